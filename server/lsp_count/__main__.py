@@ -1,0 +1,3 @@
+from lsp_count.cli import main
+
+raise SystemExit(main())

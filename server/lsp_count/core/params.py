@@ -1,0 +1,198 @@
+"""The parameter tree: exact counts per component, with total, trainable and active.
+
+A tree is built from ``ParamNode`` values. A node holds tensors of its own and
+child nodes, repeated ``repeat`` times (32 decoder layers, 8 experts). For
+mixture-of-experts, ``active_repeat`` is how many repeats a token uses (top-k
+of the routed experts); everywhere else it equals ``repeat``. A frozen node's
+parameters are not trainable (a LoRA base, a ``requires_grad=False`` tensor).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+from typing import Iterator
+
+from lsp_count.core.source import Span
+
+
+@dataclass(frozen=True)
+class Tensor:
+    """One parameter tensor (per repeat of its node).
+
+    ``kind``: "linear" (a weight matrix ``out × in``), "embedding", "norm",
+    "bias", "conv", or "other". ``module`` is the module's attribute name as
+    the model class names it (``q_proj``), which is what LoRA targets match.
+    """
+
+    name: str
+    shape: tuple[int, ...]
+    kind: str = "other"
+    module: str = ""
+
+    @property
+    def numel(self) -> int:
+        return math.prod(self.shape)
+
+    @property
+    def in_features(self) -> int | None:
+        return self.shape[1] if self.kind == "linear" and len(self.shape) == 2 else None
+
+    @property
+    def out_features(self) -> int | None:
+        return self.shape[0] if self.kind == "linear" and len(self.shape) == 2 else None
+
+
+@dataclass(frozen=True)
+class ParamNode:
+    name: str
+    tensors: tuple[Tensor, ...] = ()
+    children: tuple["ParamNode", ...] = ()
+    repeat: int = 1
+    active_repeat: int | None = None
+    frozen: bool = False
+    # Why the node is as it is, e.g. "tied to embed_tokens", "routed: 2 of 8 per token".
+    note: str = ""
+    # Where the number that shapes this node comes from in the document.
+    source: Span | None = None
+    # The config key that drives this node (for hovers and fix suggestions).
+    key: str = ""
+
+    @property
+    def own(self) -> int:
+        return sum(t.numel for t in self.tensors)
+
+    @property
+    def per_repeat(self) -> int:
+        return self.own + sum(c.total for c in self.children)
+
+    @property
+    def total(self) -> int:
+        return self.repeat * self.per_repeat
+
+    @property
+    def active(self) -> int:
+        reps = self.repeat if self.active_repeat is None else self.active_repeat
+        return reps * (self.own + sum(c.active for c in self.children))
+
+    @property
+    def trainable(self) -> int:
+        if self.frozen:
+            return 0
+        return self.repeat * (self.own + sum(c.trainable for c in self.children))
+
+    @property
+    def has_routing(self) -> bool:
+        return self.active_repeat is not None or any(c.has_routing for c in self.children)
+
+    def child(self, name: str) -> "ParamNode | None":
+        for c in self.children:
+            if c.name == name:
+                return c
+        return None
+
+    def find(self, path: str) -> "ParamNode | None":
+        node: ParamNode | None = self
+        for part in path.split("."):
+            node = node.child(part) if node else None
+        return node
+
+    def walk(self, prefix: str = "", multiplier: int = 1) -> Iterator[tuple[str, "ParamNode", int]]:
+        """Yield (dotted path, node, how many times the node occurs in the model)."""
+        path = f"{prefix}.{self.name}" if prefix else self.name
+        yield path, self, multiplier
+        for c in self.children:
+            yield from c.walk(path, multiplier * self.repeat)
+
+    def iter_tensors(self) -> Iterator[tuple[str, Tensor, int, bool]]:
+        """Yield (module path, tensor, occurrences, frozen) for every tensor."""
+        stack: list[tuple[ParamNode, str, int, bool]] = [(self, "", 1, False)]
+        while stack:
+            node, prefix, mult, frozen = stack.pop()
+            path = f"{prefix}.{node.name}" if prefix else node.name
+            mult *= node.repeat
+            frozen = frozen or node.frozen
+            for t in node.tensors:
+                yield path, t, mult, frozen
+            for c in reversed(node.children):
+                stack.append((c, path, mult, frozen))
+
+    def with_children(self, *children: "ParamNode") -> "ParamNode":
+        return replace(self, children=self.children + tuple(c for c in children if c is not None))
+
+
+def node(name: str, *children: "ParamNode | None", tensors: tuple[Tensor, ...] = (), **kw: object) -> ParamNode:
+    """Build a node, dropping ``None`` children and empty nodes."""
+    kept = tuple(c for c in children if c is not None and (c.total > 0 or c.note))
+    return ParamNode(name, tensors=tuple(tensors), children=kept, **kw)  # type: ignore[arg-type]
+
+
+def linear(module: str, in_f: int, out_f: int, bias: bool) -> tuple[Tensor, ...]:
+    ts = (Tensor(f"{module}.weight", (out_f, in_f), "linear", module),)
+    if bias:
+        ts += (Tensor(f"{module}.bias", (out_f,), "bias", module),)
+    return ts
+
+
+def norm(module: str, size: int, bias: bool) -> tuple[Tensor, ...]:
+    ts = (Tensor(f"{module}.weight", (size,), "norm", module),)
+    if bias:
+        ts += (Tensor(f"{module}.bias", (size,), "norm", module),)
+    return ts
+
+
+def embedding(module: str, rows: int, dim: int) -> tuple[Tensor, ...]:
+    return (Tensor(f"{module}.weight", (rows, dim), "embedding", module),)
+
+
+@dataclass(frozen=True)
+class ParamCounts:
+    total: int
+    trainable: int
+    active: int | None
+
+
+def counts(root: ParamNode) -> ParamCounts:
+    return ParamCounts(root.total, root.trainable, root.active if root.has_routing else None)
+
+
+_SUFFIXES = ((10**12, "T"), (10**9, "B"), (10**6, "M"), (10**3, "K"))
+
+
+def short_count(n: int) -> str:
+    """Three significant digits with K/M/B/T: 8030261248 -> '8.03B'."""
+    for scale, suffix in _SUFFIXES:
+        if abs(n) >= scale * 0.9995:
+            v = n / scale
+            if abs(v) >= 999.5 and suffix != "T":
+                continue
+            digits = 0 if abs(v) >= 99.95 else 1 if abs(v) >= 9.995 else 2
+            return f"{v:.{digits}f}{suffix}"
+    return str(n)
+
+
+def exact_count(n: int) -> str:
+    return f"{n:,}"
+
+
+@dataclass(frozen=True)
+class ParamTree:
+    """A model's parameter tree plus the facts other stages need."""
+
+    root: ParamNode
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def total(self) -> int:
+        return self.root.total
+
+    @property
+    def trainable(self) -> int:
+        return self.root.trainable
+
+    @property
+    def active(self) -> int | None:
+        return self.root.active if self.root.has_routing else None
+
+    def components(self) -> dict[str, int]:
+        return {c.name: c.total for c in self.root.children}

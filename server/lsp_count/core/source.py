@@ -1,0 +1,189 @@
+"""Source positions and the position-keeping value tree every reader produces.
+
+Positions are 0-based lines and 0-based columns counted in Unicode code points
+(Python string indexes). Lines end at ``\\n``, ``\\r\\n`` or ``\\r``, as LSP says;
+front-ends convert columns to UTF-16/UTF-8 or to 1-based as they need.
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field
+from typing import Iterator, Union
+
+
+@dataclass(frozen=True, order=True)
+class Position:
+    line: int
+    column: int
+
+
+@dataclass(frozen=True)
+class Span:
+    start: Position
+    end: Position
+
+    @staticmethod
+    def at(line: int, column: int, end_line: int | None = None, end_column: int | None = None) -> "Span":
+        return Span(
+            Position(line, column),
+            Position(line if end_line is None else end_line, column if end_column is None else end_column),
+        )
+
+    def contains(self, pos: Position) -> bool:
+        return self.start <= pos <= self.end
+
+
+class LineIndex:
+    """Maps string offsets (code points) to (line, column) with LSP's line breaks."""
+
+    __slots__ = ("text", "_starts")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        starts = [0]
+        i, n = 0, len(text)
+        find_n, find_r = text.find, text.find
+        while True:
+            n_at = find_n("\n", i)
+            r_at = find_r("\r", i)
+            if n_at < 0 and r_at < 0:
+                break
+            if r_at >= 0 and (n_at < 0 or r_at < n_at):
+                i = r_at + (2 if text.startswith("\r\n", r_at) else 1)
+            else:
+                i = n_at + 1
+            starts.append(i)
+            if i >= n:
+                break
+        self._starts = starts
+
+    @property
+    def line_count(self) -> int:
+        return len(self._starts)
+
+    def position(self, offset: int) -> Position:
+        line = bisect.bisect_right(self._starts, offset) - 1
+        return Position(line, offset - self._starts[line])
+
+    def span(self, start: int, end: int) -> Span:
+        return Span(self.position(start), self.position(end))
+
+    def offset(self, pos: Position) -> int:
+        line = min(max(pos.line, 0), len(self._starts) - 1)
+        return min(self._starts[line] + pos.column, len(self.text))
+
+    def line_text(self, line: int) -> str:
+        start = self._starts[line]
+        end = self._starts[line + 1] if line + 1 < len(self._starts) else len(self.text)
+        return self.text[start:end].rstrip("\r\n")
+
+
+class ByteOffsets:
+    """Converts UTF-8 byte offsets (tree-sitter's) to code-point offsets."""
+
+    __slots__ = ("_ascii", "_data")
+
+    def __init__(self, text: str, data: bytes) -> None:
+        self._ascii = len(text) == len(data)
+        self._data = data
+
+    def to_char(self, byte_offset: int) -> int:
+        if self._ascii:
+            return byte_offset
+        return len(self._data[:byte_offset].decode("utf-8", errors="replace"))
+
+
+Scalar = Union[str, int, float, bool, None]
+
+
+@dataclass(frozen=True, eq=False)
+class SourceNode:
+    """A value read from a document, with where it stands.
+
+    ``value`` is a scalar, a ``dict[str, SourceNode]`` for mappings or a
+    ``tuple[SourceNode, ...]`` for sequences. ``key_span`` is the span of the
+    key that holds this node in its parent mapping.
+    """
+
+    value: object
+    span: Span
+    key_span: Span | None = None
+    # Scalar text as written (for YAML plain scalars, JSON numbers); used in messages.
+    raw: str | None = None
+
+    def get(self, key: str) -> "SourceNode | None":
+        if isinstance(self.value, dict):
+            return self.value.get(key)
+        return None
+
+    def is_mapping(self) -> bool:
+        return isinstance(self.value, dict)
+
+    def to_python(self) -> object:
+        """Plain Python value (dicts, lists, scalars) without positions."""
+        stack: list[tuple[SourceNode, object, object]] = []
+        root: list[object] = [None]
+
+        def place(container: object, key: object, value: object) -> None:
+            if isinstance(container, list):
+                if key is None:
+                    container.append(value)
+                else:
+                    container[key] = value  # type: ignore[index]
+            else:
+                container[key] = value  # type: ignore[index]
+
+        stack.append((self, root, 0))
+        while stack:
+            node, container, key = stack.pop()
+            v = node.value
+            if isinstance(v, dict):
+                d: dict[str, object] = {}
+                place(container, key, d)
+                for k, child in v.items():
+                    stack.append((child, d, k))
+            elif isinstance(v, tuple):
+                lst: list[object] = [None] * len(v)
+                place(container, key, lst)
+                for i, child in enumerate(v):
+                    stack.append((child, lst, i))
+            else:
+                place(container, key, v)
+        return root[0]
+
+    def walk(self) -> Iterator[tuple[tuple[str | int, ...], "SourceNode"]]:
+        stack: list[tuple[tuple[str | int, ...], SourceNode]] = [((), self)]
+        while stack:
+            path, node = stack.pop()
+            yield path, node
+            if isinstance(node.value, dict):
+                for k, child in node.value.items():
+                    stack.append((path + (k,), child))
+            elif isinstance(node.value, tuple):
+                for i, child in enumerate(node.value):
+                    stack.append((path + (i,), child))
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Something to tell the user about a document.
+
+    ``severity`` is "error", "warning" or "info"; ``code`` is a stable id
+    (see ``lsp_count.core.problems``).
+    """
+
+    severity: str
+    code: str
+    message: str
+    span: Span | None = None
+    data: tuple[tuple[str, object], ...] = field(default=())
+
+
+@dataclass(frozen=True)
+class ParsedDocument:
+    """What a reader made of a text: the root value (None if nothing parsed) and problems."""
+
+    root: SourceNode | None
+    problems: tuple[Problem, ...]
+    lines: LineIndex
