@@ -1,14 +1,15 @@
 // Bundles the extension into dist/extension.js (CommonJS, `vscode` external).
-// Usage: node esbuild.mjs [--production] [--watch]
+// Usage: node esbuild.mjs [--production] [--watch] [--outfile=path]
 import * as esbuild from 'esbuild';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
+const outfileArg = process.argv.find((a) => a.startsWith('--outfile='));
 
 const options = {
     entryPoints: ['src/extension.ts'],
     bundle: true,
-    outfile: 'dist/extension.js',
+    outfile: outfileArg ? outfileArg.slice('--outfile='.length) : 'dist/extension.js',
     format: 'cjs',
     platform: 'node',
     // VS Code 1.91 ships Electron 29 / Node 20.
@@ -21,7 +22,7 @@ const options = {
     sourcesContent: false,
     minify: production,
     legalComments: 'none',
-    logLevel: 'info',
+    logLevel: process.env.ESBUILD_QUIET ? 'warning' : 'info',
 };
 
 if (watch) {
