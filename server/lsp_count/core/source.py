@@ -8,6 +8,7 @@ front-ends convert columns to UTF-16/UTF-8 or to 1-based as they need.
 from __future__ import annotations
 
 import bisect
+import re
 from dataclasses import dataclass, field
 from typing import Iterator, Union
 
@@ -34,6 +35,9 @@ class Span:
         return self.start <= pos <= self.end
 
 
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
 class LineIndex:
     """Maps string offsets (code points) to (line, column) with LSP's line breaks."""
 
@@ -42,20 +46,7 @@ class LineIndex:
     def __init__(self, text: str) -> None:
         self.text = text
         starts = [0]
-        i, n = 0, len(text)
-        find_n, find_r = text.find, text.find
-        while True:
-            n_at = find_n("\n", i)
-            r_at = find_r("\r", i)
-            if n_at < 0 and r_at < 0:
-                break
-            if r_at >= 0 and (n_at < 0 or r_at < n_at):
-                i = r_at + (2 if text.startswith("\r\n", r_at) else 1)
-            else:
-                i = n_at + 1
-            starts.append(i)
-            if i >= n:
-                break
+        starts.extend(m.end() for m in _LINE_BREAK.finditer(text))
         self._starts = starts
 
     @property
@@ -141,7 +132,9 @@ class SourceNode:
             if isinstance(v, dict):
                 d: dict[str, object] = {}
                 place(container, key, d)
-                for k, child in v.items():
+                for k in v:
+                    d[k] = None  # keep the document's key order
+                for k, child in reversed(v.items()):
                     stack.append((child, d, k))
             elif isinstance(v, tuple):
                 lst: list[object] = [None] * len(v)

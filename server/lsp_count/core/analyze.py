@@ -1,0 +1,118 @@
+"""The core's front door: a document's text in, a FileReport out.
+
+Formats are dispatched by file name; each format module provides
+``analyze(text, path, options) -> FileReport``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from dataclasses import dataclass
+from pathlib import PurePath
+
+from lsp_count.core.readers.json_reader import read_json
+from lsp_count.core.readers.text import MAX_DOCUMENT_BYTES, decode_bytes
+from lsp_count.core.report import FileReport
+from lsp_count.core.source import LineIndex, Problem
+
+
+@dataclass(frozen=True)
+class AnalyzeOptions:
+    # Count unknown model types by instantiating them with transformers in a subprocess.
+    allow_transformers: bool = False
+    # Execute Python model files (meta device, subprocess). Off unless the user opts in.
+    execute: bool = False
+    # Where to look for base models named by hub id (None: HF_HOME / ~/.cache/huggingface).
+    hf_cache: str | None = None
+    # Directory relative paths in a document are resolved against.
+    base_dir: str | None = None
+
+
+# suffix -> "module:function"
+FORMATS: dict[str, str] = {
+    ".json": "lsp_count.core.analyze:analyze_json",
+    ".yaml": "lsp_count.formats.yaml_formats:analyze_yaml",
+    ".yml": "lsp_count.formats.yaml_formats:analyze_yaml",
+    ".py": "lsp_count.pymodel.analyzer:analyze_python",
+}
+
+
+def format_for(path: str) -> str | None:
+    return FORMATS.get(PurePath(path).suffix.lower())
+
+
+def analyze_text(text: str, path: str, options: AnalyzeOptions = AnalyzeOptions()) -> FileReport:
+    target = format_for(path) or FORMATS[".json"]
+    module, func = target.split(":")
+    try:
+        analyzer = getattr(importlib.import_module(module), func)
+    except (ImportError, AttributeError):
+        return FileReport(path, (), (Problem("info", "LC002", f"{PurePath(path).suffix} files are not supported yet"),),
+                          recognized=False)
+    return analyzer(text, path, options)
+
+
+def analyze_bytes(data: bytes, path: str, options: AnalyzeOptions = AnalyzeOptions()) -> FileReport:
+    decoded = decode_bytes(data)
+    if decoded.text is None:
+        assert decoded.problem is not None
+        return FileReport(path, (), (decoded.problem,))
+    return analyze_text(decoded.text, path, options)
+
+
+def analyze_path(path: str, options: AnalyzeOptions = AnalyzeOptions()) -> FileReport:
+    try:
+        size = os.path.getsize(path)
+        if size > MAX_DOCUMENT_BYTES:
+            return FileReport(path, (), (Problem(
+                "error", "LC003", f"file is {size / 2**20:.1f} MiB; lsp-count reads model files up to {MAX_DOCUMENT_BYTES // 2**20} MiB"),))
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except IsADirectoryError:
+        return FileReport(path, (), (Problem("error", "LC003", "is a directory"),))
+    except OSError as exc:
+        return FileReport(path, (), (Problem("error", "LC003", exc.strerror or str(exc)),))
+    if options.base_dir is None:
+        options = AnalyzeOptions(**{**options.__dict__, "base_dir": os.path.dirname(os.path.abspath(path))})
+    return analyze_bytes(data, path, options)
+
+
+def analyze_json(text: str, path: str, options: AnalyzeOptions = AnalyzeOptions()) -> FileReport:
+    from lsp_count.core.hf_config import count_config, looks_like_config
+
+    doc = read_json(text)
+    problems = list(doc.problems)
+    root = doc.root
+    if root is None:
+        return FileReport(path, (), tuple(problems), recognized=bool(problems), lines=doc.lines)
+    if not root.is_mapping():
+        return FileReport(path, (), tuple(problems) + (Problem(
+            "error", "LC002", "no model config recognized: the document is not a JSON object", root.span),),
+            recognized=False, lines=doc.lines)
+    if not looks_like_config(root):
+        return FileReport(path, (), tuple(problems) + (Problem(
+            "error", "LC002", "no model config recognized (no \"model_type\", \"architectures\" or model sizes)",
+            root.span),), recognized=False, lines=doc.lines)
+    name = _model_name(path)
+    report, count_problems = count_config(root, name)
+    problems.extend(count_problems)
+    if report is None and options.allow_transformers and any(p.code == "LC101" for p in count_problems):
+        from lsp_count.core.fallback import count_with_transformers
+
+        report, fallback_problems = count_with_transformers(root, name)
+        problems = [p for p in problems if p.code != "LC101"] + list(fallback_problems)
+    if report is not None and report.spec is not None:
+        problems.extend(Problem("info", "LC106", note, report.spec.span) for note in report.spec.notes)
+    return FileReport(path, (report,) if report else (), tuple(problems), lines=doc.lines)
+
+
+def _model_name(path: str) -> str:
+    p = PurePath(path)
+    if p.name == "config.json" and p.parent.name:
+        return p.parent.name
+    return p.stem if p.name else path
+
+
+def line_index(text: str) -> LineIndex:
+    return LineIndex(text)

@@ -1,0 +1,46 @@
+"""The counting engine: a ModelSpec in, an exact parameter tree out.
+
+Layouts are looked up by name so that a family row only names its layout.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Callable
+
+from lsp_count.core.params import ParamNode, ParamTree
+from lsp_count.core.spec import MAX_TOTAL, ModelSpec, SpecError
+from lsp_count.core.source import Problem
+
+# layout name -> "module:function" (imported on first use)
+LAYOUTS: dict[str, str] = {
+    "decoder": "lsp_count.core.layouts.decoder:build_decoder",
+    "mamba": "lsp_count.core.layouts.decoder:build_mamba",
+    "encoder": "lsp_count.core.layouts.encoder:build_encoder",
+    "albert": "lsp_count.core.layouts.encoder:build_albert",
+    "vit": "lsp_count.core.layouts.encoder:build_vit",
+    "clip": "lsp_count.core.layouts.encoder:build_clip",
+    "t5": "lsp_count.core.layouts.seq2seq:build_t5",
+    "bart": "lsp_count.core.layouts.seq2seq:build_bart",
+    "whisper": "lsp_count.core.layouts.seq2seq:build_whisper",
+    "llava": "lsp_count.core.layouts.multimodal:build_llava",
+    "gemma3": "lsp_count.core.layouts.multimodal:build_gemma3",
+}
+
+
+def layout_builder(name: str) -> Callable[[ModelSpec], ParamNode]:
+    module, func = LAYOUTS[name].split(":")
+    return getattr(importlib.import_module(module), func)
+
+
+def count(spec: ModelSpec) -> ParamTree:
+    """Count a spec exactly. Raises SpecError when the total is beyond belief."""
+    root = layout_builder(spec.family.layout)(spec)
+    total = root.total
+    if total > MAX_TOTAL:
+        raise SpecError((Problem(
+            "error", "LC102",
+            f"{total:.3e} parameters is beyond any real model (limit 1e18); check the sizes",
+            spec.span,
+        ),))
+    return ParamTree(root, notes=spec.family.notes + spec.notes)

@@ -1,0 +1,316 @@
+"""Decoder-only families: fields, aliases, class defaults and switches.
+
+Defaults are the transformers config classes' (v5) for keys a config.json may
+omit. Switches with no keys are fixed properties of the family's modelling code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from lsp_count.core.families.common import LABEL_FIELDS
+from lsp_count.core.spec import Derived, Family, Field
+
+FIXED = ()  # a switch the family's code fixes; no config key changes it
+
+
+def fixed(value: object, kind: str = "any") -> Field:
+    return Field(FIXED, value, kind)
+
+
+def _heads(v):
+    return v["num_heads"]
+
+
+def _head_dim(v):
+    return v["hidden_size"] // v["num_heads"]
+
+
+HEAD_DIM = Derived(_head_dim, "hidden_size / num_attention_heads")
+KV_HEADS = Derived(_heads, "num_attention_heads")
+
+def causal_heads(architecture: str) -> dict[str, str]:
+    """Head variants by class name: the family's LM class, the bare model, the classifier."""
+    lm_suffix = "LMHeadModel" if architecture.endswith("LMHeadModel") else "ForCausalLM"
+    prefix = architecture[: -len(lm_suffix)]
+    return {architecture: "causal_lm", prefix + "Model": "base",
+            prefix + "ForSequenceClassification": "sequence_classification"}
+
+# The llama-shaped base every decoder family starts from.
+BASE: dict[str, Field] = {
+    "vocab_size": Field(("vocab_size",), 32000, doc="tokens in the vocabulary: rows of the embedding (and of the output head unless tied)"),
+    "hidden_size": Field(("hidden_size",), 4096, doc="width of the residual stream"),
+    "num_layers": Field(("num_hidden_layers",), 32, doc="decoder layers"),
+    "num_heads": Field(("num_attention_heads",), 32, doc="query heads per attention layer"),
+    "num_kv_heads": Field(("num_key_value_heads",), KV_HEADS, doc="key/value heads (grouped-query attention when fewer than query heads)"),
+    "head_dim": Field(("head_dim",), HEAD_DIM, doc="width of each attention head"),
+    "intermediate_size": Field(("intermediate_size",), 11008, doc="width of the MLP's hidden layer"),
+    "tie_embeddings": Field(("tie_word_embeddings",), False, "bool", doc="output head shares the embedding matrix"),
+    "q_bias": Field(("attention_bias",), False, "bool", doc="biases on the attention projections"),
+    "k_bias": Field(("attention_bias",), False, "bool"),
+    "v_bias": Field(("attention_bias",), False, "bool"),
+    "o_bias": Field(("attention_bias",), False, "bool"),
+    "mlp_gated": fixed(True),
+    "mlp_bias": Field(("mlp_bias",), False, "bool", doc="biases on the MLP projections"),
+    "norm": fixed("rms"),
+    "layer_norms": fixed(("input_layernorm", "post_attention_layernorm")),
+    "qk_norm": fixed("none"),
+    "final_norm": fixed(True),
+    "position_rows": fixed(0),
+    "embed_norm": fixed(False),
+    "head_bias": fixed(False),
+    "attn_names": fixed(("q_proj", "k_proj", "v_proj", "o_proj")),
+    "mlp_names": fixed(("gate_proj", "up_proj", "down_proj")),
+    "num_experts": fixed(0),
+    # LlamaConfig and a few others refuse hidden_size % num_attention_heads != 0 even with head_dim set.
+    "heads_divide_hidden": fixed(False),
+    "max_positions": Field(("max_position_embeddings",), 2048, doc="longest sequence the position encoding supports"),
+    "sliding_window": Field(("sliding_window",), None, "int?", doc="tokens a sliding-window attention layer sees"),
+    "layer_types": Field(("layer_types",), None, "strs"),
+    **LABEL_FIELDS,
+}
+
+MOE: dict[str, Field] = {
+    "num_experts": Field(("num_local_experts", "num_experts", "n_routed_experts"), 8, doc="routed experts per MoE layer"),
+    "experts_per_token": Field(("num_experts_per_tok",), 2, doc="experts each token is routed to (top-k)"),
+    "moe_intermediate_size": Field(("moe_intermediate_size",), Derived(lambda v: v["intermediate_size"], "intermediate_size"), doc="width of each expert's MLP"),
+    "moe_layers": fixed("all"),
+    "router_bias": fixed(False),
+    "shared_intermediate_size": fixed(0),
+    "shared_expert_gate": fixed(False),
+}
+
+
+def decoder(model_type: str, architecture: str, *overrides: dict[str, Field], notes: tuple[str, ...] = (),
+            heads: dict[str, str] | None = None) -> Family:
+    fields = dict(BASE)
+    defaults: dict[str, object] = {}
+    for o in overrides:
+        (defaults if isinstance(o, Defaults) else fields).update(o)
+    for name, value in defaults.items():
+        fields[name] = replace(fields[name], default=value)
+    return Family(model_type, "decoder", architecture, fields, heads or causal_heads(architecture), notes=notes)
+
+
+def aliases(**keys: tuple[str, ...]) -> dict[str, Field]:
+    """Accept other spellings of base fields (only those the family's config class reads)."""
+    out = {}
+    for name, names in keys.items():
+        f = BASE[name]
+        out[name] = Field(names, f.default, f.kind, f.minimum, f.doc)
+    return out
+
+
+# GPT-2 and GPT-J name their sizes n_embd / n_layer / n_head / n_positions (attribute_map).
+GPT_NAMES = aliases(hidden_size=("n_embd", "hidden_size"), num_layers=("n_layer", "num_hidden_layers"),
+                    num_heads=("n_head", "num_attention_heads"), max_positions=("n_positions", "max_position_embeddings"))
+
+
+class Defaults(dict):
+    """Class defaults that differ from the base; applied after every other override."""
+
+
+def d(**defaults: object) -> Defaults:
+    return Defaults(defaults)
+
+
+QK_HEAD = {"qk_norm": fixed("head")}
+SANDWICH = {"layer_norms": fixed(("input_layernorm", "post_attention_layernorm", "pre_feedforward_layernorm", "post_feedforward_layernorm"))}
+QKV_BIAS_ONLY = {"q_bias": fixed(True), "k_bias": fixed(True), "v_bias": fixed(True), "o_bias": fixed(False)}
+GPT_STYLE = {"norm": fixed("layer"), "mlp_gated": fixed(False)}
+STRICT_HEADS = {"heads_divide_hidden": fixed(True)}
+
+FAMILIES: tuple[Family, ...] = (
+    decoder("llama", "LlamaForCausalLM", d(max_positions=2048), STRICT_HEADS),
+    decoder("mistral", "MistralForCausalLM", d(intermediate_size=14336, num_kv_heads=8, max_positions=131072, sliding_window=4096),
+            {"q_bias": fixed(False), "k_bias": fixed(False), "v_bias": fixed(False), "o_bias": fixed(False), "mlp_bias": fixed(False)}),
+    decoder("mixtral", "MixtralForCausalLM", d(intermediate_size=14336, num_kv_heads=8, max_positions=131072), MOE,
+            {"moe_intermediate_size": fixed(Derived(lambda v: v["intermediate_size"], "intermediate_size"))},
+            {"q_bias": fixed(False), "k_bias": fixed(False), "v_bias": fixed(False), "o_bias": fixed(False), "mlp_bias": fixed(False)}),
+    decoder("qwen2", "Qwen2ForCausalLM", d(vocab_size=151936, intermediate_size=22016, max_positions=32768), QKV_BIAS_ONLY,
+            {"mlp_bias": fixed(False)}, notes=("Qwen2 has q/k/v biases; its config has no key for them",)),
+    decoder("qwen2_moe", "Qwen2MoeForCausalLM",
+            d(vocab_size=151936, hidden_size=2048, intermediate_size=5632, num_layers=24, num_heads=16, max_positions=32768),
+            MOE, QKV_BIAS_ONLY,
+            {"mlp_bias": fixed(False),
+             "num_experts": Field(("num_experts",), 60, doc=MOE["num_experts"].doc),
+             "experts_per_token": Field(("num_experts_per_tok",), 4, doc=MOE["experts_per_token"].doc),
+             "moe_intermediate_size": Field(("moe_intermediate_size",), 1408, doc=MOE["moe_intermediate_size"].doc),
+             "shared_intermediate_size": Field(("shared_expert_intermediate_size",), 5632, doc="width of the always-on shared expert"),
+             "shared_expert_gate": fixed(True),
+             "moe_layers": fixed("sparse_step"),
+             "decoder_sparse_step": Field(("decoder_sparse_step",), 1),
+             "mlp_only_layers": Field(("mlp_only_layers",), (), "ints")}),
+    decoder("qwen3", "Qwen3ForCausalLM", d(vocab_size=151936, intermediate_size=22016, max_positions=32768),
+            QK_HEAD, {"head_dim": Field(("head_dim",), 128), "mlp_bias": fixed(False)}),
+    decoder("qwen3_moe", "Qwen3MoeForCausalLM",
+            d(vocab_size=151936, hidden_size=2048, intermediate_size=6144, num_layers=24, num_kv_heads=4, max_positions=32768),
+            MOE, QK_HEAD,
+            {"head_dim": Field(("head_dim",), HEAD_DIM), "mlp_bias": fixed(False),
+             "num_experts": Field(("num_experts", "num_local_experts"), 128, doc=MOE["num_experts"].doc),
+             "experts_per_token": Field(("num_experts_per_tok",), 8, doc=MOE["experts_per_token"].doc),
+             "moe_intermediate_size": Field(("moe_intermediate_size",), 768, doc=MOE["moe_intermediate_size"].doc),
+             "moe_layers": fixed("sparse_step"),
+             "decoder_sparse_step": Field(("decoder_sparse_step",), 1),
+             "mlp_only_layers": Field(("mlp_only_layers",), (), "ints")}),
+    decoder("gemma", "GemmaForCausalLM",
+            d(vocab_size=256000, hidden_size=3072, intermediate_size=24576, num_layers=28, num_heads=16, tie_embeddings=True, max_positions=8192),
+            {"head_dim": Field(("head_dim",), 256), "mlp_bias": fixed(False)},
+            notes=("Gemma ties its output head to the embeddings by default",)),
+    decoder("gemma2", "Gemma2ForCausalLM",
+            d(vocab_size=256000, hidden_size=2304, intermediate_size=9216, num_layers=26, num_heads=8, num_kv_heads=4,
+              tie_embeddings=True, max_positions=8192, sliding_window=4096),
+            SANDWICH, STRICT_HEADS, {"head_dim": Field(("head_dim",), 256), "mlp_bias": fixed(False), "sliding_pattern": fixed(2)}),
+    decoder("gemma3_text", "Gemma3ForCausalLM",
+            d(vocab_size=262208, hidden_size=2304, intermediate_size=9216, num_layers=26, num_heads=8, num_kv_heads=4,
+              tie_embeddings=True, max_positions=131072, sliding_window=4096),
+            SANDWICH, QK_HEAD, STRICT_HEADS,
+            {"head_dim": Field(("head_dim",), 256), "mlp_bias": fixed(False), "sliding_pattern": fixed(6)},
+            heads={"Gemma3ForCausalLM": "causal_lm", "Gemma3TextModel": "base"}),
+    decoder("phi", "PhiForCausalLM",
+            d(vocab_size=51200, hidden_size=2048, intermediate_size=8192, num_layers=24, max_positions=2048), GPT_STYLE,
+            {"q_bias": fixed(True), "k_bias": fixed(True), "v_bias": fixed(True), "o_bias": fixed(True),
+             "mlp_bias": fixed(True), "head_bias": fixed(True), "head_dim": fixed(HEAD_DIM),
+             "layer_norms": fixed(("input_layernorm",)),
+             "qk_layernorm": Field(("qk_layernorm",), False, "bool"),
+             "qk_norm": fixed(Derived(lambda v: "head_layernorm" if v["qk_layernorm"] else "none", "qk_layernorm")),
+             "attn_names": fixed(("q_proj", "k_proj", "v_proj", "dense")), "mlp_names": fixed(("fc1", "fc2"))}),
+    decoder("phi3", "Phi3ForCausalLM",
+            d(vocab_size=32064, hidden_size=3072, intermediate_size=8192, max_positions=4096),
+            {"head_dim": fixed(HEAD_DIM), "q_bias": fixed(False), "k_bias": fixed(False), "v_bias": fixed(False),
+             "o_bias": fixed(False), "mlp_bias": fixed(False),
+             "attn_names": fixed(("qkv_proj", "o_proj")), "mlp_names": fixed(("gate_up_proj", "down_proj"))}),
+    decoder("gpt2", "GPT2LMHeadModel", GPT_NAMES,
+            d(vocab_size=50257, hidden_size=768, num_layers=12, num_heads=12, tie_embeddings=True, max_positions=1024),
+            GPT_STYLE,
+            {"num_kv_heads": fixed(KV_HEADS), "head_dim": fixed(HEAD_DIM),
+             "intermediate_size": Field(("n_inner",), Derived(lambda v: 4 * v["hidden_size"], "4 × n_embd"), doc="width of the MLP (n_inner; null means 4 × n_embd)"),
+             "q_bias": fixed(True), "k_bias": fixed(True), "v_bias": fixed(True), "o_bias": fixed(True), "mlp_bias": fixed(True),
+             "position_rows": fixed(Derived(lambda v: v["max_positions"], "n_positions")),
+             "layer_norms": fixed(("ln_1", "ln_2")),
+             "attn_names": fixed(("c_attn", "c_proj")), "mlp_names": fixed(("c_fc", "c_proj"))}),
+    decoder("gpt_neox", "GPTNeoXForCausalLM",
+            d(vocab_size=50432, hidden_size=6144, intermediate_size=24576, num_layers=44, num_heads=64), GPT_STYLE, STRICT_HEADS,
+            {"num_kv_heads": fixed(KV_HEADS), "head_dim": fixed(HEAD_DIM),
+             "q_bias": Field(("attention_bias",), True, "bool"), "k_bias": Field(("attention_bias",), True, "bool"),
+             "v_bias": Field(("attention_bias",), True, "bool"), "o_bias": Field(("attention_bias",), True, "bool"),
+             "mlp_bias": fixed(True),
+             "attn_names": fixed(("query_key_value", "dense")), "mlp_names": fixed(("dense_h_to_4h", "dense_4h_to_h"))}),
+    decoder("gptj", "GPTJForCausalLM", GPT_NAMES,
+            d(vocab_size=50400, hidden_size=4096, num_layers=28, num_heads=16), GPT_STYLE,
+            {"num_kv_heads": fixed(KV_HEADS), "head_dim": fixed(HEAD_DIM),
+             "intermediate_size": Field(("n_inner",), Derived(lambda v: 4 * v["hidden_size"], "4 × n_embd")),
+             "q_bias": fixed(False), "k_bias": fixed(False), "v_bias": fixed(False), "o_bias": fixed(False),
+             "mlp_bias": fixed(True), "head_bias": fixed(True), "layer_norms": fixed(("ln_1",)),
+             "attn_names": fixed(("q_proj", "k_proj", "v_proj", "out_proj")), "mlp_names": fixed(("fc_in", "fc_out"))}),
+    decoder("falcon", "FalconForCausalLM", aliases(hidden_size=("n_embed", "hidden_size")),
+            d(vocab_size=65024, hidden_size=4544, num_heads=71, tie_embeddings=True), GPT_STYLE,
+            {"new_decoder_architecture": Field(("new_decoder_architecture",), False, "bool"),
+             "multi_query": Field(("multi_query",), True, "bool"),
+             "parallel_attn": Field(("parallel_attn",), True, "bool"),
+             "num_ln_in_parallel_attn": Field(("num_ln_in_parallel_attn",), None, "int?"),
+             "falcon_kv_heads": Field(("num_kv_heads", "n_head_kv"), None, "int?"),
+             "num_kv_heads": fixed(Derived(
+                 lambda v: (v["falcon_kv_heads"] or v["num_heads"]) if v["new_decoder_architecture"]
+                 else 1 if v["multi_query"] else v["num_heads"], "num_kv_heads / multi_query")),
+             "head_dim": fixed(HEAD_DIM),
+             "intermediate_size": Field(("ffn_hidden_size",), Derived(lambda v: 4 * v["hidden_size"], "4 × hidden_size")),
+             "q_bias": Field(("bias",), False, "bool"), "o_bias": Field(("bias",), False, "bool"),
+             "mlp_bias": Field(("bias",), False, "bool"),
+             "layer_norms": fixed(Derived(
+                 lambda v: ("input_layernorm", "post_attention_layernorm") if not v["parallel_attn"]
+                 else ("ln_attn", "ln_mlp") if (v["num_ln_in_parallel_attn"] or (2 if v["new_decoder_architecture"] else 1)) == 2
+                 else ("input_layernorm",), "parallel_attn / num_ln_in_parallel_attn")),
+             "attn_names": fixed(("query_key_value", "dense")), "mlp_names": fixed(("dense_h_to_4h", "dense_4h_to_h"))}),
+    decoder("opt", "OPTForCausalLM",
+            d(vocab_size=50272, hidden_size=768, num_layers=12, num_heads=12, tie_embeddings=True, max_positions=2048),
+            GPT_STYLE,
+            {"num_kv_heads": fixed(KV_HEADS), "head_dim": fixed(HEAD_DIM),
+             "intermediate_size": Field(("ffn_dim",), 3072),
+             "q_bias": Field(("enable_bias",), True, "bool"), "k_bias": Field(("enable_bias",), True, "bool"),
+             "v_bias": Field(("enable_bias",), True, "bool"), "o_bias": Field(("enable_bias",), True, "bool"),
+             "mlp_bias": Field(("enable_bias",), True, "bool"),
+             "embed_dim": Field(("word_embed_proj_dim",), Derived(lambda v: v["hidden_size"], "hidden_size")),
+             "position_rows": fixed(Derived(lambda v: v["max_positions"] + 2, "max_position_embeddings + 2 (OPT's offset)")),
+             "elementwise_affine": Field(("layer_norm_elementwise_affine",), True, "bool"),
+             "norm": fixed(Derived(lambda v: "layer" if v["elementwise_affine"] else "none", "layer_norm_elementwise_affine")),
+             "do_layer_norm_before": Field(("do_layer_norm_before",), True, "bool"),
+             "remove_final_layer_norm": Field(("_remove_final_layer_norm",), False, "bool"),
+             "final_norm": fixed(Derived(lambda v: v["do_layer_norm_before"] and not v["remove_final_layer_norm"], "do_layer_norm_before")),
+             "layer_norms": fixed(("self_attn_layer_norm", "final_layer_norm")),
+             "attn_names": fixed(("q_proj", "k_proj", "v_proj", "out_proj")), "mlp_names": fixed(("fc1", "fc2"))}),
+    decoder("bloom", "BloomForCausalLM",
+            aliases(hidden_size=("n_embed", "hidden_size"), num_layers=("n_layer", "num_hidden_layers"),
+                    num_heads=("n_head", "num_attention_heads")),
+            d(vocab_size=250880, hidden_size=64, num_layers=2, num_heads=8, tie_embeddings=True), GPT_STYLE,
+            {"num_kv_heads": fixed(KV_HEADS), "head_dim": fixed(HEAD_DIM),
+             "intermediate_size": fixed(Derived(lambda v: 4 * v["hidden_size"], "4 × hidden_size")),
+             "q_bias": fixed(True), "o_bias": fixed(True), "mlp_bias": fixed(True), "embed_norm": fixed(True),
+             "attn_names": fixed(("query_key_value", "dense")), "mlp_names": fixed(("dense_h_to_4h", "dense_4h_to_h"))}),
+    decoder("starcoder2", "Starcoder2ForCausalLM",
+            d(vocab_size=49152, hidden_size=3072, intermediate_size=12288, num_layers=30, num_heads=24, num_kv_heads=2,
+              tie_embeddings=True, max_positions=4096), GPT_STYLE,
+            {"q_bias": Field(("use_bias",), True, "bool"), "k_bias": Field(("use_bias",), True, "bool"),
+             "v_bias": Field(("use_bias",), True, "bool"), "o_bias": Field(("use_bias",), True, "bool"),
+             "mlp_bias": Field(("use_bias",), True, "bool"), "head_dim": fixed(HEAD_DIM),
+             "mlp_names": fixed(("c_fc", "c_proj"))}),
+    decoder("olmo2", "Olmo2ForCausalLM", d(vocab_size=50304),
+            {"qk_norm": fixed("full"), "head_dim": fixed(HEAD_DIM), "mlp_bias": fixed(False),
+             "layer_norms": fixed(("post_attention_layernorm", "post_feedforward_layernorm"))}),
+    decoder("granite", "GraniteForCausalLM", d()),
+    decoder("cohere", "CohereForCausalLM",
+            d(vocab_size=256000, hidden_size=8192, intermediate_size=22528, num_layers=40, num_heads=64,
+              tie_embeddings=True, max_positions=8192),
+            {"norm": fixed("layer_nobias"), "layer_norms": fixed(("input_layernorm",)), "head_dim": fixed(HEAD_DIM),
+             "use_qk_norm": Field(("use_qk_norm",), False, "bool"), "mlp_bias": fixed(False),
+             "qk_norm": fixed(Derived(lambda v: "full" if v["use_qk_norm"] else "none", "use_qk_norm"))}),
+    decoder("deepseek_v2", "DeepseekV2ForCausalLM",
+            d(vocab_size=102400, max_positions=2048), MOE, STRICT_HEADS,
+            {"head_dim": fixed(HEAD_DIM), "mlp_bias": fixed(False),
+             "q_bias": fixed(False), "k_bias": fixed(False), "v_bias": fixed(False),
+             "num_experts": Field(("n_routed_experts", "num_experts"), 64, doc=MOE["num_experts"].doc),
+             "experts_per_token": Field(("num_experts_per_tok",), 6, doc=MOE["experts_per_token"].doc),
+             "moe_intermediate_size": Field(("moe_intermediate_size",), 1407, doc=MOE["moe_intermediate_size"].doc),
+             "n_shared_experts": Field(("n_shared_experts",), 2, "int?", minimum=0),
+             "shared_intermediate_size": fixed(Derived(lambda v: v["moe_intermediate_size"] * (v["n_shared_experts"] or 0), "moe_intermediate_size × n_shared_experts")),
+             "moe_layers": fixed("first_k_dense"),
+             "first_k_dense_replace": Field(("first_k_dense_replace",), 0, minimum=0),
+             "q_lora_rank": Field(("q_lora_rank",), 1536, "int?"),
+             "kv_lora_rank": Field(("kv_lora_rank",), 512),
+             "qk_nope_head_dim": Field(("qk_nope_head_dim",), 128),
+             "qk_rope_head_dim": Field(("qk_rope_head_dim",), 64),
+             "v_head_dim": Field(("v_head_dim",), 128)}),
+    decoder("deepseek_v3", "DeepseekV3ForCausalLM",
+            d(vocab_size=129280, hidden_size=7168, intermediate_size=18432, num_layers=61, num_heads=128, max_positions=4096),
+            MOE,
+            {"head_dim": fixed(HEAD_DIM), "mlp_bias": fixed(False),
+             "q_bias": fixed(False), "k_bias": fixed(False), "v_bias": fixed(False),
+             "num_experts": Field(("n_routed_experts", "num_local_experts"), 256, doc=MOE["num_experts"].doc),
+             "experts_per_token": Field(("num_experts_per_tok",), 8, doc=MOE["experts_per_token"].doc),
+             "moe_intermediate_size": Field(("moe_intermediate_size",), 2048, doc=MOE["moe_intermediate_size"].doc),
+             "n_shared_experts": Field(("n_shared_experts",), 1, "int?", minimum=0),
+             "shared_intermediate_size": fixed(Derived(lambda v: v["moe_intermediate_size"] * (v["n_shared_experts"] or 0), "moe_intermediate_size × n_shared_experts")),
+             "moe_layers": fixed("first_k_dense"),
+             "first_k_dense_replace": Field(("first_k_dense_replace",), 3, minimum=0),
+             "q_lora_rank": Field(("q_lora_rank",), 1536, "int?"),
+             "kv_lora_rank": Field(("kv_lora_rank",), 512),
+             "qk_nope_head_dim": Field(("qk_nope_head_dim",), 128),
+             "qk_rope_head_dim": Field(("qk_rope_head_dim",), 64),
+             "v_head_dim": Field(("v_head_dim",), 128)},
+            notes=("DeepSeek-V3 checkpoints also hold a multi-token-prediction layer that transformers does not build; "
+                   "it is not counted",)),
+    Family("mamba", "mamba", "MambaForCausalLM", {
+        "vocab_size": Field(("vocab_size",), 50280, doc=BASE["vocab_size"].doc),
+        "hidden_size": Field(("hidden_size",), 768, doc=BASE["hidden_size"].doc),
+        "num_layers": Field(("num_hidden_layers",), 32, doc="Mamba blocks"),
+        "state_size": Field(("state_size",), 16, doc="SSM state size per channel"),
+        "expand": Field(("expand",), 2),
+        "intermediate_size": Field(("intermediate_size",), Derived(lambda v: v["expand"] * v["hidden_size"], "expand × hidden_size")),
+        "conv_kernel": Field(("conv_kernel",), 4),
+        "time_step_rank": Field(("time_step_rank",), Derived(lambda v: -(-v["hidden_size"] // 16), "ceil(hidden_size / 16)"), "int|auto"),
+        "use_bias": Field(("use_bias",), False, "bool"),
+        "use_conv_bias": Field(("use_conv_bias",), True, "bool"),
+        "tie_embeddings": Field(("tie_word_embeddings",), True, "bool", doc=BASE["tie_embeddings"].doc),
+        "max_positions": fixed(None),
+    }, {"MambaForCausalLM": "causal_lm", "MambaModel": "base"}),
+)

@@ -1,0 +1,166 @@
+"""Hugging Face ``config.json`` (or the same keys in YAML) -> ModelSpec -> counts."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Mapping
+
+from lsp_count.core.engine import count
+from lsp_count.core.families import find_family, registry
+from lsp_count.core.report import ModelReport
+from lsp_count.core.source import Problem, SourceNode, Span
+from lsp_count.core.spec import Family, ModelSpec, SpecError, resolve_values
+
+# Keys that mark a mapping as a model config even without model_type/architectures.
+_CONFIG_HINTS = ("hidden_size", "num_hidden_layers", "n_embd", "d_model", "n_layer")
+
+
+def looks_like_config(root: SourceNode | None) -> bool:
+    if root is None or not root.is_mapping():
+        return False
+    mapping = root.value
+    assert isinstance(mapping, dict)
+    if "model_type" in mapping or "architectures" in mapping:
+        return True
+    return sum(1 for k in _CONFIG_HINTS if k in mapping) >= 2
+
+
+@lru_cache(maxsize=1)
+def _architecture_index() -> Mapping[str, tuple[str, str]]:
+    """Class name -> (model_type, head) for every head every family knows."""
+    index: dict[str, tuple[str, str]] = {}
+    for family in registry().values():
+        for cls_name, head in family.heads.items():
+            index.setdefault(cls_name, (family.model_type, head))
+    return index
+
+
+def _text(node: SourceNode | None) -> str | None:
+    return node.value if node is not None and isinstance(node.value, str) else None
+
+
+def _first_architecture(root: SourceNode) -> tuple[str | None, Span | None]:
+    archs = root.get("architectures")
+    if archs is not None and isinstance(archs.value, tuple) and archs.value:
+        first = archs.value[0]
+        if isinstance(first.value, str):
+            return first.value, first.span
+    return None, None
+
+
+def build_spec(root: SourceNode, name: str, model_type_hint: str | None = None) -> ModelSpec:
+    """Resolve a config mapping into a ModelSpec. Raises SpecError with located problems."""
+    mt_node = root.get("model_type")
+    model_type = _text(mt_node) or model_type_hint
+    arch, arch_span = _first_architecture(root)
+    index = _architecture_index()
+    if model_type is None and arch in index:
+        model_type = index[arch][0]
+    if model_type is None:
+        raise SpecError((Problem("error", "LC101", "no \"model_type\" and no known \"architectures\" entry: cannot tell which model this is", root.span),))
+    family = find_family(model_type)
+    if family is None:
+        where = mt_node.span if mt_node is not None else arch_span
+        from lsp_count.core.families import supported_model_types
+
+        raise SpecError((Problem(
+            "info", "LC101",
+            f"model_type \"{model_type}\" is not supported for exact counting "
+            f"(supported: {', '.join(supported_model_types())}); "
+            "lsp-count --allow-transformers counts it with transformers if installed",
+            where,
+        ),))
+    notes: list[str] = []
+    problems: list[Problem] = []
+    head = None
+    if arch is not None:
+        known = index.get(arch)
+        if known and known[0] == model_type:
+            head = known[1]
+        else:
+            problems.append(Problem(
+                "warning", "LC106",
+                f"{arch} is not modelled; counting {family.architecture} instead", arch_span,
+            ))
+    architecture = arch if head else family.architecture
+    if head is None:
+        head = index.get(family.architecture, (model_type, "causal_lm"))[1]
+        if arch is None:
+            notes.append(f"no \"architectures\" in the config: counted {family.architecture}")
+    values, origins, value_problems = resolve_values(family, root)
+    problems.extend(value_problems)
+    subspecs: dict[str, ModelSpec] = {}
+    for field_name, (key, default_type) in family.subconfigs.items():
+        sub = root.get(key)
+        if sub is None or not sub.is_mapping():
+            sub = SourceNode(dict(_default_subconfig(family, field_name)), root.span)
+        try:
+            subspecs[field_name] = build_spec(sub, f"{name}:{key}", default_type)
+        except SpecError as exc:
+            problems.extend(exc.problems)
+    spec = ModelSpec(
+        name=name, family=family, architecture=architecture, head=head, values=values, origins=origins,
+        subspecs=subspecs, span=root.span, dtype=_text(root.get("torch_dtype")) or _text(root.get("dtype")),
+        quantization=_mapping(root.get("quantization_config")), notes=tuple(notes),
+    )
+    problems.extend(consistency_problems(spec))
+    errors = tuple(p for p in problems if p.severity == "error")
+    if errors:
+        raise SpecError(tuple(problems))
+    if problems:
+        spec = ModelSpec(**{**spec.__dict__, "notes": spec.notes + tuple(p.message for p in problems)})
+    return spec
+
+
+def _default_subconfig(family: Family, field_name: str) -> Mapping[str, SourceNode]:
+    defaults = family.fields.get(f"{field_name}_defaults")
+    raw = defaults.default if defaults is not None else {}
+    return {k: SourceNode(v, Span.at(0, 0)) for k, v in (raw or {}).items()}  # type: ignore[union-attr]
+
+
+def _mapping(node: SourceNode | None) -> Mapping[str, object] | None:
+    if node is None or not node.is_mapping():
+        return None
+    value = node.to_python()
+    return value if isinstance(value, dict) else None
+
+
+def consistency_problems(spec: ModelSpec) -> list[Problem]:
+    """Configs whose numbers contradict each other (the model class would fail or misbehave)."""
+    v = spec.values
+    out: list[Problem] = []
+    hidden, heads = v.get("hidden_size"), v.get("num_heads")
+    if isinstance(hidden, int) and isinstance(heads, int) and "head_dim" in spec.family.fields:
+        if hidden % heads and ("head_dim" not in spec.origins or v.get("heads_divide_hidden")):
+            out.append(Problem(
+                "error", "LC103",
+                f"num_attention_heads ({heads}) does not divide hidden_size ({hidden})"
+                + (f" ({spec.family.model_type} requires it even with head_dim)" if "head_dim" in spec.origins else
+                   " and no head_dim is given"),
+                spec.key_span("num_heads") or spec.key_span("hidden_size") or spec.span,
+            ))
+    kv = v.get("num_kv_heads")
+    if isinstance(kv, int) and isinstance(heads, int) and heads % kv:
+        out.append(Problem(
+            "error", "LC103",
+            f"num_key_value_heads ({kv}) must divide num_attention_heads ({heads})",
+            spec.key_span("num_kv_heads") or spec.span,
+        ))
+    experts, top_k = v.get("num_experts"), v.get("experts_per_token")
+    if isinstance(experts, int) and experts and isinstance(top_k, int) and top_k > experts:
+        out.append(Problem(
+            "error", "LC103",
+            f"num_experts_per_tok ({top_k}) is more than the {experts} experts",
+            spec.key_span("experts_per_token") or spec.span,
+        ))
+    return out
+
+
+def count_config(root: SourceNode, name: str) -> tuple[ModelReport | None, tuple[Problem, ...]]:
+    """Count one config mapping; problems explain anything that stopped the count."""
+    try:
+        spec = build_spec(root, name)
+        tree = count(spec)
+    except SpecError as exc:
+        return None, exc.problems
+    return ModelReport(name=name, spec=spec, tree=tree, span=root.span), ()

@@ -1,0 +1,214 @@
+"""Decoder-only transformers (llama, qwen, gemma, gpt2, falcon, deepseek, ...) and mamba.
+
+Every decoder family is this one builder with different switches; see
+``lsp_count.core.families.decoders`` for the table.
+"""
+
+from __future__ import annotations
+
+from lsp_count.core.params import ParamNode, Tensor, embedding, linear, node, norm
+from lsp_count.core.spec import ModelSpec
+
+
+def _norm(spec: ModelSpec, module: str, size: int) -> tuple[Tensor, ...]:
+    kind = spec["norm"]
+    if kind == "none":
+        return ()
+    return norm(module, size, bias=(kind == "layer"))
+
+
+def attention(spec: ModelSpec) -> ParamNode:
+    v = spec.values
+    h = spec.int("hidden_size")
+    if v.get("kv_lora_rank"):
+        return _mla_attention(spec)
+    heads, kv, d = spec.int("num_heads"), spec.int("num_kv_heads"), spec.int("head_dim")
+    q_out, kv_out = heads * d, kv * d
+    names = v["attn_names"]
+    tensors: tuple[Tensor, ...] = ()
+    if len(names) == 2:  # fused q/k/v projection, then output projection
+        qkv_name, o_name = names
+        tensors += linear(qkv_name, h, q_out + 2 * kv_out, bool(v["q_bias"]))
+    else:
+        q_name, k_name, v_name, o_name = names
+        tensors += linear(q_name, h, q_out, bool(v["q_bias"]))
+        tensors += linear(k_name, h, kv_out, bool(v["k_bias"]))
+        tensors += linear(v_name, h, kv_out, bool(v["v_bias"]))
+    tensors += linear(o_name, q_out, h, bool(v["o_bias"]))
+    qk_norm = v["qk_norm"]
+    if qk_norm == "head":  # one norm over head_dim, shared by all heads (qwen3, gemma3)
+        tensors += _norm(spec, "q_norm", d) + _norm(spec, "k_norm", d)
+    elif qk_norm == "head_layernorm":  # phi: LayerNorm(head_dim) with bias
+        tensors += norm("q_layernorm", d, True) + norm("k_layernorm", d, True)
+    elif qk_norm == "full":  # olmo2 and cohere: per-channel norms over all heads
+        tensors += _norm(spec, "q_norm", q_out) + _norm(spec, "k_norm", kv_out)
+    return ParamNode("attention", tensors, source=spec.key_span("num_heads"), key="num_heads")
+
+
+def _mla_attention(spec: ModelSpec) -> ParamNode:
+    """DeepSeek multi-head latent attention: low-rank q and compressed kv."""
+    v = spec.values
+    h, heads = spec.int("hidden_size"), spec.int("num_heads")
+    nope, rope, vd = spec.int("qk_nope_head_dim"), spec.int("qk_rope_head_dim"), spec.int("v_head_dim")
+    kv_rank = spec.int("kv_lora_rank")
+    q_rank = v.get("q_lora_rank")
+    bias = bool(v["o_bias"])
+    tensors: tuple[Tensor, ...] = ()
+    if q_rank:
+        tensors += linear("q_a_proj", h, q_rank, bias) + norm("q_a_layernorm", q_rank, False)
+        tensors += linear("q_b_proj", q_rank, heads * (nope + rope), False)
+    else:
+        tensors += linear("q_proj", h, heads * (nope + rope), False)
+    tensors += linear("kv_a_proj_with_mqa", h, kv_rank + rope, bias) + norm("kv_a_layernorm", kv_rank, False)
+    tensors += linear("kv_b_proj", kv_rank, heads * (nope + vd), False)
+    tensors += linear("o_proj", heads * vd, h, bias)
+    return ParamNode("attention", tensors, source=spec.key_span("kv_lora_rank"), key="kv_lora_rank",
+                     note="multi-head latent attention")
+
+
+def mlp(spec: ModelSpec, ffn: int, name: str = "mlp", key: str = "intermediate_size") -> ParamNode:
+    v = spec.values
+    h = spec.int("hidden_size")
+    bias = bool(v["mlp_bias"])
+    names = v["mlp_names"]
+    if v["mlp_gated"]:
+        if len(names) == 2:  # fused gate_up projection (phi3)
+            tensors = linear(names[0], h, 2 * ffn, bias) + linear(names[1], ffn, h, bias)
+        else:
+            tensors = linear(names[0], h, ffn, bias) + linear(names[1], h, ffn, bias) + linear(names[2], ffn, h, bias)
+    else:
+        tensors = linear(names[0], h, ffn, bias) + linear(names[1], ffn, h, bias)
+    return ParamNode(name, tensors, source=spec.key_span(key), key=key)
+
+
+def moe(spec: ModelSpec) -> ParamNode:
+    v = spec.values
+    h = spec.int("hidden_size")
+    experts, top_k, f = spec.int("num_experts"), spec.int("experts_per_token"), spec.int("moe_intermediate_size")
+    gated = bool(v["mlp_gated"])
+    expert_tensors = (
+        (Tensor("gate_up_proj", (2 * f, h), "expert", "experts"), Tensor("down_proj", (h, f), "expert", "experts"))
+        if gated else
+        (Tensor("fc1", (f, h), "expert", "experts"), Tensor("fc2", (h, f), "expert", "experts"))
+    )
+    routed = ParamNode(
+        "experts", expert_tensors, repeat=experts, active_repeat=min(top_k, experts),
+        note=f"routed: {min(top_k, experts)} of {experts} per token",
+        source=spec.key_span("num_experts"), key="num_experts",
+    )
+    router = ParamNode("router", linear("gate", h, experts, bool(v.get("router_bias"))))
+    shared = None
+    shared_ffn = v.get("shared_intermediate_size")
+    if shared_ffn:
+        shared = mlp(spec, int(shared_ffn), "shared_experts", "shared_intermediate_size")
+    shared_gate = ParamNode("shared_expert_gate", linear("shared_expert_gate", h, 1, False)) if v.get("shared_expert_gate") else None
+    return node("moe", router, routed, shared, shared_gate, source=spec.key_span("num_experts"), key="num_experts")
+
+
+def _layer_norms(spec: ModelSpec) -> ParamNode | None:
+    h = spec.int("hidden_size")
+    tensors: tuple[Tensor, ...] = ()
+    for name in spec["layer_norms"]:  # type: ignore[union-attr]
+        tensors += _norm(spec, name, h)
+    return ParamNode("norms", tensors) if tensors else None
+
+
+def moe_layer_count(spec: ModelSpec) -> int:
+    """How many decoder layers use routed experts instead of a dense MLP."""
+    v = spec.values
+    layers = spec.int("num_layers")
+    if not v.get("num_experts"):
+        return 0
+    rule = v["moe_layers"]
+    if rule == "all":
+        return layers
+    if rule == "sparse_step":  # qwen2_moe / qwen3_moe: (i + 1) % step == 0 and i not in mlp_only_layers
+        step = spec.int("decoder_sparse_step")
+        only_dense = {i for i in v.get("mlp_only_layers") or () if 0 <= i < layers}  # type: ignore[union-attr]
+        sparse = layers // step
+        return sparse - sum(1 for i in only_dense if (i + 1) % step == 0)
+    if rule == "first_k_dense":  # deepseek: layers from first_k_dense_replace on
+        return max(0, layers - int(v.get("first_k_dense_replace") or 0))
+    raise ValueError(f"unknown moe layer rule {rule!r}")
+
+
+def decoder_stack(spec: ModelSpec) -> ParamNode:
+    layers = spec.int("num_layers")
+    n_moe = moe_layer_count(spec)
+    attn, norms = attention(spec), _layer_norms(spec)
+    src, key = spec.key_span("num_layers"), "num_layers"
+    kinds: list[ParamNode] = []
+    if layers - n_moe:
+        kinds.append(node("dense_layers", attn, mlp(spec, spec.int("intermediate_size")), norms, repeat=layers - n_moe))
+    if n_moe:
+        kinds.append(node("moe_layers", attn, moe(spec), norms, repeat=n_moe))
+    if len(kinds) == 1:
+        only = kinds[0]
+        return ParamNode("layers", only.tensors, only.children, repeat=only.repeat, source=src, key=key)
+    return node("layers", *kinds, source=src, key=key)
+
+
+def build_decoder(spec: ModelSpec) -> ParamNode:
+    """A decoder-only language model: embeddings, layers, final norm, head."""
+    v = spec.values
+    h, vocab = spec.int("hidden_size"), spec.int("vocab_size")
+    embed_dim = int(v.get("embed_dim") or h)
+    emb_tensors = embedding("embed_tokens", vocab, embed_dim)
+    positions = v.get("position_rows") or 0
+    if positions:
+        emb_tensors += embedding("embed_positions", int(positions), h)
+    if v.get("embed_norm"):
+        emb_tensors += norm("embed_layernorm", h, True)
+    embeddings = ParamNode("embeddings", emb_tensors, source=spec.key_span("vocab_size"), key="vocab_size")
+    project = None
+    if embed_dim != h:  # OPT-350m: embeddings narrower than the model, projected in and out
+        project = ParamNode("projections", linear("project_in", embed_dim, h, False) + linear("project_out", h, embed_dim, False))
+    final = ParamNode("final_norm", _norm(spec, "norm", h)) if v["final_norm"] else None
+    body = node("model", embeddings, project, decoder_stack(spec), final)
+    if spec.head == "base":
+        return ParamNode(spec.architecture, children=body.children)
+    if spec.head == "sequence_classification":
+        labels = int(v.get("num_labels") or 2)
+        head = ParamNode("score", linear("score", embed_dim, labels, False))
+    else:
+        tied = bool(v["tie_embeddings"])
+        head = ParamNode(
+            "lm_head", () if tied else linear("lm_head", embed_dim, vocab, bool(v.get("head_bias"))),
+            note="tied to embed_tokens (counted once)" if tied else "",
+            source=spec.key_span("tie_embeddings") or spec.key_span("vocab_size"), key="tie_embeddings",
+        )
+        if tied and v.get("head_bias"):
+            head = ParamNode("lm_head", (Tensor("lm_head.bias", (vocab,), "bias", "lm_head"),), note=head.note,
+                             source=head.source, key=head.key)
+    return node(spec.architecture, *body.children, head)
+
+
+def build_mamba(spec: ModelSpec) -> ParamNode:
+    """Mamba (selective state space) language model."""
+    v = spec.values
+    h, vocab = spec.int("hidden_size"), spec.int("vocab_size")
+    inner, state, kernel = spec.int("intermediate_size"), spec.int("state_size"), spec.int("conv_kernel")
+    dt_rank = spec.int("time_step_rank")
+    use_bias, conv_bias = bool(v["use_bias"]), bool(v["use_conv_bias"])
+    mixer = (
+        linear("in_proj", h, 2 * inner, use_bias)
+        + (Tensor("conv1d.weight", (inner, 1, kernel), "conv", "conv1d"),)
+        + ((Tensor("conv1d.bias", (inner,), "bias", "conv1d"),) if conv_bias else ())
+        + linear("x_proj", inner, dt_rank + 2 * state, False)
+        + linear("dt_proj", dt_rank, inner, True)
+        + (Tensor("A_log", (inner, state), "other", "mixer"), Tensor("D", (inner,), "other", "mixer"))
+        + linear("out_proj", inner, h, use_bias)
+    )
+    layers = node(
+        "layers", ParamNode("mixer", mixer, source=spec.key_span("state_size"), key="state_size"),
+        ParamNode("norms", norm("norm", h, False)),
+        repeat=spec.int("num_layers"), source=spec.key_span("num_layers"), key="num_layers",
+    )
+    embeddings = ParamNode("embeddings", embedding("embeddings", vocab, h), source=spec.key_span("vocab_size"), key="vocab_size")
+    tied = bool(v["tie_embeddings"])
+    head = ParamNode("lm_head", () if tied else linear("lm_head", h, vocab, False),
+                     note="tied to embeddings (counted once)" if tied else "", key="tie_embeddings",
+                     source=spec.key_span("tie_embeddings"))
+    if spec.head == "base":
+        head = None
+    return node(spec.architecture, embeddings, layers, ParamNode("final_norm", norm("norm_f", h, False)), head)

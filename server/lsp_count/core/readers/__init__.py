@@ -1,0 +1,1 @@
+"""Readers turn document text into a position-keeping ``SourceNode`` tree."""

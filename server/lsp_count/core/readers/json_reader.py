@@ -1,0 +1,186 @@
+"""Error-tolerant JSON reading with tree-sitter.
+
+A half-typed document still yields every pair that parses (the editor shows
+hints for those); syntax errors come back as problems with their range.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+
+from lsp_count.core.source import ByteOffsets, LineIndex, ParsedDocument, Problem, SourceNode, Span
+
+MAX_NESTING = 256
+_INT = re.compile(r"-?(0|[1-9][0-9]*)\Z")
+
+
+def _parser():
+    # Imported here so that importing the core stays cheap for callers that never read JSON.
+    import tree_sitter_json
+    from tree_sitter import Language, Parser
+
+    return Parser(Language(tree_sitter_json.language()))
+
+
+def read_json(text: str) -> ParsedDocument:
+    lines = LineIndex(text)
+    if not text.strip():
+        return ParsedDocument(None, (Problem("error", "LC001", "empty file"),), lines)
+    data = text.encode("utf-8")
+    tree = _parser().parse(data)
+    offsets = ByteOffsets(text, data)
+
+    def span(ts_node) -> Span:
+        return lines.span(offsets.to_char(ts_node.start_byte), offsets.to_char(ts_node.end_byte))
+
+    problems: list[Problem] = []
+    roots: list[SourceNode] = []
+    # Work stack of (tree-sitter node, sink, slot, key_span, depth). A sink is a dict or a list;
+    # containers take their slot when first seen, so key order is the document's.
+    stack: list[tuple[object, object, object, Span | None, int]] = []
+    for child in reversed(tree.root_node.children):
+        stack.append((child, roots, None, None, 0))
+    pending: list[tuple[object, object, object, object, Span | None, int]] = []
+    too_deep = False
+    ts_errors: list[Problem] = []
+
+    def finish_until(depth: int) -> None:
+        while pending and pending[-1][5] >= depth:
+            container, ts_node, sink, slot, key_span, _ = pending.pop()
+            value = container if isinstance(container, dict) else tuple(container)
+            sink[slot] = SourceNode(value, span(ts_node), key_span)  # type: ignore[index]
+
+    def reserve(sink: object, key: str | None) -> object:
+        if isinstance(sink, dict):
+            sink[key] = None
+            return key
+        sink.append(None)  # type: ignore[attr-defined]
+        return len(sink) - 1  # type: ignore[arg-type]
+
+    while stack:
+        ts_node, sink, key, key_span, depth = stack.pop()
+        finish_until(depth + 1)
+        kind = ts_node.type
+        if ts_node.is_missing:
+            ts_errors.append(Problem("error", "LC001", f"expected {kind!r}", span(ts_node)))
+            continue
+        if kind == "comment":
+            problems.append(Problem("warning", "LC001", "comments are not valid JSON", span(ts_node)))
+            continue
+        if kind == "ERROR" or ts_node.is_error:
+            ts_errors.append(Problem("error", "LC001", _error_message(ts_node, data), span(ts_node)))
+            continue
+        if not ts_node.is_named:
+            continue  # punctuation
+        if depth > MAX_NESTING:
+            if not too_deep:
+                problems.append(Problem("error", "LC001", f"nesting deeper than {MAX_NESTING} levels", span(ts_node)))
+                too_deep = True
+            continue
+        if kind == "object":
+            d: dict[str, SourceNode] = {}
+            pending.append((d, ts_node, sink, reserve(sink, key), key_span, depth))
+            for pair in reversed(ts_node.children):
+                if pair.type != "pair":
+                    stack.append((pair, d, None, None, depth + 1))
+                    continue
+                k_node = pair.child_by_field_name("key")
+                v_node = pair.child_by_field_name("value")
+                for part in pair.children:
+                    if part.is_missing or part.type == "ERROR":
+                        stack.append((part, d, None, None, depth + 1))
+                if k_node is None or k_node.is_missing:
+                    continue
+                k_text = _string_value(k_node, data)
+                if v_node is None or v_node.is_missing:
+                    ts_errors.append(Problem("error", "LC001", f"missing value for {k_text!r}", span(k_node)))
+                    continue
+                stack.append((v_node, d, k_text, span(k_node), depth + 1))
+            continue
+        if kind == "array":
+            lst: list[SourceNode] = []
+            pending.append((lst, ts_node, sink, reserve(sink, key), key_span, depth))
+            for item in reversed(ts_node.children):
+                stack.append((item, lst, None, None, depth + 1))
+            continue
+        raw = data[ts_node.start_byte:ts_node.end_byte].decode("utf-8", errors="replace")
+        if kind == "string":
+            value: object = _string_value(ts_node, data)
+        elif kind == "number":
+            value = int(raw) if _INT.match(raw) else float(raw)
+            if isinstance(value, float) and not math.isfinite(value):
+                problems.append(Problem("error", "LC102", f"number {raw} is out of range", span(ts_node)))
+                continue
+        elif kind == "true":
+            value = True
+        elif kind == "false":
+            value = False
+        elif kind == "null":
+            value = None
+        else:
+            ts_errors.append(Problem("error", "LC001", f"unexpected {kind}", span(ts_node)))
+            continue
+        sink[reserve(sink, key)] = SourceNode(value, span(ts_node), key_span, raw)  # type: ignore[index]
+    finish_until(0)
+    roots = [r for r in roots if r is not None]
+    if ts_errors or tree.root_node.has_error:
+        # The stdlib scanner names the first error most precisely; tree-sitter's recovery
+        # gives the rest of the document.
+        problems.append(_stdlib_error(text, lines) or (ts_errors[0] if ts_errors else
+                        Problem("error", "LC001", "syntax error")))
+
+    root = None
+    if len(roots) == 1:
+        root = roots[0]
+    elif len(roots) > 1:
+        root = roots[0]
+        problems.append(Problem("error", "LC001", "more than one top-level value", roots[1].span))
+    if root is None and not problems:
+        problems.append(Problem("error", "LC001", "no JSON value found"))
+    problems.sort(key=lambda p: (p.span.start if p.span else lines.position(0)))
+    return ParsedDocument(root, tuple(problems), lines)
+
+
+class _NonFinite(ValueError):
+    pass
+
+
+def _reject_constant(name: str) -> object:
+    raise _NonFinite(name)
+
+
+_CONSTANT = re.compile(r'(?<![\w"])(-?Infinity|NaN)(?![\w"])')
+
+
+def _stdlib_error(text: str, lines: LineIndex) -> Problem | None:
+    try:
+        json.loads(text, parse_constant=_reject_constant)
+    except _NonFinite as exc:
+        found = _CONSTANT.search(text)
+        where = lines.span(found.start(), found.end()) if found else None
+        return Problem("error", "LC001", f"{exc} is not valid JSON (use a number or null)", where)
+    except json.JSONDecodeError as exc:
+        pos = lines.position(exc.pos)
+        return Problem("error", "LC001", exc.msg, Span(pos, pos))
+    except RecursionError:
+        return None
+    return None
+
+
+def _string_value(ts_node, data: bytes) -> str:
+    raw = data[ts_node.start_byte:ts_node.end_byte].decode("utf-8", errors="replace")
+    try:
+        value = json.loads(raw)
+        return value if isinstance(value, str) else raw
+    except ValueError:
+        return raw.strip('"')
+
+
+def _error_message(ts_node, data: bytes) -> str:
+    raw = data[ts_node.start_byte:ts_node.end_byte].decode("utf-8", errors="replace")
+    snippet = raw.strip().splitlines()[0][:40] if raw.strip() else ""
+    if not snippet or snippet in {",", "}", "]"}:
+        return "syntax error" + (f": unexpected {snippet!r}" if snippet else "")
+    return f"syntax error near {snippet!r}"

@@ -1,0 +1,38 @@
+"""What analysing a document produces: models found and problems, with positions."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping
+
+from lsp_count.core.params import ParamTree
+from lsp_count.core.source import LineIndex, Problem, Span
+from lsp_count.core.spec import ModelSpec
+
+
+@dataclass(frozen=True)
+class ModelReport:
+    """One model found in a document, counted exactly."""
+
+    name: str
+    tree: ParamTree
+    spec: ModelSpec | None = None
+    span: Span | None = None
+    # How the count was made when not by the family table ("transformers meta-device", "static analysis").
+    method: str = "exact (family table)"
+    # Training settings read from the document (a fine-tuning YAML): mode, lora rank, seq len, ...
+    plan: Mapping[str, object] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class FileReport:
+    path: str
+    models: tuple[ModelReport, ...]
+    problems: tuple[Problem, ...]
+    # False when the document is not a model file at all (skipped by the hook).
+    recognized: bool = True
+    lines: LineIndex | None = None
+
+    @property
+    def has_errors(self) -> bool:
+        return any(p.severity == "error" for p in self.problems)

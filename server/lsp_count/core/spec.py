@@ -1,0 +1,229 @@
+"""ModelSpec: what a config says about a model's architecture, with where it says it.
+
+Families are data (``lsp_count.core.families``): each canonical field lists the
+config keys that may hold it (aliases, first found wins) and the default the
+transformers config class uses when the file omits it. ``resolve_spec`` reads
+a config mapping through that table, validates every number, and remembers the
+source span of each key it used.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Mapping
+
+from lsp_count.core.source import Problem, SourceNode, Span
+
+# The largest dimension we accept; beyond this a config is a typo or hostile.
+MAX_DIMENSION = 10**9
+MAX_TOTAL = 10**18
+
+
+@dataclass(frozen=True)
+class Derived:
+    """A default computed from other fields (``head_dim = hidden_size // num_attention_heads``)."""
+
+    fn: Callable[[Mapping[str, object]], object]
+    text: str
+
+
+@dataclass(frozen=True)
+class Field:
+    """One architectural number or switch, and how a config spells it.
+
+    ``kind``: "int" (a size, ≥ ``minimum``), "int?" (a size or null), "int|auto"
+    (a size, or the string "auto" for the default), "bool",
+    "float", "str", "ints" (a list of ints), "strs" (a list of strings), "any".
+    ``keys`` empty means a fixed switch of the family, not read from the file.
+    """
+
+    keys: tuple[str, ...] = ()
+    default: object = None
+    kind: str = "int"
+    minimum: int = 1
+    doc: str = ""
+
+
+@dataclass(frozen=True)
+class Family:
+    """A model family: its layout (which engine builder counts it) and its fields."""
+
+    model_type: str
+    layout: str
+    architecture: str  # the class counted when the config names none
+    fields: Mapping[str, Field]
+    # transformers class name -> head variant the layout builds ("causal_lm", "base", ...).
+    heads: Mapping[str, str] = field(default_factory=dict)
+    # Nested configs: field name -> (config key, model_type used when the sub-config names none).
+    subconfigs: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """A resolved model: canonical values, where each came from, and nested specs."""
+
+    name: str
+    family: Family
+    architecture: str
+    head: str
+    values: Mapping[str, object]
+    # canonical field -> (config key used, span of the key) for values read from the file.
+    origins: Mapping[str, tuple[str, Span]]
+    subspecs: Mapping[str, "ModelSpec"] = field(default_factory=dict)
+    span: Span | None = None
+    dtype: str | None = None
+    # The quantization_config mapping as written, if any.
+    quantization: Mapping[str, object] | None = None
+    notes: tuple[str, ...] = ()
+
+    @property
+    def model_type(self) -> str:
+        return self.family.model_type
+
+    def __getitem__(self, name: str) -> object:
+        return self.values[name]
+
+    def int(self, name: str) -> int:
+        value = self.values[name]
+        assert isinstance(value, int), name
+        return value
+
+    def key_span(self, name: str) -> Span | None:
+        origin = self.origins.get(name)
+        return origin[1] if origin else None
+
+    def key_name(self, name: str) -> str | None:
+        origin = self.origins.get(name)
+        return origin[0] if origin else None
+
+
+class SpecError(Exception):
+    """A config that cannot be counted, with the problems that say why."""
+
+    def __init__(self, problems: tuple[Problem, ...]) -> None:
+        super().__init__("; ".join(p.message for p in problems))
+        self.problems = problems
+
+
+def _type_name(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return f"the number {value!r}"
+    if isinstance(value, str):
+        return f"the string {value!r}"
+    if isinstance(value, (dict,)):
+        return "an object"
+    if isinstance(value, tuple):
+        return "a list"
+    return type(value).__name__
+
+
+def _check(name: str, key: str, f: Field, node: SourceNode) -> tuple[object, Problem | None]:
+    """Validate one value; return (value, problem)."""
+    value = node.value
+    where = node.span
+
+    def bad(msg: str) -> tuple[object, Problem]:
+        return None, Problem("error", "LC102", f'"{key}": {msg}', where)
+
+    kind = f.kind
+    if kind == "int|auto" and value == "auto":
+        return None, None
+    if kind in ("int", "int?", "int|auto"):
+        if value is None and kind == "int?":
+            return None, None
+        if isinstance(value, float) and value.is_integer() and not isinstance(value, bool):
+            value = int(value)
+        if isinstance(value, bool) or not isinstance(value, int):
+            return bad(f"expected a whole number, got {_type_name(value)}")
+        if value < f.minimum:
+            return bad(f"must be at least {f.minimum}, got {value}")
+        if value > MAX_DIMENSION:
+            return bad(f"{value:,} is larger than any real model dimension (limit {MAX_DIMENSION:,})")
+        return value, None
+    if kind == "bool":
+        if not isinstance(value, bool):
+            return bad(f"expected true or false, got {_type_name(value)}")
+        return value, None
+    if kind == "float":
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return bad(f"expected a number, got {_type_name(value)}")
+        return float(value), None
+    if kind == "str":
+        if value is None:
+            return None, None
+        if not isinstance(value, str):
+            return bad(f"expected a string, got {_type_name(value)}")
+        return value, None
+    if kind == "ints":
+        if value is None:
+            return (), None
+        if not isinstance(value, tuple) or not all(
+            isinstance(v.value, int) and not isinstance(v.value, bool) and 0 <= v.value <= MAX_DIMENSION for v in value
+        ):
+            return bad("expected a list of whole numbers")
+        return tuple(v.value for v in value), None
+    if kind == "strs":
+        if value is None:
+            return None, None
+        if not isinstance(value, tuple) or not all(isinstance(v.value, str) for v in value):
+            return bad("expected a list of strings")
+        return tuple(v.value for v in value), None
+    return node.to_python(), None
+
+
+def resolve_values(
+    family: Family, config: SourceNode
+) -> tuple[dict[str, object], dict[str, tuple[str, Span]], list[Problem]]:
+    """Read the family's fields from a config mapping; defaults fill what is absent."""
+    values: dict[str, object] = {}
+    origins: dict[str, tuple[str, Span]] = {}
+    problems: list[Problem] = []
+    derived: list[tuple[str, Derived]] = []
+    mapping = config.value if isinstance(config.value, dict) else {}
+    for name, f in family.fields.items():
+        found = None
+        for key in f.keys:
+            child = mapping.get(key)
+            # A key explicitly null means "use the class default", as transformers does.
+            if child is not None and not (child.value is None and f.kind not in ("int?", "str", "strs", "any")):
+                found = (key, child)
+                break
+        if found is None:
+            if isinstance(f.default, Derived):
+                derived.append((name, f.default))
+            else:
+                values[name] = f.default
+            continue
+        key, child = found
+        value, problem = _check(name, key, f, child)
+        if problem:
+            problems.append(problem)
+            if isinstance(f.default, Derived):
+                derived.append((name, f.default))
+            else:
+                values[name] = f.default
+            continue
+        if value is None and isinstance(f.default, Derived):
+            derived.append((name, f.default))
+        else:
+            values[name] = value
+        origins[name] = (key, child.key_span or child.span)
+    # Derived defaults may depend on each other; evaluate in declaration order, repeatedly.
+    for _ in range(3):
+        pending = []
+        for name, d in derived:
+            try:
+                values[name] = d.fn(values)
+            except (KeyError, TypeError, ZeroDivisionError):
+                pending.append((name, d))
+        derived = pending
+        if not derived:
+            break
+    for name, d in derived:
+        values[name] = None
+    return values, origins, problems

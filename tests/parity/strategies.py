@@ -1,0 +1,120 @@
+"""Random small configs per model_type, written as a config.json would be.
+
+Sizes are small so that the transformers model builds in milliseconds; switches
+and optional keys are drawn or left out, so defaults are exercised too.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from hypothesis import strategies as st
+
+from lsp_count.core.families import find_family
+
+Draw = Callable
+
+
+def _maybe(draw, key: str, value, cfg: dict, p_omit: bool | None = None) -> None:
+    """Set cfg[key] = value, or leave it out (the class default then applies)."""
+    omit = draw(st.booleans()) if p_omit is None else p_omit
+    if not omit:
+        cfg[key] = value
+
+
+def decoder_config(draw, model_type: str) -> dict:
+    family = find_family(model_type)
+    assert family is not None
+    fields = family.fields
+    heads = draw(st.sampled_from([1, 2, 4, 6]))
+    kv = draw(st.sampled_from([k for k in (1, 2, 3, 4, 6) if heads % k == 0]))
+    head_dim = draw(st.sampled_from([4, 8, 16]))
+    cfg: dict = {"model_type": model_type, "pad_token_id": 0, "bos_token_id": 0, "eos_token_id": 0}
+    explicit_head_dim = bool(fields["head_dim"].keys) if "head_dim" in fields else False
+    if explicit_head_dim and draw(st.booleans()):
+        if fields["heads_divide_hidden"].default:
+            hidden = heads * draw(st.sampled_from([2, 4, 8]))
+        else:
+            hidden = draw(st.sampled_from([16, 24, 32, 48]))
+        cfg["head_dim"] = head_dim
+    else:
+        hidden = heads * head_dim
+        if explicit_head_dim:
+            cfg["head_dim"] = hidden // heads  # some classes default head_dim to a fixed 128/256
+    arch_keys = {name: f.keys for name, f in fields.items()}
+    k = lambda name: draw(st.sampled_from(arch_keys[name]))  # noqa: E731 - any alias the class accepts
+    cfg[k("vocab_size")] = draw(st.integers(8, 300))
+    cfg[k("hidden_size")] = hidden
+    cfg[k("num_layers")] = draw(st.integers(1, 4))
+    if "num_heads" in fields:
+        cfg[k("num_heads")] = heads
+    if fields.get("num_kv_heads") and fields["num_kv_heads"].keys:
+        cfg["num_key_value_heads"] = kv
+    if fields.get("intermediate_size") and fields["intermediate_size"].keys:
+        cfg[fields["intermediate_size"].keys[0]] = draw(st.integers(4, 96))
+    for name, f in fields.items():
+        if f.kind == "bool" and f.keys:
+            _maybe(draw, f.keys[0], draw(st.booleans()), cfg)
+    if "max_positions" in fields and fields["max_positions"].keys:
+        cfg[k("max_positions")] = draw(st.integers(16, 128))
+    if fields.get("num_experts") and fields["num_experts"].keys:
+        experts = draw(st.integers(1, 5))
+        cfg[fields["num_experts"].keys[0]] = experts
+        cfg["num_experts_per_tok"] = draw(st.integers(1, experts))
+        cfg["moe_intermediate_size"] = draw(st.integers(4, 48))
+        if "shared_intermediate_size" in fields and fields["shared_intermediate_size"].keys:
+            cfg["shared_expert_intermediate_size"] = draw(st.integers(4, 48))
+        if "decoder_sparse_step" in fields:
+            cfg["decoder_sparse_step"] = draw(st.integers(1, 3))
+            cfg["mlp_only_layers"] = draw(st.lists(st.integers(0, 3), max_size=2, unique=True))
+        if "first_k_dense_replace" in fields:
+            cfg["first_k_dense_replace"] = draw(st.integers(0, 3))
+            cfg["n_shared_experts"] = draw(st.sampled_from([1, 2]))
+    if "kv_lora_rank" in fields:
+        cfg["q_lora_rank"] = draw(st.sampled_from([None, 8, 12]))
+        cfg["kv_lora_rank"] = draw(st.sampled_from([4, 8]))
+        cfg["qk_nope_head_dim"] = draw(st.sampled_from([4, 8]))
+        cfg["qk_rope_head_dim"] = draw(st.sampled_from([2, 4]))
+        cfg["v_head_dim"] = draw(st.sampled_from([4, 8]))
+        cfg["num_key_value_heads"] = heads
+    if model_type == "falcon":
+        new = draw(st.booleans())
+        cfg["new_decoder_architecture"] = new
+        _maybe(draw, "num_kv_heads", kv, cfg)
+        _maybe(draw, "num_ln_in_parallel_attn", draw(st.sampled_from([None, 1, 2])), cfg)
+        cfg.pop("num_key_value_heads", None)
+        _maybe(draw, "ffn_hidden_size", draw(st.integers(4, 96)), cfg)
+    if model_type == "opt":
+        _maybe(draw, "word_embed_proj_dim", draw(st.sampled_from([hidden, 8, 12])), cfg)
+    if model_type in ("gpt2", "gptj"):
+        cfg["n_inner"] = draw(st.sampled_from([None, 8, 40]))
+    if model_type == "mamba":
+        cfg["state_size"] = draw(st.integers(1, 8))
+        cfg["expand"] = draw(st.integers(1, 3))
+        _maybe(draw, "intermediate_size", draw(st.integers(4, 64)), cfg)
+        cfg["conv_kernel"] = draw(st.integers(1, 4))
+        cfg["time_step_rank"] = draw(st.sampled_from(["auto", 2, 5]))
+        cfg.pop("num_attention_heads", None)
+    import transformers
+
+    arch = draw(st.sampled_from([a for a in family.heads if hasattr(transformers, a)]))
+    cfg["architectures"] = [arch]
+    if arch.endswith("ForSequenceClassification"):
+        cfg["num_labels"] = draw(st.integers(1, 5))
+        cfg.pop("num_labels")  # num_labels is not a config.json key; id2label is
+        cfg["id2label"] = {str(i): f"L{i}" for i in range(draw(st.integers(1, 5)))}
+    return cfg
+
+
+# model_type -> drawer(draw) -> config dict. Other family modules' strategies register here too.
+STRATEGIES: dict[str, Callable] = {}
+
+
+def strategy_for(model_type: str):
+    drawer = STRATEGIES.get(model_type)
+    family = find_family(model_type)
+    if drawer is None and family is not None and family.layout in ("decoder", "mamba"):
+        return st.composite(lambda draw: decoder_config(draw, model_type))()
+    if drawer is None:
+        return None
+    return st.composite(drawer)()

@@ -1,0 +1,63 @@
+"""Parity: our count equals transformers' count of the same config on the meta device.
+
+Random small configs (hypothesis) per supported model_type, each family's class
+defaults (an almost empty config), and the bundled real configs.
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from lsp_count.core.analyze import analyze_text
+from lsp_count.core.families import registry, supported_model_types
+
+from .meta_count import transformers_count
+from .strategies import strategy_for
+
+pytestmark = pytest.mark.parity
+pytest.importorskip("transformers")
+
+CATALOG = pathlib.Path(__file__).resolve().parents[2] / "server" / "lsp_count" / "catalog"
+
+
+def ours(config: dict) -> tuple[int, int]:
+    report = analyze_text(json.dumps(config, indent=2), "model/config.json")
+    errors = [p for p in report.problems if p.severity == "error"]
+    assert not errors, errors
+    assert report.models, report.problems
+    tree = report.models[0].tree
+    return tree.total, tree.trainable
+
+
+@pytest.mark.parametrize("model_type", [mt for mt in supported_model_types() if strategy_for(mt) is not None])
+def test_random_configs_match_transformers(model_type: str) -> None:
+    @settings(max_examples=20, deadline=None, derandomize=True,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+    @given(strategy_for(model_type))
+    def check(config: dict) -> None:
+        assert ours(config) == transformers_count(config), json.dumps(config)
+
+    check()
+
+
+@pytest.mark.parametrize("model_type", supported_model_types())
+def test_class_defaults_match_transformers(model_type: str) -> None:
+    family = registry()[model_type]
+    config = {"model_type": model_type, "architectures": [family.architecture]}
+    assert ours(config) == transformers_count(config)
+
+
+def _catalog_files() -> list[pathlib.Path]:
+    return sorted(CATALOG.glob("*/*.json"))
+
+
+@pytest.mark.parametrize("path", _catalog_files(), ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_real_configs_match_transformers(path: pathlib.Path) -> None:
+    config = json.loads(path.read_text())
+    if config.get("model_type") not in registry():
+        pytest.skip(f"{config.get('model_type')} is not a supported model_type")
+    assert ours(config) == transformers_count(config)
