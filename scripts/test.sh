@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Set up everything the test suite needs on a fresh machine, then run every test:
+# the Python suite (unit, parity with transformers, pytest-lsp end to end, Neovim, pre-commit)
+# and the VS Code extension (type check, unit and protocol tests, vsce package).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [ ! -x .venv/bin/python ]; then
+  python3 -m venv .venv
+fi
+# torch is pinned in the [test] extra: an unpinned torch pulls a multi-GB CUDA build.
+.venv/bin/python -m pip install --quiet --upgrade pip
+.venv/bin/python -m pip install --quiet -e '.[test]'
+
+# Neovim is the real editor the end-to-end editor test drives.
+if ! command -v nvim >/dev/null 2>&1; then
+  if command -v apt-get >/dev/null 2>&1; then
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq neovim) >/dev/null
+  fi
+fi
+
+.venv/bin/python -m pytest -q -p no:cacheprovider "$@"
+
+if [ -d client-vscode ] && [ -f client-vscode/package.json ]; then
+  export LSP_COUNT_SERVER="$PWD/.venv/bin/lsp-count"
+  (cd client-vscode && npm ci --no-audit --no-fund --loglevel=error && npm test && npm run package)
+fi
