@@ -118,3 +118,16 @@ def strategy_for(model_type: str):
     if drawer is None:
         return None
     return st.composite(drawer)()
+
+
+def _load_family_strategies() -> None:
+    """Each family module's strategies live in strategies_<group>.py and fill STRATEGIES."""
+    import importlib
+    import pathlib
+
+    here = pathlib.Path(__file__).parent
+    for path in sorted(here.glob("strategies_*.py")):
+        importlib.import_module(f"{__package__}.{path.stem}")
+
+
+_load_family_strategies()
