@@ -3,6 +3,7 @@
  * controller.ts, serverCommand.ts, settings.ts and clientOptions.ts.
  */
 import * as os from 'node:os';
+import * as readline from 'node:readline';
 import * as vscode from 'vscode';
 import {
     DidChangeConfigurationNotification,
@@ -15,11 +16,25 @@ import {
 import { answerConfiguration, CLIENT_ID, CLIENT_NAME, DOCUMENT_SELECTOR, needsRestart, OUTPUT_CHANNEL } from './clientOptions';
 import { type Host, ServerController } from './controller';
 import { makeProbe } from './probe';
+import { StderrClassifier } from './serverLog';
 import { interpreterFromPythonApi, onInterpreterChange, PYTHON_EXTENSION_ID } from './pythonExtension';
 import type { Candidate, ServerEnvironment } from './serverCommand';
 import { SECTION, type ServerSettings, toServerSettings } from './settings';
 
 let controller: ServerController | undefined;
+
+/**
+ * A LanguageClient that stays quiet while starting: the controller shows the
+ * single start-failure notification (with Retry). Once running, the client's
+ * own notifications (crashes, restarts) are shown as usual.
+ */
+class Client extends LanguageClient {
+    starting = true;
+
+    override error(message: string, data?: unknown, showNotification: boolean | 'force' = true): void {
+        super.error(message, data, this.starting ? false : showNotification);
+    }
+}
 
 function settingsFor(scope?: vscode.Uri): ServerSettings {
     const raw = vscode.workspace.getConfiguration(undefined, scope).get(SECTION);
@@ -43,17 +58,33 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     context.subscriptions.push(output);
     let client: LanguageClient | undefined;
 
-    const pushSettings = async (): Promise<void> => {
-        await client?.sendNotification(DidChangeConfigurationNotification.type, { settings: { [SECTION]: settingsFor() } });
+    const pushSettings = async (to: LanguageClient | undefined = client): Promise<void> => {
+        await to?.sendNotification(DidChangeConfigurationNotification.type, { settings: { [SECTION]: settingsFor() } });
     };
 
-    const clientOptions = (): LanguageClientOptions => ({
+    // `self` yields the client these options belong to: the middleware runs
+    // during start(), before that client becomes the current one.
+    const clientOptions = (self: () => LanguageClient | undefined): LanguageClientOptions => ({
         documentSelector: DOCUMENT_SELECTOR.map((f) => ({ ...f })) as LanguageClientOptions['documentSelector'],
         outputChannel: output,
         traceOutputChannel: output,
+        stdioOptions: {
+            stdout: () => undefined, // unused: with stdio transport stdout is the protocol stream
+            stderr: (input, channel) => {
+                const classifier = new StderrClassifier();
+                readline
+                    .createInterface({ input, crlfDelay: Infinity, terminal: false, historySize: 0 })
+                    .on('line', (line) => channel[classifier.level(line)](line));
+            },
+        },
         synchronize: { configurationSection: SECTION },
         initializationOptions: () => settingsFor(),
         markdown: { isTrusted: false, supportHtml: false },
+        // Log initialization errors; the controller shows the one notification.
+        initializationFailedHandler: (error) => {
+            output.error(`Server initialization failed: ${error instanceof Error ? error.message : String(error)}`);
+            return false;
+        },
         middleware: {
             workspace: {
                 configuration: async (params, token, next) => {
@@ -67,7 +98,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
                 },
                 // Push the same normalized object the pull answers with.
                 didChangeConfiguration: async (sections, next) =>
-                    sections !== undefined && sections.length === 1 && sections[0] === SECTION ? pushSettings() : next(sections),
+                    sections !== undefined && sections.length === 1 && sections[0] === SECTION ? pushSettings(self()) : next(sections),
             },
         },
     });
@@ -100,13 +131,16 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
                 transport: TransportKind.stdio,
                 options: { cwd: workspaceFolderPath(), env: process.env },
             };
-            const c = new LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions, clientOptions());
+            let created: LanguageClient | undefined;
+            const c = new Client(CLIENT_ID, CLIENT_NAME, serverOptions, clientOptions(() => created));
+            created = c;
             try {
                 await c.start();
             } catch (error) {
                 await c.dispose().catch(() => undefined);
                 throw error;
             }
+            c.starting = false;
             client = c;
             return {
                 stop: async () => {

@@ -36,6 +36,7 @@ function inert(name: string): unknown {
 export function createVscodeStub(rec: Recorder): unknown {
     const event = () => disposable();
     const api = {
+        version: '1.91.0',
         Disposable: class {
             constructor(private readonly fn: () => void) {}
             dispose() {
@@ -58,6 +59,11 @@ export function createVscodeStub(rec: Recorder): unknown {
                 const log = (level: string) => (m: string) => channel.lines.push(`[${level}] ${m}`);
                 return {
                     name,
+                    logLevel: 2,
+                    onDidChangeLogLevel: () => disposable(),
+                    replace: () => undefined,
+                    clear: () => undefined,
+                    hide: () => undefined,
                     info: log('info'),
                     warn: log('warn'),
                     error: log('error'),
@@ -69,6 +75,8 @@ export function createVscodeStub(rec: Recorder): unknown {
                     dispose() {},
                 };
             },
+            visibleTextEditors: [],
+            activeTextEditor: undefined,
             showErrorMessage(message: string, ...actions: string[]) {
                 return new Promise<string | undefined>((answer) => rec.errors.push({ message, actions, answer }));
             },
@@ -98,11 +106,32 @@ export function createVscodeStub(rec: Recorder): unknown {
             },
             onDidChangeConfiguration: event,
             onDidGrantWorkspaceTrust: event,
+            textDocuments: [],
+            notebookDocuments: [],
         },
         extensions: {
             getExtension: (id: string) => rec.extensions.get(id),
         },
     };
+    // Namespaces: unknown `onDid…` members are events, `register…` return disposables.
+    const namespace = (name: string, members: Record<string, unknown>) =>
+        new Proxy(members, {
+            get(target, prop) {
+                if (typeof prop !== 'string') {
+                    return undefined;
+                }
+                if (prop in target) {
+                    return target[prop];
+                }
+                if (/^on[A-Z]/.test(prop) || /^(register|create)[A-Z]/.test(prop)) {
+                    return () => disposable();
+                }
+                return inert(`${name}.${prop}`);
+            },
+        });
+    for (const key of ['window', 'workspace', 'commands', 'extensions', 'languages', 'env']) {
+        (api as Record<string, unknown>)[key] = namespace(key, ((api as Record<string, unknown>)[key] ?? {}) as Record<string, unknown>);
+    }
     return new Proxy(api as Record<string, unknown>, {
         get(target, prop) {
             if (typeof prop !== 'string') {
