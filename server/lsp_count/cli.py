@@ -144,19 +144,22 @@ def run_count(args: argparse.Namespace) -> int:
     for r in reports:
         if r.has_errors or not r.models:
             status = EXIT_INPUT
-    if args.json:
-        print(json.dumps({"files": [report_json(r) for r in reports]}, indent=2))
-        return status
-    first = True
-    for r in reports:
-        if not first:
-            print()
-        first = False
-        for problem in r.problems:
-            stream = sys.stderr if problem.severity == "error" else sys.stdout
-            print(f"{format_location(r.path, problem)}: {problem.severity}: {problem.message} [{problem.code}]", file=stream)
-        for m in r.models:
-            print(format_model_table(m))
+    try:
+        if args.json:
+            print(json.dumps({"files": [report_json(r) for r in reports]}, indent=2))
+            return status
+        for i, r in enumerate(reports):
+            if i:
+                print()
+            for problem in r.problems:
+                stream = sys.stderr if problem.severity == "error" else sys.stdout
+                print(f"{format_location(r.path, problem)}: {problem.severity}: {problem.message} [{problem.code}]", file=stream)
+            if r.has_errors:
+                continue  # a table from a broken file would show class defaults as if they were the file's
+            for m in r.models:
+                print(format_model_table(m))
+    except BrokenPipeError:
+        pass  # `lsp-count ... | head`: the reader left; the exit status still tells the truth
     return status
 
 
@@ -183,5 +186,3 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_INPUT
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:
-        return EXIT_OK
