@@ -1,0 +1,50 @@
+"""The tolerant JSON reader: values, key order, positions in code points, recovery."""
+
+from __future__ import annotations
+
+from lsp_count.core.readers.json_reader import read_json
+from lsp_count.core.source import LineIndex, Position
+
+
+def test_values_and_key_order() -> None:
+    doc = read_json('{"b": 1, "a": [true, null, -1.5e3], "c": {"x": "\\u00e9"}}')
+    assert doc.problems == ()
+    assert doc.root.to_python() == {"b": 1, "a": [True, None, -1500.0], "c": {"x": "é"}}
+    assert list(doc.root.to_python()) == ["b", "a", "c"]
+
+
+def test_positions_count_code_points_after_non_ascii() -> None:
+    text = '{"名前": "ラマ", "hidden_size": 4096}'
+    node = read_json(text).root.get("hidden_size")
+    assert node.key_span.start == Position(0, text.index('"hidden_size"'))
+    assert node.span.start == Position(0, text.index("4096"))
+
+
+def test_positions_with_crlf_and_lone_cr_line_breaks() -> None:
+    text = '{\r\n"a": 1,\r"b": 2,\n"c": 3}'
+    root = read_json(text).root
+    assert root.get("a").key_span.start == Position(1, 0)
+    assert root.get("b").key_span.start == Position(2, 0)
+    assert root.get("c").span.start == Position(3, 5)
+
+
+def test_half_typed_document_keeps_what_parses() -> None:
+    doc = read_json('{"model_type": "llama", "hidden_size": 4096, "num_hidden_layers": ')
+    assert doc.root.get("hidden_size").value == 4096
+    assert doc.root.get("model_type").value == "llama"
+    assert any(p.severity == "error" for p in doc.problems)
+
+
+def test_duplicate_root_values_are_an_error() -> None:
+    doc = read_json('{"a": 1} {"b": 2}')
+    assert doc.root.to_python() == {"a": 1}
+    assert any("more than one top-level value" in p.message for p in doc.problems)
+
+
+def test_line_index_round_trip() -> None:
+    text = "ab\r\ncd\ref\ngh"
+    index = LineIndex(text)
+    assert index.line_count == 4
+    for offset in range(len(text) + 1):
+        assert index.offset(index.position(offset)) == offset or text[offset - 1] in "\r\n"
+    assert index.line_text(1) == "cd"
