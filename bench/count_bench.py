@@ -1,0 +1,106 @@
+"""Benchmark: counting configs with lsp-count vs building them with transformers on the meta device.
+
+Both methods run in this one process on the same configs, so the ratio is fair on a
+shared machine. Also times a cold `lsp-count config.json` process (it must not import
+torch or transformers) against a cold process doing the meta-device count.
+
+    .venv/bin/python bench/count_bench.py [FOLDER_OF_CONFIGS] [--repeat N]
+
+Without a folder it uses the bundled catalog (server/lsp_count/catalog).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import pathlib
+import statistics
+import subprocess
+import sys
+import time
+import warnings
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+CATALOG = ROOT / "server" / "lsp_count" / "catalog"
+
+
+def load_configs(folder: pathlib.Path) -> list[tuple[pathlib.Path, str, dict]]:
+    from lsp_count.core.families import registry
+
+    out = []
+    for path in sorted(folder.rglob("*.json")):
+        text = path.read_text()
+        config = json.loads(text)
+        if isinstance(config, dict) and config.get("model_type") in registry():
+            out.append((path, text, config))
+    return out
+
+
+def time_ours(configs, repeat: int) -> float:
+    from lsp_count.core.analyze import analyze_text
+
+    start = time.perf_counter()
+    for _ in range(repeat):
+        for path, text, _config in configs:
+            report = analyze_text(text, str(path))
+            assert report.models, (path, report.problems)
+    return (time.perf_counter() - start) / (repeat * len(configs))
+
+
+def time_meta(configs) -> tuple[float, float]:
+    warnings.filterwarnings("ignore")
+    logging.disable(logging.WARNING)
+    t0 = time.perf_counter()
+    import torch
+    import transformers
+    from transformers import CONFIG_MAPPING
+
+    import_seconds = time.perf_counter() - t0
+    start = time.perf_counter()
+    for _path, _text, config in configs:
+        cfg = CONFIG_MAPPING[config["model_type"]].from_dict(dict(config))
+        cls = getattr(transformers, (config.get("architectures") or [None])[0])
+        with torch.device("meta"):
+            model = cls(cfg)
+        sum(p.numel() for p in model.parameters())
+    return import_seconds, (time.perf_counter() - start) / len(configs)
+
+
+def cold_process(cmd: list[str], runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        subprocess.run(cmd, check=True, capture_output=True)
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("folder", nargs="?", default=str(CATALOG))
+    parser.add_argument("--repeat", type=int, default=20)
+    args = parser.parse_args()
+    configs = load_configs(pathlib.Path(args.folder))
+    if not configs:
+        sys.exit(f"no supported configs under {args.folder}")
+    print(f"{len(configs)} configs from {args.folder}")
+    ours = time_ours(configs, args.repeat)
+    import_s, meta = time_meta(configs)
+    print(f"warm, per config:  lsp-count {ours * 1e3:8.3f} ms   meta-device {meta * 1e3:8.1f} ms   ratio {meta / ours:,.0f}x")
+    print(f"transformers+torch import (paid once by the meta-device method): {import_s:.2f} s")
+    sample = configs[0][0]
+    cold_ours = cold_process([sys.executable, "-m", "lsp_count", str(sample)], 5)
+    meta_script = (
+        "import json,sys,torch,transformers;from transformers import CONFIG_MAPPING as M;"
+        f"c=json.load(open({str(sample)!r}));cfg=M[c['model_type']].from_dict(c);"
+        "torch.set_default_device('meta');m=getattr(transformers,c['architectures'][0])(cfg);"
+        "print(sum(p.numel() for p in m.parameters()))"
+    )
+    cold_meta = cold_process([sys.executable, "-c", meta_script], 2)
+    print(f"cold process, {sample.relative_to(ROOT) if sample.is_relative_to(ROOT) else sample}: "
+          f"lsp-count {cold_ours:.3f} s   meta-device {cold_meta:.2f} s   ratio {cold_meta / cold_ours:.0f}x")
+
+
+if __name__ == "__main__":
+    main()
