@@ -20,9 +20,7 @@ LAYOUTS: dict[str, str] = {
     "albert": "lsp_count.core.layouts.encoder:build_albert",
     "vit": "lsp_count.core.layouts.encoder:build_vit",
     "clip": "lsp_count.core.layouts.encoder:build_clip",
-    "t5": "lsp_count.core.layouts.seq2seq:build_t5",
-    "bart": "lsp_count.core.layouts.seq2seq:build_bart",
-    "whisper": "lsp_count.core.layouts.seq2seq:build_whisper",
+    "seq2seq": "lsp_count.core.layouts.seq2seq:build_seq2seq",
     "llava": "lsp_count.core.layouts.multimodal:build_llava",
     "gemma3": "lsp_count.core.layouts.multimodal:build_gemma3",
 }

@@ -153,6 +153,8 @@ def consistency_problems(spec: ModelSpec) -> list[Problem]:
             f"num_experts_per_tok ({top_k}) is more than the {experts} experts",
             spec.key_span("experts_per_token") or spec.span,
         ))
+    for check in spec.family.checks:
+        out.extend(check(spec))
     return out
 
 

@@ -57,6 +57,8 @@ class Family:
     # Nested configs: field name -> (config key, model_type used when the sub-config names none).
     subconfigs: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
+    # Family-specific consistency checks, ``check(spec) -> list[Problem]``, run after the generic ones.
+    checks: tuple[Callable[["ModelSpec"], list[Problem]], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,294 @@
-"""seq2seq families (see decoders.py for the table format)."""
+"""Encoder-decoder families (t5, switch_transformers, bart, mbart, whisper) as data.
+
+Defaults are the transformers (v5) config classes'; every key the config class
+accepts for a field is listed, ``attribute_map`` aliases included (T5
+``hidden_size`` -> ``d_model``, Whisper ``num_key_value_heads`` ->
+``encoder_attention_heads``, ...). Fixed switches are properties of the
+modelling code. One layout (``lsp_count.core.layouts.seq2seq``) counts them all.
+
+Canonical names in ``spec.values`` (what the memory model reads):
+
+``vocab_size``, ``hidden_size``
+    token rows; width of the residual stream (``d_model``).
+``encoder_layers``, ``decoder_layers``
+    layers of each stack. There is no ``num_layers``: decoder-only code must not
+    mistake T5's ``num_layers`` (encoder) for the decoder's depth.
+``encoder_heads``, ``decoder_heads``, ``decoder_kv_heads``
+    attention heads per layer; no family here groups key/value heads, so
+    ``decoder_kv_heads == decoder_heads``. The decoder caches, per layer and
+    token, 2 × decoder_kv_heads × decoder_head_dim for self-attention, and the
+    same per *encoder* token for cross-attention.
+``encoder_head_dim``, ``decoder_head_dim``
+    width of one head (T5 ``d_kv``; else hidden_size / heads).
+``encoder_intermediate_size``, ``decoder_intermediate_size``
+    MLP hidden width (T5 ``d_ff``; BART/Whisper ``*_ffn_dim``).
+``max_positions``
+    longest decoder sequence with learned positions (None: relative buckets).
+``max_source_positions``
+    encoder positions (Whisper: 1500 audio frames after the stride-2 conv).
+``num_experts``, ``experts_per_token``
+    switch_transformers only: experts per sparse layer, experts each token uses.
+"""
 
 from __future__ import annotations
 
-from lsp_count.core.spec import Family
+from lsp_count.core.families.common import LABEL_FIELDS
+from lsp_count.core.source import Problem
+from lsp_count.core.spec import Derived, Family, Field, ModelSpec
 
-FAMILIES: tuple[Family, ...] = ()
+FIXED = ()
+
+
+def fixed(value: object, kind: str = "any") -> Field:
+    return Field(FIXED, value, kind)
+
+
+def same_as(name: str) -> Derived:
+    return Derived(lambda v: v[name], name)
+
+
+def _per_head(heads: str) -> Derived:
+    return Derived(lambda v: v["hidden_size"] // v[heads], f"hidden_size / {heads}")
+
+
+# pad_token_id is an index into the token embedding (BART/Whisper pass it as padding_idx);
+# nn.Embedding accepts negative indexes from the end, so only the range is checked.
+def pad_token(default: int | None) -> Field:
+    return Field(("pad_token_id",), default, "int?", minimum=-(10**9), doc="padding token (index into the vocabulary)")
+
+
+# --------------------------------------------------------------------- checks
+def _problem(spec: ModelSpec, severity: str, code: str, message: str, *fields: str) -> Problem:
+    where = next((spec.key_span(f) for f in fields if spec.key_span(f) is not None), None)
+    return Problem(severity, code, message, where or spec.span)
+
+
+def check_heads_divide(spec: ModelSpec) -> list[Problem]:
+    """BART/Whisper attention raise ValueError unless heads divide d_model."""
+    v = spec.values
+    out = []
+    hidden = v.get("hidden_size")
+    for heads_field in ("encoder_heads", "decoder_heads"):
+        heads = v.get(heads_field)
+        if isinstance(hidden, int) and isinstance(heads, int) and hidden % heads:
+            key = spec.key_name(heads_field) or spec.family.fields[heads_field].keys[0]
+            out.append(_problem(spec, "error", "LC103",
+                                f"{key} ({heads}) does not divide d_model ({hidden}): transformers refuses it",
+                                heads_field, "hidden_size"))
+    return out
+
+
+def check_pad_token(spec: ModelSpec) -> list[Problem]:
+    """nn.Embedding(vocab, d, padding_idx=pad_token_id) asserts the index lies in the vocabulary."""
+    v = spec.values
+    pad, vocab = v.get("pad_token_id"), v.get("vocab_size")
+    if isinstance(pad, int) and isinstance(vocab, int) and not -vocab <= pad < vocab:
+        written = "pad_token_id" if "pad_token_id" in spec.origins else "pad_token_id (class default)"
+        return [_problem(spec, "error", "LC103",
+                         f"{written} {pad} is outside the vocabulary (vocab_size {vocab}): "
+                         "the token embedding refuses it", "pad_token_id", "vocab_size")]
+    return []
+
+
+def check_t5(spec: ModelSpec) -> list[Problem]:
+    v = spec.values
+    out = []
+    proj = v.get("feed_forward_proj")
+    if isinstance(proj, str):
+        parts = proj.split("-")
+        # T5Config.validate_architecture: "{act}" or "gated-{act}".
+        if (len(parts) > 1 and parts[0] != "gated") or len(parts) > 2:
+            out.append(_problem(spec, "error", "LC103",
+                                f'feed_forward_proj "{proj}" is not "ACT" or "gated-ACT" (e.g. "relu", "gated-gelu")',
+                                "feed_forward_proj"))
+    if v.get("written_tie") is False and spec.model_type == "t5" and spec.head in ("seq2seq_lm",):
+        vocab, hidden = v.get("vocab_size"), v.get("hidden_size")
+        extra = f" ({vocab * hidden:,} parameters)" if isinstance(vocab, int) and isinstance(hidden, int) else ""
+        out.append(_problem(spec, "info", "LC106",
+                            "tie_word_embeddings: false — transformers 5 ties T5's lm_head to the shared embedding "
+                            "anyway (the key only turns off output scaling), so the head is counted once; "
+                            f"the original checkpoint stores a separate lm_head{extra}", "written_tie"))
+    return out
+
+
+def _sparse_check(which: str, layers_field: str) -> object:
+    def check(spec: ModelSpec) -> list[Problem]:
+        v = spec.values
+        sparse, layers = v.get(f"num_sparse_{which}_layers"), v.get(layers_field)
+        if f"{which}_sparse_step" in spec.origins or not isinstance(sparse, int) or not isinstance(layers, int):
+            return []
+        if sparse > layers:
+            return [_problem(spec, "warning", "LC103",
+                             f"num_sparse_{which}_layers ({sparse}) is more than the {layers} {which} layers: "
+                             f"transformers builds no sparse {which} layer", f"num_sparse_{which}_layers")]
+        if sparse == 0 and layers > 1:
+            return [_problem(spec, "warning", "LC103",
+                             f"num_sparse_{which}_layers is 0, yet transformers makes {which} layer 1 sparse "
+                             "(its sparse step becomes the layer count, and layer i is sparse when i % step == 1)",
+                             f"num_sparse_{which}_layers")]
+        return []
+    return check
+
+
+# --------------------------------------------------------------------- T5 / Switch
+def _t5_fields(vocab: int, d_model: int, d_ff: int, layers: int, heads: int) -> dict[str, Field]:
+    return {
+        "vocab_size": Field(("vocab_size",), vocab, doc="tokens in the vocabulary: rows of the shared embedding"),
+        "hidden_size": Field(("d_model", "hidden_size"), d_model, doc="width of the residual stream (d_model)"),
+        "encoder_layers": Field(("num_layers", "num_hidden_layers"), layers, doc="encoder blocks (num_layers)"),
+        "encoder_heads": Field(("num_heads", "num_attention_heads"), heads, doc="attention heads per layer"),
+        "decoder_heads": fixed(same_as("encoder_heads")),
+        "decoder_kv_heads": fixed(same_as("encoder_heads")),
+        "encoder_intermediate_size": Field(("d_ff",), d_ff, doc="width of the feed-forward layer (d_ff)"),
+        "decoder_intermediate_size": fixed(same_as("encoder_intermediate_size")),
+        "relative_buckets": Field(("relative_attention_num_buckets",), 32,
+                                  doc="relative-position buckets (a buckets × heads table in block 0 of each stack)"),
+        "norm": fixed("rms"),
+        "attn_names": fixed(("q", "k", "v", "o")),
+        "mlp_names": fixed(Derived(lambda v: ("wi_0", "wi_1", "wo") if v["mlp_gated"] else ("wi", "wo"), "mlp_gated")),
+        "encoder_norm_names": fixed(("layer.0.layer_norm", "layer.1.layer_norm")),
+        "decoder_norm_names": fixed(("layer.0.layer_norm", "layer.1.layer_norm", "layer.2.layer_norm")),
+        "final_norm_name": fixed("final_layer_norm"),
+        "lm_head_name": fixed("lm_head"),
+        "q_bias": fixed(False), "k_bias": fixed(False), "v_bias": fixed(False), "o_bias": fixed(False),
+        "mlp_bias": fixed(False),
+        "shared_embedding": fixed(True),
+        "encoder_input": fixed("tokens"),
+        "position_rows": fixed(0),
+        "embed_norm": fixed(False),
+        "final_norm": fixed(True),
+        "max_positions": fixed(None),
+        "max_source_positions": fixed(None),
+        "written_tie": Field(("tie_word_embeddings",), None, "bool"),
+        "num_experts": fixed(0),
+        **LABEL_FIELDS,
+    }
+
+
+T5 = Family("t5", "seq2seq", "T5ForConditionalGeneration", {
+    **_t5_fields(32128, 512, 2048, 6, 8),
+    "encoder_head_dim": Field(("d_kv", "head_dim"), 64, doc="width of each attention head (d_kv); heads × d_kv need not be d_model"),
+    "decoder_head_dim": fixed(same_as("encoder_head_dim")),
+    "decoder_layers": Field(("num_decoder_layers",), same_as("encoder_layers"), doc="decoder blocks (null: num_layers)"),
+    "feed_forward_proj": Field(("feed_forward_proj",), "relu", "str", doc='"relu" (T5) or "gated-gelu" (T5 v1.1, flan-t5)'),
+    "mlp_gated": fixed(Derived(lambda v: str(v["feed_forward_proj"]).split("-")[0] == "gated", "feed_forward_proj")),
+    # T5Config pops tie_word_embeddings and forces True: every T5 class ties lm_head to shared.
+    "tie_embeddings": fixed(True),
+}, {
+    "T5ForConditionalGeneration": "seq2seq_lm", "T5Model": "base", "T5EncoderModel": "encoder",
+    "T5ForSequenceClassification": "sequence_classification",
+}, checks=(check_t5,))
+
+SWITCH = Family("switch_transformers", "seq2seq", "SwitchTransformersForConditionalGeneration", {
+    **_t5_fields(32128, 768, 2048, 12, 12),
+    "encoder_head_dim": Field(("d_kv",), 64, doc="width of each attention head (d_kv)"),
+    "decoder_head_dim": fixed(same_as("encoder_head_dim")),
+    # SwitchTransformersConfig defaults num_decoder_layers to 12 (not to num_layers); null means num_layers.
+    "decoder_layers": Field(("num_decoder_layers",), 12, doc="decoder blocks"),
+    "mlp_gated": fixed(False),
+    "tie_embeddings": Field(("tie_word_embeddings",), True, "bool", doc="lm_head and both stacks share one embedding"),
+    "num_experts": Field(("num_experts",), 8, doc="experts in each sparse feed-forward layer"),
+    # Top-1 routing (SwitchTransformersTop1Router); num_selected_experts in some configs is not read.
+    "experts_per_token": fixed(1),
+    "router_bias": Field(("router_bias",), False, "bool"),
+    "num_sparse_encoder_layers": Field(("num_sparse_encoder_layers",), 3, minimum=0),
+    "num_sparse_decoder_layers": Field(("num_sparse_decoder_layers",), 3, minimum=0),
+    # The config derives the steps from the sparse layer counts, but a step written in the file wins.
+    "encoder_sparse_step": Field(("encoder_sparse_step",), Derived(
+        lambda v: v["encoder_layers"] // v["num_sparse_encoder_layers"] if v["num_sparse_encoder_layers"] > 0
+        else v["encoder_layers"], "num_layers // num_sparse_encoder_layers"), minimum=0,
+        doc="every how many encoder layers one is sparse (layer i is sparse when i % step == 1, or always for step 1)"),
+    "decoder_sparse_step": Field(("decoder_sparse_step",), Derived(
+        lambda v: v["decoder_layers"] // v["num_sparse_decoder_layers"] if v["num_sparse_decoder_layers"] > 0
+        else v["decoder_layers"], "num_decoder_layers // num_sparse_decoder_layers"), minimum=0,
+        doc="every how many decoder layers one is sparse"),
+}, {
+    "SwitchTransformersForConditionalGeneration": "seq2seq_lm", "SwitchTransformersModel": "base",
+    "SwitchTransformersEncoderModel": "encoder",
+}, checks=(check_t5, _sparse_check("encoder", "encoder_layers"), _sparse_check("decoder", "decoder_layers")))
+
+
+# --------------------------------------------------------------------- BART / mBART / Whisper
+def _bart_like(vocab: int, d_model: int, layers: int, heads: int, ffn: int, pad: int | None) -> dict[str, Field]:
+    return {
+        "vocab_size": Field(("vocab_size",), vocab, doc="tokens in the vocabulary: rows of the token embedding"),
+        "hidden_size": Field(("d_model", "hidden_size"), d_model, doc="width of the residual stream (d_model)"),
+        "encoder_layers": Field(("encoder_layers", "num_hidden_layers"), layers, doc="encoder layers"),
+        "decoder_layers": Field(("decoder_layers",), layers, doc="decoder layers"),
+        "encoder_heads": Field(("encoder_attention_heads", "num_attention_heads"), heads, doc="encoder attention heads"),
+        "decoder_heads": Field(("decoder_attention_heads",), heads, doc="decoder attention heads"),
+        "decoder_kv_heads": fixed(same_as("decoder_heads")),
+        "encoder_head_dim": fixed(_per_head("encoder_heads")),
+        "decoder_head_dim": fixed(_per_head("decoder_heads")),
+        "encoder_intermediate_size": Field(("encoder_ffn_dim",), ffn, doc="width of the encoder MLP"),
+        "decoder_intermediate_size": Field(("decoder_ffn_dim",), ffn, doc="width of the decoder MLP"),
+        "tie_embeddings": Field(("tie_word_embeddings",), True, "bool",
+                                doc="the output head and the token embeddings share one matrix"),
+        "pad_token_id": pad_token(pad),
+        "norm": fixed("layer"),
+        "attn_names": fixed(("q_proj", "k_proj", "v_proj", "out_proj")),
+        "mlp_names": fixed(("fc1", "fc2")),
+        "encoder_norm_names": fixed(("self_attn_layer_norm", "final_layer_norm")),
+        "decoder_norm_names": fixed(("self_attn_layer_norm", "encoder_attn_layer_norm", "final_layer_norm")),
+        "final_norm_name": fixed("layer_norm"),
+        "lm_head_name": fixed("lm_head"),
+        "q_bias": fixed(True), "k_bias": fixed(True), "v_bias": fixed(True), "o_bias": fixed(True),
+        "mlp_bias": fixed(True),
+        "mlp_gated": fixed(False),
+        "relative_buckets": fixed(0),
+        "num_experts": fixed(0),
+        **LABEL_FIELDS,
+    }
+
+
+def _bart_family(model_type: str, prefix: str, final_norm: bool, num_labels_default: int) -> Family:
+    fields = {
+        **_bart_like(50265, 1024, 12, 16, 4096, 1),
+        "max_positions": Field(("max_position_embeddings",), 1024, doc="longest sequence (learned positions, + 2 offset rows)"),
+        "max_source_positions": fixed(same_as("max_positions")),
+        "shared_embedding": fixed(True),
+        "encoder_input": fixed("tokens"),
+        # BartLearnedPositionalEmbedding keeps 2 extra rows (fairseq's padding offset).
+        "position_rows": fixed(Derived(lambda v: v["max_positions"] + 2, "max_position_embeddings + 2")),
+        "embed_norm": fixed(True),
+        # mBART adds a LayerNorm at the end of each stack (pre-norm); BART is post-norm and has none.
+        "final_norm": fixed(final_norm),
+        "num_labels": Field(("num_labels",), Derived(
+            lambda v: len(v["id2label"]) if isinstance(v.get("id2label"), dict) and v["id2label"] else num_labels_default,
+            f"len(id2label), else {num_labels_default}")),
+    }
+    return Family(model_type, "seq2seq", f"{prefix}ForConditionalGeneration", fields, {
+        f"{prefix}ForConditionalGeneration": "seq2seq_lm", f"{prefix}Model": "base",
+        f"{prefix}ForSequenceClassification": "sequence_classification",
+    }, checks=(check_heads_divide, check_pad_token))
+
+
+# BartConfig defaults num_labels to 3 when the file has no id2label; MBartConfig keeps the usual 2.
+BART = _bart_family("bart", "Bart", final_norm=False, num_labels_default=3)
+MBART = _bart_family("mbart", "MBart", final_norm=True, num_labels_default=2)
+
+WHISPER = Family("whisper", "seq2seq", "WhisperForConditionalGeneration", {
+    **_bart_like(51865, 384, 4, 6, 1536, 50256),
+    "encoder_heads": Field(("encoder_attention_heads", "num_attention_heads", "num_key_value_heads"), 6,
+                           doc="encoder attention heads"),
+    "num_mel_bins": Field(("num_mel_bins",), 80, doc="mel channels into the first convolution"),
+    "max_positions": Field(("max_target_positions",), 448, doc="longest decoded sequence (learned positions)"),
+    "max_source_positions": Field(("max_source_positions",), 1500,
+                                  doc="audio frames after the convolutions (sinusoidal positions, frozen)"),
+    # Whisper's k_proj has no bias; q, v and out do.
+    "k_bias": fixed(False),
+    "lm_head_name": fixed("proj_out"),
+    "shared_embedding": fixed(False),
+    "encoder_input": fixed("audio_conv"),
+    "position_rows": fixed(Derived(lambda v: v["max_positions"], "max_target_positions")),
+    "embed_norm": fixed(False),
+    "final_norm": fixed(True),
+    "classifier_proj_size": Field(("classifier_proj_size",), 256, doc="width of the audio classifier's projector"),
+    "use_weighted_layer_sum": Field(("use_weighted_layer_sum",), False, "bool"),
+}, {
+    "WhisperForConditionalGeneration": "seq2seq_lm", "WhisperModel": "base",
+    "WhisperForAudioClassification": "audio_classification",
+}, checks=(check_heads_divide, check_pad_token),
+    notes=("Whisper's encoder positions are a fixed sinusoidal table (requires_grad=False): counted, not trainable",))
+
+FAMILIES: tuple[Family, ...] = (T5, SWITCH, BART, MBART, WHISPER)

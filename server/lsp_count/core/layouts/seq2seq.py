@@ -1,0 +1,183 @@
+"""Encoder-decoder transformers: T5, Switch Transformers, BART, mBART, Whisper.
+
+One builder walks the switches in ``lsp_count.core.families.seq2seq``: norm kind,
+projection biases, gated MLP, relative-position buckets (block 0 only), learned
+positions (BART's +2 offset rows), Whisper's convolutional front-end and frozen
+sinusoidal encoder positions, Switch's sparse layers, and how the token
+embedding is shared between the encoder, the decoder and the output head.
+"""
+
+from __future__ import annotations
+
+from lsp_count.core.params import ParamNode, Tensor, embedding, linear, node, norm
+from lsp_count.core.spec import ModelSpec
+
+
+def _norm(spec: ModelSpec, module: str) -> tuple[Tensor, ...]:
+    return norm(module, spec.int("hidden_size"), bias=spec["norm"] == "layer")
+
+
+def attention(spec: ModelSpec, name: str, stack: str) -> ParamNode:
+    """q/k/v/o projections: d_model -> heads × head_dim and back (T5's d_kv need not be d_model / heads)."""
+    v = spec.values
+    h = spec.int("hidden_size")
+    inner = spec.int(f"{stack}_heads") * spec.int(f"{stack}_head_dim")
+    q, k, val, o = v["attn_names"]  # type: ignore[misc]
+    tensors = (linear(q, h, inner, bool(v["q_bias"])) + linear(k, h, inner, bool(v["k_bias"]))
+               + linear(val, h, inner, bool(v["v_bias"])) + linear(o, inner, h, bool(v["o_bias"])))
+    return ParamNode(name, tensors, source=spec.key_span(f"{stack}_heads"), key=f"{stack}_heads")
+
+
+def mlp(spec: ModelSpec, stack: str) -> ParamNode:
+    v = spec.values
+    h, f = spec.int("hidden_size"), spec.int(f"{stack}_intermediate_size")
+    bias = bool(v["mlp_bias"])
+    names = v["mlp_names"]
+    if v["mlp_gated"]:  # T5 v1.1 gated-gelu: wi_0, wi_1 (d -> f), wo (f -> d)
+        tensors = linear(names[0], h, f, bias) + linear(names[1], h, f, bias) + linear(names[2], f, h, bias)
+    else:
+        tensors = linear(names[0], h, f, bias) + linear(names[1], f, h, bias)
+    key = f"{stack}_intermediate_size"
+    return ParamNode("mlp", tensors, source=spec.key_span(key), key=key)
+
+
+def sparse_mlp(spec: ModelSpec, stack: str) -> ParamNode:
+    """Switch Transformers: a top-1 router and num_experts ungated expert MLPs (wi, wo)."""
+    v = spec.values
+    h, f = spec.int("hidden_size"), spec.int(f"{stack}_intermediate_size")
+    experts, top_k = spec.int("num_experts"), spec.int("experts_per_token")
+    router = ParamNode("router", linear("router.classifier", h, experts, bool(v["router_bias"])))
+    routed = ParamNode(
+        "experts", linear("wi", h, f, False) + linear("wo", f, h, False), repeat=experts,
+        active_repeat=min(top_k, experts), note=f"routed: {min(top_k, experts)} of {experts} per token",
+        source=spec.key_span("num_experts"), key="num_experts",
+    )
+    return node("moe", router, routed, source=spec.key_span("num_experts"), key="num_experts")
+
+
+def sparse_layer_count(layers: int, step: int) -> int:
+    """SwitchTransformersStack: layer i is sparse when step == 1 or i % step == 1; step 0 makes none."""
+    if step <= 0:
+        return 0
+    if step == 1:
+        return layers
+    return (layers - 2) // step + 1 if layers >= 2 else 0
+
+
+def _layers(spec: ModelSpec, stack: str) -> ParamNode:
+    count = spec.int(f"{stack}_layers")
+    parts = [attention(spec, "self_attention", stack)]
+    if stack == "decoder":
+        parts.append(attention(spec, "cross_attention", stack))
+    norms = ParamNode("norms", sum((_norm(spec, n) for n in spec[f"{stack}_norm_names"]), ()))  # type: ignore[union-attr]
+    src, key = spec.key_span(f"{stack}_layers"), f"{stack}_layers"
+    sparse = sparse_layer_count(count, spec.int(f"{stack}_sparse_step")) if spec.values.get("num_experts") else 0
+    dense = count - sparse
+    if not sparse:
+        return node("layers", *parts, mlp(spec, stack), norms, repeat=count, source=src, key=key)
+    kinds = []
+    if dense:
+        kinds.append(node("dense_layers", *parts, mlp(spec, stack), norms, repeat=dense))
+    kinds.append(node("sparse_layers", *parts, sparse_mlp(spec, stack), norms, repeat=sparse,
+                      source=spec.key_span(f"{stack}_sparse_step"), key=f"{stack}_sparse_step"))
+    return node("layers", *kinds, source=src, key=key)
+
+
+def _token_embedding(spec: ModelSpec, tied_to_shared: bool) -> ParamNode | None:
+    """A stack's own embed_tokens: absent when it is the shared matrix (counted once, at the top)."""
+    if tied_to_shared:
+        return None
+    return ParamNode("embed_tokens", embedding("embed_tokens", spec.int("vocab_size"), spec.int("hidden_size")),
+                     source=spec.key_span("vocab_size"), key="vocab_size")
+
+
+def _positions(spec: ModelSpec, rows: int, frozen: bool, key: str) -> ParamNode | None:
+    if not rows:
+        return None
+    note = "sinusoidal, requires_grad=False" if frozen else "learned"
+    return ParamNode("embed_positions", embedding("embed_positions", rows, spec.int("hidden_size")),
+                     frozen=frozen, note=note, source=spec.key_span(key), key=key)
+
+
+def encoder(spec: ModelSpec, shared: bool) -> ParamNode:
+    v = spec.values
+    h = spec.int("hidden_size")
+    front: list[ParamNode | None] = []
+    if v["encoder_input"] == "audio_conv":
+        # Whisper: Conv1d(mels, d, 3) then Conv1d(d, d, 3, stride 2), both with bias.
+        mels = spec.int("num_mel_bins")
+        conv = (Tensor("conv1.weight", (h, mels, 3), "conv", "conv1"), Tensor("conv1.bias", (h,), "bias", "conv1"),
+                Tensor("conv2.weight", (h, h, 3), "conv", "conv2"), Tensor("conv2.bias", (h,), "bias", "conv2"))
+        front.append(ParamNode("conv_frontend", conv, source=spec.key_span("num_mel_bins"), key="num_mel_bins"))
+        front.append(_positions(spec, int(v["max_source_positions"]), True, "max_source_positions"))  # type: ignore[arg-type]
+    else:
+        front.append(_token_embedding(spec, shared))
+        front.append(_positions(spec, int(v["position_rows"] or 0), False, "max_positions"))
+    if v["embed_norm"]:
+        front.append(ParamNode("layernorm_embedding", _norm(spec, "layernorm_embedding")))
+    return _stack(spec, "encoder", front)
+
+
+def decoder(spec: ModelSpec, shared: bool) -> ParamNode:
+    v = spec.values
+    front: list[ParamNode | None] = [
+        _token_embedding(spec, shared),
+        _positions(spec, int(v["position_rows"] or 0), False, "max_positions"),
+    ]
+    if v["embed_norm"]:
+        front.append(ParamNode("layernorm_embedding", _norm(spec, "layernorm_embedding")))
+    return _stack(spec, "decoder", front)
+
+
+def _stack(spec: ModelSpec, stack: str, front: list[ParamNode | None]) -> ParamNode:
+    v = spec.values
+    embeddings = node("embeddings", *front)
+    if len(embeddings.children) == 1:  # one embedding: show it by name, not nested
+        embeddings = embeddings.children[0]
+    buckets = int(v.get("relative_buckets") or 0)
+    relative = None
+    if buckets:  # T5: only block 0's self-attention holds the table; later blocks reuse its bias
+        relative = ParamNode(
+            "relative_attention_bias",
+            (Tensor("relative_attention_bias.weight", (buckets, spec.int(f"{stack}_heads")), "embedding",
+                    "relative_attention_bias"),),
+            note="block 0 only", source=spec.key_span("relative_buckets"), key="relative_buckets")
+    final = ParamNode("final_norm", _norm(spec, str(v["final_norm_name"]))) if v["final_norm"] else None
+    return node(stack, embeddings, relative, _layers(spec, stack), final,
+                source=spec.key_span(f"{stack}_layers"), key=f"{stack}_layers")
+
+
+def build_seq2seq(spec: ModelSpec) -> ParamNode:
+    v = spec.values
+    h, vocab = spec.int("hidden_size"), spec.int("vocab_size")
+    tied = bool(v["tie_embeddings"])
+    head_kind = spec.head
+    has_shared = bool(v["shared_embedding"])
+    top: list[ParamNode | None] = []
+    if has_shared:
+        top.append(ParamNode("shared_embeddings", embedding("shared", vocab, h), source=spec.key_span("vocab_size"),
+                             key="vocab_size", note="shared by encoder and decoder" if tied else ""))
+    # transformers ties the stacks' embed_tokens to `shared` through the same switch as the head.
+    stacks_share = has_shared and tied
+    top.append(encoder(spec, stacks_share))
+    if head_kind not in ("encoder", "audio_classification"):
+        top.append(decoder(spec, stacks_share))
+    if head_kind == "seq2seq_lm":
+        name = str(v["lm_head_name"])
+        target = "shared" if has_shared else "decoder.embed_tokens"
+        top.append(ParamNode(
+            name, () if tied else linear(name, h, vocab, False),
+            note=f"tied to {target} (counted once)" if tied else "",
+            source=spec.key_span("tie_embeddings") or spec.key_span("written_tie") or spec.key_span("vocab_size"),
+            key="tie_embeddings"))
+    elif head_kind == "sequence_classification":
+        labels = spec.int("num_labels")
+        top.append(ParamNode("classification_head", linear("dense", h, h, True) + linear("out_proj", h, labels, True),
+                             source=spec.key_span("num_labels"), key="num_labels"))
+    elif head_kind == "audio_classification":
+        proj, labels = spec.int("classifier_proj_size"), spec.int("num_labels")
+        tensors = linear("projector", h, proj, True) + linear("classifier", proj, labels, True)
+        if v["use_weighted_layer_sum"]:  # one weight per encoder layer plus the input embeddings
+            tensors = (Tensor("layer_weights", (spec.int("encoder_layers") + 1,), "other", "layer_weights"),) + tensors
+        top.append(ParamNode("classifier", tensors, source=spec.key_span("num_labels"), key="num_labels"))
+    return node(spec.architecture, *top)
