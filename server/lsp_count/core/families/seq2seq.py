@@ -136,6 +136,9 @@ def _t5_fields(vocab: int, d_model: int, d_ff: int, layers: int, heads: int) -> 
         "vocab_size": Field(("vocab_size",), vocab, doc="tokens in the vocabulary: rows of the shared embedding"),
         "hidden_size": Field(("d_model", "hidden_size"), d_model, doc="width of the residual stream (d_model)"),
         "encoder_layers": Field(("num_layers", "num_hidden_layers"), layers, doc="encoder blocks (num_layers)"),
+        # The config's __post_init__ derives num_decoder_layers (and Switch's sparse steps) from num_layers
+        # before attribute_map aliases are applied: written as num_hidden_layers, the class default is used.
+        "num_layers_key": Field(("num_layers",), layers),
         "encoder_heads": Field(("num_heads", "num_attention_heads"), heads, doc="attention heads per layer"),
         "decoder_heads": fixed(same_as("encoder_heads")),
         "decoder_kv_heads": fixed(same_as("encoder_heads")),
@@ -169,7 +172,7 @@ T5 = Family("t5", "seq2seq", "T5ForConditionalGeneration", {
     **_t5_fields(32128, 512, 2048, 6, 8),
     "encoder_head_dim": Field(("d_kv", "head_dim"), 64, doc="width of each attention head (d_kv); heads × d_kv need not be d_model"),
     "decoder_head_dim": fixed(same_as("encoder_head_dim")),
-    "decoder_layers": Field(("num_decoder_layers",), same_as("encoder_layers"), doc="decoder blocks (null: num_layers)"),
+    "decoder_layers": Field(("num_decoder_layers",), same_as("num_layers_key"), doc="decoder blocks (null: num_layers)"),
     "feed_forward_proj": Field(("feed_forward_proj",), "relu", "str", doc='"relu" (T5) or "gated-gelu" (T5 v1.1, flan-t5)'),
     "mlp_gated": fixed(Derived(lambda v: str(v["feed_forward_proj"]).split("-")[0] == "gated", "feed_forward_proj")),
     # T5Config pops tie_word_embeddings and forces True: every T5 class ties lm_head to shared.
@@ -183,8 +186,11 @@ SWITCH = Family("switch_transformers", "seq2seq", "SwitchTransformersForConditio
     **_t5_fields(32128, 768, 2048, 12, 12),
     "encoder_head_dim": Field(("d_kv",), 64, doc="width of each attention head (d_kv)"),
     "decoder_head_dim": fixed(same_as("encoder_head_dim")),
-    # SwitchTransformersConfig defaults num_decoder_layers to 12 (not to num_layers); null means num_layers.
-    "decoder_layers": Field(("num_decoder_layers",), 12, doc="decoder blocks"),
+    # SwitchTransformersConfig defaults num_decoder_layers to 12 when absent, to num_layers when null.
+    "decoder_layers_written": Field(("num_decoder_layers",), 12, "int?", doc="decoder blocks (absent: 12; null: num_layers)"),
+    "decoder_layers": fixed(Derived(
+        lambda v: v["num_layers_key"] if v["decoder_layers_written"] is None else v["decoder_layers_written"],
+        "num_decoder_layers")),
     "mlp_gated": fixed(False),
     "tie_embeddings": Field(("tie_word_embeddings",), True, "bool", doc="lm_head and both stacks share one embedding"),
     "num_experts": Field(("num_experts",), 8, doc="experts in each sparse feed-forward layer"),
@@ -195,8 +201,8 @@ SWITCH = Family("switch_transformers", "seq2seq", "SwitchTransformersForConditio
     "num_sparse_decoder_layers": Field(("num_sparse_decoder_layers",), 3, minimum=0),
     # The config derives the steps from the sparse layer counts, but a step written in the file wins.
     "encoder_sparse_step": Field(("encoder_sparse_step",), Derived(
-        lambda v: v["encoder_layers"] // v["num_sparse_encoder_layers"] if v["num_sparse_encoder_layers"] > 0
-        else v["encoder_layers"], "num_layers // num_sparse_encoder_layers"), minimum=0,
+        lambda v: v["num_layers_key"] // v["num_sparse_encoder_layers"] if v["num_sparse_encoder_layers"] > 0
+        else v["num_layers_key"], "num_layers // num_sparse_encoder_layers"), minimum=0,
         doc="every how many encoder layers one is sparse (layer i is sparse when i % step == 1, or always for step 1)"),
     "decoder_sparse_step": Field(("decoder_sparse_step",), Derived(
         lambda v: v["decoder_layers"] // v["num_sparse_decoder_layers"] if v["num_sparse_decoder_layers"] > 0

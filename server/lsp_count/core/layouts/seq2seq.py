@@ -64,13 +64,21 @@ def sparse_layer_count(layers: int, step: int) -> int:
     return (layers - 2) // step + 1 if layers >= 2 else 0
 
 
+def _layers_origin(spec: ModelSpec, stack: str) -> tuple[object, str]:
+    """Where the layer count was written (Switch keeps a written num_decoder_layers apart from its default)."""
+    for name in (f"{stack}_layers", f"{stack}_layers_written"):
+        if spec.key_span(name) is not None:
+            return spec.key_span(name), name
+    return None, f"{stack}_layers"
+
+
 def _layers(spec: ModelSpec, stack: str) -> ParamNode:
     count = spec.int(f"{stack}_layers")
     parts = [attention(spec, "self_attention", stack)]
     if stack == "decoder":
         parts.append(attention(spec, "cross_attention", stack))
     norms = ParamNode("norms", sum((_norm(spec, n) for n in spec[f"{stack}_norm_names"]), ()))  # type: ignore[union-attr]
-    src, key = spec.key_span(f"{stack}_layers"), f"{stack}_layers"
+    src, key = _layers_origin(spec, stack)
     sparse = sparse_layer_count(count, spec.int(f"{stack}_sparse_step")) if spec.values.get("num_experts") else 0
     dense = count - sparse
     if not sparse:
@@ -143,8 +151,8 @@ def _stack(spec: ModelSpec, stack: str, front: list[ParamNode | None]) -> ParamN
                     "relative_attention_bias"),),
             note="block 0 only", source=spec.key_span("relative_buckets"), key="relative_buckets")
     final = ParamNode("final_norm", _norm(spec, str(v["final_norm_name"]))) if v["final_norm"] else None
-    return node(stack, embeddings, relative, _layers(spec, stack), final,
-                source=spec.key_span(f"{stack}_layers"), key=f"{stack}_layers")
+    src, key = _layers_origin(spec, stack)
+    return node(stack, embeddings, relative, _layers(spec, stack), final, source=src, key=key)
 
 
 def build_seq2seq(spec: ModelSpec) -> ParamNode:

@@ -1,0 +1,137 @@
+"""Random small encoder-decoder configs (t5, switch_transformers, bart, mbart, whisper).
+
+Written as a config.json would be: any alias the config class accepts, optional
+keys and switches left out at random so the class defaults are exercised, an
+``architectures[0]`` drawn among the heads we model, token ids inside the vocab.
+"""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from lsp_count.core.families import find_family
+
+from .strategies import STRATEGIES, _maybe
+
+
+def _key(draw, model_type: str, field: str) -> str:
+    """Any spelling the config class accepts for a canonical field."""
+    return draw(st.sampled_from(find_family(model_type).fields[field].keys))  # type: ignore[union-attr]
+
+
+def _architecture(draw, model_type: str, cfg: dict) -> None:
+    import transformers
+
+    family = find_family(model_type)
+    assert family is not None
+    arch = draw(st.sampled_from(sorted(a for a in family.heads if hasattr(transformers, a))))
+    cfg["architectures"] = [arch]
+    if arch.endswith("Classification") and draw(st.booleans()):
+        # Classifiers size their output from id2label; left out, the class default applies (BART: 3).
+        cfg["id2label"] = {str(i): f"L{i}" for i in range(draw(st.integers(1, 5)))}
+
+
+def _token_ids(draw, cfg: dict, vocab: int) -> None:
+    for key in ("pad_token_id", "bos_token_id", "eos_token_id", "decoder_start_token_id"):
+        cfg[key] = draw(st.integers(0, vocab - 1))
+
+
+def _t5_common(draw, model_type: str) -> dict:
+    cfg: dict = {"model_type": model_type}
+    vocab = draw(st.integers(8, 300))
+    cfg["vocab_size"] = vocab
+    cfg[_key(draw, model_type, "hidden_size")] = draw(st.sampled_from([8, 12, 16, 24, 32]))
+    # T5 attention is heads × d_kv wide, independent of d_model.
+    cfg[_key(draw, model_type, "encoder_heads")] = draw(st.integers(1, 4))
+    cfg[_key(draw, model_type, "encoder_head_dim")] = draw(st.sampled_from([2, 4, 8]))
+    cfg["d_ff"] = draw(st.integers(4, 64))
+    layers = draw(st.integers(1, 5))
+    cfg[_key(draw, model_type, "encoder_layers")] = layers
+    _maybe(draw, "num_decoder_layers", draw(st.sampled_from([None, 1, 2, 3, 5])), cfg)
+    _maybe(draw, "relative_attention_num_buckets", draw(st.integers(1, 40)), cfg)
+    _maybe(draw, "tie_word_embeddings", draw(st.booleans()), cfg)
+    _token_ids(draw, cfg, vocab)
+    return cfg
+
+
+def t5(draw) -> dict:
+    cfg = _t5_common(draw, "t5")
+    _maybe(draw, "feed_forward_proj", draw(st.sampled_from(["relu", "gated-gelu", "gelu", "gated-silu"])), cfg)
+    _architecture(draw, "t5", cfg)
+    return cfg
+
+
+def switch_transformers(draw) -> dict:
+    cfg = _t5_common(draw, "switch_transformers")
+    experts = draw(st.integers(1, 4))
+    cfg["num_experts"] = experts
+    _maybe(draw, "router_bias", draw(st.booleans()), cfg)
+    _maybe(draw, "num_sparse_encoder_layers", draw(st.integers(0, 6)), cfg)
+    _maybe(draw, "num_sparse_decoder_layers", draw(st.integers(0, 6)), cfg)
+    # Published configs also write the derived steps; when present they win over the sparse counts.
+    _maybe(draw, "encoder_sparse_step", draw(st.integers(0, 4)), cfg)
+    _maybe(draw, "decoder_sparse_step", draw(st.integers(0, 4)), cfg)
+    _maybe(draw, "num_selected_experts", 1, cfg)
+    _architecture(draw, "switch_transformers", cfg)
+    return cfg
+
+
+def _bart_like(draw, model_type: str) -> dict:
+    cfg: dict = {"model_type": model_type}
+    vocab = draw(st.integers(8, 300))
+    cfg["vocab_size"] = vocab
+    enc_heads = draw(st.integers(1, 4))
+    dec_heads = draw(st.integers(1, 4))
+    # d_model must be a multiple of both head counts (the attention refuses otherwise).
+    lcm = enc_heads * dec_heads // _gcd(enc_heads, dec_heads)
+    cfg[_key(draw, model_type, "hidden_size")] = lcm * draw(st.sampled_from([2, 4, 8]))
+    cfg[_key(draw, model_type, "encoder_heads")] = enc_heads
+    cfg["decoder_attention_heads"] = dec_heads
+    cfg[_key(draw, model_type, "encoder_layers")] = draw(st.integers(1, 4))
+    cfg["decoder_layers"] = draw(st.integers(1, 4))
+    cfg["encoder_ffn_dim"] = draw(st.integers(4, 64))
+    cfg["decoder_ffn_dim"] = draw(st.integers(4, 64))
+    _maybe(draw, "tie_word_embeddings", draw(st.booleans()), cfg)
+    _maybe(draw, "scale_embedding", draw(st.booleans()), cfg)
+    _token_ids(draw, cfg, vocab)
+    return cfg
+
+
+def _gcd(a: int, b: int) -> int:
+    while b:
+        a, b = b, a % b
+    return a
+
+
+def bart(draw) -> dict:
+    cfg = _bart_like(draw, "bart")
+    cfg["max_position_embeddings"] = draw(st.integers(4, 64))
+    _architecture(draw, "bart", cfg)
+    return cfg
+
+
+def mbart(draw) -> dict:
+    cfg = _bart_like(draw, "mbart")
+    cfg["max_position_embeddings"] = draw(st.integers(4, 64))
+    _architecture(draw, "mbart", cfg)
+    return cfg
+
+
+def whisper(draw) -> dict:
+    cfg = _bart_like(draw, "whisper")
+    cfg["num_mel_bins"] = draw(st.integers(1, 16))
+    cfg["max_source_positions"] = draw(st.integers(2, 64))
+    cfg["max_target_positions"] = draw(st.integers(2, 64))
+    _maybe(draw, "classifier_proj_size", draw(st.integers(1, 16)), cfg)
+    _maybe(draw, "use_weighted_layer_sum", draw(st.booleans()), cfg)
+    _architecture(draw, "whisper", cfg)
+    return cfg
+
+
+STRATEGIES.update({
+    "t5": t5,
+    "switch_transformers": switch_transformers,
+    "bart": bart,
+    "mbart": mbart,
+    "whisper": whisper,
+})
