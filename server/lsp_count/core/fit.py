@@ -1,0 +1,219 @@
+"""Fit verdicts: does a model fit a GPU (or N of them) in a mode, and what would make it fit.
+
+Every "what would make it fit" figure is found by re-running ``estimate_memory``
+with one setting changed, so it follows the same itemized model as the main
+answer (binary search where memory grows monotonically with the setting).
+
+Compute: training ≈ 6·N·tokens FLOPs (forward 2N + backward 4N per token;
+Kaplan et al. 2020), with N the *active* parameters for MoE; LoRA/QLoRA skip
+the frozen weights' gradients, ≈ 4·N·tokens; gradient checkpointing adds one
+more forward (+2·N). Inference ≈ 2·N FLOPs per token. Chinchilla-optimal
+training tokens ≈ 20·N (Hoffmann et al. 2022). Time = FLOPs / (GPUs × peak
+bf16 dense FLOP/s × utilization); the utilization (MFU) is the user's
+assumption, 40% by default.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from lsp_count.core.hardware import GPUSelection
+from lsp_count.core.memory import (
+    GiB, MAX_BATCH, Settings, SettingsError, _attention_heads, _decoder_spec, _layer_count, estimate_memory,
+    validate_settings,
+)
+from lsp_count.core.precision import DTYPES, normalize_dtype
+from lsp_count.core.report import ModelReport
+
+# Largest GPU count min_gpus searches (a bigger answer is "not with this GPU").
+MAX_SEARCH_GPUS = 1024
+# Tensor parallel stays inside one node (NVLink); beyond that, pipeline stages.
+MAX_TP = 8
+INFERENCE_LADDER = ("float32", "bfloat16", "float8", "int8", "nf4", "nf4-dq", "gguf-q4_k_m")
+ADAPTER_LADDER = ("bfloat16", "int8", "nf4", "nf4-dq")
+DEFAULT_UTILIZATION = 0.4
+CHINCHILLA_TOKENS_PER_PARAM = 20
+
+
+@dataclass(frozen=True)
+class FitVerdict:
+    gpu: str
+    gpus: int
+    fits: bool
+    required_bytes: int  # per GPU
+    available_bytes: int  # per GPU (usable, as the runtime reports it)
+    headroom_bytes: int  # available − required; negative when it does not fit
+    max_context: int | None  # largest context that fits with the other settings; None if even 1 token does not
+    max_batch: int | None
+    min_gpus: int | None  # fewest GPUs of this kind that fit (ZeRO-3 for training, TP/PP for inference)
+    lowest_dtype: str | None  # the highest-precision storage dtype that fits (the least quantization needed)
+    suggestions: tuple[str, ...]
+
+
+def _required(model: ModelReport, s: Settings) -> int:
+    return estimate_memory(model, s).total_bytes
+
+
+def _fits(model: ModelReport, s: Settings, available: int) -> bool:
+    try:
+        return _required(model, s) <= available
+    except SettingsError:
+        return False
+
+
+def _largest(model: ModelReport, s: Settings, available: int, name: str, cap: int) -> int | None:
+    """Largest value of setting ``name`` in [1, cap] that fits (memory grows with it)."""
+    if not _fits(model, replace(s, **{name: 1}), available):
+        return None
+    lo, hi = 1, cap
+    if _fits(model, replace(s, **{name: hi}), available):
+        return hi
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if _fits(model, replace(s, **{name: mid}), available):
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+def _context_cap(model: ModelReport, s: Settings) -> int:
+    spec = _decoder_spec(model)
+    max_pos = spec.values.get("max_positions") if spec is not None else None
+    return max(s.context, max_pos if isinstance(max_pos, int) else 1 << 20)
+
+
+def _ladder(s: Settings) -> tuple[tuple[str, Settings], ...]:
+    if s.mode == "inference":
+        return tuple((d, replace(s, dtype=d)) for d in INFERENCE_LADDER)
+    if s.mode == "train":
+        return (("bfloat16", replace(s, dtype="bfloat16")),) if s.optimizer != "adamw-fp32" else ()
+    return tuple((d, replace(s, dtype=d, mode="lora" if not DTYPES[d].quantized else "qlora")) for d in ADAPTER_LADDER)
+
+
+def _valid_tps(model: ModelReport) -> tuple[int, ...]:
+    heads, kv = _attention_heads(model)
+    if heads is None:
+        return (1,)
+    return tuple(t for t in range(1, MAX_TP + 1)
+                 if heads % t == 0 and (kv is None or kv % t == 0 or t % kv == 0))
+
+
+def _min_gpus(model: ModelReport, s: Settings, available: int) -> tuple[int | None, Settings | None]:
+    """Fewest GPUs that fit, and the settings that get there."""
+    layers = max(1, _layer_count(model.tree.root))
+    if s.mode != "inference":
+        # Data parallel with ZeRO-3 over N GPUs (the user's TP and PP kept): per-GPU memory falls with N.
+        unit = s.tp * s.pp
+        base = replace(s, zero=3)
+        candidates = [n for n in range(unit, MAX_SEARCH_GPUS + 1, unit)]
+        if not _fits(model, replace(base, gpus=candidates[-1]), available):
+            return None, None
+        lo, hi = 0, len(candidates) - 1
+        if _fits(model, replace(s, gpus=candidates[0]), available):
+            return candidates[0], replace(s, gpus=candidates[0])
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if _fits(model, replace(base, gpus=candidates[mid]), available):
+                hi = mid
+            else:
+                lo = mid + 1
+        n = candidates[lo]
+        return n, replace(base, gpus=n)
+    tps = _valid_tps(model)
+    for n in range(1, MAX_SEARCH_GPUS + 1):
+        for t in sorted(tps, reverse=True):
+            if n % t or n // t > layers:
+                continue
+            trial = replace(s, tp=t, pp=n // t, gpus=n)
+            if _fits(model, trial, available):
+                return n, trial
+    return None, None
+
+
+def _gib(b: int) -> str:
+    return f"{b / GiB:,.1f} GiB"
+
+
+def judge_fit(model: ModelReport, settings: Settings, selection: GPUSelection) -> FitVerdict:
+    """Fit of ``model`` under ``settings`` on ``selection`` (its count is the total GPU count)."""
+    s = replace(settings, gpus=selection.count)
+    if s.gpus % (s.tp * s.pp):
+        raise SettingsError("--gpu", f"{selection.label} cannot be split into tensor parallel {s.tp} × pipeline parallel {s.pp}")
+    validate_settings(s, model)
+    report = estimate_memory(model, s)
+    available = selection.gpu.usable_bytes
+    required = report.total_bytes
+    fits = required <= available
+    max_context = _largest(model, s, available, "context", _context_cap(model, s))
+    max_batch = _largest(model, s, available, "batch", MAX_BATCH)
+    lowest = next((d for d, trial in _ladder(s) if _fits(model, trial, available)), None)
+    min_gpus, min_settings = _min_gpus(model, s, available)
+    suggestions: list[str] = []
+    if not fits:
+        if max_context is not None and max_context < s.context:
+            suggestions.append(f"--context {max_context:,} fits")
+        if max_batch is not None and max_batch < s.batch:
+            suggestions.append(f"--batch {max_batch} fits")
+        if s.mode != "inference" and not s.gradient_checkpointing:
+            trial = replace(s, gradient_checkpointing=True)
+            if _fits(model, trial, available):
+                suggestions.append(f"--gradient-checkpointing fits ({_gib(_required(model, trial))})")
+        if s.mode == "inference" and (s.kv_dtype is None or normalize_dtype(s.kv_dtype) != "float8"):
+            trial = replace(s, kv_dtype="float8")
+            if _fits(model, trial, available):
+                suggestions.append(f"--kv-dtype float8 fits ({_gib(_required(model, trial))})")
+        if lowest is not None and lowest != report.dtype:
+            mode = next(t.mode for d, t in _ladder(s) if d == lowest)
+            flag = f"--dtype {lowest}" + (f" --mode {mode}" if mode != s.mode else "")
+            suggestions.append(f"{flag} fits ({_gib(_required(model, next(t for d, t in _ladder(s) if d == lowest)))})")
+        if s.mode == "train":
+            if s.optimizer != "adamw-8bit" and _fits(model, replace(s, optimizer="adamw-8bit"), available):
+                suggestions.append("--optimizer adamw-8bit fits")
+            for mode in ("lora", "qlora"):
+                trial = replace(s, mode=mode, dtype=None, gradient_checkpointing=True)
+                if _fits(model, trial, available):
+                    suggestions.append(f"--mode {mode} --gradient-checkpointing fits ({_gib(_required(model, trial))})")
+                    break
+        if min_gpus is not None and min_settings is not None and min_gpus != s.gpus:
+            how = (f"--zero 3" if s.mode != "inference" else
+                   " ".join(x for x in (f"--tp {min_settings.tp}" if min_settings.tp > 1 else "",
+                                        f"--pp {min_settings.pp}" if min_settings.pp > 1 else "") if x))
+            suggestions.append(f"--gpu {min_gpus}x{selection.gpu.name} {how}".rstrip() + " fits")
+        if not suggestions:
+            suggestions.append(f"no single change makes it fit {selection.label}")
+    return FitVerdict(selection.gpu.name, selection.count, fits, required, available, available - required,
+                      max_context, max_batch, min_gpus, lowest, tuple(suggestions))
+
+
+@dataclass(frozen=True)
+class ComputeEstimate:
+    params: int  # N: active parameters per token (total for dense models)
+    train_tokens: int
+    train_flops: float
+    inference_flops_per_token: float
+    chinchilla_tokens: int
+    utilization: float
+    train_seconds: float | None  # on the selection, at ``utilization``; None without a GPU
+    flops_per_token_factor: int  # 6 full training, 4 adapters, +2 with checkpointing
+
+
+def estimate_compute(model: ModelReport, settings: Settings, selection: GPUSelection | None = None,
+                     tokens: int | None = None, utilization: float = DEFAULT_UTILIZATION) -> ComputeEstimate:
+    """Training and inference FLOPs, Chinchilla tokens and a time estimate (see the module docstring)."""
+    if not 0 < utilization <= 1:
+        raise SettingsError("--utilization", f"must be in (0, 1], got {utilization}")
+    if tokens is not None and tokens < 1:
+        raise SettingsError("--tokens", f"must be at least 1, got {tokens}")
+    tree = model.tree
+    n = tree.active if tree.active is not None else tree.total
+    chinchilla = CHINCHILLA_TOKENS_PER_PARAM * n
+    train_tokens = tokens if tokens is not None else chinchilla
+    factor = 6 if settings.mode in ("train", "inference") else 4
+    if settings.gradient_checkpointing and settings.mode != "inference":
+        factor += 2
+    flops = float(factor) * n * train_tokens
+    seconds = None
+    if selection is not None:
+        seconds = flops / (selection.count * selection.gpu.bf16_tflops * 1e12 * utilization)
+    return ComputeEstimate(n, train_tokens, flops, 2.0 * n, chinchilla, utilization, seconds, factor)

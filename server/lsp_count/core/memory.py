@@ -1,0 +1,765 @@
+"""GPU memory per GPU: weights, KV cache, activations, training state, overhead — itemized.
+
+Each line says whether it is exact (a byte count that follows from the
+architecture and the storage layout) or an estimate (a documented formula for
+what the runtime does, uncalibrated: no GPU measured these figures yet).
+
+Sources:
+
+* Training state per trainable parameter, mixed-precision AdamW: 2 (bf16
+  weight) + 2 (bf16 gradient) + 4 (fp32 master) + 8 (fp32 m, v) = 16 bytes
+  (Rajbhandari et al. 2020, "ZeRO", §3.1). Pure fp32 AdamW: 4 + 4 + 8. SGD
+  with momentum: one fp32 state (4). 8-bit Adam (bitsandbytes): two uint8
+  states (2 bytes) for tensors of ≥ 4096 elements, fp32 states below that
+  (``min_8bit_size``); block scales ignored, so that line is an estimate.
+* ZeRO-1 shards optimizer states and fp32 master weights, ZeRO-2 also
+  gradients, ZeRO-3 (FSDP) also the 16-bit weights, over the data-parallel
+  ranks; ZeRO-3 also gathers one layer's full weights at a time.
+* Activations: Korthikanti et al. 2022, "Reducing Activation Recomputation in
+  Large Transformer Models" (arXiv 2205.05198), eq. 1: per layer
+  ``s·b·h·(34 + 5·a·s/h)`` bytes with 16-bit activations; FlashAttention
+  never stores the ``5·a·s²·b`` attention matrices; tensor parallelism with
+  sequence parallelism divides by ``t`` (eq. 5); pipeline parallelism leaves
+  the first stage holding ``L`` layers' worth (p microbatches × L/p layers,
+  §4.2.3). Full recomputation (gradient checkpointing) keeps the layer input,
+  ``2·s·b·h`` per layer, plus one layer recomputed in full during backward.
+  Logits: ``4·s·b·V`` bytes (fp32 logits for the loss), over ``t`` with a
+  vocab-parallel head.
+* KV cache: per attention layer ``2·kv_heads·head_dim`` values per token
+  (``max(kv_heads/TP, 1)`` heads per GPU); sliding-window layers hold at most
+  the window (transformers' static sliding cache and vLLM; its dynamic cache
+  keeps ``window − 1``); DeepSeek MLA caches the compressed latent
+  ``kv_lora_rank + qk_rope_head_dim`` per token per layer as vLLM and SGLang
+  do (transformers' eager MLA caches the decompressed K/V instead); Mamba
+  layers hold ``intermediate·(conv_kernel + state_size)`` per sequence
+  whatever the context.
+* Overhead: the CUDA context (CUDA 12 with lazy module loading, cuBLAS
+  workspace; several hundred MiB, not visible to
+  ``torch.cuda.memory_allocated``, see PyTorch "CUDA semantics: memory
+  management") plus the caching allocator's reserved-but-unused blocks. One
+  constant, ``OVERHEAD_BYTES``, within the 0.5–1 GiB range the design notes
+  give; never a fudge factor on the other lines.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, fields
+from typing import Callable, Mapping
+
+from lsp_count.core.params import ParamNode, ParamTree, Tensor
+from lsp_count.core.precision import (
+    DTYPES, FLOAT_BYTES, HEAD_MODULES, SIXTEEN_BIT, UnknownDType, dtype_from_config, normalize_dtype,
+    skip_modules_from_config, tensor_bytes,
+)
+from lsp_count.core.report import ModelReport
+from lsp_count.core.spec import ModelSpec
+
+GiB = 1 << 30
+MiB = 1 << 20
+
+MODES = ("inference", "train", "lora", "qlora")
+OPTIMIZERS = ("adamw", "adamw-fp32", "adamw-8bit", "sgd")
+KV_DTYPES = ("bfloat16", "float16", "float32", "float8")
+LINE_NAMES = ("weights", "kv_cache", "activations", "gradients", "master_weights", "optimizer_states",
+              "adapters", "overhead", "logits")
+
+# CUDA context (≈0.5 GiB with lazy loading on CUDA 12) + caching-allocator slack (≈0.5 GiB).
+OVERHEAD_BYTES = 1 * GiB
+# Tensors below this many elements keep fp32 states in bitsandbytes' 8-bit optimizers (min_8bit_size).
+BNB_MIN_8BIT_SIZE = 4096
+# Families whose config class applies ``sliding_window`` to every layer when it is set.
+ALL_LAYERS_SLIDING = frozenset({"mistral", "mixtral", "phi3", "starcoder2"})
+# Node names that hold the repeated layer stack (for pipeline and ZeRO-3 layer granularity).
+LAYER_STACK_NAMES = frozenset({"layers", "dense_layers", "moe_layers", "layer", "h", "blocks"})
+# Limits that catch typos (a context of 10^12 tokens is not a setting, it is a slip).
+MAX_CONTEXT = 1 << 30
+MAX_BATCH = 1 << 24
+MAX_PARALLEL = 4096
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What the user asks about. Memory is reported per GPU."""
+
+    mode: str = "inference"  # inference | train | lora | qlora
+    dtype: str | None = None  # None: the config's dtype / quantization_config, else bfloat16 (qlora: nf4-dq)
+    kv_dtype: str | None = None  # None: the 16-bit compute dtype; "float8" allowed
+    context: int = 4096
+    batch: int = 1  # per data-parallel replica (micro-batch)
+    optimizer: str = "adamw"  # adamw (mixed precision) | adamw-fp32 | adamw-8bit | sgd
+    lora_rank: int = 16
+    lora_targets: tuple[str, ...] | None = None  # module names; None = every linear layer but the head
+    gradient_checkpointing: bool = False
+    flash_attention: bool = True
+    zero: int = 0  # 0..3
+    tp: int = 1
+    pp: int = 1
+    gpus: int = 1  # data-parallel world size × tp × pp
+
+    @classmethod
+    def from_mapping(cls, mapping: Mapping[str, object], strict: bool = False) -> "Settings":
+        return settings_from_mapping(mapping, strict)
+
+    @property
+    def dp(self) -> int:
+        return max(1, self.gpus // (self.tp * self.pp))
+
+
+class SettingsError(ValueError):
+    """An impossible or unknown setting; ``flag`` names the CLI flag (or mapping key) at fault."""
+
+    def __init__(self, flag: str, message: str) -> None:
+        super().__init__(f"{flag}: {message}")
+        self.flag = flag
+        self.message = message
+
+
+FLAGS = {
+    "mode": "--mode", "dtype": "--dtype", "kv_dtype": "--kv-dtype", "context": "--context", "batch": "--batch",
+    "optimizer": "--optimizer", "lora_rank": "--lora-rank", "lora_targets": "--lora-targets",
+    "gradient_checkpointing": "--gradient-checkpointing", "flash_attention": "--flash-attention",
+    "zero": "--zero", "tp": "--tp", "pp": "--pp", "gpus": "--gpus",
+}
+
+
+def _norm_key(key: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", key.lower())
+
+
+_KEYS = {_norm_key(name): name for name in FLAGS}
+
+
+def settings_from_mapping(mapping: Mapping[str, object], strict: bool = False) -> Settings:
+    """Settings from a budget mapping with kebab-, snake- or camelCase keys.
+
+    Keys that are not settings (a budget's ``gpu``, ``max-gib``) are ignored
+    unless ``strict``. A bad value raises SettingsError naming the key as given.
+    """
+    values: dict[str, object] = {}
+    for raw_key, value in mapping.items():
+        name = _KEYS.get(_norm_key(str(raw_key)))
+        if name is None:
+            if strict:
+                raise SettingsError(str(raw_key), f"unknown setting (known: {', '.join(f.replace('_', '-') for f in FLAGS)})")
+            continue
+        values[name] = _coerce(name, str(raw_key), value)
+    settings = Settings(**values)  # type: ignore[arg-type]
+    try:
+        validate_settings(settings)
+    except SettingsError as exc:
+        raw = next((k for k in mapping if FLAGS.get(_KEYS.get(_norm_key(str(k)), "")) == exc.flag), exc.flag)
+        raise SettingsError(str(raw), exc.message) from None
+    return settings
+
+
+def _coerce(name: str, key: str, value: object) -> object:
+    kind = {f.name: f.type for f in fields(Settings)}[name]
+    if value is None and "None" in str(kind):
+        return None
+    if name in ("gradient_checkpointing", "flash_attention"):
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.lower() in ("true", "yes", "on", "1", "false", "no", "off", "0"):
+            return value.lower() in ("true", "yes", "on", "1")
+        raise SettingsError(key, f"expected true or false, got {value!r}")
+    if name in ("context", "batch", "lora_rank", "zero", "tp", "pp", "gpus"):
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        if isinstance(value, str) and re.fullmatch(r"\s*[-+]?\d+\s*", value):
+            value = int(value)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise SettingsError(key, f"expected a whole number, got {value!r}")
+        return value
+    if name == "lora_targets":
+        if isinstance(value, str):
+            parts = tuple(p.strip() for p in value.split(",") if p.strip())
+        elif isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
+            parts = tuple(value)
+        else:
+            raise SettingsError(key, f"expected module names (a list or comma-separated), got {value!r}")
+        if len(parts) == 1 and parts[0].lower() in ("all", "all-linear"):
+            return None
+        return parts
+    if not isinstance(value, str):
+        raise SettingsError(key, f"expected a string, got {value!r}")
+    return value
+
+
+@dataclass(frozen=True)
+class MemoryLine:
+    name: str
+    bytes: int
+    exact: bool
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class MemoryReport:
+    settings: Settings
+    dtype: str  # the storage dtype the weights line uses
+    lines: tuple[MemoryLine, ...]
+    total_bytes: int
+    weights_bytes: Mapping[str, int]  # whole-model weight bytes per dtype, for the precision view
+    compute_dtype: str = "bfloat16"
+    kv_dtype: str = "bfloat16"
+    notes: tuple[str, ...] = ()
+
+    def line(self, name: str) -> MemoryLine | None:
+        return next((l for l in self.lines if l.name == name), None)
+
+
+# --- resolving what the settings mean for this model -------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Plan:
+    storage: str  # dtype of the (frozen or trained) base weights
+    compute: str  # 16-bit (or fp32) dtype activations and unquantized tensors use
+    kv: str
+    skip_modules: frozenset[str]
+    notes: tuple[str, ...]
+
+
+def _config_dtype(model: ModelReport) -> tuple[str | None, str, frozenset[str]]:
+    spec = model.spec
+    if spec is None:
+        return None, "", frozenset()
+    name, how = dtype_from_config(spec.dtype, spec.quantization)
+    return name, how, skip_modules_from_config(spec.quantization)
+
+
+def _plan(model: ModelReport, s: Settings) -> _Plan:
+    notes: list[str] = []
+    cfg_dtype, how, skip = _config_dtype(model)
+    spec_float = None
+    if model.spec is not None and model.spec.dtype:
+        try:
+            spec_float = normalize_dtype(model.spec.dtype)
+        except UnknownDType:
+            spec_float = None
+    if s.dtype is not None:
+        storage = normalize_dtype(s.dtype)
+    elif s.mode == "qlora":
+        storage = cfg_dtype if cfg_dtype and DTYPES[cfg_dtype].quantized else "nf4-dq"
+    elif s.mode == "train" and s.optimizer == "adamw-fp32":
+        storage = "float32"
+    elif s.mode in ("train", "lora") and cfg_dtype and DTYPES[cfg_dtype].quantized:
+        # A quantized checkpoint cannot be fully fine-tuned; train its 16-bit original.
+        storage = spec_float if spec_float in FLOAT_BYTES else "bfloat16"
+        notes.append(f"the config is {cfg_dtype}; {s.mode} uses its {storage} original")
+    elif s.mode == "train" and cfg_dtype == "float32":
+        # fp32 checkpoints (gpt2, bert) are fine-tuned in bf16 mixed precision unless asked otherwise.
+        storage = "bfloat16"
+    else:
+        storage = cfg_dtype or "bfloat16"
+        if how and cfg_dtype:
+            notes.append(f"dtype {storage} from {how}")
+        elif not cfg_dtype:
+            notes.append("no torch_dtype in the config: assuming bfloat16")
+    if storage in FLOAT_BYTES:
+        compute = storage
+    elif spec_float in SIXTEEN_BIT:
+        compute = spec_float
+    else:
+        compute = "bfloat16"
+    kv = normalize_dtype(s.kv_dtype) if s.kv_dtype else (compute if compute in FLOAT_BYTES else "bfloat16")
+    return _Plan(storage, compute, kv, skip if DTYPES[storage].quantized else frozenset(), tuple(notes))
+
+
+# --- settings validation ------------------------------------------------------------------------
+
+
+def _decoder_spec(model: ModelReport) -> ModelSpec | None:
+    """The spec whose attention / SSM layers generate text: the model's, or a nested text model's."""
+    spec = model.spec
+    if spec is None:
+        return None
+    if spec.family.layout in ("decoder", "mamba"):
+        return spec
+    for sub in spec.subspecs.values():
+        if sub.family.layout in ("decoder", "mamba"):
+            return sub
+    return None
+
+
+def _attention_heads(model: ModelReport) -> tuple[int | None, int | None]:
+    spec = _decoder_spec(model) or model.spec
+    if spec is None:
+        return None, None
+    heads = spec.values.get("num_heads")
+    kv = spec.values.get("num_kv_heads")
+    if spec.values.get("kv_lora_rank"):
+        kv = None  # MLA: one latent shared by all heads, replicated under TP
+    return (heads if isinstance(heads, int) else None), (kv if isinstance(kv, int) else None)
+
+
+def validate_settings(settings: Settings, model: ModelReport | None = None) -> None:
+    """Raise SettingsError (naming the flag) for settings no run could have."""
+    s = settings
+    if s.mode not in MODES:
+        raise SettingsError("--mode", f'"{s.mode}" is not a mode (choose {", ".join(MODES)})')
+    storage = None
+    if s.dtype is not None:
+        try:
+            storage = normalize_dtype(s.dtype)
+        except UnknownDType as exc:
+            raise SettingsError("--dtype", str(exc)) from None
+    if s.kv_dtype is not None:
+        try:
+            kv = normalize_dtype(s.kv_dtype)
+        except UnknownDType as exc:
+            raise SettingsError("--kv-dtype", str(exc)) from None
+        if kv not in KV_DTYPES:
+            raise SettingsError("--kv-dtype", f'the KV cache is stored in {", ".join(KV_DTYPES)}, not {kv}')
+    if s.optimizer not in OPTIMIZERS:
+        raise SettingsError("--optimizer", f'"{s.optimizer}" is not an optimizer (choose {", ".join(OPTIMIZERS)})')
+    for name, lo, hi in (("context", 1, MAX_CONTEXT), ("batch", 1, MAX_BATCH), ("lora_rank", 1, 1 << 20),
+                         ("zero", 0, 3), ("tp", 1, MAX_PARALLEL), ("pp", 1, MAX_PARALLEL), ("gpus", 1, MAX_PARALLEL)):
+        value = getattr(s, name)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise SettingsError(FLAGS[name], f"expected a whole number, got {value!r}")
+        if not lo <= value <= hi:
+            raise SettingsError(FLAGS[name], f"must be between {lo:,} and {hi:,}, got {value:,}")
+    if s.gpus % (s.tp * s.pp):
+        raise SettingsError("--gpus", f"{s.gpus} GPUs cannot be split into tensor parallel {s.tp} × pipeline parallel {s.pp}")
+    if s.zero and s.mode == "inference":
+        raise SettingsError("--zero", "ZeRO shards training state; inference has none (use --tp or --pp to split a model)")
+    if storage is not None:
+        quantized = DTYPES[storage].quantized
+        if s.mode == "train" and quantized:
+            raise SettingsError("--dtype", f"full fine-tuning needs float weights, not {storage}; use --mode qlora to train adapters on a {storage} base")
+        if s.mode == "qlora" and not quantized:
+            raise SettingsError("--dtype", f"qlora trains adapters on a quantized base; {storage} is not quantized (use --mode lora)")
+        if s.mode != "inference" and storage.startswith("gguf"):
+            raise SettingsError("--dtype", f"{storage} is an inference format (llama.cpp); it cannot be trained")
+        if s.mode == "train" and s.optimizer == "adamw-fp32" and storage != "float32":
+            raise SettingsError("--optimizer", f"adamw-fp32 trains float32 weights, but --dtype is {storage}")
+    if s.lora_targets is not None and not s.lora_targets:
+        raise SettingsError("--lora-targets", "name at least one module (or leave it out for every linear layer)")
+    if model is None:
+        return
+    heads, kv = _attention_heads(model)
+    if s.tp > 1:
+        if heads is None:
+            raise SettingsError("--tp", "this model has no attention heads to split over tensor-parallel GPUs")
+        if heads % s.tp:
+            raise SettingsError("--tp", f"tensor parallel {s.tp} does not divide the {heads} attention heads")
+        if kv is not None and kv % s.tp and s.tp % kv:
+            raise SettingsError("--tp", f"tensor parallel {s.tp} neither divides nor is a multiple of the {kv} key/value heads")
+    layers = _layer_count(model.tree.root)
+    if s.pp > 1 and s.pp > layers:
+        raise SettingsError("--pp", f"pipeline parallel {s.pp} is more stages than the model's {layers} layers")
+    if s.mode in ("lora", "qlora"):
+        modules = lora_adapter_breakdown(model.tree, s.lora_rank, s.lora_targets)
+        if not modules:
+            what = ", ".join(s.lora_targets) if s.lora_targets else "linear layers"
+            known = ", ".join(sorted(linear_modules(model.tree)))
+            raise SettingsError("--lora-targets", f"no module matches {what} (linear modules: {known})")
+        if s.lora_targets is not None:
+            for module, (in_f, out_f) in _target_dims(model.tree, s.lora_targets).items():
+                if s.lora_rank > min(in_f, out_f):
+                    raise SettingsError("--lora-rank", f"rank {s.lora_rank} is larger than {module} ({in_f}→{out_f}); the adapter cannot exceed min(in, out) = {min(in_f, out_f)}")
+
+
+# --- LoRA -------------------------------------------------------------------------------------
+
+
+def linear_modules(tree: ParamTree) -> frozenset[str]:
+    """Module names of the model's linear layers (what LoRA targets name), the head excluded."""
+    return frozenset(t.module for _p, t, _m, _f in tree.root.iter_tensors()
+                     if t.kind == "linear" and t.module not in HEAD_MODULES)
+
+
+def _is_target(t: Tensor, targets: tuple[str, ...] | None) -> bool:
+    if t.kind != "linear" or t.in_features is None:
+        return False
+    if targets is None:
+        return t.module not in HEAD_MODULES  # peft "all-linear": every linear layer but the output layer
+    return t.module in targets
+
+
+def _target_dims(tree: ParamTree, targets: tuple[str, ...]) -> dict[str, tuple[int, int]]:
+    """Smallest (in, out) seen for each targeted module name."""
+    out: dict[str, tuple[int, int]] = {}
+    for _p, t, _m, _f in tree.root.iter_tensors():
+        if _is_target(t, targets):
+            assert t.in_features is not None and t.out_features is not None
+            dims = (t.in_features, t.out_features)
+            if t.module not in out or min(dims) < min(out[t.module]):
+                out[t.module] = dims
+    return out
+
+
+def lora_adapter_breakdown(tree: ParamTree, rank: int, targets: tuple[str, ...] | None = None) -> dict[str, int]:
+    """LoRA parameters per targeted module name, summed over every occurrence.
+
+    peft's LoRA on a linear ``in → out`` adds ``lora_A (r × in)`` and
+    ``lora_B (out × r)``: ``r·(in + out)`` parameters. ``targets`` None means
+    every linear layer except the output head (peft's "all-linear"). Fused
+    expert weights (kind "expert") are not nn.Linear modules and are not
+    adapted here.
+    """
+    out: dict[str, int] = {}
+    for _path, t, mult, _frozen in tree.root.iter_tensors():
+        if _is_target(t, targets):
+            assert t.in_features is not None and t.out_features is not None
+            out[t.module] = out.get(t.module, 0) + mult * rank * (t.in_features + t.out_features)
+    return out
+
+
+def lora_adapter_params(tree: ParamTree, rank: int, targets: tuple[str, ...] | None = None) -> int:
+    return sum(lora_adapter_breakdown(tree, rank, targets).values())
+
+
+# --- parameter placement over tensor and pipeline parallel GPUs ---------------------------------
+
+
+def _layer_count(root: ParamNode) -> int:
+    """Decoder layers in the model: the repeats of every layer-stack node."""
+    return sum(n.repeat * mult for _path, n, mult in root.walk() if n.name in LAYER_STACK_NAMES and n.repeat > 1)
+
+
+def _in_stack(path: str) -> bool:
+    return any(part in LAYER_STACK_NAMES for part in path.split(".")[1:])
+
+
+TensorBytes = Callable[[str, Tensor, int, bool], int]
+
+
+def _tp_split(t: Tensor, b: int, tp: int) -> int:
+    # Megatron splits linear layers (column/row parallel), experts and the vocab-parallel embedding; norms and biases are replicated.
+    if tp > 1 and t.kind in ("linear", "expert", "embedding"):
+        return -(-b // tp)
+    return b
+
+
+def per_gpu_bytes(tree: ParamTree, fn: TensorBytes, tp: int = 1, pp: int = 1) -> int:
+    """Bytes one GPU holds of a per-tensor quantity, under tensor and pipeline parallelism.
+
+    Pipeline stages take ``ceil(L/pp)`` layers each; the first also holds what
+    precedes the layer stack (embeddings), the last what follows (final norm,
+    head); the larger of the two is the per-GPU figure.
+    """
+    first = last = layers = 0
+    seen_stack = False
+    for path, t, mult, frozen in tree.root.iter_tensors():
+        b = _tp_split(t, fn(path, t, mult, frozen), tp)
+        if _in_stack(path):
+            layers += b
+            seen_stack = True
+        elif seen_stack:
+            last += b
+        else:
+            first += b
+    if pp == 1:
+        return first + layers + last
+    n = max(1, _layer_count(tree.root))
+    return max(first, last) + -(-layers * -(-n // pp) // n)
+
+
+def _largest_layer_bytes(tree: ParamTree, fn: TensorBytes) -> int:
+    """Bytes of one layer (the largest kind), the unit ZeRO-3 gathers at a time."""
+    best = 0
+    for _path, n, _mult in tree.root.walk():
+        if n.name in LAYER_STACK_NAMES and n.repeat > 1:
+            one = 0
+            for p, t, m, f in ParamNode(n.name, n.tensors, n.children).iter_tensors():
+                one += fn(p, t, m, f)
+            best = max(best, one)
+    return best
+
+
+# --- KV cache ---------------------------------------------------------------------------------
+
+
+def sliding_layers(spec: ModelSpec) -> tuple[bool, ...]:
+    """For each decoder layer, whether it is a sliding-window layer."""
+    v = spec.values
+    n = int(v.get("num_layers") or 0)
+    window = v.get("sliding_window")
+    types = v.get("layer_types")
+    if isinstance(types, tuple) and len(types) == n:
+        return tuple(t in ("sliding_attention", "chunked_attention") and bool(window) for t in types)
+    if not window:
+        return (False,) * n
+    pattern = v.get("sliding_pattern")
+    if isinstance(pattern, int) and pattern > 0:
+        # transformers: layer i is sliding when (i + 1) % pattern != 0 (gemma2: 2, gemma3: 6).
+        return tuple((i + 1) % pattern != 0 for i in range(n))
+    if spec.model_type in ALL_LAYERS_SLIDING:
+        return (True,) * n
+    return (False,) * n
+
+
+@dataclass(frozen=True)
+class KVCache:
+    bytes: int
+    exact: bool
+    detail: str
+
+
+def kv_cache(model: ModelReport, context: int, batch: int, kv_dtype: str = "bfloat16", tp: int = 1, pp: int = 1) -> KVCache | None:
+    """KV cache (or SSM state) bytes per GPU for ``batch`` sequences of ``context`` tokens; None if not modelled."""
+    spec = _decoder_spec(model)
+    if spec is None:
+        return None
+    elem_bytes = 1 if kv_dtype == "float8" else FLOAT_BYTES[kv_dtype]  # fp8 KV caches keep one scale per tensor, not per value
+    v = spec.values
+    n = int(v.get("num_layers") or 0)
+    stage = -(-n // pp)
+    if spec.family.layout == "mamba":
+        inner, state, kernel = spec.int("intermediate_size"), spec.int("state_size"), spec.int("conv_kernel")
+        per_layer = -(-inner // tp) * (kernel + state)
+        total = min(stage, n) * per_layer * batch * elem_bytes
+        return KVCache(total, pp == 1, f"SSM state: {n} layers × {inner}×(conv {kernel} + state {state}) per sequence, "
+                                       f"independent of context; {kv_dtype}")
+    if v.get("kv_lora_rank"):
+        latent = spec.int("kv_lora_rank") + spec.int("qk_rope_head_dim")
+        per_token_layer = latent * elem_bytes
+        total = min(stage, n) * per_token_layer * context * batch
+        return KVCache(total, pp == 1, f"MLA latent: {n} layers × (kv_lora_rank {spec.int('kv_lora_rank')} + rope "
+                                       f"{spec.int('qk_rope_head_dim')}) × {context:,} tokens × batch {batch}; {kv_dtype}")
+    kv, d = spec.int("num_kv_heads"), spec.int("head_dim")
+    heads_here = max(kv // tp, 1)
+    per_token_layer = 2 * heads_here * d * elem_bytes
+    sliding = sliding_layers(spec)
+    window = v.get("sliding_window")
+    tokens = [min(context, int(window)) if s and window else context for s in sliding]
+    stages = [sum(tokens[i:i + stage]) for i in range(0, n, stage)] if n else [0]
+    total = max(stages) * per_token_layer * batch
+    n_sliding = sum(sliding)
+    where = f"{n} layers" if not n_sliding else f"{n - n_sliding} full + {n_sliding} sliding (window {window:,})"
+    tp_note = f", {heads_here} of {kv} kv heads per GPU" if tp > 1 else ""
+    return KVCache(total, pp == 1, f"{where} × 2 × {kv} kv heads × head_dim {d} × {context:,} tokens × batch {batch}; "
+                                   f"{kv_dtype}{tp_note}")
+
+
+# --- activations ------------------------------------------------------------------------------
+
+
+def _hidden(spec: ModelSpec | None) -> int | None:
+    if spec is None:
+        return None
+    h = spec.values.get("hidden_size")
+    return h if isinstance(h, int) else None
+
+
+def training_activations(model: ModelReport, s: Settings, compute: str, lora_targets_active: bool) -> tuple[int, str]:
+    """Korthikanti et al. 2022 for attention layers; a linear-I/O rule elsewhere. Bytes per GPU."""
+    spec = _decoder_spec(model) or model.spec
+    scale = FLOAT_BYTES.get(compute, 2) / 2  # the paper's figures are for 16-bit activations
+    sb = s.context * s.batch
+    layers = max(1, _layer_count(model.tree.root))
+    h = _hidden(spec) or 0
+    attention = spec is not None and spec.family.layout != "mamba" and isinstance(spec.values.get("num_heads"), int)
+    if attention:
+        assert spec is not None
+        a = spec.int("num_heads")
+        per_layer_full = sb * h * 34 + (0 if s.flash_attention else 5 * a * s.context * sb)
+        formula = "s·b·h·34" if s.flash_attention else "s·b·h·(34 + 5·a·s/h)"
+        source = f"Korthikanti et al. 2022: {formula} per layer"
+    else:
+        # Σ over one layer's linears of (in + out) elements per token, 2 bytes each: the inputs kept for weight
+        # gradients and the outputs kept for the next op (gives 32·h for a GPT layer, vs the paper's 34·h).
+        io = 0
+        for path, t, mult, _f in model.tree.root.iter_tensors():
+            if _in_stack(path) and t.kind in ("linear", "expert") and len(t.shape) == 2:
+                io += (t.shape[0] + t.shape[1]) * mult
+        per_layer_full = 2 * sb * io // layers
+        source = "2 bytes × Σ(in + out) of each layer's linears per token"
+    if s.gradient_checkpointing:
+        total = layers * 2 * sb * h + per_layer_full
+        source += f"; checkpointing keeps 2·s·b·h per layer + one layer ({layers} layers)"
+    else:
+        total = layers * per_layer_full
+        source += f" × {layers} layers"
+    if lora_targets_active:
+        # peft casts each adapted linear's input to the adapter dtype and keeps that copy and lora_A's output.
+        extra = 0
+        for _p, t, mult, _f in model.tree.root.iter_tensors():
+            if _is_target(t, s.lora_targets):
+                assert t.in_features is not None
+                extra += mult * (t.in_features + s.lora_rank)
+        stored_layers = 1 if s.gradient_checkpointing else layers
+        total += 2 * sb * extra * stored_layers // layers
+        source += "; LoRA adds s·b·(in + r) per adapted linear" + (" (one layer at a time)" if s.gradient_checkpointing else "")
+    total = int(total * scale)
+    if s.tp > 1:
+        total = -(-total // s.tp)
+        source += f"; ÷ TP {s.tp} (sequence parallel)"
+    return total, source
+
+
+def inference_activations(model: ModelReport, s: Settings, compute: str) -> tuple[int, str]:
+    """Peak transient activations of one forward pass over the whole prompt (no gradients kept)."""
+    spec = _decoder_spec(model) or model.spec
+    cb = FLOAT_BYTES.get(compute, 2)
+    sb = s.context * s.batch
+    h = _hidden(spec) or 0
+    widest = 0
+    for path, t, _mult, _f in model.tree.root.iter_tensors():
+        if _in_stack(path) and t.kind == "linear" and len(t.shape) == 2:
+            widest = max(widest, t.shape[0] + t.shape[1])
+    v = spec.values if spec is not None else {}
+    ffn = [int(x) for x in (v.get("intermediate_size"), v.get("shared_intermediate_size")) if isinstance(x, int)]
+    if isinstance(v.get("moe_intermediate_size"), int) and isinstance(v.get("experts_per_token"), int):
+        ffn.append(int(v["moe_intermediate_size"]) * int(v["experts_per_token"]))  # type: ignore[arg-type]
+    gated = bool(v.get("mlp_gated", False))
+    mlp_width = max(ffn, default=0) * (3 if gated else 2)
+    per_token = 2 * h + max(widest, mlp_width)
+    total = sb * per_token * cb
+    detail = f"prefill of {s.context:,} tokens × batch {s.batch}: residual + widest intermediate ({per_token:,} values/token)"
+    heads = v.get("num_heads")
+    if not s.flash_attention and isinstance(heads, int) and spec is not None and spec.family.layout != "mamba":
+        total += heads * s.context * sb * (cb + 4)  # scores in the compute dtype + fp32 softmax
+        detail += " + a·s²·b attention scores (no FlashAttention)"
+    vocab = v.get("vocab_size")
+    if isinstance(vocab, int):
+        total += 4 * s.batch * vocab  # last-token logits in fp32 (generate keeps one position)
+        detail += " + last-token fp32 logits"
+    if s.tp > 1:
+        total = -(-total // s.tp)
+    return total, detail
+
+
+# --- the estimate -----------------------------------------------------------------------------
+
+
+def _optimizer_bytes(t: Tensor, optimizer: str) -> int:
+    if optimizer == "sgd":
+        return 4
+    if optimizer == "adamw-8bit":
+        return 2 if t.numel >= BNB_MIN_8BIT_SIZE else 8
+    return 8
+
+
+def _shard(b: int, n: int) -> int:
+    return -(-b // n) if n > 1 else b
+
+
+def estimate_memory(model: ModelReport, settings: Settings) -> MemoryReport:
+    """Itemized GPU memory per GPU for ``model`` under ``settings``. Raises SettingsError."""
+    s = settings
+    validate_settings(s, model)
+    plan = _plan(model, s)
+    tree = model.tree
+    tp, pp, dp = s.tp, s.pp, s.dp
+    notes = list(plan.notes)
+    lines: list[MemoryLine] = []
+    parallel = tp > 1 or pp > 1
+    split_note = (f"; per GPU with TP {tp}" if tp > 1 else "") + (f", PP {pp}" if pp > 1 else "")
+
+    def stored(path: str, t: Tensor, mult: int, frozen: bool) -> int:
+        return tensor_bytes(t, plan.storage, mult, plan.compute, plan.skip_modules)
+
+    weights_exact = DTYPES[plan.storage].exact and not parallel
+    training = s.mode != "inference"
+    zero3 = training and s.zero >= 3 and dp > 1
+
+    if s.mode == "train":
+        mixed = plan.storage != "float32"
+        wbytes = 2 if mixed else 4
+
+        def train_w(path: str, t: Tensor, mult: int, frozen: bool) -> int:
+            if frozen:
+                return stored(path, t, mult, frozen)
+            return mult * t.numel * (FLOAT_BYTES.get(plan.storage, 2))
+
+        w = per_gpu_bytes(tree, train_w, tp, pp)
+        detail = f"{plan.storage} weights{split_note}"
+        if zero3:
+            gathered = _largest_layer_bytes(tree, train_w)
+            w = _shard(w, dp) + gathered
+            detail += f"; ZeRO-3 ÷ {dp} + one gathered layer ({gathered / GiB:.2f} GiB)"
+        lines.append(MemoryLine("weights", w, weights_exact and not zero3, detail))
+        trainable_fn: TensorBytes = lambda p, t, m, f: 0 if f else m * t.numel  # noqa: E731
+        n_train = per_gpu_bytes(tree, trainable_fn, tp, pp)
+        g = n_train * wbytes
+        lines.append(MemoryLine("gradients", _shard(g, dp) if s.zero >= 2 else g, not parallel and not (s.zero >= 2 and dp > 1),
+                                f"{wbytes} bytes × {n_train:,} trainable" + (f"; ZeRO-{s.zero} ÷ {dp}" if s.zero >= 2 and dp > 1 else "")))
+        if mixed:
+            m = n_train * 4
+            lines.append(MemoryLine("master_weights", _shard(m, dp) if s.zero >= 1 else m, not parallel and not (s.zero >= 1 and dp > 1),
+                                    f"fp32 copy, 4 bytes × {n_train:,}" + (f"; ZeRO-{s.zero} ÷ {dp}" if s.zero and dp > 1 else "")))
+        o = per_gpu_bytes(tree, lambda p, t, m, f: 0 if f else m * t.numel * _optimizer_bytes(t, s.optimizer), tp, pp)
+        lines.append(MemoryLine("optimizer_states", _shard(o, dp) if s.zero >= 1 else o,
+                                s.optimizer != "adamw-8bit" and not parallel and not (s.zero >= 1 and dp > 1),
+                                _optimizer_detail(s.optimizer) + (f"; ZeRO-{s.zero} ÷ {dp}" if s.zero and dp > 1 else "")))
+    elif s.mode in ("lora", "qlora"):
+        # The base is frozen: its storage only. Adapters are fp32 (peft's autocast_adapter_dtype), trained with the optimizer.
+        w = per_gpu_bytes(tree, stored, tp, pp)
+        detail = f"frozen base in {plan.storage}{split_note}"
+        if zero3:
+            gathered = _largest_layer_bytes(tree, stored)
+            w = _shard(w, dp) + gathered
+            detail += f"; ZeRO-3 ÷ {dp} + one gathered layer"
+        lines.append(MemoryLine("weights", w, weights_exact and not zero3, detail))
+        n_adapt_total = lora_adapter_params(tree, s.lora_rank, s.lora_targets)
+
+        def adapter_fn(p: str, t: Tensor, m: int, f: bool) -> int:
+            if not _is_target(t, s.lora_targets):
+                return 0
+            assert t.in_features is not None and t.out_features is not None
+            return m * s.lora_rank * (t.in_features + t.out_features)
+
+        n_adapt = per_gpu_bytes(tree, adapter_fn, tp, pp)
+        targets = ", ".join(s.lora_targets) if s.lora_targets else "all linear layers"
+        sharded = (lambda b, level: _shard(b, dp) if s.zero >= level else b)
+        lines.append(MemoryLine("adapters", sharded(4 * n_adapt, 3), not parallel and not zero3,
+                                f"{n_adapt_total:,} LoRA params (rank {s.lora_rank}, {targets}) in fp32"))
+        lines.append(MemoryLine("gradients", sharded(4 * n_adapt, 2), not parallel and not (s.zero >= 2 and dp > 1),
+                                "fp32 adapter gradients"))
+        per_param = {"sgd": 4, "adamw-8bit": 2}.get(s.optimizer, 8)
+        lines.append(MemoryLine("optimizer_states", sharded(per_param * n_adapt, 1),
+                                s.optimizer != "adamw-8bit" and not parallel and not (s.zero >= 1 and dp > 1),
+                                _optimizer_detail(s.optimizer) + " (adapters only)"))
+    else:
+        w = per_gpu_bytes(tree, stored, tp, pp)
+        lines.append(MemoryLine("weights", w, weights_exact, f"{plan.storage}{split_note}"))
+        cache = kv_cache(model, s.context, s.batch, plan.kv, tp, pp)
+        if cache is None:
+            layout = model.spec.family.layout if model.spec else "unknown"
+            if layout in ("encoder", "albert", "vit", "clip"):
+                notes.append("encoder model: no KV cache")
+            else:
+                notes.append(f"KV cache for the {layout} layout is not modelled yet; not included")
+        else:
+            lines.append(MemoryLine("kv_cache", cache.bytes, cache.exact, cache.detail))
+
+    if training:
+        act, source = training_activations(model, s, plan.compute, s.mode in ("lora", "qlora"))
+        lines.append(MemoryLine("activations", act, False, source))
+        spec = _decoder_spec(model)
+        vocab = spec.values.get("vocab_size") if spec is not None and model.spec is not None and model.spec.head in ("causal_lm",) else None
+        if isinstance(vocab, int):
+            logits = 4 * s.context * s.batch * vocab
+            lines.append(MemoryLine("logits", _shard(logits, tp), False, f"4·s·b·V fp32 (V = {vocab:,})"))
+    else:
+        act, detail = inference_activations(model, s, plan.compute)
+        lines.append(MemoryLine("activations", act, False, detail))
+    lines.append(MemoryLine("overhead", OVERHEAD_BYTES, False, "CUDA context + allocator (constant, uncalibrated)"))
+
+    spec = _decoder_spec(model)
+    max_pos = spec.values.get("max_positions") if spec is not None else None
+    if isinstance(max_pos, int) and s.context > max_pos:
+        notes.append(f"context {s.context:,} is beyond max_position_embeddings ({max_pos:,})")
+    if s.mode == "inference" and s.gpus > tp * pp:
+        notes.append(f"{dp} data-parallel replicas: each GPU holds a full copy (batch {s.batch} per replica)")
+    sizes = {name: _whole_weights(tree, name, plan.compute, plan.skip_modules) for name in DTYPES}
+    total = sum(l.bytes for l in lines)
+    return MemoryReport(s, plan.storage, tuple(lines), total, sizes, plan.compute, plan.kv, tuple(notes))
+
+
+def _whole_weights(tree: ParamTree, dtype: str, compute: str, skip: frozenset[str]) -> int:
+    return sum(tensor_bytes(t, dtype, m, compute, skip if DTYPES[dtype].quantized else frozenset())
+               for _p, t, m, _f in tree.root.iter_tensors())
+
+
+def _optimizer_detail(optimizer: str) -> str:
+    return {
+        "adamw": "AdamW m, v fp32: 8 bytes per trainable",
+        "adamw-fp32": "AdamW m, v fp32: 8 bytes per trainable",
+        "adamw-8bit": "8-bit AdamW (bitsandbytes): 2 bytes per trainable (fp32 below 4096 elements)",
+        "sgd": "SGD momentum fp32: 4 bytes per trainable",
+    }[optimizer]
