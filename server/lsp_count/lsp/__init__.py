@@ -1,0 +1,1 @@
+"""The lsp-count language server: a thin pygls adapter over ``lsp_count.core``."""

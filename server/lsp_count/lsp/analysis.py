@@ -1,0 +1,164 @@
+"""One document version analysed: the core's FileReport plus what the editor features need.
+
+Everything here is pure and runs in a worker thread; the server caches the
+result per (uri, version), so hovers, hints, lenses and diagnostics of one
+version share a single parse.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Iterator
+
+from lsp_count.core.analyze import AnalyzeOptions, analyze_text
+from lsp_count.core.params import ParamNode
+from lsp_count.core.readers.text import MAX_DOCUMENT_BYTES
+from lsp_count.core.report import FileReport, ModelReport
+from lsp_count.core.source import LineIndex, Position, Problem, Span
+
+
+@dataclass(frozen=True)
+class Analysis:
+    uri: str
+    version: int | None
+    text: str
+    path: str
+    lines: LineIndex
+    report: FileReport
+    options: AnalyzeOptions
+
+    @property
+    def models(self) -> tuple[ModelReport, ...]:
+        return self.report.models
+
+
+def analyze_document(uri: str, version: int | None, text: str, path: str, options: AnalyzeOptions) -> Analysis:
+    """Never raises: a document that breaks the core still gets an answer and a diagnostic."""
+    lines = LineIndex(text)
+    # len(text) bounds the UTF-8 size from below; encode only when it could be over.
+    if len(text) > MAX_DOCUMENT_BYTES // 4 and len(text.encode("utf-8", "surrogatepass")) > MAX_DOCUMENT_BYTES:
+        size = len(text.encode("utf-8", "surrogatepass")) / 2**20
+        problem = Problem("info", "LC003", f"file is {size:.1f} MiB; lsp-count analyses model files up to "
+                                           f"{MAX_DOCUMENT_BYTES // 2**20} MiB, so this one is skipped")
+        return Analysis(uri, version, text, path, lines, FileReport(path, (), (problem,)), options)
+    try:
+        report = analyze_text(text, path, options)
+    except RecursionError:
+        report = FileReport(path, (), (Problem("error", "LC001", "document is nested too deeply to analyse"),))
+    except Exception as exc:  # noqa: BLE001 - a core bug on odd input must not take the editor session down
+        report = FileReport(path, (), (Problem("error", "LC001", f"lsp-count could not analyse this document: "
+                                                                   f"{type(exc).__name__}: {exc}"),))
+    return Analysis(uri, version, text, path, lines, report, options)
+
+
+# --- keys and values under the cursor -----------------------------------------------------
+
+# After a key (JSON "key" or YAML key): the colon, then a scalar we can rewrite.
+_VALUE = re.compile(r"[ \t]*:[ \t]*(?P<value>-?\d+(?:\.\d+)?|true|false|True|False)\b")
+
+
+@dataclass(frozen=True)
+class KeyRef:
+    """A config key that shapes a model: canonical field, key as written, and where."""
+
+    model: ModelReport
+    field: str
+    key: str
+    span: Span
+
+
+def model_keys(model: ModelReport) -> Iterator[KeyRef]:
+    if model.spec is None:
+        return
+    seen: set[tuple[int, int]] = set()
+    for field, (key, span) in model.spec.origins.items():
+        # Several canonical fields can share one key (attention_bias sets q/k/v/o biases).
+        where = (span.start.line, span.start.column)
+        if where in seen:
+            continue
+        seen.add(where)
+        yield KeyRef(model, field, key, span)
+
+
+def key_at(analysis: Analysis, pos: Position) -> KeyRef | None:
+    """The shaping key whose line the cursor is on (key or value), innermost model first."""
+    best: KeyRef | None = None
+    for model in analysis.models:
+        for ref in model_keys(model):
+            if ref.span.start.line != pos.line:
+                continue
+            if ref.span.contains(pos):
+                return ref
+            best = best or ref
+    return best
+
+
+def value_span(analysis: Analysis, ref: KeyRef) -> tuple[int, int, str] | None:
+    """(start, end, text) offsets of the scalar written after a key, if it is one we can change."""
+    start = analysis.lines.offset(ref.span.end)
+    match = _VALUE.match(analysis.text, start)
+    if match is None:
+        return None
+    return match.start("value"), match.end("value"), match.group("value")
+
+
+def nodes_for(model: ModelReport, field: str) -> list[tuple[str, int]]:
+    """(component, params) of the parts of the tree a field drives, counted as often as they occur."""
+    out: list[tuple[str, int]] = []
+    for _path, node, mult in model.tree.root.walk():
+        if node is model.tree.root:
+            continue
+        if node.key == field or (field == "vocab_size" and node.name == "lm_head"):
+            out.append((node.name, node.total * mult))
+    # A node inside a driven node is already counted (moe inside layers both keyed differently is fine).
+    return out
+
+
+def component_paths(root: ParamNode, depth: int) -> list[tuple[int, ParamNode, int]]:
+    """(depth, node, occurrences) in document order, down to ``depth`` levels."""
+    rows: list[tuple[int, ParamNode, int]] = []
+    stack: list[tuple[int, ParamNode, int]] = [(0, c, 1) for c in reversed(root.children)]
+    while stack:
+        d, node, mult = stack.pop()
+        rows.append((d, node, mult))
+        if d + 1 < depth:
+            stack.extend((d + 1, c, mult * node.repeat) for c in reversed(node.children))
+    return rows
+
+
+def is_summary_line(analysis: Analysis, model: ModelReport, line: int) -> bool:
+    """The first line of the model (or of the file) and the model_type line show the full summary."""
+    first = model.span.start.line if model.span is not None else 0
+    if line in (0, first):
+        return True
+    if line >= analysis.lines.line_count:
+        return False
+    return re.search(r"""(^|["'\s])model_type["']?\s*:""", analysis.lines.line_text(line)) is not None
+
+
+def model_at(analysis: Analysis, pos: Position) -> ModelReport | None:
+    inside = [m for m in analysis.models if m.span is not None and m.span.contains(pos)]
+    if inside:
+        # The innermost (latest-starting) model wins in a file that holds several.
+        return max(inside, key=lambda m: m.span.start)  # type: ignore[union-attr]
+    return analysis.models[0] if analysis.models else None
+
+
+def recount(analysis: Analysis, ref: KeyRef, new_value: str) -> tuple[int | None, str | None]:
+    """The model's total with one value rewritten: (total, None) or (None, why it cannot be counted).
+
+    Re-analysing the edited text (about a millisecond) recomputes derived
+    defaults and consistency checks exactly as the real edit would.
+    """
+    found = value_span(analysis, ref)
+    if found is None:
+        return None, "value is not a literal"
+    start, end, _ = found
+    text = analysis.text[:start] + new_value + analysis.text[end:]
+    report = analyze_text(text, analysis.path, analysis.options)
+    index = analysis.models.index(ref.model)
+    if index < len(report.models):
+        return report.models[index].tree.total, None
+    errors = [p.message for p in report.problems if p.severity == "error"]
+    return None, errors[0] if errors else "not countable"

@@ -1,0 +1,389 @@
+"""``lsp-count serve``: the language server (pygls 2.x, stdio).
+
+All state lives on the ``LspCountServer`` object: analyses cached per document
+version, views cached per (version, settings generation), the client's
+settings and the budget files read. Analysis runs in a worker thread so the
+event loop keeps answering while a big document is read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import functools
+import logging
+import os
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any, Awaitable, Callable, Sequence
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+from pygls.uris import to_fs_path
+
+from lsp_count import __version__
+from lsp_count.core.analyze import AnalyzeOptions
+from lsp_count.core.budget import BudgetConfig, BudgetError, find_budget_file, load_budget_config
+
+from lsp_count.lsp import actions, diagnostics, hints, hover, lens
+from lsp_count.lsp.analysis import Analysis, analyze_document, is_summary_line, key_at, model_at
+from lsp_count.lsp.positions import encoding_of, from_lsp
+from lsp_count.lsp.settings import SECTION, ClientSettings, parse_client_settings
+from lsp_count.lsp.view import ModelView, Rules, rules_for, view_model
+
+log = logging.getLogger("lsp_count.lsp")
+
+# Edits closer together than this are analysed once; short enough that
+# diagnostics still follow typing within a tenth of a second.
+DEBOUNCE_S = 0.04
+BUDGET_FILES = ("pyproject.toml", ".lsp-count.toml")
+CLIENT_REQUEST_TIMEOUT_S = 5.0
+
+
+@dataclass(frozen=True)
+class Views:
+    analysis: Analysis
+    rules: Rules
+    models: tuple[ModelView, ...]
+
+
+class LspCountServer(LanguageServer):
+    def __init__(self) -> None:
+        # Full sync: the server never re-applies ranges to its copy of the text, so a
+        # client/server disagreement on line breaks (U+2028, form feed) cannot corrupt it.
+        super().__init__("lsp-count", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Full)
+        self.executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="lsp-count")
+        self.client_settings = ClientSettings()
+        self.settings_generation = 0
+        self.analyses: dict[str, Analysis] = {}
+        self.analysing: dict[tuple[str, int | None, AnalyzeOptions], asyncio.Future[Analysis]] = {}
+        self.views: dict[str, tuple[tuple[object, ...], Views]] = {}
+        self.debounced: dict[str, asyncio.Task[None]] = {}
+        # budget file -> (mtime_ns, size, config or None, error or None)
+        self.budget_files: dict[str, tuple[int, int, BudgetConfig | None, BudgetError | None]] = {}
+        self.tasks: set[asyncio.Task[Any]] = set()
+
+    # --- client capabilities --------------------------------------------------------------
+
+    @property
+    def encoding(self) -> str:
+        return encoding_of(self.workspace.position_encoding)
+
+    @property
+    def pull_diagnostics(self) -> bool:
+        """Pull when the client can ask (textDocument/diagnostic); push otherwise. Never both."""
+        td = self.client_capabilities.text_document
+        return td is not None and td.diagnostic is not None
+
+    def _workspace_cap(self, name: str) -> Any:
+        ws = self.client_capabilities.workspace
+        return getattr(ws, name, None) if ws is not None else None
+
+    def markdown(self) -> bool:
+        td = self.client_capabilities.text_document
+        formats = td.hover.content_format if td is not None and td.hover is not None else None
+        return not formats or types.MarkupKind.Markdown in formats
+
+    def spawn(self, coro: Awaitable[Any]) -> None:
+        task = asyncio.ensure_future(coro)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    # --- analysis -------------------------------------------------------------------------
+
+    def options_for(self, path: str) -> AnalyzeOptions:
+        return AnalyzeOptions(execute=self.client_settings.execute, base_dir=os.path.dirname(path) or None)
+
+    async def analysis(self, uri: str) -> Analysis:
+        doc = self.workspace.get_text_document(uri)
+        path = doc.path or uri
+        options = self.options_for(path)
+        cached = self.analyses.get(uri)
+        if cached is not None and cached.version == doc.version and cached.options == options and cached.text is doc.source:
+            return cached
+        key = (uri, doc.version, options)
+        future = self.analysing.get(key)
+        if future is None:
+            loop = asyncio.get_running_loop()
+            future = asyncio.ensure_future(loop.run_in_executor(
+                self.executor, analyze_document, uri, doc.version, doc.source, path, options))
+            self.analysing[key] = future
+            future.add_done_callback(lambda _f: self.analysing.pop(key, None))
+        result = await future
+        # Only the newest version is cached: an older result finishing late must not replace it.
+        current = self.analyses.get(uri)
+        if current is None or current.version is None or (result.version or 0) >= current.version:
+            self.analyses[uri] = result
+        return result
+
+    def budget_config(self, path: str) -> tuple[BudgetConfig | None, BudgetError | None]:
+        found = find_budget_file(os.path.dirname(os.path.abspath(path)))
+        if found is None:
+            return None, None
+        try:
+            st = os.stat(found)
+        except OSError:
+            return None, None
+        cached = self.budget_files.get(found)
+        if cached is not None and cached[:2] == (st.st_mtime_ns, st.st_size):
+            return cached[2], cached[3]
+        try:
+            config, error = load_budget_config(found), None
+        except BudgetError as exc:
+            config, error = None, exc
+        self.budget_files[found] = (st.st_mtime_ns, st.st_size, config, error)
+        return config, error
+
+    def _compute_views(self, analysis: Analysis, client: ClientSettings) -> Views:
+        config, error = self.budget_config(analysis.path) if analysis.models else (None, None)
+        rules = rules_for(analysis.path, config, error, client)
+        return Views(analysis, rules, tuple(view_model(m, rules) for m in analysis.models))
+
+    async def views_for(self, uri: str) -> Views:
+        analysis = await self.analysis(uri)
+        key = (analysis.version, analysis.options, self.settings_generation, id(analysis))
+        cached = self.views.get(uri)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        loop = asyncio.get_running_loop()
+        views = await loop.run_in_executor(self.executor, self._compute_views, analysis, self.client_settings)
+        self.views[uri] = (key, views)
+        return views
+
+    # --- diagnostics ----------------------------------------------------------------------
+
+    async def diagnostics_for(self, uri: str) -> list[types.Diagnostic]:
+        try:
+            views = await self.views_for(uri)
+            return diagnostics.diagnostics(views.analysis, views.rules, views.models, self.encoding)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - say so in the editor instead of failing silently
+            log.exception("diagnostics failed for %s", uri)
+            analysis = self.analyses.get(uri)
+            if analysis is None:
+                return []
+            return [diagnostics.to_diagnostic(analysis, diagnostics.Problem(
+                "error", "LC001", f"lsp-count failed on this document: {type(exc).__name__}: {exc}"), self.encoding)]
+
+    async def publish(self, uri: str) -> None:
+        if self.pull_diagnostics:
+            return
+        version = self.workspace.get_text_document(uri).version
+        items = await self.diagnostics_for(uri)
+        # A newer edit arrived meanwhile: its own publish follows; do not show stale ranges.
+        if self.workspace.get_text_document(uri).version != version:
+            return
+        self.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(uri=uri, diagnostics=items, version=version))
+
+    def schedule(self, uri: str) -> None:
+        previous = self.debounced.pop(uri, None)
+        if previous is not None:
+            previous.cancel()
+
+        async def later() -> None:
+            await asyncio.sleep(DEBOUNCE_S)
+            self.debounced.pop(uri, None)
+            await self.publish(uri)
+
+        task = asyncio.ensure_future(later())
+        self.debounced[uri] = task
+
+    # --- settings and budget changes ------------------------------------------------------
+
+    def apply_settings(self, raw: object) -> bool:
+        settings, warnings = parse_client_settings(raw)
+        for warning in warnings:
+            self.window_log_message(types.LogMessageParams(type=types.MessageType.Warning, message=warning))
+        if settings == self.client_settings:
+            return False
+        self.client_settings = settings
+        self.settings_generation += 1
+        return True
+
+    async def pull_settings(self) -> bool:
+        if not self._workspace_cap("configuration"):
+            return False
+        try:
+            result = await asyncio.wait_for(self.workspace_configuration_async(
+                types.ConfigurationParams(items=[types.ConfigurationItem(section=SECTION)])), CLIENT_REQUEST_TIMEOUT_S)
+        except (asyncio.TimeoutError, Exception):  # noqa: BLE001 - a client that cannot answer keeps the old settings
+            log.warning("workspace/configuration failed", exc_info=True)
+            return False
+        if not result or not isinstance(result[0], dict):
+            return False
+        return self.apply_settings(result[0])
+
+    async def refresh_all(self) -> None:
+        """Settings or budget changed: every open document's hints, lenses and diagnostics."""
+        self.views.clear()
+        for uri in list(self.workspace.text_documents):
+            await self.publish(uri)
+        refreshes = (
+            ("diagnostics", self.workspace_diagnostic_refresh_async, self.pull_diagnostics),
+            ("inlay_hint", self.workspace_inlay_hint_refresh_async, True),
+            ("code_lens", self.workspace_code_lens_refresh_async, True),
+        )
+        for name, send, wanted in refreshes:
+            cap = self._workspace_cap(name)
+            if wanted and cap is not None and getattr(cap, "refresh_support", False):
+                self.spawn(self._quiet(send(None)))
+
+    async def _quiet(self, request: Awaitable[Any]) -> None:
+        try:
+            await asyncio.wait_for(request, CLIENT_REQUEST_TIMEOUT_S)
+        except (asyncio.TimeoutError, Exception):  # noqa: BLE001 - a refresh the client ignores costs nothing
+            log.debug("client request failed", exc_info=True)
+
+    def budget_changed(self) -> None:
+        self.budget_files.clear()
+        self.settings_generation += 1
+        self.spawn(self.refresh_all())
+
+
+def safe(default: Any) -> Callable[[Callable[..., Awaitable[Any]]], Callable[..., Awaitable[Any]]]:
+    """A request handler that answers ``default`` instead of an error when the document is hostile."""
+
+    def wrap(fn: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+        @functools.wraps(fn)
+        async def run(ls: LspCountServer, params: Any) -> Any:
+            try:
+                return await fn(ls, params)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # noqa: BLE001
+                log.exception("%s failed", fn.__name__)
+                return default() if callable(default) else default
+
+        return run
+
+    return wrap
+
+
+def create_server() -> LspCountServer:
+    server = LspCountServer()
+
+    @server.feature(types.INITIALIZE)
+    def initialize(ls: LspCountServer, params: types.InitializeParams) -> None:
+        ls.apply_settings(params.initialization_options)
+
+    @server.feature(types.INITIALIZED)
+    async def initialized(ls: LspCountServer, params: types.InitializedParams) -> None:
+        watch = ls._workspace_cap("did_change_watched_files")
+        if watch is not None and watch.dynamic_registration:
+            registration = types.Registration(
+                id="lsp-count-budget-files", method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+                register_options=types.DidChangeWatchedFilesRegistrationOptions(
+                    watchers=[types.FileSystemWatcher(glob_pattern=f"**/{name}") for name in BUDGET_FILES]))
+            ls.spawn(ls._quiet(ls.client_register_capability_async(types.RegistrationParams([registration]))))
+        if await ls.pull_settings():
+            await ls.refresh_all()
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+    async def did_change_configuration(ls: LspCountServer, params: types.DidChangeConfigurationParams) -> None:
+        changed = ls.apply_settings(params.settings) if params.settings else False
+        changed = await ls.pull_settings() or changed
+        if changed:
+            await ls.refresh_all()
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    def did_change_watched_files(ls: LspCountServer, params: types.DidChangeWatchedFilesParams) -> None:
+        if any(os.path.basename(to_fs_path(c.uri) or c.uri) in BUDGET_FILES for c in params.changes):
+            ls.budget_changed()
+
+    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+    async def did_open(ls: LspCountServer, params: types.DidOpenTextDocumentParams) -> None:
+        await ls.publish(params.text_document.uri)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(ls: LspCountServer, params: types.DidChangeTextDocumentParams) -> None:
+        if not ls.pull_diagnostics:
+            ls.schedule(params.text_document.uri)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+    def did_save(ls: LspCountServer, params: types.DidSaveTextDocumentParams) -> None:
+        if os.path.basename(to_fs_path(params.text_document.uri) or "") in BUDGET_FILES:
+            ls.budget_changed()
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(ls: LspCountServer, params: types.DidCloseTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        task = ls.debounced.pop(uri, None)
+        if task is not None:
+            task.cancel()
+        ls.analyses.pop(uri, None)
+        ls.views.pop(uri, None)
+        if not ls.pull_diagnostics:
+            ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+
+    @server.feature(types.TEXT_DOCUMENT_DIAGNOSTIC,
+                    types.DiagnosticOptions(identifier="lsp-count", inter_file_dependencies=False,
+                                            workspace_diagnostics=False))
+    async def pull(ls: LspCountServer, params: types.DocumentDiagnosticParams) -> types.DocumentDiagnosticReport:
+        items = await ls.diagnostics_for(params.text_document.uri)
+        return types.RelatedFullDocumentDiagnosticReport(items=items)
+
+    @server.feature(types.TEXT_DOCUMENT_HOVER)
+    @safe(None)
+    async def on_hover(ls: LspCountServer, params: types.HoverParams) -> types.Hover | None:
+        analysis = await ls.analysis(params.text_document.uri)
+        pos = from_lsp(analysis.lines, params.position, ls.encoding)
+        model = model_at(analysis, pos)
+        if model is None:
+            return None
+        if is_summary_line(analysis, model, pos.line):
+            views = await ls.views_for(params.text_document.uri)
+            loop = asyncio.get_running_loop()
+            view = await loop.run_in_executor(ls.executor, view_model, model, views.rules, True)
+            text = hover.summary_hover(view)
+        else:
+            ref = key_at(analysis, pos)
+            if ref is None:
+                return None
+            loop = asyncio.get_running_loop()
+            text = await loop.run_in_executor(ls.executor, hover.key_hover, analysis, ref)
+        kind = types.MarkupKind.Markdown if ls.markdown() else types.MarkupKind.PlainText
+        return types.Hover(contents=types.MarkupContent(kind=kind, value=text))
+
+    @server.feature(types.TEXT_DOCUMENT_INLAY_HINT, types.InlayHintOptions(resolve_provider=False))
+    @safe(list)
+    async def on_inlay_hint(ls: LspCountServer, params: types.InlayHintParams) -> list[types.InlayHint]:
+        if not ls.client_settings.inlay_hints:
+            return []
+        analysis = await ls.analysis(params.text_document.uri)
+        return hints.inlay_hints(analysis, params.range.start.line, params.range.end.line, ls.encoding)
+
+    @server.feature(types.TEXT_DOCUMENT_CODE_LENS, types.CodeLensOptions(resolve_provider=False))
+    @safe(list)
+    async def on_code_lens(ls: LspCountServer, params: types.CodeLensParams) -> list[types.CodeLens]:
+        if not ls.client_settings.code_lens:
+            return []
+        views = await ls.views_for(params.text_document.uri)
+        return lens.code_lenses(views.analysis, views.models, ls.encoding)
+
+    @server.feature(types.TEXT_DOCUMENT_CODE_ACTION,
+                    types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]))
+    @safe(list)
+    async def on_code_action(ls: LspCountServer, params: types.CodeActionParams) -> list[types.CodeAction]:
+        views = await ls.views_for(params.text_document.uri)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(ls.executor, actions.quick_fixes, views.analysis, views.rules,
+                                          views.models, list(params.context.diagnostics), ls.encoding)
+
+    return server
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="lsp-count serve", description="Start the lsp-count language server.")
+    # vscode-languageclient appends --stdio; stdio is the only transport, so it is accepted and ignored.
+    parser.add_argument("--stdio", action="store_true", help="talk LSP over stdin/stdout (the default)")
+    parser.add_argument("--log-level", default="WARNING", help="stderr log level (DEBUG, INFO, WARNING)")
+    args = parser.parse_args(list(argv) if argv is not None else None)
+    # stdout is the protocol stream: logs go to stderr only.
+    logging.basicConfig(stream=sys.stderr, level=getattr(logging, str(args.log_level).upper(), logging.WARNING),
+                        format="lsp-count %(levelname)s %(name)s: %(message)s")
+    server = create_server()
+    server.start_io()
+    return 0
