@@ -8,11 +8,18 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Sequence
+from dataclasses import dataclass
+from typing import Mapping, Sequence
 
 from lsp_count import __version__
 from lsp_count.core.analyze import AnalyzeOptions, analyze_path
+from lsp_count.core.fit import DEFAULT_UTILIZATION, ComputeEstimate, FitVerdict, estimate_compute, judge_fit
+from lsp_count.core.hardware import GPUSelection, UnknownGPU, parse_gpu_spec
+from lsp_count.core.memory import (
+    GiB, MODES, OPTIMIZERS, MemoryReport, Settings, SettingsError, estimate_memory, validate_settings,
+)
 from lsp_count.core.params import ParamNode, exact_count, short_count
+from lsp_count.core.precision import DTYPES, precision_view
 from lsp_count.core.report import FileReport, ModelReport
 
 EXIT_OK, EXIT_OVER_BUDGET, EXIT_INPUT = 0, 1, 2
@@ -25,6 +32,11 @@ examples:
   lsp-count config.json                       table of parameters per component
   lsp-count config.json --json                the same as JSON
   lsp-count a/config.json b/config.json       several files in one call
+  lsp-count config.json --gpu RTX-4090 --mode qlora --context 4096
+                                              itemized memory and whether it fits
+  lsp-count config.json --mode train --gpu 8xH100-80GB --zero 3
+                                              per-GPU memory of ZeRO-3 training
+  lsp-count config.json --precision           weight bytes in every dtype
 
 subcommands:
   lsp-count serve [--stdio]                   start the language server on stdio
@@ -51,7 +63,62 @@ def build_parser() -> argparse.ArgumentParser:
                    help="count unsupported model types by building them with transformers on the meta device "
                         "(in a subprocess; needs transformers and torch installed)")
     p.add_argument("--version", action="version", version=f"lsp-count {__version__}")
+    m = p.add_argument_group("memory and fit (memory is per GPU; GiB = 2^30 bytes)")
+    m.add_argument("--mode", choices=MODES, help="inference (default), train (full fine-tune), lora, qlora")
+    m.add_argument("--dtype", help="storage dtype of the weights: " + ", ".join(DTYPES) +
+                   " (default: the config's torch_dtype / quantization_config, else bfloat16; qlora: nf4-dq)")
+    m.add_argument("--kv-dtype", dest="kv_dtype", help="KV cache dtype: bfloat16, float16, float32, float8 (default: the compute dtype)")
+    m.add_argument("--context", type=_int("--context"), help="tokens per sequence (default 4096)")
+    m.add_argument("--batch", type=_int("--batch"), help="sequences per GPU replica (default 1)")
+    m.add_argument("--optimizer", choices=OPTIMIZERS, help="adamw (mixed precision, default), adamw-fp32, adamw-8bit, sgd")
+    m.add_argument("--lora-rank", dest="lora_rank", type=_int("--lora-rank"), help="LoRA rank (default 16)")
+    m.add_argument("--lora-targets", dest="lora_targets",
+                   help="comma-separated module names (default: every linear layer but the head)")
+    m.add_argument("--gradient-checkpointing", dest="gradient_checkpointing", action="store_true", default=None,
+                   help="recompute activations in backward (full recomputation)")
+    m.add_argument("--no-flash-attention", dest="flash_attention", action="store_false", default=None,
+                   help="attention that materializes the s×s score matrices")
+    m.add_argument("--zero", type=_int("--zero"), help="ZeRO stage 0-3 (3 = FSDP full sharding)")
+    m.add_argument("--tp", type=_int("--tp"), help="tensor-parallel size")
+    m.add_argument("--pp", type=_int("--pp"), help="pipeline-parallel size")
+    m.add_argument("--gpus", type=_int("--gpus"), help="total GPUs (default: the --gpu count, else tp × pp)")
+    m.add_argument("--gpu", action="append", default=[], metavar="[Nx]NAME",
+                   help="judge the fit on this GPU, e.g. RTX-4090 or 8xH100-80GB (repeatable)")
+    m.add_argument("--precision", action="store_true", help="show the weights in every dtype and the savings")
+    m.add_argument("--tokens", type=_int("--tokens"), help="training tokens for the compute estimate (default: Chinchilla 20·N)")
+    m.add_argument("--utilization", type=float, default=DEFAULT_UTILIZATION,
+                   help=f"model FLOPs utilization for the time estimate (default {DEFAULT_UTILIZATION})")
     return p
+
+
+def _int(flag: str):
+    def parse(text: str) -> int:
+        try:
+            return int(text.replace("_", "").replace(",", ""))
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{flag} expects a whole number, got {text!r}") from None
+    return parse
+
+
+_SETTING_ARGS = ("mode", "dtype", "kv_dtype", "context", "batch", "optimizer", "lora_rank", "lora_targets",
+                 "gradient_checkpointing", "flash_attention", "zero", "tp", "pp", "gpus")
+
+
+def settings_from_args(args: argparse.Namespace, selections: Sequence[GPUSelection] = ()) -> tuple[Settings, bool]:
+    """Settings from the flags, and whether any memory flag was given (then the itemized view is shown).
+
+    Without --gpus the GPU count is the first --gpu's count, else tp × pp.
+    """
+    given = {name: getattr(args, name) for name in _SETTING_ARGS if getattr(args, name, None) is not None}
+    if "gpus" not in given:
+        given["gpus"] = selections[0].count if selections else (given.get("tp") or 1) * (given.get("pp") or 1)
+    asked = bool(given) or bool(args.gpu) or args.precision
+    if "lora_targets" in given:
+        targets = tuple(t.strip() for t in given["lora_targets"].split(",") if t.strip())
+        given["lora_targets"] = None if targets in (("all",), ("all-linear",)) else targets
+    settings = Settings(**given)
+    validate_settings(settings)
+    return settings, asked
 
 
 def _problem_json(problem, lines) -> dict:
@@ -84,12 +151,138 @@ def model_json(model: ModelReport) -> dict:
     return out
 
 
-def report_json(report: FileReport) -> dict:
+@dataclass(frozen=True)
+class MemoryView:
+    """What the memory flags asked for one model: the estimate, the verdicts, compute, precision."""
+
+    memory: MemoryReport
+    fits: tuple[FitVerdict, ...] = ()
+    compute: ComputeEstimate | None = None
+
+
+def memory_json(report: MemoryReport) -> dict:
+    s = report.settings
+    return {
+        "mode": s.mode, "dtype": report.dtype, "compute_dtype": report.compute_dtype, "kv_dtype": report.kv_dtype,
+        "context": s.context, "batch": s.batch, "gpus": s.gpus, "zero": s.zero, "tp": s.tp, "pp": s.pp,
+        "weights_bytes": dict(report.weights_bytes),
+        "lines": [{"name": l.name, "bytes": l.bytes, "exact": l.exact, "detail": l.detail} for l in report.lines],
+        "total_bytes": report.total_bytes,
+        "notes": list(report.notes),
+    }
+
+
+def fit_json(v: FitVerdict) -> dict:
+    return {"gpu": v.gpu, "gpus": v.gpus, "fits": v.fits, "required_bytes": v.required_bytes,
+            "available_bytes": v.available_bytes, "headroom_bytes": v.headroom_bytes, "max_context": v.max_context,
+            "max_batch": v.max_batch, "min_gpus": v.min_gpus, "lowest_dtype": v.lowest_dtype,
+            "suggestions": list(v.suggestions)}
+
+
+def compute_json(c: ComputeEstimate) -> dict:
+    return {"params": c.params, "train_tokens": c.train_tokens, "train_flops": c.train_flops,
+            "flops_per_param_token": c.flops_per_token_factor, "inference_flops_per_token": c.inference_flops_per_token,
+            "chinchilla_tokens": c.chinchilla_tokens, "utilization": c.utilization, "train_seconds": c.train_seconds}
+
+
+def report_json(report: FileReport, views: Mapping[int, MemoryView] | None = None) -> dict:
+    models = []
+    for m in report.models:
+        out = model_json(m)
+        view = (views or {}).get(id(m))
+        if view is not None:
+            out["memory"] = memory_json(view.memory)
+            out["fits"] = [fit_json(v) for v in view.fits]
+            if view.compute is not None:
+                out["compute"] = compute_json(view.compute)
+        models.append(out)
     return {
         "path": report.path,
-        "models": [model_json(m) for m in report.models],
+        "models": models,
         "problems": [_problem_json(p, report.lines) for p in report.problems],
     }
+
+
+def gib(b: int) -> str:
+    return f"{b / GiB:,.2f} GiB"
+
+
+def format_memory_summary(report: MemoryReport) -> str:
+    """One line under the parameter table: inference at the defaults."""
+    s = report.settings
+    parts = " + ".join(f"{l.name} {l.bytes / GiB:,.2f}" for l in report.lines)
+    return (f"  memory ({s.mode}, {report.dtype}, context {s.context:,}, batch {s.batch}): "
+            f"{gib(report.total_bytes)} = {parts}  (--gpu NAME to check a fit)")
+
+
+def format_memory(report: MemoryReport) -> str:
+    s = report.settings
+    head = f"{s.mode}, weights {report.dtype}"
+    if s.mode == "inference":
+        head += f", KV {report.kv_dtype}"
+    head += f", context {s.context:,}, batch {s.batch}"
+    if s.mode != "inference":
+        head += f", {s.optimizer}"
+        if s.mode in ("lora", "qlora"):
+            head += f", rank {s.lora_rank}"
+        if s.gradient_checkpointing:
+            head += ", gradient checkpointing"
+    if s.gpus > 1 or s.tp > 1 or s.pp > 1:
+        head += f"; {s.gpus} GPUs (DP {s.dp} × TP {s.tp} × PP {s.pp}" + (f", ZeRO-{s.zero}" if s.zero else "") + ")"
+    lines = [f"  memory per GPU ({head})"]
+    w = max(len(l.name) for l in report.lines)
+    for l in report.lines:
+        kind = "exact" if l.exact else "estimate"
+        lines.append(f"    {l.name:<{w}}  {l.bytes / GiB:>9,.2f} GiB  {kind:<8}  {l.detail}".rstrip())
+    lines.append(f"    {'total':<{w}}  {report.total_bytes / GiB:>9,.2f} GiB")
+    for note in report.notes:
+        lines.append(f"    note: {note}")
+    return "\n".join(lines)
+
+
+def format_fit(v: FitVerdict, label: str) -> str:
+    avail = v.available_bytes / GiB
+    if v.fits:
+        head = f"  fit on {label} ({avail:,.1f} GiB usable per GPU): FITS, headroom {v.headroom_bytes / GiB:,.2f} GiB"
+    else:
+        head = f"  fit on {label} ({avail:,.1f} GiB usable per GPU): DOES NOT FIT, short by {-v.headroom_bytes / GiB:,.2f} GiB"
+    none = "none (even 1 does not fit)"
+    lines = [head,
+             f"    largest context that fits: {f'{v.max_context:,}' if v.max_context is not None else none}",
+             f"    largest batch that fits:   {v.max_batch if v.max_batch is not None else none}",
+             f"    least quantization that fits: {v.lowest_dtype or 'none in this mode'}",
+             f"    GPUs of this kind needed:  {v.min_gpus if v.min_gpus is not None else 'none found (more GPUs do not shrink what does not shard: activations, logits)'}"]
+    for sug in v.suggestions:
+        lines.append(f"    to fit: {sug}")
+    return "\n".join(lines)
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 3600:
+        return f"{seconds / 60:,.1f} min"
+    if seconds < 86400 * 2:
+        return f"{seconds / 3600:,.1f} h"
+    return f"{seconds / 86400:,.1f} days"
+
+
+def format_compute(c: ComputeEstimate, label: str | None) -> str:
+    text = (f"  compute: N = {short_count(c.params)}; training {c.flops_per_token_factor}·N·tokens = {c.train_flops:.3g} FLOPs "
+            f"for {short_count(c.train_tokens)} tokens (Chinchilla 20·N = {short_count(c.chinchilla_tokens)}); "
+            f"inference 2·N = {c.inference_flops_per_token:.3g} FLOPs/token")
+    if c.train_seconds is not None and label:
+        text += f"\n    ≈ {_duration(c.train_seconds)} on {label} at {c.utilization:.0%} utilization (estimate)"
+    return text
+
+
+def format_precision(model: ModelReport, compute_dtype: str) -> str:
+    rows = precision_view(model.tree, compute_dtype)
+    lines = [f"  precision (weights only; unquantized tensors in {compute_dtype})",
+             f"    {'dtype':<12} {'GiB':>9} {'bits/param':>10} {'vs fp32':>8} {'vs bf16':>8}"]
+    for r in rows:
+        mark = "" if r.exact else "  (estimate: llama.cpp mix)"
+        lines.append(f"    {r.dtype:<12} {r.bytes / GiB:>9,.2f} {r.bits_per_param:>10.3f} {-r.saved_vs_float32:>+8.1%} "
+                     f"{-r.saved_vs_bfloat16:>+8.1%}{mark}")
+    return "\n".join(lines)
 
 
 def format_location(path: str, problem) -> str:
@@ -137,16 +330,37 @@ def format_model_table(model: ModelReport) -> str:
     return "\n".join(lines)
 
 
+def _views(reports: list[FileReport], settings: Settings, selections: list[GPUSelection],
+           args: argparse.Namespace) -> dict[int, MemoryView]:
+    """Memory, fits and compute for every model. Raises SettingsError for settings a model cannot have."""
+    views: dict[int, MemoryView] = {}
+    for r in reports:
+        if r.has_errors:
+            continue
+        for m in r.models:
+            s = settings
+            memory = estimate_memory(m, s)
+            fits = tuple(judge_fit(m, s, sel) for sel in selections)
+            compute = None
+            if selections or args.tokens is not None:
+                compute = estimate_compute(m, s, selections[0] if selections else None, args.tokens, args.utilization)
+            views[id(m)] = MemoryView(memory, fits, compute)
+    return views
+
+
 def run_count(args: argparse.Namespace) -> int:
+    selections = [parse_gpu_spec(g) for g in args.gpu]
+    settings, asked = settings_from_args(args, selections)
     options = AnalyzeOptions(allow_transformers=args.allow_transformers)
     reports = [analyze_path(p, options) for p in args.paths]
     status = EXIT_OK
     for r in reports:
         if r.has_errors or not r.models:
             status = EXIT_INPUT
+    views = _views(reports, settings, selections, args)
     try:
         if args.json:
-            print(json.dumps({"files": [report_json(r) for r in reports]}, indent=2))
+            print(json.dumps({"files": [report_json(r, views) for r in reports]}, indent=2))
             return status
         for i, r in enumerate(reports):
             if i:
@@ -158,6 +372,20 @@ def run_count(args: argparse.Namespace) -> int:
                 continue  # a table from a broken file would show class defaults as if they were the file's
             for m in r.models:
                 print(format_model_table(m))
+                view = views.get(id(m))
+                if view is None:
+                    continue
+                if not asked:
+                    print(format_memory_summary(view.memory))
+                    continue
+                print()
+                print(format_memory(view.memory))
+                for verdict, sel in zip(view.fits, selections):
+                    print(format_fit(verdict, sel.label))
+                if view.compute is not None:
+                    print(format_compute(view.compute, selections[0].label if selections else None))
+                if args.precision:
+                    print(format_precision(m, view.memory.compute_dtype))
     except BrokenPipeError:
         pass  # `lsp-count ... | head`: the reader left; the exit status still tells the truth
     return status
@@ -183,6 +411,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_count(args)
     except UsageError as exc:
         print(f"lsp-count: error: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+    except SettingsError as exc:
+        print(f"lsp-count: error: {exc.flag}: {exc.message}", file=sys.stderr)
+        return EXIT_INPUT
+    except UnknownGPU as exc:
+        print(f"lsp-count: error: --gpu: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+    except ValueError as exc:  # a bad GPU count ("0xH100") from parse_gpu_spec
+        print(f"lsp-count: error: --gpu: {exc}", file=sys.stderr)
         return EXIT_INPUT
     except KeyboardInterrupt:
         return 130
