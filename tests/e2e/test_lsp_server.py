@@ -121,7 +121,7 @@ def uri_of(path) -> str:
 async def pull_client(lsp_client: LanguageClient, workspace):
     # VS Code answers these refresh requests; the test client only answers what it is given.
     for method in (types.WORKSPACE_INLAY_HINT_REFRESH, types.WORKSPACE_CODE_LENS_REFRESH):
-        lsp_client.feature(method)(lambda _client, _params: None)
+        lsp_client.feature(method)(lambda *_args: None)
     lsp_client.set_configuration({"gpu": "", "mode": "inference", "dtype": "", "context": 4096, "batch": 1,
                                   "inlayHints": {"enabled": True}, "codeLens": {"enabled": True}},
                                  section="lsp-count")
@@ -233,7 +233,7 @@ async def test_pull_settings_turn_hints_off_and_on(pull_client: LanguageClient, 
         if not await pull_client.text_document_inlay_hint_async(params):
             break
         await asyncio.sleep(0.01)
-    assert await pull_client.text_document_inlay_hint_async(params) == []
+    assert not await pull_client.text_document_inlay_hint_async(params)
     pull_client.set_configuration({**base, "inlayHints": {"enabled": True}}, section="lsp-count")
     pull_client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
     for _ in range(200):
@@ -272,7 +272,7 @@ async def test_pull_hostile_documents_never_fail_a_request(pull_client: Language
                                                    end=types.Position(line=5, character=0))))
         await pull_client.text_document_code_lens_async(types.CodeLensParams(text_document=ident))
         report = await pull_client.text_document_diagnostic_async(types.DocumentDiagnosticParams(text_document=ident))
-        assert isinstance(report.items, list)
+        assert isinstance(report.items, (list, tuple))
 
 
 async def test_pull_file_over_5_mb_gets_one_info_diagnostic(pull_client: LanguageClient, workspace):
@@ -336,7 +336,7 @@ async def test_push_settings_pushed_turn_code_lens_off(push_client: LanguageClie
         if not await push_client.text_document_code_lens_async(types.CodeLensParams(text_document=ident)):
             break
         await asyncio.sleep(0.01)
-    assert await push_client.text_document_code_lens_async(types.CodeLensParams(text_document=ident)) == []
+    assert not await push_client.text_document_code_lens_async(types.CodeLensParams(text_document=ident))
     push_client.workspace_did_change_configuration(types.DidChangeConfigurationParams(
         settings={"lsp-count": {"codeLens": {"enabled": True}}}))
     for _ in range(200):

@@ -1,0 +1,62 @@
+"""A real editor client: Neovim (0.7, headless) opens Meta-Llama-3-8B's config.json.
+
+Checks what a user sees: the hover with the exact total, the code lens, and
+the budget error naming the GPU from the workspace's pyproject.toml.
+Skipped only when nvim is not installed (scripts/test.sh installs it).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+LLAMA = ROOT / "examples" / "llama-3-8b" / "config.json"
+SCRIPT = pathlib.Path(__file__).with_name("nvim") / "lsp_count_check.lua"
+
+pytestmark = pytest.mark.skipif(shutil.which("nvim") is None, reason="nvim is not installed")
+
+
+def run_nvim(workspace: pathlib.Path, settings: dict) -> dict:
+    config = workspace / "meta-llama-3-8b" / "config.json"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy(LLAMA, config)
+    out = workspace / "result.json"
+    env = {**os.environ,
+           "LSP_COUNT_CMD": json.dumps([sys.executable, "-m", "lsp_count", "serve", "--stdio"]),
+           "LSP_COUNT_FILE": str(config), "LSP_COUNT_OUT": str(out),
+           "LSP_COUNT_SETTINGS": json.dumps(settings), "XDG_CONFIG_HOME": str(workspace / "xdg"),
+           "XDG_DATA_HOME": str(workspace / "xdg"), "XDG_STATE_HOME": str(workspace / "xdg")}
+    proc = subprocess.run(["nvim", "--headless", "--clean", "-n", "-c", f"luafile {SCRIPT}"],
+                          env=env, cwd=workspace, capture_output=True, text=True, timeout=120)
+    assert out.exists(), f"nvim wrote no result (rc {proc.returncode}):\n{proc.stdout}\n{proc.stderr}"
+    result = json.loads(out.read_text())
+    assert result["errors"] == [], result["errors"]
+    assert result["initialized"] is True
+    return result
+
+
+def test_nvim_hover_lens_and_budget_error(tmp_path: pathlib.Path):
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "pyproject.toml").write_text('[tool.lsp-count]\ngpu = "T4"\nmode = "inference"\ncontext = 4096\n')
+    result = run_nvim(tmp_path, {})
+    assert "8,030,261,248" in result["hover"]
+    assert result["lens"].startswith("8.03B params · ")
+    assert "bf16" in result["lens"] and "T4 ✗ needs 2×" in result["lens"]
+    errors = [d for d in result["diagnostics"] if d["severity"] == 1]
+    assert errors and all(d["code"] == "LC201" for d in errors), result["diagnostics"]
+    assert "T4" in errors[0]["message"]
+
+
+def test_nvim_pushed_settings_choose_the_gpu(tmp_path: pathlib.Path):
+    # No budget file: the GPU comes from the settings Neovim 0.7 pushes after initialize.
+    (tmp_path / ".git").mkdir()
+    result = run_nvim(tmp_path, {"lsp-count": {"gpu": "RTX-4090"}})
+    assert "8,030,261,248" in result["hover"]
+    assert "fits RTX-4090 ✓" in result["lens"]
