@@ -197,8 +197,8 @@ def _check_flag_settings(all_settings: dict[str, object], flags: dict[str, objec
         settings_from_mapping(all_settings)
     except SettingsError as exc:
         flag = canonical_key(str(getattr(exc, "flag", "") or ""))
-        name = f"--{flag}" if flag in flags else (flag or "settings")
-        raise _UsageError(f"{name}: {exc}") from None
+        name = f"--{flag}" if flag in flags else f"{flag or 'settings'} (from the budget, with the flags given)"
+        raise _UsageError(f"{name}: {getattr(exc, 'message', exc)}") from None
 
 
 # --- files ---------------------------------------------------------------------------------
@@ -297,7 +297,8 @@ def check_file(path: str, config: BudgetConfig, options: AnalyzeOptions = Analyz
         if budget is None or not budget.has_limits:
             continue
         for p in judge(model, budget):
-            findings.append(Finding(path, p.code, p.severity, p.message, p.span, model.name))
+            severity = "error" if p.code == "LC203" and strict else p.severity
+            findings.append(Finding(path, p.code, severity, p.message, p.span, model.name))
     kept = tuple(f for f in findings if not _suppressed(f, per_line, ignored))
     return FileResult(path, budget, report, kept)
 

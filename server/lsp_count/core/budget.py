@@ -267,7 +267,7 @@ def _check_settings(settings: Mapping[str, object], mapping: Mapping[str, object
     except SettingsError as exc:
         flag = canonical_key(str(getattr(exc, "flag", "") or ""))
         raw = next((k for k in mapping if canonical_key(str(k)) == flag), None)
-        errors.append(where.problem(raw, str(exc)))
+        errors.append(where.problem(raw, getattr(exc, "message", str(exc))))
 
 
 def budget_from_mapping(mapping: Mapping[str, object], source: str = "settings") -> Budget:
@@ -559,11 +559,18 @@ def merged_settings(model: ModelReport, budget: Budget) -> dict[str, object]:
     return {**{canonical_key(str(k)): v for k, v in model.plan.items()}, **budget.settings}
 
 
+def _not_checked(model: ModelReport, what: str, module: str) -> Problem:
+    # An install without the estimator must not pass a memory budget silently.
+    return Problem("warning", "LC203", f"{what} not checked: this lsp-count has no {module}", model_anchor(model))
+
+
 def judge_memory(model: ModelReport, budget: Budget) -> tuple[Problem, ...]:
     if budget.gpu is None and budget.max_memory is None:
         return ()
-    from lsp_count.core.memory import SettingsError, estimate_memory, settings_from_mapping
-
+    try:
+        from lsp_count.core.memory import SettingsError, estimate_memory, settings_from_mapping
+    except ImportError:
+        return (_not_checked(model, "memory budget", "memory estimator (lsp_count.core.memory)"),)
     try:
         settings = settings_from_mapping(merged_settings(model, budget))
     except SettingsError:
@@ -572,24 +579,58 @@ def judge_memory(model: ModelReport, budget: Budget) -> tuple[Problem, ...]:
     problems: list[Problem] = []
     span = _memory_span(model)
     if budget.gpu is not None:
-        from lsp_count.core.fit import judge_fit
-        from lsp_count.core.hardware import parse_gpu_spec
+        try:
+            from lsp_count.core.fit import judge_fit
+        except ImportError:
+            problems.append(_not_checked(model, f"GPU budget ({budget.gpu})", "fit judge (lsp_count.core.fit)"))
+        else:
+            from lsp_count.core.hardware import parse_gpu_spec
 
-        selection = parse_gpu_spec(budget.gpu)
-        verdict = judge_fit(model, settings, selection)
-        if not verdict.fits:
-            problems.append(Problem("error", "LC201", _fit_message(verdict, settings, selection, budget), span,
-                                    data=(("required", verdict.required_bytes), ("available", verdict.available_bytes))))
+            selection = parse_gpu_spec(budget.gpu)
+            verdict = judge_fit(model, settings, selection)
+            if not verdict.fits:
+                problems.append(Problem(
+                    "error", "LC201", _fit_message(verdict, settings, selection, budget), span,
+                    data=(("required", verdict.required_bytes), ("available", verdict.available_bytes))))
     if budget.max_memory is not None:
         report = estimate_memory(model, settings)
         if report.total_bytes > budget.max_memory:
+            limit = budget.max_memory
+            fits = _cheaper_setting(model, settings, lambda r: r.total_bytes <= limit)
             problems.append(Problem(
                 "error", "LC201",
                 f"needs {format_gib(report.total_bytes)} in {report.dtype} for {_workload(settings)}; "
-                f"max-memory of {budget.label} is {format_gib(budget.max_memory)}",
-                span, data=(("required", report.total_bytes), ("limit", budget.max_memory)),
+                f"max-memory of {budget.label} is {format_gib(limit)}" + (f" (fits: {fits})" if fits else ""),
+                span, data=(("required", report.total_bytes), ("limit", limit)),
             ))
     return tuple(problems)
+
+
+# Cheaper ways to run the same model, in the order a team would reach for them.
+_INFERENCE_DTYPES = (("int8", "int8"), ("awq-4bit", "int4"))
+_TRAINING_FALLBACKS = (("lora", None, "LoRA"), ("qlora", "nf4-dq", "QLoRA"))
+
+
+def _cheaper_setting(model: ModelReport, settings: object, ok: object) -> str | None:
+    """The first cheaper setting under which ``ok(MemoryReport)`` holds, described for a message."""
+    from lsp_count.core.memory import estimate_memory
+
+    trials: list[tuple[dict[str, object], str]] = []
+    mode = getattr(settings, "mode", "inference")
+    if mode == "inference":
+        trials = [({"dtype": d}, label) for d, label in _INFERENCE_DTYPES]
+    elif mode == "train":
+        trials = [({"mode": m, "dtype": d}, label) for m, d, label in _TRAINING_FALLBACKS]
+    elif mode == "lora":
+        trials = [({"mode": "qlora", "dtype": "nf4-dq"}, "QLoRA")]
+    for change, label in trials:
+        try:
+            report = estimate_memory(model, replace(settings, **change))  # type: ignore[type-var]
+        except ValueError:  # SettingsError: the combination is not a run anyone could have
+            continue
+        if ok(report):  # type: ignore[operator]
+            return label
+    return None
 
 
 def _workload(settings: object) -> str:
