@@ -1,0 +1,321 @@
+"""Memory lines: exact ones to the byte against hand-computed cases, estimated ones against their formulas."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from lsp_count.core.analyze import analyze_text
+from lsp_count.core.memory import (
+    OVERHEAD_BYTES, Settings, SettingsError, estimate_memory, kv_cache, lora_adapter_breakdown,
+    lora_adapter_params, settings_from_mapping, sliding_layers, validate_settings,
+)
+from lsp_count.core.precision import (
+    dtype_from_config, normalize_dtype, quantized_bytes, tensor_bytes, weights_bytes,
+)
+from lsp_count.core.params import Tensor
+
+
+def model(**config):
+    report = analyze_text(json.dumps(config), "config.json")
+    assert not report.has_errors, report.problems
+    return report.models[0]
+
+
+# hidden 64, 8 heads of 8, 2 kv heads, 3 layers, vocab 100, ffn 128: 117,696 parameters (by hand below).
+LLAMA = dict(model_type="llama", architectures=["LlamaForCausalLM"], hidden_size=64, num_attention_heads=8,
+             num_key_value_heads=2, num_hidden_layers=3, intermediate_size=128, vocab_size=100,
+             tie_word_embeddings=False, torch_dtype="bfloat16")
+LLAMA_PARAMS = 100 * 64 + 3 * (64 * 64 * 2 + 64 * 16 * 2 + 3 * 64 * 128 + 2 * 64) + 64 + 100 * 64
+
+MIXTRAL = dict(model_type="mixtral", architectures=["MixtralForCausalLM"], hidden_size=32, num_attention_heads=4,
+               num_key_value_heads=2, num_hidden_layers=2, intermediate_size=64, vocab_size=50,
+               num_local_experts=4, num_experts_per_tok=2, torch_dtype="bfloat16")
+MIXTRAL_PARAMS = 50 * 32 + 2 * (1024 + 512 + 512 + 1024 + 32 * 4 + 4 * (2 * 64 * 32 + 32 * 64) + 64) + 32 + 50 * 32
+MIXTRAL_ACTIVE = 50 * 32 + 2 * (3072 + 128 + 2 * 6144 + 64) + 32 + 50 * 32
+
+DEEPSEEK = dict(model_type="deepseek_v3", architectures=["DeepseekV3ForCausalLM"], hidden_size=64,
+                num_attention_heads=4, num_hidden_layers=2, intermediate_size=128, moe_intermediate_size=32,
+                n_routed_experts=4, num_experts_per_tok=2, first_k_dense_replace=1, n_shared_experts=1,
+                q_lora_rank=16, kv_lora_rank=32, qk_nope_head_dim=16, qk_rope_head_dim=8, v_head_dim=16,
+                vocab_size=100, n_group=1, topk_group=1, torch_dtype="bfloat16")
+
+MAMBA = dict(model_type="mamba", architectures=["MambaForCausalLM"], hidden_size=32, num_hidden_layers=3,
+             state_size=8, expand=2, conv_kernel=4, vocab_size=100, torch_dtype="bfloat16")
+
+GEMMA2 = dict(model_type="gemma2", architectures=["Gemma2ForCausalLM"], hidden_size=32, num_attention_heads=4,
+              num_key_value_heads=2, head_dim=8, num_hidden_layers=4, intermediate_size=64, vocab_size=100,
+              sliding_window=16, torch_dtype="bfloat16")
+
+
+def line(report, name):
+    found = report.line(name)
+    assert found is not None, [l.name for l in report.lines]
+    return found
+
+
+# --- exact lines --------------------------------------------------------------------------------
+
+def test_weights_bf16_and_fp32_exact():
+    m = model(**LLAMA)
+    assert m.tree.total == LLAMA_PARAMS == 117_696
+    r = estimate_memory(m, Settings())
+    w = line(r, "weights")
+    assert (w.bytes, w.exact) == (2 * 117_696, True)
+    assert estimate_memory(m, Settings(dtype="fp32")).line("weights").bytes == 4 * 117_696
+    assert r.weights_bytes["float32"] == 4 * 117_696
+
+
+def test_kv_cache_gqa_uses_kv_heads_and_head_dim():
+    m = model(**LLAMA)
+    kv = line(estimate_memory(m, Settings(context=10, batch=3)), "kv_cache")
+    # 3 layers × 2 (k, v) × 2 kv heads × head_dim 8 × 10 tokens × batch 3 × 2 bytes
+    assert (kv.bytes, kv.exact) == (3 * 2 * 2 * 8 * 10 * 3 * 2, True) == (5760, True)
+    # head_dim set apart from hidden/heads (qwen3): 32, not 64/8
+    q = model(model_type="qwen3", architectures=["Qwen3ForCausalLM"], hidden_size=64, num_attention_heads=8,
+              num_key_value_heads=2, head_dim=32, num_hidden_layers=3, intermediate_size=128, vocab_size=100)
+    assert line(estimate_memory(q, Settings(context=10, batch=3)), "kv_cache").bytes == 3 * 2 * 2 * 32 * 10 * 3 * 2
+    # fp8 KV: one byte per value
+    assert line(estimate_memory(m, Settings(context=10, batch=3, kv_dtype="fp8")), "kv_cache").bytes == 2880
+
+
+def test_kv_cache_sliding_window_gemma2_pattern():
+    m = model(**GEMMA2)
+    assert sliding_layers(m.spec) == (True, False, True, False)
+    per_token_layer = 2 * 2 * 8 * 2
+    # layers 0, 2 hold the 16-token window, layers 1, 3 the whole 40-token context
+    assert line(estimate_memory(m, Settings(context=40)), "kv_cache").bytes == (16 + 40 + 16 + 40) * per_token_layer == 7168
+    assert line(estimate_memory(m, Settings(context=10)), "kv_cache").bytes == 4 * 10 * per_token_layer
+
+
+def test_kv_cache_sliding_every_layer_and_explicit_layer_types():
+    mistral = model(model_type="mistral", architectures=["MistralForCausalLM"], hidden_size=32, num_attention_heads=4,
+                    num_key_value_heads=2, num_hidden_layers=3, intermediate_size=64, vocab_size=100, sliding_window=16)
+    assert line(estimate_memory(mistral, Settings(context=40, batch=2)), "kv_cache").bytes == 3 * 16 * 2 * 2 * 8 * 2 * 2
+    # Mistral configs that null the window attend to everything
+    full = model(model_type="mistral", architectures=["MistralForCausalLM"], hidden_size=32, num_attention_heads=4,
+                 num_key_value_heads=2, num_hidden_layers=3, intermediate_size=64, vocab_size=100, sliding_window=None)
+    assert line(estimate_memory(full, Settings(context=40, batch=2)), "kv_cache").bytes == 3 * 40 * 2 * 2 * 8 * 2 * 2
+    typed = model(model_type="qwen3", architectures=["Qwen3ForCausalLM"], hidden_size=64, num_attention_heads=8,
+                  num_key_value_heads=2, head_dim=8, num_hidden_layers=2, intermediate_size=128, vocab_size=100,
+                  sliding_window=16, layer_types=["sliding_attention", "full_attention"])
+    assert line(estimate_memory(typed, Settings(context=40)), "kv_cache").bytes == (16 + 40) * 2 * 2 * 8 * 2
+    # qwen2 without use_sliding_window: the window key alone does not make layers slide
+    qwen2 = model(model_type="qwen2", architectures=["Qwen2ForCausalLM"], hidden_size=64, num_attention_heads=8,
+                  num_key_value_heads=2, num_hidden_layers=2, intermediate_size=128, vocab_size=100, sliding_window=16)
+    assert line(estimate_memory(qwen2, Settings(context=40)), "kv_cache").bytes == 2 * 40 * 2 * 2 * 8 * 2
+
+
+def test_kv_cache_mla_holds_the_latent():
+    m = model(**DEEPSEEK)
+    kv = line(estimate_memory(m, Settings(context=100, batch=2)), "kv_cache")
+    # 2 layers × (kv_lora_rank 32 + rope 8) × 100 tokens × batch 2 × 2 bytes — not 2·heads·head_dim
+    assert (kv.bytes, kv.exact) == (2 * 40 * 100 * 2 * 2, True)
+
+
+def test_ssm_state_is_constant_in_context():
+    m = model(**MAMBA)
+    # 3 layers × inner 64 × (conv 4 + state 8) × batch 2 × 2 bytes, whatever the context
+    expected = 3 * 64 * (4 + 8) * 2 * 2
+    for context in (10, 100_000):
+        kv = line(estimate_memory(m, Settings(context=context, batch=2)), "kv_cache")
+        assert (kv.bytes, kv.exact) == (expected, True)
+
+
+def test_kv_cache_tensor_parallel_splits_or_replicates_kv_heads():
+    m = model(**LLAMA)  # 2 kv heads
+    assert kv_cache(m, 10, 1, "bfloat16", tp=2).bytes == 3 * 2 * 1 * 8 * 10 * 2
+    assert kv_cache(m, 10, 1, "bfloat16", tp=4).bytes == 3 * 2 * 1 * 8 * 10 * 2  # max(kv/TP, 1): replicated
+
+
+def test_moe_counts_and_training_lines():
+    m = model(**MIXTRAL)
+    assert (m.tree.total, m.tree.active) == (MIXTRAL_PARAMS, MIXTRAL_ACTIVE) == (58_912, 34_336)
+    r = estimate_memory(m, Settings(mode="train", context=8))
+    n = MIXTRAL_PARAMS
+    assert [(l.name, l.bytes) for l in r.lines[:4]] == [
+        ("weights", 2 * n), ("gradients", 2 * n), ("master_weights", 4 * n), ("optimizer_states", 8 * n)]
+    assert all(l.exact for l in r.lines[:4])
+    # 2 + 2 + 4 + 8 = 16 bytes per parameter, not 8 and not fp16-only
+    assert sum(l.bytes for l in r.lines[:4]) == 16 * n
+    kv = line(estimate_memory(m, Settings(context=10)), "kv_cache")
+    assert kv.bytes == 2 * 2 * 2 * 8 * 10 * 2
+
+
+def test_optimizers():
+    m = model(**LLAMA)
+    n = LLAMA_PARAMS
+    fp32 = estimate_memory(m, Settings(mode="train", optimizer="adamw-fp32"))
+    assert (line(fp32, "weights").bytes, line(fp32, "gradients").bytes, line(fp32, "optimizer_states").bytes) == (4 * n, 4 * n, 8 * n)
+    assert fp32.line("master_weights") is None
+    sgd = estimate_memory(m, Settings(mode="train", optimizer="sgd"))
+    assert line(sgd, "optimizer_states").bytes == 4 * n
+    eight = estimate_memory(m, Settings(mode="train", optimizer="adamw-8bit"))
+    # tensors ≥ 4096 elements: 2 bytes; smaller ones (norms of 64, k/v of 64×16) keep fp32 states
+    small = 3 * 2 * 64 + 64 + 3 * 2 * 64 * 16
+    assert line(eight, "optimizer_states").bytes == 2 * (n - small) + 8 * small
+    assert not line(eight, "optimizer_states").exact
+
+
+def test_zero_stages_shard_per_gpu():
+    m = model(**MIXTRAL)
+    n = MIXTRAL_PARAMS
+    z1 = estimate_memory(m, Settings(mode="train", zero=1, gpus=4))
+    assert (line(z1, "gradients").bytes, line(z1, "master_weights").bytes, line(z1, "optimizer_states").bytes) == (2 * n, n, 2 * n)
+    z2 = estimate_memory(m, Settings(mode="train", zero=2, gpus=4))
+    assert line(z2, "gradients").bytes == n // 2
+    z3 = estimate_memory(m, Settings(mode="train", zero=3, gpus=4))
+    layer = 27_840 * 2  # one gathered layer in bf16
+    assert line(z3, "weights").bytes == 2 * n // 4 + layer
+
+
+def test_lora_adapter_params_by_hand():
+    m = model(**LLAMA)
+    # r·(in + out) per adapted linear: q 64→64, k 64→16, v 64→16, o 64→64, gate/up 64→128, down 128→64
+    per_layer = 4 * ((64 + 64) + (64 + 16) * 2 + (64 + 64) + 3 * (64 + 128))
+    assert lora_adapter_params(m.tree, 4) == 3 * per_layer == 11_904
+    assert lora_adapter_breakdown(m.tree, 4, ("q_proj", "v_proj")) == {"q_proj": 3 * 4 * 128, "v_proj": 3 * 4 * 80}
+    r = estimate_memory(m, Settings(mode="lora", lora_rank=4))
+    assert line(r, "adapters").bytes == 4 * 11_904
+    assert line(r, "gradients").bytes == 4 * 11_904
+    assert line(r, "optimizer_states").bytes == 8 * 11_904
+    assert line(r, "weights").bytes == 2 * LLAMA_PARAMS  # frozen base at its storage precision
+    assert r.line("master_weights") is None
+
+
+def test_qlora_base_in_nf4_double_quant():
+    m = model(**LLAMA)
+    r = estimate_memory(m, Settings(mode="qlora", lora_rank=4))
+    assert r.dtype == "nf4-dq"
+
+    def nf4dq(n):
+        blocks = -(-n // 64)
+        return n // 2 + blocks + 4 * -(-blocks // 256) + 4
+    per_layer = nf4dq(4096) * 2 + nf4dq(1024) * 2 + nf4dq(64 * 128) * 3 + 2 * 64 * 2
+    # embeddings, head and norms stay bf16 under bitsandbytes
+    assert line(r, "weights").bytes == 3 * per_layer + 2 * (6400 + 64 + 6400)
+
+
+# --- estimated lines: the documented formulas ----------------------------------------------------
+
+def test_activation_formulas():
+    m = model(**LLAMA)
+    s, b, h, a, L, V = 32, 2, 64, 8, 3, 100
+    flash = estimate_memory(m, Settings(mode="train", context=s, batch=b))
+    assert line(flash, "activations").bytes == L * s * b * h * 34
+    assert not line(flash, "activations").exact
+    eager = estimate_memory(m, Settings(mode="train", context=s, batch=b, flash_attention=False))
+    assert line(eager, "activations").bytes == L * (s * b * h * 34 + 5 * a * s * s * b)
+    ckpt = estimate_memory(m, Settings(mode="train", context=s, batch=b, gradient_checkpointing=True))
+    assert line(ckpt, "activations").bytes == L * 2 * s * b * h + s * b * h * 34
+    assert line(flash, "logits").bytes == 4 * s * b * V
+    assert line(flash, "overhead").bytes == OVERHEAD_BYTES
+    tp = estimate_memory(m, Settings(mode="train", context=s, batch=b, tp=2, gpus=2))
+    assert line(tp, "activations").bytes == L * s * b * h * 34 // 2
+
+
+def test_total_is_the_sum_of_lines():
+    for cfg in (LLAMA, MIXTRAL, DEEPSEEK, MAMBA, GEMMA2):
+        for s in (Settings(), Settings(mode="train"), Settings(mode="qlora", lora_rank=4)):
+            r = estimate_memory(model(**cfg), s)
+            assert r.total_bytes == sum(l.bytes for l in r.lines)
+
+
+def test_tensor_and_pipeline_parallel_weights():
+    m = model(**LLAMA)
+    tp = line(estimate_memory(m, Settings(tp=2, gpus=2)), "weights").bytes
+    norms = 3 * 2 * 64 + 64
+    assert tp == (LLAMA_PARAMS - norms) + 2 * norms  # linear and embeddings halved (×2 bytes), norms replicated
+    pp = line(estimate_memory(m, Settings(pp=3, gpus=3)), "weights").bytes
+    per_layer = 2 * 34_944
+    assert pp == per_layer + 2 * max(6400, 64 + 6400)
+
+
+# --- precision --------------------------------------------------------------------------------
+
+def test_quantized_layouts_per_tensor():
+    t = Tensor("q_proj.weight", (4096, 4096), "linear", "q_proj")
+    n = 4096 * 4096
+    assert quantized_bytes(t, "nf4") == n // 2 + 4 * n // 64
+    assert quantized_bytes(t, "nf4-dq") == n // 2 + n // 64 + 4 * (n // 64 // 256) + 4
+    assert quantized_bytes(t, "int8-row") == n + 4 * 4096
+    assert quantized_bytes(t, "q8_0") == 34 * n // 32
+    assert quantized_bytes(t, "gptq") == n // 2 + 2 * 32 * 4096 + 32 * 4096 // 2 + 4 * 4096
+    assert quantized_bytes(t, "fp8-block") == n + 4 * 32 * 32
+    # bits per weight including scales, as the design notes quote them
+    assert quantized_bytes(t, "nf4-dq") * 8 / n == pytest.approx(4.127, abs=0.001)
+    assert quantized_bytes(t, "awq") * 8 / n == pytest.approx(4.156, abs=0.001)
+    norm = Tensor("norm.weight", (4096,), "norm", "norm")
+    assert tensor_bytes(norm, "nf4") == 2 * 4096
+    assert tensor_bytes(norm, "gguf-q8_0") == 4 * 4096  # GGUF keeps 1-D tensors f32
+
+
+def test_gguf_q4_k_m_matches_llama3_8b_file_size():
+    report = analyze_text(open("examples/llama-3-8b/config.json").read(), "config.json")
+    tree = report.models[0].tree
+    # llama.cpp's Meta-Llama-3-8B Q4_K_M is 4.92 GB and Q8_0 8.54 GB (incl. a few MB of metadata)
+    assert weights_bytes(tree, "gguf-q4_k_m") / 1e9 == pytest.approx(4.91, abs=0.02)
+    assert weights_bytes(tree, "gguf-q8_0") / 1e9 == pytest.approx(8.53, abs=0.02)
+
+
+def test_dtype_reading():
+    assert normalize_dtype("torch.bfloat16") == "bfloat16"
+    assert normalize_dtype("BF16") == "bfloat16"
+    assert normalize_dtype("fp8") == "float8"
+    bnb = {"quant_method": "bitsandbytes", "load_in_4bit": True, "bnb_4bit_quant_type": "nf4",
+           "bnb_4bit_use_double_quant": True}
+    assert dtype_from_config("float16", bnb)[0] == "nf4-dq"
+    assert dtype_from_config("float16", {"quant_method": "gptq", "bits": 4})[0] == "gptq-4bit"
+    assert dtype_from_config("float16", {"quant_method": "bitsandbytes", "load_in_8bit": True})[0] == "int8"
+    assert dtype_from_config("torch.float16", None)[0] == "float16"
+    m = model(**{**LLAMA, "torch_dtype": "float16", "quantization_config": {"quant_method": "awq", "bits": 4}})
+    r = estimate_memory(m, Settings())
+    assert r.dtype == "awq-4bit" and r.compute_dtype == "float16"
+
+
+# --- settings -----------------------------------------------------------------------------------
+
+def test_settings_from_mapping_accepts_any_case():
+    s = settings_from_mapping({"mode": "qlora", "kv-dtype": "fp8", "loraRank": 8, "lora_targets": "q_proj,v_proj",
+                               "gradientCheckpointing": True, "context": "2048", "gpu": "RTX-4090"})
+    assert (s.mode, s.kv_dtype, s.lora_rank, s.lora_targets, s.gradient_checkpointing, s.context) == (
+        "qlora", "fp8", 8, ("q_proj", "v_proj"), True, 2048)
+    with pytest.raises(SettingsError) as exc:
+        settings_from_mapping({"batchSize": 1, "batch": -1})
+    assert exc.value.flag == "batch"
+    with pytest.raises(SettingsError) as exc:
+        settings_from_mapping({"flash-attention": "maybe"})
+    assert exc.value.flag == "flash-attention"
+    with pytest.raises(SettingsError):
+        settings_from_mapping({"gpu": "H100"}, strict=True)
+
+
+@pytest.mark.parametrize("settings, flag", [
+    (Settings(context=0), "--context"),
+    (Settings(batch=-1), "--batch"),
+    (Settings(mode="fly"), "--mode"),
+    (Settings(dtype="int3"), "--dtype"),
+    (Settings(kv_dtype="nf4"), "--kv-dtype"),
+    (Settings(zero=4), "--zero"),
+    (Settings(zero=3), "--zero"),  # inference has no training state to shard
+    (Settings(mode="train", dtype="nf4"), "--dtype"),
+    (Settings(mode="qlora", dtype="bfloat16"), "--dtype"),
+    (Settings(tp=2), "--gpus"),
+])
+def test_impossible_settings_name_the_flag(settings, flag):
+    with pytest.raises(SettingsError) as exc:
+        validate_settings(settings)
+    assert exc.value.flag == flag
+
+
+def test_model_dependent_settings():
+    m = model(**LLAMA)
+    for s, flag in ((Settings(tp=3, gpus=3), "--tp"), (Settings(pp=4, gpus=4), "--pp"),
+                    (Settings(mode="lora", lora_rank=17, lora_targets=("k_proj",)), "--lora-rank"),
+                    (Settings(mode="lora", lora_targets=("query",)), "--lora-targets")):
+        with pytest.raises(SettingsError) as exc:
+            estimate_memory(m, s)
+        assert exc.value.flag == flag
+    # TP 4 over 2 kv heads replicates them: allowed
+    estimate_memory(m, Settings(tp=4, gpus=4))
