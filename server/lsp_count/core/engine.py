@@ -18,7 +18,6 @@ LAYOUTS: dict[str, str] = {
     "mamba": "lsp_count.core.layouts.decoder:build_mamba",
     "encoder": "lsp_count.core.layouts.encoder:build_encoder",
     "albert": "lsp_count.core.layouts.encoder:build_albert",
-    "vit": "lsp_count.core.layouts.encoder:build_vit",
     "clip": "lsp_count.core.layouts.encoder:build_clip",
     "seq2seq": "lsp_count.core.layouts.seq2seq:build_seq2seq",
     "llava": "lsp_count.core.layouts.multimodal:build_llava",

@@ -92,6 +92,12 @@ def build_spec(root: SourceNode, name: str, model_type_hint: str | None = None) 
     subspecs: dict[str, ModelSpec] = {}
     for field_name, (key, default_type) in family.subconfigs.items():
         sub = root.get(key)
+        # A family may name a key that replaces the sub-config when present (CLIP's "text_config_dict").
+        override = family.fields.get(f"{field_name}_override")
+        if override is not None and isinstance(override.default, str):
+            replacement = root.get(override.default)
+            if replacement is not None and replacement.is_mapping():
+                sub = replacement
         if sub is None or not sub.is_mapping():
             sub = SourceNode(dict(_default_subconfig(family, field_name)), root.span)
         try:

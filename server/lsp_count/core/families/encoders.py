@@ -1,7 +1,228 @@
-"""encoders families (see decoders.py for the table format)."""
+"""Encoder and vision families: BERT-likes, ALBERT, ViT, CLIP and its towers, SigLIP's vision tower.
+
+One encoder layout (``layouts/encoder.py``) counts every single-stack encoder;
+the rows below say how each family names its modules and which optional parts
+it has. Defaults are the transformers (v5) config classes'. See decoders.py for
+the table conventions (``fixed`` switches, ``d()`` defaults, ``aliases``).
+"""
 
 from __future__ import annotations
 
-from lsp_count.core.spec import Family
+from dataclasses import replace
 
-FAMILIES: tuple[Family, ...] = ()
+from lsp_count.core.families.common import LABEL_FIELDS
+from lsp_count.core.families.decoders import HEAD_DIM, Defaults, d, fixed
+from lsp_count.core.spec import Family, Field
+
+# The fields every BERT-shaped text encoder reads (BertConfig's names and defaults).
+TEXT: dict[str, Field] = {
+    "vocab_size": Field(("vocab_size",), 30522, doc="tokens in the vocabulary: rows of the word embedding"),
+    "hidden_size": Field(("hidden_size",), 768, doc="width of the hidden states"),
+    "num_layers": Field(("num_hidden_layers",), 12, doc="encoder layers"),
+    "num_heads": Field(("num_attention_heads",), 12, doc="attention heads per layer"),
+    # BERT-likes always use hidden / heads and refuse a remainder (BertSelfAttention raises).
+    "head_dim": fixed(HEAD_DIM),
+    "intermediate_size": Field(("intermediate_size",), 3072, doc="width of the feed-forward layer"),
+    "max_positions": Field(("max_position_embeddings",), 512, doc="rows of the learned position embedding"),
+    # 0 is legal (an empty table); roberta checkpoints use 1.
+    "type_vocab_size": Field(("type_vocab_size",), 2, minimum=0, doc="rows of the token-type (segment) embedding"),
+    "tie_embeddings": Field(("tie_word_embeddings",), True, "bool", doc="the MLM decoder shares the word embedding matrix"),
+    # A decoder BERT with add_cross_attention gets a cross-attention block per layer (encoder-decoder use).
+    "is_decoder": Field(("is_decoder",), False, "bool"),
+    "add_cross_attention": Field(("add_cross_attention",), False, "bool", doc="a cross-attention block in every layer"),
+    **LABEL_FIELDS,
+    # Switches: module names (what LoRA targets match) and optional parts.
+    "embed": fixed("text"),
+    "word_embedding": fixed("word_embeddings"),
+    "position_embedding": fixed("position_embeddings"),
+    "token_types": fixed(True),
+    "embed_norm": fixed("LayerNorm"),
+    "qkv_bias": fixed(True),
+    "attn_names": fixed(("attention.self.query", "attention.self.key", "attention.self.value", "attention.output.dense")),
+    "mlp_names": fixed(("intermediate.dense", "output.dense")),
+    "layer_norms": fixed(("attention.output.LayerNorm", "output.LayerNorm")),
+    "cross_attention": fixed("crossattention"),
+    "pre_norm": fixed(None),
+    "final_norm": fixed(None),
+    # The bare model's pooler: "dense" (h×h + tanh, BERT), "vit" (h → pooler_output_size), None.
+    "pooler": fixed("dense"),
+    # Sequence classifier: "pooled" (Linear on the pooler), "dense" (RoBERTa's dense + out_proj),
+    # "pre_classifier" (DistilBERT's pre_classifier + classifier on the first token).
+    "classifier": fixed("pooled"),
+    # MLM head: transform (dense + LayerNorm) then decoder; BERT-likes keep a separate bias
+    # parameter that the decoder's bias is tied to (so untied, both exist).
+    "mlm_names": fixed(("cls.predictions.transform.dense", "cls.predictions.transform.LayerNorm", "cls.predictions.decoder")),
+    "mlm_bias_param": fixed(True),
+}
+
+
+def text_encoder(model_type: str, architecture: str, prefix: str, heads: tuple[str, ...],
+                 *overrides: dict[str, Field], notes: tuple[str, ...] = ()) -> Family:
+    fields = dict(TEXT)
+    defaults: dict[str, object] = {}
+    for o in overrides:
+        (defaults if isinstance(o, Defaults) else fields).update(o)
+    for name, value in defaults.items():
+        fields[name] = replace(fields[name], default=value)
+    table = {
+        "Model": "base", "ForMaskedLM": "masked_lm", "ForCausalLM": "causal_lm", "LMHeadModel": "causal_lm",
+        "ForPreTraining": "pretraining", "ForSequenceClassification": "sequence_classification",
+        "ForTokenClassification": "token_classification",
+    }
+    return Family(model_type, "encoder", architecture, fields,
+                  {prefix + suffix: table[suffix] for suffix in heads}, notes=notes)
+
+
+ROBERTA_HEADS = {
+    "classifier": fixed("dense"),
+    "mlm_names": fixed(("lm_head.dense", "lm_head.layer_norm", "lm_head.decoder")),
+}
+
+# Vision towers share the transformer layer; their embeddings differ (see layouts/encoder.py).
+VISION: dict[str, Field] = {
+    "hidden_size": Field(("hidden_size",), 768, doc="width of the hidden states"),
+    "num_layers": Field(("num_hidden_layers",), 12, doc="encoder layers"),
+    "num_heads": Field(("num_attention_heads",), 12, doc="attention heads per layer"),
+    "head_dim": fixed(HEAD_DIM),
+    "intermediate_size": Field(("intermediate_size",), 3072, doc="width of the feed-forward layer"),
+    "num_channels": Field(("num_channels",), 3, doc="input image channels"),
+    "image_size": Field(("image_size",), 224, doc="input image side in pixels (rows of the position embedding follow)"),
+    "patch_size": Field(("patch_size",), 16, doc="side of each square patch"),
+    **LABEL_FIELDS,
+    "qkv_bias": fixed(True),
+    "attn_names": fixed(("self_attn.q_proj", "self_attn.k_proj", "self_attn.v_proj", "self_attn.out_proj")),
+    "mlp_names": fixed(("mlp.fc1", "mlp.fc2")),
+    "layer_norms": fixed(("layer_norm1", "layer_norm2")),
+    "is_decoder": fixed(False),
+    "add_cross_attention": fixed(False),
+    "pre_norm": fixed(None),
+    "pooler": fixed(None),
+}
+
+
+def vision_tower(model_type: str, architecture: str, heads: dict[str, str], *overrides: dict[str, Field]) -> Family:
+    fields = dict(VISION)
+    defaults: dict[str, object] = {}
+    for o in overrides:
+        (defaults if isinstance(o, Defaults) else fields).update(o)
+    for name, value in defaults.items():
+        fields[name] = replace(fields[name], default=value)
+    return Family(model_type, "encoder", architecture, fields, heads)
+
+
+FAMILIES: tuple[Family, ...] = (
+    text_encoder("bert", "BertForMaskedLM", "Bert",
+                 ("Model", "ForMaskedLM", "LMHeadModel", "ForPreTraining", "ForSequenceClassification",
+                  "ForTokenClassification")),
+    text_encoder("roberta", "RobertaForMaskedLM", "Roberta",
+                 ("Model", "ForMaskedLM", "ForCausalLM", "ForSequenceClassification", "ForTokenClassification"),
+                 d(vocab_size=50265), ROBERTA_HEADS,
+                 notes=("RoBERTa's position table has max_position_embeddings rows; checkpoints set 514 "
+                        "(512 positions + the padding offset)",)),
+    text_encoder("xlm-roberta", "XLMRobertaForMaskedLM", "XLMRoberta",
+                 ("Model", "ForMaskedLM", "ForCausalLM", "ForSequenceClassification", "ForTokenClassification"),
+                 ROBERTA_HEADS),
+    text_encoder("distilbert", "DistilBertForMaskedLM", "DistilBert",
+                 ("Model", "ForMaskedLM", "ForSequenceClassification", "ForTokenClassification"),
+                 {
+                     # DistilBertConfig.attribute_map: hidden_size -> dim, num_attention_heads -> n_heads,
+                     # num_hidden_layers -> n_layers.
+                     "hidden_size": Field(("dim", "hidden_size"), 768, doc=TEXT["hidden_size"].doc),
+                     "num_layers": Field(("n_layers", "num_hidden_layers"), 6, doc=TEXT["num_layers"].doc),
+                     "num_heads": Field(("n_heads", "num_attention_heads"), 12, doc=TEXT["num_heads"].doc),
+                     "intermediate_size": Field(("hidden_dim",), 3072, doc=TEXT["intermediate_size"].doc),
+                     # Sinusoidal positions are still an nn.Embedding parameter (filled at init, trainable).
+                     "sinusoidal_pos_embds": Field(("sinusoidal_pos_embds",), False, "bool"),
+                     "type_vocab_size": fixed(0),
+                     "token_types": fixed(False),
+                     "is_decoder": fixed(False),
+                     "add_cross_attention": fixed(False),
+                     "attn_names": fixed(("attention.q_lin", "attention.k_lin", "attention.v_lin", "attention.out_lin")),
+                     "mlp_names": fixed(("ffn.lin1", "ffn.lin2")),
+                     "layer_norms": fixed(("sa_layer_norm", "output_layer_norm")),
+                     "pooler": fixed(None),
+                     "classifier": fixed("pre_classifier"),
+                     "mlm_names": fixed(("vocab_transform", "vocab_layer_norm", "vocab_projector")),
+                     "mlm_bias_param": fixed(False),
+                 }),
+    Family("albert", "albert", "AlbertForMaskedLM", {
+        **TEXT,
+        "vocab_size": Field(("vocab_size",), 30000, doc=TEXT["vocab_size"].doc),
+        "embedding_size": Field(("embedding_size",), 128, doc="width of the factorised embedding (projected up to hidden_size)"),
+        "hidden_size": Field(("hidden_size",), 4096, doc=TEXT["hidden_size"].doc),
+        "num_heads": Field(("num_attention_heads",), 64, doc=TEXT["num_heads"].doc),
+        "intermediate_size": Field(("intermediate_size",), 16384, doc=TEXT["intermediate_size"].doc),
+        "num_hidden_groups": Field(("num_hidden_groups",), 1, doc="groups of layers with their own weights"),
+        "inner_group_num": Field(("inner_group_num",), 1, doc="layers per group"),
+        "is_decoder": fixed(False),
+        "add_cross_attention": fixed(False),
+        "attn_names": fixed(("attention.query", "attention.key", "attention.value", "attention.dense")),
+        "mlp_names": fixed(("ffn", "ffn_output")),
+        "layer_norms": fixed(("attention.LayerNorm", "full_layer_layer_norm")),
+        "mlm_names": fixed(("predictions.dense", "predictions.LayerNorm", "predictions.decoder")),
+    }, {"AlbertModel": "base", "AlbertForMaskedLM": "masked_lm", "AlbertForPreTraining": "pretraining",
+        "AlbertForSequenceClassification": "sequence_classification",
+        "AlbertForTokenClassification": "token_classification"},
+        notes=("ALBERT shares weights: num_hidden_groups × inner_group_num layers are stored, "
+               "applied num_hidden_layers times",)),
+    vision_tower("vit", "ViTForImageClassification",
+                 {"ViTModel": "base", "ViTForImageClassification": "image_classification",
+                  "ViTForMaskedImageModeling": "masked_image_modeling"},
+                 {
+                     # ViTAttention reads head_dim when the config carries one.
+                     "head_dim": Field(("head_dim",), HEAD_DIM, doc="width of each attention head"),
+                     "qkv_bias": Field(("qkv_bias",), True, "bool", doc="biases on the query/key/value projections"),
+                     "image_size": Field(("image_size",), 224, "any", doc=VISION["image_size"].doc),
+                     "patch_size": Field(("patch_size",), 16, "any", doc=VISION["patch_size"].doc),
+                     "encoder_stride": Field(("encoder_stride",), 16, doc="upsampling factor of the masked-image decoder"),
+                     "pooler_output_size": Field(("pooler_output_size",), None, "int?"),
+                     "embed": fixed("vit"),
+                     "attn_names": fixed(("attention.q_proj", "attention.k_proj", "attention.v_proj", "attention.o_proj")),
+                     "layer_norms": fixed(("layernorm_before", "layernorm_after")),
+                     "final_norm": fixed("layernorm"),
+                     "pooler": fixed("vit"),
+                 }),
+    vision_tower("clip_vision_model", "CLIPVisionModel",
+                 {"CLIPVisionModel": "base", "CLIPVisionModelWithProjection": "with_projection"},
+                 d(patch_size=32),
+                 {"projection_dim": Field(("projection_dim",), 512, doc="width of the shared image-text embedding"),
+                  "embed": fixed("clip_vision"), "pre_norm": fixed("pre_layrnorm"), "final_norm": fixed("post_layernorm"),
+                  "projection": fixed("visual_projection")}),
+    vision_tower("siglip_vision_model", "SiglipVisionModel", {"SiglipVisionModel": "base"},
+                 {"vision_use_head": Field(("vision_use_head",), True, "bool", doc="the attention-pooling head"),
+                  "embed": fixed("siglip"), "final_norm": fixed("post_layernorm")}),
+    Family("clip_text_model", "encoder", "CLIPTextModel", {
+        "vocab_size": Field(("vocab_size",), 49408, doc=TEXT["vocab_size"].doc),
+        "hidden_size": Field(("hidden_size",), 512, doc=TEXT["hidden_size"].doc),
+        "num_layers": Field(("num_hidden_layers",), 12, doc=TEXT["num_layers"].doc),
+        "num_heads": Field(("num_attention_heads",), 8, doc=TEXT["num_heads"].doc),
+        "head_dim": fixed(HEAD_DIM),
+        "intermediate_size": Field(("intermediate_size",), 2048, doc=TEXT["intermediate_size"].doc),
+        "max_positions": Field(("max_position_embeddings",), 77, doc=TEXT["max_positions"].doc),
+        "projection_dim": Field(("projection_dim",), 512, doc="width of the shared image-text embedding"),
+        "embed": fixed("text"),
+        "word_embedding": fixed("token_embedding"),
+        "position_embedding": fixed("position_embedding"),
+        "token_types": fixed(False),
+        "embed_norm": fixed(None),
+        "qkv_bias": fixed(True),
+        "attn_names": VISION["attn_names"],
+        "mlp_names": VISION["mlp_names"],
+        "layer_norms": VISION["layer_norms"],
+        "is_decoder": fixed(False),
+        "add_cross_attention": fixed(False),
+        "pre_norm": fixed(None),
+        "final_norm": fixed("final_layer_norm"),
+        "pooler": fixed(None),
+        "projection": fixed("text_projection"),
+    }, {"CLIPTextModel": "base", "CLIPTextModelWithProjection": "with_projection"}),
+    Family("clip", "clip", "CLIPModel", {
+        "projection_dim": Field(("projection_dim",), 512, doc="width of the shared image-text embedding"),
+        **LABEL_FIELDS,
+        # CLIPConfig rebuilds a sub-config from "<key>_dict" when given (old checkpoints carry both);
+        # the _dict values, filled with class defaults, then win.
+        "text_override": fixed("text_config_dict"),
+        "vision_override": fixed("vision_config_dict"),
+    }, {"CLIPModel": "clip", "CLIPForImageClassification": "image_classification"},
+        subconfigs={"text": ("text_config", "clip_text_model"), "vision": ("vision_config", "clip_vision_model")}),
+)

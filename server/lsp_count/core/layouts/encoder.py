@@ -1,0 +1,290 @@
+"""Encoders: BERT-likes, ALBERT, ViT, CLIP (dual tower) and the CLIP / SigLIP vision towers.
+
+Every single-stack encoder is ``build_encoder`` with the family's switches
+(``lsp_count.core.families.encoders``): embeddings by kind, one transformer
+layer repeated, optional pre/final norms, pooler and a head by class.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from lsp_count.core.params import ParamNode, Tensor, embedding, linear, node, norm
+from lsp_count.core.source import Problem
+from lsp_count.core.spec import ModelSpec, SpecError
+
+
+def _lin(path: str, in_f: int, out_f: int, bias: bool = True) -> tuple[Tensor, ...]:
+    """A linear layer named by its path; the module is the last part (what LoRA targets match)."""
+    module = path.rsplit(".", 1)[-1]
+    return tuple(replace(t, module=module) for t in linear(path, in_f, out_f, bias))
+
+
+def _ln(path: str, size: int) -> tuple[Tensor, ...]:
+    module = path.rsplit(".", 1)[-1]
+    return tuple(replace(t, module=module) for t in norm(path, size, True))
+
+
+def _labels(spec: ModelSpec) -> int:
+    return int(spec.values.get("num_labels") or 2)
+
+
+def _error(spec: ModelSpec, name: str, message: str) -> SpecError:
+    return SpecError((Problem("error", "LC103", message, spec.key_span(name) or spec.span),))
+
+
+def _pair(spec: ModelSpec, name: str) -> tuple[int, int]:
+    """image_size / patch_size: a number, or [height, width] where the class accepts a pair (ViT)."""
+    value = spec.values[name]
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 1:
+        return value, value
+    if (isinstance(value, (list, tuple)) and len(value) == 2
+            and all(isinstance(x, int) and not isinstance(x, bool) and x >= 1 for x in value)):
+        return int(value[0]), int(value[1])
+    raise _error(spec, name, f'"{spec.key_name(name) or name}": expected a positive whole number or [height, width], got {value!r}')
+
+
+def _num_patches(spec: ModelSpec) -> int:
+    (ih, iw), (ph, pw) = _pair(spec, "image_size"), _pair(spec, "patch_size")
+    if ph > ih or pw > iw:
+        raise _error(spec, "patch_size", f"patch_size {spec.values['patch_size']} is larger than image_size {spec.values['image_size']}")
+    return (ih // ph) * (iw // pw)
+
+
+# --- embeddings -------------------------------------------------------------------------------
+
+
+def _text_embeddings(spec: ModelSpec, dim: int) -> ParamNode:
+    v = spec.values
+    tensors = embedding(str(v["word_embedding"]), spec.int("vocab_size"), dim)
+    tensors += embedding(str(v["position_embedding"]), spec.int("max_positions"), dim)
+    if v["token_types"]:
+        tensors += embedding("token_type_embeddings", int(v["type_vocab_size"]), dim)
+    if v["embed_norm"]:
+        tensors += _ln(str(v["embed_norm"]), dim)
+    return ParamNode("embeddings", tensors, source=spec.key_span("vocab_size"), key="vocab_size")
+
+
+def _patch_embeddings(spec: ModelSpec, mask_token: bool = False) -> ParamNode:
+    v = spec.values
+    h, channels = spec.int("hidden_size"), spec.int("num_channels")
+    kind = v["embed"]
+    patches = _num_patches(spec)
+    ph, pw = _pair(spec, "patch_size")
+    conv = Tensor("patch_embedding.weight", (h, channels, ph, pw), "conv", "patch_embedding")
+    conv_bias = Tensor("patch_embedding.bias", (h,), "bias", "patch_embedding")
+    if kind == "vit":  # cls token + learned positions for cls + patches; conv with bias
+        tensors = (Tensor("cls_token", (1, 1, h), "embedding", "embeddings"), conv, conv_bias,
+                   Tensor("position_embeddings", (1, patches + 1, h), "embedding", "embeddings"))
+        if mask_token:
+            tensors += (Tensor("mask_token", (1, 1, h), "embedding", "embeddings"),)
+    elif kind == "clip_vision":  # class embedding + positions for cls + patches; conv without bias
+        tensors = (Tensor("class_embedding", (h,), "embedding", "embeddings"), conv)
+        tensors += embedding("position_embedding", patches + 1, h)
+    elif kind == "siglip":  # no class token; conv with bias
+        tensors = (conv, conv_bias) + embedding("position_embedding", patches, h)
+    else:
+        raise ValueError(f"unknown embedding kind {kind!r}")
+    return ParamNode("embeddings", tensors, source=spec.key_span("patch_size") or spec.key_span("image_size"),
+                     key="patch_size", note=f"{patches} patches")
+
+
+# --- the transformer layer --------------------------------------------------------------------
+
+
+def _attention(spec: ModelSpec, name: str, prefix: str = "") -> ParamNode:
+    v = spec.values
+    h, heads, d = spec.int("hidden_size"), spec.int("num_heads"), spec.int("head_dim")
+    inner = heads * d
+    q, k, val, o = (prefix + n for n in v["attn_names"])  # type: ignore[union-attr]
+    qkv_bias = bool(v["qkv_bias"])
+    tensors = _lin(q, h, inner, qkv_bias) + _lin(k, h, inner, qkv_bias) + _lin(val, h, inner, qkv_bias) + _lin(o, inner, h)
+    return ParamNode(name, tensors, source=spec.key_span("num_heads"), key="num_heads")
+
+
+def encoder_layers(spec: ModelSpec, repeat: int | None = None, note: str = "") -> ParamNode:
+    """num_layers identical post/pre-norm layers: attention, [cross-attention], MLP, two LayerNorms."""
+    v = spec.values
+    h, f = spec.int("hidden_size"), spec.int("intermediate_size")
+    up, down = v["mlp_names"]  # type: ignore[misc]
+    mlp = ParamNode("mlp", _lin(str(up), h, f) + _lin(str(down), f, h),
+                    source=spec.key_span("intermediate_size"), key="intermediate_size")
+    norms = ParamNode("norms", sum((_ln(str(n), h) for n in v["layer_norms"]), ()))  # type: ignore[union-attr]
+    cross = None
+    if v.get("add_cross_attention"):
+        if not v.get("is_decoder"):  # BertLayer raises: cross-attention only makes sense in a decoder
+            raise _error(spec, "add_cross_attention", "add_cross_attention needs is_decoder: true "
+                         f"({spec.architecture} refuses cross-attention in an encoder)")
+        cross = _attention(spec, "cross_attention", "crossattention.")
+        cross = replace(cross, tensors=cross.tensors + _ln("crossattention.output.LayerNorm", h))
+    return node("layers", _attention(spec, "attention"), cross, mlp, norms,
+                repeat=spec.int("num_layers") if repeat is None else repeat,
+                source=spec.key_span("num_layers"), key="num_layers", note=note)
+
+
+def _norm_node(name: str, module: str | None, h: int) -> ParamNode | None:
+    return ParamNode(name, _ln(module, h)) if module else None
+
+
+def _pooler(spec: ModelSpec) -> ParamNode | None:
+    v = spec.values
+    h = spec.int("hidden_size")
+    kind = v.get("pooler")
+    if kind == "dense":
+        return ParamNode("pooler", _lin("pooler.dense", h, h))
+    if kind == "vit":  # ViTPooler: hidden -> pooler_output_size (defaults to hidden)
+        return ParamNode("pooler", _lin("pooler.dense", h, int(v.get("pooler_output_size") or h)),
+                         source=spec.key_span("pooler_output_size"), key="pooler_output_size")
+    return None
+
+
+def _siglip_head(spec: ModelSpec) -> ParamNode | None:
+    """SigLIP's multi-head attention pooling head (probe, attention, LayerNorm, MLP)."""
+    if not spec.values.get("vision_use_head"):
+        return None
+    h, f = spec.int("hidden_size"), spec.int("intermediate_size")
+    tensors = (Tensor("head.probe", (1, 1, h), "other", "head"),
+               Tensor("head.attention.in_proj_weight", (3 * h, h), "linear", "attention"),
+               Tensor("head.attention.in_proj_bias", (3 * h,), "bias", "attention"))
+    tensors += _lin("head.attention.out_proj", h, h) + _ln("head.layernorm", h)
+    tensors += _lin("head.mlp.fc1", h, f) + _lin("head.mlp.fc2", f, h)
+    return ParamNode("head", tensors, source=spec.key_span("vision_use_head"), key="vision_use_head",
+                     note="attention-pooling head")
+
+
+def _mlm_head(spec: ModelSpec, in_dim: int, out_dim: int) -> ParamNode:
+    """Transform (dense + LayerNorm), then a decoder over the vocabulary, tied to the word embedding by default."""
+    v = spec.values
+    vocab = spec.int("vocab_size")
+    dense, ln, decoder = v["mlm_names"]  # type: ignore[misc]
+    tied = bool(v["tie_embeddings"])
+    tensors = _lin(str(dense), in_dim, out_dim) + _ln(str(ln), out_dim)
+    # BERT-likes keep a bias parameter beside the decoder; tying also ties decoder.bias to it.
+    bias_param = bool(v["mlm_bias_param"])
+    if bias_param:
+        tensors += (Tensor(str(decoder).rsplit(".", 1)[0] + ".bias", (vocab,), "bias", "decoder"),)
+    if not tied:
+        tensors += _lin(str(decoder), out_dim, vocab, True)
+    elif not bias_param:
+        tensors += (Tensor(f"{decoder}.bias", (vocab,), "bias", str(decoder)),)
+    return ParamNode("mlm_head", tensors, source=spec.key_span("tie_embeddings") or spec.key_span("vocab_size"),
+                     key="tie_embeddings", note="decoder tied to the word embedding (counted once)" if tied else "")
+
+
+def _sequence_classifier(spec: ModelSpec) -> ParamNode:
+    h, labels = spec.int("hidden_size"), _labels(spec)
+    kind = spec.values["classifier"]
+    if kind == "dense":  # RobertaClassificationHead
+        tensors = _lin("classifier.dense", h, h) + _lin("classifier.out_proj", h, labels)
+    elif kind == "pre_classifier":  # DistilBERT
+        tensors = _lin("pre_classifier", h, h) + _lin("classifier", h, labels)
+    else:
+        tensors = _lin("classifier", h, labels)
+    return ParamNode("classifier", tensors, source=spec.key_span("num_labels") or spec.key_span("id2label"), key="id2label")
+
+
+def _text_heads(spec: ModelSpec, mlm_in: int, mlm_out: int) -> tuple[ParamNode | None, ...]:
+    """Pooler and head for the text-encoder classes (BERT, RoBERTa, DistilBERT, ALBERT)."""
+    head = spec.head
+    h = spec.int("hidden_size")
+    pooled = head in ("base", "pretraining") or (head == "sequence_classification" and spec.values["classifier"] == "pooled")
+    pooler = _pooler(spec) if pooled else None
+    if head == "base":
+        return (pooler,)
+    if head in ("masked_lm", "causal_lm"):
+        return (_mlm_head(spec, mlm_in, mlm_out),)
+    if head == "pretraining":  # MLM head + next-sentence (BERT) / sentence-order (ALBERT) classifier
+        nsp_name = "sop_classifier.classifier" if spec.family.layout == "albert" else "cls.seq_relationship"
+        return (pooler, _mlm_head(spec, mlm_in, mlm_out), ParamNode("nsp_head", _lin(nsp_name, h, 2)))
+    if head == "sequence_classification":
+        return (pooler, _sequence_classifier(spec))
+    if head == "token_classification":
+        return (ParamNode("classifier", _lin("classifier", h, _labels(spec))),)
+    raise ValueError(f"unknown head {head!r} for {spec.model_type}")
+
+
+def _tower(spec: ModelSpec, mask_token: bool = False) -> tuple[ParamNode | None, ...]:
+    """Embeddings, optional pre-norm, layers and final norm of one encoder stack."""
+    v = spec.values
+    h = spec.int("hidden_size")
+    if v["embed"] == "text":
+        embeddings = _text_embeddings(spec, h)
+    else:
+        embeddings = _patch_embeddings(spec, mask_token)
+    return (embeddings, _norm_node("pre_norm", v.get("pre_norm"), h),  # type: ignore[arg-type]
+            encoder_layers(spec), _norm_node("final_norm", v.get("final_norm"), h))  # type: ignore[arg-type]
+
+
+def build_encoder(spec: ModelSpec) -> ParamNode:
+    """A single-stack encoder (BERT-like text, ViT, CLIP text/vision tower, SigLIP vision tower) and its head."""
+    v = spec.values
+    h = spec.int("hidden_size")
+    head = spec.head
+    if v["embed"] == "text" and "mlm_names" in v:
+        return node(spec.architecture, *_tower(spec), *_text_heads(spec, h, h))
+    parts: list[ParamNode | None] = list(_tower(spec, mask_token=head == "masked_image_modeling"))
+    if head == "base":
+        parts += [_pooler(spec), _siglip_head(spec)]
+    elif head == "with_projection":
+        parts.append(ParamNode("projection", _lin(str(v["projection"]), h, spec.int("projection_dim"), False),
+                               source=spec.key_span("projection_dim"), key="projection_dim"))
+    elif head == "image_classification":
+        parts.append(ParamNode("classifier", _lin("classifier", h, _labels(spec))))
+    elif head == "masked_image_modeling":  # 1×1 conv to stride² · channels, then pixel shuffle
+        out = spec.int("encoder_stride") ** 2 * spec.int("num_channels")
+        parts.append(ParamNode("decoder", (Tensor("decoder.0.weight", (out, h, 1, 1), "conv", "decoder"),
+                                           Tensor("decoder.0.bias", (out,), "bias", "decoder"))))
+    else:
+        raise ValueError(f"unknown head {head!r} for {spec.model_type}")
+    return node(spec.architecture, *parts)
+
+
+def build_albert(spec: ModelSpec) -> ParamNode:
+    """ALBERT: factorised embeddings projected to hidden, and layer groups shared across depth."""
+    h, e = spec.int("hidden_size"), spec.int("embedding_size")
+    groups, inner = spec.int("num_hidden_groups"), spec.int("inner_group_num")
+    embeddings = _text_embeddings(spec, e)
+    mapping = ParamNode("embedding_projection", _lin("encoder.embedding_hidden_mapping_in", e, h),
+                        source=spec.key_span("embedding_size"), key="embedding_size")
+    depth = spec.int("num_layers")
+    layers = encoder_layers(spec, repeat=groups * inner,
+                            note=f"{groups} group(s) × {inner} layer(s) stored, applied over {depth} layers")
+    return node(spec.architecture, embeddings, mapping, layers, *_text_heads(spec, h, e))
+
+
+def _as_base(sub: ModelSpec) -> ModelSpec:
+    """The sub-model as a composite model builds it: its bare class (AutoModel), no head."""
+    base = next((cls for cls, head in sub.family.heads.items() if head == "base"), sub.architecture)
+    return replace(sub, head="base", architecture=base)
+
+
+def vision_tower(sub: ModelSpec, name: str = "vision_tower") -> ParamNode:
+    """A vision sub-model (CLIP or SigLIP vision tower) as a node named ``name``."""
+    if sub.family.layout != "encoder" or sub.values.get("embed") in (None, "text"):
+        raise SpecError((Problem("error", "LC103",
+                                 f"{sub.model_type} is not a vision tower lsp-count can count here", sub.span),))
+    built = build_encoder(_as_base(sub))
+    return ParamNode(name, children=built.children, source=sub.span, note=sub.model_type)
+
+
+def build_clip(spec: ModelSpec) -> ParamNode:
+    """CLIPModel (text tower, vision tower, both projections, logit scale) or CLIPForImageClassification."""
+    text, vision = spec.subspecs.get("text"), spec.subspecs.get("vision")
+    if vision is None or (spec.head == "clip" and text is None):
+        raise SpecError((Problem("error", "LC103", "CLIP needs text_config and vision_config", spec.span),))
+    vision_node = vision_tower(vision, "vision_model")
+    if spec.head == "image_classification":
+        classifier = ParamNode("classifier", _lin("classifier", vision.int("hidden_size"), _labels(spec)))
+        return node(spec.architecture, vision_node, classifier)
+    assert text is not None
+    text_node = build_encoder(_as_base(text))
+    proj = spec.int("projection_dim")
+    projections = ParamNode(
+        "projections",
+        _lin("text_projection", text.int("hidden_size"), proj, False)
+        + _lin("visual_projection", vision.int("hidden_size"), proj, False)
+        + (Tensor("logit_scale", (), "other", "logit_scale"),),
+        source=spec.key_span("projection_dim"), key="projection_dim",
+    )
+    return node(spec.architecture, ParamNode("text_model", children=text_node.children, source=text.span),
+                vision_node, projections)
