@@ -110,9 +110,9 @@ def settings_from_args(args: argparse.Namespace, selections: Sequence[GPUSelecti
     Without --gpus the GPU count is the first --gpu's count, else tp × pp.
     """
     given = {name: getattr(args, name) for name in _SETTING_ARGS if getattr(args, name, None) is not None}
+    asked = bool(given) or bool(args.gpu) or args.precision or args.tokens is not None
     if "gpus" not in given:
         given["gpus"] = selections[0].count if selections else (given.get("tp") or 1) * (given.get("pp") or 1)
-    asked = bool(given) or bool(args.gpu) or args.precision
     if "lora_targets" in given:
         targets = tuple(t.strip() for t in given["lora_targets"].split(",") if t.strip())
         given["lora_targets"] = None if targets in (("all",), ("all-linear",)) else targets

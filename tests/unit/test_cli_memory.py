@@ -1,0 +1,86 @@
+"""The CLI's memory and fit flags: output, JSON shape, and exit 2 naming the flag for bad input."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from lsp_count.cli import main
+
+CONFIG = "examples/llama-3-8b/config.json"
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_default_output_has_table_and_compact_memory(capsys):
+    code, out, _ = run(capsys, CONFIG)
+    assert code == 0
+    assert "8,030,261,248" in out
+    assert "memory (inference, bfloat16, context 4,096, batch 1): 16.85 GiB" in out
+    assert "kv_cache 0.50" in out
+
+
+def test_qlora_on_4090(capsys):
+    code, out, _ = run(capsys, CONFIG, "--gpu", "RTX-4090", "--mode", "qlora", "--context", "4096")
+    assert code == 0
+    for name in ("weights", "adapters", "gradients", "optimizer_states", "activations", "logits", "overhead"):
+        assert f"\n    {name} " in out
+    assert "DOES NOT FIT" in out
+    assert "to fit: --gradient-checkpointing fits" in out
+    assert "largest context that fits: 2,403" in out
+
+
+def test_json_memory_and_fits(capsys):
+    code, out, _ = run(capsys, CONFIG, "--json", "--gpu", "8xH100-80GB", "--mode", "train", "--zero", "3")
+    assert code == 0
+    m = json.loads(out)["files"][0]["models"][0]
+    mem = m["memory"]
+    assert set(mem["weights_bytes"]) >= {"float32", "bfloat16", "nf4-dq", "gguf-q4_k_m"}
+    assert mem["weights_bytes"]["bfloat16"] == 2 * 8_030_261_248
+    names = [l["name"] for l in mem["lines"]]
+    assert names == ["weights", "gradients", "master_weights", "optimizer_states", "activations", "logits", "overhead"]
+    assert mem["total_bytes"] == sum(l["bytes"] for l in mem["lines"])
+    assert all(isinstance(l["exact"], bool) for l in mem["lines"])
+    assert mem["gpus"] == 8
+    (fit,) = m["fits"]
+    assert fit["fits"] is True and fit["gpus"] == 8
+    assert m["compute"]["train_flops"] == 6 * 8_030_261_248 * 20 * 8_030_261_248
+
+
+def test_json_without_flags_still_has_memory(capsys):
+    code, out, _ = run(capsys, CONFIG, "--json")
+    m = json.loads(out)["files"][0]["models"][0]
+    assert m["memory"]["mode"] == "inference" and m["fits"] == []
+
+
+@pytest.mark.parametrize("argv, flag", [
+    (["--context", "0"], "--context"),
+    (["--batch", "-1"], "--batch"),
+    (["--tp", "3"], "--tp"),
+    (["--mode", "lora", "--lora-targets", "q_proj", "--lora-rank", "5000"], "--lora-rank"),
+    (["--gpu", "RTX-4909"], "--gpu"),
+    (["--gpu", "0xH100"], "--gpu"),
+    (["--dtype", "int3"], "--dtype"),
+    (["--zero", "3"], "--zero"),
+])
+def test_bad_settings_exit_2_naming_the_flag(capsys, argv, flag):
+    code, out, err = run(capsys, CONFIG, *argv)
+    assert code == 2
+    assert f"error: {flag}" in err
+    assert "Traceback" not in err
+
+
+def test_unknown_gpu_suggests_nearest(capsys):
+    _, _, err = run(capsys, CONFIG, "--gpu", "RTX-4909")
+    assert "RTX-4090" in err
+
+
+def test_precision_view(capsys):
+    code, out, _ = run(capsys, CONFIG, "--precision")
+    assert code == 0
+    assert "nf4-dq" in out and "vs fp32" in out

@@ -1,0 +1,85 @@
+"""Fit verdicts: every 'what would make it fit' answer is checked by re-estimating."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+import pytest
+
+from lsp_count.core.analyze import analyze_text
+from lsp_count.core.fit import estimate_compute, judge_fit
+from lsp_count.core.hardware import GPUSelection, find_gpu, parse_gpu_spec
+from lsp_count.core.memory import Settings, SettingsError, estimate_memory
+
+LLAMA3 = open("examples/llama-3-8b/config.json").read()
+
+
+def llama3():
+    return analyze_text(LLAMA3, "config.json").models[0]
+
+
+def fits(model, settings, gpu):
+    return estimate_memory(model, settings).total_bytes <= gpu.usable_bytes
+
+
+def test_qlora_on_4090_does_not_fit_and_says_what_would():
+    m, gpu = llama3(), find_gpu("RTX-4090")
+    s = Settings(mode="qlora", context=4096)
+    v = judge_fit(m, s, GPUSelection(gpu))
+    assert not v.fits and v.headroom_bytes == v.available_bytes - v.required_bytes < 0
+    assert v.required_bytes == estimate_memory(m, s).total_bytes
+    # the largest context is the boundary: it fits, one more token does not
+    assert fits(m, replace(s, context=v.max_context), gpu)
+    assert not fits(m, replace(s, context=v.max_context + 1), gpu)
+    assert any(x.startswith("--gradient-checkpointing") for x in v.suggestions)
+    assert fits(m, replace(s, gradient_checkpointing=True), gpu)
+
+
+def test_inference_fit_boundaries_and_lowest_dtype():
+    m, gpu = llama3(), find_gpu("RTX-4090")
+    v = judge_fit(m, Settings(context=8192), GPUSelection(gpu))
+    assert v.fits
+    assert fits(m, Settings(context=8192, batch=v.max_batch), gpu)
+    assert not fits(m, Settings(context=8192, batch=v.max_batch + 1), gpu)
+    # fp32 weights (32 GB) do not fit a 24 GB card; bf16 does
+    assert v.lowest_dtype == "bfloat16"
+    small = judge_fit(m, Settings(), parse_gpu_spec("T4"))
+    assert not small.fits
+    assert small.lowest_dtype in ("float8", "int8")
+    assert fits(m, Settings(dtype=small.lowest_dtype), find_gpu("T4"))
+    assert small.min_gpus == 2 and any("--tp 2" in x for x in small.suggestions)
+
+
+def test_training_min_gpus_with_zero3():
+    m = llama3()
+    sel = parse_gpu_spec("H100-80GB")
+    v = judge_fit(m, Settings(mode="train", context=2048), sel)
+    assert not v.fits
+    n = v.min_gpus
+    assert n is not None and n > 1
+    assert fits(m, Settings(mode="train", context=2048, zero=3, gpus=n), sel.gpu)
+    assert not fits(m, Settings(mode="train", context=2048, zero=3, gpus=n - 1), sel.gpu)
+    eight = judge_fit(m, Settings(mode="train", zero=3, context=2048), parse_gpu_spec("8xH100-80GB"))
+    assert eight.fits and eight.gpus == 8
+
+
+def test_gpu_count_must_split_into_tp_pp():
+    with pytest.raises(SettingsError) as exc:
+        judge_fit(llama3(), Settings(tp=4), parse_gpu_spec("2xH100"))
+    assert exc.value.flag == "--gpu"
+
+
+def test_compute_estimate():
+    m = llama3()
+    n = m.tree.total
+    c = estimate_compute(m, Settings(mode="train"), parse_gpu_spec("8xH100"), tokens=10**9, utilization=0.5)
+    assert c.train_flops == 6 * n * 10**9
+    assert c.inference_flops_per_token == 2 * n
+    assert c.chinchilla_tokens == 20 * n
+    assert c.train_seconds == pytest.approx(6 * n * 1e9 / (8 * find_gpu("H100").bf16_tflops * 1e12 * 0.5))
+    moe = analyze_text(json.dumps(dict(model_type="mixtral", hidden_size=32, num_attention_heads=4, num_key_value_heads=2,
+                                       num_hidden_layers=2, intermediate_size=64, vocab_size=50, num_local_experts=4,
+                                       num_experts_per_tok=2)), "config.json").models[0]
+    assert estimate_compute(moe, Settings(mode="train")).params == moe.tree.active
+    assert estimate_compute(m, Settings(mode="lora"), tokens=1).train_flops == 4 * n
