@@ -46,7 +46,7 @@ def sparse_mlp(spec: ModelSpec, stack: str) -> ParamNode:
     v = spec.values
     h, f = spec.int("hidden_size"), spec.int(f"{stack}_intermediate_size")
     experts, top_k = spec.int("num_experts"), spec.int("experts_per_token")
-    router = ParamNode("router", linear("router.classifier", h, experts, bool(v["router_bias"])))
+    router = ParamNode("router", linear("classifier", h, experts, bool(v["router_bias"])))
     routed = ParamNode(
         "experts", linear("wi", h, f, False) + linear("wo", f, h, False), repeat=experts,
         active_repeat=min(top_k, experts), note=f"routed: {min(top_k, experts)} of {experts} per token",
