@@ -9,7 +9,7 @@ from lsp_count.core.source import Problem
 
 from lsp_count.lsp.analysis import Analysis
 from lsp_count.lsp.positions import to_lsp_range
-from lsp_count.lsp.view import ModelView, Rules
+from lsp_count.lsp.view import Rules
 
 SOURCE = "lsp-count"
 _SEVERITY = {
@@ -30,19 +30,19 @@ def to_diagnostic(analysis: Analysis, problem: Problem, encoding: str) -> types.
     )
 
 
-def document_problems(analysis: Analysis, rules: Rules | None, views: tuple[ModelView, ...]) -> list[Problem]:
+def document_problems(analysis: Analysis, rules: Rules | None, verdicts: tuple[tuple[Problem, ...], ...]) -> list[Problem]:
     report = analysis.report
     if not report.recognized:
         # Not a model file (package.json, tsconfig.json): nothing of ours to say about it.
         return []
     problems = list(report.problems)
-    if rules is not None and views:
+    if rules is not None and analysis.models:
         problems.extend(rules.problems)
-    for view in views:
-        problems.extend(view.problems)
+    for found in verdicts:
+        problems.extend(found)
     return problems
 
 
-def diagnostics(analysis: Analysis, rules: Rules | None, views: tuple[ModelView, ...],
+def diagnostics(analysis: Analysis, rules: Rules | None, verdicts: tuple[tuple[Problem, ...], ...],
                 encoding: str) -> list[types.Diagnostic]:
-    return [to_diagnostic(analysis, p, encoding) for p in document_problems(analysis, rules, views)]
+    return [to_diagnostic(analysis, p, encoding) for p in document_problems(analysis, rules, verdicts)]

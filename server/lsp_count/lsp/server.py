@@ -25,20 +25,30 @@ from pygls.uris import to_fs_path
 from lsp_count import __version__
 from lsp_count.core.analyze import AnalyzeOptions
 from lsp_count.core.budget import BudgetConfig, BudgetError, find_budget_file, load_budget_config
+from lsp_count.core.source import Problem
 
 from lsp_count.lsp import actions, diagnostics, hints, hover, lens
 from lsp_count.lsp.analysis import Analysis, analyze_document, is_summary_line, key_at, model_at
 from lsp_count.lsp.positions import encoding_of, from_lsp
 from lsp_count.lsp.settings import SECTION, ClientSettings, parse_client_settings
-from lsp_count.lsp.view import ModelView, Rules, rules_for, view_model
+from lsp_count.lsp.view import ModelView, Rules, rules_for, verdicts, view_model
 
 log = logging.getLogger("lsp_count.lsp")
 
 # Edits closer together than this are analysed once; short enough that
 # diagnostics still follow typing within a tenth of a second.
-DEBOUNCE_S = 0.04
+DEBOUNCE_S = 0.025
 BUDGET_FILES = ("pyproject.toml", ".lsp-count.toml")
 CLIENT_REQUEST_TIMEOUT_S = 5.0
+
+
+@dataclass(frozen=True)
+class Verdicts:
+    """What diagnostics need: the rules that apply and each model's budget findings."""
+
+    analysis: Analysis
+    rules: Rules
+    problems: tuple[tuple[Problem, ...], ...]
 
 
 @dataclass(frozen=True)
@@ -58,7 +68,11 @@ class LspCountServer(LanguageServer):
         self.settings_generation = 0
         self.analyses: dict[str, Analysis] = {}
         self.analysing: dict[tuple[str, int | None, AnalyzeOptions], asyncio.Future[Analysis]] = {}
+        # uri -> (cache key, value); the key holds the document version and the settings generation.
+        self.verdicts: dict[str, tuple[tuple[object, ...], Verdicts]] = {}
         self.views: dict[str, tuple[tuple[object, ...], Views]] = {}
+        self.summaries: dict[tuple[str, int], tuple[tuple[object, ...], ModelView]] = {}
+        self.key_hovers: dict[tuple[str, int, str], tuple[tuple[object, ...], str]] = {}
         self.debounced: dict[str, asyncio.Task[None]] = {}
         # budget file -> (mtime_ns, size, config or None, error or None)
         self.budget_files: dict[str, tuple[int, int, BudgetConfig | None, BudgetError | None]] = {}
@@ -135,28 +149,49 @@ class LspCountServer(LanguageServer):
         self.budget_files[found] = (st.st_mtime_ns, st.st_size, config, error)
         return config, error
 
-    def _compute_views(self, analysis: Analysis, client: ClientSettings) -> Views:
+    def _compute_verdicts(self, analysis: Analysis, client: ClientSettings) -> Verdicts:
         config, error = self.budget_config(analysis.path) if analysis.models else (None, None)
         rules = rules_for(analysis.path, config, error, client)
-        return Views(analysis, rules, tuple(view_model(m, rules) for m in analysis.models))
+        return Verdicts(analysis, rules, tuple(verdicts(m, rules) for m in analysis.models))
 
-    async def views_for(self, uri: str) -> Views:
-        analysis = await self.analysis(uri)
-        key = (analysis.version, analysis.options, self.settings_generation, id(analysis))
-        cached = self.views.get(uri)
+    def _key(self, analysis: Analysis) -> tuple[object, ...]:
+        return (analysis.version, analysis.options, self.settings_generation, id(analysis))
+
+    async def _cached(self, cache: dict, slot: object, key: tuple[object, ...], fn: Callable[..., Any], *args: Any) -> Any:
+        cached = cache.get(slot)
         if cached is not None and cached[0] == key:
             return cached[1]
-        loop = asyncio.get_running_loop()
-        views = await loop.run_in_executor(self.executor, self._compute_views, analysis, self.client_settings)
-        self.views[uri] = (key, views)
-        return views
+        value = await asyncio.get_running_loop().run_in_executor(self.executor, fn, *args)
+        cache[slot] = (key, value)
+        return value
+
+    async def verdicts_for(self, uri: str) -> Verdicts:
+        analysis = await self.analysis(uri)
+        return await self._cached(self.verdicts, uri, self._key(analysis), self._compute_verdicts, analysis,
+                                  self.client_settings)
+
+    async def views_for(self, uri: str) -> Views:
+        found = await self.verdicts_for(uri)
+        analysis, rules = found.analysis, found.rules
+
+        def compute() -> Views:
+            return Views(analysis, rules, tuple(view_model(m, rules, False, p)
+                                                for m, p in zip(analysis.models, found.problems)))
+
+        return await self._cached(self.views, uri, self._key(analysis), compute)
+
+    async def summary_for(self, uri: str, model: object) -> ModelView:
+        found = await self.verdicts_for(uri)
+        index = found.analysis.models.index(model)  # type: ignore[arg-type]
+        return await self._cached(self.summaries, (uri, index), self._key(found.analysis), view_model,
+                                  model, found.rules, True, found.problems[index])
 
     # --- diagnostics ----------------------------------------------------------------------
 
     async def diagnostics_for(self, uri: str) -> list[types.Diagnostic]:
         try:
-            views = await self.views_for(uri)
-            return diagnostics.diagnostics(views.analysis, views.rules, views.models, self.encoding)
+            found = await self.verdicts_for(uri)
+            return diagnostics.diagnostics(found.analysis, found.rules, found.problems, self.encoding)
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # noqa: BLE001 - say so in the editor instead of failing silently
@@ -164,7 +199,7 @@ class LspCountServer(LanguageServer):
             analysis = self.analyses.get(uri)
             if analysis is None:
                 return []
-            return [diagnostics.to_diagnostic(analysis, diagnostics.Problem(
+            return [diagnostics.to_diagnostic(analysis, Problem(
                 "error", "LC001", f"lsp-count failed on this document: {type(exc).__name__}: {exc}"), self.encoding)]
 
     async def publish(self, uri: str) -> None:
@@ -218,7 +253,9 @@ class LspCountServer(LanguageServer):
 
     async def refresh_all(self) -> None:
         """Settings or budget changed: every open document's hints, lenses and diagnostics."""
+        self.verdicts.clear()
         self.views.clear()
+        self.summaries.clear()
         for uri in list(self.workspace.text_documents):
             await self.publish(uri)
         refreshes = (
@@ -314,7 +351,11 @@ def create_server() -> LspCountServer:
         if task is not None:
             task.cancel()
         ls.analyses.pop(uri, None)
+        ls.verdicts.pop(uri, None)
         ls.views.pop(uri, None)
+        for cache in (ls.summaries, ls.key_hovers):
+            for slot in [k for k in cache if k[0] == uri]:
+                cache.pop(slot, None)
         if not ls.pull_diagnostics:
             ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
@@ -334,16 +375,13 @@ def create_server() -> LspCountServer:
         if model is None:
             return None
         if is_summary_line(analysis, model, pos.line):
-            views = await ls.views_for(params.text_document.uri)
-            loop = asyncio.get_running_loop()
-            view = await loop.run_in_executor(ls.executor, view_model, model, views.rules, True)
-            text = hover.summary_hover(view)
+            text = hover.summary_hover(await ls.summary_for(params.text_document.uri, model))
         else:
             ref = key_at(analysis, pos)
             if ref is None:
                 return None
-            loop = asyncio.get_running_loop()
-            text = await loop.run_in_executor(ls.executor, hover.key_hover, analysis, ref)
+            slot = (params.text_document.uri, analysis.models.index(ref.model), ref.field)
+            text = await ls._cached(ls.key_hovers, slot, ls._key(analysis), hover.key_hover, analysis, ref)
         kind = types.MarkupKind.Markdown if ls.markdown() else types.MarkupKind.PlainText
         return types.Hover(contents=types.MarkupContent(kind=kind, value=text))
 

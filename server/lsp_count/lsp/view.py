@@ -81,12 +81,23 @@ def rules_for(path: str, config: BudgetConfig | None, config_error: BudgetError 
     return Rules(budget, settings, gpu, tuple(problems), config.source if config is not None else None)
 
 
-def view_model(model: ModelReport, rules: Rules, detailed: bool = False) -> ModelView:
-    """Memory, fit and verdicts for one model. ``detailed`` adds every training mode (for the summary hover)."""
+def verdicts(model: ModelReport, rules: Rules) -> tuple[Problem, ...]:
+    """The budget's findings for one model: all diagnostics need, and cheaper than a full view."""
+    if rules.budget is None or not rules.budget.has_limits:
+        return ()
+    return judge(model, rules.budget)
+
+
+def view_model(model: ModelReport, rules: Rules, detailed: bool = False,
+               problems: tuple[Problem, ...] | None = None) -> ModelView:
+    """Memory, fit and verdicts for one model. ``detailed`` adds every training mode (for the summary hover).
+
+    ``problems``: the model's verdicts when already judged (the fit search is the costly part).
+    """
     from lsp_count.core.fit import judge_fit
     from lsp_count.core.memory import SettingsError, estimate_memory, settings_from_mapping
 
-    verdicts = judge(model, rules.budget) if rules.budget is not None and rules.budget.has_limits else ()
+    found = verdicts(model, rules) if problems is None else problems
     try:
         settings = settings_from_mapping({**{canonical_key(str(k)): v for k, v in model.plan.items()}, **rules.settings})
     except SettingsError:
@@ -95,11 +106,11 @@ def view_model(model: ModelReport, rules: Rules, detailed: bool = False) -> Mode
         memory = estimate_memory(model, settings)
     except (ValueError, KeyError, NotImplementedError) as exc:
         # The estimator does not model this layout; parameters are still exact and shown.
-        return ModelView(model, settings, None, problems=verdicts, unavailable=str(exc) or type(exc).__name__)
+        return ModelView(model, settings, None, problems=found, unavailable=str(exc) or type(exc).__name__)
     modes: dict[str, MemoryReport] = {}
     if detailed:
         for mode in MODES:
             modes[mode] = memory if mode == settings.mode else estimate_memory(model, replace(settings, mode=mode))
     selection = parse_gpu_spec(rules.gpu) if rules.gpu else None
     fit = judge_fit(model, settings, selection) if selection is not None else None
-    return ModelView(model, settings, memory, modes, selection, fit, verdicts)
+    return ModelView(model, settings, memory, modes, selection, fit, found)

@@ -1,0 +1,140 @@
+"""Language-server latency benchmark: hover p50/p99 and edit-to-diagnostics time.
+
+Starts ``lsp-count serve --stdio`` as an editor would, opens Meta-Llama-3-8B's
+config.json under a workspace budget (a GPU, so hovers and diagnostics include
+memory and fit), and measures wall time seen by the client:
+
+* hover: alternating over the summary (model_type line) and each shaping key;
+* edit-to-diagnostics: a push-diagnostics client changes num_hidden_layers and
+  waits for the publishDiagnostics of that version (includes the server's
+  debounce).
+
+    .venv/bin/python bench/lsp_bench.py [--hovers 600] [--edits 100]
+
+Targets: hover p99 ≤ 20 ms, edit-to-diagnostics ≤ 100 ms. A script, not a test:
+it prints figures and exits 1 only when a target is missed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import pathlib
+import statistics
+import sys
+import tempfile
+import time
+
+from lsprotocol import types
+from pygls.lsp.client import LanguageClient
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+LLAMA = ROOT / "examples" / "llama-3-8b" / "config.json"
+HOVER_KEYS = ('"model_type"', '"num_hidden_layers"', '"hidden_size"', '"vocab_size"', '"intermediate_size"',
+              '"num_key_value_heads"', '"tie_word_embeddings"')
+
+
+def position_of(text: str, needle: str, after: int = 2) -> types.Position:
+    index = text.index(needle) + after
+    line = text.count("\n", 0, index)
+    return types.Position(line=line, character=index - (text.rfind("\n", 0, index) + 1))
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+
+async def run(hovers: int, edits: int) -> int:
+    text = LLAMA.read_text()
+    with tempfile.TemporaryDirectory() as tmp:
+        ws = pathlib.Path(tmp)
+        (ws / ".git").mkdir()
+        (ws / "pyproject.toml").write_text('[tool.lsp-count]\ngpu = "RTX-4090"\ncontext = 8192\n')
+        doc = ws / "llama-3-8b" / "config.json"
+        doc.parent.mkdir()
+        doc.write_text(text)
+        uri = doc.as_uri()
+
+        client = LanguageClient("lsp-bench", "1")
+        published: dict[int | None, float] = {}
+
+        @client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        def on_diagnostics(params: types.PublishDiagnosticsParams) -> None:
+            published.setdefault(params.version, time.perf_counter())
+
+        await client.start_io(sys.executable, "-m", "lsp_count", "serve", "--stdio")
+        caps = types.ClientCapabilities(text_document=types.TextDocumentClientCapabilities(
+            hover=types.HoverClientCapabilities(content_format=[types.MarkupKind.Markdown]),
+            publish_diagnostics=types.PublishDiagnosticsClientCapabilities(version_support=True)))
+        await client.initialize_async(types.InitializeParams(capabilities=caps, root_uri=ws.as_uri()))
+        client.initialized(types.InitializedParams())
+        client.text_document_did_open(types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(uri=uri, language_id="json", version=1, text=text)))
+        ident = types.TextDocumentIdentifier(uri=uri)
+
+        # Warm up (imports, first analysis), then measure.
+        for key in HOVER_KEYS:
+            await client.text_document_hover_async(types.HoverParams(text_document=ident, position=position_of(text, key)))
+        hover_ms: list[float] = []
+        for i in range(hovers):
+            pos = position_of(text, HOVER_KEYS[i % len(HOVER_KEYS)])
+            start = time.perf_counter()
+            result = await client.text_document_hover_async(types.HoverParams(text_document=ident, position=pos))
+            hover_ms.append((time.perf_counter() - start) * 1000)
+            assert result is not None
+
+        # First hover after an edit: nothing cached for the new version (analysis, recounts, fit search).
+        cold_ms: list[float] = []
+        for i in range(edits):
+            version = 1000 + i
+            new = text.replace('"num_hidden_layers": 32', f'"num_hidden_layers": {16 + i % 32}')
+            client.text_document_did_change(types.DidChangeTextDocumentParams(
+                text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+                content_changes=[types.TextDocumentContentChangeWholeDocument(text=new)]))
+            pos = position_of(new, HOVER_KEYS[i % len(HOVER_KEYS)])
+            start = time.perf_counter()
+            await client.text_document_hover_async(types.HoverParams(text_document=ident, position=pos))
+            cold_ms.append((time.perf_counter() - start) * 1000)
+            await asyncio.sleep(0.06)
+
+        edit_ms: list[float] = []
+        for i in range(edits):
+            version = 2000 + i
+            new = text.replace('"num_hidden_layers": 32', f'"num_hidden_layers": {16 + i % 32}')
+            start = time.perf_counter()
+            client.text_document_did_change(types.DidChangeTextDocumentParams(
+                text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+                content_changes=[types.TextDocumentContentChangeWholeDocument(text=new)]))
+            while version not in published:
+                await asyncio.sleep(0.0005)
+            edit_ms.append((published[version] - start) * 1000)
+            await asyncio.sleep(0.06)  # a pause between edits, so each one's debounce runs out
+
+        await client.shutdown_async(None)
+        client.exit(None)
+        await client.stop()
+
+    h50, h99 = percentile(hover_ms, 50), percentile(hover_ms, 99)
+    e50, e99 = percentile(edit_ms, 50), percentile(edit_ms, 99)
+    print(f"hover ({hovers} requests over {len(HOVER_KEYS)} keys): p50 {h50:.2f} ms  p99 {h99:.2f} ms  "
+          f"max {max(hover_ms):.2f} ms  mean {statistics.mean(hover_ms):.2f} ms")
+    print(f"first hover after an edit ({edits} edits, uncached): p50 {percentile(cold_ms, 50):.2f} ms  "
+          f"p99 {percentile(cold_ms, 99):.2f} ms")
+    print(f"edit-to-diagnostics ({edits} edits, push client): p50 {e50:.1f} ms  p99 {e99:.1f} ms  "
+          f"max {max(edit_ms):.1f} ms")
+    ok = h99 <= 20 and e99 <= 100
+    print("targets (hover p99 ≤ 20 ms, edit-to-diagnostics ≤ 100 ms):", "met" if ok else "MISSED")
+    return 0 if ok else 1
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--hovers", type=int, default=600)
+    parser.add_argument("--edits", type=int, default=100)
+    args = parser.parse_args()
+    return asyncio.run(run(args.hovers, args.edits))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
