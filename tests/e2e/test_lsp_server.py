@@ -162,7 +162,8 @@ async def test_pull_hover_model_type_has_exact_total(pull_client: LanguageClient
 
 
 async def test_pull_hover_on_key_gives_share_and_what_ifs(pull_client: LanguageClient, workspace):
-    uri = uri_of(workspace / "free" / "config.json")
+    uri = uri_of(workspace / "key" / "config.json")
+    open_doc(pull_client, uri, LLAMA_TEXT)
     hover = await pull_client.text_document_hover_async(types.HoverParams(
         text_document=types.TextDocumentIdentifier(uri=uri),
         position=position_of(LLAMA_TEXT, '"num_hidden_layers"', 3)))
@@ -176,7 +177,8 @@ async def test_pull_hover_on_key_gives_share_and_what_ifs(pull_client: LanguageC
 
 
 async def test_pull_hover_what_if_that_breaks_the_config(pull_client: LanguageClient, workspace):
-    uri = uri_of(workspace / "free" / "config.json")
+    uri = uri_of(workspace / "whatif" / "config.json")
+    open_doc(pull_client, uri, LLAMA_TEXT)
     hover = await pull_client.text_document_hover_async(types.HoverParams(
         text_document=types.TextDocumentIdentifier(uri=uri),
         position=position_of(LLAMA_TEXT, '"hidden_size"', 3)))
@@ -186,7 +188,8 @@ async def test_pull_hover_what_if_that_breaks_the_config(pull_client: LanguageCl
 
 
 async def test_pull_diagnostics_clean_config_has_none(pull_client: LanguageClient, workspace):
-    uri = uri_of(workspace / "free" / "config.json")
+    uri = uri_of(workspace / "clean" / "config.json")
+    open_doc(pull_client, uri, LLAMA_TEXT)
     report = await pull_client.text_document_diagnostic_async(types.DocumentDiagnosticParams(
         text_document=types.TextDocumentIdentifier(uri=uri)))
     assert list(report.items) == []
@@ -221,7 +224,8 @@ async def test_pull_half_typed_file_gets_hints_and_a_syntax_error(pull_client: L
 
 
 async def test_pull_settings_turn_hints_off_and_on(pull_client: LanguageClient, workspace):
-    uri = uri_of(workspace / "free" / "config.json")
+    uri = uri_of(workspace / "settings" / "config.json")
+    open_doc(pull_client, uri, LLAMA_TEXT)
     params = types.InlayHintParams(text_document=types.TextDocumentIdentifier(uri=uri),
                                    range=types.Range(start=types.Position(line=0, character=0),
                                                      end=types.Position(line=40, character=0)))
@@ -346,3 +350,42 @@ async def test_push_settings_pushed_turn_code_lens_off(push_client: LanguageClie
     lenses = await push_client.text_document_code_lens_async(types.CodeLensParams(text_document=ident))
     assert lenses[0].command.title.startswith("8.03B params")
     assert lenses[0].range.start.line == 0
+
+
+async def test_push_budget_error_names_gpu_and_quick_fix_fits(push_client: LanguageClient, tmp_path_factory):
+    root = tmp_path_factory.mktemp("budget")
+    (root / ".git").mkdir()
+    budget = root / "pyproject.toml"
+    budget.write_text('[tool.lsp-count]\ngpu = "T4"\nmode = "inference"\ncontext = 4096\n')
+    uri = uri_of(root / "llama" / "config.json")
+    (root / "llama").mkdir()
+    open_doc(push_client, uri, LLAMA_TEXT)
+    items = await wait_for_diagnostics(push_client, uri, lambda items: any(d.code == "LC201" for d in items))
+    over = next(d for d in items if d.code == "LC201")
+    assert over.severity == types.DiagnosticSeverity.Error and "T4" in over.message
+    # on the key that drives the model's size
+    assert over.range.start == position_of(LLAMA_TEXT, '"num_hidden_layers"', 0, "utf-8")
+    actions = await push_client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), range=over.range,
+        context=types.CodeActionContext(diagnostics=[over])))
+    layer_fix = next(a for a in actions if "num_hidden_layers" in a.title)
+    edit = layer_fix.edit.changes[uri][0]
+    fixed_layers = int(edit.new_text)
+    assert 1 <= fixed_layers < 32
+    # Applying the fix clears the error; one more layer than offered would not have.
+    line = LLAMA_TEXT.splitlines()[edit.range.start.line]
+    fixed = LLAMA_TEXT.replace(line, line[:edit.range.start.character] + str(fixed_layers)
+                               + line[edit.range.end.character:])
+    change_doc(push_client, uri, fixed, 2)
+    await wait_for_diagnostics(push_client, uri, lambda items: not any(d.code == "LC201" for d in items))
+    change_doc(push_client, uri, fixed.replace(f'"num_hidden_layers": {fixed_layers}',
+                                               f'"num_hidden_layers": {fixed_layers + 1}'), 3)
+    await wait_for_diagnostics(push_client, uri, lambda items: any(d.code == "LC201" for d in items))
+    # The team moves to a bigger GPU: the budget file changes and the error goes without an edit.
+    budget.write_text('[tool.lsp-count]\ngpu = "H100-80GB-SXM"\nmode = "inference"\ncontext = 4096\n')
+    push_client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(
+        changes=[types.FileEvent(uri=uri_of(budget), type=types.FileChangeType.Changed)]))
+    await wait_for_diagnostics(push_client, uri, lambda items: list(items) == [])
+    lenses = await push_client.text_document_code_lens_async(types.CodeLensParams(
+        text_document=types.TextDocumentIdentifier(uri=uri)))
+    assert "fits H100-80GB-SXM ✓" in lenses[0].command.title
