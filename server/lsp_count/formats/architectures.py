@@ -1,0 +1,259 @@
+"""Architectures that training tools describe in their own words, mapped onto HF families.
+
+* torchtune names the architecture by a builder function
+  (``torchtune.models.llama3_1.lora_llama3_1_8b``); the table below maps the
+  builder's size to the Hugging Face checkpoint torchtune converts from.
+* LitGPT ``model_config.yaml`` (litgpt.Config fields) and NeMo/Megatron GPT
+  ``model:`` sections are rewritten as the equivalent transformers config
+  (llama-, gpt_neox- or gpt2-shaped) and counted by the family table; a
+  combination no transformers class has is refused with a clear problem
+  rather than approximated.
+"""
+
+from __future__ import annotations
+
+import re
+
+from lsp_count.core.hf_config import count_config
+from lsp_count.core.report import ModelReport
+from lsp_count.core.source import Problem, SourceNode, Span
+
+# torchtune builder stem (after an optional lora_/qlora_ prefix, without _base/_instruct) -> hub id.
+TORCHTUNE_BUILDERS: dict[str, str] = {
+    "llama2_7b": "meta-llama/Llama-2-7b-hf",
+    "llama2_13b": "meta-llama/Llama-2-13b-hf",
+    "llama2_70b": "meta-llama/Llama-2-70b-hf",
+    "llama3_8b": "meta-llama/Meta-Llama-3-8B",
+    "llama3_70b": "meta-llama/Meta-Llama-3-70B",
+    "llama3_1_8b": "meta-llama/Llama-3.1-8B",
+    "llama3_1_70b": "meta-llama/Llama-3.1-70B",
+    "llama3_1_405b": "meta-llama/Llama-3.1-405B",
+    "llama3_2_1b": "meta-llama/Llama-3.2-1B",
+    "llama3_2_3b": "meta-llama/Llama-3.2-3B",
+    "llama3_3_70b": "meta-llama/Llama-3.3-70B-Instruct",
+    "mistral_7b": "mistralai/Mistral-7B-v0.1",
+    "qwen2_0_5b": "Qwen/Qwen2-0.5B",
+    "qwen2_7b": "Qwen/Qwen2-7B",
+    "qwen2_5_0_5b": "Qwen/Qwen2.5-0.5B",
+    "qwen2_5_1_5b": "Qwen/Qwen2.5-1.5B",
+    "qwen2_5_7b": "Qwen/Qwen2.5-7B",
+    "qwen2_5_14b": "Qwen/Qwen2.5-14B",
+    "qwen2_5_32b": "Qwen/Qwen2.5-32B",
+    "qwen2_5_72b": "Qwen/Qwen2.5-72B",
+    "gemma_2b": "google/gemma-2b",
+    "gemma_7b": "google/gemma-7b",
+    "gemma2_2b": "google/gemma-2-2b",
+    "gemma2_9b": "google/gemma-2-9b",
+    "gemma2_27b": "google/gemma-2-27b",
+    "phi3_mini": "microsoft/Phi-3-mini-4k-instruct",
+}
+# torchtune's attention module names -> transformers'.
+TORCHTUNE_MODULES = {"q_proj": "q_proj", "k_proj": "k_proj", "v_proj": "v_proj", "output_proj": "o_proj"}
+# LitGPT LoRA switches -> the transformers module names of the matrices they adapt. LitGPT's fused
+# qkv LoRA holds r·in per enabled matrix in lora_A and the enabled outputs in lora_B: the same count.
+LITGPT_LORA_KEYS = (("lora_query", "q_proj"), ("lora_key", "k_proj"), ("lora_value", "v_proj"),
+                    ("lora_projection", "o_proj"), ("lora_head", "lm_head"))
+
+
+def torchtune_builder(builder: str) -> tuple[str, str | None] | None:
+    """(hub id, adapter kind None | "lora" | "qlora") for a builder name."""
+    adapter = None
+    stem = builder
+    for prefix, kind in (("qlora_", "qlora"), ("lora_", "lora")):
+        if stem.startswith(prefix):
+            stem, adapter = stem[len(prefix):], kind
+            break
+    stem = re.sub(r"_(base|instruct)$", "", stem)
+    hub = TORCHTUNE_BUILDERS.get(stem)
+    return (hub, adapter) if hub else None
+
+
+def torchtune_families() -> list[str]:
+    return sorted(TORCHTUNE_BUILDERS)
+
+
+def _node(value: object, src: SourceNode | None, fallback: Span) -> SourceNode:
+    """A value for the synthetic HF config that points at the YAML key it came from."""
+    if src is None:
+        return SourceNode(value, fallback)
+    return SourceNode(value, src.span, src.key_span, raw=src.raw)
+
+
+def _count(hf: dict[str, tuple[object, SourceNode | None]], root_span: Span, name: str,
+           problems: list[Problem], method: str) -> ModelReport | None:
+    mapping = {k: _node(v, src, root_span) for k, (v, src) in hf.items()}
+    report, count_problems = count_config(SourceNode(mapping, root_span), name)
+    problems.extend(count_problems)
+    if report is None:
+        return None
+    return ModelReport(report.name, report.tree, report.spec, root_span, method=f"{report.method}; {method}")
+
+
+# --- LitGPT ----------------------------------------------------------------------------------------
+
+
+def _pad(n: int, multiple: int) -> int:
+    return -(-n // multiple) * multiple
+
+
+def litgpt_model(r, name: str, problems: list[Problem]) -> ModelReport | None:
+    """litgpt.Config fields -> the equivalent transformers config, counted."""
+    n_layer, n_embd, n_head = r.int("n_layer"), r.int("n_embd"), r.int("n_head")
+    if None in (n_layer, n_embd, n_head):
+        problems.append(Problem("error", "LC102", "LitGPT config needs n_layer, n_embd and n_head", r.root.span))
+        return None
+    assert n_layer is not None and n_embd is not None and n_head is not None
+    groups = r.int("n_query_groups") or n_head
+    head_size = r.int("head_size") or n_embd // n_head
+    vocab = r.int("vocab_size") or 50254
+    padded = r.int("padded_vocab_size") or _pad(vocab, r.int("padding_multiple") or 512)
+    bias = r.bool("bias")
+    bias = True if bias is None else bias  # litgpt.Config.bias defaults to True
+    attn_bias = r.bool("attn_bias") or False
+    mlp = r.str("mlp_class_name") or "GptNeoxMLP"
+    norm = r.str("norm_class_name") or "LayerNorm"
+    inter = r.int("intermediate_size") or 4 * n_embd
+    if r.bool("lm_head_bias"):
+        problems.append(Problem("error", "LC101", "lm_head_bias: no transformers class has a biased output head "
+                                "of this shape; not counted", r.span("lm_head_bias")))
+        return None
+    src = {"n_layer": r.node("n_layer"), "n_embd": r.node("n_embd"), "n_head": r.node("n_head"),
+           "groups": r.node("n_query_groups"), "head": r.node("head_size"), "vocab": r.node("padded_vocab_size") or r.node("vocab_size"),
+           "inter": r.node("intermediate_size")}
+    if mlp in ("LLaMAMLP", "GemmaMLP", "LLaMAMoE") and norm == "RMSNorm":
+        hf: dict[str, tuple[object, SourceNode | None]] = {
+            "model_type": ("mixtral" if mlp == "LLaMAMoE" else "llama", None),
+            "hidden_size": (n_embd, src["n_embd"]), "num_hidden_layers": (n_layer, src["n_layer"]),
+            "num_attention_heads": (n_head, src["n_head"]), "num_key_value_heads": (groups, src["groups"]),
+            "head_dim": (head_size, src["head"]), "intermediate_size": (inter, src["inter"]),
+            "vocab_size": (padded, src["vocab"]), "tie_word_embeddings": (False, None),
+        }
+        if mlp == "LLaMAMoE":
+            if bias or attn_bias:
+                problems.append(Problem("error", "LC101", "LLaMAMoE with biases has no transformers equivalent", r.span("bias")))
+                return None
+            hf["num_local_experts"] = (r.int("n_expert") or 8, r.node("n_expert"))
+            hf["num_experts_per_tok"] = (r.int("n_expert_per_token") or 2, r.node("n_expert_per_token"))
+            hf["intermediate_size"] = (r.int("moe_intermediate_size") or inter, r.node("moe_intermediate_size") or src["inter"])
+        else:
+            if attn_bias and not bias:
+                # qkv biased but not the output projection: qwen2's layout.
+                hf["model_type"] = ("qwen2", None)
+            else:
+                hf["attention_bias"] = (bias, r.node("bias"))
+                hf["mlp_bias"] = (bias, r.node("bias"))
+        return _count(hf, r.root.span, name, problems, "LitGPT config mapped to " + str(hf["model_type"][0]))
+    if mlp == "GptNeoxMLP" and norm == "LayerNorm":
+        if groups != n_head or head_size * n_head != n_embd or not bias:
+            problems.append(Problem("error", "LC101", "a GptNeoxMLP/LayerNorm LitGPT config with grouped queries, "
+                                    "an unusual head_size or no biases has no transformers equivalent", r.root.span))
+            return None
+        hf = {
+            "model_type": ("gpt_neox", None), "hidden_size": (n_embd, src["n_embd"]),
+            "num_hidden_layers": (n_layer, src["n_layer"]), "num_attention_heads": (n_head, src["n_head"]),
+            "intermediate_size": (inter, src["inter"]), "vocab_size": (padded, src["vocab"]),
+            "tie_word_embeddings": (False, None), "rotary_pct": (r.value("rotary_percentage") or 0.25, r.node("rotary_percentage")),
+        }
+        return _count(hf, r.root.span, name, problems, "LitGPT config mapped to gpt_neox")
+    problems.append(Problem("error", "LC101", f"LitGPT {mlp} with {norm} is not mapped to a transformers family", r.span("mlp_class_name")))
+    return None
+
+
+# --- NeMo / Megatron GPT ---------------------------------------------------------------------------
+
+# Tokenizers NeMo/Megatron YAMLs name, with their vocabulary size (before padding).
+TOKENIZER_VOCAB = {
+    "gpt2bpetokenizer": 50257,
+    "gpt2": 50257,
+    "bertwordpiecelowercase": 30522,
+    "bertwordpiececase": 28996,
+    "megatron-gpt-345m": 50257,
+    "megatron-bert-345m-uncased": 30522,
+    "megatron-bert-345m-cased": 28996,
+}
+
+
+def nemo_vocab(r, options, problems: list[Problem]) -> tuple[int | None, SourceNode | None]:
+    tok_type = r.str("model.tokenizer.type")
+    library = (r.str("model.tokenizer.library") or "").lower()
+    node = r.node("model.tokenizer.type") or r.node("model.tokenizer")
+    if tok_type and tok_type.lower() in TOKENIZER_VOCAB:
+        return TOKENIZER_VOCAB[tok_type.lower()], node
+    if library == "huggingface" and tok_type:
+        from lsp_count.core.catalog import resolve_model
+
+        found = resolve_model(tok_type, options.hf_cache, options.base_dir).found
+        vocab = found.root.get("vocab_size") if found else None
+        if vocab is not None and isinstance(vocab.value, int):
+            return vocab.value, node
+    explicit = r.int("model.tokenizer.vocab_size") or r.int("model.vocab_size")
+    if explicit:
+        return explicit, r.node("model.tokenizer.vocab_size") or r.node("model.vocab_size")
+    problems.append(Problem("error", "LC102", f"the vocabulary size comes from the tokenizer ({tok_type or 'none named'}), "
+                            "which lsp-count cannot open; name a known tokenizer type (e.g. GPT2BPETokenizer) or a "
+                            "Hugging Face tokenizer whose config is in the catalog or the HF cache", r.span("model.tokenizer")))
+    return None, None
+
+
+def nemo_model(r, name: str, problems: list[Problem], options) -> ModelReport | None:
+    m = "model."
+    layers, hidden, heads = r.int(m + "num_layers"), r.int(m + "hidden_size"), r.int(m + "num_attention_heads")
+    if None in (layers, hidden, heads):
+        return None
+    assert layers is not None and hidden is not None and heads is not None
+    ffn = r.int(m + "ffn_hidden_size") or 4 * hidden
+    groups = r.int(m + "num_query_groups") or heads
+    kv_channels = r.int(m + "kv_channels") or hidden // heads
+    activation = (r.str(m + "activation") or "gelu").lower()
+    norm = (r.str(m + "normalization") or "layernorm").lower()
+    position = (r.str(m + "position_embedding_type") or "learned_absolute").lower()
+    bias = r.bool(m + "bias")
+    bias = True if bias is None else bias
+    shared = r.bool(m + "share_embeddings_and_output_weights")
+    shared = True if shared is None else shared
+    max_pos = r.int(m + "max_position_embeddings") or r.int(m + "encoder_seq_length") or 2048
+    vocab, vocab_src = nemo_vocab(r, options, problems)
+    if vocab is None:
+        return None
+    divisible = r.int(m + "make_vocab_size_divisible_by") or 128
+    tp = r.int(m + "tensor_model_parallel_size") or 1
+    padded = _pad(vocab, divisible * tp)
+    note = f"vocab {vocab:,} from the tokenizer, padded to {padded:,} (multiple of {divisible} × TP {tp})"
+    src = lambda key: r.node(m + key)  # noqa: E731
+    gated = activation in ("swiglu", "fast-swiglu", "geglu", "fast-geglu", "reglu", "fast-reglu")
+    if gated and norm == "rmsnorm" and position in ("rope", "none"):
+        hf: dict[str, tuple[object, SourceNode | None]] = {
+            "model_type": ("llama", None), "hidden_size": (hidden, src("hidden_size")),
+            "num_hidden_layers": (layers, src("num_layers")), "num_attention_heads": (heads, src("num_attention_heads")),
+            "num_key_value_heads": (groups, src("num_query_groups")), "head_dim": (kv_channels, src("kv_channels")),
+            "intermediate_size": (ffn, src("ffn_hidden_size")), "vocab_size": (padded, vocab_src),
+            "tie_word_embeddings": (shared, src("share_embeddings_and_output_weights")),
+            "attention_bias": (bias, src("bias")), "mlp_bias": (bias, src("bias")),
+            "max_position_embeddings": (max_pos, src("max_position_embeddings")),
+        }
+        report = _count(hf, r.root.span, name, problems, "NeMo model mapped to llama")
+    elif not gated and norm in ("layernorm", "layernorm1p") and bias and groups == heads and kv_channels * heads == hidden:
+        if position == "learned_absolute" and shared:
+            hf = {"model_type": ("gpt2", None), "n_embd": (hidden, src("hidden_size")), "n_layer": (layers, src("num_layers")),
+                  "n_head": (heads, src("num_attention_heads")), "n_inner": (ffn, src("ffn_hidden_size")),
+                  "vocab_size": (padded, vocab_src), "n_positions": (max_pos, src("max_position_embeddings"))}
+            report = _count(hf, r.root.span, name, problems, "NeMo model mapped to gpt2")
+        elif position == "rope" and not shared:
+            hf = {"model_type": ("gpt_neox", None), "hidden_size": (hidden, src("hidden_size")),
+                  "num_hidden_layers": (layers, src("num_layers")), "num_attention_heads": (heads, src("num_attention_heads")),
+                  "intermediate_size": (ffn, src("ffn_hidden_size")), "vocab_size": (padded, vocab_src),
+                  "tie_word_embeddings": (False, None), "max_position_embeddings": (max_pos, src("max_position_embeddings")),
+                  "rotary_pct": (r.value(m + "rotary_percentage") or 1.0, src("rotary_percentage"))}
+            report = _count(hf, r.root.span, name, problems, "NeMo model mapped to gpt_neox")
+        else:
+            report = None
+            problems.append(Problem("error", "LC101", f"NeMo GPT with {position} positions and share_embeddings_and_output_weights: "
+                                    f"{str(shared).lower()} is not mapped to a transformers family", r.span("model")))
+    else:
+        report = None
+        problems.append(Problem("error", "LC101", f"NeMo GPT with activation {activation}, normalization {norm}, "
+                                f"bias {str(bias).lower()} is not mapped to a transformers family", r.span("model")))
+    if report is None:
+        return None
+    problems.append(Problem("info", "LC106", note, vocab_src.span if vocab_src is not None else None))
+    return report

@@ -1,0 +1,201 @@
+"""What every training-format reader shares: typed reads with positions, OmegaConf
+interpolations, base models, the training plan and the LoRA report."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+
+from lsp_count.core.catalog import not_found_problem, resolve_model
+from lsp_count.core.hf_config import count_config
+from lsp_count.core.report import ModelReport
+from lsp_count.core.source import Problem, SourceNode, Span
+from lsp_count.formats.lora import LoraTargets, apply_lora
+
+# ${a.b.c}, ${.sibling}: OmegaConf node interpolations we can resolve inside the document.
+_INTERP = re.compile(r"\$\{\s*([A-Za-z0-9_.\-\[\]]+)\s*\}\Z")
+MAX_INTERP_DEPTH = 16
+
+# HF TrainingArguments ``optim`` / torchtune ``_component_`` -> the memory model's optimizer.
+OPTIMIZERS = {
+    "adamw_torch": "adamw", "adamw_torch_fused": "adamw", "adamw_hf": "adamw", "adamw_apex_fused": "adamw",
+    "adamw_torch_xla": "adamw", "adamw_torch_npu_fused": "adamw", "adamw_anyprecision": "adamw",
+    "paged_adamw_32bit": "adamw", "adamw": "adamw", "adam": "adamw", "adamw_32bit": "adamw",
+    "adamw_bnb_8bit": "adamw-8bit", "adamw_8bit": "adamw-8bit", "paged_adamw_8bit": "adamw-8bit",
+    "adam8bit": "adamw-8bit", "bnb_adamw_8bit": "adamw-8bit",
+    "sgd": "sgd",
+    "torch.optim.adamw": "adamw", "torch.optim.adam": "adamw", "bitsandbytes.optim.pagedadamw": "adamw",
+    "bitsandbytes.optim.pagedadamw8bit": "adamw-8bit", "bitsandbytes.optim.adamw8bit": "adamw-8bit",
+    "torchao.optim.adamw8bit": "adamw-8bit", "torchao.prototype.low_bit_optim.adamw8bit": "adamw-8bit",
+    "torch.optim.sgd": "sgd",
+}
+PRECISIONS = {"bf16": "bfloat16", "bfloat16": "bfloat16", "fp16": "float16", "float16": "float16", "half": "float16",
+              "fp32": "float32", "float32": "float32", "32": "float32", "16": "float16",
+              "bf16-true": "bfloat16", "bf16-mixed": "bfloat16", "16-true": "float16", "16-mixed": "float16",
+              "32-true": "float32"}
+
+
+@dataclass
+class Reader:
+    """Reads typed values from a document's root, collecting problems (one per bad key)."""
+
+    root: SourceNode
+    problems: list[Problem] = field(default_factory=list)
+
+    def node(self, path: str, base: SourceNode | None = None) -> SourceNode | None:
+        n = base or self.root
+        for part in path.split("."):
+            n = n.get(part) if n is not None else None
+        return self._resolve(n, 0)
+
+    def _resolve(self, n: SourceNode | None, depth: int) -> SourceNode | None:
+        if n is None or not isinstance(n.value, str) or depth > MAX_INTERP_DEPTH:
+            return n
+        m = _INTERP.match(n.value.strip())
+        if not m or m.group(1).startswith("."):
+            return n  # relative or resolver (${oc.env:...}) interpolations are left as written
+        target: SourceNode | None = self.root
+        for part in m.group(1).split("."):
+            target = target.get(part) if target is not None else None
+        if target is None:
+            return n
+        resolved = self._resolve(target, depth + 1)
+        # Keep where the user wrote the reference: that is the line to point at.
+        return SourceNode(resolved.value, n.span, n.key_span, raw=n.raw) if resolved is not None else n
+
+    def span(self, path: str) -> Span | None:
+        n = self.node(path)
+        return (n.key_span or n.span) if n is not None else None
+
+    def value(self, path: str) -> object:
+        n = self.node(path)
+        return None if n is None else n.value
+
+    def int(self, path: str, minimum: int = 1) -> int | None:
+        n = self.node(path)
+        if n is None or n.value is None:
+            return None
+        v = n.value
+        if isinstance(v, float) and v.is_integer():
+            v = int(v)
+        if isinstance(v, bool) or not isinstance(v, int) or v < minimum:
+            self.problems.append(Problem("error", "LC102", f"{path} must be a whole number ≥ {minimum}, got {n.raw or v!r}", n.span))
+            return None
+        return v
+
+    def bool(self, path: str) -> bool | None:
+        n = self.node(path)
+        if n is None or n.value is None:
+            return None
+        if isinstance(n.value, bool):
+            return n.value
+        if isinstance(n.value, str) and n.value.lower() in ("true", "false"):
+            return n.value.lower() == "true"
+        self.problems.append(Problem("error", "LC102", f"{path} must be true or false, got {n.raw or n.value!r}", n.span))
+        return None
+
+    def str(self, path: str) -> str | None:
+        n = self.node(path)
+        if n is None or n.value is None:
+            return None
+        if isinstance(n.value, str):
+            return n.value
+        return str(n.value)
+
+    def strs(self, path: str) -> tuple[str, ...] | None:
+        n = self.node(path)
+        if n is None or n.value is None:
+            return None
+        if isinstance(n.value, tuple):
+            return tuple(str(c.value) for c in n.value if c.value is not None)
+        if isinstance(n.value, str):
+            return tuple(p.strip() for p in n.value.split(",") if p.strip())
+        self.problems.append(Problem("error", "LC102", f"{path} must be a list of names", n.span))
+        return None
+
+
+@dataclass(frozen=True)
+class Lora:
+    rank: int
+    alpha: float | None
+    targets: LoraTargets
+    targets_span: Span | None
+    dora: bool = False
+
+
+class Plan:
+    """The training plan (ModelReport.plan): Settings-compatible values plus where each was written."""
+
+    def __init__(self) -> None:
+        self.values: dict[str, object] = {}
+        self.spans: dict[str, Span] = {}
+
+    def set(self, key: str, value: object, span: Span | None = None) -> None:
+        if value is None:
+            return
+        self.values[key] = value
+        if span is not None:
+            self.spans[key] = span
+
+    def as_mapping(self) -> dict[str, object]:
+        out = dict(self.values)
+        if self.spans:
+            out["spans"] = dict(self.spans)
+        return out
+
+
+def optimizer_name(raw: str | None) -> str | None:
+    if raw is None:
+        return None
+    return OPTIMIZERS.get(raw.strip().lower())
+
+
+def zero_stage_from(deepspeed: str | None) -> int | None:
+    """ZeRO stage from a DeepSpeed config name as the tools ship them (zero3_bf16.json, ds_z2_config.json)."""
+    if not deepspeed:
+        return None
+    m = re.search(r"(?:zero|_z)[_-]?([0-3])", deepspeed.lower())
+    return int(m.group(1)) if m else None
+
+
+def base_model(reader: Reader, key: str, options, problems: list[Problem], name: str | None = None) -> ModelReport | None:
+    """Resolve and count the base model named at ``key`` (offline)."""
+    node = reader.node(key)
+    model_id = name or (node.value if node is not None and isinstance(node.value, str) else None)
+    span = (node.span if node is not None else None)
+    if not model_id:
+        problems.append(Problem("error", "LC102", f"{key} must name a model (a hub id or a local path)", span))
+        return None
+    lookup = resolve_model(model_id, options.hf_cache, options.base_dir)
+    if lookup.found is None:
+        problems.extend(replace(p, span=span) for p in lookup.problems)
+        problems.append(not_found_problem(model_id, lookup, span))
+        return None
+    report, count_problems = count_config(lookup.found.root, model_id)
+    if report is None:
+        problems.extend(
+            Problem(p.severity, p.code, f"{model_id} ({lookup.found.source}): {p.message}", span) for p in count_problems)
+        return None
+    problems.append(Problem("info", "LC106", f"{model_id}: config from the {lookup.found.source} ({lookup.found.path})", span))
+    return replace(report, span=span)
+
+
+def finish(base: ModelReport, lora: Lora | None, plan: Plan, problems: list[Problem], span: Span | None,
+           method_note: str = "") -> ModelReport:
+    """The model report: base frozen + adapters when training LoRA, the plan attached."""
+    tree = base.tree
+    method = base.method + (f"; {method_note}" if method_note else "")
+    if lora is not None:
+        adapted = apply_lora(tree, lora.rank, lora.targets, lora.dora)
+        for err in adapted.errors:
+            problems.append(Problem("error", "LC102", err, lora.targets_span))
+        for note in adapted.notes:
+            problems.append(Problem("warning", "LC106", note, lora.targets_span))
+        if not adapted.errors:
+            tree = adapted.tree
+            plan.set("lora_targets", list(adapted.modules) if not lora.targets.all_linear else "all-linear")
+            if lora.targets_span is not None:
+                plan.spans["lora_targets"] = lora.targets_span
+            method += f"; LoRA adapters exact (peft: r·(in+out) per adapted matrix, r={lora.rank})"
+    return ModelReport(name=base.name, tree=tree, spec=base.spec, span=span or base.span, method=method,
+                       plan=plan.as_mapping())

@@ -1,0 +1,369 @@
+"""YAML documents: fine-tuning configs (axolotl, LLaMA-Factory, torchtune, LitGPT, NeMo)
+and Hugging Face configs written as YAML -> FileReport with counts and a training plan."""
+
+from __future__ import annotations
+
+from pathlib import PurePath
+
+from lsp_count.core.report import FileReport, ModelReport
+from lsp_count.core.source import Problem, SourceNode
+from lsp_count.formats import architectures
+from lsp_count.formats.common import (PRECISIONS, Lora, Plan, Reader, base_model, finish, optimizer_name,
+                                      zero_stage_from)
+from lsp_count.formats.lora import LoraTargets
+from lsp_count.formats.yaml_reader import read_yaml
+
+
+def analyze_yaml(text: str, path: str, options) -> FileReport:
+    doc = read_yaml(text)
+    problems = list(doc.problems)
+    root = doc.root
+    if root is None:
+        return FileReport(path, (), tuple(problems), recognized=bool(problems), lines=doc.lines)
+    if not root.is_mapping():
+        return FileReport(path, (), tuple(problems) + (Problem(
+            "info", "LC002", "no model or training config recognized: the document is not a mapping", root.span),),
+            recognized=False, lines=doc.lines)
+    kind = detect(root)
+    if kind is None:
+        return FileReport(path, (), tuple(problems) + (Problem(
+            "info", "LC002", "no model or training config recognized (not axolotl, LLaMA-Factory, torchtune, "
+            "LitGPT, NeMo or a Hugging Face config)", root.span),), recognized=False, lines=doc.lines)
+    reader = Reader(root)
+    model = READERS[kind](reader, path, options, problems)
+    problems.extend(reader.problems)
+    return FileReport(path, (model,) if model is not None else (), tuple(problems), lines=doc.lines)
+
+
+def detect(root: SourceNode) -> str | None:
+    """Which tool wrote this YAML, by the keys each documents."""
+    keys = root.value
+    assert isinstance(keys, dict)
+    model = root.get("model")
+    if model is not None and model.is_mapping():
+        comp = model.get("_component_")
+        if comp is not None and isinstance(comp.value, str) and comp.value.startswith("torchtune.models."):
+            return "torchtune"
+        if model.get("num_layers") is not None and model.get("hidden_size") is not None:
+            return "nemo"
+    if "base_model" in keys:
+        return "axolotl"
+    if "model_name_or_path" in keys and any(k in keys for k in (
+            "finetuning_type", "stage", "lora_target", "cutoff_len", "template", "quantization_bit")):
+        return "llamafactory"
+    if "n_layer" in keys and "n_embd" in keys and "model_type" not in keys:
+        return "litgpt"
+    if "checkpoint_dir" in keys and any(k in keys for k in ("lora_r", "train", "precision", "quantize")):
+        return "litgpt_finetune"
+    from lsp_count.core.hf_config import looks_like_config
+
+    if looks_like_config(root):
+        return "hf"
+    return None
+
+
+# --- Hugging Face config as YAML -------------------------------------------------------------------
+
+
+def read_hf(reader: Reader, path: str, options, problems: list[Problem]) -> ModelReport | None:
+    from lsp_count.core.hf_config import count_config
+
+    report, count_problems = count_config(reader.root, PurePath(path).stem)
+    problems.extend(count_problems)
+    return report
+
+
+# --- axolotl ---------------------------------------------------------------------------------------
+
+
+def read_axolotl(r: Reader, path: str, options, problems: list[Problem]) -> ModelReport | None:
+    base = base_model(r, "base_model", options, problems)
+    if base is None:
+        return None
+    plan = Plan()
+    adapter = (r.str("adapter") or "").lower() or None
+    four, eight = r.bool("load_in_4bit"), r.bool("load_in_8bit")
+    lora = None
+    if adapter in ("lora", "qlora"):
+        rank = r.int("lora_r")
+        if rank is None and r.node("lora_r") is None:
+            problems.append(Problem("error", "LC102", "adapter: lora needs lora_r (the LoRA rank)", r.span("adapter")))
+            return None
+        if rank is None:
+            return None
+        linear = r.bool("lora_target_linear")
+        targets_node = r.node("lora_target_modules")
+        if linear:
+            targets, tspan = LoraTargets(), r.span("lora_target_linear")
+            if targets_node is not None and targets_node.value:
+                problems.append(Problem("info", "LC106", "lora_target_linear: true adapts every linear layer; "
+                                        "lora_target_modules adds nothing", r.span("lora_target_modules")))
+        elif targets_node is not None and isinstance(targets_node.value, str):
+            targets, tspan = LoraTargets(pattern=targets_node.value), r.span("lora_target_modules")
+        elif targets_node is not None and isinstance(targets_node.value, tuple):
+            targets, tspan = LoraTargets(names=r.strs("lora_target_modules")), r.span("lora_target_modules")
+        else:
+            problems.append(Problem("error", "LC102", "name the LoRA targets: lora_target_modules (a list or a regex) "
+                                    "or lora_target_linear: true", r.span("adapter")))
+            return None
+        alpha = r.value("lora_alpha")
+        lora = Lora(rank, alpha if isinstance(alpha, (int, float)) and not isinstance(alpha, bool) else None,
+                    targets, tspan, dora=bool(r.bool("peft_use_dora")))
+        plan.set("lora_rank", rank, r.span("lora_r"))
+        plan.set("lora_alpha", lora.alpha, r.span("lora_alpha"))
+        quantized = adapter == "qlora" or four or eight
+        if quantized:
+            # axolotl loads a qlora base as bitsandbytes NF4 with double quantization.
+            dtype = "int8" if eight and not four and adapter != "qlora" else "nf4-dq"
+            plan.set("mode", "qlora", r.span("adapter"))
+            plan.set("dtype", dtype, r.span("load_in_8bit" if dtype == "int8" else "adapter"))
+            plan.set("quantization", dtype)
+            if adapter == "qlora" and not four:
+                problems.append(Problem("warning", "LC106", "adapter: qlora expects load_in_4bit: true (axolotl refuses it otherwise)",
+                                        r.span("adapter")))
+        else:
+            plan.set("mode", "lora", r.span("adapter"))
+    elif adapter is not None:
+        problems.append(Problem("warning", "LC106", f"adapter: {adapter} is not modelled; counting a full fine-tune",
+                                r.span("adapter")))
+        plan.set("mode", "train")
+    else:
+        plan.set("mode", "train")
+    if "dtype" not in plan.values:
+        plan.set("dtype", _precision(r, "bf16", "fp16", "tf32"))
+    plan.set("context", r.int("sequence_len"), r.span("sequence_len"))
+    plan.set("batch", r.int("micro_batch_size"), r.span("micro_batch_size"))
+    gc = r.value("gradient_checkpointing")
+    if gc is not None:
+        # axolotl also takes "unsloth" / "offload" here: still activation recomputation.
+        plan.set("gradient_checkpointing", bool(gc) and gc not in ("false", "False"), r.span("gradient_checkpointing"))
+    _optimizer(r, "optimizer", plan, problems)
+    _zero(r, plan, problems, "deepspeed")
+    fsdp = r.node("fsdp")
+    if fsdp is not None and fsdp.value:
+        # FSDP full_shard shards what ZeRO-3 shards; shard_grad_op what ZeRO-2 does.
+        text = str(fsdp.to_python())
+        stage = 3 if "full_shard" in text else 2 if "shard_grad_op" in text else None
+        plan.set("zero", stage, r.span("fsdp"))
+    return finish(base, lora, plan, problems, r.span("base_model"))
+
+
+def _precision(r: Reader, bf16_key: str, fp16_key: str, _tf32: str) -> str | None:
+    bf = r.value(bf16_key)
+    if bf is True or bf == "auto":
+        return "bfloat16"
+    if r.value(fp16_key) is True:
+        return "float16"
+    return None
+
+
+def _optimizer(r: Reader, key: str, plan: Plan, problems: list[Problem]) -> None:
+    raw = r.str(key)
+    if raw is None:
+        return
+    name = optimizer_name(raw)
+    if name is None:
+        problems.append(Problem("info", "LC106", f"optimizer {raw} is not modelled; memory assumes AdamW (16 bytes per trainable parameter in mixed precision)",
+                                r.span(key)))
+        return
+    plan.set("optimizer", name, r.span(key))
+
+
+def _zero(r: Reader, plan: Plan, problems: list[Problem], key: str) -> None:
+    ds = r.value(key)
+    if isinstance(ds, str):
+        stage = zero_stage_from(ds)
+        if stage is None:
+            problems.append(Problem("info", "LC106", f"cannot tell the ZeRO stage from {ds}", r.span(key)))
+        else:
+            plan.set("zero", stage, r.span(key))
+    elif isinstance(ds, dict):
+        stage = r.int(f"{key}.zero_optimization.stage", minimum=0)
+        plan.set("zero", stage, r.span(key))
+
+
+# --- LLaMA-Factory ---------------------------------------------------------------------------------
+
+
+def read_llamafactory(r: Reader, path: str, options, problems: list[Problem]) -> ModelReport | None:
+    base = base_model(r, "model_name_or_path", options, problems)
+    if base is None:
+        return None
+    plan = Plan()
+    ftype = (r.str("finetuning_type") or "lora").lower()  # LLaMA-Factory's default finetuning_type is lora
+    lora = None
+    qbit = r.int("quantization_bit")
+    if ftype == "lora":
+        rank = r.int("lora_rank") or 8  # FinetuningArguments.lora_rank default
+        target = r.node("lora_target")
+        names = r.strs("lora_target") or ("all",)
+        targets = LoraTargets() if [n.lower() for n in names] == ["all"] else LoraTargets(names=names)
+        extra = r.strs("additional_target")
+        if extra:
+            problems.append(Problem("info", "LC106", "additional_target modules are trained in full; not counted here",
+                                    r.span("additional_target")))
+        alpha = r.value("lora_alpha")
+        lora = Lora(rank, alpha if isinstance(alpha, (int, float)) else rank * 2.0, targets,
+                    r.span("lora_target") if target is not None else r.span("finetuning_type"),
+                    dora=bool(r.bool("use_dora")))
+        plan.set("lora_rank", rank, r.span("lora_rank"))
+        plan.set("lora_alpha", lora.alpha, r.span("lora_alpha"))
+        if qbit in (4, 8):
+            dq = r.bool("double_quantization")
+            dtype = "int8" if qbit == 8 else ("nf4" if dq is False else "nf4-dq")
+            plan.set("mode", "qlora", r.span("quantization_bit"))
+            plan.set("dtype", dtype, r.span("quantization_bit"))
+            plan.set("quantization", dtype)
+        else:
+            plan.set("mode", "lora", r.span("finetuning_type"))
+    elif ftype == "full":
+        plan.set("mode", "train", r.span("finetuning_type"))
+    else:
+        problems.append(Problem("warning", "LC106", f"finetuning_type: {ftype} is not modelled; counting a full fine-tune",
+                                r.span("finetuning_type")))
+        plan.set("mode", "train")
+    if "dtype" not in plan.values:
+        plan.set("dtype", _precision(r, "bf16", "fp16", "tf32"))
+    plan.set("context", r.int("cutoff_len") or 2048, r.span("cutoff_len"))  # DataArguments.cutoff_len default
+    plan.set("batch", r.int("per_device_train_batch_size") or 8, r.span("per_device_train_batch_size"))
+    # LLaMA-Factory turns gradient checkpointing on unless disable_gradient_checkpointing is set.
+    plan.set("gradient_checkpointing", not bool(r.bool("disable_gradient_checkpointing")),
+             r.span("disable_gradient_checkpointing"))
+    _optimizer(r, "optim", plan, problems)
+    _zero(r, plan, problems, "deepspeed")
+    return finish(base, lora, plan, problems, r.span("model_name_or_path"))
+
+
+# --- torchtune -------------------------------------------------------------------------------------
+
+
+def read_torchtune(r: Reader, path: str, options, problems: list[Problem]) -> ModelReport | None:
+    component = r.str("model._component_") or ""
+    builder = component.rsplit(".", 1)[-1]
+    entry = architectures.torchtune_builder(builder)
+    comp_span = r.span("model._component_")
+    if entry is None:
+        problems.append(Problem("error", "LC101", f"torchtune builder {builder} is not in lsp-count's table "
+                                f"(known: {', '.join(architectures.torchtune_families())})", comp_span))
+        return None
+    hub_id, adapter = entry
+    base = base_model(r, "model._component_", options, problems, name=hub_id)
+    if base is None:
+        return None
+    plan = Plan()
+    lora = None
+    if adapter:
+        rank = r.int("model.lora_rank")
+        if rank is None:
+            problems.append(Problem("error", "LC102", f"{builder} needs model.lora_rank", comp_span))
+            return None
+        attn = r.strs("model.lora_attn_modules") or ()
+        names = [architectures.TORCHTUNE_MODULES.get(a, a) for a in attn]
+        if r.bool("model.apply_lora_to_mlp"):
+            names += ["gate_proj", "up_proj", "down_proj"]
+        if r.bool("model.apply_lora_to_output"):
+            names.append("lm_head")
+        if not names:
+            problems.append(Problem("error", "LC102", "no LoRA targets: set model.lora_attn_modules", comp_span))
+            return None
+        if base.spec is not None and base.spec.family.model_type in ("phi3",):
+            problems.append(Problem("error", "LC101", "torchtune splits phi3's fused qkv/gate_up projections for LoRA; "
+                                    "lsp-count does not model that split yet", comp_span))
+            return None
+        if "lm_head" in names and not any(t.module == "lm_head" for _p, t, _m, _f in base.tree.root.iter_tensors()):
+            problems.append(Problem("error", "LC102", "apply_lora_to_output: this model ties its output to the embeddings; "
+                                    "torchtune refuses LoRA on a tied output", r.span("model.apply_lora_to_output")))
+            return None
+        alpha = r.value("model.lora_alpha")
+        lora = Lora(rank, alpha if isinstance(alpha, (int, float)) else None, LoraTargets(names=tuple(names)),
+                    r.span("model.lora_attn_modules"), dora=bool(r.bool("model.use_dora")))
+        plan.set("lora_rank", rank, r.span("model.lora_rank"))
+        plan.set("lora_alpha", lora.alpha, r.span("model.lora_alpha"))
+        if adapter == "qlora":
+            # torchao NF4: 4-bit codes, blocksize 64, scales quantized again per 256 blocks (as QLoRA's double quant).
+            plan.set("mode", "qlora", comp_span)
+            plan.set("dtype", "nf4-dq", comp_span)
+            plan.set("quantization", "nf4-dq")
+        else:
+            plan.set("mode", "lora", comp_span)
+    else:
+        plan.set("mode", "train", comp_span)
+    if "dtype" not in plan.values:
+        raw = r.str("dtype")
+        plan.set("dtype", PRECISIONS.get((raw or "").lower()), r.span("dtype"))
+    plan.set("context", r.int("tokenizer.max_seq_len"), r.span("tokenizer.max_seq_len"))
+    plan.set("batch", r.int("batch_size"), r.span("batch_size"))
+    plan.set("gradient_checkpointing", r.bool("enable_activation_checkpointing"), r.span("enable_activation_checkpointing"))
+    opt = r.str("optimizer._component_")
+    if opt is not None:
+        name = optimizer_name(opt)
+        if name is None:
+            problems.append(Problem("info", "LC106", f"optimizer {opt} is not modelled; memory assumes AdamW",
+                                    r.span("optimizer._component_")))
+        plan.set("optimizer", name, r.span("optimizer._component_"))
+    if "context" not in plan.values:
+        problems.append(Problem("info", "LC106", "tokenizer.max_seq_len is not set: memory uses the default context",
+                                comp_span))
+    return finish(base, lora, plan, problems, comp_span, method_note=f"torchtune {builder} = {hub_id}")
+
+
+# --- LitGPT ----------------------------------------------------------------------------------------
+
+
+def read_litgpt(r: Reader, path: str, options, problems: list[Problem]) -> ModelReport | None:
+    return architectures.litgpt_model(r, PurePath(path).parent.name or PurePath(path).stem, problems)
+
+
+def read_litgpt_finetune(r: Reader, path: str, options, problems: list[Problem]) -> ModelReport | None:
+    ckpt = r.str("checkpoint_dir") or ""
+    # LitGPT keeps checkpoints under checkpoints/<org>/<name>; the hub id is the last two parts.
+    parts = [p for p in PurePath(ckpt).parts if p not in (".", "checkpoints")]
+    hub_id = "/".join(parts[-2:]) if len(parts) >= 2 else ckpt
+    base = base_model(r, "checkpoint_dir", options, problems, name=hub_id)
+    if base is None:
+        return None
+    plan = Plan()
+    lora = None
+    rank = r.int("lora_r")
+    if rank is not None:
+        names = [hf for key, hf in architectures.LITGPT_LORA_KEYS if r.bool(key)]
+        if r.bool("lora_mlp"):
+            names += ["gate_proj", "up_proj", "down_proj"]
+        if not names:
+            problems.append(Problem("error", "LC102", "no LoRA targets: set lora_query / lora_value / ...", r.span("lora_r")))
+            return None
+        alpha = r.value("lora_alpha")
+        lora = Lora(rank, alpha if isinstance(alpha, (int, float)) else None, LoraTargets(names=tuple(names)),
+                    r.span("lora_r"))
+        plan.set("lora_rank", rank, r.span("lora_r"))
+        plan.set("lora_alpha", lora.alpha, r.span("lora_alpha"))
+        quant = (r.str("quantize") or "").lower()
+        if quant.startswith("bnb.nf4") or quant.startswith("bnb.int8") or quant.startswith("bnb.fp4"):
+            dtype = {"bnb.nf4": "nf4", "bnb.nf4-dq": "nf4-dq", "bnb.int8": "int8", "bnb.fp4": "nf4", "bnb.fp4-dq": "nf4-dq"}.get(quant, "nf4")
+            plan.set("mode", "qlora", r.span("quantize"))
+            plan.set("dtype", dtype, r.span("quantize"))
+            plan.set("quantization", dtype)
+        else:
+            plan.set("mode", "lora", r.span("lora_r"))
+    else:
+        plan.set("mode", "train")
+    if "dtype" not in plan.values:
+        plan.set("dtype", PRECISIONS.get((r.str("precision") or "").lower()), r.span("precision"))
+    plan.set("context", r.int("train.max_seq_length"), r.span("train.max_seq_length"))
+    plan.set("batch", r.int("train.micro_batch_size"), r.span("train.micro_batch_size"))
+    return finish(base, lora, plan, problems, r.span("checkpoint_dir"))
+
+
+def read_nemo(r: Reader, path: str, options, problems: list[Problem]) -> ModelReport | None:
+    return architectures.nemo_model(r, PurePath(path).stem, problems, options)
+
+
+READERS = {
+    "hf": read_hf,
+    "axolotl": read_axolotl,
+    "llamafactory": read_llamafactory,
+    "torchtune": read_torchtune,
+    "litgpt": read_litgpt,
+    "litgpt_finetune": read_litgpt_finetune,
+    "nemo": read_nemo,
+}
