@@ -12,7 +12,7 @@ export const SECTION = 'lsp-count';
 export const MODES = ['inference', 'train', 'lora', 'qlora'] as const;
 export type Mode = (typeof MODES)[number];
 
-/** Weight precisions the server understands. `''` means "the config's own dtype". */
+/** Weight precisions the server understands. The setting's `''` means "not set" (workspace budget, else the config's own dtype). */
 export const DTYPES = [
     'float32',
     'bfloat16',
@@ -38,13 +38,21 @@ export interface ServerLaunchSettings {
     python: string;
 }
 
-/** Exactly what the server receives for section `lsp-count`. */
+/**
+ * Exactly what the server receives for section `lsp-count`.
+ *
+ * The budget keys (`gpu`, `mode`, `dtype`, `context`, `batch`) are optional:
+ * a key the user has not set (VS Code reports its manifest default, `""` or
+ * `null`) or has set to an invalid value is left out, and the server treats a
+ * missing key as "not overridden", i.e. it uses the workspace budget
+ * (`[tool.lsp-count]` in `pyproject.toml`), else its own default.
+ */
 export interface ServerSettings {
-    gpu: string;
-    mode: Mode;
-    dtype: Dtype | '';
-    context: number;
-    batch: number;
+    gpu?: string;
+    mode?: Mode;
+    dtype?: Dtype;
+    context?: number;
+    batch?: number;
     inlayHints: { enabled: boolean };
     codeLens: { enabled: boolean };
     execute: boolean;
@@ -52,17 +60,29 @@ export interface ServerSettings {
     trace: { server: TraceLevel };
 }
 
+/** The budget keys the user may override; omitted from {@link ServerSettings} when unset. */
+export const OVERRIDE_KEYS = ['gpu', 'mode', 'dtype', 'context', 'batch'] as const;
+export type OverrideKey = (typeof OVERRIDE_KEYS)[number];
+
+/** What the server receives when nothing is set: no overrides, the rest at their defaults. */
 export const DEFAULT_SETTINGS: Readonly<ServerSettings> = Object.freeze<ServerSettings>({
-    gpu: '',
-    mode: 'inference',
-    dtype: '',
-    context: 4096,
-    batch: 1,
     inlayHints: { enabled: true },
     codeLens: { enabled: true },
     execute: false,
     server: { path: '', python: '' },
     trace: { server: 'off' },
+});
+
+/**
+ * The manifest defaults of the override keys: what VS Code reports for a
+ * setting the user never set. Each means "not set".
+ */
+export const UNSET_DEFAULTS: Readonly<Record<OverrideKey, string | null>> = Object.freeze({
+    gpu: '',
+    mode: '',
+    dtype: '',
+    context: null,
+    batch: null,
 });
 
 export interface SettingsContext {
@@ -100,39 +120,57 @@ function bool(value: unknown, fallback: boolean): boolean {
 }
 
 function oneOf<T extends string>(value: unknown, allowed: readonly T[], fallback: T): T {
-    if (typeof value !== 'string') {
-        return fallback;
-    }
-    const v = value.trim();
-    return (allowed as readonly string[]).includes(v) ? (v as T) : fallback;
+    return optionalOneOf(value, allowed) ?? fallback;
 }
 
-/** A positive integer; numeric strings are accepted, anything else falls back. */
-function positiveInt(value: unknown, fallback: number): number {
+/** A non-empty string (trimmed); anything else (unset, `""`, not a string) is undefined. */
+function optionalStr(value: unknown): string | undefined {
+    const v = typeof value === 'string' ? value.trim() : '';
+    return v === '' ? undefined : v;
+}
+
+/** One of `allowed`; anything else (unset, `""`, unknown) is undefined. */
+function optionalOneOf<T extends string>(value: unknown, allowed: readonly T[]): T | undefined {
+    const v = optionalStr(value);
+    return v !== undefined && (allowed as readonly string[]).includes(v) ? (v as T) : undefined;
+}
+
+/**
+ * A positive integer (numeric strings such as `"8192"` are accepted); anything
+ * else (unset, `null`, `""`, 0, negative, fractional, not a number) is undefined.
+ */
+function optionalPositiveInt(value: unknown): number | undefined {
     const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-    if (typeof n !== 'number' || !Number.isFinite(n)) {
-        return fallback;
-    }
-    const i = Math.floor(n);
-    return i >= 1 ? i : fallback;
+    return typeof n === 'number' && Number.isSafeInteger(n) && n >= 1 ? n : undefined;
 }
 
 /**
  * Maps the raw `lsp-count` configuration object (as VS Code's
  * `workspace.getConfiguration().get('lsp-count')` returns it) to the
- * object the server receives: every key present, invalid values replaced by
- * their defaults, and `execute` forced off in an untrusted workspace.
+ * object the server receives. The budget overrides (`gpu`, `mode`, `dtype`,
+ * `context`, `batch`) are present only when set to a valid value, so that an
+ * unset setting never overrides the workspace budget; the other keys are
+ * always present, invalid values replaced by their defaults, and `execute`
+ * forced off in an untrusted workspace.
  */
 export function toServerSettings(raw: unknown, context: SettingsContext): ServerSettings {
     const r: Dict = isDict(raw) ? raw : {};
     const d = DEFAULT_SETTINGS;
-    const dtype = lookup(r, 'dtype');
+    const overrides: Partial<Pick<ServerSettings, OverrideKey>> = {
+        gpu: optionalStr(lookup(r, 'gpu')),
+        mode: optionalOneOf(lookup(r, 'mode'), MODES),
+        dtype: optionalOneOf(lookup(r, 'dtype'), DTYPES),
+        context: optionalPositiveInt(lookup(r, 'context')),
+        batch: optionalPositiveInt(lookup(r, 'batch')),
+    };
+    const settings: Record<string, unknown> = {};
+    for (const key of OVERRIDE_KEYS) {
+        if (overrides[key] !== undefined) {
+            settings[key] = overrides[key];
+        }
+    }
     return {
-        gpu: str(lookup(r, 'gpu'), d.gpu),
-        mode: oneOf(lookup(r, 'mode'), MODES, d.mode),
-        dtype: typeof dtype === 'string' && dtype.trim() === '' ? '' : oneOf<Dtype | ''>(dtype, DTYPES, d.dtype),
-        context: positiveInt(lookup(r, 'context'), d.context),
-        batch: positiveInt(lookup(r, 'batch'), d.batch),
+        ...settings,
         inlayHints: { enabled: bool(lookup(r, 'inlayHints.enabled'), d.inlayHints.enabled) },
         codeLens: { enabled: bool(lookup(r, 'codeLens.enabled'), d.codeLens.enabled) },
         execute: context.trusted && bool(lookup(r, 'execute'), d.execute),

@@ -114,7 +114,9 @@ describe('extension with a (fake) server', { skip: process.platform === 'win32' 
             'lsp-count': {
                 gpu: 'RTX-4090',
                 mode: 'qlora',
+                dtype: '',
                 context: 8192,
+                batch: null,
                 execute: true,
                 inlayHints: { enabled: false },
                 server: { path: FAKE_SERVER, python: '' },
@@ -130,7 +132,7 @@ describe('extension with a (fake) server', { skip: process.platform === 'win32' 
         rmSync(dir, { recursive: true, force: true });
     });
 
-    it('starts `<path> serve --stdio` and sends the normalized settings (execute off: untrusted)', async () => {
+    it('starts `<path> serve --stdio` and sends the normalized settings (unset dtype/batch omitted, execute off: untrusted)', async () => {
         await ext.activate({ subscriptions } as never);
         assert.deepEqual(rec.errors.map((e) => e.message), []);
         const argv = await until('argv', () => events().find((e) => e.event === 'argv'));
@@ -138,9 +140,7 @@ describe('extension with a (fake) server', { skip: process.platform === 'win32' 
         const expected = {
             gpu: 'RTX-4090',
             mode: 'qlora',
-            dtype: '',
             context: 8192,
-            batch: 1,
             inlayHints: { enabled: false },
             codeLens: { enabled: true },
             execute: false,
