@@ -122,5 +122,6 @@ def memory_section(view: ModelView) -> str:
         if extras:
             text += " (" + ", ".join(extras) + ")"
         parts.append(text)
-        parts.extend(f"- {s}" for s in fit.suggestions)
+        if fit.suggestions:
+            parts.append("\n".join(f"- {s}" for s in fit.suggestions))
     return "\n\n".join(parts)

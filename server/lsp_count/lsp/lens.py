@@ -18,10 +18,15 @@ def lens_title(view: ModelView) -> str:
     parts = [f"{short_count(tree.total)} params"]
     if tree.active is not None:
         parts[0] += f" ({short_count(tree.active)} active)"
-    if view.memory is not None:
-        parts.append(f"{gib(view.memory.total_bytes)} {dtype_label(view.memory.dtype)}")
+    memory = view.memory
+    if memory is not None:
+        # The weights in the precision used: the number people compare with a checkpoint's size.
+        weights = memory.weights_bytes.get(memory.dtype)
+        if weights is None:
+            weights = next((line.bytes for line in memory.lines if line.name == "weights"), memory.total_bytes)
+        parts.append(f"{gib(weights)} {dtype_label(memory.dtype)}")
         if view.settings is not None and view.settings.mode != "inference":
-            parts[-1] += f" {view.settings.mode}"
+            parts.append(f"{gib(memory.total_bytes)} to {view.settings.mode}")
     fit, selection = view.fit, view.selection
     if fit is not None and selection is not None:
         if fit.fits:
