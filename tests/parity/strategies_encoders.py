@@ -1,0 +1,169 @@
+"""Random small encoder and vision configs (bert, roberta, xlm-roberta, distilbert, albert, vit, clip and its towers,
+siglip_vision_model), written as a config.json would be.
+
+Any alias the config class accepts, optional keys and switches left out at
+random (the class defaults then apply), ``architectures[0]`` drawn among the
+heads we model, token ids inside the vocabulary.
+"""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from lsp_count.core.families import find_family
+
+from .strategies import STRATEGIES, _maybe
+
+
+def _key(draw, model_type: str, field: str) -> str:
+    """Any spelling the config class accepts for a canonical field."""
+    return draw(st.sampled_from(find_family(model_type).fields[field].keys))  # type: ignore[union-attr]
+
+
+def _architecture(draw, model_type: str, cfg: dict) -> str:
+    import transformers
+
+    family = find_family(model_type)
+    assert family is not None
+    arch = draw(st.sampled_from(sorted(a for a in family.heads if hasattr(transformers, a))))
+    cfg["architectures"] = [arch]
+    if "Classification" in arch and draw(st.booleans()):
+        cfg["id2label"] = {str(i): f"L{i}" for i in range(draw(st.integers(1, 5)))}
+    return arch
+
+
+def _sizes(draw, model_type: str, cfg: dict) -> int:
+    """Heads, hidden (a multiple of the heads: these classes refuse a remainder), layers, ffn."""
+    heads = draw(st.integers(1, 4))
+    hidden = heads * draw(st.sampled_from([2, 4, 8]))
+    cfg[_key(draw, model_type, "num_heads")] = heads
+    cfg[_key(draw, model_type, "hidden_size")] = hidden
+    cfg[_key(draw, model_type, "num_layers")] = draw(st.integers(1, 3))
+    cfg[_key(draw, model_type, "intermediate_size")] = draw(st.integers(4, 48))
+    return hidden
+
+
+def _text(draw, model_type: str) -> dict:
+    cfg: dict = {"model_type": model_type}
+    vocab = draw(st.integers(8, 300))
+    cfg["vocab_size"] = vocab
+    _sizes(draw, model_type, cfg)
+    # RoBERTa-likes pad with id 1 and use it as the position table's padding index too.
+    cfg["pad_token_id"] = draw(st.integers(0, 1))
+    _maybe(draw, "max_position_embeddings", draw(st.integers(4, 130)), cfg)
+    _maybe(draw, "tie_word_embeddings", draw(st.booleans()), cfg)
+    return cfg
+
+
+def bert_like(model_type: str):
+    def draw_config(draw) -> dict:
+        cfg = _text(draw, model_type)
+        _maybe(draw, "type_vocab_size", draw(st.integers(0, 4)), cfg)
+        arch = _architecture(draw, model_type, cfg)
+        # Decoder use (BertLMHeadModel, RobertaForCausalLM) may add cross-attention to every layer.
+        if draw(st.booleans()):
+            cfg["is_decoder"] = True
+            _maybe(draw, "add_cross_attention", draw(st.booleans()), cfg)
+        elif arch.endswith(("LMHeadModel", "ForCausalLM")):
+            _maybe(draw, "is_decoder", False, cfg)
+        return cfg
+
+    return draw_config
+
+
+def distilbert(draw) -> dict:
+    cfg = _text(draw, "distilbert")
+    _maybe(draw, "sinusoidal_pos_embds", draw(st.booleans()), cfg)
+    _architecture(draw, "distilbert", cfg)
+    return cfg
+
+
+def albert(draw) -> dict:
+    cfg = _text(draw, "albert")
+    _maybe(draw, "embedding_size", draw(st.integers(2, 24)), cfg)
+    _maybe(draw, "type_vocab_size", draw(st.integers(0, 4)), cfg)
+    _maybe(draw, "num_hidden_groups", draw(st.integers(1, 3)), cfg)
+    _maybe(draw, "inner_group_num", draw(st.integers(1, 3)), cfg)
+    _architecture(draw, "albert", cfg)
+    return cfg
+
+
+def _image(draw, cfg: dict, pairs: bool) -> None:
+    """image_size / patch_size: a side, or (ViT only) [height, width]."""
+    patch = draw(st.integers(2, 8))
+    side = patch * draw(st.integers(1, 4)) + draw(st.integers(0, patch - 1))
+    if pairs and draw(st.booleans()):
+        cfg["patch_size"] = [patch, draw(st.integers(2, 8))]
+        cfg["image_size"] = [side, cfg["patch_size"][1] * draw(st.integers(1, 4))]
+    else:
+        cfg["patch_size"] = patch
+        cfg["image_size"] = side
+    _maybe(draw, "num_channels", draw(st.integers(1, 4)), cfg)
+
+
+def vit(draw) -> dict:
+    cfg: dict = {"model_type": "vit"}
+    hidden = _sizes(draw, "vit", cfg)
+    _image(draw, cfg, pairs=True)
+    _maybe(draw, "qkv_bias", draw(st.booleans()), cfg)
+    _maybe(draw, "pooler_output_size", draw(st.sampled_from([None, 3, hidden])), cfg)
+    _maybe(draw, "encoder_stride", draw(st.integers(1, 4)), cfg)
+    _architecture(draw, "vit", cfg)
+    return cfg
+
+
+def clip_vision(draw, model_type: str = "clip_vision_model") -> dict:
+    cfg: dict = {"model_type": model_type}
+    _sizes(draw, model_type, cfg)
+    _image(draw, cfg, pairs=False)
+    if model_type == "clip_vision_model":
+        _maybe(draw, "projection_dim", draw(st.integers(2, 24)), cfg)
+    if model_type == "siglip_vision_model":
+        _maybe(draw, "vision_use_head", draw(st.booleans()), cfg)
+    return cfg
+
+
+def clip_text(draw) -> dict:
+    cfg: dict = {"model_type": "clip_text_model"}
+    _sizes(draw, "clip_text_model", cfg)
+    vocab = draw(st.integers(8, 300))
+    cfg["vocab_size"] = vocab
+    for key in ("pad_token_id", "bos_token_id", "eos_token_id"):
+        cfg[key] = draw(st.integers(0, vocab - 1))
+    _maybe(draw, "max_position_embeddings", draw(st.integers(2, 80)), cfg)
+    _maybe(draw, "projection_dim", draw(st.integers(2, 24)), cfg)
+    return cfg
+
+
+def _tower(model_type: str):
+    def draw_config(draw) -> dict:
+        cfg = clip_text(draw) if model_type == "clip_text_model" else clip_vision(draw, model_type)
+        _architecture(draw, model_type, cfg)
+        return cfg
+
+    return draw_config
+
+
+def clip(draw) -> dict:
+    cfg: dict = {"model_type": "clip"}
+    for key, sub in (("text_config", clip_text), ("vision_config", clip_vision)):
+        part = sub(draw)
+        if draw(st.booleans()):
+            part.pop("model_type")  # CLIPConfig knows its sub-config classes
+        if draw(st.integers(0, 4)) == 0:
+            # Old checkpoints also carry "<key>_dict", which CLIPConfig rebuilds the sub-config from.
+            cfg[key + "_dict"] = sub(draw)
+        cfg[key] = part
+    _maybe(draw, "projection_dim", draw(st.integers(2, 24)), cfg)
+    _architecture(draw, "clip", cfg)
+    return cfg
+
+
+for _mt in ("bert", "roberta", "xlm-roberta"):
+    STRATEGIES[_mt] = bert_like(_mt)
+STRATEGIES["distilbert"] = distilbert
+STRATEGIES["albert"] = albert
+STRATEGIES["vit"] = vit
+STRATEGIES["clip"] = clip
+for _mt in ("clip_vision_model", "clip_text_model", "siglip_vision_model"):
+    STRATEGIES[_mt] = _tower(_mt)
