@@ -42,24 +42,39 @@ class Reader:
     root: SourceNode
     problems: list[Problem] = field(default_factory=list)
 
-    def node(self, path: str, base: SourceNode | None = None) -> SourceNode | None:
-        n = base or self.root
-        for part in path.split("."):
+    def node(self, path: str) -> SourceNode | None:
+        n: SourceNode | None = self.root
+        parts = path.split(".")
+        for part in parts:
             n = n.get(part) if n is not None else None
-        return self._resolve(n, 0)
+        return self._resolve(n, tuple(parts[:-1]), 0)
 
-    def _resolve(self, n: SourceNode | None, depth: int) -> SourceNode | None:
+    def _lookup(self, parts: tuple[str, ...]) -> SourceNode | None:
+        n: SourceNode | None = self.root
+        for part in parts:
+            n = n.get(part) if n is not None else None
+        return n
+
+    def _resolve(self, n: SourceNode | None, parent: tuple[str, ...], depth: int) -> SourceNode | None:
         if n is None or not isinstance(n.value, str) or depth > MAX_INTERP_DEPTH:
             return n
         m = _INTERP.match(n.value.strip())
-        if not m or m.group(1).startswith("."):
-            return n  # relative or resolver (${oc.env:...}) interpolations are left as written
-        target: SourceNode | None = self.root
-        for part in m.group(1).split("."):
-            target = target.get(part) if target is not None else None
+        if not m:
+            return n  # resolver interpolations (${oc.env:...}) and string templates are left as written
+        ref = m.group(1)
+        if ref.startswith("."):
+            # ${.x} is a sibling, ${..x} one level up (OmegaConf relative interpolation).
+            dots = len(ref) - len(ref.lstrip("."))
+            base = parent[: len(parent) - (dots - 1)] if dots - 1 <= len(parent) else None
+            if base is None:
+                return n
+            parts = base + tuple(ref.lstrip(".").split("."))
+        else:
+            parts = tuple(ref.split("."))
+        target = self._lookup(parts)
         if target is None:
             return n
-        resolved = self._resolve(target, depth + 1)
+        resolved = self._resolve(target, parts[:-1], depth + 1)
         # Keep where the user wrote the reference: that is the line to point at.
         return SourceNode(resolved.value, n.span, n.key_span, raw=n.raw) if resolved is not None else n
 

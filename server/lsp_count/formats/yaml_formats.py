@@ -311,7 +311,8 @@ def read_torchtune(r: Reader, path: str, options, problems: list[Problem]) -> Mo
 
 
 def read_litgpt(r: Reader, path: str, options, problems: list[Problem]) -> ModelReport | None:
-    return architectures.litgpt_model(r, PurePath(path).parent.name or PurePath(path).stem, problems)
+    # model_config.yaml files are named alike; LitGPT writes the model's name into them.
+    return architectures.litgpt_model(r, r.str("name") or PurePath(path).stem, problems)
 
 
 def read_litgpt_finetune(r: Reader, path: str, options, problems: list[Problem]) -> ModelReport | None:
