@@ -338,7 +338,7 @@ def _views(reports: list[FileReport], settings: Settings, selections: list[GPUSe
         if r.has_errors:
             continue
         for m in r.models:
-            s = settings
+            s = _with_plan(settings, m, args)
             memory = estimate_memory(m, s)
             fits = tuple(judge_fit(m, s, sel) for sel in selections)
             compute = None
@@ -346,6 +346,20 @@ def _views(reports: list[FileReport], settings: Settings, selections: list[GPUSe
                 compute = estimate_compute(m, s, selections[0] if selections else None, args.tokens, args.utilization)
             views[id(m)] = MemoryView(memory, fits, compute)
     return views
+
+
+def _with_plan(settings: Settings, model: ModelReport, args: argparse.Namespace) -> Settings:
+    """A training YAML's plan (mode, rank, sequence length, ...) under the flags: a flag given wins."""
+    if not model.plan:
+        return settings
+    from dataclasses import replace as _replace
+
+    from lsp_count.core.memory import settings_from_mapping
+
+    planned = settings_from_mapping({k: v for k, v in model.plan.items() if k != "spans"})
+    flagged = {name for name in _SETTING_ARGS if getattr(args, name, None) is not None}
+    keep = {k: getattr(planned, k) for k in _SETTING_ARGS if k not in flagged and k in model.plan}
+    return _replace(settings, **keep)
 
 
 def run_count(args: argparse.Namespace) -> int:
@@ -375,7 +389,7 @@ def run_count(args: argparse.Namespace) -> int:
                 view = views.get(id(m))
                 if view is None:
                     continue
-                if not asked:
+                if not asked and not m.plan:
                     print(format_memory_summary(view.memory))
                     continue
                 print()
