@@ -168,7 +168,7 @@ def _mlm_head(spec: ModelSpec, in_dim: int, out_dim: int) -> ParamNode:
     elif not bias_param:
         tensors += (Tensor(f"{decoder}.bias", (vocab,), "bias", str(decoder)),)
     return ParamNode("mlm_head", tensors, source=spec.key_span("tie_embeddings") or spec.key_span("vocab_size"),
-                     key="tie_embeddings", note="decoder tied to the word embedding (counted once)" if tied else "")
+                     key="tie_embeddings", note="tied decoder" if tied else "")
 
 
 def _sequence_classifier(spec: ModelSpec) -> ParamNode:
@@ -248,7 +248,7 @@ def build_albert(spec: ModelSpec) -> ParamNode:
                         source=spec.key_span("embedding_size"), key="embedding_size")
     depth = spec.int("num_layers")
     layers = encoder_layers(spec, repeat=groups * inner,
-                            note=f"{groups} group(s) × {inner} layer(s) stored, applied over {depth} layers")
+                            note=f"shared by {depth} layers")
     return node(spec.architecture, embeddings, mapping, layers, *_text_heads(spec, h, e))
 
 
