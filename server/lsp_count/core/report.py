@@ -32,6 +32,10 @@ class FileReport:
     # False when the document is not a model file at all (skipped by the hook).
     recognized: bool = True
     lines: LineIndex | None = None
+    # Inlay-hint anchors: (span of a layer constructor call, label such as "▸ 45.1M"); Python model files.
+    hints: tuple[tuple[Span, str], ...] = ()
+    # Base models named in the document: (span of the hub id string, hub id), e.g. from_pretrained("org/name").
+    hub_refs: tuple[tuple[Span, str], ...] = ()
 
     @property
     def has_errors(self) -> bool:

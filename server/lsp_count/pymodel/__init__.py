@@ -1,0 +1,1 @@
+"""Static parameter counting for Python ``nn.Module`` files (no torch, no execution)."""

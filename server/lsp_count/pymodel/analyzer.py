@@ -1,0 +1,332 @@
+"""``analyze_python``: a Python source file in, a FileReport with one ModelReport per
+``nn.Module`` subclass that counts exactly, out.
+
+Each module class is built with its constructor defaults by the interpreter
+(``interp.py``); nothing of the file is imported or run. A class whose count
+depends on something the code does not pin down gets an LC101 warning that
+says what, with the count as a formula where one exists.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+from typing import Any
+
+from lsp_count.core.params import ParamNode, ParamTree, Tensor, short_count
+from lsp_count.core.report import FileReport, ModelReport
+from lsp_count.core.source import LineIndex, Position, Problem, Span
+from lsp_count.pymodel.interp import Ctx, FuncV, Interpreter, ModuleScope, count_of, numel, params_of, why_of
+from lsp_count.pymodel.values import ClassV, Inst, Param, Sym, Unknown, Unresolved, sym_add
+
+_CONFIG_NAME = re.compile(r"conf|cfg|args|param|hparams|opt", re.I)
+_CLASS_NAME = re.compile(r"class\s+([A-Za-z_]\w*)")
+
+
+class _Positions:
+    """ast (1-based line, UTF-8 byte column) to the core's (0-based line, code point column)."""
+
+    def __init__(self, lines: LineIndex) -> None:
+        self.lines = lines
+
+    def pos(self, lineno: int, col: int) -> Position:
+        line = max(lineno - 1, 0)
+        if line >= self.lines.line_count:
+            return Position(self.lines.line_count - 1, 0)
+        text = self.lines.line_text(line)
+        if not text.isascii():
+            col = len(text.encode("utf-8")[:col].decode("utf-8", errors="ignore"))
+        return Position(line, col)
+
+    def span(self, node: ast.AST) -> Span:
+        start = self.pos(node.lineno, node.col_offset)  # type: ignore[attr-defined]
+        end_line = getattr(node, "end_lineno", None) or node.lineno  # type: ignore[attr-defined]
+        end_col = getattr(node, "end_col_offset", None)
+        end = self.pos(end_line, end_col) if end_col is not None else start
+        return Span(start, end)
+
+    def class_name(self, node: ast.ClassDef) -> Span:
+        line = node.lineno - 1
+        text = self.lines.line_text(line)
+        m = _CLASS_NAME.search(text)
+        if m is None:
+            return self.span(node)
+        return Span(Position(line, m.start(1)), Position(line, m.end(1)))
+
+
+def parse_tolerant(text: str) -> tuple[list[ast.stmt], list[Problem], _Positions]:
+    """Parse the file; when it does not parse, parse each top-level block on its own so that
+    a half-typed class does not hide the others (an editor buffer is rarely valid)."""
+    lines = LineIndex(text)
+    positions = _Positions(lines)
+    try:
+        return ast.parse(text).body, [], positions
+    except (SyntaxError, ValueError) as exc:
+        first = exc
+    problems = [_syntax_problem(first, positions)]
+    body: list[ast.stmt] = []
+    raw = [lines.line_text(i) for i in range(lines.line_count)]
+    starts = [i for i, line in enumerate(raw) if line[:1] and (line[0].isalpha() or line[0] in "_@")]
+    # A decorator belongs to the block that follows it.
+    blocks: list[int] = []
+    for i in starts:
+        if blocks and raw[blocks[-1]].startswith("@") and all(raw[j].startswith("@") or not raw[j].strip()
+                                                                for j in range(blocks[-1], i)):
+            continue
+        blocks.append(i)
+    for n, start in enumerate(blocks):
+        end = blocks[n + 1] if n + 1 < len(blocks) else len(raw)
+        chunk = raw[start:end]
+        for _ in range(4):
+            try:
+                body.extend(ast.parse("\n" * start + "\n".join(chunk)).body)
+                break
+            except (SyntaxError, ValueError) as exc:
+                bad = (getattr(exc, "lineno", None) or 0) - 1 - start
+                if not 0 <= bad < len(chunk) or chunk[bad].strip() == "pass":
+                    break
+                # Stand-in for the broken line, so the rest of the block still parses.
+                indent = len(chunk[bad]) - len(chunk[bad].lstrip())
+                chunk = chunk[:bad] + [" " * indent + "pass"] + chunk[bad + 1:]
+    return body, problems, positions
+
+
+def _syntax_problem(exc: Exception, positions: _Positions) -> Problem:
+    lineno = getattr(exc, "lineno", None) or 1
+    col = max((getattr(exc, "offset", None) or 1) - 1, 0)
+    msg = getattr(exc, "msg", None) or str(exc)
+    start = Position(max(lineno - 1, 0), 0)
+    if lineno - 1 < positions.lines.line_count:
+        start = Position(lineno - 1, min(col, len(positions.lines.line_text(lineno - 1))))
+    return Problem("error", "LC001", f"syntax error: {msg} (the blocks that parse are still analysed)",
+                   Span(start, start))
+
+
+def analyze_python(text: str, path: str, options: Any = None) -> FileReport:
+    body, problems, positions = parse_tolerant(text)
+    lines = positions.lines
+    if not any(isinstance(s, ast.ClassDef) for s in body):
+        return FileReport(path, (), tuple(problems), recognized=False, lines=lines)
+    base_dir = getattr(options, "base_dir", None) if options is not None else None
+    ctx = Ctx((base_dir,) if base_dir else ())
+    interp = Interpreter(ctx)
+    scope = ModuleScope(path, positions.span, True)
+    try:
+        interp.run_module(ast.Module(body=body, type_ignores=[]), scope)
+    except RecursionError:
+        problems.append(Problem("error", "LC001", "the file is nested too deeply to analyse"))
+        return FileReport(path, (), tuple(problems), recognized=True, lines=lines)
+    top = {id(s) for s in body}
+    classes = [c for c in scope.classes if c.is_module and id(c.node) in top]
+    if not classes:
+        return FileReport(path, (), tuple(problems), recognized=False, lines=lines)
+    config_classes = [c for c in scope.classes if not c.is_module and id(c.node) in top and
+                      (c.is_dataclass or "config" in c.name.lower() or "args" in c.name.lower())]
+    models: list[ModelReport] = []
+    unresolved: list[str] = []
+    for cls in classes:
+        name_span = positions.class_name(cls.node)
+        report, problem = count_class(interp, cls, config_classes, name_span, scope)
+        if report is not None:
+            models.append(report)
+        if problem is not None:
+            problems.append(problem)
+            if report is None:
+                unresolved.append(cls.name)
+    if unresolved and options is not None and getattr(options, "execute", False):
+        from lsp_count.pymodel.execute import count_by_executing
+
+        executed, exec_problems = count_by_executing(path, unresolved, base_dir, {c.name: positions.class_name(c.node) for c in classes})
+        done = {m.name for m in executed}
+        problems = [p for p in problems if not (p.code == "LC101" and any(p.message.startswith(f"`{n}`") for n in done))]
+        problems.extend(exec_problems)
+        models.extend(executed)
+        models.sort(key=lambda m: (m.span.start.line if m.span else 0))
+    hints = tuple((span, f"▸ {short_count(next(iter(counts)))}") for span, counts in sorted(
+        ctx.hints.items(), key=lambda kv: (kv[0].start.line, kv[0].start.column)) if len(counts) == 1)
+    return FileReport(path, tuple(models), tuple(problems), recognized=True, lines=lines, hints=hints,
+                      hub_refs=hub_refs(body, positions))
+
+
+def hub_refs(body: list[ast.stmt], positions: _Positions) -> tuple[tuple[Span, str], ...]:
+    out = []
+    for stmt in body:
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "from_pretrained":
+                arg = node.args[0] if node.args else next(
+                    (k.value for k in node.keywords if k.arg == "pretrained_model_name_or_path"), None)
+                if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                    out.append((positions.span(arg), arg.value))
+    out.sort(key=lambda r: (r[0].start.line, r[0].start.column))
+    return tuple(out)
+
+
+def constructor_arguments(cls: ClassV, config_classes: list[ClassV], interp: Interpreter,
+                          scope: ModuleScope) -> tuple[dict[str, Any], list[str]]:
+    """What to build a class with: its defaults; a dataclass-annotated argument gets the
+    dataclass's defaults; an argument with neither is a named unknown (a formula atom)."""
+    try:
+        init = cls.lookup("__init__")
+    except KeyError:
+        return {}, []
+    if not isinstance(init, FuncV):
+        return {}, []
+    a = init.node.args
+    params = (a.posonlyargs + a.args)[1:]
+    first_default = len(params) - len(init.defaults)
+    kwargs: dict[str, Any] = {}
+    notes: list[str] = []
+    required = [p for i, p in enumerate(params) if i < first_default]
+    required += [p for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is None]
+    for p in required:
+        ann = None
+        if p.annotation is not None:
+            try:
+                ann = interp.ev(p.annotation, init.env)
+            except Unresolved:
+                ann = None
+        candidate = ann if isinstance(ann, ClassV) and not ann.is_module else None
+        how = f"annotated `{p.arg}: {candidate.name}`" if candidate else ""
+        if candidate is None and p.annotation is None and _CONFIG_NAME.search(p.arg) and len(config_classes) == 1:
+            candidate = config_classes[0]
+            how = f"`{p.arg}` has no annotation; `{candidate.name}` is the file's only config class"
+        if candidate is not None:
+            try:
+                kwargs[p.arg] = interp.call(candidate, [], {}, candidate.node, scope.env)
+                notes.append(f"counted with `{candidate.name}()` defaults for `{p.arg}` ({how})")
+                continue
+            except Unresolved:
+                pass
+        kwargs[p.arg] = Sym.atom(p.arg, f"the constructor argument `{p.arg}` with no default")
+    return kwargs, notes
+
+
+def count_class(interp: Interpreter, cls: ClassV, config_classes: list[ClassV], name_span: Span,
+                scope: ModuleScope) -> tuple[ModelReport | None, Problem | None]:
+    ctx = interp.ctx
+    ctx.steps, ctx.depth, ctx.class_stack = 0, 0, []
+    try:
+        kwargs, notes = constructor_arguments(cls, config_classes, interp, scope)
+        inst = interp.instantiate(cls, [], kwargs, cls.node, scope.env)
+    except Unresolved as exc:
+        return None, _unresolved(cls, exc.reason, name_span)
+    except RecursionError:
+        return None, _unresolved(cls, "the construction nests too deeply to follow (recursion?)", name_span)
+    if isinstance(inst, Unknown):
+        return None, _unresolved(cls, inst.why, name_span)
+    missing = _unknown_modules(inst)
+    if missing:
+        return None, _unresolved(cls, missing, name_span)
+    total: Any = 0
+    for _, p in params_of(inst):
+        n = numel(p.shape)
+        if isinstance(n, Unknown):
+            return None, _unresolved(cls, n.why, name_span)
+        total = sym_add(total, n)
+    if isinstance(total, Sym):
+        reasons = "; ".join(total.reasons())
+        return None, _unresolved(cls, f"{reasons}; parameters = {total.render()}", name_span)
+    seen: dict[int, str] = {}
+    ties: list[str] = []
+    root = _node(cls.name, inst, seen, "", ties)
+    frozen = root.total - root.trainable
+    tree_notes = list(notes) + [f"{t}: counted once" for t in ties]
+    if frozen:
+        tree_notes.append(f"{frozen:,} parameters are frozen (requires_grad=False): not trainable")
+    tree_notes.extend(_plain_lists(inst))
+    report = ModelReport(cls.name, ParamTree(root, tuple(tree_notes)), span=name_span, method="static analysis (exact)")
+    problem = None
+    if notes:
+        problem = Problem("info", "LC106", f"`{cls.name}`: " + "; ".join(notes), name_span)
+    return report, problem
+
+
+def _unresolved(cls: ClassV, reason: str, span: Span) -> Problem:
+    return Problem("warning", "LC101", f"`{cls.name}` cannot be counted exactly: {reason}", span)
+
+
+def _unknown_modules(inst: Inst) -> str:
+    """The first submodule slot the analyser could not build (a call into code it does not follow)."""
+    stack = [("", inst)]
+    seen: set[int] = set()
+    while stack:
+        prefix, m = stack.pop()
+        if id(m) in seen:
+            continue
+        seen.add(id(m))
+        for name, v in m.attrs.items():
+            if isinstance(v, Unknown) and v.maybe_module:
+                return f"`{prefix}{name}`: {v.why}"
+            if isinstance(v, Inst) and v.is_module:
+                stack.append((f"{prefix}{name}.", v))
+    return ""
+
+
+def _plain_lists(inst: Inst) -> list[str]:
+    out = []
+    for name, v in inst.attrs.items():
+        items = v.values() if isinstance(v, dict) else v if isinstance(v, (list, tuple)) else ()
+        if any(isinstance(x, Inst) and x.is_module for x in items):
+            out.append(f"`{name}` is a plain {type(v).__name__}: torch does not register the modules in it, "
+                       f"so they are not counted (nn.ModuleList / nn.ModuleDict would be)")
+    return out
+
+
+def _node(name: str, inst: Inst, seen: dict[int, str], path: str, ties: list[str]) -> ParamNode:
+    """``path`` is the node's dotted path in the model ("" for the model itself)."""
+    trainable: list[Tensor] = []
+    frozen: list[Tensor] = []
+    notes: list[str] = []
+    for attr, v in inst.attrs.items():
+        if not isinstance(v, Param):
+            continue
+        full = f"{path}.{attr}" if path else attr
+        if id(v) in seen:
+            ties.append(f"`{full}` is tied to `{seen[id(v)]}`")
+            notes.append(f"{attr} tied to {seen[id(v)]}")
+            continue
+        seen[id(v)] = full
+        tensor = Tensor(attr, tuple(int(d) for d in v.shape), _kind(inst, attr, v), name)
+        (trainable if v.requires_grad else frozen).append(tensor)
+    children = [_node(attr, v, seen, f"{path}.{attr}" if path else attr, ties)
+                for attr, v in inst.attrs.items() if isinstance(v, Inst) and v.is_module]
+    if inst.kind in ("list", "seq", "dict", "plist", "pdict"):
+        children = _group(children)
+    all_frozen = not trainable and (frozen or children) and all(c.trainable == 0 for c in children) and (
+        frozen or any(c.total for c in children))
+    if all_frozen:
+        return ParamNode(name, tuple(frozen), tuple(children), frozen=True, note="frozen", source=inst.origin)
+    frozen_nodes = tuple(ParamNode(t.name, (t,), frozen=True, note="frozen") for t in frozen)
+    return ParamNode(name, tuple(trainable), frozen_nodes + tuple(children), note="; ".join(notes),
+                     source=inst.origin)
+
+
+def _kind(inst: Inst, attr: str, p: Param) -> str:
+    if p.kind != "other":
+        return p.kind
+    return "bias" if attr.endswith("bias") and len(p.shape) == 1 else "other"
+
+
+def _signature(n: ParamNode) -> tuple[Any, ...]:
+    return (tuple((t.name, t.shape, t.kind) for t in n.tensors), n.frozen, n.note, n.repeat,
+            tuple((c.name, _signature(c)) for c in n.children))
+
+
+def _group(children: list[ParamNode]) -> list[ParamNode]:
+    """Consecutive identical entries of a ModuleList / Sequential become one node repeated."""
+    out: list[ParamNode] = []
+    i = 0
+    while i < len(children):
+        j = i + 1
+        sig = _signature(children[i])
+        while j < len(children) and _signature(children[j]) == sig:
+            j += 1
+        first = children[i]
+        if j - i > 1:
+            out.append(ParamNode(f"{first.name}-{children[j - 1].name}", first.tensors, first.children, repeat=j - i,
+                                 frozen=first.frozen, note=first.note, source=first.source))
+        else:
+            out.append(first)
+        i = j
+    return out

@@ -1,0 +1,1553 @@
+"""A small abstract interpreter for the parts of Python that build modules.
+
+It walks the stdlib ``ast`` of ``__init__`` methods, helper functions and
+config classes, computing with the values in ``values.py``. It never runs the
+analysed code: calls are resolved to functions and classes of the same file
+(or of project files next to it), to the torch.nn table, or to a short list of
+pure builtins; everything else becomes ``Unknown`` with the reason.
+
+Every loop and call is bounded (iterations, call depth, a step budget), so a
+hostile or unfinished file ends in an ``Unresolved`` reason, never a hang.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import operator
+import os
+from typing import Any, Callable
+
+from lsp_count.core.source import Span
+from lsp_count.pymodel.layers import LAYERS, PARAMETERLESS, STACKS, as_int, bind, truth
+from lsp_count.pymodel.values import (BoundV, ClassV, ExtV, FieldV, Inst, ModV, Param, PartialV, RangeV, SuperV, Sym,
+                                      TensorV, Unknown, Unresolved, render, sym_add, sym_mul, sym_opaque)
+
+MAX_ITERATIONS = 10_000      # one loop; more is not a model definition the analyser should follow
+MAX_STEPS = 300_000          # statements + calls for one class; bounds time on hostile input
+MAX_CALL_DEPTH = 40          # interpreted calls nested; Python's own stack is the real limit
+MAX_SEQUENCE = 100_000       # elements of a list/str built by repetition
+MAX_INT_BITS = 4096          # integers beyond this are not tensor sizes
+
+CONTAINERS = {"ModuleList": "list", "Sequential": "seq", "ModuleDict": "dict", "ParameterList": "plist",
+              "ParameterDict": "pdict"}
+TENSOR_FACTORIES = {"zeros", "ones", "empty", "randn", "rand", "full", "randint", "eye", "tensor", "arange",
+                    "zeros_like", "ones_like", "empty_like", "randn_like", "rand_like", "full_like", "linspace",
+                    "Tensor", "FloatTensor", "LongTensor"}
+_BINOPS: dict[type, tuple[Callable[[Any, Any], Any], str]] = {
+    ast.Add: (operator.add, "+"), ast.Sub: (operator.sub, "-"), ast.Mult: (operator.mul, "*"),
+    ast.Div: (operator.truediv, "/"), ast.FloorDiv: (operator.floordiv, "//"), ast.Mod: (operator.mod, "%"),
+    ast.Pow: (operator.pow, "**"), ast.LShift: (operator.lshift, "<<"), ast.RShift: (operator.rshift, ">>"),
+    ast.BitOr: (operator.or_, "|"), ast.BitAnd: (operator.and_, "&"), ast.BitXor: (operator.xor, "^"),
+    ast.MatMult: (operator.matmul, "@"),
+}
+_CMPOPS: dict[type, Callable[[Any, Any], Any]] = {
+    ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt,
+    ast.GtE: operator.ge, ast.Is: operator.is_, ast.IsNot: operator.is_not,
+    ast.In: lambda a, b: a in b, ast.NotIn: lambda a, b: a not in b,
+}
+_SAFE_METHODS: dict[type, frozenset[str] | None] = {
+    str: None,  # every public str method is pure
+    list: frozenset("append extend insert pop index count copy reverse remove".split()),
+    dict: frozenset("get items keys values update pop setdefault copy".split()),
+    tuple: frozenset("index count".split()),
+    int: frozenset("bit_length".split()),
+    float: frozenset("is_integer".split()),
+    set: frozenset("add update union intersection difference copy".split()),
+}
+_MATH = frozenset("sqrt ceil floor log log2 log10 exp prod gcd lcm isqrt pow fabs trunc comb factorial".split())
+_UNSAFE = frozenset({"exec", "eval", "compile", "__import__", "globals", "locals", "vars", "open", "input"})
+
+
+class _Return(Exception):
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+
+class _Break(Exception):
+    pass
+
+
+class _Continue(Exception):
+    pass
+
+
+class Env:
+    __slots__ = ("vars", "parent", "module")
+
+    def __init__(self, module: "ModuleScope", parent: "Env | None" = None) -> None:
+        self.vars: dict[str, Any] = {}
+        self.parent = parent
+        self.module = module
+
+    def lookup(self, name: str) -> Any:
+        env: Env | None = self
+        while env is not None:
+            if name in env.vars:
+                return env.vars[name]
+            env = env.parent
+        raise KeyError(name)
+
+
+class FuncV:
+    """A function or method defined in the source, with its defaults and closure."""
+
+    __slots__ = ("name", "node", "env", "defaults", "kw_defaults", "kind", "owner")
+
+    def __init__(self, name: str, node: Any, env: Env, defaults: list[Any], kw_defaults: list[Any], kind: str = "") -> None:
+        self.name, self.node, self.env = name, node, env
+        self.owner: Any = None  # the class a method is defined in (for zero-argument super())
+        self.defaults, self.kw_defaults, self.kind = defaults, kw_defaults, kind  # kind: "", "static", "class", "property"
+
+
+class BuiltinV:
+    __slots__ = ("name", "fn")
+
+    def __init__(self, name: str, fn: Callable[..., Any]) -> None:
+        self.name, self.fn = name, fn
+
+
+class ModuleScope:
+    """One source file being interpreted: its global names and how to place its nodes."""
+
+    def __init__(self, path: str, span_of: Callable[[ast.AST], Span] | None, is_main: bool) -> None:
+        self.path = path
+        self.span_of = span_of
+        self.is_main = is_main
+        self.env = Env(self)
+        self.star_imports: list[str] = []
+        self.classes: list[ClassV] = []
+
+
+class Ctx:
+    """State of one analysis: budgets, loaded project files and hint anchors."""
+
+    def __init__(self, base_dirs: tuple[str, ...]) -> None:
+        self.steps = 0
+        self.depth = 0
+        self.class_stack: list[str] = []
+        self.base_dirs = base_dirs
+        self.loaded: dict[str, ModV | None] = {}
+        self.hints: dict[Span, set[int]] = {}
+        self.assumptions: list[str] = []
+
+    def tick(self) -> None:
+        self.steps += 1
+        if self.steps > MAX_STEPS:
+            raise Unresolved(f"the analysis took more than {MAX_STEPS:,} steps (a very long loop or recursion?)")
+
+
+def is_unknownish(v: Any) -> bool:
+    return isinstance(v, (Sym, Unknown))
+
+
+def why_of(v: Any) -> str:
+    if isinstance(v, Sym):
+        return "; ".join(v.reasons())
+    if isinstance(v, Unknown):
+        return v.why
+    return ""
+
+
+def params_of(inst: Inst) -> list[tuple[str, Param]]:
+    """Parameters in torch's order (own first, then submodules), each tensor once."""
+    out: list[tuple[str, Param]] = []
+    seen: set[int] = set()
+    stack: list[tuple[str, Inst]] = [("", inst)]
+    while stack:
+        prefix, m = stack.pop()
+        subs = []
+        for name, v in m.attrs.items():
+            if isinstance(v, Param):
+                if id(v) not in seen:
+                    seen.add(id(v))
+                    out.append((prefix + name, v))
+            elif isinstance(v, Inst) and v.is_module:
+                subs.append((prefix + name + ".", v))
+        stack.extend(reversed(subs))
+    return out
+
+
+def numel(shape: tuple[Any, ...]) -> Any:
+    total: Any = 1
+    for d in shape:
+        if isinstance(d, Unknown):
+            return d
+        total = sym_mul(total, d)
+    return total
+
+
+def count_of(inst: Inst) -> Any:
+    total: Any = 0
+    for _, p in params_of(inst):
+        n = numel(p.shape)
+        if isinstance(n, Unknown):
+            return n
+        total = sym_add(total, n)
+    return total
+
+
+def clone(v: Any, memo: dict[int, Any] | None = None) -> Any:
+    """copy.deepcopy for modules and parameters (ties inside the copy are kept, as deepcopy does)."""
+    memo = {} if memo is None else memo
+    if id(v) in memo:
+        return memo[id(v)]
+    if isinstance(v, Param):
+        out: Any = Param(v.shape, v.kind, v.requires_grad, v.origin)
+    elif isinstance(v, Inst):
+        out = Inst(v.cls, v.kind, v.is_module, v.origin)
+        memo[id(v)] = out
+        for k, x in v.attrs.items():
+            out.attrs[k] = clone(x, memo)
+        return out
+    elif isinstance(v, list):
+        out = [clone(x, memo) for x in v]
+    elif isinstance(v, dict):
+        out = {k: clone(x, memo) for k, x in v.items()}
+    else:
+        return v
+    memo[id(v)] = out
+    return out
+
+
+class Interpreter:
+    def __init__(self, ctx: Ctx) -> None:
+        self.ctx = ctx
+
+    # --- modules ---------------------------------------------------------------------------
+
+    def run_module(self, tree: ast.Module, scope: ModuleScope) -> None:
+        scope.env.vars["__name__"] = "__analysed__"  # never "__main__": scripts' main blocks stay unrun
+        for stmt in tree.body:
+            try:
+                self.exec_stmt(stmt, scope.env)
+            except (Unresolved, _Return, _Break, _Continue, RecursionError) as exc:
+                reason = exc.reason if isinstance(exc, Unresolved) else "not followed"
+                for target in _assigned_names(stmt):
+                    scope.env.vars[target] = Unknown(f"`{target}` is set by code the analyser cannot follow: {reason}")
+            self.ctx.steps = 0  # module-level code has its own budget per statement
+
+    def load_project_module(self, scope: ModuleScope, module: str | None, level: int) -> ModV | None:
+        from lsp_count.pymodel.loader import load_module
+
+        parts = (module or "").split(".") if module else []
+        if level:
+            base = os.path.dirname(os.path.abspath(scope.path))
+            for _ in range(level - 1):
+                base = os.path.dirname(base)
+            roots: tuple[str, ...] = (base,)
+        else:
+            roots = (os.path.dirname(os.path.abspath(scope.path)),) + self.ctx.base_dirs
+        for root in roots:
+            stem = os.path.join(root, *parts) if parts else root
+            for candidate in (stem + ".py", os.path.join(stem, "__init__.py")):
+                if os.path.isfile(candidate):
+                    key = os.path.realpath(candidate)
+                    if key not in self.ctx.loaded:
+                        self.ctx.loaded[key] = None  # a cycle of imports sees an empty module
+                        self.ctx.loaded[key] = load_module(self, key)
+                    return self.ctx.loaded[key]
+        return None
+
+    # --- statements ------------------------------------------------------------------------
+
+    def exec_block(self, body: list[ast.stmt], env: Env) -> None:
+        for stmt in body:
+            self.exec_stmt(stmt, env)
+
+    def exec_stmt(self, s: ast.stmt, env: Env) -> None:
+        self.ctx.tick()
+        if isinstance(s, ast.Expr):
+            if isinstance(s.value, ast.Constant):
+                return  # docstring
+            self.ev(s.value, env)
+        elif isinstance(s, ast.Assign):
+            value = self.ev(s.value, env)
+            for target in s.targets:
+                self.assign(target, value, env)
+        elif isinstance(s, ast.AnnAssign):
+            if s.value is not None:
+                self.assign(s.target, self.ev(s.value, env), env)
+        elif isinstance(s, ast.AugAssign):
+            current = self.ev(_load(s.target), env)
+            self.assign(s.target, self.binop(type(s.op), current, self.ev(s.value, env), s), env)
+        elif isinstance(s, ast.If):
+            branch = self.branch(s.test, s.body, s.orelse, env)
+            self.exec_block(branch, env)
+        elif isinstance(s, ast.For):
+            items = self.iterate(self.ev(s.iter, env), s.iter)
+            broke = False
+            for item in items:
+                self.ctx.tick()
+                self.assign(s.target, item, env)
+                try:
+                    self.exec_block(s.body, env)
+                except _Break:
+                    broke = True
+                    break
+                except _Continue:
+                    continue
+            if not broke:
+                self.exec_block(s.orelse, env)
+        elif isinstance(s, ast.While):
+            n = 0
+            while truth(self.ev(s.test, env), f"the loop condition `{_text(s.test)}`"):
+                n += 1
+                if n > MAX_ITERATIONS:
+                    raise Unresolved(f"the while loop on line {s.lineno} runs more than {MAX_ITERATIONS:,} times")
+                try:
+                    self.exec_block(s.body, env)
+                except _Break:
+                    break
+                except _Continue:
+                    continue
+        elif isinstance(s, ast.Return):
+            raise _Return(None if s.value is None else self.ev(s.value, env))
+        elif isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef):
+            env.vars[s.name] = self.make_function(s, env)
+        elif isinstance(s, ast.ClassDef):
+            env.vars[s.name] = self.make_class(s, env)
+        elif isinstance(s, ast.Import):
+            for alias in s.names:
+                if alias.asname:
+                    env.vars[alias.asname] = self.import_value(env.module, alias.name, 0)
+                else:
+                    top = alias.name.split(".")[0]
+                    env.vars[top] = self.import_value(env.module, top, 0)
+        elif isinstance(s, ast.ImportFrom):
+            self.import_from(s, env)
+        elif isinstance(s, ast.Pass | ast.Global | ast.Nonlocal | ast.Assert):
+            return  # asserts check inputs; they do not change sizes
+        elif isinstance(s, ast.Break):
+            raise _Break()
+        elif isinstance(s, ast.Continue):
+            raise _Continue()
+        elif isinstance(s, ast.Raise):
+            raise Unresolved(f"the code raises on line {s.lineno}: `{_text(s.exc) if s.exc else 'raise'}`")
+        elif isinstance(s, ast.Try):
+            self.exec_block(s.body, env)
+            self.exec_block(s.orelse, env)
+            self.exec_block(s.finalbody, env)
+        elif isinstance(s, ast.With):
+            for item in s.items:
+                value = self.ev(item.context_expr, env)
+                if item.optional_vars is not None:
+                    self.assign(item.optional_vars, value, env)
+            self.exec_block(s.body, env)
+        elif isinstance(s, ast.Delete):
+            for target in s.targets:
+                if isinstance(target, ast.Attribute):
+                    obj = self.ev(target.value, env)
+                    if isinstance(obj, Inst):
+                        obj.attrs.pop(target.attr, None)
+                elif isinstance(target, ast.Name):
+                    env.vars.pop(target.id, None)
+        elif isinstance(s, ast.Match):
+            raise Unresolved(f"`match` on line {s.lineno} is not followed")
+        else:
+            raise Unresolved(f"`{type(s).__name__}` statement on line {s.lineno} is not followed")
+
+    def branch(self, test: ast.expr, body: list[ast.stmt], orelse: list[ast.stmt], env: Env) -> list[ast.stmt]:
+        cond = self.ev(test, env)
+        if is_unknownish(cond):
+            # A branch that only raises is input validation: the other branch is the one that builds.
+            if body and all(isinstance(x, ast.Raise) for x in body):
+                return orelse
+            if orelse and all(isinstance(x, ast.Raise) for x in orelse):
+                return body
+            raise Unresolved(f"the condition `{_text(test)}` (line {test.lineno}) depends on {why_of(cond)}")
+        return body if self.truthy(cond, test) else orelse
+
+    def truthy(self, v: Any, node: ast.AST) -> bool:
+        if isinstance(v, Inst):
+            if v.kind in ("list", "seq", "plist", "dict", "pdict"):
+                return bool(v.attrs)
+            return True
+        return truth(v, f"`{_text(node)}`")
+
+    def assign(self, target: ast.expr, value: Any, env: Env) -> None:
+        if isinstance(target, ast.Name):
+            env.vars[target.id] = value
+        elif isinstance(target, ast.Attribute):
+            self.set_attr(self.ev(target.value, env), target.attr, value, target)
+        elif isinstance(target, ast.Subscript):
+            self.set_item(self.ev(target.value, env), self.ev(target.slice, env), value, target)
+        elif isinstance(target, ast.Tuple | ast.List):
+            items = list(self.iterate(value, target))
+            starred = [i for i, e in enumerate(target.elts) if isinstance(e, ast.Starred)]
+            if starred:
+                i = starred[0]
+                after = len(target.elts) - i - 1
+                if len(items) < len(target.elts) - 1:
+                    raise Unresolved(f"cannot unpack into `{_text(target)}`")
+                for e, v in zip(target.elts[:i], items[:i]):
+                    self.assign(e, v, env)
+                self.assign(target.elts[i].value, items[i:len(items) - after], env)  # type: ignore[attr-defined]
+                for e, v in zip(target.elts[i + 1:], items[len(items) - after:]):
+                    self.assign(e, v, env)
+                return
+            if len(items) != len(target.elts):
+                raise Unresolved(f"cannot unpack {len(items)} values into `{_text(target)}`")
+            for e, v in zip(target.elts, items):
+                self.assign(e, v, env)
+        elif isinstance(target, ast.Starred):
+            self.assign(target.value, value, env)
+        else:
+            raise Unresolved(f"assignment to `{_text(target)}` is not followed")
+
+    def set_attr(self, obj: Any, name: str, value: Any, node: ast.AST) -> None:
+        if isinstance(obj, Param):
+            if name == "requires_grad":
+                obj.requires_grad = self.truthy(value, node)
+            return
+        if isinstance(obj, Inst):
+            if name == "requires_grad":
+                return
+            obj.attrs[name] = value
+            return
+        if isinstance(obj, ClassV):
+            obj.namespace[name] = value
+            return
+        if isinstance(obj, Unknown | Sym):
+            return
+        if isinstance(obj, TensorV):
+            return
+        raise Unresolved(f"cannot set `{name}` on {type(obj).__name__}")
+
+    def set_item(self, obj: Any, key: Any, value: Any, node: ast.AST) -> None:
+        if isinstance(obj, Inst):
+            if obj.kind in ("list", "seq", "plist"):
+                k = as_int(key, "index")
+                keys = list(obj.attrs)
+                obj.attrs[keys[k]] = value
+            else:
+                obj.attrs[str(key)] = value
+            return
+        if isinstance(obj, (list, dict)):
+            if is_unknownish(key):
+                raise Unresolved(f"`{_text(node)}`: the key depends on {why_of(key)}")
+            try:
+                obj[key] = value
+            except (IndexError, TypeError, KeyError) as exc:
+                raise Unresolved(f"`{_text(node)}` raises {type(exc).__name__}")
+            return
+        raise Unresolved(f"cannot assign to an item of {type(obj).__name__}")
+
+    # --- imports ---------------------------------------------------------------------------
+
+    def import_value(self, scope: ModuleScope, name: str, level: int) -> Any:
+        if level == 0 and name.split(".")[0] in ("torch", "math", "dataclasses", "typing", "collections", "copy",
+                                                  "functools", "itertools", "os", "sys", "einops", "numpy"):
+            return ExtV(name)
+        mod = self.load_project_module(scope, name, level)
+        return mod if mod is not None else ExtV(name)
+
+    def import_from(self, s: ast.ImportFrom, env: Env) -> None:
+        scope = env.module
+        base = s.module or ""
+        mod = None
+        if s.level or base.split(".")[0] not in ("torch", "math", "dataclasses", "typing", "collections", "copy",
+                                                  "functools", "itertools", "typing_extensions", "einops", "numpy"):
+            mod = self.load_project_module(scope, s.module, s.level)
+        for alias in s.names:
+            if alias.name == "*":
+                if mod is not None:
+                    env.vars.update({k: v for k, v in mod.names.items() if not k.startswith("_")})
+                else:
+                    scope.star_imports.append(("." * s.level) + base)
+                continue
+            bound = alias.asname or alias.name
+            if mod is not None:
+                if alias.name in mod.names:
+                    env.vars[bound] = mod.names[alias.name]
+                else:
+                    sub = self.load_project_module(scope, f"{base}.{alias.name}" if base else alias.name, s.level)
+                    env.vars[bound] = sub if sub is not None else Unknown(
+                        f"`{alias.name}` is not defined in `{'.' * s.level}{base}`", maybe_module=True)
+            else:
+                env.vars[bound] = ExtV(f"{base}.{alias.name}" if base else alias.name)
+
+    # --- definitions -----------------------------------------------------------------------
+
+    def make_function(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda, env: Env) -> FuncV:
+        a = node.args
+        defaults = [self.ev(d, env) for d in a.defaults]
+        kw_defaults = [None if d is None else self.ev(d, env) for d in a.kw_defaults]
+        kind = ""
+        for dec in getattr(node, "decorator_list", []):
+            dname = _text(dec)
+            if dname.endswith("staticmethod"):
+                kind = "static"
+            elif dname.endswith("classmethod"):
+                kind = "class"
+            elif dname.endswith("property") or dname.endswith("cached_property"):
+                kind = "property"
+        name = getattr(node, "name", "<lambda>")
+        return FuncV(name, node, env, defaults, kw_defaults, kind)
+
+    def make_class(self, node: ast.ClassDef, env: Env) -> ClassV:
+        bases = []
+        for b in node.bases:
+            try:
+                bases.append(self.ev(b, env))
+            except Unresolved as exc:
+                bases.append(Unknown(exc.reason))
+        is_module = any(_is_module_base(b) for b in bases)
+        decorators = [_text(d) for d in node.decorator_list]
+        is_dataclass = any(d.split("(")[0].endswith("dataclass") for d in decorators) or any(
+            isinstance(b, ExtV) and b.name.endswith("NamedTuple") for b in bases)
+        scope = env.module
+        cls = ClassV(node.name, node, tuple(bases), is_module, is_dataclass, path=scope.path,
+                     span=scope.span_of(node) if scope.span_of else None)
+        body_env = Env(scope, env)
+        fields: list[str] = []
+        for b in bases:
+            if isinstance(b, ClassV) and b.is_dataclass:
+                fields.extend(f for f in b.fields if f not in fields)
+        for stmt in node.body:
+            try:
+                if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+                    if stmt.target.id not in fields and not _text(stmt.annotation).startswith("ClassVar"):
+                        fields.append(stmt.target.id)
+                    if stmt.value is not None:
+                        body_env.vars[stmt.target.id] = self.ev(stmt.value, body_env)
+                elif isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
+                    # Methods close over the module, not the class body (Python's scoping rule).
+                    body_env.vars[stmt.name] = self.make_function(stmt, env)
+                else:
+                    self.exec_stmt(stmt, body_env)
+            except Unresolved as exc:
+                for target in _assigned_names(stmt):
+                    body_env.vars[target] = Unknown(exc.reason)
+        cls.namespace = body_env.vars
+        for v in cls.namespace.values():
+            if isinstance(v, FuncV) and v.owner is None:
+                v.owner = cls
+        cls.fields = tuple(fields)
+        scope.classes.append(cls)
+        return cls
+
+    # --- expressions -----------------------------------------------------------------------
+
+    def ev(self, e: ast.expr, env: Env) -> Any:
+        if isinstance(e, ast.Constant):
+            return e.value
+        if isinstance(e, ast.Name):
+            return self.lookup(e.id, env, e)
+        if isinstance(e, ast.Attribute):
+            return self.get_attr(self.ev(e.value, env), e.attr, e)
+        if isinstance(e, ast.Call):
+            return self.ev_call(e, env)
+        if isinstance(e, ast.BinOp):
+            return self.binop(type(e.op), self.ev(e.left, env), self.ev(e.right, env), e)
+        if isinstance(e, ast.UnaryOp):
+            v = self.ev(e.operand, env)
+            if isinstance(e.op, ast.Not):
+                if is_unknownish(v):
+                    return Unknown(f"`{_text(e)}` depends on {why_of(v)}")
+                return not self.truthy(v, e.operand)
+            if isinstance(e.op, ast.USub):
+                return self.binop(ast.Mult, -1, v, e) if isinstance(v, (Sym, int)) else self._py(operator.neg, v, e)
+            if isinstance(e.op, ast.UAdd):
+                return v
+            return self._py(operator.invert, v, e)
+        if isinstance(e, ast.BoolOp):
+            is_and = isinstance(e.op, ast.And)
+            v: Any = None
+            for operand in e.values:
+                v = self.ev(operand, env)
+                if is_unknownish(v):
+                    return Unknown(f"`{_text(e)}` depends on {why_of(v)}")
+                if self.truthy(v, operand) != is_and:
+                    return v
+            return v
+        if isinstance(e, ast.Compare):
+            left = self.ev(e.left, env)
+            for op, comp in zip(e.ops, e.comparators):
+                right = self.ev(comp, env)
+                if isinstance(op, ast.Is | ast.IsNot) and (right is None or left is None):
+                    same = left is right if not (is_unknownish(left) and is_unknownish(right)) else None
+                    if isinstance(left, Unknown) or isinstance(right, Unknown):
+                        return Unknown(f"`{_text(e)}` depends on {why_of(left) or why_of(right)}")
+                    result: Any = same if isinstance(op, ast.Is) else not same
+                elif is_unknownish(left) or is_unknownish(right):
+                    return Unknown(f"`{_text(e)}` depends on {why_of(left) or why_of(right)}")
+                else:
+                    result = self._py2(_CMPOPS[type(op)], left, right, e)
+                if not result:
+                    return False
+                left = right
+            return True
+        if isinstance(e, ast.IfExp):
+            cond = self.ev(e.test, env)
+            if is_unknownish(cond):
+                raise Unresolved(f"the condition `{_text(e.test)}` (line {e.lineno}) depends on {why_of(cond)}")
+            return self.ev(e.body if self.truthy(cond, e.test) else e.orelse, env)
+        if isinstance(e, ast.List | ast.Tuple | ast.Set):
+            items: list[Any] = []
+            for elt in e.elts:
+                if isinstance(elt, ast.Starred):
+                    items.extend(self.iterate(self.ev(elt.value, env), elt))
+                else:
+                    items.append(self.ev(elt, env))
+            if isinstance(e, ast.List):
+                return items
+            if isinstance(e, ast.Set):
+                return set(x for x in items if not isinstance(x, (list, dict, Inst, Param)))
+            return tuple(items)
+        if isinstance(e, ast.Dict):
+            out: dict[Any, Any] = {}
+            for k, v in zip(e.keys, e.values):
+                if k is None:
+                    merged = self.ev(v, env)
+                    if not isinstance(merged, dict):
+                        raise Unresolved(f"`**{_text(v)}` is not a known dict")
+                    out.update(merged)
+                else:
+                    key = self.ev(k, env)
+                    if is_unknownish(key):
+                        raise Unresolved(f"the dict key `{_text(k)}` depends on {why_of(key)}")
+                    out[key] = self.ev(v, env)
+            return out
+        if isinstance(e, ast.ListComp | ast.GeneratorExp | ast.SetComp):
+            items = []
+            self.comprehension(e.generators, 0, Env(env.module, env), lambda en: items.append(self.ev(e.elt, en)))
+            return tuple(items) if isinstance(e, ast.GeneratorExp) else items
+        if isinstance(e, ast.DictComp):
+            out = {}
+            self.comprehension(e.generators, 0, Env(env.module, env),
+                               lambda en: out.__setitem__(self.ev(e.key, en), self.ev(e.value, en)))
+            return out
+        if isinstance(e, ast.Subscript):
+            return self.get_item(self.ev(e.value, env), self.ev(e.slice, env), e)
+        if isinstance(e, ast.Slice):
+            return slice(*(None if x is None else self.ev(x, env) for x in (e.lower, e.upper, e.step)))
+        if isinstance(e, ast.JoinedStr):
+            parts = []
+            for v in e.values:
+                if isinstance(v, ast.Constant):
+                    parts.append(str(v.value))
+                else:
+                    val = self.ev(v.value, env)  # type: ignore[attr-defined]
+                    if is_unknownish(val) or isinstance(val, (Inst, Param)):
+                        return Unknown(f"the string `{_text(e)}` depends on unresolved values")
+                    parts.append(format(val, self.ev(v.format_spec, env) if v.format_spec else ""))  # type: ignore[attr-defined]
+            return "".join(parts)
+        if isinstance(e, ast.Lambda):
+            return self.make_function(e, env)
+        if isinstance(e, ast.NamedExpr):
+            v = self.ev(e.value, env)
+            self.assign(e.target, v, env)
+            return v
+        if isinstance(e, ast.Starred):
+            return self.ev(e.value, env)
+        if isinstance(e, ast.Await | ast.Yield | ast.YieldFrom):
+            raise Unresolved(f"`{type(e).__name__.lower()}` on line {e.lineno} is not followed")
+        raise Unresolved(f"`{_text(e)}` is not followed")
+
+    def comprehension(self, gens: list[ast.comprehension], i: int, env: Env, emit: Callable[[Env], None]) -> None:
+        if i == len(gens):
+            emit(env)
+            return
+        g = gens[i]
+        for item in self.iterate(self.ev(g.iter, env), g.iter):
+            self.ctx.tick()
+            self.assign(g.target, item, env)
+            if all(self.truthy(self.ev(cond, env), cond) for cond in g.ifs):
+                self.comprehension(gens, i + 1, env, emit)
+
+    def lookup(self, name: str, env: Env, node: ast.AST) -> Any:
+        try:
+            return env.lookup(name)
+        except KeyError:
+            pass
+        if name in _BUILTINS:
+            return _BUILTINS[name]
+        if name in _UNSAFE:
+            raise Unresolved(f"the code calls `{name}`, which the analyser never runs")
+        if env.module.star_imports:
+            return Unknown(f"`{name}` may come from `from {env.module.star_imports[0]} import *`, which the analyser "
+                           f"does not follow", maybe_module=True)
+        return Unknown(f"`{name}` is not defined in this file", maybe_module=True)
+
+    def iterate(self, v: Any, node: ast.AST) -> list[Any]:
+        if isinstance(v, RangeV):
+            if len(v.r) > MAX_ITERATIONS:
+                raise Unresolved(f"the loop over `{_text(node)}` runs {len(v.r):,} times, more than the "
+                                 f"{MAX_ITERATIONS:,} the analyser follows")
+            return list(v.r)
+        if isinstance(v, (list, tuple)):
+            return list(v)
+        if isinstance(v, dict):
+            return list(v)
+        if isinstance(v, (str, set, frozenset)):
+            return list(v)
+        if isinstance(v, Inst) and v.kind in ("list", "seq", "plist"):
+            return list(v.attrs.values())
+        if isinstance(v, Inst) and v.kind in ("dict", "pdict"):
+            return list(v.attrs)
+        if is_unknownish(v):
+            raise Unresolved(f"the loop over `{_text(node)}` depends on {why_of(v)}")
+        raise Unresolved(f"cannot iterate over `{_text(node)}`")
+
+    def get_item(self, obj: Any, key: Any, node: ast.AST) -> Any:
+        if is_unknownish(obj):
+            return Unknown(why_of(obj), maybe_module=isinstance(obj, Unknown) and obj.maybe_module)
+        if is_unknownish(key):
+            raise Unresolved(f"the index in `{_text(node)}` depends on {why_of(key)}")
+        if isinstance(obj, Inst):
+            if obj.kind in ("list", "seq", "plist"):
+                values = list(obj.attrs.values())
+                if isinstance(key, slice):
+                    out = Inst(obj.cls, obj.kind, obj.is_module, obj.origin)
+                    for i, m in enumerate(values[key]):
+                        out.attrs[str(i)] = m
+                    return out
+                try:
+                    return values[key]
+                except (IndexError, TypeError):
+                    raise Unresolved(f"`{_text(node)}`: index out of range")
+            if key in obj.attrs or str(key) in obj.attrs:
+                return obj.attrs.get(key, obj.attrs.get(str(key)))
+            raise Unresolved(f"`{_text(node)}`: no key {key!r}")
+        if isinstance(obj, (Param, TensorV)):
+            return TensorV(())
+        if isinstance(obj, RangeV):
+            return obj.r[key]
+        if isinstance(obj, ExtV):
+            return obj  # typing subscripts: Optional[int], list[str]
+        if isinstance(obj, ClassV):
+            return obj
+        try:
+            return obj[key]
+        except (IndexError, KeyError, TypeError) as exc:
+            raise Unresolved(f"`{_text(node)}` raises {type(exc).__name__}")
+
+    # --- attributes ------------------------------------------------------------------------
+
+    def get_attr(self, obj: Any, name: str, node: ast.AST) -> Any:
+        if isinstance(obj, Inst):
+            return self.inst_attr(obj, name, node)
+        if isinstance(obj, ExtV):
+            return ExtV(f"{obj.name}.{name}")
+        if isinstance(obj, ModV):
+            if name in obj.names:
+                return obj.names[name]
+            return Unknown(f"`{name}` is not defined in `{obj.name}`", maybe_module=True)
+        if isinstance(obj, ClassV):
+            try:
+                v = obj.lookup(name)
+            except KeyError:
+                return Unknown(f"`{obj.name}.{name}` is not defined", maybe_module=True)
+            if isinstance(v, FuncV) and v.kind == "class":
+                return BoundV(v, obj)
+            return v
+        if isinstance(obj, SuperV):
+            for c in obj.cls.mro()[1:]:
+                if name in c.namespace:
+                    v = c.namespace[name]
+                    return BoundV(v, obj.inst) if isinstance(v, FuncV) and v.kind != "static" else v
+            if name == "__init__":
+                return BuiltinV("__init__", lambda *a, **k: None)
+            return Unknown(f"`super().{name}` is outside the file")
+        if isinstance(obj, Param):
+            if name in ("data", "T", "mT"):
+                return obj
+            if name == "shape":
+                return tuple(obj.shape)
+            if name == "requires_grad":
+                return obj.requires_grad
+            if name == "requires_grad_":
+                return BuiltinV(name, lambda flag=True: _set_grad(obj, flag))
+            if name in ("size", "numel", "dim"):
+                return BuiltinV(name, _tensor_method(name, obj.shape))
+            return BuiltinV(name, lambda *a, **k: obj)  # in-place initialisers (normal_, zero_, ...) return self
+        if isinstance(obj, TensorV):
+            if name == "shape":
+                return tuple(obj.shape)
+            if name in ("size", "numel", "dim"):
+                return BuiltinV(name, _tensor_method(name, obj.shape))
+            if name in ("view", "reshape", "expand", "repeat"):
+                return BuiltinV(name, lambda *a, **k: TensorV(tuple(a[0]) if len(a) == 1 and isinstance(a[0], (tuple, list)) else a))
+            if name in ("unsqueeze", "squeeze", "flatten", "transpose", "permute", "t", "sum", "mean", "tril", "triu"):
+                return BuiltinV(name, lambda *a, **k: Unknown("a tensor shape after a reshaping op"))
+            return BuiltinV(name, lambda *a, **k: obj)
+        if isinstance(obj, Sym):
+            atom = obj.single_atom()
+            if atom is not None and not name.startswith("_"):
+                return Sym.atom(f"{atom}.{name}", obj.why[0][1])
+            return Unknown(f"`{_text(node)}` depends on {why_of(obj)}")
+        if isinstance(obj, Unknown):
+            return Unknown(obj.why, obj.maybe_module)
+        if isinstance(obj, BoundV | FuncV | BuiltinV):
+            return Unknown(f"`{_text(node)}` is not followed")
+        if obj is None:
+            raise Unresolved(f"`{_text(node)}`: the value is None")
+        safe = _SAFE_METHODS.get(type(obj), frozenset())
+        if not name.startswith("_") and (safe is None or name in safe):
+            attr = getattr(obj, name, None)
+            if attr is not None:
+                return BuiltinV(name, attr) if callable(attr) else attr
+        if isinstance(obj, (int, float)) and name in ("real", "imag"):
+            return getattr(obj, name)
+        raise Unresolved(f"`{_text(node)}`: {type(obj).__name__} has no attribute `{name}` the analyser knows")
+
+    def inst_attr(self, obj: Inst, name: str, node: ast.AST) -> Any:
+        if name in obj.attrs:
+            return obj.attrs[name]
+        if isinstance(obj.cls, ClassV):
+            try:
+                v = obj.cls.lookup(name)
+            except KeyError:
+                v = _MISSING
+            if v is not _MISSING:
+                if isinstance(v, FuncV):
+                    if v.kind == "property":
+                        return self.call_function(v, [obj], {}, node)
+                    if v.kind == "static":
+                        return v
+                    return BoundV(v, obj.cls if v.kind == "class" else obj)
+                return v
+        if obj.kind in ("list", "seq", "plist", "dict", "pdict") or obj.is_module:
+            method = _module_method(self, obj, name)
+            if method is not None:
+                return method
+        if obj.is_module and name in ("weight", "bias") and isinstance(obj.cls, str):
+            return None  # torch layers register a missing bias as None
+        if name == "__class__":
+            return obj.cls
+        if name == "__dict__":
+            return dict(obj.attrs)
+        return Unknown(f"`{_text(node)}` is not set by the code the analyser followed", maybe_module=True)
+
+    # --- operators -------------------------------------------------------------------------
+
+    def binop(self, op: type, a: Any, b: Any, node: ast.AST) -> Any:
+        fn, sym = _BINOPS[op]
+        if isinstance(a, Unknown) or isinstance(b, Unknown):
+            u = a if isinstance(a, Unknown) else b
+            return Unknown(u.why)
+        if isinstance(a, (Sym, TensorV, Param)) or isinstance(b, (Sym, TensorV, Param)):
+            if isinstance(a, (TensorV, Param)) or isinstance(b, (TensorV, Param)):
+                ta = a if isinstance(a, (TensorV, Param)) else b
+                return TensorV(tuple(ta.shape))
+            numeric = all(isinstance(x, (Sym, int)) and not isinstance(x, bool) for x in (a, b))
+            if numeric and op is ast.Add:
+                return sym_add(a, b)
+            if numeric and op is ast.Sub:
+                return sym_add(a, b, -1)
+            if numeric and op is ast.Mult:
+                return sym_mul(a, b)
+            if numeric and op is ast.Pow and isinstance(b, int) and 0 <= b <= 8:
+                out: Any = 1
+                for _ in range(b):
+                    out = sym_mul(out, a)
+                return out
+            if isinstance(a, (Sym, int, float)) and isinstance(b, (Sym, int, float)):
+                return sym_opaque(f"{render(a)} {sym} {render(b)}", a, b)
+            return Unknown(f"`{_text(node)}` depends on {why_of(a) or why_of(b)}")
+        if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+            if op is ast.Pow and isinstance(a, int) and isinstance(b, int) and abs(a) > 1 and b > 0:
+                if b * math.log2(abs(a)) > MAX_INT_BITS:
+                    raise Unresolved(f"`{_text(node)}` is too large to be a size")
+            if op is ast.LShift and isinstance(b, int) and b > MAX_INT_BITS:
+                raise Unresolved(f"`{_text(node)}` is too large to be a size")
+        if op is ast.Mult and (isinstance(a, (str, list, tuple)) or isinstance(b, (str, list, tuple))):
+            seq, n = (a, b) if isinstance(a, (str, list, tuple)) else (b, a)
+            if isinstance(n, int) and len(seq) * n > MAX_SEQUENCE:
+                raise Unresolved(f"`{_text(node)}` builds a sequence longer than {MAX_SEQUENCE:,}")
+        if op is ast.BitOr and (isinstance(a, (ExtV, ClassV)) or a is None):
+            return a  # type unions in annotations: int | None
+        return self._py2(fn, a, b, node)
+
+    def _py(self, fn: Callable[[Any], Any], a: Any, node: ast.AST) -> Any:
+        try:
+            return fn(a)
+        except Exception as exc:  # noqa: BLE001 - the analysed code's error, reported as a reason
+            raise Unresolved(f"`{_text(node)}` raises {type(exc).__name__}")
+
+    def _py2(self, fn: Callable[[Any, Any], Any], a: Any, b: Any, node: ast.AST) -> Any:
+        if any(isinstance(x, (Inst, Param, ClassV, FuncV, BoundV, BuiltinV, ExtV, ModV)) for x in (a, b)) \
+                and fn not in (operator.is_, operator.is_not, operator.eq, operator.ne):
+            if fn in (_CMPOPS[ast.In], _CMPOPS[ast.NotIn]) and isinstance(b, Inst):
+                keys = b.attrs
+                return (a in keys) if fn is _CMPOPS[ast.In] else (a not in keys)
+            raise Unresolved(f"`{_text(node)}` is not followed")
+        try:
+            return fn(a, b)
+        except Exception as exc:  # noqa: BLE001 - the analysed code's error, reported as a reason
+            raise Unresolved(f"`{_text(node)}` raises {type(exc).__name__}")
+
+    # --- calls -----------------------------------------------------------------------------
+
+    def ev_call(self, e: ast.Call, env: Env) -> Any:
+        if isinstance(e.func, ast.Name) and e.func.id == "super":
+            if e.args:
+                return SuperV(self.ev(e.args[0], env), self.ev(e.args[1], env) if len(e.args) > 1 else None)
+            try:
+                return SuperV(env.lookup("__class__"), env.lookup("__self__"))
+            except KeyError:
+                raise Unresolved(f"`super()` outside a method (line {e.lineno})")
+        fn = self.ev(e.func, env)
+        args: list[Any] = []
+        for a in e.args:
+            if isinstance(a, ast.Starred):
+                args.extend(self.iterate(self.ev(a.value, env), a.value))
+            else:
+                args.append(self.ev(a, env))
+        kwargs: dict[str, Any] = {}
+        for k in e.keywords:
+            v = self.ev(k.value, env)
+            if k.arg is None:
+                if isinstance(v, Inst) and v.kind == "object":
+                    v = dict(v.attrs)
+                if not isinstance(v, dict):
+                    raise Unresolved(f"`**{_text(k.value)}` is not a known dict")
+                kwargs.update({str(kk): vv for kk, vv in v.items()})
+            else:
+                kwargs[k.arg] = v
+        return self.call(fn, args, kwargs, e, env)
+
+    def call(self, fn: Any, args: list[Any], kwargs: dict[str, Any], node: ast.AST, env: Env) -> Any:
+        self.ctx.tick()
+        if isinstance(fn, ClassV):
+            return self.instantiate(fn, args, kwargs, node, env)
+        if isinstance(fn, FuncV):
+            if fn.kind == "class":
+                raise Unresolved(f"`{_text(node)}`: classmethod called without its class")
+            return self.call_function(fn, args, kwargs, node)
+        if isinstance(fn, BoundV):
+            return self.call(fn.func, [fn.self_obj] + args, kwargs, node, env)
+        if isinstance(fn, PartialV):
+            return self.call(fn.func, list(fn.args) + args, {**dict(fn.kwargs), **kwargs}, node, env)
+        if isinstance(fn, BuiltinV):
+            try:
+                return fn.fn(*args, **kwargs)
+            except (Unresolved, _Return):
+                raise
+            except RecursionError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - a builtin given values it rejects
+                raise Unresolved(f"`{_text(node)}` raises {type(exc).__name__}: {exc}"[:300])
+        if isinstance(fn, ExtV):
+            return self.call_external(fn.name, args, kwargs, node, env)
+        if isinstance(fn, Unknown):
+            return Unknown(fn.why, maybe_module=True)
+        if isinstance(fn, Inst):
+            return Unknown(f"`{_text(node)}` runs a module, which happens in forward, not at build time")
+        if isinstance(fn, Sym):
+            return Unknown(f"`{_text(node)}` calls an unresolved value: {why_of(fn)}", maybe_module=True)
+        raise Unresolved(f"`{_text(node)}` calls {type(fn).__name__}, which the analyser does not follow")
+
+    def call_function(self, fn: FuncV, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
+        self.ctx.depth += 1
+        try:
+            if self.ctx.depth > MAX_CALL_DEPTH:
+                raise Unresolved(f"calls nest deeper than {MAX_CALL_DEPTH} (recursion in `{fn.name}`?)")
+            local = Env(fn.env.module, fn.env)
+            local.vars.update(self.bind_args(fn, args, kwargs, node))
+            if fn.owner is not None and args:
+                local.vars["__class__"], local.vars["__self__"] = fn.owner, args[0]
+            if isinstance(fn.node, ast.Lambda):
+                return self.ev(fn.node.body, local)
+            try:
+                self.exec_block(fn.node.body, local)
+            except _Return as r:
+                return r.value
+            return None
+        finally:
+            self.ctx.depth -= 1
+
+    def bind_args(self, fn: FuncV, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> dict[str, Any]:
+        a = fn.node.args
+        positional = a.posonlyargs + a.args
+        names = [p.arg for p in positional]
+        out: dict[str, Any] = {}
+        for name, v in zip(names, args):
+            out[name] = v
+        extra = args[len(names):]
+        if extra:
+            if a.vararg is None:
+                raise Unresolved(f"`{_text(node)}` passes {len(args)} positional arguments to `{fn.name}`, "
+                                 f"which takes {len(names)}")
+        if a.vararg is not None:
+            out[a.vararg.arg] = tuple(extra)
+        kw_names = [p.arg for p in a.kwonlyargs]
+        rest: dict[str, Any] = {}
+        posonly = {p.arg for p in a.posonlyargs}
+        for k, v in kwargs.items():
+            if (k in names and k not in posonly) or k in kw_names:
+                if k in out:
+                    raise Unresolved(f"`{_text(node)}` passes `{k}` twice")
+                out[k] = v
+            elif a.kwarg is not None:
+                rest[k] = v
+            else:
+                raise Unresolved(f"`{_text(node)}`: `{fn.name}` has no argument `{k}`")
+        first_default = len(names) - len(fn.defaults)
+        for i, name in enumerate(names):
+            if name not in out:
+                if i >= first_default:
+                    out[name] = fn.defaults[i - first_default]
+                else:
+                    raise Unresolved(f"`{_text(node)}` does not pass `{name}`, which `{fn.name}` needs")
+        for name, default, p in zip(kw_names, fn.kw_defaults, a.kwonlyargs):
+            if name not in out:
+                if default is None and a.kw_defaults[kw_names.index(name)] is None:
+                    raise Unresolved(f"`{_text(node)}` does not pass `{name}`, which `{fn.name}` needs")
+                out[name] = default
+        if a.kwarg is not None:
+            out[a.kwarg.arg] = rest
+        return out
+
+    def instantiate(self, cls: ClassV, args: list[Any], kwargs: dict[str, Any], node: ast.AST, env: Env) -> Any:
+        stack = self.ctx.class_stack
+        if stack.count(cls.name) >= 8 or len(stack) > 32:
+            start = stack.index(cls.name) if cls.name in stack else 0
+            chain = " → ".join(stack[start:start + 4] + [cls.name])
+            raise Unresolved(f"classes build each other without end ({chain} → …)")
+        stack.append(cls.name)
+        try:
+            if cls.is_dataclass:
+                return self.make_dataclass(cls, args, kwargs, node)
+            inst = Inst(cls, "module" if cls.is_module else "object", cls.is_module,
+                        env.module.span_of(node) if env.module.span_of else None)
+            try:
+                init = cls.lookup("__init__")
+            except KeyError:
+                init = None
+            if isinstance(init, FuncV):
+                self.call_function(init, [inst] + args, kwargs, node)
+            elif args or kwargs:
+                ext = [b for b in cls.bases if isinstance(b, ExtV) and not _is_module_base(b)]
+                if ext:
+                    return Unknown(f"`{cls.name}` extends `{ext[0].name}`, which the analyser does not follow",
+                                   maybe_module=cls.is_module)
+            if cls.is_module:
+                self.record_hint(inst, node, env)
+            return inst
+        finally:
+            stack.pop()
+
+    def make_dataclass(self, cls: ClassV, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Inst:
+        inst = Inst(cls, "object", False)
+        if len(args) > len(cls.fields):
+            raise Unresolved(f"`{_text(node)}` passes too many arguments to `{cls.name}`")
+        for name, v in zip(cls.fields, args):
+            inst.attrs[name] = v
+        for k, v in kwargs.items():
+            if k not in cls.fields:
+                raise Unresolved(f"`{cls.name}` has no field `{k}`")
+            inst.attrs[k] = v
+        for name in cls.fields:
+            if name in inst.attrs:
+                continue
+            try:
+                default = cls.lookup(name)
+            except KeyError:
+                raise Unresolved(f"`{cls.name}` needs `{name}`, which has no default")
+            if isinstance(default, FieldV):
+                if default.factory is not None:
+                    default = self.call(default.factory, [], {}, node, _DUMMY_ENV(self))
+                elif default.has_default:
+                    default = default.default
+                else:
+                    raise Unresolved(f"`{cls.name}` needs `{name}`, which has no default")
+            inst.attrs[name] = default
+        # Order fields as declared (a later keyword must not move them).
+        inst.attrs = {k: inst.attrs[k] for k in cls.fields}
+        try:
+            post = cls.lookup("__post_init__")
+        except KeyError:
+            post = None
+        if isinstance(post, FuncV):
+            self.call_function(post, [inst], {}, node)
+        return inst
+
+    def record_hint(self, inst: Inst, node: ast.AST, env: Env) -> None:
+        scope = env.module
+        if scope.is_main and scope.span_of is not None and isinstance(node, ast.Call):
+            n = count_of(inst)
+            if isinstance(n, int) and n > 0:
+                self.ctx.hints.setdefault(scope.span_of(node), set()).add(n)
+
+    def make_layer(self, name: str, origin: Span | None, **kwargs: Any) -> Inst:
+        """Build an nn layer from keyword arguments (used by composite layers)."""
+        if kwargs.pop("_bare", False):
+            return Inst(name, "layer", True, origin)
+        if name in CONTAINERS:
+            return Inst(name, CONTAINERS[name], True, origin)
+        sig, builder = LAYERS[name]
+        inst = Inst(name, "layer", True, origin)
+        if builder is not None:
+            builder(inst, bind(name, sig, (), kwargs), origin, self.make_layer)
+        return inst
+
+    def call_external(self, name: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST, env: Env) -> Any:
+        scope = env.module
+        origin = scope.span_of(node) if scope.span_of else None
+        parts = name.split(".")
+        last = parts[-1]
+        if name.startswith("torch.nn.") and not name.startswith(("torch.nn.functional", "torch.nn.init", "torch.nn.utils")):
+            if last in ("Parameter", "UninitializedParameter"):
+                data = args[0] if args else kwargs.get("data", TensorV((0,)))
+                grad = args[1] if len(args) > 1 else kwargs.get("requires_grad", True)
+                if isinstance(data, Param):
+                    data = TensorV(data.shape)
+                if not isinstance(data, TensorV):
+                    raise Unresolved(f"`{_text(node)}`: the tensor's shape is unknown ({why_of(data) or 'not a tensor the analyser built'})")
+                p = Param(data.shape, "other", self.truthy(grad, node), origin)
+                return p
+            if last in CONTAINERS:
+                return self.make_container(last, args, kwargs, node, origin, env)
+            if last in LAYERS:
+                sig, builder = LAYERS[last]
+                inst = Inst(last, "layer", True, origin)
+                bound = bind(last, sig, tuple(args), kwargs)
+                if builder is not None:
+                    builder(inst, bound, origin, self.make_layer)
+                self.record_hint(inst, node, env)
+                return inst
+            if last in STACKS:
+                sig, key = STACKS[last]
+                inst = Inst(last, "layer", True, origin)
+                from lsp_count.pymodel.layers import _stack
+                _stack(inst, bind(last, sig, tuple(args), kwargs), origin, self.make_layer, key, clone)
+                self.record_hint(inst, node, env)
+                return inst
+            if last in PARAMETERLESS:
+                return Inst(last, "layer", True, origin)
+            if last == "Module":
+                return Inst(last, "module", True, origin)
+            if last.startswith("Lazy"):
+                raise Unresolved(f"`nn.{last}` sizes itself on the first forward pass; its count is not in the code")
+            return Unknown(f"`nn.{last}` is not in the analyser's layer table", maybe_module=True)
+        if name.startswith("torch.nn.init") or name in ("torch.manual_seed", "torch.no_grad", "print", "warnings.warn"):
+            return None
+        if parts[0] == "torch" and last in TENSOR_FACTORIES and len(parts) == 2:
+            return self.tensor_factory(last, args, kwargs, node)
+        if name == "torch.Size":
+            return tuple(args[0]) if args else ()
+        if parts[0] == "math" and last in _MATH:
+            if any(is_unknownish(a) for a in args):
+                return sym_opaque(f"{last}({', '.join(render(a) for a in args)})", *args)
+            return self._py(lambda a: getattr(math, last)(*a), args, node)
+        if name in ("dataclasses.field", "field"):
+            if "default_factory" in kwargs:
+                return FieldV(factory=kwargs["default_factory"])
+            if "default" in kwargs:
+                return FieldV(default=kwargs["default"], has_default=True)
+            return FieldV()
+        if name in ("dataclasses.dataclass",):
+            return args[0] if args else BuiltinV("dataclass", lambda c: c)
+        if name in ("collections.OrderedDict", "typing.OrderedDict"):
+            return dict(*[dict(self.iterate(a, node)) if not isinstance(a, dict) else a for a in args], **kwargs)
+        if name in ("copy.deepcopy", "copy.copy"):
+            return clone(args[0])
+        if name == "functools.partial":
+            return PartialV(args[0], tuple(args[1:]), tuple(kwargs.items()))
+        if last == "from_pretrained":
+            hub = args[0] if args else kwargs.get("pretrained_model_name_or_path")
+            return Unknown(f"`{_text(node)}` loads a pretrained model ({hub!r}); its weights are not built in this "
+                           f"file", maybe_module=True)
+        if parts[0] in ("typing", "typing_extensions"):
+            return None
+        if parts[0] in ("torch", "einops", "numpy", "np") and not name.startswith(("torch.nn", "torch.hub")):
+            # Tensor functions (torch.tril, torch.cat, ...) return tensors, never modules.
+            return Unknown(f"`{name}` returns a tensor whose shape the analyser does not follow")
+        return Unknown(f"`{name}` is outside this file and torch.nn; the analyser does not follow it", maybe_module=True)
+
+    def tensor_factory(self, fn: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
+        if fn.endswith("_like"):
+            src = args[0] if args else None
+            if isinstance(src, (TensorV, Param)):
+                return TensorV(tuple(src.shape))
+            raise Unresolved(f"`{_text(node)}`: the source tensor's shape is unknown")
+        if fn == "tensor":
+            data = args[0] if args else None
+            if isinstance(data, (int, float, bool)):
+                return TensorV(())
+            if isinstance(data, (list, tuple)):
+                shape = []
+                cur: Any = data
+                while isinstance(cur, (list, tuple)):
+                    shape.append(len(cur))
+                    cur = cur[0] if cur else None
+                return TensorV(tuple(shape))
+            raise Unresolved(f"`{_text(node)}`: the data's shape is unknown")
+        if fn == "eye":
+            n = as_int(args[0] if args else kwargs.get("n"), "n")
+            m = as_int(args[1], "m") if len(args) > 1 else kwargs.get("m", n)
+            return TensorV((n, m))
+        if fn in ("arange", "linspace"):
+            if fn == "linspace":
+                return TensorV((as_int(args[2] if len(args) > 2 else kwargs.get("steps"), "steps"),))
+            vals = [as_int(a, "arange bound") for a in args]
+            if any(isinstance(v, Sym) for v in vals):
+                raise Unresolved(f"`{_text(node)}`: the length depends on {'; '.join(why_of(v) for v in vals if isinstance(v, Sym))}")
+            return TensorV((len(range(*vals)),))
+        if fn == "full":
+            size = args[0] if args else kwargs.get("size")
+            return TensorV(tuple(as_int(d, "size") for d in (size if isinstance(size, (tuple, list)) else (size,))))
+        dims = args
+        if fn == "randint":
+            dims = [args[-1]] if args else [kwargs.get("size")]
+            dims = list(dims[0]) if isinstance(dims[0], (tuple, list)) else dims
+        elif len(args) == 1 and isinstance(args[0], (tuple, list)):
+            dims = list(args[0])
+        elif not args and "size" in kwargs:
+            dims = list(kwargs["size"])
+        return TensorV(tuple(as_int(d, "tensor size") for d in dims))
+
+    def make_container(self, kind: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST, origin: Span | None,
+                       env: Env) -> Inst:
+        inst = Inst(kind, CONTAINERS[kind], True, origin)
+        if kind == "Sequential":
+            if len(args) == 1 and isinstance(args[0], dict):
+                for k, v in args[0].items():
+                    inst.attrs[str(k)] = self.check_member(v, kind, node)
+            else:
+                for i, v in enumerate(args):
+                    inst.attrs[str(i)] = self.check_member(v, kind, node)
+        elif kind in ("ModuleList", "ParameterList"):
+            src = args[0] if args else kwargs.get("modules", kwargs.get("values"))
+            if src is not None:
+                for i, v in enumerate(self.iterate(src, node)):
+                    inst.attrs[str(i)] = self.check_member(v, kind, node)
+        else:
+            src = args[0] if args else kwargs.get("modules", kwargs.get("parameters"))
+            if isinstance(src, Inst) and src.kind in ("dict", "pdict"):
+                src = dict(src.attrs)
+            if isinstance(src, dict):
+                items = list(src.items())
+            elif src is None:
+                items = []
+            else:
+                items = [tuple(p) for p in self.iterate(src, node)]
+            for k, v in items:
+                inst.attrs[str(k)] = self.check_member(v, kind, node)
+        self.record_hint(inst, node, env)
+        return inst
+
+    def check_member(self, v: Any, kind: str, node: ast.AST) -> Any:
+        if kind.startswith("Parameter"):
+            if isinstance(v, TensorV):
+                return Param(v.shape, "other")
+            if not isinstance(v, Param):
+                raise Unresolved(f"`{_text(node)}`: an element of nn.{kind} is not a parameter the analyser built "
+                                 f"({why_of(v) or type(v).__name__})")
+            return v
+        if isinstance(v, Inst) and v.is_module:
+            return v
+        if isinstance(v, Unknown):
+            return v
+        raise Unresolved(f"`{_text(node)}`: an element of nn.{kind} is not a module ({type(v).__name__})")
+
+
+_MISSING = object()
+
+
+def _DUMMY_ENV(interp: Interpreter) -> Env:
+    return Env(ModuleScope("", None, False))
+
+
+def _set_grad(obj: Any, flag: Any) -> Any:
+    if isinstance(flag, (Sym, Unknown)):
+        raise Unresolved(f"requires_grad_ depends on {why_of(flag)}")
+    if isinstance(obj, Param):
+        obj.requires_grad = bool(flag)
+    elif isinstance(obj, Inst):
+        for _, p in params_of(obj):
+            p.requires_grad = bool(flag)
+    return obj
+
+
+def _tensor_method(name: str, shape: tuple[Any, ...]) -> Callable[..., Any]:
+    def method(*args: Any) -> Any:
+        if name == "dim":
+            return len(shape)
+        if name == "numel":
+            return numel(shape)
+        return shape[args[0]] if args else tuple(shape)
+    return method
+
+
+def _module_method(interp: Interpreter, obj: Inst, name: str) -> Any:
+    def append(v: Any) -> Inst:
+        obj.attrs[str(len(obj.attrs))] = v
+        return obj
+
+    def extend(vs: Any) -> Inst:
+        for v in interp.iterate(vs, ast.Constant(value=None)):
+            append(v)
+        return obj
+
+    def insert(i: Any, v: Any) -> None:
+        values = list(obj.attrs.values())
+        values.insert(as_int(i, "index"), v)
+        obj.attrs = {str(k): m for k, m in enumerate(values)}
+
+    def add_module(key: Any, v: Any) -> None:
+        obj.attrs[str(key)] = v
+
+    def register_parameter(key: Any, v: Any) -> None:
+        obj.attrs[str(key)] = v
+
+    def register_buffer(key: Any, v: Any, persistent: Any = True) -> None:
+        # A buffer is never a parameter or a module, whatever the analyser made of its value.
+        obj.attrs[str(key)] = TensorV(tuple(v.shape)) if isinstance(v, (TensorV, Param)) else TensorV(())
+
+    def parameters(recurse: Any = True) -> list[Param]:
+        return [p for _, p in params_of(obj)]
+
+    def named_parameters(prefix: Any = "", recurse: Any = True) -> list[tuple[str, Param]]:
+        return [((prefix + "." if prefix else "") + n, p) for n, p in params_of(obj)]
+
+    def modules() -> list[Inst]:
+        out, stack = [], [obj]
+        while stack:
+            m = stack.pop()
+            out.append(m)
+            stack.extend(reversed([v for v in m.attrs.values() if isinstance(v, Inst) and v.is_module]))
+        return out
+
+    def named_modules() -> list[tuple[str, Inst]]:
+        return [("", m) for m in modules()]
+
+    def children() -> list[Inst]:
+        return [v for v in obj.attrs.values() if isinstance(v, Inst) and v.is_module]
+
+    def update(vs: Any) -> None:
+        items = vs.items() if isinstance(vs, dict) else vs.attrs.items() if isinstance(vs, Inst) else vs
+        for k, v in items:
+            obj.attrs[str(k)] = v
+
+    table: dict[str, Callable[..., Any]] = {
+        "add_module": add_module, "register_module": add_module, "register_parameter": register_parameter,
+        "register_buffer": register_buffer, "parameters": parameters, "named_parameters": named_parameters,
+        "modules": modules, "named_modules": named_modules, "children": children,
+        "requires_grad_": lambda flag=True: _set_grad(obj, flag),
+        "apply": lambda fn: obj, "to": lambda *a, **k: obj, "eval": lambda: obj, "train": lambda mode=True: obj,
+        "half": lambda: obj, "float": lambda: obj, "bfloat16": lambda: obj, "cuda": lambda *a: obj, "cpu": lambda: obj,
+        "zero_grad": lambda *a, **k: None, "reset_parameters": lambda: None, "_init_weights": lambda *a: None,
+        "register_forward_hook": lambda *a, **k: None, "register_forward_pre_hook": lambda *a, **k: None,
+    }
+    if obj.kind in ("list", "seq", "plist"):
+        table.update({"append": append, "extend": extend, "insert": insert, "__len__": lambda: len(obj.attrs)})
+    if obj.kind in ("dict", "pdict"):
+        table.update({"items": lambda: list(obj.attrs.items()), "keys": lambda: list(obj.attrs),
+                      "values": lambda: list(obj.attrs.values()), "update": update,
+                      "get": lambda k, d=None: obj.attrs.get(k, d)})
+    fn = table.get(name)
+    return BuiltinV(name, fn) if fn is not None else None
+
+
+def _is_module_base(b: Any) -> bool:
+    if isinstance(b, ClassV):
+        return b.is_module
+    if isinstance(b, ExtV):
+        return b.name in ("torch.nn.Module", "torch.nn.modules.module.Module", "nn.Module", "Module") or (
+            b.name.startswith("torch.nn.") and b.name.split(".")[-1] in ("Module", "ModuleList", "Sequential", "ModuleDict"))
+    return False
+
+
+def _assigned_names(stmt: ast.stmt) -> list[str]:
+    out: list[str] = []
+    for node in ast.walk(stmt):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            out.append(node.id)
+        elif isinstance(node, ast.FunctionDef | ast.ClassDef | ast.AsyncFunctionDef):
+            out.append(node.name)
+        elif isinstance(node, ast.alias):
+            out.append((node.asname or node.name).split(".")[0])
+    return out
+
+
+def _load(target: ast.expr) -> ast.expr:
+    """The same expression as a load (for ``x += 1``)."""
+    return target
+
+
+def _text(node: ast.AST | None) -> str:
+    if node is None:
+        return ""
+    try:
+        text = ast.unparse(node)
+    except Exception:  # noqa: BLE001 - unparse is only for messages
+        return "…"
+    return text if len(text) <= 80 else text[:77] + "…"
+
+
+def _isinstance(obj: Any, classes: Any) -> bool:
+    options = classes if isinstance(classes, tuple) else (classes,)
+    for c in options:
+        if isinstance(c, ClassV):
+            if isinstance(obj, Inst) and isinstance(obj.cls, ClassV) and c in obj.cls.mro():
+                return True
+        elif isinstance(c, ExtV):
+            last = c.name.split(".")[-1]
+            if isinstance(obj, Inst) and (obj.cls == last or (last == "Module" and obj.is_module)):
+                return True
+            if isinstance(obj, Param) and last in ("Parameter", "Tensor"):
+                return True
+        elif isinstance(c, BuiltinV):
+            py = _PY_TYPES.get(c.name)
+            if py is not None and (isinstance(obj, py) or (py is int and isinstance(obj, Sym))):
+                return True
+    if any(is_unknownish(x) for x in (obj,)) and not isinstance(obj, Sym):
+        raise Unresolved(f"isinstance on an unresolved value: {why_of(obj)}")
+    return False
+
+
+def _len(v: Any) -> Any:
+    if isinstance(v, Inst):
+        return len(v.attrs)
+    if isinstance(v, RangeV):
+        return len(v.r)
+    if is_unknownish(v):
+        return sym_opaque(f"len({render(v)})", v)
+    return len(v)
+
+
+def _range(*args: Any) -> Any:
+    vals = [as_int(a, "range bound") for a in args]
+    syms = [v for v in vals if isinstance(v, Sym)]
+    if syms:
+        raise Unresolved(f"the range `range({', '.join(render(v) for v in vals)})` depends on {'; '.join(why_of(s) for s in syms)}")
+    return RangeV(range(*vals))
+
+
+def _minmax(fn: Callable[..., Any]) -> Callable[..., Any]:
+    def run(*args: Any, **kw: Any) -> Any:
+        items = args[0] if len(args) == 1 and isinstance(args[0], (list, tuple)) else args
+        if any(is_unknownish(x) for x in items):
+            return sym_opaque(f"{fn.__name__}({', '.join(render(x) for x in items)})", *items)
+        return fn(items, **kw)
+    return run
+
+
+def _num(py: type) -> Callable[..., Any]:
+    def conv(v: Any = 0, *rest: Any) -> Any:
+        if isinstance(v, Sym):
+            return v if py is int else sym_opaque(f"{py.__name__}({render(v)})", v)
+        if isinstance(v, Unknown):
+            return v
+        return py(v, *rest)
+    return conv
+
+
+def _sum(items: Any, start: Any = 0) -> Any:
+    total = start
+    for x in (items if isinstance(items, (list, tuple)) else list(items)):
+        if isinstance(x, (Sym, int)) and isinstance(total, (Sym, int)) and (isinstance(x, Sym) or isinstance(total, Sym)):
+            total = sym_add(total, x)
+        elif isinstance(x, Unknown):
+            return x
+        else:
+            total = total + x
+    return total
+
+
+def _list_of(v: Any = ()) -> Any:
+    if isinstance(v, RangeV):
+        if len(v.r) > MAX_SEQUENCE:
+            raise Unresolved(f"a list of {len(v.r):,} elements is not followed")
+        return list(v.r)
+    if isinstance(v, Inst):
+        return list(v.attrs.values()) if v.kind in ("list", "seq", "plist") else list(v.attrs)
+    if is_unknownish(v):
+        raise Unresolved(f"a list built from an unresolved value: {why_of(v)}")
+    return list(v)
+
+
+def _getattr(obj: Any, name: Any, *default: Any) -> Any:
+    if isinstance(obj, Inst):
+        if name in obj.attrs:
+            return obj.attrs[name]
+        if isinstance(obj.cls, ClassV):
+            try:
+                return obj.cls.lookup(name)
+            except KeyError:
+                pass
+        if default:
+            return default[0]
+        raise Unresolved(f"getattr: `{name}` is not set")
+    if isinstance(obj, Sym) and obj.single_atom():
+        return Sym.atom(f"{obj.single_atom()}.{name}", obj.why[0][1])
+    if is_unknownish(obj):
+        return Unknown(why_of(obj))
+    if default:
+        return getattr(obj, name, default[0]) if isinstance(obj, (int, float, str)) else default[0]
+    raise Unresolved(f"getattr on {type(obj).__name__}")
+
+
+def _hasattr(obj: Any, name: Any) -> Any:
+    if isinstance(obj, Inst):
+        if name in obj.attrs:
+            return True
+        if isinstance(obj.cls, ClassV):
+            try:
+                obj.cls.lookup(name)
+                return True
+            except KeyError:
+                return False
+        return False
+    if is_unknownish(obj):
+        return Unknown(f"hasattr on an unresolved value: {why_of(obj)}")
+    if isinstance(obj, ExtV):
+        return True  # a library feature probe (hasattr(F, "scaled_dot_product_attention")): assume the current API
+    return hasattr(obj, name) if isinstance(obj, (int, float, str, list, dict, tuple)) else False
+
+
+def _setattr(obj: Any, name: Any, value: Any) -> None:
+    if isinstance(obj, Inst):
+        obj.attrs[str(name)] = value
+    elif isinstance(obj, Param) and name == "requires_grad":
+        obj.requires_grad = bool(value)
+
+
+def _enumerate(v: Any, start: int = 0) -> list[tuple[int, Any]]:
+    return [(i + start, x) for i, x in enumerate(_list_of(v))]
+
+
+def _zip(*vs: Any, strict: bool = False) -> list[tuple[Any, ...]]:
+    return list(zip(*[_list_of(v) for v in vs]))
+
+
+def _unsupported(name: str) -> Callable[..., Any]:
+    def fail(*a: Any, **k: Any) -> Any:
+        raise Unresolved(f"the code calls `{name}`, which the analyser never runs")
+    return fail
+
+
+_PY_TYPES: dict[str, type] = {"int": int, "float": float, "str": str, "bool": bool, "list": list, "tuple": tuple,
+                              "dict": dict}
+
+_BUILTINS: dict[str, Any] = {
+    "range": BuiltinV("range", _range), "len": BuiltinV("len", _len), "int": BuiltinV("int", _num(int)),
+    "float": BuiltinV("float", _num(float)), "bool": BuiltinV("bool", lambda v=False: bool(v) if not is_unknownish(v) else Unknown(why_of(v))),
+    "str": BuiltinV("str", lambda v="": str(v) if not is_unknownish(v) else Unknown(why_of(v))),
+    "list": BuiltinV("list", _list_of), "tuple": BuiltinV("tuple", lambda v=(): tuple(_list_of(v))),
+    "dict": BuiltinV("dict", lambda *a, **k: dict(*[(x if isinstance(x, dict) else list(x)) for x in a], **k)),
+    "set": BuiltinV("set", lambda v=(): set(_list_of(v))),
+    "min": BuiltinV("min", _minmax(min)), "max": BuiltinV("max", _minmax(max)), "sum": BuiltinV("sum", _sum),
+    "abs": BuiltinV("abs", lambda v: v if isinstance(v, Sym) else abs(v)), "round": BuiltinV("round", round),
+    "enumerate": BuiltinV("enumerate", _enumerate), "zip": BuiltinV("zip", _zip),
+    "reversed": BuiltinV("reversed", lambda v: list(reversed(_list_of(v)))),
+    "sorted": BuiltinV("sorted", lambda v, **k: sorted(_list_of(v), **k)),
+    "any": BuiltinV("any", lambda v: any(_list_of(v))), "all": BuiltinV("all", lambda v: all(_list_of(v))),
+    "isinstance": BuiltinV("isinstance", _isinstance), "hasattr": BuiltinV("hasattr", _hasattr),
+    "getattr": BuiltinV("getattr", _getattr), "setattr": BuiltinV("setattr", _setattr),
+    "print": BuiltinV("print", lambda *a, **k: None), "divmod": BuiltinV("divmod", divmod),
+    "pow": BuiltinV("pow", lambda a, b, *m: a ** b if abs(b) * math.log2(max(abs(a), 2)) <= MAX_INT_BITS else _unsupported("a huge pow")()),
+    "map": BuiltinV("map", lambda *a: _unsupported("map")()), "filter": BuiltinV("filter", lambda *a: _unsupported("filter")()),
+    "super": None,  # filled per call site below
+    "None": None, "True": True, "False": False, "NotImplemented": None,
+    "object": ExtV("object"), "Exception": ExtV("Exception"), "ValueError": ExtV("ValueError"),
+    "TypeError": ExtV("TypeError"), "NotImplementedError": ExtV("NotImplementedError"),
+    "AssertionError": ExtV("AssertionError"), "KeyError": ExtV("KeyError"), "RuntimeError": ExtV("RuntimeError"),
+    "type": ExtV("type"), "id": BuiltinV("id", _unsupported("id")),
+}
+for _name in _UNSAFE:
+    _BUILTINS[_name] = BuiltinV(_name, _unsupported(_name))
+del _name

@@ -1,0 +1,321 @@
+"""The torch.nn layer table: each layer's signature (as torch 2.x declares it)
+and the parameter tensors it registers. Buffers (running stats) are not listed:
+they are not parameters.
+
+A builder gets the bound arguments and fills a fresh ``Inst``; shapes may hold
+``Sym`` values, so a layer with an unresolved size still yields a formula.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from lsp_count.core.source import Span
+from lsp_count.pymodel.values import Inst, Param, Sym, Unknown, Unresolved, sym_add, sym_mul
+
+REQUIRED = object()
+
+
+def truth(v: Any, what: str) -> bool:
+    if isinstance(v, Sym):
+        raise Unresolved(f"{what} depends on {'; '.join(v.reasons())}")
+    if isinstance(v, Unknown):
+        raise Unresolved(f"{what} is unknown: {v.why}")
+    return bool(v)
+
+
+def as_int(v: Any, what: str) -> Any:
+    """An int or a Sym; anything else stops the analysis with the reason."""
+    if isinstance(v, bool):
+        return int(v)
+    if isinstance(v, int) or isinstance(v, Sym):
+        return v
+    if isinstance(v, float) and v.is_integer():
+        return int(v)
+    if isinstance(v, Unknown):
+        raise Unresolved(f"{what} is unknown: {v.why}")
+    raise Unresolved(f"{what} is {v!r}, not an integer")
+
+
+def _tuple(v: Any, n: int, what: str) -> tuple[Any, ...]:
+    if isinstance(v, (tuple, list)):
+        return tuple(as_int(x, what) for x in v)
+    return (as_int(v, what),) * n
+
+
+def _p(inst: Inst, name: str, shape: tuple[Any, ...], kind: str, origin: Span | None) -> None:
+    inst.attrs[name] = Param(shape, kind, True, origin)
+
+
+Builder = Callable[[Inst, dict[str, Any], Span | None, Callable[..., Inst]], None]
+
+
+def _linear(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., Inst]) -> None:
+    i, out = as_int(a["in_features"], "in_features"), as_int(a["out_features"], "out_features")
+    inst.attrs["in_features"], inst.attrs["out_features"] = i, out
+    _p(inst, "weight", (out, i), "linear", o)
+    if truth(a["bias"], "bias"):
+        _p(inst, "bias", (out,), "bias", o)
+
+
+def _bilinear(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., Inst]) -> None:
+    out = as_int(a["out_features"], "out_features")
+    _p(inst, "weight", (out, as_int(a["in1_features"], "in1_features"), as_int(a["in2_features"], "in2_features")), "linear", o)
+    if truth(a["bias"], "bias"):
+        _p(inst, "bias", (out,), "bias", o)
+
+
+def _embedding(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., Inst]) -> None:
+    n, d = as_int(a["num_embeddings"], "num_embeddings"), as_int(a["embedding_dim"], "embedding_dim")
+    inst.attrs["num_embeddings"], inst.attrs["embedding_dim"] = n, d
+    _p(inst, "weight", (n, d), "embedding", o)
+    if a.get("_freeze") is True:
+        inst.attrs["weight"].requires_grad = False
+
+
+def _conv(dims: int, transposed: bool) -> Builder:
+    def build(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., Inst]) -> None:
+        cin, cout = as_int(a["in_channels"], "in_channels"), as_int(a["out_channels"], "out_channels")
+        groups = as_int(a["groups"], "groups")
+        k = _tuple(a["kernel_size"], dims, "kernel_size")
+        if isinstance(groups, int) and groups != 1:
+            for c, what in ((cin, "in_channels"), (cout, "out_channels")):
+                if isinstance(c, int) and c % groups:
+                    raise Unresolved(f"{what} ({c}) is not divisible by groups ({groups}); torch would raise")
+        first, second = (cin, cout) if transposed else (cout, cin)
+        if groups != 1:
+            if not (isinstance(groups, int) and isinstance(second, int)):
+                raise Unresolved("channels per group cannot be resolved (groups or channels unknown)")
+            second = second // groups
+        inst.attrs["in_channels"], inst.attrs["out_channels"] = cin, cout
+        _p(inst, "weight", (first, second) + k, "conv", o)
+        if truth(a["bias"], "bias"):
+            _p(inst, "bias", (cout,), "bias", o)
+    return build
+
+
+def _norm_shape(v: Any) -> tuple[Any, ...]:
+    if isinstance(v, (tuple, list)):
+        return tuple(as_int(x, "normalized_shape") for x in v)
+    return (as_int(v, "normalized_shape"),)
+
+
+def _batchnorm(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., Inst]) -> None:
+    n = as_int(a["num_features"], "num_features")
+    inst.attrs["num_features"] = n
+    if truth(a["affine"], "affine"):
+        _p(inst, "weight", (n,), "norm", o)
+        _p(inst, "bias", (n,), "norm", o)
+
+
+def _layernorm(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., Inst]) -> None:
+    shape = _norm_shape(a["normalized_shape"])
+    inst.attrs["normalized_shape"] = shape
+    if truth(a["elementwise_affine"], "elementwise_affine"):
+        _p(inst, "weight", shape, "norm", o)
+        if truth(a.get("bias", True), "bias"):
+            _p(inst, "bias", shape, "norm", o)
+
+
+def _groupnorm(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., Inst]) -> None:
+    c = as_int(a["num_channels"], "num_channels")
+    if truth(a["affine"], "affine"):
+        _p(inst, "weight", (c,), "norm", o)
+        _p(inst, "bias", (c,), "norm", o)
+
+
+def _prelu(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., Inst]) -> None:
+    _p(inst, "weight", (as_int(a["num_parameters"], "num_parameters"),), "other", o)
+
+
+def _mha(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., Inst]) -> None:
+    e = as_int(a["embed_dim"], "embed_dim")
+    kdim = e if a["kdim"] is None else as_int(a["kdim"], "kdim")
+    vdim = e if a["vdim"] is None else as_int(a["vdim"], "vdim")
+    bias = truth(a["bias"], "bias")
+    inst.attrs["embed_dim"] = e
+    if kdim == e and vdim == e:
+        _p(inst, "in_proj_weight", (sym_mul(3, e), e), "linear", o)
+    else:
+        _p(inst, "q_proj_weight", (e, e), "linear", o)
+        _p(inst, "k_proj_weight", (e, kdim), "linear", o)
+        _p(inst, "v_proj_weight", (e, vdim), "linear", o)
+    if bias:
+        _p(inst, "in_proj_bias", (sym_mul(3, e),), "bias", o)
+    inst.attrs["out_proj"] = make("Linear", o, in_features=e, out_features=e, bias=bias)
+    if truth(a["add_bias_kv"], "add_bias_kv"):
+        _p(inst, "bias_k", (1, 1, e), "bias", o)
+        _p(inst, "bias_v", (1, 1, e), "bias", o)
+
+
+def _rnn(gates: int, has_proj: bool) -> Builder:
+    def build(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., Inst]) -> None:
+        inp, h = as_int(a["input_size"], "input_size"), as_int(a["hidden_size"], "hidden_size")
+        layers = as_int(a["num_layers"], "num_layers")
+        if isinstance(layers, Sym):
+            raise Unresolved(f"num_layers depends on {'; '.join(layers.reasons())}")
+        proj = as_int(a.get("proj_size", 0), "proj_size") if has_proj else 0
+        dirs = 2 if truth(a["bidirectional"], "bidirectional") else 1
+        bias = truth(a["bias"], "bias")
+        real_h = proj if truth(proj, "proj_size") else h
+        gate = sym_mul(gates, h)
+        for layer in range(layers):
+            for d in range(dirs):
+                sfx = f"_l{layer}" + ("_reverse" if d else "")
+                layer_in = inp if layer == 0 else sym_mul(real_h, dirs)
+                _p(inst, "weight_ih" + sfx, (gate, layer_in), "linear", o)
+                _p(inst, "weight_hh" + sfx, (gate, real_h), "linear", o)
+                if bias:
+                    _p(inst, "bias_ih" + sfx, (gate,), "bias", o)
+                    _p(inst, "bias_hh" + sfx, (gate,), "bias", o)
+                if truth(proj, "proj_size"):
+                    _p(inst, "weight_hr" + sfx, (proj, h), "linear", o)
+    return build
+
+
+def _cell(gates: int) -> Builder:
+    def build(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., Inst]) -> None:
+        inp, h = as_int(a["input_size"], "input_size"), as_int(a["hidden_size"], "hidden_size")
+        gate = sym_mul(gates, h)
+        _p(inst, "weight_ih", (gate, inp), "linear", o)
+        _p(inst, "weight_hh", (gate, h), "linear", o)
+        if truth(a["bias"], "bias"):
+            _p(inst, "bias_ih", (gate,), "bias", o)
+            _p(inst, "bias_hh", (gate,), "bias", o)
+    return build
+
+
+def _encoder_layer(decoder: bool) -> Builder:
+    def build(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., Inst]) -> None:
+        d, heads, ff, bias = a["d_model"], a["nhead"], a["dim_feedforward"], a["bias"]
+        inst.attrs["self_attn"] = make("MultiheadAttention", o, embed_dim=d, num_heads=heads, bias=bias)
+        if decoder:
+            inst.attrs["multihead_attn"] = make("MultiheadAttention", o, embed_dim=d, num_heads=heads, bias=bias)
+        inst.attrs["linear1"] = make("Linear", o, in_features=d, out_features=ff, bias=bias)
+        inst.attrs["linear2"] = make("Linear", o, in_features=ff, out_features=d, bias=bias)
+        for i in range(1, 4 if decoder else 3):
+            inst.attrs[f"norm{i}"] = make("LayerNorm", o, normalized_shape=d, bias=bias)
+    return build
+
+
+def _stack(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., Inst], layer_key: str, clone: Callable[[Any], Any]) -> None:
+    layer, n = a[layer_key], as_int(a["num_layers"], "num_layers")
+    if not (isinstance(layer, Inst) and layer.is_module):
+        raise Unresolved(f"{layer_key} is not a module the analyser could build")
+    if isinstance(n, Sym):
+        raise Unresolved(f"num_layers depends on {'; '.join(n.reasons())}")
+    layers = make("ModuleList", o)
+    for i in range(n):
+        layers.attrs[str(i)] = clone(layer)
+    inst.attrs["layers"] = layers
+    if a["norm"] is not None:
+        inst.attrs["norm"] = a["norm"]
+
+
+def _transformer(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., Inst]) -> None:
+    d, bias = a["d_model"], a["bias"]
+    common = dict(d_model=d, nhead=a["nhead"], dim_feedforward=a["dim_feedforward"], bias=bias)
+    for part, layer_name, count_key, custom in (("encoder", "TransformerEncoderLayer", "num_encoder_layers", "custom_encoder"),
+                                                ("decoder", "TransformerDecoderLayer", "num_decoder_layers", "custom_decoder")):
+        if a[custom] is not None:
+            inst.attrs[part] = a[custom]
+            continue
+        n = as_int(a[count_key], count_key)
+        if isinstance(n, Sym):
+            raise Unresolved(f"{count_key} depends on {'; '.join(n.reasons())}")
+        stack = make("TransformerEncoder" if part == "encoder" else "TransformerDecoder", o, _bare=True)
+        layers = make("ModuleList", o)
+        for i in range(n):
+            layers.attrs[str(i)] = make(layer_name, o, **common)
+        stack.attrs["layers"] = layers
+        stack.attrs["norm"] = make("LayerNorm", o, normalized_shape=d, bias=bias)
+        inst.attrs[part] = stack
+
+
+_CONV = [("in_channels", REQUIRED), ("out_channels", REQUIRED), ("kernel_size", REQUIRED), ("stride", 1),
+         ("padding", 0), ("dilation", 1), ("groups", 1), ("bias", True), ("padding_mode", "zeros")]
+_CONVT = [("in_channels", REQUIRED), ("out_channels", REQUIRED), ("kernel_size", REQUIRED), ("stride", 1),
+          ("padding", 0), ("output_padding", 0), ("groups", 1), ("bias", True), ("dilation", 1), ("padding_mode", "zeros")]
+_BN = [("num_features", REQUIRED), ("eps", 1e-5), ("momentum", 0.1), ("affine", True), ("track_running_stats", True)]
+_IN = [("num_features", REQUIRED), ("eps", 1e-5), ("momentum", 0.1), ("affine", False), ("track_running_stats", False)]
+_RNN = [("input_size", REQUIRED), ("hidden_size", REQUIRED), ("num_layers", 1), ("bias", True), ("batch_first", False),
+        ("dropout", 0.0), ("bidirectional", False)]
+_ENC = [("d_model", REQUIRED), ("nhead", REQUIRED), ("dim_feedforward", 2048), ("dropout", 0.1), ("activation", "relu"),
+        ("layer_norm_eps", 1e-5), ("batch_first", False), ("norm_first", False), ("bias", True)]
+
+# name -> (signature, builder). Signatures follow torch 2.x positional order; device/dtype are accepted as keywords.
+LAYERS: dict[str, tuple[list[tuple[str, Any]], Builder | None]] = {
+    "Linear": ([("in_features", REQUIRED), ("out_features", REQUIRED), ("bias", True)], _linear),
+    "Bilinear": ([("in1_features", REQUIRED), ("in2_features", REQUIRED), ("out_features", REQUIRED), ("bias", True)], _bilinear),
+    "Embedding": ([("num_embeddings", REQUIRED), ("embedding_dim", REQUIRED), ("padding_idx", None), ("max_norm", None),
+                   ("norm_type", 2.0), ("scale_grad_by_freq", False), ("sparse", False), ("_weight", None), ("_freeze", False)], _embedding),
+    "EmbeddingBag": ([("num_embeddings", REQUIRED), ("embedding_dim", REQUIRED), ("max_norm", None), ("norm_type", 2.0),
+                      ("scale_grad_by_freq", False), ("mode", "mean"), ("sparse", False), ("_weight", None),
+                      ("include_last_offset", False), ("padding_idx", None)], _embedding),
+    "Conv1d": (_CONV, _conv(1, False)), "Conv2d": (_CONV, _conv(2, False)), "Conv3d": (_CONV, _conv(3, False)),
+    "ConvTranspose1d": (_CONVT, _conv(1, True)), "ConvTranspose2d": (_CONVT, _conv(2, True)),
+    "ConvTranspose3d": (_CONVT, _conv(3, True)),
+    "BatchNorm1d": (_BN, _batchnorm), "BatchNorm2d": (_BN, _batchnorm), "BatchNorm3d": (_BN, _batchnorm),
+    "SyncBatchNorm": (_BN, _batchnorm),
+    "InstanceNorm1d": (_IN, _batchnorm), "InstanceNorm2d": (_IN, _batchnorm), "InstanceNorm3d": (_IN, _batchnorm),
+    "LayerNorm": ([("normalized_shape", REQUIRED), ("eps", 1e-5), ("elementwise_affine", True), ("bias", True)], _layernorm),
+    "RMSNorm": ([("normalized_shape", REQUIRED), ("eps", None), ("elementwise_affine", True)], _layernorm),
+    "GroupNorm": ([("num_groups", REQUIRED), ("num_channels", REQUIRED), ("eps", 1e-5), ("affine", True)], _groupnorm),
+    "PReLU": ([("num_parameters", 1), ("init", 0.25)], _prelu),
+    "MultiheadAttention": ([("embed_dim", REQUIRED), ("num_heads", REQUIRED), ("dropout", 0.0), ("bias", True),
+                            ("add_bias_kv", False), ("add_zero_attn", False), ("kdim", None), ("vdim", None),
+                            ("batch_first", False)], _mha),
+    "RNN": ([("input_size", REQUIRED), ("hidden_size", REQUIRED), ("num_layers", 1), ("nonlinearity", "tanh"), ("bias", True),
+             ("batch_first", False), ("dropout", 0.0), ("bidirectional", False)], _rnn(1, False)),
+    "LSTM": (_RNN + [("proj_size", 0)], _rnn(4, True)),
+    "GRU": (_RNN, _rnn(3, False)),
+    "RNNCell": ([("input_size", REQUIRED), ("hidden_size", REQUIRED), ("bias", True), ("nonlinearity", "tanh")], _cell(1)),
+    "LSTMCell": ([("input_size", REQUIRED), ("hidden_size", REQUIRED), ("bias", True)], _cell(4)),
+    "GRUCell": ([("input_size", REQUIRED), ("hidden_size", REQUIRED), ("bias", True)], _cell(3)),
+    "TransformerEncoderLayer": (_ENC, _encoder_layer(False)),
+    "TransformerDecoderLayer": (_ENC, _encoder_layer(True)),
+    "Transformer": ([("d_model", 512), ("nhead", 8), ("num_encoder_layers", 6), ("num_decoder_layers", 6),
+                     ("dim_feedforward", 2048), ("dropout", 0.1), ("activation", "relu"), ("custom_encoder", None),
+                     ("custom_decoder", None), ("layer_norm_eps", 1e-5), ("batch_first", False), ("norm_first", False),
+                     ("bias", True)], _transformer),
+}
+
+# Layers without parameters (activations, pooling, dropout, shape ops, losses).
+PARAMETERLESS = frozenset("""
+Identity Dropout Dropout1d Dropout2d Dropout3d AlphaDropout FeatureAlphaDropout ReLU ReLU6 GELU SiLU Mish Tanh Sigmoid
+Hardtanh Hardswish Hardsigmoid LeakyReLU ELU SELU CELU GLU Softplus Softsign Softmax Softmax2d LogSoftmax Softmin
+LogSigmoid Tanhshrink Softshrink Hardshrink Threshold RReLU Flatten Unflatten MaxPool1d MaxPool2d MaxPool3d AvgPool1d
+AvgPool2d AvgPool3d AdaptiveAvgPool1d AdaptiveAvgPool2d AdaptiveAvgPool3d AdaptiveMaxPool1d AdaptiveMaxPool2d
+AdaptiveMaxPool3d LPPool1d LPPool2d Upsample UpsamplingNearest2d UpsamplingBilinear2d PixelShuffle PixelUnshuffle
+ZeroPad1d ZeroPad2d ZeroPad3d ConstantPad1d ConstantPad2d ConstantPad3d ReflectionPad1d ReflectionPad2d ReplicationPad1d
+ReplicationPad2d ReplicationPad3d ChannelShuffle LocalResponseNorm CrossMapLRN2d CosineSimilarity PairwiseDistance Fold
+Unfold CrossEntropyLoss MSELoss L1Loss NLLLoss BCELoss BCEWithLogitsLoss SmoothL1Loss HuberLoss KLDivLoss CTCLoss
+""".split())
+
+# Stacks that clone their layer argument (TransformerEncoder(layer, num_layers, norm)).
+STACKS: dict[str, tuple[list[tuple[str, Any]], str]] = {
+    "TransformerEncoder": ([("encoder_layer", REQUIRED), ("num_layers", REQUIRED), ("norm", None),
+                            ("enable_nested_tensor", True), ("mask_check", True)], "encoder_layer"),
+    "TransformerDecoder": ([("decoder_layer", REQUIRED), ("num_layers", REQUIRED), ("norm", None)], "decoder_layer"),
+}
+
+
+def bind(name: str, sig: list[tuple[str, Any]], args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:
+    if len(args) > len(sig):
+        raise Unresolved(f"nn.{name} takes at most {len(sig)} positional arguments, got {len(args)}")
+    bound = {n: v for (n, _), v in zip(sig, args)}
+    names = {n for n, _ in sig}
+    for k, v in kwargs.items():
+        if k in ("device", "dtype"):
+            continue
+        if k not in names:
+            raise Unresolved(f"nn.{name} has no argument `{k}`")
+        if k in bound:
+            raise Unresolved(f"nn.{name} got `{k}` twice")
+        bound[k] = v
+    for n, default in sig:
+        if n not in bound:
+            if default is REQUIRED:
+                raise Unresolved(f"nn.{name} needs `{n}`")
+            bound[n] = default
+    return bound

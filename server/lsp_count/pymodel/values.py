@@ -1,0 +1,274 @@
+"""Values the static interpreter computes with.
+
+Numbers that the source does not pin down become ``Sym`` polynomials in the
+unresolved names (so a count can still be shown as a formula), and anything
+else it cannot follow becomes ``Unknown`` with the reason. ``Param`` and
+``Inst`` are mutable on purpose: weight tying (``a.weight = b.weight``) and
+freezing (``p.requires_grad = False``) are identity and mutation in torch, and
+the interpreter has to model exactly that. They live only for one analysis.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import Any
+
+from lsp_count.core.source import Span
+
+
+class Unresolved(Exception):
+    """The analysis of one class cannot go on; ``reason`` is what the user reads."""
+
+    def __init__(self, reason: str, span: Span | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.span = span
+
+
+@dataclass(frozen=True)
+class Unknown:
+    why: str
+    # A call's result may be a module; an unknown module makes the count inexact.
+    maybe_module: bool = False
+
+
+_SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+@dataclass(frozen=True)
+class Sym:
+    """A polynomial with integer coefficients in unresolved names.
+
+    ``terms``: (sorted atom names, coefficient); the constant term has no atoms.
+    ``why``: for each atom, why it is unresolved (shown to the user).
+    """
+
+    terms: tuple[tuple[tuple[str, ...], int], ...]
+    why: tuple[tuple[str, str], ...] = ()
+
+    @staticmethod
+    def atom(name: str, why: str) -> "Sym":
+        return Sym((((name,), 1),), ((name, why),))
+
+    def single_atom(self) -> str | None:
+        if len(self.terms) == 1 and len(self.terms[0][0]) == 1 and self.terms[0][1] == 1:
+            return self.terms[0][0][0]
+        return None
+
+    def render(self) -> str:
+        parts = []
+        ordered = sorted(self.terms, key=lambda t: (-len(t[0]), t[0]))
+        for atoms, coef in ordered:
+            names = []
+            i = 0
+            while i < len(atoms):
+                j = i
+                while j < len(atoms) and atoms[j] == atoms[i]:
+                    j += 1
+                power = j - i
+                names.append(atoms[i] + (str(power).translate(_SUPERSCRIPT) if power > 1 else ""))
+                i = j
+            body = "·".join(names)
+            if not body:
+                text = str(abs(coef))
+            elif abs(coef) == 1:
+                text = body
+            else:
+                text = f"{abs(coef)}·{body}"
+            sign = "-" if coef < 0 else "+"
+            parts.append((sign, text))
+        if not parts:
+            return "0"
+        out = ("-" if parts[0][0] == "-" else "") + parts[0][1]
+        for sign, text in parts[1:]:
+            out += f" {sign} {text}"
+        return out
+
+    def reasons(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(w for _, w in self.why))
+
+
+Number = int | Sym
+
+
+def _merge_why(*values: Any) -> tuple[tuple[str, str], ...]:
+    seen: dict[str, str] = {}
+    for v in values:
+        if isinstance(v, Sym):
+            for name, why in v.why:
+                seen.setdefault(name, why)
+    return tuple(seen.items())
+
+
+def _normal(terms: dict[tuple[str, ...], int], why: tuple[tuple[str, str], ...]) -> Number:
+    kept = tuple(sorted((k, c) for k, c in terms.items() if c != 0))
+    if not kept:
+        return 0
+    if len(kept) == 1 and kept[0][0] == ():
+        return kept[0][1]
+    used = {a for atoms, _ in kept for a in atoms}
+    return Sym(kept, tuple((n, w) for n, w in why if n in used))
+
+
+def _as_terms(v: Number) -> dict[tuple[str, ...], int]:
+    if isinstance(v, Sym):
+        return dict(v.terms)
+    return {(): int(v)}
+
+
+def sym_add(a: Number, b: Number, sign: int = 1) -> Number:
+    terms = _as_terms(a)
+    for k, c in _as_terms(b).items():
+        terms[k] = terms.get(k, 0) + sign * c
+    return _normal(terms, _merge_why(a, b))
+
+
+def sym_mul(a: Number, b: Number) -> Number:
+    terms: dict[tuple[str, ...], int] = {}
+    for ka, ca in _as_terms(a).items():
+        for kb, cb in _as_terms(b).items():
+            k = tuple(sorted(ka + kb))
+            terms[k] = terms.get(k, 0) + ca * cb
+    return _normal(terms, _merge_why(a, b))
+
+
+def sym_opaque(text: str, *operands: Any) -> Sym:
+    """A new atom for an operation a polynomial cannot express (``dim // 4``)."""
+    why = _merge_why(*operands)
+    return Sym((((text,), 1),), ((text, "; ".join(dict.fromkeys(w for _, w in why)) or "unresolved"),))
+
+
+def render(v: Any) -> str:
+    if isinstance(v, Sym):
+        text = v.render()
+        return text if v.single_atom() else f"({text})"
+    return repr(v)
+
+
+@dataclass(frozen=True)
+class TensorV:
+    """A tensor (not yet a parameter): only its shape matters."""
+
+    shape: tuple[Any, ...]
+
+
+class Param:
+    """An ``nn.Parameter``: identity is what makes tying count once."""
+
+    __slots__ = ("shape", "kind", "requires_grad", "origin")
+
+    def __init__(self, shape: tuple[Any, ...], kind: str, requires_grad: bool = True, origin: Span | None = None) -> None:
+        self.shape = shape
+        self.kind = kind
+        self.requires_grad = requires_grad
+        self.origin = origin
+
+
+class Inst:
+    """An instance of a class: an nn layer, a user module, a container or a config object.
+
+    ``attrs`` keeps insertion order, which is torch's registration order
+    (``parameters()`` yields in it, and the first path of a tied tensor wins).
+    """
+
+    __slots__ = ("cls", "attrs", "kind", "origin", "is_module")
+
+    def __init__(self, cls: Any, kind: str, is_module: bool, origin: Span | None = None) -> None:
+        self.cls = cls
+        self.attrs: dict[str, Any] = {}
+        self.kind = kind  # "layer", "module", "list", "dict", "seq", "plist", "pdict", "object"
+        self.origin = origin
+        self.is_module = is_module
+
+    @property
+    def type_name(self) -> str:
+        return self.cls if isinstance(self.cls, str) else getattr(self.cls, "name", "?")
+
+
+@dataclass(frozen=True)
+class ExtV:
+    """A name from outside the file that the analyser knows by its dotted name (``torch.nn.Linear``)."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class FieldV:
+    """``dataclasses.field(default=..., default_factory=...)``."""
+
+    default: Any = None
+    factory: Any = None
+    has_default: bool = False
+
+
+@dataclass(frozen=True)
+class PartialV:
+    func: Any
+    args: tuple[Any, ...]
+    kwargs: tuple[tuple[str, Any], ...]
+
+
+@dataclass(frozen=True)
+class RangeV:
+    """``range`` kept lazy so that ``range(10**12)`` costs nothing until iterated."""
+
+    r: range
+
+
+@dataclass(frozen=True)
+class ModV:
+    """A project module imported from the same directory (its evaluated names)."""
+
+    name: str
+    names: Any  # dict[str, Any]; a plain dict so lookups are cheap
+    star: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class SuperV:
+    cls: Any
+    inst: Any
+
+
+@dataclass(frozen=True)
+class BoundV:
+    func: Any
+    self_obj: Any
+
+
+@dataclass
+class ClassV:
+    """A class defined in the analysed source (mutable while its body is evaluated)."""
+
+    name: str
+    node: ast.ClassDef
+    bases: tuple[Any, ...]
+    is_module: bool
+    is_dataclass: bool
+    namespace: dict[str, Any] = field(default_factory=dict)
+    fields: tuple[str, ...] = ()
+    path: str = ""
+    span: Span | None = None
+
+    def mro(self) -> list["ClassV"]:
+        out: list[ClassV] = []
+        stack = [self]
+        while stack:
+            c = stack.pop(0)
+            if c not in out:
+                out.append(c)
+                stack.extend(b for b in c.bases if isinstance(b, ClassV))
+        return out
+
+    def lookup(self, name: str) -> Any:
+        for c in self.mro():
+            if name in c.namespace:
+                return c.namespace[name]
+        raise KeyError(name)
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
