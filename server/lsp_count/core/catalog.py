@@ -155,3 +155,16 @@ def not_found_problem(name: str, lookup: Lookup, span: Span | None) -> Problem:
         "or name a local directory that holds its config.json",
         span,
     )
+
+
+def analyze_model_id(name: str, options) -> "FileReport":
+    """A FileReport for a model named by hub id (``lsp-count meta-llama/Meta-Llama-3-8B``)."""
+    from lsp_count.core.hf_config import count_config
+    from lsp_count.core.report import FileReport
+
+    lookup = resolve_model(name, options.hf_cache, options.base_dir)
+    if lookup.found is None:
+        return FileReport(name, (), lookup.problems + (not_found_problem(name, lookup, None),))
+    report, problems = count_config(lookup.found.root, name)
+    info = Problem("info", "LC106", f"{name}: config from the {lookup.found.source} ({lookup.found.path})")
+    return FileReport(name, (report,) if report else (), (info,) + tuple(problems))

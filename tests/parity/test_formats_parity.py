@@ -1,0 +1,101 @@
+"""LitGPT and NeMo/Megatron YAMLs against the equivalent transformers model (meta device).
+
+The equivalent class is written out here by hand from each tool's documented
+architecture (LitGPT LLaMAMLP/RMSNorm = LlamaForCausalLM without tying;
+Megatron GPT with learned positions and a shared output = GPT2LMHeadModel),
+independently of lsp-count's own mapping.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from lsp_count.core.analyze import AnalyzeOptions, analyze_text
+from tests.parity.meta_count import transformers_count
+
+pytestmark = pytest.mark.parity
+
+
+def count_yaml(text: str, name: str = "model_config.yaml"):
+    report = analyze_text(text, name, AnalyzeOptions())
+    assert not report.has_errors, report.problems
+    (model,) = report.models
+    return model.tree.total
+
+
+def _pad(n: int, m: int) -> int:
+    return -(-n // m) * m
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_litgpt_llama_shape(seed):
+    rng = random.Random(seed)
+    groups = rng.choice([1, 2, 4])
+    heads = groups * rng.choice([1, 2])
+    head_size = rng.choice([8, 16])
+    n_embd = heads * head_size * rng.choice([1, 2])  # head_size need not be n_embd / n_head
+    vocab, multiple = rng.randint(100, 500), rng.choice([64, 128])
+    layers, inter, bias = rng.randint(1, 3), rng.choice([40, 96]), rng.choice([True, False])
+    text = (f"name: tiny\nvocab_size: {vocab}\npadding_multiple: {multiple}\nn_layer: {layers}\nn_embd: {n_embd}\n"
+            f"n_head: {heads}\nn_query_groups: {groups}\nhead_size: {head_size}\nbias: {str(bias).lower()}\n"
+            f"norm_class_name: RMSNorm\nmlp_class_name: LLaMAMLP\nintermediate_size: {inter}\n")
+    expected, _ = transformers_count(dict(
+        model_type="llama", architectures=["LlamaForCausalLM"], vocab_size=_pad(vocab, multiple), hidden_size=n_embd,
+        num_hidden_layers=layers, num_attention_heads=heads, num_key_value_heads=groups, head_dim=head_size,
+        intermediate_size=inter, attention_bias=bias, mlp_bias=bias, tie_word_embeddings=False))
+    assert count_yaml(text) == expected
+
+
+def test_litgpt_pythia_shape():
+    text = open("tests/fixtures/training/litgpt-pythia-model_config.yaml").read()
+    expected, _ = transformers_count(dict(
+        model_type="gpt_neox", architectures=["GPTNeoXForCausalLM"], vocab_size=_pad(50254, 128), hidden_size=768,
+        num_hidden_layers=12, num_attention_heads=12, intermediate_size=3072, rotary_pct=0.25, tie_word_embeddings=False))
+    assert count_yaml(text) == expected == 162_322_944  # litgpt's pythia-160m (published: 162M with the untied head)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_nemo_gpt_shape(seed):
+    rng = random.Random(seed)
+    heads = rng.choice([2, 4])
+    hidden = heads * rng.choice([8, 16])
+    layers, ffn, tp = rng.randint(1, 3), rng.choice([4 * hidden, 48]), rng.choice([1, 2, 4])
+    text = (f"trainer:\n  precision: bf16\nmodel:\n  tensor_model_parallel_size: {tp}\n  encoder_seq_length: 256\n"
+            f"  max_position_embeddings: ${{.encoder_seq_length}}\n  num_layers: {layers}\n  hidden_size: {hidden}\n"
+            f"  ffn_hidden_size: {ffn}\n  num_attention_heads: {heads}\n  normalization: layernorm\n  bias: True\n"
+            f"  activation: gelu\n  position_embedding_type: learned_absolute\n"
+            f"  share_embeddings_and_output_weights: True\n  make_vocab_size_divisible_by: 128\n"
+            f"  tokenizer:\n    library: megatron\n    type: GPT2BPETokenizer\n")
+    expected, _ = transformers_count(dict(
+        model_type="gpt2", architectures=["GPT2LMHeadModel"], vocab_size=_pad(50257, 128 * tp), n_embd=hidden,
+        n_layer=layers, n_head=heads, n_inner=ffn, n_positions=256))
+    assert count_yaml(text, "megatron_gpt.yaml") == expected
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_nemo_llama_shape(seed):
+    rng = random.Random(10 + seed)
+    groups = rng.choice([1, 2])
+    heads = groups * rng.choice([2, 4])
+    kv_channels = rng.choice([8, 16])
+    hidden = heads * kv_channels
+    layers, ffn, tied = rng.randint(1, 3), rng.choice([40, 88]), rng.choice([True, False])
+    text = (f"model:\n  num_layers: {layers}\n  hidden_size: {hidden}\n  ffn_hidden_size: {ffn}\n"
+            f"  num_attention_heads: {heads}\n  num_query_groups: {groups}\n  kv_channels: {kv_channels}\n"
+            f"  normalization: rmsnorm\n  bias: False\n  activation: fast-swiglu\n  position_embedding_type: rope\n"
+            f"  share_embeddings_and_output_weights: {tied}\n  make_vocab_size_divisible_by: 64\n"
+            f"  tokenizer:\n    library: megatron\n    type: GPT2BPETokenizer\n")
+    expected, _ = transformers_count(dict(
+        model_type="llama", architectures=["LlamaForCausalLM"], vocab_size=_pad(50257, 64), hidden_size=hidden,
+        num_hidden_layers=layers, num_attention_heads=heads, num_key_value_heads=groups, head_dim=kv_channels,
+        intermediate_size=ffn, tie_word_embeddings=tied))
+    assert count_yaml(text, "nemo.yaml") == expected
+
+
+def test_nemo_126m_fixture():
+    text = open("tests/fixtures/training/nemo-megatron-gpt-126m.yaml").read()
+    expected, _ = transformers_count(dict(model_type="gpt2", architectures=["GPT2LMHeadModel"], vocab_size=50304,
+                                          n_embd=768, n_layer=12, n_head=12, n_inner=3072, n_positions=512))
+    assert count_yaml(text, "megatron_gpt_config.yaml") == expected
