@@ -62,6 +62,11 @@ def analyze_bytes(data: bytes, path: str, options: AnalyzeOptions = AnalyzeOptio
 
 
 def analyze_path(path: str, options: AnalyzeOptions = AnalyzeOptions()) -> FileReport:
+    from lsp_count.core.catalog import analyze_model_id, looks_like_hub_id
+
+    if not os.path.exists(path) and looks_like_hub_id(path):
+        # Not a file: a model named by hub id, resolved offline (catalog, then the HF cache).
+        return analyze_model_id(path, options)
     try:
         size = os.path.getsize(path)
         if size > MAX_DOCUMENT_BYTES:
