@@ -1,0 +1,168 @@
+"""Training YAMLs: which tool, the base model, exact counts and the training plan with positions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from lsp_count.cli import main
+from lsp_count.core.analyze import AnalyzeOptions, analyze_path, analyze_text
+from lsp_count.core.memory import estimate_memory, settings_from_mapping
+from lsp_count.formats.architectures import torchtune_builder
+from lsp_count.formats.yaml_formats import detect
+from lsp_count.formats.yaml_reader import read_yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+FIX = ROOT / "tests" / "fixtures" / "training"
+LLAMA3_8B = 8_030_261_248
+
+
+def only_model(path: Path):
+    report = analyze_path(str(path))
+    assert not report.has_errors, report.problems
+    (model,) = report.models
+    return model
+
+
+def settings(model):
+    return settings_from_mapping({k: v for k, v in model.plan.items() if k != "spans"}, strict=False)
+
+
+def test_axolotl_qlora_example():
+    model = only_model(ROOT / "examples" / "axolotl-qlora-llama3-8b.yaml")
+    # r=32 on q,k,v,o,gate,up,down of 32 layers: 32·32·(8192+5120+5120+8192+18432·3)
+    assert model.tree.trainable == 32 * 32 * (8192 + 5120 + 5120 + 8192 + 3 * 18432) == 83_886_080
+    assert model.tree.total == LLAMA3_8B + 83_886_080
+    plan = model.plan
+    assert (plan["mode"], plan["dtype"], plan["context"], plan["batch"], plan["lora_rank"]) == ("qlora", "nf4-dq", 4096, 2, 32)
+    assert plan["gradient_checkpointing"] is True and plan["lora_targets"] == "all-linear"
+    assert plan["spans"]["context"].start.line == 18  # sequence_len: 4096
+    memory = estimate_memory(model, settings(model))
+    weights = next(line for line in memory.lines if line.name == "weights")
+    assert weights.detail.startswith("frozen base in nf4-dq")
+
+
+def test_axolotl_named_targets_and_8bit():
+    model = only_model(FIX / "axolotl-lora-mistral.yml")
+    # q,k,v,o at r=16 on Mistral-7B: 32 · 16 · (8192 + 5120 + 5120 + 8192)
+    assert model.tree.trainable == 32 * 16 * (8192 + 5120 + 5120 + 8192)
+    p = model.plan
+    assert (p["mode"], p["dtype"], p["optimizer"], p["zero"], p["context"]) == ("qlora", "int8", "adamw-8bit", 2, 8192)
+    assert p["lora_targets"] == ["q_proj", "k_proj", "v_proj", "o_proj"]
+
+
+def test_axolotl_regex_targets():
+    model = only_model(FIX / "axolotl-regex-qwen.yaml")
+    # Qwen2.5-0.5B: 24 layers, hidden 896, kv 128: q (896+896) and v (896+128) at r=8
+    assert model.tree.trainable == 24 * 8 * ((896 + 896) + (896 + 128))
+    assert model.plan["lora_targets"] == ["q_proj", "v_proj"]
+
+
+def test_llamafactory_qlora_all():
+    model = only_model(FIX / "llamafactory-qlora-llama3.yaml")
+    assert model.tree.trainable == 32 * 8 * (8192 + 5120 + 5120 + 8192 + 3 * 18432)
+    assert model.tree.total - model.tree.trainable == LLAMA3_8B
+    p = model.plan
+    assert (p["mode"], p["dtype"], p["context"], p["batch"], p["gradient_checkpointing"]) == ("qlora", "nf4-dq", 2048, 1, True)
+
+
+def test_llamafactory_comma_targets_and_deepspeed():
+    model = only_model(FIX / "llamafactory-lora-qwen-list.yaml")
+    assert model.tree.trainable == 28 * 16 * ((3584 + 3584) + (3584 + 512))
+    assert (model.plan["mode"], model.plan["zero"], model.plan["lora_alpha"]) == ("lora", 3, 32)
+
+
+def test_torchtune_qlora_builder():
+    model = only_model(FIX / "torchtune-llama3_1-8b-qlora.yaml")
+    # q (4096+4096), v (4096+1024), output_proj (4096+4096), mlp w1/w2/w3 at r=8, 32 layers
+    assert model.tree.trainable == 32 * 8 * (8192 + 5120 + 8192 + 3 * 18432)
+    p = model.plan
+    assert (p["mode"], p["dtype"], p["context"], p["batch"], p["optimizer"]) == ("qlora", "nf4-dq", 2048, 2, "adamw")
+
+
+def test_torchtune_full_builder():
+    model = only_model(FIX / "torchtune-qwen2_5-0_5b-full.yaml")
+    assert model.tree.trainable == model.tree.total
+    assert model.plan["mode"] == "train" and model.plan["gradient_checkpointing"] is False
+
+
+@pytest.mark.parametrize("builder,hub,adapter", [
+    ("llama3_2_1b", "meta-llama/Llama-3.2-1B", None),
+    ("lora_llama2_7b", "meta-llama/Llama-2-7b-hf", "lora"),
+    ("qlora_mistral_7b", "mistralai/Mistral-7B-v0.1", "qlora"),
+    ("lora_qwen2_5_7b_instruct", "Qwen/Qwen2.5-7B", "lora"),
+    ("gemma2_9b", "google/gemma-2-9b", None),
+    ("phi3_mini", "microsoft/Phi-3-mini-4k-instruct", None),
+])
+def test_torchtune_table(builder, hub, adapter):
+    assert torchtune_builder(builder) == (hub, adapter)
+    assert torchtune_builder("lora_notamodel_3b") is None
+
+
+def test_torchtune_lora_on_tied_output_refused():
+    text = ("model:\n  _component_: torchtune.models.llama3_2.lora_llama3_2_1b\n  lora_attn_modules: [q_proj]\n"
+            "  apply_lora_to_output: True\n  lora_rank: 8\n")
+    report = analyze_text(text, "tt.yaml")
+    assert any(p.code == "LC102" and "tied" in p.message for p in report.problems)
+
+
+def test_detects_each_tool():
+    expected = {"axolotl-lora-mistral.yml": "axolotl", "llamafactory-qlora-llama3.yaml": "llamafactory",
+                "torchtune-llama3_1-8b-qlora.yaml": "torchtune", "litgpt-model_config.yaml": "litgpt",
+                "nemo-megatron-gpt-126m.yaml": "nemo", "hf-config.yaml": "hf", "not-a-model.yaml": None}
+    for name, kind in expected.items():
+        assert detect(read_yaml((FIX / name).read_text()).root) == kind, name
+
+
+def test_not_a_model_is_unrecognized():
+    report = analyze_path(str(FIX / "not-a-model.yaml"))
+    assert report.recognized is False and [p.code for p in report.problems] == ["LC002"]
+
+
+def test_unknown_base_model_is_located_error(tmp_path):
+    report = analyze_text("base_model: acme/not-cached\nadapter: lora\nlora_r: 8\nlora_target_linear: true\n",
+                          "a.yaml", AnalyzeOptions(hf_cache=str(tmp_path), base_dir=str(tmp_path)))
+    (problem,) = [p for p in report.problems if p.severity == "error"]
+    assert problem.code == "LC104" and problem.span.start.line == 0 and problem.span.start.column == 12
+    assert report.models == ()
+
+
+def test_unknown_target_module_is_an_error():
+    report = analyze_text("base_model: meta-llama/Meta-Llama-3-8B\nadapter: lora\nlora_r: 8\n"
+                          "lora_target_modules: [q_proj, qkv]\n", "a.yaml")
+    (problem,) = [p for p in report.problems if p.severity == "error"]
+    assert "qkv" in problem.message and problem.span.start.line == 3
+
+
+def test_bad_values_are_located():
+    report = analyze_text("base_model: meta-llama/Meta-Llama-3-8B\nadapter: lora\nlora_r: sixteen\n"
+                          "lora_target_linear: true\n", "a.yaml")
+    assert any(p.code == "LC102" and p.span.start.line == 2 for p in report.problems)
+
+
+def test_hf_config_as_yaml_counts_like_json():
+    model = only_model(FIX / "hf-config.yaml")
+    # embed + head 2·32000·512, 4 layers of q,o (512²), k,v (512·256), MLP 3·512·1376, 2 norms; final norm
+    per_layer = 2 * 512 * 512 + 2 * 512 * 256 + 3 * 512 * 1376 + 2 * 512
+    assert model.tree.total == 2 * 32000 * 512 + 4 * per_layer + 512
+
+
+def test_half_typed_yaml_still_counts():
+    report = analyze_text("base_model: meta-llama/Meta-Llama-3-8B\nadapter: qlora\nload_in_4bit: true\nlora_r: 16\n"
+                          "lora_target_linear: true\nmicro_batch_size: [\n", "a.yaml")
+    assert report.has_errors and report.models
+    assert report.models[0].tree.total - report.models[0].tree.trainable == LLAMA3_8B
+
+
+def test_cli_prints_trainable_total_and_qlora_memory(capsys):
+    assert main([str(ROOT / "examples" / "axolotl-qlora-llama3-8b.yaml")]) == 0
+    out = capsys.readouterr().out
+    assert "83,886,080" in out and "8,114,147,328" in out
+    assert "qlora" in out and "context 4,096" in out and "batch 2" in out
+
+
+def test_cli_flag_overrides_plan(capsys):
+    assert main([str(ROOT / "examples" / "axolotl-qlora-llama3-8b.yaml"), "--context", "1024"]) == 0
+    out = capsys.readouterr().out
+    assert "context 1,024" in out and "batch 2" in out
