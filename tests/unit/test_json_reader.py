@@ -48,3 +48,20 @@ def test_line_index_round_trip() -> None:
     for offset in range(len(text) + 1):
         assert index.offset(index.position(offset)) == offset or text[offset - 1] in "\r\n"
     assert index.line_text(1) == "cd"
+
+
+def test_document_cut_off_at_the_end_keeps_its_pairs() -> None:
+    for text in ('{"model_type": "llama", "hidden_size": 4096,',
+                 '{"model_type": "llama",\n "hidden_size": 4096,\n "num_hid',
+                 '{"model_type": "llama", "hidden_size": 4096, "rope": {"a": [1, 2'):
+        doc = read_json(text)
+        assert doc.root is not None, text
+        assert doc.root.get("hidden_size").value == 4096
+        assert doc.root.get("hidden_size").span.start.line == text[: text.index("4096")].count("\n")
+        assert any(p.severity == "error" for p in doc.problems), text
+
+
+def test_key_without_value_is_not_given_a_value() -> None:
+    doc = read_json('{"model_type": "llama", "hidden_size":')
+    assert doc.root.get("hidden_size") is None
+    assert doc.root.get("model_type").value == "llama"

@@ -25,11 +25,24 @@ def _parser():
 
 
 def read_json(text: str) -> ParsedDocument:
+    original = text
     lines = LineIndex(text)
     if not text.strip():
         return ParsedDocument(None, (Problem("error", "LC001", "empty file"),), lines)
+    parser = _parser()
     data = text.encode("utf-8")
-    tree = _parser().parse(data)
+    tree = parser.parse(data)
+    had_error = tree.root_node.has_error
+    if had_error:
+        # A document cut off mid-way (the usual state while typing at the end) makes
+        # tree-sitter give up on the whole object. Closing what is open, after the end,
+        # keeps every complete pair at its original position.
+        suffix = _closing_suffix(text)
+        if suffix:
+            repaired = (text + suffix).encode("utf-8")
+            repaired_tree = parser.parse(repaired)
+            if _pair_count(repaired_tree.root_node) >= _pair_count(tree.root_node):
+                text, data, tree = text + suffix, repaired, repaired_tree
     offsets = ByteOffsets(text, data)
 
     def span(ts_node) -> Span:
@@ -125,10 +138,10 @@ def read_json(text: str) -> ParsedDocument:
         sink[reserve(sink, key)] = SourceNode(value, span(ts_node), key_span, raw)  # type: ignore[index]
     finish_until(0)
     roots = [r for r in roots if r is not None]
-    if ts_errors or tree.root_node.has_error:
+    if ts_errors or had_error:
         # The stdlib scanner names the first error most precisely; tree-sitter's recovery
         # gives the rest of the document.
-        problems.append(_stdlib_error(text, lines) or (ts_errors[0] if ts_errors else
+        problems.append(_stdlib_error(original, lines) or (ts_errors[0] if ts_errors else
                         Problem("error", "LC001", "syntax error")))
 
     root = None
@@ -141,6 +154,39 @@ def read_json(text: str) -> ParsedDocument:
         problems.append(Problem("error", "LC001", "no JSON value found"))
     problems.sort(key=lambda p: (p.span.start if p.span else lines.position(0)))
     return ParsedDocument(root, tuple(problems), lines)
+
+
+def _closing_suffix(text: str) -> str:
+    """Characters that close the strings, arrays and objects left open at the end of ``text``."""
+    stack: list[str] = []
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "{[":
+            stack.append("}" if ch == "{" else "]")
+        elif ch in "}]" and stack and stack[-1] == ch:
+            stack.pop()
+    suffix = '"' if in_string else ""
+    return suffix + "".join(reversed(stack))
+
+
+def _pair_count(ts_node) -> int:
+    """Pairs and array items tree-sitter recovered (iteratively: documents may nest deeply)."""
+    count, stack = 0, [ts_node]
+    while stack and count < 100_000:
+        node = stack.pop()
+        if node.type in ("pair", "number", "string", "true", "false", "null"):
+            count += 1
+        stack.extend(node.children)
+    return count
 
 
 class _NonFinite(ValueError):
