@@ -748,6 +748,10 @@ class Interpreter:
                     v = c.namespace[name]
                     return BoundV(v, obj.inst) if isinstance(v, FuncV) and v.kind != "static" else v
             if name == "__init__":
+                container = next((b.name.split(".")[-1] for c in obj.cls.mro() for b in c.bases
+                                  if isinstance(b, ExtV) and b.name.split(".")[-1] in CONTAINERS), None)
+                if container is not None and isinstance(obj.inst, Inst):
+                    return BuiltinV("__init__", lambda *a, **k: self.init_container(obj.inst, container, list(a), k))
                 return BuiltinV("__init__", lambda *a, **k: None)
             return Unknown(f"`super().{name}` is outside the file")
         if isinstance(obj, Param):
@@ -1228,6 +1232,13 @@ class Interpreter:
                 inst.attrs[str(k)] = self.check_member(v, kind, node)
         self.record_hint(inst, node, env)
         return inst
+
+    def init_container(self, inst: Inst, kind: str, args: list[Any], kwargs: dict[str, Any]) -> None:
+        """``class Head(nn.Sequential): super().__init__(...)``: the instance is the container."""
+        built = self.make_container(kind, args, kwargs, ast.Constant(value=None), inst.origin,
+                                    _DUMMY_ENV(self))
+        inst.kind = built.kind
+        inst.attrs.update(built.attrs)
 
     def check_member(self, v: Any, kind: str, node: ast.AST) -> Any:
         if kind.startswith("Parameter"):

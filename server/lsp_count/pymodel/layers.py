@@ -117,6 +117,12 @@ def _layernorm(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[...
             _p(inst, "bias", shape, "norm", o)
 
 
+def _rmsnorm(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., Inst]) -> None:
+    shape = _norm_shape(a["normalized_shape"])
+    if truth(a["elementwise_affine"], "elementwise_affine"):
+        _p(inst, "weight", shape, "norm", o)  # RMSNorm has no bias
+
+
 def _groupnorm(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., Inst]) -> None:
     c = as_int(a["num_channels"], "num_channels")
     if truth(a["affine"], "affine"):
@@ -259,7 +265,7 @@ LAYERS: dict[str, tuple[list[tuple[str, Any]], Builder | None]] = {
     "SyncBatchNorm": (_BN, _batchnorm),
     "InstanceNorm1d": (_IN, _batchnorm), "InstanceNorm2d": (_IN, _batchnorm), "InstanceNorm3d": (_IN, _batchnorm),
     "LayerNorm": ([("normalized_shape", REQUIRED), ("eps", 1e-5), ("elementwise_affine", True), ("bias", True)], _layernorm),
-    "RMSNorm": ([("normalized_shape", REQUIRED), ("eps", None), ("elementwise_affine", True)], _layernorm),
+    "RMSNorm": ([("normalized_shape", REQUIRED), ("eps", None), ("elementwise_affine", True)], _rmsnorm),
     "GroupNorm": ([("num_groups", REQUIRED), ("num_channels", REQUIRED), ("eps", 1e-5), ("affine", True)], _groupnorm),
     "PReLU": ([("num_parameters", 1), ("init", 0.25)], _prelu),
     "MultiheadAttention": ([("embed_dim", REQUIRED), ("num_heads", REQUIRED), ("dropout", 0.0), ("bias", True),
