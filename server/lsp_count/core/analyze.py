@@ -67,6 +67,11 @@ def analyze_path(path: str, options: AnalyzeOptions = AnalyzeOptions()) -> FileR
     if not os.path.exists(path) and looks_like_hub_id(path):
         # Not a file: a model named by hub id, resolved offline (catalog, then the HF cache).
         return analyze_model_id(path, options)
+    if path.endswith((".safetensors", ".safetensors.index.json")):
+        # Headers only: a checkpoint is gigabytes and never read whole.
+        from lsp_count.core.weights import analyze_weights_path
+
+        return analyze_weights_path(path, options)
     try:
         size = os.path.getsize(path)
         if size > MAX_DOCUMENT_BYTES:
