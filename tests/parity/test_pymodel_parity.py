@@ -1,0 +1,78 @@
+"""Parity: the static count of each nn.Module class in the corpus equals torch's count of
+the same class built on the meta device (the fixture is imported here, in the test
+process; the analyser itself never imports or runs it)."""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib.util
+import inspect
+import pathlib
+import sys
+
+import pytest
+
+from lsp_count.core.analyze import AnalyzeOptions, analyze_path
+
+torch = pytest.importorskip("torch")
+pytestmark = pytest.mark.parity
+
+CORPUS = pathlib.Path(__file__).resolve().parents[1] / "fixtures" / "pymodels"
+FILES = sorted(p.name for p in CORPUS.glob("*.py") if not p.name.startswith("bad_"))
+# Classes the analyser must refuse with a reason (their size depends on constructor arguments).
+UNRESOLVED = {"nanogpt.py": {"LayerNorm"}}
+
+
+def _import(path: pathlib.Path):
+    sys.path.insert(0, str(path.parent))
+    try:
+        spec = importlib.util.spec_from_file_location(f"pymodel_fixture_{path.stem}", path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module
+        spec.loader.exec_module(module)
+        return module
+    finally:
+        sys.path.remove(str(path.parent))
+
+
+def _config_classes(module) -> list[type]:
+    return [c for c in vars(module).values() if isinstance(c, type) and c.__module__ == module.__name__
+            and not issubclass(c, torch.nn.Module)
+            and (dataclasses.is_dataclass(c) or "config" in c.__name__.lower() or "args" in c.__name__.lower())]
+
+
+def _build(cls, module):
+    """The class with its defaults; a config argument gets its config class's defaults (what the analyser says it did)."""
+    kwargs = {}
+    for name, p in list(inspect.signature(cls.__init__).parameters.items())[1:]:
+        if p.default is inspect.Parameter.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+            config_cls = p.annotation if p.annotation is not inspect.Parameter.empty else _config_classes(module)[0]
+            kwargs[name] = config_cls()
+    with torch.device("meta"):
+        return cls(**kwargs)
+
+
+def _module_classes(module) -> set[str]:
+    return {n for n, c in vars(module).items() if isinstance(c, type) and issubclass(c, torch.nn.Module)
+            and c.__module__ == module.__name__}
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_static_count_equals_torch_meta_count(name: str) -> None:
+    path = CORPUS / name
+    report = analyze_path(str(path), AnalyzeOptions())
+    module = _import(path)
+    refused = UNRESOLVED.get(name, set())
+    assert {m.name for m in report.models} == _module_classes(module) - refused
+    assert {p.message.split("`")[1] for p in report.problems if p.code == "LC101"} == refused
+    for model in report.models:
+        built = _build(getattr(module, model.name), module)
+        params = list(built.parameters())  # torch yields a tied tensor once
+        total = sum(p.numel() for p in params)
+        trainable = sum(p.numel() for p in params if p.requires_grad)
+        assert (model.tree.total, model.tree.trainable) == (total, trainable), model.name
+        assert model.span is not None and model.span.start.line == inspect.getsourcelines(getattr(module, model.name))[1] - 1
+
+
+def test_corpus_covers_the_styles() -> None:
+    assert {"nanogpt.py", "resnet.py", "lora.py", "mlp.py", "recurrent.py", "project_import.py"} <= set(FILES)
