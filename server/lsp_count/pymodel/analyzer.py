@@ -21,7 +21,7 @@ from lsp_count.pymodel.interp import Ctx, FuncV, Interpreter, ModuleScope, count
 from lsp_count.pymodel.values import ClassV, Inst, Param, Sym, Unknown, Unresolved, sym_add
 
 _CONFIG_NAME = re.compile(r"conf|cfg|args|param|hparams|opt", re.I)
-_CLASS_NAME = re.compile(r"class\s+([A-Za-z_]\w*)")
+_CLASS_NAME = re.compile(r"class\s+(\w+)")
 
 
 class _Positions:
@@ -55,17 +55,18 @@ class _Positions:
         return Span(Position(line, m.start(1)), Position(line, m.end(1)))
 
 
-def parse_tolerant(text: str) -> tuple[list[ast.stmt], list[Problem], _Positions]:
+def parse_tolerant(text: str) -> tuple[list[ast.stmt], list[Problem], _Positions, set[int]]:
     """Parse the file; when it does not parse, parse each top-level block on its own so that
     a half-typed class does not hide the others (an editor buffer is rarely valid)."""
     lines = LineIndex(text)
     positions = _Positions(lines)
     try:
-        return ast.parse(text).body, [], positions
+        return ast.parse(text).body, [], positions, set()
     except (SyntaxError, ValueError) as exc:
         first = exc
     problems = [_syntax_problem(first, positions)]
     body: list[ast.stmt] = []
+    repaired: set[int] = set()  # 1-based lines replaced by `pass`: what they built is missing
     raw = [lines.line_text(i) for i in range(lines.line_count)]
     starts = [i for i, line in enumerate(raw) if line[:1] and (line[0].isalpha() or line[0] in "_@")]
     # A decorator belongs to the block that follows it.
@@ -89,7 +90,8 @@ def parse_tolerant(text: str) -> tuple[list[ast.stmt], list[Problem], _Positions
                 # Stand-in for the broken line, so the rest of the block still parses.
                 indent = len(chunk[bad]) - len(chunk[bad].lstrip())
                 chunk = chunk[:bad] + [" " * indent + "pass"] + chunk[bad + 1:]
-    return body, problems, positions
+                repaired.add(start + bad + 1)
+    return body, problems, positions, repaired
 
 
 def _syntax_problem(exc: Exception, positions: _Positions) -> Problem:
@@ -104,7 +106,7 @@ def _syntax_problem(exc: Exception, positions: _Positions) -> Problem:
 
 
 def analyze_python(text: str, path: str, options: Any = None) -> FileReport:
-    body, problems, positions = parse_tolerant(text)
+    body, problems, positions, repaired = parse_tolerant(text)
     lines = positions.lines
     if not any(isinstance(s, ast.ClassDef) for s in body):
         return FileReport(path, (), tuple(problems), recognized=False, lines=lines)
@@ -127,6 +129,11 @@ def analyze_python(text: str, path: str, options: Any = None) -> FileReport:
     unresolved: list[str] = []
     for cls in classes:
         name_span = positions.class_name(cls.node)
+        broken = sorted(n for n in repaired if cls.node.lineno <= n <= (cls.node.end_lineno or cls.node.lineno) + 1)
+        if broken:
+            problems.append(_unresolved(cls, f"line {broken[0]} does not parse yet", name_span))
+            unresolved.append(cls.name)
+            continue
         report, problem = count_class(interp, cls, config_classes, name_span, scope)
         if report is not None:
             models.append(report)

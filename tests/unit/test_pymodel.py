@@ -1,0 +1,228 @@
+"""Static analysis of Python model files: reasons instead of guesses, hints, hostile input."""
+
+from __future__ import annotations
+
+import textwrap
+import time
+
+import pytest
+
+from lsp_count.core.analyze import AnalyzeOptions, analyze_text
+from lsp_count.core.source import Position
+
+
+def run(src: str, path: str = "model.py", **options):
+    return analyze_text(textwrap.dedent(src), path, AnalyzeOptions(**options))
+
+
+def lc101(report) -> dict[str, str]:
+    return {p.message.split("`")[1]: p.message for p in report.problems if p.code == "LC101"}
+
+
+def test_unresolved_size_is_explained_with_a_formula() -> None:
+    report = run("""
+        import torch.nn as nn
+        class MLP(nn.Module):
+            def __init__(self, dim, hidden=None):
+                super().__init__()
+                hidden = hidden or 4 * dim
+                self.up = nn.Linear(dim, hidden)
+                self.down = nn.Linear(hidden, dim, bias=False)
+    """)
+    assert report.models == ()
+    message = lc101(report)["MLP"]
+    # `hidden or 4*dim` cannot be decided without dim; the reason names the argument.
+    assert "the constructor argument `dim` with no default" in message
+
+
+def test_formula_in_unresolved_names() -> None:
+    report = run("""
+        from torch import nn
+        class Proj(nn.Module):
+            def __init__(self, dim, hidden: int = 64):
+                super().__init__()
+                self.a = nn.Linear(dim, hidden)
+                self.b = nn.Linear(hidden, dim, bias=False)
+    """)
+    message = lc101(report)["Proj"]
+    assert "parameters = 128·dim + 64" in message
+    assert report.problems[0].severity == "warning" and report.problems[0].span.start == Position(2, 6)
+
+
+def test_config_attribute_formula() -> None:
+    report = run("""
+        import torch.nn as nn
+        class Head(nn.Module):
+            def __init__(self, cfg):
+                super().__init__()
+                self.proj = nn.Linear(cfg.d_model, cfg.vocab, bias=False)
+    """)
+    assert "parameters = cfg.d_model·cfg.vocab" in lc101(report)["Head"]
+
+
+def test_exact_count_with_span_tying_and_frozen() -> None:
+    report = run("""
+        import torch
+        import torch.nn as nn
+
+        class Tiny(nn.Module):
+            def __init__(self, vocab=100, d=8):
+                super().__init__()
+                self.emb = nn.Embedding(vocab, d)
+                self.head = nn.Linear(d, vocab, bias=False)
+                self.head.weight = self.emb.weight
+                self.norm = nn.LayerNorm(d)
+                self.norm.requires_grad_(False)
+    """)
+    (model,) = report.models
+    assert model.name == "Tiny" and model.span.start == Position(4, 6) and model.span.end == Position(4, 10)
+    assert model.tree.total == 100 * 8 + 16
+    assert model.tree.trainable == 800
+    assert any("tied" in n for n in model.tree.notes) and any("frozen" in n for n in model.tree.notes)
+
+
+def test_dataclass_annotation_is_counted_with_defaults_and_said() -> None:
+    report = run("""
+        from dataclasses import dataclass, field
+        import torch.nn as nn
+
+        @dataclass
+        class Cfg:
+            d: int = 16
+            layers: list = field(default_factory=lambda: [16, 32])
+
+        class Net(nn.Module):
+            def __init__(self, cfg: Cfg):
+                super().__init__()
+                self.fc = nn.ModuleList([nn.Linear(cfg.d, n) for n in cfg.layers])
+    """)
+    (model,) = report.models
+    assert model.tree.total == (16 * 16 + 16) + (16 * 32 + 32)
+    assert any(p.code == "LC106" and "Cfg()" in p.message for p in report.problems)
+
+
+def test_inlay_hint_anchors_per_constructor() -> None:
+    report = run("""
+        import torch.nn as nn
+        class FFN(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.up = nn.Linear(4096, 11008)
+    """)
+    ((span, label),) = report.hints
+    assert label == "▸ 45.1M" and span.start == Position(5, 18)
+
+
+def test_hub_refs_for_from_pretrained() -> None:
+    report = run("""
+        from transformers import AutoModel
+        import torch.nn as nn
+        class WithBackbone(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.backbone = AutoModel.from_pretrained("org/name")
+                self.head = nn.Linear(768, 2)
+    """)
+    assert [ref for _, ref in report.hub_refs] == ["org/name"]
+    assert "from_pretrained" in lc101(report)["WithBackbone"]
+
+
+def test_syntax_error_keeps_the_blocks_that_parse() -> None:
+    report = run("""
+        import torch.nn as nn
+
+        class Good(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(10, 10)
+
+        class Typing(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(10,
+    """)
+    assert [m.name for m in report.models] == ["Good"]
+    assert any(p.code == "LC001" and p.severity == "error" for p in report.problems)
+
+
+def test_no_module_class_is_not_recognized() -> None:
+    assert run("x = 1\ndef f():\n    return 2\n").recognized is False
+    assert run("class A:\n    pass\n").recognized is False
+
+
+@pytest.mark.parametrize("src, reason", [
+    ("""
+        import torch.nn as nn
+        class A(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.b = B()
+        class B(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.a = A()
+    """, "build each other"),
+    ("""
+        import torch.nn as nn
+        class Huge(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.layers = nn.ModuleList([nn.Linear(2, 2) for _ in range(10**9)])
+    """, "1,000,000,000 times"),
+    ("""
+        import torch.nn as nn
+        class Spin(nn.Module):
+            def __init__(self):
+                super().__init__()
+                while True:
+                    pass
+    """, "more than"),
+    ("""
+        import torch.nn as nn
+        class Evil(nn.Module):
+            def __init__(self):
+                super().__init__()
+                exec("self.fc = nn.Linear(2, 2)")
+    """, "exec"),
+    ("""
+        import torch.nn as nn
+        from mystery import *
+        class Starry(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = make_layer(3)
+    """, "import *"),
+    ("""
+        import torch.nn as nn
+        class Big(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(10 ** 10 ** 10, 2)
+    """, "too large"),
+    ("""
+        import torch.nn as nn
+        class Lazy(nn.Module):
+            def __init__(self, n):
+                super().__init__()
+                self.blocks = nn.Sequential(*[nn.Linear(4, 4) for _ in range(n)])
+    """, "constructor argument `n`"),
+])
+def test_hostile_input_gives_a_reason_fast(src: str, reason: str) -> None:
+    start = time.perf_counter()
+    report = run(src)
+    assert time.perf_counter() - start < 10  # a bound against hangs, not a performance test (see bench/)
+    assert report.models == () or all(m.name not in lc101(report) for m in report.models)
+    messages = " ".join(lc101(report).values())
+    assert reason in messages, messages
+
+
+def test_non_ascii_columns_are_code_points() -> None:
+    report = run("""
+        import torch.nn as nn
+        class Ünïcode(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(2, 2)  # é
+    """)
+    (model,) = report.models
+    assert model.span.start == Position(2, 6) and model.span.end == Position(2, 13)
