@@ -41,7 +41,6 @@ from lsp_count.core.budget import (
 )
 from lsp_count.core.problems import CODES
 from lsp_count.core.readers.text import MAX_DOCUMENT_BYTES, decode_bytes
-from lsp_count.core.report import FileReport
 from lsp_count.core.source import Problem, Span
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
@@ -83,10 +82,18 @@ class Finding:
 
 
 @dataclass(frozen=True)
+class ModelSummary:
+    name: str
+    params: int
+    method: str
+
+
+@dataclass(frozen=True)
 class FileResult:
+    # Plain values only: results cross process boundaries (the spec's family table holds lambdas).
     path: str
     budget: Budget | None
-    report: FileReport | None
+    models: tuple[ModelSummary, ...]
     findings: tuple[Finding, ...]
 
 
@@ -117,6 +124,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--strict", action="store_true", default=None,
                    help="a model that cannot be counted exactly is an error, not a warning")
     p.add_argument("--format", choices=("text", "json", "sarif"), default="text")
+    p.add_argument("--jobs", "-j", metavar="N", type=_positive_int,
+                   help="worker processes for many files (default: CPUs, at most 8; 1 = serial)")
     p.add_argument("--version", action="version", version=f"lsp-count {__version__}")
     return p
 
@@ -270,7 +279,7 @@ def check_file(path: str, config: BudgetConfig, options: AnalyzeOptions = Analyz
         with open(path, "rb") as fh:
             data = fh.read()
     except OSError as exc:
-        return FileResult(path, budget, None, (Finding(path, "LC003", "error", exc.strerror or str(exc)),))
+        return FileResult(path, budget, (), (Finding(path, "LC003", "error", exc.strerror or str(exc)),))
     decoded = decode_bytes(data)
     if decoded.text is None:
         return None  # binary or not UTF-8: not a model config, and YAML/JSON in a repo mostly is not one
@@ -300,7 +309,38 @@ def check_file(path: str, config: BudgetConfig, options: AnalyzeOptions = Analyz
             severity = "error" if p.code == "LC203" and strict else p.severity
             findings.append(Finding(path, p.code, severity, p.message, p.span, model.name))
     kept = tuple(f for f in findings if not _suppressed(f, per_line, ignored))
-    return FileResult(path, budget, report, kept)
+    models = tuple(ModelSummary(m.name, m.tree.total, m.method) for m in report.models)
+    return FileResult(path, budget, models, kept)
+
+
+# Below this many files a worker pool costs more (start-up, pickling) than it saves.
+PARALLEL_MIN_FILES = 64
+
+
+def default_jobs() -> int:
+    return max(1, min(os.cpu_count() or 1, 8))
+
+
+def check_files(paths: Sequence[str], config: BudgetConfig, jobs: int | None = None) -> list[FileResult | None]:
+    """``check_file`` over ``paths``, in order; over a worker pool when there are many files.
+
+    Files are independent (verdicts are per file), so they parallelise without changing any result.
+    """
+    jobs = default_jobs() if jobs is None else max(1, jobs)
+    if jobs == 1 or len(paths) < PARALLEL_MIN_FILES:
+        return [check_file(p, config) for p in paths]
+    from concurrent.futures import ProcessPoolExecutor
+
+    chunk = max(1, len(paths) // (jobs * 4))
+    try:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            return list(pool.map(_check_one, [(p, config) for p in paths], chunksize=chunk))
+    except (OSError, ImportError):  # no process support (some sandboxes): the serial path gives the same answer
+        return [check_file(p, config) for p in paths]
+
+
+def _check_one(item: tuple[str, BudgetConfig]) -> FileResult | None:
+    return check_file(*item)
 
 
 # --- output --------------------------------------------------------------------------------
@@ -324,6 +364,7 @@ class Summary:
     errors: int
     warnings: int
     over_budget: int
+    budget_findings: int
     source: str | None
     budgeted: bool
 
@@ -337,7 +378,7 @@ class Summary:
         parts = []
         if self.over_budget:
             parts.append(f"{self.over_budget} over budget")
-        other = self.errors - self.over_budget
+        other = self.errors - self.budget_findings
         if other:
             parts.append(f"{other} error{'s' if other != 1 else ''}")
         if self.warnings:
@@ -350,10 +391,12 @@ def summarize(results: Sequence[FileResult], config: BudgetConfig) -> Summary:
     findings = [f for r in results for f in r.findings]
     return Summary(
         files=len(results),
-        models=sum(len(r.report.models) for r in results if r.report is not None),
+        models=sum(len(r.models) for r in results),
         errors=sum(1 for f in findings if f.severity == "error"),
         warnings=sum(1 for f in findings if f.severity != "error"),
-        over_budget=sum(1 for f in findings if f.code in ("LC201", "LC202")),
+        # Models over budget, not findings: one model can break both the memory and the params rule.
+        over_budget=len({(f.path, f.model) for f in findings if f.code in ("LC201", "LC202")}),
+        budget_findings=sum(1 for f in findings if f.code in ("LC201", "LC202")),
         source=config.source,
         budgeted=any(b.has_limits for b in config.budgets),
     )
@@ -376,8 +419,7 @@ def results_json(results: Sequence[FileResult], config: BudgetConfig, status: in
         "files": [{
             "path": r.path,
             "budget": (r.budget.name or "default") if r.budget is not None else None,
-            "models": [{"name": m.name, "params": m.tree.total, "method": m.method}
-                       for m in (r.report.models if r.report is not None else ())],
+            "models": [{"name": m.name, "params": m.params, "method": m.method} for m in r.models],
             "findings": [_finding_json(f) for f in r.findings],
         } for r in results],
         "summary": {"files": s.files, "models": s.models, "errors": s.errors, "warnings": s.warnings,
@@ -433,11 +475,7 @@ def results_sarif(results: Sequence[FileResult]) -> dict:
 
 def run(args: argparse.Namespace, cwd: str) -> int:
     config = load_config(args, cwd)
-    results = []
-    for path in iter_files(args.paths):
-        result = check_file(path, config)
-        if result is not None:
-            results.append(result)
+    results = [r for r in check_files(list(iter_files(args.paths)), config, args.jobs) if r is not None]
     status = EXIT_FINDINGS if any(f.severity == "error" for r in results for f in r.findings) else EXIT_OK
     if args.format == "json":
         print(json.dumps(results_json(results, config, status), indent=2, ensure_ascii=False))

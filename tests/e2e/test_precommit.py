@@ -145,7 +145,9 @@ def test_readme_snippet_gates_git_commit(tmp_path, hook_repo, env):
     refused = subprocess.run(["git", "commit", "-m", "add 70B"], cwd=project, env=env, capture_output=True, text=True)
     out = refused.stdout + refused.stderr
     assert refused.returncode != 0, out
-    assert re.search(rf"^{re.escape(big)}:{line_of(project, big, 'num_hidden_layers')}:3: LC20[12] ", out, re.M), out
+    at = f"{big}:{line_of(project, big, 'num_hidden_layers')}:3:"
+    assert re.search(rf"^{re.escape(at)} LC201 needs .* RTX-4090 has 23\.6 GiB", out, re.M), out
+    assert re.search(rf"^{re.escape(at)} LC202 ", out, re.M), out
     assert git(project, "log", "--format=%s", env=env).stdout.split() .count("70B") == 0
 
     # Under the budget again (fewer layers), the same commit goes through.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import os
 
 import pytest
@@ -165,7 +166,8 @@ def test_ignore_comment_in_yaml(repo, capsys):
     code, out, _ = run(capsys, flagged)
     if "0 model files" in out:
         pytest.skip("YAML model configs are not recognized by this build yet")
-    assert code == 1 and f"{flagged}:5:1: LC202" in out
+    line = body.splitlines().index("num_hidden_layers: 80") + 1
+    assert code == 1 and f"{flagged}:{line}:1: LC202" in out
     per_key = write(repo, "b.yaml", body.replace("num_hidden_layers: 80", "num_hidden_layers: 80  # lsp-count: ignore[LC202]"))
     assert run(capsys, per_key)[0] == 0
     wrong_code = write(repo, "c.yaml", body.replace("num_hidden_layers: 80", "num_hidden_layers: 80  # lsp-count: ignore[LC201]"))
@@ -266,3 +268,43 @@ def test_cli_dispatches_check(repo, capsys):
     big = write(repo, "big/config.json", LLAMA_70B)
     assert cli_main(["check", "--max-params", "7B", big]) == 1
     assert "LC202" in capsys.readouterr().out
+
+
+def test_gpu_budget_names_the_gpu_and_what_fits(repo, capsys):
+    write(repo, "pyproject.toml", '[tool.lsp-count]\ngpu = "RTX-4090"\ndtype = "bf16"\ncontext = 4096\n')
+    big = write(repo, "models/big/config.json", LLAMA_70B)
+    small = write(repo, "models/small/config.json", LLAMA_1B)
+    code, out, _ = run(capsys, big, small)
+    assert code == 1
+    (line, summary) = out.splitlines()
+    assert line.startswith(f"{big}:{key_pos(repo, big, 'num_hidden_layers')}: LC201 needs ")
+    assert "in bfloat16 for inference at 4096 tokens; RTX-4090 has 23.6 GiB" in line
+    assert re.search(r"fits: \d+×RTX-4090, or int4 on \d+×RTX-4090", line), line
+    assert "1 over budget" in summary
+    assert run(capsys, small)[0] == 0
+
+
+def test_multi_gpu_budget_shards_the_model(repo, capsys):
+    big = write(repo, "big/config.json", LLAMA_70B)
+    assert run(capsys, "--gpu", "RTX-4090", "--dtype", "bf16", big)[0] == 1
+    # Eight 4090s with tensor parallel hold 70B in bf16 (≈ 17 GiB of weights each).
+    code, out, _ = run(capsys, "--gpu", "8xRTX-4090", "--dtype", "bf16", big)
+    assert code == 0, out
+
+
+def test_max_memory_budget(repo, capsys):
+    big = write(repo, "big/config.json", LLAMA_70B)
+    small = write(repo, "small/config.json", LLAMA_1B)
+    code, out, _ = run(capsys, "--max-memory", "24GiB", "--dtype", "bf16", big, small)
+    assert code == 1
+    (line, _summary) = out.splitlines()
+    assert line.startswith(big + ":") and " LC201 needs " in line and "max-memory of the budget is 24.0 GiB" in line
+    code, out, _ = run(capsys, "--max-memory", "90GiB", "--dtype", "bf16", big)
+    assert code == 1 and "(fits: int8)" in out
+
+
+def test_bad_memory_setting_in_budget_names_the_key(repo, capsys):
+    write(repo, "pyproject.toml", '[tool.lsp-count]\ngpu = "RTX-4090"\n\nmode = "serve"\n')
+    path = write(repo, "m/config.json", LLAMA_1B)
+    code, out, err = run(capsys, path)
+    assert code == 2 and "pyproject.toml:4:" in err and "mode" in err and "serve" in err

@@ -578,32 +578,110 @@ def judge_memory(model: ModelReport, budget: Budget) -> tuple[Problem, ...]:
         settings = settings_from_mapping(budget.settings)
     problems: list[Problem] = []
     span = _memory_span(model)
-    if budget.gpu is not None:
-        try:
-            from lsp_count.core.fit import judge_fit
-        except ImportError:
-            problems.append(_not_checked(model, f"GPU budget ({budget.gpu})", "fit judge (lsp_count.core.fit)"))
-        else:
-            from lsp_count.core.hardware import parse_gpu_spec
-
-            selection = parse_gpu_spec(budget.gpu)
-            verdict = judge_fit(model, settings, selection)
-            if not verdict.fits:
+    try:
+        if budget.gpu is not None:
+            problem = _judge_gpu(model, settings, budget, span)
+            if problem is not None:
+                problems.append(problem)
+        if budget.max_memory is not None:
+            report = estimate_memory(model, settings)
+            if report.total_bytes > budget.max_memory:
+                limit = budget.max_memory
+                fits = _cheaper_setting(model, settings, lambda r: r.total_bytes <= limit)
                 problems.append(Problem(
-                    "error", "LC201", _fit_message(verdict, settings, selection, budget), span,
-                    data=(("required", verdict.required_bytes), ("available", verdict.available_bytes))))
-    if budget.max_memory is not None:
-        report = estimate_memory(model, settings)
-        if report.total_bytes > budget.max_memory:
-            limit = budget.max_memory
-            fits = _cheaper_setting(model, settings, lambda r: r.total_bytes <= limit)
-            problems.append(Problem(
-                "error", "LC201",
-                f"needs {format_gib(report.total_bytes)} in {report.dtype} for {_workload(settings)}; "
-                f"max-memory of {budget.label} is {format_gib(limit)}" + (f" (fits: {fits})" if fits else ""),
-                span, data=(("required", report.total_bytes), ("limit", limit)),
-            ))
+                    "error", "LC201",
+                    f"needs {format_gib(report.total_bytes)} in {report.dtype} for {_workload(settings)}; "
+                    f"max-memory of {budget.label} is {format_gib(limit)}" + (f" (fits: {fits})" if fits else ""),
+                    span, data=(("required", report.total_bytes), ("limit", limit)),
+                ))
+    except SettingsError as exc:
+        # e.g. tp = 4 in a budget applied to a model with 6 heads: the budget cannot apply to this file.
+        problems.append(Problem("error", "LC102", f"the settings of {budget.label} do not apply to this model: "
+                                f"{getattr(exc, 'message', exc)}", model_anchor(model)))
     return tuple(problems)
+
+
+def _judge_gpu(model: ModelReport, settings: object, budget: Budget, span: Span | None) -> Problem | None:
+    from lsp_count.core.hardware import parse_gpu_spec
+    from lsp_count.core.memory import estimate_memory
+
+    assert budget.gpu is not None
+    selection = parse_gpu_spec(budget.gpu)
+    s = _sharded(model, settings, selection.count, budget)
+    # judge_fit searches context, batch, dtype and GPU count for its hints, which is most of
+    # the gate's time; a model that fits needs none of that, so check the fit itself first
+    # (the same comparison judge_fit makes: per-GPU estimate against usable memory).
+    report = estimate_memory(model, s)
+    if report.total_bytes <= selection.gpu.usable_bytes:
+        return None
+    try:
+        from lsp_count.core.fit import judge_fit
+    except ImportError:
+        return _not_checked(model, f"GPU budget ({budget.gpu})", "fit judge (lsp_count.core.fit)")
+    verdict = judge_fit(model, s, selection)
+    if verdict.fits:
+        return None
+    gpu = selection.gpu.name
+    hints = []
+    if verdict.lowest_dtype and verdict.lowest_dtype != report.dtype:
+        hints.append(verdict.lowest_dtype)
+    if verdict.min_gpus is not None and verdict.min_gpus > selection.count:
+        hints.append(f"{verdict.min_gpus}×{gpu}")
+    if verdict.lowest_dtype is None and s.mode == "inference":
+        # Not even the lowest precision fits this selection: how many GPUs would at 4 bits.
+        # A scan (not another full judge_fit) because it stops below the GPU count already found.
+        cap = verdict.min_gpus if verdict.min_gpus is not None else 64
+        for n in range(selection.count + 1, cap):
+            trial = _sharded(model, replace(s, dtype=_INT4[0]), n, budget)
+            if _fits_bytes(model, trial, selection.gpu.usable_bytes):
+                hints.append(f"{_INT4[1]} on {n}×{gpu}")
+                break
+    if verdict.max_context is not None and verdict.max_context < s.context:
+        hints.append(f"context ≤ {verdict.max_context:,}")
+    per_gpu = " per GPU" if selection.count > 1 else ""
+    message = (f"needs {format_gib(verdict.required_bytes)}{per_gpu} in {report.dtype} for {_workload(s)}; "
+               f"{selection.label} has {format_gib(verdict.available_bytes)}{per_gpu}"
+               + (f" ({budget.label})" if budget.name else ""))
+    if hints:
+        message += f" (fits: {', or '.join(hints)})"
+    elif verdict.suggestions:
+        message += f"; {verdict.suggestions[0]}"
+    return Problem("error", "LC201", message, span,
+                   data=(("required", verdict.required_bytes), ("available", verdict.available_bytes)))
+
+
+def _sharded(model: ModelReport, settings: object, count: int, budget: Budget) -> object:
+    """Settings on ``count`` GPUs. "Serve on 2×A100" means the model is split over them, so a
+    multi-GPU budget that sets no parallelism gets tensor parallel for inference (pipeline where
+    the heads do not divide) and ZeRO-3 for training, rather than a replica per GPU."""
+    from lsp_count.core.memory import SettingsError, validate_settings
+
+    s = replace(settings, gpus=count)  # type: ignore[type-var]
+    chosen = {canonical_key(k) for k in budget.settings}
+    if count == 1 or chosen & {"tp", "pp", "zero"}:
+        return s
+    if s.mode != "inference":
+        return replace(s, zero=3)
+    for trial in (replace(s, tp=count), replace(s, pp=count)):
+        try:
+            validate_settings(trial, model)
+            return trial
+        except SettingsError:
+            continue
+    return s
+
+
+def _fits_bytes(model: ModelReport, settings: object, available: int) -> bool:
+    from lsp_count.core.memory import SettingsError, estimate_memory
+
+    try:
+        return estimate_memory(model, settings).total_bytes <= available  # type: ignore[arg-type]
+    except SettingsError:
+        return False
+
+
+# The 4-bit format named when a model needs quantizing: AWQ/GPTQ int4 (≈4.16 bits with scales).
+_INT4 = ("awq-4bit", "int4")
 
 
 # Cheaper ways to run the same model, in the order a team would reach for them.
@@ -641,31 +719,6 @@ def _workload(settings: object) -> str:
     if batch and batch != 1:
         text += f" × batch {batch}"
     return text
-
-
-def _fit_message(verdict: object, settings: object, selection: object, budget: Budget) -> str:
-    required = getattr(verdict, "required_bytes")
-    available = getattr(verdict, "available_bytes")
-    label = getattr(selection, "label")
-    dtype = getattr(verdict, "dtype", None) or getattr(settings, "dtype", None) or "the config's dtype"
-    msg = f"needs {format_gib(required)} in {dtype} for {_workload(settings)}; {label} has {format_gib(available)}"
-    hints = []
-    min_gpus = getattr(verdict, "min_gpus", None)
-    gpu = getattr(getattr(selection, "gpu", None), "name", "")
-    if isinstance(min_gpus, int) and min_gpus > getattr(selection, "count", 1):
-        hints.append(f"{min_gpus}×{gpu}")
-    lowest = getattr(verdict, "lowest_dtype", None)
-    if lowest:
-        hints.append(f"{lowest}")
-    max_context = getattr(verdict, "max_context", None)
-    if isinstance(max_context, int) and max_context > 0:
-        hints.append(f"context ≤ {max_context}")
-    if hints:
-        msg += f" (fits: {', or '.join(hints)})"
-    suggestions = tuple(getattr(verdict, "suggestions", ()) or ())
-    if not hints and suggestions:
-        msg += f" ({'; '.join(str(s) for s in suggestions[:2])})"
-    return msg
 
 
 def judge(model: ModelReport, budget: Budget) -> tuple[Problem, ...]:
