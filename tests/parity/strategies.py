@@ -49,7 +49,11 @@ def decoder_config(draw, model_type: str) -> dict:
     if "num_heads" in fields:
         cfg[k("num_heads")] = heads
     if fields.get("num_kv_heads") and fields["num_kv_heads"].keys:
-        cfg["num_key_value_heads"] = kv
+        # Left out half the time: some classes derive it from the head count, others fix it
+        # (left out only where the fixed default makes a valid model).
+        default = fields["num_kv_heads"].default
+        can_omit = not isinstance(default, int) or heads % default == 0
+        _maybe(draw, "num_key_value_heads", kv, cfg, None if can_omit else False)
     if fields.get("intermediate_size") and fields["intermediate_size"].keys:
         cfg[fields["intermediate_size"].keys[0]] = draw(st.integers(4, 96))
     for name, f in fields.items():

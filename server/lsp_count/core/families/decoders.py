@@ -36,7 +36,8 @@ def causal_heads(architecture: str) -> dict[str, str]:
     return {architecture: "causal_lm", prefix + "Model": "base",
             prefix + "ForSequenceClassification": "sequence_classification"}
 
-# The llama-shaped base every decoder family starts from.
+# The llama-shaped base every decoder family starts from. Where a config class fixes a default
+# (Qwen2's num_key_value_heads is 32 whatever the head count), the family row says so with d().
 BASE: dict[str, Field] = {
     "vocab_size": Field(("vocab_size",), 32000, doc="tokens in the vocabulary: rows of the embedding (and of the output head unless tied)"),
     "hidden_size": Field(("hidden_size",), 4096, doc="width of the residual stream"),
@@ -143,10 +144,11 @@ FAMILIES: tuple[Family, ...] = (
     decoder("mixtral", "MixtralForCausalLM", d(intermediate_size=14336, num_kv_heads=8, max_positions=131072), MOE,
             {"moe_intermediate_size": fixed(Derived(lambda v: v["intermediate_size"], "intermediate_size"))},
             {"q_bias": fixed(False), "k_bias": fixed(False), "v_bias": fixed(False), "o_bias": fixed(False), "mlp_bias": fixed(False)}),
-    decoder("qwen2", "Qwen2ForCausalLM", d(vocab_size=151936, intermediate_size=22016, max_positions=32768), QKV_BIAS_ONLY,
+    decoder("qwen2", "Qwen2ForCausalLM", d(vocab_size=151936, intermediate_size=22016, max_positions=32768, num_kv_heads=32), QKV_BIAS_ONLY,
             {"mlp_bias": fixed(False)}, notes=("Qwen2 has q/k/v biases; its config has no key for them",)),
     decoder("qwen2_moe", "Qwen2MoeForCausalLM",
-            d(vocab_size=151936, hidden_size=2048, intermediate_size=5632, num_layers=24, num_heads=16, max_positions=32768),
+            d(vocab_size=151936, hidden_size=2048, intermediate_size=5632, num_layers=24, num_heads=16, max_positions=32768,
+              num_kv_heads=16),
             MOE, QKV_BIAS_ONLY,
             {"mlp_bias": fixed(False),
              "num_experts": Field(("num_experts",), 60, doc=MOE["num_experts"].doc),
@@ -157,7 +159,7 @@ FAMILIES: tuple[Family, ...] = (
              "moe_layers": fixed("sparse_step"),
              "decoder_sparse_step": Field(("decoder_sparse_step",), 1),
              "mlp_only_layers": Field(("mlp_only_layers",), (), "ints")}),
-    decoder("qwen3", "Qwen3ForCausalLM", d(vocab_size=151936, intermediate_size=22016, max_positions=32768),
+    decoder("qwen3", "Qwen3ForCausalLM", d(vocab_size=151936, intermediate_size=22016, max_positions=32768, num_kv_heads=32),
             QK_HEAD, {"head_dim": Field(("head_dim",), 128), "mlp_bias": fixed(False)}),
     decoder("qwen3_moe", "Qwen3MoeForCausalLM",
             d(vocab_size=151936, hidden_size=2048, intermediate_size=6144, num_layers=24, num_kv_heads=4, max_positions=32768),
@@ -170,7 +172,8 @@ FAMILIES: tuple[Family, ...] = (
              "decoder_sparse_step": Field(("decoder_sparse_step",), 1),
              "mlp_only_layers": Field(("mlp_only_layers",), (), "ints")}),
     decoder("gemma", "GemmaForCausalLM",
-            d(vocab_size=256000, hidden_size=3072, intermediate_size=24576, num_layers=28, num_heads=16, tie_embeddings=True, max_positions=8192),
+            d(vocab_size=256000, hidden_size=3072, intermediate_size=24576, num_layers=28, num_heads=16, num_kv_heads=16,
+              tie_embeddings=True, max_positions=8192),
             {"head_dim": Field(("head_dim",), 256), "mlp_bias": fixed(False)},
             notes=("Gemma ties its output head to the embeddings by default",)),
     decoder("gemma2", "Gemma2ForCausalLM",
@@ -285,7 +288,7 @@ FAMILIES: tuple[Family, ...] = (
               n_shared_experts=2, first_k_dense_replace=0),
             MOE, DEEPSEEK, STRICT_HEADS, {"num_experts": Field(("n_routed_experts", "num_experts"), 64, doc=MOE["num_experts"].doc)}),
     decoder("deepseek_v3", "DeepseekV3ForCausalLM",
-            d(vocab_size=129280, hidden_size=7168, intermediate_size=18432, num_layers=61, num_heads=128, max_positions=4096,
+            d(vocab_size=129280, hidden_size=7168, intermediate_size=18432, num_layers=61, num_heads=128, num_kv_heads=128, max_positions=4096,
               experts_per_token=8, moe_intermediate_size=2048, n_shared_experts=1, first_k_dense_replace=3),
             MOE, DEEPSEEK, {"num_experts": Field(("n_routed_experts", "num_local_experts"), 256, doc=MOE["num_experts"].doc)},
             notes=("DeepSeek-V3 checkpoints also hold a multi-token-prediction layer that transformers does not build; "
