@@ -651,6 +651,8 @@ def estimate_memory(model: ModelReport, settings: Settings) -> MemoryReport:
     split_note = (f"; per GPU with TP {tp}" if tp > 1 else "") + (f", PP {pp}" if pp > 1 else "")
 
     def stored(path: str, t: Tensor, mult: int, frozen: bool) -> int:
+        if t.kind == "lora":
+            return 0  # adapters already in the tree (a LoRA YAML) are the "adapters" line, in fp32
         return tensor_bytes(t, plan.storage, mult, plan.compute, plan.skip_modules)
 
     weights_exact = DTYPES[plan.storage].exact and not parallel
