@@ -150,10 +150,22 @@ def analyze_python(text: str, path: str, options: Any = None) -> FileReport:
         problems.extend(exec_problems)
         models.extend(executed)
         models.sort(key=lambda m: (m.span.start.line if m.span else 0))
-    hints = tuple((span, f"▸ {short_count(next(iter(counts)))}") for span, counts in sorted(
-        ctx.hints.items(), key=lambda kv: (kv[0].start.line, kv[0].start.column)) if len(counts) == 1)
-    return FileReport(path, tuple(models), tuple(problems), recognized=True, lines=lines, hints=hints,
-                      hub_refs=hub_refs(body, positions))
+    return FileReport(path, tuple(models), tuple(problems), recognized=True, lines=lines, hints=_hints(ctx),
+                      hub_refs=hub_refs(body, positions) if "from_pretrained" in text else ())
+
+
+def _hints(ctx: Ctx) -> tuple[tuple[Span, str], ...]:
+    """One label per constructor call; a call that builds different sizes (a helper called
+    with several widths) gets none rather than a misleading one."""
+    out = []
+    for span, insts in ctx.hint_insts.items():
+        counts = {count_of(i) for i in insts}
+        if len(counts) == 1:
+            n = next(iter(counts))
+            if isinstance(n, int) and n > 0:
+                out.append((span, f"▸ {short_count(n)}"))
+    out.sort(key=lambda h: (h[0].start.line, h[0].start.column))
+    return tuple(out)
 
 
 def hub_refs(body: list[ast.stmt], positions: _Positions) -> tuple[tuple[Span, str], ...]:
@@ -200,7 +212,13 @@ def constructor_arguments(cls: ClassV, config_classes: list[ClassV], interp: Int
             how = f"`{p.arg}` has no annotation; `{candidate.name}` is the file's only config class"
         if candidate is not None:
             try:
-                kwargs[p.arg] = interp.call(candidate, [], {}, candidate.node, scope.env)
+                # One default config object per file, shared by every class analysed: blocks built
+                # from it are then built once (the interpreter caches by argument identity).
+                defaults = interp.ctx.built.get(("config", id(candidate)))
+                if defaults is None:
+                    defaults = interp.call(candidate, [], {}, candidate.node, scope.env)
+                    interp.ctx.built[("config", id(candidate))] = defaults
+                kwargs[p.arg] = defaults
                 notes.append(f"counted with `{candidate.name}()` defaults for `{p.arg}` ({how})")
                 continue
             except Unresolved:

@@ -128,8 +128,10 @@ class Ctx:
         self.class_stack: list[str] = []
         self.base_dirs = base_dirs
         self.loaded: dict[str, ModV | None] = {}
-        self.hints: dict[Span, set[int]] = {}
-        self.assumptions: list[str] = []
+        # Hint anchors: call span -> the modules built there (counted once the class is built).
+        self.hint_insts: dict[Span, list[Inst]] = {}
+        # Modules already built from the same class and arguments (see Interpreter.instantiate).
+        self.built: dict[Any, Inst] = {}
 
     def tick(self) -> None:
         self.steps += 1
@@ -1010,6 +1012,11 @@ class Interpreter:
             start = stack.index(cls.name) if cls.name in stack else 0
             chain = " → ".join(stack[start:start + 4] + [cls.name])
             raise Unresolved(f"classes build each other without end ({chain} → …)")
+        key = _cache_key(cls, args, kwargs) if cls.is_module and not cls.is_dataclass else None
+        if key is not None and key in self.ctx.built:
+            # Twelve identical blocks are built once and copied: the copies are new objects,
+            # as twelve constructor calls would make, so ties and freezing stay per copy.
+            return clone(self.ctx.built[key])
         stack.append(cls.name)
         try:
             if cls.is_dataclass:
@@ -1029,6 +1036,8 @@ class Interpreter:
                                    maybe_module=cls.is_module)
             if cls.is_module:
                 self.record_hint(inst, node, env)
+                if key is not None:
+                    self.ctx.built[key] = clone(inst)
             return inst
         finally:
             stack.pop()
@@ -1071,9 +1080,9 @@ class Interpreter:
     def record_hint(self, inst: Inst, node: ast.AST, env: Env) -> None:
         scope = env.module
         if scope.is_main and scope.span_of is not None and isinstance(node, ast.Call):
-            n = count_of(inst)
-            if isinstance(n, int) and n > 0:
-                self.ctx.hints.setdefault(scope.span_of(node), set()).add(n)
+            built = self.ctx.hint_insts.setdefault(scope.span_of(node), [])
+            if len(built) < 4:  # a call in a loop builds the same layer: a few samples decide the label
+                built.append(inst)
 
     def make_layer(self, name: str, origin: Span | None, **kwargs: Any) -> Inst:
         """Build an nn layer from keyword arguments (used by composite layers)."""
@@ -1256,6 +1265,31 @@ class Interpreter:
 
 
 _MISSING = object()
+
+
+def _arg_key(v: Any) -> Any:
+    """A hashable stand-in for an argument, or _MISSING when the call must not be cached.
+
+    Modules and parameters are never keys: passing one in can tie or share it, and a
+    copy would lose that identity. Config objects key by identity (the same config
+    object passed to every block)."""
+    if v is None or isinstance(v, (bool, int, float, str, Sym, ExtV)):
+        return (type(v).__name__, v)
+    if isinstance(v, (tuple, list)):
+        keys = tuple(_arg_key(x) for x in v)
+        return _MISSING if any(k is _MISSING for k in keys) else ("seq", keys)
+    if isinstance(v, Inst) and not v.is_module:
+        return ("obj", id(v))
+    if isinstance(v, (ClassV, FuncV)):
+        return ("id", id(v))
+    return _MISSING
+
+
+def _cache_key(cls: ClassV, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    keys = tuple(_arg_key(a) for a in args) + tuple((k, _arg_key(v)) for k, v in sorted(kwargs.items()))
+    if any(k is _MISSING or (isinstance(k, tuple) and k[1:] == (_MISSING,)) for k in keys):
+        return None
+    return (id(cls), keys)
 
 
 def _DUMMY_ENV(interp: Interpreter) -> Env:

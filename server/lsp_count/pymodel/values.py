@@ -118,6 +118,8 @@ def _as_terms(v: Number) -> dict[tuple[str, ...], int]:
 
 
 def sym_add(a: Number, b: Number, sign: int = 1) -> Number:
+    if type(a) is int and type(b) is int:  # the common case, kept fast
+        return a + sign * b
     terms = _as_terms(a)
     for k, c in _as_terms(b).items():
         terms[k] = terms.get(k, 0) + sign * c
@@ -125,6 +127,8 @@ def sym_add(a: Number, b: Number, sign: int = 1) -> Number:
 
 
 def sym_mul(a: Number, b: Number) -> Number:
+    if type(a) is int and type(b) is int:
+        return a * b
     terms: dict[tuple[str, ...], int] = {}
     for ka, ca in _as_terms(a).items():
         for kb, cb in _as_terms(b).items():
