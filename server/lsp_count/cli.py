@@ -62,6 +62,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--allow-transformers", action="store_true",
                    help="count unsupported model types by building them with transformers on the meta device "
                         "(in a subprocess; needs transformers and torch installed)")
+    p.add_argument("--execute", action="store_true",
+                   help="Python model files: count classes static analysis cannot follow by importing the file in a "
+                        "subprocess and building them on the meta device (runs the file's code; off by default)")
     p.add_argument("--version", action="version", version=f"lsp-count {__version__}")
     m = p.add_argument_group("memory and fit (memory is per GPU; GiB = 2^30 bytes)")
     m.add_argument("--mode", choices=MODES, help="inference (default), train (full fine-tune), lora, qlora")
@@ -365,7 +368,7 @@ def _with_plan(settings: Settings, model: ModelReport, args: argparse.Namespace)
 def run_count(args: argparse.Namespace) -> int:
     selections = [parse_gpu_spec(g) for g in args.gpu]
     settings, asked = settings_from_args(args, selections)
-    options = AnalyzeOptions(allow_transformers=args.allow_transformers)
+    options = AnalyzeOptions(allow_transformers=args.allow_transformers, execute=args.execute)
     reports = [analyze_path(p, options) for p in args.paths]
     status = EXIT_OK
     for r in reports:

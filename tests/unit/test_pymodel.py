@@ -226,3 +226,24 @@ def test_non_ascii_columns_are_code_points() -> None:
     """)
     (model,) = report.models
     assert model.span.start == Position(2, 6) and model.span.end == Position(2, 13)
+
+
+def test_execute_is_opt_in_and_counts_what_static_analysis_cannot(tmp_path) -> None:
+    pytest.importorskip("torch")
+    src = textwrap.dedent("""
+        import torch.nn as nn
+        import importlib
+        class Dynamic(nn.Module):
+            def __init__(self):
+                super().__init__()
+                layer = getattr(importlib.import_module("torch.nn"), "Linear")
+                self.fc = layer(3, 4)
+                self.fc.bias.requires_grad = False
+    """)
+    path = tmp_path / "dyn.py"
+    path.write_text(src)
+    static = analyze_text(src, str(path), AnalyzeOptions())
+    assert static.models == () and "Dynamic" in lc101(static)
+    executed = analyze_text(src, str(path), AnalyzeOptions(execute=True, base_dir=str(tmp_path)))
+    (model,) = executed.models
+    assert (model.tree.total, model.tree.trainable) == (16, 12) and model.method == "executed (meta device)"

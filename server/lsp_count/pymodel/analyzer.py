@@ -316,6 +316,7 @@ def _node(name: str, inst: Inst, seen: dict[int, str], path: str, ties: list[str
         (trainable if v.requires_grad else frozen).append(tensor)
     children = [_node(attr, v, seen, f"{path}.{attr}" if path else attr, ties)
                 for attr, v in inst.attrs.items() if isinstance(v, Inst) and v.is_module]
+    children = [c for c in children if c.total > 0 or c.note]  # dropout, activations: nothing to show
     if inst.kind in ("list", "seq", "dict", "plist", "pdict"):
         children = _group(children)
     all_frozen = not trainable and (frozen or children) and all(c.trainable == 0 for c in children) and (
