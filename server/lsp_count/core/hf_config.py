@@ -146,7 +146,8 @@ def consistency_problems(spec: ModelSpec) -> list[Problem]:
                 spec.key_span("num_heads") or spec.key_span("hidden_size") or spec.span,
             ))
     kv = v.get("num_kv_heads")
-    if isinstance(kv, int) and isinstance(heads, int) and heads % kv:
+    # MLA (DeepSeek) has no key/value heads of its own: num_key_value_heads is unused there.
+    if isinstance(kv, int) and isinstance(heads, int) and heads % kv and not v.get("kv_lora_rank"):
         out.append(Problem(
             "error", "LC103",
             f"num_key_value_heads ({kv}) must divide num_attention_heads ({heads})",

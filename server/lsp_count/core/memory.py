@@ -748,9 +748,37 @@ def estimate_memory(model: ModelReport, settings: Settings) -> MemoryReport:
         notes.append(f"context {s.context:,} is beyond max_position_embeddings ({max_pos:,})")
     if s.mode == "inference" and s.gpus > tp * pp:
         notes.append(f"{dp} data-parallel replicas: each GPU holds a full copy (batch {s.batch} per replica)")
-    sizes = {name: _whole_weights(tree, name, plan.compute, plan.skip_modules) for name in DTYPES}
+    sizes = WeightsByDtype(tree, plan.compute, plan.skip_modules)
     total = sum(l.bytes for l in lines)
     return MemoryReport(s, plan.storage, tuple(lines), total, sizes, plan.compute, plan.kv, tuple(notes))
+
+
+class WeightsByDtype(Mapping[str, int]):
+    """Whole-model weight bytes per dtype, computed on first read of each dtype.
+
+    Most callers (the gate, fit searches) never read it; computing all eleven dtypes
+    for every estimate made judging a large model several times slower.
+    """
+
+    def __init__(self, tree: ParamTree, compute: str, skip: frozenset[str]) -> None:
+        self._args = (tree, compute, skip)
+        self._sizes: dict[str, int] = {}
+
+    def __getitem__(self, dtype: str) -> int:
+        if dtype not in DTYPES:
+            raise KeyError(dtype)
+        if dtype not in self._sizes:
+            self._sizes[dtype] = _whole_weights(self._args[0], dtype, *self._args[1:])
+        return self._sizes[dtype]
+
+    def __iter__(self):
+        return iter(DTYPES)
+
+    def __len__(self) -> int:
+        return len(DTYPES)
+
+    def __repr__(self) -> str:
+        return f"WeightsByDtype({dict(self)!r})"
 
 
 def _whole_weights(tree: ParamTree, dtype: str, compute: str, skip: frozenset[str]) -> int:
