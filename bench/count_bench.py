@@ -58,9 +58,13 @@ def time_meta(configs) -> tuple[float, float]:
 
     import_seconds = time.perf_counter() - t0
     start = time.perf_counter()
+    from lsp_count.core.families import registry
+
     for _path, _text, config in configs:
         cfg = CONFIG_MAPPING[config["model_type"]].from_dict(dict(config))
-        cls = getattr(transformers, (config.get("architectures") or [None])[0])
+        # t5-small names "T5WithLMHeadModel", a class transformers no longer has: use the family's.
+        arch = (config.get("architectures") or [None])[0]
+        cls = getattr(transformers, arch or "", None) or getattr(transformers, registry()[config["model_type"]].architecture)
         with torch.device("meta"):
             model = cls(cfg)
         sum(p.numel() for p in model.parameters())
