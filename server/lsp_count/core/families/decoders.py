@@ -84,12 +84,7 @@ MOE: dict[str, Field] = {
 
 def decoder(model_type: str, architecture: str, *overrides: dict[str, Field], notes: tuple[str, ...] = (),
             heads: dict[str, str] | None = None) -> Family:
-    fields = dict(BASE)
-    defaults: dict[str, object] = {}
-    for o in overrides:
-        (defaults if isinstance(o, Defaults) else fields).update(o)
-    for name, value in defaults.items():
-        fields[name] = replace(fields[name], default=value)
+    fields = merge_fields(BASE, *overrides)
     return Family(model_type, "decoder", architecture, fields, heads or causal_heads(architecture), notes=notes)
 
 
@@ -113,6 +108,17 @@ class Defaults(dict):
 
 def d(**defaults: object) -> Defaults:
     return Defaults(defaults)
+
+
+def merge_fields(base: dict[str, Field], *overrides: dict[str, Field]) -> dict[str, Field]:
+    """A family's fields: the base, then each override; ``Defaults`` change only defaults, last."""
+    fields = dict(base)
+    defaults: dict[str, object] = {}
+    for o in overrides:
+        (defaults if isinstance(o, Defaults) else fields).update(o)
+    for name, value in defaults.items():
+        fields[name] = replace(fields[name], default=value)
+    return fields
 
 
 QK_HEAD = {"qk_norm": fixed("head")}

@@ -8,10 +8,8 @@ the table conventions (``fixed`` switches, ``d()`` defaults, ``aliases``).
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from lsp_count.core.families.common import LABEL_FIELDS
-from lsp_count.core.families.decoders import HEAD_DIM, Defaults, d, fixed
+from lsp_count.core.families.decoders import HEAD_DIM, d, fixed, merge_fields
 from lsp_count.core.spec import Family, Field
 
 # The fields every BERT-shaped text encoder reads (BertConfig's names and defaults).
@@ -58,12 +56,7 @@ TEXT: dict[str, Field] = {
 
 def text_encoder(model_type: str, architecture: str, prefix: str, heads: tuple[str, ...],
                  *overrides: dict[str, Field], notes: tuple[str, ...] = ()) -> Family:
-    fields = dict(TEXT)
-    defaults: dict[str, object] = {}
-    for o in overrides:
-        (defaults if isinstance(o, Defaults) else fields).update(o)
-    for name, value in defaults.items():
-        fields[name] = replace(fields[name], default=value)
+    fields = merge_fields(TEXT, *overrides)
     table = {
         "Model": "base", "ForMaskedLM": "masked_lm", "ForCausalLM": "causal_lm", "LMHeadModel": "causal_lm",
         "ForPreTraining": "pretraining", "ForSequenceClassification": "sequence_classification",
@@ -101,12 +94,7 @@ VISION: dict[str, Field] = {
 
 
 def vision_tower(model_type: str, architecture: str, heads: dict[str, str], *overrides: dict[str, Field]) -> Family:
-    fields = dict(VISION)
-    defaults: dict[str, object] = {}
-    for o in overrides:
-        (defaults if isinstance(o, Defaults) else fields).update(o)
-    for name, value in defaults.items():
-        fields[name] = replace(fields[name], default=value)
+    fields = merge_fields(VISION, *overrides)
     return Family(model_type, "encoder", architecture, fields, heads)
 
 
