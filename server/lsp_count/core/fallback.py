@@ -11,10 +11,9 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
+from lsp_count.core.child import run_json_child
 from lsp_count.core.params import ParamNode, ParamTree, Tensor
 from lsp_count.core.report import ModelReport
 from lsp_count.core.source import Problem, SourceNode
@@ -67,10 +66,6 @@ def _cache_dir() -> Path:
     return Path(base) / "lsp-count" / "transformers-counts"
 
 
-def _python() -> str:
-    return os.environ.get("LSP_COUNT_PYTHON") or sys.executable
-
-
 def count_with_transformers(root: SourceNode, name: str) -> tuple[ModelReport | None, tuple[Problem, ...]]:
     config = root.to_python()
     assert isinstance(config, dict)
@@ -84,16 +79,8 @@ def count_with_transformers(root: SourceNode, name: str) -> tuple[ModelReport | 
         except (OSError, ValueError):
             result = None
     if result is None:
-        env = dict(os.environ, HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1", TOKENIZERS_PARALLELISM="false")
-        try:
-            done = subprocess.run([_python(), "-c", _CHILD], input=payload, capture_output=True, text=True,
-                                  timeout=TIMEOUT_SECONDS, env=env)
-            lines = done.stdout.strip().splitlines()
-            result = json.loads(lines[-1]) if lines else {"error": done.stderr.strip()[-300:] or "no output"}
-        except subprocess.TimeoutExpired:
-            result = {"error": f"timed out after {TIMEOUT_SECONDS} s"}
-        except (OSError, ValueError) as exc:
-            result = {"error": str(exc)}
+        result = run_json_child([_CHILD], timeout=TIMEOUT_SECONDS, stdin_text=payload,
+                                extra_env={"TOKENIZERS_PARALLELISM": "false"})
         if "error" not in result:
             try:
                 cache_file.parent.mkdir(parents=True, exist_ok=True)

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 
+from lsp_count.core.child import run_json_child
 from lsp_count.core.params import ParamNode, ParamTree, Tensor
 from lsp_count.core.report import ModelReport
 from lsp_count.core.source import Problem, Span
@@ -60,19 +59,10 @@ print(json.dumps(out))
 
 def count_by_executing(path: str, names: list[str], base_dir: str | None,
                        spans: dict[str, Span]) -> tuple[list[ModelReport], list[Problem]]:
-    python = os.environ.get("LSP_COUNT_PYTHON") or sys.executable
-    env = dict(os.environ, HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
     cwd = base_dir or os.path.dirname(os.path.abspath(path)) or "."
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [cwd, env.get("PYTHONPATH", "")]))
-    try:
-        done = subprocess.run([python, "-c", _CHILD, os.path.abspath(path), json.dumps(names)], capture_output=True,
-                              text=True, timeout=TIMEOUT_SECONDS, cwd=cwd, env=env, stdin=subprocess.DEVNULL)
-        lines = done.stdout.strip().splitlines()
-        result = json.loads(lines[-1]) if lines else {"error": done.stderr.strip()[-300:] or "no output"}
-    except subprocess.TimeoutExpired:
-        result = {"error": f"timed out after {TIMEOUT_SECONDS} s"}
-    except (OSError, ValueError) as exc:
-        result = {"error": str(exc)}
+    pythonpath = os.pathsep.join(filter(None, [cwd, os.environ.get("PYTHONPATH", "")]))
+    result = run_json_child([_CHILD, os.path.abspath(path), json.dumps(names)], timeout=TIMEOUT_SECONDS,
+                            cwd=cwd, extra_env={"PYTHONPATH": pythonpath})
     if "error" in result and not isinstance(result["error"], dict):
         return [], [Problem("error", "LC105", f"--execute could not import the file: {result['error']}")]
     models, problems = [], []
