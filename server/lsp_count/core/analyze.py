@@ -13,7 +13,7 @@ from pathlib import PurePath
 
 from lsp_count.core.readers.json_reader import read_json
 from lsp_count.core.readers.text import MAX_DOCUMENT_BYTES, decode_bytes
-from lsp_count.core.report import FileReport
+from lsp_count.core.report import FileReport, unrecognized
 from lsp_count.core.source import LineIndex, Problem
 
 
@@ -97,13 +97,12 @@ def analyze_json(text: str, path: str, options: AnalyzeOptions = AnalyzeOptions(
     if root is None:
         return FileReport(path, (), tuple(problems), recognized=bool(problems), lines=doc.lines)
     if not root.is_mapping():
-        return FileReport(path, (), tuple(problems) + (Problem(
-            "error", "LC002", "no model config recognized: the document is not a JSON object", root.span),),
-            recognized=False, lines=doc.lines)
+        return unrecognized(path, problems, "no model config recognized: the document is not a JSON object",
+                            root.span, doc.lines)
     if not looks_like_config(root):
-        return FileReport(path, (), tuple(problems) + (Problem(
-            "error", "LC002", "no model config recognized (no \"model_type\", \"architectures\" or model sizes)",
-            root.span),), recognized=False, lines=doc.lines)
+        return unrecognized(path, problems,
+                            "no model config recognized (no \"model_type\", \"architectures\" or model sizes)",
+                            root.span, doc.lines)
     name = _model_name(path)
     report, count_problems = count_config(root, name)
     problems.extend(count_problems)

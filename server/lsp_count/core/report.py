@@ -40,3 +40,10 @@ class FileReport:
     @property
     def has_errors(self) -> bool:
         return any(p.severity == "error" for p in self.problems)
+
+
+def unrecognized(path: str, problems: list[Problem], message: str, span: Span | None,
+                 lines: LineIndex | None, severity: str = "error") -> FileReport:
+    """A document that is not a model file: its problems plus one LC002 saying why (the gate skips it)."""
+    return FileReport(path, (), tuple(problems) + (Problem(severity, "LC002", message, span),),
+                      recognized=False, lines=lines)

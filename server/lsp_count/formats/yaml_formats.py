@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import PurePath
 
-from lsp_count.core.report import FileReport, ModelReport
+from lsp_count.core.report import FileReport, ModelReport, unrecognized
 from lsp_count.core.source import Problem, SourceNode
 from lsp_count.formats import architectures
 from lsp_count.formats.common import (PRECISIONS, Lora, Plan, Reader, base_model, finish, optimizer_name,
@@ -21,14 +21,12 @@ def analyze_yaml(text: str, path: str, options) -> FileReport:
     if root is None:
         return FileReport(path, (), tuple(problems), recognized=bool(problems), lines=doc.lines)
     if not root.is_mapping():
-        return FileReport(path, (), tuple(problems) + (Problem(
-            "info", "LC002", "no model or training config recognized: the document is not a mapping", root.span),),
-            recognized=False, lines=doc.lines)
+        return unrecognized(path, problems, "no model or training config recognized: the document is not a mapping",
+                            root.span, doc.lines, "info")
     kind = detect(root)
     if kind is None:
-        return FileReport(path, (), tuple(problems) + (Problem(
-            "info", "LC002", "no model or training config recognized (not axolotl, LLaMA-Factory, torchtune, "
-            "LitGPT, NeMo or a Hugging Face config)", root.span),), recognized=False, lines=doc.lines)
+        return unrecognized(path, problems, "no model or training config recognized (not axolotl, LLaMA-Factory, "
+                            "torchtune, LitGPT, NeMo or a Hugging Face config)", root.span, doc.lines, "info")
     reader = Reader(root)
     model = READERS[kind](reader, path, options, problems)
     problems.extend(reader.problems)
