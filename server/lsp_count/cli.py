@@ -124,7 +124,7 @@ def settings_from_args(args: argparse.Namespace, selections: Sequence[GPUSelecti
     return settings, asked
 
 
-def _problem_json(problem, lines) -> dict:
+def _problem_json(problem) -> dict:
     out = {"severity": problem.severity, "code": problem.code, "message": problem.message, "line": None, "column": None}
     if problem.span is not None:
         out["line"] = problem.span.start.line + 1
@@ -202,7 +202,7 @@ def report_json(report: FileReport, views: Mapping[int, MemoryView] | None = Non
     return {
         "path": report.path,
         "models": models,
-        "problems": [_problem_json(p, report.lines) for p in report.problems],
+        "problems": [_problem_json(p) for p in report.problems],
     }
 
 

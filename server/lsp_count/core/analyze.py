@@ -14,7 +14,7 @@ from pathlib import PurePath
 from lsp_count.core.readers.json_reader import read_json
 from lsp_count.core.readers.text import MAX_DOCUMENT_BYTES, decode_bytes
 from lsp_count.core.report import FileReport, unrecognized
-from lsp_count.core.source import LineIndex, Problem
+from lsp_count.core.source import Problem
 
 
 @dataclass(frozen=True)
@@ -122,6 +122,3 @@ def _model_name(path: str) -> str:
         return p.parent.name
     return p.stem if p.name else path
 
-
-def line_index(text: str) -> LineIndex:
-    return LineIndex(text)

@@ -10,7 +10,7 @@ parameters are not trainable (a LoRA base, a ``requires_grad=False`` tensor).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Iterator
 
 from lsp_count.core.source import Span
@@ -117,9 +117,6 @@ class ParamNode:
             for c in reversed(node.children):
                 stack.append((c, path, mult, frozen))
 
-    def with_children(self, *children: "ParamNode") -> "ParamNode":
-        return replace(self, children=self.children + tuple(c for c in children if c is not None))
-
 
 def node(name: str, *children: "ParamNode | None", tensors: tuple[Tensor, ...] = (), **kw: object) -> ParamNode:
     """Build a node, dropping ``None`` children and empty nodes."""
@@ -143,17 +140,6 @@ def norm(module: str, size: int, bias: bool) -> tuple[Tensor, ...]:
 
 def embedding(module: str, rows: int, dim: int) -> tuple[Tensor, ...]:
     return (Tensor(f"{module}.weight", (rows, dim), "embedding", module),)
-
-
-@dataclass(frozen=True)
-class ParamCounts:
-    total: int
-    trainable: int
-    active: int | None
-
-
-def counts(root: ParamNode) -> ParamCounts:
-    return ParamCounts(root.total, root.trainable, root.active if root.has_routing else None)
 
 
 _SUFFIXES = ((10**12, "T"), (10**9, "B"), (10**6, "M"), (10**3, "K"))
