@@ -84,3 +84,10 @@ def test_source_spans_point_at_the_key() -> None:
     report = analyze_text(text, "config.json")
     layers = report.models[0].tree.root.child("layers")
     assert layers.source.start.line == 2 and layers.key == "num_layers"
+
+
+def test_a_config_warning_keeps_its_severity_and_is_said_once() -> None:
+    report = analyze_text(json.dumps({**LLAMA3_8B, "architectures": ["LlamaForTokenClassification"]}), "m/config.json")
+    warnings = [p for p in report.problems if "is not modelled" in p.message]
+    assert [p.severity for p in warnings] == ["warning"]
+    assert not any("is not modelled" in n for n in report.models[0].tree.notes)

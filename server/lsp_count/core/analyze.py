@@ -111,8 +111,6 @@ def analyze_json(text: str, path: str, options: AnalyzeOptions = AnalyzeOptions(
 
         report, fallback_problems = count_with_transformers(root, name)
         problems = [p for p in problems if p.code != "LC101"] + list(fallback_problems)
-    if report is not None and report.spec is not None:
-        problems.extend(Problem("info", "LC106", note, report.spec.span) for note in report.spec.notes)
     return FileReport(path, (report,) if report else (), tuple(problems), lines=doc.lines)
 
 

@@ -11,7 +11,7 @@ ever fetched from a network.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from lsp_count.core.readers.json_reader import read_json
@@ -167,4 +167,5 @@ def analyze_model_id(name: str, options) -> "FileReport":
         return FileReport(name, (), lookup.problems + (not_found_problem(name, lookup, None),))
     report, problems = count_config(lookup.found.root, name)
     info = Problem("info", "LC106", f"{name}: config from the {lookup.found.source} ({lookup.found.path})")
-    return FileReport(name, (report,) if report else (), (info,) + tuple(problems))
+    # The config's positions are in the catalog file, not in anything the user named.
+    return FileReport(name, (report,) if report else (), (info,) + tuple(replace(p, span=None) for p in problems))

@@ -40,4 +40,5 @@ def count(spec: ModelSpec) -> ParamTree:
             f"{total:.3e} parameters is beyond any real model (limit 1e18); check the sizes",
             spec.span,
         ),))
-    return ParamTree(root, notes=spec.family.notes + spec.notes)
+    # Facts of the family; what this document's config says is in spec.problems, located.
+    return ParamTree(root, notes=spec.family.notes)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import lru_cache
 from typing import Mapping
 
@@ -70,7 +71,6 @@ def build_spec(root: SourceNode, name: str, model_type_hint: str | None = None) 
             "lsp-count --allow-transformers counts it with transformers if installed",
             where,
         ),))
-    notes: list[str] = []
     problems: list[Problem] = []
     head = None
     if arch is not None:
@@ -86,7 +86,8 @@ def build_spec(root: SourceNode, name: str, model_type_hint: str | None = None) 
     if head is None:
         head = index.get(family.architecture, (model_type, "causal_lm"))[1]
         if arch is None:
-            notes.append(f"no \"architectures\" in the config: counted {family.architecture}")
+            problems.append(Problem("info", "LC106", f"no \"architectures\" in the config: counted {family.architecture}",
+                                    root.span))
     values, origins, value_problems = resolve_values(family, root)
     problems.extend(value_problems)
     subspecs: dict[str, ModelSpec] = {}
@@ -102,20 +103,19 @@ def build_spec(root: SourceNode, name: str, model_type_hint: str | None = None) 
             sub = SourceNode(dict(_default_subconfig(family, field_name)), root.span)
         try:
             subspecs[field_name] = build_spec(sub, f"{name}:{key}", default_type)
+            problems.extend(subspecs[field_name].problems)
         except SpecError as exc:
             problems.extend(exc.problems)
     spec = ModelSpec(
         name=name, family=family, architecture=architecture, head=head, values=values, origins=origins,
         subspecs=subspecs, span=root.span, dtype=_text(root.get("torch_dtype")) or _text(root.get("dtype")),
-        quantization=_mapping(root.get("quantization_config")), notes=tuple(notes),
+        quantization=_mapping(root.get("quantization_config")),
     )
     problems.extend(consistency_problems(spec))
     errors = tuple(p for p in problems if p.severity == "error")
     if errors:
         raise SpecError(tuple(problems))
-    if problems:
-        spec = ModelSpec(**{**spec.__dict__, "notes": spec.notes + tuple(p.message for p in problems)})
-    return spec
+    return replace(spec, problems=tuple(problems))
 
 
 def _default_subconfig(family: Family, field_name: str) -> Mapping[str, SourceNode]:
@@ -166,10 +166,11 @@ def consistency_problems(spec: ModelSpec) -> list[Problem]:
 
 
 def count_config(root: SourceNode, name: str) -> tuple[ModelReport | None, tuple[Problem, ...]]:
-    """Count one config mapping; problems explain anything that stopped the count."""
+    """Count one config mapping; problems explain anything that stopped or qualifies the count."""
     try:
         spec = build_spec(root, name)
         tree = count(spec)
     except SpecError as exc:
         return None, exc.problems
-    return ModelReport(name=name, spec=spec, tree=tree, span=root.span), ()
+    # Warnings and notes found on the way travel with the report, located in the config.
+    return ModelReport(name=name, spec=spec, tree=tree, span=root.span), spec.problems

@@ -77,7 +77,12 @@ class ModelSpec:
     dtype: str | None = None
     # The quantization_config mapping as written, if any.
     quantization: Mapping[str, object] | None = None
-    notes: tuple[str, ...] = ()
+    # What resolving found that does not stop the count (warnings, info), located in the document.
+    problems: tuple[Problem, ...] = ()
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        return tuple(p.message for p in self.problems)
 
     @property
     def model_type(self) -> str:

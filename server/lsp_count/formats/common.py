@@ -192,6 +192,7 @@ def base_model(reader: Reader, key: str, options, problems: list[Problem], name:
             Problem(p.severity, p.code, f"{model_id} ({lookup.found.source}): {p.message}", span) for p in count_problems)
         return None
     problems.append(Problem("info", "LC106", f"{model_id}: config from the {lookup.found.source} ({lookup.found.path})", span))
+    problems.extend(Problem(p.severity, p.code, f"{model_id}: {p.message}", span) for p in count_problems)
     return replace(report, span=span)
 
 
