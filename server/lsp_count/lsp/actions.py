@@ -13,7 +13,7 @@ from lsprotocol import types
 from lsp_count.core.analyze import analyze_text
 from lsp_count.core.budget import judge
 
-from lsp_count.lsp.analysis import Analysis, KeyRef, model_keys, value_span
+from lsp_count.lsp.analysis import Analysis, KeyRef, document_keys, value_span
 from lsp_count.lsp.positions import to_lsp
 from lsp_count.lsp.view import ModelView, Rules
 
@@ -98,7 +98,7 @@ def quick_fixes(analysis: Analysis, rules: Rules, views: tuple[ModelView, ...], 
                     offer(f"Set {key} to {fit.max_context:,} (largest context that fits)",
                           _edit(analysis, start, end, new, encoding))
         # The layer count: the key that drives most of the model.
-        for ref in model_keys(view.model):
+        for ref in document_keys(analysis, view.model):
             if ref.field != "num_layers":
                 continue
             found = _largest(analysis, index, ref, rules)

@@ -7,15 +7,30 @@ version share a single parse.
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
-from typing import Iterator
+from pathlib import PurePath
+from typing import Iterator, Mapping
 
 from lsp_count.core.analyze import AnalyzeOptions, analyze_text
 from lsp_count.core.params import ParamNode
 from lsp_count.core.readers.text import MAX_DOCUMENT_BYTES
 from lsp_count.core.report import FileReport, ModelReport
 from lsp_count.core.source import LineIndex, Position, Problem, Span
+
+
+WEIGHTS_INDEX_SUFFIX = ".safetensors.index.json"
+
+
+@dataclass(frozen=True)
+class HubRef:
+    """A base model named in the document (``from_pretrained("org/name")``), resolved offline."""
+
+    span: Span
+    model_id: str
+    total: int | None
+    message: str
 
 
 @dataclass(frozen=True)
@@ -27,10 +42,19 @@ class Analysis:
     lines: LineIndex
     report: FileReport
     options: AnalyzeOptions
+    hubs: tuple[HubRef, ...] = ()
 
     @property
     def models(self) -> tuple[ModelReport, ...]:
         return self.report.models
+
+    @property
+    def is_python(self) -> bool:
+        return PurePath(self.path).suffix.lower() == ".py"
+
+    @property
+    def is_weights_index(self) -> bool:
+        return PurePath(self.path).name.lower().endswith(WEIGHTS_INDEX_SUFFIX)
 
 
 def analyze_document(uri: str, version: int | None, text: str, path: str, options: AnalyzeOptions) -> Analysis:
@@ -43,13 +67,43 @@ def analyze_document(uri: str, version: int | None, text: str, path: str, option
                                            f"{MAX_DOCUMENT_BYTES // 2**20} MiB, so this one is skipped")
         return Analysis(uri, version, text, path, lines, FileReport(path, (), (problem,)), options)
     try:
-        report = analyze_text(text, path, options)
+        if PurePath(path).name.lower().endswith(WEIGHTS_INDEX_SUFFIX) and os.path.isfile(path):
+            # Not a config: the index describes the shards beside it. Their headers (and the config.json
+            # next to them) give the on-disk count; analyze_text would read it as a config and find none.
+            from lsp_count.core.weights import analyze_weights_path
+
+            report = analyze_weights_path(path, options)
+        else:
+            report = analyze_text(text, path, options)
     except RecursionError:
         report = FileReport(path, (), (Problem("error", "LC001", "document is nested too deeply to analyse"),))
     except Exception as exc:  # noqa: BLE001 - a core bug on odd input must not take the editor session down
         report = FileReport(path, (), (Problem("error", "LC001", f"lsp-count could not analyse this document: "
                                                                    f"{type(exc).__name__}: {exc}"),))
-    return Analysis(uri, version, text, path, lines, report, options)
+    return Analysis(uri, version, text, path, lines, report, options, hub_refs(report, options))
+
+
+def hub_refs(report: FileReport, options: AnalyzeOptions) -> tuple[HubRef, ...]:
+    """The core's resolved ``hub_counts`` when it has them; else the ``hub_refs`` resolved here (offline)."""
+    counted = getattr(report, "hub_counts", None)
+    if counted:
+        return tuple(HubRef(span, model_id, total, message) for span, model_id, total, message in counted)
+    refs = getattr(report, "hub_refs", ())
+    if not refs:
+        return ()
+    from lsp_count.core.catalog import analyze_model_id
+
+    out = []
+    for span, model_id in refs:
+        try:
+            found = analyze_model_id(model_id, options)
+        except Exception as exc:  # noqa: BLE001 - one odd id must not cost the file its other features
+            out.append(HubRef(span, model_id, None, f"not countable: {type(exc).__name__}: {exc}"))
+            continue
+        total = found.models[0].tree.total if found.models else None
+        messages = [p.message for p in found.problems if total is not None or p.severity == "error"]
+        out.append(HubRef(span, model_id, total, "; ".join(messages) or "not found offline"))
+    return tuple(out)
 
 
 # --- keys and values under the cursor -----------------------------------------------------
@@ -68,6 +122,20 @@ class KeyRef:
     span: Span
 
 
+# Training-plan entries (a fine-tuning YAML) a hover explains: plan name -> what it means.
+PLAN_KEYS = {
+    "lora_rank": "LoRA rank: every adapted matrix gets r·(in + out) trainable parameters",
+    "lora_alpha": "LoRA scaling (alpha / r); it changes no parameter count",
+    "lora_targets": "the modules that get LoRA adapters",
+    "mode": "how the model is trained",
+    "context": "tokens per sequence: activations and KV cache scale with it",
+    "batch": "sequences per step on each GPU",
+    "gradient_checkpointing": "recompute activations in the backward pass instead of keeping them",
+    "optimizer": "the optimizer: its states are part of the training memory",
+}
+PLAN_PREFIX = "plan:"
+
+
 def model_keys(model: ModelReport) -> Iterator[KeyRef]:
     if model.spec is None:
         return
@@ -81,11 +149,45 @@ def model_keys(model: ModelReport) -> Iterator[KeyRef]:
         yield KeyRef(model, field, key, span)
 
 
+def _written_here(analysis: Analysis, ref: KeyRef) -> bool:
+    """Whether the key really is at its span in this document.
+
+    A training YAML's base model is counted from a config elsewhere (the bundled
+    catalog, the HF cache), an index's from the config.json beside it; their
+    key positions belong to that file and must not place hints, hovers or edits here.
+    """
+    if not 0 <= ref.span.start.line < analysis.lines.line_count:
+        return False
+    start, end = analysis.lines.offset(ref.span.start), analysis.lines.offset(ref.span.end)
+    return analysis.text[start:end].strip("\"' ") == ref.key
+
+
+def document_keys(analysis: Analysis, model: ModelReport) -> Iterator[KeyRef]:
+    """The shaping keys written in this document, then the training-plan keys (a fine-tuning YAML)."""
+    for ref in model_keys(model):
+        if _written_here(analysis, ref):
+            yield ref
+    spans = model.plan.get("spans")
+    if not isinstance(spans, Mapping):
+        return
+    seen: set[tuple[int, int]] = set()
+    for name, span in spans.items():  # type: ignore[union-attr]
+        if name not in PLAN_KEYS or not isinstance(span, Span) or not 0 <= span.start.line < analysis.lines.line_count:
+            continue
+        where = (span.start.line, span.start.column)
+        if where in seen:
+            continue
+        seen.add(where)
+        written = analysis.text[analysis.lines.offset(span.start):analysis.lines.offset(span.end)].strip("\"' ")
+        if written:
+            yield KeyRef(model, PLAN_PREFIX + name, written, span)
+
+
 def key_at(analysis: Analysis, pos: Position) -> KeyRef | None:
     """The shaping key whose line the cursor is on (key or value), innermost model first."""
     best: KeyRef | None = None
     for model in analysis.models:
-        for ref in model_keys(model):
+        for ref in document_keys(analysis, model):
             if ref.span.start.line != pos.line:
                 continue
             if ref.span.contains(pos):
@@ -106,6 +208,9 @@ def value_span(analysis: Analysis, ref: KeyRef) -> tuple[int, int, str] | None:
 def nodes_for(model: ModelReport, field: str) -> list[tuple[str, int]]:
     """(component, params) of the parts of the tree a field drives, counted as often as they occur."""
     out: list[tuple[str, int]] = []
+    if field == PLAN_PREFIX + "lora_rank":
+        # The rank drives the adapters: every trainable parameter of a LoRA run.
+        return [(node.name, node.total) for node in model.tree.root.children if node.name == "adapters"]
     for _path, node, mult in model.tree.root.walk():
         if node is model.tree.root:
             continue
@@ -137,6 +242,20 @@ def is_summary_line(analysis: Analysis, model: ModelReport, line: int) -> bool:
     return re.search(r"""(^|["'\s])model_type["']?\s*:""", analysis.lines.line_text(line)) is not None
 
 
+def class_at(analysis: Analysis, pos: Position) -> ModelReport | None:
+    """A Python model file: the counted class whose ``class`` line the cursor is on."""
+    for model in analysis.models:
+        if model.span is not None and model.span.start.line == pos.line:
+            return model
+    return None
+
+
+def hub_at(analysis: Analysis, pos: Position) -> HubRef | None:
+    """The ``from_pretrained`` hub id under the cursor, else the first one on the cursor's line."""
+    on_line = [h for h in analysis.hubs if h.span.start.line <= pos.line <= h.span.end.line]
+    return next((h for h in on_line if h.span.contains(pos)), on_line[0] if on_line else None)
+
+
 def model_at(analysis: Analysis, pos: Position) -> ModelReport | None:
     inside = [m for m in analysis.models if m.span is not None and m.span.contains(pos)]
     if inside:
@@ -145,8 +264,8 @@ def model_at(analysis: Analysis, pos: Position) -> ModelReport | None:
     return analysis.models[0] if analysis.models else None
 
 
-def recount(analysis: Analysis, ref: KeyRef, new_value: str) -> tuple[int | None, str | None]:
-    """The model's total with one value rewritten: (total, None) or (None, why it cannot be counted).
+def recount(analysis: Analysis, ref: KeyRef, new_value: str, measure: str = "total") -> tuple[int | None, str | None]:
+    """The model's ``measure`` (total or trainable) with one value rewritten: (count, None) or (None, why not).
 
     Re-analysing the edited text (about a millisecond) recomputes derived
     defaults and consistency checks exactly as the real edit would.
@@ -159,6 +278,6 @@ def recount(analysis: Analysis, ref: KeyRef, new_value: str) -> tuple[int | None
     report = analyze_text(text, analysis.path, analysis.options)
     index = analysis.models.index(ref.model)
     if index < len(report.models):
-        return report.models[index].tree.total, None
+        return getattr(report.models[index].tree, measure), None
     errors = [p.message for p in report.problems if p.severity == "error"]
     return None, errors[0] if errors else "not countable"

@@ -1,4 +1,4 @@
-"""Inlay hints after the values of the keys that shape the model."""
+"""Inlay hints after the values of the keys that shape the model, and after a Python model's layers."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from lsprotocol import types
 from lsp_count.core.params import short_count
 from lsp_count.core.source import Position
 
-from lsp_count.lsp.analysis import Analysis, model_keys, nodes_for, value_span
+from lsp_count.lsp.analysis import PLAN_PREFIX, Analysis, document_keys, nodes_for, value_span
 from lsp_count.lsp.positions import to_lsp
 
 # Component names as a hint reads best ("525M embed + 525M head").
@@ -36,9 +36,16 @@ def inlay_hints(analysis: Analysis, first_line: int, last_line: int, encoding: s
             hints.append(types.InlayHint(position=to_lsp(analysis.lines, pos, encoding), label=label,
                                          padding_left=True))
 
+    # A Python model file: the core labels each layer constructor call ("▸ 45.1M").
+    for span, label in analysis.report.hints:
+        add(span.end, label)
     for model in analysis.models:
-        for ref in model_keys(model):
-            label = hint_label(nodes_for(model, ref.field))
+        for ref in document_keys(analysis, model):
+            if ref.field.startswith(PLAN_PREFIX):
+                parts = nodes_for(model, ref.field)
+                label = f"▸ {short_count(parts[0][1])} trainable" if parts and parts[0][1] else None
+            else:
+                label = hint_label(nodes_for(model, ref.field))
             if label is None:
                 continue
             found = value_span(analysis, ref)

@@ -1,11 +1,15 @@
-"""Hover: a key's meaning, share and what-if recounts; the model summary on its first line."""
+"""Hover: a key's meaning, share and what-if recounts; the model summary on its first line (a Python
+class's name); a ``from_pretrained`` base model's count; a weights index's on-disk facts."""
 
 from __future__ import annotations
+
+from pathlib import PurePath
 
 from lsp_count.core.params import exact_count, short_count
 from lsp_count.core.report import ModelReport
 
-from lsp_count.lsp.analysis import Analysis, KeyRef, component_paths, nodes_for, recount, value_span
+from lsp_count.lsp.analysis import (PLAN_KEYS, PLAN_PREFIX, Analysis, HubRef, KeyRef, component_paths, nodes_for,
+                                    recount, value_span)
 from lsp_count.lsp.text import bar, both, dtype_label, gib, signed, table
 from lsp_count.lsp.view import ModelView
 
@@ -21,6 +25,8 @@ def totals_line(model: ModelReport) -> str:
 
 
 def key_hover(analysis: Analysis, ref: KeyRef) -> str:
+    if ref.field.startswith(PLAN_PREFIX):
+        return plan_hover(analysis, ref)
     model = ref.model
     spec = model.spec
     assert spec is not None
@@ -45,6 +51,56 @@ def key_hover(analysis: Analysis, ref: KeyRef) -> str:
     if rows:
         parts.append(table(("", "parameters"), rows, "lr"))
     parts.append(totals_line(model))
+    return "\n\n".join(parts)
+
+
+def plan_hover(analysis: Analysis, ref: KeyRef) -> str:
+    """A training-plan key (a fine-tuning YAML): what it means; for the LoRA rank, the trainable count and what-ifs."""
+    model = ref.model
+    name = ref.field[len(PLAN_PREFIX):]
+    found = value_span(analysis, ref)
+    if found is not None:
+        shown = found[2]
+    else:  # as written (`optimizer: paged_adamw_32bit`), not as the plan normalised it
+        rest = analysis.lines.line_text(ref.span.end.line)[ref.span.end.column:]
+        shown = rest.split("#", 1)[0].strip().lstrip(":").strip().strip("\"'") or model.plan.get(name)
+    parts = [f"**`{ref.key}`** = `{shown}` — {PLAN_KEYS.get(name, name)}"]
+    tree = model.tree
+    rows: list[tuple[str, str]] = []
+    for component, params in nodes_for(model, ref.field):
+        share = f"{100 * params / tree.total:.2f}%" if tree.total else "—"
+        rows.append((f"{component}: trainable ({share} of the model)", both(params)))
+    if rows and found is not None:
+        for label, new in _what_ifs(found[2]):
+            new_trainable, why = recount(analysis, ref, new, "trainable")
+            if new_trainable is None:
+                rows.append((f"{label} → `{new}`", f"not countable: {why}"))
+            else:
+                rows.append((f"{label} → `{new}`",
+                             f"{signed(new_trainable - tree.trainable)} → {short_count(new_trainable)} trainable"))
+    if rows:
+        parts.append(table(("", "parameters"), rows, "lr"))
+    parts.append(totals_line(model))
+    return "\n\n".join(parts)
+
+
+def hub_hover(hub: HubRef) -> str:
+    """A base model named by hub id (``from_pretrained``), counted from the offline catalog or the HF cache."""
+    if hub.total is None:
+        return f"**`{hub.model_id}`** — not counted: {hub.message}"
+    parts = [f"### {hub.model_id} · {short_count(hub.total)} parameters",
+             f"**{exact_count(hub.total)}** parameters (`from_pretrained`, resolved offline)"]
+    if hub.message:
+        parts.append(f"_{hub.message}_")
+    return "\n\n".join(parts)
+
+
+def weights_hover(analysis: Analysis) -> str:
+    """A ``model.safetensors.index.json``: what the shards on disk hold, beside the architectural count."""
+    parts = [f"### On disk · {PurePath(analysis.path).name or analysis.path}"]
+    facts = [p.message for p in analysis.report.problems]
+    if facts:
+        parts.append("\n".join(f"- {fact}" for fact in facts))
     return "\n\n".join(parts)
 
 

@@ -1,10 +1,10 @@
-"""The code lens on a model's first line: params · memory · fit."""
+"""The code lens on a model's first line (each class of a Python model file): params · memory · fit."""
 
 from __future__ import annotations
 
 from lsprotocol import types
 
-from lsp_count.core.params import short_count
+from lsp_count.core.params import exact_count, short_count
 from lsp_count.core.source import Position
 
 from lsp_count.lsp.analysis import Analysis
@@ -13,11 +13,16 @@ from lsp_count.lsp.text import dtype_label, gib
 from lsp_count.lsp.view import ModelView
 
 
-def lens_title(view: ModelView) -> str:
+def lens_title(view: ModelView, exact: bool = False) -> str:
+    """``exact``: add the exact total (a Python file's classes, where small modules differ in the last digits)."""
     tree = view.model.tree
     parts = [f"{short_count(tree.total)} params"]
+    if exact:
+        parts[0] += f" ({exact_count(tree.total)})"
     if tree.active is not None:
         parts[0] += f" ({short_count(tree.active)} active)"
+    if tree.trainable != tree.total:
+        parts.append(f"{short_count(tree.trainable)} trainable")
     memory = view.memory
     if memory is not None:
         # The weights in the precision used: the number people compare with a checkpoint's size.
@@ -45,5 +50,5 @@ def code_lenses(analysis: Analysis, views: tuple[ModelView, ...], encoding: str)
         pos = to_lsp(analysis.lines, Position(start.line, 0), encoding)
         # An empty command id: clients show the title as text; there is nothing to run.
         lenses.append(types.CodeLens(range=types.Range(start=pos, end=pos),
-                                     command=types.Command(title=lens_title(view), command="")))
+                                     command=types.Command(title=lens_title(view, analysis.is_python), command="")))
     return lenses

@@ -28,7 +28,8 @@ from lsp_count.core.budget import BudgetConfig, BudgetError, find_budget_file, l
 from lsp_count.core.source import Problem
 
 from lsp_count.lsp import actions, diagnostics, hints, hover, lens
-from lsp_count.lsp.analysis import Analysis, analyze_document, is_summary_line, key_at, model_at
+from lsp_count.lsp.analysis import (Analysis, analyze_document, class_at, hub_at, is_summary_line, key_at,
+                                    model_at)
 from lsp_count.lsp.positions import encoding_of, from_lsp
 from lsp_count.lsp.settings import SECTION, ClientSettings, parse_client_settings
 from lsp_count.lsp.view import ModelView, Rules, rules_for, verdicts, view_model
@@ -369,13 +370,27 @@ def create_server() -> LspCountServer:
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     @safe(None)
     async def on_hover(ls: LspCountServer, params: types.HoverParams) -> types.Hover | None:
-        analysis = await ls.analysis(params.text_document.uri)
+        uri = params.text_document.uri
+        analysis = await ls.analysis(uri)
         pos = from_lsp(analysis.lines, params.position, ls.encoding)
-        model = model_at(analysis, pos)
-        if model is None:
+        hub = hub_at(analysis, pos)
+        if analysis.is_python:
+            # A model file's summary is on each counted class's name; a base model's on its from_pretrained.
+            model = class_at(analysis, pos)
+        else:
+            model = model_at(analysis, pos)
+        index_line = analysis.is_weights_index and (
+            pos.line == 0 or "total_size" in analysis.lines.line_text(min(pos.line, analysis.lines.line_count - 1)))
+        if hub is not None:
+            text = hover.hub_hover(hub)
+        elif index_line:
+            text = hover.weights_hover(analysis)
+            if model is not None:
+                text += "\n\n" + hover.summary_hover(await ls.summary_for(uri, model))
+        elif model is None:
             return None
-        if is_summary_line(analysis, model, pos.line):
-            text = hover.summary_hover(await ls.summary_for(params.text_document.uri, model))
+        elif analysis.is_python or is_summary_line(analysis, model, pos.line):
+            text = hover.summary_hover(await ls.summary_for(uri, model))
         else:
             ref = key_at(analysis, pos)
             if ref is None:

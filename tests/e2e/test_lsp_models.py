@@ -1,0 +1,272 @@
+"""The language server on Python model files, a training YAML and a safetensors index, end to end.
+
+Two client capability sets: VS Code-like (UTF-16, pull diagnostics, inlay hints)
+and a UTF-8 push client. Documents live in a workspace without a budget file,
+so lens titles carry no fit.
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import shutil
+import struct
+
+import pytest
+import pytest_lsp
+from lsprotocol import types
+from pytest_lsp import ClientServerConfig, LanguageClient
+
+from test_lsp_server import SERVER, open_doc, position_of, utf8_push, vscode_like, wait_for_diagnostics
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+NANOGPT = ROOT / "tests" / "fixtures" / "pymodels" / "nanogpt.py"
+AXOLOTL = ROOT / "examples" / "axolotl-qlora-llama3-8b.yaml"
+
+BACKBONE = '''import torch.nn as nn
+from transformers import AutoModel
+
+
+class Classifier(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.backbone = AutoModel.from_pretrained("meta-llama/Meta-Llama-3-8B")
+        self.other = AutoModel.from_pretrained("nobody/not-a-model")
+        self.head = nn.Linear(4096, 2)
+'''
+
+# Non-ASCII before a layer constructor on its line: hint columns must follow the client's encoding.
+UNICODE_PY = '''import torch.nn as nn
+
+
+class Größe(nn.Module):  # ünï 模型
+    def __init__(self):
+        super().__init__()
+        self.größe = nn.Linear(64, 64)
+        self.模型 = nn.Linear(64, 32, bias=False)
+'''
+
+# A tiny llama: architectural count 115,008; the shards also hold two rotary inv_freq buffers (+16 values).
+TINY_LLAMA = {"model_type": "llama", "architectures": ["LlamaForCausalLM"], "hidden_size": 64,
+              "intermediate_size": 128, "num_hidden_layers": 2, "num_attention_heads": 4,
+              "num_key_value_heads": 4, "vocab_size": 256, "tie_word_embeddings": False,
+              "torch_dtype": "bfloat16"}
+
+
+def tiny_llama_tensors() -> dict[str, list[int]]:
+    out = {"model.embed_tokens.weight": [256, 64], "model.norm.weight": [64], "lm_head.weight": [256, 64]}
+    for i in range(2):
+        p = f"model.layers.{i}."
+        out.update({p + "self_attn.q_proj.weight": [64, 64], p + "self_attn.k_proj.weight": [64, 64],
+                    p + "self_attn.v_proj.weight": [64, 64], p + "self_attn.o_proj.weight": [64, 64],
+                    p + "mlp.gate_proj.weight": [128, 64], p + "mlp.up_proj.weight": [128, 64],
+                    p + "mlp.down_proj.weight": [64, 128], p + "input_layernorm.weight": [64],
+                    p + "post_attention_layernorm.weight": [64], p + "self_attn.rotary_emb.inv_freq": [8]})
+    return out
+
+
+def write_shard(path: pathlib.Path, tensors: dict[str, list[int]]) -> int:
+    """A real safetensors file (bf16 zeros); returns its data bytes."""
+    header, offset = {}, 0
+    for name, shape in tensors.items():
+        size = 2
+        for d in shape:
+            size *= d
+        header[name] = {"dtype": "BF16", "shape": shape, "data_offsets": [offset, offset + size]}
+        offset += size
+    raw = json.dumps(header).encode()
+    path.write_bytes(struct.pack("<Q", len(raw)) + raw + bytes(offset))
+    return offset
+
+
+@pytest.fixture(scope="module")
+def models_ws(tmp_path_factory):
+    root = tmp_path_factory.mktemp("models")
+    (root / ".git").mkdir()  # no budget file up to here: lenses show params and weights only
+    shutil.copy(NANOGPT, root / "nanogpt.py")
+    shutil.copy(AXOLOTL, root / "qlora.yml")
+    (root / "backbone.py").write_text(BACKBONE)
+    (root / "unicode_model.py").write_text(UNICODE_PY, encoding="utf-8")
+    (root / "notes.py").write_text("import os\nprint(os.getcwd())\n")
+    ckpt = root / "tiny-llama"
+    ckpt.mkdir()
+    (ckpt / "config.json").write_text(json.dumps(TINY_LLAMA, indent=2))
+    tensors = tiny_llama_tensors()
+    names = sorted(tensors)
+    half = len(names) // 2
+    shards = {"model-00001-of-00002.safetensors": names[:half], "model-00002-of-00002.safetensors": names[half:]}
+    total = sum(write_shard(ckpt / shard, {n: tensors[n] for n in keys}) for shard, keys in shards.items())
+    weight_map = {n: shard for shard, keys in shards.items() for n in keys}
+    (ckpt / "model.safetensors.index.json").write_text(
+        json.dumps({"metadata": {"total_size": total}, "weight_map": weight_map}, indent=2))
+    return root
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER), scope="module")
+async def pull_client(lsp_client: LanguageClient, models_ws):
+    for method in (types.WORKSPACE_INLAY_HINT_REFRESH, types.WORKSPACE_CODE_LENS_REFRESH):
+        lsp_client.feature(method)(lambda *_args: None)
+    lsp_client.set_configuration({"gpu": "", "mode": "", "dtype": "", "inlayHints": {"enabled": True},
+                                  "codeLens": {"enabled": True}}, section="lsp-count")
+    await lsp_client.initialize_session(types.InitializeParams(
+        capabilities=vscode_like(), root_uri=models_ws.as_uri(),
+        workspace_folders=[types.WorkspaceFolder(uri=models_ws.as_uri(), name="models")]))
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER), scope="module")
+async def push_client(lsp_client: LanguageClient, models_ws):
+    await lsp_client.initialize_session(types.InitializeParams(capabilities=utf8_push(), root_uri=models_ws.as_uri()))
+    yield
+    await lsp_client.shutdown_session()
+
+
+def doc(client: LanguageClient, path: pathlib.Path, language: str) -> tuple[str, str]:
+    text = path.read_text(encoding="utf-8")
+    uri = path.as_uri()
+    open_doc(client, uri, text, language=language)
+    return uri, text
+
+
+async def hover_at(client: LanguageClient, uri: str, position: types.Position) -> str | None:
+    hover = await client.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), position=position))
+    if hover is None:
+        return None
+    assert isinstance(hover.contents, types.MarkupContent)
+    return hover.contents.value
+
+
+async def all_hints(client: LanguageClient, uri: str, text: str) -> list[types.InlayHint]:
+    end = types.Position(line=text.count("\n") + 1, character=0)
+    return list(await client.text_document_inlay_hint_async(types.InlayHintParams(
+        text_document=types.TextDocumentIdentifier(uri=uri),
+        range=types.Range(start=types.Position(line=0, character=0), end=end))) or [])
+
+
+async def lenses(client: LanguageClient, uri: str) -> list[types.CodeLens]:
+    return list(await client.text_document_code_lens_async(types.CodeLensParams(
+        text_document=types.TextDocumentIdentifier(uri=uri))) or [])
+
+
+# --- Python model files ------------------------------------------------------------------------
+
+async def test_python_hover_on_the_top_level_class_has_its_exact_count(pull_client: LanguageClient, models_ws):
+    uri, text = doc(pull_client, models_ws / "nanogpt.py", "python")
+    value = await hover_at(pull_client, uri, position_of(text, "class GPT(", 7))
+    assert value is not None
+    assert "### GPT · 124M parameters" in value and "**124,475,904** parameters" in value
+    assert "static analysis" in value
+    assert "| · wte | 38.6M | 38,633,472 | 31.0% |" in value
+    # each class answers for itself; a line that is no class's gets no summary
+    block = await hover_at(pull_client, uri, position_of(text, "class Block(", 7))
+    assert block is not None and "**7,087,872** parameters" in block
+    assert await hover_at(pull_client, uri, types.Position(line=0, character=3)) is None
+
+
+async def test_python_inlay_hints_follow_the_layer_constructors(pull_client: LanguageClient, models_ws):
+    uri, text = doc(pull_client, models_ws / "nanogpt.py", "python")
+    hints = await all_hints(pull_client, uri, text)
+    labels = [h.label for h in hints]
+    assert len(hints) == 13
+    # after the call's closing parenthesis: `self.c_attn = nn.Linear(config.n_embd, 3 * config.n_embd, bias=config.bias)`
+    line = text.count("\n", 0, text.index("nn.Linear(config.n_embd, 3 * config.n_embd, bias=config.bias)"))
+    assert hints[0].position == types.Position(line=line, character=len(text.splitlines()[line]))
+    assert hints[0].label == "▸ 1.77M"
+    assert "▸ 38.6M" in labels and "▸ 85.1M" in labels and "▸ 124M" in labels
+
+
+async def test_python_a_code_lens_per_counted_class(pull_client: LanguageClient, models_ws):
+    uri, text = doc(pull_client, models_ws / "nanogpt.py", "python")
+    found = sorted(await lenses(pull_client, uri), key=lambda lens: lens.range.start.line)
+    assert [lens.range.start.line for lens in found] == [
+        text.count("\n", 0, text.index(f"class {name}(")) for name in ("CausalSelfAttention", "MLP", "Block", "GPT")]
+    assert found[-1].command is not None
+    assert found[-1].command.title == "124M params (124,475,904) · 0.23 GiB bf16"
+    assert found[1].command.title.startswith("4.72M params (4,722,432) · ")
+
+
+async def test_python_from_pretrained_hover_resolves_offline_or_says_why(pull_client: LanguageClient, models_ws):
+    uri, text = doc(pull_client, models_ws / "backbone.py", "python")
+    found = await hover_at(pull_client, uri, position_of(text, '"meta-llama/', 3))
+    assert found is not None and "8,030,261,248" in found and "meta-llama/Meta-Llama-3-8B" in found
+    missing = await hover_at(pull_client, uri, position_of(text, '"nobody/', 3))
+    assert missing is not None and "not counted" in missing and "not found offline" in missing
+
+
+async def test_python_file_without_a_model_gets_nothing(pull_client: LanguageClient, models_ws):
+    uri, text = doc(pull_client, models_ws / "notes.py", "python")
+    report = await pull_client.text_document_diagnostic_async(types.DocumentDiagnosticParams(
+        text_document=types.TextDocumentIdentifier(uri=uri)))
+    assert list(report.items) == []
+    assert await all_hints(pull_client, uri, text) == []
+    assert await lenses(pull_client, uri) == []
+    assert await hover_at(pull_client, uri, types.Position(line=1, character=2)) is None
+
+
+async def check_unicode_model(client: LanguageClient, models_ws, encoding: str) -> None:
+    uri, text = doc(client, models_ws / "unicode_model.py", "python")
+    hints = await all_hints(client, uri, text)
+    assert [h.label for h in hints] == ["▸ 4.16K", "▸ 2.05K"]
+    assert hints[0].position == position_of(text, "nn.Linear(64, 64)", len("nn.Linear(64, 64)"), encoding)
+    assert hints[1].position == position_of(text, "nn.Linear(64, 32, bias=False)",
+                                            len("nn.Linear(64, 32, bias=False)"), encoding)
+    value = await hover_at(client, uri, position_of(text, "Größe(nn", 2, encoding))
+    assert value is not None and "**6,208** parameters" in value
+
+
+async def test_python_hints_after_non_ascii_in_utf16(pull_client: LanguageClient, models_ws):
+    await check_unicode_model(pull_client, models_ws, "utf-16")
+
+
+async def test_python_hints_after_non_ascii_in_utf8_and_diagnostics_pushed(push_client: LanguageClient, models_ws):
+    await check_unicode_model(push_client, models_ws, "utf-8")
+    uri = (models_ws / "unicode_model.py").as_uri()
+    # a clean model file: an empty list is pushed (nothing to say), never a "not a config" complaint
+    assert list(await wait_for_diagnostics(push_client, uri, lambda items: True)) == []
+    backbone, text = doc(push_client, models_ws / "backbone.py", "python")
+    items = await wait_for_diagnostics(push_client, backbone, lambda items: len(items) > 0)
+    assert any("from_pretrained" in d.message for d in items), [d.message for d in items]
+    found = await hover_at(push_client, backbone, position_of(text, '"meta-llama/', 3, "utf-8"))
+    assert found is not None and "8,030,261,248" in found
+
+
+# --- a training YAML ---------------------------------------------------------------------------
+
+async def test_yaml_lora_rank_hover_and_lens_show_the_trainable_count(pull_client: LanguageClient, models_ws):
+    uri, text = doc(pull_client, models_ws / "qlora.yml", "yaml")
+    value = await hover_at(pull_client, uri, position_of(text, "lora_r:", 2))
+    assert value is not None
+    assert "**`lora_r`** = `32`" in value
+    assert "83,886,080" in value
+    # a rank of 33 adds one rank's worth: 83,886,080 / 32 = 2,621,440
+    assert "| +1 → `33` | +2.62M → 86.5M trainable |" in value
+    found = await lenses(pull_client, uri)
+    assert len(found) == 1 and found[0].command is not None
+    assert "83.9M trainable" in found[0].command.title and found[0].command.title.startswith("8.11B params")
+    hints = await all_hints(pull_client, uri, text)
+    # The base model's keys live in the bundled catalog, not in this file: no hint lands on a stranger's line.
+    assert [(h.position.line, h.label) for h in hints] == [(text.count("\n", 0, text.index("lora_r:")),
+                                                            "▸ 83.9M trainable")]
+
+
+# --- model.safetensors.index.json --------------------------------------------------------------
+
+async def test_safetensors_index_shows_the_on_disk_count(pull_client: LanguageClient, models_ws):
+    uri, text = doc(pull_client, models_ws / "tiny-llama" / "model.safetensors.index.json", "json")
+    report = await pull_client.text_document_diagnostic_async(types.DocumentDiagnosticParams(
+        text_document=types.TextDocumentIdentifier(uri=uri)))
+    messages = [d.message for d in report.items]
+    assert not any(d.code == "LC002" for d in report.items), messages
+    assert all(d.severity == types.DiagnosticSeverity.Information for d in report.items), messages
+    assert any("on disk: 115,024 values in 23 tensors" in m for m in messages), messages
+    assert any("not a parameter count" in m for m in messages), messages
+    assert any("differs from the on-disk count 115,024 by +16" in m for m in messages), messages
+    value = await hover_at(pull_client, uri, position_of(text, '"total_size"', 2))
+    assert value is not None and "### On disk · model.safetensors.index.json" in value
+    assert "metadata.total_size is" in value and "**115,008** parameters" in value
+    found = await lenses(pull_client, uri)
+    assert len(found) == 1 and found[0].command.title.startswith("115K params")
+    # the config's keys are in config.json: the index gets no hints placed by them
+    assert await all_hints(pull_client, uri, text) == []
