@@ -129,3 +129,196 @@ def test_llama3_8b_qlora_example_matches_peft():
     config = json.loads((CATALOG_DIR / "meta-llama" / "Meta-Llama-3-8B.json").read_text())
     assert (model.tree.total, model.tree.trainable) == peft_counts(config, 32, "all-linear")
     assert model.tree.total - model.tree.trainable == 8_030_261_248
+
+
+# --- transformers 5 fused MoE experts ---------------------------------------------------------------
+
+
+def peft_outcome(config: dict, rank: int, targets):
+    """peft's (total, trainable), or the ValueError text when peft refuses the targets."""
+    try:
+        return peft_counts(config, rank, targets)
+    except ValueError as exc:
+        return str(exc)
+
+
+def analyze_any(tmp_path, config: dict, yaml_text: str):
+    (tmp_path / "base").mkdir(exist_ok=True)
+    (tmp_path / "base" / "config.json").write_text(json.dumps(config))
+    return analyze_text(yaml_text, str(tmp_path / "train.yaml"),
+                        AnalyzeOptions(base_dir=str(tmp_path), hf_cache=str(tmp_path / "no-cache")))
+
+
+def moe_config(rng: random.Random, model_type: str) -> dict:
+    kv = rng.choice([1, 2])
+    heads = kv * rng.choice([1, 2])
+    head_dim = rng.choice([8, 16])
+    experts = rng.choice([2, 4, 8])
+    cfg = dict(model_type=model_type, hidden_size=heads * head_dim, num_attention_heads=heads, num_key_value_heads=kv,
+               num_hidden_layers=rng.randint(2, 3), intermediate_size=rng.choice([24, 40]),
+               vocab_size=rng.randint(50, 300), tie_word_embeddings=rng.choice([True, False]),
+               num_experts_per_tok=rng.randint(1, experts))
+    if model_type == "mixtral":
+        cfg.update(architectures=["MixtralForCausalLM"], num_local_experts=experts)
+    elif model_type in ("qwen2_moe", "qwen3_moe"):
+        cfg.update(num_experts=experts, moe_intermediate_size=rng.choice([8, 12]), decoder_sparse_step=1,
+                   architectures=["Qwen2MoeForCausalLM" if model_type == "qwen2_moe" else "Qwen3MoeForCausalLM"])
+        if model_type == "qwen2_moe":
+            cfg["shared_expert_intermediate_size"] = rng.choice([16, 32])
+        else:
+            cfg["head_dim"] = head_dim
+    else:  # deepseek_v2 / deepseek_v3: multi-head latent attention, dense first layer, shared experts
+        cfg.update(architectures=["DeepseekV2ForCausalLM" if model_type == "deepseek_v2" else "DeepseekV3ForCausalLM"],
+                   n_routed_experts=experts, moe_intermediate_size=rng.choice([8, 12]), first_k_dense_replace=1,
+                   n_shared_experts=rng.choice([1, 2]), kv_lora_rank=8, q_lora_rank=rng.choice([None, 8]),
+                   qk_rope_head_dim=4, qk_nope_head_dim=4, v_head_dim=4, n_group=1, topk_group=1,
+                   num_key_value_heads=heads)
+    return cfg
+
+
+MOE_FAMILIES = ["mixtral", "qwen2_moe", "qwen3_moe", "deepseek_v2", "deepseek_v3"]
+MOE_TARGETS = {
+    "mixtral": [["q_proj", "w2"], ["w1", "w3", "gate"], ["w1"], r".*\.(v_proj|w2|w3|w1)", r"model\.layers\.0\..*_proj"],
+    "qwen2_moe": [["q_proj", "down_proj"], ["gate_proj", "up_proj", "shared_expert_gate"], ["gate"], r".*mlp\..*"],
+    "qwen3_moe": [["gate_proj", "up_proj"], ["down_proj", "gate", "k_proj"], ["up_proj"], r".*\.(gate|o_proj)"],
+    "deepseek_v2": [["gate_proj", "up_proj", "down_proj", "o_proj"], ["kv_b_proj", "gate"], r".*\.(gate_proj|up_proj)"],
+    "deepseek_v3": [["down_proj", "kv_b_proj"], ["gate", "gate_proj", "up_proj"], r"model\.layers\.1\..*"],
+}
+
+
+@pytest.mark.parametrize("model_type", MOE_FAMILIES)
+@pytest.mark.parametrize("seed", range(3))
+def test_moe_all_linear_matches_peft(tmp_path, model_type, seed):
+    """all-linear on transformers 5 fused experts: peft adapts experts and router for the families its v4->v5
+    conversion covers (mixtral, qwen3_moe, deepseek), and leaves qwen2_moe's alone."""
+    rng = random.Random(300 + seed)
+    config = moe_config(rng, model_type)
+    rank = rng.choice([1, 2, 4])
+    text = (f"base_model: ./base\nadapter: lora\nlora_r: {rank}\nlora_target_linear: true\n" if seed % 2 else
+            f"model_name_or_path: ./base\nfinetuning_type: lora\nlora_rank: {rank}\nlora_target: all\n")
+    model = analyze_yaml(tmp_path, config, text)
+    assert (model.tree.total, model.tree.trainable) == peft_counts(config, rank, "all-linear")
+
+
+@pytest.mark.parametrize("model_type", MOE_FAMILIES)
+def test_moe_named_and_regex_targets_match_peft(tmp_path, model_type):
+    for i, targets in enumerate(MOE_TARGETS[model_type]):
+        config = moe_config(random.Random(400 + i), model_type)
+        if isinstance(targets, list):
+            text = f"base_model: ./base\nadapter: lora\nlora_r: 2\nlora_target_modules: {json.dumps(targets)}\n"
+        else:
+            text = f"base_model: ./base\nadapter: lora\nlora_r: 2\nlora_target_modules: '{targets}'\n"
+        expected = peft_outcome(config, 2, targets)
+        report = analyze_any(tmp_path, config, text)
+        if isinstance(expected, str):
+            assert report.has_errors, (targets, expected)
+            continue
+        assert not report.has_errors, (targets, report.problems)
+        (model,) = report.models
+        assert (model.tree.total, model.tree.trainable) == expected, targets
+
+
+def test_moe_conversion_table_is_peft_s():
+    """lora.PEFT_MOE_CONVERSION lists exactly the counted MoE families peft's v4->v5 conversion rewrites."""
+    from peft.utils import transformers_weight_conversion as conv
+
+    from lsp_count.formats.lora import _MOE_STYLES, PEFT_MOE_CONVERSION
+
+    for model_type in MOE_FAMILIES:
+        style = conv._MODEL_TO_CONVERSION_PATTERN.get(model_type)
+        converted = (conv.get_checkpoint_conversion_mapping(model_type) is not None
+                     and style in conv._MOE_TARGET_MODULE_MAPPING and style in conv._MOE_FUSED_TARGETS)
+        assert PEFT_MOE_CONVERSION.get(model_type) == (style if converted else None), model_type
+    for style, (mapping, fused) in _MOE_STYLES.items():
+        assert dict(mapping) == conv._MOE_TARGET_MODULE_MAPPING[style]
+        assert list(fused) == conv._MOE_FUSED_TARGETS[style]["gate_up_proj"]
+
+
+# --- regex targets on each family's module paths ----------------------------------------------------
+
+GPT2 = dict(model_type="gpt2", architectures=["GPT2LMHeadModel"], n_layer=3, n_embd=16, n_head=2, vocab_size=100,
+            n_positions=64)
+LLAMA = dict(model_type="llama", architectures=["LlamaForCausalLM"], hidden_size=16, num_attention_heads=2,
+             num_key_value_heads=1, num_hidden_layers=3, intermediate_size=40, vocab_size=120, tie_word_embeddings=False)
+
+
+@pytest.mark.parametrize("config,pattern", [
+    (GPT2, r"transformer\.h\.[0-9]+\.attn\.c_attn"),
+    (GPT2, r"transformer\.h\.[12]\.mlp\.c_(fc|proj)"),
+    (GPT2, r".*\.h\.0\..*"),
+    (GPT2, r".*attn\.c_proj"),
+    (LLAMA, r"model\.layers\.[02]\.self_attn\.(q|k)_proj"),
+    (LLAMA, r"model\.layers\.1\.mlp\..*_proj|lm_head"),
+    (LLAMA, r"model\.layers\.1\.self_attn"),
+])
+def test_regex_on_family_paths_matches_peft(tmp_path, config, pattern):
+    """The regex sees transformers' module names (gpt2: transformer.h.N.attn.c_attn); one that also matches a
+    container (transformer.h.0.attn) is refused, as peft refuses it."""
+    expected = peft_outcome(config, 4, pattern)
+    report = analyze_any(tmp_path, config, f"base_model: ./base\nadapter: lora\nlora_r: 4\n"
+                                           f"lora_target_modules: '{pattern}'\n")
+    if isinstance(expected, str):
+        assert report.has_errors and "not a linear layer" in str(report.problems), expected
+        return
+    assert not report.has_errors, report.problems
+    (model,) = report.models
+    assert model.tree.trainable > 0
+    assert (model.tree.total, model.tree.trainable) == expected
+
+
+FAMILY_CONFIGS = {
+    "gpt2": dict(n_layer=2, n_embd=16, n_head=2, vocab_size=64),
+    "gpt_neox": dict(num_hidden_layers=2, hidden_size=16, num_attention_heads=2, vocab_size=64, intermediate_size=32),
+    "gptj": dict(n_layer=2, n_embd=16, n_head=2, vocab_size=64, rotary_dim=4),
+    "falcon": dict(num_hidden_layers=2, hidden_size=16, num_attention_heads=2, vocab_size=64),
+    "bloom": dict(n_layer=2, hidden_size=16, n_head=2, vocab_size=64),
+    "opt": dict(num_hidden_layers=2, hidden_size=16, num_attention_heads=2, vocab_size=64, ffn_dim=32,
+                word_embed_proj_dim=8),
+    "phi": dict(num_hidden_layers=2, hidden_size=16, num_attention_heads=2, vocab_size=64, intermediate_size=32),
+    "phi3": dict(num_hidden_layers=2, hidden_size=16, num_attention_heads=2, vocab_size=64, intermediate_size=32,
+                 pad_token_id=0, bos_token_id=0, eos_token_id=0),
+    "starcoder2": dict(num_hidden_layers=2, hidden_size=16, num_attention_heads=2, vocab_size=64, intermediate_size=32),
+    "mamba": dict(num_hidden_layers=2, hidden_size=16, vocab_size=64),
+    "gemma": dict(num_hidden_layers=2, hidden_size=16, num_attention_heads=2, vocab_size=64, intermediate_size=32,
+                  head_dim=8, num_key_value_heads=1),
+    "qwen2_moe": dict(num_hidden_layers=2, hidden_size=16, num_attention_heads=2, vocab_size=64, intermediate_size=32,
+                      num_experts=4, moe_intermediate_size=8, shared_expert_intermediate_size=8, num_experts_per_tok=2,
+                      num_key_value_heads=1),
+    "deepseek_v3": dict(num_hidden_layers=3, hidden_size=16, num_attention_heads=2, vocab_size=64, intermediate_size=32,
+                        n_routed_experts=4, moe_intermediate_size=8, first_k_dense_replace=1, n_shared_experts=1,
+                        kv_lora_rank=8, q_lora_rank=8, qk_rope_head_dim=4, qk_nope_head_dim=4, v_head_dim=4,
+                        n_group=1, topk_group=1, num_experts_per_tok=2),
+}
+
+
+@pytest.mark.parametrize("model_type", sorted(FAMILY_CONFIGS))
+def test_module_paths_are_transformers_s(model_type):
+    """Every linear module lsp-count adapts has the full name transformers gives it (what a regex sees)."""
+    import torch
+    from transformers import AutoModelForCausalLM, CONFIG_MAPPING
+    from transformers.pytorch_utils import Conv1D
+
+    from lsp_count.core.hf_config import count_config
+    from lsp_count.formats import lora
+
+    logging.getLogger("transformers").setLevel(logging.ERROR)
+    cfg = CONFIG_MAPPING[model_type](**FAMILY_CONFIGS[model_type])
+    with torch.device("meta"):
+        model = AutoModelForCausalLM.from_config(cfg)
+    theirs = {n for n, m in model.named_modules() if isinstance(m, (torch.nn.Linear, Conv1D))}
+    if model.get_output_embeddings() is not None and cfg.tie_word_embeddings:
+        theirs.discard("lm_head")  # tied: counted once, as the embedding
+    from lsp_count.core.source import SourceNode
+
+    root = SourceNode({k: SourceNode(v, None) for k, v in {"model_type": model_type, **FAMILY_CONFIGS[model_type]}.items()},
+                      None)
+    report, _ = count_config(root, model_type)
+    tree = report.tree
+    offsets = lora._layer_offsets(tree)
+    paths = lora.MODULE_PATHS.get(model_type, lora._LLAMA)
+    ours = set()
+    for path, t, mult, _f in tree.root.iter_tensors():
+        if lora._is_adaptable(t, path):
+            group = next((g for g in offsets if f".{g}" in path), None)
+            ours.update(lora._hf_paths(path, t.module, mult, paths, offsets.get(group, 0)))
+    assert ours == theirs

@@ -202,7 +202,8 @@ def finish(base: ModelReport, lora: Lora | None, plan: Plan, problems: list[Prob
     tree = base.tree
     method = base.method + (f"; {method_note}" if method_note else "")
     if lora is not None:
-        adapted = apply_lora(tree, lora.rank, lora.targets, lora.dora)
+        model_type = base.spec.family.model_type if base.spec is not None else None
+        adapted = apply_lora(tree, lora.rank, lora.targets, lora.dora, model_type)
         for err in adapted.errors:
             problems.append(Problem("error", "LC102", err, lora.targets_span))
         for note in adapted.notes:

@@ -11,10 +11,15 @@ Targets as the tools spell them:
 
 * a list of module names: peft matches a module whose dotted name equals the
   target or ends with ``.target``;
-* a string: peft ``re.fullmatch``es it against the full module name
-  (``model.layers.0.self_attn.q_proj``);
+* a string: peft ``re.fullmatch``es it against the full module name as
+  transformers gives it (``model.layers.0.self_attn.q_proj``, gpt2
+  ``transformer.h.0.attn.c_attn``: ``MODULE_PATHS``);
 * "all linear": every linear layer but the output head (peft ``all-linear``,
   axolotl ``lora_target_linear``, LLaMA-Factory ``lora_target: all``).
+
+transformers 5 fuses MoE experts into 3-D parameters; peft reaches them (and the
+router, no longer an nn.Linear) only through its v4 -> v5 config conversion, which
+this module replays (``PEFT_MOE_CONVERSION``).
 """
 
 from __future__ import annotations
@@ -26,11 +31,58 @@ from lsp_count.core.params import ParamNode, ParamTree, Tensor
 
 # The output layer "all linear" leaves out (peft: the model's output embeddings).
 HEAD_MODULES = frozenset({"lm_head", "score", "embed_out", "output_layer"})
-# Tree node names -> the attribute names transformers' llama-shaped classes use, for full module paths.
-_HF_SEGMENTS = {"attention": "self_attn", "mlp": "mlp", "moe": "mlp", "norms": "", "final_norm": "model",
-                "embeddings": "model"}
 ADAPTER_NODE = "adapters"
 MAX_REGEX_LENGTH = 2000
+
+
+@dataclass(frozen=True)
+class ModulePaths:
+    """Where a family's modules sit in ``named_modules()``: the stack of layers and each tree node's attribute."""
+
+    layers: str = "model.layers"
+    segments: tuple[tuple[str, str], ...] = ()  # tree node name -> attribute ("" = the module sits on its parent)
+    top: tuple[tuple[str, str], ...] = ()  # top-level tree node -> attribute path (OPT's projections)
+
+
+_LLAMA_SEGMENTS = (("attention", "self_attn"), ("mlp", "mlp"), ("moe", "mlp"), ("router", ""), ("experts", "experts"),
+                   ("shared_experts", "shared_experts"), ("shared_expert_gate", ""), ("mixer", "mixer"))
+_LLAMA = ModulePaths("model.layers", _LLAMA_SEGMENTS)
+
+
+def _paths(layers: str, **seg: str) -> ModulePaths:
+    return ModulePaths(layers, tuple({**dict(_LLAMA_SEGMENTS), **seg}.items()))
+
+
+# Module paths as transformers names them, by model_type (the rest are llama-shaped: model.layers.N.self_attn.q_proj).
+MODULE_PATHS: dict[str, ModulePaths] = {
+    "gpt2": _paths("transformer.h", attention="attn"),
+    "gptj": _paths("transformer.h", attention="attn"),
+    "gpt_neox": _paths("gpt_neox.layers", attention="attention"),
+    "falcon": _paths("transformer.h", attention="self_attention"),
+    "bloom": _paths("transformer.h", attention="self_attention"),
+    "opt": ModulePaths("model.decoder.layers", tuple({**dict(_LLAMA_SEGMENTS), "mlp": ""}.items()),
+                       (("projections", "model.decoder"),)),
+    "mamba": _paths("backbone.layers"),
+    "qwen2_moe": _paths("model.layers", shared_experts="shared_expert"),
+}
+
+# peft 0.21 on transformers 5: the fused MoE experts (``experts.gate_up_proj`` / ``experts.down_proj``, 3-D
+# parameters) and the router (a custom module, not nn.Linear) are reached only through peft's v4 -> v5 config
+# conversion (peft/utils/transformers_weight_conversion.py). It runs for the model types transformers'
+# _MODEL_TO_CONVERSION_PATTERN maps to a MoE pattern peft knows (plus mixtral, which peft adds), and rewrites the
+# v4 names: the router ``gate`` -> parameter ``gate.weight``; the expert projections -> ``gate_up_proj`` (both halves
+# must be targeted; its rank and alpha double) and ``down_proj``. Those names then no longer target nn.Linear
+# modules (DeepSeek's dense and shared-expert gate/up/down_proj are left alone). qwen2_moe itself is not in the
+# table: peft leaves its experts and router alone. tests/parity/test_lora_parity.py checks this table.
+_MOE_STYLES: dict[str, tuple[tuple[tuple[str, str], ...], tuple[str, ...]]] = {
+    # style: (v4 name -> v5 parameter target, in order), the fused pair of gate_up_proj
+    "mixtral": ((("gate", "gate.weight"), ("w1", "gate_up_proj"), ("w3", "gate_up_proj"), ("w2", "down_proj")),
+                ("w1", "w3")),
+    "qwen2_moe": ((("gate", "gate.weight"), ("gate_proj", "gate_up_proj"), ("up_proj", "gate_up_proj"),
+                   ("down_proj", "down_proj")), ("gate_proj", "up_proj")),
+}
+PEFT_MOE_CONVERSION: dict[str, str] = {"mixtral": "mixtral", "qwen3_moe": "qwen2_moe", "deepseek_v2": "qwen2_moe",
+                                       "deepseek_v3": "qwen2_moe"}
 
 
 @dataclass(frozen=True)
@@ -54,34 +106,63 @@ class AdaptedModel:
     errors: tuple[str, ...] = ()
 
 
-def _hf_paths(tree_path: str, module: str, occurrences: int) -> list[str]:
-    """Full module names transformers gives this tensor's module (one per layer)."""
+def _hf_paths(tree_path: str, module: str, occurrences: int, paths: ModulePaths = _LLAMA,
+              first_layer: int = 0) -> list[str]:
+    """Full module names transformers gives this tensor's module (one per occurrence, layer by layer)."""
     parts = tree_path.split(".")[1:]  # drop the class name
+    if module in HEAD_MODULES:
+        return [module] * occurrences
+    segments = dict(paths.segments)
+    top = dict(paths.top)
     out_parts: list[str] = []
     layered = False
     for p in parts:
         if p in ("layers", "dense_layers", "moe_layers"):
-            out_parts += ["model", "layers", "{i}"]
+            if not layered:
+                out_parts += [paths.layers, "{i}"]
             layered = True
-        elif p in _HF_SEGMENTS:
-            if _HF_SEGMENTS[p] and _HF_SEGMENTS[p] not in out_parts:
-                out_parts.append(_HF_SEGMENTS[p])
-        else:
+        elif not layered:
+            if p in top:
+                out_parts.append(top[p])
+            # embeddings, final_norm, ...: the model body
+        elif p in segments:
+            if segments[p]:
+                out_parts.append(segments[p])
+        elif p != "norms":
             out_parts.append(p)
-    if module in HEAD_MODULES:
-        out_parts = []
+    if not layered and not out_parts:
+        out_parts = [paths.layers.split(".")[0]]
     template = ".".join(out_parts + [module])
     if layered:
-        return [template.replace("{i}", str(i)) for i in range(occurrences)]
+        return [template.replace("{i}", str(first_layer + i)) for i in range(occurrences)]
     return [template] * occurrences
 
 
-def _is_adaptable(t: Tensor) -> bool:
+def _is_router(path: str, t: Tensor) -> bool:
+    # transformers 5 routers (MixtralTopKRouter, Qwen2MoeTopKRouter, DeepseekV3TopkRouter) are not nn.Linear.
+    return path.endswith(".router")
+
+
+def _is_adaptable(t: Tensor, path: str = "") -> bool:
     # Fused MoE experts (kind "expert") are parameters, not nn.Linear modules: LoRA target names do not reach them.
-    return t.kind == "linear" and len(t.shape) == 2
+    return t.kind == "linear" and len(t.shape) == 2 and not _is_router(path, t)
 
 
-def apply_lora(tree: ParamTree, rank: int, targets: LoraTargets, dora: bool = False) -> AdaptedModel:
+def _layer_offsets(tree: ParamTree) -> dict[str, int]:
+    """Index of the first layer of each layer group (DeepSeek: dense layers first, then MoE layers)."""
+    offsets: dict[str, int] = {}
+    for layers in tree.root.children:
+        if layers.name == "layers" and layers.children and layers.children[0].name == "dense_layers":
+            offsets["moe_layers"] = layers.children[0].repeat
+    return offsets
+
+
+def _names_match(wanted: set[str], module: str, full: str) -> list[str]:
+    return [n for n in wanted if n == module or full.endswith("." + n)]
+
+
+def apply_lora(tree: ParamTree, rank: int, targets: LoraTargets, dora: bool = False,
+               model_type: str | None = None) -> AdaptedModel:
     """The tree with its base frozen and an ``adapters`` node holding every lora_A / lora_B."""
     regex = None
     errors: list[str] = []
@@ -93,39 +174,83 @@ def apply_lora(tree: ParamTree, rank: int, targets: LoraTargets, dora: bool = Fa
             regex = re.compile(targets.pattern)
         except re.error as exc:
             return AdaptedModel(tree, 0, (), errors=(f"the target regex does not compile: {exc}",))
+    paths = MODULE_PATHS.get(model_type or "", _LLAMA)
+    offsets = _layer_offsets(tree)
+
+    def full_paths(path: str, module: str, mult: int) -> list[str]:
+        group = next((g for g in offsets if f".{g}" in path), None)
+        return _hf_paths(path, module, mult, paths, offsets.get(group, 0) if group else 0)
+
+    moe_style = PEFT_MOE_CONVERSION.get(model_type or "")
+    has_experts = any(t.kind == "expert" for _p, t, _m, _f in tree.root.iter_tensors())
+    if regex is not None:
+        bad = _regex_non_linear(tree, regex, full_paths, bool(moe_style and has_experts))
+        if bad:
+            return AdaptedModel(tree, 0, (), errors=(f"the target regex matches {bad}, which is not a linear layer: "
+                                                     "peft refuses it (anchor the regex on the layer's name)",))
+    if moe_style and has_experts:
+        converted = _convert_moe(tree, targets, regex, moe_style, full_paths)
+        if isinstance(converted, str):
+            return AdaptedModel(tree, 0, (), errors=(converted,))
+        module_names, param_targets, fused_rank = converted
+        # A regex or all-linear resolved to leaf names: names that reach no nn.Linear are dropped, as peft does.
+        strict_names = targets.names is not None
+        targets = LoraTargets(names=tuple(sorted(module_names)))
+        regex = None
+        notes_moe = _moe_note(param_targets, moe_style, fused_rank, rank)
+        if notes_moe:
+            notes.append(notes_moe)
+    else:
+        param_targets, fused_rank, strict_names = set(), 1, True
+        if has_experts and model_type:
+            notes.append(f"peft leaves {model_type}'s fused experts (3-D parameters) and its router "
+                         "(not an nn.Linear) without adapters")
     wanted = set(targets.names or ())
     matched_names: set[str] = set()
     adapters: list[ParamNode] = []
     modules: list[str] = []
     partial: set[str] = set()
     for path, t, mult, _frozen in tree.root.iter_tensors():
-        if not _is_adaptable(t):
+        r = rank
+        if param_targets and _is_router(path, t) and t.kind == "linear" and len(t.shape) == 2:
+            hits = mult if "gate.weight" in param_targets else 0
+        elif param_targets and t.kind == "expert" and t.name in param_targets:
+            hits = mult
+            r = rank * fused_rank if t.name == "gate_up_proj" else rank
+        elif not _is_adaptable(t, path):
+            if wanted and _is_router(path, t) and t.module in wanted and t.module not in matched_names:
+                matched_names.add(t.module)
+                errors.append(f"{t.module} is {model_type}'s MoE router, not an nn.Linear: peft refuses it as a target")
             continue
-        if targets.all_linear:
+        elif targets.all_linear:
             hits = 0 if t.module in HEAD_MODULES else mult
         elif regex is not None:
-            hits = sum(1 for full in _hf_paths(path, t.module, mult) if regex.fullmatch(full))
+            hits = sum(1 for full in full_paths(path, t.module, mult) if regex.fullmatch(full))
             if 0 < hits < mult:
                 partial.add(t.module)
         else:
-            names = [n for n in wanted if n == t.module or
-                     (("." in n) and _hf_paths(path, t.module, 1)[0].endswith("." + n))]
+            names = _names_match(wanted, t.module, full_paths(path, t.module, 1)[0])
             matched_names.update(names)
             hits = mult if names else 0
         if not hits:
             continue
         out_f, in_f = t.shape
-        tensors = (Tensor(f"{t.module}.lora_A.weight", (rank, in_f), "lora", t.module),
-                   Tensor(f"{t.module}.lora_B.weight", (out_f, rank), "lora", t.module))
+        module = t.module if t.kind != "expert" else f"experts.{t.name}"
+        tensors = (Tensor(f"{module}.lora_A.weight", (r, in_f), "lora", module),
+                   Tensor(f"{module}.lora_B.weight", (out_f, r), "lora", module))
         if dora:
-            tensors += (Tensor(f"{t.module}.lora_magnitude_vector", (out_f,), "lora", t.module),)
-        label = path.split(".", 1)[1] + "." + t.module if "." in path else t.module
-        adapters.append(ParamNode(label, tensors=tensors, repeat=hits, note=f"r={rank}: {in_f}→{rank}→{out_f}"))
-        if t.module not in modules:
-            modules.append(t.module)
+            if t.kind == "expert" or _is_router(path, t):
+                errors.append("DoRA on MoE experts / router parameters is not modelled")
+                continue
+            tensors += (Tensor(f"{module}.lora_magnitude_vector", (out_f,), "lora", module),)
+        label = path.split(".", 1)[1] + "." + module if "." in path else module
+        note = f"r={r}: {in_f}→{r}→{out_f}" + (" per expert" if t.kind == "expert" else "")
+        adapters.append(ParamNode(label, tensors=tensors, repeat=hits, note=note))
+        if module not in modules:
+            modules.append(module)
     if targets.names is not None:
         missing = sorted(wanted - matched_names)
-        if missing:
+        if missing and strict_names:
             errors.append(f"no linear layer named {', '.join(missing)} in this model "
                           f"(its linear layers: {', '.join(_linear_names(tree))})")
     if partial:
@@ -143,10 +268,86 @@ def apply_lora(tree: ParamTree, rank: int, targets: LoraTargets, dora: bool = Fa
     return AdaptedModel(ParamTree(new_root, tree.notes + tuple(notes)), n_adapt, tuple(modules), tuple(notes), tuple(errors))
 
 
+def _regex_non_linear(tree: ParamTree, regex, full_paths, converted: bool) -> str | None:
+    """A module peft would find with this regex but cannot adapt: a container of linear layers (``self_attn``,
+    ``mlp``, a layer), the fused experts, or (without peft's MoE conversion) the router. Norms, embeddings and
+    activations are not checked."""
+    linear: set[str] = set()
+    other: set[str] = set()
+    for p, t, m, _f in tree.root.iter_tensors():
+        if t.kind == "expert":
+            other.update(full_paths(p, "experts", m))
+        elif t.kind == "linear" and len(t.shape) == 2:
+            fulls = full_paths(p, t.module, m)
+            (other if _is_router(p, t) and not converted else linear).update(fulls)
+    containers = {".".join(f.split(".")[:i]) for f in linear | other for i in range(1, f.count(".") + 1)}
+    for name in sorted((other | containers) - linear):
+        if regex.fullmatch(name):
+            return name
+    return None
+
+
+def _moe_note(param_targets: set[str], style: str, fused_rank: int, rank: int) -> str:
+    if not param_targets:
+        return ""
+    what = []
+    if "gate.weight" in param_targets:
+        what.append("the router (gate.weight)")
+    if "gate_up_proj" in param_targets:
+        what.append(f"experts.gate_up_proj at rank {rank * fused_rank} (two fused halves)")
+    if "down_proj" in param_targets:
+        what.append("experts.down_proj")
+    return ("peft (transformers 5 conversion, " + style + " pattern) adapts " + ", ".join(what) +
+            " as parameters: one lora_A (E·r × in) and lora_B (out × E·r) per fused tensor")
+
+
+def _convert_moe(tree: ParamTree, targets: LoraTargets, regex, style: str, full_paths):
+    """peft's _convert_peft_config_moe: (module targets left, parameter targets, gate_up rank factor) or an error."""
+    mapping, fused = _MOE_STYLES[style]
+    if targets.all_linear:
+        leaves = {t.module for p, t, _m, _f in tree.root.iter_tensors()
+                  if _is_adaptable(t, p) and t.module not in HEAD_MODULES}
+        resolved = leaves | {old for old, _new in mapping}
+    elif regex is not None:
+        resolved = set()
+        for p, t, m, _f in tree.root.iter_tensors():
+            if t.kind == "expert":
+                for full in full_paths(p, "experts", m):
+                    if regex.fullmatch(f"{full}.{t.name}"):
+                        resolved.add(t.name)
+                    for old, new in mapping:
+                        if new == t.name and regex.fullmatch(f"{full}.{old}"):
+                            resolved.add(old)
+            elif t.kind == "linear" and len(t.shape) == 2:
+                # peft keeps the leaf name of each matching module key: a regex that names layer 0 adapts every layer.
+                if any(regex.fullmatch(f) for f in full_paths(p, t.module, m)):
+                    resolved.add(t.module)
+        if not resolved:
+            return set(), set(), 1
+    else:
+        resolved = set(targets.names or ())
+    params: set[str] = set()
+    remaining: set[str] = set()
+    present: set[str] = set()
+    for target in resolved:
+        hit = next(((old, new) for old, new in mapping if target == old or target.endswith("." + old)), None)
+        if hit is None:
+            remaining.add(target)
+            continue
+        params.add(hit[1])
+        if hit[0] in fused:
+            present.add(hit[0])
+    if 0 < len(present) < len(fused):
+        missing = sorted(set(fused) - present)
+        return (f"peft cannot target {', '.join(sorted(present))} without {', '.join(missing)}: "
+                "transformers 5 fuses them into experts.gate_up_proj")
+    return remaining, params, (len(fused) if len(present) == len(fused) else 1)
+
+
 def _linear_names(tree: ParamTree) -> list[str]:
     seen: list[str] = []
-    for _p, t, _m, _f in tree.root.iter_tensors():
-        if _is_adaptable(t) and t.module not in seen:
+    for p, t, _m, _f in tree.root.iter_tensors():
+        if _is_adaptable(t, p) and t.module not in seen:
             seen.append(t.module)
     return seen
 
