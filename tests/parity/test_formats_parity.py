@@ -99,3 +99,38 @@ def test_nemo_126m_fixture():
     expected, _ = transformers_count(dict(model_type="gpt2", architectures=["GPT2LMHeadModel"], vocab_size=50304,
                                           n_embd=768, n_layer=12, n_head=12, n_inner=3072, n_positions=512))
     assert count_yaml(text, "megatron_gpt_config.yaml") == expected
+
+
+# --- torchtune phi3 LoRA ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("attn,mlp,output,builder", [
+    (["q_proj", "v_proj", "output_proj"], True, False, "lora_phi3_mini"),
+    (["q_proj", "k_proj", "v_proj", "output_proj"], True, True, "qlora_phi3_mini"),
+    (["k_proj"], False, False, "lora_phi3_mini"),
+])
+def test_torchtune_phi3_lora_matches_split_layout(attn, mlp, output, builder):
+    """torchtune's lora_phi3 builds separate q/k/v_proj and w1/w2/w3 (no fused qkv_proj / gate_up_proj): the same
+    shapes as a LlamaForCausalLM of Phi-3-mini's dimensions with an untied head, so peft on that model with the
+    matching targets gives torchtune's count (torchtune itself is not installed here)."""
+    import json
+
+    from lsp_count.core.catalog import CATALOG_DIR
+    from tests.parity.test_lora_parity import peft_counts
+
+    phi3 = json.loads((CATALOG_DIR / "microsoft" / "Phi-3-mini-4k-instruct.json").read_text())
+    text = (f"model:\n  _component_: torchtune.models.phi3.{builder}\n  lora_attn_modules: {json.dumps(attn)}\n"
+            f"  apply_lora_to_mlp: {mlp}\n  apply_lora_to_output: {output}\n  lora_rank: 8\n")
+    report = analyze_text(text, "tt.yaml", AnalyzeOptions())
+    assert not report.has_errors, report.problems
+    (model,) = report.models
+    llama = dict(model_type="llama", architectures=["LlamaForCausalLM"], vocab_size=phi3["vocab_size"],
+                 hidden_size=phi3["hidden_size"], num_hidden_layers=phi3["num_hidden_layers"],
+                 num_attention_heads=phi3["num_attention_heads"], num_key_value_heads=phi3["num_key_value_heads"],
+                 intermediate_size=phi3["intermediate_size"], rms_norm_eps=phi3["rms_norm_eps"],
+                 tie_word_embeddings=False)
+    targets = [{"output_proj": "o_proj"}.get(a, a) for a in attn]
+    targets += ["gate_proj", "up_proj", "down_proj"] if mlp else []
+    targets += ["lm_head"] if output else []
+    assert (model.tree.total, model.tree.trainable) == peft_counts(llama, 8, targets)
+    assert model.tree.total - model.tree.trainable == 3_821_079_552  # Phi-3-mini, as transformers counts it

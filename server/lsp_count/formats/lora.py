@@ -344,6 +344,31 @@ def _convert_moe(tree: ParamTree, targets: LoraTargets, regex, style: str, full_
     return remaining, params, (len(fused) if len(present) == len(fused) else 1)
 
 
+def split_fused(tree: ParamTree, splits: dict[str, tuple[tuple[str, int], ...] | None]) -> ParamTree:
+    """The tree with fused linear layers written as the separate layers another implementation builds
+    (torchtune's phi3: ``qkv_proj`` -> q/k/v_proj, ``gate_up_proj`` -> gate/up_proj). The parameter count is
+    unchanged; LoRA then adapts each part with its own lora_A / lora_B. ``None`` halves the output evenly."""
+
+    def rewrite(node: ParamNode) -> ParamNode:
+        tensors: list[Tensor] = []
+        for t in node.tensors:
+            if t.kind == "linear" and len(t.shape) == 2 and t.module in splits:
+                out_f, in_f = t.shape
+                parts = splits[t.module] or ()
+                if not parts:  # even halves (gate_up_proj)
+                    names = {"gate_up_proj": ("gate_proj", "up_proj")}.get(t.module, (t.module + "_0", t.module + "_1"))
+                    parts = tuple((n, out_f // 2) for n in names)
+                if sum(n for _name, n in parts) != out_f:
+                    tensors.append(t)
+                    continue
+                tensors += [Tensor(f"{name}.weight", (n, in_f), "linear", name) for name, n in parts]
+            else:
+                tensors.append(t)
+        return replace(node, tensors=tuple(tensors), children=tuple(rewrite(c) for c in node.children))
+
+    return ParamTree(rewrite(tree.root), tree.notes)
+
+
 def _linear_names(tree: ParamTree) -> list[str]:
     seen: list[str] = []
     for p, t, _m, _f in tree.root.iter_tensors():

@@ -264,10 +264,13 @@ def read_torchtune(r: Reader, path: str, options, problems: list[Problem]) -> Mo
         if not names:
             problems.append(Problem("error", "LC102", "no LoRA targets: set model.lora_attn_modules", comp_span))
             return None
-        if base.spec is not None and base.spec.family.model_type in ("phi3",):
-            problems.append(Problem("error", "LC101", "torchtune splits phi3's fused qkv/gate_up projections for LoRA; "
-                                    "lsp-count does not model that split yet", comp_span))
-            return None
+        if base.spec is not None and base.spec.family.model_type == "phi3":
+            base = _torchtune_phi3(base)
+            problems.append(Problem("info", "LC106", "torchtune builds phi3 with separate q_proj / k_proj / v_proj and "
+                                    "w1 / w3 (gate, up) where transformers fuses qkv_proj and gate_up_proj: the base "
+                                    "count is the same, and LoRA adapts each part as torchtune's lora_phi3 does "
+                                    "(rank r on each, so r·(in+out) per part); counted from torchtune's builder "
+                                    "code, not checked against torchtune", comp_span))
         if "lm_head" in names and not any(t.module == "lm_head" for _p, t, _m, _f in base.tree.root.iter_tensors()):
             problems.append(Problem("error", "LC102", "apply_lora_to_output: this model ties its output to the embeddings; "
                                     "torchtune refuses LoRA on a tied output", r.span("model.apply_lora_to_output")))
@@ -303,6 +306,23 @@ def read_torchtune(r: Reader, path: str, options, problems: list[Problem]) -> Mo
         problems.append(Problem("info", "LC106", "tokenizer.max_seq_len is not set: memory uses the default context",
                                 comp_span))
     return finish(base, lora, plan, problems, comp_span, method_note=f"torchtune {builder} = {hub_id}")
+
+
+def _torchtune_phi3(base: ModelReport) -> ModelReport:
+    """Phi-3 as torchtune's phi3 builders lay it out: the fused projections split (torchtune/models/phi3:
+    q_proj embed->heads·head_dim, k_proj / v_proj embed->kv_heads·head_dim, w1 / w3 dim->hidden)."""
+    from dataclasses import replace as _replace
+
+    from lsp_count.formats.lora import split_fused
+
+    spec = base.spec
+    assert spec is not None
+    heads, kv = spec.int("num_heads"), spec.int("num_kv_heads")
+    head_dim = spec.int("hidden_size") // heads
+    tree = split_fused(base.tree, {"qkv_proj": (("q_proj", heads * head_dim), ("k_proj", kv * head_dim),
+                                                ("v_proj", kv * head_dim)),
+                                   "gate_up_proj": None})
+    return _replace(base, tree=tree)
 
 
 # --- LitGPT ----------------------------------------------------------------------------------------

@@ -1,0 +1,76 @@
+"""Adapters the training tools build outside peft's usual shapes: torchtune's split phi3, NeMo's
+ParallelLinearAdapter on fused Megatron layers, peft on transformers 5 fused MoE experts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from lsp_count.core.analyze import analyze_path, analyze_text
+from lsp_count.formats.lora import LoraTargets, apply_lora, split_fused
+
+ROOT = Path(__file__).resolve().parents[2]
+FIX = ROOT / "tests" / "fixtures" / "training"
+PHI3_MINI = 3_821_079_552
+
+
+def only_model(report):
+    assert not report.has_errors, report.problems
+    (model,) = report.models
+    return model
+
+
+def test_torchtune_phi3_lora_fixture():
+    model = only_model(analyze_path(str(FIX / "torchtune-phi3-mini-lora.yaml")))
+    # torchtune lora_phi3: q_proj, v_proj, output_proj 3072->3072 and w1/w3 3072->8192, w2 8192->3072, r=8, 32 layers
+    per_layer = 8 * (3 * (3072 + 3072) + 3 * (3072 + 8192))
+    assert model.tree.trainable == 32 * per_layer == 13_369_344
+    assert model.tree.total == PHI3_MINI + 13_369_344
+    assert model.plan["mode"] == "lora"
+    assert set(model.plan["lora_targets"]) == {"q_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"}
+    messages = [p.message for p in analyze_path(str(FIX / "torchtune-phi3-mini-lora.yaml")).problems]
+    assert any("torchtune builds phi3 with separate q_proj" in m for m in messages)
+
+
+def test_torchtune_qlora_phi3_output():
+    text = ("model:\n  _component_: torchtune.models.phi3.qlora_phi3_mini\n  lora_attn_modules: [k_proj]\n"
+            "  apply_lora_to_output: true\n  lora_rank: 4\n")
+    model = only_model(analyze_text(text, "x.yaml"))
+    assert model.tree.trainable == 32 * 4 * (3072 + 3072) + 4 * (3072 + 32064)
+    assert model.plan["mode"] == "qlora"
+
+
+def test_split_fused_keeps_the_count():
+    model = only_model(analyze_text("model_type: phi3\nhidden_size: 64\nnum_attention_heads: 4\n"
+                                    "num_key_value_heads: 2\nintermediate_size: 96\nnum_hidden_layers: 2\n"
+                                    "vocab_size: 100\n", "c.yaml"))
+    split = split_fused(model.tree, {"qkv_proj": (("q_proj", 64), ("k_proj", 32), ("v_proj", 32)), "gate_up_proj": None})
+    assert split.total == model.tree.total
+    names = {t.module for _p, t, _m, _f in split.root.iter_tensors() if t.kind == "linear"}
+    assert {"q_proj", "k_proj", "v_proj", "gate_proj", "up_proj", "down_proj", "o_proj"} <= names
+    assert "qkv_proj" not in names
+    adapted = apply_lora(split, 2, LoraTargets(names=("k_proj",)), model_type="phi3")
+    assert adapted.adapter_params == 2 * 2 * (64 + 32)
+
+
+def test_moe_qwen2_experts_left_alone_note():
+    text = ("model_type: qwen2_moe\nhidden_size: 32\nnum_attention_heads: 2\nnum_key_value_heads: 1\n"
+            "num_hidden_layers: 1\nintermediate_size: 40\nmoe_intermediate_size: 8\nnum_experts: 4\n"
+            "num_experts_per_tok: 2\nshared_expert_intermediate_size: 16\nvocab_size: 50\n")
+    model = only_model(analyze_text(text, "c.yaml"))
+    adapted = apply_lora(model.tree, 2, LoraTargets(), model_type="qwen2_moe")
+    assert any("leaves qwen2_moe's fused experts" in n for n in adapted.notes)
+    assert "experts.gate_up_proj" not in adapted.modules and "gate" not in adapted.modules
+
+
+def test_moe_mixtral_experts_adapted_by_all_linear():
+    text = ("model_type: mixtral\nhidden_size: 32\nnum_attention_heads: 2\nnum_key_value_heads: 1\n"
+            "num_hidden_layers: 2\nintermediate_size: 40\nnum_local_experts: 4\nvocab_size: 50\n")
+    model = only_model(analyze_text(text, "c.yaml"))
+    adapted = apply_lora(model.tree, 2, LoraTargets(), model_type="mixtral")
+    # per layer: q,k,v,o + router r(32+4) + gate_up 4 experts · 2r·(32+80) + down 4 · r·(40+32)
+    attn = 2 * ((32 + 32) + (32 + 16) * 2 + (32 + 32))
+    per_layer = attn + 2 * (32 + 4) + 4 * 4 * (32 + 80) + 4 * 2 * (40 + 32)
+    assert adapted.adapter_params == 2 * per_layer
+    assert {"gate", "experts.gate_up_proj", "experts.down_proj"} <= set(adapted.modules)
+    refused = apply_lora(model.tree, 2, LoraTargets(names=("w1", "q_proj")), model_type="mixtral")
+    assert refused.errors and "without w3" in refused.errors[0]
