@@ -36,6 +36,9 @@ class FileReport:
     hints: tuple[tuple[Span, str], ...] = ()
     # Base models named in the document: (span of the hub id string, hub id), e.g. from_pretrained("org/name").
     hub_refs: tuple[tuple[Span, str], ...] = ()
+    # The same references resolved offline (bundled catalog, then the local HF cache): (span of the hub id,
+    # hub id, parameters of what the call builds or None when unknown, one line saying what was counted or why not).
+    hub_counts: tuple[tuple[Span, str, int | None, str], ...] = ()
 
     @property
     def has_errors(self) -> bool:

@@ -10,6 +10,7 @@ says what, with the count as a formula where one exists.
 from __future__ import annotations
 
 import ast
+import gc
 import os
 import re
 from typing import Any
@@ -29,22 +30,31 @@ class _Positions:
 
     def __init__(self, lines: LineIndex) -> None:
         self.lines = lines
+        self._ascii = lines.text.isascii()  # byte columns are code point columns: no per-line decoding
+        # A node's span is asked for more than once (the layer's origin, then its hint anchor);
+        # the dict also keeps the nodes alive, so a key is never a reused id.
+        self._spans: dict[ast.AST, Span] = {}
 
     def pos(self, lineno: int, col: int) -> Position:
         line = max(lineno - 1, 0)
         if line >= self.lines.line_count:
             return Position(self.lines.line_count - 1, 0)
-        text = self.lines.line_text(line)
-        if not text.isascii():
-            col = len(text.encode("utf-8")[:col].decode("utf-8", errors="ignore"))
+        if not self._ascii:
+            text = self.lines.line_text(line)
+            if not text.isascii():
+                col = len(text.encode("utf-8")[:col].decode("utf-8", errors="ignore"))
         return Position(line, col)
 
     def span(self, node: ast.AST) -> Span:
+        cached = self._spans.get(node)
+        if cached is not None:
+            return cached
         start = self.pos(node.lineno, node.col_offset)  # type: ignore[attr-defined]
         end_line = getattr(node, "end_lineno", None) or node.lineno  # type: ignore[attr-defined]
         end_col = getattr(node, "end_col_offset", None)
         end = self.pos(end_line, end_col) if end_col is not None else start
-        return Span(start, end)
+        span = self._spans[node] = Span(start, end)
+        return span
 
     def class_name(self, node: ast.ClassDef) -> Span:
         line = node.lineno - 1
@@ -106,12 +116,26 @@ def _syntax_problem(exc: Exception, positions: _Positions) -> Problem:
 
 
 def analyze_python(text: str, path: str, options: Any = None) -> FileReport:
+    # The analysis allocates hundreds of thousands of small objects (AST nodes, values, spans)
+    # that all live until it ends; the cyclic collector would rescan them many times over for
+    # nothing (a third of the run time on a 5,000-line file). It runs again once we are done.
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _analyze_python(text, path, options)
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _analyze_python(text: str, path: str, options: Any) -> FileReport:
     body, problems, positions, repaired = parse_tolerant(text)
     lines = positions.lines
     if not any(isinstance(s, ast.ClassDef) for s in body):
         return FileReport(path, (), tuple(problems), recognized=False, lines=lines)
     base_dir = getattr(options, "base_dir", None) if options is not None else None
     ctx = Ctx((base_dir,) if base_dir else ())
+    ctx.hf_cache = getattr(options, "hf_cache", None) if options is not None else None
     interp = Interpreter(ctx)
     scope = ModuleScope(path, positions.span, True)
     try:
@@ -150,8 +174,10 @@ def analyze_python(text: str, path: str, options: Any = None) -> FileReport:
         problems.extend(exec_problems)
         models.extend(executed)
         models.sort(key=lambda m: (m.span.start.line if m.span else 0))
+    refs = _hub_calls(body, positions) if "from_pretrained" in text else []
     return FileReport(path, tuple(models), tuple(problems), recognized=True, lines=lines, hints=_hints(ctx),
-                      hub_refs=hub_refs(body, positions) if "from_pretrained" in text else ())
+                      hub_refs=tuple((span, hub) for span, hub, _ in refs),
+                      hub_counts=tuple(_hub_count(ctx, span, hub, loader) for span, hub, loader in refs))
 
 
 def _hints(ctx: Ctx) -> tuple[tuple[Span, str], ...]:
@@ -169,6 +195,11 @@ def _hints(ctx: Ctx) -> tuple[tuple[Span, str], ...]:
 
 
 def hub_refs(body: list[ast.stmt], positions: _Positions) -> tuple[tuple[Span, str], ...]:
+    return tuple((span, hub) for span, hub, _ in _hub_calls(body, positions))
+
+
+def _hub_calls(body: list[ast.stmt], positions: _Positions) -> list[tuple[Span, str, str]]:
+    """Each ``X.from_pretrained("org/name")``: span of the id string, the id, and ``X`` (the loader)."""
     out = []
     for stmt in body:
         for node in ast.walk(stmt):
@@ -176,9 +207,24 @@ def hub_refs(body: list[ast.stmt], positions: _Positions) -> tuple[tuple[Span, s
                 arg = node.args[0] if node.args else next(
                     (k.value for k in node.keywords if k.arg == "pretrained_model_name_or_path"), None)
                 if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
-                    out.append((positions.span(arg), arg.value))
+                    owner = node.func.value
+                    loader = owner.attr if isinstance(owner, ast.Attribute) else owner.id if isinstance(owner, ast.Name) else ""
+                    out.append((positions.span(arg), arg.value, loader))
     out.sort(key=lambda r: (r[0].start.line, r[0].start.column))
-    return tuple(out)
+    return out
+
+
+def _hub_count(ctx: Ctx, span: Span, hub: str, loader: str) -> tuple[Span, str, int | None, str]:
+    """What the server shows on the id: the exact count of what the call builds when the catalog
+    knows it; for a config loader, the count of the model it describes; else None and why."""
+    from lsp_count.pymodel.hub import builds_module
+
+    found = ctx.hub_model(loader, hub)
+    if found.is_config or not builds_module(loader):
+        if not builds_module(loader) and not found.is_config:
+            return span, hub, None, f"{loader} builds no parameters"
+        return span, hub, found.catalog_total, found.message()
+    return span, hub, found.total, found.message()
 
 
 def constructor_arguments(cls: ClassV, config_classes: list[ClassV], interp: Interpreter,
@@ -252,10 +298,12 @@ def count_class(interp: Interpreter, cls: ClassV, config_classes: list[ClassV], 
     if isinstance(total, Sym):
         reasons = "; ".join(total.reasons())
         return None, _unresolved(cls, f"{reasons}; parameters = {total.render()}", name_span)
-    seen: dict[int, str] = {}
+    seen: dict[int, Any] = {}
     ties: list[str] = []
-    root = _node(cls.name, inst, seen, "", ties)
-    frozen = root.total - root.trainable
+    memo: dict[Any, Any] = {}
+    root = _node(cls.name, inst, seen, "", ties, memo)
+    total_, trainable_ = _sizes(root, memo)
+    frozen = total_ - trainable_
     tree_notes = list(notes) + [f"{t}: counted once" for t in ties]
     if frozen:
         tree_notes.append(f"{frozen:,} parameters are frozen (requires_grad=False): not trainable")
@@ -298,34 +346,61 @@ def _plain_lists(inst: Inst) -> list[str]:
     return out
 
 
-def _node(name: str, inst: Inst, seen: dict[int, str], path: str, ties: list[str]) -> ParamNode:
-    """``path`` is the node's dotted path in the model ("" for the model itself)."""
+def _node(name: str, inst: Inst, seen: dict[int, Any], path: str, ties: list[str],
+          memo: dict[Any, Any] | None = None) -> ParamNode:
+    """``path`` is the node's dotted path in the model ("" for the model itself).
+
+    ``memo`` holds each built node's (total, trainable) and signature by id, so that a deep
+    model is summed once rather than once per level (ParamNode's properties recurse)."""
+    memo = {} if memo is None else memo
     trainable: list[Tensor] = []
     frozen: list[Tensor] = []
     notes: list[str] = []
+    modules: list[tuple[str, Inst]] = []
     for attr, v in inst.attrs.items():
-        if not isinstance(v, Param):
+        t = type(v)
+        if t is not Param and not (t is not Inst and isinstance(v, Param)):
+            if (t is Inst or isinstance(v, Inst)) and v.is_module:
+                modules.append((attr, v))
             continue
-        full = f"{path}.{attr}" if path else attr
-        if id(v) in seen:
-            ties.append(f"`{full}` is tied to `{seen[id(v)]}`")
-            notes.append(f"{attr} tied to {seen[id(v)]}")
+        vid = id(v)
+        if vid in seen:
+            first = seen[vid]
+            first = first if isinstance(first, str) else f"{first[0]}.{first[1]}" if first[0] else first[1]
+            full = f"{path}.{attr}" if path else attr
+            ties.append(f"`{full}` is tied to `{first}`")
+            notes.append(f"{attr} tied to {first}")
             continue
-        seen[id(v)] = full
-        tensor = Tensor(attr, tuple(int(d) for d in v.shape), _kind(inst, attr, v), name)
+        seen[vid] = (path, attr)  # the dotted path, formatted only if a tie names it
+        tensor = Tensor(attr, tuple(map(int, v.shape)), _kind(inst, attr, v), name)
         (trainable if v.requires_grad else frozen).append(tensor)
-    children = [_node(attr, v, seen, f"{path}.{attr}" if path else attr, ties)
-                for attr, v in inst.attrs.items() if isinstance(v, Inst) and v.is_module]
-    children = [c for c in children if c.total > 0 or c.note]  # dropout, activations: nothing to show
+    children = [_node(attr, v, seen, f"{path}.{attr}" if path else attr, ties, memo) for attr, v in modules]
+    children = [c for c in children if _sizes(c, memo)[0] > 0 or c.note]  # dropout, activations: nothing to show
     if inst.kind in ("list", "seq", "dict", "plist", "pdict"):
-        children = _group(children)
-    all_frozen = not trainable and (frozen or children) and all(c.trainable == 0 for c in children) and (
-        frozen or any(c.total for c in children))
+        children = _group(children, memo)
+    all_frozen = not trainable and (frozen or children) and all(_sizes(c, memo)[1] == 0 for c in children) and (
+        frozen or any(_sizes(c, memo)[0] for c in children))
     if all_frozen:
         return ParamNode(name, tuple(frozen), tuple(children), frozen=True, note="frozen", source=inst.origin)
     frozen_nodes = tuple(ParamNode(t.name, (t,), frozen=True, note="frozen") for t in frozen)
     return ParamNode(name, tuple(trainable), frozen_nodes + tuple(children), note="; ".join(notes),
                      source=inst.origin)
+
+
+def _sizes(n: ParamNode, memo: dict[Any, Any]) -> tuple[int, int]:
+    """``(n.total, n.trainable)``, each node computed once."""
+    key = ("sizes", id(n))
+    got = memo.get(key)
+    if got is None:
+        own = sum(t.numel for t in n.tensors)
+        total, trainable = own, own
+        for c in n.children:
+            ct, ctr = _sizes(c, memo)
+            total += ct
+            trainable += ctr
+        # The node itself is kept in the memo: a dropped node must not free its id for a new one.
+        got = memo[key] = (n, (n.repeat * total, 0 if n.frozen else n.repeat * trainable))
+    return got[1]
 
 
 def _kind(inst: Inst, attr: str, p: Param) -> str:
@@ -334,19 +409,23 @@ def _kind(inst: Inst, attr: str, p: Param) -> str:
     return "bias" if attr.endswith("bias") and len(p.shape) == 1 else "other"
 
 
-def _signature(n: ParamNode) -> tuple[Any, ...]:
-    return (tuple((t.name, t.shape, t.kind) for t in n.tensors), n.frozen, n.note, n.repeat,
-            tuple((c.name, _signature(c)) for c in n.children))
+def _signature(n: ParamNode, memo: dict[Any, Any]) -> tuple[Any, ...]:
+    key = ("sig", id(n))
+    got = memo.get(key)
+    if got is None:
+        got = memo[key] = (n, (tuple((t.name, t.shape, t.kind) for t in n.tensors), n.frozen, n.note, n.repeat,
+                               tuple((c.name, _signature(c, memo)) for c in n.children)))
+    return got[1]
 
 
-def _group(children: list[ParamNode]) -> list[ParamNode]:
+def _group(children: list[ParamNode], memo: dict[Any, Any]) -> list[ParamNode]:
     """Consecutive identical entries of a ModuleList / Sequential become one node repeated."""
     out: list[ParamNode] = []
     i = 0
     while i < len(children):
         j = i + 1
-        sig = _signature(children[i])
-        while j < len(children) and _signature(children[j]) == sig:
+        sig = _signature(children[i], memo)
+        while j < len(children) and _signature(children[j], memo) == sig:
             j += 1
         first = children[i]
         if j - i > 1:

@@ -132,6 +132,18 @@ class Ctx:
         self.hint_insts: dict[Span, list[Inst]] = {}
         # Modules already built from the same class and arguments (see Interpreter.instantiate).
         self.built: dict[Any, Inst] = {}
+        # Where from_pretrained("org/name") looks besides the bundled catalog (AnalyzeOptions.hf_cache).
+        self.hf_cache: str | None = None
+        self._hub: dict[tuple[str, str], Any] = {}
+
+    def hub_model(self, loader: str, hub_id: str) -> Any:
+        """The offline catalog's answer for ``loader.from_pretrained(hub_id)``, once per analysis."""
+        key = (loader, hub_id)
+        if key not in self._hub:
+            from lsp_count.pymodel.hub import resolve
+
+            self._hub[key] = resolve(loader, hub_id, self.hf_cache, self.base_dirs[0] if self.base_dirs else None)
+        return self._hub[key]
 
     def tick(self) -> None:
         self.steps += 1
@@ -151,6 +163,9 @@ def why_of(v: Any) -> str:
     return ""
 
 
+_Constant, _Name, _Attribute, _Call, _Assign = ast.Constant, ast.Name, ast.Attribute, ast.Call, ast.Assign
+
+
 def params_of(inst: Inst) -> list[tuple[str, Param]]:
     """Parameters in torch's order (own first, then submodules), each tensor once."""
     out: list[tuple[str, Param]] = []
@@ -160,19 +175,24 @@ def params_of(inst: Inst) -> list[tuple[str, Param]]:
         prefix, m = stack.pop()
         subs = []
         for name, v in m.attrs.items():
-            if isinstance(v, Param):
+            t = type(v)
+            if t is Param or (t is not Inst and isinstance(v, Param)):
                 if id(v) not in seen:
                     seen.add(id(v))
                     out.append((prefix + name, v))
-            elif isinstance(v, Inst) and v.is_module:
+            elif (t is Inst or isinstance(v, Inst)) and v.is_module:
                 subs.append((prefix + name + ".", v))
-        stack.extend(reversed(subs))
+        if subs:
+            stack.extend(reversed(subs))
     return out
 
 
 def numel(shape: tuple[Any, ...]) -> Any:
     total: Any = 1
     for d in shape:
+        if type(d) is int and type(total) is int:
+            total *= d  # what sym_mul does for two ints
+            continue
         if isinstance(d, Unknown):
             return d
         total = sym_mul(total, d)
@@ -191,24 +211,36 @@ def count_of(inst: Inst) -> Any:
 
 def clone(v: Any, memo: dict[int, Any] | None = None) -> Any:
     """copy.deepcopy for modules and parameters (ties inside the copy are kept, as deepcopy does)."""
-    memo = {} if memo is None else memo
-    if id(v) in memo:
-        return memo[id(v)]
-    if isinstance(v, Param):
-        out: Any = Param(v.shape, v.kind, v.requires_grad, v.origin)
-    elif isinstance(v, Inst):
-        out = Inst(v.cls, v.kind, v.is_module, v.origin)
-        memo[id(v)] = out
+    t = type(v)
+    if t is not Inst and t is not Param and t is not list and t is not dict:
+        if not isinstance(v, (Param, Inst, list, dict)):
+            return v  # immutable or shared values (ints, strings, Syms, classes) are not copied
+    return _clone(v, {} if memo is None else memo)
+
+
+def _clone(v: Any, memo: dict[int, Any]) -> Any:
+    vid = id(v)
+    if vid in memo:
+        return memo[vid]
+    t = type(v)
+    if t is Inst or (t is not Param and t is not list and t is not dict and isinstance(v, Inst)):
+        out: Any = Inst(v.cls, v.kind, v.is_module, v.origin)
+        memo[vid] = out
+        attrs = out.attrs
         for k, x in v.attrs.items():
-            out.attrs[k] = clone(x, memo)
+            tx = type(x)
+            attrs[k] = _clone(x, memo) if (tx is Inst or tx is Param or tx is list or tx is dict or
+                                           isinstance(x, (Param, Inst, list, dict))) else x
         return out
+    if t is Param or isinstance(v, Param):
+        out = Param(v.shape, v.kind, v.requires_grad, v.origin)
     elif isinstance(v, list):
         out = [clone(x, memo) for x in v]
     elif isinstance(v, dict):
         out = {k: clone(x, memo) for k, x in v.items()}
     else:
         return v
-    memo[id(v)] = out
+    memo[vid] = out
     return out
 
 
@@ -258,7 +290,18 @@ class Interpreter:
             self.exec_stmt(stmt, env)
 
     def exec_stmt(self, s: ast.stmt, env: Env) -> None:
-        self.ctx.tick()
+        ctx = self.ctx
+        ctx.steps += 1
+        if ctx.steps > MAX_STEPS:
+            ctx.tick()  # raises with the message
+        if type(s) is _Assign:  # the commonest statement, by exact type (as the chain below does it)
+            value = self.ev(s.value, env)  # type: ignore[attr-defined]
+            for target in s.targets:  # type: ignore[attr-defined]
+                if type(target) is _Name:
+                    env.vars[target.id] = value
+                else:
+                    self.assign(target, value, env)
+            return
         if isinstance(s, ast.Expr):
             if isinstance(s.value, ast.Constant):
                 return  # docstring
@@ -365,6 +408,8 @@ class Interpreter:
             if v.kind in ("list", "seq", "plist", "dict", "pdict"):
                 return bool(v.attrs)
             return True
+        if not isinstance(v, (Sym, Unknown)):
+            return bool(v)  # the message below is only for an unknown value: no unparse on the fast path
         return truth(v, f"`{_text(node)}`")
 
     def assign(self, target: ast.expr, value: Any, env: Env) -> None:
@@ -532,6 +577,23 @@ class Interpreter:
     # --- expressions -----------------------------------------------------------------------
 
     def ev(self, e: ast.expr, env: Env) -> Any:
+        # The four commonest nodes by exact type first (ast.parse makes no subclasses);
+        # everything else goes through the full chain below.
+        t = type(e)
+        if t is _Constant:
+            return e.value  # type: ignore[attr-defined]
+        if t is _Name:
+            try:
+                return env.lookup(e.id)  # type: ignore[attr-defined]
+            except KeyError:
+                return self.lookup(e.id, env, e)  # type: ignore[attr-defined]
+        if t is _Attribute:
+            return self.get_attr(self.ev(e.value, env), e.attr, e)  # type: ignore[attr-defined]
+        if t is _Call:
+            return self.ev_call(e, env)  # type: ignore[arg-type]
+        return self._ev(e, env)
+
+    def _ev(self, e: ast.expr, env: Env) -> Any:
         if isinstance(e, ast.Constant):
             return e.value
         if isinstance(e, ast.Name):
@@ -1161,6 +1223,9 @@ class Interpreter:
             return PartialV(args[0], tuple(args[1:]), tuple(kwargs.items()))
         if last == "from_pretrained":
             hub = args[0] if args else kwargs.get("pretrained_model_name_or_path")
+            loader = parts[-2] if len(parts) >= 2 else ""
+            if isinstance(hub, str) and loader:
+                return self.from_hub(loader, hub, node, origin)
             return Unknown(f"`{_text(node)}` loads a pretrained model ({hub!r}); its weights are not built in this "
                            f"file", maybe_module=True)
         if parts[0] in ("typing", "typing_extensions"):
@@ -1169,6 +1234,26 @@ class Interpreter:
             # Tensor functions (torch.tril, torch.cat, ...) return tensors, never modules.
             return Unknown(f"`{name}` returns a tensor whose shape the analyser does not follow")
         return Unknown(f"`{name}` is outside this file and torch.nn; the analyser does not follow it", maybe_module=True)
+
+    def from_hub(self, loader: str, hub_id: str, node: ast.AST, origin: Span | None) -> Any:
+        """``<loader>.from_pretrained("org/name")``: the model (or config) the offline catalog
+        knows for the id, built as modules with exact shapes; else an Unknown saying why."""
+        from lsp_count.pymodel.hub import builds_module, to_inst
+
+        found = self.ctx.hub_model(loader, hub_id)
+        config = Inst(f"{loader}.config", "object", False, origin)
+        config.attrs.update(found.config or {})
+        if found.is_config:
+            return config if found.config is not None else Unknown(found.why)
+        if not builds_module(loader):
+            return Unknown(f"`{_text(node)}` loads a {loader}, not a module", maybe_module=False)
+        if found.root is None:
+            if found.catalog_total is None:  # not found, or found and not countable: the call, then where it looked
+                return Unknown(f"`{_text(node)}`: {found.why}", maybe_module=True)
+            return Unknown(found.why, maybe_module=True)
+        inst = to_inst(found.root, origin, Inst, Param)
+        inst.attrs["config"] = config  # `self.backbone.config.hidden_size`; not a module, not counted
+        return inst
 
     def tensor_factory(self, fn: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
         if fn.endswith("_like"):

@@ -1,0 +1,170 @@
+"""from_pretrained("org/name") in a Python model file: resolved offline (bundled catalog, then the
+local HF cache), counted exactly when the catalog's class is the one the call builds, and said so
+(with where it looked) when not."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+
+from lsp_count.core.analyze import AnalyzeOptions, analyze_text
+from lsp_count.core.catalog import CATALOG_DIR, analyze_model_id
+from lsp_count.core.report import FileReport
+
+OPTS = AnalyzeOptions()
+
+
+def run(src: str, **options):
+    return analyze_text(textwrap.dedent(src), "model.py", AnalyzeOptions(**options))
+
+
+def lc101(report) -> dict[str, str]:
+    return {p.message.split("`")[1]: p.message for p in report.problems if p.code == "LC101"}
+
+
+def catalog_total(hub_id: str) -> int:
+    return analyze_model_id(hub_id, OPTS).models[0].tree.total
+
+
+def test_causal_lm_backbone_counts_exactly_from_the_catalog() -> None:
+    report = run("""
+        from transformers import AutoModelForCausalLM
+        import torch.nn as nn
+        class WithLM(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.lm = AutoModelForCausalLM.from_pretrained("openai-community/gpt2")
+                self.lm.requires_grad_(False)
+                self.head = nn.Linear(self.lm.config.n_embd, 2)
+    """)
+    (model,) = report.models
+    gpt2 = catalog_total("openai-community/gpt2")
+    assert gpt2 == 124_439_808  # transformers' GPT2LMHeadModel (tied head counted once)
+    assert model.tree.total == gpt2 + 768 * 2 + 2
+    assert model.tree.trainable == 768 * 2 + 2  # requires_grad_(False) froze the backbone
+    assert model.method == "static analysis (exact)" and "WithLM" not in lc101(report)
+    ((span, hub_id, total, message),) = report.hub_counts
+    assert (hub_id, total) == ("openai-community/gpt2", gpt2)
+    assert "exact" in message and "bundled catalog" in message
+    assert [r for _, r in report.hub_refs] == ["openai-community/gpt2"]  # unchanged beside it
+    assert span == report.hub_refs[0][0]
+
+
+def test_automodel_on_a_decoder_is_the_base_model_without_lm_head() -> None:
+    report = run("""
+        from transformers import AutoModel
+        import torch.nn as nn
+        class Classifier(nn.Module):
+            def __init__(self, num_labels=3):
+                super().__init__()
+                self.backbone = AutoModel.from_pretrained("Qwen/Qwen2.5-7B")
+                self.score = nn.Linear(self.backbone.config.hidden_size, num_labels, bias=False)
+    """)
+    (model,) = report.models
+    tree = analyze_model_id("Qwen/Qwen2.5-7B", OPTS).models[0].tree
+    head = tree.root.child("lm_head")
+    assert head is not None and head.total > 0  # untied: Qwen2Model has no lm_head
+    base = tree.total - head.total
+    assert base == 7_070_619_136  # Qwen2Model
+    assert model.tree.total == base + 3584 * 3
+    (layers,) = model.tree.root.child("backbone").child("layers").children  # as a written-out ModuleList shows
+    assert (layers.name, layers.repeat) == ("0-27", 28)
+    assert report.hub_counts[0][2] == base and "without its lm_head" in report.hub_counts[0][3]
+
+
+def test_unknown_hub_id_stays_unresolved_and_says_where_it_looked() -> None:
+    report = run("""
+        from transformers import AutoModel
+        import torch.nn as nn
+        class WithBackbone(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.backbone = AutoModel.from_pretrained("no-such-org/no-such-model")
+                self.head = nn.Linear(768, 2)
+    """, hf_cache="/nonexistent-hf-home")
+    assert report.models == ()
+    message = lc101(report)["WithBackbone"]
+    assert "from_pretrained" in message and "not found offline" in message
+    assert "the bundled catalog" in message and "/nonexistent-hf-home" in message
+    ((_, hub_id, total, why),) = report.hub_counts
+    assert hub_id == "no-such-org/no-such-model" and total is None and "looked in" in why
+
+
+def test_hub_id_from_the_local_hf_cache(tmp_path) -> None:
+    config = json.loads((CATALOG_DIR / "openai-community" / "gpt2.json").read_text())
+    repo = tmp_path / "hub" / "models--my-org--tiny-gpt2"
+    (repo / "snapshots" / "abc123").mkdir(parents=True)
+    (repo / "refs").mkdir()
+    (repo / "refs" / "main").write_text("abc123")
+    (repo / "snapshots" / "abc123" / "config.json").write_text(json.dumps({**config, "n_layer": 2}))
+    report = run("""
+        from transformers import GPT2LMHeadModel
+        import torch.nn as nn
+        class Small(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.lm = GPT2LMHeadModel.from_pretrained("my-org/tiny-gpt2")
+    """, hf_cache=str(tmp_path))
+    (model,) = report.models
+    per_layer = (catalog_total("openai-community/gpt2") - 50257 * 768 - 1024 * 768 - 2 * 768) // 12
+    assert model.tree.total == 50257 * 768 + 1024 * 768 + 2 * 768 + 2 * per_layer
+    assert "Hugging Face cache" in report.hub_counts[0][3]
+
+
+def test_base_model_of_an_encoder_is_not_claimed_exact() -> None:
+    # AutoModel builds BertModel (with a pooler); the catalog counts BertForMaskedLM: not the same class.
+    report = run("""
+        from transformers import AutoModel
+        import torch.nn as nn
+        class Encoder(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.enc = AutoModel.from_pretrained("google-bert/bert-base-uncased")
+    """)
+    assert report.models == ()
+    assert "BertForMaskedLM" in lc101(report)["Encoder"]
+    ((_, _, total, message),) = report.hub_counts
+    assert total is None and "BertForMaskedLM" in message and "109,514,298" in message
+
+
+def test_config_and_tokenizer_loaders() -> None:
+    report = run("""
+        from transformers import AutoConfig, AutoTokenizer
+        import torch.nn as nn
+        class Head(nn.Module):
+            def __init__(self):
+                super().__init__()
+                config = AutoConfig.from_pretrained("openai-community/gpt2")
+                self.tokenizer = AutoTokenizer.from_pretrained("openai-community/gpt2")
+                self.proj = nn.Linear(config.n_embd, config.vocab_size, bias=False)
+    """)
+    (model,) = report.models
+    assert model.tree.total == 768 * 50257  # the tokenizer holds no parameters; the config gives sizes
+    config_ref, tokenizer_ref = report.hub_counts
+    assert config_ref[2] == catalog_total("openai-community/gpt2") and "config of GPT2LMHeadModel" in config_ref[3]
+    assert tokenizer_ref[2] is None and "no parameters" in tokenizer_ref[3]
+
+
+def test_moe_checkpoint_counts_exactly_without_thousands_of_modules() -> None:
+    report = run("""
+        from transformers import AutoModelForCausalLM
+        import torch.nn as nn
+        class Wrapper(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.model = AutoModelForCausalLM.from_pretrained("deepseek-ai/DeepSeek-V3")
+    """)
+    (model,) = report.models
+    assert model.tree.total == catalog_total("deepseek-ai/DeepSeek-V3")
+
+
+def test_hub_counts_is_optional_and_empty_elsewhere() -> None:
+    assert FileReport("x.json", (), ()).hub_counts == ()
+    report = run("""
+        import torch.nn as nn
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(4, 4)
+    """)
+    assert report.hub_refs == () and report.hub_counts == ()

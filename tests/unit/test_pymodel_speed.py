@@ -1,0 +1,94 @@
+"""The speed work changes no result: the benchmark's many-class file counts every class as the
+class's own fixture does; span, tie and frozen bookkeeping stay right; the collector is restored.
+(Timing is measured by bench/pymodel_bench.py, never by a test.)"""
+
+from __future__ import annotations
+
+import gc
+import pathlib
+import re
+import sys
+import textwrap
+
+from lsp_count.core.analyze import AnalyzeOptions, analyze_text
+from lsp_count.core.source import Position
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+CORPUS = ROOT / "tests" / "fixtures" / "pymodels"
+
+
+def test_bench_file_counts_each_class_as_its_own_fixture_does() -> None:
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        import pymodel_bench
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
+    alone: dict[str, tuple[int, int, tuple[str, ...]]] = {}
+    for name in pymodel_bench.SOURCES:
+        report = analyze_text((CORPUS / name).read_text(), name)
+        for m in report.models:
+            alone[m.name] = (m.tree.total, m.tree.trainable, m.tree.notes)
+    text = pymodel_bench.build(1500)  # several renamed copies of every fixture class in one file
+    report = analyze_text(text, "big_model.py")
+    assert len(report.models) > len(alone)
+    for m in report.models:
+        base = re.sub(r"_\d+$", "", m.name)
+        assert (m.tree.total, m.tree.trainable) == alone[base][:2], m.name
+        assert len(m.tree.notes) == len(alone[base][2]), m.name
+
+
+def test_ties_frozen_and_repeats_in_a_deep_model() -> None:
+    report = analyze_text(textwrap.dedent("""
+        import torch.nn as nn
+        class Block(nn.Module):
+            def __init__(self, d=8):
+                super().__init__()
+                self.a = nn.Linear(d, d)
+                self.b = nn.Linear(d, d, bias=False)
+                self.b.weight = self.a.weight
+        class Deep(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.emb = nn.Embedding(10, 8)
+                self.stages = nn.Sequential(*[nn.Sequential(*[Block() for _ in range(3)]) for _ in range(2)])
+                self.head = nn.Linear(8, 10, bias=False)
+                self.head.weight = self.emb.weight
+                self.stages[0].requires_grad_(False)
+    """), "deep.py", AnalyzeOptions())
+    deep = next(m for m in report.models if m.name == "Deep")
+    per_block = 8 * 8 + 8  # b.weight is a.weight
+    assert deep.tree.total == 80 + 6 * per_block
+    assert deep.tree.trainable == 80 + 3 * per_block
+    notes = " ".join(deep.tree.notes)
+    assert "`head.weight` is tied to `emb.weight`" in notes and "`stages.0.0.b.weight` is tied to `stages.0.0.a.weight`" in notes
+    stages = deep.tree.root.child("stages")
+    assert [(c.name, c.repeat, c.frozen) for c in stages.children] == [("0", 1, True), ("1", 1, False)]
+    # Each block's tie note names its own path, so the blocks are not folded into one repeated node.
+    blocks = stages.children[1].children
+    assert [(c.name, c.repeat) for c in blocks] == [("0", 1), ("1", 1), ("2", 1)]
+    assert [c.child("b").note for c in blocks] == [f"weight tied to stages.1.{i}.a.weight" for i in range(3)]
+
+
+def test_collector_state_is_restored() -> None:
+    src = "import torch.nn as nn\nclass M(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(2, 2)\n"
+    was = gc.isenabled()
+    try:
+        gc.enable()
+        analyze_text(src, "m.py")
+        assert gc.isenabled()
+        gc.disable()
+        analyze_text(src, "m.py")
+        assert not gc.isenabled()
+    finally:
+        (gc.enable if was else gc.disable)()
+
+
+def test_spans_in_an_ascii_file_and_after_non_ascii_lines() -> None:
+    src = "import torch.nn as nn\nclass A(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(4096, 11008)\n"
+    ((span, label),) = analyze_text(src, "a.py").hints
+    assert label == "▸ 45.1M" and (span.start, span.end) == (Position(4, 18), Position(4, 40))
+    # One non-ASCII character anywhere: columns are code points on its line, bytes agree elsewhere.
+    src2 = src.replace("class A", "# café\nclass A").replace("nn.Linear(4096, 11008)", "nn.Linear(4096, 11008)  # ü")
+    src2 = src2.replace("        self.fc", "        x = 'é'; self.fc")
+    ((span2, _),) = analyze_text(src2, "a.py").hints
+    assert (span2.start, span2.end) == (Position(5, 27), Position(5, 49))
