@@ -28,12 +28,13 @@ says what would fit.
 from __future__ import annotations
 
 import difflib
+import functools
 import math
 import os
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import PurePosixPath
-from typing import Iterable, Mapping
+from typing import Any, Iterable, Mapping
 
 from lsp_count.core.params import ParamNode, exact_count, short_count
 from lsp_count.core.report import ModelReport
@@ -514,15 +515,19 @@ def model_anchor(model: ModelReport) -> Span | None:
     return Span.at(span.start.line, span.start.column) if span is not None else None
 
 
-def _layers_that_fit(model: ModelReport, limit: int) -> tuple[str, int, int] | None:
-    """(key, value, params) for the largest repeat count of the repeated block that keeps the model ≤ limit."""
-    node = _driving_node(model)
+def _layers_that_fit(model: ModelReport, limit: int, node: ParamNode | None = None,
+                     total: int | None = None) -> tuple[str, int, int] | None:
+    """(key, value, params) for the largest repeat count of the repeated block that keeps the model ≤ limit.
+
+    ``node`` and ``total``: ``_driving_node(model)`` and the model's total, when the caller has them."""
+    if node is None:
+        node = _driving_node(model)
     if node is None or node.repeat <= 1:
         return None
     key = _key_text(model, node)
     if key is None:
         return None
-    rest = model.tree.total - node.total
+    rest = (model.tree.total if total is None else total) - node.total
     if limit <= rest:
         return None
     reps = min((limit - rest) // node.per_repeat, node.repeat - 1)
@@ -532,14 +537,16 @@ def _layers_that_fit(model: ModelReport, limit: int) -> tuple[str, int, int] | N
 
 
 def judge_params(model: ModelReport, budget: Budget) -> Problem | None:
-    if budget.max_params is None or model.tree.total <= budget.max_params:
+    if budget.max_params is None:
         return None
-    total = model.tree.total
+    total = model.tree.total  # a walk of the whole tree: once
+    if total <= budget.max_params:
+        return None
     node = _driving_node(model)
     span = node.source if node is not None and node.source is not None else model_anchor(model)
     msg = (f"{short_count(total)} parameters ({exact_count(total)}) is over max-params "
            f"{short_count(budget.max_params)} of {budget.label}")
-    fit = _layers_that_fit(model, budget.max_params)
+    fit = _layers_that_fit(model, budget.max_params, node, total)
     if fit is not None:
         key, reps, params = fit
         msg += f"; {key} ≤ {reps} would fit ({short_count(params)})"
@@ -568,7 +575,7 @@ def judge_memory(model: ModelReport, budget: Budget) -> tuple[Problem, ...]:
     if budget.gpu is None and budget.max_memory is None:
         return ()
     try:
-        from lsp_count.core.memory import SettingsError, estimate_memory, settings_from_mapping
+        from lsp_count.core.memory import MemoryEstimator, SettingsError, settings_from_mapping
     except ImportError:
         return (_not_checked(model, "memory budget", "memory estimator (lsp_count.core.memory)"),)
     try:
@@ -577,22 +584,24 @@ def judge_memory(model: ModelReport, budget: Budget) -> tuple[Problem, ...]:
         # The file's plan holds something the estimator rejects: judge by the budget's rule alone.
         settings = settings_from_mapping(budget.settings)
     problems: list[Problem] = []
-    span = _memory_span(model)
+    # One estimator for every estimate below (the fit search's dozens included): each distinct
+    # setting is estimated once and the parameter tree is walked once.
+    est = MemoryEstimator(model)
     try:
         if budget.gpu is not None:
-            problem = _judge_gpu(model, settings, budget, span)
+            problem = _judge_gpu(model, settings, budget, est)
             if problem is not None:
                 problems.append(problem)
         if budget.max_memory is not None:
-            report = estimate_memory(model, settings)
+            report = est(settings)
             if report.total_bytes > budget.max_memory:
                 limit = budget.max_memory
-                fits = _cheaper_setting(model, settings, lambda r: r.total_bytes <= limit)
+                fits = _cheaper_setting(est, settings, lambda r: r.total_bytes <= limit)
                 problems.append(Problem(
                     "error", "LC201",
                     f"needs {format_gib(report.total_bytes)} in {report.dtype} for {_workload(settings)}; "
                     f"max-memory of {budget.label} is {format_gib(limit)}" + (f" (fits: {fits})" if fits else ""),
-                    span, data=(("required", report.total_bytes), ("limit", limit)),
+                    _memory_span(model), data=(("required", report.total_bytes), ("limit", limit)),
                 ))
     except SettingsError as exc:
         # e.g. tp = 4 in a budget applied to a model with 6 heads: the budget cannot apply to this file.
@@ -601,24 +610,21 @@ def judge_memory(model: ModelReport, budget: Budget) -> tuple[Problem, ...]:
     return tuple(problems)
 
 
-def _judge_gpu(model: ModelReport, settings: object, budget: Budget, span: Span | None) -> Problem | None:
-    from lsp_count.core.hardware import parse_gpu_spec
-    from lsp_count.core.memory import estimate_memory
-
+def _judge_gpu(model: ModelReport, settings: object, budget: Budget, est: object) -> Problem | None:
     assert budget.gpu is not None
-    selection = parse_gpu_spec(budget.gpu)
-    s = _sharded(model, settings, selection.count, budget)
+    selection = _gpu_selection(budget.gpu)
+    s = _sharded(est, settings, selection.count, budget)
     # judge_fit searches context, batch, dtype and GPU count for its hints, which is most of
     # the gate's time; a model that fits needs none of that, so check the fit itself first
     # (the same comparison judge_fit makes: per-GPU estimate against usable memory).
-    report = estimate_memory(model, s)
+    report = est(s)  # type: ignore[operator]
     if report.total_bytes <= selection.gpu.usable_bytes:
         return None
     try:
         from lsp_count.core.fit import judge_fit
     except ImportError:
         return _not_checked(model, f"GPU budget ({budget.gpu})", "fit judge (lsp_count.core.fit)")
-    verdict = judge_fit(model, s, selection)
+    verdict = judge_fit(model, s, selection, est)  # type: ignore[arg-type]
     if verdict.fits:
         return None
     gpu = selection.gpu.name
@@ -632,8 +638,8 @@ def _judge_gpu(model: ModelReport, settings: object, budget: Budget, span: Span 
         # A scan (not another full judge_fit) because it stops below the GPU count already found.
         cap = verdict.min_gpus if verdict.min_gpus is not None else 64
         for n in range(selection.count + 1, cap):
-            trial = _sharded(model, replace(s, dtype=_INT4[0]), n, budget)
-            if _fits_bytes(model, trial, selection.gpu.usable_bytes):
+            trial = _sharded(est, replace(s, dtype=_INT4[0]), n, budget)
+            if _fits_bytes(est, trial, selection.gpu.usable_bytes):
                 hints.append(f"{_INT4[1]} on {n}×{gpu}")
                 break
     if verdict.max_context is not None and verdict.max_context < s.context:
@@ -646,15 +652,25 @@ def _judge_gpu(model: ModelReport, settings: object, budget: Budget, span: Span 
         message += f" (fits: {', or '.join(hints)})"
     elif verdict.suggestions:
         message += f"; {verdict.suggestions[0]}"
-    return Problem("error", "LC201", message, span,
+    return Problem("error", "LC201", message, _memory_span(model),
                    data=(("required", verdict.required_bytes), ("available", verdict.available_bytes)))
 
 
-def _sharded(model: ModelReport, settings: object, count: int, budget: Budget) -> object:
+@functools.lru_cache(maxsize=64)
+def _gpu_selection(gpu: str) -> Any:
+    """``parse_gpu_spec`` (a pure lookup in the bundled catalog), once per distinct GPU string:
+    every model judged against a budget names the same GPU. Errors are not cached."""
+    from lsp_count.core.hardware import parse_gpu_spec
+
+    return parse_gpu_spec(gpu)
+
+
+def _sharded(est: object, settings: object, count: int, budget: Budget) -> object:
     """Settings on ``count`` GPUs. "Serve on 2×A100" means the model is split over them, so a
     multi-GPU budget that sets no parallelism gets tensor parallel for inference (pipeline where
-    the heads do not divide) and ZeRO-3 for training, rather than a replica per GPU."""
-    from lsp_count.core.memory import SettingsError, validate_settings
+    the heads do not divide) and ZeRO-3 for training, rather than a replica per GPU.
+    ``est``: the model's MemoryEstimator."""
+    from lsp_count.core.memory import SettingsError
 
     s = replace(settings, gpus=count)  # type: ignore[type-var]
     chosen = {canonical_key(k) for k in budget.settings}
@@ -664,18 +680,18 @@ def _sharded(model: ModelReport, settings: object, count: int, budget: Budget) -
         return replace(s, zero=3)
     for trial in (replace(s, tp=count), replace(s, pp=count)):
         try:
-            validate_settings(trial, model)
+            est.validate(trial)  # type: ignore[attr-defined]
             return trial
         except SettingsError:
             continue
     return s
 
 
-def _fits_bytes(model: ModelReport, settings: object, available: int) -> bool:
-    from lsp_count.core.memory import SettingsError, estimate_memory
+def _fits_bytes(est: object, settings: object, available: int) -> bool:
+    from lsp_count.core.memory import SettingsError
 
     try:
-        return estimate_memory(model, settings).total_bytes <= available  # type: ignore[arg-type]
+        return est(settings).total_bytes <= available  # type: ignore[operator]
     except SettingsError:
         return False
 
@@ -689,10 +705,10 @@ _INFERENCE_DTYPES = (("int8", "int8"), ("awq-4bit", "int4"))
 _TRAINING_FALLBACKS = (("lora", None, "LoRA"), ("qlora", "nf4-dq", "QLoRA"))
 
 
-def _cheaper_setting(model: ModelReport, settings: object, ok: object) -> str | None:
-    """The first cheaper setting under which ``ok(MemoryReport)`` holds, described for a message."""
-    from lsp_count.core.memory import estimate_memory
+def _cheaper_setting(est: object, settings: object, ok: object) -> str | None:
+    """The first cheaper setting under which ``ok(MemoryReport)`` holds, described for a message.
 
+    ``est``: the model's MemoryEstimator."""
     trials: list[tuple[dict[str, object], str]] = []
     mode = getattr(settings, "mode", "inference")
     if mode == "inference":
@@ -703,7 +719,7 @@ def _cheaper_setting(model: ModelReport, settings: object, ok: object) -> str | 
         trials = [({"mode": "qlora", "dtype": "nf4-dq"}, "QLoRA")]
     for change, label in trials:
         try:
-            report = estimate_memory(model, replace(settings, **change))  # type: ignore[type-var]
+            report = est(replace(settings, **change))  # type: ignore[type-var,operator]
         except ValueError:  # SettingsError: the combination is not a run anyone could have
             continue
         if ok(report):  # type: ignore[operator]

@@ -19,8 +19,7 @@ from dataclasses import dataclass, replace
 
 from lsp_count.core.hardware import GPUSelection
 from lsp_count.core.memory import (
-    GiB, MAX_BATCH, Settings, SettingsError, _attention_heads, _decoder_spec, _layer_count, estimate_memory,
-    validate_settings,
+    GiB, MAX_BATCH, MemoryEstimator, Settings, SettingsError, _attention_heads, _decoder_spec,
 )
 from lsp_count.core.precision import DTYPES, normalize_dtype
 from lsp_count.core.report import ModelReport
@@ -50,27 +49,31 @@ class FitVerdict:
     suggestions: tuple[str, ...]
 
 
-def _required(model: ModelReport, s: Settings) -> int:
-    return estimate_memory(model, s).total_bytes
+# The searches below take a MemoryEstimator (``est``) for the model: the same reports as
+# estimate_memory, each distinct setting estimated once, the tree walked once.
 
 
-def _fits(model: ModelReport, s: Settings, available: int) -> bool:
+def _required(est: MemoryEstimator, s: Settings) -> int:
+    return est(s).total_bytes
+
+
+def _fits(est: MemoryEstimator, s: Settings, available: int) -> bool:
     try:
-        return _required(model, s) <= available
+        return _required(est, s) <= available
     except SettingsError:
         return False
 
 
-def _largest(model: ModelReport, s: Settings, available: int, name: str, cap: int) -> int | None:
+def _largest(est: MemoryEstimator, s: Settings, available: int, name: str, cap: int) -> int | None:
     """Largest value of setting ``name`` in [1, cap] that fits (memory grows with it)."""
-    if not _fits(model, replace(s, **{name: 1}), available):
+    if not _fits(est, replace(s, **{name: 1}), available):
         return None
     lo, hi = 1, cap
-    if _fits(model, replace(s, **{name: hi}), available):
+    if _fits(est, replace(s, **{name: hi}), available):
         return hi
     while hi - lo > 1:
         mid = (lo + hi) // 2
-        if _fits(model, replace(s, **{name: mid}), available):
+        if _fits(est, replace(s, **{name: mid}), available):
             lo = mid
         else:
             hi = mid
@@ -99,22 +102,23 @@ def _valid_tps(model: ModelReport) -> tuple[int, ...]:
                  if heads % t == 0 and (kv is None or kv % t == 0 or t % kv == 0))
 
 
-def _min_gpus(model: ModelReport, s: Settings, available: int) -> tuple[int | None, Settings | None]:
+def _min_gpus(est: MemoryEstimator, s: Settings, available: int) -> tuple[int | None, Settings | None]:
     """Fewest GPUs that fit, and the settings that get there."""
-    layers = max(1, _layer_count(model.tree.root))
+    model = est.model
+    layers = max(1, est.layer_count)
     if s.mode != "inference":
         # Data parallel with ZeRO-3 over N GPUs (the user's TP and PP kept): per-GPU memory falls with N.
         unit = s.tp * s.pp
         base = replace(s, zero=3)
         candidates = [n for n in range(unit, MAX_SEARCH_GPUS + 1, unit)]
-        if not _fits(model, replace(base, gpus=candidates[-1]), available):
+        if not _fits(est, replace(base, gpus=candidates[-1]), available):
             return None, None
         lo, hi = 0, len(candidates) - 1
-        if _fits(model, replace(s, gpus=candidates[0]), available):
+        if _fits(est, replace(s, gpus=candidates[0]), available):
             return candidates[0], replace(s, gpus=candidates[0])
         while lo < hi:
             mid = (lo + hi) // 2
-            if _fits(model, replace(base, gpus=candidates[mid]), available):
+            if _fits(est, replace(base, gpus=candidates[mid]), available):
                 hi = mid
             else:
                 lo = mid + 1
@@ -126,7 +130,7 @@ def _min_gpus(model: ModelReport, s: Settings, available: int) -> tuple[int | No
             if n % t or n // t > layers:
                 continue
             trial = replace(s, tp=t, pp=n // t, gpus=n)
-            if _fits(model, trial, available):
+            if _fits(est, trial, available):
                 return n, trial
     return None, None
 
@@ -135,20 +139,25 @@ def _gib(b: int) -> str:
     return f"{b / GiB:,.1f} GiB"
 
 
-def judge_fit(model: ModelReport, settings: Settings, selection: GPUSelection) -> FitVerdict:
-    """Fit of ``model`` under ``settings`` on ``selection`` (its count is the total GPU count)."""
+def judge_fit(model: ModelReport, settings: Settings, selection: GPUSelection,
+              estimator: MemoryEstimator | None = None) -> FitVerdict:
+    """Fit of ``model`` under ``settings`` on ``selection`` (its count is the total GPU count).
+
+    ``estimator``: a MemoryEstimator for ``model`` to share estimates with the caller's.
+    """
+    est = estimator if estimator is not None and estimator.model is model else MemoryEstimator(model)
     s = replace(settings, gpus=selection.count)
     if s.gpus % (s.tp * s.pp):
         raise SettingsError("--gpu", f"{selection.label} cannot be split into tensor parallel {s.tp} × pipeline parallel {s.pp}")
-    validate_settings(s, model)
-    report = estimate_memory(model, s)
+    est.validate(s)
+    report = est(s)
     available = selection.gpu.usable_bytes
     required = report.total_bytes
     fits = required <= available
-    max_context = _largest(model, s, available, "context", _context_cap(model, s))
-    max_batch = _largest(model, s, available, "batch", MAX_BATCH)
-    lowest = next((d for d, trial in _ladder(s) if _fits(model, trial, available)), None)
-    min_gpus, min_settings = _min_gpus(model, s, available)
+    max_context = _largest(est, s, available, "context", _context_cap(model, s))
+    max_batch = _largest(est, s, available, "batch", MAX_BATCH)
+    lowest = next((d for d, trial in _ladder(s) if _fits(est, trial, available)), None)
+    min_gpus, min_settings = _min_gpus(est, s, available)
     suggestions: list[str] = []
     if not fits:
         if max_context is not None and max_context < s.context:
@@ -157,23 +166,23 @@ def judge_fit(model: ModelReport, settings: Settings, selection: GPUSelection) -
             suggestions.append(f"--batch {max_batch} fits")
         if s.mode != "inference" and not s.gradient_checkpointing:
             trial = replace(s, gradient_checkpointing=True)
-            if _fits(model, trial, available):
-                suggestions.append(f"--gradient-checkpointing fits ({_gib(_required(model, trial))})")
+            if _fits(est, trial, available):
+                suggestions.append(f"--gradient-checkpointing fits ({_gib(_required(est, trial))})")
         if s.mode == "inference" and (s.kv_dtype is None or normalize_dtype(s.kv_dtype) != "float8"):
             trial = replace(s, kv_dtype="float8")
-            if _fits(model, trial, available):
-                suggestions.append(f"--kv-dtype float8 fits ({_gib(_required(model, trial))})")
+            if _fits(est, trial, available):
+                suggestions.append(f"--kv-dtype float8 fits ({_gib(_required(est, trial))})")
         if lowest is not None and lowest != report.dtype:
             mode = next(t.mode for d, t in _ladder(s) if d == lowest)
             flag = f"--dtype {lowest}" + (f" --mode {mode}" if mode != s.mode else "")
-            suggestions.append(f"{flag} fits ({_gib(_required(model, next(t for d, t in _ladder(s) if d == lowest)))})")
+            suggestions.append(f"{flag} fits ({_gib(_required(est, next(t for d, t in _ladder(s) if d == lowest)))})")
         if s.mode == "train":
-            if s.optimizer != "adamw-8bit" and _fits(model, replace(s, optimizer="adamw-8bit"), available):
+            if s.optimizer != "adamw-8bit" and _fits(est, replace(s, optimizer="adamw-8bit"), available):
                 suggestions.append("--optimizer adamw-8bit fits")
             for mode in ("lora", "qlora"):
                 trial = replace(s, mode=mode, dtype=None, gradient_checkpointing=True)
-                if _fits(model, trial, available):
-                    suggestions.append(f"--mode {mode} --gradient-checkpointing fits ({_gib(_required(model, trial))})")
+                if _fits(est, trial, available):
+                    suggestions.append(f"--mode {mode} --gradient-checkpointing fits ({_gib(_required(est, trial))})")
                     break
         if min_gpus is not None and min_settings is not None and min_gpus != s.gpus:
             how = (f"--zero 3" if s.mode != "inference" else

@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, fields
-from typing import Callable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from lsp_count.core.params import ParamNode, ParamTree, Tensor
 from lsp_count.core.precision import (
@@ -296,6 +296,10 @@ def _attention_heads(model: ModelReport) -> tuple[int | None, int | None]:
 
 def validate_settings(settings: Settings, model: ModelReport | None = None) -> None:
     """Raise SettingsError (naming the flag) for settings no run could have."""
+    _validate(settings, model, _TreeFacts(model.tree) if model is not None else None)
+
+
+def _validate(settings: Settings, model: ModelReport | None, facts: "_TreeFacts | None") -> None:
     s = settings
     if s.mode not in MODES:
         raise SettingsError("--mode", f'"{s.mode}" is not a mode (choose {", ".join(MODES)})')
@@ -347,17 +351,20 @@ def validate_settings(settings: Settings, model: ModelReport | None = None) -> N
             raise SettingsError("--tp", f"tensor parallel {s.tp} does not divide the {heads} attention heads")
         if kv is not None and kv % s.tp and s.tp % kv:
             raise SettingsError("--tp", f"tensor parallel {s.tp} neither divides nor is a multiple of the {kv} key/value heads")
-    layers = _layer_count(model.tree.root)
+    assert facts is not None
+    layers = facts.layer_count
     if s.pp > 1 and s.pp > layers:
         raise SettingsError("--pp", f"pipeline parallel {s.pp} is more stages than the model's {layers} layers")
     if s.mode in ("lora", "qlora"):
-        modules = lora_adapter_breakdown(model.tree, s.lora_rank, s.lora_targets)
+        modules = facts.memo(("lora", s.lora_rank, s.lora_targets),
+                             lambda: lora_adapter_breakdown(model.tree, s.lora_rank, s.lora_targets))
         if not modules:
             what = ", ".join(s.lora_targets) if s.lora_targets else "linear layers"
             known = ", ".join(sorted(linear_modules(model.tree)))
             raise SettingsError("--lora-targets", f"no module matches {what} (linear modules: {known})")
         if s.lora_targets is not None:
-            for module, (in_f, out_f) in _target_dims(model.tree, s.lora_targets).items():
+            targets = s.lora_targets
+            for module, (in_f, out_f) in facts.memo(("dims", targets), lambda: _target_dims(model.tree, targets)).items():
                 if s.lora_rank > min(in_f, out_f):
                     raise SettingsError("--lora-rank", f"rank {s.lora_rank} is larger than {module} ({in_f}→{out_f}); the adapter cannot exceed min(in, out) = {min(in_f, out_f)}")
 
@@ -441,21 +448,79 @@ def per_gpu_bytes(tree: ParamTree, fn: TensorBytes, tp: int = 1, pp: int = 1) ->
     precedes the layer stack (embeddings), the last what follows (final norm,
     head); the larger of the two is the per-GPU figure.
     """
+    flat = [(p, t, m, f, _in_stack(p)) for p, t, m, f in tree.root.iter_tensors()]
+    values = [fn(p, t, m, f) for p, t, m, f, _s in flat]
+    return _pipeline(_split_bytes(flat, values, tp), pp, tree.root if pp > 1 else None)
+
+
+def _split_bytes(flat: Iterable[tuple[str, Tensor, int, bool, bool]], values: Iterable[int],
+                 tp: int) -> tuple[int, int, int]:
+    """(before the layer stack, the stack, after it) bytes per GPU under tensor parallel ``tp``,
+    from each tensor's bytes (``values``, in ``flat``'s order)."""
     first = last = layers = 0
     seen_stack = False
-    for path, t, mult, frozen in tree.root.iter_tensors():
-        b = _tp_split(t, fn(path, t, mult, frozen), tp)
-        if _in_stack(path):
+    for (_path, t, _mult, _frozen, in_stack), value in zip(flat, values):
+        b = _tp_split(t, value, tp)
+        if in_stack:
             layers += b
             seen_stack = True
         elif seen_stack:
             last += b
         else:
             first += b
+    return first, layers, last
+
+
+def _pipeline(split: tuple[int, int, int], pp: int, root: ParamNode | None, n_layers: int | None = None) -> int:
+    first, layers, last = split
     if pp == 1:
         return first + layers + last
-    n = max(1, _layer_count(tree.root))
+    n = max(1, n_layers if n_layers is not None else _layer_count(root))  # type: ignore[arg-type]
     return max(first, last) + -(-layers * -(-n // pp) // n)
+
+
+class _TreeFacts:
+    """Aggregates of one parameter tree that every estimate would otherwise recompute by walking it.
+
+    The fit searches estimate the same model under dozens of settings; what depends only on the
+    tree (and the few settings named in each memo key) is computed once per ``_TreeFacts``.
+    """
+
+    def __init__(self, tree: ParamTree) -> None:
+        self.tree = tree
+        self._flat: tuple[tuple[str, Tensor, int, bool, bool], ...] | None = None
+        self._memo: dict[tuple, object] = {}
+        self._layers: int | None = None
+
+    @property
+    def flat(self) -> tuple[tuple[str, Tensor, int, bool, bool], ...]:
+        """(path, tensor, occurrences, frozen, in the layer stack) in ``iter_tensors`` order."""
+        if self._flat is None:
+            self._flat = tuple((p, t, m, f, _in_stack(p)) for p, t, m, f in self.tree.root.iter_tensors())
+        return self._flat
+
+    def memo(self, key: tuple, compute: Callable[[], object]) -> Any:
+        try:
+            return self._memo[key]
+        except KeyError:
+            value = self._memo[key] = compute()
+            return value
+
+    @property
+    def layer_count(self) -> int:
+        if self._layers is None:
+            self._layers = _layer_count(self.tree.root)
+        return self._layers
+
+    def per_gpu(self, key: tuple, fn: TensorBytes, tp: int, pp: int) -> int:
+        """``per_gpu_bytes(tree, fn, tp, pp)`` for an ``fn`` that ``key`` fully determines."""
+        split = self.memo(("split", key, tp), lambda: self._split(key, fn, tp))
+        return _pipeline(split, pp, None, self.layer_count if pp > 1 else None)
+
+    def _split(self, key: tuple, fn: TensorBytes, tp: int) -> tuple[int, int, int]:
+        # fn's value per tensor does not depend on tp: computed once per key, then split per tp.
+        values = self.memo(("values", key), lambda: tuple(fn(p, t, m, f) for p, t, m, f, _s in self.flat))
+        return _split_bytes(self.flat, values, tp)
 
 
 def _largest_layer_bytes(tree: ParamTree, fn: TensorBytes) -> int:
@@ -545,12 +610,14 @@ def _hidden(spec: ModelSpec | None) -> int | None:
     return h if isinstance(h, int) else None
 
 
-def training_activations(model: ModelReport, s: Settings, compute: str, lora_targets_active: bool) -> tuple[int, str]:
+def training_activations(model: ModelReport, s: Settings, compute: str, lora_targets_active: bool,
+                         facts: _TreeFacts | None = None) -> tuple[int, str]:
     """Korthikanti et al. 2022 for attention layers; a linear-I/O rule elsewhere. Bytes per GPU."""
+    facts = facts or _TreeFacts(model.tree)
     spec = _decoder_spec(model) or model.spec
     scale = FLOAT_BYTES.get(compute, 2) / 2  # the paper's figures are for 16-bit activations
     sb = s.context * s.batch
-    layers = max(1, _layer_count(model.tree.root))
+    layers = max(1, facts.layer_count)
     h = _hidden(spec) or 0
     attention = spec is not None and spec.family.layout != "mamba" and isinstance(spec.values.get("num_heads"), int)
     if attention:
@@ -562,10 +629,7 @@ def training_activations(model: ModelReport, s: Settings, compute: str, lora_tar
     else:
         # Σ over one layer's linears of (in + out) elements per token, 2 bytes each: the inputs kept for weight
         # gradients and the outputs kept for the next op (gives 32·h for a GPT layer, vs the paper's 34·h).
-        io = 0
-        for path, t, mult, _f in model.tree.root.iter_tensors():
-            if _in_stack(path) and t.kind in ("linear", "expert") and len(t.shape) == 2:
-                io += (t.shape[0] + t.shape[1]) * mult
+        io = facts.memo(("stack_io",), lambda: _stack_io(facts))
         per_layer_full = 2 * sb * io // layers
         source = "2 bytes × Σ(in + out) of each layer's linears per token"
     if s.gradient_checkpointing:
@@ -576,11 +640,7 @@ def training_activations(model: ModelReport, s: Settings, compute: str, lora_tar
         source += f" × {layers} layers"
     if lora_targets_active:
         # peft casts each adapted linear's input to the adapter dtype and keeps that copy and lora_A's output.
-        extra = 0
-        for _p, t, mult, _f in model.tree.root.iter_tensors():
-            if _is_target(t, s.lora_targets):
-                assert t.in_features is not None
-                extra += mult * (t.in_features + s.lora_rank)
+        extra = facts.memo(("lora_io", s.lora_rank, s.lora_targets), lambda: _lora_io(facts, s))
         stored_layers = 1 if s.gradient_checkpointing else layers
         total += 2 * sb * extra * stored_layers // layers
         source += "; LoRA adds s·b·(in + r) per adapted linear" + (" (one layer at a time)" if s.gradient_checkpointing else "")
@@ -591,16 +651,37 @@ def training_activations(model: ModelReport, s: Settings, compute: str, lora_tar
     return total, source
 
 
-def inference_activations(model: ModelReport, s: Settings, compute: str) -> tuple[int, str]:
+def _stack_io(facts: _TreeFacts) -> int:
+    return sum((t.shape[0] + t.shape[1]) * mult for _p, t, mult, _f, in_stack in facts.flat
+               if in_stack and t.kind in ("linear", "expert") and len(t.shape) == 2)
+
+
+def _lora_io(facts: _TreeFacts, s: Settings) -> int:
+    extra = 0
+    for _p, t, mult, _f, _st in facts.flat:
+        if _is_target(t, s.lora_targets):
+            assert t.in_features is not None
+            extra += mult * (t.in_features + s.lora_rank)
+    return extra
+
+
+def _widest_stack_linear(facts: _TreeFacts) -> int:
+    widest = 0
+    for _p, t, _mult, _f, in_stack in facts.flat:
+        if in_stack and t.kind == "linear" and len(t.shape) == 2:
+            widest = max(widest, t.shape[0] + t.shape[1])
+    return widest
+
+
+def inference_activations(model: ModelReport, s: Settings, compute: str,
+                          facts: _TreeFacts | None = None) -> tuple[int, str]:
     """Peak transient activations of one forward pass over the whole prompt (no gradients kept)."""
+    facts = facts or _TreeFacts(model.tree)
     spec = _decoder_spec(model) or model.spec
     cb = FLOAT_BYTES.get(compute, 2)
     sb = s.context * s.batch
     h = _hidden(spec) or 0
-    widest = 0
-    for path, t, _mult, _f in model.tree.root.iter_tensors():
-        if _in_stack(path) and t.kind == "linear" and len(t.shape) == 2:
-            widest = max(widest, t.shape[0] + t.shape[1])
+    widest = facts.memo(("widest",), lambda: _widest_stack_linear(facts))
     v = spec.values if spec is not None else {}
     ffn = [int(x) for x in (v.get("intermediate_size"), v.get("shared_intermediate_size")) if isinstance(x, int)]
     if isinstance(v.get("moe_intermediate_size"), int) and isinstance(v.get("experts_per_token"), int):
@@ -640,9 +721,40 @@ def _shard(b: int, n: int) -> int:
 
 def estimate_memory(model: ModelReport, settings: Settings) -> MemoryReport:
     """Itemized GPU memory per GPU for ``model`` under ``settings``. Raises SettingsError."""
+    return _estimate(model, settings, _TreeFacts(model.tree))
+
+
+class MemoryEstimator:
+    """``estimate_memory`` for one model under many settings (the fit searches, the budget gate).
+
+    Same reports, computed once per distinct settings, with the per-tree aggregates shared
+    between them instead of re-walking the tree for every estimate.
+    """
+
+    def __init__(self, model: ModelReport) -> None:
+        self.model = model
+        self._facts = _TreeFacts(model.tree)
+        self._reports: dict[Settings, MemoryReport] = {}
+
+    def __call__(self, settings: Settings) -> MemoryReport:
+        report = self._reports.get(settings)
+        if report is None:
+            report = self._reports[settings] = _estimate(self.model, settings, self._facts)
+        return report
+
+    def validate(self, settings: Settings) -> None:
+        """``validate_settings(settings, model)``."""
+        _validate(settings, self.model, self._facts)
+
+    @property
+    def layer_count(self) -> int:
+        return self._facts.layer_count
+
+
+def _estimate(model: ModelReport, settings: Settings, facts: _TreeFacts) -> MemoryReport:
     s = settings
-    validate_settings(s, model)
-    plan = _plan(model, s)
+    _validate(s, model, facts)
+    plan = facts.memo(("plan", s.mode, s.dtype, s.optimizer, s.kv_dtype), lambda: _plan(model, s))
     tree = model.tree
     tp, pp, dp = s.tp, s.pp, s.dp
     notes = list(plan.notes)
@@ -668,15 +780,16 @@ def estimate_memory(model: ModelReport, settings: Settings) -> MemoryReport:
                 return stored(path, t, mult, frozen)
             return mult * t.numel * (FLOAT_BYTES.get(plan.storage, 2))
 
-        w = per_gpu_bytes(tree, train_w, tp, pp)
+        weights_key = (plan.storage, plan.compute, plan.skip_modules)
+        w = facts.per_gpu(("train_w",) + weights_key, train_w, tp, pp)
         detail = f"{plan.storage} weights{split_note}"
         if zero3:
-            gathered = _largest_layer_bytes(tree, train_w)
+            gathered = facts.memo(("layer", "train_w") + weights_key, lambda: _largest_layer_bytes(tree, train_w))
             w = _shard(w, dp) + gathered
             detail += f"; ZeRO-3 ÷ {dp} + one gathered layer ({gathered / GiB:.2f} GiB)"
         lines.append(MemoryLine("weights", w, weights_exact and not zero3, detail))
         trainable_fn: TensorBytes = lambda p, t, m, f: 0 if f else m * t.numel  # noqa: E731
-        n_train = per_gpu_bytes(tree, trainable_fn, tp, pp)
+        n_train = facts.per_gpu(("trainable",), trainable_fn, tp, pp)
         g = n_train * wbytes
         lines.append(MemoryLine("gradients", _shard(g, dp) if s.zero >= 2 else g, not parallel and not (s.zero >= 2 and dp > 1),
                                 f"{wbytes} bytes × {n_train:,} trainable" + (f"; ZeRO-{s.zero} ÷ {dp}" if s.zero >= 2 and dp > 1 else "")))
@@ -684,20 +797,23 @@ def estimate_memory(model: ModelReport, settings: Settings) -> MemoryReport:
             m = n_train * 4
             lines.append(MemoryLine("master_weights", _shard(m, dp) if s.zero >= 1 else m, not parallel and not (s.zero >= 1 and dp > 1),
                                     f"fp32 copy, 4 bytes × {n_train:,}" + (f"; ZeRO-{s.zero} ÷ {dp}" if s.zero and dp > 1 else "")))
-        o = per_gpu_bytes(tree, lambda p, t, m, f: 0 if f else m * t.numel * _optimizer_bytes(t, s.optimizer), tp, pp)
+        o = facts.per_gpu(("optimizer", s.optimizer),
+                          lambda p, t, m, f: 0 if f else m * t.numel * _optimizer_bytes(t, s.optimizer), tp, pp)
         lines.append(MemoryLine("optimizer_states", _shard(o, dp) if s.zero >= 1 else o,
                                 s.optimizer != "adamw-8bit" and not parallel and not (s.zero >= 1 and dp > 1),
                                 _optimizer_detail(s.optimizer) + (f"; ZeRO-{s.zero} ÷ {dp}" if s.zero and dp > 1 else "")))
     elif s.mode in ("lora", "qlora"):
         # The base is frozen: its storage only. Adapters are fp32 (peft's autocast_adapter_dtype), trained with the optimizer.
-        w = per_gpu_bytes(tree, stored, tp, pp)
+        stored_key = ("stored", plan.storage, plan.compute, plan.skip_modules)
+        w = facts.per_gpu(stored_key, stored, tp, pp)
         detail = f"frozen base in {plan.storage}{split_note}"
         if zero3:
-            gathered = _largest_layer_bytes(tree, stored)
+            gathered = facts.memo(("layer",) + stored_key, lambda: _largest_layer_bytes(tree, stored))
             w = _shard(w, dp) + gathered
             detail += f"; ZeRO-3 ÷ {dp} + one gathered layer"
         lines.append(MemoryLine("weights", w, weights_exact and not zero3, detail))
-        n_adapt_total = lora_adapter_params(tree, s.lora_rank, s.lora_targets)
+        n_adapt_total = sum(facts.memo(("lora", s.lora_rank, s.lora_targets),
+                                       lambda: lora_adapter_breakdown(tree, s.lora_rank, s.lora_targets)).values())
 
         def adapter_fn(p: str, t: Tensor, m: int, f: bool) -> int:
             if not _is_target(t, s.lora_targets):
@@ -705,7 +821,7 @@ def estimate_memory(model: ModelReport, settings: Settings) -> MemoryReport:
             assert t.in_features is not None and t.out_features is not None
             return m * s.lora_rank * (t.in_features + t.out_features)
 
-        n_adapt = per_gpu_bytes(tree, adapter_fn, tp, pp)
+        n_adapt = facts.per_gpu(("adapter", s.lora_rank, s.lora_targets), adapter_fn, tp, pp)
         targets = ", ".join(s.lora_targets) if s.lora_targets else "all linear layers"
         sharded = (lambda b, level: _shard(b, dp) if s.zero >= level else b)
         lines.append(MemoryLine("adapters", sharded(4 * n_adapt, 3), not parallel and not zero3,
@@ -717,7 +833,7 @@ def estimate_memory(model: ModelReport, settings: Settings) -> MemoryReport:
                                 s.optimizer != "adamw-8bit" and not parallel and not (s.zero >= 1 and dp > 1),
                                 _optimizer_detail(s.optimizer) + " (adapters only)"))
     else:
-        w = per_gpu_bytes(tree, stored, tp, pp)
+        w = facts.per_gpu(("stored", plan.storage, plan.compute, plan.skip_modules), stored, tp, pp)
         lines.append(MemoryLine("weights", w, weights_exact, f"{plan.storage}{split_note}"))
         cache = kv_cache(model, s.context, s.batch, plan.kv, tp, pp)
         if cache is None:
@@ -730,7 +846,7 @@ def estimate_memory(model: ModelReport, settings: Settings) -> MemoryReport:
             lines.append(MemoryLine("kv_cache", cache.bytes, cache.exact, cache.detail))
 
     if training:
-        act, source = training_activations(model, s, plan.compute, s.mode in ("lora", "qlora"))
+        act, source = training_activations(model, s, plan.compute, s.mode in ("lora", "qlora"), facts)
         lines.append(MemoryLine("activations", act, False, source))
         spec = _decoder_spec(model)
         vocab = spec.values.get("vocab_size") if spec is not None and model.spec is not None and model.spec.head in ("causal_lm",) else None
@@ -738,7 +854,7 @@ def estimate_memory(model: ModelReport, settings: Settings) -> MemoryReport:
             logits = 4 * s.context * s.batch * vocab
             lines.append(MemoryLine("logits", _shard(logits, tp), False, f"4·s·b·V fp32 (V = {vocab:,})"))
     else:
-        act, detail = inference_activations(model, s, plan.compute)
+        act, detail = inference_activations(model, s, plan.compute, facts)
         lines.append(MemoryLine("activations", act, False, detail))
     lines.append(MemoryLine("overhead", OVERHEAD_BYTES, False, "CUDA context + allocator (constant, uncalibrated)"))
 

@@ -35,6 +35,7 @@ embeddings and the head too and stores 1-D tensors as f32.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import Iterable, Mapping
@@ -101,8 +102,12 @@ class UnknownDType(ValueError):
         self.text = text
 
 
+@functools.lru_cache(maxsize=256)
 def normalize_dtype(text: str) -> str:
-    """``"torch.bfloat16"``, ``"bf16"``, ``"BF16"`` → ``"bfloat16"``. Raises UnknownDType."""
+    """``"torch.bfloat16"``, ``"bf16"``, ``"BF16"`` → ``"bfloat16"``. Raises UnknownDType.
+
+    Memoized (errors are not): every memory estimate normalizes the same few names.
+    """
     raw = text.strip().lower()
     if raw.startswith("torch."):
         raw = raw[len("torch."):]
@@ -166,6 +171,12 @@ def use_more_bits(i_layer: int, n_layers: int) -> bool:
     return i_layer < n_layers // 8 or i_layer >= 7 * n_layers // 8 or (i_layer - n_layers // 8) % 3 == 2
 
 
+@functools.lru_cache(maxsize=256)
+def _more_bits_layers(n_layers: int) -> int:
+    """How many of ``n_layers`` layers ``use_more_bits`` picks (memoized: the fit search asks often)."""
+    return sum(1 for i in range(n_layers) if use_more_bits(i, n_layers))
+
+
 # Tensor names that llama.cpp calls attn_v and ffn_down (incl. the experts' fused down projection).
 _GGUF_MORE_BITS_NAMES = frozenset({"v_proj", "down_proj", "dense_4h_to_h", "fc2", "fc_out"})
 
@@ -226,7 +237,7 @@ def tensor_bytes(t: Tensor, dtype: str, occurrences: int = 1, compute_dtype: str
         if is_head:
             return occurrences * quantized_bytes(t, "q6_k")
         if _short_name(t) in _GGUF_MORE_BITS_NAMES and t.kind in QUANTIZABLE_KINDS and occurrences > 1:
-            more = sum(1 for i in range(occurrences) if use_more_bits(i, occurrences))
+            more = _more_bits_layers(occurrences)
             return more * quantized_bytes(t, "q6_k") + (occurrences - more) * quantized_bytes(t, "q4_k")
         return occurrences * quantized_bytes(t, "q4_k")
     if t.kind not in QUANTIZABLE_KINDS or is_head or t.module in skip_modules:

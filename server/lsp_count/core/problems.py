@@ -15,4 +15,5 @@ CODES: dict[str, str] = {
     "LC201": "over the memory budget",
     "LC202": "over the parameter budget",
     "LC203": "model cannot be counted exactly (strict mode)",
+    "LC204": "invalid budget (budget file or budget settings)",
 }
