@@ -134,3 +134,95 @@ def test_torchtune_phi3_lora_matches_split_layout(attn, mlp, output, builder):
     targets += ["lm_head"] if output else []
     assert (model.tree.total, model.tree.trainable) == peft_counts(llama, 8, targets)
     assert model.tree.total - model.tree.trainable == 3_821_079_552  # Phi-3-mini, as transformers counts it
+
+
+# --- NeMo LoRA (model.peft) -----------------------------------------------------------------------------
+#
+# NeMo is not installable here: the adapter layout (one ParallelLinearAdapter per fused Megatron linear,
+# linear_in in×dim + linear_out dim×out, no bias) rests on NeMo's code. What these tests check against peft is the
+# fused shapes: peft's r·(in+out) on transformers classes that fuse the same layers (gpt2 c_attn / c_proj / c_fc,
+# GPT-NeoX query_key_value, phi3 qkv_proj / gate_up_proj) must equal NeMo's dim·(in+out) per adapter.
+
+NEMO_PEFT = ("  peft:\n    peft_scheme: lora\n    lora_tuning:\n      adapter_dim: {dim}\n"
+             "      target_modules: {targets}\n")
+
+
+def nemo_lora_model(text: str):
+    report = analyze_text(text, "megatron_gpt_peft.yaml", AnalyzeOptions())
+    assert not report.has_errors, report.problems
+    (model,) = report.models
+    return model
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_nemo_lora_gpt_matches_peft_on_gpt2(seed):
+    from tests.parity.test_lora_parity import peft_counts
+
+    rng = random.Random(40 + seed)
+    heads = rng.choice([2, 4])
+    hidden = heads * rng.choice([8, 16])
+    layers, ffn, dim = rng.randint(1, 3), rng.choice([4 * hidden, 48]), rng.choice([2, 4, 8])
+    text = (f"model:\n  num_layers: {layers}\n  hidden_size: {hidden}\n  ffn_hidden_size: {ffn}\n"
+            f"  num_attention_heads: {heads}\n  normalization: layernorm\n  bias: True\n  activation: gelu\n"
+            f"  position_embedding_type: learned_absolute\n  share_embeddings_and_output_weights: True\n"
+            f"  max_position_embeddings: 128\n  make_vocab_size_divisible_by: 128\n"
+            f"  tokenizer:\n    library: megatron\n    type: GPT2BPETokenizer\n"
+            + NEMO_PEFT.format(dim=dim, targets="[all]"))
+    model = nemo_lora_model(text)
+    gpt2 = dict(model_type="gpt2", architectures=["GPT2LMHeadModel"], vocab_size=_pad(50257, 128), n_embd=hidden,
+                n_layer=layers, n_head=heads, n_inner=ffn, n_positions=128)
+    assert (model.tree.total, model.tree.trainable) == peft_counts(gpt2, dim, ["c_attn", "c_proj", "c_fc"])
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_nemo_lora_neox_matches_peft(seed):
+    from tests.parity.test_lora_parity import peft_counts
+
+    rng = random.Random(50 + seed)
+    heads = rng.choice([2, 4])
+    hidden = heads * 8
+    layers, ffn, dim = rng.randint(1, 3), rng.choice([4 * hidden, 40]), rng.choice([2, 4])
+    targets = rng.choice([["attention_qkv"], ["attention", "mlp_fc2"], ["mlp"], ["all"]])
+    text = (f"model:\n  num_layers: {layers}\n  hidden_size: {hidden}\n  ffn_hidden_size: {ffn}\n"
+            f"  num_attention_heads: {heads}\n  normalization: layernorm\n  bias: True\n  activation: gelu\n"
+            f"  position_embedding_type: rope\n  share_embeddings_and_output_weights: False\n"
+            f"  make_vocab_size_divisible_by: 128\n  tokenizer:\n    library: megatron\n    type: GPT2BPETokenizer\n"
+            + NEMO_PEFT.format(dim=dim, targets=targets))
+    model = nemo_lora_model(text)
+    neox = dict(model_type="gpt_neox", architectures=["GPTNeoXForCausalLM"], vocab_size=_pad(50257, 128),
+                hidden_size=hidden, num_hidden_layers=layers, num_attention_heads=heads, intermediate_size=ffn,
+                rotary_pct=1.0, tie_word_embeddings=False)
+    names = {"attention_qkv": ["query_key_value"], "attention_dense": ["dense"], "mlp_fc1": ["dense_h_to_4h"],
+             "mlp_fc2": ["dense_4h_to_h"]}
+    groups = {"attention": ["attention_qkv", "attention_dense"], "mlp": ["mlp_fc1", "mlp_fc2"],
+              "all": ["attention_qkv", "attention_dense", "mlp_fc1", "mlp_fc2"]}
+    peft_targets = sorted({n for t in targets for g in groups.get(t, [t]) for n in names[g]})
+    assert (model.tree.total, model.tree.trainable) == peft_counts(neox, dim, peft_targets)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_nemo_lora_swiglu_matches_peft_on_phi3(seed):
+    """fast-swiglu + rmsnorm + rope (counted as llama) with LoRA on the fused qkv / fc1: phi3 fuses the same
+    layers (qkv_proj: q + 2 kv, gate_up_proj: 2·ffn), so peft on Phi3ForCausalLM gives NeMo's count."""
+    from tests.parity.test_lora_parity import peft_counts
+
+    rng = random.Random(60 + seed)
+    groups = rng.choice([1, 2])
+    heads = groups * rng.choice([2, 4])
+    hidden = heads * rng.choice([8, 16])
+    layers, ffn, dim, tied = rng.randint(1, 3), rng.choice([40, 88]), rng.choice([2, 4, 8]), rng.choice([True, False])
+    targets = rng.choice([["all"], ["attention_qkv", "mlp_fc1"], ["attention_dense", "mlp"]])
+    text = (f"model:\n  num_layers: {layers}\n  hidden_size: {hidden}\n  ffn_hidden_size: {ffn}\n"
+            f"  num_attention_heads: {heads}\n  num_query_groups: {groups}\n"
+            f"  normalization: rmsnorm\n  bias: False\n  activation: fast-swiglu\n  position_embedding_type: rope\n"
+            f"  share_embeddings_and_output_weights: {tied}\n  make_vocab_size_divisible_by: 64\n"
+            f"  tokenizer:\n    library: megatron\n    type: GPT2BPETokenizer\n"
+            + NEMO_PEFT.format(dim=dim, targets=targets))
+    model = nemo_lora_model(text)
+    phi3 = dict(model_type="phi3", architectures=["Phi3ForCausalLM"], vocab_size=_pad(50257, 64), hidden_size=hidden,
+                num_hidden_layers=layers, num_attention_heads=heads, num_key_value_heads=groups,
+                intermediate_size=ffn, tie_word_embeddings=tied)
+    names = {"attention_qkv": "qkv_proj", "attention_dense": "o_proj", "mlp_fc1": "gate_up_proj", "mlp_fc2": "down_proj"}
+    expand = {"attention": ["attention_qkv", "attention_dense"], "mlp": ["mlp_fc1", "mlp_fc2"], "all": list(names)}
+    peft_targets = sorted({names[g] for t in targets for g in expand.get(t, [t])})
+    assert (model.tree.total, model.tree.trainable) == peft_counts(phi3, dim, peft_targets)

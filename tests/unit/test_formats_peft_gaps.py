@@ -74,3 +74,64 @@ def test_moe_mixtral_experts_adapted_by_all_linear():
     assert {"gate", "experts.gate_up_proj", "experts.down_proj"} <= set(adapted.modules)
     refused = apply_lora(model.tree, 2, LoraTargets(names=("w1", "q_proj")), model_type="mixtral")
     assert refused.errors and "without w3" in refused.errors[0]
+
+
+# --- NeMo LoRA ------------------------------------------------------------------------------------------
+
+NEMO_BASE = ("model:\n  num_layers: 4\n  hidden_size: 512\n  ffn_hidden_size: 1376\n  num_attention_heads: 8\n"
+             "  num_query_groups: 2\n  normalization: rmsnorm\n  bias: False\n  activation: {act}\n"
+             "  position_embedding_type: rope\n  share_embeddings_and_output_weights: False\n"
+             "  tokenizer:\n    library: megatron\n    type: GPT2BPETokenizer\n  peft:\n    peft_scheme: {scheme}\n"
+             "    lora_tuning:\n{lora}")
+NEMO_BASE_TOTAL = 62_591_488  # the fixture's llama-shaped base (4 layers, hidden 512, vocab 50,304)
+
+
+def nemo(lora: str = "      adapter_dim: 8\n", act: str = "fast-swiglu", scheme: str = "lora"):
+    return analyze_text(NEMO_BASE.format(act=act, scheme=scheme, lora=lora), "megatron_gpt_peft.yaml")
+
+
+def test_nemo_lora_fixture():
+    model = only_model(analyze_path(str(FIX / "nemo-llama-lora.yaml")))
+    qkv, dense, fc1, fc2 = 512 + 64 * (8 + 2 * 2), 512 + 512, 512 + 2 * 1376, 1376 + 512
+    assert model.tree.trainable == 4 * 32 * (qkv + dense + fc1 + fc2) == 954_368
+    assert model.tree.total == NEMO_BASE_TOTAL + 954_368
+    plan = model.plan
+    assert (plan["mode"], plan["lora_rank"], plan["lora_alpha"], plan["context"], plan["batch"]) == ("lora", 32, 32, 4096, 1)
+    assert plan["lora_targets"] == ["linear_qkv", "linear_proj", "linear_fc1", "linear_fc2"]
+    names = {t.module for _p, t, _m, _f in model.tree.root.iter_tensors() if t.kind == "linear"}
+    assert {"linear_qkv", "linear_fc1"} <= names  # the base shown with Megatron's fused layers
+
+
+def test_nemo_lora_default_target_is_qkv():
+    model = only_model(nemo())
+    assert model.tree.trainable == 4 * 8 * (512 + 768)
+    assert model.tree.total == NEMO_BASE_TOTAL + model.tree.trainable
+
+
+def test_nemo_lora_groups_and_layer_selection():
+    model = only_model(nemo("      adapter_dim: 4\n      target_modules: [mlp]\n      layer_selection: [1, 3, 9]\n"))
+    assert model.tree.trainable == 2 * 4 * ((512 + 2 * 1376) + (1376 + 512))
+
+
+def test_nemo_lora_plain_swiglu_fc1_is_ffn_wide_with_a_warning():
+    report = nemo("      adapter_dim: 4\n      target_modules: [mlp_fc1]\n", act="swiglu")
+    model = only_model(report)
+    assert model.tree.trainable == 4 * 4 * (512 + 1376)
+    assert any(p.severity == "warning" and "fast-*" in p.message for p in report.problems)
+
+
+def test_nemo_peft_refusals():
+    assert "adapter_dim" in str(nemo("      target_modules: [all]\n").problems)
+    assert nemo("      adapter_dim: 4\n      variant: canonical\n").has_errors
+    assert nemo("      adapter_dim: 4\n      weight_tying: true\n").has_errors
+    assert nemo("      adapter_dim: 4\n      target_modules: [attention_q]\n").has_errors
+    report = nemo("      adapter_dim: 4\n", scheme="ia3")
+    model = only_model(report)
+    assert model.tree.trainable == model.tree.total == NEMO_BASE_TOTAL
+    assert any(p.severity == "warning" and "ia3" in p.message for p in report.problems)
+
+
+def test_nemo_without_peft_unchanged():
+    text = NEMO_BASE.split("  peft:")[0].format(act="fast-swiglu")
+    model = only_model(analyze_text(text, "megatron_gpt.yaml"))
+    assert model.tree.total == model.tree.trainable == NEMO_BASE_TOTAL

@@ -257,15 +257,23 @@ def apply_lora(tree: ParamTree, rank: int, targets: LoraTargets, dora: bool = Fa
         notes.append(f"the target regex adapts {', '.join(sorted(partial))} in some layers only")
     if not adapters and not errors:
         errors.append("the LoRA targets match no linear layer of this model")
+    adapted = attach_adapters(tree, adapters, f"LoRA r={rank}" + (" + DoRA magnitude" if dora else ""), notes)
+    return AdaptedModel(adapted, _adapter_total(adapted), tuple(modules), tuple(notes), tuple(errors))
+
+
+def _adapter_total(tree: ParamTree) -> int:
+    return sum(c.total for c in tree.root.children if c.name == ADAPTER_NODE)
+
+
+def attach_adapters(tree: ParamTree, adapters: list[ParamNode], note: str, notes: list[str] | tuple[str, ...] = ()) -> ParamTree:
+    """The base frozen, the adapters (trainable) in an ``adapters`` node beside it."""
     root = tree.root
     base_children = tuple(replace(c, frozen=True) for c in root.children)
     if root.tensors:
         base_children = (ParamNode("base", tensors=root.tensors, frozen=True),) + base_children
-    adapter_node = ParamNode(ADAPTER_NODE, children=tuple(adapters),
-                             note=f"LoRA r={rank}" + (" + DoRA magnitude" if dora else ""))
+    adapter_node = ParamNode(ADAPTER_NODE, children=tuple(adapters), note=note)
     new_root = replace(root, tensors=(), children=base_children + ((adapter_node,) if adapters else ()))
-    n_adapt = adapter_node.total
-    return AdaptedModel(ParamTree(new_root, tree.notes + tuple(notes)), n_adapt, tuple(modules), tuple(notes), tuple(errors))
+    return ParamTree(new_root, tree.notes + tuple(notes))
 
 
 def _regex_non_linear(tree: ParamTree, regex, full_paths, converted: bool) -> str | None:
@@ -364,6 +372,36 @@ def split_fused(tree: ParamTree, splits: dict[str, tuple[tuple[str, int], ...] |
                 tensors += [Tensor(f"{name}.weight", (n, in_f), "linear", name) for name, n in parts]
             else:
                 tensors.append(t)
+        return replace(node, tensors=tuple(tensors), children=tuple(rewrite(c) for c in node.children))
+
+    return ParamTree(rewrite(tree.root), tree.notes)
+
+
+def fuse_linears(tree: ParamTree, groups: dict[str, tuple[str, ...]]) -> ParamTree:
+    """The tree with separate linear layers of one node written as the fused layer another implementation builds
+    (Megatron's linear_qkv from q/k/v_proj, linear_fc1 from gate/up_proj); a one-name group renames. Layers with
+    biases or differing inputs are left as they are. The parameter count is unchanged."""
+    owner = {name: new for new, names in groups.items() for name in names}
+
+    def rewrite(node: ParamNode) -> ParamNode:
+        present = {t.module for t in node.tensors}
+        biased = {t.module for t in node.tensors if t.kind == "bias"}
+        tensors: list[Tensor] = []
+        done: set[str] = set()
+        for t in node.tensors:
+            new = owner.get(t.module)
+            parts = groups.get(new, ()) if new else ()
+            if not new or not set(parts) <= present or biased & set(parts) or t.kind != "linear":
+                tensors.append(t)
+                continue
+            if new in done:
+                continue
+            members = [u for name in parts for u in node.tensors if u.module == name and u.kind == "linear"]
+            if len({u.shape[1] for u in members}) != 1:
+                tensors.append(t)
+                continue
+            done.add(new)
+            tensors.append(Tensor(f"{new}.weight", (sum(u.shape[0] for u in members), members[0].shape[1]), "linear", new))
         return replace(node, tensors=tuple(tensors), children=tuple(rewrite(c) for c in node.children))
 
     return ParamTree(rewrite(tree.root), tree.notes)

@@ -374,7 +374,10 @@ def read_litgpt_finetune(r: Reader, path: str, options, problems: list[Problem])
 
 
 def read_nemo(r: Reader, path: str, options, problems: list[Problem]) -> ModelReport | None:
-    return architectures.nemo_model(r, PurePath(path).stem, problems, options)
+    report = architectures.nemo_model(r, PurePath(path).stem, problems, options)
+    if report is None:
+        return None
+    return architectures.nemo_peft(r, report, problems)
 
 
 READERS = {
