@@ -374,7 +374,10 @@ def _node(name: str, inst: Inst, seen: dict[int, Any], path: str, ties: list[str
         seen[vid] = (path, attr)  # the dotted path, formatted only if a tie names it
         tensor = Tensor(attr, tuple(map(int, v.shape)), _kind(inst, attr, v), name)
         (trainable if v.requires_grad else frozen).append(tensor)
-    children = [_node(attr, v, seen, f"{path}.{attr}" if path else attr, ties, memo) for attr, v in modules]
+    # A module with no parameters and no submodules (ReLU, Dropout, pooling) would be a node of
+    # total 0 with no note, dropped just below: do not build it.
+    children = [_node(attr, v, seen, f"{path}.{attr}" if path else attr, ties, memo) for attr, v in modules
+                if not _bare(v)]
     children = [c for c in children if _sizes(c, memo)[0] > 0 or c.note]  # dropout, activations: nothing to show
     if inst.kind in ("list", "seq", "dict", "plist", "pdict"):
         children = _group(children, memo)
@@ -385,6 +388,15 @@ def _node(name: str, inst: Inst, seen: dict[int, Any], path: str, ties: list[str
     frozen_nodes = tuple(ParamNode(t.name, (t,), frozen=True, note="frozen") for t in frozen)
     return ParamNode(name, tuple(trainable), frozen_nodes + tuple(children), note="; ".join(notes),
                      source=inst.origin)
+
+
+def _bare(inst: Inst) -> bool:
+    for v in inst.attrs.values():
+        t = type(v)
+        if t is Param or t is Inst or isinstance(v, (Param, Inst)):
+            if not (isinstance(v, Inst) and not v.is_module):
+                return False
+    return True
 
 
 def _sizes(n: ParamNode, memo: dict[Any, Any]) -> tuple[int, int]:

@@ -57,8 +57,11 @@ class HubModel:
         if self.is_config:
             return f"config of {arch} ({self.catalog_total:,} parameters), from the {self.source}"
         if self.root is not None:
-            what = arch if self.root.total == self.catalog_total else f"{arch} without its lm_head"
-            return f"{self.loader} builds {what}: {self.root.total:,} parameters, exact; config from the {self.source}"
+            if self.root.total == self.catalog_total:
+                return f"{self.loader} builds {arch}: {self.root.total:,} parameters, exact; config from the {self.source}"
+            head = self.catalog_total - self.root.total
+            return (f"{self.loader} builds the base model: {arch}'s {self.catalog_total:,} parameters without its "
+                    f"lm_head ({head:,}) = {self.root.total:,}, exact; config from the {self.source}")
         return f"{self.why}; config from the {self.source}"
 
 

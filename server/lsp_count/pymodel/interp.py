@@ -977,7 +977,12 @@ class Interpreter:
         return self.call(fn, args, kwargs, e, env)
 
     def call(self, fn: Any, args: list[Any], kwargs: dict[str, Any], node: ast.AST, env: Env) -> Any:
-        self.ctx.tick()
+        ctx = self.ctx
+        ctx.steps += 1
+        if ctx.steps > MAX_STEPS:
+            ctx.tick()  # raises with the message
+        if type(fn) is ExtV:  # torch.nn layers, the commonest call (no value class derives from another)
+            return self.call_external(fn.name, args, kwargs, node, env)
         if isinstance(fn, ClassV):
             return self.instantiate(fn, args, kwargs, node, env)
         if isinstance(fn, FuncV):

@@ -306,11 +306,16 @@ STACKS: dict[str, tuple[list[tuple[str, Any]], str]] = {
 }
 
 
+_SIG_NAMES: dict[int, frozenset[str]] = {}
+
+
 def bind(name: str, sig: list[tuple[str, Any]], args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:
     if len(args) > len(sig):
         raise Unresolved(f"nn.{name} takes at most {len(sig)} positional arguments, got {len(args)}")
     bound = {n: v for (n, _), v in zip(sig, args)}
-    names = {n for n, _ in sig}
+    names = _SIG_NAMES.get(id(sig))
+    if names is None:  # the signatures are the tables' own lists, alive as long as the module
+        names = _SIG_NAMES[id(sig)] = frozenset(n for n, _ in sig)
     for k, v in kwargs.items():
         if k in ("device", "dtype"):
             continue
