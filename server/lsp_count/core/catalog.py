@@ -160,7 +160,7 @@ def not_found_problem(name: str, lookup: Lookup, span: Span | None) -> Problem:
 def analyze_model_id(name: str, options) -> "FileReport":
     """A FileReport for a model named by hub id (``lsp-count meta-llama/Meta-Llama-3-8B``)."""
     from lsp_count.core.hf_config import count_config
-    from lsp_count.core.report import FileReport
+    from lsp_count.core.report import FileReport, relocated
 
     lookup = resolve_model(name, options.hf_cache, options.base_dir)
     if lookup.found is None:
@@ -168,4 +168,4 @@ def analyze_model_id(name: str, options) -> "FileReport":
     report, problems = count_config(lookup.found.root, name)
     info = Problem("info", "LC106", f"{name}: config from the {lookup.found.source} ({lookup.found.path})")
     # The config's positions are in the catalog file, not in anything the user named.
-    return FileReport(name, (report,) if report else (), (info,) + tuple(replace(p, span=None) for p in problems))
+    return FileReport(name, (relocated(report, None),) if report else (), (info,) + tuple(replace(p, span=None) for p in problems))

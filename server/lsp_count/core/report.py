@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Mapping
 
-from lsp_count.core.params import ParamTree
+from lsp_count.core.params import ParamNode, ParamTree
 from lsp_count.core.source import LineIndex, Problem, Span
 from lsp_count.core.spec import ModelSpec
 
@@ -22,6 +22,28 @@ class ModelReport:
     method: str = "exact (family table)"
     # Training settings read from the document (a fine-tuning YAML): mode, lora rank, seq len, ...
     plan: Mapping[str, object] = field(default_factory=dict)
+
+
+def relocated(model: ModelReport, span: Span | None) -> ModelReport:
+    """The model as seen from another document: every position points at ``span``.
+
+    A base model resolved from the catalog or the HF cache carries positions in *that*
+    config; findings in the YAML that names it must point at the name, not at lines the
+    YAML does not have.
+    """
+    def move(node: ParamNode) -> ParamNode:
+        return replace(node, source=span if node.source is not None else None,
+                       children=tuple(move(c) for c in node.children))
+
+    def move_spec(spec: ModelSpec) -> ModelSpec:
+        # Key names stay (messages say "num_hidden_layers ≤ 5 would fit"); only positions move.
+        return replace(spec, origins={f: (key, span) for f, (key, _) in spec.origins.items()} if span else {},
+                       span=span, problems=tuple(replace(p, span=span) for p in spec.problems),
+                       subspecs={k: move_spec(v) for k, v in spec.subspecs.items()})
+
+    spec = move_spec(model.spec) if model.spec is not None else None
+    tree = replace(model.tree, root=move(model.tree.root))
+    return replace(model, tree=tree, spec=spec, span=span)
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 
 from lsp_count.core.catalog import not_found_problem, resolve_model
 from lsp_count.core.hf_config import count_config
-from lsp_count.core.report import ModelReport
+from lsp_count.core.report import ModelReport, relocated
 from lsp_count.core.source import Problem, SourceNode, Span
 from lsp_count.formats.lora import LoraTargets, apply_lora
 
@@ -193,7 +193,7 @@ def base_model(reader: Reader, key: str, options, problems: list[Problem], name:
         return None
     problems.append(Problem("info", "LC106", f"{model_id}: config from the {lookup.found.source} ({lookup.found.path})", span))
     problems.extend(Problem(p.severity, p.code, f"{model_id}: {p.message}", span) for p in count_problems)
-    return replace(report, span=span)
+    return relocated(report, span)
 
 
 def finish(base: ModelReport, lora: Lora | None, plan: Plan, problems: list[Problem], span: Span | None,
