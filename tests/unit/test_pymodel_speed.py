@@ -92,3 +92,29 @@ def test_spans_in_an_ascii_file_and_after_non_ascii_lines() -> None:
     src2 = src2.replace("        self.fc", "        x = 'é'; self.fc")
     ((span2, _),) = analyze_text(src2, "a.py").hints
     assert (span2.start, span2.end) == (Position(5, 27), Position(5, 49))
+
+
+def test_cached_builds_stay_independent_copies() -> None:
+    # Block() is built once (its own top-level count) and copied for A and B: A's freezing and
+    # retying of its copy must not reach B's, nor the Block that was counted first.
+    report = analyze_text(textwrap.dedent("""
+        import torch.nn as nn
+        class Block(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(4, 4)
+                self.out = nn.Linear(4, 4)
+        class A(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.b = Block()
+                self.b.requires_grad_(False)
+                self.b.out.weight = self.b.fc.weight
+        class B(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.b = Block()
+                self.c = Block()
+    """), "cache.py", AnalyzeOptions())
+    counts = {m.name: (m.tree.total, m.tree.trainable) for m in report.models}
+    assert counts == {"Block": (40, 40), "A": (24, 0), "B": (80, 80)}

@@ -279,7 +279,8 @@ def count_class(interp: Interpreter, cls: ClassV, config_classes: list[ClassV], 
     ctx.steps, ctx.depth, ctx.class_stack = 0, 0, []
     try:
         kwargs, notes = constructor_arguments(cls, config_classes, interp, scope)
-        inst = interp.instantiate(cls, [], kwargs, cls.node, scope.env)
+        # Only read from here on (counted, walked): the build cache can keep it without a copy.
+        inst = interp.instantiate(cls, [], kwargs, cls.node, scope.env, snapshot=False)
     except Unresolved as exc:
         return None, _unresolved(cls, exc.reason, name_span)
     except RecursionError:

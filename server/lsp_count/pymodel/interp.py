@@ -1073,7 +1073,10 @@ class Interpreter:
             out[a.kwarg.arg] = rest
         return out
 
-    def instantiate(self, cls: ClassV, args: list[Any], kwargs: dict[str, Any], node: ast.AST, env: Env) -> Any:
+    def instantiate(self, cls: ClassV, args: list[Any], kwargs: dict[str, Any], node: ast.AST, env: Env,
+                    snapshot: bool = True) -> Any:
+        """``snapshot=False``: the caller never changes the module it gets back (the analyser's own
+        top-level build of a class), so the cache may keep that very object instead of a copy."""
         stack = self.ctx.class_stack
         if stack.count(cls.name) >= 8 or len(stack) > 32:
             start = stack.index(cls.name) if cls.name in stack else 0
@@ -1104,7 +1107,7 @@ class Interpreter:
             if cls.is_module:
                 self.record_hint(inst, node, env)
                 if key is not None:
-                    self.ctx.built[key] = clone(inst)
+                    self.ctx.built[key] = clone(inst) if snapshot else inst
             return inst
         finally:
             stack.pop()
