@@ -10,17 +10,17 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass, field
-from typing import Iterator, Union
+from typing import Iterator, NamedTuple, Union
 
 
-@dataclass(frozen=True, order=True)
-class Position:
+# Named tuples, not dataclasses: a document makes one per value and key, and a frozen
+# dataclass costs several times more to build. Both are immutable and order like tuples.
+class Position(NamedTuple):
     line: int
     column: int
 
 
-@dataclass(frozen=True)
-class Span:
+class Span(NamedTuple):
     start: Position
     end: Position
 

@@ -216,7 +216,10 @@ def _stdlib_error(text: str, lines: LineIndex) -> Problem | None:
 
 
 def _string_value(ts_node, data: bytes) -> str:
-    raw = data[ts_node.start_byte:ts_node.end_byte].decode("utf-8", errors="replace")
+    raw_bytes = data[ts_node.start_byte:ts_node.end_byte]
+    if b"\\" not in raw_bytes and len(raw_bytes) >= 2 and raw_bytes[:1] == raw_bytes[-1:] == b'"':
+        return raw_bytes[1:-1].decode("utf-8", errors="replace")  # no escapes: the text is the value
+    raw = raw_bytes.decode("utf-8", errors="replace")
     try:
         value = json.loads(raw)
         return value if isinstance(value, str) else raw
