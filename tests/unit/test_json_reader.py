@@ -65,3 +65,12 @@ def test_key_without_value_is_not_given_a_value() -> None:
     doc = read_json('{"model_type": "llama", "hidden_size":')
     assert doc.root.get("hidden_size") is None
     assert doc.root.get("model_type").value == "llama"
+
+
+def test_byte_to_character_offsets_across_multibyte_text() -> None:
+    from lsp_count.core.source import ByteOffsets
+
+    for text in ("abc", "a名前b", "é" * 5 + "x", "x😀y\nzé", ""):
+        offsets = ByteOffsets(text, text.encode("utf-8"))
+        for i in range(len(text) + 1):
+            assert offsets.to_char(len(text[:i].encode("utf-8"))) == i

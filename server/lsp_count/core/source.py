@@ -58,7 +58,11 @@ class LineIndex:
         return Position(line, offset - self._starts[line])
 
     def span(self, start: int, end: int) -> Span:
-        return Span(self.position(start), self.position(end))
+        # Called once per key and value of a document: one search when both ends share a line.
+        starts = self._starts
+        first = bisect.bisect_right(starts, start) - 1
+        last = first if first + 1 == len(starts) or end < starts[first + 1] else bisect.bisect_right(starts, end) - 1
+        return Span(Position(first, start - starts[first]), Position(last, end - starts[last]))
 
     def offset(self, pos: Position) -> int:
         line = min(max(pos.line, 0), len(self._starts) - 1)
@@ -71,18 +75,36 @@ class LineIndex:
 
 
 class ByteOffsets:
-    """Converts UTF-8 byte offsets (tree-sitter's) to code-point offsets."""
+    """Converts UTF-8 byte offsets (tree-sitter's) to code-point offsets.
 
-    __slots__ = ("_ascii", "_data")
+    Keeps, for each non-ASCII character, the byte offset just past it and how many
+    extra bytes the text has up to there; a lookup is one binary search.
+    """
+
+    __slots__ = ("_ends", "_extra")
 
     def __init__(self, text: str, data: bytes) -> None:
-        self._ascii = len(text) == len(data)
-        self._data = data
+        ends: list[int] = []
+        extra: list[int] = []
+        if len(text) != len(data):
+            total = 0
+            for m in _NON_ASCII.finditer(text):
+                total += len(m.group().encode("utf-8")) - 1
+                ends.append(m.end() + total)
+                extra.append(total)
+        self._ends = ends
+        self._extra = extra
+
+    @property
+    def identity(self) -> bool:
+        return not self._ends
 
     def to_char(self, byte_offset: int) -> int:
-        if self._ascii:
-            return byte_offset
-        return len(self._data[:byte_offset].decode("utf-8", errors="replace"))
+        i = bisect.bisect_right(self._ends, byte_offset)
+        return byte_offset - (self._extra[i - 1] if i else 0)
+
+
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
 
 
 Scalar = Union[str, int, float, bool, None]

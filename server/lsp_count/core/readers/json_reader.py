@@ -45,8 +45,13 @@ def read_json(text: str) -> ParsedDocument:
                 text, data, tree = text + suffix, repaired, repaired_tree
     offsets = ByteOffsets(text, data)
 
+    to_char = offsets.to_char
+    line_span = lines.span
+
     def span(ts_node) -> Span:
-        return lines.span(offsets.to_char(ts_node.start_byte), offsets.to_char(ts_node.end_byte))
+        if offsets.identity:  # ASCII: byte offsets are character offsets
+            return line_span(ts_node.start_byte, ts_node.end_byte)
+        return line_span(to_char(ts_node.start_byte), to_char(ts_node.end_byte))
 
     problems: list[Problem] = []
     roots: list[SourceNode] = []
