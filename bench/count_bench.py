@@ -37,18 +37,24 @@ def load_configs(folder: pathlib.Path) -> list[tuple[pathlib.Path, str, dict]]:
     return out
 
 
-def time_ours(configs, repeat: int) -> float:
+def time_ours(configs, repeat: int) -> list[float]:
+    """Seconds per config (best of ``repeat``), in catalog order."""
     from lsp_count.core.analyze import analyze_text
 
-    start = time.perf_counter()
-    for _ in range(repeat):
-        for path, text, _config in configs:
+    out = []
+    for path, text, _config in configs:
+        best = float("inf")
+        for _ in range(repeat):
+            start = time.perf_counter()
             report = analyze_text(text, str(path))
-            assert report.models, (path, report.problems)
-    return (time.perf_counter() - start) / (repeat * len(configs))
+            best = min(best, time.perf_counter() - start)
+        assert report.models, (path, report.problems)
+        out.append(best)
+    return out
 
 
-def time_meta(configs) -> tuple[float, float]:
+def time_meta(configs) -> tuple[float, list[float]]:
+    """(seconds to import torch + transformers, seconds per config)."""
     warnings.filterwarnings("ignore")
     logging.disable(logging.WARNING)
     t0 = time.perf_counter()
@@ -56,11 +62,12 @@ def time_meta(configs) -> tuple[float, float]:
     import transformers
     from transformers import CONFIG_MAPPING
 
-    import_seconds = time.perf_counter() - t0
-    start = time.perf_counter()
     from lsp_count.core.families import registry
 
+    import_seconds = time.perf_counter() - t0
+    out = []
     for _path, _text, config in configs:
+        start = time.perf_counter()
         cfg = CONFIG_MAPPING[config["model_type"]].from_dict(dict(config))
         # t5-small names "T5WithLMHeadModel", a class transformers no longer has: use the family's.
         arch = (config.get("architectures") or [None])[0]
@@ -68,7 +75,8 @@ def time_meta(configs) -> tuple[float, float]:
         with torch.device("meta"):
             model = cls(cfg)
         sum(p.numel() for p in model.parameters())
-    return import_seconds, (time.perf_counter() - start) / len(configs)
+        out.append(time.perf_counter() - start)
+    return import_seconds, out
 
 
 def cold_process(cmd: list[str], runs: int) -> float:
@@ -91,7 +99,15 @@ def main() -> None:
     print(f"{len(configs)} configs from {args.folder}")
     ours = time_ours(configs, args.repeat)
     import_s, meta = time_meta(configs)
-    print(f"warm, per config:  lsp-count {ours * 1e3:8.3f} ms   meta-device {meta * 1e3:8.1f} ms   ratio {meta / ours:,.0f}x")
+    ratios = [m / o for m, o in zip(meta, ours)]
+    print(f"warm, mean per config:   lsp-count {statistics.mean(ours) * 1e3:7.3f} ms   "
+          f"meta-device {statistics.mean(meta) * 1e3:7.1f} ms   ratio of means {statistics.mean(meta) / statistics.mean(ours):,.0f}x")
+    print(f"warm, median per config: lsp-count {statistics.median(ours) * 1e3:7.3f} ms   "
+          f"meta-device {statistics.median(meta) * 1e3:7.1f} ms   median per-config ratio {statistics.median(ratios):,.0f}x "
+          f"(lowest {min(ratios):,.0f}x)")
+    slowest = max(range(len(ours)), key=ours.__getitem__)
+    print(f"slowest for lsp-count: {configs[slowest][0].name if configs[slowest][0].name != 'config.json' else configs[slowest][0]} "
+          f"{ours[slowest] * 1e3:.1f} ms")
     print(f"transformers+torch import (paid once by the meta-device method): {import_s:.2f} s")
     sample = configs[0][0]
     cold_ours = cold_process([sys.executable, "-m", "lsp_count", str(sample)], 5)

@@ -100,15 +100,16 @@ def read_json(text: str) -> ParsedDocument:
         if kind == "object":
             d: dict[str, SourceNode] = {}
             pending.append((d, ts_node, sink, reserve(sink, key), key_span, depth))
-            for pair in reversed(ts_node.children):
+            for pair in reversed(ts_node.children if had_error else ts_node.named_children):
                 if pair.type != "pair":
                     stack.append((pair, d, None, None, depth + 1))
                     continue
                 k_node = pair.child_by_field_name("key")
                 v_node = pair.child_by_field_name("value")
-                for part in pair.children:
-                    if part.is_missing or part.type == "ERROR":
-                        stack.append((part, d, None, None, depth + 1))
+                if had_error:  # a clean tree has no MISSING or ERROR nodes to report
+                    for part in pair.children:
+                        if part.is_missing or part.type == "ERROR":
+                            stack.append((part, d, None, None, depth + 1))
                 if k_node is None or k_node.is_missing:
                     continue
                 k_text = _string_value(k_node, data)
@@ -120,7 +121,8 @@ def read_json(text: str) -> ParsedDocument:
         if kind == "array":
             lst: list[SourceNode] = []
             pending.append((lst, ts_node, sink, reserve(sink, key), key_span, depth))
-            for item in reversed(ts_node.children):
+            # Punctuation is only worth visiting in a tree with errors (MISSING "]" is unnamed).
+            for item in reversed(ts_node.children if had_error else ts_node.named_children):
                 stack.append((item, lst, None, None, depth + 1))
             continue
         raw = data[ts_node.start_byte:ts_node.end_byte].decode("utf-8", errors="replace")
