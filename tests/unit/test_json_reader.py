@@ -74,3 +74,69 @@ def test_byte_to_character_offsets_across_multibyte_text() -> None:
         offsets = ByteOffsets(text, text.encode("utf-8"))
         for i in range(len(text) + 1):
             assert offsets.to_char(len(text[:i].encode("utf-8"))) == i
+
+
+# --- the fast path for valid documents agrees with the tree-sitter walk ---------------------
+
+import json as _json  # noqa: E402
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from lsp_count.core.readers.json_reader import read_json_tolerant  # noqa: E402
+
+_scalars = (st.none() | st.booleans() | st.integers(-(10**20), 10**20)
+            | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=8))
+_values = st.recursive(_scalars, lambda inner: st.lists(inner, max_size=4)
+                       | st.dictionaries(st.text(max_size=6), inner, max_size=4), max_leaves=25)
+
+
+def _shape(node) -> object:
+    """Everything a reader promises about a node: value, spans and raw text, recursively."""
+    value = node.value
+    if isinstance(value, dict):
+        inner: object = {k: _shape(v) for k, v in value.items()}
+    elif isinstance(value, tuple):
+        inner = [_shape(v) for v in value]
+    else:
+        inner = value
+    return (inner, node.span, node.key_span, node.raw, node.is_mapping(), node.is_null())
+
+
+@settings(max_examples=300, deadline=None)
+@given(_values, st.sampled_from([None, 0, 2, "\t"]), st.booleans(), st.sampled_from(["\n", "\r\n"]))
+def test_valid_documents_read_the_same_by_both_paths(value, indent, ascii_only, newline) -> None:
+    text = _json.dumps(value, indent=indent, ensure_ascii=ascii_only).replace("\n", newline)
+    fast = read_json(text)
+    assert fast.problems == ()
+    assert type(fast.root).__name__ == "_CleanNode"  # the fast path was taken
+    assert fast.root.to_python() == _json.loads(text)
+    slow = read_json_tolerant(text, LineIndex(text))
+    assert slow.problems == ()
+    assert _shape(fast.root) == _shape(slow.root)
+
+
+def test_exponents_with_a_plus_sign_are_valid_on_both_paths() -> None:
+    doc = read_json('{"rope_theta": 1e+16, "s": "1e+5"}')
+    assert doc.problems == ()
+    assert doc.root.get("rope_theta").value == 1e16
+    assert doc.root.get("rope_theta").raw == "1e+16"
+    # tree-sitter-json 0.24 rejects "1e+16"; a half-typed document keeps it all the same
+    half = read_json('{"rope_theta": 1E+16, "s": "1e+5", "hidden_size": ')
+    assert half.root.get("rope_theta").value == 1e16
+    assert half.root.get("rope_theta").raw == "1E+16"
+    assert half.root.get("s").value == "1e+5"
+
+
+def test_what_the_fast_path_declines_is_still_reported() -> None:
+    for text, message in (('{"a": NaN}', "NaN"), ('{"a": 1e999}', "out of range"), ('{"a": 1} // c', "comment"),
+                          ('{"a": 1,}', ""), ("[" * 300 + "]" * 300, "nesting")):
+        doc = read_json(text)
+        assert doc.problems, text
+        assert message in " ".join(p.message for p in doc.problems), (text, doc.problems)
+
+
+def test_to_python_returns_a_fresh_copy() -> None:
+    root = read_json('{"a": {"b": [1, 2]}}').root
+    root.to_python()["a"]["b"].append(3)
+    assert root.to_python() == {"a": {"b": [1, 2]}}

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from itertools import accumulate
 from dataclasses import dataclass, field
 from typing import Iterator, NamedTuple, Union
 
@@ -45,8 +46,13 @@ class LineIndex:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        starts = [0]
-        starts.extend(m.end() for m in _LINE_BREAK.finditer(text))
+        if "\r" in text:
+            starts = [0]
+            starts.extend(m.end() for m in _LINE_BREAK.finditer(text))
+        else:
+            # The common case in C: a line starts one past the end of the one before.
+            starts = [0, *accumulate(map((1).__add__, map(len, text.split("\n"))))]
+            starts.pop()  # one past the end of the text
         self._starts = starts
 
     @property
@@ -132,6 +138,9 @@ class SourceNode:
 
     def is_mapping(self) -> bool:
         return isinstance(self.value, dict)
+
+    def is_null(self) -> bool:
+        return self.value is None
 
     def to_python(self) -> object:
         """Plain Python value (dicts, lists, scalars) without positions."""

@@ -131,6 +131,8 @@ def _type_name(value: object) -> str:
 
 def _check(name: str, key: str, f: Field, node: SourceNode) -> tuple[object, Problem | None]:
     """Validate one value; return (value, problem)."""
+    if f.kind == "any":
+        return node.to_python(), None
     value = node.value
     where = node.span
 
@@ -197,7 +199,7 @@ def resolve_values(
         for key in f.keys:
             child = mapping.get(key)
             # A key explicitly null means "use the class default", as transformers does.
-            if child is not None and not (child.value is None and f.kind not in ("int?", "str", "strs", "any")):
+            if child is not None and not (child.is_null() and f.kind not in ("int?", "str", "strs", "any")):
                 found = (key, child)
                 break
         if found is None:

@@ -25,13 +25,18 @@ def _parser():
 
 
 def read_json(text: str) -> ParsedDocument:
-    original = text
     lines = LineIndex(text)
     if not text.strip():
         return ParsedDocument(None, (Problem("error", "LC001", "empty file"),), lines)
+    return _read_clean(text, lines) or read_json_tolerant(text, lines)
+
+
+def read_json_tolerant(text: str, lines: LineIndex) -> ParsedDocument:
+    """Read any document with tree-sitter: every pair that parses, and the syntax errors."""
+    original = text
     parser = _parser()
     data = text.encode("utf-8")
-    tree = parser.parse(data)
+    tree = parser.parse(_plus_exponents_unsigned(data))
     had_error = tree.root_node.has_error
     if had_error:
         # A document cut off mid-way (the usual state while typing at the end) makes
@@ -40,7 +45,7 @@ def read_json(text: str) -> ParsedDocument:
         suffix = _closing_suffix(text)
         if suffix:
             repaired = (text + suffix).encode("utf-8")
-            repaired_tree = parser.parse(repaired)
+            repaired_tree = parser.parse(_plus_exponents_unsigned(repaired))
             if _pair_count(repaired_tree.root_node) >= _pair_count(tree.root_node):
                 text, data, tree = text + suffix, repaired, repaired_tree
     offsets = ByteOffsets(text, data)
@@ -161,6 +166,178 @@ def read_json(text: str) -> ParsedDocument:
         problems.append(Problem("error", "LC001", "no JSON value found"))
     problems.sort(key=lambda p: (p.span.start if p.span else lines.position(0)))
     return ParsedDocument(root, tuple(problems), lines)
+
+
+class _Rejected(ValueError):
+    """A value the stdlib parser accepts but this reader reports (NaN, Infinity, 1e999)."""
+
+
+def _reject(_text: str) -> object:
+    raise _Rejected
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _Rejected
+    return value
+
+
+def _read_clean(text: str, lines: LineIndex) -> ParsedDocument | None:
+    """The usual case, a valid JSON document, read by the stdlib's C scanner.
+
+    The top-level object is walked key by key (each value one C scan); a nested
+    container's offsets are found (again a C scan per value) only when its children
+    are first asked for, so a 1,000-label ``id2label`` costs one scan unless
+    something reads into it. Returns None for what the tree-sitter walk must report
+    on: invalid JSON, non-finite numbers, or nesting that could exceed ``MAX_NESTING``.
+    """
+    if text.count("{") + text.count("[") > MAX_NESTING:
+        return None
+    doc = _CleanDocument(text, lines, json.JSONDecoder(parse_constant=_reject, parse_float=_finite_float).scan_once)
+    start = _WHITESPACE.match(text).end()
+    try:
+        if text.startswith("{", start):
+            members, end = doc.members(start)
+            root = _CleanNode(doc, {k: m[0] for k, m in members.items()}, start, end, None)
+            object.__setattr__(root, "_children", doc.children(members))
+        else:
+            value, end = doc.scan(text, start)
+            root = _CleanNode(doc, value, start, end, None)
+    except (ValueError, IndexError, StopIteration, RecursionError):
+        return None
+    if _WHITESPACE.match(text, end).end() != len(text):
+        return None  # several top-level values, or trailing text
+    return ParsedDocument(root, (), lines)
+
+
+_WHITESPACE = re.compile(r"[ \t\n\r]*")
+_Member = tuple[object, int, int, int, int]  # value, key start, key end, value start, value end
+
+
+class _CleanDocument:
+    """What the lazy nodes of one document share: its text, lines and scanner."""
+
+    __slots__ = ("text", "lines", "scan")
+
+    def __init__(self, text: str, lines: LineIndex, scan) -> None:
+        self.text, self.lines, self.scan = text, lines, scan
+
+    def members(self, start: int) -> tuple[dict[str, _Member], int]:
+        """The members of the object at ``start``, and the offset past it; ValueError if invalid."""
+        text, scan, ws = self.text, self.scan, _WHITESPACE.match
+        out: dict[str, _Member] = {}
+        pos = ws(text, start + 1).end()
+        if text[pos] == "}":
+            return out, pos + 1
+        while True:
+            if text[pos] != '"':
+                raise ValueError(pos)
+            key, key_end = json.decoder.scanstring(text, pos + 1)
+            colon = ws(text, key_end).end()
+            if text[colon] != ":":
+                raise ValueError(colon)
+            value_start = ws(text, colon + 1).end()
+            value, value_end = scan(text, value_start)
+            out[key] = (value, pos, key_end, value_start, value_end)  # a repeated key: the last wins, as in json
+            pos = ws(text, value_end).end()
+            if text[pos] == "}":
+                return out, pos + 1
+            if text[pos] != ",":
+                raise ValueError(pos)
+            pos = ws(text, pos + 1).end()
+
+    def items(self, start: int) -> list[tuple[object, int, int]]:
+        """(value, start, end) of each item of the valid array at ``start``."""
+        text, scan, ws = self.text, self.scan, _WHITESPACE.match
+        out: list[tuple[object, int, int]] = []
+        pos = ws(text, start + 1).end()
+        while text[pos] != "]":
+            value, end = scan(text, pos)
+            out.append((value, pos, end))
+            pos = ws(text, end).end()
+            if text[pos] == ",":
+                pos = ws(text, pos + 1).end()
+        return out
+
+    def children(self, members: dict[str, _Member]) -> dict[str, SourceNode]:
+        return {k: _CleanNode(self, v, vs, ve, (ks, ke)) for k, (v, ks, ke, vs, ve) in members.items()}
+
+
+class _CleanNode(SourceNode):
+    """A node of a valid JSON document whose children and spans are made when first asked for."""
+
+    __slots__ = ("_doc", "_py", "_start", "_end", "_key", "_children")
+
+    def __init__(self, doc: _CleanDocument, py: object, start: int, end: int, key: tuple[int, int] | None) -> None:
+        setattr_ = object.__setattr__
+        setattr_(self, "_doc", doc)
+        setattr_(self, "_py", py)
+        setattr_(self, "_start", start)
+        setattr_(self, "_end", end)
+        setattr_(self, "_key", key)
+        setattr_(self, "_children", None)
+
+    @property  # type: ignore[override]
+    def value(self) -> object:
+        py = self._py
+        if not isinstance(py, (dict, list)):
+            return py
+        children = self._children
+        if children is None:
+            doc = self._doc
+            if isinstance(py, dict):
+                children = doc.children(doc.members(self._start)[0])
+            else:
+                children = tuple(_CleanNode(doc, v, s, e, None) for v, s, e in doc.items(self._start))
+            object.__setattr__(self, "_children", children)
+        return children
+
+    def get(self, key: str) -> SourceNode | None:
+        py = self._py
+        if isinstance(py, dict) and key in py:
+            return self.value[key]  # type: ignore[index]
+        return None
+
+    def is_mapping(self) -> bool:
+        return isinstance(self._py, dict)
+
+    def is_null(self) -> bool:
+        return self._py is None
+
+    def to_python(self) -> object:
+        return _copy(self._py)
+
+    @property  # type: ignore[override]
+    def span(self) -> Span:
+        return self._doc.lines.span(self._start, self._end)
+
+    @property  # type: ignore[override]
+    def key_span(self) -> Span | None:
+        key = self._key
+        return self._doc.lines.span(*key) if key is not None else None
+
+    @property  # type: ignore[override]
+    def raw(self) -> str | None:
+        return None if isinstance(self._py, (dict, list)) else self._doc.text[self._start:self._end]
+
+
+def _copy(value: object) -> object:
+    """A fresh copy of a JSON value (callers may change what ``to_python`` returns)."""
+    if isinstance(value, dict):
+        return {k: _copy(v) if isinstance(v, (dict, list)) else v for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy(v) if isinstance(v, (dict, list)) else v for v in value]
+    return value
+
+
+_PLUS_EXPONENT = re.compile(rb"(?<=[0-9][eE])\+(?=[0-9])")
+
+
+def _plus_exponents_unsigned(data: bytes) -> bytes:
+    """``1e+16`` written as ``1e016`` (same value, same length): tree-sitter-json 0.24
+    rejects a plus sign in an exponent. Values are still read from the original bytes."""
+    return _PLUS_EXPONENT.sub(b"0", data) if b"+" in data else data
 
 
 def _closing_suffix(text: str) -> str:
