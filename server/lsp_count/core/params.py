@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Iterator
 
 from lsp_count.core.source import Span
@@ -30,7 +31,7 @@ class Tensor:
     kind: str = "other"
     module: str = ""
 
-    @property
+    @cached_property
     def numel(self) -> int:
         return math.prod(self.shape)
 
@@ -45,6 +46,8 @@ class Tensor:
 
 @dataclass(frozen=True)
 class ParamNode:
+    # Totals are cached properties: every level sums its children, and the memory
+    # estimate, the report and the hovers read them many times over. Nodes never change.
     name: str
     tensors: tuple[Tensor, ...] = ()
     children: tuple["ParamNode", ...] = ()
@@ -58,30 +61,30 @@ class ParamNode:
     # The config key that drives this node (for hovers and fix suggestions).
     key: str = ""
 
-    @property
+    @cached_property
     def own(self) -> int:
         return sum(t.numel for t in self.tensors)
 
-    @property
+    @cached_property
     def per_repeat(self) -> int:
         return self.own + sum(c.total for c in self.children)
 
-    @property
+    @cached_property
     def total(self) -> int:
         return self.repeat * self.per_repeat
 
-    @property
+    @cached_property
     def active(self) -> int:
         reps = self.repeat if self.active_repeat is None else self.active_repeat
         return reps * (self.own + sum(c.active for c in self.children))
 
-    @property
+    @cached_property
     def trainable(self) -> int:
         if self.frozen:
             return 0
         return self.repeat * (self.own + sum(c.trainable for c in self.children))
 
-    @property
+    @cached_property
     def has_routing(self) -> bool:
         return self.active_repeat is not None or any(c.has_routing for c in self.children)
 

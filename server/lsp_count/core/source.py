@@ -142,6 +142,10 @@ class SourceNode:
     def is_null(self) -> bool:
         return self.value is None
 
+    def entry_count(self) -> int | None:
+        """How many entries a mapping or sequence holds (None for a scalar)."""
+        return len(self.value) if isinstance(self.value, (dict, tuple)) else None
+
     def to_python(self) -> object:
         """Plain Python value (dicts, lists, scalars) without positions."""
         stack: list[tuple[SourceNode, object, object]] = []

@@ -33,7 +33,8 @@ class Field:
 
     ``kind``: "int" (a size, ≥ ``minimum``), "int?" (a size or null), "int|auto"
     (a size, or the string "auto" for the default), "bool",
-    "float", "str", "ints" (a list of ints), "strs" (a list of strings), "any".
+    "float", "str", "ints" (a list of ints), "strs" (a list of strings), "entries" (how many
+    entries a mapping has: id2label counts only by its length), "any".
     ``keys`` empty means a fixed switch of the family, not read from the file.
     """
 
@@ -133,6 +134,8 @@ def _check(name: str, key: str, f: Field, node: SourceNode) -> tuple[object, Pro
     """Validate one value; return (value, problem)."""
     if f.kind == "any":
         return node.to_python(), None
+    if f.kind == "entries":
+        return (node.entry_count() if node.is_mapping() else None), None
     value = node.value
     where = node.span
 
@@ -199,7 +202,7 @@ def resolve_values(
         for key in f.keys:
             child = mapping.get(key)
             # A key explicitly null means "use the class default", as transformers does.
-            if child is not None and not (child.is_null() and f.kind not in ("int?", "str", "strs", "any")):
+            if child is not None and not (child.is_null() and f.kind not in ("int?", "str", "strs", "any", "entries")):
                 found = (key, child)
                 break
         if found is None:

@@ -260,7 +260,7 @@ def _bart_family(model_type: str, prefix: str, final_norm: bool, num_labels_defa
         # mBART adds a LayerNorm at the end of each stack (pre-norm); BART is post-norm and has none.
         "final_norm": fixed(final_norm),
         "num_labels": Field(("num_labels",), Derived(
-            lambda v: len(v["id2label"]) if isinstance(v.get("id2label"), dict) and v["id2label"] else num_labels_default,
+            lambda v: v.get("id2label") or num_labels_default,
             f"len(id2label), else {num_labels_default}")),
     }
     return Family(model_type, "seq2seq", f"{prefix}ForConditionalGeneration", fields, {

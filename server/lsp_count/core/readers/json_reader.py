@@ -305,6 +305,9 @@ class _CleanNode(SourceNode):
     def is_null(self) -> bool:
         return self._py is None
 
+    def entry_count(self) -> int | None:
+        return len(self._py) if isinstance(self._py, (dict, list)) else None
+
     def to_python(self) -> object:
         return _copy(self._py)
 
