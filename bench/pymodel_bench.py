@@ -20,12 +20,17 @@ SOURCES = ["nanogpt.py", "resnet.py", "lora.py", "mlp.py", "recurrent.py"]
 
 def build(target_lines: int = 5000) -> str:
     texts = [(CORPUS / name).read_text() for name in SOURCES]
-    names = sorted({n for t in texts for n in re.findall(r"^class (\w+)", t, re.M)} |
-                   {n for t in texts for n in re.findall(r"^def (\w+)", t, re.M)}, key=len, reverse=True)
     parts, copy = [], 0
     while sum(p.count("\n") for p in parts) < target_lines:
-        for text in texts:
-            renamed = re.sub(r"\b(" + "|".join(names) + r")\b", lambda m: f"{m.group(1)}_{copy}", text)
+        for index, text in enumerate(texts):
+            # Each copy of each file gets its own names (two corpus files both define an MLP).
+            # Not after a dot: nn.LayerNorm stays torch's even where the file defines its own LayerNorm.
+            names = sorted(set(re.findall(r"^(?:class|def) (\w+)", text, re.M)), key=len, reverse=True)
+            suffix = f"_{copy}_{index}"
+            renamed = re.sub(r"(?<![\w.])(" + "|".join(names) + r")\b", lambda m: m.group(1) + suffix, text)
+            # A real file has one config class, which an unannotated `config` argument resolves to;
+            # here every copy has its own, so each copy's classes name theirs.
+            renamed = renamed.replace("(self, config)", f"(self, config: GPTConfig{suffix})")
             parts.append(renamed)
         copy += 1
     return "\n\n".join(parts)

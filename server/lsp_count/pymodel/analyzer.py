@@ -136,8 +136,38 @@ def _analyze_python(text: str, path: str, options: Any) -> FileReport:
     base_dir = getattr(options, "base_dir", None) if options is not None else None
     ctx = Ctx((base_dir,) if base_dir else ())
     ctx.hf_cache = getattr(options, "hf_cache", None) if options is not None else None
-    interp = Interpreter(ctx)
     scope = ModuleScope(path, positions.span, True)
+    try:
+        return _interpret(text, path, options, body, problems, positions, repaired, ctx, scope)
+    finally:
+        _release(ctx, scope)
+
+
+def _release(ctx: Ctx, scope: ModuleScope) -> None:
+    """Break the interpreter's reference cycles (a module's names hold its functions, whose
+    closures hold the module), so that reference counting frees the analysis at once: left
+    to the cyclic collector, its ~100,000 objects cost a full collection (30 ms on the
+    5,000-line benchmark) at some later allocation."""
+    namespaces = [scope.env.vars] + [m.names for m in ctx.loaded.values() if m is not None]
+    for names in namespaces:
+        for value in names.values():
+            if isinstance(value, ClassV):
+                value.namespace.clear()
+        names.clear()
+    for cls in scope.classes:
+        cls.namespace.clear()
+    scope.classes.clear()
+    scope.env.module = None  # type: ignore[assignment]  # the scope <-> env cycle holds the positions
+    scope.span_of = None
+    ctx.loaded.clear()
+    ctx.built.clear()
+    ctx.hint_insts.clear()
+
+
+def _interpret(text: str, path: str, options: Any, body: list[ast.stmt], problems: list[Problem],
+               positions: "_Positions", repaired: set[int], ctx: Ctx, scope: ModuleScope) -> FileReport:
+    lines = positions.lines
+    interp = Interpreter(ctx)
     try:
         interp.run_module(ast.Module(body=body, type_ignores=[]), scope)
     except RecursionError:

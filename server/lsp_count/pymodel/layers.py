@@ -34,7 +34,18 @@ def as_int(v: Any, what: str) -> Any:
         return int(v)
     if isinstance(v, Unknown):
         raise Unresolved(f"{what} is unknown: {v.why}")
-    raise Unresolved(f"{what} is {v!r}, not an integer")
+    raise Unresolved(f"{what} is {_describe(v)}, not an integer")
+
+
+def _describe(v: Any) -> str:
+    """A value as the user wrote it, for messages (never a Python repr of the analyser's own objects)."""
+    if isinstance(v, (str, float, list, tuple, dict)) or v is None:
+        return repr(v)[:60]
+    cls = getattr(v, "cls", None)
+    if cls is not None and getattr(cls, "name", None):
+        return f"a `{cls.name}` {'module' if getattr(v, 'is_module', False) else 'object'}"
+    name = getattr(v, "name", None)
+    return f"`{name}`" if isinstance(name, str) else f"a {type(v).__name__}"
 
 
 def _tuple(v: Any, n: int, what: str) -> tuple[Any, ...]:
