@@ -41,7 +41,7 @@ from lsp_count.core.budget import (
 )
 from lsp_count.core.problems import CODES
 from lsp_count.core.readers.text import MAX_DOCUMENT_BYTES, decode_bytes
-from lsp_count.core.source import Problem, Span
+from lsp_count.core.source import Span
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 

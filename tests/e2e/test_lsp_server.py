@@ -85,8 +85,6 @@ async def wait_for_diagnostics(client, uri: str, predicate, timeout: float = 10.
 
 # --- the tests -------------------------------------------------------------------------------
 
-import json  # noqa: E402
-
 import pytest  # noqa: E402
 import pytest_lsp  # noqa: E402
 from pytest_lsp import ClientServerConfig, LanguageClient  # noqa: E402

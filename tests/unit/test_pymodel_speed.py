@@ -23,16 +23,18 @@ def test_bench_file_counts_each_class_as_its_own_fixture_does() -> None:
         import pymodel_bench
     finally:
         sys.path.remove(str(ROOT / "bench"))
-    alone: dict[str, tuple[int, int, tuple[str, ...]]] = {}
-    for name in pymodel_bench.SOURCES:
+    alone: dict[tuple[str, str], tuple[int, int, tuple[str, ...]]] = {}  # (file index, class) ->
+    for index, name in enumerate(pymodel_bench.SOURCES):
         report = analyze_text((CORPUS / name).read_text(), name)
         for m in report.models:
-            alone[m.name] = (m.tree.total, m.tree.trainable, m.tree.notes)
+            alone[(str(index), m.name)] = (m.tree.total, m.tree.trainable, m.tree.notes)
     text = pymodel_bench.build(1500)  # several renamed copies of every fixture class in one file
     report = analyze_text(text, "big_model.py")
     assert len(report.models) > len(alone)
     for m in report.models:
-        base = re.sub(r"_\d+$", "", m.name)
+        found = re.fullmatch(r"(\w+)_\d+_(\d+)", m.name)
+        assert found, m.name
+        base = (found.group(2), found.group(1))
         assert (m.tree.total, m.tree.trainable) == alone[base][:2], m.name
         assert len(m.tree.notes) == len(alone[base][2]), m.name
 

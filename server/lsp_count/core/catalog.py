@@ -13,10 +13,14 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from lsp_count.core.readers.json_reader import read_json
 from lsp_count.core.readers.text import MAX_DOCUMENT_BYTES, decode_bytes
 from lsp_count.core.source import Problem, SourceNode, Span
+
+if TYPE_CHECKING:
+    from lsp_count.core.report import FileReport
 
 CATALOG_DIR = Path(__file__).resolve().parent.parent / "catalog"
 
@@ -157,7 +161,7 @@ def not_found_problem(name: str, lookup: Lookup, span: Span | None) -> Problem:
     )
 
 
-def analyze_model_id(name: str, options) -> "FileReport":
+def analyze_model_id(name: str, options) -> FileReport:
     """A FileReport for a model named by hub id (``lsp-count meta-llama/Meta-Llama-3-8B``)."""
     from lsp_count.core.hf_config import count_config
     from lsp_count.core.report import FileReport, relocated

@@ -185,7 +185,7 @@ def judge_fit(model: ModelReport, settings: Settings, selection: GPUSelection,
                     suggestions.append(f"--mode {mode} --gradient-checkpointing fits ({_gib(_required(est, trial))})")
                     break
         if min_gpus is not None and min_settings is not None and min_gpus != s.gpus:
-            how = (f"--zero 3" if s.mode != "inference" else
+            how = ("--zero 3" if s.mode != "inference" else
                    " ".join(x for x in (f"--tp {min_settings.tp}" if min_settings.tp > 1 else "",
                                         f"--pp {min_settings.pp}" if min_settings.pp > 1 else "") if x))
             suggestions.append(f"--gpu {min_gpus}x{selection.gpu.name} {how}".rstrip() + " fits")

@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import ast
 import gc
-import os
 import re
 from typing import Any
 
 from lsp_count.core.params import ParamNode, ParamTree, Tensor, short_count
 from lsp_count.core.report import FileReport, ModelReport
 from lsp_count.core.source import LineIndex, Position, Problem, Span
-from lsp_count.pymodel.interp import Ctx, FuncV, Interpreter, ModuleScope, count_of, numel, params_of, why_of
+from lsp_count.pymodel.interp import Ctx, FuncV, Interpreter, ModuleScope, count_of, numel, params_of
 from lsp_count.pymodel.values import ClassV, Inst, Param, Sym, Unknown, Unresolved, sym_add
 
 _CONFIG_NAME = re.compile(r"conf|cfg|args|param|hparams|opt", re.I)
@@ -198,6 +197,7 @@ def _interpret(text: str, path: str, options: Any, body: list[ast.stmt], problem
     if unresolved and options is not None and getattr(options, "execute", False):
         from lsp_count.pymodel.execute import count_by_executing
 
+        base_dir = getattr(options, "base_dir", None)
         executed, exec_problems = count_by_executing(path, unresolved, base_dir, {c.name: positions.class_name(c.node) for c in classes})
         done = {m.name for m in executed}
         problems = [p for p in problems if not (p.code == "LC101" and any(p.message.startswith(f"`{n}`") for n in done))]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from lsp_count.core.source import Span
-from lsp_count.pymodel.values import Inst, Param, Sym, Unknown, Unresolved, sym_add, sym_mul
+from lsp_count.pymodel.values import Inst, Param, Sym, Unknown, Unresolved, sym_mul
 
 REQUIRED = object()
 
