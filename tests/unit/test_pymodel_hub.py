@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 import textwrap
 
+import pytest
+
 from lsp_count.core.analyze import AnalyzeOptions, analyze_text
 from lsp_count.core.catalog import CATALOG_DIR, analyze_model_id
 from lsp_count.core.report import FileReport
@@ -69,7 +71,7 @@ def test_automodel_on_a_decoder_is_the_base_model_without_lm_head() -> None:
     assert model.tree.total == base + 3584 * 3
     (layers,) = model.tree.root.child("backbone").child("layers").children  # as a written-out ModuleList shows
     assert (layers.name, layers.repeat) == ("0-27", 28)
-    assert report.hub_counts[0][2] == base and "without its lm_head" in report.hub_counts[0][3]
+    assert report.hub_counts[0][2] == base and "builds Qwen2Model" in report.hub_counts[0][3]
 
 
 def test_unknown_hub_id_stays_unresolved_and_says_where_it_looked() -> None:
@@ -111,15 +113,43 @@ def test_hub_id_from_the_local_hf_cache(tmp_path) -> None:
     assert "Hugging Face cache" in report.hub_counts[0][3]
 
 
-def test_base_model_of_an_encoder_is_not_claimed_exact() -> None:
-    # AutoModel builds BertModel (with a pooler); the catalog counts BertForMaskedLM: not the same class.
+@pytest.mark.parametrize(("loader", "hub_id", "cls"), [
+    ("AutoModel", "google-bert/bert-base-uncased", "BertModel"),  # the pooler, no MLM head
+    ("AutoModelForSequenceClassification", "google-bert/bert-base-uncased", "BertForSequenceClassification"),
+    ("BertForTokenClassification", "google-bert/bert-base-uncased", "BertForTokenClassification"),
+    ("AutoModel", "google-t5/t5-small", "T5Model"),
+    ("AutoModel", "google/vit-base-patch16-224", "ViTModel"),
+    ("AutoModelForCausalLM", "openai-community/gpt2", "GPT2LMHeadModel"),
+])
+def test_the_class_a_loader_builds_is_counted_as_transformers_builds_it(loader, hub_id, cls) -> None:
+    pytest.importorskip("transformers")
+    from tests.parity.meta_count import transformers_count
+
+    report = run(f"""
+        import transformers
+        from transformers import {loader}
+        import torch.nn as nn
+        class Wrapper(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.inner = {loader}.from_pretrained("{hub_id}")
+    """)
+    config = json.loads((CATALOG_DIR / f"{hub_id}.json").read_text())
+    expected, _ = transformers_count(config, cls)
+    (model,) = report.models
+    assert model.tree.total == expected
+    ((_, _, total, message),) = report.hub_counts
+    assert total == expected and f"builds {cls}" in message and "exact" in message
+
+
+def test_a_class_of_another_family_stays_unresolved() -> None:
     report = run("""
-        from transformers import AutoModel
+        from transformers import LlamaForCausalLM
         import torch.nn as nn
         class Encoder(nn.Module):
             def __init__(self):
                 super().__init__()
-                self.enc = AutoModel.from_pretrained("google-bert/bert-base-uncased")
+                self.enc = LlamaForCausalLM.from_pretrained("google-bert/bert-base-uncased")
     """)
     assert report.models == ()
     assert "BertForMaskedLM" in lc101(report)["Encoder"]

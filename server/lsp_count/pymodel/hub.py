@@ -2,29 +2,46 @@
 
 The hub id is looked up as the CLI does (``lsp_count.core.catalog``: the bundled
 catalog, then the local Hugging Face cache, then a local path; never the network)
-and counted by the family table. That count is of the class the config names in
-``architectures[0]``; it is the count of the class the code builds only when the
-two agree:
+and counted by the family table, for the class the call builds:
 
-* ``LlamaForCausalLM.from_pretrained`` / ``AutoModelForCausalLM.from_pretrained``
-  on a ``LlamaForCausalLM`` config (or ``GPT2LMHeadModel``): the same class, exact;
-* ``AutoModel.from_pretrained`` (the base model, no task head) on a decoder whose
-  tree is embeddings + layers + final norm + ``lm_head``: exact without the head;
-* anything else (an encoder's base model adds a pooler the table does not count, a
-  task head the config does not name): the catalog total is shown for the id, and
-  a class that builds the model stays unresolved with that reason.
+* a class the family table knows (``LlamaForCausalLM``, ``BertForSequenceClassification``)
+  is that class;
+* an Auto class builds the family's class for its task (``AutoModel``: the base model,
+  ``BertModel`` with its pooler, ``Qwen2Model`` without ``lm_head``;
+  ``AutoModelForCausalLM``: the causal LM, ``GPT2LMHeadModel``);
+* anything else (a class of another family, a task the family has no class for):
+  the catalog's count of ``architectures[0]`` is shown for the id, and a class that
+  builds the model stays unresolved with that reason.
+
+Every class in the table is proven against transformers by the parity suite.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from lsp_count.core.params import ParamNode
 
+# The head each Auto class builds, as the family table names heads.
+AUTO_HEADS = {
+    "AutoModel": "base",
+    "AutoModelForCausalLM": "causal_lm",
+    "AutoModelForMaskedLM": "masked_lm",
+    "AutoModelForPreTraining": "pretraining",
+    "AutoModelForSequenceClassification": "sequence_classification",
+    "AutoModelForTokenClassification": "token_classification",
+    "AutoModelForSeq2SeqLM": "seq2seq_lm",
+    "AutoModelForSpeechSeq2Seq": "seq2seq_lm",
+    "AutoModelForImageClassification": "image_classification",
+    "AutoModelForMaskedImageModeling": "masked_image_modeling",
+    "AutoModelForAudioClassification": "audio_classification",
+    "AutoModelForImageTextToText": "conditional_generation",
+    "AutoModelForVision2Seq": "conditional_generation",
+}
+
 # Loaders that build no nn.Module (their result holds no parameters).
 NOT_MODULES = ("Tokenizer", "TokenizerFast", "Processor", "FeatureExtractor", "ImageProcessor", "GenerationConfig")
-_DECODER_PARTS = {"embeddings", "layers", "final_norm", "lm_head"}
 
 
 @dataclass(frozen=True)
@@ -39,6 +56,7 @@ class HubModel:
     config: dict[str, Any] | None  # the config.json mapping (for AutoConfig and `.config.hidden_size`)
     root: ParamNode | None  # the tree of what the loader builds, when that is exact
     why: str  # why the loader's model is not counted exactly ("" when it is)
+    built: str = ""  # the class the loader builds, when the family table knows it ("BertModel")
 
     @property
     def is_config(self) -> bool:
@@ -57,12 +75,22 @@ class HubModel:
         if self.is_config:
             return f"config of {arch} ({self.catalog_total:,} parameters), from the {self.source}"
         if self.root is not None:
-            if self.root.total == self.catalog_total:
+            if self.built in ("", arch):
                 return f"{self.loader} builds {arch}: {self.root.total:,} parameters, exact; config from the {self.source}"
-            head = self.catalog_total - self.root.total
-            return (f"{self.loader} builds the base model: {arch}'s {self.catalog_total:,} parameters without its "
-                    f"lm_head ({head:,}) = {self.root.total:,}, exact; config from the {self.source}")
+            return (f"{self.loader} builds {self.built}: {self.root.total:,} parameters, exact "
+                    f"({arch}, which the config names, has {self.catalog_total:,}); config from the {self.source}")
         return f"{self.why}; config from the {self.source}"
+
+
+def _class_built(loader: str, heads: dict[str, str]) -> tuple[str, str] | None:
+    """(class, head) that ``loader.from_pretrained`` builds for a config of this family, if the table has it."""
+    if loader in heads:
+        return loader, heads[loader]
+    head = AUTO_HEADS.get(loader)
+    for cls, h in heads.items():
+        if h == head:
+            return cls, h
+    return None
 
 
 def builds_module(loader: str) -> bool:
@@ -92,22 +120,26 @@ def resolve(loader: str, hub_id: str, hf_cache: str | None, base_dir: str | None
     total = tree.total
     root: ParamNode | None = None
     why = ""
-    task = loader[len("AutoModel"):] if loader.startswith("AutoModel") else ""
-    if loader == arch or (task.startswith("For") and arch.endswith(task)) or (
-            task == "ForCausalLM" and arch.endswith("LMHeadModel")) or (
-            loader == "AutoModel" and arch.endswith("Model") and "For" not in arch):
-        root = tree
-    elif loader == "AutoModel" or (arch and "For" in arch and loader == arch.split("For")[0] + "Model"):
-        names = {c.name for c in tree.children}
-        if names <= _DECODER_PARTS and "lm_head" in names:
-            root = ParamNode(tree.name, tree.tensors, tuple(c for c in tree.children if c.name != "lm_head"))
+    built_cls = ""
+    built = _class_built(loader, report.spec.family.heads)
+    if built is not None:
+        cls, head = built
+        built_cls = cls
+        if head == report.spec.head:
+            root = tree
         else:
-            why = (f"`{loader}` builds the base model of \"{hub_id}\", and the catalog counts {arch or 'its model'} "
-                   f"({total:,} parameters), whose head and pooler differ from the base model's")
+            # The config's family knows the loader's class: count it from the same values.
+            from lsp_count.core.engine import count
+
+            root = count(replace(report.spec, head=head, architecture=cls)).root
+            root = replace(root, name=tree.name)
+    elif loader == "AutoModel" or loader.startswith("AutoModelFor"):
+        why = (f"`{loader}.from_pretrained(\"{hub_id}\")`: the {report.spec.family.model_type} family has no class "
+               f"for it in the table; the catalog counts {arch or 'its model'} ({total:,} parameters)")
     elif builds_module(loader):
         why = (f"`{loader}.from_pretrained(\"{hub_id}\")`: the catalog counts {arch or 'the config'} "
                f"({total:,} parameters), not `{loader}`")
-    return HubModel(hub_id, loader, total, arch, source, config, root, why)
+    return HubModel(hub_id, loader, total, arch, source, config, root, why, built_cls)
 
 
 MAX_EXPANDED = 4096  # modules built for one repeated node; beyond it its tensors are stacked
