@@ -36,18 +36,62 @@ def build(target_lines: int = 5000) -> str:
     return "\n\n".join(parts)
 
 
+def time_torch(text: str, names: list[str], runs: int) -> tuple[float, list[float]]:
+    """The peer method: run the file and build each class on the meta device, as --execute,
+    torchinfo or a hand-written ``sum(p.numel() ...)`` do. (seconds to import torch, ms per run)"""
+    import inspect
+    import sys
+    import types
+    import tempfile
+    import warnings
+
+    warnings.filterwarnings("ignore")
+    t0 = time.perf_counter()
+    import torch
+
+    import_s = time.perf_counter() - t0
+    with tempfile.TemporaryDirectory() as tmp:
+        path = pathlib.Path(tmp) / "big_model.py"
+        path.write_text(text)
+        times = []
+        for _ in range(runs):
+            start = time.perf_counter()
+            module = types.ModuleType("big_model")
+            sys.modules["big_model"] = module  # dataclasses look their module up
+            exec(compile(text, str(path), "exec"), module.__dict__)  # noqa: S102 - the bench's own generated file
+            namespace = module.__dict__
+            for name in names:
+                cls = namespace[name]
+                kwargs = {}
+                for arg, p in list(inspect.signature(cls.__init__).parameters.items())[1:]:
+                    if p.default is inspect.Parameter.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+                        ann = namespace.get(p.annotation) if isinstance(p.annotation, str) else p.annotation
+                        kwargs[arg] = ann()
+                with torch.device("meta"):
+                    model = cls(**kwargs)
+                sum(p.numel() for p in model.parameters())
+            times.append((time.perf_counter() - start) * 1000)
+    del sys.modules["big_model"]
+    return import_s, times
+
+
 def main() -> None:
     text = build()
     lines = text.count("\n") + 1
     times = []
     report = analyze_text(text, "big_model.py")
-    for _ in range(7):
+    for _ in range(15):
         start = time.perf_counter()
         report = analyze_text(text, "big_model.py")
         times.append((time.perf_counter() - start) * 1000)
     print(f"{lines} lines, {len(report.models)} classes counted, {len(report.hints)} hints, "
           f"{sum(p.code == 'LC101' for p in report.problems)} unresolved")
-    print(f"analyze_text: median {statistics.median(times):.1f} ms, min {min(times):.1f} ms, max {max(times):.1f} ms")
+    print(f"lsp-count static analysis: median {statistics.median(times):.1f} ms, min {min(times):.1f} ms, "
+          f"max {max(times):.1f} ms (15 runs)")
+    import_s, torch_times = time_torch(text, [m.name for m in report.models], 3)
+    print(f"torch, run the file + build the same {len(report.models)} classes on the meta device: "
+          f"median {statistics.median(torch_times):.0f} ms, after importing torch once ({import_s:.2f} s)")
+    print(f"ratio (median): {statistics.median(torch_times) / statistics.median(times):.1f}x")
 
 
 if __name__ == "__main__":

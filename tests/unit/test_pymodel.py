@@ -247,3 +247,44 @@ def test_execute_is_opt_in_and_counts_what_static_analysis_cannot(tmp_path) -> N
     executed = analyze_text(src, str(path), AnalyzeOptions(execute=True, base_dir=str(tmp_path)))
     (model,) = executed.models
     assert (model.tree.total, model.tree.trainable) == (16, 12) and model.method == "executed (meta device)"
+
+
+def test_loops_that_only_initialise_weights_are_skipped_and_others_run() -> None:
+    import ast
+
+    from lsp_count.pymodel.interp import only_initialises
+
+    def loop(src: str) -> ast.For:
+        return ast.parse(textwrap.dedent(src)).body[0]
+
+    assert only_initialises(loop("""
+        for pn, p in self.named_parameters():
+            if pn.endswith("c_proj.weight"):
+                torch.nn.init.normal_(p, mean=0.0, std=0.02 / math.sqrt(2 * config.n_layer))
+    """))
+    assert only_initialises(loop("""
+        for m in self.modules():
+            if isinstance(m, nn.Conv2d):
+                nn.init.kaiming_normal_(m.weight, mode="fan_out")
+            elif isinstance(m, nn.BatchNorm2d):
+                m.weight.data.fill_(1.0)
+    """))
+    # A flag changed, a method with effects, a loop not over the model: run, not skipped.
+    assert not only_initialises(loop("for p in self.parameters():\n    p.requires_grad = False"))
+    assert not only_initialises(loop("for p in self.parameters():\n    p.requires_grad_(False)"))
+    assert not only_initialises(loop("for i in range(3):\n    nn.init.zeros_(self.w)"))
+    assert not only_initialises(loop("for m in self.modules():\n    nn.init.zeros_(m.weight, self.grow())"))
+    report = analyze_text(textwrap.dedent("""
+        import torch.nn as nn
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.a = nn.Linear(4, 4)
+                self.b = nn.Linear(4, 2)
+                for p in self.a.parameters():
+                    nn.init.zeros_(p)
+                for p in self.a.parameters():
+                    p.requires_grad = False
+    """), "m.py", AnalyzeOptions())
+    (model,) = report.models
+    assert (model.tree.total, model.tree.trainable) == (30, 10)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import gc
 import re
+from dataclasses import replace
 from typing import Any
 
 from lsp_count.core.params import ParamNode, ParamTree, Tensor, short_count
@@ -317,22 +318,20 @@ def count_class(interp: Interpreter, cls: ClassV, config_classes: list[ClassV], 
         return None, _unresolved(cls, "the construction nests too deeply to follow (recursion?)", name_span)
     if isinstance(inst, Unknown):
         return None, _unresolved(cls, inst.why, name_span)
-    missing = _unknown_modules(inst)
-    if missing:
-        return None, _unresolved(cls, missing, name_span)
-    total: Any = 0
-    for _, p in params_of(inst):
-        n = numel(p.shape)
-        if isinstance(n, Unknown):
-            return None, _unresolved(cls, n.why, name_span)
-        total = sym_add(total, n)
-    if isinstance(total, Sym):
-        reasons = "; ".join(total.reasons())
-        return None, _unresolved(cls, f"{reasons}; parameters = {total.render()}", name_span)
     seen: dict[int, Any] = {}
     ties: list[str] = []
     memo: dict[Any, Any] = {}
-    root = _node(cls.name, inst, seen, "", ties, memo)
+    try:
+        # The usual case in one walk: every size a number and every submodule known.
+        root = _node(cls.name, inst, seen, "", ties, memo, strict=True)
+    except _Irregular:
+        root = None
+    if root is None:
+        problem = _why_not_counted(cls, inst, name_span)
+        if problem is not None:
+            return None, problem
+        seen, ties, memo = {}, [], {}
+        root = _node(cls.name, inst, seen, "", ties, memo)
     total_, trainable_ = _sizes(root, memo)
     frozen = total_ - trainable_
     tree_notes = list(notes) + [f"{t}: counted once" for t in ties]
@@ -344,6 +343,29 @@ def count_class(interp: Interpreter, cls: ClassV, config_classes: list[ClassV], 
     if notes:
         problem = Problem("info", "LC106", f"`{cls.name}`: " + "; ".join(notes), name_span)
     return report, problem
+
+
+class _Irregular(Exception):
+    """A size that is not a number, or a submodule the analyser could not build: the strict
+    walk stops and the class is explained (or counted) by the slower checks."""
+
+
+def _why_not_counted(cls: ClassV, inst: Inst, name_span: Span) -> Problem | None:
+    """The first submodule not built, else the size that is unknown or only a formula; None
+    when everything is countable after all (a size written as a float, 4.0)."""
+    missing = _unknown_modules(inst)
+    if missing:
+        return _unresolved(cls, missing, name_span)
+    total: Any = 0
+    for _, p in params_of(inst):
+        n = numel(p.shape)
+        if isinstance(n, Unknown):
+            return _unresolved(cls, n.why, name_span)
+        total = sym_add(total, n)
+    if isinstance(total, Sym):
+        reasons = "; ".join(total.reasons())
+        return _unresolved(cls, f"{reasons}; parameters = {total.render()}", name_span)
+    return None
 
 
 def _unresolved(cls: ClassV, reason: str, span: Span) -> Problem:
@@ -377,12 +399,16 @@ def _plain_lists(inst: Inst) -> list[str]:
     return out
 
 
+_CONTAINERS = ("list", "seq", "dict", "plist", "pdict")
+
+
 def _node(name: str, inst: Inst, seen: dict[int, Any], path: str, ties: list[str],
-          memo: dict[Any, Any] | None = None) -> ParamNode:
+          memo: dict[Any, Any] | None = None, strict: bool = False) -> ParamNode:
     """``path`` is the node's dotted path in the model ("" for the model itself).
 
     ``memo`` holds each built node's (total, trainable) and signature by id, so that a deep
-    model is summed once rather than once per level (ParamNode's properties recurse)."""
+    model is summed once rather than once per level (ParamNode's properties recurse).
+    ``strict``: raise _Irregular at a size that is not an int or a submodule not built."""
     memo = {} if memo is None else memo
     trainable: list[Tensor] = []
     frozen: list[Tensor] = []
@@ -393,7 +419,11 @@ def _node(name: str, inst: Inst, seen: dict[int, Any], path: str, ties: list[str
         if t is not Param and not (t is not Inst and isinstance(v, Param)):
             if (t is Inst or isinstance(v, Inst)) and v.is_module:
                 modules.append((attr, v))
+            elif strict and isinstance(v, Unknown) and v.maybe_module:
+                raise _Irregular
             continue
+        if strict and any(type(d) is not int for d in v.shape):
+            raise _Irregular
         vid = id(v)
         if vid in seen:
             first = seen[vid]
@@ -407,10 +437,13 @@ def _node(name: str, inst: Inst, seen: dict[int, Any], path: str, ties: list[str
         (trainable if v.requires_grad else frozen).append(tensor)
     # A module with no parameters and no submodules (ReLU, Dropout, pooling) would be a node of
     # total 0 with no note, dropped just below: do not build it.
-    children = [_node(attr, v, seen, f"{path}.{attr}" if path else attr, ties, memo) for attr, v in modules
-                if not _bare(v)]
+    if inst.kind in _CONTAINERS and len(modules) > 1:
+        children = _container_children(modules, seen, path, ties, memo, strict)
+    else:
+        children = [_node(attr, v, seen, f"{path}.{attr}" if path else attr, ties, memo, strict)
+                    for attr, v in modules if not _bare(v, strict)]
     children = [c for c in children if _sizes(c, memo)[0] > 0 or c.note]  # dropout, activations: nothing to show
-    if inst.kind in ("list", "seq", "dict", "plist", "pdict"):
+    if inst.kind in _CONTAINERS:
         children = _group(children, memo)
     all_frozen = not trainable and (frozen or children) and all(_sizes(c, memo)[1] == 0 for c in children) and (
         frozen or any(_sizes(c, memo)[0] for c in children))
@@ -421,12 +454,75 @@ def _node(name: str, inst: Inst, seen: dict[int, Any], path: str, ties: list[str
                      source=inst.origin)
 
 
-def _bare(inst: Inst) -> bool:
+def _container_children(modules: list[tuple[str, Inst]], seen: dict[int, Any], path: str, ties: list[str],
+                        memo: dict[Any, Any], strict: bool) -> list[ParamNode]:
+    """A ModuleList's entries. Twelve copies of a block give twelve equal nodes but for their
+    names: an entry equal to the one before it (same layers, sizes, flags and call site, no
+    tensor shared with anything seen) reuses that entry's node under its own name."""
+    children: list[ParamNode] = []
+    previous: tuple[Any, ParamNode] | None = None
+    for i, (attr, v) in enumerate(modules):
+        if _bare(v, strict):
+            continue
+        child_path = f"{path}.{attr}" if path else attr
+        params: list[tuple[int, str, str]] = []
+        # Only entries built by the same call as a neighbour can be equal to it.
+        key = _reuse_key(v, seen, set(), params, "") if (
+            _same_call(v, modules[i - 1][1]) if i else False) or (
+            i + 1 < len(modules) and _same_call(v, modules[i + 1][1])) else None
+        if key is not None and previous is not None and previous[0] == key:
+            for vid, rel, param_attr in params:
+                seen[vid] = (f"{child_path}.{rel}" if rel else child_path, param_attr)
+            children.append(replace(previous[1], name=attr))
+            continue
+        node = _node(attr, v, seen, child_path, ties, memo, strict)
+        children.append(node)
+        previous = (key, node) if key is not None else None
+    return children
+
+
+def _same_call(a: Inst, b: Inst) -> bool:
+    return a.cls is b.cls and a.origin == b.origin
+
+
+def _reuse_key(inst: Inst, seen: dict[int, Any], ids: set[int], params: list[tuple[int, str, str]],
+               rel: str) -> tuple[Any, ...] | None:
+    """All that the module's node depends on besides its name; None when it cannot be reused
+    (a tensor seen or shared, which makes path-dependent tie notes, a size that is not an
+    int, an unbuilt submodule, own frozen tensors, which carry the module's name)."""
+    parts: list[Any] = [inst.kind, inst.origin]
+    for attr, v in inst.attrs.items():
+        t = type(v)
+        if t is Param or (t is not Inst and isinstance(v, Param)):
+            vid = id(v)
+            if vid in seen or vid in ids or (not v.requires_grad and not rel):
+                return None
+            shape = v.shape
+            for d in shape:
+                if type(d) is not int:
+                    return None
+            ids.add(vid)
+            params.append((vid, rel, attr))
+            parts.append((attr, shape, v.kind, v.requires_grad))
+        elif t is Inst or isinstance(v, Inst):
+            if v.is_module:
+                key = _reuse_key(v, seen, ids, params, f"{rel}.{attr}" if rel else attr)
+                if key is None:
+                    return None
+                parts.append((attr, key))
+        elif isinstance(v, Unknown) and v.maybe_module:
+            return None
+    return tuple(parts)
+
+
+def _bare(inst: Inst, strict: bool = False) -> bool:
     for v in inst.attrs.values():
         t = type(v)
         if t is Param or t is Inst or isinstance(v, (Param, Inst)):
             if not (isinstance(v, Inst) and not v.is_module):
                 return False
+        elif strict and isinstance(v, Unknown) and v.maybe_module:
+            return False  # the strict walk must reach it to stop there
     return True
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import math
 import operator
+import re
 import os
 from typing import Any, Callable
 
@@ -135,6 +136,8 @@ class Ctx:
         # Where from_pretrained("org/name") looks besides the bundled catalog (AnalyzeOptions.hf_cache).
         self.hf_cache: str | None = None
         self._hub: dict[tuple[str, str], Any] = {}
+        # For loops found to only initialise weights (by id of the ast.For; the tree outlives the analysis).
+        self.init_loops: dict[int, bool] = {}
 
     def hub_model(self, loader: str, hub_id: str) -> Any:
         """The offline catalog's answer for ``loader.from_pretrained(hub_id)``, once per analysis."""
@@ -200,12 +203,27 @@ def numel(shape: tuple[Any, ...]) -> Any:
 
 
 def count_of(inst: Inst) -> Any:
+    """Parameters of a module, each tensor once: an int, or a Sym / Unknown when a size is one."""
     total: Any = 0
-    for _, p in params_of(inst):
-        n = numel(p.shape)
-        if isinstance(n, Unknown):
-            return n
-        total = sym_add(total, n)
+    seen: set[int] = set()
+    stack = [inst]
+    while stack:
+        m = stack.pop()
+        for v in m.attrs.values():
+            t = type(v)
+            if t is Param or (t is not Inst and isinstance(v, Param)):
+                if id(v) in seen:
+                    continue
+                seen.add(id(v))
+                n = numel(v.shape)
+                if type(n) is int and type(total) is int:
+                    total += n
+                    continue
+                if isinstance(n, Unknown):
+                    return n
+                total = sym_add(total, n)
+            elif (t is Inst or isinstance(v, Inst)) and v.is_module:
+                stack.append(v)
     return total
 
 
@@ -320,6 +338,11 @@ class Interpreter:
             branch = self.branch(s.test, s.body, s.orelse, env)
             self.exec_block(branch, env)
         elif isinstance(s, ast.For):
+            skip = ctx.init_loops.get(id(s))
+            if skip is None:
+                skip = ctx.init_loops[id(s)] = only_initialises(s)
+            if skip:
+                return  # `for p in self.parameters(): nn.init.normal_(p)` changes no size or flag
             items = self.iterate(self.ev(s.iter, env), s.iter)
             broke = False
             for item in items:
@@ -1689,3 +1712,66 @@ _BUILTINS: dict[str, Any] = {
 for _name in _UNSAFE:
     _BUILTINS[_name] = BuiltinV(_name, _unsupported(_name))
 del _name
+
+
+# --- loops that only initialise weights ---------------------------------------------------------
+
+# What a weight-initialising loop iterates over, and the calls its conditions and arguments may make.
+_MODULE_WALKS = {"parameters", "named_parameters", "modules", "named_modules", "children", "named_children"}
+_PURE_CALLS = {"isinstance", "hasattr", "getattr", "len", "float", "int", "min", "max", "abs", "enumerate",
+               "endswith", "startswith", "math.sqrt", "math.log", "math.pow", "sqrt"}
+_INIT_CALL = re.compile(r"(?:^|\.)(?:init\.\w+|data\.(?:normal_|uniform_|zero_|fill_|copy_))$")
+
+
+def only_initialises(loop: ast.For) -> bool:
+    """True for a loop over a module's parameters or modules whose body only calls weight
+    initialisers (``nn.init.*``, ``p.data.normal_``) under side-effect-free conditions:
+    running it changes no size and no requires_grad flag, so it is skipped."""
+    if loop.orelse or not _pure(loop.iter, _MODULE_WALKS | _PURE_CALLS):
+        return False
+    if not any(isinstance(n, ast.Call) and _dotted(n.func).rsplit(".", 1)[-1] in _MODULE_WALKS
+               for n in ast.walk(loop.iter)):
+        return False
+    return _init_block(loop.body)
+
+
+def _init_block(body: list[ast.stmt]) -> bool:
+    for stmt in body:
+        if isinstance(stmt, (ast.Pass, ast.Continue)):
+            continue
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
+            continue
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+            call = stmt.value
+            if not _INIT_CALL.search(_dotted(call.func)):
+                return False
+            if not all(_pure(a, _PURE_CALLS) for a in [*call.args, *(k.value for k in call.keywords)]):
+                return False
+            continue
+        if isinstance(stmt, ast.If) and _pure(stmt.test, _PURE_CALLS) and _init_block(stmt.body) and _init_block(stmt.orelse):
+            continue
+        return False
+    return True
+
+
+def _pure(expr: ast.expr, calls: set[str]) -> bool:
+    for n in ast.walk(expr):
+        if isinstance(n, (ast.NamedExpr, ast.Lambda, ast.Yield, ast.YieldFrom, ast.Await)):
+            return False
+        if isinstance(n, ast.Call):
+            name = _dotted(n.func)
+            if name not in calls and name.rsplit(".", 1)[-1] not in calls:
+                return False
+    return True
+
+
+def _dotted(node: ast.expr) -> str:
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+    elif isinstance(node, ast.Call):
+        parts.append("()")
+    return ".".join(reversed(parts))
