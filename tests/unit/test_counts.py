@@ -91,3 +91,19 @@ def test_a_config_warning_keeps_its_severity_and_is_said_once() -> None:
     warnings = [p for p in report.problems if "is not modelled" in p.message]
     assert [p.severity for p in warnings] == ["warning"]
     assert not any("is not modelled" in n for n in report.models[0].tree.notes)
+
+
+def test_param_node_constructor_sets_every_field() -> None:
+    # ParamNode has a hand-written __init__ (speed); it must take and set exactly the fields.
+    import inspect
+    from dataclasses import fields, replace
+
+    from lsp_count.core.params import ParamNode, Tensor
+
+    names = [f.name for f in fields(ParamNode)]
+    assert list(inspect.signature(ParamNode.__init__).parameters)[1:] == names
+    node = ParamNode("n", (Tensor("w", (2, 3)),), (ParamNode("c", (Tensor("b", (4,)),)),), repeat=2,
+                     active_repeat=1, frozen=True, note="x", source=None, key="k")
+    assert [getattr(node, n) for n in names][3:] == [2, 1, True, "x", None, "k"]
+    assert (node.total, node.active, node.trainable) == (20, 10, 0)
+    assert replace(node, name="m") == ParamNode("m", node.tensors, node.children, 2, 1, True, "x", None, "k")
