@@ -7,8 +7,6 @@ from __future__ import annotations
 import json
 import textwrap
 
-import pytest
-
 from lsp_count.core.analyze import AnalyzeOptions, analyze_text
 from lsp_count.core.catalog import CATALOG_DIR, analyze_model_id
 from lsp_count.core.report import FileReport
@@ -111,35 +109,6 @@ def test_hub_id_from_the_local_hf_cache(tmp_path) -> None:
     per_layer = (catalog_total("openai-community/gpt2") - 50257 * 768 - 1024 * 768 - 2 * 768) // 12
     assert model.tree.total == 50257 * 768 + 1024 * 768 + 2 * 768 + 2 * per_layer
     assert "Hugging Face cache" in report.hub_counts[0][3]
-
-
-@pytest.mark.parametrize(("loader", "hub_id", "cls"), [
-    ("AutoModel", "google-bert/bert-base-uncased", "BertModel"),  # the pooler, no MLM head
-    ("AutoModelForSequenceClassification", "google-bert/bert-base-uncased", "BertForSequenceClassification"),
-    ("BertForTokenClassification", "google-bert/bert-base-uncased", "BertForTokenClassification"),
-    ("AutoModel", "google-t5/t5-small", "T5Model"),
-    ("AutoModel", "google/vit-base-patch16-224", "ViTModel"),
-    ("AutoModelForCausalLM", "openai-community/gpt2", "GPT2LMHeadModel"),
-])
-def test_the_class_a_loader_builds_is_counted_as_transformers_builds_it(loader, hub_id, cls) -> None:
-    pytest.importorskip("transformers")
-    from tests.parity.meta_count import transformers_count
-
-    report = run(f"""
-        import transformers
-        from transformers import {loader}
-        import torch.nn as nn
-        class Wrapper(nn.Module):
-            def __init__(self):
-                super().__init__()
-                self.inner = {loader}.from_pretrained("{hub_id}")
-    """)
-    config = json.loads((CATALOG_DIR / f"{hub_id}.json").read_text())
-    expected, _ = transformers_count(config, cls)
-    (model,) = report.models
-    assert model.tree.total == expected
-    ((_, _, total, message),) = report.hub_counts
-    assert total == expected and f"builds {cls}" in message and "exact" in message
 
 
 def test_a_class_of_another_family_stays_unresolved() -> None:
