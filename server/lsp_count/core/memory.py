@@ -32,7 +32,13 @@ Sources:
   ``kv_lora_rank + qk_rope_head_dim`` per token per layer as vLLM and SGLang
   do (transformers' eager MLA caches the decompressed K/V instead); Mamba
   layers hold ``intermediate·(conv_kernel + state_size)`` per sequence
-  whatever the context.
+  whatever the context. Qwen applies ``sliding_window`` only with
+  ``use_sliding_window`` (transformers' Qwen2Config nulls it otherwise).
+  Encoder-decoder models hold transformers' ``EncoderDecoderCache``: per
+  decoder layer ``2·kv_heads·head_dim`` values per decoded token
+  (``self_attention_cache``) plus the same per encoder position
+  (``cross_attention_cache``); Whisper's encoder always yields
+  ``max_source_positions`` (1500) positions.
 * Overhead: the CUDA context (CUDA 12 with lazy module loading, cuBLAS
   workspace; several hundred MiB, not visible to
   ``torch.cuda.memory_allocated``, see PyTorch "CUDA semantics: memory
@@ -43,6 +49,7 @@ Sources:
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, fields
 from typing import Any, Callable, Iterable, Mapping
@@ -70,6 +77,8 @@ OVERHEAD_BYTES = 1 * GiB
 BNB_MIN_8BIT_SIZE = 4096
 # Families whose config class applies ``sliding_window`` to every layer when it is set.
 ALL_LAYERS_SLIDING = frozenset({"mistral", "mixtral", "phi3", "starcoder2"})
+# Encoder-decoder heads built without the decoder (layouts.seq2seq.build_seq2seq): nothing generated, nothing cached.
+ENCODER_ONLY_HEADS = frozenset({"encoder", "audio_classification"})
 # Node names that hold the repeated layer stack (for pipeline and ZeRO-3 layer granularity).
 LAYER_STACK_NAMES = frozenset({"layers", "dense_layers", "moe_layers", "layer", "h", "blocks"})
 # Limits that catch typos (a context of 10^12 tokens is not a setting, it is a slip).
@@ -283,10 +292,31 @@ def _decoder_spec(model: ModelReport) -> ModelSpec | None:
     return None
 
 
+def _seq2seq_spec(model: ModelReport) -> ModelSpec | None:
+    """The spec of an encoder-decoder model that has its decoder (and so a KV cache)."""
+    spec = model.spec
+    if spec is None or spec.family.layout != "seq2seq" or spec.head in ENCODER_ONLY_HEADS:
+        return None
+    return spec
+
+
+def _seq2seq_heads(spec: ModelSpec) -> tuple[int | None, int | None]:
+    v = spec.values
+    enc, dec, kv = v.get("encoder_heads"), v.get("decoder_heads"), v.get("decoder_kv_heads")
+    if not isinstance(enc, int):
+        return None, None
+    if spec.head in ENCODER_ONLY_HEADS or not isinstance(dec, int):
+        return enc, enc
+    # Tensor parallel splits both stacks' heads: it must divide both, i.e. their gcd (equal in every real config).
+    return math.gcd(enc, dec), (kv if isinstance(kv, int) else dec)
+
+
 def _attention_heads(model: ModelReport) -> tuple[int | None, int | None]:
     spec = _decoder_spec(model) or model.spec
     if spec is None:
         return None, None
+    if spec.family.layout == "seq2seq":
+        return _seq2seq_heads(spec)
     heads = spec.values.get("num_heads")
     kv = spec.values.get("num_kv_heads")
     if spec.values.get("kv_lora_rank"):
@@ -538,11 +568,20 @@ def _largest_layer_bytes(tree: ParamTree, fn: TensorBytes) -> int:
 # --- KV cache ---------------------------------------------------------------------------------
 
 
+def sliding_window(spec: ModelSpec) -> int | None:
+    """The window sliding layers keep, or None: unset, or switched off (Qwen's ``use_sliding_window: false``)."""
+    v = spec.values
+    if v.get("use_sliding_window") is False:
+        return None  # Qwen2Config and kin null sliding_window in __post_init__: attention and cache see everything
+    window = v.get("sliding_window")
+    return window if isinstance(window, int) and window > 0 else None
+
+
 def sliding_layers(spec: ModelSpec) -> tuple[bool, ...]:
     """For each decoder layer, whether it is a sliding-window layer."""
     v = spec.values
     n = int(v.get("num_layers") or 0)
-    window = v.get("sliding_window")
+    window = sliding_window(spec)
     types = v.get("layer_types")
     if isinstance(types, tuple) and len(types) == n:
         return tuple(t in ("sliding_attention", "chunked_attention") and bool(window) for t in types)
@@ -565,11 +604,18 @@ class KVCache:
 
 
 def kv_cache(model: ModelReport, context: int, batch: int, kv_dtype: str = "bfloat16", tp: int = 1, pp: int = 1) -> KVCache | None:
-    """KV cache (or SSM state) bytes per GPU for ``batch`` sequences of ``context`` tokens; None if not modelled."""
+    """KV cache (or SSM state) bytes per GPU for ``batch`` sequences of ``context`` tokens; None if not modelled.
+
+    An encoder-decoder model caches for ``context`` decoded tokens and ``context`` encoder positions
+    (Whisper: its fixed ``max_source_positions``); see ``seq2seq_kv_cache``.
+    """
+    elem_bytes = 1 if kv_dtype == "float8" else FLOAT_BYTES[kv_dtype]  # fp8 KV caches keep one scale per tensor, not per value
+    seq2seq = _seq2seq_spec(model)
+    if seq2seq is not None:
+        return seq2seq_kv_cache(seq2seq, context, batch, kv_dtype, elem_bytes, tp, pp)
     spec = _decoder_spec(model)
     if spec is None:
         return None
-    elem_bytes = 1 if kv_dtype == "float8" else FLOAT_BYTES[kv_dtype]  # fp8 KV caches keep one scale per tensor, not per value
     v = spec.values
     n = int(v.get("num_layers") or 0)
     stage = -(-n // pp)
@@ -589,8 +635,8 @@ def kv_cache(model: ModelReport, context: int, batch: int, kv_dtype: str = "bflo
     heads_here = max(kv // tp, 1)
     per_token_layer = 2 * heads_here * d * elem_bytes
     sliding = sliding_layers(spec)
-    window = v.get("sliding_window")
-    tokens = [min(context, int(window)) if s and window else context for s in sliding]
+    window = sliding_window(spec)
+    tokens = [min(context, window) if s and window else context for s in sliding]
     stages = [sum(tokens[i:i + stage]) for i in range(0, n, stage)] if n else [0]
     total = max(stages) * per_token_layer * batch
     n_sliding = sum(sliding)
@@ -598,6 +644,42 @@ def kv_cache(model: ModelReport, context: int, batch: int, kv_dtype: str = "bflo
     tp_note = f", {heads_here} of {kv} kv heads per GPU" if tp > 1 else ""
     return KVCache(total, pp == 1, f"{where} × 2 × {kv} kv heads × head_dim {d} × {context:,} tokens × batch {batch}; "
                                    f"{kv_dtype}{tp_note}")
+
+
+def fixed_encoder_positions(spec: ModelSpec) -> int | None:
+    """Encoder positions that do not follow the input length (Whisper's), else None."""
+    if spec.values.get("encoder_input") == "audio_conv":
+        # WhisperEncoder refuses mel input of any length but 2 × max_source_positions frames (conv2 has
+        # stride 2), so cross-attention always sees max_source_positions (1500) positions.
+        return spec.int("max_source_positions")
+    return None
+
+
+def seq2seq_kv_cache(spec: ModelSpec, context: int, batch: int, kv_dtype: str, elem_bytes: int,
+                     tp: int = 1, pp: int = 1) -> KVCache:
+    """transformers' EncoderDecoderCache = self_attention_cache + cross_attention_cache.
+
+    Per decoder layer: 2·kv_heads·head_dim values per decoded token (self-attention K and V, ``context``
+    tokens) plus 2·kv_heads·head_dim per encoder position (cross-attention K and V over the encoder
+    output: ``context`` positions too, or Whisper's fixed ``max_source_positions``), × batch × bytes per
+    value; ``max(kv_heads/TP, 1)`` heads per GPU.
+    """
+    n_enc, n_dec = spec.int("encoder_layers"), spec.int("decoder_layers")
+    kv, d = spec.int("decoder_kv_heads"), spec.int("decoder_head_dim")
+    heads_here = max(kv // tp, 1)
+    fixed = fixed_encoder_positions(spec)
+    source = context if fixed is None else fixed
+    per_layer = 2 * heads_here * d * (context + source) * batch * elem_bytes
+    # Pipeline stages take ceil(L/pp) of the encoder-then-decoder layers, as the weights line places them.
+    is_decoder = [0] * n_enc + [1] * n_dec
+    stage = max(1, -(-len(is_decoder) // pp))
+    most = max((sum(is_decoder[i:i + stage]) for i in range(0, len(is_decoder), stage)), default=0)
+    total = most * per_layer
+    tp_note = f", {heads_here} of {kv} kv heads per GPU" if tp > 1 else ""
+    fixed_note = f"; Whisper's encoder always yields max_source_positions = {fixed:,} positions" if fixed else ""
+    return KVCache(total, pp == 1, f"{n_dec} decoder layers × 2 × {kv} kv heads × head_dim {d} × ({context:,} decoded "
+                                   f"+ {source:,} encoder tokens: self + cross attention) × batch {batch}; "
+                                   f"{kv_dtype}{tp_note}{fixed_note}")
 
 
 # --- activations ------------------------------------------------------------------------------
@@ -838,7 +920,8 @@ def _estimate(model: ModelReport, settings: Settings, facts: _TreeFacts) -> Memo
         cache = kv_cache(model, s.context, s.batch, plan.kv, tp, pp)
         if cache is None:
             layout = model.spec.family.layout if model.spec else "unknown"
-            if layout in ("encoder", "albert", "vit", "clip"):
+            encoder_only = layout == "seq2seq" and model.spec is not None and model.spec.head in ENCODER_ONLY_HEADS
+            if layout in ("encoder", "albert", "vit", "clip") or encoder_only:
                 notes.append("encoder model: no KV cache")
             else:
                 notes.append(f"KV cache for the {layout} layout is not modelled yet; not included")

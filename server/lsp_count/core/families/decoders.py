@@ -127,6 +127,42 @@ QKV_BIAS_ONLY = {"q_bias": fixed(True), "k_bias": fixed(True), "v_bias": fixed(T
 GPT_STYLE = {"norm": fixed("layer"), "mlp_gated": fixed(False)}
 STRICT_HEADS = {"heads_divide_hidden": fixed(True)}
 
+
+# Qwen's config classes keep ``sliding_window`` but null it unless ``use_sliding_window`` is true (false by
+# default), and derive ``layer_types`` when the file gives none (transformers 5, configuration_qwen*.py
+# ``__post_init__``). The memory model ignores the window when use_sliding_window is false.
+def qwen_sliding(layer_slides, rule: str, max_window_layers: bool = True) -> dict[str, Field]:
+    """Fields for a Qwen family whose layer ``i`` slides when ``layer_slides(values, i)``."""
+    def layer_types(v):
+        return tuple("sliding_attention" if layer_slides(v, i) else "full_attention" for i in range(v["num_layers"]))
+
+    fields = {
+        "use_sliding_window": Field(("use_sliding_window",), False, "bool",
+                                    doc="whether sliding_window applies at all (false: every layer sees the whole context)"),
+        "sliding_window": Field(("sliding_window",), 4096, "int?",
+                                doc="tokens a sliding-window attention layer sees (only with use_sliding_window)"),
+        "layer_types": Field(("layer_types",), Derived(layer_types, rule), "strs"),
+    }
+    if max_window_layers:
+        fields["max_window_layers"] = Field(("max_window_layers",), 28, minimum=0,
+                                            doc="where sliding layers start or stop (with use_sliding_window)")
+    return fields
+
+
+def _window_on(v) -> bool:
+    return bool(v["use_sliding_window"]) and v["sliding_window"] is not None
+
+
+# Qwen2 / Qwen3: layer i slides when the window is on and i >= max_window_layers.
+QWEN_SLIDING = qwen_sliding(lambda v, i: _window_on(v) and i >= v["max_window_layers"],
+                            "sliding from layer max_window_layers on, when use_sliding_window")
+# Qwen2-MoE: layers with (i + 1) % 2 (even i) below max_window_layers slide; its config does not check the window.
+QWEN2_MOE_SLIDING = qwen_sliding(lambda v, i: bool(v["use_sliding_window"]) and i % 2 == 0 and i < v["max_window_layers"],
+                                 "even layers below max_window_layers slide, when use_sliding_window")
+# Qwen3-MoE: no max_window_layers; the cache infers every layer sliding from a set window, as attention does.
+QWEN3_MOE_SLIDING = qwen_sliding(lambda v, i: _window_on(v), "every layer slides, when use_sliding_window",
+                                 max_window_layers=False)
+
 # DeepSeek V2/V3: multi-head latent attention, shared experts, the first k layers dense.
 DEEPSEEK: dict[str, Field] = {
     "head_dim": fixed(HEAD_DIM), "mlp_bias": fixed(False),
@@ -151,7 +187,7 @@ FAMILIES: tuple[Family, ...] = (
             {"moe_intermediate_size": fixed(Derived(lambda v: v["intermediate_size"], "intermediate_size"))},
             {"q_bias": fixed(False), "k_bias": fixed(False), "v_bias": fixed(False), "o_bias": fixed(False), "mlp_bias": fixed(False)}),
     decoder("qwen2", "Qwen2ForCausalLM", d(vocab_size=151936, intermediate_size=22016, max_positions=32768, num_kv_heads=32), QKV_BIAS_ONLY,
-            {"mlp_bias": fixed(False)}, notes=("Qwen2 has q/k/v biases; its config has no key for them",)),
+            {"mlp_bias": fixed(False)}, QWEN_SLIDING, notes=("Qwen2 has q/k/v biases; its config has no key for them",)),
     decoder("qwen2_moe", "Qwen2MoeForCausalLM",
             d(vocab_size=151936, hidden_size=2048, intermediate_size=5632, num_layers=24, num_heads=16, max_positions=32768,
               num_kv_heads=16),
@@ -164,9 +200,10 @@ FAMILIES: tuple[Family, ...] = (
              "shared_expert_gate": fixed(True),
              "moe_layers": fixed("sparse_step"),
              "decoder_sparse_step": Field(("decoder_sparse_step",), 1),
-             "mlp_only_layers": Field(("mlp_only_layers",), (), "ints")}),
+             "mlp_only_layers": Field(("mlp_only_layers",), (), "ints")},
+            QWEN2_MOE_SLIDING),
     decoder("qwen3", "Qwen3ForCausalLM", d(vocab_size=151936, intermediate_size=22016, max_positions=32768, num_kv_heads=32),
-            QK_HEAD, {"head_dim": Field(("head_dim",), 128), "mlp_bias": fixed(False)}),
+            QK_HEAD, {"head_dim": Field(("head_dim",), 128), "mlp_bias": fixed(False)}, QWEN_SLIDING),
     decoder("qwen3_moe", "Qwen3MoeForCausalLM",
             d(vocab_size=151936, hidden_size=2048, intermediate_size=6144, num_layers=24, num_kv_heads=4, max_positions=32768),
             MOE, QK_HEAD,
@@ -176,7 +213,8 @@ FAMILIES: tuple[Family, ...] = (
              "moe_intermediate_size": Field(("moe_intermediate_size",), 768, doc=MOE["moe_intermediate_size"].doc),
              "moe_layers": fixed("sparse_step"),
              "decoder_sparse_step": Field(("decoder_sparse_step",), 1),
-             "mlp_only_layers": Field(("mlp_only_layers",), (), "ints")}),
+             "mlp_only_layers": Field(("mlp_only_layers",), (), "ints")},
+            QWEN3_MOE_SLIDING),
     decoder("gemma", "GemmaForCausalLM",
             d(vocab_size=256000, hidden_size=3072, intermediate_size=24576, num_layers=28, num_heads=16, num_kv_heads=16,
               tie_embeddings=True, max_positions=8192),
