@@ -13,7 +13,7 @@ import random
 import pytest
 
 from lsp_count.core.analyze import AnalyzeOptions, analyze_text
-from tests.parity.meta_count import transformers_count
+from .meta_count import transformers_count
 
 pytestmark = pytest.mark.parity
 
@@ -116,7 +116,7 @@ def test_torchtune_phi3_lora_matches_split_layout(attn, mlp, output, builder):
     import json
 
     from lsp_count.core.catalog import CATALOG_DIR
-    from tests.parity.test_lora_parity import peft_counts
+    from .test_lora_parity import peft_counts
 
     phi3 = json.loads((CATALOG_DIR / "microsoft" / "Phi-3-mini-4k-instruct.json").read_text())
     text = (f"model:\n  _component_: torchtune.models.phi3.{builder}\n  lora_attn_modules: {json.dumps(attn)}\n"
@@ -156,7 +156,7 @@ def nemo_lora_model(text: str):
 
 @pytest.mark.parametrize("seed", range(3))
 def test_nemo_lora_gpt_matches_peft_on_gpt2(seed):
-    from tests.parity.test_lora_parity import peft_counts
+    from .test_lora_parity import peft_counts
 
     rng = random.Random(40 + seed)
     heads = rng.choice([2, 4])
@@ -176,7 +176,7 @@ def test_nemo_lora_gpt_matches_peft_on_gpt2(seed):
 
 @pytest.mark.parametrize("seed", range(3))
 def test_nemo_lora_neox_matches_peft(seed):
-    from tests.parity.test_lora_parity import peft_counts
+    from .test_lora_parity import peft_counts
 
     rng = random.Random(50 + seed)
     heads = rng.choice([2, 4])
@@ -204,7 +204,7 @@ def test_nemo_lora_neox_matches_peft(seed):
 def test_nemo_lora_swiglu_matches_peft_on_phi3(seed):
     """fast-swiglu + rmsnorm + rope (counted as llama) with LoRA on the fused qkv / fc1: phi3 fuses the same
     layers (qkv_proj: q + 2 kv, gate_up_proj: 2·ffn), so peft on Phi3ForCausalLM gives NeMo's count."""
-    from tests.parity.test_lora_parity import peft_counts
+    from .test_lora_parity import peft_counts
 
     rng = random.Random(60 + seed)
     groups = rng.choice([1, 2])

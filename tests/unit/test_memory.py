@@ -99,7 +99,7 @@ def test_kv_cache_sliding_every_layer_and_explicit_layer_types():
     assert line(estimate_memory(full, Settings(context=40, batch=2)), "kv_cache").bytes == 3 * 40 * 2 * 2 * 8 * 2 * 2
     typed = model(model_type="qwen3", architectures=["Qwen3ForCausalLM"], hidden_size=64, num_attention_heads=8,
                   num_key_value_heads=2, head_dim=8, num_hidden_layers=2, intermediate_size=128, vocab_size=100,
-                  sliding_window=16, layer_types=["sliding_attention", "full_attention"])
+                  use_sliding_window=True, sliding_window=16, layer_types=["sliding_attention", "full_attention"])
     assert line(estimate_memory(typed, Settings(context=40)), "kv_cache").bytes == (16 + 40) * 2 * 2 * 8 * 2
     # qwen2 without use_sliding_window: the window key alone does not make layers slide
     qwen2 = model(model_type="qwen2", architectures=["Qwen2ForCausalLM"], hidden_size=64, num_attention_heads=8,
