@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 
 from lsp_count.core.hardware import GPUSelection
 from lsp_count.core.memory import (
-    GiB, MAX_BATCH, MemoryEstimator, Settings, SettingsError, _attention_heads, _decoder_spec,
+    GiB, MAX_BATCH, MemoryEstimator, Settings, SettingsError, _attention_heads, position_limit,
 )
 from lsp_count.core.precision import DTYPES, normalize_dtype
 from lsp_count.core.report import ModelReport
@@ -81,9 +81,15 @@ def _largest(est: MemoryEstimator, s: Settings, available: int, name: str, cap: 
 
 
 def _context_cap(model: ModelReport, s: Settings) -> int:
-    spec = _decoder_spec(model)
-    max_pos = spec.values.get("max_positions") if spec is not None else None
-    return max(s.context, max_pos if isinstance(max_pos, int) else 1 << 20)
+    """Largest context the fit search tries.
+
+    Up to the position limit, or the user's own context when that is longer (a rotary limit is soft);
+    a learned position table's size (Whisper's decoder, BART) is the cap itself: nothing longer runs.
+    """
+    limit = position_limit(model)
+    if limit is None:
+        return max(s.context, 1 << 20)
+    return limit.tokens if limit.hard else max(s.context, limit.tokens)
 
 
 def _ladder(s: Settings) -> tuple[tuple[str, Settings], ...]:

@@ -52,7 +52,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, fields
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from lsp_count.core.params import ParamNode, ParamTree, Tensor
 from lsp_count.core.precision import (
@@ -79,8 +79,10 @@ BNB_MIN_8BIT_SIZE = 4096
 ALL_LAYERS_SLIDING = frozenset({"mistral", "mixtral", "phi3", "starcoder2"})
 # Encoder-decoder heads built without the decoder (layouts.seq2seq.build_seq2seq): nothing generated, nothing cached.
 ENCODER_ONLY_HEADS = frozenset({"encoder", "audio_classification"})
-# Node names that hold the repeated layer stack (for pipeline and ZeRO-3 layer granularity).
-LAYER_STACK_NAMES = frozenset({"layers", "dense_layers", "moe_layers", "layer", "h", "blocks"})
+# Node names that hold the repeated layer stack (for pipeline and ZeRO-3 layer granularity). The seq2seq
+# layout's encoder and decoder stacks are "layers" too; Switch Transformers splits each into
+# "dense_layers" and "sparse_layers".
+LAYER_STACK_NAMES = frozenset({"layers", "dense_layers", "moe_layers", "sparse_layers", "layer", "h", "blocks"})
 # Limits that catch typos (a context of 10^12 tokens is not a setting, it is a slip).
 MAX_CONTEXT = 1 << 30
 MAX_BATCH = 1 << 24
@@ -300,6 +302,38 @@ def _seq2seq_spec(model: ModelReport) -> ModelSpec | None:
     return spec
 
 
+@dataclass(frozen=True)
+class PositionLimit:
+    """The longest sequence the generating stack's positions cover."""
+
+    tokens: int
+    key: str  # the config key the "beyond" note names
+    hard: bool  # a learned table of exactly ``tokens`` positions: no longer sequence runs at all
+
+
+def position_limit(model: ModelReport) -> PositionLimit | None:
+    """The decoder's position limit: a decoder-only model's, or an encoder-decoder's decoder's; None if none."""
+    seq2seq = _seq2seq_spec(model)
+    if seq2seq is not None:
+        return _seq2seq_position_limit(seq2seq)
+    spec = _decoder_spec(model)
+    tokens = spec.values.get("max_positions") if spec is not None else None
+    # Soft: rotary models run past it (rope scaling, or degraded). GPT-2's and OPT's learned tables would be
+    # hard limits too; they keep the soft treatment they had.
+    return PositionLimit(tokens, "max_position_embeddings", hard=False) if isinstance(tokens, int) else None
+
+
+def _seq2seq_position_limit(spec: ModelSpec) -> PositionLimit | None:
+    # Whisper's max_target_positions and BART/mBART's max_position_embeddings size the decoder's learned
+    # position table (BART's 2 extra offset rows are not usable positions): longer sequences index past it.
+    # T5 and Switch use relative position buckets, which no length exceeds (max_positions is None).
+    tokens = spec.values.get("max_positions")
+    if not isinstance(tokens, int):
+        return None
+    key = spec.key_name("max_positions") or spec.family.fields["max_positions"].keys[0]
+    return PositionLimit(tokens, key, hard=True)
+
+
 def _seq2seq_heads(spec: ModelSpec) -> tuple[int | None, int | None]:
     v = spec.values
     enc, dec, kv = v.get("encoder_heads"), v.get("decoder_heads"), v.get("decoder_kv_heads")
@@ -452,9 +486,32 @@ def lora_adapter_params(tree: ParamTree, rank: int, targets: tuple[str, ...] | N
 # --- parameter placement over tensor and pipeline parallel GPUs ---------------------------------
 
 
+def _layer_kinds(stack: ParamNode) -> tuple[ParamNode, ...]:
+    """The layer kinds a mixed stack holds (DeepSeek's dense + MoE layers, Switch's dense + sparse), else ()."""
+    if stack.repeat != 1:
+        return ()
+    return tuple(c for c in stack.children if c.name in LAYER_STACK_NAMES)
+
+
+def _layer_stacks(root: ParamNode) -> Iterator[tuple[ParamNode, int]]:
+    """(node, occurrences) for each node whose repeat counts layers.
+
+    A repeated stack node, or one kind inside a mixed stack even when it is a single layer (DeepSeek-V2's
+    first dense layer, a Switch stack with one sparse layer); the mixed stack itself is only a container.
+    """
+    for _path, n, mult in root.walk():
+        if n.name not in LAYER_STACK_NAMES:
+            continue
+        if n.repeat > 1:
+            yield n, mult
+        for kind in _layer_kinds(n):
+            if kind.repeat == 1:  # repeated kinds are yielded as stack nodes of their own
+                yield kind, mult
+
+
 def _layer_count(root: ParamNode) -> int:
-    """Decoder layers in the model: the repeats of every layer-stack node."""
-    return sum(n.repeat * mult for _path, n, mult in root.walk() if n.name in LAYER_STACK_NAMES and n.repeat > 1)
+    """Layers in the model (an encoder-decoder's encoder + decoder layers): the repeats of every layer stack."""
+    return sum(n.repeat * mult for n, mult in _layer_stacks(root))
 
 
 def _in_stack(path: str) -> bool:
@@ -556,12 +613,11 @@ class _TreeFacts:
 def _largest_layer_bytes(tree: ParamTree, fn: TensorBytes) -> int:
     """Bytes of one layer (the largest kind), the unit ZeRO-3 gathers at a time."""
     best = 0
-    for _path, n, _mult in tree.root.walk():
-        if n.name in LAYER_STACK_NAMES and n.repeat > 1:
-            one = 0
-            for p, t, m, f in ParamNode(n.name, n.tensors, n.children).iter_tensors():
-                one += fn(p, t, m, f)
-            best = max(best, one)
+    for n, _mult in _layer_stacks(tree.root):
+        one = 0
+        for p, t, m, f in ParamNode(n.name, n.tensors, n.children).iter_tensors():
+            one += fn(p, t, m, f)
+        best = max(best, one)
     return best
 
 
@@ -941,10 +997,9 @@ def _estimate(model: ModelReport, settings: Settings, facts: _TreeFacts) -> Memo
         lines.append(MemoryLine("activations", act, False, detail))
     lines.append(MemoryLine("overhead", OVERHEAD_BYTES, False, "CUDA context + allocator (constant, uncalibrated)"))
 
-    spec = _decoder_spec(model)
-    max_pos = spec.values.get("max_positions") if spec is not None else None
-    if isinstance(max_pos, int) and s.context > max_pos:
-        notes.append(f"context {s.context:,} is beyond max_position_embeddings ({max_pos:,})")
+    limit = position_limit(model)
+    if limit is not None and s.context > limit.tokens:
+        notes.append(f"context {s.context:,} is beyond {limit.key} ({limit.tokens:,})")
     if s.mode == "inference" and s.gpus > tp * pp:
         notes.append(f"{dp} data-parallel replicas: each GPU holds a full copy (batch {s.batch} per replica)")
     sizes = WeightsByDtype(tree, plan.compute, plan.skip_modules)
