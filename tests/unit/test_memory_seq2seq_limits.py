@@ -137,3 +137,17 @@ def test_a_single_dense_layer_in_a_mixed_decoder_stack_counts_too():
     # The same rule in a decoder-only model: DeepSeek-V2-Lite's first_k_dense_replace 1 + 26 MoE layers
     m = model(catalog_config("deepseek-ai/DeepSeek-V2-Lite"))
     assert MemoryEstimator(m).layer_count == m.spec.int("num_layers") == 27
+
+
+def test_decoder_only_limits_name_their_key_and_learned_tables_cap_the_search():
+    # GPT-2 and OPT learn one embedding row per position: no longer sequence runs. Rotary models run past
+    # max_position_embeddings (scaled or degraded): noted, not capped.
+    gpt2 = model(catalog_config("openai-community/gpt2"))
+    assert beyond_notes(gpt2, context=2048) == ["context 2,048 is beyond n_positions (1,024)"]
+    assert judge_fit(gpt2, Settings(context=2048), GPUSelection(find_gpu("H100-80GB"))).max_context == 1024
+    opt = model(catalog_config("facebook/opt-125m"))
+    assert beyond_notes(opt, context=4096) == ["context 4,096 is beyond max_position_embeddings (2,048)"]
+    llama = model(json.loads((CATALOG_DIR.parents[2] / "examples" / "llama-3-8b" / "config.json").read_text()))
+    assert beyond_notes(llama, context=16384) == ["context 16,384 is beyond max_position_embeddings (8,192)"]
+    # soft: the context asked for stays a candidate past the limit
+    assert judge_fit(llama, Settings(context=16384), GPUSelection(find_gpu("H100-80GB"))).max_context == 16384

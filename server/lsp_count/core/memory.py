@@ -318,9 +318,12 @@ def position_limit(model: ModelReport) -> PositionLimit | None:
         return _seq2seq_position_limit(seq2seq)
     spec = _decoder_spec(model)
     tokens = spec.values.get("max_positions") if spec is not None else None
-    # Soft: rotary models run past it (rope scaling, or degraded). GPT-2's and OPT's learned tables would be
-    # hard limits too; they keep the soft treatment they had.
-    return PositionLimit(tokens, "max_position_embeddings", hard=False) if isinstance(tokens, int) else None
+    if spec is None or not isinstance(tokens, int):
+        return None
+    key = spec.key_name("max_positions") or spec.family.fields["max_positions"].keys[0]
+    # A learned position table (GPT-2, OPT: position_rows > 0) has no row past the limit: hard. Rotary and
+    # ALiBi models run past it (rope scaling, or degraded): soft.
+    return PositionLimit(tokens, key, hard=bool(spec.values.get("position_rows")))
 
 
 def _seq2seq_position_limit(spec: ModelSpec) -> PositionLimit | None:
