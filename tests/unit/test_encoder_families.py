@@ -11,23 +11,10 @@ import pathlib
 
 import pytest
 
-from lsp_count.core.analyze import analyze_text
+
+from config_models import analyze, errors, model
 
 CATALOG = pathlib.Path(__file__).resolve().parents[2] / "server" / "lsp_count" / "catalog"
-
-
-def analyze(config: dict, text: str | None = None):
-    return analyze_text(text if text is not None else json.dumps(config, indent=2), "m/config.json")
-
-
-def model(config: dict):
-    report = analyze(config)
-    assert not report.has_errors, report.problems
-    return report.models[0]
-
-
-def errors(config: dict):
-    return [p for p in analyze(config).problems if p.severity == "error"]
 
 
 def catalog(name: str) -> dict:

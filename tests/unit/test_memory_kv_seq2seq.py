@@ -7,23 +7,11 @@ the per-layer sliding windows transformers' Qwen configs hand their caches.
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
-from lsp_count.core.analyze import analyze_text
-from lsp_count.core.catalog import CATALOG_DIR
 from lsp_count.core.memory import Settings, SettingsError, estimate_memory, kv_cache, sliding_layers, sliding_window
 
-
-def catalog_config(name: str, **overrides: object) -> dict:
-    return {**json.loads((CATALOG_DIR / f"{name}.json").read_text()), **overrides}
-
-
-def model(config: dict):
-    report = analyze_text(json.dumps(config), "config.json")
-    assert not report.has_errors, report.problems
-    return report.models[0]
+from config_models import catalog_config, model
 
 
 def kv_line(m, **settings):

@@ -12,21 +12,12 @@ import json
 
 import pytest
 
-from lsp_count.core.analyze import analyze_text
 from lsp_count.core.catalog import CATALOG_DIR
 from lsp_count.core.fit import judge_fit
 from lsp_count.core.hardware import GPUSelection, find_gpu
 from lsp_count.core.memory import MemoryEstimator, Settings, SettingsError, estimate_memory
 
-
-def catalog_config(name: str, **overrides: object) -> dict:
-    return {**json.loads((CATALOG_DIR / f"{name}.json").read_text()), **overrides}
-
-
-def model(config: dict):
-    report = analyze_text(json.dumps(config), "config.json")
-    assert not report.has_errors, report.problems
-    return report.models[0]
+from config_models import catalog_config, model
 
 
 def beyond_notes(m, **settings) -> list[str]:

@@ -10,8 +10,9 @@ import json
 
 import pytest
 
-from lsp_count.core.analyze import analyze_text
 from lsp_count.core.layouts.seq2seq import sparse_layer_count
+
+from config_models import errors, model
 
 T5_BASE = {"architectures": ["T5ForConditionalGeneration"], "model_type": "t5", "d_model": 768, "d_ff": 3072,
            "d_kv": 64, "num_heads": 12, "num_layers": 12, "vocab_size": 32128}
@@ -29,21 +30,6 @@ WHISPER_LARGE_V3 = {"architectures": ["WhisperForConditionalGeneration"], "model
                     "decoder_attention_heads": 20, "encoder_ffn_dim": 5120, "decoder_ffn_dim": 5120,
                     "vocab_size": 51866, "num_mel_bins": 128, "max_source_positions": 1500,
                     "max_target_positions": 448, "pad_token_id": 50256}
-
-
-def analyze(config: dict, text: str | None = None):
-    return analyze_text(text if text is not None else json.dumps(config, indent=2), "m/config.json")
-
-
-def model(config: dict):
-    report = analyze(config)
-    assert not report.has_errors, report.problems
-    return report.models[0]
-
-
-def errors(config: dict | None = None, text: str | None = None):
-    report = analyze(config or {}, text)
-    return [p for p in report.problems if p.severity == "error"]
 
 
 # ----------------------------------------------------------------- published sizes
