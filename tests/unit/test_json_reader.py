@@ -140,3 +140,23 @@ def test_to_python_returns_a_fresh_copy() -> None:
     root = read_json('{"a": {"b": [1, 2]}}').root
     root.to_python()["a"]["b"].append(3)
     assert root.to_python() == {"a": {"b": [1, 2]}}
+
+
+@settings(max_examples=300, deadline=None)
+@given(_values, st.integers(0, 400), st.text(max_size=3), st.integers(0, 400))
+def test_any_edit_of_a_document_reads_without_raising(value, cut, inserted, at) -> None:
+    # What an editor sends while typing: a valid document cut short, with a few characters typed
+    # somewhere. Either path may read it; neither may raise, and every span lies in the text.
+    text = _json.dumps({"model_type": "llama", "x": value}, indent=1)
+    text = text[:max(len(text) - cut, 0)]
+    text = text[:at] + inserted + text[at:]
+    doc = read_json(text)
+    lines = LineIndex(text)
+    if doc.root is not None:
+        doc.root.to_python()
+        for _path, node in doc.root.walk():
+            for span in (node.span, node.key_span):
+                if span is not None:
+                    assert lines.offset(span.start) <= lines.offset(span.end) <= len(text)
+    for p in doc.problems:
+        assert p.severity in ("error", "warning", "info") and p.message
