@@ -13,7 +13,8 @@ Targets as the tools spell them:
   target or ends with ``.target``;
 * a string: peft ``re.fullmatch``es it against the full module name as
   transformers gives it (``model.layers.0.self_attn.q_proj``, gpt2
-  ``transformer.h.0.attn.c_attn``: ``MODULE_PATHS``);
+  ``transformer.h.0.attn.c_attn``: ``MODULE_PATHS``; T5
+  ``decoder.block.0.layer.1.EncDecAttention.q``: ``SEQ2SEQ_PATHS``);
 * "all linear": every linear layer but the output head (peft ``all-linear``,
   axolotl ``lora_target_linear``, LLaMA-Factory ``lora_target: all``).
 
@@ -29,8 +30,10 @@ from dataclasses import dataclass, replace
 
 from lsp_count.core.params import ParamNode, ParamTree, Tensor
 
-# The output layer "all linear" leaves out (peft: the model's output embeddings).
-HEAD_MODULES = frozenset({"lm_head", "score", "embed_out", "output_layer"})
+# The output layer "all linear" leaves out (peft: the model's output embeddings; Whisper's is proj_out).
+HEAD_MODULES = frozenset({"lm_head", "score", "embed_out", "output_layer", "proj_out"})
+# Routers that are an nn.Linear inside the router module (Switch's Top1Router.classifier): peft adapts them.
+LINEAR_ROUTERS = frozenset({"classifier"})
 ADAPTER_NODE = "adapters"
 MAX_REGEX_LENGTH = 2000
 
@@ -86,6 +89,42 @@ PEFT_MOE_CONVERSION: dict[str, str] = {"mixtral": "mixtral", "qwen3_moe": "qwen2
 
 
 @dataclass(frozen=True)
+class Seq2SeqPaths:
+    """Where an encoder-decoder family's modules sit: the stacks' parent (by head class), the block list, and each
+    tree node's attribute per stack (T5 numbers the sub-layers inside a block: layer.0, layer.1, layer.2)."""
+
+    body: str = "model"  # what holds encoder / decoder in the head classes
+    blocks: str = "layers"
+    segments: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()  # stack -> (tree node -> attribute)
+    expert: str = ""  # one expert's module under the experts node (Switch: expert_{e})
+
+
+_T5_ATTN = (("self_attention", "layer.0.SelfAttention"),)
+_T5_DECODER_ATTN = _T5_ATTN + (("cross_attention", "layer.1.EncDecAttention"),)
+_BART_SEGMENTS = (("self_attention", "self_attn"), ("cross_attention", "encoder_attn"), ("mlp", ""))
+_SWITCH_MOE = (("router", "router"), ("experts", "experts"))
+
+# Module paths as transformers 5 names them, by model_type (checked by tests/parity/test_lora_seq2seq_parity.py).
+SEQ2SEQ_PATHS: dict[str, Seq2SeqPaths] = {
+    "t5": Seq2SeqPaths("", "block", (("encoder", _T5_ATTN + (("mlp", "layer.1.DenseReluDense"),)),
+                                     ("decoder", _T5_DECODER_ATTN + (("mlp", "layer.2.DenseReluDense"),)))),
+    # Switch: dense blocks keep their MLP as layer.N.mlp; sparse ones hold router.classifier and one
+    # nn.Linear pair per expert (experts.expert_E.wi / wo), not fused parameters.
+    "switch_transformers": Seq2SeqPaths("", "block", (
+        ("encoder", _T5_ATTN + (("mlp", "layer.1.mlp"), ("moe", "layer.1.mlp")) + _SWITCH_MOE),
+        ("decoder", _T5_DECODER_ATTN + (("mlp", "layer.2.mlp"), ("moe", "layer.2.mlp")) + _SWITCH_MOE)),
+        "expert_{e}"),
+    "bart": Seq2SeqPaths("model", "layers", (("encoder", _BART_SEGMENTS), ("decoder", _BART_SEGMENTS))),
+    "mbart": Seq2SeqPaths("model", "layers", (("encoder", _BART_SEGMENTS), ("decoder", _BART_SEGMENTS))),
+    "whisper": Seq2SeqPaths("model", "layers", (("encoder", _BART_SEGMENTS), ("decoder", _BART_SEGMENTS))),
+}
+# Head classes whose stacks sit elsewhere than the family's body (the bare models hold them at the top).
+_SEQ2SEQ_BODY = {"T5ForSequenceClassification": "transformer", "WhisperForAudioClassification": ""}
+# Head nodes that are a module of their own (classification_head.dense); the others' layers sit at the top.
+_HEAD_CONTAINERS = frozenset({"classification_head"})
+
+
+@dataclass(frozen=True)
 class LoraTargets:
     """What to adapt: ``names`` (module names), ``pattern`` (a regex), or neither for all linear layers."""
 
@@ -138,9 +177,68 @@ def _hf_paths(tree_path: str, module: str, occurrences: int, paths: ModulePaths 
     return [template] * occurrences
 
 
+def _seq2seq_body(paths: Seq2SeqPaths, architecture: str) -> str:
+    if architecture in _SEQ2SEQ_BODY:
+        return _SEQ2SEQ_BODY[architecture]
+    return "" if architecture.endswith("Model") else paths.body  # BartModel, T5EncoderModel: the stacks on top
+
+
+def _sparse_blocks(layers: int, sparse: int) -> list[int]:
+    """Which of a Switch stack's blocks are sparse (i % step == 1, or all for step 1). The tree keeps the
+    counts, not the step: the smallest step giving this many sparse blocks (the released checkpoints' 2)."""
+    if sparse >= layers:
+        return list(range(layers))
+    step = next((s for s in range(2, layers + 1) if (layers - 2) // s + 1 == sparse), 0)
+    return [i for i in range(layers) if step and i % step == 1]
+
+
+def _seq2seq_blocks(tree: ParamTree) -> dict[str, list[int]]:
+    """Block indices of each layer group, by "stack.group" (Switch interleaves its sparse blocks with dense ones)."""
+    blocks: dict[str, list[int]] = {}
+    for stack in tree.root.children:
+        for layers in stack.children:
+            if layers.name != "layers":
+                continue
+            groups = {c.name: c.repeat for c in layers.children if c.name in ("dense_layers", "sparse_layers")}
+            if not groups:
+                blocks[stack.name] = list(range(layers.repeat))
+                continue
+            count = sum(groups.values())
+            sparse = _sparse_blocks(count, groups.get("sparse_layers", 0))
+            blocks[f"{stack.name}.sparse_layers"] = sparse
+            blocks[f"{stack.name}.dense_layers"] = [i for i in range(count) if i not in sparse]
+    return blocks
+
+
+def _seq2seq_paths(tree_path: str, module: str, occurrences: int, paths: Seq2SeqPaths,
+                   blocks: dict[str, list[int]]) -> list[str]:
+    """Full module names of an encoder-decoder tensor's module: block by block, expert by expert within a block."""
+    architecture, *parts = tree_path.split(".")
+    if not parts or parts[0] not in ("encoder", "decoder"):  # heads: lm_head, classification_head.dense, projector
+        return [".".join(parts[:1] * (parts[0] in _HEAD_CONTAINERS) + [module]) if parts else module] * occurrences
+    stack = parts[0]
+    body = _seq2seq_body(paths, architecture)
+    head = [body, stack] if body else [stack]
+    if "layers" not in parts:  # embeddings, final norm: on the stack itself
+        return [".".join(head + [module])] * occurrences
+    group = next((p for p in parts if p in ("dense_layers", "sparse_layers")), "")
+    indices = blocks.get(f"{stack}.{group}" if group else stack, [])
+    segments = dict(dict(paths.segments).get(stack, ()))
+    inner = [segments.get(p, p) for p in parts[parts.index("layers") + 1:] if p not in ("dense_layers", "sparse_layers")]
+    experts = "experts" in parts and paths.expert
+    per_block = occurrences // max(len(indices), 1)
+    names = []
+    for i in indices:
+        for e in range(per_block if experts else 1):
+            tail = [s for s in inner if s] + ([paths.expert.format(e=e)] if experts else [])
+            names.append(".".join(head + [paths.blocks, str(i)] + tail + [module]))
+    return names if len(names) == occurrences else [".".join(head + [module])] * occurrences
+
+
 def _is_router(path: str, t: Tensor) -> bool:
-    # transformers 5 routers (MixtralTopKRouter, Qwen2MoeTopKRouter, DeepseekV3TopkRouter) are not nn.Linear.
-    return path.endswith(".router")
+    # transformers 5 routers (MixtralTopKRouter, Qwen2MoeTopKRouter, DeepseekV3TopkRouter) are not nn.Linear;
+    # Switch's holds one (router.classifier).
+    return path.endswith(".router") and t.module not in LINEAR_ROUTERS
 
 
 def _is_adaptable(t: Tensor, path: str = "") -> bool:
@@ -176,8 +274,12 @@ def apply_lora(tree: ParamTree, rank: int, targets: LoraTargets, dora: bool = Fa
             return AdaptedModel(tree, 0, (), errors=(f"the target regex does not compile: {exc}",))
     paths = MODULE_PATHS.get(model_type or "", _LLAMA)
     offsets = _layer_offsets(tree)
+    seq2seq = SEQ2SEQ_PATHS.get(model_type or "")
+    blocks = _seq2seq_blocks(tree) if seq2seq else {}
 
     def full_paths(path: str, module: str, mult: int) -> list[str]:
+        if seq2seq:
+            return _seq2seq_paths(path, module, mult, seq2seq, blocks)
         group = next((g for g in offsets if f".{g}" in path), None)
         return _hf_paths(path, module, mult, paths, offsets.get(group, 0) if group else 0)
 
@@ -229,9 +331,13 @@ def apply_lora(tree: ParamTree, rank: int, targets: LoraTargets, dora: bool = Fa
             if 0 < hits < mult:
                 partial.add(t.module)
         else:
-            names = _names_match(wanted, t.module, full_paths(path, t.module, 1)[0])
-            matched_names.update(names)
-            hits = mult if names else 0
+            # Each occurrence by its own full name: a dotted target ("layer.1.EncDecAttention.q", "expert_0.wi")
+            # reaches only the modules whose names end with it.
+            found = [_names_match(wanted, t.module, full) for full in full_paths(path, t.module, mult)]
+            matched_names.update(n for names in found for n in names)
+            hits = sum(1 for names in found if names)
+            if 0 < hits < mult:
+                partial.add(t.module)
         if not hits:
             continue
         out_f, in_f = t.shape
@@ -254,7 +360,7 @@ def apply_lora(tree: ParamTree, rank: int, targets: LoraTargets, dora: bool = Fa
             errors.append(f"no linear layer named {', '.join(missing)} in this model "
                           f"(its linear layers: {', '.join(_linear_names(tree))})")
     if partial:
-        notes.append(f"the target regex adapts {', '.join(sorted(partial))} in some layers only")
+        notes.append(f"the targets adapt {', '.join(sorted(partial))} in some layers only")
     if not adapters and not errors:
         errors.append("the LoRA targets match no linear layer of this model")
     adapted = attach_adapters(tree, adapters, f"LoRA r={rank}" + (" + DoRA magnitude" if dora else ""), notes)

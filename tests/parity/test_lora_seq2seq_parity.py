@@ -1,0 +1,160 @@
+"""LoRA on encoder-decoder models (T5, Switch Transformers, BART, mBART, Whisper) against peft on the meta device.
+
+A regex target is ``re.fullmatch``ed against transformers' full module names
+(``decoder.block.0.layer.1.EncDecAttention.q``, ``model.encoder.layers.0.fc1``),
+and a dotted name target against their endings: both need lsp-count to name
+each adapted module as transformers does. Each case reads a bundled catalog
+config from a training YAML and builds the class lsp-count counted.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+
+import pytest
+
+from .test_lora_parity import analyze_any, peft_outcome
+
+pytest.importorskip("peft")
+
+pytestmark = pytest.mark.parity
+
+T5_TARGETS = [["q", "v"], ["EncDecAttention.q", "SelfAttention.v"], r"encoder\.block\.[0-9]+\.layer\.0\.SelfAttention\.(q|k)",
+              r".*decoder.*(SelfAttention|EncDecAttention)\.(q|v)", r"decoder\.block\.[13]\.layer\.2\.DenseReluDense\.wo",
+              r"encoder\.block\.1\..*", None]
+SWITCH_TARGETS = [["q", "v"], ["EncDecAttention.q", "expert_0.wi", "mlp.wo"], r".*encoder.*mlp\.(wi|wo)",
+                  r".*decoder.*(SelfAttention|EncDecAttention)\.(q|v)",
+                  r"decoder\.block\.[13]\.layer\.2\.mlp\.router\.classifier|encoder\.block\.2\.layer\.1\.mlp\.wi",
+                  r".*experts\.expert_[01]\.wo", ["classifier"], None]
+# bart-base's config names BartModel: its stacks sit at the top, not under model.
+BART_TARGETS = [["q_proj", "v_proj"], ["encoder_attn.q_proj", "self_attn.v_proj"],
+                r"(model\.)?encoder\.layers\.[0-9]+\.(fc1|fc2)", r".*decoder.*encoder_attn\.(k|out)_proj",
+                r"(model\.)?decoder\.layers\.[02]\.self_attn\.q_proj", r"(model\.)?encoder\.layers\.0\.self_attn", None]
+# Regexes that also match a container of linear layers: peft refuses them, and so does lsp-count.
+REFUSED = {r"encoder\.block\.1\..*", r"(model\.)?encoder\.layers\.0\.self_attn"}
+CASES = {
+    "google-t5/t5-small": T5_TARGETS,
+    "google/flan-t5-small": T5_TARGETS + [["wi_0", "DenseReluDense.wi_1"]],
+    "google/switch-base-8": SWITCH_TARGETS,
+    "facebook/bart-base": BART_TARGETS,
+    "facebook/mbart-large-cc25": BART_TARGETS,
+    "openai/whisper-tiny": BART_TARGETS,
+}
+
+
+def catalog_config(name: str) -> dict:
+    from lsp_count.core.catalog import CATALOG_DIR
+
+    return json.loads((CATALOG_DIR / f"{name}.json").read_text())
+
+
+def yaml_for(targets, rank: int) -> str:
+    text = f"base_model: ./base\nadapter: lora\nlora_r: {rank}\nsequence_len: 512\n"
+    if targets is None:
+        return text + "lora_target_linear: true\n"
+    if isinstance(targets, list):
+        return text + f"lora_target_modules: {json.dumps(targets)}\n"
+    return text + f"lora_target_modules: '{targets}'\n"
+
+
+def check(tmp_path, config: dict, targets, rank: int = 4):
+    report = analyze_any(tmp_path, config, yaml_for(targets, rank))
+    architecture = next(m.tree.root.name for m in report.models) if report.models else config["architectures"][0]
+    expected = peft_outcome({**config, "architectures": [architecture]}, rank, "all-linear" if targets is None else targets)
+    if isinstance(expected, str):
+        assert report.has_errors, (targets, expected)
+        return None
+    assert not report.has_errors, (targets, report.problems)
+    (model,) = report.models
+    assert model.tree.trainable > 0, targets
+    assert (model.tree.total, model.tree.trainable) == expected, targets
+    return expected
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_seq2seq_targets_match_peft(tmp_path, name):
+    """Name lists, dotted names, regexes over the encoder or the decoder, all-linear: peft's counts."""
+    config = catalog_config(name)
+    for targets in CASES[name]:
+        refused = check(tmp_path, config, targets) is None
+        assert refused == (isinstance(targets, str) and targets in REFUSED), targets
+
+
+def test_flan_t5_decoder_regex_is_peft_s(tmp_path):
+    """The reported case: a decoder-attention regex on flan-t5-small adapts 229,376 parameters."""
+    expected = check(tmp_path, catalog_config("google/flan-t5-small"), r".*decoder.*(SelfAttention|EncDecAttention)\.(q|v)",
+                     rank=8)
+    assert expected is not None and expected[1] == 229_376
+
+
+def test_whisper_untied_head_left_out_of_all_linear(tmp_path):
+    """An untied Whisper head (proj_out) is the output embedding: peft's all-linear leaves it alone."""
+    check(tmp_path, {**catalog_config("openai/whisper-tiny"), "tie_word_embeddings": False}, None)
+    check(tmp_path, {**catalog_config("openai/whisper-tiny"), "tie_word_embeddings": False}, ["proj_out", "fc1"])
+
+
+TINY_T5 = dict(d_model=16, d_ff=32, d_kv=8, num_heads=2, vocab_size=64)
+
+
+@pytest.mark.parametrize("config", [
+    dict(model_type="t5", num_layers=2, num_decoder_layers=3, feed_forward_proj="gated-gelu", **TINY_T5),
+    dict(model_type="t5", num_layers=3, **TINY_T5),
+    dict(model_type="switch_transformers", num_layers=7, num_decoder_layers=5, num_experts=2, encoder_sparse_step=3,
+         decoder_sparse_step=1, **TINY_T5),
+    dict(model_type="switch_transformers", num_layers=4, num_decoder_layers=4, num_experts=3, encoder_sparse_step=2,
+         decoder_sparse_step=0, router_bias=True, **TINY_T5),
+    dict(model_type="bart", d_model=16, encoder_layers=2, decoder_layers=3, encoder_attention_heads=2,
+         decoder_attention_heads=2, encoder_ffn_dim=32, decoder_ffn_dim=24, vocab_size=64, max_position_embeddings=32),
+    dict(model_type="mbart", d_model=16, encoder_layers=3, decoder_layers=1, encoder_attention_heads=2,
+         decoder_attention_heads=2, encoder_ffn_dim=32, decoder_ffn_dim=24, vocab_size=64, max_position_embeddings=32),
+    dict(model_type="whisper", d_model=16, encoder_layers=2, decoder_layers=2, encoder_attention_heads=2,
+         decoder_attention_heads=2, encoder_ffn_dim=32, decoder_ffn_dim=24, vocab_size=64, num_mel_bins=8,
+         max_source_positions=16, max_target_positions=16, pad_token_id=0, bos_token_id=0, eos_token_id=0,
+         decoder_start_token_id=0, tie_word_embeddings=False),
+    dict(model_type="t5", num_layers=2, architectures=["T5ForSequenceClassification"], num_labels=3, **TINY_T5),
+    dict(model_type="t5", num_layers=2, architectures=["T5EncoderModel"], **TINY_T5),
+    dict(model_type="bart", d_model=16, encoder_layers=1, decoder_layers=2, encoder_attention_heads=2,
+         decoder_attention_heads=2, encoder_ffn_dim=32, decoder_ffn_dim=24, vocab_size=64, max_position_embeddings=32,
+         architectures=["BartForSequenceClassification"]),
+    dict(model_type="whisper", d_model=16, encoder_layers=2, decoder_layers=2, encoder_attention_heads=2,
+         decoder_attention_heads=2, encoder_ffn_dim=32, decoder_ffn_dim=24, vocab_size=64, num_mel_bins=8,
+         max_source_positions=16, max_target_positions=16, pad_token_id=0, classifier_proj_size=8, num_labels=3,
+         architectures=["WhisperForAudioClassification"]),
+], ids=["t5-gated", "t5", "switch-step3", "switch-step2", "bart", "mbart", "whisper-untied", "t5-classification",
+        "t5-encoder", "bart-classification", "whisper-audio-classification"])
+def test_module_paths_are_transformers_s(config):
+    """Every linear module lsp-count adapts has the full name transformers gives it, Switch's interleaved sparse
+    blocks and per-expert nn.Linear included."""
+    import torch
+    import transformers
+    from transformers import CONFIG_MAPPING
+
+    from lsp_count.core.hf_config import count_config
+    from lsp_count.core.source import SourceNode
+    from lsp_count.formats import lora
+
+    logging.getLogger("transformers").setLevel(logging.ERROR)
+    def source(v):
+        if isinstance(v, list):
+            return SourceNode(tuple(source(x) for x in v), None)
+        return SourceNode(v, None)
+
+    report, _ = count_config(SourceNode({k: source(v) for k, v in config.items()}, None), config["model_type"])
+    tree = report.tree
+    cfg = CONFIG_MAPPING[config["model_type"]](**{k: v for k, v in config.items() if k != "model_type"})
+    assert tree.root.name == config.get("architectures", [tree.root.name])[0]
+    with torch.device("meta"):
+        model = getattr(transformers, tree.root.name)(cfg)
+    theirs = {n for n, m in model.named_modules() if isinstance(m, torch.nn.Linear)}
+    out = model.get_output_embeddings() if hasattr(model, "get_output_embeddings") else None
+    if out is not None and out.weight is model.get_input_embeddings().weight:
+        theirs -= {n for n, m in model.named_modules() if m is out}  # tied: counted once, as the embedding
+    paths = lora.SEQ2SEQ_PATHS[config["model_type"]]
+    blocks = lora._seq2seq_blocks(tree)
+    ours: list[str] = []
+    for path, t, mult, _f in tree.root.iter_tensors():
+        if lora._is_adaptable(t, path):
+            ours += lora._seq2seq_paths(path, t.module, mult, paths, blocks)
+    assert len(ours) == len(set(ours))
+    assert set(ours) == theirs
