@@ -152,10 +152,12 @@ def test_optimizers():
     sgd = estimate_memory(m, Settings(mode="train", optimizer="sgd"))
     assert line(sgd, "optimizer_states").bytes == 4 * n
     eight = estimate_memory(m, Settings(mode="train", optimizer="adamw-8bit"))
-    # tensors ≥ 4096 elements: 2 bytes; smaller ones (norms of 64, k/v of 64×16) keep fp32 states
+    # bitsandbytes Optimizer2State: tensors ≥ 4096 elements keep two uint8 states and two fp32 absmax
+    # scales per block of 256; smaller ones (norms of 64, k/v of 64×16) keep fp32 states
     small = 3 * 2 * 64 + 64 + 3 * 2 * 64 * 16
-    assert line(eight, "optimizer_states").bytes == 2 * (n - small) + 8 * small
-    assert not line(eight, "optimizer_states").exact
+    blocks = sum(mult * -(-t.numel // 256) for _p, t, mult, _f in m.tree.root.iter_tensors() if t.numel >= 4096)
+    assert line(eight, "optimizer_states").bytes == 2 * (n - small) + 8 * small + 2 * 4 * blocks
+    assert line(eight, "optimizer_states").exact
 
 
 def test_zero_stages_shard_per_gpu():
@@ -182,6 +184,17 @@ def test_lora_adapter_params_by_hand():
     assert line(r, "optimizer_states").bytes == 8 * 11_904
     assert line(r, "weights").bytes == 2 * LLAMA_PARAMS  # frozen base at its storage precision
     assert r.line("master_weights") is None
+    # 8-bit AdamW keeps fp32 states for adapter matrices under 4,096 elements (all of them at r=4 here) and
+    # 8-bit states + absmax scales for larger ones (r=64: lora_A of q is 64×64 = 4,096)
+    assert line(estimate_memory(m, Settings(mode="lora", lora_rank=4, optimizer="adamw-8bit")),
+                "optimizer_states").bytes == 8 * 11_904
+
+    def bnb(n):
+        return 2 * n + 8 * -(-n // 256) if n >= 4096 else 8 * n
+    shapes = [(64, 64), (64, 16), (64, 16), (64, 64), (64, 128), (64, 128), (128, 64)]  # (in, out) per layer
+    expected = 3 * sum(bnb(64 * i) + bnb(64 * o) for i, o in shapes)
+    assert line(estimate_memory(m, Settings(mode="lora", lora_rank=64, optimizer="adamw-8bit")),
+                "optimizer_states").bytes == expected
 
 
 def test_qlora_base_in_nf4_double_quant():

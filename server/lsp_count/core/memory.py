@@ -9,9 +9,10 @@ Sources:
 * Training state per trainable parameter, mixed-precision AdamW: 2 (bf16
   weight) + 2 (bf16 gradient) + 4 (fp32 master) + 8 (fp32 m, v) = 16 bytes
   (Rajbhandari et al. 2020, "ZeRO", §3.1). Pure fp32 AdamW: 4 + 4 + 8. SGD
-  with momentum: one fp32 state (4). 8-bit Adam (bitsandbytes): two uint8
-  states (2 bytes) for tensors of ≥ 4096 elements, fp32 states below that
-  (``min_8bit_size``); block scales ignored, so that line is an estimate.
+  with momentum: one fp32 state (4). 8-bit Adam (bitsandbytes
+  ``Optimizer2State.init_state``): two uint8 states (2 bytes) plus two fp32
+  absmax scales per block of 256 for tensors of ≥ 4096 elements, fp32 states
+  below that (``min_8bit_size``); the quantization maps are shared.
 * ZeRO-1 shards optimizer states and fp32 master weights, ZeRO-2 also
   gradients, ZeRO-3 (FSDP) also the 16-bit weights, over the data-parallel
   ranks; ZeRO-3 also gathers one layer's full weights at a time.
@@ -848,12 +849,16 @@ def inference_activations(model: ModelReport, s: Settings, compute: str,
 # --- the estimate -----------------------------------------------------------------------------
 
 
-def _optimizer_bytes(t: Tensor, optimizer: str) -> int:
+BNB_BLOCK = 256  # bitsandbytes' block-wise 8-bit states keep one fp32 absmax per 256 values
+
+
+def optimizer_state_bytes(numel: int, optimizer: str) -> int:
+    """Optimizer state bytes of one trainable tensor of ``numel`` elements."""
     if optimizer == "sgd":
-        return 4
-    if optimizer == "adamw-8bit":
-        return 2 if t.numel >= BNB_MIN_8BIT_SIZE else 8
-    return 8
+        return 4 * numel
+    if optimizer == "adamw-8bit" and numel >= BNB_MIN_8BIT_SIZE:
+        return 2 * numel + 2 * 4 * -(-numel // BNB_BLOCK)  # state1, state2 (uint8) + absmax1, absmax2 (fp32)
+    return 8 * numel
 
 
 def _shard(b: int, n: int) -> int:
@@ -939,9 +944,9 @@ def _estimate(model: ModelReport, settings: Settings, facts: _TreeFacts) -> Memo
             lines.append(MemoryLine("master_weights", _shard(m, dp) if s.zero >= 1 else m, not parallel and not (s.zero >= 1 and dp > 1),
                                     f"fp32 copy, 4 bytes × {n_train:,}" + (f"; ZeRO-{s.zero} ÷ {dp}" if s.zero and dp > 1 else "")))
         o = facts.per_gpu(("optimizer", s.optimizer),
-                          lambda p, t, m, f: 0 if f else m * t.numel * _optimizer_bytes(t, s.optimizer), tp, pp)
+                          lambda p, t, m, f: 0 if f else m * optimizer_state_bytes(t.numel, s.optimizer), tp, pp)
         lines.append(MemoryLine("optimizer_states", _shard(o, dp) if s.zero >= 1 else o,
-                                s.optimizer != "adamw-8bit" and not parallel and not (s.zero >= 1 and dp > 1),
+                                not parallel and not (s.zero >= 1 and dp > 1),
                                 _optimizer_detail(s.optimizer) + (f"; ZeRO-{s.zero} ÷ {dp}" if s.zero and dp > 1 else "")))
     elif s.mode in ("lora", "qlora"):
         # The base is frozen: its storage only. Adapters are fp32 (peft's autocast_adapter_dtype), trained with the optimizer.
@@ -969,9 +974,17 @@ def _estimate(model: ModelReport, settings: Settings, facts: _TreeFacts) -> Memo
                                 f"{n_adapt_total:,} LoRA params (rank {s.lora_rank}, {targets}) in fp32"))
         lines.append(MemoryLine("gradients", sharded(4 * n_adapt, 2), not parallel and not (s.zero >= 2 and dp > 1),
                                 "fp32 adapter gradients"))
-        per_param = {"sgd": 4, "adamw-8bit": 2}.get(s.optimizer, 8)
-        lines.append(MemoryLine("optimizer_states", sharded(per_param * n_adapt, 1),
-                                s.optimizer != "adamw-8bit" and not parallel and not (s.zero >= 1 and dp > 1),
+        def adapter_state_fn(p: str, t: Tensor, m: int, f: bool) -> int:
+            if not _is_target(t, s.lora_targets):
+                return 0
+            assert t.in_features is not None and t.out_features is not None
+            r = s.lora_rank  # lora_A is r × in, lora_B is out × r: each its own optimizer state
+            return m * (optimizer_state_bytes(r * t.in_features, s.optimizer) +
+                        optimizer_state_bytes(r * t.out_features, s.optimizer))
+
+        o = facts.per_gpu(("adapter_state", s.lora_rank, s.lora_targets, s.optimizer), adapter_state_fn, tp, pp)
+        lines.append(MemoryLine("optimizer_states", sharded(o, 1),
+                                not parallel and not (s.zero >= 1 and dp > 1),
                                 _optimizer_detail(s.optimizer) + " (adapters only)"))
     else:
         w = facts.per_gpu(("stored", plan.storage, plan.compute, plan.skip_modules), stored, tp, pp)
@@ -1047,6 +1060,6 @@ def _optimizer_detail(optimizer: str) -> str:
     return {
         "adamw": "AdamW m, v fp32: 8 bytes per trainable",
         "adamw-fp32": "AdamW m, v fp32: 8 bytes per trainable",
-        "adamw-8bit": "8-bit AdamW (bitsandbytes): 2 bytes per trainable (fp32 below 4096 elements)",
+        "adamw-8bit": "8-bit AdamW (bitsandbytes): 2 bytes per trainable + fp32 scales per 256 (fp32 states below 4096 elements)",
         "sgd": "SGD momentum fp32: 4 bytes per trainable",
     }[optimizer]
