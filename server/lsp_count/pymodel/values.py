@@ -257,16 +257,22 @@ class ClassV:
 
     def mro(self) -> list["ClassV"]:
         out: list[ClassV] = []
+        seen: set[int] = set()
         stack = [self]
         while stack:
             c = stack.pop(0)
-            if c not in out:
+            if id(c) not in seen:
+                seen.add(id(c))
                 out.append(c)
                 stack.extend(b for b in c.bases if isinstance(b, ClassV))
         return out
 
     def lookup(self, name: str) -> Any:
-        for c in self.mro():
+        # Looked up for every attribute and method call: the class itself first, its bases only if needed.
+        namespace = self.namespace
+        if name in namespace:
+            return namespace[name]
+        for c in self.mro()[1:]:
             if name in c.namespace:
                 return c.namespace[name]
         raise KeyError(name)
