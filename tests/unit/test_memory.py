@@ -332,3 +332,15 @@ def test_model_dependent_settings():
         assert exc.value.flag == flag
     # TP 4 over 2 kv heads replicates them: allowed
     estimate_memory(m, Settings(tp=4, gpus=4))
+
+
+def test_a_one_layer_stack_is_one_layer():
+    # num_hidden_layers: 1 gives a stack node that is not repeated: it is the layer (pipeline stages, ZeRO-3's
+    # gathered layer); before, such a model had "0 layers".
+    one = model(**{**LLAMA, "num_hidden_layers": 1})
+    layer = 64 * 64 * 2 + 64 * 16 * 2 + 3 * 64 * 128 + 2 * 64
+    with pytest.raises(SettingsError, match="more stages than the model's 1 layer$"):
+        estimate_memory(one, Settings(pp=2, gpus=2))
+    z3 = estimate_memory(one, Settings(mode="train", zero=3, gpus=2))
+    n = 100 * 64 * 2 + layer + 64
+    assert line(z3, "weights").bytes == 2 * n // 2 + 2 * layer

@@ -422,7 +422,8 @@ def _validate(settings: Settings, model: ModelReport | None, facts: "_TreeFacts 
     assert facts is not None
     layers = facts.layer_count
     if s.pp > 1 and s.pp > layers:
-        raise SettingsError("--pp", f"pipeline parallel {s.pp} is more stages than the model's {layers} layers")
+        raise SettingsError("--pp", f"pipeline parallel {s.pp} is more stages than the model's {layers} "
+                                    f"layer{'s' if layers != 1 else ''}")
     if s.mode in ("lora", "qlora"):
         modules = facts.memo(("lora", s.lora_rank, s.lora_targets),
                              lambda: lora_adapter_breakdown(model.tree, s.lora_rank, s.lora_targets))
@@ -503,12 +504,15 @@ def _layer_stacks(root: ParamNode) -> Iterator[tuple[ParamNode, int]]:
     A repeated stack node, or one kind inside a mixed stack even when it is a single layer (DeepSeek-V2's
     first dense layer, a Switch stack with one sparse layer); the mixed stack itself is only a container.
     """
-    for _path, n, mult in root.walk():
+    for path, n, mult in root.walk():
         if n.name not in LAYER_STACK_NAMES:
             continue
+        kinds = _layer_kinds(n)
         if n.repeat > 1:
             yield n, mult
-        for kind in _layer_kinds(n):
+        elif not kinds and not any(part in LAYER_STACK_NAMES for part in path.split(".")[1:-1]):
+            yield n, mult  # a stack of one layer (num_hidden_layers: 1) is that layer
+        for kind in kinds:
             if kind.repeat == 1:  # repeated kinds are yielded as stack nodes of their own
                 yield kind, mult
 
