@@ -288,3 +288,17 @@ def test_loops_that_only_initialise_weights_are_skipped_and_others_run() -> None
     """), "m.py", AnalyzeOptions())
     (model,) = report.models
     assert (model.tree.total, model.tree.trainable) == (30, 10)
+
+
+def test_a_builtin_failing_on_an_unresolved_value_says_so_in_the_users_words() -> None:
+    report = analyze_text(textwrap.dedent("""
+        import torch.nn as nn
+        class M(nn.Module):
+            def __init__(self, plan):
+                super().__init__()
+                self.table = dict(plan.layout or {})
+                self.fc = nn.Linear(4, 4)
+    """), "m.py", AnalyzeOptions())
+    (problem,) = [p for p in report.problems if p.code == "LC101"]
+    assert "raises TypeError" in problem.message and "an unresolved value" in problem.message
+    assert "'Unknown'" not in problem.message

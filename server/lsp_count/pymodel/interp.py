@@ -1024,7 +1024,7 @@ class Interpreter:
             except RecursionError:
                 raise
             except Exception as exc:  # noqa: BLE001 - a builtin given values it rejects
-                raise Unresolved(f"`{_text(node)}` raises {type(exc).__name__}: {exc}"[:300])
+                raise Unresolved(f"`{_text(node)}` raises {type(exc).__name__}: {_user_words(str(exc))}"[:300])
         if isinstance(fn, ExtV):
             return self.call_external(fn.name, args, kwargs, node, env)
         if isinstance(fn, Unknown):
@@ -1527,6 +1527,16 @@ def _assigned_names(stmt: ast.stmt) -> list[str]:
 def _load(target: ast.expr) -> ast.expr:
     """The same expression as a load (for ``x += 1``)."""
     return target
+
+
+# The analyser's own value classes, as a Python error message names them, and what they are to the user.
+_OWN_TYPES = re.compile(r"'(Unknown|Sym|Inst|Param|TensorV|RangeV|ExtV|FuncV|ClassV|BuiltinV|BoundV|PartialV)' object")
+
+
+def _user_words(message: str) -> str:
+    """A builtin's error message without the analyser's class names ("'Unknown' object is not iterable")."""
+    return _OWN_TYPES.sub(lambda m: "an unresolved value" if m.group(1) in ("Unknown", "Sym") else "a module or value",
+                          message)
 
 
 def _text(node: ast.AST | None) -> str:
