@@ -107,3 +107,12 @@ def test_param_node_constructor_sets_every_field() -> None:
     assert [getattr(node, n) for n in names][3:] == [2, 1, True, "x", None, "k"]
     assert (node.total, node.active, node.trainable) == (20, 10, 0)
     assert replace(node, name="m") == ParamNode("m", node.tensors, node.children, 2, 1, True, "x", None, "k")
+
+
+def test_a_misspelt_field_kind_fails_where_the_family_is_declared() -> None:
+    import pytest
+
+    from lsp_count.core.spec import Field
+
+    with pytest.raises(ValueError, match="unknown field kind 'intt'"):
+        Field(("hidden_size",), 4096, "intt")
