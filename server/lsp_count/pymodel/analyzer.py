@@ -18,8 +18,8 @@ from typing import Any
 from lsp_count.core.params import ParamNode, ParamTree, Tensor, short_count
 from lsp_count.core.report import FileReport, ModelReport
 from lsp_count.core.source import LineIndex, Position, Problem, Span
-from lsp_count.pymodel.interp import Ctx, FuncV, Interpreter, ModuleScope, count_of, numel, params_of
-from lsp_count.pymodel.values import ClassV, Inst, Param, Sym, Unknown, Unresolved, sym_add
+from lsp_count.pymodel.interp import Ctx, FuncV, Interpreter, ModuleScope, count_of
+from lsp_count.pymodel.values import ClassV, Inst, Param, Sym, Unknown, Unresolved
 
 _CONFIG_NAME = re.compile(r"conf|cfg|args|param|hparams|opt", re.I)
 _CLASS_NAME = re.compile(r"class\s+(\w+)")
@@ -356,12 +356,9 @@ def _why_not_counted(cls: ClassV, inst: Inst, name_span: Span) -> Problem | None
     missing = _unknown_modules(inst)
     if missing:
         return _unresolved(cls, missing, name_span)
-    total: Any = 0
-    for _, p in params_of(inst):
-        n = numel(p.shape)
-        if isinstance(n, Unknown):
-            return _unresolved(cls, n.why, name_span)
-        total = sym_add(total, n)
+    total = count_of(inst)
+    if isinstance(total, Unknown):
+        return _unresolved(cls, total.why, name_span)
     if isinstance(total, Sym):
         reasons = "; ".join(total.reasons())
         return _unresolved(cls, f"{reasons}; parameters = {total.render()}", name_span)

@@ -203,12 +203,14 @@ def numel(shape: tuple[Any, ...]) -> Any:
 
 
 def count_of(inst: Inst) -> Any:
-    """Parameters of a module, each tensor once: an int, or a Sym / Unknown when a size is one."""
+    """Parameters of a module, each tensor once, in params_of's (torch's) order without its names:
+    an int, a Sym when a size is a formula, or the first Unknown size."""
     total: Any = 0
     seen: set[int] = set()
     stack = [inst]
     while stack:
         m = stack.pop()
+        subs = []
         for v in m.attrs.values():
             t = type(v)
             if t is Param or (t is not Inst and isinstance(v, Param)):
@@ -223,7 +225,9 @@ def count_of(inst: Inst) -> Any:
                     return n
                 total = sym_add(total, n)
             elif (t is Inst or isinstance(v, Inst)) and v.is_module:
-                stack.append(v)
+                subs.append(v)
+        if subs:
+            stack.extend(reversed(subs))
     return total
 
 
