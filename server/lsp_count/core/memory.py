@@ -313,29 +313,19 @@ class PositionLimit:
 
 
 def position_limit(model: ModelReport) -> PositionLimit | None:
-    """The decoder's position limit: a decoder-only model's, or an encoder-decoder's decoder's; None if none."""
-    seq2seq = _seq2seq_spec(model)
-    if seq2seq is not None:
-        return _seq2seq_position_limit(seq2seq)
-    spec = _decoder_spec(model)
+    """The decoder's position limit: a decoder-only model's, or an encoder-decoder's decoder's; None if none.
+
+    A learned position table (GPT-2, OPT, BART/mBART's max_position_embeddings, Whisper's
+    max_target_positions: position_rows > 0; BART's 2 offset rows are not usable positions) has no
+    row past the limit: hard. Rotary and ALiBi models run past it (rope scaling, or degraded): soft.
+    T5 and Switch use relative position buckets, which no length exceeds (max_positions is None).
+    """
+    spec = _seq2seq_spec(model) or _decoder_spec(model)
     tokens = spec.values.get("max_positions") if spec is not None else None
     if spec is None or not isinstance(tokens, int):
         return None
     key = spec.key_name("max_positions") or spec.family.fields["max_positions"].keys[0]
-    # A learned position table (GPT-2, OPT: position_rows > 0) has no row past the limit: hard. Rotary and
-    # ALiBi models run past it (rope scaling, or degraded): soft.
     return PositionLimit(tokens, key, hard=bool(spec.values.get("position_rows")))
-
-
-def _seq2seq_position_limit(spec: ModelSpec) -> PositionLimit | None:
-    # Whisper's max_target_positions and BART/mBART's max_position_embeddings size the decoder's learned
-    # position table (BART's 2 extra offset rows are not usable positions): longer sequences index past it.
-    # T5 and Switch use relative position buckets, which no length exceeds (max_positions is None).
-    tokens = spec.values.get("max_positions")
-    if not isinstance(tokens, int):
-        return None
-    key = spec.key_name("max_positions") or spec.family.fields["max_positions"].keys[0]
-    return PositionLimit(tokens, key, hard=True)
 
 
 def _seq2seq_heads(spec: ModelSpec) -> tuple[int | None, int | None]:
@@ -455,6 +445,14 @@ def _is_target(t: Tensor, targets: tuple[str, ...] | None) -> bool:
     return t.module in targets
 
 
+def _adapter_matrices(t: Tensor, rank: int, targets: tuple[str, ...] | None) -> tuple[int, int] | None:
+    """Elements of peft's ``lora_A`` (r × in) and ``lora_B`` (out × r) on ``t``'s linear, if it is targeted."""
+    if not _is_target(t, targets):
+        return None
+    assert t.in_features is not None and t.out_features is not None
+    return rank * t.in_features, rank * t.out_features
+
+
 def _target_dims(tree: ParamTree, targets: tuple[str, ...]) -> dict[str, tuple[int, int]]:
     """Smallest (in, out) seen for each targeted module name."""
     out: dict[str, tuple[int, int]] = {}
@@ -478,9 +476,9 @@ def lora_adapter_breakdown(tree: ParamTree, rank: int, targets: tuple[str, ...] 
     """
     out: dict[str, int] = {}
     for _path, t, mult, _frozen in tree.root.iter_tensors():
-        if _is_target(t, targets):
-            assert t.in_features is not None and t.out_features is not None
-            out[t.module] = out.get(t.module, 0) + mult * rank * (t.in_features + t.out_features)
+        matrices = _adapter_matrices(t, rank, targets)
+        if matrices is not None:
+            out[t.module] = out.get(t.module, 0) + mult * sum(matrices)
     return out
 
 
@@ -966,10 +964,8 @@ def _estimate(model: ModelReport, settings: Settings, facts: _TreeFacts) -> Memo
                                        lambda: lora_adapter_breakdown(tree, s.lora_rank, s.lora_targets)).values())
 
         def adapter_fn(p: str, t: Tensor, m: int, f: bool) -> int:
-            if not _is_target(t, s.lora_targets):
-                return 0
-            assert t.in_features is not None and t.out_features is not None
-            return m * s.lora_rank * (t.in_features + t.out_features)
+            matrices = _adapter_matrices(t, s.lora_rank, s.lora_targets)
+            return m * sum(matrices) if matrices else 0
 
         n_adapt = facts.per_gpu(("adapter", s.lora_rank, s.lora_targets), adapter_fn, tp, pp)
         targets = ", ".join(s.lora_targets) if s.lora_targets else "all linear layers"
@@ -979,12 +975,8 @@ def _estimate(model: ModelReport, settings: Settings, facts: _TreeFacts) -> Memo
         lines.append(MemoryLine("gradients", sharded(4 * n_adapt, 2), not parallel and not (s.zero >= 2 and dp > 1),
                                 "fp32 adapter gradients"))
         def adapter_state_fn(p: str, t: Tensor, m: int, f: bool) -> int:
-            if not _is_target(t, s.lora_targets):
-                return 0
-            assert t.in_features is not None and t.out_features is not None
-            r = s.lora_rank  # lora_A is r × in, lora_B is out × r: each its own optimizer state
-            return m * (optimizer_state_bytes(r * t.in_features, s.optimizer) +
-                        optimizer_state_bytes(r * t.out_features, s.optimizer))
+            matrices = _adapter_matrices(t, s.lora_rank, s.lora_targets)  # each matrix its own optimizer state
+            return m * sum(optimizer_state_bytes(n, s.optimizer) for n in matrices) if matrices else 0
 
         o = facts.per_gpu(("adapter_state", s.lora_rank, s.lora_targets, s.optimizer), adapter_state_fn, tp, pp)
         lines.append(MemoryLine("optimizer_states", sharded(o, 1),
