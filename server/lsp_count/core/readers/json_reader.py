@@ -199,8 +199,7 @@ def _read_clean(text: str, lines: LineIndex) -> ParsedDocument | None:
     try:
         if text.startswith("{", start):
             members, end = doc.members(start)
-            root = _CleanNode(doc, {k: m[0] for k, m in members.items()}, start, end, None)
-            object.__setattr__(root, "_children", doc.children(members))
+            root = _CleanNode(doc, {k: m[0] for k, m in members.items()}, start, end, None, doc.children(members))
         else:
             value, end = doc.scan(text, start)
             root = _CleanNode(doc, value, start, end, None)
@@ -269,14 +268,15 @@ class _CleanNode(SourceNode):
 
     __slots__ = ("_doc", "_py", "_start", "_end", "_key", "_children")
 
-    def __init__(self, doc: _CleanDocument, py: object, start: int, end: int, key: tuple[int, int] | None) -> None:
+    def __init__(self, doc: _CleanDocument, py: object, start: int, end: int, key: tuple[int, int] | None,
+                 children: dict[str, SourceNode] | None = None) -> None:
         setattr_ = object.__setattr__
         setattr_(self, "_doc", doc)
         setattr_(self, "_py", py)
         setattr_(self, "_start", start)
         setattr_(self, "_end", end)
         setattr_(self, "_key", key)
-        setattr_(self, "_children", None)
+        setattr_(self, "_children", children)  # made on first use unless the reader already has them
 
     @property  # type: ignore[override]
     def value(self) -> object:
