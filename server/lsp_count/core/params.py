@@ -118,6 +118,23 @@ class ParamNode:
     def has_routing(self) -> bool:
         return self.active_repeat is not None or any(c.has_routing for c in self.children)
 
+    @_computed_once
+    def structure(self) -> tuple[object, ...]:
+        """All but the node's own name and source: equal for the entries of a stack that can be
+        shown as one node repeated."""
+        return (tuple((t.name, t.shape, t.kind) for t in self.tensors), self.frozen, self.note, self.repeat,
+                self.active_repeat, self.key, tuple((c.name, c.structure) for c in self.children))
+
+    def renamed(self, name: str) -> "ParamNode":
+        """The same node under another name (its sizes, already summed, come along)."""
+        out = ParamNode(name, self.tensors, self.children, self.repeat, self.active_repeat, self.frozen, self.note,
+                        self.source, self.key)
+        d, mine = out.__dict__, self.__dict__
+        for computed in ("own", "per_repeat", "total", "active", "trainable", "has_routing", "structure"):
+            if computed in mine:
+                d[computed] = mine[computed]
+        return out
+
     def child(self, name: str) -> "ParamNode | None":
         for c in self.children:
             if c.name == name:

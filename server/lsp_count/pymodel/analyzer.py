@@ -12,7 +12,6 @@ from __future__ import annotations
 import ast
 import gc
 import re
-from dataclasses import replace
 from typing import Any
 
 from lsp_count.core.params import ParamNode, ParamTree, Tensor, short_count
@@ -318,23 +317,20 @@ def count_class(interp: Interpreter, cls: ClassV, config_classes: list[ClassV], 
         return None, _unresolved(cls, "the construction nests too deeply to follow (recursion?)", name_span)
     if isinstance(inst, Unknown):
         return None, _unresolved(cls, inst.why, name_span)
-    seen: dict[int, Any] = {}
-    ties: list[str] = []
-    memo: dict[Any, Any] = {}
+    walk = _Walk(strict=True)
     try:
         # The usual case in one walk: every size a number and every submodule known.
-        root = _node(cls.name, inst, seen, "", ties, memo, strict=True)
+        root = _node(cls.name, inst, "", walk)
     except _Irregular:
         root = None
     if root is None:
         problem = _why_not_counted(cls, inst, name_span)
         if problem is not None:
             return None, problem
-        seen, ties, memo = {}, [], {}
-        root = _node(cls.name, inst, seen, "", ties, memo)
-    total_, trainable_ = _sizes(root, memo)
-    frozen = total_ - trainable_
-    tree_notes = list(notes) + [f"{t}: counted once" for t in ties]
+        walk = _Walk()
+        root = _node(cls.name, inst, "", walk)
+    frozen = root.total - root.trainable
+    tree_notes = list(notes) + [f"{t}: counted once" for t in walk.ties]
     if frozen:
         tree_notes.append(f"{frozen:,} parameters are frozen (requires_grad=False): not trainable")
     tree_notes.extend(_plain_lists(inst))
@@ -396,17 +392,30 @@ def _plain_lists(inst: Inst) -> list[str]:
     return out
 
 
-_CONTAINERS = ("list", "seq", "dict", "plist", "pdict")
+_CONTAINERS = ("list", "seq", "plist", "dict", "pdict")
 
 
-def _node(name: str, inst: Inst, seen: dict[int, Any], path: str, ties: list[str],
-          memo: dict[Any, Any] | None = None, strict: bool = False) -> ParamNode:
-    """``path`` is the node's dotted path in the model ("" for the model itself).
+class _Walk:
+    """One class's walk into a ParamNode tree.
 
-    ``memo`` holds each built node's (total, trainable) and signature by id, so that a deep
-    model is summed once rather than once per level (ParamNode's properties recurse).
-    ``strict``: raise _Irregular at a size that is not an int or a submodule not built."""
-    memo = {} if memo is None else memo
+    ``seen``: each tensor's first place (module path, attribute): a second sight is a tie;
+    ``ties``: the notes that say so; ``open``: the modules on the path from the root, so that
+    one holding an enclosing module (``self.me = self``) does not enter it again (torch's
+    ``named_modules`` visits each module once); ``strict``: raise _Irregular at a size that is
+    not an int or a submodule not built (the usual case is then one walk)."""
+
+    __slots__ = ("seen", "ties", "open", "strict")
+
+    def __init__(self, strict: bool = False) -> None:
+        self.seen: dict[int, Any] = {}
+        self.ties: list[str] = []
+        self.open: set[int] = set()
+        self.strict = strict
+
+
+def _node(name: str, inst: Inst, path: str, walk: _Walk) -> ParamNode:
+    """``path`` is the node's dotted path in the model ("" for the model itself)."""
+    seen, strict = walk.seen, walk.strict
     trainable: list[Tensor] = []
     frozen: list[Tensor] = []
     notes: list[str] = []
@@ -415,7 +424,10 @@ def _node(name: str, inst: Inst, seen: dict[int, Any], path: str, ties: list[str
         t = type(v)
         if t is not Param and not (t is not Inst and isinstance(v, Param)):
             if (t is Inst or isinstance(v, Inst)) and v.is_module:
-                modules.append((attr, v))
+                if v is inst or id(v) in walk.open:
+                    notes.append(f"{attr} is an enclosing module, counted once")
+                else:
+                    modules.append((attr, v))
             elif strict and isinstance(v, Unknown) and v.maybe_module:
                 raise _Irregular
             continue
@@ -426,7 +438,7 @@ def _node(name: str, inst: Inst, seen: dict[int, Any], path: str, ties: list[str
             first = seen[vid]
             first = first if isinstance(first, str) else f"{first[0]}.{first[1]}" if first[0] else first[1]
             full = f"{path}.{attr}" if path else attr
-            ties.append(f"`{full}` is tied to `{first}`")
+            walk.ties.append(f"`{full}` is tied to `{first}`")
             notes.append(f"{attr} tied to {first}")
             continue
         seen[vid] = (path, attr)  # the dotted path, formatted only if a tie names it
@@ -434,16 +446,23 @@ def _node(name: str, inst: Inst, seen: dict[int, Any], path: str, ties: list[str
         (trainable if v.requires_grad else frozen).append(tensor)
     # A module with no parameters and no submodules (ReLU, Dropout, pooling) would be a node of
     # total 0 with no note, dropped just below: do not build it.
-    if inst.kind in _CONTAINERS and len(modules) > 1:
-        children = _container_children(modules, seen, path, ties, memo, strict)
+    if modules:
+        walk.open.add(id(inst))
+        try:
+            if inst.kind in _CONTAINERS and len(modules) > 1:
+                children = _container_children(modules, path, walk)
+            else:
+                children = [_node(attr, v, f"{path}.{attr}" if path else attr, walk)
+                            for attr, v in modules if not _bare(v, strict)]
+        finally:
+            walk.open.discard(id(inst))
+        children = [c for c in children if c.total > 0 or c.note]  # dropout, activations: nothing to show
+        if inst.kind in _CONTAINERS:
+            children = _group(children)
     else:
-        children = [_node(attr, v, seen, f"{path}.{attr}" if path else attr, ties, memo, strict)
-                    for attr, v in modules if not _bare(v, strict)]
-    children = [c for c in children if _sizes(c, memo)[0] > 0 or c.note]  # dropout, activations: nothing to show
-    if inst.kind in _CONTAINERS:
-        children = _group(children, memo)
-    all_frozen = not trainable and (frozen or children) and all(_sizes(c, memo)[1] == 0 for c in children) and (
-        frozen or any(_sizes(c, memo)[0] for c in children))
+        children = []
+    all_frozen = not trainable and (frozen or children) and all(c.trainable == 0 for c in children) and (
+        frozen or any(c.total for c in children))
     if all_frozen:
         return ParamNode(name, tuple(frozen), tuple(children), frozen=True, note="frozen", source=inst.origin)
     frozen_nodes = tuple(ParamNode(t.name, (t,), frozen=True, note="frozen") for t in frozen)
@@ -451,28 +470,28 @@ def _node(name: str, inst: Inst, seen: dict[int, Any], path: str, ties: list[str
                      source=inst.origin)
 
 
-def _container_children(modules: list[tuple[str, Inst]], seen: dict[int, Any], path: str, ties: list[str],
-                        memo: dict[Any, Any], strict: bool) -> list[ParamNode]:
+def _container_children(modules: list[tuple[str, Inst]], path: str, walk: _Walk) -> list[ParamNode]:
     """A ModuleList's entries. Twelve copies of a block give twelve equal nodes but for their
     names: an entry equal to the one before it (same layers, sizes, flags and call site, no
     tensor shared with anything seen) reuses that entry's node under its own name."""
     children: list[ParamNode] = []
     previous: tuple[Any, ParamNode] | None = None
+    strict, seen = walk.strict, walk.seen
     for i, (attr, v) in enumerate(modules):
         if _bare(v, strict):
             continue
         child_path = f"{path}.{attr}" if path else attr
         params: list[tuple[int, str, str]] = []
         # Only entries built by the same call as a neighbour can be equal to it.
-        key = _reuse_key(v, seen, set(), params, "") if (
+        key = _reuse_key(v, walk, set(), params, "") if (
             _same_call(v, modules[i - 1][1]) if i else False) or (
             i + 1 < len(modules) and _same_call(v, modules[i + 1][1])) else None
         if key is not None and previous is not None and previous[0] == key:
             for vid, rel, param_attr in params:
                 seen[vid] = (f"{child_path}.{rel}" if rel else child_path, param_attr)
-            children.append(replace(previous[1], name=attr))
+            children.append(previous[1].renamed(attr))
             continue
-        node = _node(attr, v, seen, child_path, ties, memo, strict)
+        node = _node(attr, v, child_path, walk)
         children.append(node)
         previous = (key, node) if key is not None else None
     return children
@@ -482,17 +501,18 @@ def _same_call(a: Inst, b: Inst) -> bool:
     return a.cls is b.cls and a.origin == b.origin
 
 
-def _reuse_key(inst: Inst, seen: dict[int, Any], ids: set[int], params: list[tuple[int, str, str]],
+def _reuse_key(inst: Inst, walk: _Walk, ids: set[int], params: list[tuple[int, str, str]],
                rel: str) -> tuple[Any, ...] | None:
     """All that the module's node depends on besides its name; None when it cannot be reused
-    (a tensor seen or shared, which makes path-dependent tie notes, a size that is not an
-    int, an unbuilt submodule, own frozen tensors, which carry the module's name)."""
+    (a tensor or module seen or shared, which makes path-dependent notes, a size that is not
+    an int, an unbuilt submodule, own frozen tensors, which carry the module's name)."""
+    ids.add(id(inst))
     parts: list[Any] = [inst.kind, inst.origin]
     for attr, v in inst.attrs.items():
         t = type(v)
         if t is Param or (t is not Inst and isinstance(v, Param)):
             vid = id(v)
-            if vid in seen or vid in ids or (not v.requires_grad and not rel):
+            if vid in walk.seen or vid in ids or (not v.requires_grad and not rel):
                 return None
             shape = v.shape
             for d in shape:
@@ -503,7 +523,9 @@ def _reuse_key(inst: Inst, seen: dict[int, Any], ids: set[int], params: list[tup
             parts.append((attr, shape, v.kind, v.requires_grad))
         elif t is Inst or isinstance(v, Inst):
             if v.is_module:
-                key = _reuse_key(v, seen, ids, params, f"{rel}.{attr}" if rel else attr)
+                if id(v) in ids or id(v) in walk.open:
+                    return None
+                key = _reuse_key(v, walk, ids, params, f"{rel}.{attr}" if rel else attr)
                 if key is None:
                     return None
                 parts.append((attr, key))
@@ -523,45 +545,20 @@ def _bare(inst: Inst, strict: bool = False) -> bool:
     return True
 
 
-def _sizes(n: ParamNode, memo: dict[Any, Any]) -> tuple[int, int]:
-    """``(n.total, n.trainable)``, each node computed once."""
-    key = ("sizes", id(n))
-    got = memo.get(key)
-    if got is None:
-        own = sum(t.numel for t in n.tensors)
-        total, trainable = own, own
-        for c in n.children:
-            ct, ctr = _sizes(c, memo)
-            total += ct
-            trainable += ctr
-        # The node itself is kept in the memo: a dropped node must not free its id for a new one.
-        got = memo[key] = (n, (n.repeat * total, 0 if n.frozen else n.repeat * trainable))
-    return got[1]
-
-
 def _kind(inst: Inst, attr: str, p: Param) -> str:
     if p.kind != "other":
         return p.kind
     return "bias" if attr.endswith("bias") and len(p.shape) == 1 else "other"
 
 
-def _signature(n: ParamNode, memo: dict[Any, Any]) -> tuple[Any, ...]:
-    key = ("sig", id(n))
-    got = memo.get(key)
-    if got is None:
-        got = memo[key] = (n, (tuple((t.name, t.shape, t.kind) for t in n.tensors), n.frozen, n.note, n.repeat,
-                               tuple((c.name, _signature(c, memo)) for c in n.children)))
-    return got[1]
-
-
-def _group(children: list[ParamNode], memo: dict[Any, Any]) -> list[ParamNode]:
+def _group(children: list[ParamNode]) -> list[ParamNode]:
     """Consecutive identical entries of a ModuleList / Sequential become one node repeated."""
     out: list[ParamNode] = []
     i = 0
     while i < len(children):
         j = i + 1
-        sig = _signature(children[i], memo)
-        while j < len(children) and _signature(children[j], memo) == sig:
+        structure = children[i].structure
+        while j < len(children) and children[j].structure == structure:
             j += 1
         first = children[i]
         if j - i > 1:

@@ -170,9 +170,9 @@ _Constant, _Name, _Attribute, _Call, _Assign = ast.Constant, ast.Name, ast.Attri
 
 
 def params_of(inst: Inst) -> list[tuple[str, Param]]:
-    """Parameters in torch's order (own first, then submodules), each tensor once."""
+    """Parameters in torch's order (own first, then submodules), each tensor and module once."""
     out: list[tuple[str, Param]] = []
-    seen: set[int] = set()
+    seen: set[int] = {id(inst)}  # tensors and modules: a module that holds its parent is not entered again
     stack: list[tuple[str, Inst]] = [("", inst)]
     while stack:
         prefix, m = stack.pop()
@@ -183,7 +183,8 @@ def params_of(inst: Inst) -> list[tuple[str, Param]]:
                 if id(v) not in seen:
                     seen.add(id(v))
                     out.append((prefix + name, v))
-            elif (t is Inst or isinstance(v, Inst)) and v.is_module:
+            elif (t is Inst or isinstance(v, Inst)) and v.is_module and id(v) not in seen:
+                seen.add(id(v))
                 subs.append((prefix + name + ".", v))
         if subs:
             stack.extend(reversed(subs))
@@ -203,10 +204,10 @@ def numel(shape: tuple[Any, ...]) -> Any:
 
 
 def count_of(inst: Inst) -> Any:
-    """Parameters of a module, each tensor once, in params_of's (torch's) order without its names:
-    an int, a Sym when a size is a formula, or the first Unknown size."""
+    """Parameters of a module, each tensor and module once, in params_of's (torch's) order without
+    its names: an int, a Sym when a size is a formula, or the first Unknown size."""
     total: Any = 0
-    seen: set[int] = set()
+    seen: set[int] = {id(inst)}
     stack = [inst]
     while stack:
         m = stack.pop()
@@ -224,7 +225,8 @@ def count_of(inst: Inst) -> Any:
                 if isinstance(n, Unknown):
                     return n
                 total = sym_add(total, n)
-            elif (t is Inst or isinstance(v, Inst)) and v.is_module:
+            elif (t is Inst or isinstance(v, Inst)) and v.is_module and id(v) not in seen:
+                seen.add(id(v))
                 subs.append(v)
         if subs:
             stack.extend(reversed(subs))
@@ -1469,11 +1471,13 @@ def _module_method(interp: Interpreter, obj: Inst, name: str) -> Any:
         return [((prefix + "." if prefix else "") + n, p) for n, p in params_of(obj)]
 
     def modules() -> list[Inst]:
-        out, stack = [], [obj]
+        out, stack, seen = [], [obj], {id(obj)}  # each module once, as torch's named_modules
         while stack:
             m = stack.pop()
             out.append(m)
-            stack.extend(reversed([v for v in m.attrs.values() if isinstance(v, Inst) and v.is_module]))
+            subs = [v for v in m.attrs.values() if isinstance(v, Inst) and v.is_module and id(v) not in seen]
+            seen.update(id(v) for v in subs)
+            stack.extend(reversed(subs))
         return out
 
     def named_modules() -> list[tuple[str, Inst]]:
