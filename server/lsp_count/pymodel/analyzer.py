@@ -161,6 +161,7 @@ def _release(ctx: Ctx, scope: ModuleScope) -> None:
     ctx.loaded.clear()
     ctx.built.clear()
     ctx.hint_insts.clear()
+    ctx.counted.clear()
 
 
 def _interpret(text: str, path: str, options: Any, body: list[ast.stmt], problems: list[Problem],
@@ -214,8 +215,12 @@ def _hints(ctx: Ctx) -> tuple[tuple[Span, str], ...]:
     """One label per constructor call; a call that builds different sizes (a helper called
     with several widths) gets none rather than a misleading one."""
     out = []
+    counted = ctx.counted
     for span, insts in ctx.hint_insts.items():
-        counts = {count_of(i) for i in insts}
+        counts = set()
+        for inst in insts:
+            known = counted.get(id(inst))
+            counts.add(known[1] if known is not None and known[0] is inst else count_of(inst))
         if len(counts) == 1:
             n = next(iter(counts))
             if isinstance(n, int) and n > 0:
@@ -317,7 +322,7 @@ def count_class(interp: Interpreter, cls: ClassV, config_classes: list[ClassV], 
         return None, _unresolved(cls, "the construction nests too deeply to follow (recursion?)", name_span)
     if isinstance(inst, Unknown):
         return None, _unresolved(cls, inst.why, name_span)
-    walk = _Walk(strict=True)
+    walk = _Walk(ctx.counted, strict=True)
     try:
         # The usual case in one walk: every size a number and every submodule known.
         root = _node(cls.name, inst, "", walk)
@@ -327,7 +332,7 @@ def count_class(interp: Interpreter, cls: ClassV, config_classes: list[ClassV], 
         problem = _why_not_counted(cls, inst, name_span)
         if problem is not None:
             return None, problem
-        walk = _Walk()
+        walk = _Walk(ctx.counted)
         root = _node(cls.name, inst, "", walk)
     frozen = root.total - root.trainable
     tree_notes = list(notes) + [f"{t}: counted once" for t in walk.ties]
@@ -404,18 +409,23 @@ class _Walk:
     ``named_modules`` visits each module once); ``strict``: raise _Irregular at a size that is
     not an int or a submodule not built (the usual case is then one walk)."""
 
-    __slots__ = ("seen", "ties", "open", "strict")
+    __slots__ = ("seen", "ties", "open", "strict", "skips", "counted")
 
-    def __init__(self, strict: bool = False) -> None:
+    def __init__(self, counted: dict[int, tuple[Inst, int]], strict: bool = False) -> None:
         self.seen: dict[int, Any] = {}
         self.ties: list[str] = []
         self.open: set[int] = set()
         self.strict = strict
+        # Tensors and modules not counted where they are held (ties, enclosing modules): a subtree
+        # with none is the module's own count (``count_of``), kept in ``counted`` for the hints.
+        self.skips = 0
+        self.counted = counted
 
 
 def _node(name: str, inst: Inst, path: str, walk: _Walk) -> ParamNode:
     """``path`` is the node's dotted path in the model ("" for the model itself)."""
     seen, strict = walk.seen, walk.strict
+    skips = walk.skips
     trainable: list[Tensor] = []
     frozen: list[Tensor] = []
     notes: list[str] = []
@@ -425,6 +435,7 @@ def _node(name: str, inst: Inst, path: str, walk: _Walk) -> ParamNode:
         if t is not Param and not (t is not Inst and isinstance(v, Param)):
             if (t is Inst or isinstance(v, Inst)) and v.is_module:
                 if v is inst or id(v) in walk.open:
+                    walk.skips += 1
                     notes.append(f"{attr} is an enclosing module, counted once")
                 else:
                     modules.append((attr, v))
@@ -438,6 +449,7 @@ def _node(name: str, inst: Inst, path: str, walk: _Walk) -> ParamNode:
             first = seen[vid]
             first = first if isinstance(first, str) else f"{first[0]}.{first[1]}" if first[0] else first[1]
             full = f"{path}.{attr}" if path else attr
+            walk.skips += 1
             walk.ties.append(f"`{full}` is tied to `{first}`")
             notes.append(f"{attr} tied to {first}")
             continue
@@ -464,10 +476,14 @@ def _node(name: str, inst: Inst, path: str, walk: _Walk) -> ParamNode:
     all_frozen = not trainable and (frozen or children) and all(c.trainable == 0 for c in children) and (
         frozen or any(c.total for c in children))
     if all_frozen:
-        return ParamNode(name, tuple(frozen), tuple(children), frozen=True, note="frozen", source=inst.origin)
-    frozen_nodes = tuple(ParamNode(t.name, (t,), frozen=True, note="frozen") for t in frozen)
-    return ParamNode(name, tuple(trainable), frozen_nodes + tuple(children), note="; ".join(notes),
-                     source=inst.origin)
+        node = ParamNode(name, tuple(frozen), tuple(children), frozen=True, note="frozen", source=inst.origin)
+    else:
+        frozen_nodes = tuple(ParamNode(t.name, (t,), frozen=True, note="frozen") for t in frozen)
+        node = ParamNode(name, tuple(trainable), frozen_nodes + tuple(children), note="; ".join(notes),
+                         source=inst.origin)
+    if walk.skips == skips:
+        walk.counted[id(inst)] = (inst, node.total)
+    return node
 
 
 def _container_children(modules: list[tuple[str, Inst]], path: str, walk: _Walk) -> list[ParamNode]:
@@ -490,6 +506,7 @@ def _container_children(modules: list[tuple[str, Inst]], path: str, walk: _Walk)
             for vid, rel, param_attr in params:
                 seen[vid] = (f"{child_path}.{rel}" if rel else child_path, param_attr)
             children.append(previous[1].renamed(attr))
+            walk.counted[id(v)] = (v, previous[1].total)
             continue
         node = _node(attr, v, child_path, walk)
         children.append(node)

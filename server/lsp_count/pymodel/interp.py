@@ -131,6 +131,9 @@ class Ctx:
         self.loaded: dict[str, ModV | None] = {}
         # Hint anchors: call span -> the modules built there (counted once the class is built).
         self.hint_insts: dict[Span, list[Inst]] = {}
+        # Counts the tree walks already made, by id of the module (kept alive with it): a hint on
+        # a module inside a counted class needs no walk of its own.
+        self.counted: dict[int, tuple[Inst, int]] = {}
         # Modules already built from the same class and arguments (see Interpreter.instantiate).
         self.built: dict[Any, Inst] = {}
         # Where from_pretrained("org/name") looks besides the bundled catalog (AnalyzeOptions.hf_cache).
