@@ -428,6 +428,7 @@ def _node(name: str, inst: Inst, path: str, walk: _Walk) -> ParamNode:
     skips = walk.skips
     trainable: list[Tensor] = []
     frozen: list[Tensor] = []
+    own_trainable = own_frozen = 0
     notes: list[str] = []
     modules: list[tuple[str, Inst]] = []
     for attr, v in inst.attrs.items():
@@ -442,8 +443,14 @@ def _node(name: str, inst: Inst, path: str, walk: _Walk) -> ParamNode:
             elif strict and isinstance(v, Unknown) and v.maybe_module:
                 raise _Irregular
             continue
-        if strict and any(type(d) is not int for d in v.shape):
-            raise _Irregular
+        shape = v.shape
+        n = 1
+        for d in shape:
+            if type(d) is not int:
+                if strict:
+                    raise _Irregular
+                d = int(d)  # a size written as a float (4.0)
+            n *= d
         vid = id(v)
         if vid in seen:
             first = seen[vid]
@@ -454,10 +461,16 @@ def _node(name: str, inst: Inst, path: str, walk: _Walk) -> ParamNode:
             notes.append(f"{attr} tied to {first}")
             continue
         seen[vid] = (path, attr)  # the dotted path, formatted only if a tie names it
-        tensor = Tensor(attr, tuple(map(int, v.shape)), _kind(inst, attr, v), name)
-        (trainable if v.requires_grad else frozen).append(tensor)
+        tensor = Tensor(attr, tuple(map(int, shape)), _kind(inst, attr, v), name)
+        if v.requires_grad:
+            trainable.append(tensor)
+            own_trainable += n
+        else:
+            frozen.append(tensor)
+            own_frozen += n
     # A module with no parameters and no submodules (ReLU, Dropout, pooling) would be a node of
     # total 0 with no note, dropped just below: do not build it.
+    children_total = children_trainable = 0
     if modules:
         walk.open.add(id(inst))
         try:
@@ -471,16 +484,21 @@ def _node(name: str, inst: Inst, path: str, walk: _Walk) -> ParamNode:
         children = [c for c in children if c.total > 0 or c.note]  # dropout, activations: nothing to show
         if inst.kind in _CONTAINERS:
             children = _group(children)
+        for c in children:
+            children_total += c.total
+            children_trainable += c.trainable
     else:
         children = []
-    all_frozen = not trainable and (frozen or children) and all(c.trainable == 0 for c in children) and (
-        frozen or any(c.total for c in children))
-    if all_frozen:
+    own = own_trainable + own_frozen
+    if not trainable and (frozen or children) and children_trainable == 0 and (frozen or children_total):
         node = ParamNode(name, tuple(frozen), tuple(children), frozen=True, note="frozen", source=inst.origin)
+        node.given_sizes(own, own + children_total, 0)
     else:
-        frozen_nodes = tuple(ParamNode(t.name, (t,), frozen=True, note="frozen") for t in frozen)
+        frozen_nodes = tuple(ParamNode(t.name, (t,), frozen=True, note="frozen").given_sizes(t.numel, t.numel, 0)
+                             for t in frozen)
         node = ParamNode(name, tuple(trainable), frozen_nodes + tuple(children), note="; ".join(notes),
                          source=inst.origin)
+        node.given_sizes(own_trainable, own + children_total, own_trainable + children_trainable)
     if walk.skips == skips:
         walk.counted[id(inst)] = (inst, node.total)
     return node
