@@ -113,6 +113,33 @@ def test_inlay_hint_anchors_per_constructor() -> None:
     assert label == "▸ 45.1M" and span.start == Position(5, 18)
 
 
+def test_a_block_built_again_from_the_same_arguments_points_at_its_own_call() -> None:
+    # The second Norm(8) and Block(8) are copies of the first build; each copy still has its
+    # own call as its source and its own hint.
+    report = run("""
+        import torch.nn as nn
+        class Norm(nn.Module):
+            def __init__(self, d):
+                super().__init__()
+                self.ln = nn.LayerNorm(d)
+        class Block(nn.Module):
+            def __init__(self, d=8):
+                super().__init__()
+                self.norm_in = Norm(d)
+                self.norm_out = Norm(d)
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.first = Block(8)
+                self.second = Block(d=8)
+    """)
+    hint_lines = {span.start.line for span, _ in report.hints}
+    assert {9, 10, 14, 15} <= hint_lines
+    net = next(m for m in report.models if m.name == "Net")
+    for path, line in (("second", 15), ("second.norm_out", 10), ("first.norm_out", 10), ("first.norm_in", 9)):
+        assert net.tree.root.find(path).source.start.line == line, path
+
+
 def test_hub_refs_for_from_pretrained() -> None:
     report = run("""
         from transformers import AutoModel

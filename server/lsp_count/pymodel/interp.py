@@ -1114,11 +1114,15 @@ class Interpreter:
             start = stack.index(cls.name) if cls.name in stack else 0
             chain = " → ".join(stack[start:start + 4] + [cls.name])
             raise Unresolved(f"classes build each other without end ({chain} → …)")
-        key = _cache_key(cls, args, kwargs) if cls.is_module and not cls.is_dataclass else None
+        key = self.build_key(cls, args, kwargs) if cls.is_module and not cls.is_dataclass else None
         if key is not None and key in self.ctx.built:
             # Twelve identical blocks are built once and copied: the copies are new objects,
             # as twelve constructor calls would make, so ties and freezing stay per copy.
-            return clone(self.ctx.built[key])
+            # The copy is built here: this call is its origin and its hint anchor.
+            copy = clone(self.ctx.built[key])
+            copy.origin = env.module.span_of(node) if env.module.span_of else None
+            self.record_hint(copy, node, env)
+            return copy
         stack.append(cls.name)
         try:
             if cls.is_dataclass:
@@ -1143,6 +1147,25 @@ class Interpreter:
             return inst
         finally:
             stack.pop()
+
+    def build_key(self, cls: ClassV, args: list[Any], kwargs: dict[str, Any]) -> Any:
+        """What a build of ``cls`` depends on: its arguments bound to the constructor's parameter
+        names, defaults included, so that ``Block(config)`` and ``Block(config=config)`` are one
+        build; None when an argument cannot be a key (see _arg_key)."""
+        try:
+            init = cls.lookup("__init__")
+        except KeyError:
+            init = None
+        if isinstance(init, FuncV) and not isinstance(init.node, ast.Lambda):
+            try:
+                bound = self.bind_args(init, [None] + args, kwargs, init.node)
+            except Unresolved:
+                return None  # the build itself says what is wrong
+            first = (init.node.args.posonlyargs + init.node.args.args)[:1]
+            if first:
+                bound.pop(first[0].arg, None)
+            return _cache_key(cls, [], bound)
+        return _cache_key(cls, args, kwargs)
 
     def make_dataclass(self, cls: ClassV, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Inst:
         inst = Inst(cls, "object", False)
