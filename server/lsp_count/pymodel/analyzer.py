@@ -432,15 +432,17 @@ def _node(name: str, inst: Inst, path: str, walk: _Walk) -> ParamNode:
     notes: list[str] = []
     modules: list[tuple[str, Inst]] = []
     for attr, v in inst.attrs.items():
-        t = type(v)
-        if t is not Param and not (t is not Inst and isinstance(v, Param)):
-            if (t is Inst or isinstance(v, Inst)) and v.is_module:
+        t = type(v)  # the value classes have no subclasses: exact types
+        if t is not Param:
+            if t is Inst:
+                if not v.is_module:
+                    continue
                 if v is inst or id(v) in walk.open:
                     walk.skips += 1
                     notes.append(f"{attr} is an enclosing module, counted once")
                 else:
                     modules.append((attr, v))
-            elif strict and isinstance(v, Unknown) and v.maybe_module:
+            elif strict and t is Unknown and v.maybe_module:
                 raise _Irregular
             continue
         shape = v.shape
@@ -545,7 +547,7 @@ def _reuse_key(inst: Inst, walk: _Walk, ids: set[int], params: list[tuple[int, s
     parts: list[Any] = [inst.kind, inst.origin]
     for attr, v in inst.attrs.items():
         t = type(v)
-        if t is Param or (t is not Inst and isinstance(v, Param)):
+        if t is Param:
             vid = id(v)
             if vid in walk.seen or vid in ids or (not v.requires_grad and not rel):
                 return None
@@ -556,7 +558,7 @@ def _reuse_key(inst: Inst, walk: _Walk, ids: set[int], params: list[tuple[int, s
             ids.add(vid)
             params.append((vid, rel, attr))
             parts.append((attr, shape, v.kind, v.requires_grad))
-        elif t is Inst or isinstance(v, Inst):
+        elif t is Inst:
             if v.is_module:
                 if id(v) in ids or id(v) in walk.open:
                     return None
@@ -564,7 +566,7 @@ def _reuse_key(inst: Inst, walk: _Walk, ids: set[int], params: list[tuple[int, s
                 if key is None:
                     return None
                 parts.append((attr, key))
-        elif isinstance(v, Unknown) and v.maybe_module:
+        elif t is Unknown and v.maybe_module:
             return None
     return tuple(parts)
 
@@ -572,10 +574,9 @@ def _reuse_key(inst: Inst, walk: _Walk, ids: set[int], params: list[tuple[int, s
 def _bare(inst: Inst, strict: bool = False) -> bool:
     for v in inst.attrs.values():
         t = type(v)
-        if t is Param or t is Inst or isinstance(v, (Param, Inst)):
-            if not (isinstance(v, Inst) and not v.is_module):
-                return False
-        elif strict and isinstance(v, Unknown) and v.maybe_module:
+        if t is Param or (t is Inst and v.is_module):
+            return False
+        if strict and t is Unknown and v.maybe_module:
             return False  # the strict walk must reach it to stop there
     return True
 

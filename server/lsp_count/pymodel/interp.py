@@ -1044,13 +1044,15 @@ class Interpreter:
             return Unknown(f"`{_text(node)}` calls an unresolved value: {why_of(fn)}", maybe_module=True)
         raise Unresolved(f"`{_text(node)}` calls {type(fn).__name__}, which the analyser does not follow")
 
-    def call_function(self, fn: FuncV, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
+    def call_function(self, fn: FuncV, args: list[Any], kwargs: dict[str, Any], node: ast.AST,
+                      bound: dict[str, Any] | None = None) -> Any:
+        """``bound``: the arguments already bound to the parameters (by the caller, which needed them)."""
         self.ctx.depth += 1
         try:
             if self.ctx.depth > MAX_CALL_DEPTH:
                 raise Unresolved(f"calls nest deeper than {MAX_CALL_DEPTH} (recursion in `{fn.name}`?)")
             local = Env(fn.env.module, fn.env)
-            local.vars.update(self.bind_args(fn, args, kwargs, node))
+            local.vars.update(self.bind_args(fn, args, kwargs, node) if bound is None else bound)
             if fn.owner is not None and args:
                 local.vars["__class__"], local.vars["__self__"] = fn.owner, args[0]
             if isinstance(fn.node, ast.Lambda):
@@ -1114,7 +1116,14 @@ class Interpreter:
             start = stack.index(cls.name) if cls.name in stack else 0
             chain = " → ".join(stack[start:start + 4] + [cls.name])
             raise Unresolved(f"classes build each other without end ({chain} → …)")
-        key = self.build_key(cls, args, kwargs) if cls.is_module and not cls.is_dataclass else None
+        try:
+            init = cls.lookup("__init__")
+        except KeyError:
+            init = None
+        bound = None
+        if isinstance(init, FuncV) and not isinstance(init.node, ast.Lambda) and not cls.is_dataclass:
+            bound = self.bind_args(init, [None] + args, kwargs, node)
+        key = _build_key(cls, init, bound, args, kwargs) if cls.is_module and not cls.is_dataclass else None
         if key is not None and key in self.ctx.built:
             # Twelve identical blocks are built once and copied: the copies are new objects,
             # as twelve constructor calls would make, so ties and freezing stay per copy.
@@ -1129,11 +1138,12 @@ class Interpreter:
                 return self.make_dataclass(cls, args, kwargs, node)
             inst = Inst(cls, "module" if cls.is_module else "object", cls.is_module,
                         env.module.span_of(node) if env.module.span_of else None)
-            try:
-                init = cls.lookup("__init__")
-            except KeyError:
-                init = None
-            if isinstance(init, FuncV):
+            if bound is not None:
+                first = _first_param(init)
+                if first is not None:
+                    bound[first] = inst
+                self.call_function(init, [inst] + args, kwargs, node, bound)
+            elif isinstance(init, FuncV):
                 self.call_function(init, [inst] + args, kwargs, node)
             elif args or kwargs:
                 ext = [b for b in cls.bases if isinstance(b, ExtV) and not _is_module_base(b)]
@@ -1147,25 +1157,6 @@ class Interpreter:
             return inst
         finally:
             stack.pop()
-
-    def build_key(self, cls: ClassV, args: list[Any], kwargs: dict[str, Any]) -> Any:
-        """What a build of ``cls`` depends on: its arguments bound to the constructor's parameter
-        names, defaults included, so that ``Block(config)`` and ``Block(config=config)`` are one
-        build; None when an argument cannot be a key (see _arg_key)."""
-        try:
-            init = cls.lookup("__init__")
-        except KeyError:
-            init = None
-        if isinstance(init, FuncV) and not isinstance(init.node, ast.Lambda):
-            try:
-                bound = self.bind_args(init, [None] + args, kwargs, init.node)
-            except Unresolved:
-                return None  # the build itself says what is wrong
-            first = (init.node.args.posonlyargs + init.node.args.args)[:1]
-            if first:
-                bound.pop(first[0].arg, None)
-            return _cache_key(cls, [], bound)
-        return _cache_key(cls, args, kwargs)
 
     def make_dataclass(self, cls: ClassV, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Inst:
         inst = Inst(cls, "object", False)
@@ -1426,11 +1417,30 @@ def _arg_key(v: Any) -> Any:
     if isinstance(v, (tuple, list)):
         keys = tuple(_arg_key(x) for x in v)
         return _MISSING if any(k is _MISSING for k in keys) else ("seq", keys)
+    if isinstance(v, dict) and all(type(k) is str for k in v):  # a constructor's **kwargs
+        keys = tuple((k, _arg_key(x)) for k, x in sorted(v.items()))
+        return _MISSING if any(k[1] is _MISSING for k in keys) else ("dict", keys)
     if isinstance(v, Inst) and not v.is_module:
         return ("obj", id(v))
     if isinstance(v, (ClassV, FuncV)):
         return ("id", id(v))
     return _MISSING
+
+
+def _first_param(fn: FuncV) -> str | None:
+    a = fn.node.args
+    params = a.posonlyargs + a.args
+    return params[0].arg if params else None
+
+
+def _build_key(cls: ClassV, init: Any, bound: dict[str, Any] | None, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    """What a build of ``cls`` depends on: with a constructor, its arguments bound to the
+    parameter names, defaults included, so that ``Block(config)`` and ``Block(config=config)``
+    are one build; None when an argument cannot be a key (see _arg_key)."""
+    if bound is None:
+        return _cache_key(cls, args, kwargs)
+    first = _first_param(init)
+    return _cache_key(cls, [], {k: v for k, v in bound.items() if k != first})
 
 
 def _cache_key(cls: ClassV, args: list[Any], kwargs: dict[str, Any]) -> Any:
