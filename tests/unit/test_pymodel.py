@@ -140,6 +140,22 @@ def test_a_block_built_again_from_the_same_arguments_points_at_its_own_call() ->
         assert net.tree.root.find(path).source.start.line == line, path
 
 
+def test_a_helper_that_builds_several_sizes_gets_no_hint_whatever_it_built_first() -> None:
+    report = run("""
+        import torch.nn as nn
+        def proj(d):
+            return nn.Linear(d, d)
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.same = nn.ModuleList([proj(8) for _ in range(6)])
+                self.wide = proj(16)
+    """)
+    # Line 3 builds six 8-wide layers, then a 16-wide one: no single size to show. Line 8 calls a
+    # function, not a constructor: the layer it gets is labelled where it is built.
+    assert {span.start.line for span, _ in report.hints} == {7}
+
+
 def test_hub_refs_for_from_pretrained() -> None:
     report = run("""
         from transformers import AutoModel

@@ -181,6 +181,7 @@ def _interpret(text: str, path: str, options: Any, body: list[ast.stmt], problem
                       (c.is_dataclass or "config" in c.name.lower() or "args" in c.name.lower())]
     models: list[ModelReport] = []
     unresolved: list[str] = []
+    hint_counts = [_hint_counts(ctx)]  # built by the module's own statements
     for cls in classes:
         name_span = positions.class_name(cls.node)
         broken = sorted(n for n in repaired if cls.node.lineno <= n <= (cls.node.end_lineno or cls.node.lineno) + 1)
@@ -188,7 +189,9 @@ def _interpret(text: str, path: str, options: Any, body: list[ast.stmt], problem
             problems.append(_unresolved(cls, f"line {broken[0]} does not parse yet", name_span))
             unresolved.append(cls.name)
             continue
+        ctx.hint_insts = {}
         report, problem = count_class(interp, cls, config_classes, name_span, scope)
+        hint_counts.append(_hint_counts(ctx))
         if report is not None:
             models.append(report)
         if problem is not None:
@@ -206,24 +209,38 @@ def _interpret(text: str, path: str, options: Any, body: list[ast.stmt], problem
         models.extend(executed)
         models.sort(key=lambda m: (m.span.start.line if m.span else 0))
     refs = _hub_calls(body, positions) if "from_pretrained" in text else []
-    return FileReport(path, tuple(models), tuple(problems), recognized=True, lines=lines, hints=_hints(ctx),
+    return FileReport(path, tuple(models), tuple(problems), recognized=True, lines=lines, hints=_hints(hint_counts),
                       hub_refs=tuple((span, hub) for span, hub, _ in refs),
                       hub_counts=tuple(_hub_count(ctx, span, hub, loader) for span, hub, loader in refs))
 
 
-def _hints(ctx: Ctx) -> tuple[tuple[Span, str], ...]:
-    """One label per constructor call; a call that builds different sizes (a helper called
-    with several widths) gets none rather than a misleading one."""
-    out = []
+def _hint_counts(ctx: Ctx) -> dict[Span, frozenset[int | None]]:
+    """The sizes built at each constructor call since the hint anchors were last reset (one class's
+    count); None for a size that is not a number."""
+    out: dict[Span, frozenset[int | None]] = {}
     counted = ctx.counted
     for span, insts in ctx.hint_insts.items():
-        counts = set()
+        counts: set[int | None] = set()
         for inst in insts:
             known = counted.get(id(inst))
-            counts.add(known[1] if known is not None and known[0] is inst else count_of(inst))
+            n = known[1] if known is not None and known[0] is inst else count_of(inst)
+            counts.add(n if type(n) is int else None)
+        out[span] = frozenset(counts)
+    return out
+
+
+def _hints(groups: list[dict[Span, frozenset[int | None]]]) -> tuple[tuple[Span, str], ...]:
+    """One label per constructor call; a call that builds different sizes (a helper called
+    with several widths) gets none rather than a misleading one."""
+    merged: dict[Span, set[int | None]] = {}
+    for group in groups:
+        for span, counts in group.items():
+            merged.setdefault(span, set()).update(counts)
+    out = []
+    for span, counts in merged.items():
         if len(counts) == 1:
             n = next(iter(counts))
-            if isinstance(n, int) and n > 0:
+            if n is not None and n > 0:
                 out.append((span, f"▸ {short_count(n)}"))
     out.sort(key=lambda h: (h[0].start.line, h[0].start.column))
     return tuple(out)

@@ -1196,9 +1196,9 @@ class Interpreter:
     def record_hint(self, inst: Inst, node: ast.AST, env: Env) -> None:
         scope = env.module
         if scope.is_main and scope.span_of is not None and isinstance(node, ast.Call):
-            built = self.ctx.hint_insts.setdefault(scope.span_of(node), [])
-            if len(built) < 4:  # a call in a loop builds the same layer: a few samples decide the label
-                built.append(inst)
+            # Every module the call builds: one of another size (a helper called with several widths)
+            # means the call gets no label.
+            self.ctx.hint_insts.setdefault(scope.span_of(node), []).append(inst)
 
     def make_layer(self, name: str, origin: Span | None, **kwargs: Any) -> Inst:
         """Build an nn layer from keyword arguments (used by composite layers)."""
