@@ -17,7 +17,7 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
-from test_lsp_server import SERVER, open_doc, position_of, utf8_push, vscode_like, wait_for_diagnostics
+from test_lsp_server import SERVER, change_doc, open_doc, position_of, utf8_push, vscode_like, wait_for_diagnostics
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 NANOGPT = ROOT / "tests" / "fixtures" / "pymodels" / "nanogpt.py"
@@ -187,6 +187,20 @@ async def test_python_a_code_lens_per_counted_class(pull_client: LanguageClient,
     assert found[-1].command is not None
     assert found[-1].command.title == "124M params (124,475,904) · 0.23 GiB bf16"
     assert found[1].command.title.startswith("4.72M params (4,722,432) · ")
+
+
+async def test_python_edits_recount_what_they_change_and_move_the_rest(pull_client: LanguageClient, models_ws):
+    # The server keeps what each analysis of the document found: after an edit in MLP and two
+    # lines added at the top, the lenses are those of a fresh look at the new text.
+    uri, text = doc(pull_client, models_ws / "nanogpt.py", "python")
+    before = {lens.range.start.line: lens.command.title for lens in await lenses(pull_client, uri) if lens.command}
+    edited = "# two lines\n\n" + text.replace("4 * config.n_embd", "2 * config.n_embd")
+    change_doc(pull_client, uri, edited, 2)
+    after = {lens.range.start.line: lens.command.title for lens in await lenses(pull_client, uri) if lens.command}
+    attn, mlp = (text.count("\n", 0, text.index(f"class {name}(")) for name in ("CausalSelfAttention", "MLP"))
+    assert after[attn + 2] == before[attn]  # moved, count unchanged
+    assert after[mlp + 2].startswith("2.36M params (2,361,600) · ")  # c_fc and c_proj halved
+    assert after[text.count("\n", 0, text.index("class GPT(")) + 2].startswith("96.1M params (96,145,920)")  # 12 blocks × 2,360,832 fewer
 
 
 async def test_python_from_pretrained_hover_resolves_offline_or_says_why(pull_client: LanguageClient, models_ws):

@@ -249,6 +249,13 @@ def test_no_module_class_is_not_recognized() -> None:
                 super().__init__()
                 self.blocks = nn.Sequential(*[nn.Linear(4, 4) for _ in range(n)])
     """, "constructor argument `n`"),
+    ("""
+        import torch.nn as nn
+        class Renamed(nn.Module):
+            def __init__(self):
+                super(OldName, self).__init__()
+                self.fc = nn.Linear(4, 4)
+    """, "`super(OldName, self)` (line 5) names no class of this file"),
 ])
 def test_hostile_input_gives_a_reason_fast(src: str, reason: str) -> None:
     start = time.perf_counter()

@@ -42,7 +42,9 @@ def format_for(path: str) -> str | None:
     return FORMATS.get(PurePath(path).suffix.lower())
 
 
-def analyze_text(text: str, path: str, options: AnalyzeOptions = AnalyzeOptions()) -> FileReport:
+def analyze_text(text: str, path: str, options: AnalyzeOptions = AnalyzeOptions(), memo: object = None) -> FileReport:
+    """``memo``: for a Python file, a ``PythonMemo`` that successive analyses of one document share
+    (the language server's); classes an edit cannot have changed are taken from it."""
     target = format_for(path) or FORMATS[".json"]
     module, func = target.split(":")
     try:
@@ -50,6 +52,8 @@ def analyze_text(text: str, path: str, options: AnalyzeOptions = AnalyzeOptions(
     except (ImportError, AttributeError):
         return FileReport(path, (), (Problem("info", "LC002", f"{PurePath(path).suffix} files are not supported yet"),),
                           recognized=False)
+    if memo is not None and target == FORMATS[".py"]:
+        return analyzer(text, path, options, memo)
     return analyzer(text, path, options)
 
 

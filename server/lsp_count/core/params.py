@@ -145,8 +145,15 @@ class ParamNode:
 
     def renamed(self, name: str) -> "ParamNode":
         """The same node under another name (its sizes, already summed, come along)."""
-        out = ParamNode(name, self.tensors, self.children, self.repeat, self.active_repeat, self.frozen, self.note,
-                        self.source, self.key)
+        return self._copy(name, self.source, self.children)
+
+    def moved(self, source: Span | None, children: tuple["ParamNode", ...]) -> "ParamNode":
+        """The same node with its source elsewhere and children of the same sizes (moved, too)."""
+        return self._copy(self.name, source, children)
+
+    def _copy(self, name: str, source: Span | None, children: tuple["ParamNode", ...]) -> "ParamNode":
+        out = ParamNode(name, self.tensors, children, self.repeat, self.active_repeat, self.frozen, self.note,
+                        source, self.key)
         d, mine = out.__dict__, self.__dict__
         for computed in ("own", "per_repeat", "total", "active", "trainable", "has_routing", "structure"):
             if computed in mine:

@@ -57,8 +57,10 @@ class Analysis:
         return PurePath(self.path).name.lower().endswith(WEIGHTS_INDEX_SUFFIX)
 
 
-def analyze_document(uri: str, version: int | None, text: str, path: str, options: AnalyzeOptions) -> Analysis:
-    """Never raises: a document that breaks the core still gets an answer and a diagnostic."""
+def analyze_document(uri: str, version: int | None, text: str, path: str, options: AnalyzeOptions,
+                     memo: object = None) -> Analysis:
+    """Never raises: a document that breaks the core still gets an answer and a diagnostic.
+    ``memo``: what the analysis of the document's previous version lends this one (Python files)."""
     lines = LineIndex(text)
     # len(text) bounds the UTF-8 size from below; encode only when it could be over.
     if len(text) > MAX_DOCUMENT_BYTES // 4 and len(text.encode("utf-8", "surrogatepass")) > MAX_DOCUMENT_BYTES:
@@ -74,7 +76,7 @@ def analyze_document(uri: str, version: int | None, text: str, path: str, option
 
             report = analyze_weights_path(path, options)
         else:
-            report = analyze_text(text, path, options)
+            report = analyze_text(text, path, options, memo=memo)
     except RecursionError:
         report = FileReport(path, (), (Problem("error", "LC001", "document is nested too deeply to analyse"),))
     except Exception as exc:  # noqa: BLE001 - a core bug on odd input must not take the editor session down

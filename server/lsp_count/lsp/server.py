@@ -23,7 +23,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from lsp_count import __version__
-from lsp_count.core.analyze import AnalyzeOptions
+from lsp_count.core.analyze import FORMATS, AnalyzeOptions, format_for
 from lsp_count.core.budget import BudgetConfig, BudgetError, find_budget_file, load_budget_config
 from lsp_count.core.source import Problem
 
@@ -68,6 +68,8 @@ class LspCountServer(LanguageServer):
         self.client_settings = ClientSettings()
         self.settings_generation = 0
         self.analyses: dict[str, Analysis] = {}
+        # uri -> what the last analysis of a Python document lends the next (the classes an edit left alone).
+        self.memos: dict[str, Any] = {}
         self.analysing: dict[tuple[str, int | None, AnalyzeOptions], asyncio.Future[Analysis]] = {}
         # uri -> (cache key, value); the key holds the document version and the settings generation.
         self.verdicts: dict[str, tuple[tuple[object, ...], Verdicts]] = {}
@@ -121,8 +123,13 @@ class LspCountServer(LanguageServer):
         future = self.analysing.get(key)
         if future is None:
             loop = asyncio.get_running_loop()
+            memo = None
+            if format_for(path) == FORMATS[".py"]:
+                from lsp_count.pymodel.reuse import PythonMemo
+
+                memo = self.memos.setdefault(uri, PythonMemo())
             future = asyncio.ensure_future(loop.run_in_executor(
-                self.executor, analyze_document, uri, doc.version, doc.source, path, options))
+                self.executor, analyze_document, uri, doc.version, doc.source, path, options, memo))
             self.analysing[key] = future
             future.add_done_callback(lambda _f: self.analysing.pop(key, None))
         result = await future
@@ -352,6 +359,7 @@ def create_server() -> LspCountServer:
         if task is not None:
             task.cancel()
         ls.analyses.pop(uri, None)
+        ls.memos.pop(uri, None)
         ls.verdicts.pop(uri, None)
         ls.views.pop(uri, None)
         for cache in (ls.summaries, ls.key_hovers):

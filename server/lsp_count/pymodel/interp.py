@@ -139,12 +139,14 @@ class Ctx:
         # Where from_pretrained("org/name") looks besides the bundled catalog (AnalyzeOptions.hf_cache).
         self.hf_cache: str | None = None
         self._hub: dict[tuple[str, str], Any] = {}
+        self.hub_lookups = 0  # a count that used the catalog or the HF cache is not kept for the next analysis
         # For loops found to only initialise weights (by id of the ast.For; the tree outlives the analysis).
         self.init_loops: dict[int, bool] = {}
 
     def hub_model(self, loader: str, hub_id: str) -> Any:
         """The offline catalog's answer for ``loader.from_pretrained(hub_id)``, once per analysis."""
         key = (loader, hub_id)
+        self.hub_lookups += 1
         if key not in self._hub:
             from lsp_count.pymodel.hub import resolve
 
@@ -983,7 +985,11 @@ class Interpreter:
     def ev_call(self, e: ast.Call, env: Env) -> Any:
         if isinstance(e.func, ast.Name) and e.func.id == "super":
             if e.args:
-                return SuperV(self.ev(e.args[0], env), self.ev(e.args[1], env) if len(e.args) > 1 else None)
+                owner = self.ev(e.args[0], env)
+                if not isinstance(owner, ClassV):
+                    reason = f": {why_of(owner)}" if is_unknownish(owner) else ""
+                    raise Unresolved(f"`{_text(e)}` (line {e.lineno}) names no class of this file{reason}")
+                return SuperV(owner, self.ev(e.args[1], env) if len(e.args) > 1 else None)
             try:
                 return SuperV(env.lookup("__class__"), env.lookup("__self__"))
             except KeyError:

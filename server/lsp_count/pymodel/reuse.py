@@ -1,0 +1,297 @@
+"""What one analysis of a Python model file lends the next analysis of the same document.
+
+The language server re-analyses a file after each edit. A class's count depends only on
+the text of its own top-level block and of the blocks it can reach by name (its bases,
+the helpers and classes it calls, the module's other statements: imports, constants), so
+after an edit inside one class, every class that cannot reach that class is taken from
+the previous analysis instead of being built again. Blocks that moved (lines added above
+them) keep their results, with every position moved by as many lines.
+
+The set of reachable blocks is found from the identifiers in each block's text, a
+superset of the names the code can look up: a dependency is never missed, at worst one
+is assumed that does not exist.
+"""
+
+from __future__ import annotations
+
+import ast
+import bisect
+import os
+import re
+from dataclasses import dataclass, replace
+from typing import Any
+
+from lsp_count.core.params import ParamNode
+from lsp_count.core.report import ModelReport
+from lsp_count.core.source import Position, Problem, Span
+
+_IDENTIFIER = re.compile(r"[^\W\d]\w*")
+# Comments and string literals, whose words are not names the code looks up (a docstring saying
+# "GPT-style model" does not make every class depend on GPT). Every alternative starts with one
+# of # ' ", which the regex engine scans for quickly; a string's prefix is looked at by _blank.
+_NOT_CODE = re.compile(r"""\#[^\n]*|\"\"\"[\s\S]*?\"\"\"|'\'\'[\s\S]*?'\'\'|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'""")
+
+
+def _code_only(text: str) -> str:
+    """``text`` with comments and strings blanked, line for line; an f-string is kept (the
+    expressions in it are code)."""
+    def blank(m: re.Match[str]) -> str:
+        found = m.group(0)
+        if found[0] != "#":
+            i = m.start() - 1
+            while i >= 0 and m.start() - i <= 3 and text[i] in "rRbBuUfF":
+                if text[i] in "fF":
+                    return found
+                i -= 1
+        return "\n" * found.count("\n") or " "
+    return _NOT_CODE.sub(blank, text)
+
+
+def identifiers(text: str) -> frozenset[str]:
+    """The words of a block that can be names: a superset of the names its code looks up."""
+    return frozenset(_IDENTIFIER.findall(_code_only(text)))
+
+
+# A message that names a line ("the while loop on line 12") cannot be moved by rewriting positions.
+_NAMES_A_LINE = re.compile(r"\blines? \d")
+
+Hints = dict[Span, frozenset[int | None]]
+
+
+@dataclass(frozen=True)
+class ClassResult:
+    """One class's results and what they were computed from."""
+
+    key: tuple[Any, ...]  # the options, the file's config classes, and the texts of the blocks it depends on
+    ranges: tuple[tuple[int, int], ...]  # where those blocks were: (first line, line after the last), 0-based
+    report: ModelReport | None
+    problem: Problem | None
+    hints: tuple[tuple[Span, frozenset[int | None]], ...]
+    names_a_line: bool
+
+
+class PythonMemo:
+    """Kept by the caller (the language server keeps one per open document) and handed to each
+    analysis of that document; it is replaced whole at the end of an analysis, so an analysis
+    reads a consistent memo even when two overlap."""
+
+    def __init__(self) -> None:
+        self.classes: dict[tuple[str, int], ClassResult] = {}
+        self.files: dict[str, tuple[int, int]] = {}  # project files the last analysis read: (mtime, size)
+        self.identifiers: dict[str, frozenset[str]] = {}  # block text -> identifiers in it
+        self.parsed: dict[tuple[int, str], list[ast.stmt]] = {}  # (first line, block text) -> its statements
+
+
+# A top-level block starts at a line that starts with a name or a decorator; these go on a block.
+_CONTINUES = ("else", "elif", "except", "finally")
+
+
+def split_blocks(lines: list[str]) -> list[tuple[int, int]]:
+    """The file cut before each line that can start a top-level statement: (first line, line after
+    the last), 0-based. A cut inside a string or brackets makes a block that does not parse, and
+    the caller then parses the file whole, so a wrong cut costs time, never a wrong tree."""
+    starts: list[int] = []
+    for i, line in enumerate(lines):
+        c = line[:1]
+        if not (c.isalpha() or c == "_" or c == "@"):
+            continue
+        if line.startswith(_CONTINUES) and line.split(None, 1)[0].rstrip(":") in _CONTINUES:
+            continue
+        if starts and lines[starts[-1]].startswith("@") and all(
+                lines[j].startswith("@") or not lines[j].strip() for j in range(starts[-1], i)):
+            continue  # a decorator belongs to the definition after it
+        starts.append(i)
+    if not starts or starts[0] != 0:
+        starts.insert(0, 0)  # the module docstring, comments and blank lines at the top
+    return [(a, b) for a, b in zip(starts, starts[1:] + [len(lines)])]
+
+
+def parse_blocks(memo: PythonMemo, lines: list[str], blocks: list[tuple[int, int]]) -> list[ast.stmt] | None:
+    """The module's statements, parsing only the blocks (split_blocks) that changed or moved since
+    the last call (the others keep the statements parsed then); None when a block does not parse
+    on its own or most of the file must be parsed anyway: the caller parses the whole file."""
+    cached = memo.parsed
+    keys = [(a, "\n".join(lines[a:b])) for a, b in blocks]
+    todo = sum(b - a for (a, b), key in zip(blocks, keys) if key not in cached)
+    if todo * 2 > len(lines):
+        return None
+    body: list[ast.stmt] = []
+    parsed: dict[tuple[int, str], list[ast.stmt]] = {}
+    for key in keys:
+        stmts = cached.get(key)
+        if stmts is None:
+            try:
+                # Padded to its place, so that line numbers are the file's.
+                stmts = ast.parse("\n" * key[0] + key[1]).body
+            except (SyntaxError, ValueError):
+                return None
+        parsed[key] = stmts
+        body.extend(stmts)
+    memo.parsed = parsed
+    return body
+
+
+def remember_blocks(memo: PythonMemo, lines: list[str], blocks: list[tuple[int, int]], body: list[ast.stmt]) -> None:
+    """After a whole-file parse: each block's statements, for the next parse_blocks (when every
+    statement lies within one block)."""
+    parsed: dict[tuple[int, str], list[ast.stmt]] = {}
+    i = 0
+    for a, b in blocks:
+        stmts = []
+        while i < len(body) and body[i].lineno - 1 < b:
+            stmt = body[i]
+            first = min([d.lineno for d in getattr(stmt, "decorator_list", ())] + [stmt.lineno]) - 1
+            if first < a or (stmt.end_lineno or stmt.lineno) > b:
+                memo.parsed = {}
+                return
+            stmts.append(stmt)
+            i += 1
+        parsed[(a, "\n".join(lines[a:b]))] = stmts
+    memo.parsed = parsed
+
+
+def _stamp(path: str) -> tuple[int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_mtime_ns, st.st_size
+
+
+class ReusePlan:
+    """One analysis's view of the memo: which classes can be taken from it, and the results
+    that the next analysis will find in it."""
+
+    def __init__(self, memo: PythonMemo, body: list[ast.stmt], lines: list[str], options_key: Any,
+                 config_names: tuple[str, ...]) -> None:
+        self.memo = memo
+        self.previous = memo.classes
+        if any(_stamp(path) != stamp for path, stamp in memo.files.items()):
+            self.previous = {}  # a project file the classes import has changed: count them all again
+        self.results: dict[tuple[str, int], ClassResult] = {}
+        self.ranges: list[tuple[int, int]] = []
+        self.texts: list[str] = []
+        self.defined: dict[str, list[int]] = {}
+        self.context: list[int] = []
+        self.index: dict[int, int] = {}  # id(stmt) -> its position in body
+        self.slots: dict[int, tuple[str, int]] = {}  # id(stmt) -> (name, how many earlier blocks define it)
+        words: dict[str, frozenset[str]] = {}
+        code_lines: list[str] | None = None  # the whole file's code, when most blocks are new
+        for i, stmt in enumerate(body):
+            first = min([d.lineno for d in getattr(stmt, "decorator_list", ())] + [stmt.lineno]) - 1
+            last = stmt.end_lineno or stmt.lineno
+            text = "\n".join(lines[first:last])
+            self.ranges.append((first, last))
+            self.texts.append(text)
+            self.index[id(stmt)] = i
+            found = memo.identifiers.get(text)
+            if found is None:
+                if code_lines is None and len(memo.identifiers) < len(body) // 2:
+                    # No string or comment spans two statements: the file's code, cut by statement,
+                    # is each statement's code.
+                    code_lines = _code_only("\n".join(lines)).split("\n")
+                if code_lines is not None:
+                    found = frozenset(_IDENTIFIER.findall("\n".join(code_lines[first:last])))
+                else:
+                    found = identifiers(text)
+            words[text] = found
+            if isinstance(stmt, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+                # A file may define a name twice: the second MLP is ("MLP", 1).
+                self.slots[id(stmt)] = (stmt.name, len(self.defined.get(stmt.name, ())))
+                self.defined.setdefault(stmt.name, []).append(i)
+                if stmt.name in config_names:
+                    self.context.append(i)
+            else:
+                self.context.append(i)
+        memo.identifiers = words  # only the blocks the document has now
+        names = set(self.defined)
+        # The blocks each block names, then all that the module's own statements reach: every class
+        # depends on those; a class adds what it reaches itself.
+        self.direct = [[j for name in words[text] & names for j in self.defined[name]] for text in self.texts]
+        shared = self._reach(self.context, set())
+        self.shared = shared
+        self.shared_key = (options_key, config_names, tuple(self.texts[i] for i in sorted(shared)))
+        self.shared_ranges = tuple(self.ranges[i] for i in sorted(shared))
+
+    def _reach(self, start: list[int], known: set[int]) -> set[int]:
+        seen: set[int] = set()
+        todo = list(start)
+        while todo:
+            i = todo.pop()
+            if i in seen or i in known:
+                continue
+            seen.add(i)
+            todo.extend(self.direct[i])
+        return seen
+
+    def key_of(self, stmt: ast.stmt) -> tuple[tuple[Any, ...], tuple[tuple[int, int], ...]]:
+        own = sorted(self._reach([self.index[id(stmt)]], self.shared))
+        key = (self.shared_key, tuple(self.texts[i] for i in own))
+        return key, self.shared_ranges + tuple(self.ranges[i] for i in own)
+
+    def reuse(self, name: str, stmt: ast.stmt) -> ClassResult | None:
+        """The class's results from the previous analysis, moved to where its blocks are now;
+        None when it must be counted (something it depends on changed, or never counted)."""
+        key, ranges = self.key_of(stmt)
+        old = self.previous.get(self.slots[id(stmt)])
+        if old is None or old.key != key:
+            return None
+        if old.ranges != ranges:
+            if old.names_a_line:
+                return None
+            old = _moved(old, ranges)
+            if old is None:
+                return None
+        self.results[self.slots[id(stmt)]] = old
+        return old
+
+    def remember(self, name: str, stmt: ast.stmt, report: ModelReport | None, problem: Problem | None,
+                 hints: Hints) -> None:
+        key, ranges = self.key_of(stmt)
+        names_a_line = problem is not None and bool(_NAMES_A_LINE.search(problem.message))
+        self.results[self.slots[id(stmt)]] = ClassResult(key, ranges, report, problem, tuple(hints.items()),
+                                                         names_a_line)
+
+    def finish(self, loaded_files: list[str]) -> None:
+        self.memo.classes = self.results
+        self.memo.files = {path: stamp for path in loaded_files if (stamp := _stamp(path)) is not None}
+
+
+def _moved(old: ClassResult, ranges: tuple[tuple[int, int], ...]) -> ClassResult | None:
+    """The results with each position moved as its block moved; None if a position is in none of
+    the blocks (it cannot be placed)."""
+    pairs = sorted(zip(old.ranges, ranges))
+    starts = [was[0] for was, _ in pairs]
+
+    def line(n: int) -> int | None:
+        i = bisect.bisect_right(starts, n) - 1
+        if i < 0 or n >= pairs[i][0][1]:
+            return None
+        return n + pairs[i][1][0] - pairs[i][0][0]
+
+    def span(s: Span | None) -> Span | None:
+        if s is None:
+            return None
+        a, b = line(s.start.line), line(s.end.line)
+        if a is None or b is None:
+            raise _Unplaceable
+        return Span(Position(a, s.start.column), Position(b, s.end.column))
+
+    def node(n: ParamNode) -> ParamNode:
+        return n.moved(span(n.source), tuple(node(c) for c in n.children))
+
+    try:
+        report = old.report
+        if report is not None:
+            report = replace(report, span=span(report.span), tree=replace(report.tree, root=node(report.tree.root)))
+        problem = old.problem
+        if problem is not None:
+            problem = replace(problem, span=span(problem.span))
+        hints = tuple((span(s), counts) for s, counts in old.hints)
+    except _Unplaceable:
+        return None
+    return ClassResult(old.key, ranges, report, problem, hints, old.names_a_line)  # type: ignore[arg-type]
+
+
+class _Unplaceable(Exception):
+    pass

@@ -1,0 +1,136 @@
+"""Re-analysis after an edit (reuse.py): whatever the edit, the analysis that takes unchanged
+classes and blocks from the previous one equals a fresh analysis of the new text."""
+
+from __future__ import annotations
+
+import ast
+import pathlib
+import textwrap
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from lsp_count.core.analyze import AnalyzeOptions, analyze_text
+from lsp_count.pymodel import reuse
+from lsp_count.pymodel.reuse import PythonMemo, identifiers, split_blocks
+
+CORPUS = pathlib.Path(__file__).resolve().parents[1] / "fixtures" / "pymodels"
+SOURCES = ["nanogpt.py", "resnet.py", "lora.py", "mlp.py", "recurrent.py", "shared_modules.py"]
+
+
+def outcome(report) -> tuple:
+    """Everything a client sees: counts, trees with their positions, problems, hints."""
+    models = [(m.name, m.tree.total, m.tree.trainable, m.tree.notes, m.span,
+               [(path, n.total, n.trainable, n.repeat, n.note, n.frozen, n.source, n.tensors)
+                for path, n, _ in m.tree.root.walk()]) for m in report.models]
+    return models, [(p.severity, p.code, p.message, p.span) for p in report.problems], report.hints, report.hub_refs
+
+
+def corpus_text(names: tuple[str, ...] = ("nanogpt.py", "resnet.py", "lora.py", "shared_modules.py")) -> str:
+    return "\n\n".join((CORPUS / name).read_text() for name in names)
+
+
+def test_an_edit_in_one_class_recounts_that_class_and_what_uses_it(monkeypatch) -> None:
+    text = corpus_text()
+    memo = PythonMemo()
+    analyze_text(text, "model.py", memo=memo)
+    counted: list[str] = []
+    real = reuse.ReusePlan.remember
+
+    def spy(plan, name, *args):
+        counted.append(name)
+        return real(plan, name, *args)
+
+    monkeypatch.setattr(reuse.ReusePlan, "remember", spy)
+    edited = text.replace("self.n_head = config.n_head", "self.n_head = config.n_head  # heads", 1)
+    report = analyze_text(edited, "model.py", memo=memo)
+    assert sorted(counted) == ["Block", "CausalSelfAttention", "GPT"]
+    assert outcome(report) == outcome(analyze_text(edited, "model.py"))
+
+
+def test_lines_added_above_move_every_position_of_the_reused_classes() -> None:
+    text = corpus_text()
+    memo = PythonMemo()
+    analyze_text(text, "model.py", memo=memo)
+    moved = "# notes\n\n\n" + text
+    report = analyze_text(moved, "model.py", memo=memo)
+    fresh = analyze_text(moved, "model.py")
+    assert outcome(report) == outcome(fresh)
+    gpt = next(m for m in report.models if m.name == "GPT")
+    assert gpt.span.start.line == moved.splitlines().index(next(l for l in moved.splitlines() if l.startswith("class GPT(")))
+
+
+def test_a_project_file_that_changes_is_read_again(tmp_path) -> None:
+    (tmp_path / "layers.py").write_text("import torch.nn as nn\nWIDTH = 8\n")
+    model = tmp_path / "model.py"
+    text = textwrap.dedent("""
+        import torch.nn as nn
+        from layers import WIDTH
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(WIDTH, WIDTH)
+    """)
+    options = AnalyzeOptions(base_dir=str(tmp_path))
+    memo = PythonMemo()
+    first = analyze_text(text, str(model), options, memo=memo)
+    assert first.models[0].tree.total == 72
+    (tmp_path / "layers.py").write_text("import torch.nn as nn\nWIDTH = 16  # wider\n")
+    second = analyze_text(text, str(model), options, memo=memo)
+    assert second.models[0].tree.total == 272
+
+
+def test_identifiers_cover_every_name_the_code_uses_and_skip_strings_and_comments() -> None:
+    for name in SOURCES:
+        tree = ast.parse((CORPUS / name).read_text())
+        lines = (CORPUS / name).read_text().split("\n")
+        for stmt in tree.body:
+            first = min([d.lineno for d in getattr(stmt, "decorator_list", ())] + [stmt.lineno])
+            text = "\n".join(lines[first - 1:stmt.end_lineno])
+            names = {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name)}
+            assert names <= identifiers(text), (name, stmt.lineno)
+    assert identifiers('"""GPT-style"""\nx = f"{Block(1)}" + "MLP"  # Norm') == {"x", "f", "Block"}
+
+
+def test_blocks_split_before_top_level_statements_and_keep_decorators_and_else() -> None:
+    lines = ["import a", "", "@dataclass", "class C:", "    x = 1", "try:", "    import b", "except ImportError:",
+             "    b = None", "# note", "def f():", "    pass"]
+    assert split_blocks(lines) == [(0, 2), (2, 5), (5, 10), (10, 12)]
+
+
+_EDITS = st.sampled_from(["number", "blank_line", "delete_line", "break", "rename", "comment", "dedent", "duplicate",
+                          "import"])
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(_EDITS, st.integers(0, 10**6)), min_size=1, max_size=6))
+def test_any_sequence_of_edits_gives_what_a_fresh_analysis_gives(edits) -> None:
+    text = corpus_text(tuple(SOURCES))  # two classes named MLP, two config classes: the odd cases too
+    memo = PythonMemo()
+    analyze_text(text, "model.py", memo=memo)
+    for kind, seed in edits:
+        lines = text.split("\n")
+        i = seed % len(lines)
+        if kind == "number":
+            digits = [j for j, ln in enumerate(lines) if any(c.isdigit() for c in ln) and not ln.lstrip().startswith("#")]
+            j = digits[seed % len(digits)]
+            k = next(p for p, c in enumerate(lines[j]) if c.isdigit())
+            lines[j] = lines[j][:k] + str(seed % 7 + 1) + lines[j][k + 1:]
+        elif kind == "blank_line":
+            lines.insert(i, "")
+        elif kind == "delete_line":
+            del lines[i]
+        elif kind == "break":
+            lines[i] = lines[i] + " ("  # a syntax error in the middle of a block
+        elif kind == "rename":
+            lines = [ln.replace("class MLP(", "class MLP2(") for ln in lines]
+        elif kind == "dedent":
+            lines[i] = lines[i].lstrip()  # a line of a method becomes a top-level statement, or breaks
+        elif kind == "duplicate":
+            lines[i:i] = lines[i:i + seed % 12]
+        elif kind == "import":
+            lines = [ln.replace("import torch.nn as nn", "import torch.nn as nn  # torch", 1) for ln in lines]
+        else:
+            lines.insert(i, "# a comment")
+        text = "\n".join(lines)
+        assert outcome(analyze_text(text, "model.py", memo=memo)) == outcome(analyze_text(text, "model.py"))
