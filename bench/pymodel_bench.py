@@ -1,7 +1,9 @@
 """Benchmark: static analysis of a ~5,000-line Python model file (target: well under 200 ms).
 
 Builds a synthetic file from the corpus (nanoGPT, ResNet, LoRA, MLP, recurrent
-classes, renamed so every copy is its own class) and times analyze_text.
+classes, renamed so every copy is its own class) and times analyze_text: the whole
+file from nothing (the CLI, the gate, a file just opened), then the language server's
+re-analysis after an edit (the classes the edit cannot reach come from the last one).
 Run: .venv/bin/python bench/pymodel_bench.py
 """
 
@@ -13,6 +15,7 @@ import statistics
 import time
 
 from lsp_count.core.analyze import analyze_text
+from lsp_count.pymodel.reuse import PythonMemo
 
 CORPUS = pathlib.Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "pymodels"
 SOURCES = ["nanogpt.py", "resnet.py", "lora.py", "mlp.py", "recurrent.py"]
@@ -75,6 +78,26 @@ def time_torch(text: str, names: list[str], runs: int) -> tuple[float, list[floa
     return import_s, times
 
 
+def time_edits(text: str, runs: int) -> tuple[list[float], list[float]]:
+    """The language server's case: the document was analysed, then edited. (ms after a change
+    inside one class, ms after a line added at the top, which moves every class)"""
+    start_of = text.index("class ResNet_7_1")
+    at = text.index("num_classes=1000", start_of)
+    versions = [text, text[:at] + "num_classes=1001" + text[at + len("num_classes=1000"):]]
+    memo = PythonMemo()
+    analyze_text(text, "big_model.py", memo=memo)
+    inside, moved = [], []
+    for i in range(runs):
+        start = time.perf_counter()
+        analyze_text(versions[(i + 1) % 2], "big_model.py", memo=memo)
+        inside.append((time.perf_counter() - start) * 1000)
+    for i in range(runs):
+        start = time.perf_counter()
+        analyze_text("# moved\n" * (i % 2 + 1) + versions[0], "big_model.py", memo=memo)
+        moved.append((time.perf_counter() - start) * 1000)
+    return inside, moved
+
+
 def main() -> None:
     text = build()
     lines = text.count("\n") + 1
@@ -86,8 +109,11 @@ def main() -> None:
         times.append((time.perf_counter() - start) * 1000)
     print(f"{lines} lines, {len(report.models)} classes counted, {len(report.hints)} hints, "
           f"{sum(p.code == 'LC101' for p in report.problems)} unresolved")
-    print(f"lsp-count static analysis: median {statistics.median(times):.1f} ms, min {min(times):.1f} ms, "
+    print(f"lsp-count static analysis, whole file: median {statistics.median(times):.1f} ms, min {min(times):.1f} ms, "
           f"max {max(times):.1f} ms (15 runs)")
+    inside, moved = time_edits(text, 15)
+    print(f"language server, again after an edit inside one class: median {statistics.median(inside):.1f} ms; "
+          f"after a line added at the top (every class moves): median {statistics.median(moved):.1f} ms (15 runs each)")
     import_s, torch_times = time_torch(text, [m.name for m in report.models], 3)
     print(f"torch, run the file + build the same {len(report.models)} classes on the meta device: "
           f"median {statistics.median(torch_times):.0f} ms, after importing torch once ({import_s:.2f} s)")

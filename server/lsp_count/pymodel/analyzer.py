@@ -648,16 +648,21 @@ def _kind(inst: Inst, attr: str, p: Param) -> str:
     return "bias" if attr.endswith("bias") and len(p.shape) == 1 else "other"
 
 
+def _same_structure(a: ParamNode, b: ParamNode) -> bool:
+    if a.tensors is b.tensors and a.children is b.children:  # a renamed copy (_container_children)
+        return (a.repeat, a.frozen, a.note, a.active_repeat, a.key) == (b.repeat, b.frozen, b.note, b.active_repeat, b.key)
+    return a.total == b.total and a.structure == b.structure
+
+
 def _group(children: list[ParamNode]) -> list[ParamNode]:
     """Consecutive identical entries of a ModuleList / Sequential become one node repeated."""
     out: list[ParamNode] = []
     i = 0
     while i < len(children):
         j = i + 1
-        structure = children[i].structure
-        while j < len(children) and children[j].structure == structure:
-            j += 1
         first = children[i]
+        while j < len(children) and _same_structure(first, children[j]):
+            j += 1
         if j - i > 1:
             out.append(ParamNode(f"{first.name}-{children[j - 1].name}", first.tensors, first.children, repeat=j - i,
                                  frozen=first.frozen, note=first.note, source=first.source))

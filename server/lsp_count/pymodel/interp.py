@@ -1412,14 +1412,18 @@ class Interpreter:
 _MISSING = object()
 
 
+_KEY_TYPES = frozenset({type(None), bool, int, float, str, Sym, ExtV})
+
+
 def _arg_key(v: Any) -> Any:
     """A hashable stand-in for an argument, or _MISSING when the call must not be cached.
 
     Modules and parameters are never keys: passing one in can tie or share it, and a
     copy would lose that identity. Config objects key by identity (the same config
     object passed to every block)."""
-    if v is None or isinstance(v, (bool, int, float, str, Sym, ExtV)):
-        return (type(v).__name__, v)
+    t = type(v)
+    if t in _KEY_TYPES:
+        return (t, v)  # the type keeps 1, 1.0 and True apart
     if isinstance(v, (tuple, list)):
         keys = tuple(_arg_key(x) for x in v)
         return _MISSING if any(k is _MISSING for k in keys) else ("seq", keys)
@@ -1446,7 +1450,15 @@ def _build_key(cls: ClassV, init: Any, bound: dict[str, Any] | None, args: list[
     if bound is None:
         return _cache_key(cls, args, kwargs)
     first = _first_param(init)
-    return _cache_key(cls, [], {k: v for k, v in bound.items() if k != first})
+    # Bound in the constructor's parameter order: one order for every call, no sort needed.
+    keys = []
+    for name, v in bound.items():
+        if name != first:
+            key = _arg_key(v)
+            if key is _MISSING:
+                return None
+            keys.append((name, key))
+    return (id(cls), tuple(keys))
 
 
 def _cache_key(cls: ClassV, args: list[Any], kwargs: dict[str, Any]) -> Any:

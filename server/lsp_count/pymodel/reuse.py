@@ -257,22 +257,34 @@ class ReusePlan:
         self.memo.files = {path: stamp for path in loaded_files if (stamp := _stamp(path)) is not None}
 
 
+class _LineMap:
+    """Old line -> new line, given where each block was and is now (each class's results move
+    with the blocks they were computed from)."""
+
+    def __init__(self, old: tuple[tuple[int, int], ...], new: tuple[tuple[int, int], ...]) -> None:
+        deltas = {b[0] - a[0] for a, b in zip(old, new)}
+        self.delta = deltas.pop() if len(deltas) == 1 else None  # lines added above all of them: one shift
+        self.pairs = sorted(zip(old, new)) if self.delta is None else []
+        self.starts = [a[0] for a, _ in self.pairs]
+
+    def line(self, n: int) -> int | None:
+        if self.delta is not None:
+            return n + self.delta
+        i = bisect.bisect_right(self.starts, n) - 1
+        if i < 0 or n >= self.pairs[i][0][1]:
+            return None
+        return n + self.pairs[i][1][0] - self.pairs[i][0][0]
+
+
 def _moved(old: ClassResult, ranges: tuple[tuple[int, int], ...]) -> ClassResult | None:
     """The results with each position moved as its block moved; None if a position is in none of
     the blocks (it cannot be placed)."""
-    pairs = sorted(zip(old.ranges, ranges))
-    starts = [was[0] for was, _ in pairs]
-
-    def line(n: int) -> int | None:
-        i = bisect.bisect_right(starts, n) - 1
-        if i < 0 or n >= pairs[i][0][1]:
-            return None
-        return n + pairs[i][1][0] - pairs[i][0][0]
+    lines = _LineMap(old.ranges, ranges)
 
     def span(s: Span | None) -> Span | None:
         if s is None:
             return None
-        a, b = line(s.start.line), line(s.end.line)
+        a, b = lines.line(s.start.line), lines.line(s.end.line)
         if a is None or b is None:
             raise _Unplaceable
         return Span(Position(a, s.start.column), Position(b, s.end.column))
