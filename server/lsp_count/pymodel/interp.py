@@ -93,12 +93,34 @@ class Env:
 class FuncV:
     """A function or method defined in the source, with its defaults and closure."""
 
-    __slots__ = ("name", "node", "env", "defaults", "kw_defaults", "kind", "owner")
+    __slots__ = ("name", "node", "env", "defaults", "kw_defaults", "kind", "owner", "_signature")
 
     def __init__(self, name: str, node: Any, env: Env, defaults: list[Any], kw_defaults: list[Any], kind: str = "") -> None:
         self.name, self.node, self.env = name, node, env
         self.owner: Any = None  # the class a method is defined in (for zero-argument super())
         self.defaults, self.kw_defaults, self.kind = defaults, kw_defaults, kind  # kind: "", "static", "class", "property"
+        self._signature: _Signature | None = None
+
+    @property
+    def signature(self) -> "_Signature":
+        if self._signature is None:
+            self._signature = _Signature(self.node.args, len(self.defaults))
+        return self._signature
+
+
+class _Signature:
+    """A function's parameters, read from its node once (bind_args runs for every call)."""
+
+    __slots__ = ("names", "posonly", "kw_names", "vararg", "kwarg", "first_default", "kw_required")
+
+    def __init__(self, a: ast.arguments, n_defaults: int) -> None:
+        self.names = tuple(p.arg for p in a.posonlyargs + a.args)
+        self.posonly = frozenset(p.arg for p in a.posonlyargs)
+        self.kw_names = tuple(p.arg for p in a.kwonlyargs)
+        self.vararg = a.vararg.arg if a.vararg is not None else None
+        self.kwarg = a.kwarg.arg if a.kwarg is not None else None
+        self.first_default = len(self.names) - n_defaults
+        self.kw_required = frozenset(p.arg for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is None)
 
 
 class BuiltinV:
@@ -275,6 +297,8 @@ def _clone(v: Any, memo: dict[int, Any]) -> Any:
 
 class Interpreter:
     def __init__(self, ctx: Ctx) -> None:
+        self.ext_names: dict[tuple[str, str], ExtV] = {}
+        self.ext_split: dict[str, tuple[list[str], str, bool]] = {}
         self.ctx = ctx
 
     # --- modules ---------------------------------------------------------------------------
@@ -827,7 +851,11 @@ class Interpreter:
         if isinstance(obj, Inst):
             return self.inst_attr(obj, name, node)
         if isinstance(obj, ExtV):
-            return ExtV(f"{obj.name}.{name}")
+            key = (obj.name, name)
+            found = self.ext_names.get(key)
+            if found is None:  # nn.Linear is looked up for every layer: one ExtV per dotted name
+                found = self.ext_names[key] = ExtV(f"{obj.name}.{name}")
+            return found
         if isinstance(obj, ModV):
             if name in obj.names:
                 return obj.names[name]
@@ -1072,45 +1100,39 @@ class Interpreter:
             self.ctx.depth -= 1
 
     def bind_args(self, fn: FuncV, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> dict[str, Any]:
-        a = fn.node.args
-        positional = a.posonlyargs + a.args
-        names = [p.arg for p in positional]
-        out: dict[str, Any] = {}
-        for name, v in zip(names, args):
-            out[name] = v
-        extra = args[len(names):]
-        if extra:
-            if a.vararg is None:
+        sig = fn.signature
+        names = sig.names
+        out: dict[str, Any] = dict(zip(names, args))
+        if len(args) > len(names):
+            if sig.vararg is None:
                 raise Unresolved(f"`{_text(node)}` passes {len(args)} positional arguments to `{fn.name}`, "
                                  f"which takes {len(names)}")
-        if a.vararg is not None:
-            out[a.vararg.arg] = tuple(extra)
-        kw_names = [p.arg for p in a.kwonlyargs]
+        if sig.vararg is not None:
+            out[sig.vararg] = tuple(args[len(names):])
         rest: dict[str, Any] = {}
-        posonly = {p.arg for p in a.posonlyargs}
         for k, v in kwargs.items():
-            if (k in names and k not in posonly) or k in kw_names:
+            if (k in names and k not in sig.posonly) or k in sig.kw_names:
                 if k in out:
                     raise Unresolved(f"`{_text(node)}` passes `{k}` twice")
                 out[k] = v
-            elif a.kwarg is not None:
+            elif sig.kwarg is not None:
                 rest[k] = v
             else:
                 raise Unresolved(f"`{_text(node)}`: `{fn.name}` has no argument `{k}`")
-        first_default = len(names) - len(fn.defaults)
+        first_default = sig.first_default
         for i, name in enumerate(names):
             if name not in out:
                 if i >= first_default:
                     out[name] = fn.defaults[i - first_default]
                 else:
                     raise Unresolved(f"`{_text(node)}` does not pass `{name}`, which `{fn.name}` needs")
-        for name, default, p in zip(kw_names, fn.kw_defaults, a.kwonlyargs):
+        for name, default in zip(sig.kw_names, fn.kw_defaults):
             if name not in out:
-                if default is None and a.kw_defaults[kw_names.index(name)] is None:
+                if name in sig.kw_required:
                     raise Unresolved(f"`{_text(node)}` does not pass `{name}`, which `{fn.name}` needs")
                 out[name] = default
-        if a.kwarg is not None:
-            out[a.kwarg.arg] = rest
+        if sig.kwarg is not None:
+            out[sig.kwarg] = rest
         return out
 
     def instantiate(self, cls: ClassV, args: list[Any], kwargs: dict[str, Any], node: ast.AST, env: Env,
@@ -1221,9 +1243,13 @@ class Interpreter:
     def call_external(self, name: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST, env: Env) -> Any:
         scope = env.module
         origin = scope.span_of(node) if scope.span_of else None
-        parts = name.split(".")
-        last = parts[-1]
-        if name.startswith("torch.nn.") and not name.startswith(("torch.nn.functional", "torch.nn.init", "torch.nn.utils")):
+        split = self.ext_split.get(name)
+        if split is None:  # once per dotted name, not per call
+            parts = name.split(".")
+            split = self.ext_split[name] = (parts, parts[-1], name.startswith("torch.nn.") and not name.startswith(
+                ("torch.nn.functional", "torch.nn.init", "torch.nn.utils")))
+        parts, last, is_layer_table = split
+        if is_layer_table:
             if last in ("Parameter", "UninitializedParameter"):
                 data = args[0] if args else kwargs.get("data", TensorV((0,)))
                 grad = args[1] if len(args) > 1 else kwargs.get("requires_grad", True)
