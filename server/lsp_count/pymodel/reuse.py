@@ -63,7 +63,10 @@ class ClassResult:
     """One class's results and what they were computed from."""
 
     key: tuple[Any, ...]  # the options, the file's config classes, and the texts of the blocks it depends on
-    ranges: tuple[tuple[int, int], ...]  # where those blocks were: (first line, line after the last), 0-based
+    # Where those blocks were: (first line, line after the last), 0-based; the blocks every class
+    # depends on (one tuple for all the classes of an analysis), then the class's own.
+    shared_ranges: tuple[tuple[int, int], ...]
+    own_ranges: tuple[tuple[int, int], ...]
     report: ModelReport | None
     problem: Problem | None
     hints: tuple[tuple[Span, frozenset[int | None]], ...]
@@ -212,6 +215,7 @@ class ReusePlan:
         self.shared = shared
         self.shared_key = (options_key, config_names, tuple(self.texts[i] for i in sorted(shared)))
         self.shared_ranges = tuple(self.ranges[i] for i in sorted(shared))
+        self.shared_maps: dict[int, tuple[tuple[tuple[int, int], ...], _LineMap]] = {}
 
     def _reach(self, start: list[int], known: set[int]) -> set[int]:
         seen: set[int] = set()
@@ -225,21 +229,27 @@ class ReusePlan:
         return seen
 
     def key_of(self, stmt: ast.stmt) -> tuple[tuple[Any, ...], tuple[tuple[int, int], ...]]:
+        """What the class's count depends on, and where the class's own blocks are."""
         own = sorted(self._reach([self.index[id(stmt)]], self.shared))
-        key = (self.shared_key, tuple(self.texts[i] for i in own))
-        return key, self.shared_ranges + tuple(self.ranges[i] for i in own)
+        return (self.shared_key, tuple(self.texts[i] for i in own)), tuple(self.ranges[i] for i in own)
+
+    def _shared_lines(self, old: tuple[tuple[int, int], ...]) -> "_LineMap":
+        found = self.shared_maps.get(id(old))
+        if found is None or found[0] is not old:
+            found = self.shared_maps[id(old)] = (old, _LineMap(old, self.shared_ranges))
+        return found[1]
 
     def reuse(self, name: str, stmt: ast.stmt) -> ClassResult | None:
         """The class's results from the previous analysis, moved to where its blocks are now;
         None when it must be counted (something it depends on changed, or never counted)."""
-        key, ranges = self.key_of(stmt)
+        key, own_ranges = self.key_of(stmt)
         old = self.previous.get(self.slots[id(stmt)])
         if old is None or old.key != key:
             return None
-        if old.ranges != ranges:
+        if old.own_ranges != own_ranges or old.shared_ranges != self.shared_ranges:
             if old.names_a_line:
                 return None
-            old = _moved(old, ranges)
+            old = _moved(old, self.shared_ranges, own_ranges, self._shared_lines(old.shared_ranges))
             if old is None:
                 return None
         self.results[self.slots[id(stmt)]] = old
@@ -247,10 +257,10 @@ class ReusePlan:
 
     def remember(self, name: str, stmt: ast.stmt, report: ModelReport | None, problem: Problem | None,
                  hints: Hints) -> None:
-        key, ranges = self.key_of(stmt)
+        key, own_ranges = self.key_of(stmt)
         names_a_line = problem is not None and bool(_NAMES_A_LINE.search(problem.message))
-        self.results[self.slots[id(stmt)]] = ClassResult(key, ranges, report, problem, tuple(hints.items()),
-                                                         names_a_line)
+        self.results[self.slots[id(stmt)]] = ClassResult(key, self.shared_ranges, own_ranges, report, problem,
+                                                         tuple(hints.items()), names_a_line)
 
     def finish(self, loaded_files: list[str]) -> None:
         self.memo.classes = self.results
@@ -259,38 +269,48 @@ class ReusePlan:
 
 class _LineMap:
     """Old line -> new line, given where each block was and is now (each class's results move
-    with the blocks they were computed from)."""
+    with the blocks they were computed from); None for a line in none of the blocks."""
 
     def __init__(self, old: tuple[tuple[int, int], ...], new: tuple[tuple[int, int], ...]) -> None:
-        deltas = {b[0] - a[0] for a, b in zip(old, new)}
-        self.delta = deltas.pop() if len(deltas) == 1 else None  # lines added above all of them: one shift
-        self.pairs = sorted(zip(old, new)) if self.delta is None else []
+        self.pairs = sorted(zip(old, new))
         self.starts = [a[0] for a, _ in self.pairs]
 
     def line(self, n: int) -> int | None:
-        if self.delta is not None:
-            return n + self.delta
         i = bisect.bisect_right(self.starts, n) - 1
         if i < 0 or n >= self.pairs[i][0][1]:
             return None
         return n + self.pairs[i][1][0] - self.pairs[i][0][0]
 
 
-def _moved(old: ClassResult, ranges: tuple[tuple[int, int], ...]) -> ClassResult | None:
+def _moved(old: ClassResult, shared_ranges: tuple[tuple[int, int], ...], own_ranges: tuple[tuple[int, int], ...],
+           shared_lines: _LineMap) -> ClassResult | None:
     """The results with each position moved as its block moved; None if a position is in none of
     the blocks (it cannot be placed)."""
-    lines = _LineMap(old.ranges, ranges)
+    own_lines = _LineMap(old.own_ranges, own_ranges)
+
+    def line(n: int) -> int | None:
+        moved = own_lines.line(n)
+        return moved if moved is not None else shared_lines.line(n)
+
+    spans: dict[Span, Span] = {}
+    nodes: dict[int, ParamNode] = {}  # a stack's entries share their children: each is moved once
 
     def span(s: Span | None) -> Span | None:
         if s is None:
             return None
-        a, b = lines.line(s.start.line), lines.line(s.end.line)
-        if a is None or b is None:
-            raise _Unplaceable
-        return Span(Position(a, s.start.column), Position(b, s.end.column))
+        found = spans.get(s)
+        if found is None:
+            a, b = line(s.start.line), line(s.end.line)
+            if a is None or b is None:
+                raise _Unplaceable
+            found = spans[s] = Span(Position(a, s.start.column), Position(b, s.end.column))
+        return found
 
     def node(n: ParamNode) -> ParamNode:
-        return n.moved(span(n.source), tuple(node(c) for c in n.children))
+        found = nodes.get(id(n))
+        if found is None:
+            found = nodes[id(n)] = n.moved(span(n.source), tuple(node(c) for c in n.children))
+        return found
 
     try:
         report = old.report
@@ -302,7 +322,8 @@ def _moved(old: ClassResult, ranges: tuple[tuple[int, int], ...]) -> ClassResult
         hints = tuple((span(s), counts) for s, counts in old.hints)
     except _Unplaceable:
         return None
-    return ClassResult(old.key, ranges, report, problem, hints, old.names_a_line)  # type: ignore[arg-type]
+    return ClassResult(old.key, shared_ranges, own_ranges, report, problem, hints,  # type: ignore[arg-type]
+                       old.names_a_line)
 
 
 class _Unplaceable(Exception):
