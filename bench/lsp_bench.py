@@ -7,11 +7,14 @@ memory and fit), and measures wall time seen by the client:
 * hover: alternating over the summary (model_type line) and each shaping key;
 * edit-to-diagnostics: a push-diagnostics client changes num_hidden_layers and
   waits for the publishDiagnostics of that version (includes the server's
-  debounce).
+  debounce);
+* the same for a 5,444-line Python model file (bench/pymodel_bench.py's): the
+  first analysis when it is opened, then edits inside one class.
 
-    .venv/bin/python bench/lsp_bench.py [--hovers 600] [--edits 100]
+    .venv/bin/python bench/lsp_bench.py [--hovers 600] [--edits 100] [--python-edits 30]
 
-Targets: hover p99 ≤ 20 ms, edit-to-diagnostics ≤ 100 ms. A script, not a test:
+Targets: hover p99 ≤ 20 ms, edit-to-diagnostics ≤ 100 ms (< 200 ms in the Python file, the
+Python analyser's target). A script, not a test:
 it prints figures and exits 1 only when a target is missed.
 """
 
@@ -45,7 +48,7 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
 
 
-async def run(hovers: int, edits: int) -> int:
+async def run(hovers: int, edits: int, py_edits: int) -> int:
     text = LLAMA.read_text()
     with tempfile.TemporaryDirectory() as tmp:
         ws = pathlib.Path(tmp)
@@ -57,11 +60,12 @@ async def run(hovers: int, edits: int) -> int:
         uri = doc.as_uri()
 
         client = LanguageClient("lsp-bench", "1")
-        published: dict[int | None, float] = {}
+        published_for: dict[str, dict[int | None, float]] = {}  # uri -> version -> when its diagnostics came
+        published = published_for.setdefault(uri, {})
 
         @client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
         def on_diagnostics(params: types.PublishDiagnosticsParams) -> None:
-            published.setdefault(params.version, time.perf_counter())
+            published_for.setdefault(params.uri, {}).setdefault(params.version, time.perf_counter())
 
         await client.start_io(sys.executable, "-m", "lsp_count", "serve", "--stdio")
         caps = types.ClientCapabilities(text_document=types.TextDocumentClientCapabilities(
@@ -111,6 +115,35 @@ async def run(hovers: int, edits: int) -> int:
             edit_ms.append((published[version] - start) * 1000)
             await asyncio.sleep(0.06)  # a pause between edits, so each one's debounce runs out
 
+        # A 5,444-line Python model file (bench/pymodel_bench.py's): open, then edits inside one class.
+        sys.path.insert(0, str(ROOT / "bench"))
+        from pymodel_bench import build
+
+        py_text = build()
+        py_doc = ws / "big_model.py"
+        py_doc.write_text(py_text)
+        py_uri = py_doc.as_uri()
+        py_published = published_for.setdefault(py_uri, {})
+        start = time.perf_counter()
+        client.text_document_did_open(types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(uri=py_uri, language_id="python", version=1, text=py_text)))
+        while 1 not in py_published:
+            await asyncio.sleep(0.0005)
+        py_open_ms = (py_published[1] - start) * 1000
+        at = py_text.index("num_classes=1000", py_text.index("class ResNet_7_1"))
+        py_edit_ms: list[float] = []
+        for i in range(py_edits):
+            version = 2 + i
+            new = py_text[:at] + f"num_classes={1000 + i % 7 + 1}" + py_text[at + len("num_classes=1000"):]
+            start = time.perf_counter()
+            client.text_document_did_change(types.DidChangeTextDocumentParams(
+                text_document=types.VersionedTextDocumentIdentifier(uri=py_uri, version=version),
+                content_changes=[types.TextDocumentContentChangeWholeDocument(text=new)]))
+            while version not in py_published:
+                await asyncio.sleep(0.0005)
+            py_edit_ms.append((py_published[version] - start) * 1000)
+            await asyncio.sleep(0.06)
+
         await client.shutdown_async(None)
         client.exit(None)
         await client.stop()
@@ -123,8 +156,12 @@ async def run(hovers: int, edits: int) -> int:
           f"p99 {percentile(cold_ms, 99):.2f} ms")
     print(f"edit-to-diagnostics ({edits} edits, push client): p50 {e50:.1f} ms  p99 {e99:.1f} ms  "
           f"max {max(edit_ms):.1f} ms")
-    ok = h99 <= 20 and e99 <= 100
-    print("targets (hover p99 ≤ 20 ms, edit-to-diagnostics ≤ 100 ms):", "met" if ok else "MISSED")
+    p50, p99 = percentile(py_edit_ms, 50), percentile(py_edit_ms, 99)
+    print(f"5,444-line Python file: open to diagnostics {py_open_ms:.0f} ms; edit inside one class to "
+          f"diagnostics ({py_edits} edits): p50 {p50:.1f} ms  p99 {p99:.1f} ms")
+    ok = h99 <= 20 and e99 <= 100 and p99 < 200
+    print("targets (hover p99 ≤ 20 ms, edit-to-diagnostics ≤ 100 ms; in the 5,444-line Python file < 200 ms):",
+          "met" if ok else "MISSED")
     return 0 if ok else 1
 
 
@@ -132,8 +169,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--hovers", type=int, default=600)
     parser.add_argument("--edits", type=int, default=100)
+    parser.add_argument("--python-edits", type=int, default=30)
     args = parser.parse_args()
-    return asyncio.run(run(args.hovers, args.edits))
+    return asyncio.run(run(args.hovers, args.edits, args.python_edits))
 
 
 if __name__ == "__main__":

@@ -88,6 +88,10 @@ def models_ws(tmp_path_factory):
     (root / "backbone.py").write_text(BACKBONE)
     (root / "unicode_model.py").write_text(UNICODE_PY, encoding="utf-8")
     (root / "notes.py").write_text("import os\nprint(os.getcwd())\n")
+    budgeted = root / "budgeted"  # its own budget: GPT (124M) is over it, its blocks are not
+    budgeted.mkdir()
+    (budgeted / "pyproject.toml").write_text('[tool.lsp-count]\nmax-params = "50M"\n')
+    shutil.copy(NANOGPT, budgeted / "nanogpt.py")
     ckpt = root / "tiny-llama"
     ckpt.mkdir()
     (ckpt / "config.json").write_text(json.dumps(TINY_LLAMA, indent=2))
@@ -201,6 +205,26 @@ async def test_python_edits_recount_what_they_change_and_move_the_rest(pull_clie
     assert after[attn + 2] == before[attn]  # moved, count unchanged
     assert after[mlp + 2].startswith("2.36M params (2,361,600) · ")  # c_fc and c_proj halved
     assert after[text.count("\n", 0, text.index("class GPT(")) + 2].startswith("96.1M params (96,145,920)")  # 12 blocks × 2,360,832 fewer
+
+
+async def test_python_budget_findings_follow_edits_and_moves(pull_client: LanguageClient, models_ws):
+    # Findings of classes an edit did not reach are kept from the last analysis; they must still
+    # sit on their class after lines are added above it, and follow a count that changes.
+    async def over_budget(uri: str) -> list[tuple[int, str]]:
+        report = await pull_client.text_document_diagnostic_async(types.DocumentDiagnosticParams(
+            text_document=types.TextDocumentIdentifier(uri=uri)))
+        return [(d.range.start.line, d.message.split(" is over")[0]) for d in report.items if d.code == "LC202"]
+
+    uri, text = doc(pull_client, models_ws / "budgeted" / "nanogpt.py", "python")
+    ((line, message),) = await over_budget(uri)
+    assert message == "124M parameters (124,475,904)"
+    assert text.index("class GPT(") < sum(len(row) + 1 for row in text.split("\n")[:line])  # in GPT's body
+    change_doc(pull_client, uri, text.replace("4 * config.n_embd", "2 * config.n_embd"), 2)
+    assert await over_budget(uri) == [(line, "96.1M parameters (96,145,920)")]
+    change_doc(pull_client, uri, "# moved\n\n" + text.replace("4 * config.n_embd", "2 * config.n_embd"), 3)
+    assert await over_budget(uri) == [(line + 2, "96.1M parameters (96,145,920)")]
+    change_doc(pull_client, uri, "# moved\n\n" + text.replace("n_layer: int = 12", "n_layer: int = 1"), 4)
+    assert await over_budget(uri) == []
 
 
 async def test_python_from_pretrained_hover_resolves_offline_or_says_why(pull_client: LanguageClient, models_ws):

@@ -160,7 +160,28 @@ class LspCountServer(LanguageServer):
     def _compute_verdicts(self, analysis: Analysis, client: ClientSettings) -> Verdicts:
         config, error = self.budget_config(analysis.path) if analysis.models else (None, None)
         rules = rules_for(analysis.path, config, error, client)
-        return Verdicts(analysis, rules, tuple(verdicts(m, rules) for m in analysis.models))
+        # A model the analysis took unchanged from the last one (a Python class the edit did not
+        # reach) is the same object: its findings under the same rules are the ones judged then.
+        known = self._previous(self.verdicts, analysis.uri, rules, lambda v: v.problems)
+        found = []
+        for m in analysis.models:
+            problems = known(m)
+            found.append(verdicts(m, rules) if problems is None else problems)
+        return Verdicts(analysis, rules, tuple(found))
+
+    @staticmethod
+    def _previous(cache: dict, uri: str, rules: Rules, per_model: Callable[[Any], tuple]) -> Callable[[Any], Any]:
+        """For the document's last cached value under the same rules: model -> what it held for
+        that very model object (None for a model it did not have)."""
+        held = cache.get(uri)
+        if held is None or held[1].rules != rules:
+            return lambda model: None
+        by_id = {id(m): (m, value) for m, value in zip(held[1].analysis.models, per_model(held[1]))}
+
+        def lookup(model: Any) -> Any:
+            found = by_id.get(id(model))
+            return found[1] if found is not None and found[0] is model else None
+        return lookup
 
     def _key(self, analysis: Analysis) -> tuple[object, ...]:
         return (analysis.version, analysis.options, self.settings_generation, id(analysis))
@@ -183,8 +204,12 @@ class LspCountServer(LanguageServer):
         analysis, rules = found.analysis, found.rules
 
         def compute() -> Views:
-            return Views(analysis, rules, tuple(view_model(m, rules, False, p)
-                                                for m, p in zip(analysis.models, found.problems)))
+            known = self._previous(self.views, uri, rules, lambda v: v.models)
+            views = []
+            for m, p in zip(analysis.models, found.problems):
+                view = known(m)
+                views.append(view_model(m, rules, False, p) if view is None or view.problems != p else view)
+            return Views(analysis, rules, tuple(views))
 
         return await self._cached(self.views, uri, self._key(analysis), compute)
 
