@@ -60,6 +60,22 @@ def test_lines_added_above_move_every_position_of_the_reused_classes() -> None:
     assert gpt.span.start.line == moved.splitlines().index(next(l for l in moved.splitlines() if l.startswith("class GPT(")))
 
 
+def test_an_edit_parses_only_its_block_and_added_lines_parse_nothing_again(monkeypatch) -> None:
+    text = corpus_text()
+    memo = PythonMemo()
+    analyze_text(text, "model.py", memo=memo)
+    parsed: list[str] = []
+    real = reuse.ast.parse
+    monkeypatch.setattr(reuse.ast, "parse", lambda source, *a, **k: parsed.append(source) or real(source, *a, **k))
+    edited = text.replace("self.n_head = config.n_head", "self.n_head = config.n_head  # heads", 1)
+    analyze_text(edited, "model.py", memo=memo)
+    assert len(parsed) == 1 and parsed[0].startswith("class CausalSelfAttention(")
+    parsed.clear()
+    report = analyze_text("# one\n# two\n" + edited, "model.py", memo=memo)
+    assert len(parsed) == 1 and parsed[0].startswith("# one\n# two\n")  # the first block only (comments, docstring)
+    assert outcome(report) == outcome(analyze_text("# one\n# two\n" + edited, "model.py"))
+
+
 def test_a_project_file_that_changes_is_read_again(tmp_path) -> None:
     (tmp_path / "layers.py").write_text("import torch.nn as nn\nWIDTH = 8\n")
     model = tmp_path / "model.py"
@@ -92,14 +108,17 @@ def test_identifiers_cover_every_name_the_code_uses_and_skip_strings_and_comment
     assert identifiers('"""GPT-style"""\nx = f"{Block(1)}" + "MLP"  # Norm') == {"x", "f", "Block"}
 
 
-def test_blocks_split_before_top_level_statements_and_keep_decorators_and_else() -> None:
+def test_blocks_split_before_top_level_statements_and_keep_decorators_else_and_docstrings() -> None:
     lines = ["import a", "", "@dataclass", "class C:", "    x = 1", "try:", "    import b", "except ImportError:",
              "    b = None", "# note", "def f():", "    pass"]
     assert split_blocks(lines) == [(0, 2), (2, 5), (5, 10), (10, 12)]
+    docstrings = ['"""Module doc,', "continued at column 0", '"""', "import x", "s = \'\'\'", "class A: pass", "\'\'\'",
+                  '# """ in a comment', "def f(): pass"]
+    assert split_blocks(docstrings) == [(0, 3), (3, 4), (4, 8), (8, 9)]
 
 
 _EDITS = st.sampled_from(["number", "blank_line", "delete_line", "break", "rename", "comment", "dedent", "duplicate",
-                          "import"])
+                          "import", "new_block", "move_block"])
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -128,6 +147,14 @@ def test_any_sequence_of_edits_gives_what_a_fresh_analysis_gives(edits) -> None:
             lines[i] = lines[i].lstrip()  # a line of a method becomes a top-level statement, or breaks
         elif kind == "duplicate":
             lines[i:i] = lines[i:i + seed % 12]
+        elif kind == "new_block":  # a helper defined between two classes
+            at = next((j for j in range(i, len(lines)) if lines[j].startswith("class ")), len(lines))
+            lines[at:at] = ["def helper(d):", "    return d * 2", ""]
+        elif kind == "move_block":  # the first class moved to the end of the file
+            starts = [j for j, ln in enumerate(lines) if ln.startswith("class ")]
+            if len(starts) > 1:
+                block = lines[starts[0]:starts[1]]
+                lines = lines[:starts[0]] + lines[starts[1]:] + [""] + block
         elif kind == "import":
             lines = [ln.replace("import torch.nn as nn", "import torch.nn as nn  # torch", 1) for ln in lines]
         else:

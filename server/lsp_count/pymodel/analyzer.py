@@ -18,7 +18,7 @@ from lsp_count.core.params import ParamNode, ParamTree, Tensor, short_count
 from lsp_count.core.report import FileReport, ModelReport
 from lsp_count.core.source import LineIndex, Position, Problem, Span
 from lsp_count.pymodel.interp import Ctx, FuncV, Interpreter, ModuleScope, count_of
-from lsp_count.pymodel.reuse import PythonMemo, ReusePlan, parse_blocks, remember_blocks, split_blocks
+from lsp_count.pymodel.reuse import LineMap, PythonMemo, ReusePlan, parse_blocks, remember_blocks, split_blocks
 from lsp_count.pymodel.values import ClassV, Inst, Param, Sym, Unknown, Unresolved
 
 _CONFIG_NAME = re.compile(r"conf|cfg|args|param|hparams|opt", re.I)
@@ -35,6 +35,7 @@ class _Positions:
         # the dict also keeps the nodes alive, so a key is never a reused id.
         self._spans: dict[ast.AST, Span] = {}
         self._raw_lines: list[str] | None = None
+        self.line_map: LineMap | None = None
 
     def raw_lines(self) -> list[str]:
         """Every line's text (made once)."""
@@ -42,7 +43,14 @@ class _Positions:
             self._raw_lines = [self.lines.line_text(i) for i in range(self.lines.line_count)]
         return self._raw_lines
 
+    def line(self, lineno: int) -> int:
+        """A node's line number (1-based) in the file: statements kept from an earlier parse of the
+        document are numbered as they were then (see reuse.LineMap)."""
+        return lineno if self.line_map is None else self.line_map.line(lineno)
+
     def pos(self, lineno: int, col: int) -> Position:
+        if self.line_map is not None:
+            lineno = self.line_map.line(lineno)
         line = max(lineno - 1, 0)
         if line >= self.lines.line_count:
             return Position(self.lines.line_count - 1, 0)
@@ -64,7 +72,7 @@ class _Positions:
         return span
 
     def class_name(self, node: ast.ClassDef) -> Span:
-        line = node.lineno - 1
+        line = self.line(node.lineno) - 1
         text = self.lines.line_text(line)
         m = _CLASS_NAME.search(text)
         if m is None:
@@ -116,8 +124,9 @@ def _parse_with(memo: PythonMemo, text: str) -> tuple[list[ast.stmt], list[Probl
     positions = _Positions(LineIndex(text))
     lines = positions.raw_lines()
     blocks = split_blocks(lines)
-    body = parse_blocks(memo, lines, blocks)
-    if body is not None:
+    found = parse_blocks(memo, lines, blocks)
+    if found is not None:
+        body, positions.line_map = found
         return body, [], positions, set()
     body, problems, whole, repaired = parse_tolerant(text)
     whole._raw_lines = lines
@@ -165,7 +174,7 @@ def _analyze_python(text: str, path: str, options: Any, memo: PythonMemo | None)
     base_dir = getattr(options, "base_dir", None) if options is not None else None
     ctx = Ctx((base_dir,) if base_dir else ())
     ctx.hf_cache = getattr(options, "hf_cache", None) if options is not None else None
-    scope = ModuleScope(path, positions.span, True)
+    scope = ModuleScope(path, positions.span, True, positions.line)
     try:
         return _interpret(text, path, options, body, problems, positions, repaired, ctx, scope, memo)
     finally:
@@ -215,10 +224,12 @@ def _interpret(text: str, path: str, options: Any, body: list[ast.stmt], problem
     hint_counts = [_hint_counts(ctx)]  # built by the module's own statements
     plan = None
     if memo is not None and not getattr(options, "execute", False):
-        plan = ReusePlan(memo, body, positions.raw_lines(), options, tuple(c.name for c in config_classes))
+        plan = ReusePlan(memo, body, positions.raw_lines(), options, tuple(c.name for c in config_classes),
+                         positions.line)
     for cls in classes:
         name_span = positions.class_name(cls.node)
-        broken = sorted(n for n in repaired if cls.node.lineno <= n <= (cls.node.end_lineno or cls.node.lineno) + 1)
+        broken = sorted(n for n in repaired if positions.line(cls.node.lineno) <= n <=
+                        positions.line(cls.node.end_lineno or cls.node.lineno) + 1)
         if broken:
             problems.append(_unresolved(cls, f"line {broken[0]} does not parse yet", name_span))
             unresolved.append(cls.name)

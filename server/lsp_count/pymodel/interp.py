@@ -133,9 +133,13 @@ class BuiltinV:
 class ModuleScope:
     """One source file being interpreted: its global names and how to place its nodes."""
 
-    def __init__(self, path: str, span_of: Callable[[ast.AST], Span] | None, is_main: bool) -> None:
+    def __init__(self, path: str, span_of: Callable[[ast.AST], Span] | None, is_main: bool,
+                 line_of: Callable[[int], int] | None = None) -> None:
         self.path = path
         self.span_of = span_of
+        # A node's line number -> the file's, for messages (statements kept from an earlier parse
+        # are numbered as they were then).
+        self.line_of = line_of or (lambda n: n)
         self.is_main = is_main
         self.env = Env(self)
         self.star_imports: list[str] = []
@@ -397,7 +401,7 @@ class Interpreter:
             while truth(self.ev(s.test, env), f"the loop condition `{_text(s.test)}`"):
                 n += 1
                 if n > MAX_ITERATIONS:
-                    raise Unresolved(f"the while loop on line {s.lineno} runs more than {MAX_ITERATIONS:,} times")
+                    raise Unresolved(f"the while loop on line {env.module.line_of(s.lineno)} runs more than {MAX_ITERATIONS:,} times")
                 try:
                     self.exec_block(s.body, env)
                 except _Break:
@@ -426,7 +430,7 @@ class Interpreter:
         elif isinstance(s, ast.Continue):
             raise _Continue()
         elif isinstance(s, ast.Raise):
-            raise Unresolved(f"the code raises on line {s.lineno}: `{_text(s.exc) if s.exc else 'raise'}`")
+            raise Unresolved(f"the code raises on line {env.module.line_of(s.lineno)}: `{_text(s.exc) if s.exc else 'raise'}`")
         elif isinstance(s, ast.Try):
             self.exec_block(s.body, env)
             self.exec_block(s.orelse, env)
@@ -446,9 +450,9 @@ class Interpreter:
                 elif isinstance(target, ast.Name):
                     env.vars.pop(target.id, None)
         elif isinstance(s, ast.Match):
-            raise Unresolved(f"`match` on line {s.lineno} is not followed")
+            raise Unresolved(f"`match` on line {env.module.line_of(s.lineno)} is not followed")
         else:
-            raise Unresolved(f"`{type(s).__name__}` statement on line {s.lineno} is not followed")
+            raise Unresolved(f"`{type(s).__name__}` statement on line {env.module.line_of(s.lineno)} is not followed")
 
     def branch(self, test: ast.expr, body: list[ast.stmt], orelse: list[ast.stmt], env: Env) -> list[ast.stmt]:
         cond = self.ev(test, env)
@@ -458,7 +462,8 @@ class Interpreter:
                 return orelse
             if orelse and all(isinstance(x, ast.Raise) for x in orelse):
                 return body
-            raise Unresolved(f"the condition `{_text(test)}` (line {test.lineno}) depends on {why_of(cond)}")
+            raise Unresolved(f"the condition `{_text(test)}` (line {env.module.line_of(test.lineno)}) depends on "
+                             f"{why_of(cond)}")
         return body if self.truthy(cond, test) else orelse
 
     def truthy(self, v: Any, node: ast.AST) -> bool:
@@ -703,7 +708,8 @@ class Interpreter:
         if isinstance(e, ast.IfExp):
             cond = self.ev(e.test, env)
             if is_unknownish(cond):
-                raise Unresolved(f"the condition `{_text(e.test)}` (line {e.lineno}) depends on {why_of(cond)}")
+                raise Unresolved(f"the condition `{_text(e.test)}` (line {env.module.line_of(e.lineno)}) depends on "
+                                 f"{why_of(cond)}")
             return self.ev(e.body if self.truthy(cond, e.test) else e.orelse, env)
         if isinstance(e, ast.List | ast.Tuple | ast.Set):
             items: list[Any] = []
@@ -764,7 +770,7 @@ class Interpreter:
         if isinstance(e, ast.Starred):
             return self.ev(e.value, env)
         if isinstance(e, ast.Await | ast.Yield | ast.YieldFrom):
-            raise Unresolved(f"`{type(e).__name__.lower()}` on line {e.lineno} is not followed")
+            raise Unresolved(f"`{type(e).__name__.lower()}` on line {env.module.line_of(e.lineno)} is not followed")
         raise Unresolved(f"`{_text(e)}` is not followed")
 
     def comprehension(self, gens: list[ast.comprehension], i: int, env: Env, emit: Callable[[Env], None]) -> None:
@@ -1016,12 +1022,12 @@ class Interpreter:
                 owner = self.ev(e.args[0], env)
                 if not isinstance(owner, ClassV):
                     reason = f": {why_of(owner)}" if is_unknownish(owner) else ""
-                    raise Unresolved(f"`{_text(e)}` (line {e.lineno}) names no class of this file{reason}")
+                    raise Unresolved(f"`{_text(e)}` (line {env.module.line_of(e.lineno)}) names no class of this file{reason}")
                 return SuperV(owner, self.ev(e.args[1], env) if len(e.args) > 1 else None)
             try:
                 return SuperV(env.lookup("__class__"), env.lookup("__self__"))
             except KeyError:
-                raise Unresolved(f"`super()` outside a method (line {e.lineno})")
+                raise Unresolved(f"`super()` outside a method (line {env.module.line_of(e.lineno)})")
         fn = self.ev(e.func, env)
         args: list[Any] = []
         for a in e.args:

@@ -82,11 +82,35 @@ class PythonMemo:
         self.classes: dict[tuple[str, int], ClassResult] = {}
         self.files: dict[str, tuple[int, int]] = {}  # project files the last analysis read: (mtime, size)
         self.identifiers: dict[str, frozenset[str]] = {}  # block text -> identifiers in it
-        self.parsed: dict[tuple[int, str], list[ast.stmt]] = {}  # (first line, block text) -> its statements
+        # (block text, how many earlier blocks have the same text) -> (its first line in the
+        # statements' own numbering, its statements). A block keeps its statements when lines are
+        # added above it: their line numbers are then not the file's, and a LineMap says which.
+        self.parsed: dict[tuple[str, int], tuple[int, list[ast.stmt]]] = {}
+        self.next_line = 0  # where the next block parsed alone is numbered from (0-based, past all others)
+
+
+class LineMap:
+    """The statements' line numbers (1-based, as ast gives them) -> the file's. Blocks parsed at
+    different times are numbered apart; each moves by its own amount."""
+
+    def __init__(self, pieces: list[tuple[int, int, int]]) -> None:
+        pieces.sort()
+        self.starts = [first for first, _, _ in pieces]
+        self.pieces = pieces  # (first, line after the last, what to add), in the statements' numbering
+        self.identity = all(delta == 0 for _, _, delta in pieces)
+
+    def line(self, lineno: int) -> int:
+        if self.identity:
+            return lineno
+        i = bisect.bisect_right(self.starts, lineno) - 1
+        if i < 0 or lineno >= self.pieces[i][1]:
+            return lineno  # not a statement line (never asked for)
+        return lineno + self.pieces[i][2]
 
 
 # A top-level block starts at a line that starts with a name or a decorator; these go on a block.
 _CONTINUES = ("else", "elif", "except", "finally")
+_TRIPLE_OR_COMMENT = re.compile(r"\"\"\"|'''|#")
 
 
 def split_blocks(lines: list[str]) -> list[tuple[int, int]]:
@@ -94,7 +118,20 @@ def split_blocks(lines: list[str]) -> list[tuple[int, int]]:
     the last), 0-based. A cut inside a string or brackets makes a block that does not parse, and
     the caller then parses the file whole, so a wrong cut costs time, never a wrong tree."""
     starts: list[int] = []
+    open_quote: str | None = None  # inside a triple-quoted string (a docstring's lines start anywhere)
     for i, line in enumerate(lines):
+        inside = open_quote is not None
+        if '"""' in line or "'''" in line:
+            for m in _TRIPLE_OR_COMMENT.finditer(line):
+                mark = m.group(0)
+                if open_quote is None:
+                    if mark == "#":
+                        break  # the rest of the line is a comment
+                    open_quote = mark
+                elif mark == open_quote:
+                    open_quote = None
+        if inside:
+            continue
         c = line[:1]
         if not (c.isalpha() or c == "_" or c == "@"):
             continue
@@ -109,37 +146,57 @@ def split_blocks(lines: list[str]) -> list[tuple[int, int]]:
     return [(a, b) for a, b in zip(starts, starts[1:] + [len(lines)])]
 
 
-def parse_blocks(memo: PythonMemo, lines: list[str], blocks: list[tuple[int, int]]) -> list[ast.stmt] | None:
-    """The module's statements, parsing only the blocks (split_blocks) that changed or moved since
-    the last call (the others keep the statements parsed then); None when a block does not parse
-    on its own or most of the file must be parsed anyway: the caller parses the whole file."""
+def _block_keys(lines: list[str], blocks: list[tuple[int, int]]) -> list[tuple[str, int]]:
+    seen: dict[str, int] = {}
+    keys = []
+    for a, b in blocks:
+        text = "\n".join(lines[a:b])
+        k = seen.get(text, 0)
+        seen[text] = k + 1
+        keys.append((text, k))
+    return keys
+
+
+def parse_blocks(memo: PythonMemo, lines: list[str], blocks: list[tuple[int, int]]) -> tuple[list[ast.stmt], LineMap] | None:
+    """The module's statements, parsing only the blocks (split_blocks) whose text is new since the
+    last call (the others keep the statements parsed then, wherever they are now); None when a
+    block does not parse on its own or most of the file must be parsed anyway: the caller parses
+    the whole file."""
     cached = memo.parsed
-    keys = [(a, "\n".join(lines[a:b])) for a, b in blocks]
+    keys = _block_keys(lines, blocks)
     todo = sum(b - a for (a, b), key in zip(blocks, keys) if key not in cached)
     if todo * 2 > len(lines):
         return None
     body: list[ast.stmt] = []
-    parsed: dict[tuple[int, str], list[ast.stmt]] = {}
-    for key in keys:
-        stmts = cached.get(key)
-        if stmts is None:
+    parsed: dict[tuple[str, int], tuple[int, list[ast.stmt]]] = {}
+    pieces: list[tuple[int, int, int]] = []
+    next_line = memo.next_line
+    for (a, b), key in zip(blocks, keys):
+        found = cached.get(key)
+        if found is None:
             try:
-                # Padded to its place, so that line numbers are the file's.
-                stmts = ast.parse("\n" * key[0] + key[1]).body
+                stmts = ast.parse(key[0]).body
             except (SyntaxError, ValueError):
                 return None
-        parsed[key] = stmts
+            for stmt in stmts:  # numbered past every other block, so that no two blocks share a line
+                ast.increment_lineno(stmt, next_line)
+            found = (next_line, stmts)
+            next_line += b - a + 1
+        first, stmts = found
+        parsed[key] = found
+        pieces.append((first + 1, first + 1 + (b - a), a - first))
         body.extend(stmts)
     memo.parsed = parsed
-    return body
+    memo.next_line = next_line
+    return body, LineMap(pieces)
 
 
 def remember_blocks(memo: PythonMemo, lines: list[str], blocks: list[tuple[int, int]], body: list[ast.stmt]) -> None:
     """After a whole-file parse: each block's statements, for the next parse_blocks (when every
     statement lies within one block)."""
-    parsed: dict[tuple[int, str], list[ast.stmt]] = {}
+    parsed: dict[tuple[str, int], tuple[int, list[ast.stmt]]] = {}
     i = 0
-    for a, b in blocks:
+    for (a, b), key in zip(blocks, _block_keys(lines, blocks)):
         stmts = []
         while i < len(body) and body[i].lineno - 1 < b:
             stmt = body[i]
@@ -149,8 +206,9 @@ def remember_blocks(memo: PythonMemo, lines: list[str], blocks: list[tuple[int, 
                 return
             stmts.append(stmt)
             i += 1
-        parsed[(a, "\n".join(lines[a:b]))] = stmts
+        parsed[key] = (a, stmts)
     memo.parsed = parsed
+    memo.next_line = len(lines) + 1
 
 
 def _stamp(path: str) -> tuple[int, int] | None:
@@ -166,7 +224,9 @@ class ReusePlan:
     that the next analysis will find in it."""
 
     def __init__(self, memo: PythonMemo, body: list[ast.stmt], lines: list[str], options_key: Any,
-                 config_names: tuple[str, ...]) -> None:
+                 config_names: tuple[str, ...], line_of: Any = None) -> None:
+        """``line_of``: a statement's line number -> the file's (LineMap.line; identity by default)."""
+        line_of = line_of or (lambda n: n)
         self.memo = memo
         self.previous = memo.classes
         if any(_stamp(path) != stamp for path, stamp in memo.files.items()):
@@ -181,8 +241,8 @@ class ReusePlan:
         words: dict[str, frozenset[str]] = {}
         code_lines: list[str] | None = None  # the whole file's code, when most blocks are new
         for i, stmt in enumerate(body):
-            first = min([d.lineno for d in getattr(stmt, "decorator_list", ())] + [stmt.lineno]) - 1
-            last = stmt.end_lineno or stmt.lineno
+            first = line_of(min([d.lineno for d in getattr(stmt, "decorator_list", ())] + [stmt.lineno])) - 1
+            last = line_of(stmt.end_lineno or stmt.lineno)
             text = "\n".join(lines[first:last])
             self.ranges.append((first, last))
             self.texts.append(text)
