@@ -79,6 +79,12 @@ class LineIndex:
         end = self._starts[line + 1] if line + 1 < len(self._starts) else len(self.text)
         return self.text[start:end].rstrip("\r\n")
 
+    def lines(self) -> list[str]:
+        """Every line's text, as line_text gives it."""
+        if "\r" not in self.text:
+            return self.text.split("\n")  # the same cuts as __init__'s, in C
+        return [self.line_text(i) for i in range(len(self._starts))]
+
 
 class ByteOffsets:
     """Converts UTF-8 byte offsets (tree-sitter's) to code-point offsets.

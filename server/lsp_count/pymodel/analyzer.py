@@ -40,7 +40,7 @@ class _Positions:
     def raw_lines(self) -> list[str]:
         """Every line's text (made once)."""
         if self._raw_lines is None:
-            self._raw_lines = [self.lines.line_text(i) for i in range(self.lines.line_count)]
+            self._raw_lines = self.lines.lines()
         return self._raw_lines
 
     def line(self, lineno: int) -> int:

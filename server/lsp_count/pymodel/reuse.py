@@ -276,6 +276,7 @@ class ReusePlan:
         self.shared_key = (options_key, config_names, tuple(self.texts[i] for i in sorted(shared)))
         self.shared_ranges = tuple(self.ranges[i] for i in sorted(shared))
         self.shared_maps: dict[int, tuple[tuple[tuple[int, int], ...], _LineMap]] = {}
+        self.shared_equal: dict[int, tuple[tuple[Any, ...], bool]] = {}
 
     def _reach(self, start: list[int], known: set[int]) -> set[int]:
         seen: set[int] = set()
@@ -293,6 +294,14 @@ class ReusePlan:
         own = sorted(self._reach([self.index[id(stmt)]], self.shared))
         return (self.shared_key, tuple(self.texts[i] for i in own)), tuple(self.ranges[i] for i in own)
 
+    def _same_shared(self, old: tuple[Any, ...]) -> bool:
+        """Whether an old key's shared part (one object for all the classes of an analysis, and
+        hundreds of texts long) is this analysis's: compared once per object."""
+        found = self.shared_equal.get(id(old))
+        if found is None or found[0] is not old:
+            found = self.shared_equal[id(old)] = (old, old == self.shared_key)
+        return found[1]
+
     def _shared_lines(self, old: tuple[tuple[int, int], ...]) -> "_LineMap":
         found = self.shared_maps.get(id(old))
         if found is None or found[0] is not old:
@@ -304,7 +313,7 @@ class ReusePlan:
         None when it must be counted (something it depends on changed, or never counted)."""
         key, own_ranges = self.key_of(stmt)
         old = self.previous.get(self.slots[id(stmt)])
-        if old is None or old.key != key:
+        if old is None or old.key[1] != key[1] or not self._same_shared(old.key[0]):
             return None
         if old.own_ranges != own_ranges or old.shared_ranges != self.shared_ranges:
             if old.names_a_line:
@@ -312,6 +321,8 @@ class ReusePlan:
             old = _moved(old, self.shared_ranges, own_ranges, self._shared_lines(old.shared_ranges))
             if old is None:
                 return None
+        if old.key[0] is not self.shared_key:  # one shared object again for the next analysis to compare once
+            old = replace(old, key=key)
         self.results[self.slots[id(stmt)]] = old
         return old
 
