@@ -48,6 +48,19 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
 
 
+async def edit_to_diagnostics(client: LanguageClient, uri: str, version: int, published: dict[int | None, float],
+                              new_text: str) -> float:
+    """ms from sending the document's new text to its diagnostics arriving."""
+    start = time.perf_counter()
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+        content_changes=[types.TextDocumentContentChangeWholeDocument(text=new_text)]))
+    while version not in published:
+        await asyncio.sleep(0.0005)
+    await asyncio.sleep(0.06)  # a pause between edits, so each one's debounce runs out
+    return (published[version] - start) * 1000
+
+
 async def run(hovers: int, edits: int, py_edits: int) -> int:
     text = LLAMA.read_text()
     with tempfile.TemporaryDirectory() as tmp:
@@ -102,18 +115,8 @@ async def run(hovers: int, edits: int, py_edits: int) -> int:
             cold_ms.append((time.perf_counter() - start) * 1000)
             await asyncio.sleep(0.06)
 
-        edit_ms: list[float] = []
-        for i in range(edits):
-            version = 2000 + i
-            new = text.replace('"num_hidden_layers": 32', f'"num_hidden_layers": {16 + i % 32}')
-            start = time.perf_counter()
-            client.text_document_did_change(types.DidChangeTextDocumentParams(
-                text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
-                content_changes=[types.TextDocumentContentChangeWholeDocument(text=new)]))
-            while version not in published:
-                await asyncio.sleep(0.0005)
-            edit_ms.append((published[version] - start) * 1000)
-            await asyncio.sleep(0.06)  # a pause between edits, so each one's debounce runs out
+        edit_ms = [await edit_to_diagnostics(client, uri, 2000 + i, published, text.replace(
+            '"num_hidden_layers": 32', f'"num_hidden_layers": {16 + i % 32}')) for i in range(edits)]
 
         # A 5,444-line Python model file (bench/pymodel_bench.py's): open, then edits inside one class.
         sys.path.insert(0, str(ROOT / "bench"))
@@ -131,18 +134,8 @@ async def run(hovers: int, edits: int, py_edits: int) -> int:
             await asyncio.sleep(0.0005)
         py_open_ms = (py_published[1] - start) * 1000
         at = py_text.index("num_classes=1000", py_text.index("class ResNet_7_1"))
-        py_edit_ms: list[float] = []
-        for i in range(py_edits):
-            version = 2 + i
-            new = py_text[:at] + f"num_classes={1000 + i % 7 + 1}" + py_text[at + len("num_classes=1000"):]
-            start = time.perf_counter()
-            client.text_document_did_change(types.DidChangeTextDocumentParams(
-                text_document=types.VersionedTextDocumentIdentifier(uri=py_uri, version=version),
-                content_changes=[types.TextDocumentContentChangeWholeDocument(text=new)]))
-            while version not in py_published:
-                await asyncio.sleep(0.0005)
-            py_edit_ms.append((py_published[version] - start) * 1000)
-            await asyncio.sleep(0.06)
+        py_edit_ms = [await edit_to_diagnostics(client, py_uri, 2 + i, py_published, py_text[:at] + (
+            f"num_classes={1000 + i % 7 + 1}") + py_text[at + len("num_classes=1000"):]) for i in range(py_edits)]
 
         await client.shutdown_async(None)
         client.exit(None)

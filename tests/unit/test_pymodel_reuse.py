@@ -30,19 +30,28 @@ def corpus_text(names: tuple[str, ...] = ("nanogpt.py", "resnet.py", "lora.py", 
     return "\n\n".join((CORPUS / name).read_text() for name in names)
 
 
-def test_an_edit_in_one_class_recounts_that_class_and_what_uses_it(monkeypatch) -> None:
-    text = corpus_text()
+def analysed(text: str) -> PythonMemo:
+    """The memo a first analysis of ``text`` leaves."""
     memo = PythonMemo()
     analyze_text(text, "model.py", memo=memo)
+    return memo
+
+
+EDIT_IN_ATTENTION = ("self.n_head = config.n_head", "self.n_head = config.n_head  # heads")
+
+
+def test_an_edit_in_one_class_recounts_that_class_and_what_uses_it(monkeypatch) -> None:
+    text = corpus_text()
+    memo = analysed(text)
     counted: list[str] = []
     real = reuse.ReusePlan.remember
 
-    def spy(plan, name, *args):
-        counted.append(name)
-        return real(plan, name, *args)
+    def spy(plan, stmt, *args):
+        counted.append(stmt.name)
+        return real(plan, stmt, *args)
 
     monkeypatch.setattr(reuse.ReusePlan, "remember", spy)
-    edited = text.replace("self.n_head = config.n_head", "self.n_head = config.n_head  # heads", 1)
+    edited = text.replace(*EDIT_IN_ATTENTION, 1)
     report = analyze_text(edited, "model.py", memo=memo)
     assert sorted(counted) == ["Block", "CausalSelfAttention", "GPT"]
     assert outcome(report) == outcome(analyze_text(edited, "model.py"))
@@ -50,8 +59,7 @@ def test_an_edit_in_one_class_recounts_that_class_and_what_uses_it(monkeypatch) 
 
 def test_lines_added_above_move_every_position_of_the_reused_classes() -> None:
     text = corpus_text()
-    memo = PythonMemo()
-    analyze_text(text, "model.py", memo=memo)
+    memo = analysed(text)
     moved = "# notes\n\n\n" + text
     report = analyze_text(moved, "model.py", memo=memo)
     fresh = analyze_text(moved, "model.py")
@@ -62,12 +70,11 @@ def test_lines_added_above_move_every_position_of_the_reused_classes() -> None:
 
 def test_an_edit_parses_only_its_block_and_added_lines_parse_nothing_again(monkeypatch) -> None:
     text = corpus_text()
-    memo = PythonMemo()
-    analyze_text(text, "model.py", memo=memo)
+    memo = analysed(text)
     parsed: list[str] = []
     real = reuse.ast.parse
     monkeypatch.setattr(reuse.ast, "parse", lambda source, *a, **k: parsed.append(source) or real(source, *a, **k))
-    edited = text.replace("self.n_head = config.n_head", "self.n_head = config.n_head  # heads", 1)
+    edited = text.replace(*EDIT_IN_ATTENTION, 1)
     analyze_text(edited, "model.py", memo=memo)
     assert len(parsed) == 1 and parsed[0].startswith("class CausalSelfAttention(")
     parsed.clear()
@@ -125,8 +132,7 @@ _EDITS = st.sampled_from(["number", "blank_line", "delete_line", "break", "renam
 @given(st.lists(st.tuples(_EDITS, st.integers(0, 10**6)), min_size=1, max_size=6))
 def test_any_sequence_of_edits_gives_what_a_fresh_analysis_gives(edits) -> None:
     text = corpus_text(tuple(SOURCES))  # two classes named MLP, two config classes: the odd cases too
-    memo = PythonMemo()
-    analyze_text(text, "model.py", memo=memo)
+    memo = analysed(text)
     for kind, seed in edits:
         lines = text.split("\n")
         i = seed % len(lines)

@@ -234,7 +234,7 @@ def _interpret(text: str, path: str, options: Any, body: list[ast.stmt], problem
             problems.append(_unresolved(cls, f"line {broken[0]} does not parse yet", name_span))
             unresolved.append(cls.name)
             continue
-        reused = plan.reuse(cls.name, cls.node) if plan is not None else None
+        reused = plan.reuse(cls.node) if plan is not None else None
         if reused is not None:
             report, problem = reused.report, reused.problem
             hint_counts.append(dict(reused.hints))
@@ -244,7 +244,7 @@ def _interpret(text: str, path: str, options: Any, body: list[ast.stmt], problem
             report, problem = count_class(interp, cls, config_classes, name_span, scope)
             hint_counts.append(_hint_counts(ctx))
             if plan is not None and ctx.hub_lookups == hub_lookups:  # the HF cache may change: not kept
-                plan.remember(cls.name, cls.node, report, problem, hint_counts[-1])
+                plan.remember(cls.node, report, problem, hint_counts[-1])
         if report is not None:
             models.append(report)
         if problem is not None:

@@ -5,7 +5,8 @@ the text of its own top-level block and of the blocks it can reach by name (its 
 the helpers and classes it calls, the module's other statements: imports, constants), so
 after an edit inside one class, every class that cannot reach that class is taken from
 the previous analysis instead of being built again. Blocks that moved (lines added above
-them) keep their results, with every position moved by as many lines.
+them) keep their results, with every position moved by as many lines, and only blocks whose
+text is new are parsed again.
 
 The set of reachable blocks is found from the identifiers in each block's text, a
 superset of the names the code can look up: a dependency is never missed, at worst one
@@ -28,7 +29,7 @@ from lsp_count.core.source import Position, Problem, Span
 _IDENTIFIER = re.compile(r"[^\W\d]\w*")
 # Comments and string literals, whose words are not names the code looks up (a docstring saying
 # "GPT-style model" does not make every class depend on GPT). Every alternative starts with one
-# of # ' ", which the regex engine scans for quickly; a string's prefix is looked at by _blank.
+# of # ' ", which the regex engine scans for quickly; _code_only looks at a string's prefix.
 _NOT_CODE = re.compile(r"""\#[^\n]*|\"\"\"[\s\S]*?\"\"\"|'\'\'[\s\S]*?'\'\'|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'""")
 
 
@@ -275,7 +276,7 @@ class ReusePlan:
         self.shared = shared
         self.shared_key = (options_key, config_names, tuple(self.texts[i] for i in sorted(shared)))
         self.shared_ranges = tuple(self.ranges[i] for i in sorted(shared))
-        self.shared_maps: dict[int, tuple[tuple[tuple[int, int], ...], _LineMap]] = {}
+        self.shared_maps: dict[int, tuple[tuple[tuple[int, int], ...], _Moves]] = {}
         self.shared_equal: dict[int, tuple[tuple[Any, ...], bool]] = {}
 
     def _reach(self, start: list[int], known: set[int]) -> set[int]:
@@ -302,13 +303,13 @@ class ReusePlan:
             found = self.shared_equal[id(old)] = (old, old == self.shared_key)
         return found[1]
 
-    def _shared_lines(self, old: tuple[tuple[int, int], ...]) -> "_LineMap":
+    def _shared_lines(self, old: tuple[tuple[int, int], ...]) -> "_Moves":
         found = self.shared_maps.get(id(old))
         if found is None or found[0] is not old:
-            found = self.shared_maps[id(old)] = (old, _LineMap(old, self.shared_ranges))
+            found = self.shared_maps[id(old)] = (old, _Moves(old, self.shared_ranges))
         return found[1]
 
-    def reuse(self, name: str, stmt: ast.stmt) -> ClassResult | None:
+    def reuse(self, stmt: ast.ClassDef) -> ClassResult | None:
         """The class's results from the previous analysis, moved to where its blocks are now;
         None when it must be counted (something it depends on changed, or never counted)."""
         key, own_ranges = self.key_of(stmt)
@@ -326,7 +327,7 @@ class ReusePlan:
         self.results[self.slots[id(stmt)]] = old
         return old
 
-    def remember(self, name: str, stmt: ast.stmt, report: ModelReport | None, problem: Problem | None,
+    def remember(self, stmt: ast.ClassDef, report: ModelReport | None, problem: Problem | None,
                  hints: Hints) -> None:
         key, own_ranges = self.key_of(stmt)
         names_a_line = problem is not None and bool(_NAMES_A_LINE.search(problem.message))
@@ -338,9 +339,9 @@ class ReusePlan:
         self.memo.files = {path: stamp for path in loaded_files if (stamp := _stamp(path)) is not None}
 
 
-class _LineMap:
-    """Old line -> new line, given where each block was and is now (each class's results move
-    with the blocks they were computed from); None for a line in none of the blocks."""
+class _Moves:
+    """A kept result's old line -> its new line, given where each block was and is now (a class's
+    results move with the blocks they were computed from); None for a line in none of them."""
 
     def __init__(self, old: tuple[tuple[int, int], ...], new: tuple[tuple[int, int], ...]) -> None:
         self.pairs = sorted(zip(old, new))
@@ -354,10 +355,10 @@ class _LineMap:
 
 
 def _moved(old: ClassResult, shared_ranges: tuple[tuple[int, int], ...], own_ranges: tuple[tuple[int, int], ...],
-           shared_lines: _LineMap) -> ClassResult | None:
+           shared_lines: _Moves) -> ClassResult | None:
     """The results with each position moved as its block moved; None if a position is in none of
     the blocks (it cannot be placed)."""
-    own_lines = _LineMap(old.own_ranges, own_ranges)
+    own_lines = _Moves(old.own_ranges, own_ranges)
 
     def line(n: int) -> int | None:
         moved = own_lines.line(n)
