@@ -1,7 +1,9 @@
-"""A real editor client: Neovim (0.7, headless) opens Meta-Llama-3-8B's config.json.
+"""A real editor client: Neovim (0.7, headless) opens Meta-Llama-3-8B's config.json, and a
+nanoGPT model.py that it then edits.
 
 Checks what a user sees: the hover with the exact total, the code lens, and
-the budget error naming the GPU from the workspace's pyproject.toml.
+the budget error naming the GPU from the workspace's pyproject.toml; in the Python file, the
+lenses before and after an edit.
 Skipped only when nvim is not installed (scripts/test.sh installs it).
 """
 
@@ -18,22 +20,25 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 LLAMA = ROOT / "examples" / "llama-3-8b" / "config.json"
+NANOGPT = ROOT / "tests" / "fixtures" / "pymodels" / "nanogpt.py"
 SCRIPT = pathlib.Path(__file__).with_name("nvim") / "lsp_count_check.lua"
+PYTHON_SCRIPT = pathlib.Path(__file__).with_name("nvim") / "python_edit_check.lua"
 
 pytestmark = pytest.mark.skipif(shutil.which("nvim") is None, reason="nvim is not installed")
 
 
-def run_nvim(workspace: pathlib.Path, settings: dict) -> dict:
-    config = workspace / "meta-llama-3-8b" / "config.json"
-    config.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copy(LLAMA, config)
+def run_nvim(workspace: pathlib.Path, settings: dict, document: pathlib.Path = LLAMA,
+             script: pathlib.Path = SCRIPT) -> dict:
+    target = workspace / ("meta-llama-3-8b/config.json" if document == LLAMA else document.name)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy(document, target)
     out = workspace / "result.json"
     env = {**os.environ,
            "LSP_COUNT_CMD": json.dumps([sys.executable, "-m", "lsp_count", "serve", "--stdio"]),
-           "LSP_COUNT_FILE": str(config), "LSP_COUNT_OUT": str(out),
+           "LSP_COUNT_FILE": str(target), "LSP_COUNT_OUT": str(out),
            "LSP_COUNT_SETTINGS": json.dumps(settings), "XDG_CONFIG_HOME": str(workspace / "xdg"),
            "XDG_DATA_HOME": str(workspace / "xdg"), "XDG_STATE_HOME": str(workspace / "xdg")}
-    proc = subprocess.run(["nvim", "--headless", "--clean", "-n", "-c", f"luafile {SCRIPT}"],
+    proc = subprocess.run(["nvim", "--headless", "--clean", "-n", "-c", f"luafile {script}"],
                           env=env, cwd=workspace, capture_output=True, text=True, timeout=120)
     assert out.exists(), f"nvim wrote no result (rc {proc.returncode}):\n{proc.stdout}\n{proc.stderr}"
     result = json.loads(out.read_text())
@@ -60,3 +65,18 @@ def test_nvim_pushed_settings_choose_the_gpu(tmp_path: pathlib.Path):
     result = run_nvim(tmp_path, {"lsp-count": {"gpu": "RTX-4090"}})
     assert "8,030,261,248" in result["hover"]
     assert "fits RTX-4090 ✓" in result["lens"]
+
+
+def test_nvim_python_lenses_follow_an_edit_and_added_lines(tmp_path: pathlib.Path):
+    # Neovim sends each change; the server re-analyses from what it kept (the classes the edit
+    # did not reach are moved, MLP and what builds it are counted again).
+    (tmp_path / ".git").mkdir()
+    result = run_nvim(tmp_path, {}, NANOGPT, PYTHON_SCRIPT)
+    text = NANOGPT.read_text()
+    line_of = {name: text.count("\n", 0, text.index(f"class {name}(")) for name in ("CausalSelfAttention", "MLP", "GPT")}
+    before = {lens["line"]: lens["title"] for lens in result["before"]}
+    after = {lens["line"]: lens["title"] for lens in result["after"]}
+    assert before[line_of["GPT"]].startswith("124M params (124,475,904)")
+    assert after[line_of["CausalSelfAttention"] + 2] == before[line_of["CausalSelfAttention"]]
+    assert after[line_of["MLP"] + 2].startswith("2.36M params (2,361,600)")
+    assert after[line_of["GPT"] + 2].startswith("96.1M params (96,145,920)")

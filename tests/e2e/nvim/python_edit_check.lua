@@ -1,0 +1,60 @@
+-- Drives lsp-count from a real Neovim 0.7 (headless) on a Python model file: open it, read
+-- the code lenses, then edit the buffer (two lines added at the top, MLP's width halved) and
+-- read them again, as the server re-analyses from what it kept. Writes what it saw as JSON.
+-- Environment: LSP_COUNT_CMD (JSON list), LSP_COUNT_FILE, LSP_COUNT_OUT.
+local cmd = vim.fn.json_decode(os.getenv("LSP_COUNT_CMD"))
+local file = os.getenv("LSP_COUNT_FILE")
+local out = os.getenv("LSP_COUNT_OUT")
+local result = { errors = {}, publishes = 0 }
+
+local function lenses(uri)
+  local found = {}
+  local replies = vim.lsp.buf_request_sync(0, "textDocument/codeLens", { textDocument = { uri = uri } }, 20000)
+  for _, res in pairs(replies or {}) do
+    if res.err then table.insert(result.errors, vim.inspect(res.err)) end
+    for _, lens in ipairs(res.result or {}) do
+      if lens.command then table.insert(found, { line = lens.range.start.line, title = lens.command.title }) end
+    end
+  end
+  return found
+end
+
+local ok, err = pcall(function()
+  local client_id = vim.lsp.start_client({
+    cmd = cmd,
+    name = "lsp-count",
+    root_dir = vim.fn.fnamemodify(file, ":p:h"),
+    flags = { debounce_text_changes = 0 },
+    handlers = {
+      ["textDocument/publishDiagnostics"] = function(_, params)
+        if params and params.uri == vim.uri_from_fname(file) then
+          result.publishes = result.publishes + 1
+        end
+      end,
+    },
+  })
+  vim.cmd("edit " .. vim.fn.fnameescape(file))
+  vim.lsp.buf_attach_client(0, client_id)
+  result.initialized = vim.wait(20000, function()
+    local client = vim.lsp.get_client_by_id(client_id)
+    return client ~= nil and client.initialized == true
+  end, 20)
+  vim.wait(20000, function() return result.publishes >= 1 end, 20)
+  local uri = vim.uri_from_bufnr(0)
+  result.before = lenses(uri)
+  -- The edit, as a user makes it: lines added above everything, then a change inside MLP.
+  vim.api.nvim_buf_set_lines(0, 0, 0, false, { "# notes", "" })
+  for i, text in ipairs(vim.api.nvim_buf_get_lines(0, 0, -1, false)) do
+    if text:find("4 * config.n_embd", 1, true) then  -- MLP's two layers
+      vim.api.nvim_buf_set_lines(0, i - 1, i, false, { (text:gsub("4 %* config.n_embd", "2 * config.n_embd")) })
+    end
+  end
+  local seen = result.publishes
+  vim.wait(20000, function() return result.publishes > seen end, 20)
+  result.after = lenses(uri)
+end)
+if not ok then table.insert(result.errors, tostring(err)) end
+local fh = io.open(out, "w")
+fh:write(vim.fn.json_encode(result))
+fh:close()
+vim.cmd("qall!")
