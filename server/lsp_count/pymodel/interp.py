@@ -1003,7 +1003,8 @@ class Interpreter:
             raise Unresolved(f"`{_text(node)}` raises {type(exc).__name__}")
 
     def _py2(self, fn: Callable[[Any, Any], Any], a: Any, b: Any, node: ast.AST) -> Any:
-        if any(isinstance(x, (Inst, Param, ClassV, FuncV, BoundV, BuiltinV, ExtV, ModV)) for x in (a, b)) \
+        if (type(a) not in _PLAIN or type(b) not in _PLAIN) and any(
+                isinstance(x, (Inst, Param, ClassV, FuncV, BoundV, BuiltinV, ExtV, ModV)) for x in (a, b)) \
                 and fn not in (operator.is_, operator.is_not, operator.eq, operator.ne):
             if fn in (_CMPOPS[ast.In], _CMPOPS[ast.NotIn]) and isinstance(b, Inst):
                 keys = b.attrs
@@ -1445,6 +1446,7 @@ _MISSING = object()
 
 
 _KEY_TYPES = frozenset({type(None), bool, int, float, str, Sym, ExtV})
+_PLAIN = frozenset({type(None), bool, int, float, str, tuple, list})  # values Python's operators take as they are
 
 
 def _arg_key(v: Any) -> Any:
