@@ -10,11 +10,15 @@ import importlib
 import os
 from dataclasses import dataclass
 from pathlib import PurePath
+from typing import TYPE_CHECKING
 
 from lsp_count.core.readers.json_reader import read_json
 from lsp_count.core.readers.text import MAX_DOCUMENT_BYTES, decode_bytes
 from lsp_count.core.report import FileReport, unrecognized
 from lsp_count.core.source import Problem
+
+if TYPE_CHECKING:  # the core imports no format module until a document needs it
+    from lsp_count.pymodel.reuse import PythonMemo
 
 
 @dataclass(frozen=True)
@@ -42,7 +46,8 @@ def format_for(path: str) -> str | None:
     return FORMATS.get(PurePath(path).suffix.lower())
 
 
-def analyze_text(text: str, path: str, options: AnalyzeOptions = AnalyzeOptions(), memo: object = None) -> FileReport:
+def analyze_text(text: str, path: str, options: AnalyzeOptions = AnalyzeOptions(),
+                 memo: PythonMemo | None = None) -> FileReport:
     """``memo``: for a Python file, a ``PythonMemo`` that successive analyses of one document share
     (the language server's); classes an edit cannot have changed are taken from it."""
     target = format_for(path) or FORMATS[".json"]

@@ -11,13 +11,16 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import PurePath
-from typing import Iterator, Mapping
+from typing import TYPE_CHECKING, Iterator, Mapping
 
 from lsp_count.core.analyze import AnalyzeOptions, analyze_text
 from lsp_count.core.params import ParamNode
 from lsp_count.core.readers.text import MAX_DOCUMENT_BYTES
 from lsp_count.core.report import FileReport, ModelReport
 from lsp_count.core.source import LineIndex, Position, Problem, Span
+
+if TYPE_CHECKING:
+    from lsp_count.pymodel.reuse import PythonMemo
 
 
 WEIGHTS_INDEX_SUFFIX = ".safetensors.index.json"
@@ -58,7 +61,7 @@ class Analysis:
 
 
 def analyze_document(uri: str, version: int | None, text: str, path: str, options: AnalyzeOptions,
-                     memo: object = None) -> Analysis:
+                     memo: PythonMemo | None = None) -> Analysis:
     """Never raises: a document that breaks the core still gets an answer and a diagnostic.
     ``memo``: what the analysis of the document's previous version lends this one (Python files)."""
     lines = LineIndex(text)

@@ -16,7 +16,7 @@ import os
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Awaitable, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Sequence
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
@@ -33,6 +33,9 @@ from lsp_count.lsp.analysis import (Analysis, analyze_document, class_at, hub_at
 from lsp_count.lsp.positions import encoding_of, from_lsp
 from lsp_count.lsp.settings import SECTION, ClientSettings, parse_client_settings
 from lsp_count.lsp.view import ModelView, Rules, rules_for, verdicts, view_model
+
+if TYPE_CHECKING:
+    from lsp_count.pymodel.reuse import PythonMemo
 
 log = logging.getLogger("lsp_count.lsp")
 
@@ -69,7 +72,7 @@ class LspCountServer(LanguageServer):
         self.settings_generation = 0
         self.analyses: dict[str, Analysis] = {}
         # uri -> what the last analysis of a Python document lends the next (the classes an edit left alone).
-        self.memos: dict[str, Any] = {}
+        self.memos: dict[str, PythonMemo] = {}
         self.analysing: dict[tuple[str, int | None, AnalyzeOptions], asyncio.Future[Analysis]] = {}
         # uri -> (cache key, value); the key holds the document version and the settings generation.
         self.verdicts: dict[str, tuple[tuple[object, ...], Verdicts]] = {}
