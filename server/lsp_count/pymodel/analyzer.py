@@ -131,7 +131,7 @@ def _parse_with(memo: PythonMemo, text: str) -> tuple[list[ast.stmt], list[Probl
     body, problems, whole, repaired = parse_tolerant(text)
     whole._raw_lines = lines
     if problems:
-        memo.parsed = {}
+        memo.blocks = ({}, 0)
     else:
         remember_blocks(memo, lines, blocks, body)
     return body, problems, whole, repaired

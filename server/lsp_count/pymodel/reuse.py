@@ -83,11 +83,12 @@ class PythonMemo:
         self.classes: dict[tuple[str, int], ClassResult] = {}
         self.files: dict[str, tuple[int, int]] = {}  # project files the last analysis read: (mtime, size)
         self.identifiers: dict[str, frozenset[str]] = {}  # block text -> identifiers in it
-        # (block text, how many earlier blocks have the same text) -> (its first line in the
-        # statements' own numbering, its statements). A block keeps its statements when lines are
+        # The parsed blocks: (block text, how many earlier blocks have the same text) -> (its first
+        # line in the statements' own numbering, its statements), and where the next block parsed
+        # alone is numbered from (past all of them). A block keeps its statements when lines are
         # added above it: their line numbers are then not the file's, and a LineMap says which.
-        self.parsed: dict[tuple[str, int], tuple[int, list[ast.stmt]]] = {}
-        self.next_line = 0  # where the next block parsed alone is numbered from (0-based, past all others)
+        # One attribute, set at once: two analyses of a document may run at the same time.
+        self.blocks: tuple[dict[tuple[str, int], tuple[int, list[ast.stmt]]], int] = ({}, 0)
 
 
 class LineMap:
@@ -163,7 +164,7 @@ def parse_blocks(memo: PythonMemo, lines: list[str], blocks: list[tuple[int, int
     last call (the others keep the statements parsed then, wherever they are now); None when a
     block does not parse on its own or most of the file must be parsed anyway: the caller parses
     the whole file."""
-    cached = memo.parsed
+    cached, next_line = memo.blocks
     keys = _block_keys(lines, blocks)
     todo = sum(b - a for (a, b), key in zip(blocks, keys) if key not in cached)
     if todo * 2 > len(lines):
@@ -171,7 +172,6 @@ def parse_blocks(memo: PythonMemo, lines: list[str], blocks: list[tuple[int, int
     body: list[ast.stmt] = []
     parsed: dict[tuple[str, int], tuple[int, list[ast.stmt]]] = {}
     pieces: list[tuple[int, int, int]] = []
-    next_line = memo.next_line
     for (a, b), key in zip(blocks, keys):
         found = cached.get(key)
         if found is None:
@@ -187,8 +187,7 @@ def parse_blocks(memo: PythonMemo, lines: list[str], blocks: list[tuple[int, int
         parsed[key] = found
         pieces.append((first + 1, first + 1 + (b - a), a - first))
         body.extend(stmts)
-    memo.parsed = parsed
-    memo.next_line = next_line
+    memo.blocks = (parsed, next_line)
     return body, LineMap(pieces)
 
 
@@ -203,13 +202,12 @@ def remember_blocks(memo: PythonMemo, lines: list[str], blocks: list[tuple[int, 
             stmt = body[i]
             first = min([d.lineno for d in getattr(stmt, "decorator_list", ())] + [stmt.lineno]) - 1
             if first < a or (stmt.end_lineno or stmt.lineno) > b:
-                memo.parsed = {}
+                memo.blocks = ({}, 0)
                 return
             stmts.append(stmt)
             i += 1
         parsed[key] = (a, stmts)
-    memo.parsed = parsed
-    memo.next_line = len(lines) + 1
+    memo.blocks = (parsed, len(lines) + 1)
 
 
 def _stamp(path: str) -> tuple[int, int] | None:
