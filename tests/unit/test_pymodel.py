@@ -256,6 +256,79 @@ def test_no_module_class_is_not_recognized() -> None:
                 super(OldName, self).__init__()
                 self.fc = nn.Linear(4, 4)
     """, "`super(OldName, self)` (line 5) names no class of this file"),
+    # Found by fuzzing (random token edits of the corpus): each crashed or hung before.
+    ("""
+        import torch
+        import torch.nn as nn
+        class Transformer(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.t = nn.Transformer(d_model=8, nhead=2, num_decoder_layers=10**9)
+    """, "num_decoder_layers is 1,000,000,000, more than the 10,000 layers"),
+    ("""
+        import torch
+        import torch.nn as nn
+        class Stack(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.rnn = nn.LSTM(4, 4, num_layers=10**6)
+    """, "num_layers is 1,000,000, more than the 10,000 layers"),
+    ("""
+        import torch
+        import torch.nn as nn
+        class Endless(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.ModuleList([nn.Linear(2, 2) for _ in range(10**30)])
+    """, "runs 1,000,000,000,000,000,000,000,000,000,000 times"),
+    ("""
+        import torch
+        import torch.nn as nn
+        class NoGroups(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.conv = nn.Conv2d(4, 4, 3, groups=0)
+    """, "groups is 0; torch would raise"),
+    ("""
+        import torch
+        import torch.nn as nn
+        class Unpaired(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.d = nn.ModuleDict([nn.Linear(2, 2)])
+    """, "nn.ModuleDict takes (name, module) pairs"),
+    ("""
+        import torch
+        import torch.nn as nn
+        class PastTheEnd(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(range(3)[10], 3)
+    """, "`range(3)[10]` raises IndexError"),
+    ("""
+        import torch
+        import torch.nn as nn
+        class Negative(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(-5, 3)
+    """, "`fc.weight` has a size of -5; torch would not build it"),
+    ("""
+        import torch
+        import torch.nn as nn
+        class TooWide(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(10**12, 2)
+    """, "larger than any real model dimension"),
+    ("""
+        import torch
+        import torch.nn as nn
+        class TooMany(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.p = nn.Parameter(torch.zeros(*([10**9] * 40)))
+    """, "about 10^360 parameters is more than any model holds"),
 ])
 def test_hostile_input_gives_a_reason_fast(src: str, reason: str) -> None:
     start = time.perf_counter()

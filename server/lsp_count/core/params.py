@@ -222,6 +222,8 @@ _SUFFIXES = ((10**12, "T"), (10**9, "B"), (10**6, "M"), (10**3, "K"))
 
 def short_count(n: int) -> str:
     """Three significant digits with K/M/B/T: 8030261248 -> '8.03B'."""
+    if abs(n) >= 10**15:  # beyond any model: whole trillions, in ints (a float may not hold n)
+        return f"{n // 10**12:,}T"
     for scale, suffix in _SUFFIXES:
         if abs(n) >= scale * 0.9995:
             v = n / scale

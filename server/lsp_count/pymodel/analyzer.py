@@ -17,10 +17,12 @@ from typing import Any
 from lsp_count.core.params import ParamNode, ParamTree, Tensor, short_count
 from lsp_count.core.report import FileReport, ModelReport
 from lsp_count.core.source import LineIndex, Position, Problem, Span
-from lsp_count.pymodel.interp import Ctx, FuncV, Interpreter, ModuleScope, count_of
+from lsp_count.core.spec import MAX_DIMENSION
+from lsp_count.pymodel.interp import Ctx, FuncV, Interpreter, ModuleScope, count_of, params_of
 from lsp_count.pymodel.reuse import LineMap, PythonMemo, ReusePlan, parse_blocks, remember_blocks, split_blocks
 from lsp_count.pymodel.values import ClassV, Inst, Param, Sym, Unknown, Unresolved
 
+MAX_PARAMETERS = 10**15  # a thousand times the largest models; more is a mistake in the code
 _CONFIG_NAME = re.compile(r"conf|cfg|args|param|hparams|opt", re.I)
 _CLASS_NAME = re.compile(r"class\s+(\w+)")
 
@@ -406,6 +408,10 @@ def count_class(interp: Interpreter, cls: ClassV, config_classes: list[ClassV], 
             return None, problem
         walk = _Walk(ctx.counted)
         root = _node(cls.name, inst, "", walk)
+    if root.total > MAX_PARAMETERS:  # sizes each under the limit can still multiply past what floats hold
+        size = f"{root.total:,}" if root.total < 10**21 else f"about 10^{len(str(root.total)) - 1}"
+        return None, _unresolved(cls, f"{size} parameters is more than any model holds (limit {MAX_PARAMETERS:,})",
+                                 name_span)
     frozen = root.total - root.trainable
     tree_notes = list(notes) + [f"{t}: counted once" for t in walk.ties]
     if frozen:
@@ -429,6 +435,13 @@ def _why_not_counted(cls: ClassV, inst: Inst, name_span: Span) -> Problem | None
     missing = _unknown_modules(inst)
     if missing:
         return _unresolved(cls, missing, name_span)
+    for name, p in params_of(inst):
+        for d in p.shape:
+            if isinstance(d, (int, float)) and d < 0:
+                return _unresolved(cls, f"`{name}` has a size of {d:,}; torch would not build it", name_span)
+            if isinstance(d, (int, float)) and d > MAX_DIMENSION:
+                return _unresolved(cls, f"`{name}` has a size of {d:,}, larger than any real model dimension "
+                                        f"(limit {MAX_DIMENSION:,})", name_span)
     total = count_of(inst)
     if isinstance(total, Unknown):
         return _unresolved(cls, total.why, name_span)
@@ -520,7 +533,7 @@ def _node(name: str, inst: Inst, path: str, walk: _Walk) -> ParamNode:
         shape = v.shape
         n = 1
         for d in shape:
-            if type(d) is not int:
+            if type(d) is not int or not 0 <= d <= MAX_DIMENSION:
                 if strict:
                     raise _Irregular
                 d = int(d)  # a size written as a float (4.0)

@@ -800,10 +800,12 @@ class Interpreter:
 
     def iterate(self, v: Any, node: ast.AST) -> list[Any]:
         if isinstance(v, RangeV):
-            if len(v.r) > MAX_ITERATIONS:
-                raise Unresolved(f"the loop over `{_text(node)}` runs {len(v.r):,} times, more than the "
+            r = v.r
+            n = max(0, (r.stop - r.start + r.step - (1 if r.step > 0 else -1)) // r.step)  # len() overflows past 2**63
+            if n > MAX_ITERATIONS:
+                raise Unresolved(f"the loop over `{_text(node)}` runs {n:,} times, more than the "
                                  f"{MAX_ITERATIONS:,} the analyser follows")
-            return list(v.r)
+            return list(r)
         if isinstance(v, (list, tuple)):
             return list(v)
         if isinstance(v, dict):
@@ -841,7 +843,10 @@ class Interpreter:
         if isinstance(obj, (Param, TensorV)):
             return TensorV(())
         if isinstance(obj, RangeV):
-            return obj.r[key]
+            try:
+                return obj.r[key]
+            except (IndexError, TypeError, OverflowError) as exc:
+                raise Unresolved(f"`{_text(node)}` raises {type(exc).__name__}")
         if isinstance(obj, ExtV):
             return obj  # typing subscripts: Optional[int], list[str]
         if isinstance(obj, ClassV):
@@ -1414,7 +1419,9 @@ class Interpreter:
             elif src is None:
                 items = []
             else:
-                items = [tuple(p) for p in self.iterate(src, node)]
+                items = list(self.iterate(src, node))
+                if not all(isinstance(p, (tuple, list)) and len(p) == 2 for p in items):
+                    raise Unresolved(f"`{_text(node)}`: nn.{kind} takes (name, module) pairs")
             for k, v in items:
                 inst.attrs[str(k)] = self.check_member(v, kind, node)
         self.record_hint(inst, node, env)

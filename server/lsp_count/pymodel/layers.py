@@ -37,6 +37,23 @@ def as_int(v: Any, what: str) -> Any:
     raise Unresolved(f"{what} is {_describe(v)}, not an integer")
 
 
+# Layers one constructor builds (num_layers); more is not a model definition the analyser should
+# follow (the interpreter's loop limit, MAX_ITERATIONS, is the same number).
+MAX_REPEATS = 10_000
+
+
+def as_count(v: Any, what: str) -> int:
+    """How many layers to build: a known int from 0 to MAX_REPEATS, else the reason."""
+    n = as_int(v, what)
+    if isinstance(n, Sym):
+        raise Unresolved(f"{what} depends on {'; '.join(n.reasons())}")
+    if n < 0:
+        raise Unresolved(f"{what} is {n:,}; torch would raise")
+    if n > MAX_REPEATS:
+        raise Unresolved(f"{what} is {n:,}, more than the {MAX_REPEATS:,} layers the analyser builds")
+    return n
+
+
 def _describe(v: Any) -> str:
     """A value as the user wrote it, for messages (never a Python repr of the analyser's own objects)."""
     if isinstance(v, (str, float, list, tuple, dict)) or v is None:
@@ -88,6 +105,8 @@ def _conv(dims: int, transposed: bool) -> Builder:
     def build(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., Inst]) -> None:
         cin, cout = as_int(a["in_channels"], "in_channels"), as_int(a["out_channels"], "out_channels")
         groups = as_int(a["groups"], "groups")
+        if isinstance(groups, int) and groups < 1:
+            raise Unresolved(f"groups is {groups}; torch would raise (it must be positive)")
         k = _tuple(a["kernel_size"], dims, "kernel_size")
         if isinstance(groups, int) and groups != 1:
             for c, what in ((cin, "in_channels"), (cout, "out_channels")):
@@ -168,9 +187,7 @@ def _mha(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., Inst
 def _rnn(gates: int, has_proj: bool) -> Builder:
     def build(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., Inst]) -> None:
         inp, h = as_int(a["input_size"], "input_size"), as_int(a["hidden_size"], "hidden_size")
-        layers = as_int(a["num_layers"], "num_layers")
-        if isinstance(layers, Sym):
-            raise Unresolved(f"num_layers depends on {'; '.join(layers.reasons())}")
+        layers = as_count(a["num_layers"], "num_layers")
         proj = as_int(a.get("proj_size", 0), "proj_size") if has_proj else 0
         dirs = 2 if truth(a["bidirectional"], "bidirectional") else 1
         bias = truth(a["bias"], "bias")
@@ -216,11 +233,9 @@ def _encoder_layer(decoder: bool) -> Builder:
 
 
 def _stack(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., Inst], layer_key: str, clone: Callable[[Any], Any]) -> None:
-    layer, n = a[layer_key], as_int(a["num_layers"], "num_layers")
+    layer, n = a[layer_key], as_count(a["num_layers"], "num_layers")
     if not (isinstance(layer, Inst) and layer.is_module):
         raise Unresolved(f"{layer_key} is not a module the analyser could build")
-    if isinstance(n, Sym):
-        raise Unresolved(f"num_layers depends on {'; '.join(n.reasons())}")
     layers = make("ModuleList", o)
     for i in range(n):
         layers.attrs[str(i)] = clone(layer)
@@ -237,9 +252,7 @@ def _transformer(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[.
         if a[custom] is not None:
             inst.attrs[part] = a[custom]
             continue
-        n = as_int(a[count_key], count_key)
-        if isinstance(n, Sym):
-            raise Unresolved(f"{count_key} depends on {'; '.join(n.reasons())}")
+        n = as_count(a[count_key], count_key)
         stack = make("TransformerEncoder" if part == "encoder" else "TransformerDecoder", o, _bare=True)
         layers = make("ModuleList", o)
         for i in range(n):
