@@ -48,6 +48,9 @@ EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 # Analysis problems that mean "this model was not counted exactly": a warning
 # by default (never a silent pass), an error under --strict.
 INEXACT_CODES = frozenset({"LC101", "LC104"})
+# How a model was counted, when the count is exact: the family table (and what formats add to it),
+# the Python analyser, and a build on the meta device (the file executed, or transformers).
+EXACT_METHODS = ("exact", "static analysis (exact)", "executed (meta device)")
 
 # Directories never worth walking when a directory is given (``lsp-count check .`` in CI).
 _SKIP_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".mypy_cache",
@@ -300,7 +303,7 @@ def check_file(path: str, config: BudgetConfig, options: AnalyzeOptions = Analyz
         elif p.severity == "error":
             findings.append(Finding(path, p.code, "error", p.message, p.span))
     for model in report.models:
-        if not model.method.startswith("exact") and "transformers" not in model.method:
+        if not model.method.startswith(EXACT_METHODS) and "transformers" not in model.method:
             findings.append(Finding(path, "LC203", "error" if strict else "warning",
                                     f"{model.name}: counted by {model.method}, not exactly", model.span, model.name))
         if budget is None or not budget.has_limits:

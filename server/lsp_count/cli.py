@@ -188,10 +188,13 @@ def compute_json(c: ComputeEstimate) -> dict:
             "chinchilla_tokens": c.chinchilla_tokens, "utilization": c.utilization, "train_seconds": c.train_seconds}
 
 
-def report_json(report: FileReport, views: Mapping[int, MemoryView] | None = None) -> dict:
+def report_json(report: FileReport, views: Mapping[int, MemoryView] | None = None,
+                refused: Mapping[int, SettingsError] | None = None) -> dict:
     models = []
     for m in report.models:
         out = model_json(m)
+        if refused and id(m) in refused:
+            out["memory_error"] = {"flag": refused[id(m)].flag, "message": refused[id(m)].message}
         view = (views or {}).get(id(m))
         if view is not None:
             out["memory"] = memory_json(view.memory)
@@ -289,9 +292,14 @@ def format_precision(model: ModelReport, compute_dtype: str) -> str:
 
 
 def format_location(path: str, problem) -> str:
-    if problem.span is None:
+    return location(path, problem.span)
+
+
+def location(path: str, span) -> str:
+    """``path:line:col`` (1-based), or the path alone."""
+    if span is None:
         return path
-    return f"{path}:{problem.span.start.line + 1}:{problem.span.start.column + 1}"
+    return f"{path}:{span.start.line + 1}:{span.start.column + 1}"
 
 
 def _rows(node: ParamNode, depth: int, max_depth: int, total: int, mult: int = 1) -> list[tuple[str, str, str, str]]:
@@ -334,15 +342,22 @@ def format_model_table(model: ModelReport) -> str:
 
 
 def _views(reports: list[FileReport], settings: Settings, selections: list[GPUSelection],
-           args: argparse.Namespace) -> dict[int, MemoryView]:
-    """Memory, fits and compute for every model. Raises SettingsError for settings a model cannot have."""
+           args: argparse.Namespace, refused: dict[int, SettingsError] | None = None) -> dict[int, MemoryView]:
+    """Memory, fits and compute for every model. A model that cannot have the settings (LoRA on a
+    model without linear layers, more pipeline stages than layers) gets none: ``refused`` says why."""
     views: dict[int, MemoryView] = {}
     for r in reports:
         if r.has_errors:
             continue
         for m in r.models:
             s = _with_plan(settings, m, args)
-            memory = estimate_memory(m, s)
+            try:
+                memory = estimate_memory(m, s)
+            except SettingsError as exc:
+                if refused is None:
+                    raise
+                refused[id(m)] = exc
+                continue
             fits = tuple(judge_fit(m, s, sel) for sel in selections)
             compute = None
             if selections or args.tokens is not None:
@@ -374,10 +389,13 @@ def run_count(args: argparse.Namespace) -> int:
     for r in reports:
         if r.has_errors or not r.models:
             status = EXIT_INPUT
-    views = _views(reports, settings, selections, args)
+    refused: dict[int, SettingsError] = {}
+    views = _views(reports, settings, selections, args, refused)
+    if refused:
+        status = EXIT_INPUT
     try:
         if args.json:
-            print(json.dumps({"files": [report_json(r, views) for r in reports]}, indent=2))
+            print(json.dumps({"files": [report_json(r, views, refused) for r in reports]}, indent=2))
             return status
         for i, r in enumerate(reports):
             if i:
@@ -389,6 +407,9 @@ def run_count(args: argparse.Namespace) -> int:
                 continue  # a table from a broken file would show class defaults as if they were the file's
             for m in r.models:
                 print(format_model_table(m))
+                if id(m) in refused:
+                    exc = refused[id(m)]
+                    print(f"{location(r.path, m.span)}: error: {exc.flag}: {exc.message} (`{m.name}`)", file=sys.stderr)
                 view = views.get(id(m))
                 if view is None:
                     continue

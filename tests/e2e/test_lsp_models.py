@@ -84,6 +84,7 @@ def models_ws(tmp_path_factory):
     root = tmp_path_factory.mktemp("models")
     (root / ".git").mkdir()  # no budget file up to here: lenses show params and weights only
     shutil.copy(NANOGPT, root / "nanogpt.py")
+    shutil.copy(NANOGPT.with_name("recurrent.py"), root / "recurrent.py")
     shutil.copy(AXOLOTL, root / "qlora.yml")
     (root / "backbone.py").write_text(BACKBONE)
     (root / "unicode_model.py").write_text(UNICODE_PY, encoding="utf-8")
@@ -233,6 +234,16 @@ async def test_python_from_pretrained_hover_resolves_offline_or_says_why(pull_cl
     assert found is not None and "8,030,261,248" in found and "meta-llama/Meta-Llama-3-8B" in found
     missing = await hover_at(pull_client, uri, position_of(text, '"nobody/', 3))
     assert missing is not None and "not counted" in missing and "not found offline" in missing
+
+
+async def test_python_hover_on_a_model_without_linear_layers_says_lora_does_not_apply(
+        pull_client: LanguageClient, models_ws):
+    # The summary lists every workload; LoRA cannot adapt a conv-only model (the hover failed before).
+    uri, text = doc(pull_client, models_ws / "recurrent.py", "python")
+    value = await hover_at(pull_client, uri, position_of(text, "class ConvZoo(", 7))
+    assert value is not None and "### ConvZoo" in value
+    assert "| lora | n/a: the model has no linear layers for LoRA to adapt |" in value
+    assert "| inference |" in value
 
 
 async def test_python_file_without_a_model_gets_nothing(pull_client: LanguageClient, models_ws):

@@ -51,6 +51,20 @@ def run(capsys, *argv):
     return code, out, err
 
 
+def test_python_models_are_exact_and_judged_under_a_strict_budget(repo, capsys):
+    # Static analysis is exact (proven against torch): no "not exactly" warning, and under
+    # strict = true no error for it; the budget itself still decides.
+    write(repo, "pyproject.toml", '[tool.lsp-count]\nmax-params = "50M"\nstrict = true\n')
+    src = os.path.join(os.path.dirname(__file__), "..", "fixtures", "pymodels", "nanogpt.py")
+    with open(src, encoding="utf-8") as fh:
+        model = write(repo, "model.py", fh.read())
+    code, out, _ = run(capsys, model)
+    assert "not exactly" not in out
+    assert code == 1 and "LC202 124M parameters (124,475,904) is over max-params" in out  # GPT
+    lc203 = [line for line in out.splitlines() if "LC203" in line]
+    assert len(lc203) == 1 and "`LayerNorm` cannot be counted exactly" in lc203[0]  # its size is an argument
+
+
 def test_budget_from_pyproject_without_args(repo, capsys):
     write(repo, "pyproject.toml", '[tool.lsp-count]\nmax-params = "7B"\n')
     big = write(repo, "models/big/config.json", LLAMA_70B)

@@ -75,6 +75,20 @@ def test_bad_settings_exit_2_naming_the_flag(capsys, argv, flag):
     assert "Traceback" not in err
 
 
+def test_a_model_that_cannot_have_the_settings_is_named_and_the_others_are_estimated(capsys):
+    # ConvZoo has no linear layer for LoRA; the file's other classes still get their memory.
+    path = "tests/fixtures/pymodels/recurrent.py"
+    code, out, err = run(capsys, path, "--mode", "lora")
+    assert code == 2
+    assert f"{path}:48:7: error: --lora-targets: the model has no linear layers for LoRA to adapt (`ConvZoo`)" in err
+    assert out.count("memory per GPU (lora, ") == 3 and "Traceback" not in err
+    code, out, _ = run(capsys, path, "--mode", "lora", "--json")
+    models = {m["name"]: m for m in json.loads(out)["files"][0]["models"]}
+    assert code == 2 and "memory" not in models["ConvZoo"] and "memory" in models["Seq2Seq"]
+    assert models["ConvZoo"]["memory_error"] == {"flag": "--lora-targets",
+                                                 "message": "the model has no linear layers for LoRA to adapt"}
+
+
 def test_unknown_gpu_suggests_nearest(capsys):
     _, _, err = run(capsys, CONFIG, "--gpu", "RTX-4909")
     assert "RTX-4090" in err

@@ -418,8 +418,10 @@ def _validate(settings: Settings, model: ModelReport | None, facts: "_TreeFacts 
         modules = facts.memo(("lora", s.lora_rank, s.lora_targets),
                              lambda: lora_adapter_breakdown(model.tree, s.lora_rank, s.lora_targets))
         if not modules:
-            what = ", ".join(s.lora_targets) if s.lora_targets else "linear layers"
             known = ", ".join(sorted(linear_modules(model.tree)))
+            if not known:
+                raise SettingsError("--lora-targets", "the model has no linear layers for LoRA to adapt")
+            what = ", ".join(s.lora_targets) if s.lora_targets else "linear layers"
             raise SettingsError("--lora-targets", f"no module matches {what} (linear modules: {known})")
         if s.lora_targets is not None:
             targets = s.lora_targets
@@ -434,7 +436,7 @@ def _validate(settings: Settings, model: ModelReport | None, facts: "_TreeFacts 
 def linear_modules(tree: ParamTree) -> frozenset[str]:
     """Module names of the model's linear layers (what LoRA targets name), the head excluded."""
     return frozenset(t.module for _p, t, _m, _f in tree.root.iter_tensors()
-                     if t.kind == "linear" and t.module not in HEAD_MODULES)
+                     if t.kind == "linear" and t.in_features is not None and t.module not in HEAD_MODULES)
 
 
 def _is_target(t: Tensor, targets: tuple[str, ...] | None) -> bool:

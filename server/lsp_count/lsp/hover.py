@@ -157,7 +157,8 @@ def memory_section(view: ModelView) -> str:
                      f"{gib(sum(line.bytes for line in kv))}")
     if view.modes:
         parts.append(table(("workload", "memory"),
-                           [(mode, gib(report.total_bytes)) for mode, report in view.modes.items()], "lr"))
+                           [(mode, gib(report.total_bytes) if not isinstance(report, str) else f"n/a: {report}")
+                            for mode, report in view.modes.items()], "lr"))
     fit = view.fit
     if fit is not None and view.selection is not None:
         label = view.selection.label

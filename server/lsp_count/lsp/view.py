@@ -42,7 +42,8 @@ class ModelView:
     model: ModelReport
     settings: Settings | None
     memory: MemoryReport | None
-    modes: Mapping[str, MemoryReport] = field(default_factory=dict)
+    # Each training workload's memory, or why the model cannot have it (the summary hover).
+    modes: Mapping[str, MemoryReport | str] = field(default_factory=dict)
     selection: GPUSelection | None = None
     fit: FitVerdict | None = None
     problems: tuple[Problem, ...] = ()
@@ -107,10 +108,15 @@ def view_model(model: ModelReport, rules: Rules, detailed: bool = False,
     except (ValueError, KeyError, NotImplementedError) as exc:
         # The estimator does not model this layout; parameters are still exact and shown.
         return ModelView(model, settings, None, problems=found, unavailable=str(exc) or type(exc).__name__)
-    modes: dict[str, MemoryReport] = {}
+    modes: dict[str, MemoryReport | str] = {}
     if detailed:
         for mode in MODES:
-            modes[mode] = memory if mode == settings.mode else estimate_memory(model, replace(settings, mode=mode))
+            try:
+                modes[mode] = memory if mode == settings.mode else estimate_memory(model, replace(settings, mode=mode))
+            except SettingsError as exc:  # a workload this model or its dtype cannot have (LoRA with no linear layer)
+                modes[mode] = exc.message
+            except (ValueError, KeyError, NotImplementedError) as exc:
+                modes[mode] = str(exc) or type(exc).__name__
     selection = parse_gpu_spec(rules.gpu) if rules.gpu else None
     fit = judge_fit(model, settings, selection) if selection is not None else None
     return ModelView(model, settings, memory, modes, selection, fit, found)
