@@ -1,7 +1,6 @@
 -- Drives lsp-count from a real Neovim 0.7 (headless): start the server, open a config,
 -- collect pushed diagnostics, hover on "model_type" and the code lens, write them as JSON.
 -- Environment: LSP_COUNT_CMD (JSON list), LSP_COUNT_FILE, LSP_COUNT_OUT, LSP_COUNT_SETTINGS (JSON).
-local cmd = vim.fn.json_decode(os.getenv("LSP_COUNT_CMD"))
 local file = os.getenv("LSP_COUNT_FILE")
 local out = os.getenv("LSP_COUNT_OUT")
 local settings = vim.fn.json_decode(os.getenv("LSP_COUNT_SETTINGS") or "{}")
@@ -14,11 +13,10 @@ local function finish()
   vim.cmd("qall!")
 end
 
+local start = dofile(vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":h") .. "/start_client.lua")
+
 local ok, err = pcall(function()
-  local client_id = vim.lsp.start_client({
-    cmd = cmd,
-    name = "lsp-count",
-    root_dir = vim.fn.fnamemodify(file, ":p:h"),
+  local _, ready = start(file, {
     settings = settings,
     -- Neovim 0.7 neither pulls settings nor sends them on its own: push them after
     -- initialize, as nvim-lspconfig does (and as the README's snippet does).
@@ -34,12 +32,6 @@ local ok, err = pcall(function()
       end,
     },
   })
-  vim.cmd("edit " .. vim.fn.fnameescape(file))
-  vim.lsp.buf_attach_client(0, client_id)
-  local ready = vim.wait(20000, function()
-    local client = vim.lsp.get_client_by_id(client_id)
-    return client ~= nil and client.initialized == true
-  end, 20)
   result.initialized = ready
   -- Diagnostics arrive pushed (Neovim 0.7 has no pull diagnostics): wait for the first publish.
   vim.wait(20000, function() return result.published == true end, 20)

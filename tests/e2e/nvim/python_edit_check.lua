@@ -2,7 +2,6 @@
 -- the code lenses, then edit the buffer (two lines added at the top, MLP's width halved) and
 -- read them again, as the server re-analyses from what it kept. Writes what it saw as JSON.
 -- Environment: LSP_COUNT_CMD (JSON list), LSP_COUNT_FILE, LSP_COUNT_OUT.
-local cmd = vim.fn.json_decode(os.getenv("LSP_COUNT_CMD"))
 local file = os.getenv("LSP_COUNT_FILE")
 local out = os.getenv("LSP_COUNT_OUT")
 local result = { errors = {}, publishes = 0 }
@@ -19,11 +18,10 @@ local function lenses(uri)
   return found
 end
 
+local start = dofile(vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":h") .. "/start_client.lua")
+
 local ok, err = pcall(function()
-  local client_id = vim.lsp.start_client({
-    cmd = cmd,
-    name = "lsp-count",
-    root_dir = vim.fn.fnamemodify(file, ":p:h"),
+  local _, ready = start(file, {
     flags = { debounce_text_changes = 0 },
     handlers = {
       ["textDocument/publishDiagnostics"] = function(_, params)
@@ -33,12 +31,7 @@ local ok, err = pcall(function()
       end,
     },
   })
-  vim.cmd("edit " .. vim.fn.fnameescape(file))
-  vim.lsp.buf_attach_client(0, client_id)
-  result.initialized = vim.wait(20000, function()
-    local client = vim.lsp.get_client_by_id(client_id)
-    return client ~= nil and client.initialized == true
-  end, 20)
+  result.initialized = ready
   vim.wait(20000, function() return result.publishes >= 1 end, 20)
   local uri = vim.uri_from_bufnr(0)
   result.before = lenses(uri)
