@@ -342,7 +342,7 @@ def format_model_table(model: ModelReport) -> str:
 
 
 def _views(reports: list[FileReport], settings: Settings, selections: list[GPUSelection],
-           args: argparse.Namespace, refused: dict[int, SettingsError] | None = None) -> dict[int, MemoryView]:
+           args: argparse.Namespace, refused: dict[int, SettingsError]) -> dict[int, MemoryView]:
     """Memory, fits and compute for every model. A model that cannot have the settings (LoRA on a
     model without linear layers, more pipeline stages than layers) gets none: ``refused`` says why."""
     views: dict[int, MemoryView] = {}
@@ -354,8 +354,6 @@ def _views(reports: list[FileReport], settings: Settings, selections: list[GPUSe
             try:
                 memory = estimate_memory(m, s)
             except SettingsError as exc:
-                if refused is None:
-                    raise
                 refused[id(m)] = exc
                 continue
             fits = tuple(judge_fit(m, s, sel) for sel in selections)

@@ -140,8 +140,17 @@ class ParamNode:
     def structure(self) -> tuple[object, ...]:
         """All but the node's own name and source: equal for the entries of a stack that can be
         shown as one node repeated."""
-        return (tuple((t.name, t.shape, t.kind) for t in self.tensors), self.frozen, self.note, self.repeat,
-                self.active_repeat, self.key, tuple((c.name, c.structure) for c in self.children))
+        return (tuple((t.name, t.shape, t.kind) for t in self.tensors), self._flags(),
+                tuple((c.name, c.structure) for c in self.children))
+
+    def _flags(self) -> tuple[object, ...]:
+        return self.frozen, self.note, self.repeat, self.active_repeat, self.key
+
+    def same_structure(self, other: "ParamNode") -> bool:
+        """``structure`` equal, quickly where one is a renamed copy of the other (same tensors and children)."""
+        if self.tensors is other.tensors and self.children is other.children:
+            return self._flags() == other._flags()
+        return self.total == other.total and self.structure == other.structure
 
     def renamed(self, name: str) -> "ParamNode":
         """The same node under another name (its sizes, already summed, come along)."""

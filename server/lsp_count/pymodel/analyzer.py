@@ -82,11 +82,12 @@ class _Positions:
         return Span(Position(line, m.start(1)), Position(line, m.end(1)))
 
 
-def parse_tolerant(text: str) -> tuple[list[ast.stmt], list[Problem], _Positions, set[int]]:
+def parse_tolerant(text: str, positions: _Positions | None = None) -> tuple[list[ast.stmt], list[Problem], _Positions,
+                                                                            set[int]]:
     """Parse the file; when it does not parse, parse each top-level block on its own so that
-    a half-typed class does not hide the others (an editor buffer is rarely valid)."""
-    lines = LineIndex(text)
-    positions = _Positions(lines)
+    a half-typed class does not hide the others (an editor buffer is rarely valid).
+    ``positions``: the file's, when the caller has made them already."""
+    positions = positions or _Positions(LineIndex(text))
     try:
         return ast.parse(text).body, [], positions, set()
     except (SyntaxError, ValueError) as exc:
@@ -94,7 +95,7 @@ def parse_tolerant(text: str) -> tuple[list[ast.stmt], list[Problem], _Positions
     problems = [_syntax_problem(first, positions)]
     body: list[ast.stmt] = []
     repaired: set[int] = set()  # 1-based lines replaced by `pass`: what they built is missing
-    raw = [lines.line_text(i) for i in range(lines.line_count)]
+    raw = positions.raw_lines()
     starts = [i for i, line in enumerate(raw) if line[:1] and (line[0].isalpha() or line[0] in "_@")]
     # A decorator belongs to the block that follows it.
     blocks: list[int] = []
@@ -130,13 +131,12 @@ def _parse_with(memo: PythonMemo, text: str) -> tuple[list[ast.stmt], list[Probl
     if found is not None:
         body, positions.line_map = found
         return body, [], positions, set()
-    body, problems, whole, repaired = parse_tolerant(text)
-    whole._raw_lines = lines
+    body, problems, positions, repaired = parse_tolerant(text, positions)
     if problems:
         memo.blocks = ({}, 0)
     else:
         remember_blocks(memo, lines, blocks, body)
-    return body, problems, whole, repaired
+    return body, problems, positions, repaired
 
 
 def _syntax_problem(exc: Exception, positions: _Positions) -> Problem:
@@ -672,12 +672,6 @@ def _kind(inst: Inst, attr: str, p: Param) -> str:
     return "bias" if attr.endswith("bias") and len(p.shape) == 1 else "other"
 
 
-def _same_structure(a: ParamNode, b: ParamNode) -> bool:
-    if a.tensors is b.tensors and a.children is b.children:  # a renamed copy (_container_children)
-        return (a.repeat, a.frozen, a.note, a.active_repeat, a.key) == (b.repeat, b.frozen, b.note, b.active_repeat, b.key)
-    return a.total == b.total and a.structure == b.structure
-
-
 def _group(children: list[ParamNode]) -> list[ParamNode]:
     """Consecutive identical entries of a ModuleList / Sequential become one node repeated."""
     out: list[ParamNode] = []
@@ -685,7 +679,7 @@ def _group(children: list[ParamNode]) -> list[ParamNode]:
     while i < len(children):
         j = i + 1
         first = children[i]
-        while j < len(children) and _same_structure(first, children[j]):
+        while j < len(children) and first.same_structure(children[j]):
             j += 1
         if j - i > 1:
             out.append(ParamNode(f"{first.name}-{children[j - 1].name}", first.tensors, first.children, repeat=j - i,

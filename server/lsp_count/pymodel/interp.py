@@ -235,32 +235,14 @@ def numel(shape: tuple[Any, ...]) -> Any:
 
 
 def count_of(inst: Inst) -> Any:
-    """Parameters of a module, each tensor and module once, in params_of's (torch's) order without
-    its names: an int, a Sym when a size is a formula, or the first Unknown size."""
+    """Parameters of a module, each tensor and module once (params_of's walk): an int, a Sym when a
+    size is a formula, or the first Unknown size."""
     total: Any = 0
-    seen: set[int] = {id(inst)}
-    stack = [inst]
-    while stack:
-        m = stack.pop()
-        subs = []
-        for v in m.attrs.values():
-            t = type(v)
-            if t is Param or (t is not Inst and isinstance(v, Param)):
-                if id(v) in seen:
-                    continue
-                seen.add(id(v))
-                n = numel(v.shape)
-                if type(n) is int and type(total) is int:
-                    total += n
-                    continue
-                if isinstance(n, Unknown):
-                    return n
-                total = sym_add(total, n)
-            elif (t is Inst or isinstance(v, Inst)) and v.is_module and id(v) not in seen:
-                seen.add(id(v))
-                subs.append(v)
-        if subs:
-            stack.extend(reversed(subs))
+    for _, p in params_of(inst):
+        n = numel(p.shape)
+        if isinstance(n, Unknown):
+            return n
+        total = sym_add(total, n)
     return total
 
 
@@ -1080,8 +1062,6 @@ class Interpreter:
                 raise
             except Exception as exc:  # noqa: BLE001 - a builtin given values it rejects
                 raise Unresolved(f"`{_text(node)}` raises {type(exc).__name__}: {_user_words(str(exc))}"[:300])
-        if isinstance(fn, ExtV):
-            return self.call_external(fn.name, args, kwargs, node, env)
         if isinstance(fn, Unknown):
             return Unknown(fn.why, maybe_module=True)
         if isinstance(fn, Inst):
@@ -1179,9 +1159,8 @@ class Interpreter:
             inst = Inst(cls, "module" if cls.is_module else "object", cls.is_module,
                         env.module.span_of(node) if env.module.span_of else None)
             if bound is not None:
-                first = _first_param(init)
-                if first is not None:
-                    bound[first] = inst
+                if init.signature.names:
+                    bound[init.signature.names[0]] = inst  # self
                 self.call_function(init, [inst] + args, kwargs, node, bound)
             elif isinstance(init, FuncV):
                 self.call_function(init, [inst] + args, kwargs, node)
@@ -1478,19 +1457,13 @@ def _arg_key(v: Any) -> Any:
     return _MISSING
 
 
-def _first_param(fn: FuncV) -> str | None:
-    a = fn.node.args
-    params = a.posonlyargs + a.args
-    return params[0].arg if params else None
-
-
 def _build_key(cls: ClassV, init: Any, bound: dict[str, Any] | None, args: list[Any], kwargs: dict[str, Any]) -> Any:
     """What a build of ``cls`` depends on: with a constructor, its arguments bound to the
     parameter names, defaults included, so that ``Block(config)`` and ``Block(config=config)``
     are one build; None when an argument cannot be a key (see _arg_key)."""
     if bound is None:
         return _cache_key(cls, args, kwargs)
-    first = _first_param(init)
+    first = init.signature.names[0] if init.signature.names else None  # self
     # Bound in the constructor's parameter order: one order for every call, no sort needed.
     keys = []
     for name, v in bound.items():

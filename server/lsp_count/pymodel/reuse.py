@@ -92,22 +92,34 @@ class PythonMemo:
 
 
 class LineMap:
-    """The statements' line numbers (1-based, as ast gives them) -> the file's. Blocks parsed at
-    different times are numbered apart; each moves by its own amount."""
+    """Lines of blocks that moved -> where they are now, each block by its own amount: the
+    statements' line numbers (1-based, as ast gives them; blocks parsed at different times are
+    numbered apart) -> the file's, and a kept result's old lines -> its new ones."""
 
     def __init__(self, pieces: list[tuple[int, int, int]]) -> None:
         pieces.sort()
         self.starts = [first for first, _, _ in pieces]
-        self.pieces = pieces  # (first, line after the last, what to add), in the statements' numbering
+        self.pieces = pieces  # (first line, line after the last, what to add)
         self.identity = all(delta == 0 for _, _, delta in pieces)
 
-    def line(self, lineno: int) -> int:
-        if self.identity:
-            return lineno
+    @staticmethod
+    def between(old: tuple[tuple[int, int], ...], new: tuple[tuple[int, int], ...]) -> "LineMap":
+        """From where blocks were, (first, after the last), to where the same blocks are now."""
+        return LineMap([(a[0], a[1], b[0] - a[0]) for a, b in zip(old, new)])
+
+    def moved(self, lineno: int) -> int | None:
+        """Where the line is now; None for a line in none of the blocks."""
         i = bisect.bisect_right(self.starts, lineno) - 1
         if i < 0 or lineno >= self.pieces[i][1]:
-            return lineno  # not a statement line (never asked for)
+            return None
         return lineno + self.pieces[i][2]
+
+    def line(self, lineno: int) -> int:
+        """The file's line of a statement's line (a line in no block is left as it is: never asked for)."""
+        if self.identity:
+            return lineno
+        moved = self.moved(lineno)
+        return lineno if moved is None else moved
 
 
 # A top-level block starts at a line that starts with a name or a decorator; these go on a block.
@@ -274,7 +286,7 @@ class ReusePlan:
         self.shared = shared
         self.shared_key = (options_key, config_names, tuple(self.texts[i] for i in sorted(shared)))
         self.shared_ranges = tuple(self.ranges[i] for i in sorted(shared))
-        self.shared_maps: dict[int, tuple[tuple[tuple[int, int], ...], _Moves]] = {}
+        self.shared_maps: dict[int, tuple[tuple[tuple[int, int], ...], LineMap]] = {}
         self.shared_equal: dict[int, tuple[tuple[Any, ...], bool]] = {}
 
     def _reach(self, start: list[int], known: set[int]) -> set[int]:
@@ -301,10 +313,10 @@ class ReusePlan:
             found = self.shared_equal[id(old)] = (old, old == self.shared_key)
         return found[1]
 
-    def _shared_lines(self, old: tuple[tuple[int, int], ...]) -> "_Moves":
+    def _shared_lines(self, old: tuple[tuple[int, int], ...]) -> LineMap:
         found = self.shared_maps.get(id(old))
         if found is None or found[0] is not old:
-            found = self.shared_maps[id(old)] = (old, _Moves(old, self.shared_ranges))
+            found = self.shared_maps[id(old)] = (old, LineMap.between(old, self.shared_ranges))
         return found[1]
 
     def reuse(self, stmt: ast.ClassDef) -> ClassResult | None:
@@ -337,30 +349,15 @@ class ReusePlan:
         self.memo.files = {path: stamp for path in loaded_files if (stamp := _stamp(path)) is not None}
 
 
-class _Moves:
-    """A kept result's old line -> its new line, given where each block was and is now (a class's
-    results move with the blocks they were computed from); None for a line in none of them."""
-
-    def __init__(self, old: tuple[tuple[int, int], ...], new: tuple[tuple[int, int], ...]) -> None:
-        self.pairs = sorted(zip(old, new))
-        self.starts = [a[0] for a, _ in self.pairs]
-
-    def line(self, n: int) -> int | None:
-        i = bisect.bisect_right(self.starts, n) - 1
-        if i < 0 or n >= self.pairs[i][0][1]:
-            return None
-        return n + self.pairs[i][1][0] - self.pairs[i][0][0]
-
-
 def _moved(old: ClassResult, shared_ranges: tuple[tuple[int, int], ...], own_ranges: tuple[tuple[int, int], ...],
-           shared_lines: _Moves) -> ClassResult | None:
+           shared_lines: LineMap) -> ClassResult | None:
     """The results with each position moved as its block moved; None if a position is in none of
     the blocks (it cannot be placed)."""
-    own_lines = _Moves(old.own_ranges, own_ranges)
+    own_lines = LineMap.between(old.own_ranges, own_ranges)
 
     def line(n: int) -> int | None:
-        moved = own_lines.line(n)
-        return moved if moved is not None else shared_lines.line(n)
+        moved = own_lines.moved(n)
+        return moved if moved is not None else shared_lines.moved(n)
 
     spans: dict[Span, Span] = {}
     nodes: dict[int, ParamNode] = {}  # a stack's entries share their children: each is moved once
