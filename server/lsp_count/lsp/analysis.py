@@ -64,13 +64,12 @@ def analyze_document(uri: str, version: int | None, text: str, path: str, option
                      memo: PythonMemo | None = None) -> Analysis:
     """Never raises: a document that breaks the core still gets an answer and a diagnostic.
     ``memo``: what the analysis of the document's previous version lends this one (Python files)."""
-    lines = LineIndex(text)
     # len(text) bounds the UTF-8 size from below; encode only when it could be over.
     if len(text) > MAX_DOCUMENT_BYTES // 4 and len(text.encode("utf-8", "surrogatepass")) > MAX_DOCUMENT_BYTES:
         size = len(text.encode("utf-8", "surrogatepass")) / 2**20
         problem = Problem("info", "LC003", f"file is {size:.1f} MiB; lsp-count analyses model files up to "
                                            f"{MAX_DOCUMENT_BYTES // 2**20} MiB, so this one is skipped")
-        return Analysis(uri, version, text, path, lines, FileReport(path, (), (problem,)), options)
+        return Analysis(uri, version, text, path, LineIndex(text), FileReport(path, (), (problem,)), options)
     try:
         if PurePath(path).name.lower().endswith(WEIGHTS_INDEX_SUFFIX) and os.path.isfile(path):
             # Not a config: the index describes the shards beside it. Their headers (and the config.json
@@ -85,6 +84,8 @@ def analyze_document(uri: str, version: int | None, text: str, path: str, option
     except Exception as exc:  # noqa: BLE001 - a core bug on odd input must not take the editor session down
         report = FileReport(path, (), (Problem("error", "LC001", f"lsp-count could not analyse this document: "
                                                                    f"{type(exc).__name__}: {exc}"),))
+    # The core indexed the same text's lines already (a document's every edit): not again.
+    lines = report.lines if report.lines is not None and report.lines.text is text else LineIndex(text)
     return Analysis(uri, version, text, path, lines, report, options, hub_refs(report, options))
 
 
