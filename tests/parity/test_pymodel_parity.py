@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from lsp_count.core.analyze import AnalyzeOptions, analyze_path
+from lsp_count.core.analyze import AnalyzeOptions, analyze_path, analyze_text
 
 torch = pytest.importorskip("torch")
 pytestmark = pytest.mark.parity
@@ -76,3 +76,30 @@ def test_static_count_equals_torch_meta_count(name: str) -> None:
 
 def test_corpus_covers_the_styles() -> None:
     assert {"nanogpt.py", "resnet.py", "lora.py", "mlp.py", "recurrent.py", "project_import.py"} <= set(FILES)
+
+
+PACKAGE = pathlib.Path(__file__).resolve().parents[1] / "fixtures" / "pypackage"
+
+
+def test_a_package_in_the_transformers_layout_counts_as_torch_does_and_reads_only_what_it_uses() -> None:
+    """modeling_tiny.py imports its config, layers and an activation table relatively, as
+    transformers' modeling files do; it also imports things a count never needs (a download
+    helper, a type-checking-only import of a file that does not exist)."""
+    from lsp_count.pymodel.reuse import PythonMemo
+
+    path = PACKAGE / "tinylm" / "modeling_tiny.py"
+    memo = PythonMemo()  # its files: the project files the analysis read
+    report = analyze_text(path.read_text(), str(path), AnalyzeOptions(), memo=memo)
+    sys.path.insert(0, str(PACKAGE))
+    try:
+        import tinylm
+    finally:
+        sys.path.remove(str(PACKAGE))
+    assert [m.name for m in report.models] == ["TinyModel", "TinyForCausalLM"]
+    for model in report.models:
+        with torch.device("meta"):
+            built = getattr(tinylm, model.name)(tinylm.TinyConfig())
+        assert model.tree.total == sum(p.numel() for p in built.parameters()), model.name
+    read = {pathlib.Path(f).relative_to(path.parent).as_posix() for f in memo.files}
+    assert read == {"__init__.py", "configuration_tiny.py", "layers.py", "activations.py", "utils/__init__.py",
+                    "utils/logging.py"}  # not utils/hub.py: download_everything is imported, never used

@@ -425,3 +425,73 @@ def test_a_builtin_failing_on_an_unresolved_value_says_so_in_the_users_words() -
     (problem,) = [p for p in report.problems if p.code == "LC101"]
     assert "raises TypeError" in problem.message and "an unresolved value" in problem.message
     assert "'Unknown'" not in problem.message
+
+
+def test_type_checking_blocks_do_not_run() -> None:
+    report = run("""
+        import typing
+        from typing import TYPE_CHECKING
+        import torch.nn as nn
+        if TYPE_CHECKING:
+            WIDTH = 1
+        else:
+            WIDTH = 4
+        DEPTH = 1 if typing.TYPE_CHECKING else 2
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.ModuleList([nn.Linear(WIDTH, WIDTH) for _ in range(DEPTH)])
+    """)
+    assert [m.tree.total for m in report.models] == [40]
+
+
+def test_a_problem_in_a_project_file_names_that_file(tmp_path) -> None:
+    (tmp_path / "helpers.py").write_text("def make(n):\n    raise ValueError(n)\n")
+    report = run("""
+        import torch.nn as nn
+        from helpers import make
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = make(3)
+    """, str(tmp_path / "model.py"))
+    assert "the code raises on line 2 of helpers.py: `ValueError(n)`" in lc101(report)["Net"]
+
+
+def test_past_the_project_file_limit_a_name_is_unresolved_with_the_reason(tmp_path, monkeypatch) -> None:
+    from lsp_count.pymodel import interp
+
+    monkeypatch.setattr(interp, "MAX_PROJECT_FILES", 2)
+    (tmp_path / "a.py").write_text("from b import WIDTH\n")
+    (tmp_path / "b.py").write_text("from c import WIDTH\n")
+    (tmp_path / "c.py").write_text("WIDTH = 8\n")
+    src = """
+        import torch.nn as nn
+        from a import WIDTH
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(WIDTH, WIDTH)
+    """
+    report = run(src, str(tmp_path / "model.py"))
+    assert "`c.WIDTH` is in one more project file than the 2 the analyser reads for one file" in lc101(report)["Net"]
+    monkeypatch.setattr(interp, "MAX_PROJECT_FILES", 3)
+    assert [m.tree.total for m in run(src, str(tmp_path / "model.py")).models] == [72]
+
+
+def test_a_package_init_importing_its_own_submodule(tmp_path) -> None:
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("from . import sizes\nfrom .sizes import WIDTH as W\n")
+    (pkg / "sizes.py").write_text("WIDTH = 8\n")
+    report = run("""
+        import torch.nn as nn
+        import pkg
+        from pkg import sizes, W
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.a = nn.Linear(sizes.WIDTH, W)
+                self.b = nn.Linear(pkg.sizes.WIDTH, pkg.W)
+    """, str(tmp_path / "model.py"))
+    assert [m.tree.total for m in report.models] == [144]

@@ -103,6 +103,51 @@ def test_a_project_file_that_changes_is_read_again(tmp_path) -> None:
     assert second.models[0].tree.total == 272
 
 
+def test_a_kept_class_still_watches_the_project_file_it_read_when_it_was_counted(tmp_path) -> None:
+    """Imports are read when first used: after an edit elsewhere, the kept class's file is not
+    read again, yet a later change to it must still recount the class."""
+    (tmp_path / "layers.py").write_text("WIDTH = 8\n")
+    model = tmp_path / "model.py"
+    text = textwrap.dedent("""
+        import torch.nn as nn
+        from layers import WIDTH
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(WIDTH, WIDTH)
+        class Head(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(2, 2)
+    """)
+    options = AnalyzeOptions(base_dir=str(tmp_path))
+    memo = PythonMemo()
+    analyze_text(text, str(model), options, memo=memo)
+    edited = text.replace("nn.Linear(2, 2)", "nn.Linear(3, 3)")
+    second = analyze_text(edited, str(model), options, memo=memo)  # Net is kept; layers.py is not read
+    assert [m.tree.total for m in second.models] == [72, 12]
+    (tmp_path / "layers.py").write_text("WIDTH = 16  # wider\n")
+    third = analyze_text(edited, str(model), options, memo=memo)
+    assert [m.tree.total for m in third.models] == [272, 12]
+
+
+def test_a_recounted_class_reads_an_unchanged_project_file_without_parsing_it_again(tmp_path) -> None:
+    layers = tmp_path / "layers.py"
+    layers.write_text("import torch.nn as nn\nclass Block(nn.Module):\n    def __init__(self, n):\n"
+                      "        super().__init__()\n        self.fc = nn.Linear(n, n)\n")
+    text = "import torch.nn as nn\nfrom layers import Block\nclass Net(nn.Module):\n" \
+           "    def __init__(self):\n        super().__init__()\n        self.b = Block(4)\n"
+    options, memo = AnalyzeOptions(base_dir=str(tmp_path)), PythonMemo()
+    model = str(tmp_path / "model.py")
+    assert analyze_text(text, model, options, memo=memo).models[0].tree.total == 20
+    (key, (_, tree)), = memo.trees.items()
+    assert analyze_text(text.replace("Block(4)", "Block(5)"), model, options, memo=memo).models[0].tree.total == 30
+    assert memo.trees[key][1] is tree  # Net was counted again, from the same parse of layers.py
+    layers.write_text(layers.read_text().replace("nn.Linear(n, n)", "nn.Linear(n, n, bias=False)"))
+    assert analyze_text(text, model, options, memo=memo).models[0].tree.total == 16
+    assert memo.trees[key][1] is not tree
+
+
 def test_identifiers_cover_every_name_the_code_uses_and_skip_strings_and_comments() -> None:
     for name in SOURCES:
         tree = ast.parse((CORPUS / name).read_text())

@@ -175,6 +175,8 @@ def _analyze_python(text: str, path: str, options: Any, memo: PythonMemo | None)
         return FileReport(path, (), tuple(problems), recognized=False, lines=lines)
     base_dir = getattr(options, "base_dir", None) if options is not None else None
     ctx = Ctx((base_dir,) if base_dir else ())
+    if memo is not None:
+        ctx.trees = memo.trees
     ctx.hf_cache = getattr(options, "hf_cache", None) if options is not None else None
     scope = ModuleScope(path, positions.span, True, positions.line)
     try:

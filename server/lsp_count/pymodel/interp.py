@@ -29,6 +29,7 @@ MAX_STEPS = 300_000          # statements + calls for one class; bounds time on 
 MAX_CALL_DEPTH = 40          # interpreted calls nested; Python's own stack is the real limit
 MAX_SEQUENCE = 100_000       # elements of a list/str built by repetition
 MAX_INT_BITS = 4096          # integers beyond this are not tensor sizes
+MAX_PROJECT_FILES = 400      # project files read for one analysis; a model needs a few, a package has thousands
 
 CONTAINERS = {"ModuleList": "list", "Sequential": "seq", "ModuleDict": "dict", "ParameterList": "plist",
               "ParameterDict": "pdict"}
@@ -130,6 +131,28 @@ class BuiltinV:
         self.name, self.fn = name, fn
 
 
+class LazyImport:
+    """A name that a module imports from a project file, read when the code first uses it.
+
+    Python runs every import at once; following them all would read the whole package (a
+    transformers model file imports ``activations``, which imports ``utils``, ... 2,485 files
+    and 8 s) for the few names a model's constructor uses. Nothing the analyser models can
+    tell the two orders apart."""
+
+    __slots__ = ("path", "name", "dotted", "level", "scope", "value")
+
+    def __init__(self, path: str, name: str | None, dotted: str, level: int, scope: "ModuleScope") -> None:
+        self.path = path        # the project file that defines it
+        self.name = name        # the name in that file; None for the module itself
+        self.dotted = dotted    # as the import spells it, for an external stand-in and messages
+        self.level = level
+        self.scope = scope      # the importing file (a submodule is found relative to it)
+        self.value: Any = _UNREAD
+
+
+_UNREAD = object()
+
+
 class ModuleScope:
     """One source file being interpreted: its global names and how to place its nodes."""
 
@@ -145,6 +168,12 @@ class ModuleScope:
         self.star_imports: list[str] = []
         self.classes: list[ClassV] = []
 
+    def where(self, lineno: int) -> str:
+        """A node's line for a message; a project file's line names the file."""
+        if self.is_main:
+            return f"line {self.line_of(lineno)}"
+        return f"line {lineno} of {os.path.basename(self.path)}"
+
 
 class Ctx:
     """State of one analysis: budgets, loaded project files and hint anchors."""
@@ -155,6 +184,7 @@ class Ctx:
         self.class_stack: list[str] = []
         self.base_dirs = base_dirs
         self.loaded: dict[str, ModV | None] = {}
+        self.trees: dict[str, Any] = {}  # project files' parse trees (PythonMemo.trees, when there is one)
         # Hint anchors: call span -> the modules built there (counted once the class is built).
         self.hint_insts: dict[Span, list[Inst]] = {}
         # Counts the tree walks already made, by id of the module (kept alive with it): a hint on
@@ -198,6 +228,11 @@ def why_of(v: Any) -> str:
 
 
 _Constant, _Name, _Attribute, _Call, _Assign = ast.Constant, ast.Name, ast.Attribute, ast.Call, ast.Assign
+# Imports of these name code outside the project (their values come from the torch table or builtins).
+_EXTERNAL_IMPORTS = frozenset({"torch", "math", "dataclasses", "typing", "collections", "copy", "functools",
+                               "itertools", "os", "sys", "typing_extensions", "einops", "numpy"})
+# External names whose value the analyser knows: `if TYPE_CHECKING:` imports are for type checkers only.
+_EXTERNAL_CONSTANTS: dict[str, Any] = {"typing.TYPE_CHECKING": False, "typing_extensions.TYPE_CHECKING": False}
 
 
 def params_of(inst: Inst) -> list[tuple[str, Param]]:
@@ -300,9 +335,8 @@ class Interpreter:
                     scope.env.vars[target] = Unknown(f"`{target}` is set by code the analyser cannot follow: {reason}")
             self.ctx.steps = 0  # module-level code has its own budget per statement
 
-    def load_project_module(self, scope: ModuleScope, module: str | None, level: int) -> ModV | None:
-        from lsp_count.pymodel.loader import load_module
-
+    def find_project_module(self, scope: ModuleScope, module: str | None, level: int) -> str | None:
+        """The project file an import names (``.layers``, ``pkg.mod``), or None where it is not one."""
         parts = (module or "").split(".") if module else []
         if level:
             base = os.path.dirname(os.path.abspath(scope.path))
@@ -315,12 +349,50 @@ class Interpreter:
             stem = os.path.join(root, *parts) if parts else root
             for candidate in (stem + ".py", os.path.join(stem, "__init__.py")):
                 if os.path.isfile(candidate):
-                    key = os.path.realpath(candidate)
-                    if key not in self.ctx.loaded:
-                        self.ctx.loaded[key] = None  # a cycle of imports sees an empty module
-                        self.ctx.loaded[key] = load_module(self, key)
-                    return self.ctx.loaded[key]
+                    return os.path.realpath(candidate)
         return None
+
+    def load_project_file(self, key: str) -> ModV | None:
+        """The project file's names, read once per analysis; None when it cannot be read, while it
+        is being read (a cycle of imports sees nothing) or past MAX_PROJECT_FILES."""
+        from lsp_count.pymodel.loader import load_module
+
+        loaded = self.ctx.loaded
+        if key not in loaded:
+            if len(loaded) >= MAX_PROJECT_FILES:
+                return None
+            loaded[key] = None
+            loaded[key] = load_module(self, key)
+        return loaded[key]
+
+    def load_project_module(self, scope: ModuleScope, module: str | None, level: int) -> ModV | None:
+        key = self.find_project_module(scope, module, level)
+        return self.load_project_file(key) if key is not None else None
+
+    def read_lazy(self, lazy: LazyImport) -> Any:
+        """What a LazyImport names, reading its file on first use."""
+        if lazy.value is _UNREAD:
+            lazy.value = Unknown(f"`{lazy.dotted}` is imported in a cycle", maybe_module=True)
+            lazy.value = self._read_lazy(lazy)
+        return lazy.value
+
+    def _read_lazy(self, lazy: LazyImport) -> Any:
+        over = len(self.ctx.loaded) >= MAX_PROJECT_FILES and lazy.path not in self.ctx.loaded
+        mod = self.load_project_file(lazy.path)
+        if mod is None:
+            if over:
+                return Unknown(f"`{lazy.dotted}` is in one more project file than the {MAX_PROJECT_FILES} the "
+                               f"analyser reads for one file", maybe_module=True)
+            return ExtV(lazy.dotted)
+        if lazy.name is None:
+            return mod
+        value = mod.names.get(lazy.name, lazy)
+        if value is not lazy:  # itself: a package's `from . import sub` names its submodule
+            return self.read_lazy(value) if type(value) is LazyImport else value
+        base = lazy.dotted.rsplit(".", 1)[0] if "." in lazy.dotted else ""
+        sub = self.load_project_module(lazy.scope, f"{base}.{lazy.name}" if base else lazy.name, lazy.level)
+        return sub if sub is not None else Unknown(
+            f"`{lazy.name}` is not defined in `{'.' * lazy.level}{base}`", maybe_module=True)
 
     # --- statements ------------------------------------------------------------------------
 
@@ -383,7 +455,7 @@ class Interpreter:
             while truth(self.ev(s.test, env), f"the loop condition `{_text(s.test)}`"):
                 n += 1
                 if n > MAX_ITERATIONS:
-                    raise Unresolved(f"the while loop on line {env.module.line_of(s.lineno)} runs more than {MAX_ITERATIONS:,} times")
+                    raise Unresolved(f"the while loop on {env.module.where(s.lineno)} runs more than {MAX_ITERATIONS:,} times")
                 try:
                     self.exec_block(s.body, env)
                 except _Break:
@@ -399,10 +471,10 @@ class Interpreter:
         elif isinstance(s, ast.Import):
             for alias in s.names:
                 if alias.asname:
-                    env.vars[alias.asname] = self.import_value(env.module, alias.name, 0)
+                    env.vars[alias.asname] = self.import_value(env, alias.name, 0)
                 else:
                     top = alias.name.split(".")[0]
-                    env.vars[top] = self.import_value(env.module, top, 0)
+                    env.vars[top] = self.import_value(env, top, 0)
         elif isinstance(s, ast.ImportFrom):
             self.import_from(s, env)
         elif isinstance(s, ast.Pass | ast.Global | ast.Nonlocal | ast.Assert):
@@ -412,7 +484,7 @@ class Interpreter:
         elif isinstance(s, ast.Continue):
             raise _Continue()
         elif isinstance(s, ast.Raise):
-            raise Unresolved(f"the code raises on line {env.module.line_of(s.lineno)}: `{_text(s.exc) if s.exc else 'raise'}`")
+            raise Unresolved(f"the code raises on {env.module.where(s.lineno)}: `{_text(s.exc) if s.exc else 'raise'}`")
         elif isinstance(s, ast.Try):
             self.exec_block(s.body, env)
             self.exec_block(s.orelse, env)
@@ -432,9 +504,9 @@ class Interpreter:
                 elif isinstance(target, ast.Name):
                     env.vars.pop(target.id, None)
         elif isinstance(s, ast.Match):
-            raise Unresolved(f"`match` on line {env.module.line_of(s.lineno)} is not followed")
+            raise Unresolved(f"`match` on {env.module.where(s.lineno)} is not followed")
         else:
-            raise Unresolved(f"`{type(s).__name__}` statement on line {env.module.line_of(s.lineno)} is not followed")
+            raise Unresolved(f"`{type(s).__name__}` statement on {env.module.where(s.lineno)} is not followed")
 
     def branch(self, test: ast.expr, body: list[ast.stmt], orelse: list[ast.stmt], env: Env) -> list[ast.stmt]:
         cond = self.ev(test, env)
@@ -444,7 +516,7 @@ class Interpreter:
                 return orelse
             if orelse and all(isinstance(x, ast.Raise) for x in orelse):
                 return body
-            raise Unresolved(f"the condition `{_text(test)}` (line {env.module.line_of(test.lineno)}) depends on "
+            raise Unresolved(f"the condition `{_text(test)}` ({env.module.where(test.lineno)}) depends on "
                              f"{why_of(cond)}")
         return body if self.truthy(cond, test) else orelse
 
@@ -527,37 +599,37 @@ class Interpreter:
 
     # --- imports ---------------------------------------------------------------------------
 
-    def import_value(self, scope: ModuleScope, name: str, level: int) -> Any:
-        if level == 0 and name.split(".")[0] in ("torch", "math", "dataclasses", "typing", "collections", "copy",
-                                                  "functools", "itertools", "os", "sys", "einops", "numpy"):
+    def import_value(self, env: Env, name: str, level: int) -> Any:
+        if level == 0 and name.split(".")[0] in _EXTERNAL_IMPORTS:
             return ExtV(name)
-        mod = self.load_project_module(scope, name, level)
-        return mod if mod is not None else ExtV(name)
+        scope = env.module
+        key = self.find_project_module(scope, name, level)
+        if key is None:
+            return ExtV(name)
+        lazy = LazyImport(key, None, name, level, scope)
+        return lazy if env is scope.env else self.read_lazy(lazy)  # module level: read when used
 
     def import_from(self, s: ast.ImportFrom, env: Env) -> None:
         scope = env.module
         base = s.module or ""
-        mod = None
-        if s.level or base.split(".")[0] not in ("torch", "math", "dataclasses", "typing", "collections", "copy",
-                                                  "functools", "itertools", "typing_extensions", "einops", "numpy"):
-            mod = self.load_project_module(scope, s.module, s.level)
+        key = None
+        if s.level or base.split(".")[0] not in _EXTERNAL_IMPORTS:
+            key = self.find_project_module(scope, s.module, s.level)
         for alias in s.names:
             if alias.name == "*":
+                mod = self.load_project_file(key) if key is not None else None
                 if mod is not None:
                     env.vars.update({k: v for k, v in mod.names.items() if not k.startswith("_")})
                 else:
                     scope.star_imports.append(("." * s.level) + base)
                 continue
             bound = alias.asname or alias.name
-            if mod is not None:
-                if alias.name in mod.names:
-                    env.vars[bound] = mod.names[alias.name]
-                else:
-                    sub = self.load_project_module(scope, f"{base}.{alias.name}" if base else alias.name, s.level)
-                    env.vars[bound] = sub if sub is not None else Unknown(
-                        f"`{alias.name}` is not defined in `{'.' * s.level}{base}`", maybe_module=True)
-            else:
-                env.vars[bound] = ExtV(f"{base}.{alias.name}" if base else alias.name)
+            dotted = f"{base}.{alias.name}" if base else alias.name
+            if key is None:
+                env.vars[bound] = _EXTERNAL_CONSTANTS.get(dotted) if dotted in _EXTERNAL_CONSTANTS else ExtV(dotted)
+                continue
+            lazy = LazyImport(key, alias.name, dotted, s.level, scope)
+            env.vars[bound] = lazy if env is scope.env else self.read_lazy(lazy)  # module level: read when used
 
     # --- definitions -----------------------------------------------------------------------
 
@@ -629,9 +701,10 @@ class Interpreter:
             return e.value  # type: ignore[attr-defined]
         if t is _Name:
             try:
-                return env.lookup(e.id)  # type: ignore[attr-defined]
+                v = env.lookup(e.id)  # type: ignore[attr-defined]
             except KeyError:
                 return self.lookup(e.id, env, e)  # type: ignore[attr-defined]
+            return self.read_lazy(v) if type(v) is LazyImport else v
         if t is _Attribute:
             return self.get_attr(self.ev(e.value, env), e.attr, e)  # type: ignore[attr-defined]
         if t is _Call:
@@ -690,7 +763,7 @@ class Interpreter:
         if isinstance(e, ast.IfExp):
             cond = self.ev(e.test, env)
             if is_unknownish(cond):
-                raise Unresolved(f"the condition `{_text(e.test)}` (line {env.module.line_of(e.lineno)}) depends on "
+                raise Unresolved(f"the condition `{_text(e.test)}` ({env.module.where(e.lineno)}) depends on "
                                  f"{why_of(cond)}")
             return self.ev(e.body if self.truthy(cond, e.test) else e.orelse, env)
         if isinstance(e, ast.List | ast.Tuple | ast.Set):
@@ -752,7 +825,7 @@ class Interpreter:
         if isinstance(e, ast.Starred):
             return self.ev(e.value, env)
         if isinstance(e, ast.Await | ast.Yield | ast.YieldFrom):
-            raise Unresolved(f"`{type(e).__name__.lower()}` on line {env.module.line_of(e.lineno)} is not followed")
+            raise Unresolved(f"`{type(e).__name__.lower()}` on {env.module.where(e.lineno)} is not followed")
         raise Unresolved(f"`{_text(e)}` is not followed")
 
     def comprehension(self, gens: list[ast.comprehension], i: int, env: Env, emit: Callable[[Env], None]) -> None:
@@ -768,7 +841,8 @@ class Interpreter:
 
     def lookup(self, name: str, env: Env, node: ast.AST) -> Any:
         try:
-            return env.lookup(name)
+            v = env.lookup(name)
+            return self.read_lazy(v) if type(v) is LazyImport else v
         except KeyError:
             pass
         if name in _BUILTINS:
@@ -847,11 +921,13 @@ class Interpreter:
             key = (obj.name, name)
             found = self.ext_names.get(key)
             if found is None:  # nn.Linear is looked up for every layer: one ExtV per dotted name
-                found = self.ext_names[key] = ExtV(f"{obj.name}.{name}")
+                dotted = f"{obj.name}.{name}"
+                found = self.ext_names[key] = _EXTERNAL_CONSTANTS.get(dotted, ExtV(dotted))
             return found
         if isinstance(obj, ModV):
             if name in obj.names:
-                return obj.names[name]
+                v = obj.names[name]
+                return self.read_lazy(v) if type(v) is LazyImport else v
             return Unknown(f"`{name}` is not defined in `{obj.name}`", maybe_module=True)
         if isinstance(obj, ClassV):
             try:
@@ -1010,12 +1086,12 @@ class Interpreter:
                 owner = self.ev(e.args[0], env)
                 if not isinstance(owner, ClassV):
                     reason = f": {why_of(owner)}" if is_unknownish(owner) else ""
-                    raise Unresolved(f"`{_text(e)}` (line {env.module.line_of(e.lineno)}) names no class of this file{reason}")
+                    raise Unresolved(f"`{_text(e)}` ({env.module.where(e.lineno)}) names no class of this file{reason}")
                 return SuperV(owner, self.ev(e.args[1], env) if len(e.args) > 1 else None)
             try:
                 return SuperV(env.lookup("__class__"), env.lookup("__self__"))
             except KeyError:
-                raise Unresolved(f"`super()` outside a method (line {env.module.line_of(e.lineno)})")
+                raise Unresolved(f"`super()` outside a method ({env.module.where(e.lineno)})")
         fn = self.ev(e.func, env)
         args: list[Any] = []
         for a in e.args:

@@ -89,6 +89,9 @@ class PythonMemo:
         # added above it: their line numbers are then not the file's, and a LineMap says which.
         # One attribute, set at once: two analyses of a document may run at the same time.
         self.blocks: tuple[dict[tuple[str, int], tuple[int, list[ast.stmt]]], int] = ({}, 0)
+        # The project files' parse trees, by path: ((mtime, size), tree). An edit that recounts a
+        # class built from another file's classes reads that file again, but need not parse it.
+        self.trees: dict[str, tuple[tuple[int, int], ast.Module]] = {}
 
 
 class LineMap:
@@ -243,6 +246,7 @@ class ReusePlan:
         if any(_stamp(path) != stamp for path, stamp in memo.files.items()):
             self.previous = {}  # a project file the classes import has changed: count them all again
         self.results: dict[tuple[str, int], ClassResult] = {}
+        self.reused_any = False
         self.ranges: list[tuple[int, int]] = []
         self.texts: list[str] = []
         self.defined: dict[str, list[int]] = {}
@@ -335,6 +339,7 @@ class ReusePlan:
         if old.key[0] is not self.shared_key:  # one shared object again for the next analysis to compare once
             old = replace(old, key=key)
         self.results[self.slots[id(stmt)]] = old
+        self.reused_any = True
         return old
 
     def remember(self, stmt: ast.ClassDef, report: ModelReport | None, problem: Problem | None,
@@ -345,8 +350,14 @@ class ReusePlan:
                                                          tuple(hints.items()), names_a_line)
 
     def finish(self, loaded_files: list[str]) -> None:
+        """``loaded_files``: the project files this analysis read. Imports are read when first
+        used, so a kept class's files may not be among them: while anything is kept, the files
+        the earlier analyses read stay watched (they were unchanged, or nothing would be kept)."""
         self.memo.classes = self.results
-        self.memo.files = {path: stamp for path in loaded_files if (stamp := _stamp(path)) is not None}
+        files = dict(self.memo.files) if self.reused_any else {}
+        files.update((path, stamp) for path in loaded_files if (stamp := _stamp(path)) is not None)
+        self.memo.files = files
+        self.memo.trees = {path: tree for path, tree in self.memo.trees.items() if path in files}
 
 
 def _moved(old: ClassResult, shared_ranges: tuple[tuple[int, int], ...], own_ranges: tuple[tuple[int, int], ...],
