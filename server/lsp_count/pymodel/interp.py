@@ -1159,13 +1159,24 @@ class Interpreter:
                 local.vars["__class__"], local.vars["__self__"] = fn.owner, args[0]
             if isinstance(fn.node, ast.Lambda):
                 return self.ev(fn.node.body, local)
+            body = fn.node.body if not hasattr(fn.node, "deferred") else self.deferred_body(fn)
             try:
-                self.exec_block(fn.node.body, local)
+                self.exec_block(body, local)
             except _Return as r:
                 return r.value
             return None
         finally:
             self.ctx.depth -= 1
+
+    def deferred_body(self, fn: FuncV) -> list[ast.stmt]:
+        """The body of a project file's function, parsed on its first call (loader.body_of)."""
+        from lsp_count.pymodel.loader import body_of
+
+        try:
+            return body_of(fn.node)
+        except (SyntaxError, ValueError) as exc:
+            raise Unresolved(f"`{fn.name}` does not parse: {getattr(exc, 'msg', None) or exc} "
+                             f"({fn.env.module.where(getattr(exc, 'lineno', None) or fn.node.lineno)})")
 
     def bind_args(self, fn: FuncV, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> dict[str, Any]:
         sig = fn.signature

@@ -1,0 +1,173 @@
+"""Reading project files (loader.py): function bodies parsed when first called give the same
+tree as parsing the file whole."""
+
+from __future__ import annotations
+
+import ast
+import pathlib
+import textwrap
+
+import pytest
+
+from lsp_count.core.analyze import AnalyzeOptions, analyze_text
+from lsp_count.pymodel import loader
+from lsp_count.pymodel.loader import body_of, parse_deferring_bodies
+
+FIXTURES = pathlib.Path(__file__).resolve().parents[1] / "fixtures"
+
+
+def filled(tree: ast.Module) -> tuple[ast.Module, int]:
+    """The tree with every deferred body parsed, and how many there were."""
+    deferred = 0
+    stack: list[ast.AST] = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and hasattr(node, "deferred"):
+            deferred += 1
+            body_of(node)
+        stack.extend(ast.iter_child_nodes(node))
+    return tree, deferred
+
+
+def positions(tree: ast.Module) -> list[tuple[str, int, int, int | None, int | None]]:
+    """Every node's place; a block statement's end (class, if, try: where its last statement
+    ends) is not kept while that statement is a function whose body was not parsed."""
+    out = []
+    for node in ast.walk(tree):
+        if hasattr(node, "lineno"):
+            block = isinstance(node, ast.stmt) and hasattr(node, "body") and not isinstance(
+                node, (ast.FunctionDef, ast.AsyncFunctionDef))
+            out.append((type(node).__name__, node.lineno, node.col_offset,
+                        None if block else node.end_lineno, None if block else node.end_col_offset))
+    return out
+
+
+def same_as_whole(text: str) -> int:
+    tree, deferred = filled(parse_deferring_bodies(text, "m.py"))
+    whole = ast.parse(text)
+    assert ast.dump(tree) == ast.dump(whole)
+    assert positions(tree) == positions(whole)
+    return deferred
+
+
+def installed_sources() -> list[pathlib.Path]:
+    """Real project files: the installed torch.nn and transformers (what users' models import)."""
+    files: list[pathlib.Path] = sorted(FIXTURES.rglob("*.py"))
+    for package, pattern in (("torch", "nn/**/*.py"), ("transformers", "*.py"), ("transformers", "models/*/modeling_*.py")):
+        try:
+            root = pathlib.Path(__import__(package).__file__).parent
+        except ImportError:
+            continue
+        files += sorted(root.glob(pattern))[::7]
+    return files
+
+
+def test_real_files_give_the_whole_file_tree() -> None:
+    files = installed_sources()
+    deferred = sum(same_as_whole(path.read_text(encoding="utf-8")) for path in files)
+    assert deferred > 100  # most bodies were left for later
+
+
+CUT_TRAPS = {
+    "a docstring holding a def": '''
+        class A:
+            def f(self):
+                """Example:
+
+            def g(x):
+                return x
+                """
+                return 1
+    ''',
+    "a string at column 0": '''
+        class A:
+            def f(self):
+                s = """
+        text
+        """
+                return s
+
+            def g(self):
+                return 2
+    ''',
+    "brackets crossing the cut": '''
+        class A:
+            def f(self):
+                x = dict(
+        a=1)
+                return x
+    ''',
+    "a continued line": '''
+        class A:
+            def f(self):
+                x = 1 + \\
+        2
+                return x
+    ''',
+    "a body on the def line, comments and decorators": '''
+        import functools
+        class A:
+            def f(self): return 1
+            @functools.cache
+            def g(self):  # about g
+        # a comment at column 0
+                return 2
+            async def h(self):
+                async with x:
+                    pass
+            def i(self,
+                  y):
+                return y
+    ''',
+    "nested functions and classes": '''
+        def outer(n):
+            def inner(m):
+                class Local:
+                    def method(self):
+                        return m
+                return Local
+            return inner(n)
+        if True:
+            def conditional():
+                return 3
+        try:
+            def guarded():
+                return 4
+        except ImportError:
+            pass
+    ''',
+}
+
+
+@pytest.mark.parametrize("name", sorted(CUT_TRAPS))
+def test_cuts_that_could_go_wrong_give_the_whole_file_tree(name: str, monkeypatch) -> None:
+    monkeypatch.setattr(loader, "WHOLE_BELOW_LINES", 0)
+    same_as_whole(textwrap.dedent(CUT_TRAPS[name]))
+
+
+def test_tabs_and_short_files_parse_whole() -> None:
+    assert same_as_whole("class A:\n\tdef f(self):\n\t\treturn 1\n" * 20) == 0
+    assert same_as_whole("class A:\n    def f(self):\n        return 1\n" * 12) == 0
+    assert same_as_whole("class A:\n    def f(self):\n        return 1\n" * 14) == 14
+
+
+def test_a_body_that_does_not_parse_is_found_when_called(tmp_path) -> None:
+    helpers = "import torch.nn as nn\n" + "".join(f"def unused_{i}():\n    return {i}\n" for i in range(30)) + \
+        "def make(n):\n    return nn.Linear(n, n\n\ndef fine(n):\n    return nn.Linear(n, n)\n"
+    (tmp_path / "helpers.py").write_text(helpers)
+    report = analyze_text(textwrap.dedent("""
+        import torch.nn as nn
+        from helpers import make, fine
+        class Broken(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = make(3)
+        class Fine(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = fine(3)
+    """), str(tmp_path / "model.py"), AnalyzeOptions())
+    assert [(m.name, m.tree.total) for m in report.models] == [("Fine", 12)]
+    (problem,) = [p for p in report.problems if p.code == "LC101"]
+    assert "`Broken`" in problem.message and "`make` does not parse: '(' was never closed (line 63 of helpers.py)" \
+        in problem.message
