@@ -495,3 +495,38 @@ def test_a_package_init_importing_its_own_submodule(tmp_path) -> None:
                 self.b = nn.Linear(pkg.sizes.WIDTH, pkg.W)
     """, str(tmp_path / "model.py"))
     assert [m.tree.total for m in report.models] == [144]
+
+
+def test_decorators_and_annotations_in_every_written_form() -> None:
+    report = run("""
+        import dataclasses
+        import functools
+        from typing import ClassVar
+        import torch.nn as nn
+
+        @dataclasses.dataclass(frozen=True)
+        class Config:
+            registry: ClassVar[dict] = {}
+            width: int = 8
+
+        class Net(nn.Module):
+            def __init__(self, config: Config):
+                super().__init__()
+                self.a = nn.Linear(self.make(config.width), self.double)
+                self.b = nn.Linear(Net.make(2), 2, bias=self.biased)
+                self.c = nn.Linear(Config(4).width, 1)  # the dataclass's own __init__; ClassVar is no field
+
+            @staticmethod
+            def make(n):
+                return n
+
+            @functools.cached_property
+            def double(self):
+                return 16
+
+            @property
+            def biased(self):
+                return False
+    """)
+    (model,) = report.models
+    assert model.tree.total == 8 * 16 + 16 + 2 * 2 + 4 + 1

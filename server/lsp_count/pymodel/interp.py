@@ -185,6 +185,7 @@ class Ctx:
         self.base_dirs = base_dirs
         self.loaded: dict[str, ModV | None] = {}
         self.trees: dict[str, Any] = {}  # project files' parse trees (PythonMemo.trees, when there is one)
+        self.found: dict[tuple[str, str | None, int], str | None] = {}  # an import -> its project file
         # Hint anchors: call span -> the modules built there (counted once the class is built).
         self.hint_insts: dict[Span, list[Inst]] = {}
         # Counts the tree walks already made, by id of the module (kept alive with it): a hint on
@@ -337,6 +338,13 @@ class Interpreter:
 
     def find_project_module(self, scope: ModuleScope, module: str | None, level: int) -> str | None:
         """The project file an import names (``.layers``, ``pkg.mod``), or None where it is not one."""
+        key = (os.path.dirname(scope.path), module, level)  # the files of a package import the same modules
+        found = self.ctx.found.get(key, _UNREAD)
+        if found is _UNREAD:
+            found = self.ctx.found[key] = self._find_project_module(scope, module, level)
+        return found
+
+    def _find_project_module(self, scope: ModuleScope, module: str | None, level: int) -> str | None:
         parts = (module or "").split(".") if module else []
         if level:
             base = os.path.dirname(os.path.abspath(scope.path))
@@ -639,7 +647,7 @@ class Interpreter:
         kw_defaults = [None if d is None else self.ev(d, env) for d in a.kw_defaults]
         kind = ""
         for dec in getattr(node, "decorator_list", []):
-            dname = _text(dec)
+            dname = _written_name(dec)
             if dname.endswith("staticmethod"):
                 kind = "static"
             elif dname.endswith("classmethod"):
@@ -657,7 +665,7 @@ class Interpreter:
             except Unresolved as exc:
                 bases.append(Unknown(exc.reason))
         is_module = any(_is_module_base(b) for b in bases)
-        decorators = [_text(d) for d in node.decorator_list]
+        decorators = [_written_name(d) for d in node.decorator_list]
         is_dataclass = any(d.split("(")[0].endswith("dataclass") for d in decorators) or any(
             isinstance(b, ExtV) and b.name.endswith("NamedTuple") for b in bases)
         scope = env.module
@@ -671,7 +679,7 @@ class Interpreter:
         for stmt in node.body:
             try:
                 if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
-                    if stmt.target.id not in fields and not _text(stmt.annotation).startswith("ClassVar"):
+                    if stmt.target.id not in fields and not _written_name(stmt.annotation).startswith("ClassVar"):
                         fields.append(stmt.target.id)
                     if stmt.value is not None:
                         body_env.vars[stmt.target.id] = self.ev(stmt.value, body_env)
@@ -1700,6 +1708,22 @@ def _user_words(message: str) -> str:
     """A builtin's error message without the analyser's class names ("'Unknown' object is not iterable")."""
     return _OWN_TYPES.sub(lambda m: "an unresolved value" if m.group(1) in ("Unknown", "Sym") else "a module or value",
                           message)
+
+
+def _written_name(node: ast.AST) -> str:
+    """A decorator's or annotation's name as written (``functools.cached_property``,
+    ``dataclass()``, ``ClassVar[]``): what _text would begin with, without unparsing (a project
+    file's every function has its decorators looked at)."""
+    t = type(node)
+    if t is ast.Name:
+        return node.id  # type: ignore[attr-defined]
+    if t is ast.Attribute:
+        return f"{_written_name(node.value)}.{node.attr}"  # type: ignore[attr-defined]
+    if t is ast.Call:
+        return f"{_written_name(node.func)}()"  # type: ignore[attr-defined]
+    if t is ast.Subscript:
+        return f"{_written_name(node.value)}[]"  # type: ignore[attr-defined]
+    return "…"
 
 
 def _text(node: ast.AST | None) -> str:

@@ -50,19 +50,23 @@ def _parse(path: str, trees: dict[str, tuple[tuple[int, int], ast.Module]]) -> a
     return tree
 
 
-_DEF = re.compile(r"([ ]*)(?:async[ ]+)?def[ ]")
+# A def line: from a newline, which the search finds fast (a pattern starting with `^` is tried at
+# every character).
+_DEF = re.compile(r"\n( *)(def [^\n]*|async +def [^\n]*)")
+_CODE_LINE = re.compile(r"^( *)[^ \r\n#]", re.M)
 _OPEN = str.maketrans("", "", "([{")
 _CLOSE = str.maketrans("", "", ")]}")
 
 
 class DeferredBody:
-    """Where a function's body is in the file's text, for parsing it when the function is first
+    """Where a function is in the file's text, for parsing its body when the function is first
     called (``FunctionDef.deferred``)."""
 
-    __slots__ = ("lines", "start", "end", "indent", "path")
+    __slots__ = ("text", "start", "end", "line", "indent", "path")
 
-    def __init__(self, lines: list[str], start: int, end: int, indent: int, path: str) -> None:
-        self.lines, self.start, self.end, self.indent, self.path = lines, start, end, indent, path
+    def __init__(self, text: str, start: int, end: int, line: int, indent: int, path: str) -> None:
+        # text[start:end]: the def's lines; line: its first line, 0-based; indent: its column.
+        self.text, self.start, self.end, self.line, self.indent, self.path = text, start, end, line, indent, path
 
 
 def parse_deferring_bodies(text: str, path: str) -> ast.Module:
@@ -76,61 +80,57 @@ def parse_deferring_bodies(text: str, path: str) -> ast.Module:
     text said, and the file is parsed whole. A body that does not parse is found when called.
     Where a statement ends is only exact for a function whose body was parsed; a class or block
     whose last statement is a function not yet parsed ends where its def line does."""
-    lines = text.split("\n")
-    if "\t" in text or len(lines) < WHOLE_BELOW_LINES:
+    if "\t" in text or text.count("\n") < WHOLE_BELOW_LINES:
         return ast.parse(text, filename=path)
-    cuts: list[tuple[int, int, int, int]] = []  # (def line, first body line, line after the body, indent), 0-based
-    i, n = 0, len(lines)
-    while i < n:
-        line = lines[i]
-        if "def" not in line or not (m := _DEF.match(line)):
-            i += 1
-            continue
-        header = line.split("#")[0] if "#" in line and "'" not in line and '"' not in line else line
+    ends: dict[int, re.Pattern[str]] = {}  # indent -> the next line of code indented no deeper
+    cuts: list[tuple[int, int, int, int, int]] = []  # (def start, body start, body end, def line, indent)
+    stub: list[str] = []
+    done = line = 0  # text[:done] is in stub; line: the line at done, 0-based
+    for m in _DEF.finditer("\n" + text):  # (offsets one past the text's)
+        def_start = m.start(1) - 1
+        if def_start < done:
+            continue  # a def inside a body already cut
+        header = m.group(2)
+        if "#" in header and "'" not in header and '"' not in header:
+            header = header.split("#")[0]
         header = header.rstrip()
         if not header.endswith(":") or len(header) - len(header.translate(_OPEN)) != \
                 len(header) - len(header.translate(_CLOSE)):
-            i += 1  # a signature over several lines, or a body on the def line: parsed as it is
-            continue
+            continue  # a signature over several lines, or a body on the def line: parsed as it is
         indent = len(m.group(1))
-        j, first = i + 1, None
-        while j < n:
-            stripped = lines[j].lstrip(" ")
-            if stripped and stripped[0] != "#":
-                if len(lines[j]) - len(stripped) <= indent:
-                    break
-                if first is None:
-                    first = j
-            j += 1
+        body_start = m.end()  # past the def line's newline
+        end_re = ends.get(indent)
+        if end_re is None:
+            end_re = ends[indent] = re.compile(r"\n {0,%d}(?=[^ \r\n#])" % indent)
+        after = end_re.search(text, body_start - 1)
+        body_end = after.start() if after is not None else len(text)
+        region = text[body_start:body_end]
+        first = _CODE_LINE.search(region)
         if first is None:
-            i += 1
             continue
-        region = "\n".join(lines[i + 1:j])
-        last = region.rstrip()
         # A string or a continued line crossing the cut: the positions after it are not sure. (Brackets
         # crossing it leave a closing bracket without its opening one: the stub does not parse.)
-        if region.count('"""') % 2 or region.count("\'\'\'") % 2 or last.endswith("\\"):
+        if region.count('"""') % 2 or region.count("\'\'\'") % 2 or region.rstrip().endswith("\\"):
             return ast.parse(text, filename=path)
-        cuts.append((i, first, j, indent))
-        i = j
+        line += text.count("\n", done, def_start)
+        stub.append(text[done:body_start])
+        stub.append(" " * len(first.group(1)) + "..." + "\n" * region.count("\n"))
+        cuts.append((def_start, body_start, body_end, line, indent))
+        line += text.count("\n", def_start, body_end)
+        done = body_end
     if not cuts:
         return ast.parse(text, filename=path)
-    stub = list(lines)
-    for start, first, end, _ in cuts:
-        body_indent = len(stub[first]) - len(stub[first].lstrip(" "))
-        for k in range(start + 1, end):
-            stub[k] = ""
-        stub[start + 1] = " " * body_indent + "..."
+    stub.append(text[done:])
     try:
-        tree = ast.parse("\n".join(stub), filename=path)
+        tree = ast.parse("".join(stub), filename=path)
     except SyntaxError:  # brackets crossed a cut, or the file does not parse: the whole file says which
         return ast.parse(text, filename=path)
     defs = dict(_functions(tree.body))
-    for start, _, end, indent in cuts:
-        node = defs.get((start + 1, indent))
+    for start, _, end, def_line, indent in cuts:
+        node = defs.get((def_line + 1, indent))
         if node is None:  # the def line was inside a string
             return ast.parse(text, filename=path)
-        node.deferred = DeferredBody(lines, start, end, indent, path)  # type: ignore[attr-defined]
+        node.deferred = DeferredBody(text, start, end, def_line, indent, path)  # type: ignore[attr-defined]
     return tree
 
 
@@ -152,11 +152,11 @@ def body_of(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.stmt]:
     deferred = getattr(node, "deferred", None)
     if deferred is None:
         return node.body
-    lines = deferred.lines[deferred.start:deferred.end]
+    lines = deferred.text[deferred.start:deferred.end]
     if deferred.indent:  # an indented def parses inside a block; `if 1:` keeps its columns
-        source = "\n" * (deferred.start - 1) + "if 1:\n" + "\n".join(lines)
+        source = "\n" * (deferred.line - 1) + "if 1:\n" + lines
     else:
-        source = "\n" * deferred.start + "\n".join(lines)
+        source = "\n" * deferred.line + lines
     parsed = ast.parse(source, filename=deferred.path).body
     fn = parsed[0].body[0] if deferred.indent else parsed[0]  # type: ignore[attr-defined]
     node.body, node.end_lineno, node.end_col_offset = fn.body, fn.end_lineno, fn.end_col_offset
