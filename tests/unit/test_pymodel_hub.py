@@ -167,3 +167,40 @@ def test_hub_counts_is_optional_and_empty_elsewhere() -> None:
                 self.fc = nn.Linear(4, 4)
     """)
     assert report.hub_refs == () and report.hub_counts == ()
+
+
+def test_every_from_pretrained_call_is_found_wherever_it_is_written() -> None:
+    """Only the statements on lines that mention from_pretrained are walked; each call is still
+    found, in methods, blocks of every kind and after lines are added above (a kept block)."""
+    from lsp_count.pymodel.reuse import PythonMemo
+
+    src = textwrap.dedent('''
+        """Load with AutoModel.from_pretrained("in/a-docstring"): not a call."""
+        from transformers import AutoConfig, AutoModel
+        import torch.nn as nn
+        top = AutoConfig.from_pretrained("openai-community/gpt2")
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(2, 2)
+            def load(self, kind):
+                if kind:
+                    return AutoModel.from_pretrained("in/if")
+                try:
+                    pass
+                except ValueError:
+                    return AutoModel.from_pretrained(
+                        pretrained_model_name_or_path="in/except")
+                with open("x") as f:
+                    x = [AutoModel.from_pretrained(n) for n in ("not/constant",)]
+                match kind:
+                    case 1:
+                        return AutoModel.from_pretrained("in/match")
+    ''')
+    expected = ["openai-community/gpt2", "in/if", "in/except", "in/match"]
+    assert [hub for _, hub in run(src).hub_refs] == expected
+    memo = PythonMemo()
+    first = analyze_text(src, "model.py", AnalyzeOptions(), memo=memo)
+    moved = analyze_text("# one\n# two\n" + src, "model.py", AnalyzeOptions(), memo=memo)
+    assert [hub for _, hub in moved.hub_refs] == expected
+    assert [span.start.line for span, _ in moved.hub_refs] == [span.start.line + 2 for span, _ in first.hub_refs]

@@ -10,6 +10,7 @@ says what, with the count as a formula where one exists.
 from __future__ import annotations
 
 import ast
+import bisect
 import gc
 import re
 from typing import Any
@@ -311,18 +312,39 @@ def hub_refs(body: list[ast.stmt], positions: _Positions) -> tuple[tuple[Span, s
 
 def _hub_calls(body: list[ast.stmt], positions: _Positions) -> list[tuple[Span, str, str]]:
     """Each ``X.from_pretrained("org/name")``: span of the id string, the id, and ``X`` (the loader)."""
+    lines = [i + 1 for i, line in enumerate(positions.raw_lines()) if "from_pretrained" in line]
     out = []
-    for stmt in body:
-        for node in ast.walk(stmt):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "from_pretrained":
-                arg = node.args[0] if node.args else next(
-                    (k.value for k in node.keywords if k.arg == "pretrained_model_name_or_path"), None)
-                if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
-                    owner = node.func.value
-                    loader = owner.attr if isinstance(owner, ast.Attribute) else owner.id if isinstance(owner, ast.Name) else ""
-                    out.append((positions.span(arg), arg.value, loader))
+    for node in _nodes_on_lines(body, lines, positions.line):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "from_pretrained":
+            arg = node.args[0] if node.args else next(
+                (k.value for k in node.keywords if k.arg == "pretrained_model_name_or_path"), None)
+            if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                owner = node.func.value
+                loader = owner.attr if isinstance(owner, ast.Attribute) else owner.id if isinstance(owner, ast.Name) else ""
+                out.append((positions.span(arg), arg.value, loader))
     out.sort(key=lambda r: (r[0].start.line, r[0].start.column))
     return out
+
+
+def _nodes_on_lines(body: list[Any], lines: list[int], line_of: Any) -> Any:
+    """The nodes of the statements that span one of ``lines`` (the file's, 1-based, sorted),
+    without walking the others: "from_pretrained" in a docstring should not cost a walk of the
+    whole file."""
+    for stmt in body:
+        if hasattr(stmt, "end_lineno"):  # match_case has no position: its parts are looked at
+            k = bisect.bisect_left(lines, line_of(stmt.lineno))
+            if k == len(lines) or lines[k] > line_of(stmt.end_lineno or stmt.lineno):
+                continue
+        yield stmt
+        for _, value in ast.iter_fields(stmt):
+            if isinstance(value, list) and value and isinstance(value[0], (ast.stmt, ast.excepthandler, ast.match_case)):
+                yield from _nodes_on_lines(value, lines, line_of)
+            elif isinstance(value, list):
+                for item in value:
+                    if isinstance(item, ast.AST):
+                        yield from ast.walk(item)
+            elif isinstance(value, ast.AST):
+                yield from ast.walk(value)
 
 
 def _hub_count(ctx: Ctx, span: Span, hub: str, loader: str) -> tuple[Span, str, int | None, str]:
