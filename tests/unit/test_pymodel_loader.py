@@ -119,6 +119,27 @@ CUT_TRAPS = {
                   y):
                 return y
     ''',
+    "signatures over several lines": '''
+        class A:
+            def forward(
+                self,
+                x: "Tensor(",  # an unclosed bracket in a string
+                y=[1,
+                   2],
+            ) -> dict[
+                str, int
+            ]:
+                return {"a": x}
+
+            def other(self, a=")"):
+                return a
+
+            def commented(self, a):  # (
+                return a
+
+            def inline(self, a=(1,
+                                2)): return a
+    ''',
     "nested functions and classes": '''
         def outer(n):
             def inner(m):

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
 
 MAX_IMPORTED_BYTES = 2 * 2**20  # a project module bigger than this is not a model definition
 WHOLE_BELOW_LINES = 40  # a shorter file is parsed whole: cutting would not pay
+MAX_SIGNATURE_LINES = 40  # a def's signature longer than this keeps its body (brackets in strings?)
 
 
 def load_module(interp: "Interpreter", path: str) -> ModV | None:
@@ -53,6 +54,7 @@ def _parse(path: str, trees: dict[str, tuple[tuple[int, int], ast.Module]]) -> a
 # A def line: from a newline, which the search finds fast (a pattern starting with `^` is tried at
 # every character).
 _DEF = re.compile(r"\n( *)(def [^\n]*|async +def [^\n]*)")
+_STRING = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"|\'[^\'\\\n]*(?:\\.[^\'\\\n]*)*\'')
 _CODE_LINE = re.compile(r"^( *)[^ \r\n#]", re.M)
 _OPEN = str.maketrans("", "", "([{")
 _CLOSE = str.maketrans("", "", ")]}")
@@ -90,15 +92,10 @@ def parse_deferring_bodies(text: str, path: str) -> ast.Module:
         def_start = m.start(1) - 1
         if def_start < done:
             continue  # a def inside a body already cut
-        header = m.group(2)
-        if "#" in header and "'" not in header and '"' not in header:
-            header = header.split("#")[0]
-        header = header.rstrip()
-        if not header.endswith(":") or len(header) - len(header.translate(_OPEN)) != \
-                len(header) - len(header.translate(_CLOSE)):
-            continue  # a signature over several lines, or a body on the def line: parsed as it is
+        body_start = _body_start(text, m.end() - 1, m.group(2))
+        if body_start is None:
+            continue  # a body on the def line, or a signature this cannot follow: parsed as it is
         indent = len(m.group(1))
-        body_start = m.end()  # past the def line's newline
         end_re = ends.get(indent)
         if end_re is None:
             end_re = ends[indent] = re.compile(r"\n {0,%d}(?=[^ \r\n#])" % indent)
@@ -126,12 +123,33 @@ def parse_deferring_bodies(text: str, path: str) -> ast.Module:
     except SyntaxError:  # brackets crossed a cut, or the file does not parse: the whole file says which
         return ast.parse(text, filename=path)
     defs = dict(_functions(tree.body))
-    for start, _, end, def_line, indent in cuts:
+    for start, body_start, end, def_line, indent in cuts:
         node = defs.get((def_line + 1, indent))
-        if node is None:  # the def line was inside a string
-            return ast.parse(text, filename=path)
+        body_line = def_line + text.count("\n", start, body_start) + 1  # 1-based, where the stub put `...`
+        if node is None or len(node.body) != 1 or node.body[0].lineno != body_line:
+            return ast.parse(text, filename=path)  # the def line was in a string, or the signature was misread
         node.deferred = DeferredBody(text, start, end, def_line, indent, path)  # type: ignore[attr-defined]
     return tree
+
+
+def _body_start(text: str, end: int, line: str) -> int | None:
+    """Where a function's body starts: past the line that ends its signature, which starts with
+    ``line`` (ending at ``end``) and goes on while brackets are open; None where the body is on
+    that line or the brackets do not close within a few lines (a bracket in a string)."""
+    depth = 0
+    for _ in range(MAX_SIGNATURE_LINES):
+        if "'" in line or '"' in line:
+            line = _STRING.sub('""', line)  # a bracket or # in a default or an annotation's string
+        line = line.split("#")[0]
+        depth += (len(line) - len(line.translate(_OPEN))) - (len(line) - len(line.translate(_CLOSE)))
+        if depth <= 0:
+            return end + 1 if depth == 0 and line.rstrip().endswith(":") else None
+        if end >= len(text):
+            return None
+        following = text.find("\n", end + 1)
+        following = len(text) if following < 0 else following
+        line, end = text[end + 1:following], following
+    return None
 
 
 def _functions(body: list[ast.stmt]) -> Any:
