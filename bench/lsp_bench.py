@@ -9,7 +9,9 @@ memory and fit), and measures wall time seen by the client:
   waits for the publishDiagnostics of that version (includes the server's
   debounce);
 * the same for a 5,444-line Python model file (bench/pymodel_bench.py's): the
-  first analysis when it is opened, then edits inside one class.
+  first analysis when it is opened, then edits inside one class;
+* the same for the largest modeling file of the installed transformers, opened where
+  it is (its analysis reads the package files it imports).
 
     .venv/bin/python bench/lsp_bench.py [--hovers 600] [--edits 100] [--python-edits 30]
 
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib.util
 import pathlib
 import statistics
 import sys
@@ -137,6 +140,24 @@ async def run(hovers: int, edits: int, py_edits: int) -> int:
         py_edit_ms = [await edit_to_diagnostics(client, py_uri, 2 + i, py_published, py_text[:at] + (
             f"num_classes={1000 + i % 7 + 1}") + py_text[at + len("num_classes=1000"):]) for i in range(py_edits)]
 
+        # The largest modeling file of the installed transformers, opened where it is: the server
+        # reads the package files it imports (from nothing when opened; their trees kept after).
+        real = largest_transformers_file()
+        real_open_ms, real_edit_ms = None, []
+        if real is not None:
+            real_text = real.read_text(encoding="utf-8")
+            real_uri = real.as_uri()
+            real_published = published_for.setdefault(real_uri, {})
+            start = time.perf_counter()
+            client.text_document_did_open(types.DidOpenTextDocumentParams(
+                text_document=types.TextDocumentItem(uri=real_uri, language_id="python", version=1, text=real_text)))
+            while 1 not in real_published:
+                await asyncio.sleep(0.0005)
+            real_open_ms = (real_published[1] - start) * 1000
+            line = "self.hidden_size = config.hidden_size"
+            real_edit_ms = [await edit_to_diagnostics(client, real_uri, 2 + i, real_published, real_text.replace(
+                line, f"{line}  # edit {i}", 1)) for i in range(py_edits)]
+
         await client.shutdown_async(None)
         client.exit(None)
         await client.stop()
@@ -152,10 +173,23 @@ async def run(hovers: int, edits: int, py_edits: int) -> int:
     p50, p99 = percentile(py_edit_ms, 50), percentile(py_edit_ms, 99)
     print(f"5,444-line Python file: open to diagnostics {py_open_ms:.0f} ms; edit inside one class to "
           f"diagnostics ({py_edits} edits): p50 {p50:.1f} ms  p99 {p99:.1f} ms")
+    if real_open_ms is not None:
+        r50, r99 = percentile(real_edit_ms, 50), percentile(real_edit_ms, 99)
+        print(f"{real.parent.name}/{real.name} of the installed transformers ({real_text.count(chr(10)) + 1:,} lines, "
+              f"read in place with the package files it imports): open to diagnostics {real_open_ms:.0f} ms; "
+              f"edit inside one class to diagnostics ({py_edits} edits): p50 {r50:.1f} ms  p99 {r99:.1f} ms")
     ok = h99 <= 20 and e99 <= 100 and p99 < 200
     print("targets (hover p99 ≤ 20 ms, edit-to-diagnostics ≤ 100 ms; in the 5,444-line Python file < 200 ms):",
           "met" if ok else "MISSED")
     return 0 if ok else 1
+
+
+def largest_transformers_file() -> pathlib.Path | None:
+    spec = importlib.util.find_spec("transformers")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    files = pathlib.Path(spec.submodule_search_locations[0]).glob("models/*/modeling_*.py")
+    return max(files, key=lambda f: f.stat().st_size, default=None)
 
 
 def main() -> int:

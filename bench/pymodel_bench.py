@@ -4,14 +4,21 @@ Builds a synthetic file from the corpus (nanoGPT, ResNet, LoRA, MLP, recurrent
 classes, renamed so every copy is its own class) and times analyze_text: the whole
 file from nothing (the CLI, the gate, a file just opened), then the language server's
 re-analysis after an edit (the classes the edit cannot reach come from the last one).
+Then real files: every models/*/modeling_*.py of the installed transformers (a test
+dependency), each from nothing, reading the project files it imports as the analysis
+does in a transformers checkout; the largest against Python importing the same module.
 Run: .venv/bin/python bench/pymodel_bench.py
 """
 
 from __future__ import annotations
 
+import importlib.metadata
+import importlib.util
 import pathlib
 import re
 import statistics
+import subprocess
+import sys
 import time
 
 from lsp_count.core.analyze import analyze_text
@@ -98,6 +105,43 @@ def time_edits(text: str, runs: int) -> tuple[list[float], list[float]]:
     return inside, moved
 
 
+def time_transformers() -> None:
+    """Every modeling file of the installed transformers, analysed from nothing (nothing is kept
+    between files: each analysis reads its imports again)."""
+    spec = importlib.util.find_spec("transformers")
+    if spec is None or not spec.submodule_search_locations:
+        print("transformers is not installed: no real files timed")
+        return
+    root = pathlib.Path(spec.submodule_search_locations[0])
+    files = sorted(root.glob("models/*/modeling_*.py"))
+    results = []
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        start = time.perf_counter()
+        report = analyze_text(text, str(path))
+        results.append(((time.perf_counter() - start) * 1000, path, text.count("\n") + 1, report))
+    times = sorted(r[0] for r in results)
+    slowest = max(results, key=lambda r: r[0])
+    print(f"transformers {importlib.metadata.version('transformers')}: {len(files)} modeling files from "
+          f"nothing: median {statistics.median(times):.0f} ms, 90th percentile {times[int(len(times) * 0.9)]:.0f} ms, "
+          f"slowest {slowest[0]:.0f} ms ({slowest[1].parent.name}, {slowest[2]:,} lines)")
+    for _, path, lines, report in sorted(results, key=lambda r: -r[2])[:3]:
+        text = path.read_text(encoding="utf-8")
+        again = []
+        for _ in range(5):
+            start = time.perf_counter()
+            analyze_text(text, str(path))
+            again.append((time.perf_counter() - start) * 1000)
+        module = f"transformers.models.{path.parent.name}.{path.stem}"
+        code = ("import time, importlib; t = time.perf_counter(); "
+                f"importlib.import_module({module!r}); print(time.perf_counter() - t)")
+        imported = subprocess.run([sys.executable, "-W", "ignore", "-c", code], capture_output=True, text=True)
+        import_s = float(imported.stdout.strip() or "nan")
+        print(f"  {path.parent.name}/{path.name} ({lines:,} lines, {len(report.models)} classes counted, "
+              f"{sum(p.code == 'LC101' for p in report.problems)} unresolved): median {statistics.median(again):.0f} ms; "
+              f"Python importing it: {import_s:.2f} s ({import_s * 1000 / statistics.median(again):.0f}x)")
+
+
 def main() -> None:
     text = build()
     lines = text.count("\n") + 1
@@ -118,6 +162,7 @@ def main() -> None:
     print(f"torch, run the file + build the same {len(report.models)} classes on the meta device: "
           f"median {statistics.median(torch_times):.0f} ms, after importing torch once ({import_s:.2f} s)")
     print(f"ratio (median): {statistics.median(torch_times) / statistics.median(times):.1f}x")
+    time_transformers()
 
 
 if __name__ == "__main__":

@@ -329,6 +329,19 @@ def test_no_module_class_is_not_recognized() -> None:
                 super().__init__()
                 self.p = nn.Parameter(torch.zeros(*([10**9] * 40)))
     """, "about 10^360 parameters is more than any model holds"),
+    ("""
+        import torch.nn as nn
+        def checksum(n):
+            total = 0
+            for d in range(n):
+                total += d % 7
+            return total
+        class Spinning(nn.Module):
+            def __init__(self):
+                super().__init__()
+                width = sum(checksum(5000) for _ in range(1000)) % 64 + 1
+                self.fc = nn.Linear(width, 2)
+    """, "the analysis took more than 100,000 steps"),
 ])
 def test_hostile_input_gives_a_reason_fast(src: str, reason: str) -> None:
     start = time.perf_counter()
