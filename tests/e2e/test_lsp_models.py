@@ -208,6 +208,33 @@ async def test_python_edits_recount_what_they_change_and_move_the_rest(pull_clie
     assert after[text.count("\n", 0, text.index("class GPT(")) + 2].startswith("96.1M params (96,145,920)")  # 12 blocks × 2,360,832 fewer
 
 
+async def test_python_lenses_follow_a_saved_or_changed_project_file(pull_client: LanguageClient, models_ws):
+    # The document's text does not change; the project file it imports does (saved in the editor,
+    # then changed on disk by another tool): its lenses must follow.
+    layers = models_ws / "project" / "layers.py"
+    layers.parent.mkdir()
+    layers.write_text("WIDTH = 8\n")
+    model = layers.with_name("uses_layers.py")
+    model.write_text("import torch.nn as nn\nfrom layers import WIDTH\n\n\nclass UsesLayers(nn.Module):\n"
+                     "    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(WIDTH, WIDTH)\n")
+    uri, _ = doc(pull_client, model, "python")
+
+    async def titles() -> list[str]:
+        return [lens.command.title.split(" · ")[0] for lens in await lenses(pull_client, uri) if lens.command]
+
+    assert await titles() == ["72 params (72)"]
+    layers_uri, layers_text = doc(pull_client, layers, "python")
+    layers.write_text("WIDTH = 16\n")
+    change_doc(pull_client, layers_uri, "WIDTH = 16\n", 2)
+    pull_client.text_document_did_save(types.DidSaveTextDocumentParams(
+        text_document=types.TextDocumentIdentifier(uri=layers_uri)))
+    assert await titles() == ["272 params (272)"]
+    layers.write_text("WIDTH = 4  # changed by another tool\n")
+    pull_client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(
+        changes=[types.FileEvent(uri=layers_uri, type=types.FileChangeType.Changed)]))
+    assert await titles() == ["20 params (20)"]
+
+
 async def test_python_budget_findings_follow_edits_and_moves(pull_client: LanguageClient, models_ws):
     # Findings of classes an edit did not reach are kept from the last analysis; they must still
     # sit on their class after lines are added above it, and follow a count that changes.

@@ -292,7 +292,32 @@ class LspCountServer(LanguageServer):
         self.verdicts.clear()
         self.views.clear()
         self.summaries.clear()
-        for uri in list(self.workspace.text_documents):
+        await self.refresh(list(self.workspace.text_documents))
+
+    def project_files_changed(self, paths: list[str]) -> None:
+        """Python files were saved or changed on disk: the open Python documents whose last
+        analysis read one of them (a class imported from it) are analysed again; their own text
+        has not changed, so nothing else would."""
+        changed = {os.path.realpath(path) for path in paths}
+        stale = [uri for uri, memo in self.memos.items() if changed & memo.files.keys()]
+        for uri in stale:
+            self.forget_results(uri)
+        if stale:
+            self.spawn(self.refresh(stale))
+
+    def forget_results(self, uri: str) -> None:
+        """The document's analysis and everything made from it (not its PythonMemo)."""
+        self.analyses.pop(uri, None)
+        self.verdicts.pop(uri, None)
+        self.views.pop(uri, None)
+        for cache in (self.summaries, self.key_hovers):
+            for slot in [k for k in cache if k[0] == uri]:
+                cache.pop(slot, None)
+
+    async def refresh(self, uris: list[str]) -> None:
+        """The documents' diagnostics pushed again; clients that pull (diagnostics, hints, lenses)
+        are asked to pull again."""
+        for uri in uris:
             await self.publish(uri)
         refreshes = (
             ("diagnostics", self.workspace_diagnostic_refresh_async, self.pull_diagnostics),
@@ -347,9 +372,11 @@ def create_server() -> LspCountServer:
         watch = ls._workspace_cap("did_change_watched_files")
         if watch is not None and watch.dynamic_registration:
             registration = types.Registration(
-                id="lsp-count-budget-files", method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+                id="lsp-count-watched-files", method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
                 register_options=types.DidChangeWatchedFilesRegistrationOptions(
-                    watchers=[types.FileSystemWatcher(glob_pattern=f"**/{name}") for name in BUDGET_FILES]))
+                    watchers=[types.FileSystemWatcher(glob_pattern=f"**/{name}") for name in BUDGET_FILES] +
+                    # project files a Python model imports (changed outside the editor: git, another tool)
+                    [types.FileSystemWatcher(glob_pattern="**/*.py")]))
             ls.spawn(ls._quiet(ls.client_register_capability_async(types.RegistrationParams([registration]))))
         if await ls.pull_settings():
             await ls.refresh_all()
@@ -363,8 +390,10 @@ def create_server() -> LspCountServer:
 
     @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
     def did_change_watched_files(ls: LspCountServer, params: types.DidChangeWatchedFilesParams) -> None:
-        if any(os.path.basename(to_fs_path(c.uri) or c.uri) in BUDGET_FILES for c in params.changes):
+        paths = [to_fs_path(c.uri) or c.uri for c in params.changes]
+        if any(os.path.basename(path) in BUDGET_FILES for path in paths):
             ls.budget_changed()
+        ls.project_files_changed([path for path in paths if path.endswith(".py")])
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     async def did_open(ls: LspCountServer, params: types.DidOpenTextDocumentParams) -> None:
@@ -377,8 +406,11 @@ def create_server() -> LspCountServer:
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls: LspCountServer, params: types.DidSaveTextDocumentParams) -> None:
-        if os.path.basename(to_fs_path(params.text_document.uri) or "") in BUDGET_FILES:
+        path = to_fs_path(params.text_document.uri) or ""
+        if os.path.basename(path) in BUDGET_FILES:
             ls.budget_changed()
+        if path.endswith(".py"):
+            ls.project_files_changed([path])
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: LspCountServer, params: types.DidCloseTextDocumentParams) -> None:
@@ -386,13 +418,8 @@ def create_server() -> LspCountServer:
         task = ls.debounced.pop(uri, None)
         if task is not None:
             task.cancel()
-        ls.analyses.pop(uri, None)
+        ls.forget_results(uri)
         ls.memos.pop(uri, None)
-        ls.verdicts.pop(uri, None)
-        ls.views.pop(uri, None)
-        for cache in (ls.summaries, ls.key_hovers):
-            for slot in [k for k in cache if k[0] == uri]:
-                cache.pop(slot, None)
         if not ls.pull_diagnostics:
             ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
