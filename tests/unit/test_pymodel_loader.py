@@ -166,6 +166,25 @@ def test_cuts_that_could_go_wrong_give_the_whole_file_tree(name: str, monkeypatc
     same_as_whole(textwrap.dedent(CUT_TRAPS[name]))
 
 
+def test_a_def_in_a_docstring_is_left_in_it_and_the_other_bodies_deferred(monkeypatch) -> None:
+    monkeypatch.setattr(loader, "WHOLE_BELOW_LINES", 0)
+    text = textwrap.dedent('''
+        class Kwargs:
+            """How to use it:
+
+            ```python
+            class Model:
+                def __call__(self, x):
+                    y = x
+            ```
+            """
+
+            def real(self):
+                return 1
+    ''')
+    assert same_as_whole(text) == 1  # `real` only; the docstring keeps its text
+
+
 def test_tabs_and_short_files_parse_whole() -> None:
     assert same_as_whole("class A:\n\tdef f(self):\n\t\treturn 1\n" * 20) == 0
     assert same_as_whole("class A:\n    def f(self):\n        return 1\n" * 12) == 0

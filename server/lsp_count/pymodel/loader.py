@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import os
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from lsp_count.pymodel.values import ModV
 
@@ -85,9 +85,8 @@ def parse_deferring_bodies(text: str, path: str) -> ast.Module:
     if "\t" in text or text.count("\n") < WHOLE_BELOW_LINES:
         return ast.parse(text, filename=path)
     ends: dict[int, re.Pattern[str]] = {}  # indent -> the next line of code indented no deeper
-    cuts: list[tuple[int, int, int, int, int]] = []  # (def start, body start, body end, def line, indent)
-    stub: list[str] = []
-    done = line = 0  # text[:done] is in stub; line: the line at done, 0-based
+    cuts: list[_Cut] = []
+    done = line = 0  # text[:done] is before the last cut's end; line: the line at done, 0-based
     for m in _DEF.finditer("\n" + text):  # (offsets one past the text's)
         def_start = m.start(1) - 1
         if def_start < done:
@@ -110,26 +109,47 @@ def parse_deferring_bodies(text: str, path: str) -> ast.Module:
         if region.count('"""') % 2 or region.count("\'\'\'") % 2 or region.rstrip().endswith("\\"):
             return ast.parse(text, filename=path)
         line += text.count("\n", done, def_start)
-        stub.append(text[done:body_start])
-        stub.append(" " * len(first.group(1)) + "..." + "\n" * region.count("\n"))
-        cuts.append((def_start, body_start, body_end, line, indent))
+        cuts.append(_Cut(def_start, body_start, body_end, line, indent, len(first.group(1)),
+                         line + text.count("\n", def_start, body_start) + 1))
         line += text.count("\n", def_start, body_end)
         done = body_end
-    if not cuts:
-        return ast.parse(text, filename=path)
-    stub.append(text[done:])
-    try:
-        tree = ast.parse("".join(stub), filename=path)
-    except SyntaxError:  # brackets crossed a cut, or the file does not parse: the whole file says which
-        return ast.parse(text, filename=path)
-    defs = dict(_functions(tree.body))
-    for start, body_start, end, def_line, indent in cuts:
-        node = defs.get((def_line + 1, indent))
-        body_line = def_line + text.count("\n", start, body_start) + 1  # 1-based, where the stub put `...`
-        if node is None or len(node.body) != 1 or node.body[0].lineno != body_line:
-            return ast.parse(text, filename=path)  # the def line was in a string, or the signature was misread
-        node.deferred = DeferredBody(text, start, end, def_line, indent, path)  # type: ignore[attr-defined]
-    return tree
+    for _ in range(2):  # a second time without the cuts that were not functions (a def in a docstring)
+        if not cuts:
+            break
+        stub, at = [], 0
+        for cut in cuts:
+            region = text[cut.body_start:cut.body_end]
+            stub.append(text[at:cut.body_start])
+            stub.append(" " * cut.body_indent + "..." + "\n" * region.count("\n"))
+            at = cut.body_end
+        stub.append(text[at:])
+        try:
+            tree = ast.parse("".join(stub), filename=path)
+        except SyntaxError:  # brackets crossed a cut, or the file does not parse: the whole file says which
+            break
+        defs = dict(_functions(tree.body))
+        found = [(cut, defs.get((cut.line + 1, cut.indent))) for cut in cuts]
+        kept = [cut for cut, node in found if node is not None and len(node.body) == 1 and
+                node.body[0].lineno == cut.body_line]
+        if len(kept) == len(cuts):
+            for cut, node in found:
+                node.deferred = DeferredBody(text, cut.def_start, cut.body_end, cut.line, cut.indent, path)  # type: ignore[union-attr]
+            return tree
+        cuts = kept  # the others were in a string, or their signature was misread
+    return ast.parse(text, filename=path)
+
+
+class _Cut(NamedTuple):
+    """A function body to leave out of the first parse: offsets in the text, its def line
+    (0-based), its column, its body's indent, and the line (1-based) of the stub's `...`."""
+
+    def_start: int
+    body_start: int
+    body_end: int
+    line: int
+    indent: int
+    body_indent: int
+    body_line: int
 
 
 def _body_start(text: str, end: int, line: str) -> int | None:
