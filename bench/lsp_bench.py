@@ -64,6 +64,20 @@ async def edit_to_diagnostics(client: LanguageClient, uri: str, version: int, pu
     return (published[version] - start) * 1000
 
 
+async def open_python(client: LanguageClient, published_for: dict[str, dict[int | None, float]],
+                      path: pathlib.Path, text: str) -> tuple[str, dict[int | None, float], float]:
+    """Opens a Python document: its uri, when each version's diagnostics came, and ms from opening
+    it to its first diagnostics (the server's first analysis)."""
+    uri = path.as_uri()
+    published = published_for.setdefault(uri, {})
+    start = time.perf_counter()
+    client.text_document_did_open(types.DidOpenTextDocumentParams(
+        text_document=types.TextDocumentItem(uri=uri, language_id="python", version=1, text=text)))
+    while 1 not in published:
+        await asyncio.sleep(0.0005)
+    return uri, published, (published[1] - start) * 1000
+
+
 async def run(hovers: int, edits: int, py_edits: int) -> int:
     text = LLAMA.read_text()
     with tempfile.TemporaryDirectory() as tmp:
@@ -128,14 +142,7 @@ async def run(hovers: int, edits: int, py_edits: int) -> int:
         py_text = build()
         py_doc = ws / "big_model.py"
         py_doc.write_text(py_text)
-        py_uri = py_doc.as_uri()
-        py_published = published_for.setdefault(py_uri, {})
-        start = time.perf_counter()
-        client.text_document_did_open(types.DidOpenTextDocumentParams(
-            text_document=types.TextDocumentItem(uri=py_uri, language_id="python", version=1, text=py_text)))
-        while 1 not in py_published:
-            await asyncio.sleep(0.0005)
-        py_open_ms = (py_published[1] - start) * 1000
+        py_uri, py_published, py_open_ms = await open_python(client, published_for, py_doc, py_text)
         at = py_text.index("num_classes=1000", py_text.index("class ResNet_7_1"))
         py_edit_ms = [await edit_to_diagnostics(client, py_uri, 2 + i, py_published, py_text[:at] + (
             f"num_classes={1000 + i % 7 + 1}") + py_text[at + len("num_classes=1000"):]) for i in range(py_edits)]
@@ -146,14 +153,7 @@ async def run(hovers: int, edits: int, py_edits: int) -> int:
         real_open_ms, real_edit_ms = None, []
         if real is not None:
             real_text = real.read_text(encoding="utf-8")
-            real_uri = real.as_uri()
-            real_published = published_for.setdefault(real_uri, {})
-            start = time.perf_counter()
-            client.text_document_did_open(types.DidOpenTextDocumentParams(
-                text_document=types.TextDocumentItem(uri=real_uri, language_id="python", version=1, text=real_text)))
-            while 1 not in real_published:
-                await asyncio.sleep(0.0005)
-            real_open_ms = (real_published[1] - start) * 1000
+            real_uri, real_published, real_open_ms = await open_python(client, published_for, real, real_text)
             line = "self.hidden_size = config.hidden_size"
             real_edit_ms = [await edit_to_diagnostics(client, real_uri, 2 + i, real_published, real_text.replace(
                 line, f"{line}  # edit {i}", 1)) for i in range(py_edits)]

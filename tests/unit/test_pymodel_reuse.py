@@ -83,17 +83,20 @@ def test_an_edit_parses_only_its_block_and_added_lines_parse_nothing_again(monke
     assert outcome(report) == outcome(analyze_text("# one\n# two\n" + edited, "model.py"))
 
 
+USES_WIDTH = textwrap.dedent("""
+    import torch.nn as nn
+    from layers import WIDTH
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Linear(WIDTH, WIDTH)
+""")
+
+
 def test_a_project_file_that_changes_is_read_again(tmp_path) -> None:
     (tmp_path / "layers.py").write_text("import torch.nn as nn\nWIDTH = 8\n")
     model = tmp_path / "model.py"
-    text = textwrap.dedent("""
-        import torch.nn as nn
-        from layers import WIDTH
-        class Net(nn.Module):
-            def __init__(self):
-                super().__init__()
-                self.fc = nn.Linear(WIDTH, WIDTH)
-    """)
+    text = USES_WIDTH
     options = AnalyzeOptions(base_dir=str(tmp_path))
     memo = PythonMemo()
     first = analyze_text(text, str(model), options, memo=memo)
@@ -108,13 +111,7 @@ def test_a_kept_class_still_watches_the_project_file_it_read_when_it_was_counted
     read again, yet a later change to it must still recount the class."""
     (tmp_path / "layers.py").write_text("WIDTH = 8\n")
     model = tmp_path / "model.py"
-    text = textwrap.dedent("""
-        import torch.nn as nn
-        from layers import WIDTH
-        class Net(nn.Module):
-            def __init__(self):
-                super().__init__()
-                self.fc = nn.Linear(WIDTH, WIDTH)
+    text = USES_WIDTH + textwrap.dedent("""
         class Head(nn.Module):
             def __init__(self):
                 super().__init__()
