@@ -211,3 +211,34 @@ def test_a_body_that_does_not_parse_is_found_when_called(tmp_path) -> None:
     (problem,) = [p for p in report.problems if p.code == "LC101"]
     assert "`Broken`" in problem.message and "`make` does not parse: '(' was never closed (line 63 of helpers.py)" \
         in problem.message
+
+
+def test_two_analyses_may_fill_the_same_body_at_once() -> None:
+    """The language server's worker threads share project files' trees."""
+    import sys
+    import threading
+
+    text = "".join(f"def f{i}(x):\n    return x + {i}\n" for i in range(60))
+    previous = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as Python allows
+    try:
+        for _ in range(20):
+            tree = parse_deferring_bodies(text, "m.py")
+            errors: list[BaseException] = []
+
+            def fill() -> None:
+                try:
+                    for node in tree.body:
+                        body_of(node)  # type: ignore[arg-type]
+                except BaseException as exc:  # noqa: BLE001 - the test reports it
+                    errors.append(exc)
+
+            threads = [threading.Thread(target=fill) for _ in range(3)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            assert errors == []
+            assert ast.dump(tree) == ast.dump(ast.parse(text))
+    finally:
+        sys.setswitchinterval(previous)

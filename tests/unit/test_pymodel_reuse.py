@@ -145,6 +145,19 @@ def test_a_recounted_class_reads_an_unchanged_project_file_without_parsing_it_ag
     assert memo.trees[key][1] is not tree
 
 
+def test_documents_that_share_trees_parse_a_project_file_once(tmp_path) -> None:
+    """The language server hands every document's memo one dict of project files' trees."""
+    (tmp_path / "layers.py").write_text("WIDTH = 8\n")
+    shared: dict = {}
+    options = AnalyzeOptions(base_dir=str(tmp_path))
+    first = analyze_text(USES_WIDTH, str(tmp_path / "a.py"), options, memo=PythonMemo(shared))
+    (key, (_, tree)), = shared.items()
+    second = analyze_text(USES_WIDTH.replace("WIDTH, WIDTH", "WIDTH, 1"), str(tmp_path / "b.py"), options,
+                          memo=PythonMemo(shared))
+    assert [m.tree.total for m in first.models + second.models] == [72, 9]
+    assert shared[key][1] is tree
+
+
 def test_identifiers_cover_every_name_the_code_uses_and_skip_strings_and_comments() -> None:
     for name in SOURCES:
         tree = ast.parse((CORPUS / name).read_text())

@@ -73,6 +73,9 @@ class LspCountServer(LanguageServer):
         self.analyses: dict[str, Analysis] = {}
         # uri -> what the last analysis of a Python document lends the next (the classes an edit left alone).
         self.memos: dict[str, PythonMemo] = {}
+        # Project files' parse trees, shared by the open Python documents (a package's files import
+        # the same modules): opening a second model of a package does not parse them again.
+        self.project_trees: dict[str, Any] = {}
         self.analysing: dict[tuple[str, int | None, AnalyzeOptions], asyncio.Future[Analysis]] = {}
         # uri -> (cache key, value); the key holds the document version and the settings generation.
         self.verdicts: dict[str, tuple[tuple[object, ...], Verdicts]] = {}
@@ -130,7 +133,7 @@ class LspCountServer(LanguageServer):
             if format_for(path) == FORMATS[".py"]:
                 from lsp_count.pymodel.reuse import PythonMemo
 
-                memo = self.memos.setdefault(uri, PythonMemo())
+                memo = self.memos.setdefault(uri, PythonMemo(self.project_trees))
             future = asyncio.ensure_future(loop.run_in_executor(
                 self.executor, analyze_document, uri, doc.version, doc.source, path, options, memo))
             self.analysing[key] = future

@@ -1167,7 +1167,7 @@ class Interpreter:
                 local.vars["__class__"], local.vars["__self__"] = fn.owner, args[0]
             if isinstance(fn.node, ast.Lambda):
                 return self.ev(fn.node.body, local)
-            body = fn.node.body if not hasattr(fn.node, "deferred") else self.deferred_body(fn)
+            body = fn.node.body if getattr(fn.node, "deferred", None) is None else self.deferred_body(fn)
             try:
                 self.exec_block(body, local)
             except _Return as r:

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
 
 MAX_IMPORTED_BYTES = 2 * 2**20  # a project module bigger than this is not a model definition
 WHOLE_BELOW_LINES = 40  # a shorter file is parsed whole: cutting would not pay
+MAX_KEPT_TREES = 1000  # project files' trees a language server keeps (a few MB each at most)
 MAX_SIGNATURE_LINES = 40  # a def's signature longer than this keeps its body (brackets in strings?)
 
 
@@ -48,6 +49,8 @@ def _parse(path: str, trees: dict[str, tuple[tuple[int, int], ast.Module]]) -> a
     except (OSError, SyntaxError, ValueError, RecursionError):
         return None
     trees[path] = (stamp, tree)
+    if len(trees) > MAX_KEPT_TREES:
+        trees.pop(next(iter(trees)), None)  # the longest kept
     return tree
 
 
@@ -197,6 +200,7 @@ def body_of(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.stmt]:
         source = "\n" * deferred.line + lines
     parsed = ast.parse(source, filename=deferred.path).body
     fn = parsed[0].body[0] if deferred.indent else parsed[0]  # type: ignore[attr-defined]
+    # Two analyses sharing the tree may both get here: each sets the same values, in this order.
     node.body, node.end_lineno, node.end_col_offset = fn.body, fn.end_lineno, fn.end_col_offset
-    del node.deferred
+    node.deferred = None  # type: ignore[attr-defined]
     return node.body

@@ -79,7 +79,9 @@ class PythonMemo:
     analysis of that document; it is replaced whole at the end of an analysis, so an analysis
     reads a consistent memo even when two overlap."""
 
-    def __init__(self) -> None:
+    def __init__(self, trees: dict[str, tuple[tuple[int, int], ast.Module]] | None = None) -> None:
+        """``trees``: project files' parse trees shared with other documents' memos (the language
+        server keeps one for all: the files of a package import the same modules)."""
         self.classes: dict[tuple[str, int], ClassResult] = {}
         self.files: dict[str, tuple[int, int]] = {}  # project files the last analysis read: (mtime, size)
         self.identifiers: dict[str, frozenset[str]] = {}  # block text -> identifiers in it
@@ -91,7 +93,7 @@ class PythonMemo:
         self.blocks: tuple[dict[tuple[str, int], tuple[int, list[ast.stmt]]], int] = ({}, 0)
         # The project files' parse trees, by path: ((mtime, size), tree). An edit that recounts a
         # class built from another file's classes reads that file again, but need not parse it.
-        self.trees: dict[str, tuple[tuple[int, int], ast.Module]] = {}
+        self.trees: dict[str, tuple[tuple[int, int], ast.Module]] = trees if trees is not None else {}
 
 
 class LineMap:
@@ -357,7 +359,6 @@ class ReusePlan:
         files = dict(self.memo.files) if self.reused_any else {}
         files.update((path, stamp) for path in loaded_files if (stamp := _stamp(path)) is not None)
         self.memo.files = files
-        self.memo.trees = {path: tree for path, tree in self.memo.trees.items() if path in files}
 
 
 def _moved(old: ClassResult, shared_ranges: tuple[tuple[int, int], ...], own_ranges: tuple[tuple[int, int], ...],
