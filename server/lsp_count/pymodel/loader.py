@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 
 MAX_IMPORTED_BYTES = 2 * 2**20  # a project module bigger than this is not a model definition
 WHOLE_BELOW_LINES = 40  # a shorter file is parsed whole: cutting would not pay
-MAX_KEPT_TREES = 1000  # project files' trees a language server keeps (a few MB each at most)
+MAX_KEPT_TREES = 400  # project files' trees a language server keeps (0.45 MB each for transformers)
 MAX_SIGNATURE_LINES = 40  # a def's signature longer than this keeps its body (brackets in strings?)
 
 
