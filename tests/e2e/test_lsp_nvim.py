@@ -3,7 +3,7 @@ nanoGPT model.py that it then edits.
 
 Checks what a user sees: the hover with the exact total, the code lens, and
 the budget error naming the GPU from the workspace's pyproject.toml; in the Python file, the
-lenses before and after an edit.
+lenses before and after an edit, and after a project file it imports is changed and written.
 Skipped only when nvim is not installed (scripts/test.sh installs it).
 """
 
@@ -23,12 +23,13 @@ LLAMA = ROOT / "examples" / "llama-3-8b" / "config.json"
 NANOGPT = ROOT / "tests" / "fixtures" / "pymodels" / "nanogpt.py"
 SCRIPT = pathlib.Path(__file__).with_name("nvim") / "lsp_count_check.lua"
 PYTHON_SCRIPT = pathlib.Path(__file__).with_name("nvim") / "python_edit_check.lua"
+IMPORT_SCRIPT = pathlib.Path(__file__).with_name("nvim") / "python_import_save_check.lua"
 
 pytestmark = pytest.mark.skipif(shutil.which("nvim") is None, reason="nvim is not installed")
 
 
 def run_nvim(workspace: pathlib.Path, settings: dict, document: pathlib.Path = LLAMA,
-             script: pathlib.Path = SCRIPT) -> dict:
+             script: pathlib.Path = SCRIPT, env_extra: dict[str, str] | None = None) -> dict:
     target = workspace / ("meta-llama-3-8b/config.json" if document == LLAMA else document.name)
     target.parent.mkdir(parents=True, exist_ok=True)
     shutil.copy(document, target)
@@ -37,7 +38,7 @@ def run_nvim(workspace: pathlib.Path, settings: dict, document: pathlib.Path = L
            "LSP_COUNT_CMD": json.dumps([sys.executable, "-m", "lsp_count", "serve", "--stdio"]),
            "LSP_COUNT_FILE": str(target), "LSP_COUNT_OUT": str(out),
            "LSP_COUNT_SETTINGS": json.dumps(settings), "XDG_CONFIG_HOME": str(workspace / "xdg"),
-           "XDG_DATA_HOME": str(workspace / "xdg"), "XDG_STATE_HOME": str(workspace / "xdg")}
+           "XDG_DATA_HOME": str(workspace / "xdg"), "XDG_STATE_HOME": str(workspace / "xdg"), **(env_extra or {})}
     proc = subprocess.run(["nvim", "--headless", "--clean", "-n", "-c", f"luafile {script}"],
                           env=env, cwd=workspace, capture_output=True, text=True, timeout=120)
     assert out.exists(), f"nvim wrote no result (rc {proc.returncode}):\n{proc.stdout}\n{proc.stderr}"
@@ -80,3 +81,17 @@ def test_nvim_python_lenses_follow_an_edit_and_added_lines(tmp_path: pathlib.Pat
     assert after[line_of["CausalSelfAttention"] + 2] == before[line_of["CausalSelfAttention"]]
     assert after[line_of["MLP"] + 2].startswith("2.36M params (2,361,600)")
     assert after[line_of["GPT"] + 2].startswith("96.1M params (96,145,920)")
+
+
+def test_nvim_python_lenses_follow_a_saved_project_file(tmp_path: pathlib.Path):
+    # The model's own buffer does not change: the file it imports is edited and :written.
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "layers.py").write_text("WIDTH = 8\n")
+    source = tmp_path / "src" / "uses_layers.py"
+    source.parent.mkdir()
+    source.write_text("import torch.nn as nn\nfrom layers import WIDTH\n\n\nclass UsesLayers(nn.Module):\n"
+                      "    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(WIDTH, WIDTH)\n")
+    result = run_nvim(tmp_path, {}, source, IMPORT_SCRIPT, {"LSP_COUNT_OTHER": str(tmp_path / "layers.py")})
+    assert [title.split(" · ")[0] for title in result["before"]] == ["72 params (72)"]
+    assert [title.split(" · ")[0] for title in result["after"]] == ["272 params (272)"]
+    assert (tmp_path / "layers.py").read_text() == "WIDTH = 16\n"
