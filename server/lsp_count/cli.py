@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import warnings
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
@@ -429,6 +430,9 @@ def run_count(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    # ast.parse warns about what it reads (`1if x else 2`): the analysed code's, not a message of
+    # ours, and in the language server it would only fill the editor's log.
+    warnings.filterwarnings("ignore", category=SyntaxWarning)
     try:
         if argv and argv[0] == "serve":
             from lsp_count.lsp.server import main as serve_main

@@ -233,6 +233,16 @@ async def test_python_lenses_follow_a_saved_or_changed_project_file(pull_client:
     pull_client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(
         changes=[types.FileEvent(uri=layers_uri, type=types.FileChangeType.Changed)]))
     assert await titles() == ["20 params (20)"]
+    # Events a client may send for what is not a project file: nothing happens, nothing fails.
+    logged = len(pull_client.log_messages) + len(pull_client.messages)
+    pull_client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(changes=[
+        types.FileEvent(uri="untitled:Untitled-1.py", type=types.FileChangeType.Created),
+        types.FileEvent(uri=(models_ws / "gone.py").as_uri(), type=types.FileChangeType.Deleted),
+        types.FileEvent(uri="file:///%00/bad.py", type=types.FileChangeType.Changed)]))
+    pull_client.text_document_did_save(types.DidSaveTextDocumentParams(
+        text_document=types.TextDocumentIdentifier(uri="untitled:Untitled-2.py")))
+    assert await titles() == ["20 params (20)"]
+    assert (pull_client.log_messages + pull_client.messages)[logged:] == []
 
 
 async def test_python_budget_findings_follow_edits_and_moves(pull_client: LanguageClient, models_ws):

@@ -99,3 +99,15 @@ def test_one_good_and_one_bad_file_reports_both(tmp_path) -> None:
     files = json.loads(done.stdout)["files"]
     assert files[0]["models"][0]["params"]["total"] == 124_439_808
     assert files[1]["problems"][0]["severity"] == "error"
+
+
+def test_python_warnings_about_the_analysed_code_are_not_printed(tmp_path) -> None:
+    """`1if x else 2` makes ast.parse warn (SyntaxWarning); that is the user's code, not a message
+    of ours: stderr stays empty and the class is counted."""
+    path = tmp_path / "model.py"
+    path.write_text("import torch.nn as nn\nclass Net(nn.Module):\n    def __init__(self):\n"
+                    "        super().__init__()\n        self.fc = nn.Linear(1if True else 2, 2)\n")
+    done = subprocess.run([sys.executable, "-m", "lsp_count", str(path)], capture_output=True, text=True, timeout=30)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    assert "Net" in done.stdout and "4" in done.stdout

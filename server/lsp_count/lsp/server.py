@@ -301,7 +301,12 @@ class LspCountServer(LanguageServer):
         """Python files were saved or changed on disk: the open Python documents whose last
         analysis read one of them (a class imported from it) are analysed again; their own text
         has not changed, so nothing else would."""
-        changed = {os.path.realpath(path) for path in paths}
+        changed = set()
+        for path in paths:
+            try:
+                changed.add(os.path.realpath(path))
+            except (OSError, ValueError):  # a client's odd uri (a NUL byte): no project file of ours
+                continue
         stale = [uri for uri, memo in self.memos.items() if changed & memo.files.keys()]
         for uri in stale:
             self.forget_results(uri)
