@@ -92,6 +92,6 @@ def test_nvim_python_lenses_follow_a_saved_project_file(tmp_path: pathlib.Path):
     source.write_text("import torch.nn as nn\nfrom layers import WIDTH\n\n\nclass UsesLayers(nn.Module):\n"
                       "    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(WIDTH, WIDTH)\n")
     result = run_nvim(tmp_path, {}, source, IMPORT_SCRIPT, {"LSP_COUNT_OTHER": str(tmp_path / "layers.py")})
-    assert [title.split(" · ")[0] for title in result["before"]] == ["72 params (72)"]
-    assert [title.split(" · ")[0] for title in result["after"]] == ["272 params (272)"]
+    assert [lens["title"].split(" · ")[0] for lens in result["before"]] == ["72 params (72)"]
+    assert [lens["title"].split(" · ")[0] for lens in result["after"]] == ["272 params (272)"]
     assert (tmp_path / "layers.py").read_text() == "WIDTH = 16\n"

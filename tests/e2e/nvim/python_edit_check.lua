@@ -5,23 +5,10 @@
 local file = os.getenv("LSP_COUNT_FILE")
 local out = os.getenv("LSP_COUNT_OUT")
 local result = { errors = {}, publishes = 0 }
-
-local function lenses(uri)
-  local found = {}
-  local replies = vim.lsp.buf_request_sync(0, "textDocument/codeLens", { textDocument = { uri = uri } }, 20000)
-  for _, res in pairs(replies or {}) do
-    if res.err then table.insert(result.errors, vim.inspect(res.err)) end
-    for _, lens in ipairs(res.result or {}) do
-      if lens.command then table.insert(found, { line = lens.range.start.line, title = lens.command.title }) end
-    end
-  end
-  return found
-end
-
-local start = dofile(vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":h") .. "/start_client.lua")
+local helpers = dofile(vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":h") .. "/python_helpers.lua")
 
 local ok, err = pcall(function()
-  local _, ready = start(file, {
+  local _, ready = helpers.start(file, {
     flags = { debounce_text_changes = 0 },
     handlers = {
       ["textDocument/publishDiagnostics"] = function(_, params)
@@ -34,7 +21,7 @@ local ok, err = pcall(function()
   result.initialized = ready
   vim.wait(20000, function() return result.publishes >= 1 end, 20)
   local uri = vim.uri_from_bufnr(0)
-  result.before = lenses(uri)
+  result.before = helpers.lenses(uri, result)
   -- The edit, as a user makes it: lines added above everything, then a change inside MLP.
   vim.api.nvim_buf_set_lines(0, 0, 0, false, { "# notes", "" })
   for i, text in ipairs(vim.api.nvim_buf_get_lines(0, 0, -1, false)) do
@@ -44,10 +31,6 @@ local ok, err = pcall(function()
   end
   local seen = result.publishes
   vim.wait(20000, function() return result.publishes > seen end, 20)
-  result.after = lenses(uri)
+  result.after = helpers.lenses(uri, result)
 end)
-if not ok then table.insert(result.errors, tostring(err)) end
-local fh = io.open(out, "w")
-fh:write(vim.fn.json_encode(result))
-fh:close()
-vim.cmd("qall!")
+helpers.finish(ok, err, result, out)

@@ -7,24 +7,11 @@ local file = os.getenv("LSP_COUNT_FILE")
 local other = os.getenv("LSP_COUNT_OTHER")
 local out = os.getenv("LSP_COUNT_OUT")
 local result = { errors = {}, publishes = 0 }
-
-local function lenses(uri)
-  local found = {}
-  local replies = vim.lsp.buf_request_sync(0, "textDocument/codeLens", { textDocument = { uri = uri } }, 20000)
-  for _, res in pairs(replies or {}) do
-    if res.err then table.insert(result.errors, vim.inspect(res.err)) end
-    for _, lens in ipairs(res.result or {}) do
-      if lens.command then table.insert(found, lens.command.title) end
-    end
-  end
-  return found
-end
-
-local start = dofile(vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":h") .. "/start_client.lua")
+local helpers = dofile(vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":h") .. "/python_helpers.lua")
 
 local ok, err = pcall(function()
   local model_uri = vim.uri_from_fname(file)
-  local client_id, ready = start(file, {
+  local client_id, ready = helpers.start(file, {
     handlers = {
       ["textDocument/publishDiagnostics"] = function(_, params)
         if params and params.uri == model_uri then result.publishes = result.publishes + 1 end
@@ -34,7 +21,7 @@ local ok, err = pcall(function()
   result.initialized = ready
   vim.wait(20000, function() return result.publishes >= 1 end, 20)
   local model_buf = vim.api.nvim_get_current_buf()
-  result.before = lenses(model_uri)
+  result.before = helpers.lenses(model_uri, result)
   vim.cmd("edit " .. vim.fn.fnameescape(other))
   vim.lsp.buf_attach_client(0, client_id)
   vim.api.nvim_buf_set_lines(0, 0, 1, false, { "WIDTH = 16" })
@@ -42,10 +29,6 @@ local ok, err = pcall(function()
   vim.cmd("write")
   vim.wait(20000, function() return result.publishes > seen end, 20)
   vim.api.nvim_set_current_buf(model_buf)
-  result.after = lenses(model_uri)
+  result.after = helpers.lenses(model_uri, result)
 end)
-if not ok then table.insert(result.errors, tostring(err)) end
-local fh = io.open(out, "w")
-fh:write(vim.fn.json_encode(result))
-fh:close()
-vim.cmd("qall!")
+helpers.finish(ok, err, result, out)
