@@ -242,3 +242,45 @@ def test_two_analyses_may_fill_the_same_body_at_once() -> None:
             assert ast.dump(tree) == ast.dump(ast.parse(text))
     finally:
         sys.setswitchinterval(previous)
+
+
+def test_threads_may_parse_at_once_while_the_collector_runs_finalizers() -> None:
+    """CPython 3.11's AST converter keeps its recursion depth in interpreter-wide state: a
+    finalizer run by the collector mid-parse hands the GIL to another parsing thread, and the
+    first one fails with SystemError (python/cpython#106905). syntax.parse takes a lock."""
+    import gc
+    import threading
+    import time
+
+    from lsp_count.pymodel.syntax import parse
+
+    class Cycle:
+        def __init__(self) -> None:
+            self.me = self
+
+        def __del__(self) -> None:
+            time.sleep(0)  # lets another thread run
+
+    text = "".join(f"def f{i}(x):\n    return [x + {i} for _ in range(3)]\n" for i in range(200))
+    errors: list[BaseException] = []
+
+    def work() -> None:
+        for _ in range(100):
+            for _ in range(20):
+                Cycle()
+            try:
+                parse(text)
+            except SystemError as exc:
+                errors.append(exc)
+
+    threshold = gc.get_threshold()
+    gc.set_threshold(50)
+    try:
+        threads = [threading.Thread(target=work) for _ in range(3)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        gc.set_threshold(*threshold)
+    assert errors == []

@@ -72,8 +72,8 @@ def test_an_edit_parses_only_its_block_and_added_lines_parse_nothing_again(monke
     text = corpus_text()
     memo = analysed(text)
     parsed: list[str] = []
-    real = reuse.ast.parse
-    monkeypatch.setattr(reuse.ast, "parse", lambda source, *a, **k: parsed.append(source) or real(source, *a, **k))
+    real = reuse.parse
+    monkeypatch.setattr(reuse, "parse", lambda source, *a, **k: parsed.append(source) or real(source, *a, **k))
     edited = text.replace(*EDIT_IN_ATTENTION, 1)
     analyze_text(edited, "model.py", memo=memo)
     assert len(parsed) == 1 and parsed[0].startswith("class CausalSelfAttention(")

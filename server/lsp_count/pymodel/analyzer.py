@@ -15,6 +15,7 @@ import gc
 import re
 from typing import Any
 
+from lsp_count.pymodel.syntax import parse
 from lsp_count.core.params import ParamNode, ParamTree, Tensor, short_count
 from lsp_count.core.report import FileReport, ModelReport
 from lsp_count.core.source import LineIndex, Position, Problem, Span
@@ -90,7 +91,7 @@ def parse_tolerant(text: str, positions: _Positions | None = None) -> tuple[list
     ``positions``: the file's, when the caller has made them already."""
     positions = positions or _Positions(LineIndex(text))
     try:
-        return ast.parse(text).body, [], positions, set()
+        return parse(text).body, [], positions, set()
     except (SyntaxError, ValueError) as exc:
         first = exc
     problems = [_syntax_problem(first, positions)]
@@ -110,7 +111,7 @@ def parse_tolerant(text: str, positions: _Positions | None = None) -> tuple[list
         chunk = raw[start:end]
         for _ in range(4):
             try:
-                body.extend(ast.parse("\n" * start + "\n".join(chunk)).body)
+                body.extend(parse("\n" * start + "\n".join(chunk)).body)
                 break
             except (SyntaxError, ValueError) as exc:
                 bad = (getattr(exc, "lineno", None) or 0) - 1 - start

@@ -7,6 +7,7 @@ import os
 import re
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from lsp_count.pymodel.syntax import parse
 from lsp_count.pymodel.values import ModV
 
 if TYPE_CHECKING:
@@ -86,7 +87,7 @@ def parse_deferring_bodies(text: str, path: str) -> ast.Module:
     Where a statement ends is only exact for a function whose body was parsed; a class or block
     whose last statement is a function not yet parsed ends where its def line does."""
     if "\t" in text or text.count("\n") < WHOLE_BELOW_LINES:
-        return ast.parse(text, filename=path)
+        return parse(text, filename=path)
     ends: dict[int, re.Pattern[str]] = {}  # indent -> the next line of code indented no deeper
     cuts: list[_Cut] = []
     done = line = 0  # text[:done] is before the last cut's end; line: the line at done, 0-based
@@ -110,7 +111,7 @@ def parse_deferring_bodies(text: str, path: str) -> ast.Module:
         # A string or a continued line crossing the cut: the positions after it are not sure. (Brackets
         # crossing it leave a closing bracket without its opening one: the stub does not parse.)
         if region.count('"""') % 2 or region.count("\'\'\'") % 2 or region.rstrip().endswith("\\"):
-            return ast.parse(text, filename=path)
+            return parse(text, filename=path)
         line += text.count("\n", done, def_start)
         cuts.append(_Cut(def_start, body_start, body_end, line, indent, len(first.group(1)),
                          line + text.count("\n", def_start, body_start) + 1))
@@ -127,7 +128,7 @@ def parse_deferring_bodies(text: str, path: str) -> ast.Module:
             at = cut.body_end
         stub.append(text[at:])
         try:
-            tree = ast.parse("".join(stub), filename=path)
+            tree = parse("".join(stub), filename=path)
         except SyntaxError:  # brackets crossed a cut, or the file does not parse: the whole file says which
             break
         defs = dict(_functions(tree.body))
@@ -139,7 +140,7 @@ def parse_deferring_bodies(text: str, path: str) -> ast.Module:
                 node.deferred = DeferredBody(text, cut.def_start, cut.body_end, cut.line, cut.indent, path)  # type: ignore[union-attr]
             return tree
         cuts = kept  # the others were in a string, or their signature was misread
-    return ast.parse(text, filename=path)
+    return parse(text, filename=path)
 
 
 class _Cut(NamedTuple):
@@ -198,7 +199,7 @@ def body_of(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.stmt]:
         source = "\n" * (deferred.line - 1) + "if 1:\n" + lines
     else:
         source = "\n" * deferred.line + lines
-    parsed = ast.parse(source, filename=deferred.path).body
+    parsed = parse(source, filename=deferred.path).body
     fn = parsed[0].body[0] if deferred.indent else parsed[0]  # type: ignore[attr-defined]
     # Two analyses sharing the tree may both get here: each sets the same values, in this order.
     node.body, node.end_lineno, node.end_col_offset = fn.body, fn.end_lineno, fn.end_col_offset

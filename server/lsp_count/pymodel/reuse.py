@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
+from lsp_count.pymodel.syntax import parse
 from lsp_count.core.params import ParamNode
 from lsp_count.core.report import ModelReport
 from lsp_count.core.source import Position, Problem, Span
@@ -193,7 +194,7 @@ def parse_blocks(memo: PythonMemo, lines: list[str], blocks: list[tuple[int, int
         found = cached.get(key)
         if found is None:
             try:
-                stmts = ast.parse(key[0]).body
+                stmts = parse(key[0]).body
             except (SyntaxError, ValueError):
                 return None
             for stmt in stmts:  # numbered past every other block, so that no two blocks share a line
