@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from typing import Iterator, Sequence
 
 from lsp_count import __version__
-from lsp_count.core.analyze import AnalyzeOptions, analyze_text, format_for
+from lsp_count.core.analyze import AnalyzeOptions, SharedTrees, analyze_text, format_for
 from lsp_count.core.budget import (
     Budget,
     BudgetConfig,
@@ -263,7 +263,8 @@ def _suppressed(finding: Finding, per_line: dict[int, frozenset[str] | None], ig
     return codes is None or finding.code in codes
 
 
-def check_file(path: str, config: BudgetConfig, options: AnalyzeOptions = AnalyzeOptions()) -> FileResult | None:
+def check_file(path: str, config: BudgetConfig, options: AnalyzeOptions = AnalyzeOptions(),
+               shared: SharedTrees | None = None) -> FileResult | None:
     """The findings for one file, or None when it is skipped (not a model file, or ignored)."""
     fmt = format_for(path)
     if fmt is None:
@@ -291,7 +292,7 @@ def check_file(path: str, config: BudgetConfig, options: AnalyzeOptions = Analyz
         return None
     if options.base_dir is None:
         options = replace(options, base_dir=os.path.dirname(os.path.abspath(path)))
-    report = analyze_text(decoded.text, path, options)
+    report = analyze_text(decoded.text, path, options, shared.memo_for(path) if shared is not None else None)
     if not report.recognized:
         return None
     strict = budget.strict if budget is not None else False
@@ -331,7 +332,8 @@ def check_files(paths: Sequence[str], config: BudgetConfig, jobs: int | None = N
     """
     jobs = default_jobs() if jobs is None else max(1, jobs)
     if jobs == 1 or len(paths) < PARALLEL_MIN_FILES:
-        return [check_file(p, config) for p in paths]
+        shared = SharedTrees()
+        return [check_file(p, config, shared=shared) for p in paths]
     from concurrent.futures import ProcessPoolExecutor
 
     chunk = max(1, len(paths) // (jobs * 4))

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Mapping, Sequence
 
 from lsp_count import __version__
-from lsp_count.core.analyze import AnalyzeOptions, analyze_path
+from lsp_count.core.analyze import AnalyzeOptions, SharedTrees, analyze_path
 from lsp_count.core.fit import DEFAULT_UTILIZATION, ComputeEstimate, FitVerdict, estimate_compute, judge_fit
 from lsp_count.core.hardware import GPUSelection, UnknownGPU, parse_gpu_spec
 from lsp_count.core.memory import (
@@ -383,7 +383,8 @@ def run_count(args: argparse.Namespace) -> int:
     selections = [parse_gpu_spec(g) for g in args.gpu]
     settings, asked = settings_from_args(args, selections)
     options = AnalyzeOptions(allow_transformers=args.allow_transformers, execute=args.execute)
-    reports = [analyze_path(p, options) for p in args.paths]
+    shared = SharedTrees()
+    reports = [analyze_path(p, options, shared.memo_for(p)) for p in args.paths]
     status = EXIT_OK
     for r in reports:
         if r.has_errors or not r.models:

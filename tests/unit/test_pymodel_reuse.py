@@ -158,6 +158,38 @@ def test_documents_that_share_trees_parse_a_project_file_once(tmp_path) -> None:
     assert shared[key][1] is tree
 
 
+def test_one_cli_or_gate_run_parses_a_shared_project_file_once(tmp_path, monkeypatch, capsys) -> None:
+    """The CLI and the gate analyse each file from nothing but lend the next file the project
+    files' trees (a memo that keeps nothing else)."""
+    from lsp_count import check, cli
+    from lsp_count.core.budget import BudgetConfig
+    from lsp_count.pymodel import loader
+
+    (tmp_path / "layers.py").write_text("WIDTH = 8\n")
+    models = [tmp_path / "a.py", tmp_path / "b.py"]
+    models[0].write_text(USES_WIDTH)
+    models[1].write_text(USES_WIDTH.replace("class Net(", "class Other("))
+    parsed: list[str] = []
+    real = loader.parse
+    monkeypatch.setattr(loader, "parse", lambda source, filename="<unknown>": parsed.append(filename) or
+                        real(source, filename))
+    assert cli.main([str(m) for m in models]) == 0
+    assert capsys.readouterr().out.count("72") >= 2  # each file's class: Linear(8, 8)
+    assert [pathlib.Path(f).name for f in parsed] == ["layers.py"]
+    parsed.clear()
+    results = check.check_files([str(m) for m in models], BudgetConfig(), jobs=1)
+    assert [[m.params for m in r.models] for r in results] == [[72], [72]]
+    assert [pathlib.Path(f).name for f in parsed] == ["layers.py"]
+
+
+def test_a_memo_that_only_lends_trees_keeps_nothing_else(tmp_path) -> None:
+    (tmp_path / "layers.py").write_text("WIDTH = 8\n")
+    memo = PythonMemo(reuse=False)
+    report = analyze_text(USES_WIDTH, str(tmp_path / "a.py"), AnalyzeOptions(base_dir=str(tmp_path)), memo=memo)
+    assert [m.tree.total for m in report.models] == [72]
+    assert memo.classes == {} and memo.blocks == ({}, 0) and memo.files == {} and len(memo.trees) == 1
+
+
 def test_identifiers_cover_every_name_the_code_uses_and_skip_strings_and_comments() -> None:
     for name in SOURCES:
         tree = ast.parse((CORPUS / name).read_text())

@@ -10,7 +10,7 @@ import importlib
 import os
 from dataclasses import dataclass
 from pathlib import PurePath
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from lsp_count.core.readers.json_reader import read_json
 from lsp_count.core.readers.text import MAX_DOCUMENT_BYTES, decode_bytes
@@ -62,15 +62,32 @@ def analyze_text(text: str, path: str, options: AnalyzeOptions = AnalyzeOptions(
     return analyzer(text, path, options)
 
 
-def analyze_bytes(data: bytes, path: str, options: AnalyzeOptions = AnalyzeOptions()) -> FileReport:
+class SharedTrees:
+    """Lends the parse trees of the project files one Python file's analysis read to the next
+    file's, within one run of the CLI or the gate (a package's model files import the same
+    modules). Each file is still analysed from nothing otherwise."""
+
+    def __init__(self) -> None:
+        self.trees: dict[str, Any] = {}
+
+    def memo_for(self, path: str) -> PythonMemo | None:
+        if format_for(path) != FORMATS[".py"]:
+            return None
+        from lsp_count.pymodel.reuse import PythonMemo
+
+        return PythonMemo(self.trees, reuse=False)
+
+
+def analyze_bytes(data: bytes, path: str, options: AnalyzeOptions = AnalyzeOptions(),
+                  memo: PythonMemo | None = None) -> FileReport:
     decoded = decode_bytes(data)
     if decoded.text is None:
         assert decoded.problem is not None
         return FileReport(path, (), (decoded.problem,))
-    return analyze_text(decoded.text, path, options)
+    return analyze_text(decoded.text, path, options, memo)
 
 
-def analyze_path(path: str, options: AnalyzeOptions = AnalyzeOptions()) -> FileReport:
+def analyze_path(path: str, options: AnalyzeOptions = AnalyzeOptions(), memo: PythonMemo | None = None) -> FileReport:
     from lsp_count.core.catalog import analyze_model_id, looks_like_hub_id
 
     if not os.path.exists(path) and looks_like_hub_id(path):
@@ -94,7 +111,7 @@ def analyze_path(path: str, options: AnalyzeOptions = AnalyzeOptions()) -> FileR
         return FileReport(path, (), (Problem("error", "LC003", exc.strerror or str(exc)),))
     if options.base_dir is None:
         options = AnalyzeOptions(**{**options.__dict__, "base_dir": os.path.dirname(os.path.abspath(path))})
-    return analyze_bytes(data, path, options)
+    return analyze_bytes(data, path, options, memo)
 
 
 def analyze_json(text: str, path: str, options: AnalyzeOptions = AnalyzeOptions()) -> FileReport:

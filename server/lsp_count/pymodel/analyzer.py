@@ -168,7 +168,7 @@ def analyze_python(text: str, path: str, options: Any = None, memo: PythonMemo |
 
 
 def _analyze_python(text: str, path: str, options: Any, memo: PythonMemo | None) -> FileReport:
-    if memo is not None:
+    if memo is not None and memo.reuse:
         body, problems, positions, repaired = _parse_with(memo, text)
     else:
         body, problems, positions, repaired = parse_tolerant(text)
@@ -229,7 +229,7 @@ def _interpret(text: str, path: str, options: Any, body: list[ast.stmt], problem
     unresolved: list[str] = []
     hint_counts = [_hint_counts(ctx)]  # built by the module's own statements
     plan = None
-    if memo is not None and not getattr(options, "execute", False):
+    if memo is not None and memo.reuse and not getattr(options, "execute", False):
         plan = ReusePlan(memo, body, positions.raw_lines(), options, tuple(c.name for c in config_classes),
                          positions.line)
     for cls in classes:

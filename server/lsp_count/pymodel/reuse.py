@@ -80,9 +80,13 @@ class PythonMemo:
     analysis of that document; it is replaced whole at the end of an analysis, so an analysis
     reads a consistent memo even when two overlap."""
 
-    def __init__(self, trees: dict[str, tuple[tuple[int, int], ast.Module]] | None = None) -> None:
+    def __init__(self, trees: dict[str, tuple[tuple[int, int], ast.Module]] | None = None,
+                 reuse: bool = True) -> None:
         """``trees``: project files' parse trees shared with other documents' memos (the language
-        server keeps one for all: the files of a package import the same modules)."""
+        server keeps one for all: the files of a package import the same modules). ``reuse``:
+        False for a memo that only lends those trees (the CLI and the gate, which analyse each
+        file once, share them between the files of one run)."""
+        self.reuse = reuse
         self.classes: dict[tuple[str, int], ClassResult] = {}
         self.files: dict[str, tuple[int, int]] = {}  # project files the last analysis read: (mtime, size)
         self.identifiers: dict[str, frozenset[str]] = {}  # block text -> identifiers in it
