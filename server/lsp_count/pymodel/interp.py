@@ -136,8 +136,9 @@ class LazyImport:
 
     Python runs every import at once; following them all would read the whole package (a
     transformers model file imports ``activations``, which imports ``utils``, ... 2,485 files
-    and 8 s) for the few names a model's constructor uses. Nothing the analyser models can
-    tell the two orders apart."""
+    and 8 s) for the few names a model's constructor uses. The values are the same either way;
+    what a file does to another module when imported (``registry["x"] = Block`` at its top
+    level) is missed when nothing names that file's own values."""
 
     __slots__ = ("path", "name", "dotted", "level", "scope", "value")
 
