@@ -543,3 +543,22 @@ def test_decorators_and_annotations_in_every_written_form() -> None:
     """)
     (model,) = report.models
     assert model.tree.total == 8 * 16 + 16 + 2 * 2 + 4 + 1
+
+
+def test_an_import_kept_only_for_its_side_effect_is_not_read_and_the_class_says_why(tmp_path) -> None:
+    # Python would run register.py at `import register`, filling the table; the analyser reads a
+    # project file when a name from it is used, so the class is unresolved, with the reason, and
+    # never counted with a made-up width.
+    (tmp_path / "registry.py").write_text("TABLE = {}\n")
+    (tmp_path / "register.py").write_text("import registry\nregistry.TABLE['width'] = 8\n")
+    report = run("""
+        import torch.nn as nn
+        import register
+        from registry import TABLE
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(TABLE['width'], 2)
+    """, str(tmp_path / "model.py"))
+    assert report.models == ()
+    assert "`TABLE['width']` raises KeyError" in lc101(report)["Net"]
