@@ -15,13 +15,13 @@ import gc
 import re
 from typing import Any
 
-from lsp_count.pymodel.syntax import parse
 from lsp_count.core.params import ParamNode, ParamTree, Tensor, short_count
 from lsp_count.core.report import FileReport, ModelReport
 from lsp_count.core.source import LineIndex, Position, Problem, Span
 from lsp_count.core.spec import MAX_DIMENSION
 from lsp_count.pymodel.interp import Ctx, FuncV, Interpreter, ModuleScope, count_of, params_of
 from lsp_count.pymodel.reuse import LineMap, PythonMemo, ReusePlan, parse_blocks, remember_blocks, split_blocks
+from lsp_count.pymodel.syntax import parse
 from lsp_count.pymodel.values import ClassV, Inst, Param, Sym, Unknown, Unresolved
 
 MAX_PARAMETERS = 10**15  # a thousand times the largest models; more is a mistake in the code

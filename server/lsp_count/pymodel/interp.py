@@ -635,7 +635,7 @@ class Interpreter:
             bound = alias.asname or alias.name
             dotted = f"{base}.{alias.name}" if base else alias.name
             if key is None:
-                env.vars[bound] = _EXTERNAL_CONSTANTS.get(dotted) if dotted in _EXTERNAL_CONSTANTS else ExtV(dotted)
+                env.vars[bound] = _external(dotted)
                 continue
             lazy = LazyImport(key, alias.name, dotted, s.level, scope)
             env.vars[bound] = lazy if env is scope.env else self.read_lazy(lazy)  # module level: read when used
@@ -648,7 +648,7 @@ class Interpreter:
         kw_defaults = [None if d is None else self.ev(d, env) for d in a.kw_defaults]
         kind = ""
         for dec in getattr(node, "decorator_list", []):
-            dname = _written_name(dec)
+            dname = _dotted(dec)
             if dname.endswith("staticmethod"):
                 kind = "static"
             elif dname.endswith("classmethod"):
@@ -666,7 +666,8 @@ class Interpreter:
             except Unresolved as exc:
                 bases.append(Unknown(exc.reason))
         is_module = any(_is_module_base(b) for b in bases)
-        decorators = [_written_name(d) for d in node.decorator_list]
+        # `@dataclass` and `@dataclasses.dataclass(frozen=True)` alike: the name of what is called.
+        decorators = [_dotted(d.func if isinstance(d, ast.Call) else d) for d in node.decorator_list]
         is_dataclass = any(d.split("(")[0].endswith("dataclass") for d in decorators) or any(
             isinstance(b, ExtV) and b.name.endswith("NamedTuple") for b in bases)
         scope = env.module
@@ -680,7 +681,8 @@ class Interpreter:
         for stmt in node.body:
             try:
                 if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
-                    if stmt.target.id not in fields and not _written_name(stmt.annotation).startswith("ClassVar"):
+                    ann = stmt.annotation.value if isinstance(stmt.annotation, ast.Subscript) else stmt.annotation
+                    if stmt.target.id not in fields and not _dotted(ann).startswith("ClassVar"):  # ClassVar[int]
                         fields.append(stmt.target.id)
                     if stmt.value is not None:
                         body_env.vars[stmt.target.id] = self.ev(stmt.value, body_env)
@@ -931,7 +933,7 @@ class Interpreter:
             found = self.ext_names.get(key)
             if found is None:  # nn.Linear is looked up for every layer: one ExtV per dotted name
                 dotted = f"{obj.name}.{name}"
-                found = self.ext_names[key] = _EXTERNAL_CONSTANTS.get(dotted, ExtV(dotted))
+                found = self.ext_names[key] = _external(dotted)
             return found
         if isinstance(obj, ModV):
             if name in obj.names:
@@ -1711,22 +1713,6 @@ def _user_words(message: str) -> str:
                           message)
 
 
-def _written_name(node: ast.AST) -> str:
-    """A decorator's or annotation's name as written (``functools.cached_property``,
-    ``dataclass()``, ``ClassVar[]``): what _text would begin with, without unparsing (a project
-    file's every function has its decorators looked at)."""
-    t = type(node)
-    if t is ast.Name:
-        return node.id  # type: ignore[attr-defined]
-    if t is ast.Attribute:
-        return f"{_written_name(node.value)}.{node.attr}"  # type: ignore[attr-defined]
-    if t is ast.Call:
-        return f"{_written_name(node.func)}()"  # type: ignore[attr-defined]
-    if t is ast.Subscript:
-        return f"{_written_name(node.value)}[]"  # type: ignore[attr-defined]
-    return "…"
-
-
 def _text(node: ast.AST | None) -> str:
     if node is None:
         return ""
@@ -1961,6 +1947,11 @@ def _pure(expr: ast.expr, calls: set[str]) -> bool:
             if name not in calls and name.rsplit(".", 1)[-1] not in calls:
                 return False
     return True
+
+
+def _external(dotted: str) -> Any:
+    """An external name's value: a constant the analyser knows (TYPE_CHECKING), else an ExtV."""
+    return _EXTERNAL_CONSTANTS[dotted] if dotted in _EXTERNAL_CONSTANTS else ExtV(dotted)
 
 
 def _dotted(node: ast.expr) -> str:

@@ -33,17 +33,27 @@ def load_module(interp: "Interpreter", path: str) -> ModV | None:
     return ModV(os.path.splitext(os.path.basename(path))[0], scope.env.vars)
 
 
-def _parse(path: str, trees: dict[str, tuple[tuple[int, int], ast.Module]]) -> ast.Module | None:
-    """The file's tree; ``trees`` keeps it while the file is unchanged (the interpreter never
-    alters a tree)."""
+def file_stamp(path: str) -> tuple[int, int] | None:
+    """(mtime, size): what says a project file is unchanged since it was read; None if it is gone."""
     try:
         st = os.stat(path)
-        stamp = (st.st_mtime_ns, st.st_size)
-        kept = trees.get(path)
-        if kept is not None and kept[0] == stamp:
-            return kept[1]
-        if st.st_size > MAX_IMPORTED_BYTES:
-            return None
+    except (OSError, ValueError):
+        return None
+    return st.st_mtime_ns, st.st_size
+
+
+def _parse(path: str, trees: dict[str, tuple[tuple[int, int], ast.Module]]) -> ast.Module | None:
+    """The file's tree; ``trees`` keeps it while the file is unchanged (the interpreter alters a
+    tree only by filling in a deferred body, the same for every analysis)."""
+    stamp = file_stamp(path)
+    if stamp is None:
+        return None
+    kept = trees.get(path)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    if stamp[1] > MAX_IMPORTED_BYTES:
+        return None
+    try:
         with open(path, encoding="utf-8", errors="replace") as fh:
             text = fh.read()
         tree = parse_deferring_bodies(text, path)
@@ -110,7 +120,7 @@ def parse_deferring_bodies(text: str, path: str) -> ast.Module:
             continue
         # A string or a continued line crossing the cut: the positions after it are not sure. (Brackets
         # crossing it leave a closing bracket without its opening one: the stub does not parse.)
-        if region.count('"""') % 2 or region.count("\'\'\'") % 2 or region.rstrip().endswith("\\"):
+        if region.count('"""') % 2 or region.count("'''") % 2 or region.rstrip().endswith("\\"):
             return parse(text, filename=path)
         line += text.count("\n", done, def_start)
         cuts.append(_Cut(def_start, body_start, body_end, line, indent, len(first.group(1)),

@@ -17,15 +17,15 @@ from __future__ import annotations
 
 import ast
 import bisect
-import os
 import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-from lsp_count.pymodel.syntax import parse
 from lsp_count.core.params import ParamNode
 from lsp_count.core.report import ModelReport
 from lsp_count.core.source import Position, Problem, Span
+from lsp_count.pymodel.loader import file_stamp
+from lsp_count.pymodel.syntax import parse
 
 _IDENTIFIER = re.compile(r"[^\W\d]\w*")
 # Comments and string literals, whose words are not names the code looks up (a docstring saying
@@ -232,14 +232,6 @@ def remember_blocks(memo: PythonMemo, lines: list[str], blocks: list[tuple[int, 
     memo.blocks = (parsed, len(lines) + 1)
 
 
-def _stamp(path: str) -> tuple[int, int] | None:
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return st.st_mtime_ns, st.st_size
-
-
 class ReusePlan:
     """One analysis's view of the memo: which classes can be taken from it, and the results
     that the next analysis will find in it."""
@@ -250,7 +242,7 @@ class ReusePlan:
         line_of = line_of or (lambda n: n)
         self.memo = memo
         self.previous = memo.classes
-        if any(_stamp(path) != stamp for path, stamp in memo.files.items()):
+        if any(file_stamp(path) != stamp for path, stamp in memo.files.items()):
             self.previous = {}  # a project file the classes import has changed: count them all again
         self.results: dict[tuple[str, int], ClassResult] = {}
         self.reused_any = False
@@ -362,7 +354,7 @@ class ReusePlan:
         the earlier analyses read stay watched (they were unchanged, or nothing would be kept)."""
         self.memo.classes = self.results
         files = dict(self.memo.files) if self.reused_any else {}
-        files.update((path, stamp) for path in loaded_files if (stamp := _stamp(path)) is not None)
+        files.update((path, stamp) for path in loaded_files if (stamp := file_stamp(path)) is not None)
         self.memo.files = files
 
 
