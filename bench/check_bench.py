@@ -120,17 +120,15 @@ def main() -> None:
 def time_python_models(count: int = 60) -> None:
     """Python model files of one package checked in one run: the files share the project files
     they import (SharedTrees) against each analysed alone, in the same run."""
-    import importlib.util
-
     from lsp_count import check
     from lsp_count.core import analyze
     from lsp_count.core.budget import BudgetConfig
+    from pymodel_bench import transformers_modeling_files  # bench/ is on the path when run as a script
 
-    spec = importlib.util.find_spec("transformers")
-    if spec is None or not spec.submodule_search_locations:
+    files = [str(p) for p in transformers_modeling_files()[:count]]
+    if not files:
         print("transformers is not installed: no Python model files timed")
         return
-    files = sorted(str(p) for p in Path(spec.submodule_search_locations[0]).glob("models/*/modeling_*.py"))[:count]
 
     def run() -> float:
         start = time.perf_counter()

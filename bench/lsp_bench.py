@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import importlib.util
 import pathlib
 import statistics
 import sys
@@ -185,11 +184,9 @@ async def run(hovers: int, edits: int, py_edits: int) -> int:
 
 
 def largest_transformers_file() -> pathlib.Path | None:
-    spec = importlib.util.find_spec("transformers")
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    files = pathlib.Path(spec.submodule_search_locations[0]).glob("models/*/modeling_*.py")
-    return max(files, key=lambda f: f.stat().st_size, default=None)
+    from pymodel_bench import transformers_modeling_files
+
+    return max(transformers_modeling_files(), key=lambda f: f.stat().st_size, default=None)
 
 
 def main() -> int:

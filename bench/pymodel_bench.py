@@ -105,15 +105,22 @@ def time_edits(text: str, runs: int) -> tuple[list[float], list[float]]:
     return inside, moved
 
 
+def transformers_modeling_files() -> list[pathlib.Path]:
+    """The installed transformers' models/*/modeling_*.py (real model files; transformers is a test
+    dependency), sorted; none when it is not installed. The benches' real files come from here."""
+    spec = importlib.util.find_spec("transformers")
+    if spec is None or not spec.submodule_search_locations:
+        return []
+    return sorted(pathlib.Path(spec.submodule_search_locations[0]).glob("models/*/modeling_*.py"))
+
+
 def time_transformers() -> None:
     """Every modeling file of the installed transformers, analysed from nothing (nothing is kept
     between files: each analysis reads its imports again)."""
-    spec = importlib.util.find_spec("transformers")
-    if spec is None or not spec.submodule_search_locations:
+    files = transformers_modeling_files()
+    if not files:
         print("transformers is not installed: no real files timed")
         return
-    root = pathlib.Path(spec.submodule_search_locations[0])
-    files = sorted(root.glob("models/*/modeling_*.py"))
     results = []
     for path in files:
         text = path.read_text(encoding="utf-8")
