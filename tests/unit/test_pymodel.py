@@ -562,3 +562,60 @@ def test_an_import_kept_only_for_its_side_effect_is_not_read_and_the_class_says_
     """, str(tmp_path / "model.py"))
     assert report.models == ()
     assert "`TABLE['width']` raises KeyError" in lc101(report)["Net"]
+
+
+def test_a_base_class_hook_the_analyser_cannot_follow_leaves_its_subclasses_unresolved() -> None:
+    # __init_subclass__ may change the class (transformers' configs are made dataclasses there);
+    # where it cannot be followed, a class built from it says so instead of a count.
+    report = run("""
+        import torch.nn as nn
+        import registry
+        class Base:
+            def __init_subclass__(cls, **kwargs):
+                if registry.strict(cls):
+                    cls.width = 8
+        class Config(Base):
+            width = 4
+        class Model(nn.Module):
+            def __init__(self, config: Config):
+                super().__init__()
+                self.proj = nn.Linear(config.width, config.width)
+    """)
+    assert report.models == ()
+    assert ("creating `Config` runs `Base.__init_subclass__`, which the analyser cannot follow" in lc101(report)["Model"])
+
+
+def test_issubclass_outside_the_project_is_unresolved_not_guessed() -> None:
+    report = run("""
+        import torch.nn as nn
+        from somewhere import Mixin
+        class Config(Mixin):
+            width = 4
+        class Model(nn.Module):
+            def __init__(self):
+                super().__init__()
+                if issubclass(Config, nn.Module):
+                    self.extra = nn.Linear(4, 4)
+                self.proj = nn.Linear(Config.width, 2)
+    """)
+    assert "whether `Config` derives from `torch.nn.Module` is outside the file" in lc101(report)["Model"]
+
+
+def test_a_buffer_and_a_layer_subclass_without_a_table_entry() -> None:
+    report = run("""
+        import torch
+        import torch.nn as nn
+        class Rotary(nn.Module):
+            def __init__(self, dim=8):
+                super().__init__()
+                self.inv_freq = nn.Buffer(torch.zeros(dim // 2))
+                self.scale = nn.Parameter(torch.ones(dim))
+        class Odd(nn.Bilinear2000):
+            pass
+        class Model(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.odd = Odd(3, 4)
+    """)
+    assert [(m.name, m.tree.total) for m in report.models] == [("Rotary", 8)]  # a buffer is not a parameter
+    assert "`Odd` extends `nn.Bilinear2000`, which is not in the analyser's layer table" in lc101(report)["Model"]

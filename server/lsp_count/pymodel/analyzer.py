@@ -390,6 +390,7 @@ def constructor_arguments(cls: ClassV, config_classes: list[ClassV], interp: Int
         if candidate is None and p.annotation is None and _CONFIG_NAME.search(p.arg) and len(config_classes) == 1:
             candidate = config_classes[0]
             how = f"`{p.arg}` has no annotation; `{candidate.name}` is the file's only config class"
+        why = f"the constructor argument `{p.arg}` with no default"
         if candidate is not None:
             try:
                 # One default config object per file, shared by every class analysed: blocks built
@@ -401,9 +402,9 @@ def constructor_arguments(cls: ClassV, config_classes: list[ClassV], interp: Int
                 kwargs[p.arg] = defaults
                 notes.append(f"counted with `{candidate.name}()` defaults for `{p.arg}` ({how})")
                 continue
-            except Unresolved:
-                pass
-        kwargs[p.arg] = Sym.atom(p.arg, f"the constructor argument `{p.arg}` with no default")
+            except Unresolved as exc:
+                why = f"the constructor argument `{p.arg}`, whose default `{candidate.name}()` cannot be built ({exc.reason})"
+        kwargs[p.arg] = Sym.atom(p.arg, why)
     return kwargs, notes
 
 

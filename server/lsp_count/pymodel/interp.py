@@ -70,6 +70,11 @@ class _Break(Exception):
     pass
 
 
+class _NoAttribute(Exception):
+    """An attribute that is not set, while ``getattr(obj, name, default)`` or ``hasattr`` asks a
+    class with its own ``__getattribute__`` (Python's AttributeError, which they catch)."""
+
+
 class _Continue(Exception):
     pass
 
@@ -198,6 +203,7 @@ class Ctx:
         self.hf_cache: str | None = None
         self._hub: dict[tuple[str, str], Any] = {}
         self.hub_lookups = 0  # a count that used the catalog or the HF cache is not kept for the next analysis
+        self.probing_attributes = 0  # > 0 inside getattr/hasattr through a __getattribute__ (see _NoAttribute)
         # For loops found to only initialise weights (by id of the ast.For; the tree outlives the analysis).
         self.init_loops: dict[int, bool] = {}
 
@@ -576,6 +582,10 @@ class Interpreter:
         if isinstance(obj, Inst):
             if name == "requires_grad":
                 return
+            cls = obj.cls
+            if type(cls) is ClassV and cls.setattr_hook is not None:
+                self.call_function(cls.setattr_hook, [obj, name, value], {}, node)
+                return
             obj.attrs[name] = value
             return
         if isinstance(obj, ClassV):
@@ -673,6 +683,9 @@ class Interpreter:
         scope = env.module
         cls = ClassV(node.name, node, tuple(bases), is_module, is_dataclass, path=scope.path,
                      span=scope.span_of(node) if scope.span_of else None)
+        cls.transforms_subclasses = any(d.split("(")[0].endswith("dataclass_transform") for d in decorators)
+        if not is_module and any(c.transforms_subclasses for c in cls.mro()[1:]):
+            cls.is_dataclass = True
         body_env = Env(scope, env)
         fields: list[str] = []
         for b in bases:
@@ -699,8 +712,32 @@ class Interpreter:
             if isinstance(v, FuncV) and v.owner is None:
                 v.owner = cls
         cls.fields = tuple(fields)
+        if not is_module:
+            cls.dataclass_init = _dataclass_init(cls)
+            cls.getattribute_hook = _own_method(cls, "__getattribute__")
+            cls.setattr_hook = _own_method(cls, "__setattr__")
+        self.init_subclass(cls, node, env)
         scope.classes.append(cls)
         return cls
+
+    def init_subclass(self, cls: ClassV, node: ast.ClassDef, env: Env) -> None:
+        """Python calls the nearest base's ``__init_subclass__`` with the new class (transformers'
+        PreTrainedConfig turns class attributes into specs there). Where the analyser cannot follow
+        it, what it does to the class is not known: building the class says so."""
+        owner = next((c for c in cls.mro()[1:] if "__init_subclass__" in c.namespace), None)
+        if owner is None:
+            return
+        hook = owner.namespace["__init_subclass__"]
+        if not isinstance(hook, FuncV):
+            return
+        try:
+            kwargs = {k.arg: self.ev(k.value, env) for k in node.keywords if k.arg and k.arg != "metaclass"}
+            self.call_function(hook, [cls], kwargs, node)
+        except Unresolved as exc:
+            cls.creation_unresolved = (f"creating `{cls.name}` runs `{owner.name}.__init_subclass__`, which the "
+                                       f"analyser cannot follow: {exc.reason}")
+        except _Return:
+            pass
 
     # --- expressions -----------------------------------------------------------------------
 
@@ -877,7 +914,7 @@ class Interpreter:
             return list(v)
         if isinstance(v, dict):
             return list(v)
-        if isinstance(v, (str, set, frozenset)):
+        if isinstance(v, (str, set, frozenset, _DICT_VIEWS)):
             return list(v)
         if isinstance(v, Inst) and v.kind in ("list", "seq", "plist"):
             return list(v.attrs.values())
@@ -893,6 +930,18 @@ class Interpreter:
         if is_unknownish(key):
             raise Unresolved(f"the index in `{_text(node)}` depends on {why_of(key)}")
         if isinstance(obj, Inst):
+            if isinstance(obj.cls, ClassV) and not obj.is_module:
+                try:
+                    getitem = obj.cls.lookup("__getitem__")
+                except KeyError:
+                    getitem = None
+                if isinstance(getitem, FuncV):
+                    return self.call_function(getitem, [obj, key], {}, node)
+                items = obj.attrs.get(_DICT_ITEMS)
+                if isinstance(items, dict):
+                    if key not in items:
+                        raise Unresolved(f"`{_text(node)}`: no key {key!r}")
+                    return items[key]
             if obj.kind in ("list", "seq", "plist"):
                 values = list(obj.attrs.values())
                 if isinstance(key, slice):
@@ -944,6 +993,10 @@ class Interpreter:
             try:
                 v = obj.lookup(name)
             except KeyError:
+                if name == "__dict__":
+                    return dict(obj.namespace)  # read only: a copy
+                if name == "__name__":
+                    return obj.name
                 return Unknown(f"`{obj.name}.{name}` is not defined", maybe_module=True)
             if isinstance(v, FuncV) and v.kind == "class":
                 return BoundV(v, obj)
@@ -958,7 +1011,21 @@ class Interpreter:
                                   if isinstance(b, ExtV) and b.name.split(".")[-1] in CONTAINERS), None)
                 if container is not None and isinstance(obj.inst, Inst):
                     return BuiltinV("__init__", lambda *a, **k: self.init_container(obj.inst, container, list(a), k))
+                layer = _torch_layer_base(obj.cls)
+                if layer is not None and isinstance(obj.inst, Inst):
+                    inst, cls = obj.inst, obj.cls
+                    return BuiltinV("__init__", lambda *a, **k: self.init_layer(inst, cls, layer, list(a), k))
                 return BuiltinV("__init__", lambda *a, **k: None)
+            if name == "__init_subclass__":
+                return BuiltinV(name, lambda *a, **k: None)  # object's does nothing
+            if name in ("__getattribute__", "__setattr__") and isinstance(obj.inst, Inst):
+                inst, at = obj.inst, node
+                if name == "__getattribute__":
+                    return BuiltinV(name, lambda key: self.plain_inst_attr(inst, key, at))
+                return BuiltinV(name, lambda key, value: inst.attrs.__setitem__(key, value))
+            items = obj.inst.attrs.get(_DICT_ITEMS) if isinstance(obj.inst, Inst) else None
+            if isinstance(items, dict) and name in _DICT_METHODS:
+                return BuiltinV(name, getattr(items, name))
             return Unknown(f"`super().{name}` is outside the file")
         if isinstance(obj, Param):
             if name in ("data", "T", "mT"):
@@ -1004,6 +1071,17 @@ class Interpreter:
 
     def inst_attr(self, obj: Inst, name: str, node: ast.AST) -> Any:
         if name in obj.attrs:
+            cls = obj.cls
+            if type(cls) is not ClassV or cls.getattribute_hook is None:
+                return obj.attrs[name]
+        cls = obj.cls
+        if type(cls) is ClassV and cls.getattribute_hook is not None:
+            return self.call_function(cls.getattribute_hook, [obj, name], {}, node)
+        return self.plain_inst_attr(obj, name, node)
+
+    def plain_inst_attr(self, obj: Inst, name: str, node: ast.AST) -> Any:
+        """``object.__getattribute__``: the instance's attributes, then its class's."""
+        if name in obj.attrs:
             return obj.attrs[name]
         if isinstance(obj.cls, ClassV):
             try:
@@ -1027,7 +1105,12 @@ class Interpreter:
         if name == "__class__":
             return obj.cls
         if name == "__dict__":
-            return dict(obj.attrs)
+            return {k: v for k, v in obj.attrs.items() if k != _DICT_ITEMS}
+        items = obj.attrs.get(_DICT_ITEMS)
+        if isinstance(items, dict) and name in _DICT_METHODS:
+            return BuiltinV(name, getattr(items, name))
+        if self.ctx.probing_attributes:
+            raise _NoAttribute(name)
         return Unknown(f"`{_text(node)}` is not set by the code the analyser followed", maybe_module=True)
 
     # --- operators -------------------------------------------------------------------------
@@ -1077,11 +1160,13 @@ class Interpreter:
             raise Unresolved(f"`{_text(node)}` raises {type(exc).__name__}")
 
     def _py2(self, fn: Callable[[Any, Any], Any], a: Any, b: Any, node: ast.AST) -> Any:
+        if type(b) is RangeV:
+            b = b.r  # `i in range(n)`: Python answers it without iterating
         if (type(a) not in _PLAIN or type(b) not in _PLAIN) and any(
                 isinstance(x, (Inst, Param, ClassV, FuncV, BoundV, BuiltinV, ExtV, ModV)) for x in (a, b)) \
                 and fn not in (operator.is_, operator.is_not, operator.eq, operator.ne):
             if fn in (_CMPOPS[ast.In], _CMPOPS[ast.NotIn]) and isinstance(b, Inst):
-                keys = b.attrs
+                keys = b.attrs.get(_DICT_ITEMS, b.attrs)
                 return (a in keys) if fn is _CMPOPS[ast.In] else (a not in keys)
             raise Unresolved(f"`{_text(node)}` is not followed")
         try:
@@ -1141,9 +1226,12 @@ class Interpreter:
         if isinstance(fn, PartialV):
             return self.call(fn.func, list(fn.args) + args, {**dict(fn.kwargs), **kwargs}, node, env)
         if isinstance(fn, BuiltinV):
+            if fn.name in ("getattr", "hasattr", "setattr") and args and type(args[0]) is Inst and \
+                    type(args[0].cls) is ClassV and (args[0].cls.getattribute_hook or args[0].cls.setattr_hook):
+                return self.hooked_attribute_builtin(fn.name, args, node)
             try:
                 return fn.fn(*args, **kwargs)
-            except (Unresolved, _Return):
+            except (Unresolved, _Return, _NoAttribute):
                 raise
             except RecursionError:
                 raise
@@ -1156,6 +1244,30 @@ class Interpreter:
         if isinstance(fn, Sym):
             return Unknown(f"`{_text(node)}` calls an unresolved value: {why_of(fn)}", maybe_module=True)
         raise Unresolved(f"`{_text(node)}` calls {type(fn).__name__}, which the analyser does not follow")
+
+    def hooked_attribute_builtin(self, name: str, args: list[Any], node: ast.AST) -> Any:
+        """getattr, hasattr and setattr on an instance whose class defines __getattribute__ or
+        __setattr__: through them, as Python does."""
+        obj, key = args[0], args[1] if len(args) > 1 else None
+        if not isinstance(key, str):
+            raise Unresolved(f"`{_text(node)}`: the attribute name is not a known string")
+        if name == "setattr":
+            if len(args) != 3:
+                raise Unresolved(f"`{_text(node)}`: setattr takes three arguments")
+            self.set_attr(obj, key, args[2], node)
+            return None
+        self.ctx.probing_attributes += 1
+        try:
+            value = self.inst_attr(obj, key, node)
+        except _NoAttribute:
+            if name == "hasattr":
+                return False
+            if len(args) > 2:
+                return args[2]
+            raise Unresolved(f"`{_text(node)}`: `{key}` is not set")
+        finally:
+            self.ctx.probing_attributes -= 1
+        return True if name == "hasattr" else value
 
     def call_function(self, fn: FuncV, args: list[Any], kwargs: dict[str, Any], node: ast.AST,
                       bound: dict[str, Any] | None = None) -> Any:
@@ -1229,6 +1341,8 @@ class Interpreter:
                     snapshot: bool = True) -> Any:
         """``snapshot=False``: the caller never changes the module it gets back (the analyser's own
         top-level build of a class), so the cache may keep that very object instead of a copy."""
+        if cls.creation_unresolved:
+            raise Unresolved(cls.creation_unresolved)
         stack = self.ctx.class_stack
         if stack.count(cls.name) >= 8 or len(stack) > 32:
             start = stack.index(cls.name) if cls.name in stack else 0
@@ -1239,9 +1353,10 @@ class Interpreter:
         except KeyError:
             init = None
         bound = None
-        if isinstance(init, FuncV) and not isinstance(init.node, ast.Lambda) and not cls.is_dataclass:
+        dataclass_init = cls.dataclass_init
+        if isinstance(init, FuncV) and not isinstance(init.node, ast.Lambda) and dataclass_init is None:
             bound = self.bind_args(init, [None] + args, kwargs, node)
-        key = _build_key(cls, init, bound, args, kwargs) if cls.is_module and not cls.is_dataclass else None
+        key = _build_key(cls, init, bound, args, kwargs) if cls.is_module and dataclass_init is None else None
         if key is not None and key in self.ctx.built:
             # Twelve identical blocks are built once and copied: the copies are new objects,
             # as twelve constructor calls would make, so ties and freezing stay per copy.
@@ -1252,8 +1367,8 @@ class Interpreter:
             return copy
         stack.append(cls.name)
         try:
-            if cls.is_dataclass:
-                return self.make_dataclass(cls, args, kwargs, node)
+            if dataclass_init is not None:
+                return self.make_dataclass(cls, args, kwargs, node, dataclass_init)
             inst = Inst(cls, "module" if cls.is_module else "object", cls.is_module,
                         env.module.span_of(node) if env.module.span_of else None)
             if bound is not None:
@@ -1262,6 +1377,10 @@ class Interpreter:
                 self.call_function(init, [inst] + args, kwargs, node, bound)
             elif isinstance(init, FuncV):
                 self.call_function(init, [inst] + args, kwargs, node)
+            elif cls.is_module and (layer := _torch_layer_base(cls)) is not None:
+                self.init_layer(inst, cls, layer, args, kwargs)  # `class Norm(nn.LayerNorm)` with no __init__
+            elif not cls.is_module and _extends_dict(cls):
+                inst.attrs[_DICT_ITEMS] = self.dict_items(args, kwargs, node)  # `class Table(OrderedDict)`
             elif args or kwargs:
                 ext = [b for b in cls.bases if isinstance(b, ExtV) and not _is_module_base(b)]
                 if ext:
@@ -1275,21 +1394,41 @@ class Interpreter:
         finally:
             stack.pop()
 
-    def make_dataclass(self, cls: ClassV, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Inst:
+    def dict_items(self, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> dict[Any, Any]:
+        """What ``dict(*args, **kwargs)`` holds."""
+        if len(args) > 1:
+            raise Unresolved(f"`{_text(node)}`: a dict takes one positional argument")
+        items: dict[Any, Any] = {}
+        for a in args:
+            if isinstance(a, dict):
+                items.update(a)
+            else:
+                pairs = self.iterate(a, node)
+                if not all(isinstance(p, (tuple, list)) and len(p) == 2 for p in pairs):
+                    raise Unresolved(f"`{_text(node)}`: not (key, value) pairs")
+                items.update(pairs)
+        items.update(kwargs)
+        return items
+
+    def make_dataclass(self, cls: ClassV, args: list[Any], kwargs: dict[str, Any], node: ast.AST,
+                       dataclass: ClassV) -> Inst:
+        """An instance of ``cls`` built by the __init__ that ``dataclass`` (``cls`` or a base) was
+        given: its fields, with its defaults, then ``cls``'s __post_init__."""
         inst = Inst(cls, "object", False)
-        if len(args) > len(cls.fields):
+        fields = dataclass.fields
+        if len(args) > len(fields):
             raise Unresolved(f"`{_text(node)}` passes too many arguments to `{cls.name}`")
-        for name, v in zip(cls.fields, args):
+        for name, v in zip(fields, args):
             inst.attrs[name] = v
         for k, v in kwargs.items():
-            if k not in cls.fields:
+            if k not in fields:
                 raise Unresolved(f"`{cls.name}` has no field `{k}`")
             inst.attrs[k] = v
-        for name in cls.fields:
+        for name in fields:
             if name in inst.attrs:
                 continue
             try:
-                default = cls.lookup(name)
+                default = dataclass.lookup(name)
             except KeyError:
                 raise Unresolved(f"`{cls.name}` needs `{name}`, which has no default")
             if isinstance(default, FieldV):
@@ -1300,9 +1439,19 @@ class Interpreter:
                 else:
                     raise Unresolved(f"`{cls.name}` needs `{name}`, which has no default")
             inst.attrs[name] = default
-        # Order fields as declared (a later keyword must not move them).
-        inst.attrs = {k: inst.attrs[k] for k in cls.fields}
+        # Set in the order fields are declared (a later keyword must not move them), through the
+        # class's __setattr__ where it has one, as the generated __init__ does.
+        values = {k: inst.attrs[k] for k in fields}
+        if cls.setattr_hook is not None:
+            inst.attrs = {}
+            for k, v in values.items():
+                self.set_attr(inst, k, v, node)
+        else:
+            inst.attrs = values
+        # The generated __init__ calls __post_init__ only if the dataclass had one when it was made
+        # (a subclass adding one later is not called); the call then finds the instance's own.
         try:
+            dataclass.lookup("__post_init__")
             post = cls.lookup("__post_init__")
         except KeyError:
             post = None
@@ -1348,6 +1497,9 @@ class Interpreter:
                     raise Unresolved(f"`{_text(node)}`: the tensor's shape is unknown ({why_of(data) or 'not a tensor the analyser built'})")
                 p = Param(data.shape, "other", self.truthy(grad, node), origin)
                 return p
+            if last == "Buffer":  # torch.nn.Buffer(tensor): a buffer, never a parameter
+                data = args[0] if args else kwargs.get("data")
+                return TensorV(tuple(data.shape)) if isinstance(data, (TensorV, Param)) else TensorV(())
             if last in CONTAINERS:
                 return self.make_container(last, args, kwargs, node, origin, env)
             if last in LAYERS:
@@ -1504,6 +1656,20 @@ class Interpreter:
         self.record_hint(inst, node, env)
         return inst
 
+    def init_layer(self, inst: Inst, cls: ClassV, layer: str, args: list[Any], kwargs: dict[str, Any]) -> None:
+        """``class Norm(nn.LayerNorm)``: torch's constructor of the layer makes the instance's parameters."""
+        if layer in LAYERS:
+            sig, builder = LAYERS[layer]
+            if builder is not None:
+                builder(inst, bind(layer, sig, tuple(args), kwargs), inst.origin, self.make_layer)
+        elif layer in STACKS:
+            from lsp_count.pymodel.layers import _stack
+
+            sig, key = STACKS[layer]
+            _stack(inst, bind(layer, sig, tuple(args), kwargs), inst.origin, self.make_layer, key, clone)
+        elif layer not in PARAMETERLESS:
+            raise Unresolved(f"`{cls.name}` extends `nn.{layer}`, which is not in the analyser's layer table")
+
     def init_container(self, inst: Inst, kind: str, args: list[Any], kwargs: dict[str, Any]) -> None:
         """``class Head(nn.Sequential): super().__init__(...)``: the instance is the container."""
         built = self.make_container(kind, args, kwargs, ast.Constant(value=None), inst.origin,
@@ -1527,6 +1693,11 @@ class Interpreter:
 
 
 _MISSING = object()
+# Where an instance of a dict subclass (``class ClassInstantier(OrderedDict)``) keeps its items:
+# a key no attribute can have.
+_DICT_ITEMS = "<dict items>"
+_DICT_METHODS = frozenset({"__getitem__", "__contains__", "__len__", "get", "keys", "values", "items"})
+_DICT_VIEWS = (type({}.keys()), type({}.values()), type({}.items()))
 
 
 _KEY_TYPES = frozenset({type(None), bool, int, float, str, Sym, ExtV})
@@ -1677,13 +1848,65 @@ def _module_method(interp: Interpreter, obj: Inst, name: str) -> Any:
     return BuiltinV(name, fn) if fn is not None else None
 
 
+def _dataclass_init(cls: ClassV) -> ClassV | None:
+    """The dataclass whose generated __init__ ``cls()`` runs: the first class of the MRO that
+    defines __init__ in its body (then None: that one runs, as a dataclass keeps an __init__ it
+    is given) or is a dataclass."""
+    for c in cls.mro():
+        if "__init__" in c.namespace:
+            return None
+        if c.is_dataclass:
+            return c
+    return None
+
+
 def _is_module_base(b: Any) -> bool:
     if isinstance(b, ClassV):
         return b.is_module
     if isinstance(b, ExtV):
         return b.name in ("torch.nn.Module", "torch.nn.modules.module.Module", "nn.Module", "Module") or (
-            b.name.startswith("torch.nn.") and b.name.split(".")[-1] in ("Module", "ModuleList", "Sequential", "ModuleDict"))
+            _torch_layer_name(b) is not None)
     return False
+
+
+def _own_method(cls: ClassV, name: str) -> FuncV | None:
+    """The method of that name a class of the project defines for ``cls`` (None: object's)."""
+    for c in cls.mro():
+        if name in c.namespace:
+            found = c.namespace[name]
+            return found if isinstance(found, FuncV) else None
+    return None
+
+
+def _extends_dict(cls: ClassV) -> bool:
+    for c in cls.mro():
+        for b in c.bases:
+            if (isinstance(b, ExtV) and b.name in ("collections.OrderedDict", "typing.OrderedDict", "OrderedDict",
+                                                   "typing.Dict", "collections.UserDict")) or (
+                    isinstance(b, BuiltinV) and b.name == "dict"):
+                return True
+    return False
+
+
+def _torch_layer_name(b: ExtV) -> str | None:
+    """``Linear`` for ``torch.nn.Linear``: a class of torch.nn (a module); None for anything else."""
+    name = b.name
+    if not name.startswith("torch.nn.") or name.startswith(("torch.nn.functional", "torch.nn.init", "torch.nn.utils")):
+        return None
+    last = name.rsplit(".", 1)[-1]
+    return last if last[:1].isupper() and last not in ("Parameter", "UninitializedParameter", "Buffer") else None
+
+
+def _torch_layer_base(cls: ClassV) -> str | None:
+    """The torch.nn layer whose constructor builds ``cls``'s parameters (``class Norm(nn.LayerNorm)``):
+    the first torch.nn base in its MRO; None for nn.Module and the containers (built elsewhere)."""
+    for c in cls.mro():
+        for b in c.bases:
+            if isinstance(b, ExtV):
+                last = _torch_layer_name(b)
+                if last is not None:
+                    return None if last in ("Module", *CONTAINERS) else last
+    return None
 
 
 def _assigned_names(stmt: ast.stmt) -> list[str]:
@@ -1741,6 +1964,28 @@ def _isinstance(obj: Any, classes: Any) -> bool:
                 return True
     if any(is_unknownish(x) for x in (obj,)) and not isinstance(obj, Sym):
         raise Unresolved(f"isinstance on an unresolved value: {why_of(obj)}")
+    return False
+
+
+def _issubclass(cls: Any, classes: Any) -> bool:
+    """Exact between classes of the project (their bases are known); a question about a class
+    outside it that the bases do not answer is unresolved rather than guessed."""
+    if not isinstance(cls, (ClassV, ExtV)):
+        raise Unresolved(f"issubclass of {why_of(cls) if is_unknownish(cls) else type(cls).__name__}")
+    options = classes if isinstance(classes, tuple) else (classes,)
+    mro = cls.mro() if isinstance(cls, ClassV) else []
+    external = [b for c in mro for b in c.bases if not isinstance(b, ClassV)]
+    for c in options:
+        if isinstance(c, ClassV):
+            if c in mro:  # a class outside the project never derives from one inside it
+                return True
+        elif isinstance(c, ExtV):
+            if c.name == "object" or (isinstance(cls, ExtV) and cls.name == c.name) or c in external:
+                return True
+            if isinstance(cls, ExtV) or external:
+                raise Unresolved(f"whether `{getattr(cls, 'name', '?')}` derives from `{c.name}` is outside the file")
+        else:
+            raise Unresolved(f"issubclass of a class the analyser does not know ({why_of(c) or type(c).__name__})")
     return False
 
 
@@ -1837,6 +2082,15 @@ def _hasattr(obj: Any, name: Any) -> Any:
             except KeyError:
                 return False
         return False
+    if isinstance(obj, ClassV):
+        try:
+            obj.lookup(name)
+            return True
+        except KeyError:
+            if name in ("__dict__", "__name__"):
+                return True
+            outside = [b for c in obj.mro() for b in c.bases if not isinstance(b, ClassV) and b != ExtV("object")]
+            return Unknown(f"whether `{obj.name}` has `{name}` depends on a base outside the file") if outside else False
     if is_unknownish(obj):
         return Unknown(f"hasattr on an unresolved value: {why_of(obj)}")
     if isinstance(obj, ExtV):
@@ -1882,6 +2136,7 @@ _BUILTINS: dict[str, Any] = {
     "sorted": BuiltinV("sorted", lambda v, **k: sorted(_list_of(v), **k)),
     "any": BuiltinV("any", lambda v: any(_list_of(v))), "all": BuiltinV("all", lambda v: all(_list_of(v))),
     "isinstance": BuiltinV("isinstance", _isinstance), "hasattr": BuiltinV("hasattr", _hasattr),
+    "issubclass": BuiltinV("issubclass", _issubclass),
     "getattr": BuiltinV("getattr", _getattr), "setattr": BuiltinV("setattr", _setattr),
     "print": BuiltinV("print", lambda *a, **k: None), "divmod": BuiltinV("divmod", divmod),
     "pow": BuiltinV("pow", lambda a, b, *m: a ** b if abs(b) * math.log2(max(abs(a), 2)) <= MAX_INT_BITS else _unsupported("a huge pow")()),

@@ -254,6 +254,18 @@ class ClassV:
     fields: tuple[str, ...] = ()
     path: str = ""
     span: Span | None = None
+    # `@dataclass_transform()` on this class (PEP 681): every subclass is made a dataclass
+    # (transformers' PreTrainedConfig does it in __init_subclass__).
+    transforms_subclasses: bool = False
+    # The dataclass whose generated __init__ builds an instance (itself or a base, when no class
+    # before it in the MRO defines __init__); None when an __init__ or no dataclass does.
+    dataclass_init: "ClassV | None" = None
+    # Why building the class cannot be followed (its base's __init_subclass__ was not); "" when it can.
+    creation_unresolved: str = ""
+    # Its own or inherited __getattribute__ and __setattr__ (transformers' configs map attribute
+    # names through them: `num_local_experts` reads `n_routed_experts`); None where object's apply.
+    getattribute_hook: Any = None
+    setattr_hook: Any = None
 
     def mro(self) -> list["ClassV"]:
         out: list[ClassV] = []

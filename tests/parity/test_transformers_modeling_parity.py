@@ -1,0 +1,73 @@
+"""Parity on real model files: each class the static analysis counts in a modeling file of the
+installed transformers equals what transformers builds for it on the meta device, with the
+default configs the analysis says it used (LC106). The analyser reads the file and the project
+files it imports; only this test imports transformers."""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import pathlib
+import re
+import warnings
+
+import pytest
+
+from lsp_count.core.analyze import analyze_text
+
+torch = pytest.importorskip("torch")
+transformers = pytest.importorskip("transformers")
+pytestmark = pytest.mark.parity
+
+MODELS = pathlib.Path(transformers.__file__).parent / "models"
+# Files whose classes were miscounted or not counted before: configs that a base makes
+# dataclasses (__post_init__ sets head_dim and num_key_value_heads), layers that extend a torch
+# layer (EsmcLayerNorm(nn.LayerNorm)), the ACT2FN dict subclass (PReLU has a parameter),
+# composite configs whose sub-config specs __init_subclass__ makes. With how many classes
+# each must count at least, so that the test cannot pass by counting nothing.
+FILES = {
+    "llama/modeling_llama.py": 2, "mistral/modeling_mistral.py": 2, "esmc/modeling_esmc.py": 2,
+    "dab_detr/modeling_dab_detr.py": 5, "step3p7/modeling_step3p7.py": 2, "chameleon/modeling_chameleon.py": 3,
+    "bit/modeling_bit.py": 3, "sam/modeling_sam.py": 5,
+}
+_USED = re.compile(r"counted with `(\w+)\(\)` defaults for `(\w+)`")
+
+
+def _build(module, config_module, name: str, note: str):
+    """The class as the analysis built it: its configs' defaults; any other argument it needs
+    (``layer_idx``) did not change the count, so 0 does."""
+    kwargs = {arg: (getattr(module, cfg, None) or getattr(config_module, cfg))() for cfg, arg in _USED.findall(note)}
+    for _ in range(4):
+        try:
+            with torch.device("meta"):
+                return getattr(module, name)(**kwargs)
+        except TypeError as exc:
+            missing = re.findall(r"'(\w+)'", str(exc)) if "missing" in str(exc) else []
+            if not missing:
+                raise
+            kwargs.update(dict.fromkeys(missing, 0))
+    raise AssertionError(f"{name} could not be built")
+
+
+@pytest.mark.parametrize("rel", sorted(FILES))
+def test_static_counts_equal_transformers_meta_counts(rel: str) -> None:
+    path = MODELS / rel
+    if not path.exists():
+        pytest.skip(f"this transformers has no {rel}")
+    report = analyze_text(path.read_text(encoding="utf-8"), str(path))
+    assert len(report.models) >= FILES[rel], [p.message for p in report.problems if p.code == "LC101"]
+    notes = {p.message.split("`")[1]: p.message for p in report.problems if p.code == "LC106"}
+    package = "transformers.models." + rel[:-3].replace("/", ".")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        logging.disable(logging.WARNING)
+        try:
+            module = importlib.import_module(package)
+            config_module = importlib.import_module(package.replace(".modeling_", ".configuration_"))
+            for model in report.models:
+                built = _build(module, config_module, model.name, notes.get(model.name, ""))
+                params = list(built.parameters())
+                assert (model.tree.total, model.tree.trainable) == (
+                    sum(p.numel() for p in params), sum(p.numel() for p in params if p.requires_grad)), model.name
+        finally:
+            logging.disable(logging.NOTSET)
