@@ -36,9 +36,10 @@ def _import(path: pathlib.Path):
 
 
 def _config_classes(module) -> list[type]:
-    return [c for c in vars(module).values() if isinstance(c, type) and c.__module__ == module.__name__
-            and not issubclass(c, torch.nn.Module)
-            and (dataclasses.is_dataclass(c) or "config" in c.__name__.lower() or "args" in c.__name__.lower())]
+    plain = [c for c in vars(module).values() if isinstance(c, type) and c.__module__ == module.__name__
+             and not issubclass(c, torch.nn.Module)]
+    return [c for c in plain if "config" in c.__name__.lower() or "args" in c.__name__.lower()] or [
+        c for c in plain if dataclasses.is_dataclass(c)]
 
 
 def _build(cls, module):

@@ -619,3 +619,24 @@ def test_a_buffer_and_a_layer_subclass_without_a_table_entry() -> None:
     """)
     assert [(m.name, m.tree.total) for m in report.models] == [("Rotary", 8)]  # a buffer is not a parameter
     assert "`Odd` extends `nn.Bilinear2000`, which is not in the analyser's layer table" in lc101(report)["Model"]
+
+
+def test_an_output_dataclass_is_not_taken_for_the_files_config() -> None:
+    # transformers' files have @dataclass outputs beside their config: the class named a config
+    # is the one an unannotated `config` argument is built from.
+    report = run("""
+        import dataclasses
+        import torch.nn as nn
+        @dataclasses.dataclass
+        class NetOutput:
+            loss: float = 0.0
+        @dataclasses.dataclass
+        class NetConfig:
+            width: int = 8
+        class Net(nn.Module):
+            def __init__(self, config):
+                super().__init__()
+                self.proj = nn.Linear(config.width, config.width)
+    """)
+    assert [(m.name, m.tree.total) for m in report.models] == [("Net", 72)]
+    assert any("`NetConfig` is the file's only config class" in p.message for p in report.problems if p.code == "LC106")

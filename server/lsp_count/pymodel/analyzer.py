@@ -223,8 +223,11 @@ def _interpret(text: str, path: str, options: Any, body: list[ast.stmt], problem
     classes = [c for c in scope.classes if c.is_module and id(c.node) in top]
     if not classes:
         return FileReport(path, (), tuple(problems), recognized=False, lines=lines)
-    config_classes = [c for c in scope.classes if not c.is_module and id(c.node) in top and
-                      (c.is_dataclass or "config" in c.name.lower() or "args" in c.name.lower())]
+    # The file's config classes: those named so (GPTConfig, ModelArgs); else its dataclasses (a
+    # file whose dataclasses are outputs, transformers' ModelOutput, has its config named).
+    plain = [c for c in scope.classes if not c.is_module and id(c.node) in top]
+    config_classes = [c for c in plain if "config" in c.name.lower() or "args" in c.name.lower()] or [
+        c for c in plain if c.is_dataclass]
     models: list[ModelReport] = []
     unresolved: list[str] = []
     hint_counts = [_hint_counts(ctx)]  # built by the module's own statements

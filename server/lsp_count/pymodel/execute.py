@@ -30,8 +30,11 @@ try:
     spec.loader.exec_module(module)
 except BaseException as exc:
     print(json.dumps({"error": f"{type(exc).__name__}: {exc}"})); sys.exit(0)
-configs = [c for c in vars(module).values() if isinstance(c, type) and c.__module__ == module.__name__
-           and not issubclass(c, torch.nn.Module) and (dataclasses.is_dataclass(c) or "config" in c.__name__.lower())]
+plain = [c for c in vars(module).values() if isinstance(c, type) and c.__module__ == module.__name__
+         and not issubclass(c, torch.nn.Module)]
+# As the static analysis picks them: classes named config/args, else the dataclasses.
+configs = [c for c in plain if "config" in c.__name__.lower() or "args" in c.__name__.lower()] or [
+    c for c in plain if dataclasses.is_dataclass(c)]
 for name in names:
     try:
         cls = getattr(module, name)

@@ -684,7 +684,7 @@ class Interpreter:
         cls = ClassV(node.name, node, tuple(bases), is_module, is_dataclass, path=scope.path,
                      span=scope.span_of(node) if scope.span_of else None)
         cls.transforms_subclasses = any(d.split("(")[0].endswith("dataclass_transform") for d in decorators)
-        if not is_module and any(c.transforms_subclasses for c in cls.mro()[1:]):
+        if not is_module and any(c.transforms_subclasses for c in cls.ancestors()):
             cls.is_dataclass = True
         body_env = Env(scope, env)
         fields: list[str] = []
@@ -724,7 +724,7 @@ class Interpreter:
         """Python calls the nearest base's ``__init_subclass__`` with the new class (transformers'
         PreTrainedConfig turns class attributes into specs there). Where the analyser cannot follow
         it, what it does to the class is not known: building the class says so."""
-        owner = next((c for c in cls.mro()[1:] if "__init_subclass__" in c.namespace), None)
+        owner = next((c for c in cls.ancestors() if "__init_subclass__" in c.namespace), None)
         if owner is None:
             return
         hook = owner.namespace["__init_subclass__"]
@@ -1002,7 +1002,7 @@ class Interpreter:
                 return BoundV(v, obj)
             return v
         if isinstance(obj, SuperV):
-            for c in obj.cls.mro()[1:]:
+            for c in obj.cls.ancestors():
                 if name in c.namespace:
                     v = c.namespace[name]
                     return BoundV(v, obj.inst) if isinstance(v, FuncV) and v.kind != "static" else v
@@ -1104,8 +1104,9 @@ class Interpreter:
             return None  # torch layers register a missing bias as None
         if name == "__class__":
             return obj.cls
-        if name == "__dict__":
-            return {k: v for k, v in obj.attrs.items() if k != _DICT_ITEMS}
+        if name == "__dict__":  # live, as Python's (a dict subclass's items are not attributes)
+            return obj.attrs if _DICT_ITEMS not in obj.attrs else {
+                k: v for k, v in obj.attrs.items() if k != _DICT_ITEMS}
         items = obj.attrs.get(_DICT_ITEMS)
         if isinstance(items, dict) and name in _DICT_METHODS:
             return BuiltinV(name, getattr(items, name))

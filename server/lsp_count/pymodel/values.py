@@ -267,24 +267,34 @@ class ClassV:
     getattribute_hook: Any = None
     setattr_hook: Any = None
 
-    def mro(self) -> list["ClassV"]:
-        out: list[ClassV] = []
-        seen: set[int] = set()
-        stack = [self]
-        while stack:
-            c = stack.pop(0)
-            if id(c) not in seen:
-                seen.add(id(c))
-                out.append(c)
-                stack.extend(b for b in c.bases if isinstance(b, ClassV))
-        return out
+    # The classes after this one in its MRO, found on first use (a class's bases never change
+    # after its creation). Not the class itself: a class holding itself would be a reference
+    # cycle, freed only by the cyclic collector.
+    _ancestors: "tuple[ClassV, ...] | None" = field(default=None, repr=False)
+
+    def ancestors(self) -> "tuple[ClassV, ...]":
+        if self._ancestors is None:
+            out: list[ClassV] = []
+            seen: set[int] = {id(self)}
+            stack = [b for b in self.bases if isinstance(b, ClassV)]
+            while stack:
+                c = stack.pop(0)
+                if id(c) not in seen:
+                    seen.add(id(c))
+                    out.append(c)
+                    stack.extend(b for b in c.bases if isinstance(b, ClassV))
+            self._ancestors = tuple(out)
+        return self._ancestors
+
+    def mro(self) -> "tuple[ClassV, ...]":
+        return (self,) + self.ancestors()
 
     def lookup(self, name: str) -> Any:
         # Looked up for every attribute and method call: the class itself first, its bases only if needed.
         namespace = self.namespace
         if name in namespace:
             return namespace[name]
-        for c in self.mro()[1:]:
+        for c in self.ancestors():
             if name in c.namespace:
                 return c.namespace[name]
         raise KeyError(name)
