@@ -8,6 +8,7 @@ import dataclasses
 import importlib.util
 import inspect
 import pathlib
+import re
 import sys
 
 import pytest
@@ -38,7 +39,7 @@ def _import(path: pathlib.Path):
 def _config_classes(module) -> list[type]:
     plain = [c for c in vars(module).values() if isinstance(c, type) and c.__module__ == module.__name__
              and not issubclass(c, torch.nn.Module)]
-    return [c for c in plain if "config" in c.__name__.lower() or "args" in c.__name__.lower()] or [
+    return [c for c in plain if re.search(r"config|(?<!kw)args", c.__name__, re.I)] or [
         c for c in plain if dataclasses.is_dataclass(c)]
 
 

@@ -19,7 +19,7 @@ from lsp_count.core.params import ParamNode, ParamTree, Tensor, short_count
 from lsp_count.core.report import FileReport, ModelReport
 from lsp_count.core.source import LineIndex, Position, Problem, Span
 from lsp_count.core.spec import MAX_DIMENSION
-from lsp_count.pymodel.interp import Ctx, FuncV, Interpreter, ModuleScope, count_of, params_of
+from lsp_count.pymodel.interp import Ctx, FuncV, Interpreter, LazyImport, ModuleScope, count_of, params_of
 from lsp_count.pymodel.reuse import LineMap, PythonMemo, ReusePlan, parse_blocks, remember_blocks, split_blocks
 from lsp_count.pymodel.syntax import parse
 from lsp_count.pymodel.values import ClassV, Inst, Param, Sym, Unknown, Unresolved
@@ -27,6 +27,7 @@ from lsp_count.pymodel.values import ClassV, Inst, Param, Sym, Unknown, Unresolv
 MAX_PARAMETERS = 10**15  # a thousand times the largest models; more is a mistake in the code
 _CONFIG_NAME = re.compile(r"conf|cfg|args|param|hparams|opt", re.I)
 _CLASS_NAME = re.compile(r"class\s+(\w+)")
+_CONFIG_CLASS = re.compile(r"config|(?<!kw)args", re.I)  # not TransformersKwargs
 
 
 class _Positions:
@@ -226,8 +227,8 @@ def _interpret(text: str, path: str, options: Any, body: list[ast.stmt], problem
     # The file's config classes: those named so (GPTConfig, ModelArgs); else its dataclasses (a
     # file whose dataclasses are outputs, transformers' ModelOutput, has its config named).
     plain = [c for c in scope.classes if not c.is_module and id(c.node) in top]
-    config_classes = [c for c in plain if "config" in c.name.lower() or "args" in c.name.lower()] or [
-        c for c in plain if c.is_dataclass]
+    config_classes = [c for c in plain if _CONFIG_CLASS.search(c.name)] or _imported_configs(
+        interp, scope) or [c for c in plain if c.is_dataclass]
     models: list[ModelReport] = []
     unresolved: list[str] = []
     hint_counts = [_hint_counts(ctx)]  # built by the module's own statements
@@ -276,6 +277,22 @@ def _interpret(text: str, path: str, options: Any, body: list[ast.stmt], problem
     return FileReport(path, tuple(models), tuple(problems), recognized=True, lines=lines, hints=_hints(hint_counts),
                       hub_refs=tuple((span, hub) for span, hub, _ in refs),
                       hub_counts=tuple(_hub_count(ctx, span, hub, loader) for span, hub, loader in refs))
+
+
+def _imported_configs(interp: Interpreter, scope: ModuleScope) -> list[ClassV]:
+    """The config classes the file imports from its project (transformers' modeling files import
+    their ``configuration_*`` classes: ``from .configuration_qwen2 import Qwen2Config``)."""
+    out = []
+    for name, value in list(scope.env.vars.items()):
+        if not _CONFIG_CLASS.search(name) or not isinstance(value, (LazyImport, ClassV)):
+            continue
+        try:
+            value = interp.read_lazy(value) if isinstance(value, LazyImport) else value
+        except Unresolved:
+            continue
+        if isinstance(value, ClassV) and not value.is_module and value.path != scope.path and value not in out:
+            out.append(value)
+    return out
 
 
 def _hint_counts(ctx: Ctx) -> dict[Span, frozenset[int | None]]:

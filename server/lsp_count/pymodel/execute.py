@@ -18,7 +18,7 @@ from lsp_count.core.source import Problem, Span
 TIMEOUT_SECONDS = 60
 
 _CHILD = r"""
-import dataclasses, importlib.util, inspect, json, sys, warnings
+import dataclasses, importlib.util, inspect, json, re, sys, warnings
 warnings.filterwarnings("ignore")
 path, names = sys.argv[1], json.loads(sys.argv[2])
 out = {}
@@ -33,7 +33,7 @@ except BaseException as exc:
 plain = [c for c in vars(module).values() if isinstance(c, type) and c.__module__ == module.__name__
          and not issubclass(c, torch.nn.Module)]
 # As the static analysis picks them: classes named config/args, else the dataclasses.
-configs = [c for c in plain if "config" in c.__name__.lower() or "args" in c.__name__.lower()] or [
+configs = [c for c in plain if re.search(r"config|(?<!kw)args", c.__name__, re.I)] or [
     c for c in plain if dataclasses.is_dataclass(c)]
 for name in names:
     try:

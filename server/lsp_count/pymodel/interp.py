@@ -1014,7 +1014,7 @@ class Interpreter:
                 layer = _torch_layer_base(obj.cls)
                 if layer is not None and isinstance(obj.inst, Inst):
                     inst, cls = obj.inst, obj.cls
-                    return BuiltinV("__init__", lambda *a, **k: self.init_layer(inst, cls, layer, list(a), k))
+                    return BuiltinV("__init__", lambda *a, **k: self.init_layer(inst, cls.name, layer, list(a), k))
                 return BuiltinV("__init__", lambda *a, **k: None)
             if name == "__init_subclass__":
                 return BuiltinV(name, lambda *a, **k: None)  # object's does nothing
@@ -1379,7 +1379,7 @@ class Interpreter:
             elif isinstance(init, FuncV):
                 self.call_function(init, [inst] + args, kwargs, node)
             elif cls.is_module and (layer := _torch_layer_base(cls)) is not None:
-                self.init_layer(inst, cls, layer, args, kwargs)  # `class Norm(nn.LayerNorm)` with no __init__
+                self.init_layer(inst, cls.name, layer, args, kwargs)  # `class Norm(nn.LayerNorm)` with no __init__
             elif not cls.is_module and _extends_dict(cls):
                 inst.attrs[_DICT_ITEMS] = self.dict_items(args, kwargs, node)  # `class Table(OrderedDict)`
             elif args or kwargs:
@@ -1488,6 +1488,17 @@ class Interpreter:
             split = self.ext_split[name] = (parts, parts[-1], name.startswith("torch.nn.") and not name.startswith(
                 ("torch.nn.functional", "torch.nn.init", "torch.nn.utils")))
         parts, last, is_layer_table = split
+        if last == "__init__" and len(parts) > 2 and args and isinstance(args[0], Inst) and args[0].is_module:
+            # `nn.LayerNorm.__init__(self, ...)` in a subclass's constructor: the base builds self.
+            base, inst = parts[-2], args[0]
+            if not name.startswith("torch.nn.") or not _is_module_base(ExtV(".".join(parts[:-1]))):
+                raise Unresolved(f"`{_text(node)}` runs `{'.'.join(parts[:-1])}`'s constructor, which the analyser "
+                                 f"does not follow")
+            if base in CONTAINERS:
+                self.init_container(inst, base, list(args[1:]), kwargs)
+            elif base != "Module":
+                self.init_layer(inst, inst.type_name, base, list(args[1:]), kwargs)
+            return None
         if is_layer_table:
             if last in ("Parameter", "UninitializedParameter"):
                 data = args[0] if args else kwargs.get("data", TensorV((0,)))
@@ -1657,7 +1668,7 @@ class Interpreter:
         self.record_hint(inst, node, env)
         return inst
 
-    def init_layer(self, inst: Inst, cls: ClassV, layer: str, args: list[Any], kwargs: dict[str, Any]) -> None:
+    def init_layer(self, inst: Inst, cls_name: str, layer: str, args: list[Any], kwargs: dict[str, Any]) -> None:
         """``class Norm(nn.LayerNorm)``: torch's constructor of the layer makes the instance's parameters."""
         if layer in LAYERS:
             sig, builder = LAYERS[layer]
@@ -1669,7 +1680,7 @@ class Interpreter:
             sig, key = STACKS[layer]
             _stack(inst, bind(layer, sig, tuple(args), kwargs), inst.origin, self.make_layer, key, clone)
         elif layer not in PARAMETERLESS:
-            raise Unresolved(f"`{cls.name}` extends `nn.{layer}`, which is not in the analyser's layer table")
+            raise Unresolved(f"`{cls_name}` extends `nn.{layer}`, which is not in the analyser's layer table")
 
     def init_container(self, inst: Inst, kind: str, args: list[Any], kwargs: dict[str, Any]) -> None:
         """``class Head(nn.Sequential): super().__init__(...)``: the instance is the container."""
@@ -1721,10 +1732,31 @@ def _arg_key(v: Any) -> Any:
         keys = tuple((k, _arg_key(x)) for k, x in sorted(v.items()))
         return _MISSING if any(k[1] is _MISSING for k in keys) else ("dict", keys)
     if isinstance(v, Inst) and not v.is_module:
-        return ("obj", id(v))
+        return ("obj", id(v), _state_key(v, 2))
     if isinstance(v, (ClassV, FuncV)):
         return ("id", id(v))
     return _MISSING
+
+
+def _state_key(obj: Inst, depth: int) -> Any:
+    """What a config object holds now: the same object with other values is another build
+    (transformers' LiltAttention halves ``config.hidden_size`` for one block, then restores it).
+    Values that cannot be keys count by identity; nested objects ``depth`` levels down."""
+    parts = []
+    for k, x in obj.attrs.items():
+        t = type(x)
+        if t in _KEY_TYPES:
+            parts.append((k, t, x))
+        elif t is Inst and not x.is_module and depth > 0:
+            parts.append((k, id(x), _state_key(x, depth - 1)))
+        elif t in (tuple, list):  # one level of items: a config holding itself stays finite
+            parts.append((k, t, tuple((type(i), i) if type(i) in _KEY_TYPES else id(i) for i in x)))
+        elif t is dict:
+            parts.append((k, t, tuple((type(a), a, (type(b), b) if type(b) in _KEY_TYPES else id(b))
+                                      for a, b in x.items())))
+        else:
+            parts.append((k, id(x)))
+    return tuple(parts)
 
 
 def _build_key(cls: ClassV, init: Any, bound: dict[str, Any] | None, args: list[Any], kwargs: dict[str, Any]) -> Any:
