@@ -640,3 +640,22 @@ def test_an_output_dataclass_is_not_taken_for_the_files_config() -> None:
     """)
     assert [(m.name, m.tree.total) for m in report.models] == [("Net", 72)]
     assert any("`NetConfig` is the file's only config class" in p.message for p in report.problems if p.code == "LC106")
+
+
+def test_an_unannotated_config_is_the_config_class_the_file_imports(tmp_path) -> None:
+    # transformers' modeling files define no config class: they import theirs.
+    (tmp_path / "configuration_tiny.py").write_text(
+        "import dataclasses\n@dataclasses.dataclass\nclass TinyConfig:\n    width: int = 8\n")
+    report = run("""
+        import torch.nn as nn
+        from typing import TypedDict
+        from .configuration_tiny import TinyConfig
+        class TransformersKwargs(TypedDict):
+            pass
+        class MLP(nn.Module):
+            def __init__(self, config):
+                super().__init__()
+                self.up = nn.Linear(config.width, 2 * config.width)
+    """, str(tmp_path / "modeling_tiny.py"))
+    assert [(m.name, m.tree.total) for m in report.models] == [("MLP", 144)]
+    assert any("`TinyConfig` is the file's only config class" in p.message for p in report.problems)
