@@ -659,3 +659,35 @@ def test_an_unannotated_config_is_the_config_class_the_file_imports(tmp_path) ->
     """, str(tmp_path / "modeling_tiny.py"))
     assert [(m.name, m.tree.total) for m in report.models] == [("MLP", 144)]
     assert any("`TinyConfig` is the file's only config class" in p.message for p in report.problems)
+
+
+def test_classmethods_mappings_and_annotations() -> None:
+    # A classmethod called on the instance or the class; a Mapping subclass's keys()/get()/in,
+    # made from its __iter__ and __getitem__; a class's annotations read back.
+    report = run("""
+        import typing
+        from collections.abc import Mapping
+        import torch.nn as nn
+        class Widths(Mapping):
+            _table = {"small": 4, "large": 8}
+            def __getitem__(self, key):
+                return self._table[key]
+            def __iter__(self):
+                return iter(self._table)
+            def __len__(self):
+                return len(self._table)
+        WIDTHS = Widths()
+        class Net(nn.Module):
+            depth: int
+            WIDTH = 8
+            @classmethod
+            def width(cls, k=2):
+                return cls.WIDTH * k
+            def __init__(self):
+                super().__init__()
+                self.a = nn.Linear(self.width(), Net.width(1))
+                self.b = nn.Linear(WIDTHS.get("large"), len(list(WIDTHS.keys())))
+                if "small" in WIDTHS and typing.get_type_hints(Net)["depth"] is int:
+                    self.c = nn.Linear(WIDTHS["small"], 1)
+    """)
+    assert [(m.name, m.tree.total) for m in report.models] == [("Net", 136 + 18 + 5)]

@@ -708,6 +708,7 @@ class Interpreter:
                 for target in _assigned_names(stmt):
                     body_env.vars[target] = Unknown(exc.reason)
         cls.namespace = body_env.vars
+        cls.env = env
         for v in cls.namespace.values():
             if isinstance(v, FuncV) and v.owner is None:
                 v.owner = cls
@@ -719,6 +720,21 @@ class Interpreter:
         self.init_subclass(cls, node, env)
         scope.classes.append(cls)
         return cls
+
+    def class_annotations(self, cls: ClassV) -> dict[str, Any]:
+        """``cls.__annotations__``, each evaluated in the class body (an Unknown where it cannot be)."""
+        if cls.env is None:
+            return {}
+        scope = Env(cls.env.module, cls.env)
+        scope.vars.update(cls.namespace)
+        out: dict[str, Any] = {}
+        for stmt in cls.node.body:
+            if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+                try:
+                    out[stmt.target.id] = self.ev(stmt.annotation, scope)
+                except Unresolved as exc:
+                    out[stmt.target.id] = Unknown(exc.reason)
+        return out
 
     def init_subclass(self, cls: ClassV, node: ast.ClassDef, env: Env) -> None:
         """Python calls the nearest base's ``__init_subclass__`` with the new class (transformers'
@@ -1079,6 +1095,35 @@ class Interpreter:
             return self.call_function(cls.getattribute_hook, [obj, name], {}, node)
         return self.plain_inst_attr(obj, name, node)
 
+    def contains(self, obj: Inst, key: Any, node: ast.AST) -> bool:
+        """``key in obj``: the class's own __contains__, a Mapping's, a dict subclass's items, else
+        the attribute names (a ModuleDict's keys)."""
+        if isinstance(obj.cls, ClassV):
+            try:
+                own = obj.cls.lookup("__contains__")
+            except KeyError:
+                own = None
+            if isinstance(own, FuncV):
+                return self.truthy(self.call_function(own, [obj, key], {}, node), node)
+            if _extends_mapping(obj.cls):
+                return bool(self.mapping_mixin(obj, "__contains__", node)(key))
+        return key in obj.attrs.get(_DICT_ITEMS, obj.attrs)
+
+    def mapping_mixin(self, obj: Inst, name: str, node: ast.AST) -> Callable[..., Any]:
+        """``collections.abc.Mapping``'s methods for a class that defines ``__iter__`` and
+        ``__getitem__`` (transformers' AttentionInterface): made from those two, as Python's are."""
+        def keys() -> list[Any]:
+            return self.iterate(self.call(self.inst_attr(obj, "__iter__", node), [], {}, node, _DUMMY_ENV(self)), node)
+
+        def get(key: Any, default: Any = None) -> Any:
+            return self.get_item(obj, key, node) if key in keys() else default
+
+        mixins = {"keys": keys, "__iter__": keys, "__contains__": lambda key: key in keys(), "get": get,
+                  "values": lambda: [self.get_item(obj, k, node) for k in keys()],
+                  "items": lambda: [(k, self.get_item(obj, k, node)) for k in keys()],
+                  "__len__": lambda: len(keys())}
+        return mixins[name]
+
     def plain_inst_attr(self, obj: Inst, name: str, node: ast.AST) -> Any:
         """``object.__getattribute__``: the instance's attributes, then its class's."""
         if name in obj.attrs:
@@ -1110,6 +1155,8 @@ class Interpreter:
         items = obj.attrs.get(_DICT_ITEMS)
         if isinstance(items, dict) and name in _DICT_METHODS:
             return BuiltinV(name, getattr(items, name))
+        if name in _MAPPING_MIXINS and isinstance(obj.cls, ClassV) and _extends_mapping(obj.cls):
+            return BuiltinV(name, self.mapping_mixin(obj, name, node))
         if self.ctx.probing_attributes:
             raise _NoAttribute(name)
         return Unknown(f"`{_text(node)}` is not set by the code the analyser followed", maybe_module=True)
@@ -1167,8 +1214,8 @@ class Interpreter:
                 isinstance(x, (Inst, Param, ClassV, FuncV, BoundV, BuiltinV, ExtV, ModV)) for x in (a, b)) \
                 and fn not in (operator.is_, operator.is_not, operator.eq, operator.ne):
             if fn in (_CMPOPS[ast.In], _CMPOPS[ast.NotIn]) and isinstance(b, Inst):
-                keys = b.attrs.get(_DICT_ITEMS, b.attrs)
-                return (a in keys) if fn is _CMPOPS[ast.In] else (a not in keys)
+                found = self.contains(b, a, node)
+                return found if fn is _CMPOPS[ast.In] else not found
             raise Unresolved(f"`{_text(node)}` is not followed")
         try:
             return fn(a, b)
@@ -1223,6 +1270,8 @@ class Interpreter:
                 raise Unresolved(f"`{_text(node)}`: classmethod called without its class")
             return self.call_function(fn, args, kwargs, node)
         if isinstance(fn, BoundV):
+            if isinstance(fn.func, FuncV):  # a classmethod, bound to its class, is called here
+                return self.call_function(fn.func, [fn.self_obj] + args, kwargs, node)
             return self.call(fn.func, [fn.self_obj] + args, kwargs, node, env)
         if isinstance(fn, PartialV):
             return self.call(fn.func, list(fn.args) + args, {**dict(fn.kwargs), **kwargs}, node, env)
@@ -1567,6 +1616,13 @@ class Interpreter:
                 return self.from_hub(loader, hub, node, origin)
             return Unknown(f"`{_text(node)}` loads a pretrained model ({hub!r}); its weights are not built in this "
                            f"file", maybe_module=True)
+        if name in ("typing.get_type_hints", "typing_extensions.get_type_hints", "inspect.get_annotations") and \
+                args and isinstance(args[0], ClassV):
+            # A class's annotations, evaluated: its own (get_annotations), or with its bases' (get_type_hints).
+            classes = [args[0]] if name.startswith("inspect") else list(reversed(args[0].mro()))
+            return {k: v for c in classes for k, v in self.class_annotations(c).items()}
+        if name in ("typing.cast", "typing_extensions.cast") and len(args) == 2:
+            return args[1]
         if parts[0] in ("typing", "typing_extensions"):
             return None
         if parts[0] in ("torch", "einops", "numpy", "np") and not name.startswith(("torch.nn", "torch.hub")):
@@ -1911,6 +1967,15 @@ def _own_method(cls: ClassV, name: str) -> FuncV | None:
     return None
 
 
+_MAPPING_MIXINS = frozenset({"keys", "values", "items", "get", "__contains__", "__len__"})
+
+
+def _extends_mapping(cls: ClassV) -> bool:
+    """A class that derives from collections.abc's Mapping or MutableMapping."""
+    return any(isinstance(b, ExtV) and b.name.rsplit(".", 1)[-1] in ("Mapping", "MutableMapping")
+               for c in cls.mro() for b in c.bases)
+
+
 def _extends_dict(cls: ClassV) -> bool:
     for c in cls.mro():
         for b in c.bases:
@@ -2173,6 +2238,7 @@ _BUILTINS: dict[str, Any] = {
     "getattr": BuiltinV("getattr", _getattr), "setattr": BuiltinV("setattr", _setattr),
     "print": BuiltinV("print", lambda *a, **k: None), "divmod": BuiltinV("divmod", divmod),
     "pow": BuiltinV("pow", lambda a, b, *m: a ** b if abs(b) * math.log2(max(abs(a), 2)) <= MAX_INT_BITS else _unsupported("a huge pow")()),
+    "iter": BuiltinV("iter", lambda v: _list_of(v)),
     "map": BuiltinV("map", lambda *a: _unsupported("map")()), "filter": BuiltinV("filter", lambda *a: _unsupported("filter")()),
     "super": None,  # filled per call site below
     "None": None, "True": True, "False": False, "NotImplemented": None,

@@ -266,6 +266,7 @@ class ClassV:
     # names through them: `num_local_experts` reads `n_routed_experts`); None where object's apply.
     getattribute_hook: Any = None
     setattr_hook: Any = None
+    env: Any = None  # where the class statement ran (its annotations are evaluated there)
 
     # The classes after this one in its MRO, found on first use (a class's bases never change
     # after its creation). Not the class itself: a class holding itself would be a reference
