@@ -22,15 +22,16 @@ pytestmark = pytest.mark.parity
 MODELS = pathlib.Path(transformers.__file__).parent / "models"
 # Files whose classes were miscounted or not counted before: configs that a base makes
 # dataclasses (__post_init__ sets head_dim and num_key_value_heads), layers that extend a torch
-# layer (EsmcLayerNorm(nn.LayerNorm), SqueezeBertLayerNorm calling nn.LayerNorm.__init__), the
-# ACT2FN dict subclass (PReLU has a parameter), composite configs whose sub-config specs
-# __init_subclass__ makes, an unannotated `config` (the imported config class), a config changed
-# between two builds (LiltAttention). With how many classes
-# each must count at least, so that the test cannot pass by counting nothing.
+# layer (EsmcLayerNorm(nn.LayerNorm), SqueezeBertLayerNorm calling nn.LayerNorm.__init__),
+# composite configs whose sub-config specs __init_subclass__ makes, an unannotated `config` (the
+# imported config class), a config changed between two builds (LiltAttention), attribute_map
+# (step3p7's num_local_experts). With how many classes each must count at least, so that the
+# test cannot pass by counting nothing. (The ACT2FN dict subclass, whose PReLU has a parameter,
+# is in tests/fixtures/pymodels/subclassing.py.)
 FILES = {
-    "llama/modeling_llama.py": 4, "mistral/modeling_mistral.py": 4, "esmc/modeling_esmc.py": 4,
-    "dab_detr/modeling_dab_detr.py": 9, "step3p7/modeling_step3p7.py": 5, "chameleon/modeling_chameleon.py": 4,
-    "bit/modeling_bit.py": 4, "sam/modeling_sam.py": 5, "lilt/modeling_lilt.py": 10,
+    "llama/modeling_llama.py": 4, "mistral/modeling_mistral.py": 4, "esmc/modeling_esmc.py": 5,
+    "dab_detr/modeling_dab_detr.py": 3, "step3p7/modeling_step3p7.py": 4, "chameleon/modeling_chameleon.py": 4,
+    "bit/modeling_bit.py": 4, "sam/modeling_sam.py": 5, "lilt/modeling_lilt.py": 11,
     "squeezebert/modeling_squeezebert.py": 8,
 }
 _USED = re.compile(r"counted with `(\w+)\(\)` defaults for `(\w+)`")
@@ -38,7 +39,8 @@ _USED = re.compile(r"counted with `(\w+)\(\)` defaults for `(\w+)`")
 
 def _build(module, config_module, name: str, note: str):
     """The class as the analysis built it: its configs' defaults; any other argument it needs
-    (``layer_idx``) did not change the count, so 0 does."""
+    did not change the count (``layer_idx``: 0 does; a ``config`` read only for sizes that make
+    no parameters: the file's config does)."""
     kwargs = {arg: (getattr(module, cfg, None) or getattr(config_module, cfg))() for cfg, arg in _USED.findall(note)}
     for _ in range(4):
         try:
@@ -48,7 +50,8 @@ def _build(module, config_module, name: str, note: str):
             missing = re.findall(r"'(\w+)'", str(exc)) if "missing" in str(exc) else []
             if not missing:
                 raise
-            kwargs.update(dict.fromkeys(missing, 0))
+            main_config = getattr(config_module, getattr(config_module, "__all__", [""])[0], None)
+            kwargs.update({arg: main_config() if "config" in arg and main_config else 0 for arg in missing})
     raise AssertionError(f"{name} could not be built")
 
 
@@ -74,3 +77,46 @@ def test_static_counts_equal_transformers_meta_counts(rel: str) -> None:
                     sum(p.numel() for p in params), sum(p.numel() for p in params if p.requires_grad)), model.name
         finally:
             logging.disable(logging.NOTSET)
+
+
+def sweep() -> None:
+    """Every modeling file of the installed transformers, as the test does for FILES: how many
+    classes the analysis counts, and how many of them transformers builds to the same count.
+    Run: .venv/bin/python tests/parity/test_transformers_modeling_parity.py (a few minutes)."""
+    counted = same = 0
+    differ: list[str] = []
+    unbuilt: list[str] = []
+    for path in sorted(MODELS.glob("*/modeling_*.py")):
+        rel = f"{path.parent.name}/{path.name}"
+        report = analyze_text(path.read_text(encoding="utf-8"), str(path))
+        counted += len(report.models)
+        notes = {p.message.split("`")[1]: p.message for p in report.problems if p.code == "LC106"}
+        package = "transformers.models." + rel[:-3].replace("/", ".")
+        try:
+            module = importlib.import_module(package)
+            config_module = importlib.import_module(package.replace(".modeling_", ".configuration_"))
+        except Exception as exc:  # noqa: BLE001 - a module this environment cannot import
+            unbuilt.extend(f"{rel} {m.name}: import: {exc}" for m in report.models)
+            continue
+        for model in report.models:
+            try:
+                params = list(_build(module, config_module, model.name, notes.get(model.name, "")).parameters())
+            except Exception as exc:  # noqa: BLE001 - e.g. an abstract class, an argument the sweep cannot guess
+                unbuilt.append(f"{rel} {model.name}: {type(exc).__name__}: {str(exc)[:100]}")
+                continue
+            if (model.tree.total, model.tree.trainable) == (
+                    sum(p.numel() for p in params), sum(p.numel() for p in params if p.requires_grad)):
+                same += 1
+            else:
+                differ.append(f"{rel} {model.name}: static {model.tree.total:,}, transformers "
+                              f"{sum(p.numel() for p in params):,}")
+    print(f"transformers {transformers.__version__}: {counted} classes counted statically; {same} equal transformers' "
+          f"meta-device count, {len(differ)} differ, {len(unbuilt)} could not be built to compare")
+    for line in differ + unbuilt:
+        print("  " + line)
+
+
+if __name__ == "__main__":
+    warnings.simplefilter("ignore")
+    logging.disable(logging.WARNING)
+    sweep()

@@ -691,3 +691,35 @@ def test_classmethods_mappings_and_annotations() -> None:
                     self.c = nn.Linear(WIDTHS["small"], 1)
     """)
     assert [(m.name, m.tree.total) for m in report.models] == [("Net", 136 + 18 + 5)]
+
+
+def test_a_property_setter_runs_and_a_read_only_property_cannot_be_set() -> None:
+    report = run("""
+        import torch.nn as nn
+        class Cfg:
+            def __init__(self):
+                self._w = 4
+                self.w = 8
+            @property
+            def w(self):
+                return self._w
+            @w.setter
+            def w(self, value):
+                self._w = 2 * value
+            @property
+            def fixed(self):
+                return 3
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                c = Cfg()
+                self.a = nn.Linear(c.w, c.fixed)
+        class Bad(nn.Module):
+            def __init__(self):
+                super().__init__()
+                c = Cfg()
+                c.fixed = 5
+                self.a = nn.Linear(c.w, c.fixed)
+    """)
+    assert [(m.name, m.tree.total) for m in report.models] == [("Net", 16 * 3 + 3)]
+    assert "sets `fixed`, a property of `Cfg` with no setter" in lc101(report)["Bad"]

@@ -99,11 +99,12 @@ class Env:
 class FuncV:
     """A function or method defined in the source, with its defaults and closure."""
 
-    __slots__ = ("name", "node", "env", "defaults", "kw_defaults", "kind", "owner", "_signature")
+    __slots__ = ("name", "node", "env", "defaults", "kw_defaults", "kind", "owner", "_signature", "setter")
 
     def __init__(self, name: str, node: Any, env: Env, defaults: list[Any], kw_defaults: list[Any], kind: str = "") -> None:
         self.name, self.node, self.env = name, node, env
         self.owner: Any = None  # the class a method is defined in (for zero-argument super())
+        self.setter: FuncV | None = None  # a property's `@name.setter`
         self.defaults, self.kw_defaults, self.kind = defaults, kw_defaults, kind  # kind: "", "static", "class", "property"
         self._signature: _Signature | None = None
 
@@ -586,7 +587,7 @@ class Interpreter:
             if type(cls) is ClassV and cls.setattr_hook is not None:
                 self.call_function(cls.setattr_hook, [obj, name, value], {}, node)
                 return
-            obj.attrs[name] = value
+            self.object_setattr(obj, name, value, node)
             return
         if isinstance(obj, ClassV):
             obj.namespace[name] = value
@@ -596,6 +597,17 @@ class Interpreter:
         if isinstance(obj, TensorV):
             return
         raise Unresolved(f"cannot set `{name}` on {type(obj).__name__}")
+
+    def object_setattr(self, obj: Inst, name: str, value: Any, node: ast.AST) -> None:
+        """``object.__setattr__``: a property's setter, else the instance's attribute."""
+        cls = obj.cls
+        prop = cls.lookup(name) if type(cls) is ClassV and name in cls.property_names() else None
+        if isinstance(prop, FuncV) and prop.kind == "property":
+            if prop.setter is None:
+                raise Unresolved(f"`{_text(node)}` sets `{name}`, a property of `{cls.name}` with no setter")
+            self.call_function(prop.setter, [obj, value], {}, node)
+            return
+        obj.attrs[name] = value
 
     def set_item(self, obj: Any, key: Any, value: Any, node: ast.AST) -> None:
         if isinstance(obj, Inst):
@@ -701,7 +713,15 @@ class Interpreter:
                         body_env.vars[stmt.target.id] = self.ev(stmt.value, body_env)
                 elif isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
                     # Methods close over the module, not the class body (Python's scoping rule).
-                    body_env.vars[stmt.name] = self.make_function(stmt, env)
+                    fn = self.make_function(stmt, env)
+                    getter = body_env.vars.get(stmt.name)
+                    accessor = {_dotted(d) for d in stmt.decorator_list} & {f"{stmt.name}.setter", f"{stmt.name}.deleter"}
+                    if accessor and isinstance(getter, FuncV) and getter.kind == "property":
+                        # `@x.setter`: the property x with that setter (a deleter leaves it as it is).
+                        fn, setter = FuncV(getter.name, getter.node, getter.env, getter.defaults, getter.kw_defaults,
+                                           "property"), fn
+                        fn.setter = setter if f"{stmt.name}.setter" in accessor else getter.setter
+                    body_env.vars[stmt.name] = fn
                 else:
                     self.exec_stmt(stmt, body_env)
             except Unresolved as exc:
@@ -1038,7 +1058,7 @@ class Interpreter:
                 inst, at = obj.inst, node
                 if name == "__getattribute__":
                     return BuiltinV(name, lambda key: self.plain_inst_attr(inst, key, at))
-                return BuiltinV(name, lambda key, value: inst.attrs.__setitem__(key, value))
+                return BuiltinV(name, lambda key, value: self.object_setattr(inst, key, value, at))
             items = obj.inst.attrs.get(_DICT_ITEMS) if isinstance(obj.inst, Inst) else None
             if isinstance(items, dict) and name in _DICT_METHODS:
                 return BuiltinV(name, getattr(items, name))

@@ -267,6 +267,14 @@ class ClassV:
     getattribute_hook: Any = None
     setattr_hook: Any = None
     env: Any = None  # where the class statement ran (its annotations are evaluated there)
+    _properties: "frozenset[str] | None" = field(default=None, repr=False)
+
+    def property_names(self) -> "frozenset[str]":
+        """The properties of the class and its bases (setting one runs its setter), found on first use."""
+        if self._properties is None:
+            self._properties = frozenset(
+                n for c in self.mro() for n, v in c.namespace.items() if getattr(v, "kind", None) == "property")
+        return self._properties
 
     # The classes after this one in its MRO, found on first use (a class's bases never change
     # after its creation). Not the class itself: a class holding itself would be a reference
