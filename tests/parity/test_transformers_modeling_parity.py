@@ -37,6 +37,17 @@ FILES = {
 _USED = re.compile(r"counted with `(\w+)\(\)` defaults for `(\w+)`")
 
 
+def _config_module(package: str):
+    """configuration_x beside modeling_x, else the directory's first configuration module
+    (blip's modeling_blip_text uses configuration_blip)."""
+    try:
+        return importlib.import_module(package.replace(".modeling_", ".configuration_"))
+    except ImportError:
+        directory = package.rsplit(".", 1)[0]
+        first = sorted((MODELS / directory.rsplit(".", 1)[1]).glob("configuration_*.py"))[0]
+        return importlib.import_module(f"{directory}.{first.stem}")
+
+
 def _build(module, config_module, name: str, note: str):
     """The class as the analysis built it: its configs' defaults; any other argument it needs
     did not change the count (``layer_idx``: 0 does; a ``config`` read only for sizes that make
@@ -69,7 +80,7 @@ def test_static_counts_equal_transformers_meta_counts(rel: str) -> None:
         logging.disable(logging.WARNING)
         try:
             module = importlib.import_module(package)
-            config_module = importlib.import_module(package.replace(".modeling_", ".configuration_"))
+            config_module = _config_module(package)
             for model in report.models:
                 built = _build(module, config_module, model.name, notes.get(model.name, ""))
                 params = list(built.parameters())
@@ -94,7 +105,7 @@ def sweep() -> None:
         package = "transformers.models." + rel[:-3].replace("/", ".")
         try:
             module = importlib.import_module(package)
-            config_module = importlib.import_module(package.replace(".modeling_", ".configuration_"))
+            config_module = _config_module(package)
         except Exception as exc:  # noqa: BLE001 - a module this environment cannot import
             unbuilt.extend(f"{rel} {m.name}: import: {exc}" for m in report.models)
             continue

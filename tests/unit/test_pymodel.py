@@ -341,7 +341,7 @@ def test_no_module_class_is_not_recognized() -> None:
                 super().__init__()
                 width = sum(checksum(5000) for _ in range(1000)) % 64 + 1
                 self.fc = nn.Linear(width, 2)
-    """, "the analysis took more than 100,000 steps"),
+    """, "the analysis took more than 60,000 steps"),
 ])
 def test_hostile_input_gives_a_reason_fast(src: str, reason: str) -> None:
     start = time.perf_counter()
