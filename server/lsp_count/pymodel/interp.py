@@ -1297,8 +1297,8 @@ class Interpreter:
             return self.call(fn.func, list(fn.args) + args, {**dict(fn.kwargs), **kwargs}, node, env)
         if isinstance(fn, BuiltinV):
             if fn.name in ("getattr", "hasattr", "setattr") and args and type(args[0]) is Inst and \
-                    type(args[0].cls) is ClassV and (args[0].cls.getattribute_hook or args[0].cls.setattr_hook):
-                return self.hooked_attribute_builtin(fn.name, args, node)
+                    type(args[0].cls) is ClassV:
+                return self.attribute_builtin(fn.name, args, node)
             try:
                 return fn.fn(*args, **kwargs)
             except (Unresolved, _Return, _NoAttribute):
@@ -1315,9 +1315,10 @@ class Interpreter:
             return Unknown(f"`{_text(node)}` calls an unresolved value: {why_of(fn)}", maybe_module=True)
         raise Unresolved(f"`{_text(node)}` calls {type(fn).__name__}, which the analyser does not follow")
 
-    def hooked_attribute_builtin(self, name: str, args: list[Any], node: ast.AST) -> Any:
-        """getattr, hasattr and setattr on an instance whose class defines __getattribute__ or
-        __setattr__: through them, as Python does."""
+    def attribute_builtin(self, name: str, args: list[Any], node: ast.AST) -> Any:
+        """getattr, hasattr and setattr on an instance of a class of the project: as the attribute
+        written out would be (properties, bound methods, the class's own __getattribute__ /
+        __setattr__)."""
         obj, key = args[0], args[1] if len(args) > 1 else None
         if not isinstance(key, str):
             raise Unresolved(f"`{_text(node)}`: the attribute name is not a known string")
