@@ -723,3 +723,30 @@ def test_a_property_setter_runs_and_a_read_only_property_cannot_be_set() -> None
     """)
     assert [(m.name, m.tree.total) for m in report.models] == [("Net", 16 * 3 + 3)]
     assert "sets `fixed`, a property of `Cfg` with no setter" in lc101(report)["Bad"]
+
+
+def test_len_of_a_dict_subclass_a_mapping_and_a_class_with_its_own_len() -> None:
+    report = run("""
+        from collections import OrderedDict
+        from collections.abc import Mapping
+        import torch.nn as nn
+        class Table(OrderedDict):
+            pass
+        class Three(Mapping):
+            def __getitem__(self, key):
+                return {"a": 1, "b": 2, "c": 3}[key]
+            def __iter__(self):
+                return iter({"a": 1, "b": 2, "c": 3})
+            def __len__(self):
+                return 3
+        class Seven:
+            def __len__(self):
+                return 7
+        TABLE = Table({"x": 1, "y": 2})
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.a = nn.Linear(len(TABLE), len(Three()))
+                self.b = nn.Linear(len(Seven()), 1)
+    """)
+    assert [(m.name, m.tree.total) for m in report.models] == [("Net", 2 * 3 + 3 + 7 + 1)]

@@ -71,8 +71,8 @@ class _Break(Exception):
 
 
 class _NoAttribute(Exception):
-    """An attribute that is not set, while ``getattr(obj, name, default)`` or ``hasattr`` asks a
-    class with its own ``__getattribute__`` (Python's AttributeError, which they catch)."""
+    """An attribute that is not set, while ``getattr(obj, name, default)`` or ``hasattr`` reads it
+    (Python's AttributeError, which they catch)."""
 
 
 class _Continue(Exception):
@@ -204,7 +204,7 @@ class Ctx:
         self.hf_cache: str | None = None
         self._hub: dict[tuple[str, str], Any] = {}
         self.hub_lookups = 0  # a count that used the catalog or the HF cache is not kept for the next analysis
-        self.probing_attributes = 0  # > 0 inside getattr/hasattr through a __getattribute__ (see _NoAttribute)
+        self.probing_attributes = 0  # > 0 inside getattr(obj, name, default) / hasattr (see _NoAttribute)
         # For loops found to only initialise weights (by id of the ast.For; the tree outlives the analysis).
         self.init_loops: dict[int, bool] = {}
 
@@ -1106,13 +1106,11 @@ class Interpreter:
         raise Unresolved(f"`{_text(node)}`: {type(obj).__name__} has no attribute `{name}` the analyser knows")
 
     def inst_attr(self, obj: Inst, name: str, node: ast.AST) -> Any:
-        if name in obj.attrs:
-            cls = obj.cls
-            if type(cls) is not ClassV or cls.getattribute_hook is None:
-                return obj.attrs[name]
         cls = obj.cls
         if type(cls) is ClassV and cls.getattribute_hook is not None:
             return self.call_function(cls.getattribute_hook, [obj, name], {}, node)
+        if name in obj.attrs:  # the common case, first
+            return obj.attrs[name]
         return self.plain_inst_attr(obj, name, node)
 
     def contains(self, obj: Inst, key: Any, node: ast.AST) -> bool:
@@ -1296,7 +1294,7 @@ class Interpreter:
         if isinstance(fn, PartialV):
             return self.call(fn.func, list(fn.args) + args, {**dict(fn.kwargs), **kwargs}, node, env)
         if isinstance(fn, BuiltinV):
-            if fn.name in ("getattr", "hasattr", "setattr") and args and type(args[0]) is Inst and \
+            if fn.name in ("getattr", "hasattr", "setattr", "len") and args and type(args[0]) is Inst and \
                     type(args[0].cls) is ClassV:
                 return self.attribute_builtin(fn.name, args, node)
             try:
@@ -1320,6 +1318,9 @@ class Interpreter:
         written out would be (properties, bound methods, the class's own __getattribute__ /
         __setattr__)."""
         obj, key = args[0], args[1] if len(args) > 1 else None
+        if name == "len":  # a class's own __len__, a Mapping's, a dict subclass's items, else the attributes
+            return self.call(self.inst_attr(obj, "__len__", node), [], {}, node, _DUMMY_ENV(self)) if (
+                _own_method(obj.cls, "__len__") or _extends_mapping(obj.cls) or _DICT_ITEMS in obj.attrs) else _len(obj)
         if not isinstance(key, str):
             raise Unresolved(f"`{_text(node)}`: the attribute name is not a known string")
         if name == "setattr":
