@@ -750,3 +750,42 @@ def test_len_of_a_dict_subclass_a_mapping_and_a_class_with_its_own_len() -> None
                 self.b = nn.Linear(len(Seven()), 1)
     """)
     assert [(m.name, m.tree.total) for m in report.models] == [("Net", 2 * 3 + 3 + 7 + 1)]
+
+
+def test_a_lazy_package_an_absolute_import_of_its_own_package_and_import_module(tmp_path) -> None:
+    # transformers' packages put a lazy module in their place; their TYPE_CHECKING block says
+    # what it holds. Its files import the package by its own name, and load modules by string.
+    models = tmp_path / "mylib" / "models"
+    models.mkdir(parents=True)
+    (tmp_path / "mylib" / "__init__.py").write_text("")
+    (models / "__init__.py").write_text(textwrap.dedent("""
+        from typing import TYPE_CHECKING
+        if TYPE_CHECKING:
+            from .sizes import *
+        else:
+            import sys
+            sys.modules[__name__] = object()
+    """))
+    (models / "sizes.py").write_text("WIDTH = 8\n_PRIVATE = 3\n")
+    (models / "registry.py").write_text(textwrap.dedent("""
+        import importlib
+        def width_of(name):
+            module = importlib.import_module(f".{name}", "mylib.models")
+            return getattr(module, "WIDTH") if hasattr(module, "WIDTH") else 0
+    """))
+    report = run("""
+        import torch.nn as nn
+        from mylib.models import WIDTH
+        from .registry import width_of
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.a = nn.Linear(WIDTH, width_of("sizes"))
+        class Hidden(nn.Module):
+            def __init__(self):
+                super().__init__()
+                from mylib.models import _PRIVATE
+                self.a = nn.Linear(_PRIVATE, 1)
+    """, str(models / "model.py"))
+    assert [(m.name, m.tree.total) for m in report.models] == [("Net", 72)]
+    assert "`_PRIVATE` is not defined in `mylib.models`" in lc101(report)["Hidden"]  # a star import skips _names

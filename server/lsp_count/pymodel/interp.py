@@ -360,7 +360,8 @@ class Interpreter:
                 base = os.path.dirname(base)
             roots: tuple[str, ...] = (base,)
         else:
-            roots = (os.path.dirname(os.path.abspath(scope.path)),) + self.ctx.base_dirs
+            here = os.path.dirname(os.path.abspath(scope.path))
+            roots = (here,) + self.ctx.base_dirs + _own_package_root(here, parts[0] if parts else "")
         for root in roots:
             stem = os.path.join(root, *parts) if parts else root
             for candidate in (stem + ".py", os.path.join(stem, "__init__.py")):
@@ -407,8 +408,42 @@ class Interpreter:
             return self.read_lazy(value) if type(value) is LazyImport else value
         base = lazy.dotted.rsplit(".", 1)[0] if "." in lazy.dotted else ""
         sub = self.load_project_module(lazy.scope, f"{base}.{lazy.name}" if base else lazy.name, lazy.level)
-        return sub if sub is not None else Unknown(
+        if sub is not None:
+            return sub
+        value = self.lazy_module_name(lazy.path, lazy.name)
+        return value if value is not _MISSING else Unknown(
             f"`{lazy.name}` is not defined in `{'.' * lazy.level}{base}`", maybe_module=True)
+
+    def module_name(self, mod: ModV, name: str) -> Any:
+        """A project module's name (read now if it was imported lazily); _MISSING if it has none."""
+        if name in mod.names:
+            v = mod.names[name]
+            return self.read_lazy(v) if type(v) is LazyImport else v
+        return self.lazy_module_name(mod.path, name) if mod.path.endswith("__init__.py") else _MISSING
+
+    def lazy_module_name(self, path: str, name: str) -> Any:
+        """A name of a package that replaces itself with a lazy module (``sys.modules[__name__] =
+        _LazyModule(...)``, as transformers' packages do): what its ``if TYPE_CHECKING:`` block
+        imports under that name, the block written for static readers; _MISSING where it has none."""
+        from lsp_count.pymodel.loader import _parse
+
+        tree = _parse(path, self.ctx.trees)
+        block = next((s.body for s in (tree.body if tree is not None else []) if isinstance(s, ast.If)
+                      and _dotted(s.test).endswith("TYPE_CHECKING") and any(_replaces_module(x) for x in s.orelse)), None)
+        if block is None:
+            return _MISSING
+        scope = ModuleScope(path, None, False)
+        for stmt in block:
+            if not isinstance(stmt, ast.ImportFrom):
+                continue
+            for alias in stmt.names:
+                if alias.name == "*" or (alias.asname or alias.name) == name:
+                    mod = self.load_project_module(scope, stmt.module, stmt.level)
+                    key = name if alias.name == "*" else alias.name
+                    if mod is not None and key in mod.names and not (alias.name == "*" and key.startswith("_")):
+                        value = mod.names[key]
+                        return self.read_lazy(value) if type(value) is LazyImport else value
+        return _MISSING
 
     # --- statements ------------------------------------------------------------------------
 
@@ -1021,10 +1056,8 @@ class Interpreter:
                 found = self.ext_names[key] = _external(dotted)
             return found
         if isinstance(obj, ModV):
-            if name in obj.names:
-                v = obj.names[name]
-                return self.read_lazy(v) if type(v) is LazyImport else v
-            return Unknown(f"`{name}` is not defined in `{obj.name}`", maybe_module=True)
+            v = self.module_name(obj, name)
+            return v if v is not _MISSING else Unknown(f"`{name}` is not defined in `{obj.name}`", maybe_module=True)
         if isinstance(obj, ClassV):
             try:
                 v = obj.lookup(name)
@@ -1056,8 +1089,9 @@ class Interpreter:
                 return BuiltinV(name, lambda *a, **k: None)  # object's does nothing
             if name in ("__getattribute__", "__setattr__") and isinstance(obj.inst, Inst):
                 inst, at = obj.inst, node
-                if name == "__getattribute__":
-                    return BuiltinV(name, lambda key: self.plain_inst_attr(inst, key, at))
+                if name == "__getattribute__":  # messages name the attribute read: `self.hidden_size`
+                    return BuiltinV(name, lambda key: self.plain_inst_attr(inst, key, ast.Attribute(
+                        value=ast.Name(id="self", ctx=ast.Load()), attr=str(key), ctx=ast.Load())))
                 return BuiltinV(name, lambda key, value: self.object_setattr(inst, key, value, at))
             items = obj.inst.attrs.get(_DICT_ITEMS) if isinstance(obj.inst, Inst) else None
             if isinstance(items, dict) and name in _DICT_METHODS:
@@ -1297,6 +1331,15 @@ class Interpreter:
             if fn.name in ("getattr", "hasattr", "setattr", "len") and args and type(args[0]) is Inst and \
                     type(args[0].cls) is ClassV:
                 return self.attribute_builtin(fn.name, args, node)
+            if fn.name in ("getattr", "hasattr") and len(args) > 1 and type(args[0]) is ModV and isinstance(args[1], str):
+                value = self.module_name(args[0], args[1])
+                if fn.name == "hasattr":
+                    return value is not _MISSING
+                if value is _MISSING:
+                    if len(args) > 2:
+                        return args[2]
+                    raise Unresolved(f"`{_text(node)}`: `{args[1]}` is not defined in `{args[0].name}`")
+                return value
             try:
                 return fn.fn(*args, **kwargs)
             except (Unresolved, _Return, _NoAttribute):
@@ -1645,6 +1688,19 @@ class Interpreter:
             return {k: v for c in classes for k, v in self.class_annotations(c).items()}
         if name in ("typing.cast", "typing_extensions.cast") and len(args) == 2:
             return args[1]
+        if name == "importlib.import_module" and args and isinstance(args[0], str):
+            # import_module(".bert", "transformers.models"): a module of the project, named by a string.
+            package = args[1] if len(args) > 1 else kwargs.get("package")
+            module = args[0]
+            if module.startswith("."):
+                if not isinstance(package, str):
+                    raise Unresolved(f"`{_text(node)}`: a relative import needs its package")
+                level = len(module) - len(module.lstrip("."))
+                module = ".".join(package.split(".")[:len(package.split(".")) - level + 1] + [module.lstrip(".")])
+            found = self.load_project_module(env.module, module, 0)
+            if found is None:
+                return Unknown(f"`{_text(node)}` imports `{module}`, which is not a file of the project", maybe_module=True)
+            return found
         if parts[0] in ("typing", "typing_extensions"):
             return None
         if parts[0] in ("torch", "einops", "numpy", "np") and not name.startswith(("torch.nn", "torch.hub")):
@@ -1957,6 +2013,26 @@ def _module_method(interp: Interpreter, obj: Inst, name: str) -> Any:
                       "get": lambda k, d=None: obj.attrs.get(k, d)})
     fn = table.get(name)
     return BuiltinV(name, fn) if fn is not None else None
+
+
+def _own_package_root(directory: str, top: str) -> tuple[str, ...]:
+    """Where ``import top.x`` starts when the file is inside the package ``top`` (a package that
+    imports itself by absolute name: transformers' ``from transformers.models.auto import ...``)."""
+    while top and os.path.isfile(os.path.join(directory, "__init__.py")):
+        if os.path.basename(directory) == top:
+            return (os.path.dirname(directory),)
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            break
+        directory = parent
+    return ()
+
+
+def _replaces_module(stmt: ast.stmt) -> bool:
+    """``sys.modules[__name__] = ...``: the package puts a lazy module in its own place."""
+    return isinstance(stmt, ast.Assign) and any(
+        isinstance(t, ast.Subscript) and _dotted(t.value) == "sys.modules" and isinstance(t.slice, ast.Name)
+        and t.slice.id == "__name__" for t in stmt.targets)
 
 
 def _dataclass_init(cls: ClassV) -> ClassV | None:

@@ -30,7 +30,7 @@ def load_module(interp: "Interpreter", path: str) -> ModV | None:
     saved = interp.ctx.steps
     interp.run_module(tree, scope)
     interp.ctx.steps = saved
-    return ModV(os.path.splitext(os.path.basename(path))[0], scope.env.vars)
+    return ModV(os.path.splitext(os.path.basename(path))[0], scope.env.vars, path=path)
 
 
 def file_stamp(path: str) -> tuple[int, int] | None:

@@ -227,6 +227,7 @@ class ModV:
     name: str
     names: Any  # dict[str, Any]; a plain dict so lookups are cheap
     star: tuple[str, ...] = ()
+    path: str = ""  # its file (a package's names may be in its TYPE_CHECKING block: lazy_module_name)
 
 
 @dataclass(frozen=True)
