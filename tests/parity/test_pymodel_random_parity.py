@@ -7,6 +7,8 @@ reads it."""
 
 from __future__ import annotations
 
+import ast
+import pathlib
 import sys
 import textwrap
 import types
@@ -47,17 +49,16 @@ class BaseConfig:
         dataclasses.dataclass(cls, kw_only=True)
 '''
 
-HOOKS = '''
-    def __setattr__(self, key, value):
-        if key in super().__getattribute__("attribute_map"):
-            key = super().__getattribute__("attribute_map")[key]
-        super().__setattr__(key, value)
+def _hook_methods() -> str:
+    """BaseConfig's attribute_map hooks (__setattr__, __getattribute__), as the corpus file
+    tests/fixtures/pymodels/subclassing.py writes them."""
+    text = (pathlib.Path(__file__).resolve().parents[1] / "fixtures" / "pymodels" / "subclassing.py").read_text()
+    base = next(n for n in ast.parse(text).body if isinstance(n, ast.ClassDef) and n.name == "BaseConfig")
+    return "".join("\n    " + ast.get_source_segment(text, f) + "\n" for f in base.body
+                   if isinstance(f, ast.FunctionDef) and f.name in ("__setattr__", "__getattribute__"))
 
-    def __getattribute__(self, key):
-        if key != "attribute_map" and key in super().__getattribute__("attribute_map"):
-            key = super().__getattribute__("attribute_map")[key]
-        return super().__getattribute__(key)
-'''
+
+HOOKS = _hook_methods()
 
 
 @st.composite
