@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import textwrap
 import time
 
@@ -761,12 +762,16 @@ def test_a_lazy_package_an_absolute_import_of_its_own_package_and_import_module(
     (models / "__init__.py").write_text(textwrap.dedent("""
         from typing import TYPE_CHECKING
         if TYPE_CHECKING:
+            from .old_sizes import *
             from .sizes import *
+            from .tables import *
         else:
             import sys
             sys.modules[__name__] = object()
     """))
     (models / "sizes.py").write_text("WIDTH = 8\n_PRIVATE = 3\n")
+    (models / "old_sizes.py").write_text("WIDTH = 4\n")  # imported first: the later `WIDTH` wins
+    (models / "tables.py").write_text("import no_such_module\nRAISE = no_such_module.x[0]\n")  # never read
     (models / "registry.py").write_text(textwrap.dedent("""
         import importlib
         def width_of(name):
@@ -789,3 +794,38 @@ def test_a_lazy_package_an_absolute_import_of_its_own_package_and_import_module(
     """, str(models / "model.py"))
     assert [(m.name, m.tree.total) for m in report.models] == [("Net", 72)]
     assert "`_PRIVATE` is not defined in `mylib.models`" in lc101(report)["Hidden"]  # a star import skips _names
+    from lsp_count.pymodel.reuse import PythonMemo
+
+    memo = PythonMemo()
+    analyze_text(textwrap.dedent("""
+        import torch.nn as nn
+        from mylib.models import WIDTH
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.a = nn.Linear(WIDTH, 1)
+    """), str(models / "model.py"), memo=memo)
+    read = {os.path.basename(path) for path in memo.files}
+    assert "sizes.py" in read and "tables.py" not in read  # a module that cannot define WIDTH is not read
+
+
+def test_each_class_gets_its_own_default_config() -> None:
+    # `Config()` for each class, as the note says: a constructor that changes its config does not
+    # change the next class's count.
+    report = run("""
+        import dataclasses
+        import torch.nn as nn
+        @dataclasses.dataclass
+        class Cfg:
+            width: int = 8
+        class First(nn.Module):
+            def __init__(self, config: Cfg):
+                super().__init__()
+                config.width = 100
+                self.a = nn.Linear(config.width, 1)
+        class Second(nn.Module):
+            def __init__(self, config: Cfg):
+                super().__init__()
+                self.a = nn.Linear(config.width, 1)
+    """)
+    assert [(m.name, m.tree.total) for m in report.models] == [("First", 101), ("Second", 9)]

@@ -19,7 +19,7 @@ from lsp_count.core.params import ParamNode, ParamTree, Tensor, short_count
 from lsp_count.core.report import FileReport, ModelReport
 from lsp_count.core.source import LineIndex, Position, Problem, Span
 from lsp_count.core.spec import MAX_DIMENSION
-from lsp_count.pymodel.interp import Ctx, FuncV, Interpreter, LazyImport, ModuleScope, count_of, params_of
+from lsp_count.pymodel.interp import Ctx, FuncV, Interpreter, LazyImport, ModuleScope, clone, count_of, params_of
 from lsp_count.pymodel.reuse import LineMap, PythonMemo, ReusePlan, parse_blocks, remember_blocks, split_blocks
 from lsp_count.pymodel.syntax import parse
 from lsp_count.pymodel.values import ClassV, Inst, Param, Sym, Unknown, Unresolved
@@ -413,13 +413,15 @@ def constructor_arguments(cls: ClassV, config_classes: list[ClassV], interp: Int
         why = f"the constructor argument `{p.arg}` with no default"
         if candidate is not None:
             try:
-                # One default config object per file, shared by every class analysed: blocks built
-                # from it are then built once (the interpreter caches by argument identity).
+                # The default config is built once per analysis; each class gets its own copy, as
+                # `Config()` would make (a constructor that changes its config changes no other
+                # class's). Equal copies key the same cached builds (the interpreter keys a config
+                # by what it holds).
                 defaults = interp.ctx.built.get(("config", id(candidate)))
                 if defaults is None:
                     defaults = interp.call(candidate, [], {}, candidate.node, scope.env)
                     interp.ctx.built[("config", id(candidate))] = defaults
-                kwargs[p.arg] = defaults
+                kwargs[p.arg] = clone(defaults)
                 notes.append(f"counted with `{candidate.name}()` defaults for `{p.arg}` ({how})")
                 continue
             except Unresolved as exc:

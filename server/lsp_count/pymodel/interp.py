@@ -433,11 +433,13 @@ class Interpreter:
         if block is None:
             return _MISSING
         scope = ModuleScope(path, None, False)
-        for stmt in block:
+        for stmt in reversed(block):  # the last import of a name is the one Python keeps
             if not isinstance(stmt, ast.ImportFrom):
                 continue
-            for alias in stmt.names:
+            for alias in reversed(stmt.names):
                 if alias.name == "*" or (alias.asname or alias.name) == name:
+                    if alias.name == "*" and not _may_define(self.find_project_module(scope, stmt.module, stmt.level), name):
+                        continue  # a star import's module is read only if its text may define the name
                     mod = self.load_project_module(scope, stmt.module, stmt.level)
                     key = name if alias.name == "*" else alias.name
                     if mod is not None and key in mod.names and not (alias.name == "*" and key.startswith("_")):
@@ -1854,8 +1856,8 @@ def _arg_key(v: Any) -> Any:
     """A hashable stand-in for an argument, or _MISSING when the call must not be cached.
 
     Modules and parameters are never keys: passing one in can tie or share it, and a
-    copy would lose that identity. Config objects key by identity (the same config
-    object passed to every block)."""
+    copy would lose that identity. Config objects key by their class and what they hold
+    (_state_key), so the copies of one default config build the same blocks."""
     t = type(v)
     if t in _KEY_TYPES:
         return (t, v)  # the type keeps 1, 1.0 and True apart
@@ -1866,7 +1868,7 @@ def _arg_key(v: Any) -> Any:
         keys = tuple((k, _arg_key(x)) for k, x in sorted(v.items()))
         return _MISSING if any(k[1] is _MISSING for k in keys) else ("dict", keys)
     if isinstance(v, Inst) and not v.is_module:
-        return ("obj", id(v), _state_key(v, 2))
+        return ("obj", id(v.cls), _state_key(v, 2))  # by what it holds: equal copies build the same
     if isinstance(v, (ClassV, FuncV)):
         return ("id", id(v))
     return _MISSING
@@ -2026,6 +2028,23 @@ def _own_package_root(directory: str, top: str) -> tuple[str, ...]:
             break
         directory = parent
     return ()
+
+
+def _may_define(path: str | None, name: str) -> bool:
+    """Whether a module's text has a top-level definition, assignment or import of ``name``: a
+    lazy package's star imports are many (transformers' models/auto has eight, one of them
+    2,000 lines of tables), and reading each to find one name would cost more than the rest of
+    the analysis. A module it misses leaves the name undefined (LC101), never a wrong value."""
+    if path is None:
+        return False
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            text = fh.read()
+    except OSError:
+        return False
+    word = re.escape(name)
+    return re.search(rf"^(?:class|def)\s+{word}\b|^{word}\s*[:=]|^(?:from|import)\b[^\n]*\b{word}\b|"
+                     rf"^\s+{word},?\s*(?:#.*)?$", text, re.M) is not None
 
 
 def _replaces_module(stmt: ast.stmt) -> bool:
