@@ -8,12 +8,12 @@ import dataclasses
 import importlib.util
 import inspect
 import pathlib
-import re
 import sys
 
 import pytest
 
 from lsp_count.core.analyze import AnalyzeOptions, analyze_path, analyze_text
+from lsp_count.pymodel.analyzer import CONFIG_CLASS_NAME
 
 torch = pytest.importorskip("torch")
 pytestmark = pytest.mark.parity
@@ -39,7 +39,7 @@ def _import(path: pathlib.Path):
 def _config_classes(module) -> list[type]:
     plain = [c for c in vars(module).values() if isinstance(c, type) and c.__module__ == module.__name__
              and not issubclass(c, torch.nn.Module)]
-    return [c for c in plain if re.search(r"config|(?<!kw)args", c.__name__, re.I)] or [
+    return [c for c in plain if CONFIG_CLASS_NAME.search(c.__name__)] or [
         c for c in plain if dataclasses.is_dataclass(c)]
 
 

@@ -27,7 +27,9 @@ from lsp_count.pymodel.values import ClassV, Inst, Param, Sym, Unknown, Unresolv
 MAX_PARAMETERS = 10**15  # a thousand times the largest models; more is a mistake in the code
 _CONFIG_NAME = re.compile(r"conf|cfg|args|param|hparams|opt", re.I)
 _CLASS_NAME = re.compile(r"class\s+(\w+)")
-_CONFIG_CLASS = re.compile(r"config|(?<!kw)args", re.I)  # not TransformersKwargs
+# A config class's name (GPTConfig, ModelArgs; not TransformersKwargs). The one rule: --execute's
+# child and the parity tests pick config classes by it too.
+CONFIG_CLASS_NAME = re.compile(r"config|(?<!kw)args", re.I)
 
 
 class _Positions:
@@ -227,7 +229,7 @@ def _interpret(text: str, path: str, options: Any, body: list[ast.stmt], problem
     # The file's config classes: those named so (GPTConfig, ModelArgs); else its dataclasses (a
     # file whose dataclasses are outputs, transformers' ModelOutput, has its config named).
     plain = [c for c in scope.classes if not c.is_module and id(c.node) in top]
-    config_classes = [c for c in plain if _CONFIG_CLASS.search(c.name)] or _imported_configs(
+    config_classes = [c for c in plain if CONFIG_CLASS_NAME.search(c.name)] or _imported_configs(
         interp, scope) or [c for c in plain if c.is_dataclass]
     models: list[ModelReport] = []
     unresolved: list[str] = []
@@ -284,7 +286,7 @@ def _imported_configs(interp: Interpreter, scope: ModuleScope) -> list[ClassV]:
     their ``configuration_*`` classes: ``from .configuration_qwen2 import Qwen2Config``)."""
     out = []
     for name, value in list(scope.env.vars.items()):
-        if not _CONFIG_CLASS.search(name) or not isinstance(value, (LazyImport, ClassV)):
+        if not CONFIG_CLASS_NAME.search(name) or not isinstance(value, (LazyImport, ClassV)):
             continue
         try:
             value = interp.read_lazy(value) if isinstance(value, LazyImport) else value

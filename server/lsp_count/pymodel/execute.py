@@ -14,13 +14,14 @@ from lsp_count.core.child import run_json_child
 from lsp_count.core.params import ParamNode, ParamTree, Tensor
 from lsp_count.core.report import ModelReport
 from lsp_count.core.source import Problem, Span
+from lsp_count.pymodel.analyzer import CONFIG_CLASS_NAME
 
 TIMEOUT_SECONDS = 60
 
 _CHILD = r"""
 import dataclasses, importlib.util, inspect, json, re, sys, warnings
 warnings.filterwarnings("ignore")
-path, names = sys.argv[1], json.loads(sys.argv[2])
+path, names, config_name = sys.argv[1], json.loads(sys.argv[2]), re.compile(sys.argv[3], re.I)
 out = {}
 try:
     import torch
@@ -33,7 +34,7 @@ except BaseException as exc:
 plain = [c for c in vars(module).values() if isinstance(c, type) and c.__module__ == module.__name__
          and not issubclass(c, torch.nn.Module)]
 # As the static analysis picks them: classes named config/args, else the dataclasses.
-configs = [c for c in plain if re.search(r"config|(?<!kw)args", c.__name__, re.I)] or [
+configs = [c for c in plain if config_name.search(c.__name__)] or [
     c for c in plain if dataclasses.is_dataclass(c)]
 for name in names:
     try:
@@ -64,7 +65,8 @@ def count_by_executing(path: str, names: list[str], base_dir: str | None,
                        spans: dict[str, Span]) -> tuple[list[ModelReport], list[Problem]]:
     cwd = base_dir or os.path.dirname(os.path.abspath(path)) or "."
     pythonpath = os.pathsep.join(filter(None, [cwd, os.environ.get("PYTHONPATH", "")]))
-    result = run_json_child([_CHILD, os.path.abspath(path), json.dumps(names)], timeout=TIMEOUT_SECONDS,
+    result = run_json_child([_CHILD, os.path.abspath(path), json.dumps(names), CONFIG_CLASS_NAME.pattern],
+                            timeout=TIMEOUT_SECONDS,
                             cwd=cwd, extra_env={"PYTHONPATH": pythonpath})
     if "error" in result and not isinstance(result["error"], dict):
         return [], [Problem("error", "LC105", f"--execute could not import the file: {result['error']}")]
