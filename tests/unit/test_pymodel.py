@@ -386,6 +386,30 @@ def test_execute_is_opt_in_and_counts_what_static_analysis_cannot(tmp_path) -> N
     assert (model.tree.total, model.tree.trainable) == (16, 12) and model.method == "executed (meta device)"
 
 
+def test_execute_builds_an_unannotated_config_from_the_files_config_class(tmp_path) -> None:
+    # As the static analysis does: the class named a config, not the output dataclass beside it.
+    pytest.importorskip("torch")
+    src = textwrap.dedent("""
+        import dataclasses
+        import torch.nn as nn
+        @dataclasses.dataclass
+        class NetOutput:
+            loss: float = 0.0
+        @dataclasses.dataclass
+        class NetConfig:
+            width: int = 8
+        class Net(nn.Module):
+            def __init__(self, config):
+                super().__init__()
+                self.proj = nn.Linear(config.width, config.width)
+                self.other = eval("nn.Linear(2, 2)")
+    """)
+    path = tmp_path / "net.py"
+    path.write_text(src)
+    executed = analyze_text(src, str(path), AnalyzeOptions(execute=True, base_dir=str(tmp_path)))
+    assert [(m.name, m.tree.total) for m in executed.models] == [("Net", 72 + 6)]
+
+
 def test_loops_that_only_initialise_weights_are_skipped_and_others_run() -> None:
     import ast
 

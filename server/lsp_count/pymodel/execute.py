@@ -42,7 +42,8 @@ for name in names:
         kwargs = {}
         for arg, p in list(inspect.signature(cls.__init__).parameters.items())[1:]:
             if p.default is inspect.Parameter.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
-                ann = p.annotation if isinstance(p.annotation, type) else (configs[0] if len(configs) == 1 else None)
+                annotated = p.annotation is not p.empty and isinstance(p.annotation, type)  # `empty` is a class too
+                ann = p.annotation if annotated else (configs[0] if len(configs) == 1 else None)
                 if ann is None:
                     raise TypeError(f"the constructor argument `{arg}` has no default")
                 kwargs[arg] = ann()
