@@ -1004,11 +1004,8 @@ class Interpreter:
             raise Unresolved(f"the index in `{_text(node)}` depends on {why_of(key)}")
         if isinstance(obj, Inst):
             if isinstance(obj.cls, ClassV) and not obj.is_module:
-                try:
-                    getitem = obj.cls.lookup("__getitem__")
-                except KeyError:
-                    getitem = None
-                if isinstance(getitem, FuncV):
+                getitem = _own_method(obj.cls, "__getitem__")
+                if getitem is not None:
                     return self.call_function(getitem, [obj, key], {}, node)
                 items = obj.attrs.get(_DICT_ITEMS)
                 if isinstance(items, dict):
@@ -1153,11 +1150,8 @@ class Interpreter:
         """``key in obj``: the class's own __contains__, a Mapping's, a dict subclass's items, else
         the attribute names (a ModuleDict's keys)."""
         if isinstance(obj.cls, ClassV):
-            try:
-                own = obj.cls.lookup("__contains__")
-            except KeyError:
-                own = None
-            if isinstance(own, FuncV):
+            own = _own_method(obj.cls, "__contains__")
+            if own is not None:
                 return self.truthy(self.call_function(own, [obj, key], {}, node), node)
             if _extends_mapping(obj.cls):
                 return bool(self.mapping_mixin(obj, "__contains__", node)(key))
@@ -1630,19 +1624,9 @@ class Interpreter:
                 return TensorV(tuple(data.shape)) if isinstance(data, (TensorV, Param)) else TensorV(())
             if last in CONTAINERS:
                 return self.make_container(last, args, kwargs, node, origin, env)
-            if last in LAYERS:
-                sig, builder = LAYERS[last]
+            if last in LAYERS or last in STACKS:
                 inst = Inst(last, "layer", True, origin)
-                bound = bind(last, sig, tuple(args), kwargs)
-                if builder is not None:
-                    builder(inst, bound, origin, self.make_layer)
-                self.record_hint(inst, node, env)
-                return inst
-            if last in STACKS:
-                sig, key = STACKS[last]
-                inst = Inst(last, "layer", True, origin)
-                from lsp_count.pymodel.layers import _stack
-                _stack(inst, bind(last, sig, tuple(args), kwargs), origin, self.make_layer, key, clone)
+                self.init_layer(inst, last, last, args, kwargs)
                 self.record_hint(inst, node, env)
                 return inst
             if last in PARAMETERLESS:
@@ -1805,11 +1789,13 @@ class Interpreter:
         return inst
 
     def init_layer(self, inst: Inst, cls_name: str, layer: str, args: list[Any], kwargs: dict[str, Any]) -> None:
-        """``class Norm(nn.LayerNorm)``: torch's constructor of the layer makes the instance's parameters."""
+        """torch's constructor of the layer makes the instance's parameters: ``nn.Linear(3, 4)``, or
+        ``class Norm(nn.LayerNorm)`` built through the layer's constructor (``cls_name`` names it)."""
         if layer in LAYERS:
             sig, builder = LAYERS[layer]
+            bound = bind(layer, sig, tuple(args), kwargs)  # checks the arguments, even with nothing to build
             if builder is not None:
-                builder(inst, bind(layer, sig, tuple(args), kwargs), inst.origin, self.make_layer)
+                builder(inst, bound, inst.origin, self.make_layer)
         elif layer in STACKS:
             from lsp_count.pymodel.layers import _stack
 
@@ -2077,11 +2063,11 @@ def _is_module_base(b: Any) -> bool:
 
 def _own_method(cls: ClassV, name: str) -> FuncV | None:
     """The method of that name a class of the project defines for ``cls`` (None: object's)."""
-    for c in cls.mro():
-        if name in c.namespace:
-            found = c.namespace[name]
-            return found if isinstance(found, FuncV) else None
-    return None
+    try:
+        found = cls.lookup(name)
+    except KeyError:
+        return None
+    return found if isinstance(found, FuncV) else None
 
 
 _MAPPING_MIXINS = frozenset({"keys", "values", "items", "get", "__contains__", "__len__"})
