@@ -386,10 +386,8 @@ def test_execute_is_opt_in_and_counts_what_static_analysis_cannot(tmp_path) -> N
     assert (model.tree.total, model.tree.trainable) == (16, 12) and model.method == "executed (meta device)"
 
 
-def test_execute_builds_an_unannotated_config_from_the_files_config_class(tmp_path) -> None:
-    # As the static analysis does: the class named a config, not the output dataclass beside it.
-    pytest.importorskip("torch")
-    src = textwrap.dedent("""
+# An output dataclass beside the config class, as transformers' files have (two tests use it).
+OUTPUT_AND_CONFIG = """
         import dataclasses
         import torch.nn as nn
         @dataclasses.dataclass
@@ -402,6 +400,13 @@ def test_execute_builds_an_unannotated_config_from_the_files_config_class(tmp_pa
             def __init__(self, config):
                 super().__init__()
                 self.proj = nn.Linear(config.width, config.width)
+"""
+
+
+def test_execute_builds_an_unannotated_config_from_the_files_config_class(tmp_path) -> None:
+    # As the static analysis does: the class named a config, not the output dataclass beside it.
+    pytest.importorskip("torch")
+    src = textwrap.dedent(OUTPUT_AND_CONFIG + """
                 self.other = eval("nn.Linear(2, 2)")
     """)
     path = tmp_path / "net.py"
@@ -649,20 +654,7 @@ def test_a_buffer_and_a_layer_subclass_without_a_table_entry() -> None:
 def test_an_output_dataclass_is_not_taken_for_the_files_config() -> None:
     # transformers' files have @dataclass outputs beside their config: the class named a config
     # is the one an unannotated `config` argument is built from.
-    report = run("""
-        import dataclasses
-        import torch.nn as nn
-        @dataclasses.dataclass
-        class NetOutput:
-            loss: float = 0.0
-        @dataclasses.dataclass
-        class NetConfig:
-            width: int = 8
-        class Net(nn.Module):
-            def __init__(self, config):
-                super().__init__()
-                self.proj = nn.Linear(config.width, config.width)
-    """)
+    report = run(OUTPUT_AND_CONFIG)
     assert [(m.name, m.tree.total) for m in report.models] == [("Net", 72)]
     assert any("`NetConfig` is the file's only config class" in p.message for p in report.problems if p.code == "LC106")
 
