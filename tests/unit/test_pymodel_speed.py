@@ -10,6 +10,8 @@ import re
 import sys
 import textwrap
 
+import pytest
+
 from lsp_count.core.analyze import AnalyzeOptions, analyze_text
 from lsp_count.core.source import Position
 
@@ -120,3 +122,60 @@ def test_cached_builds_stay_independent_copies() -> None:
     """), "cache.py", AnalyzeOptions())
     counts = {m.name: (m.tree.total, m.tree.trainable) for m in report.models}
     assert counts == {"Block": (40, 40), "A": (24, 0), "B": (80, 80)}
+
+
+FAST_PATHS = textwrap.dedent("""
+    import torch.nn as nn
+    TABLE = {"small": 8, "base": 16, "large": 32}
+
+    def width(name):
+        return TABLE[name]  # a return in the body itself
+
+    def pick(n):
+        if n > 10:
+            return n - 10  # a return inside a block
+        return n
+
+    class Tables(nn.Module):
+        def __init__(self):
+            super().__init__()
+            by_width = {v: k for k, v in TABLE.items()}  # a (k, v) target over tuples
+            pairs = [[1, 2], [3, 4]]  # lists: bound by the general assignment
+            sums = [a + b for a, b in pairs]
+            nested = [x * y for x in (1, 2) for y in (3, 4) if x * y != 4]
+            named = [(name, size) for name, size in zip(("a", "b"), (5, 6))]
+            self.a = nn.Linear(width(by_width[16]), pick(13))  # 16 -> 3
+            self.b = nn.Linear(sums[1], sum(nested))  # 7 -> 3 + 6 + 8 = 17
+            self.c = nn.Linear(named[1][1], len(by_width))  # 6 -> 3
+""")
+
+
+def test_fast_paths_give_what_python_gives() -> None:
+    # The comprehension targets, element reads and returns that skip the general code compute
+    # what Python does, and the cases they leave to it (lists, nested generators) still work.
+    (model,) = analyze_text(FAST_PATHS, "tables.py").models
+    assert model.tree.total == (16 * 3 + 3) + (7 * 17 + 17) + (6 * 3 + 3)
+
+
+@pytest.mark.parametrize("body", [
+    # 9,000 + 63,000 items: each is a step.
+    "width = len([i for i in range(9000) for j in range(7)])",
+    # 9,000 + 36,000 items, then 36,000 bound to (k, v): the last ones pass the budget.
+    "width = len({k: v for k, v in [(i, j) for i in range(9000) for j in range(4)]})",
+    # 27,000 items and 18,000 calls: the 18,000 returns pass the budget (a body's own return is
+    # a step, as every statement is).
+    "width = sum(one(i) for i in range(9000) for j in range(2))",
+])
+def test_fast_paths_keep_the_step_budget(body: str) -> None:
+    report = analyze_text(textwrap.dedent(f"""
+        import torch.nn as nn
+        def one(i):
+            return 1
+        class Spin(nn.Module):
+            def __init__(self):
+                super().__init__()
+                {body}
+                self.fc = nn.Linear(width, 2)
+    """), "spin.py")
+    assert report.models == ()
+    assert "the analysis took more than 60,000 steps" in report.problems[0].message

@@ -118,7 +118,7 @@ class FuncV:
 class _Signature:
     """A function's parameters, read from its node once (bind_args runs for every call)."""
 
-    __slots__ = ("names", "posonly", "kw_names", "vararg", "kwarg", "first_default", "kw_required")
+    __slots__ = ("names", "posonly", "kw_names", "vararg", "kwarg", "first_default", "kw_required", "plain")
 
     def __init__(self, a: ast.arguments, n_defaults: int) -> None:
         self.names = tuple(p.arg for p in a.posonlyargs + a.args)
@@ -128,6 +128,8 @@ class _Signature:
         self.kwarg = a.kwarg.arg if a.kwarg is not None else None
         self.first_default = len(self.names) - n_defaults
         self.kw_required = frozenset(p.arg for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is None)
+        # Positional parameters only: binding as many arguments is a zip.
+        self.plain = self.vararg is None and self.kwarg is None and not self.kw_names
 
 
 class BuiltinV:
@@ -236,7 +238,8 @@ def why_of(v: Any) -> str:
     return ""
 
 
-_Constant, _Name, _Attribute, _Call, _Assign = ast.Constant, ast.Name, ast.Attribute, ast.Call, ast.Assign
+_Constant, _Name, _Attribute, _Call, _Assign, _Return_stmt, _Tuple = (ast.Constant, ast.Name, ast.Attribute, ast.Call,
+                                                                     ast.Assign, ast.Return, ast.Tuple)
 # Imports of these name code outside the project (their values come from the torch table or builtins).
 _EXTERNAL_IMPORTS = frozenset({"torch", "math", "dataclasses", "typing", "collections", "copy", "functools",
                                "itertools", "os", "sys", "typing_extensions", "einops", "numpy"})
@@ -329,6 +332,7 @@ class Interpreter:
     def __init__(self, ctx: Ctx) -> None:
         self.ext_names: dict[tuple[str, str], ExtV] = {}
         self.ext_split: dict[str, tuple[list[str], str, bool]] = {}
+        self.self_reads: dict[Any, ast.Attribute] = {}  # see self_attribute_node
         self.ctx = ctx
 
     # --- modules ---------------------------------------------------------------------------
@@ -830,6 +834,10 @@ class Interpreter:
             return self.get_attr(self.ev(e.value, env), e.attr, e)  # type: ignore[attr-defined]
         if t is _Call:
             return self.ev_call(e, env)  # type: ignore[arg-type]
+        if t is _Tuple:  # tables: OrderedDict([("llama", "LlamaConfig"), ...])
+            elts = e.elts  # type: ignore[attr-defined]
+            if all(type(x) is _Constant for x in elts):
+                return tuple([x.value for x in elts])
         return self._ev(e, env)
 
     def _ev(self, e: ast.expr, env: Env) -> Any:
@@ -915,12 +923,13 @@ class Interpreter:
             return out
         if isinstance(e, ast.ListComp | ast.GeneratorExp | ast.SetComp):
             items = []
-            self.comprehension(e.generators, 0, Env(env.module, env), lambda en: items.append(self.ev(e.elt, en)))
+            elt = self.element(e.elt)
+            self.comprehension(e.generators, 0, Env(env.module, env), lambda en: items.append(elt(en)))
             return tuple(items) if isinstance(e, ast.GeneratorExp) else items
         if isinstance(e, ast.DictComp):
             out = {}
-            self.comprehension(e.generators, 0, Env(env.module, env),
-                               lambda en: out.__setitem__(self.ev(e.key, en), self.ev(e.value, en)))
+            key, value = self.element(e.key), self.element(e.value)
+            self.comprehension(e.generators, 0, Env(env.module, env), lambda en: out.__setitem__(key(en), value(en)))
             return out
         if isinstance(e, ast.Subscript):
             return self.get_item(self.ev(e.value, env), self.ev(e.slice, env), e)
@@ -949,15 +958,43 @@ class Interpreter:
             raise Unresolved(f"`{type(e).__name__.lower()}` on {env.module.where(e.lineno)} is not followed")
         raise Unresolved(f"`{_text(e)}` is not followed")
 
+    def element(self, e: ast.expr) -> Callable[[Env], Any]:
+        """What a comprehension evaluates for each item: ``ev``, without its dispatch for the
+        variable the comprehension binds (``{v: k for k, v in table.items()}``)."""
+        if type(e) is _Name:
+            name = e.id
+
+            def bound(en: Env) -> Any:
+                v = en.vars.get(name, _MISSING)
+                return self.ev(e, en) if v is _MISSING or type(v) is LazyImport else v
+            return bound
+        return lambda en: self.ev(e, en)
+
     def comprehension(self, gens: list[ast.comprehension], i: int, env: Env, emit: Callable[[Env], None]) -> None:
         if i == len(gens):
             emit(env)
             return
         g = gens[i]
+        ctx, target, ifs, last, names = self.ctx, g.target, g.ifs, i + 1 == len(gens), env.vars
+        # The common targets bound here (`x`, `k, v`): a table's comprehension runs for every entry.
+        name = target.id if type(target) is _Name else None
+        pair = tuple(t.id for t in target.elts) if type(target) is ast.Tuple and all(
+            type(t) is _Name for t in target.elts) else None
         for item in self.iterate(self.ev(g.iter, env), g.iter):
-            self.ctx.tick()
-            self.assign(g.target, item, env)
-            if all(self.truthy(self.ev(cond, env), cond) for cond in g.ifs):
+            ctx.steps += 1  # ctx.tick(), inline
+            if ctx.steps > MAX_STEPS:
+                ctx.tick()
+            if name is not None:
+                names[name] = item
+            elif pair is not None and type(item) is tuple and len(item) == len(pair):
+                names.update(zip(pair, item))
+            else:
+                self.assign(target, item, env)
+            if ifs and not all(self.truthy(self.ev(cond, env), cond) for cond in ifs):
+                continue
+            if last:
+                emit(env)
+            else:
                 self.comprehension(gens, i + 1, env, emit)
 
     def lookup(self, name: str, env: Env, node: ast.AST) -> Any:
@@ -1089,8 +1126,7 @@ class Interpreter:
             if name in ("__getattribute__", "__setattr__") and isinstance(obj.inst, Inst):
                 inst, at = obj.inst, node
                 if name == "__getattribute__":  # messages name the attribute read: `self.hidden_size`
-                    return BuiltinV(name, lambda key: self.plain_inst_attr(inst, key, ast.Attribute(
-                        value=ast.Name(id="self", ctx=ast.Load()), attr=str(key), ctx=ast.Load())))
+                    return BuiltinV(name, lambda key: self.plain_inst_attr(inst, key, self.self_attribute_node(key)))
                 return BuiltinV(name, lambda key, value: self.object_setattr(inst, key, value, at))
             items = obj.inst.attrs.get(_DICT_ITEMS) if isinstance(obj.inst, Inst) else None
             if isinstance(items, dict) and name in _DICT_METHODS:
@@ -1138,6 +1174,15 @@ class Interpreter:
             return getattr(obj, name)
         raise Unresolved(f"`{_text(node)}`: {type(obj).__name__} has no attribute `{name}` the analyser knows")
 
+    def self_attribute_node(self, key: Any) -> ast.Attribute:
+        """``self.<key>``, the node that messages about ``super().__getattribute__(key)`` show
+        (made once per name: transformers' configs read every attribute through it)."""
+        node = self.self_reads.get(key)
+        if node is None:
+            node = self.self_reads[key] = ast.Attribute(value=ast.Name(id="self", ctx=ast.Load()), attr=str(key),
+                                                        ctx=ast.Load())
+        return node
+
     def inst_attr(self, obj: Inst, name: str, node: ast.AST) -> Any:
         cls = obj.cls
         if type(cls) is ClassV and cls.getattribute_hook is not None:
@@ -1177,10 +1222,7 @@ class Interpreter:
         if name in obj.attrs:
             return obj.attrs[name]
         if isinstance(obj.cls, ClassV):
-            try:
-                v = obj.cls.lookup(name)
-            except KeyError:
-                v = _MISSING
+            v = obj.cls.find(name, _MISSING)
             if v is not _MISSING:
                 if isinstance(v, FuncV):
                     if v.kind == "property":
@@ -1388,14 +1430,21 @@ class Interpreter:
             if self.ctx.depth > MAX_CALL_DEPTH:
                 raise Unresolved(f"calls nest deeper than {MAX_CALL_DEPTH} (recursion in `{fn.name}`?)")
             local = Env(fn.env.module, fn.env)
-            local.vars.update(self.bind_args(fn, args, kwargs, node) if bound is None else bound)
+            local.vars = self.bind_args(fn, args, kwargs, node) if bound is None else dict(bound)
             if fn.owner is not None and args:
                 local.vars["__class__"], local.vars["__self__"] = fn.owner, args[0]
-            if isinstance(fn.node, ast.Lambda):
+            if type(fn.node) is ast.Lambda:
                 return self.ev(fn.node.body, local)
             body = fn.node.body if getattr(fn.node, "deferred", None) is None else self.deferred_body(fn)
             try:
-                self.exec_block(body, local)
+                for stmt in body:
+                    if type(stmt) is _Return_stmt:  # a return in the body itself: no exception to unwind
+                        ctx = self.ctx
+                        ctx.steps += 1  # counted as exec_stmt counts it
+                        if ctx.steps > MAX_STEPS:
+                            ctx.tick()
+                        return None if stmt.value is None else self.ev(stmt.value, local)
+                    self.exec_stmt(stmt, local)
             except _Return as r:
                 return r.value
             return None
@@ -1416,6 +1465,8 @@ class Interpreter:
         sig = fn.signature
         names = sig.names
         out: dict[str, Any] = dict(zip(names, args))
+        if not kwargs and len(args) == len(names) and sig.plain:
+            return out  # the usual call: every parameter passed by position, nothing else to bind
         if len(args) > len(names):
             if sig.vararg is None:
                 raise Unresolved(f"`{_text(node)}` passes {len(args)} positional arguments to `{fn.name}`, "

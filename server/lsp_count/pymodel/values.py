@@ -309,6 +309,17 @@ class ClassV:
                 return c.namespace[name]
         raise KeyError(name)
 
+    def find(self, name: str, default: Any) -> Any:
+        """``lookup`` that answers ``default`` for a name no class in the MRO defines (no
+        exception to raise and catch where a miss is common: attributes of instances)."""
+        namespace = self.namespace
+        if name in namespace:
+            return namespace[name]
+        for c in self.ancestors():
+            if name in c.namespace:
+                return c.namespace[name]
+        return default
+
     def __hash__(self) -> int:
         return id(self)
 
