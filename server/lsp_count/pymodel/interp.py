@@ -825,11 +825,15 @@ class Interpreter:
         if t is _Constant:
             return e.value  # type: ignore[attr-defined]
         if t is _Name:
-            try:
-                v = env.lookup(e.id)  # type: ignore[attr-defined]
-            except KeyError:
-                return self.lookup(e.id, env, e)  # type: ignore[attr-defined]
-            return self.read_lazy(v) if type(v) is LazyImport else v
+            name = e.id  # type: ignore[attr-defined]
+            scope: Env | None = env
+            while scope is not None:  # Env.lookup, inline: names are most of what is evaluated
+                names = scope.vars
+                if name in names:
+                    v = names[name]
+                    return self.read_lazy(v) if type(v) is LazyImport else v
+                scope = scope.parent
+            return self.lookup(name, env, e)
         if t is _Attribute:
             return self.get_attr(self.ev(e.value, env), e.attr, e)  # type: ignore[attr-defined]
         if t is _Call:
@@ -1315,7 +1319,7 @@ class Interpreter:
     # --- calls -----------------------------------------------------------------------------
 
     def ev_call(self, e: ast.Call, env: Env) -> Any:
-        if isinstance(e.func, ast.Name) and e.func.id == "super":
+        if type(e.func) is _Name and e.func.id == "super":
             if e.args:
                 owner = self.ev(e.args[0], env)
                 if not isinstance(owner, ClassV):
