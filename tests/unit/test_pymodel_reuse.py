@@ -165,6 +165,7 @@ def test_one_cli_or_gate_run_parses_a_shared_project_file_once(tmp_path, monkeyp
     from lsp_count.core.budget import BudgetConfig
     from lsp_count.pymodel import loader
 
+    monkeypatch.setenv("LSP_COUNT_CACHE_DIR", "off")  # the sharing within one run (tree_cache: between runs)
     (tmp_path / "layers.py").write_text("WIDTH = 8\n")
     models = [tmp_path / "a.py", tmp_path / "b.py"]
     models[0].write_text(USES_WIDTH)

@@ -7,6 +7,7 @@ import os
 import re
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from lsp_count.pymodel import tree_cache
 from lsp_count.pymodel.syntax import parse
 from lsp_count.pymodel.values import ModV
 
@@ -56,9 +57,15 @@ def _parse(path: str, trees: dict[str, tuple[tuple[int, int], ast.Module]]) -> a
     try:
         with open(path, encoding="utf-8", errors="replace") as fh:
             text = fh.read()
-        tree = parse_deferring_bodies(text, path)
-    except (OSError, SyntaxError, ValueError, RecursionError):
+    except (OSError, ValueError):
         return None
+    tree = tree_cache.load(text, path)  # an earlier run's tree of the same text
+    if tree is None:
+        try:
+            tree = parse_deferring_bodies(text, path)
+        except (SyntaxError, ValueError, RecursionError):
+            return None
+        tree_cache.store(text, tree)
     trees[path] = (stamp, tree)
     if len(trees) > MAX_KEPT_TREES:
         trees.pop(next(iter(trees)), None)  # the longest kept
