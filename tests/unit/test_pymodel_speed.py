@@ -179,3 +179,60 @@ def test_fast_paths_keep_the_step_budget(body: str) -> None:
     """), "spin.py")
     assert report.models == ()
     assert "the analysis took more than 60,000 steps" in report.problems[0].message
+
+
+HOOKED = textwrap.dedent("""
+    import torch.nn as nn
+
+    class Base:
+        def __getattribute__(self, key):
+            if key == "width":
+                key = "hidden"
+            return super().__getattribute__(key)
+
+        def bad(self):
+            return super().__getattribute__("hidden", "extra")
+
+    class Config(Base):
+        def __init__(self):
+            self.hidden = 8
+
+        def __getattribute__(self, key):
+            return super().__getattribute__(key)  # Base's hook, then object's
+
+        def set_fixed(self):
+            super().__setattr__("fixed", 1)
+
+        @property
+        def fixed(self):
+            return 3
+
+    class Net(nn.Module):
+        def __init__(self, config: Config):
+            super().__init__()
+            {body}
+""")
+
+
+@pytest.mark.parametrize("body, outcome", [
+    # super() reaches the base's hook before object's: `width` reads `hidden`.
+    ("self.fc = nn.Linear(config.width, 2)", 8 * 2 + 2),
+    # object's __setattr__ on a property without a setter: the message names the call's function.
+    ("config.set_fixed()\n        self.fc = nn.Linear(2, 2)",
+     "`super().__setattr__` sets `fixed`, a property of `Config` with no setter"),
+    # Arguments that object.__getattribute__ does not take: Python's TypeError.
+    ("config.bad()\n        self.fc = nn.Linear(2, 2)", "raises TypeError"),
+    # Each super() call is a step. Per outer item: 4 loop steps (it, range(2), two inner items) and
+    # 2 reads of 5 (the call of Base's hook, its `if`, both hooks' returns, object's
+    # __getattribute__): 14 × 4,800 pass 60,000; 12 × 4,800 would not.
+    ("n = len([config.hidden for i in range(4800) for j in range(2)])\n        self.fc = nn.Linear(n, 2)",
+     "the analysis took more than 60,000 steps"),
+])
+def test_object_hooks_through_super_as_python_runs_them(body: str, outcome: object) -> None:
+    report = analyze_text(HOOKED.replace("{body}", body), "hooked.py")
+    counts = {m.name: m.tree.total for m in report.models}
+    messages = " ".join(p.message for p in report.problems if p.code == "LC101")
+    if isinstance(outcome, int):
+        assert counts == {"Net": outcome}, messages
+    else:
+        assert counts == {} and outcome in messages, messages

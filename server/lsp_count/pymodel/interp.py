@@ -1330,7 +1330,12 @@ class Interpreter:
                 return SuperV(env.lookup("__class__"), env.lookup("__self__"))
             except KeyError:
                 raise Unresolved(f"`super()` outside a method ({env.module.where(e.lineno)})")
-        fn = self.ev(e.func, env)
+        func = e.func
+        if type(func) is _Attribute and func.attr in _OBJECT_HOOKS and type(func.value) is _Call:
+            found = self.object_hook_call(e, func, env)
+            if found is not _MISSING:
+                return found
+        fn = self.ev(func, env)
         args: list[Any] = []
         for a in e.args:
             if isinstance(a, ast.Starred):
@@ -1349,6 +1354,36 @@ class Interpreter:
             else:
                 kwargs[k.arg] = v
         return self.call(fn, args, kwargs, e, env)
+
+    def object_hook_call(self, e: ast.Call, func: ast.Attribute, env: Env) -> Any:
+        """``super().__getattribute__(key)`` / ``super().__setattr__(key, value)`` reaching object's:
+        what the general path (a SuperV, its BuiltinV, ``call``) does, without making them.
+        transformers' configs read every attribute through two such hooks. _MISSING, having
+        evaluated nothing, where the call is anything else."""
+        target = func.value
+        if type(target.func) is not _Name or target.func.id != "super" or target.args or target.keywords:  # type: ignore[attr-defined]
+            return _MISSING
+        if e.keywords or any(type(a) is ast.Starred for a in e.args):
+            return _MISSING
+        names = env.vars
+        owner, inst = names.get("__class__"), names.get("__self__")  # a method's own: set by call_function
+        if type(owner) is not ClassV or type(inst) is not Inst or any(
+                func.attr in c.namespace for c in owner.ancestors()):
+            return _MISSING
+        args = [self.ev(a, env) for a in e.args]
+        getting = func.attr == "__getattribute__"
+        if (len(args) != 1 if getting else len(args) != 2) or type(args[0]) is not str:
+            # What the general path calls, with its own handling of what does not fit.
+            return self.call(self.get_attr(SuperV(owner, inst), func.attr, e), args, {}, e, env)
+        ctx = self.ctx
+        ctx.steps += 1  # as `call` counts it
+        if ctx.steps > MAX_STEPS:
+            ctx.tick()
+        key = args[0]
+        if getting:
+            return self.plain_inst_attr(inst, key, self.self_attribute_node(key))
+        self.object_setattr(inst, key, args[1], func)  # the node the general path's message names
+        return None
 
     def call(self, fn: Any, args: list[Any], kwargs: dict[str, Any], node: ast.AST, env: Env) -> Any:
         ctx = self.ctx
@@ -1882,6 +1917,7 @@ class Interpreter:
 
 
 _MISSING = object()
+_OBJECT_HOOKS = frozenset({"__getattribute__", "__setattr__"})  # see Interpreter.object_hook_call
 # Where an instance of a dict subclass (``class ClassInstantier(OrderedDict)``) keeps its items:
 # a key no attribute can have.
 _DICT_ITEMS = "<dict items>"
