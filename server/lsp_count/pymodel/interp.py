@@ -1088,6 +1088,9 @@ class Interpreter:
     def get_attr(self, obj: Any, name: str, node: ast.AST) -> Any:
         if isinstance(obj, Inst):
             return self.inst_attr(obj, name, node)
+        safe = _SAFE_METHODS.get(type(obj), _MISSING)
+        if safe is not _MISSING and not name.startswith("_") and (safe is None or name in safe):
+            return BuiltinV(name, getattr(obj, name))  # `table.get`, `layers.append`: no other branch is theirs
         if isinstance(obj, ExtV):
             key = (obj.name, name)
             found = self.ext_names.get(key)
@@ -1392,19 +1395,7 @@ class Interpreter:
             ctx.tick()  # raises with the message
         if type(fn) is ExtV:  # torch.nn layers, the commonest call (no value class derives from another)
             return self.call_external(fn.name, args, kwargs, node, env)
-        if isinstance(fn, ClassV):
-            return self.instantiate(fn, args, kwargs, node, env)
-        if isinstance(fn, FuncV):
-            if fn.kind == "class":
-                raise Unresolved(f"`{_text(node)}`: classmethod called without its class")
-            return self.call_function(fn, args, kwargs, node)
-        if isinstance(fn, BoundV):
-            if isinstance(fn.func, FuncV):  # a classmethod, bound to its class, is called here
-                return self.call_function(fn.func, [fn.self_obj] + args, kwargs, node)
-            return self.call(fn.func, [fn.self_obj] + args, kwargs, node, env)
-        if isinstance(fn, PartialV):
-            return self.call(fn.func, list(fn.args) + args, {**dict(fn.kwargs), **kwargs}, node, env)
-        if isinstance(fn, BuiltinV):
+        if type(fn) is BuiltinV:  # then range, len, dict.get, ...
             if fn.name in ("getattr", "hasattr", "setattr", "len") and args and type(args[0]) is Inst and \
                     type(args[0].cls) is ClassV:
                 return self.attribute_builtin(fn.name, args, node)
@@ -1425,6 +1416,18 @@ class Interpreter:
                 raise
             except Exception as exc:  # noqa: BLE001 - a builtin given values it rejects
                 raise Unresolved(f"`{_text(node)}` raises {type(exc).__name__}: {_user_words(str(exc))}"[:300])
+        if isinstance(fn, ClassV):
+            return self.instantiate(fn, args, kwargs, node, env)
+        if isinstance(fn, FuncV):
+            if fn.kind == "class":
+                raise Unresolved(f"`{_text(node)}`: classmethod called without its class")
+            return self.call_function(fn, args, kwargs, node)
+        if isinstance(fn, BoundV):
+            if isinstance(fn.func, FuncV):  # a classmethod, bound to its class, is called here
+                return self.call_function(fn.func, [fn.self_obj] + args, kwargs, node)
+            return self.call(fn.func, [fn.self_obj] + args, kwargs, node, env)
+        if isinstance(fn, PartialV):
+            return self.call(fn.func, list(fn.args) + args, {**dict(fn.kwargs), **kwargs}, node, env)
         if isinstance(fn, Unknown):
             return Unknown(fn.why, maybe_module=True)
         if isinstance(fn, Inst):
