@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import pathlib
 import statistics
 import sys
@@ -195,7 +196,10 @@ def main() -> int:
     parser.add_argument("--edits", type=int, default=100)
     parser.add_argument("--python-edits", type=int, default=30)
     args = parser.parse_args()
-    return asyncio.run(run(args.hovers, args.edits, args.python_edits))
+    # The server's tree cache starts empty: opening the transformers file parses what it imports.
+    with tempfile.TemporaryDirectory() as cache:
+        os.environ.setdefault("LSP_COUNT_CACHE_DIR", cache)
+        return asyncio.run(run(args.hovers, args.edits, args.python_edits))
 
 
 if __name__ == "__main__":

@@ -6,7 +6,8 @@ file from nothing (the CLI, the gate, a file just opened), then the language ser
 re-analysis after an edit (the classes the edit cannot reach come from the last one).
 Then real files: every models/*/modeling_*.py of the installed transformers (a test
 dependency), each from nothing, reading the project files it imports as the analysis
-does in a transformers checkout; the largest against Python importing the same module.
+does in a transformers checkout, without and with the tree cache of an earlier run; the
+largest against Python importing the same module.
 Run: .venv/bin/python bench/pymodel_bench.py
 """
 
@@ -14,11 +15,13 @@ from __future__ import annotations
 
 import importlib.metadata
 import importlib.util
+import os
 import pathlib
 import re
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 from lsp_count.core.analyze import analyze_text
@@ -50,9 +53,7 @@ def time_torch(text: str, names: list[str], runs: int) -> tuple[float, list[floa
     """The peer method: run the file and build each class on the meta device, as --execute,
     torchinfo or a hand-written ``sum(p.numel() ...)`` do. (seconds to import torch, ms per run)"""
     import inspect
-    import sys
     import types
-    import tempfile
     import warnings
 
     warnings.filterwarnings("ignore")
@@ -114,39 +115,63 @@ def transformers_modeling_files() -> list[pathlib.Path]:
     return sorted(pathlib.Path(spec.submodule_search_locations[0]).glob("models/*/modeling_*.py"))
 
 
-def time_transformers() -> None:
-    """Every modeling file of the installed transformers, analysed from nothing (nothing is kept
-    between files: each analysis reads its imports again)."""
-    files = transformers_modeling_files()
-    if not files:
-        print("transformers is not installed: no real files timed")
-        return
+def _sweep(files: list[pathlib.Path]) -> list[tuple[float, pathlib.Path, int, object]]:
+    """Each file analysed once, from nothing (nothing kept between files but the tree cache)."""
     results = []
     for path in files:
         text = path.read_text(encoding="utf-8")
         start = time.perf_counter()
         report = analyze_text(text, str(path))
         results.append(((time.perf_counter() - start) * 1000, path, text.count("\n") + 1, report))
+    return results
+
+
+def _summary(results: list[tuple[float, pathlib.Path, int, object]]) -> str:
     times = sorted(r[0] for r in results)
     slowest = max(results, key=lambda r: r[0])
-    print(f"transformers {importlib.metadata.version('transformers')}: {len(files)} modeling files from "
-          f"nothing: median {statistics.median(times):.0f} ms, 90th percentile {times[int(len(times) * 0.9)]:.0f} ms, "
-          f"slowest {slowest[0]:.0f} ms ({slowest[1].parent.name}, {slowest[2]:,} lines)")
-    for _, path, lines, report in sorted(results, key=lambda r: -r[2])[:3]:
-        text = path.read_text(encoding="utf-8")
-        again = []
-        for _ in range(5):
-            start = time.perf_counter()
-            analyze_text(text, str(path))
-            again.append((time.perf_counter() - start) * 1000)
-        module = f"transformers.models.{path.parent.name}.{path.stem}"
-        code = ("import time, importlib; t = time.perf_counter(); "
-                f"importlib.import_module({module!r}); print(time.perf_counter() - t)")
-        imported = subprocess.run([sys.executable, "-W", "ignore", "-c", code], capture_output=True, text=True)
-        import_s = float(imported.stdout.strip() or "nan")
-        print(f"  {path.parent.name}/{path.name} ({lines:,} lines, {len(report.models)} classes counted, "
-              f"{sum(p.code == 'LC101' for p in report.problems)} unresolved): median {statistics.median(again):.0f} ms; "
-              f"Python importing it: {import_s:.2f} s ({import_s * 1000 / statistics.median(again):.0f}x)")
+    return (f"median {statistics.median(times):.0f} ms, 90th percentile {times[int(len(times) * 0.9)]:.0f} ms, "
+            f"slowest {slowest[0]:.0f} ms ({slowest[1].parent.name}, {slowest[2]:,} lines)")
+
+
+def time_transformers() -> None:
+    """Every modeling file of the installed transformers, analysed from nothing: with no tree cache
+    (each analysis parses the project files it imports), then with the cache of an earlier run
+    (pymodel/tree_cache.py; a temporary one, filled by a first pass)."""
+    files = transformers_modeling_files()
+    if not files:
+        print("transformers is not installed: no real files timed")
+        return
+    saved = os.environ.get("LSP_COUNT_CACHE_DIR")
+    with tempfile.TemporaryDirectory() as cache:
+        try:
+            os.environ["LSP_COUNT_CACHE_DIR"] = "off"
+            cold = _sweep(files)
+            os.environ["LSP_COUNT_CACHE_DIR"] = cache
+            _sweep(files)  # fills the cache
+            results = _sweep(files)
+            version = importlib.metadata.version("transformers")
+            print(f"transformers {version}: {len(files)} modeling files from nothing, no tree cache: {_summary(cold)}")
+            print(f"  the same with the project files' trees cached by an earlier run: {_summary(results)}")
+            for _, path, lines, report in sorted(results, key=lambda r: -r[2])[:3]:
+                text = path.read_text(encoding="utf-8")
+                again = []
+                for _ in range(5):
+                    start = time.perf_counter()
+                    analyze_text(text, str(path))
+                    again.append((time.perf_counter() - start) * 1000)
+                module = f"transformers.models.{path.parent.name}.{path.stem}"
+                code = ("import time, importlib; t = time.perf_counter(); "
+                        f"importlib.import_module({module!r}); print(time.perf_counter() - t)")
+                imported = subprocess.run([sys.executable, "-W", "ignore", "-c", code], capture_output=True, text=True)
+                import_s = float(imported.stdout.strip() or "nan")
+                print(f"  {path.parent.name}/{path.name} ({lines:,} lines, {len(report.models)} classes counted, "
+                      f"{sum(p.code == 'LC101' for p in report.problems)} unresolved): median {statistics.median(again):.0f} ms "
+                      f"(tree cache); Python importing it: {import_s:.2f} s ({import_s * 1000 / statistics.median(again):.0f}x)")
+        finally:
+            if saved is None:
+                os.environ.pop("LSP_COUNT_CACHE_DIR", None)
+            else:
+                os.environ["LSP_COUNT_CACHE_DIR"] = saved
 
 
 def main() -> None:

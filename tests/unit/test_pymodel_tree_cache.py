@@ -157,3 +157,15 @@ def test_the_cache_stays_bounded(project, monkeypatch) -> None:
     left = sorted(p.name for p in cache.glob("*.tree"))
     assert len(left) == 13 - 13 // 4
     assert f"{0:040x}.tree" not in left and f"{11:040x}.tree" in left
+
+
+def test_a_failed_store_leaves_no_partial_file(project, monkeypatch) -> None:
+    package, cache = project
+
+    def full_disk(src, dst):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(tree_cache.os, "replace", full_disk)
+    expected_counts = analyse(package)[0]
+    assert expected_counts == {"Model": 4 * 8 + 8 + 8 * 16 + 16}
+    assert list(cache.iterdir()) == []

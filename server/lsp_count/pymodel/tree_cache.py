@@ -23,6 +23,7 @@ import io
 import os
 import pickle
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -116,15 +117,20 @@ def store(text: str, tree: ast.Module) -> None:
     finally:
         for body, (text_of, path_of) in zip(deferred, saved):
             body.text, body.path = text_of, path_of
+    entry = _entry(directory, text)
+    # The language server's two worker threads and the gate's processes may store one file at once.
+    partial = entry.with_name(f"{entry.name}.{os.getpid()}.{threading.get_ident()}.part")
     try:
         directory.mkdir(parents=True, exist_ok=True, mode=0o700)
-        entry = _entry(directory, text)
-        partial = entry.with_name(f"{entry.name}.{os.getpid()}.part")
         partial.write_bytes(blob)
         os.replace(partial, entry)  # whole or absent: a reader never sees half a file
-        _prune(directory)
-    except OSError:
-        return  # a read-only or full disk: the next run parses again
+    except OSError:  # a read-only or full disk: the next run parses again
+        try:
+            partial.unlink()
+        except OSError:
+            pass
+        return
+    _prune(directory)
 
 
 def _prune(directory: Path) -> None:

@@ -16,6 +16,8 @@ from typing import Any
 
 from lsp_count.core.source import Span
 
+_NOT_DEFINED = object()  # ClassV.lookup's marker for a name no class in the MRO defines
+
 
 class Unresolved(Exception):
     """The analysis of one class cannot go on; ``reason`` is what the user reads."""
@@ -300,18 +302,15 @@ class ClassV:
         return (self,) + self.ancestors()
 
     def lookup(self, name: str) -> Any:
-        # Looked up for every attribute and method call: the class itself first, its bases only if needed.
-        namespace = self.namespace
-        if name in namespace:
-            return namespace[name]
-        for c in self.ancestors():
-            if name in c.namespace:
-                return c.namespace[name]
-        raise KeyError(name)
+        found = self.find(name, _NOT_DEFINED)
+        if found is _NOT_DEFINED:
+            raise KeyError(name)
+        return found
 
     def find(self, name: str, default: Any) -> Any:
         """``lookup`` that answers ``default`` for a name no class in the MRO defines (no
         exception to raise and catch where a miss is common: attributes of instances)."""
+        # Looked up for every attribute and method call: the class itself first, its bases only if needed.
         namespace = self.namespace
         if name in namespace:
             return namespace[name]
