@@ -220,8 +220,9 @@ HOOKED = textwrap.dedent("""
     # object's __setattr__ on a property without a setter: the message names the call's function.
     ("config.set_fixed()\n        self.fc = nn.Linear(2, 2)",
      "`super().__setattr__` sets `fixed`, a property of `Config` with no setter"),
-    # Arguments that object.__getattribute__ does not take: Python's TypeError.
-    ("config.bad()\n        self.fc = nn.Linear(2, 2)", "raises TypeError"),
+    # Arguments that object.__getattribute__ does not take: Python's TypeError, in the user's words.
+    ("config.bad()\n        self.fc = nn.Linear(2, 2)",
+     "raises TypeError: it takes 1 positional argument but 2 were given"),
     # Each super() call is a step. Per outer item: 4 loop steps (it, range(2), two inner items) and
     # 2 reads of 5 (the call of Base's hook, its `if`, both hooks' returns, object's
     # __getattribute__): 14 × 4,800 pass 60,000; 12 × 4,800 would not.

@@ -2225,8 +2225,14 @@ def _load(target: ast.expr) -> ast.expr:
 _OWN_TYPES = re.compile(r"'(Unknown|Sym|Inst|Param|TensorV|RangeV|ExtV|FuncV|ClassV|BuiltinV|BoundV|PartialV)' object")
 
 
+# The analyser's own functions standing for a builtin (object.__getattribute__ through super()).
+_OWN_FUNCTIONS = re.compile(r"\b(?:Interpreter|_\w+)\.[\w.]*<locals>\.[\w<>]+\(\)")
+
+
 def _user_words(message: str) -> str:
-    """A builtin's error message without the analyser's class names ("'Unknown' object is not iterable")."""
+    """A builtin's error message without the analyser's class and function names ("'Unknown'
+    object is not iterable", "Interpreter.get_attr.<locals>.<lambda>() takes 1 positional argument")."""
+    message = _OWN_FUNCTIONS.sub("it", message)
     return _OWN_TYPES.sub(lambda m: "an unresolved value" if m.group(1) in ("Unknown", "Sym") else "a module or value",
                           message)
 
