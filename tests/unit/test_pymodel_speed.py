@@ -237,3 +237,24 @@ def test_object_hooks_through_super_as_python_runs_them(body: str, outcome: obje
         assert counts == {"Net": outcome}, messages
     else:
         assert counts == {} and outcome in messages, messages
+
+
+@pytest.mark.parametrize("expression, outcome", [
+    ("len('a,b'.split(','))", 2),  # a str method
+    ("{'w': 3}.get('w')", 3),  # a dict method
+    ("'abc'.hidden", "`'abc'.hidden`: str has no attribute `hidden` the analyser knows"),  # a name no str has
+    ("[1].nope", "`[1].nope`: list has no attribute `nope` the analyser knows"),
+])
+def test_plain_values_methods_and_missing_names(expression: str, outcome: object) -> None:
+    # Methods of plain values are looked up before the other branches; a name they lack is a reason.
+    report = analyze_text(textwrap.dedent(f"""
+        import torch.nn as nn
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear({expression}, 1, bias=False)
+    """), "plain.py")
+    if isinstance(outcome, int):
+        assert [m.tree.total for m in report.models] == [outcome]
+    else:
+        assert report.models == () and outcome in report.problems[0].message, report.problems

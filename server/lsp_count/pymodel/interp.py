@@ -1090,7 +1090,9 @@ class Interpreter:
             return self.inst_attr(obj, name, node)
         safe = _SAFE_METHODS.get(type(obj), _MISSING)
         if safe is not _MISSING and not name.startswith("_") and (safe is None or name in safe):
-            return BuiltinV(name, getattr(obj, name))  # `table.get`, `layers.append`: no other branch is theirs
+            method = getattr(obj, name, None)  # `table.get`, `layers.append`: no other branch is theirs
+            if method is not None:  # (a str has any public name; one it lacks is refused below)
+                return BuiltinV(name, method) if callable(method) else method
         if isinstance(obj, ExtV):
             key = (obj.name, name)
             found = self.ext_names.get(key)
