@@ -258,3 +258,26 @@ def test_plain_values_methods_and_missing_names(expression: str, outcome: object
         assert [m.tree.total for m in report.models] == [outcome]
     else:
         assert report.models == () and outcome in report.problems[0].message, report.problems
+
+
+@pytest.mark.parametrize("setup, outcome", [
+    ("w = 3 if 1 < 2 < 3 else 5", 3),  # a chain: each comparison with the one before
+    ("w = 3 if 1 < 3 < 2 else 5", 5),
+    ("w = 4 if None is None and 1 is not None else 6", 4),
+    # `is None` on a value the analyser does not know is not a guess.
+    ("w = helper(); w = 4 if w is None else w", "`w is None` depends on"),
+])
+def test_comparisons_as_python_makes_them(setup: str, outcome: object) -> None:
+    report = analyze_text(textwrap.dedent(f"""
+        import torch.nn as nn
+        from elsewhere import helper
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                {setup}
+                self.fc = nn.Linear(w, 1, bias=False)
+    """), "compare.py")
+    if isinstance(outcome, int):
+        assert [m.tree.total for m in report.models] == [outcome]
+    else:
+        assert report.models == () and outcome in report.problems[-1].message, report.problems

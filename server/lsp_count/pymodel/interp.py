@@ -238,8 +238,8 @@ def why_of(v: Any) -> str:
     return ""
 
 
-_Constant, _Name, _Attribute, _Call, _Assign, _Return_stmt, _Tuple = (ast.Constant, ast.Name, ast.Attribute, ast.Call,
-                                                                     ast.Assign, ast.Return, ast.Tuple)
+_Constant, _Name, _Attribute, _Call, _Assign, _Return_stmt, _Tuple, _Compare, _If = (
+    ast.Constant, ast.Name, ast.Attribute, ast.Call, ast.Assign, ast.Return, ast.Tuple, ast.Compare, ast.If)
 # Imports of these name code outside the project (their values come from the torch table or builtins).
 _EXTERNAL_IMPORTS = frozenset({"torch", "math", "dataclasses", "typing", "collections", "copy", "functools",
                                "itertools", "os", "sys", "typing_extensions", "einops", "numpy"})
@@ -470,6 +470,9 @@ class Interpreter:
                 else:
                     self.assign(target, value, env)
             return
+        if type(s) is _If:  # next commonest: every hook and constructor branches
+            self.exec_block(self.branch(s.test, s.body, s.orelse, env), env)  # type: ignore[attr-defined]
+            return
         if isinstance(s, ast.Expr):
             if isinstance(s.value, ast.Constant):
                 return  # docstring
@@ -484,9 +487,6 @@ class Interpreter:
         elif isinstance(s, ast.AugAssign):
             current = self.ev(_load(s.target), env)
             self.assign(s.target, self.binop(type(s.op), current, self.ev(s.value, env), s), env)
-        elif isinstance(s, ast.If):
-            branch = self.branch(s.test, s.body, s.orelse, env)
-            self.exec_block(branch, env)
         elif isinstance(s, ast.For):
             skip = ctx.init_loops.get(id(s))
             if skip is None:
@@ -838,6 +838,8 @@ class Interpreter:
             return self.get_attr(self.ev(e.value, env), e.attr, e)  # type: ignore[attr-defined]
         if t is _Call:
             return self.ev_call(e, env)  # type: ignore[arg-type]
+        if t is _Compare:  # `key in ...`, `x is not None`: transformers' config hooks, every attribute read
+            return self.compare(e, env)  # type: ignore[arg-type]
         if t is _Tuple:  # tables: OrderedDict([("llama", "LlamaConfig"), ...])
             elts = e.elts  # type: ignore[attr-defined]
             if all(type(x) is _Constant for x in elts):
@@ -877,22 +879,7 @@ class Interpreter:
                     return v
             return v
         if isinstance(e, ast.Compare):
-            left = self.ev(e.left, env)
-            for op, comp in zip(e.ops, e.comparators):
-                right = self.ev(comp, env)
-                if isinstance(op, ast.Is | ast.IsNot) and (right is None or left is None):
-                    same = left is right if not (is_unknownish(left) and is_unknownish(right)) else None
-                    if isinstance(left, Unknown) or isinstance(right, Unknown):
-                        return Unknown(f"`{_text(e)}` depends on {why_of(left) or why_of(right)}")
-                    result: Any = same if isinstance(op, ast.Is) else not same
-                elif is_unknownish(left) or is_unknownish(right):
-                    return Unknown(f"`{_text(e)}` depends on {why_of(left) or why_of(right)}")
-                else:
-                    result = self._py2(_CMPOPS[type(op)], left, right, e)
-                if not result:
-                    return False
-                left = right
-            return True
+            return self.compare(e, env)
         if isinstance(e, ast.IfExp):
             cond = self.ev(e.test, env)
             if is_unknownish(cond):
@@ -961,6 +948,25 @@ class Interpreter:
         if isinstance(e, ast.Await | ast.Yield | ast.YieldFrom):
             raise Unresolved(f"`{type(e).__name__.lower()}` on {env.module.where(e.lineno)} is not followed")
         raise Unresolved(f"`{_text(e)}` is not followed")
+
+    def compare(self, e: ast.Compare, env: Env) -> Any:
+        left = self.ev(e.left, env)
+        for op, comp in zip(e.ops, e.comparators):
+            right = self.ev(comp, env)
+            kind = type(op)
+            if (kind is ast.Is or kind is ast.IsNot) and (right is None or left is None):
+                same = left is right if not (is_unknownish(left) and is_unknownish(right)) else None
+                if isinstance(left, Unknown) or isinstance(right, Unknown):
+                    return Unknown(f"`{_text(e)}` depends on {why_of(left) or why_of(right)}")
+                result: Any = same if kind is ast.Is else not same
+            elif is_unknownish(left) or is_unknownish(right):
+                return Unknown(f"`{_text(e)}` depends on {why_of(left) or why_of(right)}")
+            else:
+                result = self._py2(_CMPOPS[kind], left, right, e)
+            if not result:
+                return False
+            left = right
+        return True
 
     def element(self, e: ast.expr) -> Callable[[Env], Any]:
         """What a comprehension evaluates for each item: ``ev``, without its dispatch for the
