@@ -239,6 +239,24 @@ def test_object_hooks_through_super_as_python_runs_them(body: str, outcome: obje
         assert counts == {} and outcome in messages, messages
 
 
+def assert_net_counts(setup: str, width: str, outcome: object) -> None:
+    """``Net`` runs ``setup`` in its constructor, then builds ``nn.Linear(width, 1, bias=False)``:
+    it counts ``outcome`` (an int), or is LC101 with ``outcome`` in the reason."""
+    report = analyze_text(textwrap.dedent(f"""
+        import torch.nn as nn
+        from elsewhere import helper
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                {setup}
+                self.fc = nn.Linear({width}, 1, bias=False)
+    """), "net.py")
+    if isinstance(outcome, int):
+        assert [m.tree.total for m in report.models] == [outcome], report.problems
+    else:
+        assert report.models == () and outcome in report.problems[-1].message, report.problems
+
+
 @pytest.mark.parametrize("expression, outcome", [
     ("len('a,b'.split(','))", 2),  # a str method
     ("{'w': 3}.get('w')", 3),  # a dict method
@@ -247,17 +265,7 @@ def test_object_hooks_through_super_as_python_runs_them(body: str, outcome: obje
 ])
 def test_plain_values_methods_and_missing_names(expression: str, outcome: object) -> None:
     # Methods of plain values are looked up before the other branches; a name they lack is a reason.
-    report = analyze_text(textwrap.dedent(f"""
-        import torch.nn as nn
-        class Net(nn.Module):
-            def __init__(self):
-                super().__init__()
-                self.fc = nn.Linear({expression}, 1, bias=False)
-    """), "plain.py")
-    if isinstance(outcome, int):
-        assert [m.tree.total for m in report.models] == [outcome]
-    else:
-        assert report.models == () and outcome in report.problems[0].message, report.problems
+    assert_net_counts("pass", expression, outcome)
 
 
 @pytest.mark.parametrize("setup, outcome", [
@@ -268,16 +276,4 @@ def test_plain_values_methods_and_missing_names(expression: str, outcome: object
     ("w = helper(); w = 4 if w is None else w", "`w is None` depends on"),
 ])
 def test_comparisons_as_python_makes_them(setup: str, outcome: object) -> None:
-    report = analyze_text(textwrap.dedent(f"""
-        import torch.nn as nn
-        from elsewhere import helper
-        class Net(nn.Module):
-            def __init__(self):
-                super().__init__()
-                {setup}
-                self.fc = nn.Linear(w, 1, bias=False)
-    """), "compare.py")
-    if isinstance(outcome, int):
-        assert [m.tree.total for m in report.models] == [outcome]
-    else:
-        assert report.models == () and outcome in report.problems[-1].message, report.problems
+    assert_net_counts(setup, "w", outcome)
