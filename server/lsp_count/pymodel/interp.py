@@ -1385,7 +1385,7 @@ class Interpreter:
         getting = func.attr == "__getattribute__"
         if (len(args) != 1 if getting else len(args) != 2) or type(args[0]) is not str:
             # What the general path calls, with its own handling of what does not fit.
-            return self.call(self.get_attr(SuperV(owner, inst), func.attr, e), args, {}, e, env)
+            return self.call(self.get_attr(SuperV(owner, inst), func.attr, func), args, {}, e, env)
         ctx = self.ctx
         ctx.steps += 1  # as `call` counts it
         if ctx.steps > MAX_STEPS:
