@@ -2165,10 +2165,7 @@ def _is_module_base(b: Any) -> bool:
 
 def _own_method(cls: ClassV, name: str) -> FuncV | None:
     """The method of that name a class of the project defines for ``cls`` (None: object's)."""
-    try:
-        found = cls.lookup(name)
-    except KeyError:
-        return None
+    found = cls.find(name, None)
     return found if isinstance(found, FuncV) else None
 
 
