@@ -28,6 +28,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from unittest import mock
 
 ROOT = Path(__file__).resolve().parents[1]
 CATALOG = ROOT / "server" / "lsp_count" / "catalog"
@@ -135,9 +136,8 @@ def time_python_models(count: int = 60) -> None:
         check.check_files(files, BudgetConfig(), jobs=1)
         return time.perf_counter() - start
 
-    saved = os.environ.get("LSP_COUNT_CACHE_DIR")
-    os.environ["LSP_COUNT_CACHE_DIR"] = "off"  # the sharing within one run; the tree cache is timed after
-    try:
+    with mock.patch.dict(os.environ, {"LSP_COUNT_CACHE_DIR": "off"}):  # restored afterwards
+        # The sharing within one run, without the tree cache; the cache is timed after.
         run()  # imports
         shared = min(run() for _ in range(2))
         memo_for = analyze.SharedTrees.memo_for
@@ -150,11 +150,6 @@ def time_python_models(count: int = 60) -> None:
             os.environ["LSP_COUNT_CACHE_DIR"] = cache
             run()  # an earlier run fills the cache
             cached = min(run() for _ in range(2))
-    finally:
-        if saved is None:
-            os.environ.pop("LSP_COUNT_CACHE_DIR", None)
-        else:
-            os.environ["LSP_COUNT_CACHE_DIR"] = saved
     print(f"{len(files)} transformers modeling files in one serial run: {shared:.2f} s sharing the project files' "
           f"trees ({1000 * shared / len(files):.0f} ms/file), {alone:.2f} s each alone "
           f"({1000 * alone / len(files):.0f} ms/file): {alone / shared:.1f}x; with the tree cache of an earlier run "

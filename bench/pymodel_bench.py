@@ -23,6 +23,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from unittest import mock
 
 from lsp_count.core.analyze import analyze_text
 from lsp_count.pymodel.reuse import PythonMemo
@@ -141,37 +142,31 @@ def time_transformers() -> None:
     if not files:
         print("transformers is not installed: no real files timed")
         return
-    saved = os.environ.get("LSP_COUNT_CACHE_DIR")
-    with tempfile.TemporaryDirectory() as cache:
-        try:
-            os.environ["LSP_COUNT_CACHE_DIR"] = "off"
-            cold = _sweep(files)
-            os.environ["LSP_COUNT_CACHE_DIR"] = cache
-            _sweep(files)  # fills the cache
-            results = _sweep(files)
-            version = importlib.metadata.version("transformers")
-            print(f"transformers {version}: {len(files)} modeling files from nothing, no tree cache: {_summary(cold)}")
-            print(f"  the same with the project files' trees cached by an earlier run: {_summary(results)}")
-            for _, path, lines, report in sorted(results, key=lambda r: -r[2])[:3]:
-                text = path.read_text(encoding="utf-8")
-                again = []
-                for _ in range(5):
-                    start = time.perf_counter()
-                    analyze_text(text, str(path))
-                    again.append((time.perf_counter() - start) * 1000)
-                module = f"transformers.models.{path.parent.name}.{path.stem}"
-                code = ("import time, importlib; t = time.perf_counter(); "
-                        f"importlib.import_module({module!r}); print(time.perf_counter() - t)")
-                imported = subprocess.run([sys.executable, "-W", "ignore", "-c", code], capture_output=True, text=True)
-                import_s = float(imported.stdout.strip() or "nan")
-                print(f"  {path.parent.name}/{path.name} ({lines:,} lines, {len(report.models)} classes counted, "
-                      f"{sum(p.code == 'LC101' for p in report.problems)} unresolved): median {statistics.median(again):.0f} ms "
-                      f"(tree cache); Python importing it: {import_s:.2f} s ({import_s * 1000 / statistics.median(again):.0f}x)")
-        finally:
-            if saved is None:
-                os.environ.pop("LSP_COUNT_CACHE_DIR", None)
-            else:
-                os.environ["LSP_COUNT_CACHE_DIR"] = saved
+    # The caller's LSP_COUNT_CACHE_DIR comes back afterwards.
+    with tempfile.TemporaryDirectory() as cache, mock.patch.dict(os.environ):
+        os.environ["LSP_COUNT_CACHE_DIR"] = "off"
+        cold = _sweep(files)
+        os.environ["LSP_COUNT_CACHE_DIR"] = cache
+        _sweep(files)  # fills the cache
+        results = _sweep(files)
+        version = importlib.metadata.version("transformers")
+        print(f"transformers {version}: {len(files)} modeling files from nothing, no tree cache: {_summary(cold)}")
+        print(f"  the same with the project files' trees cached by an earlier run: {_summary(results)}")
+        for _, path, lines, report in sorted(results, key=lambda r: -r[2])[:3]:
+            text = path.read_text(encoding="utf-8")
+            again = []
+            for _ in range(5):
+                start = time.perf_counter()
+                analyze_text(text, str(path))
+                again.append((time.perf_counter() - start) * 1000)
+            module = f"transformers.models.{path.parent.name}.{path.stem}"
+            code = ("import time, importlib; t = time.perf_counter(); "
+                    f"importlib.import_module({module!r}); print(time.perf_counter() - t)")
+            imported = subprocess.run([sys.executable, "-W", "ignore", "-c", code], capture_output=True, text=True)
+            import_s = float(imported.stdout.strip() or "nan")
+            print(f"  {path.parent.name}/{path.name} ({lines:,} lines, {len(report.models)} classes counted, "
+                  f"{sum(p.code == 'LC101' for p in report.problems)} unresolved): median {statistics.median(again):.0f} ms "
+                  f"(tree cache); Python importing it: {import_s:.2f} s ({import_s * 1000 / statistics.median(again):.0f}x)")
 
 
 def main() -> None:
