@@ -183,33 +183,51 @@ def _analyze_python(text: str, path: str, options: Any, memo: PythonMemo | None)
     if memo is not None:
         ctx.trees = memo.trees
     ctx.hf_cache = getattr(options, "hf_cache", None) if options is not None else None
-    scope = ModuleScope(path, positions.span, True, positions.line)
+    scope = ctx.new_scope(path, positions.span, True, positions.line)
     try:
         return _interpret(text, path, options, body, problems, positions, repaired, ctx, scope, memo)
     finally:
-        _release(ctx, scope)
+        _release(ctx)
 
 
-def _release(ctx: Ctx, scope: ModuleScope) -> None:
-    """Break the interpreter's reference cycles (a module's names hold its functions, whose
-    closures hold the module), so that reference counting frees the analysis at once: left
-    to the cyclic collector, its ~100,000 objects cost a full collection (30 ms on the
-    5,000-line benchmark) at some later allocation."""
-    namespaces = [scope.env.vars] + [m.names for m in ctx.loaded.values() if m is not None]
-    for names in namespaces:
-        for value in names.values():
-            if isinstance(value, ClassV):
-                value.namespace.clear()
-        names.clear()
-    for cls in scope.classes:
-        cls.namespace.clear()
-    scope.classes.clear()
-    scope.env.module = None  # type: ignore[assignment]  # the scope <-> env cycle holds the positions
-    scope.span_of = None
+def _release(ctx: Ctx) -> None:
+    """Break the interpreter's reference cycles, so that reference counting frees the analysis
+    at once (a test checks that it leaves no cyclic garbage):
+    - each module scope and its global names hold each other;
+    - a module's classes hold their module (the names their methods see) and their hooks,
+      which hold them; a dataclass holds itself, the class its __init__ comes from;
+    - a function defined in a function or a class body is held by the names it sees;
+    - an instance may hold itself (``self.act = self._gelu``, ``self.inner.owner = self``).
+    Left to the cyclic collector, the 30,000 objects a transformers model file left (its project
+    files' classes held their syntax trees) cost a collection at some later allocation; in the
+    language server, whose collector is frozen between analyses (lsp/collector.py), they would
+    wait until the server is idle."""
+    for scope in ctx.scopes:
+        for value in scope.env.vars.values():
+            if type(value) is ClassV:
+                _release_class(value)
+        for cls in scope.classes:
+            _release_class(cls)
+        scope.classes.clear()
+        scope.env.vars.clear()
+        scope.env.module = None  # type: ignore[assignment]
+        scope.span_of = None
+    for fn in ctx.closures:
+        fn.env = None  # type: ignore[assignment]
+    for inst in ctx.cycle_holders:
+        inst.attrs.clear()
+    ctx.scopes.clear()
+    ctx.closures.clear()
+    ctx.cycle_holders.clear()
     ctx.loaded.clear()
     ctx.built.clear()
     ctx.hint_insts.clear()
     ctx.counted.clear()
+
+
+def _release_class(cls: ClassV) -> None:
+    cls.namespace.clear()
+    cls.dataclass_init = cls.getattribute_hook = cls.setattr_hook = cls.env = None
 
 
 def _interpret(text: str, path: str, options: Any, body: list[ast.stmt], problems: list[Problem],
@@ -420,10 +438,16 @@ def constructor_arguments(cls: ClassV, config_classes: list[ClassV], interp: Int
                 # class's). Equal copies key the same cached builds (the interpreter keys a config
                 # by what it holds).
                 defaults = interp.ctx.built.get(("config", id(candidate)))
-                if defaults is None:
+                if defaults is not None:
+                    kwargs[p.arg] = clone(defaults)
+                else:
+                    holders = len(interp.ctx.cycle_holders)
                     defaults = interp.call(candidate, [], {}, candidate.node, scope.env)
-                    interp.ctx.built[("config", id(candidate))] = defaults
-                kwargs[p.arg] = clone(defaults)
+                    if len(interp.ctx.cycle_holders) == holders:
+                        interp.ctx.built[("config", id(candidate))] = defaults
+                        kwargs[p.arg] = clone(defaults)
+                    else:  # it holds itself: a copy would hold a cycle that nothing breaks (_release)
+                        kwargs[p.arg] = defaults
                 notes.append(f"counted with `{candidate.name}()` defaults for `{p.arg}` ({how})")
                 continue
             except Unresolved as exc:

@@ -193,6 +193,15 @@ class Ctx:
         self.class_stack: list[str] = []
         self.base_dirs = base_dirs
         self.loaded: dict[str, ModV | None] = {}
+        # Every module scope made in the analysis: the analyser breaks their reference cycles when
+        # it ends (analyzer._release).
+        self.scopes: list[ModuleScope] = []
+        self.closures: list[FuncV] = []  # functions defined in a function or a class body
+        # Instances given an attribute that may lead back to them (a bound method of their own,
+        # themselves, a module still being built: `self.inner.owner = self`): analyzer._release
+        # empties them. ``building``: ids of the instances whose constructor is running.
+        self.cycle_holders: list[Inst] = []
+        self.building: set[int] = set()
         self.trees: dict[str, Any] = {}  # project files' parse trees (PythonMemo.trees, when there is one)
         self.found: dict[tuple[str, str | None, int], str | None] = {}  # an import -> its project file
         # Hint anchors: call span -> the modules built there (counted once the class is built).
@@ -209,6 +218,12 @@ class Ctx:
         self.probing_attributes = 0  # > 0 inside getattr(obj, name, default) / hasattr (see _NoAttribute)
         # For loops found to only initialise weights (by id of the ast.For; the tree outlives the analysis).
         self.init_loops: dict[int, bool] = {}
+
+    def new_scope(self, path: str, span_of: Callable[[ast.AST], Span] | None = None, is_main: bool = False,
+                  line_of: Callable[[int], int] | None = None) -> ModuleScope:
+        scope = ModuleScope(path, span_of, is_main, line_of)
+        self.scopes.append(scope)
+        return scope
 
     def hub_model(self, loader: str, hub_id: str) -> Any:
         """The offline catalog's answer for ``loader.from_pretrained(hub_id)``, once per analysis."""
@@ -436,7 +451,7 @@ class Interpreter:
                       and _dotted(s.test).endswith("TYPE_CHECKING") and any(_replaces_module(x) for x in s.orelse)), None)
         if block is None:
             return _MISSING
-        scope = ModuleScope(path, None, False)
+        scope = self.ctx.new_scope(path)
         for stmt in reversed(block):  # the last import of a name is the one Python keeps
             if not isinstance(stmt, ast.ImportFrom):
                 continue
@@ -648,6 +663,10 @@ class Interpreter:
                 raise Unresolved(f"`{_text(node)}` sets `{name}`, a property of `{cls.name}` with no setter")
             self.call_function(prop.setter, [obj, value], {}, node)
             return
+        t = type(value)  # submodules, the commonest value, checked inline
+        if (value is obj or id(value) in self.ctx.building) if t is Inst else (
+                t in _HOLDERS and _leads_back(obj, value, self.ctx.building)):
+            self.ctx.cycle_holders.append(obj)
         obj.attrs[name] = value
 
     def set_item(self, obj: Any, key: Any, value: Any, node: ast.AST) -> None:
@@ -719,7 +738,10 @@ class Interpreter:
             elif dname.endswith("property") or dname.endswith("cached_property"):
                 kind = "property"
         name = getattr(node, "name", "<lambda>")
-        return FuncV(name, node, env, defaults, kw_defaults, kind)
+        fn = FuncV(name, node, env, defaults, kw_defaults, kind)
+        if env.parent is not None:  # a closure: its environment may hold it (analyzer._release)
+            self.ctx.closures.append(fn)
+        return fn
 
     def make_class(self, node: ast.ClassDef, env: Env) -> ClassV:
         bases = []
@@ -1578,11 +1600,14 @@ class Interpreter:
             self.record_hint(copy, node, env)
             return copy
         stack.append(cls.name)
+        inst = None
+        holders = len(self.ctx.cycle_holders)
         try:
             if dataclass_init is not None:
                 return self.make_dataclass(cls, args, kwargs, node, dataclass_init)
             inst = Inst(cls, "module" if cls.is_module else "object", cls.is_module,
                         env.module.span_of(node) if env.module.span_of else None)
+            self.ctx.building.add(id(inst))
             if bound is not None:
                 if init.signature.names:
                     bound[init.signature.names[0]] = inst  # self
@@ -1600,11 +1625,14 @@ class Interpreter:
                                    maybe_module=cls.is_module)
             if cls.is_module:
                 self.record_hint(inst, node, env)
-                if key is not None:
+                # Not a build that holds itself: copies of it would hold cycles no one breaks.
+                if key is not None and len(self.ctx.cycle_holders) == holders:
                     self.ctx.built[key] = clone(inst) if snapshot else inst
             return inst
         finally:
             stack.pop()
+            if inst is not None:
+                self.ctx.building.discard(id(inst))
 
     def dict_items(self, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> dict[Any, Any]:
         """What ``dict(*args, **kwargs)`` holds."""
@@ -1983,6 +2011,28 @@ def _state_key(obj: Inst, depth: int) -> Any:
     return tuple(parts)
 
 
+_HOLDERS = frozenset({BoundV, dict, list, tuple})
+
+
+def _leads_back(obj: Inst, value: Any, building: set[int]) -> bool:
+    """Whether ``value``, set as an attribute of ``obj``, may hold ``obj`` (a reference cycle):
+    a bound method (``self.act = self._gelu``), ``obj`` itself or a module still being built
+    (``self.inner.owner = self``), or a list or dict holding one (``{"iou": self.loss_iou}``;
+    one level: a list may hold itself)."""
+    t = type(value)
+    if t is dict:
+        items = value.values()
+    elif t is list or t is tuple:
+        items = value
+    else:
+        items = (value,)
+    for x in items:
+        tx = type(x)
+        if tx is BoundV or (tx is Inst and (x is obj or id(x) in building)):
+            return True
+    return False
+
+
 def _build_key(cls: ClassV, init: Any, bound: dict[str, Any] | None, args: list[Any], kwargs: dict[str, Any]) -> Any:
     """What a build of ``cls`` depends on: with a constructor, its arguments bound to the
     parameter names, defaults included, so that ``Block(config)`` and ``Block(config=config)``
@@ -2009,7 +2059,7 @@ def _cache_key(cls: ClassV, args: list[Any], kwargs: dict[str, Any]) -> Any:
 
 
 def _DUMMY_ENV(interp: Interpreter) -> Env:
-    return Env(ModuleScope("", None, False))
+    return Env(interp.ctx.new_scope(""))
 
 
 def _set_grad(obj: Any, flag: Any) -> Any:

@@ -22,12 +22,10 @@ MAX_SIGNATURE_LINES = 40  # a def's signature longer than this keeps its body (b
 
 def load_module(interp: "Interpreter", path: str) -> ModV | None:
     """Evaluate an imported project file's definitions; None when it cannot be read or parsed."""
-    from lsp_count.pymodel.interp import ModuleScope
-
     tree = _parse(path, interp.ctx.trees)
     if tree is None:
         return None
-    scope = ModuleScope(path, None, False)
+    scope = interp.ctx.new_scope(path)
     saved = interp.ctx.steps
     interp.run_module(tree, scope)
     interp.ctx.steps = saved

@@ -362,32 +362,8 @@ def _moved(old: ClassResult, shared_ranges: tuple[tuple[int, int], ...], own_ran
            shared_lines: LineMap) -> ClassResult | None:
     """The results with each position moved as its block moved; None if a position is in none of
     the blocks (it cannot be placed)."""
-    own_lines = LineMap.between(old.own_ranges, own_ranges)
-
-    def line(n: int) -> int | None:
-        moved = own_lines.moved(n)
-        return moved if moved is not None else shared_lines.moved(n)
-
-    spans: dict[Span, Span] = {}
-    nodes: dict[int, ParamNode] = {}  # a stack's entries share their children: each is moved once
-
-    def span(s: Span | None) -> Span | None:
-        if s is None:
-            return None
-        found = spans.get(s)
-        if found is None:
-            a, b = line(s.start.line), line(s.end.line)
-            if a is None or b is None:
-                raise _Unplaceable
-            found = spans[s] = Span(Position(a, s.start.column), Position(b, s.end.column))
-        return found
-
-    def node(n: ParamNode) -> ParamNode:
-        found = nodes.get(id(n))
-        if found is None:
-            found = nodes[id(n)] = n.moved(span(n.source), tuple(node(c) for c in n.children))
-        return found
-
+    mover = _Mover(LineMap.between(old.own_ranges, own_ranges), shared_lines)
+    span, node = mover.span, mover.node
     try:
         report = old.report
         if report is not None:
@@ -400,6 +376,37 @@ def _moved(old: ClassResult, shared_ranges: tuple[tuple[int, int], ...], own_ran
         return None
     return ClassResult(old.key, shared_ranges, own_ranges, report, problem, hints,  # type: ignore[arg-type]
                        old.names_a_line)
+
+
+class _Mover:
+    """Moves one kept result's positions. A class, not closures: a recursive closure holds
+    itself, a reference cycle that would keep the moved nodes for the cyclic collector."""
+
+    def __init__(self, own_lines: LineMap, shared_lines: LineMap) -> None:
+        self.own_lines, self.shared_lines = own_lines, shared_lines
+        self.spans: dict[Span, Span] = {}
+        self.nodes: dict[int, ParamNode] = {}  # a stack's entries share their children: each is moved once
+
+    def line(self, n: int) -> int | None:
+        moved = self.own_lines.moved(n)
+        return moved if moved is not None else self.shared_lines.moved(n)
+
+    def span(self, s: Span | None) -> Span | None:
+        if s is None:
+            return None
+        found = self.spans.get(s)
+        if found is None:
+            a, b = self.line(s.start.line), self.line(s.end.line)
+            if a is None or b is None:
+                raise _Unplaceable
+            found = self.spans[s] = Span(Position(a, s.start.column), Position(b, s.end.column))
+        return found
+
+    def node(self, n: ParamNode) -> ParamNode:
+        found = self.nodes.get(id(n))
+        if found is None:
+            found = self.nodes[id(n)] = n.moved(self.span(n.source), tuple(self.node(c) for c in n.children))
+        return found
 
 
 class _Unplaceable(Exception):
