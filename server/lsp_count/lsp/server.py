@@ -30,6 +30,7 @@ from lsp_count.core.source import Problem
 from lsp_count.lsp import actions, diagnostics, hints, hover, lens
 from lsp_count.lsp.analysis import (Analysis, analyze_document, class_at, hub_at, is_summary_line, key_at,
                                     model_at)
+from lsp_count.lsp.collector import QuietCollector
 from lsp_count.lsp.positions import encoding_of, from_lsp
 from lsp_count.lsp.settings import SECTION, ClientSettings, parse_client_settings
 from lsp_count.lsp.view import ModelView, Rules, rules_for, verdicts, view_model
@@ -42,6 +43,8 @@ log = logging.getLogger("lsp_count.lsp")
 # Edits closer together than this are analysed once; short enough that
 # diagnostics still follow typing within a tenth of a second.
 DEBOUNCE_S = 0.025
+# Seconds without a new analysis before the one full garbage collection (collector.py).
+IDLE_COLLECT_S = 30.0
 BUDGET_FILES = ("pyproject.toml", ".lsp-count.toml")
 CLIENT_REQUEST_TIMEOUT_S = 5.0
 
@@ -86,6 +89,8 @@ class LspCountServer(LanguageServer):
         # budget file -> (mtime_ns, size, config or None, error or None)
         self.budget_files: dict[str, tuple[int, int, BudgetConfig | None, BudgetError | None]] = {}
         self.tasks: set[asyncio.Task[Any]] = set()
+        self.collector = QuietCollector()
+        self.idle_collect: asyncio.TimerHandle | None = None
 
     # --- client capabilities --------------------------------------------------------------
 
@@ -135,15 +140,27 @@ class LspCountServer(LanguageServer):
 
                 memo = self.memos.setdefault(uri, PythonMemo(self.project_trees))
             future = asyncio.ensure_future(loop.run_in_executor(
-                self.executor, analyze_document, uri, doc.version, doc.source, path, options, memo))
+                self.executor, self.collector.run, analyze_document, uri, doc.version, doc.source, path, options, memo))
             self.analysing[key] = future
             future.add_done_callback(lambda _f: self.analysing.pop(key, None))
+            future.add_done_callback(lambda _f: self.collect_when_idle())
         result = await future
         # Only the newest version is cached: an older result finishing late must not replace it.
         current = self.analyses.get(uri)
         if current is None or current.version is None or (result.version or 0) >= current.version:
             self.analyses[uri] = result
         return result
+
+    def collect_when_idle(self) -> None:
+        """The full garbage collection, IDLE_COLLECT_S after the last analysis (collector.py)."""
+        if self.idle_collect is not None:
+            self.idle_collect.cancel()
+
+        def collect() -> None:
+            self.idle_collect = None
+            if not self.collector.collect():  # an analysis is running: after it, then
+                self.collect_when_idle()
+        self.idle_collect = asyncio.get_running_loop().call_later(IDLE_COLLECT_S, collect)
 
     def budget_config(self, path: str) -> tuple[BudgetConfig | None, BudgetError | None]:
         found = find_budget_file(os.path.dirname(os.path.abspath(path)))
