@@ -25,14 +25,16 @@ MODELS = pathlib.Path(transformers.__file__).parent / "models"
 # layer (EsmcLayerNorm(nn.LayerNorm), SqueezeBertLayerNorm calling nn.LayerNorm.__init__),
 # composite configs whose sub-config specs __init_subclass__ makes, an unannotated `config` (the
 # imported config class), a config changed between two builds (LiltAttention), attribute_map
-# (step3p7's num_local_experts). With how many classes each must count at least, so that the
-# test cannot pass by counting nothing. (The ACT2FN dict subclass, whose PReLU has a parameter,
-# is in tests/fixtures/pymodels/subclassing.py.)
+# (step3p7's num_local_experts), weight norm as a parametrization (hubert, vits). With how many
+# classes each must count at least, so that the test cannot pass by counting nothing. (The ACT2FN
+# dict subclass, whose PReLU has a parameter, is in tests/fixtures/pymodels/subclassing.py.)
 FILES = {
     "llama/modeling_llama.py": 4, "mistral/modeling_mistral.py": 4, "esmc/modeling_esmc.py": 5,
     "dab_detr/modeling_dab_detr.py": 3, "step3p7/modeling_step3p7.py": 4, "chameleon/modeling_chameleon.py": 4,
     "bit/modeling_bit.py": 4, "sam/modeling_sam.py": 5, "lilt/modeling_lilt.py": 11,
     "squeezebert/modeling_squeezebert.py": 8,
+    # weight_norm through torch.nn.utils.parametrizations (the positional convolution, WaveNet layers).
+    "hubert/modeling_hubert.py": 11, "vits/modeling_vits.py": 14,
 }
 _USED = re.compile(r"counted with `(\w+)\(\)` defaults for `(\w+)`")
 

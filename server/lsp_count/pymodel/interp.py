@@ -21,6 +21,7 @@ from typing import Any, Callable
 
 from lsp_count.core.source import Span
 from lsp_count.pymodel.layers import LAYERS, PARAMETERLESS, STACKS, as_int, bind, truth
+from lsp_count.pymodel.reparam import reparametrization, reparametrize
 from lsp_count.pymodel.values import (BoundV, ClassV, ExtV, FieldV, Inst, ModV, Param, PartialV, RangeV, SuperV, Sym,
                                       TensorV, Unknown, Unresolved, render, sym_add, sym_mul, sym_opaque)
 
@@ -1765,6 +1766,8 @@ class Interpreter:
             if last.startswith("Lazy"):
                 raise Unresolved(f"`nn.{last}` sizes itself on the first forward pass; its count is not in the code")
             return Unknown(f"`nn.{last}` is not in the analyser's layer table", maybe_module=True)
+        if parts[0] == "torch" and (key := reparametrization(name)) is not None:  # weight_norm, spectral_norm
+            return reparametrize(key, args, kwargs, origin)
         if name.startswith("torch.nn.init") or name in ("torch.manual_seed", "torch.no_grad", "print", "warnings.warn"):
             return None
         if parts[0] == "torch" and last in TENSOR_FACTORIES and len(parts) == 2:

@@ -184,6 +184,37 @@ def _mha(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., Inst
         _p(inst, "bias_v", (1, 1, e), "bias", o)
 
 
+def _linear_cross_entropy(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., Inst]) -> None:
+    # One Linear to num_classes · prod(out_features) outputs (torch keeps multi-dimensional outputs flat).
+    outputs = as_int(a["num_classes"], "num_classes")
+    for d in _tuple(a["out_features"], 0, "out_features"):
+        outputs = sym_mul(outputs, d)
+    inst.attrs["linear"] = make("Linear", o, in_features=a["in_features"], out_features=outputs, bias=a["bias"])
+
+
+def _adaptive_softmax(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., Inst]) -> None:
+    """A head over the shortlist and one entry per cluster, and per cluster a projection to a
+    width divided by div_value once more, then to the cluster's classes (torch's own loop)."""
+    features, classes = as_int(a["in_features"], "in_features"), as_int(a["n_classes"], "n_classes")
+    cutoffs = list(_tuple(a["cutoffs"], 1, "cutoffs"))
+    if any(isinstance(x, Sym) for x in [features, classes, *cutoffs]) or isinstance(a["div_value"], (Sym, Unknown)):
+        raise Unresolved("nn.AdaptiveLogSoftmaxWithLoss: in_features, n_classes, cutoffs and div_value must be known")
+    if not cutoffs or cutoffs != sorted(set(cutoffs)) or cutoffs[0] <= 0 or cutoffs[-1] > classes - 1:
+        raise Unresolved("nn.AdaptiveLogSoftmaxWithLoss: cutoffs must be increasing, unique and between 1 and "
+                         "n_classes - 1 (torch raises)")
+    cutoffs.append(classes)
+    clusters = len(cutoffs) - 1
+    inst.attrs["head"] = make("Linear", o, in_features=features, out_features=cutoffs[0] + clusters, bias=a["head_bias"])
+    tail = make("ModuleList", o)
+    for i in range(clusters):
+        width = int(features // (a["div_value"] ** (i + 1)))
+        projection = make("Sequential", o)
+        projection.attrs["0"] = make("Linear", o, in_features=features, out_features=width, bias=False)
+        projection.attrs["1"] = make("Linear", o, in_features=width, out_features=cutoffs[i + 1] - cutoffs[i], bias=False)
+        tail.attrs[str(i)] = projection
+    inst.attrs["tail"] = tail
+
+
 def _rnn(gates: int, has_proj: bool) -> Builder:
     def build(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., Inst]) -> None:
         inp, h = as_int(a["input_size"], "input_size"), as_int(a["hidden_size"], "hidden_size")
@@ -302,6 +333,11 @@ LAYERS: dict[str, tuple[list[tuple[str, Any]], Builder | None]] = {
     "RNNCell": ([("input_size", REQUIRED), ("hidden_size", REQUIRED), ("bias", True), ("nonlinearity", "tanh")], _cell(1)),
     "LSTMCell": ([("input_size", REQUIRED), ("hidden_size", REQUIRED), ("bias", True)], _cell(4)),
     "GRUCell": ([("input_size", REQUIRED), ("hidden_size", REQUIRED), ("bias", True)], _cell(3)),
+    "LinearCrossEntropyLoss": ([("in_features", REQUIRED), ("num_classes", REQUIRED), ("out_features", ()),
+                                ("bias", False), ("reduction", "mean"), ("weight", None), ("ignore_index", None),
+                                ("label_smoothing", 0.0), ("options", None)], _linear_cross_entropy),
+    "AdaptiveLogSoftmaxWithLoss": ([("in_features", REQUIRED), ("n_classes", REQUIRED), ("cutoffs", REQUIRED),
+                                    ("div_value", 4.0), ("head_bias", False)], _adaptive_softmax),
     "TransformerEncoderLayer": (_ENC, _encoder_layer(False)),
     "TransformerDecoderLayer": (_ENC, _encoder_layer(True)),
     "Transformer": ([("d_model", 512), ("nhead", 8), ("num_encoder_layers", 6), ("num_decoder_layers", 6),
@@ -320,6 +356,10 @@ AdaptiveMaxPool3d LPPool1d LPPool2d Upsample UpsamplingNearest2d UpsamplingBilin
 ZeroPad1d ZeroPad2d ZeroPad3d ConstantPad1d ConstantPad2d ConstantPad3d ReflectionPad1d ReflectionPad2d ReplicationPad1d
 ReplicationPad2d ReplicationPad3d ChannelShuffle LocalResponseNorm CrossMapLRN2d CosineSimilarity PairwiseDistance Fold
 Unfold CrossEntropyLoss MSELoss L1Loss NLLLoss BCELoss BCEWithLogitsLoss SmoothL1Loss HuberLoss KLDivLoss CTCLoss
+CircularPad1d CircularPad2d CircularPad3d ReflectionPad3d FractionalMaxPool2d FractionalMaxPool3d LPPool3d MaxUnpool1d
+MaxUnpool2d MaxUnpool3d CosineEmbeddingLoss GaussianNLLLoss HingeEmbeddingLoss MarginRankingLoss MultiLabelMarginLoss
+MultiLabelSoftMarginLoss MultiMarginLoss NLLLoss2d PoissonNLLLoss SoftMarginLoss TripletMarginLoss
+TripletMarginWithDistanceLoss
 """.split())
 
 # Stacks that clone their layer argument (TransformerEncoder(layer, num_layers, norm)).

@@ -1,0 +1,136 @@
+"""torch.nn.utils' reparametrizations: they replace a module's parameter with others, which
+changes what the module registers and so its count.
+
+* ``weight_norm`` (the hook version): ``weight`` becomes ``weight_g`` (the norm: size 1 on every
+  axis but ``dim``; a scalar for ``dim=None`` or ``-1``) and ``weight_v`` (the direction, the
+  weight's shape), new parameters, trainable.
+* ``spectral_norm`` (the hook version): ``weight`` becomes ``weight_orig``, the same tensor.
+* ``parametrizations.weight_norm`` / ``spectral_norm`` / ``orthogonal``: the module gets a
+  ``parametrizations`` ModuleDict whose entry for the parameter holds ``original0`` and
+  ``original1`` (weight norm's g and v) or ``original``, as trainable as the parameter was. A
+  second parametrization of the same parameter registers nothing new.
+* ``remove_weight_norm`` / ``remove_spectral_norm``: ``weight`` again, a new parameter.
+
+Audio models (HiFi-GAN, EnCodec, wav2vec2's positional convolution) use these everywhere. Shapes,
+names and flags are torch 2.x's; a parity test builds each with torch.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lsp_count.core.source import Span
+from lsp_count.pymodel.layers import REQUIRED, as_int, bind
+from lsp_count.pymodel.values import Inst, Param, Sym, Unknown, Unresolved
+
+_UTILS = "torch.nn.utils."
+# Dotted name (without "torch.nn.utils.") -> its signature, as torch declares it.
+SIGNATURES: dict[str, list[tuple[str, Any]]] = {
+    "weight_norm": [("module", REQUIRED), ("name", "weight"), ("dim", 0)],
+    "spectral_norm": [("module", REQUIRED), ("name", "weight"), ("n_power_iterations", 1), ("eps", 1e-12),
+                      ("dim", None)],
+    "remove_weight_norm": [("module", REQUIRED), ("name", "weight")],
+    "remove_spectral_norm": [("module", REQUIRED), ("name", "weight")],
+    "parametrizations.weight_norm": [("module", REQUIRED), ("name", "weight"), ("dim", 0)],
+    "parametrizations.spectral_norm": [("module", REQUIRED), ("name", "weight"), ("n_power_iterations", 1),
+                                       ("eps", 1e-12), ("dim", None)],
+    "parametrizations.orthogonal": [("module", REQUIRED), ("name", "weight"), ("orthogonal_map", None),
+                                    ("use_trivialization", True)],
+}
+
+
+def reparametrization(dotted: str) -> str | None:
+    """The table's name for a dotted function name (``torch.nn.utils.weight_norm``, or
+    ``torch.nn.utils.weight_norm.weight_norm``, the function in its module); None if it is none."""
+    if not dotted.startswith(_UTILS):
+        return None
+    key = dotted[len(_UTILS):]
+    parts = key.split(".")
+    if len(parts) > 1 and parts[-1] == parts[-2]:
+        key = ".".join(parts[:-1])
+    return key if key in SIGNATURES else None
+
+
+def reparametrize(key: str, args: list[Any], kwargs: dict[str, Any], origin: Span | None) -> Any:
+    """What ``torch.nn.utils.<key>(*args, **kwargs)`` does to its module; returns the module."""
+    a = bind(f"utils.{key}", SIGNATURES[key], tuple(args), kwargs)
+    module, name = a["module"], a["name"]
+    call = f"nn.utils.{key}"
+    if isinstance(module, (Unknown, Sym)):
+        why = module.why if isinstance(module, Unknown) else "; ".join(module.reasons())
+        return Unknown(f"`{call}` is given a module the analyser could not build: {why}", maybe_module=True)
+    if not isinstance(module, Inst) or not module.is_module:
+        raise Unresolved(f"`{call}` is given no module")
+    if not isinstance(name, str):
+        raise Unresolved(f"`{call}`: the parameter's name is not a known string")
+    attrs = module.attrs
+    if key.startswith("remove_"):
+        kept = ("_g", "_v") if key == "remove_weight_norm" else ("_orig",)
+        if not all(name + suffix in attrs for suffix in kept):
+            what = "weight_norm" if key == "remove_weight_norm" else "spectral_norm"
+            raise Unresolved(f"`{call}`: `{name}` has no {what} to remove (torch raises)")
+        direction = attrs[name + kept[-1]]  # weight_v, weight_orig: the weight's shape and kind
+        for suffix in kept:
+            del attrs[name + suffix]
+        attrs[name] = Param(direction.shape, direction.kind, True, origin)
+        return module
+    if key.startswith("parametrizations."):
+        return _parametrize(module, key.split(".")[1], name, a, origin, call)
+    if key == "weight_norm":
+        if name + "_g" in attrs:
+            raise Unresolved(f"`{call}`: `{name}` has a weight_norm already (torch raises)")
+        p = _param(module, name, call)
+        g = _norm_shape(p.shape, a["dim"], call)
+        del attrs[name]
+        attrs[name + "_g"] = Param(g, "other", True, origin)
+        attrs[name + "_v"] = Param(p.shape, p.kind, True, origin)
+    else:  # spectral_norm: the same tensor under another name
+        if name + "_orig" in attrs:
+            raise Unresolved(f"`{call}`: `{name}` has a spectral_norm already (torch raises)")
+        p = _param(module, name, call)
+        del attrs[name]
+        attrs[name + "_orig"] = p
+    return module
+
+
+def _parametrize(module: Inst, kind: str, name: str, a: dict[str, Any], origin: Span | None, call: str) -> Inst:
+    holder = module.attrs.get("parametrizations")
+    if isinstance(holder, Inst) and name in holder.attrs:
+        return module  # appended to the parameter's parametrizations: its originals stay as they are
+    p = _param(module, name, call)
+    entry = Inst("ParametrizationList", "module", True, origin)
+    if kind == "weight_norm":
+        entry.attrs["original0"] = Param(_norm_shape(p.shape, a["dim"], call), "other", p.requires_grad, origin)
+        entry.attrs["original1"] = Param(p.shape, p.kind, p.requires_grad, origin)
+    else:
+        entry.attrs["original"] = Param(p.shape, p.kind, p.requires_grad, origin)
+    if not isinstance(holder, Inst):
+        holder = module.attrs["parametrizations"] = Inst("ModuleDict", "dict", True, origin)
+    del module.attrs[name]
+    holder.attrs[name] = entry
+    return module
+
+
+def _param(module: Inst, name: str, call: str) -> Param:
+    p = module.attrs.get(name)
+    if not isinstance(p, Param):
+        raise Unresolved(f"`{call}`: the module has no parameter `{name}`")
+    return p
+
+
+def _norm_shape(shape: tuple[Any, ...], dim: Any, call: str) -> tuple[Any, ...]:
+    """The shape of weight norm's g: the norm over every axis but ``dim`` (torch.norm_except_dim;
+    ``None`` and ``-1`` take the norm over all, a scalar)."""
+    if dim is None:
+        return ()
+    d = as_int(dim, f"`{call}`'s dim")
+    if isinstance(d, Sym):
+        raise Unresolved(f"`{call}`'s dim depends on {'; '.join(d.reasons())}")
+    if d == -1:
+        return ()
+    if d < 0:
+        d += len(shape)
+    if not 0 <= d < len(shape):
+        raise Unresolved(f"`{call}`: dim {dim} is out of range for a {len(shape)}-dimensional parameter (torch raises)")
+    return tuple(size if i == d else 1 for i, size in enumerate(shape))
+

@@ -1,0 +1,86 @@
+"""The torch.nn layer table against the installed torch, and what torch.nn.utils'
+reparametrizations (weight_norm, spectral_norm) say when they cannot be followed. Counts are
+compared with torch in tests/parity (the corpus files vocoder.py and heads.py)."""
+
+from __future__ import annotations
+
+import inspect
+import textwrap
+
+import pytest
+
+from lsp_count.core.analyze import analyze_text
+from lsp_count.pymodel.interp import CONTAINERS
+from lsp_count.pymodel.layers import LAYERS, PARAMETERLESS, STACKS
+
+torch = pytest.importorskip("torch")
+
+# torch.nn classes the analyser does not build, each for a reason it gives.
+NOT_BUILT = {
+    "Module": "the base class itself",
+    "Container": "deprecated base class",
+    "RNNBase": "the base of RNN, LSTM and GRU",
+    "RNNCellBase": "the base of the cells",
+    "DataParallel": "a wrapper for training, not part of a model definition",
+}
+
+
+def _torch_modules() -> dict[str, type]:
+    return {n: c for n, c in vars(torch.nn).items() if inspect.isclass(c) and issubclass(c, torch.nn.Module)}
+
+
+def test_every_torch_nn_module_is_in_the_table():
+    known = set(LAYERS) | PARAMETERLESS | set(CONTAINERS) | set(STACKS) | set(NOT_BUILT)
+    missing = sorted(n for n in _torch_modules() if n not in known and not n.startswith("Lazy"))
+    assert missing == []  # a new torch.nn class: its parameters, or PARAMETERLESS
+
+
+def test_the_parameterless_ones_have_no_parameters():
+    built = 0
+    for name in sorted(PARAMETERLESS & set(_torch_modules())):
+        cls = _torch_modules()[name]
+        required = [p for p in list(inspect.signature(cls.__init__).parameters.values())[1:]
+                    if p.default is inspect.Parameter.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+        args = [2] * len(required)  # sizes, kernel sizes, dims, thresholds
+        try:
+            with torch.device("meta"):
+                module = cls(*args)
+        except (TypeError, ValueError, RuntimeError):
+            continue  # needs arguments of other kinds; its own tests cover the common ones
+        assert sum(p.numel() for p in module.parameters()) == 0, name
+        built += 1
+    assert built >= len(PARAMETERLESS) * 3 // 4
+
+
+def _model(body: str) -> str:
+    return "import torch.nn as nn\nfrom torch.nn.utils import parametrizations, remove_weight_norm, weight_norm\n\n\n" + \
+        "class Model(nn.Module):\n    def __init__(self):\n        super().__init__()\n" + \
+        textwrap.indent(textwrap.dedent(body), " " * 8)
+
+
+def _unresolved(body: str) -> str:
+    report = analyze_text(_model(body), "model.py")
+    assert not report.models
+    (problem,) = [p for p in report.problems if p.code == "LC101"]
+    return problem.message
+
+
+@pytest.mark.parametrize(("body", "reason"), [
+    ("self.a = weight_norm(weight_norm(nn.Linear(4, 4)))", "`weight` has a weight_norm already (torch raises)"),
+    ("self.a = nn.utils.spectral_norm(nn.utils.spectral_norm(nn.Linear(4, 4)))", "has a spectral_norm already"),
+    ("self.a = weight_norm(nn.Linear(4, 4), dim=2)", "dim 2 is out of range for a 2-dimensional parameter"),
+    ("self.a = nn.Linear(4, 4)\nremove_weight_norm(self.a)", "`weight` has no weight_norm to remove"),
+    ("self.a = weight_norm(nn.Linear(4, 4), name='scale')", "the module has no parameter `scale`"),
+    ("self.a = parametrizations.weight_norm(nn.ReLU())", "the module has no parameter `weight`"),
+    ("self.a = weight_norm(nn.Linear(4, 4), 'weight', 0, 1)", "nn.utils.weight_norm takes at most 3 positional"),
+    ("self.a = weight_norm(4)", "`nn.utils.weight_norm` is given no module"),
+    ("self.a = weight_norm(nn.LazyLinear(4))", "`nn.LazyLinear` sizes itself on the first forward pass"),
+    ("self.a = nn.AdaptiveLogSoftmaxWithLoss(8, 100, [50, 10])", "cutoffs must be increasing"),
+])
+def test_what_cannot_be_followed_says_why(body, reason):
+    assert reason in _unresolved(body)
+
+
+def test_a_module_the_analyser_could_not_build_stays_unknown():
+    message = _unresolved("self.a = weight_norm(make_layer())")
+    assert "`a`" in message and "make_layer" in message
