@@ -53,7 +53,7 @@ def test_the_parameterless_ones_have_no_parameters():
 
 
 def _model(body: str) -> str:
-    return "import torch.nn as nn\nfrom torch.nn.utils import parametrizations, remove_weight_norm, weight_norm\n\n\n" + \
+    return "import torch\nimport torch.nn as nn\nfrom torch.nn.utils import parametrizations, remove_weight_norm, weight_norm\n\n\n" + \
         "class Model(nn.Module):\n    def __init__(self):\n        super().__init__()\n" + \
         textwrap.indent(textwrap.dedent(body), " " * 8)
 
@@ -76,6 +76,9 @@ def _unresolved(body: str) -> str:
     ("self.a = weight_norm(4)", "`nn.utils.weight_norm` is given no module"),
     ("self.a = weight_norm(nn.LazyLinear(4))", "`nn.LazyLinear` sizes itself on the first forward pass"),
     ("self.a = nn.AdaptiveLogSoftmaxWithLoss(8, 100, [50, 10])", "cutoffs must be increasing"),
+    ("self.a = nn.Embedding.from_pretrained(torch.zeros(3))", "the embeddings are 1-D; torch needs 2-D"),
+    ("self.a = nn.Embedding.from_pretrained(load_vectors())", "the embeddings must be a 2-D tensor of known shape"),
+    ("self.a = nn.Embedding.from_pretrained(torch.zeros(3, 4), True, 0)", "pass from_pretrained's options by name"),
 ])
 def test_what_cannot_be_followed_says_why(body, reason):
     assert reason in _unresolved(body)

@@ -1752,6 +1752,8 @@ class Interpreter:
             if last == "Buffer":  # torch.nn.Buffer(tensor): a buffer, never a parameter
                 data = args[0] if args else kwargs.get("data")
                 return TensorV(tuple(data.shape)) if isinstance(data, (TensorV, Param)) else TensorV(())
+            if last == "from_pretrained" and parts[-2] in ("Embedding", "EmbeddingBag"):
+                return self.pretrained_embedding(parts[-2], args, kwargs, node, env)
             if last in CONTAINERS:
                 return self.make_container(last, args, kwargs, node, origin, env)
             if last in LAYERS or last in STACKS:
@@ -1772,6 +1774,9 @@ class Interpreter:
             return None
         if parts[0] == "torch" and last in TENSOR_FACTORIES and len(parts) == 2:
             return self.tensor_factory(last, args, kwargs, node)
+        if name == "numpy.prod" and len(args) == 1 and not kwargs and isinstance(args[0], (list, tuple)):
+            # The size of a shape (`np.prod(obs_shape)`), as math.prod; numpy's product of nothing is 1.0.
+            return self.call_external("math.prod", [args[0]], {}, node, env) if args[0] else 1.0
         if name == "torch.Size":
             return tuple(args[0]) if args else ()
         if parts[0] == "math" and last in _MATH:
@@ -1825,6 +1830,25 @@ class Interpreter:
             # Tensor functions (torch.tril, torch.cat, ...) return tensors, never modules.
             return Unknown(f"`{name}` returns a tensor whose shape the analyser does not follow")
         return Unknown(f"`{name}` is outside this file and torch.nn; the analyser does not follow it", maybe_module=True)
+
+    def pretrained_embedding(self, layer: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST, env: Env) -> Inst:
+        """``nn.Embedding.from_pretrained(embeddings, freeze=True, ...)``: a table of the tensor's
+        shape, frozen unless ``freeze=False`` (torch's classmethod; EmbeddingBag's too)."""
+        rest = dict(kwargs)
+        table = args[0] if args else rest.pop("embeddings", None)
+        freeze = args[1] if len(args) > 1 else rest.pop("freeze", True)
+        if len(args) > 2:
+            raise Unresolved(f"`{_text(node)}`: pass from_pretrained's options by name")
+        if not isinstance(table, (TensorV, Param)) or len(table.shape) != 2:
+            why = why_of(table) if is_unknownish(table) else "not a tensor the analyser built"
+            raise Unresolved(f"`{_text(node)}`: the embeddings must be a 2-D tensor of known shape ({why})"
+                             if not isinstance(table, (TensorV, Param)) else
+                             f"`{_text(node)}`: the embeddings are {len(table.shape)}-D; torch needs 2-D")
+        inst = Inst(layer, "layer", True, env.module.span_of(node) if env.module.span_of else None)
+        self.init_layer(inst, layer, layer, [], {"num_embeddings": table.shape[0], "embedding_dim": table.shape[1], **rest})
+        inst.attrs["weight"].requires_grad = not self.truthy(freeze, node)
+        self.record_hint(inst, node, env)
+        return inst
 
     def from_hub(self, loader: str, hub_id: str, node: ast.AST, origin: Span | None) -> Any:
         """``<loader>.from_pretrained("org/name")``: the model (or config) the offline catalog
@@ -2425,6 +2449,8 @@ def _getattr(obj: Any, name: Any, *default: Any) -> Any:
         return Sym.atom(f"{obj.single_atom()}.{name}", obj.why[0][1])
     if is_unknownish(obj):
         return Unknown(why_of(obj))
+    if isinstance(obj, ExtV) and isinstance(name, str):
+        return _external(f"{obj.name}.{name}")  # getattr(nn, "GELU"): as `nn.GELU` (hasattr says the API has it)
     if default:
         return getattr(obj, name, default[0]) if isinstance(obj, (int, float, str)) else default[0]
     raise Unresolved(f"getattr on {type(obj).__name__}")
