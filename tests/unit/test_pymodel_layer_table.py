@@ -76,6 +76,9 @@ def _unresolved(body: str) -> str:
     ("self.a = weight_norm(4)", "`nn.utils.weight_norm` is given no module"),
     ("self.a = weight_norm(nn.LazyLinear(4))", "`nn.LazyLinear` sizes itself on the first forward pass"),
     ("self.a = nn.AdaptiveLogSoftmaxWithLoss(8, 100, [50, 10])", "cutoffs must be increasing"),
+    ("self.a = nn.AdaptiveLogSoftmaxWithLoss(8, 100, [10], div_value=0)", "div_value is 0, not a positive number"),
+    ("self.a = nn.AdaptiveLogSoftmaxWithLoss(8, 100, [10], div_value=nn)", "not a positive number"),
+    ("self.a = nn.AdaptiveLogSoftmaxWithLoss(8, 100, [10, 20], div_value=1e300)", "makes no width torch could build"),
     ("self.a = nn.Embedding.from_pretrained(torch.zeros(3))", "the embeddings are 1-D; torch needs 2-D"),
     ("self.a = nn.Embedding.from_pretrained(load_vectors())", "the embeddings must be a 2-D tensor of known shape"),
     ("self.a = nn.Embedding.from_pretrained(torch.zeros(3, 4), True, 0)", "pass from_pretrained's options by name"),
@@ -87,3 +90,24 @@ def test_what_cannot_be_followed_says_why(body, reason):
 def test_a_module_the_analyser_could_not_build_stays_unknown():
     message = _unresolved("self.a = weight_norm(make_layer())")
     assert "`a`" in message and "make_layer" in message
+
+
+def test_linspace_values_are_torchs_to_the_last_bits():
+    from lsp_count.pymodel.interp import _linspace
+
+    for start, end, steps in [(0, 0.1, 12), (0, 0.2, 24), (-2, 0.3, 16), (0.5, 0.5, 3), (1, 0, 7), (0, 1, 1)]:
+        want = torch.linspace(start, end, steps).tolist()
+        got = _linspace(start, end, steps)
+        assert len(got) == len(want) and got[0] == want[0] and got[-1] == want[-1]
+        assert all(abs(a - b) <= 1e-7 * max(1.0, abs(b)) for a, b in zip(got, want))
+    assert _linspace(0, "x", 3) is None and _linspace(0, 1, 10**6) is None
+
+
+@pytest.mark.parametrize(("body", "reason"), [
+    ("self.a = nn.Linear(int(torch.zeros(3).sum().item()), 2)", "in_features is unknown"),
+    ("self.a = nn.Linear(int(torch.linspace(0, 1, 3)), 2)", "only a one-element tensor of known value"),
+    ("self.a = nn.ModuleList([nn.Linear(2, 2) for x in torch.randn(3)])", "cannot iterate over `torch.randn(3)`"),
+    ("self.a = nn.Linear(int(torch.arange(3)[5]) + 1, 2)", "index out of range"),
+])
+def test_tensor_values_the_analyser_does_not_know_say_why(body, reason):
+    assert reason in _unresolved(body)

@@ -16,6 +16,7 @@ import ast
 import math
 import operator
 import re
+import struct
 import os
 from typing import Any, Callable
 
@@ -1063,6 +1064,8 @@ class Interpreter:
             return list(v.attrs.values())
         if isinstance(v, Inst) and v.kind in ("dict", "pdict"):
             return list(v.attrs)
+        if isinstance(v, TensorV) and v.values is not None and len(v.shape) == 1:
+            return [TensorV((), (x,)) for x in v.values]  # `for x in torch.linspace(...)`: 0-d tensors
         if is_unknownish(v):
             raise Unresolved(f"the loop over `{_text(node)}` depends on {why_of(v)}")
         raise Unresolved(f"cannot iterate over `{_text(node)}`")
@@ -1096,6 +1099,11 @@ class Interpreter:
             if key in obj.attrs or str(key) in obj.attrs:
                 return obj.attrs.get(key, obj.attrs.get(str(key)))
             raise Unresolved(f"`{_text(node)}`: no key {key!r}")
+        if isinstance(obj, TensorV) and obj.values is not None and len(obj.shape) == 1 and type(key) is int:
+            try:
+                return TensorV((), (obj.values[key],))
+            except IndexError:
+                raise Unresolved(f"`{_text(node)}`: index out of range")
         if isinstance(obj, (Param, TensorV)):
             return TensorV(())
         if isinstance(obj, RangeV):
@@ -1185,6 +1193,11 @@ class Interpreter:
         if isinstance(obj, TensorV):
             if name == "shape":
                 return tuple(obj.shape)
+            if name in ("item", "tolist") and obj.values is not None:
+                values = obj.values
+                if name == "tolist":
+                    return BuiltinV(name, lambda: list(values) if obj.shape else values[0])
+                return BuiltinV(name, lambda: obj._one())
             if name in ("size", "numel", "dim"):
                 return BuiltinV(name, _tensor_method(name, obj.shape))
             if name in ("view", "reshape", "expand", "repeat"):
@@ -1894,11 +1907,15 @@ class Interpreter:
             return TensorV((n, m))
         if fn in ("arange", "linspace"):
             if fn == "linspace":
-                return TensorV((as_int(args[2] if len(args) > 2 else kwargs.get("steps"), "steps"),))
+                steps = as_int(args[2] if len(args) > 2 else kwargs.get("steps"), "steps")
+                start = args[0] if args else kwargs.get("start")
+                end = args[1] if len(args) > 1 else kwargs.get("end")
+                return TensorV((steps,), _linspace(start, end, steps))
             vals = [as_int(a, "arange bound") for a in args]
             if any(isinstance(v, Sym) for v in vals):
                 raise Unresolved(f"`{_text(node)}`: the length depends on {'; '.join(why_of(v) for v in vals if isinstance(v, Sym))}")
-            return TensorV((len(range(*vals)),))
+            r = range(*vals)
+            return TensorV((len(r),), tuple(r) if len(r) <= MAX_ITERATIONS else None)
         if fn == "full":
             size = args[0] if args else kwargs.get("size")
             return TensorV(tuple(as_int(d, "size") for d in (size if isinstance(size, (tuple, list)) else (size,))))
@@ -2098,6 +2115,25 @@ def _set_grad(obj: Any, flag: Any) -> Any:
         for _, p in params_of(obj):
             p.requires_grad = bool(flag)
     return obj
+
+
+def _linspace(start: Any, end: Any, steps: Any) -> tuple[float, ...] | None:
+    """torch.linspace's values for known numbers: torch's own formula in float32 (the first half
+    from start, the second from end). Its vectorised CPU kernel rounds some of them differently
+    in the last bit, by CPU; the values are dropout rates, which no count depends on that finely."""
+    if type(steps) is not int or not 0 <= steps <= MAX_ITERATIONS or any(
+            type(v) not in (int, float) for v in (start, end)):
+        return None
+    if steps == 1:
+        return (_f32(start),)
+    s, e = _f32(start), _f32(end)
+    step = _f32(_f32(e - s) / (steps - 1))
+    half = steps // 2
+    return tuple(_f32(s + _f32(step * i)) if i < half else _f32(e - _f32(step * (steps - i - 1))) for i in range(steps))
+
+
+def _f32(x: float) -> float:
+    return struct.unpack("f", struct.pack("f", x))[0]
 
 
 def _tensor_method(name: str, shape: tuple[Any, ...]) -> Callable[..., Any]:

@@ -197,8 +197,12 @@ def _adaptive_softmax(inst: Inst, a: dict[str, Any], o: Span | None, make: Calla
     width divided by div_value once more, then to the cluster's classes (torch's own loop)."""
     features, classes = as_int(a["in_features"], "in_features"), as_int(a["n_classes"], "n_classes")
     cutoffs = list(_tuple(a["cutoffs"], 1, "cutoffs"))
-    if any(isinstance(x, Sym) for x in [features, classes, *cutoffs]) or isinstance(a["div_value"], (Sym, Unknown)):
+    div = a["div_value"]
+    if any(isinstance(x, Sym) for x in [features, classes, *cutoffs]) or isinstance(div, (Sym, Unknown)):
         raise Unresolved("nn.AdaptiveLogSoftmaxWithLoss: in_features, n_classes, cutoffs and div_value must be known")
+    if type(div) not in (int, float) or not div > 0:
+        what = repr(div) if type(div) in (int, float) else _describe(div)
+        raise Unresolved(f"nn.AdaptiveLogSoftmaxWithLoss: div_value is {what}, not a positive number")
     if not cutoffs or cutoffs != sorted(set(cutoffs)) or cutoffs[0] <= 0 or cutoffs[-1] > classes - 1:
         raise Unresolved("nn.AdaptiveLogSoftmaxWithLoss: cutoffs must be increasing, unique and between 1 and "
                          "n_classes - 1 (torch raises)")
@@ -207,7 +211,10 @@ def _adaptive_softmax(inst: Inst, a: dict[str, Any], o: Span | None, make: Calla
     inst.attrs["head"] = make("Linear", o, in_features=features, out_features=cutoffs[0] + clusters, bias=a["head_bias"])
     tail = make("ModuleList", o)
     for i in range(clusters):
-        width = int(features // (a["div_value"] ** (i + 1)))
+        try:
+            width = int(features // (div ** (i + 1)))
+        except (OverflowError, ZeroDivisionError):  # a div_value of 1e300, or one so small its power is 0.0
+            raise Unresolved(f"nn.AdaptiveLogSoftmaxWithLoss: div_value {div!r} makes no width torch could build")
         projection = make("Sequential", o)
         projection.attrs["0"] = make("Linear", o, in_features=features, out_features=width, bias=False)
         projection.attrs["1"] = make("Linear", o, in_features=width, out_features=cutoffs[i + 1] - cutoffs[i], bias=False)

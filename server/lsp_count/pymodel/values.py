@@ -154,9 +154,23 @@ def render(v: Any) -> str:
 
 @dataclass(frozen=True)
 class TensorV:
-    """A tensor (not yet a parameter): only its shape matters."""
+    """A tensor (not yet a parameter): its shape, and for a 1-D or 0-d one the analyser made
+    from known numbers (``torch.linspace(0, 0.1, depth)``), its values: stochastic-depth rates
+    are read back with ``.item()`` and ``.tolist()``."""
 
     shape: tuple[Any, ...]
+    values: tuple[Any, ...] | None = None
+
+    def __float__(self) -> float:  # float(rate), as torch allows for one element
+        return float(self._one())
+
+    def __int__(self) -> int:
+        return int(self._one())
+
+    def _one(self) -> Any:
+        if self.values is None or len(self.values) != 1:
+            raise TypeError("only a one-element tensor of known value converts to a number")
+        return self.values[0]
 
 
 class Param:
