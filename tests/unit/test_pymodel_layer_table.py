@@ -108,6 +108,15 @@ def test_linspace_values_are_torchs_to_the_last_bits():
     ("self.a = nn.Linear(int(torch.linspace(0, 1, 3)), 2)", "only a one-element tensor of known value"),
     ("self.a = nn.ModuleList([nn.Linear(2, 2) for x in torch.randn(3)])", "cannot iterate over `torch.randn(3)`"),
     ("self.a = nn.Linear(int(torch.arange(3)[5]) + 1, 2)", "index out of range"),
+    ("self.a = nn.Parameter(torch.zeros(4, 2).chunk(2)[0])", "does not follow a tensor's `chunk`"),
+    ("self.a = nn.Parameter(torch.zeros(4, 2)[torch.ones(2)])", "does not follow this index into a tensor"),
+    ("self.a = nn.Parameter(torch.zeros(4, 2).view(3, -1))", "shape [3, -1] is invalid for input of size 8 (torch raises)"),
+    ("self.a = nn.Parameter(torch.zeros(4, 2)[0, 0, 0])", "too many indices for a tensor of 2 dimensions"),
+    # What fuzzing found raising inside the analyser:
+    ("self.a = nn.Parameter(torch.arange())", "range expected at least 1 argument, got 0 (torch raises)"),
+    ("self.a = nn.Parameter(torch.arange(0, 4, 0))", "must not be zero (torch raises)"),
+    ("self.a = nn.ModuleDict({'x': nn.Linear(2, 2)})[1:]", "no key slice(1, None, None)"),
+    ("import functools\nself.a = functools.partial()", "partial needs the function it binds"),
 ])
 def test_tensor_values_the_analyser_does_not_know_say_why(body, reason):
     assert reason in _unresolved(body)

@@ -22,9 +22,10 @@ from typing import Any, Callable
 
 from lsp_count.core.source import Span
 from lsp_count.pymodel.layers import LAYERS, PARAMETERLESS, STACKS, as_int, bind, truth
+from lsp_count.pymodel import shapes
 from lsp_count.pymodel.reparam import reparametrization, reparametrize
-from lsp_count.pymodel.values import (BoundV, ClassV, ExtV, FieldV, Inst, ModV, Param, PartialV, RangeV, SuperV, Sym,
-                                      TensorV, Unknown, Unresolved, render, sym_add, sym_mul, sym_opaque)
+from lsp_count.pymodel.values import (BoundV, ClassV, DeviceV, ExtV, FieldV, Inst, ModV, Param, PartialV, RangeV,
+                                      SuperV, Sym, TensorV, Unknown, Unresolved, render, sym_add, sym_mul, sym_opaque)
 
 MAX_ITERATIONS = 10_000      # one loop; more is not a model definition the analyser should follow
 MAX_STEPS = 60_000  # statements + calls for one class, configs included (the most any of 2,572 real classes took: 13,236)
@@ -59,6 +60,17 @@ _SAFE_METHODS: dict[type, frozenset[str] | None] = {
     float: frozenset("is_integer".split()),
     set: frozenset("add update union intersection difference copy".split()),
 }
+# Tensor methods whose result has the tensor's shape (out of place; in-place ones end with "_").
+_SAME_SHAPE = frozenset("""
+clone detach contiguous float double half bfloat16 int long bool to cpu cuda type type_as abs neg exp log sqrt rsqrt
+sigmoid tanh relu softmax log_softmax cumsum flip roll masked_fill clamp clip sign round floor ceil pow mul add sub div
+square reciprocal tril triu pin_memory
+""".split())
+# torch functions whose result has their first argument's shape (an initial value made from another).
+_ELEMENTWISE = frozenset("""
+abs neg sign exp exp2 expm1 log log2 log10 log1p sqrt rsqrt reciprocal square sin cos tan tanh sigmoid erf erfinv
+relu clamp clip floor ceil round trunc frac softmax log_softmax clone detach nan_to_num
+""".split())
 _MATH = frozenset("sqrt ceil floor log log2 log10 exp prod gcd lcm isqrt pow fabs trunc comb factorial".split())
 _UNSAFE = frozenset({"exec", "eval", "compile", "__import__", "globals", "locals", "vars", "open", "input"})
 
@@ -1082,7 +1094,7 @@ class Interpreter:
                     return self.call_function(getitem, [obj, key], {}, node)
                 items = obj.attrs.get(_DICT_ITEMS)
                 if isinstance(items, dict):
-                    if key not in items:
+                    if not _hashable(key) or key not in items:
                         raise Unresolved(f"`{_text(node)}`: no key {key!r}")
                     return items[key]
             if obj.kind in ("list", "seq", "plist"):
@@ -1096,16 +1108,22 @@ class Interpreter:
                     return values[key]
                 except (IndexError, TypeError):
                     raise Unresolved(f"`{_text(node)}`: index out of range")
-            if key in obj.attrs or str(key) in obj.attrs:
+            if _hashable(key) and (key in obj.attrs or str(key) in obj.attrs):
                 return obj.attrs.get(key, obj.attrs.get(str(key)))
             raise Unresolved(f"`{_text(node)}`: no key {key!r}")
-        if isinstance(obj, TensorV) and obj.values is not None and len(obj.shape) == 1 and type(key) is int:
+        if isinstance(obj, TensorV) and obj.values is not None and len(obj.shape) == 1 and type(key) in (int, slice):
             try:
-                return TensorV((), (obj.values[key],))
-            except IndexError:
+                return TensorV((), (obj.values[key],)) if type(key) is int else TensorV(
+                    (len(obj.values[key]),), obj.values[key])
+            except (IndexError, ValueError):
                 raise Unresolved(f"`{_text(node)}`: index out of range")
         if isinstance(obj, (Param, TensorV)):
-            return TensorV(())
+            try:
+                shape = shapes.index_shape(tuple(obj.shape), key)
+            except shapes.ShapeError as exc:
+                raise Unresolved(f"`{_text(node)}`: {exc} (torch raises)")
+            return TensorV(shape) if shape is not None else Unknown(
+                f"`{_text(node)}`: the analyser does not follow this index into a tensor")
         if isinstance(obj, RangeV):
             try:
                 return obj.r[key]
@@ -1187,9 +1205,7 @@ class Interpreter:
                 return obj.requires_grad
             if name == "requires_grad_":
                 return BuiltinV(name, lambda flag=True: _set_grad(obj, flag))
-            if name in ("size", "numel", "dim"):
-                return BuiltinV(name, _tensor_method(name, obj.shape))
-            return BuiltinV(name, lambda *a, **k: obj)  # in-place initialisers (normal_, zero_, ...) return self
+            return self.tensor_attr(obj, name, node)
         if isinstance(obj, TensorV):
             if name == "shape":
                 return tuple(obj.shape)
@@ -1198,13 +1214,9 @@ class Interpreter:
                 if name == "tolist":
                     return BuiltinV(name, lambda: list(values) if obj.shape else values[0])
                 return BuiltinV(name, lambda: obj._one())
-            if name in ("size", "numel", "dim"):
-                return BuiltinV(name, _tensor_method(name, obj.shape))
-            if name in ("view", "reshape", "expand", "repeat"):
-                return BuiltinV(name, lambda *a, **k: TensorV(tuple(a[0]) if len(a) == 1 and isinstance(a[0], (tuple, list)) else a))
-            if name in ("unsqueeze", "squeeze", "flatten", "transpose", "permute", "t", "sum", "mean", "tril", "triu"):
-                return BuiltinV(name, lambda *a, **k: Unknown("a tensor shape after a reshaping op"))
-            return BuiltinV(name, lambda *a, **k: obj)
+            return self.tensor_attr(obj, name, node)
+        if isinstance(obj, DeviceV) and name in ("type", "index"):
+            return getattr(obj, name)
         if isinstance(obj, Sym):
             atom = obj.single_atom()
             if atom is not None and not name.startswith("_"):
@@ -1224,6 +1236,47 @@ class Interpreter:
         if isinstance(obj, (int, float)) and name in ("real", "imag"):
             return getattr(obj, name)
         raise Unresolved(f"`{_text(node)}`: {type(obj).__name__} has no attribute `{name}` the analyser knows")
+
+    def tensor_attr(self, obj: TensorV | Param, name: str, node: ast.AST) -> Any:
+        """A tensor's method in a constructor: sizes, the view methods (shapes.py), in-place
+        initialisers (``normal_``: the tensor itself) and methods that keep the shape; any other
+        could change it, and says so rather than keep a shape that may be wrong."""
+        shape = tuple(obj.shape)
+        if name in ("size", "numel", "dim"):
+            return BuiltinV(name, _tensor_method(name, shape))
+        if name == "device":
+            return DeviceV()
+        if name == "ndim":
+            return len(shape)
+        if name.endswith("_") and not name.startswith("_"):
+            return BuiltinV(name, lambda *a, **k: obj)  # normal_, zero_, uniform_, fill_, copy_: in place
+        if name in _SAME_SHAPE:
+            return BuiltinV(name, lambda *a, **k: TensorV(shape))
+        if name in ("new_zeros", "new_ones", "new_empty", "new_full"):
+            def new(*a: Any, **k: Any) -> TensorV:  # x.new_zeros(d): a tensor of the sizes given
+                dims = shapes.sizes_of(a[:1] if name == "new_full" else a) if a else tuple(k.get("size", ()))
+                return TensorV(tuple(as_int(d, "size") for d in dims))
+            return BuiltinV(name, new)
+        ops: dict[str, Callable[..., Any]] = {
+            "view": lambda *a: shapes.view_shape(shape, a), "reshape": lambda *a: shapes.view_shape(shape, a),
+            "expand": lambda *a: shapes.expand_shape(shape, a), "repeat": lambda *a: shapes.repeat_shape(shape, a),
+            "unsqueeze": lambda d: shapes.unsqueeze_shape(shape, d),
+            "transpose": lambda a, b: shapes.transpose_shape(shape, a, b),
+            "permute": lambda *a: shapes.permute_shape(shape, a),
+            "flatten": lambda start=0, end=-1: shapes.flatten_shape(shape, start, end),
+            "t": lambda: shapes.transpose_shape(shape, 0, 1) if len(shape) == 2 else shape,
+        }
+        op = ops.get(name)
+        if op is None:
+            return Unknown(f"`{_text(node)}`: the analyser does not follow a tensor's `{name}` (what it does to the shape)")
+
+        def method(*a: Any, **k: Any) -> Any:
+            try:
+                new = op(*a, **k)
+            except shapes.ShapeError as exc:
+                raise Unresolved(f"`{_text(node)}`: {exc} (torch raises)")
+            return TensorV(new) if new is not None else Unknown(f"`{_text(node)}`: the new shape is not known")
+        return BuiltinV(name, method)
 
     def self_attribute_node(self, key: Any) -> ast.Attribute:
         """``self.<key>``, the node that messages about ``super().__getattribute__(key)`` show
@@ -1783,7 +1836,9 @@ class Interpreter:
             return Unknown(f"`nn.{last}` is not in the analyser's layer table", maybe_module=True)
         if parts[0] == "torch" and (key := reparametrization(name)) is not None:  # weight_norm, spectral_norm
             return reparametrize(key, args, kwargs, origin)
-        if name.startswith("torch.nn.init") or name in ("torch.manual_seed", "torch.no_grad", "print", "warnings.warn"):
+        if name.startswith("torch.nn.init"):
+            return args[0] if args else None  # nn.init.trunc_normal_(t): fills t, returns it
+        if name in ("torch.manual_seed", "torch.no_grad", "print", "warnings.warn"):
             return None
         if parts[0] == "torch" and last in TENSOR_FACTORIES and len(parts) == 2:
             return self.tensor_factory(last, args, kwargs, node)
@@ -1809,6 +1864,8 @@ class Interpreter:
         if name in ("copy.deepcopy", "copy.copy"):
             return clone(args[0])
         if name == "functools.partial":
+            if not args:
+                raise Unresolved(f"`{_text(node)}`: partial needs the function it binds")
             return PartialV(args[0], tuple(args[1:]), tuple(kwargs.items()))
         if last == "from_pretrained":
             hub = args[0] if args else kwargs.get("pretrained_model_name_or_path")
@@ -1839,6 +1896,8 @@ class Interpreter:
             return found
         if parts[0] in ("typing", "typing_extensions"):
             return None
+        if len(parts) == 2 and parts[0] == "torch" and last in _ELEMENTWISE and args and isinstance(args[0], (TensorV, Param)):
+            return TensorV(tuple(args[0].shape))  # torch.log(10 * torch.ones(h, 1, 1)): the same shape
         if parts[0] in ("torch", "einops", "numpy", "np") and not name.startswith(("torch.nn", "torch.hub")):
             # Tensor functions (torch.tril, torch.cat, ...) return tensors, never modules.
             return Unknown(f"`{name}` returns a tensor whose shape the analyser does not follow")
@@ -1914,7 +1973,10 @@ class Interpreter:
             vals = [as_int(a, "arange bound") for a in args]
             if any(isinstance(v, Sym) for v in vals):
                 raise Unresolved(f"`{_text(node)}`: the length depends on {'; '.join(why_of(v) for v in vals if isinstance(v, Sym))}")
-            r = range(*vals)
+            try:
+                r = range(*vals)
+            except (TypeError, ValueError) as exc:  # no bounds, a step of 0
+                raise Unresolved(f"`{_text(node)}`: {exc} (torch raises)")
             return TensorV((len(r),), tuple(r) if len(r) <= MAX_ITERATIONS else None)
         if fn == "full":
             size = args[0] if args else kwargs.get("size")
@@ -2115,6 +2177,14 @@ def _set_grad(obj: Any, flag: Any) -> Any:
         for _, p in params_of(obj):
             p.requires_grad = bool(flag)
     return obj
+
+
+def _hashable(v: Any) -> bool:
+    try:
+        hash(v)
+    except TypeError:  # a slice or a list as a dict key
+        return False
+    return True
 
 
 def _linspace(start: Any, end: Any, steps: Any) -> tuple[float, ...] | None:

@@ -207,6 +207,15 @@ class Inst:
 
 
 @dataclass(frozen=True)
+class DeviceV:
+    """A tensor's ``device``: the analyser builds as torch does on the meta device (``type`` is
+    "meta"; transformers' Mamba mixers skip initialising values there)."""
+
+    type: str = "meta"
+    index: None = None
+
+
+@dataclass(frozen=True)
 class ExtV:
     """A name from outside the file that the analyser knows by its dotted name (``torch.nn.Linear``)."""
 

@@ -1,0 +1,153 @@
+"""Shapes of the tensors a constructor makes before it wraps one in ``nn.Parameter``: indexing
+and the view methods, as torch computes them (``torch.zeros(1, d).repeat(n, 1)`` is ``(n, d)``).
+
+Each function returns the new shape, or None where the analyser cannot know it (a tensor used as
+an index, a slice of a size that is a formula); it raises ShapeError where torch would raise.
+A size may be a Sym (a formula in unresolved names) where the operation keeps or multiplies it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lsp_count.pymodel.values import sym_mul
+
+
+class ShapeError(Exception):
+    """What torch would raise, in its words."""
+
+
+def _dim(d: Any, ndim: int, what: str) -> int:
+    if type(d) is not int:
+        raise ShapeError(f"{what} is not a known integer")
+    if not -ndim <= d < ndim:
+        raise ShapeError(f"{what} {d} is out of range for {ndim} dimensions")
+    return d + ndim if d < 0 else d
+
+
+def sizes_of(args: tuple[Any, ...]) -> tuple[Any, ...]:
+    """``view(2, 3)`` and ``view((2, 3))`` alike; no arguments at all is torch's TypeError."""
+    if not args:
+        raise ShapeError("it needs sizes")
+    return tuple(args[0]) if len(args) == 1 and isinstance(args[0], (tuple, list)) else tuple(args)
+
+
+def index_shape(shape: tuple[Any, ...], key: Any) -> tuple[Any, ...] | None:
+    """``t[key]`` for ints, slices, None and ``...``."""
+    items = list(key) if isinstance(key, tuple) else [key]
+    consumed = sum(1 for k in items if k is not None and k is not Ellipsis)
+    if sum(1 for k in items if k is Ellipsis) > 1:
+        return None  # torch takes several; what they mean is not worth following
+    if consumed > len(shape):
+        raise ShapeError(f"too many indices for a tensor of {len(shape)} dimensions")
+    out: list[Any] = []
+    at = 0
+    for k in items:
+        if k is None:
+            out.append(1)
+        elif k is Ellipsis:
+            n = len(shape) - consumed
+            out.extend(shape[at:at + n])
+            at += n
+        elif type(k) is int:
+            size = shape[at]
+            if type(size) is int and not -size <= k < size:
+                raise ShapeError(f"index {k} is out of bounds for a dimension of size {size}")
+            at += 1
+        elif isinstance(k, slice):
+            size = shape[at]
+            if type(size) is not int or not all(p is None or type(p) is int for p in (k.start, k.stop, k.step)):
+                return None
+            if k.step is not None and k.step <= 0:
+                raise ShapeError("slice step must be positive")
+            out.append(len(range(*k.indices(size))))
+            at += 1
+        else:
+            return None  # a tensor or list as an index: its values decide
+    return tuple(out) + tuple(shape[at:])
+
+
+def view_shape(shape: tuple[Any, ...], args: tuple[Any, ...]) -> tuple[Any, ...] | None:
+    """``view`` / ``reshape``: one size may be -1, inferred from the element count."""
+    sizes = sizes_of(args)
+    if any(type(d) is not int for d in sizes) or any(type(d) is not int for d in shape):
+        return None if -1 in sizes else sizes
+    total = 1
+    for d in shape:
+        total *= d
+    if sizes.count(-1) > 1:
+        raise ShapeError("only one dimension can be inferred")
+    known = 1
+    for d in sizes:
+        if d != -1:
+            known *= d
+    if -1 in sizes:
+        if known == 0 or total % known:
+            raise ShapeError(f"shape {list(sizes)} is invalid for input of size {total}")
+        sizes = tuple(total // known if d == -1 else d for d in sizes)
+    elif known != total:
+        raise ShapeError(f"shape {list(sizes)} is invalid for input of size {total}")
+    return sizes
+
+
+def expand_shape(shape: tuple[Any, ...], args: tuple[Any, ...]) -> tuple[Any, ...]:
+    """``expand``: new leading sizes; -1 keeps a size; only a size of 1 can grow."""
+    sizes = sizes_of(args)
+    lead = len(sizes) - len(shape)
+    if lead < 0:
+        raise ShapeError("the number of sizes provided must be at least the tensor's dimensions")
+    out = list(sizes[:lead])
+    if any(d == -1 for d in out):
+        raise ShapeError("-1 is not allowed in a leading, non-existing dimension")
+    for old, new in zip(shape, sizes[lead:]):
+        if new == -1 or new == old:
+            out.append(old)
+        elif old == 1 or type(old) is not int or type(new) is not int:
+            out.append(new)
+        else:
+            raise ShapeError(f"the expanded size {new} must match the existing size {old}")
+    return tuple(out)
+
+
+def repeat_shape(shape: tuple[Any, ...], args: tuple[Any, ...]) -> tuple[Any, ...]:
+    """``repeat``: each size times its count; extra counts are new leading sizes."""
+    reps = sizes_of(args)
+    lead = len(reps) - len(shape)
+    if lead < 0:
+        raise ShapeError("the number of repeats cannot be smaller than the tensor's dimensions")
+    return tuple(reps[:lead]) + tuple(sym_mul(r, d) for r, d in zip(reps[lead:], shape))
+
+
+def unsqueeze_shape(shape: tuple[Any, ...], dim: Any) -> tuple[Any, ...]:
+    d = _dim(dim, len(shape) + 1, "dim")
+    return shape[:d] + (1,) + shape[d:]
+
+
+def transpose_shape(shape: tuple[Any, ...], a: Any, b: Any) -> tuple[Any, ...]:
+    if not shape:  # a 0-d tensor takes dims 0 and -1, as one of one dimension would
+        _dim(a, 1, "dim0"), _dim(b, 1, "dim1")
+        return shape
+    i, j = _dim(a, len(shape), "dim0"), _dim(b, len(shape), "dim1")
+    out = list(shape)
+    out[i], out[j] = out[j], out[i]
+    return tuple(out)
+
+
+def permute_shape(shape: tuple[Any, ...], args: tuple[Any, ...]) -> tuple[Any, ...]:
+    dims = [_dim(d, len(shape), "dim") for d in sizes_of(args)]
+    if sorted(dims) != list(range(len(shape))):
+        raise ShapeError("the dimensions of permute must be each dimension once")
+    return tuple(shape[d] for d in dims)
+
+
+def flatten_shape(shape: tuple[Any, ...], start: Any = 0, end: Any = -1) -> tuple[Any, ...]:
+    if not shape:
+        _dim(start, 1, "start_dim"), _dim(end, 1, "end_dim")
+        return (1,)
+    s, e = _dim(start, len(shape), "start_dim"), _dim(end, len(shape), "end_dim")
+    if s > e:
+        raise ShapeError("flatten's start_dim cannot come after end_dim")
+    merged: Any = 1
+    for d in shape[s:e + 1]:
+        merged = sym_mul(merged, d)
+    return shape[:s] + (merged,) + shape[e + 1:]

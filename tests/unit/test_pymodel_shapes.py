@@ -1,0 +1,72 @@
+"""The tensor shapes the analyser computes (pymodel/shapes.py) against torch's, on random shapes
+and arguments: the same shape, or ShapeError exactly where torch raises."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lsp_count.pymodel import shapes
+
+torch = pytest.importorskip("torch")
+
+sizes = st.lists(st.integers(1, 4), min_size=0, max_size=4).map(tuple)
+small = st.integers(-5, 5)
+index_items = st.one_of(st.integers(-5, 5), st.none(), st.just(Ellipsis),
+                        st.builds(slice, st.none() | small, st.none() | small, st.none() | st.integers(1, 3)))
+
+
+def _torch(shape, fn):
+    try:
+        return tuple(fn(torch.empty(shape, device="meta")).shape)
+    except (RuntimeError, IndexError, ValueError, TypeError):
+        return "raises"
+
+
+def _ours(fn):
+    try:
+        return fn()
+    except shapes.ShapeError:
+        return "raises"
+
+
+def _agree(shape, theirs, ours):
+    want, got = _torch(shape, theirs), _ours(ours)
+    assert got == want or got is None, (shape, got, want)  # None: the analyser says it does not know
+
+
+@settings(max_examples=400, deadline=None)
+@given(shape=sizes, key=st.lists(index_items, min_size=1, max_size=4).map(tuple))
+def test_indexing(shape, key):
+    _agree(shape, lambda t: t[key], lambda: shapes.index_shape(shape, key))
+
+
+@settings(max_examples=300, deadline=None)
+@given(shape=sizes, new=st.lists(st.integers(-1, 6), min_size=0, max_size=4).map(tuple))
+def test_view_and_reshape(shape, new):
+    _agree(shape, lambda t: t.reshape(new), lambda: shapes.view_shape(shape, (new,)))
+    if new:
+        _agree(shape, lambda t: t.view(*new), lambda: shapes.view_shape(shape, new))
+
+
+@settings(max_examples=300, deadline=None)
+@given(shape=sizes, new=st.lists(st.integers(-1, 4).filter(bool), min_size=0, max_size=5).map(tuple))
+def test_expand(shape, new):  # (torch on the meta device lets a 0 size carry a leading -1 through)
+    _agree(shape, lambda t: t.expand(*new), lambda: shapes.expand_shape(shape, new))
+
+
+@settings(max_examples=300, deadline=None)
+@given(shape=sizes, reps=st.lists(st.integers(0, 3), min_size=0, max_size=5).map(tuple))
+def test_repeat(shape, reps):
+    _agree(shape, lambda t: t.repeat(*reps), lambda: shapes.repeat_shape(shape, reps))
+
+
+@settings(max_examples=300, deadline=None)
+@given(shape=sizes, a=small, b=small, dims=st.permutations(range(4)))
+def test_unsqueeze_transpose_permute_flatten(shape, a, b, dims):
+    _agree(shape, lambda t: t.unsqueeze(a), lambda: shapes.unsqueeze_shape(shape, a))
+    _agree(shape, lambda t: t.transpose(a, b), lambda: shapes.transpose_shape(shape, a, b))
+    order = tuple(d for d in dims if d < len(shape))
+    _agree(shape, lambda t: t.permute(*order), lambda: shapes.permute_shape(shape, order))
+    _agree(shape, lambda t: t.flatten(a, b), lambda: shapes.flatten_shape(shape, a, b))
