@@ -92,6 +92,9 @@ def _unresolved(body: str) -> str:
     ("self.a = nn.Parameter(torch.zeros(4, 2)[torch.ones(2)])", "does not follow this index into a tensor"),
     ("self.a = nn.Parameter(torch.zeros(4, 2).view(3, -1))", "shape [3, -1] is invalid for input of size 8 (torch raises)"),
     ("self.a = nn.Parameter(torch.zeros(4, 2)[0, 0, 0])", "too many indices for a tensor of 2 dimensions"),
+    ("self.a = nn.Parameter(torch.zeros(4).unsqueeze_(0))", "does not follow a tensor's `unsqueeze_`"),
+    ("self.a = nn.Parameter(torch.zeros(4, 3) @ torch.zeros(4, 3))", "mat1 and mat2 shapes cannot be multiplied"),
+    ("self.a = nn.Parameter(torch.zeros(4) + torch.zeros(3))", "must match the size of tensor b (3)"),
     # What fuzzing found raising inside the analyser:
     ("self.a = nn.Parameter(torch.arange())", "range expected at least 1 argument, got 0 (torch raises)"),
     ("self.a = nn.Parameter(torch.arange(0, 4, 0))", "must not be zero (torch raises)"),

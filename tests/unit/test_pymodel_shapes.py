@@ -70,3 +70,10 @@ def test_unsqueeze_transpose_permute_flatten(shape, a, b, dims):
     order = tuple(d for d in dims if d < len(shape))
     _agree(shape, lambda t: t.permute(*order), lambda: shapes.permute_shape(shape, order))
     _agree(shape, lambda t: t.flatten(a, b), lambda: shapes.flatten_shape(shape, a, b))
+
+
+@settings(max_examples=400, deadline=None)
+@given(a=sizes, b=sizes)
+def test_broadcast_and_matmul(a, b):
+    _agree(a, lambda t: t + torch.empty(b, device="meta"), lambda: shapes.broadcast_shape(a, b))
+    _agree(a, lambda t: t @ torch.empty(b, device="meta"), lambda: shapes.matmul_shape(a, b))

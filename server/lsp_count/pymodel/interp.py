@@ -60,12 +60,16 @@ _SAFE_METHODS: dict[type, frozenset[str] | None] = {
     float: frozenset("is_integer".split()),
     set: frozenset("add update union intersection difference copy".split()),
 }
-# Tensor methods whose result has the tensor's shape (out of place; in-place ones end with "_").
+# Tensor methods whose result has the tensor's shape (out of place; in-place ones end with "_"),
+# the binary ones that broadcast with their argument, and the in-place ones that change the shape.
 _SAME_SHAPE = frozenset("""
 clone detach contiguous float double half bfloat16 int long bool to cpu cuda type type_as abs neg exp log sqrt rsqrt
-sigmoid tanh relu softmax log_softmax cumsum flip roll masked_fill clamp clip sign round floor ceil pow mul add sub div
-square reciprocal tril triu pin_memory
+sigmoid tanh relu softmax log_softmax cumsum flip roll masked_fill clamp clip sign round floor ceil square reciprocal
+tril triu pin_memory
 """.split())
+_BROADCASTING = frozenset({"add", "sub", "mul", "div", "pow", "maximum", "minimum"})
+_RESHAPE_IN_PLACE = frozenset({"resize_", "resize_as_", "unsqueeze_", "squeeze_", "transpose_", "t_", "set_",
+                               "as_strided_", "swapdims_", "swapaxes_"})
 # torch functions whose result has their first argument's shape (an initial value made from another).
 _ELEMENTWISE = frozenset("""
 abs neg sign exp exp2 expm1 log log2 log10 log1p sqrt rsqrt reciprocal square sin cos tan tanh sigmoid erf erfinv
@@ -1248,8 +1252,10 @@ class Interpreter:
             return DeviceV()
         if name == "ndim":
             return len(shape)
-        if name.endswith("_") and not name.startswith("_"):
+        if name.endswith("_") and not name.startswith("_") and name not in _RESHAPE_IN_PLACE:
             return BuiltinV(name, lambda *a, **k: obj)  # normal_, zero_, uniform_, fill_, copy_: in place
+        if name in _BROADCASTING:  # t.mul(other): the shapes broadcast
+            return BuiltinV(name, lambda other, *a, **k: self.tensor_binop(ast.Mult, obj, other, node))
         if name in _SAME_SHAPE:
             return BuiltinV(name, lambda *a, **k: TensorV(shape))
         if name in ("new_zeros", "new_ones", "new_empty", "new_full"):
@@ -1277,6 +1283,20 @@ class Interpreter:
                 raise Unresolved(f"`{_text(node)}`: {exc} (torch raises)")
             return TensorV(new) if new is not None else Unknown(f"`{_text(node)}`: the new shape is not known")
         return BuiltinV(name, method)
+
+    def tensor_binop(self, op: type, a: Any, b: Any, node: ast.AST) -> Any:
+        """A tensor and a number keep the tensor's shape; two tensors broadcast, or multiply as
+        matrices (``@``), as torch computes it."""
+        tensors = [x for x in (a, b) if isinstance(x, (TensorV, Param))]
+        if len(tensors) == 1 and op is not ast.MatMult:
+            return TensorV(tuple(tensors[0].shape))
+        if len(tensors) == 1:
+            raise Unresolved(f"`{_text(node)}`: `@` needs two tensors (torch raises)")
+        try:
+            shape = (shapes.matmul_shape if op is ast.MatMult else shapes.broadcast_shape)(tuple(a.shape), tuple(b.shape))
+        except shapes.ShapeError as exc:
+            raise Unresolved(f"`{_text(node)}`: {exc} (torch raises)")
+        return TensorV(shape) if shape is not None else Unknown(f"`{_text(node)}`: the result's shape is not known")
 
     def self_attribute_node(self, key: Any) -> ast.Attribute:
         """``self.<key>``, the node that messages about ``super().__getattribute__(key)`` show
@@ -1364,8 +1384,7 @@ class Interpreter:
             return Unknown(u.why)
         if isinstance(a, (Sym, TensorV, Param)) or isinstance(b, (Sym, TensorV, Param)):
             if isinstance(a, (TensorV, Param)) or isinstance(b, (TensorV, Param)):
-                ta = a if isinstance(a, (TensorV, Param)) else b
-                return TensorV(tuple(ta.shape))
+                return self.tensor_binop(op, a, b, node)
             numeric = all(isinstance(x, (Sym, int)) and not isinstance(x, bool) for x in (a, b))
             if numeric and op is ast.Add:
                 return sym_add(a, b)

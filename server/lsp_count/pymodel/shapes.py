@@ -151,3 +151,38 @@ def flatten_shape(shape: tuple[Any, ...], start: Any = 0, end: Any = -1) -> tupl
     for d in shape[s:e + 1]:
         merged = sym_mul(merged, d)
     return shape[:s] + (merged,) + shape[e + 1:]
+
+
+def broadcast_shape(a: tuple[Any, ...], b: tuple[Any, ...]) -> tuple[Any, ...] | None:
+    """The shape of an elementwise operation on two tensors (``a + b``): sizes aligned from the
+    right, a size of 1 stretched."""
+    out = []
+    for i in range(1, max(len(a), len(b)) + 1):
+        x = a[-i] if i <= len(a) else 1
+        y = b[-i] if i <= len(b) else 1
+        if x == y or y == 1:
+            out.append(x)
+        elif x == 1:
+            out.append(y)
+        elif type(x) is not int or type(y) is not int:
+            return None
+        else:
+            raise ShapeError(f"the size of tensor a ({x}) must match the size of tensor b ({y}) at non-singleton "
+                             f"dimension {max(len(a), len(b)) - i}")
+    return tuple(reversed(out))
+
+
+def matmul_shape(a: tuple[Any, ...], b: tuple[Any, ...]) -> tuple[Any, ...] | None:
+    """``a @ b``: a 1-D operand is a row (left) or a column (right) that the result drops; the
+    dimensions before the last two broadcast."""
+    if not a or not b:
+        raise ShapeError("both arguments to matmul need at least 1 dimension")
+    left = (1,) + a if len(a) == 1 else a
+    right = b + (1,) if len(b) == 1 else b
+    inner_a, inner_b = left[-1], right[-2]
+    if type(inner_a) is int and type(inner_b) is int and inner_a != inner_b:
+        raise ShapeError(f"mat1 and mat2 shapes cannot be multiplied ({left[-2]}x{inner_a} and {inner_b}x{right[-1]})")
+    batch = broadcast_shape(left[:-2], right[:-2])
+    if batch is None:
+        return None
+    return batch + (left[-2],) * (len(a) > 1) + (right[-1],) * (len(b) > 1)
