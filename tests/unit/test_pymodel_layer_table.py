@@ -105,6 +105,18 @@ def test_what_cannot_be_followed_says_why(body, reason):
     assert reason in _unresolved(body)
 
 
+@pytest.mark.parametrize("body", [
+    "import math\nself.a = nn.Linear(math.ceil(load_size()), 2)",
+    "self.a = nn.ModuleList([nn.Linear(2, 2) for _ in range(max(1, load_size()))])",
+    "import math\nself.a = nn.Linear(-math.log(load_size()), 2)",
+])
+def test_an_unknown_value_in_a_formula_gives_its_reason(body):
+    # It showed the analyser's own object and no reason: "unresolved; parameters = 2·ceil(Unknown(why=...)) + 2".
+    message = _unresolved(body)
+    assert "`load_size` is not defined in this file" in message
+    assert "Unknown(" not in message and "unresolved" not in message and "TypeError" not in message
+
+
 def test_a_module_the_analyser_could_not_build_stays_unknown():
     message = _unresolved("self.a = weight_norm(make_layer())")
     assert "`a`" in message and "make_layer" in message

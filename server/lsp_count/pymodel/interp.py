@@ -899,6 +899,8 @@ class Interpreter:
             return self.binop(type(e.op), self.ev(e.left, env), self.ev(e.right, env), e)
         if isinstance(e, ast.UnaryOp):
             v = self.ev(e.operand, env)
+            if isinstance(v, Unknown) and not isinstance(e.op, ast.Not):
+                return Unknown(v.why)  # -log(x) of an unknown x: unknown for x's reason
             if isinstance(e.op, ast.Not):
                 if is_unknownish(v):
                     return Unknown(f"`{_text(e)}` depends on {why_of(v)}")
@@ -1867,8 +1869,8 @@ class Interpreter:
         if name == "torch.Size":
             return tuple(args[0]) if args else ()
         if parts[0] == "math" and last in _MATH:
-            if any(is_unknownish(a) for a in args):
-                return sym_opaque(f"{last}({', '.join(render(a) for a in args)})", *args)
+            if any(is_unknownish(a) for a in args):  # a formula in Sym sizes; an Unknown says why
+                return _unknown_in(args) or sym_opaque(f"{last}({', '.join(render(a) for a in args)})", *args)
             return self._py(lambda a: getattr(math, last)(*a), args, node)
         if name in ("dataclasses.field", "field"):
             if "default_factory" in kwargs:
@@ -2497,13 +2499,19 @@ def _issubclass(cls: Any, classes: Any) -> bool:
     return False
 
 
+def _unknown_in(values: Any) -> Unknown | None:
+    """The first Unknown among ``values``: a result that depends on it is unknown for its reason
+    (a formula would show the analyser's own object, and lose the reason)."""
+    return next((Unknown(v.why) for v in values if isinstance(v, Unknown)), None)
+
+
 def _len(v: Any) -> Any:
     if isinstance(v, Inst):
         return len(v.attrs)
     if isinstance(v, RangeV):
         return len(v.r)
     if is_unknownish(v):
-        return sym_opaque(f"len({render(v)})", v)
+        return _unknown_in([v]) or sym_opaque(f"len({render(v)})", v)
     return len(v)
 
 
@@ -2519,7 +2527,7 @@ def _minmax(fn: Callable[..., Any]) -> Callable[..., Any]:
     def run(*args: Any, **kw: Any) -> Any:
         items = args[0] if len(args) == 1 and isinstance(args[0], (list, tuple)) else args
         if any(is_unknownish(x) for x in items):
-            return sym_opaque(f"{fn.__name__}({', '.join(render(x) for x in items)})", *items)
+            return _unknown_in(items) or sym_opaque(f"{fn.__name__}({', '.join(render(x) for x in items)})", *items)
         return fn(items, **kw)
     return run
 
