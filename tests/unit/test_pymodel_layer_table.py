@@ -95,6 +95,10 @@ def _unresolved(body: str) -> str:
     ("self.a = nn.Parameter(torch.zeros(4).unsqueeze_(0))", "does not follow a tensor's `unsqueeze_`"),
     ("self.a = nn.Parameter(torch.zeros(4, 3) @ torch.zeros(4, 3))", "mat1 and mat2 shapes cannot be multiplied"),
     ("self.a = nn.Parameter(torch.zeros(4) + torch.zeros(3))", "must match the size of tensor b (3)"),
+    # map and filter call the code's functions:
+    ("self.a = nn.ModuleList(map(lambda d: nn.Linear(d, 2)))", "map takes a function and iterables"),
+    ("self.a = nn.ModuleList(filter(lambda d: load(d), [nn.Linear(2, 2)]))", "whether to keep an item depends on"),
+    ("self.a = nn.Linear(4, 2) if callable(load()) else None", "whether it can be called depends on"),
     # What fuzzing found raising inside the analyser:
     ("self.a = nn.Parameter(torch.arange())", "range expected at least 1 argument, got 0 (torch raises)"),
     ("self.a = nn.Parameter(torch.arange(0, 4, 0))", "must not be zero (torch raises)"),

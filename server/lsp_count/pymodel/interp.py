@@ -1514,6 +1514,8 @@ class Interpreter:
         if type(fn) is ExtV:  # torch.nn layers, the commonest call (no value class derives from another)
             return self.call_external(fn.name, args, kwargs, node, env)
         if type(fn) is BuiltinV:  # then range, len, dict.get, ...
+            if fn.name in ("map", "filter") and fn.fn is _MAP_FILTER:
+                return self.map_filter(fn.name, args, kwargs, node, env)
             if fn.name in ("getattr", "hasattr", "setattr", "len") and args and type(args[0]) is Inst and \
                     type(args[0].cls) is ClassV:
                 return self.attribute_builtin(fn.name, args, node)
@@ -1553,6 +1555,24 @@ class Interpreter:
         if isinstance(fn, Sym):
             return Unknown(f"`{_text(node)}` calls an unresolved value: {why_of(fn)}", maybe_module=True)
         raise Unresolved(f"`{_text(node)}` calls {type(fn).__name__}, which the analyser does not follow")
+
+    def map_filter(self, name: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST, env: Env) -> list[Any]:
+        """``map(fn, *iterables)`` and ``filter(fn, iterable)``, calling ``fn`` as the code would
+        (``dims = [dim, *map(lambda m: dim * m, dim_mults)]``); a list, which every use the
+        analyser follows (unpacking, ``list()``, a loop) takes as it would the iterator."""
+        if kwargs or len(args) < 2 or (name == "filter" and len(args) != 2):
+            raise Unresolved(f"`{_text(node)}`: {name} takes a function and {'an iterable' if name == 'filter' else 'iterables'}")
+        fn, columns = args[0], [self.iterate(a, node) for a in args[1:]]
+        if name == "map":
+            return [self.call(fn, list(xs), {}, node, env) for xs in zip(*columns)]
+        kept = []
+        for x in columns[0]:
+            keep = x if fn is None else self.call(fn, [x], {}, node, env)
+            if is_unknownish(keep):
+                raise Unresolved(f"`{_text(node)}`: whether to keep an item depends on {why_of(keep)}")
+            if self.truthy(keep, node):
+                kept.append(x)
+        return kept
 
     def attribute_builtin(self, name: str, args: list[Any], node: ast.AST) -> Any:
         """getattr, hasattr and setattr on an instance of a class of the project: as the attribute
@@ -2637,6 +2657,21 @@ def _unsupported(name: str) -> Callable[..., Any]:
     return fail
 
 
+def _MAP_FILTER(*a: Any, **k: Any) -> Any:
+    """map and filter call the code's functions: Interpreter.map_filter runs them, not this."""
+    raise Unresolved("map and filter are run by the interpreter")
+
+
+def _callable(v: Any) -> Any:
+    if is_unknownish(v):
+        return Unknown(f"whether it can be called depends on {why_of(v)}")
+    if isinstance(v, (FuncV, BoundV, BuiltinV, ClassV, PartialV, ExtV)):
+        return True  # an ExtV is a library's function or class (torch.nn.GELU)
+    if isinstance(v, Inst):
+        return v.is_module or (isinstance(v.cls, ClassV) and v.cls.find("__call__", None) is not None)
+    return callable(v) if isinstance(v, (int, float, str, bool, list, tuple, dict, type(None))) else False
+
+
 _PY_TYPES: dict[str, type] = {"int": int, "float": float, "str": str, "bool": bool, "list": list, "tuple": tuple,
                               "dict": dict}
 
@@ -2659,7 +2694,8 @@ _BUILTINS: dict[str, Any] = {
     "print": BuiltinV("print", lambda *a, **k: None), "divmod": BuiltinV("divmod", divmod),
     "pow": BuiltinV("pow", lambda a, b, *m: a ** b if abs(b) * math.log2(max(abs(a), 2)) <= MAX_INT_BITS else _unsupported("a huge pow")()),
     "iter": BuiltinV("iter", lambda v: _list_of(v)),
-    "map": BuiltinV("map", lambda *a: _unsupported("map")()), "filter": BuiltinV("filter", lambda *a: _unsupported("filter")()),
+    "map": BuiltinV("map", _MAP_FILTER), "filter": BuiltinV("filter", _MAP_FILTER),  # Interpreter.map_filter
+    "callable": BuiltinV("callable", _callable),
     "super": None,  # filled per call site below
     "None": None, "True": True, "False": False, "NotImplemented": None,
     "object": ExtV("object"), "Exception": ExtV("Exception"), "ValueError": ExtV("ValueError"),
