@@ -1,5 +1,6 @@
 """The tensor shapes the analyser computes (pymodel/shapes.py) against torch's, on random shapes
-and arguments: the same shape, or ShapeError exactly where torch raises."""
+and arguments: the same shape, or ShapeError exactly where torch raises. The examples are
+derandomized, so that CI is repeatable (drop ``derandomize`` to explore more)."""
 
 from __future__ import annotations
 
@@ -36,13 +37,13 @@ def _agree(shape, theirs, ours):
     assert got == want or got is None, (shape, got, want)  # None: the analyser says it does not know
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=400, deadline=None, derandomize=True)
 @given(shape=sizes, key=st.lists(index_items, min_size=1, max_size=4).map(tuple))
 def test_indexing(shape, key):
     _agree(shape, lambda t: t[key], lambda: shapes.index_shape(shape, key))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300, deadline=None, derandomize=True)
 @given(shape=sizes, new=st.lists(st.integers(-1, 6), min_size=0, max_size=4).map(tuple))
 def test_view_and_reshape(shape, new):
     _agree(shape, lambda t: t.reshape(new), lambda: shapes.view_shape(shape, (new,)))
@@ -50,19 +51,19 @@ def test_view_and_reshape(shape, new):
         _agree(shape, lambda t: t.view(*new), lambda: shapes.view_shape(shape, new))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300, deadline=None, derandomize=True)
 @given(shape=sizes, new=st.lists(st.integers(-1, 4).filter(bool), min_size=0, max_size=5).map(tuple))
 def test_expand(shape, new):  # (torch on the meta device lets a 0 size carry a leading -1 through)
     _agree(shape, lambda t: t.expand(*new), lambda: shapes.expand_shape(shape, new))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300, deadline=None, derandomize=True)
 @given(shape=sizes, reps=st.lists(st.integers(0, 3), min_size=0, max_size=5).map(tuple))
 def test_repeat(shape, reps):
     _agree(shape, lambda t: t.repeat(*reps), lambda: shapes.repeat_shape(shape, reps))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300, deadline=None, derandomize=True)
 @given(shape=sizes, a=small, b=small, dims=st.permutations(range(4)))
 def test_unsqueeze_transpose_permute_flatten(shape, a, b, dims):
     _agree(shape, lambda t: t.unsqueeze(a), lambda: shapes.unsqueeze_shape(shape, a))
@@ -72,8 +73,14 @@ def test_unsqueeze_transpose_permute_flatten(shape, a, b, dims):
     _agree(shape, lambda t: t.flatten(a, b), lambda: shapes.flatten_shape(shape, a, b))
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=400, deadline=None, derandomize=True)
 @given(a=sizes, b=sizes)
 def test_broadcast_and_matmul(a, b):
     _agree(a, lambda t: t + torch.empty(b, device="meta"), lambda: shapes.broadcast_shape(a, b))
     _agree(a, lambda t: t @ torch.empty(b, device="meta"), lambda: shapes.matmul_shape(a, b))
+
+
+@settings(max_examples=100, deadline=None, derandomize=True)
+@given(shape=sizes)
+def test_t(shape):
+    _agree(shape, lambda t: t.t(), lambda: shapes.t_shape(shape))

@@ -1128,7 +1128,8 @@ class Interpreter:
                 shape = shapes.index_shape(tuple(obj.shape), key)
             except shapes.ShapeError as exc:
                 raise Unresolved(f"`{_text(node)}`: {exc} (torch raises)")
-            return TensorV(shape) if shape is not None else Unknown(
+            sliced = any(isinstance(k, slice) for k in (key if isinstance(key, tuple) else (key,)))
+            return TensorV(shape, contiguous=not sliced and _contiguous(obj)) if shape is not None else Unknown(
                 f"`{_text(node)}`: the analyser does not follow this index into a tensor")
         if isinstance(obj, RangeV):
             try:
@@ -1258,8 +1259,9 @@ class Interpreter:
             return BuiltinV(name, lambda *a, **k: obj)  # normal_, zero_, uniform_, fill_, copy_: in place
         if name in _BROADCASTING:  # t.mul(other): the shapes broadcast
             return BuiltinV(name, lambda other, *a, **k: self.tensor_binop(ast.Mult, obj, other, node))
-        if name in _SAME_SHAPE:
-            return BuiltinV(name, lambda *a, **k: TensorV(shape))
+        if name in _SAME_SHAPE:  # laid out as the tensor is (torch preserves strides), but `contiguous()`
+            laid_out = name == "contiguous" or _contiguous(obj)
+            return BuiltinV(name, lambda *a, **k: TensorV(shape, contiguous=laid_out))
         if name in ("new_zeros", "new_ones", "new_empty", "new_full"):
             def new(*a: Any, **k: Any) -> TensorV:  # x.new_zeros(d): a tensor of the sizes given
                 dims = shapes.sizes_of(a[:1] if name == "new_full" else a) if a else tuple(k.get("size", ()))
@@ -1272,9 +1274,12 @@ class Interpreter:
             "transpose": lambda a, b: shapes.transpose_shape(shape, a, b),
             "permute": lambda *a: shapes.permute_shape(shape, a),
             "flatten": lambda start=0, end=-1: shapes.flatten_shape(shape, start, end),
-            "t": lambda: shapes.transpose_shape(shape, 0, 1) if len(shape) == 2 else shape,
+            "t": lambda: shapes.t_shape(shape),
         }
         op = ops.get(name)
+        if name == "view" and isinstance(obj, TensorV) and not obj.contiguous:
+            return Unknown(f"`{_text(node)}`: a view of a tensor that may not be contiguous (after an expand, a "
+                           f"transpose or a slice): whether torch allows it depends on its strides")
         if op is None:
             return Unknown(f"`{_text(node)}`: the analyser does not follow a tensor's `{name}` (what it does to the shape)")
 
@@ -1283,7 +1288,12 @@ class Interpreter:
                 new = op(*a, **k)
             except shapes.ShapeError as exc:
                 raise Unresolved(f"`{_text(node)}`: {exc} (torch raises)")
-            return TensorV(new) if new is not None else Unknown(f"`{_text(node)}`: the new shape is not known")
+            if new is None:
+                return Unknown(f"`{_text(node)}`: the new shape is not known")
+            # Conservatively strided: a transpose of a square matrix keeps its shape, not its layout.
+            strided = (name == "expand" and new != shape) or (name in ("transpose", "permute", "t") and len(shape) > 1)
+            # repeat copies; reshape and flatten copy a strided tensor, or not: as strided as the tensor was.
+            return TensorV(new, contiguous=name == "repeat" or (not strided and _contiguous(obj)))
         return BuiltinV(name, method)
 
     def tensor_binop(self, op: type, a: Any, b: Any, node: ast.AST) -> Any:
@@ -1291,14 +1301,16 @@ class Interpreter:
         matrices (``@``), as torch computes it."""
         tensors = [x for x in (a, b) if isinstance(x, (TensorV, Param))]
         if len(tensors) == 1 and op is not ast.MatMult:
-            return TensorV(tuple(tensors[0].shape))
+            return TensorV(tuple(tensors[0].shape), contiguous=_contiguous(tensors[0]))
         if len(tensors) == 1:
             raise Unresolved(f"`{_text(node)}`: `@` needs two tensors (torch raises)")
         try:
             shape = (shapes.matmul_shape if op is ast.MatMult else shapes.broadcast_shape)(tuple(a.shape), tuple(b.shape))
         except shapes.ShapeError as exc:
             raise Unresolved(f"`{_text(node)}`: {exc} (torch raises)")
-        return TensorV(shape) if shape is not None else Unknown(f"`{_text(node)}`: the result's shape is not known")
+        laid_out = op is ast.MatMult or all(_contiguous(x) for x in tensors)  # elementwise: as its inputs
+        return TensorV(shape, contiguous=laid_out) if shape is not None else Unknown(
+            f"`{_text(node)}`: the result's shape is not known")
 
     def self_attribute_node(self, key: Any) -> ast.Attribute:
         """``self.<key>``, the node that messages about ``super().__getattribute__(key)`` show
@@ -1937,8 +1949,11 @@ class Interpreter:
             return found
         if parts[0] in ("typing", "typing_extensions"):
             return None
-        if len(parts) == 2 and parts[0] == "torch" and last in _ELEMENTWISE and args and isinstance(args[0], (TensorV, Param)):
-            return TensorV(tuple(args[0].shape))  # torch.log(10 * torch.ones(h, 1, 1)): the same shape
+        if len(parts) == 2 and parts[0] == "torch" and last in _ELEMENTWISE and args:
+            if isinstance(args[0], (TensorV, Param)):  # torch.log(10 * torch.ones(h, 1, 1)): the same shape
+                return TensorV(tuple(args[0].shape), contiguous=_contiguous(args[0]))
+            if isinstance(args[0], Unknown):
+                return Unknown(args[0].why)
         if parts[0] in ("torch", "einops", "numpy", "np") and not name.startswith(("torch.nn", "torch.hub")):
             # Tensor functions (torch.tril, torch.cat, ...) return tensors, never modules.
             return Unknown(f"`{name}` returns a tensor whose shape the analyser does not follow")
@@ -2218,6 +2233,11 @@ def _set_grad(obj: Any, flag: Any) -> Any:
         for _, p in params_of(obj):
             p.requires_grad = bool(flag)
     return obj
+
+
+def _contiguous(t: Any) -> bool:
+    """A parameter is contiguous; a tensor, unless an expand, a transpose or a slice made it strided."""
+    return not isinstance(t, TensorV) or t.contiguous
 
 
 def _hashable(v: Any) -> bool:

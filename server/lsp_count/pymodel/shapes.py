@@ -133,6 +133,13 @@ def transpose_shape(shape: tuple[Any, ...], a: Any, b: Any) -> tuple[Any, ...]:
     return tuple(out)
 
 
+def t_shape(shape: tuple[Any, ...]) -> tuple[Any, ...]:
+    """``t()``: the transpose of a matrix; a vector or a scalar as it is."""
+    if len(shape) > 2:
+        raise ShapeError(f"t() expects a tensor with <= 2 dimensions, but self is {len(shape)}D")
+    return tuple(reversed(shape))
+
+
 def permute_shape(shape: tuple[Any, ...], args: tuple[Any, ...]) -> tuple[Any, ...]:
     dims = [_dim(d, len(shape), "dim") for d in sizes_of(args)]
     if sorted(dims) != list(range(len(shape))):

@@ -160,6 +160,9 @@ class TensorV:
 
     shape: tuple[Any, ...]
     values: tuple[Any, ...] | None = None
+    # False after an operation that may leave it strided (expand, transpose, a slice): `view`
+    # needs a compatible layout, which the analyser does not track, so it says so there.
+    contiguous: bool = True
 
     def __float__(self) -> float:  # float(rate), as torch allows for one element
         return float(self._one())

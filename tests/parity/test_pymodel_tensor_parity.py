@@ -1,0 +1,112 @@
+"""Parity on parameters made from reshaped tensors: hypothesis writes a module whose parameters
+are chains of tensor operations (indexing, view, repeat, expand, transpose, broadcasting, `@`,
+...), and the static count must equal torch's count of the module built on the meta device. A
+chain torch rejects must not be counted. The file is run here, in the test; the analyser only
+reads it. The examples are derandomized, so that CI is repeatable (random seeds were explored
+when it was written: drop ``derandomize`` to explore more)."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from lsp_count.core.analyze import analyze_text
+
+torch = pytest.importorskip("torch")
+pytestmark = pytest.mark.parity
+
+small = st.integers(1, 3)
+
+
+@st.composite
+def chains(draw) -> str:
+    """``torch.zeros(...)`` then up to four operations, each drawn for the shape so far (torch
+    computes it here), sometimes with arguments torch rejects."""
+    shape = tuple(draw(st.lists(small, min_size=1, max_size=3)))
+    expr = f"torch.zeros({', '.join(map(str, shape))})"
+    for _ in range(draw(st.integers(1, 4))):
+        n = len(shape)
+        op = draw(st.sampled_from(["repeat", "view", "unsqueeze", "transpose", "index", "slice", "none", "expand",
+                                   "flatten", "broadcast", "matmul", "t", "permute", "new_zeros", "exp"]))
+        dim = draw(st.integers(-n - 1, n))
+        if op == "repeat":
+            reps = [draw(small) for _ in range(n + draw(st.integers(-1, 1)))]
+            expr += f".repeat({', '.join(map(str, reps)) or '1'})"
+        elif op == "view":
+            expr += f".view({draw(st.sampled_from(['-1', '1, -1', '-1, 1', '2, -1', str(max(1, n))]))})"
+        elif op == "unsqueeze":
+            expr += f".unsqueeze({dim})"
+        elif op == "transpose":
+            expr += f".transpose({dim}, {draw(st.integers(-n, n - 1))})"
+        elif op == "index":
+            expr += f"[{draw(st.integers(-3, 2))}]"
+        elif op == "slice":
+            expr += f"[{draw(st.sampled_from([':', '1:', ':2', '::2', '..., 0', '0, ...', ':, None']))}]"
+        elif op == "none":
+            expr += "[None]"
+        elif op == "expand":
+            expr += f".expand({draw(small)}, {', '.join(['-1'] * n)})"
+        elif op == "flatten":
+            expr += ".flatten()" if draw(st.booleans()) else f".flatten({max(0, min(dim, n - 1))})"
+        elif op == "broadcast":
+            other = [draw(small) for _ in range(draw(st.integers(1, 3)))]
+            expr = f"({expr} + torch.ones({', '.join(map(str, other))}))"
+        elif op == "matmul":
+            other = [draw(small) for _ in range(draw(st.integers(1, 2)))]
+            expr = f"({expr} @ torch.ones({', '.join(map(str, other))}))"
+        elif op == "t":
+            expr += ".t()"
+        elif op == "permute":
+            expr += f".permute({', '.join(map(str, draw(st.permutations(range(n)))))})" if n else ".permute(())"
+        elif op == "new_zeros":
+            expr = f"{expr}.new_zeros({draw(small)}, {draw(small)})"
+        else:
+            expr = f"torch.exp({expr})"
+        try:
+            shape = tuple(eval(expr, {"torch": torch}).shape)  # noqa: S307 - the test's own expression, on the meta device
+        except Exception:  # noqa: BLE001 - torch rejects the chain: so must the analysis
+            return expr
+        if not shape:
+            return expr
+    return expr
+
+
+@settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(expr=chains())
+# Chains random seeds found while it was written: torch refuses all but the last (t() of 3-D; a
+# view of a strided tensor, which an elementwise function keeps strided; contiguous() copies).
+@example(expr="torch.zeros(1, 1, 1).t()")
+@example(expr="torch.zeros(2).expand(2, -1).view(-1)")
+@example(expr="torch.zeros(2, 2).transpose(0, 1).view(-1)")
+@example(expr="torch.exp(torch.zeros(1, 2, 2).permute(0, 2, 1)).view(-1)")
+@example(expr="torch.zeros(2, 3)[:, 1:].view(-1)")
+@example(expr="torch.zeros(2, 2).t().abs().view(-1)")
+@example(expr="torch.zeros(2, 2).t().contiguous().view(-1)")
+def test_parameters_made_from_tensor_chains_count_as_torch_builds_them(expr: str) -> None:
+    text = textwrap.dedent(f"""
+        import torch
+        import torch.nn as nn
+
+
+        class Chained(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.w = nn.Parameter({expr})
+    """)
+    namespace: dict = {}
+    try:
+        with torch.device("meta"):
+            exec(compile(text, "chained.py", "exec"), namespace)  # noqa: S102 - the test's own file
+            built = namespace["Chained"]()
+        want = sum(p.numel() for p in built.parameters())
+    except Exception:  # noqa: BLE001
+        want = None
+    report = analyze_text(text, "chained.py")
+    got = report.models[0].tree.total if report.models else None
+    reasons = [p.message for p in report.problems]
+    if got is None and want is not None and any("may not be contiguous" in r for r in reasons):
+        return  # a view after an expand, a transpose or a slice: the analyser does not track strides, and says so
+    assert got == want, (expr, got, want, reasons)
