@@ -21,6 +21,30 @@ pytestmark = pytest.mark.parity
 small = st.integers(1, 3)
 
 
+def _sizes(draw, count: int) -> str:
+    return ", ".join(str(draw(small)) for _ in range(count))
+
+
+# Each operation: (the chain so far, draw, its dimensions, a dimension drawn for it) -> the new chain.
+OPERATIONS = {
+    "repeat": lambda e, draw, n, dim: f"{e}.repeat({_sizes(draw, n + draw(st.integers(-1, 1))) or '1'})",
+    "view": lambda e, draw, n, dim: f"{e}.view({draw(st.sampled_from(['-1', '1, -1', '-1, 1', '2, -1', str(max(1, n))]))})",
+    "unsqueeze": lambda e, draw, n, dim: f"{e}.unsqueeze({dim})",
+    "transpose": lambda e, draw, n, dim: f"{e}.transpose({dim}, {draw(st.integers(-n, n - 1))})",
+    "index": lambda e, draw, n, dim: f"{e}[{draw(st.integers(-3, 2))}]",
+    "slice": lambda e, draw, n, dim: f"{e}[{draw(st.sampled_from([':', '1:', ':2', '::2', '..., 0', '0, ...', ':, None']))}]",
+    "none": lambda e, draw, n, dim: f"{e}[None]",
+    "expand": lambda e, draw, n, dim: f"{e}.expand({draw(small)}, {', '.join(['-1'] * n)})",
+    "flatten": lambda e, draw, n, dim: f"{e}.flatten()" if draw(st.booleans()) else f"{e}.flatten({max(0, min(dim, n - 1))})",
+    "broadcast": lambda e, draw, n, dim: f"({e} + torch.ones({_sizes(draw, draw(st.integers(1, 3)))}))",
+    "matmul": lambda e, draw, n, dim: f"({e} @ torch.ones({_sizes(draw, draw(st.integers(1, 2)))}))",
+    "t": lambda e, draw, n, dim: f"{e}.t()",
+    "permute": lambda e, draw, n, dim: f"{e}.permute({', '.join(map(str, draw(st.permutations(range(n)))))})",
+    "new_zeros": lambda e, draw, n, dim: f"{e}.new_zeros({_sizes(draw, 2)})",
+    "exp": lambda e, draw, n, dim: f"torch.exp({e})",
+}
+
+
 @st.composite
 def chains(draw) -> str:
     """``torch.zeros(...)`` then up to four operations, each drawn for the shape so far (torch
@@ -29,42 +53,8 @@ def chains(draw) -> str:
     expr = f"torch.zeros({', '.join(map(str, shape))})"
     for _ in range(draw(st.integers(1, 4))):
         n = len(shape)
-        op = draw(st.sampled_from(["repeat", "view", "unsqueeze", "transpose", "index", "slice", "none", "expand",
-                                   "flatten", "broadcast", "matmul", "t", "permute", "new_zeros", "exp"]))
-        dim = draw(st.integers(-n - 1, n))
-        if op == "repeat":
-            reps = [draw(small) for _ in range(n + draw(st.integers(-1, 1)))]
-            expr += f".repeat({', '.join(map(str, reps)) or '1'})"
-        elif op == "view":
-            expr += f".view({draw(st.sampled_from(['-1', '1, -1', '-1, 1', '2, -1', str(max(1, n))]))})"
-        elif op == "unsqueeze":
-            expr += f".unsqueeze({dim})"
-        elif op == "transpose":
-            expr += f".transpose({dim}, {draw(st.integers(-n, n - 1))})"
-        elif op == "index":
-            expr += f"[{draw(st.integers(-3, 2))}]"
-        elif op == "slice":
-            expr += f"[{draw(st.sampled_from([':', '1:', ':2', '::2', '..., 0', '0, ...', ':, None']))}]"
-        elif op == "none":
-            expr += "[None]"
-        elif op == "expand":
-            expr += f".expand({draw(small)}, {', '.join(['-1'] * n)})"
-        elif op == "flatten":
-            expr += ".flatten()" if draw(st.booleans()) else f".flatten({max(0, min(dim, n - 1))})"
-        elif op == "broadcast":
-            other = [draw(small) for _ in range(draw(st.integers(1, 3)))]
-            expr = f"({expr} + torch.ones({', '.join(map(str, other))}))"
-        elif op == "matmul":
-            other = [draw(small) for _ in range(draw(st.integers(1, 2)))]
-            expr = f"({expr} @ torch.ones({', '.join(map(str, other))}))"
-        elif op == "t":
-            expr += ".t()"
-        elif op == "permute":
-            expr += f".permute({', '.join(map(str, draw(st.permutations(range(n)))))})" if n else ".permute(())"
-        elif op == "new_zeros":
-            expr = f"{expr}.new_zeros({draw(small)}, {draw(small)})"
-        else:
-            expr = f"torch.exp({expr})"
+        operation = OPERATIONS[draw(st.sampled_from(sorted(OPERATIONS)))]
+        expr = operation(expr, draw, n, draw(st.integers(-n - 1, n)))
         try:
             shape = tuple(eval(expr, {"torch": torch}).shape)  # noqa: S307 - the test's own expression, on the meta device
         except Exception:  # noqa: BLE001 - torch rejects the chain: so must the analysis
