@@ -101,6 +101,8 @@ def _unresolved(body: str) -> str:
     ("self.a = nn.Linear(4, 2) if callable(load()) else None", "whether it can be called depends on"),
     # What fuzzing found raising inside the analyser:
     ("self.a = nn.Parameter(torch.arange())", "range expected at least 1 argument, got 0 (torch raises)"),
+    ("self.a = nn.Parameter(torch.zeros(2).repeat(nn.Linear))", "a size is `torch.nn.Linear`, not an integer"),
+    ("self.a = nn.Parameter(torch.zeros(2).view(len, 2))", "not an integer"),
     ("self.a = nn.Parameter(torch.arange(0, 4, 0))", "must not be zero (torch raises)"),
     ("self.a = nn.ModuleDict({'x': nn.Linear(2, 2)})[1:]", "no key slice(1, None, None)"),
     ("import functools\nself.a = functools.partial()", "partial needs the function it binds"),

@@ -1267,9 +1267,13 @@ class Interpreter:
                 dims = shapes.sizes_of(a[:1] if name == "new_full" else a) if a else tuple(k.get("size", ()))
                 return TensorV(tuple(as_int(d, "size") for d in dims))
             return BuiltinV(name, new)
+        def sized(a: tuple[Any, ...]) -> tuple[tuple[Any, ...]]:  # sizes are ints or formulas, else the reason
+            return (tuple(as_int(d, f"`{_text(node)}`: a size") for d in shapes.sizes_of(a)),)
+
         ops: dict[str, Callable[..., Any]] = {
-            "view": lambda *a: shapes.view_shape(shape, a), "reshape": lambda *a: shapes.view_shape(shape, a),
-            "expand": lambda *a: shapes.expand_shape(shape, a), "repeat": lambda *a: shapes.repeat_shape(shape, a),
+            "view": lambda *a: shapes.view_shape(shape, sized(a)), "reshape": lambda *a: shapes.view_shape(shape, sized(a)),
+            "expand": lambda *a: shapes.expand_shape(shape, sized(a)),
+            "repeat": lambda *a: shapes.repeat_shape(shape, sized(a)),
             "unsqueeze": lambda d: shapes.unsqueeze_shape(shape, d),
             "transpose": lambda a, b: shapes.transpose_shape(shape, a, b),
             "permute": lambda *a: shapes.permute_shape(shape, a),
