@@ -25,7 +25,8 @@ from lsp_count.pymodel.layers import LAYERS, PARAMETERLESS, STACKS, as_int, bind
 from lsp_count.pymodel import shapes
 from lsp_count.pymodel.reparam import reparametrization, reparametrize
 from lsp_count.pymodel.values import (BoundV, ClassV, DeviceV, ExtV, FieldV, Inst, ModV, Param, PartialV, RangeV,
-                                      SuperV, Sym, TensorV, Unknown, Unresolved, render, sym_add, sym_mul, sym_opaque)
+                                      SuperV, Sym, TensorV, Unknown, Unresolved, is_unknownish, render, sym_add,
+                                      sym_mul, sym_opaque, why_of)
 
 MAX_ITERATIONS = 10_000      # one loop; more is not a model definition the analyser should follow
 MAX_STEPS = 60_000  # statements + calls for one class, configs included (the most any of 2,572 real classes took: 13,236)
@@ -257,18 +258,6 @@ class Ctx:
         self.steps += 1
         if self.steps > MAX_STEPS:
             raise Unresolved(f"the analysis took more than {MAX_STEPS:,} steps (a very long loop or recursion?)")
-
-
-def is_unknownish(v: Any) -> bool:
-    return isinstance(v, (Sym, Unknown))
-
-
-def why_of(v: Any) -> str:
-    if isinstance(v, Sym):
-        return "; ".join(v.reasons())
-    if isinstance(v, Unknown):
-        return v.why
-    return ""
 
 
 _Constant, _Name, _Attribute, _Call, _Assign, _Return_stmt, _Tuple, _Compare, _If = (

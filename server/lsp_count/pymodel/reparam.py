@@ -21,7 +21,7 @@ from typing import Any
 
 from lsp_count.core.source import Span
 from lsp_count.pymodel.layers import REQUIRED, as_int, bind
-from lsp_count.pymodel.values import Inst, Param, Sym, Unknown, Unresolved
+from lsp_count.pymodel.values import Inst, Param, Sym, Unknown, Unresolved, is_unknownish, why_of
 
 _UTILS = "torch.nn.utils."
 # Dotted name (without "torch.nn.utils.") -> its signature, as torch declares it.
@@ -56,9 +56,8 @@ def reparametrize(key: str, args: list[Any], kwargs: dict[str, Any], origin: Spa
     a = bind(f"utils.{key}", SIGNATURES[key], tuple(args), kwargs)
     module, name = a["module"], a["name"]
     call = f"nn.utils.{key}"
-    if isinstance(module, (Unknown, Sym)):
-        why = module.why if isinstance(module, Unknown) else "; ".join(module.reasons())
-        return Unknown(f"`{call}` is given a module the analyser could not build: {why}", maybe_module=True)
+    if is_unknownish(module):
+        return Unknown(f"`{call}` is given a module the analyser could not build: {why_of(module)}", maybe_module=True)
     if not isinstance(module, Inst) or not module.is_module:
         raise Unresolved(f"`{call}` is given no module")
     if not isinstance(name, str):
@@ -125,7 +124,7 @@ def _norm_shape(shape: tuple[Any, ...], dim: Any, call: str) -> tuple[Any, ...]:
         return ()
     d = as_int(dim, f"`{call}`'s dim")
     if isinstance(d, Sym):
-        raise Unresolved(f"`{call}`'s dim depends on {'; '.join(d.reasons())}")
+        raise Unresolved(f"`{call}`'s dim depends on {why_of(d)}")
     if d == -1:
         return ()
     if d < 0:

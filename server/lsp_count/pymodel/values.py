@@ -145,6 +145,19 @@ def sym_opaque(text: str, *operands: Any) -> Sym:
     return Sym((((text,), 1),), ((text, "; ".join(dict.fromkeys(w for _, w in why)) or "unresolved"),))
 
 
+def is_unknownish(v: Any) -> bool:
+    return isinstance(v, (Sym, Unknown))
+
+
+def why_of(v: Any) -> str:
+    """Why a value is not known: a formula's unresolved names, an Unknown's reason; "" otherwise."""
+    if isinstance(v, Sym):
+        return "; ".join(v.reasons())
+    if isinstance(v, Unknown):
+        return v.why
+    return ""
+
+
 def render(v: Any) -> str:
     if isinstance(v, Sym):
         text = v.render()
