@@ -6,13 +6,16 @@ idioms.py and stochastic_depth.py)."""
 from __future__ import annotations
 
 import inspect
+import json
+import subprocess
+import sys
 import textwrap
 
 import pytest
 
 from lsp_count.core.analyze import analyze_text
 from lsp_count.pymodel.interp import CONTAINERS
-from lsp_count.pymodel.layers import LAYERS, PARAMETERLESS, STACKS
+from lsp_count.pymodel.layers import LAYERS, MODULE_CLASS_ATTRIBUTES, PARAMETERLESS, STACKS
 
 torch = pytest.importorskip("torch")
 
@@ -34,6 +37,14 @@ def test_every_torch_nn_module_is_in_the_table():
     known = set(LAYERS) | PARAMETERLESS | set(CONTAINERS) | set(STACKS) | set(NOT_BUILT)
     missing = sorted(n for n in _torch_modules() if n not in known and not n.startswith("Lazy"))
     assert missing == []  # a new torch.nn class: its parameters, or PARAMETERLESS
+
+
+def test_the_attributes_nn_module_gives_a_class_are_the_installed_torch_ones():
+    # hasattr(cls, name) on a class of the project that derives from nn.Module answers from this.
+    # In a fresh process: transformers, once imported by other tests, adds a method to nn.Module.
+    code = "import json, torch.nn as nn; print(json.dumps(sorted(set(dir(nn.Module)) - set(dir(object)))))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert MODULE_CLASS_ATTRIBUTES == set(json.loads(out))
 
 
 def test_the_parameterless_ones_have_no_parameters():

@@ -184,6 +184,7 @@ def _analyze_python(text: str, path: str, options: Any, memo: PythonMemo | None)
         ctx.trees = memo.trees
     ctx.hf_cache = getattr(options, "hf_cache", None) if options is not None else None
     scope = ctx.new_scope(path, positions.span, True, positions.line)
+    scope.text = text
     try:
         return _interpret(text, path, options, body, problems, positions, repaired, ctx, scope, memo)
     finally:

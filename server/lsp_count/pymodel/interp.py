@@ -13,6 +13,7 @@ hostile or unfinished file ends in an ``Unresolved`` reason, never a hang.
 from __future__ import annotations
 
 import ast
+import builtins
 import math
 import operator
 import re
@@ -21,7 +22,8 @@ import os
 from typing import Any, Callable
 
 from lsp_count.core.source import Span
-from lsp_count.pymodel.layers import LAYERS, PARAMETERLESS, STACKS, as_int, bind, truth
+from lsp_count.pymodel.layers import (LAYER_ATTRIBUTES, LAYERS, MODULE_CLASS_ATTRIBUTES, NOT_A_LAYER_ATTRIBUTE, PARAMETERLESS,
+                                      STACKS, as_int, bind, layer_attribute, truth)
 from lsp_count.pymodel import shapes
 from lsp_count.pymodel.reparam import reparametrization, reparametrize
 from lsp_count.pymodel.values import (BoundV, ClassV, DeviceV, ExtV, FieldV, Inst, ModV, Param, PartialV, RangeV,
@@ -60,6 +62,7 @@ _SAFE_METHODS: dict[type, frozenset[str] | None] = {
     int: frozenset("bit_length".split()),
     float: frozenset("is_integer".split()),
     set: frozenset("add update union intersection difference copy".split()),
+    re.Match: frozenset("group groups groupdict start end span".split()),
 }
 # Tensor methods whose result has the tensor's shape (out of place; in-place ones end with "_"),
 # the binary ones that broadcast with their argument, and the in-place ones that change the shape.
@@ -96,6 +99,16 @@ class _NoAttribute(Exception):
 
 class _Continue(Exception):
     pass
+
+
+class _Raised(Unresolved):
+    """An exception the analysed code raises (``raise ValueError(...)``); ``kind`` is its class
+    as the analyser knows it (an ExtV of a builtin exception, a ClassV), None if unknown.
+    Uncaught, it stops the analysis of the class as any Unresolved does."""
+
+    def __init__(self, reason: str, kind: Any) -> None:
+        super().__init__(reason)
+        self.kind = kind
 
 
 class Env:
@@ -195,6 +208,16 @@ class ModuleScope:
         self.env = Env(self)
         self.star_imports: list[str] = []
         self.classes: list[ClassV] = []
+        self.text: str | None = None  # the main file's text, as analysed (inspect.getsource reads it)
+        self._dotted_name: str | None = None
+
+    @property
+    def dotted_name(self) -> str:
+        """The module's import name, as its classes' ``__module__`` and ``sys.modules`` know it: the
+        file's stem after the packages (directories with an ``__init__.py``) that hold it."""
+        if self._dotted_name is None:
+            self._dotted_name = _dotted_module_name(self.path)
+        return self._dotted_name
 
     def where(self, lineno: int) -> str:
         """A node's line for a message; a project file's line names the file."""
@@ -237,6 +260,7 @@ class Ctx:
         self.probing_attributes = 0  # > 0 inside getattr(obj, name, default) / hasattr (see _NoAttribute)
         # For loops found to only initialise weights (by id of the ast.For; the tree outlives the analysis).
         self.init_loops: dict[int, bool] = {}
+        self.handling: list[_Raised] = []  # the exceptions the except blocks now running caught
 
     def new_scope(self, path: str, span_of: Callable[[ast.AST], Span] | None = None, is_main: bool = False,
                   line_of: Callable[[int], int] | None = None) -> ModuleScope:
@@ -266,7 +290,16 @@ _Constant, _Name, _Attribute, _Call, _Assign, _Return_stmt, _Tuple, _Compare, _I
 _EXTERNAL_IMPORTS = frozenset({"torch", "math", "dataclasses", "typing", "collections", "copy", "functools",
                                "itertools", "os", "sys", "typing_extensions", "einops", "numpy"})
 # External names whose value the analyser knows: `if TYPE_CHECKING:` imports are for type checkers only.
-_EXTERNAL_CONSTANTS: dict[str, Any] = {"typing.TYPE_CHECKING": False, "typing_extensions.TYPE_CHECKING": False}
+_TENSORS = (TensorV, Param)
+_TENSOR_COMPARISONS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)
+_DATACLASS_MISSING = ExtV("dataclasses.MISSING")  # one object: code compares with `is`
+_EXTERNAL_CONSTANTS: dict[str, Any] = {"typing.TYPE_CHECKING": False, "typing_extensions.TYPE_CHECKING": False,
+                                        "dataclasses.MISSING": _DATACLASS_MISSING,
+                                        **{f"{module}.{name}": getattr(math, name) for module in ("math", "torch")
+                                           for name in ("pi", "e", "inf", "nan")}, "math.tau": math.tau,
+                                        **{f"re.{flag}": int(getattr(re, flag)) for flag in (
+                                            "I", "IGNORECASE", "M", "MULTILINE", "S", "DOTALL", "X", "VERBOSE",
+                                            "A", "ASCII")}}
 
 
 def params_of(inst: Inst) -> list[tuple[str, Param]]:
@@ -331,6 +364,7 @@ def _clone(v: Any, memo: dict[int, Any]) -> Any:
     t = type(v)
     if t is Inst or (t is not Param and t is not list and t is not dict and isinstance(v, Inst)):
         out: Any = Inst(v.cls, v.kind, v.is_module, v.origin)
+        out.layer_args = v.layer_args
         memo[vid] = out
         attrs = out.attrs
         for k, x in v.attrs.items():
@@ -362,6 +396,8 @@ class Interpreter:
     def run_module(self, tree: ast.Module, scope: ModuleScope) -> None:
         scope.env.vars["__name__"] = "__analysed__"  # never "__main__": scripts' main blocks stay unrun
         for stmt in tree.body:
+            if _is_lazy_package_block(stmt):
+                continue  # lazy_module_name reads its TYPE_CHECKING imports when a name is asked for
             try:
                 self.exec_stmt(stmt, scope.env)
             except (Unresolved, _Return, _Break, _Continue, RecursionError) as exc:
@@ -454,8 +490,7 @@ class Interpreter:
         from lsp_count.pymodel.loader import _parse
 
         tree = _parse(path, self.ctx.trees)
-        block = next((s.body for s in (tree.body if tree is not None else []) if isinstance(s, ast.If)
-                      and _dotted(s.test).endswith("TYPE_CHECKING") and any(_replaces_module(x) for x in s.orelse)), None)
+        block = next((s.body for s in (tree.body if tree is not None else []) if _is_lazy_package_block(s)), None)
         if block is None:
             return _MISSING
         scope = self.ctx.new_scope(path)
@@ -563,11 +598,9 @@ class Interpreter:
         elif isinstance(s, ast.Continue):
             raise _Continue()
         elif isinstance(s, ast.Raise):
-            raise Unresolved(f"the code raises on {env.module.where(s.lineno)}: `{_text(s.exc) if s.exc else 'raise'}`")
+            self.raise_stmt(s, env)
         elif isinstance(s, ast.Try):
-            self.exec_block(s.body, env)
-            self.exec_block(s.orelse, env)
-            self.exec_block(s.finalbody, env)
+            self.try_stmt(s, env)
         elif isinstance(s, ast.With):
             for item in s.items:
                 value = self.ev(item.context_expr, env)
@@ -586,6 +619,67 @@ class Interpreter:
             raise Unresolved(f"`match` on {env.module.where(s.lineno)} is not followed")
         else:
             raise Unresolved(f"`{type(s).__name__}` statement on {env.module.where(s.lineno)} is not followed")
+
+    def raise_stmt(self, s: ast.Raise, env: Env) -> None:
+        """``raise X(...)``: a _Raised that a ``try`` of the analysed code may catch (its class is
+        what the handlers are matched against; the arguments, the message, are not evaluated).
+        Uncaught, it is the reason the class is not counted. A bare ``raise`` in a handler raises
+        what that handler caught."""
+        reason = f"the code raises on {env.module.where(s.lineno)}: `{_text(s.exc) if s.exc else 'raise'}`"
+        if s.exc is None:
+            caught = self.ctx.handling[-1] if self.ctx.handling else None
+            raise _Raised(caught.reason if caught else reason, caught.kind if caught else None)
+        target = s.exc.func if isinstance(s.exc, ast.Call) else s.exc
+        try:
+            kind = self.ev(target, env)
+        except Unresolved:
+            kind = None  # an exception class the analyser does not know: no handler is known to catch it
+        raise _Raised(reason, kind)
+
+    def try_stmt(self, s: ast.Try, env: Env) -> None:
+        """try/except/else/finally, for the exceptions the analysed code raises itself (raise_stmt).
+        What the analyser cannot follow (Unresolved) is never caught: an ``except Exception`` would
+        otherwise take a path Python does not. ``finally`` runs as Python runs it, on the way out of
+        a return, break or raise too."""
+        try:
+            try:
+                self.exec_block(s.body, env)
+            except _Raised as raised:
+                handler = self.handler_for(raised, s.handlers, env)
+                if handler is None:
+                    raise
+                if handler.name:
+                    env.vars[handler.name] = Unknown(f"the exception `{handler.name}` caught on "
+                                                     f"{env.module.where(handler.lineno)}")
+                self.ctx.handling.append(raised)
+                try:
+                    self.exec_block(handler.body, env)
+                finally:
+                    self.ctx.handling.pop()
+            else:
+                self.exec_block(s.orelse, env)
+        except (_Raised, _Return, _Break, _Continue):
+            self.exec_block(s.finalbody, env)
+            raise
+        self.exec_block(s.finalbody, env)
+
+    def handler_for(self, raised: "_Raised", handlers: list[ast.ExceptHandler], env: Env) -> ast.ExceptHandler | None:
+        """The first handler whose class is the raised one's or a base of it; None when none is
+        (or when which one it is depends on a class the analyser does not know)."""
+        for handler in handlers:
+            if handler.type is None:
+                return handler
+            try:
+                caught = self.ev(handler.type, env)
+            except Unresolved:
+                return None
+            for cls in caught if isinstance(caught, tuple) else (caught,):
+                match = _exception_matches(raised.kind, cls)
+                if match is None:
+                    return None
+                if match:
+                    return handler
+        return None
 
     def branch(self, test: ast.expr, body: list[ast.stmt], orelse: list[ast.stmt], env: Env) -> list[ast.stmt]:
         cond = self.ev(test, env)
@@ -693,7 +787,15 @@ class Interpreter:
             except (IndexError, TypeError, KeyError) as exc:
                 raise Unresolved(f"`{_text(node)}` raises {type(exc).__name__}")
             return
-        raise Unresolved(f"cannot assign to an item of {type(obj).__name__}")
+        if isinstance(obj, Param) or (isinstance(obj, TensorV) and obj.values is None):
+            return  # written in place (`inv_freq[mask] = ...`): the shape stays
+        if isinstance(obj, Unknown | Sym):
+            if (isinstance(value, Inst) and value.is_module) or isinstance(value, Param):
+                raise Unresolved(f"`{_text(node)}` puts a module or parameter into a value the analyser does not "
+                                 f"know: {why_of(obj)}")
+            return  # already unknown, as setting one of its attributes leaves it
+        raise Unresolved(f"`{_text(node)}`: the analyser does not follow assigning into "
+                         f"{'a tensor whose values it keeps' if isinstance(obj, TensorV) else type(obj).__name__}")
 
     # --- imports ---------------------------------------------------------------------------
 
@@ -745,6 +847,12 @@ class Interpreter:
             elif dname.endswith("property") or dname.endswith("cached_property"):
                 kind = "property"
         name = getattr(node, "name", "<lambda>")
+        if any(_dotted(d).endswith("as_validated_field") for d in getattr(node, "decorator_list", [])) and \
+                self.ev(next(d for d in node.decorator_list if _dotted(d).endswith("as_validated_field")), env) == \
+                ExtV("huggingface_hub.dataclasses.as_validated_field"):  # type: ignore[union-attr]
+            # huggingface_hub's validated fields (transformers' configs: `interval(min=0.0)(default=0.02)`):
+            # the decorated validator becomes what makes the dataclass field.
+            return BuiltinV(name, _field)  # type: ignore[return-value]
         fn = FuncV(name, node, env, defaults, kw_defaults, kind)
         if env.parent is not None:  # a closure: its environment may hold it (analyzer._release)
             self.ctx.closures.append(fn)
@@ -808,6 +916,10 @@ class Interpreter:
             cls.getattribute_hook = _own_method(cls, "__getattribute__")
             cls.setattr_hook = _own_method(cls, "__setattr__")
         self.init_subclass(cls, node, env)
+        if not is_module and "__init__" in cls.namespace and cls.dataclass_init is not None:
+            # The hook gave the class an __init__ of its own (transformers' configs: one that passes
+            # keywords that are not fields to __post_init__): that one runs.
+            cls.dataclass_init = None
         scope.classes.append(cls)
         return cls
 
@@ -985,6 +1097,9 @@ class Interpreter:
         for op, comp in zip(e.ops, e.comparators):
             right = self.ev(comp, env)
             kind = type(op)
+            if kind in _TENSOR_COMPARISONS and len(e.ops) == 1 and (type(left) in _TENSORS or type(right) in _TENSORS) \
+                    and all(type(x) in _TENSORS or type(x) in (int, float, bool) for x in (left, right)):
+                return self.tensor_binop(ast.Add, left, right, e)  # a mask: the broadcast shape, elementwise
             if (kind is ast.Is or kind is ast.IsNot) and (right is None or left is None):
                 same = left is right if not (is_unknownish(left) and is_unknownish(right)) else None
                 if isinstance(left, Unknown) or isinstance(right, Unknown):
@@ -1160,8 +1275,9 @@ class Interpreter:
             except KeyError:
                 if name == "__dict__":
                     return dict(obj.namespace)  # read only: a copy
-                if name == "__name__":
-                    return obj.name
+                special = _class_attribute(obj, name)
+                if special is not _MISSING:
+                    return special
                 return Unknown(f"`{obj.name}.{name}` is not defined", maybe_module=True)
             if isinstance(v, FuncV) and v.kind == "class":
                 return BoundV(v, obj)
@@ -1362,6 +1478,10 @@ class Interpreter:
                         return v
                     return BoundV(v, obj.cls if v.kind == "class" else obj)
                 return v
+        if obj.layer_args is not None:  # a torch layer's hyperparameter: `self.conv.stride`
+            v = layer_attribute(obj.layer_args[0], obj.layer_args[1], name)
+            if v is not NOT_A_LAYER_ATTRIBUTE:
+                return v
         if obj.kind in ("list", "seq", "plist", "dict", "pdict") or obj.is_module:
             method = _module_method(self, obj, name)
             if method is not None:
@@ -1386,6 +1506,9 @@ class Interpreter:
 
     def binop(self, op: type, a: Any, b: Any, node: ast.AST) -> Any:
         fn, sym = _BINOPS[op]
+        if op is ast.BitOr and _is_type(a) and _is_type(b):
+            # `list | tuple`, `int | None`: a union, which isinstance takes as it takes a tuple.
+            return tuple(x for v in (a, b) for x in (v if type(v) is tuple else (v,)))
         if isinstance(a, Unknown) or isinstance(b, Unknown):
             u = a if isinstance(a, Unknown) else b
             return Unknown(u.why)
@@ -1560,6 +1683,50 @@ class Interpreter:
         if isinstance(fn, Sym):
             return Unknown(f"`{_text(node)}` calls an unresolved value: {why_of(fn)}", maybe_module=True)
         raise Unresolved(f"`{_text(node)}` calls {type(fn).__name__}, which the analyser does not follow")
+
+    def dataclass_fields(self, target: Any, node: ast.AST) -> tuple[Inst, ...]:
+        """``dataclasses.fields(cls)``: each field's name, default and default_factory (MISSING
+        where it has none), in declaration order."""
+        cls = target.cls if type(target) is Inst else target
+        if type(cls) is not ClassV or not cls.is_dataclass:
+            raise _Raised(f"`{_text(node)}`: not a dataclass (TypeError)", ExtV("TypeError"))
+        out = []
+        for name in cls.fields:
+            declared = cls.find(name, _DATACLASS_MISSING)
+            field = Inst("Field", "object", False)
+            default = factory = _DATACLASS_MISSING
+            if isinstance(declared, FieldV):
+                if declared.factory is not None:
+                    factory = declared.factory
+                elif declared.has_default:
+                    default = declared.default
+            else:
+                default = declared
+            field.attrs.update(name=name, default=default, default_factory=factory, init=True)
+            out.append(field)
+        return tuple(out)
+
+    def loaded_module(self, name: str, default: Any) -> Any:
+        """``sys.modules.get(name)``: a module this analysis read (the analysed file, a project file)
+        under its import name; where it read none, whether Python would have one is not known."""
+        for scope in self.ctx.scopes:
+            if scope.dotted_name == name:
+                return ModV(name.rpartition(".")[2], scope.env.vars, path=scope.path)
+        return Unknown(f"whether `sys.modules` has `{name}` (a module this analysis did not read) is not known")
+
+    def module_source(self, mod: ModV, node: ast.AST) -> str:
+        """``inspect.getsource(module)``: the text of the analysed file (as the editor has it) or of
+        a project file (as it is on disk)."""
+        scope = next((s for s in self.ctx.scopes if s.path == mod.path), None)
+        if scope is not None and scope.text is not None:
+            return scope.text
+        try:
+            if os.path.getsize(mod.path) <= _MAX_SOURCE_BYTES:
+                with open(mod.path, encoding="utf-8", errors="replace") as fh:
+                    return fh.read()
+        except (OSError, ValueError):
+            pass
+        raise Unresolved(f"`{_text(node)}`: the source of `{mod.name}` cannot be read")
 
     def map_filter(self, name: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST, env: Env) -> list[Any]:
         """``map(fn, *iterables)`` and ``filter(fn, iterable)``, calling ``fn`` as the code would
@@ -1827,8 +1994,10 @@ class Interpreter:
             return Inst(name, CONTAINERS[name], True, origin)
         sig, builder = LAYERS[name]
         inst = Inst(name, "layer", True, origin)
+        bound = bind(name, sig, (), kwargs)
         if builder is not None:
-            builder(inst, bind(name, sig, (), kwargs), origin, self.make_layer)
+            builder(inst, bound, origin, self.make_layer)
+        inst.layer_args = (name, bound)
         return inst
 
     def call_external(self, name: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST, env: Env) -> Any:
@@ -1862,8 +2031,7 @@ class Interpreter:
                 p = Param(data.shape, "other", self.truthy(grad, node), origin)
                 return p
             if last == "Buffer":  # torch.nn.Buffer(tensor): a buffer, never a parameter
-                data = args[0] if args else kwargs.get("data")
-                return TensorV(tuple(data.shape)) if isinstance(data, (TensorV, Param)) else TensorV(())
+                return _as_buffer(args[0] if args else kwargs.get("data"))
             if last == "from_pretrained" and parts[-2] in ("Embedding", "EmbeddingBag"):
                 return self.pretrained_embedding(parts[-2], args, kwargs, node, env)
             if last in CONTAINERS:
@@ -1884,6 +2052,21 @@ class Interpreter:
             return reparametrize(key, args, kwargs, origin)
         if name.startswith("torch.nn.init"):
             return args[0] if args else None  # nn.init.trunc_normal_(t): fills t, returns it
+        if name == "type" and len(args) == 1 and not kwargs and type(args[0]) is Inst and type(args[0].cls) is ClassV:
+            return args[0].cls  # type(self): the instance's class
+        if name == "torch.get_default_device" and not args:
+            return DeviceV()  # the analyser builds on the meta device
+        if name == "torch.device" and len(args) == 1 and not kwargs and isinstance(args[0], str):
+            kind, _, index = args[0].partition(":")
+            return DeviceV(kind, int(index) if index.isdigit() else None)  # type: ignore[arg-type]
+        if name == "sys.modules.get" and args and isinstance(args[0], str):
+            return self.loaded_module(args[0], args[1] if len(args) > 1 else kwargs.get("default"))
+        if name == "inspect.getsource" and len(args) == 1 and type(args[0]) is ModV:
+            return self.module_source(args[0], node)
+        if parts[0] == "re" and len(parts) == 2 and last in _REGEX_FUNCTIONS:
+            return _regex(last, args, kwargs, node)
+        if name in ("huggingface_hub.dataclasses.validated_field",) and args:
+            return _field(*args[1:], **kwargs)
         if name in ("torch.manual_seed", "torch.no_grad", "print", "warnings.warn"):
             return None
         if parts[0] == "torch" and last in TENSOR_FACTORIES and len(parts) == 2:
@@ -1897,6 +2080,8 @@ class Interpreter:
             if any(is_unknownish(a) for a in args):  # a formula in Sym sizes; an Unknown says why
                 return _unknown_in(args) or sym_opaque(f"{last}({', '.join(render(a) for a in args)})", *args)
             return self._py(lambda a: getattr(math, last)(*a), args, node)
+        if name == "dataclasses.fields" and len(args) == 1:
+            return self.dataclass_fields(args[0], node)
         if name in ("dataclasses.field", "field"):
             if "default_factory" in kwargs:
                 return FieldV(factory=kwargs["default_factory"])
@@ -1996,7 +2181,8 @@ class Interpreter:
             src = args[0] if args else None
             if isinstance(src, (TensorV, Param)):
                 return TensorV(tuple(src.shape))
-            raise Unresolved(f"`{_text(node)}`: the source tensor's shape is unknown")
+            raise Unresolved(f"`{_text(node)}`: the source tensor's shape is unknown"
+                             + (f" ({why_of(src)})" if is_unknownish(src) else ""))
         if fn == "tensor":
             data = args[0] if args else None
             if isinstance(data, (int, float, bool)):
@@ -2080,6 +2266,7 @@ class Interpreter:
             bound = bind(layer, sig, tuple(args), kwargs)  # checks the arguments, even with nothing to build
             if builder is not None:
                 builder(inst, bound, inst.origin, self.make_layer)
+            inst.layer_args = (layer, bound)
         elif layer in STACKS:
             from lsp_count.pymodel.layers import _stack
 
@@ -2292,8 +2479,7 @@ def _module_method(interp: Interpreter, obj: Inst, name: str) -> Any:
         obj.attrs[str(key)] = v
 
     def register_buffer(key: Any, v: Any, persistent: Any = True) -> None:
-        # A buffer is never a parameter or a module, whatever the analyser made of its value.
-        obj.attrs[str(key)] = TensorV(tuple(v.shape)) if isinstance(v, (TensorV, Param)) else TensorV(())
+        obj.attrs[str(key)] = None if v is None else _as_buffer(v)
 
     def parameters(recurse: Any = True) -> list[Param]:
         return [p for _, p in params_of(obj)]
@@ -2301,21 +2487,54 @@ def _module_method(interp: Interpreter, obj: Inst, name: str) -> Any:
     def named_parameters(prefix: Any = "", recurse: Any = True) -> list[tuple[str, Param]]:
         return [((prefix + "." if prefix else "") + n, p) for n, p in params_of(obj)]
 
-    def modules() -> list[Inst]:
-        out, stack, seen = [], [obj], {id(obj)}  # each module once, as torch's named_modules
+    def named_modules(memo: Any = None, prefix: Any = "", remove_duplicate: Any = True) -> list[tuple[str, Inst]]:
+        # As torch: the module, then each submodule depth first under its dotted name, once each.
+        out: list[tuple[str, Inst]] = []
+        seen: set[int] = set()
+        stack = [(str(prefix), obj)]
         while stack:
-            m = stack.pop()
-            out.append(m)
-            subs = [v for v in m.attrs.values() if isinstance(v, Inst) and v.is_module and id(v) not in seen]
-            seen.update(id(v) for v in subs)
-            stack.extend(reversed(subs))
+            name, m = stack.pop()
+            if id(m) in seen:
+                continue
+            seen.add(id(m))
+            out.append((name, m))
+            stack.extend(reversed([(f"{name}.{k}" if name else k, v) for k, v in m.attrs.items()
+                                   if isinstance(v, Inst) and v.is_module and id(v) not in seen]))
         return out
 
-    def named_modules() -> list[tuple[str, Inst]]:
-        return [("", m) for m in modules()]
+    def named_children() -> list[tuple[str, Inst]]:
+        seen: set[int] = set()
+        out = []
+        for k, v in obj.attrs.items():
+            if isinstance(v, Inst) and v.is_module and id(v) not in seen:
+                seen.add(id(v))
+                out.append((k, v))
+        return out
 
     def children() -> list[Inst]:
-        return [v for v in obj.attrs.values() if isinstance(v, Inst) and v.is_module]
+        return [v for _, v in named_children()]
+
+    def get_submodule(target: Any) -> Inst:
+        # As torch: each dotted step an attribute that is a module, else AttributeError.
+        module = obj
+        for item in str(target).split(".") if target != "" else []:
+            found = module.attrs.get(item)
+            if is_unknownish(found):  # there, but not built by the analyser: not an AttributeError
+                raise Unresolved(f"`get_submodule({target!r})`: {why_of(found)}")
+            if not (isinstance(found, Inst) and found.is_module):
+                raise _Raised(f"`get_submodule({target!r})`: `{item}` is not a submodule (AttributeError)",
+                              ExtV("AttributeError"))
+            module = found
+        return module
+
+    def get_parameter(target: Any, kind: type = Param, what: str = "parameter") -> Any:
+        path, _, name = str(target).rpartition(".")
+        found = get_submodule(path).attrs.get(name)
+        if is_unknownish(found):
+            raise Unresolved(f"`get_{what}({target!r})`: {why_of(found)}")
+        if not isinstance(found, kind):
+            raise _Raised(f"`get_{what}({target!r})`: `{name}` is not a {what} (AttributeError)", ExtV("AttributeError"))
+        return found
 
     def update(vs: Any) -> None:
         items = vs.items() if isinstance(vs, dict) else vs.attrs.items() if isinstance(vs, Inst) else vs
@@ -2325,7 +2544,9 @@ def _module_method(interp: Interpreter, obj: Inst, name: str) -> Any:
     table: dict[str, Callable[..., Any]] = {
         "add_module": add_module, "register_module": add_module, "register_parameter": register_parameter,
         "register_buffer": register_buffer, "parameters": parameters, "named_parameters": named_parameters,
-        "modules": modules, "named_modules": named_modules, "children": children,
+        "modules": lambda: [m for _, m in named_modules()], "named_modules": named_modules, "children": children,
+        "named_children": named_children, "get_submodule": get_submodule, "get_parameter": get_parameter,
+        "get_buffer": lambda target: get_parameter(target, TensorV, "buffer"),
         "requires_grad_": lambda flag=True: _set_grad(obj, flag),
         "apply": lambda fn: obj, "to": lambda *a, **k: obj, "eval": lambda: obj, "train": lambda mode=True: obj,
         "half": lambda: obj, "float": lambda: obj, "bfloat16": lambda: obj, "cuda": lambda *a: obj, "cpu": lambda: obj,
@@ -2370,6 +2591,14 @@ def _may_define(path: str | None, name: str) -> bool:
     word = re.escape(name)
     return re.search(rf"^(?:class|def)\s+{word}\b|^{word}\s*[:=]|^(?:from|import)\b[^\n]*\b{word}\b|"
                      rf"^\s+{word},?\s*(?:#.*)?$", text, re.M) is not None
+
+
+def _is_lazy_package_block(stmt: ast.stmt) -> bool:
+    """``if TYPE_CHECKING: <imports> else: sys.modules[__name__] = _LazyModule(...)``: a package that
+    replaces itself with a lazy module (transformers' packages). Running it would fail (it reads
+    ``globals()``) and mark every name it imports unknown; its names are read from the imports."""
+    return isinstance(stmt, ast.If) and _dotted(stmt.test).endswith("TYPE_CHECKING") and any(
+        _replaces_module(x) for x in stmt.orelse)
 
 
 def _replaces_module(stmt: ast.stmt) -> bool:
@@ -2492,7 +2721,10 @@ def _text(node: ast.AST | None) -> str:
 def _isinstance(obj: Any, classes: Any) -> bool:
     options = classes if isinstance(classes, tuple) else (classes,)
     for c in options:
-        if isinstance(c, ClassV):
+        if c is None:  # `X | None`: NoneType
+            if obj is None:
+                return True
+        elif isinstance(c, ClassV):
             if isinstance(obj, Inst) and isinstance(obj.cls, ClassV) and c in obj.cls.mro():
                 return True
         elif isinstance(c, ExtV):
@@ -2505,9 +2737,164 @@ def _isinstance(obj: Any, classes: Any) -> bool:
             py = _PY_TYPES.get(c.name)
             if py is not None and (isinstance(obj, py) or (py is int and isinstance(obj, Sym))):
                 return True
-    if any(is_unknownish(x) for x in (obj,)) and not isinstance(obj, Sym):
+    if is_unknownish(obj) and not (isinstance(obj, Sym) and not any(isinstance(c, ClassV) for c in options)):
+        # A formula stands for an int (`isinstance(dim, int)`, not a tuple); whether it is an instance
+        # of a class of the project (a config whose defaults could not be built) is not known.
         raise Unresolved(f"isinstance on an unresolved value: {why_of(obj)}")
     return False
+
+
+def _as_buffer(data: Any) -> Any:
+    """A buffer's tensor: never a parameter or a module, whatever the analyser made of its value; a
+    value whose shape it does not know stays unknown (a 0-d tensor here would be a silent guess)."""
+    if isinstance(data, (TensorV, Param)):
+        return TensorV(tuple(data.shape), data.values if isinstance(data, TensorV) else None)
+    if is_unknownish(data):
+        return Unknown(f"a buffer made from an unresolved value: {why_of(data)}")
+    return Unknown(f"a buffer made from {type(data).__name__}, not a tensor the analyser built")
+
+
+def _is_type(v: Any) -> bool:
+    """A class as isinstance takes one (or a union of them, a tuple)."""
+    if type(v) is tuple:
+        return bool(v) and all(_is_type(x) for x in v)
+    return v is None or type(v) in (ClassV, ExtV) or (type(v) is BuiltinV and v.name in _PY_TYPES)
+
+
+def _class_attribute(cls: ClassV, name: str) -> Any:
+    """What Python gives every class (``__name__``, ``__bases__``, ``__module__``, ...) where the
+    class does not define it; _MISSING for any other name."""
+    if name == "__dict__":
+        return dict(cls.namespace)  # read only: a copy
+    if name in ("__name__", "__qualname__"):
+        return cls.name
+    if name == "__bases__":
+        return tuple(cls.bases)
+    if name == "__module__":
+        scope = cls.env.module if cls.env is not None else None
+        return scope.dotted_name if scope is not None else Unknown(f"`{cls.name}.__module__` is not known")
+    return _MISSING
+
+
+def _dotted_module_name(path: str) -> str:
+    directory, file = os.path.split(os.path.abspath(path))
+    stem = os.path.splitext(file)[0]
+    parts = [] if stem == "__init__" else [stem]
+    while os.path.isfile(os.path.join(directory, "__init__.py")):
+        directory, package = os.path.split(directory)
+        if not package:
+            break
+        parts.insert(0, package)
+    return ".".join(parts) or stem
+
+
+_MAX_SOURCE_BYTES = 2 * 2**20  # inspect.getsource of a bigger file: not a model definition's
+_REGEX_FUNCTIONS = frozenset("search match fullmatch findall sub subn split escape".split())
+# Regular expressions run on known strings when the backtracking they can do is bounded: no
+# repeated group that could match in several ways (`(a+)+`, `(a|ab)*`), no backreference, and at most
+# _MAX_REGEX_WORK steps by the count of repeats and branches on a text of that length (the analyser
+# must never hang on a file; on a long text even `\w*\w*!` would take hours).
+_MAX_REGEX_WORK = 10**7
+_SINGLE_CHARACTER = frozenset({"LITERAL", "NOT_LITERAL", "IN", "ANY", "CATEGORY", "RANGE"})
+
+
+def _regex_work(items: Any, n: int) -> float | None:
+    """How many ways the items can match at one place in a text of ``n`` characters, at most; None
+    for what the bound does not cover (a repeated group, a backreference, a conditional)."""
+    work = 1.0
+    for op, av in items:
+        kind = str(op)
+        if kind in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
+            low, high, sub = av
+            if high <= 1:  # optional: with it or without it
+                inner = _regex_work(sub, n)
+                if inner is None:
+                    return None
+                work *= 1 + inner
+            elif all(str(o) in _SINGLE_CHARACTER for o, _ in sub):
+                work *= min(high, n) + 1
+            else:
+                return None
+        elif kind == "BRANCH":
+            ways = [_regex_work(branch, n) for branch in av[1]]
+            if None in ways:
+                return None
+            work *= sum(ways)  # type: ignore[arg-type]
+        elif kind in ("SUBPATTERN", "ATOMIC_GROUP", "ASSERT", "ASSERT_NOT"):
+            inner = _regex_work(av if kind == "ATOMIC_GROUP" else av[-1], n)
+            if inner is None:
+                return None
+            work *= inner
+        elif kind in ("GROUPREF", "GROUPREF_EXISTS", "GROUPREF_IGNORE", "GROUPREF_LOC_IGNORE", "GROUPREF_UNI_IGNORE"):
+            return None
+    return work
+
+
+def _regex(function: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
+    """``re.search(pattern, text)`` and the like on known strings, as Python computes them, where
+    the matching is sure to end soon (see _regex_work)."""
+    values = [*args, *kwargs.values()]
+    if any(is_unknownish(a) for a in values):
+        return _unknown_in(values) or Unknown(f"`{_text(node)}` depends on unresolved values")
+    pattern = args[0] if args else kwargs.get("pattern")
+    if not isinstance(pattern, str):
+        return Unknown(f"`{_text(node)}`: the analyser runs regular expressions given as strings")
+    if function != "escape":
+        n = sum(len(a) for a in values[1:] if isinstance(a, str)) + 1
+        try:
+            from re import _parser  # type: ignore[attr-defined]
+
+            work = _regex_work(_parser.parse(pattern), n)
+        except re.error as exc:  # as Python raises it, before any matching
+            raise _Raised(f"`{_text(node)}` raises re.error: {_user_words(str(exc))}"[:300], ExtV("re.error"))
+        except (RecursionError, ImportError, AttributeError, TypeError, ValueError):
+            work = None
+        if work is None or work * n > _MAX_REGEX_WORK:
+            return Unknown(f"`{_text(node)}`: the analyser does not run this regular expression on this text (it "
+                           f"could take very long)")
+    try:
+        return getattr(re, function)(*args, **kwargs)
+    except (re.error, TypeError, ValueError) as exc:
+        kind = "re.error" if isinstance(exc, re.error) else type(exc).__name__
+        raise _Raised(f"`{_text(node)}` raises {kind}: {_user_words(str(exc))}"[:300], ExtV(kind))
+
+
+def _field(default: Any = _MISSING, default_factory: Any = _MISSING, **_: Any) -> FieldV:
+    """A dataclass field's default, as dataclasses.field and huggingface_hub's validated fields give it."""
+    if default_factory is not _MISSING:
+        return FieldV(factory=default_factory)
+    if default is not _MISSING:
+        return FieldV(default=default, has_default=True)
+    return FieldV()
+
+
+def _builtin_exception(v: Any) -> type[BaseException] | None:
+    """Python's own exception class that an ExtV names (ValueError, OSError, re.error), else None."""
+    if type(v) is not ExtV:
+        return None
+    found = re.error if v.name == "re.error" else getattr(builtins, v.name, None)
+    return found if isinstance(found, type) and issubclass(found, BaseException) else None
+
+
+def _exception_matches(kind: Any, handler: Any) -> bool | None:
+    """Whether ``except handler`` catches an exception of class ``kind``: a class of the project is
+    caught by itself, its bases, and Python's exceptions it derives from; None where the answer
+    depends on a class the analyser does not know (it then follows no handler)."""
+    if kind is None:
+        return None
+    if type(handler) is ClassV:
+        return type(kind) is ClassV and handler in kind.mro()
+    caught = _builtin_exception(handler)
+    if caught is None:
+        return None
+    if type(kind) is ClassV:
+        outside = [b for c in kind.mro() for b in c.bases if type(b) is not ClassV]
+        known = [_builtin_exception(b) for b in outside if b != ExtV("object")]
+        if any(k is None for k in known):
+            return None
+        return any(issubclass(k, caught) for k in known if k is not None)
+    raised = _builtin_exception(kind)
+    return None if raised is None else issubclass(raised, caught)
 
 
 def _issubclass(cls: Any, classes: Any) -> bool:
@@ -2624,29 +3011,34 @@ def _getattr(obj: Any, name: Any, *default: Any) -> Any:
 
 def _hasattr(obj: Any, name: Any) -> Any:
     if isinstance(obj, Inst):
-        if name in obj.attrs:
+        if name in obj.attrs or (obj.layer_args is not None and name in LAYER_ATTRIBUTES.get(obj.layer_args[0], ())):
             return True
         if isinstance(obj.cls, ClassV):
-            try:
-                obj.cls.lookup(name)
-                return True
-            except KeyError:
-                return False
+            # A method nn.Module gives every module (`hasattr(module, "named_children")`) is there too.
+            return obj.cls.find(name, _MISSING) is not _MISSING or (obj.is_module and _hasattr(obj.cls, name) is True)
         return False
     if isinstance(obj, ClassV):
-        try:
-            obj.lookup(name)
+        if obj.find(name, _MISSING) is not _MISSING or _class_attribute(obj, name) is not _MISSING:
             return True
-        except KeyError:
-            if name in ("__dict__", "__name__"):
-                return True
-            outside = [b for c in obj.mro() for b in c.bases if not isinstance(b, ClassV) and b != ExtV("object")]
-            return Unknown(f"whether `{obj.name}` has `{name}` depends on a base outside the file") if outside else False
+        outside = {b for c in obj.mro() for b in c.bases if type(b) is not ClassV}
+        answers = [_outside_class_has(b, name) for b in outside]
+        if any(answers):
+            return True
+        return Unknown(f"whether `{obj.name}` has `{name}` depends on a base outside the file") if None in answers else False
     if is_unknownish(obj):
         return Unknown(f"hasattr on an unresolved value: {why_of(obj)}")
     if isinstance(obj, ExtV):
         return True  # a library feature probe (hasattr(F, "scaled_dot_product_attention")): assume the current API
     return hasattr(obj, name) if isinstance(obj, (int, float, str, list, dict, tuple)) else False
+
+
+def _outside_class_has(base: Any, name: str) -> bool | None:
+    """Whether a base from outside the project has the attribute, where the analyser knows that
+    base (object, nn.Module, Python's exceptions); None where it does not."""
+    if base == ExtV("torch.nn.Module"):
+        return name in MODULE_CLASS_ATTRIBUTES or hasattr(object, name)
+    known = object if base == ExtV("object") else _builtin_exception(base)
+    return None if known is None else hasattr(known, name)
 
 
 def _setattr(obj: Any, name: Any, value: Any) -> None:
@@ -2711,10 +3103,10 @@ _BUILTINS: dict[str, Any] = {
     "callable": BuiltinV("callable", _callable),
     "super": None,  # filled per call site below
     "None": None, "True": True, "False": False, "NotImplemented": None,
-    "object": ExtV("object"), "Exception": ExtV("Exception"), "ValueError": ExtV("ValueError"),
-    "TypeError": ExtV("TypeError"), "NotImplementedError": ExtV("NotImplementedError"),
-    "AssertionError": ExtV("AssertionError"), "KeyError": ExtV("KeyError"), "RuntimeError": ExtV("RuntimeError"),
-    "type": ExtV("type"), "id": BuiltinV("id", _unsupported("id")),
+    "object": ExtV("object"), "type": ExtV("type"), "id": BuiltinV("id", _unsupported("id")),
+    # Python's exception classes, by name: what `raise` and `except` name (see _exception_matches).
+    **{name: ExtV(name) for name, value in vars(builtins).items()
+       if isinstance(value, type) and issubclass(value, BaseException)},
 }
 for _name in _UNSAFE:
     _BUILTINS[_name] = BuiltinV(_name, _unsupported(_name))

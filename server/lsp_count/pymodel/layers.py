@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from lsp_count.core.source import Span
-from lsp_count.pymodel.values import Inst, Param, Sym, Unknown, Unresolved, sym_mul
+from lsp_count.pymodel.values import Inst, Param, Sym, Unknown, Unresolved, sym_add, sym_mul
 
 REQUIRED = object()
 
@@ -324,7 +324,7 @@ LAYERS: dict[str, tuple[list[tuple[str, Any]], Builder | None]] = {
     "ConvTranspose1d": (_CONVT, _conv(1, True)), "ConvTranspose2d": (_CONVT, _conv(2, True)),
     "ConvTranspose3d": (_CONVT, _conv(3, True)),
     "BatchNorm1d": (_BN, _batchnorm), "BatchNorm2d": (_BN, _batchnorm), "BatchNorm3d": (_BN, _batchnorm),
-    "SyncBatchNorm": (_BN, _batchnorm),
+    "SyncBatchNorm": (_BN + [("process_group", None)], _batchnorm),
     "InstanceNorm1d": (_IN, _batchnorm), "InstanceNorm2d": (_IN, _batchnorm), "InstanceNorm3d": (_IN, _batchnorm),
     "LayerNorm": ([("normalized_shape", REQUIRED), ("eps", 1e-5), ("elementwise_affine", True), ("bias", True)], _layernorm),
     "RMSNorm": ([("normalized_shape", REQUIRED), ("eps", None), ("elementwise_affine", True)], _rmsnorm),
@@ -367,6 +367,108 @@ CircularPad1d CircularPad2d CircularPad3d ReflectionPad3d FractionalMaxPool2d Fr
 MaxUnpool2d MaxUnpool3d CosineEmbeddingLoss GaussianNLLLoss HingeEmbeddingLoss MarginRankingLoss MultiLabelMarginLoss
 MultiLabelSoftMarginLoss MultiMarginLoss NLLLoss2d PoissonNLLLoss SoftMarginLoss TripletMarginLoss
 TripletMarginWithDistanceLoss
+""".split())
+
+# The hyperparameters torch keeps on each layer (`conv.stride`, `fc.in_features`), as it keeps them:
+# per layer, the constructor arguments stored as given and those torch normalizes (an int kernel
+# size becomes a tuple, a negative padding_idx counts from the end). Read when code asks for one
+# (layer_attribute); a test compares them with torch's for random arguments.
+def _same(a: dict[str, Any], name: str) -> Any:
+    return a[name]
+
+
+def _conv_attributes(dims: int, transposed: bool) -> dict[str, Callable[[dict[str, Any], str], Any]]:
+    def sizes(a: dict[str, Any], name: str) -> tuple[Any, ...]:
+        return _tuple(a[name], dims, name)
+
+    def padding(a: dict[str, Any], name: str) -> Any:
+        return a[name] if isinstance(a[name], str) else sizes(a, name)
+
+    return {"in_channels": _same, "out_channels": _same, "kernel_size": sizes, "stride": sizes, "padding": padding,
+            "dilation": sizes, "groups": _same, "padding_mode": _same,
+            "transposed": lambda a, n: transposed,
+            "output_padding": sizes if transposed else (lambda a, n: (0,) * dims)}
+
+
+def _padding_idx(a: dict[str, Any], name: str) -> Any:
+    idx = a[name]
+    if isinstance(idx, int) and not isinstance(idx, bool) and idx < 0:
+        return sym_add(a["num_embeddings"], idx)
+    return idx
+
+
+def _rnn_attributes(mode: str | None) -> dict[str, Callable[[dict[str, Any], str], Any]]:
+    def rnn_mode(a: dict[str, Any], name: str) -> Any:
+        if mode is not None:
+            return mode
+        kind = a["nonlinearity"]
+        if kind not in ("tanh", "relu"):
+            raise Unresolved(f"nonlinearity is {_describe(kind)}; torch raises (tanh or relu)")
+        return "RNN_TANH" if kind == "tanh" else "RNN_RELU"
+
+    out: dict[str, Callable[[dict[str, Any], str], Any]] = {
+        name: _same for name in ("input_size", "hidden_size", "num_layers", "bias", "batch_first", "bidirectional")}
+    out.update(mode=rnn_mode, dropout=lambda a, n: float(a[n]), proj_size=lambda a, n: a.get(n, 0))
+    if mode is None:
+        out["nonlinearity"] = _same
+    return out
+
+
+def _given(*names: str) -> dict[str, Callable[[dict[str, Any], str], Any]]:
+    return {name: _same for name in names}
+
+
+_SHAPE = {"normalized_shape": lambda a, n: _norm_shape(a[n])}
+LAYER_ATTRIBUTES: dict[str, dict[str, Callable[[dict[str, Any], str], Any]]] = {
+    "Linear": _given("in_features", "out_features"),
+    "Bilinear": _given("in1_features", "in2_features", "out_features"),
+    "Embedding": {**_given("num_embeddings", "embedding_dim", "max_norm", "norm_type", "scale_grad_by_freq", "sparse"),
+                  "padding_idx": _padding_idx},
+    "EmbeddingBag": {**_given("num_embeddings", "embedding_dim", "max_norm", "norm_type", "scale_grad_by_freq", "mode",
+                              "sparse", "include_last_offset"), "padding_idx": _padding_idx},
+    **{f"Conv{d}d": _conv_attributes(d, False) for d in (1, 2, 3)},
+    **{f"ConvTranspose{d}d": _conv_attributes(d, True) for d in (1, 2, 3)},
+    **{name: _given("num_features", "eps", "momentum", "affine", "track_running_stats") for name in (
+        "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d")},
+    "SyncBatchNorm": _given("num_features", "eps", "momentum", "affine", "track_running_stats", "process_group"),
+    "LayerNorm": {**_SHAPE, **_given("eps", "elementwise_affine")},
+    "RMSNorm": {**_SHAPE, **_given("eps", "elementwise_affine")},
+    "GroupNorm": _given("num_groups", "num_channels", "eps", "affine"),
+    "PReLU": _given("num_parameters", "init"),
+    "MultiheadAttention": {**_given("embed_dim", "num_heads", "dropout", "batch_first", "add_zero_attn"),
+                           "kdim": lambda a, n: a["embed_dim"] if a[n] is None else a[n],
+                           "vdim": lambda a, n: a["embed_dim"] if a[n] is None else a[n],
+                           "head_dim": lambda a, n: as_int(a["embed_dim"], "embed_dim") // as_int(
+                               a["num_heads"], "num_heads")},
+    "RNN": _rnn_attributes(None), "LSTM": _rnn_attributes("LSTM"), "GRU": _rnn_attributes("GRU"),
+    "RNNCell": _given("input_size", "hidden_size", "bias", "nonlinearity"),
+    "LSTMCell": _given("input_size", "hidden_size", "bias"), "GRUCell": _given("input_size", "hidden_size", "bias"),
+}
+NOT_A_LAYER_ATTRIBUTE = object()
+
+
+def layer_attribute(layer: str, bound: dict[str, Any], name: str) -> Any:
+    """``layer.<name>`` as torch has it on a layer built with ``bound``; NOT_A_LAYER_ATTRIBUTE where
+    torch keeps no such hyperparameter."""
+    read = LAYER_ATTRIBUTES.get(layer, {}).get(name)
+    return NOT_A_LAYER_ATTRIBUTE if read is None else read(bound, name)
+
+
+# What nn.Module has beyond object's attributes (dir(nn.Module) - dir(object), torch 2.13): a class
+# of the project answers `hasattr(cls, name)` through it (transformers' can_generate asks for
+# prepare_inputs_for_generation). A test compares it with the installed torch.
+MODULE_CLASS_ATTRIBUTES = frozenset("""
+T_destination __annotations__ __call__ __dict__ __getattr__ __module__ __setstate__ __weakref__ _apply _call_impl
+_compiled_call_impl _get_backward_hooks _get_backward_pre_hooks _get_name _load_from_state_dict
+_maybe_warn_non_full_backward_hook _named_members _register_load_state_dict_pre_hook _register_state_dict_hook
+_replicate_for_data_parallel _save_to_state_dict _slow_forward _version _wrapped_call_impl add_module apply bfloat16
+buffers call_super_init children compile cpu cuda double dump_patches eval extra_repr float forward get_buffer
+get_extra_state get_parameter get_submodule half ipu load_state_dict modules mtia named_buffers named_children
+named_modules named_parameters parameters register_backward_hook register_buffer register_forward_hook
+register_forward_pre_hook register_full_backward_hook register_full_backward_pre_hook
+register_load_state_dict_post_hook register_load_state_dict_pre_hook register_module register_parameter
+register_state_dict_post_hook register_state_dict_pre_hook requires_grad_ set_extra_state set_submodule share_memory
+state_dict to to_empty train type xpu zero_grad
 """.split())
 
 # Stacks that clone their layer argument (TransformerEncoder(layer, num_layers, norm)).

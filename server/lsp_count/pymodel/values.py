@@ -208,7 +208,7 @@ class Inst:
     (``parameters()`` yields in it, and the first path of a tied tensor wins).
     """
 
-    __slots__ = ("cls", "attrs", "kind", "origin", "is_module")
+    __slots__ = ("cls", "attrs", "kind", "origin", "is_module", "layer_args")
 
     def __init__(self, cls: Any, kind: str, is_module: bool, origin: Span | None = None) -> None:
         self.cls = cls
@@ -216,6 +216,9 @@ class Inst:
         self.kind = kind  # "layer", "module", "list", "dict", "seq", "plist", "pdict", "object"
         self.origin = origin
         self.is_module = is_module
+        # A torch layer's (name, bound constructor arguments): its hyperparameters are read from
+        # them when asked for (layers.layer_attribute); never changed after the build, so shared by copies.
+        self.layer_args: tuple[str, dict[str, Any]] | None = None
 
     @property
     def type_name(self) -> str:
@@ -363,3 +366,9 @@ class ClassV:
 
     def __eq__(self, other: object) -> bool:
         return self is other
+
+    def __repr__(self) -> str:
+        # As Python writes a class: the analysed code may read it (transformers' can_generate looks
+        # for "GenerationMixin" in str(cls.__bases__)).
+        scope = getattr(self.env, "module", None)
+        return f"<class '{scope.dotted_name}.{self.name}'>" if scope is not None else f"<class '{self.name}'>"

@@ -1,0 +1,135 @@
+"""Parity: the hyperparameters the analyser reads off a torch layer (``conv.stride``,
+``fc.in_features``, ``emb.padding_idx``) equal what torch keeps on the same layer, for random
+constructor arguments, and the table names every plain value torch keeps."""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lsp_count.pymodel.layers import LAYER_ATTRIBUTES, LAYERS, bind, layer_attribute
+
+torch = pytest.importorskip("torch")
+pytestmark = pytest.mark.parity
+
+small = st.integers(1, 6)
+flag = st.booleans()
+
+
+def _sizes(dims: int) -> st.SearchStrategy:
+    return st.one_of(st.integers(1, 3), st.tuples(*[st.integers(1, 3)] * dims))
+
+
+@st.composite
+def conv_args(draw, dims: int, transposed: bool) -> dict:
+    groups = draw(st.integers(1, 3))
+    kwargs = dict(in_channels=groups * draw(small), out_channels=groups * draw(small), kernel_size=draw(_sizes(dims)),
+                  stride=draw(_sizes(dims)), dilation=draw(_sizes(dims)), groups=groups, bias=draw(flag))
+    if transposed:
+        kwargs.update(padding=draw(_sizes(dims)), output_padding=0)
+    else:
+        padding = draw(st.one_of(_sizes(dims), st.sampled_from(["valid", "same"])))
+        if padding == "same":
+            kwargs["stride"] = 1
+        kwargs.update(padding=padding, padding_mode=draw(st.sampled_from(["zeros", "reflect", "replicate", "circular"])))
+    return kwargs
+
+
+@st.composite
+def embedding_args(draw, bag: bool) -> dict:
+    n = draw(st.integers(1, 10))
+    kwargs = dict(num_embeddings=n, embedding_dim=draw(small), padding_idx=draw(st.one_of(st.none(), st.integers(-n, n - 1))),
+                  max_norm=draw(st.sampled_from([None, 1.0])), norm_type=draw(st.sampled_from([2.0, 1.0])),
+                  scale_grad_by_freq=draw(flag), sparse=draw(flag))
+    if bag:
+        kwargs.update(mode=draw(st.sampled_from(["sum", "mean", "max"])), include_last_offset=draw(flag))
+    return kwargs
+
+
+@st.composite
+def mha_args(draw) -> dict:
+    heads = draw(st.integers(1, 4))
+    return dict(embed_dim=heads * draw(small), num_heads=heads, dropout=draw(st.sampled_from([0.0, 0.1])),
+                bias=draw(flag), add_bias_kv=draw(flag), add_zero_attn=draw(flag), batch_first=draw(flag),
+                kdim=draw(st.one_of(st.none(), small)), vdim=draw(st.one_of(st.none(), small)))
+
+
+@st.composite
+def rnn_args(draw, layer: str) -> dict:
+    hidden, layers = draw(st.integers(2, 6)), draw(st.integers(1, 3))
+    kwargs = dict(input_size=draw(small), hidden_size=hidden, num_layers=layers, bias=draw(flag),
+                  batch_first=draw(flag), dropout=draw(st.sampled_from([0, 0.5])) if layers > 1 else 0,
+                  bidirectional=draw(flag))
+    if layer == "RNN":
+        kwargs["nonlinearity"] = draw(st.sampled_from(["tanh", "relu"]))
+    if layer == "LSTM":
+        kwargs["proj_size"] = draw(st.integers(0, hidden - 1))
+    return kwargs
+
+
+@st.composite
+def group_norm_args(draw) -> dict:
+    groups = draw(st.integers(1, 4))
+    return dict(num_groups=groups, num_channels=groups * draw(small), eps=draw(st.sampled_from([1e-5, 1e-6])),
+                affine=draw(flag))
+
+
+def _norm(draw_shape: st.SearchStrategy, **extra: st.SearchStrategy) -> st.SearchStrategy:
+    return st.fixed_dictionaries({"normalized_shape": draw_shape, "elementwise_affine": flag, **extra})
+
+
+_BN = st.fixed_dictionaries({"num_features": small, "eps": st.sampled_from([1e-5, 1e-3]), "momentum": st.sampled_from([0.1, None]),
+                             "affine": flag, "track_running_stats": flag})
+ARGUMENTS = {
+    "Linear": st.fixed_dictionaries({"in_features": small, "out_features": small, "bias": flag}),
+    "Bilinear": st.fixed_dictionaries({"in1_features": small, "in2_features": small, "out_features": small, "bias": flag}),
+    "Embedding": embedding_args(False), "EmbeddingBag": embedding_args(True),
+    **{f"Conv{d}d": conv_args(d, False) for d in (1, 2, 3)},
+    **{f"ConvTranspose{d}d": conv_args(d, True) for d in (1, 2, 3)},
+    **{name: _BN for name in ("BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "SyncBatchNorm", "InstanceNorm1d",
+                              "InstanceNorm2d", "InstanceNorm3d")},
+    "LayerNorm": _norm(st.one_of(small, st.lists(small, min_size=1, max_size=3)), eps=st.sampled_from([1e-5, 1e-6]), bias=flag),
+    "RMSNorm": _norm(st.one_of(small, st.tuples(small, small)), eps=st.sampled_from([None, 1e-6])),
+    "GroupNorm": group_norm_args(),
+    "PReLU": st.fixed_dictionaries({"num_parameters": small, "init": st.sampled_from([0.25, 0.1])}),
+    "MultiheadAttention": mha_args(),
+    "RNN": rnn_args("RNN"), "LSTM": rnn_args("LSTM"), "GRU": rnn_args("GRU"),
+    "RNNCell": st.fixed_dictionaries({"input_size": small, "hidden_size": small, "bias": flag,
+                                      "nonlinearity": st.sampled_from(["tanh", "relu"])}),
+    "LSTMCell": st.fixed_dictionaries({"input_size": small, "hidden_size": small, "bias": flag}),
+    "GRUCell": st.fixed_dictionaries({"input_size": small, "hidden_size": small, "bias": flag}),
+}
+
+
+def test_every_layer_with_attributes_has_arguments_here() -> None:
+    assert set(ARGUMENTS) == set(LAYER_ATTRIBUTES) and set(LAYER_ATTRIBUTES) <= set(LAYERS)
+
+
+def _torch_layer(name: str, kwargs: dict):
+    with warnings.catch_warnings(), torch.device("meta"):
+        warnings.simplefilter("ignore")
+        return getattr(torch.nn, name)(**kwargs)
+
+
+def _plain_attributes(layer) -> set[str]:
+    """The public values torch keeps on the layer that are not parameters, buffers or submodules
+    (nor the slots of optional parameters, None when absent: MultiheadAttention's bias_k)."""
+    slots = set(layer._parameters) | set(layer._buffers) | set(layer._modules)
+    return {k for k, v in vars(layer).items() if not k.startswith("_") and k != "training" and k not in slots
+            and not isinstance(v, torch.Tensor) and not (v is None and k in ("bias_k", "bias_v"))}
+
+
+@pytest.mark.parametrize("name", sorted(ARGUMENTS))
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(data=st.data())
+def test_layer_attributes_equal_torch(name: str, data) -> None:
+    kwargs = data.draw(ARGUMENTS[name])
+    layer = _torch_layer(name, kwargs)
+    bound = bind(name, LAYERS[name][0], (), kwargs)
+    assert set(LAYER_ATTRIBUTES[name]) == _plain_attributes(layer)
+    for attr in LAYER_ATTRIBUTES[name]:
+        ours, theirs = layer_attribute(name, bound, attr), getattr(layer, attr)
+        assert ours == theirs and type(ours) is type(theirs), (attr, ours, theirs)

@@ -1,0 +1,462 @@
+"""Pieces of Python the analyser follows in constructors: the code's own exceptions (try/except),
+a class looking at itself (type, __bases__, __module__, hasattr), regular expressions, the
+module's own source, named_children / named_modules. Counts that torch would give are checked
+in the corpus (tests/fixtures/pymodels/introspection.py); here, each rule and each refusal."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from lsp_count.core.analyze import AnalyzeOptions, analyze_text
+from lsp_count.pymodel.interp import _regex_work
+
+
+def run(src: str, path: str = "model.py"):
+    return analyze_text(textwrap.dedent(src), path, AnalyzeOptions())
+
+
+def counts(report) -> dict[str, int]:
+    return {m.name: m.tree.total for m in report.models}
+
+
+def lc101(report) -> dict[str, str]:
+    return {p.message.split("`")[1]: p.message for p in report.problems if p.code == "LC101"}
+
+
+def _net(body: str, prelude: str = "") -> str:
+    return "import torch.nn as nn\n" + textwrap.dedent(prelude) + "class Net(nn.Module):\n    def __init__(self):\n" \
+        "        super().__init__()\n" + textwrap.indent(textwrap.dedent(body), "        ")
+
+
+@pytest.mark.parametrize("body, width", [
+    # The handler that names the class or a base of it runs; the others do not.
+    ("try:\n    raise ValueError('x')\nexcept TypeError:\n    w = 1\nexcept ValueError:\n    w = 2\n", 2),
+    ("try:\n    raise KeyError('x')\nexcept LookupError:\n    w = 3\n", 3),
+    ("try:\n    raise KeyError\nexcept (TypeError, KeyError):\n    w = 4\n", 4),
+    ("try:\n    raise ValueError('x')\nexcept:\n    w = 5\n", 5),
+    ("try:\n    raise ValueError('x')\nexcept Exception as exc:\n    w = 6\n", 6),
+    # else runs when nothing was raised; finally always, after the handler.
+    ("try:\n    w = 1\nexcept ValueError:\n    w = 2\nelse:\n    w = 7\n", 7),
+    ("try:\n    raise ValueError\nexcept ValueError:\n    w = 1\nfinally:\n    w = 8\n", 8),
+    # A class of the project deriving from a Python exception; raised in a called function.
+    ("try:\n    fail()\nexcept ValueError:\n    w = 9\n", 9),
+    ("try:\n    fail()\nexcept Refused:\n    w = 10\n", 10),
+    # A class of the project caught by a base of it that is a class of the project too.
+    ("try:\n    raise Narrower\nexcept Refused:\n    w = 12\n", 12),
+    # A bare raise in a handler raises what it caught, to the outer handler.
+    ("try:\n    try:\n        raise Refused\n    except Refused:\n        raise\nexcept ValueError:\n    w = 11\n", 11),
+])
+def test_the_handler_that_matches_runs(body: str, width: int) -> None:
+    prelude = """
+        class Refused(ValueError):
+            pass
+        class Narrower(Refused):
+            pass
+        def fail():
+            raise Refused("no")
+    """
+    report = run(_net(body + "self.proj = nn.Linear(w, 1)\n", prelude))
+    assert counts(report) == {"Net": width + 1}, report.problems
+
+
+def test_finally_runs_on_the_way_out_of_a_return() -> None:
+    report = run("""
+        import torch.nn as nn
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.proj = self.make()
+            def make(self):
+                try:
+                    return nn.Linear(4, 4)
+                finally:
+                    self.extra = nn.Linear(2, 2)
+    """)
+    assert counts(report) == {"Net": 20 + 6}
+
+
+@pytest.mark.parametrize("body, reason", [
+    # No handler matches: the raise is the reason, as before handlers were followed.
+    ("try:\n    raise ValueError('bad width')\nexcept KeyError:\n    pass\n", "the code raises on line 8: `ValueError('bad width')`"),
+    # What the analyser cannot follow is not an exception of the code: `except Exception` does not
+    # catch it (Python would have run the call and maybe taken no handler at all).
+    ("try:\n    w = unknown_helper()\nexcept Exception:\n    w = 3\n", "unknown_helper"),
+    # A handler whose class the analyser does not know: which one runs is not known, even where a
+    # later handler would match (the unknown class may be a base of the raised one).
+    ("try:\n    raise ValueError\nexcept SomeLibraryError:\n    w = 3\n", "the code raises on line 8"),
+    ("try:\n    raise ValueError\nexcept SomeLibraryError:\n    w = 3\nexcept ValueError:\n    w = 4\n",
+     "the code raises on line 8"),
+    # An exception class the analyser does not know: no handler is known to catch it.
+    ("try:\n    raise lib.Error()\nexcept ValueError:\n    w = 3\n", "the code raises on line 8: `lib.Error()`"),
+])
+def test_what_no_handler_is_known_to_catch_stays_a_reason(body: str, reason: str) -> None:
+    report = run(_net(body + "self.proj = nn.Linear(w, 1)\n", "import lib\nfrom lib import SomeLibraryError\n"))
+    assert report.models == ()
+    assert reason in lc101(report)["Net"]
+
+
+def test_a_class_looks_at_itself() -> None:
+    report = run("""
+        import torch.nn as nn
+        class Mixin:
+            pass
+        class Net(Mixin, nn.Module):
+            def __init__(self):
+                super().__init__()
+                cls = type(self)
+                assert cls.__name__ == "Net" and cls.__qualname__ == "Net"
+                bases = str(cls.__bases__)
+                self.a = nn.Linear(2 if "Mixin" in bases else 1, 1, bias=False)
+                self.b = nn.Linear(3 if "<class 'model.Mixin'>" in bases else 1, 1, bias=False)
+                self.c = nn.Linear(4 if cls.__module__ == "model" else 1, 1, bias=False)
+                # nn.Module's own methods are there; transformers' generation hook is not.
+                known = hasattr(cls, "named_parameters") and hasattr(self, "zero_grad")
+                self.d = nn.Linear(5 if known and not hasattr(cls, "prepare_inputs_for_generation") else 1, 1, bias=False)
+    """)
+    assert counts(report) == {"Net": 2 + 3 + 4 + 5}, report.problems
+
+
+def test_hasattr_through_a_base_the_analyser_does_not_know_stays_unknown() -> None:
+    report = run(_net("self.proj = nn.Linear(2 if hasattr(Base, 'fuse') else 1, 1)\n",
+                      "from somewhere import Thing\nclass Base(Thing):\n    pass\n"))
+    assert "whether `Base` has `fuse` depends on a base outside the file" in lc101(report)["Net"]
+
+
+def test_the_module_finds_itself_and_reads_its_own_source() -> None:
+    # As the editor has it: the text being analysed, not the file on disk.
+    src = _net("""
+        import sys, inspect
+        code = inspect.getsource(sys.modules.get(type(self).__module__))
+        self.proj = nn.Linear(3 if "@use_kernel" in code else 1, 1, bias=False)
+        missing = sys.modules.get("flash_attn")
+        self.other = nn.Linear(2, 1, bias=False) if missing is None else None
+    """, "# @use_kernel\n")
+    report = run(src, path="/nonexistent/model.py")
+    assert report.models == ()
+    assert "whether `sys.modules` has `flash_attn` (a module this analysis did not read) is not known" in \
+        lc101(report)["Net"]
+    report = run(src.replace('missing = sys.modules.get("flash_attn")', "missing = None"), path="/nonexistent/model.py")
+    assert counts(report) == {"Net": 3 + 2}
+
+
+@pytest.mark.parametrize("call, expected", [
+    ('re.findall(r"(Causal|Masked)LM", "LlamaForCausalLM")', ["Causal"]),
+    ('re.sub(r"\\d+", "N", "layer12")', "layerN"),
+    ('re.split(r"\\.", "a.b.c")', ["a", "b", "c"]),
+    ('re.search(r"^[^/:]+/[^/:]+(?:@[^/:]+)?$", "org/kernel@v1").group(0)', "org/kernel@v1"),
+    ('bool(re.match(r"sdpa|eager", "flash"))', False),
+    ('re.escape("a.b")', "a\\.b"),
+    ('re.findall("ab", "xABx", re.IGNORECASE)', ["AB"]),
+])
+def test_regular_expressions_on_known_strings(call: str, expected) -> None:
+    src = f"""
+        import re
+        import torch.nn as nn
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.proj = nn.Linear(2 if {call} == {expected!r} else 1, 1, bias=False)
+    """
+    assert counts(run(src)) == {"Net": 2}
+
+
+@pytest.mark.parametrize("pattern, text", [
+    (r"(a+)+$", "aaaa"),                     # a repeated group: exponential on a near match
+    (r"(a|ab)*c", "abab"),                  # a repeated alternation
+    (r"(\w)\1", "aa"),                       # a backreference
+    (r"\w*\w*\w*!", "a" * 300),              # three repeats over 300 characters
+    (r"\w*x", "a" * 5000),                   # one repeat over a long text
+])
+def test_regular_expressions_that_could_take_long_are_not_run(pattern: str, text: str) -> None:
+    report = run(f"""
+        import re
+        import torch.nn as nn
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.proj = nn.Linear(2 if re.search({pattern!r}, {text!r}) else 1, 1)
+    """)
+    assert "does not run this regular expression on this text (it could take very long)" in lc101(report)["Net"]
+
+
+def test_regex_work_bounds_the_backtracking() -> None:
+    from re import _parser
+
+    def work(pattern: str, n: int):
+        return _regex_work(_parser.parse(pattern), n)
+
+    assert work("abc", 100) == 1
+    assert work(r"\w*", 100) == 101
+    assert work(r"\w*a\w+", 100) == 101 * 101
+    assert work("(ab|cd|e)", 100) == 3
+    assert work(r"x(?:@\w+)?", 10) == 1 + 11
+    assert work(r"(a+)+", 10) is None and work(r"(\w)\1", 10) is None
+
+
+def test_an_invalid_pattern_raises_as_python_does() -> None:
+    body = "try:\n    found = re.findall('(', 'x')\nexcept {}:\n    found = [1]\nself.proj = nn.Linear(len(found), 1)\n"
+    for handler in ("re.error", "Exception"):
+        assert counts(run(_net(body.format(handler), "import re\n"))) == {"Net": 2}
+    report = run(_net(body.format("KeyError"), "import re\n"))
+    assert "`re.findall('(', 'x')` raises re.error: missing ), unterminated subpattern" in lc101(report)["Net"]
+
+
+def test_named_children_and_named_modules_as_torch_lists_them() -> None:
+    report = run("""
+        import torch.nn as nn
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.enc = nn.Sequential(nn.Linear(4, 4), nn.ReLU())
+                self.dec = nn.Linear(4, 4)
+                self.alias = self.dec
+                children = [name for name, _ in self.named_children()]
+                modules = [name for name, _ in self.named_modules()]
+                prefixed = [name for name, _ in self.enc.named_modules(prefix="enc")]
+                ok = (children == ["enc", "dec"] and modules == ["", "enc", "enc.0", "enc.1", "dec"]
+                      and prefixed == ["enc", "enc.0", "enc.1"] and len(list(self.children())) == 2)
+                self.flag = nn.Linear(3 if ok else 1, 1, bias=False)
+    """)
+    assert counts(report) == {"Net": 20 + 20 + 3}
+
+
+def test_device_checks_see_the_meta_device() -> None:
+    report = run(_net("""
+        on_meta = torch.get_default_device() == torch.device("meta") != torch.device("cpu")
+        self.proj = nn.Linear(2 if on_meta and torch.device("cuda:1").index == 1 else 1, 1, bias=False)
+    """, "import torch\n"))
+    assert counts(report) == {"Net": 2}
+
+
+def test_a_lazy_package_gives_the_names_its_type_checking_block_imports(tmp_path) -> None:
+    # transformers' packages: the else branch replaces the module with a lazy one through globals().
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text(textwrap.dedent("""
+        from typing import TYPE_CHECKING
+        if TYPE_CHECKING:
+            from .blocks import Block
+        else:
+            import sys
+            sys.modules[__name__] = _LazyModule(__name__, globals()["__file__"], {}, module_spec=__spec__)
+    """))
+    (pkg / "blocks.py").write_text("import torch.nn as nn\nclass Block(nn.Module):\n    def __init__(self):\n"
+                                   "        super().__init__()\n        self.proj = nn.Linear(3, 3)\n")
+    model = tmp_path / "model.py"
+    model.write_text("import torch.nn as nn\nfrom pkg import Block\nclass Net(nn.Module):\n    def __init__(self):\n"
+                     "        super().__init__()\n        self.block = Block()\n")
+    report = analyze_text(model.read_text(), str(model), AnalyzeOptions(base_dir=str(tmp_path)))
+    assert counts(report) == {"Net": 12}, report.problems
+
+
+def test_validated_dataclass_fields_give_their_defaults(tmp_path) -> None:
+    # huggingface_hub's validated fields, as transformers' configs use them.
+    (tmp_path / "validators.py").write_text(textwrap.dedent("""
+        from huggingface_hub.dataclasses import as_validated_field
+        def interval(min=None, max=None):
+            @as_validated_field
+            def _inner(value):
+                if not min <= value <= max:
+                    raise ValueError(value)
+            return _inner
+        @as_validated_field
+        def positive(value):
+            if value <= 0:
+                raise ValueError(value)
+    """))
+    model = tmp_path / "model.py"
+    model.write_text(textwrap.dedent("""
+        from dataclasses import dataclass, field
+        import torch.nn as nn
+        from huggingface_hub.dataclasses import validated_field
+        from validators import interval, positive
+        @dataclass
+        class Config:
+            hidden: int = positive(default=48)
+            layers: int = interval(min=1, max=8)(default=3)
+            heads: list = positive(default_factory=lambda: [1, 2])
+            vocab: int = validated_field(positive, default=10)
+        class Net(nn.Module):
+            def __init__(self, config: Config):
+                super().__init__()
+                self.embed = nn.Embedding(config.vocab, config.hidden)
+                self.layers = nn.ModuleList(nn.Linear(config.hidden, config.hidden) for _ in range(config.layers))
+                self.heads = nn.Linear(len(config.heads), 1, bias=False)
+    """))
+    report = analyze_text(model.read_text(), str(model), AnalyzeOptions(base_dir=str(tmp_path)))
+    assert counts(report) == {"Net": 10 * 48 + 3 * (48 * 48 + 48) + 2}, report.problems
+
+
+def test_math_constants_are_numbers() -> None:
+    report = run(_net("""
+        import math, torch
+        self.proj = nn.Linear(int(2 * math.pi) + int(torch.pi) + int(math.e) + int(math.tau), 1, bias=False)
+    """))
+    assert counts(report) == {"Net": 6 + 3 + 2 + 6}
+
+
+def test_assigning_into_a_tensor_keeps_its_shape() -> None:
+    report = run(_net("""
+        inv_freq = torch.ones(8)
+        inv_freq[inv_freq > 0.5] = 2.0
+        self.weight = nn.Parameter(torch.zeros(4, 8))
+        self.weight[0] = 1.0
+        self.scale = nn.Parameter(inv_freq)
+    """, "import torch\n"))
+    assert counts(report) == {"Net": 32 + 8}
+
+
+@pytest.mark.parametrize("body, reason", [
+    # Values the analyser keeps would change under it.
+    ("rates = torch.linspace(0, 1, 4)\nrates[0] = 0.5\nself.proj = nn.Linear(1, 1)\n",
+     "the analyser does not follow assigning into a tensor whose values it keeps"),
+    # A module put into a value the analyser does not know would be lost.
+    ("table = helper()\ntable['a'] = nn.Linear(2, 2)\nself.heads = nn.Linear(1, 1)\n",
+     "`table['a']` puts a module or parameter into a value the analyser does not know: `lib.helper` is outside"),
+])
+def test_assignments_the_analyser_cannot_follow_are_reasons(body: str, reason: str) -> None:
+    report = run(_net(body, "import torch\nfrom lib import helper\n"))
+    assert reason in lc101(report)["Net"]
+
+
+def test_submodules_and_parameters_by_dotted_name() -> None:
+    report = run(_net("""
+        self.enc = nn.Sequential(nn.Linear(4, 8), nn.Linear(8, 2))
+        self.head = nn.Linear(2, 8)
+        # Tying by name, as transformers' tie_weights does.
+        setattr(self.get_submodule("head"), "weight", self.get_parameter("enc.0.weight"))
+        try:
+            self.get_submodule("enc.5")
+        except AttributeError:
+            self.missing = nn.Linear(1, 1, bias=False)
+    """))
+    assert counts(report) == {"Net": (32 + 8) + (16 + 2) + 8 + 1}
+    # A submodule the analyser could not build is there in Python: not an AttributeError to catch.
+    report = run(_net("""
+        self.backbone = load_backbone()
+        try:
+            self.get_submodule("backbone.embed")
+        except AttributeError:
+            pass
+        self.head = nn.Linear(2, 2)
+    """, "from lib import load_backbone\n"))
+    assert "`get_submodule('backbone.embed')`: `lib.load_backbone` is outside" in lc101(report)["Net"]
+
+
+def test_isinstance_of_a_formula_says_why_it_is_unknown() -> None:
+    report = run("""
+        import torch.nn as nn
+        class Options:
+            pass
+        class Net(nn.Module):
+            def __init__(self, config):
+                super().__init__()
+                if not isinstance(config, Options):
+                    raise TypeError("config")
+                self.proj = nn.Linear(2, 2)
+    """)
+    assert "isinstance on an unresolved value: the constructor argument `config` with no default" in lc101(report)["Net"]
+
+
+def test_a_dataclass_whose_init_a_base_replaces_runs_that_init() -> None:
+    # transformers' PreTrainedConfig.__init_subclass__ wraps the dataclass __init__ so that keywords
+    # that are not fields go to __post_init__ (wrap_init_to_accept_kwargs, with dataclasses.fields).
+    report = run("""
+        from dataclasses import MISSING, dataclass, fields
+        from typing import dataclass_transform
+        import torch.nn as nn
+
+        def accept_kwargs(cls):
+            def __init__(self, **kwargs):
+                names = {f.name for f in fields(cls)}
+                for f in fields(cls):
+                    if f.name in kwargs:
+                        setattr(self, f.name, kwargs[f.name])
+                    elif f.default is not MISSING:
+                        setattr(self, f.name, f.default)
+                    elif f.default_factory is not MISSING:
+                        setattr(self, f.name, f.default_factory())
+                    else:
+                        raise TypeError(f.name)
+                self.__post_init__(**{k: v for k, v in kwargs.items() if k not in names})
+            cls.__init__ = __init__
+            return cls
+
+        @dataclass_transform()
+        class Base:
+            def __init_subclass__(cls, **kwargs):
+                cls = dataclass(cls)
+                if "__init__" not in cls.__dict__:
+                    cls = accept_kwargs(cls)
+
+        class BackboneConfig(Base):
+            hidden: int = 16
+            widths: list = field(default_factory=lambda: [1, 2, 3])
+            def __post_init__(self, out_indices=None):
+                self.out_indices = out_indices or [0]
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                config = BackboneConfig(hidden=8, out_indices=[1, 2])
+                self.proj = nn.Linear(config.hidden, len(config.out_indices) + len(config.widths), bias=False)
+    """.replace("from dataclasses import MISSING, dataclass, fields", "from dataclasses import MISSING, dataclass, field, fields"))
+    assert counts(report) == {"Net": 8 * 5}, report.problems
+
+
+def test_a_union_of_classes_is_what_isinstance_takes() -> None:
+    report = run("""
+        import torch.nn as nn
+        class Net(nn.Module):
+            def __init__(self, depths=(2, 3), extra=None):
+                super().__init__()
+                n = len(depths) if isinstance(depths, list | tuple) else 1
+                m = 2 if isinstance(extra, int | None) and not isinstance(3, str | None) else 0
+                self.proj = nn.Linear(n + m, 1, bias=False)
+    """)
+    assert counts(report) == {"Net": 4}
+
+
+def test_a_buffer_of_an_unknown_value_stays_unknown() -> None:
+    # Found by the transformers sweep: a rotary embedding whose frequencies come from a module the
+    # analyser cannot follow made a 0-d buffer, and a parameter zeros_like it was counted as 1.
+    report = run(_net("""
+        freqs = helper(64)
+        self.inv_freq = nn.Buffer(freqs, persistent=False)
+        self.register_buffer("cache", None)
+        self.alpha = nn.Parameter(torch.zeros_like(self.inv_freq))
+    """, "import torch\nfrom lib import helper\n"))
+    assert report.models == ()
+    assert ("`torch.zeros_like(self.inv_freq)`: the source tensor's shape is unknown (a buffer made from an "
+            "unresolved value: `lib.helper` is outside") in lc101(report)["Net"]
+
+
+def test_buffers_keep_their_shape_and_none_stays_none() -> None:
+    report = run(_net("""
+        self.register_buffer("mask", torch.ones(3, 4))
+        self.register_buffer("cache", None)
+        self.inv_freq = nn.Buffer(torch.arange(0, 8, 2))
+        self.scale = nn.Parameter(torch.zeros_like(self.mask[0]))
+        self.steps = nn.Linear(int(self.inv_freq[-1].item()) + (self.cache is None), 1, bias=False)
+    """, "import torch\n"))
+    assert counts(report) == {"Net": 4 + 7}
+
+
+def test_layer_settings_are_read_off_copies_of_a_build_too() -> None:
+    # The second Block is a copy of the first build (the build cache): its layers keep their settings.
+    report = run("""
+        import torch.nn as nn
+        class Block(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(3, 5)
+                self.conv = nn.Conv2d(2, 2, 3, stride=2)
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.a, self.b = Block(), Block()
+                self.head = nn.Linear(self.b.fc.out_features + self.b.conv.stride[1], 1, bias=False)
+    """)
+    assert counts(report)["Net"] == 2 * (20 + 38) + 7
