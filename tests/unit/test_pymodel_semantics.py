@@ -5,6 +5,7 @@ in the corpus (tests/fixtures/pymodels/introspection.py); here, each rule and ea
 
 from __future__ import annotations
 
+import ast
 import textwrap
 
 import pytest
@@ -460,3 +461,132 @@ def test_layer_settings_are_read_off_copies_of_a_build_too() -> None:
                 self.head = nn.Linear(self.b.fc.out_features + self.b.conv.stride[1], 1, bias=False)
     """)
     assert counts(report)["Net"] == 2 * (20 + 38) + 7
+
+
+def test_a_build_that_ran_out_of_steps_late_is_built_again_from_fewer() -> None:
+    # Failed builds are kept (the same code with the same arguments fails the same way), but one that
+    # ran out of steps because its caller had spent most of them must not fail a build from scratch.
+    report = run("""
+        import torch.nn as nn
+        class Big(nn.Module):
+            def __init__(self):
+                super().__init__()
+                for i in range(100):
+                    for j in range(250):
+                        pass
+                self.heavy = Heavy()
+        class Heavy(nn.Module):
+            def __init__(self):
+                super().__init__()
+                for i in range(100):
+                    for j in range(100):
+                        pass
+                self.fc = nn.Linear(2, 2)
+        class Twice(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.a = Broken()
+        class Broken(nn.Module):
+            def __init__(self):
+                super().__init__()
+                raise ValueError("unsupported")
+    """)
+    assert counts(report) == {"Heavy": 6}
+    assert "took more than 60,000 steps" in lc101(report)["Big"]
+    # A failure kept from the first build is raised again, with its reason, for the next class.
+    assert "the code raises on line 24: `ValueError('unsupported')`" in lc101(report)["Twice"]
+    assert "the code raises on line 24" in lc101(report)["Broken"]
+
+
+def test_transformers_attribute_map_hooks_run_natively_and_as_written(monkeypatch) -> None:
+    # The exact hooks of transformers' PreTrainedConfig are run without interpreting them; a hook
+    # written differently is interpreted. Both map `n_experts` to `num_local_experts`.
+    hooks = '''
+    def __setattr__(self, key, value):
+        if key in super().__getattribute__("attribute_map"):
+            key = super().__getattribute__("attribute_map")[key]
+        super().__setattr__(key, value)
+
+    def __getattribute__(self, key):
+        if key != "attribute_map" and key in super().__getattribute__("attribute_map"):
+            key = super().__getattribute__("attribute_map")[key]
+        return super().__getattribute__(key)
+'''
+    src = '''
+import torch.nn as nn
+class Config:
+    attribute_map = {"n_experts": "num_local_experts"}
+    def __init__(self):
+        self.n_experts = 4
+        self.hidden = 8
+HOOKS
+class Net(nn.Module):
+    def __init__(self, config: Config):
+        super().__init__()
+        self.experts = nn.ModuleList(nn.Linear(config.hidden, config.hidden) for _ in range(config.num_local_experts))
+        self.router = nn.Linear(config.hidden, config.n_experts, bias=False)
+'''
+    from lsp_count.pymodel import interp
+
+    interpreted = []
+    call_function = interp.Interpreter.call_function
+
+    def counting(self, fn, *args, **kwargs):
+        if fn.name in ("__getattribute__", "__setattr__"):
+            interpreted.append(fn.name)
+        return call_function(self, fn, *args, **kwargs)
+
+    monkeypatch.setattr(interp.Interpreter, "call_function", counting)
+    native = analyze_text(src.replace("HOOKS", textwrap.indent(textwrap.dedent(hooks), "    ")), "m.py", AnalyzeOptions())
+    assert interpreted == []
+    written = analyze_text(src.replace("HOOKS", textwrap.indent(textwrap.dedent(hooks).replace(
+        "return super().__getattribute__(key)", "found = super().__getattribute__(key)\n    return found"), "    ")),
+        "m.py", AnalyzeOptions())
+    assert counts(native) == counts(written) == {"Net": 4 * 72 + 32}, (native.problems, written.problems)
+    assert "__getattribute__" in interpreted and "__setattr__" not in interpreted
+
+
+def test_a_failed_build_is_not_run_again(monkeypatch) -> None:
+    from lsp_count.pymodel import interp
+
+    runs = []
+    call_function = interp.Interpreter.call_function
+
+    def counting(self, fn, *args, **kwargs):
+        if fn.name == "__init__" and fn.owner is not None and fn.owner.name == "Broken":
+            runs.append(fn.owner.name)
+        return call_function(self, fn, *args, **kwargs)
+
+    monkeypatch.setattr(interp.Interpreter, "call_function", counting)
+    report = run(_net("self.a = Broken()\nself.b = Broken()\n", """
+        class Broken(nn.Module):
+            def __init__(self):
+                super().__init__()
+                raise ValueError("unsupported")
+    """))
+    assert set(lc101(report)) == {"Net", "Broken"} and runs == ["Broken"]
+
+
+def test_only_the_exact_transformers_hooks_are_run_natively() -> None:
+    from lsp_count.pymodel.interp import FuncV, _known_hook
+
+    def hook(source: str) -> str | None:
+        node = ast.parse(textwrap.dedent(source)).body[0]
+        return _known_hook(FuncV(node.name, node, None, [], [], ""))
+
+    exact = '''
+        def __getattribute__(self, key):
+            if key != "attribute_map" and key in super().__getattribute__("attribute_map"):
+                # a comment and other spacing change nothing
+                key = super().__getattribute__( "attribute_map" )[key]
+            return super().__getattribute__(key)
+    '''
+    assert hook(exact) == "attribute_map_get"
+    assert hook(exact.replace("return super().__getattribute__(key)", "return super().__getattribute__(key.lower())")) is None
+    assert hook(exact.replace('key in super().__getattribute__("attribute_map")', 'key in super().__getattribute__("aliases")')) is None
+    assert hook('''
+        def __setattr__(self, key, value):
+            if key in super().__getattribute__("attribute_map"):
+                key = super().__getattribute__("attribute_map")[key]
+            super().__setattr__(key, value)
+    ''') == "attribute_map_set"

@@ -222,6 +222,7 @@ def _release(ctx: Ctx) -> None:
     ctx.cycle_holders.clear()
     ctx.loaded.clear()
     ctx.built.clear()
+    ctx.failed.clear()
     ctx.hint_insts.clear()
     ctx.counted.clear()
 
@@ -438,14 +439,20 @@ def constructor_arguments(cls: ClassV, config_classes: list[ClassV], interp: Int
                 # `Config()` would make (a constructor that changes its config changes no other
                 # class's). Equal copies key the same cached builds (the interpreter keys a config
                 # by what it holds).
-                defaults = interp.ctx.built.get(("config", id(candidate)))
+                key = ("config", id(candidate))
+                defaults = interp.ctx.built.get(key)
                 if defaults is not None:
                     kwargs[p.arg] = clone(defaults)
                 else:
-                    holders = len(interp.ctx.cycle_holders)
-                    defaults = interp.call(candidate, [], {}, candidate.node, scope.env)
+                    interp.raise_if_failed(key)
+                    holders, started = len(interp.ctx.cycle_holders), interp.ctx.steps
+                    try:
+                        defaults = interp.call(candidate, [], {}, candidate.node, scope.env)
+                    except Unresolved as exc:
+                        interp.keep_failure(key, exc, started)
+                        raise
                     if len(interp.ctx.cycle_holders) == holders:
-                        interp.ctx.built[("config", id(candidate))] = defaults
+                        interp.ctx.built[key] = defaults
                         kwargs[p.arg] = clone(defaults)
                     else:  # it holds itself: a copy would hold a cycle that nothing breaks (_release)
                         kwargs[p.arg] = defaults

@@ -101,6 +101,17 @@ class _Continue(Exception):
     pass
 
 
+class _OutOfSteps(Unresolved):
+    """The class's step budget (MAX_STEPS) is spent."""
+
+
+class _TooDeep(Unresolved):
+    """Calls or class builds nest past the limits: how deep depends on the callers too, so a build
+    that fails so is not kept as failed."""
+
+
+
+
 class _Raised(Unresolved):
     """An exception the analysed code raises (``raise ValueError(...)``); ``kind`` is its class
     as the analyser knows it (an ExtV of a builtin exception, a ClassV), None if unknown.
@@ -251,8 +262,11 @@ class Ctx:
         # Counts the tree walks already made, by id of the module (kept alive with it): a hint on
         # a module inside a counted class needs no walk of its own.
         self.counted: dict[int, tuple[Inst, int]] = {}
-        # Modules already built from the same class and arguments (see Interpreter.instantiate).
+        # Modules already built from the same class and arguments (see Interpreter.instantiate), and
+        # the builds that failed, with the steps already spent when they started (run out of steps
+        # from there, a build runs out from any later point too).
         self.built: dict[Any, Inst] = {}
+        self.failed: dict[Any, tuple[type[Unresolved], str, Span | None, Any, int]] = {}
         # Where from_pretrained("org/name") looks besides the bundled catalog (AnalyzeOptions.hf_cache).
         self.hf_cache: str | None = None
         self._hub: dict[tuple[str, str], Any] = {}
@@ -281,7 +295,7 @@ class Ctx:
     def tick(self) -> None:
         self.steps += 1
         if self.steps > MAX_STEPS:
-            raise Unresolved(f"the analysis took more than {MAX_STEPS:,} steps (a very long loop or recursion?)")
+            raise _OutOfSteps(f"the analysis took more than {MAX_STEPS:,} steps (a very long loop or recursion?)")
 
 
 _Constant, _Name, _Attribute, _Call, _Assign, _Return_stmt, _Tuple, _Compare, _If = (
@@ -742,7 +756,9 @@ class Interpreter:
                 return
             cls = obj.cls
             if type(cls) is ClassV and cls.setattr_hook is not None:
-                self.call_function(cls.setattr_hook, [obj, name, value], {}, node)
+                hook = cls.setattr_hook
+                if _known_hook(hook) != "attribute_map_set" or not self.mapped_setattr(obj, name, value, node):
+                    self.call_function(hook, [obj, name, value], {}, node)
                 return
             self.object_setattr(obj, name, value, node)
             return
@@ -1097,7 +1113,7 @@ class Interpreter:
         for op, comp in zip(e.ops, e.comparators):
             right = self.ev(comp, env)
             kind = type(op)
-            if kind in _TENSOR_COMPARISONS and len(e.ops) == 1 and (type(left) in _TENSORS or type(right) in _TENSORS) \
+            if (type(left) in _TENSORS or type(right) in _TENSORS) and kind in _TENSOR_COMPARISONS and len(e.ops) == 1 \
                     and all(type(x) in _TENSORS or type(x) in (int, float, bool) for x in (left, right)):
                 return self.tensor_binop(ast.Add, left, right, e)  # a mask: the broadcast shape, elementwise
             if (kind is ast.Is or kind is ast.IsNot) and (right is None or left is None):
@@ -1433,10 +1449,48 @@ class Interpreter:
     def inst_attr(self, obj: Inst, name: str, node: ast.AST) -> Any:
         cls = obj.cls
         if type(cls) is ClassV and cls.getattribute_hook is not None:
-            return self.call_function(cls.getattribute_hook, [obj, name], {}, node)
+            hook = cls.getattribute_hook
+            if _known_hook(hook) == "attribute_map_get":
+                found = self.mapped_attr(obj, name)
+                if found is not _MISSING:
+                    return found
+            return self.call_function(hook, [obj, name], {}, node)
         if name in obj.attrs:  # the common case, first
             return obj.attrs[name]
         return self.plain_inst_attr(obj, name, node)
+
+    def attribute_map(self, obj: Inst) -> dict[Any, Any] | None:
+        """``super().__getattribute__("attribute_map")``, where it is a dict."""
+        found = self.plain_inst_attr(obj, "attribute_map", self.self_attribute_node("attribute_map"))
+        return found if type(found) is dict else None
+
+    def mapped_attr(self, obj: Inst, name: str) -> Any:
+        """transformers' config ``__getattribute__`` (_KNOWN_HOOKS), run as written without
+        interpreting it: every config attribute is read through it. _MISSING, having changed
+        nothing, where its attribute_map is not a dict (the interpreted hook then says why)."""
+        mapping = self.attribute_map(obj) if name != "attribute_map" else {}
+        if mapping is None:
+            return _MISSING
+        ctx = self.ctx
+        ctx.steps += 1  # as the call counts
+        if ctx.steps > MAX_STEPS:
+            ctx.tick()
+        if _hashable(name) and name in mapping:
+            name = mapping[name]
+        return self.plain_inst_attr(obj, name, self.self_attribute_node(name))
+
+    def mapped_setattr(self, obj: Inst, name: str, value: Any, node: ast.AST) -> bool:
+        """transformers' config ``__setattr__`` (_KNOWN_HOOKS), as mapped_attr; False where its
+        attribute_map is not a dict."""
+        mapping = self.attribute_map(obj)
+        if mapping is None:
+            return False
+        ctx = self.ctx
+        ctx.steps += 1
+        if ctx.steps > MAX_STEPS:
+            ctx.tick()
+        self.object_setattr(obj, mapping.get(name, name) if _hashable(name) else name, value, node)
+        return True
 
     def contains(self, obj: Inst, key: Any, node: ast.AST) -> bool:
         """``key in obj``: the class's own __contains__, a Mapping's, a dict subclass's items, else
@@ -1780,7 +1834,7 @@ class Interpreter:
         self.ctx.depth += 1
         try:
             if self.ctx.depth > MAX_CALL_DEPTH:
-                raise Unresolved(f"calls nest deeper than {MAX_CALL_DEPTH} (recursion in `{fn.name}`?)")
+                raise _TooDeep(f"calls nest deeper than {MAX_CALL_DEPTH} (recursion in `{fn.name}`?)")
             local = Env(fn.env.module, fn.env)
             local.vars = self.bind_args(fn, args, kwargs, node) if bound is None else dict(bound)
             if fn.owner is not None and args:
@@ -1861,7 +1915,7 @@ class Interpreter:
         if stack.count(cls.name) >= 8 or len(stack) > 32:
             start = stack.index(cls.name) if cls.name in stack else 0
             chain = " → ".join(stack[start:start + 4] + [cls.name])
-            raise Unresolved(f"classes build each other without end ({chain} → …)")
+            raise _TooDeep(f"classes build each other without end ({chain} → …)")
         try:
             init = cls.lookup("__init__")
         except KeyError:
@@ -1879,9 +1933,11 @@ class Interpreter:
             copy.origin = env.module.span_of(node) if env.module.span_of else None
             self.record_hint(copy, node, env)
             return copy
+        self.raise_if_failed(key)
         stack.append(cls.name)
         inst = None
         holders = len(self.ctx.cycle_holders)
+        started = self.ctx.steps
         try:
             if dataclass_init is not None:
                 return self.make_dataclass(cls, args, kwargs, node, dataclass_init)
@@ -1909,10 +1965,32 @@ class Interpreter:
                 if key is not None and len(self.ctx.cycle_holders) == holders:
                     self.ctx.built[key] = clone(inst) if snapshot else inst
             return inst
+        except Unresolved as exc:
+            self.keep_failure(key, exc, started)
+            raise
         finally:
             stack.pop()
             if inst is not None:
                 self.ctx.building.discard(id(inst))
+
+    def raise_if_failed(self, key: Any) -> None:
+        """The failure of an earlier build with the same key, raised again: the same code with the
+        same arguments fails the same way (the step budget: only from as many steps spent or more).
+        transformers' model classes each build the same failing parts (an `AutoModel`, a table
+        too long to follow)."""
+        failed = self.ctx.failed.get(key) if key is not None else None
+        if failed is not None:
+            kind, reason, span, raised, started = failed
+            if kind is _Raised:
+                raise _Raised(reason, raised)
+            if kind is not _OutOfSteps or self.ctx.steps >= started:
+                raise kind(reason, span)
+
+    def keep_failure(self, key: Any, failure: Unresolved, started: int) -> None:
+        """Keep a failed build for raise_if_failed, unless it failed for how deep its callers were."""
+        if key is not None and not isinstance(failure, _TooDeep):
+            # What raises it again, not the exception: its traceback would hold the frames it went through.
+            self.ctx.failed[key] = (type(failure), failure.reason, failure.span, getattr(failure, "kind", None), started)
 
     def dict_items(self, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> dict[Any, Any]:
         """What ``dict(*args, **kwargs)`` holds."""
@@ -2627,6 +2705,51 @@ def _is_module_base(b: Any) -> bool:
         return b.name in ("torch.nn.Module", "torch.nn.modules.module.Module", "nn.Module", "Module") or (
             _torch_layer_name(b) is not None)
     return False
+
+
+# Attribute hooks whose code the analyser runs natively where a class's hook is exactly this code
+# (compared as syntax trees): transformers' PreTrainedConfig maps attribute names through them, and
+# interpreting them was most of the time a transformers model class took to build.
+_KNOWN_HOOKS = {kind: ast.parse(source).body[0] for kind, source in (
+    ("attribute_map_get", """
+def __getattribute__(self, key):
+    if key != "attribute_map" and key in super().__getattribute__("attribute_map"):
+        key = super().__getattribute__("attribute_map")[key]
+    return super().__getattribute__(key)
+"""), ("attribute_map_set", """
+def __setattr__(self, key, value):
+    if key in super().__getattribute__("attribute_map"):
+        key = super().__getattribute__("attribute_map")[key]
+    super().__setattr__(key, value)
+"""))}
+
+
+def _known_hook(fn: FuncV) -> str | None:
+    """Which of _KNOWN_HOOKS the function is (found once per syntax tree and kept on it), else None."""
+    node = fn.node
+    kind = getattr(node, "lsp_count_hook", _MISSING)
+    if kind is _MISSING:
+        from lsp_count.pymodel.loader import body_of
+
+        try:
+            body_of(node)  # type: ignore[arg-type]  # a project file's body, parsed when first needed
+            kind = next((k for k, known in _KNOWN_HOOKS.items() if _same_tree(node, known)), None)
+        except (SyntaxError, ValueError, RecursionError):
+            kind = None
+        node.lsp_count_hook = kind  # type: ignore[attr-defined]
+    return kind
+
+
+def _same_tree(a: Any, b: Any) -> bool:
+    """The same syntax, wherever it is written (ast.dump's comparison, without the reference cycle
+    its recursive helper leaves at every call)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, ast.AST):
+        return all(_same_tree(getattr(a, f, None), getattr(b, f, None)) for f in a._fields)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_same_tree(x, y) for x, y in zip(a, b))
+    return a == b
 
 
 def _own_method(cls: ClassV, name: str) -> FuncV | None:
