@@ -590,3 +590,14 @@ def test_only_the_exact_transformers_hooks_are_run_natively() -> None:
                 key = super().__getattribute__("attribute_map")[key]
             super().__setattr__(key, value)
     ''') == "attribute_map_set"
+
+
+@pytest.mark.parametrize("table, reason", [
+    ("{[1]: 2}", "the dict key `[1]` is a list, which Python cannot hash (TypeError)"),
+    ("{k: 1 for k in [[1], [2]]}", "the dict key `k` is a list, which Python cannot hash (TypeError)"),
+    ("{k: 1 for k in [helper()]}", "the dict key `k` depends on `lib.helper` is outside"),
+])
+def test_dict_keys_python_cannot_hash_or_the_analyser_does_not_know(table: str, reason: str) -> None:
+    # Found by fuzzing: a list as a key of a dict comprehension crashed the analysis.
+    report = run(_net(f"table = {table}\nself.proj = nn.Linear(len(table), 1)\n", "from lib import helper\n"))
+    assert reason in lc101(report)["Net"]

@@ -1066,10 +1066,7 @@ class Interpreter:
                         raise Unresolved(f"`**{_text(v)}` is not a known dict")
                     out.update(merged)
                 else:
-                    key = self.ev(k, env)
-                    if is_unknownish(key):
-                        raise Unresolved(f"the dict key `{_text(k)}` depends on {why_of(key)}")
-                    out[key] = self.ev(v, env)
+                    out[_dict_key(self.ev(k, env), k)] = self.ev(v, env)
             return out
         if isinstance(e, ast.ListComp | ast.GeneratorExp | ast.SetComp):
             items = []
@@ -1079,7 +1076,8 @@ class Interpreter:
         if isinstance(e, ast.DictComp):
             out = {}
             key, value = self.element(e.key), self.element(e.value)
-            self.comprehension(e.generators, 0, Env(env.module, env), lambda en: out.__setitem__(key(en), value(en)))
+            self.comprehension(e.generators, 0, Env(env.module, env),
+                               lambda en: out.__setitem__(_dict_key(key(en), e.key), value(en)))
             return out
         if isinstance(e, ast.Subscript):
             return self.get_item(self.ev(e.value, env), self.ev(e.slice, env), e)
@@ -2496,6 +2494,16 @@ def _set_grad(obj: Any, flag: Any) -> Any:
 def _contiguous(t: Any) -> bool:
     """A parameter is contiguous; a tensor, unless an expand, a transpose or a slice made it strided."""
     return not isinstance(t, TensorV) or t.contiguous
+
+
+def _dict_key(key: Any, node: ast.AST) -> Any:
+    """A value used as a dict key: known, and hashable (a list raises TypeError, as in Python)."""
+    if is_unknownish(key):
+        raise Unresolved(f"the dict key `{_text(node)}` depends on {why_of(key)}")
+    if not _hashable(key):
+        raise _Raised(f"the dict key `{_text(node)}` is a {type(key).__name__}, which Python cannot hash (TypeError)",
+                      ExtV("TypeError"))
+    return key
 
 
 def _hashable(v: Any) -> bool:
