@@ -42,6 +42,8 @@ OPERATIONS = {
     "permute": lambda e, draw, n, dim: f"{e}.permute({', '.join(map(str, draw(st.permutations(range(n)))))})",
     "new_zeros": lambda e, draw, n, dim: f"{e}.new_zeros({_sizes(draw, 2)})",
     "exp": lambda e, draw, n, dim: f"torch.exp({e})",
+    "cat": lambda e, draw, n, dim: f"torch.cat([{e}, {e}], {dim})",
+    "stack": lambda e, draw, n, dim: f"torch.stack(({e}, {e}, {e}), dim={dim})",
 }
 
 

@@ -601,3 +601,14 @@ def test_dict_keys_python_cannot_hash_or_the_analyser_does_not_know(table: str, 
     # Found by fuzzing: a list as a key of a dict comprehension crashed the analysis.
     report = run(_net(f"table = {table}\nself.proj = nn.Linear(len(table), 1)\n", "from lib import helper\n"))
     assert reason in lc101(report)["Net"]
+
+
+def test_a_parameter_made_by_concatenating_tensors() -> None:
+    # BLIP-2's vision attention: `qkv_bias = torch.cat((q_bias, torch.zeros_like(v_bias), v_bias))`.
+    report = run(_net("""
+        self.q_bias = nn.Parameter(torch.zeros(8))
+        self.v_bias = nn.Parameter(torch.zeros(8))
+        qkv_bias = torch.cat((self.q_bias, torch.zeros_like(self.v_bias), self.v_bias))
+        self.qkv = nn.Parameter(torch.stack([qkv_bias, qkv_bias], dim=1))
+    """, "import torch\n"))
+    assert counts(report) == {"Net": 8 + 8 + 24 * 2}

@@ -84,3 +84,27 @@ def test_broadcast_and_matmul(a, b):
 @given(shape=sizes)
 def test_t(shape):
     _agree(shape, lambda t: t.t(), lambda: shapes.t_shape(shape))
+
+
+@settings(max_examples=400, deadline=None, derandomize=True)
+@given(parts=st.lists(sizes, min_size=0, max_size=3), dim=st.integers(-4, 4), same=st.booleans())
+def test_cat_and_stack(parts, dim, same):
+    if same and parts:  # mostly shapes that fit, else torch only raises
+        parts = [parts[0]] * len(parts)
+    tensors = lambda: [torch.empty(p, device="meta") for p in parts]  # noqa: E731
+    _agree((), lambda _: torch.cat(tensors(), dim), lambda: shapes.cat_shape(parts, dim))
+    _agree((), lambda _: torch.stack(tensors(), dim), lambda: shapes.stack_shape(parts, dim))
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(a=sizes, b=sizes, dim=st.integers(-3, 3))
+def test_cat_of_two_shapes_that_differ_along_one_dimension(a, b, dim):
+    if a and len(a) == len(b):
+        b = tuple(x if i == dim % len(a) else y for i, (x, y) in enumerate(zip(b, a)))
+    _agree((), lambda _: torch.cat([torch.empty(a, device="meta"), torch.empty(b, device="meta")], dim),
+           lambda: shapes.cat_shape([a, b], dim))
+
+
+@pytest.mark.parametrize("parts", [[(0,), (2, 3)], [(0,), (0,)], [(0,), (3,)], [(2, 0), (2, 3)], [(0, 2), (1, 2)]])
+def test_cat_leaves_out_empty_1d_tensors_as_torch_does(parts):
+    _agree((), lambda _: torch.cat([torch.empty(p, device="meta") for p in parts]), lambda: shapes.cat_shape(parts, 0))

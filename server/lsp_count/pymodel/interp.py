@@ -2203,6 +2203,8 @@ class Interpreter:
             return found
         if parts[0] in ("typing", "typing_extensions"):
             return None
+        if len(parts) == 2 and parts[0] == "torch" and last in ("cat", "concat", "concatenate", "stack"):
+            return self.join_tensors(last, args, kwargs, node)
         if len(parts) == 2 and parts[0] == "torch" and last in _ELEMENTWISE and args:
             if isinstance(args[0], (TensorV, Param)):  # torch.log(10 * torch.ones(h, 1, 1)): the same shape
                 return TensorV(tuple(args[0].shape), contiguous=_contiguous(args[0]))
@@ -2301,6 +2303,20 @@ class Interpreter:
         elif not args and "size" in kwargs:
             dims = list(kwargs["size"])
         return TensorV(tuple(as_int(d, "tensor size") for d in dims))
+
+    def join_tensors(self, fn: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
+        """``torch.cat`` / ``torch.stack`` of tensors the analyser built (BLIP-2's
+        ``torch.cat((q_bias, torch.zeros_like(v_bias), v_bias))``)."""
+        tensors = args[0] if args else kwargs.get("tensors")
+        dim = args[1] if len(args) > 1 else kwargs.get("dim", kwargs.get("axis", 0))
+        if not isinstance(tensors, (list, tuple)) or not all(isinstance(t, (TensorV, Param)) for t in tensors):
+            unknown = _unknown_in(list(tensors) if isinstance(tensors, (list, tuple)) else [tensors])
+            return Unknown(f"`{_text(node)}`: " + (unknown.why if unknown else "not a list of tensors the analyser built"))
+        try:
+            shape = (shapes.stack_shape if fn == "stack" else shapes.cat_shape)([tuple(t.shape) for t in tensors], dim)
+        except shapes.ShapeError as exc:
+            raise Unresolved(f"`{_text(node)}`: {exc} (torch raises)")
+        return TensorV(shape) if shape is not None else Unknown(f"`{_text(node)}`: the result's shape is not known")
 
     def make_container(self, kind: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST, origin: Span | None,
                        env: Env) -> Inst:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from lsp_count.pymodel.values import sym_mul
+from lsp_count.pymodel.values import sym_add, sym_mul
 
 
 class ShapeError(Exception):
@@ -193,3 +193,44 @@ def matmul_shape(a: tuple[Any, ...], b: tuple[Any, ...]) -> tuple[Any, ...] | No
     if batch is None:
         return None
     return batch + (left[-2],) * (len(a) > 1) + (right[-1],) * (len(b) > 1)
+
+
+def cat_shape(parts: list[tuple[Any, ...]], dim: Any) -> tuple[Any, ...] | None:
+    """``torch.cat(tensors, dim)``: the same sizes but along ``dim``, where they add up (a 1-D
+    tensor of size 0 is left out, as torch allows for old code)."""
+    kept = [p for p in parts if p != (0,)]
+    if not parts:
+        raise ShapeError("expected a non-empty list of tensors")
+    if not kept:
+        return (0,)
+    first = kept[0]
+    if not first:
+        raise ShapeError("zero-dimensional tensor cannot be concatenated")
+    d = _dim(dim, len(first), "dim")
+    total: Any = 0
+    for p in kept:
+        if len(p) != len(first):
+            raise ShapeError("tensors must have the same number of dimensions")
+        for i, (x, y) in enumerate(zip(first, p)):
+            if i != d and x != y:
+                if type(x) is int and type(y) is int:
+                    raise ShapeError(f"sizes of tensors must match except in dimension {d}")
+                return None
+        total = sym_add(total, p[d])
+    return first[:d] + (total,) + first[d + 1:]
+
+
+def stack_shape(parts: list[tuple[Any, ...]], dim: Any) -> tuple[Any, ...] | None:
+    """``torch.stack(tensors, dim)``: tensors of one shape, with a new dimension of their number."""
+    if not parts:
+        raise ShapeError("stack expects a non-empty TensorList")
+    first = parts[0]
+    for p in parts[1:]:
+        if p != first:
+            if len(p) == len(first) and all(type(x) is int and type(y) is int for x, y in zip(p, first)):
+                raise ShapeError("stack expects each tensor to be equal size")
+            if len(p) != len(first):
+                raise ShapeError("stack expects each tensor to be equal size")
+            return None
+    d = _dim(dim, len(first) + 1, "dim")
+    return first[:d] + (len(parts),) + first[d:]
