@@ -110,8 +110,6 @@ class _TooDeep(Unresolved):
     that fails so is not kept as failed."""
 
 
-
-
 class _Raised(Unresolved):
     """An exception the analysed code raises (``raise ValueError(...)``); ``kind`` is its class
     as the analyser knows it (an ExtV of a builtin exception, a ClassV), None if unknown.
