@@ -79,6 +79,9 @@ _ELEMENTWISE = frozenset("""
 abs neg sign exp exp2 expm1 log log2 log10 log1p sqrt rsqrt reciprocal square sin cos tan tanh sigmoid erf erfinv
 relu clamp clip floor ceil round trunc frac softmax log_softmax clone detach nan_to_num
 """.split())
+# A comparison with a tensor is a mask of the broadcast shape (`inv_freq > 0.5`).
+_TENSORS = (TensorV, Param)
+_TENSOR_COMPARISONS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)
 _MATH = frozenset("sqrt ceil floor log log2 log10 exp prod gcd lcm isqrt pow fabs trunc comb factorial".split())
 _UNSAFE = frozenset({"exec", "eval", "compile", "__import__", "globals", "locals", "vars", "open", "input"})
 
@@ -301,10 +304,8 @@ _Constant, _Name, _Attribute, _Call, _Assign, _Return_stmt, _Tuple, _Compare, _I
 # Imports of these name code outside the project (their values come from the torch table or builtins).
 _EXTERNAL_IMPORTS = frozenset({"torch", "math", "dataclasses", "typing", "collections", "copy", "functools",
                                "itertools", "os", "sys", "typing_extensions", "einops", "numpy"})
-# External names whose value the analyser knows: `if TYPE_CHECKING:` imports are for type checkers only.
-_TENSORS = (TensorV, Param)
-_TENSOR_COMPARISONS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)
 _DATACLASS_MISSING = ExtV("dataclasses.MISSING")  # one object: code compares with `is`
+# External names whose value the analyser knows: `if TYPE_CHECKING:` imports are for type checkers only.
 _EXTERNAL_CONSTANTS: dict[str, Any] = {"typing.TYPE_CHECKING": False, "typing_extensions.TYPE_CHECKING": False,
                                         "dataclasses.MISSING": _DATACLASS_MISSING,
                                         **{f"{module}.{name}": getattr(math, name) for module in ("math", "torch")
@@ -861,9 +862,8 @@ class Interpreter:
             elif dname.endswith("property") or dname.endswith("cached_property"):
                 kind = "property"
         name = getattr(node, "name", "<lambda>")
-        if any(_dotted(d).endswith("as_validated_field") for d in getattr(node, "decorator_list", [])) and \
-                self.ev(next(d for d in node.decorator_list if _dotted(d).endswith("as_validated_field")), env) == \
-                ExtV("huggingface_hub.dataclasses.as_validated_field"):  # type: ignore[union-attr]
+        validated = next((d for d in getattr(node, "decorator_list", []) if _dotted(d).endswith("as_validated_field")), None)
+        if validated is not None and self.ev(validated, env) == ExtV("huggingface_hub.dataclasses.as_validated_field"):
             # huggingface_hub's validated fields (transformers' configs: `interval(min=0.0)(default=0.02)`):
             # the decorated validator becomes what makes the dataclass field.
             return BuiltinV(name, _field)  # type: ignore[return-value]
@@ -1285,8 +1285,6 @@ class Interpreter:
             try:
                 v = obj.lookup(name)
             except KeyError:
-                if name == "__dict__":
-                    return dict(obj.namespace)  # read only: a copy
                 special = _class_attribute(obj, name)
                 if special is not _MISSING:
                     return special
@@ -1756,7 +1754,7 @@ class Interpreter:
             out.append(field)
         return tuple(out)
 
-    def loaded_module(self, name: str, default: Any) -> Any:
+    def loaded_module(self, name: str) -> Any:
         """``sys.modules.get(name)``: a module this analysis read (the analysed file, a project file)
         under its import name; where it read none, whether Python would have one is not known."""
         for scope in self.ctx.scopes:
@@ -2134,12 +2132,12 @@ class Interpreter:
             kind, _, index = args[0].partition(":")
             return DeviceV(kind, int(index) if index.isdigit() else None)  # type: ignore[arg-type]
         if name == "sys.modules.get" and args and isinstance(args[0], str):
-            return self.loaded_module(args[0], args[1] if len(args) > 1 else kwargs.get("default"))
+            return self.loaded_module(args[0])
         if name == "inspect.getsource" and len(args) == 1 and type(args[0]) is ModV:
             return self.module_source(args[0], node)
         if parts[0] == "re" and len(parts) == 2 and last in _REGEX_FUNCTIONS:
             return _regex(last, args, kwargs, node)
-        if name in ("huggingface_hub.dataclasses.validated_field",) and args:
+        if name == "huggingface_hub.dataclasses.validated_field" and args:
             return _field(*args[1:], **kwargs)
         if name in ("torch.manual_seed", "torch.no_grad", "print", "warnings.warn"):
             return None
