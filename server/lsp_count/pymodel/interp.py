@@ -2983,7 +2983,9 @@ def _regex(function: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST
     if not isinstance(pattern, str):
         return Unknown(f"`{_text(node)}`: the analyser runs regular expressions given as strings")
     if function != "escape":
-        n = sum(len(a) for a in values[1:] if isinstance(a, str)) + 1
+        texts = [*args[1:], *(v for k, v in kwargs.items() if k != "pattern")] if args else [
+            v for k, v in kwargs.items() if k != "pattern"]
+        n = sum(len(a) for a in texts if isinstance(a, str)) + 1
         try:
             from re import _parser  # type: ignore[attr-defined]
 
