@@ -614,3 +614,21 @@ def test_a_parameter_made_by_concatenating_tensors() -> None:
         self.qkv = nn.Parameter(torch.stack([qkv_bias, qkv_bias], dim=1))
     """, "import torch\n"))
     assert counts(report) == {"Net": 8 + 8 + 24 * 2}
+
+
+def test_a_layer_subclass_reads_its_settings_before_its_class_names() -> None:
+    # torch's constructor sets `stride` on the instance: a class attribute of the subclass is shadowed.
+    report = run("""
+        import torch.nn as nn
+        class StridedConv(nn.Conv2d):
+            stride = 9
+            in_channels = 7
+            def __init__(self):
+                super().__init__(2, 4, 3, stride=2)
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.conv = StridedConv()
+                self.head = nn.Linear(self.conv.stride[0] + self.conv.in_channels, 1, bias=False)
+    """)
+    assert counts(report) == {"StridedConv": 76, "Net": 76 + 4}, report.problems

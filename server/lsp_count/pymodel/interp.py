@@ -1516,6 +1516,12 @@ class Interpreter:
         """``object.__getattribute__``: the instance's attributes, then its class's."""
         if name in obj.attrs:
             return obj.attrs[name]
+        # A torch layer's settings (`self.conv.stride`) are instance attributes its constructor set:
+        # they come before the class's names, as in Python, but for a subclass's properties.
+        if obj.layer_args is not None and not (type(obj.cls) is ClassV and name in obj.cls.property_names()):
+            v = layer_attribute(obj.layer_args[0], obj.layer_args[1], name)
+            if v is not NOT_A_LAYER_ATTRIBUTE:
+                return v
         if isinstance(obj.cls, ClassV):
             v = obj.cls.find(name, _MISSING)
             if v is not _MISSING:
@@ -1525,10 +1531,6 @@ class Interpreter:
                     if v.kind == "static":
                         return v
                     return BoundV(v, obj.cls if v.kind == "class" else obj)
-                return v
-        if obj.layer_args is not None:  # a torch layer's hyperparameter: `self.conv.stride`
-            v = layer_attribute(obj.layer_args[0], obj.layer_args[1], name)
-            if v is not NOT_A_LAYER_ATTRIBUTE:
                 return v
         if obj.kind in ("list", "seq", "plist", "dict", "pdict") or obj.is_module:
             method = _module_method(self, obj, name)
