@@ -80,7 +80,6 @@ Builder = Callable[[Inst, dict[str, Any], Span | None, Callable[..., Inst]], Non
 
 def _linear(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., Inst]) -> None:
     i, out = as_int(a["in_features"], "in_features"), as_int(a["out_features"], "out_features")
-    inst.attrs["in_features"], inst.attrs["out_features"] = i, out
     _p(inst, "weight", (out, i), "linear", o)
     if truth(a["bias"], "bias"):
         _p(inst, "bias", (out,), "bias", o)
@@ -95,7 +94,6 @@ def _bilinear(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[...,
 
 def _embedding(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., Inst]) -> None:
     n, d = as_int(a["num_embeddings"], "num_embeddings"), as_int(a["embedding_dim"], "embedding_dim")
-    inst.attrs["num_embeddings"], inst.attrs["embedding_dim"] = n, d
     _p(inst, "weight", (n, d), "embedding", o)
     if a.get("_freeze") is True:
         inst.attrs["weight"].requires_grad = False
@@ -117,7 +115,6 @@ def _conv(dims: int, transposed: bool) -> Builder:
             if not (isinstance(groups, int) and isinstance(second, int)):
                 raise Unresolved("channels per group cannot be resolved (groups or channels unknown)")
             second = second // groups
-        inst.attrs["in_channels"], inst.attrs["out_channels"] = cin, cout
         _p(inst, "weight", (first, second) + k, "conv", o)
         if truth(a["bias"], "bias"):
             _p(inst, "bias", (cout,), "bias", o)
@@ -132,7 +129,6 @@ def _norm_shape(v: Any) -> tuple[Any, ...]:
 
 def _batchnorm(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., Inst]) -> None:
     n = as_int(a["num_features"], "num_features")
-    inst.attrs["num_features"] = n
     if truth(a["affine"], "affine"):
         _p(inst, "weight", (n,), "norm", o)
         _p(inst, "bias", (n,), "norm", o)
@@ -140,7 +136,6 @@ def _batchnorm(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[...
 
 def _layernorm(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., Inst]) -> None:
     shape = _norm_shape(a["normalized_shape"])
-    inst.attrs["normalized_shape"] = shape
     if truth(a["elementwise_affine"], "elementwise_affine"):
         _p(inst, "weight", shape, "norm", o)
         if truth(a.get("bias", True), "bias"):
@@ -169,7 +164,6 @@ def _mha(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., Inst
     kdim = e if a["kdim"] is None else as_int(a["kdim"], "kdim")
     vdim = e if a["vdim"] is None else as_int(a["vdim"], "vdim")
     bias = truth(a["bias"], "bias")
-    inst.attrs["embed_dim"] = e
     if kdim == e and vdim == e:
         _p(inst, "in_proj_weight", (sym_mul(3, e), e), "linear", o)
     else:
