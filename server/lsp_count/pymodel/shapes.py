@@ -227,10 +227,8 @@ def stack_shape(parts: list[tuple[Any, ...]], dim: Any) -> tuple[Any, ...] | Non
     first = parts[0]
     for p in parts[1:]:
         if p != first:
-            if len(p) == len(first) and all(type(x) is int and type(y) is int for x, y in zip(p, first)):
+            if len(p) != len(first) or all(type(x) is int and type(y) is int for x, y in zip(p, first)):
                 raise ShapeError("stack expects each tensor to be equal size")
-            if len(p) != len(first):
-                raise ShapeError("stack expects each tensor to be equal size")
-            return None
+            return None  # sizes that are formulas may be equal
     d = _dim(dim, len(first) + 1, "dim")
     return first[:d] + (len(parts),) + first[d:]
