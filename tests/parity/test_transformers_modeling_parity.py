@@ -30,7 +30,7 @@ MODELS = pathlib.Path(transformers.__file__).parent / "models"
 # dict subclass, whose PReLU has a parameter, is in tests/fixtures/pymodels/subclassing.py.)
 FILES = {
     "llama/modeling_llama.py": 7, "mistral/modeling_mistral.py": 7, "esmc/modeling_esmc.py": 9,
-    "dab_detr/modeling_dab_detr.py": 13, "step3p7/modeling_step3p7.py": 6, "chameleon/modeling_chameleon.py": 6,
+    "dab_detr/modeling_dab_detr.py": 12, "step3p7/modeling_step3p7.py": 6, "chameleon/modeling_chameleon.py": 6,
     "bit/modeling_bit.py": 5, "sam/modeling_sam.py": 9, "lilt/modeling_lilt.py": 16,
     "squeezebert/modeling_squeezebert.py": 15,
     # weight_norm through torch.nn.utils.parametrizations (the positional convolution, WaveNet layers).

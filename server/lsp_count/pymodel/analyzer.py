@@ -22,7 +22,7 @@ from lsp_count.core.spec import MAX_DIMENSION
 from lsp_count.pymodel.interp import Ctx, FuncV, Interpreter, LazyImport, ModuleScope, clone, count_of, params_of
 from lsp_count.pymodel.reuse import LineMap, PythonMemo, ReusePlan, parse_blocks, remember_blocks, split_blocks
 from lsp_count.pymodel.syntax import parse
-from lsp_count.pymodel.values import ClassV, Inst, Param, Sym, Unknown, Unresolved
+from lsp_count.pymodel.values import ClassV, Inst, Param, Sym, Unknown, Unresolved, render, why_of
 
 MAX_PARAMETERS = 10**15  # a thousand times the largest models; more is a mistake in the code
 _CONFIG_NAME = re.compile(r"conf|cfg|args|param|hparams|opt", re.I)
@@ -404,20 +404,23 @@ def _hub_count(ctx: Ctx, span: Span, hub: str, loader: str) -> tuple[Span, str, 
 
 
 def constructor_arguments(cls: ClassV, config_classes: list[ClassV], interp: Interpreter,
-                          scope: ModuleScope) -> tuple[dict[str, Any], list[str]]:
+                          scope: ModuleScope) -> tuple[dict[str, Any], list[str], dict[Sym, str]]:
     """What to build a class with: its defaults; a dataclass-annotated argument gets the
-    dataclass's defaults; an argument with neither is a named unknown (a formula atom)."""
+    dataclass's defaults; an argument with neither is a named unknown (a formula atom).
+    Also the atoms of the arguments whose annotation does not rule out a module, with what to
+    say of them: one the class keeps as it is (``self.head = head``) may be a module with parameters."""
     try:
         init = cls.lookup("__init__")
     except KeyError:
-        return {}, []
+        return {}, [], {}
     if not isinstance(init, FuncV):
-        return {}, []
+        return {}, [], {}
     a = init.node.args
     params = (a.posonlyargs + a.args)[1:]
     first_default = len(params) - len(init.defaults)
     kwargs: dict[str, Any] = {}
     notes: list[str] = []
+    open_arguments: dict[Sym, str] = {}  # the atom -> what it is, for the message
     required = [p for i, p in enumerate(params) if i < first_default]
     required += [p for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is None]
     for p in required:
@@ -460,8 +463,65 @@ def constructor_arguments(cls: ClassV, config_classes: list[ClassV], interp: Int
                 continue
             except Unresolved as exc:
                 why = f"the constructor argument `{p.arg}`, whose default `{candidate.name}()` cannot be built ({exc.reason})"
-        kwargs[p.arg] = Sym.atom(p.arg, why)
-    return kwargs, notes
+        kwargs[p.arg] = atom = Sym.atom(p.arg, why)
+        if p.annotation is None:
+            open_arguments[atom] = (f"the constructor argument `{p.arg}`, which has no default and no annotation: a "
+                                    f"module passed there adds its parameters (annotate it, `{p.arg}: int`, if it is "
+                                    f"not a module)")
+        elif not _not_a_module(p.annotation):
+            open_arguments[atom] = (f"the constructor argument `{p.arg}: {ast.unparse(p.annotation)}`, which has no default: "
+                                    f"the module passed there adds its parameters")
+    return kwargs, notes, open_arguments
+
+
+# Annotations that say an argument is no module: builtin values, typing's wrappers of them,
+# a callable (a layer factory such as ``norm_layer``), torch's dtype and device.
+_NOT_MODULE_NAMES = frozenset({
+    "int", "float", "bool", "str", "bytes", "complex", "tuple", "list", "dict", "set", "frozenset", "None",
+    "Optional", "Union", "Tuple", "List", "Dict", "Set", "FrozenSet", "Sequence", "Iterable", "Mapping", "Literal",
+    "Callable", "Type", "type", "dtype", "device", "Size"})
+
+
+def _not_a_module(annotation: ast.expr | None) -> bool:
+    """True when every type the annotation names is one of _NOT_MODULE_NAMES (``int``,
+    ``Optional[tuple[int, int]]``, ``"float | None"``); False without one."""
+    if annotation is None:
+        return False
+    names = list(_type_names(annotation, 0))
+    return bool(names) and all(n in _NOT_MODULE_NAMES for n in names)
+
+
+def _type_names(node: ast.expr, depth: int) -> Any:
+    """The names of the types an annotation is made of ("?" for what is not a type's name)."""
+    if depth > 20:
+        yield "?"
+    elif isinstance(node, ast.Name):
+        yield node.id
+    elif isinstance(node, ast.Attribute):
+        yield node.attr  # typing.Optional, torch.dtype
+    elif isinstance(node, ast.Subscript):
+        yield from _type_names(node.value, depth + 1)
+        if not (isinstance(node.value, (ast.Name, ast.Attribute)) and _last_name(node.value) == "Literal"):
+            yield from _type_names(node.slice, depth + 1)
+    elif isinstance(node, (ast.Tuple, ast.List)):
+        for elt in node.elts:
+            yield from _type_names(elt, depth + 1)
+    elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        yield from _type_names(node.left, depth + 1)
+        yield from _type_names(node.right, depth + 1)
+    elif isinstance(node, ast.Constant) and (node.value is None or node.value is Ellipsis):
+        yield "None"
+    elif isinstance(node, ast.Constant) and isinstance(node.value, str):  # a forward reference: "int | None"
+        try:
+            yield from _type_names(ast.parse(node.value, mode="eval").body, depth + 1)
+        except (SyntaxError, ValueError, RecursionError):
+            yield "?"
+    else:
+        yield "?"
+
+
+def _last_name(node: ast.expr) -> str:
+    return node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else ""
 
 
 def count_class(interp: Interpreter, cls: ClassV, config_classes: list[ClassV], name_span: Span,
@@ -469,7 +529,7 @@ def count_class(interp: Interpreter, cls: ClassV, config_classes: list[ClassV], 
     ctx = interp.ctx
     ctx.steps, ctx.depth, ctx.class_stack = 0, 0, []
     try:
-        kwargs, notes = constructor_arguments(cls, config_classes, interp, scope)
+        kwargs, notes, open_arguments = constructor_arguments(cls, config_classes, interp, scope)
         # Only read from here on (counted, walked): the build cache can keep it without a copy.
         inst = interp.instantiate(cls, [], kwargs, cls.node, scope.env, snapshot=False)
     except Unresolved as exc:
@@ -494,6 +554,9 @@ def count_class(interp: Interpreter, cls: ClassV, config_classes: list[ClassV], 
         size = f"{root.total:,}" if root.total < 10**21 else f"about 10^{len(str(root.total)) - 1}"
         return None, _unresolved(cls, f"{size} parameters is more than any model holds (limit {MAX_PARAMETERS:,})",
                                  name_span)
+    held = _held_argument(inst, open_arguments) if open_arguments else ""
+    if held:
+        return None, _unresolved(cls, f"{held}; the rest of `{cls.name}` has {root.total:,} parameters", name_span)
     frozen = root.total - root.trainable
     tree_notes = list(notes) + [f"{t}: counted once" for t in walk.ties]
     if frozen:
@@ -530,6 +593,12 @@ def _why_not_counted(cls: ClassV, inst: Inst, name_span: Span) -> Problem | None
     if isinstance(total, Sym):
         reasons = "; ".join(total.reasons())
         return _unresolved(cls, f"{reasons}; parameters = {total.render()}", name_span)
+    for name, p in params_of(inst):  # a known total, but a size that is not: a tensor with a 0 beside it
+        if not all(isinstance(d, (int, float)) for d in p.shape):
+            unknown = next(d for d in p.shape if not isinstance(d, (int, float)))
+            shape = ", ".join(render(d) for d in p.shape)
+            return _unresolved(cls, f"`{name}` has the shape ({shape}): {why_of(unknown) or 'a size is unresolved'}",
+                               name_span)
     return None
 
 
@@ -539,6 +608,24 @@ def _unresolved(cls: ClassV, reason: str, span: Span) -> Problem:
 
 def _unknown_modules(inst: Inst) -> str:
     """The first submodule slot the analyser could not build (a call into code it does not follow)."""
+    for path, v in _module_attributes(inst):
+        if isinstance(v, Unknown) and v.maybe_module:
+            return f"`{path}`: {v.why}"
+    return ""
+
+
+def _held_argument(inst: Inst, open_arguments: dict[Sym, str]) -> str:
+    """The first module attribute that is a constructor argument kept as it was passed
+    (``self.box_head = box_head``): with no default and no annotation ruling a module out, what
+    it holds is unknown, and a module there would add its parameters."""
+    for path, v in _module_attributes(inst):
+        if type(v) is Sym and v in open_arguments:
+            return f"`{path}` is {open_arguments[v]}"
+    return ""
+
+
+def _module_attributes(inst: Inst) -> Any:
+    """(dotted path, value) of each attribute of the module and of its submodules, each module once."""
     stack = [("", inst)]
     seen: set[int] = set()
     while stack:
@@ -547,11 +634,9 @@ def _unknown_modules(inst: Inst) -> str:
             continue
         seen.add(id(m))
         for name, v in m.attrs.items():
-            if isinstance(v, Unknown) and v.maybe_module:
-                return f"`{prefix}{name}`: {v.why}"
+            yield f"{prefix}{name}", v
             if isinstance(v, Inst) and v.is_module:
                 stack.append((f"{prefix}{name}.", v))
-    return ""
 
 
 def _plain_lists(inst: Inst) -> list[str]:

@@ -2384,7 +2384,8 @@ class Interpreter:
             return v
         if isinstance(v, Unknown):
             return v
-        raise Unresolved(f"`{_text(node)}`: an element of nn.{kind} is not a module ({type(v).__name__})")
+        raise Unresolved(f"`{_text(node)}`: an element of nn.{kind} is not a known module "
+                         f"({why_of(v) or type(v).__name__})")
 
 
 _MISSING = object()
