@@ -11,6 +11,11 @@ fi
 # torch is pinned in the [test] extra: an unpinned torch pulls a multi-GB CUDA build.
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet -e '.[test]'
+# timm and torchvision for tests/parity/test_timm_parity.py, beside the environment: PyPI's
+# torchvision is built for CUDA torch and cannot be imported as it is with the CPU torch (see
+# tests/parity/timm_runner.py); in the test environment it would change what transformers imports.
+.venv/bin/python -m pip install --quiet --no-deps --upgrade --target .venv/timm-sidecar \
+  'timm==1.0.31' 'torchvision==0.28.0' 'pillow>=10'
 
 # Neovim is the real editor the end-to-end editor test drives.
 if ! command -v nvim >/dev/null 2>&1; then

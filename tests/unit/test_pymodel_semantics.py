@@ -632,3 +632,39 @@ def test_a_layer_subclass_reads_its_settings_before_its_class_names() -> None:
                 self.head = nn.Linear(self.conv.stride[0] + self.conv.in_channels, 1, bias=False)
     """)
     assert counts(report) == {"StridedConv": 76, "Net": 76 + 4}, report.problems
+
+
+@pytest.mark.parametrize("body, prelude, reason", [
+    # timm's helpers (counts checked against torch in tests/fixtures/pymodels/timm_style.py): what
+    # the analyser does not know it says, rather than answer.
+    ("self.fc = nn.Linear(2, 2 if '_pair' in dir(F) else 3)\n", "import torch.nn.functional as F\n",
+     "whether `torch.nn.functional` has `_pair` is not known: the analyser knows its public names"),
+    ("self.l = nn.ModuleList()\nself.fc = nn.Linear(2, 2 if isinstance(self.l, collections.abc.Iterable) else 3)\n",
+     "import collections.abc\n",
+     "isinstance(…, collections.abc.Iterable) of a ModuleList is not known to the analyser"),
+    ("self.fc = nn.Linear(2, 2 if isinstance(3, collections.abc.Awaitable) else 3)\n", "import collections.abc\n",
+     "isinstance(…, collections.abc.Awaitable) is not known to the analyser"),
+    ("self.fc = nn.Linear(2, 2 if nn.ReLU in [helper(), nn.GELU] else 3)\n", "from elsewhere import helper\n",
+     "`nn.ReLU in [helper(), nn.GELU]` depends on `elsewhere.helper` is outside this file"),
+    ("self.fc = nn.Linear(2, len(tuple(repeat(1))))\n", "from itertools import repeat\n",
+     "`repeat(1)` repeats without end"),
+    ("self.fc = nn.Linear(2, len(tuple(repeat(1, 10**9))))\n", "from itertools import repeat\n",
+     "`repeat(1, 10 ** 9)` repeats 1,000,000,000 times, more than the analyser follows (10,000)"),
+    ("rates = torch.linspace(0, 0.1, 5, device='cpu').split([2, 2])\nself.fc = nn.Linear(2, 2)\n", "import torch\n",
+     "sizes summing to 4 split 5 values (torch raises)"),
+])
+def test_timm_helpers_refused_with_their_reason(body: str, prelude: str, reason: str) -> None:
+    report = run(_net(body, prelude))
+    assert reason in lc101(report)["Net"], lc101(report)
+
+
+def test_round_of_a_formula_is_a_formula() -> None:
+    src = "import torch.nn as nn\nclass Net(nn.Module):\n    def __init__(self, dim):\n        super().__init__()\n" \
+          "        self.fc = nn.Linear(2, round(dim * 0.25))\n"
+    assert lc101(run(src))["Net"].endswith("parameters = 3·round(dim * 0.25)")
+
+
+def test_slicing_a_tensor_of_negative_size_is_refused_not_a_crash() -> None:
+    # Found by fuzzing: the slice's length came from range(), which raised ValueError.
+    report = run(_net("x = torch.zeros(-2, 3)\nself.p = nn.Parameter(x[1:])\n", "import torch\n"))
+    assert lc101(report)["Net"].endswith("`x[1:]`: a dimension of size -2 (torch raises)")

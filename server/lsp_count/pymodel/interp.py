@@ -22,8 +22,9 @@ import os
 from typing import Any, Callable
 
 from lsp_count.core.source import Span
-from lsp_count.pymodel.layers import (LAYER_ATTRIBUTES, LAYERS, MODULE_CLASS_ATTRIBUTES, NOT_A_LAYER_ATTRIBUTE, PARAMETERLESS,
-                                      STACKS, as_int, bind, layer_attribute, truth)
+from lsp_count.pymodel.layers import (FUNCTIONAL_NAMES, LAYER_ATTRIBUTES, LAYERS, MODULE_CLASS_ATTRIBUTES,
+                                      NOT_A_LAYER_ATTRIBUTE, PARAMETERLESS, STACKS, as_int, bind, layer_attribute,
+                                      truth)
 from lsp_count.pymodel import shapes
 from lsp_count.pymodel.reparam import reparametrization, reparametrize
 from lsp_count.pymodel.values import (BoundV, ClassV, DeviceV, ExtV, FieldV, Inst, ModV, Param, PartialV, RangeV,
@@ -1276,7 +1277,7 @@ class Interpreter:
             found = self.ext_names.get(key)
             if found is None:  # nn.Linear is looked up for every layer: one ExtV per dotted name
                 dotted = f"{obj.name}.{name}"
-                found = self.ext_names[key] = _external(dotted)
+                found = self.ext_names[key] = _torch_class_name(obj.name, name) or _external(dotted)
             return found
         if isinstance(obj, ModV):
             v = self.module_name(obj, name)
@@ -1336,6 +1337,8 @@ class Interpreter:
                 if name == "tolist":
                     return BuiltinV(name, lambda: list(values) if obj.shape else values[0])
                 return BuiltinV(name, lambda: obj._one())
+            if name == "split" and obj.values is not None and len(obj.shape) == 1:
+                return BuiltinV(name, lambda *a, **k: _split_values(obj.values, a, k, node))
             return self.tensor_attr(obj, name, node)
         if isinstance(obj, DeviceV) and name in ("type", "index"):
             return getattr(obj, name)
@@ -1609,9 +1612,14 @@ class Interpreter:
             if fn in (_CMPOPS[ast.In], _CMPOPS[ast.NotIn]) and isinstance(b, Inst):
                 found = self.contains(b, a, node)
                 return found if fn is _CMPOPS[ast.In] else not found
+            if fn in (_CMPOPS[ast.In], _CMPOPS[ast.NotIn]) and type(b) in _CONTAINERS_BY_IDENTITY:
+                found = _holds(b, a, node)
+                return found if fn is _CMPOPS[ast.In] else not found
             raise Unresolved(f"`{_text(node)}` is not followed")
         try:
             return fn(a, b)
+        except Unresolved:
+            raise  # a value of the analyser's own that does not know the answer (_PublicNames)
         except Exception as exc:  # noqa: BLE001 - the analysed code's error, reported as a reason
             raise Unresolved(f"`{_text(node)}` raises {type(exc).__name__}")
 
@@ -1755,6 +1763,21 @@ class Interpreter:
             field.attrs.update(name=name, default=default, default_factory=factory, init=True)
             out.append(field)
         return tuple(out)
+
+    def dataclass_replace(self, obj: Any, changes: dict[str, Any], node: ast.AST, env: Env) -> Any:
+        """``dataclasses.replace(cfg, **changes)``: a new instance, built by the class from the
+        object's fields and the changes (its ``__post_init__`` runs again), as Python makes it."""
+        cls = obj.cls if type(obj) is Inst else None
+        if type(cls) is not ClassV or not cls.is_dataclass:
+            raise _Raised(f"`{_text(node)}`: replace() takes a dataclass instance (TypeError)", ExtV("TypeError"))
+        unknown = next((f for f in changes if f not in cls.fields), None)
+        if unknown is not None:
+            raise _Raised(f"`{_text(node)}`: `{cls.name}` has no field `{unknown}` (TypeError)", ExtV("TypeError"))
+        missing = next((f for f in cls.fields if f not in changes and f not in obj.attrs), None)
+        if missing is not None:
+            raise Unresolved(f"`{_text(node)}`: the field `{missing}` of `{cls.name}` is not set")
+        fields = {f: changes[f] if f in changes else obj.attrs[f] for f in cls.fields}
+        return self.call(cls, [], fields, node, env)
 
     def loaded_module(self, name: str) -> Any:
         """``sys.modules.get(name)``: a module this analysis read (the analysed file, a project file)
@@ -1948,6 +1971,8 @@ class Interpreter:
                 self.call_function(init, [inst] + args, kwargs, node)
             elif cls.is_module and (layer := _torch_layer_base(cls)) is not None:
                 self.init_layer(inst, cls.name, layer, args, kwargs)  # `class Norm(nn.LayerNorm)` with no __init__
+            elif cls.is_module and (container := _torch_container_base(cls)) is not None:
+                self.init_container(inst, container, args, kwargs)  # `class Stages(nn.Sequential)` with no __init__
             elif not cls.is_module and _extends_dict(cls):
                 inst.attrs[_DICT_ITEMS] = self.dict_items(args, kwargs, node)  # `class Table(OrderedDict)`
             elif args or kwargs:
@@ -2124,6 +2149,8 @@ class Interpreter:
             return Unknown(f"`nn.{last}` is not in the analyser's layer table", maybe_module=True)
         if parts[0] == "torch" and (key := reparametrization(name)) is not None:  # weight_norm, spectral_norm
             return reparametrize(key, args, kwargs, origin)
+        if name == "torch.nn.init._calculate_fan_in_and_fan_out" and len(args) == 1 and not kwargs:
+            return _fan_in_and_fan_out(args[0], node)
         if name.startswith("torch.nn.init"):
             return args[0] if args else None  # nn.init.trunc_normal_(t): fills t, returns it
         if name == "type" and len(args) == 1 and not kwargs and type(args[0]) is Inst and type(args[0].cls) is ClassV:
@@ -2143,6 +2170,8 @@ class Interpreter:
             return _field(*args[1:], **kwargs)
         if name in ("torch.manual_seed", "torch.no_grad", "print", "warnings.warn"):
             return None
+        if name in _NOT_TRACING and not args and not kwargs:
+            return False  # a model is built in eager Python: not scripted, traced, compiled or exported
         if parts[0] == "torch" and last in TENSOR_FACTORIES and len(parts) == 2:
             return self.tensor_factory(last, args, kwargs, node)
         if name == "numpy.prod" and len(args) == 1 and not kwargs and isinstance(args[0], (list, tuple)):
@@ -2156,6 +2185,8 @@ class Interpreter:
             return self._py(lambda a: getattr(math, last)(*a), args, node)
         if name == "dataclasses.fields" and len(args) == 1:
             return self.dataclass_fields(args[0], node)
+        if name == "dataclasses.replace" and len(args) == 1:
+            return self.dataclass_replace(args[0], kwargs, node, env)
         if name in ("dataclasses.field", "field"):
             if "default_factory" in kwargs:
                 return FieldV(factory=kwargs["default_factory"])
@@ -2168,6 +2199,8 @@ class Interpreter:
             return dict(*[dict(self.iterate(a, node)) if not isinstance(a, dict) else a for a in args], **kwargs)
         if name in ("copy.deepcopy", "copy.copy"):
             return clone(args[0])
+        if name == "itertools.repeat":
+            return self.repeat(args, kwargs, node)
         if name == "functools.partial":
             if not args:
                 raise Unresolved(f"`{_text(node)}`: partial needs the function it binds")
@@ -2212,6 +2245,24 @@ class Interpreter:
             # Tensor functions (torch.tril, torch.cat, ...) return tensors, never modules.
             return Unknown(f"`{name}` returns a tensor whose shape the analyser does not follow")
         return Unknown(f"`{name}` is outside this file and torch.nn; the analyser does not follow it", maybe_module=True)
+
+    def repeat(self, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
+        """``itertools.repeat(x, n)``: n copies of x (timm's ``to_2tuple`` is ``tuple(repeat(x, 2))``);
+        without n it never ends, and a loop over it is not followed."""
+        bound = dict(zip(("object", "times"), args), **kwargs)
+        if "object" not in bound or len(args) > 2 or set(bound) - {"object", "times"}:
+            raise Unresolved(f"`{_text(node)}`: repeat takes an object and a count")
+        times = bound.get("times")
+        if times is None:
+            return Unknown(f"`{_text(node)}` repeats without end")
+        if is_unknownish(times):
+            return Unknown(f"`{_text(node)}`: the count depends on {why_of(times)}")
+        if type(times) is not int:
+            raise Unresolved(f"`{_text(node)}` raises TypeError: the count must be an int")
+        if times > MAX_ITERATIONS:
+            raise Unresolved(f"`{_text(node)}` repeats {times:,} times, more than the analyser follows "
+                             f"({MAX_ITERATIONS:,})")
+        return (bound["object"],) * max(times, 0)
 
     def pretrained_embedding(self, layer: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST, env: Env) -> Inst:
         """``nn.Embedding.from_pretrained(embeddings, freeze=True, ...)``: a table of the tensor's
@@ -2388,6 +2439,82 @@ class Interpreter:
                          f"({why_of(v) or type(v).__name__})")
 
 
+def _fan_in_and_fan_out(tensor: Any, node: ast.AST) -> tuple[Any, Any]:
+    """``torch.nn.init._calculate_fan_in_and_fan_out(w)``, as torch computes it from the shape
+    (timm's ``lecun_normal_`` runs it in a constructor)."""
+    if not isinstance(tensor, (TensorV, Param)):
+        raise Unresolved(f"`{_text(node)}`: the tensor's shape is unknown ({why_of(tensor) or 'not a tensor'})")
+    shape = tuple(tensor.shape)
+    if len(shape) < 2:
+        raise _Raised(f"`{_text(node)}`: fan in and fan out need a tensor of 2 or more dimensions (ValueError)",
+                      ExtV("ValueError"))
+    if not all(type(d) is int for d in shape):
+        unknown = next(d for d in shape if type(d) is not int)
+        raise Unresolved(f"`{_text(node)}`: the tensor's shape depends on {why_of(unknown) or render(unknown)}")
+    receptive = math.prod(shape[2:])
+    return shape[1] * receptive, shape[0] * receptive
+
+
+def _split_values(values: tuple[Any, ...], args: tuple[Any, ...], kwargs: dict[str, Any], node: ast.AST) -> tuple[TensorV, ...]:
+    """``torch.linspace(0, rate, sum(depths)).split(depths)``: a 1-D tensor of known values in
+    pieces of the given sizes (a list), or of one size (an int, the last piece shorter), as torch
+    splits it; the stage-by-stage stochastic-depth rates of ConvNeXt and other timm models."""
+    bound = dict(zip(("split_size_or_sections", "dim"), args), **kwargs)
+    sizes, dim = bound.get("split_size_or_sections"), bound.get("dim", 0)
+    if len(args) > 2 or set(bound) - {"split_size_or_sections", "dim"} or dim not in (0, -1):
+        raise Unresolved(f"`{_text(node)}`: the analyser splits a 1-D tensor by its sizes only")
+    if type(sizes) is int and sizes > 0:
+        sizes = [min(sizes, len(values) - i) for i in range(0, len(values), sizes)] or [0]
+    if not isinstance(sizes, (list, tuple)) or not all(type(n) is int and n >= 0 for n in sizes):
+        raise Unresolved(f"`{_text(node)}`: the sizes are not known numbers ({why_of(sizes) or render(sizes)})")
+    if sum(sizes) != len(values):
+        raise Unresolved(f"`{_text(node)}`: sizes summing to {sum(sizes)} split {len(values)} values (torch raises)")
+    pieces, start = [], 0
+    for n in sizes:
+        pieces.append(TensorV((n,), values[start:start + n]))
+        start += n
+    return tuple(pieces)
+
+
+def _torch_class_name(dotted: str, attr: str) -> str | None:
+    """``nn.BatchNorm2d.__name__`` (timm maps a norm layer to its fused version by it): the name
+    of a torch.nn class the analyser knows; None for any other outside name."""
+    if attr not in ("__name__", "__qualname__") or not dotted.startswith("torch.nn."):
+        return None
+    last = dotted[len("torch.nn."):]
+    known = last in LAYERS or last in PARAMETERLESS or last in CONTAINERS or last in STACKS or last == "Module"
+    return last if known else None
+
+
+def _holds(container: Any, item: Any, node: ast.AST) -> bool:
+    """``item in container`` for a class, function or module among plain values (timm's
+    ``norm_layer in _NORM_ACT_TYPES``): Python compares each entry with ``is``, then ``==``;
+    the analyser's values are equal as the objects they stand for are (a class, a function only
+    to itself; an outside name to the same name). An entry the analyser does not know could
+    be the item: then the answer is not known."""
+    if _defines_eq(item):
+        raise Unresolved(f"`{_text(node)}` compares with `{item.cls.name}.__eq__`, which the analyser does not run here")
+    entries = container.keys() if type(container) is dict else container
+    unknown = None
+    for entry in entries:
+        if entry is item or (type(item) is ExtV and type(entry) is ExtV and entry == item):
+            return True
+        if unknown is None and (is_unknownish(entry) or _defines_eq(entry)):
+            unknown = entry
+    if unknown is not None:
+        raise Unresolved(f"`{_text(node)}` depends on {why_of(unknown) or 'an instance with its own __eq__'}")
+    return False
+
+
+def _defines_eq(v: Any) -> bool:
+    """An instance of a class of the code that defines ``__eq__`` (``==`` would run it)."""
+    return isinstance(v, Inst) and isinstance(v.cls, ClassV) and any("__eq__" in c.namespace for c in v.cls.mro())
+
+
+_NOT_TRACING = frozenset({
+    "torch.jit.is_scripting", "torch.jit.is_tracing", "torch.compiler.is_compiling", "torch.compiler.is_dynamo_compiling",
+    "torch._dynamo.is_compiling", "torch.fx._symbolic_trace.is_fx_tracing", "torch.onnx.is_in_onnx_export"})
+_CONTAINERS_BY_IDENTITY = frozenset({list, tuple, set, frozenset, dict})
 _MISSING = object()
 _OBJECT_HOOKS = frozenset({"__getattribute__", "__setattr__"})  # see Interpreter.object_hook_call
 # Where an instance of a dict subclass (``class ClassInstantier(OrderedDict)``) keeps its items:
@@ -2821,6 +2948,18 @@ def _torch_layer_base(cls: ClassV) -> str | None:
     return None
 
 
+def _torch_container_base(cls: ClassV) -> str | None:
+    """The torch.nn container ``cls`` is (``class SequentialTuple(nn.Sequential)``): its first torch.nn
+    base in its MRO, when that is one; None otherwise."""
+    for c in cls.mro():
+        for b in c.bases:
+            if isinstance(b, ExtV):
+                last = _torch_layer_name(b)
+                if last is not None:
+                    return last if last in CONTAINERS else None
+    return None
+
+
 def _assigned_names(stmt: ast.stmt) -> list[str]:
     out: list[str] = []
     for node in ast.walk(stmt):
@@ -2879,6 +3018,19 @@ def _isinstance(obj: Any, classes: Any) -> bool:
                 return True
             if isinstance(obj, Param) and last in ("Parameter", "Tensor"):
                 return True
+            kinds = _ABSTRACT_TYPES.get(c.name.replace("typing_extensions.", "typing."))
+            if kinds is not None and type(obj) in (Inst, Param, TensorV):
+                if last == "Callable" and type(obj) is Inst and obj.is_module:
+                    return True  # a module is called
+                # Whether a tensor or an instance is one depends on its dunder methods (a ModuleList iterates).
+                raise Unresolved(f"isinstance(…, {c.name}) of a {'tensor' if type(obj) is not Inst else obj.type_name} "
+                                 f"is not known to the analyser")
+            if kinds is not None:
+                if type(obj) in kinds or (int in kinds and type(obj) is Sym):
+                    return True
+            elif c.name.split(".")[0] in _ABSTRACT_TYPE_MODULES and type(obj) not in (Inst, Param):
+                # An abstract class a plain value may be an instance of without deriving from it.
+                raise Unresolved(f"isinstance(…, {c.name}) is not known to the analyser")
         elif isinstance(c, BuiltinV):
             py = _PY_TYPES.get(c.name)
             if py is not None and (isinstance(obj, py) or (py is int and isinstance(obj, Sym))):
@@ -3073,6 +3225,33 @@ def _unknown_in(values: Any) -> Unknown | None:
     return next((Unknown(v.why) for v in values if isinstance(v, Unknown)), None)
 
 
+class _PublicNames(frozenset):  # type: ignore[type-arg]
+    """``dir(module)`` of a module the analyser knows by a table of its public names: whether
+    it has a private one (``'_pair' in dir(F)``) is not known."""
+
+    module = ""
+
+    def __contains__(self, name: object) -> bool:
+        if isinstance(name, str) and name.startswith("_"):
+            raise Unresolved(f"whether `{self.module}` has `{name}` is not known: the analyser knows its public names")
+        return frozenset.__contains__(self, name)
+
+
+def _dir(*args: Any) -> Any:
+    if len(args) == 1 and type(args[0]) is ExtV and args[0].name == "torch.nn.functional":
+        names = _PublicNames(FUNCTIONAL_NAMES)
+        names.module = args[0].name
+        return names
+    return Unknown(f"`dir({', '.join(render(a) for a in args)})` is not known to the analyser")
+
+
+def _round(number: Any, *ndigits: Any) -> Any:
+    if is_unknownish(number) or any(is_unknownish(n) for n in ndigits):  # a formula's rounding: a formula
+        args = (number, *ndigits)
+        return _unknown_in(list(args)) or sym_opaque(f"round({', '.join(render(a) for a in args)})", *args)
+    return round(number, *ndigits)
+
+
 def _len(v: Any) -> Any:
     if isinstance(v, Inst):
         return len(v.attrs)
@@ -3080,6 +3259,10 @@ def _len(v: Any) -> Any:
         return len(v.r)
     if is_unknownish(v):
         return _unknown_in([v]) or sym_opaque(f"len({render(v)})", v)
+    if isinstance(v, (TensorV, Param)):
+        if not v.shape:
+            raise TypeError("len() of a 0-d tensor")
+        return v.shape[0]  # a tensor's length is its first size
     return len(v)
 
 
@@ -3225,18 +3408,34 @@ def _callable(v: Any) -> Any:
     return callable(v) if isinstance(v, (int, float, str, bool, list, tuple, dict, type(None))) else False
 
 
+# isinstance with an abstract class of the standard library: the kinds of the analyser's values
+# that are its instances, as for the Python values they stand for (a formula is an int).
+_ITERABLE = (tuple, list, dict, set, frozenset, str, RangeV)
+_ABSTRACT_TYPES: dict[str, tuple[type, ...]] = {
+    **{f"{module}.{name}": kinds for module in ("collections.abc", "typing") for name, kinds in {
+        "Iterable": _ITERABLE, "Collection": _ITERABLE, "Container": _ITERABLE, "Sized": _ITERABLE,
+        "Sequence": (tuple, list, str, RangeV), "MutableSequence": (list,), "Mapping": (dict,),
+        "MutableMapping": (dict,), "Set": (set, frozenset), "MutableSet": (set,), "Hashable": (
+            int, float, bool, str, tuple, frozenset, type(None), RangeV, ClassV, FuncV, ExtV),
+        "Callable": (ClassV, FuncV, BuiltinV, BoundV, PartialV, ExtV)}.items()},
+    "numbers.Number": (int, float, bool, complex), "numbers.Complex": (int, float, bool, complex),
+    "numbers.Real": (int, float, bool), "numbers.Rational": (int, bool), "numbers.Integral": (int, bool),
+    "types.FunctionType": (FuncV,), "types.LambdaType": (FuncV,), "functools.partial": (PartialV,),
+}
+_ABSTRACT_TYPE_MODULES = frozenset({"collections", "typing", "typing_extensions", "numbers", "types", "abc"})
+
 _PY_TYPES: dict[str, type] = {"int": int, "float": float, "str": str, "bool": bool, "list": list, "tuple": tuple,
                               "dict": dict}
 
 _BUILTINS: dict[str, Any] = {
-    "range": BuiltinV("range", _range), "len": BuiltinV("len", _len), "int": BuiltinV("int", _num(int)),
+    "range": BuiltinV("range", _range), "len": BuiltinV("len", _len), "dir": BuiltinV("dir", _dir), "int": BuiltinV("int", _num(int)),
     "float": BuiltinV("float", _num(float)), "bool": BuiltinV("bool", lambda v=False: bool(v) if not is_unknownish(v) else Unknown(why_of(v))),
     "str": BuiltinV("str", lambda v="": str(v) if not is_unknownish(v) else Unknown(why_of(v))),
     "list": BuiltinV("list", _list_of), "tuple": BuiltinV("tuple", lambda v=(): tuple(_list_of(v))),
     "dict": BuiltinV("dict", lambda *a, **k: dict(*[(x if isinstance(x, dict) else list(x)) for x in a], **k)),
     "set": BuiltinV("set", lambda v=(): set(_list_of(v))),
     "min": BuiltinV("min", _minmax(min)), "max": BuiltinV("max", _minmax(max)), "sum": BuiltinV("sum", _sum),
-    "abs": BuiltinV("abs", lambda v: v if isinstance(v, Sym) else abs(v)), "round": BuiltinV("round", round),
+    "abs": BuiltinV("abs", lambda v: v if isinstance(v, Sym) else abs(v)), "round": BuiltinV("round", _round),
     "enumerate": BuiltinV("enumerate", _enumerate), "zip": BuiltinV("zip", _zip),
     "reversed": BuiltinV("reversed", lambda v: list(reversed(_list_of(v)))),
     "sorted": BuiltinV("sorted", lambda v, **k: sorted(_list_of(v), **k)),

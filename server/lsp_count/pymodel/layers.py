@@ -465,6 +465,32 @@ register_state_dict_post_hook register_state_dict_pre_hook requires_grad_ set_ex
 state_dict to to_empty train type xpu zero_grad
 """.split())
 
+# The public names of torch.nn.functional (torch 2.13): ``'silu' in dir(torch.nn.functional)``, as timm
+# asks before choosing an activation layer. A test compares it with the installed torch.
+FUNCTIONAL_NAMES = frozenset("""
+BroadcastingList1 BroadcastingList2 BroadcastingList3 Callable DType GRID_SAMPLE_INTERPOLATION_MODES
+GRID_SAMPLE_PADDING_MODES Optional ScalingType SwizzleType TYPE_CHECKING Tensor adaptive_avg_pool1d
+adaptive_avg_pool2d adaptive_avg_pool3d adaptive_max_pool1d adaptive_max_pool1d_with_indices adaptive_max_pool2d
+adaptive_max_pool2d_with_indices adaptive_max_pool3d adaptive_max_pool3d_with_indices affine_grid alpha_dropout
+assert_int_or_pair avg_pool1d avg_pool2d avg_pool3d batch_norm bilinear binary_cross_entropy
+binary_cross_entropy_with_logits boolean_dispatch celu celu_ channel_shuffle conv1d conv2d conv3d conv_tbc
+conv_transpose1d conv_transpose2d conv_transpose3d cosine_embedding_loss cosine_similarity cross_entropy ctc_loss
+dataclasses dropout dropout1d dropout2d dropout3d elu elu_ embedding embedding_bag feature_alpha_dropout fold
+fractional_max_pool2d fractional_max_pool2d_with_indices fractional_max_pool3d fractional_max_pool3d_with_indices
+gaussian_nll_loss gelu glu grad grid_sample group_norm grouped_mm gumbel_softmax handle_torch_function hardshrink
+hardsigmoid hardswish hardtanh hardtanh_ has_torch_function has_torch_function_unary has_torch_function_variadic
+hinge_embedding_loss huber_loss importlib instance_norm interpolate kl_div l1_loss layer_norm leaky_relu leaky_relu_
+linear linear_cross_entropy local_response_norm log_softmax logsigmoid lp_pool1d lp_pool2d lp_pool3d
+margin_ranking_loss math max_pool1d max_pool1d_with_indices max_pool2d max_pool2d_with_indices max_pool3d
+max_pool3d_with_indices max_unpool1d max_unpool2d max_unpool3d mish mse_loss multi_head_attention_forward
+multi_margin_loss multilabel_margin_loss multilabel_soft_margin_loss native_channel_shuffle nll_loss normalize np
+one_hot pad pairwise_distance pdist pixel_shuffle pixel_unshuffle poisson_nll_loss prelu relu relu6 relu_
+reproducibility_notes rms_norm rrelu rrelu_ scaled_dot_product_attention scaled_grouped_mm scaled_mm selu selu_
+sigmoid silu smooth_l1_loss soft_margin_loss softmax softmin softplus softshrink softsign sparse_support_notes tanh
+tanhshrink tf32_notes threshold threshold_ torch triplet_margin_loss triplet_margin_with_distance_loss unfold upsample
+upsample_bilinear upsample_nearest warnings
+""".split())
+
 # Stacks that clone their layer argument (TransformerEncoder(layer, num_layers, norm)).
 STACKS: dict[str, tuple[list[tuple[str, Any]], str]] = {
     "TransformerEncoder": ([("encoder_layer", REQUIRED), ("num_layers", REQUIRED), ("norm", None),

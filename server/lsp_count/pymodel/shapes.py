@@ -60,6 +60,8 @@ def index_shape(shape: tuple[Any, ...], key: Any) -> tuple[Any, ...] | None:
                 return None
             if k.step is not None and k.step <= 0:
                 raise ShapeError("slice step must be positive")
+            if size < 0:  # a tensor torch would not have made
+                raise ShapeError(f"a dimension of size {size}")
             out.append(len(range(*k.indices(size))))
             at += 1
         else:

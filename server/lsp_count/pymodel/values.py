@@ -286,9 +286,10 @@ class BoundV:
     self_obj: Any
 
 
-@dataclass
+@dataclass(eq=False)
 class ClassV:
-    """A class defined in the analysed source (mutable while its body is evaluated)."""
+    """A class defined in the analysed source (mutable while its body is evaluated). Equal
+    only to itself, as a Python class is (and so hashable: a set or dict key, as in Python)."""
 
     name: str
     node: ast.ClassDef

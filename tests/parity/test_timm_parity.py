@@ -1,0 +1,79 @@
+"""Parity on real model files: each class the static analysis counts in a file of timm (PyTorch
+Image Models) equals what timm builds for it on the meta device, with its defaults. timm and
+torchvision live beside the test environment (scripts/test.sh installs them into
+``<venv>/timm-sidecar``); timm_runner.py analyses and builds in a child process (why: its
+docstring). The analyser reads the files and the timm files they import; it never imports timm."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+pytestmark = pytest.mark.parity
+
+SIDECAR = pathlib.Path(sys.prefix) / "timm-sidecar"
+RUNNER = pathlib.Path(__file__).with_name("timm_runner.py")
+# Files whose classes were miscounted or not counted before, with how many classes each must count
+# at least (so that the test cannot pass by counting nothing): to_2tuple is tuple(itertools.repeat),
+# activations chosen by `'silu' in dir(F)`, norm layers mapped through a set of classes and
+# `nn.BatchNorm2d.__name__`, stage rates from `torch.linspace(...).split(depths)` (ConvNeXt); PiT's
+# stages are a Sequential subclass with no constructor (counted without them before: 529,672 of
+# 10,618,888); MLP-Mixer's init reads a weight's fans; MaxxVit is built from its config dataclass (LC106);
+# ViT, BEiT, MetaFormer, Inception-v4.
+FILES = {
+    "models/vision_transformer.py": 1, "models/convnext.py": 1, "models/pit.py": 2, "models/mlp_mixer.py": 1,
+    "models/beit.py": 1, "models/metaformer.py": 4, "models/inception_v4.py": 9, "models/efficientformer.py": 4,
+    "models/twins.py": 2, "layers/activations.py": 11, "models/maxxvit.py": 1,
+}
+
+
+def run_runner(files: list[str]) -> list[dict]:
+    if not (SIDECAR / "timm").is_dir():
+        pytest.skip(f"timm is not installed in {SIDECAR} (scripts/test.sh installs it)")
+    out = subprocess.run([sys.executable, str(RUNNER), str(SIDECAR), *files], capture_output=True, text=True,
+                         timeout=600)
+    assert out.returncode == 0, out.stderr[-3000:]
+    return [json.loads(line) for line in out.stdout.splitlines() if line.startswith("{")]
+
+
+def test_static_counts_equal_timm_meta_counts() -> None:
+    results = {r["file"]: r for r in run_runner(sorted(FILES))}
+    assert set(results) == set(FILES)
+    for rel, least in FILES.items():
+        rows = results[rel]["counted"]
+        assert len(rows) >= least, (rel, rows)
+        for row in rows:
+            name, static_total, static_trainable, *timm_counts = row
+            assert len(timm_counts) == 2, (rel, row)  # built by timm
+            assert (static_total, static_trainable) == tuple(timm_counts), (rel, name)
+
+
+def sweep() -> None:
+    """Every file of timm's models/ and layers/, as the test does for FILES.
+    Run: .venv/bin/python tests/parity/test_timm_parity.py (about a minute)."""
+    if not (SIDECAR / "timm").is_dir():
+        print(f"timm is not installed in {SIDECAR}: run scripts/test.sh first")
+        return
+    out = subprocess.run([sys.executable, str(RUNNER), str(SIDECAR), "all"], capture_output=True, text=True)
+    results = [json.loads(line) for line in out.stdout.splitlines() if line.startswith("{")]
+    rows = [(r["file"], row) for r in results for row in r["counted"]]
+    same = [x for x in rows if len(x[1]) == 5 and tuple(x[1][1:3]) == tuple(x[1][3:5])]
+    differ = [x for x in rows if len(x[1]) == 5 and tuple(x[1][1:3]) != tuple(x[1][3:5])]
+    unbuilt = [x for x in rows if len(x[1]) != 5]
+    version = (SIDECAR / "timm" / "version.py").read_text().split("'")[1]
+    print(f"timm {version}: {len(results)} files, {len(rows)} classes counted statically; {len(same)} equal timm's "
+          f"meta-device count, {len(differ)} differ, {len(unbuilt)} could not be built with no arguments to compare")
+    for rel, row in differ:
+        print(f"  DIFFER {rel} {row[0]}: static {row[1]:,}, timm {row[3]:,}")
+    for rel, row in unbuilt:
+        print(f"  {rel} {row[0]}: {row[3]}")
+    if out.returncode:
+        print(out.stderr[-2000:])
+
+
+if __name__ == "__main__":
+    sweep()

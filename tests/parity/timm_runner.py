@@ -1,0 +1,85 @@
+"""Runs in a child process for test_timm_parity.py: the static count of each class the analysis
+counts in timm's files, and timm's own count of the class built on the meta device.
+
+timm and torchvision are installed apart from the test environment (scripts/test.sh puts them in
+``<venv>/timm-sidecar``): PyPI's torchvision wheel is built for CUDA torch, and with the CPU torch
+its compiled operators do not load, so importing it raises while it registers their meta kernels.
+Building a model never calls those operators; here that registration is skipped. In the test
+process itself a torchvision that cannot be imported would change what transformers imports.
+
+Usage: python timm_runner.py SIDECAR FILE [FILE ...]   (FILE: relative to the timm package, or "all")
+Prints one JSON object per file: {"file", "counted": [[name, static total, static trainable,
+timm total, timm trainable] or [name, ..., "error"]], "unresolved": n}.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import logging
+import os
+import pathlib
+import re
+import sys
+import types
+import warnings
+
+
+_USED = re.compile(r"counted with `(\w+)\(\)` defaults for `(\w+)`")
+
+
+def _import_timm(sidecar: str):
+    sys.path.insert(0, sidecar)
+    try:
+        importlib.import_module("torchvision")
+    except RuntimeError as exc:
+        if "torchvision::" not in str(exc):
+            raise
+        for name in [n for n in sys.modules if n == "torchvision" or n.startswith("torchvision.")]:
+            del sys.modules[name]
+        sys.modules["torchvision._meta_registrations"] = types.ModuleType("torchvision._meta_registrations")
+    return importlib.import_module("timm")
+
+
+def main() -> None:
+    warnings.simplefilter("ignore")
+    logging.disable(logging.WARNING)
+    os.environ.setdefault("LSP_COUNT_CACHE_DIR", "off")
+    import torch
+
+    from lsp_count.core.analyze import analyze_text
+
+    timm = _import_timm(sys.argv[1])
+    root = pathlib.Path(timm.__file__).parent
+    names = sys.argv[2:]
+    if names == ["all"]:
+        names = [str(p.relative_to(root)) for sub in ("models", "layers") for p in sorted((root / sub).glob("*.py"))]
+    for rel in names:
+        path = root / rel
+        report = analyze_text(path.read_text(encoding="utf-8"), str(path))
+        rows = []
+        module = None
+        if report.models:
+            try:
+                module = importlib.import_module("timm." + rel[:-3].replace("/", "."))
+            except Exception as exc:  # noqa: BLE001 - reported per class below
+                rows = [[m.name, m.tree.total, m.tree.trainable, f"import: {type(exc).__name__}: {exc}"]
+                        for m in report.models]
+        notes = {p.message.split("`")[1]: p.message for p in report.problems if p.code == "LC106"}
+        for model in report.models if module is not None else ():
+            try:
+                # The config classes the analysis says it built with their defaults (LC106).
+                kwargs = {arg: getattr(module, cfg)() for cfg, arg in _USED.findall(notes.get(model.name, ""))}
+                with torch.device("meta"):
+                    params = list(getattr(module, model.name)(**kwargs).parameters())
+            except Exception as exc:  # noqa: BLE001 - e.g. a class whose arguments are all annotated numbers
+                rows.append([model.name, model.tree.total, model.tree.trainable, f"{type(exc).__name__}: {exc}"[:160]])
+                continue
+            rows.append([model.name, model.tree.total, model.tree.trainable, sum(p.numel() for p in params),
+                         sum(p.numel() for p in params if p.requires_grad)])
+        print(json.dumps({"file": rel, "counted": rows,
+                          "unresolved": sum(p.code == "LC101" for p in report.problems)}), flush=True)
+
+
+if __name__ == "__main__":
+    main()
