@@ -15,7 +15,7 @@ import pytest
 
 from lsp_count.core.analyze import analyze_text
 from lsp_count.pymodel.interp import CONTAINERS
-from lsp_count.pymodel.layers import LAYERS, MODULE_CLASS_ATTRIBUTES, PARAMETERLESS, STACKS
+from lsp_count.pymodel.layers import FUNCTIONAL_NAMES, LAYERS, MODULE_CLASS_ATTRIBUTES, PARAMETERLESS, STACKS
 
 torch = pytest.importorskip("torch")
 
@@ -45,6 +45,11 @@ def test_the_attributes_nn_module_gives_a_class_are_the_installed_torch_ones():
     code = "import json, torch.nn as nn; print(json.dumps(sorted(set(dir(nn.Module)) - set(dir(object)))))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert MODULE_CLASS_ATTRIBUTES == set(json.loads(out))
+
+
+def test_the_public_names_of_torch_nn_functional_are_the_installed_torch_ones():
+    # `'silu' in dir(torch.nn.functional)` answers from this (timm chooses activation layers by it).
+    assert FUNCTIONAL_NAMES == {n for n in dir(torch.nn.functional) if not n.startswith("_")}
 
 
 def test_the_parameterless_ones_have_no_parameters():
