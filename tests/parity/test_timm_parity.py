@@ -19,15 +19,15 @@ SIDECAR = pathlib.Path(sys.prefix) / "timm-sidecar"
 RUNNER = pathlib.Path(__file__).with_name("timm_runner.py")
 # Files whose classes were miscounted or not counted before, with how many classes each must count
 # at least (so that the test cannot pass by counting nothing): to_2tuple is tuple(itertools.repeat),
-# activations chosen by `'silu' in dir(F)`, norm layers mapped through a set of classes and
-# `nn.BatchNorm2d.__name__`, stage rates from `torch.linspace(...).split(depths)` (ConvNeXt); PiT's
-# stages are a Sequential subclass with no constructor (counted without them before: 529,672 of
-# 10,618,888); MLP-Mixer's init reads a weight's fans; MaxxVit is built from its config dataclass (LC106);
-# ViT, BEiT, MetaFormer, Inception-v4.
+# activations are chosen by `'silu' in dir(F)`, norm layers mapped through a set of classes and
+# `nn.BatchNorm2d.__name__`, ConvNeXt's stage rates come from `torch.linspace(...).split(depths)`,
+# Swin's output format is an enum; PiT's stages are a Sequential subclass with no constructor
+# (counted without them before: 529,672 of 10,618,888); MLP-Mixer's init reads a weight's fans;
+# MaxxVit is built from its config dataclass (LC106); ViT, BEiT, MetaFormer, Inception-v4.
 FILES = {
     "models/vision_transformer.py": 1, "models/convnext.py": 1, "models/pit.py": 2, "models/mlp_mixer.py": 1,
     "models/beit.py": 1, "models/metaformer.py": 4, "models/inception_v4.py": 9, "models/efficientformer.py": 4,
-    "models/twins.py": 2, "layers/activations.py": 11, "models/maxxvit.py": 1,
+    "models/twins.py": 2, "layers/activations.py": 11, "models/maxxvit.py": 1, "models/swin_transformer.py": 1,
 }
 
 

@@ -668,3 +668,29 @@ def test_slicing_a_tensor_of_negative_size_is_refused_not_a_crash() -> None:
     # Found by fuzzing: the slice's length came from range(), which raised ValueError.
     report = run(_net("x = torch.zeros(-2, 3)\nself.p = nn.Parameter(x[1:])\n", "import torch\n"))
     assert lc101(report)["Net"].endswith("`x[1:]`: a dimension of size -2 (torch raises)")
+
+
+@pytest.mark.parametrize("body, prelude, reason", [
+    # An enum member looked up by a value it does not have: ValueError, as Python raises.
+    ("self.fc = nn.Linear(2, len(Fmt('XYZ').value))\n",
+     "from enum import Enum\nclass Fmt(str, Enum):\n    NCHW = 'NCHW'\n",
+     "`Fmt('XYZ')`: 'XYZ' is not a valid Fmt (ValueError)"),
+    # A member whose value the analyser does not know cannot be matched.
+    ("self.fc = nn.Linear(2, len(Fmt('A').value))\n",
+     "from enum import Enum\nfrom lib import helper\nclass Fmt(str, Enum):\n    A = helper()\n    B = 'B'\n",
+     "the value of `Fmt.A` is not known"),
+    # A Flag's members combine with |: not followed as an Enum.
+    ("self.fc = nn.Linear(2, 2 if Perm(1) is Perm.R else 3)\n",
+     "import enum\nclass Perm(enum.Flag):\n    R = 1\n    W = 2\n", "`Perm` extends `enum.Flag`"),
+    # An object of the code with no __call__ is not callable.
+    ("self.fc = nn.Linear(2, Plain()(3))\n", "class Plain:\n    pass\n", "a `Plain` is not callable (TypeError)"),
+])
+def test_enums_and_called_objects_refused_with_their_reason(body: str, prelude: str, reason: str) -> None:
+    report = run(_net(body, prelude))
+    assert reason in lc101(report)["Net"], lc101(report)
+
+
+def test_a_slice_with_a_step_of_zero_raises_as_python_does() -> None:
+    # Found by fuzzing: ValueError from slicing a list escaped the analysis.
+    report = run(_net("sizes = [1, 2, 3][::0]\nself.fc = nn.Linear(2, len(sizes))\n"))
+    assert lc101(report)["Net"].endswith("`[1, 2, 3][::0]` raises ValueError")

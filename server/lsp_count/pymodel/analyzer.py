@@ -198,7 +198,8 @@ def _release(ctx: Ctx) -> None:
     - a module's classes hold their module (the names their methods see) and their hooks,
       which hold them; a dataclass holds itself, the class its __init__ comes from;
     - a function defined in a function or a class body is held by the names it sees;
-    - an instance may hold itself (``self.act = self._gelu``, ``self.inner.owner = self``).
+    - an instance may hold itself (``self.act = self._gelu``, ``self.inner.owner = self``);
+    - an enum holds its members, which are instances of it.
     Left to the cyclic collector, the 30,000 objects a transformers model file left (its project
     files' classes held their syntax trees) cost a collection at some later allocation; in the
     language server, whose collector is frozen between analyses (lsp/collector.py), they would
@@ -229,6 +230,7 @@ def _release(ctx: Ctx) -> None:
 
 def _release_class(cls: ClassV) -> None:
     cls.namespace.clear()
+    cls.enum_members = None  # its members are instances of it
     cls.dataclass_init = cls.getattribute_hook = cls.setattr_hook = cls.env = None
 
 

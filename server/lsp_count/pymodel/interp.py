@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import itertools
 import math
 import operator
 import re
@@ -926,6 +927,8 @@ class Interpreter:
             if isinstance(v, FuncV) and v.owner is None:
                 v.owner = cls
         cls.fields = tuple(fields)
+        if not is_module and _is_enum(cls):
+            _make_members(cls)
         if not is_module:
             cls.dataclass_init = _dataclass_init(cls)
             cls.getattribute_hook = _own_method(cls, "__getattribute__")
@@ -1201,6 +1204,8 @@ class Interpreter:
             return list(v.attrs)
         if isinstance(v, TensorV) and v.values is not None and len(v.shape) == 1:
             return [TensorV((), (x,)) for x in v.values]  # `for x in torch.linspace(...)`: 0-d tensors
+        if type(v) is ClassV and v.enum_members is not None:
+            return _members(v)
         if is_unknownish(v):
             raise Unresolved(f"the loop over `{_text(node)}` depends on {why_of(v)}")
         raise Unresolved(f"cannot iterate over `{_text(node)}`")
@@ -1259,7 +1264,7 @@ class Interpreter:
             return obj
         try:
             return obj[key]
-        except (IndexError, KeyError, TypeError) as exc:
+        except (IndexError, KeyError, TypeError, ValueError) as exc:  # ValueError: a slice step of 0
             raise Unresolved(f"`{_text(node)}` raises {type(exc).__name__}")
 
     # --- attributes ------------------------------------------------------------------------
@@ -1293,6 +1298,8 @@ class Interpreter:
             if isinstance(v, FuncV) and v.kind == "class":
                 return BoundV(v, obj)
             return v
+        if type(obj) is PartialV and name in ("func", "args", "keywords"):
+            return obj.func if name == "func" else tuple(obj.args) if name == "args" else dict(obj.kwargs)
         if isinstance(obj, SuperV):
             for c in obj.cls.ancestors():
                 if name in c.namespace:
@@ -1559,6 +1566,8 @@ class Interpreter:
 
     def binop(self, op: type, a: Any, b: Any, node: ast.AST) -> Any:
         fn, sym = _BINOPS[op]
+        if type(a) is Inst or type(b) is Inst:  # IntEnum / str-Enum members compute as their values
+            a, b = (x.attrs["_value_"] if _mixed_member(x) else x for x in (a, b))
         if op is ast.BitOr and _is_type(a) and _is_type(b):
             # `list | tuple`, `int | None`: a union, which isinstance takes as it takes a tuple.
             return tuple(x for v in (a, b) for x in (v if type(v) is tuple else (v,)))
@@ -1606,6 +1615,8 @@ class Interpreter:
     def _py2(self, fn: Callable[[Any, Any], Any], a: Any, b: Any, node: ast.AST) -> Any:
         if type(b) is RangeV:
             b = b.r  # `i in range(n)`: Python answers it without iterating
+        if (fn is operator.eq or fn is operator.ne) and (_mixed_member(a) or _mixed_member(b)):
+            a, b = (x.attrs["_value_"] if _mixed_member(x) else x for x in (a, b))
         if (type(a) not in _PLAIN or type(b) not in _PLAIN) and any(
                 isinstance(x, (Inst, Param, ClassV, FuncV, BoundV, BuiltinV, ExtV, ModV)) for x in (a, b)) \
                 and fn not in (operator.is_, operator.is_not, operator.eq, operator.ne):
@@ -1736,6 +1747,12 @@ class Interpreter:
             return self.call(fn.func, list(fn.args) + args, {**dict(fn.kwargs), **kwargs}, node, env)
         if isinstance(fn, Unknown):
             return Unknown(fn.why, maybe_module=True)
+        if isinstance(fn, Inst) and not fn.is_module and type(fn.cls) is ClassV:
+            # An object of the code that is called (timm's EfficientNetBuilder builds the blocks in __call__).
+            call = fn.cls.find("__call__", None)
+            if not isinstance(call, FuncV):
+                raise _Raised(f"`{_text(node)}`: a `{fn.cls.name}` is not callable (TypeError)", ExtV("TypeError"))
+            return self.call_function(call, ([] if call.kind == "static" else [fn]) + args, kwargs, node)
         if isinstance(fn, Inst):
             return Unknown(f"`{_text(node)}` runs a module, which happens in forward, not at build time")
         if isinstance(fn, Sym):
@@ -1767,6 +1784,8 @@ class Interpreter:
     def dataclass_replace(self, obj: Any, changes: dict[str, Any], node: ast.AST, env: Env) -> Any:
         """``dataclasses.replace(cfg, **changes)``: a new instance, built by the class from the
         object's fields and the changes (its ``__post_init__`` runs again), as Python makes it."""
+        if is_unknownish(obj):
+            raise Unresolved(f"`{_text(node)}` depends on {why_of(obj)}")
         cls = obj.cls if type(obj) is Inst else None
         if type(cls) is not ClassV or not cls.is_dataclass:
             raise _Raised(f"`{_text(node)}`: replace() takes a dataclass instance (TypeError)", ExtV("TypeError"))
@@ -1930,6 +1949,8 @@ class Interpreter:
         top-level build of a class), so the cache may keep that very object instead of a copy."""
         if cls.creation_unresolved:
             raise Unresolved(cls.creation_unresolved)
+        if cls.enum_members is not None:
+            return _enum_member(cls, args, kwargs, node)
         stack = self.ctx.class_stack
         if stack.count(cls.name) >= 8 or len(stack) > 32:
             start = stack.index(cls.name) if cls.name in stack else 0
@@ -2201,6 +2222,8 @@ class Interpreter:
             return clone(args[0])
         if name == "itertools.repeat":
             return self.repeat(args, kwargs, node)
+        if name == "itertools.product":
+            return self.product(args, kwargs, node)
         if name == "functools.partial":
             if not args:
                 raise Unresolved(f"`{_text(node)}`: partial needs the function it binds")
@@ -2263,6 +2286,17 @@ class Interpreter:
             raise Unresolved(f"`{_text(node)}` repeats {times:,} times, more than the analyser follows "
                              f"({MAX_ITERATIONS:,})")
         return (bound["object"],) * max(times, 0)
+
+    def product(self, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> list[tuple[Any, ...]]:
+        """``itertools.product(a, b, repeat=n)`` of known iterables (timm's attention-bias offsets)."""
+        times = kwargs.get("repeat", 1)
+        if set(kwargs) - {"repeat"} or type(times) is not int or times < 0:
+            raise Unresolved(f"`{_text(node)}`: product takes iterables and an int repeat")
+        pools = [tuple(self.iterate(a, node)) for a in args] * times
+        size = math.prod(len(p) for p in pools)
+        if size > MAX_ITERATIONS:
+            raise Unresolved(f"`{_text(node)}` makes {size:,} tuples, more than the analyser follows ({MAX_ITERATIONS:,})")
+        return list(itertools.product(*pools))
 
     def pretrained_embedding(self, layer: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST, env: Env) -> Inst:
         """``nn.Embedding.from_pretrained(embeddings, freeze=True, ...)``: a table of the tensor's
@@ -2948,6 +2982,65 @@ def _torch_layer_base(cls: ClassV) -> str | None:
     return None
 
 
+_ENUM_BASES = frozenset({"enum.Enum", "enum.IntEnum", "enum.StrEnum"})  # not Flag: members combine with |
+
+
+def _is_enum(cls: ClassV) -> bool:
+    """A subclass of enum.Enum, IntEnum or StrEnum (directly, or through an enum of the code that
+    has no members, which Python lets a class extend)."""
+    return any((type(b) is ExtV and b.name in _ENUM_BASES) or (type(b) is ClassV and b.enum_members == {})
+               for c in cls.mro() for b in c.bases)
+
+
+def _make_members(cls: ClassV) -> None:
+    """The class body's plain names become the members, as enum's metaclass makes them: each an
+    instance with ``name`` and ``value``; a name whose value an earlier member has is an alias of it."""
+    bases = {b.name for c in cls.mro() for b in c.bases if type(b) in (BuiltinV, ExtV)}
+    cls.enum_mixin = str if bases & {"str", "enum.StrEnum"} else int if bases & {"int", "enum.IntEnum"} else None
+    cls.enum_members = {}
+    for name, value in list(cls.namespace.items()):
+        if name.startswith("_") or type(value) in (FuncV, BuiltinV, BoundV, PartialV, ClassV):
+            continue  # methods, nested classes and _sunder_ / __dunder__ names are not members
+        alias = next((m for m in cls.enum_members.values() if _same_value(m.attrs["_value_"], value)), None)
+        if alias is None:
+            alias = Inst(cls, "object", False)
+            alias.attrs.update(name=name, value=value, _name_=name, _value_=value)
+        cls.namespace[name] = cls.enum_members[name] = alias
+
+
+def _same_value(a: Any, b: Any) -> bool:
+    return type(a) in _PLAIN and type(b) in _PLAIN and a == b
+
+
+def _enum_member(cls: ClassV, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
+    """``Format("NCHW")``: the member with that value (a member is its own); ValueError for none."""
+    if len(args) != 1 or kwargs:
+        raise Unresolved(f"`{_text(node)}`: the analyser looks an enum member up by one value")
+    value = args[0]
+    if type(value) is Inst and value.cls is cls:
+        return value
+    if is_unknownish(value):
+        raise Unresolved(f"`{_text(node)}` depends on {why_of(value)}")
+    for member in cls.enum_members.values():  # type: ignore[union-attr]
+        known = member.attrs["_value_"]
+        if is_unknownish(known):
+            raise Unresolved(f"`{_text(node)}`: the value of `{cls.name}.{member.attrs['_name_']}` is not known "
+                             f"({why_of(known)})")
+        if _same_value(known, value):
+            return member
+    raise _Raised(f"`{_text(node)}`: {value!r} is not a valid {cls.name} (ValueError)", ExtV("ValueError"))
+
+
+def _members(cls: ClassV) -> list[Inst]:
+    """An enum's members in definition order, each once (what iterating the class gives)."""
+    return list({id(m): m for m in (cls.enum_members or {}).values()}.values())
+
+
+def _mixed_member(v: Any) -> bool:
+    """A member of an enum that mixes in str or int: equal to its value."""
+    return type(v) is Inst and type(v.cls) is ClassV and v.cls.enum_mixin is not None and "_value_" in v.attrs
+
+
 def _torch_container_base(cls: ClassV) -> str | None:
     """The torch.nn container ``cls`` is (``class SequentialTuple(nn.Sequential)``): its first torch.nn
     base in its MRO, when that is one; None otherwise."""
@@ -3257,6 +3350,8 @@ def _len(v: Any) -> Any:
         return len(v.attrs)
     if isinstance(v, RangeV):
         return len(v.r)
+    if type(v) is ClassV and v.enum_members is not None:
+        return len(_members(v))
     if is_unknownish(v):
         return _unknown_in([v]) or sym_opaque(f"len({render(v)})", v)
     if isinstance(v, (TensorV, Param)):
@@ -3314,6 +3409,8 @@ def _list_of(v: Any = ()) -> Any:
         return list(v.attrs.values()) if v.kind in ("list", "seq", "plist") else list(v.attrs)
     if is_unknownish(v):
         raise Unresolved(f"a list built from an unresolved value: {why_of(v)}")
+    if type(v) is ClassV and v.enum_members is not None:
+        return _members(v)
     return list(v)
 
 

@@ -34,6 +34,8 @@ def as_int(v: Any, what: str) -> Any:
         return int(v)
     if isinstance(v, Unknown):
         raise Unresolved(f"{what} is unknown: {v.why}")
+    if isinstance(v, Inst) and getattr(v.cls, "enum_mixin", None) is int:
+        return as_int(v.attrs["_value_"], what)  # an IntEnum member is an int
     raise Unresolved(f"{what} is {_describe(v)}, not an integer")
 
 

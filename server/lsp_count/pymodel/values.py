@@ -313,6 +313,10 @@ class ClassV:
     getattribute_hook: Any = None
     setattr_hook: Any = None
     env: Any = None  # where the class statement ran (its annotations are evaluated there)
+    # An enum.Enum subclass: its members by name (aliases included), each an instance of the class;
+    # and the type its values mix in (str for `class Format(str, Enum)`), compared as values are.
+    enum_members: "dict[str, Any] | None" = None
+    enum_mixin: Any = None
     _properties: "frozenset[str] | None" = field(default=None, repr=False)
 
     def property_names(self) -> "frozenset[str]":
