@@ -694,3 +694,28 @@ def test_a_slice_with_a_step_of_zero_raises_as_python_does() -> None:
     # Found by fuzzing: ValueError from slicing a list escaped the analysis.
     report = run(_net("sizes = [1, 2, 3][::0]\nself.fc = nn.Linear(2, len(sizes))\n"))
     assert lc101(report)["Net"].endswith("`[1, 2, 3][::0]` raises ValueError")
+
+
+def test_an_argument_too_big_to_key_a_build_is_not_spelled_out() -> None:
+    # Found by fuzzing: a class that built itself with `[x] * n` of what it was given spent 10 s
+    # spelling out nested lists that share their items (10^7 of them here) to key the build cache.
+    from lsp_count.pymodel.interp import _MISSING, _arg_key
+
+    shared: list = [1] * 10
+    for _ in range(6):
+        shared = [shared] * 10
+    assert _arg_key(shared) is _MISSING
+    assert _arg_key([[1, 2], (3, "a")]) == ("seq", (("seq", ((int, 1), (int, 2))), ("seq", ((int, 3), (str, "a")))))
+
+
+def test_a_class_that_builds_itself_with_growing_lists_stops_at_the_call_depth() -> None:
+    report = run("""
+        import torch.nn as nn
+
+        class UNetish(nn.Module):
+            def __init__(self, dim=32, dim_mults=(1, 2, 4)):
+                super().__init__()
+                dims = [dim, *map(lambda m: dim * m, dim_mults)]
+                in_out = type(self)(zip(dims[:-1], dims[1:]))
+    """)
+    assert "classes build each other without end (UNetish → UNetish" in lc101(report)["UNetish"]

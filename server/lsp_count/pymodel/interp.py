@@ -2562,20 +2562,31 @@ _KEY_TYPES = frozenset({type(None), bool, int, float, str, Sym, ExtV})
 _PLAIN = frozenset({type(None), bool, int, float, str, tuple, list})  # values Python's operators take as they are
 
 
-def _arg_key(v: Any) -> Any:
+_MAX_KEY_ITEMS = 1_000  # the items of lists and dicts an argument's key may hold, nested ones included
+
+
+def _arg_key(v: Any, budget: list[int] | None = None) -> Any:
     """A hashable stand-in for an argument, or _MISSING when the call must not be cached.
 
     Modules and parameters are never keys: passing one in can tie or share it, and a
     copy would lose that identity. Config objects key by their class and what they hold
-    (_state_key), so the copies of one default config build the same blocks."""
+    (_state_key), so the copies of one default config build the same blocks. A list of
+    more than _MAX_KEY_ITEMS items in all is not a key: nested lists that share their items
+    can hold more than memory could spell out (a class that passes itself `[x] * 4` of what
+    it was given, level after level, until the call depth stops it)."""
     t = type(v)
     if t in _KEY_TYPES:
         return (t, v)  # the type keeps 1, 1.0 and True apart
+    if isinstance(v, (tuple, list, dict)):
+        budget = budget if budget is not None else [_MAX_KEY_ITEMS]
+        budget[0] -= len(v)
+        if budget[0] < 0:
+            return _MISSING
     if isinstance(v, (tuple, list)):
-        keys = tuple(_arg_key(x) for x in v)
+        keys = tuple(_arg_key(x, budget) for x in v)
         return _MISSING if any(k is _MISSING for k in keys) else ("seq", keys)
     if isinstance(v, dict) and all(type(k) is str for k in v):  # a constructor's **kwargs
-        keys = tuple((k, _arg_key(x)) for k, x in sorted(v.items()))
+        keys = tuple((k, _arg_key(x, budget)) for k, x in sorted(v.items()))
         return _MISSING if any(k[1] is _MISSING for k in keys) else ("dict", keys)
     if isinstance(v, Inst) and not v.is_module:
         return ("obj", id(v.cls), _state_key(v, 2))  # by what it holds: equal copies build the same
