@@ -7,7 +7,9 @@ re-analysis after an edit (the classes the edit cannot reach come from the last 
 Then real files: every models/*/modeling_*.py of the installed transformers (a test
 dependency), each from nothing, reading the project files it imports as the analysis
 does in a transformers checkout, without and with the tree cache of an earlier run; the
-largest against Python importing the same module.
+largest against Python importing the same module. Then timm's model files (where scripts/test.sh
+installed timm beside the environment), whose largest, vision_transformer.py, is a real file of
+over 5,000 lines.
 Run: .venv/bin/python bench/pymodel_bench.py
 """
 
@@ -169,6 +171,35 @@ def time_transformers() -> None:
                   f"(tree cache); Python importing it: {import_s:.2f} s ({import_s * 1000 / statistics.median(again):.0f}x)")
 
 
+def timm_model_files() -> list[pathlib.Path]:
+    """timm's models/*.py where scripts/test.sh installed it beside the environment (read, never imported)."""
+    root = pathlib.Path(sys.prefix) / "timm-sidecar" / "timm" / "models"
+    return sorted(root.glob("*.py")) if root.is_dir() else []
+
+
+def time_timm() -> None:
+    """Every model file of timm from nothing (no tree cache), and its largest, a real 5,000-line file
+    (vision_transformer.py: the ViT class, its blocks and a few hundred model entrypoints)."""
+    files = timm_model_files()
+    if not files:
+        print("timm is not installed beside the environment (scripts/test.sh): no timm files timed")
+        return
+    with mock.patch.dict(os.environ):
+        os.environ["LSP_COUNT_CACHE_DIR"] = "off"
+        results = _sweep(files)
+        print(f"timm: {len(files)} model files from nothing, no tree cache: {_summary(results)}")
+        for _, path, lines, report in sorted(results, key=lambda r: -r[2])[:2]:
+            text = path.read_text(encoding="utf-8")
+            again = []
+            for _ in range(7):
+                start = time.perf_counter()
+                analyze_text(text, str(path))
+                again.append((time.perf_counter() - start) * 1000)
+            print(f"  {path.name} ({lines:,} lines, {len(report.models)} classes counted, "
+                  f"{sum(p.code == 'LC101' for p in report.problems)} unresolved): median {statistics.median(again):.0f} ms, "
+                  f"min {min(again):.0f} ms")
+
+
 def main() -> None:
     text = build()
     lines = text.count("\n") + 1
@@ -190,6 +221,7 @@ def main() -> None:
           f"median {statistics.median(torch_times):.0f} ms, after importing torch once ({import_s:.2f} s)")
     print(f"ratio (median): {statistics.median(torch_times) / statistics.median(times):.1f}x")
     time_transformers()
+    time_timm()
 
 
 if __name__ == "__main__":

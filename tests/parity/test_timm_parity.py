@@ -1,5 +1,6 @@
 """Parity on real model files: each class the static analysis counts in a file of timm (PyTorch
-Image Models) equals what timm builds for it on the meta device, with its defaults. timm and
+Image Models) or torchvision equals what the package builds for it on the meta device, with its
+defaults; torchvision's detection heads, which keep the modules passed to them, are explained. timm and
 torchvision live beside the test environment (scripts/test.sh installs them into
 ``<venv>/timm-sidecar``); timm_runner.py analyses and builds in a child process (why: its
 docstring). The analyser reads the files and the timm files they import; it never imports timm."""
@@ -31,10 +32,10 @@ FILES = {
 }
 
 
-def run_runner(files: list[str]) -> list[dict]:
+def run_runner(files: list[str], package: str = "timm") -> list[dict]:
     if not (SIDECAR / "timm").is_dir():
         pytest.skip(f"timm is not installed in {SIDECAR} (scripts/test.sh installs it)")
-    out = subprocess.run([sys.executable, str(RUNNER), str(SIDECAR), *files], capture_output=True, text=True,
+    out = subprocess.run([sys.executable, str(RUNNER), str(SIDECAR), package, *files], capture_output=True, text=True,
                          timeout=600)
     assert out.returncode == 0, out.stderr[-3000:]
     return [json.loads(line) for line in out.stdout.splitlines() if line.startswith("{")]
@@ -52,13 +53,34 @@ def test_static_counts_equal_timm_meta_counts() -> None:
             assert (static_total, static_trainable) == tuple(timm_counts), (rel, name)
 
 
+# torchvision's classes that keep a module passed to their constructor (counted 0 before, as if the
+# modules were numbers), and the argument each must name.
+HELD = {
+    "models/detection/roi_heads.py": ("RoIHeads", "box_roi_pool"),
+    "models/detection/rpn.py": ("RegionProposalNetwork", "anchor_generator"),
+    "models/detection/ssd.py": ("SSDScoringHead", "module_list"),
+    "models/optical_flow/raft.py": ("UpdateBlock", "motion_encoder"),
+}
+
+
+def test_torchvision_classes_that_keep_a_module_argument_are_explained_and_the_counted_ones_are_exact() -> None:
+    results = {r["file"]: r for r in run_runner(sorted(HELD) + ["models/maxvit.py"], "torchvision")}
+    for rel, (name, argument) in HELD.items():
+        assert name not in {row[0] for row in results[rel]["counted"]}, rel
+        assert f"is the constructor argument `{argument}" in results[rel]["unresolved"][name], results[rel]["unresolved"]
+    rows = [row for r in results.values() for row in r["counted"]]
+    built = [row for row in rows if len(row) == 5]
+    assert len(built) >= 3  # CorrBlock, maxvit's WindowPartition and WindowDepartition
+    assert all(tuple(row[1:3]) == tuple(row[3:5]) for row in built), built
+
+
 def sweep() -> None:
     """Every file of timm's models/ and layers/, as the test does for FILES.
     Run: .venv/bin/python tests/parity/test_timm_parity.py (about a minute)."""
     if not (SIDECAR / "timm").is_dir():
         print(f"timm is not installed in {SIDECAR}: run scripts/test.sh first")
         return
-    out = subprocess.run([sys.executable, str(RUNNER), str(SIDECAR), "all"], capture_output=True, text=True)
+    out = subprocess.run([sys.executable, str(RUNNER), str(SIDECAR), "timm", "all"], capture_output=True, text=True)
     results = [json.loads(line) for line in out.stdout.splitlines() if line.startswith("{")]
     rows = [(r["file"], row) for r in results for row in r["counted"]]
     same = [x for x in rows if len(x[1]) == 5 and tuple(x[1][1:3]) == tuple(x[1][3:5])]

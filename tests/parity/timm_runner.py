@@ -1,5 +1,6 @@
 """Runs in a child process for test_timm_parity.py: the static count of each class the analysis
-counts in timm's files, and timm's own count of the class built on the meta device.
+counts in a file of timm (or torchvision), and the package's own count of the class built on the
+meta device.
 
 timm and torchvision are installed apart from the test environment (scripts/test.sh puts them in
 ``<venv>/timm-sidecar``): PyPI's torchvision wheel is built for CUDA torch, and with the CPU torch
@@ -7,9 +8,10 @@ its compiled operators do not load, so importing it raises while it registers th
 Building a model never calls those operators; here that registration is skipped. In the test
 process itself a torchvision that cannot be imported would change what transformers imports.
 
-Usage: python timm_runner.py SIDECAR FILE [FILE ...]   (FILE: relative to the timm package, or "all")
+Usage: python timm_runner.py SIDECAR PACKAGE FILE [FILE ...]   (PACKAGE: timm or torchvision; FILE:
+relative to the package, or "all" for timm's models/ and layers/)
 Prints one JSON object per file: {"file", "counted": [[name, static total, static trainable,
-timm total, timm trainable] or [name, ..., "error"]], "unresolved": n}.
+package total, package trainable] or [name, ..., "error"]], "unresolved": {name: LC101 message}}.
 """
 
 from __future__ import annotations
@@ -50,8 +52,9 @@ def main() -> None:
     from lsp_count.core.analyze import analyze_text
 
     timm = _import_timm(sys.argv[1])
-    root = pathlib.Path(timm.__file__).parent
-    names = sys.argv[2:]
+    package = importlib.import_module(sys.argv[2]) if sys.argv[2] != "timm" else timm
+    root = pathlib.Path(package.__file__).parent
+    names = sys.argv[3:]
     if names == ["all"]:
         names = [str(p.relative_to(root)) for sub in ("models", "layers") for p in sorted((root / sub).glob("*.py"))]
     for rel in names:
@@ -61,7 +64,7 @@ def main() -> None:
         module = None
         if report.models:
             try:
-                module = importlib.import_module("timm." + rel[:-3].replace("/", "."))
+                module = importlib.import_module(f"{sys.argv[2]}." + rel[:-3].replace("/", "."))
             except Exception as exc:  # noqa: BLE001 - reported per class below
                 rows = [[m.name, m.tree.total, m.tree.trainable, f"import: {type(exc).__name__}: {exc}"]
                         for m in report.models]
@@ -77,8 +80,8 @@ def main() -> None:
                 continue
             rows.append([model.name, model.tree.total, model.tree.trainable, sum(p.numel() for p in params),
                          sum(p.numel() for p in params if p.requires_grad)])
-        print(json.dumps({"file": rel, "counted": rows,
-                          "unresolved": sum(p.code == "LC101" for p in report.problems)}), flush=True)
+        unresolved = {p.message.split("`")[1]: p.message for p in report.problems if p.code == "LC101"}
+        print(json.dumps({"file": rel, "counted": rows, "unresolved": unresolved}), flush=True)
 
 
 if __name__ == "__main__":
