@@ -244,6 +244,9 @@ def _interpret(text: str, path: str, options: Any, body: list[ast.stmt], problem
     except RecursionError:
         problems.append(Problem("error", "LC001", "the file is nested too deeply to analyse"))
         return FileReport(path, (), tuple(problems), recognized=True, lines=lines)
+    except Exception as exc:  # noqa: BLE001 - a bug of the analyser on odd code: said, never a traceback
+        problems.append(_internal_error(exc, "this file", None))
+        return FileReport(path, (), tuple(problems), recognized=True, lines=lines)
     top = {id(s) for s in body}
     classes = [c for c in scope.classes if c.is_module and id(c.node) in top]
     if not classes:
@@ -275,7 +278,10 @@ def _interpret(text: str, path: str, options: Any, body: list[ast.stmt], problem
         else:
             ctx.hint_insts = {}
             hub_lookups = ctx.hub_lookups
-            report, problem = count_class(interp, cls, config_classes, name_span, scope)
+            try:
+                report, problem = count_class(interp, cls, config_classes, name_span, scope)
+            except Exception as exc:  # noqa: BLE001 - a bug of the analyser loses this class, not the file's others
+                report, problem = None, _internal_error(exc, f"`{cls.name}`", name_span)
             hint_counts.append(_hint_counts(ctx))
             if plan is not None and ctx.hub_lookups == hub_lookups:  # the HF cache may change: not kept
                 plan.remember(cls.node, report, problem, hint_counts[-1])
@@ -602,6 +608,11 @@ def _why_not_counted(cls: ClassV, inst: Inst, name_span: Span) -> Problem | None
             return _unresolved(cls, f"`{name}` has the shape ({shape}): {why_of(unknown) or 'a size is unresolved'}",
                                name_span)
     return None
+
+
+def _internal_error(exc: Exception, what: str, span: Span | None) -> Problem:
+    return Problem("error", "LC001", f"lsp-count could not analyse {what}: {type(exc).__name__}: {exc} (a bug in "
+                                     f"lsp-count; please report it with the file)", span)
 
 
 def _unresolved(cls: ClassV, reason: str, span: Span) -> Problem:
