@@ -1,7 +1,9 @@
-"""A constructor argument with no default that the class keeps as it is (``self.box_head = box_head``):
-a module passed there would add its parameters, so the class is not counted as if it had none.
-torchvision's RoIHeads and RegionProposalNetwork, SSD's scoring head and RAFT's update block were
-counted 0 before, as if their modules were numbers; what an annotation rules out is counted."""
+"""A constructor argument with no default that the class keeps as it is (``self.box_head = box_head``)
+and uses as a module (calls it, loops over it) or that is annotated as one: the parameters of the
+module passed there count, so the class is not counted as if it had none. torchvision's RoIHeads and
+RegionProposalNetwork, SSD's scoring head and RAFT's update block were counted 0 before, as if their
+modules were numbers. An argument kept and never used as a module (``self.layer_idx = layer_idx``)
+is a number or a setting, and the class is counted, as it was."""
 
 from __future__ import annotations
 
@@ -29,12 +31,16 @@ HEADS = """
     import torch.nn as nn
 
     class Heads(nn.Module):
-        def __init__(self, box_head, box_predictor, score_thresh: float):
+        def __init__(self, box_head, box_predictor, score_thresh: float, layer_idx):
             super().__init__()
             self.box_head = box_head
             self.box_predictor = box_predictor
             self.score_thresh = score_thresh
+            self.layer_idx = layer_idx
             self.fc = nn.Linear(4, 4)
+
+        def forward(self, x):
+            return self.box_predictor(self.box_head(x)) * self.layer_idx
 
     class KwOnly(nn.Module):
         def __init__(self, *, flow_head: nn.Module):
@@ -45,6 +51,11 @@ HEADS = """
         def __init__(self, m=None):
             super().__init__()
             self.m = m
+
+        def forward(self, x):
+            for i, layer in enumerate(self.m):
+                x = layer(x)
+            return x
 
     class Wraps(nn.Module):
         def __init__(self, inner):
@@ -57,6 +68,34 @@ HEADS = """
             self.a, self.b, self.c, self.d, self.e = a, b, c, d, e
             self.fc = nn.Linear(2, 2)
 
+        def forward(self, x):
+            return self.a(x)  # whatever the code does, an int is not a module
+
+    class Kept(nn.Module):
+        def __init__(self, layer_idx, drop_prob, config):
+            super().__init__()
+            self.layer_idx, self.drop_prob, self.config = layer_idx, drop_prob, config
+            self.fc = nn.Linear(3, 3)
+
+        def forward(self, x):
+            return self.fc(x) * self.drop_prob + self.layer_idx
+
+    class Indexed(nn.Module):
+        def __init__(self, stages):
+            super().__init__()
+            self.stages = stages
+
+        def forward(self, x):
+            return self.stages[-1](x)
+
+    class Looped(nn.Module):
+        def __init__(self, blocks):
+            super().__init__()
+            self.blocks = blocks
+
+        def forward(self, x):
+            return [block(x) for block in self.blocks]
+
     class UsesDim(nn.Module):
         def __init__(self, dim):
             super().__init__()
@@ -65,22 +104,27 @@ HEADS = """
 """
 
 
-def test_a_kept_argument_that_may_be_a_module_is_not_counted_as_nothing() -> None:
+def test_a_kept_argument_used_as_a_module_is_not_counted_as_nothing() -> None:
     report = run(HEADS)
     refused = lc101(report)
     assert refused["Heads"].endswith(
-        "`box_head` is the constructor argument `box_head`, which has no default and no annotation: a module "
-        "passed there adds its parameters (annotate it, `box_head: int`, if it is not a module); the rest of "
-        "`Heads` has 20 parameters")
-    assert "`flow_head` is the constructor argument `flow_head: nn.Module`, which has no default: the module " \
-           "passed there adds its parameters" in refused["KwOnly"]
-    # Kept by a submodule it was passed to: named by its path.
-    assert "`wrapped.m` is the constructor argument `inner`" in refused["Wraps"]
+        "`box_head` is the constructor argument `box_head`, which has no default, and `Heads` uses it as a module "
+        "(line 15 of model.py): the parameters of the module passed there count; the rest of `Heads` has 20 "
+        "parameters")
+    assert "`flow_head` is the constructor argument `flow_head: nn.Module`, which has no default: the parameters " \
+           "of the module passed there count" in refused["KwOnly"]
+    assert "`stages` is the constructor argument `stages`, which has no default, and `Indexed` uses it as a " \
+           "module" in refused["Indexed"]
+    assert "`blocks` is the constructor argument `blocks`, which has no default, and `Looped` uses it as a " \
+           "module" in refused["Looped"]
+    # Kept by a submodule it was passed to, which loops over it: named by its path.
+    assert "`wrapped.m` is the constructor argument `inner`, which has no default, and `Holder` uses it as a " \
+           "module (line 28 of model.py)" in refused["Wraps"]
 
 
-def test_what_an_annotation_rules_out_and_what_a_default_pins_are_counted() -> None:
+def test_what_an_annotation_rules_out_what_is_never_used_as_a_module_and_defaults_are_counted() -> None:
     report = run(HEADS)
-    assert counts(report) == {"Holder": 0, "Typed": 6}
+    assert counts(report) == {"Holder": 0, "Typed": 6, "Kept": 12}
 
 
 def test_an_argument_used_as_a_size_keeps_its_formula() -> None:
@@ -103,13 +147,14 @@ def test_a_module_argument_in_a_container_names_the_argument() -> None:
 
 @pytest.mark.parametrize("annotation, counted", [
     ("int", True), ("Optional[int]", True), ("'int | None'", True), ("typing.Tuple[int, int]", True),
-    ("Callable[..., nn.Module]", False), ("nn.Module", False), ("Any", False), ("'Block'", False),
-    ("List[nn.Module]", False), ("torch.dtype", True), ("Literal['a', 'b']", True),
+    ("torch.dtype", True), ("Literal['a', 'b']", True), ("Callable[..., nn.Module]", True), ("Type[nn.Module]", True),
+    ("nn.Module", False), ("Any", False), ("'Block'", False), ("List[nn.Module]", False),
 ])
 def test_annotations_that_rule_a_module_out(annotation: str, counted: bool) -> None:
+    # The class calls what it kept: only an annotation can say that it is no module.
     report = run(f"""
         import typing
-        from typing import Any, Callable, List, Literal, Optional
+        from typing import Any, Callable, List, Literal, Optional, Type
         import torch
         import torch.nn as nn
 
@@ -117,8 +162,30 @@ def test_annotations_that_rule_a_module_out(annotation: str, counted: bool) -> N
             def __init__(self, x: {annotation}):
                 super().__init__()
                 self.x = x
+
+            def forward(self, h):
+                return self.x(h)
     """)
     assert ("Net" in counts(report)) is counted, report.problems
+
+
+def test_an_argument_annotated_as_a_module_class_of_the_code_counts_as_one_unused() -> None:
+    report = run("""
+        import torch.nn as nn
+
+        class Block(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(2, 2)
+
+        class Hybrid(nn.Module):
+            def __init__(self, shared: Block):
+                super().__init__()
+                self.shared = shared
+    """)
+    assert lc101(report)["Hybrid"].endswith("`shared` is the constructor argument `shared: Block`, which has no "
+                                            "default: the parameters of the module passed there count; the rest of "
+                                            "`Hybrid` has 0 parameters")
 
 
 def test_a_known_total_with_an_unknown_size_is_explained_not_a_crash() -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import bisect
 import gc
+import os
 import re
 from typing import Any
 
@@ -20,9 +21,10 @@ from lsp_count.core.report import FileReport, ModelReport
 from lsp_count.core.source import LineIndex, Position, Problem, Span
 from lsp_count.core.spec import MAX_DIMENSION
 from lsp_count.pymodel.interp import Ctx, FuncV, Interpreter, LazyImport, ModuleScope, clone, count_of, params_of
+from lsp_count.pymodel.loader import body_of
 from lsp_count.pymodel.reuse import LineMap, PythonMemo, ReusePlan, parse_blocks, remember_blocks, split_blocks
 from lsp_count.pymodel.syntax import parse
-from lsp_count.pymodel.values import ClassV, Inst, Param, Sym, Unknown, Unresolved, render, why_of
+from lsp_count.pymodel.values import ClassV, ExtV, Inst, Param, Sym, Unknown, Unresolved, render, why_of
 
 MAX_PARAMETERS = 10**15  # a thousand times the largest models; more is a mistake in the code
 _CONFIG_NAME = re.compile(r"conf|cfg|args|param|hparams|opt", re.I)
@@ -412,11 +414,10 @@ def _hub_count(ctx: Ctx, span: Span, hub: str, loader: str) -> tuple[Span, str, 
 
 
 def constructor_arguments(cls: ClassV, config_classes: list[ClassV], interp: Interpreter,
-                          scope: ModuleScope) -> tuple[dict[str, Any], list[str], dict[Sym, str]]:
+                          scope: ModuleScope) -> tuple[dict[str, Any], list[str], dict[Sym, tuple[str, str | None]]]:
     """What to build a class with: its defaults; a dataclass-annotated argument gets the
     dataclass's defaults; an argument with neither is a named unknown (a formula atom).
-    Also the atoms of the arguments whose annotation does not rule out a module, with what to
-    say of them: one the class keeps as it is (``self.head = head``) may be a module with parameters."""
+    Also the atoms of the arguments whose annotation does not rule out a module (see _held_argument)."""
     try:
         init = cls.lookup("__init__")
     except KeyError:
@@ -428,7 +429,8 @@ def constructor_arguments(cls: ClassV, config_classes: list[ClassV], interp: Int
     first_default = len(params) - len(init.defaults)
     kwargs: dict[str, Any] = {}
     notes: list[str] = []
-    open_arguments: dict[Sym, str] = {}  # the atom -> what it is, for the message
+    # The atom -> its argument's name, and its annotation where that names a module class.
+    open_arguments: dict[Sym, tuple[str, str | None]] = {}
     required = [p for i, p in enumerate(params) if i < first_default]
     required += [p for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is None]
     for p in required:
@@ -472,13 +474,9 @@ def constructor_arguments(cls: ClassV, config_classes: list[ClassV], interp: Int
             except Unresolved as exc:
                 why = f"the constructor argument `{p.arg}`, whose default `{candidate.name}()` cannot be built ({exc.reason})"
         kwargs[p.arg] = atom = Sym.atom(p.arg, why)
-        if p.annotation is None:
-            open_arguments[atom] = (f"the constructor argument `{p.arg}`, which has no default and no annotation: a "
-                                    f"module passed there adds its parameters (annotate it, `{p.arg}: int`, if it is "
-                                    f"not a module)")
-        elif not _not_a_module(p.annotation):
-            open_arguments[atom] = (f"the constructor argument `{p.arg}: {ast.unparse(p.annotation)}`, which has no default: "
-                                    f"the module passed there adds its parameters")
+        if not _not_a_module(p.annotation):
+            module_class = ann if _is_module_class(ann) else None
+            open_arguments[atom] = (p.arg, ast.unparse(p.annotation) if module_class is not None else None)
     return kwargs, notes, open_arguments
 
 
@@ -509,7 +507,8 @@ def _type_names(node: ast.expr, depth: int) -> Any:
         yield node.attr  # typing.Optional, torch.dtype
     elif isinstance(node, ast.Subscript):
         yield from _type_names(node.value, depth + 1)
-        if not (isinstance(node.value, (ast.Name, ast.Attribute)) and _last_name(node.value) == "Literal"):
+        # What a Literal holds is values; a Callable's signature and a Type's class are not the value's type.
+        if _last_name(node.value) not in ("Literal", "Callable", "Type", "type"):
             yield from _type_names(node.slice, depth + 1)
     elif isinstance(node, (ast.Tuple, ast.List)):
         for elt in node.elts:
@@ -621,24 +620,89 @@ def _unresolved(cls: ClassV, reason: str, span: Span) -> Problem:
 
 def _unknown_modules(inst: Inst) -> str:
     """The first submodule slot the analyser could not build (a call into code it does not follow)."""
-    for path, v in _module_attributes(inst):
+    for path, _, _, v in _module_attributes(inst):
         if isinstance(v, Unknown) and v.maybe_module:
             return f"`{path}`: {v.why}"
     return ""
 
 
-def _held_argument(inst: Inst, open_arguments: dict[Sym, str]) -> str:
+def _held_argument(inst: Inst, open_arguments: dict[Sym, tuple[str, str | None]]) -> str:
     """The first module attribute that is a constructor argument kept as it was passed
-    (``self.box_head = box_head``): with no default and no annotation ruling a module out, what
-    it holds is unknown, and a module there would add its parameters."""
-    for path, v in _module_attributes(inst):
-        if type(v) is Sym and v in open_arguments:
-            return f"`{path}` is {open_arguments[v]}"
+    (``self.box_head = box_head``) and that is a module, for all the analyser knows: annotated as
+    one, or used as one by the class that holds it (called, ``self.box_head(x)``, or looped over).
+    With no default, what it holds is unknown, and its parameters count. An argument kept and
+    never used so (``self.layer_idx = layer_idx``) is a number or a setting: not a reason."""
+    for path, owner, name, v in _module_attributes(inst):
+        if type(v) is not Sym or v not in open_arguments:
+            continue
+        arg, module_class = open_arguments[v]
+        if module_class is not None:
+            return (f"`{path}` is the constructor argument `{arg}: {module_class}`, which has no default: the "
+                    f"parameters of the module passed there count")
+        used = _module_uses(owner.cls).get(name) if isinstance(owner.cls, ClassV) else None
+        if used is not None:
+            return (f"`{path}` is the constructor argument `{arg}`, which has no default, and `{owner.type_name}` "
+                    f"uses it as a module ({used}): the parameters of the module passed there count")
     return ""
 
 
+def _is_module_class(v: Any) -> bool:
+    """A class whose instances are modules: one of the code's, or torch.nn's."""
+    if isinstance(v, ClassV):
+        return v.is_module
+    return isinstance(v, ExtV) and v.name.startswith("torch.nn.") and v.name.split(".")[-1][:1].isupper()
+
+
+def _module_uses(cls: ClassV) -> dict[str, str]:
+    """The attributes that the methods of the class and its bases use as modules: ``self.x(...)``,
+    ``self.x[i](...)``, ``for m in self.x`` (also through enumerate, zip, reversed, iter, list),
+    each with where it is first used ("line 12 of model.py"). Found once per class statement."""
+    uses: dict[str, str] = {}
+    for c in reversed(cls.mro()):  # a subclass's own use is the one named
+        found = getattr(c.node, "lsp_count_module_uses", None)
+        if found is None:
+            found = c.node.lsp_count_module_uses = _module_uses_in(c.node, os.path.basename(c.path))  # type: ignore[attr-defined]
+        uses.update(found)
+    return uses
+
+
+_ITERATED_THROUGH = frozenset({"enumerate", "zip", "reversed", "iter", "list", "tuple"})
+
+
+def _module_uses_in(node: ast.ClassDef, file: str) -> dict[str, str]:
+    uses: dict[str, str] = {}
+    for fn in node.body:
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) or not fn.args.args:
+            continue
+        me = fn.args.args[0].arg
+        try:
+            body = body_of(fn)  # a project file's method body is parsed when first needed
+        except (SyntaxError, ValueError, RecursionError):
+            continue
+
+        def own(e: Any) -> str | None:
+            return e.attr if isinstance(e, ast.Attribute) and isinstance(e.value, ast.Name) and e.value.id == me else None
+
+        for stmt in body:
+            for n in ast.walk(stmt):
+                names: list[str | None] = []
+                if isinstance(n, ast.Call):
+                    target = n.func.value if isinstance(n.func, ast.Subscript) else n.func
+                    names.append(own(target))
+                elif isinstance(n, (ast.For, ast.comprehension)):
+                    it = n.iter
+                    names.append(own(it))
+                    if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id in _ITERATED_THROUGH:
+                        names.extend(own(a) for a in it.args)
+                for name in names:
+                    if name is not None and name not in uses:
+                        uses[name] = f"line {getattr(n, 'lineno', fn.lineno)} of {file}"
+    return uses
+
+
 def _module_attributes(inst: Inst) -> Any:
-    """(dotted path, value) of each attribute of the module and of its submodules, each module once."""
+    """(dotted path, the module that holds it, its name, value) of each attribute of the module
+    and of its submodules, each module once."""
     stack = [("", inst)]
     seen: set[int] = set()
     while stack:
@@ -647,7 +711,7 @@ def _module_attributes(inst: Inst) -> Any:
             continue
         seen.add(id(m))
         for name, v in m.attrs.items():
-            yield f"{prefix}{name}", v
+            yield f"{prefix}{name}", m, name, v
             if isinstance(v, Inst) and v.is_module:
                 stack.append((f"{prefix}{name}.", v))
 
