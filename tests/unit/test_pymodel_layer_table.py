@@ -15,7 +15,8 @@ import pytest
 
 from lsp_count.core.analyze import analyze_text
 from lsp_count.pymodel.interp import CONTAINERS
-from lsp_count.pymodel.layers import FUNCTIONAL_NAMES, LAYERS, MODULE_CLASS_ATTRIBUTES, PARAMETERLESS, STACKS
+from lsp_count.pymodel.layers import (DTYPE_ALIASES, FINFO, FUNCTIONAL_NAMES, IINFO, LAYERS, MODULE_CLASS_ATTRIBUTES,
+                                      PARAMETERLESS, STACKS)
 
 torch = pytest.importorskip("torch")
 
@@ -50,6 +51,17 @@ def test_the_attributes_nn_module_gives_a_class_are_the_installed_torch_ones():
 def test_the_public_names_of_torch_nn_functional_are_the_installed_torch_ones():
     # `'silu' in dir(torch.nn.functional)` answers from this (timm chooses activation layers by it).
     assert FUNCTIONAL_NAMES == {n for n in dir(torch.nn.functional) if not n.startswith("_")}
+
+
+def test_the_dtype_tables_are_torch_finfo_and_iinfo():
+    for name, info in FINFO.items():
+        found = torch.finfo(getattr(torch, name))
+        assert info == {k: getattr(found, k) for k in info}, name
+    for name, info in IINFO.items():
+        found = torch.iinfo(getattr(torch, name))
+        assert info == {k: getattr(found, k) for k in info}, name
+    for alias, name in DTYPE_ALIASES.items():
+        assert getattr(torch, alias) is getattr(torch, name)
 
 
 def test_the_parameterless_ones_have_no_parameters():

@@ -719,3 +719,9 @@ def test_a_class_that_builds_itself_with_growing_lists_stops_at_the_call_depth()
                 in_out = type(self)(zip(dims[:-1], dims[1:]))
     """)
     assert "classes build each other without end (UNetish → UNetish" in lc101(report)["UNetish"]
+
+
+def test_finfo_of_a_dtype_the_analyser_does_not_know_says_so() -> None:
+    report = run(_net("self.fc = nn.Linear(2, torch.finfo(torch.int8).bits)\n", "import torch\n"))
+    assert lc101(report)["Net"].endswith("`torch.finfo(torch.int8)`: not a floating point dtype the analyser knows "
+                                         "(TypeError)")

@@ -23,9 +23,9 @@ import os
 from typing import Any, Callable
 
 from lsp_count.core.source import Span
-from lsp_count.pymodel.layers import (FUNCTIONAL_NAMES, LAYER_ATTRIBUTES, LAYERS, MODULE_CLASS_ATTRIBUTES,
-                                      NOT_A_LAYER_ATTRIBUTE, PARAMETERLESS, STACKS, as_int, bind, layer_attribute,
-                                      truth)
+from lsp_count.pymodel.layers import (FINFO, FUNCTIONAL_NAMES, IINFO, LAYER_ATTRIBUTES, LAYERS, MODULE_CLASS_ATTRIBUTES,
+                                      NOT_A_LAYER_ATTRIBUTE, PARAMETERLESS, STACKS, as_int, bind, dtype_name,
+                                      layer_attribute, truth)
 from lsp_count.pymodel import shapes
 from lsp_count.pymodel.reparam import reparametrization, reparametrize
 from lsp_count.pymodel.values import (BoundV, ClassV, DeviceV, ExtV, FieldV, Inst, ModV, Param, PartialV, RangeV,
@@ -1282,7 +1282,8 @@ class Interpreter:
             found = self.ext_names.get(key)
             if found is None:  # nn.Linear is looked up for every layer: one ExtV per dotted name
                 dotted = f"{obj.name}.{name}"
-                found = self.ext_names[key] = _torch_class_name(obj.name, name) or _external(dotted)
+                found = _external_attribute(obj.name, name)
+                found = self.ext_names[key] = _external(dotted) if found is _MISSING else found
             return found
         if isinstance(obj, ModV):
             v = self.module_name(obj, name)
@@ -2178,6 +2179,10 @@ class Interpreter:
             return args[0].cls  # type(self): the instance's class
         if name == "torch.get_default_device" and not args:
             return DeviceV()  # the analyser builds on the meta device
+        if name == "torch.get_default_dtype" and not args:
+            return ExtV("torch.float32")  # as torch's default, which a model file does not change at import
+        if name in ("torch.finfo", "torch.iinfo") and len(args) <= 1 and not kwargs:
+            return _type_info(last, args, node)
         if name == "torch.device" and len(args) == 1 and not kwargs and isinstance(args[0], str):
             kind, _, index = args[0].partition(":")
             return DeviceV(kind, int(index) if index.isdigit() else None)  # type: ignore[arg-type]
@@ -2510,14 +2515,34 @@ def _split_values(values: tuple[Any, ...], args: tuple[Any, ...], kwargs: dict[s
     return tuple(pieces)
 
 
-def _torch_class_name(dotted: str, attr: str) -> str | None:
-    """``nn.BatchNorm2d.__name__`` (timm maps a norm layer to its fused version by it): the name
-    of a torch.nn class the analyser knows; None for any other outside name."""
-    if attr not in ("__name__", "__qualname__") or not dotted.startswith("torch.nn."):
-        return None
-    last = dotted[len("torch.nn."):]
-    known = last in LAYERS or last in PARAMETERLESS or last in CONTAINERS or last in STACKS or last == "Module"
-    return last if known else None
+def _external_attribute(dotted: str, attr: str) -> Any:
+    """What the analyser knows of an attribute of an outside name: ``nn.BatchNorm2d.__name__`` (timm
+    maps a norm layer to its fused version by it), a dtype's ``is_floating_point`` and ``itemsize``;
+    _MISSING for anything else."""
+    if attr in ("__name__", "__qualname__") and dotted.startswith("torch.nn."):
+        last = dotted[len("torch.nn."):]
+        if last in LAYERS or last in PARAMETERLESS or last in CONTAINERS or last in STACKS or last == "Module":
+            return last
+    dtype = dtype_name(dotted)
+    if dtype is not None and attr in ("is_floating_point", "is_complex", "itemsize"):
+        return dtype in FINFO if attr == "is_floating_point" else False if attr == "is_complex" else (
+            (FINFO.get(dtype) or IINFO.get(dtype) or {"bits": 8})["bits"] // 8)
+    return _MISSING
+
+
+def _type_info(fn: str, args: list[Any], node: ast.AST) -> Any:
+    """``torch.finfo(dtype)`` / ``torch.iinfo(dtype)``: an object with torch's bits, eps, max, min, tiny."""
+    dtype = args[0] if args else ExtV("torch.float32")
+    name = dtype_name(dtype.name) if type(dtype) is ExtV else None
+    table = FINFO if fn == "finfo" else IINFO
+    if name not in table:
+        if is_unknownish(dtype):
+            raise Unresolved(f"`{_text(node)}` depends on {why_of(dtype)}")
+        raise _Raised(f"`{_text(node)}`: not a {'floating point' if fn == 'finfo' else 'integer'} dtype the "
+                      f"analyser knows (TypeError)", ExtV("TypeError"))
+    info = Inst(fn, "object", False)
+    info.attrs.update(table[name], dtype=name)
+    return info
 
 
 def _holds(container: Any, item: Any, node: ast.AST) -> bool:

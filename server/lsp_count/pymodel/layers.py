@@ -493,6 +493,36 @@ tanhshrink tf32_notes threshold threshold_ torch triplet_margin_loss triplet_mar
 upsample_bilinear upsample_nearest warnings
 """.split())
 
+# torch's dtypes by name, aliases to their canonical names, and what torch.finfo / torch.iinfo say of
+# them (timm keeps rotary frequencies in float32 where `torch.finfo(dtype).bits < 32`). A test
+# compares them with torch.
+DTYPE_ALIASES = {"float": "float32", "double": "float64", "half": "float16", "short": "int16", "int": "int32",
+                 "long": "int64"}
+FINFO: dict[str, dict[str, Any]] = {
+    "float32": {"bits": 32, "eps": 1.1920928955078125e-07, "max": 3.4028234663852886e+38,
+                "min": -3.4028234663852886e+38, "tiny": 1.1754943508222875e-38, "resolution": 1e-06},
+    "float64": {"bits": 64, "eps": 2.220446049250313e-16, "max": 1.7976931348623157e+308,
+                "min": -1.7976931348623157e+308, "tiny": 2.2250738585072014e-308, "resolution": 1e-15},
+    "float16": {"bits": 16, "eps": 0.0009765625, "max": 65504.0, "min": -65504.0, "tiny": 6.103515625e-05,
+                "resolution": 0.001},
+    "bfloat16": {"bits": 16, "eps": 0.0078125, "max": 3.3895313892515355e+38, "min": -3.3895313892515355e+38,
+                 "tiny": 1.1754943508222875e-38, "resolution": 0.01},
+}
+IINFO: dict[str, dict[str, Any]] = {
+    "int8": {"bits": 8, "max": 127, "min": -128}, "uint8": {"bits": 8, "max": 255, "min": 0},
+    "int16": {"bits": 16, "max": 32767, "min": -32768}, "int32": {"bits": 32, "max": 2147483647, "min": -2147483648},
+    "int64": {"bits": 64, "max": 9223372036854775807, "min": -9223372036854775808},
+}
+
+
+def dtype_name(dotted: str) -> str | None:
+    """``torch.float`` -> "float32": the canonical name of a torch dtype named so; None for any other name."""
+    if not dotted.startswith("torch.") or dotted.count(".") != 1:
+        return None
+    name = DTYPE_ALIASES.get(dotted[6:], dotted[6:])
+    return name if name in FINFO or name in IINFO or name == "bool" else None
+
+
 # Stacks that clone their layer argument (TransformerEncoder(layer, num_layers, norm)).
 STACKS: dict[str, tuple[list[tuple[str, Any]], str]] = {
     "TransformerEncoder": ([("encoder_layer", REQUIRED), ("num_layers", REQUIRED), ("norm", None),
