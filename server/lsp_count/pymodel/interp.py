@@ -1616,7 +1616,8 @@ class Interpreter:
     def _py2(self, fn: Callable[[Any, Any], Any], a: Any, b: Any, node: ast.AST) -> Any:
         if type(b) is RangeV:
             b = b.r  # `i in range(n)`: Python answers it without iterating
-        if (fn is operator.eq or fn is operator.ne) and (_mixed_member(a) or _mixed_member(b)):
+        if (type(a) is Inst or type(b) is Inst) and (fn is operator.eq or fn is operator.ne) and (
+                _mixed_member(a) or _mixed_member(b)):
             a, b = (x.attrs["_value_"] if _mixed_member(x) else x for x in (a, b))
         if (type(a) not in _PLAIN or type(b) not in _PLAIN) and any(
                 isinstance(x, (Inst, Param, ClassV, FuncV, BoundV, BuiltinV, ExtV, ModV)) for x in (a, b)) \
