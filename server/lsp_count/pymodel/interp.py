@@ -3143,6 +3143,14 @@ def _isinstance(obj: Any, classes: Any) -> bool:
             if isinstance(obj, Inst) and isinstance(obj.cls, ClassV) and c in obj.cls.mro():
                 return True
         elif isinstance(c, ExtV):
+            if c.name == "object":
+                return True
+            if c.name == "type":
+                if _is_class(obj):
+                    return True
+                if type(obj) is ExtV:
+                    raise Unresolved(f"isinstance(`{obj.name}`, type): whether an outside name is a class is not known")
+                continue
             last = c.name.split(".")[-1]
             if isinstance(obj, Inst) and (obj.cls == last or (last == "Module" and obj.is_module)):
                 return True
@@ -3163,12 +3171,26 @@ def _isinstance(obj: Any, classes: Any) -> bool:
                 raise Unresolved(f"isinstance(…, {c.name}) is not known to the analyser")
         elif isinstance(c, BuiltinV):
             py = _PY_TYPES.get(c.name)
-            if py is not None and (isinstance(obj, py) or (py is int and isinstance(obj, Sym))):
+            if py is None:
+                raise Unresolved(f"isinstance with `{c.name}` is not known to the analyser")
+            if isinstance(obj, py) or (py is int and isinstance(obj, Sym)):
                 return True
     if is_unknownish(obj) and not (isinstance(obj, Sym) and not any(isinstance(c, ClassV) for c in options)):
         # A formula stands for an int (`isinstance(dim, int)`, not a tuple); whether it is an instance
         # of a class of the project (a config whose defaults could not be built) is not known.
         raise Unresolved(f"isinstance on an unresolved value: {why_of(obj)}")
+    return False
+
+
+def _is_class(v: Any) -> bool:
+    """A class, as ``isinstance(v, type)`` asks: one of the code's, a torch.nn class the analyser
+    knows, or a Python type (int, str, list, ...)."""
+    if type(v) is ClassV:
+        return True
+    if type(v) is BuiltinV:
+        return v.name in _PY_TYPES
+    if type(v) is ExtV:
+        return _external_attribute(v.name, "__name__") is not _MISSING
     return False
 
 
@@ -3559,7 +3581,7 @@ _ABSTRACT_TYPES: dict[str, tuple[type, ...]] = {
 _ABSTRACT_TYPE_MODULES = frozenset({"collections", "typing", "typing_extensions", "numbers", "types", "abc"})
 
 _PY_TYPES: dict[str, type] = {"int": int, "float": float, "str": str, "bool": bool, "list": list, "tuple": tuple,
-                              "dict": dict}
+                              "dict": dict, "set": set}
 
 _BUILTINS: dict[str, Any] = {
     "range": BuiltinV("range", _range), "len": BuiltinV("len", _len), "dir": BuiltinV("dir", _dir), "int": BuiltinV("int", _num(int)),
