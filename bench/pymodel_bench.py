@@ -129,6 +129,17 @@ def _sweep(files: list[pathlib.Path]) -> list[tuple[float, pathlib.Path, int, ob
     return results
 
 
+def _times(path: pathlib.Path, runs: int) -> list[float]:
+    """ms for each of ``runs`` analyses of the file, one after another."""
+    text = path.read_text(encoding="utf-8")
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        analyze_text(text, str(path))
+        times.append((time.perf_counter() - start) * 1000)
+    return times
+
+
 def _summary(results: list[tuple[float, pathlib.Path, int, object]]) -> str:
     times = sorted(r[0] for r in results)
     slowest = max(results, key=lambda r: r[0])
@@ -155,12 +166,7 @@ def time_transformers() -> None:
         print(f"transformers {version}: {len(files)} modeling files from nothing, no tree cache: {_summary(cold)}")
         print(f"  the same with the project files' trees cached by an earlier run: {_summary(results)}")
         for _, path, lines, report in sorted(results, key=lambda r: -r[2])[:3]:
-            text = path.read_text(encoding="utf-8")
-            again = []
-            for _ in range(5):
-                start = time.perf_counter()
-                analyze_text(text, str(path))
-                again.append((time.perf_counter() - start) * 1000)
+            again = _times(path, 5)
             module = f"transformers.models.{path.parent.name}.{path.stem}"
             code = ("import time, importlib; t = time.perf_counter(); "
                     f"importlib.import_module({module!r}); print(time.perf_counter() - t)")
@@ -189,12 +195,7 @@ def time_timm() -> None:
         results = _sweep(files)
         print(f"timm: {len(files)} model files from nothing, no tree cache: {_summary(results)}")
         for _, path, lines, report in sorted(results, key=lambda r: -r[2])[:2]:
-            text = path.read_text(encoding="utf-8")
-            again = []
-            for _ in range(7):
-                start = time.perf_counter()
-                analyze_text(text, str(path))
-                again.append((time.perf_counter() - start) * 1000)
+            again = _times(path, 7)
             print(f"  {path.name} ({lines:,} lines, {len(report.models)} classes counted, "
                   f"{sum(p.code == 'LC101' for p in report.problems)} unresolved): median {statistics.median(again):.0f} ms, "
                   f"min {min(again):.0f} ms")
