@@ -1568,7 +1568,7 @@ class Interpreter:
     def binop(self, op: type, a: Any, b: Any, node: ast.AST) -> Any:
         fn, sym = _BINOPS[op]
         if type(a) is Inst or type(b) is Inst:  # IntEnum / str-Enum members compute as their values
-            a, b = (x.attrs["_value_"] if _mixed_member(x) else x for x in (a, b))
+            a, b = _member_value(a), _member_value(b)
         if op is ast.BitOr and _is_type(a) and _is_type(b):
             # `list | tuple`, `int | None`: a union, which isinstance takes as it takes a tuple.
             return tuple(x for v in (a, b) for x in (v if type(v) is tuple else (v,)))
@@ -1616,9 +1616,8 @@ class Interpreter:
     def _py2(self, fn: Callable[[Any, Any], Any], a: Any, b: Any, node: ast.AST) -> Any:
         if type(b) is RangeV:
             b = b.r  # `i in range(n)`: Python answers it without iterating
-        if (type(a) is Inst or type(b) is Inst) and (fn is operator.eq or fn is operator.ne) and (
-                _mixed_member(a) or _mixed_member(b)):
-            a, b = (x.attrs["_value_"] if _mixed_member(x) else x for x in (a, b))
+        if (type(a) is Inst or type(b) is Inst) and (fn is operator.eq or fn is operator.ne):
+            a, b = _member_value(a), _member_value(b)  # Format.NCHW == "NCHW" for a str enum
         if (type(a) not in _PLAIN or type(b) not in _PLAIN) and any(
                 isinstance(x, (Inst, Param, ClassV, FuncV, BoundV, BuiltinV, ExtV, ModV)) for x in (a, b)) \
                 and fn not in (operator.is_, operator.is_not, operator.eq, operator.ne):
@@ -2520,15 +2519,21 @@ def _external_attribute(dotted: str, attr: str) -> Any:
     """What the analyser knows of an attribute of an outside name: ``nn.BatchNorm2d.__name__`` (timm
     maps a norm layer to its fused version by it), a dtype's ``is_floating_point`` and ``itemsize``;
     _MISSING for anything else."""
-    if attr in ("__name__", "__qualname__") and dotted.startswith("torch.nn."):
-        last = dotted[len("torch.nn."):]
-        if last in LAYERS or last in PARAMETERLESS or last in CONTAINERS or last in STACKS or last == "Module":
-            return last
+    if attr in ("__name__", "__qualname__") and _known_torch_class(dotted):
+        return dotted[len("torch.nn."):]
     dtype = dtype_name(dotted)
     if dtype is not None and attr in ("is_floating_point", "is_complex", "itemsize"):
         return dtype in FINFO if attr == "is_floating_point" else False if attr == "is_complex" else (
             (FINFO.get(dtype) or IINFO.get(dtype) or {"bits": 8})["bits"] // 8)
     return _MISSING
+
+
+def _known_torch_class(dotted: str) -> bool:
+    """``torch.nn.X`` for a class X of the analyser's torch.nn tables (or nn.Module itself)."""
+    if not dotted.startswith("torch.nn."):
+        return False
+    last = dotted[len("torch.nn."):]
+    return last in LAYERS or last in PARAMETERLESS or last in CONTAINERS or last in STACKS or last == "Module"
 
 
 def _type_info(fn: str, args: list[Any], node: ast.AST) -> Any:
@@ -3007,16 +3012,22 @@ def _torch_layer_name(b: ExtV) -> str | None:
     return last if last[:1].isupper() and last not in ("Parameter", "UninitializedParameter", "Buffer") else None
 
 
-def _torch_layer_base(cls: ClassV) -> str | None:
-    """The torch.nn layer whose constructor builds ``cls``'s parameters (``class Norm(nn.LayerNorm)``):
-    the first torch.nn base in its MRO; None for nn.Module and the containers (built elsewhere)."""
+def _first_torch_base(cls: ClassV) -> str | None:
+    """The name of the first torch.nn class among the bases in ``cls``'s MRO (``LayerNorm``, ``Sequential``)."""
     for c in cls.mro():
         for b in c.bases:
             if isinstance(b, ExtV):
                 last = _torch_layer_name(b)
                 if last is not None:
-                    return None if last in ("Module", *CONTAINERS) else last
+                    return last
     return None
+
+
+def _torch_layer_base(cls: ClassV) -> str | None:
+    """The torch.nn layer whose constructor builds ``cls``'s parameters (``class Norm(nn.LayerNorm)``):
+    the first torch.nn base in its MRO; None for nn.Module and the containers (built elsewhere)."""
+    last = _first_torch_base(cls)
+    return None if last in ("Module", *CONTAINERS) else last
 
 
 _ENUM_BASES = frozenset({"enum.Enum", "enum.IntEnum", "enum.StrEnum"})  # not Flag: members combine with |
@@ -3073,21 +3084,19 @@ def _members(cls: ClassV) -> list[Inst]:
     return list({id(m): m for m in (cls.enum_members or {}).values()}.values())
 
 
-def _mixed_member(v: Any) -> bool:
-    """A member of an enum that mixes in str or int: equal to its value."""
-    return type(v) is Inst and type(v.cls) is ClassV and v.cls.enum_mixin is not None and "_value_" in v.attrs
+def _member_value(v: Any) -> Any:
+    """The value of a member of an enum that mixes in str or int (equal to it, computing as it);
+    anything else as it is."""
+    if type(v) is Inst and type(v.cls) is ClassV and v.cls.enum_mixin is not None and "_value_" in v.attrs:
+        return v.attrs["_value_"]
+    return v
 
 
 def _torch_container_base(cls: ClassV) -> str | None:
     """The torch.nn container ``cls`` is (``class SequentialTuple(nn.Sequential)``): its first torch.nn
     base in its MRO, when that is one; None otherwise."""
-    for c in cls.mro():
-        for b in c.bases:
-            if isinstance(b, ExtV):
-                last = _torch_layer_name(b)
-                if last is not None:
-                    return last if last in CONTAINERS else None
-    return None
+    last = _first_torch_base(cls)
+    return last if last in CONTAINERS else None
 
 
 def _assigned_names(stmt: ast.stmt) -> list[str]:
@@ -3190,7 +3199,7 @@ def _is_class(v: Any) -> bool:
     if type(v) is BuiltinV:
         return v.name in _PY_TYPES
     if type(v) is ExtV:
-        return _external_attribute(v.name, "__name__") is not _MISSING
+        return _known_torch_class(v.name)
     return False
 
 
