@@ -728,3 +728,64 @@ def test_finfo_of_a_dtype_the_analyser_does_not_know_says_so() -> None:
     report = run(_net("self.fc = nn.Linear(2, torch.finfo(torch.int8).bits)\n", "import torch\n"))
     assert lc101(report)["Net"].endswith("`torch.finfo(torch.int8)`: not a floating point dtype the analyser knows "
                                          "(TypeError)")
+
+
+@pytest.mark.parametrize("prelude, index, reason", [
+    # A dataclass config has attributes, not items: Python raises TypeError (it was read as its
+    # attribute, and the class counted).
+    ("import dataclasses\n@dataclasses.dataclass\nclass Cfg:\n    width: int = 8\n", 'Cfg()["width"]',
+     "a `Cfg` is not subscriptable (TypeError)"),
+    ("class Cfg(object):\n    width = 8\n", 'Cfg()["width"]', "a `Cfg` is not subscriptable (TypeError)"),
+    # A base the analyser does not read may have items.
+    ("import typing\nclass Cfg(typing.NamedTuple):\n    width: int = 8\n", "Cfg()[0]",
+     "whether `typing.NamedTuple`, a base of `Cfg`, supports indexing is outside the file"),
+])
+def test_a_plain_object_of_the_code_is_not_indexed_as_its_attributes(prelude: str, index: str, reason: str) -> None:
+    report = run(_net(f"self.fc = nn.Linear({index}, 2)\n", prelude))
+    assert lc101(report)["Net"].endswith(reason)
+
+
+def test_a_plain_object_with_getitem_or_dict_items_is_indexed_by_them() -> None:
+    report = run(_net("self.fc = nn.Linear(Table()['width'] + Items(width=3)['width'], 2)\n", """
+        class Table:
+            def __getitem__(self, key):
+                return len(key)
+        class Items(dict):
+            pass
+    """))
+    assert counts(report) == {"Net": (5 + 3) * 2 + 2}
+
+
+def test_asdict_and_astuple_copy_what_the_fields_hold() -> None:
+    # As Python: nested dataclasses are converted, lists rebuilt, any other object deep-copied, so
+    # changing the result leaves the config as it was.
+    report = run(_net("""
+        cfg = Cfg()
+        values = dataclasses.asdict(cfg)
+        values["opts"].width = 9
+        values["inner"]["depth"] = 7
+        values["sizes"].append(5)
+        opts, inner, sizes = dataclasses.astuple(cfg)
+        self.fc = nn.Linear(cfg.opts.width + cfg.inner.depth + len(cfg.sizes), values["opts"].width)
+        self.more = nn.Linear(values["inner"]["depth"] + len(values["sizes"]), inner[0] + opts.width + len(sizes))
+    """, """
+        import dataclasses
+        class Opts:
+            def __init__(self):
+                self.width = 4
+        @dataclasses.dataclass
+        class Inner:
+            depth: int = 2
+        @dataclasses.dataclass
+        class Cfg:
+            opts: Opts = dataclasses.field(default_factory=Opts)
+            inner: Inner = dataclasses.field(default_factory=Inner)
+            sizes: list = dataclasses.field(default_factory=lambda: [1, 2])
+    """))
+    assert counts(report) == {"Net": (4 + 2 + 2) * 9 + 9 + (7 + 3) * (2 + 4 + 2) + (2 + 4 + 2)}
+
+
+def test_asdict_of_what_is_no_dataclass_is_a_type_error() -> None:
+    report = run(_net("self.fc = nn.Linear(len(dataclasses.asdict(Opts())), 2)\n",
+                      "import dataclasses\nclass Opts:\n    pass\n"))
+    assert lc101(report)["Net"].endswith("asdict() takes a dataclass instance (TypeError)")

@@ -1216,8 +1216,9 @@ class Interpreter:
         if is_unknownish(key):
             raise Unresolved(f"the index in `{_text(node)}` depends on {why_of(key)}")
         if isinstance(obj, Inst):
-            if isinstance(obj.cls, ClassV) and not obj.is_module:
-                getitem = _own_method(obj.cls, "__getitem__")
+            cls = obj.cls
+            if type(cls) is ClassV and not obj.is_module:
+                getitem = _own_method(cls, "__getitem__")
                 if getitem is not None:
                     return self.call_function(getitem, [obj, key], {}, node)
                 items = obj.attrs.get(_DICT_ITEMS)
@@ -1225,6 +1226,14 @@ class Interpreter:
                     if not _hashable(key) or key not in items:
                         raise Unresolved(f"`{_text(node)}`: no key {key!r}")
                     return items[key]
+                # A plain object of the code (a dataclass config) has no items: `cfg["width"]` is
+                # Python's TypeError, not its attribute, unless a base the analyser does not read has them.
+                outside = next((b for c in cls.mro() for b in c.bases if type(b) is ExtV and b.name not in (
+                    "object", "builtins.object")), None)
+                if outside is not None:
+                    raise Unresolved(f"`{_text(node)}`: whether `{outside.name}`, a base of `{cls.name}`, supports "
+                                     f"indexing is outside the file")
+                raise _Raised(f"`{_text(node)}`: a `{cls.name}` is not subscriptable (TypeError)", ExtV("TypeError"))
             if obj.kind in ("list", "seq", "plist"):
                 values = list(obj.attrs.values())
                 if isinstance(key, slice):
@@ -1261,7 +1270,11 @@ class Interpreter:
         if isinstance(obj, ExtV):
             return obj  # typing subscripts: Optional[int], list[str]
         if isinstance(obj, ClassV):
-            return obj
+            if obj.enum_members is not None:  # `Format["NCHW"]`: a member by its name (aliases too)
+                if type(key) is not str or key not in obj.enum_members:
+                    raise _Raised(f"`{_text(node)}`: `{obj.name}` has no member {key!r} (KeyError)", ExtV("KeyError"))
+                return obj.enum_members[key]
+            return obj  # a generic's parameters: Config[int]
         try:
             return obj[key]
         except (IndexError, KeyError, TypeError, ValueError) as exc:  # ValueError: a slice step of 0
@@ -1799,6 +1812,16 @@ class Interpreter:
         fields = {f: changes[f] if f in changes else obj.attrs[f] for f in cls.fields}
         return self.call(cls, [], fields, node, env)
 
+    def dataclass_values(self, obj: Any, as_dict: bool, node: ast.AST) -> Any:
+        """``dataclasses.asdict(cfg)`` / ``astuple(cfg)``: the fields, dataclasses in them converted
+        too, lists, tuples and dicts rebuilt, every other value deep-copied, as Python does."""
+        if is_unknownish(obj):
+            raise Unresolved(f"`{_text(node)}` depends on {why_of(obj)}")
+        if type(obj) is not Inst or type(obj.cls) is not ClassV or not obj.cls.is_dataclass:
+            what = "asdict" if as_dict else "astuple"
+            raise _Raised(f"`{_text(node)}`: {what}() takes a dataclass instance (TypeError)", ExtV("TypeError"))
+        return _dataclass_values(obj, as_dict, node)
+
     def loaded_module(self, name: str) -> Any:
         """``sys.modules.get(name)``: a module this analysis read (the analysed file, a project file)
         under its import name; where it read none, whether Python would have one is not known."""
@@ -2213,6 +2236,8 @@ class Interpreter:
             return self.dataclass_fields(args[0], node)
         if name == "dataclasses.replace" and len(args) == 1:
             return self.dataclass_replace(args[0], kwargs, node, env)
+        if name in ("dataclasses.asdict", "dataclasses.astuple") and len(args) == 1 and not kwargs:
+            return self.dataclass_values(args[0], last == "asdict", node)
         if name in ("dataclasses.field", "field"):
             if "default_factory" in kwargs:
                 return FieldV(factory=kwargs["default_factory"])
@@ -3058,6 +3083,23 @@ def _make_members(cls: ClassV) -> None:
 
 def _same_value(a: Any, b: Any) -> bool:
     return type(a) in _PLAIN and type(b) in _PLAIN and a == b
+
+
+def _dataclass_values(v: Any, as_dict: bool, node: ast.AST) -> Any:
+    """What asdict / astuple make of one value (a module-level function: a nested recursive one
+    would be a reference cycle the analysis leaves behind)."""
+    t = type(v)
+    if t is Inst and type(v.cls) is ClassV and v.cls.is_dataclass:
+        missing = next((f for f in v.cls.fields if f not in v.attrs), None)
+        if missing is not None:
+            raise Unresolved(f"`{_text(node)}`: the field `{missing}` of `{v.cls.name}` is not set")
+        values = [(f, _dataclass_values(v.attrs[f], as_dict, node)) for f in v.cls.fields]
+        return dict(values) if as_dict else tuple(x for _, x in values)
+    if t is list or t is tuple:
+        return t(_dataclass_values(x, as_dict, node) for x in v)
+    if t is dict:
+        return {_dataclass_values(k, as_dict, node): _dataclass_values(x, as_dict, node) for k, x in v.items()}
+    return clone(v)
 
 
 def _enum_member(cls: ClassV, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
