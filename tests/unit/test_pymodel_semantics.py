@@ -789,3 +789,79 @@ def test_asdict_of_what_is_no_dataclass_is_a_type_error() -> None:
     report = run(_net("self.fc = nn.Linear(len(dataclasses.asdict(Opts())), 2)\n",
                       "import dataclasses\nclass Opts:\n    pass\n"))
     assert lc101(report)["Net"].endswith("asdict() takes a dataclass instance (TypeError)")
+
+
+def test_environment_variables_are_taken_as_unset_and_noted() -> None:
+    # A count must not depend on the shell the analysis runs in: every variable is unset, as in a
+    # shell without it; the class (or the file, for a read at import) says which it read.
+    report = run("""
+        import os
+        from os import environ, getenv
+        import torch.nn as nn
+
+        WIDE = os.environ.get("LSPC_WIDE", "false").lower() == "true"
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(2, 3 if WIDE else 4)
+                self.g = nn.Linear(int(getenv("LSPC_WIDTH", "5")), 1)
+                self.h = nn.Linear(6 if "LSPC_X" in os.environ else 7, 1)
+                self.i = nn.Linear(environ.get("LSPC_Y") or 8, int(os.getenv("LSPC_WIDTH", default=1)))
+
+        class Keyed(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(int(os.environ["LSPC_DIM"]), 3)
+    """)
+    assert counts(report) == {"Net": (2 * 4 + 4) + (5 + 1) + (7 + 1) + (8 + 1)}
+    notes = [p for p in report.problems if p.code == "LC106"]
+    assert [p.message for p in notes] == [
+        "the file's code at import: counted with the environment variable `LSPC_WIDE` (line 6) unset",
+        "`Net`: counted with the environment variables `LSPC_WIDTH` (line 12), `LSPC_X` (line 13), `LSPC_Y` (line "
+        "14) unset"]
+    assert notes[0].span is not None and notes[0].span.start.line == 5
+    assert lc101(report)["Keyed"].endswith("`os.environ['LSPC_DIM']`: the analysis takes `LSPC_DIM` as unset (KeyError)")
+
+
+def test_an_environment_variable_whose_name_is_not_known_is_unresolved() -> None:
+    report = run("""
+        import os
+        import torch.nn as nn
+
+        class Net(nn.Module):
+            def __init__(self, key: str):
+                super().__init__()
+                self.fc = nn.Linear(int(os.environ.get(key, 2)), 2)
+    """)
+    assert lc101(report)["Net"].endswith("`os.environ.get(key, 2)`: the environment variable's name is not known")
+
+
+def test_what_a_library_reads_at_import_is_not_noted_what_a_build_reads_is(tmp_path) -> None:
+    # transformers' logging reads TRANSFORMERS_VERBOSITY when a model file makes its logger: not
+    # the model's business. A helper that reads a variable while a class is built is.
+    (tmp_path / "lib.py").write_text(textwrap.dedent("""
+        import os
+        VERBOSE = os.environ.get("LIB_VERBOSE")
+
+        def get_logger():
+            return os.getenv("LIB_LEVEL", "info")
+
+        def width():
+            return int(os.environ.get("LIB_WIDTH", 4))
+    """))
+    src = textwrap.dedent("""
+        import torch.nn as nn
+        from lib import get_logger, width
+
+        logger = get_logger()
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(width(), 2)
+    """)
+    report = analyze_text(src, str(tmp_path / "model.py"), AnalyzeOptions())
+    assert counts(report) == {"Net": 4 * 2 + 2}
+    assert [p.message for p in report.problems if p.code == "LC106"] == [
+        "`Net`: counted with the environment variable `LIB_WIDTH` (line 9 of lib.py) unset"]

@@ -253,6 +253,10 @@ def _interpret(text: str, path: str, options: Any, body: list[ast.stmt], problem
     classes = [c for c in scope.classes if c.is_module and id(c.node) in top]
     if not classes:
         return FileReport(path, (), tuple(problems), recognized=False, lines=lines)
+    if ctx.environment:  # read by the file's own statements, at import
+        span = next((read[2] for read in ctx.environment if read[2] is not None), None)
+        problems.append(Problem("info", "LC106", f"the file's code at import: {environment_note(ctx.environment)}",
+                                span))
     # The file's config classes: those named so (GPTConfig, ModelArgs); else its dataclasses (a
     # file whose dataclasses are outputs, transformers' ModelOutput, has its config named).
     plain = [c for c in scope.classes if not c.is_module and id(c.node) in top]
@@ -535,10 +539,13 @@ def count_class(interp: Interpreter, cls: ClassV, config_classes: list[ClassV], 
                 scope: ModuleScope) -> tuple[ModelReport | None, Problem | None]:
     ctx = interp.ctx
     ctx.steps, ctx.depth, ctx.class_stack = 0, 0, []
+    read = len(ctx.environment)
     try:
         kwargs, notes, open_arguments = constructor_arguments(cls, config_classes, interp, scope)
         # Only read from here on (counted, walked): the build cache can keep it without a copy.
         inst = interp.instantiate(cls, [], kwargs, cls.node, scope.env, snapshot=False)
+        if len(ctx.environment) > read:
+            notes = [*notes, environment_note(ctx.environment[read:])]
     except Unresolved as exc:
         return None, _unresolved(cls, exc.reason, name_span)
     except RecursionError:
@@ -607,6 +614,15 @@ def _why_not_counted(cls: ClassV, inst: Inst, name_span: Span) -> Problem | None
             return _unresolved(cls, f"`{name}` has the shape ({shape}): {why_of(unknown) or 'a size is unresolved'}",
                                name_span)
     return None
+
+
+def environment_note(reads: list[tuple[str, str, Span | None]]) -> str:
+    """What the analysis assumed of the environment variables the code read (each once, in order)."""
+    first: dict[str, str] = {}
+    for name, where, _ in reads:
+        first.setdefault(name, where)
+    names = ", ".join(f"`{name}`" + (f" ({where})" if where else "") for name, where in first.items())
+    return f"counted with the environment variable{'s' if len(first) > 1 else ''} {names} unset"
 
 
 def _internal_error(exc: Exception, what: str, span: Span | None) -> Problem:

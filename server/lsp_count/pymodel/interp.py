@@ -278,6 +278,14 @@ class Ctx:
         # For loops found to only initialise weights (by id of the ast.For; the tree outlives the analysis).
         self.init_loops: dict[int, bool] = {}
         self.handling: list[_Raised] = []  # the exceptions the except blocks now running caught
+        # Environment variables the code read, in order: (name, the line that read it, its span in the
+        # analysed file). The analysis takes each as unset (what it counts must not depend on the shell
+        # it runs in); notes say so.
+        self.environment: list[tuple[str, str, Span | None]] = []
+        # > 0 while a file runs its top level (the analysed one, or a project file it imports): what a
+        # library's code reads then (its logging verbosity, a CI flag) configures the library, so only
+        # the analysed file's own reads are noted; during a class's build, every read is.
+        self.importing = 0
 
     def new_scope(self, path: str, span_of: Callable[[ast.AST], Span] | None = None, is_main: bool = False,
                   line_of: Callable[[int], int] | None = None) -> ModuleScope:
@@ -306,6 +314,8 @@ _Constant, _Name, _Attribute, _Call, _Assign, _Return_stmt, _Tuple, _Compare, _I
 # Imports of these name code outside the project (their values come from the torch table or builtins).
 _EXTERNAL_IMPORTS = frozenset({"torch", "math", "dataclasses", "typing", "collections", "copy", "functools",
                                "itertools", "os", "sys", "typing_extensions", "einops", "numpy"})
+# Reads of an environment variable (see Interpreter.read_environment).
+_ENVIRONMENT_GETS = frozenset({"os.environ.get", "os.getenv"})
 _DATACLASS_MISSING = ExtV("dataclasses.MISSING")  # one object: code compares with `is`
 # External names whose value the analyser knows: `if TYPE_CHECKING:` imports are for type checkers only.
 _EXTERNAL_CONSTANTS: dict[str, Any] = {"typing.TYPE_CHECKING": False, "typing_extensions.TYPE_CHECKING": False,
@@ -410,6 +420,13 @@ class Interpreter:
 
     def run_module(self, tree: ast.Module, scope: ModuleScope) -> None:
         scope.env.vars["__name__"] = "__analysed__"  # never "__main__": scripts' main blocks stay unrun
+        self.ctx.importing += 1
+        try:
+            self._run_module(tree, scope)
+        finally:
+            self.ctx.importing -= 1
+
+    def _run_module(self, tree: ast.Module, scope: ModuleScope) -> None:
         for stmt in tree.body:
             if _is_lazy_package_block(stmt):
                 continue  # lazy_module_name reads its TYPE_CHECKING imports when a name is asked for
@@ -1123,6 +1140,9 @@ class Interpreter:
                 result: Any = same if kind is ast.Is else not same
             elif is_unknownish(left) or is_unknownish(right):
                 return Unknown(f"`{_text(e)}` depends on {why_of(left) or why_of(right)}")
+            elif (kind is ast.In or kind is ast.NotIn) and type(right) is ExtV and right.name == "os.environ":
+                self.read_environment([left], e, env)
+                result = kind is ast.NotIn  # unset
             else:
                 result = self._py2(_CMPOPS[kind], left, right, e)
             if not result:
@@ -1268,6 +1288,9 @@ class Interpreter:
             except (IndexError, TypeError, OverflowError) as exc:
                 raise Unresolved(f"`{_text(node)}` raises {type(exc).__name__}")
         if isinstance(obj, ExtV):
+            if obj.name == "os.environ":
+                self.read_environment([key], node, None)
+                raise _Raised(f"`{_text(node)}`: the analysis takes `{key}` as unset (KeyError)", ExtV("KeyError"))
             return obj  # typing subscripts: Optional[int], list[str]
         if isinstance(obj, ClassV):
             if obj.enum_members is not None:  # `Format["NCHW"]`: a member by its name (aliases too)
@@ -1822,6 +1845,23 @@ class Interpreter:
             raise _Raised(f"`{_text(node)}`: {what}() takes a dataclass instance (TypeError)", ExtV("TypeError"))
         return _dataclass_values(obj, as_dict, node)
 
+    def read_environment(self, key: list[Any], node: ast.AST, env: Env | None, default: Any = None) -> Any:
+        """``os.environ.get(name, default)`` and the like: the analysis takes every environment
+        variable as unset, so a count never depends on the shell it runs in; the variable is noted,
+        unless a library's code read it at import (see Ctx.importing)."""
+        name = key[0] if key else None
+        if type(name) is not str:
+            raise Unresolved(f"`{_text(node)}`: the environment variable's name is not known")
+        scope = env.module if env is not None else None
+        if self.ctx.importing and (scope is None or not scope.is_main):
+            return default
+        if scope is None or not hasattr(node, "lineno"):
+            self.ctx.environment.append((name, "", None))
+        else:
+            self.ctx.environment.append((name, scope.where(node.lineno),  # type: ignore[attr-defined]
+                                         scope.span_of(node) if scope.is_main and scope.span_of else None))
+        return default
+
     def loaded_module(self, name: str) -> Any:
         """``sys.modules.get(name)``: a module this analysis read (the analysed file, a project file)
         under its import name; where it read none, whether Python would have one is not known."""
@@ -2209,6 +2249,9 @@ class Interpreter:
         if name == "torch.device" and len(args) == 1 and not kwargs and isinstance(args[0], str):
             kind, _, index = args[0].partition(":")
             return DeviceV(kind, int(index) if index.isdigit() else None)  # type: ignore[arg-type]
+        if name in _ENVIRONMENT_GETS:
+            return self.read_environment(args[:1] or [kwargs.get("key")], node, env,
+                                         args[1] if len(args) > 1 else kwargs.get("default"))
         if name == "sys.modules.get" and args and isinstance(args[0], str):
             return self.loaded_module(args[0])
         if name == "inspect.getsource" and len(args) == 1 and type(args[0]) is ModV:
