@@ -12,6 +12,12 @@ Usage: python timm_runner.py SIDECAR PACKAGE FILE [FILE ...]   (PACKAGE: timm or
 relative to the package, or "all" for timm's models/ and layers/)
 Prints one JSON object per file: {"file", "counted": [[name, static total, static trainable,
 package total, package trainable] or [name, ..., "error"]], "unresolved": {name: LC101 message}}.
+
+With PACKAGE "timm-entrypoints", FILE names model files (or "all": timm's models/*.py) and the
+rows are their registered model functions (``@register_model def resnet50(pretrained=False,
+**kwargs)``): each is counted statically through a module class that holds what it returns
+(``self.model = resnet50()``), analysed as a file beside them, and built by timm with no arguments.
+A FILE may end in ``:N`` to take its first N model functions.
 """
 
 from __future__ import annotations
@@ -43,6 +49,56 @@ def _import_timm(sidecar: str):
     return importlib.import_module("timm")
 
 
+def model_functions(source: str) -> list[str]:
+    """The functions a timm model file registers (``@register_model``), in file order."""
+    import ast
+
+    def named(decorator: ast.expr) -> str:
+        target = decorator.func if isinstance(decorator, ast.Call) else decorator
+        return target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
+
+    return [node.name for node in ast.parse(source).body if isinstance(node, ast.FunctionDef)
+            and any(named(d) == "register_model" for d in node.decorator_list)]
+
+
+def probe_source(module: str, functions: list[str]) -> str:
+    """A file of module classes, each holding what one model function returns."""
+    lines = ["import torch.nn as nn", f"from .{module} import {', '.join(functions)}", ""]
+    for name in functions:
+        lines += ["", f"class Probe_{name}(nn.Module):", "    def __init__(self):", "        super().__init__()",
+                  f"        self.model = {name}()", ""]
+    return "\n".join(lines)
+
+
+def entrypoints(timm, torch, analyze_text, files: list[str]) -> None:
+    root = pathlib.Path(timm.__file__).parent / "models"
+    if files == ["all"]:
+        files = [p.name for p in sorted(root.glob("*.py")) if not p.name.startswith("_")]
+    for spec in files:
+        rel, _, first = spec.partition(":")
+        functions = model_functions((root / rel).read_text(encoding="utf-8"))[:int(first) if first else None]
+        rows: list[list] = []
+        unresolved: dict[str, str] = {}
+        if functions:
+            module = importlib.import_module("timm.models." + rel[:-3])
+            probe = root / f"_lsp_count_probe_{os.getpid()}.py"  # never written: the analysis reads the text
+            report = analyze_text(probe_source(rel[:-3], functions), str(probe))
+            unresolved = {p.message.split("`")[1][len("Probe_"):]: p.message for p in report.problems
+                          if p.code == "LC101"}
+            for model in report.models:
+                name = model.name[len("Probe_"):]
+                try:
+                    with torch.device("meta"):
+                        params = list(getattr(module, name)().parameters())
+                except Exception as exc:  # noqa: BLE001 - reported as a row that was not built
+                    rows.append([name, model.tree.total, model.tree.trainable, f"{type(exc).__name__}: {exc}"[:160]])
+                    continue
+                rows.append([name, model.tree.total, model.tree.trainable, sum(p.numel() for p in params),
+                             sum(p.numel() for p in params if p.requires_grad)])
+        print(json.dumps({"file": rel, "functions": len(functions), "counted": rows, "unresolved": unresolved}),
+              flush=True)
+
+
 def main() -> None:
     warnings.simplefilter("ignore")
     logging.disable(logging.WARNING)
@@ -52,6 +108,9 @@ def main() -> None:
     from lsp_count.core.analyze import analyze_text
 
     timm = _import_timm(sys.argv[1])
+    if sys.argv[2] == "timm-entrypoints":
+        entrypoints(timm, torch, analyze_text, sys.argv[3:])
+        return
     package = importlib.import_module(sys.argv[2]) if sys.argv[2] != "timm" else timm
     root = pathlib.Path(package.__file__).parent
     names = sys.argv[3:]

@@ -865,3 +865,96 @@ def test_what_a_library_reads_at_import_is_not_noted_what_a_build_reads_is(tmp_p
     assert counts(report) == {"Net": 4 * 2 + 2}
     assert [p.message for p in report.problems if p.code == "LC106"] == [
         "`Net`: counted with the environment variable `LIB_WIDTH` (line 9 of lib.py) unset"]
+
+
+def test_generators_run_to_their_end_and_are_consumed_as_iterators() -> None:
+    report = run(_net("""
+        it = squares(4)
+        first = next(it)
+        rest = list(it)
+        self.fc = nn.Linear(first + len(rest) + sum(squares(3)), next(iter([]), 7))
+        self.more = nn.Linear(len(list(chain([1, 2], (x for x in [3])))), next(self.fc.parameters()).shape[0])
+    """, """
+        def squares(n):
+            for i in range(1, n + 1):
+                yield i * i
+        def chain(*parts):
+            for part in parts:
+                yield from part
+    """))
+    # first 1, rest [4, 9, 16], 1 + 4 + 9 = 14: Linear(1 + 3 + 14, 7); Linear(3, 7)
+    assert counts(report) == {"Net": 18 * 7 + 7 + 3 * 7 + 7}
+
+
+@pytest.mark.parametrize("call, reason", [
+    ("next([1, 2])", "`next` of a list, which is not an iterator (TypeError)"),
+    ("next(iter([]))", "`next` of an exhausted iterator (StopIteration)"),
+])
+def test_next_raises_as_python_does(call: str, reason: str) -> None:
+    report = run(_net(f"self.fc = nn.Linear({call}, 2)\n"))
+    assert lc101(report)["Net"].endswith(reason)
+
+
+def test_a_generator_context_manager_runs_the_with_body_at_its_yield() -> None:
+    report = run(_net("""
+        with scaled(3) as factor:
+            self.a = nn.Linear(2, STATE["width"] * factor)
+        self.b = nn.Linear(2, STATE["width"])
+        try:
+            with scaled(5):
+                raise ValueError("inside")
+        except ValueError:
+            self.c = nn.Linear(STATE["width"], 1)  # the generator's finally restored it
+        self.d = nn.Linear(1, first_width())
+    """, """
+        from contextlib import contextmanager
+        STATE = {"width": 4}
+        @contextmanager
+        def scaled(k):
+            saved = STATE["width"]
+            STATE["width"] = saved * k
+            try:
+                yield 2
+            finally:
+                STATE["width"] = saved
+        def first_width():
+            with scaled(10):
+                return STATE["width"]  # the exit code runs on the way out of the return
+    """))
+    # a: Linear(2, 12 * 2); b: Linear(2, 4); c: Linear(4, 1); d: Linear(1, 40)
+    assert counts(report) == {"Net": (2 * 24 + 24) + (2 * 4 + 4) + (4 + 1) + (40 + 40)}
+
+
+@pytest.mark.parametrize("body, reason", [
+    ("if False:\n    yield", "the generator didn't yield (RuntimeError)"),
+    ("yield\nyield", "the generator didn't stop (RuntimeError)"),
+])
+def test_a_generator_context_manager_that_python_refuses_is_explained(body: str, reason: str) -> None:
+    prelude = "from contextlib import contextmanager\n@contextmanager\ndef cm():\n" + textwrap.indent(body, "    ") + "\n"
+    report = run(_net("with cm():\n    self.fc = nn.Linear(2, 2)\n", prelude))
+    assert lc101(report)["Net"].endswith(reason)
+
+
+def test_the_projects_decorators_apply_to_module_level_functions_others_leave_them() -> None:
+    report = run(_net("self.fc = nn.Linear(len(REGISTRY) + double(3) + cached(2), len(REGISTRY['wrapper'].__name__))\n",
+                      """
+        import functools
+        REGISTRY = {}
+        def register(fn):
+            REGISTRY[fn.__name__] = fn
+            return fn
+        def twice(fn):
+            def wrapper(x):
+                return fn(x) * 2
+            return wrapper
+        @register
+        @twice
+        def double(x):
+            return x
+        @functools.lru_cache(maxsize=None)
+        def cached(x):
+            return x + 1
+    """))
+    # Innermost first: `register` gets twice's wrapper, so the registry keys it "wrapper"; an outside
+    # decorator (lru_cache) leaves the function as it is.
+    assert counts(report) == {"Net": (1 + 6 + 3) * 7 + 7}

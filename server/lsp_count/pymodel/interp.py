@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import collections
 import itertools
 import math
 import operator
@@ -56,14 +57,50 @@ _CMPOPS: dict[type, Callable[[Any, Any], Any]] = {
     ast.GtE: operator.ge, ast.Is: operator.is_, ast.IsNot: operator.is_not,
     ast.In: lambda a, b: a in b, ast.NotIn: lambda a, b: a not in b,
 }
+class DefaultDict(dict):  # type: ignore[type-arg]
+    """``collections.defaultdict(factory)``: a missing key gets what the code's ``factory`` makes
+    (Interpreter.get_item calls it; a plain attribute, not a closure over the interpreter, so the
+    analysis leaves no reference cycle)."""
+
+    __slots__ = ("factory",)
+
+    def __init__(self, factory: Any, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.factory = factory
+
+
+class IteratorV:
+    """What a generator function returns (its values, collected by running it to the end when it
+    is called): a Python iterator, so builtins (``next``, ``list``, ``sum``) and loops consume it
+    as Python's would."""
+
+    __slots__ = ("items", "index")
+
+    def __init__(self, items: list[Any]) -> None:
+        self.items, self.index = items, 0
+
+    def __iter__(self) -> "IteratorV":
+        return self
+
+    def __next__(self) -> Any:
+        if self.index >= len(self.items):
+            raise StopIteration
+        self.index += 1
+        return self.items[self.index - 1]
+
+
+_DICT_SAFE = frozenset("get items keys values update pop setdefault copy clear".split())
 _SAFE_METHODS: dict[type, frozenset[str] | None] = {
     str: None,  # every public str method is pure
-    list: frozenset("append extend insert pop index count copy reverse remove".split()),
-    dict: frozenset("get items keys values update pop setdefault copy".split()),
+    list: frozenset("append extend insert pop index count copy reverse remove clear".split()),
+    dict: _DICT_SAFE,
+    DefaultDict: _DICT_SAFE - {"copy", "setdefault"},  # their results would lose the factory / skip it
+    collections.deque: frozenset("append appendleft extend extendleft pop popleft index count copy reverse remove "
+                                 "insert".split()),
     tuple: frozenset("index count".split()),
     int: frozenset("bit_length".split()),
     float: frozenset("is_integer".split()),
-    set: frozenset("add update union intersection difference copy".split()),
+    set: frozenset("add update union intersection difference copy clear discard remove".split()),
     re.Match: frozenset("group groups groupdict start end span".split()),
 }
 # Tensor methods whose result has the tensor's shape (out of place; in-place ones end with "_"),
@@ -286,6 +323,9 @@ class Ctx:
         # library's code reads then (its logging verbosity, a CI flag) configures the library, so only
         # the analysed file's own reads are noted; during a class's build, every read is.
         self.importing = 0
+        # What a `yield` of the generator now running does with its value: collect it (a generator
+        # called) or run the body of the `with` it is the context manager of (see Interpreter.with_stmt).
+        self.yield_hooks: list[Callable[[Any], None]] = []
 
     def new_scope(self, path: str, span_of: Callable[[ast.AST], Span] | None = None, is_main: bool = False,
                   line_of: Callable[[int], int] | None = None) -> ModuleScope:
@@ -313,7 +353,11 @@ _Constant, _Name, _Attribute, _Call, _Assign, _Return_stmt, _Tuple, _Compare, _I
     ast.Constant, ast.Name, ast.Attribute, ast.Call, ast.Assign, ast.Return, ast.Tuple, ast.Compare, ast.If)
 # Imports of these name code outside the project (their values come from the torch table or builtins).
 _EXTERNAL_IMPORTS = frozenset({"torch", "math", "dataclasses", "typing", "collections", "copy", "functools",
-                               "itertools", "os", "sys", "typing_extensions", "einops", "numpy"})
+                               "itertools", "os", "sys", "typing_extensions", "einops", "numpy", "operator"})
+# operator's functions of two numbers, as the operators they stand for (functools.reduce(operator.mul, ...)).
+_OPERATOR_FUNCTIONS = {"add": ast.Add, "sub": ast.Sub, "mul": ast.Mult, "truediv": ast.Div, "floordiv": ast.FloorDiv,
+                       "mod": ast.Mod, "pow": ast.Pow, "and_": ast.BitAnd, "or_": ast.BitOr, "xor": ast.BitXor,
+                       "lshift": ast.LShift, "rshift": ast.RShift}
 # Reads of an environment variable (see Interpreter.read_environment).
 _ENVIRONMENT_GETS = frozenset({"os.environ.get", "os.getenv"})
 _DATACLASS_MISSING = ExtV("dataclasses.MISSING")  # one object: code compares with `is`
@@ -419,7 +463,10 @@ class Interpreter:
     # --- modules ---------------------------------------------------------------------------
 
     def run_module(self, tree: ast.Module, scope: ModuleScope) -> None:
-        scope.env.vars["__name__"] = "__analysed__"  # never "__main__": scripts' main blocks stay unrun
+        # Its import name (timm's register_model finds a model's module in sys.modules by it), never
+        # "__main__": scripts' main blocks stay unrun.
+        dotted = scope.dotted_name
+        scope.env.vars["__name__"] = dotted if dotted.rpartition(".")[2] != "__main__" else "__analysed__"
         self.ctx.importing += 1
         try:
             self._run_module(tree, scope)
@@ -611,7 +658,8 @@ class Interpreter:
         elif isinstance(s, ast.Return):
             raise _Return(None if s.value is None else self.ev(s.value, env))
         elif isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef):
-            env.vars[s.name] = self.make_function(s, env)
+            fn = self.make_function(s, env)
+            env.vars[s.name] = self.decorate(fn, s, env) if s.decorator_list and env is env.module.env else fn
         elif isinstance(s, ast.ClassDef):
             env.vars[s.name] = self.make_class(s, env)
         elif isinstance(s, ast.Import):
@@ -634,11 +682,7 @@ class Interpreter:
         elif isinstance(s, ast.Try):
             self.try_stmt(s, env)
         elif isinstance(s, ast.With):
-            for item in s.items:
-                value = self.ev(item.context_expr, env)
-                if item.optional_vars is not None:
-                    self.assign(item.optional_vars, value, env)
-            self.exec_block(s.body, env)
+            self.with_stmt(s.items, s.body, env)
         elif isinstance(s, ast.Delete):
             for target in s.targets:
                 if isinstance(target, ast.Attribute):
@@ -783,6 +827,9 @@ class Interpreter:
         if isinstance(obj, ClassV):
             obj.namespace[name] = value
             return
+        if isinstance(obj, ModV) and isinstance(obj.names, dict):
+            obj.names[name] = value  # a global of a project module (timm's register_model sets `__all__`)
+            return
         if isinstance(obj, Unknown | Sym):
             return
         if isinstance(obj, TensorV):
@@ -890,6 +937,24 @@ class Interpreter:
         if env.parent is not None:  # a closure: its environment may hold it (analyzer._release)
             self.ctx.closures.append(fn)
         return fn
+
+    def decorate(self, fn: FuncV, node: ast.FunctionDef | ast.AsyncFunctionDef, env: Env) -> Any:
+        """A module-level function with the decorators of the project applied, innermost first, as
+        Python applies them: timm's ``@register_model`` fills the registry that resolves a model's
+        pretrained config. A decorator from outside the project (``functools.lru_cache``,
+        ``torch.no_grad()``), or one the analyser cannot follow, leaves the function as it is."""
+        value: Any = fn
+        for dec in reversed(node.decorator_list):
+            try:
+                decorator = self.ev(dec, env)
+                if type(decorator) is not FuncV:
+                    continue
+                decorated = self.call_function(decorator, [value], {}, dec)
+            except (Unresolved, _Return, _Break, _Continue, RecursionError):
+                continue
+            if type(decorated) in (FuncV, PartialV, BoundV):
+                value = decorated
+        return value
 
     def make_class(self, node: ast.ClassDef, env: Env) -> ClassV:
         bases = []
@@ -1121,6 +1186,14 @@ class Interpreter:
             return v
         if isinstance(e, ast.Starred):
             return self.ev(e.value, env)
+        if isinstance(e, ast.Yield | ast.YieldFrom) and self.ctx.yield_hooks:
+            hook = self.ctx.yield_hooks[-1]
+            if isinstance(e, ast.Yield):
+                hook(None if e.value is None else self.ev(e.value, env))
+            else:
+                for item in self.iterate(self.ev(e.value, env), e.value):
+                    hook(item)
+            return None  # what the consumer sends: a for loop or a `with` sends nothing
         if isinstance(e, ast.Await | ast.Yield | ast.YieldFrom):
             raise Unresolved(f"`{type(e).__name__.lower()}` on {env.module.where(e.lineno)} is not followed")
         raise Unresolved(f"`{_text(e)}` is not followed")
@@ -1216,7 +1289,7 @@ class Interpreter:
             return list(v)
         if isinstance(v, dict):
             return list(v)
-        if isinstance(v, (str, set, frozenset, _DICT_VIEWS)):
+        if isinstance(v, (str, set, frozenset, _DICT_VIEWS, collections.deque, IteratorV)):
             return list(v)
         if isinstance(v, Inst) and v.kind in ("list", "seq", "plist"):
             return list(v.attrs.values())
@@ -1282,6 +1355,8 @@ class Interpreter:
             sliced = any(isinstance(k, slice) for k in (key if isinstance(key, tuple) else (key,)))
             return TensorV(shape, contiguous=not sliced and _contiguous(obj)) if shape is not None else Unknown(
                 f"`{_text(node)}`: the analyser does not follow this index into a tensor")
+        if type(obj) is DefaultDict and _hashable(key) and key not in obj and obj.factory is not None:
+            obj[key] = self.call(obj.factory, [], {}, node, _DUMMY_ENV(self))
         if isinstance(obj, RangeV):
             try:
                 return obj.r[key]
@@ -1291,6 +1366,8 @@ class Interpreter:
             if obj.name == "os.environ":
                 self.read_environment([key], node, None)
                 raise _Raised(f"`{_text(node)}`: the analysis takes `{key}` as unset (KeyError)", ExtV("KeyError"))
+            if obj.name == "sys.modules" and type(key) is str:
+                return self.loaded_module(key)  # timm's register_model: sys.modules[fn.__module__]
             return obj  # typing subscripts: Optional[int], list[str]
         if isinstance(obj, ClassV):
             if obj.enum_members is not None:  # `Format["NCHW"]`: a member by its name (aliases too)
@@ -1393,6 +1470,10 @@ class Interpreter:
             return Unknown(f"`{_text(node)}` depends on {why_of(obj)}")
         if isinstance(obj, Unknown):
             return Unknown(obj.why, obj.maybe_module)
+        if type(obj) is FuncV and name in ("__name__", "__qualname__", "__module__"):
+            if name == "__module__":
+                return obj.env.module.env.vars.get("__name__", obj.env.module.dotted_name)
+            return obj.name
         if isinstance(obj, BoundV | FuncV | BuiltinV):
             return Unknown(f"`{_text(node)}` is not followed")
         if obj is None:
@@ -1691,6 +1772,11 @@ class Interpreter:
             if found is not _MISSING:
                 return found
         fn = self.ev(func, env)
+        args, kwargs = self.call_arguments(e, env)
+        return self.call(fn, args, kwargs, e, env)
+
+    def call_arguments(self, e: ast.Call, env: Env) -> tuple[list[Any], dict[str, Any]]:
+        """A call's arguments, ``*args`` and ``**kwargs`` spread."""
         args: list[Any] = []
         for a in e.args:
             if isinstance(a, ast.Starred):
@@ -1708,7 +1794,7 @@ class Interpreter:
                 kwargs.update({str(kk): vv for kk, vv in v.items()})
             else:
                 kwargs[k.arg] = v
-        return self.call(fn, args, kwargs, e, env)
+        return args, kwargs
 
     def object_hook_call(self, e: ast.Call, func: ast.Attribute, env: Env) -> Any:
         """``super().__getattribute__(key)`` / ``super().__setattr__(key, value)`` reaching object's:
@@ -1931,8 +2017,10 @@ class Interpreter:
         return True if name == "hasattr" else value
 
     def call_function(self, fn: FuncV, args: list[Any], kwargs: dict[str, Any], node: ast.AST,
-                      bound: dict[str, Any] | None = None) -> Any:
-        """``bound``: the arguments already bound to the parameters (by the caller, which needed them)."""
+                      bound: dict[str, Any] | None = None, yield_hook: Callable[[Any], None] | None = None) -> Any:
+        """``bound``: the arguments already bound to the parameters (by the caller, which needed them).
+        ``yield_hook``: for a generator function, what each `yield` does (with_stmt's context manager);
+        without one, the call returns the values it yields."""
         self.ctx.depth += 1
         try:
             if self.ctx.depth > MAX_CALL_DEPTH:
@@ -1944,6 +2032,13 @@ class Interpreter:
             if type(fn.node) is ast.Lambda:
                 return self.ev(fn.node.body, local)
             body = fn.node.body if getattr(fn.node, "deferred", None) is None else self.deferred_body(fn)
+            if _is_generator(fn.node, body):
+                if yield_hook is not None:
+                    self.run_generator(body, local, yield_hook)
+                    return None
+                collected: list[Any] = []  # called: its values, from running it to its end
+                self.run_generator(body, local, collected.append)
+                return IteratorV(collected)
             try:
                 for stmt in body:
                     if type(stmt) is _Return_stmt:  # a return in the body itself: no exception to unwind
@@ -1958,6 +2053,83 @@ class Interpreter:
             return None
         finally:
             self.ctx.depth -= 1
+
+    def fold(self, reduce: bool, args: list[Any], kwargs: dict[str, Any], node: ast.AST, env: Env) -> Any:
+        """``functools.reduce(fn, items[, initial])`` and ``itertools.accumulate(items[, fn], initial=)``:
+        the code's function (or operator's) applied left to right, as Python does."""
+        if reduce:
+            if not 2 <= len(args) <= 3 or kwargs:
+                raise Unresolved(f"`{_text(node)}`: reduce takes a function, the items and an initial value")
+            fn, items, start = args[0], self.iterate(args[1], node), args[2:]
+        else:
+            if not 1 <= len(args) <= 2 or set(kwargs) - {"func", "initial"}:
+                raise Unresolved(f"`{_text(node)}`: the analyser follows accumulate(items, func, initial=)")
+            items = self.iterate(args[0], node)
+            fn = args[1] if len(args) > 1 else kwargs.get("func")
+            start = [kwargs["initial"]] if kwargs.get("initial") is not None else []
+        values = start + items
+        if not values:
+            if reduce:
+                raise _Raised(f"`{_text(node)}`: reduce() of an empty sequence with no initial value (TypeError)",
+                              ExtV("TypeError"))
+            return IteratorV([])
+        total, out = values[0], [values[0]]
+        for item in values[1:]:
+            total = self.binop(ast.Add, total, item, node) if fn is None else self.call(fn, [total, item], {}, node, env)
+            out.append(total)
+        return total if reduce else IteratorV(out)
+
+    def run_generator(self, body: list[ast.stmt], local: Env, hook: Callable[[Any], None]) -> None:
+        """A generator function's body, run to its end at once, each `yield` handed to ``hook``.
+        A model is built before anything consumes it lazily, so running it eagerly orders nothing
+        differently; an endless generator is stopped by the step budget."""
+        self.ctx.yield_hooks.append(hook)
+        try:
+            for stmt in body:
+                self.exec_stmt(stmt, local)
+        except _Return:
+            pass  # StopIteration's value: no consumer here reads it
+        finally:
+            self.ctx.yield_hooks.pop()
+
+    def with_stmt(self, items: list[ast.withitem], body: list[ast.stmt], env: Env) -> None:
+        """``with a() as x, b(): ...``. A generator function made a context manager
+        (``@contextlib.contextmanager``: transformers' ``apply_patches`` around ``_from_config``)
+        runs with the body of the `with` at its `yield`, as Python runs it: the code before the
+        yield enters, the code after it exits, and an exception of the body reaches the generator
+        there. Any other context manager is its value, entered and left without effect."""
+        if not items:
+            self.exec_block(body, env)
+            return
+        item, rest = items[0], items[1:]
+        call = item.context_expr
+        fn = self.ev(call.func, env) if type(call) is _Call else None  # type: ignore[attr-defined]
+        if type(fn) is FuncV and _is_context_manager(fn.node):
+            args, kwargs = self.call_arguments(call, env)  # type: ignore[arg-type]
+            entered: list[bool] = []
+            leaving: list[BaseException] = []
+
+            def enter(value: Any) -> None:
+                if entered:
+                    raise _Raised(f"`{_text(call)}`: the generator didn't stop (RuntimeError)", ExtV("RuntimeError"))
+                entered.append(True)
+                if item.optional_vars is not None:
+                    self.assign(item.optional_vars, value, env)
+                try:
+                    self.with_stmt(rest, body, env)
+                except (_Return, _Break, _Continue) as flow:
+                    leaving.append(flow)  # the with is left normally; the generator's exit code runs
+
+            self.call_function(fn, args, kwargs, call, yield_hook=enter)
+            if not entered:
+                raise _Raised(f"`{_text(call)}`: the generator didn't yield (RuntimeError)", ExtV("RuntimeError"))
+            if leaving:
+                raise leaving[0]
+            return
+        value = self.ev(call, env) if fn is None else self.call(fn, *self.call_arguments(call, env), call, env)  # type: ignore[arg-type]
+        if item.optional_vars is not None:
+            self.assign(item.optional_vars, value, env)
+        self.with_stmt(rest, body, env)
 
     def deferred_body(self, fn: FuncV) -> list[ast.stmt]:
         """The body of a project file's function, parsed on its first call (loader.body_of)."""
@@ -2289,10 +2461,23 @@ class Interpreter:
             return FieldV()
         if name in ("dataclasses.dataclass",):
             return args[0] if args else BuiltinV("dataclass", lambda c: c)
+        if name in ("collections.defaultdict", "typing.DefaultDict") and len(args) <= 2:
+            factory = args[0] if args else None
+            if factory is not None and _callable(factory) is False:
+                raise _Raised(f"`{_text(node)}`: the first argument must be callable or None (TypeError)",
+                              ExtV("TypeError"))
+            return DefaultDict(factory, *[dict(self.iterate(a, node)) if not isinstance(a, dict) else a
+                                          for a in args[1:]], **kwargs)
+        if name in ("collections.deque", "typing.Deque") and len(args) <= 1 and not kwargs:
+            return collections.deque(self.iterate(args[0], node) if args else ())
         if name in ("collections.OrderedDict", "typing.OrderedDict"):
             return dict(*[dict(self.iterate(a, node)) if not isinstance(a, dict) else a for a in args], **kwargs)
         if name in ("copy.deepcopy", "copy.copy"):
             return clone(args[0])
+        if parts[0] == "operator" and len(parts) == 2 and last in _OPERATOR_FUNCTIONS and len(args) == 2 and not kwargs:
+            return self.binop(_OPERATOR_FUNCTIONS[last], args[0], args[1], node)
+        if name in ("functools.reduce", "itertools.accumulate"):
+            return self.fold(last == "reduce", args, kwargs, node, env)
         if name == "itertools.repeat":
             return self.repeat(args, kwargs, node)
         if name == "itertools.product":
@@ -2300,7 +2485,10 @@ class Interpreter:
         if name == "functools.partial":
             if not args:
                 raise Unresolved(f"`{_text(node)}`: partial needs the function it binds")
-            return PartialV(args[0], tuple(args[1:]), tuple(kwargs.items()))
+            inner = args[0]
+            if type(inner) is PartialV:  # as functools flattens a partial of a partial
+                return PartialV(inner.func, inner.args + tuple(args[1:]), tuple({**dict(inner.kwargs), **kwargs}.items()))
+            return PartialV(inner, tuple(args[1:]), tuple(kwargs.items()))
         if last == "from_pretrained":
             hub = args[0] if args else kwargs.get("pretrained_model_name_or_path")
             loader = parts[-2] if len(parts) >= 2 else ""
@@ -2915,9 +3103,13 @@ def _module_method(interp: Interpreter, obj: Inst, name: str) -> Any:
 
     table: dict[str, Callable[..., Any]] = {
         "add_module": add_module, "register_module": add_module, "register_parameter": register_parameter,
-        "register_buffer": register_buffer, "parameters": parameters, "named_parameters": named_parameters,
-        "modules": lambda: [m for _, m in named_modules()], "named_modules": named_modules, "children": children,
-        "named_children": named_children, "get_submodule": get_submodule, "get_parameter": get_parameter,
+        # torch's walks are generators: `next(self.mlp.parameters())` takes the first (Swinv2).
+        "register_buffer": register_buffer, "parameters": lambda *a, **k: IteratorV(parameters(*a, **k)),
+        "named_parameters": lambda *a, **k: IteratorV(named_parameters(*a, **k)),
+        "modules": lambda: IteratorV([m for _, m in named_modules()]),
+        "named_modules": lambda *a, **k: IteratorV(named_modules(*a, **k)), "children": lambda: IteratorV(children()),
+        "named_children": lambda: IteratorV(named_children()), "get_submodule": get_submodule,
+        "get_parameter": get_parameter,
         "get_buffer": lambda target: get_parameter(target, TensorV, "buffer"),
         "requires_grad_": lambda flag=True: _set_grad(obj, flag),
         "apply": lambda fn: obj, "to": lambda *a, **k: obj, "eval": lambda: obj, "train": lambda mode=True: obj,
@@ -3254,6 +3446,11 @@ def _isinstance(obj: Any, classes: Any) -> bool:
             if kinds is not None and type(obj) in (Inst, Param, TensorV):
                 if last == "Callable" and type(obj) is Inst and obj.is_module:
                     return True  # a module is called
+                plain = _plain_abc_answer(obj, last) if type(obj) is Inst else None
+                if plain is not None:
+                    if plain:
+                        return True
+                    continue
                 # Whether a tensor or an instance is one depends on its dunder methods (a ModuleList iterates).
                 raise Unresolved(f"isinstance(…, {c.name}) of a {'tensor' if type(obj) is not Inst else obj.type_name} "
                                  f"is not known to the analyser")
@@ -3443,6 +3640,11 @@ def _exception_matches(kind: Any, handler: Any) -> bool | None:
     return None if raised is None else issubclass(raised, caught)
 
 
+# Outside classes whose only base is object: a class of the project on them alone derives from no
+# other outside class (timm asks whether its BlurPool2d is an nn.AvgPool2d).
+_ROOT_CLASSES = frozenset({"object", "torch.nn.Module", "torch.nn.modules.module.Module"})
+
+
 def _issubclass(cls: Any, classes: Any) -> bool:
     """Exact between classes of the project (their bases are known); a question about a class
     outside it that the bases do not answer is unresolved rather than guessed."""
@@ -3458,6 +3660,9 @@ def _issubclass(cls: Any, classes: Any) -> bool:
         elif isinstance(c, ExtV):
             if c.name == "object" or (isinstance(cls, ExtV) and cls.name == c.name) or c in external:
                 return True
+            if isinstance(cls, ClassV) and all(b.name in _ROOT_CLASSES for b in external if type(b) is ExtV) and all(
+                    type(b) is ExtV for b in external):
+                continue  # a class of the project on nn.Module alone derives from no other class outside it
             if isinstance(cls, ExtV) or external:
                 raise Unresolved(f"whether `{getattr(cls, 'name', '?')}` derives from `{c.name}` is outside the file")
         else:
@@ -3551,6 +3756,40 @@ def _sum(items: Any, start: Any = 0) -> Any:
         else:
             total = total + x
     return total
+
+
+def _next(iterator: Any, *default: Any) -> Any:
+    if type(iterator) is not IteratorV:
+        if is_unknownish(iterator):
+            return Unknown(f"`next` of {why_of(iterator)}")
+        raise _Raised(f"`next` of a {type(iterator).__name__}, which is not an iterator (TypeError)", ExtV("TypeError"))
+    for value in iterator:
+        return value
+    if default:
+        return default[0]
+    raise _Raised("`next` of an exhausted iterator (StopIteration)", ExtV("StopIteration"))
+
+
+def _is_generator(node: ast.AST, body: list[ast.stmt]) -> bool:
+    """Whether a function is a generator: a `yield` in its own body (not in a function it defines).
+    Kept on the node: its syntax tree outlives the analysis (memo, tree cache)."""
+    known = getattr(node, "lsp_count_generator", None)
+    if known is None:
+        known = False
+        todo: list[ast.AST] = list(body)
+        while todo and not known:
+            n = todo.pop()
+            if isinstance(n, ast.Yield | ast.YieldFrom):
+                known = True
+            elif not isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef):
+                todo.extend(ast.iter_child_nodes(n))
+        node.lsp_count_generator = known  # type: ignore[attr-defined]
+    return known
+
+
+def _is_context_manager(node: ast.AST) -> bool:
+    """A function decorated ``@contextmanager`` / ``@contextlib.contextmanager``."""
+    return any(_dotted(d).rsplit(".", 1)[-1] == "contextmanager" for d in getattr(node, "decorator_list", ()))
 
 
 def _list_of(v: Any = ()) -> Any:
@@ -3672,6 +3911,33 @@ _ABSTRACT_TYPES: dict[str, tuple[type, ...]] = {
     "numbers.Real": (int, float, bool), "numbers.Rational": (int, bool), "numbers.Integral": (int, bool),
     "types.FunctionType": (FuncV,), "types.LambdaType": (FuncV,), "functools.partial": (PartialV,),
 }
+# The abstract classes that find their instances by the methods a class defines (their
+# __subclasshook__), and those that only know the classes derived from them or registered.
+_ABC_METHODS = {"Iterable": ("__iter__",), "Sized": ("__len__",), "Container": ("__contains__",),
+                "Collection": ("__len__", "__iter__", "__contains__"), "Callable": ("__call__",)}
+_ABC_DERIVED_ONLY = frozenset({"Sequence", "MutableSequence", "Mapping", "MutableMapping", "Set", "MutableSet",
+                               "Number", "Complex", "Real", "Rational", "Integral"})
+
+
+def _plain_abc_answer(obj: Inst, abc: str) -> bool | None:
+    """isinstance of a plain object of the code (a dataclass config: timm's ByoBlockCfg) with an
+    abstract class of the standard library, where Python's answer follows from the code alone: its
+    classes derive from nothing outside the project, so an ABC that only knows derived or
+    registered classes (Sequence) answers False, and one that looks for methods (Iterable:
+    ``__iter__``) answers whether the class defines them. None where it does not follow."""
+    cls = obj.cls
+    if type(cls) is not ClassV or obj.is_module or cls.enum_members is not None:
+        return None
+    if any(type(b) is not ClassV for c in cls.mro() for b in c.bases if not (type(b) is ExtV and b.name == "object")):
+        return None
+    if abc in _ABC_DERIVED_ONLY:
+        return False
+    methods = _ABC_METHODS.get(abc)
+    if methods is None:
+        return None
+    return all(cls.find(m, None) is not None for m in methods)
+
+
 _ABSTRACT_TYPE_MODULES = frozenset({"collections", "typing", "typing_extensions", "numbers", "types", "abc"})
 
 _PY_TYPES: dict[str, type] = {"int": int, "float": float, "str": str, "bool": bool, "list": list, "tuple": tuple,
@@ -3695,7 +3961,8 @@ _BUILTINS: dict[str, Any] = {
     "getattr": BuiltinV("getattr", _getattr), "setattr": BuiltinV("setattr", _setattr),
     "print": BuiltinV("print", lambda *a, **k: None), "divmod": BuiltinV("divmod", divmod),
     "pow": BuiltinV("pow", lambda a, b, *m: a ** b if abs(b) * math.log2(max(abs(a), 2)) <= MAX_INT_BITS else _unsupported("a huge pow")()),
-    "iter": BuiltinV("iter", lambda v: _list_of(v)),
+    "iter": BuiltinV("iter", lambda v: v if type(v) is IteratorV else IteratorV(_list_of(v))),
+    "next": BuiltinV("next", _next),
     "map": BuiltinV("map", _MAP_FILTER), "filter": BuiltinV("filter", _MAP_FILTER),  # Interpreter.map_filter
     "callable": BuiltinV("callable", _callable),
     "super": None,  # filled per call site below
