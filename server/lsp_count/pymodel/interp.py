@@ -261,6 +261,16 @@ class ModuleScope:
         self.classes: list[ClassV] = []
         self.text: str | None = None  # the main file's text, as analysed (inspect.getsource reads it)
         self._dotted_name: str | None = None
+        self._may_yield: bool | None = None
+
+    @property
+    def may_yield(self) -> bool:
+        """Whether a function of the file may be a generator: not without `yield` in its text (the
+        main file is parsed anew by each analysis; walking each function it calls for a `yield`
+        would cost more than the search). A project file's trees outlive the analysis: walked."""
+        if self._may_yield is None:
+            self._may_yield = self.text is None or "yield" in self.text
+        return self._may_yield
 
     @property
     def dotted_name(self) -> str:
@@ -2032,7 +2042,7 @@ class Interpreter:
             if type(fn.node) is ast.Lambda:
                 return self.ev(fn.node.body, local)
             body = fn.node.body if getattr(fn.node, "deferred", None) is None else self.deferred_body(fn)
-            if _is_generator(fn.node, body):
+            if fn.env.module.may_yield and _is_generator(fn.node, body):
                 if yield_hook is not None:
                     self.run_generator(body, local, yield_hook)
                     return None
