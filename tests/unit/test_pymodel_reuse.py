@@ -15,7 +15,7 @@ from lsp_count.pymodel import reuse
 from lsp_count.pymodel.reuse import PythonMemo, identifiers, split_blocks
 
 CORPUS = pathlib.Path(__file__).resolve().parents[1] / "fixtures" / "pymodels"
-SOURCES = ["nanogpt.py", "resnet.py", "lora.py", "mlp.py", "recurrent.py", "shared_modules.py"]
+SOURCES = ["nanogpt.py", "resnet.py", "lora.py", "mlp.py", "recurrent.py", "shared_modules.py", "registry_style.py"]
 
 
 def outcome(report) -> tuple:
@@ -55,6 +55,18 @@ def test_an_edit_in_one_class_recounts_that_class_and_what_uses_it(monkeypatch) 
     report = analyze_text(edited, "model.py", memo=memo)
     assert sorted(counted) == ["Block", "CausalSelfAttention", "GPT"]
     assert outcome(report) == outcome(analyze_text(edited, "model.py"))
+
+
+def test_an_edit_in_a_registered_function_recounts_a_class_that_reads_the_registry() -> None:
+    # Zoo never names patchnet_small: the decorator puts it in the registry Zoo reads.
+    text = (CORPUS / "registry_style.py").read_text()
+    memo = analysed(text)
+    edited = text.replace("**dict(dict(width=24), **kwargs)", "**dict(dict(width=40), **kwargs)", 1)
+    assert edited != text
+    report = analyze_text(edited, "model.py", memo=memo)
+    assert outcome(report) == outcome(analyze_text(edited, "model.py"))
+    assert {m.name: m.tree.total for m in report.models}["Zoo"] != {
+        m.name: m.tree.total for m in analyze_text(text, "model.py").models}["Zoo"]
 
 
 def test_lines_added_above_move_every_position_of_the_reused_classes() -> None:

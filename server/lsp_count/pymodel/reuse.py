@@ -278,6 +278,10 @@ class ReusePlan:
                 self.defined.setdefault(stmt.name, []).append(i)
                 if stmt.name in config_names:
                     self.context.append(i)
+                elif not isinstance(stmt, ast.ClassDef) and stmt.decorator_list:
+                    # The project's decorators run when the module does (timm's @register_model fills
+                    # a registry that code which never names the function reads): a statement.
+                    self.context.append(i)
             else:
                 self.context.append(i)
         memo.identifiers = words  # only the blocks the document has now
