@@ -49,6 +49,18 @@ def _import_timm(sidecar: str):
     return importlib.import_module("timm")
 
 
+def compared(name: str, model, build, torch) -> list:
+    """One row: the static count of ``model`` beside what ``build()`` makes on the meta device, or
+    why it could not be built."""
+    try:
+        with torch.device("meta"):
+            params = list(build().parameters())
+    except Exception as exc:  # noqa: BLE001 - e.g. a class whose arguments are all annotated numbers
+        return [name, model.tree.total, model.tree.trainable, f"{type(exc).__name__}: {exc}"[:160]]
+    return [name, model.tree.total, model.tree.trainable, sum(p.numel() for p in params),
+            sum(p.numel() for p in params if p.requires_grad)]
+
+
 def model_functions(source: str) -> list[str]:
     """The functions a timm model file registers (``@register_model``), in file order."""
     import ast
@@ -87,14 +99,7 @@ def entrypoints(timm, torch, analyze_text, files: list[str]) -> None:
                           if p.code == "LC101"}
             for model in report.models:
                 name = model.name[len("Probe_"):]
-                try:
-                    with torch.device("meta"):
-                        params = list(getattr(module, name)().parameters())
-                except Exception as exc:  # noqa: BLE001 - reported as a row that was not built
-                    rows.append([name, model.tree.total, model.tree.trainable, f"{type(exc).__name__}: {exc}"[:160]])
-                    continue
-                rows.append([name, model.tree.total, model.tree.trainable, sum(p.numel() for p in params),
-                             sum(p.numel() for p in params if p.requires_grad)])
+                rows.append(compared(name, model, getattr(module, name), torch))
         print(json.dumps({"file": rel, "functions": len(functions), "counted": rows, "unresolved": unresolved}),
               flush=True)
 
@@ -129,16 +134,10 @@ def main() -> None:
                         for m in report.models]
         notes = {p.message.split("`")[1]: p.message for p in report.problems if p.code == "LC106"}
         for model in report.models if module is not None else ():
-            try:
-                # The config classes the analysis says it built with their defaults (LC106).
-                kwargs = {arg: getattr(module, cfg)() for cfg, arg in _USED.findall(notes.get(model.name, ""))}
-                with torch.device("meta"):
-                    params = list(getattr(module, model.name)(**kwargs).parameters())
-            except Exception as exc:  # noqa: BLE001 - e.g. a class whose arguments are all annotated numbers
-                rows.append([model.name, model.tree.total, model.tree.trainable, f"{type(exc).__name__}: {exc}"[:160]])
-                continue
-            rows.append([model.name, model.tree.total, model.tree.trainable, sum(p.numel() for p in params),
-                         sum(p.numel() for p in params if p.requires_grad)])
+            # The config classes the analysis says it built with their defaults (LC106).
+            used = _USED.findall(notes.get(model.name, ""))
+            rows.append(compared(model.name, model, lambda model=model, used=used: getattr(module, model.name)(
+                **{arg: getattr(module, cfg)() for cfg, arg in used}), torch))
         unresolved = {p.message.split("`")[1]: p.message for p in report.problems if p.code == "LC101"}
         print(json.dumps({"file": rel, "counted": rows, "unresolved": unresolved}), flush=True)
 

@@ -739,6 +739,8 @@ def test_finfo_of_a_dtype_the_analyser_does_not_know_says_so() -> None:
     # A base the analyser does not read may have items.
     ("import typing\nclass Cfg(typing.NamedTuple):\n    width: int = 8\n", "Cfg()[0]",
      "whether `typing.NamedTuple`, a base of `Cfg`, supports indexing is outside the file"),
+    ("def make_base(n):\n    return [object][n]\nclass Cfg(make_base(3)):\n    width = 8\n", 'Cfg()["width"]',
+     "whether a base the analyser could not resolve, a base of `Cfg`, supports indexing is outside the file"),
 ])
 def test_a_plain_object_of_the_code_is_not_indexed_as_its_attributes(prelude: str, index: str, reason: str) -> None:
     report = run(_net(f"self.fc = nn.Linear({index}, 2)\n", prelude))

@@ -1224,7 +1224,7 @@ class Interpreter:
             elif is_unknownish(left) or is_unknownish(right):
                 return Unknown(f"`{_text(e)}` depends on {why_of(left) or why_of(right)}")
             elif (kind is ast.In or kind is ast.NotIn) and type(right) is ExtV and right.name == "os.environ":
-                self.read_environment([left], e, env)
+                self.read_environment(left, e, env)
                 result = kind is ast.NotIn  # unset
             else:
                 result = self._py2(_CMPOPS[kind], left, right, e)
@@ -1331,10 +1331,10 @@ class Interpreter:
                     return items[key]
                 # A plain object of the code (a dataclass config) has no items: `cfg["width"]` is
                 # Python's TypeError, not its attribute, unless a base the analyser does not read has them.
-                outside = next((b for c in cls.mro() for b in c.bases if type(b) is ExtV and b.name not in (
-                    "object", "builtins.object")), None)
+                outside = next((b for b in _outside_bases(cls) if not _is_object(b)), None)
                 if outside is not None:
-                    raise Unresolved(f"`{_text(node)}`: whether `{outside.name}`, a base of `{cls.name}`, supports "
+                    base = f"`{outside.name}`" if type(outside) is ExtV else "a base the analyser could not resolve"
+                    raise Unresolved(f"`{_text(node)}`: whether {base}, a base of `{cls.name}`, supports "
                                      f"indexing is outside the file")
                 raise _Raised(f"`{_text(node)}`: a `{cls.name}` is not subscriptable (TypeError)", ExtV("TypeError"))
             if obj.kind in ("list", "seq", "plist"):
@@ -1374,7 +1374,7 @@ class Interpreter:
                 raise Unresolved(f"`{_text(node)}` raises {type(exc).__name__}")
         if isinstance(obj, ExtV):
             if obj.name == "os.environ":
-                self.read_environment([key], node, None)
+                self.read_environment(key, node, None)
                 raise _Raised(f"`{_text(node)}`: the analysis takes `{key}` as unset (KeyError)", ExtV("KeyError"))
             if obj.name == "sys.modules" and type(key) is str:
                 return self.loaded_module(key)  # timm's register_model: sys.modules[fn.__module__]
@@ -1941,11 +1941,10 @@ class Interpreter:
             raise _Raised(f"`{_text(node)}`: {what}() takes a dataclass instance (TypeError)", ExtV("TypeError"))
         return _dataclass_values(obj, as_dict, node)
 
-    def read_environment(self, key: list[Any], node: ast.AST, env: Env | None, default: Any = None) -> Any:
+    def read_environment(self, name: Any, node: ast.AST, env: Env | None, default: Any = None) -> Any:
         """``os.environ.get(name, default)`` and the like: the analysis takes every environment
         variable as unset, so a count never depends on the shell it runs in; the variable is noted,
         unless a library's code read it at import (see Ctx.importing)."""
-        name = key[0] if key else None
         if type(name) is not str:
             raise Unresolved(f"`{_text(node)}`: the environment variable's name is not known")
         scope = env.module if env is not None else None
@@ -2432,7 +2431,7 @@ class Interpreter:
             kind, _, index = args[0].partition(":")
             return DeviceV(kind, int(index) if index.isdigit() else None)  # type: ignore[arg-type]
         if name in _ENVIRONMENT_GETS:
-            return self.read_environment(args[:1] or [kwargs.get("key")], node, env,
+            return self.read_environment(args[0] if args else kwargs.get("key"), node, env,
                                          args[1] if len(args) > 1 else kwargs.get("default"))
         if name == "sys.modules.get" and args and isinstance(args[0], str):
             return self.loaded_module(args[0])
@@ -3629,6 +3628,22 @@ def _builtin_exception(v: Any) -> type[BaseException] | None:
     return found if isinstance(found, type) and issubclass(found, BaseException) else None
 
 
+def _outside_bases(cls: ClassV) -> list[Any]:
+    """The bases of a class and of its ancestors that are not classes of the project (torch's, the
+    standard library's, ``object``, or one the analyser could not resolve), each once, in MRO order:
+    what a question about the class the code alone does not answer depends on."""
+    out: list[Any] = []
+    for c in cls.mro():
+        for b in c.bases:
+            if type(b) is not ClassV and b not in out:
+                out.append(b)
+    return out
+
+
+def _is_object(base: Any) -> bool:
+    return type(base) is ExtV and base.name in ("object", "builtins.object")
+
+
 def _exception_matches(kind: Any, handler: Any) -> bool | None:
     """Whether ``except handler`` catches an exception of class ``kind``: a class of the project is
     caught by itself, its bases, and Python's exceptions it derives from; None where the answer
@@ -3641,8 +3656,7 @@ def _exception_matches(kind: Any, handler: Any) -> bool | None:
     if caught is None:
         return None
     if type(kind) is ClassV:
-        outside = [b for c in kind.mro() for b in c.bases if type(b) is not ClassV]
-        known = [_builtin_exception(b) for b in outside if b != ExtV("object")]
+        known = [_builtin_exception(b) for b in _outside_bases(kind) if b != ExtV("object")]
         if any(k is None for k in known):
             return None
         return any(issubclass(k, caught) for k in known if k is not None)
@@ -3662,7 +3676,7 @@ def _issubclass(cls: Any, classes: Any) -> bool:
         raise Unresolved(f"issubclass of {why_of(cls) if is_unknownish(cls) else type(cls).__name__}")
     options = classes if isinstance(classes, tuple) else (classes,)
     mro = cls.mro() if isinstance(cls, ClassV) else []
-    external = [b for c in mro for b in c.bases if not isinstance(b, ClassV)]
+    external = _outside_bases(cls) if isinstance(cls, ClassV) else []
     for c in options:
         if isinstance(c, ClassV):
             if c in mro:  # a class outside the project never derives from one inside it
@@ -3670,8 +3684,7 @@ def _issubclass(cls: Any, classes: Any) -> bool:
         elif isinstance(c, ExtV):
             if c.name == "object" or (isinstance(cls, ExtV) and cls.name == c.name) or c in external:
                 return True
-            if isinstance(cls, ClassV) and all(b.name in _ROOT_CLASSES for b in external if type(b) is ExtV) and all(
-                    type(b) is ExtV for b in external):
+            if isinstance(cls, ClassV) and all(type(b) is ExtV and b.name in _ROOT_CLASSES for b in external):
                 continue  # a class of the project on nn.Module alone derives from no other class outside it
             if isinstance(cls, ExtV) or external:
                 raise Unresolved(f"whether `{getattr(cls, 'name', '?')}` derives from `{c.name}` is outside the file")
@@ -3850,8 +3863,7 @@ def _hasattr(obj: Any, name: Any) -> Any:
     if isinstance(obj, ClassV):
         if obj.find(name, _MISSING) is not _MISSING or _class_attribute(obj, name) is not _MISSING:
             return True
-        outside = {b for c in obj.mro() for b in c.bases if type(b) is not ClassV}
-        answers = [_outside_class_has(b, name) for b in outside]
+        answers = [_outside_class_has(b, name) for b in _outside_bases(obj)]
         if any(answers):
             return True
         return Unknown(f"whether `{obj.name}` has `{name}` depends on a base outside the file") if None in answers else False
@@ -3938,7 +3950,7 @@ def _plain_abc_answer(obj: Inst, abc: str) -> bool | None:
     cls = obj.cls
     if type(cls) is not ClassV or obj.is_module or cls.enum_members is not None:
         return None
-    if any(type(b) is not ClassV for c in cls.mro() for b in c.bases if not (type(b) is ExtV and b.name == "object")):
+    if not all(_is_object(b) for b in _outside_bases(cls)):
         return None
     if abc in _ABC_DERIVED_ONLY:
         return False
