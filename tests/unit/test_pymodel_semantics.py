@@ -960,3 +960,44 @@ def test_the_projects_decorators_apply_to_module_level_functions_others_leave_th
     # Innermost first: `register` gets twice's wrapper, so the registry keys it "wrapper"; an outside
     # decorator (lru_cache) leaves the function as it is.
     assert counts(report) == {"Net": (1 + 6 + 3) * 7 + 7}
+
+
+@pytest.mark.parametrize("body, reason", [
+    # Python raises AssertionError: torch would not build the class, so it has no count.
+    ("dim, heads = 100, 3\nassert dim % heads == 0, 'dim must divide by heads'\nself.q = nn.Linear(dim, dim)\n",
+     "the assertion on line 6 fails: `dim % heads == 0` (dim must divide by heads)"),
+    ("assert False\nself.q = nn.Linear(4, 4)\n", "the assertion on line 5 fails: `False`"),
+    ("blocks = []\nassert blocks, f'{len(blocks)} blocks'\n", "fails: `blocks` (0 blocks)"),
+])
+def test_an_assertion_that_fails_stops_the_class_as_python_does(body: str, reason: str) -> None:
+    found = lc101(run(_net(body)))
+    assert reason in found["Net"]
+
+
+@pytest.mark.parametrize("body, width", [
+    ("dim, heads = 96, 3\nassert dim % heads == 0\nw = dim\n", 96),
+    # An assertion the analyser cannot decide only checks: it is taken as passing.
+    ("assert torch.cuda.is_available() or True\nw = 5\n", 5),
+    ("assert undecidable(), 'needs a GPU'\nw = 6\n", 6),
+    # The assertion's own exception is caught as Python catches it.
+    ("try:\n    assert 1 > 2\n    w = 1\nexcept AssertionError:\n    w = 7\n", 7),
+    ("try:\n    assert 1 > 2\n    w = 1\nexcept Exception:\n    w = 8\n", 8),
+])
+def test_an_assertion_that_holds_or_cannot_be_decided_lets_the_build_go_on(body: str, width: int) -> None:
+    prelude = "import torch\nfrom elsewhere import undecidable\n"
+    report = run(_net(body + "self.proj = nn.Linear(w, 1, bias=False)\n", prelude))
+    assert counts(report) == {"Net": width}, report.problems
+
+
+def test_an_assertion_on_a_constructor_argument_without_default_is_not_known_to_fail() -> None:
+    # isinstance of the unknown argument is False of the unknown, not of what a caller passes.
+    report = run("""
+        import torch.nn as nn
+        class Embed(nn.Module):
+            def __init__(self, backbone, size, dim=8):
+                super().__init__()
+                assert isinstance(backbone, nn.Module), 'backbone must be a module'
+                assert isinstance(size, tuple) and len(size) == 2
+                self.proj = nn.Linear(dim, dim)
+    """)
+    assert counts(report) == {"Embed": 72}, report.problems

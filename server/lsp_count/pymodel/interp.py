@@ -681,8 +681,10 @@ class Interpreter:
                     env.vars[top] = self.import_value(env, top, 0)
         elif isinstance(s, ast.ImportFrom):
             self.import_from(s, env)
-        elif isinstance(s, ast.Pass | ast.Global | ast.Nonlocal | ast.Assert):
-            return  # asserts check inputs; they do not change sizes
+        elif isinstance(s, ast.Assert):
+            self.assert_stmt(s, env)
+        elif isinstance(s, ast.Pass | ast.Global | ast.Nonlocal):
+            return
         elif isinstance(s, ast.Break):
             raise _Break()
         elif isinstance(s, ast.Continue):
@@ -705,6 +707,41 @@ class Interpreter:
             raise Unresolved(f"`match` on {env.module.where(s.lineno)} is not followed")
         else:
             raise Unresolved(f"`{type(s).__name__}` statement on {env.module.where(s.lineno)} is not followed")
+
+    def assert_stmt(self, s: ast.Assert, env: Env) -> None:
+        """``assert test, message``: Python evaluates the test (unless run with -O, which model code
+        is not) and raises AssertionError when it is false, so the class does not build. A test the
+        analyser cannot decide is taken as passing: an assert only checks, it changes no size."""
+        try:
+            passed = self.ev(s.test, env)
+            if is_unknownish(passed) or self.truthy(passed, s.test) or self.reads_unknown(s.test, env):
+                return
+        except (_Raised, _OutOfSteps, _TooDeep):
+            raise  # what Python would raise too, or the budget that stops the class anyway
+        except Unresolved:
+            return
+        message = ""
+        if s.msg is not None:
+            try:
+                text = self.ev(s.msg, env)
+            except Unresolved:
+                text = None
+            message = f" ({text})" if isinstance(text, str) and text else ""
+        raise _Raised(f"the assertion on {env.module.where(s.lineno)} fails: `{_text(s.test)}`{message}",
+                      ExtV("AssertionError"))
+
+    def reads_unknown(self, test: ast.expr, env: Env) -> bool:
+        """Whether a name or attribute the test reads is unknown (a constructor argument with no
+        default): ``isinstance(backbone, nn.Module)`` is False of the unknown, not of what a
+        caller passes, so the assertion is not known to fail."""
+        for node in ast.walk(test):
+            if isinstance(node, (ast.Name, ast.Attribute)):
+                try:
+                    if is_unknownish(self.ev(node, env)):
+                        return True
+                except Unresolved:
+                    return True
+        return False
 
     def raise_stmt(self, s: ast.Raise, env: Env) -> None:
         """``raise X(...)``: a _Raised that a ``try`` of the analysed code may catch (its class is
