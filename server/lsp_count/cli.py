@@ -38,6 +38,7 @@ examples:
   lsp-count config.json --mode train --gpu 8xH100-80GB --zero 3
                                               per-GPU memory of ZeRO-3 training
   lsp-count config.json --precision           weight bytes in every dtype
+  lsp-count model.py --function resnet50      what a model function of a Python file builds
 
 subcommands:
   lsp-count serve [--stdio]                   start the language server on stdio
@@ -66,6 +67,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--execute", action="store_true",
                    help="Python model files: count classes static analysis cannot follow by importing the file in a "
                         "subprocess and building them on the meta device (runs the file's code; off by default)")
+    p.add_argument("--function", action="append", default=[], metavar="NAME",
+                   help="Python model files: also count what the module-level function NAME returns when called "
+                        "with no arguments (timm's resnet50, a file's gpt2_small); repeatable")
     p.add_argument("--version", action="version", version=f"lsp-count {__version__}")
     m = p.add_argument_group("memory and fit (memory is per GPU; GiB = 2^30 bytes)")
     m.add_argument("--mode", choices=MODES, help="inference (default), train (full fine-tune), lora, qlora")
@@ -382,7 +386,15 @@ def _with_plan(settings: Settings, model: ModelReport, args: argparse.Namespace)
 def run_count(args: argparse.Namespace) -> int:
     selections = [parse_gpu_spec(g) for g in args.gpu]
     settings, asked = settings_from_args(args, selections)
-    options = AnalyzeOptions(allow_transformers=args.allow_transformers, execute=args.execute)
+    functions = tuple(args.function)
+    if functions:
+        others = [p for p in args.paths if not p.lower().endswith(".py")]
+        if others:
+            raise UsageError(f"--function: counts a function of a Python file; {others[0]} is not one")
+        bad = next((f for f in functions if not f.isidentifier()), None)
+        if bad is not None:
+            raise UsageError(f"--function: `{bad}` is not a Python name")
+    options = AnalyzeOptions(allow_transformers=args.allow_transformers, execute=args.execute, functions=functions)
     shared = SharedTrees()
     reports = [analyze_path(p, options, shared.memo_for(p)) for p in args.paths]
     status = EXIT_OK

@@ -35,6 +35,37 @@ class Classifier(nn.Module):
         self.head = nn.Linear(4096, 2)
 '''
 
+# Model functions (timm's style): counted when their `def` line is hovered, after the registry fills.
+FACTORIES = '''import torch.nn as nn
+
+REGISTRY = {}
+
+
+def register(fn):
+    REGISTRY[fn.__name__] = dict(width=32)
+    return fn
+
+
+class Net(nn.Module):
+    def __init__(self, width=8, depth=2):
+        super().__init__()
+        self.layers = nn.ModuleList([nn.Linear(width, width) for _ in range(depth)])
+
+
+@register
+def net_small(**kwargs):
+    return Net(depth=3, **REGISTRY["net_small"], **kwargs)
+
+
+def net_from_elsewhere():
+    from somewhere_else import Backbone
+    return Backbone()
+
+
+def linear(width):
+    return nn.Linear(width, width)
+'''
+
 # Non-ASCII before a layer constructor on its line: hint columns must follow the client's encoding.
 UNICODE_PY = '''import torch.nn as nn
 
@@ -89,6 +120,7 @@ def models_ws(tmp_path_factory):
     (root / "backbone.py").write_text(BACKBONE)
     (root / "unicode_model.py").write_text(UNICODE_PY, encoding="utf-8")
     (root / "notes.py").write_text("import os\nprint(os.getcwd())\n")
+    (root / "factories.py").write_text(FACTORIES)
     budgeted = root / "budgeted"  # its own budget: GPT (124M) is over it, its blocks are not
     budgeted.mkdir()
     (budgeted / "pyproject.toml").write_text('[tool.lsp-count]\nmax-params = "50M"\n')
@@ -281,6 +313,22 @@ async def test_python_hover_on_a_model_without_linear_layers_says_lora_does_not_
     assert value is not None and "### ConvZoo" in value
     assert "| lora | n/a: the model has no linear layers for LoRA to adapt |" in value
     assert "| inference |" in value
+
+
+async def test_python_hover_on_a_model_function_counts_what_it_builds(pull_client: LanguageClient, models_ws):
+    uri, text = doc(pull_client, models_ws / "factories.py", "python")
+    # net_small() builds Net(width=32, depth=3) through the registry its decorator filled: 3 × (32·32 + 32).
+    value = await hover_at(pull_client, uri, position_of(text, "def net_small", 6))
+    assert value is not None and "### net_small() · 3.17K parameters" in value
+    assert "**3,168** parameters" in value and "| inference |" in value
+    # Not a lens: a file may register hundreds (counted on hover only); the class keeps its own.
+    assert [lens.command.title.split(" ")[0] for lens in await lenses(pull_client, uri)] == ["144"]
+    missing = await hover_at(pull_client, uri, position_of(text, "def net_from_elsewhere", 6))
+    assert missing is not None and missing.startswith("**`net_from_elsewhere()`** — not counted:")
+    assert "somewhere_else" in missing
+    # A helper that needs arguments is no model function: no hover, as on any other line.
+    assert await hover_at(pull_client, uri, position_of(text, "def linear", 6)) is None
+    assert await hover_at(pull_client, uri, position_of(text, "def register", 6)) is None
 
 
 async def test_python_file_without_a_model_gets_nothing(pull_client: LanguageClient, models_ws):

@@ -4,6 +4,7 @@ process; the analyser itself never imports or runs it)."""
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import importlib.util
 import inspect
@@ -22,7 +23,9 @@ CORPUS = pathlib.Path(__file__).resolve().parents[1] / "fixtures" / "pymodels"
 FILES = sorted(p.name for p in CORPUS.glob("*.py") if not p.name.startswith("bad_"))
 # Classes the analyser must refuse with a reason (their size depends on constructor arguments).
 UNRESOLVED = {"nanogpt.py": {"LayerNorm"}, "subclassing.py": {"ScaledNorm"},
-              "timm_style.py": {"BatchNormAct2d", "GroupNormAct"}}
+              "timm_style.py": {"BatchNormAct2d", "GroupNormAct"}, "factories.py": {"VGG"}}
+# Files with model functions, and how many each must count at least (the test cannot pass by counting none).
+MODEL_FUNCTIONS = {"factories.py": 6, "registry_style.py": 2}
 
 
 def _import(path: pathlib.Path):
@@ -112,3 +115,43 @@ def test_a_package_in_the_transformers_layout_counts_as_torch_does_and_reads_onl
     read = {pathlib.Path(f).relative_to(path.parent).as_posix() for f in memo.files}
     assert read == {"__init__.py", "configuration_tiny.py", "layers.py", "activations.py", "utils/__init__.py",
                     "utils/logging.py"}  # not utils/hub.py: download_everything is imported, never used
+
+
+def _needs_arguments(fn: ast.FunctionDef) -> bool:
+    positional = [*fn.args.posonlyargs, *fn.args.args]
+    return len(positional) > len(fn.args.defaults) or any(d is None for d in fn.args.kw_defaults)
+
+
+def _functions_without_arguments(name: str) -> tuple[str, ...]:
+    return tuple(n.name for n in ast.parse((CORPUS / name).read_text()).body
+                 if isinstance(n, ast.FunctionDef) and not _needs_arguments(n))
+
+
+FUNCTION_FILES = [name for name in FILES if _functions_without_arguments(name)]
+
+
+def test_the_files_with_model_functions_are_found() -> None:
+    assert set(MODEL_FUNCTIONS) <= set(FUNCTION_FILES)
+
+
+@pytest.mark.parametrize("name", FUNCTION_FILES)
+def test_model_functions_count_what_torch_builds_by_calling_them(name: str) -> None:
+    """Each module-level function that takes no arguments, counted as ``name()`` (`--function`, the
+    hover on its `def`), equals torch's count of what calling it returns; one that returns no module
+    is not counted."""
+    path = CORPUS / name
+    functions = _functions_without_arguments(name)
+    report = analyze_path(str(path), AnalyzeOptions(functions=functions))
+    counted = {m.name[:-2]: m for m in report.models if m.name.endswith("()")}
+    module = _import(path)
+    for function in functions:
+        with torch.device("meta"):
+            built = getattr(module, function)()
+        if not isinstance(built, torch.nn.Module):
+            assert function not in counted
+            continue
+        assert function in counted, [p.message for p in report.problems]
+        params = list(built.parameters())
+        assert counted[function].tree.total == sum(p.numel() for p in params), function
+        assert counted[function].tree.trainable == sum(p.numel() for p in params if p.requires_grad), function
+    assert len(counted) >= MODEL_FUNCTIONS.get(name, 0)

@@ -53,8 +53,8 @@ def test_static_counts_equal_timm_meta_counts() -> None:
             assert (static_total, static_trainable) == tuple(timm_counts), (rel, name)
 
 
-# timm's registered model functions (`deit_base_patch16_384()`), each counted through a class that
-# holds what it returns, as a model file of the project would build them: the first N of each file.
+# timm's registered model functions (`deit_base_patch16_384()`), each counted as a model function of
+# its file (`--function`, the hover on its `def`): the first N of each file.
 # Each was miscounted before (the registry of pretrained configs was empty, since decorators were not
 # applied: the 384 variants' image size, SAM2's headless default, CrossViT's 240 size), or reads an
 # environment variable (ViT's TIMM_USE_NAFLEXVIT, taken as unset).

@@ -15,8 +15,9 @@ package total, package trainable] or [name, ..., "error"]], "unresolved": {name:
 
 With PACKAGE "timm-entrypoints", FILE names model files (or "all": timm's models/*.py) and the
 rows are their registered model functions (``@register_model def resnet50(pretrained=False,
-**kwargs)``): each is counted statically through a module class that holds what it returns
-(``self.model = resnet50()``), analysed as a file beside them, and built by timm with no arguments.
+**kwargs)``): each is counted statically as the file's model function (``AnalyzeOptions(functions=)``,
+what ``lsp-count FILE --function resnet50`` and the hover on its ``def`` count) and built by timm with
+no arguments.
 A FILE may end in ``:N`` to take its first N model functions.
 """
 
@@ -73,16 +74,9 @@ def model_functions(source: str) -> list[str]:
             and any(named(d) == "register_model" for d in node.decorator_list)]
 
 
-def probe_source(module: str, functions: list[str]) -> str:
-    """A file of module classes, each holding what one model function returns."""
-    lines = ["import torch.nn as nn", f"from .{module} import {', '.join(functions)}", ""]
-    for name in functions:
-        lines += ["", f"class Probe_{name}(nn.Module):", "    def __init__(self):", "        super().__init__()",
-                  f"        self.model = {name}()", ""]
-    return "\n".join(lines)
+def entrypoints(timm, torch, files: list[str]) -> None:
+    from lsp_count.core.analyze import AnalyzeOptions, analyze_text
 
-
-def entrypoints(timm, torch, analyze_text, files: list[str]) -> None:
     root = pathlib.Path(timm.__file__).parent / "models"
     if files == ["all"]:
         files = [p.name for p in sorted(root.glob("*.py")) if not p.name.startswith("_")]
@@ -93,13 +87,13 @@ def entrypoints(timm, torch, analyze_text, files: list[str]) -> None:
         unresolved: dict[str, str] = {}
         if functions:
             module = importlib.import_module("timm.models." + rel[:-3])
-            probe = root / f"_lsp_count_probe_{os.getpid()}.py"  # never written: the analysis reads the text
-            report = analyze_text(probe_source(rel[:-3], functions), str(probe))
-            unresolved = {p.message.split("`")[1][len("Probe_"):]: p.message for p in report.problems
-                          if p.code == "LC101"}
+            path = root / rel
+            report = analyze_text(path.read_text(encoding="utf-8"), str(path), AnalyzeOptions(functions=tuple(functions)))
+            unresolved = {p.message.split("`")[1][:-2]: p.message for p in report.problems
+                          if p.code == "LC101" and p.message.split("`")[1].endswith("()")}
             for model in report.models:
-                name = model.name[len("Probe_"):]
-                rows.append(compared(name, model, getattr(module, name), torch))
+                if model.name.endswith("()"):
+                    rows.append(compared(model.name[:-2], model, getattr(module, model.name[:-2]), torch))
         print(json.dumps({"file": rel, "functions": len(functions), "counted": rows, "unresolved": unresolved}),
               flush=True)
 
@@ -114,7 +108,7 @@ def main() -> None:
 
     timm = _import_timm(sys.argv[1])
     if sys.argv[2] == "timm-entrypoints":
-        entrypoints(timm, torch, analyze_text, sys.argv[3:])
+        entrypoints(timm, torch, sys.argv[3:])
         return
     package = importlib.import_module(sys.argv[2]) if sys.argv[2] != "timm" else timm
     root = pathlib.Path(package.__file__).parent

@@ -31,6 +31,9 @@ class AnalyzeOptions:
     hf_cache: str | None = None
     # Directory relative paths in a document are resolved against.
     base_dir: str | None = None
+    # Python files: module-level functions also counted as models, each by what calling it with no
+    # arguments returns (timm's ``resnet50()``); reported as ``name()``.
+    functions: tuple[str, ...] = ()
 
 
 # suffix -> "module:function"

@@ -256,6 +256,40 @@ def class_at(analysis: Analysis, pos: Position) -> ModelReport | None:
     return None
 
 
+_MODULE_FUNCTION = re.compile(r"(?:async[ \t]+)?def[ \t]+(\w+)")
+
+
+def function_at(analysis: Analysis, pos: Position) -> str | None:
+    """A Python file: the module-level function whose ``def`` line the cursor is on (its name)."""
+    if pos.line >= analysis.lines.line_count:
+        return None
+    found = _MODULE_FUNCTION.match(analysis.lines.line_text(pos.line))
+    return found.group(1) if found else None
+
+
+@dataclass(frozen=True)
+class FunctionCount:
+    """What calling a module-level function with no arguments builds (``resnet50()``), counted on
+    demand: a model, else why it is not one."""
+
+    model: ModelReport | None
+    problem: Problem | None
+
+
+def count_function_of(analysis: Analysis, name: str, memo: PythonMemo | None = None) -> FunctionCount:
+    """The document's text analysed again with ``name`` among the functions counted (never raises).
+    ``memo``: lends the project files' parse trees, as to the document's own analysis."""
+    from dataclasses import replace
+
+    again = analyze_document(analysis.uri, analysis.version, analysis.text, analysis.path,
+                             replace(analysis.options, functions=(name,)), memo)
+    label = f"{name}()"
+    model = next((m for m in again.models if m.name == label), None)
+    problem = next((p for p in again.report.problems if p.message.startswith((f"`{label}`", f"`{name}`"))
+                    or p.code == "LC001"), None)
+    return FunctionCount(model, problem)
+
+
 def hub_at(analysis: Analysis, pos: Position) -> HubRef | None:
     """The ``from_pretrained`` hub id under the cursor, else the first one on the cursor's line."""
     on_line = [h for h in analysis.hubs if h.span.start.line <= pos.line <= h.span.end.line]

@@ -7,6 +7,7 @@ from pathlib import PurePath
 
 from lsp_count.core.params import exact_count, short_count
 from lsp_count.core.report import ModelReport
+from lsp_count.core.source import Problem
 
 from lsp_count.lsp.analysis import (PLAN_KEYS, PLAN_PREFIX, Analysis, HubRef, KeyRef, component_paths, nodes_for,
                                     recount, value_span)
@@ -93,6 +94,12 @@ def hub_hover(hub: HubRef) -> str:
     if hub.message:
         parts.append(f"_{hub.message}_")
     return "\n\n".join(parts)
+
+
+def function_not_counted(name: str, problem: Problem) -> str:
+    """A model function whose build the analysis cannot follow (LC101): why."""
+    reason = problem.message.split(": ", 1)[1] if problem.message.startswith(f"`{name}()`") else problem.message
+    return f"**`{name}()`** — not counted: {reason}"
 
 
 def weights_hover(analysis: Analysis) -> str:

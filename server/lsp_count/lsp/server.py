@@ -28,8 +28,8 @@ from lsp_count.core.budget import BudgetConfig, BudgetError, find_budget_file, l
 from lsp_count.core.source import Problem
 
 from lsp_count.lsp import actions, diagnostics, hints, hover, lens
-from lsp_count.lsp.analysis import (Analysis, analyze_document, class_at, hub_at, is_summary_line, key_at,
-                                    model_at)
+from lsp_count.lsp.analysis import (Analysis, FunctionCount, analyze_document, class_at, count_function_of,
+                                    function_at, hub_at, is_summary_line, key_at, model_at)
 from lsp_count.lsp.collector import QuietCollector
 from lsp_count.lsp.positions import encoding_of, from_lsp
 from lsp_count.lsp.settings import SECTION, ClientSettings, parse_client_settings
@@ -85,6 +85,8 @@ class LspCountServer(LanguageServer):
         self.views: dict[str, tuple[tuple[object, ...], Views]] = {}
         self.summaries: dict[tuple[str, int], tuple[tuple[object, ...], ModelView]] = {}
         self.key_hovers: dict[tuple[str, int, str], tuple[tuple[object, ...], str]] = {}
+        # (uri, function name) -> what calling that module-level function builds, counted on hover.
+        self.function_views: dict[tuple[str, str], tuple[tuple[object, ...], FunctionCount | ModelView]] = {}
         self.debounced: dict[str, asyncio.Task[None]] = {}
         # budget file -> (mtime_ns, size, config or None, error or None)
         self.budget_files: dict[str, tuple[int, int, BudgetConfig | None, BudgetError | None]] = {}
@@ -242,6 +244,19 @@ class LspCountServer(LanguageServer):
         return await self._cached(self.summaries, (uri, index), self._key(found.analysis), view_model,
                                   model, found.rules, True, found.problems[index])
 
+    async def function_view(self, uri: str, analysis: Analysis, name: str) -> FunctionCount | ModelView:
+        """The model a module-level function builds, counted when first hovered (a file may register
+        hundreds: timm's vision_transformer.py, 163), judged like the file's classes; else why not."""
+        found = await self.verdicts_for(uri)
+
+        def compute() -> FunctionCount | ModelView:
+            from lsp_count.pymodel.reuse import PythonMemo
+
+            counted = self.collector.run(count_function_of, analysis, name, PythonMemo(self.project_trees, reuse=False))
+            return counted if counted.model is None else view_model(counted.model, found.rules, True)
+
+        return await self._cached(self.function_views, (uri, name), self._key(analysis), compute)
+
     # --- diagnostics ----------------------------------------------------------------------
 
     async def diagnostics_for(self, uri: str) -> list[types.Diagnostic]:
@@ -335,7 +350,7 @@ class LspCountServer(LanguageServer):
         self.analyses.pop(uri, None)
         self.verdicts.pop(uri, None)
         self.views.pop(uri, None)
-        for cache in (self.summaries, self.key_hovers):
+        for cache in (self.summaries, self.key_hovers, self.function_views):
             for slot in [k for k in cache if k[0] == uri]:
                 cache.pop(slot, None)
 
@@ -476,7 +491,16 @@ def create_server() -> LspCountServer:
             if model is not None:
                 text += "\n\n" + hover.summary_hover(await ls.summary_for(uri, model))
         elif model is None:
-            return None
+            name = function_at(analysis, pos) if analysis.is_python else None
+            if name is None:
+                return None
+            found = await ls.function_view(uri, analysis, name)
+            if isinstance(found, ModelView):
+                text = hover.summary_hover(found)
+            elif found.problem is not None and found.problem.code in ("LC101", "LC001"):
+                text = hover.function_not_counted(name, found.problem)
+            else:
+                return None  # a helper that needs arguments, or returns no module: not a model function
         elif analysis.is_python or is_summary_line(analysis, model, pos.line):
             text = hover.summary_hover(await ls.summary_for(uri, model))
         else:

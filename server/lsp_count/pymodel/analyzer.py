@@ -29,6 +29,7 @@ from lsp_count.pymodel.values import ClassV, ExtV, Inst, Param, Sym, Unknown, Un
 MAX_PARAMETERS = 10**15  # a thousand times the largest models; more is a mistake in the code
 _CONFIG_NAME = re.compile(r"conf|cfg|args|param|hparams|opt", re.I)
 _CLASS_NAME = re.compile(r"class\s+(\w+)")
+_FUNCTION_NAME = re.compile(r"def\s+(\w+)")
 # A config class's name (GPTConfig, ModelArgs; not TransformersKwargs). The one rule: --execute's
 # child and the parity tests pick config classes by it too.
 CONFIG_CLASS_NAME = re.compile(r"config|(?<!kw)args", re.I)
@@ -81,9 +82,15 @@ class _Positions:
         return span
 
     def class_name(self, node: ast.ClassDef) -> Span:
+        return self._name(node, _CLASS_NAME)
+
+    def function_name(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> Span:
+        return self._name(node, _FUNCTION_NAME)
+
+    def _name(self, node: ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef, keyword: re.Pattern[str]) -> Span:
         line = self.line(node.lineno) - 1
         text = self.lines.line_text(line)
-        m = _CLASS_NAME.search(text)
+        m = keyword.search(text)
         if m is None:
             return self.span(node)
         return Span(Position(line, m.start(1)), Position(line, m.end(1)))
@@ -178,7 +185,8 @@ def _analyze_python(text: str, path: str, options: Any, memo: PythonMemo | None)
     else:
         body, problems, positions, repaired = parse_tolerant(text)
     lines = positions.lines
-    if not any(isinstance(s, ast.ClassDef) for s in body):
+    functions = getattr(options, "functions", ()) if options is not None else ()
+    if not functions and not any(isinstance(s, ast.ClassDef) for s in body):
         return FileReport(path, (), tuple(problems), recognized=False, lines=lines)
     base_dir = getattr(options, "base_dir", None) if options is not None else None
     ctx = Ctx((base_dir,) if base_dir else ())
@@ -251,7 +259,8 @@ def _interpret(text: str, path: str, options: Any, body: list[ast.stmt], problem
         return FileReport(path, (), tuple(problems), recognized=True, lines=lines)
     top = {id(s) for s in body}
     classes = [c for c in scope.classes if c.is_module and id(c.node) in top]
-    if not classes:
+    functions = getattr(options, "functions", ()) if options is not None else ()
+    if not classes and not functions:
         return FileReport(path, (), tuple(problems), recognized=False, lines=lines)
     if ctx.environment:  # read by the file's own statements, at import
         span = next((read[2] for read in ctx.environment if read[2] is not None), None)
@@ -274,7 +283,7 @@ def _interpret(text: str, path: str, options: Any, body: list[ast.stmt], problem
         broken = sorted(n for n in repaired if positions.line(cls.node.lineno) <= n <=
                         positions.line(cls.node.end_lineno or cls.node.lineno) + 1)
         if broken:
-            problems.append(_unresolved(cls, f"line {broken[0]} does not parse yet", name_span))
+            problems.append(_unresolved(cls.name, f"line {broken[0]} does not parse yet", name_span))
             unresolved.append(cls.name)
             continue
         reused = plan.reuse(cls.node) if plan is not None else None
@@ -297,6 +306,15 @@ def _interpret(text: str, path: str, options: Any, body: list[ast.stmt], problem
             problems.append(problem)
             if report is None:
                 unresolved.append(cls.name)
+    for name in functions:
+        try:
+            report, problem = count_function(interp, name, body, scope, positions)
+        except Exception as exc:  # noqa: BLE001 - as for a class: said, never a traceback
+            report, problem = None, _internal_error(exc, f"`{name}()`", None)
+        if report is not None:
+            models.append(report)
+        if problem is not None:
+            problems.append(problem)
     if unresolved and options is not None and getattr(options, "execute", False):
         from lsp_count.pymodel.execute import count_by_executing
 
@@ -547,39 +565,93 @@ def count_class(interp: Interpreter, cls: ClassV, config_classes: list[ClassV], 
         if len(ctx.environment) > read:
             notes = [*notes, environment_note(ctx.environment[read:])]
     except Unresolved as exc:
-        return None, _unresolved(cls, exc.reason, name_span)
+        return None, _unresolved(cls.name, exc.reason, name_span)
     except RecursionError:
-        return None, _unresolved(cls, "the construction nests too deeply to follow (recursion?)", name_span)
+        return None, _unresolved(cls.name, "the construction nests too deeply to follow (recursion?)", name_span)
     if isinstance(inst, Unknown):
-        return None, _unresolved(cls, inst.why, name_span)
+        return None, _unresolved(cls.name, inst.why, name_span)
+    return _model_report(ctx, cls.name, inst, notes, open_arguments, name_span)
+
+
+def count_function(interp: Interpreter, name: str, body: list[ast.stmt], scope: ModuleScope,
+                   positions: "_Positions") -> tuple[ModelReport | None, Problem | None]:
+    """What calling the module-level function ``name`` with no arguments returns, counted as a
+    model named ``name()`` (timm's ``resnet50()``, a file's ``gpt2_small()``): after the module's
+    own code ran, so decorators and registries are as Python leaves them at import. An
+    LC102 error when there is no such function, needs arguments or returns no module."""
+    label = f"{name}()"
+    node = next((s for s in reversed(body) if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == name),
+                None)
+    if node is None:
+        return None, Problem("error", "LC102", f"the file has no module-level function `{name}`")
+    span = positions.function_name(node)
+    if isinstance(node, ast.AsyncFunctionDef):
+        return None, Problem("error", "LC102", f"`{name}` is `async`: calling it makes a coroutine, not a model", span)
+    required = _required_parameters(node.args)
+    if required:
+        return None, Problem("error", "LC102", f"`{name}` needs the argument{'s' if len(required) > 1 else ''} "
+                                               f"{', '.join(f'`{r}`' for r in required)}: only a function that "
+                                               f"builds a model with no arguments is counted", span)
+    ctx = interp.ctx
+    ctx.steps, ctx.depth, ctx.class_stack, ctx.hint_insts = 0, 0, [], {}
+    read = len(ctx.environment)
+    try:
+        fn = scope.env.vars.get(name)
+        if fn is None:
+            raise Unresolved(f"`{name}` is not defined once the module has run")
+        result = interp.call(interp.read_lazy(fn) if isinstance(fn, LazyImport) else fn, [], {}, node, scope.env)
+    except Unresolved as exc:
+        return None, _unresolved(label, exc.reason, span)
+    except RecursionError:
+        return None, _unresolved(label, "the calls nest too deeply to follow (recursion?)", span)
+    if isinstance(result, Unknown):
+        return None, _unresolved(label, result.why, span)
+    if not (isinstance(result, Inst) and result.is_module):
+        what = type(result).__name__ if not isinstance(result, Inst) else f"a `{result.cls.name}`" \
+            if isinstance(result.cls, ClassV) else "an object"
+        return None, Problem("error", "LC102", f"`{label}` returns {'None' if result is None else what}, "
+                                               f"not an nn.Module", span)
+    notes = [environment_note(ctx.environment[read:])] if len(ctx.environment) > read else []
+    return _model_report(ctx, label, result, notes, {}, span)
+
+
+def _required_parameters(args: ast.arguments) -> list[str]:
+    positional = [*args.posonlyargs, *args.args]
+    without = positional[:len(positional) - len(args.defaults)]
+    return [a.arg for a in without] + [a.arg for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is None]
+
+
+def _model_report(ctx: Any, name: str, inst: Inst, notes: list[str], open_arguments: dict[Sym, tuple[str, str | None]],
+                  name_span: Span) -> tuple[ModelReport | None, Problem | None]:
+    """A built module counted into a report (``name``: the class, or ``fn()`` for a function)."""
     walk = _Walk(ctx.counted, strict=True)
     try:
         # The usual case in one walk: every size a number and every submodule known.
-        root = _node(cls.name, inst, "", walk)
+        root = _node(name, inst, "", walk)
     except _Irregular:
         root = None
     if root is None:
-        problem = _why_not_counted(cls, inst, name_span)
+        problem = _why_not_counted(name, inst, name_span)
         if problem is not None:
             return None, problem
         walk = _Walk(ctx.counted)
-        root = _node(cls.name, inst, "", walk)
+        root = _node(name, inst, "", walk)
     if root.total > MAX_PARAMETERS:  # sizes each under the limit can still multiply past what floats hold
         size = f"{root.total:,}" if root.total < 10**21 else f"about 10^{len(str(root.total)) - 1}"
-        return None, _unresolved(cls, f"{size} parameters is more than any model holds (limit {MAX_PARAMETERS:,})",
+        return None, _unresolved(name, f"{size} parameters is more than any model holds (limit {MAX_PARAMETERS:,})",
                                  name_span)
     held = _held_argument(inst, open_arguments) if open_arguments else ""
     if held:
-        return None, _unresolved(cls, f"{held}; the rest of `{cls.name}` has {root.total:,} parameters", name_span)
+        return None, _unresolved(name, f"{held}; the rest of `{name}` has {root.total:,} parameters", name_span)
     frozen = root.total - root.trainable
     tree_notes = list(notes) + [f"{t}: counted once" for t in walk.ties]
     if frozen:
         tree_notes.append(f"{frozen:,} parameters are frozen (requires_grad=False): not trainable")
     tree_notes.extend(_plain_lists(inst))
-    report = ModelReport(cls.name, ParamTree(root, tuple(tree_notes)), span=name_span, method="static analysis (exact)")
+    report = ModelReport(name, ParamTree(root, tuple(tree_notes)), span=name_span, method="static analysis (exact)")
     problem = None
     if notes:
-        problem = Problem("info", "LC106", f"`{cls.name}`: " + "; ".join(notes), name_span)
+        problem = Problem("info", "LC106", f"`{name}`: " + "; ".join(notes), name_span)
     return report, problem
 
 
@@ -588,30 +660,30 @@ class _Irregular(Exception):
     walk stops and the class is explained (or counted) by the slower checks."""
 
 
-def _why_not_counted(cls: ClassV, inst: Inst, name_span: Span) -> Problem | None:
+def _why_not_counted(model: str, inst: Inst, name_span: Span) -> Problem | None:
     """The first submodule not built, else the size that is unknown or only a formula; None
     when everything is countable after all (a size written as a float, 4.0)."""
     missing = _unknown_modules(inst)
     if missing:
-        return _unresolved(cls, missing, name_span)
+        return _unresolved(model, missing, name_span)
     for name, p in params_of(inst):
         for d in p.shape:
             if isinstance(d, (int, float)) and d < 0:
-                return _unresolved(cls, f"`{name}` has a size of {d:,}; torch would not build it", name_span)
+                return _unresolved(model, f"`{name}` has a size of {d:,}; torch would not build it", name_span)
             if isinstance(d, (int, float)) and d > MAX_DIMENSION:
-                return _unresolved(cls, f"`{name}` has a size of {d:,}, larger than any real model dimension "
+                return _unresolved(model, f"`{name}` has a size of {d:,}, larger than any real model dimension "
                                         f"(limit {MAX_DIMENSION:,})", name_span)
     total = count_of(inst)
     if isinstance(total, Unknown):
-        return _unresolved(cls, total.why, name_span)
+        return _unresolved(model, total.why, name_span)
     if isinstance(total, Sym):
         reasons = "; ".join(total.reasons())
-        return _unresolved(cls, f"{reasons}; parameters = {total.render()}", name_span)
+        return _unresolved(model, f"{reasons}; parameters = {total.render()}", name_span)
     for name, p in params_of(inst):  # a known total, but a size that is not: a tensor with a 0 beside it
         if not all(isinstance(d, (int, float)) for d in p.shape):
             unknown = next(d for d in p.shape if not isinstance(d, (int, float)))
             shape = ", ".join(render(d) for d in p.shape)
-            return _unresolved(cls, f"`{name}` has the shape ({shape}): {why_of(unknown) or 'a size is unresolved'}",
+            return _unresolved(model, f"`{name}` has the shape ({shape}): {why_of(unknown) or 'a size is unresolved'}",
                                name_span)
     return None
 
@@ -630,8 +702,8 @@ def _internal_error(exc: Exception, what: str, span: Span | None) -> Problem:
                                      f"lsp-count; please report it with the file)", span)
 
 
-def _unresolved(cls: ClassV, reason: str, span: Span) -> Problem:
-    return Problem("warning", "LC101", f"`{cls.name}` cannot be counted exactly: {reason}", span)
+def _unresolved(name: str, reason: str, span: Span) -> Problem:
+    return Problem("warning", "LC101", f"`{name}` cannot be counted exactly: {reason}", span)
 
 
 def _unknown_modules(inst: Inst) -> str:
