@@ -3,7 +3,8 @@ nanoGPT model.py that it then edits.
 
 Checks what a user sees: the hover with the exact total, the code lens, and
 the budget error naming the GPU from the workspace's pyproject.toml; in the Python file, the
-lenses before and after an edit, and after a project file it imports is changed and written.
+lenses before and after an edit, and after a project file it imports is changed and written; the
+hover on a model function's `def`.
 Skipped only when nvim is not installed (scripts/test.sh installs it).
 """
 
@@ -24,6 +25,8 @@ NANOGPT = ROOT / "tests" / "fixtures" / "pymodels" / "nanogpt.py"
 SCRIPT = pathlib.Path(__file__).with_name("nvim") / "lsp_count_check.lua"
 PYTHON_SCRIPT = pathlib.Path(__file__).with_name("nvim") / "python_edit_check.lua"
 IMPORT_SCRIPT = pathlib.Path(__file__).with_name("nvim") / "python_import_save_check.lua"
+FUNCTION_SCRIPT = pathlib.Path(__file__).with_name("nvim") / "python_function_hover_check.lua"
+FACTORIES = ROOT / "tests" / "fixtures" / "pymodels" / "factories.py"
 
 pytestmark = pytest.mark.skipif(shutil.which("nvim") is None, reason="nvim is not installed")
 
@@ -95,3 +98,12 @@ def test_nvim_python_lenses_follow_a_saved_project_file(tmp_path: pathlib.Path):
     assert [lens["title"].split(" · ")[0] for lens in result["before"]] == ["72 params (72)"]
     assert [lens["title"].split(" · ")[0] for lens in result["after"]] == ["272 params (272)"]
     assert (tmp_path / "layers.py").read_text() == "WIDTH = 16\n"
+
+
+def test_nvim_python_hover_on_a_model_function_counts_what_it_builds(tmp_path: pathlib.Path):
+    (tmp_path / ".git").mkdir()
+    result = run_nvim(tmp_path, {}, FACTORIES, FUNCTION_SCRIPT)
+    assert "### vgg11() · 133M parameters" in result["hovers"]["vgg11"]
+    assert "**132,863,336** parameters" in result["hovers"]["vgg11"]
+    assert result["hovers"]["_vgg"] == ""  # needs arguments: a helper, no hover
+    assert result["lenses"] == []  # VGG itself needs its layer table; functions get no lens
