@@ -7,7 +7,8 @@ from types import SimpleNamespace
 
 from lsp_count.core.analyze import AnalyzeOptions
 from lsp_count.core.source import Position, Span
-from lsp_count.lsp.analysis import HubRef, analyze_document, document_keys, hub_refs
+from lsp_count.lsp.analysis import (FunctionCount, HubRef, analyze_document, count_function_of, document_keys,
+                                    function_at, hub_refs)
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
@@ -32,3 +33,49 @@ def test_hub_counts_from_the_core_win_over_resolving_here():
     assert ref.total == 8_030_261_248
     (missing,) = hub_refs(SimpleNamespace(hub_refs=((span, "nobody/nothing"),)), AnalyzeOptions())
     assert missing.total is None and "not found offline" in missing.message
+
+
+FUNCTIONS = '''import torch.nn as nn
+
+
+def wide(width=8):
+    return nn.Linear(width, width)
+
+
+def helper(
+    width,
+    depth=2,
+):
+    return nn.Linear(width, width)
+
+
+def keyword_only(*, width):
+    return nn.Linear(width, width)
+
+
+def anything(*args, **kwargs):
+    return nn.Linear(8, 8)
+
+
+def broken(width=
+'''
+
+
+def test_a_function_hover_counts_only_what_takes_no_arguments():
+    analysis = analyze_document("file:///f.py", 1, FUNCTIONS, "/f.py", AnalyzeOptions())
+    lines = FUNCTIONS.splitlines()
+
+    def at(name: str):
+        line = next(i for i, text in enumerate(lines) if text.startswith(f"def {name}"))
+        assert function_at(analysis, Position(line, 6)) == name
+        return count_function_of(analysis, name, None, line)
+
+    assert at("wide").model is not None and at("wide").model.tree.total == 72
+    assert at("anything").model is not None and at("anything").model.tree.total == 72
+    # A signature over several lines, a keyword-only argument: not analysed, no model, no reason.
+    assert at("helper") == FunctionCount(None, None)
+    assert at("keyword_only") == FunctionCount(None, None)
+    # A signature that does not parse is left to the analysis, which says why.
+    found = at("broken")
+    assert found.model is None and found.problem is not None
+    assert function_at(analysis, Position(0, 3)) is None

@@ -276,11 +276,16 @@ class FunctionCount:
     problem: Problem | None
 
 
-def count_function_of(analysis: Analysis, name: str, memo: PythonMemo | None = None) -> FunctionCount:
+def count_function_of(analysis: Analysis, name: str, memo: PythonMemo | None = None,
+                      line: int | None = None) -> FunctionCount:
     """The document's text analysed again with ``name`` among the functions counted (never raises).
-    ``memo``: lends the project files' parse trees, as to the document's own analysis."""
+    ``memo``: lends the project files' parse trees, as to the document's own analysis. ``line``:
+    where its ``def`` is; a function whose signature there needs arguments (a helper) is not
+    analysed at all."""
     from dataclasses import replace
 
+    if line is not None and _needs_arguments(analysis.lines, line):
+        return FunctionCount(None, None)
     again = analyze_document(analysis.uri, analysis.version, analysis.text, analysis.path,
                              replace(analysis.options, functions=(name,)), memo)
     label = f"{name}()"
@@ -288,6 +293,26 @@ def count_function_of(analysis: Analysis, name: str, memo: PythonMemo | None = N
     problem = next((p for p in again.report.problems if p.message.startswith((f"`{label}`", f"`{name}`"))
                     or p.code == "LC001"), None)
     return FunctionCount(model, problem)
+
+
+def _needs_arguments(lines: LineIndex, line: int) -> bool:
+    """Whether the ``def`` on ``line`` has a parameter without default, read from its signature
+    alone (its lines up to the first that parses with a body); False when it cannot be read."""
+    import ast
+
+    header: list[str] = []
+    for n in range(line, min(line + 40, lines.line_count)):
+        header.append(lines.line_text(n))
+        try:
+            tree = ast.parse("\n".join(header) + "\n pass\n")
+        except SyntaxError:
+            continue
+        node = tree.body[0] if tree.body else None
+        if not isinstance(node, ast.FunctionDef):
+            return False
+        positional = [*node.args.posonlyargs, *node.args.args]
+        return len(positional) > len(node.args.defaults) or any(d is None for d in node.args.kw_defaults)
+    return False
 
 
 def hub_at(analysis: Analysis, pos: Position) -> HubRef | None:

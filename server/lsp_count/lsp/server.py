@@ -244,7 +244,7 @@ class LspCountServer(LanguageServer):
         return await self._cached(self.summaries, (uri, index), self._key(found.analysis), view_model,
                                   model, found.rules, True, found.problems[index])
 
-    async def function_view(self, uri: str, analysis: Analysis, name: str) -> FunctionCount | ModelView:
+    async def function_view(self, uri: str, analysis: Analysis, name: str, line: int) -> FunctionCount | ModelView:
         """The model a module-level function builds, counted when first hovered (a file may register
         hundreds: timm's vision_transformer.py, 163), judged like the file's classes; else why not."""
         found = await self.verdicts_for(uri)
@@ -252,7 +252,8 @@ class LspCountServer(LanguageServer):
         def compute() -> FunctionCount | ModelView:
             from lsp_count.pymodel.reuse import PythonMemo
 
-            counted = self.collector.run(count_function_of, analysis, name, PythonMemo(self.project_trees, reuse=False))
+            counted = self.collector.run(count_function_of, analysis, name, PythonMemo(self.project_trees, reuse=False),
+                                         line)
             return counted if counted.model is None else view_model(counted.model, found.rules, True)
 
         return await self._cached(self.function_views, (uri, name), self._key(analysis), compute)
@@ -494,7 +495,7 @@ def create_server() -> LspCountServer:
             name = function_at(analysis, pos) if analysis.is_python else None
             if name is None:
                 return None
-            found = await ls.function_view(uri, analysis, name)
+            found = await ls.function_view(uri, analysis, name, pos.line)
             if isinstance(found, ModelView):
                 text = hover.summary_hover(found)
             elif found.problem is not None and found.problem.code in ("LC101", "LC001"):
