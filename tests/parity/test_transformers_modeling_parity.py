@@ -39,6 +39,11 @@ FILES = {
     # code's own exceptions caught, type(self), its bases and source, named_children, and
     # tie_weights by dotted name (GPT-2's and BERT's heads, T5's shared embeddings).
     "gpt2/modeling_gpt2.py": 10, "bert/modeling_bert.py": 25, "t5/modeling_t5.py": 16,
+    # A part built through the auto classes (`AutoModel.from_config(config.text_config)`): the auto
+    # mapping followed as written, auto_class_update natively. A generic task head mixed into the
+    # model's PreTrainedModel (`class ApertusForTokenClassification(GenericForTokenClassification,
+    # ApertusPreTrainedModel)`): its super().__init__ reaches the next class of the instance's MRO.
+    "llava/modeling_llava.py": 4, "blip_2/modeling_blip_2.py": 9, "apertus/modeling_apertus.py": 8,
 }
 _USED = re.compile(r"counted with `(\w+)\(\)` defaults for `(\w+)`")
 

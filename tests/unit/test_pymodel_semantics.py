@@ -1001,3 +1001,45 @@ def test_an_assertion_on_a_constructor_argument_without_default_is_not_known_to_
                 self.proj = nn.Linear(dim, dim)
     """)
     assert counts(report) == {"Embed": 72}, report.problems
+
+
+@pytest.mark.parametrize("bases, width", [
+    # Python's MRO (C3), not a breadth-first walk: D, B, A, C, E when A and C are unrelated.
+    ("class A:\n    width = 2\nclass B(A):\n    pass\nclass C:\n    width = 3\nclass D(B, C):\n    pass\n", 2),
+    # A diamond: the shared base after both of its subclasses.
+    ("class A:\n    width = 2\nclass B(A):\n    pass\nclass C(A):\n    width = 3\nclass D(B, C):\n    pass\n", 3),
+])
+def test_class_attributes_are_found_in_pythons_method_resolution_order(bases: str, width: int) -> None:
+    report = run(_net("w = D.width\nself.proj = nn.Linear(w, 1, bias=False)\n", bases))
+    assert counts(report) == {"Net": width}, report.problems
+
+
+def test_super_in_a_mixin_reaches_the_next_class_of_the_instance() -> None:
+    # transformers' GenericForTokenClassification: a mixin with no base of its own calls
+    # super().__init__(config), which is the model's PreTrainedModel.__init__ where it is mixed in.
+    report = run("""
+        import torch.nn as nn
+        class Head:
+            def __init__(self, width):
+                super().__init__(width)
+                self.head = nn.Linear(width, 2)
+        class Base(nn.Module):
+            def __init__(self, width):
+                super().__init__()
+                self.width = width
+                self.body = nn.Linear(width, width)
+        class Net(Head, Base):
+            def __init__(self):
+                super().__init__(4)
+                self.out = nn.Linear(self.width, 1)
+    """)
+    assert counts(report)["Net"] == (4 * 2 + 2) + (4 * 4 + 4) + (4 + 1), report.problems
+
+
+def test_an_ordered_dict_takes_attributes_a_dict_does_not() -> None:
+    prelude = "from collections import OrderedDict\n"
+    report = run(_net("table = OrderedDict([('a', 1)])\ntable.width = 6\nself.proj = nn.Linear(table.width, 1)\n",
+                      prelude))
+    assert counts(report) == {"Net": 7}, report.problems
+    refused = lc101(run(_net("table = dict(a=1)\ntable.width = 6\nself.proj = nn.Linear(table.width, 1)\n")))
+    assert "cannot set `width` on dict" in refused["Net"]

@@ -69,6 +69,18 @@ class DefaultDict(dict):  # type: ignore[type-arg]
         self.factory = factory
 
 
+class OrderedDictV(dict):  # type: ignore[type-arg]
+    """``collections.OrderedDict(...)``: a dict (insertion order is every dict's) whose instances,
+    unlike a plain dict's, take attributes (transformers' auto mappings set one on their table of
+    names). Setting one makes it a holder of a possible cycle (analyzer._release clears them)."""
+
+    __slots__ = ("attrs",)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.attrs: dict[str, Any] = {}
+
+
 class IteratorV:
     """What a generator function returns (its values, collected by running it to the end when it
     is called): a Python iterator, so builtins (``next``, ``list``, ``sum``) and loops consume it
@@ -95,6 +107,7 @@ _SAFE_METHODS: dict[type, frozenset[str] | None] = {
     list: frozenset("append extend insert pop index count copy reverse remove clear".split()),
     dict: _DICT_SAFE,
     DefaultDict: _DICT_SAFE - {"copy", "setdefault"},  # their results would lose the factory / skip it
+    OrderedDictV: _DICT_SAFE - {"copy"},  # a copy would lose the attributes: refused
     collections.deque: frozenset("append appendleft extend extendleft pop popleft index count copy reverse remove "
                                  "insert".split()),
     tuple: frozenset("index count".split()),
@@ -881,6 +894,11 @@ class Interpreter:
             return
         if isinstance(obj, TensorV):
             return
+        if type(obj) is OrderedDictV:
+            if not obj.attrs:
+                self.ctx.cycle_holders.append(obj)  # type: ignore[arg-type]
+            obj.attrs[name] = value
+            return
         raise Unresolved(f"cannot set `{name}` on {type(obj).__name__}")
 
     def object_setattr(self, obj: Inst, name: str, value: Any, node: ast.AST) -> None:
@@ -1459,10 +1477,12 @@ class Interpreter:
             if isinstance(v, FuncV) and v.kind == "class":
                 return BoundV(v, obj)
             return v
+        if type(obj) is OrderedDictV and name in obj.attrs:
+            return obj.attrs[name]
         if type(obj) is PartialV and name in ("func", "args", "keywords"):
             return obj.func if name == "func" else tuple(obj.args) if name == "args" else dict(obj.kwargs)
         if isinstance(obj, SuperV):
-            for c in obj.cls.ancestors():
+            for c in _after_in_mro(obj.cls, obj.inst):
                 if name in c.namespace:
                     v = c.namespace[name]
                     return BoundV(v, obj.inst) if isinstance(v, FuncV) and v.kind != "static" else v
@@ -1856,7 +1876,7 @@ class Interpreter:
         names = env.vars
         owner, inst = names.get("__class__"), names.get("__self__")  # a method's own: set by call_function
         if type(owner) is not ClassV or type(inst) is not Inst or any(
-                func.attr in c.namespace for c in owner.ancestors()):
+                func.attr in c.namespace for c in _after_in_mro(owner, inst)):
             return _MISSING
         args = [self.ev(a, env) for a in e.args]
         getting = func.attr == "__getattribute__"
@@ -2067,6 +2087,8 @@ class Interpreter:
         """``bound``: the arguments already bound to the parameters (by the caller, which needed them).
         ``yield_hook``: for a generator function, what each `yield` does (with_stmt's context manager);
         without one, the call returns the values it yields."""
+        if fn.name == "auto_class_update" and args and _known_hook(fn) == "auto_class_update":
+            return args[0]  # see _KNOWN_HOOKS
         self.ctx.depth += 1
         try:
             if self.ctx.depth > MAX_CALL_DEPTH:
@@ -2517,7 +2539,8 @@ class Interpreter:
         if name in ("collections.deque", "typing.Deque") and len(args) <= 1 and not kwargs:
             return collections.deque(self.iterate(args[0], node) if args else ())
         if name in ("collections.OrderedDict", "typing.OrderedDict"):
-            return dict(*[dict(self.iterate(a, node)) if not isinstance(a, dict) else a for a in args], **kwargs)
+            return OrderedDictV(*[dict(self.iterate(a, node)) if not isinstance(a, dict) else a for a in args],
+                                **kwargs)
         if name in ("copy.deepcopy", "copy.copy"):
             return clone(args[0])
         if parts[0] == "operator" and len(parts) == 2 and last in _OPERATOR_FUNCTIONS and len(args) == 2 and not kwargs:
@@ -3239,9 +3262,15 @@ def _is_module_base(b: Any) -> bool:
     return False
 
 
-# Attribute hooks whose code the analyser runs natively where a class's hook is exactly this code
-# (compared as syntax trees): transformers' PreTrainedConfig maps attribute names through them, and
-# interpreting them was most of the time a transformers model class took to build.
+# Code of transformers' that the analyser runs natively where a function is exactly this code
+# (compared as syntax trees; a changed version is interpreted as written):
+# - the attribute hooks through which PreTrainedConfig maps attribute names (interpreting them was
+#   most of the time a transformers model class took to build);
+# - auto_class_update, which every auto class (AutoModel, AutoModelForCausalLM, ...) goes through
+#   when modeling_auto.py is imported: it rewrites the class's documentation and gives it copies of
+#   its base's from_config and from_pretrained that differ only in theirs (the docstrings list every
+#   model of the library, made from the auto mappings at each import). Natively, the class is
+#   returned with its base's methods, which is what the copies do.
 _KNOWN_HOOKS = {kind: ast.parse(source).body[0] for kind, source in (
     ("attribute_map_get", """
 def __getattribute__(self, key):
@@ -3253,7 +3282,50 @@ def __setattr__(self, key, value):
     if key in super().__getattribute__("attribute_map"):
         key = super().__getattribute__("attribute_map")[key]
     super().__setattr__(key, value)
-"""))}
+"""), ("auto_class_update", '''
+def auto_class_update(cls, checkpoint_for_example: str = "google-bert/bert-base-cased", head_doc: str = ""):
+    # Create a new class with the right name from the base class
+    model_mapping = cls._model_mapping
+    name = cls.__name__
+    class_docstring = insert_head_doc(CLASS_DOCSTRING, head_doc=head_doc)
+    cls.__doc__ = class_docstring.replace("BaseAutoModelClass", name)
+
+    # Now we need to copy and re-register `from_config` and `from_pretrained` as class methods otherwise we can't
+    # have a specific docstrings for them.
+    from_config = copy_func(_BaseAutoModelClass.from_config)
+    from_config_docstring = insert_head_doc(FROM_CONFIG_DOCSTRING, head_doc=head_doc)
+    from_config_docstring = from_config_docstring.replace("BaseAutoModelClass", name)
+    from_config_docstring = from_config_docstring.replace("checkpoint_placeholder", checkpoint_for_example)
+    from_config.__doc__ = from_config_docstring
+    from_config = replace_list_option_in_docstrings(model_mapping._model_mapping, use_model_types=False)(from_config)
+    cls.from_config = classmethod(from_config)
+
+    from_pretrained_docstring = FROM_PRETRAINED_TORCH_DOCSTRING
+    from_pretrained = copy_func(_BaseAutoModelClass.from_pretrained)
+    from_pretrained_docstring = insert_head_doc(from_pretrained_docstring, head_doc=head_doc)
+    from_pretrained_docstring = from_pretrained_docstring.replace("BaseAutoModelClass", name)
+    from_pretrained_docstring = from_pretrained_docstring.replace("checkpoint_placeholder", checkpoint_for_example)
+    shortcut = checkpoint_for_example.split("/")[-1].split("-")[0]
+    from_pretrained_docstring = from_pretrained_docstring.replace("shortcut_placeholder", shortcut)
+    from_pretrained.__doc__ = from_pretrained_docstring
+    from_pretrained = replace_list_option_in_docstrings(model_mapping._model_mapping)(from_pretrained)
+    cls.from_pretrained = classmethod(from_pretrained)
+    return cls
+'''))}
+
+
+def _after_in_mro(owner: ClassV, obj: Any) -> tuple[ClassV, ...]:
+    """Where ``super(owner, obj)`` looks: the classes after ``owner`` in the MRO of ``obj``'s class
+    (of ``obj`` itself for a class), as Python does. A mixin's ``super().__init__(config)``
+    (transformers' GenericForTokenClassification, which has no base of its own) reaches the next
+    class of the model it is mixed into, not object's."""
+    start = obj.cls if type(obj) is Inst else obj
+    if type(start) is ClassV and start is not owner:
+        mro = start.mro()
+        for i, c in enumerate(mro):
+            if c is owner:
+                return mro[i + 1:]
+    return owner.ancestors()
 
 
 def _known_hook(fn: FuncV) -> str | None:

@@ -333,16 +333,7 @@ class ClassV:
 
     def ancestors(self) -> "tuple[ClassV, ...]":
         if self._ancestors is None:
-            out: list[ClassV] = []
-            seen: set[int] = {id(self)}
-            stack = [b for b in self.bases if isinstance(b, ClassV)]
-            while stack:
-                c = stack.pop(0)
-                if id(c) not in seen:
-                    seen.add(id(c))
-                    out.append(c)
-                    stack.extend(b for b in c.bases if isinstance(b, ClassV))
-            self._ancestors = tuple(out)
+            self._ancestors = _c3_ancestors(self) or _breadth_first_ancestors(self)
         return self._ancestors
 
     def mro(self) -> "tuple[ClassV, ...]":
@@ -377,3 +368,40 @@ class ClassV:
         # for "GenerationMixin" in str(cls.__bases__)).
         scope = getattr(self.env, "module", None)
         return f"<class '{scope.dotted_name}.{self.name}'>" if scope is not None else f"<class '{self.name}'>"
+
+
+def _c3_ancestors(cls: ClassV) -> "tuple[ClassV, ...] | None":
+    """The classes of the project after ``cls`` in its MRO as Python orders them (C3: each class
+    before its bases, the bases in the order written, a class shared by two bases after both);
+    classes outside the project are not in it. None where the bases admit no such order (Python
+    refuses to create the class)."""
+    bases = [b for b in cls.bases if isinstance(b, ClassV)]
+    sequences = [list(b.mro()) for b in bases] + [bases]
+    out: list[ClassV] = []
+    while True:
+        sequences = [q for q in sequences if q]
+        if not sequences:
+            return tuple(out)
+        for q in sequences:
+            head = q[0]
+            if not any(head in other[1:] for other in sequences):
+                break
+        else:
+            return None
+        out.append(head)
+        for q in sequences:
+            if q[0] is head:
+                del q[0]
+
+
+def _breadth_first_ancestors(cls: ClassV) -> "tuple[ClassV, ...]":
+    out: list[ClassV] = []
+    seen: set[int] = {id(cls)}
+    stack = [b for b in cls.bases if isinstance(b, ClassV)]
+    while stack:
+        c = stack.pop(0)
+        if id(c) not in seen:
+            seen.add(id(c))
+            out.append(c)
+            stack.extend(b for b in c.bases if isinstance(b, ClassV))
+    return tuple(out)
