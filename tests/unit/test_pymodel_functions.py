@@ -101,3 +101,39 @@ def test_the_cli_counts_a_function_and_exits_by_the_usual_codes(capsys) -> None:
 def test_the_cli_refuses_a_function_it_cannot_look_for(capsys, argv: list[str], message: str) -> None:
     assert main(argv) == 2
     assert f"lsp-count: error: {message}" in capsys.readouterr().err
+
+
+def test_a_function_asked_for_by_name_has_a_larger_step_budget_than_a_class() -> None:
+    # The largest variants of a model family build every block (timm's efficientnet_l2, maxvit_large):
+    # a little over a class's budget of 60,000 steps; a function asked for may take 200,000.
+    source = textwrap.dedent('''\
+        import torch.nn as nn
+
+
+        def spin(n):
+            total = 0
+            for _ in range(n):
+                for _ in range(n):
+                    total += 1
+            return total
+
+
+        class Slow(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.proj = nn.Linear(spin(200), 1)
+
+
+        def slow():
+            return Slow()
+
+
+        def endless():
+            spin(400)
+            return Slow()
+    ''')
+    report = analyze_text(source, "slow.py", AnalyzeOptions(functions=("slow", "endless")))
+    assert {m.name: m.tree.total for m in report.models} == {"slow()": 40_001}  # 200 × 200 steps, twice
+    messages = {p.message.split("`")[1]: p.message for p in report.problems if p.code == "LC101"}
+    assert "took more than 60,000 steps" in messages["Slow"]
+    assert "took more than 200,000 steps" in messages["endless()"]

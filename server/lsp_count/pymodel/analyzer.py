@@ -20,7 +20,8 @@ from lsp_count.core.params import ParamNode, ParamTree, Tensor, short_count
 from lsp_count.core.report import FileReport, ModelReport
 from lsp_count.core.source import LineIndex, Position, Problem, Span
 from lsp_count.core.spec import MAX_DIMENSION
-from lsp_count.pymodel.interp import Ctx, FuncV, Interpreter, LazyImport, ModuleScope, clone, count_of, params_of
+from lsp_count.pymodel.interp import (FUNCTION_STEPS, Ctx, FuncV, Interpreter, LazyImport, ModuleScope, clone, count_of,
+                                      params_of)
 from lsp_count.pymodel.loader import body_of
 from lsp_count.pymodel.reuse import LineMap, PythonMemo, ReusePlan, parse_blocks, remember_blocks, split_blocks
 from lsp_count.pymodel.syntax import parse
@@ -556,7 +557,7 @@ def _last_name(node: ast.expr) -> str:
 def count_class(interp: Interpreter, cls: ClassV, config_classes: list[ClassV], name_span: Span,
                 scope: ModuleScope) -> tuple[ModelReport | None, Problem | None]:
     ctx = interp.ctx
-    ctx.steps, ctx.depth, ctx.class_stack = 0, 0, []
+    ctx.start_count()
     read = len(ctx.environment)
     try:
         kwargs, notes, open_arguments = constructor_arguments(cls, config_classes, interp, scope)
@@ -593,7 +594,8 @@ def count_function(interp: Interpreter, name: str, body: list[ast.stmt], scope: 
                                                f"{', '.join(f'`{r}`' for r in required)}: only a function that "
                                                f"builds a model with no arguments is counted", span)
     ctx = interp.ctx
-    ctx.steps, ctx.depth, ctx.class_stack, ctx.hint_insts = 0, 0, [], {}
+    ctx.start_count(FUNCTION_STEPS)  # asked for by name: a larger budget than a class's
+    ctx.hint_insts = {}
     read = len(ctx.environment)
     try:
         fn = scope.env.vars.get(name)

@@ -35,6 +35,9 @@ from lsp_count.pymodel.values import (BoundV, ClassV, DeviceV, ExtV, FieldV, Ins
 
 MAX_ITERATIONS = 10_000      # one loop; more is not a model definition the analyser should follow
 MAX_STEPS = 60_000  # statements + calls for one class, configs included (the most any of 2,572 real classes took: 13,236)
+# A model function counted on request (``--function``, the hover on its def): its largest variants
+# build every block (timm's efficientnet_l2, maxvit_large: a little over MAX_STEPS).
+FUNCTION_STEPS = 200_000
 MAX_CALL_DEPTH = 40          # interpreted calls nested; Python's own stack is the real limit
 MAX_SEQUENCE = 100_000       # elements of a list/str built by repetition
 MAX_INT_BITS = 4096          # integers beyond this are not tensor sizes
@@ -305,6 +308,7 @@ class Ctx:
 
     def __init__(self, base_dirs: tuple[str, ...]) -> None:
         self.steps = 0
+        self.budget = MAX_STEPS  # the steps the current count may take (start_count)
         self.depth = 0
         self.class_stack: list[str] = []
         self.base_dirs = base_dirs
@@ -369,7 +373,12 @@ class Ctx:
     def tick(self) -> None:
         self.steps += 1
         if self.steps > MAX_STEPS:
-            raise _OutOfSteps(f"the analysis took more than {MAX_STEPS:,} steps (a very long loop or recursion?)")
+            raise _OutOfSteps(f"the analysis took more than {self.budget:,} steps (a very long loop or recursion?)")
+
+    def start_count(self, budget: int = MAX_STEPS) -> None:
+        """A new class or function to count: its own step budget (the checks compare ``steps`` with
+        MAX_STEPS, so a larger budget starts below 0), call depth and class stack."""
+        self.steps, self.budget, self.depth, self.class_stack = MAX_STEPS - budget, budget, 0, []
 
 
 _Constant, _Name, _Attribute, _Call, _Assign, _Return_stmt, _Tuple, _Compare, _If = (
@@ -506,7 +515,7 @@ class Interpreter:
                 reason = exc.reason if isinstance(exc, Unresolved) else "not followed"
                 for target in _assigned_names(stmt):
                     scope.env.vars[target] = Unknown(f"`{target}` is set by code the analyser cannot follow: {reason}")
-            self.ctx.steps = 0  # module-level code has its own budget per statement
+            self.ctx.steps = MAX_STEPS - self.ctx.budget  # module-level code: the count's whole budget per statement
 
     def find_project_module(self, scope: ModuleScope, module: str | None, level: int) -> str | None:
         """The project file an import names (``.layers``, ``pkg.mod``), or None where it is not one."""
