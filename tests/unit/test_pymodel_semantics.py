@@ -1043,3 +1043,14 @@ def test_an_ordered_dict_takes_attributes_a_dict_does_not() -> None:
     assert counts(report) == {"Net": 7}, report.problems
     refused = lc101(run(_net("table = dict(a=1)\ntable.width = 6\nself.proj = nn.Linear(table.width, 1)\n")))
     assert "cannot set `width` on dict" in refused["Net"]
+
+
+@pytest.mark.parametrize("expression, width", [
+    ("int({1, 2}.isdisjoint({3}))", 1), ("int({1}.issubset([1, 2]))", 1), ("int({1, 2}.issuperset({3}))", 0),
+    ("len({1, 2}.symmetric_difference({2, 3}))", 2), ("len(frozenset([1, 2]).union({3}))", 3),
+    ("int(isinstance(frozenset([1]), frozenset)) + int(isinstance({1}, frozenset))", 1),
+])
+def test_set_methods_answer_as_python_does(expression: str, width: int) -> None:
+    # transformers' configs check their RoPE parameters with set(...).isdisjoint(...).
+    report = run(_net(f"w = {expression} + 1\nself.proj = nn.Linear(w, 1, bias=False)\n"))
+    assert counts(report) == {"Net": width + 1}, report.problems

@@ -116,7 +116,11 @@ _SAFE_METHODS: dict[type, frozenset[str] | None] = {
     tuple: frozenset("index count".split()),
     int: frozenset("bit_length".split()),
     float: frozenset("is_integer".split()),
-    set: frozenset("add update union intersection difference copy clear discard remove".split()),
+    set: frozenset("add update union intersection difference symmetric_difference isdisjoint issubset issuperset "
+                   "copy clear discard remove pop difference_update intersection_update "
+                   "symmetric_difference_update".split()),
+    frozenset: frozenset("union intersection difference symmetric_difference isdisjoint issubset issuperset "
+                         "copy".split()),
     re.Match: frozenset("group groups groupdict start end span".split()),
 }
 # Tensor methods whose result has the tensor's shape (out of place; in-place ones end with "_"),
@@ -4081,7 +4085,7 @@ def _plain_abc_answer(obj: Inst, abc: str) -> bool | None:
 _ABSTRACT_TYPE_MODULES = frozenset({"collections", "typing", "typing_extensions", "numbers", "types", "abc"})
 
 _PY_TYPES: dict[str, type] = {"int": int, "float": float, "str": str, "bool": bool, "list": list, "tuple": tuple,
-                              "dict": dict, "set": set}
+                              "dict": dict, "set": set, "frozenset": frozenset}
 
 _BUILTINS: dict[str, Any] = {
     "range": BuiltinV("range", _range), "len": BuiltinV("len", _len), "dir": BuiltinV("dir", _dir), "int": BuiltinV("int", _num(int)),
@@ -4090,6 +4094,7 @@ _BUILTINS: dict[str, Any] = {
     "list": BuiltinV("list", _list_of), "tuple": BuiltinV("tuple", lambda v=(): tuple(_list_of(v))),
     "dict": BuiltinV("dict", lambda *a, **k: dict(*[(x if isinstance(x, dict) else list(x)) for x in a], **k)),
     "set": BuiltinV("set", lambda v=(): set(_list_of(v))),
+    "frozenset": BuiltinV("frozenset", lambda v=(): frozenset(_list_of(v))),
     "min": BuiltinV("min", _minmax(min)), "max": BuiltinV("max", _minmax(max)), "sum": BuiltinV("sum", _sum),
     "abs": BuiltinV("abs", lambda v: v if isinstance(v, Sym) else abs(v)), "round": BuiltinV("round", _round),
     "enumerate": BuiltinV("enumerate", _enumerate), "zip": BuiltinV("zip", _zip),
