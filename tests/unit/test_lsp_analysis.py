@@ -75,7 +75,23 @@ def test_a_function_hover_counts_only_what_takes_no_arguments():
     # A signature over several lines, a keyword-only argument: not analysed, no model, no reason.
     assert at("helper") == FunctionCount(None, None)
     assert at("keyword_only") == FunctionCount(None, None)
-    # A signature that does not parse is left to the analysis, which says why.
+    # A signature that does not parse is left to the analysis, which says why (no hover shows it).
     found = at("broken")
-    assert found.model is None and found.problem is not None
+    assert found.model is None and found.problem is not None and found.problem.code == "LC102"
     assert function_at(analysis, Position(0, 3)) is None
+
+
+def test_a_function_hover_never_executes_the_file(monkeypatch):
+    # `execute` on (a trusted workspace that opted in): the document's own analysis may import the
+    # file; a hover on a def must not start it again in a subprocess.
+    import lsp_count.pymodel.execute as execute
+
+    def refuse(*_args, **_kwargs):
+        raise AssertionError("executed")
+
+    monkeypatch.setattr(execute, "count_by_executing", refuse)
+    text = FUNCTIONS.replace("def broken(width=\n", "class Open(nn.Module):\n    def __init__(self, d):\n"
+                             "        super().__init__()\n        self.p = nn.Linear(d, d)\n")
+    analysis = analyze_document("file:///f.py", 1, text, "/f.py", AnalyzeOptions(execute=True))
+    found = count_function_of(analysis, "wide", None, text.splitlines().index("def wide(width=8):"))
+    assert found.model is not None and found.model.tree.total == 72

@@ -69,7 +69,7 @@ def test_a_function_with_no_arguments_is_counted_under_its_name_on_its_def() -> 
     ("kw_only", "LC102", "`kw_only` needs the argument `width`"),
     ("later", "LC102", "`later` is `async`: calling it makes a coroutine, not a model"),
     ("width", "LC102", "`width()` returns int, not an nn.Module"),
-    ("missing", "LC102", "the file has no module-level function `missing`"),
+    ("missing", "LC102", "`missing` is not a module-level function of the file (or its `def` does not parse)"),
     ("fails", "LC101", "`fails()` cannot be counted exactly: the code raises on line 25: "
                        "`ValueError('no such variant')`"),
     ("imported", "LC101", "`imported()` cannot be counted exactly: "),

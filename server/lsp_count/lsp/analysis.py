@@ -286,12 +286,14 @@ def count_function_of(analysis: Analysis, name: str, memo: PythonMemo | None = N
 
     if line is not None and _needs_arguments(analysis.lines, line):
         return FunctionCount(None, None)
+    # Never --execute here: a hover must not start the file in a subprocess.
     again = analyze_document(analysis.uri, analysis.version, analysis.text, analysis.path,
-                             replace(analysis.options, functions=(name,)), memo)
+                             replace(analysis.options, functions=(name,), execute=False), memo)
     label = f"{name}()"
     model = next((m for m in again.models if m.name == label), None)
-    problem = next((p for p in again.report.problems if p.message.startswith((f"`{label}`", f"`{name}`"))
-                    or p.code == "LC001"), None)
+    # Its LC101 / LC102, or an analyser bug (LC001) that names it; not the file's other findings.
+    problem = next((p for p in again.report.problems if p.message.startswith(f"`{name}`")
+                    or f"`{label}`" in p.message), None)
     return FunctionCount(model, problem)
 
 
@@ -299,6 +301,8 @@ def _needs_arguments(lines: LineIndex, line: int) -> bool:
     """Whether the ``def`` on ``line`` has a parameter without default, read from its signature
     alone (its lines up to the first that parses with a body); False when it cannot be read."""
     import ast
+
+    from lsp_count.pymodel.analyzer import required_parameters
 
     header: list[str] = []
     for n in range(line, min(line + 40, lines.line_count)):
@@ -308,10 +312,7 @@ def _needs_arguments(lines: LineIndex, line: int) -> bool:
         except SyntaxError:
             continue
         node = tree.body[0] if tree.body else None
-        if not isinstance(node, ast.FunctionDef):
-            return False
-        positional = [*node.args.posonlyargs, *node.args.args]
-        return len(positional) > len(node.args.defaults) or any(d is None for d in node.args.kw_defaults)
+        return isinstance(node, ast.FunctionDef) and bool(required_parameters(node.args))
     return False
 
 

@@ -584,11 +584,12 @@ def count_function(interp: Interpreter, name: str, body: list[ast.stmt], scope: 
     node = next((s for s in reversed(body) if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == name),
                 None)
     if node is None:
-        return None, Problem("error", "LC102", f"the file has no module-level function `{name}`")
+        return None, Problem("error", "LC102", f"`{name}` is not a module-level function of the file (or its "
+                                               f"`def` does not parse)")
     span = positions.function_name(node)
     if isinstance(node, ast.AsyncFunctionDef):
         return None, Problem("error", "LC102", f"`{name}` is `async`: calling it makes a coroutine, not a model", span)
-    required = _required_parameters(node.args)
+    required = required_parameters(node.args)
     if required:
         return None, Problem("error", "LC102", f"`{name}` needs the argument{'s' if len(required) > 1 else ''} "
                                                f"{', '.join(f'`{r}`' for r in required)}: only a function that "
@@ -617,7 +618,9 @@ def count_function(interp: Interpreter, name: str, body: list[ast.stmt], scope: 
     return _model_report(ctx, label, result, notes, {}, span)
 
 
-def _required_parameters(args: ast.arguments) -> list[str]:
+def required_parameters(args: ast.arguments) -> list[str]:
+    """The parameters a call must pass: positional ones before the first default, keyword-only
+    ones without one."""
     positional = [*args.posonlyargs, *args.args]
     without = positional[:len(positional) - len(args.defaults)]
     return [a.arg for a in without] + [a.arg for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is None]
