@@ -44,6 +44,9 @@ FILES = {
     # model's PreTrainedModel (`class ApertusForTokenClassification(GenericForTokenClassification,
     # ApertusPreTrainedModel)`): its super().__init__ reaches the next class of the instance's MRO.
     "llava/modeling_llava.py": 4, "blip_2/modeling_blip_2.py": 9, "apertus/modeling_apertus.py": 8,
+    # A backbone through `load_backbone`: `from transformers import AutoBackbone`, a name the package
+    # exports through `from .models import *` and then `from .auto import *`.
+    "upernet/modeling_upernet.py": 2, "depth_anything/modeling_depth_anything.py": 8,
 }
 _USED = re.compile(r"counted with `(\w+)\(\)` defaults for `(\w+)`")
 

@@ -845,3 +845,46 @@ def test_each_class_gets_its_own_default_config() -> None:
                 self.a = nn.Linear(config.width, 1)
     """)
     assert [(m.name, m.tree.total) for m in report.models] == [("First", 101), ("Second", 9)]
+
+
+def test_a_name_a_lazy_package_exports_through_star_imports_of_its_subpackages(tmp_path) -> None:
+    # transformers/__init__.py: `from .models import *`; models/__init__.py: `from .auto import *` among
+    # 557 others; models/auto/__init__.py: `from .modeling_auto import *`, which defines AutoBackbone.
+    # Only the subpackage under which a file defines the name is read, in Python's order.
+    def lazy(path: pathlib.Path, *modules: str) -> None:
+        path.mkdir(parents=True, exist_ok=True)
+        imports = "".join(f"    from .{m} import *\n" for m in modules)
+        (path / "__init__.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n" + imports +
+                                          "else:\n    import sys\n    sys.modules[__name__] = object()\n")
+
+    root = tmp_path / "mylib"
+    lazy(root, "models")
+    lazy(root / "models", "alpha", "blocks", "omega")
+    lazy(root / "models" / "alpha", "modeling_alpha")
+    (root / "models" / "alpha" / "modeling_alpha.py").write_text("WIDTH = 3\n")
+    lazy(root / "models" / "blocks", "modeling_blocks")
+    (root / "models" / "blocks" / "modeling_blocks.py").write_text(
+        "import torch.nn as nn\nclass Block(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.a = nn.Linear(4, 4)\n")
+    lazy(root / "models" / "omega", "modeling_omega")
+    (root / "models" / "omega" / "modeling_omega.py").write_text("import no_such_module\nx = no_such_module.y[0]\n")
+    (root / "models" / "omega" / "notes.py").write_text("# mentions Block, defines nothing\n")
+    (root / "utils.py").write_text("def build():\n    from mylib import Block\n    return Block()\n")
+    report = run("""
+        import torch.nn as nn
+        from .utils import build
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.block = build()
+    """, str(root / "model.py"))
+    assert [(m.name, m.tree.total) for m in report.models] == [("Net", 20)], report.problems
+    missing = run("""
+        import torch.nn as nn
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                from mylib import Nowhere
+                self.block = Nowhere()
+    """, str(root / "model.py"))
+    assert "`Nowhere` is not defined in `mylib`" in lc101(missing)["Net"]
