@@ -888,3 +888,13 @@ def test_a_name_a_lazy_package_exports_through_star_imports_of_its_subpackages(t
                 self.block = Nowhere()
     """, str(root / "model.py"))
     assert "`Nowhere` is not defined in `mylib`" in lc101(missing)["Net"]
+
+
+def test_a_package_search_reads_at_most_its_limit_of_files(tmp_path) -> None:
+    from lsp_count.pymodel.interp import _files_defining
+
+    for name in ("a", "b", "c"):
+        (tmp_path / f"{name}.py").write_text("Block = 1\n")
+    (tmp_path / "notes.py").write_text("# Block\n")
+    assert _files_defining(str(tmp_path), "Block") == tuple(str(tmp_path / f"{n}.py") for n in "abc")
+    assert _files_defining(str(tmp_path), "Block", limit=2) == (str(tmp_path / "a.py"), str(tmp_path / "b.py"))

@@ -3251,14 +3251,23 @@ def _is_package(path: str) -> bool:
     return os.path.basename(path) == "__init__.py"
 
 
-def _files_defining(directory: str, name: str) -> tuple[str, ...]:
-    """The Python files under ``directory`` whose text defines ``name`` at top level."""
+# The most files a package search reads (transformers' models/ has 2,600): a package the size of a
+# monorepo is searched in part, so a name may stay undefined (LC101), never take a wrong value.
+MAX_SEARCHED_FILES = 20_000
+
+
+def _files_defining(directory: str, name: str, limit: int = MAX_SEARCHED_FILES) -> tuple[str, ...]:
+    """The Python files under ``directory`` whose text defines ``name`` at top level (the first
+    ``limit`` files, in a fixed order)."""
     word = name.encode()
     found = []
     for root, dirs, files in os.walk(directory):
         dirs.sort()
         for f in sorted(files):
             if f.endswith(".py"):
+                limit -= 1
+                if limit < 0:
+                    return tuple(found)
                 path = os.path.join(root, f)
                 try:
                     with open(path, "rb") as fh:
