@@ -60,6 +60,8 @@ _CMPOPS: dict[type, Callable[[Any, Any], Any]] = {
     ast.GtE: operator.ge, ast.Is: operator.is_, ast.IsNot: operator.is_not,
     ast.In: lambda a, b: a in b, ast.NotIn: lambda a, b: a not in b,
 }
+
+
 class DefaultDict(dict):  # type: ignore[type-arg]
     """``collections.defaultdict(factory)``: a missing key gets what the code's ``factory`` makes
     (Interpreter.get_item calls it; a plain attribute, not a closure over the interpreter, so the
@@ -598,7 +600,7 @@ class Interpreter:
         if name in mod.names:
             v = mod.names[name]
             return self.read_lazy(v) if type(v) is LazyImport else v
-        return self.lazy_module_name(mod.path, name) if mod.path.endswith("__init__.py") else _MISSING
+        return self.lazy_module_name(mod.path, name) if _is_package(mod.path) else _MISSING
 
     def lazy_module_name(self, path: str, name: str) -> Any:
         """A name of a package that replaces itself with a lazy module (``sys.modules[__name__] =
@@ -3271,11 +3273,10 @@ def _files_defining(directory: str, name: str, limit: int = MAX_SEARCHED_FILES) 
                 path = os.path.join(root, f)
                 try:
                     with open(path, "rb") as fh:
-                        if word not in fh.read():
-                            continue
+                        data = fh.read()
                 except OSError:
                     continue
-                if _may_define(path, name):
+                if word in data and _text_defines(data.decode("utf-8", errors="replace"), name):
                     found.append(path)
     return tuple(found)
 
@@ -3292,6 +3293,11 @@ def _may_define(path: str | None, name: str) -> bool:
             text = fh.read()
     except OSError:
         return False
+    return _text_defines(text, name)
+
+
+def _text_defines(text: str, name: str) -> bool:
+    """_may_define of a module's text."""
     word = re.escape(name)
     return re.search(rf"^(?:class|def)\s+{word}\b|^{word}\s*[:=]|^(?:from|import)\b[^\n]*\b{word}\b|"
                      rf"^\s+{word},?\s*(?:#.*)?$", text, re.M) is not None

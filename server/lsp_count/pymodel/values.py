@@ -333,7 +333,8 @@ class ClassV:
 
     def ancestors(self) -> "tuple[ClassV, ...]":
         if self._ancestors is None:
-            self._ancestors = _c3_ancestors(self) or _breadth_first_ancestors(self)
+            c3 = _c3_ancestors(self)
+            self._ancestors = c3 if c3 is not None else _breadth_first_ancestors(self)
         return self._ancestors
 
     def mro(self) -> "tuple[ClassV, ...]":
