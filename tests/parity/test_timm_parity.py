@@ -73,6 +73,28 @@ def test_registered_model_functions_count_as_timm_builds_them() -> None:
             assert (static_total, static_trainable) == tuple(timm_counts), (rel, name)
 
 
+# torchvision's model builders (`resnet50()`, `maxvit_t()`), each counted as a model function of its
+# file, the first N of each file. None was counted before: each logs its API use with the instance's
+# `__module__`; detection and segmentation models cut their backbone after its last returned layer
+# (`del return_layers[name]`, ignored before: resnet's fc counted); quantizable models swap ReLUs
+# through `_modules` by exact type; EfficientNet's configs run a dataclass's generated __init__
+# through super(); MaxViT extends a ModuleList with `+=` at rates from numpy.linspace.
+TORCHVISION_ENTRYPOINTS = {"resnet.py": 2, "efficientnet.py": 1, "maxvit.py": 1, "segmentation/fcn.py": 1,
+                           "detection/faster_rcnn.py": 1, "quantization/mobilenetv2.py": 1}
+
+
+def test_torchvision_model_builders_count_as_torchvision_builds_them() -> None:
+    results = {r["file"]: r for r in run_runner([f"{name}:{n}" for name, n in TORCHVISION_ENTRYPOINTS.items()],
+                                                "torchvision-entrypoints")}
+    assert set(results) == set(TORCHVISION_ENTRYPOINTS)
+    for rel, n in TORCHVISION_ENTRYPOINTS.items():
+        rows = results[rel]["counted"]
+        assert len(rows) == n, (rel, results[rel]["unresolved"])
+        for name, static_total, static_trainable, *built in rows:
+            assert len(built) == 2, (rel, name, built)  # built by torchvision
+            assert (static_total, static_trainable) == tuple(built), (rel, name)
+
+
 # torchvision's classes that keep a module passed to their constructor (counted 0 before, as if the
 # modules were numbers), and the argument each must name.
 HELD = {
@@ -95,8 +117,9 @@ def test_torchvision_classes_that_keep_a_module_argument_are_explained_and_the_c
 
 
 def sweep() -> None:
-    """Every file of timm's models/ and layers/, as the test does for FILES.
-    Run: .venv/bin/python tests/parity/test_timm_parity.py (about a minute)."""
+    """Every file of timm's models/ and layers/, as the test does for FILES, then every model builder
+    of torchvision's models/, as the test does for TORCHVISION_ENTRYPOINTS.
+    Run: .venv/bin/python tests/parity/test_timm_parity.py (about two minutes)."""
     if not (SIDECAR / "timm").is_dir():
         print(f"timm is not installed in {SIDECAR}: run scripts/test.sh first")
         return
@@ -115,6 +138,21 @@ def sweep() -> None:
         print(f"  {rel} {row[0]}: {row[3]}")
     if out.returncode:
         print(out.stderr[-2000:])
+    builders = subprocess.run([sys.executable, str(RUNNER), str(SIDECAR), "torchvision-entrypoints", "all"],
+                              capture_output=True, text=True)
+    results = [json.loads(line) for line in builders.stdout.splitlines() if line.startswith("{")]
+    rows = [(r["file"], row) for r in results for row in r["counted"]]
+    same = [x for x in rows if len(x[1]) == 5 and tuple(x[1][1:3]) == tuple(x[1][3:5])]
+    print(f"torchvision: {sum(r['functions'] for r in results)} model builders, {len(rows)} counted statically; "
+          f"{len(same)} equal torchvision's meta-device count")
+    for rel, row in rows:
+        if (rel, row) not in same:
+            print(f"  DIFFER {rel} {row[0]}: static {row[1]:,}, torchvision {row[3]}")
+    for r in results:
+        for name, message in r["unresolved"].items():
+            print(f"  {r['file']} {name}: {message[:160]}")
+    if builders.returncode:
+        print(builders.stderr[-2000:])
 
 
 if __name__ == "__main__":

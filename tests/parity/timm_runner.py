@@ -62,6 +62,23 @@ def compared(name: str, model, build, torch) -> list:
             sum(p.numel() for p in params if p.requires_grad)]
 
 
+def _no_downloads(build):
+    """``build`` as called with no arguments, without the weights it would download: torchvision's
+    detection and segmentation models load ImageNet weights into their backbone by default
+    (``weights_backbone``), and choose its layers by that (frozen batch norms). The model is built
+    as with those weights, which are not loaded: loading never changes a count."""
+    def without_weights():
+        from unittest import mock
+
+        import torch
+        from torchvision.models._api import WeightsEnum
+
+        with mock.patch.object(WeightsEnum, "get_state_dict", lambda self, *a, **k: {}), \
+                mock.patch.object(torch.nn.Module, "load_state_dict", lambda self, *a, **k: None):
+            return build()
+    return without_weights
+
+
 def model_functions(source: str) -> list[str]:
     """The functions a timm model file registers (``@register_model``), in file order."""
     import ast
@@ -74,26 +91,28 @@ def model_functions(source: str) -> list[str]:
             and any(named(d) == "register_model" for d in node.decorator_list)]
 
 
-def entrypoints(timm, torch, files: list[str]) -> None:
+def entrypoints(package, torch, files: list[str]) -> None:
     from lsp_count.core.analyze import AnalyzeOptions, analyze_text
 
-    root = pathlib.Path(timm.__file__).parent / "models"
+    root = pathlib.Path(package.__file__).parent / "models"
     if files == ["all"]:
-        files = [p.name for p in sorted(root.glob("*.py")) if not p.name.startswith("_")]
+        files = [str(p.relative_to(root)) for p in sorted(root.rglob("*.py")) if not p.name.startswith("_")]
     for spec in files:
         rel, _, first = spec.partition(":")
         functions = model_functions((root / rel).read_text(encoding="utf-8"))[:int(first) if first else None]
         rows: list[list] = []
         unresolved: dict[str, str] = {}
         if functions:
-            module = importlib.import_module("timm.models." + rel[:-3])
+            module = importlib.import_module(f"{package.__name__}.models." + rel[:-3].replace("/", "."))
             path = root / rel
             report = analyze_text(path.read_text(encoding="utf-8"), str(path), AnalyzeOptions(functions=tuple(functions)))
             unresolved = {p.message.split("`")[1][:-2]: p.message for p in report.problems
                           if p.code == "LC101" and p.message.split("`")[1].endswith("()")}
             for model in report.models:
                 if model.name.endswith("()"):
-                    rows.append(compared(model.name[:-2], model, getattr(module, model.name[:-2]), torch))
+                    build = getattr(module, model.name[:-2])
+                    rows.append(compared(model.name[:-2], model, build if package.__name__ == "timm" else
+                                         _no_downloads(build), torch))
         print(json.dumps({"file": rel, "functions": len(functions), "counted": rows, "unresolved": unresolved}),
               flush=True)
 
@@ -107,8 +126,9 @@ def main() -> None:
     from lsp_count.core.analyze import analyze_text
 
     timm = _import_timm(sys.argv[1])
-    if sys.argv[2] == "timm-entrypoints":
-        entrypoints(timm, torch, sys.argv[3:])
+    if sys.argv[2].endswith("-entrypoints"):
+        package = timm if sys.argv[2] == "timm-entrypoints" else importlib.import_module(sys.argv[2].split("-")[0])
+        entrypoints(package, torch, sys.argv[3:])
         return
     package = importlib.import_module(sys.argv[2]) if sys.argv[2] != "timm" else timm
     root = pathlib.Path(package.__file__).parent

@@ -1054,3 +1054,90 @@ def test_set_methods_answer_as_python_does(expression: str, width: int) -> None:
     # transformers' configs check their RoPE parameters with set(...).isdisjoint(...).
     report = run(_net(f"w = {expression} + 1\nself.proj = nn.Linear(w, 1, bias=False)\n"))
     assert counts(report) == {"Net": width + 1}, report.problems
+
+
+def _child_names(report, model: str, attr: str) -> list[str]:
+    node = next(m for m in report.models if m.name == model).tree.root
+    child = next(c for c in node.children if c.name == attr)
+    return [c.name for c in child.children]
+
+
+def test_del_numbers_what_is_left_of_a_module_list_from_zero_as_torch_does() -> None:
+    report = run(_net("self.blocks = nn.ModuleList([nn.Linear(2, 2 + i) for i in range(4)])\ndel self.blocks[0]\n"))
+    assert counts(report) == {"Net": 3 * 2 * 2 + 3 + 4 + 5 + 3 + 4 + 5}, report.problems
+    assert _child_names(report, "Net", "blocks") == ["0", "1", "2"]
+
+
+@pytest.mark.parametrize("body, reason", [
+    ("table = {'a': 1}\ndel table['b']\n", "raises KeyError"),
+    ("items = [1]\ndel items[3]\n", "raises IndexError"),
+    ("self.heads = nn.ModuleDict({'a': nn.Linear(1, 1)})\ndel self.heads['b']\n", "no key 'b' (KeyError)"),
+    ("del self.blocks[self.unknown_index]\n", "is not set by the code"),
+    ("items = [1]\ndel items[n]\n", "depends on"),
+    ("del (1).real\n", "is not followed"),
+])
+def test_a_del_that_python_would_refuse_or_that_is_not_known_stops_the_count(body: str, reason: str) -> None:
+    prelude = "import os\nn = int(os.environ['N'])\n"
+    src = _net("self.blocks = nn.ModuleList([nn.Linear(1, 1)])\n" + body + "self.out = nn.Linear(2, 2)\n", prelude)
+    refused = lc101(run(src))
+    assert reason in refused.get("Net", ""), refused
+
+
+@pytest.mark.parametrize("body, width", [
+    # Python's in-place operators change the object every name holding it sees.
+    ("a = [1]\nb = a\nb += [2, 3]\nw = len(a)\n", 3),
+    ("a = {'x': 1}\nb = a\nb |= {'y': 2}\nw = len(a)\n", 2),
+    ("a = {1}\nb = a\nb |= {2, 3}\nb -= {1}\nw = len(a)\n", 2),
+    ("a = (1,)\nb = a\nb += (2,)\nw = len(a)\n", 1),  # a tuple is not changed: a new one
+    ("a = [1]\nb = a\nb = b + [2]\nw = len(a)\n", 1),
+    ("a = [1]\na += 'xy'\nw = len(a)\n", 3),  # list += takes any iterable
+])
+def test_in_place_operators_change_the_object_itself(body: str, width: int) -> None:
+    report = run(_net(body + "self.proj = nn.Linear(w, 1, bias=False)\n"))
+    assert counts(report) == {"Net": width}, report.problems
+
+
+def test_module_list_plus_equals_extends_it_and_a_sequential_takes_another_sequential() -> None:
+    report = run(_net("self.blocks = nn.ModuleList()\nself.blocks += [nn.Linear(2, 2)]\n"
+                      "self.blocks += (nn.Linear(2, 3) for _ in range(2))\n"
+                      "self.seq = nn.Sequential(nn.Linear(1, 1))\nself.seq += nn.Sequential(nn.Linear(1, 2))\n"))
+    assert counts(report) == {"Net": 6 + 9 * 2 + 2 + 4}, report.problems
+    assert _child_names(report, "Net", "seq") == ["0", "1"]
+
+
+def test_numpy_linspace_gives_numpys_values() -> None:
+    np = pytest.importorskip("numpy")
+    from lsp_count.pymodel.interp import _numpy_linspace
+
+    for start, stop, num in [(0, 0.1, 12), (0, 0.3, 1), (0.5, 0.5, 4), (-1, 2.5, 7), (0, 1, 0), (1e-3, 0.2, 33)]:
+        assert _numpy_linspace(start, stop, num) == tuple(np.linspace(start, stop, num).tolist())
+    assert _numpy_linspace(0, 1, -1) is None and _numpy_linspace(0, "1", 3) is None
+
+
+def test_quantized_layers_are_refused_with_the_reason_and_stubs_hold_nothing() -> None:
+    report = run(_net("self.q = torch.ao.quantization.QuantStub()\nself.f = nn.quantized.FloatFunctional()\n"
+                      "self.fc = nn.Linear(2, 2)\n", "import torch\n"))
+    assert counts(report) == {"Net": 6}, report.problems
+    refused = lc101(run(_net("self.fc = nn.quantized.Linear(4, 4)\n")))
+    assert "`torch.nn.quantized.Linear` is a quantized module" in refused["Net"]
+
+
+def test_a_dataclass_bases_generated_init_runs_through_super_and_keeps_other_attributes() -> None:
+    prelude = """
+        from dataclasses import dataclass, field
+        @dataclass
+        class Base:
+            width: int
+            depth: int = 2
+            extra: list = field(default_factory=list)
+        class Cfg(Base):
+            def __init__(self, width):
+                self.note = 5
+                super().__init__(width * 2)
+    """
+    report = run(_net("cfg = Cfg(3)\nself.proj = nn.Linear(cfg.width + cfg.note + len(cfg.extra), cfg.depth)\n",
+                      prelude))
+    assert counts(report) == {"Net": 11 * 2 + 2}, report.problems
+    refused = lc101(run(_net("cfg = Cfg(3)\n", prelude.replace("super().__init__(width * 2)",
+                                                              "super().__init__(width, depth=1, depth2=3)"))))
+    assert "`Cfg` has no field `depth2`" in refused["Net"]

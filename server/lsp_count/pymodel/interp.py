@@ -55,6 +55,8 @@ _BINOPS: dict[type, tuple[Callable[[Any, Any], Any], str]] = {
     ast.BitOr: (operator.or_, "|"), ast.BitAnd: (operator.and_, "&"), ast.BitXor: (operator.xor, "^"),
     ast.MatMult: (operator.matmul, "@"),
 }
+_SET_IN_PLACE: dict[type, Callable[[Any, Any], Any]] = {
+    ast.BitOr: operator.ior, ast.BitAnd: operator.iand, ast.Sub: operator.isub, ast.BitXor: operator.ixor}
 _CMPOPS: dict[type, Callable[[Any, Any], Any]] = {
     ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt,
     ast.GtE: operator.ge, ast.Is: operator.is_, ast.IsNot: operator.is_not,
@@ -86,6 +88,29 @@ class OrderedDictV(dict):  # type: ignore[type-arg]
         self.attrs: dict[str, Any] = {}
 
 
+class ModulesView(dict):  # type: ignore[type-arg]
+    """``module._modules``: the module's submodules by name, live as torch's (``model._modules[name]
+    = new_module`` replaces one: torchvision's _replace_relu, transformers' replace_batch_norm).
+    A write reaches the module; only reads and item writes are allowed (_SAFE_METHODS), so none
+    bypasses it."""
+
+    __slots__ = ("owner",)
+
+    def __init__(self, owner: "Inst") -> None:
+        super().__init__((k, v) for k, v in owner.attrs.items() if type(v) is Inst and v.is_module)
+        self.owner = owner
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        if not isinstance(key, str):
+            raise TypeError("module name should be a string")  # as torch's add_module
+        super().__setitem__(key, value)
+        self.owner.attrs[key] = value
+
+    def __delitem__(self, key: Any) -> None:
+        super().__delitem__(key)
+        del self.owner.attrs[key]
+
+
 class IteratorV:
     """What a generator function returns (its values, collected by running it to the end when it
     is called): a Python iterator, so builtins (``next``, ``list``, ``sum``) and loops consume it
@@ -113,6 +138,7 @@ _SAFE_METHODS: dict[type, frozenset[str] | None] = {
     dict: _DICT_SAFE,
     DefaultDict: _DICT_SAFE - {"copy", "setdefault"},  # their results would lose the factory / skip it
     OrderedDictV: _DICT_SAFE - {"copy"},  # a copy would lose the attributes: refused
+    ModulesView: frozenset("get items keys values".split()),  # a write through a method would not reach the module
     collections.deque: frozenset("append appendleft extend extendleft pop popleft index count copy reverse remove "
                                  "insert".split()),
     tuple: frozenset("index count".split()),
@@ -685,7 +711,9 @@ class Interpreter:
                 self.assign(s.target, self.ev(s.value, env), env)
         elif isinstance(s, ast.AugAssign):
             current = self.ev(_load(s.target), env)
-            self.assign(s.target, self.binop(type(s.op), current, self.ev(s.value, env), s), env)
+            value = self.ev(s.value, env)
+            result = self.in_place(type(s.op), current, value, s)
+            self.assign(s.target, self.binop(type(s.op), current, value, s) if result is _MISSING else result, env)
         elif isinstance(s, ast.For):
             skip = ctx.init_loops.get(id(s))
             if skip is None:
@@ -750,16 +778,87 @@ class Interpreter:
             self.with_stmt(s.items, s.body, env)
         elif isinstance(s, ast.Delete):
             for target in s.targets:
-                if isinstance(target, ast.Attribute):
-                    obj = self.ev(target.value, env)
-                    if isinstance(obj, Inst):
-                        obj.attrs.pop(target.attr, None)
-                elif isinstance(target, ast.Name):
-                    env.vars.pop(target.id, None)
+                self.delete(target, env)
         elif isinstance(s, ast.Match):
             raise Unresolved(f"`match` on {env.module.where(s.lineno)} is not followed")
         else:
             raise Unresolved(f"`{type(s).__name__}` statement on {env.module.where(s.lineno)} is not followed")
+
+    def in_place(self, op: type, current: Any, value: Any, s: ast.AugAssign) -> Any:
+        """``current op= value`` where Python changes ``current`` itself (every name holding it sees
+        the change): a list's ``+=``, a dict's or a set's ``|=``, a ModuleList's ``+=`` (torch's
+        __iadd__: extend), a Sequential's ``+=`` of another. _MISSING for the rest, computed as ``op``."""
+        t = type(current)
+        if op is ast.Add and (t is list or (t is Inst and current.kind in ("list", "plist"))):
+            items = self.iterate(value, s.value)
+            size = len(current) if t is list else len(current.attrs)
+            if size + len(items) > MAX_SEQUENCE:
+                raise Unresolved(f"`{_text(s)}` builds a sequence longer than {MAX_SEQUENCE:,}")
+            if t is list:
+                current.extend(items)
+            else:
+                for item in items:
+                    current.attrs[str(len(current.attrs))] = item
+            return current
+        if op is ast.Add and t is Inst and current.kind == "seq" and type(value) is Inst and value.kind == "seq":
+            for item in list(value.attrs.values()):
+                current.attrs[str(len(current.attrs))] = item
+            return current
+        if op is ast.BitOr and t in (dict, DefaultDict, OrderedDictV) and isinstance(value, dict) and type(
+                value) is not ModulesView:
+            current.update(value)
+            return current
+        if t in (set,) and op in _SET_IN_PLACE and type(value) in (set, frozenset):
+            return _SET_IN_PLACE[op](current, value)
+        return _MISSING
+
+    def delete(self, target: ast.expr, env: Env) -> None:
+        """``del target``: a name, an attribute, an item (``del return_layers[name]`` decides when
+        torchvision's IntermediateLayerGetter stops taking a backbone's layers), or several."""
+        if isinstance(target, ast.Tuple | ast.List):
+            for elt in target.elts:
+                self.delete(elt, env)
+        elif isinstance(target, ast.Name):
+            env.vars.pop(target.id, None)
+        elif isinstance(target, ast.Attribute):
+            obj = self.ev(target.value, env)
+            if isinstance(obj, Inst):
+                obj.attrs.pop(target.attr, None)
+            elif isinstance(obj, ClassV):
+                obj.namespace.pop(target.attr, None)
+            elif not isinstance(obj, Unknown):
+                raise Unresolved(f"`del {_text(target)}` is not followed")
+        elif isinstance(target, ast.Subscript):
+            self.delete_item(self.ev(target.value, env), self.ev(target.slice, env), target)
+        else:
+            raise Unresolved(f"`del {_text(target)}` is not followed")
+
+    def delete_item(self, obj: Any, key: Any, node: ast.Subscript) -> None:
+        if isinstance(obj, Unknown):
+            return  # what it holds is unknown already
+        if is_unknownish(key):
+            raise Unresolved(f"the index in `del {_text(node)}` depends on {why_of(key)}")
+        if isinstance(obj, (list, dict)):  # a ModulesView's reaches its module
+            try:
+                del obj[key]
+            except (IndexError, KeyError, TypeError) as exc:
+                raise _Raised(f"`del {_text(node)}` raises {type(exc).__name__}", ExtV(type(exc).__name__))
+            return
+        if isinstance(obj, Inst) and obj.kind in ("list", "seq", "plist"):
+            # torch's ModuleList / Sequential number what is left from 0 again.
+            values = list(obj.attrs.values())
+            try:
+                del values[key]
+            except (IndexError, TypeError) as exc:
+                raise _Raised(f"`del {_text(node)}` raises {type(exc).__name__}", ExtV(type(exc).__name__))
+            obj.attrs = {str(i): v for i, v in enumerate(values)}
+            return
+        if isinstance(obj, Inst) and obj.kind in ("dict", "pdict"):
+            if not (_hashable(key) and key in obj.attrs):
+                raise _Raised(f"`del {_text(node)}`: no key {key!r} (KeyError)", ExtV("KeyError"))
+            del obj.attrs[key]
+            return
+        raise Unresolved(f"`del {_text(node)}` is not followed")
 
     def assert_stmt(self, s: ast.Assert, env: Env) -> None:
         """``assert test, message``: Python evaluates the test (unless run with -O, which model code
@@ -964,6 +1063,10 @@ class Interpreter:
                 obj.attrs[keys[k]] = value
             else:
                 obj.attrs[str(key)] = value
+            return
+        if type(obj) is ModulesView and isinstance(key, str):
+            dict.__setitem__(obj, key, value)
+            self.object_setattr(obj.owner, key, value, node)  # as torch's: no __setattr__, a possible cycle kept
             return
         if isinstance(obj, (list, dict)):
             if is_unknownish(key):
@@ -1311,7 +1414,10 @@ class Interpreter:
             if (type(left) in _TENSORS or type(right) in _TENSORS) and kind in _TENSOR_COMPARISONS and len(e.ops) == 1 \
                     and all(type(x) in _TENSORS or type(x) in (int, float, bool) for x in (left, right)):
                 return self.tensor_binop(ast.Add, left, right, e)  # a mask: the broadcast shape, elementwise
-            if (kind is ast.Is or kind is ast.IsNot) and (right is None or left is None):
+            if (kind is ast.Is or kind is ast.IsNot) and type(left) is ExtV and type(right) is ExtV:
+                # One outside object per dotted name (torch.quantization is torch.ao.quantization).
+                result = (_canonical_name(left.name) == _canonical_name(right.name)) == (kind is ast.Is)
+            elif (kind is ast.Is or kind is ast.IsNot) and (right is None or left is None):
                 same = left is right if not (is_unknownish(left) and is_unknownish(right)) else None
                 if isinstance(left, Unknown) or isinstance(right, Unknown):
                     return Unknown(f"`{_text(e)}` depends on {why_of(left) or why_of(right)}")
@@ -1526,6 +1632,9 @@ class Interpreter:
                 if name in c.namespace:
                     v = c.namespace[name]
                     return BoundV(v, obj.inst) if isinstance(v, FuncV) and v.kind != "static" else v
+                if name == "__init__" and c.is_dataclass and type(obj.inst) is Inst and not obj.inst.is_module:
+                    inst, at = obj.inst, node  # the __init__ generated for a dataclass base (torchvision's MBConvConfig)
+                    return BuiltinV("__init__", lambda *a, **k: self.dataclass_init(inst, list(a), k, at, c))
             if name == "__init__":
                 container = next((b.name.split(".")[-1] for c in obj.cls.mro() for b in c.bases
                                   if isinstance(b, ExtV) and b.name.split(".")[-1] in CONTAINERS), None)
@@ -1775,6 +1884,10 @@ class Interpreter:
             return None  # torch layers register a missing bias as None
         if name == "__class__":
             return obj.cls
+        if name == "_modules" and obj.is_module:
+            return ModulesView(obj)
+        if name == "__module__" and type(obj.cls) is ClassV:  # the class's, read through the instance
+            return _class_attribute(obj.cls, name)  # torchvision's _log_api_usage_once(self)
         if name == "__dict__":  # live, as Python's (a dict subclass's items are not attributes)
             return obj.attrs if _DICT_ITEMS not in obj.attrs else {
                 k: v for k, v in obj.attrs.items() if k != _DICT_ITEMS}
@@ -2399,17 +2512,28 @@ class Interpreter:
         """An instance of ``cls`` built by the __init__ that ``dataclass`` (``cls`` or a base) was
         given: its fields, with its defaults, then ``cls``'s __post_init__."""
         inst = Inst(cls, "object", False)
+        self.dataclass_init(inst, args, kwargs, node, dataclass)
+        return inst
+
+    def dataclass_init(self, inst: Inst, args: list[Any], kwargs: dict[str, Any], node: ast.AST,
+                       dataclass: ClassV) -> None:
+        """The __init__ generated for ``dataclass``, run on ``inst`` (made by make_dataclass, or a
+        subclass's own __init__ calling ``super().__init__(...)``: torchvision's MBConvConfig)."""
+        cls = inst.cls
         fields = dataclass.fields
         if len(args) > len(fields):
             raise Unresolved(f"`{_text(node)}` passes too many arguments to `{cls.name}`")
-        for name, v in zip(fields, args):
-            inst.attrs[name] = v
+        given = dict(zip(fields, args))
         for k, v in kwargs.items():
             if k not in fields:
                 raise Unresolved(f"`{cls.name}` has no field `{k}`")
-            inst.attrs[k] = v
+            if k in given:
+                raise Unresolved(f"`{_text(node)}` passes `{k}` twice")
+            given[k] = v
+        values: dict[str, Any] = {}
         for name in fields:
-            if name in inst.attrs:
+            if name in given:
+                values[name] = given[name]
                 continue
             try:
                 default = dataclass.lookup(name)
@@ -2422,16 +2546,14 @@ class Interpreter:
                     default = default.default
                 else:
                     raise Unresolved(f"`{cls.name}` needs `{name}`, which has no default")
-            inst.attrs[name] = default
-        # Set in the order fields are declared (a later keyword must not move them), through the
-        # class's __setattr__ where it has one, as the generated __init__ does.
-        values = {k: inst.attrs[k] for k in fields}
+            values[name] = default
+        # Set in the order fields are declared, through the class's __setattr__ where it has one,
+        # as the generated __init__ does.
         if cls.setattr_hook is not None:
-            inst.attrs = {}
             for k, v in values.items():
                 self.set_attr(inst, k, v, node)
         else:
-            inst.attrs = values
+            inst.attrs.update(values)
         # The generated __init__ calls __post_init__ only if the dataclass had one when it was made
         # (a subclass adding one later is not called); the call then finds the instance's own.
         try:
@@ -2441,7 +2563,6 @@ class Interpreter:
             post = None
         if isinstance(post, FuncV):
             self.call_function(post, [inst], {}, node)
-        return inst
 
     def record_hint(self, inst: Inst, node: ast.AST, env: Env) -> None:
         scope = env.module
@@ -2484,6 +2605,11 @@ class Interpreter:
             elif base != "Module":
                 self.init_layer(inst, inst.type_name, base, list(args[1:]), kwargs)
             return None
+        if len(parts) > 2 and parts[0] == "torch" and (parts[1] == "ao" or parts[1] == "quantization" or (
+                is_layer_table and parts[2] == "quantized")):
+            quantized = _quantization_module(parts, origin)
+            if quantized is not None:
+                return quantized
         if is_layer_table:
             if last in ("Parameter", "UninitializedParameter"):
                 data = args[0] if args else kwargs.get("data", TensorV((0,)))
@@ -2518,8 +2644,16 @@ class Interpreter:
             return _fan_in_and_fan_out(args[0], node)
         if name.startswith("torch.nn.init"):
             return args[0] if args else None  # nn.init.trunc_normal_(t): fills t, returns it
-        if name == "type" and len(args) == 1 and not kwargs and type(args[0]) is Inst and type(args[0].cls) is ClassV:
-            return args[0].cls  # type(self): the instance's class
+        if name == "type" and len(args) == 1 and not kwargs and args[0] is None:
+            return ExtV("types.NoneType")  # `isinstance(x, (AnchorGenerator, type(None)))`
+        if name == "type" and len(args) == 1 and not kwargs and type(args[0]) is Inst:
+            cls = args[0].cls
+            if type(cls) is ClassV:
+                return cls  # type(self): the instance's class
+            if type(cls) is str and _known_torch_class(f"torch.nn.{cls}"):
+                return ExtV(f"torch.nn.{cls}")  # a torch layer's: `type(mod) is nn.ReLU` (torchvision)
+            if type(cls) is str and cls in _PARAMETERLESS_QUANTIZATION:
+                return ExtV(_PARAMETERLESS_QUANTIZATION[cls])
         if name == "torch.get_default_device" and not args:
             return DeviceV()  # the analyser builds on the meta device
         if name == "torch.get_default_dtype" and not args:
@@ -2549,6 +2683,10 @@ class Interpreter:
         if name == "numpy.prod" and len(args) == 1 and not kwargs and isinstance(args[0], (list, tuple)):
             # The size of a shape (`np.prod(obs_shape)`), as math.prod; numpy's product of nothing is 1.0.
             return self.call_external("math.prod", [args[0]], {}, node, env) if args[0] else 1.0
+        if name == "numpy.linspace" and 2 <= len(args) + len(kwargs) <= 3 and set(kwargs) <= {"num"}:
+            values = _numpy_linspace(*args, **kwargs)  # drop-path rates: `np.linspace(0, rate, depth).tolist()`
+            if values is not None:
+                return TensorV((len(values),), values)
         if name == "torch.Size":
             return tuple(args[0]) if args else ()
         if parts[0] == "math" and last in _MATH:
@@ -2880,6 +3018,35 @@ def _split_values(values: tuple[Any, ...], args: tuple[Any, ...], kwargs: dict[s
     return tuple(pieces)
 
 
+def _quantization_module(parts: list[str], origin: Span | None) -> Any:
+    """torch's quantization modules: the stubs and functional wrappers hold no parameters; a
+    quantized layer (``nn.quantized.Linear``) holds its weights packed, not as parameters, which
+    the analyser does not count; None for the rest (``torch.ao.nn.qat``: float layers)."""
+    dotted = ".".join(parts)
+    if parts[-1] in _PARAMETERLESS_QUANTIZATION and dotted.startswith(_QUANTIZATION_PACKAGES):
+        return Inst(parts[-1], "layer", True, origin)
+    if dotted.startswith(_QUANTIZED_PACKAGES) and parts[-1][:1].isupper():
+        return Unknown(f"`{dotted}` is a quantized module, whose weights are packed rather than parameters; the "
+                       f"analyser does not count it", maybe_module=True)
+    return None
+
+
+# Each by the name type() gives its class (torch.nn.quantized is an alias of torch.ao.nn.quantized).
+_PARAMETERLESS_QUANTIZATION = {
+    **{name: f"torch.ao.nn.quantized.{name}" for name in ("FloatFunctional", "FXFloatFunctional", "QFunctional")},
+    **{name: f"torch.ao.quantization.{name}" for name in ("QuantStub", "DeQuantStub")}}
+_QUANTIZED_PACKAGES = ("torch.nn.quantized.", "torch.ao.nn.quantized.")
+_QUANTIZATION_PACKAGES = (*_QUANTIZED_PACKAGES, "torch.ao.quantization.", "torch.quantization.")
+_TORCH_ALIASES = (("torch.nn.quantized.", "torch.ao.nn.quantized."), ("torch.quantization.", "torch.ao.quantization."))
+
+
+def _canonical_name(dotted: str) -> str:
+    for alias, name in _TORCH_ALIASES:
+        if dotted.startswith(alias):
+            return name + dotted[len(alias):]
+    return dotted
+
+
 def _external_attribute(dotted: str, attr: str) -> Any:
     """What the analyser knows of an attribute of an outside name: ``nn.BatchNorm2d.__name__`` (timm
     maps a norm layer to its fused version by it), a dtype's ``is_floating_point`` and ``itemsize``;
@@ -3110,6 +3277,19 @@ def _linspace(start: Any, end: Any, steps: Any) -> tuple[float, ...] | None:
     step = _f32(_f32(e - s) / (steps - 1))
     half = steps // 2
     return tuple(_f32(s + _f32(step * i)) if i < half else _f32(e - _f32(step * (steps - i - 1))) for i in range(steps))
+
+
+def _numpy_linspace(start: Any, stop: Any, num: Any = 50) -> tuple[float, ...] | None:
+    """numpy.linspace's values (float64, the end point included) for known numbers, as numpy
+    computes them: ``start + i * step``, the last one ``stop`` itself."""
+    if type(num) is not int or not 0 <= num <= MAX_ITERATIONS or any(type(v) not in (int, float) for v in (start, stop)):
+        return None
+    if num == 1:
+        return (float(start),)
+    step = (stop - start) / (num - 1)
+    if step == 0:
+        return tuple(i / (num - 1) * (stop - start) + start for i in range(num))
+    return tuple([i * step + start for i in range(num - 1)] + [float(stop)] if num else [])
 
 
 def _f32(x: float) -> float:
@@ -3626,6 +3806,10 @@ def _isinstance(obj: Any, classes: Any) -> bool:
         elif isinstance(c, ExtV):
             if c.name == "object":
                 return True
+            if c.name == "types.NoneType":
+                if obj is None:
+                    return True
+                continue
             if c.name == "type":
                 if _is_class(obj):
                     return True
@@ -3639,6 +3823,8 @@ def _isinstance(obj: Any, classes: Any) -> bool:
                 return True
             kinds = _ABSTRACT_TYPES.get(c.name.replace("typing_extensions.", "typing."))
             if kinds is not None and type(obj) in (Inst, Param, TensorV):
+                if c.name in _FUNCTION_TYPES:
+                    continue  # no class derives from Python's function type: an object is never one
                 if last == "Callable" and type(obj) is Inst and obj.is_module:
                     return True  # a module is called
                 plain = _plain_abc_answer(obj, last) if type(obj) is Inst else None
@@ -4119,6 +4305,7 @@ _ABSTRACT_TYPES: dict[str, tuple[type, ...]] = {
     "numbers.Real": (int, float, bool), "numbers.Rational": (int, bool), "numbers.Integral": (int, bool),
     "types.FunctionType": (FuncV,), "types.LambdaType": (FuncV,), "functools.partial": (PartialV,),
 }
+_FUNCTION_TYPES = frozenset({"types.FunctionType", "types.LambdaType"})  # final classes, not abstract ones
 # The abstract classes that find their instances by the methods a class defines (their
 # __subclasshook__), and those that only know the classes derived from them or registered.
 _ABC_METHODS = {"Iterable": ("__iter__",), "Sized": ("__len__",), "Container": ("__contains__",),
