@@ -57,9 +57,10 @@ def test_static_counts_equal_timm_meta_counts() -> None:
 # its file (`--function`, the hover on its `def`): the first N of each file.
 # Each was miscounted before (the registry of pretrained configs was empty, since decorators were not
 # applied: the 384 variants' image size, SAM2's headless default, CrossViT's 240 size), or reads an
-# environment variable (ViT's TIMM_USE_NAFLEXVIT, taken as unset).
+# environment variable (ViT's TIMM_USE_NAFLEXVIT, taken as unset); RegNet's widths are computed in
+# float32 tensors (not counted before).
 ENTRYPOINTS = {"deit.py": 4, "cait.py": 2, "hieradet_sam2.py": 1, "crossvit.py": 1, "vision_transformer.py": 1,
-               "resnet.py": 3}
+               "resnet.py": 3, "regnet.py": 4}
 
 
 def test_registered_model_functions_count_as_timm_builds_them() -> None:
@@ -78,9 +79,10 @@ def test_registered_model_functions_count_as_timm_builds_them() -> None:
 # `__module__`; detection and segmentation models cut their backbone after its last returned layer
 # (`del return_layers[name]`, ignored before: resnet's fc counted); quantizable models swap ReLUs
 # through `_modules` by exact type; EfficientNet's configs run a dataclass's generated __init__
-# through super(); MaxViT extends a ModuleList with `+=` at rates from numpy.linspace.
+# through super(); MaxViT extends a ModuleList with `+=` at rates from numpy.linspace; RegNet computes its
+# widths in float32 tensors (torch.log, torch.pow, torch.round: tensor_values.py).
 TORCHVISION_ENTRYPOINTS = {"resnet.py": 2, "efficientnet.py": 1, "maxvit.py": 1, "segmentation/fcn.py": 1,
-                           "detection/faster_rcnn.py": 1, "quantization/mobilenetv2.py": 1}
+                           "detection/faster_rcnn.py": 1, "quantization/mobilenetv2.py": 1, "regnet.py": 15}
 
 
 def test_torchvision_model_builders_count_as_torchvision_builds_them() -> None:

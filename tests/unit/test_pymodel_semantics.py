@@ -1141,3 +1141,38 @@ def test_a_dataclass_bases_generated_init_runs_through_super_and_keeps_other_att
     refused = lc101(run(_net("cfg = Cfg(3)\n", prelude.replace("super().__init__(width * 2)",
                                                               "super().__init__(width, depth=1, depth2=3)"))))
     assert "`Cfg` has no field `depth2`" in refused["Net"]
+
+
+@pytest.mark.parametrize("expression, width", [
+    # The values of small tensors, in torch's dtypes (parity with torch: test_pymodel_tensor_values_parity.py).
+    ("int((torch.arange(4) * 2.5 + 1).max().item())", 8),
+    ("(torch.round(torch.divide(56 * torch.pow(2.25, torch.tensor([2.0])), 8)) * 8).int().tolist()[0]", 280),
+    ("len(torch.unique(torch.tensor([8, 8, 16, 24, 24])))", 3),
+    ("torch.unique(torch.tensor([8, 8, 16]), return_counts=True)[1].tolist()[0]", 2),
+    ("torch.diff(torch.tensor([0, 3, 7])).int().tolist()[1]", 4),
+    ("int(torch.round(torch.log(torch.tensor([8.0])) / math.log(2)).item())", 3),
+    ("int(torch.tensor([7, 9]).float().max().item())", 9),
+    ("len(torch.Tensor(np.linspace(0, 1, 5)).split([2, 3])[1].tolist())", 3),
+    ("int(torch.tensor([1, 2, 3]).sum().item())", 6),
+])
+def test_the_values_of_small_tensors_decide_sizes_as_torch_computes_them(expression: str, width: int) -> None:
+    prelude = "import math\nimport numpy as np\nimport torch\n"
+    report = run(_net(f"w = {expression}\nself.proj = nn.Linear(w, 1, bias=False)\n", prelude))
+    assert counts(report) == {"Net": width}, report.problems
+
+
+def test_values_torch_may_compute_differently_are_refused_where_read_and_kept_as_a_shape_elsewhere() -> None:
+    prelude = "import torch\n"
+    # log's last bit is torch's kernel's: reading the values as numbers is refused, with the reason.
+    refused = lc101(run(_net("w = torch.log(torch.tensor([3.0, 5.0])).tolist()\nself.p = nn.Linear(1, 1)\n", prelude)))
+    assert "whose last bits the analyser does not reproduce" in refused["Net"]
+    refused = lc101(run(_net("w = int((torch.arange(3, dtype=torch.float32) / 2).sum().item())\n", prelude)))
+    assert "a float32 sum depends on torch's order of addition" in refused["Net"]
+    # A rotary embedding's frequencies: computed, cast to another tensor's dtype, kept as a buffer.
+    report = run(_net("inv = 1.0 / (10000 ** (torch.arange(0, 8, 2).to(device='cpu', dtype=torch.float) / 8))\n"
+                      "inv = inv.to(self_dtype)\nself.register_buffer('inv_freq', inv, persistent=False)\n"
+                      "self.proj = nn.Linear(inv.shape[0], 2)\n", prelude + "self_dtype = torch.float16\n"))
+    assert counts(report) == {"Net": 4 * 2 + 2}, report.problems
+    report = run(_net("r = torch.round(torch.tensor([2.5]) * (torch.log(torch.tensor([2.0])) / 0.6931471805599453))\n"
+                      "self.proj = nn.Linear(r.shape[0], 2)\n", prelude))
+    assert counts(report) == {"Net": 4}, report.problems  # a rounding too close to call: the shape stays

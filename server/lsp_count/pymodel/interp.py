@@ -28,6 +28,7 @@ from lsp_count.pymodel.layers import (FINFO, FUNCTIONAL_NAMES, IINFO, LAYER_ATTR
                                       NOT_A_LAYER_ATTRIBUTE, PARAMETERLESS, STACKS, as_int, bind, dtype_name,
                                       layer_attribute, truth)
 from lsp_count.pymodel import shapes
+from lsp_count.pymodel import tensor_values
 from lsp_count.pymodel.reparam import reparametrization, reparametrize
 from lsp_count.pymodel.values import (BoundV, ClassV, DeviceV, ExtV, FieldV, Inst, ModV, Param, PartialV, RangeV,
                                       SuperV, Sym, TensorV, Unknown, Unresolved, is_unknownish, render, sym_add,
@@ -47,7 +48,7 @@ CONTAINERS = {"ModuleList": "list", "Sequential": "seq", "ModuleDict": "dict", "
               "ParameterDict": "pdict"}
 TENSOR_FACTORIES = {"zeros", "ones", "empty", "randn", "rand", "full", "randint", "eye", "tensor", "arange",
                     "zeros_like", "ones_like", "empty_like", "randn_like", "rand_like", "full_like", "linspace",
-                    "Tensor", "FloatTensor", "LongTensor"}
+                    "Tensor", "FloatTensor", "LongTensor", "as_tensor", "from_numpy"}
 _BINOPS: dict[type, tuple[Callable[[Any, Any], Any], str]] = {
     ast.Add: (operator.add, "+"), ast.Sub: (operator.sub, "-"), ast.Mult: (operator.mul, "*"),
     ast.Div: (operator.truediv, "/"), ast.FloorDiv: (operator.floordiv, "//"), ast.Mod: (operator.mod, "%"),
@@ -1507,7 +1508,8 @@ class Interpreter:
         if isinstance(v, Inst) and v.kind in ("dict", "pdict"):
             return list(v.attrs)
         if isinstance(v, TensorV) and v.values is not None and len(v.shape) == 1:
-            return [TensorV((), (x,)) for x in v.values]  # `for x in torch.linspace(...)`: 0-d tensors
+            # `for x in torch.linspace(...)`: 0-d tensors
+            return [TensorV((), (x,), dtype=v.dtype) for x in _exact_values(v, node)]
         if type(v) is ClassV and v.enum_members is not None:
             return _members(v)
         if is_unknownish(v):
@@ -1554,8 +1556,12 @@ class Interpreter:
             raise Unresolved(f"`{_text(node)}`: no key {key!r}")
         if isinstance(obj, TensorV) and obj.values is not None and len(obj.shape) == 1 and type(key) in (int, slice):
             try:
-                return TensorV((), (obj.values[key],)) if type(key) is int else TensorV(
-                    (len(obj.values[key]),), obj.values[key])
+                errors = obj.errors
+                if type(key) is int:
+                    return TensorV((), (obj.values[key],), dtype=obj.dtype,
+                                   errors=(errors[key],) if errors is not None else None)
+                return TensorV((len(obj.values[key]),), obj.values[key], dtype=obj.dtype,
+                               errors=errors[key] if errors is not None else None)
             except (IndexError, ValueError):
                 raise Unresolved(f"`{_text(node)}`: index out of range")
         if isinstance(obj, (Param, TensorV)):
@@ -1669,13 +1675,17 @@ class Interpreter:
         if isinstance(obj, TensorV):
             if name == "shape":
                 return tuple(obj.shape)
+            if obj.values is not None and name in _VALUE_METHODS:
+                method = _value_method(obj, name, node)
+                if method is not None:
+                    return method
             if name in ("item", "tolist") and obj.values is not None:
-                values = obj.values
+                values = _exact_values(obj, node)
                 if name == "tolist":
                     return BuiltinV(name, lambda: list(values) if obj.shape else values[0])
                 return BuiltinV(name, lambda: obj._one())
             if name == "split" and obj.values is not None and len(obj.shape) == 1:
-                return BuiltinV(name, lambda *a, **k: _split_values(obj.values, a, k, node))
+                return BuiltinV(name, lambda *a, **k: _split_values(_exact_values(obj, node), a, k, node, obj.dtype))
             return self.tensor_attr(obj, name, node)
         if isinstance(obj, DeviceV) and name in ("type", "index"):
             return getattr(obj, name)
@@ -1717,7 +1727,8 @@ class Interpreter:
         if name.endswith("_") and not name.startswith("_") and name not in _RESHAPE_IN_PLACE:
             return BuiltinV(name, lambda *a, **k: obj)  # normal_, zero_, uniform_, fill_, copy_: in place
         if name in _BROADCASTING:  # t.mul(other): the shapes broadcast
-            return BuiltinV(name, lambda other, *a, **k: self.tensor_binop(ast.Mult, obj, other, node))
+            op = _METHOD_OPS.get(name, ast.Mult)
+            return BuiltinV(name, lambda other, *a, **k: self.tensor_binop(op, obj, other, node, operator_syntax=False))
         if name in _SAME_SHAPE:  # laid out as the tensor is (torch preserves strides), but `contiguous()`
             laid_out = name == "contiguous" or _contiguous(obj)
             return BuiltinV(name, lambda *a, **k: TensorV(shape, contiguous=laid_out))
@@ -1759,9 +1770,14 @@ class Interpreter:
             return TensorV(new, contiguous=name == "repeat" or (not strided and _contiguous(obj)))
         return BuiltinV(name, method)
 
-    def tensor_binop(self, op: type, a: Any, b: Any, node: ast.AST) -> Any:
+    def tensor_binop(self, op: type, a: Any, b: Any, node: ast.AST, operator_syntax: bool = True) -> Any:
         """A tensor and a number keep the tensor's shape; two tensors broadcast, or multiply as
-        matrices (``@``), as torch computes it."""
+        matrices (``@``), as torch computes it. The values of small 1-D tensors of known values
+        are computed too (tensor_values.py). ``operator_syntax``: Python's ``/`` (``2 / t`` is
+        ``t.reciprocal() * 2`` in torch), not ``torch.divide``."""
+        valued = _value_operation(op, a, b, operator_syntax)
+        if valued is not None:
+            return valued
         tensors = [x for x in (a, b) if isinstance(x, (TensorV, Param))]
         if len(tensors) == 1 and op is not ast.MatMult:
             return TensorV(tuple(tensors[0].shape), contiguous=_contiguous(tensors[0]))
@@ -2686,7 +2702,7 @@ class Interpreter:
         if name == "numpy.linspace" and 2 <= len(args) + len(kwargs) <= 3 and set(kwargs) <= {"num"}:
             values = _numpy_linspace(*args, **kwargs)  # drop-path rates: `np.linspace(0, rate, depth).tolist()`
             if values is not None:
-                return TensorV((len(values),), values)
+                return TensorV((len(values),), values, dtype="float64")
         if name == "torch.Size":
             return tuple(args[0]) if args else ()
         if parts[0] == "math" and last in _MATH:
@@ -2767,6 +2783,10 @@ class Interpreter:
             return None
         if len(parts) == 2 and parts[0] == "torch" and last in ("cat", "concat", "concatenate", "stack"):
             return self.join_tensors(last, args, kwargs, node)
+        if len(parts) == 2 and parts[0] == "torch" and (last in _TORCH_BINARY or last in _TORCH_VALUE_FUNCTIONS):
+            result = self.torch_value_function(last, args, kwargs, node)
+            if result is not _MISSING:
+                return result
         if len(parts) == 2 and parts[0] == "torch" and last in _ELEMENTWISE and args:
             if isinstance(args[0], (TensorV, Param)):  # torch.log(10 * torch.ones(h, 1, 1)): the same shape
                 return TensorV(tuple(args[0].shape), contiguous=_contiguous(args[0]))
@@ -2776,6 +2796,24 @@ class Interpreter:
             # Tensor functions (torch.tril, torch.cat, ...) return tensors, never modules.
             return Unknown(f"`{name}` returns a tensor whose shape the analyser does not follow")
         return Unknown(f"`{name}` is outside this file and torch.nn; the analyser does not follow it", maybe_module=True)
+
+    def torch_value_function(self, fn: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
+        """torch's elementwise arithmetic (``torch.divide(t, 8)``: shapes broadcast, values are
+        computed where known) and the functions of a tensor's values (``torch.unique``,
+        ``torch.diff``, ``torch.log``); _MISSING for a call this does not take."""
+        if fn in _TORCH_BINARY:
+            if len(args) != 2 or kwargs or not any(type(x) in _TENSORS for x in args):
+                return _MISSING  # an alpha, a rounding mode, an out=: not computed here
+            a, b = args
+            if not all(type(x) in _TENSORS or type(x) in (int, float, bool) for x in (a, b)):
+                return _MISSING
+            return self.tensor_binop(_TORCH_BINARY[fn], a, b, node, operator_syntax=False)
+        if len(args) != 1 or type(args[0]) is not TensorV or args[0].values is None or args[0].dtype is None:
+            return _MISSING
+        method = _value_method(args[0], fn, node)
+        if method is None:
+            return _MISSING
+        return self.call(method, [], kwargs, node, _DUMMY_ENV(self))
 
     def repeat(self, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
         """``itertools.repeat(x, n)``: n copies of x (timm's ``to_2tuple`` is ``tuple(repeat(x, 2))``);
@@ -2852,8 +2890,16 @@ class Interpreter:
                 return TensorV(tuple(src.shape))
             raise Unresolved(f"`{_text(node)}`: the source tensor's shape is unknown"
                              + (f" ({why_of(src)})" if is_unknownish(src) else ""))
-        if fn == "tensor":
-            data = args[0] if args else None
+        if fn in ("Tensor", "FloatTensor", "LongTensor", "from_numpy") and len(args) == 1 and not kwargs and \
+                _values_of(args[0]) is not None:
+            # torch.Tensor(np.linspace(...)): the array's values as float32 (from_numpy: in its dtype)
+            dtype = {"Tensor": "torch.float32", "FloatTensor": "torch.float32", "LongTensor": "torch.int64"}.get(fn)
+            return _tensor_from_values(args[0], ExtV(dtype) if dtype else None, node)
+        if fn in ("tensor", "as_tensor"):
+            data = args[0] if args else kwargs.get("data")
+            valued = _tensor_from_values(data, kwargs.get("dtype"), node)
+            if valued is not None:
+                return valued
             if isinstance(data, (int, float, bool)):
                 return TensorV(())
             if isinstance(data, (list, tuple)):
@@ -2873,7 +2919,7 @@ class Interpreter:
                 steps = as_int(args[2] if len(args) > 2 else kwargs.get("steps"), "steps")
                 start = args[0] if args else kwargs.get("start")
                 end = args[1] if len(args) > 1 else kwargs.get("end")
-                return TensorV((steps,), _linspace(start, end, steps))
+                return TensorV((steps,), _linspace(start, end, steps), dtype="float32")
             vals = [as_int(a, "arange bound") for a in args]
             if any(isinstance(v, Sym) for v in vals):
                 raise Unresolved(f"`{_text(node)}`: the length depends on {'; '.join(why_of(v) for v in vals if isinstance(v, Sym))}")
@@ -2881,7 +2927,14 @@ class Interpreter:
                 r = range(*vals)
             except (TypeError, ValueError) as exc:  # no bounds, a step of 0
                 raise Unresolved(f"`{_text(node)}`: {exc} (torch raises)")
-            return TensorV((len(r),), tuple(r) if len(r) <= MAX_ITERATIONS else None)
+            dtype = _dtype_argument(kwargs.get("dtype"))
+            values = tuple(r) if len(r) <= MAX_ITERATIONS else None
+            if values is not None and dtype is not None and dtype != "int64":
+                try:
+                    values = tuple(tensor_values.cast_number(x, dtype) for x in values)
+                except tensor_values.Undecidable:
+                    values, dtype = None, None
+            return TensorV((len(r),), values, dtype=(dtype or "int64") if values is not None else None)
         if fn == "full":
             size = args[0] if args else kwargs.get("size")
             return TensorV(tuple(as_int(d, "size") for d in (size if isinstance(size, (tuple, list)) else (size,))))
@@ -2997,7 +3050,8 @@ def _fan_in_and_fan_out(tensor: Any, node: ast.AST) -> tuple[Any, Any]:
     return shape[1] * receptive, shape[0] * receptive
 
 
-def _split_values(values: tuple[Any, ...], args: tuple[Any, ...], kwargs: dict[str, Any], node: ast.AST) -> tuple[TensorV, ...]:
+def _split_values(values: tuple[Any, ...], args: tuple[Any, ...], kwargs: dict[str, Any], node: ast.AST,
+                  dtype: str | None = None) -> tuple[TensorV, ...]:
     """``torch.linspace(0, rate, sum(depths)).split(depths)``: a 1-D tensor of known values in
     pieces of the given sizes (a list), or of one size (an int, the last piece shorter), as torch
     splits it; the stage-by-stage stochastic-depth rates of ConvNeXt and other timm models."""
@@ -3013,9 +3067,154 @@ def _split_values(values: tuple[Any, ...], args: tuple[Any, ...], kwargs: dict[s
         raise Unresolved(f"`{_text(node)}`: sizes summing to {sum(sizes)} split {len(values)} values (torch raises)")
     pieces, start = [], 0
     for n in sizes:
-        pieces.append(TensorV((n,), values[start:start + n]))
+        pieces.append(TensorV((n,), values[start:start + n], dtype=dtype))
         start += n
     return tuple(pieces)
+
+
+# --- the values of small tensors (tensor_values.py) ------------------------------------------
+
+_VALUED_LIMIT = 4_096  # values computed for tensors of at most this many (RegNet's widths: a few dozen)
+_VALUE_OPS = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div", ast.FloorDiv: "floordiv",
+              ast.Mod: "mod", ast.Pow: "pow"}
+_METHOD_OPS = {"add": ast.Add, "sub": ast.Sub, "mul": ast.Mult, "div": ast.Div, "pow": ast.Pow}
+# torch.<name>(a, b): elementwise arithmetic, as the operator (torch.divide is true division).
+_TORCH_BINARY = {"add": ast.Add, "sub": ast.Sub, "subtract": ast.Sub, "mul": ast.Mult, "multiply": ast.Mult,
+                 "div": ast.Div, "divide": ast.Div, "true_divide": ast.Div, "pow": ast.Pow,
+                 "floor_divide": ast.FloorDiv, "remainder": ast.Mod}
+_CASTS = {"int": "int32", "long": "int64", "short": "int16", "float": "float32", "double": "float64"}
+_VALUE_METHODS = frozenset(_CASTS) | tensor_values.UNARY_FUNCTIONS | {"to", "unique", "diff", "max", "min", "sum"}
+_TORCH_VALUE_FUNCTIONS = tensor_values.UNARY_FUNCTIONS | {"unique", "diff", "max", "min", "sum"}
+
+
+def _values_of(v: Any) -> "tensor_values.Values | None":
+    if type(v) is TensorV and v.values is not None and v.dtype is not None and len(v.shape) <= 1:
+        return tensor_values.Values(v.values, v.dtype, v.errors)
+    return None
+
+
+def _valued(shape: tuple[Any, ...], values: "tensor_values.Values") -> TensorV:
+    return TensorV(shape, values.items, dtype=values.dtype, errors=values.errors)
+
+
+def _value_operation(op: type, a: Any, b: Any, operator_syntax: bool) -> TensorV | None:
+    """``a op b`` with their values, when both are tensors of known values or numbers (at least
+    one a tensor, of at most _VALUED_LIMIT values); None otherwise, or where torch's result is not
+    reproduced exactly (the caller keeps the shape only)."""
+    name = _VALUE_OPS.get(op)
+    if name is None:
+        return None
+    va, vb = _values_of(a), _values_of(b)
+    if va is None and vb is None:
+        return None
+    if (va is None and type(a) not in (int, float, bool)) or (vb is None and type(b) not in (int, float, bool)):
+        return None
+    if max(len(v.items) for v in (va, vb) if v is not None) > _VALUED_LIMIT:
+        return None
+    if name == "div" and operator_syntax and va is None:
+        name = "rdiv"  # Python's `2 / t` is `t.reciprocal() * 2` in torch
+    try:
+        shape = shapes.broadcast_shape(tuple(a.shape) if va is not None else (), tuple(b.shape) if vb is not None else ())
+        result = tensor_values.binary(name, va if va is not None else a, len(a.shape) if va is not None else 0,
+                                      vb if vb is not None else b, len(b.shape) if vb is not None else 0)
+    except (tensor_values.Undecidable, shapes.ShapeError):
+        return None
+    return _valued(shape, result) if shape is not None else None
+
+
+def _exact_values(t: TensorV, node: ast.AST) -> tuple[Any, ...]:
+    """A tensor's values read as Python numbers: refused where torch may have computed them
+    differently (tensor_values.exact_items)."""
+    if t.errors is None or t.values is None:
+        return t.values  # type: ignore[return-value]
+    try:
+        return tensor_values.exact_items(tensor_values.Values(t.values, t.dtype or "float32", t.errors),
+                                         f"`{_text(node)}`")
+    except tensor_values.Undecidable as exc:
+        raise Unresolved(str(exc))
+
+
+def _dtype_argument(dtype: Any) -> str | None:
+    return dtype_name(dtype.name) if type(dtype) is ExtV else None
+
+
+def _tensor_from_values(data: Any, dtype: Any, node: ast.AST) -> TensorV | None:
+    """``torch.tensor(data)`` of known numbers (a flat list, or a tensor or array of known
+    values): its values in torch's dtype for them (ints int64, floats float32, an array's its
+    own), or the dtype asked for; None for anything else."""
+    wanted = _dtype_argument(dtype)
+    if dtype is not None and wanted is None:
+        return None
+    source = _values_of(data)
+    if source is None:
+        if not isinstance(data, (list, tuple)) or not data or len(data) > _VALUED_LIMIT or not all(
+                type(x) in (int, float, bool) for x in data):
+            return None
+        kinds = {type(x) for x in data}
+        inferred = "float32" if float in kinds else "int64" if int in kinds else "bool"
+        try:
+            source = tensor_values.Values(tuple(tensor_values.cast_number(x, inferred) for x in data), inferred)
+        except tensor_values.Undecidable:
+            return None
+    try:
+        values = tensor_values.cast_values(source, wanted) if wanted is not None else source
+    except tensor_values.Undecidable as exc:
+        raise Unresolved(f"`{_text(node)}`: {exc}")
+    return _valued((len(values.items),), values)
+
+
+def _value_method(t: TensorV, name: str, node: ast.AST) -> BuiltinV | None:
+    """A method of a tensor of known values that computes them (``.int()``, ``.round()``,
+    ``.max()``, ``.unique()``); None where the shape-only path answers (no dtype, 2-D)."""
+    values = _values_of(t)
+    if values is None:
+        return None
+
+    def cast(dtype: Any = None, *args: Any, **kwargs: Any) -> TensorV:
+        target = _CASTS.get(name) or _dtype_argument(kwargs.get("dtype", dtype))
+        if target is None:
+            if name == "to" and (type(dtype) is DeviceV or isinstance(dtype, str)) and "dtype" not in kwargs:
+                return t  # .to("cpu"): the same values
+            return TensorV(tuple(t.shape))  # another tensor's dtype: the values are not known
+        return elementwise(tensor_values.cast_values, values, target)
+
+    def elementwise(fn: Callable[..., Any], *args: Any) -> TensorV:
+        """The values computed, or where torch's are not reproduced, the shape alone (as for a
+        tensor of unknown values)."""
+        try:
+            return _valued(tuple(t.shape), fn(*args))
+        except tensor_values.Undecidable:
+            return TensorV(tuple(t.shape))
+
+    def computed(fn: Callable[..., Any], *args: Any) -> Any:
+        try:
+            return fn(*args)
+        except tensor_values.Undecidable as exc:
+            raise Unresolved(f"`{_text(node)}`: {exc}")
+
+    def unique(sorted: Any = True, return_inverse: Any = False, return_counts: Any = False, dim: Any = None) -> Any:
+        if return_inverse or dim is not None:
+            raise Unresolved(f"`{_text(node)}`: the analyser computes unique values and their counts only")
+        distinct, counts = computed(tensor_values.unique, values)
+        out = _valued((len(distinct.items),), distinct)
+        return (out, _valued((len(counts.items),), counts)) if return_counts else out
+
+    def reduced(dim: Any = None, keepdim: Any = False) -> TensorV:
+        if dim is not None or keepdim:
+            raise Unresolved(f"`{_text(node)}`: the analyser reduces a whole 1-D tensor only")
+        return _valued((), computed(tensor_values.reduce, name, values))
+
+    if name in _CASTS or name == "to":
+        return BuiltinV(name, cast)
+    if name in tensor_values.UNARY_FUNCTIONS:
+        return BuiltinV(name, lambda: elementwise(tensor_values.unary, name, values))
+    if name == "unique":
+        return BuiltinV(name, unique)
+    if name == "diff":
+        return BuiltinV(name, lambda: _valued((max(len(values.items) - 1, 0),), computed(tensor_values.diff, values)))
+    if name in ("max", "min", "sum"):
+        return BuiltinV(name, reduced)
+    return None
 
 
 def _quantization_module(parts: list[str], origin: Span | None) -> Any:

@@ -176,6 +176,10 @@ class TensorV:
     # False after an operation that may leave it strided (expand, transpose, a slice): `view`
     # needs a compatible layout, which the analyser does not track, so it says so there.
     contiguous: bool = True
+    # With the values: their dtype where known, and where torch may compute them differently in
+    # the last bits (log, pow), a bound on the difference (tensor_values.py).
+    dtype: str | None = None
+    errors: tuple[float, ...] | None = None
 
     def __float__(self) -> float:  # float(rate), as torch allows for one element
         return float(self._one())
