@@ -1176,3 +1176,9 @@ def test_values_torch_may_compute_differently_are_refused_where_read_and_kept_as
     report = run(_net("r = torch.round(torch.tensor([2.5]) * (torch.log(torch.tensor([2.0])) / 0.6931471805599453))\n"
                       "self.proj = nn.Linear(r.shape[0], 2)\n", prelude))
     assert counts(report) == {"Net": 4}, report.problems  # a rounding too close to call: the shape stays
+
+
+def test_a_tuple_to_torch_tensor_that_may_be_data_or_a_size_is_refused() -> None:
+    # torch.Tensor((2, 5)) holds 2 and 5; torch.Tensor(x.size()) is 2 x 5: a tuple held in a name is either.
+    refused = lc101(run(_net("shape = (2, 5)\nself.p = nn.Parameter(torch.Tensor(shape))\n", "import torch\n")))
+    assert "a tuple is the tensor's data, a torch.Size its size" in refused["Net"]

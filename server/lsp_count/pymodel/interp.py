@@ -2938,6 +2938,14 @@ class Interpreter:
         if fn == "full":
             size = args[0] if args else kwargs.get("size")
             return TensorV(tuple(as_int(d, "size") for d in (size if isinstance(size, (tuple, list)) else (size,))))
+        if fn in _LEGACY_CONSTRUCTORS and len(args) == 1 and not kwargs and isinstance(args[0], (tuple, list)):
+            # torch.Tensor([3, 4]) holds the data 3 and 4; torch.Tensor(x.size()), a torch.Size, is a size.
+            argument = node.args[0] if isinstance(node, ast.Call) and node.args else None
+            if isinstance(args[0], list) or isinstance(argument, ast.Tuple):
+                return _legacy_data(fn, args[0], node)
+            if not _is_size_expression(argument):
+                raise Unresolved(f"`{_text(node)}`: a tuple is the tensor's data, a torch.Size its size; which "
+                                 f"this one is, the analyser does not know")
         dims = args
         if fn == "randint":
             dims = [args[-1]] if args else [kwargs.get("size")]
@@ -3085,6 +3093,36 @@ _TORCH_BINARY = {"add": ast.Add, "sub": ast.Sub, "subtract": ast.Sub, "mul": ast
 _CASTS = {"int": "int32", "long": "int64", "short": "int16", "float": "float32", "double": "float64"}
 _VALUE_METHODS = frozenset(_CASTS) | tensor_values.UNARY_FUNCTIONS | {"to", "unique", "diff", "max", "min", "sum"}
 _TORCH_VALUE_FUNCTIONS = tensor_values.UNARY_FUNCTIONS | {"unique", "diff", "max", "min", "sum"}
+
+
+_LEGACY_CONSTRUCTORS = {"Tensor": "float32", "FloatTensor": "float32", "LongTensor": "int64"}
+
+
+def _legacy_data(fn: str, data: list[Any] | tuple[Any, ...], node: ast.AST) -> TensorV:
+    """``torch.Tensor([3, 4])``: a tensor of that data (its shape from the nesting; the values of
+    a flat list of numbers kept, in the constructor's dtype)."""
+    shape: list[int] = []
+    level: Any = data
+    while isinstance(level, (list, tuple)):
+        shape.append(len(level))
+        level = level[0] if level else None
+    if not all(isinstance(x, (int, float, bool, list, tuple)) for x in data):
+        raise Unresolved(f"`{_text(node)}`: the data is not known numbers")
+    valued = _tensor_from_values(list(data), ExtV(f"torch.{_LEGACY_CONSTRUCTORS[fn]}"), node) if len(shape) == 1 else None
+    return valued if valued is not None else TensorV(tuple(shape))
+
+
+def _is_size_expression(e: ast.expr | None) -> bool:
+    """``x.size()``, ``x.shape``, ``torch.Size(...)`` or a slice of one: a torch.Size."""
+    while isinstance(e, ast.Subscript) and isinstance(e.slice, ast.Slice):
+        e = e.value
+    if isinstance(e, ast.Attribute):
+        return e.attr == "shape"
+    if isinstance(e, ast.Call):
+        func = e.func
+        return (isinstance(func, ast.Attribute) and func.attr in ("size", "Size")) or (
+            isinstance(func, ast.Name) and func.id == "Size")
+    return False
 
 
 def _values_of(v: Any) -> "tensor_values.Values | None":
