@@ -137,3 +137,28 @@ def test_a_function_asked_for_by_name_has_a_larger_step_budget_than_a_class() ->
     messages = {p.message.split("`")[1]: p.message for p in report.problems if p.code == "LC101"}
     assert "took more than 60,000 steps" in messages["Slow"]
     assert "took more than 200,000 steps" in messages["endless()"]
+
+
+def test_the_functions_alone_are_counted_when_the_classes_are_not_asked_for() -> None:
+    """The hover on a function's `def` asks for that function alone: the document's own analysis
+    counted its classes."""
+    text = SOURCE + textwrap.dedent('''
+        class Head(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(4, 4)
+
+
+        class Open(nn.Module):
+            def __init__(self, width):
+                super().__init__()
+                self.fc = nn.Linear(width, 4)
+    ''')
+    both = analyze_text(text, "factories.py", AnalyzeOptions(functions=("wide",)))
+    alone = analyze_text(text, "factories.py", AnalyzeOptions(functions=("wide",), classes=False))
+    assert [m.name for m in both.models] == ["Head", "wide()"] and [m.name for m in alone.models] == ["wide()"]
+    assert alone.models[0].tree.total == both.models[1].tree.total == 72
+    assert any(p.message.startswith("`Open`") for p in both.problems)
+    assert not any(p.message.startswith("`Open`") for p in alone.problems)  # its LC101 is the document's
+    # Without functions asked for, the option changes nothing: the classes are what is counted.
+    assert [m.name for m in analyze_text(text, "factories.py", AnalyzeOptions(classes=False)).models] == ["Head"]

@@ -1182,3 +1182,12 @@ def test_a_tuple_to_torch_tensor_that_may_be_data_or_a_size_is_refused() -> None
     # torch.Tensor((2, 5)) holds 2 and 5; torch.Tensor(x.size()) is 2 x 5: a tuple held in a name is either.
     refused = lc101(run(_net("shape = (2, 5)\nself.p = nn.Parameter(torch.Tensor(shape))\n", "import torch\n")))
     assert "a tuple is the tensor's data, a torch.Size its size" in refused["Net"]
+
+
+@pytest.mark.parametrize("statement", ["break", "continue"])
+def test_break_outside_a_loop_is_pythons_syntax_error_not_an_analyser_bug(statement: str) -> None:
+    # ast.parse accepts it (found by fuzzing); Python's compiler refuses the file.
+    refused = lc101(run(_net(f"if True:\n    {statement}\nself.p = nn.Linear(1, 1)\n")))
+    assert f"`{statement}` outside a loop in `__init__`" in refused["Net"]
+    refused = lc101(run(_net("self.p = nn.Linear(gen(), 1)\n", f"def gen():\n    {statement}\n    yield 1\n")))
+    assert f"`{statement}` outside a loop in `gen`" in refused["Net"]

@@ -34,6 +34,9 @@ class AnalyzeOptions:
     # Python files: module-level functions also counted as models, each by what calling it with no
     # arguments returns (timm's ``resnet50()``); reported as ``name()``.
     functions: tuple[str, ...] = ()
+    # Python files: False counts the functions alone (the hover on a function's `def`: the file's
+    # classes were counted by the document's own analysis).
+    classes: bool = True
 
 
 # suffix -> "module:function"

@@ -288,7 +288,7 @@ def count_function_of(analysis: Analysis, name: str, memo: PythonMemo | None = N
         return FunctionCount(None, None)
     # Never --execute here: a hover must not start the file in a subprocess.
     again = analyze_document(analysis.uri, analysis.version, analysis.text, analysis.path,
-                             replace(analysis.options, functions=(name,), execute=False), memo)
+                             replace(analysis.options, functions=(name,), execute=False, classes=False), memo)
     label = f"{name}()"
     model = next((m for m in again.models if m.name == label), None)
     # Its LC101 / LC102, or an analyser bug (LC001) that names it; not the file's other findings.

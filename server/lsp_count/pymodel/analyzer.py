@@ -259,8 +259,9 @@ def _interpret(text: str, path: str, options: Any, body: list[ast.stmt], problem
         problems.append(_internal_error(exc, "this file", None))
         return FileReport(path, (), tuple(problems), recognized=True, lines=lines)
     top = {id(s) for s in body}
-    classes = [c for c in scope.classes if c.is_module and id(c.node) in top]
     functions = getattr(options, "functions", ()) if options is not None else ()
+    counts_classes = getattr(options, "classes", True) if options is not None else True
+    classes = [c for c in scope.classes if c.is_module and id(c.node) in top] if counts_classes or not functions else []
     if not classes and not functions:
         return FileReport(path, (), tuple(problems), recognized=False, lines=lines)
     if ctx.environment:  # read by the file's own statements, at import

@@ -2288,6 +2288,10 @@ class Interpreter:
             except _Return as r:
                 return r.value
             return None
+        except (_Break, _Continue) as exc:  # ast.parse takes it; Python's compiler refuses the file
+            word = "break" if isinstance(exc, _Break) else "continue"
+            raise Unresolved(f"`{word}` outside a loop in `{fn.name}` ({fn.env.module.where(fn.node.lineno)}): "
+                             f"Python refuses to compile the file (SyntaxError)")
         finally:
             self.ctx.depth -= 1
 
