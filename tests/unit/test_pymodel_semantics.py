@@ -312,9 +312,9 @@ def test_assigning_into_a_tensor_keeps_its_shape() -> None:
 
 
 @pytest.mark.parametrize("body, reason", [
-    # Values the analyser keeps would change under it.
-    ("rates = torch.linspace(0, 1, 4)\nrates[0] = 0.5\nself.proj = nn.Linear(1, 1)\n",
-     "the analyser does not follow assigning into a tensor whose values it keeps"),
+    # Values the analyser keeps change under it: they are not known any more.
+    ("rates = torch.linspace(0, 1, 4)\nrates[0] = 0.5\nself.proj = nn.Linear(int(rates[1].item() * 8), 1)\n",
+     "the tensor's values are not known to the analyser"),
     # A module put into a value the analyser does not know would be lost.
     ("table = helper()\ntable['a'] = nn.Linear(2, 2)\nself.heads = nn.Linear(1, 1)\n",
      "`table['a']` puts a module or parameter into a value the analyser does not know: `lib.helper` is outside"),
@@ -1191,3 +1191,11 @@ def test_break_outside_a_loop_is_pythons_syntax_error_not_an_analyser_bug(statem
     assert f"`{statement}` outside a loop in `__init__`" in refused["Net"]
     refused = lc101(run(_net("self.p = nn.Linear(gen(), 1)\n", f"def gen():\n    {statement}\n    yield 1\n")))
     assert f"`{statement}` outside a loop in `gen`" in refused["Net"]
+
+
+def test_values_changed_in_place_are_forgotten_where_not_computed() -> None:
+    prelude = "import torch\n"
+    for change in ("t[0] = 9", "t.normal_()", "t.clamp_(0, 1)", "t += torch.ones(2) * n", "t.add_(n)"):
+        refused = lc101(run(_net(f"t = torch.tensor([1.0, 2.0])\n{change}\nself.p = nn.Linear(int(t.max().item()), 1)\n",
+                                 prelude + "import os\nn = int(os.environ['N'])\n")))
+        assert "Net" in refused, change  # the values are not known any more: never the old ones

@@ -785,11 +785,39 @@ class Interpreter:
         else:
             raise Unresolved(f"`{type(s).__name__}` statement on {env.module.where(s.lineno)} is not followed")
 
+    def values_in_place(self, t: TensorV, name: str, args: tuple[Any, ...], kwargs: dict[str, Any],
+                        node: ast.AST) -> TensorV:
+        """An in-place method of a tensor whose values the analysis keeps: ``add_`` and its kin
+        compute them, ``zero_`` / ``fill_`` set them; any other leaves them unknown."""
+        op = _METHOD_OPS.get(name[:-1])
+        if op is not None and len(args) == 1 and not kwargs:
+            result = self.tensor_binop(op, t, args[0], node, operator_syntax=False)
+            _set_values(t, result if isinstance(result, TensorV) and tuple(result.shape) == tuple(t.shape) else None)
+        elif name in ("zero_", "fill_") and t.dtype is not None and (name == "zero_" or (
+                len(args) == 1 and not kwargs and type(args[0]) in (int, float, bool))):
+            try:
+                value = tensor_values.cast_number(args[0] if args else 0, t.dtype)
+            except tensor_values.Undecidable:
+                _forget_values(t)
+            else:
+                _set_values(t, TensorV(tuple(t.shape), (value,) * len(t.values or ()), dtype=t.dtype))
+        else:
+            _forget_values(t)
+        return t
+
     def in_place(self, op: type, current: Any, value: Any, s: ast.AugAssign) -> Any:
         """``current op= value`` where Python changes ``current`` itself (every name holding it sees
         the change): a list's ``+=``, a dict's or a set's ``|=``, a ModuleList's ``+=`` (torch's
         __iadd__: extend), a Sequential's ``+=`` of another. _MISSING for the rest, computed as ``op``."""
         t = type(current)
+        if t is TensorV or t is Param:  # torch's `t += x` changes t itself
+            result = self.tensor_binop(op, current, value, s)
+            if isinstance(result, TensorV) and tuple(result.shape) != tuple(current.shape) and all(
+                    type(d) is int for d in (*result.shape, *current.shape)):
+                raise Unresolved(f"`{_text(s)}`: the result's shape {tuple(result.shape)} is not the tensor's "
+                                 f"{tuple(current.shape)} (torch raises)")
+            _set_values(current, result if t is TensorV and isinstance(result, TensorV) else None)
+            return current
         if op is ast.Add and (t is list or (t is Inst and current.kind in ("list", "plist"))):
             items = self.iterate(value, s.value)
             size = len(current) if t is list else len(current.attrs)
@@ -1077,8 +1105,9 @@ class Interpreter:
             except (IndexError, TypeError, KeyError) as exc:
                 raise Unresolved(f"`{_text(node)}` raises {type(exc).__name__}")
             return
-        if isinstance(obj, Param) or (isinstance(obj, TensorV) and obj.values is None):
-            return  # written in place (`inv_freq[mask] = ...`): the shape stays
+        if isinstance(obj, (Param, TensorV)):
+            _forget_values(obj)
+            return  # written in place (`inv_freq[mask] = ...`): the shape stays, the values are not known
         if isinstance(obj, Unknown | Sym):
             if (isinstance(value, Inst) and value.is_module) or isinstance(value, Param):
                 raise Unresolved(f"`{_text(node)}` puts a module or parameter into a value the analyser does not "
@@ -1686,6 +1715,9 @@ class Interpreter:
                 return BuiltinV(name, lambda: obj._one())
             if name == "split" and obj.values is not None and len(obj.shape) == 1:
                 return BuiltinV(name, lambda *a, **k: _split_values(_exact_values(obj, node), a, k, node, obj.dtype))
+            if name in ("item", "tolist") and obj.values is None:
+                return Unknown(f"`{_text(node)}`: the tensor's values are not known to the analyser (made from "
+                               f"unknown values, written in place or filled at random)")
             return self.tensor_attr(obj, name, node)
         if isinstance(obj, DeviceV) and name in ("type", "index"):
             return getattr(obj, name)
@@ -1725,7 +1757,10 @@ class Interpreter:
         if name == "ndim":
             return len(shape)
         if name.endswith("_") and not name.startswith("_") and name not in _RESHAPE_IN_PLACE:
-            return BuiltinV(name, lambda *a, **k: obj)  # normal_, zero_, uniform_, fill_, copy_: in place
+            # normal_, zero_, uniform_, fill_, copy_, add_: in place, the shape kept
+            if isinstance(obj, TensorV) and obj.values is not None:
+                return BuiltinV(name, lambda *a, **k: self.values_in_place(obj, name, a, k, node))
+            return BuiltinV(name, lambda *a, **k: obj)
         if name in _BROADCASTING:  # t.mul(other): the shapes broadcast
             op = _METHOD_OPS.get(name, ast.Mult)
             return BuiltinV(name, lambda other, *a, **k: self.tensor_binop(op, obj, other, node, operator_syntax=False))
@@ -3129,6 +3164,25 @@ def _is_size_expression(e: ast.expr | None) -> bool:
     return False
 
 
+def _set_values(t: TensorV | Param, source: TensorV | None) -> None:
+    """``t``'s values become ``source``'s (computed in place, in ``t``'s dtype), or unknown. A
+    tensor is changed where torch changes it, so every name holding it sees the change."""
+    if type(t) is not TensorV:
+        return
+    if source is None or source.values is None or source.dtype != t.dtype or t.dtype is None:
+        _forget_values(t)
+        return
+    object.__setattr__(t, "values", source.values)
+    object.__setattr__(t, "errors", source.errors)
+
+
+def _forget_values(t: TensorV | Param) -> None:
+    if type(t) is TensorV and t.values is not None:
+        object.__setattr__(t, "values", None)
+        object.__setattr__(t, "dtype", None)
+        object.__setattr__(t, "errors", None)
+
+
 def _values_of(v: Any) -> "tensor_values.Values | None":
     if type(v) is TensorV and v.values is not None and v.dtype is not None and len(v.shape) <= 1:
         return tensor_values.Values(v.values, v.dtype, v.errors)
@@ -4111,7 +4165,7 @@ def _as_buffer(data: Any) -> Any:
     """A buffer's tensor: never a parameter or a module, whatever the analyser made of its value; a
     value whose shape it does not know stays unknown (a 0-d tensor here would be a silent guess)."""
     if isinstance(data, (TensorV, Param)):
-        return TensorV(tuple(data.shape), data.values if isinstance(data, TensorV) else None)
+        return data if isinstance(data, TensorV) else TensorV(tuple(data.shape))  # the tensor itself, as torch keeps it
     if is_unknownish(data):
         return Unknown(f"a buffer made from an unresolved value: {why_of(data)}")
     return Unknown(f"a buffer made from {type(data).__name__}, not a tensor the analyser built")
