@@ -142,3 +142,19 @@ def test_type_promotion_is_torchs() -> None:
         t, u = torch.tensor([3, 4], dtype=left), torch.tensor([5, 6], dtype=right)
         ours = tv.binary("add", tv.Values(tuple(t.tolist()), str(left)[6:]), 1, tv.Values(tuple(u.tolist()), str(right)[6:]), 1)
         assert ours.dtype == str((t + u).dtype)[6:], (left, right)
+
+
+@settings(max_examples=100, deadline=None)
+@given(items=st.lists(st.integers(-1000, 1000), min_size=1, max_size=30),
+       dtype=st.sampled_from(["int64", "int32", "uint8"]))
+def test_unique_diff_and_cumsum_of_integers_are_torchs(items: list[int], dtype: str) -> None:
+    if dtype == "uint8":
+        items = [abs(x) % 256 for x in items]
+    t = torch.tensor(items, dtype=getattr(torch, dtype))
+    v = tv.Values(tuple(items), dtype)
+    distinct, counts = tv.unique(v)
+    theirs, their_counts = torch.unique(t, return_counts=True)
+    assert (list(distinct.items), list(counts.items)) == (theirs.tolist(), their_counts.tolist())
+    assert list(tv.cumsum(v).items) == t.cumsum(0).tolist() and tv.cumsum(v).dtype == str(t.cumsum(0).dtype)[6:]
+    if len(items) > 1 and dtype != "uint8":  # uint8 differences wrap around in torch
+        assert list(tv.diff(v).items) == torch.diff(t).tolist()

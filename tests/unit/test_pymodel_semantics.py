@@ -1154,6 +1154,8 @@ def test_a_dataclass_bases_generated_init_runs_through_super_and_keeps_other_att
     ("int(torch.tensor([7, 9]).float().max().item())", 9),
     ("len(torch.Tensor(np.linspace(0, 1, 5)).split([2, 3])[1].tolist())", 3),
     ("int(torch.tensor([1, 2, 3]).sum().item())", 6),
+    ("torch.tensor([1, 2, 3], device='cpu').cumsum(0).tolist()[2]", 6),  # Hiera's stage ends
+    ("len(torch.Size([2, 3]))", 2),
 ])
 def test_the_values_of_small_tensors_decide_sizes_as_torch_computes_them(expression: str, width: int) -> None:
     prelude = "import math\nimport numpy as np\nimport torch\n"
@@ -1199,3 +1201,8 @@ def test_values_changed_in_place_are_forgotten_where_not_computed() -> None:
         refused = lc101(run(_net(f"t = torch.tensor([1.0, 2.0])\n{change}\nself.p = nn.Linear(int(t.max().item()), 1)\n",
                                  prelude + "import os\nn = int(os.environ['N'])\n")))
         assert "Net" in refused, change  # the values are not known any more: never the old ones
+
+
+def test_torch_size_of_separate_ints_is_pythons_type_error_not_an_analyser_bug() -> None:
+    refused = lc101(run(_net("self.p = nn.Parameter(torch.zeros(torch.Size(4, 3)))\n", "import torch\n")))
+    assert "torch.Size takes one sequence of sizes (TypeError)" in refused["Net"]  # found by fuzzing

@@ -2743,7 +2743,11 @@ class Interpreter:
             if values is not None:
                 return TensorV((len(values),), values, dtype="float64")
         if name == "torch.Size":
-            return tuple(args[0]) if args else ()
+            if not args and not kwargs:
+                return ()
+            if len(args) == 1 and not kwargs:
+                return tuple(self.iterate(args[0], node))
+            raise _Raised(f"`{_text(node)}`: torch.Size takes one sequence of sizes (TypeError)", ExtV("TypeError"))
         if parts[0] == "math" and last in _MATH:
             if any(is_unknownish(a) for a in args):  # a formula in Sym sizes; an Unknown says why
                 return _unknown_in(args) or sym_opaque(f"{last}({', '.join(render(a) for a in args)})", *args)
@@ -3130,8 +3134,9 @@ _TORCH_BINARY = {"add": ast.Add, "sub": ast.Sub, "subtract": ast.Sub, "mul": ast
                  "div": ast.Div, "divide": ast.Div, "true_divide": ast.Div, "pow": ast.Pow,
                  "floor_divide": ast.FloorDiv, "remainder": ast.Mod}
 _CASTS = {"int": "int32", "long": "int64", "short": "int16", "float": "float32", "double": "float64"}
-_VALUE_METHODS = frozenset(_CASTS) | tensor_values.UNARY_FUNCTIONS | {"to", "unique", "diff", "max", "min", "sum"}
-_TORCH_VALUE_FUNCTIONS = tensor_values.UNARY_FUNCTIONS | {"unique", "diff", "max", "min", "sum"}
+_VALUE_METHODS = frozenset(_CASTS) | tensor_values.UNARY_FUNCTIONS | {"to", "unique", "diff", "max", "min", "sum",
+                                                                      "cumsum"}
+_TORCH_VALUE_FUNCTIONS = tensor_values.UNARY_FUNCTIONS | {"unique", "diff", "max", "min", "sum", "cumsum"}
 
 
 _LEGACY_CONSTRUCTORS = {"Tensor": "float32", "FloatTensor": "float32", "LongTensor": "int64"}
@@ -3308,6 +3313,12 @@ def _value_method(t: TensorV, name: str, node: ast.AST) -> BuiltinV | None:
         return BuiltinV(name, unique)
     if name == "diff":
         return BuiltinV(name, lambda: _valued((max(len(values.items) - 1, 0),), computed(tensor_values.diff, values)))
+    if name == "cumsum":
+        def cumsum(dim: Any, dtype: Any = None) -> TensorV:
+            if dim not in (0, -1) or dtype is not None:
+                raise Unresolved(f"`{_text(node)}`: the analyser sums a 1-D tensor's values along it only")
+            return _valued(tuple(t.shape), computed(tensor_values.cumsum, values))
+        return BuiltinV(name, cumsum)
     if name in ("max", "min", "sum"):
         return BuiltinV(name, reduced)
     return None

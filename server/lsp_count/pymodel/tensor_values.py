@@ -336,6 +336,19 @@ def reduce(fn: str, t: Values) -> Values:
     raise Undecidable(f"`{fn}` is not computed")
 
 
+def cumsum(t: Values) -> Values:
+    """``t.cumsum(0)`` of integers (int64, as torch sums them; floats are accumulated in a wider
+    type than they are stored in, which is not reproduced)."""
+    if t.dtype not in INT_DTYPES:
+        raise Undecidable("a cumulative sum of floats depends on how torch accumulates it")
+    out, total = [], 0
+    for x in t.items:
+        total += x
+        _check_range(total, "int64")
+        out.append(total)
+    return Values(tuple(out), "int64")  # torch sums integers into int64
+
+
 def diff(t: Values) -> Values:
     """``torch.diff(t)``: each value minus the one before."""
     return binary("sub", Values(t.items[1:], t.dtype, t.errors[1:] if t.errors else None), 1,
