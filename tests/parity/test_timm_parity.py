@@ -63,15 +63,20 @@ ENTRYPOINTS = {"deit.py": 4, "cait.py": 2, "hieradet_sam2.py": 1, "crossvit.py":
                "resnet.py": 3, "regnet.py": 4}
 
 
-def test_registered_model_functions_count_as_timm_builds_them() -> None:
-    results = {r["file"]: r for r in run_runner([f"{name}:{n}" for name, n in ENTRYPOINTS.items()], "timm-entrypoints")}
-    assert set(results) == set(ENTRYPOINTS)
-    for rel, n in ENTRYPOINTS.items():
+def check_model_functions(files: dict[str, int], mode: str) -> None:
+    """The first N model functions of each file are counted, each equal to the package's build."""
+    results = {r["file"]: r for r in run_runner([f"{name}:{n}" for name, n in files.items()], mode)}
+    assert set(results) == set(files)
+    for rel, n in files.items():
         rows = results[rel]["counted"]
         assert len(rows) == n, (rel, results[rel]["unresolved"])
-        for name, static_total, static_trainable, *timm_counts in rows:
-            assert len(timm_counts) == 2, (rel, name, timm_counts)  # built by timm
-            assert (static_total, static_trainable) == tuple(timm_counts), (rel, name)
+        for name, static_total, static_trainable, *built in rows:
+            assert len(built) == 2, (rel, name, built)  # built by the package
+            assert (static_total, static_trainable) == tuple(built), (rel, name)
+
+
+def test_registered_model_functions_count_as_timm_builds_them() -> None:
+    check_model_functions(ENTRYPOINTS, "timm-entrypoints")
 
 
 # torchvision's model builders (`resnet50()`, `maxvit_t()`), each counted as a model function of its
@@ -86,15 +91,7 @@ TORCHVISION_ENTRYPOINTS = {"resnet.py": 2, "efficientnet.py": 1, "maxvit.py": 1,
 
 
 def test_torchvision_model_builders_count_as_torchvision_builds_them() -> None:
-    results = {r["file"]: r for r in run_runner([f"{name}:{n}" for name, n in TORCHVISION_ENTRYPOINTS.items()],
-                                                "torchvision-entrypoints")}
-    assert set(results) == set(TORCHVISION_ENTRYPOINTS)
-    for rel, n in TORCHVISION_ENTRYPOINTS.items():
-        rows = results[rel]["counted"]
-        assert len(rows) == n, (rel, results[rel]["unresolved"])
-        for name, static_total, static_trainable, *built in rows:
-            assert len(built) == 2, (rel, name, built)  # built by torchvision
-            assert (static_total, static_trainable) == tuple(built), (rel, name)
+    check_model_functions(TORCHVISION_ENTRYPOINTS, "torchvision-entrypoints")
 
 
 # torchvision's classes that keep a module passed to their constructor (counted 0 before, as if the

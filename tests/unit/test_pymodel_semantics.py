@@ -1206,3 +1206,17 @@ def test_values_changed_in_place_are_forgotten_where_not_computed() -> None:
 def test_torch_size_of_separate_ints_is_pythons_type_error_not_an_analyser_bug() -> None:
     refused = lc101(run(_net("self.p = nn.Parameter(torch.zeros(torch.Size(4, 3)))\n", "import torch\n")))
     assert "torch.Size takes one sequence of sizes (TypeError)" in refused["Net"]  # found by fuzzing
+
+
+def test_package_data_is_read_only_from_under_the_package(tmp_path) -> None:
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "widths.txt").write_text("12")
+    (tmp_path / "secret.txt").write_text("34")
+    src = _net("w = int(pkgutil.get_data(__name__, WHICH).decode())\nself.p = nn.Linear(w, 1, bias=False)\n",
+               "import pkgutil\n")
+    path = tmp_path / "pkg" / "model.py"
+    read = analyze_text(src.replace("WHICH", "'widths.txt'"), str(path), AnalyzeOptions())
+    assert counts(read) == {"Net": 12}, read.problems
+    refused = lc101(analyze_text(src.replace("WHICH", "'../secret.txt'"), str(path), AnalyzeOptions()))
+    assert "no data file `../secret.txt` in the package" in refused["Net"]

@@ -21,6 +21,7 @@ import operator
 import re
 import struct
 import os
+import posixpath
 from typing import Any, Callable
 
 from lsp_count.core.source import Span
@@ -56,6 +57,7 @@ _BINOPS: dict[type, tuple[Callable[[Any, Any], Any], str]] = {
     ast.BitOr: (operator.or_, "|"), ast.BitAnd: (operator.and_, "&"), ast.BitXor: (operator.xor, "^"),
     ast.MatMult: (operator.matmul, "@"),
 }
+_PATH_FUNCTIONS = frozenset(f"os.path.{f}" for f in ("join", "basename", "dirname", "splitext", "split"))
 _SET_IN_PLACE: dict[type, Callable[[Any, Any], Any]] = {
     ast.BitOr: operator.ior, ast.BitAnd: operator.iand, ast.Sub: operator.isub, ast.BitXor: operator.ixor}
 _CMPOPS: dict[type, Callable[[Any, Any], Any]] = {
@@ -143,6 +145,7 @@ _SAFE_METHODS: dict[type, frozenset[str] | None] = {
     collections.deque: frozenset("append appendleft extend extendleft pop popleft index count copy reverse remove "
                                  "insert".split()),
     tuple: frozenset("index count".split()),
+    bytes: frozenset({"decode"}),
     int: frozenset("bit_length".split()),
     float: frozenset("is_integer".split()),
     set: frozenset("add update union intersection difference symmetric_difference isdisjoint issubset issuperset "
@@ -1931,7 +1934,7 @@ class Interpreter:
             method = _module_method(self, obj, name)
             if method is not None:
                 return method
-        if obj.is_module and name in ("weight", "bias") and isinstance(obj.cls, str):
+        if obj.is_module and name in ("weight", "bias") and (isinstance(obj.cls, str) or obj.layer_args is not None):
             return None  # torch layers register a missing bias as None
         if name == "__class__":
             return obj.cls
@@ -2742,6 +2745,13 @@ class Interpreter:
             values = _numpy_linspace(*args, **kwargs)  # drop-path rates: `np.linspace(0, rate, depth).tolist()`
             if values is not None:
                 return TensorV((len(values),), values, dtype="float64")
+        if name in _PATH_FUNCTIONS and args and not kwargs and all(isinstance(a, str) for a in args):
+            try:  # string functions, POSIX's on every machine: a count never depends on where it runs
+                return getattr(posixpath, last)(*args)
+            except TypeError as exc:
+                raise _Raised(f"`{_text(node)}`: {exc} (TypeError)", ExtV("TypeError"))
+        if name == "pkgutil.get_data" and len(args) == 2 and not kwargs and all(isinstance(a, str) for a in args):
+            return self.package_data(args[0], args[1], node, env)
         if name == "torch.Size":
             if not args and not kwargs:
                 return ()
@@ -2857,6 +2867,26 @@ class Interpreter:
         if method is None:
             return _MISSING
         return self.call(method, [], kwargs, node, _DUMMY_ENV(self))
+
+    def package_data(self, package: str, resource: str, node: ast.AST, env: Env) -> Any:
+        """``pkgutil.get_data(__name__, "_pruned/x.txt")``: a data file of the project, read as the
+        project's source files are (timm's pruned models list their layers' widths in one). Only
+        a file under the package's own directory, of at most 2 MiB."""
+        scope = env.module
+        if package == scope.env.vars.get("__name__") or package == scope.dotted_name:
+            directory = os.path.dirname(os.path.abspath(scope.path))
+        else:
+            found = self.find_project_module(scope, package, 0)
+            if found is None:
+                return Unknown(f"`{_text(node)}`: `{package}` is not a package of the project", maybe_module=False)
+            directory = os.path.dirname(found)
+        path = os.path.realpath(os.path.join(directory, *resource.split("/")))
+        if not path.startswith(os.path.realpath(directory) + os.sep) or not os.path.isfile(path):
+            return Unknown(f"`{_text(node)}`: no data file `{resource}` in the package")
+        if os.path.getsize(path) > _MAX_SOURCE_BYTES:
+            return Unknown(f"`{_text(node)}`: `{resource}` is larger than the analyser reads")
+        with open(path, "rb") as f:
+            return f.read()
 
     def repeat(self, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
         """``itertools.repeat(x, n)``: n copies of x (timm's ``to_2tuple`` is ``tuple(repeat(x, 2))``);
