@@ -1156,6 +1156,9 @@ def test_a_dataclass_bases_generated_init_runs_through_super_and_keeps_other_att
     ("int(torch.tensor([1, 2, 3]).sum().item())", 6),
     ("torch.tensor([1, 2, 3], device='cpu').cumsum(0).tolist()[2]", 6),  # Hiera's stage ends
     ("len(torch.Size([2, 3]))", 2),
+    ("(4 ** torch.arange(3, dtype=torch.long)).flip(0).tolist()[0]", 16),  # NesT's blocks per level
+    ("len([k for k in locals() if k == 'self'])", 1),  # a function's variables, read by name
+
 ])
 def test_the_values_of_small_tensors_decide_sizes_as_torch_computes_them(expression: str, width: int) -> None:
     prelude = "import math\nimport numpy as np\nimport torch\n"
@@ -1220,3 +1223,10 @@ def test_package_data_is_read_only_from_under_the_package(tmp_path) -> None:
     assert counts(read) == {"Net": 12}, read.problems
     refused = lc101(analyze_text(src.replace("WHICH", "'../secret.txt'"), str(path), AnalyzeOptions()))
     assert "no data file `../secret.txt` in the package" in refused["Net"]
+
+
+def test_locals_is_read_in_a_function_only() -> None:
+    refused = lc101(run("import torch.nn as nn\nwidth = 4\nclass Net(nn.Module):\n    def __init__(self):\n"
+                        "        super().__init__()\n        self.p = nn.Linear(SIZES['width'], 1)\n"
+                        "SIZES = locals()\n"))
+    assert "the code calls `locals`, which the analyser never runs" in refused["Net"]

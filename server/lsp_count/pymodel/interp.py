@@ -1489,7 +1489,10 @@ class Interpreter:
         name = target.id if type(target) is _Name else None
         pair = tuple(t.id for t in target.elts) if type(target) is ast.Tuple and all(
             type(t) is _Name for t in target.elts) else None
-        for item in self.iterate(self.ev(g.iter, env), g.iter):
+        # The first iterable is evaluated where the comprehension is written (Python's scoping: it is
+        # the comprehension function's argument); the others inside it.
+        source = env.parent if i == 0 and env.parent is not None else env
+        for item in self.iterate(self.ev(g.iter, source), g.iter):
             ctx.steps += 1  # ctx.tick(), inline
             if ctx.steps > MAX_STEPS:
                 ctx.tick()
@@ -2041,6 +2044,13 @@ class Interpreter:
             except KeyError:
                 raise Unresolved(f"`super()` outside a method ({env.module.where(e.lineno)})")
         func = e.func
+        if type(func) is _Name and func.id == "locals" and not e.args and not e.keywords and env is not env.module.env:
+            try:
+                env.lookup("locals")
+            except KeyError:
+                # A function's variables, read (timm's NesT checks its arguments by name through it): a
+                # snapshot, as Python's is in a function; not the module's, whose writes would be live.
+                return {k: v for k, v in env.vars.items() if k not in ("__class__", "__self__")}
         if type(func) is _Attribute and func.attr in _OBJECT_HOOKS and type(func.value) is _Call:
             found = self.object_hook_call(e, func, env)
             if found is not _MISSING:
@@ -3165,7 +3175,7 @@ _TORCH_BINARY = {"add": ast.Add, "sub": ast.Sub, "subtract": ast.Sub, "mul": ast
                  "floor_divide": ast.FloorDiv, "remainder": ast.Mod}
 _CASTS = {"int": "int32", "long": "int64", "short": "int16", "float": "float32", "double": "float64"}
 _VALUE_METHODS = frozenset(_CASTS) | tensor_values.UNARY_FUNCTIONS | {"to", "unique", "diff", "max", "min", "sum",
-                                                                      "cumsum"}
+                                                                      "cumsum", "flip"}
 _TORCH_VALUE_FUNCTIONS = tensor_values.UNARY_FUNCTIONS | {"unique", "diff", "max", "min", "sum", "cumsum"}
 
 
@@ -3343,6 +3353,14 @@ def _value_method(t: TensorV, name: str, node: ast.AST) -> BuiltinV | None:
         return BuiltinV(name, unique)
     if name == "diff":
         return BuiltinV(name, lambda: _valued((max(len(values.items) - 1, 0),), computed(tensor_values.diff, values)))
+    if name == "flip":
+        def flip(*dims: Any) -> TensorV:
+            dims = tuple(dims[0]) if len(dims) == 1 and isinstance(dims[0], (list, tuple)) else dims
+            if dims not in ((0,), (-1,)):
+                raise Unresolved(f"`{_text(node)}`: the analyser flips a 1-D tensor along it only")
+            return _valued(tuple(t.shape), tensor_values.Values(values.items[::-1], values.dtype,
+                                                                values.errors[::-1] if values.errors else None))
+        return BuiltinV(name, flip)
     if name == "cumsum":
         def cumsum(dim: Any, dtype: Any = None) -> TensorV:
             if dim not in (0, -1) or dtype is not None:
