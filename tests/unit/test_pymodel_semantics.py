@@ -1157,6 +1157,10 @@ def test_a_dataclass_bases_generated_init_runs_through_super_and_keeps_other_att
     ("torch.tensor([1, 2, 3], device='cpu').cumsum(0).tolist()[2]", 6),  # Hiera's stage ends
     ("len(torch.Size([2, 3]))", 2),
     ("(4 ** torch.arange(3, dtype=torch.long)).flip(0).tolist()[0]", 16),  # NesT's blocks per level
+    ("torch.arange(0, 1, 4 / 64, dtype=torch.float32).shape[0]", 16),  # DINOv3's RoPE periods
+    ("torch.arange(0.5, 7).shape[0]", 7),
+    ("(torch.arange(5)[:, np.newaxis] * torch.ones(3)[np.newaxis, :]).shape[1]", 3),
+    ("torch.normal(0, 0.1, size=(6,)).shape[0]", 6),  # DiffLlama's lambdas
     ("len([k for k in locals() if k == 'self'])", 1),  # a function's variables, read by name
 
 ])

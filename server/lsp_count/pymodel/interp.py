@@ -438,7 +438,8 @@ _EXTERNAL_CONSTANTS: dict[str, Any] = {"typing.TYPE_CHECKING": False, "typing_ex
                                            for name in ("pi", "e", "inf", "nan")}, "math.tau": math.tau,
                                         **{f"re.{flag}": int(getattr(re, flag)) for flag in (
                                             "I", "IGNORECASE", "M", "MULTILINE", "S", "DOTALL", "X", "VERBOSE",
-                                            "A", "ASCII")}}
+                                            "A", "ASCII")},
+                                        "numpy.newaxis": None}  # `t[:, np.newaxis]` adds a dimension
 
 
 def params_of(inst: Inst) -> list[tuple[str, Param]]:
@@ -2760,6 +2761,11 @@ class Interpreter:
                 return getattr(posixpath, last)(*args)
             except TypeError as exc:
                 raise _Raised(f"`{_text(node)}`: {exc} (TypeError)", ExtV("TypeError"))
+        if name == "torch.normal" and len(args) + len(kwargs) == 3 and all(
+                type(x) in (int, float) or isinstance(x, Sym) for x in args[:2]):
+            size = args[2] if len(args) > 2 else kwargs.get("size")  # normal(mean, std, size): numbers, then a size
+            if isinstance(size, (tuple, list)) and set(kwargs) <= {"size"}:
+                return TensorV(tuple(as_int(d, "tensor size") for d in size))
         if name == "pkgutil.get_data" and len(args) == 2 and not kwargs and all(isinstance(a, str) for a in args):
             return self.package_data(args[0], args[1], node, env)
         if name == "torch.Size":
@@ -3003,6 +3009,8 @@ class Interpreter:
                 start = args[0] if args else kwargs.get("start")
                 end = args[1] if len(args) > 1 else kwargs.get("end")
                 return TensorV((steps,), _linspace(start, end, steps), dtype="float32")
+            if any(type(a) is float for a in args):
+                return _float_arange(args, node)
             vals = [as_int(a, "arange bound") for a in args]
             if any(isinstance(v, Sym) for v in vals):
                 raise Unresolved(f"`{_text(node)}`: the length depends on {'; '.join(why_of(v) for v in vals if isinstance(v, Sym))}")
@@ -3631,6 +3639,23 @@ def _linspace(start: Any, end: Any, steps: Any) -> tuple[float, ...] | None:
     step = _f32(_f32(e - s) / (steps - 1))
     half = steps // 2
     return tuple(_f32(s + _f32(step * i)) if i < half else _f32(e - _f32(step * (steps - i - 1))) for i in range(steps))
+
+
+def _float_arange(args: list[Any], node: ast.AST) -> TensorV:
+    """``torch.arange(0, 1, 4 / head_dim)``: its length, as torch computes it (the ceiling of
+    (end - start) / step in double precision); its values are left unknown (torch's kernel
+    accumulates them its own way)."""
+    if not 1 <= len(args) <= 3 or not all(type(a) in (int, float) for a in args):
+        raise Unresolved(f"`{_text(node)}`: the bounds are not known numbers")
+    start, end, step = (0, args[0], 1) if len(args) == 1 else (args[0], args[1], args[2] if len(args) > 2 else 1)
+    if step == 0 or not all(math.isfinite(x) for x in (start, end, step)):
+        raise Unresolved(f"`{_text(node)}`: torch raises for a step of 0 or bounds that are not finite")
+    n = math.ceil((float(end) - float(start)) / float(step))
+    if n < 0:
+        raise Unresolved(f"`{_text(node)}`: the bounds are inconsistent with the step's sign (torch raises)")
+    if n > MAX_ITERATIONS * 100:
+        raise Unresolved(f"`{_text(node)}` is longer than the analyser follows")
+    return TensorV((n,))
 
 
 def _numpy_linspace(start: Any, stop: Any, num: Any = 50) -> tuple[float, ...] | None:
