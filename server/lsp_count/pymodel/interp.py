@@ -2850,6 +2850,14 @@ class Interpreter:
             return found
         if parts[0] in ("typing", "typing_extensions"):
             return None
+        if name == "numpy.cumsum" and len(args) == 1 and not kwargs and isinstance(args[0], (list, tuple)) and \
+                args[0] and len(args[0]) <= _VALUED_LIMIT and all(type(x) in (int, float) for x in args[0]):
+            # SAM2's stage ends: `np.cumsum(config.blocks_per_stage) - 1`. Sequential, as numpy sums.
+            dtype = "float64" if any(type(x) is float for x in args[0]) else "int64"
+            return TensorV((len(args[0]),), tuple(itertools.accumulate(float(x) if dtype == "float64" else x
+                                                                      for x in args[0])), dtype=dtype)
+        if name == "torch.meshgrid":
+            return _meshgrid(args, kwargs, node)
         if len(parts) == 2 and parts[0] == "torch" and last in ("cat", "concat", "concatenate", "stack"):
             return self.join_tensors(last, args, kwargs, node)
         if len(parts) == 2 and parts[0] == "torch" and (last in _TORCH_BINARY or last in _TORCH_VALUE_FUNCTIONS):
@@ -3639,6 +3647,20 @@ def _linspace(start: Any, end: Any, steps: Any) -> tuple[float, ...] | None:
     step = _f32(_f32(e - s) / (steps - 1))
     half = steps // 2
     return tuple(_f32(s + _f32(step * i)) if i < half else _f32(e - _f32(step * (steps - i - 1))) for i in range(steps))
+
+
+def _meshgrid(args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
+    """``torch.meshgrid(a, b, indexing="ij")``: one tensor per input, each of the shape of all their
+    lengths (with "xy", the first two swapped); the values are not kept."""
+    tensors = list(args[0]) if len(args) == 1 and isinstance(args[0], (list, tuple)) else list(args)
+    indexing = kwargs.get("indexing", "ij")
+    if set(kwargs) - {"indexing"} or indexing not in ("ij", "xy") or not tensors or not all(
+            type(t) in _TENSORS and len(t.shape) <= 1 for t in tensors):
+        return Unknown(f"`{_text(node)}`: the analyser follows meshgrid of 1-D tensors only")
+    shape = [t.shape[0] if t.shape else 1 for t in tensors]
+    if indexing == "xy" and len(shape) > 1:
+        shape[0], shape[1] = shape[1], shape[0]
+    return tuple(TensorV(tuple(shape)) for _ in tensors)
 
 
 def _float_arange(args: list[Any], node: ast.AST) -> TensorV:
