@@ -44,6 +44,14 @@ OPERATIONS = {
     "exp": lambda e, draw, n, dim: f"torch.exp({e})",
     "cat": lambda e, draw, n, dim: f"torch.cat([{e}, {e}], {dim})",
     "stack": lambda e, draw, n, dim: f"torch.stack(({e}, {e}, {e}), dim={dim})",
+    "mean": lambda e, draw, n, dim: f"{e}.mean({dim}, keepdim={draw(st.booleans())})",
+    "sum": lambda e, draw, n, dim: f"{e}.sum(({dim}, {draw(st.integers(-n, n - 1))}))" if n > 1 else f"{e}.sum()",
+    "std": lambda e, draw, n, dim: f"{e}.std()" if draw(st.booleans()) else f"{e}.std(dim={dim}, keepdim=True)",
+    "amax": lambda e, draw, n, dim: f"{e}.amax({dim})",
+    "arange": lambda e, draw, n, dim: f"({e}[..., None] * torch.arange(0, 1, {draw(st.sampled_from(['0.25', '0.3', '1 / 3']))}))",
+    "meshgrid": lambda e, draw, n, dim: f"(torch.meshgrid(torch.arange({draw(small)}), torch.arange({draw(small)}), "
+                                        f"indexing={draw(st.sampled_from(['ij', 'xy']))!r})[{draw(st.integers(0, 1))}] "
+                                        f"* 1.0 + {e}.sum())",
 }
 
 

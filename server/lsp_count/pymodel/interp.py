@@ -1791,6 +1791,13 @@ class Interpreter:
             "permute": lambda *a: shapes.permute_shape(shape, a),
             "flatten": lambda start=0, end=-1: shapes.flatten_shape(shape, start, end),
             "t": lambda: shapes.t_shape(shape),
+            # Reductions (PatchTST's `position_enc - position_enc.mean()`): the dims named go, or all.
+            **{r: (lambda dim=None, keepdim=False, *, dtype=None: shapes.reduce_shape(shape, dim, keepdim))
+               for r in ("mean", "sum", "nansum", "nanmean")},
+            **{r: (lambda dim=(), keepdim=False: shapes.reduce_shape(shape, None if dim == () else dim, keepdim, True))
+               for r in ("amax", "amin")},
+            **{r: (lambda dim=None, *, correction=1, keepdim=False, unbiased=True: shapes.reduce_shape(
+                shape, dim, keepdim)) for r in ("std", "var")},
         }
         op = ops.get(name)
         if name == "view" and isinstance(obj, TensorV) and not obj.contiguous:
@@ -3655,8 +3662,10 @@ def _meshgrid(args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
     tensors = list(args[0]) if len(args) == 1 and isinstance(args[0], (list, tuple)) else list(args)
     indexing = kwargs.get("indexing", "ij")
     if set(kwargs) - {"indexing"} or indexing not in ("ij", "xy") or not tensors or not all(
-            type(t) in _TENSORS and len(t.shape) <= 1 for t in tensors):
+            type(t) is TensorV and len(t.shape) <= 1 for t in tensors):
         return Unknown(f"`{_text(node)}`: the analyser follows meshgrid of 1-D tensors only")
+    if tensors[0].dtype is None or any(t.dtype != tensors[0].dtype for t in tensors):
+        return Unknown(f"`{_text(node)}`: torch's meshgrid needs tensors of one dtype; theirs are not known")
     shape = [t.shape[0] if t.shape else 1 for t in tensors]
     if indexing == "xy" and len(shape) > 1:
         shape[0], shape[1] = shape[1], shape[0]

@@ -125,6 +125,29 @@ def unsqueeze_shape(shape: tuple[Any, ...], dim: Any) -> tuple[Any, ...]:
     return shape[:d] + (1,) + shape[d:]
 
 
+def reduce_shape(shape: tuple[Any, ...], dim: Any = None, keepdim: Any = False,
+                 needs_values: bool = False) -> tuple[Any, ...]:
+    """``t.mean()`` / ``t.sum(dim, keepdim)`` and the other reductions: no ``dim`` reduces all of
+    them (a 0-d tensor), else each one named (a list of them too), kept as 1 with ``keepdim``.
+    ``needs_values``: amax / amin, which torch refuses over a dimension of size 0."""
+    if type(keepdim) is not bool:
+        raise ShapeError("keepdim is not a known bool")
+    if dim is None:
+        if needs_values and any(d == 0 for d in shape if type(d) is int):
+            raise ShapeError("a reduction over no values")
+        return tuple(1 for _ in shape) if keepdim else ()
+    dims = list(dim) if isinstance(dim, (list, tuple)) else [dim]
+    ndim = max(len(shape), 1)  # a 0-d tensor takes dim 0 and -1
+    picked = {_dim(d, ndim, "dim") for d in dims}
+    if len(picked) != len(dims):
+        raise ShapeError("a dim is named twice")
+    if needs_values and any(type(shape[i]) is int and shape[i] == 0 for i in picked if i < len(shape)):
+        raise ShapeError("a reduction over a dimension of size 0")
+    if not shape:
+        return ()
+    return tuple(1 if i in picked else d for i, d in enumerate(shape) if keepdim or i not in picked)
+
+
 def transpose_shape(shape: tuple[Any, ...], a: Any, b: Any) -> tuple[Any, ...]:
     if not shape:  # a 0-d tensor takes dims 0 and -1, as one of one dimension would
         _dim(a, 1, "dim0"), _dim(b, 1, "dim1")
