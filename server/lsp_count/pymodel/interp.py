@@ -1349,6 +1349,8 @@ class Interpreter:
                     return Unknown(f"`{_text(e)}` depends on {why_of(v)}")
                 return not self.truthy(v, e.operand)
             if isinstance(e.op, ast.USub):
+                if type(v) in _TENSORS:
+                    return self.tensor_binop(ast.Mult, -1, v, e)  # -t: the shape, the values negated
                 return self.binop(ast.Mult, -1, v, e) if isinstance(v, (Sym, int)) else self._py(operator.neg, v, e)
             if isinstance(e.op, ast.UAdd):
                 return v
