@@ -1237,3 +1237,21 @@ def test_locals_is_read_in_a_function_only() -> None:
                         "        super().__init__()\n        self.p = nn.Linear(SIZES['width'], 1)\n"
                         "SIZES = locals()\n"))
     assert "the code calls `locals`, which the analyser never runs" in refused["Net"]
+
+
+def test_transformers_is_torch_available_is_answered_yes_where_it_is_transformers_code() -> None:
+    """The installed transformers' own function is recognised (so its models' `import torch` under
+    `if is_torch_available():` runs); a function of the same name that differs is interpreted."""
+    import inspect
+
+    pytest.importorskip("transformers")
+    from transformers.utils import import_utils
+
+    from lsp_count.pymodel.interp import FuncV, _known_hook
+
+    source = inspect.getsource(import_utils.is_torch_available.__wrapped__)
+    node = ast.parse(textwrap.dedent(source)).body[0]
+    assert _known_hook(FuncV(node.name, node, None, [], [], "")) == "is_torch_available"
+    report = run(_net("self.p = nn.Linear(2 if is_torch_available() else 3, 1)\n",
+                      "def is_torch_available():\n    return False\n"))
+    assert counts(report) == {"Net": 4}  # the file's own function, as written

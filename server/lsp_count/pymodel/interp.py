@@ -2316,6 +2316,10 @@ class Interpreter:
         without one, the call returns the values it yields."""
         if fn.name == "auto_class_update" and args and _known_hook(fn) == "auto_class_update":
             return args[0]  # see _KNOWN_HOOKS
+        if fn.name == "is_torch_available" and not args and not kwargs and _known_hook(fn) == "is_torch_available":
+            # transformers asks whether torch >= 2.6 is installed: the models the analysis counts are
+            # torch's, built by the torch whose layers it knows, so yes, on every machine.
+            return True
         self.ctx.depth += 1
         try:
             if self.ctx.depth > MAX_CALL_DEPTH:
@@ -3980,6 +3984,18 @@ def auto_class_update(cls, checkpoint_for_example: str = "google-bert/bert-base-
     from_pretrained = replace_list_option_in_docstrings(model_mapping._model_mapping)(from_pretrained)
     cls.from_pretrained = classmethod(from_pretrained)
     return cls
+'''), ("is_torch_available", '''
+@lru_cache
+@_make_compile_constant
+def is_torch_available() -> bool:
+    try:
+        is_available, torch_version = _is_package_available("torch", return_version=True)
+        parsed_version = version.parse(torch_version)
+        if is_available and parsed_version < version.parse("2.6.0"):
+            logger.warning_once(f"Disabling PyTorch because PyTorch >= 2.6 is required but found {torch_version}")
+        return is_available and version.parse(torch_version) >= version.parse("2.6.0")
+    except packaging.version.InvalidVersion:
+        return False
 '''))}
 
 
