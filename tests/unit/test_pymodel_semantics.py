@@ -1163,6 +1163,7 @@ def test_a_dataclass_bases_generated_init_runs_through_super_and_keeps_other_att
     ("torch.normal(0, 0.1, size=(6,)).shape[0]", 6),  # DiffLlama's lambdas
     ("(np.cumsum([2, 3, 4]) - 1).tolist()[2]", 8),  # SAM2's stage ends
     ("(-torch.arange(3)).tolist()[2] + 4", 2),  # OWL-ViT's box bias: -t
+    ("(~(torch.arange(4) < 2)).shape[0]", 4),  # Llama 3's RoPE scaling: a mask inverted
     ("torch.meshgrid(torch.arange(3), torch.arange(5), indexing='xy')[0].shape[0]", 5),
     ("len([k for k in locals() if k == 'self'])", 1),  # a function's variables, read by name
 
@@ -1255,3 +1256,23 @@ def test_transformers_is_torch_available_is_answered_yes_where_it_is_transformer
     report = run(_net("self.p = nn.Linear(2 if is_torch_available() else 3, 1)\n",
                       "def is_torch_available():\n    return False\n"))
     assert counts(report) == {"Net": 4}  # the file's own function, as written
+
+
+def test_arange_of_an_unknown_length_is_a_tensor_of_that_length() -> None:
+    # A buffer of it holds no parameters: the class counts; a parameter of it is a formula.
+    src = textwrap.dedent("""
+        import torch
+        import torch.nn as nn
+        class Pos(nn.Module):
+            def __init__(self, channels):
+                super().__init__()
+                self.register_buffer("t", torch.exp(torch.arange(channels // 2).float()))
+                self.p = nn.Linear(2, 2)
+        class Learned(nn.Module):
+            def __init__(self, channels):
+                super().__init__()
+                self.p = nn.Parameter(torch.arange(0, channels).float())
+    """)
+    report = analyze_text(src, "model.py", AnalyzeOptions())
+    assert counts(report) == {"Pos": 6}, report.problems
+    assert "parameters = channels" in lc101(report)["Learned"]

@@ -1354,6 +1354,8 @@ class Interpreter:
                 return self.binop(ast.Mult, -1, v, e) if isinstance(v, (Sym, int)) else self._py(operator.neg, v, e)
             if isinstance(e.op, ast.UAdd):
                 return v
+            if type(v) in _TENSORS:  # ~mask: a mask of the same shape (its values not kept)
+                return TensorV(tuple(v.shape))
             return self._py(operator.invert, v, e)
         if isinstance(e, ast.BoolOp):
             is_and = isinstance(e.op, ast.And)
@@ -3034,6 +3036,8 @@ class Interpreter:
                 return _float_arange(args, node)
             vals = [as_int(a, "arange bound") for a in args]
             if any(isinstance(v, Sym) for v in vals):
+                if len(vals) == 1 or (len(vals) == 2 and vals[0] == 0):
+                    return TensorV((vals[-1],))  # arange(n): n long, a formula as other sizes are
                 raise Unresolved(f"`{_text(node)}`: the length depends on {'; '.join(why_of(v) for v in vals if isinstance(v, Sym))}")
             try:
                 r = range(*vals)
