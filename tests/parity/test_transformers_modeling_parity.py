@@ -47,6 +47,12 @@ FILES = {
     # A backbone through `load_backbone`: `from transformers import AutoBackbone`, a name the package
     # exports through `from .models import *` and then `from .auto import *`.
     "upernet/modeling_upernet.py": 2, "depth_anything/modeling_depth_anything.py": 8,
+    # Tensor shapes and values followed further: SAM 2's stage ends (numpy.cumsum) and RoPE
+    # (torch.meshgrid), Hiera's (cumsum of tensor values), PatchTST's (reductions), OWL-ViT's (-t);
+    # D-FINE replaces its backbone's batch norms through `_modules`; Florence-2 imports torch only
+    # under transformers' is_torch_available(), answered yes.
+    "sam2/modeling_sam2.py": 13, "hiera/modeling_hiera.py": 10, "patchtst/modeling_patchtst.py": 19,
+    "owlvit/modeling_owlvit.py": 11, "d_fine/modeling_d_fine.py": 14, "florence2/modeling_florence2.py": 9,
 }
 _USED = re.compile(r"counted with `(\w+)\(\)` defaults for `(\w+)`")
 
