@@ -1162,6 +1162,7 @@ def test_a_dataclass_bases_generated_init_runs_through_super_and_keeps_other_att
     ("(torch.arange(5)[:, np.newaxis] * torch.ones(3)[np.newaxis, :]).shape[1]", 3),
     ("torch.normal(0, 0.1, size=(6,)).shape[0]", 6),  # DiffLlama's lambdas
     ("(np.cumsum([2, 3, 4]) - 1).tolist()[2]", 8),  # SAM2's stage ends
+    ("int(np.prod(7))", 7),  # Perceiver's index dims, an int
     ("(-torch.arange(3)).tolist()[2] + 4", 2),  # OWL-ViT's box bias: -t
     ("(~(torch.arange(4) < 2)).shape[0]", 4),  # Llama 3's RoPE scaling: a mask inverted
     ("torch.meshgrid(torch.arange(3), torch.arange(5), indexing='xy')[0].shape[0]", 5),

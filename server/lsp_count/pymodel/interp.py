@@ -2764,6 +2764,8 @@ class Interpreter:
             return False  # a model is built in eager Python: not scripted, traced, compiled or exported
         if parts[0] == "torch" and last in TENSOR_FACTORIES and len(parts) == 2:
             return self.tensor_factory(last, args, kwargs, node)
+        if name == "numpy.prod" and len(args) == 1 and not kwargs and (type(args[0]) is int or isinstance(args[0], Sym)):
+            return args[0]  # the product of one number (Perceiver's `np.prod(index_dims)` of an int)
         if name == "numpy.prod" and len(args) == 1 and not kwargs and isinstance(args[0], (list, tuple)):
             # The size of a shape (`np.prod(obs_shape)`), as math.prod; numpy's product of nothing is 1.0.
             return self.call_external("math.prod", [args[0]], {}, node, env) if args[0] else 1.0
