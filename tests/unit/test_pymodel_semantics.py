@@ -1163,6 +1163,8 @@ def test_a_dataclass_bases_generated_init_runs_through_super_and_keeps_other_att
     ("torch.normal(0, 0.1, size=(6,)).shape[0]", 6),  # DiffLlama's lambdas
     ("(np.cumsum([2, 3, 4]) - 1).tolist()[2]", 8),  # SAM2's stage ends
     ("int(np.prod(7))", 7),  # Perceiver's index dims, an int
+    ("len(list(zip([1, 2, 3], itertools.cycle([5, 6]))))", 3),  # transformers pairs tied weights so
+    ("[next(c) for c in [itertools.cycle([4, 9])] for _ in range(3)][2]", 4),
     ("(-torch.arange(3)).tolist()[2] + 4", 2),  # OWL-ViT's box bias: -t
     ("(~(torch.arange(4) < 2)).shape[0]", 4),  # Llama 3's RoPE scaling: a mask inverted
     ("torch.meshgrid(torch.arange(3), torch.arange(5), indexing='xy')[0].shape[0]", 5),
@@ -1170,7 +1172,7 @@ def test_a_dataclass_bases_generated_init_runs_through_super_and_keeps_other_att
 
 ])
 def test_the_values_of_small_tensors_decide_sizes_as_torch_computes_them(expression: str, width: int) -> None:
-    prelude = "import math\nimport numpy as np\nimport torch\n"
+    prelude = "import itertools\nimport math\nimport numpy as np\nimport torch\n"
     report = run(_net(f"w = {expression}\nself.proj = nn.Linear(w, 1, bias=False)\n", prelude))
     assert counts(report) == {"Net": width}, report.problems
 
@@ -1277,3 +1279,10 @@ def test_arange_of_an_unknown_length_is_a_tensor_of_that_length() -> None:
     report = analyze_text(src, "model.py", AnalyzeOptions())
     assert counts(report) == {"Pos": 6}, report.problems
     assert "parameters = channels" in lc101(report)["Learned"]
+
+
+def test_a_loop_over_an_endless_cycle_is_refused() -> None:
+    refused = lc101(run(_net("for w in itertools.cycle([1, 2]):\n    pass\n", "import itertools\n")))
+    assert "cycles without end" in refused["Net"]
+    refused = lc101(run(_net("w = list(zip(itertools.cycle([1]), itertools.cycle([2])))\n", "import itertools\n")))
+    assert "zip` of endless cycles alone never ends" in refused["Net"]

@@ -91,6 +91,27 @@ class OrderedDictV(dict):  # type: ignore[type-arg]
         self.attrs: dict[str, Any] = {}
 
 
+class CycleV:
+    """``itertools.cycle(items)``: endless. ``next()`` takes its items in turn and ``zip`` stops
+    with its shortest other argument (transformers pairs tied weights so); a loop over it alone,
+    or a list of it, is refused."""
+
+    __slots__ = ("items", "index")
+
+    def __init__(self, items: list[Any]) -> None:
+        self.items, self.index = items, 0
+
+    def __iter__(self) -> "CycleV":
+        return self
+
+    def __next__(self) -> Any:
+        if not self.items:
+            raise StopIteration
+        item = self.items[self.index % len(self.items)]
+        self.index += 1
+        return item
+
+
 class ModulesView(dict):  # type: ignore[type-arg]
     """``module._modules``: the module's submodules by name, live as torch's (``model._modules[name]
     = new_module`` replaces one: torchvision's _replace_relu, transformers' replace_batch_norm).
@@ -1530,6 +1551,8 @@ class Interpreter:
         return Unknown(f"`{name}` is not defined in this file", maybe_module=True)
 
     def iterate(self, v: Any, node: ast.AST) -> list[Any]:
+        if type(v) is CycleV:
+            raise Unresolved(f"`{_text(node)}` cycles without end")
         if isinstance(v, RangeV):
             r = v.r
             n = max(0, (r.stop - r.start + r.step - (1 if r.step > 0 else -1)) // r.step)  # len() overflows past 2**63
@@ -2831,6 +2854,8 @@ class Interpreter:
             return self.repeat(args, kwargs, node)
         if name == "itertools.product":
             return self.product(args, kwargs, node)
+        if name == "itertools.cycle" and len(args) == 1 and not kwargs:
+            return CycleV(self.iterate(args[0], node))
         if name == "functools.partial":
             if not args:
                 raise Unresolved(f"`{_text(node)}`: partial needs the function it binds")
@@ -4588,7 +4613,7 @@ def _sum(items: Any, start: Any = 0) -> Any:
 
 
 def _next(iterator: Any, *default: Any) -> Any:
-    if type(iterator) is not IteratorV:
+    if type(iterator) is not IteratorV and type(iterator) is not CycleV:
         if is_unknownish(iterator):
             return Unknown(f"`next` of {why_of(iterator)}")
         raise _Raised(f"`next` of a {type(iterator).__name__}, which is not an iterator (TypeError)", ExtV("TypeError"))
@@ -4622,6 +4647,8 @@ def _is_context_manager(node: ast.AST) -> bool:
 
 
 def _list_of(v: Any = ()) -> Any:
+    if type(v) is CycleV:
+        raise Unresolved("a list of an endless `itertools.cycle` never ends")
     if isinstance(v, RangeV):
         if len(v.r) > MAX_SEQUENCE:
             raise Unresolved(f"a list of {len(v.r):,} elements is not followed")
@@ -4701,7 +4728,9 @@ def _enumerate(v: Any, start: int = 0) -> list[tuple[int, Any]]:
 
 
 def _zip(*vs: Any, strict: bool = False) -> list[tuple[Any, ...]]:
-    return list(zip(*[_list_of(v) for v in vs]))
+    if vs and all(type(v) is CycleV and v.items for v in vs):
+        raise Unresolved("`zip` of endless cycles alone never ends")
+    return list(zip(*[v if type(v) is CycleV else _list_of(v) for v in vs]))
 
 
 def _unsupported(name: str) -> Callable[..., Any]:
@@ -4791,7 +4820,7 @@ _BUILTINS: dict[str, Any] = {
     "getattr": BuiltinV("getattr", _getattr), "setattr": BuiltinV("setattr", _setattr),
     "print": BuiltinV("print", lambda *a, **k: None), "divmod": BuiltinV("divmod", divmod),
     "pow": BuiltinV("pow", lambda a, b, *m: a ** b if abs(b) * math.log2(max(abs(a), 2)) <= MAX_INT_BITS else _unsupported("a huge pow")()),
-    "iter": BuiltinV("iter", lambda v: v if type(v) is IteratorV else IteratorV(_list_of(v))),
+    "iter": BuiltinV("iter", lambda v: v if type(v) in (IteratorV, CycleV) else IteratorV(_list_of(v))),
     "next": BuiltinV("next", _next),
     "map": BuiltinV("map", _MAP_FILTER), "filter": BuiltinV("filter", _MAP_FILTER),  # Interpreter.map_filter
     "callable": BuiltinV("callable", _callable),
