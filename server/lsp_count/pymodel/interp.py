@@ -91,27 +91,6 @@ class OrderedDictV(dict):  # type: ignore[type-arg]
         self.attrs: dict[str, Any] = {}
 
 
-class CycleV:
-    """``itertools.cycle(items)``: endless. ``next()`` takes its items in turn and ``zip`` stops
-    with its shortest other argument (transformers pairs tied weights so); a loop over it alone,
-    or a list of it, is refused."""
-
-    __slots__ = ("items", "index")
-
-    def __init__(self, items: list[Any]) -> None:
-        self.items, self.index = items, 0
-
-    def __iter__(self) -> "CycleV":
-        return self
-
-    def __next__(self) -> Any:
-        if not self.items:
-            raise StopIteration
-        item = self.items[self.index % len(self.items)]
-        self.index += 1
-        return item
-
-
 class ModulesView(dict):  # type: ignore[type-arg]
     """``module._modules``: the module's submodules by name, live as torch's (``model._modules[name]
     = new_module`` replaces one: torchvision's _replace_relu, transformers' replace_batch_norm).
@@ -153,6 +132,21 @@ class IteratorV:
             raise StopIteration
         self.index += 1
         return self.items[self.index - 1]
+
+
+class CycleV(IteratorV):
+    """``itertools.cycle(items)``: endless. ``next()`` takes its items in turn and ``zip`` stops
+    with its shortest other argument (transformers pairs tied weights so); a loop over it alone,
+    or a list of it, is refused (Interpreter.iterate and _list_of look for it first)."""
+
+    __slots__ = ()
+
+    def __next__(self) -> Any:
+        if not self.items:
+            raise StopIteration
+        item = self.items[self.index % len(self.items)]
+        self.index += 1
+        return item
 
 
 _DICT_SAFE = frozenset("get items keys values update pop setdefault copy clear".split())
