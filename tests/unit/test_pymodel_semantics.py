@@ -1286,3 +1286,9 @@ def test_a_loop_over_an_endless_cycle_is_refused() -> None:
     assert "cycles without end" in refused["Net"]
     refused = lc101(run(_net("w = list(zip(itertools.cycle([1]), itertools.cycle([2])))\n", "import itertools\n")))
     assert "zip` of endless cycles alone never ends" in refused["Net"]
+
+
+def test_matmul_assignment_makes_a_new_tensor_as_torch_has_no_in_place_matmul() -> None:
+    report = run(_net("t = torch.zeros(2, 3)\nkept = t\nt @= torch.zeros(3, 4)\n"
+                      "self.a = nn.Parameter(t)\nself.b = nn.Parameter(kept)\n", "import torch\n"))
+    assert counts(report) == {"Net": 8 + 6}, report.problems

@@ -829,7 +829,7 @@ class Interpreter:
         the change): a list's ``+=``, a dict's or a set's ``|=``, a ModuleList's ``+=`` (torch's
         __iadd__: extend), a Sequential's ``+=`` of another. _MISSING for the rest, computed as ``op``."""
         t = type(current)
-        if t is TensorV or t is Param:  # torch's `t += x` changes t itself
+        if (t is TensorV or t is Param) and op is not ast.MatMult:  # torch's `t += x` changes t itself; `@=` makes a new one
             result = self.tensor_binop(op, current, value, s)
             if isinstance(result, TensorV) and tuple(result.shape) != tuple(current.shape) and all(
                     type(d) is int for d in (*result.shape, *current.shape)):
