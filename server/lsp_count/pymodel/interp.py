@@ -856,7 +856,7 @@ class Interpreter:
                 value) is not ModulesView:
             current.update(value)
             return current
-        if t in (set,) and op in _SET_IN_PLACE and type(value) in (set, frozenset):
+        if t is set and op in _SET_IN_PLACE and type(value) in (set, frozenset):
             return _SET_IN_PLACE[op](current, value)
         return _MISSING
 
@@ -2897,7 +2897,7 @@ class Interpreter:
         if len(parts) == 2 and parts[0] == "torch" and last in ("cat", "concat", "concatenate", "stack"):
             return self.join_tensors(last, args, kwargs, node)
         if len(parts) == 2 and parts[0] == "torch" and (last in _TORCH_BINARY or last in _TORCH_VALUE_FUNCTIONS):
-            result = self.torch_value_function(last, args, kwargs, node)
+            result = self.torch_value_function(last, args, kwargs, node, env)
             if result is not _MISSING:
                 return result
         if len(parts) == 2 and parts[0] == "torch" and last in _ELEMENTWISE and args:
@@ -2910,7 +2910,7 @@ class Interpreter:
             return Unknown(f"`{name}` returns a tensor whose shape the analyser does not follow")
         return Unknown(f"`{name}` is outside this file and torch.nn; the analyser does not follow it", maybe_module=True)
 
-    def torch_value_function(self, fn: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
+    def torch_value_function(self, fn: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST, env: Env) -> Any:
         """torch's elementwise arithmetic (``torch.divide(t, 8)``: shapes broadcast, values are
         computed where known) and the functions of a tensor's values (``torch.unique``,
         ``torch.diff``, ``torch.log``); _MISSING for a call this does not take."""
@@ -2926,7 +2926,7 @@ class Interpreter:
         method = _value_method(args[0], fn, node)
         if method is None:
             return _MISSING
-        return self.call(method, [], kwargs, node, _DUMMY_ENV(self))
+        return self.call(method, [], kwargs, node, env)
 
     def package_data(self, package: str, resource: str, node: ast.AST, env: Env) -> Any:
         """``pkgutil.get_data(__name__, "_pruned/x.txt")``: a data file of the project, read as the
@@ -3228,9 +3228,9 @@ _TORCH_BINARY = {"add": ast.Add, "sub": ast.Sub, "subtract": ast.Sub, "mul": ast
                  "div": ast.Div, "divide": ast.Div, "true_divide": ast.Div, "pow": ast.Pow,
                  "floor_divide": ast.FloorDiv, "remainder": ast.Mod}
 _CASTS = {"int": "int32", "long": "int64", "short": "int16", "float": "float32", "double": "float64"}
-_VALUE_METHODS = frozenset(_CASTS) | tensor_values.UNARY_FUNCTIONS | {"to", "unique", "diff", "max", "min", "sum",
-                                                                      "cumsum", "flip"}
+# torch.<name>(t) and t.<name>() both; the methods also cast and flip.
 _TORCH_VALUE_FUNCTIONS = tensor_values.UNARY_FUNCTIONS | {"unique", "diff", "max", "min", "sum", "cumsum"}
+_VALUE_METHODS = _TORCH_VALUE_FUNCTIONS | frozenset(_CASTS) | {"to", "flip"}
 
 
 _LEGACY_CONSTRUCTORS = {"Tensor": "float32", "FloatTensor": "float32", "LongTensor": "int64"}
