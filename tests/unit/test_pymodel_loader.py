@@ -213,6 +213,25 @@ def test_a_body_that_does_not_parse_is_found_when_called(tmp_path) -> None:
         in problem.message
 
 
+def test_a_generator_in_a_deferred_body_is_run_as_one(tmp_path) -> None:
+    # A body parsed on its first call is known to be no generator when its text has no `yield`; one
+    # that yields (directly, or only in a function it defines) is walked as any other body.
+    helpers = "import torch.nn as nn\n" + "".join(f"def unused_{i}():\n    return {i}\n" for i in range(30)) + \
+        "def widths(n):\n    for i in range(n):\n        yield 2 ** i\n\n" \
+        "def plain(n):\n    def inner():\n        yield n\n    return [n, n]\n"
+    (tmp_path / "helpers.py").write_text(helpers)
+    report = analyze_text(textwrap.dedent("""
+        import torch.nn as nn
+        from helpers import widths, plain
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fcs = nn.ModuleList([nn.Linear(w, 1, bias=False) for w in widths(3)])
+                self.head = nn.Linear(len(plain(5)), 1, bias=False)
+    """), str(tmp_path / "model.py"), AnalyzeOptions())
+    assert [(m.name, m.tree.total) for m in report.models] == [("Net", 1 + 2 + 4 + 2)], report.problems
+
+
 def test_two_analyses_may_fill_the_same_body_at_once() -> None:
     """The language server's worker threads share project files' trees."""
     import sys

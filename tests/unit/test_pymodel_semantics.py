@@ -9,6 +9,8 @@ import ast
 import textwrap
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from lsp_count.core.analyze import AnalyzeOptions, analyze_text
 from lsp_count.pymodel.interp import _regex_work
@@ -1292,3 +1294,48 @@ def test_matmul_assignment_makes_a_new_tensor_as_torch_has_no_in_place_matmul() 
     report = run(_net("t = torch.zeros(2, 3)\nkept = t\nt @= torch.zeros(3, 4)\n"
                       "self.a = nn.Parameter(t)\nself.b = nn.Parameter(kept)\n", "import torch\n"))
     assert counts(report) == {"Net": 8 + 6}, report.problems
+
+
+_COMPREHENSION_TARGETS = ["x", "a, b", "(a, b)", "k, k", "a, b, c"]
+
+
+@st.composite
+def _comprehensions(draw: st.DrawFn) -> str:
+    """A one-loop comprehension over a literal table, as Python source: the loop's items are ints,
+    or tuples / lists of ints of a width that may not match the names it unpacks into."""
+    target = draw(st.sampled_from(_COMPREHENSION_TARGETS))
+    names = [n for n in target.replace("(", "").replace(")", "").split(", ")]
+    width = draw(st.integers(1, 3))
+    rows = draw(st.lists(st.lists(st.integers(-3, 3), min_size=width, max_size=width), max_size=6))
+    wrap = draw(st.sampled_from(["({})", "[{}]"]))
+    table = "[" + ", ".join(wrap.format(", ".join(map(str, row)) + ("," if len(row) == 1 and wrap == "({})" else ""))
+                            if len(names) > 1 or draw(st.booleans()) else str(row[0]) for row in rows) + "]"
+    kind = draw(st.sampled_from(["list", "generator", "dict"]))
+    pick = st.sampled_from(names)
+    if kind == "dict":
+        return f"{{{draw(pick)}: {draw(pick)} for {target} in {table}}}"
+    body = f"{draw(pick)} for {target} in {table}"
+    return f"[{body}]" if kind == "list" else f"tuple({body})"
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(_comprehensions())
+def test_comprehensions_give_pythons_values(comprehension: str) -> None:
+    # One loop whose elements are the names it binds is built at once (interp._picked_items), others
+    # item by item; either way Python's result: its order, a dict's repeated keys, the last of a repeated
+    # name, and Python's error where the items do not unpack into the names.
+    num = "def num(v):\n    return sum(v) + 10 * len(v) if isinstance(v, (tuple, list)) else v\n"
+    checksum = ("sum((i + 1) * (3 * num(k) + num(v)) for i, (k, v) in enumerate(t.items())) if isinstance(t, dict) "
+                "else sum((i + 1) * num(v) for i, v in enumerate(t))")
+    namespace: dict[str, object] = {}
+    exec(num, namespace)  # noqa: S102 - the test's own helper
+    try:
+        namespace["t"] = eval(comprehension)  # noqa: S307 - the test's own generated literal
+        expected: int | None = eval(checksum, namespace) % 50 + 51  # noqa: S307
+    except (TypeError, ValueError):
+        expected = None
+    report = run(_net(f"t = {comprehension}\nself.fc = nn.Linear(({checksum}) % 50 + 51, 1, bias=False)\n", num))
+    if expected is None:
+        assert "Net" in lc101(report), (comprehension, counts(report))
+    else:
+        assert counts(report) == {"Net": expected}, (comprehension, report.problems)

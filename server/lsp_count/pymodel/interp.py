@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import builtins
 import collections
+import functools
 import itertools
 import math
 import operator
@@ -1413,17 +1414,8 @@ class Interpreter:
                 else:
                     out[_dict_key(self.ev(k, env), k)] = self.ev(v, env)
             return out
-        if isinstance(e, ast.ListComp | ast.GeneratorExp | ast.SetComp):
-            items = []
-            elt = self.element(e.elt)
-            self.comprehension(e.generators, 0, Env(env.module, env), lambda en: items.append(elt(en)))
-            return tuple(items) if isinstance(e, ast.GeneratorExp) else items
-        if isinstance(e, ast.DictComp):
-            out = {}
-            key, value = self.element(e.key), self.element(e.value)
-            self.comprehension(e.generators, 0, Env(env.module, env),
-                               lambda en: out.__setitem__(_dict_key(key(en), e.key), value(en)))
-            return out
+        if isinstance(e, ast.ListComp | ast.GeneratorExp | ast.SetComp | ast.DictComp):
+            return self.comprehension_value(e, env)  # type: ignore[arg-type]
         if isinstance(e, ast.Subscript):
             return self.get_item(self.ev(e.value, env), self.ev(e.slice, env), e)
         if isinstance(e, ast.Slice):
@@ -1499,7 +1491,37 @@ class Interpreter:
             return bound
         return lambda en: self.ev(e, en)
 
-    def comprehension(self, gens: list[ast.comprehension], i: int, env: Env, emit: Callable[[Env], None]) -> None:
+    def comprehension_value(self, e: ast.ListComp | ast.GeneratorExp | ast.SetComp | ast.DictComp, env: Env) -> Any:
+        first = e.generators[0]
+        items = self.iterate(self.ev(first.iter, env), first.iter)  # where the comprehension is written
+        picked = _picked_items(e, items)
+        if picked is not None:
+            # Each item is only the names the loop binds (transformers' auto mappings reverse a
+            # table of a thousand entries fifty times at import: a third of a model file's analysis
+            # through the loop below): the same values and steps at once.
+            ctx = self.ctx
+            ctx.steps += len(items)
+            if ctx.steps > MAX_STEPS:
+                ctx.tick()
+            if type(e) is not ast.DictComp:
+                return tuple(picked) if type(e) is ast.GeneratorExp else list(picked)
+            keys, values = picked
+            return {k if type(k) is str or type(k) is int else _dict_key(k, e.key): v for k, v in zip(keys, values)}
+        inner = Env(env.module, env)
+        if type(e) is ast.DictComp:
+            out: dict[Any, Any] = {}
+            key, value = self.element(e.key), self.element(e.value)
+            self.comprehension(e.generators, 0, inner, lambda en: out.__setitem__(_dict_key(key(en), e.key), value(en)),
+                               items)
+            return out
+        found: list[Any] = []
+        elt = self.element(e.elt)
+        self.comprehension(e.generators, 0, inner, lambda en: found.append(elt(en)), items)
+        return tuple(found) if type(e) is ast.GeneratorExp else found
+
+    def comprehension(self, gens: list[ast.comprehension], i: int, env: Env, emit: Callable[[Env], None],
+                      first_items: list[Any] | None = None) -> None:
+        """``first_items``: the first loop's items, evaluated by the caller."""
         if i == len(gens):
             emit(env)
             return
@@ -1511,8 +1533,11 @@ class Interpreter:
             type(t) is _Name for t in target.elts) else None
         # The first iterable is evaluated where the comprehension is written (Python's scoping: it is
         # the comprehension function's argument); the others inside it.
-        source = env.parent if i == 0 and env.parent is not None else env
-        for item in self.iterate(self.ev(g.iter, source), g.iter):
+        if i == 0 and first_items is not None:
+            items = first_items
+        else:
+            items = self.iterate(self.ev(g.iter, env.parent if i == 0 and env.parent is not None else env), g.iter)
+        for item in items:
             ctx.steps += 1  # ctx.tick(), inline
             if ctx.steps > MAX_STEPS:
                 ctx.tick()
@@ -3654,6 +3679,38 @@ def _contiguous(t: Any) -> bool:
     return not isinstance(t, TensorV) or t.contiguous
 
 
+def _picked_items(e: ast.ListComp | ast.GeneratorExp | ast.SetComp | ast.DictComp, items: list[Any]) -> Any:
+    """A comprehension's result parts when it is one loop without conditions whose elements are
+    names it binds (``[x for x in xs]``, ``{v: k for k, v in table.items()}``), each item a value
+    or a tuple that unpacks into the names: the elements (a dict's keys and values); else None."""
+    if len(e.generators) != 1 or type(e) is ast.SetComp:
+        return None
+    g = e.generators[0]
+    if g.ifs or g.is_async:
+        return None
+    target = g.target
+    if type(target) is _Name:
+        names: tuple[str, ...] = (target.id,)
+    elif type(target) is _Tuple and all(type(t) is _Name for t in target.elts):
+        names = tuple(t.id for t in target.elts)  # type: ignore[attr-defined]
+    else:
+        return None
+    parts = (e.key, e.value) if type(e) is ast.DictComp else (e.elt,)  # type: ignore[union-attr]
+    if not all(type(p) is _Name and p.id in names for p in parts):  # type: ignore[attr-defined]
+        return None
+    # The last of a repeated name is what it is bound to (`for k, k in ...`).
+    at = [len(names) - 1 - names[::-1].index(p.id) for p in parts]  # type: ignore[attr-defined]
+    if len(names) == 1:
+        picked = [items] * len(parts)
+    else:
+        if items and (set(map(type, items)) != {tuple} or set(map(len, items)) != {len(names)}):
+            return None
+        picked = [[x[a] for x in items] for a in at]
+    if any(LazyImport in set(map(type, column)) for column in picked):
+        return None
+    return picked if type(e) is ast.DictComp else picked[0]
+
+
 def _dict_key(key: Any, node: ast.AST) -> Any:
     """A value used as a dict key: known, and hashable (a list raises TypeError, as in Python)."""
     if is_unknownish(key):
@@ -4405,6 +4462,15 @@ def _regex_work(items: Any, n: int) -> float | None:
     return work
 
 
+@functools.lru_cache(maxsize=256)
+def _parsed_pattern(pattern: str) -> Any:
+    """The pattern's parse by Python's own parser (its compile cache does not keep it: transformers'
+    files run the same patterns at import for every analysis). Raises re.error."""
+    from re import _parser  # type: ignore[attr-defined]
+
+    return _parser.parse(pattern)
+
+
 def _regex(function: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
     """``re.search(pattern, text)`` and the like on known strings, as Python computes them, where
     the matching is sure to end soon (see _regex_work)."""
@@ -4419,9 +4485,7 @@ def _regex(function: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST
             v for k, v in kwargs.items() if k != "pattern"]
         n = sum(len(a) for a in texts if isinstance(a, str)) + 1
         try:
-            from re import _parser  # type: ignore[attr-defined]
-
-            work = _regex_work(_parser.parse(pattern), n)
+            work = _regex_work(_parsed_pattern(pattern), n)
         except re.error as exc:  # as Python raises it, before any matching
             raise _Raised(f"`{_text(node)}` raises re.error: {_user_words(str(exc))}"[:300], ExtV("re.error"))
         except (RecursionError, ImportError, AttributeError, TypeError, ValueError):

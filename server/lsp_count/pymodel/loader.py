@@ -218,5 +218,7 @@ def body_of(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.stmt]:
     fn = parsed[0].body[0] if deferred.indent else parsed[0]  # type: ignore[attr-defined]
     # Two analyses sharing the tree may both get here: each sets the same values, in this order.
     node.body, node.end_lineno, node.end_col_offset = fn.body, fn.end_lineno, fn.end_col_offset
+    if "yield" not in lines:
+        node.lsp_count_generator = False  # type: ignore[attr-defined]  # (interp._is_generator need not walk it)
     node.deferred = None  # type: ignore[attr-defined]
     return node.body
