@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import pathlib
 import textwrap
+from unittest import mock
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -222,6 +223,31 @@ def test_blocks_split_before_top_level_statements_and_keep_decorators_else_and_d
     docstrings = ['"""Module doc,', "continued at column 0", '"""', "import x", "s = \'\'\'", "class A: pass", "\'\'\'",
                   '# """ in a comment', "def f(): pass"]
     assert split_blocks(docstrings) == [(0, 3), (3, 4), (4, 8), (8, 9)]
+    # A decorator's call over several lines (transformers' `@auto_docstring(custom_intro="""...""")`)
+    # and the decorators stacked on it belong to the class after them.
+    decorated = ["import a", "@auto_docstring(", '    custom_intro="""', "Doc at column 0.", '    """', ")",
+                 "@other", "class C:", "    x = 1", "y = 2"]
+    assert split_blocks(decorated) == [(0, 1), (1, 9), (9, 10)]
+
+
+def test_an_edit_parses_only_its_block_where_classes_have_decorators_over_several_lines() -> None:
+    text = "import torch.nn as nn\n" + "".join(
+        f'@decorate(\n    doc="""\nText.\n"""\n)\nclass Net{i}(nn.Module):\n    def __init__(self):\n'
+        f'        super().__init__()\n        self.fc = nn.Linear({i + 1}, 2)\n\n' for i in range(6)) + \
+        "def decorate(doc):\n    return lambda cls: cls\n"
+    memo = analysed(text)
+    parsed: list[str] = []
+    real_parse = reuse.parse
+
+    def counting_parse(source: str, filename: str = "<unknown>") -> ast.Module:
+        parsed.append(source)
+        return real_parse(source, filename)
+
+    edited = text.replace("nn.Linear(3, 2)", "nn.Linear(3, 5)")
+    with mock.patch.object(reuse, "parse", counting_parse):
+        report = analyze_text(edited, "model.py", memo=memo)
+    assert [len(s.split("\n")) for s in parsed] == [10] and "Linear(3, 5)" in parsed[0]
+    assert report.models == analyze_text(edited, "model.py").models
 
 
 _EDITS = st.sampled_from(["number", "blank_line", "delete_line", "break", "rename", "comment", "dedent", "duplicate",

@@ -134,6 +134,7 @@ class LineMap:
 
 # A top-level block starts at a line that starts with a name or a decorator; these go on a block.
 _CONTINUES = ("else", "elif", "except", "finally")
+_DEFINITIONS = ("class", "def", "async")
 _TRIPLE_OR_COMMENT = re.compile(r"\"\"\"|'''|#")
 
 
@@ -161,9 +162,11 @@ def split_blocks(lines: list[str]) -> list[tuple[int, int]]:
             continue
         if line.startswith(_CONTINUES) and line.split(None, 1)[0].rstrip(":") in _CONTINUES:
             continue
-        if starts and lines[starts[-1]].startswith("@") and all(
-                lines[j].startswith("@") or not lines[j].strip() for j in range(starts[-1], i)):
-            continue  # a decorator belongs to the definition after it
+        if starts and lines[starts[-1]].startswith("@") and not any(
+                lines[j].startswith(_DEFINITIONS) for j in range(starts[-1] + 1, i)):
+            # A decorator belongs to the definition after it, its call's lines too
+            # (transformers' `@auto_docstring(custom_intro="""...""")`).
+            continue
         starts.append(i)
     if not starts or starts[0] != 0:
         starts.insert(0, 0)  # the module docstring, comments and blank lines at the top
