@@ -250,12 +250,17 @@ class Env:
 class FuncV:
     """A function or method defined in the source, with its defaults and closure."""
 
-    __slots__ = ("name", "node", "env", "defaults", "kw_defaults", "kind", "owner", "_signature", "setter")
+    __slots__ = ("name", "node", "env", "defaults", "kw_defaults", "kind", "owner", "_signature", "setter",
+                 "decorators", "decorated")
 
     def __init__(self, name: str, node: Any, env: Env, defaults: list[Any], kw_defaults: list[Any], kind: str = "") -> None:
         self.name, self.node, self.env = name, node, env
         self.owner: Any = None  # the class a method is defined in (for zero-argument super())
         self.setter: FuncV | None = None  # a property's `@name.setter`
+        # A method's decorators are applied when it is first called (Interpreter.decorated_method):
+        # ``decorators`` is the class body's scope they are evaluated in, ``decorated`` what they made.
+        self.decorators: Env | None = None
+        self.decorated: Any = None
         self.defaults, self.kw_defaults, self.kind = defaults, kw_defaults, kind  # kind: "", "static", "class", "property"
         self._signature: _Signature | None = None
 
@@ -1196,8 +1201,20 @@ class Interpreter:
             self.ctx.closures.append(fn)
         return fn
 
+    def decorated_method(self, fn: FuncV) -> Any:
+        """What a method's decorators made of it (decorate), on its first call: most decorated
+        methods (``forward``) are never called by a constructor, and their decorators (transformers'
+        ``@auto_docstring``) cost as much to follow as the rest of the class. _UNDECORATED when they
+        leave it as it is."""
+        if fn.decorated is None:
+            plain = FuncV(fn.name, fn.node, fn.env, fn.defaults, fn.kw_defaults)  # what the decorators get
+            plain.owner = fn.owner
+            value = self.decorate(plain, fn.node, fn.decorators)  # type: ignore[arg-type]
+            fn.decorated = _UNDECORATED if value is plain else value
+        return fn.decorated
+
     def decorate(self, fn: FuncV, node: ast.FunctionDef | ast.AsyncFunctionDef, env: Env) -> Any:
-        """A module-level function with the decorators of the project applied, innermost first, as
+        """A function or method with the decorators of the project applied, innermost first, as
         Python applies them: timm's ``@register_model`` fills the registry that resolves a model's
         pretrained config. A decorator from outside the project (``functools.lru_cache``,
         ``torch.no_grad()``), or one the analyser cannot follow, leaves the function as it is."""
@@ -1255,6 +1272,8 @@ class Interpreter:
                         fn, setter = FuncV(getter.name, getter.node, getter.env, getter.defaults, getter.kw_defaults,
                                            "property"), fn
                         fn.setter = setter if f"{stmt.name}.setter" in accessor else getter.setter
+                    elif stmt.decorator_list and fn.kind == "":
+                        fn.decorators = body_env
                     body_env.vars[stmt.name] = fn
                 else:
                     self.exec_stmt(stmt, body_env)
@@ -2364,6 +2383,10 @@ class Interpreter:
             # transformers asks whether torch >= 2.6 is installed: the models the analysis counts are
             # torch's, built by the torch whose layers it knows, so yes, on every machine.
             return True
+        if fn.decorators is not None:
+            decorated = self.decorated_method(fn)
+            if decorated is not _UNDECORATED:
+                return self.call(decorated, args, kwargs, node, fn.env)
         self.ctx.depth += 1
         try:
             if self.ctx.depth > MAX_CALL_DEPTH:
@@ -3546,6 +3569,7 @@ _NOT_TRACING = frozenset({
     "torch._dynamo.is_compiling", "torch.fx._symbolic_trace.is_fx_tracing", "torch.onnx.is_in_onnx_export"})
 _CONTAINERS_BY_IDENTITY = frozenset({list, tuple, set, frozenset, dict})
 _MISSING = object()
+_UNDECORATED = object()  # FuncV.decorated: the decorators return the function itself
 _OBJECT_HOOKS = frozenset({"__getattribute__", "__setattr__"})  # see Interpreter.object_hook_call
 # Where an instance of a dict subclass (``class ClassInstantier(OrderedDict)``) keeps its items:
 # a key no attribute can have.
