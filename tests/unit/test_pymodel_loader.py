@@ -191,11 +191,16 @@ def test_tabs_and_short_files_parse_whole() -> None:
     assert same_as_whole("class A:\n    def f(self):\n        return 1\n" * 14) == 14
 
 
-def test_a_body_that_does_not_parse_is_found_when_called(tmp_path) -> None:
-    helpers = "import torch.nn as nn\n" + "".join(f"def unused_{i}():\n    return {i}\n" for i in range(30)) + \
-        "def make(n):\n    return nn.Linear(n, n\n\ndef fine(n):\n    return nn.Linear(n, n)\n"
+def with_helpers(tmp_path: pathlib.Path, functions: str, model: str):
+    """The report of ``model`` (a file's text), beside a project file helpers.py that holds
+    ``functions`` after thirty others, long enough for its bodies to be parsed when called."""
+    helpers = "import torch.nn as nn\n" + "".join(f"def unused_{i}():\n    return {i}\n" for i in range(30)) + functions
     (tmp_path / "helpers.py").write_text(helpers)
-    report = analyze_text(textwrap.dedent("""
+    return analyze_text(textwrap.dedent(model), str(tmp_path / "model.py"), AnalyzeOptions())
+
+
+def test_a_body_that_does_not_parse_is_found_when_called(tmp_path) -> None:
+    report = with_helpers(tmp_path, "def make(n):\n    return nn.Linear(n, n\n\ndef fine(n):\n    return nn.Linear(n, n)\n", """
         import torch.nn as nn
         from helpers import make, fine
         class Broken(nn.Module):
@@ -206,7 +211,7 @@ def test_a_body_that_does_not_parse_is_found_when_called(tmp_path) -> None:
             def __init__(self):
                 super().__init__()
                 self.fc = fine(3)
-    """), str(tmp_path / "model.py"), AnalyzeOptions())
+    """)
     assert [(m.name, m.tree.total) for m in report.models] == [("Fine", 12)]
     (problem,) = [p for p in report.problems if p.code == "LC101"]
     assert "`Broken`" in problem.message and "`make` does not parse: '(' was never closed (line 63 of helpers.py)" \
@@ -216,11 +221,9 @@ def test_a_body_that_does_not_parse_is_found_when_called(tmp_path) -> None:
 def test_a_generator_in_a_deferred_body_is_run_as_one(tmp_path) -> None:
     # A body parsed on its first call is known to be no generator when its text has no `yield`; one
     # that yields (directly, or only in a function it defines) is walked as any other body.
-    helpers = "import torch.nn as nn\n" + "".join(f"def unused_{i}():\n    return {i}\n" for i in range(30)) + \
-        "def widths(n):\n    for i in range(n):\n        yield 2 ** i\n\n" \
+    functions = "def widths(n):\n    for i in range(n):\n        yield 2 ** i\n\n" \
         "def plain(n):\n    def inner():\n        yield n\n    return [n, n]\n"
-    (tmp_path / "helpers.py").write_text(helpers)
-    report = analyze_text(textwrap.dedent("""
+    report = with_helpers(tmp_path, functions, """
         import torch.nn as nn
         from helpers import widths, plain
         class Net(nn.Module):
@@ -228,7 +231,7 @@ def test_a_generator_in_a_deferred_body_is_run_as_one(tmp_path) -> None:
                 super().__init__()
                 self.fcs = nn.ModuleList([nn.Linear(w, 1, bias=False) for w in widths(3)])
                 self.head = nn.Linear(len(plain(5)), 1, bias=False)
-    """), str(tmp_path / "model.py"), AnalyzeOptions())
+    """)
     assert [(m.name, m.tree.total) for m in report.models] == [("Net", 1 + 2 + 4 + 2)], report.problems
 
 
