@@ -1339,3 +1339,22 @@ def test_comprehensions_give_pythons_values(comprehension: str) -> None:
         assert "Net" in lc101(report), (comprehension, counts(report))
     else:
         assert counts(report) == {"Net": expected}, (comprehension, report.problems)
+
+
+@pytest.mark.parametrize("expression, width", [
+    ("next(x for x in [3, 4])", 3),
+    # The items after the first are never computed, as in Python: `fail` would raise on 5.
+    ("next(x for x in [2, 5] if small(x))", 2),
+    ("next((x for x in [] if x), 6)", 6),
+    ("next(a * b for a in [1, 2] for b in [3, 4] if a > 1)", 6),
+    ("next(i for i, w in enumerate([0, 0, 7]) if w)", 2),
+])
+def test_next_of_a_generator_takes_its_first_item(expression: str, width: int) -> None:
+    prelude = "def small(x):\n    if x > 4:\n        raise ValueError(x)\n    return True\n"
+    report = run(_net(f"self.fc = nn.Linear({expression}, 1, bias=False)\n", prelude))
+    assert counts(report) == {"Net": width}, report.problems
+
+
+def test_next_of_an_empty_generator_is_pythons_stop_iteration() -> None:
+    report = run(_net("self.fc = nn.Linear(next(x for x in [] if x), 1)\n"))
+    assert "StopIteration" in lc101(report)["Net"]

@@ -220,6 +220,14 @@ class _TooDeep(Unresolved):
     that fails so is not kept as failed."""
 
 
+class _FirstItem(Exception):
+    """Interpreter.first_item: the generator's first item, found."""
+
+    def __init__(self, value: Any) -> None:
+        super().__init__()
+        self.value = value
+
+
 class _Raised(Unresolved):
     """An exception the analysed code raises (``raise ValueError(...)``); ``kind`` is its class
     as the analyser knows it (an ExtV of a builtin exception, a ClassV), None if unknown.
@@ -534,7 +542,7 @@ def _clone(v: Any, memo: dict[int, Any]) -> Any:
                                            isinstance(x, (Param, Inst, list, dict))) else x
         return out
     if t is Param or isinstance(v, Param):
-        out = Param(v.shape, v.kind, v.requires_grad, v.origin)
+        out = Param(v.shape, v.kind, v.requires_grad, v.origin, v.floating)
     elif isinstance(v, list):
         out = [clone(x, memo) for x in v]
     elif isinstance(v, dict):
@@ -1538,6 +1546,25 @@ class Interpreter:
         self.comprehension(e.generators, 0, inner, lambda en: found.append(elt(en)), items)
         return tuple(found) if type(e) is ast.GeneratorExp else found
 
+    def first_item(self, e: ast.GeneratorExp, default: ast.expr | None, env: Env) -> Any:
+        """``next(x for x in xs if ...)``: as Python runs it, up to the first item only (what comes
+        after it is never computed: transformers' ``PreTrainedModel.dtype`` is the dtype of the first
+        floating-point parameter)."""
+        first = e.generators[0]
+        items = self.iterate(self.ev(first.iter, env), first.iter)  # made with the generator, before the default
+        fallback = self.ev(default, env) if default is not None else _MISSING
+        elt = self.element(e.elt)
+
+        def found(en: Env) -> None:
+            raise _FirstItem(elt(en))
+        try:
+            self.comprehension(e.generators, 0, Env(env.module, env), found, items)
+        except _FirstItem as item:
+            return item.value
+        if fallback is not _MISSING:
+            return fallback
+        raise _Raised("`next` of an exhausted iterator (StopIteration)", ExtV("StopIteration"))
+
     def comprehension(self, gens: list[ast.comprehension], i: int, env: Env, emit: Callable[[Env], None],
                       first_items: list[Any] | None = None) -> None:
         """``first_items``: the first loop's items, evaluated by the caller."""
@@ -1828,6 +1855,9 @@ class Interpreter:
             return DeviceV()
         if name == "ndim":
             return len(shape)
+        floating = _is_floating(obj) if name in ("is_floating_point", "is_complex") else None
+        if floating is not None and (name == "is_floating_point" or floating):  # a floating-point one is not complex
+            return BuiltinV(name, lambda: floating if name == "is_floating_point" else False)
         if name.endswith("_") and not name.startswith("_") and name not in _RESHAPE_IN_PLACE:
             # normal_, zero_, uniform_, fill_, copy_, add_: in place, the shape kept
             if isinstance(obj, TensorV) and obj.values is not None:
@@ -1893,8 +1923,11 @@ class Interpreter:
         if valued is not None:
             return valued
         tensors = [x for x in (a, b) if isinstance(x, (TensorV, Param))]
+        # A floating-point tensor with a real number or another floating-point tensor stays floating-point.
+        floating = True if all(_is_floating(x) if isinstance(x, (TensorV, Param)) else type(x) in (int, float, bool)
+                               for x in (a, b)) else None
         if len(tensors) == 1 and op is not ast.MatMult:
-            return TensorV(tuple(tensors[0].shape), contiguous=_contiguous(tensors[0]))
+            return TensorV(tuple(tensors[0].shape), contiguous=_contiguous(tensors[0]), floating=floating)
         if len(tensors) == 1:
             raise Unresolved(f"`{_text(node)}`: `@` needs two tensors (torch raises)")
         try:
@@ -1902,7 +1935,7 @@ class Interpreter:
         except shapes.ShapeError as exc:
             raise Unresolved(f"`{_text(node)}`: {exc} (torch raises)")
         laid_out = op is ast.MatMult or all(_contiguous(x) for x in tensors)  # elementwise: as its inputs
-        return TensorV(shape, contiguous=laid_out) if shape is not None else Unknown(
+        return TensorV(shape, contiguous=laid_out, floating=floating) if shape is not None else Unknown(
             f"`{_text(node)}`: the result's shape is not known")
 
     def self_attribute_node(self, key: Any) -> ast.Attribute:
@@ -2124,6 +2157,9 @@ class Interpreter:
                 # A function's variables, read (timm's NesT checks its arguments by name through it): a
                 # snapshot, as Python's is in a function; not the module's, whose writes would be live.
                 return {k: v for k, v in env.vars.items() if k not in ("__class__", "__self__")}
+        if type(func) is _Name and func.id == "next" and e.args and type(e.args[0]) is ast.GeneratorExp and \
+                len(e.args) <= 2 and not e.keywords and self.ev(func, env) is _BUILTINS["next"]:
+            return self.first_item(e.args[0], e.args[1] if len(e.args) > 1 else None, env)
         if type(func) is _Attribute and func.attr in _OBJECT_HOOKS and type(func.value) is _Call:
             found = self.object_hook_call(e, func, env)
             if found is not _MISSING:
@@ -2764,10 +2800,10 @@ class Interpreter:
                 data = args[0] if args else kwargs.get("data", TensorV((0,)))
                 grad = args[1] if len(args) > 1 else kwargs.get("requires_grad", True)
                 if isinstance(data, Param):
-                    data = TensorV(data.shape)
+                    data = TensorV(data.shape, floating=data.floating)
                 if not isinstance(data, TensorV):
                     raise Unresolved(f"`{_text(node)}`: the tensor's shape is unknown ({why_of(data) or 'not a tensor the analyser built'})")
-                p = Param(data.shape, "other", self.truthy(grad, node), origin)
+                p = Param(data.shape, "other", self.truthy(grad, node), origin, _is_floating(data))
                 return p
             if last == "Buffer":  # torch.nn.Buffer(tensor): a buffer, never a parameter
                 return _as_buffer(args[0] if args else kwargs.get("data"))
@@ -3068,7 +3104,8 @@ class Interpreter:
         if fn.endswith("_like"):
             src = args[0] if args else None
             if isinstance(src, (TensorV, Param)):
-                return TensorV(tuple(src.shape))
+                return TensorV(tuple(src.shape), floating=_is_floating(src) if "dtype" not in kwargs else
+                               _floating_dtype(kwargs["dtype"]))
             raise Unresolved(f"`{_text(node)}`: the source tensor's shape is unknown"
                              + (f" ({why_of(src)})" if is_unknownish(src) else ""))
         if fn in ("Tensor", "FloatTensor", "LongTensor", "from_numpy") and len(args) == 1 and not kwargs and \
@@ -3094,15 +3131,16 @@ class Interpreter:
         if fn == "eye":
             n = as_int(args[0] if args else kwargs.get("n"), "n")
             m = as_int(args[1], "m") if len(args) > 1 else kwargs.get("m", n)
-            return TensorV((n, m))
+            return TensorV((n, m), floating=_floating_dtype(kwargs.get("dtype", _DEFAULT_DTYPE)))
         if fn in ("arange", "linspace"):
             if fn == "linspace":
                 steps = as_int(args[2] if len(args) > 2 else kwargs.get("steps"), "steps")
                 start = args[0] if args else kwargs.get("start")
                 end = args[1] if len(args) > 1 else kwargs.get("end")
                 return TensorV((steps,), _linspace(start, end, steps), dtype="float32")
-            if any(type(a) is float for a in args):
-                return _float_arange(args, node)
+            if any(type(a) is float for a in args):  # in the default dtype, unless one is asked for
+                length = _float_arange(args, node).shape
+                return TensorV(length, floating=_floating_dtype(kwargs.get("dtype", _DEFAULT_DTYPE)))
             vals = [as_int(a, "arange bound") for a in args]
             if any(isinstance(v, Sym) for v in vals):
                 if len(vals) == 1 or (len(vals) == 2 and vals[0] == 0):
@@ -3139,7 +3177,10 @@ class Interpreter:
             dims = list(args[0])
         elif not args and "size" in kwargs:
             dims = list(kwargs["size"])
-        return TensorV(tuple(as_int(d, "tensor size") for d in dims))
+        # zeros, ones, empty, randn, rand: the default dtype unless one is asked for; randint: int64.
+        floating = _floating_dtype(kwargs.get("dtype", _DEFAULT_DTYPE if fn in _DEFAULT_DTYPE_FACTORIES else
+                                              ExtV("torch.int64") if fn == "randint" else None))
+        return TensorV(tuple(as_int(d, "tensor size") for d in dims), floating=floating)
 
     def join_tensors(self, fn: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
         """``torch.cat`` / ``torch.stack`` of tensors the analyser built (BLIP-2's
@@ -3195,6 +3236,10 @@ class Interpreter:
             bound = bind(layer, sig, tuple(args), kwargs)  # checks the arguments, even with nothing to build
             if builder is not None:
                 builder(inst, bound, inst.origin, self.make_layer)
+                if kwargs.get("dtype") is not None:  # `nn.Linear(4, 4, dtype=torch.bfloat16)`
+                    floating = _floating_dtype(kwargs["dtype"])
+                    for _, p in params_of(inst):
+                        p.floating = floating
             inst.layer_args = (layer, bound)
         elif layer in STACKS:
             from lsp_count.pymodel.layers import _stack
@@ -3214,7 +3259,7 @@ class Interpreter:
     def check_member(self, v: Any, kind: str, node: ast.AST) -> Any:
         if kind.startswith("Parameter"):
             if isinstance(v, TensorV):
-                return Param(v.shape, "other")
+                return Param(v.shape, "other", floating=_is_floating(v))
             if not isinstance(v, Param):
                 raise Unresolved(f"`{_text(node)}`: an element of nn.{kind} is not a parameter the analyser built "
                                  f"({why_of(v) or type(v).__name__})")
@@ -3375,6 +3420,27 @@ def _exact_values(t: TensorV, node: ast.AST) -> tuple[Any, ...]:
                                          f"`{_text(node)}`")
     except tensor_values.Undecidable as exc:
         raise Unresolved(str(exc))
+
+
+_DEFAULT_DTYPE = ExtV("torch.get_default_dtype()")  # stands for no dtype argument: torch's default
+_DEFAULT_DTYPE_FACTORIES = frozenset({"zeros", "ones", "empty", "randn", "rand"})
+
+
+def _floating_dtype(dtype: Any) -> bool | None:
+    """Whether a dtype argument is a floating-point dtype; the default dtype always is (torch's
+    set_default_dtype takes only those); None for a value the analyser does not know."""
+    if dtype is _DEFAULT_DTYPE:
+        return True
+    name = _dtype_argument(dtype)
+    return None if name is None else name in FINFO
+
+
+def _is_floating(t: TensorV | Param) -> bool | None:
+    """Whether a tensor's dtype is a floating-point one (``t.is_floating_point()``); None where not known."""
+    if t.floating is not None:
+        return t.floating
+    dtype = getattr(t, "dtype", None)  # a tensor of known values knows its dtype
+    return None if dtype is None else dtype in FINFO
 
 
 def _dtype_argument(dtype: Any) -> str | None:

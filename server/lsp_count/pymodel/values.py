@@ -180,6 +180,9 @@ class TensorV:
     # the last bits (log, pow), a bound on the difference (tensor_values.py).
     dtype: str | None = None
     errors: tuple[float, ...] | None = None
+    # Without the values: whether its dtype is a floating-point one, where known (``torch.randn(4)``
+    # is in the default dtype, always floating-point; None where not known).
+    floating: bool | None = None
 
     def __float__(self) -> float:  # float(rate), as torch allows for one element
         return float(self._one())
@@ -196,13 +199,17 @@ class TensorV:
 class Param:
     """An ``nn.Parameter``: identity is what makes tying count once."""
 
-    __slots__ = ("shape", "kind", "requires_grad", "origin")
+    __slots__ = ("shape", "kind", "requires_grad", "origin", "floating")
 
-    def __init__(self, shape: tuple[Any, ...], kind: str, requires_grad: bool = True, origin: Span | None = None) -> None:
+    def __init__(self, shape: tuple[Any, ...], kind: str, requires_grad: bool = True, origin: Span | None = None,
+                 floating: bool | None = True) -> None:
         self.shape = shape
         self.kind = kind
         self.requires_grad = requires_grad
         self.origin = origin
+        # Whether its dtype is a floating-point one (``is_floating_point()``); None where not known. A
+        # torch layer's parameters are in the default dtype, which torch keeps floating-point.
+        self.floating = floating
 
 
 class Inst:
