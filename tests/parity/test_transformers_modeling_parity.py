@@ -52,10 +52,13 @@ FILES = {
     # D-FINE replaces its backbone's batch norms through `_modules`; Florence-2 imports torch only
     # under transformers' is_torch_available(), answered yes.
     "sam2/modeling_sam2.py": 13, "hiera/modeling_hiera.py": 10, "patchtst/modeling_patchtst.py": 19,
-    "owlvit/modeling_owlvit.py": 11, "d_fine/modeling_d_fine.py": 14, "florence2/modeling_florence2.py": 9,
+    "owlvit/modeling_owlvit.py": 11, "d_fine/modeling_d_fine.py": 15, "florence2/modeling_florence2.py": 9,
     # PaliGemma reads PreTrainedModel.dtype in its constructor: `next(p.dtype for p in self.parameters()
     # if p.is_floating_point())`, a generator taken up to its first item.
     "paligemma/modeling_paligemma.py": 4,
+    # Zamba 2's tied weights given by pattern: expanded over named_parameters / named_buffers with
+    # remove_duplicate=False, matched by re.compile'd patterns (D-FINE's detection model too).
+    "zamba2/modeling_zamba2.py": 7,
 }
 _USED = re.compile(r"counted with `(\w+)\(\)` defaults for `(\w+)`")
 

@@ -1358,3 +1358,38 @@ def test_next_of_a_generator_takes_its_first_item(expression: str, width: int) -
 def test_next_of_an_empty_generator_is_pythons_stop_iteration() -> None:
     report = run(_net("self.fc = nn.Linear(next(x for x in [] if x), 1)\n"))
     assert "StopIteration" in lc101(report)["Net"]
+
+
+@pytest.mark.parametrize("expression, width", [
+    # A compiled pattern's methods are re's functions with its pattern and flags.
+    ("len(re.compile('a', re.I).findall('AaBa'))", 3),
+    ("1 if re.compile('^[a-z]+(weight)|(bias)$').match('bbox.(x)') else 2", 2),
+    ("len(re.compile(r'\\d').sub('', 'a1b22'))", 2),
+    ("len(re.compile(',').split('a,b,c', 1))", 2),
+    ("re.compile('(a)(b)').groups + 1", 3),
+    # any / all as Python answers them: an item's truth as an `if` takes it, up to the answer.
+    ("1 if any(x for x in [0, nn.ModuleList()]) else 2", 2),
+    ("1 if all([nn.Linear(1, 1), 3]) else 2", 1),
+    ("1 if any([1, helper()]) else 2", 1),
+    # A set comprehension makes a set.
+    ("len({x % 3 for x in range(7)})", 3),
+    ("len({x for x in 'abca'} | {y for y in 'cd'})", 4),
+])
+def test_compiled_patterns_any_all_and_set_comprehensions(expression: str, width: int) -> None:
+    report = run(_net(f"self.fc = nn.Linear({expression}, 1, bias=False)\n", "import re\nfrom lib import helper\n"))
+    assert counts(report) == {"Net": width}, report.problems
+
+
+@pytest.mark.parametrize("expression, reason", [
+    # An unknown item before the answer was a Python object's truth, always true: `all()` of patterns
+    # the analyser could not run took transformers' shortcut for plain tied-weight names.
+    ("1 if all(helper(k) for k in 'ab') else 2", "an item of `all()` is unknown: `lib.helper` is outside"),
+    ("1 if any([0, helper()]) else 2", "an item of `any()` is unknown: `lib.helper` is outside"),
+    ("len(re.compile('a').match('ab', 1).group())", "these arguments of a compiled pattern's `match` are not followed"),
+    ("len(re.compile('(').pattern)", "raises re.error"),
+    ("len({[x] for x in 'ab'})", "raises TypeError"),
+    ("len({helper(x) for x in 'ab'})", "`lib.helper` is outside"),
+])
+def test_what_any_all_and_patterns_do_not_know_is_said(expression: str, reason: str) -> None:
+    report = run(_net(f"self.fc = nn.Linear({expression}, 1, bias=False)\n", "import re\nfrom lib import helper\n"))
+    assert reason in lc101(report)["Net"]

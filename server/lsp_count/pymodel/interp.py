@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import builtins
 import collections
+import dataclasses
 import functools
 import itertools
 import math
@@ -534,6 +535,8 @@ def _clone(v: Any, memo: dict[int, Any]) -> Any:
     if t is Inst or (t is not Param and t is not list and t is not dict and isinstance(v, Inst)):
         out: Any = Inst(v.cls, v.kind, v.is_module, v.origin)
         out.layer_args = v.layer_args
+        if v.buffers:
+            out.buffers = dict(v.buffers)
         memo[vid] = out
         attrs = out.attrs
         for k, x in v.attrs.items():
@@ -886,6 +889,8 @@ class Interpreter:
             obj = self.ev(target.value, env)
             if isinstance(obj, Inst):
                 obj.attrs.pop(target.attr, None)
+                if obj.buffers:
+                    obj.buffers.pop(target.attr, None)
             elif isinstance(obj, ClassV):
                 obj.namespace.pop(target.attr, None)
             elif not isinstance(obj, Unknown):
@@ -1031,13 +1036,9 @@ class Interpreter:
         return body if self.truthy(cond, test) else orelse
 
     def truthy(self, v: Any, node: ast.AST) -> bool:
-        if isinstance(v, Inst):
-            if v.kind in ("list", "seq", "plist", "dict", "pdict"):
-                return bool(v.attrs)
-            return True
-        if not isinstance(v, (Sym, Unknown)):
+        if not isinstance(v, (Sym, Unknown, Inst)):
             return bool(v)  # the message below is only for an unknown value: no unparse on the fast path
-        return truth(v, f"`{_text(node)}`")
+        return truth_value(v, f"`{_text(node)}`")
 
     def assign(self, target: ast.expr, value: Any, env: Env) -> None:
         if isinstance(target, ast.Name):
@@ -1116,6 +1117,11 @@ class Interpreter:
                 t in _HOLDERS and _leads_back(obj, value, self.ctx.building)):
             self.ctx.cycle_holders.append(obj)
         obj.attrs[name] = value
+        if t is TensorV and value.buffer:  # `self.inv_freq = nn.Buffer(...)`: registered as a buffer
+            if obj.is_module:
+                _add_buffer(obj, name)
+        elif obj.buffers and name in obj.buffers and (t is Param or t is Inst and value.is_module):
+            del obj.buffers[name]  # torch moves the name to the parameters or the modules
 
     def set_item(self, obj: Any, key: Any, value: Any, node: ast.AST) -> None:
         if isinstance(obj, Inst):
@@ -1544,6 +1550,8 @@ class Interpreter:
         found: list[Any] = []
         elt = self.element(e.elt)
         self.comprehension(e.generators, 0, inner, lambda en: found.append(elt(en)), items)
+        if type(e) is ast.SetComp:
+            return _set_of(found, e)
         return tuple(found) if type(e) is ast.GeneratorExp else found
 
     def first_item(self, e: ast.GeneratorExp, default: ast.expr | None, env: Env) -> Any:
@@ -1730,6 +1738,8 @@ class Interpreter:
     def get_attr(self, obj: Any, name: str, node: ast.AST) -> Any:
         if isinstance(obj, Inst):
             return self.inst_attr(obj, name, node)
+        if type(obj) is RegexV:
+            return _regex_attribute(obj, name, node)
         safe = _SAFE_METHODS.get(type(obj), _MISSING)
         if safe is not _MISSING and not name.startswith("_") and (safe is None or name in safe):
             method = getattr(obj, name, None)  # `table.get`, `layers.append`: no other branch is theirs
@@ -2806,7 +2816,7 @@ class Interpreter:
                 p = Param(data.shape, "other", self.truthy(grad, node), origin, _is_floating(data))
                 return p
             if last == "Buffer":  # torch.nn.Buffer(tensor): a buffer, never a parameter
-                return _as_buffer(args[0] if args else kwargs.get("data"))
+                return _as_buffer(args[0] if args else kwargs.get("data"), made=True)
             if last == "from_pretrained" and parts[-2] in ("Embedding", "EmbeddingBag"):
                 return self.pretrained_embedding(parts[-2], args, kwargs, node, env)
             if last in CONTAINERS:
@@ -2857,6 +2867,8 @@ class Interpreter:
             return self.module_source(args[0], node)
         if parts[0] == "re" and len(parts) == 2 and last in _REGEX_FUNCTIONS:
             return _regex(last, args, kwargs, node)
+        if name == "re.compile":
+            return _compiled_regex(args, kwargs, node)
         if name == "huggingface_hub.dataclasses.validated_field" and args:
             return _field(*args[1:], **kwargs)
         if name in ("torch.manual_seed", "torch.no_grad", "print", "warnings.warn"):
@@ -3769,6 +3781,18 @@ def _contiguous(t: Any) -> bool:
     return not isinstance(t, TensorV) or t.contiguous
 
 
+def _set_of(items: list[Any], node: ast.AST) -> Any:
+    """A set comprehension's set: Python's TypeError for an item it cannot hash; an item the
+    analyser does not know makes the set unknown (which items are equal is not known)."""
+    unknown = _unknown_in(items)
+    if unknown is not None or any(is_unknownish(x) for x in items):
+        return unknown or Unknown(f"`{_text(node)}` holds unresolved values")
+    try:
+        return set(items)
+    except TypeError as exc:
+        raise _Raised(f"`{_text(node)}` raises TypeError: {exc}", ExtV("TypeError"))
+
+
 def _picked_items(e: ast.ListComp | ast.GeneratorExp | ast.SetComp | ast.DictComp, items: list[Any]) -> Any:
     """A comprehension's result parts when it is one loop without conditions whose elements are
     names it binds (``[x for x in xs]``, ``{v: k for k, v in table.items()}``), each item a value
@@ -3917,25 +3941,61 @@ def _module_method(interp: Interpreter, obj: Inst, name: str) -> Any:
 
     def register_buffer(key: Any, v: Any, persistent: Any = True) -> None:
         obj.attrs[str(key)] = None if v is None else _as_buffer(v)
+        _add_buffer(obj, str(key))
 
     def parameters(recurse: Any = True) -> list[Param]:
         return [p for _, p in params_of(obj)]
 
-    def named_parameters(prefix: Any = "", recurse: Any = True) -> list[tuple[str, Param]]:
-        return [((prefix + "." if prefix else "") + n, p) for n, p in params_of(obj)]
+    def named_parameters(prefix: Any = "", recurse: Any = True, remove_duplicate: Any = True) -> list[tuple[str, Param]]:
+        if remove_duplicate is True and recurse is True:
+            return [((prefix + "." if prefix else "") + n, p) for n, p in params_of(obj)]
+        return named_members(lambda m: [(k, v) for k, v in m.attrs.items() if isinstance(v, Param)],
+                             prefix, recurse, remove_duplicate)
+
+    def named_buffers(prefix: Any = "", recurse: Any = True, remove_duplicate: Any = True) -> Any:
+        modules = named_modules(prefix=prefix, remove_duplicate=remove_duplicate) if recurse else [(prefix, obj)]
+        for _, m in modules:
+            unknown = next((v for v in m.attrs.values() if isinstance(v, Unknown)), None)
+            if unknown is not None:  # it may be a buffer (`nn.Buffer` of a value not known)
+                return Unknown(f"`named_buffers()`: {why_of(unknown)}")
+        return named_members(lambda m: [(k, m.attrs[k]) for k in (m.buffers or ()) if k in m.attrs],
+                             prefix, recurse, remove_duplicate)
+
+    def named_members(members: Callable[[Inst], list[tuple[str, Any]]], prefix: Any, recurse: Any,
+                      remove_duplicate: Any) -> list[tuple[str, Any]]:
+        # torch's Module._named_members: each module's own members, modules in named_modules' order.
+        modules = named_modules(prefix=prefix, remove_duplicate=remove_duplicate) if truth(recurse, "recurse") else \
+            [(str(prefix), obj)]
+        seen: set[int] = set()
+        out = []
+        for module_prefix, m in modules:
+            for k, v in members(m):
+                if v is None or id(v) in seen:
+                    continue
+                if remove_duplicate:
+                    seen.add(id(v))
+                out.append((f"{module_prefix}.{k}" if module_prefix else k, v))
+        return out
 
     def named_modules(memo: Any = None, prefix: Any = "", remove_duplicate: Any = True) -> list[tuple[str, Inst]]:
-        # As torch: the module, then each submodule depth first under its dotted name, once each.
+        # As torch: the module, then each submodule depth first under its dotted name, once each
+        # (every time it is held, with remove_duplicate=False).
+        once = truth(remove_duplicate, "remove_duplicate")
         out: list[tuple[str, Inst]] = []
         seen: set[int] = set()
-        stack = [(str(prefix), obj)]
+        stack: list[tuple[str, Inst, tuple[int, ...]]] = [(str(prefix), obj, ())]
         while stack:
-            name, m = stack.pop()
+            name, m, above = stack.pop()
             if id(m) in seen:
                 continue
-            seen.add(id(m))
+            if once:
+                seen.add(id(m))
+            elif id(m) in above:
+                raise Unresolved("`named_modules(remove_duplicate=False)` of a module that holds itself: torch "
+                                 "recurses without end")
             out.append((name, m))
-            stack.extend(reversed([(f"{name}.{k}" if name else k, v) for k, v in m.attrs.items()
+            inner = (*above, id(m))
+            stack.extend(reversed([(f"{name}.{k}" if name else k, v, inner) for k, v in m.attrs.items()
                                    if isinstance(v, Inst) and v.is_module and id(v) not in seen]))
         return out
 
@@ -3983,6 +4043,8 @@ def _module_method(interp: Interpreter, obj: Inst, name: str) -> Any:
         # torch's walks are generators: `next(self.mlp.parameters())` takes the first (Swinv2).
         "register_buffer": register_buffer, "parameters": lambda *a, **k: IteratorV(parameters(*a, **k)),
         "named_parameters": lambda *a, **k: IteratorV(named_parameters(*a, **k)),
+        "named_buffers": lambda *a, **k: _iterator_of(named_buffers(*a, **k)),
+        "buffers": lambda recurse=True: _iterator_of(named_buffers(recurse=recurse), values=True),
         "modules": lambda: IteratorV([m for _, m in named_modules()]),
         "named_modules": lambda *a, **k: IteratorV(named_modules(*a, **k)), "children": lambda: IteratorV(children()),
         "named_children": lambda: IteratorV(named_children()), "get_submodule": get_submodule,
@@ -4466,14 +4528,32 @@ def _is_class(v: Any) -> bool:
     return False
 
 
-def _as_buffer(data: Any) -> Any:
+def _as_buffer(data: Any, made: bool = False) -> Any:
     """A buffer's tensor: never a parameter or a module, whatever the analyser made of its value; a
-    value whose shape it does not know stays unknown (a 0-d tensor here would be a silent guess)."""
+    value whose shape it does not know stays unknown (a 0-d tensor here would be a silent guess).
+    ``made``: ``nn.Buffer(data)``, a new tensor that registers itself where it is assigned."""
+    if made and isinstance(data, TensorV):
+        return dataclasses.replace(data, buffer=True)  # a new tensor of the same values (torch detaches it)
+    if made and isinstance(data, Param):
+        return TensorV(tuple(data.shape), floating=data.floating, buffer=True)
     if isinstance(data, (TensorV, Param)):
         return data if isinstance(data, TensorV) else TensorV(tuple(data.shape))  # the tensor itself, as torch keeps it
     if is_unknownish(data):
         return Unknown(f"a buffer made from an unresolved value: {why_of(data)}")
     return Unknown(f"a buffer made from {type(data).__name__}, not a tensor the analyser built")
+
+
+def _iterator_of(items: Any, values: bool = False) -> Any:
+    """A walk's items as an iterator (its values only: ``buffers()``); an Unknown as it is."""
+    if isinstance(items, Unknown):
+        return items
+    return IteratorV([v for _, v in items] if values else items)
+
+
+def _add_buffer(module: Inst, name: str) -> None:
+    if module.buffers is None:
+        module.buffers = {}
+    module.buffers[name] = None
 
 
 def _is_type(v: Any) -> bool:
@@ -4559,6 +4639,50 @@ def _parsed_pattern(pattern: str) -> Any:
     from re import _parser  # type: ignore[attr-defined]
 
     return _parser.parse(pattern)
+
+
+class RegexV:
+    """``re.compile(pattern, flags)``: its methods are re's functions with the pattern and flags given."""
+
+    __slots__ = ("pattern", "flags")
+
+    def __init__(self, pattern: str, flags: int) -> None:
+        self.pattern, self.flags = pattern, flags
+
+
+def _compiled_regex(args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
+    pattern = args[0] if args else kwargs.get("pattern")
+    flags = args[1] if len(args) > 1 else kwargs.get("flags", 0)
+    if len(args) + len(kwargs) > 2 or not isinstance(pattern, str) or type(flags) is not int:
+        return _unknown_in([pattern, flags]) or Unknown(f"`{_text(node)}`: the analyser compiles a pattern given as a "
+                                                        f"string, with flags it knows")
+    try:
+        re.compile(pattern, flags)  # Python's errors, as it raises them here (compiling never runs a match)
+    except (re.error, ValueError, TypeError) as exc:
+        kind = "re.error" if isinstance(exc, re.error) else type(exc).__name__
+        raise _Raised(f"`{_text(node)}` raises {kind}: {_user_words(str(exc))}"[:300], ExtV(kind))
+    return RegexV(pattern, flags)
+
+
+# A compiled pattern's methods: how many of their positional arguments are re's function's too
+# (`pattern.match(text, pos)` has a position where `re.match` has flags: not followed).
+_PATTERN_METHODS = {"match": 1, "search": 1, "fullmatch": 1, "findall": 1, "sub": 3, "subn": 3, "split": 2}
+
+
+def _regex_attribute(regex: RegexV, name: str, node: ast.AST) -> Any:
+    if name in ("pattern", "flags", "groups", "groupindex"):
+        value = getattr(re.compile(regex.pattern, regex.flags), name)
+        return dict(value) if name == "groupindex" else value
+    positional = _PATTERN_METHODS.get(name)
+    if positional is None:
+        return Unknown(f"`{_text(node)}`: a compiled pattern's `{name}` is not followed")
+
+    def method(*args: Any, **kwargs: Any) -> Any:
+        if len(args) > positional or set(kwargs) - {"string", "repl", "count", "maxsplit"}:
+            return Unknown(f"`{_text(node)}`: these arguments of a compiled pattern's `{name}` are not followed")
+        extra = {"flags": regex.flags} if regex.flags else {}
+        return _regex(name, [regex.pattern, *args], {**kwargs, **extra}, node)
+    return BuiltinV(name, method)
 
 
 def _regex(function: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
@@ -4794,6 +4918,25 @@ def _is_context_manager(node: ast.AST) -> bool:
     return any(_dotted(d).rsplit(".", 1)[-1] == "contextmanager" for d in getattr(node, "decorator_list", ()))
 
 
+def truth_value(v: Any, what: str) -> bool:
+    """A value's truth as Python's ``if`` takes it: an empty ModuleList or ModuleDict is false, any
+    other module true; an unknown value raises Unresolved (``what`` names it)."""
+    if isinstance(v, Inst):
+        return bool(v.attrs) if v.kind in ("list", "seq", "plist", "dict", "pdict") else True
+    if isinstance(v, (Sym, Unknown)):
+        return truth(v, what)
+    return bool(v)
+
+
+def _any_all(items: Any, stop: bool) -> bool:
+    """``any`` (``stop`` True) and ``all`` (False), each item's truth as an ``if`` takes it: one
+    not known before the answer is found is LC101, not a Python object's truth (always true)."""
+    for item in _list_of(items):
+        if truth_value(item, f"an item of `{'any' if stop else 'all'}()`") is stop:
+            return stop
+    return not stop
+
+
 def _list_of(v: Any = ()) -> Any:
     if type(v) is CycleV:
         raise Unresolved("a list of an endless `itertools.cycle` never ends")
@@ -4962,7 +5105,7 @@ _BUILTINS: dict[str, Any] = {
     "enumerate": BuiltinV("enumerate", _enumerate), "zip": BuiltinV("zip", _zip),
     "reversed": BuiltinV("reversed", lambda v: list(reversed(_list_of(v)))),
     "sorted": BuiltinV("sorted", lambda v, **k: sorted(_list_of(v), **k)),
-    "any": BuiltinV("any", lambda v: any(_list_of(v))), "all": BuiltinV("all", lambda v: all(_list_of(v))),
+    "any": BuiltinV("any", lambda v: _any_all(v, True)), "all": BuiltinV("all", lambda v: _any_all(v, False)),
     "isinstance": BuiltinV("isinstance", _isinstance), "hasattr": BuiltinV("hasattr", _hasattr),
     "issubclass": BuiltinV("issubclass", _issubclass),
     "getattr": BuiltinV("getattr", _getattr), "setattr": BuiltinV("setattr", _setattr),

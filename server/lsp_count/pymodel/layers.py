@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from lsp_count.core.source import Span
-from lsp_count.pymodel.values import Inst, Param, Sym, Unknown, Unresolved, sym_add, sym_mul
+from lsp_count.pymodel.values import Inst, Param, Sym, TensorV, Unknown, Unresolved, sym_add, sym_mul
 
 REQUIRED = object()
 
@@ -134,6 +134,10 @@ def _batchnorm(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[...
     if truth(a["affine"], "affine"):
         _p(inst, "weight", (n,), "norm", o)
         _p(inst, "bias", (n,), "norm", o)
+    if truth(a["track_running_stats"], "track_running_stats"):  # torch's buffers (named_buffers())
+        inst.attrs.update(running_mean=TensorV((n,), floating=True), running_var=TensorV((n,), floating=True),
+                          num_batches_tracked=TensorV((), dtype="int64", floating=False))
+        inst.buffers = dict.fromkeys(("running_mean", "running_var", "num_batches_tracked"))
 
 
 def _layernorm(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., Inst]) -> None:

@@ -180,6 +180,8 @@ class TensorV:
     # the last bits (log, pow), a bound on the difference (tensor_values.py).
     dtype: str | None = None
     errors: tuple[float, ...] | None = None
+    # Made by ``nn.Buffer(t)``: assigned to a module's attribute, it is registered as a buffer.
+    buffer: bool = False
     # Without the values: whether its dtype is a floating-point one, where known (``torch.randn(4)``
     # is in the default dtype, always floating-point; None where not known).
     floating: bool | None = None
@@ -219,7 +221,7 @@ class Inst:
     (``parameters()`` yields in it, and the first path of a tied tensor wins).
     """
 
-    __slots__ = ("cls", "attrs", "kind", "origin", "is_module", "layer_args")
+    __slots__ = ("cls", "attrs", "kind", "origin", "is_module", "layer_args", "buffers")
 
     def __init__(self, cls: Any, kind: str, is_module: bool, origin: Span | None = None) -> None:
         self.cls = cls
@@ -230,6 +232,9 @@ class Inst:
         # A torch layer's (name, bound constructor arguments): its hyperparameters are read from
         # them when asked for (layers.layer_attribute); never changed after the build, so shared by copies.
         self.layer_args: tuple[str, dict[str, Any]] | None = None
+        # A module's buffers: the names of its attributes that torch keeps in ``_buffers``, in the
+        # order they were registered (``register_buffer``, ``nn.Buffer``, a batch norm's running stats).
+        self.buffers: dict[str, None] | None = None
 
     @property
     def type_name(self) -> str:
