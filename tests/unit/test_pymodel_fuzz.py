@@ -17,7 +17,9 @@ CORPUS = sorted((pathlib.Path(__file__).resolve().parents[1] / "fixtures" / "pym
 TOKEN = re.compile(r"\w+|[^\w\s]|\s+")
 TROUBLE = ["self", "None", "0", "-1", "10**9", "nn.Linear", "(", ")", "[", "]", "*", "**", "super", "lambda: 1",
            ".", ",", "=", ":", "\n", "    ", "yield", "del self", "global g", "1.5", "'s'", "True", "range(10**30)",
-           "del", "+=", "|=", "._modules", "torch.log", "torch.pow", "1e308", "-0.0", ".int()", "torch.unique"]
+           "del", "+=", "|=", "._modules", "torch.log", "torch.pow", "1e308", "-0.0", ".int()", "torch.unique",
+           "next(", "re.compile", ".named_buffers(remove_duplicate=False)", "any(", "all(", "nn.Buffer", "@",
+           ".is_floating_point()", "{", "}", " for x in "]
 
 _EDIT = st.tuples(st.sampled_from(["delete", "repeat", "swap", "trouble"]), st.integers(0, 10**6), st.integers(0, 10**6))
 
