@@ -29,7 +29,7 @@ from typing import Any, Callable
 from lsp_count.core.source import Span
 from lsp_count.pymodel.layers import (FINFO, FUNCTIONAL_NAMES, IINFO, LAYER_ATTRIBUTES, LAYERS, MODULE_CLASS_ATTRIBUTES,
                                       NOT_A_LAYER_ATTRIBUTE, PARAMETERLESS, STACKS, as_int, bind, dtype_name,
-                                      layer_attribute, truth)
+                                      layer_attribute, running_stat, truth, RUNNING_STATS)
 from lsp_count.pymodel import shapes
 from lsp_count.pymodel import tensor_values
 from lsp_count.pymodel.reparam import reparametrization, reparametrize
@@ -535,8 +535,7 @@ def _clone(v: Any, memo: dict[int, Any]) -> Any:
     if t is Inst or (t is not Param and t is not list and t is not dict and isinstance(v, Inst)):
         out: Any = Inst(v.cls, v.kind, v.is_module, v.origin)
         out.layer_args = v.layer_args
-        if v.buffers:
-            out.buffers = dict(v.buffers)
+        out.buffers = v.buffers  # never changed in place (_add_buffer, _drop_buffer): shared
         memo[vid] = out
         attrs = out.attrs
         for k, x in v.attrs.items():
@@ -889,8 +888,7 @@ class Interpreter:
             obj = self.ev(target.value, env)
             if isinstance(obj, Inst):
                 obj.attrs.pop(target.attr, None)
-                if obj.buffers:
-                    obj.buffers.pop(target.attr, None)
+                _drop_buffer(obj, target.attr)
             elif isinstance(obj, ClassV):
                 obj.namespace.pop(target.attr, None)
             elif not isinstance(obj, Unknown):
@@ -1121,7 +1119,7 @@ class Interpreter:
             if obj.is_module:
                 _add_buffer(obj, name)
         elif obj.buffers and name in obj.buffers and (t is Param or t is Inst and value.is_module):
-            del obj.buffers[name]  # torch moves the name to the parameters or the modules
+            _drop_buffer(obj, name)  # torch moves the name to the parameters or the modules
 
     def set_item(self, obj: Any, key: Any, value: Any, node: ast.AST) -> None:
         if isinstance(obj, Inst):
@@ -1738,8 +1736,6 @@ class Interpreter:
     def get_attr(self, obj: Any, name: str, node: ast.AST) -> Any:
         if isinstance(obj, Inst):
             return self.inst_attr(obj, name, node)
-        if type(obj) is RegexV:
-            return _regex_attribute(obj, name, node)
         safe = _SAFE_METHODS.get(type(obj), _MISSING)
         if safe is not _MISSING and not name.startswith("_") and (safe is None or name in safe):
             method = getattr(obj, name, None)  # `table.get`, `layers.append`: no other branch is theirs
@@ -1830,6 +1826,8 @@ class Interpreter:
             return self.tensor_attr(obj, name, node)
         if isinstance(obj, DeviceV) and name in ("type", "index"):
             return getattr(obj, name)
+        if type(obj) is RegexV:
+            return _regex_attribute(obj, name, node)
         if isinstance(obj, Sym):
             atom = obj.single_atom()
             if atom is not None and not name.startswith("_"):
@@ -1968,6 +1966,8 @@ class Interpreter:
             return self.call_function(hook, [obj, name], {}, node)
         if name in obj.attrs:  # the common case, first
             return obj.attrs[name]
+        if name in RUNNING_STATS and obj.buffers and name in obj.buffers:
+            return running_stat(obj, name)
         return self.plain_inst_attr(obj, name, node)
 
     def attribute_map(self, obj: Inst) -> dict[Any, Any] | None:
@@ -2167,7 +2167,7 @@ class Interpreter:
                 # A function's variables, read (timm's NesT checks its arguments by name through it): a
                 # snapshot, as Python's is in a function; not the module's, whose writes would be live.
                 return {k: v for k, v in env.vars.items() if k not in ("__class__", "__self__")}
-        if type(func) is _Name and func.id == "next" and e.args and type(e.args[0]) is ast.GeneratorExp and \
+        if e.args and type(e.args[0]) is ast.GeneratorExp and type(func) is _Name and func.id == "next" and \
                 len(e.args) <= 2 and not e.keywords and self.ev(func, env) is _BUILTINS["next"]:
             return self.first_item(e.args[0], e.args[1] if len(e.args) > 1 else None, env)
         if type(func) is _Attribute and func.attr in _OBJECT_HOOKS and type(func.value) is _Call:
@@ -3958,7 +3958,8 @@ def _module_method(interp: Interpreter, obj: Inst, name: str) -> Any:
             unknown = next((v for v in m.attrs.values() if isinstance(v, Unknown)), None)
             if unknown is not None:  # it may be a buffer (`nn.Buffer` of a value not known)
                 return Unknown(f"`named_buffers()`: {why_of(unknown)}")
-        return named_members(lambda m: [(k, m.attrs[k]) for k in (m.buffers or ()) if k in m.attrs],
+        return named_members(lambda m: [(k, running_stat(m, k) if k not in m.attrs else m.attrs[k])
+                                        for k in (m.buffers or ()) if k in m.attrs or k in RUNNING_STATS],
                              prefix, recurse, remove_duplicate)
 
     def named_members(members: Callable[[Inst], list[tuple[str, Any]]], prefix: Any, recurse: Any,
@@ -4551,9 +4552,13 @@ def _iterator_of(items: Any, values: bool = False) -> Any:
 
 
 def _add_buffer(module: Inst, name: str) -> None:
-    if module.buffers is None:
-        module.buffers = {}
-    module.buffers[name] = None
+    # A new dict: a module's copies and its norm layers' share theirs (never changed in place).
+    module.buffers = {**(module.buffers or {}), name: None}
+
+
+def _drop_buffer(module: Inst, name: str) -> None:
+    if module.buffers and name in module.buffers:
+        module.buffers = {k: v for k, v in module.buffers.items() if k != name}
 
 
 def _is_type(v: Any) -> bool:

@@ -134,10 +134,25 @@ def _batchnorm(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[...
     if truth(a["affine"], "affine"):
         _p(inst, "weight", (n,), "norm", o)
         _p(inst, "bias", (n,), "norm", o)
-    if truth(a["track_running_stats"], "track_running_stats"):  # torch's buffers (named_buffers())
-        inst.attrs.update(running_mean=TensorV((n,), floating=True), running_var=TensorV((n,), floating=True),
-                          num_batches_tracked=TensorV((), dtype="int64", floating=False))
-        inst.buffers = dict.fromkeys(("running_mean", "running_var", "num_batches_tracked"))
+    if truth(a["track_running_stats"], "track_running_stats"):
+        # torch's buffers (named_buffers()), their tensors made when first read (running_stat): a
+        # model has hundreds of norms, and their statistics are rarely asked for.
+        inst.buffers = RUNNING_STATS
+
+
+RUNNING_STATS: dict[str, None] = dict.fromkeys(("running_mean", "running_var", "num_batches_tracked"))
+
+
+def running_stat(inst: Inst, name: str) -> Any:
+    """A norm layer's running statistic, made on its first read and kept (one tensor, as torch's)."""
+    found = inst.attrs.get(name)
+    if found is None:
+        if inst.layer_args is None:
+            return Unknown(f"`{name}` of a module that is not a torch norm layer")
+        n = as_int(inst.layer_args[1]["num_features"], "num_features")
+        found = inst.attrs[name] = TensorV((), dtype="int64", floating=False) if name == "num_batches_tracked" else \
+            TensorV((n,), floating=True)
+    return found
 
 
 def _layernorm(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., Inst]) -> None:
