@@ -1,5 +1,6 @@
-"""Parity: whether a tensor is floating-point (``t.is_floating_point()``, ``t.is_complex()``), as the
-analyser answers it, against torch. Every expression is asked in a constructor whose count depends
+"""Parity: whether a tensor is floating-point (``t.is_floating_point()``, ``t.is_complex()``), and the
+shapes of torch's functions that are tensor methods too (``torch.flatten(t, 1)``), as the analyser
+answers them, against torch. Every expression is asked in a constructor whose count depends
 on the answer: the analyser either counts the class as torch does or refuses it (LC101), and the
 expressions whose dtype it knows must be answered (the test cannot pass by refusing them all)."""
 
@@ -71,3 +72,28 @@ def test_is_floating_point_as_torch_answers(expression: str, known: bool) -> Non
         assert [(m.name, m.tree.total) for m in report.models] == [("Net", expected)], report.problems
     else:
         assert not report.models and [p.code for p in report.problems] == ["LC101"]
+
+
+@pytest.mark.parametrize("expression", [
+    "torch.flatten(torch.zeros(2, 3, 4), 1).shape[-1]",
+    "torch.flatten(torch.zeros(2, 3, 4)).shape[0]",
+    "torch.flatten(torch.zeros(2, 3, 4, 5), 1, 2).shape[1]",
+    "torch.transpose(torch.zeros(2, 7), 0, 1).shape[0]",
+    "torch.unsqueeze(torch.zeros(5), 0).shape[1]",
+    "torch.reshape(torch.zeros(6, 2), (3, -1)).shape[1]",
+    "torch.t(torch.zeros(2, 9)).shape[0]",
+])
+def test_torch_functions_that_are_tensor_methods_give_torchs_shapes(expression: str) -> None:
+    source = textwrap.dedent(f"""
+        import torch
+        import torch.nn as nn
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear({expression}, 1, bias=False)
+    """)
+    namespace: dict[str, object] = {}
+    exec(compile(source, "net.py", "exec"), namespace)  # noqa: S102 - the test's own model
+    expected = sum(p.numel() for p in namespace["Net"]().parameters())
+    report = analyze_text(source, "net.py", AnalyzeOptions())
+    assert [(m.name, m.tree.total) for m in report.models] == [("Net", expected)], report.problems

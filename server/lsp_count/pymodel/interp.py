@@ -2996,6 +2996,11 @@ class Interpreter:
             result = self.torch_value_function(last, args, kwargs, node, env)
             if result is not _MISSING:
                 return result
+        if len(parts) == 2 and parts[0] == "torch" and last in _SHAPE_METHOD_FUNCTIONS and args and \
+                isinstance(args[0], (TensorV, Param)):
+            method = self.tensor_attr(args[0], last, node)  # torch.flatten(t, 1) is t.flatten(1)
+            if type(method) is BuiltinV:
+                return self.call(method, list(args[1:]), kwargs, node, env)
         if len(parts) == 2 and parts[0] == "torch" and last in _ELEMENTWISE and args:
             if isinstance(args[0], (TensorV, Param)):  # torch.log(10 * torch.ones(h, 1, 1)): the same shape
                 return TensorV(tuple(args[0].shape), contiguous=_contiguous(args[0]))
@@ -3334,6 +3339,7 @@ _TORCH_BINARY = {"add": ast.Add, "sub": ast.Sub, "subtract": ast.Sub, "mul": ast
                  "floor_divide": ast.FloorDiv, "remainder": ast.Mod}
 _CASTS = {"int": "int32", "long": "int64", "short": "int16", "float": "float32", "double": "float64"}
 # torch.<name>(t) and t.<name>() both; the methods also cast and flip.
+_SHAPE_METHOD_FUNCTIONS = frozenset({"flatten", "transpose", "unsqueeze", "reshape", "t"})  # torch.f(t, ...) is t.f(...)
 _TORCH_VALUE_FUNCTIONS = tensor_values.UNARY_FUNCTIONS | {"unique", "diff", "max", "min", "sum", "cumsum"}
 _VALUE_METHODS = _TORCH_VALUE_FUNCTIONS | frozenset(_CASTS) | {"to", "flip"}
 
