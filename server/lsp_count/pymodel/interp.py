@@ -29,7 +29,7 @@ from typing import Any, Callable
 from lsp_count.core.source import Span
 from lsp_count.pymodel.layers import (FINFO, FUNCTIONAL_NAMES, IINFO, LAYER_ATTRIBUTES, LAYERS, MODULE_CLASS_ATTRIBUTES,
                                       NOT_A_LAYER_ATTRIBUTE, PARAMETERLESS, STACKS, as_int, bind, dtype_name,
-                                      layer_attribute, running_stat, truth, RUNNING_STATS)
+                                      layer_attribute, RUNNING_STATS, running_stat, truth)
 from lsp_count.pymodel import shapes
 from lsp_count.pymodel import tensor_values
 from lsp_count.pymodel.reparam import reparametrization, reparametrize
@@ -1115,9 +1115,8 @@ class Interpreter:
                 t in _HOLDERS and _leads_back(obj, value, self.ctx.building)):
             self.ctx.cycle_holders.append(obj)
         obj.attrs[name] = value
-        if t is TensorV and value.buffer:  # `self.inv_freq = nn.Buffer(...)`: registered as a buffer
-            if obj.is_module:
-                _add_buffer(obj, name)
+        if t is TensorV and value.buffer and obj.is_module:  # `self.inv_freq = nn.Buffer(...)`: a buffer
+            _add_buffer(obj, name)
         elif obj.buffers and name in obj.buffers and (t is Param or t is Inst and value.is_module):
             _drop_buffer(obj, name)  # torch moves the name to the parameters or the modules
 
@@ -1572,23 +1571,17 @@ class Interpreter:
         raise _Raised("`next` of an exhausted iterator (StopIteration)", ExtV("StopIteration"))
 
     def comprehension(self, gens: list[ast.comprehension], i: int, env: Env, emit: Callable[[Env], None],
-                      first_items: list[Any] | None = None) -> None:
-        """``first_items``: the first loop's items, evaluated by the caller."""
-        if i == len(gens):
-            emit(env)
-            return
+                      items: list[Any]) -> None:
+        """The comprehension's loop ``i`` over ``items``, its iterable's values, ``emit`` run for each
+        item its conditions keep. The first iterable is evaluated by the caller, where the
+        comprehension is written (Python's scoping: it is the comprehension function's argument);
+        the others here, inside it."""
         g = gens[i]
         ctx, target, ifs, last, names = self.ctx, g.target, g.ifs, i + 1 == len(gens), env.vars
         # The common targets bound here (`x`, `k, v`): a table's comprehension runs for every entry.
         name = target.id if type(target) is _Name else None
         pair = tuple(t.id for t in target.elts) if type(target) is ast.Tuple and all(
             type(t) is _Name for t in target.elts) else None
-        # The first iterable is evaluated where the comprehension is written (Python's scoping: it is
-        # the comprehension function's argument); the others inside it.
-        if i == 0 and first_items is not None:
-            items = first_items
-        else:
-            items = self.iterate(self.ev(g.iter, env.parent if i == 0 and env.parent is not None else env), g.iter)
         for item in items:
             ctx.steps += 1  # ctx.tick(), inline
             if ctx.steps > MAX_STEPS:
@@ -1604,7 +1597,8 @@ class Interpreter:
             if last:
                 emit(env)
             else:
-                self.comprehension(gens, i + 1, env, emit)
+                following = gens[i + 1]
+                self.comprehension(gens, i + 1, env, emit, self.iterate(self.ev(following.iter, env), following.iter))
 
     def lookup(self, name: str, env: Env, node: ast.AST) -> Any:
         try:
