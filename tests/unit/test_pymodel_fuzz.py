@@ -19,7 +19,8 @@ TROUBLE = ["self", "None", "0", "-1", "10**9", "nn.Linear", "(", ")", "[", "]", 
            ".", ",", "=", ":", "\n", "    ", "yield", "del self", "global g", "1.5", "'s'", "True", "range(10**30)",
            "del", "+=", "|=", "._modules", "torch.log", "torch.pow", "1e308", "-0.0", ".int()", "torch.unique",
            "next(", "re.compile", ".named_buffers(remove_duplicate=False)", "any(", "all(", "nn.Buffer", "@",
-           ".is_floating_point()", "{", "}", " for x in "]
+           ".is_floating_point()", "{", "}", " for x in ", "except KeyError:", "except Exception:", "try:",
+           ".pop(", "{self: 1}[", "[1] + (2,)"]
 
 _EDIT = st.tuples(st.sampled_from(["delete", "repeat", "swap", "trouble"]), st.integers(0, 10**6), st.integers(0, 10**6))
 

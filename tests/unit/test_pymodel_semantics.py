@@ -100,6 +100,76 @@ def test_what_no_handler_is_known_to_catch_stays_a_reason(body: str, reason: str
     assert reason in lc101(report)["Net"]
 
 
+
+@pytest.mark.parametrize("body, width", [
+    # Python's own errors on Python's own values are the code's: its handlers catch them.
+    ("try:\n    w = TABLE['large']\nexcept KeyError:\n    w = 2\n", 2),
+    ("try:\n    w = [1] + (2,)\nexcept TypeError:\n    w = 3\n", 3),
+    ("try:\n    w = 4 // 0\nexcept ZeroDivisionError:\n    w = 4\n", 4),
+    ("try:\n    w = (1, 2)[5]\nexcept LookupError:\n    w = 5\n", 5),
+    ("try:\n    w = -'a'\nexcept TypeError:\n    w = 6\n", 6),
+    ("try:\n    w = dict(TABLE).pop('large')\nexcept KeyError:\n    w = 7\n", 7),
+    ("try:\n    w = ['a', 'b'].index('c')\nexcept ValueError:\n    w = 8\n", 8),
+    ("try:\n    w = int('eight')\nexcept ValueError:\n    w = 9\n", 9),
+    ("t = [0]\ntry:\n    t[3] = 1\nexcept IndexError:\n    w = 10\n", 10),
+    ("try:\n    w = 'abc'[7]\nexcept Exception:\n    w = 11\n", 11),
+    ("try:\n    w = range(3)[4]\nexcept IndexError:\n    w = 12\n", 12),
+    # A project class as a key compares by identity, as in Python.
+    ("try:\n    w = {Net: 1}[Other]\nexcept KeyError:\n    w = 13\n", 13),
+    # Nothing raised: the handler does not run.
+    ("try:\n    w = TABLE['small']\nexcept KeyError:\n    w = 2\n", 14),
+])
+def test_python_errors_on_python_values_are_caught(body: str, width: int) -> None:
+    prelude = """
+        TABLE = {"small": 14}
+        class Other:
+            pass
+    """
+    report = run(_net(body + "self.proj = nn.Linear(w, 1)\n", prelude))
+    assert counts(report) == {"Net": width + 1}, report.problems
+
+
+@pytest.mark.parametrize("body, reason", [
+    # On a value of the analyser's own (a module, a tensor) the error may be the analyser's alone:
+    # no handler takes it, and it is the reason, with Python's words.
+    ("try:\n    w = [nn.Linear(2, 2)] + (1,)\nexcept TypeError:\n    w = 3\n",
+     "`[nn.Linear(2, 2)] + (1,)` raises TypeError: can only concatenate list"),
+    ("try:\n    w = [nn.Linear(2, 2)][3]\nexcept IndexError:\n    w = 3\n", None),
+    # An outside class as a key: the analyser knows it by the name it was imported under, and two
+    # names may be one class, so a miss is not known to be Python's.
+    ("try:\n    w = {nn.GELU: 2}[nn.ReLU]\nexcept KeyError:\n    w = 3\n", "raises KeyError"),
+    # Uncaught, Python's error is the reason, with its message.
+    ("w = [1] + (2,)\n", "`[1] + (2,)` raises TypeError: can only concatenate list (not \"tuple\") to list"),
+    ("w = {'a': 1}['b']\n", "`{'a': 1}['b']` raises KeyError: 'b'"),
+])
+def test_errors_not_known_to_be_pythons_are_never_caught(body: str, reason: str | None) -> None:
+    report = run(_net(body + "self.proj = nn.Linear(w, 1)\n"))
+    if reason is None:  # a list of modules: an index past its end is Python's (the items take no part)
+        assert counts(report) == {"Net": 4}, report.problems
+        return
+    assert report.models == ()
+    assert reason in lc101(report)["Net"]
+
+
+
+def test_a_missing_key_of_the_analysers_own_is_not_spelled_out() -> None:
+    # A KeyError's text is its key's repr; for a value the analyser made (a function here) that
+    # would be the analyser's insides, so the reason stops at the error's name.
+    report = run(_net("w = {1: 2}[helper]\nself.proj = nn.Linear(w, 1)\n", "def helper():\n    return 1\n"))
+    assert lc101(report)["Net"].endswith("`{1: 2}[helper]` raises KeyError")
+
+
+
+def test_whether_a_value_is_pythons_is_decided_within_a_budget() -> None:
+    from lsp_count.pymodel.interp import _MAX_CHECKED_ITEMS, _is_python_value
+
+    assert _is_python_value([[1, 2], (3, "a"), {(1, "b"): object()}])
+    assert not _is_python_value([object()])
+    # Lists that share their items: 10**8 items in all, refused after the first _MAX_CHECKED_ITEMS.
+    assert not _is_python_value([[0] * 10**4] * 10**4)
+    assert _is_python_value([[0] * 10] * (_MAX_CHECKED_ITEMS // 11))
+
+
 def test_a_class_looks_at_itself() -> None:
     report = run("""
         import torch.nn as nn
@@ -698,7 +768,7 @@ def test_enums_and_called_objects_refused_with_their_reason(body: str, prelude: 
 def test_a_slice_with_a_step_of_zero_raises_as_python_does() -> None:
     # Found by fuzzing: ValueError from slicing a list escaped the analysis.
     report = run(_net("sizes = [1, 2, 3][::0]\nself.fc = nn.Linear(2, len(sizes))\n"))
-    assert lc101(report)["Net"].endswith("`[1, 2, 3][::0]` raises ValueError")
+    assert lc101(report)["Net"].endswith("`[1, 2, 3][::0]` raises ValueError: slice step cannot be zero")
 
 
 def test_an_argument_too_big_to_key_a_build_is_not_spelled_out() -> None:

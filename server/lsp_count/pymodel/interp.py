@@ -977,10 +977,10 @@ class Interpreter:
         raise _Raised(reason, kind)
 
     def try_stmt(self, s: ast.Try, env: Env) -> None:
-        """try/except/else/finally, for the exceptions the analysed code raises itself (raise_stmt).
-        What the analyser cannot follow (Unresolved) is never caught: an ``except Exception`` would
-        otherwise take a path Python does not. ``finally`` runs as Python runs it, on the way out of
-        a return, break or raise too."""
+        """try/except/else/finally, for the exceptions the analysed code raises itself (raise_stmt)
+        and Python's errors on Python's own values (_python_error). What the analyser cannot follow
+        (Unresolved) is never caught: an ``except Exception`` would otherwise take a path Python
+        does not. ``finally`` runs as Python runs it, on the way out of a return, break or raise too."""
         try:
             try:
                 self.exec_block(s.body, env)
@@ -1139,7 +1139,7 @@ class Interpreter:
             try:
                 obj[key] = value
             except (IndexError, TypeError, KeyError) as exc:
-                raise Unresolved(f"`{_text(node)}` raises {type(exc).__name__}")
+                raise _python_error(exc, node, _python_subscript(obj, key))
             return
         if isinstance(obj, (Param, TensorV)):
             _forget_values(obj)
@@ -1706,7 +1706,7 @@ class Interpreter:
             try:
                 return obj.r[key]
             except (IndexError, TypeError, OverflowError) as exc:
-                raise Unresolved(f"`{_text(node)}` raises {type(exc).__name__}")
+                raise _python_error(exc, node, _python_subscript(obj.r, key))
         if isinstance(obj, ExtV):
             if obj.name == "os.environ":
                 self.read_environment(key, node, None)
@@ -1723,7 +1723,7 @@ class Interpreter:
         try:
             return obj[key]
         except (IndexError, KeyError, TypeError, ValueError) as exc:  # ValueError: a slice step of 0
-            raise Unresolved(f"`{_text(node)}` raises {type(exc).__name__}")
+            raise _python_error(exc, node, _python_subscript(obj, key))
 
     # --- attributes ------------------------------------------------------------------------
 
@@ -2115,7 +2115,7 @@ class Interpreter:
         try:
             return fn(a)
         except Exception as exc:  # noqa: BLE001 - the analysed code's error, reported as a reason
-            raise Unresolved(f"`{_text(node)}` raises {type(exc).__name__}")
+            raise _python_error(exc, node, _is_python_value(a))
 
     def _py2(self, fn: Callable[[Any, Any], Any], a: Any, b: Any, node: ast.AST) -> Any:
         if type(b) is RangeV:
@@ -2137,7 +2137,7 @@ class Interpreter:
         except Unresolved:
             raise  # a value of the analyser's own that does not know the answer (_PublicNames)
         except Exception as exc:  # noqa: BLE001 - the analysed code's error, reported as a reason
-            raise Unresolved(f"`{_text(node)}` raises {type(exc).__name__}")
+            raise _python_error(exc, node, _is_python_value(a) and _is_python_value(b))
 
     # --- calls -----------------------------------------------------------------------------
 
@@ -2252,6 +2252,12 @@ class Interpreter:
             except RecursionError:
                 raise
             except Exception as exc:  # noqa: BLE001 - a builtin given values it rejects
+                # `table.pop(key)`, `names.index(x)`, `int(text)` on Python's values: Python's error.
+                owner = getattr(fn.fn, "__self__", None)
+                if (type(fn.fn) is _BUILTIN_METHOD and _is_python_value(owner) or
+                        fn.name in _PYTHON_CONVERSIONS and fn is _BUILTINS[fn.name]) \
+                        and _all_python_values(args, kwargs):
+                    raise _python_error(exc, node, True)
                 raise Unresolved(f"`{_text(node)}` raises {type(exc).__name__}: {_user_words(str(exc))}"[:300])
         if isinstance(fn, ClassV):
             return self.instantiate(fn, args, kwargs, node, env)
@@ -4437,6 +4443,80 @@ _OWN_TYPES = re.compile(r"'(Unknown|Sym|Inst|Param|TensorV|RangeV|ExtV|FuncV|Cla
 
 # The analyser's own functions standing for a builtin (object.__getattribute__ through super()).
 _OWN_FUNCTIONS = re.compile(r"\b(?:Interpreter|_\w+)\.[\w.]*<locals>\.[\w<>]+\(\)")
+
+
+# Python's own values. An operation on them that fails fails in Python too (a tuple added to a
+# list, a key a dict lacks, a division by 0): the analysed code may catch that error
+# (`try: width = TABLE[name] except KeyError: ...`), so it is raised as the code's own. On the
+# analyser's values (a tensor, a module, a config object, anything unknown) the error may be the
+# analyser's alone, and is never caught (Interpreter.try_stmt).
+_PYTHON_SCALARS = frozenset({int, float, complex, bool, str, bytes, type(None), slice, range})
+_PYTHON_CONTAINERS = frozenset({tuple, list, set, frozenset})
+_BUILTIN_METHOD = type([].append)
+# Builtins whose analyser versions call Python's own on Python's values (_num).
+_PYTHON_CONVERSIONS = frozenset({"int", "float"})
+_MAX_CHECKED_ITEMS = 10_000
+
+
+def _is_python_key(k: Any, depth: int = 3) -> bool:
+    """A dict key compared as Python compares it: a scalar, a class of the project (by identity, as
+    Python compares classes), or a tuple of those. Not an outside name: the analyser knows it by the
+    dotted name it was imported under, and two names can be one class (`nn.GELU`,
+    `torch.nn.modules.activation.GELU`)."""
+    t = type(k)
+    if t in _PYTHON_SCALARS or t is ClassV:
+        return True
+    return t is tuple and depth > 0 and all(_is_python_key(x, depth - 1) for x in k)
+
+
+def _is_python_value(v: Any, depth: int = 3, budget: list[int] | None = None) -> bool:
+    """``v`` behaves as the Python value it stands for in any operation: a scalar, or a tuple, list,
+    set or dict of such values (a dict's keys such, its values anything: looking one up never
+    compares them). No to more than _MAX_CHECKED_ITEMS items in all (lists that share their
+    items, `[[0] * 10**4] * 10**4`, would be checked item by item)."""
+    t = type(v)
+    if t in _PYTHON_SCALARS:
+        return True
+    if (t is not dict and t not in _PYTHON_CONTAINERS) or depth <= 0:
+        return False
+    budget = budget if budget is not None else [_MAX_CHECKED_ITEMS]
+    budget[0] -= len(v)
+    if budget[0] < 0:
+        return False
+    if t is dict:
+        return all(_is_python_key(k) for k in v)
+    return all(_is_python_value(x, depth - 1, budget) for x in v)
+
+
+def _all_python_values(args: list[Any], kwargs: dict[str, Any]) -> bool:
+    budget = [_MAX_CHECKED_ITEMS]
+    return all(_is_python_value(a, 3, budget) for a in args) and all(
+        _is_python_value(v, 3, budget) for v in kwargs.values())
+
+
+def _python_subscript(obj: Any, key: Any) -> bool:
+    """Whether ``obj[key]`` (read, written or deleted) fails as in Python: a list's or tuple's items
+    and a dict's values take no part in finding the place, so the container's type, a dict's keys
+    and the key decide."""
+    t = type(obj)
+    if not _is_python_key(key):
+        return False
+    if t is dict:
+        return len(obj) <= _MAX_CHECKED_ITEMS and all(_is_python_key(k) for k in obj)
+    return t in _PYTHON_SCALARS or t is list or t is tuple
+
+
+def _python_error(exc: Exception, node: ast.AST, python: bool) -> Unresolved:
+    """What the analysis raises where the operation at ``node`` raised ``exc``: Python's error,
+    which the analysed code may catch, where the operation was on Python's own values
+    (``python``); else an Unresolved saying the same, which nothing catches."""
+    kind = type(exc).__name__
+    # A KeyError's text is its key's repr: not spelled out for a value of the analyser's own
+    # (a module's namespace, a function's scope could be all of it).
+    key = exc.args[0] if isinstance(exc, KeyError) and exc.args else None
+    words = f": {_user_words(str(exc))}" if key is None or _is_python_key(key) else ""
+    reason = f"`{_text(node)}` raises {kind}{words}"[:300]
+    return _Raised(reason, ExtV(kind)) if python else Unresolved(reason)
 
 
 def _user_words(message: str) -> str:
