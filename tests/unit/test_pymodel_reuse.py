@@ -16,7 +16,8 @@ from lsp_count.pymodel import reuse
 from lsp_count.pymodel.reuse import PythonMemo, identifiers, split_blocks
 
 CORPUS = pathlib.Path(__file__).resolve().parents[1] / "fixtures" / "pymodels"
-SOURCES = ["nanogpt.py", "resnet.py", "lora.py", "mlp.py", "recurrent.py", "shared_modules.py", "registry_style.py"]
+SOURCES = ["nanogpt.py", "resnet.py", "lora.py", "mlp.py", "recurrent.py", "shared_modules.py", "registry_style.py",
+           "class_decorators.py"]
 
 
 def outcome(report) -> tuple:
@@ -68,6 +69,19 @@ def test_an_edit_in_a_registered_function_recounts_a_class_that_reads_the_regist
     assert outcome(report) == outcome(analyze_text(edited, "model.py"))
     assert {m.name: m.tree.total for m in report.models}["Zoo"] != {
         m.name: m.tree.total for m in analyze_text(text, "model.py").models}["Zoo"]
+
+
+
+def test_an_edit_in_a_registered_class_recounts_a_class_that_reads_the_registry() -> None:
+    # Stack never names MlpBlock: its decorators put it in the table Stack reads, with its expansion.
+    text = (CORPUS / "class_decorators.py").read_text()
+    memo = analysed(text)
+    edited = text.replace("@expands(4)", "@expands(2)", 1)
+    assert edited != text
+    report = analyze_text(edited, "model.py", memo=memo)
+    assert outcome(report) == outcome(analyze_text(edited, "model.py"))
+    assert {m.name: m.tree.total for m in report.models}["Stack"] != {
+        m.name: m.tree.total for m in analyze_text(text, "model.py").models}["Stack"]
 
 
 def test_lines_added_above_move_every_position_of_the_reused_classes() -> None:

@@ -170,6 +170,42 @@ def test_whether_a_value_is_pythons_is_decided_within_a_budget() -> None:
     assert _is_python_value([[0] * 10] * (_MAX_CHECKED_ITEMS // 11))
 
 
+
+def test_a_class_decorator_of_the_file_runs_as_python_runs_it() -> None:
+    report = run("""
+        import torch.nn as nn
+        import somelib
+
+        def factory(cls):
+            def make(*args, **kwargs):
+                return cls(*args, **kwargs)
+            return make
+
+        def unknowable(cls):
+            somelib.register(cls)  # not followed: the class stays as it is
+            return cls
+
+        @factory
+        class Made(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(2, 2)
+
+        @unknowable
+        class Kept(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(3, 3)
+
+        class Uses(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.made = Made()
+    """)
+    assert counts(report) == {"Kept": 12, "Uses": 6}
+    assert lc101(report)["Made"].endswith("its decorators make `Made` a function, not a class")
+
+
 def test_a_class_looks_at_itself() -> None:
     report = run("""
         import torch.nn as nn

@@ -21,7 +21,7 @@ from lsp_count.core.report import FileReport, ModelReport
 from lsp_count.core.source import LineIndex, Position, Problem, Span
 from lsp_count.core.spec import MAX_DIMENSION
 from lsp_count.pymodel.interp import (FUNCTION_STEPS, Ctx, FuncV, Interpreter, LazyImport, ModuleScope, clone, count_of,
-                                      params_of)
+                                      params_of, signature_function)
 from lsp_count.pymodel.loader import body_of
 from lsp_count.pymodel.reuse import LineMap, PythonMemo, ReusePlan, parse_blocks, remember_blocks, split_blocks
 from lsp_count.pymodel.syntax import parse
@@ -243,6 +243,7 @@ def _release_class(cls: ClassV) -> None:
     cls.namespace.clear()
     cls.enum_members = None  # its members are instances of it
     cls.dataclass_init = cls.getattribute_hook = cls.setattr_hook = cls.env = None
+    cls.decorated = None  # a subclass its decorator made holds it as a base
 
 
 def _interpret(text: str, path: str, options: Any, body: list[ast.stmt], problems: list[Problem],
@@ -448,6 +449,7 @@ def constructor_arguments(cls: ClassV, config_classes: list[ClassV], interp: Int
         return {}, [], {}
     if not isinstance(init, FuncV):
         return {}, [], {}
+    init = signature_function(init)  # a constructor a decorator wrapped: the parameters it wraps
     a = init.node.args
     params = (a.posonlyargs + a.args)[1:]
     first_default = len(params) - len(init.defaults)
@@ -560,6 +562,12 @@ def count_class(interp: Interpreter, cls: ClassV, config_classes: list[ClassV], 
     ctx = interp.ctx
     ctx.start_count()
     read = len(ctx.environment)
+    name = cls.name  # the class statement's, whatever its decorators made
+    if cls.decorated is not None:  # its name is what its decorators made of it: that is what the code builds
+        if type(cls.decorated) is not ClassV or not cls.decorated.is_module:
+            made = "a class that is not a module" if type(cls.decorated) is ClassV else "a function, not a class"
+            return None, _unresolved(name, f"its decorators make `{name}` {made}", name_span)
+        cls = cls.decorated
     try:
         kwargs, notes, open_arguments = constructor_arguments(cls, config_classes, interp, scope)
         # Only read from here on (counted, walked): the build cache can keep it without a copy.
@@ -567,12 +575,12 @@ def count_class(interp: Interpreter, cls: ClassV, config_classes: list[ClassV], 
         if len(ctx.environment) > read:
             notes = [*notes, environment_note(ctx.environment[read:])]
     except Unresolved as exc:
-        return None, _unresolved(cls.name, exc.reason, name_span)
+        return None, _unresolved(name, exc.reason, name_span)
     except RecursionError:
-        return None, _unresolved(cls.name, "the construction nests too deeply to follow (recursion?)", name_span)
+        return None, _unresolved(name, "the construction nests too deeply to follow (recursion?)", name_span)
     if isinstance(inst, Unknown):
-        return None, _unresolved(cls.name, inst.why, name_span)
-    return _model_report(ctx, cls.name, inst, notes, open_arguments, name_span)
+        return None, _unresolved(name, inst.why, name_span)
+    return _model_report(ctx, name, inst, notes, open_arguments, name_span)
 
 
 def count_function(interp: Interpreter, name: str, body: list[ast.stmt], scope: ModuleScope,

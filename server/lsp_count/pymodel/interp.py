@@ -260,7 +260,7 @@ class FuncV:
     """A function or method defined in the source, with its defaults and closure."""
 
     __slots__ = ("name", "node", "env", "defaults", "kw_defaults", "kind", "owner", "_signature", "setter",
-                 "decorators", "decorated")
+                 "decorators", "decorated", "wrapped")
 
     def __init__(self, name: str, node: Any, env: Env, defaults: list[Any], kw_defaults: list[Any], kind: str = "") -> None:
         self.name, self.node, self.env = name, node, env
@@ -270,6 +270,7 @@ class FuncV:
         # ``decorators`` is the class body's scope they are evaluated in, ``decorated`` what they made.
         self.decorators: Env | None = None
         self.decorated: Any = None
+        self.wrapped: FuncV | None = None  # ``__wrapped__``, set by functools.wraps: inspect's signature is its
         self.defaults, self.kw_defaults, self.kind = defaults, kw_defaults, kind  # kind: "", "static", "class", "property"
         self._signature: _Signature | None = None
 
@@ -786,9 +787,15 @@ class Interpreter:
             raise _Return(None if s.value is None else self.ev(s.value, env))
         elif isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef):
             fn = self.make_function(s, env)
-            env.vars[s.name] = self.decorate(fn, s, env) if s.decorator_list and env is env.module.env else fn
+            if s.decorator_list and env is env.module.env:
+                env.vars[s.name] = self.decorate(fn, s, env)
+            else:
+                env.vars[s.name] = fn
+                if s.decorator_list:
+                    self.apply_wraps(fn, s, env)
         elif isinstance(s, ast.ClassDef):
-            env.vars[s.name] = self.make_class(s, env)
+            cls = self.make_class(s, env)
+            env.vars[s.name] = self.decorate_class(cls, s, env) if s.decorator_list and env is env.module.env else cls
         elif isinstance(s, ast.Import):
             for alias in s.names:
                 if alias.asname:
@@ -1240,6 +1247,44 @@ class Interpreter:
                 continue
             if type(decorated) in (FuncV, PartialV, BoundV):
                 value = decorated
+        return value
+
+    def apply_wraps(self, fn: FuncV, node: ast.FunctionDef | ast.AsyncFunctionDef, env: Env) -> None:
+        """A function defined in a function keeps its decorators unapplied, but for
+        ``@functools.wraps(f)``, which only records ``f`` as the one it wraps: a class decorator
+        replacing ``__init__`` by such a wrapper (transformers' ``use_experts_implementation``)
+        leaves the signature inspect reads, and the analyser builds the class with, as it was."""
+        for dec in node.decorator_list:
+            if isinstance(dec, ast.Call) and _dotted(dec.func).rsplit(".", 1)[-1] == "wraps":
+                try:
+                    decorator = self.ev(dec, env)
+                except Unresolved:
+                    continue
+                if type(decorator) is BuiltinV and decorator.name == "wraps":
+                    decorator.fn(fn)
+
+    def decorate_class(self, cls: ClassV, node: ast.ClassDef, env: Env) -> Any:
+        """A module-level class with the decorators its own file defines applied, innermost first,
+        as Python applies them: one that fills a registry (`@register` putting the class in a table
+        a constructor reads) has done so before the constructors run. A decorator imported from
+        elsewhere in the project is not run (transformers puts `@auto_docstring` on every class:
+        following it costs as much as the class), nor one from outside the project; one the
+        analyser cannot follow leaves the class as it is, as for functions (decorate)."""
+        value: Any = cls
+        for dec in reversed(node.decorator_list):
+            if not _defined_in_module(dec, env):
+                continue
+            try:
+                decorator = self.ev(dec, env)
+                if type(decorator) is not FuncV:
+                    continue
+                decorated = self.call_function(decorator, [value], {}, dec)
+            except (Unresolved, _Return, _Break, _Continue, RecursionError):
+                continue
+            if type(decorated) in (ClassV, FuncV, PartialV, BoundV):
+                value = decorated
+        if value is not cls:
+            cls.decorated = value
         return value
 
     def make_class(self, node: ast.ClassDef, env: Env) -> ClassV:
@@ -2946,6 +2991,8 @@ class Interpreter:
             return self.product(args, kwargs, node)
         if name == "itertools.cycle" and len(args) == 1 and not kwargs:
             return CycleV(self.iterate(args[0], node))
+        if name == "functools.wraps" and len(args) == 1 and not kwargs:
+            return BuiltinV("wraps", functools.partial(_wraps, args[0]))
         if name == "functools.partial":
             if not args:
                 raise Unresolved(f"`{_text(node)}`: partial needs the function it binds")
@@ -4517,6 +4564,35 @@ def _python_error(exc: Exception, node: ast.AST, python: bool) -> Unresolved:
     words = f": {_user_words(str(exc))}" if key is None or _is_python_key(key) else ""
     reason = f"`{_text(node)}` raises {kind}{words}"[:300]
     return _Raised(reason, ExtV(kind)) if python else Unresolved(reason)
+
+
+def _defined_in_module(decorator: ast.expr, env: Env) -> bool:
+    """Whether a decorator (``@name``, ``@name(...)``, ``@name.attr``) names a function the
+    module defines itself."""
+    head = decorator.func if isinstance(decorator, ast.Call) else decorator
+    while isinstance(head, ast.Attribute):
+        head = head.value
+    if not isinstance(head, ast.Name):
+        return False
+    fn = env.module.env.vars.get(head.id)
+    return type(fn) is FuncV and fn.env is not None and fn.env.module is env.module
+
+
+def _wraps(wrapped: Any, fn: Any) -> Any:
+    """``functools.wraps(wrapped)(fn)``: ``fn``, now wrapping ``wrapped`` (a function of the code)."""
+    if type(fn) is FuncV and type(wrapped) is FuncV and wrapped is not fn:
+        fn.wrapped = wrapped
+    return fn
+
+
+def signature_function(fn: FuncV) -> FuncV:
+    """The function whose parameters ``inspect.signature(fn)`` shows: the innermost one a chain of
+    ``functools.wraps`` wrappers wraps."""
+    seen = {id(fn)}
+    while fn.wrapped is not None and id(fn.wrapped) not in seen:
+        fn = fn.wrapped
+        seen.add(id(fn))
+    return fn
 
 
 def _user_words(message: str) -> str:

@@ -256,6 +256,7 @@ class ReusePlan:
         self.index: dict[int, int] = {}  # id(stmt) -> its position in body
         self.slots: dict[int, tuple[str, int]] = {}  # id(stmt) -> (name, how many earlier blocks define it)
         words: dict[str, frozenset[str]] = {}
+        functions: set[str] = set()  # the functions defined so far (a class's decorators among them)
         code_lines: list[str] | None = None  # the whole file's code, when most blocks are new
         for i, stmt in enumerate(body):
             first = line_of(min([d.lineno for d in getattr(stmt, "decorator_list", ())] + [stmt.lineno])) - 1
@@ -285,6 +286,11 @@ class ReusePlan:
                     # The project's decorators run when the module does (timm's @register_model fills
                     # a registry that code which never names the function reads): a statement.
                     self.context.append(i)
+                elif isinstance(stmt, ast.ClassDef) and any(_decorator_name(d) in functions for d in stmt.decorator_list):
+                    # So do a class's decorators that the file defines (Interpreter.decorate_class).
+                    self.context.append(i)
+                if not isinstance(stmt, ast.ClassDef):
+                    functions.add(stmt.name)
             else:
                 self.context.append(i)
         memo.identifiers = words  # only the blocks the document has now
@@ -363,6 +369,15 @@ class ReusePlan:
         files = dict(self.memo.files) if self.reused_any else {}
         files.update((path, stamp) for path in loaded_files if (stamp := file_stamp(path)) is not None)
         self.memo.files = files
+
+
+def _decorator_name(decorator: ast.expr) -> str:
+    """The name a decorator starts with: ``register`` of ``@register``, ``@register("mlp")``,
+    ``@register.block``."""
+    head = decorator.func if isinstance(decorator, ast.Call) else decorator
+    while isinstance(head, ast.Attribute):
+        head = head.value
+    return head.id if isinstance(head, ast.Name) else ""
 
 
 def _moved(old: ClassResult, shared_ranges: tuple[tuple[int, int], ...], own_ranges: tuple[tuple[int, int], ...],

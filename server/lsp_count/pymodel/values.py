@@ -333,6 +333,9 @@ class ClassV:
     # and the type its values mix in (str for `class Format(str, Enum)`), compared as values are.
     enum_members: "dict[str, Any] | None" = None
     enum_mixin: Any = None
+    # What its decorators made of it, where that is not the class itself (a subclass adding a
+    # layer): what its name means in the module, and so what is counted for its statement.
+    decorated: Any = None
     _properties: "frozenset[str] | None" = field(default=None, repr=False)
 
     def property_names(self) -> "frozenset[str]":
