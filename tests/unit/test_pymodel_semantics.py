@@ -206,6 +206,54 @@ def test_a_class_decorator_of_the_file_runs_as_python_runs_it() -> None:
     assert lc101(report)["Made"].endswith("its decorators make `Made` a function, not a class")
 
 
+
+@pytest.mark.parametrize("call, method", [
+    ("self.fc.frobnicate()", "frobnicate"),  # torch's Linear has no such method: Python raises
+    ("self.heads.get('a')", "get"),  # ModuleDict has no get (ParameterDict has)
+    ("self.plist.insert(0, nn.Parameter(torch.zeros(2)))", "insert"),  # ParameterList has no insert
+    ("self.fc.share_memory()", "share_memory"),  # torch's, but not followed
+])
+def test_a_method_of_a_module_the_analyser_does_not_follow_makes_its_count_unknown(call: str, method: str) -> None:
+    # The call may change the module's parts (a `pop` the analyser knew nothing of was ignored,
+    # and the popped layer counted): the class is refused, saying which call.
+    report = run(_net(f"""
+        self.fc = nn.Linear(2, 2)
+        self.heads = nn.ModuleDict({{"a": nn.Linear(2, 2)}})
+        self.plist = nn.ParameterList([nn.Parameter(torch.zeros(3))])
+        {call}
+    """, "import torch\n"))
+    assert report.models == ()
+    assert f"calls `{method}`, a method of the module the analyser does not follow" in lc101(report)["Net"]
+
+
+
+def test_a_method_a_class_of_the_file_lacks_is_pythons_attribute_error() -> None:
+    # An abstract base calling what only its subclasses define (timm's _RotaryEmbeddingBase):
+    # Python cannot build it; before, it was counted as if the call did nothing.
+    report = run("""
+        import torch.nn as nn
+        class Base(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self._make_cache()
+        class Net(Base):
+            def _make_cache(self):
+                self.cache = nn.Linear(2, 2)
+    """)
+    assert counts(report) == {"Net": 6}
+    assert lc101(report)["Base"].endswith("calls `_make_cache`, which `Base` does not define (Python raises AttributeError)")
+
+
+def test_hooks_registered_on_a_module_leave_its_count() -> None:
+    report = run(_net("""
+        self.fc = nn.Linear(2, 2)
+        self.fc.register_forward_hook(print)
+        self._register_load_state_dict_pre_hook(print)
+        self.register_state_dict_post_hook(print)
+    """))
+    assert counts(report) == {"Net": 6}
+
+
 def test_a_class_looks_at_itself() -> None:
     report = run("""
         import torch.nn as nn

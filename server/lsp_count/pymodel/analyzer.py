@@ -721,10 +721,15 @@ def _unresolved(name: str, reason: str, span: Span) -> Problem:
 
 
 def _unknown_modules(inst: Inst) -> str:
-    """The first submodule slot the analyser could not build (a call into code it does not follow)."""
+    """The first submodule slot the analyser could not build (a call into code it does not follow),
+    or module whose parts a method it does not follow may have changed."""
+    if inst.unfollowed:
+        return inst.unfollowed
     for path, _, _, v in _module_attributes(inst):
         if isinstance(v, Unknown) and v.maybe_module:
             return f"`{path}`: {v.why}"
+        if type(v) is Inst and v.unfollowed:
+            return f"`{path}`: {v.unfollowed}"
     return ""
 
 
@@ -856,6 +861,8 @@ class _Walk:
 def _node(name: str, inst: Inst, path: str, walk: _Walk) -> ParamNode:
     """``path`` is the node's dotted path in the model ("" for the model itself)."""
     seen, strict = walk.seen, walk.strict
+    if strict and inst.unfollowed:
+        raise _Irregular
     skips = walk.skips
     trainable: list[Tensor] = []
     frozen: list[Tensor] = []

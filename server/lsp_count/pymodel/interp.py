@@ -537,6 +537,7 @@ def _clone(v: Any, memo: dict[int, Any]) -> Any:
         out: Any = Inst(v.cls, v.kind, v.is_module, v.origin)
         out.layer_args = v.layer_args
         out.buffers = v.buffers  # never changed in place (_add_buffer, _drop_buffer): shared
+        out.unfollowed = v.unfollowed
         memo[vid] = out
         attrs = out.attrs
         for k, x in v.attrs.items():
@@ -2213,8 +2214,22 @@ class Interpreter:
             found = self.object_hook_call(e, func, env)
             if found is not _MISSING:
                 return found
-        fn = self.ev(func, env)
+        if type(func) is _Attribute:  # as ev evaluates it, with the receiver kept
+            receiver = self.ev(func.value, env)
+            fn = self.get_attr(receiver, func.attr, func)
+        else:
+            receiver = None
+            fn = self.ev(func, env)
         args, kwargs = self.call_arguments(e, env)
+        if type(fn) is Unknown and type(receiver) is Inst and receiver.is_module and receiver.unfollowed is None:
+            # A method of a module that the analyser does not follow may change its parts (a torch
+            # method it has no model of, one the module lacks): its count is not known any more.
+            cls, name = receiver.cls, func.attr  # type: ignore[attr-defined]
+            if type(cls) is ClassV and all(type(b) is ExtV and b.name in _ROOT_CLASSES for b in _outside_bases(cls)):
+                what = f"which `{cls.name}` does not define (Python raises AttributeError)"
+            else:
+                what = "a method of the module the analyser does not follow; it may change the module's parts"
+            receiver.unfollowed = f"`{_text(e)}` ({env.module.where(e.lineno)}) calls `{name}`, {what}"
         return self.call(fn, args, kwargs, e, env)
 
     def call_arguments(self, e: ast.Call, env: Env) -> tuple[list[Any], dict[str, Any]]:
@@ -3705,6 +3720,12 @@ _OBJECT_HOOKS = frozenset({"__getattribute__", "__setattr__"})  # see Interprete
 # Where an instance of a dict subclass (``class ClassInstantier(OrderedDict)``) keeps its items:
 # a key no attribute can have.
 _DICT_ITEMS = "<dict items>"
+# nn.Module's methods that register a hook (what each returns, a handle, is not followed).
+_MODULE_HOOKS = frozenset({
+    "register_forward_hook", "register_forward_pre_hook", "register_backward_hook", "register_full_backward_hook",
+    "register_full_backward_pre_hook", "register_load_state_dict_pre_hook", "register_load_state_dict_post_hook",
+    "register_state_dict_pre_hook", "register_state_dict_post_hook", "_register_load_state_dict_pre_hook",
+    "_register_state_dict_hook"})
 _DICT_METHODS = frozenset({"__getitem__", "__contains__", "__len__", "get", "keys", "values", "items"})
 _DICT_VIEWS = (type({}.keys()), type({}.values()), type({}.items()))
 
@@ -3981,10 +4002,11 @@ def _module_method(interp: Interpreter, obj: Inst, name: str) -> Any:
             append(v)
         return obj
 
-    def insert(i: Any, v: Any) -> None:
+    def insert(i: Any, v: Any) -> Inst | None:
         values = list(obj.attrs.values())
         values.insert(as_int(i, "index"), v)
         obj.attrs = {str(k): m for k, m in enumerate(values)}
+        return obj if obj.kind == "seq" else None  # Sequential's returns itself, ModuleList's None
 
     def add_module(key: Any, v: Any) -> None:
         obj.attrs[str(key)] = v
@@ -4092,6 +4114,31 @@ def _module_method(interp: Interpreter, obj: Inst, name: str) -> Any:
         for k, v in items:
             obj.attrs[str(k)] = v
 
+    def pop_entry(index: Any) -> Any:
+        """ModuleList / Sequential ``pop``: the entry, the rest numbered from 0 again."""
+        values = list(obj.attrs.values())
+        try:
+            entry = values.pop(as_int(index, "index"))
+        except IndexError as exc:
+            raise _Raised(f"`pop({index!r})` raises IndexError: {exc}", ExtV("IndexError"))
+        obj.attrs = {str(i): v for i, v in enumerate(values)}
+        return entry
+
+    def pop_key(key: Any) -> Any:
+        if not _hashable(key) or key not in obj.attrs:
+            raise _Raised(f"`pop({key!r})` raises KeyError: {key!r}"[:300], ExtV("KeyError"))
+        return obj.attrs.pop(key)
+
+    def setdefault(key: Any, default: Any = None) -> Any:
+        if key not in obj.attrs:
+            obj.attrs[str(key)] = default
+        return obj.attrs[str(key)]
+
+    def popitem() -> Any:
+        if not obj.attrs:
+            raise _Raised("`popitem()` raises KeyError: the ParameterDict is empty", ExtV("KeyError"))
+        return obj.attrs.popitem()
+
     table: dict[str, Callable[..., Any]] = {
         "add_module": add_module, "register_module": add_module, "register_parameter": register_parameter,
         # torch's walks are generators: `next(self.mlp.parameters())` takes the first (Swinv2).
@@ -4108,14 +4155,21 @@ def _module_method(interp: Interpreter, obj: Inst, name: str) -> Any:
         "apply": lambda fn: obj, "to": lambda *a, **k: obj, "eval": lambda: obj, "train": lambda mode=True: obj,
         "half": lambda: obj, "float": lambda: obj, "bfloat16": lambda: obj, "cuda": lambda *a: obj, "cpu": lambda: obj,
         "zero_grad": lambda *a, **k: None, "reset_parameters": lambda: None, "_init_weights": lambda *a: None,
-        "register_forward_hook": lambda *a, **k: None, "register_forward_pre_hook": lambda *a, **k: None,
+        # Hooks run at forward, backward or state-dict time, never on the parameters the build made.
+        **{name: (lambda *a, **k: None) for name in _MODULE_HOOKS},
     }
+    # The containers' own methods, as torch defines them (ParameterList has no insert or pop,
+    # ModuleDict no get or setdefault); a method one lacks is an unfollowed call (ev_call).
     if obj.kind in ("list", "seq", "plist"):
-        table.update({"append": append, "extend": extend, "insert": insert, "__len__": lambda: len(obj.attrs)})
+        table.update({"append": append, "extend": extend, "__len__": lambda: len(obj.attrs)})
+    if obj.kind in ("list", "seq"):
+        table.update({"insert": insert, "pop": pop_entry})
     if obj.kind in ("dict", "pdict"):
         table.update({"items": lambda: list(obj.attrs.items()), "keys": lambda: list(obj.attrs),
-                      "values": lambda: list(obj.attrs.values()), "update": update,
-                      "get": lambda k, d=None: obj.attrs.get(k, d)})
+                      "values": lambda: list(obj.attrs.values()), "update": update, "pop": pop_key,
+                      "clear": obj.attrs.clear})
+    if obj.kind == "pdict":
+        table.update({"get": lambda k, d=None: obj.attrs.get(k, d), "setdefault": setdefault, "popitem": popitem})
     fn = table.get(name)
     return BuiltinV(name, fn) if fn is not None else None
 

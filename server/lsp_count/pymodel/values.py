@@ -221,7 +221,7 @@ class Inst:
     (``parameters()`` yields in it, and the first path of a tied tensor wins).
     """
 
-    __slots__ = ("cls", "attrs", "kind", "origin", "is_module", "layer_args", "buffers")
+    __slots__ = ("cls", "attrs", "kind", "origin", "is_module", "layer_args", "buffers", "unfollowed")
 
     def __init__(self, cls: Any, kind: str, is_module: bool, origin: Span | None = None) -> None:
         self.cls = cls
@@ -235,6 +235,9 @@ class Inst:
         # A module's buffers: the names of its attributes that torch keeps in ``_buffers``, in the
         # order they were registered (``register_buffer``, ``nn.Buffer``, a batch norm's running stats).
         self.buffers: dict[str, None] | None = None
+        # Why its parts may not be what the analyser holds: a method of it was called that the
+        # analyser does not follow (`self.layers.pop(0)` on a list it knows no `pop` of).
+        self.unfollowed: str | None = None
 
     @property
     def type_name(self) -> str:
