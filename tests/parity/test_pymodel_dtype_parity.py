@@ -82,6 +82,17 @@ def test_is_floating_point_as_torch_answers(expression: str, known: bool) -> Non
     "torch.unsqueeze(torch.zeros(5), 0).shape[1]",
     "torch.reshape(torch.zeros(6, 2), (3, -1)).shape[1]",
     "torch.t(torch.zeros(2, 9)).shape[0]",
+    # The transposes as attributes: all dims reversed (T, H), the last two swapped (mT, mH).
+    "torch.zeros(2, 9).T.shape[0]",
+    "torch.zeros(2, 3, 4).T.shape[0]",
+    "torch.zeros(6).T.shape[0]",
+    "torch.zeros(2, 3, 4).mT.shape[1]",
+    "torch.zeros(5, 2).H.shape[0]",
+    "torch.zeros(2, 3, 4).mH.shape[2]",
+    # F.pad: (before, after) pairs from the last dimension on, negative ones cropping.
+    "torch.nn.functional.pad(torch.zeros(2, 3), (1, 2)).shape[1]",
+    "torch.nn.functional.pad(torch.zeros(2, 3, 4), (1, 1, 2, 3)).shape[1]",
+    "torch.nn.functional.pad(torch.zeros(5, 6), (-2, 0), 'constant', 0).shape[1]",
 ])
 def test_torch_functions_that_are_tensor_methods_give_torchs_shapes(expression: str) -> None:
     source = textwrap.dedent(f"""

@@ -254,6 +254,27 @@ def test_hooks_registered_on_a_module_leave_its_count() -> None:
     assert counts(report) == {"Net": 6}
 
 
+
+def test_a_batched_transpose_of_a_vector_is_torchs_error() -> None:
+    report = run(_net("self.w = nn.Parameter(torch.zeros(4).mT)\n", "import torch\n"))
+    assert "tensor.mT is only supported on matrices or batches of matrices (torch raises)" in lc101(report)["Net"]
+
+
+
+def test_padding_a_size_the_analyser_holds_as_a_formula_gives_a_formula() -> None:
+    # Found by the transformers sweep: F.pad of a tensor whose size is a constructor argument.
+    report = run("""
+        import torch
+        import torch.nn as nn
+        import torch.nn.functional as F
+        class Net(nn.Module):
+            def __init__(self, n):
+                super().__init__()
+                self.w = nn.Parameter(F.pad(torch.zeros(n), (1, 2)))
+    """)
+    assert lc101(report)["Net"].endswith("parameters = n + 3")
+
+
 def test_a_class_looks_at_itself() -> None:
     report = run("""
         import torch.nn as nn

@@ -1080,7 +1080,12 @@ class Interpreter:
         if isinstance(obj, Param):
             if name == "requires_grad":
                 obj.requires_grad = self.truthy(value, node)
-            return
+            elif name == "data":  # `p.data = t`: the parameter holds t now, in t's shape
+                if not isinstance(value, (TensorV, Param)):
+                    raise Unresolved(f"`{_text(node)}`: the tensor's shape is unknown "
+                                     f"({why_of(value) or 'not a tensor the analyser built'})")
+                obj.shape, obj.floating = tuple(value.shape), _is_floating(value)
+            return  # other attributes are flags of the code's own (`p._no_weight_decay = True`)
         if isinstance(obj, Inst):
             if name == "requires_grad":
                 return
@@ -1903,6 +1908,12 @@ class Interpreter:
             return DeviceV()
         if name == "ndim":
             return len(shape)
+        if name in ("T", "H", "mT", "mH"):  # transposes: all dims reversed, or the last two swapped
+            if name in ("mT", "mH") and len(shape) < 2:
+                raise Unresolved(f"`{_text(node)}`: tensor.{name} is only supported on matrices or batches of "
+                                 f"matrices (torch raises)")
+            new = tuple(reversed(shape)) if name in ("T", "H") else shapes.transpose_shape(shape, -2, -1)
+            return TensorV(new, contiguous=len(shape) < 2 and _contiguous(obj), floating=_is_floating(obj))
         floating = _is_floating(obj) if name in ("is_floating_point", "is_complex") else None
         if floating is not None and (name == "is_floating_point" or floating):  # a floating-point one is not complex
             return BuiltinV(name, lambda: floating if name == "is_floating_point" else False)
@@ -3004,6 +3015,10 @@ class Interpreter:
             return self.repeat(args, kwargs, node)
         if name == "itertools.product":
             return self.product(args, kwargs, node)
+        if name == "itertools.chain" and not kwargs:  # one iterator over each iterable's items in turn
+            return IteratorV([x for a in args for x in self.iterate(a, node)])
+        if name == "itertools.chain.from_iterable" and len(args) == 1 and not kwargs:
+            return IteratorV([x for a in self.iterate(args[0], node) for x in self.iterate(a, node)])
         if name == "itertools.cycle" and len(args) == 1 and not kwargs:
             return CycleV(self.iterate(args[0], node))
         if name == "functools.wraps" and len(args) == 1 and not kwargs:
@@ -3058,6 +3073,8 @@ class Interpreter:
             result = self.torch_value_function(last, args, kwargs, node, env)
             if result is not _MISSING:
                 return result
+        if name == "torch.nn.functional.pad" and args and isinstance(args[0], (TensorV, Param)):
+            return _padded(args[0], args[1] if len(args) > 1 else kwargs.get("pad"), node)
         if len(parts) == 2 and parts[0] == "torch" and last in _SHAPE_METHOD_FUNCTIONS and args and \
                 isinstance(args[0], (TensorV, Param)):
             method = self.tensor_attr(args[0], last, node)  # torch.flatten(t, 1) is t.flatten(1)
@@ -4630,6 +4647,24 @@ def _defined_in_module(decorator: ast.expr, env: Env) -> bool:
         return False
     fn = env.module.env.vars.get(head.id)
     return type(fn) is FuncV and fn.env is not None and fn.env.module is env.module
+
+
+def _padded(t: TensorV | Param, pad: Any, node: ast.AST) -> TensorV:
+    """``F.pad(t, pad)``'s shape: ``pad`` holds (before, after) pairs from the last dimension on,
+    negative ones cropping (the mode, constant, reflect or replicate, never changes the shape)."""
+    if not isinstance(pad, (tuple, list)) or len(pad) % 2 or any(type(p) is not int for p in pad):
+        raise Unresolved(f"`{_text(node)}`: the padding is not pairs of known numbers ({why_of(pad) or pad!r})")
+    shape = list(t.shape)
+    if len(pad) // 2 > len(shape):
+        raise Unresolved(f"`{_text(node)}`: padding {len(pad) // 2} dimensions of a {len(shape)}-d tensor (torch raises)")
+    for i in range(len(pad) // 2):
+        d = len(shape) - 1 - i
+        added = pad[2 * i] + pad[2 * i + 1]
+        shape[d] = shape[d] + added if type(shape[d]) is int else sym_add(shape[d], added) if isinstance(
+            shape[d], (Sym, int)) else Unknown(f"`{_text(node)}`: a size is not known")
+        if type(shape[d]) is int and shape[d] < 0:
+            raise Unresolved(f"`{_text(node)}`: a padded size of {shape[d]} (torch raises)")
+    return TensorV(tuple(shape), floating=_is_floating(t))
 
 
 def _wraps(wrapped: Any, fn: Any) -> Any:
