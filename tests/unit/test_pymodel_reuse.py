@@ -8,6 +8,8 @@ import pathlib
 import textwrap
 from unittest import mock
 
+import pytest
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -59,29 +61,22 @@ def test_an_edit_in_one_class_recounts_that_class_and_what_uses_it(monkeypatch) 
     assert outcome(report) == outcome(analyze_text(edited, "model.py"))
 
 
-def test_an_edit_in_a_registered_function_recounts_a_class_that_reads_the_registry() -> None:
-    # Zoo never names patchnet_small: the decorator puts it in the registry Zoo reads.
-    text = (CORPUS / "registry_style.py").read_text()
-    memo = analysed(text)
-    edited = text.replace("**dict(dict(width=24), **kwargs)", "**dict(dict(width=40), **kwargs)", 1)
-    assert edited != text
-    report = analyze_text(edited, "model.py", memo=memo)
-    assert outcome(report) == outcome(analyze_text(edited, "model.py"))
-    assert {m.name: m.tree.total for m in report.models}["Zoo"] != {
-        m.name: m.tree.total for m in analyze_text(text, "model.py").models}["Zoo"]
-
-
-
-def test_an_edit_in_a_registered_class_recounts_a_class_that_reads_the_registry() -> None:
+@pytest.mark.parametrize("name, old, new, reader", [
+    # Zoo never names patchnet_small: the function's decorator puts it in the registry Zoo reads.
+    ("registry_style.py", "**dict(dict(width=24), **kwargs)", "**dict(dict(width=40), **kwargs)", "Zoo"),
     # Stack never names MlpBlock: its decorators put it in the table Stack reads, with its expansion.
-    text = (CORPUS / "class_decorators.py").read_text()
+    ("class_decorators.py", "@expands(4)", "@expands(2)", "Stack"),
+])
+def test_an_edit_in_a_registered_definition_recounts_a_class_that_reads_the_registry(
+        name: str, old: str, new: str, reader: str) -> None:
+    text = (CORPUS / name).read_text()
     memo = analysed(text)
-    edited = text.replace("@expands(4)", "@expands(2)", 1)
+    edited = text.replace(old, new, 1)
     assert edited != text
     report = analyze_text(edited, "model.py", memo=memo)
     assert outcome(report) == outcome(analyze_text(edited, "model.py"))
-    assert {m.name: m.tree.total for m in report.models}["Stack"] != {
-        m.name: m.tree.total for m in analyze_text(text, "model.py").models}["Stack"]
+    assert {m.name: m.tree.total for m in report.models}[reader] != {
+        m.name: m.tree.total for m in analyze_text(text, "model.py").models}[reader]
 
 
 def test_lines_added_above_move_every_position_of_the_reused_classes() -> None:

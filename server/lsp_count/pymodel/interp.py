@@ -1238,12 +1238,16 @@ class Interpreter:
         return fn.decorated
 
     def decorate(self, fn: FuncV, node: ast.FunctionDef | ast.AsyncFunctionDef, env: Env) -> Any:
-        """A function or method with the decorators of the project applied, innermost first, as
-        Python applies them: timm's ``@register_model`` fills the registry that resolves a model's
-        pretrained config. A decorator from outside the project (``functools.lru_cache``,
-        ``torch.no_grad()``), or one the analyser cannot follow, leaves the function as it is."""
-        value: Any = fn
-        for dec in reversed(node.decorator_list):
+        """A function or method with the decorators of the project applied: timm's
+        ``@register_model`` fills the registry that resolves a model's pretrained config."""
+        return self.apply_decorators(fn, node.decorator_list, env, (FuncV, PartialV, BoundV))
+
+    def apply_decorators(self, value: Any, decorators: list[ast.expr], env: Env, kept: tuple[type, ...]) -> Any:
+        """``value`` with ``decorators`` applied, innermost first, as Python applies them. A
+        decorator from outside the project (``functools.lru_cache``, ``torch.no_grad()``), or one
+        the analyser cannot follow, leaves the value as it is, as does a result of none of the
+        ``kept`` types."""
+        for dec in reversed(decorators):
             try:
                 decorator = self.ev(dec, env)
                 if type(decorator) is not FuncV:
@@ -1251,7 +1255,7 @@ class Interpreter:
                 decorated = self.call_function(decorator, [value], {}, dec)
             except (Unresolved, _Return, _Break, _Continue, RecursionError):
                 continue
-            if type(decorated) in (FuncV, PartialV, BoundV):
+            if type(decorated) in kept:
                 value = decorated
         return value
 
@@ -1275,20 +1279,9 @@ class Interpreter:
         a constructor reads) has done so before the constructors run. A decorator imported from
         elsewhere in the project is not run (transformers puts `@auto_docstring` on every class:
         following it costs as much as the class), nor one from outside the project; one the
-        analyser cannot follow leaves the class as it is, as for functions (decorate)."""
-        value: Any = cls
-        for dec in reversed(node.decorator_list):
-            if not _defined_in_module(dec, env):
-                continue
-            try:
-                decorator = self.ev(dec, env)
-                if type(decorator) is not FuncV:
-                    continue
-                decorated = self.call_function(decorator, [value], {}, dec)
-            except (Unresolved, _Return, _Break, _Continue, RecursionError):
-                continue
-            if type(decorated) in (ClassV, FuncV, PartialV, BoundV):
-                value = decorated
+        analyser cannot follow leaves the class as it is (apply_decorators)."""
+        value = self.apply_decorators(cls, [d for d in node.decorator_list if _defined_in_module(d, env)], env,
+                                      (ClassV, FuncV, PartialV, BoundV))
         if value is not cls:
             cls.decorated = value
         return value
