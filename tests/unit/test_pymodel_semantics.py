@@ -275,6 +275,15 @@ def test_padding_a_size_the_analyser_holds_as_a_formula_gives_a_formula() -> Non
     assert lc101(report)["Net"].endswith("parameters = n + 3")
 
 
+
+def test_a_sequential_times_zero_is_torchs_error_and_delattr_is_del() -> None:
+    report = run(_net("self.seq = nn.Sequential(nn.Linear(2, 2)) * 0\n"))
+    assert "raises ValueError: Non-positive multiplication factor 0 for Sequential" in lc101(report)["Net"]
+    report = run(_net("self.a = nn.Linear(2, 2)\nself.b = nn.Linear(3, 3)\ndelattr(self, 'b')\n"
+                      "delattr(self.a, 'bias')\n"))
+    assert counts(report) == {"Net": 4}
+
+
 def test_a_class_looks_at_itself() -> None:
     report = run("""
         import torch.nn as nn

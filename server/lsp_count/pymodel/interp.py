@@ -893,14 +893,7 @@ class Interpreter:
         elif isinstance(target, ast.Name):
             env.vars.pop(target.id, None)
         elif isinstance(target, ast.Attribute):
-            obj = self.ev(target.value, env)
-            if isinstance(obj, Inst):
-                obj.attrs.pop(target.attr, None)
-                _drop_buffer(obj, target.attr)
-            elif isinstance(obj, ClassV):
-                obj.namespace.pop(target.attr, None)
-            elif not isinstance(obj, Unknown):
-                raise Unresolved(f"`del {_text(target)}` is not followed")
+            _delete_attribute(self.ev(target.value, env), target.attr, f"del {_text(target)}")
         elif isinstance(target, ast.Subscript):
             self.delete_item(self.ev(target.value, env), self.ev(target.slice, env), target)
         else:
@@ -2122,6 +2115,9 @@ class Interpreter:
     def binop(self, op: type, a: Any, b: Any, node: ast.AST) -> Any:
         fn, sym = _BINOPS[op]
         if type(a) is Inst or type(b) is Inst:  # IntEnum / str-Enum members compute as their values
+            joined = _joined_containers(op, a, b, node)
+            if joined is not None:
+                return joined
             a, b = _member_value(a), _member_value(b)
         if op is ast.BitOr and _is_type(a) and _is_type(b):
             # `list | tuple`, `int | None`: a union, which isinstance takes as it takes a tuple.
@@ -2297,7 +2293,7 @@ class Interpreter:
         if type(fn) is BuiltinV:  # then range, len, dict.get, ...
             if fn.name in ("map", "filter") and fn.fn is _MAP_FILTER:
                 return self.map_filter(fn.name, args, kwargs, node, env)
-            if fn.name in ("getattr", "hasattr", "setattr", "len") and args and type(args[0]) is Inst and \
+            if fn.name in ("getattr", "hasattr", "setattr", "delattr", "len") and args and type(args[0]) is Inst and \
                     type(args[0].cls) is ClassV:
                 return self.attribute_builtin(fn.name, args, node)
             if fn.name in ("getattr", "hasattr") and len(args) > 1 and type(args[0]) is ModV and isinstance(args[1], str):
@@ -2469,6 +2465,8 @@ class Interpreter:
                 raise Unresolved(f"`{_text(node)}`: setattr takes three arguments")
             self.set_attr(obj, key, args[2], node)
             return None
+        if name == "delattr":
+            return _delattr(obj, key, _text(node))
         self.ctx.probing_attributes += 1
         try:
             value = self.inst_attr(obj, key, node)
@@ -4660,6 +4658,48 @@ def _padded(t: TensorV | Param, pad: Any, node: ast.AST) -> TensorV:
     return TensorV(tuple(shape), floating=_is_floating(t))
 
 
+def _joined_containers(op: type, a: Any, b: Any, node: ast.AST) -> Inst | None:
+    """torch's ``ModuleList + ModuleList`` (or any list of modules), ``Sequential + Sequential`` and
+    ``Sequential * n``: a new container holding the same modules, not copies (a module repeated is
+    counted once, as torch counts it); None for any other operation."""
+    if op is ast.Mult and type(b) is Inst and type(a) is int:
+        a, b = b, a
+    if type(a) is not Inst or a.kind not in ("list", "seq"):
+        return None
+    if op is ast.Add and (type(b) is Inst and b.kind == a.kind or a.kind == "list" and type(b) in (list, tuple)):
+        modules = [*a.attrs.values(), *(b.attrs.values() if type(b) is Inst else b)]
+    elif op is ast.Mult and a.kind == "seq" and type(b) is int:
+        if b <= 0:
+            raise _Raised(f"`{_text(node)}` raises ValueError: Non-positive multiplication factor {b} for "
+                          f"Sequential", ExtV("ValueError"))
+        modules = list(a.attrs.values()) * b
+    else:
+        return None
+    out = Inst(a.cls, a.kind, True, a.origin)
+    out.attrs = {str(i): m for i, m in enumerate(modules)}
+    return out
+
+
+def _delete_attribute(obj: Any, name: str, what: str) -> None:
+    """``del obj.name`` (``what``: the statement, for messages): a module's attribute, parameter,
+    buffer or submodule, a class's attribute. An attribute not there is left alone (a module
+    built from parts the analyser did not follow may have had it)."""
+    if isinstance(obj, Inst):
+        obj.attrs.pop(name, None)
+        _drop_buffer(obj, name)
+    elif isinstance(obj, ClassV):
+        obj.namespace.pop(name, None)
+    elif not isinstance(obj, Unknown):
+        raise Unresolved(f"`{what}` is not followed")
+
+
+def _delattr(obj: Any, name: Any, what: str) -> None:
+    """``delattr(obj, name)``, as ``del obj.name``."""
+    if not isinstance(name, str):
+        raise Unresolved(f"`{what}`: the attribute name is not a known string")
+    _delete_attribute(obj, name, what)
+
+
 def _wraps(wrapped: Any, fn: Any) -> Any:
     """``functools.wraps(wrapped)(fn)``: ``fn``, now wrapping ``wrapped`` (a function of the code)."""
     if type(fn) is FuncV and type(wrapped) is FuncV and wrapped is not fn:
@@ -5352,6 +5392,7 @@ _BUILTINS: dict[str, Any] = {
     "isinstance": BuiltinV("isinstance", _isinstance), "hasattr": BuiltinV("hasattr", _hasattr),
     "issubclass": BuiltinV("issubclass", _issubclass),
     "getattr": BuiltinV("getattr", _getattr), "setattr": BuiltinV("setattr", _setattr),
+    "delattr": BuiltinV("delattr", lambda obj, name: _delattr(obj, name, "delattr")),
     "print": BuiltinV("print", lambda *a, **k: None), "divmod": BuiltinV("divmod", divmod),
     "pow": BuiltinV("pow", lambda a, b, *m: a ** b if abs(b) * math.log2(max(abs(a), 2)) <= MAX_INT_BITS else _unsupported("a huge pow")()),
     "iter": BuiltinV("iter", lambda v: v if type(v) in (IteratorV, CycleV) else IteratorV(_list_of(v))),
