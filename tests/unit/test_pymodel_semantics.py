@@ -244,6 +244,23 @@ def test_a_method_a_class_of_the_file_lacks_is_pythons_attribute_error() -> None
     assert lc101(report)["Base"].endswith("calls `_make_cache`, which `Base` does not define (Python raises AttributeError)")
 
 
+
+def test_a_module_given_to_a_function_outside_the_project_has_an_unknown_count() -> None:
+    # A library's `add_adapters(self.body)` may add layers: counting `body` as built would be a guess.
+    report = run(_net("""
+        self.body = nn.Linear(4, 4)
+        self.head = nn.Linear(4, 1)
+        peft_like.add_adapters(self.body, r=2)
+        prune.l1_unstructured(self.head, "weight", amount=0.3)  # keeps the count: weight_orig, a mask buffer
+    """, "import peft_like\nimport torch.nn.utils.prune as prune\n"))
+    assert report.models == ()
+    assert lc101(report)["Net"].endswith(
+        "`body`: `peft_like.add_adapters(self.body, r=2)` passes it to `peft_like.add_adapters`, which is outside "
+        "this file and torch.nn: the analyser does not follow what that does to the module's parts")
+    assert counts(run(_net("self.head = nn.Linear(4, 1)\nprune.l1_unstructured(self.head, 'weight', amount=0.3)\n",
+                           "import torch.nn.utils.prune as prune\n"))) == {"Net": 5}
+
+
 def test_hooks_registered_on_a_module_leave_its_count() -> None:
     report = run(_net("""
         self.fc = nn.Linear(2, 2)
@@ -282,6 +299,17 @@ def test_a_sequential_times_zero_is_torchs_error_and_delattr_is_del() -> None:
     report = run(_net("self.a = nn.Linear(2, 2)\nself.b = nn.Linear(3, 3)\ndelattr(self, 'b')\n"
                       "delattr(self.a, 'bias')\n"))
     assert counts(report) == {"Net": 4}
+
+
+
+@pytest.mark.parametrize("index, reason", [
+    ("[::'s']", "raises TypeError: slice indices must be integers or None or have an __index__ method"),
+    ("[::0]", "raises ValueError: slice step cannot be zero"),
+])
+def test_a_slice_of_a_module_list_that_python_refuses_is_its_error(index: str, reason: str) -> None:
+    # Found by fuzzing: the TypeError escaped the analysis of the class (an internal error).
+    report = run(_net(f"layers = nn.ModuleList([nn.Linear(2, 2)])\nself.some = layers{index}\n"))
+    assert lc101(report)["Net"].endswith(reason)
 
 
 def test_a_class_looks_at_itself() -> None:

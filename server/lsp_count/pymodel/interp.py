@@ -1708,8 +1708,12 @@ class Interpreter:
             if obj.kind in ("list", "seq", "plist"):
                 values = list(obj.attrs.values())
                 if isinstance(key, slice):
+                    try:
+                        picked = values[key]
+                    except (TypeError, ValueError) as exc:  # `layers[::"s"]`, a step of 0: Python's, on its values
+                        raise _python_error(exc, node, all(_is_python_key(x) for x in (key.start, key.stop, key.step)))
                     out = Inst(obj.cls, obj.kind, obj.is_module, obj.origin)
-                    for i, m in enumerate(values[key]):
+                    for i, m in enumerate(picked):
                         out.attrs[str(i)] = m
                     return out
                 try:
@@ -1727,7 +1731,7 @@ class Interpreter:
                                    errors=(errors[key],) if errors is not None else None)
                 return TensorV((len(obj.values[key]),), obj.values[key], dtype=obj.dtype,
                                errors=errors[key] if errors is not None else None)
-            except (IndexError, ValueError):
+            except (IndexError, ValueError, TypeError):  # TypeError: a slice of strings
                 raise Unresolved(f"`{_text(node)}`: index out of range")
         if isinstance(obj, (Param, TensorV)):
             try:
@@ -3079,6 +3083,12 @@ class Interpreter:
         if parts[0] in ("torch", "einops", "numpy", "np") and not name.startswith(("torch.nn", "torch.hub")):
             # Tensor functions (torch.tril, torch.cat, ...) return tensors, never modules.
             return Unknown(f"`{name}` returns a tensor whose shape the analyser does not follow")
+        if not name.startswith(_COUNT_KEEPING):
+            # What it does to a module it is given is not known: that module's count is not either.
+            for v in (*args, *kwargs.values()):
+                if type(v) is Inst and v.is_module and v.unfollowed is None:
+                    v.unfollowed = (f"`{_text(node)}` passes it to `{name}`, which is outside this file and "
+                                    f"torch.nn: the analyser does not follow what that does to the module's parts")
         return Unknown(f"`{name}` is outside this file and torch.nn; the analyser does not follow it", maybe_module=True)
 
     def torch_value_function(self, fn: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST, env: Env) -> Any:
@@ -3728,6 +3738,9 @@ _OBJECT_HOOKS = frozenset({"__getattribute__", "__setattr__"})  # see Interprete
 # Where an instance of a dict subclass (``class ClassInstantier(OrderedDict)``) keeps its items:
 # a key no attribute can have.
 _DICT_ITEMS = "<dict items>"
+# Outside functions that take a module and keep its count: pruning moves a weight to
+# `weight_orig` (as many values) and adds a mask buffer; logging and warnings only read it.
+_COUNT_KEEPING = ("torch.nn.utils.prune.", "logging.", "warnings.")
 # nn.Module's methods that register a hook (what each returns, a handle, is not followed).
 _MODULE_HOOKS = frozenset({
     "register_forward_hook", "register_forward_pre_hook", "register_backward_hook", "register_full_backward_hook",
