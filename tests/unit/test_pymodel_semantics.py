@@ -312,6 +312,17 @@ def test_a_slice_of_a_module_list_that_python_refuses_is_its_error(index: str, r
     assert lc101(report)["Net"].endswith(reason)
 
 
+
+@pytest.mark.parametrize("loop, width", [
+    # A while loop's else runs when the condition ends the loop (it was skipped), not after a break.
+    ("n = 0\nwhile n < 3:\n    n += 1\nelse:\n    w = 7\n", 7),
+    ("n = 0\nwhile n < 3:\n    n += 1\n    if n == 2:\n        break\nelse:\n    w = 7\n", 2),
+])
+def test_a_while_loops_else_runs_as_pythons(loop: str, width: int) -> None:
+    report = run(_net("w = 2\n" + loop + "self.proj = nn.Linear(w, 1)\n"))
+    assert counts(report) == {"Net": width + 1}, report.problems
+
+
 def test_a_class_looks_at_itself() -> None:
     report = run("""
         import torch.nn as nn

@@ -784,6 +784,8 @@ class Interpreter:
                     break
                 except _Continue:
                     continue
+            else:  # as a for loop's: when the condition ends the loop, not a break
+                self.exec_block(s.orelse, env)
         elif isinstance(s, ast.Return):
             raise _Return(None if s.value is None else self.ev(s.value, env))
         elif isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef):
