@@ -33,6 +33,7 @@ from lsp_count.pymodel.layers import (FINFO, FUNCTIONAL_NAMES, IINFO, LAYER_ATTR
 from lsp_count.pymodel import shapes
 from lsp_count.pymodel import tensor_values
 from lsp_count.pymodel.reparam import reparametrization, reparametrize
+from lsp_count.pymodel.syntax import decorator_name
 from lsp_count.pymodel.values import (BoundV, ClassV, DeviceV, ExtV, FieldV, Inst, ModV, Param, PartialV, RangeV,
                                       SuperV, Sym, TensorV, Unknown, Unresolved, is_unknownish, render, sym_add,
                                       sym_mul, sym_opaque, why_of)
@@ -4646,12 +4647,8 @@ def _python_error(exc: Exception, node: ast.AST, python: bool) -> Unresolved:
 def _defined_in_module(decorator: ast.expr, env: Env) -> bool:
     """Whether a decorator (``@name``, ``@name(...)``, ``@name.attr``) names a function the
     module defines itself."""
-    head = decorator.func if isinstance(decorator, ast.Call) else decorator
-    while isinstance(head, ast.Attribute):
-        head = head.value
-    if not isinstance(head, ast.Name):
-        return False
-    fn = env.module.env.vars.get(head.id)
+    name = decorator_name(decorator)
+    fn = env.module.env.vars.get(name) if name else None
     return type(fn) is FuncV and fn.env is not None and fn.env.module is env.module
 
 
@@ -4665,11 +4662,16 @@ def _padded(t: TensorV | Param, pad: Any, node: ast.AST) -> TensorV:
         raise Unresolved(f"`{_text(node)}`: padding {len(pad) // 2} dimensions of a {len(shape)}-d tensor (torch raises)")
     for i in range(len(pad) // 2):
         d = len(shape) - 1 - i
-        added = pad[2 * i] + pad[2 * i + 1]
-        shape[d] = shape[d] + added if type(shape[d]) is int else sym_add(shape[d], added) if isinstance(
-            shape[d], (Sym, int)) else Unknown(f"`{_text(node)}`: a size is not known")
-        if type(shape[d]) is int and shape[d] < 0:
-            raise Unresolved(f"`{_text(node)}`: a padded size of {shape[d]} (torch raises)")
+        size, added = shape[d], pad[2 * i] + pad[2 * i + 1]
+        if type(size) is int:
+            size += added
+            if size < 0:
+                raise Unresolved(f"`{_text(node)}`: a padded size of {size} (torch raises)")
+        elif isinstance(size, (Sym, int)):
+            size = sym_add(size, added)  # a formula in the constructor's arguments
+        else:
+            size = Unknown(f"`{_text(node)}`: a size is not known")
+        shape[d] = size
     return TensorV(tuple(shape), floating=_is_floating(t))
 
 

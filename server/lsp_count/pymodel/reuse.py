@@ -25,7 +25,7 @@ from lsp_count.core.params import ParamNode
 from lsp_count.core.report import ModelReport
 from lsp_count.core.source import Position, Problem, Span
 from lsp_count.pymodel.loader import file_stamp
-from lsp_count.pymodel.syntax import parse
+from lsp_count.pymodel.syntax import decorator_name, parse
 
 _IDENTIFIER = re.compile(r"[^\W\d]\w*")
 # Comments and string literals, whose words are not names the code looks up (a docstring saying
@@ -286,7 +286,7 @@ class ReusePlan:
                     # The project's decorators run when the module does (timm's @register_model fills
                     # a registry that code which never names the function reads): a statement.
                     self.context.append(i)
-                elif isinstance(stmt, ast.ClassDef) and any(_decorator_name(d) in functions for d in stmt.decorator_list):
+                elif isinstance(stmt, ast.ClassDef) and any(decorator_name(d) in functions for d in stmt.decorator_list):
                     # So do a class's decorators that the file defines (Interpreter.decorate_class).
                     self.context.append(i)
                 if not isinstance(stmt, ast.ClassDef):
@@ -369,15 +369,6 @@ class ReusePlan:
         files = dict(self.memo.files) if self.reused_any else {}
         files.update((path, stamp) for path in loaded_files if (stamp := file_stamp(path)) is not None)
         self.memo.files = files
-
-
-def _decorator_name(decorator: ast.expr) -> str:
-    """The name a decorator starts with: ``register`` of ``@register``, ``@register("mlp")``,
-    ``@register.block``."""
-    head = decorator.func if isinstance(decorator, ast.Call) else decorator
-    while isinstance(head, ast.Attribute):
-        head = head.value
-    return head.id if isinstance(head, ast.Name) else ""
 
 
 def _moved(old: ClassResult, shared_ranges: tuple[tuple[int, int], ...], own_ranges: tuple[tuple[int, int], ...],
