@@ -79,6 +79,20 @@ def test_an_edit_in_a_registered_definition_recounts_a_class_that_reads_the_regi
         m.name: m.tree.total for m in analyze_text(text, "model.py").models}[reader]
 
 
+def test_an_edit_in_a_class_that_an_imported_decorator_registers_recounts_its_readers() -> None:
+    # LookedUp never names WideMlp: a decorator imported from block_registry.py puts it in the table.
+    path = str(CORPUS / "imported_decorators.py")
+    text = (CORPUS / "imported_decorators.py").read_text()
+    memo = PythonMemo()
+    analyze_text(text, path, memo=memo)
+    edited = text.replace("@widened(4)", "@widened(2)", 1)
+    assert edited != text
+    report = analyze_text(edited, path, memo=memo)
+    assert outcome(report) == outcome(analyze_text(edited, path))
+    assert {m.name: m.tree.total for m in report.models}["LookedUp"] != {
+        m.name: m.tree.total for m in analyze_text(text, path).models}["LookedUp"]
+
+
 def test_lines_added_above_move_every_position_of_the_reused_classes() -> None:
     text = corpus_text()
     memo = analysed(text)

@@ -207,6 +207,41 @@ def test_a_class_decorator_of_the_file_runs_as_python_runs_it() -> None:
 
 
 
+def test_class_decorators_imported_from_the_project_run_but_documentation_ones_are_not_read(tmp_path) -> None:
+    (tmp_path / "registry.py").write_text(textwrap.dedent("""
+        TABLE = {}
+        def register(name):
+            def add(cls):
+                TABLE[name] = cls
+                return cls
+            return add
+    """))
+    # A documentation decorator is never run, so its module is never read: this one does not even parse.
+    (tmp_path / "docs.py").write_text("def auto_docstring(cls:\n")
+    model = tmp_path / "model.py"
+    model.write_text(textwrap.dedent("""
+        import torch.nn as nn
+        from registry import TABLE, register
+        from docs import auto_docstring
+
+        @auto_docstring
+        @register("mlp")
+        class Mlp(nn.Module):
+            def __init__(self, dim=8):
+                super().__init__()
+                self.fc = nn.Linear(dim, dim)
+
+        @auto_docstring(custom_intro="Looks its block up.")
+        class Net(nn.Module):
+            def __init__(self, kind="mlp"):
+                super().__init__()
+                self.block = TABLE.get(kind, nn.Identity)(8)
+    """))
+    report = analyze_text(model.read_text(), str(model), AnalyzeOptions(base_dir=str(tmp_path)))
+    assert counts(report) == {"Mlp": 72, "Net": 72}, report.problems
+    assert not report.problems
+
+
 @pytest.mark.parametrize("call, method", [
     ("self.fc.frobnicate()", "frobnicate"),  # torch's Linear has no such method: Python raises
     ("self.heads.get('a')", "get"),  # ModuleDict has no get (ParameterDict has)

@@ -885,11 +885,13 @@ def _node(name: str, inst: Inst, path: str, walk: _Walk) -> ParamNode:
             continue
         shape = v.shape
         n = 1
+        exact = type(shape) is tuple
         for d in shape:
             if type(d) is not int or not 0 <= d <= MAX_DIMENSION:
                 if strict:
                     raise _Irregular
                 d = int(d)  # a size written as a float (4.0)
+                exact = False
             n *= d
         vid = id(v)
         if vid in seen:
@@ -901,7 +903,10 @@ def _node(name: str, inst: Inst, path: str, walk: _Walk) -> ParamNode:
             notes.append(f"{attr} tied to {first}")
             continue
         seen[vid] = (path, attr)  # the dotted path, formatted only if a tie names it
-        tensor = Tensor(attr, tuple(map(int, shape)), _kind(inst, attr, v), name)
+        kind = v.kind
+        if kind == "other" and attr.endswith("bias") and len(shape) == 1:
+            kind = "bias"
+        tensor = Tensor(attr, shape if exact else tuple(map(int, shape)), kind, name)
         if v.requires_grad:
             trainable.append(tensor)
             own_trainable += n
@@ -1017,12 +1022,6 @@ def _bare(inst: Inst, strict: bool = False) -> bool:
         if strict and t is Unknown and v.maybe_module:
             return False  # the strict walk must reach it to stop there
     return True
-
-
-def _kind(inst: Inst, attr: str, p: Param) -> str:
-    if p.kind != "other":
-        return p.kind
-    return "bias" if attr.endswith("bias") and len(p.shape) == 1 else "other"
 
 
 def _group(children: list[ParamNode]) -> list[ParamNode]:

@@ -33,7 +33,7 @@ from lsp_count.pymodel.layers import (FINFO, FUNCTIONAL_NAMES, IINFO, LAYER_ATTR
 from lsp_count.pymodel import shapes
 from lsp_count.pymodel import tensor_values
 from lsp_count.pymodel.reparam import reparametrization, reparametrize
-from lsp_count.pymodel.syntax import decorator_name
+from lsp_count.pymodel.syntax import documentation_decorator, may_import_project
 from lsp_count.pymodel.values import (BoundV, ClassV, DeviceV, ExtV, FieldV, Inst, ModV, Param, PartialV, RangeV,
                                       SuperV, Sym, TensorV, Unknown, Unresolved, is_unknownish, render, sym_add,
                                       sym_mul, sym_opaque, why_of)
@@ -453,9 +453,6 @@ class Ctx:
 
 _Constant, _Name, _Attribute, _Call, _Assign, _Return_stmt, _Tuple, _Compare, _If = (
     ast.Constant, ast.Name, ast.Attribute, ast.Call, ast.Assign, ast.Return, ast.Tuple, ast.Compare, ast.If)
-# Imports of these name code outside the project (their values come from the torch table or builtins).
-_EXTERNAL_IMPORTS = frozenset({"torch", "math", "dataclasses", "typing", "collections", "copy", "functools",
-                               "itertools", "os", "sys", "typing_extensions", "einops", "numpy", "operator"})
 # operator's functions of two numbers, as the operators they stand for (functools.reduce(operator.mul, ...)).
 _OPERATOR_FUNCTIONS = {"add": ast.Add, "sub": ast.Sub, "mul": ast.Mult, "truediv": ast.Div, "floordiv": ast.FloorDiv,
                        "mod": ast.Mod, "pow": ast.Pow, "and_": ast.BitAnd, "or_": ast.BitOr, "xor": ast.BitXor,
@@ -1164,7 +1161,7 @@ class Interpreter:
     # --- imports ---------------------------------------------------------------------------
 
     def import_value(self, env: Env, name: str, level: int) -> Any:
-        if level == 0 and name.split(".")[0] in _EXTERNAL_IMPORTS:
+        if not may_import_project(name, level):
             return ExtV(name)
         scope = env.module
         key = self.find_project_module(scope, name, level)
@@ -1177,7 +1174,7 @@ class Interpreter:
         scope = env.module
         base = s.module or ""
         key = None
-        if s.level or base.split(".")[0] not in _EXTERNAL_IMPORTS:
+        if may_import_project(base, s.level):
             key = self.find_project_module(scope, s.module, s.level)
         for alias in s.names:
             if alias.name == "*":
@@ -1270,13 +1267,13 @@ class Interpreter:
                     decorator.fn(fn)
 
     def decorate_class(self, cls: ClassV, node: ast.ClassDef, env: Env) -> Any:
-        """A module-level class with the decorators its own file defines applied, innermost first,
-        as Python applies them: one that fills a registry (`@register` putting the class in a table
-        a constructor reads) has done so before the constructors run. A decorator imported from
-        elsewhere in the project is not run (transformers puts `@auto_docstring` on every class:
-        following it costs as much as the class), nor one from outside the project; one the
-        analyser cannot follow leaves the class as it is (apply_decorators)."""
-        value = self.apply_decorators(cls, [d for d in node.decorator_list if _defined_in_module(d, env)], env,
+        """A module-level class with the project's decorators applied, innermost first, as Python
+        applies them: one that fills a registry (`@register` putting the class in a table a
+        constructor reads, defined in this file or imported from another) has done so before the
+        constructors run. Decorators that only write documentation are not run (syntax.py), nor
+        one from outside the project; one the analyser cannot follow leaves the class as it is
+        (apply_decorators)."""
+        value = self.apply_decorators(cls, [d for d in node.decorator_list if not documentation_decorator(d)], env,
                                       (ClassV, FuncV, PartialV, BoundV))
         if value is not cls:
             cls.decorated = value
@@ -4642,14 +4639,6 @@ def _python_error(exc: Exception, node: ast.AST, python: bool) -> Unresolved:
     words = f": {_user_words(str(exc))}" if key is None or _is_python_key(key) else ""
     reason = f"`{_text(node)}` raises {kind}{words}"[:300]
     return _Raised(reason, ExtV(kind)) if python else Unresolved(reason)
-
-
-def _defined_in_module(decorator: ast.expr, env: Env) -> bool:
-    """Whether a decorator (``@name``, ``@name(...)``, ``@name.attr``) names a function the
-    module defines itself."""
-    name = decorator_name(decorator)
-    fn = env.module.env.vars.get(name) if name else None
-    return type(fn) is FuncV and fn.env is not None and fn.env.module is env.module
 
 
 def _padded(t: TensorV | Param, pad: Any, node: ast.AST) -> TensorV:

@@ -25,7 +25,7 @@ from lsp_count.core.params import ParamNode
 from lsp_count.core.report import ModelReport
 from lsp_count.core.source import Position, Problem, Span
 from lsp_count.pymodel.loader import file_stamp
-from lsp_count.pymodel.syntax import decorator_name, parse
+from lsp_count.pymodel.syntax import decorator_name, documentation_decorator, may_import_project, parse
 
 _IDENTIFIER = re.compile(r"[^\W\d]\w*")
 # Comments and string literals, whose words are not names the code looks up (a docstring saying
@@ -235,6 +235,17 @@ def remember_blocks(memo: PythonMemo, lines: list[str], blocks: list[tuple[int, 
     memo.blocks = (parsed, len(lines) + 1)
 
 
+def _project_imports(stmt: ast.stmt) -> list[str]:
+    """The names a module-level statement imports from the project (in a `try` or an `if` too)."""
+    names: list[str] = []
+    for node in ast.walk(stmt) if isinstance(stmt, ast.Try | ast.If | ast.With) else (stmt,):
+        if isinstance(node, ast.ImportFrom) and may_import_project(node.module, node.level):
+            names.extend(a.asname or a.name for a in node.names)
+        elif isinstance(node, ast.Import):
+            names.extend((a.asname or a.name).split(".")[0] for a in node.names if may_import_project(a.name, 0))
+    return names
+
+
 class ReusePlan:
     """One analysis's view of the memo: which classes can be taken from it, and the results
     that the next analysis will find in it."""
@@ -256,7 +267,8 @@ class ReusePlan:
         self.index: dict[int, int] = {}  # id(stmt) -> its position in body
         self.slots: dict[int, tuple[str, int]] = {}  # id(stmt) -> (name, how many earlier blocks define it)
         words: dict[str, frozenset[str]] = {}
-        functions: set[str] = set()  # the functions defined so far (a class's decorators among them)
+        # The functions defined so far and the names imported from the project: a class's decorators among them.
+        functions: set[str] = set()
         code_lines: list[str] | None = None  # the whole file's code, when most blocks are new
         for i, stmt in enumerate(body):
             first = line_of(min([d.lineno for d in getattr(stmt, "decorator_list", ())] + [stmt.lineno])) - 1
@@ -286,13 +298,15 @@ class ReusePlan:
                     # The project's decorators run when the module does (timm's @register_model fills
                     # a registry that code which never names the function reads): a statement.
                     self.context.append(i)
-                elif isinstance(stmt, ast.ClassDef) and any(decorator_name(d) in functions for d in stmt.decorator_list):
-                    # So do a class's decorators that the file defines (Interpreter.decorate_class).
+                elif isinstance(stmt, ast.ClassDef) and any(decorator_name(d) in functions and not documentation_decorator(d)
+                                                            for d in stmt.decorator_list):
+                    # So do a class's project decorators (Interpreter.decorate_class).
                     self.context.append(i)
                 if not isinstance(stmt, ast.ClassDef):
                     functions.add(stmt.name)
             else:
                 self.context.append(i)
+                functions.update(_project_imports(stmt))
         memo.identifiers = words  # only the blocks the document has now
         names = set(self.defined)
         # The blocks each block names, then all that the module's own statements reach: every class

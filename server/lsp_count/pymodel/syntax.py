@@ -27,3 +27,25 @@ def decorator_name(decorator: ast.expr) -> str:
     while isinstance(head, ast.Attribute):
         head = head.value
     return head.id if isinstance(head, ast.Name) else ""
+
+
+# Imports of these name code outside the project (their values come from the torch table or builtins).
+EXTERNAL_IMPORTS = frozenset({"torch", "math", "dataclasses", "typing", "collections", "copy", "functools",
+                              "itertools", "os", "sys", "typing_extensions", "einops", "numpy", "operator"})
+# Class decorators that only write documentation: transformers puts `@auto_docstring` on every
+# class, and following it reads a module of thousands of lines for nothing a count depends on.
+DOCUMENTATION_DECORATORS = frozenset({"auto_docstring", "add_start_docstrings", "add_end_docstrings",
+                                      "add_start_docstrings_to_model_forward", "replace_return_docstrings",
+                                      "add_code_sample_docstrings"})
+
+
+def may_import_project(module: str | None, level: int) -> bool:
+    """Whether an import may name a file of the project (the interpreter looks for it there)."""
+    return bool(level) or (module or "").split(".")[0] not in EXTERNAL_IMPORTS
+
+
+def documentation_decorator(decorator: ast.expr) -> bool:
+    """``@auto_docstring``, ``@auto_docstring(custom_intro=...)``, ``@utils.add_start_docstrings(...)``."""
+    head = decorator.func if isinstance(decorator, ast.Call) else decorator
+    name = head.attr if isinstance(head, ast.Attribute) else head.id if isinstance(head, ast.Name) else ""
+    return name in DOCUMENTATION_DECORATORS
