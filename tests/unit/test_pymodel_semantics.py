@@ -1651,3 +1651,36 @@ def test_compiled_patterns_any_all_and_set_comprehensions(expression: str, width
 def test_what_any_all_and_patterns_do_not_know_is_said(expression: str, reason: str) -> None:
     report = run(_net(f"self.fc = nn.Linear({expression}, 1, bias=False)\n", "import re\nfrom lib import helper\n"))
     assert reason in lc101(report)["Net"]
+
+
+@pytest.mark.parametrize("body, total, trainable", [
+    # An initialiser is read, not run: only values change.
+    ("self.fc = nn.Linear(4, 4)\nself.apply(lambda m: nn.init.zeros_(m.weight) if isinstance(m, nn.Linear) else None)",
+     20, 20),
+    ("self.fc = nn.Linear(4, 4)\nself.apply(lambda m: m.requires_grad_(False))", 20, 0),
+    ("self.fc = nn.Linear(4, 4)\nself.apply(lambda m: setattr(m, 'bias', None) if isinstance(m, nn.Linear) else None)",
+     16, 16),
+    # Each child once, as children() yields it: a module held twice is visited once per holder.
+    ("blk = nn.Linear(2, 2)\nself.a = blk\nself.b = blk\nn = []\nself.apply(n.append)\nself.c = nn.Linear(len(n), 1)",
+     6 + 3, 9),
+])
+def test_apply_runs_the_function_on_every_module_unless_it_only_fills_values(body: str, total: int,
+                                                                            trainable: int) -> None:
+    report = run(_net(body))
+    assert [(m.tree.total, m.tree.trainable) for m in report.models] == [(total, trainable)], report.problems
+
+
+def test_apply_on_a_module_that_holds_itself_is_a_reason_not_a_hang() -> None:
+    report = run(_net("self.fc = nn.Linear(2, 2)\nself.me = self\nself.apply(lambda m: m.requires_grad_(False))"))
+    assert "nested more than" in lc101(report)["Net"]
+
+
+@pytest.mark.parametrize("body, reason", [
+    ("self.__dict__['fc'] = nn.Linear(4, 4)", "a module's `__dict__` holds what torch does not register"),
+    ("self.p = nn.ParameterList()\nself.p.append(3)", "an element of nn.ParameterList is not a parameter"),
+    ("self.m = nn.ModuleList()\nself.m.append(torch.zeros(3))", "an element of nn.ModuleList is not a known module"),
+    ("self.m = nn.ModuleList([nn.ReLU()])\nself.m[3] = nn.ReLU()", "raises IndexError"),
+])
+def test_what_torch_would_not_register_is_a_reason(body: str, reason: str) -> None:
+    report = run(_net(body, "import torch\n"))
+    assert reason in lc101(report)["Net"], report.problems

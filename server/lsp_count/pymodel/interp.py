@@ -50,6 +50,8 @@ MAX_PROJECT_FILES = 400      # project files read for one analysis; a model need
 
 CONTAINERS = {"ModuleList": "list", "Sequential": "seq", "ModuleDict": "dict", "ParameterList": "plist",
               "ParameterDict": "pdict"}
+MAX_APPLY_DEPTH = 200  # modules nested deeper than this in apply(): a module that holds itself
+CONTAINER_CLASSES = {kind: name for name, kind in CONTAINERS.items()}  # "plist" -> "ParameterList"
 TENSOR_FACTORIES = {"zeros", "ones", "empty", "randn", "rand", "full", "randint", "eye", "tensor", "arange",
                     "zeros_like", "ones_like", "empty_like", "randn_like", "rand_like", "full_like", "linspace",
                     "Tensor", "FloatTensor", "LongTensor", "as_tensor", "from_numpy"}
@@ -869,8 +871,9 @@ class Interpreter:
             if t is list:
                 current.extend(items)
             else:
+                container = CONTAINER_CLASSES[current.kind]
                 for item in items:
-                    current.attrs[str(len(current.attrs))] = item
+                    current.attrs[str(len(current.attrs))] = self.check_member(item, container, s)
             return current
         if op is ast.Add and t is Inst and current.kind == "seq" and type(value) is Inst and value.kind == "seq":
             for item in list(value.attrs.values()):
@@ -1128,9 +1131,14 @@ class Interpreter:
 
     def set_item(self, obj: Any, key: Any, value: Any, node: ast.AST) -> None:
         if isinstance(obj, Inst):
+            container = CONTAINER_CLASSES.get(obj.kind)
+            if container is not None:
+                value = self.check_member(value, container, node)
             if obj.kind in ("list", "seq", "plist"):
                 k = as_int(key, "index")
                 keys = list(obj.attrs)
+                if type(k) is int and not -len(keys) <= k < len(keys):
+                    raise _Raised(f"`{_text(node)}` raises IndexError: index {k} is out of range", ExtV("IndexError"))
                 obj.attrs[keys[k]] = value
             else:
                 obj.attrs[str(key)] = value
@@ -2102,6 +2110,11 @@ class Interpreter:
             return ModulesView(obj)
         if name == "__module__" and type(obj.cls) is ClassV:  # the class's, read through the instance
             return _class_attribute(obj.cls, name)  # torchvision's _log_api_usage_once(self)
+        if name == "__dict__" and obj.is_module:
+            # torch keeps a module's parameters and submodules out of its __dict__ (an entry put there
+            # is a plain attribute, never counted), and the analyser keeps them with the rest.
+            return Unknown(f"`{_text(node)}`: a module's `__dict__` holds what torch does not register; the "
+                           f"analyser does not follow it")
         if name == "__dict__":  # live, as Python's (a dict subclass's items are not attributes)
             return obj.attrs if _DICT_ITEMS not in obj.attrs else {
                 k: v for k, v in obj.attrs.items() if k != _DICT_ITEMS}
@@ -2297,6 +2310,8 @@ class Interpreter:
         if type(fn) is BuiltinV:  # then range, len, dict.get, ...
             if fn.name in ("map", "filter") and fn.fn is _MAP_FILTER:
                 return self.map_filter(fn.name, args, kwargs, node, env)
+            if fn.name == "apply" and type(fn.fn) is _ModuleApply:
+                return self.module_apply(fn.fn.module, args, kwargs, node, env)
             if fn.name in ("getattr", "hasattr", "setattr", "delattr", "len") and args and type(args[0]) is Inst and \
                     type(args[0].cls) is ClassV:
                 return self.attribute_builtin(fn.name, args, node)
@@ -2453,6 +2468,30 @@ class Interpreter:
             if self.truthy(keep, node):
                 kept.append(x)
         return kept
+
+    def module_apply(self, module: Inst, args: list[Any], kwargs: dict[str, Any], node: ast.AST, env: Env) -> Inst:
+        """``module.apply(fn)`` as torch runs it: ``fn`` on each child's subtree first (each child
+        once, as ``children()`` yields them), then on the module itself; the module is returned.
+        A function that freezes, replaces or drops parameters changes the count."""
+        if len(args) + len(kwargs) != 1 or set(kwargs) - {"fn"}:
+            raise _Raised(f"`{_text(node)}`: apply() takes one function (TypeError)", ExtV("TypeError"))
+        fn = args[0] if args else kwargs["fn"]
+        if _count_neutral(fn):
+            return module  # an initialiser (nanoGPT's `self.apply(self._init_weights)`): only values change
+        # Post-order without recursion (a nested function calling itself would be a reference cycle):
+        # a module's entry comes back with its children done once they are all popped.
+        stack: list[tuple[Inst, int, bool]] = [(module, 0, False)]
+        while stack:
+            m, depth, children_done = stack.pop()
+            if children_done:
+                self.call(fn, [m], {}, node, env)
+                continue
+            if depth > MAX_APPLY_DEPTH:
+                raise Unresolved(f"`{_text(node)}`: modules nested more than {MAX_APPLY_DEPTH} deep (one holds itself?)")
+            stack.append((m, depth, True))
+            children = {id(c): c for c in m.attrs.values() if type(c) is Inst and c.is_module}
+            stack.extend((c, depth + 1, False) for c in reversed(children.values()))
+        return module
 
     def attribute_builtin(self, name: str, args: list[Any], node: ast.AST) -> Any:
         """getattr, hasattr and setattr on an instance of a class of the project: as the attribute
@@ -3353,20 +3392,23 @@ class Interpreter:
         inst.kind = built.kind
         inst.attrs.update(built.attrs)
 
-    def check_member(self, v: Any, kind: str, node: ast.AST) -> Any:
+    def check_member(self, v: Any, kind: str, node: ast.AST | str) -> Any:
+        """What an nn container holds of ``v``: a ParameterList or ParameterDict makes a plain tensor
+        a parameter, as torch does wherever one is put in (the constructor, append, extend, ``+=``,
+        ``[k] = t``, update, setdefault). ``node``: the code that puts it in, or its words."""
         if kind.startswith("Parameter"):
             if isinstance(v, TensorV):
                 return Param(v.shape, "other", floating=_is_floating(v))
             if not isinstance(v, Param):
-                raise Unresolved(f"`{_text(node)}`: an element of nn.{kind} is not a parameter the analyser built "
-                                 f"({why_of(v) or type(v).__name__})")
+                raise Unresolved(f"`{node if isinstance(node, str) else _text(node)}`: an element of nn.{kind} is not a "
+                                 f"parameter the analyser built ({why_of(v) or type(v).__name__})")
             return v
         if isinstance(v, Inst) and v.is_module:
             return v
         if isinstance(v, Unknown):
             return v
-        raise Unresolved(f"`{_text(node)}`: an element of nn.{kind} is not a known module "
-                         f"({why_of(v) or type(v).__name__})")
+        raise Unresolved(f"`{node if isinstance(node, str) else _text(node)}`: an element of nn.{kind} is not a known "
+                         f"module ({why_of(v) or type(v).__name__})")
 
 
 def _fan_in_and_fan_out(tensor: Any, node: ast.AST) -> tuple[Any, Any]:
@@ -4014,8 +4056,13 @@ def _tensor_method(name: str, shape: tuple[Any, ...]) -> Callable[..., Any]:
 
 
 def _module_method(interp: Interpreter, obj: Inst, name: str) -> Any:
+    container = CONTAINER_CLASSES.get(obj.kind)
+
+    def member(v: Any) -> Any:
+        return interp.check_member(v, container, f"{container}.{name}(...)") if container is not None else v
+
     def append(v: Any) -> Inst:
-        obj.attrs[str(len(obj.attrs))] = v
+        obj.attrs[str(len(obj.attrs))] = member(v)
         return obj
 
     def extend(vs: Any) -> Inst:
@@ -4025,7 +4072,7 @@ def _module_method(interp: Interpreter, obj: Inst, name: str) -> Any:
 
     def insert(i: Any, v: Any) -> Inst | None:
         values = list(obj.attrs.values())
-        values.insert(as_int(i, "index"), v)
+        values.insert(as_int(i, "index"), member(v))
         obj.attrs = {str(k): m for k, m in enumerate(values)}
         return obj if obj.kind == "seq" else None  # Sequential's returns itself, ModuleList's None
 
@@ -4133,7 +4180,7 @@ def _module_method(interp: Interpreter, obj: Inst, name: str) -> Any:
     def update(vs: Any) -> None:
         items = vs.items() if isinstance(vs, dict) else vs.attrs.items() if isinstance(vs, Inst) else vs
         for k, v in items:
-            obj.attrs[str(k)] = v
+            obj.attrs[str(k)] = member(v)
 
     def pop_entry(index: Any) -> Any:
         """ModuleList / Sequential ``pop``: the entry, the rest numbered from 0 again."""
@@ -4152,7 +4199,7 @@ def _module_method(interp: Interpreter, obj: Inst, name: str) -> Any:
 
     def setdefault(key: Any, default: Any = None) -> Any:
         if key not in obj.attrs:
-            obj.attrs[str(key)] = default
+            obj.attrs[str(key)] = member(default)
         return obj.attrs[str(key)]
 
     def popitem() -> Any:
@@ -4173,7 +4220,7 @@ def _module_method(interp: Interpreter, obj: Inst, name: str) -> Any:
         "get_parameter": get_parameter,
         "get_buffer": lambda target: get_parameter(target, TensorV, "buffer"),
         "requires_grad_": lambda flag=True: _set_grad(obj, flag),
-        "apply": lambda fn: obj, "to": lambda *a, **k: obj, "eval": lambda: obj, "train": lambda mode=True: obj,
+        "apply": _ModuleApply(obj), "to": lambda *a, **k: obj, "eval": lambda: obj, "train": lambda mode=True: obj,
         "half": lambda: obj, "float": lambda: obj, "bfloat16": lambda: obj, "cuda": lambda *a: obj, "cpu": lambda: obj,
         "zero_grad": lambda *a, **k: None, "reset_parameters": lambda: None, "_init_weights": lambda *a: None,
         # Hooks run at forward, backward or state-dict time, never on the parameters the build made.
@@ -5317,6 +5364,64 @@ def _unsupported(name: str) -> Callable[..., Any]:
     def fail(*a: Any, **k: Any) -> Any:
         raise Unresolved(f"the code calls `{name}`, which the analyser never runs")
     return fail
+
+
+# What an initialiser calls: torch.nn.init's functions and tensors' in-place fills, which change
+# values, never shapes or flags; and Python's functions that only read.
+_IN_PLACE_FILLS = frozenset({"normal_", "trunc_normal_", "uniform_", "zero_", "zeros_", "ones_", "fill_", "constant_",
+                             "copy_", "clamp_", "mul_", "div_", "add_", "sub_", "xavier_uniform_", "xavier_normal_",
+                             "kaiming_uniform_", "kaiming_normal_", "orthogonal_", "eye_", "dirac_", "sparse_"})
+_READING_BUILTINS = frozenset({"isinstance", "hasattr", "getattr", "len", "range", "type", "int", "float", "min", "max",
+                               "abs", "print"})
+_INIT_MODULES = ("torch.nn.init.", "nn.init.", "init.", "math.")
+
+
+def _count_neutral(fn: Any) -> bool:
+    """Whether calling ``fn`` on a module cannot change what is counted, read off its code: it only
+    reads, fills tensors in place (torch.nn.init, ``.normal_()``, ``.data.zero_()``) and binds local
+    names. So ``apply`` need not run it on every module. Anything else (an attribute or item
+    assigned, ``del``, ``requires_grad_``, a call of the project's code) is run."""
+    if type(fn) is BoundV:
+        fn = fn.func
+    if type(fn) is ExtV:
+        return fn.name.startswith("torch.nn.init.")
+    if type(fn) is not FuncV or fn.decorators:
+        return False
+    node = fn.node
+    body = [node.body] if isinstance(node, ast.Lambda) else node.body
+    for part in body:
+        for sub in ast.walk(part) if isinstance(part, ast.AST) else (x for stmt in part for x in ast.walk(stmt)):
+            t = type(sub)
+            if t in (ast.Delete, ast.Global, ast.Nonlocal, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef,
+                     ast.Lambda, ast.Yield, ast.YieldFrom, ast.Await, ast.NamedExpr, ast.With, ast.Try):
+                return False
+            if t in (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For):
+                targets = sub.targets if t is ast.Assign else [sub.target]
+                if not all(type(x) is ast.Name for x in targets):
+                    return False
+            elif t is ast.Call:
+                func = sub.func
+                if type(func) is ast.Name:
+                    if func.id not in _READING_BUILTINS:
+                        return False
+                elif type(func) is ast.Attribute:
+                    if func.attr not in _IN_PLACE_FILLS and not _dotted(func).startswith(_INIT_MODULES):
+                        return False
+                else:
+                    return False
+    return True
+
+
+class _ModuleApply:
+    """A module's ``apply``: Interpreter.module_apply runs it, with the call's node and names."""
+
+    __slots__ = ("module",)
+
+    def __init__(self, module: Inst) -> None:
+        self.module = module
+
+    def __call__(self, *a: Any, **k: Any) -> Any:
+        raise Unresolved("apply is run by the interpreter")
 
 
 def _MAP_FILTER(*a: Any, **k: Any) -> Any:
