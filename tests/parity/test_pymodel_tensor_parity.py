@@ -49,6 +49,21 @@ OPERATIONS = {
     "std": lambda e, draw, n, dim: f"{e}.std()" if draw(st.booleans()) else f"{e}.std(dim={dim}, keepdim=True)",
     "amax": lambda e, draw, n, dim: f"{e}.amax({dim})",
     "arange": lambda e, draw, n, dim: f"({e}[..., None] * torch.arange(0, 1, {draw(st.sampled_from(['0.25', '0.3', '1 / 3']))}))",
+    # Tuples of tensors, one taken (an index past the end is Python's IndexError, as in the analysis).
+    "split": lambda e, draw, n, dim: f"torch.split({e}, {draw(small)}, {dim})[{draw(st.integers(-2, 1))}]",
+    "split_sizes": lambda e, draw, n, dim: f"{e}.split([1, {draw(st.integers(0, 2))}], dim={dim})[{draw(st.integers(0, 1))}]",
+    "chunk": lambda e, draw, n, dim: f"{e}.chunk({draw(small)}, {dim})[-1]",
+    "unbind": lambda e, draw, n, dim: f"torch.unbind({e}, {dim})[{draw(st.integers(-1, 1))}]",
+    "outer": lambda e, draw, n, dim: f"torch.outer({e}.flatten(), torch.ones({draw(small)}))",
+    "kron": lambda e, draw, n, dim: f"torch.kron({e}, torch.ones({_sizes(draw, draw(st.integers(1, 3)))}))",
+    "tile": lambda e, draw, n, dim: f"{e}.tile(({_sizes(draw, draw(st.integers(1, 3)))},))",
+    "repeat_interleave": lambda e, draw, n, dim: f"{e}.repeat_interleave({draw(small)}"
+                                                 + (f", dim={dim})" if draw(st.booleans()) else ")"),
+    "tril": lambda e, draw, n, dim: f"torch.tril({e})" if draw(st.booleans()) else f"{e}.triu(1)",
+    "einsum": lambda e, draw, n, dim: f"torch.einsum('{'abcd'[:n]}->{draw(st.permutations('abcd'[:n]))[:max(1, n + min(dim, 0))] if n else ''}', {e})"
+                                      if n <= 4 else e,
+    "einsum2": lambda e, draw, n, dim: f"torch.einsum('{'abcd'[:n]},{'abcd'[n - 1] if n else 'a'}z->{'abcd'[:n - 1] if n else ''}z', "
+                                       f"{e}, torch.ones({draw(small)}, {draw(small)}))",
     "meshgrid": lambda e, draw, n, dim: f"(torch.meshgrid(torch.arange({draw(small)}), torch.arange({draw(small)}), "
                                         f"indexing={draw(st.sampled_from(['ij', 'xy']))!r})[{draw(st.integers(0, 1))}] "
                                         f"* 1.0 + {e}.sum())",
@@ -74,7 +89,7 @@ def chains(draw) -> str:
     return expr
 
 
-@settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=250, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(expr=chains())
 # Chains random seeds found while it was written: torch refuses all but the last (t() of 3-D; a
 # view of a strided tensor, which an elementwise function keeps strided; contiguous() copies).

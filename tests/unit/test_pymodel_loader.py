@@ -30,13 +30,13 @@ def filled(tree: ast.Module) -> tuple[ast.Module, int]:
 
 
 def positions(tree: ast.Module) -> list[tuple[str, int, int, int | None, int | None]]:
-    """Every node's place; a block statement's end (class, if, try: where its last statement
+    """Every node's place; a block's end (class, if, try, except: where its last statement
     ends) is not kept while that statement is a function whose body was not parsed."""
     out = []
     for node in ast.walk(tree):
         if hasattr(node, "lineno"):
-            block = isinstance(node, ast.stmt) and hasattr(node, "body") and not isinstance(
-                node, (ast.FunctionDef, ast.AsyncFunctionDef))
+            block = isinstance(node, (ast.stmt, ast.excepthandler)) and hasattr(node, "body") and not isinstance(
+                node, (ast.FunctionDef, ast.AsyncFunctionDef))  # an `except` handler is a block too
             out.append((type(node).__name__, node.lineno, node.col_offset,
                         None if block else node.end_lineno, None if block else node.end_col_offset))
     return out

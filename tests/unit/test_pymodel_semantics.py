@@ -997,8 +997,8 @@ def test_finfo_of_a_dtype_the_analyser_does_not_know_says_so() -> None:
      "a `Cfg` is not subscriptable (TypeError)"),
     ("class Cfg(object):\n    width = 8\n", 'Cfg()["width"]', "a `Cfg` is not subscriptable (TypeError)"),
     # A base the analyser does not read may have items.
-    ("import typing\nclass Cfg(typing.NamedTuple):\n    width: int = 8\n", "Cfg()[0]",
-     "whether `typing.NamedTuple`, a base of `Cfg`, supports indexing is outside the file"),
+    ("import argparse\nclass Cfg(argparse.Namespace):\n    width: int = 8\n", "Cfg()[0]",
+     "whether `argparse.Namespace`, a base of `Cfg`, supports indexing is outside the file"),
     ("def make_base(n):\n    return [object][n]\nclass Cfg(make_base(3)):\n    width = 8\n", 'Cfg()["width"]',
      "whether a base the analyser could not resolve, a base of `Cfg`, supports indexing is outside the file"),
 ])
@@ -1684,3 +1684,130 @@ def test_apply_on_a_module_that_holds_itself_is_a_reason_not_a_hang() -> None:
 def test_what_torch_would_not_register_is_a_reason(body: str, reason: str) -> None:
     report = run(_net(body, "import torch\n"))
     assert reason in lc101(report)["Net"], report.problems
+
+
+def test_an_optional_import_fails_as_on_a_machine_without_the_package_and_says_so() -> None:
+    # Which branch runs depends on what the machine has installed: the one that needs only torch
+    # is counted (the try's branch was taken, silently).
+    report = run(_net("""
+        self.fc = nn.Linear(8, 8 if WIDE else 4)
+        try:
+            from flash_attn import flash_attn_func
+            self.attn = nn.Linear(2, 2)
+        except Exception:
+            self.attn = nn.Linear(2, 3)
+    """, """
+        try:
+            import xformers.ops
+            WIDE = True
+        except ImportError:
+            WIDE = False
+    """))
+    assert counts(report) == {"Net": 8 * 4 + 4 + 2 * 3 + 3}
+    notes = {p.message for p in report.problems if p.code == "LC106"}
+    assert notes == {"the file's code at import: counted as on a machine without the optional package `xformers` "
+                     "(line 4)",
+                     "`Net`: counted as on a machine without the optional package `flash_attn` (line 14)"}
+
+
+def test_an_init_whose_def_is_not_followed_is_refused() -> None:
+    # Its default cannot be evaluated: the class was counted with nn.Module's __init__ (0).
+    src = ("import torch.nn as nn\nclass Net(nn.Module):\n"
+           "    def __init__(self, order=max([1, 2], key=print)):\n"
+           "        super().__init__()\n        self.fc = nn.Linear(2, 2)\n")
+    assert lc101(run(src))["Net"].startswith("`Net` cannot be counted exactly: `Net.__init__` cannot be followed: ")
+
+
+def test_an_import_of_the_standard_library_torch_or_the_project_in_a_try_is_followed() -> None:
+    report = run(_net("self.fc = nn.Linear(WIDTH, 2)\n", """
+        try:
+            import math
+            from torch.nn import RMSNorm
+            WIDTH = int(math.sqrt(16))
+        except ImportError:
+            WIDTH = 1
+    """))
+    assert counts(report) == {"Net": 4 * 2 + 2}
+
+
+def test_a_class_under_a_module_level_block_the_analyser_cannot_follow_is_said() -> None:
+    report = run("""import torch
+import torch.nn as nn
+if torch.__version__ >= "2":
+    class Guarded(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Linear(2, 2)
+class Sub(Guarded if torch.__version__ >= "2" else nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(2, 2)
+class Plain(dict if torch.__version__ >= "2" else list):
+    pass
+""")
+    reasons = lc101(report)
+    assert reasons["Guarded"].startswith("`Guarded` cannot be counted exactly: whether Python defines it is not known: "
+                                         "it is under a block the analyser cannot follow: ")
+    assert "whether it is a module is not known: its base cannot be followed: " in reasons["Sub"]
+    assert "Plain" not in reasons and counts(report) == {}  # nothing says it is a model
+
+
+@pytest.mark.parametrize("call, error", [
+    ("Args(1, 2)", "passes 2 positional arguments to `Args`, which takes 1 (TypeError)"),
+    ("Args(1, fixed=3)", "`Args` takes no argument `fixed` (a field with init=False) (TypeError)"),
+    ("Args(1, wide=3)", "`Args` has no field `wide` (TypeError)"),
+    ("dataclasses.replace(Args(1), fixed=3)", "`fixed` is a field with init=False (ValueError)"),
+])
+def test_a_dataclass_field_its_init_does_not_take_is_python_s_error(call: str, error: str) -> None:
+    report = run(_net(f"self.fc = nn.Linear({call}.width, 2)\n", """
+        import dataclasses
+        @dataclasses.dataclass
+        class Args:
+            width: int
+            fixed: int = dataclasses.field(default=5, init=False)
+            late: int = dataclasses.field(default=1, kw_only=True)
+    """))
+    assert lc101(report)["Net"].endswith(error)
+
+
+@pytest.mark.parametrize("body, width", [
+    # The first case that matches and whose guard holds runs; none may.
+    ("w = 1\nmatch 3:\n    case 3 if False:\n        w = 2\n    case int(x) if x > 9:\n        w = 3\n    case _:\n        w = 4\n",
+     None),
+    ("w = 1\nmatch (2, 3):\n    case (2, x):\n        w = x\n    case _:\n        w = 9\n", 3),
+    ("w = 1\nmatch [1, 2, 3, 4]:\n    case [first, *middle, 4]:\n        w = first + len(middle)\n", 3),
+    ("w = 1\nmatch 'abc':\n    case [a, b, c]:\n        w = 7\n    case 'abc' | 'xyz':\n        w = 5\n", 5),
+    ("w = 1\nmatch None:\n    case None:\n        w = 6\n", 6),
+    ("w = 1\nmatch 5:\n    case 3 | 4:\n        w = 2\n", 1),
+])
+def test_match_runs_the_case_python_runs(body: str, width: int | None) -> None:
+    report = run(_net(body + "self.fc = nn.Linear(w, 1)\n"))
+    if width is None:  # a class pattern is not followed: said, not guessed
+        assert "the `match` pattern `int(x)`" in lc101(report)["Net"]
+    else:
+        assert counts(report) == {"Net": width + 1}
+
+
+def test_enum_auto_values_are_python_s() -> None:
+    report = run(_net("self.fc = nn.Linear(Size.LARGE.value, len(Name.SHORT.value))\n"
+                      "self.other = nn.Linear(Mixed.A.value, 1)\n", """
+        import enum
+        class Size(enum.Enum):
+            SMALL = 5
+            LARGE = enum.auto()
+        class Name(enum.StrEnum):
+            SHORT = enum.auto()
+        class Mixed(str, enum.Enum):
+            A = enum.auto()
+    """))
+    # 6 and "short"; a str mixin's auto() differs between Python versions: not guessed.
+    assert "`Mixed.A` = auto() in an enum of str" in lc101(report)["Net"]
+    report = run(_net("self.fc = nn.Linear(Size.LARGE.value, len(Name.SHORT.value))\n", """
+        import enum
+        class Size(enum.Enum):
+            SMALL = 5
+            LARGE = enum.auto()
+        class Name(enum.StrEnum):
+            SHORT = enum.auto()
+    """))
+    assert counts(report) == {"Net": 6 * 5 + 5}

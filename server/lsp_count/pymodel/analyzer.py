@@ -260,13 +260,23 @@ def _interpret(text: str, path: str, options: Any, body: list[ast.stmt], problem
         problems.append(_internal_error(exc, "this file", None))
         return FileReport(path, (), tuple(problems), recognized=True, lines=lines)
     top = {id(s) for s in body}
+    direct = frozenset(top)
+    guarded = _guarded_classes(body)
+    # A class under `if`/`try`/`with` at module level is the module's where Python ran its statement
+    # (`try: from apex import FusedNorm` / `except ImportError: class FusedNorm(nn.Module)`).
+    top.update(id(node) for node in guarded if scope.env.vars.get(node.name) is not None and any(
+        c.node is node for c in scope.classes if scope.env.vars.get(node.name) is c))
     functions = getattr(options, "functions", ()) if options is not None else ()
     counts_classes = getattr(options, "classes", True) if options is not None else True
     classes = [c for c in scope.classes if c.is_module and id(c.node) in top] if counts_classes or not functions else []
-    if not classes and not functions:
+    unreached = _unreached_classes(guarded, scope, positions) if counts_classes or not functions else []
+    problems.extend(problem for _, problem in unreached)
+    unfollowed_bases = [c for c in scope.classes if not c.is_module and id(c.node) in top and _may_be_module(c)]
+    problems.extend(_unresolved(c.name, _unknown_base(c), positions.class_name(c.node)) for c in unfollowed_bases)
+    if not classes and not functions and not unreached and not unfollowed_bases:
         return FileReport(path, (), tuple(problems), recognized=False, lines=lines)
     if ctx.environment:  # read by the file's own statements, at import
-        span = next((read[2] for read in ctx.environment if read[2] is not None), None)
+        span = next((read[3] for read in ctx.environment if read[3] is not None), None)
         problems.append(Problem("info", "LC106", f"the file's code at import: {environment_note(ctx.environment)}",
                                 span))
     # The file's config classes: those named so (GPTConfig, ModelArgs); else its dataclasses (a
@@ -281,6 +291,8 @@ def _interpret(text: str, path: str, options: Any, body: list[ast.stmt], problem
     if memo is not None and memo.reuse and not getattr(options, "execute", False):
         plan = ReusePlan(memo, body, positions.raw_lines(), options, tuple(c.name for c in config_classes),
                          positions.line)
+    unresolved.extend(name for name, _ in unreached)
+    unresolved.extend(c.name for c in unfollowed_bases)
     for cls in classes:
         name_span = positions.class_name(cls.node)
         broken = sorted(n for n in repaired if positions.line(cls.node.lineno) <= n <=
@@ -289,7 +301,7 @@ def _interpret(text: str, path: str, options: Any, body: list[ast.stmt], problem
             problems.append(_unresolved(cls.name, f"line {broken[0]} does not parse yet", name_span))
             unresolved.append(cls.name)
             continue
-        reused = plan.reuse(cls.node) if plan is not None else None
+        reused = plan.reuse(cls.node) if plan is not None and id(cls.node) in direct else None
         if reused is not None:
             report, problem = reused.report, reused.problem
             hint_counts.append(dict(reused.hints))
@@ -575,7 +587,10 @@ def count_class(interp: Interpreter, cls: ClassV, config_classes: list[ClassV], 
         if len(ctx.environment) > read:
             notes = [*notes, environment_note(ctx.environment[read:])]
     except Unresolved as exc:
-        return None, _unresolved(name, exc.reason, name_span)
+        # A failure that follows from an optional import taken as failing says so (transformers'
+        # requires_backends raises ImportError where `PIL` is missing).
+        packages = [r for r in ctx.environment[read:] if r[0] == "package"]
+        return None, _unresolved(name, exc.reason + (f" ({environment_note(packages)})" if packages else ""), name_span)
     except RecursionError:
         return None, _unresolved(name, "the construction nests too deeply to follow (recursion?)", name_span)
     if isinstance(inst, Unknown):
@@ -702,18 +717,86 @@ def _why_not_counted(model: str, inst: Inst, name_span: Span) -> Problem | None:
     return None
 
 
-def environment_note(reads: list[tuple[str, str, Span | None]]) -> str:
-    """What the analysis assumed of the environment variables the code read (each once, in order)."""
-    first: dict[str, str] = {}
-    for name, where, _ in reads:
-        first.setdefault(name, where)
-    names = ", ".join(f"`{name}`" + (f" ({where})" if where else "") for name, where in first.items())
-    return f"counted with the environment variable{'s' if len(first) > 1 else ''} {names} unset"
+def environment_note(reads: list[tuple[str, str, str, Span | None]]) -> str:
+    """What the analysis assumed of the machine: the environment variables the code read unset, the
+    packages its optional imports name not installed (each once, in order)."""
+    notes = []
+    for kind in ("variable", "package"):
+        first: dict[str, str] = {}
+        for read_kind, name, where, _ in reads:
+            if read_kind == kind:
+                first.setdefault(name, where)
+        if not first:
+            continue
+        names = ", ".join(f"`{name}`" + (f" ({where})" if where else "") for name, where in first.items())
+        plural = len(first) > 1
+        notes.append(f"counted with the environment variable{'s' if plural else ''} {names} unset" if kind == "variable"
+                     else f"counted as on a machine without the optional package{'s' if plural else ''} {names}")
+    return "; ".join(notes)
 
 
 def _internal_error(exc: Exception, what: str, span: Span | None) -> Problem:
     return Problem("error", "LC001", f"lsp-count could not analyse {what}: {type(exc).__name__}: {exc} (a bug in "
                                      f"lsp-count; please report it with the file)", span)
+
+
+_GUARDING_STATEMENTS = (ast.If, ast.Try, ast.With, *((ast.TryStar,) if hasattr(ast, "TryStar") else ()))
+
+
+def _guarded_classes(body: list[ast.stmt]) -> list[ast.ClassDef]:
+    """The class statements under the module's own ``if``/``try``/``with`` blocks (not in functions
+    or classes)."""
+    found: list[ast.ClassDef] = []
+    stack = [s for s in body if isinstance(s, _GUARDING_STATEMENTS)]
+    while stack:
+        stmt = stack.pop()
+        blocks = [getattr(stmt, name, []) for name in ("body", "orelse", "finalbody")]
+        blocks.extend(handler.body for handler in getattr(stmt, "handlers", []))
+        for block in blocks:
+            for inner in block:
+                if isinstance(inner, ast.ClassDef):
+                    found.append(inner)
+                elif isinstance(inner, _GUARDING_STATEMENTS):
+                    stack.append(inner)
+    found.sort(key=lambda node: node.lineno)
+    return found
+
+
+def _unreached_classes(guarded: list[ast.ClassDef], scope: ModuleScope,
+                       positions: "_Positions") -> list[tuple[str, Problem]]:
+    """The guarded classes whose block the analyser could not follow (``if torch.__version__ >=
+    ...``): whether Python defines them is not known. Said, never silently left out."""
+    made = {id(c.node) for c in scope.classes}
+    out: list[tuple[str, Problem]] = []
+    for node in guarded:
+        value = scope.env.vars.get(node.name)
+        if id(node) not in made and isinstance(value, Unknown) and _defines_module(node):
+            why = value.why.removeprefix(f"`{node.name}` is set by code the analyser cannot follow: ")
+            out.append((node.name, _unresolved(node.name, f"whether Python defines it is not known: it is under "
+                                                          f"a block the analyser cannot follow: {why}",
+                                               positions.class_name(node))))
+    return out
+
+
+def _may_be_module(cls: ClassV) -> bool:
+    """A class with a base the analyser could not evaluate (``class Sub(A if torch.__version__ >= "2"
+    else nn.Module)``) whose body builds layers: it may well be a module."""
+    return any(type(b) is Unknown for b in cls.bases) and _defines_module(cls.node)
+
+
+def _defines_module(node: ast.ClassDef) -> bool:
+    """Whether a class statement reads like a module's: a ``forward``, or ``nn.`` / ``torch.`` in its body."""
+    for stmt in node.body:
+        if isinstance(stmt, ast.FunctionDef) and stmt.name == "forward":
+            return True
+    return any(isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id in ("nn", "torch")
+               for stmt in node.body for n in ast.walk(stmt)) or any(
+        isinstance(b, ast.Attribute) and isinstance(b.value, ast.Name) and b.value.id == "nn" for b in node.bases)
+
+
+def _unknown_base(cls: ClassV) -> str:
+    unknown = next(b for b in cls.bases if type(b) is Unknown)
+    return f"whether it is a module is not known: its base cannot be followed: {unknown.why}"
 
 
 def _unresolved(name: str, reason: str, span: Span) -> Problem:

@@ -23,6 +23,7 @@ import operator
 import re
 import struct
 import os
+import sys
 import posixpath
 from typing import Any, Callable
 
@@ -180,7 +181,7 @@ _SAFE_METHODS: dict[type, frozenset[str] | None] = {
 _SAME_SHAPE = frozenset("""
 clone detach contiguous float double half bfloat16 int long bool to cpu cuda type type_as abs neg exp log sqrt rsqrt
 sigmoid tanh relu softmax log_softmax cumsum flip roll masked_fill clamp clip sign round floor ceil square reciprocal
-tril triu pin_memory
+pin_memory
 """.split())
 _BROADCASTING = frozenset({"add", "sub", "mul", "div", "pow", "maximum", "minimum"})
 _RESHAPE_IN_PLACE = frozenset({"resize_", "resize_as_", "unsqueeze_", "squeeze_", "transpose_", "t_", "set_",
@@ -405,7 +406,12 @@ class Ctx:
         # the builds that failed, with the steps already spent when they started (run out of steps
         # from there, a build runs out from any later point too).
         self.built: dict[Any, Inst] = {}
-        self.failed: dict[Any, tuple[type[Unresolved], str, Span | None, Any, int]] = {}
+        self.failed: dict[Any, tuple[type[Unresolved], str, Span | None, Any, int, tuple[Any, ...]]] = {}
+        # Writes to state that outlives a call (a global, a class attribute): a build that makes one
+        # (`Counter.n += 1`) may build differently next time, so it is not kept for reuse.
+        self.state_writes = 0
+        # The names each function declares `global` or `nonlocal`, by id of its node.
+        self.declared: dict[int, tuple[tuple[str, bool], ...]] = {}
         # Where from_pretrained("org/name") looks besides the bundled catalog (AnalyzeOptions.hf_cache).
         self.hf_cache: str | None = None
         self._hub: dict[tuple[str, str], Any] = {}
@@ -417,7 +423,9 @@ class Ctx:
         # Environment variables the code read, in order: (name, the line that read it, its span in the
         # analysed file). The analysis takes each as unset (what it counts must not depend on the shell
         # it runs in); notes say so.
-        self.environment: list[tuple[str, str, Span | None]] = []
+        self.environment: list[tuple[str, str, str, Span | None]] = []
+        # The imports that fail where they run (Interpreter.optional_imports), by id of their statement.
+        self.failing_imports: set[int] = set()
         # > 0 while a file runs its top level (the analysed one, or a project file it imports): what a
         # library's code reads then (its logging verbosity, a CI flag) configures the library, so only
         # the analysed file's own reads are noted; during a class's build, every read is.
@@ -470,7 +478,10 @@ _EXTERNAL_CONSTANTS: dict[str, Any] = {"typing.TYPE_CHECKING": False, "typing_ex
                                         **{f"re.{flag}": int(getattr(re, flag)) for flag in (
                                             "I", "IGNORECASE", "M", "MULTILINE", "S", "DOTALL", "X", "VERBOSE",
                                             "A", "ASCII")},
-                                        "numpy.newaxis": None}  # `t[:, np.newaxis]` adds a dimension
+                                        "numpy.newaxis": None,  # `t[:, np.newaxis]` adds a dimension
+                                        # `if sys.version_info >= (3, 8):` around a def: the Python running the
+                                        # analysis stands for the one that runs the model (a tuple: compared, indexed).
+                                        "sys.version_info": tuple(sys.version_info)}
 
 
 def params_of(inst: Inst) -> list[tuple[str, Param]]:
@@ -555,6 +566,20 @@ def _clone(v: Any, memo: dict[int, Any]) -> Any:
         return v
     memo[vid] = out
     return out
+
+
+def _shallow_copy(v: Any) -> Any:
+    """copy.copy: a module's copy holds the same parameters and submodules (torch's copy shares its
+    ``_parameters`` and ``_modules``: they are counted once); a list or dict, the same items."""
+    t = type(v)
+    if t is Inst or (t is not Param and isinstance(v, Inst)):
+        out = Inst(v.cls, v.kind, v.is_module, v.origin)
+        out.layer_args, out.buffers, out.unfollowed = v.layer_args, v.buffers, v.unfollowed
+        out.attrs.update(v.attrs)
+        return out
+    if t is list or t is dict or t is set:
+        return t(v)
+    return clone(v)  # a parameter: a new tensor, as torch's Parameter.__reduce_ex__ makes
 
 
 class Interpreter:
@@ -799,6 +824,8 @@ class Interpreter:
         elif isinstance(s, ast.ClassDef):
             cls = self.make_class(s, env)
             env.vars[s.name] = self.decorate_class(cls, s, env) if s.decorator_list and env is env.module.env else cls
+        elif isinstance(s, ast.Import | ast.ImportFrom) and ctx.failing_imports and id(s) in ctx.failing_imports:
+            self.failed_import(s, env)
         elif isinstance(s, ast.Import):
             for alias in s.names:
                 if alias.asname:
@@ -826,7 +853,7 @@ class Interpreter:
             for target in s.targets:
                 self.delete(target, env)
         elif isinstance(s, ast.Match):
-            raise Unresolved(f"`match` on {env.module.where(s.lineno)} is not followed")
+            self.match_stmt(s, env)
         else:
             raise Unresolved(f"`{type(s).__name__}` statement on {env.module.where(s.lineno)} is not followed")
 
@@ -985,6 +1012,9 @@ class Interpreter:
         and Python's errors on Python's own values (_python_error). What the analyser cannot follow
         (Unresolved) is never caught: an ``except Exception`` would otherwise take a path Python
         does not. ``finally`` runs as Python runs it, on the way out of a return, break or raise too."""
+        optional = self.optional_imports(s, env)
+        if optional:
+            self.ctx.failing_imports.update(optional)
         try:
             try:
                 self.exec_block(s.body, env)
@@ -1005,7 +1035,154 @@ class Interpreter:
         except (_Raised, _Return, _Break, _Continue):
             self.exec_block(s.finalbody, env)
             raise
+        finally:
+            for key in optional:
+                self.ctx.failing_imports.discard(key)
         self.exec_block(s.finalbody, env)
+
+    def shape_function(self, name: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
+        """torch.split / chunk / unbind (tuples of tensors), outer, kron, tile, repeat_interleave,
+        tril / triu and einsum: the shapes torch gives, or torch's error."""
+        operands = list(args[1:]) if name == "einsum" else list(args)
+        if name == "einsum" and len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+            operands = list(operands[0])  # einsum("ij->ji", [a])
+        tensors = len(operands) if name == "einsum" else 2 if name in ("outer", "kron") else 1
+        if len(operands) < tensors or not operands or any(
+                not isinstance(t, (TensorV, Param)) for t in operands[:tensors]):
+            unknown = next((t for t in operands if is_unknownish(t)), None)
+            why = why_of(unknown) if unknown is not None else "an operand is not a tensor the analyser built"
+            return Unknown(f"`{_text(node)}`: {why}")
+        first = tuple(operands[0].shape)
+        rest = operands[1:] if name != "einsum" else []
+
+        def arg(i: int, key: str, default: Any) -> Any:
+            return rest[i] if len(rest) > i else kwargs.get(key, default)
+        try:
+            if name in ("split", "chunk", "unbind"):
+                if name == "split":
+                    pieces = shapes.split_shapes(first, arg(0, "split_size_or_sections", kwargs.get("split_size")),
+                                                 arg(1, "dim", 0))
+                elif name == "chunk":
+                    pieces = shapes.chunk_shapes(first, arg(0, "chunks", None), arg(1, "dim", 0))
+                else:
+                    pieces = shapes.unbind_shapes(first, arg(0, "dim", 0))
+                return tuple(TensorV(p) for p in pieces)
+            if name in ("tril", "triu"):
+                if len(first) < 2:
+                    raise shapes.ShapeError(f"{name}: input tensor must have at least 2 dimensions")
+                new: Any = first
+            elif name == "outer":
+                new = shapes.outer_shape(first, tuple(rest[0].shape))
+            elif name == "kron":
+                new = shapes.kron_shape(first, tuple(rest[0].shape))
+            elif name == "tile":
+                dims = rest[0] if len(rest) == 1 and isinstance(rest[0], (list, tuple)) else tuple(rest) or kwargs.get("dims")
+                new = shapes.tile_shape(first, tuple(dims))
+            elif name == "repeat_interleave":
+                new = shapes.repeat_interleave_shape(first, arg(0, "repeats", None), arg(1, "dim", None))
+            else:
+                new = shapes.einsum_shape(args[0] if args else None, [tuple(t.shape) for t in operands])
+        except shapes.ShapeError as exc:
+            raise Unresolved(f"`{_text(node)}`: {exc} (torch raises)")
+        if new is None:
+            return Unknown(f"`{_text(node)}`: the new shape is not known")
+        return TensorV(tuple(new))
+
+    def match_stmt(self, s: ast.Match, env: Env) -> None:
+        """``match``: the first case whose pattern matches (and whose guard holds) runs, its
+        captures bound, as Python runs it. Patterns of literals, names, ``|``, ``_`` and sequences."""
+        subject = self.ev(s.subject, env)
+        for case in s.cases:
+            captures: dict[str, Any] = {}
+            if not self.pattern_matches(case.pattern, subject, captures, env):
+                continue
+            env.vars.update(captures)
+            if case.guard is not None and not self.truthy(self.ev(case.guard, env), case.guard):
+                continue
+            self.exec_block(case.body, env)
+            return
+
+    def pattern_matches(self, pattern: ast.pattern, subject: Any, captures: dict[str, Any], env: Env) -> bool:
+        where = env.module.where(pattern.lineno)
+        if isinstance(pattern, ast.MatchAs):
+            if pattern.pattern is not None and not self.pattern_matches(pattern.pattern, subject, captures, env):
+                return False
+            if pattern.name is not None:
+                captures[pattern.name] = subject
+            return True
+        if isinstance(pattern, ast.MatchOr):
+            return any(self.pattern_matches(p, subject, captures, env) for p in pattern.patterns)
+        if is_unknownish(subject):
+            raise Unresolved(f"which case of the `match` on {where} runs depends on {why_of(subject)}")
+        if isinstance(pattern, ast.MatchSingleton):
+            return subject is pattern.value
+        if isinstance(pattern, ast.MatchValue):
+            value = self.ev(pattern.value, env)
+            if is_unknownish(value) or type(subject) not in _PLAIN and type(subject) is not Inst:
+                raise Unresolved(f"whether `{_text(pattern.value)}` matches on {where} is not known")
+            if type(subject) is Inst or type(value) is Inst:
+                # A member of an enum of str or int equals its value (`case "conv"` matches Kind.CONV).
+                mixed = [v.attrs["_value_"] if type(v) is Inst and type(v.cls) is ClassV and v.cls.enum_mixin
+                         is not None else v for v in (subject, value)]
+                return subject is value or (type(mixed[0]) is not Inst and type(mixed[1]) is not Inst and
+                                            mixed[0] == mixed[1])
+            return subject == value
+        if isinstance(pattern, ast.MatchSequence) and isinstance(subject, (list, tuple)):
+            star = next((i for i, p in enumerate(pattern.patterns) if isinstance(p, ast.MatchStar)), None)
+            items = list(subject)
+            if star is None:
+                return len(items) == len(pattern.patterns) and all(
+                    self.pattern_matches(p, x, captures, env) for p, x in zip(pattern.patterns, items))
+            after = len(pattern.patterns) - star - 1
+            if len(items) < len(pattern.patterns) - 1:
+                return False
+            rest = items[star:len(items) - after]
+            name = pattern.patterns[star].name  # type: ignore[attr-defined]
+            if name is not None:
+                captures[name] = rest
+            return all(self.pattern_matches(p, x, captures, env) for p, x in zip(pattern.patterns[:star], items)) and \
+                all(self.pattern_matches(p, x, captures, env)
+                    for p, x in zip(pattern.patterns[star + 1:], items[len(items) - after:]))
+        if isinstance(pattern, ast.MatchSequence) and type(subject) in (str, int, float, bool, dict, type(None)):
+            return False  # a str is not a sequence to match
+        raise Unresolved(f"the `match` pattern `{_text(pattern)}` on {where} is not followed")
+
+    def optional_imports(self, s: ast.Try, env: Env) -> list[int]:
+        """The imports of ``try: import xformers`` / ``except ImportError:`` (by id of their
+        statement) that fail when they run, as on a machine without the package: which path runs
+        depends on what the machine has installed, and the analysis takes the one that needs
+        nothing but torch (the count says so). None where the try imports nothing but the standard
+        library, torch and the project's own files, or catches no ImportError."""
+        if not any(_catches_import_error(handler) for handler in s.handlers):
+            return []
+        failing = []
+        for stmt in s.body:
+            if isinstance(stmt, ast.Import):
+                modules = [alias.name for alias in stmt.names]
+            elif isinstance(stmt, ast.ImportFrom) and not stmt.level and stmt.module:
+                modules = [stmt.module]
+            else:
+                continue
+            for module in modules:
+                top = module.partition(".")[0]
+                if top in _ALWAYS_IMPORTABLE or top in sys.stdlib_module_names or \
+                        self.find_project_module(env.module, module, 0) is not None:
+                    continue
+                failing.append(id(stmt))
+                break
+        return failing
+
+    def failed_import(self, s: ast.Import | ast.ImportFrom, env: Env) -> None:
+        """An import that fails (optional_imports): noted for the count, raised as Python raises it."""
+        module = s.names[0].name if isinstance(s, ast.Import) else s.module or ""
+        top = next(m.partition(".")[0] for m in (
+            [alias.name for alias in s.names] if isinstance(s, ast.Import) else [module])
+            if m.partition(".")[0] not in _ALWAYS_IMPORTABLE and m.partition(".")[0] not in sys.stdlib_module_names)
+        scope = env.module
+        if not (self.ctx.importing and not scope.is_main):
+            self.ctx.environment.append(("package", top, scope.where(s.lineno),
+                                         scope.span_of(s) if scope.is_main and scope.span_of else None))
+        raise _Raised(f"No module named '{top}' (ModuleNotFoundError)", ExtV("ModuleNotFoundError"))
 
     def handler_for(self, raised: "_Raised", handlers: list[ast.ExceptHandler], env: Env) -> ast.ExceptHandler | None:
         """The first handler whose class is the raised one's or a base of it; None when none is
@@ -1095,6 +1272,7 @@ class Interpreter:
             return
         if isinstance(obj, ClassV):
             obj.namespace[name] = value
+            self.ctx.state_writes += 1
             return
         if isinstance(obj, ModV) and isinstance(obj.names, dict):
             obj.names[name] = value  # a global of a project module (timm's register_model sets `__all__`)
@@ -1307,17 +1485,33 @@ class Interpreter:
             cls.is_dataclass = True
         body_env = Env(scope, env)
         fields: list[str] = []
-        for b in bases:
+        keyword_fields: set[str] = set()
+        uninit_fields: set[str] = set()
+        for b in reversed(bases):  # as dataclasses collects them: the MRO's last class first
             if isinstance(b, ClassV) and b.is_dataclass:
                 fields.extend(f for f in b.fields if f not in fields)
+                keyword_fields.update(b.keyword_fields)
+                uninit_fields.update(b.uninit_fields)
+        keyword_only = _dataclass_keyword_only(node)  # @dataclass(kw_only=True); from `_: KW_ONLY` on
         for stmt in node.body:
             try:
                 if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
                     ann = stmt.annotation.value if isinstance(stmt.annotation, ast.Subscript) else stmt.annotation
-                    if stmt.target.id not in fields and not _dotted(ann).startswith("ClassVar"):  # ClassVar[int]
-                        fields.append(stmt.target.id)
+                    name = stmt.target.id
+                    if _dotted(ann).rpartition(".")[2] == "KW_ONLY":
+                        keyword_only = True  # the sentinel, not a field
+                        continue
+                    if name not in fields and not _dotted(ann).startswith("ClassVar"):  # ClassVar[int]
+                        fields.append(name)
+                    value = None
                     if stmt.value is not None:
-                        body_env.vars[stmt.target.id] = self.ev(stmt.value, body_env)
+                        value = body_env.vars[name] = self.ev(stmt.value, body_env)
+                    keyword_fields.discard(name)
+                    uninit_fields.discard(name)
+                    if keyword_only if type(value) is not FieldV or value.kw_only is None else value.kw_only:
+                        keyword_fields.add(name)
+                    if type(value) is FieldV and not value.init:
+                        uninit_fields.add(name)
                 elif isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
                     # Methods close over the module, not the class body (Python's scoping rule).
                     fn = self.make_function(stmt, env)
@@ -1342,6 +1536,7 @@ class Interpreter:
             if isinstance(v, FuncV) and v.owner is None:
                 v.owner = cls
         cls.fields = tuple(fields)
+        cls.keyword_fields, cls.uninit_fields = frozenset(keyword_fields), frozenset(uninit_fields)
         if not is_module and _is_enum(cls):
             _make_members(cls)
         if not is_module:
@@ -1685,6 +1880,8 @@ class Interpreter:
             return [TensorV((), (x,), dtype=v.dtype) for x in _exact_values(v, node)]
         if type(v) is ClassV and v.enum_members is not None:
             return _members(v)
+        if type(v) is Inst and type(v.cls) is ClassV and _is_named_tuple(v.cls):
+            return list(_named_tuple_items(v))  # `h, w = size`
         if is_unknownish(v):
             raise Unresolved(f"the loop over `{_text(node)}` depends on {why_of(v)}")
         raise Unresolved(f"cannot iterate over `{_text(node)}`")
@@ -1700,6 +1897,11 @@ class Interpreter:
                 getitem = _own_method(cls, "__getitem__")
                 if getitem is not None:
                     return self.call_function(getitem, [obj, key], {}, node)
+                if _is_named_tuple(cls) and type(key) in (int, slice):  # `size[0]`, as the tuple it is
+                    try:
+                        return _named_tuple_items(obj)[key]
+                    except IndexError:
+                        raise _Raised(f"`{_text(node)}`: tuple index out of range (IndexError)", ExtV("IndexError"))
                 items = obj.attrs.get(_DICT_ITEMS)
                 if isinstance(items, dict):
                     if not _hashable(key) or key not in items:
@@ -1931,6 +2133,8 @@ class Interpreter:
                 dims = shapes.sizes_of(a[:1] if name == "new_full" else a) if a else tuple(k.get("size", ()))
                 return TensorV(tuple(as_int(d, "size") for d in dims))
             return BuiltinV(name, new)
+        if name in _SHAPE_FUNCTIONS and name != "einsum":  # t.split(4): torch.split(t, 4)
+            return BuiltinV(name, lambda *a, **k: self.shape_function(name, [obj, *a], k, node))
         def sized(a: tuple[Any, ...]) -> tuple[tuple[Any, ...]]:  # sizes are ints or formulas, else the reason
             return (tuple(as_int(d, f"`{_text(node)}`: a size") for d in shapes.sizes_of(a)),)
 
@@ -2242,7 +2446,10 @@ class Interpreter:
             # A method of a module that the analyser does not follow may change its parts (a torch
             # method it has no model of, one the module lacks): its count is not known any more.
             cls, name = receiver.cls, func.attr  # type: ignore[attr-defined]
-            if type(cls) is ClassV and all(type(b) is ExtV and b.name in _ROOT_CLASSES for b in _outside_bases(cls)):
+            defined = cls.find(name, None) if type(cls) is ClassV else None
+            if type(defined) is Unknown:  # its def (a default, a decorator) was not followed
+                what = f"whose definition the analyser cannot follow: {defined.why}"
+            elif type(cls) is ClassV and all(type(b) is ExtV and b.name in _ROOT_CLASSES for b in _outside_bases(cls)):
                 what = f"which `{cls.name}` does not define (Python raises AttributeError)"
             else:
                 what = "a method of the module the analyser does not follow; it may change the module's parts"
@@ -2324,6 +2531,10 @@ class Interpreter:
                         return args[2]
                     raise Unresolved(f"`{_text(node)}`: `{args[1]}` is not defined in `{args[0].name}`")
                 return value
+            key = kwargs.get("key")
+            if key is not None and type(key) in _CODE_CALLABLES:
+                # sorted/min/max/list.sort(key=lambda w: -w): Python calls the key, so the analyser does.
+                kwargs = {**kwargs, "key": lambda item: self.call(key, [item], {}, node, env)}
             try:
                 return fn.fn(*args, **kwargs)
             except (Unresolved, _Return, _NoAttribute):
@@ -2397,10 +2608,14 @@ class Interpreter:
         unknown = next((f for f in changes if f not in cls.fields), None)
         if unknown is not None:
             raise _Raised(f"`{_text(node)}`: `{cls.name}` has no field `{unknown}` (TypeError)", ExtV("TypeError"))
-        missing = next((f for f in cls.fields if f not in changes and f not in obj.attrs), None)
+        fixed = next((f for f in changes if f in cls.uninit_fields), None)
+        if fixed is not None:
+            raise _Raised(f"`{_text(node)}`: `{fixed}` is a field with init=False (ValueError)", ExtV("ValueError"))
+        taken = [f for f in cls.fields if f not in cls.uninit_fields]  # replace() passes only what __init__ takes
+        missing = next((f for f in taken if f not in changes and f not in obj.attrs), None)
         if missing is not None:
             raise Unresolved(f"`{_text(node)}`: the field `{missing}` of `{cls.name}` is not set")
-        fields = {f: changes[f] if f in changes else obj.attrs[f] for f in cls.fields}
+        fields = {f: changes[f] if f in changes else obj.attrs[f] for f in taken}
         return self.call(cls, [], fields, node, env)
 
     def dataclass_values(self, obj: Any, as_dict: bool, node: ast.AST) -> Any:
@@ -2423,9 +2638,9 @@ class Interpreter:
         if self.ctx.importing and (scope is None or not scope.is_main):
             return default
         if scope is None or not hasattr(node, "lineno"):
-            self.ctx.environment.append((name, "", None))
+            self.ctx.environment.append(("variable", name, "", None))
         else:
-            self.ctx.environment.append((name, scope.where(node.lineno),  # type: ignore[attr-defined]
+            self.ctx.environment.append(("variable", name, scope.where(node.lineno),  # type: ignore[attr-defined]
                                          scope.span_of(node) if scope.is_main and scope.span_of else None))
         return default
 
@@ -2515,7 +2730,8 @@ class Interpreter:
             value = self.inst_attr(obj, key, node)
         except _NoAttribute:
             if name == "hasattr":
-                return False
+                # What the Python type it derives from has (`__len__` of a NamedTuple).
+                return any(hasattr(base, key) for base in _builtin_bases(obj.cls))
             if len(args) > 2:
                 return args[2]
             raise Unresolved(f"`{_text(node)}`: `{key}` is not set")
@@ -2539,6 +2755,7 @@ class Interpreter:
             if decorated is not _UNDECORATED:
                 return self.call(decorated, args, kwargs, node, fn.env)
         self.ctx.depth += 1
+        local = None
         try:
             if self.ctx.depth > MAX_CALL_DEPTH:
                 raise _TooDeep(f"calls nest deeper than {MAX_CALL_DEPTH} (recursion in `{fn.name}`?)")
@@ -2574,6 +2791,28 @@ class Interpreter:
                              f"Python refuses to compile the file (SyntaxError)")
         finally:
             self.ctx.depth -= 1
+            if local is not None:
+                declared = self.ctx.declared.get(id(fn.node))
+                if declared is None:
+                    declared = self.ctx.declared[id(fn.node)] = _declared_names(fn.node)
+                if declared:
+                    self.write_declared(declared, local, fn.env)
+
+    def write_declared(self, declared: tuple[tuple[str, bool], ...], local: Env, outer: Env) -> None:
+        """A call's writes to the names its function declares ``global`` / ``nonlocal``, made where
+        they live once it returns (until then, reads in the call see its own writes)."""
+        for name, is_global in declared:
+            if name not in local.vars:
+                continue
+            value = local.vars.pop(name)
+            if is_global:
+                outer.module.env.vars[name] = value
+                self.ctx.state_writes += 1
+                continue
+            env: Env | None = outer
+            while env is not None and name not in env.vars:
+                env = env.parent
+            (env or outer).vars[name] = value
 
     def fold(self, reduce: bool, args: list[Any], kwargs: dict[str, Any], node: ast.AST, env: Env) -> Any:
         """``functools.reduce(fn, items[, initial])`` and ``itertools.accumulate(items[, fn], initial=)``:
@@ -2717,6 +2956,8 @@ class Interpreter:
             init = cls.lookup("__init__")
         except KeyError:
             init = None
+        if type(init) is Unknown:  # `def __init__(self, order=sorted(...))` whose default was not followed
+            raise Unresolved(f"`{cls.name}.__init__` cannot be followed: {init.why}")
         bound = None
         dataclass_init = cls.dataclass_init
         if isinstance(init, FuncV) and not isinstance(init.node, ast.Lambda) and dataclass_init is None:
@@ -2734,6 +2975,8 @@ class Interpreter:
         stack.append(cls.name)
         inst = None
         holders = len(self.ctx.cycle_holders)
+        writes = self.ctx.state_writes
+        assumed = len(self.ctx.environment)
         started = self.ctx.steps
         try:
             if dataclass_init is not None:
@@ -2754,18 +2997,21 @@ class Interpreter:
             elif not cls.is_module and _extends_dict(cls):
                 inst.attrs[_DICT_ITEMS] = self.dict_items(args, kwargs, node)  # `class Table(OrderedDict)`
             elif args or kwargs:
-                ext = [b for b in cls.bases if isinstance(b, ExtV) and not _is_module_base(b)]
+                # `Widths([4, 8])` of `class Widths(list)`: what the outside base makes of the arguments.
+                ext = [b for b in _outside_bases(cls) if type(b) in (ExtV, BuiltinV) and not _is_module_base(b)
+                       and not _is_object(b)]
                 if ext:
                     return Unknown(f"`{cls.name}` extends `{ext[0].name}`, which the analyser does not follow",
                                    maybe_module=cls.is_module)
             if cls.is_module:
                 self.record_hint(inst, node, env)
-                # Not a build that holds itself: copies of it would hold cycles no one breaks.
-                if key is not None and len(self.ctx.cycle_holders) == holders:
+                # Not a build that changed a global or a class attribute (a layer counter: the next
+                # build differs), nor one that holds itself (its copies would hold cycles no one breaks).
+                if key is not None and len(self.ctx.cycle_holders) == holders and self.ctx.state_writes == writes:
                     self.ctx.built[key] = clone(inst) if snapshot else inst
             return inst
         except Unresolved as exc:
-            self.keep_failure(key, exc, started)
+            self.keep_failure(key, exc, started, self.ctx.environment[assumed:])
             raise
         finally:
             stack.pop()
@@ -2779,17 +3025,20 @@ class Interpreter:
         too long to follow)."""
         failed = self.ctx.failed.get(key) if key is not None else None
         if failed is not None:
-            kind, reason, span, raised, started = failed
+            kind, reason, span, raised, started, assumed = failed
+            self.ctx.environment.extend(assumed)  # what the first failure assumed, this one assumes too
             if kind is _Raised:
                 raise _Raised(reason, raised)
             if kind is not _OutOfSteps or self.ctx.steps >= started:
                 raise kind(reason, span)
 
-    def keep_failure(self, key: Any, failure: Unresolved, started: int) -> None:
+    def keep_failure(self, key: Any, failure: Unresolved, started: int,
+                     assumed: list[tuple[str, str, str, Span | None]] | tuple[()] = ()) -> None:
         """Keep a failed build for raise_if_failed, unless it failed for how deep its callers were."""
         if key is not None and not isinstance(failure, _TooDeep):
             # What raises it again, not the exception: its traceback would hold the frames it went through.
-            self.ctx.failed[key] = (type(failure), failure.reason, failure.span, getattr(failure, "kind", None), started)
+            self.ctx.failed[key] = (type(failure), failure.reason, failure.span, getattr(failure, "kind", None), started,
+                                    tuple(r for r in assumed if r[0] == "package"))
 
     def dict_items(self, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> dict[Any, Any]:
         """What ``dict(*args, **kwargs)`` holds."""
@@ -2821,14 +3070,19 @@ class Interpreter:
         subclass's own __init__ calling ``super().__init__(...)``: torchvision's MBConvConfig)."""
         cls = inst.cls
         fields = dataclass.fields
-        if len(args) > len(fields):
-            raise Unresolved(f"`{_text(node)}` passes too many arguments to `{cls.name}`")
-        given = dict(zip(fields, args))
+        uninit, keyword = dataclass.uninit_fields, dataclass.keyword_fields
+        # The generated __init__: the fields it takes, keyword-only ones after the others.
+        positional = [f for f in fields if f not in uninit and f not in keyword] if uninit or keyword else fields
+        if len(args) > len(positional):
+            raise _Raised(f"`{_text(node)}` passes {len(args)} positional arguments to `{cls.name}`, which takes "
+                          f"{len(positional)} (TypeError)", ExtV("TypeError"))
+        given = dict(zip(positional, args))
         for k, v in kwargs.items():
-            if k not in fields:
-                raise Unresolved(f"`{cls.name}` has no field `{k}`")
+            if k not in fields or k in uninit:
+                what = f"has no field `{k}`" if k not in fields else f"takes no argument `{k}` (a field with init=False)"
+                raise _Raised(f"`{_text(node)}`: `{cls.name}` {what} (TypeError)", ExtV("TypeError"))
             if k in given:
-                raise Unresolved(f"`{_text(node)}` passes `{k}` twice")
+                raise _Raised(f"`{_text(node)}` passes `{k}` twice (TypeError)", ExtV("TypeError"))
             given[k] = v
         values: dict[str, Any] = {}
         for name in fields:
@@ -2838,12 +3092,16 @@ class Interpreter:
             try:
                 default = dataclass.lookup(name)
             except KeyError:
+                if name in uninit:
+                    continue
                 raise Unresolved(f"`{cls.name}` needs `{name}`, which has no default")
             if isinstance(default, FieldV):
                 if default.factory is not None:
                     default = self.call(default.factory, [], {}, node, _DUMMY_ENV(self))
                 elif default.has_default:
                     default = default.default
+                elif name in uninit:
+                    continue  # field(init=False) with no default: __init__ leaves it unset (__post_init__ sets it)
                 else:
                     raise Unresolved(f"`{cls.name}` needs `{name}`, which has no default")
             values[name] = default
@@ -3020,11 +3278,7 @@ class Interpreter:
         if name in ("dataclasses.asdict", "dataclasses.astuple") and len(args) == 1 and not kwargs:
             return self.dataclass_values(args[0], last == "asdict", node)
         if name in ("dataclasses.field", "field"):
-            if "default_factory" in kwargs:
-                return FieldV(factory=kwargs["default_factory"])
-            if "default" in kwargs:
-                return FieldV(default=kwargs["default"], has_default=True)
-            return FieldV()
+            return _field(**kwargs)
         if name in ("dataclasses.dataclass",):
             return args[0] if args else BuiltinV("dataclass", lambda c: c)
         if name in ("collections.defaultdict", "typing.DefaultDict") and len(args) <= 2:
@@ -3039,14 +3293,39 @@ class Interpreter:
         if name in ("collections.OrderedDict", "typing.OrderedDict"):
             return OrderedDictV(*[dict(self.iterate(a, node)) if not isinstance(a, dict) else a for a in args],
                                 **kwargs)
-        if name in ("copy.deepcopy", "copy.copy"):
+        if name == "copy.deepcopy":
             return clone(args[0])
+        if name == "copy.copy" and len(args) == 1 and not kwargs:
+            return _shallow_copy(args[0])
         if parts[0] == "operator" and len(parts) == 2 and last in _OPERATOR_FUNCTIONS and len(args) == 2 and not kwargs:
             return self.binop(_OPERATOR_FUNCTIONS[last], args[0], args[1], node)
         if name in ("functools.reduce", "itertools.accumulate"):
             return self.fold(last == "reduce", args, kwargs, node, env)
         if name == "itertools.repeat":
             return self.repeat(args, kwargs, node)
+        if name == "itertools.pairwise" and len(args) == 1 and not kwargs:
+            items = self.iterate(args[0], node)
+            return IteratorV(list(zip(items, items[1:])))
+        if name == "itertools.islice" and 2 <= len(args) <= 4 and not kwargs and all(
+                a is None or type(a) is int for a in args[1:]):
+            return IteratorV(list(itertools.islice(self.iterate(args[0], node), *args[1:])))
+        if name == "itertools.zip_longest" and set(kwargs) <= {"fillvalue"}:
+            return IteratorV(list(itertools.zip_longest(*[self.iterate(a, node) for a in args], **kwargs)))
+        if last in ("combinations", "permutations", "combinations_with_replacement") and parts[0] == "itertools":
+            items = self.iterate(args[0], node) if args else []
+            r = args[1] if len(args) > 1 else kwargs.get("r", len(items) if last == "permutations" else None)
+            if len(args) + len(kwargs) != (2 if last != "permutations" or len(args) > 1 or kwargs else 1) or type(r) is not int:
+                raise Unresolved(f"`{_text(node)}`: the analyser follows {last}(items, r) with a known r")
+            made = list(itertools.islice(getattr(itertools, last)(items, r), MAX_ITERATIONS + 1))
+            if len(made) > MAX_ITERATIONS:
+                raise Unresolved(f"`{_text(node)}` makes more than the {MAX_ITERATIONS:,} items the analyser follows")
+            return IteratorV(made)
+        if name in ("types.SimpleNamespace", "argparse.Namespace") and not args:
+            namespace = Inst(last, "object", False)  # an object with these attributes, as Python makes it
+            namespace.attrs.update(kwargs)
+            return namespace
+        if name == "enum.auto" and not args and not kwargs:
+            return _ENUM_AUTO
         if name == "itertools.product":
             return self.product(args, kwargs, node)
         if name == "itertools.chain" and not kwargs:  # one iterator over each iterable's items in turn
@@ -3119,6 +3398,8 @@ class Interpreter:
                 return TensorV(tuple(args[0].shape), contiguous=_contiguous(args[0]))
             if isinstance(args[0], Unknown):
                 return Unknown(args[0].why)
+        if len(parts) == 2 and parts[0] == "torch" and last in _SHAPE_FUNCTIONS:
+            return self.shape_function(last, args, kwargs, node)
         if parts[0] in ("torch", "einops", "numpy", "np") and not name.startswith(("torch.nn", "torch.hub")):
             # Tensor functions (torch.tril, torch.cat, ...) return tensors, never modules.
             return Unknown(f"`{name}` returns a tensor whose shape the analyser does not follow")
@@ -3461,6 +3742,9 @@ _TORCH_BINARY = {"add": ast.Add, "sub": ast.Sub, "subtract": ast.Sub, "mul": ast
                  "floor_divide": ast.FloorDiv, "remainder": ast.Mod}
 _CASTS = {"int": "int32", "long": "int64", "short": "int16", "float": "float32", "double": "float64"}
 # torch.<name>(t) and t.<name>() both; the methods also cast and flip.
+# torch.<name>(t, ...) and t.<name>(...) (but einsum): Interpreter.shape_function.
+_SHAPE_FUNCTIONS = frozenset({"split", "chunk", "unbind", "outer", "kron", "tile", "repeat_interleave", "tril",
+                              "triu", "einsum"})
 _SHAPE_METHOD_FUNCTIONS = frozenset({"flatten", "transpose", "unsqueeze", "reshape", "t"})  # torch.f(t, ...) is t.f(...)
 _TORCH_VALUE_FUNCTIONS = tensor_values.UNARY_FUNCTIONS | {"unique", "diff", "max", "min", "sum", "cumsum"}
 _VALUE_METHODS = _TORCH_VALUE_FUNCTIONS | frozenset(_CASTS) | {"to", "flip"}
@@ -4466,6 +4750,35 @@ def _extends_mapping(cls: ClassV) -> bool:
                for c in cls.mro() for b in c.bases)
 
 
+# The standard library's classes a class of the code may derive from, as the Python types they are.
+_BUILTIN_BASE_TYPES: dict[str, type] = {
+    "collections.OrderedDict": dict, "typing.OrderedDict": dict, "OrderedDict": dict, "typing.Dict": dict,
+    "collections.defaultdict": dict, "collections.Counter": dict, "typing.NamedTuple": tuple, "NamedTuple": tuple,
+    "typing.List": list, "typing.Tuple": tuple, "enum.IntEnum": int, "enum.IntFlag": int, "enum.StrEnum": str}
+
+
+def _is_named_tuple(cls: ClassV) -> bool:
+    return cls.is_dataclass and tuple in _builtin_bases(cls)
+
+
+def _named_tuple_items(obj: Inst) -> tuple[Any, ...]:
+    missing = next((f for f in obj.cls.fields if f not in obj.attrs), None)
+    if missing is not None:
+        raise Unresolved(f"the field `{missing}` of `{obj.cls.name}` is not set")
+    return tuple(obj.attrs[f] for f in obj.cls.fields)
+
+
+def _builtin_bases(cls: ClassV) -> list[type]:
+    """The Python types among a class's outside bases (dict for ``class Cfg(dict)``)."""
+    out = []
+    for b in _outside_bases(cls):
+        if type(b) is BuiltinV and b.name in _PY_TYPES:
+            out.append(_PY_TYPES[b.name])
+        elif type(b) is ExtV and b.name in _BUILTIN_BASE_TYPES:
+            out.append(_BUILTIN_BASE_TYPES[b.name])
+    return out
+
+
 def _extends_dict(cls: ClassV) -> bool:
     for c in cls.mro():
         for b in c.bases:
@@ -4522,11 +4835,29 @@ def _make_members(cls: ClassV) -> None:
     for name, value in list(cls.namespace.items()):
         if name.startswith("_") or type(value) in (FuncV, BuiltinV, BoundV, PartialV, ClassV):
             continue  # methods, nested classes and _sunder_ / __dunder__ names are not members
+        if value is _ENUM_AUTO:
+            value = _auto_value(cls, name)
         alias = next((m for m in cls.enum_members.values() if _same_value(m.attrs["_value_"], value)), None)
         if alias is None:
             alias = Inst(cls, "object", False)
             alias.attrs.update(name=name, value=value, _name_=name, _value_=value)
         cls.namespace[name] = cls.enum_members[name] = alias
+
+
+_ENUM_AUTO = ExtV("enum.auto()")  # what enum.auto() stands for until its class makes the value
+
+
+def _auto_value(cls: ClassV, name: str) -> Any:
+    """The value enum.auto() gives member ``name``: enum's default _generate_next_value_ (the name
+    lowercased for a StrEnum, else one more than the last int). (Flags are not enums here.)"""
+    if cls.find("_generate_next_value_", None) is not None:
+        return Unknown(f"`{cls.name}.{name}` = auto(), which its own _generate_next_value_ makes")
+    if cls.enum_mixin is str:
+        if any(type(b) is ExtV and b.name == "enum.StrEnum" for c in cls.mro() for b in c.bases):
+            return name.lower()
+        return Unknown(f"`{cls.name}.{name}` = auto() in an enum of str (a value that depends on the Python version)")
+    ints = [m.attrs["_value_"] for m in cls.enum_members.values() if type(m.attrs["_value_"]) is int]
+    return ints[-1] + 1 if ints else 1
 
 
 def _same_value(a: Any, b: Any) -> bool:
@@ -4587,6 +4918,45 @@ def _torch_container_base(cls: ClassV) -> str | None:
     base in its MRO, when that is one; None otherwise."""
     last = _first_torch_base(cls)
     return last if last in CONTAINERS else None
+
+
+# What every machine that runs a model file has: an import of these in a try never fails.
+_ALWAYS_IMPORTABLE = frozenset({"torch", "__future__"})
+_IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
+
+
+def _declared_names(node: ast.AST) -> tuple[tuple[str, bool], ...]:
+    """The names a function's body (not the functions and classes in it) declares ``global``
+    (True) or ``nonlocal`` (False)."""
+    out: list[tuple[str, bool]] = []
+    stack = list(getattr(node, "body", ()) if not isinstance(node, ast.Lambda) else ())
+    while stack:
+        stmt = stack.pop()
+        if isinstance(stmt, ast.Global | ast.Nonlocal):
+            out.extend((name, isinstance(stmt, ast.Global)) for name in stmt.names)
+        elif not isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            for field in ("body", "orelse", "finalbody", "handlers"):
+                stack.extend(getattr(stmt, field, ()))
+            if isinstance(stmt, ast.Match):
+                stack.extend(case for case in stmt.cases)
+    return tuple(out)
+
+
+def _dataclass_keyword_only(node: ast.ClassDef) -> bool:
+    """``@dataclass(kw_only=True)`` on the class statement."""
+    for decorator in node.decorator_list:
+        if isinstance(decorator, ast.Call) and _dotted(decorator.func).endswith("dataclass"):
+            for keyword in decorator.keywords:
+                if keyword.arg == "kw_only" and isinstance(keyword.value, ast.Constant):
+                    return bool(keyword.value.value)
+    return False
+
+
+def _catches_import_error(handler: ast.ExceptHandler) -> bool:
+    if handler.type is None:
+        return True
+    caught = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+    return any(_dotted(c).rpartition(".")[2] in _IMPORT_ERRORS for c in caught)
 
 
 def _assigned_names(stmt: ast.stmt) -> list[str]:
@@ -4841,6 +5211,9 @@ def _isinstance(obj: Any, classes: Any) -> bool:
                 raise Unresolved(f"isinstance with `{c.name}` is not known to the analyser")
             if isinstance(obj, py) or (py is int and isinstance(obj, Sym)):
                 return True
+            if type(obj) is Inst and type(obj.cls) is ClassV and any(
+                    issubclass(base, py) for base in _builtin_bases(obj.cls)):
+                return True  # `class Cfg(dict)`, a NamedTuple, `class Kind(str, Enum)`
     if is_unknownish(obj) and not (isinstance(obj, Sym) and not any(isinstance(c, ClassV) for c in options)):
         # A formula stands for an int (`isinstance(dim, int)`, not a tuple); whether it is an instance
         # of a class of the project (a config whose defaults could not be built) is not known.
@@ -5050,13 +5423,17 @@ def _regex(function: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST
         raise _Raised(f"`{_text(node)}` raises {kind}: {_user_words(str(exc))}"[:300], ExtV(kind))
 
 
-def _field(default: Any = _MISSING, default_factory: Any = _MISSING, **_: Any) -> FieldV:
+def _field(default: Any = _MISSING, default_factory: Any = _MISSING, init: Any = True, kw_only: Any = _MISSING,
+           **_: Any) -> FieldV:
     """A dataclass field's default, as dataclasses.field and huggingface_hub's validated fields give it."""
+    if is_unknownish(init) or is_unknownish(kw_only):
+        raise Unresolved(f"whether a dataclass field is an argument of __init__ depends on {why_of(init if is_unknownish(init) else kw_only)}")
+    flags = {"init": bool(init), "kw_only": None if kw_only is _MISSING or kw_only is _DATACLASS_MISSING else bool(kw_only)}
     if default_factory is not _MISSING:
-        return FieldV(factory=default_factory)
+        return FieldV(factory=default_factory, **flags)
     if default is not _MISSING:
-        return FieldV(default=default, has_default=True)
-    return FieldV()
+        return FieldV(default=default, has_default=True, **flags)
+    return FieldV(**flags)
 
 
 def _builtin_exception(v: Any) -> type[BaseException] | None:
@@ -5482,6 +5859,10 @@ def _plain_abc_answer(obj: Inst, abc: str) -> bool | None:
 
 
 _ABSTRACT_TYPE_MODULES = frozenset({"collections", "typing", "typing_extensions", "numbers", "types", "abc"})
+
+# The code's own callables (a lambda, a bound method, a class): a builtin that calls one (a sort
+# key) goes through the interpreter.
+_CODE_CALLABLES = (FuncV, BoundV, PartialV, ClassV, BuiltinV)
 
 _PY_TYPES: dict[str, type] = {"int": int, "float": float, "str": str, "bool": bool, "list": list, "tuple": tuple,
                               "dict": dict, "set": set, "frozenset": frozenset}

@@ -257,3 +257,104 @@ def stack_shape(parts: list[tuple[Any, ...]], dim: Any) -> tuple[Any, ...] | Non
             return None  # sizes that are formulas may be equal
     d = _dim(dim, len(first) + 1, "dim")
     return first[:d] + (len(parts),) + first[d:]
+
+
+def _known(shape: tuple[Any, ...], what: str) -> tuple[int, ...]:
+    if not all(type(d) is int for d in shape):
+        raise ShapeError(f"{what}: a size is not a known integer")
+    return shape
+
+
+def split_shapes(shape: tuple[Any, ...], sections: Any, dim: Any = 0) -> list[tuple[Any, ...]]:
+    """``torch.split(t, size_or_sections, dim)``: pieces of ``size`` along ``dim`` (the last one
+    smaller), or of the sizes listed, which must add up to the dimension."""
+    d = _dim(dim, len(shape), "dim")
+    size = _known((shape[d],), "split")[0]
+    if type(sections) is int:
+        if sections <= 0 and size:
+            raise ShapeError("split expects split_size be non-negative")
+        pieces = [min(sections, size - start) for start in range(0, size, sections)] if sections else [0]
+    elif isinstance(sections, (list, tuple)) and all(type(s) is int for s in sections):
+        if sum(sections) != size:
+            raise ShapeError(f"split_with_sizes expects split_sizes to sum exactly to {size}")
+        pieces = list(sections)
+    else:
+        raise ShapeError("the split sizes are not known integers")
+    return [shape[:d] + (p,) + shape[d + 1:] for p in pieces]
+
+
+def chunk_shapes(shape: tuple[Any, ...], chunks: Any, dim: Any = 0) -> list[tuple[Any, ...]]:
+    """``torch.chunk(t, chunks, dim)``: pieces of ceil(size / chunks), so maybe fewer than asked."""
+    if type(chunks) is not int or chunks <= 0:
+        raise ShapeError("chunk expects `chunks` to be greater than 0")
+    d = _dim(dim, len(shape), "dim")
+    size = _known((shape[d],), "chunk")[0]
+    return split_shapes(shape, -(-size // chunks) if size else 0, d) if size else [shape] * chunks
+
+
+def unbind_shapes(shape: tuple[Any, ...], dim: Any = 0) -> list[tuple[Any, ...]]:
+    d = _dim(dim, len(shape), "dim")
+    size = _known((shape[d],), "unbind")[0]
+    return [shape[:d] + shape[d + 1:]] * size
+
+
+def outer_shape(a: tuple[Any, ...], b: tuple[Any, ...]) -> tuple[Any, ...]:
+    if len(a) != 1 or len(b) != 1:
+        raise ShapeError("outer expects 1-D tensors")
+    return (a[0], b[0])
+
+
+def kron_shape(a: tuple[Any, ...], b: tuple[Any, ...]) -> tuple[Any, ...]:
+    n = max(len(a), len(b))
+    a, b = (1,) * (n - len(a)) + tuple(a), (1,) * (n - len(b)) + tuple(b)
+    return tuple(sym_mul(x, y) for x, y in zip(a, b))
+
+
+def tile_shape(shape: tuple[Any, ...], dims: tuple[Any, ...]) -> tuple[Any, ...]:
+    """``t.tile(dims)``: as repeat, but fewer counts than sizes repeat the last sizes."""
+    n = max(len(shape), len(dims))
+    shape, dims = (1,) * (n - len(shape)) + tuple(shape), (1,) * (n - len(dims)) + tuple(dims)
+    return tuple(sym_mul(x, y) for x, y in zip(shape, dims))
+
+
+def repeat_interleave_shape(shape: tuple[Any, ...], repeats: Any, dim: Any = None) -> tuple[Any, ...]:
+    if type(repeats) is not int or repeats < 0:
+        raise ShapeError("repeats is not a known non-negative integer")
+    if dim is None:
+        total: Any = repeats
+        for d in shape:
+            total = sym_mul(total, d)
+        return (total,)
+    d = _dim(dim, len(shape), "dim")
+    return shape[:d] + (sym_mul(shape[d], repeats),) + shape[d + 1:]
+
+
+def einsum_shape(equation: Any, operands: list[tuple[Any, ...]]) -> tuple[Any, ...] | None:
+    """``torch.einsum("ij,jk->ik", a, b)``: each output letter's size from the operands. None for
+    an equation with ``...``."""
+    if type(equation) is not str:
+        raise ShapeError("the equation is not a known string")
+    equation = equation.replace(" ", "")
+    if "..." in equation:
+        return None
+    inputs, arrow, output = equation.partition("->")
+    terms = inputs.split(",")
+    if len(terms) != len(operands):
+        raise ShapeError(f"{len(terms)} operands in the equation, {len(operands)} given")
+    sizes: dict[str, Any] = {}
+    for term, shape in zip(terms, operands):
+        if len(term) != len(shape) or not term.isalpha():
+            raise ShapeError(f"the subscripts `{term}` do not fit a tensor of {len(shape)} dimensions")
+        for letter, size in zip(term, shape):
+            if letter in sizes and sizes[letter] != size and size != 1 and sizes[letter] != 1:
+                if type(size) is int and type(sizes[letter]) is int:
+                    raise ShapeError(f"subscript {letter} has sizes {sizes[letter]} and {size}")
+                return None
+            if letter not in sizes or sizes[letter] == 1:
+                sizes[letter] = size
+    if not arrow:
+        letters = "".join(terms)
+        output = "".join(sorted(c for c in set(letters) if letters.count(c) == 1))
+    if any(c not in sizes for c in output):
+        raise ShapeError(f"an output subscript of `{equation}` is in no operand")
+    return tuple(sizes[c] for c in output)

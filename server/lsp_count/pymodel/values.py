@@ -267,6 +267,8 @@ class FieldV:
     default: Any = None
     factory: Any = None
     has_default: bool = False
+    init: bool = True  # field(init=False): not a parameter of the generated __init__
+    kw_only: bool | None = None  # field(kw_only=...); None: as the class says
 
 
 @dataclass(frozen=True)
@@ -317,6 +319,10 @@ class ClassV:
     is_dataclass: bool
     namespace: dict[str, Any] = field(default_factory=dict)
     fields: tuple[str, ...] = ()
+    # Of its fields, those its generated __init__ takes by keyword only (kw_only=True, after `_: KW_ONLY`),
+    # and those it does not take (field(init=False)).
+    keyword_fields: frozenset[str] = frozenset()
+    uninit_fields: frozenset[str] = frozenset()
     path: str = ""
     span: Span | None = None
     # `@dataclass_transform()` on this class (PEP 681): every subclass is made a dataclass
