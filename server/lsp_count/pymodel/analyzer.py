@@ -264,8 +264,9 @@ def _interpret(text: str, path: str, options: Any, body: list[ast.stmt], problem
     guarded = _guarded_classes(body)
     # A class under `if`/`try`/`with` at module level is the module's where Python ran its statement
     # (`try: from apex import FusedNorm` / `except ImportError: class FusedNorm(nn.Module)`).
-    top.update(id(node) for node in guarded if scope.env.vars.get(node.name) is not None and any(
-        c.node is node for c in scope.classes if scope.env.vars.get(node.name) is c))
+    if guarded:
+        bound = {id(v.node) for v in scope.env.vars.values() if type(v) is ClassV}
+        top.update(id(node) for node in guarded if id(node) in bound)
     functions = getattr(options, "functions", ()) if options is not None else ()
     counts_classes = getattr(options, "classes", True) if options is not None else True
     classes = [c for c in scope.classes if c.is_module and id(c.node) in top] if counts_classes or not functions else []

@@ -4920,8 +4920,9 @@ def _torch_container_base(cls: ClassV) -> str | None:
     return last if last in CONTAINERS else None
 
 
-# What every machine that runs a model file has: an import of these in a try never fails.
-_ALWAYS_IMPORTABLE = frozenset({"torch", "__future__"})
+# An import of these in a try is taken to succeed: torch runs the model, and the analyser models
+# numpy and einops as the installed packages they nearly always are beside it.
+_ALWAYS_IMPORTABLE = frozenset({"torch", "numpy", "einops", "__future__"})
 _IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
 
 
