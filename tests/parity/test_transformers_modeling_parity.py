@@ -35,6 +35,8 @@ FILES = {
     "squeezebert/modeling_squeezebert.py": 15,
     # weight_norm through torch.nn.utils.parametrizations (the positional convolution, WaveNet layers).
     "hubert/modeling_hubert.py": 15, "vits/modeling_vits.py": 16,
+    # max() of a dict's values (AriaProjector's query size: refused before, as a dict_values).
+    "aria/modeling_aria.py": 15,
     # PreTrainedModel's __init__ and post_init (the model classes: LlamaForCausalLM above too): the
     # code's own exceptions caught, type(self), its bases and source, named_children, and
     # tie_weights by dotted name (GPT-2's and BERT's heads, T5's shared embeddings).

@@ -979,7 +979,7 @@ def test_a_class_that_builds_itself_with_growing_lists_stops_at_the_call_depth()
             def __init__(self, dim=32, dim_mults=(1, 2, 4)):
                 super().__init__()
                 dims = [dim, *map(lambda m: dim * m, dim_mults)]
-                in_out = type(self)(zip(dims[:-1], dims[1:]))
+                in_out = type(self)(list(zip(dims[:-1], dims[1:])))
     """)
     assert "classes build each other without end (UNetish → UNetish" in lc101(report)["UNetish"]
 
@@ -1812,3 +1812,22 @@ def test_enum_auto_values_are_python_s() -> None:
             SHORT = enum.auto()
     """))
     assert counts(report) == {"Net": 6 * 5 + 5}
+
+
+@pytest.mark.parametrize("prelude, build, reason", [
+    # What builds the instance besides __init__ is not followed: said, not counted as __init__ alone.
+    ("class Single(nn.Module):\n    _made = None\n    def __new__(cls):\n        if cls._made is None:\n"
+     "            cls._made = super().__new__(cls)\n        return cls._made\n"
+     "    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(5, 5)\n",
+     "Single()", "building a `Single` runs `Single.__new__`, which the analyser does not follow"),
+    ("class Meta(type):\n    def __call__(cls, *a, **k):\n        return super().__call__(d=9)\n"
+     "class Sized(nn.Module, metaclass=Meta):\n    def __init__(self, d=2):\n        super().__init__()\n"
+     "        self.fc = nn.Linear(d, d)\n",
+     "Sized()", "building a `Sized` runs the metaclass `Meta`'s `__call__`, which the analyser does not follow"),
+    # Which objects a set holds once is their class's equality.
+    ("class Key:\n    def __init__(self, v):\n        self.v = v\n    def __hash__(self):\n        return self.v % 2\n"
+     "    def __eq__(self, o):\n        return self.v % 2 == o.v % 2\n",
+     "nn.Linear(len({Key(1), Key(3)}), 1)", "holds `Key` objects, whose equality the analyser does not follow in a set"),
+])
+def test_construction_and_equality_the_analyser_does_not_follow_are_said(prelude: str, build: str, reason: str) -> None:
+    assert reason in lc101(run(_net(f"self.part = {build}\n", prelude)))["Net"]

@@ -234,6 +234,7 @@ def _release(ctx: Ctx) -> None:
     ctx.cycle_holders.clear()
     ctx.loaded.clear()
     ctx.built.clear()
+    ctx.default_configs.clear()
     ctx.failed.clear()
     ctx.hint_insts.clear()
     ctx.counted.clear()
@@ -492,7 +493,7 @@ def constructor_arguments(cls: ClassV, config_classes: list[ClassV], interp: Int
                 # class's). Equal copies key the same cached builds (the interpreter keys a config
                 # by what it holds).
                 key = ("config", id(candidate))
-                defaults = interp.ctx.built.get(key)
+                defaults = interp.ctx.default_configs.get(key)
                 if defaults is not None:
                     kwargs[p.arg] = clone(defaults)
                 else:
@@ -504,7 +505,7 @@ def constructor_arguments(cls: ClassV, config_classes: list[ClassV], interp: Int
                         interp.keep_failure(key, exc, started)
                         raise
                     if len(interp.ctx.cycle_holders) == holders:
-                        interp.ctx.built[key] = defaults
+                        interp.ctx.default_configs[key] = defaults
                         kwargs[p.arg] = clone(defaults)
                     else:  # it holds itself: a copy would hold a cycle that nothing breaks (_release)
                         kwargs[p.arg] = defaults
@@ -575,6 +576,7 @@ def count_class(interp: Interpreter, cls: ClassV, config_classes: list[ClassV], 
     ctx = interp.ctx
     ctx.start_count()
     read = len(ctx.environment)
+    failed_imports = len(ctx.failed_imports)
     name = cls.name  # the class statement's, whatever its decorators made
     if cls.decorated is not None:  # its name is what its decorators made of it: that is what the code builds
         if type(cls.decorated) is not ClassV or not cls.decorated.is_module:
@@ -590,7 +592,7 @@ def count_class(interp: Interpreter, cls: ClassV, config_classes: list[ClassV], 
     except Unresolved as exc:
         # A failure that follows from an optional import taken as failing says so (transformers'
         # requires_backends raises ImportError where `PIL` is missing).
-        packages = [r for r in ctx.environment[read:] if r[0] == "package"]
+        packages = ctx.failed_imports[failed_imports:]
         return None, _unresolved(name, exc.reason + (f" ({environment_note(packages)})" if packages else ""), name_span)
     except RecursionError:
         return None, _unresolved(name, "the construction nests too deeply to follow (recursion?)", name_span)

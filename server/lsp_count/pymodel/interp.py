@@ -36,7 +36,7 @@ from lsp_count.pymodel import tensor_values
 from lsp_count.pymodel.reparam import reparametrization, reparametrize
 from lsp_count.pymodel.syntax import documentation_decorator, may_import_project
 from lsp_count.pymodel.values import (BoundV, ClassV, DeviceV, ExtV, FieldV, Inst, ModV, Param, PartialV, RangeV,
-                                      SuperV, Sym, TensorV, Unknown, Unresolved, is_unknownish, render, sym_add,
+                                      SuperV, Sym, TensorV, Unknown, Unresolved, is_unknownish, next_serial, render, sym_add,
                                       sym_mul, sym_opaque, why_of)
 
 MAX_ITERATIONS = 10_000      # one loop; more is not a model definition the analyser should follow
@@ -194,7 +194,9 @@ relu clamp clip floor ceil round trunc frac softmax log_softmax clone detach nan
 # A comparison with a tensor is a mask of the broadcast shape (`inv_freq > 0.5`).
 _TENSORS = (TensorV, Param)
 _TENSOR_COMPARISONS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)
-_MATH = frozenset("sqrt ceil floor log log2 log10 exp prod gcd lcm isqrt pow fabs trunc comb factorial".split())
+_MATH = frozenset("""sqrt ceil floor log log2 log10 exp prod gcd lcm isqrt pow fabs trunc comb factorial perm copysign
+fsum ldexp hypot remainder fmod modf frexp sin cos tan asin acos atan atan2 sinh cosh tanh radians degrees log1p expm1
+isclose isfinite isinf isnan""".split())
 _UNSAFE = frozenset({"exec", "eval", "compile", "__import__", "globals", "locals", "vars", "open", "input"})
 
 
@@ -264,7 +266,7 @@ class FuncV:
     """A function or method defined in the source, with its defaults and closure."""
 
     __slots__ = ("name", "node", "env", "defaults", "kw_defaults", "kind", "owner", "_signature", "setter",
-                 "decorators", "decorated", "wrapped")
+                 "decorators", "decorated", "wrapped", "memo")
 
     def __init__(self, name: str, node: Any, env: Env, defaults: list[Any], kw_defaults: list[Any], kind: str = "") -> None:
         self.name, self.node, self.env = name, node, env
@@ -274,6 +276,8 @@ class FuncV:
         # ``decorators`` is the class body's scope they are evaluated in, ``decorated`` what they made.
         self.decorators: Env | None = None
         self.decorated: Any = None
+        # @functools.lru_cache / @cache: its results by arguments, with what each call assumed of the machine.
+        self.memo: dict[Any, tuple[Any, tuple[Any, ...]]] | None = None
         self.wrapped: FuncV | None = None  # ``__wrapped__``, set by functools.wraps: inspect's signature is its
         self.defaults, self.kw_defaults, self.kind = defaults, kw_defaults, kind  # kind: "", "static", "class", "property"
         self._signature: _Signature | None = None
@@ -405,11 +409,18 @@ class Ctx:
         # Modules already built from the same class and arguments (see Interpreter.instantiate), and
         # the builds that failed, with the steps already spent when they started (run out of steps
         # from there, a build runs out from any later point too).
-        self.built: dict[Any, Inst] = {}
+        self.built: dict[Any, tuple[Inst, int, int]] = {}  # key -> (build, state_version, its first serial)
+        self.default_configs: dict[Any, Inst] = {}  # the file's config classes built with their defaults
         self.failed: dict[Any, tuple[type[Unresolved], str, Span | None, Any, int, tuple[Any, ...]]] = {}
         # Writes to state that outlives a call (a global, a class attribute): a build that makes one
         # (`Counter.n += 1`) may build differently next time, so it is not kept for reuse.
         self.state_writes = 0
+        # Changes of such state that a build may have read (a class attribute or global given a new
+        # value, not one set for the first time): the builds kept before one are not reused after it.
+        self.state_version = 0
+        # The ids of the lists, dicts and sets that modules and classes hold (their state, shared by
+        # every build): written into, they change what a later build reads (remember_state).
+        self.state_containers: set[int] = set()
         # The names each function declares `global` or `nonlocal`, by id of its node.
         self.declared: dict[int, tuple[tuple[str, bool], ...]] = {}
         # Where from_pretrained("org/name") looks besides the bundled catalog (AnalyzeOptions.hf_cache).
@@ -424,8 +435,10 @@ class Ctx:
         # analysed file). The analysis takes each as unset (what it counts must not depend on the shell
         # it runs in); notes say so.
         self.environment: list[tuple[str, str, str, Span | None]] = []
-        # The imports that fail where they run (Interpreter.optional_imports), by id of their statement.
+        # The imports that fail where they run (Interpreter.optional_imports), by id of their statement,
+        # and each one that failed (said or not: see Interpreter.failed_import).
         self.failing_imports: set[int] = set()
+        self.failed_imports: list[tuple[str, str, str, Span | None]] = []
         # > 0 while a file runs its top level (the analysed one, or a project file it imports): what a
         # library's code reads then (its logging verbosity, a CI flag) configures the library, so only
         # the analysed file's own reads are noted; during a class's build, every read is.
@@ -530,21 +543,27 @@ def count_of(inst: Inst) -> Any:
     return total
 
 
-def clone(v: Any, memo: dict[int, Any] | None = None) -> Any:
-    """copy.deepcopy for modules and parameters (ties inside the copy are kept, as deepcopy does)."""
+def clone(v: Any, memo: dict[int, Any] | None = None, since: int = -1) -> Any:
+    """copy.deepcopy for modules and parameters (ties inside the copy are kept, as deepcopy does).
+    ``since``: copy only the modules and parameters made from that serial on (a build's own), and
+    keep the older ones it holds as they are (see values.next_serial)."""
     t = type(v)
     if t is not Inst and t is not Param and t is not list and t is not dict:
         if not isinstance(v, (Param, Inst, list, dict)):
             return v  # immutable or shared values (ints, strings, Syms, classes) are not copied
-    return _clone(v, {} if memo is None else memo)
+    return _clone(v, {} if memo is None else memo, since)
 
 
-def _clone(v: Any, memo: dict[int, Any]) -> Any:
+def _clone(v: Any, memo: dict[int, Any], since: int = -1) -> Any:
     vid = id(v)
     if vid in memo:
         return memo[vid]
     t = type(v)
+    if (t is Inst or t is Param) and v.serial < since:
+        return v  # made before the build: what a second build would hold too
     if t is Inst or (t is not Param and t is not list and t is not dict and isinstance(v, Inst)):
+        if v.serial < since:
+            return v
         out: Any = Inst(v.cls, v.kind, v.is_module, v.origin)
         out.layer_args = v.layer_args
         out.buffers = v.buffers  # never changed in place (_add_buffer, _drop_buffer): shared
@@ -553,15 +572,17 @@ def _clone(v: Any, memo: dict[int, Any]) -> Any:
         attrs = out.attrs
         for k, x in v.attrs.items():
             tx = type(x)
-            attrs[k] = _clone(x, memo) if (tx is Inst or tx is Param or tx is list or tx is dict or
-                                           isinstance(x, (Param, Inst, list, dict))) else x
+            attrs[k] = _clone(x, memo, since) if (tx is Inst or tx is Param or tx is list or tx is dict or
+                                                  isinstance(x, (Param, Inst, list, dict))) else x
         return out
     if t is Param or isinstance(v, Param):
+        if v.serial < since:
+            return v
         out = Param(v.shape, v.kind, v.requires_grad, v.origin, v.floating)
     elif isinstance(v, list):
-        out = [clone(x, memo) for x in v]
+        out = [clone(x, memo, since) for x in v]
     elif isinstance(v, dict):
-        out = {k: clone(x, memo) for k, x in v.items()}
+        out = {k: clone(x, memo, since) for k, x in v.items()}
     else:
         return v
     memo[vid] = out
@@ -602,7 +623,23 @@ class Interpreter:
         finally:
             self.ctx.importing -= 1
 
+    def remember_state(self, names: dict[str, Any]) -> None:
+        """The containers a module's names or its classes' attributes hold (Ctx.state_containers)."""
+        containers = self.ctx.state_containers
+        for value in names.values():
+            t = type(value)
+            if t is dict or t is list or t is set:
+                containers.add(id(value))
+            elif t is ClassV:
+                containers.update(id(v) for v in value.namespace.values() if type(v) in (dict, list, set))
+
     def _run_module(self, tree: ast.Module, scope: ModuleScope) -> None:
+        try:
+            self._run_statements(tree, scope)
+        finally:
+            self.remember_state(scope.env.vars)
+
+    def _run_statements(self, tree: ast.Module, scope: ModuleScope) -> None:
         for stmt in tree.body:
             if _is_lazy_package_block(stmt):
                 continue  # lazy_module_name reads its TYPE_CHECKING imports when a name is asked for
@@ -1179,9 +1216,10 @@ class Interpreter:
             [alias.name for alias in s.names] if isinstance(s, ast.Import) else [module])
             if m.partition(".")[0] not in _ALWAYS_IMPORTABLE and m.partition(".")[0] not in sys.stdlib_module_names)
         scope = env.module
-        if not (self.ctx.importing and not scope.is_main):
-            self.ctx.environment.append(("package", top, scope.where(s.lineno),
-                                         scope.span_of(s) if scope.is_main and scope.span_of else None))
+        entry = ("package", top, scope.where(s.lineno), scope.span_of(s) if scope.is_main and scope.span_of else None)
+        self.ctx.failed_imports.append(entry)
+        if not (self.ctx.importing and not scope.is_main):  # a library's own import-time probe is not the file's
+            self.ctx.environment.append(entry)
         raise _Raised(f"No module named '{top}' (ModuleNotFoundError)", ExtV("ModuleNotFoundError"))
 
     def handler_for(self, raised: "_Raised", handlers: list[ast.ExceptHandler], env: Env) -> ast.ExceptHandler | None:
@@ -1217,7 +1255,60 @@ class Interpreter:
     def truthy(self, v: Any, node: ast.AST) -> bool:
         if not isinstance(v, (Sym, Unknown, Inst)):
             return bool(v)  # the message below is only for an unknown value: no unparse on the fast path
+        if type(v) is Inst and type(v.cls) is ClassV:
+            cls = v.cls
+            for hook_name in ("__bool__", "__len__"):  # as Python asks: __bool__, else __len__
+                hook = cls.find(hook_name, None)
+                if hook is None:
+                    continue
+                if not isinstance(hook, FuncV):
+                    raise Unresolved(f"`{_text(node)}`: the truth of a `{cls.name}` is its `{hook_name}`, which "
+                                     f"the analyser does not follow")
+                result = self.call_function(hook, [v], {}, node)
+                if is_unknownish(result):
+                    raise Unresolved(f"`{_text(node)}`: `{cls.name}.{hook_name}` depends on {why_of(result)}")
+                return bool(result)
+            items = v.attrs.get(_DICT_ITEMS)
+            if isinstance(items, dict):
+                return bool(items)  # `class Options(dict)`: empty is false
+            if _is_named_tuple(cls):
+                return bool(cls.fields)
+            if cls.enum_mixin is not None:
+                return bool(v.attrs.get("_value_"))  # an IntEnum member of value 0 is false
         return truth_value(v, f"`{_text(node)}`")
+
+    def instances_equal(self, a: Any, b: Any, node: ast.AST) -> Any:
+        """``a == b`` where one is an object of the code whose class says what equal is: its own
+        ``__eq__``, or the one a dataclass or a NamedTuple was given (their fields, in order).
+        _MISSING where Python compares them as the analyser does (identity, enum members' values)."""
+        for x, y in ((a, b), (b, a)):
+            if type(x) is not Inst or type(x.cls) is not ClassV or x.is_module or x.cls.enum_members is not None:
+                continue
+            cls = x.cls
+            eq = next((c.namespace["__eq__"] for c in cls.mro() if "__eq__" in c.namespace), None)
+            if eq is not None:
+                if not isinstance(eq, FuncV):
+                    raise Unresolved(f"`{_text(node)}`: `{cls.name}.__eq__` is not followed")
+                result = self.call_function(eq, [x, y], {}, node)
+                if result is None or type(result) is ExtV:  # NotImplemented: Python tries the other side
+                    continue
+                return result
+            if _is_named_tuple(cls):
+                other = _named_tuple_items(y) if type(y) is Inst and type(y.cls) is ClassV and _is_named_tuple(y.cls) else y
+                return self._py2(operator.eq, _named_tuple_items(x), other, node) if isinstance(other, tuple) else False
+            if cls.is_dataclass and _dataclass_compares(cls):
+                if type(y) is not Inst or y.cls is not cls:
+                    return False
+                return all(self.values_equal(x.attrs.get(f), y.attrs.get(f), node) for f in cls.fields)
+        return _MISSING
+
+    def values_equal(self, a: Any, b: Any, node: ast.AST) -> bool:
+        found = self.instances_equal(a, b, node)
+        if found is _MISSING:
+            found = self._py2(operator.eq, a, b, node)
+        if is_unknownish(found):
+            raise Unresolved(f"`{_text(node)}` depends on {why_of(found)}")
+        return bool(found)
 
     def assign(self, target: ast.expr, value: Any, env: Env) -> None:
         if isinstance(target, ast.Name):
@@ -1271,8 +1362,11 @@ class Interpreter:
             self.object_setattr(obj, name, value, node)
             return
         if isinstance(obj, ClassV):
+            old = obj.namespace.get(name, _MISSING)
             obj.namespace[name] = value
             self.ctx.state_writes += 1
+            if old is not _MISSING and old is not value and not _same_value(old, value):
+                self.ctx.state_version += 1  # `Config.hidden = 14`: a build that read 10 is stale
             return
         if isinstance(obj, ModV) and isinstance(obj.names, dict):
             obj.names[name] = value  # a global of a project module (timm's register_model sets `__all__`)
@@ -1328,6 +1422,11 @@ class Interpreter:
         if isinstance(obj, (list, dict)):
             if is_unknownish(key):
                 raise Unresolved(f"`{_text(node)}`: the key depends on {why_of(key)}")
+            if id(obj) in self.ctx.state_containers:  # `TABLE[name] = layer`: state a later build reads
+                self.ctx.state_writes += 1
+                old = obj.get(key, _MISSING) if type(obj) is dict and _hashable(key) else _MISSING
+                if type(obj) is not dict or (old is not _MISSING and old is not value and not _same_value(old, value)):
+                    self.ctx.state_version += 1
             try:
                 obj[key] = value
             except (IndexError, TypeError, KeyError) as exc:
@@ -1428,6 +1527,11 @@ class Interpreter:
         ``kept`` types."""
         for dec in reversed(decorators):
             try:
+                if type(value) is FuncV and _is_functools_cache(dec, self.ev(_decorator_head(dec), env)):
+                    cached = FuncV(value.name, value.node, value.env, value.defaults, value.kw_defaults, value.kind)
+                    cached.owner, cached.wrapped, cached.memo = value.owner, value, {}
+                    value = cached  # one result per arguments, as Python's cache returns the same object
+                    continue
                 decorator = self.ev(dec, env)
                 if type(decorator) is not FuncV:
                     continue
@@ -1539,11 +1643,15 @@ class Interpreter:
         cls.keyword_fields, cls.uninit_fields = frozenset(keyword_fields), frozenset(uninit_fields)
         if not is_module and _is_enum(cls):
             _make_members(cls)
+        cls.dataclass_init = _dataclass_init(cls)  # a module may be a dataclass (its layers made in __post_init__)
+        # A module's own __setattr__ runs for its attributes too (one that wraps each Linear it is given).
+        cls.setattr_hook = _own_method(cls, "__setattr__")
         if not is_module:
-            cls.dataclass_init = _dataclass_init(cls)
             cls.getattribute_hook = _own_method(cls, "__getattribute__")
-            cls.setattr_hook = _own_method(cls, "__setattr__")
         self.init_subclass(cls, node, env)
+        maker = _custom_construction(cls, node, body_env)
+        if maker and not cls.creation_unresolved:
+            cls.creation_unresolved = f"building a `{cls.name}` runs {maker}, which the analyser does not follow"
         if not is_module and "__init__" in cls.namespace and cls.dataclass_init is not None:
             # The hook gave the class an __init__ of its own (transformers' configs: one that passes
             # keywords that are not fields to __post_init__): that one runs.
@@ -1671,7 +1779,7 @@ class Interpreter:
             if isinstance(e, ast.List):
                 return items
             if isinstance(e, ast.Set):
-                return set(x for x in items if not isinstance(x, (list, dict, Inst, Param)))
+                return _set_of(items, e)  # `{self.enc, self.dec}`: modules by identity, as torch hashes them
             return tuple(items)
         if isinstance(e, ast.Dict):
             out: dict[Any, Any] = {}
@@ -1742,6 +1850,11 @@ class Interpreter:
             elif (kind is ast.In or kind is ast.NotIn) and type(right) is ExtV and right.name == "os.environ":
                 self.read_environment(left, e, env)
                 result = kind is ast.NotIn  # unset
+            elif (kind is ast.Eq or kind is ast.NotEq) and (type(left) is Inst or type(right) is Inst) and (
+                    found := self.instances_equal(left, right, e)) is not _MISSING:
+                if is_unknownish(found):
+                    return Unknown(f"`{_text(e)}` depends on {why_of(found)}")
+                result = self.truthy(found, e) == (kind is ast.Eq)
             else:
                 result = self._py2(_CMPOPS[kind], left, right, e)
             if not result:
@@ -2029,6 +2142,9 @@ class Interpreter:
                 if layer is not None and isinstance(obj.inst, Inst):
                     inst, cls = obj.inst, obj.cls
                     return BuiltinV("__init__", lambda *a, **k: self.init_layer(inst, cls.name, layer, list(a), k))
+                if isinstance(obj.inst, Inst) and obj.inst.is_module:
+                    inst = obj.inst
+                    return BuiltinV("__init__", lambda *a, **k: _reset_module(inst))  # nn.Module's
                 return BuiltinV("__init__", lambda *a, **k: None)
             if name == "__init_subclass__":
                 return BuiltinV(name, lambda *a, **k: None)  # object's does nothing
@@ -2531,6 +2647,10 @@ class Interpreter:
                         return args[2]
                     raise Unresolved(f"`{_text(node)}`: `{args[1]}` is not defined in `{args[0].name}`")
                 return value
+            if fn.name in _MUTATING_METHODS and type(fn.fn) is _BUILTIN_METHOD and \
+                    id(fn.fn.__self__) in ctx.state_containers:  # `REGISTRY.append(cls)`, `CACHE.update(...)`
+                ctx.state_writes += 1
+                ctx.state_version += 1
             key = kwargs.get("key")
             if key is not None and type(key) in _CODE_CALLABLES:
                 # sorted/min/max/list.sort(key=lambda w: -w): Python calls the key, so the analyser does.
@@ -2672,9 +2792,9 @@ class Interpreter:
         analyser follows (unpacking, ``list()``, a loop) takes as it would the iterator."""
         if kwargs or len(args) < 2 or (name == "filter" and len(args) != 2):
             raise Unresolved(f"`{_text(node)}`: {name} takes a function and {'an iterable' if name == 'filter' else 'iterables'}")
-        fn, columns = args[0], [self.iterate(a, node) for a in args[1:]]
+        fn, columns = args[0], [a if type(a) is IteratorV else self.iterate(a, node) for a in args[1:]]
         if name == "map":
-            return [self.call(fn, list(xs), {}, node, env) for xs in zip(*columns)]
+            return IteratorV([self.call(fn, list(xs), {}, node, env) for xs in zip(*columns)])
         kept = []
         for x in columns[0]:
             keep = x if fn is None else self.call(fn, [x], {}, node, env)
@@ -2682,7 +2802,7 @@ class Interpreter:
                 raise Unresolved(f"`{_text(node)}`: whether to keep an item depends on {why_of(keep)}")
             if self.truthy(keep, node):
                 kept.append(x)
-        return kept
+        return IteratorV(kept)
 
     def module_apply(self, module: Inst, args: list[Any], kwargs: dict[str, Any], node: ast.AST, env: Env) -> Inst:
         """``module.apply(fn)`` as torch runs it: ``fn`` on each child's subtree first (each child
@@ -2754,6 +2874,25 @@ class Interpreter:
             decorated = self.decorated_method(fn)
             if decorated is not _UNDECORATED:
                 return self.call(decorated, args, kwargs, node, fn.env)
+        if fn.memo is not None:
+            key = _plain_key(args, kwargs)
+            log = self.ctx.failed_imports
+            if key is not None and key in fn.memo:
+                result, assumed = fn.memo[key]
+                if assumed:  # what the first call assumed (an optional import failed), this one assumes too
+                    log.extend(assumed)
+                    if not (self.ctx.importing and not fn.env.module.is_main):
+                        self.ctx.environment.extend(assumed)  # said now, though the first ran in a library's import
+                return result
+            start = len(log)
+            result = self._call_function(fn, args, kwargs, node, bound, yield_hook)
+            if key is not None:
+                fn.memo[key] = (result, tuple(log[start:]))
+            return result
+        return self._call_function(fn, args, kwargs, node, bound, yield_hook)
+
+    def _call_function(self, fn: FuncV, args: list[Any], kwargs: dict[str, Any], node: ast.AST,
+                       bound: dict[str, Any] | None, yield_hook: Callable[[Any], None] | None) -> Any:
         self.ctx.depth += 1
         local = None
         try:
@@ -2806,8 +2945,12 @@ class Interpreter:
                 continue
             value = local.vars.pop(name)
             if is_global:
-                outer.module.env.vars[name] = value
+                names = outer.module.env.vars
+                old = names.get(name, _MISSING)
+                names[name] = value
                 self.ctx.state_writes += 1
+                if old is not _MISSING and old is not value and not _same_value(old, value):
+                    self.ctx.state_version += 1
                 continue
             env: Env | None = outer
             while env is not None and name not in env.vars:
@@ -2963,11 +3106,12 @@ class Interpreter:
         if isinstance(init, FuncV) and not isinstance(init.node, ast.Lambda) and dataclass_init is None:
             bound = self.bind_args(init, [None] + args, kwargs, node)
         key = _build_key(cls, init, bound, args, kwargs) if cls.is_module and dataclass_init is None else None
-        if key is not None and key in self.ctx.built:
+        cached = self.ctx.built.get(key) if key is not None else None
+        if cached is not None and cached[1] == self.ctx.state_version:
             # Twelve identical blocks are built once and copied: the copies are new objects,
             # as twelve constructor calls would make, so ties and freezing stay per copy.
             # The copy is built here: this call is its origin and its hint anchor.
-            copy = clone(self.ctx.built[key])
+            copy = clone(cached[0], since=cached[2])
             copy.origin = env.module.span_of(node) if env.module.span_of else None
             self.record_hint(copy, node, env)
             return copy
@@ -2976,15 +3120,18 @@ class Interpreter:
         inst = None
         holders = len(self.ctx.cycle_holders)
         writes = self.ctx.state_writes
-        assumed = len(self.ctx.environment)
+        assumed = len(self.ctx.failed_imports)
+        since = next_serial()
         started = self.ctx.steps
         try:
-            if dataclass_init is not None:
+            if dataclass_init is not None and not cls.is_module:
                 return self.make_dataclass(cls, args, kwargs, node, dataclass_init)
             inst = Inst(cls, "module" if cls.is_module else "object", cls.is_module,
                         env.module.span_of(node) if env.module.span_of else None)
             self.ctx.building.add(id(inst))
-            if bound is not None:
+            if dataclass_init is not None:  # `@dataclass class Net(nn.Module)`: its fields, then __post_init__
+                self.dataclass_init(inst, args, kwargs, node, dataclass_init)
+            elif bound is not None:
                 if init.signature.names:
                     bound[init.signature.names[0]] = inst  # self
                 self.call_function(init, [inst] + args, kwargs, node, bound)
@@ -3008,10 +3155,10 @@ class Interpreter:
                 # Not a build that changed a global or a class attribute (a layer counter: the next
                 # build differs), nor one that holds itself (its copies would hold cycles no one breaks).
                 if key is not None and len(self.ctx.cycle_holders) == holders and self.ctx.state_writes == writes:
-                    self.ctx.built[key] = clone(inst) if snapshot else inst
+                    self.ctx.built[key] = (clone(inst, since=since) if snapshot else inst, self.ctx.state_version, since)
             return inst
         except Unresolved as exc:
-            self.keep_failure(key, exc, started, self.ctx.environment[assumed:])
+            self.keep_failure(key, exc, started, self.ctx.failed_imports[assumed:])
             raise
         finally:
             stack.pop()
@@ -3026,7 +3173,7 @@ class Interpreter:
         failed = self.ctx.failed.get(key) if key is not None else None
         if failed is not None:
             kind, reason, span, raised, started, assumed = failed
-            self.ctx.environment.extend(assumed)  # what the first failure assumed, this one assumes too
+            self.ctx.failed_imports.extend(assumed)  # what the first failure assumed, this one assumes too
             if kind is _Raised:
                 raise _Raised(reason, raised)
             if kind is not _OutOfSteps or self.ctx.steps >= started:
@@ -3038,7 +3185,7 @@ class Interpreter:
         if key is not None and not isinstance(failure, _TooDeep):
             # What raises it again, not the exception: its traceback would hold the frames it went through.
             self.ctx.failed[key] = (type(failure), failure.reason, failure.span, getattr(failure, "kind", None), started,
-                                    tuple(r for r in assumed if r[0] == "package"))
+                                    tuple(assumed))
 
     def dict_items(self, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> dict[Any, Any]:
         """What ``dict(*args, **kwargs)`` holds."""
@@ -3162,6 +3309,12 @@ class Interpreter:
                 self.init_container(inst, base, list(args[1:]), kwargs)
             elif base != "Module":
                 self.init_layer(inst, inst.type_name, base, list(args[1:]), kwargs)
+            else:
+                _reset_module(inst)
+            return None
+        if last == "__setattr__" and len(parts) > 2 and parts[-2] == "Module" and len(args) == 3 and \
+                isinstance(args[0], Inst) and args[0].is_module and isinstance(args[1], str):
+            self.object_setattr(args[0], args[1], args[2], node)  # `nn.Module.__setattr__(self, "fc", layer)`
             return None
         if len(parts) > 2 and parts[0] == "torch" and (parts[1] == "ao" or parts[1] == "quantization" or (
                 is_layer_table and parts[2] == "quantized")):
@@ -4208,6 +4361,12 @@ def _set_of(items: list[Any], node: ast.AST) -> Any:
     unknown = _unknown_in(items)
     if unknown is not None or any(is_unknownish(x) for x in items):
         return unknown or Unknown(f"`{_text(node)}` holds unresolved values")
+    equal = next((x for x in items if type(x) is Inst and type(x.cls) is ClassV and not x.is_module and (
+        x.cls.is_dataclass or (x.cls.enum_members is not None and x.cls.enum_mixin is not None) or
+        any("__eq__" in c.namespace or "__hash__" in c.namespace for c in x.cls.mro()))), None)
+    if equal is not None:  # which items are equal is the class's own answer
+        return Unknown(f"`{_text(node)}` holds `{equal.cls.name}` objects, whose equality the analyser does "
+                       f"not follow in a set")
     try:
         return set(items)
     except TypeError as exc:
@@ -4926,6 +5085,75 @@ _ALWAYS_IMPORTABLE = frozenset({"torch", "numpy", "einops", "__future__"})
 _IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
 
 
+def _decorator_head(dec: ast.expr) -> ast.expr:
+    """``functools.lru_cache`` of ``@functools.lru_cache(maxsize=None)``."""
+    return dec.func if isinstance(dec, ast.Call) else dec
+
+
+def _is_functools_cache(dec: ast.expr, head: Any) -> bool:
+    return type(head) is ExtV and head.name in ("functools.lru_cache", "functools.cache")
+
+
+def _plain_key(args: list[Any], kwargs: dict[str, Any]) -> Any:
+    """A cache key of Python's own hashable values (as lru_cache hashes them), else None: an object
+    of the analyser's (a module, a config) is not keyed (Python keys most by identity)."""
+    key = (tuple(args), tuple(sorted(kwargs.items())) if kwargs else ())
+    for v in (*args, *kwargs.values()):
+        if type(v) not in _KEY_TYPES and not (type(v) is tuple and all(type(x) in _KEY_TYPES for x in v)):
+            return None
+    return key
+
+
+def _reset_module(inst: Inst) -> None:
+    """nn.Module.__init__ on a module: torch starts its parameters, buffers and submodules afresh
+    (run a second time, it drops those set before); its other attributes stay."""
+    if not inst.attrs:
+        return
+    buffers = inst.buffers or {}
+    for name in [k for k, v in inst.attrs.items() if type(v) is Param or (type(v) is Inst and v.is_module) or
+                 k in buffers]:
+        del inst.attrs[name]
+    inst.buffers = None
+
+
+def _dataclass_compares(cls: ClassV) -> bool:
+    """Whether the dataclass decorator gave ``cls`` (or the dataclass it derives from) its
+    ``__eq__`` (``eq=True``, the default)."""
+    for c in cls.mro():
+        for decorator in c.node.decorator_list:
+            if isinstance(decorator, ast.Call) and _dotted(decorator.func).endswith("dataclass"):
+                for keyword in decorator.keywords:
+                    if keyword.arg == "eq" and isinstance(keyword.value, ast.Constant):
+                        return bool(keyword.value.value)
+                return True
+            if _dotted(decorator).endswith("dataclass"):
+                return True
+    return False
+
+
+def _custom_construction(cls: ClassV, node: ast.ClassDef, env: Env) -> str:
+    """What builds an instance of a module class besides ``__init__``: a ``__new__`` of the code (a
+    singleton, or one returning another object) or a metaclass of the code with a ``__call__``
+    (one that changes the arguments). "" where there is none (a plain config class's ``__new__``
+    is not a model's: only module classes are asked)."""
+    if not cls.is_module:
+        return ""
+    owner = next((c for c in cls.mro() if "__new__" in c.namespace), None)
+    if owner is not None:
+        return f"`{owner.name}.__new__`"
+    for keyword in node.keywords:
+        if keyword.arg == "metaclass":
+            meta = env.vars.get(keyword.value.id) if isinstance(keyword.value, ast.Name) else None
+            if meta is None and isinstance(keyword.value, ast.Name):
+                try:
+                    meta = env.lookup(keyword.value.id)
+                except KeyError:
+                    meta = None
+            if type(meta) is ClassV and any("__call__" in c.namespace for c in meta.mro()):
+                return f"the metaclass `{meta.name}`'s `__call__`"
+    return ""
+
+
 def _declared_names(node: ast.AST) -> tuple[tuple[str, bool], ...]:
     """The names a function's body (not the functions and classes in it) declares ``global``
     (True) or ``nonlocal`` (False)."""
@@ -4993,6 +5221,10 @@ _OWN_FUNCTIONS = re.compile(r"\b(?:Interpreter|_\w+)\.[\w.]*<locals>\.[\w<>]+\(\
 _PYTHON_SCALARS = frozenset({int, float, complex, bool, str, bytes, type(None), slice, range})
 _PYTHON_CONTAINERS = frozenset({tuple, list, set, frozenset})
 _BUILTIN_METHOD = type([].append)
+# The methods of list, dict and set that change the object.
+_MUTATING_METHODS = frozenset({"append", "extend", "insert", "pop", "remove", "clear", "sort", "reverse", "update",
+                               "setdefault", "popitem", "add", "discard", "difference_update",
+                               "intersection_update", "symmetric_difference_update"})
 # Builtins whose analyser versions call Python's own on Python's values (_num).
 _PYTHON_CONVERSIONS = frozenset({"int", "float"})
 _MAX_CHECKED_ITEMS = 10_000
@@ -5144,7 +5376,7 @@ def signature_function(fn: FuncV) -> FuncV:
 def _user_words(message: str) -> str:
     """A builtin's error message without the analyser's class and function names ("'Unknown'
     object is not iterable", "Interpreter.get_attr.<locals>.<lambda>() takes 1 positional argument")."""
-    message = _OWN_FUNCTIONS.sub("it", message)
+    message = _OWN_FUNCTIONS.sub("it", message).replace("'IteratorV'", "'iterator'")  # zip, map, a generator
     return _OWN_TYPES.sub(lambda m: "an unresolved value" if m.group(1) in ("Unknown", "Sym") else "a module or value",
                           message)
 
@@ -5569,7 +5801,8 @@ def _range(*args: Any) -> Any:
 
 def _minmax(fn: Callable[..., Any]) -> Callable[..., Any]:
     def run(*args: Any, **kw: Any) -> Any:
-        items = args[0] if len(args) == 1 and isinstance(args[0], (list, tuple)) else args
+        # One argument: its items (a list, a range, a map or zip iterator, a set), as Python iterates it.
+        items = (args[0] if isinstance(args[0], (list, tuple)) else _list_of(args[0])) if len(args) == 1 else args
         if any(is_unknownish(x) for x in items):
             return _unknown_in(items) or sym_opaque(f"{fn.__name__}({', '.join(render(x) for x in items)})", *items)
         return fn(items, **kw)
@@ -5588,7 +5821,7 @@ def _num(py: type) -> Callable[..., Any]:
 
 def _sum(items: Any, start: Any = 0) -> Any:
     total = start
-    for x in (items if isinstance(items, (list, tuple)) else list(items)):
+    for x in (items if isinstance(items, (list, tuple)) else _list_of(items)):
         if isinstance(x, (Sym, int)) and isinstance(total, (Sym, int)) and (isinstance(x, Sym) or isinstance(total, Sym)):
             total = sym_add(total, x)
         elif isinstance(x, Unknown):
@@ -5728,14 +5961,18 @@ def _setattr(obj: Any, name: Any, value: Any) -> None:
         obj.requires_grad = bool(value)
 
 
-def _enumerate(v: Any, start: int = 0) -> list[tuple[int, Any]]:
-    return [(i + start, x) for i, x in enumerate(_list_of(v))]
+# zip, enumerate, reversed, map and filter make iterators, consumed once, as Python's are
+# (`zip(it, it)` pairs an iterator's items; a second `list(z)` is empty).
 
 
-def _zip(*vs: Any, strict: bool = False) -> list[tuple[Any, ...]]:
+def _enumerate(v: Any, start: int = 0) -> IteratorV:
+    return IteratorV([(i + start, x) for i, x in enumerate(v if type(v) is IteratorV else _list_of(v))])
+
+
+def _zip(*vs: Any, strict: bool = False) -> IteratorV:
     if vs and all(type(v) is CycleV and v.items for v in vs):
         raise Unresolved("`zip` of endless cycles alone never ends")
-    return list(zip(*[v if type(v) is CycleV else _list_of(v) for v in vs]))
+    return IteratorV(list(zip(*[v if type(v) is CycleV or type(v) is IteratorV else _list_of(v) for v in vs])))
 
 
 def _unsupported(name: str) -> Callable[..., Any]:
@@ -5879,7 +6116,7 @@ _BUILTINS: dict[str, Any] = {
     "min": BuiltinV("min", _minmax(min)), "max": BuiltinV("max", _minmax(max)), "sum": BuiltinV("sum", _sum),
     "abs": BuiltinV("abs", lambda v: v if isinstance(v, Sym) else abs(v)), "round": BuiltinV("round", _round),
     "enumerate": BuiltinV("enumerate", _enumerate), "zip": BuiltinV("zip", _zip),
-    "reversed": BuiltinV("reversed", lambda v: list(reversed(_list_of(v)))),
+    "reversed": BuiltinV("reversed", lambda v: IteratorV(list(reversed(_list_of(v))))),
     "sorted": BuiltinV("sorted", lambda v, **k: sorted(_list_of(v), **k)),
     "any": BuiltinV("any", lambda v: _any_all(v, True)), "all": BuiltinV("all", lambda v: _any_all(v, False)),
     "isinstance": BuiltinV("isinstance", _isinstance), "hasattr": BuiltinV("hasattr", _hasattr),
@@ -5887,11 +6124,13 @@ _BUILTINS: dict[str, Any] = {
     "getattr": BuiltinV("getattr", _getattr), "setattr": BuiltinV("setattr", _setattr),
     "delattr": BuiltinV("delattr", lambda obj, name: _delattr(obj, name, "delattr")),
     "print": BuiltinV("print", lambda *a, **k: None), "divmod": BuiltinV("divmod", divmod),
-    "pow": BuiltinV("pow", lambda a, b, *m: a ** b if abs(b) * math.log2(max(abs(a), 2)) <= MAX_INT_BITS else _unsupported("a huge pow")()),
+    "pow": BuiltinV("pow", lambda a, b, *m: pow(a, b, *m) if m else a ** b if abs(b) * math.log2(max(abs(a), 2)) <= MAX_INT_BITS else _unsupported("a huge pow")()),
     "iter": BuiltinV("iter", lambda v: v if type(v) in (IteratorV, CycleV) else IteratorV(_list_of(v))),
     "next": BuiltinV("next", _next),
     "map": BuiltinV("map", _MAP_FILTER), "filter": BuiltinV("filter", _MAP_FILTER),  # Interpreter.map_filter
     "callable": BuiltinV("callable", _callable),
+    # Python's own functions of Python's own values (an analyser's value is refused with Python's error).
+    **{name: BuiltinV(name, getattr(builtins, name)) for name in ("ord", "chr", "bin", "hex", "oct", "format")},
     "super": None,  # filled per call site below
     "None": None, "True": True, "False": False, "NotImplemented": None,
     "object": ExtV("object"), "type": ExtV("type"), "id": BuiltinV("id", _unsupported("id")),

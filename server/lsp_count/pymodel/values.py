@@ -11,6 +11,7 @@ the interpreter has to model exactly that. They live only for one analysis.
 from __future__ import annotations
 
 import ast
+import itertools
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -198,13 +199,25 @@ class TensorV:
         return self.values[0]
 
 
+# Every module and parameter is numbered as it is made: a build reused as a copy copies what it
+# made, and keeps what it only took from before it started (a module-level layer it holds stays
+# one object, as a second build would hold it). One count for the process: numbers only compare.
+_SERIALS = itertools.count()
+
+
+def next_serial() -> int:
+    """A number higher than every module and parameter made so far."""
+    return next(_SERIALS)
+
+
 class Param:
     """An ``nn.Parameter``: identity is what makes tying count once."""
 
-    __slots__ = ("shape", "kind", "requires_grad", "origin", "floating")
+    __slots__ = ("shape", "kind", "requires_grad", "origin", "floating", "serial")
 
     def __init__(self, shape: tuple[Any, ...], kind: str, requires_grad: bool = True, origin: Span | None = None,
                  floating: bool | None = True) -> None:
+        self.serial = next(_SERIALS)
         self.shape = shape
         self.kind = kind
         self.requires_grad = requires_grad
@@ -221,9 +234,10 @@ class Inst:
     (``parameters()`` yields in it, and the first path of a tied tensor wins).
     """
 
-    __slots__ = ("cls", "attrs", "kind", "origin", "is_module", "layer_args", "buffers", "unfollowed")
+    __slots__ = ("cls", "attrs", "kind", "origin", "is_module", "layer_args", "buffers", "unfollowed", "serial")
 
     def __init__(self, cls: Any, kind: str, is_module: bool, origin: Span | None = None) -> None:
+        self.serial = next(_SERIALS)
         self.cls = cls
         self.attrs: dict[str, Any] = {}
         self.kind = kind  # "layer", "module", "list", "dict", "seq", "plist", "pdict", "object"
