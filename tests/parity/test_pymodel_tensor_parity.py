@@ -59,6 +59,8 @@ OPERATIONS = {
     "tile": lambda e, draw, n, dim: f"{e}.tile(({_sizes(draw, draw(st.integers(1, 3)))},))",
     "repeat_interleave": lambda e, draw, n, dim: f"{e}.repeat_interleave({draw(small)}"
                                                  + (f", dim={dim})" if draw(st.booleans()) else ")"),
+    "squeeze": lambda e, draw, n, dim: f"{e}.squeeze({draw(st.sampled_from(['', str(dim), f'({dim},)']))})",
+    "sin": lambda e, draw, n, dim: f"{e}.sin()" if draw(st.booleans()) else f"torch.cos({e})",
     "tril": lambda e, draw, n, dim: f"torch.tril({e})" if draw(st.booleans()) else f"{e}.triu(1)",
     "einsum": lambda e, draw, n, dim: f"torch.einsum('{'abcd'[:n]}->{draw(st.permutations('abcd'[:n]))[:max(1, n + min(dim, 0))] if n else ''}', {e})"
                                       if n <= 4 else e,

@@ -1831,3 +1831,21 @@ def test_enum_auto_values_are_python_s() -> None:
 ])
 def test_construction_and_equality_the_analyser_does_not_follow_are_said(prelude: str, build: str, reason: str) -> None:
     assert reason in lc101(run(_net(f"self.part = {build}\n", prelude)))["Net"]
+
+
+def test_a_super_call_the_analyser_does_not_follow_on_a_module_is_said() -> None:
+    # Dropped silently before: the count stood as if the call did nothing.
+    report = run("""
+        import torch.nn as nn
+
+        class Grown(nn.ModuleList):
+            def grow(self, module):
+                super().insert_sorted(module)
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.layers = Grown()
+                self.layers.grow(nn.Linear(4, 4))
+    """)
+    assert "`super().insert_sorted(module)`" in lc101(report)["Net"]

@@ -590,9 +590,11 @@ def count_class(interp: Interpreter, cls: ClassV, config_classes: list[ClassV], 
         if len(ctx.environment) > read:
             notes = [*notes, environment_note(ctx.environment[read:])]
     except Unresolved as exc:
-        # A failure that follows from an optional import taken as failing says so (transformers'
-        # requires_backends raises ImportError where `PIL` is missing).
-        packages = ctx.failed_imports[failed_imports:]
+        # An ImportError that follows from an optional import taken as failing says so (transformers'
+        # requires_backends raises one where `PIL` is missing).
+        raised = getattr(exc, "kind", None)
+        packages = ctx.failed_imports[failed_imports:] if isinstance(raised, ExtV) and raised.name in (
+            "ImportError", "ModuleNotFoundError") else []
         return None, _unresolved(name, exc.reason + (f" ({environment_note(packages)})" if packages else ""), name_span)
     except RecursionError:
         return None, _unresolved(name, "the construction nests too deeply to follow (recursion?)", name_span)
@@ -1101,6 +1103,8 @@ def _reuse_key(inst: Inst, walk: _Walk, ids: set[int], params: list[tuple[int, s
 
 
 def _bare(inst: Inst, strict: bool = False) -> bool:
+    if strict and inst.unfollowed:
+        return False  # empty as far as the analyser knows; a call it did not follow may have filled it
     for v in inst.attrs.values():
         t = type(v)
         if t is Param or (t is Inst and v.is_module):

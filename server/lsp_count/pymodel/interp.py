@@ -18,6 +18,7 @@ import collections
 import dataclasses
 import functools
 import itertools
+import keyword
 import math
 import operator
 import re
@@ -34,7 +35,7 @@ from lsp_count.pymodel.layers import (FINFO, FUNCTIONAL_NAMES, IINFO, LAYER_ATTR
 from lsp_count.pymodel import shapes
 from lsp_count.pymodel import tensor_values
 from lsp_count.pymodel.reparam import reparametrization, reparametrize
-from lsp_count.pymodel.syntax import documentation_decorator, may_import_project
+from lsp_count.pymodel.syntax import documentation_decorator, may_import_project, parse
 from lsp_count.pymodel.values import (BoundV, ClassV, DeviceV, ExtV, FieldV, Inst, ModV, Param, PartialV, RangeV,
                                       SuperV, Sym, TensorV, Unknown, Unresolved, is_unknownish, next_serial, render, sym_add,
                                       sym_mul, sym_opaque, why_of)
@@ -181,7 +182,8 @@ _SAFE_METHODS: dict[type, frozenset[str] | None] = {
 _SAME_SHAPE = frozenset("""
 clone detach contiguous float double half bfloat16 int long bool to cpu cuda type type_as abs neg exp log sqrt rsqrt
 sigmoid tanh relu softmax log_softmax cumsum flip roll masked_fill clamp clip sign round floor ceil square reciprocal
-pin_memory
+pin_memory sin cos tan asin acos atan sinh cosh erf erfc erfinv log1p expm1 log2 log10 exp2 trunc frac sgn
+nan_to_num
 """.split())
 _BROADCASTING = frozenset({"add", "sub", "mul", "div", "pow", "maximum", "minimum"})
 _RESHAPE_IN_PLACE = frozenset({"resize_", "resize_as_", "unsqueeze_", "squeeze_", "transpose_", "t_", "set_",
@@ -260,6 +262,13 @@ class Env:
                 return env.vars[name]
             env = env.parent
         raise KeyError(name)
+
+
+class _ComprehensionEnv(Env):
+    """A comprehension's own scope: its loop variables; an assignment expression in it binds in the
+    scope around it."""
+
+    __slots__ = ()
 
 
 class FuncV:
@@ -1077,6 +1086,51 @@ class Interpreter:
                 self.ctx.failing_imports.discard(key)
         self.exec_block(s.finalbody, env)
 
+    def named_tuple_member(self, obj: Inst, name: str, node: ast.AST) -> Any:
+        """A NamedTuple's own methods: ``_replace(**changes)``, ``_asdict()``, ``_fields``, ``count`` and
+        ``index`` (a tuple's)."""
+        cls = obj.cls
+        if name == "_fields":
+            return tuple(cls.fields)
+        if name == "_asdict":
+            return BuiltinV(name, lambda: dict(zip(cls.fields, _named_tuple_items(obj))))
+        if name == "_replace":
+            def replace(**changes: Any) -> Any:
+                unknown = next((k for k in changes if k not in cls.fields), None)
+                if unknown is not None:
+                    raise _Raised(f"`{_text(node)}`: got an unexpected field name `{unknown}` (ValueError)",
+                                  ExtV("ValueError"))
+                return self.call(cls, [], {**dict(zip(cls.fields, _named_tuple_items(obj))), **changes}, node,
+                                 _DUMMY_ENV(self))
+            return BuiltinV(name, replace)
+        return BuiltinV(name, getattr(_named_tuple_items(obj), name))
+
+    def named_tuple_class(self, maker: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST, env: Env) -> ClassV:
+        """``namedtuple("Cfg", "dim depth", defaults=(2,))`` / ``NamedTuple("Cfg", [("dim", int)])``:
+        the class the class statement ``class Cfg(NamedTuple)`` would make, with those fields."""
+        typename = args[0]
+        fields = args[1] if len(args) > 1 else kwargs.get("field_names", kwargs.get("fields", ()))
+        if isinstance(fields, str):
+            names = fields.replace(",", " ").split()
+        else:
+            names = [f if isinstance(f, str) else f[0] if isinstance(f, (tuple, list)) and f else None
+                     for f in self.iterate(fields, node)]
+        defaults = list(self.iterate(kwargs["defaults"], node)) if kwargs.get("defaults") is not None else []
+        if not all(isinstance(n, str) and n.isidentifier() and not keyword.iskeyword(n) and not n.startswith("_")
+                   for n in [typename, *names]) or len(set(names)) != len(names) or len(defaults) > len(names):
+            raise _Raised(f"`{_text(node)}`: type and field names must be valid, distinct identifiers (ValueError)",
+                          ExtV("ValueError"))
+        first_default = len(names) - len(defaults)
+        source = f"class {typename}(NamedTuple):\n" + "".join(
+            f"    {n}: object" + (f" = _default_{i - first_default}" if i >= first_default else "") + "\n"
+            for i, n in enumerate(names)) + ("    pass\n" if not names else "")
+        scope = Env(env.module, env.module.env)
+        scope.vars.update({"NamedTuple": ExtV("typing.NamedTuple"),
+                           **{f"_default_{i}": d for i, d in enumerate(defaults)}})
+        statement = parse(source).body[0]
+        ast.copy_location(statement, node)  # where the class is made: its place in the file
+        return self.make_class(statement, scope)  # type: ignore[arg-type]
+
     def shape_function(self, name: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
         """torch.split / chunk / unbind (tuples of tensors), outer, kron, tile, repeat_interleave,
         tril / triu and einsum: the shapes torch gives, or torch's error."""
@@ -1386,6 +1440,8 @@ class Interpreter:
         """``object.__setattr__``: a property's setter, else the instance's attribute."""
         cls = obj.cls
         prop = cls.lookup(name) if type(cls) is ClassV and name in cls.property_names() else None
+        if prop is not None and obj.is_module and (type(value) is Param or (type(value) is Inst and value.is_module)):
+            prop = None  # torch's Module.__setattr__ registers a parameter or a module before any property
         if isinstance(prop, FuncV) and prop.kind == "property":
             if prop.setter is None:
                 raise Unresolved(f"`{_text(node)}` sets `{name}`, a property of `{cls.name}` with no setter")
@@ -1403,18 +1459,29 @@ class Interpreter:
 
     def set_item(self, obj: Any, key: Any, value: Any, node: ast.AST) -> None:
         if isinstance(obj, Inst):
-            container = CONTAINER_CLASSES.get(obj.kind)
-            if container is not None:
-                value = self.check_member(value, container, node)
-            if obj.kind in ("list", "seq", "plist"):
-                k = as_int(key, "index")
-                keys = list(obj.attrs)
-                if type(k) is int and not -len(keys) <= k < len(keys):
-                    raise _Raised(f"`{_text(node)}` raises IndexError: index {k} is out of range", ExtV("IndexError"))
-                obj.attrs[keys[k]] = value
-            else:
-                obj.attrs[str(key)] = value
+            hook = _container_override(obj, "__setitem__")
+            if hook is not None:  # `class NormDict(nn.ModuleDict)` with its own __setitem__
+                self.call_function(hook, [obj, key, value], {}, node)
+                return
+            self.container_set_item(obj, key, value, node)
             return
+        self._set_item(obj, key, value, node)
+
+    def container_set_item(self, obj: Inst, key: Any, value: Any, node: ast.AST) -> None:
+        """torch's ``__setitem__`` of a container (an object's item, by the analyser's rules)."""
+        container = CONTAINER_CLASSES.get(obj.kind)
+        if container is not None:
+            value = self.check_member(value, container, node)
+        if obj.kind in ("list", "seq", "plist"):
+            k = as_int(key, "index")
+            keys = list(obj.attrs)
+            if type(k) is int and not -len(keys) <= k < len(keys):
+                raise _Raised(f"`{_text(node)}` raises IndexError: index {k} is out of range", ExtV("IndexError"))
+            obj.attrs[keys[k]] = value
+        else:
+            obj.attrs[str(key)] = value
+
+    def _set_item(self, obj: Any, key: Any, value: Any, node: ast.AST) -> None:
         if type(obj) is ModulesView and isinstance(key, str):
             dict.__setitem__(obj, key, value)
             self.object_setattr(obj.owner, key, value, node)  # as torch's: no __setattr__, a possible cycle kept
@@ -1479,10 +1546,14 @@ class Interpreter:
 
     # --- definitions -----------------------------------------------------------------------
 
-    def make_function(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda, env: Env) -> FuncV:
+    def make_function(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda, env: Env,
+                      defaults_env: Env | None = None) -> FuncV:
+        """``defaults_env``: where the defaults are evaluated, when not where the function closes
+        (a method's: the class body, whose names a default may use, `def __init__(self, d=DIM)`)."""
         a = node.args
-        defaults = [self.ev(d, env) for d in a.defaults]
-        kw_defaults = [None if d is None else self.ev(d, env) for d in a.kw_defaults]
+        at = defaults_env or env
+        defaults = [self.ev(d, at) for d in a.defaults]
+        kw_defaults = [None if d is None else self.ev(d, at) for d in a.kw_defaults]
         kind = ""
         for dec in getattr(node, "decorator_list", []):
             dname = _dotted(dec)
@@ -1618,7 +1689,7 @@ class Interpreter:
                         uninit_fields.add(name)
                 elif isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
                     # Methods close over the module, not the class body (Python's scoping rule).
-                    fn = self.make_function(stmt, env)
+                    fn = self.make_function(stmt, env, body_env)
                     getter = body_env.vars.get(stmt.name)
                     accessor = {_dotted(d) for d in stmt.decorator_list} & {f"{stmt.name}.setter", f"{stmt.name}.deleter"}
                     if accessor and isinstance(getter, FuncV) and getter.kind == "property":
@@ -1634,6 +1705,10 @@ class Interpreter:
             except Unresolved as exc:
                 for target in _assigned_names(stmt):
                     body_env.vars[target] = Unknown(exc.reason)
+        if any(_private(k) for k in body_env.vars) and node.name.strip("_"):
+            # `def __make(self)` in class Base is the attribute `_Base__make` (Python's private names).
+            prefix = "_" + node.name.lstrip("_")
+            body_env.vars = {(prefix + k if _private(k) else k): v for k, v in body_env.vars.items()}
         cls.namespace = body_env.vars
         cls.env = env
         for v in cls.namespace.values():
@@ -1813,7 +1888,10 @@ class Interpreter:
             return self.make_function(e, env)
         if isinstance(e, ast.NamedExpr):
             v = self.ev(e.value, env)
-            self.assign(e.target, v, env)
+            scope = env
+            while type(scope) is _ComprehensionEnv:  # `[y for x in xs if (y := f(x))]` binds y outside (PEP 572)
+                scope = scope.parent  # type: ignore[assignment]
+            self.assign(e.target, v, scope)
             return v
         if isinstance(e, ast.Starred):
             return self.ev(e.value, env)
@@ -1890,7 +1968,7 @@ class Interpreter:
                 return tuple(picked) if type(e) is ast.GeneratorExp else list(picked)
             keys, values = picked
             return {k if type(k) is str or type(k) is int else _dict_key(k, e.key): v for k, v in zip(keys, values)}
-        inner = Env(env.module, env)
+        inner = _ComprehensionEnv(env.module, env)
         if type(e) is ast.DictComp:
             out: dict[Any, Any] = {}
             key, value = self.element(e.key), self.element(e.value)
@@ -1916,7 +1994,7 @@ class Interpreter:
         def found(en: Env) -> None:
             raise _FirstItem(elt(en))
         try:
-            self.comprehension(e.generators, 0, Env(env.module, env), found, items)
+            self.comprehension(e.generators, 0, _ComprehensionEnv(env.module, env), found, items)
         except _FirstItem as item:
             return item.value
         if fallback is not _MISSING:
@@ -1984,6 +2062,8 @@ class Interpreter:
             return list(v)
         if isinstance(v, (str, set, frozenset, _DICT_VIEWS, collections.deque, IteratorV)):
             return list(v)
+        if type(v) is Inst and (hook := _container_override(v, "__iter__")) is not None:
+            return self.iterate(self.call_function(hook, [v], {}, node), node)  # its own iteration
         if isinstance(v, Inst) and v.kind in ("list", "seq", "plist"):
             return list(v.attrs.values())
         if isinstance(v, Inst) and v.kind in ("dict", "pdict"):
@@ -2006,6 +2086,9 @@ class Interpreter:
             raise Unresolved(f"the index in `{_text(node)}` depends on {why_of(key)}")
         if isinstance(obj, Inst):
             cls = obj.cls
+            hook = _container_override(obj, "__getitem__")
+            if hook is not None:  # a Sequential subclass's own indexing
+                return self.call_function(hook, [obj, key], {}, node)
             if type(cls) is ClassV and not obj.is_module:
                 getitem = _own_method(cls, "__getitem__")
                 if getitem is not None:
@@ -2156,6 +2239,13 @@ class Interpreter:
             items = obj.inst.attrs.get(_DICT_ITEMS) if isinstance(obj.inst, Inst) else None
             if isinstance(items, dict) and name in _DICT_METHODS:
                 return BuiltinV(name, getattr(items, name))
+            if isinstance(obj.inst, Inst) and obj.inst.is_module:
+                inst, at = obj.inst, node
+                if name == "__setitem__" and inst.kind in _CONTAINER_KINDS:  # torch's, under the subclass's own
+                    return BuiltinV(name, lambda key, value: self.container_set_item(inst, key, value, at))
+                method = _module_method(self, obj.inst, name)  # `super().append(m)` in a ModuleList subclass
+                if method is not None:
+                    return method
             return Unknown(f"`super().{name}` is outside the file")
         if isinstance(obj, Param):
             if name in ("data", "T", "mT"):
@@ -2263,6 +2353,7 @@ class Interpreter:
             "permute": lambda *a: shapes.permute_shape(shape, a),
             "flatten": lambda start=0, end=-1: shapes.flatten_shape(shape, start, end),
             "t": lambda: shapes.t_shape(shape),
+            "squeeze": lambda *a, dim=None: shapes.squeeze_shape(shape, a if dim is None else (dim,)),
             # Reductions (PatchTST's `position_enc - position_enc.mean()`): the dims named go, or all.
             **{r: (lambda dim=None, keepdim=False, *, dtype=None: shapes.reduce_shape(shape, dim, keepdim))
                for r in ("mean", "sum", "nansum", "nanmean")},
@@ -2422,6 +2513,8 @@ class Interpreter:
             method = _module_method(self, obj, name)
             if method is not None:
                 return method
+        if name in _NAMED_TUPLE_MEMBERS and type(obj.cls) is ClassV and _is_named_tuple(obj.cls):
+            return self.named_tuple_member(obj, name, node)
         if obj.is_module and name in ("weight", "bias") and (isinstance(obj.cls, str) or obj.layer_args is not None):
             return None  # torch layers register a missing bias as None
         if name == "__class__":
@@ -2558,6 +2651,8 @@ class Interpreter:
             receiver = None
             fn = self.ev(func, env)
         args, kwargs = self.call_arguments(e, env)
+        if type(fn) is Unknown and type(receiver) is SuperV and type(receiver.inst) is Inst and receiver.inst.is_module:
+            receiver = receiver.inst  # `super().reset()` of a module: as `self.reset()` would be
         if type(fn) is Unknown and type(receiver) is Inst and receiver.is_module and receiver.unfollowed is None:
             # A method of a module that the analyser does not follow may change its parts (a torch
             # method it has no model of, one the module lacks): its count is not known any more.
@@ -2905,6 +3000,8 @@ class Interpreter:
             if type(fn.node) is ast.Lambda:
                 return self.ev(fn.node.body, local)
             body = fn.node.body if getattr(fn.node, "deferred", None) is None else self.deferred_body(fn)
+            if fn.owner is not None and not getattr(fn.node, "lsp_count_mangled", False):
+                _mangle_private_names(fn.node, body, fn.owner)
             if fn.env.module.may_yield and _is_generator(fn.node, body):
                 if yield_hook is not None:
                     self.run_generator(body, local, yield_hook)
@@ -3028,6 +3125,15 @@ class Interpreter:
                 raise _Raised(f"`{_text(call)}`: the generator didn't yield (RuntimeError)", ExtV("RuntimeError"))
             if leaving:
                 raise leaving[0]
+            return
+        if type(fn) is ExtV and fn.name == "contextlib.suppress" and type(call) is _Call:
+            # `with contextlib.suppress(KeyError):` the body runs until one of those is raised, which ends it.
+            suppressed = self.call_arguments(call, env)[0]  # type: ignore[arg-type]
+            try:
+                self.with_stmt(rest, body, env)
+            except _Raised as raised:
+                if not any(_exception_matches(raised.kind, kind) for kind in suppressed):
+                    raise
             return
         value = self.ev(call, env) if fn is None else self.call(fn, *self.call_arguments(call, env), call, env)  # type: ignore[arg-type]
         if item.optional_vars is not None:
@@ -3479,6 +3585,8 @@ class Interpreter:
             return namespace
         if name == "enum.auto" and not args and not kwargs:
             return _ENUM_AUTO
+        if name in ("collections.namedtuple", "typing.NamedTuple") and args and isinstance(args[0], str):
+            return self.named_tuple_class(name, args, kwargs, node, env)
         if name == "itertools.product":
             return self.product(args, kwargs, node)
         if name == "itertools.chain" and not kwargs:  # one iterator over each iterable's items in turn
@@ -3898,7 +4006,7 @@ _CASTS = {"int": "int32", "long": "int64", "short": "int16", "float": "float32",
 # torch.<name>(t, ...) and t.<name>(...) (but einsum): Interpreter.shape_function.
 _SHAPE_FUNCTIONS = frozenset({"split", "chunk", "unbind", "outer", "kron", "tile", "repeat_interleave", "tril",
                               "triu", "einsum"})
-_SHAPE_METHOD_FUNCTIONS = frozenset({"flatten", "transpose", "unsqueeze", "reshape", "t"})  # torch.f(t, ...) is t.f(...)
+_SHAPE_METHOD_FUNCTIONS = frozenset({"flatten", "transpose", "unsqueeze", "squeeze", "reshape", "t"})  # torch.f(t, ...) is t.f(...)
 _TORCH_VALUE_FUNCTIONS = tensor_values.UNARY_FUNCTIONS | {"unique", "diff", "max", "min", "sum", "cumsum"}
 _VALUE_METHODS = _TORCH_VALUE_FUNCTIONS | frozenset(_CASTS) | {"to", "flip"}
 
@@ -4894,6 +5002,17 @@ def _same_tree(a: Any, b: Any) -> bool:
     return a == b
 
 
+def _container_override(obj: Inst, name: str) -> FuncV | None:
+    """A torch container subclass's own ``__setitem__`` / ``__getitem__`` / ``__iter__`` (the
+    analyser's container operations stand for torch's, not for the code's)."""
+    if obj.kind not in _CONTAINER_KINDS or type(obj.cls) is not ClassV:
+        return None
+    return _own_method(obj.cls, name)
+
+
+_CONTAINER_KINDS = frozenset({"list", "seq", "plist", "dict", "pdict"})
+
+
 def _own_method(cls: ClassV, name: str) -> FuncV | None:
     """The method of that name a class of the project defines for ``cls`` (None: object's)."""
     found = cls.find(name, None)
@@ -4914,6 +5033,9 @@ _BUILTIN_BASE_TYPES: dict[str, type] = {
     "collections.OrderedDict": dict, "typing.OrderedDict": dict, "OrderedDict": dict, "typing.Dict": dict,
     "collections.defaultdict": dict, "collections.Counter": dict, "typing.NamedTuple": tuple, "NamedTuple": tuple,
     "typing.List": list, "typing.Tuple": tuple, "enum.IntEnum": int, "enum.IntFlag": int, "enum.StrEnum": str}
+
+
+_NAMED_TUPLE_MEMBERS = frozenset({"_replace", "_asdict", "_fields", "count", "index"})
 
 
 def _is_named_tuple(cls: ClassV) -> bool:
@@ -5083,6 +5205,31 @@ def _torch_container_base(cls: ClassV) -> str | None:
 # numpy and einops as the installed packages they nearly always are beside it.
 _ALWAYS_IMPORTABLE = frozenset({"torch", "numpy", "einops", "__future__"})
 _IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
+
+
+def _mangle_private_names(node: ast.FunctionDef | ast.AsyncFunctionDef, body: list[ast.stmt], owner: ClassV) -> None:
+    """Python's private names in a method written in a class: ``self.__w`` in ``class Base`` is
+    ``self._Base__w`` (a subclass's ``self.__w`` is another attribute, and ``self.__make()`` in
+    Base always calls Base's). Done to the syntax tree once, as Python's compiler does; nested
+    classes are theirs to mangle."""
+    node.lsp_count_mangled = True  # type: ignore[attr-defined]
+    prefix = "_" + owner.node.name.lstrip("_")
+    if prefix == "_" or not any(stmt is node for stmt in owner.node.body):
+        return  # a class named only of underscores; a function defined elsewhere and put in the class
+    stack: list[ast.AST] = list(body)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ast.ClassDef):
+            continue
+        if isinstance(n, ast.Attribute) and _private(n.attr):
+            n.attr = prefix + n.attr
+        elif isinstance(n, ast.Name) and _private(n.id):
+            n.id = prefix + n.id
+        stack.extend(ast.iter_child_nodes(n))
+
+
+def _private(name: str) -> bool:
+    return name.startswith("__") and not name.endswith("__")
 
 
 def _decorator_head(dec: ast.expr) -> ast.expr:
@@ -5517,6 +5664,8 @@ def _class_attribute(cls: ClassV, name: str) -> Any:
     if name == "__module__":
         scope = cls.env.module if cls.env is not None else None
         return scope.dotted_name if scope is not None else Unknown(f"`{cls.name}.__module__` is not known")
+    if name == "_fields" and _is_named_tuple(cls):
+        return tuple(cls.fields)
     return _MISSING
 
 

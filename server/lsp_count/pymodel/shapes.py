@@ -358,3 +358,14 @@ def einsum_shape(equation: Any, operands: list[tuple[Any, ...]]) -> tuple[Any, .
     if any(c not in sizes for c in output):
         raise ShapeError(f"an output subscript of `{equation}` is in no operand")
     return tuple(sizes[c] for c in output)
+
+
+def squeeze_shape(shape: tuple[Any, ...], dims: tuple[Any, ...]) -> tuple[Any, ...] | None:
+    """``squeeze()``: the sizes of 1 dropped; ``squeeze(d)`` / ``squeeze((d, e))``: those, where 1.
+    None where a size that could be 1 is a formula."""
+    if len(dims) == 1 and isinstance(dims[0], (tuple, list)):
+        dims = tuple(dims[0])
+    picked = range(len(shape)) if not dims else {_dim(d, max(len(shape), 1), "dim") for d in dims}
+    if any(type(shape[i]) is not int for i in picked if i < len(shape)):
+        return None
+    return tuple(s for i, s in enumerate(shape) if not (i in picked and s == 1))
