@@ -969,7 +969,7 @@ class Interpreter:
         elif isinstance(target, ast.Name):
             env.vars.pop(target.id, None)
         elif isinstance(target, ast.Attribute):
-            _delete_attribute(self.ev(target.value, env), target.attr, f"del {_text(target)}")
+            _delete_attribute(self.ev(target.value, env), self.private_name(target.attr, env), f"del {_text(target)}")
         elif isinstance(target, ast.Subscript):
             self.delete_item(self.ev(target.value, env), self.ev(target.slice, env), target)
         else:
@@ -1368,7 +1368,7 @@ class Interpreter:
         if isinstance(target, ast.Name):
             env.vars[target.id] = value
         elif isinstance(target, ast.Attribute):
-            self.set_attr(self.ev(target.value, env), target.attr, value, target)
+            self.set_attr(self.ev(target.value, env), self.private_name(target.attr, env), value, target)
         elif isinstance(target, ast.Subscript):
             self.set_item(self.ev(target.value, env), self.ev(target.slice, env), value, target)
         elif isinstance(target, ast.Tuple | ast.List):
@@ -1545,6 +1545,18 @@ class Interpreter:
             env.vars[bound] = lazy if env is scope.env else self.read_lazy(lazy)  # module level: read when used
 
     # --- definitions -----------------------------------------------------------------------
+
+    def private_name(self, name: str, env: Env) -> str:
+        """``self.__w`` in a method of ``class Parent`` is ``self._Parent__w`` (Python's private names:
+        a subclass's ``__w`` is another attribute, a base's ``self.__make()`` calls the base's own)."""
+        if name[:2] != "__" or name[-2:] == "__":
+            return name
+        try:
+            owner = env.lookup("__class__")  # the class the running method is written in
+        except KeyError:
+            return name
+        prefix = owner.node.name.lstrip("_") if type(owner) is ClassV else ""
+        return f"_{prefix}{name}" if prefix else name
 
     def make_function(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda, env: Env,
                       defaults_env: Env | None = None) -> FuncV:
@@ -1787,7 +1799,10 @@ class Interpreter:
                 scope = scope.parent
             return self.lookup(name, env, e)
         if t is _Attribute:
-            return self.get_attr(self.ev(e.value, env), e.attr, e)  # type: ignore[attr-defined]
+            attr = e.attr  # type: ignore[attr-defined]
+            if attr[:2] == "__" and attr[-2:] != "__":
+                attr = self.private_name(attr, env)
+            return self.get_attr(self.ev(e.value, env), attr, e)  # type: ignore[attr-defined]
         if t is _Call:
             return self.ev_call(e, env)  # type: ignore[arg-type]
         if t is _Compare:  # `key in ...`, `x is not None`: transformers' config hooks, every attribute read
@@ -1804,7 +1819,7 @@ class Interpreter:
         if isinstance(e, ast.Name):
             return self.lookup(e.id, env, e)
         if isinstance(e, ast.Attribute):
-            return self.get_attr(self.ev(e.value, env), e.attr, e)
+            return self.get_attr(self.ev(e.value, env), self.private_name(e.attr, env), e)
         if isinstance(e, ast.Call):
             return self.ev_call(e, env)
         if isinstance(e, ast.BinOp):
@@ -2646,7 +2661,7 @@ class Interpreter:
                 return found
         if type(func) is _Attribute:  # as ev evaluates it, with the receiver kept
             receiver = self.ev(func.value, env)
-            fn = self.get_attr(receiver, func.attr, func)
+            fn = self.get_attr(receiver, self.private_name(func.attr, env), func)
         else:
             receiver = None
             fn = self.ev(func, env)
@@ -3000,8 +3015,6 @@ class Interpreter:
             if type(fn.node) is ast.Lambda:
                 return self.ev(fn.node.body, local)
             body = fn.node.body if getattr(fn.node, "deferred", None) is None else self.deferred_body(fn)
-            if fn.owner is not None and not getattr(fn.node, "lsp_count_mangled", False):
-                _mangle_private_names(fn.node, body, fn.owner)
             if fn.env.module.may_yield and _is_generator(fn.node, body):
                 if yield_hook is not None:
                     self.run_generator(body, local, yield_hook)
@@ -5205,27 +5218,6 @@ def _torch_container_base(cls: ClassV) -> str | None:
 # numpy and einops as the installed packages they nearly always are beside it.
 _ALWAYS_IMPORTABLE = frozenset({"torch", "numpy", "einops", "__future__"})
 _IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
-
-
-def _mangle_private_names(node: ast.FunctionDef | ast.AsyncFunctionDef, body: list[ast.stmt], owner: ClassV) -> None:
-    """Python's private names in a method written in a class: ``self.__w`` in ``class Base`` is
-    ``self._Base__w`` (a subclass's ``self.__w`` is another attribute, and ``self.__make()`` in
-    Base always calls Base's). Done to the syntax tree once, as Python's compiler does; nested
-    classes are theirs to mangle."""
-    node.lsp_count_mangled = True  # type: ignore[attr-defined]
-    prefix = "_" + owner.node.name.lstrip("_")
-    if prefix == "_" or not any(stmt is node for stmt in owner.node.body):
-        return  # a class named only of underscores; a function defined elsewhere and put in the class
-    stack: list[ast.AST] = list(body)
-    while stack:
-        n = stack.pop()
-        if isinstance(n, ast.ClassDef):
-            continue
-        if isinstance(n, ast.Attribute) and _private(n.attr):
-            n.attr = prefix + n.attr
-        elif isinstance(n, ast.Name) and _private(n.id):
-            n.id = prefix + n.id
-        stack.extend(ast.iter_child_nodes(n))
 
 
 def _private(name: str) -> bool:
