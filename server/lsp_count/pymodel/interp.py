@@ -18,6 +18,7 @@ import collections
 import dataclasses
 import functools
 import itertools
+import json
 import keyword
 import math
 import operator
@@ -2305,6 +2306,9 @@ class Interpreter:
             if name == "__module__":
                 return obj.env.module.env.vars.get("__name__", obj.env.module.dotted_name)
             return obj.name
+        if type(obj) is BuiltinV and obj.name in _PY_TYPES and obj is _BUILTINS.get(obj.name) and \
+                name in _TYPE_CONSTRUCTORS:
+            return BuiltinV(name, getattr(_PY_TYPES[obj.name], name))  # `dict.fromkeys(names, 4)`
         if isinstance(obj, BoundV | FuncV | BuiltinV):
             return Unknown(f"`{_text(node)}` is not followed")
         if obj is None:
@@ -2530,6 +2534,8 @@ class Interpreter:
                 return method
         if name in _NAMED_TUPLE_MEMBERS and type(obj.cls) is ClassV and _is_named_tuple(obj.cls):
             return self.named_tuple_member(obj, name, node)
+        if obj.is_module and name == "training":
+            return True  # nn.Module.__init__ sets it; train() / eval() set it on every submodule (_set_training)
         if obj.is_module and name in ("weight", "bias") and (isinstance(obj.cls, str) or obj.layer_args is not None):
             return None  # torch layers register a missing bias as None
         if name == "__class__":
@@ -3596,6 +3602,15 @@ class Interpreter:
             namespace = Inst(last, "object", False)  # an object with these attributes, as Python makes it
             namespace.attrs.update(kwargs)
             return namespace
+        if name == "json.loads" and len(args) == 1 and not kwargs and isinstance(args[0], str) and len(args[0]) < 1_000_000:
+            try:
+                return json.loads(args[0])  # a config written as a JSON string: Python's own values
+            except ValueError as exc:
+                raise _Raised(f"`{_text(node)}` raises JSONDecodeError: {exc}", ExtV("ValueError"))
+        if name == "operator.itemgetter" and args and not kwargs:
+            keys, at = list(args), node
+            return BuiltinV("itemgetter", lambda obj: self.get_item(obj, keys[0], at) if len(keys) == 1 else
+                            tuple(self.get_item(obj, k, at) for k in keys))
         if name == "enum.auto" and not args and not kwargs:
             return _ENUM_AUTO
         if name in ("collections.namedtuple", "typing.NamedTuple") and args and isinstance(args[0], str):
@@ -4784,7 +4799,8 @@ def _module_method(interp: Interpreter, obj: Inst, name: str) -> Any:
         "get_parameter": get_parameter,
         "get_buffer": lambda target: get_parameter(target, TensorV, "buffer"),
         "requires_grad_": lambda flag=True: _set_grad(obj, flag),
-        "apply": _ModuleApply(obj), "to": lambda *a, **k: obj, "eval": lambda: obj, "train": lambda mode=True: obj,
+        "apply": _ModuleApply(obj), "to": lambda *a, **k: obj, "eval": lambda: _set_training(obj, False),
+        "train": lambda mode=True: _set_training(obj, mode),
         "half": lambda: obj, "float": lambda: obj, "bfloat16": lambda: obj, "cuda": lambda *a: obj, "cpu": lambda: obj,
         "zero_grad": lambda *a, **k: None, "reset_parameters": lambda: None, "_init_weights": lambda *a: None,
         # Hooks run at forward, backward or state-dict time, never on the parameters the build made.
@@ -5241,6 +5257,25 @@ def _plain_key(args: list[Any], kwargs: dict[str, Any]) -> Any:
         if type(v) not in _KEY_TYPES and not (type(v) is tuple and all(type(x) in _KEY_TYPES for x in v)):
             return None
     return key
+
+
+# The classmethods of Python's types that make a value (`dict.fromkeys`, `int.from_bytes`).
+_TYPE_CONSTRUCTORS = frozenset({"fromkeys", "from_bytes", "fromhex", "maketrans"})
+
+
+def _set_training(module: Inst, mode: Any) -> Inst:
+    """``module.train(mode)`` / ``eval()``: the flag on the module and every submodule, as torch sets it."""
+    if is_unknownish(mode):
+        raise Unresolved(f"train(mode) with a mode that depends on {why_of(mode)}")
+    stack, seen = [module], set()
+    while stack:
+        m = stack.pop()
+        if id(m) in seen:
+            continue
+        seen.add(id(m))
+        m.attrs["training"] = bool(mode)
+        stack.extend(v for v in m.attrs.values() if type(v) is Inst and v.is_module)
+    return module
 
 
 def _reset_module(inst: Inst) -> None:
