@@ -24,7 +24,7 @@ from lsp_count.pymodel.interp import (FUNCTION_STEPS, Ctx, FuncV, Interpreter, L
                                       params_of, signature_function)
 from lsp_count.pymodel.loader import body_of
 from lsp_count.pymodel.reuse import LineMap, PythonMemo, ReusePlan, parse_blocks, remember_blocks, split_blocks
-from lsp_count.pymodel.syntax import parse
+from lsp_count.pymodel.syntax import child_blocks, parse
 from lsp_count.pymodel.values import ClassV, ExtV, Inst, Param, Sym, Unknown, Unresolved, render, why_of
 
 MAX_PARAMETERS = 10**15  # a thousand times the largest models; more is a mistake in the code
@@ -754,10 +754,7 @@ def _guarded_classes(body: list[ast.stmt]) -> list[ast.ClassDef]:
     found: list[ast.ClassDef] = []
     stack = [s for s in body if isinstance(s, _GUARDING_STATEMENTS)]
     while stack:
-        stmt = stack.pop()
-        blocks = [getattr(stmt, name, []) for name in ("body", "orelse", "finalbody")]
-        blocks.extend(handler.body for handler in getattr(stmt, "handlers", []))
-        for block in blocks:
+        for block in child_blocks(stack.pop()):
             for inner in block:
                 if isinstance(inner, ast.ClassDef):
                     found.append(inner)

@@ -36,7 +36,7 @@ from lsp_count.pymodel.layers import (FINFO, FUNCTIONAL_NAMES, IINFO, LAYER_ATTR
 from lsp_count.pymodel import shapes
 from lsp_count.pymodel import tensor_values
 from lsp_count.pymodel.reparam import reparametrization, reparametrize
-from lsp_count.pymodel.syntax import documentation_decorator, may_import_project, parse
+from lsp_count.pymodel.syntax import child_blocks, documentation_decorator, may_import_project, parse
 from lsp_count.pymodel.values import (BoundV, ClassV, DeviceV, ExtV, FieldV, Inst, ModV, Param, PartialV, RangeV,
                                       SuperV, Sym, TensorV, Unknown, Unresolved, is_unknownish, next_serial, render, sym_add,
                                       sym_mul, sym_opaque, why_of)
@@ -445,9 +445,9 @@ class Ctx:
         # analysed file). The analysis takes each as unset (what it counts must not depend on the shell
         # it runs in); notes say so.
         self.environment: list[tuple[str, str, str, Span | None]] = []
-        # The imports that fail where they run (Interpreter.optional_imports), by id of their statement,
-        # and each one that failed (said or not: see Interpreter.failed_import).
-        self.failing_imports: set[int] = set()
+        # The imports that fail where they run (Interpreter.optional_imports): the package each names,
+        # by id of its statement; and each one that failed (said or not: see Interpreter.failed_import).
+        self.failing_imports: dict[int, str] = {}
         self.failed_imports: list[tuple[str, str, str, Span | None]] = []
         # > 0 while a file runs its top level (the analysed one, or a project file it imports): what a
         # library's code reads then (its logging verbosity, a CI flag) configures the library, so only
@@ -570,14 +570,9 @@ def _clone(v: Any, memo: dict[int, Any], since: int = -1) -> Any:
         return memo[vid]
     t = type(v)
     if (t is Inst or t is Param) and v.serial < since:
-        return v  # made before the build: what a second build would hold too
+        return v  # made before the build: what a second build would hold too (no value class has subclasses)
     if t is Inst or (t is not Param and t is not list and t is not dict and isinstance(v, Inst)):
-        if v.serial < since:
-            return v
-        out: Any = Inst(v.cls, v.kind, v.is_module, v.origin)
-        out.layer_args = v.layer_args
-        out.buffers = v.buffers  # never changed in place (_add_buffer, _drop_buffer): shared
-        out.unfollowed = v.unfollowed
+        out: Any = _empty_copy(v)
         memo[vid] = out
         attrs = out.attrs
         for k, x in v.attrs.items():
@@ -586,8 +581,6 @@ def _clone(v: Any, memo: dict[int, Any], since: int = -1) -> Any:
                                                   isinstance(x, (Param, Inst, list, dict))) else x
         return out
     if t is Param or isinstance(v, Param):
-        if v.serial < since:
-            return v
         out = Param(v.shape, v.kind, v.requires_grad, v.origin, v.floating)
     elif isinstance(v, list):
         out = [clone(x, memo, since) for x in v]
@@ -599,13 +592,21 @@ def _clone(v: Any, memo: dict[int, Any], since: int = -1) -> Any:
     return out
 
 
+def _empty_copy(v: Inst) -> Inst:
+    """A new instance like ``v`` with no attributes yet (clone and copy.copy fill them)."""
+    out = Inst(v.cls, v.kind, v.is_module, v.origin)
+    out.layer_args = v.layer_args
+    out.buffers = v.buffers  # never changed in place (_add_buffer, _drop_buffer): shared
+    out.unfollowed = v.unfollowed
+    return out
+
+
 def _shallow_copy(v: Any) -> Any:
     """copy.copy: a module's copy holds the same parameters and submodules (torch's copy shares its
     ``_parameters`` and ``_modules``: they are counted once); a list or dict, the same items."""
     t = type(v)
     if t is Inst or (t is not Param and isinstance(v, Inst)):
-        out = Inst(v.cls, v.kind, v.is_module, v.origin)
-        out.layer_args, out.buffers, out.unfollowed = v.layer_args, v.buffers, v.unfollowed
+        out = _empty_copy(v)
         out.attrs.update(v.attrs)
         return out
     if t is list or t is dict or t is set:
@@ -1084,7 +1085,7 @@ class Interpreter:
             raise
         finally:
             for key in optional:
-                self.ctx.failing_imports.discard(key)
+                self.ctx.failing_imports.pop(key, None)
         self.exec_block(s.finalbody, env)
 
     def named_tuple_member(self, obj: Inst, name: str, node: ast.AST) -> Any:
@@ -1106,7 +1107,7 @@ class Interpreter:
             return BuiltinV(name, replace)
         return BuiltinV(name, getattr(_named_tuple_items(obj), name))
 
-    def named_tuple_class(self, maker: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST, env: Env) -> ClassV:
+    def named_tuple_class(self, args: list[Any], kwargs: dict[str, Any], node: ast.AST, env: Env) -> ClassV:
         """``namedtuple("Cfg", "dim depth", defaults=(2,))`` / ``NamedTuple("Cfg", [("dim", int)])``:
         the class the class statement ``class Cfg(NamedTuple)`` would make, with those fields."""
         typename = args[0]
@@ -1239,15 +1240,16 @@ class Interpreter:
             return False  # a str is not a sequence to match
         raise Unresolved(f"the `match` pattern `{_text(pattern)}` on {where} is not followed")
 
-    def optional_imports(self, s: ast.Try, env: Env) -> list[int]:
+    def optional_imports(self, s: ast.Try, env: Env) -> dict[int, str]:
         """The imports of ``try: import xformers`` / ``except ImportError:`` (by id of their
         statement) that fail when they run, as on a machine without the package: which path runs
         depends on what the machine has installed, and the analysis takes the one that needs
-        nothing but torch (the count says so). None where the try imports nothing but the standard
-        library, torch and the project's own files, or catches no ImportError."""
+        nothing but torch (the count says so), each with the package it names. Empty where the try
+        imports nothing but the standard library, torch and the project's own files, or catches no
+        ImportError."""
         if not any(_catches_import_error(handler) for handler in s.handlers):
-            return []
-        failing = []
+            return {}
+        failing: dict[int, str] = {}
         for stmt in s.body:
             if isinstance(stmt, ast.Import):
                 modules = [alias.name for alias in stmt.names]
@@ -1260,16 +1262,13 @@ class Interpreter:
                 if top in _ALWAYS_IMPORTABLE or top in sys.stdlib_module_names or \
                         self.find_project_module(env.module, module, 0) is not None:
                     continue
-                failing.append(id(stmt))
+                failing[id(stmt)] = top
                 break
         return failing
 
     def failed_import(self, s: ast.Import | ast.ImportFrom, env: Env) -> None:
         """An import that fails (optional_imports): noted for the count, raised as Python raises it."""
-        module = s.names[0].name if isinstance(s, ast.Import) else s.module or ""
-        top = next(m.partition(".")[0] for m in (
-            [alias.name for alias in s.names] if isinstance(s, ast.Import) else [module])
-            if m.partition(".")[0] not in _ALWAYS_IMPORTABLE and m.partition(".")[0] not in sys.stdlib_module_names)
+        top = self.ctx.failing_imports[id(s)]
         scope = env.module
         entry = ("package", top, scope.where(s.lineno), scope.span_of(s) if scope.is_main and scope.span_of else None)
         self.ctx.failed_imports.append(entry)
@@ -1340,7 +1339,7 @@ class Interpreter:
             if type(x) is not Inst or type(x.cls) is not ClassV or x.is_module or x.cls.enum_members is not None:
                 continue
             cls = x.cls
-            eq = next((c.namespace["__eq__"] for c in cls.mro() if "__eq__" in c.namespace), None)
+            eq = cls.find("__eq__", None)
             if eq is not None:
                 if not isinstance(eq, FuncV):
                     raise Unresolved(f"`{_text(node)}`: `{cls.name}.__eq__` is not followed")
@@ -1417,11 +1416,8 @@ class Interpreter:
             self.object_setattr(obj, name, value, node)
             return
         if isinstance(obj, ClassV):
-            old = obj.namespace.get(name, _MISSING)
+            self.state_written(_rebinds(obj.namespace.get(name, _MISSING), value))  # `Config.hidden = 14`
             obj.namespace[name] = value
-            self.ctx.state_writes += 1
-            if old is not _MISSING and old is not value and not _same_value(old, value):
-                self.ctx.state_version += 1  # `Config.hidden = 14`: a build that read 10 is stale
             return
         if isinstance(obj, ModV) and isinstance(obj.names, dict):
             obj.names[name] = value  # a global of a project module (timm's register_model sets `__all__`)
@@ -1491,10 +1487,8 @@ class Interpreter:
             if is_unknownish(key):
                 raise Unresolved(f"`{_text(node)}`: the key depends on {why_of(key)}")
             if id(obj) in self.ctx.state_containers:  # `TABLE[name] = layer`: state a later build reads
-                self.ctx.state_writes += 1
-                old = obj.get(key, _MISSING) if type(obj) is dict and _hashable(key) else _MISSING
-                if type(obj) is not dict or (old is not _MISSING and old is not value and not _same_value(old, value)):
-                    self.ctx.state_version += 1
+                self.state_written(type(obj) is not dict or _rebinds(obj.get(key, _MISSING) if _hashable(key)
+                                                                     else _MISSING, value))
             try:
                 obj[key] = value
             except (IndexError, TypeError, KeyError) as exc:
@@ -1680,7 +1674,7 @@ class Interpreter:
                 fields.extend(f for f in b.fields if f not in fields)
                 keyword_fields.update(b.keyword_fields)
                 uninit_fields.update(b.uninit_fields)
-        keyword_only = _dataclass_keyword_only(node)  # @dataclass(kw_only=True); from `_: KW_ONLY` on
+        keyword_only = bool(_dataclass_option(node, "kw_only", False))  # @dataclass(kw_only=True); from `_: KW_ONLY` on
         for stmt in node.body:
             try:
                 if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
@@ -2765,8 +2759,7 @@ class Interpreter:
                 return value
             if fn.name in _MUTATING_METHODS and type(fn.fn) is _BUILTIN_METHOD and \
                     id(fn.fn.__self__) in ctx.state_containers:  # `REGISTRY.append(cls)`, `CACHE.update(...)`
-                ctx.state_writes += 1
-                ctx.state_version += 1
+                self.state_written(True)
             key = kwargs.get("key")
             if key is not None and type(key) in _CODE_CALLABLES:
                 # sorted/min/max/list.sort(key=lambda w: -w): Python calls the key, so the analyser does.
@@ -3053,6 +3046,14 @@ class Interpreter:
                 if declared:
                     self.write_declared(declared, local, fn.env)
 
+    def state_written(self, changed: bool) -> None:
+        """A write to state that outlives a call (a global, a class attribute, what they hold): the
+        build making it is not kept for reuse (Ctx.state_writes); ``changed``, a value a build may
+        have read is another now, and no build kept before is reused (Ctx.state_version)."""
+        self.ctx.state_writes += 1
+        if changed:
+            self.ctx.state_version += 1
+
     def write_declared(self, declared: tuple[tuple[str, bool], ...], local: Env, outer: Env) -> None:
         """A call's writes to the names its function declares ``global`` / ``nonlocal``, made where
         they live once it returns (until then, reads in the call see its own writes)."""
@@ -3062,11 +3063,8 @@ class Interpreter:
             value = local.vars.pop(name)
             if is_global:
                 names = outer.module.env.vars
-                old = names.get(name, _MISSING)
+                self.state_written(_rebinds(names.get(name, _MISSING), value))
                 names[name] = value
-                self.ctx.state_writes += 1
-                if old is not _MISSING and old is not value and not _same_value(old, value):
-                    self.ctx.state_version += 1
                 continue
             env: Env | None = outer
             while env is not None and name not in env.vars:
@@ -3614,7 +3612,7 @@ class Interpreter:
         if name == "enum.auto" and not args and not kwargs:
             return _ENUM_AUTO
         if name in ("collections.namedtuple", "typing.NamedTuple") and args and isinstance(args[0], str):
-            return self.named_tuple_class(name, args, kwargs, node, env)
+            return self.named_tuple_class(args, kwargs, node, env)
         if name == "itertools.product":
             return self.product(args, kwargs, node)
         if name == "itertools.chain" and not kwargs:  # one iterator over each iterable's items in turn
@@ -4499,7 +4497,7 @@ def _set_of(items: list[Any], node: ast.AST) -> Any:
         return unknown or Unknown(f"`{_text(node)}` holds unresolved values")
     equal = next((x for x in items if type(x) is Inst and type(x.cls) is ClassV and not x.is_module and (
         x.cls.is_dataclass or (x.cls.enum_members is not None and x.cls.enum_mixin is not None) or
-        any("__eq__" in c.namespace or "__hash__" in c.namespace for c in x.cls.mro()))), None)
+        x.cls.find("__eq__", None) is not None or x.cls.find("__hash__", None) is not None)), None)
     if equal is not None:  # which items are equal is the class's own answer
         return Unknown(f"`{_text(node)}` holds `{equal.cls.name}` objects, whose equality the analyser does "
                        f"not follow in a set")
@@ -5278,6 +5276,12 @@ def _set_training(module: Inst, mode: Any) -> Inst:
     return module
 
 
+def _rebinds(old: Any, value: Any) -> bool:
+    """Whether setting ``value`` where ``old`` was changes what a reader sees (setting a name for
+    the first time does not: no build read it before; _MISSING is "not set")."""
+    return old is not _MISSING and old is not value and not _same_value(old, value)
+
+
 def _reset_module(inst: Inst) -> None:
     """nn.Module.__init__ on a module: torch starts its parameters, buffers and submodules afresh
     (run a second time, it drops those set before); its other attributes stay."""
@@ -5290,19 +5294,21 @@ def _reset_module(inst: Inst) -> None:
     inst.buffers = None
 
 
+def _dataclass_option(node: ast.ClassDef, option: str, default: bool) -> bool | None:
+    """An option of the ``@dataclass(...)`` on a class statement (``eq``, ``kw_only``), a constant
+    or its default; None where the class has no dataclass decorator."""
+    for decorator in node.decorator_list:
+        if _dotted(decorator.func if isinstance(decorator, ast.Call) else decorator).endswith("dataclass"):
+            keywords = decorator.keywords if isinstance(decorator, ast.Call) else []
+            given = next((k.value for k in keywords if k.arg == option and isinstance(k.value, ast.Constant)), None)
+            return bool(given.value) if given is not None else default
+    return None
+
+
 def _dataclass_compares(cls: ClassV) -> bool:
     """Whether the dataclass decorator gave ``cls`` (or the dataclass it derives from) its
     ``__eq__`` (``eq=True``, the default)."""
-    for c in cls.mro():
-        for decorator in c.node.decorator_list:
-            if isinstance(decorator, ast.Call) and _dotted(decorator.func).endswith("dataclass"):
-                for keyword in decorator.keywords:
-                    if keyword.arg == "eq" and isinstance(keyword.value, ast.Constant):
-                        return bool(keyword.value.value)
-                return True
-            if _dotted(decorator).endswith("dataclass"):
-                return True
-    return False
+    return next((eq for c in cls.mro() if (eq := _dataclass_option(c.node, "eq", True)) is not None), False)
 
 
 def _custom_construction(cls: ClassV, node: ast.ClassDef, env: Env) -> str:
@@ -5316,14 +5322,12 @@ def _custom_construction(cls: ClassV, node: ast.ClassDef, env: Env) -> str:
     if owner is not None:
         return f"`{owner.name}.__new__`"
     for keyword in node.keywords:
-        if keyword.arg == "metaclass":
-            meta = env.vars.get(keyword.value.id) if isinstance(keyword.value, ast.Name) else None
-            if meta is None and isinstance(keyword.value, ast.Name):
-                try:
-                    meta = env.lookup(keyword.value.id)
-                except KeyError:
-                    meta = None
-            if type(meta) is ClassV and any("__call__" in c.namespace for c in meta.mro()):
+        if keyword.arg == "metaclass" and isinstance(keyword.value, ast.Name):
+            try:
+                meta = env.lookup(keyword.value.id)
+            except KeyError:
+                continue
+            if type(meta) is ClassV and meta.find("__call__", None) is not None:
                 return f"the metaclass `{meta.name}`'s `__call__`"
     return ""
 
@@ -5338,21 +5342,9 @@ def _declared_names(node: ast.AST) -> tuple[tuple[str, bool], ...]:
         if isinstance(stmt, ast.Global | ast.Nonlocal):
             out.extend((name, isinstance(stmt, ast.Global)) for name in stmt.names)
         elif not isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            for field in ("body", "orelse", "finalbody", "handlers"):
-                stack.extend(getattr(stmt, field, ()))
-            if isinstance(stmt, ast.Match):
-                stack.extend(case for case in stmt.cases)
+            for block in child_blocks(stmt):
+                stack.extend(block)
     return tuple(out)
-
-
-def _dataclass_keyword_only(node: ast.ClassDef) -> bool:
-    """``@dataclass(kw_only=True)`` on the class statement."""
-    for decorator in node.decorator_list:
-        if isinstance(decorator, ast.Call) and _dotted(decorator.func).endswith("dataclass"):
-            for keyword in decorator.keywords:
-                if keyword.arg == "kw_only" and isinstance(keyword.value, ast.Constant):
-                    return bool(keyword.value.value)
-    return False
 
 
 def _catches_import_error(handler: ast.ExceptHandler) -> bool:

@@ -49,3 +49,12 @@ def documentation_decorator(decorator: ast.expr) -> bool:
     head = decorator.func if isinstance(decorator, ast.Call) else decorator
     name = head.attr if isinstance(head, ast.Attribute) else head.id if isinstance(head, ast.Name) else ""
     return name in DOCUMENTATION_DECORATORS
+
+
+def child_blocks(stmt: ast.stmt) -> list[list[ast.stmt]]:
+    """The statement lists a compound statement holds: its body, ``else``, ``finally``, each
+    ``except`` handler's and each ``case``'s (none for a simple statement)."""
+    blocks = [getattr(stmt, name) for name in ("body", "orelse", "finalbody") if getattr(stmt, name, None)]
+    blocks.extend(handler.body for handler in getattr(stmt, "handlers", ()))
+    blocks.extend(case.body for case in getattr(stmt, "cases", ()))
+    return blocks
