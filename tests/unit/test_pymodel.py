@@ -50,6 +50,33 @@ def test_formula_in_unresolved_names() -> None:
     assert report.problems[0].severity == "warning" and report.problems[0].span.start == Position(2, 6)
 
 
+def test_grouped_conv_formula_in_unresolved_names() -> None:
+    # A depthwise conv's channels per group is `dim // dim`: 1, so the formula stays a polynomial;
+    # channels per group that no polynomial gives (`dim // heads`) become one name of their own.
+    # Both were "channels per group cannot be resolved" with no formula and no argument named.
+    report = run("""
+        import torch.nn as nn
+        class Depthwise(nn.Module):
+            def __init__(self, dim):
+                super().__init__()
+                self.dw = nn.Conv2d(dim, dim, 3, groups=dim)
+                self.up = nn.Conv1d(4 * dim, 4 * dim, 5, groups=4, bias=False)
+                self.back = nn.ConvTranspose2d(dim, dim * 2, 2, groups=dim)
+                self.split = dim * 6 // 3
+                self.fc = nn.Linear(self.split // dim, 1, bias=False)
+        class Grouped(nn.Module):
+            def __init__(self, dim, heads):
+                super().__init__()
+                self.c = nn.Conv1d(dim, 2 * dim, 3, groups=heads)
+    """)
+    messages = lc101(report)
+    # 9·dim + dim (dw) + 20·dim² (up) + 8·dim + 2·dim (back) + 2 (fc: (2·dim) // dim inputs)
+    assert messages["Depthwise"].endswith("the constructor argument `dim` with no default; "
+                                          "parameters = 20·dim² + 20·dim + 2")
+    assert messages["Grouped"].endswith("the constructor argument `dim` with no default; the constructor argument "
+                                        "`heads` with no default; parameters = 6·dim·(dim/heads) + 2·dim")
+
+
 def test_config_attribute_formula() -> None:
     report = run("""
         import torch.nn as nn

@@ -39,7 +39,7 @@ from lsp_count.pymodel.reparam import reparametrization, reparametrize
 from lsp_count.pymodel.syntax import child_blocks, documentation_decorator, may_import_project, parse
 from lsp_count.pymodel.values import (BoundV, ClassV, DeviceV, ExtV, FieldV, Inst, ModV, Param, PartialV, RangeV,
                                       SuperV, Sym, TensorV, Unknown, Unresolved, is_unknownish, next_serial, render, sym_add,
-                                      sym_mul, sym_opaque, why_of)
+                                      sym_divide_exact, sym_mul, sym_opaque, why_of)
 
 MAX_ITERATIONS = 10_000      # one loop; more is not a model definition the analyser should follow
 MAX_STEPS = 60_000  # statements + calls for one class, configs included (the most any of 2,572 real classes took: 13,236)
@@ -2580,6 +2580,10 @@ class Interpreter:
                 return sym_add(a, b, -1)
             if numeric and op is ast.Mult:
                 return sym_mul(a, b)
+            if numeric and op is ast.FloorDiv:
+                quotient = sym_divide_exact(a, b)  # `(4 * dim) // 4`, `dim // dim`: still a polynomial
+                if quotient is not None:
+                    return quotient
             if numeric and op is ast.Pow and isinstance(b, int) and 0 <= b <= 8:
                 out: Any = 1
                 for _ in range(b):

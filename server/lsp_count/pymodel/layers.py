@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from lsp_count.core.source import Span
-from lsp_count.pymodel.values import Inst, Param, Sym, TensorV, Unknown, Unresolved, sym_add, sym_mul
+from lsp_count.pymodel.values import (Inst, Param, Sym, TensorV, Unknown, Unresolved, render, sym_add,
+                                      sym_divide_exact, sym_mul, sym_opaque)
 
 REQUIRED = object()
 
@@ -114,9 +115,12 @@ def _conv(dims: int, transposed: bool) -> Builder:
                     raise Unresolved(f"{what} ({c}) is not divisible by groups ({groups}); torch would raise")
         first, second = (cin, cout) if transposed else (cout, cin)
         if groups != 1:
-            if not (isinstance(groups, int) and isinstance(second, int)):
-                raise Unresolved("channels per group cannot be resolved (groups or channels unknown)")
-            second = second // groups
+            # Unresolved sizes still give a formula: a depthwise conv's `dim // dim` is 1, and
+            # channels per group that no polynomial expresses become one name of their own.
+            per_group = sym_divide_exact(second, groups)
+            if per_group is None:
+                per_group = sym_opaque(f"{render(second)}/{render(groups)}", second, groups)
+            second = per_group
         _p(inst, "weight", (first, second) + k, "conv", o)
         if truth(a["bias"], "bias"):
             _p(inst, "bias", (cout,), "bias", o)

@@ -70,7 +70,10 @@ class Sym:
                 while j < len(atoms) and atoms[j] == atoms[i]:
                     j += 1
                 power = j - i
-                names.append(atoms[i] + (str(power).translate(_SUPERSCRIPT) if power > 1 else ""))
+                name = atoms[i]
+                if (len(atoms) > 1 or abs(coef) != 1) and _operator_outside_brackets(name):
+                    name = f"({name})"  # an atom that is an expression (`dim/heads`), in a product
+                names.append(name + (str(power).translate(_SUPERSCRIPT) if power > 1 else ""))
                 i = j
             body = "·".join(names)
             if not body:
@@ -89,7 +92,21 @@ class Sym:
         return out
 
     def reasons(self) -> tuple[str, ...]:
-        return tuple(dict.fromkeys(w for _, w in self.why))
+        # An atom made of others (``dim/heads``) joined their reasons: each is said once.
+        return tuple(dict.fromkeys(part for _, w in self.why for part in w.split("; ")))
+
+
+def _operator_outside_brackets(text: str) -> bool:
+    """``dim // 8``, ``dim/heads``: yes; ``round(dim * 0.25)``, ``cfg.d_model``: no."""
+    depth = 0
+    for ch in text:
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif depth == 0 and ch in " /+-*%":
+            return True
+    return False
 
 
 Number = int | Sym
@@ -138,6 +155,45 @@ def sym_mul(a: Number, b: Number) -> Number:
             k = tuple(sorted(ka + kb))
             terms[k] = terms.get(k, 0) + ca * cb
     return _normal(terms, _merge_why(a, b))
+
+
+def sym_divide_exact(a: Number, b: Number) -> Number | None:
+    """``a // b`` where it is a polynomial for every value of the names (a depthwise conv's
+    ``dim // dim``, ``(4·dim) // 4``); None where it is not (``dim // 4``)."""
+    if type(b) is int:
+        if b == 0:
+            return None
+        if type(a) is int:
+            return a // b if a % b == 0 else None
+        if any(c % b for _, c in a.terms):
+            return None
+        return _normal({k: c // b for k, c in a.terms}, a.why)
+    if len(b.terms) == 1 and b.terms[0][1] != 0:
+        (divisor, coef), = b.terms
+        terms: dict[tuple[str, ...], int] = {}
+        for atoms, c in _as_terms(a).items():
+            if c == 0:
+                continue
+            rest = list(atoms)
+            for name in divisor:
+                if name not in rest:
+                    return None
+                rest.remove(name)
+            if c % coef:
+                return None
+            terms[tuple(rest)] = c // coef
+        return _normal(terms, _merge_why(a, b))
+    # A polynomial of several terms divides only a constant multiple of itself.
+    a_terms, b_terms = {k: c for k, c in _as_terms(a).items() if c}, dict(b.terms)
+    if not a_terms:
+        return 0
+    if a_terms.keys() != b_terms.keys():
+        return None
+    ratios = {(c, b_terms[k]) for k, c in a_terms.items()}
+    first_a, first_b = next(iter(ratios))
+    if first_a % first_b or any(c * first_b != first_a * d for c, d in ratios):
+        return None
+    return first_a // first_b
 
 
 def sym_opaque(text: str, *operands: Any) -> Sym:
