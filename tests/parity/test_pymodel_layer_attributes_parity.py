@@ -101,6 +101,16 @@ ARGUMENTS = {
                                       "nonlinearity": st.sampled_from(["tanh", "relu"])}),
     "LSTMCell": st.fixed_dictionaries({"input_size": small, "hidden_size": small, "bias": flag}),
     "GRUCell": st.fixed_dictionaries({"input_size": small, "hidden_size": small, "bias": flag}),
+    **{f"MaxPool{d}d": st.fixed_dictionaries({"kernel_size": _sizes(d), "stride": st.one_of(st.none(), _sizes(d)),
+                                              "padding": st.just(0), "dilation": _sizes(d), "return_indices": flag,
+                                              "ceil_mode": flag}) for d in (1, 2, 3)},
+    **{f"AvgPool{d}d": st.fixed_dictionaries({"kernel_size": _sizes(d), "stride": st.one_of(st.none(), _sizes(d)),
+                                              "padding": st.just(0), "ceil_mode": flag, "count_include_pad": flag,
+                                              **({"divisor_override": st.sampled_from([None, 2])} if d > 1 else {})})
+       for d in (1, 2, 3)},
+    **{f"AdaptiveAvgPool{d}d": st.fixed_dictionaries({"output_size": _sizes(d)}) for d in (1, 2, 3)},
+    **{f"AdaptiveMaxPool{d}d": st.fixed_dictionaries({"output_size": _sizes(d), "return_indices": flag})
+       for d in (1, 2, 3)},
 }
 
 

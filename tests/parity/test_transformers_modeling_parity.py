@@ -61,6 +61,10 @@ FILES = {
     # Zamba 2's tied weights given by pattern: expanded over named_parameters / named_buffers with
     # remove_duplicate=False, matched by re.compile'd patterns (D-FINE's detection model too).
     "zamba2/modeling_zamba2.py": 7,
+    # numpy's functions of numbers: the pixel decoders' `int(np.log2(stride) - np.log2(self.common_stride))`.
+    "mask2former/modeling_mask2former.py": 9, "oneformer/modeling_oneformer.py": 12,
+    # Kernels loaded where `torch.cuda.is_available()`: counted as on a machine without a GPU.
+    "mra/modeling_mra.py": 10, "yoso/modeling_yoso.py": 10, "rwkv/modeling_rwkv.py": 3,
 }
 _USED = re.compile(r"counted with `(\w+)\(\)` defaults for `(\w+)`")
 

@@ -111,3 +111,14 @@ def test_python_warnings_about_the_analysed_code_are_not_printed(tmp_path) -> No
     assert done.returncode == 0, done.stderr
     assert done.stderr == ""
     assert "Net" in done.stdout and "4" in done.stdout
+
+
+@pytest.mark.parametrize("text", ["", "import os\nx = 1\n", "class Plain:\n    pass\n"])
+def test_a_python_file_without_a_model_says_so(tmp_path, text: str) -> None:
+    # It exited 2 with nothing printed: exit 2 always comes with a located message.
+    path = tmp_path / "utils.py"
+    path.write_text(text)
+    done = subprocess.run([sys.executable, "-m", "lsp_count", str(path)], capture_output=True, text=True, timeout=30)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == (f"{path}:1:1: error: no model found: the file defines no nn.Module class (a function that "
+                           f"builds one is counted with --function NAME) [LC002]\n")

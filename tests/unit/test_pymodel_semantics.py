@@ -1849,3 +1849,138 @@ def test_a_super_call_the_analyser_does_not_follow_on_a_module_is_said() -> None
                 self.layers.grow(nn.Linear(4, 4))
     """)
     assert "`super().insert_sorted(module)`" in lc101(report)["Net"]
+
+
+def test_a_class_extending_an_installed_package_is_not_taken_for_a_plain_object() -> None:
+    # transformers' PreTrainedModel, Lightning's LightningModule, xformers' SwiGLU: the analyser
+    # reads the project's files, not installed packages. Such a class was taken for a plain
+    # object: not counted, not reported, and a module holding one counted without its parameters
+    # (Holder was 0, "exact").
+    report = run("""
+        import torch.nn as nn
+        from transformers import PretrainedConfig, PreTrainedModel
+        import pytorch_lightning as pl
+        from xformers.ops import SwiGLU
+        from pydantic import BaseModel
+
+        class MyConfig(PretrainedConfig):
+            def __init__(self, hidden=64, **kwargs):
+                super().__init__(**kwargs)
+                self.hidden = hidden
+
+        class Settings(BaseModel):
+            width: int = 4
+
+        class MyModel(PreTrainedModel):
+            def __init__(self, config):
+                super().__init__(config)
+                self.fc = nn.Linear(config.hidden, config.hidden)
+
+        class Lit(pl.LightningModule):
+            def forward(self, x):
+                return x
+
+        class Fused(SwiGLU):
+            pass
+
+        class Holder(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.f = Fused()
+
+        class WithConfigs(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.config = MyConfig()
+                self.settings = Settings()
+                self.fc = nn.Linear(self.config.hidden, 2)
+    """)
+    messages = lc101(report)
+    assert messages["MyModel"].endswith("whether it is a module is not known: it extends "
+                                        "`transformers.PreTrainedModel`, which is outside the file and torch (the "
+                                        "analyser reads the project's files, not installed packages)")
+    assert "`pytorch_lightning.LightningModule`" in messages["Lit"]
+    assert messages["Holder"].startswith("`Holder` cannot be counted exactly: `f` is a `Fused`, whose base "
+                                         "`xformers.ops.SwiGLU` is outside the file and torch")
+    # Configs (by their names or their package's) are plain objects, as before.
+    assert counts(report) == {"WithConfigs": 130}
+    assert set(messages) == {"MyModel", "Lit", "Holder"}
+
+
+def test_optional_imports_under_a_block_of_the_try_fail_as_the_plain_ones_do() -> None:
+    report = run("""
+        import torch.nn as nn
+        USE = True
+        try:
+            if USE:
+                with open("x") if False else nullcontext():
+                    from xformers.ops import SwiGLU
+        except ImportError:
+            SwiGLU = nn.Identity
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.ffn = SwiGLU()
+                self.fc = nn.Linear(2, 2)
+    """)
+    assert counts(report) == {"Net": 6}
+    assert any("optional package `xformers`" in p.message for p in report.problems if p.code == "LC106")
+
+
+@pytest.mark.parametrize("body, total", [
+    ("self.__setattr__('a', nn.Linear(2, 2))\nself.b = self.__getattr__('a')", 6),
+    ("self.seq = nn.Sequential(nn.Linear(2, 2), None, nn.Linear(2, 1))\nassert len(self.seq) == 3", 9),
+    ("self.ml = nn.ModuleList([None, nn.Linear(2, 2)])\nself.ml.append(None)", 6),
+    ("self.attn = nn.MultiheadAttention(4, 2)\nassert self.attn.bias_k is None and hasattr(self.attn, 'q_proj_weight')",
+     80),
+    ("self.c = nn.Conv2d(1, 1, 3, stride=2)\nself.fc = nn.Linear(getattr(self.c, 'stride')[0], 1)", 13),
+    ("self.p = nn.AvgPool1d(3)\nself.fc = nn.Linear(self.p.stride[0] + self.p.padding[0], 1)", 4),
+    ("self.p = nn.AdaptiveAvgPool2d((2, 3))\nself.fc = nn.Linear(self.p.output_size[1], 1)", 4),
+    ("self.fc = nn.Linear(int(np.floor(np.exp(2))), 1, bias=np.ceil(0.5) == 1.0)", 8),
+])
+def test_module_and_numpy_idioms_of_public_repositories(body: str, total: int) -> None:
+    assert counts(run(_net(body, "import numpy as np\n"))) == {"Net": total}
+
+
+def test_numpy_of_an_unresolved_size_is_a_formula() -> None:
+    report = run("""
+        import numpy as np
+        import torch.nn as nn
+        class D(nn.Module):
+            def __init__(self, z_channels, res=4):
+                super().__init__()
+                self.fc = nn.Linear(int(np.prod((1, z_channels, res))), 2)
+                self.g = nn.Linear(int(np.sqrt(z_channels)), 1, bias=False)
+    """)
+    assert lc101(report)["D"].endswith("the constructor argument `z_channels` with no default; "
+                                       "parameters = np.sqrt(z_channels) + 8·z_channels + 2")
+
+
+def test_the_analysis_counts_as_on_a_machine_without_a_gpu_and_says_so() -> None:
+    report = run(_net("if torch.cuda.is_available():\n    self.fc = nn.Linear(2, 2).cuda()\n"
+                      "else:\n    self.fc = nn.Linear(2, 3)\n", "import torch\n"))
+    assert counts(report) == {"Net": 9}
+    note, = [p.message for p in report.problems if p.code == "LC106"]
+    assert note == "`Net`: counted as on a machine without a GPU, as the code asks: `torch.cuda.is_available()` (line 6)"
+
+
+def test_a_reused_build_brings_what_it_assumed_of_the_machine() -> None:
+    # Outer's Inner comes from the build kept when Inner was counted: it was counted with no note.
+    report = run("""
+        import os
+        import torch
+        import torch.nn as nn
+        class Inner(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(2, 3 if os.environ.get("WIDE") else 2)
+                self.g = nn.Linear(2, 2) if torch.cuda.is_available() else nn.Identity()
+        class Outer(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.inner = Inner()
+    """)
+    notes = {p.message.split("`")[1]: p.message.split(": ", 1)[1] for p in report.problems if p.code == "LC106"}
+    assert notes["Outer"] == notes["Inner"] == (
+        "counted with the environment variable `WIDE` (line 8) unset; counted as on a machine without a GPU, as the "
+        "code asks: `torch.cuda.is_available()` (line 9)")

@@ -17,11 +17,11 @@ import re
 from typing import Any
 
 from lsp_count.core.params import ParamNode, ParamTree, Tensor, short_count
-from lsp_count.core.report import FileReport, ModelReport
+from lsp_count.core.report import FileReport, ModelReport, unrecognized
 from lsp_count.core.source import LineIndex, Position, Problem, Span
 from lsp_count.core.spec import MAX_DIMENSION
 from lsp_count.pymodel.interp import (FUNCTION_STEPS, Ctx, FuncV, Interpreter, LazyImport, ModuleScope, clone, count_of,
-                                      params_of, signature_function)
+                                      foreign_base, params_of, signature_function)
 from lsp_count.pymodel.loader import body_of
 from lsp_count.pymodel.reuse import LineMap, PythonMemo, ReusePlan, parse_blocks, remember_blocks, split_blocks
 from lsp_count.pymodel.syntax import child_blocks, parse
@@ -188,7 +188,7 @@ def _analyze_python(text: str, path: str, options: Any, memo: PythonMemo | None)
     lines = positions.lines
     functions = getattr(options, "functions", ()) if options is not None else ()
     if not functions and not any(isinstance(s, ast.ClassDef) for s in body):
-        return FileReport(path, (), tuple(problems), recognized=False, lines=lines)
+        return _no_model(path, problems, lines)
     base_dir = getattr(options, "base_dir", None) if options is not None else None
     ctx = Ctx((base_dir,) if base_dir else ())
     if memo is not None:
@@ -200,6 +200,14 @@ def _analyze_python(text: str, path: str, options: Any, memo: PythonMemo | None)
         return _interpret(text, path, options, body, problems, positions, repaired, ctx, scope, memo)
     finally:
         _release(ctx)
+
+
+def _no_model(path: str, problems: list[Problem], lines: LineIndex) -> FileReport:
+    """A Python file that defines no nn.Module class: not a model file (the editor and the gate say
+    nothing about it; the CLI, asked to count it, says why it counts nothing)."""
+    return unrecognized(path, problems, "no model found: the file defines no nn.Module class (a function that "
+                                        "builds one is counted with --function NAME)", Span(Position(0, 0), Position(0, 0)),
+                        lines)
 
 
 def _release(ctx: Ctx) -> None:
@@ -276,7 +284,7 @@ def _interpret(text: str, path: str, options: Any, body: list[ast.stmt], problem
     unfollowed_bases = [c for c in scope.classes if not c.is_module and id(c.node) in top and _may_be_module(c)]
     problems.extend(_unresolved(c.name, _unknown_base(c), positions.class_name(c.node)) for c in unfollowed_bases)
     if not classes and not functions and not unreached and not unfollowed_bases:
-        return FileReport(path, (), tuple(problems), recognized=False, lines=lines)
+        return _no_model(path, problems, lines)
     if ctx.environment:  # read by the file's own statements, at import
         span = next((read[3] for read in ctx.environment if read[3] is not None), None)
         problems.append(Problem("info", "LC106", f"the file's code at import: {environment_note(ctx.environment)}",
@@ -726,7 +734,7 @@ def environment_note(reads: list[tuple[str, str, str, Span | None]]) -> str:
     """What the analysis assumed of the machine: the environment variables the code read unset, the
     packages its optional imports name not installed (each once, in order)."""
     notes = []
-    for kind in ("variable", "package"):
+    for kind in ("variable", "package", "accelerator"):
         first: dict[str, str] = {}
         for read_kind, name, where, _ in reads:
             if read_kind == kind:
@@ -735,8 +743,12 @@ def environment_note(reads: list[tuple[str, str, str, Span | None]]) -> str:
             continue
         names = ", ".join(f"`{name}`" + (f" ({where})" if where else "") for name, where in first.items())
         plural = len(first) > 1
-        notes.append(f"counted with the environment variable{'s' if plural else ''} {names} unset" if kind == "variable"
-                     else f"counted as on a machine without the optional package{'s' if plural else ''} {names}")
+        if kind == "variable":
+            notes.append(f"counted with the environment variable{'s' if plural else ''} {names} unset")
+        elif kind == "package":
+            notes.append(f"counted as on a machine without the optional package{'s' if plural else ''} {names}")
+        else:
+            notes.append(f"counted as on a machine without a GPU, as the code asks: {names}")
     return "; ".join(notes)
 
 
@@ -782,8 +794,24 @@ def _unreached_classes(guarded: list[ast.ClassDef], scope: ModuleScope,
 
 def _may_be_module(cls: ClassV) -> bool:
     """A class with a base the analyser could not evaluate (``class Sub(A if torch.__version__ >= "2"
-    else nn.Module)``) whose body builds layers: it may well be a module."""
-    return any(type(b) is Unknown for b in cls.bases) and _defines_module(cls.node)
+    else nn.Module)``) or from a package it does not read (``class Net(pl.LightningModule)``) whose
+    body builds layers: it may well be a module."""
+    return (any(type(b) is Unknown for b in cls.bases) or foreign_base(cls) is not None) and _defines_module(cls.node)
+
+
+def _foreign_object(v: Inst) -> str:
+    """Why a module's attribute that the analyser built as a plain object may be a submodule: its
+    class extends one from a package the analyser does not read (``class Fused(SwiGLU)`` of
+    xformers), and neither name says config. "" where it is a plain object for all it knows."""
+    cls = v.cls
+    if type(cls) is not ClassV or v.is_module or CONFIG_CLASS_NAME.search(cls.name):
+        return ""
+    base = foreign_base(cls)
+    if base is None or CONFIG_CLASS_NAME.search(base.name.rpartition(".")[2]):
+        return ""
+    return (f"a `{cls.name}`, whose base `{base.name}` is outside the file and torch (the analyser reads the "
+            f"project's files, not installed packages): whether it is a module, and whose parameters count, is "
+            f"not known")
 
 
 def _defines_module(node: ast.ClassDef) -> bool:
@@ -797,7 +825,10 @@ def _defines_module(node: ast.ClassDef) -> bool:
 
 
 def _unknown_base(cls: ClassV) -> str:
-    unknown = next(b for b in cls.bases if type(b) is Unknown)
+    unknown = next((b for b in cls.bases if type(b) is Unknown), None)
+    if unknown is None:
+        return (f"whether it is a module is not known: it extends `{foreign_base(cls).name}`, which is outside "  # type: ignore[union-attr]
+                f"the file and torch (the analyser reads the project's files, not installed packages)")
     return f"whether it is a module is not known: its base cannot be followed: {unknown.why}"
 
 
@@ -815,6 +846,10 @@ def _unknown_modules(inst: Inst) -> str:
             return f"`{path}`: {v.why}"
         if type(v) is Inst and v.unfollowed:
             return f"`{path}`: {v.unfollowed}"
+        if type(v) is Inst and not v.is_module:
+            foreign = _foreign_object(v)
+            if foreign:
+                return f"`{path}` is {foreign}"
     return ""
 
 
@@ -959,6 +994,8 @@ def _node(name: str, inst: Inst, path: str, walk: _Walk) -> ParamNode:
         if t is not Param:
             if t is Inst:
                 if not v.is_module:
+                    if strict and _foreign_object(v):
+                        raise _Irregular
                     continue
                 if v is inst or id(v) in walk.open:
                     walk.skips += 1

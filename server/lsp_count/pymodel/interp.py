@@ -200,6 +200,13 @@ _TENSOR_COMPARISONS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)
 _MATH = frozenset("""sqrt ceil floor log log2 log10 exp prod gcd lcm isqrt pow fabs trunc comb factorial perm copysign
 fsum ldexp hypot remainder fmod modf frexp sin cos tan asin acos atan atan2 sinh cosh tanh radians degrees log1p expm1
 isclose isfinite isinf isnan""".split())
+# numpy's functions of one Python number that give one number (a float64, which computes as a
+# float): as math's, but ceil and floor stay floats in numpy.
+_NUMPY_SCALAR: dict[str, Callable[[Any], Any]] = {
+    "sqrt": math.sqrt, "log": math.log, "log2": math.log2, "log10": math.log10, "exp": math.exp,
+    "ceil": lambda x: float(math.ceil(x)), "floor": lambda x: float(math.floor(x)),
+    "sin": math.sin, "cos": math.cos, "tan": math.tan, "log1p": math.log1p, "expm1": math.expm1,
+}
 _UNSAFE = frozenset({"exec", "eval", "compile", "__import__", "globals", "locals", "vars", "open", "input"})
 
 
@@ -419,7 +426,8 @@ class Ctx:
         # Modules already built from the same class and arguments (see Interpreter.instantiate), and
         # the builds that failed, with the steps already spent when they started (run out of steps
         # from there, a build runs out from any later point too).
-        self.built: dict[Any, tuple[Inst, int, int]] = {}  # key -> (build, state_version, its first serial)
+        # key -> (build, state_version, its first serial, what it read of the machine: see `environment`)
+        self.built: dict[Any, tuple[Inst, int, int, tuple[Any, ...]]] = {}
         self.default_configs: dict[Any, Inst] = {}  # the file's config classes built with their defaults
         self.failed: dict[Any, tuple[type[Unresolved], str, Span | None, Any, int, tuple[Any, ...]]] = {}
         # Writes to state that outlives a call (a global, a class attribute): a build that makes one
@@ -496,8 +504,9 @@ _DATACLASS_MISSING = ExtV("dataclasses.MISSING")  # one object: code compares wi
 # External names whose value the analyser knows: `if TYPE_CHECKING:` imports are for type checkers only.
 _EXTERNAL_CONSTANTS: dict[str, Any] = {"typing.TYPE_CHECKING": False, "typing_extensions.TYPE_CHECKING": False,
                                         "dataclasses.MISSING": _DATACLASS_MISSING,
-                                        **{f"{module}.{name}": getattr(math, name) for module in ("math", "torch")
+                                        **{f"{module}.{name}": getattr(math, name) for module in ("math", "torch", "numpy")
                                            for name in ("pi", "e", "inf", "nan")}, "math.tau": math.tau,
+                                        "numpy.euler_gamma": 0.5772156649015329,
                                         **{f"re.{flag}": int(getattr(re, flag)) for flag in (
                                             "I", "IGNORECASE", "M", "MULTILINE", "S", "DOTALL", "X", "VERBOSE",
                                             "A", "ASCII")},
@@ -1250,7 +1259,7 @@ class Interpreter:
         if not any(_catches_import_error(handler) for handler in s.handlers):
             return {}
         failing: dict[int, str] = {}
-        for stmt in s.body:
+        for stmt in _statements_in(s.body):  # `try: if use_xformers: from xformers.ops import SwiGLU` (DINOv2)
             if isinstance(stmt, ast.Import):
                 modules = [alias.name for alias in stmt.names]
             elif isinstance(stmt, ast.ImportFrom) and not stmt.level and stmt.module:
@@ -2530,9 +2539,12 @@ class Interpreter:
             return self.named_tuple_member(obj, name, node)
         if obj.is_module and name == "training":
             return True  # nn.Module.__init__ sets it; train() / eval() set it on every submodule (_set_training)
-        if obj.is_module and name in ("weight", "bias") and (isinstance(obj.cls, str) or obj.layer_args is not None):
-            return None  # torch layers register a missing bias as None
+        if obj.is_module and (isinstance(obj.cls, str) or obj.layer_args is not None) and (name in ("weight", "bias") or (
+                obj.layer_args is not None and name in _NONE_SLOTS.get(obj.layer_args[0], ()))):
+            return None  # torch layers register a missing bias as None (MultiheadAttention's unused projections too)
         if name == "__class__":
+            if type(obj.cls) is str and _known_torch_class(f"torch.nn.{obj.cls}"):
+                return ExtV(f"torch.nn.{obj.cls}")  # a torch layer's, as type(layer) (CycleGAN's init_func)
             return obj.cls
         if name == "_modules" and obj.is_module:
             return ModulesView(obj)
@@ -2876,6 +2888,17 @@ class Interpreter:
             self.ctx.environment.append(("variable", name, scope.where(node.lineno),  # type: ignore[attr-defined]
                                          scope.span_of(node) if scope.is_main and scope.span_of else None))
         return default
+
+    def read_accelerator(self, name: str, node: ast.AST, env: Env | None) -> Any:
+        """``torch.cuda.is_available()`` and the like: the analysis counts as on a machine without
+        an accelerator (it builds on the meta device; `.cuda()` and `.to(device)` change no count),
+        so a count never depends on where it runs; noted as environment variables are."""
+        scope = env.module if env is not None else None
+        if not (self.ctx.importing and (scope is None or not scope.is_main)):
+            where = scope.where(node.lineno) if scope is not None and hasattr(node, "lineno") else ""  # type: ignore[attr-defined]
+            span = scope.span_of(node) if scope is not None and scope.is_main and scope.span_of else None
+            self.ctx.environment.append(("accelerator", f"{name}()", where, span))
+        return _NO_ACCELERATOR[name]
 
     def loaded_module(self, name: str) -> Any:
         """``sys.modules.get(name)``: a module this analysis read (the analysed file, a project file)
@@ -3241,6 +3264,7 @@ class Interpreter:
             copy = clone(cached[0], since=cached[2])
             copy.origin = env.module.span_of(node) if env.module.span_of else None
             self.record_hint(copy, node, env)
+            self.ctx.environment.extend(cached[3])  # the class that reuses it is counted with the same assumptions
             return copy
         self.raise_if_failed(key)
         stack.append(cls.name)
@@ -3248,6 +3272,7 @@ class Interpreter:
         holders = len(self.ctx.cycle_holders)
         writes = self.ctx.state_writes
         assumed = len(self.ctx.failed_imports)
+        read = len(self.ctx.environment)
         since = next_serial()
         started = self.ctx.steps
         try:
@@ -3282,7 +3307,8 @@ class Interpreter:
                 # Not a build that changed a global or a class attribute (a layer counter: the next
                 # build differs), nor one that holds itself (its copies would hold cycles no one breaks).
                 if key is not None and len(self.ctx.cycle_holders) == holders and self.ctx.state_writes == writes:
-                    self.ctx.built[key] = (clone(inst, since=since) if snapshot else inst, self.ctx.state_version, since)
+                    self.ctx.built[key] = (clone(inst, since=since) if snapshot else inst, self.ctx.state_version, since,
+                                           tuple(self.ctx.environment[read:]))
             return inst
         except Unresolved as exc:
             self.keep_failure(key, exc, started, self.ctx.failed_imports[assumed:])
@@ -3484,6 +3510,8 @@ class Interpreter:
             return args[0] if args else None  # nn.init.trunc_normal_(t): fills t, returns it
         if name == "type" and len(args) == 1 and not kwargs and args[0] is None:
             return ExtV("types.NoneType")  # `isinstance(x, (AnchorGenerator, type(None)))`
+        if name == "type" and len(args) == 1 and not kwargs and type(args[0]) is PartialV:
+            return ExtV("functools.partial")  # CycleGAN's `type(norm_layer) == functools.partial`
         if name == "type" and len(args) == 1 and not kwargs and type(args[0]) is Inst:
             cls = args[0].cls
             if type(cls) is ClassV:
@@ -3501,6 +3529,8 @@ class Interpreter:
         if name == "torch.device" and len(args) == 1 and not kwargs and isinstance(args[0], str):
             kind, _, index = args[0].partition(":")
             return DeviceV(kind, int(index) if index.isdigit() else None)  # type: ignore[arg-type]
+        if name in _NO_ACCELERATOR and not args and not kwargs:
+            return self.read_accelerator(name, node, env)
         if name in _ENVIRONMENT_GETS:
             return self.read_environment(args[0] if args else kwargs.get("key"), node, env,
                                          args[1] if len(args) > 1 else kwargs.get("default"))
@@ -3525,6 +3555,14 @@ class Interpreter:
         if name == "numpy.prod" and len(args) == 1 and not kwargs and isinstance(args[0], (list, tuple)):
             # The size of a shape (`np.prod(obs_shape)`), as math.prod; numpy's product of nothing is 1.0.
             return self.call_external("math.prod", [args[0]], {}, node, env) if args[0] else 1.0
+        if parts[0] == "numpy" and len(parts) == 2 and last in _NUMPY_SCALAR and len(args) == 1 and not kwargs and (
+                type(args[0]) in (int, float) or isinstance(args[0], (Sym, Unknown))):
+            if is_unknownish(args[0]):
+                return _unknown_in(args) or sym_opaque(f"np.{last}({render(args[0])})", args[0])
+            return self._py(_NUMPY_SCALAR[last], args[0], node)
+        if name in ("math.prod", "numpy.prod") and len(args) == 1 and not kwargs and isinstance(args[0], (list, tuple)) \
+                and any(is_unknownish(x) for x in args[0]):
+            return _formula_product(args[0], node)  # the size of a shape with a size not known: a formula
         if name == "numpy.linspace" and 2 <= len(args) + len(kwargs) <= 3 and set(kwargs) <= {"num"}:
             values = _numpy_linspace(*args, **kwargs)  # drop-path rates: `np.linspace(0, rate, depth).tolist()`
             if values is not None:
@@ -3977,7 +4015,7 @@ class Interpreter:
             return v
         if isinstance(v, Inst) and v.is_module:
             return v
-        if isinstance(v, Unknown):
+        if isinstance(v, Unknown) or v is None:  # None: torch's add_module keeps an empty slot
             return v
         raise Unresolved(f"`{node if isinstance(node, str) else _text(node)}`: an element of nn.{kind} is not a known "
                          f"module ({why_of(v) or type(v).__name__})")
@@ -4636,6 +4674,22 @@ def _tensor_method(name: str, shape: tuple[Any, ...]) -> Callable[..., Any]:
     return method
 
 
+def _self_attribute_node(key: Any) -> ast.AST:
+    """``self.<key>``: what a message names for an attribute set by name."""
+    return ast.Attribute(value=ast.Name(id="self"), attr=str(key))
+
+
+def _registered_member(obj: Inst, key: Any) -> Any:
+    """``nn.Module.__getattr__``: a parameter, buffer or submodule the module registered, else
+    AttributeError (it is only reached where ordinary lookup found nothing)."""
+    if isinstance(key, str) and key in obj.attrs:
+        v = obj.attrs[key]
+        if type(v) is Param or (type(v) is Inst and v.is_module) or key in (obj.buffers or ()) or v is None:
+            return v
+    raise _Raised(f"`{getattr(obj.cls, 'name', obj.cls)}` has no parameter, buffer or submodule "
+                  f"`{key}` (nn.Module.__getattr__ raises AttributeError)", ExtV("AttributeError"))
+
+
 def _module_method(interp: Interpreter, obj: Inst, name: str) -> Any:
     container = CONTAINER_CLASSES.get(obj.kind)
 
@@ -4805,6 +4859,9 @@ def _module_method(interp: Interpreter, obj: Inst, name: str) -> Any:
         "train": lambda mode=True: _set_training(obj, mode),
         "half": lambda: obj, "float": lambda: obj, "bfloat16": lambda: obj, "cuda": lambda *a: obj, "cpu": lambda: obj,
         "zero_grad": lambda *a, **k: None, "reset_parameters": lambda: None, "_init_weights": lambda *a: None,
+        # nn.Module's, called by name (`self.__setattr__('level_%d' % i, layer)`: pytorch-cifar's DLA).
+        "__setattr__": lambda key, value: interp.object_setattr(obj, key, value, _self_attribute_node(key)),
+        "__getattr__": lambda key: _registered_member(obj, key),
         # Hooks run at forward, backward or state-dict time, never on the parameters the build made.
         **{name: (lambda *a, **k: None) for name in _MODULE_HOOKS},
     }
@@ -5376,7 +5433,7 @@ def _load(target: ast.expr) -> ast.expr:
 
 
 # The analyser's own value classes, as a Python error message names them, and what they are to the user.
-_OWN_TYPES = re.compile(r"'(Unknown|Sym|Inst|Param|TensorV|RangeV|ExtV|FuncV|ClassV|BuiltinV|BoundV|PartialV)' object")
+_OWN_TYPES = re.compile(r"'(Unknown|Sym|Inst|Param|TensorV|RangeV|ExtV|FuncV|ClassV|BuiltinV|BoundV|PartialV)'(?: object)?")
 
 
 # The analyser's own functions standing for a builtin (object.__getattribute__ through super()).
@@ -5446,6 +5503,30 @@ def _python_subscript(obj: Any, key: Any) -> bool:
     if t is dict:
         return len(obj) <= _MAX_CHECKED_ITEMS and all(_is_python_key(k) for k in obj)
     return t in _PYTHON_SCALARS or t is list or t is tuple
+
+
+def _statements_in(body: list[ast.stmt]) -> Any:
+    """The statements of a block and of the blocks it holds (if, with, for, try), not of the
+    functions and classes it defines: what runs when the block runs."""
+    stack = [body]
+    while stack:
+        for stmt in stack.pop():
+            yield stmt
+            if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                stack.extend(child_blocks(stmt))
+
+
+def _formula_product(items: Any, node: ast.AST) -> Any:
+    """``math.prod`` / ``np.prod`` of sizes some of which are formulas: their product, or why not."""
+    unknown = _unknown_in(list(items))
+    if unknown is not None:
+        return unknown
+    out: Any = 1
+    for x in items:
+        if type(x) is bool or not isinstance(x, (int, Sym)):
+            return sym_opaque(f"prod({', '.join(render(v) for v in items)})", *items)
+        out = sym_mul(out, x)
+    return out
 
 
 def _python_error(exc: Exception, node: ast.AST, python: bool) -> Unresolved:
@@ -5861,6 +5942,36 @@ def _outside_bases(cls: ClassV) -> list[Any]:
     return out
 
 
+# The parameters a torch layer registers as None where its arguments leave them out (read back by
+# CLIP's convert_weights: `getattr(attn, "q_proj_weight")`, `attn.bias_k is None`).
+_NONE_SLOTS = {"MultiheadAttention": frozenset({"in_proj_weight", "q_proj_weight", "k_proj_weight", "v_proj_weight",
+                                                "in_proj_bias", "bias_k", "bias_v"})}
+
+
+# What the analysis answers for a machine without an accelerator (read_accelerator).
+_NO_ACCELERATOR: dict[str, Any] = {"torch.cuda.is_available": False, "torch.cuda.device_count": 0,
+                                   "torch.backends.mps.is_available": False, "torch.cuda.is_bf16_supported": False,
+                                   "torch.xpu.is_available": False}
+
+
+# Packages whose classes are never modules: what a class of the code may extend for its configs.
+_NOT_MODULE_PACKAGES = frozenset({"numpy", "pydantic", "omegaconf", "attr", "attrs", "msgspec", "yaml", "ml_collections",
+                                  "simple_parsing", "typing_extensions", "builtins"})
+
+
+def foreign_base(cls: ClassV) -> ExtV | None:
+    """The first base of the class or its ancestors from a package the analyser does not read (not
+    the standard library, torch or a package of configs): a class that may be an nn.Module
+    (transformers' PreTrainedModel, Lightning's LightningModule, xformers' SwiGLU) for all the code
+    shows."""
+    for base in _outside_bases(cls):
+        if type(base) is ExtV and "." in base.name:
+            top = base.name.partition(".")[0]
+            if top != "torch" and top not in sys.stdlib_module_names and top not in _NOT_MODULE_PACKAGES:
+                return base
+    return None
+
+
 def _is_object(base: Any) -> bool:
     return type(base) is ExtV and base.name in ("object", "builtins.object")
 
@@ -6076,6 +6187,12 @@ def _getattr(obj: Any, name: Any, *default: Any) -> Any:
     if isinstance(obj, Inst):
         if name in obj.attrs:
             return obj.attrs[name]
+        if obj.layer_args is not None and isinstance(name, str):  # a torch layer's settings and empty slots
+            setting = layer_attribute(obj.layer_args[0], obj.layer_args[1], name)
+            if setting is not NOT_A_LAYER_ATTRIBUTE:
+                return setting
+            if name in _NONE_SLOTS.get(obj.layer_args[0], ()):
+                return None
         if isinstance(obj.cls, ClassV):
             try:
                 return obj.cls.lookup(name)
@@ -6097,7 +6214,8 @@ def _getattr(obj: Any, name: Any, *default: Any) -> Any:
 
 def _hasattr(obj: Any, name: Any) -> Any:
     if isinstance(obj, Inst):
-        if name in obj.attrs or (obj.layer_args is not None and name in LAYER_ATTRIBUTES.get(obj.layer_args[0], ())):
+        if name in obj.attrs or (obj.layer_args is not None and (name in LAYER_ATTRIBUTES.get(obj.layer_args[0], ()) or
+                                                                 name in _NONE_SLOTS.get(obj.layer_args[0], ()))):
             return True
         if isinstance(obj.cls, ClassV):
             # A method nn.Module gives every module (`hasattr(module, "named_children")`) is there too.

@@ -327,6 +327,9 @@ _BN = [("num_features", REQUIRED), ("eps", 1e-5), ("momentum", 0.1), ("affine", 
 _IN = [("num_features", REQUIRED), ("eps", 1e-5), ("momentum", 0.1), ("affine", False), ("track_running_stats", False)]
 _RNN = [("input_size", REQUIRED), ("hidden_size", REQUIRED), ("num_layers", 1), ("bias", True), ("batch_first", False),
         ("dropout", 0.0), ("bidirectional", False)]
+_MAX_POOL = [("kernel_size", REQUIRED), ("stride", None), ("padding", 0), ("dilation", 1), ("return_indices", False),
+             ("ceil_mode", False)]
+_AVG_POOL = [("kernel_size", REQUIRED), ("stride", None), ("padding", 0), ("ceil_mode", False), ("count_include_pad", True)]
 _ENC = [("d_model", REQUIRED), ("nhead", REQUIRED), ("dim_feedforward", 2048), ("dropout", 0.1), ("activation", "relu"),
         ("layer_norm_eps", 1e-5), ("batch_first", False), ("norm_first", False), ("bias", True)]
 
@@ -366,6 +369,13 @@ LAYERS: dict[str, tuple[list[tuple[str, Any]], Builder | None]] = {
                                     ("div_value", 4.0), ("head_bias", False)], _adaptive_softmax),
     "TransformerEncoderLayer": (_ENC, _encoder_layer(False)),
     "TransformerDecoderLayer": (_ENC, _encoder_layer(True)),
+    # Pooling: no parameters, but settings a subclass reads back (`self.stride` after
+    # super().__init__: EfficientNet-PyTorch's MaxPool2dStaticSamePadding).
+    **{f"MaxPool{d}d": (_MAX_POOL, None) for d in (1, 2, 3)},
+    "AvgPool1d": (_AVG_POOL, None), "AvgPool2d": (_AVG_POOL + [("divisor_override", None)], None),
+    "AvgPool3d": (_AVG_POOL + [("divisor_override", None)], None),
+    **{f"AdaptiveAvgPool{d}d": ([("output_size", REQUIRED)], None) for d in (1, 2, 3)},
+    **{f"AdaptiveMaxPool{d}d": ([("output_size", REQUIRED), ("return_indices", False)], None) for d in (1, 2, 3)},
     "Transformer": ([("d_model", 512), ("nhead", 8), ("num_encoder_layers", 6), ("num_decoder_layers", 6),
                      ("dim_feedforward", 2048), ("dropout", 0.1), ("activation", "relu"), ("custom_encoder", None),
                      ("custom_decoder", None), ("layer_norm_eps", 1e-5), ("batch_first", False), ("norm_first", False),
@@ -437,6 +447,14 @@ def _given(*names: str) -> dict[str, Callable[[dict[str, Any], str], Any]]:
     return {name: _same for name in names}
 
 
+def _stride_or_kernel(a: dict[str, Any], name: str) -> Any:
+    return a["kernel_size"] if a["stride"] is None else a["stride"]  # a pool's stride defaults to its window
+
+
+def _single(v: Any) -> tuple[Any, ...]:
+    return tuple(v) if isinstance(v, (tuple, list)) else (v,)
+
+
 _SHAPE = {"normalized_shape": lambda a, n: _norm_shape(a[n])}
 LAYER_ATTRIBUTES: dict[str, dict[str, Callable[[dict[str, Any], str], Any]]] = {
     "Linear": _given("in_features", "out_features"),
@@ -460,6 +478,15 @@ LAYER_ATTRIBUTES: dict[str, dict[str, Callable[[dict[str, Any], str], Any]]] = {
                            "head_dim": lambda a, n: as_int(a["embed_dim"], "embed_dim") // as_int(
                                a["num_heads"], "num_heads")},
     "RNN": _rnn_attributes(None), "LSTM": _rnn_attributes("LSTM"), "GRU": _rnn_attributes("GRU"),
+    **{f"MaxPool{d}d": {**_given("kernel_size", "padding", "dilation", "return_indices", "ceil_mode"),
+                        "stride": _stride_or_kernel} for d in (1, 2, 3)},
+    # AvgPool1d keeps its sizes as 1-tuples (torch's _single); the 2-d and 3-d ones as given.
+    "AvgPool1d": {"kernel_size": lambda a, n: _single(a[n]), "stride": lambda a, n: _single(_stride_or_kernel(a, n)),
+                  "padding": lambda a, n: _single(a[n]), **_given("ceil_mode", "count_include_pad")},
+    **{f"AvgPool{d}d": {**_given("kernel_size", "padding", "ceil_mode", "count_include_pad", "divisor_override"),
+                        "stride": _stride_or_kernel} for d in (2, 3)},
+    **{f"AdaptiveAvgPool{d}d": _given("output_size") for d in (1, 2, 3)},
+    **{f"AdaptiveMaxPool{d}d": _given("output_size", "return_indices") for d in (1, 2, 3)},
     "RNNCell": _given("input_size", "hidden_size", "bias", "nonlinearity"),
     "LSTMCell": _given("input_size", "hidden_size", "bias"), "GRUCell": _given("input_size", "hidden_size", "bias"),
 }
