@@ -925,3 +925,28 @@ def test_a_package_search_reads_at_most_its_limit_of_files(tmp_path) -> None:
     (tmp_path / "notes.py").write_text("# Block\n")
     assert _files_defining(str(tmp_path), "Block") == tuple(str(tmp_path / f"{n}.py") for n in "abc")
     assert _files_defining(str(tmp_path), "Block", limit=2) == (str(tmp_path / "a.py"), str(tmp_path / "b.py"))
+
+
+def test_a_formula_says_which_layer_argument_and_which_module_arguments_count_too() -> None:
+    report = run("""
+        import torch.nn as nn
+        class PreNorm(nn.Module):
+            def __init__(self, dim, fn):
+                super().__init__()
+                self.norm = nn.LayerNorm(dim)
+                self.fn = fn
+            def forward(self, x):
+                return self.fn(self.norm(x))
+        class SwiGLUFFN(nn.Module):
+            def __init__(self, in_features=8):
+                super().__init__()
+                self.w12 = nn.Linear(in_features, self.hidden)
+    """)
+    messages = lc101(report)
+    # The module passed as `fn` was left out of the formula without a word.
+    assert messages["PreNorm"].endswith("parameters = 2·dim, and `fn` is the constructor argument `fn`, which has no "
+                                        "default, and `PreNorm` uses it as a module (line 9 of model.py): the "
+                                        "parameters of the module passed there count")
+    # "out_features is unknown" read as the code's own variable; it is nn.Linear's argument.
+    assert messages["SwiGLUFFN"].endswith("cannot be counted exactly: nn.Linear's out_features is unknown: "
+                                          "`self.hidden` is not set by the code the analyser followed")

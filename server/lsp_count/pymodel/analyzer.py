@@ -673,7 +673,7 @@ def _model_report(ctx: Any, name: str, inst: Inst, notes: list[str], open_argume
     except _Irregular:
         root = None
     if root is None:
-        problem = _why_not_counted(name, inst, name_span)
+        problem = _why_not_counted(name, inst, name_span, open_arguments)
         if problem is not None:
             return None, problem
         walk = _Walk(ctx.counted)
@@ -702,7 +702,8 @@ class _Irregular(Exception):
     walk stops and the class is explained (or counted) by the slower checks."""
 
 
-def _why_not_counted(model: str, inst: Inst, name_span: Span) -> Problem | None:
+def _why_not_counted(model: str, inst: Inst, name_span: Span,
+                     open_arguments: dict[Sym, tuple[str, str | None]] | None = None) -> Problem | None:
     """The first submodule not built, else the size that is unknown or only a formula; None
     when everything is countable after all (a size written as a float, 4.0)."""
     missing = _unknown_modules(inst)
@@ -720,7 +721,10 @@ def _why_not_counted(model: str, inst: Inst, name_span: Span) -> Problem | None:
         return _unresolved(model, total.why, name_span)
     if isinstance(total, Sym):
         reasons = "; ".join(total.reasons())
-        return _unresolved(model, f"{reasons}; parameters = {total.render()}", name_span)
+        held = _held_argument(inst, open_arguments) if open_arguments else ""
+        # A module passed in (`PreNorm(dim, fn)`) is not in the formula: its parameters count too.
+        return _unresolved(model, f"{reasons}; parameters = {total.render()}" + (f", and {held}" if held else ""),
+                           name_span)
     for name, p in params_of(inst):  # a known total, but a size that is not: a tensor with a 0 beside it
         if not all(isinstance(d, (int, float)) for d in p.shape):
             unknown = next(d for d in p.shape if not isinstance(d, (int, float)))

@@ -1142,6 +1142,25 @@ class Interpreter:
         ast.copy_location(statement, node)  # where the class is made: its place in the file
         return self.make_class(statement, scope)  # type: ignore[arg-type]
 
+    def einops_function(self, name: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
+        """``einops.rearrange`` / ``repeat`` / ``reduce`` of a tensor the analyser built: the shape
+        the pattern gives (mamba's ``repeat(torch.arange(1, n + 1), "n -> d n", d=d_inner)``)."""
+        tensor = args[0]
+        lengths = {k: v for k, v in kwargs.items() if k != "reduction"}
+        unknown = next((v for v in (tensor, args[1], *lengths.values()) if is_unknownish(v) and not isinstance(v, Sym)),
+                       None)
+        if unknown is not None:
+            return Unknown(f"`{_text(node)}`: {why_of(unknown)}")
+        if not isinstance(tensor, (TensorV, Param)):
+            return Unknown(f"`{_text(node)}`: the tensor is not one the analyser built")
+        if any(not (type(v) is int or isinstance(v, Sym)) for v in lengths.values()):
+            raise Unresolved(f"`{_text(node)}`: an axis length is not an integer")
+        try:
+            shape = shapes.einops_shape(name, tuple(tensor.shape), args[1], lengths)
+        except shapes.ShapeError as exc:
+            raise Unresolved(f"`{_text(node)}`: {exc} (einops raises)")
+        return TensorV(shape, contiguous=False)
+
     def shape_function(self, name: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
         """torch.split / chunk / unbind (tuples of tensors), outer, kron, tile, repeat_interleave,
         tril / triu and einsum: the shapes torch gives, or torch's error."""
@@ -3729,6 +3748,8 @@ class Interpreter:
                 return Unknown(args[0].why)
         if len(parts) == 2 and parts[0] == "torch" and last in _SHAPE_FUNCTIONS:
             return self.shape_function(last, args, kwargs, node)
+        if name in _EINOPS_FUNCTIONS and len(args) >= 2:
+            return self.einops_function(last, args, kwargs, node)
         if parts[0] in ("torch", "einops", "numpy", "np") and not name.startswith(("torch.nn", "torch.hub")):
             # Tensor functions (torch.tril, torch.cat, ...) return tensors, never modules.
             return Unknown(f"`{name}` returns a tensor whose shape the analyser does not follow")
@@ -3981,7 +4002,13 @@ class Interpreter:
             sig, builder = LAYERS[layer]
             bound = bind(layer, sig, tuple(args), kwargs)  # checks the arguments, even with nothing to build
             if builder is not None:
-                builder(inst, bound, inst.origin, self.make_layer)
+                try:
+                    builder(inst, bound, inst.origin, self.make_layer)
+                except Unresolved as exc:
+                    if type(exc) is not Unresolved:
+                        raise
+                    # "out_features is unknown" named the layer's argument, not the code's variable: say whose.
+                    raise Unresolved(f"nn.{layer}'s {exc.reason}", exc.span) from None
                 if kwargs.get("dtype") is not None:  # `nn.Linear(4, 4, dtype=torch.bfloat16)`
                     floating = _floating_dtype(kwargs["dtype"])
                     for _, p in params_of(inst):
@@ -5946,6 +5973,9 @@ def _outside_bases(cls: ClassV) -> list[Any]:
 # CLIP's convert_weights: `getattr(attn, "q_proj_weight")`, `attn.bias_k is None`).
 _NONE_SLOTS = {"MultiheadAttention": frozenset({"in_proj_weight", "q_proj_weight", "k_proj_weight", "v_proj_weight",
                                                 "in_proj_bias", "bias_k", "bias_v"})}
+
+
+_EINOPS_FUNCTIONS = frozenset({"einops.rearrange", "einops.repeat", "einops.reduce"})
 
 
 # What the analysis answers for a machine without an accelerator (read_accelerator).

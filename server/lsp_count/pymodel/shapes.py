@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from lsp_count.pymodel.values import sym_add, sym_mul
+from lsp_count.pymodel.values import sym_add, sym_divide_exact, sym_mul
 
 
 class ShapeError(Exception):
@@ -369,3 +369,123 @@ def squeeze_shape(shape: tuple[Any, ...], dims: tuple[Any, ...]) -> tuple[Any, .
     if any(type(shape[i]) is not int for i in picked if i < len(shape)):
         return None
     return tuple(s for i, s in enumerate(shape) if not (i in picked and s == 1))
+
+
+def einops_shape(operation: str, shape: tuple[Any, ...], pattern: Any, lengths: dict[str, Any]) -> tuple[Any, ...]:
+    """``einops.rearrange`` / ``repeat`` / ``reduce(t, "left -> right", **lengths)``: each axis's
+    size from the input (a group ``(h w)`` splits a size by the others' given lengths), the new
+    axes of a repeat from ``lengths``. Raises ShapeError where einops would raise, or where a size
+    is a formula that does not divide (the analyser does not guess)."""
+    if type(pattern) is not str:
+        raise ShapeError("the pattern is not a known string")
+    left_text, arrow, right_text = pattern.partition("->")
+    if not arrow:
+        raise ShapeError(f"the pattern `{pattern}` has no `->`")
+    left, right = _einops_side(left_text), _einops_side(right_text)
+    given = {k: v for k, v in lengths.items()}
+    _einops_check(operation, left, right, given)
+    ellipsis: tuple[Any, ...] = ()
+    if "..." in left:
+        at = left.index("...")
+        rest = len(left) - 1
+        if len(shape) < rest:
+            raise ShapeError(f"`{left_text.strip()}` needs {rest} or more dimensions, the tensor has {len(shape)}")
+        ellipsis = tuple(shape[at:len(shape) - (rest - at)])
+        left_dims = list(shape[:at]) + [None] + list(shape[len(shape) - (rest - at):])
+    else:
+        if len(left) != len(shape):
+            raise ShapeError(f"`{left_text.strip()}` has {len(left)} dimensions, the tensor has {len(shape)}")
+        left_dims = list(shape)
+    sizes: dict[str, Any] = {}
+    for group, size in zip(left, left_dims):
+        if group == "...":
+            continue
+        known: Any = 1
+        unknown = []
+        for axis in group:
+            value = int(axis) if axis.isdigit() else given.get(axis, sizes.get(axis))
+            if value is None:
+                unknown.append(axis)
+            else:
+                known = sym_mul(known, value)
+                if not axis.isdigit():
+                    sizes[axis] = value
+        if len(unknown) > 1:
+            raise ShapeError(f"`({' '.join(group)})`: {', '.join(unknown)} need their lengths")
+        if unknown:
+            part = sym_divide_exact(size, known)
+            if part is None:
+                raise ShapeError(f"`({' '.join(group)})`: {size} does not split by {known}")
+            sizes[unknown[0]] = part
+        elif type(size) is int and type(known) is int and size != known:
+            raise ShapeError(f"`({' '.join(group)})` is {known}, the dimension is {size}")
+    out: list[Any] = []
+    for group in right:
+        if group == "...":
+            out.extend(ellipsis)
+            continue
+        size: Any = 1
+        for axis in group:
+            if axis.isdigit():
+                size = sym_mul(size, int(axis))
+            elif axis in sizes:
+                size = sym_mul(size, sizes[axis])
+            elif operation == "repeat" and axis in given:
+                size = sym_mul(size, given[axis])
+            else:
+                raise ShapeError(f"the axis `{axis}` of `{right_text.strip()}` is not on the left"
+                                 + (" nor given a length" if operation == "repeat" else ""))
+        out.append(size)
+    return tuple(out)
+
+
+def _einops_check(operation: str, left: list[Any], right: list[Any], given: dict[str, Any]) -> None:
+    """einops' rules for the axes of a pattern (its EinopsError, in short)."""
+    names = []
+    for side in (left, right):
+        axes = [a for g in side if g != "..." for a in g if not a.isdigit()]
+        if len(set(axes)) != len(axes):
+            raise ShapeError("an axis is named twice on one side")
+        names.append(set(axes))
+    if any(a.isdigit() and a != "1" for g in left if g != "..." for a in g):
+        raise ShapeError("an axis of a length other than 1 on the left")
+    if "..." in right and "..." not in left or ("..." in left and "..." not in right and operation != "reduce"):
+        raise ShapeError("`...` on one side only")
+    before, after = names
+    if operation == "rearrange" and (before != after or any(
+            a.isdigit() and a != "1" for g in right if g != "..." for a in g)):
+        raise ShapeError("rearrange keeps the same axes")
+    if operation == "repeat" and (not before <= after or any(a not in given for a in after - before)):
+        raise ShapeError("repeat keeps every axis and needs the new ones' lengths")
+    if operation == "reduce" and not after <= before:
+        raise ShapeError("reduce makes no new axis")
+    unused = set(given) - before - after
+    if unused:
+        raise ShapeError(f"the length of `{sorted(unused)[0]}`, which the pattern does not use")
+
+
+def _einops_side(text: str) -> list[Any]:
+    """``b (h w) ... 1`` as [["b"], ["h", "w"], "...", ["1"]]; ``()`` is an axis of length 1."""
+    out: list[Any] = []
+    group: list[str] | None = None
+    for token in text.replace("(", " ( ").replace(")", " ) ").split():
+        if token == "(":
+            if group is not None:
+                raise ShapeError("nested parentheses")
+            group = []
+        elif token == ")":
+            if group is None:
+                raise ShapeError("a `)` with no `(`")
+            out.append(group or ["1"])
+            group = None
+        elif token == "...":
+            if group is not None:
+                raise ShapeError("`...` inside parentheses is not followed")
+            out.append("...")
+        elif group is not None:
+            group.append(token)
+        else:
+            out.append([token])
+    if group is not None:
+        raise ShapeError("a `(` with no `)`")
+    return out
