@@ -84,7 +84,10 @@ def test_static_count_equals_torch_meta_count(name: str) -> None:
         if isinstance(n, ast.ClassDef):
             class_lines.setdefault(n.name, n.lineno - 1)
     for model in report.models:
-        built = _build(getattr(module, model.name), module)
+        # Each class in a fresh import of its file, as the analysis counts it: a constructor that
+        # changes a class attribute or a global (a layer counter) does not change the next class.
+        fresh = _import(path)
+        built = _build(getattr(fresh, model.name), fresh)
         params = list(built.parameters())  # torch yields a tied tensor once
         total = sum(p.numel() for p in params)
         trainable = sum(p.numel() for p in params if p.requires_grad)

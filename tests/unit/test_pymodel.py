@@ -950,3 +950,18 @@ def test_a_formula_says_which_layer_argument_and_which_module_arguments_count_to
     # "out_features is unknown" read as the code's own variable; it is nn.Linear's argument.
     assert messages["SwiGLUFFN"].endswith("cannot be counted exactly: nn.Linear's out_features is unknown: "
                                           "`self.hidden` is not set by the code the analyser followed")
+
+
+def test_a_condition_says_what_it_comes_down_to_once() -> None:
+    report = run("""
+        import torch.nn as nn
+        class B(nn.Module):
+            def __init__(self, inplanes, planes=4, stride=1):
+                super().__init__()
+                if stride > 1 or inplanes != planes * 4:
+                    self.down = nn.Linear(2, 2)
+    """)
+    # It was "... depends on `stride > 1 or inplanes != planes * 4` depends on `inplanes != planes * 4`
+    # depends on the constructor argument `inplanes` ...": the condition restated at each step.
+    assert lc101(report)["B"].endswith("the condition `stride > 1 or inplanes != planes * 4` (line 6) depends on the "
+                                       "constructor argument `inplanes` with no default")

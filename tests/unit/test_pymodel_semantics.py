@@ -1984,3 +1984,65 @@ def test_a_reused_build_brings_what_it_assumed_of_the_machine() -> None:
     assert notes["Outer"] == notes["Inner"] == (
         "counted with the environment variable `WIDE` (line 8) unset; counted as on a machine without a GPU, as the "
         "code asks: `torch.cuda.is_available()` (line 9)")
+
+
+def test_each_class_is_counted_as_built_right_after_the_import() -> None:
+    # lit-llama's lora pattern: one class's constructor sets another's class attribute. It leaked
+    # into the classes counted after it (Later: 144), and a failure kept from before the change
+    # was raised again after it (ProbeSetRank refused with rank None).
+    report = run("""
+        import torch.nn as nn
+        from dataclasses import dataclass
+        @dataclass
+        class Cfg:
+            d: int = 8
+        class LoraAttn(nn.Module):
+            rank = None
+            def __init__(self, cfg: Cfg):
+                super().__init__()
+                self.proj = nn.Linear(cfg.d, cfg.d * self.rank)
+        class ProbeSetRank(nn.Module):
+            def __init__(self):
+                super().__init__()
+                LoraAttn.rank = 2
+                self.attn = LoraAttn(Cfg())
+        class Later(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.attn = LoraAttn(Cfg())
+    """)
+    assert counts(report) == {"ProbeSetRank": 144}
+    assert "raises TypeError" in lc101(report)["LoraAttn"] and "raises TypeError" in lc101(report)["Later"]
+
+
+@pytest.mark.parametrize("body, reason", [
+    ("self.n = nn.GroupNorm(32, 48)", "nn.GroupNorm's num_channels (48) must be divisible by num_groups (32); torch "
+                                      "would raise"),
+    ("self.a = nn.MultiheadAttention(10, 3)", "nn.MultiheadAttention's embed_dim (10) must be divisible by num_heads "
+                                              "(3), both positive; torch would raise"),
+])
+def test_layers_torch_refuses_to_build_are_not_counted(body: str, reason: str) -> None:
+    # Both were counted (96 and 440) although torch raises: guided-diffusion with channel_mult=1.5.
+    assert lc101(run(_net(body)))["Net"].endswith(reason)
+
+
+@pytest.mark.parametrize("body, total", [
+    ("k = 2 if type(4) == int and type(nn.BatchNorm2d) == type and type(Net) is type else 3\n"
+     "self.fc = nn.Linear(k, 1)", 3),
+    ("self.fc = nn.Linear(int(np.array([2, 3, 4]).prod()) + np.zeros((2, 3)).shape[1], 1)", 28),
+    ("self.fc = nn.Linear(len(np.arange(5)) + np.ones(4).shape[0], 1)", 10),
+    ("self.w = nn.Parameter(torch.from_numpy(np.zeros((2, 3))))", 6),
+    ("self.scale = torch.tensor(np.random.rand(3)).float().to('cpu')\nself.fc = nn.Linear(2, 2)", 6),
+])
+def test_types_and_numpy_arrays(body: str, total: int) -> None:
+    assert counts(run(_net(body, "import numpy as np\nimport torch\n"))) == {"Net": total}
+
+
+def test_deleting_from_a_modules_parameters_reaches_it() -> None:
+    # It was counted as if nothing were deleted (style-based-gan's generator: twice torch's count).
+    report = run(_net("self.fc = nn.Linear(4, 3)\nw = self.fc.weight\ndel self.fc._parameters['weight']\n"
+                      "self.fc.register_parameter('weight_orig', nn.Parameter(w.data))\n"
+                      "assert 'bias' in self.fc._parameters and len(self.fc._parameters) == 2\n"
+                      "self.fc._parameters.pop('bias')\nself.fc._parameters['extra'] = nn.Parameter(torch.ones(5))",
+                      "import torch\n"))
+    assert counts(report) == {"Net": 17}

@@ -122,6 +122,34 @@ class ModulesView(dict):  # type: ignore[type-arg]
         del self.owner.attrs[key]
 
 
+class ParametersView(dict):  # type: ignore[type-arg]
+    """``module._parameters``: the module's own parameters by name, live as torch's (style-based-gan's
+    equalized learning rate: ``del module._parameters[name]``, then ``register_parameter(name +
+    "_orig", ...)``). Writes, deletions and ``pop`` reach the module; other writing methods are not
+    allowed (_SAFE_METHODS)."""
+
+    __slots__ = ("owner",)
+
+    def __init__(self, owner: "Inst") -> None:
+        super().__init__((k, v) for k, v in owner.attrs.items() if type(v) is Param)
+        self.owner = owner
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        super().__setitem__(key, value)
+        self.owner.attrs[key] = value
+
+    def __delitem__(self, key: Any) -> None:
+        super().__delitem__(key)
+        del self.owner.attrs[key]
+
+    def pop(self, key: Any, *default: Any) -> Any:
+        if key not in self:
+            return super().pop(key, *default)  # KeyError, or the default
+        value = super().pop(key)
+        del self.owner.attrs[key]
+        return value
+
+
 class IteratorV:
     """What a generator function returns (its values, collected by running it to the end when it
     is called): a Python iterator, so builtins (``next``, ``list``, ``sum``) and loops consume it
@@ -165,6 +193,7 @@ _SAFE_METHODS: dict[type, frozenset[str] | None] = {
     DefaultDict: _DICT_SAFE - {"copy", "setdefault"},  # their results would lose the factory / skip it
     OrderedDictV: _DICT_SAFE - {"copy"},  # a copy would lose the attributes: refused
     ModulesView: frozenset("get items keys values".split()),  # a write through a method would not reach the module
+    ParametersView: frozenset("get items keys values pop".split()),
     collections.deque: frozenset("append appendleft extend extendleft pop popleft index count copy reverse remove "
                                  "insert".split()),
     tuple: frozenset("index count".split()),
@@ -461,6 +490,12 @@ class Ctx:
         # library's code reads then (its logging verbosity, a CI flag) configures the library, so only
         # the analysed file's own reads are noted; during a class's build, every read is.
         self.importing = 0
+        # While a class or function is counted: the class attributes and globals its build set, each
+        # with what it held before (_MISSING: nothing), put back once the count ends (end_count):
+        # each class is counted as built right after the import, as Python would build it.
+        self.undo: list[tuple[dict[str, Any], str, Any]] | None = None
+        # And the module-level containers it changed (`REGISTRY.append(self)`), each as it was before.
+        self.undo_containers: dict[int, tuple[Any, Any]] = {}
         # What a `yield` of the generator now running does with its value: collect it (a generator
         # called) or run the body of the `with` it is the context manager of (see Interpreter.with_stmt).
         self.yield_hooks: list[Callable[[Any], None]] = []
@@ -489,7 +524,48 @@ class Ctx:
     def start_count(self, budget: int = MAX_STEPS) -> None:
         """A new class or function to count: its own step budget (the checks compare ``steps`` with
         MAX_STEPS, so a larger budget starts below 0), call depth and class stack."""
+        self.end_count()
         self.steps, self.budget, self.depth, self.class_stack = MAX_STEPS - budget, budget, 0, []
+        self.undo = []
+
+    def end_count(self) -> None:
+        """Puts back the class attributes and globals the count set (``LoraAttn.rank = 2`` in one
+        class's constructor is not what the next class counted sees)."""
+        undo, self.undo = self.undo, None
+        containers, self.undo_containers = self.undo_containers, {}
+        changed = False
+        for container, before in containers.values():
+            changed = changed or _contents(container) != _contents(before)
+            if isinstance(container, dict):
+                container.clear()
+                container.update(before)
+            elif isinstance(container, list):
+                container[:] = before
+            else:  # a set
+                container.clear()
+                container.update(before)
+        if not undo:
+            if changed:
+                self.state_version += 1
+            return
+        for names, name, old in reversed(undo):
+            # One set for the first time stays (transformers' memos of a class, written at each count).
+            if old is not _MISSING:
+                changed = changed or _rebinds(names.get(name, _MISSING), old)
+                names[name] = old
+        if changed:
+            self.state_version += 1  # the builds kept under the values now gone are not reused
+
+    def logged_change(self, container: Any) -> None:
+        """A module-level list, dict or set about to be changed by a build: kept as it is, once."""
+        if self.undo is not None and not self.importing and id(container) not in self.undo_containers and \
+                isinstance(container, (list, dict, set)):
+            self.undo_containers[id(container)] = (container, container.copy())
+
+    def logged_write(self, names: dict[str, Any], name: str) -> None:
+        """A class attribute or global about to be set by a build (not by a file's import)."""
+        if self.undo is not None and not self.importing:
+            self.undo.append((names, name, names.get(name, _MISSING)))
 
 
 _Constant, _Name, _Attribute, _Call, _Assign, _Return_stmt, _Tuple, _Compare, _If = (
@@ -1331,7 +1407,7 @@ class Interpreter:
             if orelse and all(isinstance(x, ast.Raise) for x in orelse):
                 return body
             raise Unresolved(f"the condition `{_text(test)}` ({env.module.where(test.lineno)}) depends on "
-                             f"{why_of(cond)}")
+                             f"{_first_cause(why_of(cond))}")
         return body if self.truthy(cond, test) else orelse
 
     def truthy(self, v: Any, node: ast.AST) -> bool:
@@ -1445,9 +1521,11 @@ class Interpreter:
             return
         if isinstance(obj, ClassV):
             self.state_written(_rebinds(obj.namespace.get(name, _MISSING), value))  # `Config.hidden = 14`
+            self.ctx.logged_write(obj.namespace, name)
             obj.namespace[name] = value
             return
         if isinstance(obj, ModV) and isinstance(obj.names, dict):
+            self.ctx.logged_write(obj.names, name)
             obj.names[name] = value  # a global of a project module (timm's register_model sets `__all__`)
             return
         if isinstance(obj, Unknown | Sym):
@@ -1517,6 +1595,7 @@ class Interpreter:
             if id(obj) in self.ctx.state_containers:  # `TABLE[name] = layer`: state a later build reads
                 self.state_written(type(obj) is not dict or _rebinds(obj.get(key, _MISSING) if _hashable(key)
                                                                      else _MISSING, value))
+                self.ctx.logged_change(obj)
             try:
                 obj[key] = value
             except (IndexError, TypeError, KeyError) as exc:
@@ -1880,7 +1959,7 @@ class Interpreter:
             cond = self.ev(e.test, env)
             if is_unknownish(cond):
                 raise Unresolved(f"the condition `{_text(e.test)}` ({env.module.where(e.lineno)}) depends on "
-                                 f"{why_of(cond)}")
+                                 f"{_first_cause(why_of(cond))}")
             return self.ev(e.body if self.truthy(cond, e.test) else e.orelse, env)
         if isinstance(e, ast.List | ast.Tuple | ast.Set):
             items: list[Any] = []
@@ -2114,7 +2193,7 @@ class Interpreter:
         if type(v) is Inst and type(v.cls) is ClassV and _is_named_tuple(v.cls):
             return list(_named_tuple_items(v))  # `h, w = size`
         if is_unknownish(v):
-            raise Unresolved(f"the loop over `{_text(node)}` depends on {why_of(v)}")
+            raise Unresolved(f"iterating over `{_text(node)}` depends on {why_of(v)}")
         raise Unresolved(f"cannot iterate over `{_text(node)}`")
 
     def get_item(self, obj: Any, key: Any, node: ast.AST) -> Any:
@@ -2397,7 +2476,7 @@ class Interpreter:
             "squeeze": lambda *a, dim=None: shapes.squeeze_shape(shape, a if dim is None else (dim,)),
             # Reductions (PatchTST's `position_enc - position_enc.mean()`): the dims named go, or all.
             **{r: (lambda dim=None, keepdim=False, *, dtype=None: shapes.reduce_shape(shape, dim, keepdim))
-               for r in ("mean", "sum", "nansum", "nanmean")},
+               for r in ("mean", "sum", "nansum", "nanmean", "prod")},
             **{r: (lambda dim=(), keepdim=False: shapes.reduce_shape(shape, None if dim == () else dim, keepdim, True))
                for r in ("amax", "amin")},
             **{r: (lambda dim=None, *, correction=1, keepdim=False, unbiased=True: shapes.reduce_shape(
@@ -2567,6 +2646,8 @@ class Interpreter:
             return obj.cls
         if name == "_modules" and obj.is_module:
             return ModulesView(obj)
+        if name == "_parameters" and obj.is_module:
+            return ParametersView(obj)
         if name == "__module__" and type(obj.cls) is ClassV:  # the class's, read through the instance
             return _class_attribute(obj.cls, name)  # torchvision's _log_api_usage_once(self)
         if name == "__dict__" and obj.is_module:
@@ -2701,6 +2782,9 @@ class Interpreter:
             receiver = None
             fn = self.ev(func, env)
         args, kwargs = self.call_arguments(e, env)
+        if type(fn) is Unknown and type(receiver) is Unknown and not receiver.maybe_module and \
+                func.attr in _TENSOR_METHODS:  # type: ignore[attr-defined]
+            return Unknown(receiver.why)  # `.to(dtype)` of a tensor not followed: a tensor, never a module
         if type(fn) is Unknown and type(receiver) is SuperV and type(receiver.inst) is Inst and receiver.inst.is_module:
             receiver = receiver.inst  # `super().reset()` of a module: as `self.reset()` would be
         if type(fn) is Unknown and type(receiver) is Inst and receiver.is_module and receiver.unfollowed is None:
@@ -2795,6 +2879,7 @@ class Interpreter:
             if fn.name in _MUTATING_METHODS and type(fn.fn) is _BUILTIN_METHOD and \
                     id(fn.fn.__self__) in ctx.state_containers:  # `REGISTRY.append(cls)`, `CACHE.update(...)`
                 self.state_written(True)
+                ctx.logged_change(fn.fn.__self__)
             key = kwargs.get("key")
             if key is not None and type(key) in _CODE_CALLABLES:
                 # sorted/min/max/list.sort(key=lambda w: -w): Python calls the key, so the analyser does.
@@ -2907,6 +2992,24 @@ class Interpreter:
             self.ctx.environment.append(("variable", name, scope.where(node.lineno),  # type: ignore[attr-defined]
                                          scope.span_of(node) if scope.is_main and scope.span_of else None))
         return default
+
+    def numpy_array(self, fn: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
+        """``np.zeros((4, 8))``, ``np.arange(4)``, ``np.array(obs_shape)``: as torch's factories make
+        them, but in numpy's default float64 (integers stay int64); None where the arguments are
+        other than sizes and numbers (the call is then not followed)."""
+        if set(kwargs) - {"dtype"} or kwargs.get("dtype") not in (None, float, int):
+            return None
+        numbers = args[0] if fn in ("array", "asarray") and len(args) == 1 else args
+        flat = list(numbers) if isinstance(numbers, (list, tuple)) else [numbers]
+        while any(isinstance(x, (list, tuple)) for x in flat):
+            flat = [y for x in flat for y in (x if isinstance(x, (list, tuple)) else [x])]
+        if not all(type(x) in (int, float, bool) for x in flat):
+            return None
+        floating = fn in ("zeros", "ones", "empty", "full") or kwargs.get("dtype") is float or any(
+            type(x) is float for x in flat)
+        dtype = {"dtype": ExtV("torch.float64")} if floating and kwargs.get("dtype") is not int else {}
+        torch_fn = "tensor" if fn in ("array", "asarray") else fn
+        return self.tensor_factory(torch_fn, list(args), dtype, node)
 
     def read_accelerator(self, name: str, node: ast.AST, env: Env | None) -> Any:
         """``torch.cuda.is_available()`` and the like: the analysis counts as on a machine without
@@ -3110,6 +3213,7 @@ class Interpreter:
             if is_global:
                 names = outer.module.env.vars
                 self.state_written(_rebinds(names.get(name, _MISSING), value))
+                self.ctx.logged_write(names, name)
                 names[name] = value
                 continue
             env: Env | None = outer
@@ -3344,7 +3448,9 @@ class Interpreter:
         too long to follow)."""
         failed = self.ctx.failed.get(key) if key is not None else None
         if failed is not None:
-            kind, reason, span, raised, started, assumed = failed
+            kind, reason, span, raised, started, assumed, version = failed
+            if version != self.ctx.state_version:  # a class attribute or global it may have read changed since
+                return
             self.ctx.failed_imports.extend(assumed)  # what the first failure assumed, this one assumes too
             if kind is _Raised:
                 raise _Raised(reason, raised)
@@ -3357,7 +3463,7 @@ class Interpreter:
         if key is not None and not isinstance(failure, _TooDeep):
             # What raises it again, not the exception: its traceback would hold the frames it went through.
             self.ctx.failed[key] = (type(failure), failure.reason, failure.span, getattr(failure, "kind", None), started,
-                                    tuple(assumed))
+                                    tuple(assumed), self.ctx.state_version)
 
     def dict_items(self, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> dict[Any, Any]:
         """What ``dict(*args, **kwargs)`` holds."""
@@ -3531,6 +3637,17 @@ class Interpreter:
             return ExtV("types.NoneType")  # `isinstance(x, (AnchorGenerator, type(None)))`
         if name == "type" and len(args) == 1 and not kwargs and type(args[0]) is PartialV:
             return ExtV("functools.partial")  # CycleGAN's `type(norm_layer) == functools.partial`
+        if name == "type" and len(args) == 1 and not kwargs and type(args[0]) in _PY_TYPES.values():
+            return _BUILTINS[type(args[0]).__name__]  # `type(n) == int`: the builtin as the code names it
+        if name == "type" and len(args) == 1 and not kwargs and (_plain_class(args[0]) or (
+                type(args[0]) is ExtV and _known_torch_class(args[0].name))):
+            return _BUILTINS["type"]  # a class's type (its metaclass, where the code gives none): nn.BatchNorm2d's
+        if name in ("inspect.isfunction", "inspect.ismethod") and len(args) == 1 and not kwargs and \
+                not is_unknownish(args[0]):
+            # ldm's `default(val, d)`: `d() if isfunction(d) else d`. A def or lambda of the code is a
+            # function, a bound method a method; Python's values, classes and builtins are neither.
+            return type(args[0]) is (FuncV if last == "isfunction" else BoundV) and (
+                last == "ismethod" or args[0].kind not in ("static", "class", "property"))
         if name == "type" and len(args) == 1 and not kwargs and type(args[0]) is Inst:
             cls = args[0].cls
             if type(cls) is ClassV:
@@ -3582,6 +3699,10 @@ class Interpreter:
         if name in ("math.prod", "numpy.prod") and len(args) == 1 and not kwargs and isinstance(args[0], (list, tuple)) \
                 and any(is_unknownish(x) for x in args[0]):
             return _formula_product(args[0], node)  # the size of a shape with a size not known: a formula
+        if parts[0] == "numpy" and len(parts) == 2 and last in _NUMPY_FACTORIES:
+            made = self.numpy_array(last, args, kwargs, node)
+            if made is not None:
+                return made
         if name == "numpy.linspace" and 2 <= len(args) + len(kwargs) <= 3 and set(kwargs) <= {"num"}:
             values = _numpy_linspace(*args, **kwargs)  # drop-path rates: `np.linspace(0, rate, depth).tolist()`
             if values is not None:
@@ -3875,6 +3996,12 @@ class Interpreter:
                                _floating_dtype(kwargs["dtype"]))
             raise Unresolved(f"`{_text(node)}`: the source tensor's shape is unknown"
                              + (f" ({why_of(src)})" if is_unknownish(src) else ""))
+        if fn == "from_numpy" and len(args) == 1 and not kwargs and isinstance(args[0], TensorV) and \
+                _values_of(args[0]) is None:
+            return dataclasses.replace(args[0])  # an array made by numpy's factories: the same shape
+        if fn in ("tensor", "as_tensor", "from_numpy", "Tensor", "FloatTensor", "LongTensor") and args and \
+                isinstance(args[0], Unknown):
+            return Unknown(f"`{_text(node)}`: the data's shape is unknown ({args[0].why})")
         if fn in ("Tensor", "FloatTensor", "LongTensor", "from_numpy") and len(args) == 1 and not kwargs and \
                 _values_of(args[0]) is not None:
             # torch.Tensor(np.linspace(...)): the array's values as float32 (from_numpy: in its dtype)
@@ -3894,7 +4021,7 @@ class Interpreter:
                     shape.append(len(cur))
                     cur = cur[0] if cur else None
                 return TensorV(tuple(shape))
-            raise Unresolved(f"`{_text(node)}`: the data's shape is unknown")
+            return Unknown(f"`{_text(node)}`: the data's shape is unknown")
         if fn == "eye":
             n = as_int(args[0] if args else kwargs.get("n"), "n")
             m = as_int(args[1], "m") if len(args) > 1 else kwargs.get("m", n)
@@ -4102,7 +4229,7 @@ _CASTS = {"int": "int32", "long": "int64", "short": "int16", "float": "float32",
 _SHAPE_FUNCTIONS = frozenset({"split", "chunk", "unbind", "outer", "kron", "tile", "repeat_interleave", "tril",
                               "triu", "einsum"})
 _SHAPE_METHOD_FUNCTIONS = frozenset({"flatten", "transpose", "unsqueeze", "squeeze", "reshape", "t"})  # torch.f(t, ...) is t.f(...)
-_TORCH_VALUE_FUNCTIONS = tensor_values.UNARY_FUNCTIONS | {"unique", "diff", "max", "min", "sum", "cumsum"}
+_TORCH_VALUE_FUNCTIONS = tensor_values.UNARY_FUNCTIONS | {"unique", "diff", "max", "min", "sum", "cumsum", "prod"}
 _VALUE_METHODS = _TORCH_VALUE_FUNCTIONS | frozenset(_CASTS) | {"to", "flip"}
 
 
@@ -4315,7 +4442,7 @@ def _value_method(t: TensorV, name: str, node: ast.AST) -> BuiltinV | None:
                 raise Unresolved(f"`{_text(node)}`: the analyser sums a 1-D tensor's values along it only")
             return _valued(tuple(t.shape), computed(tensor_values.cumsum, values))
         return BuiltinV(name, cumsum)
-    if name in ("max", "min", "sum"):
+    if name in ("max", "min", "sum", "prod"):
         return BuiltinV(name, reduced)
     return None
 
@@ -5543,6 +5670,32 @@ def _statements_in(body: list[ast.stmt]) -> Any:
                 stack.extend(child_blocks(stmt))
 
 
+_DEPENDS_CHAIN = re.compile(r"^(?:`[^`]*` depends on )+")
+
+
+def _first_cause(why: str) -> str:
+    """"`a or b` depends on `b > 1` depends on the constructor argument `b` ..." without the
+    steps between the condition and what it comes down to (each restated the condition)."""
+    return _DEPENDS_CHAIN.sub("", why) or why
+
+
+def _contents(container: Any) -> Any:
+    """What a container holds, by identity (its values' own __eq__ is not the question)."""
+    if isinstance(container, dict):
+        return [(k, id(v)) for k, v in container.items()]
+    return sorted(map(id, container)) if isinstance(container, (set, frozenset)) else [id(v) for v in container]
+
+
+def _plain_class(v: Any) -> bool:
+    """A class of the code whose type is ``type``: no metaclass of its own or from a base outside
+    torch (ABC's, Enum's)."""
+    if type(v) is not ClassV or v.enum_members is not None:
+        return False
+    if any(any(k.arg == "metaclass" for k in c.node.keywords) for c in v.mro() if isinstance(c.node, ast.ClassDef)):
+        return False
+    return all(_is_object(b) or (type(b) is ExtV and _known_torch_class(b.name)) for b in _outside_bases(v))
+
+
 def _formula_product(items: Any, node: ast.AST) -> Any:
     """``math.prod`` / ``np.prod`` of sizes some of which are formulas: their product, or why not."""
     unknown = _unknown_in(list(items))
@@ -5975,6 +6128,12 @@ _NONE_SLOTS = {"MultiheadAttention": frozenset({"in_proj_weight", "q_proj_weight
                                                 "in_proj_bias", "bias_k", "bias_v"})}
 
 
+# Tensor methods that give a tensor: called on a tensor the analyser did not follow, the result is
+# a tensor it does not know either, never a module.
+_TENSOR_METHODS = _SAME_SHAPE | {"view", "reshape", "expand", "repeat", "unsqueeze", "squeeze", "transpose", "permute",
+                                 "flatten", "t", "mean", "sum", "prod", "std", "var", "amax", "amin", "max", "min",
+                                 "astype", "numpy", "tolist", "item", "real", "imag", "conj", "angle"}
+_NUMPY_FACTORIES = frozenset({"zeros", "ones", "empty", "full", "arange", "array", "asarray"})
 _EINOPS_FUNCTIONS = frozenset({"einops.rearrange", "einops.repeat", "einops.reduce"})
 
 
@@ -6108,7 +6267,8 @@ def _range(*args: Any) -> Any:
     vals = [as_int(a, "range bound") for a in args]
     syms = [v for v in vals if isinstance(v, Sym)]
     if syms:
-        raise Unresolved(f"the range `range({', '.join(render(v) for v in vals)})` depends on {'; '.join(why_of(s) for s in syms)}")
+        shown = ", ".join(v.render() if isinstance(v, Sym) and len(vals) == 1 else render(v) for v in vals)
+        raise Unresolved(f"the range `range({shown})` depends on {'; '.join(why_of(s) for s in syms)}")
     return RangeV(range(*vals))
 
 

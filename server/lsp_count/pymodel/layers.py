@@ -37,6 +37,9 @@ def as_int(v: Any, what: str) -> Any:
         raise Unresolved(f"{what} is unknown: {v.why}")
     if isinstance(v, Inst) and getattr(v.cls, "enum_mixin", None) is int:
         return as_int(v.attrs["_value_"], what)  # an IntEnum member is an int
+    if isinstance(v, TensorV) and v.shape == () and v.values is not None and len(v.values) == 1 and \
+            type(v.values[0]) is int and not isinstance(v.values[0], bool):
+        return v.values[0]  # a 0-d integer tensor or numpy scalar (`np.array(shape).prod()`), as torch takes it
     raise Unresolved(f"{what} is {_describe(v)}, not an integer")
 
 
@@ -174,7 +177,9 @@ def _rmsnorm(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., 
 
 
 def _groupnorm(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., Inst]) -> None:
-    c = as_int(a["num_channels"], "num_channels")
+    c, groups = as_int(a["num_channels"], "num_channels"), as_int(a["num_groups"], "num_groups")
+    if type(c) is int and type(groups) is int and (groups < 1 or c % groups):
+        raise Unresolved(f"num_channels ({c}) must be divisible by num_groups ({groups}); torch would raise")
     if truth(a["affine"], "affine"):
         _p(inst, "weight", (c,), "norm", o)
         _p(inst, "bias", (c,), "norm", o)
@@ -185,7 +190,9 @@ def _prelu(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., In
 
 
 def _mha(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., Inst]) -> None:
-    e = as_int(a["embed_dim"], "embed_dim")
+    e, heads = as_int(a["embed_dim"], "embed_dim"), as_int(a["num_heads"], "num_heads")
+    if type(e) is int and type(heads) is int and (e < 1 or heads < 1 or e % heads):
+        raise Unresolved(f"embed_dim ({e}) must be divisible by num_heads ({heads}), both positive; torch would raise")
     kdim = e if a["kdim"] is None else as_int(a["kdim"], "kdim")
     vdim = e if a["vdim"] is None else as_int(a["vdim"], "vdim")
     bias = truth(a["bias"], "bias")

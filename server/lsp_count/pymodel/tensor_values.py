@@ -328,6 +328,10 @@ def reduce(fn: str, t: Values) -> Values:
         index = t.items.index(pick(t.items))
         return Values((t.items[index],), t.dtype, (max(t.errors),) if t.errors is not None else None)
     items = exact_items(t, f"`{fn}`")
+    if fn == "prod":  # cleanrl's `np.array(obs_shape).prod()`: exact for integers
+        if t.dtype not in INT_DTYPES:
+            raise Undecidable("a product of floats is not computed")
+        return Values((math.prod(items),), "int64")
     if fn == "sum":
         dtype = t.dtype if t.dtype in FLOAT_DTYPES else "int64"
         if dtype == "float32":
