@@ -2046,3 +2046,10 @@ def test_deleting_from_a_modules_parameters_reaches_it() -> None:
                       "self.fc._parameters.pop('bias')\nself.fc._parameters['extra'] = nn.Parameter(torch.ones(5))",
                       "import torch\n"))
     assert counts(report) == {"Net": 17}
+
+
+def test_a_complex_tensors_parts_keep_its_shape() -> None:
+    # Hyena's positional embedding: refused ("does not follow a tensor's `real`").
+    body = ("w = torch.linspace(0, 1, 10)[None, :, None]\nf = torch.linspace(1e-4, 3, 4)[None, None]\n"
+            "z = torch.exp(-1j * f * w)\nself.z = nn.Parameter(torch.cat([z.real, z.imag], dim=-1))")
+    assert counts(run(_net(body, "import torch\n"))) == {"Net": 80}

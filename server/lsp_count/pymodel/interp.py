@@ -2434,6 +2434,8 @@ class Interpreter:
             return DeviceV()
         if name == "ndim":
             return len(shape)
+        if name in ("real", "imag"):  # a complex tensor's parts (Hyena's positional embedding): the same shape
+            return TensorV(tuple(shape), contiguous=False)
         if name in ("T", "H", "mT", "mH"):  # transposes: all dims reversed, or the last two swapped
             if name in ("mT", "mH") and len(shape) < 2:
                 raise Unresolved(f"`{_text(node)}`: tensor.{name} is only supported on matrices or batches of "
