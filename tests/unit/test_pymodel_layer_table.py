@@ -16,7 +16,7 @@ import pytest
 from lsp_count.core.analyze import analyze_text
 from lsp_count.pymodel.interp import CONTAINERS
 from lsp_count.pymodel.layers import (DTYPE_ALIASES, FINFO, FUNCTIONAL_NAMES, IINFO, LAYERS, MODULE_CLASS_ATTRIBUTES,
-                                      PARAMETERLESS, STACKS)
+                                      PARAMETERLESS, STACKS, TORCH_NN_MODULES)
 
 torch = pytest.importorskip("torch")
 
@@ -46,6 +46,11 @@ def test_the_attributes_nn_module_gives_a_class_are_the_installed_torch_ones():
     code = "import json, torch.nn as nn; print(json.dumps(sorted(set(dir(nn.Module)) - set(dir(object)))))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert MODULE_CLASS_ATTRIBUTES == set(json.loads(out))
+
+
+def test_where_torch_defines_its_module_classes_is_the_installed_torch():
+    # `str(cls.__bases__)` writes torch's classes as Python does: `<class 'torch.nn.modules.linear.Linear'>`.
+    assert TORCH_NN_MODULES == {name: cls.__module__ for name, cls in _torch_modules().items()}
 
 
 def test_the_public_names_of_torch_nn_functional_are_the_installed_torch_ones():
@@ -95,7 +100,7 @@ def _unresolved(body: str) -> str:
 
 
 @pytest.mark.parametrize(("body", "reason"), [
-    ("self.a = weight_norm(weight_norm(nn.Linear(4, 4)))", "`weight` has a weight_norm already (torch raises)"),
+    ("self.a = weight_norm(weight_norm(nn.Linear(4, 4)))", "`weight` has a weight_norm already (torch raises RuntimeError)"),
     ("self.a = nn.utils.spectral_norm(nn.utils.spectral_norm(nn.Linear(4, 4)))", "has a spectral_norm already"),
     ("self.a = weight_norm(nn.Linear(4, 4), dim=2)", "dim 2 is out of range for a 2-dimensional parameter"),
     ("self.a = nn.Linear(4, 4)\nremove_weight_norm(self.a)", "`weight` has no weight_norm to remove"),

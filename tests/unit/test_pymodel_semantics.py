@@ -1732,18 +1732,18 @@ def test_an_import_of_the_standard_library_torch_or_the_project_in_a_try_is_foll
 
 
 def test_a_class_under_a_module_level_block_the_analyser_cannot_follow_is_said() -> None:
-    report = run("""import torch
+    report = run("""import fancy_kernels
 import torch.nn as nn
-if torch.__version__ >= "2":
+if fancy_kernels.version() >= (2, 0):
     class Guarded(nn.Module):
         def __init__(self):
             super().__init__()
             self.fc = nn.Linear(2, 2)
-class Sub(Guarded if torch.__version__ >= "2" else nn.Module):
+class Sub(Guarded if fancy_kernels.version() >= (2, 0) else nn.Module):
     def __init__(self):
         super().__init__()
         self.fc = nn.Linear(2, 2)
-class Plain(dict if torch.__version__ >= "2" else list):
+class Plain(dict if fancy_kernels.version() >= (2, 0) else list):
     pass
 """)
     reasons = lc101(report)
@@ -2053,3 +2053,48 @@ def test_a_complex_tensors_parts_keep_its_shape() -> None:
     body = ("w = torch.linspace(0, 1, 10)[None, :, None]\nf = torch.linspace(1e-4, 3, 4)[None, None]\n"
             "z = torch.exp(-1j * f * w)\nself.z = nn.Parameter(torch.cat([z.real, z.imag], dim=-1))")
     assert counts(run(_net(body, "import torch\n"))) == {"Net": 80}
+
+
+def test_torch_version_is_the_one_the_layer_table_follows_and_said() -> None:
+    # Informer's `padding = 1 if torch.__version__ >= '1.5.0' else 2`: refused before (not followed).
+    report = run(_net("padding = 1 if torch.__version__ >= '1.5.0' else 2\n"
+                      "self.conv = nn.Conv1d(4, 8, 3, padding=padding)\n"
+                      "self.fc = nn.Linear(len(str(torch.float32)) + len(f'{torch.device(\"cpu\")}'), 1)",
+                      "import torch\n"))
+    assert counts(report) == {"Net": 8 * 4 * 3 + 8 + 17}
+    note, = [p.message for p in report.problems if p.code == "LC106"]
+    assert note == ("`Net`: counted with torch 2.13.0, the torch whose layers the analyser follows: "
+                    "`torch.__version__` (line 6)")
+
+
+@pytest.mark.parametrize("expression", ["str(nn.ReLU())", "f'{nn.ReLU()}'.split('.')",
+                                        "'%s' % torch.nn.functional.gelu", "'{}'.format(nn.ReLU())"])
+def test_the_text_of_the_analysers_own_objects_is_never_read(expression: str) -> None:
+    # It was the analyser's repr (`"ExtV(name='torch.__version__')"`): counts made of its length
+    # were silently wrong (Autoformer's version check, `len(str(module))`).
+    report = run(_net(f"text = {expression}\nself.fc = nn.Linear(len(text), 1)", "import torch\n"))
+    assert counts(report) == {} and "Net" in lc101(report), report.problems
+    assert "ExtV" not in lc101(report)["Net"] and "Inst" not in lc101(report)["Net"]
+
+
+def test_python_writes_the_classes_of_the_code_and_torch_as_it_does() -> None:
+    report = run(_net("b = str(Net.__bases__) + str([nn.Linear])\n"
+                      "self.fc = nn.Linear(len(b), 1)", "import torch\n"))
+    text = "(<class 'torch.nn.modules.module.Module'>,)[<class 'torch.nn.modules.linear.Linear'>]"
+    assert counts(report) == {"Net": len(text) + 1}
+
+
+def test_a_sibling_package_of_the_repository_is_found(tmp_path) -> None:
+    # thuml's Autoformer layout: models/Autoformer.py imports `from layers.Embed import ...`, run
+    # from the repository's root. It was "outside this file and torch.nn".
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "layers").mkdir()
+    (tmp_path / "layers" / "blocks.py").write_text("import torch.nn as nn\nclass Block(nn.Module):\n"
+                                                   "    def __init__(self):\n        super().__init__()\n"
+                                                   "        self.fc = nn.Linear(4, 4)\n")
+    (tmp_path / "models").mkdir()
+    path = tmp_path / "models" / "net.py"
+    path.write_text("import torch.nn as nn\nfrom layers.blocks import Block\nclass Net(nn.Module):\n"
+                    "    def __init__(self):\n        super().__init__()\n        self.b = Block()\n")
+    report = analyze_text(path.read_text(), str(path), AnalyzeOptions())
+    assert counts(report) == {"Net": 20}

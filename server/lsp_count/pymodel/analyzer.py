@@ -20,8 +20,8 @@ from lsp_count.core.params import ParamNode, ParamTree, Tensor, short_count
 from lsp_count.core.report import FileReport, ModelReport, unrecognized
 from lsp_count.core.source import LineIndex, Position, Problem, Span
 from lsp_count.core.spec import MAX_DIMENSION
-from lsp_count.pymodel.interp import (FUNCTION_STEPS, Ctx, FuncV, Interpreter, LazyImport, ModuleScope, clone, count_of,
-                                      foreign_base, params_of, signature_function)
+from lsp_count.pymodel.interp import (FUNCTION_STEPS, TORCH_VERSION, Ctx, FuncV, Interpreter, LazyImport, ModuleScope,
+                                      clone, count_of, foreign_base, params_of, signature_function)
 from lsp_count.pymodel.loader import body_of
 from lsp_count.pymodel.reuse import LineMap, PythonMemo, ReusePlan, parse_blocks, remember_blocks, split_blocks
 from lsp_count.pymodel.syntax import child_blocks, parse
@@ -738,7 +738,7 @@ def environment_note(reads: list[tuple[str, str, str, Span | None]]) -> str:
     """What the analysis assumed of the machine: the environment variables the code read unset, the
     packages its optional imports name not installed (each once, in order)."""
     notes = []
-    for kind in ("variable", "package", "accelerator"):
+    for kind in ("variable", "package", "accelerator", "torch"):
         first: dict[str, str] = {}
         for read_kind, name, where, _ in reads:
             if read_kind == kind:
@@ -751,8 +751,10 @@ def environment_note(reads: list[tuple[str, str, str, Span | None]]) -> str:
             notes.append(f"counted with the environment variable{'s' if plural else ''} {names} unset")
         elif kind == "package":
             notes.append(f"counted as on a machine without the optional package{'s' if plural else ''} {names}")
-        else:
+        elif kind == "accelerator":
             notes.append(f"counted as on a machine without a GPU, as the code asks: {names}")
+        else:
+            notes.append(f"counted with torch {TORCH_VERSION}, the torch whose layers the analyser follows: {names}")
     return "; ".join(notes)
 
 

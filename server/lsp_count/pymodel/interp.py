@@ -31,13 +31,13 @@ from typing import Any, Callable
 
 from lsp_count.core.source import Span
 from lsp_count.pymodel.layers import (FINFO, FUNCTIONAL_NAMES, IINFO, LAYER_ATTRIBUTES, LAYERS, MODULE_CLASS_ATTRIBUTES,
-                                      NOT_A_LAYER_ATTRIBUTE, PARAMETERLESS, STACKS, as_int, bind, dtype_name,
-                                      layer_attribute, RUNNING_STATS, running_stat, truth)
-from lsp_count.pymodel import shapes
+                                      NOT_A_LAYER_ATTRIBUTE, PARAMETERLESS, STACKS, TORCH_NN_MODULES, as_int, bind,
+                                      dtype_name, layer_attribute, RUNNING_STATS, running_stat, truth)
+from lsp_count.pymodel import forward, shapes
 from lsp_count.pymodel import tensor_values
 from lsp_count.pymodel.reparam import reparametrization, reparametrize
 from lsp_count.pymodel.syntax import child_blocks, documentation_decorator, may_import_project, parse
-from lsp_count.pymodel.values import (BoundV, ClassV, DeviceV, ExtV, FieldV, Inst, ModV, Param, PartialV, RangeV,
+from lsp_count.pymodel.values import (BoundV, ClassV, DeviceV, ExtV, FieldV, Inst, ModV, Param, PartialV, RangeV, Raised,
                                       SuperV, Sym, TensorV, Unknown, Unresolved, is_unknownish, next_serial, render, sym_add,
                                       sym_divide_exact, sym_mul, sym_opaque, why_of)
 
@@ -274,14 +274,7 @@ class _FirstItem(Exception):
         self.value = value
 
 
-class _Raised(Unresolved):
-    """An exception the analysed code raises (``raise ValueError(...)``); ``kind`` is its class
-    as the analyser knows it (an ExtV of a builtin exception, a ClassV), None if unknown.
-    Uncaught, it stops the analysis of the class as any Unresolved does."""
-
-    def __init__(self, reason: str, kind: Any) -> None:
-        super().__init__(reason)
-        self.kind = kind
+_Raised = Raised  # values.Raised: the analysed code's exceptions (and torch's, where it raises)
 
 
 class Env:
@@ -764,7 +757,8 @@ class Interpreter:
             roots: tuple[str, ...] = (base,)
         else:
             here = os.path.dirname(os.path.abspath(scope.path))
-            roots = (here,) + self.ctx.base_dirs + _own_package_root(here, parts[0] if parts else "")
+            roots = (here,) + self.ctx.base_dirs + _own_package_root(here, parts[0] if parts else "") + \
+                _repository_roots(here)
         for root in roots:
             stem = os.path.join(root, *parts) if parts else root
             for candidate in (stem + ".py", os.path.join(stem, "__init__.py")):
@@ -1512,6 +1506,10 @@ class Interpreter:
             if name == "requires_grad":
                 return
             cls = obj.cls
+            if type(cls) is ClassV and not obj.is_module and isinstance(obj.attrs.get(_DICT_ITEMS), dict) and (
+                    cls.find("__setattr__", None) is _DICT_UNBOUND["__setitem__"] or obj.attrs.get("__dict__") is obj):
+                obj.attrs[_DICT_ITEMS][name] = value  # dotdict's `__setattr__ = dict.__setitem__`, AttrDict's items
+                return
             if type(cls) is ClassV and cls.setattr_hook is not None:
                 hook = cls.setattr_hook
                 if _known_hook(hook) != "attribute_map_set" or not self.mapped_setattr(obj, name, value, node):
@@ -1904,6 +1902,11 @@ class Interpreter:
             attr = e.attr  # type: ignore[attr-defined]
             if attr[:2] == "__" and attr[-2:] != "__":
                 attr = self.private_name(attr, env)
+            elif attr == "__version__":
+                owner = self.ev(e.value, env)  # type: ignore[attr-defined]
+                if type(owner) is ExtV and owner.name == "torch":
+                    return self.read_torch_version(e, env)
+                return self.get_attr(owner, attr, e)
             return self.get_attr(self.ev(e.value, env), attr, e)  # type: ignore[attr-defined]
         if t is _Call:
             return self.ev_call(e, env)  # type: ignore[arg-type]
@@ -1999,7 +2002,11 @@ class Interpreter:
                     val = self.ev(v.value, env)  # type: ignore[attr-defined]
                     if is_unknownish(val) or isinstance(val, (Inst, Param)):
                         return Unknown(f"the string `{_text(e)}` depends on unresolved values")
-                    parts.append(format(val, self.ev(v.format_spec, env) if v.format_spec else ""))  # type: ignore[attr-defined]
+                    text = _text_of(val, self.ev(v.format_spec, env) if v.format_spec else "")  # type: ignore[attr-defined]
+                    if text is _MISSING:
+                        return Unknown(f"the string `{_text(e)}`: the analyser does not know the text of "
+                                       f"`{_text(v.value)}`")  # type: ignore[attr-defined]
+                    parts.append(text)
             return "".join(parts)
         if isinstance(e, ast.Lambda):
             return self.make_function(e, env)
@@ -2295,6 +2302,8 @@ class Interpreter:
         if isinstance(obj, Inst):
             return self.inst_attr(obj, name, node)
         safe = _SAFE_METHODS.get(type(obj), _MISSING)
+        if type(obj) is str and name in ("format", "format_map"):
+            return BuiltinV(name, functools.partial(_formatted, obj, name, node))  # of the analyser's values: not known
         if safe is not _MISSING and not name.startswith("_") and (safe is None or name in safe):
             method = getattr(obj, name, None)  # `table.get`, `layers.append`: no other branch is theirs
             if method is not None:  # (a str has any public name; one it lacks is refused below)
@@ -2345,6 +2354,10 @@ class Interpreter:
                 if isinstance(obj.inst, Inst) and obj.inst.is_module:
                     inst = obj.inst
                     return BuiltinV("__init__", lambda *a, **k: _reset_module(inst))  # nn.Module's
+                if isinstance(obj.inst, Inst) and _extends_dict(obj.cls):
+                    inst, at = obj.inst, node  # dict's: the items (hifi-gan's AttrDict(dict))
+                    return BuiltinV("__init__", lambda *a, **k: inst.attrs.__setitem__(
+                        _DICT_ITEMS, self.dict_items(list(a), k, at)))
                 return BuiltinV("__init__", lambda *a, **k: None)
             if name == "__init_subclass__":
                 return BuiltinV(name, lambda *a, **k: None)  # object's does nothing
@@ -2410,6 +2423,8 @@ class Interpreter:
         if type(obj) is BuiltinV and obj.name in _PY_TYPES and obj is _BUILTINS.get(obj.name) and \
                 name in _TYPE_CONSTRUCTORS:
             return BuiltinV(name, getattr(_PY_TYPES[obj.name], name))  # `dict.fromkeys(names, 4)`
+        if type(obj) is BuiltinV and obj is _BUILTINS.get("dict") and name in _DICT_UNBOUND:
+            return _DICT_UNBOUND[name]  # `dict.get(table, key)`; `__getattr__ = dict.get`
         if isinstance(obj, BoundV | FuncV | BuiltinV):
             return Unknown(f"`{_text(node)}` is not followed")
         if obj is None:
@@ -2665,6 +2680,14 @@ class Interpreter:
             return BuiltinV(name, getattr(items, name))
         if name in _MAPPING_MIXINS and isinstance(obj.cls, ClassV) and _extends_mapping(obj.cls):
             return BuiltinV(name, self.mapping_mixin(obj, name, node))
+        if isinstance(items, dict) and obj.attrs.get("__dict__") is obj and name in items:
+            return items[name]  # `self.__dict__ = self` in a dict subclass (hifi-gan's AttrDict)
+        if type(obj.cls) is ClassV and not obj.is_module:
+            hook = obj.cls.find("__getattr__", None)
+            if type(hook) is FuncV:  # the class's own fallback, for a name found nowhere else
+                return self.call_function(hook, [obj, name], {}, node)
+            if type(hook) is BuiltinV and hook in _DICT_UNBOUND.values():
+                return self.call(hook, [obj, name], {}, node, _DUMMY_ENV(self))
         if self.ctx.probing_attributes:
             raise _NoAttribute(name)
         return Unknown(f"`{_text(node)}` is not set by the code the analyser followed", maybe_module=True)
@@ -2673,6 +2696,11 @@ class Interpreter:
 
     def binop(self, op: type, a: Any, b: Any, node: ast.AST) -> Any:
         fn, sym = _BINOPS[op]
+        if op is ast.Mod and type(a) is str and not _plain_text_value(b):  # "%s" % torch.__version__ is text
+            texts = tuple(_text_of(x) for x in (b if type(b) is tuple else (b,)))
+            if _MISSING in texts or type(b) is dict:
+                return Unknown(f"`{_text(node)}`: the text of a value is not known to the analyser")
+            b = texts if type(b) is tuple else texts[0]
         if type(a) is Inst or type(b) is Inst:  # IntEnum / str-Enum members compute as their values
             joined = _joined_containers(op, a, b, node)
             if joined is not None:
@@ -2866,6 +2894,8 @@ class Interpreter:
                 return self.map_filter(fn.name, args, kwargs, node, env)
             if fn.name == "apply" and type(fn.fn) is _ModuleApply:
                 return self.module_apply(fn.fn.module, args, kwargs, node, env)
+            if fn.name == "vars" and len(args) == 1 and not kwargs and type(args[0]) in (Inst, ClassV, ModV):
+                return self.get_attr(args[0], "__dict__", node)  # `vars(hparams)`: the object's attributes
             if fn.name in ("getattr", "hasattr", "setattr", "delattr", "len") and args and type(args[0]) is Inst and \
                     type(args[0].cls) is ClassV:
                 return self.attribute_builtin(fn.name, args, node)
@@ -2921,6 +2951,13 @@ class Interpreter:
                 raise _Raised(f"`{_text(node)}`: a `{fn.cls.name}` is not callable (TypeError)", ExtV("TypeError"))
             return self.call_function(call, ([] if call.kind == "static" else [fn]) + args, kwargs, node)
         if isinstance(fn, Inst):
+            if fn.is_module and len(args) == 1 and not kwargs and isinstance(args[0], (TensorV, Param)):
+                try:  # a dry run of torch's layers on a tensor of known shape (DQN's conv-output size)
+                    out = forward.output_shape(fn, tuple(args[0].shape))
+                except shapes.ShapeError as exc:
+                    raise Unresolved(f"`{_text(node)}`: {exc} (torch raises)")
+                if out is not None:
+                    return TensorV(out)
             return Unknown(f"`{_text(node)}` runs a module, which happens in forward, not at build time")
         if isinstance(fn, Sym):
             return Unknown(f"`{_text(node)}` calls an unresolved value: {why_of(fn)}", maybe_module=True)
@@ -3012,6 +3049,17 @@ class Interpreter:
         dtype = {"dtype": ExtV("torch.float64")} if floating and kwargs.get("dtype") is not int else {}
         torch_fn = "tensor" if fn in ("array", "asarray") else fn
         return self.tensor_factory(torch_fn, list(args), dtype, node)
+
+    def read_torch_version(self, node: ast.AST, env: Env) -> str:
+        """``torch.__version__``: the torch whose layers the analyser knows (its table follows torch
+        TORCH_VERSION), noted as a read of the machine is (`if torch.__version__ >= "1.5.0"`: Informer's
+        padding)."""
+        scope = env.module
+        if not (self.ctx.importing and not scope.is_main):
+            where = scope.where(node.lineno) if hasattr(node, "lineno") else ""  # type: ignore[attr-defined]
+            span = scope.span_of(node) if scope.is_main and scope.span_of else None
+            self.ctx.environment.append(("torch", "torch.__version__", where, span))
+        return TORCH_VERSION
 
     def read_accelerator(self, name: str, node: ast.AST, env: Env | None) -> Any:
         """``torch.cuda.is_available()`` and the like: the analysis counts as on a machine without
@@ -3871,6 +3919,8 @@ class Interpreter:
                 return Unknown(args[0].why)
         if len(parts) == 2 and parts[0] == "torch" and last in _SHAPE_FUNCTIONS:
             return self.shape_function(last, args, kwargs, node)
+        if name in ("torch.qr", "torch.linalg.qr") and args and isinstance(args[0], (TensorV, Param)):
+            return _qr(name, tuple(args[0].shape), args[1:], kwargs, node)  # WaveGlow's orthonormal init
         if name in _EINOPS_FUNCTIONS and len(args) >= 2:
             return self.einops_function(last, args, kwargs, node)
         if parts[0] in ("torch", "einops", "numpy", "np") and not name.startswith(("torch.nn", "torch.hub")):
@@ -4165,6 +4215,8 @@ class Interpreter:
         if kind.startswith("Parameter"):
             if isinstance(v, TensorV):
                 return Param(v.shape, "other", floating=_is_floating(v))
+            if v is None:
+                return None  # an empty slot, as torch keeps it (transformer-xl's projections where none is needed)
             if not isinstance(v, Param):
                 raise Unresolved(f"`{node if isinstance(node, str) else _text(node)}`: an element of nn.{kind} is not a "
                                  f"parameter the analyser built ({why_of(v) or type(v).__name__})")
@@ -5037,6 +5089,27 @@ def _module_method(interp: Interpreter, obj: Inst, name: str) -> Any:
     return BuiltinV(name, fn) if fn is not None else None
 
 
+_REPOSITORY_MARKERS = (".git", "pyproject.toml", "setup.py", "setup.cfg", "requirements.txt")
+
+
+def _repository_roots(directory: str, levels: int = 3) -> tuple[str, ...]:
+    """The directories above the file, up to its repository's root (a `.git`, `pyproject.toml`,
+    `setup.py`, ...) and at most ``levels`` up: where a script run from the repository imports its
+    sibling packages (`models/net.py`: `from layers.blocks import Block`, thuml's Autoformer)."""
+    out: list[str] = []
+    if os.sep + "site-packages" in directory or os.sep + "dist-packages" in directory:
+        return ()  # an installed package imports its own modules by their package's name, or relatively
+    for _ in range(levels):
+        if any(os.path.exists(os.path.join(directory, marker)) for marker in _REPOSITORY_MARKERS):
+            break
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            break
+        directory = parent
+        out.append(directory)
+    return tuple(out)
+
+
 def _own_package_root(directory: str, top: str) -> tuple[str, ...]:
     """Where ``import top.x`` starts when the file is inside the package ``top`` (a package that
     imports itself by absolute name: transformers' ``from transformers.models.auto import ...``)."""
@@ -5688,6 +5761,100 @@ def _contents(container: Any) -> Any:
     return sorted(map(id, container)) if isinstance(container, (set, frozenset)) else [id(v) for v in container]
 
 
+TORCH_VERSION = "2.13.0"  # the torch the layer table follows (its tests compare it with this one)
+_DTYPE_NAME = re.compile(r"torch\.(?:u?int\d*|float\d*|bfloat16|half|double|long|short|bool|complex\d*|cfloat|cdouble)$")
+
+
+def _plain_text_value(v: Any, depth: int = 3) -> bool:
+    """Whether Python's text of ``v`` is the text of the value it stands for (no object of the analyser's in it,
+    but the classes of the code and torch.nn's, written as Python writes them)."""
+    if type(v) in (str, int, float, complex, bool, bytes) or v is None or type(v) is ClassV:
+        return True
+    if type(v) is ExtV:
+        return _torch_class_text(v) is not None
+    if type(v) is _Bases:
+        return all(type(b) is Unknown and name or _plain_text_value(b, depth - 1) for b, name in zip(v, v.names))
+    if depth <= 0 or len(v) > 1000 if type(v) in (list, tuple, set, frozenset, dict) else True:
+        return False
+    items = [x for kv in v.items() for x in kv] if type(v) is dict else v
+    return all(_plain_text_value(x, depth - 1) for x in items)
+
+
+class _Bases(tuple):  # type: ignore[type-arg]
+    """A class's ``__bases__`` with the names the class statement writes its bases by."""
+
+    names: tuple[str, ...]
+
+    def __new__(cls, bases: Any, names: tuple[str, ...]) -> "_Bases":
+        out = super().__new__(cls, bases)
+        out.names = names
+        return out
+
+
+def _last_name_of(node: ast.expr) -> str:
+    return node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else ""
+
+
+def _repr_text(v: Any) -> str:
+    """Python's repr of a value _plain_text_value accepts."""
+    if type(v) is _Bases:  # an unresolved base by its name (its module is not known)
+        inner = ", ".join(f"<class '{name}'>" if type(b) is Unknown else _repr_text(b) for b, name in zip(v, v.names))
+        return f"({inner},)" if len(v) == 1 else f"({inner})"
+    if type(v) is ExtV:
+        return _torch_class_text(v) or ""
+    if type(v) is tuple:
+        inner = ", ".join(_repr_text(x) for x in v)
+        return f"({inner},)" if len(v) == 1 else f"({inner})"
+    if type(v) is list:
+        return f"[{', '.join(_repr_text(x) for x in v)}]"
+    if type(v) is dict:
+        return "{" + ", ".join(f"{_repr_text(k)}: {_repr_text(x)}" for k, x in v.items()) + "}"
+    if type(v) in (set, frozenset):
+        inner = ", ".join(_repr_text(x) for x in v)
+        return (f"{{{inner}}}" if v else "set()") if type(v) is set else f"frozenset({{{inner}}})" if v else "frozenset()"
+    return repr(v)  # a scalar, a class of the code (ClassV writes itself as Python does)
+
+
+def _torch_class_text(v: ExtV) -> str | None:
+    parts = v.name.split(".")
+    module = TORCH_NN_MODULES.get(parts[-1]) if parts[:2] == ["torch", "nn"] and _known_torch_class(v.name) else None
+    return f"<class '{module}.{parts[-1]}'>" if module else None
+
+
+def _text_of(v: Any, spec: str = "") -> Any:
+    """``format(v, spec)`` as Python gives it, or _MISSING where the analyser does not know the text
+    (a module's, a class's: Python's is not the analyser's own object's)."""
+    if _plain_text_value(v):
+        return format(v if type(v) in (str, int, float, complex, bool, bytes) or v is None else _repr_text(v), spec)
+    if type(v) is ExtV and _DTYPE_NAME.match(v.name):
+        return format(v.name, spec)  # str(torch.float32)
+    if type(v) is DeviceV:
+        return format(v.type if v.index is None else f"{v.type}:{v.index}", spec)
+    return _MISSING
+
+
+def _str(v: Any = "") -> Any:
+    if is_unknownish(v):
+        return Unknown(why_of(v))
+    text = _text_of(v)
+    if text is not _MISSING:
+        return text
+    what = {"Inst": "module or object", "ExtV": f"`{getattr(v, 'name', '')}`", "ClassV": "class", "FuncV": "function",
+            "BoundV": "method", "PartialV": "partial function", "Param": "parameter", "TensorV": "tensor"}
+    return Unknown(f"`str()` of a {what.get(type(v).__name__, 'value')}: Python's text of it is not known to the "
+                   f"analyser")
+
+
+def _formatted(template: str, method: str, node: ast.AST, *args: Any, **kwargs: Any) -> Any:
+    """``"...".format(...)``: Python's, where every argument's text is known."""
+    values = args[0].values() if method == "format_map" and args and type(args[0]) is dict else [*args, *kwargs.values()]
+    if not all(_plain_text_value(v) or _text_of(v) is not _MISSING for v in values):
+        return Unknown(f"`{_text(node)}`: the text of an argument is not known to the analyser")
+    known = [_text_of(a) if not _plain_text_value(a) else a for a in args]
+    named = {k: _text_of(v) if not _plain_text_value(v) else v for k, v in kwargs.items()}
+    return getattr(template, method)(*known, **named)
+
+
 def _plain_class(v: Any) -> bool:
     """A class of the code whose type is ``type``: no metaclass of its own or from a base outside
     torch (ABC's, Enum's)."""
@@ -5696,6 +5863,27 @@ def _plain_class(v: Any) -> bool:
     if any(any(k.arg == "metaclass" for k in c.node.keywords) for c in v.mro() if isinstance(c.node, ast.ClassDef)):
         return False
     return all(_is_object(b) or (type(b) is ExtV and _known_torch_class(b.name)) for b in _outside_bases(v))
+
+
+def _qr(name: str, shape: tuple[Any, ...], args: Any, kwargs: dict[str, Any], node: ast.AST) -> tuple[TensorV, TensorV]:
+    """``torch.qr(A, some=True)`` / ``torch.linalg.qr(A, mode="reduced")``: Q and R's shapes."""
+    if len(shape) < 2:
+        raise Unresolved(f"`{_text(node)}`: QR of a tensor of {len(shape)} dimensions (torch raises)")
+    *batch, m, n = shape
+    if type(m) is not int or type(n) is not int:
+        return Unknown(f"`{_text(node)}`: the matrix's sizes are not known")  # type: ignore[return-value]
+    if name == "torch.qr":
+        mode = "reduced" if (args[0] if args else kwargs.get("some", True)) else "complete"
+    else:
+        mode = args[0] if args else kwargs.get("mode", "reduced")
+    k = min(m, n)
+    if mode == "reduced":
+        return TensorV((*batch, m, k)), TensorV((*batch, k, n))
+    if mode == "complete":
+        return TensorV((*batch, m, m)), TensorV((*batch, m, n))
+    if mode == "r":
+        return TensorV((0,)), TensorV((*batch, k, n))
+    raise Unresolved(f"`{_text(node)}`: qr mode {mode!r} (torch raises)")
 
 
 def _formula_product(items: Any, node: ast.AST) -> Any:
@@ -5946,6 +6134,11 @@ def _class_attribute(cls: ClassV, name: str) -> Any:
     if name in ("__name__", "__qualname__"):
         return cls.name
     if name == "__bases__":
+        if any(type(b) is Unknown for b in cls.bases) and isinstance(cls.node, ast.ClassDef) and \
+                len(cls.node.bases) == len(cls.bases):
+            # A base the analyser could not resolve is still written in the class statement: its
+            # text names it (transformers' can_generate: "GenerationMixin" in str(cls.__bases__)).
+            return _Bases(cls.bases, tuple(_last_name_of(b) for b in cls.node.bases))
         return tuple(cls.bases)
     if name == "__module__":
         scope = cls.env.module if cls.env is not None else None
@@ -6145,6 +6338,22 @@ _NO_ACCELERATOR: dict[str, Any] = {"torch.cuda.is_available": False, "torch.cuda
                                    "torch.xpu.is_available": False}
 
 
+def _dict_of(d: Any) -> dict[Any, Any]:
+    """The dict an unbound dict method works on: a dict, or the items of an instance of a dict subclass."""
+    if type(d) is Inst and isinstance(d.attrs.get(_DICT_ITEMS), dict):
+        return d.attrs[_DICT_ITEMS]
+    if isinstance(d, dict):
+        return d
+    raise Unresolved("a dict method called on something that is not a dict")
+
+
+# dict's methods taken from the class (`dict.get`), called with the dict first.
+_DICT_UNBOUND: dict[str, BuiltinV] = {
+    name: BuiltinV(f"dict.{name}", (lambda method: lambda d, *a: getattr(_dict_of(d), method)(*a))(name))
+    for name in ("get", "__getitem__", "__setitem__", "__delitem__", "__contains__", "keys", "values", "items",
+                 "setdefault", "pop", "update")}
+
+
 # Packages whose classes are never modules: what a class of the code may extend for its configs.
 _NOT_MODULE_PACKAGES = frozenset({"numpy", "pydantic", "omegaconf", "attr", "attrs", "msgspec", "yaml", "ml_collections",
                                   "simple_parsing", "typing_extensions", "builtins"})
@@ -6284,10 +6493,17 @@ def _minmax(fn: Callable[..., Any]) -> Callable[..., Any]:
     return run
 
 
+_FLOAT_LITERAL = re.compile(r"(?<![\w.])\d+\.\d*")
+
+
 def _num(py: type) -> Callable[..., Any]:
     def conv(v: Any = 0, *rest: Any) -> Any:
         if isinstance(v, Sym):
-            return v if py is int else sym_opaque(f"{py.__name__}({render(v)})", v)
+            # int() of a whole-number formula is itself; of one with a quotient or a float in it
+            # (`int(channels / 4)`: demucs) it is another number, its own name.
+            whole = py is int and not any(" / " in atom or _FLOAT_LITERAL.search(atom) for atoms, _ in v.terms
+                                          for atom in atoms)
+            return v if whole else sym_opaque(f"{py.__name__}({v.render()})", v)
         if isinstance(v, Unknown):
             return v
         return py(v, *rest)
@@ -6590,7 +6806,7 @@ _PY_TYPES: dict[str, type] = {"int": int, "float": float, "str": str, "bool": bo
 _BUILTINS: dict[str, Any] = {
     "range": BuiltinV("range", _range), "len": BuiltinV("len", _len), "dir": BuiltinV("dir", _dir), "int": BuiltinV("int", _num(int)),
     "float": BuiltinV("float", _num(float)), "bool": BuiltinV("bool", lambda v=False: bool(v) if not is_unknownish(v) else Unknown(why_of(v))),
-    "str": BuiltinV("str", lambda v="": str(v) if not is_unknownish(v) else Unknown(why_of(v))),
+    "str": BuiltinV("str", lambda v="": _str(v)),
     "list": BuiltinV("list", _list_of), "tuple": BuiltinV("tuple", lambda v=(): tuple(_list_of(v))),
     "dict": BuiltinV("dict", lambda *a, **k: dict(*[(x if isinstance(x, dict) else list(x)) for x in a], **k)),
     "set": BuiltinV("set", lambda v=(): set(_list_of(v))),

@@ -382,6 +382,7 @@ LAYERS: dict[str, tuple[list[tuple[str, Any]], Builder | None]] = {
     "AvgPool1d": (_AVG_POOL, None), "AvgPool2d": (_AVG_POOL + [("divisor_override", None)], None),
     "AvgPool3d": (_AVG_POOL + [("divisor_override", None)], None),
     **{f"AdaptiveAvgPool{d}d": ([("output_size", REQUIRED)], None) for d in (1, 2, 3)},
+    "Flatten": ([("start_dim", 1), ("end_dim", -1)], None),
     **{f"AdaptiveMaxPool{d}d": ([("output_size", REQUIRED), ("return_indices", False)], None) for d in (1, 2, 3)},
     "Transformer": ([("d_model", 512), ("nhead", 8), ("num_encoder_layers", 6), ("num_decoder_layers", 6),
                      ("dim_feedforward", 2048), ("dropout", 0.1), ("activation", "relu"), ("custom_encoder", None),
@@ -505,6 +506,66 @@ def layer_attribute(layer: str, bound: dict[str, Any], name: str) -> Any:
     torch keeps no such hyperparameter."""
     read = LAYER_ATTRIBUTES.get(layer, {}).get(name)
     return NOT_A_LAYER_ATTRIBUTE if read is None else read(bound, name)
+
+
+# Where torch defines each torch.nn module class (torch 2.13): Python's text of the class,
+# `<class 'torch.nn.modules.linear.Linear'>`, which code may read (`str(cls.__bases__)`). A test
+# compares it with the installed torch.
+TORCH_NN_MODULES: dict[str, str] = {name: module for module, names in {
+    "torch.nn.modules.activation": """
+CELU ELU GELU GLU Hardshrink Hardsigmoid Hardswish Hardtanh LeakyReLU LogSigmoid LogSoftmax Mish
+MultiheadAttention PReLU RReLU ReLU ReLU6 SELU SiLU Sigmoid Softmax Softmax2d Softmin Softplus
+Softshrink Softsign Tanh Tanhshrink Threshold
+""",
+    "torch.nn.modules.adaptive": "AdaptiveLogSoftmaxWithLoss",
+    "torch.nn.modules.batchnorm": """
+BatchNorm1d BatchNorm2d BatchNorm3d LazyBatchNorm1d LazyBatchNorm2d LazyBatchNorm3d
+SyncBatchNorm
+""",
+    "torch.nn.modules.channelshuffle": "ChannelShuffle",
+    "torch.nn.modules.container": "Container ModuleDict ModuleList ParameterDict ParameterList Sequential",
+    "torch.nn.modules.conv": """
+Conv1d Conv2d Conv3d ConvTranspose1d ConvTranspose2d ConvTranspose3d LazyConv1d LazyConv2d
+LazyConv3d LazyConvTranspose1d LazyConvTranspose2d LazyConvTranspose3d
+""",
+    "torch.nn.modules.distance": "CosineSimilarity PairwiseDistance",
+    "torch.nn.modules.dropout": "AlphaDropout Dropout Dropout1d Dropout2d Dropout3d FeatureAlphaDropout",
+    "torch.nn.modules.flatten": "Flatten Unflatten",
+    "torch.nn.modules.fold": "Fold Unfold",
+    "torch.nn.modules.instancenorm": """
+InstanceNorm1d InstanceNorm2d InstanceNorm3d LazyInstanceNorm1d LazyInstanceNorm2d
+LazyInstanceNorm3d
+""",
+    "torch.nn.modules.linear": "Bilinear Identity LazyLinear Linear",
+    "torch.nn.modules.loss": """
+BCELoss BCEWithLogitsLoss CTCLoss CosineEmbeddingLoss CrossEntropyLoss GaussianNLLLoss
+HingeEmbeddingLoss HuberLoss KLDivLoss L1Loss LinearCrossEntropyLoss MSELoss MarginRankingLoss
+MultiLabelMarginLoss MultiLabelSoftMarginLoss MultiMarginLoss NLLLoss NLLLoss2d PoissonNLLLoss
+SmoothL1Loss SoftMarginLoss TripletMarginLoss TripletMarginWithDistanceLoss
+""",
+    "torch.nn.modules.module": "Module",
+    "torch.nn.modules.normalization": "CrossMapLRN2d GroupNorm LayerNorm LocalResponseNorm RMSNorm",
+    "torch.nn.modules.padding": """
+CircularPad1d CircularPad2d CircularPad3d ConstantPad1d ConstantPad2d ConstantPad3d
+ReflectionPad1d ReflectionPad2d ReflectionPad3d ReplicationPad1d ReplicationPad2d
+ReplicationPad3d ZeroPad1d ZeroPad2d ZeroPad3d
+""",
+    "torch.nn.modules.pixelshuffle": "PixelShuffle PixelUnshuffle",
+    "torch.nn.modules.pooling": """
+AdaptiveAvgPool1d AdaptiveAvgPool2d AdaptiveAvgPool3d AdaptiveMaxPool1d AdaptiveMaxPool2d
+AdaptiveMaxPool3d AvgPool1d AvgPool2d AvgPool3d FractionalMaxPool2d FractionalMaxPool3d LPPool1d
+LPPool2d LPPool3d MaxPool1d MaxPool2d MaxPool3d MaxUnpool1d MaxUnpool2d MaxUnpool3d
+""",
+    "torch.nn.modules.rnn": "GRU GRUCell LSTM LSTMCell RNN RNNBase RNNCell RNNCellBase",
+    "torch.nn.modules.sparse": "Embedding EmbeddingBag",
+    "torch.nn.modules.transformer": """
+Transformer TransformerDecoder TransformerDecoderLayer TransformerEncoder
+TransformerEncoderLayer
+""",
+    "torch.nn.modules.upsampling": "Upsample UpsamplingBilinear2d UpsamplingNearest2d",
+    "torch.nn.parallel.data_parallel": "DataParallel",
+}.items() for name in names.split()}
+
 
 
 # What nn.Module has beyond object's attributes (dir(nn.Module) - dir(object), torch 2.13): a class

@@ -21,7 +21,8 @@ from typing import Any
 
 from lsp_count.core.source import Span
 from lsp_count.pymodel.layers import REQUIRED, as_int, bind
-from lsp_count.pymodel.values import Inst, Param, Sym, Unknown, Unresolved, is_unknownish, why_of
+from lsp_count.pymodel.values import (ExtV, Inst, Param, Raised, Sym, TensorV, Unknown, Unresolved, is_unknownish,
+                                      why_of)
 
 _UTILS = "torch.nn.utils."
 # Dotted name (without "torch.nn.utils.") -> its signature, as torch declares it.
@@ -67,7 +68,7 @@ def reparametrize(key: str, args: list[Any], kwargs: dict[str, Any], origin: Spa
         kept = ("_g", "_v") if key == "remove_weight_norm" else ("_orig",)
         if not all(name + suffix in attrs for suffix in kept):
             what = "weight_norm" if key == "remove_weight_norm" else "spectral_norm"
-            raise Unresolved(f"`{call}`: `{name}` has no {what} to remove (torch raises)")
+            raise Raised(f"`{call}`: `{name}` has no {what} to remove (torch raises ValueError)", ExtV("ValueError"))
         direction = attrs[name + kept[-1]]  # weight_v, weight_orig: the weight's shape and kind
         for suffix in kept:
             del attrs[name + suffix]
@@ -77,18 +78,21 @@ def reparametrize(key: str, args: list[Any], kwargs: dict[str, Any], origin: Spa
         return _parametrize(module, key.split(".")[1], name, a, origin, call)
     if key == "weight_norm":
         if name + "_g" in attrs:
-            raise Unresolved(f"`{call}`: `{name}` has a weight_norm already (torch raises)")
+            raise Raised(f"`{call}`: `{name}` has a weight_norm already (torch raises RuntimeError)", ExtV("RuntimeError"))
         p = _param(module, name, call)
         g = _norm_shape(p.shape, a["dim"], call)
         del attrs[name]
         attrs[name + "_g"] = Param(g, "other", True, origin)
         attrs[name + "_v"] = Param(p.shape, p.kind, True, origin)
+        attrs[name] = TensorV(tuple(p.shape))  # the weight computed from them, a plain tensor (TCN's `.weight.data`)
     else:  # spectral_norm: the same tensor under another name
         if name + "_orig" in attrs:
-            raise Unresolved(f"`{call}`: `{name}` has a spectral_norm already (torch raises)")
+            raise Raised(f"`{call}`: `{name}` has a spectral_norm already (torch raises RuntimeError)",
+                         ExtV("RuntimeError"))
         p = _param(module, name, call)
         del attrs[name]
         attrs[name + "_orig"] = p
+        attrs[name] = TensorV(tuple(p.shape))  # its data, a plain tensor
     return module
 
 
@@ -107,6 +111,7 @@ def _parametrize(module: Inst, kind: str, name: str, a: dict[str, Any], origin: 
         holder = module.attrs["parametrizations"] = Inst("ModuleDict", "dict", True, origin)
     del module.attrs[name]
     holder.attrs[name] = entry
+    module.attrs[name] = TensorV(tuple(p.shape))  # what the parametrization computes: read, never a parameter
     return module
 
 

@@ -29,6 +29,17 @@ class Unresolved(Exception):
         self.span = span
 
 
+class Raised(Unresolved):
+    """An exception the analysed code raises, or torch raises on its behalf (``raise ValueError(...)``,
+    ``remove_weight_norm`` of a module without one); ``kind`` is its class as the analyser knows it
+    (an ExtV of a builtin exception, a ClassV), None if unknown. The code's ``except`` may catch it;
+    uncaught, it stops the analysis of the class as any Unresolved does."""
+
+    def __init__(self, reason: str, kind: Any) -> None:
+        super().__init__(reason)
+        self.kind = kind
+
+
 @dataclass(frozen=True)
 class Unknown:
     why: str
