@@ -4927,7 +4927,26 @@ def _module_method(interp: Interpreter, obj: Inst, name: str) -> Any:
 
     def register_buffer(key: Any, v: Any, persistent: Any = True) -> None:
         obj.attrs[str(key)] = None if v is None else _as_buffer(v)
-        _add_buffer(obj, str(key))
+        _add_buffer(obj, str(key), persistent is not False)
+
+    def state_dict(*args: Any, destination: Any = None, prefix: Any = "", keep_vars: Any = False) -> dict[str, Any]:
+        # torch's: each module's parameters, then its persistent buffers, then its submodules' under
+        # their dotted names (a tied or shared tensor under each); detached tensors unless keep_vars.
+        out: dict[str, Any] = {}
+        stack: list[tuple[Inst, str, tuple[int, ...]]] = [(obj, str(prefix), ())]
+        while stack:  # depth first, each module's submodules in their order (no recursive closure: no cycle)
+            m, path, above = stack.pop()
+            if id(m) in above:
+                raise Unresolved("`state_dict()` of a module that holds itself: torch recurses without end")
+            for k, v in m.attrs.items():
+                if type(v) is Param:
+                    out[path + k] = v if keep_vars else TensorV(tuple(v.shape), floating=v.floating)
+            for k, persistent in (m.buffers or {}).items():
+                if persistent is not False and (m.attrs.get(k) is not None or k in RUNNING_STATS):
+                    out[path + k] = m.attrs[k] if m.attrs.get(k) is not None else running_stat(m, k)
+            children = [(v, f"{path}{k}.", (*above, id(m))) for k, v in m.attrs.items() if type(v) is Inst and v.is_module]
+            stack.extend(reversed(children))
+        return out
 
     def parameters(recurse: Any = True) -> list[Param]:
         return [p for _, p in params_of(obj)]
@@ -5054,6 +5073,7 @@ def _module_method(interp: Interpreter, obj: Inst, name: str) -> Any:
         "add_module": add_module, "register_module": add_module, "register_parameter": register_parameter,
         # torch's walks are generators: `next(self.mlp.parameters())` takes the first (Swinv2).
         "register_buffer": register_buffer, "parameters": lambda *a, **k: IteratorV(parameters(*a, **k)),
+        "state_dict": state_dict,
         "named_parameters": lambda *a, **k: IteratorV(named_parameters(*a, **k)),
         "named_buffers": lambda *a, **k: _iterator_of(named_buffers(*a, **k)),
         "buffers": lambda recurse=True: _iterator_of(named_buffers(recurse=recurse), values=True),
@@ -5745,7 +5765,7 @@ def _statements_in(body: list[ast.stmt]) -> Any:
                 stack.extend(child_blocks(stmt))
 
 
-_DEPENDS_CHAIN = re.compile(r"^(?:`[^`]*` depends on )+")
+_DEPENDS_CHAIN = re.compile(r"^(?:(?:`[^`]*`|whether it can be called) depends on )+")
 
 
 def _first_cause(why: str) -> str:
@@ -6109,9 +6129,10 @@ def _iterator_of(items: Any, values: bool = False) -> Any:
     return IteratorV([v for _, v in items] if values else items)
 
 
-def _add_buffer(module: Inst, name: str) -> None:
-    # A new dict: a module's copies and its norm layers' share theirs (never changed in place).
-    module.buffers = {**(module.buffers or {}), name: None}
+def _add_buffer(module: Inst, name: str, persistent: bool = True) -> None:
+    # A new dict: a module's copies and its norm layers' share theirs (never changed in place). A
+    # non-persistent buffer is marked False (state_dict leaves it out).
+    module.buffers = {**(module.buffers or {}), name: None if persistent else False}
 
 
 def _drop_buffer(module: Inst, name: str) -> None:
