@@ -2098,3 +2098,12 @@ def test_a_sibling_package_of_the_repository_is_found(tmp_path) -> None:
                     "    def __init__(self):\n        super().__init__()\n        self.b = Block()\n")
     report = analyze_text(path.read_text(), str(path), AnalyzeOptions())
     assert counts(report) == {"Net": 20}
+
+
+def test_a_call_that_does_not_fit_a_torch_layer_raises_a_type_error_the_code_can_catch() -> None:
+    # timm's create_aa tries `aa_layer(channels=c, stride=2)` and falls back to `aa_layer(2)` on
+    # TypeError; with nn.AvgPool2d's signature known, the first raised one the code could not catch.
+    prelude = ("def create_aa(aa_layer, channels, stride=2):\n    try:\n        return aa_layer(channels=channels, "
+               "stride=stride)\n    except TypeError:\n        return aa_layer(stride)\n")
+    report = run(_net("self.aa = create_aa(nn.AvgPool2d, 8)\nself.fc = nn.Linear(self.aa.kernel_size, 2)", prelude))
+    assert counts(report) == {"Net": 6}

@@ -11,10 +11,13 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from lsp_count.core.source import Span
-from lsp_count.pymodel.values import (Inst, Param, Sym, TensorV, Unknown, Unresolved, render, sym_add,
+from lsp_count.pymodel.values import (ExtV, Inst, Param, Raised, Sym, TensorV, Unknown, Unresolved, render, sym_add,
                                       sym_divide_exact, sym_mul, sym_opaque)
 
 REQUIRED = object()
+# What Python raises for a call that does not fit a layer's signature; the code may catch it
+# (timm's create_aa: `try: aa_layer(channels=c, stride=2) except TypeError: aa_layer(2)`).
+_TYPE_ERROR = ExtV("TypeError")
 
 
 def truth(v: Any, what: str) -> bool:
@@ -654,7 +657,7 @@ _SIG_NAMES: dict[int, frozenset[str]] = {}
 
 def bind(name: str, sig: list[tuple[str, Any]], args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:
     if len(args) > len(sig):
-        raise Unresolved(f"nn.{name} takes at most {len(sig)} positional arguments, got {len(args)}")
+        raise Raised(f"nn.{name} takes at most {len(sig)} positional arguments, got {len(args)}", _TYPE_ERROR)
     bound = {n: v for (n, _), v in zip(sig, args)}
     names = _SIG_NAMES.get(id(sig))
     if names is None:  # the signatures are the tables' own lists, alive as long as the module
@@ -663,13 +666,13 @@ def bind(name: str, sig: list[tuple[str, Any]], args: tuple[Any, ...], kwargs: d
         if k in ("device", "dtype"):
             continue
         if k not in names:
-            raise Unresolved(f"nn.{name} has no argument `{k}`")
+            raise Raised(f"nn.{name} has no argument `{k}`", _TYPE_ERROR)
         if k in bound:
-            raise Unresolved(f"nn.{name} got `{k}` twice")
+            raise Raised(f"nn.{name} got `{k}` twice", _TYPE_ERROR)
         bound[k] = v
     for n, default in sig:
         if n not in bound:
             if default is REQUIRED:
-                raise Unresolved(f"nn.{name} needs `{n}`")
+                raise Raised(f"nn.{name} needs `{n}`", _TYPE_ERROR)
             bound[n] = default
     return bound
