@@ -24,3 +24,24 @@ def transformers_count(config: dict, architecture: str | None = None) -> tuple[i
         model = cls(cfg)
     params = list(model.parameters())
     return sum(p.numel() for p in params), sum(p.numel() for p in params if p.requires_grad)
+
+
+def file_class_counts(text: str, path: str, name: str) -> tuple[int | None, int | None, list[str]]:
+    """(torch's count of class ``name`` of the source ``text``, built on the meta device, None where
+    torch rejects it; the static count, None where the analysis refuses it; the analysis' messages).
+    The file is the test's own, run here; the analyser only reads it."""
+    import torch
+
+    from lsp_count.core.analyze import analyze_text
+
+    namespace: dict = {}
+    try:
+        with torch.device("meta"):
+            exec(compile(text, path, "exec"), namespace)  # noqa: S102 - the test's own file
+            built = namespace[name]()
+        want = sum(p.numel() for p in built.parameters())
+    except Exception:  # noqa: BLE001 - torch rejects it: so must the analysis
+        want = None
+    report = analyze_text(text, path)
+    got = report.models[0].tree.total if report.models else None
+    return want, got, [p.message for p in report.problems]

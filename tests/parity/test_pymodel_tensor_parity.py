@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from lsp_count.core.analyze import analyze_text
+from .meta_count import file_class_counts
 
 torch = pytest.importorskip("torch")
 pytestmark = pytest.mark.parity
@@ -113,17 +113,7 @@ def test_parameters_made_from_tensor_chains_count_as_torch_builds_them(expr: str
                 super().__init__()
                 self.w = nn.Parameter({expr})
     """)
-    namespace: dict = {}
-    try:
-        with torch.device("meta"):
-            exec(compile(text, "chained.py", "exec"), namespace)  # noqa: S102 - the test's own file
-            built = namespace["Chained"]()
-        want = sum(p.numel() for p in built.parameters())
-    except Exception:  # noqa: BLE001
-        want = None
-    report = analyze_text(text, "chained.py")
-    got = report.models[0].tree.total if report.models else None
-    reasons = [p.message for p in report.problems]
+    want, got, reasons = file_class_counts(text, "chained.py", "Chained")
     if got is None and want is not None and any("may not be contiguous" in r for r in reasons):
         return  # a view after an expand, a transpose or a slice: the analyser does not track strides, and says so
     assert got == want, (expr, got, want, reasons)
