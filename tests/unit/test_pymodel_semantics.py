@@ -2107,3 +2107,95 @@ def test_a_call_that_does_not_fit_a_torch_layer_raises_a_type_error_the_code_can
                "stride=stride)\n    except TypeError:\n        return aa_layer(stride)\n")
     report = run(_net("self.aa = create_aa(nn.AvgPool2d, 8)\nself.fc = nn.Linear(self.aa.kernel_size, 2)", prelude))
     assert counts(report) == {"Net": 6}
+
+
+@pytest.mark.parametrize("body, total", [
+    ("self.fc = torch.jit.script(nn.Linear(10, 20))", 220),
+    ("self.fc = torch.compile(nn.Sequential(nn.Linear(10, 20), nn.ReLU()))", 220),
+    ("self.fc = torch.fx.symbolic_trace(nn.Linear(3, 4))", 16),
+])
+def test_compiled_scripted_and_traced_modules_keep_their_parameters(body: str, total: int) -> None:
+    # They were taken for tensors ("a tensor function returns a tensor") and dropped: 0 or the rest.
+    assert counts(run(_net(body, "import torch\nimport torch.fx\n"))) == {"Net": total}
+
+
+def test_torch_module_classes_the_tables_do_not_describe_are_not_plain_objects() -> None:
+    # Dreamer's `class RewardModel(torch.jit.ScriptModule)`, a child of `_BatchNorm`: silently dropped before.
+    report = run("""
+        import torch
+        import torch.nn as nn
+        from torch.nn.modules.batchnorm import _BatchNorm
+        class Reward(torch.jit.ScriptModule):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(4, 4)
+        class MyBN(_BatchNorm):
+            pass
+        class Holder(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.r = Reward()
+                self.bn = MyBN(8)
+                self.other = torch.some_helper(self.r)
+    """)
+    messages = lc101(report)
+    assert "it extends `torch.jit.ScriptModule`" in messages["Reward"]
+    assert counts(report) == {} and "Holder" in messages
+
+
+def test_a_containers_plain_attributes_are_not_its_entries() -> None:
+    # OpenNMT's Elementwise(nn.ModuleList) sets `self.merge` before super().__init__: it was taken
+    # for the first entry (every index shifted, len one too many), as was the `training` flag
+    # eval() sets.
+    report = run("""
+        import torch.nn as nn
+        class Elementwise(nn.ModuleList):
+            def __init__(self, merge=None, *args):
+                self.merge = merge
+                super().__init__(args)
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.e = Elementwise("concat", nn.Linear(2, 2), nn.Linear(2, 3))
+                self.e[1].weight.requires_grad = False
+                self.e.eval()
+                self.fc = nn.Linear(len(self.e) + len(list(self.e)), 1)
+                self.e.append(nn.Linear(1, 1))
+                self.e.insert(0, nn.Linear(1, 2))
+                del self.e[1]
+                self.n = len(self.e)
+    """)
+    net = next(m for m in report.models if m.name == "Net")
+    # Linear(1, 2), Linear(2, 3) (its weight frozen) and Linear(1, 1) left; fc takes 2 + 2 inputs.
+    assert (net.tree.total, net.tree.trainable) == (4 + 9 + 2 + 5, 4 + 9 + 2 + 5 - 6)
+
+
+@pytest.mark.parametrize("body, total", [
+    ("self.fc = nn.Linear(len(string.printable), 2)", 202),
+    ("self.fc = torch.nn.utils.skip_init(nn.Linear, 3, 4)", 16),
+    ("self.h = nn.ModuleList(nn.Linear(1, 1) for _ in range(2))\nfor h, s in zip(self.h, torch.tensor([1.0, 2.0])):\n"
+     "    h.bias.data += s", 4),
+])
+def test_more_idioms_of_public_repositories(body: str, total: int) -> None:
+    assert counts(run(_net(body, "import string\nimport torch\n"))) == {"Net": total}
+
+
+def test_inherited_module_methods_are_not_said_to_be_missing() -> None:
+    # "calls `load_state_dict`, which `Sub` does not define (Python raises AttributeError)": false.
+    report = run(_net("self.a = Sub()\nself.a.load_state_dict(Sub().state_dict())",
+                      "class Sub(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+                      "        self.fc = nn.Linear(2, 2)\n"))
+    assert "a method of the module the analyser does not follow" in lc101(report)["Net"]
+
+
+def test_a_copy_into_a_tensor_of_another_shape_is_torchs_error() -> None:
+    report = run(_net("self.register_buffer('mask', torch.ones(3, 4))\nself.mask.data.copy_(torch.ones(4, 3))\n"
+                      "self.fc = nn.Linear(4, 3)", "import torch\n"))
+    assert lc101(report)["Net"].endswith("a tensor of shape (4, 3) copied into one of shape (3, 4) (torch raises)")
+
+
+@pytest.mark.parametrize("call, length", [("torch.arange(0, 7, step=2)", 4), ("torch.arange(start=1, end=5)", 4),
+                                          ("torch.arange(end=3)", 3), ("torch.arange(2, end=6, step=2)", 2)])
+def test_arange_bounds_by_name(call: str, length: int) -> None:
+    # The step by name was ignored (timm's EfficientFormer-V2 queries every other position).
+    assert counts(run(_net(f"self.fc = nn.Linear(len({call}), 1, bias=False)", "import torch\n"))) == {"Net": length}

@@ -23,6 +23,7 @@ import keyword
 import math
 import operator
 import re
+import string
 import struct
 import os
 import sys
@@ -580,6 +581,9 @@ _EXTERNAL_CONSTANTS: dict[str, Any] = {"typing.TYPE_CHECKING": False, "typing_ex
                                             "I", "IGNORECASE", "M", "MULTILINE", "S", "DOTALL", "X", "VERBOSE",
                                             "A", "ASCII")},
                                         "numpy.newaxis": None,  # `t[:, np.newaxis]` adds a dimension
+                                        **{f"string.{name}": getattr(string, name) for name in (
+                                            "ascii_letters", "ascii_lowercase", "ascii_uppercase", "digits",
+                                            "hexdigits", "octdigits", "punctuation", "printable", "whitespace")},
                                         # `if sys.version_info >= (3, 8):` around a def: the Python running the
                                         # analysis stands for the one that runs the model (a tuple: compared, indexed).
                                         "sys.version_info": tuple(sys.version_info)}
@@ -984,6 +988,21 @@ class Interpreter:
         else:
             raise Unresolved(f"`{type(s).__name__}` statement on {env.module.where(s.lineno)} is not followed")
 
+    def copied_into(self, t: TensorV | Param, src: Any, node: ast.AST) -> Any:
+        """``t.copy_(src)``: t, its values src's where known; torch's error where src's shape does
+        not broadcast to t's (MADE's mask copied from a numpy array of another shape)."""
+        if isinstance(src, (TensorV, Param)) and all(type(d) is int for d in (*src.shape, *t.shape)):
+            try:
+                fits = shapes.broadcast_shape(tuple(t.shape), tuple(src.shape)) == tuple(t.shape)
+            except shapes.ShapeError:
+                fits = False
+            if not fits:
+                raise Unresolved(f"`{_text(node)}`: a tensor of shape {tuple(src.shape)} copied into one of shape "
+                                 f"{tuple(t.shape)} (torch raises)")
+        if isinstance(t, TensorV) and t.values is not None:
+            return self.values_in_place(t, "copy_", (src,), {}, node)
+        return t
+
     def values_in_place(self, t: TensorV, name: str, args: tuple[Any, ...], kwargs: dict[str, Any],
                         node: ast.AST) -> TensorV:
         """An in-place method of a tensor whose values the analysis keeps: ``add_`` and its kin
@@ -1069,12 +1088,12 @@ class Interpreter:
             return
         if isinstance(obj, Inst) and obj.kind in ("list", "seq", "plist"):
             # torch's ModuleList / Sequential number what is left from 0 again.
-            values = list(obj.attrs.values())
+            values = [v for _, v in container_entries(obj)]
             try:
                 del values[key]
             except (IndexError, TypeError) as exc:
                 raise _Raised(f"`del {_text(node)}` raises {type(exc).__name__}", ExtV(type(exc).__name__))
-            obj.attrs = {str(i): v for i, v in enumerate(values)}
+            _set_entries(obj, values)
             return
         if isinstance(obj, Inst) and obj.kind in ("dict", "pdict"):
             if not (_hashable(key) and key in obj.attrs):
@@ -1575,7 +1594,7 @@ class Interpreter:
             value = self.check_member(value, container, node)
         if obj.kind in ("list", "seq", "plist"):
             k = as_int(key, "index")
-            keys = list(obj.attrs)
+            keys = [name for name, _ in container_entries(obj)]
             if type(k) is int and not -len(keys) <= k < len(keys):
                 raise _Raised(f"`{_text(node)}` raises IndexError: index {k} is out of range", ExtV("IndexError"))
             obj.attrs[keys[k]] = value
@@ -2189,9 +2208,9 @@ class Interpreter:
         if type(v) is Inst and (hook := _container_override(v, "__iter__")) is not None:
             return self.iterate(self.call_function(hook, [v], {}, node), node)  # its own iteration
         if isinstance(v, Inst) and v.kind in ("list", "seq", "plist"):
-            return list(v.attrs.values())
+            return [x for _, x in container_entries(v)]
         if isinstance(v, Inst) and v.kind in ("dict", "pdict"):
-            return list(v.attrs)
+            return [k for k, _ in container_entries(v)]
         if isinstance(v, TensorV) and v.values is not None and len(v.shape) == 1:
             # `for x in torch.linspace(...)`: 0-d tensors
             return [TensorV((), (x,), dtype=v.dtype) for x in _exact_values(v, node)]
@@ -2236,7 +2255,7 @@ class Interpreter:
                                      f"indexing is outside the file")
                 raise _Raised(f"`{_text(node)}`: a `{cls.name}` is not subscriptable (TypeError)", ExtV("TypeError"))
             if obj.kind in ("list", "seq", "plist"):
-                values = list(obj.attrs.values())
+                values = [v for _, v in container_entries(obj)]
                 if isinstance(key, slice):
                     try:
                         picked = values[key]
@@ -2449,6 +2468,8 @@ class Interpreter:
             return DeviceV()
         if name == "ndim":
             return len(shape)
+        if name == "data":  # the same tensor, without autograd (`self.mask.data.copy_(...)`: MADE)
+            return obj
         if name in ("real", "imag"):  # a complex tensor's parts (Hyena's positional embedding): the same shape
             return TensorV(tuple(shape), contiguous=False)
         if name in ("T", "H", "mT", "mH"):  # transposes: all dims reversed, or the last two swapped
@@ -2462,6 +2483,8 @@ class Interpreter:
             return BuiltinV(name, lambda: floating if name == "is_floating_point" else False)
         if name.endswith("_") and not name.startswith("_") and name not in _RESHAPE_IN_PLACE:
             # normal_, zero_, uniform_, fill_, copy_, add_: in place, the shape kept
+            if name == "copy_":  # the source must broadcast to the tensor's shape (torch raises otherwise)
+                return BuiltinV(name, lambda src, *a, **k: self.copied_into(obj, src, node))
             if isinstance(obj, TensorV) and obj.values is not None:
                 return BuiltinV(name, lambda *a, **k: self.values_in_place(obj, name, a, k, node))
             return BuiltinV(name, lambda *a, **k: obj)
@@ -2824,7 +2847,8 @@ class Interpreter:
             defined = cls.find(name, None) if type(cls) is ClassV else None
             if type(defined) is Unknown:  # its def (a default, a decorator) was not followed
                 what = f"whose definition the analyser cannot follow: {defined.why}"
-            elif type(cls) is ClassV and all(type(b) is ExtV and b.name in _ROOT_CLASSES for b in _outside_bases(cls)):
+            elif type(cls) is ClassV and all(type(b) is ExtV and b.name in _ROOT_CLASSES for b in _outside_bases(cls)) \
+                    and name not in MODULE_CLASS_ATTRIBUTES:  # `load_state_dict`, `double`: nn.Module's own
                 what = f"which `{cls.name}` does not define (Python raises AttributeError)"
             else:
                 what = "a method of the module the analyser does not follow; it may change the module's parts"
@@ -2929,6 +2953,8 @@ class Interpreter:
                         fn.name in _PYTHON_CONVERSIONS and fn is _BUILTINS[fn.name]) \
                         and _all_python_values(args, kwargs):
                     raise _python_error(exc, node, True)
+                if isinstance(exc, shapes.ShapeError):  # torch's error, in its words (not the analyser's class)
+                    raise Unresolved(f"`{_text(node)}`: {exc} (torch raises)"[:300])
                 raise Unresolved(f"`{_text(node)}` raises {type(exc).__name__}: {_user_words(str(exc))}"[:300])
         if isinstance(fn, ClassV):
             return self.instantiate(fn, args, kwargs, node, env)
@@ -3474,7 +3500,7 @@ class Interpreter:
                        and not _is_object(b)]
                 if ext:
                     return Unknown(f"`{cls.name}` extends `{ext[0].name}`, which the analyser does not follow",
-                                   maybe_module=cls.is_module)
+                                   maybe_module=cls.is_module or foreign_base(cls) is not None)
             if cls.is_module:
                 self.record_hint(inst, node, env)
                 # Not a build that changed a global or a class attribute (a layer counter: the next
@@ -3923,6 +3949,13 @@ class Interpreter:
             return _qr(name, tuple(args[0].shape), args[1:], kwargs, node)  # WaveGlow's orthonormal init
         if name in _EINOPS_FUNCTIONS and len(args) >= 2:
             return self.einops_function(last, args, kwargs, node)
+        if name == "torch.nn.utils.skip_init" and args:  # the module, built without initialising its values
+            return self.call(args[0], list(args[1:]), kwargs, node, env)
+        if name in _KEEPS_MODULE and args and type(args[0]) is Inst and args[0].is_module:
+            return args[0]  # torch.compile / jit.script / jit.trace / fx.symbolic_trace: the same parameters
+        if parts[0] == "torch" and any(type(a) is Inst and a.is_module for a in (*args, *kwargs.values())):
+            return Unknown(f"`{name}` is given a module; what it returns is not known to the analyser",
+                           maybe_module=True)
         if parts[0] in ("torch", "einops", "numpy", "np") and not name.startswith(("torch.nn", "torch.hub")):
             # Tensor functions (torch.tril, torch.cat, ...) return tensors, never modules.
             return Unknown(f"`{name}` returns a tensor whose shape the analyser does not follow")
@@ -4048,9 +4081,10 @@ class Interpreter:
                                _floating_dtype(kwargs["dtype"]))
             raise Unresolved(f"`{_text(node)}`: the source tensor's shape is unknown"
                              + (f" ({why_of(src)})" if is_unknownish(src) else ""))
-        if fn == "from_numpy" and len(args) == 1 and not kwargs and isinstance(args[0], TensorV) and \
-                _values_of(args[0]) is None:
-            return dataclasses.replace(args[0])  # an array made by numpy's factories: the same shape
+        if fn in ("Tensor", "FloatTensor", "LongTensor", "from_numpy") and len(args) == 1 and not kwargs and \
+                isinstance(args[0], (TensorV, Param)) and _values_of(args[0]) is None:
+            # a numpy array, or another tensor (graphsage's `torch.FloatTensor(np.zeros((7, 3)))`): a copy of its shape
+            return TensorV(tuple(args[0].shape), floating=fn != "LongTensor" if fn != "from_numpy" else _is_floating(args[0]))
         if fn in ("tensor", "as_tensor", "from_numpy", "Tensor", "FloatTensor", "LongTensor") and args and \
                 isinstance(args[0], Unknown):
             return Unknown(f"`{_text(node)}`: the data's shape is unknown ({args[0].why})")
@@ -4084,6 +4118,8 @@ class Interpreter:
                 start = args[0] if args else kwargs.get("start")
                 end = args[1] if len(args) > 1 else kwargs.get("end")
                 return TensorV((steps,), _linspace(start, end, steps), dtype="float32")
+            if set(kwargs) & {"start", "end", "step"}:  # `arange(0, n, step=2)`: the bounds by name, as torch binds them
+                args = _arange_bounds(list(args), kwargs, node)
             if any(type(a) is float for a in args):  # in the default dtype, unless one is asked for
                 length = _float_arange(args, node).shape
                 return TensorV(length, floating=_floating_dtype(kwargs.get("dtype", _DEFAULT_DTYPE)))
@@ -4898,6 +4934,34 @@ def _registered_member(obj: Inst, key: Any) -> Any:
                   f"`{key}` (nn.Module.__getattr__ raises AttributeError)", ExtV("AttributeError"))
 
 
+def container_entries(obj: Inst) -> list[tuple[str, Any]]:
+    """A torch container's entries, in order: a ModuleList's and ParameterList's numbered ones, a
+    Sequential's numbered or named modules, a ModuleDict's / ParameterDict's modules or tensors.
+    Not the plain attributes the instance also holds (`self.merge = merge` in OpenNMT's
+    Elementwise(nn.ModuleList), the `training` flag eval() sets)."""
+    kind = obj.kind
+    out = []
+    for k, v in obj.attrs.items():
+        t = type(v)
+        if kind in ("list", "plist"):
+            entry = k.isdigit()
+        elif kind == "seq":
+            entry = k.isdigit() or (t is Inst and v.is_module) or t is Unknown
+        else:  # dict, pdict
+            entry = (t is Inst and v.is_module) or t is Param or t is Unknown or t is TensorV or (
+                v is None and k != "training")
+        if entry:
+            out.append((k, v))
+    return out
+
+
+def _set_entries(obj: Inst, values: list[Any]) -> None:
+    """A list container's entries, numbered from 0 again, after its plain attributes."""
+    entries = {k for k, _ in container_entries(obj)}
+    kept = {k: v for k, v in obj.attrs.items() if k not in entries}
+    obj.attrs = {**kept, **{str(i): v for i, v in enumerate(values)}}
+
+
 def _module_method(interp: Interpreter, obj: Inst, name: str) -> Any:
     container = CONTAINER_CLASSES.get(obj.kind)
 
@@ -4905,7 +4969,7 @@ def _module_method(interp: Interpreter, obj: Inst, name: str) -> Any:
         return interp.check_member(v, container, f"{container}.{name}(...)") if container is not None else v
 
     def append(v: Any) -> Inst:
-        obj.attrs[str(len(obj.attrs))] = member(v)
+        obj.attrs[str(len(container_entries(obj)))] = member(v)
         return obj
 
     def extend(vs: Any) -> Inst:
@@ -4914,9 +4978,9 @@ def _module_method(interp: Interpreter, obj: Inst, name: str) -> Any:
         return obj
 
     def insert(i: Any, v: Any) -> Inst | None:
-        values = list(obj.attrs.values())
+        values = [x for _, x in container_entries(obj)]
         values.insert(as_int(i, "index"), member(v))
-        obj.attrs = {str(k): m for k, m in enumerate(values)}
+        _set_entries(obj, values)
         return obj if obj.kind == "seq" else None  # Sequential's returns itself, ModuleList's None
 
     def add_module(key: Any, v: Any) -> None:
@@ -5046,12 +5110,12 @@ def _module_method(interp: Interpreter, obj: Inst, name: str) -> Any:
 
     def pop_entry(index: Any) -> Any:
         """ModuleList / Sequential ``pop``: the entry, the rest numbered from 0 again."""
-        values = list(obj.attrs.values())
+        values = [v for _, v in container_entries(obj)]
         try:
             entry = values.pop(as_int(index, "index"))
         except IndexError as exc:
             raise _Raised(f"`pop({index!r})` raises IndexError: {exc}", ExtV("IndexError"))
-        obj.attrs = {str(i): v for i, v in enumerate(values)}
+        _set_entries(obj, values)
         return entry
 
     def pop_key(key: Any) -> Any:
@@ -5096,12 +5160,12 @@ def _module_method(interp: Interpreter, obj: Inst, name: str) -> Any:
     # The containers' own methods, as torch defines them (ParameterList has no insert or pop,
     # ModuleDict no get or setdefault); a method one lacks is an unfollowed call (ev_call).
     if obj.kind in ("list", "seq", "plist"):
-        table.update({"append": append, "extend": extend, "__len__": lambda: len(obj.attrs)})
+        table.update({"append": append, "extend": extend, "__len__": lambda: len(container_entries(obj))})
     if obj.kind in ("list", "seq"):
         table.update({"insert": insert, "pop": pop_entry})
     if obj.kind in ("dict", "pdict"):
-        table.update({"items": lambda: list(obj.attrs.items()), "keys": lambda: list(obj.attrs),
-                      "values": lambda: list(obj.attrs.values()), "update": update, "pop": pop_key,
+        table.update({"items": lambda: container_entries(obj), "keys": lambda: [k for k, _ in container_entries(obj)],
+                      "values": lambda: [v for _, v in container_entries(obj)], "update": update, "pop": pop_key,
                       "clear": obj.attrs.clear})
     if obj.kind == "pdict":
         table.update({"get": lambda k, d=None: obj.attrs.get(k, d), "setdefault": setdefault, "popitem": popitem})
@@ -5906,6 +5970,22 @@ def _qr(name: str, shape: tuple[Any, ...], args: Any, kwargs: dict[str, Any], no
     raise Unresolved(f"`{_text(node)}`: qr mode {mode!r} (torch raises)")
 
 
+def _arange_bounds(args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> list[Any]:
+    """torch.arange's (end) / (start, end) / (start, end, step), some given by name."""
+    names = ["start", "end", "step"] if len(args) != 1 or "end" in kwargs else ["end"]
+    bound = dict(zip(names, args))
+    for name in ("start", "end", "step"):
+        if name in kwargs:
+            if name in bound:
+                raise Unresolved(f"`{_text(node)}`: `{name}` given twice (torch raises)")
+            bound[name] = kwargs[name]
+    if "end" not in bound:
+        raise Unresolved(f"`{_text(node)}`: arange needs its end (torch raises)")
+    if len(args) == 1 and "end" not in kwargs and "step" in kwargs:
+        raise Unresolved(f"`{_text(node)}`: arange(end, step=...) is not one of torch's forms (torch raises)")
+    return [bound.get("start", 0), bound["end"], bound.get("step", 1)]
+
+
 def _formula_product(items: Any, node: ast.AST) -> Any:
     """``math.prod`` / ``np.prod`` of sizes some of which are formulas: their product, or why not."""
     unknown = _unknown_in(list(items))
@@ -5964,7 +6044,7 @@ def _joined_containers(op: type, a: Any, b: Any, node: ast.AST) -> Inst | None:
     if type(a) is not Inst or a.kind not in ("list", "seq"):
         return None
     if op is ast.Add and (type(b) is Inst and b.kind == a.kind or a.kind == "list" and type(b) in (list, tuple)):
-        modules = [*a.attrs.values(), *(b.attrs.values() if type(b) is Inst else b)]
+        modules = [*(v for _, v in container_entries(a)), *((v for _, v in container_entries(b)) if type(b) is Inst else b)]
     elif op is ast.Mult and a.kind == "seq" and type(b) is int:
         if b <= 0:
             raise _Raised(f"`{_text(node)}` raises ValueError: Non-positive multiplication factor {b} for "
@@ -6349,6 +6429,10 @@ _NONE_SLOTS = {"MultiheadAttention": frozenset({"in_proj_weight", "q_proj_weight
 _TENSOR_METHODS = _SAME_SHAPE | {"view", "reshape", "expand", "repeat", "unsqueeze", "squeeze", "transpose", "permute",
                                  "flatten", "t", "mean", "sum", "prod", "std", "var", "amax", "amin", "max", "min",
                                  "astype", "numpy", "tolist", "item", "real", "imag", "conj", "angle"}
+# torch's functions that return a module holding the parameters of the module they are given
+# (torch.compile's OptimizedModule, TorchScript's and torch.fx's copies share the tensors).
+_KEEPS_MODULE = frozenset({"torch.compile", "torch.jit.script", "torch.jit.trace", "torch.jit.trace_module",
+                           "torch.fx.symbolic_trace", "torch.jit.freeze"})
 _NUMPY_FACTORIES = frozenset({"zeros", "ones", "empty", "full", "arange", "array", "asarray"})
 _EINOPS_FUNCTIONS = frozenset({"einops.rearrange", "einops.repeat", "einops.reduce"})
 
@@ -6388,7 +6472,13 @@ def foreign_base(cls: ClassV) -> ExtV | None:
     for base in _outside_bases(cls):
         if type(base) is ExtV and "." in base.name:
             top = base.name.partition(".")[0]
-            if top != "torch" and top not in sys.stdlib_module_names and top not in _NOT_MODULE_PACKAGES:
+            if top == "torch":
+                # torch's own module classes the tables do not describe (`torch.jit.ScriptModule`,
+                # `nn.modules.batchnorm._BatchNorm`) are modules of unknown parts.
+                if base.name.startswith(("torch.nn.", "torch.jit.")) and not _known_torch_class(base.name) and \
+                        not _torch_layer_name(base):
+                    return base
+            elif top not in sys.stdlib_module_names and top not in _NOT_MODULE_PACKAGES:
                 return base
     return None
 
@@ -6481,7 +6571,7 @@ def _round(number: Any, *ndigits: Any) -> Any:
 
 def _len(v: Any) -> Any:
     if isinstance(v, Inst):
-        return len(v.attrs)
+        return len(container_entries(v)) if v.kind in _CONTAINER_KINDS else len(v.attrs)
     if isinstance(v, RangeV):
         return len(v.r)
     if type(v) is ClassV and v.enum_members is not None:
@@ -6581,7 +6671,7 @@ def truth_value(v: Any, what: str) -> bool:
     """A value's truth as Python's ``if`` takes it: an empty ModuleList or ModuleDict is false, any
     other module true; an unknown value raises Unresolved (``what`` names it)."""
     if isinstance(v, Inst):
-        return bool(v.attrs) if v.kind in ("list", "seq", "plist", "dict", "pdict") else True
+        return bool(container_entries(v)) if v.kind in ("list", "seq", "plist", "dict", "pdict") else True
     if isinstance(v, (Sym, Unknown)):
         return truth(v, what)
     return bool(v)
@@ -6597,6 +6687,9 @@ def _any_all(items: Any, stop: bool) -> bool:
 
 
 def _list_of(v: Any = ()) -> Any:
+    if type(v) is TensorV and v.values is not None and len(v.shape) == 1:
+        # `zip(self.m, self.stride)`: a 1-d tensor's 0-d ones, as iterate gives them (yolov5)
+        return [TensorV((), (x,), dtype=v.dtype) for x in v.values]
     if type(v) is CycleV:
         raise Unresolved("a list of an endless `itertools.cycle` never ends")
     if isinstance(v, RangeV):
@@ -6604,6 +6697,9 @@ def _list_of(v: Any = ()) -> Any:
             raise Unresolved(f"a list of {len(v.r):,} elements is not followed")
         return list(v.r)
     if isinstance(v, Inst):
+        if v.kind in ("list", "seq", "plist", "dict", "pdict"):
+            entries = container_entries(v)
+            return [x for _, x in entries] if v.kind in ("list", "seq", "plist") else [k for k, _ in entries]
         return list(v.attrs.values()) if v.kind in ("list", "seq", "plist") else list(v.attrs)
     if is_unknownish(v):
         raise Unresolved(f"a list built from an unresolved value: {why_of(v)}")

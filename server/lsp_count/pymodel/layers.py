@@ -71,7 +71,10 @@ def _describe(v: Any) -> str:
     if cls is not None and getattr(cls, "name", None):
         return f"a `{cls.name}` {'module' if getattr(v, 'is_module', False) else 'object'}"
     name = getattr(v, "name", None)
-    return f"`{name}`" if isinstance(name, str) else f"a {type(v).__name__}"
+    if isinstance(name, str):
+        return f"`{name}`"
+    own = {"TensorV": "a tensor", "Param": "a parameter", "Inst": "an object", "RangeV": "a range"}
+    return own.get(type(v).__name__, f"a {type(v).__name__}")
 
 
 def _tuple(v: Any, n: int, what: str) -> tuple[Any, ...]:
