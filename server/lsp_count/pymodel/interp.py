@@ -5181,7 +5181,7 @@ def _repository_roots(directory: str, levels: int = 3) -> tuple[str, ...]:
     `setup.py`, ...) and at most ``levels`` up: where a script run from the repository imports its
     sibling packages (`models/net.py`: `from layers.blocks import Block`, thuml's Autoformer)."""
     out: list[str] = []
-    if os.sep + "site-packages" in directory or os.sep + "dist-packages" in directory:
+    if os.sep + "site-packages" in directory or os.sep + "dist-packages" in directory or _installed(directory):
         return ()  # an installed package imports its own modules by their package's name, or relatively
     for _ in range(levels):
         if any(os.path.exists(os.path.join(directory, marker)) for marker in _REPOSITORY_MARKERS):
@@ -5192,6 +5192,22 @@ def _repository_roots(directory: str, levels: int = 3) -> tuple[str, ...]:
         directory = parent
         out.append(directory)
     return tuple(out)
+
+
+@functools.lru_cache(maxsize=256)
+def _installed(directory: str) -> bool:
+    """Whether the package the directory belongs to is installed (its top package's directory
+    holds `*.dist-info`: timm beside an environment), not a repository's code (a repository
+    installed with `setup.py develop` keeps an `*.egg-info` in its root, and is still searched)."""
+    while os.path.isfile(os.path.join(directory, "__init__.py")):
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            return False
+        directory = parent
+    try:
+        return any(name.endswith(".dist-info") for name in os.listdir(directory))
+    except OSError:
+        return False
 
 
 def _own_package_root(directory: str, top: str) -> tuple[str, ...]:
