@@ -2216,3 +2216,11 @@ def test_an_installed_package_is_not_searched_above(tmp_path) -> None:
     (repo / "models").mkdir(parents=True)
     (repo / ".git").mkdir()
     assert _repository_roots(str(repo / "models")) == (str(repo),)
+
+
+@pytest.mark.parametrize("expression", ["'%s' % [nn.Linear]", "'{}'.format([nn.Linear])", "f'{[nn.Linear]}'"])
+def test_string_formatting_writes_torch_classes_as_python_does(expression: str) -> None:
+    # `%` and str.format passed a list holding a torch class to Python's own formatting, which wrote
+    # the analyser's object ("ExtV(name='torch.nn.Linear')"), 35 characters; Python writes 42.
+    report = run(_net(f"self.fc = nn.Linear(len({expression}), 1, bias=False)"))
+    assert counts(report) == {"Net": len("[<class 'torch.nn.modules.linear.Linear'>]")}

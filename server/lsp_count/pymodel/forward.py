@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from lsp_count.pymodel.layers import stride_or_kernel
 from lsp_count.pymodel.shapes import ShapeError
 from lsp_count.pymodel.values import Inst
 
@@ -147,7 +148,7 @@ def _conv(shape: tuple[int, ...], a: dict[str, Any], dims: int, transposed: bool
 def _pool(shape: tuple[int, ...], a: dict[str, Any], dims: int, is_max: bool) -> tuple[int, ...] | None:
     lead, channels = _batched(shape, dims, "pooling")
     kernel = _sizes(a["kernel_size"], dims)
-    stride = _sizes(a["kernel_size"] if a["stride"] is None else a["stride"], dims)
+    stride = _sizes(stride_or_kernel(a, "stride"), dims)
     padding = _sizes(a["padding"], dims)
     dilation = _sizes(a.get("dilation", 1), dims) if is_max else (1,) * dims
     if kernel is None or stride is None or padding is None or dilation is None:

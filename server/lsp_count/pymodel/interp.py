@@ -530,19 +530,12 @@ class Ctx:
         changed = False
         for container, before in containers.values():
             changed = changed or _contents(container) != _contents(before)
-            if isinstance(container, dict):
-                container.clear()
-                container.update(before)
-            elif isinstance(container, list):
+            if isinstance(container, list):
                 container[:] = before
-            else:  # a set
+            else:  # a dict or a set
                 container.clear()
                 container.update(before)
-        if not undo:
-            if changed:
-                self.state_version += 1
-            return
-        for names, name, old in reversed(undo):
+        for names, name, old in reversed(undo or ()):
             # One set for the first time stays (transformers' memos of a class, written at each count).
             if old is not _MISSING:
                 changed = changed or _rebinds(names.get(name, _MISSING), old)
@@ -2719,11 +2712,18 @@ class Interpreter:
 
     def binop(self, op: type, a: Any, b: Any, node: ast.AST) -> Any:
         fn, sym = _BINOPS[op]
-        if op is ast.Mod and type(a) is str and not _plain_text_value(b):  # "%s" % torch.__version__ is text
-            texts = tuple(_text_of(x) for x in (b if type(b) is tuple else (b,)))
-            if _MISSING in texts or type(b) is dict:
+        if op is ast.Mod and type(a) is str and type(b) not in _TEXT_SCALARS and b is not None:
+            # "%s" % torch.__version__: each value as Python writes it, where the analyser knows it.
+            if type(b) is dict:
+                formatted: Any = {k: _format_argument(v) for k, v in b.items()}
+                known = _MISSING not in formatted.values()
+            else:
+                formatted = tuple(_format_argument(x) for x in (b if type(b) is tuple else (b,)))
+                known = _MISSING not in formatted
+                formatted = formatted if type(b) is tuple else formatted[0]
+            if not known:
                 return Unknown(f"`{_text(node)}`: the text of a value is not known to the analyser")
-            b = texts if type(b) is tuple else texts[0]
+            b = formatted
         if type(a) is Inst or type(b) is Inst:  # IntEnum / str-Enum members compute as their values
             joined = _joined_containers(op, a, b, node)
             if joined is not None:
@@ -3048,15 +3048,21 @@ class Interpreter:
         unless a library's code read it at import (see Ctx.importing)."""
         if type(name) is not str:
             raise Unresolved(f"`{_text(node)}`: the environment variable's name is not known")
+        self.note_machine_read("variable", name, node, env)
+        return default
+
+    def note_machine_read(self, kind: str, name: str, node: ast.AST, env: Env | None) -> None:
+        """What the analysis assumed of the machine (an environment variable unset, no GPU, torch's
+        version), noted for the count's LC106, unless a library's code read it at import (see
+        Ctx.importing): that configures the library, not the model."""
         scope = env.module if env is not None else None
         if self.ctx.importing and (scope is None or not scope.is_main):
-            return default
+            return
         if scope is None or not hasattr(node, "lineno"):
-            self.ctx.environment.append(("variable", name, "", None))
+            self.ctx.environment.append((kind, name, "", None))
         else:
-            self.ctx.environment.append(("variable", name, scope.where(node.lineno),  # type: ignore[attr-defined]
+            self.ctx.environment.append((kind, name, scope.where(node.lineno),  # type: ignore[attr-defined]
                                          scope.span_of(node) if scope.is_main and scope.span_of else None))
-        return default
 
     def numpy_array(self, fn: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
         """``np.zeros((4, 8))``, ``np.arange(4)``, ``np.array(obs_shape)``: as torch's factories make
@@ -3080,22 +3086,14 @@ class Interpreter:
         """``torch.__version__``: the torch whose layers the analyser knows (its table follows torch
         TORCH_VERSION), noted as a read of the machine is (`if torch.__version__ >= "1.5.0"`: Informer's
         padding)."""
-        scope = env.module
-        if not (self.ctx.importing and not scope.is_main):
-            where = scope.where(node.lineno) if hasattr(node, "lineno") else ""  # type: ignore[attr-defined]
-            span = scope.span_of(node) if scope.is_main and scope.span_of else None
-            self.ctx.environment.append(("torch", "torch.__version__", where, span))
+        self.note_machine_read("torch", "torch.__version__", node, env)
         return TORCH_VERSION
 
     def read_accelerator(self, name: str, node: ast.AST, env: Env | None) -> Any:
         """``torch.cuda.is_available()`` and the like: the analysis counts as on a machine without
         an accelerator (it builds on the meta device; `.cuda()` and `.to(device)` change no count),
         so a count never depends on where it runs; noted as environment variables are."""
-        scope = env.module if env is not None else None
-        if not (self.ctx.importing and (scope is None or not scope.is_main)):
-            where = scope.where(node.lineno) if scope is not None and hasattr(node, "lineno") else ""  # type: ignore[attr-defined]
-            span = scope.span_of(node) if scope is not None and scope.is_main and scope.span_of else None
-            self.ctx.environment.append(("accelerator", f"{name}()", where, span))
+        self.note_machine_read("accelerator", f"{name}()", node, env)
         return _NO_ACCELERATOR[name]
 
     def loaded_module(self, name: str) -> Any:
@@ -4918,11 +4916,6 @@ def _tensor_method(name: str, shape: tuple[Any, ...]) -> Callable[..., Any]:
     return method
 
 
-def _self_attribute_node(key: Any) -> ast.AST:
-    """``self.<key>``: what a message names for an attribute set by name."""
-    return ast.Attribute(value=ast.Name(id="self"), attr=str(key))
-
-
 def _registered_member(obj: Inst, key: Any) -> Any:
     """``nn.Module.__getattr__``: a parameter, buffer or submodule the module registered, else
     AttributeError (it is only reached where ordinary lookup found nothing)."""
@@ -4955,6 +4948,15 @@ def container_entries(obj: Inst) -> list[tuple[str, Any]]:
     return out
 
 
+def _entry_count(obj: Inst) -> int:
+    """How many entries a container has. A list container numbered 0..n-1 with nothing else, the
+    usual case, is counted without a walk (an append to a ModuleList of thousands stays cheap)."""
+    n = len(obj.attrs)
+    if n == 0 or (obj.kind in ("list", "seq", "plist") and str(n - 1) in obj.attrs):
+        return n
+    return len(container_entries(obj))
+
+
 def _set_entries(obj: Inst, values: list[Any]) -> None:
     """A list container's entries, numbered from 0 again, after its plain attributes."""
     entries = {k for k, _ in container_entries(obj)}
@@ -4969,7 +4971,7 @@ def _module_method(interp: Interpreter, obj: Inst, name: str) -> Any:
         return interp.check_member(v, container, f"{container}.{name}(...)") if container is not None else v
 
     def append(v: Any) -> Inst:
-        obj.attrs[str(len(container_entries(obj)))] = member(v)
+        obj.attrs[str(_entry_count(obj))] = member(v)
         return obj
 
     def extend(vs: Any) -> Inst:
@@ -5152,7 +5154,7 @@ def _module_method(interp: Interpreter, obj: Inst, name: str) -> Any:
         "half": lambda: obj, "float": lambda: obj, "bfloat16": lambda: obj, "cuda": lambda *a: obj, "cpu": lambda: obj,
         "zero_grad": lambda *a, **k: None, "reset_parameters": lambda: None, "_init_weights": lambda *a: None,
         # nn.Module's, called by name (`self.__setattr__('level_%d' % i, layer)`: pytorch-cifar's DLA).
-        "__setattr__": lambda key, value: interp.object_setattr(obj, key, value, _self_attribute_node(key)),
+        "__setattr__": lambda key, value: interp.object_setattr(obj, key, value, interp.self_attribute_node(key)),
         "__getattr__": lambda key: _registered_member(obj, key),
         # Hooks run at forward, backward or state-dict time, never on the parameters the build made.
         **{name: (lambda *a, **k: None) for name in _MODULE_HOOKS},
@@ -5160,7 +5162,7 @@ def _module_method(interp: Interpreter, obj: Inst, name: str) -> Any:
     # The containers' own methods, as torch defines them (ParameterList has no insert or pop,
     # ModuleDict no get or setdefault); a method one lacks is an unfollowed call (ev_call).
     if obj.kind in ("list", "seq", "plist"):
-        table.update({"append": append, "extend": extend, "__len__": lambda: len(container_entries(obj))})
+        table.update({"append": append, "extend": extend, "__len__": lambda: _entry_count(obj)})
     if obj.kind in ("list", "seq"):
         table.update({"insert": insert, "pop": pop_entry})
     if obj.kind in ("dict", "pdict"):
@@ -5868,13 +5870,13 @@ _DTYPE_NAME = re.compile(r"torch\.(?:u?int\d*|float\d*|bfloat16|half|double|long
 def _plain_text_value(v: Any, depth: int = 3) -> bool:
     """Whether Python's text of ``v`` is the text of the value it stands for (no object of the analyser's in it,
     but the classes of the code and torch.nn's, written as Python writes them)."""
-    if type(v) in (str, int, float, complex, bool, bytes) or v is None or type(v) is ClassV:
+    if type(v) in _TEXT_SCALARS or v is None or type(v) is ClassV:
         return True
     if type(v) is ExtV:
         return _torch_class_text(v) is not None
     if type(v) is _Bases:
         return all(type(b) is Unknown and name or _plain_text_value(b, depth - 1) for b, name in zip(v, v.names))
-    if depth <= 0 or len(v) > 1000 if type(v) in (list, tuple, set, frozenset, dict) else True:
+    if type(v) not in (list, tuple, set, frozenset, dict) or depth <= 0 or len(v) > 1000:
         return False
     items = [x for kv in v.items() for x in kv] if type(v) is dict else v
     return all(_plain_text_value(x, depth - 1) for x in items)
@@ -5925,7 +5927,7 @@ def _text_of(v: Any, spec: str = "") -> Any:
     """``format(v, spec)`` as Python gives it, or _MISSING where the analyser does not know the text
     (a module's, a class's: Python's is not the analyser's own object's)."""
     if _plain_text_value(v):
-        return format(v if type(v) in (str, int, float, complex, bool, bytes) or v is None else _repr_text(v), spec)
+        return format(v if type(v) in _TEXT_SCALARS or v is None else _repr_text(v), spec)
     if type(v) is ExtV and _DTYPE_NAME.match(v.name):
         return format(v.name, spec)  # str(torch.float32)
     if type(v) is DeviceV:
@@ -5946,13 +5948,26 @@ def _str(v: Any = "") -> Any:
 
 
 def _formatted(template: str, method: str, node: ast.AST, *args: Any, **kwargs: Any) -> Any:
-    """``"...".format(...)``: Python's, where every argument's text is known."""
-    values = args[0].values() if method == "format_map" and args and type(args[0]) is dict else [*args, *kwargs.values()]
-    if not all(_plain_text_value(v) or _text_of(v) is not _MISSING for v in values):
+    """``"...".format(...)`` / ``format_map(mapping)``: Python's, where every argument's text is known."""
+    if method == "format_map" and len(args) == 1 and type(args[0]) is dict and not kwargs:
+        args = ({k: _format_argument(v) for k, v in args[0].items()},)
+        values: list[Any] = list(args[0].values())
+    else:
+        args = tuple(_format_argument(a) for a in args)
+        kwargs = {k: _format_argument(v) for k, v in kwargs.items()}
+        values = [*args, *kwargs.values()]
+    if _MISSING in values:
         return Unknown(f"`{_text(node)}`: the text of an argument is not known to the analyser")
-    known = [_text_of(a) if not _plain_text_value(a) else a for a in args]
-    named = {k: _text_of(v) if not _plain_text_value(v) else v for k, v in kwargs.items()}
-    return getattr(template, method)(*known, **named)
+    return getattr(template, method)(*args, **kwargs)
+
+
+_TEXT_SCALARS = (str, int, float, complex, bool, bytes)
+
+
+def _format_argument(v: Any) -> Any:
+    """A value as Python's string formatting gets it: a number or string itself (a format spec
+    applies to it), anything else its text (_text_of), _MISSING where that is not known."""
+    return v if type(v) in _TEXT_SCALARS or v is None else _text_of(v)
 
 
 def _plain_class(v: Any) -> bool:
@@ -6587,7 +6602,7 @@ def _round(number: Any, *ndigits: Any) -> Any:
 
 def _len(v: Any) -> Any:
     if isinstance(v, Inst):
-        return len(container_entries(v)) if v.kind in _CONTAINER_KINDS else len(v.attrs)
+        return _entry_count(v) if v.kind in _CONTAINER_KINDS else len(v.attrs)
     if isinstance(v, RangeV):
         return len(v.r)
     if type(v) is ClassV and v.enum_members is not None:
@@ -6687,7 +6702,7 @@ def truth_value(v: Any, what: str) -> bool:
     """A value's truth as Python's ``if`` takes it: an empty ModuleList or ModuleDict is false, any
     other module true; an unknown value raises Unresolved (``what`` names it)."""
     if isinstance(v, Inst):
-        return bool(container_entries(v)) if v.kind in ("list", "seq", "plist", "dict", "pdict") else True
+        return bool(_entry_count(v)) if v.kind in _CONTAINER_KINDS else True
     if isinstance(v, (Sym, Unknown)):
         return truth(v, what)
     return bool(v)

@@ -461,7 +461,7 @@ def _given(*names: str) -> dict[str, Callable[[dict[str, Any], str], Any]]:
     return {name: _same for name in names}
 
 
-def _stride_or_kernel(a: dict[str, Any], name: str) -> Any:
+def stride_or_kernel(a: dict[str, Any], name: str) -> Any:
     return a["kernel_size"] if a["stride"] is None else a["stride"]  # a pool's stride defaults to its window
 
 
@@ -493,12 +493,12 @@ LAYER_ATTRIBUTES: dict[str, dict[str, Callable[[dict[str, Any], str], Any]]] = {
                                a["num_heads"], "num_heads")},
     "RNN": _rnn_attributes(None), "LSTM": _rnn_attributes("LSTM"), "GRU": _rnn_attributes("GRU"),
     **{f"MaxPool{d}d": {**_given("kernel_size", "padding", "dilation", "return_indices", "ceil_mode"),
-                        "stride": _stride_or_kernel} for d in (1, 2, 3)},
+                        "stride": stride_or_kernel} for d in (1, 2, 3)},
     # AvgPool1d keeps its sizes as 1-tuples (torch's _single); the 2-d and 3-d ones as given.
-    "AvgPool1d": {"kernel_size": lambda a, n: _single(a[n]), "stride": lambda a, n: _single(_stride_or_kernel(a, n)),
+    "AvgPool1d": {"kernel_size": lambda a, n: _single(a[n]), "stride": lambda a, n: _single(stride_or_kernel(a, n)),
                   "padding": lambda a, n: _single(a[n]), **_given("ceil_mode", "count_include_pad")},
     **{f"AvgPool{d}d": {**_given("kernel_size", "padding", "ceil_mode", "count_include_pad", "divisor_override"),
-                        "stride": _stride_or_kernel} for d in (2, 3)},
+                        "stride": stride_or_kernel} for d in (2, 3)},
     **{f"AdaptiveAvgPool{d}d": _given("output_size") for d in (1, 2, 3)},
     **{f"AdaptiveMaxPool{d}d": _given("output_size", "return_indices") for d in (1, 2, 3)},
     "RNNCell": _given("input_size", "hidden_size", "bias", "nonlinearity"),
