@@ -2224,3 +2224,51 @@ def test_string_formatting_writes_torch_classes_as_python_does(expression: str) 
     # the analyser's object ("ExtV(name='torch.nn.Linear')"), 35 characters; Python writes 42.
     report = run(_net(f"self.fc = nn.Linear(len({expression}), 1, bias=False)"))
     assert counts(report) == {"Net": len("[<class 'torch.nn.modules.linear.Linear'>]")}
+
+
+@given(st.lists(st.one_of(st.integers(-10**6, 10**6), st.floats(-1e6, 1e6, allow_nan=False), st.booleans()),
+                max_size=20),
+       st.sampled_from(["sum", "mean", "max", "min", "amax", "amin", "argsort", "argmax", "argmin"]),
+       st.booleans())
+@settings(max_examples=300, deadline=None)
+def test_numpy_reductions_of_known_numbers_are_numpys(items: list, fn: str, as_array: bool) -> None:
+    np = pytest.importorskip("numpy")
+    from lsp_count.pymodel.interp import _MISSING, _numpy_reduction
+    from lsp_count.pymodel.values import TensorV
+
+    data: object = items
+    if as_array:  # np.array(items) as the analyser holds it: its values in numpy's dtype
+        array = np.array(items)
+        data = TensorV((len(items),), tuple(array.tolist()), dtype=str(array.dtype))
+    found = _numpy_reduction(fn, data)
+    if found is _MISSING:  # not followed: numpy raises, adds pairwise, or sorts unstably
+        assert not items or fn in ("sum", "mean", "argsort") or as_array
+        return
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        expected = getattr(np, fn)(np.array(items) if as_array else items)
+    if isinstance(found, TensorV):
+        assert list(found.values) == expected.tolist() and found.shape == expected.shape
+    else:
+        assert found == expected.item() and type(found) is type(expected.item()), (found, expected)
+
+
+@pytest.mark.parametrize("body, total", [
+    ("self.w = nn.Parameter(torch.from_numpy(np.eye(4, dtype=np.float32)))", 16),
+    ("self.w = nn.Parameter(torch.from_numpy(np.eye(4, 3, k=1)))\nself.u = nn.Parameter(torch.tensor(np.identity(2)))",
+     16),
+    ("self.fc = nn.Linear(int(np.sum([4, 8])), np.argmax((3, 9, 1)) + len(np.argsort([5, 2])))", 12 * 3 + 3),
+    ("self.fc = nn.Linear(np.max([2, 6]), int(np.mean((2, 4))))\nassert np.min([True, False]) is False", 6 * 3 + 3),
+    ("self.net = nn.DataParallel(nn.Linear(4, 2))\nself.out = nn.Linear(self.net.module.out_features, 1)", 10 + 3),
+])
+def test_numpy_matrices_and_reductions_and_data_parallel(body: str, total: int) -> None:
+    assert counts(run(_net(body, "import numpy as np\nimport torch\n"))) == {"Net": total}
+
+
+def test_data_parallel_needs_a_module_and_takes_torchs_arguments() -> None:
+    assert "the wrapped model is not a module" in lc101(run(_net("self.net = nn.DataParallel(3)\n")))["Net"]
+    caught = "try:\n    self.net = nn.DataParallel(nn.Linear(2, 2), devices=[0])\nexcept TypeError:\n" \
+             "    self.net = nn.Linear(2, 1)\n"
+    assert counts(run(_net(caught))) == {"Net": 3}

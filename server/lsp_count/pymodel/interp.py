@@ -32,7 +32,7 @@ from typing import Any, Callable
 
 from lsp_count.core.source import Span
 from lsp_count.pymodel.layers import (FINFO, FUNCTIONAL_NAMES, IINFO, LAYER_ATTRIBUTES, LAYERS, MODULE_CLASS_ATTRIBUTES,
-                                      NOT_A_LAYER_ATTRIBUTE, PARAMETERLESS, STACKS, TORCH_NN_MODULES, as_int, bind,
+                                      NOT_A_LAYER_ATTRIBUTE, PARAMETERLESS, REQUIRED, STACKS, TORCH_NN_MODULES, as_int, bind,
                                       dtype_name, layer_attribute, RUNNING_STATS, running_stat, truth)
 from lsp_count.pymodel import forward, shapes
 from lsp_count.pymodel import tensor_values
@@ -3068,8 +3068,28 @@ class Interpreter:
         """``np.zeros((4, 8))``, ``np.arange(4)``, ``np.array(obs_shape)``: as torch's factories make
         them, but in numpy's default float64 (integers stay int64); None where the arguments are
         other than sizes and numbers (the call is then not followed)."""
-        if set(kwargs) - {"dtype"} or kwargs.get("dtype") not in (None, float, int):
+        dtype_arg = kwargs.get("dtype")
+        numpy_dtype = dtype_arg.name.partition(".")[2] if type(dtype_arg) is ExtV and \
+            dtype_arg.name.startswith("numpy.") else None
+        if numpy_dtype is not None and numpy_dtype not in _NUMPY_DTYPES:
             return None
+        if fn in ("eye", "identity"):  # np.eye(N, M=None, k=0): an N×M matrix whatever its diagonal
+            names = ("N", "M", "k", "dtype") if fn == "eye" else ("n", "dtype")
+            if len(args) > len(names) - 1 or set(kwargs) - set(names) or (dtype_arg not in (None, float, int) and
+                                                                             numpy_dtype is None):
+                return None
+            given = dict(zip(names, args), **kwargs)
+            n = given.get(names[0])
+            m = given.get("M") if given.get("M") is not None else n
+            if not all(type(x) is int or isinstance(x, Sym) for x in (n, m)):
+                return None
+            floating = dtype_arg in (None, float) or (numpy_dtype or "").startswith("float")
+            return TensorV((n, m), floating=floating)
+        if set(kwargs) - {"dtype"} or (dtype_arg not in (None, float, int) and numpy_dtype is None):
+            return None
+        if numpy_dtype is not None:  # np.zeros(4, dtype=np.float32): torch's dtype of that name
+            kwargs = {"dtype": ExtV(f"torch.{numpy_dtype}")}
+            return self.tensor_factory("tensor" if fn in ("array", "asarray") else fn, list(args), kwargs, node)
         numbers = args[0] if fn in ("array", "asarray") and len(args) == 1 else args
         flat = list(numbers) if isinstance(numbers, (list, tuple)) else [numbers]
         while any(isinstance(x, (list, tuple)) for x in flat):
@@ -3628,6 +3648,23 @@ class Interpreter:
             # means the call gets no label.
             self.ctx.hint_insts.setdefault(scope.span_of(node), []).append(inst)
 
+    def data_parallel(self, args: list[Any], kwargs: dict[str, Any], node: ast.AST, origin: Span | None,
+                      env: Env) -> Any:
+        """``nn.DataParallel(net)``: a wrapper that registers ``net`` as ``module`` and nothing else
+        (its replicas are made at each forward, never registered), on any machine; torch's
+        constructor on one without a GPU, which is how the analysis counts."""
+        bound = bind("DataParallel", _DATA_PARALLEL_SIGNATURE, tuple(args), kwargs)
+        module = bound["module"]
+        if type(module) is Unknown:
+            return Unknown(module.why, maybe_module=True)
+        if not (type(module) is Inst and module.is_module):
+            raise Unresolved(f"`{_text(node)}`: the wrapped model is not a module the analyser built")
+        inst = Inst("DataParallel", "module", True, origin)
+        inst.attrs["module"] = module
+        inst.attrs["device_ids"] = []
+        self.record_hint(inst, node, env)
+        return inst
+
     def make_layer(self, name: str, origin: Span | None, **kwargs: Any) -> Inst:
         """Build an nn layer from keyword arguments (used by composite layers)."""
         if kwargs.pop("_bare", False):
@@ -3696,6 +3733,8 @@ class Interpreter:
                 return inst
             if last in PARAMETERLESS:
                 return Inst(last, "layer", True, origin)
+            if last == "DataParallel":
+                return self.data_parallel(args, kwargs, node, origin, env)
             if last == "Module":
                 return Inst(last, "module", True, origin)
             if last.startswith("Lazy"):
@@ -3915,6 +3954,10 @@ class Interpreter:
             return found
         if parts[0] in ("typing", "typing_extensions"):
             return None
+        if parts[0] == "numpy" and len(parts) == 2 and last in _NUMPY_REDUCTIONS and len(args) == 1 and not kwargs:
+            reduced = _numpy_reduction(last, args[0])
+            if reduced is not _MISSING:
+                return reduced
         if name == "numpy.cumsum" and len(args) == 1 and not kwargs and isinstance(args[0], (list, tuple)) and \
                 args[0] and len(args[0]) <= _VALUED_LIMIT and all(type(x) in (int, float) for x in args[0]):
             # SAM2's stage ends: `np.cumsum(config.blocks_per_stage) - 1`. Sequential, as numpy sums.
@@ -4098,6 +4141,9 @@ class Interpreter:
                 return valued
             if isinstance(data, (int, float, bool)):
                 return TensorV(())
+            if type(data) in _TENSORS:  # `torch.tensor(np.identity(4))`: a copy of an array or a tensor
+                return TensorV(tuple(data.shape), floating=_is_floating(data) if kwargs.get("dtype") is None
+                               else _floating_dtype(kwargs["dtype"]))
             if isinstance(data, (list, tuple)):
                 shape = []
                 cur: Any = data
@@ -4368,6 +4414,41 @@ def _forget_values(t: TensorV | Param) -> None:
         object.__setattr__(t, "values", None)
         object.__setattr__(t, "dtype", None)
         object.__setattr__(t, "errors", None)
+
+
+def _numpy_reduction(fn: str, data: Any) -> Any:
+    """``np.sum(widths)``, ``np.max``, ``np.argsort`` ... of a list of Python numbers or a 1-D array
+    of known values, as numpy computes them (its scalars as Python's numbers: an int64 sum is an
+    int, a float64 a float); _MISSING where the analyser cannot be sure of numpy's answer (a float
+    sum of eight or more, which numpy adds pairwise; ties in an argsort, whose sort is not stable)."""
+    values = _values_of(data)
+    items = list(values.items) if values is not None else list(data) if isinstance(data, (list, tuple)) else None
+    if items is None or len(items) > _VALUED_LIMIT or not all(type(x) in (int, float, bool) for x in items) or \
+            any(x != x for x in items):
+        return _MISSING
+    floating = any(type(x) is float for x in items) or (values is not None and values.dtype.startswith("float"))
+    if fn in ("argsort", "argmax", "argmin"):
+        if not items and fn != "argsort":
+            return _MISSING  # numpy raises on an empty sequence
+        if fn == "argsort":
+            if len(set(items)) < len(items):
+                return _MISSING  # numpy's default sort is not stable: equal items come in its own order
+            return TensorV((len(items),), tuple(sorted(range(len(items)), key=items.__getitem__)), dtype="int64")
+        best = max(items) if fn == "argmax" else min(items)
+        return items.index(best)  # the first of equal ones, as numpy
+    if fn in ("max", "min", "amax", "amin"):
+        if not items:
+            return _MISSING
+        found = max(items) if fn in ("max", "amax") else min(items)
+        return float(found) if floating else bool(found) if all(type(x) is bool for x in items) else int(found)
+    if floating and len(items) >= 8:
+        return _MISSING
+    total: Any = 0.0 if floating or not items else 0
+    for x in items:  # numpy's loop below eight items: in order, from zero
+        total += float(x) if floating else int(x)
+    if fn == "sum":
+        return total
+    return total / len(items) if items else _MISSING  # mean (numpy warns and gives nan for none)
 
 
 def _values_of(v: Any) -> "tensor_values.Values | None":
@@ -6464,7 +6545,10 @@ _TENSOR_METHODS = _SAME_SHAPE | {"view", "reshape", "expand", "repeat", "unsquee
 # (torch.compile's OptimizedModule, TorchScript's and torch.fx's copies share the tensors).
 _KEEPS_MODULE = frozenset({"torch.compile", "torch.jit.script", "torch.jit.trace", "torch.jit.trace_module",
                            "torch.fx.symbolic_trace", "torch.jit.freeze"})
-_NUMPY_FACTORIES = frozenset({"zeros", "ones", "empty", "full", "arange", "array", "asarray"})
+_NUMPY_FACTORIES = frozenset({"zeros", "ones", "empty", "full", "arange", "array", "asarray", "eye", "identity"})
+_NUMPY_DTYPES = frozenset({"float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "bool"})
+_NUMPY_REDUCTIONS = frozenset({"sum", "mean", "max", "min", "amax", "amin", "argsort", "argmax", "argmin"})
+_DATA_PARALLEL_SIGNATURE = [("module", REQUIRED), ("device_ids", None), ("output_device", None), ("dim", 0)]
 _EINOPS_FUNCTIONS = frozenset({"einops.rearrange", "einops.repeat", "einops.reduce"})
 
 
