@@ -2272,3 +2272,47 @@ def test_data_parallel_needs_a_module_and_takes_torchs_arguments() -> None:
     caught = "try:\n    self.net = nn.DataParallel(nn.Linear(2, 2), devices=[0])\nexcept TypeError:\n" \
              "    self.net = nn.Linear(2, 1)\n"
     assert counts(run(_net(caught))) == {"Net": 3}
+
+
+_HOOKED = """
+    def __getattr__(self, name):
+        if name == "special":
+            return 3
+        return super().__getattr__(name)
+"""
+
+
+@pytest.mark.parametrize("body, total", [
+    ("self.fc = nn.Linear(self.special, 2)", 8),  # read before anything is registered
+    ("self.fc = nn.Linear(2, 2)\nk = 1 if hasattr(self, 'missing') else 2\nself.out = nn.Linear(k, 1)", 6 + 3),
+    ("self.fc = nn.Linear(getattr(self, 'missing', 4), 1)", 5),
+    ("try:\n    w = getattr(self, 'missing')\nexcept AttributeError:\n    w = 6\nself.fc = nn.Linear(w, 1)", 7),
+    ("try:\n    w = self.missing\nexcept AttributeError:\n    w = 2\nself.fc = nn.Linear(w, 1)", 3),
+])
+def test_a_modules_own_getattr_is_its_fallback_and_nn_modules_raises_attribute_error(body: str, total: int) -> None:
+    # A wrapper's `__getattr__` was not called (only plain objects' were): "`special` is not set".
+    source = _net(body) + textwrap.indent(textwrap.dedent(_HOOKED), "    ")
+    assert counts(run(source)) == {"Net": total}
+
+
+def test_a_getattr_that_hands_the_name_on_is_absent_for_hasattr_where_the_held_object_lacks_it() -> None:
+    source = """
+        import torch.nn as nn
+        class Inner(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.width = 4
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.model = Inner()
+                self.fc = nn.Linear(self.width + (1 if hasattr(self, "nothing") else 2), 1)
+            def __getattr__(self, name):
+                try:
+                    return super().__getattr__(name)
+                except AttributeError:
+                    return getattr(self.model, name)
+    """
+    assert counts(run(source))["Net"] == 7
+    refused = lc101(run(source.replace('(1 if hasattr(self, "nothing") else 2)', "self.nothing")))
+    assert "`nothing` is not set" in refused["Net"]

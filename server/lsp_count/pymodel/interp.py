@@ -2698,11 +2698,14 @@ class Interpreter:
             return BuiltinV(name, self.mapping_mixin(obj, name, node))
         if isinstance(items, dict) and obj.attrs.get("__dict__") is obj and name in items:
             return items[name]  # `self.__dict__ = self` in a dict subclass (hifi-gan's AttrDict)
-        if type(obj.cls) is ClassV and not obj.is_module:
+        if type(obj.cls) is ClassV:
             hook = obj.cls.find("__getattr__", None)
-            if type(hook) is FuncV:  # the class's own fallback, for a name found nowhere else
+            if type(hook) is FuncV:
+                # The class's own fallback, for a name found nowhere else: a module's too (a wrapper
+                # that hands what it lacks to the model it holds), whose `super().__getattr__` is
+                # nn.Module's (_registered_member).
                 return self.call_function(hook, [obj, name], {}, node)
-            if type(hook) is BuiltinV and hook in _DICT_UNBOUND.values():
+            if type(hook) is BuiltinV and hook in _DICT_UNBOUND.values() and not obj.is_module:
                 return self.call(hook, [obj, name], {}, node, _DUMMY_ENV(self))
         if self.ctx.probing_attributes:
             raise _NoAttribute(name)
@@ -3200,12 +3203,18 @@ class Interpreter:
         self.ctx.probing_attributes += 1
         try:
             value = self.inst_attr(obj, key, node)
-        except _NoAttribute:
+        except (_NoAttribute, _Raised) as exc:
+            # Not found, or an AttributeError raised for it (nn.Module.__getattr__ reached through a
+            # module's own __getattr__): Python's hasattr and getattr with a default catch both.
+            if type(exc) is _Raised and not (type(exc.kind) is ExtV and exc.kind.name == "AttributeError"):
+                raise
             if name == "hasattr":
                 # What the Python type it derives from has (`__len__` of a NamedTuple).
-                return any(hasattr(base, key) for base in _builtin_bases(obj.cls))
+                return type(exc) is _NoAttribute and any(hasattr(base, key) for base in _builtin_bases(obj.cls))
             if len(args) > 2:
                 return args[2]
+            if type(exc) is _Raised or self.ctx.probing_attributes > 1:
+                raise  # the AttributeError as raised; inside another probe (a __getattr__ handing the name on), absent there too
             raise Unresolved(f"`{_text(node)}`: `{key}` is not set")
         finally:
             self.ctx.probing_attributes -= 1
