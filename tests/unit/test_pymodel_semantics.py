@@ -2316,3 +2316,35 @@ def test_a_getattr_that_hands_the_name_on_is_absent_for_hasattr_where_the_held_o
     assert counts(run(source))["Net"] == 7
     refused = lc101(run(source.replace('(1 if hasattr(self, "nothing") else 2)', "self.nothing")))
     assert "`nothing` is not set" in refused["Net"]
+
+
+@pytest.mark.parametrize("body, reason", [
+    # RepVGG's `assert len(width_multiplier) == 4` with the default None: the assert was taken as
+    # passing, because the error inside its test was taken for one of the analyser's.
+    ("w = None\nassert len(w) == 4\nself.fc = nn.Linear(2, 2)",
+     "`len(w)` raises TypeError: object of type 'NoneType' has no len()"),
+    ("d = None\nassert sum(d) > 0, 'depths'\nself.fc = nn.Linear(2, 2)", "`sum(d)` raises TypeError"),
+    ("w = None\nassert w.shape[0] > 0\nself.fc = nn.Linear(2, 2)",
+     "`w.shape`: the value is None ('NoneType' object has no attribute 'shape')"),
+])
+def test_an_assert_whose_test_raises_pythons_error_does_not_pass(body: str, reason: str) -> None:
+    assert reason in lc101(run(_net(body)))["Net"]
+
+
+@pytest.mark.parametrize("body, total", [
+    ("try:\n    k = max([])\nexcept ValueError:\n    k = 3\nself.fc = nn.Linear(k, 1)", 4),
+    ("try:\n    k = len(None)\nexcept TypeError:\n    k = 2\nself.fc = nn.Linear(k, 1)", 3),
+    ("w = None\ntry:\n    k = w.size\nexcept AttributeError:\n    k = 5\nself.fc = nn.Linear(k, 1)", 6),
+    ("self.fc = nn.Linear(typing.cast(int, 4), 1)", 5),
+    ("widths = None\nassert len(widths or [1, 2]) == 2\nself.fc = nn.Linear(2, 1)", 3),
+])
+def test_pythons_errors_on_pythons_values_are_catchable(body: str, total: int) -> None:
+    assert counts(run(_net(body, "import typing\n"))) == {"Net": total}
+
+
+def test_a_container_subclass_built_through_super_is_named_in_messages() -> None:
+    # DETR's Joiner(nn.Sequential): the message named the call `None`.
+    source = "import torch.nn as nn\nclass Joiner(nn.Sequential):\n    def __init__(self, backbone, pos):\n" \
+             "        super().__init__(backbone, pos)\n"
+    assert lc101(run(source))["Joiner"].startswith("`Joiner` cannot be counted exactly: `super().__init__`: an element "
+                                                   "of nn.Sequential is not a known module")

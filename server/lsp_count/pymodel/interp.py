@@ -2358,7 +2358,8 @@ class Interpreter:
                 container = next((b.name.split(".")[-1] for c in obj.cls.mro() for b in c.bases
                                   if isinstance(b, ExtV) and b.name.split(".")[-1] in CONTAINERS), None)
                 if container is not None and isinstance(obj.inst, Inst):
-                    return BuiltinV("__init__", lambda *a, **k: self.init_container(obj.inst, container, list(a), k))
+                    at = node  # `super().__init__`: what a message about its arguments names
+                    return BuiltinV("__init__", lambda *a, **k: self.init_container(obj.inst, container, list(a), k, at))
                 layer = _torch_layer_base(obj.cls)
                 if layer is not None and isinstance(obj.inst, Inst):
                     inst, cls = obj.inst, obj.cls
@@ -2439,8 +2440,11 @@ class Interpreter:
             return _DICT_UNBOUND[name]  # `dict.get(table, key)`; `__getattr__ = dict.get`
         if isinstance(obj, BoundV | FuncV | BuiltinV):
             return Unknown(f"`{_text(node)}` is not followed")
-        if obj is None:
-            raise Unresolved(f"`{_text(node)}`: the value is None")
+        if obj is None:  # Python's AttributeError, which the code may catch (and an assert does not pass)
+            if hasattr(None, name):
+                raise Unresolved(f"`{_text(node)}`: the value is None")
+            raise _Raised(f"`{_text(node)}`: the value is None ('NoneType' object has no attribute '{name}')",
+                          ExtV("AttributeError"))
         safe = _SAFE_METHODS.get(type(obj), frozenset())
         if not name.startswith("_") and (safe is None or name in safe):
             attr = getattr(obj, name, None)
@@ -2956,6 +2960,9 @@ class Interpreter:
                         fn.name in _PYTHON_CONVERSIONS and fn is _BUILTINS[fn.name]) \
                         and _all_python_values(args, kwargs):
                     raise _python_error(exc, node, True)
+                if fn.name in _PYTHON_CHECKED and fn is _BUILTINS.get(fn.name) and _all_python_values(args, kwargs) \
+                        and _python_raises(fn.name, args, kwargs, exc):
+                    raise _python_error(exc, node, True)  # `len(None)`: Python's own error (RepVGG's assert)
                 if isinstance(exc, shapes.ShapeError):  # torch's error, in its words (not the analyser's class)
                     raise Unresolved(f"`{_text(node)}`: {exc} (torch raises)"[:300])
                 raise Unresolved(f"`{_text(node)}` raises {type(exc).__name__}: {_user_words(str(exc))}"[:300])
@@ -3518,7 +3525,7 @@ class Interpreter:
             elif cls.is_module and (layer := _torch_layer_base(cls)) is not None:
                 self.init_layer(inst, cls.name, layer, args, kwargs)  # `class Norm(nn.LayerNorm)` with no __init__
             elif cls.is_module and (container := _torch_container_base(cls)) is not None:
-                self.init_container(inst, container, args, kwargs)  # `class Stages(nn.Sequential)` with no __init__
+                self.init_container(inst, container, args, kwargs, node)  # `class Stages(nn.Sequential)` with no __init__
             elif not cls.is_module and _extends_dict(cls):
                 inst.attrs[_DICT_ITEMS] = self.dict_items(args, kwargs, node)  # `class Table(OrderedDict)`
             elif args or kwargs:
@@ -3704,7 +3711,7 @@ class Interpreter:
                 raise Unresolved(f"`{_text(node)}` runs `{'.'.join(parts[:-1])}`'s constructor, which the analyser "
                                  f"does not follow")
             if base in CONTAINERS:
-                self.init_container(inst, base, list(args[1:]), kwargs)
+                self.init_container(inst, base, list(args[1:]), kwargs, node)
             elif base != "Module":
                 self.init_layer(inst, inst.type_name, base, list(args[1:]), kwargs)
             else:
@@ -3961,6 +3968,8 @@ class Interpreter:
             if found is None:
                 return Unknown(f"`{_text(node)}` imports `{module}`, which is not a file of the project", maybe_module=True)
             return found
+        if name in ("typing.cast", "typing_extensions.cast") and len(args) == 2 and not kwargs:
+            return args[1]  # cast(T, value): the value itself
         if parts[0] in ("typing", "typing_extensions"):
             return None
         if parts[0] == "numpy" and len(parts) == 2 and last in _NUMPY_REDUCTIONS and len(args) == 1 and not kwargs:
@@ -4290,10 +4299,10 @@ class Interpreter:
         elif layer not in PARAMETERLESS:
             raise Unresolved(f"`{cls_name}` extends `nn.{layer}`, which is not in the analyser's layer table")
 
-    def init_container(self, inst: Inst, kind: str, args: list[Any], kwargs: dict[str, Any]) -> None:
-        """``class Head(nn.Sequential): super().__init__(...)``: the instance is the container."""
-        built = self.make_container(kind, args, kwargs, ast.Constant(value=None), inst.origin,
-                                    _DUMMY_ENV(self))
+    def init_container(self, inst: Inst, kind: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> None:
+        """``class Head(nn.Sequential): super().__init__(...)``: the instance is the container
+        (``node``: the code that builds it, which messages name)."""
+        built = self.make_container(kind, args, kwargs, node, inst.origin, _DUMMY_ENV(self))
         inst.kind = built.kind
         inst.attrs.update(built.attrs)
 
@@ -5875,6 +5884,19 @@ _MUTATING_METHODS = frozenset({"append", "extend", "insert", "pop", "remove", "c
                                "intersection_update", "symmetric_difference_update"})
 # Builtins whose analyser versions call Python's own on Python's values (_num).
 _PYTHON_CONVERSIONS = frozenset({"int", "float"})
+# The analyser's versions of these builtins: where one raises on Python's own values, Python's
+# builtin is asked too, and only an error it raises as well is Python's (which the code may catch).
+_PYTHON_CHECKED = frozenset({"len", "sum", "min", "max", "sorted", "abs", "round", "divmod", "list", "tuple", "set",
+                             "frozenset", "dict", "any", "all", "reversed", "bool"})
+
+
+def _python_raises(name: str, args: list[Any], kwargs: dict[str, Any], raised: Exception) -> bool:
+    """Whether Python's builtin ``name`` raises what the analyser's raised, on the same Python values."""
+    try:
+        getattr(builtins, name)(*args, **kwargs)
+    except Exception as exc:  # noqa: BLE001 - the question is which
+        return type(exc) is type(raised)
+    return False
 _MAX_CHECKED_ITEMS = 10_000
 
 
