@@ -16,7 +16,7 @@ import pytest
 from lsp_count.core.analyze import analyze_text
 from lsp_count.pymodel.interp import CONTAINERS
 from lsp_count.pymodel.layers import (DTYPE_ALIASES, FINFO, FUNCTIONAL_NAMES, IINFO, LAYERS, MODULE_CLASS_ATTRIBUTES,
-                                      PARAMETERLESS, STACKS, TORCH_NN_MODULES)
+                                      PARAMETERLESS, STACKS, TORCH_NN_MODULES, TORCH_SUBCLASSES)
 
 torch = pytest.importorskip("torch")
 
@@ -26,7 +26,7 @@ NOT_BUILT = {
     "Container": "deprecated base class",
     "RNNBase": "the base of RNN, LSTM and GRU",
     "RNNCellBase": "the base of the cells",
-    "DataParallel": "a wrapper for training, not part of a model definition",
+    "DataParallel": "a wrapper, built apart (Interpreter.data_parallel): its model registered as `module`",
 }
 
 
@@ -51,6 +51,17 @@ def test_the_attributes_nn_module_gives_a_class_are_the_installed_torch_ones():
 def test_where_torch_defines_its_module_classes_is_the_installed_torch():
     # `str(cls.__bases__)` writes torch's classes as Python does: `<class 'torch.nn.modules.linear.Linear'>`.
     assert TORCH_NN_MODULES == {name: cls.__module__ for name, cls in _torch_modules().items()}
+
+
+def test_the_torch_classes_the_layers_derive_from_are_the_installed_torchs():
+    # `isinstance(conv, nn.modules.conv._ConvNd)` answers from this (encodec's norm choice).
+    layers = {n: c for n, c in _torch_modules().items() if n in set(LAYERS) | PARAMETERLESS | set(STACKS) | set(CONTAINERS)}
+    derived: dict[str, set[str]] = {}
+    for name, cls in layers.items():
+        for base in cls.__mro__[1:]:
+            if base.__module__.startswith("torch.nn") and base is not torch.nn.Module:
+                derived.setdefault(base.__name__, set()).add(name)
+    assert TORCH_SUBCLASSES == derived
 
 
 def test_the_public_names_of_torch_nn_functional_are_the_installed_torch_ones():

@@ -507,8 +507,10 @@ def constructor_arguments(cls: ClassV, config_classes: list[ClassV], interp: Int
                 else:
                     interp.raise_if_failed(key)
                     holders, started = len(interp.ctx.cycle_holders), interp.ctx.steps
+                    # `GPTConfig()`, where the class statement is: what a message about the call names.
+                    call = ast.copy_location(ast.Call(ast.Name(candidate.name, ast.Load()), [], []), candidate.node)
                     try:
-                        defaults = interp.call(candidate, [], {}, candidate.node, scope.env)
+                        defaults = interp.call(candidate, [], {}, call, scope.env)
                     except Unresolved as exc:
                         interp.keep_failure(key, exc, started)
                         raise
@@ -520,7 +522,8 @@ def constructor_arguments(cls: ClassV, config_classes: list[ClassV], interp: Int
                 notes.append(f"counted with `{candidate.name}()` defaults for `{p.arg}` ({how})")
                 continue
             except Unresolved as exc:
-                why = f"the constructor argument `{p.arg}`, whose default `{candidate.name}()` cannot be built ({exc.reason})"
+                why = (f"the constructor argument `{p.arg}` with no default (`{candidate.name}()`, whose defaults it "
+                       f"would be counted with, cannot be built: {exc.reason})")
         kwargs[p.arg] = atom = Sym.atom(p.arg, why)
         if not _not_a_module(p.annotation):
             module_class = ann if _is_module_class(ann) else None

@@ -28,11 +28,12 @@ import struct
 import os
 import sys
 import posixpath
+from fractions import Fraction
 from typing import Any, Callable
 
 from lsp_count.core.source import Span
 from lsp_count.pymodel.layers import (FINFO, FUNCTIONAL_NAMES, IINFO, LAYER_ATTRIBUTES, LAYERS, MODULE_CLASS_ATTRIBUTES,
-                                      NOT_A_LAYER_ATTRIBUTE, PARAMETERLESS, REQUIRED, STACKS, TORCH_NN_MODULES, as_int, bind,
+                                      NOT_A_LAYER_ATTRIBUTE, PARAMETERLESS, REQUIRED, STACKS, TORCH_SUBCLASSES, TORCH_NN_MODULES, as_int, bind,
                                       dtype_name, layer_attribute, RUNNING_STATS, running_stat, truth)
 from lsp_count.pymodel import forward, shapes
 from lsp_count.pymodel import tensor_values
@@ -231,10 +232,12 @@ _MATH = frozenset("""sqrt ceil floor log log2 log10 exp prod gcd lcm isqrt pow f
 fsum ldexp hypot remainder fmod modf frexp sin cos tan asin acos atan atan2 sinh cosh tanh radians degrees log1p expm1
 isclose isfinite isinf isnan""".split())
 # numpy's functions of one Python number that give one number (a float64, which computes as a
-# float): as math's, but ceil and floor stay floats in numpy.
+# float): as math's, but ceil and floor of a float stay floats in numpy (of an int, numpy 2 keeps the
+# int); their last bits numpy's own (_numpy_float).
 _NUMPY_SCALAR: dict[str, Callable[[Any], Any]] = {
     "sqrt": math.sqrt, "log": math.log, "log2": math.log2, "log10": math.log10, "exp": math.exp,
-    "ceil": lambda x: float(math.ceil(x)), "floor": lambda x: float(math.floor(x)),
+    "ceil": lambda x: x if type(x) in (int, bool) else float(math.ceil(x)),
+    "floor": lambda x: x if type(x) in (int, bool) else float(math.floor(x)),
     "sin": math.sin, "cos": math.cos, "tan": math.tan, "log1p": math.log1p, "expm1": math.expm1,
 }
 _UNSAFE = frozenset({"exec", "eval", "compile", "__import__", "globals", "locals", "vars", "open", "input"})
@@ -3105,6 +3108,13 @@ class Interpreter:
         while any(isinstance(x, (list, tuple)) for x in flat):
             flat = [y for x in flat for y in (x if isinstance(x, (list, tuple)) else [x])]
         if not all(type(x) in (int, float, bool) for x in flat):
+            if fn in ("array", "asarray") and len(args) == 1:
+                # Rows some of which are arrays (`[... if p else np.zeros(d) for p in ...]`): stacked,
+                # where every row has the same shape (numpy refuses a ragged one).
+                shape = _nested_shape(args[0])
+                if shape is not None:
+                    return TensorV(shape, floating=True if kwargs.get("dtype") is float or numpy_dtype and
+                                   numpy_dtype.startswith("float") else None)
             return None
         floating = fn in ("zeros", "ones", "empty", "full") or kwargs.get("dtype") is float or any(
             type(x) is float for x in flat)
@@ -3815,16 +3825,31 @@ class Interpreter:
             return False  # a model is built in eager Python: not scripted, traced, compiled or exported
         if parts[0] == "torch" and last in TENSOR_FACTORIES and len(parts) == 2:
             return self.tensor_factory(last, args, kwargs, node)
+        if name in ("numpy.power", "numpy.float_power") and len(args) == 2 and not kwargs and \
+                all(type(x) in (int, float) for x in args):
+            powered = _numpy_power(name == "numpy.float_power", *args)  # sinusoid tables: `np.power(10000, 2 * i / d)`
+            if powered is not None:
+                return powered
         if name == "numpy.prod" and len(args) == 1 and not kwargs and (type(args[0]) is int or isinstance(args[0], Sym)):
             return args[0]  # the product of one number (Perceiver's `np.prod(index_dims)` of an int)
         if name == "numpy.prod" and len(args) == 1 and not kwargs and isinstance(args[0], (list, tuple)):
             # The size of a shape (`np.prod(obs_shape)`), as math.prod; numpy's product of nothing is 1.0.
             return self.call_external("math.prod", [args[0]], {}, node, env) if args[0] else 1.0
+        if parts[0] == "numpy" and len(parts) == 2 and last in tensor_values.UNARY_FUNCTIONS and len(args) == 1 and \
+                not kwargs and type(args[0]) is TensorV and args[0].shape == () and args[0].dtype == "float64":
+            # Of a numpy float whose last bits are numpy's own (`np.floor(np.exp(2))`): with its bound.
+            values = _values_of(args[0])
+            try:
+                result = tensor_values.unary(last, values) if values is not None else None
+            except tensor_values.Undecidable as exc:
+                raise Unresolved(f"`{_text(node)}`: {exc}")
+            if result is not None:
+                return result.items[0] if result.errors is None else _valued((), result)
         if parts[0] == "numpy" and len(parts) == 2 and last in _NUMPY_SCALAR and len(args) == 1 and not kwargs and (
                 type(args[0]) in (int, float) or isinstance(args[0], (Sym, Unknown))):
             if is_unknownish(args[0]):
                 return _unknown_in(args) or sym_opaque(f"np.{last}({render(args[0])})", args[0])
-            return self._py(_NUMPY_SCALAR[last], args[0], node)
+            return _numpy_float(last, self._py(_NUMPY_SCALAR[last], args[0], node), args[0])
         if name in ("math.prod", "numpy.prod") and len(args) == 1 and not kwargs and isinstance(args[0], (list, tuple)) \
                 and any(is_unknownish(x) for x in args[0]):
             return _formula_product(args[0], node)  # the size of a shape with a size not known: a formula
@@ -3982,6 +4007,9 @@ class Interpreter:
             dtype = "float64" if any(type(x) is float for x in args[0]) else "int64"
             return TensorV((len(args[0]),), tuple(itertools.accumulate(float(x) if dtype == "float64" else x
                                                                       for x in args[0])), dtype=dtype)
+        if name in ("torch.view_as_real", "torch.view_as_complex") and len(args) == 1 and not kwargs and \
+                type(args[0]) in _TENSORS:
+            return _complex_view(name == "torch.view_as_real", args[0], node)  # S4D's `nn.Parameter(view_as_real(C))`
         if name == "torch.meshgrid":
             return _meshgrid(args, kwargs, node)
         if len(parts) == 2 and parts[0] == "torch" and last in ("cat", "concat", "concatenate", "stack"):
@@ -4432,6 +4460,84 @@ def _forget_values(t: TensorV | Param) -> None:
         object.__setattr__(t, "values", None)
         object.__setattr__(t, "dtype", None)
         object.__setattr__(t, "errors", None)
+
+
+def _complex_view(as_real: bool, t: TensorV | Param, node: ast.AST) -> TensorV:
+    """``torch.view_as_real(c)``: a complex tensor's (..., 2) view of floats; ``view_as_complex`` the
+    reverse, of a last dimension of 2. Where the analyser knows the tensor is of a floating-point
+    dtype (``randn``'s), view_as_real raises as torch does; a complex one is not told from an integer
+    one (both are not floating-point here), and is taken as complex."""
+    shape = tuple(t.shape)
+    if as_real:
+        if _is_floating(t):
+            raise _Raised(f"`{_text(node)}`: view_as_real is only supported for complex tensors (torch raises "
+                          f"RuntimeError)", ExtV("RuntimeError"))
+        return TensorV(shape + (2,), contiguous=_contiguous(t), floating=True)
+    if not shape or (type(shape[-1]) is int and shape[-1] != 2) or _is_floating(t) is False:
+        raise _Raised(f"`{_text(node)}`: view_as_complex needs a floating-point tensor whose last dimension is 2 "
+                      f"(torch raises RuntimeError)", ExtV("RuntimeError"))
+    return TensorV(shape[:-1], contiguous=_contiguous(t), floating=False)
+
+
+def _numpy_float(fn: str, value: float, x: int | float, y: int | float | None = None) -> float | TensorV:
+    """A float64 numpy computes with its own routines (``np.log``, ``np.power``), which may differ from
+    Python's math in the last bit (a hypothesis test against numpy found it for power, log10, exp,
+    ...): the value itself where the exact result is a float (log2 of a power of two, a square root,
+    which IEEE rounds exactly everywhere, an integral power that fits), else a 0-d float64 tensor
+    carrying an error bound, as torch's log / exp / pow values do (tensor_values): it computes on,
+    and int() or rounding of it is decided only where the bound cannot change the result."""
+    if type(value) is not float or not math.isfinite(value) or _exact_numpy_result(fn, value, x, y):
+        return value
+    return TensorV((), (value,), dtype="float64", errors=(8 * math.ulp(value),))
+
+
+def _exact_numpy_result(fn: str, value: float, x: int | float, y: int | float | None) -> bool:
+    """Whether ``value`` is fn's exact mathematical result (any faithful routine returns it then)."""
+    if fn in ("sqrt", "ceil", "floor"):
+        return True  # sqrt is correctly rounded by IEEE 754 (numpy's and math's agree everywhere)
+    if fn in ("sin", "tan", "log1p", "expm1") and x == 0:
+        return True
+    if fn == "cos" and x == 0 or fn == "exp" and x == 0:
+        return value == 1.0
+    if fn in ("log", "log2", "log10") and value.is_integer() and x > 0:
+        base = {"log": None, "log2": 2, "log10": 10}[fn]
+        return (x == 1) if base is None else Fraction(x) == Fraction(base) ** int(value)
+    if fn == "power" and y is not None and float(y).is_integer() and x != 0 and abs(y) <= 2048:
+        return Fraction(value) == Fraction(x) ** int(y)
+    return False
+
+
+def _numpy_power(floating: bool, base: int | float, exponent: int | float) -> int | float | TensorV | None:
+    """``np.power`` of two Python numbers as numpy computes it: float64 where either is a float (its
+    last bit numpy's own: _numpy_float), an int64 of two ints; None where numpy's answer is not
+    Python's (a negative base to a fractional power is nan, not complex; an overflow is inf or wraps;
+    an int to a negative int power raises)."""
+    if floating or type(base) is float or type(exponent) is float:
+        if base < 0 and not float(exponent).is_integer():
+            return None
+        try:
+            return _numpy_float("power", float(base) ** float(exponent), base, exponent)
+        except (OverflowError, ZeroDivisionError):
+            return None
+    if exponent < 0 or (base not in (0, 1, -1) and exponent * math.log2(abs(base)) >= 62):
+        return None
+    return base ** exponent
+
+
+def _nested_shape(data: Any, depth: int = 0) -> tuple[Any, ...] | None:
+    """The shape numpy gives nested lists of numbers and arrays of the same shape; None where it is
+    ragged or an item is anything else."""
+    t = type(data)
+    if t in (int, float, bool):
+        return ()
+    if t is TensorV and all(type(d) is int for d in data.shape):
+        return tuple(data.shape)
+    if t not in (list, tuple) or depth > 32 or not data:
+        return (0,) if t in (list, tuple) and not data else None
+    first = _nested_shape(data[0], depth + 1)
+    if first is None or any(_nested_shape(x, depth + 1) != first for x in data[1:]):
+        return None
+    return (len(data),) + first
 
 
 def _numpy_reduction(fn: str, data: Any) -> Any:
@@ -5884,6 +5990,7 @@ _MUTATING_METHODS = frozenset({"append", "extend", "insert", "pop", "remove", "c
                                "intersection_update", "symmetric_difference_update"})
 # Builtins whose analyser versions call Python's own on Python's values (_num).
 _PYTHON_CONVERSIONS = frozenset({"int", "float"})
+_IDENTITY_KEPT = frozenset({Inst, Param, TensorV, ClassV, FuncV, list, dict, set, bool})
 # The analyser's versions of these builtins: where one raises on Python's own values, Python's
 # builtin is asked too, and only an error it raises as well is Python's (which the code may catch).
 _PYTHON_CHECKED = frozenset({"len", "sum", "min", "max", "sorted", "abs", "round", "divmod", "list", "tuple", "set",
@@ -6252,6 +6359,8 @@ def _text(node: ast.AST | None) -> str:
         text = ast.unparse(node)
     except Exception:  # noqa: BLE001 - unparse is only for messages
         return "…"
+    if "\n" in text:  # a statement: its first line (a message is one line)
+        text = text.strip().split("\n", 1)[0] + " …"
     return text if len(text) <= 80 else text[:77] + "…"
 
 
@@ -6279,6 +6388,8 @@ def _isinstance(obj: Any, classes: Any) -> bool:
                 continue
             last = c.name.split(".")[-1]
             if isinstance(obj, Inst) and (obj.cls == last or (last == "Module" and obj.is_module)):
+                return True
+            if type(obj) is Inst and obj.is_module and c.name.startswith("torch.nn.") and _torch_layer_is(obj, last):
                 return True
             if isinstance(obj, Param) and last in ("Parameter", "Tensor"):
                 return True
@@ -6315,6 +6426,23 @@ def _isinstance(obj: Any, classes: Any) -> bool:
         # A formula stands for an int (`isinstance(dim, int)`, not a tuple); whether it is an instance
         # of a class of the project (a config whose defaults could not be built) is not known.
         raise Unresolved(f"isinstance on an unresolved value: {why_of(obj)}")
+    return False
+
+
+def _torch_layer_is(obj: Inst, name: str) -> bool:
+    """Whether a module is an instance of torch.nn's class ``name``: a torch layer of that class or
+    one deriving from it (`nn.Conv1d` is an `nn.modules.conv._ConvNd`), or a class of the code
+    that derives from such a layer (`class MyConv(nn.Conv2d)` is an `nn.Conv2d`)."""
+    if type(obj.cls) is str:
+        return obj.cls in TORCH_SUBCLASSES.get(name, ())
+    if type(obj.cls) is not ClassV:
+        return False
+    for cls in obj.cls.mro():
+        for base in cls.bases:
+            if type(base) is ExtV and base.name.startswith("torch.nn."):
+                layer = base.name.rpartition(".")[2]
+                if layer == name or layer in TORCH_SUBCLASSES.get(name, ()):
+                    return True
     return False
 
 
@@ -6936,6 +7064,18 @@ def _zip(*vs: Any, strict: bool = False) -> IteratorV:
     return IteratorV(list(zip(*[v if type(v) is CycleV or type(v) is IteratorV else _list_of(v) for v in vs])))
 
 
+def _identity(v: Any) -> int:
+    """``id(v)`` of an object whose identity the analyser keeps as Python would (a module, a tensor,
+    a class or function of the code, a list, dict or set, None, a bool): ``id(m.weight) ==
+    id(param)`` to find a weight's name (RWKV's initialiser). Not of numbers, strings and tuples,
+    whose identity is CPython's caching, nor of values standing for what the analyser does not know."""
+    if type(v) in _IDENTITY_KEPT or v is None:
+        return id(v)
+    raise Unresolved(f"the identity (`id`) of {why_of(v) or type(v).__name__ + ' values'} is not known to the "
+                     f"analyser" if is_unknownish(v) else f"`id` of a {type(v).__name__} depends on how Python "
+                     f"caches it; the analyser does not follow it")
+
+
 def _unsupported(name: str) -> Callable[..., Any]:
     def fail(*a: Any, **k: Any) -> Any:
         raise Unresolved(f"the code calls `{name}`, which the analyser never runs")
@@ -7094,7 +7234,7 @@ _BUILTINS: dict[str, Any] = {
     **{name: BuiltinV(name, getattr(builtins, name)) for name in ("ord", "chr", "bin", "hex", "oct", "format")},
     "super": None,  # filled per call site below
     "None": None, "True": True, "False": False, "NotImplemented": None,
-    "object": ExtV("object"), "type": ExtV("type"), "id": BuiltinV("id", _unsupported("id")),
+    "object": ExtV("object"), "type": ExtV("type"), "id": BuiltinV("id", _identity),
     # Python's exception classes, by name: what `raise` and `except` name (see _exception_matches).
     **{name: ExtV(name) for name, value in vars(builtins).items()
        if isinstance(value, type) and issubclass(value, BaseException)},

@@ -679,3 +679,45 @@ def bind(name: str, sig: list[tuple[str, Any]], args: tuple[Any, ...], kwargs: d
                 raise Raised(f"nn.{name} needs `{n}`", _TYPE_ERROR)
             bound[n] = default
     return bound
+
+
+# The torch.nn classes that the tables' layers derive from, each with those layers (from their
+# MRO in torch 2.13; a test compares it with the installed torch):
+# `isinstance(conv, nn.modules.conv._ConvNd)`,
+# `isinstance(lstm, nn.RNNBase)`.
+TORCH_SUBCLASSES: dict[str, frozenset[str]] = {
+    "ConstantPad1d": frozenset({"ZeroPad1d"}),
+    "ConstantPad2d": frozenset({"ZeroPad2d"}),
+    "ConstantPad3d": frozenset({"ZeroPad3d"}),
+    "Hardtanh": frozenset({"ReLU6"}),
+    "NLLLoss": frozenset({"NLLLoss2d"}),
+    "RNNBase": frozenset({"GRU", "LSTM", "RNN"}),
+    "RNNCellBase": frozenset({"GRUCell", "LSTMCell", "RNNCell"}),
+    "Upsample": frozenset({"UpsamplingBilinear2d", "UpsamplingNearest2d"}),
+    "_AdaptiveAvgPoolNd": frozenset({"AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d"}),
+    "_AdaptiveMaxPoolNd": frozenset({"AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AdaptiveMaxPool3d"}),
+    "_AvgPoolNd": frozenset({"AvgPool1d", "AvgPool2d", "AvgPool3d"}),
+    "_BatchNorm": frozenset({"BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "SyncBatchNorm"}),
+    "_CircularPadNd": frozenset({"CircularPad1d", "CircularPad2d", "CircularPad3d"}),
+    "_ConstantPadNd": frozenset({"ConstantPad1d", "ConstantPad2d", "ConstantPad3d", "ZeroPad1d", "ZeroPad2d",
+                                 "ZeroPad3d"}),
+    "_ConvNd": frozenset({"Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d"}),
+    "_ConvTransposeNd": frozenset({"ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d"}),
+    "_DropoutNd": frozenset({"AlphaDropout", "Dropout", "Dropout1d", "Dropout2d", "Dropout3d",
+                             "FeatureAlphaDropout"}),
+    "_InstanceNorm": frozenset({"InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d"}),
+    "_LPPoolNd": frozenset({"LPPool1d", "LPPool2d", "LPPool3d"}),
+    "_Loss": frozenset({"BCELoss", "BCEWithLogitsLoss", "CTCLoss", "CosineEmbeddingLoss", "CrossEntropyLoss",
+                        "GaussianNLLLoss", "HingeEmbeddingLoss", "HuberLoss", "KLDivLoss", "L1Loss",
+                        "LinearCrossEntropyLoss", "MSELoss", "MarginRankingLoss", "MultiLabelMarginLoss",
+                        "MultiLabelSoftMarginLoss", "MultiMarginLoss", "NLLLoss", "NLLLoss2d", "PoissonNLLLoss",
+                        "SmoothL1Loss", "SoftMarginLoss", "TripletMarginLoss", "TripletMarginWithDistanceLoss"}),
+    "_MaxPoolNd": frozenset({"MaxPool1d", "MaxPool2d", "MaxPool3d"}),
+    "_MaxUnpoolNd": frozenset({"MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d"}),
+    "_NormBase": frozenset({"BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "InstanceNorm1d", "InstanceNorm2d",
+                            "InstanceNorm3d", "SyncBatchNorm"}),
+    "_ReflectionPadNd": frozenset({"ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d"}),
+    "_ReplicationPadNd": frozenset({"ReplicationPad1d", "ReplicationPad2d", "ReplicationPad3d"}),
+    "_WeightedLoss": frozenset({"BCELoss", "CrossEntropyLoss", "LinearCrossEntropyLoss",
+                                "MultiLabelSoftMarginLoss", "MultiMarginLoss", "NLLLoss", "NLLLoss2d"}),
+}

@@ -282,8 +282,8 @@ def decided(rounding: Callable[[float], float], x: float, error: float) -> float
         raise Undecidable(f"{x} cannot be rounded")
     v = rounding(x)
     if error and (rounding(x - error) != v or rounding(x + error) != v):
-        raise Undecidable(f"{x!r} is within torch's rounding error of a rounding boundary: torch's float32 "
-                          f"result could round either way")
+        raise Undecidable(f"{x!r} is within the rounding error of a rounding boundary: the value torch or numpy "
+                          f"computes could round either way")
     return v
 
 

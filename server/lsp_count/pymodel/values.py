@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import itertools
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -255,9 +256,16 @@ class TensorV:
     floating: bool | None = None
 
     def __float__(self) -> float:  # float(rate), as torch allows for one element
+        if self.errors is not None:  # its last bits are not known: no Python number says it exactly
+            raise ValueError("a value whose last bits the analyser does not reproduce (computed by torch's or "
+                             "numpy's own log / exp / pow) does not convert to an exact float")
         return float(self._one())
 
     def __int__(self) -> int:
+        if self.errors is not None:  # truncated the same anywhere within the bound, else not decided
+            from lsp_count.pymodel.tensor_values import decided
+
+            return int(decided(lambda x: float(math.trunc(x)), float(self._one()), self.errors[0]))
         return int(self._one())
 
     def _one(self) -> Any:
