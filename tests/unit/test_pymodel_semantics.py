@@ -2182,7 +2182,8 @@ def test_more_idioms_of_public_repositories(body: str, total: int) -> None:
 
 def test_inherited_module_methods_are_not_said_to_be_missing() -> None:
     # "calls `load_state_dict`, which `Sub` does not define (Python raises AttributeError)": false.
-    report = run(_net("self.a = Sub()\nself.a.load_state_dict(Sub().state_dict())",
+    # (load_state_dict is followed now: test_torch_class_hierarchy_state_dict_copies_and_einops_layers.)
+    report = run(_net("self.a = Sub()\nself.a.share_memory()",
                       "class Sub(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
                       "        self.fc = nn.Linear(2, 2)\n"))
     assert "a method of the module the analyser does not follow" in lc101(report)["Net"]
@@ -2462,3 +2463,118 @@ def test_numpys_functions_of_a_number_are_numpys_or_carry_a_bound(fn: str, x) ->
         assert abs(found.values[0] - expected) <= found.errors[0], (fn, x, found, expected)
     else:
         assert found == expected and type(found) is type(expected), (fn, x, found, expected)
+
+
+_ATTRS = """
+    import attr
+    import torch
+    import torch.nn as nn
+    @attr.s(eq=False)
+    class Affine(nn.Module):
+        n_in = attr.ib(default=4)
+        n_out = attr.ib()
+        label: str = "not a field"
+        def __attrs_post_init__(self):
+            super().__init__()
+            self.w = nn.Parameter(torch.zeros(self.n_in, self.n_out))
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.a = CALL
+"""
+
+
+@pytest.mark.parametrize("call, total", [
+    ("Affine(n_out=3)", 12), ("Affine(2, 5)", 10), ("Affine(n_in=1, n_out=7)", 7),
+])
+def test_an_attrs_module_is_built_by_attrs_init_then_its_post_init(call: str, total: int) -> None:
+    # GLIDE's CLIP encoders: counted 0, silently (attrs' __init__ and __attrs_post_init__ never ran).
+    assert counts(run(_ATTRS.replace("CALL", call)))["Net"] == total
+
+
+@pytest.mark.parametrize("call, reason", [
+    ("Affine(label='x', n_out=2)", "`Affine` has no field `label`"),
+    ("Affine(1, 2, 3)", "passes 3 positional arguments to `Affine`, which takes 2"),
+])
+def test_an_attrs_init_takes_only_its_fields(call: str, reason: str) -> None:
+    assert reason in lc101(run(_ATTRS.replace("CALL", call)))["Net"]
+
+
+def test_attrs_define_and_auto_attribs_take_annotated_fields_and_private_ones_without_underscores() -> None:
+    source = """
+        import attrs
+        from attr import s, ib, Factory
+        import torch.nn as nn
+        @attrs.define(eq=False)
+        class A(nn.Module):
+            dim: int = 3
+            _depth: int = 2
+            def __attrs_post_init__(self):
+                super().__init__()
+                self.fc = nn.Linear(self.dim, self._depth)
+        @s(auto_attribs=True, eq=False)
+        class B(nn.Module):
+            dim: int = 2
+            extra: list = Factory(list)
+            def __attrs_post_init__(self):
+                super().__init__()
+                self.fc = nn.Linear(self.dim + len(self.extra), 1)
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.a = A(4, depth=5)
+                self.b = B(extra=[1])
+    """
+    assert counts(run(source)) == {"A": 8, "B": 3, "Net": 25 + 4}
+
+
+def test_a_module_without_an_init_under_another_packages_decorator_is_not_counted_empty() -> None:
+    source = """
+        import somepackage
+        import torch.nn as nn
+        @somepackage.model(frozen=True)
+        class Gen(nn.Module):
+            dim: int = 4
+        @torch_like_final
+        class Fine(nn.Module):
+            pass
+    """
+    refused = lc101(run("import typing\ntorch_like_final = typing.final\n" + textwrap.dedent(source)))
+    assert "its decorator `somepackage.model` comes from outside the project" in refused["Gen"] and "Fine" not in refused
+
+
+@pytest.mark.parametrize("body, total", [
+    # DeepCTR: a class of activation, asked whether it derives from nn.Module.
+    ("act = nn.PReLU if issubclass(nn.PReLU, nn.Module) and not issubclass(nn.Conv1d, nn.Linear) else nn.ReLU\n"
+     "self.a = act()\nk = 2 if issubclass(nn.ConvTranspose2d, nn.modules.conv._ConvNd) else 3\n"
+     "self.fc = nn.Linear(k, 1)", 1 + 3),
+    # PPO: the old policy copied from the new one.
+    ("self.p = nn.Linear(3, 2)\nself.q = nn.Linear(3, 2)\nself.q.load_state_dict(self.p.state_dict())", 16),
+    ("self.p = nn.Linear(3, 2)\nself.q = nn.Linear(3, 2, bias=False)\n"
+     "keys = self.q.load_state_dict(self.p.state_dict(), strict=False)\nself.fc = nn.Linear(len(keys[1]), 1)", 8 + 6 + 2),
+    # x-transformers: einops' layers are modules without parameters.
+    ("r = Rearrange('b (k d) -> b k d', k=2)\nself.seq = nn.Sequential(nn.Linear(4, 4), r if r is not None else None)", 20),
+])
+def test_torch_class_hierarchy_state_dict_copies_and_einops_layers(body: str, total: int) -> None:
+    prelude = "import torch\nfrom einops.layers.torch import Rearrange\n"
+    assert counts(run(_net(body, prelude))) == {"Net": total}
+
+
+def test_loading_a_state_dict_of_other_shapes_raises_as_torch_does() -> None:
+    body = "self.p = nn.Linear(3, 2)\nself.q = nn.Linear(3, 4)\nself.q.load_state_dict(self.p.state_dict())"
+    assert "size mismatch for weight: (2, 3) against the module's (4, 3)" in lc101(run(_net(body)))["Net"]
+    missing = "self.p = nn.Linear(3, 2, bias=False)\nself.q = nn.Linear(3, 2)\nself.q.load_state_dict(self.p.state_dict())"
+    assert "missing keys ['bias']" in lc101(run(_net(missing)))["Net"]
+
+
+def test_a_tuple_holding_a_float_is_a_legacy_constructors_data_and_an_unknown_spread_says_why() -> None:
+    # SwinIR's `rgb_mean = (0.4488, 0.4371, 0.4040)`; `torch.Tensor(rgb_mean)` was refused (a
+    # torch.Size holds ints only). A tuple of ints through a name stays undecided.
+    body = "rgb_mean = (0.4488, 0.4371, 0.4040)\nself.w = nn.Parameter(torch.Tensor(rgb_mean).view(1, 3, 1, 1))"
+    assert counts(run(_net(body, "import torch\n"))) == {"Net": 3}
+    assert "which this one is, the analyser does not know" in lc101(run(_net(
+        "size = (2, 3)\nself.w = nn.Parameter(torch.Tensor(size))", "import torch\n")))["Net"]
+    source = "import torch.nn as nn\nclass Head(nn.Module):\n    def __init__(self, config):\n" \
+             "        super().__init__()\n        self.fc = nn.Linear(**config)\n"
+    assert lc101(run(source))["Head"].endswith("`**config` is not a known dict: it is the constructor argument "
+                                               "`config` with no default")

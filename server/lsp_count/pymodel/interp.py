@@ -1761,11 +1761,34 @@ class Interpreter:
         constructors run. Decorators that only write documentation are not run (syntax.py), nor
         one from outside the project; one the analyser cannot follow leaves the class as it is
         (apply_decorators)."""
-        value = self.apply_decorators(cls, [d for d in node.decorator_list if not documentation_decorator(d)], env,
-                                      (ClassV, FuncV, PartialV, BoundV))
+        decorators = [d for d in node.decorator_list if not documentation_decorator(d)]
+        value = self.apply_decorators(cls, decorators, env, (ClassV, FuncV, PartialV, BoundV))
         if value is not cls:
             cls.decorated = value
+        elif cls.is_module and not cls.is_dataclass and not cls.creation_unresolved and _no_init_of_its_own(cls):
+            # A decorator from another package may give the class its __init__ (as attrs' does);
+            # built with nn.Module's, it would be counted empty, and silently.
+            outside = self.outside_decorator(decorators, env)
+            if outside:
+                cls.creation_unresolved = (f"`{cls.name}` has no `__init__` of its own, and its decorator `{outside}` "
+                                           f"comes from outside the project: it may make one, which the analyser "
+                                           f"does not follow")
         return value
+
+    def outside_decorator(self, decorators: list[ast.expr], env: Env) -> str:
+        """The name of the first decorator that is a function of another package (not the standard
+        library's, torch's or typing's), read without calling anything; "" where there is none."""
+        for decorator in decorators:
+            head = _decorator_head(decorator)
+            if not isinstance(head, (ast.Name, ast.Attribute)):
+                continue
+            try:
+                value = self.ev(head, env)
+            except Unresolved:
+                continue
+            if type(value) is ExtV and value.name.split(".")[0] not in _HARMLESS_DECORATOR_PACKAGES:
+                return value.name
+        return ""
 
     def make_class(self, node: ast.ClassDef, env: Env) -> ClassV:
         bases = []
@@ -1777,11 +1800,13 @@ class Interpreter:
         is_module = any(_is_module_base(b) for b in bases)
         # `@dataclass` and `@dataclasses.dataclass(frozen=True)` alike: the name of what is called.
         decorators = [_dotted(d.func if isinstance(d, ast.Call) else d) for d in node.decorator_list]
-        is_dataclass = any(d.split("(")[0].endswith("dataclass") for d in decorators) or any(
+        attrs_mode = self.attrs_decorator(node, env)
+        is_dataclass = attrs_mode is not None or any(d.split("(")[0].endswith("dataclass") for d in decorators) or any(
             isinstance(b, ExtV) and b.name.endswith("NamedTuple") for b in bases)
         scope = env.module
         cls = ClassV(node.name, node, tuple(bases), is_module, is_dataclass, path=scope.path,
-                     span=scope.span_of(node) if scope.span_of else None)
+                     span=scope.span_of(node) if scope.span_of else None, attrs_class=attrs_mode is not None)
+        attributes: list[str] = []  # attrs: the names given `attr.ib()` / `attrs.field()`, in order
         cls.transforms_subclasses = any(d.split("(")[0].endswith("dataclass_transform") for d in decorators)
         if not is_module and any(c.transforms_subclasses for c in cls.ancestors()):
             cls.is_dataclass = True
@@ -1808,6 +1833,8 @@ class Interpreter:
                     value = None
                     if stmt.value is not None:
                         value = body_env.vars[name] = self.ev(stmt.value, body_env)
+                        if type(value) is FieldV and value.attrs:
+                            attributes.append(name)
                     keyword_fields.discard(name)
                     uninit_fields.discard(name)
                     if keyword_only if type(value) is not FieldV or value.kw_only is None else value.kw_only:
@@ -1829,6 +1856,11 @@ class Interpreter:
                     body_env.vars[stmt.name] = fn
                 else:
                     self.exec_stmt(stmt, body_env)
+                    if attrs_mode is not None and isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and \
+                            isinstance(stmt.targets[0], ast.Name):
+                        value = body_env.vars.get(stmt.targets[0].id)
+                        if type(value) is FieldV and value.attrs:
+                            attributes.append(stmt.targets[0].id)
             except Unresolved as exc:
                 for target in _assigned_names(stmt):
                     body_env.vars[target] = Unknown(exc.reason)
@@ -1841,6 +1873,24 @@ class Interpreter:
         for v in cls.namespace.values():
             if isinstance(v, FuncV) and v.owner is None:
                 v.owner = cls
+        if attrs_mode is not None:
+            # attrs' fields: with `@attr.s`, the names given attr.ib() (annotations alone are not
+            # fields unless auto_attribs=True); with `@define`, the annotated names, unless a name is
+            # given attr.ib() without an annotation (then only those, as with `@attr.s`).
+            auto = attrs_mode == "define" or bool(_decorator_option(node, _ATTRS_DECORATORS, "auto_attribs", False))
+            annotated = {s.target.id for s in node.body if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)}
+            if not auto or any(a not in annotated for a in attributes):
+                inherited = [f for f in fields if f not in attributes and f not in annotated]
+                fields = inherited + [f for f in fields + attributes if f in attributes and f not in inherited]
+                fields = list(dict.fromkeys(fields))
+            for name in attributes:  # `attr.ib(kw_only=True)`, `attr.ib(init=False)`
+                value = body_env.vars.get(name)
+                if type(value) is FieldV:
+                    if value.kw_only or (value.kw_only is None and _decorator_option(node, _ATTRS_DECORATORS, "kw_only",
+                                                                                    False)):
+                        keyword_fields.add(name)
+                    if not value.init:
+                        uninit_fields.add(name)
         cls.fields = tuple(fields)
         cls.keyword_fields, cls.uninit_fields = frozenset(keyword_fields), frozenset(uninit_fields)
         if not is_module and _is_enum(cls):
@@ -1860,6 +1910,22 @@ class Interpreter:
             cls.dataclass_init = None
         scope.classes.append(cls)
         return cls
+
+    def attrs_decorator(self, node: ast.ClassDef, env: Env) -> str | None:
+        """"s" or "define" where a decorator of the class statement is attrs' (`@attr.s`,
+        `@attrs.define`, `from attr import s` and `@s(...)`): by what its name means, read without
+        calling anything."""
+        for decorator in node.decorator_list:
+            head = decorator.func if isinstance(decorator, ast.Call) else decorator
+            if not isinstance(head, (ast.Name, ast.Attribute)) or not _dotted(head):
+                continue
+            try:
+                value = self.ev(head, env)
+            except Unresolved:
+                continue
+            if type(value) is ExtV and value.name in _ATTRS_DECORATORS:
+                return _ATTRS_DECORATORS[value.name]
+        return None
 
     def class_annotations(self, cls: ClassV) -> dict[str, Any]:
         """``cls.__annotations__``, each evaluated in the class body (an Unknown where it cannot be)."""
@@ -1997,7 +2063,7 @@ class Interpreter:
                 if k is None:
                     merged = self.ev(v, env)
                     if not isinstance(merged, dict):
-                        raise Unresolved(f"`**{_text(v)}` is not a known dict")
+                        raise Unresolved(f"`**{_text(v)}` is not a known dict{_because(merged)}")
                     out.update(merged)
                 else:
                     out[_dict_key(self.ev(k, env), k)] = self.ev(v, env)
@@ -2880,7 +2946,7 @@ class Interpreter:
                 if isinstance(v, Inst) and v.kind == "object":
                     v = dict(v.attrs)
                 if not isinstance(v, dict):
-                    raise Unresolved(f"`**{_text(k.value)}` is not a known dict")
+                    raise Unresolved(f"`**{_text(k.value)}` is not a known dict{_because(v)}")
                 kwargs.update({str(kk): vv for kk, vv in v.items()})
             else:
                 kwargs[k.arg] = v
@@ -3616,6 +3682,13 @@ class Interpreter:
         cls = inst.cls
         fields = dataclass.fields
         uninit, keyword = dataclass.uninit_fields, dataclass.keyword_fields
+        if dataclass.attrs_class and any(f.startswith("_") for f in fields):
+            # attrs takes `_dim` as the argument `dim`: bound under the names __init__ takes.
+            alias = {f.lstrip("_") or f: f for f in fields}
+            kwargs = {alias.get(k, f"\0{k}"): v for k, v in kwargs.items()}
+            if any(k.startswith("\0") for k in kwargs):
+                bad = next(k for k in kwargs if k.startswith("\0"))[1:]
+                raise _Raised(f"`{_text(node)}`: `{cls.name}` has no field `{bad}` (TypeError)", ExtV("TypeError"))
         # The generated __init__: the fields it takes, keyword-only ones after the others.
         positional = [f for f in fields if f not in uninit and f not in keyword] if uninit or keyword else fields
         if len(args) > len(positional):
@@ -3659,9 +3732,10 @@ class Interpreter:
             inst.attrs.update(values)
         # The generated __init__ calls __post_init__ only if the dataclass had one when it was made
         # (a subclass adding one later is not called); the call then finds the instance's own.
+        hook = "__attrs_post_init__" if dataclass.attrs_class else "__post_init__"
         try:
-            dataclass.lookup("__post_init__")
-            post = cls.lookup("__post_init__")
+            dataclass.lookup(hook)
+            post = cls.lookup(hook)
         except KeyError:
             post = None
         if isinstance(post, FuncV):
@@ -3817,6 +3891,12 @@ class Interpreter:
             return _regex(last, args, kwargs, node)
         if name == "re.compile":
             return _compiled_regex(args, kwargs, node)
+        if name in _ATTRS_FIELDS:
+            return _attrs_field(name, args, kwargs, node)
+        if name in ("attr.Factory", "attrs.Factory") and args:
+            if len(args) > 1 or kwargs.get("takes_self"):
+                raise Unresolved(f"`{_text(node)}`: a factory given the instance is not followed")
+            return FieldV(factory=args[0], attrs=True)
         if name == "huggingface_hub.dataclasses.validated_field" and args:
             return _field(*args[1:], **kwargs)
         if name in ("torch.manual_seed", "torch.no_grad", "print", "warnings.warn"):
@@ -4034,6 +4114,9 @@ class Interpreter:
             return self.shape_function(last, args, kwargs, node)
         if name in ("torch.qr", "torch.linalg.qr") and args and isinstance(args[0], (TensorV, Param)):
             return _qr(name, tuple(args[0].shape), args[1:], kwargs, node)  # WaveGlow's orthonormal init
+        if name in ("einops.layers.torch.Rearrange", "einops.layers.torch.Reduce") and args and type(args[0]) is str:
+            # einops' layers: modules without parameters (x-transformers' mixture of softmax head).
+            return Inst(last, "layer", True, env.module.span_of(node) if env.module.span_of else None)
         if name in _EINOPS_FUNCTIONS and len(args) >= 2:
             return self.einops_function(last, args, kwargs, node)
         if name == "torch.nn.utils.skip_init" and args:  # the module, built without initialising its values
@@ -4236,7 +4319,9 @@ class Interpreter:
         if fn in _LEGACY_CONSTRUCTORS and len(args) == 1 and not kwargs and isinstance(args[0], (tuple, list)):
             # torch.Tensor([3, 4]) holds the data 3 and 4; torch.Tensor(x.size()), a torch.Size, is a size.
             argument = node.args[0] if isinstance(node, ast.Call) and node.args else None
-            if isinstance(args[0], list) or isinstance(argument, ast.Tuple):
+            if isinstance(args[0], list) or isinstance(argument, ast.Tuple) or any(type(x) is float for x in args[0]):
+                # A list, a tuple written out, or one holding a float (a torch.Size holds ints only:
+                # SwinIR's `rgb_mean = (0.4488, 0.4371, 0.4040)`): the data.
                 return _legacy_data(fn, args[0], node)
             if not _is_size_expression(argument):
                 raise Unresolved(f"`{_text(node)}`: a tuple is the tensor's data, a torch.Size its size; which "
@@ -5219,6 +5304,29 @@ def _module_method(interp: Interpreter, obj: Inst, name: str) -> Any:
             stack.extend(reversed(children))
         return out
 
+    def load_state_dict(loaded: Any, strict: Any = True, assign: Any = False) -> tuple[list[str], list[str]]:
+        # torch's: values copied into the module's own tensors (its parts unchanged: a target
+        # network copied from its policy, PPO's); a shape that differs raises, and with strict, a key
+        # missing or unexpected. (missing_keys, unexpected_keys), as torch's _IncompatibleKeys.
+        if assign is not False:
+            raise Unresolved("`load_state_dict(..., assign=True)` puts the given tensors in the module; the "
+                             "analyser does not follow it")
+        if type(loaded) is not dict or not all(type(k) is str for k in loaded):
+            raise Unresolved(f"`load_state_dict` of {why_of(loaded) or 'a value'} the analyser did not build as a "
+                             f"state dict")
+        own = state_dict()
+        for key in own.keys() & loaded.keys():
+            theirs = getattr(loaded[key], "shape", None)
+            if theirs is not None and all(type(d) is int for d in (*theirs, *own[key].shape)) and \
+                    tuple(theirs) != tuple(own[key].shape):
+                raise _Raised(f"`load_state_dict`: size mismatch for {key}: {tuple(theirs)} against the module's "
+                              f"{tuple(own[key].shape)} (torch raises RuntimeError)", ExtV("RuntimeError"))
+        missing, unexpected = [k for k in own if k not in loaded], [k for k in loaded if k not in own]
+        if strict and (missing or unexpected):
+            raise _Raised(f"`load_state_dict`: missing keys {missing[:3]}, unexpected keys {unexpected[:3]} "
+                          f"(torch raises RuntimeError)", ExtV("RuntimeError"))
+        return missing, unexpected
+
     def parameters(recurse: Any = True) -> list[Param]:
         return [p for _, p in params_of(obj)]
 
@@ -5344,7 +5452,7 @@ def _module_method(interp: Interpreter, obj: Inst, name: str) -> Any:
         "add_module": add_module, "register_module": add_module, "register_parameter": register_parameter,
         # torch's walks are generators: `next(self.mlp.parameters())` takes the first (Swinv2).
         "register_buffer": register_buffer, "parameters": lambda *a, **k: IteratorV(parameters(*a, **k)),
-        "state_dict": state_dict,
+        "state_dict": state_dict, "load_state_dict": load_state_dict,
         "named_parameters": lambda *a, **k: IteratorV(named_parameters(*a, **k)),
         "named_buffers": lambda *a, **k: _iterator_of(named_buffers(*a, **k)),
         "buffers": lambda recurse=True: _iterator_of(named_buffers(recurse=recurse), values=True),
@@ -5835,6 +5943,16 @@ def _private(name: str) -> bool:
     return name.startswith("__") and not name.endswith("__")
 
 
+def _because(v: Any) -> str:
+    """": it depends on ..." where ``v`` is unresolved (a constructor argument with no default), else ""."""
+    return f": it is {why_of(v)}" if is_unknownish(v) else ""
+
+
+def _no_init_of_its_own(cls: ClassV) -> bool:
+    """No class of the project in its MRO defines ``__init__`` (nn.Module's or a torch layer's builds it)."""
+    return not any("__init__" in c.namespace for c in cls.mro())
+
+
 def _decorator_head(dec: ast.expr) -> ast.expr:
     """``functools.lru_cache`` of ``@functools.lru_cache(maxsize=None)``."""
     return dec.func if isinstance(dec, ast.Call) else dec
@@ -5900,6 +6018,17 @@ def _dataclass_option(node: ast.ClassDef, option: str, default: bool) -> bool | 
             given = next((k.value for k in keywords if k.arg == option and isinstance(k.value, ast.Constant)), None)
             return bool(given.value) if given is not None else default
     return None
+
+
+def _decorator_option(node: ast.ClassDef, decorators: Any, option: str, default: Any) -> Any:
+    """A constant option of the first of ``decorators`` (dotted names) on a class statement, else ``default``."""
+    for decorator in node.decorator_list:
+        if isinstance(decorator, ast.Call) and any(_dotted(decorator.func) == d or d.endswith("." + _dotted(decorator.func))
+                                                   for d in decorators):
+            given = next((k.value for k in decorator.keywords if k.arg == option and isinstance(k.value, ast.Constant)),
+                         None)
+            return given.value if given is not None else default
+    return default
 
 
 def _dataclass_compares(cls: ClassV) -> bool:
@@ -6429,6 +6558,20 @@ def _isinstance(obj: Any, classes: Any) -> bool:
     return False
 
 
+def _torch_nn_class(dotted: str, as_base: bool = False) -> str | None:
+    """The name of a torch.nn class whose bases the tables know (a layer, a container, nn.Module;
+    ``as_base``: also the classes layers derive from, `_ConvNd`), else None."""
+    if not dotted.startswith("torch.nn."):
+        return None
+    name = dotted.rpartition(".")[2]
+    known = name == "Module" or name in LAYERS or name in PARAMETERLESS or name in STACKS or name in CONTAINERS
+    return name if known or (as_base and name in TORCH_SUBCLASSES) else None
+
+
+def _torch_derives(layer: str | None, base: str) -> bool:
+    return base == "Module" or layer == base or layer in TORCH_SUBCLASSES.get(base, ())
+
+
 def _torch_layer_is(obj: Inst, name: str) -> bool:
     """Whether a module is an instance of torch.nn's class ``name``: a torch layer of that class or
     one deriving from it (`nn.Conv1d` is an `nn.modules.conv._ConvNd`), or a class of the code
@@ -6656,6 +6799,25 @@ def _regex(function: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST
         raise _Raised(f"`{_text(node)}` raises {kind}: {_user_words(str(exc))}"[:300], ExtV(kind))
 
 
+def _attrs_field(name: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> FieldV:
+    """``attr.ib(default, validator, ...)`` / ``attrs.field(*, default, factory, ...)``: a field of an
+    attrs class, with its default (a value, ``factory=``, ``attr.Factory(f)``). A converter, which
+    changes the value given, is not followed."""
+    names = ("default", "validator", "repr", "cmp", "hash", "init", "metadata", "type", "converter", "factory",
+             "kw_only") if name in ("attr.ib", "attr.attrib") else ()
+    if len(args) > len(names):
+        raise Unresolved(f"`{_text(node)}`: attrs' field takes its options by name")
+    given = dict(zip(names, args), **kwargs)
+    if given.get("converter") is not None:
+        raise Unresolved(f"`{_text(node)}`: the field's converter is not followed")
+    default = given.get("default", _MISSING)
+    factory = given.get("factory", _MISSING)
+    if type(default) is FieldV:  # attr.Factory(list)
+        default, factory = _MISSING, default.factory
+    field_v = _field(default, factory, given.get("init", True), given.get("kw_only", _MISSING))
+    return dataclasses.replace(field_v, attrs=True)
+
+
 def _field(default: Any = _MISSING, default_factory: Any = _MISSING, init: Any = True, kw_only: Any = _MISSING,
            **_: Any) -> FieldV:
     """A dataclass field's default, as dataclasses.field and huggingface_hub's validated fields give it."""
@@ -6705,6 +6867,16 @@ _TENSOR_METHODS = _SAME_SHAPE | {"view", "reshape", "expand", "repeat", "unsquee
 _KEEPS_MODULE = frozenset({"torch.compile", "torch.jit.script", "torch.jit.trace", "torch.jit.trace_module",
                            "torch.fx.symbolic_trace", "torch.jit.freeze"})
 _NUMPY_FACTORIES = frozenset({"zeros", "ones", "empty", "full", "arange", "array", "asarray", "eye", "identity"})
+# attrs' class decorators: `@attr.s` (fields given attr.ib(), unless auto_attribs=True) and the
+# newer `@define` family (annotated fields).
+_ATTRS_DECORATORS = {"attr.s": "s", "attr.attrs": "s", "attr.attributes": "s", "attr.dataclass": "define",
+                     "attr.define": "define", "attr.mutable": "define", "attr.frozen": "define",
+                     "attrs.define": "define", "attrs.mutable": "define", "attrs.frozen": "define"}
+# Class decorators of these packages never write a module's __init__ (typing.final, functools'
+# total_ordering, abc, torch's own).
+_HARMLESS_DECORATOR_PACKAGES = frozenset({"typing", "typing_extensions", "functools", "abc", "torch", "enum",
+                                          "dataclasses", "six", "warnings", "contextlib"})
+_ATTRS_FIELDS = frozenset({"attr.ib", "attr.attrib", "attr.attr", "attr.field", "attrs.field"})
 _NUMPY_DTYPES = frozenset({"float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "bool"})
 _NUMPY_REDUCTIONS = frozenset({"sum", "mean", "max", "min", "amax", "amin", "argsort", "argmax", "argmin"})
 _DATA_PARALLEL_SIGNATURE = [("module", REQUIRED), ("device_ids", None), ("output_device", None), ("dim", 0)]
@@ -6801,6 +6973,13 @@ def _issubclass(cls: Any, classes: Any) -> bool:
         elif isinstance(c, ExtV):
             if c.name == "object" or (isinstance(cls, ExtV) and cls.name == c.name) or c in external:
                 return True
+            target = _torch_nn_class(c.name, as_base=True)
+            sources = [cls] if isinstance(cls, ExtV) else external
+            if target is not None and sources and all(type(b) is ExtV and _torch_nn_class(b.name) for b in sources):
+                # torch.nn's classes: their bases are the table's (`issubclass(nn.PReLU, nn.Module)`: DeepCTR).
+                if any(_torch_derives(_torch_nn_class(b.name), target) for b in sources):
+                    return True
+                continue
             if isinstance(cls, ClassV) and all(type(b) is ExtV and b.name in _ROOT_CLASSES for b in external):
                 continue  # a class of the project on nn.Module alone derives from no other class outside it
             if isinstance(cls, ExtV) or external:

@@ -358,6 +358,7 @@ class FieldV:
     has_default: bool = False
     init: bool = True  # field(init=False): not a parameter of the generated __init__
     kw_only: bool | None = None  # field(kw_only=...); None: as the class says
+    attrs: bool = False  # made by attrs (attr.ib(), attrs.field()): what makes a name a field of `@attr.s`
 
 
 @dataclass(frozen=True)
@@ -434,6 +435,9 @@ class ClassV:
     # What its decorators made of it, where that is not the class itself (a subclass adding a
     # layer): what its name means in the module, and so what is counted for its statement.
     decorated: Any = None
+    # Made by attrs (`@attr.s`, `@attrs.define`): a dataclass whose generated __init__ takes a private
+    # field without its underscores and runs `__attrs_post_init__`.
+    attrs_class: bool = False
     _properties: "frozenset[str] | None" = field(default=None, repr=False)
 
     def property_names(self) -> "frozenset[str]":
