@@ -2578,3 +2578,9 @@ def test_a_tuple_holding_a_float_is_a_legacy_constructors_data_and_an_unknown_sp
              "        super().__init__()\n        self.fc = nn.Linear(**config)\n"
     assert lc101(run(source))["Head"].endswith("`**config` is not a known dict: it is the constructor argument "
                                                "`config` with no default")
+
+
+def test_loading_a_checkpoint_the_analyser_cannot_read_keeps_the_count() -> None:
+    # torchvision's `model.load_state_dict(weights.get_state_dict(...))`: values only, if it loads at all.
+    body = "self.fc = nn.Linear(3, 2)\nself.fc.load_state_dict(torch.load('weights.pt'))"
+    assert counts(run(_net(body, "import torch\n"))) == {"Net": 8}

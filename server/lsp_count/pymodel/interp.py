@@ -5312,10 +5312,11 @@ def _module_method(interp: Interpreter, obj: Inst, name: str) -> Any:
             raise Unresolved("`load_state_dict(..., assign=True)` puts the given tensors in the module; the "
                              "analyser does not follow it")
         if type(loaded) is not dict or not all(type(k) is str for k in loaded):
-            raise Unresolved(f"`load_state_dict` of {why_of(loaded) or 'a value'} the analyser did not build as a "
-                             f"state dict")
+            # A checkpoint read from a file or a URL (torchvision's pretrained weights): values only, if
+            # it loads at all, which is what any count of the model takes for granted.
+            return Unknown(f"what `load_state_dict` reports of {why_of(loaded) or 'a state dict the analyser did not build'}")  # type: ignore[return-value]
         own = state_dict()
-        for key in own.keys() & loaded.keys():
+        for key in [k for k in own if k in loaded]:  # in torch's order (a set's is the hash seed's)
             theirs = getattr(loaded[key], "shape", None)
             if theirs is not None and all(type(d) is int for d in (*theirs, *own[key].shape)) and \
                     tuple(theirs) != tuple(own[key].shape):
