@@ -2584,3 +2584,55 @@ def test_loading_a_checkpoint_the_analyser_cannot_read_keeps_the_count() -> None
     # torchvision's `model.load_state_dict(weights.get_state_dict(...))`: values only, if it loads at all.
     body = "self.fc = nn.Linear(3, 2)\nself.fc.load_state_dict(torch.load('weights.pt'))"
     assert counts(run(_net(body, "import torch\n"))) == {"Net": 8}
+
+
+@pytest.mark.parametrize("body, total", [
+    # vector-quantize's `sync_codebook = distributed.is_initialized() and distributed.get_world_size() > 1`.
+    ("ddp = torch.distributed.is_initialized() and torch.distributed.get_world_size() > 1\n"
+     "self.fc = nn.Linear(2, 3 if ddp else 1)", 3),
+    ("try:\n    n = torch.distributed.get_world_size()\nexcept ValueError:\n    n = 1\nself.fc = nn.Linear(n, 1)", 2),
+    # coqui-TTS: torch's version through packaging / distutils.
+    ("from packaging import version\nk = 2 if version.parse(torch.__version__) >= version.parse('1.9') else 3\n"
+     "self.fc = nn.Linear(k, 1)", 3),
+    ("from distutils.version import LooseVersion\nk = 2 if LooseVersion(torch.__version__) < LooseVersion('1.9') else 4\n"
+     "self.fc = nn.Linear(k, 1)", 5),
+    # fairseq's `eval(cfg.conv_feature_layers)` of a constant string.
+    ("layers = eval('[(8, 3, 2)] + [(8, 2, 2)] * 2')\nself.convs = nn.ModuleList(nn.Conv1d(1, c, k, s) for c, k, s in layers)",
+     (8 * 3 + 8) + 2 * (8 * 2 + 8)),
+    # nanochat: rows picked by an integer tensor; a rolled tensor; an inverse FFT's real part.
+    ("w = torch.zeros(8, 4)\nidx = torch.round(torch.linspace(0, 7, 5)).to(torch.long)\nself.w = nn.Parameter(w[idx])", 20),
+    ("self.w = nn.Parameter(torch.roll(torch.zeros(3, 4), 1, 0))\n"
+     "self.v = nn.Parameter(torch.fft.ifft(torch.randn(2, 3)).real)", 12 + 6),
+    # coqui-TTS's InvConvNear flips a column by the determinant's sign: either way the same shape.
+    ("w = torch.linalg.qr(torch.randn(4, 4))[0]\nd = torch.det(w)\nself.w = nn.Parameter(w)", 16),
+])
+def test_one_process_versions_eval_and_more_tensor_shapes(body: str, total: int) -> None:
+    assert counts(run(_net(body, "import torch\n"))) == {"Net": total}
+
+
+@pytest.mark.parametrize("body, reason", [
+    # A branch on a random tensor's value was taken as true (a TensorV's truth was a dataclass's), silently.
+    ("w = torch.randn(4, 4)\nif torch.det(w) < 0:\n    self.fc = nn.Linear(2, 2)\nelse:\n    self.fc = nn.Linear(3, 3)",
+     "`torch.det(w) < 0`: the truth of a tensor whose values the analyser does not compute"),
+    ("self.fc = nn.Linear(2, 2)\nif self.fc.weight:\n    self.g = nn.Linear(1, 1)", "the truth of a tensor of 4 values"),
+    ("k = eval(WIDTH)\nself.fc = nn.Linear(k, 1)", "the code calls `eval` on a value that is not a known string"),
+    ("k = eval('(')\nself.fc = nn.Linear(k, 1)", "the string does not parse as an expression"),
+    ("w = torch.zeros(4, 2)\nself.w = nn.Parameter(w[torch.arange(6)])", "an index out of range for a dimension of 4"),
+])
+def test_what_the_values_of_tensors_or_strings_decide_is_not_guessed(body: str, reason: str) -> None:
+    assert reason in lc101(run(_net(body, "import torch\nWIDTH = 3\n")))["Net"]
+
+
+def test_import_of_a_projects_submodule_makes_it_an_attribute_of_its_package(tmp_path) -> None:
+    # litgpt's `import litgpt.model; getattr(litgpt.model, self.mlp_class_name)`: "`model` is not defined in `__init__`".
+    package = tmp_path / "pk"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "mods.py").write_text("import torch.nn as nn\nclass MLP(nn.Module):\n    def __init__(self):\n"
+                                     "        super().__init__()\n        self.fc = nn.Linear(4, 4)\n")
+    (package / "main.py").write_text("import torch.nn as nn\nimport pk.mods\nclass Net(nn.Module):\n"
+                                     "    def __init__(self):\n        super().__init__()\n"
+                                     "        self.mlp = getattr(pk.mods, 'MLP')()\n")
+    report = analyze_text((package / "main.py").read_text(), str(package / "main.py"),
+                          AnalyzeOptions(base_dir=str(package)))
+    assert counts(report) == {"Net": 20}, report.problems

@@ -246,6 +246,7 @@ def _release(ctx: Ctx) -> None:
     ctx.failed.clear()
     ctx.hint_insts.clear()
     ctx.counted.clear()
+    ctx.submodules.clear()
 
 
 def _release_class(cls: ClassV) -> None:
@@ -741,7 +742,7 @@ def environment_note(reads: list[tuple[str, str, str, Span | None]]) -> str:
     """What the analysis assumed of the machine: the environment variables the code read unset, the
     packages its optional imports name not installed (each once, in order)."""
     notes = []
-    for kind in ("variable", "package", "accelerator", "torch"):
+    for kind in ("variable", "package", "accelerator", "distributed", "torch"):
         first: dict[str, str] = {}
         for read_kind, name, where, _ in reads:
             if read_kind == kind:
@@ -756,6 +757,8 @@ def environment_note(reads: list[tuple[str, str, str, Span | None]]) -> str:
             notes.append(f"counted as on a machine without the optional package{'s' if plural else ''} {names}")
         elif kind == "accelerator":
             notes.append(f"counted as on a machine without a GPU, as the code asks: {names}")
+        elif kind == "distributed":
+            notes.append(f"counted as built in one process, without torch.distributed's process group: {names}")
         else:
             notes.append(f"counted with torch {TORCH_VERSION}, the torch whose layers the analyser follows: {names}")
     return "; ".join(notes)

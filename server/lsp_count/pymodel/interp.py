@@ -38,13 +38,15 @@ from lsp_count.pymodel.layers import (FINFO, FUNCTIONAL_NAMES, IINFO, LAYER_ATTR
 from lsp_count.pymodel import forward, shapes
 from lsp_count.pymodel import tensor_values
 from lsp_count.pymodel.reparam import reparametrization, reparametrize
-from lsp_count.pymodel.syntax import child_blocks, documentation_decorator, may_import_project, parse
+from lsp_count.pymodel.syntax import (child_blocks, documentation_decorator, may_import_project, parse,
+                                      parse_expression)
 from lsp_count.pymodel.values import (BoundV, ClassV, DeviceV, ExtV, FieldV, Inst, ModV, Param, PartialV, RangeV, Raised,
                                       SuperV, Sym, TensorV, Unknown, Unresolved, is_unknownish, next_serial, render, sym_add,
                                       sym_divide_exact, sym_mul, sym_opaque, why_of)
 
 MAX_ITERATIONS = 10_000      # one loop; more is not a model definition the analyser should follow
 MAX_STEPS = 60_000  # statements + calls for one class, configs included (the most any of 2,572 real classes took: 13,236)
+MAX_EVAL_TEXT = 10_000  # characters of a string given to eval: a table of layers, not a program
 # A model function counted on request (``--function``, the hover on its def): its largest variants
 # build every block (timm's efficientnet_l2, maxvit_large: a little over MAX_STEPS).
 FUNCTION_STEPS = 200_000
@@ -452,6 +454,8 @@ class Ctx:
         # Modules already built from the same class and arguments (see Interpreter.instantiate), and
         # the builds that failed, with the steps already spent when they started (run out of steps
         # from there, a build runs out from any later point too).
+        # (package's __init__.py, name) -> its submodule `import package.name` read (module_name)
+        self.submodules: dict[tuple[str, str], Any] = {}
         # key -> (build, state_version, its first serial, what it read of the machine: see `environment`)
         self.built: dict[Any, tuple[Inst, int, int, tuple[Any, ...]]] = {}
         self.default_configs: dict[Any, Inst] = {}  # the file's config classes built with their defaults
@@ -697,6 +701,7 @@ class Interpreter:
         self.ext_names: dict[tuple[str, str], ExtV] = {}
         self.ext_split: dict[str, tuple[list[str], str, bool]] = {}
         self.self_reads: dict[Any, ast.Attribute] = {}  # see self_attribute_node
+        self.eval_trees: dict[str, ast.Expression] = {}  # eval(text): each text parsed once
         self.ctx = ctx
 
     # --- modules ---------------------------------------------------------------------------
@@ -816,7 +821,25 @@ class Interpreter:
         if name in mod.names:
             v = mod.names[name]
             return self.read_lazy(v) if type(v) is LazyImport else v
-        return self.lazy_module_name(mod.path, name) if _is_package(mod.path) else _MISSING
+        if not _is_package(mod.path):
+            return _MISSING
+        submodule = self.ctx.submodules.get((mod.path, name))
+        if submodule is not None:  # `import litgpt.model` made `model` an attribute of the package
+            return self.read_lazy(submodule)
+        return self.lazy_module_name(mod.path, name)
+
+    def import_submodules(self, env: Env, dotted: str) -> None:
+        """``import pkg.sub.mod``: each module of the project it names becomes an attribute of its
+        package, as Python sets it on import (`getattr(litgpt.model, name)` after `import litgpt.model`)."""
+        scope = env.module
+        parts = dotted.split(".")
+        parent = self.find_project_module(scope, parts[0], 0)
+        for i in range(1, len(parts)):
+            child = self.find_project_module(scope, ".".join(parts[:i + 1]), 0)
+            if parent is None or child is None:
+                return
+            self.ctx.submodules.setdefault((parent, parts[i]), LazyImport(child, None, ".".join(parts[:i + 1]), 0, scope))
+            parent = child
 
     def lazy_module_name(self, path: str, name: str) -> Any:
         """A name of a package that replaces itself with a lazy module (``sys.modules[__name__] =
@@ -960,6 +983,8 @@ class Interpreter:
                 else:
                     top = alias.name.split(".")[0]
                     env.vars[top] = self.import_value(env, top, 0)
+                    if "." in alias.name and may_import_project(alias.name, 0):
+                        self.import_submodules(env, alias.name)
         elif isinstance(s, ast.ImportFrom):
             self.import_from(s, env)
         elif isinstance(s, ast.Assert):
@@ -1421,6 +1446,13 @@ class Interpreter:
 
     def truthy(self, v: Any, node: ast.AST) -> bool:
         if not isinstance(v, (Sym, Unknown, Inst)):
+            if type(v) is TensorV or type(v) is Param:
+                try:
+                    return bool(v)
+                except _Raised as exc:
+                    raise _Raised(f"`{_text(node)}`: {exc.reason}", exc.kind)
+                except Unresolved as exc:  # `if torch.det(w) < 0:` of a random w
+                    raise Unresolved(f"`{_text(node)}`: {exc.reason}")
             return bool(v)  # the message below is only for an unknown value: no unparse on the fast path
         if type(v) is Inst and type(v.cls) is ClassV:
             cls = v.cls
@@ -2344,6 +2376,14 @@ class Interpreter:
                                errors=errors[key] if errors is not None else None)
             except (IndexError, ValueError, TypeError):  # TypeError: a slice of strings
                 raise Unresolved(f"`{_text(node)}`: index out of range")
+        if isinstance(obj, (Param, TensorV)) and type(key) is TensorV and key.dtype in tensor_values.INT_DTYPES and \
+                obj.shape:
+            # Rows picked by a tensor of integers (nanochat's `W[idx]`): the index's shape, then the rest.
+            n = obj.shape[0]
+            if key.values is not None and type(n) is int and any(not -n <= v < n for v in key.values):
+                raise _Raised(f"`{_text(node)}`: an index out of range for a dimension of {n} (torch raises "
+                              f"IndexError)", ExtV("IndexError"))
+            return TensorV(tuple(key.shape) + tuple(obj.shape[1:]), floating=_is_floating(obj))
         if isinstance(obj, (Param, TensorV)):
             try:
                 shape = shapes.index_shape(tuple(obj.shape), key)
@@ -2897,6 +2937,9 @@ class Interpreter:
                 # A function's variables, read (timm's NesT checks its arguments by name through it): a
                 # snapshot, as Python's is in a function; not the module's, whose writes would be live.
                 return {k: v for k, v in env.vars.items() if k not in ("__class__", "__self__")}
+        if type(func) is _Name and func.id == "eval" and len(e.args) == 1 and not e.keywords and \
+                self.ev(func, env) is _BUILTINS["eval"]:
+            return self.eval_text(self.ev(e.args[0], env), e, env)
         if e.args and type(e.args[0]) is ast.GeneratorExp and type(func) is _Name and func.id == "next" and \
                 len(e.args) <= 2 and not e.keywords and self.ev(func, env) is _BUILTINS["next"]:
             return self.first_item(e.args[0], e.args[1] if len(e.args) > 1 else None, env)
@@ -2930,6 +2973,28 @@ class Interpreter:
                 what = "a method of the module the analyser does not follow; it may change the module's parts"
             receiver.unfollowed = f"`{_text(e)}` ({env.module.where(e.lineno)}) calls `{name}`, {what}"
         return self.call(fn, args, kwargs, e, env)
+
+    def eval_text(self, text: Any, node: ast.Call, env: Env) -> Any:
+        """``eval(text)`` of a string the analyser knows (fairseq's `eval(cfg.conv_feature_layers)`,
+        a default such as "[(512, 10, 5)] + [(512, 3, 2)] * 4"): the expression interpreted here,
+        as any of the file's code is, in the caller's names. Nothing is run by Python."""
+        if type(text) is not str:
+            raise Unresolved(f"`{_text(node)}`: the code calls `eval` on "
+                             f"{why_of(text) if is_unknownish(text) else 'a value that is not a known string'}")
+        if len(text) > MAX_EVAL_TEXT:
+            raise Unresolved(f"`{_text(node)}`: the code calls `eval` on a string of {len(text):,} characters")
+        tree = self.eval_trees.get(text)
+        if tree is None:
+            try:
+                tree = parse_expression(text)
+            except (SyntaxError, ValueError) as exc:
+                raise _Raised(f"`{_text(node)}`: the string does not parse as an expression (SyntaxError: "
+                              f"{getattr(exc, 'msg', exc)})", ExtV("SyntaxError"))
+            for child in ast.walk(tree):  # its code is the eval call's, for messages and hints alike
+                if "lineno" in child._attributes:
+                    ast.copy_location(child, node)
+            self.eval_trees[text] = tree
+        return self.ev(tree.body, env)
 
     def call_arguments(self, e: ast.Call, env: Env) -> tuple[list[Any], dict[str, Any]]:
         """A call's arguments, ``*args`` and ``**kwargs`` spread."""
@@ -3880,6 +3945,18 @@ class Interpreter:
             return DeviceV(kind, int(index) if index.isdigit() else None)  # type: ignore[arg-type]
         if name in _NO_ACCELERATOR and not args and not kwargs:
             return self.read_accelerator(name, node, env)
+        if name in _ONE_PROCESS and not kwargs:
+            # A model built in one process, as the analysis builds it: no process group (vector-quantize's
+            # `distributed.is_initialized() and distributed.get_world_size() > 1`), noted as the GPU is.
+            self.note_machine_read("distributed", f"{name}()", node, env)
+            if _ONE_PROCESS[name] is _MISSING:
+                raise _Raised(f"`{_text(node)}`: Default process group has not been initialized (torch raises "
+                              f"ValueError)", ExtV("ValueError"))
+            return _ONE_PROCESS[name]
+        if name in _VERSION_PARSERS and len(args) == 1 and not kwargs and type(args[0]) is str:
+            parsed = _release_version(args[0], name)  # `LooseVersion(torch.__version__) < LooseVersion("1.9")`
+            if parsed is not None:
+                return parsed
         if name in _ENVIRONMENT_GETS:
             return self.read_environment(args[0] if args else kwargs.get("key"), node, env,
                                          args[1] if len(args) > 1 else kwargs.get("default"))
@@ -4087,6 +4164,17 @@ class Interpreter:
             dtype = "float64" if any(type(x) is float for x in args[0]) else "int64"
             return TensorV((len(args[0]),), tuple(itertools.accumulate(float(x) if dtype == "float64" else x
                                                                       for x in args[0])), dtype=dtype)
+        if name == "torch.roll" and args and type(args[0]) in _TENSORS:
+            return TensorV(tuple(args[0].shape), floating=_is_floating(args[0]))  # the same values, shifted
+        if name in ("torch.fft.fft", "torch.fft.ifft") and len(args) == 1 and not kwargs and type(args[0]) in _TENSORS:
+            return TensorV(tuple(args[0].shape), floating=False)  # complex, of the same shape (nanochat)
+        if name in ("torch.det", "torch.linalg.det", "torch.logdet") and len(args) == 1 and not kwargs and \
+                type(args[0]) in _TENSORS:
+            shape = tuple(args[0].shape)  # a batch of square matrices: one value each (its sign not known here)
+            if len(shape) < 2 or (type(shape[-1]) is int and type(shape[-2]) is int and shape[-1] != shape[-2]):
+                raise _Raised(f"`{_text(node)}`: the determinant of a tensor of shape {shape}, not a batch of square "
+                              f"matrices (torch raises RuntimeError)", ExtV("RuntimeError"))
+            return TensorV(shape[:-2], floating=_is_floating(args[0]))
         if name in ("torch.view_as_real", "torch.view_as_complex") and len(args) == 1 and not kwargs and \
                 type(args[0]) in _TENSORS:
             return _complex_view(name == "torch.view_as_real", args[0], node)  # S4D's `nn.Parameter(view_as_real(C))`
@@ -4545,6 +4633,20 @@ def _forget_values(t: TensorV | Param) -> None:
         object.__setattr__(t, "values", None)
         object.__setattr__(t, "dtype", None)
         object.__setattr__(t, "errors", None)
+
+
+def _release_version(text: str, parser: str) -> tuple[int, ...] | None:
+    """A plain release version ("2.13.0", "1.9") as a tuple that compares as the parser's objects do:
+    packaging's ignores trailing zeros ("1.9" == "1.9.0"), LooseVersion's does not. None for anything
+    else (pre-releases, local versions), which is not followed."""
+    if not re.fullmatch(r"\d+(\.\d+)*", text):
+        return None
+    parts = tuple(int(p) for p in text.split("."))
+    if parser in ("distutils.version.LooseVersion",):
+        return parts
+    while len(parts) > 1 and parts[-1] == 0:
+        parts = parts[:-1]
+    return parts
 
 
 def _complex_view(as_real: bool, t: TensorV | Param, node: ast.AST) -> TensorV:
@@ -6885,6 +6987,14 @@ _EINOPS_FUNCTIONS = frozenset({"einops.rearrange", "einops.repeat", "einops.redu
 
 
 # What the analysis answers for a machine without an accelerator (read_accelerator).
+# What the analysis answers for torch.distributed: a model built in one process, without a process
+# group (get_world_size and get_rank raise then, as torch's do).
+_ONE_PROCESS: dict[str, Any] = {"torch.distributed.is_initialized": False, "torch.distributed.is_available": True,
+                                "torch.distributed.is_torchelastic_launched": False,
+                                "torch.distributed.get_world_size": _MISSING, "torch.distributed.get_rank": _MISSING}
+# Version parsers whose comparisons of plain release versions ("2.13.0") are those of tuples of ints.
+_VERSION_PARSERS = frozenset({"packaging.version.parse", "packaging.version.Version", "distutils.version.LooseVersion",
+                              "distutils.version.StrictVersion", "pkg_resources.parse_version"})
 _NO_ACCELERATOR: dict[str, Any] = {"torch.cuda.is_available": False, "torch.cuda.device_count": 0,
                                    "torch.backends.mps.is_available": False, "torch.cuda.is_bf16_supported": False,
                                    "torch.xpu.is_available": False}

@@ -20,6 +20,12 @@ def parse(source: str, filename: str = "<unknown>") -> ast.Module:
         return ast.parse(source, filename=filename)
 
 
+def parse_expression(source: str) -> ast.Expression:
+    """``ast.parse(source, mode="eval")``, under the same lock."""
+    with _PARSING:
+        return ast.parse(source, mode="eval")
+
+
 def decorator_name(decorator: ast.expr) -> str:
     """The name a decorator starts with: ``register`` of ``@register``, ``@register("mlp")``,
     ``@register.block``; "" where it starts with no name (``@table[0]``)."""

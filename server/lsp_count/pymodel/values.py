@@ -261,6 +261,9 @@ class TensorV:
                              "numpy's own log / exp / pow) does not convert to an exact float")
         return float(self._one())
 
+    def __bool__(self) -> bool:  # `if torch.det(w) < 0:`: torch's bool(t), of a one-element tensor's value
+        return tensor_truth(self.shape, self.values, self.errors)
+
     def __int__(self) -> int:
         if self.errors is not None:  # truncated the same anywhere within the bound, else not decided
             from lsp_count.pymodel.tensor_values import decided
@@ -300,6 +303,28 @@ class Param:
         # Whether its dtype is a floating-point one (``is_floating_point()``); None where not known. A
         # torch layer's parameters are in the default dtype, which torch keeps floating-point.
         self.floating = floating
+
+    def __bool__(self) -> bool:  # `if self.weight:` is torch's bool of its values, which are not known here
+        return tensor_truth(self.shape, None, None)
+
+
+def tensor_truth(shape: tuple[Any, ...], values: tuple[Any, ...] | None, errors: tuple[float, ...] | None) -> bool:
+    """torch's ``bool(t)``: the value of a one-element tensor (a RuntimeError for more or fewer). Its
+    values are the analyser's only where it computed them (a random tensor's never): else the truth
+    is not known, and a branch on it is not followed (it was taken as true, silently)."""
+    n = 1
+    for d in shape:
+        n = n * d if type(d) is int and type(n) is int else None  # type: ignore[assignment]
+    if n is not None and n != 1:
+        raise Raised(f"the truth of a tensor of {n} values: torch raises RuntimeError (\"Boolean value of Tensor "
+                     f"with {'more than one value' if n else 'no values'} is ambiguous\")", ExtV("RuntimeError"))
+    if values is not None and len(values) == 1:
+        x = values[0]
+        if errors is not None and abs(x) <= errors[0]:
+            raise Unresolved(f"the truth of a value within the rounding error of zero ({x!r})")
+        return bool(x)
+    raise Unresolved("the truth of a tensor whose values the analyser does not compute (random ones, or made by "
+                     "code it does not follow)")
 
 
 class Inst:
