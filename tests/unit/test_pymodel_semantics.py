@@ -2636,3 +2636,23 @@ def test_import_of_a_projects_submodule_makes_it_an_attribute_of_its_package(tmp
     report = analyze_text((package / "main.py").read_text(), str(package / "main.py"),
                           AnalyzeOptions(base_dir=str(package)))
     assert counts(report) == {"Net": 20}, report.problems
+
+
+def test_a_buffer_of_a_length_given_by_a_formula_leaves_a_module_of_no_parameters_counted() -> None:
+    # audiocraft's RotaryEmbedding: `torch.arange(0, dim, 2)` of a dim with no default was refused.
+    source = """
+        import torch
+        import torch.nn as nn
+        class Rope(nn.Module):
+            def __init__(self, dim: int, max_period: float = 10000.0):
+                super().__init__()
+                adim = torch.arange(0, dim, 2)[: (dim // 2)]
+                self.register_buffer("frequencies", 1.0 / (max_period ** (adim / dim)))
+        class Weighted(nn.Module):
+            def __init__(self, dim: int):
+                super().__init__()
+                self.w = nn.Parameter(torch.arange(1, dim, 3).float())
+    """
+    report = run(source)
+    assert counts(report) == {"Rope": 0}
+    assert "parameters = len(range(1, dim, 3))" in lc101(report)["Weighted"]

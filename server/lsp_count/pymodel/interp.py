@@ -4388,6 +4388,10 @@ class Interpreter:
             if any(isinstance(v, Sym) for v in vals):
                 if len(vals) == 1 or (len(vals) == 2 and vals[0] == 0):
                     return TensorV((vals[-1],))  # arange(n): n long, a formula as other sizes are
+                if all(isinstance(v, (Sym, int)) for v in vals):
+                    # arange(0, dim, 2): its length a name of its own in a formula (a rotary embedding's
+                    # frequencies: a buffer, so a class of no parameters is counted whatever dim is).
+                    return TensorV((sym_opaque(f"len(range({', '.join(render(v) for v in vals)}))", *vals),))
                 raise Unresolved(f"`{_text(node)}`: the length depends on {'; '.join(why_of(v) for v in vals if isinstance(v, Sym))}")
             try:
                 r = range(*vals)
