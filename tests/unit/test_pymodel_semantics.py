@@ -2416,7 +2416,7 @@ def test_complex_views_stacked_rows_numpy_power_and_identity(body: str, total: i
     ("self.C = nn.Parameter(torch.view_as_real(torch.randn(4, 3)))", "view_as_real is only supported for complex"),
     ("self.B = nn.Parameter(torch.view_as_complex(torch.randn(4, 3)))", "view_as_complex needs a floating-point tensor"),
     ("t = np.array([[1, 2], np.zeros(3)])\nself.w = nn.Parameter(torch.from_numpy(t))", "numpy.array"),
-    ("self.fc = nn.Linear(id(4), 1)", "`id` of a int depends on how Python caches it"),
+    ("self.fc = nn.Linear(id(4), 1)", "`id` of int values depends on how Python caches them"),
 ])
 def test_what_torch_or_python_would_not_give_is_refused(body: str, reason: str) -> None:
     assert reason in lc101(run(_net(body, "import numpy as np\nimport torch\n")))["Net"]

@@ -7365,9 +7365,10 @@ def _identity(v: Any) -> int:
     whose identity is CPython's caching, nor of values standing for what the analyser does not know."""
     if type(v) in _IDENTITY_KEPT or v is None:
         return id(v)
-    raise Unresolved(f"the identity (`id`) of {why_of(v) or type(v).__name__ + ' values'} is not known to the "
-                     f"analyser" if is_unknownish(v) else f"`id` of a {type(v).__name__} depends on how Python "
-                     f"caches it; the analyser does not follow it")
+    if is_unknownish(v):
+        raise Unresolved(f"the identity (`id`) of a value the analyser does not know: {why_of(v)}")
+    raise Unresolved(f"`id` of {type(v).__name__} values depends on how Python caches them; the analyser does not "
+                     f"follow it")
 
 
 def _unsupported(name: str) -> Callable[..., Any]:

@@ -682,9 +682,8 @@ def bind(name: str, sig: list[tuple[str, Any]], args: tuple[Any, ...], kwargs: d
 
 
 # The torch.nn classes that the tables' layers derive from, each with those layers (from their
-# MRO in torch 2.13; a test compares it with the installed torch):
-# `isinstance(conv, nn.modules.conv._ConvNd)`,
-# `isinstance(lstm, nn.RNNBase)`.
+# MRO in torch 2.13; a test compares it with the installed torch), for
+# `isinstance(conv, nn.modules.conv._ConvNd)` and `issubclass(nn.LSTM, nn.RNNBase)`.
 TORCH_SUBCLASSES: dict[str, frozenset[str]] = {
     "ConstantPad1d": frozenset({"ZeroPad1d"}),
     "ConstantPad2d": frozenset({"ZeroPad2d"}),
