@@ -2987,7 +2987,7 @@ class Interpreter:
         if tree is None:
             try:
                 tree = parse_expression(text)
-            except (SyntaxError, ValueError) as exc:
+            except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
                 raise _Raised(f"`{_text(node)}`: the string does not parse as an expression (SyntaxError: "
                               f"{getattr(exc, 'msg', exc)})", ExtV("SyntaxError"))
             for child in ast.walk(tree):  # its code is the eval call's, for messages and hints alike
