@@ -2656,3 +2656,85 @@ def test_a_buffer_of_a_length_given_by_a_formula_leaves_a_module_of_no_parameter
     report = run(source)
     assert counts(report) == {"Rope": 0}
     assert "parameters = len(range(1, dim, 3))" in lc101(report)["Weighted"]
+
+
+@pytest.mark.parametrize("body, total", [
+    # diffusers / transformers: `version.parse(version.parse(torch.__version__).base_version) >= ...`.
+    ("v = version.parse(version.parse(torch.__version__).base_version)\n"
+     "k = 2 if v >= version.parse('2.1.0') and v.major == 2 and v.release[:2] == (2, 13) else 3\n"
+     "self.fc = nn.Linear(k, 1)", 3),
+    ("k = 2 if version.parse('1.9') == version.parse('1.9.0') and str(version.parse('2.0')) == '2.0' else 3\n"
+     "self.fc = nn.Linear(k, 1)", 3),
+])
+def test_packaging_versions_of_plain_releases(body: str, total: int) -> None:
+    assert counts(run(_net(body, "import torch\nfrom packaging import version\n"))) == {"Net": total}
+
+
+def test_formulas_count_a_bool_as_its_int_and_isfunction_of_an_unknown_says_why() -> None:
+    source = """
+        import torch.nn as nn
+        from inspect import isfunction
+        def default(val, d):
+            return val if val is not None else (d() if isfunction(d) else d)
+        class LabelEmbedding(nn.Module):
+            def __init__(self, num_classes, dropout_prob=0.1):
+                super().__init__()
+                self.table = nn.Embedding(num_classes + (dropout_prob > 0), 16)
+        class FeedForward(nn.Module):
+            def __init__(self, dim, dim_out=None):
+                super().__init__()
+                self.fc = nn.Linear(dim, default(dim_out, dim))
+    """
+    refused = lc101(run(source))
+    assert refused["LabelEmbedding"].endswith("parameters = 16·num_classes + 16")
+    assert "the condition `isfunction(d)` (line 5) depends on the constructor argument `dim` with no default" in \
+        refused["FeedForward"]
+
+
+def test_a_subclass_of_a_module_class_defined_under_a_condition_not_followed_is_said() -> None:
+    # diffusers' `LayerNorm = nn.LayerNorm` or `class LayerNorm(nn.Module)` by torch's version: a
+    # `class Sub(LayerNorm)` with no layer of its own had no row and no warning.
+    source = """
+        import torch
+        import torch.nn as nn
+        from somewhere import new_enough
+        if new_enough():
+            LayerNorm = nn.LayerNorm
+        else:
+            class LayerNorm(nn.Module):
+                def __init__(self, dim):
+                    super().__init__()
+                    self.weight = nn.Parameter(torch.ones(dim))
+        class Sub(LayerNorm):
+            def __init__(self):
+                super().__init__(32)
+    """
+    assert "whether it is a module is not known: its base cannot be followed" in lc101(run(source))["Sub"]
+
+
+def test_a_branch_on_an_unknown_that_only_initialises_either_way_is_skipped_and_one_that_continues_is_not() -> None:
+    # esm's MultiheadAttention: `if self.qkv_same_dim:` only picks the xavier gain; the formula was lost.
+    source = """
+        import math
+        import torch.nn as nn
+        class MHA(nn.Module):
+            def __init__(self, embed_dim, kdim=None):
+                super().__init__()
+                self.qkv_same_dim = (kdim or embed_dim) == embed_dim
+                self.k = nn.Linear(embed_dim, embed_dim)
+                if self.qkv_same_dim:
+                    nn.init.xavier_uniform_(self.k.weight, gain=1 / math.sqrt(2))
+                else:
+                    nn.init.xavier_uniform_(self.k.weight)
+        class Loop(nn.Module):
+            def __init__(self, n, skip):
+                super().__init__()
+                self.layers = nn.ModuleList()
+                for i in range(3):
+                    if skip:
+                        continue
+                    self.layers.append(nn.Linear(2, 2))
+    """
+    refused = lc101(run(source))
+    assert refused["MHA"].endswith("parameters = embed_dim² + embed_dim")
+    assert "the condition `skip`" in refused["Loop"]

@@ -41,6 +41,7 @@ from lsp_count.pymodel.reparam import reparametrization, reparametrize
 from lsp_count.pymodel.syntax import (child_blocks, documentation_decorator, may_import_project, parse,
                                       parse_expression)
 from lsp_count.pymodel.values import (BoundV, ClassV, DeviceV, ExtV, FieldV, Inst, ModV, Param, PartialV, RangeV, Raised,
+                                      ReleaseVersion,
                                       SuperV, Sym, TensorV, Unknown, Unresolved, is_unknownish, next_serial, render, sym_add,
                                       sym_divide_exact, sym_mul, sym_opaque, why_of)
 
@@ -201,6 +202,8 @@ _SAFE_METHODS: dict[type, frozenset[str] | None] = {
     collections.deque: frozenset("append appendleft extend extendleft pop popleft index count copy reverse remove "
                                  "insert".split()),
     tuple: frozenset("index count".split()),
+    ReleaseVersion: frozenset("base_version public release major minor micro is_prerelease is_postrelease "
+                              "is_devrelease epoch local pre post dev".split()),
     bytes: frozenset({"decode"}),
     int: frozenset("bit_length".split()),
     float: frozenset("is_integer".split()),
@@ -1440,6 +1443,8 @@ class Interpreter:
                 return orelse
             if orelse and all(isinstance(x, ast.Raise) for x in orelse):
                 return body
+            if _initialises_only(body) and _initialises_only(orelse):
+                return []  # either way only initialises values (esm's xavier gain by qkv_same_dim)
             raise Unresolved(f"the condition `{_text(test)}` ({env.module.where(test.lineno)}) depends on "
                              f"{_first_cause(why_of(cond))}")
         return body if self.truthy(cond, test) else orelse
@@ -2854,7 +2859,9 @@ class Interpreter:
         if isinstance(a, (Sym, TensorV, Param)) or isinstance(b, (Sym, TensorV, Param)):
             if isinstance(a, (TensorV, Param)) or isinstance(b, (TensorV, Param)):
                 return self.tensor_binop(op, a, b, node)
-            numeric = all(isinstance(x, (Sym, int)) and not isinstance(x, bool) for x in (a, b))
+            # A bool computes as the int it is (`num_classes + use_cfg_embedding`): a formula shows 1, not True.
+            a, b = (int(x) if type(x) is bool else x for x in (a, b))
+            numeric = all(isinstance(x, (Sym, int)) for x in (a, b))
             if numeric and op is ast.Add:
                 return sym_add(a, b)
             if numeric and op is ast.Sub:
@@ -3921,6 +3928,9 @@ class Interpreter:
                 type(args[0]) is ExtV and _known_torch_class(args[0].name))):
             return _BUILTINS["type"]  # a class's type (its metaclass, where the code gives none): nn.BatchNorm2d's
         if name in ("inspect.isfunction", "inspect.ismethod") and len(args) == 1 and not kwargs and \
+                is_unknownish(args[0]):
+            return Unknown(f"`{_text(node)}` depends on {why_of(args[0])}")  # sgm's `default(dim_out, dim)`
+        if name in ("inspect.isfunction", "inspect.ismethod") and len(args) == 1 and not kwargs and \
                 not is_unknownish(args[0]):
             # ldm's `default(val, d)`: `d() if isfunction(d) else d`. A def or lambda of the code is a
             # function, a bound method a method; Python's values, classes and builtins are neither.
@@ -4639,18 +4649,17 @@ def _forget_values(t: TensorV | Param) -> None:
         object.__setattr__(t, "errors", None)
 
 
-def _release_version(text: str, parser: str) -> tuple[int, ...] | None:
-    """A plain release version ("2.13.0", "1.9") as a tuple that compares as the parser's objects do:
-    packaging's ignores trailing zeros ("1.9" == "1.9.0"), LooseVersion's does not. None for anything
-    else (pre-releases, local versions), which is not followed."""
+def _release_version(text: str, parser: str) -> ReleaseVersion | None:
+    """A plain release version ("2.13.0", "1.9"), compared as the parser's objects are: packaging's
+    ignores trailing zeros ("1.9" == "1.9.0"), LooseVersion's does not. None for anything else
+    (pre-releases, local versions), which is not followed."""
     if not re.fullmatch(r"\d+(\.\d+)*", text):
         return None
     parts = tuple(int(p) for p in text.split("."))
-    if parser in ("distutils.version.LooseVersion",):
-        return parts
-    while len(parts) > 1 and parts[-1] == 0:
-        parts = parts[:-1]
-    return parts
+    if parser != "distutils.version.LooseVersion":
+        while len(parts) > 1 and parts[-1] == 0:
+            parts = parts[:-1]
+    return ReleaseVersion(parts, text)
 
 
 def _complex_view(as_real: bool, t: TensorV | Param, node: ast.AST) -> TensorV:
@@ -6387,6 +6396,8 @@ def _text_of(v: Any, spec: str = "") -> Any:
         return format(v.name, spec)  # str(torch.float32)
     if type(v) is DeviceV:
         return format(v.type if v.index is None else f"{v.type}:{v.index}", spec)
+    if type(v) is ReleaseVersion:
+        return format(v.text, spec)
     return _MISSING
 
 
@@ -7558,6 +7569,12 @@ def only_initialises(loop: ast.For) -> bool:
                for n in ast.walk(loop.iter)):
         return False
     return _init_block(loop.body)
+
+
+def _initialises_only(body: list[ast.stmt]) -> bool:
+    """A branch that only initialises values, and leaves the control flow of what holds it alone
+    (no `continue` or `break`)."""
+    return _init_block(body) and not any(isinstance(n, (ast.Continue, ast.Break)) for s in body for n in ast.walk(s))
 
 
 def _init_block(body: list[ast.stmt]) -> bool:

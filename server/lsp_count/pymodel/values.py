@@ -374,6 +374,45 @@ class ExtV:
     name: str
 
 
+@dataclass(frozen=True, order=True)
+class ReleaseVersion:
+    """``packaging.version.parse("2.13.0")`` / ``LooseVersion(...)`` of a plain release version:
+    compared by its numbers (``key``: packaging's ignore trailing zeros, LooseVersion's do not), and
+    packaging's attributes of one (``base_version``, ``release``, ``major`` ...)."""
+
+    key: tuple[int, ...]
+    text: str = field(compare=False)
+
+    @property
+    def release(self) -> tuple[int, ...]:
+        return tuple(int(p) for p in self.text.split("."))
+
+    @property
+    def base_version(self) -> str:
+        return self.text
+
+    public = base_version
+
+    @property
+    def major(self) -> int:
+        return self.release[0]
+
+    @property
+    def minor(self) -> int:
+        return (self.release + (0,))[1]
+
+    @property
+    def micro(self) -> int:
+        return (self.release + (0, 0))[2]
+
+    is_prerelease = is_postrelease = is_devrelease = False
+    epoch = 0
+    local = pre = post = dev = None
+
+    def __str__(self) -> str:
+        return self.text
+
+
 @dataclass(frozen=True)
 class FieldV:
     """``dataclasses.field(default=..., default_factory=...)``."""
