@@ -282,9 +282,7 @@ def _interpret(text: str, path: str, options: Any, body: list[ast.stmt], problem
     classes = [c for c in scope.classes if c.is_module and id(c.node) in top] if counts_classes or not functions else []
     unreached = _unreached_classes(guarded, scope, positions) if counts_classes or not functions else []
     problems.extend(problem for _, problem in unreached)
-    module_statements = _module_class_names(body)
-    unfollowed_bases = [c for c in scope.classes if not c.is_module and id(c.node) in top and
-                        _may_be_module(c, module_statements)]
+    unfollowed_bases = [c for c in scope.classes if not c.is_module and id(c.node) in top and _may_be_module(c, body)]
     problems.extend(_unresolved(c.name, _unknown_base(c), positions.class_name(c.node)) for c in unfollowed_bases)
     if not classes and not functions and not unreached and not unfollowed_bases:
         return _no_model(path, problems, lines)
@@ -806,28 +804,27 @@ def _unreached_classes(guarded: list[ast.ClassDef], scope: ModuleScope,
     return out
 
 
-def _may_be_module(cls: ClassV, module_statements: frozenset[str] = frozenset()) -> bool:
+def _may_be_module(cls: ClassV, body: list[ast.stmt] = ()) -> bool:  # type: ignore[assignment]
     """A class with a base the analyser could not evaluate (``class Sub(A if torch.__version__ >= "2"
     else nn.Module)``) or from a package it does not read (``class Net(pl.LightningModule)``) whose
     body builds layers: it may well be a module. So may one whose unresolved base is named like a
-    module class the file defines under a condition (diffusers' `class LayerNorm(nn.Module)` where
-    torch is older, and `class Sub(LayerNorm)` with no layer of its own)."""
-    unresolved = [b for b, node in zip(cls.bases, cls.node.bases) if type(b) is Unknown]
-    if not unresolved and foreign_base(cls) is None:
+    module class the file (``body``) defines under a condition (diffusers' `class LayerNorm(nn.Module)`
+    where torch is older, and `class Sub(LayerNorm)` with no layer of its own)."""
+    unresolved = [node.id for b, node in zip(cls.bases, cls.node.bases) if type(b) is Unknown and isinstance(node, ast.Name)]
+    if not unresolved and not any(type(b) is Unknown for b in cls.bases) and foreign_base(cls) is None:
         return False
-    return _defines_module(cls.node) or any(isinstance(node, ast.Name) and node.id in module_statements
-                                            for b, node in zip(cls.bases, cls.node.bases) if type(b) is Unknown)
+    return _defines_module(cls.node) or bool(unresolved and _module_class_names(body, frozenset(unresolved)))
 
 
-def _module_class_names(body: list[ast.stmt]) -> frozenset[str]:
-    """The names of the file's class statements that read like modules', at any depth of its
-    module-level `if` / `try` blocks."""
+def _module_class_names(body: list[ast.stmt], wanted: frozenset[str]) -> frozenset[str]:
+    """Those of the ``wanted`` names that name a class statement of the file reading like a module's,
+    at any depth of its module-level `if` / `try` blocks."""
     names = set()
     stack = list(body)
     while stack:
         stmt = stack.pop()
         if isinstance(stmt, ast.ClassDef):
-            if _defines_module(stmt):
+            if stmt.name in wanted and _defines_module(stmt):
                 names.add(stmt.name)
         elif not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
             for block in child_blocks(stmt):
