@@ -2738,3 +2738,12 @@ def test_a_branch_on_an_unknown_that_only_initialises_either_way_is_skipped_and_
     refused = lc101(run(source))
     assert refused["MHA"].endswith("parameters = embed_dim² + embed_dim")
     assert "the condition `skip`" in refused["Loop"]
+
+
+def test_a_call_of_an_unknown_arguments_method_names_the_argument_once() -> None:
+    # BigVGAN's `if self.h.get("use_cuda_kernel", False):` said "... depends on `self.h.get(...)` calls
+    # an unresolved value: ...".
+    source = "import torch.nn as nn\nclass AMP(nn.Module):\n    def __init__(self, h):\n        super().__init__()\n" \
+             "        self.h = h\n        if self.h.get('use_cuda_kernel', False):\n            self.a = nn.Linear(2, 2)\n"
+    assert lc101(run(source))["AMP"].endswith("the condition `self.h.get('use_cuda_kernel', False)` (line 6) depends on "
+                                              "the constructor argument `h` with no default")

@@ -3137,7 +3137,9 @@ class Interpreter:
                     return TensorV(out)
             return Unknown(f"`{_text(node)}` runs a module, which happens in forward, not at build time")
         if isinstance(fn, Sym):
-            return Unknown(f"`{_text(node)}` calls an unresolved value: {why_of(fn)}", maybe_module=True)
+            # `self.h.get(key, default)` of an argument with no default: unknown for its reason, which
+            # a condition on it names ("depends on the constructor argument `h` ..."), said once.
+            return Unknown(why_of(fn) or f"`{_text(node)}` calls an unresolved value", maybe_module=True)
         raise Unresolved(f"`{_text(node)}` calls {type(fn).__name__}, which the analyser does not follow")
 
     def dataclass_fields(self, target: Any, node: ast.AST) -> tuple[Inst, ...]:
