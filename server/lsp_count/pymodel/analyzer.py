@@ -688,7 +688,8 @@ def _model_report(ctx: Any, name: str, inst: Inst, notes: list[str], open_argume
                                  name_span)
     held = _held_argument(inst, open_arguments) if open_arguments else ""
     if held:
-        return None, _unresolved(name, f"{held}; the rest of `{name}` has {root.total:,} parameters", name_span)
+        return None, _unresolved(name, f"{held}; the rest of `{name}` has {root.total:,} "
+                                       f"parameter{'' if root.total == 1 else 's'}", name_span)
     frozen = root.total - root.trainable
     tree_notes = list(notes) + [f"{t}: counted once" for t in walk.ties]
     if frozen:

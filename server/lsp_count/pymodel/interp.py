@@ -2167,6 +2167,15 @@ class Interpreter:
                 result: Any = same if kind is ast.Is else not same
             elif is_unknownish(left) or is_unknownish(right):
                 return Unknown(f"`{_text(e)}` depends on {why_of(left) or why_of(right)}")
+            elif (kind is ast.Is or kind is ast.IsNot) and type(left) is str and type(right) is str:
+                # `block_type is 'proj'` (Cadene's DPN): CPython interns strings of letters, digits and
+                # underscores, so equal ones are one object; others' identity is its caching, not known.
+                if left != right:
+                    result = kind is ast.IsNot
+                elif _INTERNED.fullmatch(left):
+                    result = kind is ast.Is
+                else:
+                    return Unknown(f"`{_text(e)}`: whether two equal strings are one object is CPython's caching")
             elif (kind is ast.In or kind is ast.NotIn) and type(right) is ExtV and right.name == "os.environ":
                 self.read_environment(left, e, env)
                 result = kind is ast.NotIn  # unset
@@ -2878,7 +2887,7 @@ class Interpreter:
                     out = sym_mul(out, a)
                 return out
             if isinstance(a, (Sym, int, float)) and isinstance(b, (Sym, int, float)):
-                return sym_opaque(f"{render(a)} {sym} {render(b)}", a, b)
+                return sym_opaque(f"{_operand_text(a)} {sym} {_operand_text(b)}", a, b)
             return Unknown(f"`{_text(node)}` depends on {why_of(a) or why_of(b)}")
         if isinstance(a, (int, float)) and isinstance(b, (int, float)):
             if op is ast.Pow and isinstance(a, int) and isinstance(b, int) and abs(a) > 1 and b > 0:
@@ -3913,6 +3922,9 @@ class Interpreter:
                 return Inst(last, "module", True, origin)
             if last.startswith("Lazy"):
                 raise Unresolved(f"`nn.{last}` sizes itself on the first forward pass; its count is not in the code")
+            if len(parts) == 3 and last[:1].isupper() and last not in TORCH_NN_MODULES:  # `nn.BatchNorm1D`: FastPitch
+                raise _Raised(f"`{_text(node)}`: module 'torch.nn' has no attribute '{last}' (AttributeError)",
+                              ExtV("AttributeError"))
             return Unknown(f"`nn.{last}` is not in the analyser's layer table", maybe_module=True)
         if parts[0] == "torch" and (key := reparametrization(name)) is not None:  # weight_norm, spectral_norm
             return reparametrize(key, args, kwargs, origin)
@@ -4242,12 +4254,17 @@ class Interpreter:
         computed where known) and the functions of a tensor's values (``torch.unique``,
         ``torch.diff``, ``torch.log``); _MISSING for a call this does not take."""
         if fn in _TORCH_BINARY:
-            if len(args) != 2 or kwargs or not any(type(x) in _TENSORS for x in args):
-                return _MISSING  # an alpha, a rounding mode, an out=: not computed here
+            rounding = fn in ("div", "divide") and set(kwargs) == {"rounding_mode"} and \
+                kwargs["rounding_mode"] in ("floor", "trunc", None)
+            if len(args) != 2 or (kwargs and not rounding) or not any(type(x) in _TENSORS for x in args):
+                return _MISSING  # an alpha, an out=: not computed here
             a, b = args
             if not all(type(x) in _TENSORS or type(x) in (int, float, bool) for x in (a, b)):
                 return _MISSING
-            return self.tensor_binop(_TORCH_BINARY[fn], a, b, node, operator_syntax=False)
+            result = self.tensor_binop(_TORCH_BINARY[fn], a, b, node, operator_syntax=False)
+            if rounding and type(result) is TensorV:  # sam2's `torch.div(t, 8, rounding_mode="floor")`: the shape
+                return TensorV(tuple(result.shape), floating=next(_is_floating(x) for x in (a, b) if type(x) in _TENSORS))
+            return result
         if len(args) != 1 or type(args[0]) is not TensorV or args[0].values is None or args[0].dtype is None:
             return _MISSING
         method = _value_method(args[0], fn, node)
@@ -4540,8 +4557,9 @@ class Interpreter:
             return v
         if isinstance(v, Unknown) or v is None:  # None: torch's add_module keeps an empty slot
             return v
+        what = why_of(v) or (f"a `{v.type_name}` object, not a module" if type(v) is Inst else f"a {type(v).__name__}")
         raise Unresolved(f"`{node if isinstance(node, str) else _text(node)}`: an element of nn.{kind} is not a known "
-                         f"module ({why_of(v) or type(v).__name__})")
+                         f"module ({what})")
 
 
 def _fan_in_and_fan_out(tensor: Any, node: ast.AST) -> tuple[Any, Any]:
@@ -5741,7 +5759,8 @@ def _is_module_base(b: Any) -> bool:
     if isinstance(b, ClassV):
         return b.is_module
     if isinstance(b, ExtV):
-        return b.name in ("torch.nn.Module", "torch.nn.modules.module.Module", "nn.Module", "Module") or (
+        return b.name in ("torch.nn.Module", "torch.nn.modules.module.Module", "nn.Module", "Module",
+                          "torch.jit.ScriptModule", "torch.jit._script.ScriptModule") or (
             _torch_layer_name(b) is not None)
     return False
 
@@ -6059,6 +6078,13 @@ _IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "
 
 def _private(name: str) -> bool:
     return name.startswith("__") and not name.endswith("__")
+
+
+def _operand_text(v: Any) -> str:
+    """A formula as an operand of an operator the formula shows written out: in parentheses unless
+    it is one name or number (`(x·log(y)) / (dim // 8)`, not `... / dim // 8`)."""
+    text = render(v)
+    return f"({text})" if isinstance(v, Sym) and (" " in text or "·" in text) and not text.startswith("(") else text
 
 
 def _because(v: Any) -> str:
@@ -7083,7 +7109,9 @@ def _exception_matches(kind: Any, handler: Any) -> bool | None:
 
 # Outside classes whose only base is object: a class of the project on them alone derives from no
 # other outside class (timm asks whether its BlurPool2d is an nn.AvgPool2d).
-_ROOT_CLASSES = frozenset({"object", "torch.nn.Module", "torch.nn.modules.module.Module"})
+_ROOT_CLASSES = frozenset({"object", "torch.nn.Module", "torch.nn.modules.module.Module", "torch.jit.ScriptModule",
+                           "torch.jit._script.ScriptModule"})
+_INTERNED = re.compile(r"[A-Za-z0-9_]*")  # the strings CPython interns when it compiles them
 
 
 def _issubclass(cls: Any, classes: Any) -> bool:
