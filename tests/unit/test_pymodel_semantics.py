@@ -2767,3 +2767,12 @@ def test_string_identity_beyond_interning_a_torch_nn_typo_and_a_plain_object_in_
         "self.bn = nn.BatchNorm1D(8)")))["Net"]
     source = _net("self.seq = nn.Sequential(nn.Linear(2, 2), Cfg())", "class Cfg:\n    pass\n")
     assert "(a `Cfg` object, not a module)" in lc101(run(source))["Net"]
+
+
+def test_a_formula_keeps_an_operands_parentheses_and_no_more() -> None:
+    # performer's `nb_rows / nb_columns` of `dim // 8` read `... / dim // 8`.
+    source = "import math\nimport torch.nn as nn\nclass Net(nn.Module):\n    def __init__(self, dim):\n" \
+             "        super().__init__()\n        k = int(8 * math.floor(dim * 0.0625))\n" \
+             "        self.fc = nn.Linear(1, int((dim // 8) * 1.5) + k // 2, bias=False)\n"
+    message = lc101(run(source))["Net"]
+    assert "int((dim // 8) * 1.5)" in message and "(int(8·floor(dim * 0.0625))) // 2" not in message, message

@@ -6084,7 +6084,23 @@ def _operand_text(v: Any) -> str:
     """A formula as an operand of an operator the formula shows written out: in parentheses unless
     it is one name or number (`(x·log(y)) / (dim // 8)`, not `... / dim // 8`)."""
     text = render(v)
-    return f"({text})" if isinstance(v, Sym) and (" " in text or "·" in text) and not text.startswith("(") else text
+    if not isinstance(v, Sym) or (" " not in text and "·" not in text) or _one_group(text):
+        return text
+    return f"({text})"
+
+
+def _one_group(text: str) -> bool:
+    """Whether the text is one bracketed group or one call (`(a + b)`, `int(8·x)`): its first
+    opening parenthesis closes at its end."""
+    head = re.match(r"[\w.]*\(", text)
+    if head is None or not text.endswith(")"):
+        return False
+    depth = 0
+    for i in range(head.end() - 1, len(text)):
+        depth += {"(": 1, ")": -1}.get(text[i], 0)
+        if depth == 0:
+            return i == len(text) - 1
+    return False
 
 
 def _because(v: Any) -> str:
