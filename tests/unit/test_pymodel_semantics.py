@@ -2776,3 +2776,13 @@ def test_a_formula_keeps_an_operands_parentheses_and_no_more() -> None:
              "        self.fc = nn.Linear(1, int((dim // 8) * 1.5) + k // 2, bias=False)\n"
     message = lc101(run(source))["Net"]
     assert "int((dim // 8) * 1.5)" in message and "(int(8·floor(dim * 0.0625))) // 2" not in message, message
+
+
+def test_a_float_arange_of_an_unknown_bound_is_a_formula_length() -> None:
+    # FastPitch's PositionalEmbedding: `torch.arange(0.0, demb, 2.0)` of a demb with no default, a buffer.
+    source = "import torch\nimport torch.nn as nn\nclass Pos(nn.Module):\n    def __init__(self, demb):\n" \
+             "        super().__init__()\n        self.register_buffer('f', 1 / (10000 ** (torch.arange(0.0, demb, 2.0) / demb)))\n" \
+             "class W(nn.Module):\n    def __init__(self, d):\n        super().__init__()\n" \
+             "        self.w = nn.Parameter(torch.arange(0.0, d, 2.0))\n"
+    report = run(source)
+    assert counts(report) == {"Pos": 0} and lc101(report)["W"].endswith("parameters = len(arange(0.0, d, 2.0))")

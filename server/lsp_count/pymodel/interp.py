@@ -5301,6 +5301,11 @@ def _float_arange(args: list[Any], node: ast.AST) -> TensorV:
     """``torch.arange(0, 1, 4 / head_dim)``: its length, as torch computes it (the ceiling of
     (end - start) / step in double precision); its values are left unknown (torch's kernel
     accumulates them its own way)."""
+    if 1 <= len(args) <= 3 and any(isinstance(a, Sym) for a in args) and all(type(a) in (int, float) or
+                                                                               isinstance(a, Sym) for a in args):
+        # `torch.arange(0.0, demb, 2.0)` of an unknown demb (FastPitch's positional embedding, a buffer):
+        # its length a name of its own in a formula.
+        return TensorV((sym_opaque(f"len(arange({', '.join(render(a) for a in args)}))", *args),), floating=True)
     if not 1 <= len(args) <= 3 or not all(type(a) in (int, float) for a in args):
         raise Unresolved(f"`{_text(node)}`: the bounds are not known numbers")
     start, end, step = (0, args[0], 1) if len(args) == 1 else (args[0], args[1], args[2] if len(args) > 2 else 1)
