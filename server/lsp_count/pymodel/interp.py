@@ -29,7 +29,7 @@ import os
 import sys
 import posixpath
 from fractions import Fraction
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from lsp_count.core.source import Span
 from lsp_count.pymodel.layers import (FINFO, FUNCTIONAL_NAMES, IINFO, LAYER_ATTRIBUTES, LAYERS, MODULE_CLASS_ATTRIBUTES,
@@ -1812,20 +1812,25 @@ class Interpreter:
                                            f"does not follow")
         return value
 
-    def outside_decorator(self, decorators: list[ast.expr], env: Env) -> str:
-        """The name of the first decorator that is a function of another package (not the standard
-        library's, torch's or typing's), read without calling anything; "" where there is none."""
+    def decorator_names(self, decorators: list[ast.expr], env: Env) -> Iterator[ExtV]:
+        """The outside names the decorators' heads mean (``attr.s`` of ``@attr.s(eq=False)``), read
+        without calling anything: only heads that are dotted names are evaluated."""
         for decorator in decorators:
             head = _decorator_head(decorator)
-            if not isinstance(head, (ast.Name, ast.Attribute)):
+            if not isinstance(head, (ast.Name, ast.Attribute)) or not _dotted(head):
                 continue
             try:
                 value = self.ev(head, env)
             except Unresolved:
                 continue
-            if type(value) is ExtV and value.name.split(".")[0] not in _HARMLESS_DECORATOR_PACKAGES:
-                return value.name
-        return ""
+            if type(value) is ExtV:
+                yield value
+
+    def outside_decorator(self, decorators: list[ast.expr], env: Env) -> str:
+        """The name of the first decorator that is a function of another package (not the standard
+        library's, torch's or typing's); "" where there is none."""
+        return next((v.name for v in self.decorator_names(decorators, env)
+                     if v.name.split(".")[0] not in _HARMLESS_DECORATOR_PACKAGES), "")
 
     def make_class(self, node: ast.ClassDef, env: Env) -> ClassV:
         bases = []
@@ -1950,19 +1955,9 @@ class Interpreter:
 
     def attrs_decorator(self, node: ast.ClassDef, env: Env) -> str | None:
         """"s" or "define" where a decorator of the class statement is attrs' (`@attr.s`,
-        `@attrs.define`, `from attr import s` and `@s(...)`): by what its name means, read without
-        calling anything."""
-        for decorator in node.decorator_list:
-            head = decorator.func if isinstance(decorator, ast.Call) else decorator
-            if not isinstance(head, (ast.Name, ast.Attribute)) or not _dotted(head):
-                continue
-            try:
-                value = self.ev(head, env)
-            except Unresolved:
-                continue
-            if type(value) is ExtV and value.name in _ATTRS_DECORATORS:
-                return _ATTRS_DECORATORS[value.name]
-        return None
+        `@attrs.define`, `from attr import s` and `@s(...)`): by what its name means."""
+        return next((_ATTRS_DECORATORS[v.name] for v in self.decorator_names(node.decorator_list, env)
+                     if v.name in _ATTRS_DECORATORS), None)
 
     def class_annotations(self, cls: ClassV) -> dict[str, Any]:
         """``cls.__annotations__``, each evaluated in the class body (an Unknown where it cannot be)."""
@@ -6744,16 +6739,11 @@ def _torch_layer_is(obj: Inst, name: str) -> bool:
     one deriving from it (`nn.Conv1d` is an `nn.modules.conv._ConvNd`), or a class of the code
     that derives from such a layer (`class MyConv(nn.Conv2d)` is an `nn.Conv2d`)."""
     if type(obj.cls) is str:
-        return obj.cls in TORCH_SUBCLASSES.get(name, ())
+        return _torch_derives(obj.cls, name)
     if type(obj.cls) is not ClassV:
         return False
-    for cls in obj.cls.mro():
-        for base in cls.bases:
-            if type(base) is ExtV and base.name.startswith("torch.nn."):
-                layer = base.name.rpartition(".")[2]
-                if layer == name or layer in TORCH_SUBCLASSES.get(name, ()):
-                    return True
-    return False
+    return any(type(base) is ExtV and base.name.startswith("torch.nn.") and
+               _torch_derives(base.name.rpartition(".")[2], name) for cls in obj.cls.mro() for base in cls.bases)
 
 
 def _is_class(v: Any) -> bool:
