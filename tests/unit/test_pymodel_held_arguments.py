@@ -200,3 +200,33 @@ def test_a_known_total_with_an_unknown_size_is_explained_not_a_crash() -> None:
     """)
     assert lc101(report)["Aligner"].endswith(
         "`fc1.weight` has the shape (0, (9·dim)): the constructor argument `dim` with no default")
+
+
+def test_an_argument_called_through_a_local_alias_is_used_as_a_module() -> None:
+    # performer-pytorch's ReZero reads the held module into a local, then calls the local.
+    report = run("""
+        import torch
+        import torch.nn as nn
+
+        class ReZero(nn.Module):
+            def __init__(self, fn):
+                super().__init__()
+                self.g = nn.Parameter(torch.zeros(1))
+                self.fn = fn
+
+            def forward(self, x):
+                f = self.fn
+                return f(x) * self.g
+
+        class Scale(nn.Module):
+            def __init__(self, scale):
+                super().__init__()
+                self.g = nn.Parameter(torch.zeros(1))
+                self.scale = scale
+
+            def forward(self, x):
+                s = self.scale
+                return x * s * self.g
+    """)
+    assert "uses it as a module (line 13 of model.py)" in lc101(report)["ReZero"]
+    assert counts(report) == {"Scale": 1}  # an alias only multiplied is a number, not a module

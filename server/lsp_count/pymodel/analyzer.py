@@ -941,7 +941,16 @@ def _module_uses_in(node: ast.ClassDef, file: str) -> dict[str, str]:
         except (SyntaxError, ValueError, RecursionError):
             continue
 
+        # A local that holds one of the module's attributes (`f = self.fn`, then `f(x)`) uses it as
+        # the attribute would be used.
+        aliases = {n.targets[0].id: n.value.attr for stmt in body for n in ast.walk(stmt)
+                   if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)
+                   and isinstance(n.value, ast.Attribute) and isinstance(n.value.value, ast.Name)
+                   and n.value.value.id == me}
+
         def own(e: Any) -> str | None:
+            if isinstance(e, ast.Name):
+                return aliases.get(e.id)
             return e.attr if isinstance(e, ast.Attribute) and isinstance(e.value, ast.Name) and e.value.id == me else None
 
         for stmt in body:
