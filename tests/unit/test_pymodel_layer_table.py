@@ -144,7 +144,7 @@ def _unresolved(body: str) -> str:
     ("self.a = nn.ModuleList(map(lambda d: nn.Linear(d, 2)))", "map takes a function and iterables"),
     ("self.a = nn.ModuleList(filter(lambda d: load(d), [nn.Linear(2, 2)]))", "whether to keep an item depends on"),
     ("self.a = nn.Linear(4, 2) if callable(load()) else None",
-     "the condition `callable(load())` (line 9) depends on `load` is not defined"),
+     "the condition `callable(load())` (line 9) depends on `load`, which is not defined"),
     # What fuzzing found raising inside the analyser:
     ("self.a = nn.Parameter(torch.arange())", "range expected at least 1 argument, got 0 (torch raises)"),
     ("self.a = nn.Parameter(torch.zeros(2).repeat(nn.Linear))", "a size is `torch.nn.Linear`, not an integer"),

@@ -857,7 +857,7 @@ def test_only_the_exact_transformers_hooks_are_run_natively() -> None:
 @pytest.mark.parametrize("table, reason", [
     ("{[1]: 2}", "the dict key `[1]` is a list, which Python cannot hash (TypeError)"),
     ("{k: 1 for k in [[1], [2]]}", "the dict key `k` is a list, which Python cannot hash (TypeError)"),
-    ("{k: 1 for k in [helper()]}", "the dict key `k` depends on `lib.helper` is outside"),
+    ("{k: 1 for k in [helper()]}", "the dict key `k` depends on `lib.helper`, which is outside"),
 ])
 def test_dict_keys_python_cannot_hash_or_the_analyser_does_not_know(table: str, reason: str) -> None:
     # Found by fuzzing: a list as a key of a dict comprehension crashed the analysis.
@@ -905,7 +905,7 @@ def test_a_layer_subclass_reads_its_settings_before_its_class_names() -> None:
     ("self.fc = nn.Linear(2, 2 if isinstance(3, collections.abc.Awaitable) else 3)\n", "import collections.abc\n",
      "isinstance(…, collections.abc.Awaitable) is not known to the analyser"),
     ("self.fc = nn.Linear(2, 2 if nn.ReLU in [helper(), nn.GELU] else 3)\n", "from elsewhere import helper\n",
-     "`nn.ReLU in [helper(), nn.GELU]` depends on `elsewhere.helper` is outside this file"),
+     "`nn.ReLU in [helper(), nn.GELU]` depends on `elsewhere.helper`, which is outside this file"),
     ("self.fc = nn.Linear(2, len(tuple(repeat(1))))\n", "from itertools import repeat\n",
      "`repeat(1)` repeats without end"),
     ("self.fc = nn.Linear(2, 2 if isinstance(helper, type) else 3)\n", "from elsewhere import helper\n",
@@ -2786,3 +2786,158 @@ def test_a_float_arange_of_an_unknown_bound_is_a_formula_length() -> None:
              "        self.w = nn.Parameter(torch.arange(0.0, d, 2.0))\n"
     report = run(source)
     assert counts(report) == {"Pos": 0} and lc101(report)["W"].endswith("parameters = len(arange(0.0, d, 2.0))")
+
+
+def test_an_enum_default_of_the_config_a_class_is_counted_with_stays_its_member() -> None:
+    # gemma_pytorch: `architecture: Architecture = Architecture.GEMMA_1`; each class gets a copy of
+    # the default config, and a copy of an enum member is the member (Enum.__deepcopy__).
+    report = run("""
+        import dataclasses, enum
+        import torch.nn as nn
+
+        class Architecture(enum.Enum):
+            GEMMA_1 = 1
+            GEMMA_2 = 2
+
+        @dataclasses.dataclass
+        class Config:
+            architecture: Architecture = Architecture.GEMMA_1
+            hidden: int = 8
+
+        class Model(nn.Module):
+            def __init__(self, config: Config):
+                super().__init__()
+                if config.architecture == Architecture.GEMMA_1 and config.architecture is Architecture.GEMMA_1:
+                    self.fc = nn.Linear(config.hidden, config.hidden)
+                else:
+                    raise ValueError(config.architecture)
+    """)
+    assert counts(report) == {"Model": 72}
+
+
+@pytest.mark.parametrize("call, reason", [
+    ("islice(cycle([1, 2]), -1)", "raises ValueError: islice's indices must be None or 0 or more"),
+    ("islice([1, 2], 0, 2, 0)", "raises ValueError: islice's indices must be None or 0 or more"),
+    ("islice(cycle([1, 2]), 1, None)", "cycles without end"),
+])
+def test_islice_bounds_python_refuses_or_that_never_end_are_said(call: str, reason: str) -> None:
+    report = run(_net(f"self.fc = nn.ModuleList(nn.Linear(2, 2) for _ in {call})\n",
+                      "from itertools import cycle, islice\n"))
+    assert reason in lc101(report)["Net"]
+
+
+def test_the_type_of_a_function_of_the_code_is_python_s_function_type() -> None:
+    report = run(_net("n = 1 + (type(f) is types.LambdaType) + 2 * (type(f) == types.FunctionType)"
+                      " + 4 * (type(lambda: 0) is FunctionType) + 8 * (type(f) == functools.partial)\n"
+                      "self.fc = nn.Linear(n, 1, bias=False)\n",
+                      "import functools, types\nfrom types import FunctionType\ndef f(x):\n    return x\n"))
+    assert counts(report) == {"Net": 8}
+
+
+@pytest.mark.parametrize("new_body, reason", [
+    # Followed: a factory that returns another class's module (no __init__ of its own runs).
+    ("return Other(4)", None),
+    # Not followed: an instance of the class itself, a cache in the class, what cannot be built.
+    ("return super().__new__(cls)", "runs `Made.__new__`, which the analyser does not follow"),
+    ("cls.made = Other(4)\n        return cls.made",
+     "runs `Made.__new__`, which the analyser does not follow: it changes a global or a class attribute"),
+    ("return helper()", "runs `Made.__new__`, which the analyser does not follow: "),
+])
+def test_a_new_that_returns_another_module_is_followed(new_body: str, reason: str | None) -> None:
+    report = run(f"""
+        import torch.nn as nn
+        from elsewhere import helper
+
+        class Other(nn.Module):
+            def __init__(self, d):
+                super().__init__()
+                self.fc = nn.Linear(d, d)
+
+        class Made(nn.Module):
+            def __new__(cls, *args):
+                {new_body}
+
+            def __init__(self):
+                super().__init__()
+                self.extra = nn.Linear(100, 100)
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.m = Made()
+    """)
+    if reason is None:
+        assert counts(report)["Net"] == 20 and counts(report)["Made"] == 20
+    else:
+        assert reason in lc101(report)["Net"]
+
+
+def test_super_init_reaches_a_mixin_only_where_it_comes_before_nn_module() -> None:
+    report = run("""
+        import torch.nn as nn
+
+        class Mixin:
+            def __init__(self, d=3):
+                super().__init__()
+                self.extra = nn.Linear(d, d)
+
+        class ModuleFirst(nn.Module, Mixin):
+            def __init__(self):
+                super().__init__()  # nn.Module's: Mixin.__init__ does not run
+                self.fc = nn.Linear(2, 2)
+
+        class MixinFirst(Mixin, nn.Module):
+            def __init__(self):
+                super().__init__()  # Mixin's, whose super() is nn.Module's
+                self.fc = nn.Linear(2, 2)
+    """)
+    assert counts(report) == {"ModuleFirst": 6, "MixinFirst": 18}
+
+
+def test_globals_is_the_module_s_names() -> None:
+    report = run(_net("self.fc = globals()['make'](3)\nself.other = globals().get('missing', nn.Identity)()\n",
+                      "def make(d):\n    return nn.Linear(d, d)\n"))
+    assert counts(report) == {"Net": 12}
+
+
+@pytest.mark.parametrize("branch, counted", [
+    ("w[:, 0] = -1 * w[:, 0]", True),  # glow-tts: values rewritten in place, the same shapes either way
+    ("w[0] *= 2\n    w[1] = 0", True),
+    ("sizes[0] = 8", False),  # a list, not a tensor: a size may change
+    ("w = w[:, :2]", False),  # a new tensor, another shape
+])
+def test_a_branch_on_random_values_that_only_rewrites_them_is_not_taken(branch: str, counted: bool) -> None:
+    report = run(_net(f"sizes = [4]\nw = torch.randn(4, 4)\nif torch.det(w) < 0:\n    {branch}\n"
+                      "self.w = nn.Parameter(w)\nself.fc = nn.Linear(sizes[0], 1)\n", "import torch\n"))
+    if counted:
+        assert counts(report) == {"Net": 21}
+    else:
+        assert "the truth of a tensor whose values the analyser does not compute" in lc101(report)["Net"]
+
+
+def test_a_reason_is_said_once_and_reads_as_a_clause() -> None:
+    # TFT's GateAddNorm passes its own `hidden_size or input_size` to a GLU that writes the same.
+    report = run("""
+        import torch.nn as nn
+        from elsewhere import helper
+
+        class GLU(nn.Module):
+            def __init__(self, input_size, hidden_size=None):
+                super().__init__()
+                self.hidden_size = hidden_size or input_size
+                self.fc1 = nn.Linear(input_size, self.hidden_size)
+
+        class GateAddNorm(nn.Module):
+            def __init__(self, input_size, hidden_size=None):
+                super().__init__()
+                self.hidden_size = hidden_size or input_size
+                self.glu = GLU(input_size, hidden_size=self.hidden_size)
+
+        class Helped(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(2, 2 if helper() is None else 3)
+    """)
+    refused = lc101(report)
+    assert refused["GateAddNorm"].count("depends on") == 1
+    assert "depends on `elsewhere.helper`, which is outside this file" in refused["Helped"]

@@ -273,7 +273,7 @@ def test_plain_values_methods_and_missing_names(expression: str, outcome: object
     ("w = 3 if 1 < 3 < 2 else 5", 5),
     ("w = 4 if None is None and 1 is not None else 6", 4),
     # `is None` on a value the analyser does not know is not a guess.
-    ("w = helper(); w = 4 if w is None else w", "the condition `w is None` (line 7) depends on `elsewhere.helper` is outside"),
+    ("w = helper(); w = 4 if w is None else w", "the condition `w is None` (line 7) depends on `elsewhere.helper`, which is outside"),
 ])
 def test_comparisons_as_python_makes_them(setup: str, outcome: object) -> None:
     assert_net_counts(setup, "w", outcome)

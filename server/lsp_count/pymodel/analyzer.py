@@ -252,7 +252,7 @@ def _release(ctx: Ctx) -> None:
 def _release_class(cls: ClassV) -> None:
     cls.namespace.clear()
     cls.enum_members = None  # its members are instances of it
-    cls.dataclass_init = cls.getattribute_hook = cls.setattr_hook = cls.env = None
+    cls.dataclass_init = cls.getattribute_hook = cls.setattr_hook = cls.new_method = cls.env = None
     cls.decorated = None  # a subclass its decorator made holds it as a base
 
 

@@ -577,6 +577,7 @@ _DATACLASS_MISSING = ExtV("dataclasses.MISSING")  # one object: code compares wi
 # External names whose value the analyser knows: `if TYPE_CHECKING:` imports are for type checkers only.
 _EXTERNAL_CONSTANTS: dict[str, Any] = {"typing.TYPE_CHECKING": False, "typing_extensions.TYPE_CHECKING": False,
                                         "dataclasses.MISSING": _DATACLASS_MISSING,
+                                        "types.LambdaType": ExtV("types.FunctionType"),  # one class, two names
                                         **{f"{module}.{name}": getattr(math, name) for module in ("math", "torch", "numpy")
                                            for name in ("pi", "e", "inf", "nan")}, "math.tau": math.tau,
                                         "numpy.euler_gamma": 0.5772156649015329,
@@ -657,6 +658,8 @@ def _clone(v: Any, memo: dict[int, Any], since: int = -1) -> Any:
     if (t is Inst or t is Param) and v.serial < since:
         return v  # made before the build: what a second build would hold too (no value class has subclasses)
     if t is Inst or (t is not Param and t is not list and t is not dict and isinstance(v, Inst)):
+        if not v.is_module and type(v.cls) is ClassV and v.cls.enum_members is not None:
+            return v  # an enum member: deepcopy keeps it (Enum.__deepcopy__), so `==` and `is` still hold
         out: Any = _empty_copy(v)
         memo[vid] = out
         attrs = out.attrs
@@ -1103,7 +1106,7 @@ class Interpreter:
         if isinstance(obj, Unknown):
             return  # what it holds is unknown already
         if is_unknownish(key):
-            raise Unresolved(f"the index in `del {_text(node)}` depends on {why_of(key)}")
+            raise Unresolved(f"the index in `del {_text(node)}` depends on {_clause(why_of(key))}")
         if isinstance(obj, (list, dict)):  # a ModulesView's reaches its module
             try:
                 del obj[key]
@@ -1347,7 +1350,7 @@ class Interpreter:
         if isinstance(pattern, ast.MatchOr):
             return any(self.pattern_matches(p, subject, captures, env) for p in pattern.patterns)
         if is_unknownish(subject):
-            raise Unresolved(f"which case of the `match` on {where} runs depends on {why_of(subject)}")
+            raise Unresolved(f"which case of the `match` on {where} runs depends on {_clause(why_of(subject))}")
         if isinstance(pattern, ast.MatchSingleton):
             return subject is pattern.value
         if isinstance(pattern, ast.MatchValue):
@@ -1437,6 +1440,19 @@ class Interpreter:
 
     def branch(self, test: ast.expr, body: list[ast.stmt], orelse: list[ast.stmt], env: Env) -> list[ast.stmt]:
         cond = self.ev(test, env)
+        if type(cond) is TensorV or type(cond) is Param:
+            try:
+                return body if self.truthy(cond, test) else orelse
+            except _Raised:
+                raise
+            except Unresolved:
+                # `if torch.det(w) < 0: w[:, 0] = -w[:, 0]` (glow-tts, WaveGlow): the truth of random
+                # values, and a branch that only rewrites values in place either way.
+                written = _written_values(body), _written_values(orelse)
+                if None not in written and all(type(self.ev(t, env)) in (TensorV, Param) for t in {
+                        id(t): t for ts in written for t in ts}.values()):  # tensors, not lists or dicts
+                    return []
+                raise
         if is_unknownish(cond):
             # A branch that only raises is input validation: the other branch is the one that builds.
             if body and all(isinstance(x, ast.Raise) for x in body):
@@ -1470,7 +1486,7 @@ class Interpreter:
                                      f"the analyser does not follow")
                 result = self.call_function(hook, [v], {}, node)
                 if is_unknownish(result):
-                    raise Unresolved(f"`{_text(node)}`: `{cls.name}.{hook_name}` depends on {why_of(result)}")
+                    raise Unresolved(f"`{_text(node)}`: `{cls.name}.{hook_name}` depends on {_clause(why_of(result))}")
                 return bool(result)
             items = v.attrs.get(_DICT_ITEMS)
             if isinstance(items, dict):
@@ -1511,7 +1527,7 @@ class Interpreter:
         if found is _MISSING:
             found = self._py2(operator.eq, a, b, node)
         if is_unknownish(found):
-            raise Unresolved(f"`{_text(node)}` depends on {why_of(found)}")
+            raise Unresolved(f"`{_text(node)}` depends on {_clause(why_of(found))}")
         return bool(found)
 
     def assign(self, target: ast.expr, value: Any, env: Env) -> None:
@@ -1641,7 +1657,7 @@ class Interpreter:
             return
         if isinstance(obj, (list, dict)):
             if is_unknownish(key):
-                raise Unresolved(f"`{_text(node)}`: the key depends on {why_of(key)}")
+                raise Unresolved(f"`{_text(node)}`: the key depends on {_clause(why_of(key))}")
             if id(obj) in self.ctx.state_containers:  # `TABLE[name] = layer`: state a later build reads
                 self.state_written(type(obj) is not dict or _rebinds(obj.get(key, _MISSING) if _hashable(key)
                                                                      else _MISSING, value))
@@ -2048,7 +2064,7 @@ class Interpreter:
                 return Unknown(v.why)  # -log(x) of an unknown x: unknown for x's reason
             if isinstance(e.op, ast.Not):
                 if is_unknownish(v):
-                    return Unknown(f"`{_text(e)}` depends on {why_of(v)}")
+                    return Unknown(_depends_on(e, v))
                 return not self.truthy(v, e.operand)
             if isinstance(e.op, ast.USub):
                 if type(v) in _TENSORS:
@@ -2065,7 +2081,7 @@ class Interpreter:
             for operand in e.values:
                 v = self.ev(operand, env)
                 if is_unknownish(v):
-                    return Unknown(f"`{_text(e)}` depends on {why_of(v)}")
+                    return Unknown(_depends_on(e, v))
                 if self.truthy(v, operand) != is_and:
                     return v
             return v
@@ -2158,10 +2174,10 @@ class Interpreter:
             elif (kind is ast.Is or kind is ast.IsNot) and (right is None or left is None):
                 same = left is right if not (is_unknownish(left) and is_unknownish(right)) else None
                 if isinstance(left, Unknown) or isinstance(right, Unknown):
-                    return Unknown(f"`{_text(e)}` depends on {why_of(left) or why_of(right)}")
+                    return Unknown(f"`{_text(e)}` depends on {_clause(why_of(left) or why_of(right))}")
                 result: Any = same if kind is ast.Is else not same
             elif is_unknownish(left) or is_unknownish(right):
-                return Unknown(f"`{_text(e)}` depends on {why_of(left) or why_of(right)}")
+                return Unknown(f"`{_text(e)}` depends on {_clause(why_of(left) or why_of(right))}")
             elif (kind is ast.Is or kind is ast.IsNot) and type(left) is str and type(right) is str:
                 # `block_type is 'proj'` (Cadene's DPN): CPython interns strings of letters, digits and
                 # underscores, so equal ones are one object; others' identity is its caching, not known.
@@ -2177,7 +2193,7 @@ class Interpreter:
             elif (kind is ast.Eq or kind is ast.NotEq) and (type(left) is Inst or type(right) is Inst) and (
                     found := self.instances_equal(left, right, e)) is not _MISSING:
                 if is_unknownish(found):
-                    return Unknown(f"`{_text(e)}` depends on {why_of(found)}")
+                    return Unknown(f"`{_text(e)}` depends on {_clause(why_of(found))}")
                 result = self.truthy(found, e) == (kind is ast.Eq)
             else:
                 result = self._py2(_CMPOPS[kind], left, right, e)
@@ -2322,14 +2338,14 @@ class Interpreter:
         if type(v) is Inst and type(v.cls) is ClassV and _is_named_tuple(v.cls):
             return list(_named_tuple_items(v))  # `h, w = size`
         if is_unknownish(v):
-            raise Unresolved(f"iterating over `{_text(node)}` depends on {why_of(v)}")
+            raise Unresolved(f"iterating over `{_text(node)}` depends on {_clause(why_of(v))}")
         raise Unresolved(f"cannot iterate over `{_text(node)}`")
 
     def get_item(self, obj: Any, key: Any, node: ast.AST) -> Any:
         if is_unknownish(obj):
             return Unknown(why_of(obj), maybe_module=isinstance(obj, Unknown) and obj.maybe_module)
         if is_unknownish(key):
-            raise Unresolved(f"the index in `{_text(node)}` depends on {why_of(key)}")
+            raise Unresolved(f"the index in `{_text(node)}` depends on {_clause(why_of(key))}")
         if isinstance(obj, Inst):
             cls = obj.cls
             hook = _container_override(obj, "__getitem__")
@@ -2466,6 +2482,8 @@ class Interpreter:
             return obj.func if name == "func" else tuple(obj.args) if name == "args" else dict(obj.kwargs)
         if isinstance(obj, SuperV):
             for c in _after_in_mro(obj.cls, obj.inst):
+                if name == "__init__" and name in c.namespace and _module_init_first(obj.cls, obj.inst, c):
+                    break  # `class Linear(nn.Module, LoraLayer)`: nn.Module's __init__, which calls no other
                 if name in c.namespace:
                     v = c.namespace[name]
                     return BoundV(v, obj.inst) if isinstance(v, FuncV) and v.kind != "static" else v
@@ -2544,7 +2562,7 @@ class Interpreter:
             atom = obj.single_atom()
             if atom is not None and not name.startswith("_"):
                 return Sym.atom(f"{atom}.{name}", obj.why[0][1])
-            return Unknown(f"`{_text(node)}` depends on {why_of(obj)}")
+            return Unknown(f"`{_text(node)}` depends on {_clause(why_of(obj))}")
         if isinstance(obj, Unknown):
             return Unknown(obj.why, obj.maybe_module)
         if type(obj) is FuncV and name in ("__name__", "__qualname__", "__module__"):
@@ -2883,7 +2901,7 @@ class Interpreter:
                 return out
             if isinstance(a, (Sym, int, float)) and isinstance(b, (Sym, int, float)):
                 return sym_opaque(f"{_operand_text(a)} {sym} {_operand_text(b)}", a, b)
-            return Unknown(f"`{_text(node)}` depends on {why_of(a) or why_of(b)}")
+            return Unknown(f"`{_text(node)}` depends on {_clause(why_of(a) or why_of(b))}")
         if isinstance(a, (int, float)) and isinstance(b, (int, float)):
             if op is ast.Pow and isinstance(a, int) and isinstance(b, int) and abs(a) > 1 and b > 0:
                 if b * math.log2(abs(a)) > MAX_INT_BITS:
@@ -2948,6 +2966,14 @@ class Interpreter:
                 # A function's variables, read (timm's NesT checks its arguments by name through it): a
                 # snapshot, as Python's is in a function; not the module's, whose writes would be live.
                 return {k: v for k, v in env.vars.items() if k not in ("__class__", "__self__")}
+        if type(func) is _Name and func.id == "globals" and not e.args and not e.keywords:
+            try:
+                env.lookup("globals")
+            except KeyError:
+                # The module's names, read (asteroid's `globals().get(identifier)` picks a norm layer by
+                # name): a snapshot, so a write through it is not seen by the module's code.
+                return {k: self.read_lazy(v) if type(v) is LazyImport else v
+                        for k, v in env.module.env.vars.items()}
         if type(func) is _Name and func.id == "eval" and len(e.args) == 1 and not e.keywords and \
                 self.ev(func, env) is _BUILTINS["eval"]:
             return self.eval_text(self.ev(e.args[0], env), e, env)
@@ -3172,7 +3198,7 @@ class Interpreter:
         """``dataclasses.replace(cfg, **changes)``: a new instance, built by the class from the
         object's fields and the changes (its ``__post_init__`` runs again), as Python makes it."""
         if is_unknownish(obj):
-            raise Unresolved(f"`{_text(node)}` depends on {why_of(obj)}")
+            raise Unresolved(f"`{_text(node)}` depends on {_clause(why_of(obj))}")
         cls = obj.cls if type(obj) is Inst else None
         if type(cls) is not ClassV or not cls.is_dataclass:
             raise _Raised(f"`{_text(node)}`: replace() takes a dataclass instance (TypeError)", ExtV("TypeError"))
@@ -3193,7 +3219,7 @@ class Interpreter:
         """``dataclasses.asdict(cfg)`` / ``astuple(cfg)``: the fields, dataclasses in them converted
         too, lists, tuples and dicts rebuilt, every other value deep-copied, as Python does."""
         if is_unknownish(obj):
-            raise Unresolved(f"`{_text(node)}` depends on {why_of(obj)}")
+            raise Unresolved(f"`{_text(node)}` depends on {_clause(why_of(obj))}")
         if type(obj) is not Inst or type(obj.cls) is not ClassV or not obj.cls.is_dataclass:
             what = "asdict" if as_dict else "astuple"
             raise _Raised(f"`{_text(node)}`: {what}() takes a dataclass instance (TypeError)", ExtV("TypeError"))
@@ -3315,7 +3341,7 @@ class Interpreter:
         for x in columns[0]:
             keep = x if fn is None else self.call(fn, [x], {}, node, env)
             if is_unknownish(keep):
-                raise Unresolved(f"`{_text(node)}`: whether to keep an item depends on {why_of(keep)}")
+                raise Unresolved(f"`{_text(node)}`: whether to keep an item depends on {_clause(why_of(keep))}")
             if self.truthy(keep, node):
                 kept.append(x)
         return IteratorV(kept)
@@ -3625,6 +3651,8 @@ class Interpreter:
         top-level build of a class), so the cache may keep that very object instead of a copy."""
         if cls.creation_unresolved:
             raise Unresolved(cls.creation_unresolved)
+        if cls.new_method is not None:
+            return self.built_by_new(cls, args, kwargs, node, env)
         if cls.enum_members is not None:
             return _enum_member(cls, args, kwargs, node)
         stack = self.ctx.class_stack
@@ -3704,6 +3732,29 @@ class Interpreter:
             stack.pop()
             if inst is not None:
                 self.ctx.building.discard(id(inst))
+
+    def built_by_new(self, cls: ClassV, args: list[Any], kwargs: dict[str, Any], node: ast.AST, env: Env) -> Any:
+        """``Cls(...)`` of a module class whose ``__new__`` (a def of the code) returns an object of
+        another class, which Python then gives back without running ``Cls.__init__``: a factory that
+        picks a class by its arguments (xlstm's `sLSTMCell.__new__` returns the cell of the backend
+        its config names). A ``__new__`` that makes an instance of the class itself (a singleton, a
+        cache) or changes a global or class attribute is not followed."""
+        owner = next(c for c in cls.mro() if "__new__" in c.namespace)
+        not_followed = f"building a `{cls.name}` runs `{owner.name}.__new__`, which the analyser does not follow"
+        writes = self.ctx.state_writes
+        try:
+            made = self.call_function(cls.new_method, [cls, *args], kwargs, node)
+        except (_Raised, _OutOfSteps, _TooDeep):
+            raise  # the code's own exception (an unknown backend), or the analysis out of budget
+        except Unresolved as exc:
+            raise Unresolved(f"{not_followed}: {exc.reason}")
+        if self.ctx.state_writes != writes:
+            raise Unresolved(f"{not_followed}: it changes a global or a class attribute")
+        if type(made) is Inst and type(made.cls) is ClassV and cls in made.cls.mro():
+            raise Unresolved(f"{not_followed}: it makes a `{cls.name}` itself")
+        if is_unknownish(made):
+            raise Unresolved(f"{not_followed}: what it returns is {why_of(made)}")
+        return made
 
     def raise_if_failed(self, key: Any) -> None:
         """The failure of an earlier build with the same key, raised again: the same code with the
@@ -3931,6 +3982,9 @@ class Interpreter:
             return ExtV("types.NoneType")  # `isinstance(x, (AnchorGenerator, type(None)))`
         if name == "type" and len(args) == 1 and not kwargs and type(args[0]) is PartialV:
             return ExtV("functools.partial")  # CycleGAN's `type(norm_layer) == functools.partial`
+        if name == "type" and len(args) == 1 and not kwargs and type(args[0]) is FuncV and args[0].kind == "" \
+                and args[0].decorated is None:
+            return ExtV("types.FunctionType")  # a def or lambda of the code (CUT's `type(norm_layer) == functools.partial`)
         if name == "type" and len(args) == 1 and not kwargs and type(args[0]) in _PY_TYPES.values():
             return _BUILTINS[type(args[0]).__name__]  # `type(n) == int`: the builtin as the code names it
         if name == "type" and len(args) == 1 and not kwargs and (_plain_class(args[0]) or (
@@ -3938,7 +3992,7 @@ class Interpreter:
             return _BUILTINS["type"]  # a class's type (its metaclass, where the code gives none): nn.BatchNorm2d's
         if name in ("inspect.isfunction", "inspect.ismethod") and len(args) == 1 and not kwargs and \
                 is_unknownish(args[0]):
-            return Unknown(f"`{_text(node)}` depends on {why_of(args[0])}")  # sgm's `default(dim_out, dim)`
+            return Unknown(f"`{_text(node)}` depends on {_clause(why_of(args[0]))}")  # sgm's `default(dim_out, dim)`
         if name in ("inspect.isfunction", "inspect.ismethod") and len(args) == 1 and not kwargs and \
                 not is_unknownish(args[0]):
             # ldm's `default(val, d)`: `d() if isfunction(d) else d`. A def or lambda of the code is a
@@ -4096,6 +4150,15 @@ class Interpreter:
             return IteratorV(list(zip(items, items[1:])))
         if name == "itertools.islice" and 2 <= len(args) <= 4 and not kwargs and all(
                 a is None or type(a) is int for a in args[1:]):
+            if any(a is not None and a < 0 for a in args[1:]) or (len(args) == 4 and args[3] == 0):
+                raise _Raised(f"`{_text(node)}` raises ValueError: islice's indices must be None or 0 or more "
+                              f"(its step 1 or more)", ExtV("ValueError"))
+            if type(args[0]) is CycleV:  # `islice(cycle(kinds), depth)`: islice ends it (DALLE-pytorch's layers)
+                stop = args[1] if len(args) == 2 else args[2]
+                if stop is None or stop > MAX_ITERATIONS:
+                    raise Unresolved(f"`{_text(node)}` cycles without end" if stop is None else
+                                     f"`{_text(node)}` makes more than the {MAX_ITERATIONS:,} items the analyser follows")
+                return IteratorV(list(itertools.islice(args[0], *args[1:])))
             return IteratorV(list(itertools.islice(self.iterate(args[0], node), *args[1:])))
         if name == "itertools.zip_longest" and set(kwargs) <= {"fillvalue"}:
             return IteratorV(list(itertools.zip_longest(*[self.iterate(a, node) for a in args], **kwargs)))
@@ -4297,7 +4360,7 @@ class Interpreter:
         if times is None:
             return Unknown(f"`{_text(node)}` repeats without end")
         if is_unknownish(times):
-            return Unknown(f"`{_text(node)}`: the count depends on {why_of(times)}")
+            return Unknown(f"`{_text(node)}`: the count depends on {_clause(why_of(times))}")
         if type(times) is not int:
             raise Unresolved(f"`{_text(node)}` raises TypeError: the count must be an int")
         if times > MAX_ITERATIONS:
@@ -4568,7 +4631,7 @@ def _fan_in_and_fan_out(tensor: Any, node: ast.AST) -> tuple[Any, Any]:
                       ExtV("ValueError"))
     if not all(type(d) is int for d in shape):
         unknown = next(d for d in shape if type(d) is not int)
-        raise Unresolved(f"`{_text(node)}`: the tensor's shape depends on {why_of(unknown) or render(unknown)}")
+        raise Unresolved(f"`{_text(node)}`: the tensor's shape depends on {_clause(why_of(unknown)) or render(unknown)}")
     receptive = math.prod(shape[2:])
     return shape[1] * receptive, shape[0] * receptive
 
@@ -5012,7 +5075,7 @@ def _type_info(fn: str, args: list[Any], node: ast.AST) -> Any:
     table = FINFO if fn == "finfo" else IINFO
     if name not in table:
         if is_unknownish(dtype):
-            raise Unresolved(f"`{_text(node)}` depends on {why_of(dtype)}")
+            raise Unresolved(f"`{_text(node)}` depends on {_clause(why_of(dtype))}")
         raise _Raised(f"`{_text(node)}`: not a {'floating point' if fn == 'finfo' else 'integer'} dtype the "
                       f"analyser knows (TypeError)", ExtV("TypeError"))
     info = Inst(fn, "object", False)
@@ -5036,7 +5099,7 @@ def _holds(container: Any, item: Any, node: ast.AST) -> bool:
         if unknown is None and (is_unknownish(entry) or _defines_eq(entry)):
             unknown = entry
     if unknown is not None:
-        raise Unresolved(f"`{_text(node)}` depends on {why_of(unknown) or 'an instance with its own __eq__'}")
+        raise Unresolved(f"`{_text(node)}` depends on {_clause(why_of(unknown)) or 'an instance with its own __eq__'}")
     return False
 
 
@@ -5179,7 +5242,7 @@ def _DUMMY_ENV(interp: Interpreter) -> Env:
 
 def _set_grad(obj: Any, flag: Any) -> Any:
     if isinstance(flag, (Sym, Unknown)):
-        raise Unresolved(f"requires_grad_ depends on {why_of(flag)}")
+        raise Unresolved(f"requires_grad_ depends on {_clause(why_of(flag))}")
     if isinstance(obj, Param):
         obj.requires_grad = bool(flag)
     elif isinstance(obj, Inst):
@@ -5246,7 +5309,7 @@ def _picked_items(e: ast.ListComp | ast.GeneratorExp | ast.SetComp | ast.DictCom
 def _dict_key(key: Any, node: ast.AST) -> Any:
     """A value used as a dict key: known, and hashable (a list raises TypeError, as in Python)."""
     if is_unknownish(key):
-        raise Unresolved(f"the dict key `{_text(node)}` depends on {why_of(key)}")
+        raise Unresolved(f"the dict key `{_text(node)}` depends on {_clause(why_of(key))}")
     if not _hashable(key):
         raise _Raised(f"the dict key `{_text(node)}` is a {type(key).__name__}, which Python cannot hash (TypeError)",
                       ExtV("TypeError"))
@@ -5843,6 +5906,56 @@ def _after_in_mro(owner: ClassV, obj: Any) -> tuple[ClassV, ...]:
     return owner.ancestors()
 
 
+def _module_init_first(owner: ClassV, obj: Any, found: ClassV) -> bool:
+    """Whether torch's nn.Module (or a torch layer) comes before ``found`` after ``owner`` in the MRO
+    of ``obj``'s class: ``super().__init__()`` then runs torch's __init__, which does not go on to
+    the classes after it (nn.Module.call_super_init is False). peft's `class Linear(nn.Module,
+    LoraLayer)` calls `LoraLayer.__init__` itself for that reason."""
+    start = obj.cls if type(obj) is Inst else obj
+    if type(start) is not ClassV or not any(type(b) is ExtV for c in start.mro() for b in c.bases):
+        return False
+    order = _mro_with_outside_bases(start)
+    if order is None or owner not in order:
+        return False
+    for c in order[order.index(owner) + 1:]:
+        if c is found:
+            return False
+        if type(c) is ExtV and _is_module_base(c):
+            return True
+    return False
+
+
+def _mro_with_outside_bases(cls: ClassV) -> list[Any] | None:
+    """The MRO of ``cls`` with its outside bases (ExtV, each taken as a class of no bases of its own)
+    in their places, by C3 as Python orders it; None where the bases admit no such order."""
+    sequences: list[list[Any]] = []
+    for b in cls.bases:
+        if type(b) is ClassV:
+            below = _mro_with_outside_bases(b)
+            if below is None:
+                return None
+            sequences.append(below)
+        elif type(b) is ExtV and b.name not in ("object", "builtins.object"):
+            sequences.append([b])
+    sequences.append([b for b in cls.bases if type(b) is ClassV or (type(b) is ExtV and b.name not in
+                                                                      ("object", "builtins.object"))])
+    out: list[Any] = [cls]
+    while True:
+        sequences = [q for q in sequences if q]
+        if not sequences:
+            return out
+        for q in sequences:
+            head = q[0]
+            if not any(head in other[1:] for other in sequences):
+                break
+        else:
+            return None
+        out.append(head)
+        for q in sequences:
+            if q[0] == head:
+                del q[0]
+
+
 def _known_hook(fn: FuncV) -> str | None:
     """Which of _KNOWN_HOOKS the function is (found once per syntax tree and kept on it), else None."""
     node = fn.node
@@ -6039,7 +6152,7 @@ def _enum_member(cls: ClassV, args: list[Any], kwargs: dict[str, Any], node: ast
     if type(value) is Inst and value.cls is cls:
         return value
     if is_unknownish(value):
-        raise Unresolved(f"`{_text(node)}` depends on {why_of(value)}")
+        raise Unresolved(f"`{_text(node)}` depends on {_clause(why_of(value))}")
     for member in cls.enum_members.values():  # type: ignore[union-attr]
         known = member.attrs["_value_"]
         if is_unknownish(known):
@@ -6103,6 +6216,19 @@ def _one_group(text: str) -> bool:
     return False
 
 
+def _clause(why: str) -> str:
+    """A reason as a clause after "depends on": "`load` is not defined" reads "`load`, which is not defined"."""
+    return _NAMED_IS.sub(r"\1, which is ", why, count=1)
+
+
+def _depends_on(e: ast.expr, v: Any) -> str:
+    """"`expr` depends on <why v is unknown>", said once where ``v`` is already unknown for the same
+    expression (TFT's `hidden_size or input_size`, written in a module and in the one it builds)."""
+    said = f"`{_text(e)}` depends on "
+    why = why_of(v)
+    return why if why.startswith(said) else said + _clause(why)
+
+
 def _because(v: Any) -> str:
     """": it depends on ..." where ``v`` is unresolved (a constructor argument with no default), else ""."""
     return f": it is {why_of(v)}" if is_unknownish(v) else ""
@@ -6139,7 +6265,7 @@ _TYPE_CONSTRUCTORS = frozenset({"fromkeys", "from_bytes", "fromhex", "maketrans"
 def _set_training(module: Inst, mode: Any) -> Inst:
     """``module.train(mode)`` / ``eval()``: the flag on the module and every submodule, as torch sets it."""
     if is_unknownish(mode):
-        raise Unresolved(f"train(mode) with a mode that depends on {why_of(mode)}")
+        raise Unresolved(f"train(mode) with a mode that depends on {_clause(why_of(mode))}")
     stack, seen = [module], set()
     while stack:
         m = stack.pop()
@@ -6206,6 +6332,10 @@ def _custom_construction(cls: ClassV, node: ast.ClassDef, env: Env) -> str:
         return ""
     owner = next((c for c in cls.mro() if "__new__" in c.namespace), None)
     if owner is not None:
+        new = owner.namespace["__new__"]
+        if type(new) is FuncV and new.kind in ("", "static") and not new.node.decorator_list:
+            cls.new_method = new  # followed where it returns an object of another class (Interpreter.built_by_new)
+            return ""
         return f"`{owner.name}.__new__`"
     for keyword in node.keywords:
         if keyword.arg == "metaclass" and isinstance(keyword.value, ast.Name):
@@ -6361,7 +6491,10 @@ _DEPENDS_CHAIN = re.compile(r"^(?:(?:`[^`]*`|whether it can be called) depends o
 def _first_cause(why: str) -> str:
     """"`a or b` depends on `b > 1` depends on the constructor argument `b` ..." without the
     steps between the condition and what it comes down to (each restated the condition)."""
-    return _DEPENDS_CHAIN.sub("", why) or why
+    return _clause(_DEPENDS_CHAIN.sub("", why) or why)
+
+
+_NAMED_IS = re.compile(r"^(`[^`]+`) is ")
 
 
 def _contents(container: Any) -> Any:
@@ -6979,7 +7112,7 @@ def _field(default: Any = _MISSING, default_factory: Any = _MISSING, init: Any =
            **_: Any) -> FieldV:
     """A dataclass field's default, as dataclasses.field and huggingface_hub's validated fields give it."""
     if is_unknownish(init) or is_unknownish(kw_only):
-        raise Unresolved(f"whether a dataclass field is an argument of __init__ depends on {why_of(init if is_unknownish(init) else kw_only)}")
+        raise Unresolved(f"whether a dataclass field is an argument of __init__ depends on {_clause(why_of(init if is_unknownish(init) else kw_only))}")
     flags = {"init": bool(init), "kw_only": None if kw_only is _MISSING or kw_only is _DATACLASS_MISSING else bool(kw_only)}
     if default_factory is not _MISSING:
         return FieldV(factory=default_factory, **flags)
@@ -7494,7 +7627,7 @@ def _MAP_FILTER(*a: Any, **k: Any) -> Any:
 
 def _callable(v: Any) -> Any:
     if is_unknownish(v):
-        return Unknown(f"whether it can be called depends on {why_of(v)}")
+        return Unknown(f"whether it can be called depends on {_clause(why_of(v))}")
     if isinstance(v, (FuncV, BoundV, BuiltinV, ClassV, PartialV, ExtV)):
         return True  # an ExtV is a library's function or class (torch.nn.GELU)
     if isinstance(v, Inst):
@@ -7616,6 +7749,27 @@ def _initialises_only(body: list[ast.stmt]) -> bool:
     """A branch that only initialises values, and leaves the control flow of what holds it alone
     (no `continue` or `break`)."""
     return _init_block(body) and not any(isinstance(n, (ast.Continue, ast.Break)) for s in body for n in ast.walk(s))
+
+
+def _written_values(body: list[ast.stmt]) -> list[ast.Name] | None:
+    """The names a branch writes values into (`w[:, 0] = -1 * w[:, 0]`, `t[i] *= 2`) where that is all
+    it does (or initialises them): if those are tensors, every shape stays as it is whichever way it
+    goes. None for a branch that does anything else."""
+    written: list[ast.Name] = []
+    for stmt in body:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+            target, value = stmt.targets[0], stmt.value
+        elif isinstance(stmt, ast.AugAssign):
+            target, value = stmt.target, stmt.value
+        else:
+            if not _initialises_only([stmt]):
+                return None
+            continue
+        if not (isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name)
+                and _pure(target.slice, _PURE_CALLS) and _pure(value, _PURE_CALLS)):
+            return None
+        written.append(target.value)  # a load of the name (the subscript is the store)
+    return written
 
 
 def _init_block(body: list[ast.stmt]) -> bool:

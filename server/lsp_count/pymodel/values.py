@@ -491,6 +491,9 @@ class ClassV:
     # names through them: `num_local_experts` reads `n_routed_experts`); None where object's apply.
     getattribute_hook: Any = None
     setattr_hook: Any = None
+    # A module class's own or inherited `__new__` of the code, which builds its instances (xlstm's
+    # sLSTMCell returns the cell class its config's backend names).
+    new_method: Any = None
     env: Any = None  # where the class statement ran (its annotations are evaluated there)
     # An enum.Enum subclass: its members by name (aliases included), each an instance of the class;
     # and the type its values mix in (str for `class Format(str, Enum)`), compared as values are.
