@@ -965,3 +965,23 @@ def test_a_condition_says_what_it_comes_down_to_once() -> None:
     # depends on the constructor argument `inplanes` ...": the condition restated at each step.
     assert lc101(report)["B"].endswith("the condition `stride > 1 or inplanes != planes * 4` (line 6) depends on the "
                                        "constructor argument `inplanes` with no default")
+
+
+def test_a_file_of_a_package_importing_the_package_gets_it_not_the_module_of_that_name(tmp_path) -> None:
+    # lucidrains' layout: flamingo_pytorch/flamingo_pytorch.py beside flamingo_pytorch/__init__.py.
+    pkg = tmp_path / "lucid_pytorch"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("from lucid_pytorch.big import Big\n")
+    (pkg / "big.py").write_text("import torch.nn as nn\nclass Big(nn.Module):\n    def __init__(self):\n"
+                                "        super().__init__()\n        self.fc = nn.Linear(16, 16)\n")
+    (pkg / "lucid_pytorch.py").write_text("import torch.nn as nn\nclass Big(nn.Module):\n    def __init__(self):\n"
+                                          "        super().__init__()\n        self.fc = nn.Linear(2, 2)\n")
+    report = run("""
+        import torch.nn as nn
+        from lucid_pytorch import Big
+        class UseBig(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.m = Big()
+    """, str(pkg / "wrapper.py"))
+    assert [m.tree.total for m in report.models] == [272]

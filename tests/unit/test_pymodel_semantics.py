@@ -2941,3 +2941,90 @@ def test_a_reason_is_said_once_and_reads_as_a_clause() -> None:
     refused = lc101(report)
     assert refused["GateAddNorm"].count("depends on") == 1
     assert "depends on `elsewhere.helper`, which is outside this file" in refused["Helped"]
+
+
+@pytest.mark.parametrize("body, total, trainable", [
+    # `.data` is another tensor object: a flag set on it leaves the parameter trainable.
+    ("self.a.weight.data.requires_grad = False\n", 20, 20),
+    ("self.a.weight.data.requires_grad_(False)\nself.a.weight.data.normal_(0, 0.02)\n", 20, 20),
+    ("self.a.weight.requires_grad = False\n", 20, 4),
+    # detach_() of a leaf parameter: it no longer requires grad (MobileOne's reparameterize).
+    ("for p in self.a.parameters():\n    p.detach_()\n", 20, 0),
+])
+def test_data_and_detach_in_place_as_torch_flags_them(body: str, total: int, trainable: int) -> None:
+    report = run(_net("self.a = nn.Linear(4, 4)\n" + body))
+    assert [(m.tree.total, m.tree.trainable) for m in report.models] == [(total, trainable)]
+
+
+@pytest.mark.parametrize("body, total", [
+    # torch's methods called through its classes on the module (a U-Net's add_module override calls
+    # torch's; metric-learning heads register so), and nn.Module's __delattr__ by name.
+    ("nn.Module.add_module(self, 'b', nn.Linear(2, 3))\n", 29),
+    ("torch.nn.Module.register_parameter(self, 'w', nn.Parameter(torch.zeros(5)))\n", 25),
+    ("nn.Module.register_buffer(self, 'buf', torch.zeros(5))\n", 20),
+    ("nn.Module.__delattr__(self, 'a')\n", 0),
+    ("self.__delattr__('a')\n", 0),
+    ("self._modules.pop('a')\n", 0),
+    ("nn.Module.requires_grad_(self, False)\n", 20),
+])
+def test_torch_s_module_methods_through_the_class_or_by_name(body: str, total: int) -> None:
+    report = run(_net("self.a = nn.Linear(4, 4)\n" + body, "import torch\n"))
+    assert counts(report) == {"Net": total}
+
+
+def test_a_torch_method_through_the_class_the_analyser_has_no_model_of_is_said() -> None:
+    report = run(_net("self.a = nn.Linear(4, 4)\nnn.Module.share_memory(self)\n"))
+    assert "calls torch's `nn.Module.share_memory`, which the analyser does not follow" in lc101(report)["Net"]
+
+
+@pytest.mark.parametrize("expr, value", [
+    ("np.int64(np.sum([2, 6]))", 8), ("np.int32(4) * 2", 8), ("np.int64(7.9)", 7), ("abs(np.int64(-7.9))", 7),
+    ("int(np.float64(3) * 2)", 6), ("np.uint8(255)", 255),
+])
+def test_numpy_integer_types_of_python_numbers(expr: str, value: int) -> None:
+    report = run(_net(f"self.fc = nn.Linear({expr}, 1, bias=False)\n", "import numpy as np\n"))
+    assert counts(report) == {"Net": value}
+
+
+@pytest.mark.parametrize("expr, reason", [
+    ("np.uint8(256)", "raises OverflowError: 256 is out of the bounds of numpy's uint8"),
+    ("np.int(8)", "raises AttributeError: numpy has no `int` since numpy 1.24"),
+])
+def test_numpy_integers_out_of_range_and_removed_aliases_raise(expr: str, reason: str) -> None:
+    report = run(_net(f"self.fc = nn.Linear({expr}, 1)\n", "import numpy as np\n"))
+    assert reason in lc101(report)["Net"]
+
+
+def test_a_checkpoint_read_is_named_as_one() -> None:
+    report = run(_net("state = model_zoo.load_url('https://example.invalid/w.pth')\n"
+                      "self.fc = nn.Linear(2, 2 if 'fc' in state else 3)\n", "import torch.utils.model_zoo as model_zoo\n"))
+    assert "the checkpoint that `torch.utils.model_zoo.load_url` reads (a file or a download)" in lc101(report)["Net"]
+
+
+def test_a_project_module_s_dict_is_its_names(tmp_path) -> None:
+    (tmp_path / "zoo.py").write_text("import torch.nn as nn\ndef net_small(d=3):\n    return nn.Linear(d, d)\n")
+    report = run("""
+        import sys
+        import torch.nn as nn
+        import zoo
+
+        def local(d=2):
+            return nn.Linear(d, d)
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.a = zoo.__dict__["net_small"](d=4)
+                self.b = sys.modules[__name__].__dict__["local"]()
+    """, str(tmp_path / "model.py"))
+    assert counts(report) == {"Net": 26}
+
+
+@pytest.mark.parametrize("abc", ["typing.Sequence", "collections.abc.Sequence", "collections.abc.Mapping"])
+def test_modules_and_parameters_are_not_sequences_or_mappings(abc: str) -> None:
+    # open_clip's lock(): a recursive `_unlock` tells a list of groups from a module or a Parameter.
+    report = run(_net(f"self.a = nn.Linear(2, 2)\nself.p = nn.Parameter(torch.zeros(3))\n"
+                      f"seen = [isinstance(x, {abc}) for x in (self.a, self.p, [self.a], self)]\n"
+                      "self.fc = nn.Linear(1 + seen.count(True), 1, bias=False)\n",
+                      "import collections.abc, typing\nimport torch\n"))
+    assert counts(report) == {"Net": 6 + 3 + (2 if "Sequence" in abc else 1)}

@@ -107,8 +107,8 @@ class OrderedDictV(dict):  # type: ignore[type-arg]
 class ModulesView(dict):  # type: ignore[type-arg]
     """``module._modules``: the module's submodules by name, live as torch's (``model._modules[name]
     = new_module`` replaces one: torchvision's _replace_relu, transformers' replace_batch_norm).
-    A write reaches the module; only reads and item writes are allowed (_SAFE_METHODS), so none
-    bypasses it."""
+    A write reaches the module; only reads, item writes and ``pop`` are allowed (_SAFE_METHODS), so
+    none bypasses it."""
 
     __slots__ = ("owner",)
 
@@ -125,6 +125,13 @@ class ModulesView(dict):  # type: ignore[type-arg]
     def __delitem__(self, key: Any) -> None:
         super().__delitem__(key)
         del self.owner.attrs[key]
+
+    def pop(self, key: Any, *default: Any) -> Any:  # MobileOne's `self._modules.pop("rbr_skip")`
+        if key not in self:
+            return super().pop(key, *default)  # KeyError, or the default
+        value = super().pop(key)
+        del self.owner.attrs[key]
+        return value
 
 
 class ParametersView(dict):  # type: ignore[type-arg]
@@ -197,7 +204,7 @@ _SAFE_METHODS: dict[type, frozenset[str] | None] = {
     dict: _DICT_SAFE,
     DefaultDict: _DICT_SAFE - {"copy", "setdefault"},  # their results would lose the factory / skip it
     OrderedDictV: _DICT_SAFE - {"copy"},  # a copy would lose the attributes: refused
-    ModulesView: frozenset("get items keys values".split()),  # a write through a method would not reach the module
+    ModulesView: frozenset("get items keys values pop".split()),  # a write through another method would not reach the module
     ParametersView: frozenset("get items keys values pop".split()),
     collections.deque: frozenset("append appendleft extend extendleft pop popleft index count copy reverse remove "
                                  "insert".split()),
@@ -768,8 +775,12 @@ class Interpreter:
             roots: tuple[str, ...] = (base,)
         else:
             here = os.path.dirname(os.path.abspath(scope.path))
-            roots = (here,) + self.ctx.base_dirs + _own_package_root(here, parts[0] if parts else "") + \
-                _repository_roots(here)
+            own = _own_package_root(here, parts[0] if parts else "")
+            # A file of the package `top` that imports `top` means the package, as Python imports a
+            # package's module, even beside a module of that name (lucidrains' `flamingo_pytorch/
+            # flamingo_pytorch.py`); a script run from its directory would see the module instead.
+            roots = own + (here,) + self.ctx.base_dirs + _repository_roots(here) if own else \
+                (here,) + self.ctx.base_dirs + _repository_roots(here)
         for root in roots:
             stem = os.path.join(root, *parts) if parts else root
             for candidate in (stem + ".py", os.path.join(stem, "__init__.py")):
@@ -2463,6 +2474,9 @@ class Interpreter:
                 found = self.ext_names[key] = _external(dotted) if found is _MISSING else found
             return found
         if isinstance(obj, ModV):
+            if name == "__dict__" and isinstance(obj.names, dict):
+                # Its names, read (DeepLabV3+'s `resnet.__dict__[backbone_name](...)`): a snapshot, as globals().
+                return {k: self.read_lazy(v) if type(v) is LazyImport else v for k, v in obj.names.items()}
             v = self.module_name(obj, name)
             return v if v is not _MISSING else Unknown(f"`{name}` is not defined in `{obj.name}`", maybe_module=True)
         if isinstance(obj, ClassV):
@@ -2527,7 +2541,11 @@ class Interpreter:
                     return method
             return Unknown(f"`super().{name}` is outside the file")
         if isinstance(obj, Param):
-            if name in ("data", "T", "mT"):
+            if name == "data":
+                # Another tensor object on the same storage: `p.data.requires_grad = False` leaves p
+                # trainable (a common slip, which torch counts so); its in-place writes are values.
+                return TensorV(tuple(obj.shape), floating=obj.floating)
+            if name in ("T", "mT"):
                 return obj
             if name == "shape":
                 return tuple(obj.shape)
@@ -2535,6 +2553,8 @@ class Interpreter:
                 return obj.requires_grad
             if name == "requires_grad_":
                 return BuiltinV(name, lambda flag=True: _set_grad(obj, flag))
+            if name == "detach_":  # a leaf detached in place no longer requires grad (MobileOne's reparameterize)
+                return BuiltinV(name, lambda: _set_grad(obj, False))
             return self.tensor_attr(obj, name, node)
         if isinstance(obj, TensorV):
             if name == "shape":
@@ -3010,6 +3030,33 @@ class Interpreter:
                 what = "a method of the module the analyser does not follow; it may change the module's parts"
             receiver.unfollowed = f"`{_text(e)}` ({env.module.where(e.lineno)}) calls `{name}`, {what}"
         return self.call(fn, args, kwargs, e, env)
+
+    def torch_method_unbound(self, inst: Inst, dotted: str, name: str, args: list[Any], kwargs: dict[str, Any],
+                             node: ast.AST, env: Env) -> Any:
+        """`nn.Module.add_module(self, name, m)`: torch's own method on the module, called through
+        its class (an override of the class's own is passed by: a U-Net's `add_module` that wraps each
+        block calls torch's so). A method the analyser has no model of makes the module's count
+        unknown, as it does called on the module."""
+        method = _module_method(self, inst, name)
+        if method is None:
+            if inst.unfollowed is None:
+                inst.unfollowed = f"`{_text(node)}` calls torch's `{dotted}`, which the analyser does not follow"
+            return Unknown(f"`{_text(node)}` is not followed")
+        return self.call(method, list(args), kwargs, node, env)
+
+    def numpy_integer(self, kind: str, x: int | float | bool, node: ast.AST) -> int:
+        """``np.int64(x)`` of a Python number: numpy's integer of that value (a float truncated toward
+        zero), which computes as the Python int does for sizes. Out of the type's range numpy raises."""
+        if type(x) is float and not math.isfinite(x):
+            raise _Raised(f"`{_text(node)}` raises {'ValueError' if math.isnan(x) else 'OverflowError'}: "
+                          f"numpy cannot make an integer of {x}", ExtV("ValueError" if math.isnan(x) else "OverflowError"))
+        value = int(x)
+        bits = int(kind.lstrip("uint") or 64) if kind not in ("intp", "int_", "uintp") else 64
+        low, high = (0, 2**bits - 1) if kind.startswith("u") else (-(2 ** (bits - 1)), 2 ** (bits - 1) - 1)
+        if not low <= value <= high:
+            raise _Raised(f"`{_text(node)}` raises OverflowError: {value} is out of the bounds of numpy's {kind}",
+                          ExtV("OverflowError"))
+        return value
 
     def eval_text(self, text: Any, node: ast.Call, env: Env) -> Any:
         """``eval(text)`` of a string the analyser knows (fairseq's `eval(cfg.conv_feature_layers)`,
@@ -3934,6 +3981,9 @@ class Interpreter:
                 isinstance(args[0], Inst) and args[0].is_module and isinstance(args[1], str):
             self.object_setattr(args[0], args[1], args[2], node)  # `nn.Module.__setattr__(self, "fc", layer)`
             return None
+        if len(parts) > 3 and is_layer_table and args and type(args[0]) is Inst and args[0].is_module and \
+                _is_module_base(ExtV(".".join(parts[:-1]))):
+            return self.torch_method_unbound(args[0], ".".join(parts[1:]), last, args[1:], kwargs, node, env)
         if len(parts) > 2 and parts[0] == "torch" and (parts[1] == "ao" or parts[1] == "quantization" or (
                 is_layer_table and parts[2] == "quantized")):
             quantized = _quantization_module(parts, origin)
@@ -4080,6 +4130,15 @@ class Interpreter:
             if is_unknownish(args[0]):
                 return _unknown_in(args) or sym_opaque(f"np.{last}({render(args[0])})", args[0])
             return _numpy_float(last, self._py(_NUMPY_SCALAR[last], args[0], node), args[0])
+        if parts[0] == "numpy" and len(parts) == 2 and last in _NUMPY_INTEGERS and len(args) == 1 and not kwargs and \
+                type(args[0]) in (int, float, bool):
+            return self.numpy_integer(last, args[0], node)  # `np.int64(np.sum(channels))`: HRNet's sizes
+        if parts[0] == "numpy" and len(parts) == 2 and last in ("float64", "double", "float_") and len(args) == 1 \
+                and not kwargs and type(args[0]) in (int, float, bool):
+            return float(args[0])  # a float64 computes as a Python float
+        if parts[0] == "numpy" and len(parts) == 2 and last in _NUMPY_REMOVED:
+            raise _Raised(f"`{_text(node)}` raises AttributeError: numpy has no `{last}` since numpy 1.24 (the "
+                          f"builtin `{last}` or `np.{_NUMPY_REMOVED[last]}` is what it meant)", ExtV("AttributeError"))
         if name in ("math.prod", "numpy.prod") and len(args) == 1 and not kwargs and isinstance(args[0], (list, tuple)) \
                 and any(is_unknownish(x) for x in args[0]):
             return _formula_product(args[0], node)  # the size of a shape with a size not known: a formula
@@ -4296,6 +4355,8 @@ class Interpreter:
         if parts[0] == "torch" and any(type(a) is Inst and a.is_module for a in (*args, *kwargs.values())):
             return Unknown(f"`{name}` is given a module; what it returns is not known to the analyser",
                            maybe_module=True)
+        if name.startswith(("torch.utils.model_zoo.", "torch.hub.")) or name == "torch.load":
+            return Unknown(f"the checkpoint that `{name}` reads (a file or a download), which the analyser does not read")
         if parts[0] in ("torch", "einops", "numpy", "np") and not name.startswith(("torch.nn", "torch.hub")):
             # Tensor functions (torch.tril, torch.cat, ...) return tensors, never modules.
             return Unknown(f"`{name}` returns a tensor whose shape the analyser does not follow")
@@ -5668,6 +5729,7 @@ def _module_method(interp: Interpreter, obj: Inst, name: str) -> Any:
         # nn.Module's, called by name (`self.__setattr__('level_%d' % i, layer)`: pytorch-cifar's DLA).
         "__setattr__": lambda key, value: interp.object_setattr(obj, key, value, interp.self_attribute_node(key)),
         "__getattr__": lambda key: _registered_member(obj, key),
+        "__delattr__": lambda key: _delattr(obj, key, f"{obj.type_name}.__delattr__({key!r})"),  # MobileOne's reparameterize
         # Hooks run at forward, backward or state-dict time, never on the parameters the build made.
         **{name: (lambda *a, **k: None) for name in _MODULE_HOOKS},
     }
@@ -6823,7 +6885,10 @@ def _isinstance(obj: Any, classes: Any) -> bool:
                     continue  # no class derives from Python's function type: an object is never one
                 if last == "Callable" and type(obj) is Inst and obj.is_module:
                     return True  # a module is called
-                plain = _plain_abc_answer(obj, last) if type(obj) is Inst else None
+                # torch registers neither its modules nor its tensors with those ABCs (open_clip's
+                # `_unlock` tells a list of groups from a module or a Parameter so).
+                plain = _plain_abc_answer(obj, last) if type(obj) is Inst else (
+                    False if last in _ABC_DERIVED_ONLY else None)
                 if plain is not None:
                     if plain:
                         return True
@@ -7156,6 +7221,11 @@ _TENSOR_METHODS = _SAME_SHAPE | {"view", "reshape", "expand", "repeat", "unsquee
 # (torch.compile's OptimizedModule, TorchScript's and torch.fx's copies share the tensors).
 _KEEPS_MODULE = frozenset({"torch.compile", "torch.jit.script", "torch.jit.trace", "torch.jit.trace_module",
                            "torch.fx.symbolic_trace", "torch.jit.freeze"})
+_NUMPY_INTEGERS = frozenset({"int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "intp", "int_",
+                             "uintp"})
+# The aliases numpy 1.24 removed (AttributeError now), with the dtype each meant.
+_NUMPY_REMOVED = {"int": "int_", "float": "float64", "complex": "complex128", "object": "object_", "str": "str_",
+                  "unicode": "str_"}
 _NUMPY_FACTORIES = frozenset({"zeros", "ones", "empty", "full", "arange", "array", "asarray", "eye", "identity"})
 # attrs' class decorators: `@attr.s` (fields given attr.ib(), unless auto_attribs=True) and the
 # newer `@define` family (annotated fields).
@@ -7665,6 +7735,9 @@ def _plain_abc_answer(obj: Inst, abc: str) -> bool | None:
     registered classes (Sequence) answers False, and one that looks for methods (Iterable:
     ``__iter__``) answers whether the class defines them. None where it does not follow."""
     cls = obj.cls
+    if obj.is_module and abc in _ABC_DERIVED_ONLY and (type(cls) is not ClassV or all(
+            _is_object(b) or _is_module_base(b) for b in _outside_bases(cls))):
+        return False  # a module of torch's classes and the code's: none is registered with the ABC
     if type(cls) is not ClassV or obj.is_module or cls.enum_members is not None:
         return None
     if not all(_is_object(b) for b in _outside_bases(cls)):
