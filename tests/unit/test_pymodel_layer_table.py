@@ -130,7 +130,7 @@ def _unresolved(body: str) -> str:
     # Tensors: values and shapes the analyser does not know, and what torch would raise.
     ("self.a = nn.Linear(int(torch.zeros(3).sum().item()), 2)", "in_features is unknown"),
     ("self.a = nn.Linear(int(torch.linspace(0, 1, 3)), 2)", "only a one-element tensor of known value"),
-    ("self.a = nn.ModuleList([nn.Linear(2, 2) for x in torch.randn(3)])", "cannot iterate over `torch.randn(3)`"),
+    ("self.a = nn.ModuleList([nn.Linear(2, 2) for x in torch.randn(())])", "raises TypeError: iteration over a 0-d tensor"),
     ("self.a = nn.Linear(int(torch.arange(3)[5]) + 1, 2)", "index out of range"),
     ("self.a = nn.Parameter(torch.zeros(4, 2).unfold(0, 2, 1))", "does not follow a tensor's `unfold`"),
     ("self.a = nn.Parameter(torch.zeros(4, 2).chunk(0)[0])", "chunk expects `chunks` to be greater than 0 (torch raises)"),

@@ -3028,3 +3028,54 @@ def test_modules_and_parameters_are_not_sequences_or_mappings(abc: str) -> None:
                       "self.fc = nn.Linear(1 + seen.count(True), 1, bias=False)\n",
                       "import collections.abc, typing\nimport torch\n"))
     assert counts(report) == {"Net": 6 + 3 + (2 if "Sequence" in abc else 1)}
+
+
+def test_a_named_tuple_s_defaults_set_on_its_new() -> None:
+    # EfficientNet-PyTorch: `GlobalParams.__new__.__defaults__ = (None,) * len(GlobalParams._fields)`.
+    report = run(_net("gp = Params(momentum=0.99)\nself.bn = nn.BatchNorm2d(4 if gp.width is None else gp.width, "
+                      "momentum=1 - gp.momentum)\nself.fc = nn.Linear(Sizes(3).depth, 1)\n", """
+        import collections
+        Params = collections.namedtuple('Params', ['width', 'momentum'])
+        Params.__new__.__defaults__ = (None,) * len(Params._fields)
+        Sizes = collections.namedtuple('Sizes', ['width', 'depth'], defaults=(1, 2))
+        Sizes.__new__.__defaults__ = (5,)
+    """))
+    assert counts(report) == {"Net": 8 + 6}
+
+
+def test_a_module_the_project_s_package_lacks_fails_with_nothing_to_note(tmp_path) -> None:
+    # open_clip: `try: from timm.models.layers.x import Pool` / `except ImportError: from timm.layers import Pool`.
+    pkg = tmp_path / "extlib"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "layers.py").write_text("import torch.nn as nn\nclass Pool(nn.Linear):\n    pass\n")
+    report = analyze_text(textwrap.dedent("""
+        import torch.nn as nn
+        try:
+            from extlib.old_layers import Pool
+        except ImportError:
+            from extlib.layers import Pool
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.p = Pool(2, 2)
+    """), str(tmp_path / "model.py"), AnalyzeOptions())
+    assert counts(report) == {"Net": 6}
+    assert not [p for p in report.problems if p.code == "LC106"]
+
+
+@pytest.mark.parametrize("body, outcome", [
+    ("rows = [r.shape[0] for r in torch.randn(3, 5)]\nself.fc = nn.Linear(sum(rows), 1, bias=False)\n", 15),
+    ("for w in nn.Parameter(torch.zeros(2, 4)):\n    self.fc = nn.Linear(w.shape[0], 1, bias=False)\n", 4),
+    ("dpr = [x.item() for x in torch.linspace(0, 0.1, n)]\n",
+     "iterating over `torch.linspace(0, 0.1, n)` depends on its length, the constructor argument `n` with no default"),
+])
+def test_iterating_over_a_tensor_gives_its_rows(body: str, outcome: int | str) -> None:
+    src = "import torch\nimport torch.nn as nn\nclass Net(nn.Module):\n    def __init__(self, n=None):\n" \
+          "        super().__init__()\n" + textwrap.indent(body, "        ")
+    report = run(src.replace("n=None", "n") if isinstance(outcome, str) else src)
+    if isinstance(outcome, str):
+        assert outcome in lc101(report)["Net"]
+    else:
+        assert counts(report) == {"Net": outcome}

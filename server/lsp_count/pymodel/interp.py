@@ -1417,14 +1417,19 @@ class Interpreter:
                 if top in _ALWAYS_IMPORTABLE or top in sys.stdlib_module_names or \
                         self.find_project_module(env.module, module, 0) is not None:
                     continue
-                failing[id(stmt)] = top
+                failing[id(stmt)] = module
                 break
         return failing
 
     def failed_import(self, s: ast.Import | ast.ImportFrom, env: Env) -> None:
         """An import that fails (optional_imports): noted for the count, raised as Python raises it."""
-        top = self.ctx.failing_imports[id(s)]
+        module = self.ctx.failing_imports[id(s)]
+        top = module.partition(".")[0]
         scope = env.module
+        if top != module and self.find_project_module(scope, top, 0) is not None:
+            # A module the project's own package does not have (open_clip's import of an old timm's
+            # path, then the new one's): it fails on any machine, with nothing to note.
+            raise _Raised(f"No module named '{module}' (ModuleNotFoundError)", ExtV("ModuleNotFoundError"))
         entry = ("package", top, scope.where(s.lineno), scope.span_of(s) if scope.is_main and scope.span_of else None)
         self.ctx.failed_imports.append(entry)
         if not (self.ctx.importing and not scope.is_main):  # a library's own import-time probe is not the file's
@@ -1608,6 +1613,16 @@ class Interpreter:
         if isinstance(obj, Unknown | Sym):
             return
         if isinstance(obj, TensorV):
+            return
+        if type(obj) is NamedTupleNew and name == "__defaults__":
+            fields = list(obj.cls.fields)
+            if value is not None and (not isinstance(value, tuple) or len(value) > len(fields)):
+                raise Unresolved(f"`{_text(node)}`: the defaults are not a tuple of at most {len(fields)} values")
+            defaults = dict(zip(fields[len(fields) - len(value):], value)) if value else {}
+            for field_name in fields:  # the new defaults replace the old ones, as a function's do
+                obj.cls.namespace.pop(field_name, None)
+            obj.cls.namespace.update(defaults)
+            self.state_written(True)
             return
         if type(obj) is OrderedDictV:
             if not obj.attrs:
@@ -2348,6 +2363,19 @@ class Interpreter:
             return _members(v)
         if type(v) is Inst and type(v.cls) is ClassV and _is_named_tuple(v.cls):
             return list(_named_tuple_items(v))  # `h, w = size`
+        if type(v) in _TENSORS and not v.shape:
+            raise _Raised(f"iterating over `{_text(node)}` raises TypeError: iteration over a 0-d tensor",
+                          ExtV("TypeError"))
+        if type(v) in _TENSORS and v.shape:
+            # Its rows, of values the analyser does not know (a random tensor's), one per index.
+            length = v.shape[0]
+            if type(length) is not int:
+                raise Unresolved(f"iterating over `{_text(node)}` depends on its length, "
+                                 f"{_clause(why_of(length)) if is_unknownish(length) else repr(length)}")
+            if length > MAX_ITERATIONS:
+                raise Unresolved(f"the loop over `{_text(node)}` runs {length:,} times, more than the "
+                                 f"{MAX_ITERATIONS:,} the analyser follows")
+            return [TensorV(tuple(v.shape[1:]), floating=v.floating) for _ in range(length)]
         if is_unknownish(v):
             raise Unresolved(f"iterating over `{_text(node)}` depends on {_clause(why_of(v))}")
         raise Unresolved(f"cannot iterate over `{_text(node)}`")
@@ -7015,7 +7043,20 @@ def _class_attribute(cls: ClassV, name: str) -> Any:
         return scope.dotted_name if scope is not None else Unknown(f"`{cls.name}.__module__` is not known")
     if name == "_fields" and _is_named_tuple(cls):
         return tuple(cls.fields)
+    if name == "__new__" and _is_named_tuple(cls):
+        return NamedTupleNew(cls)
     return _MISSING
+
+
+class NamedTupleNew:
+    """A named tuple class's ``__new__``, whose ``__defaults__`` EfficientNet-PyTorch sets after
+    making the class (``GlobalParams.__new__.__defaults__ = (None,) * len(GlobalParams._fields)``):
+    the defaults of its last fields (Interpreter.set_attr)."""
+
+    __slots__ = ("cls",)
+
+    def __init__(self, cls: ClassV) -> None:
+        self.cls = cls
 
 
 def _dotted_module_name(path: str) -> str:
