@@ -183,3 +183,14 @@ def test_linspace_values_are_torchs_to_the_last_bits():
         assert len(got) == len(want) and got[0] == want[0] and got[-1] == want[-1]
         assert all(abs(a - b) <= 1e-7 * max(1.0, abs(b)) for a, b in zip(got, want))
     assert _linspace(0, "x", 3) is None and _linspace(0, 1, 10**6) is None
+
+
+def test_the_element_sizes_and_dtype_names_are_torch_s() -> None:
+    from lsp_count.pymodel.layers import DTYPE_ALIASES, ELEMENT_BYTES, FLOATING_DTYPES, dtype_name
+
+    for name, size in ELEMENT_BYTES.items():
+        dtype = getattr(torch, name)
+        assert torch.empty(0, dtype=dtype).element_size() == size == dtype.itemsize, name
+        assert (name in FLOATING_DTYPES) == dtype.is_floating_point, name
+    for alias, name in DTYPE_ALIASES.items():
+        assert getattr(torch, alias) is getattr(torch, name) and dtype_name(f"torch.{alias}") == name

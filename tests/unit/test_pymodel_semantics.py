@@ -3079,3 +3079,30 @@ def test_iterating_over_a_tensor_gives_its_rows(body: str, outcome: int | str) -
         assert outcome in lc101(report)["Net"]
     else:
         assert counts(report) == {"Net": outcome}
+
+
+@pytest.mark.parametrize("dtype, total", [("torch.float8_e4m3fn", 60000 + 6), ("torch.bfloat16", 60000)])
+def test_a_parameter_s_dtype_named_where_it_was_made_is_known(dtype: str, total: int) -> None:
+    # DeepSeek-V3's inference Linear: an fp8 weight gets a block scale.
+    report = run(_net(f"self.weight = nn.Parameter(torch.empty(200, 300, dtype={dtype}))\n"
+                      "if self.weight.element_size() == 1 and self.weight.dtype == torch.float8_e4m3fn:\n"
+                      "    self.scale = nn.Parameter(torch.empty(2, 3, dtype=torch.float32))\n"
+                      "assert self.weight.data.dtype == self.weight.dtype and self.weight.itemsize == "
+                      "self.weight.element_size()\n", "import torch\n"))
+    assert counts(report) == {"Net": total}
+
+
+@pytest.mark.parametrize("body, outcome", [
+    ("n = 1 + (torch.half == torch.float16) + (torch.float == torch.float32) + (torch.long == torch.int64)\n", 4),
+    ("n = torch.empty(2, dtype=torch.half).element_size() + torch.zeros(1, dtype=torch.cdouble).element_size()\n", 18),
+    # Cast by the module: the dtype it was made with is not the parameter's any more.
+    ("self.w = nn.Parameter(torch.empty(2, dtype=torch.float32))\nself.half()\nn = self.w.element_size()\n",
+     "does not follow a tensor's `element_size`"),
+    ("n = torch.randn(2).element_size()\n", "does not follow a tensor's `element_size`"),
+])
+def test_dtypes_are_one_under_either_name_and_unknown_after_a_cast(body: str, outcome: int | str) -> None:
+    report = run(_net(body + "self.fc = nn.Linear(n, 1, bias=False)\n", "import torch\n"))
+    if isinstance(outcome, str):
+        assert outcome in lc101(report)["Net"]
+    else:
+        assert counts(report)["Net"] == outcome

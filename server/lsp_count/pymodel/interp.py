@@ -32,7 +32,7 @@ from fractions import Fraction
 from typing import Any, Callable, Iterator
 
 from lsp_count.core.source import Span
-from lsp_count.pymodel.layers import (FINFO, FUNCTIONAL_NAMES, IINFO, LAYER_ATTRIBUTES, LAYERS, MODULE_CLASS_ATTRIBUTES,
+from lsp_count.pymodel.layers import (ELEMENT_BYTES, FINFO, FLOATING_DTYPES, FUNCTIONAL_NAMES, IINFO, LAYER_ATTRIBUTES, LAYERS, MODULE_CLASS_ATTRIBUTES,
                                       NOT_A_LAYER_ATTRIBUTE, PARAMETERLESS, REQUIRED, STACKS, TORCH_SUBCLASSES, TORCH_NN_MODULES, as_int, bind,
                                       dtype_name, layer_attribute, RUNNING_STATS, running_stat, truth)
 from lsp_count.pymodel import forward, shapes
@@ -676,7 +676,7 @@ def _clone(v: Any, memo: dict[int, Any], since: int = -1) -> Any:
                                                   isinstance(x, (Param, Inst, list, dict))) else x
         return out
     if t is Param or isinstance(v, Param):
-        out = Param(v.shape, v.kind, v.requires_grad, v.origin, v.floating)
+        out = Param(v.shape, v.kind, v.requires_grad, v.origin, v.floating, v.declared)
     elif isinstance(v, list):
         out = [clone(x, memo, since) for x in v]
     elif isinstance(v, dict):
@@ -2572,7 +2572,7 @@ class Interpreter:
             if name == "data":
                 # Another tensor object on the same storage: `p.data.requires_grad = False` leaves p
                 # trainable (a common slip, which torch counts so); its in-place writes are values.
-                return TensorV(tuple(obj.shape), floating=obj.floating)
+                return TensorV(tuple(obj.shape), floating=obj.floating, declared=obj.declared)
             if name in ("T", "mT"):
                 return obj
             if name == "shape":
@@ -2649,6 +2649,11 @@ class Interpreter:
             return DeviceV()
         if name == "ndim":
             return len(shape)
+        dtype = _declared(obj)
+        if dtype is not None and name in ("dtype", "element_size", "itemsize"):
+            # DeepSeek-V3's Linear: `if self.weight.element_size() == 1:` an fp8 weight gets a scale.
+            return ExtV(f"torch.{dtype}") if name == "dtype" else ELEMENT_BYTES[dtype] if name == "itemsize" else \
+                BuiltinV(name, lambda: ELEMENT_BYTES[dtype])
         if name == "data":  # the same tensor, without autograd (`self.mask.data.copy_(...)`: MADE)
             return obj
         if name in ("real", "imag"):  # a complex tensor's parts (Hyena's positional embedding): the same shape
@@ -2708,7 +2713,7 @@ class Interpreter:
             return Unknown(f"`{_text(node)}`: a view of a tensor that may not be contiguous (after an expand, a "
                            f"transpose or a slice): whether torch allows it depends on its strides")
         if op is None:
-            return Unknown(f"`{_text(node)}`: the analyser does not follow a tensor's `{name}` (what it does to the shape)")
+            return Unknown(f"`{_text(node)}`: the analyser does not follow a tensor's `{name}`")
 
         def method(*a: Any, **k: Any) -> Any:
             try:
@@ -4022,10 +4027,10 @@ class Interpreter:
                 data = args[0] if args else kwargs.get("data", TensorV((0,)))
                 grad = args[1] if len(args) > 1 else kwargs.get("requires_grad", True)
                 if isinstance(data, Param):
-                    data = TensorV(data.shape, floating=data.floating)
+                    data = TensorV(data.shape, floating=data.floating, declared=data.declared)
                 if not isinstance(data, TensorV):
                     raise Unresolved(f"`{_text(node)}`: the tensor's shape is unknown ({why_of(data) or 'not a tensor the analyser built'})")
-                p = Param(data.shape, "other", self.truthy(grad, node), origin, _is_floating(data))
+                p = Param(data.shape, "other", self.truthy(grad, node), origin, _is_floating(data), _declared(data))
                 return p
             if last == "Buffer":  # torch.nn.Buffer(tensor): a buffer, never a parameter
                 return _as_buffer(args[0] if args else kwargs.get("data"), made=True)
@@ -4605,7 +4610,8 @@ class Interpreter:
         # zeros, ones, empty, randn, rand: the default dtype unless one is asked for; randint: int64.
         floating = _floating_dtype(kwargs.get("dtype", _DEFAULT_DTYPE if fn in _DEFAULT_DTYPE_FACTORIES else
                                               ExtV("torch.int64") if fn == "randint" else None))
-        return TensorV(tuple(as_int(d, "tensor size") for d in dims), floating=floating)
+        return TensorV(tuple(as_int(d, "tensor size") for d in dims), floating=floating,
+                       declared=_dtype_argument(kwargs.get("dtype")))
 
     def join_tensors(self, fn: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
         """``torch.cat`` / ``torch.stack`` of tensors the analyser built (BLIP-2's
@@ -4999,7 +5005,7 @@ def _floating_dtype(dtype: Any) -> bool | None:
     if dtype is _DEFAULT_DTYPE:
         return True
     name = _dtype_argument(dtype)
-    return None if name is None else name in FINFO
+    return None if name is None else name in FLOATING_DTYPES
 
 
 def _is_floating(t: TensorV | Param) -> bool | None:
@@ -5008,6 +5014,21 @@ def _is_floating(t: TensorV | Param) -> bool | None:
         return t.floating
     dtype = getattr(t, "dtype", None)  # a tensor of known values knows its dtype
     return None if dtype is None else dtype in FINFO
+
+
+def _dtypes_forgotten(module: Inst) -> Inst:
+    """``module.half()`` / ``.to(...)``: its parameters' dtypes are not the ones they were made with
+    any more (the analyser does not follow the cast: not known, rather than the old one)."""
+    for _, p in params_of(module):
+        p.declared = None
+    return module
+
+
+def _declared(t: TensorV | Param) -> str | None:
+    """A tensor's dtype where the analyser knows it: named where it was made, or its values'."""
+    if t.declared is not None:
+        return t.declared
+    return t.dtype if type(t) is TensorV and t.values is not None else None
 
 
 def _dtype_argument(dtype: Any) -> str | None:
@@ -5144,8 +5165,8 @@ def _external_attribute(dotted: str, attr: str) -> Any:
         return dotted[len("torch.nn."):]
     dtype = dtype_name(dotted)
     if dtype is not None and attr in ("is_floating_point", "is_complex", "itemsize"):
-        return dtype in FINFO if attr == "is_floating_point" else False if attr == "is_complex" else (
-            (FINFO.get(dtype) or IINFO.get(dtype) or {"bits": 8})["bits"] // 8)
+        return dtype in FLOATING_DTYPES if attr == "is_floating_point" else dtype.startswith("complex") if \
+            attr == "is_complex" else ELEMENT_BYTES[dtype]
     return _MISSING
 
 
@@ -5163,6 +5184,8 @@ def _type_info(fn: str, args: list[Any], node: ast.AST) -> Any:
     name = dtype_name(dtype.name) if type(dtype) is ExtV else None
     table = FINFO if fn == "finfo" else IINFO
     if name not in table:
+        if name in FLOATING_DTYPES and fn == "finfo":
+            raise Unresolved(f"`{_text(node)}`: the analyser does not know torch.finfo of {name}")
         if is_unknownish(dtype):
             raise Unresolved(f"`{_text(node)}` depends on {_clause(why_of(dtype))}")
         raise _Raised(f"`{_text(node)}`: not a {'floating point' if fn == 'finfo' else 'integer'} dtype the "
@@ -5750,9 +5773,10 @@ def _module_method(interp: Interpreter, obj: Inst, name: str) -> Any:
         "get_parameter": get_parameter,
         "get_buffer": lambda target: get_parameter(target, TensorV, "buffer"),
         "requires_grad_": lambda flag=True: _set_grad(obj, flag),
-        "apply": _ModuleApply(obj), "to": lambda *a, **k: obj, "eval": lambda: _set_training(obj, False),
+        "apply": _ModuleApply(obj), "to": lambda *a, **k: _dtypes_forgotten(obj), "eval": lambda: _set_training(obj, False),
         "train": lambda mode=True: _set_training(obj, mode),
-        "half": lambda: obj, "float": lambda: obj, "bfloat16": lambda: obj, "cuda": lambda *a: obj, "cpu": lambda: obj,
+        **{cast: (lambda *a: _dtypes_forgotten(obj)) for cast in ("half", "float", "bfloat16", "double", "type")},
+        "cuda": lambda *a: obj, "cpu": lambda: obj,
         "zero_grad": lambda *a, **k: None, "reset_parameters": lambda: None, "_init_weights": lambda *a: None,
         # nn.Module's, called by name (`self.__setattr__('level_%d' % i, layer)`: pytorch-cifar's DLA).
         "__setattr__": lambda key, value: interp.object_setattr(obj, key, value, interp.self_attribute_node(key)),
@@ -7918,7 +7942,10 @@ def _pure(expr: ast.expr, calls: set[str]) -> bool:
 
 def _external(dotted: str) -> Any:
     """An external name's value: a constant the analyser knows (TYPE_CHECKING), else an ExtV."""
-    return _EXTERNAL_CONSTANTS[dotted] if dotted in _EXTERNAL_CONSTANTS else ExtV(dotted)
+    if dotted in _EXTERNAL_CONSTANTS:
+        return _EXTERNAL_CONSTANTS[dotted]
+    dtype = dtype_name(dotted)  # `torch.half` is `torch.float16`: one dtype, equal under either name
+    return ExtV(f"torch.{dtype}" if dtype is not None else dotted)
 
 
 def _dotted(node: ast.expr) -> str:

@@ -621,7 +621,12 @@ upsample_bilinear upsample_nearest warnings
 # them (timm keeps rotary frequencies in float32 where `torch.finfo(dtype).bits < 32`). A test
 # compares them with torch.
 DTYPE_ALIASES = {"float": "float32", "double": "float64", "half": "float16", "short": "int16", "int": "int32",
-                 "long": "int64"}
+                 "long": "int64", "cfloat": "complex64", "cdouble": "complex128"}
+# Bytes per element of torch's dtypes (a test compares them with torch's element_size()).
+ELEMENT_BYTES = {"float32": 4, "float64": 8, "float16": 2, "bfloat16": 2, "float8_e4m3fn": 1, "float8_e5m2": 1,
+                 "float8_e4m3fnuz": 1, "float8_e5m2fnuz": 1, "int8": 1, "uint8": 1, "int16": 2, "int32": 4, "int64": 8,
+                 "bool": 1, "complex64": 8, "complex128": 16}
+FLOATING_DTYPES = frozenset(name for name in ELEMENT_BYTES if "float" in name)
 FINFO: dict[str, dict[str, Any]] = {
     "float32": {"bits": 32, "eps": 1.1920928955078125e-07, "max": 3.4028234663852886e+38,
                 "min": -3.4028234663852886e+38, "tiny": 1.1754943508222875e-38, "resolution": 1e-06},
@@ -644,7 +649,7 @@ def dtype_name(dotted: str) -> str | None:
     if not dotted.startswith("torch.") or dotted.count(".") != 1:
         return None
     name = DTYPE_ALIASES.get(dotted[6:], dotted[6:])
-    return name if name in FINFO or name in IINFO or name == "bool" else None
+    return name if name in ELEMENT_BYTES else None
 
 
 # Stacks that clone their layer argument (TransformerEncoder(layer, num_layers, norm)).

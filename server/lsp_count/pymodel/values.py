@@ -254,6 +254,9 @@ class TensorV:
     # Without the values: whether its dtype is a floating-point one, where known (``torch.randn(4)``
     # is in the default dtype, always floating-point; None where not known).
     floating: bool | None = None
+    # The dtype it was made with where the code names one (``torch.empty(n, dtype=torch.float8_e4m3fn)``):
+    # what ``t.dtype`` and ``t.element_size()`` answer (DeepSeek-V3's fp8 weights get a scale).
+    declared: str | None = None
 
     def __float__(self) -> float:  # float(rate), as torch allows for one element
         if self.errors is not None:  # its last bits are not known: no Python number says it exactly
@@ -291,10 +294,10 @@ def next_serial() -> int:
 class Param:
     """An ``nn.Parameter``: identity is what makes tying count once."""
 
-    __slots__ = ("shape", "kind", "requires_grad", "origin", "floating", "serial")
+    __slots__ = ("shape", "kind", "requires_grad", "origin", "floating", "serial", "declared")
 
     def __init__(self, shape: tuple[Any, ...], kind: str, requires_grad: bool = True, origin: Span | None = None,
-                 floating: bool | None = True) -> None:
+                 floating: bool | None = True, declared: str | None = None) -> None:
         self.serial = next(_SERIALS)
         self.shape = shape
         self.kind = kind
@@ -303,6 +306,7 @@ class Param:
         # Whether its dtype is a floating-point one (``is_floating_point()``); None where not known. A
         # torch layer's parameters are in the default dtype, which torch keeps floating-point.
         self.floating = floating
+        self.declared = declared  # its dtype where the code named it (TensorV.declared)
 
     def __bool__(self) -> bool:  # `if self.weight:` is torch's bool of its values, which are not known here
         return tensor_truth(self.shape, None, None)
