@@ -9,6 +9,7 @@ import ast
 import textwrap
 
 import pytest
+import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -3106,3 +3107,24 @@ def test_dtypes_are_one_under_either_name_and_unknown_after_a_cast(body: str, ou
         assert outcome in lc101(report)["Net"]
     else:
         assert counts(report)["Net"] == outcome
+
+
+@pytest.mark.parametrize("expr, shape", [
+    ("np.cos(np.zeros((3, 4)))", (3, 4)), ("np.power(np.zeros((2, 1)), np.zeros(5))", (2, 5)),
+    ("np.transpose(np.zeros((2, 3, 4)))", (4, 3, 2)), ("np.transpose(np.zeros((2, 3, 4)), (1, 0, 2))", (3, 2, 4)),
+    ("np.concatenate([np.zeros((2, 3)), np.zeros((1, 3))])", (3, 3)),
+    ("np.concatenate([np.zeros((2, 3)), np.zeros((2, 1))], axis=1)", (2, 4)),
+    ("np.stack([np.zeros(3), np.zeros(3)], axis=1)", (3, 2)),
+    ("np.append(np.zeros((2, 2)), np.zeros(3))", (7,)), ("np.append(np.zeros((2, 2)), np.zeros((1, 2)), axis=0)", (3, 2)),
+])
+def test_numpy_array_functions_give_numpy_s_shapes(expr: str, shape: tuple[int, ...]) -> None:
+    expected = np.asarray(eval(expr, {"np": np})).shape  # noqa: S307 - the test's own expression
+    assert expected == shape
+    report = run(_net(f"self.p = nn.Parameter(torch.tensor({expr}))\n", "import numpy as np\nimport torch\n"))
+    assert counts(report) == {"Net": int(np.prod(shape))}
+
+
+def test_numpy_shapes_that_do_not_fit_raise_as_numpy_does() -> None:
+    report = run(_net("self.p = nn.Parameter(torch.tensor(np.concatenate([np.zeros((2, 3)), np.zeros((2, 4))])))\n",
+                      "import numpy as np\nimport torch\n"))
+    assert "raises ValueError" in lc101(report)["Net"]

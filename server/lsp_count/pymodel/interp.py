@@ -3077,6 +3077,45 @@ class Interpreter:
             return Unknown(f"`{_text(node)}` is not followed")
         return self.call(method, list(args), kwargs, node, env)
 
+    def numpy_array_function(self, fn: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> TensorV | None:
+        """numpy's functions of arrays the analyser built, for their shapes (N-BEATS' frozen basis
+        templates: `np.transpose(np.cos(grid))`, `np.concatenate([...])`, `np.append(zeros, steps)`);
+        None for any other call (the general path then says what it does not follow)."""
+        arrays = [a for a in args if type(a) in _TENSORS]
+        if fn in _NUMPY_ELEMENTWISE and arrays and len(args) <= 2 and set(kwargs) <= {"dtype"} and all(
+                type(a) in _TENSORS or type(a) in (int, float) for a in args):
+            shape: tuple[Any, ...] | None = tuple(arrays[0].shape)
+            for other in arrays[1:]:
+                shape = shapes.broadcast_shape(shape, tuple(other.shape)) if shape is not None else None
+            if shape is None:
+                raise _Raised(f"`{_text(node)}` raises ValueError: the arrays' shapes do not broadcast", ExtV("ValueError"))
+            return TensorV(shape, floating=True)
+        if fn == "transpose" and len(args) in (1, 2) and type(args[0]) in _TENSORS and not kwargs:
+            axes = args[1] if len(args) == 2 else tuple(reversed(range(len(args[0].shape))))
+            try:
+                return TensorV(shapes.permute_shape(tuple(args[0].shape), tuple(axes)), floating=args[0].floating)
+            except shapes.ShapeError as exc:
+                raise _Raised(f"`{_text(node)}` raises ValueError: {exc}", ExtV("ValueError"))
+        if fn in ("concatenate", "stack", "append") and args and set(kwargs) <= {"axis"}:
+            if fn == "append":
+                if len(args) != 2 or not all(type(a) in _TENSORS for a in args):
+                    return None
+                parts, axis = list(args), kwargs.get("axis")
+                if axis is None:  # both flattened, then joined
+                    parts = [TensorV((numel(tuple(a.shape)),), floating=a.floating) for a in parts]
+                    axis = 0
+            else:
+                if len(args) > 2 or not isinstance(args[0], (list, tuple)) or not all(type(a) in _TENSORS for a in args[0]):
+                    return None
+                parts, axis = list(args[0]), args[1] if len(args) == 2 else kwargs.get("axis", 0)
+            try:
+                shape = (shapes.stack_shape if fn == "stack" else shapes.cat_shape)([tuple(a.shape) for a in parts], axis)
+            except shapes.ShapeError as exc:
+                raise _Raised(f"`{_text(node)}` raises ValueError: {exc}", ExtV("ValueError"))
+            floating = True if any(a.floating for a in parts) else None
+            return TensorV(shape, floating=floating) if shape is not None else None
+        return None
+
     def numpy_integer(self, kind: str, x: int | float | bool, node: ast.AST) -> int:
         """``np.int64(x)`` of a Python number: numpy's integer of that value (a float truncated toward
         zero), which computes as the Python int does for sizes. Out of the type's range numpy raises."""
@@ -4388,6 +4427,9 @@ class Interpreter:
         if parts[0] == "torch" and any(type(a) is Inst and a.is_module for a in (*args, *kwargs.values())):
             return Unknown(f"`{name}` is given a module; what it returns is not known to the analyser",
                            maybe_module=True)
+        if parts[0] == "numpy" and len(parts) == 2 and (made := self.numpy_array_function(last, args, kwargs, node)) \
+                is not None:
+            return made
         if name.startswith(("torch.utils.model_zoo.", "torch.hub.")) or name == "torch.load":
             return Unknown(f"the checkpoint that `{name}` reads (a file or a download), which the analyser does not read")
         if parts[0] in ("torch", "einops", "numpy", "np") and not name.startswith(("torch.nn", "torch.hub")):
@@ -7286,6 +7328,11 @@ _TENSOR_METHODS = _SAME_SHAPE | {"view", "reshape", "expand", "repeat", "unsquee
 # (torch.compile's OptimizedModule, TorchScript's and torch.fx's copies share the tensors).
 _KEEPS_MODULE = frozenset({"torch.compile", "torch.jit.script", "torch.jit.trace", "torch.jit.trace_module",
                            "torch.fx.symbolic_trace", "torch.jit.freeze"})
+# numpy's elementwise functions of one array (or two that broadcast): the shape only (a number's
+# value goes through _NUMPY_SCALAR's path first).
+_NUMPY_ELEMENTWISE = frozenset(
+    "cos sin tan cosh sinh tanh exp log log2 log10 log1p expm1 sqrt abs absolute square power float_power "
+    "multiply add subtract divide true_divide maximum minimum floor ceil round rint sign".split())
 _NUMPY_INTEGERS = frozenset({"int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "intp", "int_",
                              "uintp"})
 # The aliases numpy 1.24 removed (AttributeError now), with the dtype each meant.
