@@ -6070,7 +6070,10 @@ def _module_init_first(owner: ClassV, obj: Any, found: ClassV) -> bool:
     start = obj.cls if type(obj) is Inst else obj
     if type(start) is not ClassV or not any(type(b) is ExtV for c in start.mro() for b in c.bases):
         return False
-    order = _mro_with_outside_bases(start)
+    if start.outside_ancestors is None:
+        order = _mro_with_outside_bases(start)
+        start.outside_ancestors = tuple(order[1:]) if order is not None else ()  # not itself: no cycle
+    order = [start, *start.outside_ancestors] if start.outside_ancestors else None
     if order is None or owner not in order:
         return False
     for c in order[order.index(owner) + 1:]:

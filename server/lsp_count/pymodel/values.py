@@ -522,6 +522,9 @@ class ClassV:
     # after its creation). Not the class itself: a class holding itself would be a reference
     # cycle, freed only by the cyclic collector.
     _ancestors: "tuple[ClassV, ...] | None" = field(default=None, repr=False)
+    # The same with its outside bases (ExtV) in their places, found on first use; () where the bases
+    # admit no such order (interp._mro_with_outside_bases).
+    outside_ancestors: "tuple[Any, ...] | None" = field(default=None, repr=False)
 
     def ancestors(self) -> "tuple[ClassV, ...]":
         if self._ancestors is None:
