@@ -2676,6 +2676,7 @@ def test_formulas_count_a_bool_as_its_int_and_isfunction_of_an_unknown_says_why(
     source = """
         import torch.nn as nn
         from inspect import isfunction
+        from elsewhere import width
         def default(val, d):
             return val if val is not None else (d() if isfunction(d) else d)
         class LabelEmbedding(nn.Module):
@@ -2686,11 +2687,16 @@ def test_formulas_count_a_bool_as_its_int_and_isfunction_of_an_unknown_says_why(
             def __init__(self, dim, dim_out=None):
                 super().__init__()
                 self.fc = nn.Linear(dim, default(dim_out, dim))
+        class Outside(nn.Module):
+            def __init__(self, dim_out=None):
+                super().__init__()
+                self.fc = nn.Linear(2, default(dim_out, width()))
     """
     refused = lc101(run(source))
     assert refused["LabelEmbedding"].endswith("parameters = 16·num_classes + 16")
-    assert "the condition `isfunction(d)` (line 5) depends on the constructor argument `dim` with no default" in \
-        refused["FeedForward"]
+    # A formula stands for a number, never a function: lucidrains' `default` keeps it.
+    assert refused["FeedForward"].endswith("parameters = dim² + dim")
+    assert "the condition `isfunction(d)` (line 6) depends on `elsewhere.width`, which is outside" in refused["Outside"]
 
 
 def test_a_subclass_of_a_module_class_defined_under_a_condition_not_followed_is_said() -> None:
@@ -3128,3 +3134,105 @@ def test_numpy_shapes_that_do_not_fit_raise_as_numpy_does() -> None:
     report = run(_net("self.p = nn.Parameter(torch.tensor(np.concatenate([np.zeros((2, 3)), np.zeros((2, 4))])))\n",
                       "import numpy as np\nimport torch\n"))
     assert "raises ValueError" in lc101(report)["Net"]
+
+
+def test_argparse_defaults_and_options_given_in_a_list() -> None:
+    report = run("""
+        import argparse
+        import torch.nn as nn
+
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--dim", type=int, default=8)
+        parser.add_argument("--depth", default="2", type=int)  # a string default goes through its type
+        parser.add_argument("--no-bias", action="store_true")
+        group = parser.add_argument_group("extra")
+        group.add_argument("--width-mult", dest="mult", type=float, default=1.5)
+        parser.set_defaults(depth=3)
+        args = parser.parse_args()
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.layers = nn.ModuleList(nn.Linear(args.dim, int(args.dim * args.mult), bias=not args.no_bias)
+                                            for _ in range(args.depth))
+
+        class Given(nn.Module):
+            def __init__(self):
+                super().__init__()
+                a, rest = parser.parse_known_args(["--dim", "4", "--no-bias", "--depth=1"])
+                self.fc = nn.Linear(a.dim, a.depth, bias=not a.no_bias)
+
+        class Required(nn.Module):
+            def __init__(self):
+                super().__init__()
+                p = argparse.ArgumentParser()
+                p.add_argument("data")
+                self.fc = nn.Linear(len(p.parse_args([]).data), 1)
+    """)
+    assert counts(report) == {"Net": 3 * (8 * 12 + 12), "Given": 4}
+    assert "argparse exits: the argument `data` is required" in lc101(report)["Required"]
+    note = next(p.message for p in report.problems if p.code == "LC106")
+    assert "counted with the arguments' defaults, as for a command line that gives none: `parse_args()`" in note
+
+
+def test_a_plain_class_whose_new_returns_a_module_is_that_module() -> None:
+    # muzero-general's MuZeroNetwork: `self.model = MuZeroNetwork(config)` holds the network it makes.
+    report = run("""
+        import torch.nn as nn
+        from elsewhere import pick
+
+        class Factory:
+            def __new__(cls, n):
+                return nn.Linear(n, n)
+
+        class Cached:
+            made = None
+            def __new__(cls):
+                return super().__new__(cls)
+            def __init__(self):
+                self.width = 3
+
+        class Opaque:
+            def __new__(cls):
+                return pick()
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.model = Factory(4)
+                self.fc = nn.Linear(Cached().width, 1)
+
+        class Hidden(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.model = Opaque()
+    """)
+    assert counts(report)["Net"] == 20 + 4
+    assert "runs `Opaque.__new__`, which the analyser does not follow" in lc101(report)["Hidden"]
+
+
+@pytest.mark.parametrize("expr, value", [
+    ("np.array([16, 8])[0] < 0", False), ("np.array([16, 8])[0] == 16", True), ("np.array([16, 8]).sum() != 24", False),
+    ("(torch.tensor([1.5, 3.0]) > 2).any()", None), ("bool(torch.tensor([3, 5]).maximum(torch.tensor([4, 1]))[1] == 5)", True),
+])
+def test_comparisons_of_tensors_of_known_values_are_their_values(expr: str, value: bool | None) -> None:
+    report = run(_net(f"self.fc = nn.Linear(2 if {expr} else 3, 1)\n", "import numpy as np\nimport torch\n"))
+    if value is None:
+        assert "the truth of a tensor whose values the analyser does not compute" in lc101(report)["Net"]
+    else:
+        assert counts(report) == {"Net": 3 if value else 4}
+
+
+@pytest.mark.parametrize("expr, shape", [
+    ("g.max(-1, keepdim=True)[0]", (3, 1)), ("g.min(0).values", (4,)), ("g.max()", ()), ("torch.max(g, 1)[1]", (3,)),
+    ("g.argmax(-1)", (3,)), ("(g > 0).all(-1)", (3,)), ("g.any()", ()), ("torch.topk(g, 2)[0]", (3, 2)),
+    ("g.topk(2, dim=0).indices", (2, 4)), ("torch.sort(g, dim=0)[1]", (3, 4)), ("g.max(torch.zeros(1, 4))", (3, 4)),
+])
+def test_reductions_with_indices_give_torch_s_shapes(expr: str, shape: tuple[int, ...]) -> None:
+    import torch
+
+    g = torch.randn(3, 4)
+    assert tuple(eval(expr, {"torch": torch, "g": g}).shape) == shape  # noqa: S307 - the test's own expression
+    report = run(_net(f"g = torch.randn(3, 4)\nself.p = nn.Parameter(torch.zeros_like({expr}, dtype=torch.float))\n",
+                      "import torch\n"))
+    assert counts(report) == {"Net": int(np.prod(shape))}

@@ -743,7 +743,7 @@ def environment_note(reads: list[tuple[str, str, str, Span | None]]) -> str:
     """What the analysis assumed of the machine: the environment variables the code read unset, the
     packages its optional imports name not installed (each once, in order)."""
     notes = []
-    for kind in ("variable", "package", "accelerator", "distributed", "torch"):
+    for kind in ("variable", "package", "accelerator", "distributed", "command line", "torch"):
         first: dict[str, str] = {}
         for read_kind, name, where, _ in reads:
             if read_kind == kind:
@@ -760,6 +760,8 @@ def environment_note(reads: list[tuple[str, str, str, Span | None]]) -> str:
             notes.append(f"counted as on a machine without a GPU, as the code asks: {names}")
         elif kind == "distributed":
             notes.append(f"counted as built in one process, without torch.distributed's process group: {names}")
+        elif kind == "command line":
+            notes.append(f"counted with the arguments' defaults, as for a command line that gives none: {names}")
         else:
             notes.append(f"counted with torch {TORCH_VERSION}, the torch whose layers the analyser follows: {names}")
     return "; ".join(notes)

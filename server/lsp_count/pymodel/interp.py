@@ -2193,7 +2193,7 @@ class Interpreter:
             kind = type(op)
             if (type(left) in _TENSORS or type(right) in _TENSORS) and kind in _TENSOR_COMPARISONS and len(e.ops) == 1 \
                     and all(type(x) in _TENSORS or type(x) in (int, float, bool) for x in (left, right)):
-                return self.tensor_binop(ast.Add, left, right, e)  # a mask: the broadcast shape, elementwise
+                return _tensor_comparison(kind, left, right, self.tensor_binop(ast.Add, left, right, e))
             if (kind is ast.Is or kind is ast.IsNot) and type(left) is ExtV and type(right) is ExtV:
                 # One outside object per dotted name (torch.quantization is torch.ao.quantization).
                 result = (_canonical_name(left.name) == _canonical_name(right.name)) == (kind is ast.Is)
@@ -2520,6 +2520,10 @@ class Interpreter:
             return v
         if type(obj) is OrderedDictV and name in obj.attrs:
             return obj.attrs[name]
+        if type(obj) is ArgParserV:
+            return self.argparse_method(obj, name, node)
+        if type(obj) is TorchPair and name in ("values", "indices"):
+            return getattr(obj, name)
         if type(obj) is PartialV and name in ("func", "args", "keywords"):
             return obj.func if name == "func" else tuple(obj.args) if name == "args" else dict(obj.kwargs)
         if isinstance(obj, SuperV):
@@ -2552,6 +2556,9 @@ class Interpreter:
                 return BuiltinV("__init__", lambda *a, **k: None)
             if name == "__init_subclass__":
                 return BuiltinV(name, lambda *a, **k: None)  # object's does nothing
+            if name == "__new__":  # object's: a new instance of the class it is given (its __init__ runs after)
+                return BuiltinV(name, lambda c, *a, **k: Inst(c, "module" if c.is_module else "object", c.is_module)
+                                if type(c) is ClassV else Unknown("`super().__new__` of a class the analyser does not know"))
             if name in ("__getattribute__", "__setattr__") and isinstance(obj.inst, Inst):
                 inst, at = obj.inst, node
                 if name == "__getattribute__":  # messages name the attribute read: `self.hidden_size`
@@ -2674,8 +2681,12 @@ class Interpreter:
             if isinstance(obj, TensorV) and obj.values is not None:
                 return BuiltinV(name, lambda *a, **k: self.values_in_place(obj, name, a, k, node))
             return BuiltinV(name, lambda *a, **k: obj)
+        if name in _INDEXED_REDUCTIONS:  # t.max(-1, keepdim=True)[0], t.topk(k).indices, t.all(-1)
+            return BuiltinV(name, lambda *a, **k: self.tensor_reduction(obj, name, a, k, node))
+        if name in ("maximum", "minimum"):  # elementwise, of the broadcast shape: its values where both are known
+            return BuiltinV(name, lambda other: _extremum(name, obj, other, self.tensor_binop(ast.Add, obj, other, node)))
         if name in _BROADCASTING:  # t.mul(other): the shapes broadcast
-            op = _METHOD_OPS.get(name, ast.Mult)
+            op = _METHOD_OPS[name]
             return BuiltinV(name, lambda other, *a, **k: self.tensor_binop(op, obj, other, node, operator_syntax=False))
         if name in _SAME_SHAPE:  # laid out as the tensor is (torch preserves strides), but `contiguous()`
             laid_out = name == "contiguous" or _contiguous(obj)
@@ -3116,6 +3127,107 @@ class Interpreter:
             return TensorV(shape, floating=floating) if shape is not None else None
         return None
 
+    def argparse_method(self, parser: "ArgParserV", name: str, node: ast.AST) -> Any:
+        """An ArgumentParser's methods: arguments added (to the parser or a group of it), defaults
+        set, and parsed from a list the code gives or, for ``parse_args()``, from a command line
+        that gives none (the count says so), into a Namespace of their values."""
+        if name == "add_argument":
+            return BuiltinV(name, lambda *flags, **kw: parser.add(flags, kw, _text(node)))
+        if name in ("add_argument_group", "add_mutually_exclusive_group"):
+            return BuiltinV(name, lambda *a, **k: parser)  # a group's arguments are the parser's
+        if name == "set_defaults":
+            return BuiltinV(name, lambda **kw: parser.defaults.update(kw))
+        if name in ("parse_args", "parse_known_args"):
+            def parse(args: Any = None, namespace: Any = None) -> Any:
+                if namespace is not None:
+                    raise Unresolved(f"`{_text(node)}`: parsing into a namespace the code gives is not followed")
+                if args is None:
+                    self.note_machine_read("command line", f"{name}()", node, None, parser.scope)
+                    args = []
+                if not isinstance(args, (list, tuple)) or not all(isinstance(a, str) for a in args):
+                    raise Unresolved(f"`{_text(node)}`: the arguments to parse are not a known list of strings")
+                found = self.parsed_arguments(parser, list(args), node)
+                namespace_value = Inst("Namespace", "object", False)
+                namespace_value.attrs.update(found)
+                return (namespace_value, []) if name == "parse_known_args" else namespace_value
+            return BuiltinV(name, parse)
+        raise Unresolved(f"`{_text(node)}`: the analyser follows an ArgumentParser's add_argument, groups, "
+                         f"set_defaults and parse_args, not `{name}`")
+
+    def parsed_arguments(self, parser: "ArgParserV", argv: list[str], node: ast.AST) -> dict[str, Any]:
+        """argparse's values for ``argv``: each argument's default (a string default converted by its
+        ``type``, as argparse does), or what an option given as ``--name value``, ``--name=value`` or a
+        flag sets. Positional arguments and other forms are not followed."""
+        given: dict[str, Any] = {}
+        by_flag = {flag: argument for argument in parser.arguments for flag in argument.flags}
+        i = 0
+        while i < len(argv):
+            token, _, inline = argv[i].partition("=")
+            argument = by_flag.get(token)
+            if argument is None or not token.startswith("-"):
+                raise Unresolved(f"`{_text(node)}`: the analyser follows options of the parser (`--name value`), "
+                                 f"not `{argv[i]}`")
+            if argument.action in ("store_true", "store_false", "store_const"):
+                given[argument.dest] = argument.const
+            elif argument.action == "store" and argument.nargs is None:
+                if not inline and i + 1 >= len(argv):
+                    raise Unresolved(f"`{_text(node)}`: argparse exits: `{token}` expects one argument")
+                text = inline if inline else argv[i + 1]
+                i += 0 if inline else 1
+                given[argument.dest] = self.call(argument.type, [text], {}, node, _DUMMY_ENV(self)) \
+                    if argument.type is not None else text
+            else:
+                raise Unresolved(f"`{_text(node)}`: the analyser does not follow `{token}` (action "
+                                 f"{argument.action!r}, nargs {argument.nargs!r}) given on the command line")
+            i += 1
+        values: dict[str, Any] = {}
+        for argument in parser.arguments:
+            if argument.dest in given:
+                values[argument.dest] = given[argument.dest]
+                continue
+            if argument.required:
+                raise Unresolved(f"`{_text(node)}`: argparse exits: the argument `{argument.flags[0]}` is required")
+            default = parser.defaults.get(argument.dest, argument.default)  # the parser's default wins
+            if isinstance(default, str) and argument.type is not None:
+                default = self.call(argument.type, [default], {}, node, _DUMMY_ENV(self))
+            values[argument.dest] = default
+        for dest, default in parser.defaults.items():
+            values.setdefault(dest, default)
+        return values
+
+    def tensor_reduction(self, t: TensorV | Param, name: str, a: tuple[Any, ...], k: dict[str, Any],
+                         node: ast.AST) -> Any:
+        """The shapes of max / min / median over a dim (values and indices, as torch's named pair),
+        of argmax / argmin / all / any, and of topk / sort; max / min of another tensor is elementwise."""
+        shape = tuple(t.shape)
+        floating = _is_floating(t)
+        if name in ("max", "min") and a and type(a[0]) in _TENSORS:
+            return _extremum("maximum" if name == "max" else "minimum", t, a[0], self.tensor_binop(ast.Add, t, a[0], node))
+        try:
+            if name in ("topk", "sort"):
+                dim = (a[1] if len(a) > 1 else k.get("dim", -1)) if name == "topk" else (a[0] if a else k.get("dim", -1))
+                new = list(shape)
+                if shape:
+                    i = shapes._dim(dim, len(shape), "dim")
+                    if name == "topk":
+                        count = a[0] if a else k.get("k")
+                        if type(count) is not int and not isinstance(count, Sym):
+                            raise Unresolved(f"`{_text(node)}`: k is not a known number")
+                        if type(count) is int and type(shape[i]) is int and not 0 <= count <= shape[i]:
+                            raise shapes.ShapeError(f"selected index k out of range (k={count}, size {shape[i]})")
+                        new[i] = count
+                return TorchPair(TensorV(tuple(new), floating=floating), TensorV(tuple(new), floating=False))
+            dim = a[0] if a else k.get("dim")
+            keepdim = a[1] if len(a) > 1 else k.get("keepdim", False)
+            reduced = shapes.reduce_shape(shape, dim, keepdim, needs_values=name in ("max", "min", "median"))
+        except shapes.ShapeError as exc:
+            raise Unresolved(f"`{_text(node)}`: {exc} (torch raises)")
+        if name in ("all", "any", "argmax", "argmin"):
+            return TensorV(reduced, floating=False)
+        if dim is None:  # t.max(): the largest value, a 0-d tensor
+            return TensorV(reduced, floating=floating)
+        return TorchPair(TensorV(reduced, floating=floating), TensorV(reduced, floating=False))
+
     def numpy_integer(self, kind: str, x: int | float | bool, node: ast.AST) -> int:
         """``np.int64(x)`` of a Python number: numpy's integer of that value (a float truncated toward
         zero), which computes as the Python int does for sizes. Out of the type's range numpy raises."""
@@ -3353,11 +3465,12 @@ class Interpreter:
         self.note_machine_read("variable", name, node, env)
         return default
 
-    def note_machine_read(self, kind: str, name: str, node: ast.AST, env: Env | None) -> None:
+    def note_machine_read(self, kind: str, name: str, node: ast.AST, env: Env | None,
+                          module: ModuleScope | None = None) -> None:
         """What the analysis assumed of the machine (an environment variable unset, no GPU, torch's
         version), noted for the count's LC106, unless a library's code read it at import (see
         Ctx.importing): that configures the library, not the model."""
-        scope = env.module if env is not None else None
+        scope = env.module if env is not None else module
         if self.ctx.importing and (scope is None or not scope.is_main):
             return
         if scope is None or not hasattr(node, "lineno"):
@@ -3770,8 +3883,8 @@ class Interpreter:
         top-level build of a class), so the cache may keep that very object instead of a copy."""
         if cls.creation_unresolved:
             raise Unresolved(cls.creation_unresolved)
-        if cls.new_method is not None:
-            return self.built_by_new(cls, args, kwargs, node, env)
+        if cls.new_method is not None and (made := self.built_by_new(cls, args, kwargs, node, env)) is not _MISSING:
+            return made
         if cls.enum_members is not None:
             return _enum_member(cls, args, kwargs, node)
         stack = self.ctx.class_stack
@@ -3866,10 +3979,16 @@ class Interpreter:
         except (_Raised, _OutOfSteps, _TooDeep):
             raise  # the code's own exception (an unknown backend), or the analysis out of budget
         except Unresolved as exc:
+            if not cls.is_module:  # what it makes may be a module (muzero-general's MuZeroNetwork)
+                return Unknown(f"{not_followed}: {exc.reason}", maybe_module=True)
             raise Unresolved(f"{not_followed}: {exc.reason}")
         if self.ctx.state_writes != writes:
+            if not cls.is_module:
+                return Unknown(f"{not_followed}: it changes a global or a class attribute", maybe_module=True)
             raise Unresolved(f"{not_followed}: it changes a global or a class attribute")
         if type(made) is Inst and type(made.cls) is ClassV and cls in made.cls.mro():
+            if not cls.is_module:
+                return _MISSING  # an object of the class: its __init__ builds it, as before
             raise Unresolved(f"{not_followed}: it makes a `{cls.name}` itself")
         if is_unknownish(made):
             raise Unresolved(f"{not_followed}: what it returns is {why_of(made)}")
@@ -4113,10 +4232,10 @@ class Interpreter:
                 type(args[0]) is ExtV and _known_torch_class(args[0].name))):
             return _BUILTINS["type"]  # a class's type (its metaclass, where the code gives none): nn.BatchNorm2d's
         if name in ("inspect.isfunction", "inspect.ismethod") and len(args) == 1 and not kwargs and \
-                is_unknownish(args[0]):
+                is_unknownish(args[0]) and type(args[0]) is not Sym:  # a formula stands for a number: not a function
             return Unknown(f"`{_text(node)}` depends on {_clause(why_of(args[0]))}")  # sgm's `default(dim_out, dim)`
         if name in ("inspect.isfunction", "inspect.ismethod") and len(args) == 1 and not kwargs and \
-                not is_unknownish(args[0]):
+                (not is_unknownish(args[0]) or type(args[0]) is Sym):
             # ldm's `default(val, d)`: `d() if isfunction(d) else d`. A def or lambda of the code is a
             # function, a bound method a method; Python's values, classes and builtins are neither.
             return type(args[0]) is (FuncV if last == "isfunction" else BoundV) and (
@@ -4302,6 +4421,8 @@ class Interpreter:
             if len(made) > MAX_ITERATIONS:
                 raise Unresolved(f"`{_text(node)}` makes more than the {MAX_ITERATIONS:,} items the analyser follows")
             return IteratorV(made)
+        if name == "argparse.ArgumentParser":
+            return ArgParserV(env.module)  # its arguments' defaults, read back by parse_args (argparse_method)
         if name in ("types.SimpleNamespace", "argparse.Namespace") and not args:
             namespace = Inst(last, "object", False)  # an object with these attributes, as Python makes it
             namespace.attrs.update(kwargs)
@@ -4810,7 +4931,8 @@ _CASTS = {"int": "int32", "long": "int64", "short": "int16", "float": "float32",
 # torch.<name>(t, ...) and t.<name>(...) (but einsum): Interpreter.shape_function.
 _SHAPE_FUNCTIONS = frozenset({"split", "chunk", "unbind", "outer", "kron", "tile", "repeat_interleave", "tril",
                               "triu", "einsum"})
-_SHAPE_METHOD_FUNCTIONS = frozenset({"flatten", "transpose", "unsqueeze", "squeeze", "reshape", "t"})  # torch.f(t, ...) is t.f(...)
+_SHAPE_METHOD_FUNCTIONS = frozenset({"flatten", "transpose", "unsqueeze", "squeeze", "reshape", "t", "max", "min",
+                                     "median", "argmax", "argmin", "all", "any", "topk", "sort"})  # torch.f(t, ...) is t.f(...)
 _TORCH_VALUE_FUNCTIONS = tensor_values.UNARY_FUNCTIONS | {"unique", "diff", "max", "min", "sum", "cumsum", "prod"}
 _VALUE_METHODS = _TORCH_VALUE_FUNCTIONS | frozenset(_CASTS) | {"to", "flip"}
 
@@ -4988,6 +5110,48 @@ def _numpy_reduction(fn: str, data: Any) -> Any:
     if fn == "sum":
         return total
     return total / len(items) if items else _MISSING  # mean (numpy warns and gives nan for none)
+
+
+def _extremum(name: str, left: Any, right: Any, shaped: Any) -> Any:
+    """``a.maximum(b)`` / ``a.minimum(b)``: of the broadcast shape (``shaped``: their sum's), with the
+    values where both sides' are known exactly."""
+    if type(shaped) is not TensorV:
+        return shaped
+    pick = max if name == "maximum" else min
+    items = [(side,) if type(side) in (int, float) else (v.items if (v := _values_of(side)) is not None and
+                                                         v.errors is None else None) for side in (left, right)]
+    a, b = items
+    if a is None or b is None or shaped.values is None or (len(a) != len(b) and 1 not in (len(a), len(b))):
+        return TensorV(tuple(shaped.shape), contiguous=shaped.contiguous, floating=shaped.floating)
+    pairs = zip(a * len(b) if len(a) == 1 else a, b * len(a) if len(b) == 1 else b)
+    return TensorV(tuple(shaped.shape), tuple(pick(x, y) for x, y in pairs), dtype=shaped.dtype)
+
+
+def _tensor_comparison(kind: type, left: Any, right: Any, shaped: Any) -> Any:
+    """``a < b`` with a tensor: a bool mask of the broadcast shape (``shaped``: their sum's); its
+    values where both sides' are known exactly (Mask R-CNN's `h / 2**6 != int(h / 2**6)` of an array
+    element), which decide a branch on it."""
+    if type(shaped) is not TensorV:
+        return shaped
+    items = []
+    for side in (left, right):
+        if type(side) in (int, float, bool):
+            items.append((side,))
+            continue
+        values = _values_of(side)
+        if values is None or values.errors is not None:
+            return TensorV(tuple(shaped.shape), floating=False)
+        items.append(values.items)
+    a, b = items
+    if len(a) != len(b) and 1 not in (len(a), len(b)):
+        return TensorV(tuple(shaped.shape), floating=False)
+    pairs = zip(a * len(b) if len(a) == 1 else a, b * len(a) if len(b) == 1 else b)
+    compare = _COMPARISON_FUNCTIONS[kind]
+    return TensorV(tuple(shaped.shape), tuple(bool(compare(x, y)) for x, y in pairs), dtype="bool")
+
+
+_COMPARISON_FUNCTIONS = {ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge,
+                         ast.Eq: operator.eq, ast.NotEq: operator.ne}
 
 
 def _values_of(v: Any) -> "tensor_values.Values | None":
@@ -6487,15 +6651,16 @@ def _custom_construction(cls: ClassV, node: ast.ClassDef, env: Env) -> str:
     singleton, or one returning another object) or a metaclass of the code with a ``__call__``
     (one that changes the arguments). "" where there is none (a plain config class's ``__new__``
     is not a model's: only module classes are asked)."""
-    if not cls.is_module:
-        return ""
     owner = next((c for c in cls.mro() if "__new__" in c.namespace), None)
     if owner is not None:
         new = owner.namespace["__new__"]
         if type(new) is FuncV and new.kind in ("", "static") and not new.node.decorator_list:
             cls.new_method = new  # followed where it returns an object of another class (Interpreter.built_by_new)
             return ""
-        return f"`{owner.name}.__new__`"
+        if cls.is_module:
+            return f"`{owner.name}.__new__`"
+    if not cls.is_module:
+        return ""
     for keyword in node.keywords:
         if keyword.arg == "metaclass" and isinstance(keyword.value, ast.Name):
             try:
@@ -7115,6 +7280,56 @@ def _class_attribute(cls: ClassV, name: str) -> Any:
     if name == "__new__" and _is_named_tuple(cls):
         return NamedTupleNew(cls)
     return _MISSING
+
+
+# torch's (values, indices) results: t.max(dim), topk, sort (torch.return_types).
+TorchPair = collections.namedtuple("TorchPair", ["values", "indices"])
+# Tensor methods whose results' shapes tensor_reduction gives (torch.<name>(t, ...) too).
+_INDEXED_REDUCTIONS = frozenset({"max", "min", "median", "argmax", "argmin", "all", "any", "topk", "sort"})
+
+
+class ArgParserV:
+    """An ``argparse.ArgumentParser`` of the code: its arguments, and the defaults ``set_defaults`` gave."""
+
+    __slots__ = ("arguments", "defaults", "scope")
+
+    def __init__(self, scope: ModuleScope) -> None:
+        self.arguments: list[_Argument] = []
+        self.defaults: dict[str, Any] = {}
+        self.scope = scope  # the module it was made in: a parse of the command line is noted for it
+
+    def add(self, flags: tuple[Any, ...], kw: dict[str, Any], call: str) -> None:
+        if not flags or not all(isinstance(f, str) and f for f in flags):
+            raise Unresolved(f"`{call}`: the argument's names are not known strings")
+        action = kw.get("action", "store")
+        if isinstance(action, ExtV) and action.name == "argparse.BooleanOptionalAction":
+            action = "store_const"  # --flag / --no-flag: its default unless given
+        if action not in ("store", "store_true", "store_false", "store_const", "append", "count", "append_const"):
+            raise Unresolved(f"`{call}`: an argument with the action {_text_of_action(action)} is not followed")
+        positional = not flags[0].startswith("-")
+        long_flag = next((f[2:] for f in flags if f.startswith("--")), None)
+        dest = kw.get("dest") or (flags[0] if positional else long_flag or flags[0].lstrip("-")).replace("-", "_")
+        default = kw.get("default", False if action == "store_true" else True if action == "store_false" else None)
+        const = True if action == "store_true" else False if action == "store_false" else kw.get("const")
+        required = kw.get("required", positional and kw.get("nargs") not in ("?", "*"))
+        self.arguments.append(_Argument(tuple(flags), str(dest), action, default, const, kw.get("type"),
+                                        kw.get("nargs"), bool(required)))
+
+
+@dataclasses.dataclass(frozen=True)
+class _Argument:
+    flags: tuple[str, ...]
+    dest: str
+    action: str
+    default: Any
+    const: Any
+    type: Any
+    nargs: Any
+    required: bool
+
+
+def _text_of_action(action: Any) -> str:
+    return repr(action) if isinstance(action, str) else f"`{getattr(action, 'name', type(action).__name__)}`"
 
 
 class NamedTupleNew:
