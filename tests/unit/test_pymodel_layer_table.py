@@ -194,3 +194,24 @@ def test_the_element_sizes_and_dtype_names_are_torch_s() -> None:
         assert (name in FLOATING_DTYPES) == dtype.is_floating_point, name
     for alias, name in DTYPE_ALIASES.items():
         assert getattr(torch, alias) is getattr(torch, name) and dtype_name(f"torch.{alias}") == name
+
+
+def test_which_parameterless_classes_keep_a_weight_is_torch_s() -> None:
+    from lsp_count.pymodel.layers import PARAMETERLESS, WEIGHTED_LOSSES
+
+    checked = 0
+    for name in sorted(PARAMETERLESS):
+        cls = getattr(torch.nn, name)
+        required = [p for p in list(inspect.signature(cls.__init__).parameters.values())[1:]
+                    if p.default is p.empty and p.kind is p.POSITIONAL_OR_KEYWORD]
+        for args, kwargs in (([2] * len(required), {}), ([(2,)] * len(required), {}), ([2], {"output_size": 2})):
+            try:
+                module = cls(*args, **kwargs)
+                break
+            except Exception:  # noqa: BLE001 - the next way to build it
+                continue
+        else:
+            raise AssertionError(f"nn.{name} could not be built to check")
+        assert (hasattr(module, "weight") or hasattr(module, "bias")) == (name in WEIGHTED_LOSSES), name
+        checked += 1
+    assert checked == len(PARAMETERLESS)

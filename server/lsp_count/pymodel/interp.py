@@ -32,7 +32,7 @@ from fractions import Fraction
 from typing import Any, Callable, Iterator
 
 from lsp_count.core.source import Span
-from lsp_count.pymodel.layers import (ELEMENT_BYTES, FINFO, FLOATING_DTYPES, FUNCTIONAL_NAMES, IINFO, LAYER_ATTRIBUTES, LAYERS, MODULE_CLASS_ATTRIBUTES,
+from lsp_count.pymodel.layers import (ELEMENT_BYTES, FINFO, WEIGHTED_LOSSES, FLOATING_DTYPES, FUNCTIONAL_NAMES, IINFO, LAYER_ATTRIBUTES, LAYERS, MODULE_CLASS_ATTRIBUTES,
                                       NOT_A_LAYER_ATTRIBUTE, PARAMETERLESS, REQUIRED, STACKS, TORCH_SUBCLASSES, TORCH_NN_MODULES, as_int, bind,
                                       dtype_name, layer_attribute, RUNNING_STATS, running_stat, truth)
 from lsp_count.pymodel import forward, shapes
@@ -251,6 +251,10 @@ _NUMPY_SCALAR: dict[str, Callable[[Any], Any]] = {
     "ceil": lambda x: x if type(x) in (int, bool) else float(math.ceil(x)),
     "floor": lambda x: x if type(x) in (int, bool) else float(math.floor(x)),
     "sin": math.sin, "cos": math.cos, "tan": math.tan, "log1p": math.log1p, "expm1": math.expm1,
+    # Half to even, as Python's round; a float stays a float in numpy (nnU-Net's `int(np.round(f * 2))`).
+    **{name: (lambda x: x if type(x) in (int, bool) else float(round(x))) for name in ("round", "around")},
+    "rint": lambda x: float(round(x)),  # a ufunc: a float64 even of an int
+    "abs": abs, "absolute": abs, "fabs": lambda x: float(abs(x)),
 }
 _UNSAFE = frozenset({"exec", "eval", "compile", "__import__", "globals", "locals", "vars", "open", "input"})
 
@@ -1693,6 +1697,8 @@ class Interpreter:
             except (IndexError, TypeError, KeyError) as exc:
                 raise _python_error(exc, node, _python_subscript(obj, key))
             return
+        if type(obj) is TensorV and obj.values is not None and _write_values(obj, key, value, node):
+            return  # `scales[j + 1:] = scales[j]` (CenterNet's DLAUp): the values written
         if isinstance(obj, (Param, TensorV)):
             _forget_values(obj)
             return  # written in place (`inv_freq[mask] = ...`): the shape stays, the values are not known
@@ -2683,6 +2689,8 @@ class Interpreter:
             return BuiltinV(name, lambda *a, **k: obj)
         if name in _INDEXED_REDUCTIONS:  # t.max(-1, keepdim=True)[0], t.topk(k).indices, t.all(-1)
             return BuiltinV(name, lambda *a, **k: self.tensor_reduction(obj, name, a, k, node))
+        if name in ("matmul", "mm", "bmm"):  # as `@`
+            return BuiltinV(name, lambda other: self.tensor_binop(ast.MatMult, obj, other, node))
         if name in ("maximum", "minimum"):  # elementwise, of the broadcast shape: its values where both are known
             return BuiltinV(name, lambda other: _extremum(name, obj, other, self.tensor_binop(ast.Add, obj, other, node)))
         if name in _BROADCASTING:  # t.mul(other): the shapes broadcast
@@ -2874,6 +2882,13 @@ class Interpreter:
             return self.named_tuple_member(obj, name, node)
         if obj.is_module and name == "training":
             return True  # nn.Module.__init__ sets it; train() / eval() set it on every submodule (_set_training)
+        if obj.is_module and name in ("weight", "bias") and type(obj.cls) is str and obj.cls in PARAMETERLESS and \
+                obj.cls not in WEIGHTED_LOSSES:
+            # CSWin's `trunc_normal_(self.head.weight)` of an `nn.Identity()` head: torch raises.
+            if self.ctx.probing_attributes:
+                raise _NoAttribute(name)
+            raise _Raised(f"`{_text(node)}` raises AttributeError: '{obj.cls}' object has no attribute '{name}'",
+                          ExtV("AttributeError"))
         if obj.is_module and (isinstance(obj.cls, str) or obj.layer_args is not None) and (name in ("weight", "bias") or (
                 obj.layer_args is not None and name in _NONE_SLOTS.get(obj.layer_args[0], ()))):
             return None  # torch layers register a missing bias as None (MultiheadAttention's unused projections too)
@@ -3056,8 +3071,9 @@ class Interpreter:
             fn = self.ev(func, env)
         args, kwargs = self.call_arguments(e, env)
         if type(fn) is Unknown and type(receiver) is Unknown and not receiver.maybe_module and \
-                func.attr in _TENSOR_METHODS:  # type: ignore[attr-defined]
-            return Unknown(receiver.why)  # `.to(dtype)` of a tensor not followed: a tensor, never a module
+                (func.attr in _TENSOR_METHODS or func.attr in _STR_METHODS):  # type: ignore[attr-defined]
+            # `.to(dtype)` of a tensor not followed, `.replace(...)` of a path: a value, never a module
+            return Unknown(receiver.why)
         if type(fn) is Unknown and type(receiver) is SuperV and type(receiver.inst) is Inst and receiver.inst.is_module:
             receiver = receiver.inst  # `super().reset()` of a module: as `self.reset()` would be
         if type(fn) is Unknown and type(receiver) is Inst and receiver.is_module and receiver.unfollowed is None:
@@ -3101,6 +3117,21 @@ class Interpreter:
             if shape is None:
                 raise _Raised(f"`{_text(node)}` raises ValueError: the arrays' shapes do not broadcast", ExtV("ValueError"))
             return TensorV(shape, floating=True)
+        if fn == "meshgrid" and args and set(kwargs) <= {"indexing"} and all(type(a) in _TENSORS for a in args):
+            # Mask R-CNN's anchors: numpy flattens its inputs; "xy" (its default) swaps the first two lengths.
+            lengths = [numel(tuple(a.shape)) for a in args]
+            indexing = kwargs.get("indexing", "xy")
+            if indexing not in ("xy", "ij"):
+                raise _Raised(f"`{_text(node)}` raises ValueError: indexing must be 'xy' or 'ij'", ExtV("ValueError"))
+            if indexing == "xy" and len(lengths) > 1:
+                lengths[0], lengths[1] = lengths[1], lengths[0]
+            return tuple(TensorV(tuple(lengths), floating=a.floating) for a in args)  # type: ignore[return-value]
+        if fn == "clip" and len(args) == 3 and not kwargs:
+            if all(type(a) in (int, float) for a in args):  # numbers: numpy's minimum(maximum(a, lo), hi)
+                clipped = min(max(args[0], args[1]), args[2])
+                return float(clipped) if any(type(a) is float for a in args) else clipped  # type: ignore[return-value]
+            if type(args[0]) in _TENSORS and all(type(a) in (int, float) or a is None for a in args[1:]):
+                return TensorV(tuple(args[0].shape), floating=args[0].floating)
         if fn == "transpose" and len(args) in (1, 2) and type(args[0]) in _TENSORS and not kwargs:
             axes = args[1] if len(args) == 2 else tuple(reversed(range(len(args[0].shape))))
             try:
@@ -3484,6 +3515,11 @@ class Interpreter:
         them, but in numpy's default float64 (integers stay int64); None where the arguments are
         other than sizes and numbers (the call is then not followed)."""
         dtype_arg = kwargs.get("dtype")
+        if type(dtype_arg) is BuiltinV and dtype_arg in (_BUILTINS["int"], _BUILTINS["float"], _BUILTINS["bool"]):
+            # `dtype=int` names Python's type, which the code's `int` is here (CenterNet's DLAUp scales)
+            dtype_arg = int if dtype_arg is _BUILTINS["int"] else float if dtype_arg is _BUILTINS["float"] else \
+                ExtV("numpy.bool")
+            kwargs = {**kwargs, "dtype": dtype_arg}
         numpy_dtype = dtype_arg.name.partition(".")[2] if type(dtype_arg) is ExtV and \
             dtype_arg.name.startswith("numpy.") else None
         if numpy_dtype is not None and numpy_dtype not in _NUMPY_DTYPES:
@@ -4168,6 +4204,17 @@ class Interpreter:
             else:
                 _reset_module(inst)
             return None
+        if last in _NTUPLES and name.startswith("torch.nn.modules.") and len(args) == 1 and not kwargs:
+            # torch's `_pair(kernel_size)` (DCN, Mask R-CNN's SamePad2d): an iterable as a tuple, else n copies.
+            x = args[0]
+            if isinstance(x, (list, tuple, dict, RangeV, IteratorV)):
+                return tuple(self.iterate(x, node))
+            if is_unknownish(x) and type(x) is not Sym:
+                raise Unresolved(f"`{_text(node)}`: {why_of(x)}")
+            return (x,) * _NTUPLES[last]  # a number, a formula, a string (torch does not iterate one)
+        if name in ("torch.matmul", "torch.mm", "torch.bmm") and len(args) == 2 and not kwargs and \
+                all(type(a) in _TENSORS for a in args):
+            return self.tensor_binop(ast.MatMult, args[0], args[1], node)  # VanillaNet's fused weights
         if last == "__setattr__" and len(parts) > 2 and parts[-2] == "Module" and len(args) == 3 and \
                 isinstance(args[0], Inst) and args[0].is_module and isinstance(args[1], str):
             self.object_setattr(args[0], args[1], args[2], node)  # `nn.Module.__setattr__(self, "fc", layer)`
@@ -4562,7 +4609,8 @@ class Interpreter:
                 if type(v) is Inst and v.is_module and v.unfollowed is None:
                     v.unfollowed = (f"`{_text(node)}` passes it to `{name}`, which is outside this file and "
                                     f"torch.nn: the analyser does not follow what that does to the module's parts")
-        return Unknown(f"`{name}` is outside this file and torch.nn; the analyser does not follow it", maybe_module=True)
+        return Unknown(f"`{name}` is outside this file and torch.nn; the analyser does not follow it",
+                       maybe_module=parts[0] not in _NO_MODULES_MADE)  # a log dir's name, a time stamp: never a module
 
     def torch_value_function(self, fn: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST, env: Env) -> Any:
         """torch's elementwise arithmetic (``torch.divide(t, 8)``: shapes broadcast, values are
@@ -4979,6 +5027,36 @@ def _set_values(t: TensorV | Param, source: TensorV | None) -> None:
     object.__setattr__(t, "errors", source.errors)
 
 
+def _write_values(t: TensorV, key: Any, value: Any, node: ast.AST) -> bool:
+    """``t[key] = value`` for a 1-D tensor of known values, an int or slice key and a number or a
+    tensor of known values: its values written as torch writes them (cast to ``t``'s dtype, a single
+    value broadcast); False where they are not known after it (the caller forgets them)."""
+    if len(t.shape) != 1 or t.dtype is None or type(key) not in (int, slice) or t.errors is not None:
+        return False
+    items = list(t.values)  # type: ignore[arg-type]
+    if type(key) is int:
+        if not -len(items) <= key < len(items):
+            raise _Raised(f"`{_text(node)}` raises IndexError: index {key} is out of bounds for size {len(items)}",
+                          ExtV("IndexError"))
+        places = [key % len(items)]
+    else:
+        places = list(range(len(items))[key])
+    source = (value,) if type(value) in (int, float, bool) else (v.items if (v := _values_of(value)) is not None and
+                                                                v.errors is None else None)
+    if source is None:
+        return False
+    if len(source) not in (1, len(places)):
+        raise _Raised(f"`{_text(node)}` raises RuntimeError: {len(source)} values do not fit {len(places)} places",
+                      ExtV("RuntimeError"))
+    try:
+        for i, place in enumerate(places):
+            items[place] = tensor_values.cast_number(source[0] if len(source) == 1 else source[i], t.dtype)
+    except tensor_values.Undecidable:
+        return False
+    object.__setattr__(t, "values", tuple(items))
+    return True
+
+
 def _forget_values(t: TensorV | Param) -> None:
     if type(t) is TensorV and t.values is not None:
         object.__setattr__(t, "values", None)
@@ -5030,8 +5108,8 @@ def _numpy_float(fn: str, value: float, x: int | float, y: int | float | None = 
 
 def _exact_numpy_result(fn: str, value: float, x: int | float, y: int | float | None) -> bool:
     """Whether ``value`` is fn's exact mathematical result (any faithful routine returns it then)."""
-    if fn in ("sqrt", "ceil", "floor"):
-        return True  # sqrt is correctly rounded by IEEE 754 (numpy's and math's agree everywhere)
+    if fn in ("sqrt", "ceil", "floor", "round", "around", "rint", "abs", "absolute", "fabs"):
+        return True  # sqrt is correctly rounded by IEEE 754 (numpy's and math's agree everywhere); the rest are exact
     if fn in ("sin", "tan", "log1p", "expm1") and x == 0:
         return True
     if fn == "cos" and x == 0 or fn == "exp" and x == 0:
@@ -7282,6 +7360,12 @@ def _class_attribute(cls: ClassV, name: str) -> Any:
     return _MISSING
 
 
+_NTUPLES = {"_single": 1, "_pair": 2, "_triple": 3, "_quadruple": 4}
+_STR_METHODS = frozenset(name for name in dir(str) if not name.startswith("_"))
+# Standard library packages none of whose functions makes a module (paths, times, the machine's
+# names): what they return, stored on a model (Mask R-CNN's log_dir), holds no parameters.
+_NO_MODULES_MADE = frozenset({"os", "posixpath", "ntpath", "datetime", "time", "socket", "platform", "getpass",
+                              "uuid", "pathlib", "glob", "shutil", "tempfile", "hashlib", "base64", "calendar"})
 # torch's (values, indices) results: t.max(dim), topk, sort (torch.return_types).
 TorchPair = collections.namedtuple("TorchPair", ["values", "indices"])
 # Tensor methods whose results' shapes tensor_reduction gives (torch.<name>(t, ...) too).
@@ -7862,6 +7946,14 @@ def _list_of(v: Any = ()) -> Any:
 
 
 def _getattr(obj: Any, name: Any, *default: Any) -> Any:
+    if type(name) is Inst and type(name.cls) is ClassV and name.cls.enum_members is not None and \
+            isinstance(name.attrs.get("_value_"), str) and name.cls.enum_mixin is not None:
+        name = name.attrs["_value_"]  # a member of `class Act(str, Enum)` is a string
+    if not isinstance(name, str):
+        if is_unknownish(name):
+            raise Unresolved(f"getattr's attribute name depends on {_clause(why_of(name))}")
+        # dreamerv3's `getattr(torch.nn, act)` with `act=nn.ELU`, a class: Python refuses it.
+        raise _Raised("getattr raises TypeError: the attribute name must be a string", ExtV("TypeError"))
     if isinstance(obj, Inst):
         if name in obj.attrs:
             return obj.attrs[name]
@@ -7887,7 +7979,7 @@ def _getattr(obj: Any, name: Any, *default: Any) -> Any:
         return _external(f"{obj.name}.{name}")  # getattr(nn, "GELU"): as `nn.GELU` (hasattr says the API has it)
     if default:
         return getattr(obj, name, default[0]) if isinstance(obj, (int, float, str)) else default[0]
-    raise Unresolved(f"getattr on {type(obj).__name__}")
+    raise Unresolved(f"getattr(…, `{name}`) of {_user_words(repr(type(obj).__name__))} is not followed")
 
 
 def _hasattr(obj: Any, name: Any) -> Any:

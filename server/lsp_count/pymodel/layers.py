@@ -397,6 +397,10 @@ LAYERS: dict[str, tuple[list[tuple[str, Any]], Builder | None]] = {
 }
 
 # Layers without parameters (activations, pooling, dropout, shape ops, losses).
+# The parameterless classes that keep a `weight` (a class-weight buffer, None unless given); every
+# other one has no `weight` or `bias` at all (torch raises AttributeError: a test checks it).
+WEIGHTED_LOSSES = frozenset({"BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss", "MultiLabelSoftMarginLoss",
+                             "MultiMarginLoss", "NLLLoss", "NLLLoss2d"})
 PARAMETERLESS = frozenset("""
 Identity Dropout Dropout1d Dropout2d Dropout3d AlphaDropout FeatureAlphaDropout ReLU ReLU6 GELU SiLU Mish Tanh Sigmoid
 Hardtanh Hardswish Hardsigmoid LeakyReLU ELU SELU CELU GLU Softplus Softsign Softmax Softmax2d LogSoftmax Softmin
