@@ -3026,39 +3026,11 @@ class Interpreter:
     # --- calls -----------------------------------------------------------------------------
 
     def ev_call(self, e: ast.Call, env: Env) -> Any:
-        if type(e.func) is _Name and e.func.id == "super":
-            if e.args:
-                owner = self.ev(e.args[0], env)
-                if not isinstance(owner, ClassV):
-                    reason = f": {why_of(owner)}" if is_unknownish(owner) else ""
-                    raise Unresolved(f"`{_text(e)}` ({env.module.where(e.lineno)}) names no class of this file{reason}")
-                return SuperV(owner, self.ev(e.args[1], env) if len(e.args) > 1 else None)
-            try:
-                return SuperV(env.lookup("__class__"), env.lookup("__self__"))
-            except KeyError:
-                raise Unresolved(f"`super()` outside a method ({env.module.where(e.lineno)})")
         func = e.func
-        if type(func) is _Name and func.id == "locals" and not e.args and not e.keywords and env is not env.module.env:
-            try:
-                env.lookup("locals")
-            except KeyError:
-                # A function's variables, read (timm's NesT checks its arguments by name through it): a
-                # snapshot, as Python's is in a function; not the module's, whose writes would be live.
-                return {k: v for k, v in env.vars.items() if k not in ("__class__", "__self__")}
-        if type(func) is _Name and func.id == "globals" and not e.args and not e.keywords:
-            try:
-                env.lookup("globals")
-            except KeyError:
-                # The module's names, read (asteroid's `globals().get(identifier)` picks a norm layer by
-                # name): a snapshot, so a write through it is not seen by the module's code.
-                return {k: self.read_lazy(v) if type(v) is LazyImport else v
-                        for k, v in env.module.env.vars.items()}
-        if type(func) is _Name and func.id == "eval" and len(e.args) == 1 and not e.keywords and \
-                self.ev(func, env) is _BUILTINS["eval"]:
-            return self.eval_text(self.ev(e.args[0], env), e, env)
-        if e.args and type(e.args[0]) is ast.GeneratorExp and type(func) is _Name and func.id == "next" and \
-                len(e.args) <= 2 and not e.keywords and self.ev(func, env) is _BUILTINS["next"]:
-            return self.first_item(e.args[0], e.args[1] if len(e.args) > 1 else None, env)
+        if type(func) is _Name and func.id in _SPECIAL_CALLS:  # one test on the path of every other call
+            found = self.special_call(func.id, e, env)
+            if found is not _MISSING:
+                return found
         if type(func) is _Attribute and func.attr in _OBJECT_HOOKS and type(func.value) is _Call:
             found = self.object_hook_call(e, func, env)
             if found is not _MISSING:
@@ -3272,6 +3244,44 @@ class Interpreter:
             raise _Raised(f"`{_text(node)}` raises OverflowError: {value} is out of the bounds of numpy's {kind}",
                           ExtV("OverflowError"))
         return value
+
+    def special_call(self, name: str, e: ast.Call, env: Env) -> Any:
+        """The builtins that read the caller's frame or code: ``super()``, ``locals()``,
+        ``globals()``, ``eval(text)``, ``next(generator)``; _MISSING where the call is a plain one
+        (the name is the code's own, or the arguments are others)."""
+        func = e.func
+        if name == "super":
+            if e.args:
+                owner = self.ev(e.args[0], env)
+                if not isinstance(owner, ClassV):
+                    reason = f": {why_of(owner)}" if is_unknownish(owner) else ""
+                    raise Unresolved(f"`{_text(e)}` ({env.module.where(e.lineno)}) names no class of this file{reason}")
+                return SuperV(owner, self.ev(e.args[1], env) if len(e.args) > 1 else None)
+            try:
+                return SuperV(env.lookup("__class__"), env.lookup("__self__"))
+            except KeyError:
+                raise Unresolved(f"`super()` outside a method ({env.module.where(e.lineno)})")
+        if name == "locals" and not e.args and not e.keywords and env is not env.module.env:
+            try:
+                env.lookup("locals")
+            except KeyError:
+                # A function's variables, read (timm's NesT checks its arguments by name through it): a
+                # snapshot, as Python's is in a function; not the module's, whose writes would be live.
+                return {k: v for k, v in env.vars.items() if k not in ("__class__", "__self__")}
+        if name == "globals" and not e.args and not e.keywords:
+            try:
+                env.lookup("globals")
+            except KeyError:
+                # The module's names, read (asteroid's `globals().get(identifier)` picks a norm layer by
+                # name): a snapshot, so a write through it is not seen by the module's code.
+                return {k: self.read_lazy(v) if type(v) is LazyImport else v
+                        for k, v in env.module.env.vars.items()}
+        if name == "eval" and len(e.args) == 1 and not e.keywords and self.ev(func, env) is _BUILTINS["eval"]:
+            return self.eval_text(self.ev(e.args[0], env), e, env)
+        if name == "next" and e.args and type(e.args[0]) is ast.GeneratorExp and len(e.args) <= 2 and \
+                not e.keywords and self.ev(func, env) is _BUILTINS["next"]:
+            return self.first_item(e.args[0], e.args[1] if len(e.args) > 1 else None, env)
+        return _MISSING
 
     def eval_text(self, text: Any, node: ast.Call, env: Env) -> Any:
         """``eval(text)`` of a string the analyser knows (fairseq's `eval(cfg.conv_feature_layers)`,
@@ -7361,6 +7371,7 @@ def _class_attribute(cls: ClassV, name: str) -> Any:
 
 
 _NTUPLES = {"_single": 1, "_pair": 2, "_triple": 3, "_quadruple": 4}
+_SPECIAL_CALLS = frozenset({"super", "locals", "globals", "eval", "next"})  # Interpreter.special_call
 _STR_METHODS = frozenset(name for name in dir(str) if not name.startswith("_"))
 # Standard library packages none of whose functions makes a module (paths, times, the machine's
 # names): what they return, stored on a model (Mask R-CNN's log_dir), holds no parameters.
