@@ -215,3 +215,15 @@ def test_which_parameterless_classes_keep_a_weight_is_torch_s() -> None:
         assert (hasattr(module, "weight") or hasattr(module, "bias")) == (name in WEIGHTED_LOSSES), name
         checked += 1
     assert checked == len(PARAMETERLESS)
+
+
+def test_the_functional_functions_taken_as_keeping_their_input_s_shape_do() -> None:
+    from lsp_count.pymodel.interp import _FUNCTIONAL_SAME_SHAPE
+
+    x = torch.randn(2, 4, 6)
+    extra = {"layer_norm": ((6,),), "rms_norm": ((6,),), "group_norm": (2,), "threshold": (0.1, 0.0),
+             "local_response_norm": (2,), "batch_norm": (torch.zeros(4), torch.ones(4))}
+    for name in sorted(_FUNCTIONAL_SAME_SHAPE):
+        fn = getattr(torch.nn.functional, name)
+        kwargs = {"dim": -1} if name in ("softmax", "log_softmax", "softmin") else {}
+        assert fn(x, *extra.get(name, ()), **kwargs).shape == x.shape, name

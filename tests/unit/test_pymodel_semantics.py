@@ -1678,7 +1678,7 @@ def test_apply_on_a_module_that_holds_itself_is_a_reason_not_a_hang() -> None:
 
 @pytest.mark.parametrize("body, reason", [
     ("self.__dict__['fc'] = nn.Linear(4, 4)", "a module's `__dict__` holds what torch does not register"),
-    ("self.p = nn.ParameterList()\nself.p.append(3)", "an element of nn.ParameterList is not a parameter"),
+    ("self.p = nn.ParameterList()\nself.p.append([3])", "an element of nn.ParameterList is not a parameter"),
     ("self.m = nn.ModuleList()\nself.m.append(torch.zeros(3))", "an element of nn.ModuleList is not a known module"),
     ("self.m = nn.ModuleList([nn.ReLU()])\nself.m[3] = nn.ReLU()", "raises IndexError"),
 ])
@@ -3295,3 +3295,125 @@ def test_values_written_at_an_index_or_a_slice_are_computed(change: str, width: 
 def test_a_write_that_does_not_fit_raises_as_torch_does() -> None:
     report = run(_net("t = torch.tensor([1, 2, 3])\nt[:2] = torch.tensor([4, 5, 6])\n", "import torch\n"))
     assert "raises RuntimeError: 3 values do not fit 2 places" in lc101(report)["Net"]
+
+
+def test_registered_names_torch_refuses_raise_key_error() -> None:
+    # pytorch-widedeep: `ParameterDict["bias_" + col]` of a column named "c.x".
+    for body, kind in (("self.d = nn.ParameterDict()\nself.d['bias_c.x'] = nn.Parameter(torch.zeros(4))\n", "parameter"),
+                       ("self.register_parameter('w.1', nn.Parameter(torch.zeros(3)))\n", "parameter"),
+                       ("self.m = nn.ModuleDict({'emb.a': nn.Linear(2, 2)})\n", "module"),
+                       ("self.add_module('', nn.Linear(2, 2))\n", "module")):
+        refused = lc101(run(_net(body, "import torch\n")))["Net"]
+        assert f"KeyError: a {kind} name can't" in refused, body
+
+
+@pytest.mark.parametrize("body, total", [
+    # tabm's `getattr(nn, type, None)`: torch.nn's names are known whole.
+    ("cls = getattr(nn, 'MLP', None) or Local\nself.m = cls()\n", 6),
+    ("cls = getattr(nn, 'Linear', None) or Local\nself.m = cls(3, 1)\n", 4),
+    ("self.fc = nn.Linear(2, 2 if hasattr(nn, 'RMSNorm') and not hasattr(nn, 'MLP') else 3)\n", 6),
+    # A ParameterDict / ParameterList keeps a module as a submodule and a number as a number.
+    ("self.d = nn.ParameterDict({'a': nn.Linear(2, 2), 'w': nn.Parameter(torch.zeros(3)), 'n': 5})\n", 9),
+    ("self.l = nn.ParameterList([nn.Linear(2, 2), torch.zeros(2), 3])\nself.fc = nn.Linear(self.l[2], 1)\n", 12),
+    # EDM's resample filter: a float32 sum of whole numbers is exact in any order.
+    ("f = torch.as_tensor([1, 3, 3, 1], dtype=torch.float32)\nself.fc = nn.Linear(int(f.sum().item()), 1)\n", 9),
+    # A number of a tensor the analyser does not compute, kept as a number (EDM's sigma_min).
+    ("self.sigma_min = float(torch.randn(()) * 2)\nself.fc = nn.Linear(2, 2)\n", 6),
+    ("self.rot = staticmethod(lambda t: t * 2)\nself.fc = nn.Linear(2, 2)\n", 6),
+    ("self._configs = pickle.dumps(locals())\nself.fc = nn.Linear(2, 2)\n", 6),
+])
+def test_round_eight_idioms(body: str, total: int) -> None:
+    report = run(_net(body, "import pickle\nimport torch\nclass Local(nn.Module):\n    def __init__(self):\n"
+                            "        super().__init__()\n        self.fc = nn.Linear(2, 2)\n"))
+    assert counts(report)["Net"] == total
+
+
+def test_torch_nn_names_are_torch_s() -> None:
+    import torch
+
+    from lsp_count.pymodel.layers import TORCH_NN_MODULES, TORCH_NN_OTHER_NAMES
+
+    public = {n for n in dir(torch.nn) if not n.startswith("_")}
+    assert public == set(TORCH_NN_MODULES) | TORCH_NN_OTHER_NAMES
+
+
+def test_a_partialmethod_constructor_and_method() -> None:
+    # openfold: `class TriangleAttentionStartingNode(TriangleAttention): __init__ = partialmethod(
+    # TriangleAttention.__init__, starting=True)`.
+    report = run("""
+        from functools import partialmethod
+        import torch.nn as nn
+
+        class Tri(nn.Module):
+            def __init__(self, c=4, starting=True):
+                super().__init__()
+                self.fc = nn.Linear(c, c + (1 if starting else 0))
+
+            def width(self, extra):
+                return 2 + extra
+
+        class Ending(Tri):
+            __init__ = partialmethod(Tri.__init__, starting=False)
+            narrow = partialmethod(Tri.width, 1)
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.tri = Ending(c=3)
+                self.fc = nn.Linear(self.tri.narrow(), 1)
+    """)
+    assert counts(report)["Net"] == 12 + 4
+
+
+def test_plain_classes_in_an_annotation_rule_a_module_out() -> None:
+    # F5-TTS's `processor: JointAttnProcessor | AttnProcessor`, called in forward.
+    report = run("""
+        import torch.nn as nn
+
+        class Joint:
+            pass
+
+        class Plain:
+            pass
+
+        class Attention(nn.Module):
+            def __init__(self, processor: Joint | Plain, dim: int = 4):
+                super().__init__()
+                self.processor = processor
+                self.fc = nn.Linear(dim, dim)
+
+            def forward(self, x):
+                return self.processor(self, x)
+    """)
+    assert counts(report) == {"Attention": 20}
+
+
+def test_argparse_positionals_and_parent_parsers() -> None:
+    report = run("""
+        import argparse
+        import torch.nn as nn
+
+        def get_arguments():
+            parser = argparse.ArgumentParser(add_help=False)
+            parser.add_argument("--mlp", default="8-4")
+            return parser
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                parser = argparse.ArgumentParser(parents=[get_arguments()])
+                parser.add_argument("data")
+                parser.add_argument("--depth", type=int, default=1)
+                args = parser.parse_args(["/data", "--depth", "2"])
+                sizes = [int(s) for s in args.mlp.split("-")]
+                self.layers = nn.ModuleList(nn.Linear(sizes[0], sizes[1]) for _ in range(args.depth))
+                self.fc = nn.Linear(len(args.data), 1)
+    """)
+    assert counts(report) == {"Net": 2 * 36 + 6}
+
+
+def test_a_module_run_at_build_time_is_said_as_such() -> None:
+    # BYOL sizes its projector by running its encoder on a dummy image.
+    report = run(_net("self.enc = Encoder()\nout = self.enc(torch.randn(3, 2))\nself.head = nn.Linear(out, 1)\n",
+                      "import torch\nclass Encoder(nn.Module):\n    def forward(self, x):\n        return x\n"))
+    assert "running a module (`self.enc(torch.randn(3, 2))`), which happens in forward" in lc101(report)["Net"]

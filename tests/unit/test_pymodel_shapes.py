@@ -108,3 +108,14 @@ def test_cat_of_two_shapes_that_differ_along_one_dimension(a, b, dim):
 @pytest.mark.parametrize("parts", [[(0,), (2, 3)], [(0,), (0,)], [(0,), (3,)], [(2, 0), (2, 3)], [(0, 2), (1, 2)]])
 def test_cat_leaves_out_empty_1d_tensors_as_torch_does(parts):
     _agree((), lambda _: torch.cat([torch.empty(p, device="meta") for p in parts]), lambda: shapes.cat_shape(parts, 0))
+
+
+@pytest.mark.parametrize("equation, operands", [
+    ("...,f->...f", [(3, 4), (5,)]), ("...ij,...jk->...ik", [(2, 3, 4), (1, 4, 5)]), ("i...->...", [(3, 4, 5)]),
+    ("...ii->...i", [(2, 3, 3)]), ("bn...,bn->b...", [(2, 3, 4, 5), (2, 3)]), ("...", [(2, 3)]),
+    ("i,...->i...", [(3,), (4, 5)]), ("a...b", [(2, 3, 4)]), ("...i,...i->...", [(5, 1, 3), (4, 3)]),
+])
+def test_einsum_with_an_ellipsis_is_torch_s(equation: str, operands: list[tuple[int, ...]]) -> None:
+    torch = pytest.importorskip("torch")
+    expected = tuple(torch.einsum(equation, *[torch.zeros(s) for s in operands]).shape)
+    assert shapes.einsum_shape(equation, operands) == expected

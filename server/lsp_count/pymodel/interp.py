@@ -32,7 +32,7 @@ from fractions import Fraction
 from typing import Any, Callable, Iterator
 
 from lsp_count.core.source import Span
-from lsp_count.pymodel.layers import (ELEMENT_BYTES, FINFO, WEIGHTED_LOSSES, FLOATING_DTYPES, FUNCTIONAL_NAMES, IINFO, LAYER_ATTRIBUTES, LAYERS, MODULE_CLASS_ATTRIBUTES,
+from lsp_count.pymodel.layers import (ELEMENT_BYTES, FINFO, TORCH_NN_OTHER_NAMES, WEIGHTED_LOSSES, FLOATING_DTYPES, FUNCTIONAL_NAMES, IINFO, LAYER_ATTRIBUTES, LAYERS, MODULE_CLASS_ATTRIBUTES,
                                       NOT_A_LAYER_ATTRIBUTE, PARAMETERLESS, REQUIRED, STACKS, TORCH_SUBCLASSES, TORCH_NN_MODULES, as_int, bind,
                                       dtype_name, layer_attribute, RUNNING_STATS, running_stat, truth)
 from lsp_count.pymodel import forward, shapes
@@ -1678,7 +1678,7 @@ class Interpreter:
                 raise _Raised(f"`{_text(node)}` raises IndexError: index {k} is out of range", ExtV("IndexError"))
             obj.attrs[keys[k]] = value
         else:
-            obj.attrs[str(key)] = value
+            obj.attrs[_registered_key("parameter" if obj.kind == "pdict" else "module", key, node)] = value
 
     def _set_item(self, obj: Any, key: Any, value: Any, node: ast.AST) -> None:
         if type(obj) is ModulesView and isinstance(key, str):
@@ -2867,6 +2867,8 @@ class Interpreter:
         if isinstance(obj.cls, ClassV):
             v = obj.cls.find(name, _MISSING)
             if v is not _MISSING:
+                if type(v) is PartialMethodV:  # a partialmethod, bound to the instance as a method is
+                    return PartialV(v.func, (obj, *v.args), v.kwargs)
                 if isinstance(v, FuncV):
                     if v.kind == "property":
                         return self.call_function(v, [obj], {}, node)
@@ -3163,8 +3165,18 @@ class Interpreter:
         flag sets. Positional arguments and other forms are not followed."""
         given: dict[str, Any] = {}
         by_flag = {flag: argument for argument in parser.arguments for flag in argument.flags}
+        positionals = [argument for argument in parser.arguments if not argument.flags[0].startswith("-")]
         i = 0
         while i < len(argv):
+            if not argv[i].startswith("-") and positionals:  # barlowtwins' `parse_args(['/data', ...])`
+                argument = positionals.pop(0)
+                if argument.nargs is not None:
+                    raise Unresolved(f"`{_text(node)}`: the analyser does not follow the positional argument "
+                                     f"`{argument.dest}` with nargs {argument.nargs!r}")
+                given[argument.dest] = self.call(argument.type, [argv[i]], {}, node, _DUMMY_ENV(self)) \
+                    if argument.type is not None else argv[i]
+                i += 1
+                continue
             token, _, inline = argv[i].partition("=")
             argument = by_flag.get(token)
             if argument is None or not token.startswith("-"):
@@ -3437,7 +3449,7 @@ class Interpreter:
                     raise Unresolved(f"`{_text(node)}`: {exc} (torch raises)")
                 if out is not None:
                     return TensorV(out)
-            return Unknown(f"`{_text(node)}` runs a module, which happens in forward, not at build time")
+            return Unknown(f"running a module (`{_text(node)}`), which happens in forward, not at build time")
         if isinstance(fn, Sym):
             # `self.h.get(key, default)` of an argument with no default: unknown for its reason, which
             # a condition on it names ("depends on the constructor argument `h` ..."), said once.
@@ -3982,6 +3994,8 @@ class Interpreter:
                 self.call_function(init, [inst] + args, kwargs, node, bound)
             elif isinstance(init, FuncV):
                 self.call_function(init, [inst] + args, kwargs, node)
+            elif type(init) is PartialMethodV:  # `__init__ = partialmethod(Base.__init__, starting=True)`
+                self.call(init.func, [inst, *init.args, *args], {**dict(init.kwargs), **kwargs}, node, env)
             elif cls.is_module and (layer := _torch_layer_base(cls)) is not None:
                 self.init_layer(inst, cls.name, layer, args, kwargs)  # `class Norm(nn.LayerNorm)` with no __init__
             elif cls.is_module and (container := _torch_container_base(cls)) is not None:
@@ -4394,6 +4408,9 @@ class Interpreter:
             made = self.numpy_array(last, args, kwargs, node)
             if made is not None:
                 return made
+        if name == "numpy.linspace" and "dtype" in kwargs and kwargs["dtype"] in (
+                _BUILTINS["float"], ExtV("numpy.float64"), ExtV("numpy.double")):
+            kwargs = {k: v for k, v in kwargs.items() if k != "dtype"}  # float64: numpy's own (OpenELM's scaling)
         if name == "numpy.linspace" and 2 <= len(args) + len(kwargs) <= 3 and set(kwargs) <= {"num"}:
             values = _numpy_linspace(*args, **kwargs)  # drop-path rates: `np.linspace(0, rate, depth).tolist()`
             if values is not None:
@@ -4479,7 +4496,13 @@ class Interpreter:
                 raise Unresolved(f"`{_text(node)}` makes more than the {MAX_ITERATIONS:,} items the analyser follows")
             return IteratorV(made)
         if name == "argparse.ArgumentParser":
-            return ArgParserV(env.module)  # its arguments' defaults, read back by parse_args (argparse_method)
+            parser = ArgParserV(env.module)  # its arguments' defaults, read back by parse_args (argparse_method)
+            for parent in kwargs.get("parents") or ():  # VICReg's `ArgumentParser(parents=[get_arguments()])`
+                if type(parent) is not ArgParserV:
+                    raise Unresolved(f"`{_text(node)}`: a parent parser the analyser did not build")
+                parser.arguments.extend(parent.arguments)
+                parser.defaults.update(parent.defaults)
+            return parser
         if name in ("types.SimpleNamespace", "argparse.Namespace") and not args:
             namespace = Inst(last, "object", False)  # an object with these attributes, as Python makes it
             namespace.attrs.update(kwargs)
@@ -4505,6 +4528,9 @@ class Interpreter:
             return IteratorV([x for a in self.iterate(args[0], node) for x in self.iterate(a, node)])
         if name == "itertools.cycle" and len(args) == 1 and not kwargs:
             return CycleV(self.iterate(args[0], node))
+        if name == "functools.partialmethod" and args:
+            # openfold's `__init__ = partialmethod(TriangleAttention.__init__, starting=True)`: bound on access.
+            return PartialMethodV(args[0], tuple(args[1:]), tuple(kwargs.items()))
         if name == "functools.wraps" and len(args) == 1 and not kwargs:
             return BuiltinV("wraps", functools.partial(_wraps, args[0]))
         if name == "functools.partial":
@@ -4577,6 +4603,10 @@ class Interpreter:
             result = self.torch_value_function(last, args, kwargs, node, env)
             if result is not _MISSING:
                 return result
+        if last in _FUNCTIONAL_SAME_SHAPE and name == f"torch.nn.functional.{last}" and args and \
+                type(args[0]) in _TENSORS:
+            # MoCo's queue `F.normalize(self.queue, dim=0)`: the input's shape, values not computed.
+            return TensorV(tuple(args[0].shape), floating=_is_floating(args[0]))
         if name == "torch.nn.functional.pad" and args and isinstance(args[0], (TensorV, Param)):
             return _padded(args[0], args[1] if len(args) > 1 else kwargs.get("pad"), node)
         if len(parts) == 2 and parts[0] == "torch" and last in _SHAPE_METHOD_FUNCTIONS and args and \
@@ -4620,7 +4650,8 @@ class Interpreter:
                     v.unfollowed = (f"`{_text(node)}` passes it to `{name}`, which is outside this file and "
                                     f"torch.nn: the analyser does not follow what that does to the module's parts")
         return Unknown(f"`{name}` is outside this file and torch.nn; the analyser does not follow it",
-                       maybe_module=parts[0] not in _NO_MODULES_MADE)  # a log dir's name, a time stamp: never a module
+                       # a log dir's name, a time stamp, a config saved as bytes: never a module
+                       maybe_module=parts[0] not in _NO_MODULES_MADE and name not in _NO_MODULE_RESULTS)
 
     def torch_value_function(self, fn: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST, env: Env) -> Any:
         """torch's elementwise arithmetic (``torch.divide(t, 8)``: shapes broadcast, values are
@@ -4854,7 +4885,7 @@ class Interpreter:
         if kind == "Sequential":
             if len(args) == 1 and isinstance(args[0], dict):
                 for k, v in args[0].items():
-                    inst.attrs[str(k)] = self.check_member(v, kind, node)
+                    inst.attrs[_registered_key("parameter" if kind == "ParameterDict" else "module", k, node)] = self.check_member(v, kind, node)
             else:
                 for i, v in enumerate(args):
                     inst.attrs[str(i)] = self.check_member(v, kind, node)
@@ -4876,7 +4907,7 @@ class Interpreter:
                 if not all(isinstance(p, (tuple, list)) and len(p) == 2 for p in items):
                     raise Unresolved(f"`{_text(node)}`: nn.{kind} takes (name, module) pairs")
             for k, v in items:
-                inst.attrs[str(k)] = self.check_member(v, kind, node)
+                inst.attrs[_registered_key("parameter" if kind == "ParameterDict" else "module", k, node)] = self.check_member(v, kind, node)
         self.record_hint(inst, node, env)
         return inst
 
@@ -4923,6 +4954,8 @@ class Interpreter:
                 return Param(v.shape, "other", floating=_is_floating(v))
             if v is None:
                 return None  # an empty slot, as torch keeps it (transformer-xl's projections where none is needed)
+            if (type(v) is Inst and v.is_module) or type(v) in (int, float, bool, str):
+                return v  # torch sets it as an attribute: a module is a submodule (aurora's LevelConditioned), a number stays one
             if not isinstance(v, Param):
                 raise Unresolved(f"`{node if isinstance(node, str) else _text(node)}`: an element of nn.{kind} is not a "
                                  f"parameter the analyser built ({why_of(v) or type(v).__name__})")
@@ -5065,6 +5098,17 @@ def _write_values(t: TensorV, key: Any, value: Any, node: ast.AST) -> bool:
         return False
     object.__setattr__(t, "values", tuple(items))
     return True
+
+
+def _registered_key(kind: str, key: Any, node: ast.AST | None = None) -> str:
+    """The name a module, parameter or buffer is registered under, as torch checks it (widedeep's
+    `ParameterDict["bias_" + col]` of a column named "c.x": torch raises KeyError)."""
+    name = str(key)
+    if "." in name or name == "":
+        where = f"`{_text(node)}` raises" if node is not None else "torch raises"
+        why = f'contain ".", got: {name}' if name else "be empty"
+        raise _Raised(f"{where} KeyError: a {kind} name can't {why}", ExtV("KeyError"))
+    return name
 
 
 def _forget_values(t: TensorV | Param) -> None:
@@ -5880,13 +5924,13 @@ def _module_method(interp: Interpreter, obj: Inst, name: str) -> Any:
         return obj if obj.kind == "seq" else None  # Sequential's returns itself, ModuleList's None
 
     def add_module(key: Any, v: Any) -> None:
-        obj.attrs[str(key)] = v
+        obj.attrs[_registered_key("module", key)] = v
 
     def register_parameter(key: Any, v: Any) -> None:
-        obj.attrs[str(key)] = v
+        obj.attrs[_registered_key("parameter", key)] = v
 
     def register_buffer(key: Any, v: Any, persistent: Any = True) -> None:
-        obj.attrs[str(key)] = None if v is None else _as_buffer(v)
+        obj.attrs[_registered_key("buffer", key)] = None if v is None else _as_buffer(v)
         _add_buffer(obj, str(key), persistent is not False)
 
     def state_dict(*args: Any, destination: Any = None, prefix: Any = "", keep_vars: Any = False) -> dict[str, Any]:
@@ -6026,7 +6070,7 @@ def _module_method(interp: Interpreter, obj: Inst, name: str) -> Any:
     def update(vs: Any) -> None:
         items = vs.items() if isinstance(vs, dict) else vs.attrs.items() if isinstance(vs, Inst) else vs
         for k, v in items:
-            obj.attrs[str(k)] = member(v)
+            obj.attrs[_registered_key("parameter" if obj.kind == "pdict" else "module", k)] = member(v)
 
     def pop_entry(index: Any) -> Any:
         """ModuleList / Sequential ``pop``: the entry, the rest numbered from 0 again."""
@@ -7373,6 +7417,15 @@ def _class_attribute(cls: ClassV, name: str) -> Any:
 _NTUPLES = {"_single": 1, "_pair": 2, "_triple": 3, "_quadruple": 4}
 _SPECIAL_CALLS = frozenset({"super", "locals", "globals", "eval", "next"})  # Interpreter.special_call
 _STR_METHODS = frozenset(name for name in dir(str) if not name.startswith("_"))
+# torch.nn.functional's functions whose result has their input's shape (a test checks them with torch).
+_FUNCTIONAL_SAME_SHAPE = frozenset("""normalize relu relu6 gelu silu mish elu selu celu leaky_relu sigmoid tanh
+softmax log_softmax softmin softplus softsign dropout alpha_dropout layer_norm group_norm instance_norm batch_norm
+rms_norm local_response_norm hardswish hardsigmoid hardtanh logsigmoid tanhshrink softshrink hardshrink threshold
+rrelu""".split())
+# Functions of other standard packages that return text or bytes (audiolm's `pickle.dumps(locals())`).
+_NO_MODULE_RESULTS = frozenset({"pickle.dumps", "json.dumps", "marshal.dumps", "pprint.pformat", "inspect.getsource",
+                                "inspect.getfile", "sys.getsizeof", "warnings.warn", "logging.info", "logging.warning",
+                                "logging.debug", "logging.error"})
 # Standard library packages none of whose functions makes a module (paths, times, the machine's
 # names): what they return, stored on a model (Mask R-CNN's log_dir), holds no parameters.
 _NO_MODULES_MADE = frozenset({"os", "posixpath", "ntpath", "datetime", "time", "socket", "platform", "getpass",
@@ -7381,6 +7434,16 @@ _NO_MODULES_MADE = frozenset({"os", "posixpath", "ntpath", "datetime", "time", "
 TorchPair = collections.namedtuple("TorchPair", ["values", "indices"])
 # Tensor methods whose results' shapes tensor_reduction gives (torch.<name>(t, ...) too).
 _INDEXED_REDUCTIONS = frozenset({"max", "min", "median", "argmax", "argmin", "all", "any", "topk", "sort"})
+
+
+@dataclasses.dataclass(frozen=True)
+class PartialMethodV:
+    """``functools.partialmethod(func, *args, **kwargs)`` in a class body: a method with those
+    arguments given, after the instance it is bound to."""
+
+    func: Any
+    args: tuple[Any, ...]
+    kwargs: tuple[tuple[str, Any], ...]
 
 
 class ArgParserV:
@@ -7865,6 +7928,11 @@ def _num(py: type) -> Callable[..., Any]:
             return v if whole else sym_opaque(f"{py.__name__}({v.render()})", v)
         if isinstance(v, Unknown):
             return v
+        if type(v) in _TENSORS and not rest and (type(v) is Param or v.values is None) and \
+                all(type(d) is int and d == 1 for d in v.shape):
+            # One value torch would give and the analyser does not compute (EDM's `float(self.sigma(eps))`
+            # kept as a plain number): not known, which the code's use of it says where it matters.
+            return Unknown(f"the value of a tensor the analyser does not compute, as a {py.__name__}")
         return py(v, *rest)
     return conv
 
@@ -7987,6 +8055,11 @@ def _getattr(obj: Any, name: Any, *default: Any) -> Any:
     if is_unknownish(obj):
         return Unknown(why_of(obj))
     if isinstance(obj, ExtV) and isinstance(name, str):
+        if obj.name == "torch.nn" and not _torch_nn_has(name):  # tabm's `getattr(nn, "MLP", None)`: its own then
+            if default:
+                return default[0]
+            raise _Raised(f"getattr raises AttributeError: module 'torch.nn' has no attribute '{name}'",
+                          ExtV("AttributeError"))
         return _external(f"{obj.name}.{name}")  # getattr(nn, "GELU"): as `nn.GELU` (hasattr says the API has it)
     if default:
         return getattr(obj, name, default[0]) if isinstance(obj, (int, float, str)) else default[0]
@@ -8012,8 +8085,16 @@ def _hasattr(obj: Any, name: Any) -> Any:
     if is_unknownish(obj):
         return Unknown(f"hasattr on an unresolved value: {why_of(obj)}")
     if isinstance(obj, ExtV):
+        if obj.name == "torch.nn" and isinstance(name, str):
+            return _torch_nn_has(name)  # torch.nn's names are known whole
         return True  # a library feature probe (hasattr(F, "scaled_dot_product_attention")): assume the current API
     return hasattr(obj, name) if isinstance(obj, (int, float, str, list, dict, tuple)) else False
+
+
+def _torch_nn_has(name: str) -> bool:
+    """Whether torch.nn (torch TORCH_VERSION) has the name: its module classes and its other public
+    names, private ones taken as there (they are not in the tables)."""
+    return name.startswith("_") or name in TORCH_NN_MODULES or name in TORCH_NN_OTHER_NAMES
 
 
 def _outside_class_has(base: Any, name: str) -> bool | None:
@@ -8221,6 +8302,8 @@ _BUILTINS: dict[str, Any] = {
     "super": None,  # filled per call site below
     "None": None, "True": True, "False": False, "NotImplemented": None,
     "object": ExtV("object"), "type": ExtV("type"), "id": BuiltinV("id", _identity),
+    # `self.apply_rotary_emb = staticmethod(fn)` (rotary-embedding-torch): the function, callable as it is.
+    "staticmethod": BuiltinV("staticmethod", lambda fn: fn),
     # Python's exception classes, by name: what `raise` and `except` name (see _exception_matches).
     **{name: ExtV(name) for name, value in vars(builtins).items()
        if isinstance(value, type) and issubclass(value, BaseException)},

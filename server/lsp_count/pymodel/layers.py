@@ -518,6 +518,13 @@ def layer_attribute(layer: str, bound: dict[str, Any], name: str) -> Any:
     return NOT_A_LAYER_ATTRIBUTE if read is None else read(bound, name)
 
 
+# torch.nn's public names besides its module classes (torch 2.13): with TORCH_NN_MODULES, all of
+# `dir(torch.nn)` (a test compares them), so `getattr(nn, name, None)` and `hasattr` answer as torch.
+TORCH_NN_OTHER_NAMES = frozenset("""
+Buffer LinearCrossEntropyOptions Parameter UninitializedBuffer UninitializedParameter attention common_types
+factory_kwargs functional grad init intrinsic modules parallel parameter qat quantizable quantized utils
+""".split())
+
 # Where torch defines each torch.nn module class (torch 2.13): Python's text of the class,
 # `<class 'torch.nn.modules.linear.Linear'>`, which code may read (`str(cls.__bases__)`). A test
 # compares it with the installed torch.

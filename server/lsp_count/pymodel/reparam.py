@@ -10,6 +10,10 @@ changes what the module registers and so its count.
   ``original1`` (weight norm's g and v) or ``original``, as trainable as the parameter was. A
   second parametrization of the same parameter registers nothing new.
 * ``remove_weight_norm`` / ``remove_spectral_norm``: ``weight`` again, a new parameter.
+* ``parametrize.register_parametrization(module, name, p)``: the same ``parametrizations`` entry,
+  ``original`` and the parametrization module ``p`` (its own parameters count: StableCascade's and
+  other LoRA layers); a second one is appended. ``is_parametrized`` reads it and
+  ``remove_parametrizations`` takes it away (``name`` a parameter again).
 
 Audio models (HiFi-GAN, EnCodec, wav2vec2's positional convolution) use these everywhere. Shapes,
 names and flags are torch 2.x's; a parity test builds each with torch.
@@ -37,6 +41,11 @@ SIGNATURES: dict[str, list[tuple[str, Any]]] = {
                                        ("eps", 1e-12), ("dim", None)],
     "parametrizations.orthogonal": [("module", REQUIRED), ("name", "weight"), ("orthogonal_map", None),
                                     ("use_trivialization", True)],
+    "parametrize.register_parametrization": [("module", REQUIRED), ("tensor_name", REQUIRED),
+                                             ("parametrization", REQUIRED), ("unsafe", False)],
+    "parametrize.remove_parametrizations": [("module", REQUIRED), ("tensor_name", REQUIRED),
+                                            ("leave_parametrized", True)],
+    "parametrize.is_parametrized": [("module", REQUIRED), ("tensor_name", None)],
 }
 
 
@@ -55,6 +64,8 @@ def reparametrization(dotted: str) -> str | None:
 def reparametrize(key: str, args: list[Any], kwargs: dict[str, Any], origin: Span | None) -> Any:
     """What ``torch.nn.utils.<key>(*args, **kwargs)`` does to its module; returns the module."""
     a = bind(f"utils.{key}", SIGNATURES[key], tuple(args), kwargs)
+    if key.startswith("parametrize."):
+        return _registered_parametrization(key, a, origin)
     module, name = a["module"], a["name"]
     call = f"nn.utils.{key}"
     if is_unknownish(module):
@@ -107,6 +118,59 @@ def _parametrize(module: Inst, kind: str, name: str, a: dict[str, Any], origin: 
         entry.attrs["original1"] = Param(p.shape, p.kind, p.requires_grad, origin)
     else:
         entry.attrs["original"] = Param(p.shape, p.kind, p.requires_grad, origin)
+    if not isinstance(holder, Inst):
+        holder = module.attrs["parametrizations"] = Inst("ModuleDict", "dict", True, origin)
+    del module.attrs[name]
+    holder.attrs[name] = entry
+    module.attrs[name] = TensorV(tuple(p.shape))  # what the parametrization computes: read, never a parameter
+    return module
+
+
+def _registered_parametrization(key: str, a: dict[str, Any], origin: Span | None) -> Any:
+    """torch.nn.utils.parametrize's register_parametrization, remove_parametrizations and
+    is_parametrized, on a module the analyser built."""
+    module, name = a["module"], a["tensor_name"]
+    call = f"nn.utils.{key}"
+    if is_unknownish(module):
+        return Unknown(f"`{call}` is given a module the analyser could not build: {why_of(module)}", maybe_module=True)
+    if not isinstance(module, Inst) or not module.is_module:
+        raise Unresolved(f"`{call}` is given no module")
+    holder = module.attrs.get("parametrizations")
+    if key.endswith("is_parametrized"):
+        if not isinstance(holder, Inst):
+            return False
+        return bool(holder.attrs) if name is None else name in holder.attrs
+    if not isinstance(name, str):
+        raise Unresolved(f"`{call}`: the tensor's name is not a known string")
+    if key.endswith("remove_parametrizations"):
+        if not isinstance(holder, Inst) or name not in holder.attrs:
+            raise Raised(f"`{call}`: `{name}` has no parametrization to remove (torch raises ValueError)",
+                         ExtV("ValueError"))
+        original = holder.attrs.pop(name).attrs.get("original")
+        if not isinstance(original, Param):
+            raise Unresolved(f"`{call}`: the parametrization of `{name}` has no single original the analyser keeps")
+        module.attrs[name] = Param(original.shape, original.kind, original.requires_grad, origin) if \
+            a["leave_parametrized"] is not False else original
+        if not holder.attrs:
+            del module.attrs["parametrizations"]
+        return module
+    parametrization = a["parametrization"]
+    if is_unknownish(parametrization):
+        raise Unresolved(f"`{call}`'s parametrization is not known: {why_of(parametrization)}")
+    if not isinstance(parametrization, Inst) or not parametrization.is_module:
+        raise Raised(f"`{call}`: the parametrization is not a module (torch raises)", ExtV("TypeError"))
+    cls = parametrization.cls
+    if not isinstance(cls, str) and cls.find("right_inverse", None) is not None:
+        raise Unresolved(f"`{call}`: a parametrization with its own right_inverse (which sets the originals) is "
+                         f"not followed")
+    if isinstance(holder, Inst) and name in holder.attrs:
+        entry = holder.attrs[name]
+        entry.attrs[str(sum(1 for k in entry.attrs if k.isdigit()))] = parametrization
+        return module
+    p = _param(module, name, call)
+    entry = Inst("ParametrizationList", "list", True, origin)
+    entry.attrs["0"] = parametrization
+    entry.attrs["original"] = p  # the tensor itself, kept as the parametrization's input
     if not isinstance(holder, Inst):
         holder = module.attrs["parametrizations"] = Inst("ModuleDict", "dict", True, origin)
     del module.attrs[name]

@@ -330,20 +330,36 @@ def repeat_interleave_shape(shape: tuple[Any, ...], repeats: Any, dim: Any = Non
 
 
 def einsum_shape(equation: Any, operands: list[tuple[Any, ...]]) -> tuple[Any, ...] | None:
-    """``torch.einsum("ij,jk->ik", a, b)``: each output letter's size from the operands. None for
-    an equation with ``...``."""
+    """``torch.einsum("ij,jk->ik", a, b)``: each output letter's size from the operands; ``...``
+    stands for the dimensions no letter names, broadcast across the operands (EVA-02's rotary
+    `'..., f -> ... f'`), and leads the output where the equation gives none."""
     if type(equation) is not str:
         raise ShapeError("the equation is not a known string")
     equation = equation.replace(" ", "")
-    if "..." in equation:
-        return None
     inputs, arrow, output = equation.partition("->")
     terms = inputs.split(",")
     if len(terms) != len(operands):
         raise ShapeError(f"{len(terms)} operands in the equation, {len(operands)} given")
+    ellipsis: tuple[Any, ...] | None = None
+    if "..." in equation:
+        named = []
+        for i, (term, shape) in enumerate(zip(terms, operands)):
+            if "..." not in term:
+                named.append((term, shape))
+                continue
+            before, _, after = term.partition("...")
+            covered = len(shape) - len(before) - len(after)
+            if covered < 0 or "..." in after:
+                raise ShapeError(f"the subscripts `{term}` do not fit a tensor of {len(shape)} dimensions")
+            part = tuple(shape[len(before):len(before) + covered])
+            ellipsis = part if ellipsis is None else broadcast_shape(ellipsis, part)
+            if ellipsis is None:
+                return None
+            named.append((before + after, tuple(shape[:len(before)]) + tuple(shape[len(before) + covered:])))
+        terms, operands = [t for t, _ in named], [s for _, s in named]
     sizes: dict[str, Any] = {}
     for term, shape in zip(terms, operands):
-        if len(term) != len(shape) or not term.isalpha():
+        if len(term) != len(shape) or not (term.isalpha() or term == ""):
             raise ShapeError(f"the subscripts `{term}` do not fit a tensor of {len(shape)} dimensions")
         for letter, size in zip(term, shape):
             if letter in sizes and sizes[letter] != size and size != 1 and sizes[letter] != 1:
@@ -354,10 +370,14 @@ def einsum_shape(equation: Any, operands: list[tuple[Any, ...]]) -> tuple[Any, .
                 sizes[letter] = size
     if not arrow:
         letters = "".join(terms)
-        output = "".join(sorted(c for c in set(letters) if letters.count(c) == 1))
-    if any(c not in sizes for c in output):
+        output = ("..." if ellipsis is not None else "") + "".join(
+            sorted(c for c in set(letters) if letters.count(c) == 1))
+    before, dots, after = output.partition("...")
+    if dots and ellipsis is None:
+        raise ShapeError(f"`...` in the output of `{equation}` but in no operand")
+    if any(c not in sizes for c in before + after):
         raise ShapeError(f"an output subscript of `{equation}` is in no operand")
-    return tuple(sizes[c] for c in output)
+    return tuple(sizes[c] for c in before) + (tuple(ellipsis) if dots else ()) + tuple(sizes[c] for c in after)
 
 
 def squeeze_shape(shape: tuple[Any, ...], dims: tuple[Any, ...]) -> tuple[Any, ...] | None:

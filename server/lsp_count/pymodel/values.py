@@ -274,6 +274,23 @@ class TensorV:
             return int(decided(lambda x: float(math.trunc(x)), float(self._one()), self.errors[0]))
         return int(self._one())
 
+    def __round__(self, ndigits: int | None = None) -> Any:
+        """``round(v, 2)`` of a number taken from an array (OpenELM's `[round(v, 2) for v in
+        np.linspace(...)]`): numpy's float64 rounding (scaled, rounded half to even, scaled back),
+        which Python's floats compute the same way; an int without ``ndigits``."""
+        value = self._one()
+        if self.errors is not None or self.dtype not in ("float64", "int64", "int32"):
+            raise Unresolved("round() of a tensor value the analyser does not compute exactly (a float64's only)")
+        if ndigits is None:
+            return round(value)
+        if type(ndigits) is not int:
+            raise Unresolved("round()'s ndigits is not a known int")
+        if type(value) is int:
+            return TensorV((), (round(value, ndigits),), dtype=self.dtype)
+        scaled = value * 10.0**ndigits if ndigits >= 0 else value / 10.0**-ndigits
+        rounded = float(round(scaled))
+        return TensorV((), (rounded / 10.0**ndigits if ndigits >= 0 else rounded * 10.0**-ndigits,), dtype="float64")
+
     def _one(self) -> Any:
         if self.values is None or len(self.values) != 1:
             raise TypeError("only a one-element tensor of known value converts to a number")
