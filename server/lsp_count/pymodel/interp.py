@@ -1677,8 +1677,10 @@ class Interpreter:
             if type(k) is int and not -len(keys) <= k < len(keys):
                 raise _Raised(f"`{_text(node)}` raises IndexError: index {k} is out of range", ExtV("IndexError"))
             obj.attrs[keys[k]] = value
-        else:
+        elif obj.kind in ("dict", "pdict"):  # a ModuleDict / ParameterDict: torch registers the name
             obj.attrs[_registered_key("parameter" if obj.kind == "pdict" else "module", key, node)] = value
+        else:
+            obj.attrs[str(key)] = value
 
     def _set_item(self, obj: Any, key: Any, value: Any, node: ast.AST) -> None:
         if type(obj) is ModulesView and isinstance(key, str):
