@@ -42,7 +42,7 @@ from lsp_count.pymodel.syntax import (child_blocks, documentation_decorator, may
                                       parse_expression)
 from lsp_count.pymodel.values import (BoundV, ClassV, DeviceV, ExtV, FieldV, Inst, ModV, Param, PartialV, RangeV, Raised,
                                       ReleaseVersion,
-                                      SuperV, Sym, TensorV, Unknown, Unresolved, is_unknownish, next_serial, render, sym_add,
+                                      SuperV, Sym, TensorV, Unknown, Unresolved, c3_merge, is_unknownish, next_serial, render, sym_add,
                                       sym_divide_exact, sym_mul, sym_opaque, why_of)
 
 MAX_ITERATIONS = 10_000      # one loop; more is not a model definition the analyser should follow
@@ -6396,21 +6396,8 @@ def _mro_with_outside_bases(cls: ClassV) -> list[Any] | None:
             sequences.append([b])
     sequences.append([b for b in cls.bases if type(b) is ClassV or (type(b) is ExtV and b.name not in
                                                                       ("object", "builtins.object"))])
-    out: list[Any] = [cls]
-    while True:
-        sequences = [q for q in sequences if q]
-        if not sequences:
-            return out
-        for q in sequences:
-            head = q[0]
-            if not any(head in other[1:] for other in sequences):
-                break
-        else:
-            return None
-        out.append(head)
-        for q in sequences:
-            if q[0] == head:
-                del q[0]
+    merged = c3_merge(sequences)
+    return [cls, *merged] if merged is not None else None
 
 
 def _known_hook(fn: FuncV) -> str | None:

@@ -69,9 +69,8 @@ def reparametrize(key: str, args: list[Any], kwargs: dict[str, Any], origin: Spa
     module, name = a["module"], a["name"]
     call = f"nn.utils.{key}"
     if is_unknownish(module):
-        return Unknown(f"`{call}` is given a module the analyser could not build: {why_of(module)}", maybe_module=True)
-    if not isinstance(module, Inst) or not module.is_module:
-        raise Unresolved(f"`{call}` is given no module")
+        return _not_built(call, module)
+    _check_module(module, call)
     if not isinstance(name, str):
         raise Unresolved(f"`{call}`: the parameter's name is not a known string")
     attrs = module.attrs
@@ -118,12 +117,7 @@ def _parametrize(module: Inst, kind: str, name: str, a: dict[str, Any], origin: 
         entry.attrs["original1"] = Param(p.shape, p.kind, p.requires_grad, origin)
     else:
         entry.attrs["original"] = Param(p.shape, p.kind, p.requires_grad, origin)
-    if not isinstance(holder, Inst):
-        holder = module.attrs["parametrizations"] = Inst("ModuleDict", "dict", True, origin)
-    del module.attrs[name]
-    holder.attrs[name] = entry
-    module.attrs[name] = TensorV(tuple(p.shape))  # what the parametrization computes: read, never a parameter
-    return module
+    return _installed(module, holder, name, entry, p, origin)
 
 
 def _registered_parametrization(key: str, a: dict[str, Any], origin: Span | None) -> Any:
@@ -132,9 +126,8 @@ def _registered_parametrization(key: str, a: dict[str, Any], origin: Span | None
     module, name = a["module"], a["tensor_name"]
     call = f"nn.utils.{key}"
     if is_unknownish(module):
-        return Unknown(f"`{call}` is given a module the analyser could not build: {why_of(module)}", maybe_module=True)
-    if not isinstance(module, Inst) or not module.is_module:
-        raise Unresolved(f"`{call}` is given no module")
+        return _not_built(call, module)
+    _check_module(module, call)
     holder = module.attrs.get("parametrizations")
     if key.endswith("is_parametrized"):
         if not isinstance(holder, Inst):
@@ -171,12 +164,26 @@ def _registered_parametrization(key: str, a: dict[str, Any], origin: Span | None
     entry = Inst("ParametrizationList", "list", True, origin)
     entry.attrs["0"] = parametrization
     entry.attrs["original"] = p  # the tensor itself, kept as the parametrization's input
+    return _installed(module, holder, name, entry, p, origin)
+
+
+def _installed(module: Inst, holder: Any, name: str, entry: Inst, p: Param, origin: Span | None) -> Inst:
+    """The parameter's ParametrizationList put in the module's ``parametrizations``, in its place."""
     if not isinstance(holder, Inst):
         holder = module.attrs["parametrizations"] = Inst("ModuleDict", "dict", True, origin)
     del module.attrs[name]
     holder.attrs[name] = entry
     module.attrs[name] = TensorV(tuple(p.shape))  # what the parametrization computes: read, never a parameter
     return module
+
+
+def _not_built(call: str, module: Any) -> Unknown:
+    return Unknown(f"`{call}` is given a module the analyser could not build: {why_of(module)}", maybe_module=True)
+
+
+def _check_module(module: Any, call: str) -> None:
+    if not isinstance(module, Inst) or not module.is_module:
+        raise Unresolved(f"`{call}` is given no module")
 
 
 def _param(module: Inst, name: str, call: str) -> Param:

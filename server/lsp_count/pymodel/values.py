@@ -589,12 +589,18 @@ def _c3_ancestors(cls: ClassV) -> "tuple[ClassV, ...] | None":
     classes outside the project are not in it. None where the bases admit no such order (Python
     refuses to create the class)."""
     bases = [b for b in cls.bases if isinstance(b, ClassV)]
-    sequences = [list(b.mro()) for b in bases] + [bases]
-    out: list[ClassV] = []
+    merged = c3_merge([list(b.mro()) for b in bases] + [bases])
+    return tuple(merged) if merged is not None else None
+
+
+def c3_merge(sequences: list[list[Any]]) -> list[Any] | None:
+    """C3's merge of the bases' linearizations and the bases' list: each next class the first
+    head that is in no other sequence's tail; None where no head is (Python refuses the class)."""
+    out: list[Any] = []
     while True:
         sequences = [q for q in sequences if q]
         if not sequences:
-            return tuple(out)
+            return out
         for q in sequences:
             head = q[0]
             if not any(head in other[1:] for other in sequences):
@@ -603,7 +609,7 @@ def _c3_ancestors(cls: ClassV) -> "tuple[ClassV, ...] | None":
             return None
         out.append(head)
         for q in sequences:
-            if q[0] is head:
+            if q[0] == head:
                 del q[0]
 
 
