@@ -3417,3 +3417,39 @@ def test_a_module_run_at_build_time_is_said_as_such() -> None:
     report = run(_net("self.enc = Encoder()\nout = self.enc(torch.randn(3, 2))\nself.head = nn.Linear(out, 1)\n",
                       "import torch\nclass Encoder(nn.Module):\n    def forward(self, x):\n        return x\n"))
     assert "running a module (`self.enc(torch.randn(3, 2))`), which happens in forward" in lc101(report)["Net"]
+
+
+@pytest.mark.parametrize("build, outcome", [
+    ("Args(dim=16, moe=MoE(num_experts=4))", 4 * 136 + 34),
+    ("Args(dim=16)", 8 * 136 + 34),
+    ("Args(16)", "passes 1 positional arguments to `Args`, which takes 0 (TypeError)"),
+    ("Checked()", "runs its pydantic validators or hooks (`check`), which the analyser does not follow"),
+    ("Renamed()", "a pydantic field with an alias or constraints is not followed"),
+])
+def test_pydantic_models_are_keyword_dataclasses(build: str, outcome: int | str) -> None:
+    # llama-models' llama4 configs are pydantic models.
+    report = run(_net(f"args = {build}\nself.experts = nn.ModuleList(nn.Linear(args.dim, args.moe.widths[1]) "
+                      "for _ in range(args.moe.num_experts))\nself.router = nn.Linear(args.dim, args.moe.top_k)\n", """
+        from typing import ClassVar
+        from pydantic import BaseModel, Field, field_validator
+        class MoE(BaseModel):
+            num_experts: int = 8
+            top_k: int = Field(2, description="experts per token")
+            widths: list = Field(default_factory=lambda: [4, 8])
+            registry: ClassVar[int] = 99
+            _cache: int = 3
+        class Args(BaseModel):
+            dim: int
+            moe: MoE = MoE()
+        class Checked(Args):
+            dim: int = 4
+            @field_validator("dim")
+            def check(cls, v):
+                return v * 2
+        class Renamed(Args):
+            dim: int = Field(4, alias="hidden")
+    """))
+    if isinstance(outcome, str):
+        assert outcome in lc101(report)["Net"]
+    else:
+        assert counts(report) == {"Net": outcome}

@@ -1893,11 +1893,20 @@ class Interpreter:
         # `@dataclass` and `@dataclasses.dataclass(frozen=True)` alike: the name of what is called.
         decorators = [_dotted(d.func if isinstance(d, ast.Call) else d) for d in node.decorator_list]
         attrs_mode = self.attrs_decorator(node, env)
-        is_dataclass = attrs_mode is not None or any(d.split("(")[0].endswith("dataclass") for d in decorators) or any(
+        pydantic = _pydantic_model(bases)
+        is_dataclass = attrs_mode is not None or pydantic or any(d.split("(")[0].endswith("dataclass")
+                                                                 for d in decorators) or any(
             isinstance(b, ExtV) and b.name.endswith("NamedTuple") for b in bases)
         scope = env.module
         cls = ClassV(node.name, node, tuple(bases), is_module, is_dataclass, path=scope.path,
                      span=scope.span_of(node) if scope.span_of else None, attrs_class=attrs_mode is not None)
+        cls.pydantic = pydantic
+        hooks = [f"`{stmt.name}`" for stmt in node.body if isinstance(stmt, ast.FunctionDef) and (
+            stmt.name == "model_post_init" or any(_dotted(d.func if isinstance(d, ast.Call) else d).rpartition(".")[2]
+                                                   in _PYDANTIC_HOOKS for d in stmt.decorator_list))] if pydantic else []
+        if hooks:
+            cls.creation_unresolved = (f"building a `{node.name}` runs its pydantic validators or hooks "
+                                       f"({', '.join(hooks)}), which the analyser does not follow")
         attributes: list[str] = []  # attrs: the names given `attr.ib()` / `attrs.field()`, in order
         cls.transforms_subclasses = any(d.split("(")[0].endswith("dataclass_transform") for d in decorators)
         if not is_module and any(c.transforms_subclasses for c in cls.ancestors()):
@@ -1911,7 +1920,8 @@ class Interpreter:
                 fields.extend(f for f in b.fields if f not in fields)
                 keyword_fields.update(b.keyword_fields)
                 uninit_fields.update(b.uninit_fields)
-        keyword_only = bool(_dataclass_option(node, "kw_only", False))  # @dataclass(kw_only=True); from `_: KW_ONLY` on
+        # @dataclass(kw_only=True); from `_: KW_ONLY` on; a pydantic model's __init__ takes keywords only
+        keyword_only = pydantic or bool(_dataclass_option(node, "kw_only", False))
         for stmt in node.body:
             try:
                 if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
@@ -1920,7 +1930,8 @@ class Interpreter:
                     if _dotted(ann).rpartition(".")[2] == "KW_ONLY":
                         keyword_only = True  # the sentinel, not a field
                         continue
-                    if name not in fields and not _dotted(ann).startswith("ClassVar"):  # ClassVar[int]
+                    if name not in fields and not _dotted(ann).startswith("ClassVar") and not (
+                            pydantic and name.startswith("_")):  # ClassVar[int]; pydantic's private attributes
                         fields.append(name)
                     value = None
                     if stmt.value is not None:
@@ -4447,6 +4458,8 @@ class Interpreter:
             return self.dataclass_values(args[0], last == "asdict", node)
         if name in ("dataclasses.field", "field"):
             return _field(**kwargs)
+        if name in ("pydantic.Field", "pydantic.fields.Field"):
+            return _pydantic_field(args, kwargs, node)
         if name in ("dataclasses.dataclass",):
             return args[0] if args else BuiltinV("dataclass", lambda c: c)
         if name in ("collections.defaultdict", "typing.DefaultDict") and len(args) <= 2:
@@ -7643,6 +7656,30 @@ def _attrs_field(name: str, args: list[Any], kwargs: dict[str, Any], node: ast.A
         default, factory = _MISSING, default.factory
     field_v = _field(default, factory, given.get("init", True), given.get("kw_only", _MISSING))
     return dataclasses.replace(field_v, attrs=True)
+
+
+_PYDANTIC_MODELS = frozenset({"pydantic.BaseModel", "pydantic.main.BaseModel"})
+# What changes a pydantic model's values beyond its fields' defaults: not followed.
+_PYDANTIC_HOOKS = frozenset({"field_validator", "model_validator", "validator", "root_validator", "computed_field"})
+
+
+def _pydantic_model(bases: list[Any]) -> bool:
+    """A pydantic (v2) model: its annotated fields, with their defaults, given by keyword (llama4's
+    MoEArgs). Validators and model_post_init are refused where it is built (pydantic_hooks)."""
+    return any((type(b) is ExtV and b.name in _PYDANTIC_MODELS) or (type(b) is ClassV and b.is_dataclass and
+                                                                     b.pydantic) for b in bases)
+
+
+def _pydantic_field(args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> FieldV:
+    """``pydantic.Field(default, default_factory=..., description=...)``: its default; one that
+    renames or validates (an alias, constraints) is not followed."""
+    if set(kwargs) & {"alias", "validation_alias", "gt", "ge", "lt", "le", "multiple_of", "max_length", "min_length",
+                      "pattern", "strict"}:
+        raise Unresolved(f"`{_text(node)}`: a pydantic field with an alias or constraints is not followed")
+    default = args[0] if args else kwargs.get("default", _MISSING)
+    if default is Ellipsis:
+        default = _MISSING  # Field(...): required
+    return _field(default=default, default_factory=kwargs.get("default_factory", _MISSING))
 
 
 def _field(default: Any = _MISSING, default_factory: Any = _MISSING, init: Any = True, kw_only: Any = _MISSING,

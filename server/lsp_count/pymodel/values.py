@@ -526,6 +526,8 @@ class ClassV:
     # Made by attrs (`@attr.s`, `@attrs.define`): a dataclass whose generated __init__ takes a private
     # field without its underscores and runs `__attrs_post_init__`.
     attrs_class: bool = False
+    # A pydantic model (a BaseModel subclass): a dataclass whose __init__ takes keywords only.
+    pydantic: bool = False
     _properties: "frozenset[str] | None" = field(default=None, repr=False)
 
     def property_names(self) -> "frozenset[str]":
