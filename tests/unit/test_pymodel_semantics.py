@@ -3512,3 +3512,17 @@ def test_a_star_import_gives_what_all_names(tmp_path) -> None:
     """, str(tmp_path / "model.py"))
     assert counts(report)["Net"] == 20
     assert "Missing" in lc101(report)
+
+
+@pytest.mark.parametrize("body, total", [
+    ("self.w = nn.Parameter(torch.Tensor())\nself.v = nn.Parameter(torch.FloatTensor())\n", 0),  # empty tensors
+    ("self.add_module(name='conv', module=nn.Linear(2, 2))\n"
+     "self.register_parameter(name='p', param=nn.Parameter(torch.zeros(3)))\n"
+     "self.register_buffer(name='b', tensor=torch.zeros(4), persistent=False)\n", 9),
+])
+def test_empty_legacy_tensors_and_registration_by_keyword(body: str, total: int) -> None:
+    import torch
+
+    assert torch.Tensor().numel() == 0
+    report = run(_net(body, "import torch\n"))
+    assert counts(report) == {"Net": total}

@@ -4822,6 +4822,8 @@ class Interpreter:
                                _floating_dtype(kwargs["dtype"]))
             raise Unresolved(f"`{_text(node)}`: the source tensor's shape is unknown"
                              + (f" ({why_of(src)})" if is_unknownish(src) else ""))
+        if fn in ("Tensor", "FloatTensor", "LongTensor") and not args and not kwargs:
+            return TensorV((0,), floating=fn != "LongTensor")  # `nn.Parameter(torch.Tensor())`: empty, 0 parameters
         if fn in ("Tensor", "FloatTensor", "LongTensor", "from_numpy") and len(args) == 1 and not kwargs and \
                 isinstance(args[0], (TensorV, Param)) and _values_of(args[0]) is None:
             # a numpy array, or another tensor (graphsage's `torch.FloatTensor(np.zeros((7, 3)))`): a copy of its shape
@@ -5980,15 +5982,16 @@ def _module_method(interp: Interpreter, obj: Inst, name: str) -> Any:
         _set_entries(obj, values)
         return obj if obj.kind == "seq" else None  # Sequential's returns itself, ModuleList's None
 
-    def add_module(key: Any, v: Any) -> None:
-        obj.attrs[_registered_key("module", key)] = v
+    # torch's parameter names: `add_module(name=..., module=...)` by keyword (mixnet) binds so.
+    def add_module(name: Any, module: Any) -> None:
+        obj.attrs[_registered_key("module", name)] = module
 
-    def register_parameter(key: Any, v: Any) -> None:
-        obj.attrs[_registered_key("parameter", key)] = v
+    def register_parameter(name: Any, param: Any) -> None:
+        obj.attrs[_registered_key("parameter", name)] = param
 
-    def register_buffer(key: Any, v: Any, persistent: Any = True) -> None:
-        obj.attrs[_registered_key("buffer", key)] = None if v is None else _as_buffer(v)
-        _add_buffer(obj, str(key), persistent is not False)
+    def register_buffer(name: Any, tensor: Any, persistent: Any = True) -> None:
+        obj.attrs[_registered_key("buffer", name)] = None if tensor is None else _as_buffer(tensor)
+        _add_buffer(obj, str(name), persistent is not False)
 
     def state_dict(*args: Any, destination: Any = None, prefix: Any = "", keep_vars: Any = False) -> dict[str, Any]:
         # torch's: each module's parameters, then its persistent buffers, then its submodules' under
