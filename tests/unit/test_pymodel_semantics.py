@@ -3526,3 +3526,19 @@ def test_empty_legacy_tensors_and_registration_by_keyword(body: str, total: int)
     assert torch.Tensor().numel() == 0
     report = run(_net(body, "import torch\n"))
     assert counts(report) == {"Net": total}
+
+
+@pytest.mark.parametrize("body, total", [
+    # jasper/quartznet: repeat counts made with np.full, scaled in place, zipped, and repeating a list.
+    ("r = np.full((4,), 1)\nr[1:3] *= 2\nsizes = sum([[c] * k for c, k in zip([2, 3, 4, 5], r)], [])\n"
+     "self.m = nn.ModuleList(nn.Linear(c, 1, bias=False) for c in sizes)\n", 2 + 3 * 2 + 4 * 2 + 5),
+    ("t = torch.zeros(3, 2)\nself.m = nn.ModuleList(nn.Linear(row.shape[0], 1) for _, row in zip(range(5), t))\n", 9),
+    ("self.fc = nn.Linear(len([1] * np.array([3])[0]), 1)\n", 4),
+    ("self.fc = nn.Linear(len([1] * torch.randint(1, 4, ())), 1)\n", "used as an int"),
+])
+def test_numpy_full_values_and_zipped_tensor_rows(body: str, total: int | str) -> None:
+    report = run(_net(body, "import numpy as np\nimport torch\n"))
+    if isinstance(total, str):
+        assert total in lc101(report)["Net"]
+    else:
+        assert counts(report) == {"Net": total}

@@ -2996,6 +2996,11 @@ class Interpreter:
             u = a if isinstance(a, Unknown) else b
             return Unknown(u.why)
         if isinstance(a, (Sym, TensorV, Param)) or isinstance(b, (Sym, TensorV, Param)):
+            if op is ast.Mult and ((type(a) in (list, tuple, str) and type(b) is TensorV) or
+                                   (type(b) in (list, tuple, str) and type(a) is TensorV)):
+                # `[c] * r` of an integer array's element: Python repeats the sequence by its int
+                # (TensorV.__index__), numpy's and torch's integer scalars alike (jasper's repeats).
+                return self._py2(operator.mul, a, b, node)
             if isinstance(a, (TensorV, Param)) or isinstance(b, (TensorV, Param)):
                 return self.tensor_binop(op, a, b, node)
             # A bool computes as the int it is (`num_classes + use_cfg_embedding`): a formula shows 1, not True.
@@ -3616,6 +3621,14 @@ class Interpreter:
                     return TensorV(shape, floating=True if kwargs.get("dtype") is float or numpy_dtype and
                                    numpy_dtype.startswith("float") else None)
             return None
+        if fn == "full" and len(args) == 2 and type(args[1]) in (int, float) and kwargs.get("dtype") in (None, int, float) \
+                and isinstance(args[0], (int, tuple, list)):
+            # np.full((4,), 2): numpy's values, an int fill int64 unless a float is asked for (jasper's repeats)
+            shape = (args[0],) if type(args[0]) is int else tuple(args[0])
+            if len(shape) == 1 and type(shape[0]) is int and 0 <= shape[0] <= _VALUED_LIMIT:
+                floating_fill = type(args[1]) is float or kwargs.get("dtype") is float
+                fill = float(args[1]) if floating_fill else args[1]
+                return TensorV(shape, (fill,) * shape[0], dtype="float64" if floating_fill else "int64")
         floating = fn in ("zeros", "ones", "empty", "full") or kwargs.get("dtype") is float or any(
             type(x) is float for x in flat)
         dtype = {"dtype": ExtV("torch.float64")} if floating and kwargs.get("dtype") is not int else {}
@@ -8120,6 +8133,9 @@ def _list_of(v: Any = ()) -> Any:
     if type(v) is TensorV and v.values is not None and len(v.shape) == 1:
         # `zip(self.m, self.stride)`: a 1-d tensor's 0-d ones, as iterate gives them (yolov5)
         return [TensorV((), (x,), dtype=v.dtype) for x in v.values]
+    if type(v) in _TENSORS and v.shape and type(v.shape[0]) is int and v.shape[0] <= MAX_ITERATIONS:
+        # Its rows, of values the analyser does not know (as Interpreter.iterate gives them).
+        return [TensorV(tuple(v.shape[1:]), floating=v.floating) for _ in range(v.shape[0])]
     if type(v) is CycleV:
         raise Unresolved("a list of an endless `itertools.cycle` never ends")
     if isinstance(v, RangeV):

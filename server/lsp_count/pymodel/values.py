@@ -274,6 +274,15 @@ class TensorV:
             return int(decided(lambda x: float(math.trunc(x)), float(self._one()), self.errors[0]))
         return int(self._one())
 
+    def __index__(self) -> int:
+        """`[c] * r` of an integer array's element (jasper's repeat counts): its int, as numpy's and
+        torch's integer scalars give it; a TypeError for anything else, as Python's."""
+        if self.values is None or self.errors is not None:
+            raise Unresolved("the value of a tensor the analyser does not compute, used as an int")
+        if self.dtype not in ("int64", "int32", "int16", "int8", "uint8", "bool"):
+            raise TypeError("only an integer tensor is an index")
+        return int(self._one())
+
     def __round__(self, ndigits: int | None = None) -> Any:
         """``round(v, 2)`` of a number taken from an array (OpenELM's `[round(v, 2) for v in
         np.linspace(...)]`): numpy's float64 rounding (scaled, rounded half to even, scaled back),
