@@ -526,7 +526,7 @@ def constructor_arguments(cls: ClassV, config_classes: list[ClassV], interp: Int
                 why = (f"the constructor argument `{p.arg}` with no default (`{candidate.name}()`, whose defaults it "
                        f"would be counted with, cannot be built: {exc.reason})")
         kwargs[p.arg] = atom = Sym.atom(p.arg, why)
-        if not _not_a_module(p.annotation) and not _plain_classes_only(p.annotation, init.env):
+        if not _plain_classes_only(p.annotation, init.env):
             module_class = ann if _is_module_class(ann) else None
             open_arguments[atom] = (p.arg, ast.unparse(p.annotation) if module_class is not None else None)
     return kwargs, notes, open_arguments
@@ -540,18 +540,10 @@ _NOT_MODULE_NAMES = frozenset({
     "Callable", "Type", "type", "dtype", "device", "Size"})
 
 
-def _not_a_module(annotation: ast.expr | None) -> bool:
-    """True when every type the annotation names is one of _NOT_MODULE_NAMES (``int``,
-    ``Optional[tuple[int, int]]``, ``"float | None"``); False without one."""
-    if annotation is None:
-        return False
-    names = list(_type_names(annotation, 0))
-    return bool(names) and all(n in _NOT_MODULE_NAMES for n in names)
-
-
 def _plain_classes_only(annotation: ast.expr | None, env: Any) -> bool:
-    """True when every type the annotation names is a value's (_NOT_MODULE_NAMES) or a class of the
-    code that is not a module (F5-TTS's `processor: JointAttnProcessor | AttnProcessor`)."""
+    """True when every type the annotation names is a value's, one of _NOT_MODULE_NAMES (``int``,
+    ``Optional[tuple[int, int]]``, ``"float | None"``), or a class of the code that is not a module
+    (F5-TTS's `processor: JointAttnProcessor | AttnProcessor`); False without one."""
     if annotation is None:
         return False
     names = list(_type_names(annotation, 0))

@@ -1912,8 +1912,8 @@ class Interpreter:
                      span=scope.span_of(node) if scope.span_of else None, attrs_class=attrs_mode is not None)
         cls.pydantic = pydantic
         hooks = [f"`{stmt.name}`" for stmt in node.body if isinstance(stmt, ast.FunctionDef) and (
-            stmt.name == "model_post_init" or any(_dotted(d.func if isinstance(d, ast.Call) else d).rpartition(".")[2]
-                                                   in _PYDANTIC_HOOKS for d in stmt.decorator_list))] if pydantic else []
+            stmt.name == "model_post_init" or any(_dotted(_decorator_head(d)).rpartition(".")[2] in _PYDANTIC_HOOKS
+                                                   for d in stmt.decorator_list))] if pydantic else []
         if hooks:
             cls.creation_unresolved = (f"building a `{node.name}` runs its pydantic validators or hooks "
                                        f"({', '.join(hooks)}), which the analyser does not follow")
@@ -2404,7 +2404,7 @@ class Interpreter:
             if length > MAX_ITERATIONS:
                 raise Unresolved(f"the loop over `{_text(node)}` runs {length:,} times, more than the "
                                  f"{MAX_ITERATIONS:,} the analyser follows")
-            return [TensorV(tuple(v.shape[1:]), floating=v.floating) for _ in range(length)]
+            return _tensor_rows(v)
         if is_unknownish(v):
             raise Unresolved(f"iterating over `{_text(node)}` depends on {_clause(why_of(v))}")
         raise Unresolved(f"cannot iterate over `{_text(node)}`")
@@ -3218,8 +3218,7 @@ class Interpreter:
                 if argument.nargs is not None:
                     raise Unresolved(f"`{_text(node)}`: the analyser does not follow the positional argument "
                                      f"`{argument.dest}` with nargs {argument.nargs!r}")
-                given[argument.dest] = self.call(argument.type, [argv[i]], {}, node, _DUMMY_ENV(self)) \
-                    if argument.type is not None else argv[i]
+                given[argument.dest] = self.argument_value(argument, argv[i], node)
                 i += 1
                 continue
             token, _, inline = argv[i].partition("=")
@@ -3234,8 +3233,7 @@ class Interpreter:
                     raise Unresolved(f"`{_text(node)}`: argparse exits: `{token}` expects one argument")
                 text = inline if inline else argv[i + 1]
                 i += 0 if inline else 1
-                given[argument.dest] = self.call(argument.type, [text], {}, node, _DUMMY_ENV(self)) \
-                    if argument.type is not None else text
+                given[argument.dest] = self.argument_value(argument, text, node)
             else:
                 raise Unresolved(f"`{_text(node)}`: the analyser does not follow `{token}` (action "
                                  f"{argument.action!r}, nargs {argument.nargs!r}) given on the command line")
@@ -3248,12 +3246,16 @@ class Interpreter:
             if argument.required:
                 raise Unresolved(f"`{_text(node)}`: argparse exits: the argument `{argument.flags[0]}` is required")
             default = parser.defaults.get(argument.dest, argument.default)  # the parser's default wins
-            if isinstance(default, str) and argument.type is not None:
-                default = self.call(argument.type, [default], {}, node, _DUMMY_ENV(self))
-            values[argument.dest] = default
+            values[argument.dest] = self.argument_value(argument, default, node) if isinstance(default, str) \
+                else default
         for dest, default in parser.defaults.items():
             values.setdefault(dest, default)
         return values
+
+    def argument_value(self, argument: "_Argument", text: str, node: ast.AST) -> Any:
+        """A string of the command line (or a string default) as argparse stores it: through the
+        argument's ``type``."""
+        return self.call(argument.type, [text], {}, node, _DUMMY_ENV(self)) if argument.type is not None else text
 
     def tensor_reduction(self, t: TensorV | Param, name: str, a: tuple[Any, ...], k: dict[str, Any],
                          node: ast.AST) -> Any:
@@ -3786,6 +3788,7 @@ class Interpreter:
                        bound: dict[str, Any] | None, yield_hook: Callable[[Any], None] | None) -> Any:
         self.ctx.depth += 1
         local = None
+        declared: tuple[tuple[str, bool], ...] = ()  # found before the body runs, written back after it
         try:
             if self.ctx.depth > MAX_CALL_DEPTH:
                 raise _TooDeep(f"calls nest deeper than {MAX_CALL_DEPTH} (recursion in `{fn.name}`?)")
@@ -3829,12 +3832,8 @@ class Interpreter:
                              f"Python refuses to compile the file (SyntaxError)")
         finally:
             self.ctx.depth -= 1
-            if local is not None:
-                declared = self.ctx.declared.get(id(fn.node))
-                if declared is None:
-                    declared = self.ctx.declared[id(fn.node)] = _declared_names(fn.node)
-                if declared:
-                    self.write_declared(declared, local, fn.env)
+            if local is not None and declared:
+                self.write_declared(declared, local, fn.env)
 
     def state_written(self, changed: bool) -> None:
         """A write to state that outlives a call (a global, a class attribute, what they hold): the
@@ -3845,18 +3844,13 @@ class Interpreter:
             self.ctx.state_version += 1
 
     def write_declared(self, declared: tuple[tuple[str, bool], ...], local: Env, outer: Env) -> None:
-        """A call's writes to the names its function declares ``global`` / ``nonlocal``, made where
-        they live once it returns (until then, reads in the call see its own writes)."""
+        """A call's writes to the names its function declares ``nonlocal``, made where they live once it
+        returns (until then, reads in the call see its own writes). Its ``global`` names are written
+        through at once (_GlobalWrites): none is among its locals."""
         for name, is_global in declared:
-            if name not in local.vars:
+            if is_global or name not in local.vars:
                 continue
             value = local.vars.pop(name)
-            if is_global:
-                names = outer.module.env.vars
-                self.state_written(_rebinds(names.get(name, _MISSING), value))
-                self.ctx.logged_write(names, name)
-                names[name] = value
-                continue
             env: Env | None = outer
             while env is not None and name not in env.vars:
                 env = env.parent
@@ -4087,30 +4081,33 @@ class Interpreter:
                 self.ctx.building.discard(id(inst))
 
     def built_by_new(self, cls: ClassV, args: list[Any], kwargs: dict[str, Any], node: ast.AST, env: Env) -> Any:
-        """``Cls(...)`` of a module class whose ``__new__`` (a def of the code) returns an object of
+        """``Cls(...)`` of a class whose ``__new__`` (a def of the code) returns an object of
         another class, which Python then gives back without running ``Cls.__init__``: a factory that
         picks a class by its arguments (xlstm's `sLSTMCell.__new__` returns the cell of the backend
         its config names). A ``__new__`` that makes an instance of the class itself (a singleton, a
-        cache) or changes a global or class attribute is not followed."""
+        cache) or changes a global or class attribute is not followed: a module class is LC101 then, a
+        plain class's object may be a module (muzero-general's MuZeroNetwork). For a plain class, an
+        object of the class itself is _MISSING: its __init__ builds it, as before."""
         owner = next(c for c in cls.mro() if "__new__" in c.namespace)
         not_followed = f"building a `{cls.name}` runs `{owner.name}.__new__`, which the analyser does not follow"
+
+        def refused(reason: str) -> Unknown:
+            if cls.is_module:
+                raise Unresolved(f"{not_followed}: {reason}")
+            return Unknown(f"{not_followed}: {reason}", maybe_module=True)
         writes = self.ctx.state_writes
         try:
             made = self.call_function(cls.new_method, [cls, *args], kwargs, node)
         except (_Raised, _OutOfSteps, _TooDeep):
             raise  # the code's own exception (an unknown backend), or the analysis out of budget
         except Unresolved as exc:
-            if not cls.is_module:  # what it makes may be a module (muzero-general's MuZeroNetwork)
-                return Unknown(f"{not_followed}: {exc.reason}", maybe_module=True)
-            raise Unresolved(f"{not_followed}: {exc.reason}")
+            return refused(exc.reason)
         if self.ctx.state_writes != writes:
-            if not cls.is_module:
-                return Unknown(f"{not_followed}: it changes a global or a class attribute", maybe_module=True)
-            raise Unresolved(f"{not_followed}: it changes a global or a class attribute")
+            return refused("it changes a global or a class attribute")
         if type(made) is Inst and type(made.cls) is ClassV and cls in made.cls.mro():
             if not cls.is_module:
-                return _MISSING  # an object of the class: its __init__ builds it, as before
-            raise Unresolved(f"{not_followed}: it makes a `{cls.name}` itself")
+                return _MISSING
+            return refused(f"it makes a `{cls.name}` itself")
         if is_unknownish(made):
             raise Unresolved(f"{not_followed}: what it returns is {why_of(made)}")
         return made
@@ -4950,7 +4947,7 @@ class Interpreter:
         if kind == "Sequential":
             if len(args) == 1 and isinstance(args[0], dict):
                 for k, v in args[0].items():
-                    inst.attrs[_registered_key("parameter" if kind == "ParameterDict" else "module", k, node)] = self.check_member(v, kind, node)
+                    inst.attrs[_registered_key("module", k, node)] = self.check_member(v, kind, node)
             else:
                 for i, v in enumerate(args):
                     inst.attrs[str(i)] = self.check_member(v, kind, node)
@@ -5149,8 +5146,7 @@ def _write_values(t: TensorV, key: Any, value: Any, node: ast.AST) -> bool:
         places = [key % len(items)]
     else:
         places = list(range(len(items))[key])
-    source = (value,) if type(value) in (int, float, bool) else (v.items if (v := _values_of(value)) is not None and
-                                                                v.errors is None else None)
+    source = _exact_items(value)
     if source is None:
         return False
     if len(source) not in (1, len(places)):
@@ -5309,18 +5305,37 @@ def _numpy_reduction(fn: str, data: Any) -> Any:
     return total / len(items) if items else _MISSING  # mean (numpy warns and gives nan for none)
 
 
+def _tensor_rows(t: TensorV | Param) -> list[TensorV]:
+    """A tensor's rows (its first dimension's length, an int), of values the analyser does not know."""
+    return [TensorV(tuple(t.shape[1:]), floating=t.floating) for _ in range(t.shape[0])]
+
+
+def _exact_items(v: Any, numbers: tuple[type, ...] = (int, float, bool)) -> tuple[Any, ...] | None:
+    """A number as one item, or a tensor's values where they are known exactly; None otherwise."""
+    if type(v) in numbers:
+        return (v,)
+    values = _values_of(v)
+    return values.items if values is not None and values.errors is None else None
+
+
+def _elementwise_pairs(left: Any, right: Any, numbers: tuple[type, ...] = (int, float, bool)) -> Any:
+    """The pairs of exactly known values an elementwise operation of two sides takes, one side of a
+    single value broadcast; None where a side's values are not known or the lengths do not fit."""
+    a, b = _exact_items(left, numbers), _exact_items(right, numbers)
+    if a is None or b is None or (len(a) != len(b) and 1 not in (len(a), len(b))):
+        return None
+    return zip(a * len(b) if len(a) == 1 else a, b * len(a) if len(b) == 1 else b)
+
+
 def _extremum(name: str, left: Any, right: Any, shaped: Any) -> Any:
     """``a.maximum(b)`` / ``a.minimum(b)``: of the broadcast shape (``shaped``: their sum's), with the
     values where both sides' are known exactly."""
     if type(shaped) is not TensorV:
         return shaped
     pick = max if name == "maximum" else min
-    items = [(side,) if type(side) in (int, float) else (v.items if (v := _values_of(side)) is not None and
-                                                         v.errors is None else None) for side in (left, right)]
-    a, b = items
-    if a is None or b is None or shaped.values is None or (len(a) != len(b) and 1 not in (len(a), len(b))):
+    pairs = _elementwise_pairs(left, right, (int, float))
+    if pairs is None or shaped.values is None:
         return TensorV(tuple(shaped.shape), contiguous=shaped.contiguous, floating=shaped.floating)
-    pairs = zip(a * len(b) if len(a) == 1 else a, b * len(a) if len(b) == 1 else b)
     return TensorV(tuple(shaped.shape), tuple(pick(x, y) for x, y in pairs), dtype=shaped.dtype)
 
 
@@ -5330,19 +5345,9 @@ def _tensor_comparison(kind: type, left: Any, right: Any, shaped: Any) -> Any:
     element), which decide a branch on it."""
     if type(shaped) is not TensorV:
         return shaped
-    items = []
-    for side in (left, right):
-        if type(side) in (int, float, bool):
-            items.append((side,))
-            continue
-        values = _values_of(side)
-        if values is None or values.errors is not None:
-            return TensorV(tuple(shaped.shape), floating=False)
-        items.append(values.items)
-    a, b = items
-    if len(a) != len(b) and 1 not in (len(a), len(b)):
+    pairs = _elementwise_pairs(left, right)
+    if pairs is None:
         return TensorV(tuple(shaped.shape), floating=False)
-    pairs = zip(a * len(b) if len(a) == 1 else a, b * len(a) if len(b) == 1 else b)
     compare = _COMPARISON_FUNCTIONS[kind]
     return TensorV(tuple(shaped.shape), tuple(bool(compare(x, y)) for x, y in pairs), dtype="bool")
 
@@ -8134,8 +8139,7 @@ def _list_of(v: Any = ()) -> Any:
         # `zip(self.m, self.stride)`: a 1-d tensor's 0-d ones, as iterate gives them (yolov5)
         return [TensorV((), (x,), dtype=v.dtype) for x in v.values]
     if type(v) in _TENSORS and v.shape and type(v.shape[0]) is int and v.shape[0] <= MAX_ITERATIONS:
-        # Its rows, of values the analyser does not know (as Interpreter.iterate gives them).
-        return [TensorV(tuple(v.shape[1:]), floating=v.floating) for _ in range(v.shape[0])]
+        return _tensor_rows(v)  # as Interpreter.iterate gives them
     if type(v) is CycleV:
         raise Unresolved("a list of an endless `itertools.cycle` never ends")
     if isinstance(v, RangeV):
@@ -8155,9 +8159,7 @@ def _list_of(v: Any = ()) -> Any:
 
 
 def _getattr(obj: Any, name: Any, *default: Any) -> Any:
-    if type(name) is Inst and type(name.cls) is ClassV and name.cls.enum_members is not None and \
-            isinstance(name.attrs.get("_value_"), str) and name.cls.enum_mixin is not None:
-        name = name.attrs["_value_"]  # a member of `class Act(str, Enum)` is a string
+    name = _member_value(name)  # a member of `class Act(str, Enum)` is a string
     if not isinstance(name, str):
         if is_unknownish(name):
             raise Unresolved(f"getattr's attribute name depends on {_clause(why_of(name))}")
