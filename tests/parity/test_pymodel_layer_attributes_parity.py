@@ -65,8 +65,10 @@ def rnn_args(draw, layer: str) -> dict:
                   bidirectional=draw(flag))
     if layer == "RNN":
         kwargs["nonlinearity"] = draw(st.sampled_from(["tanh", "relu"]))
-    if layer == "LSTM":
+    if layer in ("LSTM", "RNNBase"):
         kwargs["proj_size"] = draw(st.integers(0, hidden - 1))
+    if layer == "RNNBase":  # what LSTM, GRU and RNN call with their mode; a projection for any mode
+        kwargs["mode"] = draw(st.sampled_from(["LSTM", "GRU", "RNN_TANH", "RNN_RELU"]))
     return kwargs
 
 
@@ -96,7 +98,7 @@ ARGUMENTS = {
     "GroupNorm": group_norm_args(),
     "PReLU": st.fixed_dictionaries({"num_parameters": small, "init": st.sampled_from([0.25, 0.1])}),
     "MultiheadAttention": mha_args(),
-    "RNN": rnn_args("RNN"), "LSTM": rnn_args("LSTM"), "GRU": rnn_args("GRU"),
+    "RNN": rnn_args("RNN"), "LSTM": rnn_args("LSTM"), "GRU": rnn_args("GRU"), "RNNBase": rnn_args("RNNBase"),
     "RNNCell": st.fixed_dictionaries({"input_size": small, "hidden_size": small, "bias": flag,
                                       "nonlinearity": st.sampled_from(["tanh", "relu"])}),
     "LSTMCell": st.fixed_dictionaries({"input_size": small, "hidden_size": small, "bias": flag}),
@@ -143,3 +145,15 @@ def test_layer_attributes_equal_torch(name: str, data) -> None:
     for attr in LAYER_ATTRIBUTES[name]:
         ours, theirs = layer_attribute(name, bound, attr), getattr(layer, attr)
         assert ours == theirs and type(ours) is type(theirs), (attr, ours, theirs)
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(kwargs=rnn_args("RNNBase"))
+def test_rnn_base_counts_what_torch_builds_for_each_mode(kwargs: dict) -> None:
+    from lsp_count.core.analyze import analyze_text
+
+    call = ", ".join(f"{k}={v!r}" for k, v in kwargs.items())
+    report = analyze_text(f"import torch.nn as nn\n\nclass R(nn.Module):\n    def __init__(self):\n"
+                          f"        super().__init__()\n        self.r = nn.RNNBase({call})\n", "r.py")
+    layer = _torch_layer("RNNBase", kwargs)
+    assert [m.tree.total for m in report.models] == [sum(p.numel() for p in layer.parameters())]

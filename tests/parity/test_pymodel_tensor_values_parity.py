@@ -158,3 +158,56 @@ def test_unique_diff_and_cumsum_of_integers_are_torchs(items: list[int], dtype: 
     assert list(tv.cumsum(v).items) == t.cumsum(0).tolist() and tv.cumsum(v).dtype == str(t.cumsum(0).dtype)[6:]
     if len(items) > 1 and dtype != "uint8":  # uint8 differences wrap around in torch
         assert list(tv.diff(v).items) == torch.diff(t).tolist()
+
+
+def _numpy_step(np, a, op: str, scalar):
+    if op in ("add", "sub", "mul"):
+        return {"add": np.add, "sub": np.subtract, "mul": np.multiply}[op](a, scalar)
+    if op == "div":
+        return a / scalar
+    if op == "rdiv":
+        return scalar / a
+    if op == "pow_base":
+        return np.power(scalar, a)
+    if op in ("int", "float"):
+        return a.astype(np.int32 if op == "int" else np.float64)
+    return getattr(np, op)(a)
+
+
+@settings(max_examples=400, deadline=None)
+@given(ints=st.booleans(), data=st.data(),
+       ops=st.lists(st.tuples(st.sampled_from(_OPS), st.one_of(st.integers(1, 16), st.floats(0.5, 40.0))),
+                    min_size=1, max_size=5))
+def test_chains_of_numpy_operations_match_numpy_within_the_bound(ints: bool, data, ops) -> None:
+    """The same for numpy's arrays: numpy's promotion (an integer array times a float is float64)
+    and numpy's own log / exp / power, within tensor_values.NUMPY_ULPS."""
+    np = pytest.importorskip("numpy")
+    n = data.draw(st.integers(1, 24))
+    if ints:
+        items = data.draw(st.lists(st.integers(1, 400), min_size=n, max_size=n))
+        a = np.array(items)
+        ours = tv.Values(tuple(items), "int64")
+    else:
+        items = data.draw(st.lists(st.floats(0.05, 400.0), min_size=n, max_size=n))
+        a = np.array(items)
+        ours = tv.Values(tuple(items), "float64")
+    for op, scalar in ops:
+        try:
+            if op in ("add", "sub", "mul", "div"):
+                nxt = tv.binary(op, ours, 1, scalar, 0, True)
+            elif op == "rdiv":
+                nxt = tv.binary("rdiv", scalar, 0, ours, 1, True)
+            elif op == "pow_base":
+                nxt = tv.binary("pow", scalar, 0, ours, 1, True)
+            elif op in ("int", "float"):
+                nxt = tv.cast_values(ours, "int32" if op == "int" else "float64")
+            else:
+                nxt = tv.unary(op, ours, True)
+        except tv.Undecidable:
+            return
+        with np.errstate(all="ignore"):
+            a = _numpy_step(np, a, op, scalar)
+        ours = nxt
+        _within(ours, a)
+        if not all(math.isfinite(x) and abs(x) < 1e30 for x in ours.items):
+            return

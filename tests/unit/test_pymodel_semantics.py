@@ -2021,6 +2021,8 @@ def test_each_class_is_counted_as_built_right_after_the_import() -> None:
                                       "would raise"),
     ("self.a = nn.MultiheadAttention(10, 3)", "nn.MultiheadAttention's embed_dim (10) must be divisible by num_heads "
                                               "(3), both positive; torch would raise"),
+    ("self.r = nn.RNNBase('gru', 4, 8)", "nn.RNNBase's mode is 'gru'; torch raises ValueError (Unrecognized RNN mode; "
+                                         "the modes are LSTM, GRU, RNN_TANH, RNN_RELU)"),
 ])
 def test_layers_torch_refuses_to_build_are_not_counted(body: str, reason: str) -> None:
     # Both were counted (96 and 440) although torch raises: guided-diffusion with channel_mult=1.5.

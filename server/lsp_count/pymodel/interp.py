@@ -2387,7 +2387,7 @@ class Interpreter:
             return [k for k, _ in container_entries(v)]
         if isinstance(v, TensorV) and v.values is not None and len(v.shape) == 1:
             # `for x in torch.linspace(...)`: 0-d tensors
-            return [TensorV((), (x,), dtype=v.dtype) for x in _exact_values(v, node)]
+            return [TensorV((), (x,), dtype=v.dtype, numpy=v.numpy) for x in _exact_values(v, node)]
         if type(v) is ClassV and v.enum_members is not None:
             return _members(v)
         if type(v) is Inst and type(v.cls) is ClassV and _is_named_tuple(v.cls):
@@ -2464,9 +2464,9 @@ class Interpreter:
                 errors = obj.errors
                 if type(key) is int:
                     return TensorV((), (obj.values[key],), dtype=obj.dtype,
-                                   errors=(errors[key],) if errors is not None else None)
+                                   errors=(errors[key],) if errors is not None else None, numpy=obj.numpy)
                 return TensorV((len(obj.values[key]),), obj.values[key], dtype=obj.dtype,
-                               errors=errors[key] if errors is not None else None)
+                               errors=errors[key] if errors is not None else None, numpy=obj.numpy)
             except (IndexError, ValueError, TypeError):  # TypeError: a slice of strings
                 raise Unresolved(f"`{_text(node)}`: index out of range")
         if isinstance(obj, (Param, TensorV)) and type(key) is TensorV and key.dtype in tensor_values.INT_DTYPES and \
@@ -3128,6 +3128,11 @@ class Interpreter:
         templates: `np.transpose(np.cos(grid))`, `np.concatenate([...])`, `np.append(zeros, steps)`);
         None for any other call (the general path then says what it does not follow)."""
         arrays = [a for a in args if type(a) in _TENSORS]
+        if arrays and not kwargs and (fn in _NUMPY_UNARY_VALUES and len(args) == 1 or
+                                      fn in _NUMPY_BINARY_VALUES and len(args) == 2):
+            computed = _numpy_values(fn, args)  # RegNet's widths: `np.round(np.log(widths / w0) / np.log(wm))`
+            if computed is not None:
+                return computed
         if fn in _NUMPY_ELEMENTWISE and arrays and len(args) <= 2 and set(kwargs) <= {"dtype"} and all(
                 type(a) in _TENSORS or type(a) in (int, float) for a in args):
             shape: tuple[Any, ...] | None = tuple(arrays[0].shape)
@@ -3175,6 +3180,20 @@ class Interpreter:
                 raise _Raised(f"`{_text(node)}` raises ValueError: {exc}", ExtV("ValueError"))
             floating = True if any(a.floating for a in parts) else None
             return TensorV(shape, floating=floating) if shape is not None else None
+        if fn == "unique" and len(args) == 1 and set(kwargs) <= {"return_counts"}:
+            # RegNet's stages: `widths, depths = np.unique(block_widths, return_counts=True)`.
+            array = args[0] if type(args[0]) is TensorV else self.numpy_array("array", [args[0]], {}, node) \
+                if isinstance(args[0], (list, tuple)) else None
+            values = _values_of(array) if type(array) is TensorV else None
+            if values is None:
+                return None
+            try:
+                distinct, counts = tensor_values.unique(values)
+            except tensor_values.Undecidable as exc:
+                raise Unresolved(f"`{_text(node)}`: {exc}")
+            out = _valued((len(distinct.items),), distinct, True)
+            return (out, _valued((len(counts.items),), counts, True)) if truth(  # type: ignore[return-value]
+                kwargs.get("return_counts", False), "return_counts") else out
         return None
 
     def argparse_method(self, parser: "ArgParserV", name: str, node: ast.AST) -> Any:
@@ -4465,14 +4484,14 @@ class Interpreter:
         if parts[0] == "numpy" and len(parts) == 2 and last in _NUMPY_FACTORIES:
             made = self.numpy_array(last, args, kwargs, node)
             if made is not None:
-                return made
+                return _numpy_made(made)
         if name == "numpy.linspace" and "dtype" in kwargs and kwargs["dtype"] in (
                 _BUILTINS["float"], ExtV("numpy.float64"), ExtV("numpy.double")):
             kwargs = {k: v for k, v in kwargs.items() if k != "dtype"}  # float64: numpy's own (OpenELM's scaling)
         if name == "numpy.linspace" and 2 <= len(args) + len(kwargs) <= 3 and set(kwargs) <= {"num"}:
             values = _numpy_linspace(*args, **kwargs)  # drop-path rates: `np.linspace(0, rate, depth).tolist()`
             if values is not None:
-                return TensorV((len(values),), values, dtype="float64")
+                return TensorV((len(values),), values, dtype="float64", numpy=True)
         if name in _PATH_FUNCTIONS and args and not kwargs and all(isinstance(a, str) for a in args):
             try:  # string functions, POSIX's on every machine: a count never depends on where it runs
                 return getattr(posixpath, last)(*args)
@@ -4640,7 +4659,7 @@ class Interpreter:
             # SAM2's stage ends: `np.cumsum(config.blocks_per_stage) - 1`. Sequential, as numpy sums.
             dtype = "float64" if any(type(x) is float for x in args[0]) else "int64"
             return TensorV((len(args[0]),), tuple(itertools.accumulate(float(x) if dtype == "float64" else x
-                                                                      for x in args[0])), dtype=dtype)
+                                                                      for x in args[0])), dtype=dtype, numpy=True)
         if name == "torch.roll" and args and type(args[0]) in _TENSORS:
             return TensorV(tuple(args[0].shape), floating=_is_floating(args[0]))  # the same values, shifted
         if name in ("torch.fft.fft", "torch.fft.ifft") and len(args) == 1 and not kwargs and type(args[0]) in _TENSORS:
@@ -5087,7 +5106,7 @@ _SHAPE_FUNCTIONS = frozenset({"split", "chunk", "unbind", "outer", "kron", "tile
 _SHAPE_METHOD_FUNCTIONS = frozenset({"flatten", "transpose", "unsqueeze", "squeeze", "reshape", "t", "max", "min",
                                      "median", "argmax", "argmin", "all", "any", "topk", "sort"})  # torch.f(t, ...) is t.f(...)
 _TORCH_VALUE_FUNCTIONS = tensor_values.UNARY_FUNCTIONS | {"unique", "diff", "max", "min", "sum", "cumsum", "prod"}
-_VALUE_METHODS = _TORCH_VALUE_FUNCTIONS | frozenset(_CASTS) | {"to", "flip"}
+_VALUE_METHODS = _TORCH_VALUE_FUNCTIONS | frozenset(_CASTS) | {"to", "flip", "astype"}
 
 
 _LEGACY_CONSTRUCTORS = {"Tensor": "float32", "FloatTensor": "float32", "LongTensor": "int64"}
@@ -5362,8 +5381,49 @@ def _values_of(v: Any) -> "tensor_values.Values | None":
     return None
 
 
-def _valued(shape: tuple[Any, ...], values: "tensor_values.Values") -> TensorV:
-    return TensorV(shape, values.items, dtype=values.dtype, errors=values.errors)
+def _valued(shape: tuple[Any, ...], values: "tensor_values.Values", numpy: bool = False) -> TensorV:
+    return TensorV(shape, values.items, dtype=values.dtype, errors=values.errors, numpy=numpy)
+
+
+_NUMPY_UNARY_VALUES = {"log": "log", "log2": "log2", "log10": "log10", "exp": "exp", "sqrt": "sqrt", "abs": "abs",
+                       "absolute": "abs", "negative": "neg", "floor": "floor", "ceil": "ceil", "round": "round",
+                       "rint": "round", "around": "round", "trunc": "trunc"}
+_NUMPY_BINARY_VALUES = {"add": "add", "subtract": "sub", "multiply": "mul", "divide": "div", "true_divide": "div",
+                        "power": "pow"}
+
+
+def _numpy_values(fn: str, args: list[Any]) -> TensorV | None:
+    """``np.log(a)``, ``np.power(m, e)``, ... of arrays of known values (and numbers), in numpy's
+    dtypes (an integer array's log is float64), its log / exp / power carrying an error bound
+    (tensor_values.NUMPY_ULPS); None where they are not computed (the caller keeps the shape)."""
+    valued = [_values_of(a) if type(a) is TensorV else None for a in args]
+    if any(v is None and type(a) not in (int, float) for a, v in zip(args, valued)):
+        return None
+    try:
+        if len(args) == 1:
+            return _valued(tuple(args[0].shape), tensor_values.unary(_NUMPY_UNARY_VALUES[fn], valued[0], True), True)
+        a, b = args
+        shape = shapes.broadcast_shape(tuple(a.shape) if valued[0] is not None else (),
+                                       tuple(b.shape) if valued[1] is not None else ())
+        if shape is None:
+            return None
+        result = tensor_values.binary(_NUMPY_BINARY_VALUES[fn], valued[0] if valued[0] is not None else a,
+                                      len(a.shape) if valued[0] is not None else 0,
+                                      valued[1] if valued[1] is not None else b,
+                                      len(b.shape) if valued[1] is not None else 0, True)
+    except (tensor_values.Undecidable, shapes.ShapeError):
+        return None
+    return _valued(shape, result, True)
+
+
+def _numpy_made(v: Any) -> Any:
+    """What a numpy function returned, its tensors marked as numpy's arrays (their arithmetic
+    promotes as numpy's does)."""
+    if type(v) is TensorV and not v.numpy:
+        return dataclasses.replace(v, numpy=True)
+    if type(v) is tuple:
+        return tuple(_numpy_made(x) for x in v)
+    return v
 
 
 def _value_operation(op: type, a: Any, b: Any, operator_syntax: bool) -> TensorV | None:
@@ -5382,13 +5442,14 @@ def _value_operation(op: type, a: Any, b: Any, operator_syntax: bool) -> TensorV
         return None
     if name == "div" and operator_syntax and va is None:
         name = "rdiv"  # Python's `2 / t` is `t.reciprocal() * 2` in torch
+    numpy = (va is not None and a.numpy) or (vb is not None and b.numpy)
     try:
         shape = shapes.broadcast_shape(tuple(a.shape) if va is not None else (), tuple(b.shape) if vb is not None else ())
         result = tensor_values.binary(name, va if va is not None else a, len(a.shape) if va is not None else 0,
-                                      vb if vb is not None else b, len(b.shape) if vb is not None else 0)
+                                      vb if vb is not None else b, len(b.shape) if vb is not None else 0, numpy)
     except (tensor_values.Undecidable, shapes.ShapeError):
         return None
-    return _valued(shape, result) if shape is not None else None
+    return _valued(shape, result, numpy) if shape is not None else None
 
 
 def _exact_values(t: TensorV, node: ast.AST) -> tuple[Any, ...]:
@@ -5487,9 +5548,9 @@ def _value_method(t: TensorV, name: str, node: ast.AST) -> BuiltinV | None:
         """The values computed, or where torch's are not reproduced, the shape alone (as for a
         tensor of unknown values)."""
         try:
-            return _valued(tuple(t.shape), fn(*args))
+            return _valued(tuple(t.shape), fn(*args), t.numpy)
         except tensor_values.Undecidable:
-            return TensorV(tuple(t.shape))
+            return TensorV(tuple(t.shape), numpy=t.numpy)
 
     def computed(fn: Callable[..., Any], *args: Any) -> Any:
         try:
@@ -5511,6 +5572,17 @@ def _value_method(t: TensorV, name: str, node: ast.AST) -> BuiltinV | None:
 
     if name in _CASTS or name == "to":
         return BuiltinV(name, cast)
+    if name == "astype" and t.numpy:
+        def astype(dtype: Any, *args: Any, **kwargs: Any) -> TensorV:
+            # numpy's names for its dtypes are torch's (np.int32, "float32"); int and float are its defaults.
+            target = "int64" if dtype is _BUILTINS["int"] else "float64" if dtype is _BUILTINS["float"] else \
+                "bool" if dtype is _BUILTINS["bool"] else dtype if dtype in _NUMPY_DTYPES else \
+                dtype.name.partition(".")[2] if type(dtype) is ExtV and dtype.name.partition(".")[2] in _NUMPY_DTYPES \
+                else None
+            if target is None or target not in (*tensor_values.FLOAT_DTYPES, *tensor_values.INT_DTYPES, "bool"):
+                return TensorV(tuple(t.shape), numpy=True)  # values not known in that dtype
+            return elementwise(tensor_values.cast_values, values, target)
+        return BuiltinV(name, astype)
     if name in tensor_values.UNARY_FUNCTIONS:
         return BuiltinV(name, lambda: elementwise(tensor_values.unary, name, values))
     if name == "unique":
@@ -7518,9 +7590,13 @@ def _class_attribute(cls: ClassV, name: str) -> Any:
         return tuple(cls.fields)
     if name == "__new__" and _is_named_tuple(cls):
         return NamedTupleNew(cls)
+    if name == "apply" and any(type(b) is ExtV and b.name in _AUTOGRAD_FUNCTIONS for b in _outside_bases(cls)):
+        # `self.cov_pool = CovPool.apply` (imgclsmob, revnet): a function, run in forward, no parameters.
+        return _external(f"{cls.name}.apply")
     return _MISSING
 
 
+_AUTOGRAD_FUNCTIONS = frozenset({"torch.autograd.Function", "torch.autograd.function.Function"})
 _NTUPLES = {"_single": 1, "_pair": 2, "_triple": 3, "_quadruple": 4}
 _SPECIAL_CALLS = frozenset({"super", "locals", "globals", "eval", "next"})  # Interpreter.special_call
 _STR_METHODS = frozenset(name for name in dir(str) if not name.startswith("_"))
@@ -8137,7 +8213,7 @@ def _any_all(items: Any, stop: bool) -> bool:
 def _list_of(v: Any = ()) -> Any:
     if type(v) is TensorV and v.values is not None and len(v.shape) == 1:
         # `zip(self.m, self.stride)`: a 1-d tensor's 0-d ones, as iterate gives them (yolov5)
-        return [TensorV((), (x,), dtype=v.dtype) for x in v.values]
+        return [TensorV((), (x,), dtype=v.dtype, numpy=v.numpy) for x in v.values]
     if type(v) in _TENSORS and v.shape and type(v.shape[0]) is int and v.shape[0] <= MAX_ITERATIONS:
         return _tensor_rows(v)  # as Interpreter.iterate gives them
     if type(v) is CycleV:

@@ -277,6 +277,19 @@ def _rnn(gates: int, has_proj: bool) -> Builder:
     return build
 
 
+_RNN_MODE_GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
+
+
+def _rnn_base(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., Inst]) -> None:
+    """``nn.RNNBase(mode, ...)``, which LSTM/GRU/RNN call with their mode: the gates by the mode, and
+    a projection for any mode (only LSTM's own constructor refuses one for the others)."""
+    mode = a["mode"]
+    if not isinstance(mode, str) or mode not in _RNN_MODE_GATES:
+        raise Unresolved(f"mode is {_describe(mode)}; torch raises ValueError (Unrecognized RNN mode; the modes are "
+                         f"{', '.join(_RNN_MODE_GATES)})")
+    _rnn(_RNN_MODE_GATES[mode], True)(inst, a, o, make)
+
+
 def _cell(gates: int) -> Builder:
     def build(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., Inst]) -> None:
         inp, h = as_int(a["input_size"], "input_size"), as_int(a["hidden_size"], "hidden_size")
@@ -371,6 +384,7 @@ LAYERS: dict[str, tuple[list[tuple[str, Any]], Builder | None]] = {
     "RNN": ([("input_size", REQUIRED), ("hidden_size", REQUIRED), ("num_layers", 1), ("nonlinearity", "tanh"), ("bias", True),
              ("batch_first", False), ("dropout", 0.0), ("bidirectional", False)], _rnn(1, False)),
     "LSTM": (_RNN + [("proj_size", 0)], _rnn(4, True)),
+    "RNNBase": ([("mode", REQUIRED)] + _RNN + [("proj_size", 0)], _rnn_base),
     "GRU": (_RNN, _rnn(3, False)),
     "RNNCell": ([("input_size", REQUIRED), ("hidden_size", REQUIRED), ("bias", True), ("nonlinearity", "tanh")], _cell(1)),
     "LSTMCell": ([("input_size", REQUIRED), ("hidden_size", REQUIRED), ("bias", True)], _cell(4)),
@@ -496,6 +510,7 @@ LAYER_ATTRIBUTES: dict[str, dict[str, Callable[[dict[str, Any], str], Any]]] = {
                            "head_dim": lambda a, n: as_int(a["embed_dim"], "embed_dim") // as_int(
                                a["num_heads"], "num_heads")},
     "RNN": _rnn_attributes(None), "LSTM": _rnn_attributes("LSTM"), "GRU": _rnn_attributes("GRU"),
+    "RNNBase": {**_rnn_attributes("LSTM"), "mode": _same},
     **{f"MaxPool{d}d": {**_given("kernel_size", "padding", "dilation", "return_indices", "ceil_mode"),
                         "stride": stride_or_kernel} for d in (1, 2, 3)},
     # AvgPool1d keeps its sizes as 1-tuples (torch's _single); the 2-d and 3-d ones as given.

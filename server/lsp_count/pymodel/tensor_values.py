@@ -94,13 +94,15 @@ def _wider(a: str, b: str) -> str:
     return a
 
 
-def result_dtype(a: Values | Any, a_dims: int, b: Values | Any, b_dims: int) -> str:
+def result_dtype(a: Values | Any, a_dims: int, b: Values | Any, b_dims: int, numpy: bool = False) -> str:
     """torch's type promotion for two operands, each a tensor (Values, with its number of
     dimensions) or a Python number: dimensioned tensors decide the dtype; a 0-d tensor, then a
-    Python number, only raises its category (a number to the default float32 / int64)."""
+    Python number, only raises its category (a number to the default float32 / int64).
+    ``numpy``: numpy's (NEP 50), the same but that a float raises it to float64, numpy's default."""
     dimensioned = [v.dtype for v, d in ((a, a_dims), (b, b_dims)) if isinstance(v, Values) and d > 0]
     zero_dim = [v.dtype for v, d in ((a, a_dims), (b, b_dims)) if isinstance(v, Values) and d == 0]
-    numbers = [{"bool": "bool", "int64": "int64"}.get(number_dtype(v), "float32") for v in (a, b)
+    default_float = "float64" if numpy else "float32"
+    numbers = [{"bool": "bool", "int64": "int64"}.get(number_dtype(v), default_float) for v in (a, b)
                if not isinstance(v, Values)]
     dtype: str | None = None
     for group in (dimensioned, zero_dim, numbers):
@@ -111,7 +113,7 @@ def result_dtype(a: Values | Any, a_dims: int, b: Values | Any, b_dims: int) -> 
             best = _wider(best, t)
         if dtype is None or category(best) > category(dtype):
             dtype = best
-    return dtype or "float32"
+    return dtype or default_float
 
 
 _BINARY: dict[str, Callable[[Any, Any], Any]] = {
@@ -120,14 +122,17 @@ _BINARY: dict[str, Callable[[Any, Any], Any]] = {
 }
 
 
-def binary(op: str, a: Values | Any, a_dims: int, b: Values | Any, b_dims: int) -> Values:
+def binary(op: str, a: Values | Any, a_dims: int, b: Values | Any, b_dims: int, numpy: bool = False) -> Values:
     """``a op b`` elementwise (one side may be a Python number; a 1-element side broadcasts).
-    ``rdiv``: Python's ``number / tensor``, which torch computes as ``tensor.reciprocal() * number``."""
+    ``rdiv``: Python's ``number / tensor``, which torch computes as ``tensor.reciprocal() * number``
+    (numpy divides). ``numpy``: numpy's arrays, with numpy's promotion (result_dtype)."""
     if op == "rdiv":
+        if numpy:
+            return binary("div", a, a_dims, b, b_dims, True)
         return binary("mul", binary("div", 1.0, 0, b, b_dims), b_dims, a, a_dims)
-    dtype = result_dtype(a, a_dims, b, b_dims)
+    dtype = result_dtype(a, a_dims, b, b_dims, numpy)
     if op == "div" and dtype not in FLOAT_DTYPES:
-        dtype = "float32"  # true division of integers
+        dtype = "float64" if numpy else "float32"  # true division of integers
     if dtype not in FLOAT_DTYPES and dtype not in INT_DTYPES:
         raise Undecidable(f"`{op}` on {dtype} values is not computed")
     xs, ex = _operand(a, dtype)
@@ -145,7 +150,7 @@ def binary(op: str, a: Values | Any, a_dims: int, b: Values | Any, b_dims: int) 
             dx = ex[i if len(ex) > 1 else 0] if ex is not None else 0.0
             dy = ey[i if len(ey) > 1 else 0] if ey is not None else 0.0
             errors.append(0.0 if op == "pow" and not (dx or dy) and _exact_power(x, y, v) else
-                          _propagated(op, x, dx, y, dy, v))
+                          _propagated(op, x, dx, y, dy, v, dtype, NUMPY_ULPS if numpy else 2))
     return Values(tuple(items), dtype, tuple(errors) if any(errors) else None)
 
 
@@ -190,16 +195,15 @@ def _compute(op: str, x: Any, y: Any, dtype: str) -> Any:
 
 
 def _last_place(v: float, dtype: str) -> float:
-    """One unit in the last place of ``v`` (float32's; float64's is not reached: its ops are exact here)."""
+    """One unit in the last place of ``v`` in ``dtype`` (float32's, or float64's)."""
     if dtype == "float64":
         return abs(v) * 2.0 ** -52
     return max(abs(v) * _ULP, 2.0 ** -149)
 
 
-def _propagated(op: str, x: Any, dx: float, y: Any, dy: float, v: Any) -> float:
+def _propagated(op: str, x: Any, dx: float, y: Any, dy: float, v: Any, dtype: str, ulps: int = 2) -> float:
     """A bound on |torch's result - ours| given bounds on the operands' (first order, plus a
-    unit in the last place for rounding a different result, two for pow's own error)."""
-    dtype = "float32" if isinstance(v, float) else "int64"
+    unit in the last place for rounding a different result, ``ulps`` for pow's own error)."""
     if not isinstance(v, float):
         if dx or dy:
             raise Undecidable("integer arithmetic on values torch may compute differently")
@@ -216,7 +220,7 @@ def _propagated(op: str, x: Any, dx: float, y: Any, dy: float, v: Any) -> float:
         # torch's pow is within a unit in the last place of the true value; ours may round the other way.
         if x <= 0 and (dx or dy):
             raise Undecidable("a power of a value that may not be positive")
-        bound = 2 * _last_place(v, dtype)
+        bound = ulps * _last_place(v, dtype)
         if dx:
             bound += abs(v * y / x) * dx
         if dy:
@@ -238,9 +242,15 @@ _ROUNDING: dict[str, Callable[[float], float]] = {
 UNARY_FUNCTIONS = frozenset(_UNARY) | frozenset(_ROUNDING)
 
 
-def unary(fn: str, t: Values) -> Values:
+# numpy's float64 log / exp / power (its own vectorised routines on some machines) are taken to
+# be within this many units in the last place (as for numpy's scalars, interp._numpy_float).
+NUMPY_ULPS = 8
+
+
+def unary(fn: str, t: Values, numpy: bool = False) -> Values:
     """``torch.<fn>(t)`` (log, exp, sqrt, round, ...): floats stay in their dtype, integers become
-    float32 (log of an int64 tensor) or stay integers (round, abs)."""
+    float32 (log of an int64 tensor) or stay integers (round, abs). ``numpy``: ``np.<fn>(a)`` of an
+    array, whose integers become float64."""
     if fn in _ROUNDING:
         if t.dtype in INT_DTYPES:
             return t
@@ -249,7 +259,7 @@ def unary(fn: str, t: Values) -> Values:
     f = _UNARY[fn]
     if t.dtype in INT_DTYPES and fn in ("neg", "abs"):
         return Values(tuple(f(x) for x in t.items), t.dtype)
-    dtype = t.dtype if t.dtype in FLOAT_DTYPES else "float32"
+    dtype = t.dtype if t.dtype in FLOAT_DTYPES else "float64" if numpy else "float32"
     items, errors = [], []
     for x, e in zip(cast_values(t, dtype).items, t.errors or (0.0,) * len(t.items)):
         try:
@@ -271,7 +281,7 @@ def unary(fn: str, t: Values) -> Values:
                 slope = 1 / ((x - e) * (1.0 if fn == "log" else math.log(2 if fn == "log2" else 10)))
             else:
                 slope = math.exp(x + e)
-            errors.append(e * slope + 2 * _last_place(v, dtype))
+            errors.append(e * slope + (NUMPY_ULPS if numpy else 2) * _last_place(v, dtype))
     return Values(tuple(items), dtype, tuple(errors) if any(errors) else None)
 
 

@@ -257,6 +257,9 @@ class TensorV:
     # The dtype it was made with where the code names one (``torch.empty(n, dtype=torch.float8_e4m3fn)``):
     # what ``t.dtype`` and ``t.element_size()`` answer (DeepSeek-V3's fp8 weights get a scale).
     declared: str | None = None
+    # Made by numpy: a Python number beside it promotes as numpy's do (a float to float64, where
+    # torch's default is float32), and true division of integers gives float64.
+    numpy: bool = False
 
     def __float__(self) -> float:  # float(rate), as torch allows for one element
         if self.errors is not None:  # its last bits are not known: no Python number says it exactly
