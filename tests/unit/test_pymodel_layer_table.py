@@ -15,8 +15,8 @@ import pytest
 
 from lsp_count.core.analyze import analyze_text
 from lsp_count.pymodel.interp import CONTAINERS
-from lsp_count.pymodel.layers import (DTYPE_ALIASES, FINFO, FUNCTIONAL_NAMES, IINFO, LAYERS, MODULE_CLASS_ATTRIBUTES,
-                                      PARAMETERLESS, STACKS, TORCH_NN_MODULES, TORCH_SUBCLASSES)
+from lsp_count.pymodel.layers import (DTYPE_ALIASES, FACTORY_POSITIONAL, FINFO, FUNCTIONAL_NAMES, IINFO, LAYERS,
+                                      MODULE_CLASS_ATTRIBUTES, PARAMETERLESS, STACKS, TORCH_NN_MODULES, TORCH_SUBCLASSES)
 
 torch = pytest.importorskip("torch")
 
@@ -24,7 +24,6 @@ torch = pytest.importorskip("torch")
 NOT_BUILT = {
     "Module": "the base class itself",
     "Container": "deprecated base class",
-    "RNNBase": "the base of RNN, LSTM and GRU",
     "RNNCellBase": "the base of the cells",
     "DataParallel": "a wrapper, built apart (Interpreter.data_parallel): its model registered as `module`",
 }
@@ -32,6 +31,22 @@ NOT_BUILT = {
 
 def _torch_modules() -> dict[str, type]:
     return {n: c for n, c in vars(torch.nn).items() if inspect.isclass(c) and issubclass(c, torch.nn.Module)}
+
+
+def test_the_layers_taking_device_and_dtype_positionally_are_the_installed_torchs():
+    # `super().__init__(in_features, out_features, bias, device, dtype)` in a Linear subclass (QLoRA).
+    positional = set()
+    for name, (sig, _) in LAYERS.items():
+        cls = getattr(torch.nn, name, None)
+        params = list(inspect.signature(cls.__init__).parameters.values())[1:] if cls is not None else []
+        names = [p.name for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.POSITIONAL_ONLY)]
+        if names == [n for n, _ in sig] + ["device", "dtype"]:
+            positional.add(name)
+    assert FACTORY_POSITIONAL == positional
+    report = analyze_text(_model("self.a = nn.Linear(4, 2, True, None, torch.float32)\n"
+                                 "self.b = nn.LayerNorm(4, 1e-5, True, True, 'cpu')"), "model.py")
+    assert [m.tree.total for m in report.models] == [10 + 8]
+    assert "at most 5 positional arguments, got 6" in _unresolved("self.a = nn.Linear(4, 2, True, None, None, 1)")
 
 
 def test_every_torch_nn_module_is_in_the_table():

@@ -3544,3 +3544,35 @@ def test_numpy_full_values_and_zipped_tensor_rows(body: str, total: int | str) -
         assert total in lc101(report)["Net"]
     else:
         assert counts(report) == {"Net": total}
+
+
+def test_torch_ao_quantization_modules_and_functions_are_refused_not_counted_as_nothing() -> None:
+    # torch.ao's QAT Linear has nn.Linear's weight and bias: it was counted 0 (a "tensor function");
+    # fuse_modules / prepare_qat change the module they are given in place: they were ignored.
+    report = run("""
+        import torch.nn as nn
+        import torch.ao.nn.qat as nnqat
+        import torch.ao.quantization as tq
+        class QAT(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.l = nnqat.Linear(8, 4, qconfig=None)
+        class Sub(nnqat.Linear):
+            def forward(self, x):
+                return x
+        class HoldsSub(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.l = Sub(8, 4, qconfig=None)
+        class Fused(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.net = nn.Sequential(nn.Conv2d(3, 8, 3), nn.BatchNorm2d(8), nn.ReLU())
+                tq.fuse_modules(self.net, [["0", "1", "2"]], inplace=True)
+    """)
+    reasons = lc101(report)
+    assert counts(report) == {}
+    assert reasons["QAT"].endswith("`torch.ao.nn.qat.Linear` is not in the analyser's layer table")
+    assert "`torch.ao.nn.qat.Linear`, which is a torch class the analyser has no table for" in reasons["Sub"]
+    assert "`Sub`" in reasons["HoldsSub"]
+    assert "passes it to `torch.ao.quantization.fuse_modules`" in reasons["Fused"]

@@ -855,9 +855,15 @@ def _foreign_object(v: Inst) -> str:
     base = foreign_base(cls)
     if base is None or CONFIG_CLASS_NAME.search(base.name.rpartition(".")[2]):
         return ""
-    return (f"a `{cls.name}`, whose base `{base.name}` is outside the file and torch (the analyser reads the "
-            f"project's files, not installed packages): whether it is a module, and whose parameters count, is "
-            f"not known")
+    return (f"a `{cls.name}`, whose base `{base.name}` {_outside(base)}: whether it is a module, and whose "
+            f"parameters count, is not known")
+
+
+def _outside(base: ExtV) -> str:
+    """Where a base the analyser does not read comes from, as a clause."""
+    if base.name.startswith("torch."):
+        return "is a torch class the analyser has no table for"
+    return "is outside the file and torch (the analyser reads the project's files, not installed packages)"
 
 
 def _defines_module(node: ast.ClassDef) -> bool:
@@ -873,8 +879,8 @@ def _defines_module(node: ast.ClassDef) -> bool:
 def _unknown_base(cls: ClassV) -> str:
     unknown = next((b for b in cls.bases if type(b) is Unknown), None)
     if unknown is None:
-        return (f"whether it is a module is not known: it extends `{foreign_base(cls).name}`, which is outside "  # type: ignore[union-attr]
-                f"the file and torch (the analyser reads the project's files, not installed packages)")
+        base = foreign_base(cls)
+        return f"whether it is a module is not known: it extends `{base.name}`, which {_outside(base)}"  # type: ignore[union-attr]
     return f"whether it is a module is not known: its base cannot be followed: {unknown.why}"
 
 
@@ -965,6 +971,20 @@ def _module_uses_in(node: ast.ClassDef, file: str) -> dict[str, str]:
                 return aliases.get(e.id)
             return e.attr if isinstance(e, ast.Attribute) and isinstance(e.value, ast.Name) and e.value.id == me else None
 
+        def iterated(e: Any) -> list[str | None]:
+            """The attributes whose items iterating ``e`` gives: ``self.x``, or through enumerate, zip, ...
+            (``list(zip(self.layers, args))``)."""
+            if isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id in _ITERATED_THROUGH:
+                return [name for a in e.args for name in iterated(a)]
+            return [own(e)]
+
+        # A local that holds such an iteration (linformer's `pairs = list(zip(self.layers, args))`,
+        # then `for f, g in pairs`) iterates the attributes as the loop over it would.
+        iterations = {n.targets[0].id: iterated(n.value) for stmt in body for n in ast.walk(stmt)
+                      if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)
+                      and isinstance(n.value, ast.Call) and isinstance(n.value.func, ast.Name)
+                      and n.value.func.id in _ITERATED_THROUGH}
+
         for stmt in body:
             for n in ast.walk(stmt):
                 names: list[str | None] = []
@@ -973,9 +993,7 @@ def _module_uses_in(node: ast.ClassDef, file: str) -> dict[str, str]:
                     names.append(own(target))
                 elif isinstance(n, (ast.For, ast.comprehension)):
                     it = n.iter
-                    names.append(own(it))
-                    if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id in _ITERATED_THROUGH:
-                        names.extend(own(a) for a in it.args)
+                    names.extend(iterations[it.id] if isinstance(it, ast.Name) and it.id in iterations else iterated(it))
                 for name in names:
                     if name is not None and name not in uses:
                         uses[name] = f"line {getattr(n, 'lineno', fn.lineno)} of {file}"

@@ -16,6 +16,7 @@ import ast
 import builtins
 import collections
 import dataclasses
+import fnmatch
 import functools
 import itertools
 import json
@@ -497,6 +498,8 @@ class Ctx:
         # analysed file). The analysis takes each as unset (what it counts must not depend on the shell
         # it runs in); notes say so.
         self.environment: list[tuple[str, str, str, Span | None]] = []
+        # The environment variables the code itself set (`os.environ["RWKV_JIT_ON"] = "1"`), which it then reads.
+        self.environ_set: dict[str, str] = {}
         # The imports that fail where they run (Interpreter.optional_imports): the package each names,
         # by id of its statement; and each one that failed (said or not: see Interpreter.failed_import).
         self.failing_imports: dict[int, str] = {}
@@ -935,6 +938,16 @@ class Interpreter:
         if isinstance(s, ast.Expr):
             if isinstance(s.value, ast.Constant):
                 return  # docstring
+            call = s.value
+            if type(call) is ast.Call and type(call.func) is _Name and call.func.id in ("map", "filter") and \
+                    self.ev(call.func, env) is _BUILTINS[call.func.id]:
+                # A bare `map(lambda p: p.requires_grad_(False), ...)`: Python 3's map is lazy and the
+                # iterator is dropped, so the function never runs; only its arguments are evaluated.
+                for arg in call.args:
+                    self.ev(arg.value if type(arg) is ast.Starred else arg, env)
+                for keyword in call.keywords:
+                    self.ev(keyword.value, env)
+                return
             self.ev(s.value, env)
         elif isinstance(s, ast.Assign):
             value = self.ev(s.value, env)
@@ -1709,6 +1722,12 @@ class Interpreter:
         if isinstance(obj, (Param, TensorV)):
             _forget_values(obj)
             return  # written in place (`inv_freq[mask] = ...`): the shape stays, the values are not known
+        if type(obj) is ExtV and obj.name == "os.environ":
+            if type(key) is not str or type(value) is not str:
+                raise Unresolved(f"`{_text(node)}`: the variable's name and value are not known strings")
+            self.state_written(self.ctx.environ_set.get(key) != value)  # a later build may read it
+            self.ctx.environ_set[key] = value
+            return
         if isinstance(obj, Unknown | Sym):
             if (isinstance(value, Inst) and value.is_module) or isinstance(value, Param):
                 raise Unresolved(f"`{_text(node)}` puts a module or parameter into a value the analyser does not "
@@ -2243,8 +2262,8 @@ class Interpreter:
                 else:
                     return Unknown(f"`{_text(e)}`: whether two equal strings are one object is CPython's caching")
             elif (kind is ast.In or kind is ast.NotIn) and type(right) is ExtV and right.name == "os.environ":
-                self.read_environment(left, e, env)
-                result = kind is ast.NotIn  # unset
+                found = self.read_environment(left, e, env, _MISSING)
+                result = (found is _MISSING) == (kind is ast.NotIn)  # unset, unless the code set it
             elif (kind is ast.Eq or kind is ast.NotEq) and (type(left) is Inst or type(right) is Inst) and (
                     found := self.instances_equal(left, right, e)) is not _MISSING:
                 if is_unknownish(found):
@@ -2494,7 +2513,9 @@ class Interpreter:
                 raise _python_error(exc, node, _python_subscript(obj.r, key))
         if isinstance(obj, ExtV):
             if obj.name == "os.environ":
-                self.read_environment(key, node, None)
+                found = self.read_environment(key, node, None, _MISSING)
+                if found is not _MISSING:
+                    return found
                 raise _Raised(f"`{_text(node)}`: the analysis takes `{key}` as unset (KeyError)", ExtV("KeyError"))
             if obj.name == "sys.modules" and type(key) is str:
                 return self.loaded_module(key)  # timm's register_model: sys.modules[fn.__module__]
@@ -2629,7 +2650,7 @@ class Interpreter:
             if name == "requires_grad":
                 return obj.requires_grad
             if name == "requires_grad_":
-                return BuiltinV(name, lambda flag=True: _set_grad(obj, flag))
+                return BuiltinV(name, lambda requires_grad=True: _set_grad(obj, requires_grad))
             if name == "detach_":  # a leaf detached in place no longer requires grad (MobileOne's reparameterize)
                 return BuiltinV(name, lambda: _set_grad(obj, False))
             return self.tensor_attr(obj, name, node)
@@ -2705,6 +2726,10 @@ class Interpreter:
                 BuiltinV(name, lambda: ELEMENT_BYTES[dtype])
         if name == "data":  # the same tensor, without autograd (`self.mask.data.copy_(...)`: MADE)
             return obj
+        if type(obj) is Param and name in _CONVERSIONS:
+            # `nn.Parameter(t).to(device)` (Graph-WaveNet's node embeddings), `.float()`: torch returns the
+            # parameter itself where nothing changes, which the module then registers.
+            return BuiltinV(name, lambda *a, **k: _converted_parameter(obj, name, a, k, node))
         if name in ("real", "imag"):  # a complex tensor's parts (Hyena's positional embedding): the same shape
             return TensorV(tuple(shape), contiguous=False)
         if name in ("T", "H", "mT", "mH"):  # transposes: all dims reversed, or the last two swapped
@@ -3448,6 +3473,11 @@ class Interpreter:
                 return self.module_apply(fn.fn.module, args, kwargs, node, env)
             if fn.name == "vars" and len(args) == 1 and not kwargs and type(args[0]) in (Inst, ClassV, ModV):
                 return self.get_attr(args[0], "__dict__", node)  # `vars(hparams)`: the object's attributes
+            if fn.name == "setattr" and len(args) == 3 and not kwargs and type(args[0]) in (ClassV, ModV) and \
+                    isinstance(args[1], str):
+                # d2l's `@add_to_class(Cls)` (a method set on the class), a module's global: as `Cls.name = v`.
+                self.set_attr(args[0], args[1], args[2], node)
+                return None
             if fn.name in ("getattr", "hasattr", "setattr", "delattr", "len") and args and type(args[0]) is Inst and \
                     type(args[0].cls) is ClassV:
                 return self.attribute_builtin(fn.name, args, node)
@@ -3577,10 +3607,12 @@ class Interpreter:
 
     def read_environment(self, name: Any, node: ast.AST, env: Env | None, default: Any = None) -> Any:
         """``os.environ.get(name, default)`` and the like: the analysis takes every environment
-        variable as unset, so a count never depends on the shell it runs in; the variable is noted,
-        unless a library's code read it at import (see Ctx.importing)."""
+        variable the code did not set itself as unset, so a count never depends on the shell it runs
+        in; the variable is noted, unless a library's code read it at import (see Ctx.importing)."""
         if type(name) is not str:
             raise Unresolved(f"`{_text(node)}`: the environment variable's name is not known")
+        if name in self.ctx.environ_set:
+            return self.ctx.environ_set[name]  # the code's own value (RWKV's switches), not the shell's
         self.note_machine_read("variable", name, node, env)
         return default
 
@@ -3655,6 +3687,16 @@ class Interpreter:
         dtype = {"dtype": ExtV("torch.float64")} if floating and kwargs.get("dtype") is not int else {}
         torch_fn = "tensor" if fn in ("array", "asarray") else fn
         return self.tensor_factory(torch_fn, list(args), dtype, node)
+
+    def mark_unfollowed(self, name: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> None:
+        """What a function the analyser does not follow does to a module it is given is not known:
+        that module's count is not either (unless the function is known to keep it)."""
+        if name.startswith(_COUNT_KEEPING):
+            return
+        for v in (*args, *kwargs.values()):
+            if type(v) is Inst and v.is_module and v.unfollowed is None:
+                v.unfollowed = (f"`{_text(node)}` passes it to `{name}`, which is outside this file and "
+                                f"torch.nn: the analyser does not follow what that does to the module's parts")
 
     def read_torch_version(self, node: ast.AST, env: Env) -> str:
         """``torch.__version__``: the torch whose layers the analyser knows (its table follows torch
@@ -4492,6 +4534,9 @@ class Interpreter:
             values = _numpy_linspace(*args, **kwargs)  # drop-path rates: `np.linspace(0, rate, depth).tolist()`
             if values is not None:
                 return TensorV((len(values),), values, dtype="float64", numpy=True)
+        if name in ("fnmatch.fnmatch", "fnmatch.fnmatchcase") and len(args) == 2 and not kwargs and all(
+                type(a) is str for a in args):
+            return fnmatch.fnmatchcase(*args)  # freezing by pattern (`fnmatch(name, "blocks.*.attn*")`); POSIX's case
         if name in _PATH_FUNCTIONS and args and not kwargs and all(isinstance(a, str) for a in args):
             try:  # string functions, POSIX's on every machine: a count never depends on where it runs
                 return getattr(posixpath, last)(*args)
@@ -4712,6 +4757,9 @@ class Interpreter:
         if name in _KEEPS_MODULE and args and type(args[0]) is Inst and args[0].is_module:
             return args[0]  # torch.compile / jit.script / jit.trace / fx.symbolic_trace: the same parameters
         if parts[0] == "torch" and any(type(a) is Inst and a.is_module for a in (*args, *kwargs.values())):
+            # `tq.fuse_modules(m, [...], inplace=True)`, `tq.convert(m)`: what it makes of the module's
+            # parts is not known either.
+            self.mark_unfollowed(name, args, kwargs, node)
             return Unknown(f"`{name}` is given a module; what it returns is not known to the analyser",
                            maybe_module=True)
         if parts[0] == "numpy" and len(parts) == 2 and (made := self.numpy_array_function(last, args, kwargs, node)) \
@@ -4719,15 +4767,14 @@ class Interpreter:
             return made
         if name.startswith(("torch.utils.model_zoo.", "torch.hub.")) or name == "torch.load":
             return Unknown(f"the checkpoint that `{name}` reads (a file or a download), which the analyser does not read")
+        if name.startswith(_TORCH_MODULE_PACKAGES) and last[:1].isupper():
+            # torch.ao's QAT layers (nn.Linear's weight and bias, and fake-quantize observers): modules.
+            return Unknown(f"`{name}` is not in the analyser's layer table", maybe_module=True)
         if parts[0] in ("torch", "einops", "numpy", "np") and not name.startswith(("torch.nn", "torch.hub")):
             # Tensor functions (torch.tril, torch.cat, ...) return tensors, never modules.
-            return Unknown(f"`{name}` returns a tensor whose shape the analyser does not follow")
-        if not name.startswith(_COUNT_KEEPING):
-            # What it does to a module it is given is not known: that module's count is not either.
-            for v in (*args, *kwargs.values()):
-                if type(v) is Inst and v.is_module and v.unfollowed is None:
-                    v.unfollowed = (f"`{_text(node)}` passes it to `{name}`, which is outside this file and "
-                                    f"torch.nn: the analyser does not follow what that does to the module's parts")
+            made = "an array" if parts[0] in ("numpy", "np") else "a tensor"
+            return Unknown(f"`{name}` returns {made} whose shape the analyser does not follow")
+        self.mark_unfollowed(name, args, kwargs, node)
         return Unknown(f"`{name}` is outside this file and torch.nn; the analyser does not follow it",
                        # a log dir's name, a time stamp, a config saved as bytes: never a module
                        maybe_module=parts[0] not in _NO_MODULES_MADE and name not in _NO_MODULE_RESULTS)
@@ -5493,6 +5540,40 @@ def _dtypes_forgotten(module: Inst) -> Inst:
     return module
 
 
+_CONVERSIONS = frozenset({"to", "cpu", "contiguous", "float", "double", "half", "bfloat16"})
+_CONVERSION_DTYPES = {"float": "float32", "double": "float64", "half": "float16", "bfloat16": "bfloat16"}
+
+
+def _converted_parameter(p: Param, name: str, args: tuple[Any, ...], kwargs: dict[str, Any], node: ast.AST) -> Any:
+    """``p.to(...)``, ``p.float()``, ``p.cpu()``, ``p.contiguous()``: ``p`` itself where torch changes
+    nothing (the analysis is as on a machine without an accelerator, so a device is the CPU), else a
+    new tensor of its shape, which is not a parameter; unknown where that depends on a value the
+    analyser does not know."""
+    dtype = p.declared or "float32"
+    target_dtype: Any = _CONVERSION_DTYPES.get(name, dtype)
+    devices: list[Any] = []
+    if name == "to":
+        unknown = _unknown_in(list(args) + list(kwargs.values()))
+        if unknown is not None or any(isinstance(a, Sym) for a in (*args, *kwargs.values())):
+            return Unknown(f"`{_text(node)}`: whether torch returns the parameter itself (registered) or a copy "
+                           f"(not a parameter) depends on {_clause(why_of(unknown) if unknown else 'a size')}")
+        if set(kwargs) - {"dtype", "device", "non_blocking", "copy", "memory_format"} or kwargs.get("copy"):
+            return TensorV(tuple(p.shape), declared=p.declared)
+        for a in (*args, *[kwargs[k] for k in ("dtype", "device") if k in kwargs]):
+            named = _dtype_argument(a)
+            if named is not None:
+                target_dtype = named
+            elif type(a) is DeviceV or isinstance(a, str) or a is None:
+                devices.append(a)
+            elif type(a) is not bool:  # another tensor's dtype and device, a device index
+                return TensorV(tuple(p.shape))
+    on_cpu = all(d is None or (d.type if type(d) is DeviceV else d.partition(":")[0]) in ("cpu", "meta")
+                 for d in devices)
+    if target_dtype == dtype and on_cpu:
+        return p
+    return TensorV(tuple(p.shape), declared=target_dtype if target_dtype != "float32" else None)
+
+
 def _declared(t: TensorV | Param) -> str | None:
     """A tensor's dtype where the analyser knows it: named where it was made, or its values'."""
     if t.declared is not None:
@@ -5718,6 +5799,8 @@ _DICT_ITEMS = "<dict items>"
 # Outside functions that take a module and keep its count: pruning moves a weight to
 # `weight_orig` (as many values) and adds a mask buffer; logging and warnings only read it.
 _COUNT_KEEPING = ("torch.nn.utils.prune.", "logging.", "warnings.")
+# Packages of torch whose classes are modules (their layers the table does not have are refused, not 0).
+_TORCH_MODULE_PACKAGES = ("torch.ao.nn.", "torch.ao.quantization.", "torch.nn.")
 # nn.Module's methods that register a hook (what each returns, a handle, is not followed).
 _MODULE_HOOKS = frozenset({
     "register_forward_hook", "register_forward_pre_hook", "register_backward_hook", "register_full_backward_hook",
@@ -6127,7 +6210,9 @@ def _module_method(interp: Interpreter, obj: Inst, name: str) -> Any:
         return missing, unexpected
 
     def parameters(recurse: Any = True) -> list[Param]:
-        return [p for _, p in params_of(obj)]
+        if recurse is True:
+            return [p for _, p in params_of(obj)]
+        return [p for _, p in named_parameters(recurse=recurse)]  # `recurse=False`: the module's own only
 
     def named_parameters(prefix: Any = "", recurse: Any = True, remove_duplicate: Any = True) -> list[tuple[str, Param]]:
         if remove_duplicate is True and recurse is True:
@@ -6260,7 +6345,7 @@ def _module_method(interp: Interpreter, obj: Inst, name: str) -> Any:
         "named_children": lambda: IteratorV(named_children()), "get_submodule": get_submodule,
         "get_parameter": get_parameter,
         "get_buffer": lambda target: get_parameter(target, TensorV, "buffer"),
-        "requires_grad_": lambda flag=True: _set_grad(obj, flag),
+        "requires_grad_": lambda requires_grad=True: _set_grad(obj, requires_grad),
         "apply": _ModuleApply(obj), "to": lambda *a, **k: _dtypes_forgotten(obj), "eval": lambda: _set_training(obj, False),
         "train": lambda mode=True: _set_training(obj, mode),
         **{cast: (lambda *a: _dtypes_forgotten(obj)) for cast in ("half", "float", "bfloat16", "double", "type")},
@@ -6825,7 +6910,7 @@ def _one_group(text: str) -> bool:
 
 def _clause(why: str) -> str:
     """A reason as a clause after "depends on": "`load` is not defined" reads "`load`, which is not defined"."""
-    return _NAMED_IS.sub(r"\1, which is ", why, count=1)
+    return _NAMED_IS.sub(r"\1, which \2 ", why, count=1)
 
 
 def _depends_on(e: ast.expr, v: Any) -> str:
@@ -7129,7 +7214,7 @@ def _first_cause(why: str) -> str:
     return _clause(_DEPENDS_CHAIN.sub("", why) or why)
 
 
-_NAMED_IS = re.compile(r"^(`[^`]+`) is ")
+_NAMED_IS = re.compile(r"^(`[^`]+`) (is|returns|raises) ")
 
 
 def _contents(container: Any) -> Any:
@@ -7985,7 +8070,7 @@ def foreign_base(cls: ClassV) -> ExtV | None:
             if top == "torch":
                 # torch's own module classes the tables do not describe (`torch.jit.ScriptModule`,
                 # `nn.modules.batchnorm._BatchNorm`) are modules of unknown parts.
-                if base.name.startswith(("torch.nn.", "torch.jit.")) and not _known_torch_class(base.name) and \
+                if base.name.startswith(("torch.nn.", "torch.jit.", "torch.ao.nn.", "torch.ao.quantization.")) and not _known_torch_class(base.name) and \
                         not _torch_layer_name(base):
                     return base
             elif top not in sys.stdlib_module_names and top not in _NOT_MODULE_PACKAGES:

@@ -689,9 +689,23 @@ STACKS: dict[str, tuple[list[tuple[str, Any]], str]] = {
 _SIG_NAMES: dict[int, frozenset[str]] = {}
 
 
+# The layers whose constructors take ``device`` and ``dtype`` positionally after the table's arguments
+# (`super().__init__(in_f, out_f, bias, device, dtype)` in QLoRA-style subclasses; a test compares
+# this with the installed torch's signatures).
+FACTORY_POSITIONAL = frozenset("""Linear Bilinear Embedding EmbeddingBag Conv1d Conv2d Conv3d ConvTranspose1d
+ConvTranspose2d ConvTranspose3d BatchNorm1d BatchNorm2d BatchNorm3d SyncBatchNorm InstanceNorm1d InstanceNorm2d
+InstanceNorm3d LayerNorm RMSNorm GroupNorm PReLU MultiheadAttention RNNBase RNNCell LSTMCell GRUCell
+AdaptiveLogSoftmaxWithLoss TransformerEncoderLayer TransformerDecoderLayer Transformer""".split())
+
+
 def bind(name: str, sig: list[tuple[str, Any]], args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:
     if len(args) > len(sig):
-        raise Raised(f"nn.{name} takes at most {len(sig)} positional arguments, got {len(args)}", _TYPE_ERROR)
+        most = len(sig) + 2 if name in FACTORY_POSITIONAL else len(sig)
+        if len(args) > most:
+            raise Raised(f"nn.{name} takes at most {most} positional arguments, got {len(args)}", _TYPE_ERROR)
+        if any(k in kwargs for k in ("device", "dtype")[:len(args) - len(sig)]):
+            raise Raised(f"nn.{name} got `device` or `dtype` twice", _TYPE_ERROR)
+        args = args[:len(sig)]  # device, dtype: no size depends on them
     bound = {n: v for (n, _), v in zip(sig, args)}
     names = _SIG_NAMES.get(id(sig))
     if names is None:  # the signatures are the tables' own lists, alive as long as the module
