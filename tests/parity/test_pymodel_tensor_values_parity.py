@@ -62,20 +62,21 @@ def _within(ours: tv.Values, theirs) -> None:
             assert a == b or abs(a - b) <= bound, (a, b, bound)
 
 
+def _random_items(data, ints: bool) -> list:
+    """1 to 24 positive numbers, integers or floats."""
+    n = data.draw(st.integers(1, 24))
+    numbers = st.integers(1, 400) if ints else st.floats(0.05, 400.0)
+    return data.draw(st.lists(numbers, min_size=n, max_size=n))
+
+
 @settings(max_examples=400, deadline=None)
 @given(ints=st.booleans(), data=st.data(),
        ops=st.lists(st.tuples(st.sampled_from(_OPS), st.one_of(st.integers(1, 16), st.floats(0.5, 40.0))),
                     min_size=1, max_size=5))
 def test_chains_of_operations_match_torch_within_the_bound(ints: bool, data, ops) -> None:
-    n = data.draw(st.integers(1, 24))
-    if ints:
-        items = data.draw(st.lists(st.integers(1, 400), min_size=n, max_size=n))
-        t = torch.tensor(items)
-        ours = tv.Values(tuple(items), "int64")
-    else:
-        items = data.draw(st.lists(st.floats(0.05, 400.0), min_size=n, max_size=n))
-        t = torch.tensor(items, dtype=torch.float32)
-        ours = tv.Values(tuple(t.tolist()), "float32")
+    items = _random_items(data, ints)
+    t = torch.tensor(items, dtype=None if ints else torch.float32)
+    ours = tv.Values(tuple(t.tolist()), "int64" if ints else "float32")
     for op, scalar in ops:
         try:
             nxt = _our_step(ours, op, scalar)
@@ -182,15 +183,9 @@ def test_chains_of_numpy_operations_match_numpy_within_the_bound(ints: bool, dat
     """The same for numpy's arrays: numpy's promotion (an integer array times a float is float64)
     and numpy's own log / exp / power, within tensor_values.NUMPY_ULPS."""
     np = pytest.importorskip("numpy")
-    n = data.draw(st.integers(1, 24))
-    if ints:
-        items = data.draw(st.lists(st.integers(1, 400), min_size=n, max_size=n))
-        a = np.array(items)
-        ours = tv.Values(tuple(items), "int64")
-    else:
-        items = data.draw(st.lists(st.floats(0.05, 400.0), min_size=n, max_size=n))
-        a = np.array(items)
-        ours = tv.Values(tuple(items), "float64")
+    items = _random_items(data, ints)
+    a = np.array(items)
+    ours = tv.Values(tuple(items), "int64" if ints else "float64")
     for op, scalar in ops:
         try:
             if op in ("add", "sub", "mul", "div"):
