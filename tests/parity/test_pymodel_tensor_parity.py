@@ -60,6 +60,11 @@ OPERATIONS = {
     "repeat_interleave": lambda e, draw, n, dim: f"{e}.repeat_interleave({draw(small)}"
                                                  + (f", dim={dim})" if draw(st.booleans()) else ")"),
     "squeeze": lambda e, draw, n, dim: f"{e}.squeeze({draw(st.sampled_from(['', str(dim), f'({dim},)']))})",
+    "diag": lambda e, draw, n, dim: f"torch.diag({e}, {draw(st.integers(-2, 2))})" if draw(st.booleans())
+                                    else f"{e}.diag()",
+    "diagonal": lambda e, draw, n, dim: f"{e}.diagonal({draw(st.integers(-2, 2))}, {dim}, {draw(st.integers(-n, n - 1))})",
+    "norm": lambda e, draw, n, dim: f"{e}.norm(dim={dim}, keepdim={draw(st.booleans())})" if draw(st.booleans())
+                                    else f"torch.linalg.norm({e}, dim={dim})",
     "sin": lambda e, draw, n, dim: f"{e}.sin()" if draw(st.booleans()) else f"torch.cos({e})",
     "tril": lambda e, draw, n, dim: f"torch.tril({e})" if draw(st.booleans()) else f"{e}.triu(1)",
     "einsum": lambda e, draw, n, dim: f"torch.einsum('{'abcd'[:n]}->{draw(st.permutations('abcd'[:n]))[:max(1, n + min(dim, 0))] if n else ''}', {e})"

@@ -225,7 +225,7 @@ _SAFE_METHODS: dict[type, frozenset[str] | None] = {
 # Tensor methods whose result has the tensor's shape (out of place; in-place ones end with "_"),
 # the binary ones that broadcast with their argument, and the in-place ones that change the shape.
 _SAME_SHAPE = frozenset("""
-clone detach contiguous float double half bfloat16 int long bool to cpu cuda type type_as abs neg exp log sqrt rsqrt
+clone detach contiguous float double half bfloat16 int long bool to cpu cuda type type_as abs neg exp log sqrt rsqrt conj
 sigmoid tanh relu softmax log_softmax cumsum flip roll masked_fill clamp clip sign round floor ceil square reciprocal
 pin_memory sin cos tan asin acos atan sinh cosh erf erfc erfinv log1p expm1 log2 log10 exp2 trunc frac sgn
 nan_to_num
@@ -1571,7 +1571,16 @@ class Interpreter:
         elif isinstance(target, ast.Subscript):
             self.set_item(self.ev(target.value, env), self.ev(target.slice, env), value, target)
         elif isinstance(target, ast.Tuple | ast.List):
-            items = list(self.iterate(value, target))
+            if value is None or type(value) in (int, float, bool):
+                raise _Raised(f"unpacking into `{_text(target)}` raises TypeError: cannot unpack non-iterable "
+                              f"{type(value).__name__} object", ExtV("TypeError"))
+            try:
+                items = list(self.iterate(value, target))
+            except Unresolved as exc:
+                said = f"iterating over `{_text(target)}`"
+                if type(exc) is Unresolved and exc.reason.startswith(said):  # it is unpacking, not a loop
+                    raise Unresolved(f"unpacking into `{_text(target)}`" + exc.reason[len(said):], exc.span)
+                raise
             starred = [i for i, e in enumerate(target.elts) if isinstance(e, ast.Starred)]
             if starred:
                 i = starred[0]
@@ -2668,9 +2677,17 @@ class Interpreter:
                 return BuiltinV(name, lambda: obj._one())
             if name == "split" and obj.values is not None and len(obj.shape) == 1:
                 return BuiltinV(name, lambda *a, **k: _split_values(_exact_values(obj, node), a, k, node, obj.dtype))
+            if name in ("detach", "cpu", "clone", "contiguous") and obj.values is not None:
+                # RetNet's `gammas.detach().cpu().tolist()`: a copy of the same values
+                return BuiltinV(name, lambda *a, **k: dataclasses.replace(obj, contiguous=True, buffer=False))
             if name in ("item", "tolist") and obj.values is None:
-                return Unknown(f"`{_text(node)}`: the tensor's values are not known to the analyser (made from "
-                               f"unknown values, written in place or filled at random)")
+                unknown = Unknown(f"`{_text(node)}`: the tensor's values are not known to the analyser (made from "
+                                  f"unknown values, written in place or filled at random)")
+                if name == "tolist" and obj.shape and all(type(d) is int for d in obj.shape) and \
+                        numel(tuple(obj.shape)) <= MAX_ITERATIONS:
+                    # As many unknown numbers as it holds: a loop over them runs (RetNet's heads).
+                    return BuiltinV(name, lambda: _nested_list(tuple(obj.shape), unknown))
+                return unknown
             return self.tensor_attr(obj, name, node)
         if isinstance(obj, DeviceV) and name in ("type", "index"):
             return getattr(obj, name)
@@ -2726,6 +2743,14 @@ class Interpreter:
                 BuiltinV(name, lambda: ELEMENT_BYTES[dtype])
         if name == "data":  # the same tensor, without autograd (`self.mask.data.copy_(...)`: MADE)
             return obj
+        if name == "astype" and type(obj) is TensorV and obj.numpy:  # its values not known: the shape stays
+            return BuiltinV(name, lambda *a, **k: TensorV(shape, numpy=True))
+        if name == "lu" and not (type(obj) is TensorV and obj.numpy):  # Glow's `w.lu()`: torch.linalg.lu_factor's
+            return BuiltinV(name, lambda pivot=True, get_infos=False: _decomposition("lu_factor", [obj], {}, False, node))
+        if name in ("nonzero", "argwhere"):  # numpy's nonzero is a tuple of index arrays, torch's one row per value
+            numpy = type(obj) is TensorV and obj.numpy
+            return BuiltinV(name, lambda as_tuple=False: _nonzero(
+                obj, "tuple" if (numpy and name == "nonzero") or as_tuple else "rows", numpy, node))
         if type(obj) is Param and name in _CONVERSIONS:
             # `nn.Parameter(t).to(device)` (Graph-WaveNet's node embeddings), `.float()`: torch returns the
             # parameter itself where nothing changes, which the module then registers.
@@ -2785,6 +2810,10 @@ class Interpreter:
                for r in ("mean", "sum", "nansum", "nanmean", "prod")},
             **{r: (lambda dim=(), keepdim=False: shapes.reduce_shape(shape, None if dim == () else dim, keepdim, True))
                for r in ("amax", "amin")},
+            "diag": lambda diagonal=0: shapes.diag_shape(shape, diagonal),
+            "diagonal": lambda offset=0, dim1=0, dim2=1: shapes.diagonal_shape(shape, offset, dim1, dim2),
+            # DoRA's magnitude: `weight.norm(p=2, dim=0, keepdim=True)`.
+            "norm": lambda p="fro", dim=None, keepdim=False, dtype=None: shapes.reduce_shape(shape, dim, keepdim),
             **{r: (lambda dim=None, *, correction=1, keepdim=False, unbiased=True: shapes.reduce_shape(
                 shape, dim, keepdim)) for r in ("std", "var")},
         }
@@ -2803,7 +2832,10 @@ class Interpreter:
             if new is None:
                 return Unknown(f"`{_text(node)}`: the new shape is not known")
             # Conservatively strided: a transpose of a square matrix keeps its shape, not its layout.
-            strided = (name == "expand" and new != shape) or (name in ("transpose", "permute", "t") and len(shape) > 1)
+            if any(d is None for d in new):
+                return Unknown(f"`{_text(node)}`: the new shape is not known")
+            strided = (name == "expand" and new != shape) or (name in ("transpose", "permute", "t") and len(shape) > 1) \
+                or name == "diagonal"
             # repeat copies; reshape and flatten copy a strided tensor, or not: as strided as the tensor was.
             return TensorV(new, contiguous=name == "repeat" or (not strided and _contiguous(obj)))
         return BuiltinV(name, method)
@@ -3166,6 +3198,10 @@ class Interpreter:
             if shape is None:
                 raise _Raised(f"`{_text(node)}` raises ValueError: the arrays' shapes do not broadcast", ExtV("ValueError"))
             return TensorV(shape, floating=True)
+        if fn == "meshgrid" and args and not all(type(a) in _TENSORS for a in args):
+            # monodepth2's pixel grid: `np.meshgrid(range(width), range(height), indexing="xy")`
+            if all(isinstance(a, (list, tuple, RangeV)) for a in args):
+                args = [TensorV((len(a.r) if type(a) is RangeV else len(a),), floating=None) for a in args]
         if fn == "meshgrid" and args and set(kwargs) <= {"indexing"} and all(type(a) in _TENSORS for a in args):
             # Mask R-CNN's anchors: numpy flattens its inputs; "xy" (its default) swaps the first two lengths.
             lengths = [numel(tuple(a.shape)) for a in args]
@@ -3205,6 +3241,27 @@ class Interpreter:
                 raise _Raised(f"`{_text(node)}` raises ValueError: {exc}", ExtV("ValueError"))
             floating = True if any(a.floating for a in parts) else None
             return TensorV(shape, floating=floating) if shape is not None else None
+        if fn in ("zeros_like", "ones_like", "empty_like", "full_like") and args and type(args[0]) in _TENSORS and \
+                len(args) <= (2 if fn == "full_like" else 1) and set(kwargs) <= {"dtype"}:
+            return TensorV(tuple(args[0].shape), numpy=True)  # S5's `np.ones_like(A)`: the array's shape
+        if fn in _NUMPY_REDUCING and len(args) == 1 and type(args[0]) in _TENSORS and set(kwargs) <= {"axis", "keepdims"}:
+            try:  # S5's `np.mean(A)`: a 0-d array, or the axes named go
+                return TensorV(shapes.reduce_shape(tuple(args[0].shape), kwargs.get("axis"), kwargs.get("keepdims", False)),
+                               numpy=True)
+            except shapes.ShapeError as exc:
+                raise _Raised(f"`{_text(node)}` raises: {exc}", ExtV("ValueError"))
+        if fn in ("diag", "diagonal") and args and type(args[0]) in _TENSORS:
+            names = ("k",) if fn == "diag" else ("offset", "axis1", "axis2")
+            given = dict(zip(names, args[1:]), **kwargs)
+            if set(given) - set(names):
+                return None
+            try:
+                shape = shapes.diag_shape(tuple(args[0].shape), given.get("k", 0)) if fn == "diag" else \
+                    shapes.diagonal_shape(tuple(args[0].shape), given.get("offset", 0), given.get("axis1", 0),
+                                          given.get("axis2", 1))
+            except shapes.ShapeError as exc:
+                raise _Raised(f"`{_text(node)}` raises ValueError: {exc}", ExtV("ValueError"))
+            return TensorV(shape, numpy=True) if None not in shape else None
         if fn == "unique" and len(args) == 1 and set(kwargs) <= {"return_counts"}:
             # RegNet's stages: `widths, depths = np.unique(block_widths, return_counts=True)`.
             array = args[0] if type(args[0]) is TensorV else self.numpy_array("array", [args[0]], {}, node) \
@@ -3278,6 +3335,20 @@ class Interpreter:
                 text = inline if inline else argv[i + 1]
                 i += 0 if inline else 1
                 given[argument.dest] = self.argument_value(argument, text, node)
+            elif argument.action == "store" and not inline and (type(argument.nargs) is int or argument.nargs in "+*?"):
+                # RAFT-Stereo's `--hidden_dims 64 64 64` (nargs="+"): the values up to the next option
+                taken = []
+                while i + 1 + len(taken) < len(argv) and not _is_option(argv[i + 1 + len(taken)]) and (
+                        type(argument.nargs) is not int or len(taken) < argument.nargs) and (
+                        argument.nargs != "?" or not taken):
+                    taken.append(argv[i + 1 + len(taken)])
+                if (type(argument.nargs) is int and len(taken) != argument.nargs) or (argument.nargs == "+" and not taken):
+                    raise Unresolved(f"`{_text(node)}`: argparse exits: `{token}` expects "
+                                     f"{argument.nargs if type(argument.nargs) is int else 'at least one'} argument(s)")
+                i += len(taken)
+                values_given = [self.argument_value(argument, text, node) for text in taken]
+                given[argument.dest] = (values_given[0] if taken else argument.const) if argument.nargs == "?" \
+                    else values_given
             else:
                 raise Unresolved(f"`{_text(node)}`: the analyser does not follow `{token}` (action "
                                  f"{argument.action!r}, nargs {argument.nargs!r}) given on the command line")
@@ -4534,6 +4605,21 @@ class Interpreter:
             values = _numpy_linspace(*args, **kwargs)  # drop-path rates: `np.linspace(0, rate, depth).tolist()`
             if values is not None:
                 return TensorV((len(values),), values, dtype="float64", numpy=True)
+        if name in _LINALG_NORMS and args and type(args[0]) in _TENSORS:
+            # torch.linalg.norm(w, dim=1, keepdim=True): the dims it reduces, a matrix norm's two by default
+            names = ("ord", "dim", "keepdim")
+            given = dict(zip(names, args[1:]), **{k: v for k, v in kwargs.items() if k != "dtype"})
+            if set(given) - set(names):
+                raise _Raised(f"`{_text(node)}`: unexpected argument (TypeError)", ExtV("TypeError"))
+            dim = given.get("dim", (-2, -1) if last == "matrix_norm" else None)
+            try:
+                return TensorV(shapes.reduce_shape(tuple(args[0].shape), dim, given.get("keepdim", False)),
+                               floating=True)
+            except shapes.ShapeError as exc:
+                raise Unresolved(f"`{_text(node)}`: {exc} (torch raises)")
+        if name in _NONZERO_FUNCTIONS and len(args) == 1 and set(kwargs) <= {"as_tuple"}:
+            form = _NONZERO_FUNCTIONS[name]
+            return _nonzero(args[0], "tuple" if kwargs.get("as_tuple") else form, parts[0] == "numpy", node)
         if name in ("fnmatch.fnmatch", "fnmatch.fnmatchcase") and len(args) == 2 and not kwargs and all(
                 type(a) is str for a in args):
             return fnmatch.fnmatchcase(*args)  # freezing by pattern (`fnmatch(name, "blocks.*.attn*")`); POSIX's case
@@ -4745,6 +4831,18 @@ class Interpreter:
                 return Unknown(args[0].why)
         if len(parts) == 2 and parts[0] == "torch" and last in _SHAPE_FUNCTIONS:
             return self.shape_function(last, args, kwargs, node)
+        if name in ("torch.randperm", "numpy.random.permutation") and len(args) == 1 and set(kwargs) <= {"dtype", "device",
+                                                                                                "generator"}:
+            # Glow's channel shuffle: a permutation of n, its values not known.
+            if type(args[0]) in _TENSORS and name == "numpy.random.permutation":
+                return TensorV(tuple(args[0].shape), numpy=True)
+            return TensorV((as_int(args[0], "n"),), floating=False, numpy=parts[0] == "numpy")
+        if name in _NUMPY_RANDOM:
+            made = _numpy_random(last, args, kwargs)  # random values of a known shape (a random orthogonal init)
+            if made is not None:
+                return made
+        if name in _DECOMPOSITIONS and args and type(args[0]) in _TENSORS:
+            return _decomposition(_DECOMPOSITIONS[name], args, kwargs, parts[0] == "numpy", node)
         if name in ("torch.qr", "torch.linalg.qr") and args and isinstance(args[0], (TensorV, Param)):
             return _qr(name, tuple(args[0].shape), args[1:], kwargs, node)  # WaveGlow's orthonormal init
         if name in ("einops.layers.torch.Rearrange", "einops.layers.torch.Reduce") and args and type(args[0]) is str:
@@ -4764,7 +4862,7 @@ class Interpreter:
                            maybe_module=True)
         if parts[0] == "numpy" and len(parts) == 2 and (made := self.numpy_array_function(last, args, kwargs, node)) \
                 is not None:
-            return made
+            return _numpy_made(made)
         if name.startswith(("torch.utils.model_zoo.", "torch.hub.")) or name == "torch.load":
             return Unknown(f"the checkpoint that `{name}` reads (a file or a download), which the analyser does not read")
         if name.startswith(_TORCH_MODULE_PACKAGES) and last[:1].isupper():
@@ -4772,6 +4870,9 @@ class Interpreter:
             return Unknown(f"`{name}` is not in the analyser's layer table", maybe_module=True)
         if parts[0] in ("torch", "einops", "numpy", "np") and not name.startswith(("torch.nn", "torch.hub")):
             # Tensor functions (torch.tril, torch.cat, ...) return tensors, never modules.
+            unknown = _unknown_in([*args, *kwargs.values()])
+            if unknown is not None:
+                return unknown  # what its argument depends on is the first thing to say
             made = "an array" if parts[0] in ("numpy", "np") else "a tensor"
             return Unknown(f"`{name}` returns {made} whose shape the analyser does not follow")
         self.mark_unfollowed(name, args, kwargs, node)
@@ -5150,7 +5251,8 @@ _CASTS = {"int": "int32", "long": "int64", "short": "int16", "float": "float32",
 # torch.<name>(t, ...) and t.<name>(...) (but einsum): Interpreter.shape_function.
 _SHAPE_FUNCTIONS = frozenset({"split", "chunk", "unbind", "outer", "kron", "tile", "repeat_interleave", "tril",
                               "triu", "einsum"})
-_SHAPE_METHOD_FUNCTIONS = frozenset({"flatten", "transpose", "unsqueeze", "squeeze", "reshape", "t", "max", "min",
+_SHAPE_METHOD_FUNCTIONS = frozenset({"flatten", "transpose", "unsqueeze", "squeeze", "reshape", "t", "max", "min", "norm",
+                                     "diag", "diagonal",
                                      "median", "argmax", "argmin", "all", "any", "topk", "sort"})  # torch.f(t, ...) is t.f(...)
 _TORCH_VALUE_FUNCTIONS = tensor_values.UNARY_FUNCTIONS | {"unique", "diff", "max", "min", "sum", "cumsum", "prod"}
 _VALUE_METHODS = _TORCH_VALUE_FUNCTIONS | frozenset(_CASTS) | {"to", "flip", "astype"}
@@ -5540,8 +5642,54 @@ def _dtypes_forgotten(module: Inst) -> Inst:
     return module
 
 
+_LINALG_NORMS = frozenset({"torch.linalg.norm", "torch.linalg.vector_norm", "torch.linalg.matrix_norm"})
+_NONZERO_FUNCTIONS = {"torch.nonzero": "rows", "torch.argwhere": "rows", "numpy.nonzero": "tuple", "numpy.where": "tuple",
+                      "numpy.argwhere": "rows", "numpy.flatnonzero": "flat"}
 _CONVERSIONS = frozenset({"to", "cpu", "contiguous", "float", "double", "half", "bfloat16"})
 _CONVERSION_DTYPES = {"float": "float32", "double": "float64", "half": "float16", "bfloat16": "bfloat16"}
+
+
+def _is_option(token: str) -> bool:
+    """Whether argparse reads a command-line token as an option (a negative number is a value)."""
+    if not token.startswith("-") or token == "-":
+        return False
+    try:
+        float(token)
+    except ValueError:
+        return True
+    return False
+
+
+def _nested_list(shape: tuple[int, ...], item: Any) -> list[Any]:
+    """``tolist()`` of a tensor of this shape whose every value is ``item``."""
+    if len(shape) == 1:
+        return [item] * shape[0]
+    return [_nested_list(shape[1:], item) for _ in range(shape[0])]
+
+
+def _nonzero(t: Any, form: str, numpy: bool, node: ast.AST) -> Any:
+    """The indices of a tensor's or array's nonzero values: ``form`` "tuple" (numpy's nonzero, torch's
+    ``as_tuple=True``: one index array per dimension), "rows" (torch's nonzero, argwhere: one row per
+    value) or "flat" (np.flatnonzero). Their number is the values' (a 1-D tensor of exactly known
+    values), else a formula in it: what only unpacking or sizes the data decides (GNNs' edge lists)."""
+    if type(t) not in _TENSORS:
+        return Unknown(f"`{_text(node)}`: {why_of(t) if is_unknownish(t) else 'not a tensor the analyser built'}")
+    dims = len(t.shape)
+    values = _values_of(t) if type(t) is TensorV else None
+    if values is not None and values.errors is None and dims == 1:
+        found = tuple(i for i, x in enumerate(values.items) if x)
+        count: Any = len(found)
+        indices: Any = TensorV((count,), found, dtype="int64", numpy=numpy)
+    else:
+        atom = f"nnz({_text(node.args[0] if isinstance(node, ast.Call) and node.args else node)})"
+        count = Sym.atom(atom, "the number of nonzero values, which the data decides")
+        indices = TensorV((count,), numpy=numpy)
+    if form == "flat":
+        return TensorV((count,), indices.values, dtype=indices.dtype, numpy=numpy) if dims == 1 else \
+            TensorV((count,), numpy=numpy)
+    if form == "tuple":
+        return tuple(indices if dims == 1 else TensorV((count,), numpy=numpy) for _ in range(max(dims, 1)))
+    return TensorV((count, dims), numpy=numpy)
 
 
 def _converted_parameter(p: Param, name: str, args: tuple[Any, ...], kwargs: dict[str, Any], node: ast.AST) -> Any:
@@ -7362,6 +7510,85 @@ def _qr(name: str, shape: tuple[Any, ...], args: Any, kwargs: dict[str, Any], no
     if mode == "r":
         return TensorV((0,)), TensorV((*batch, k, n))
     raise Unresolved(f"`{_text(node)}`: qr mode {mode!r} (torch raises)")
+
+
+# numpy.random's functions: the name of the argument that gives the shape (None: the arguments are the
+# sizes, randn's and rand's), and whether the values are floats.
+_NUMPY_RANDOM_SIZES = {"randn": (None, True), "rand": (None, True), "random": ("size", True),
+                       "random_sample": ("size", True), "standard_normal": ("size", True), "normal": ("size", True),
+                       "uniform": ("size", True), "randint": ("size", False)}
+_NUMPY_REDUCING = frozenset({"mean", "sum", "prod", "std", "var", "max", "min", "amax", "amin", "median", "nanmean",
+                             "nansum"})
+_NUMPY_RANDOM = frozenset(f"numpy.random.{f}" for f in _NUMPY_RANDOM_SIZES)
+
+
+def _numpy_random(fn: str, args: list[Any], kwargs: dict[str, Any]) -> TensorV | None:
+    """``np.random.randn(4, 8)``, ``np.random.normal(0, 1, size=(4, 8))``: an array of that shape,
+    its values not known; None for a single number (no size) or sizes that are not known."""
+    key, floating = _NUMPY_RANDOM_SIZES[fn]
+    if key is None:
+        dims: Any = tuple(args) if not kwargs else None
+    else:
+        positions = {"random": 0, "random_sample": 0, "standard_normal": 0, "normal": 2, "uniform": 2, "randint": 2}
+        index = positions[fn]
+        size = args[index] if len(args) > index else kwargs.get("size")
+        dims = (size,) if type(size) is int else tuple(size) if isinstance(size, (tuple, list)) else None
+    if not dims or not all(type(d) is int and d >= 0 for d in dims):
+        return None
+    return TensorV(dims, floating=floating, numpy=True)
+
+
+# Matrix decompositions whose results' shapes follow from the matrix's (HiPPO's eigh in S4 / S5,
+# Glow's LU 1x1 convolution, SVD-initialised adapters): the kind of each, by dotted name.
+_DECOMPOSITIONS = {
+    **{f"{p}.linalg.{f}": f for p in ("torch", "numpy") for f in ("svd", "eigh", "eig", "eigvalsh", "eigvals", "inv",
+                                                                     "pinv")},
+    "torch.linalg.svdvals": "svdvals", "torch.svd": "torch_svd", "torch.inverse": "inv", "torch.linalg.lu": "lu",
+    "torch.linalg.lu_factor": "lu_factor", "torch.lu_unpack": "lu_unpack", "numpy.linalg.qr": "qr"}
+
+
+def _decomposition(kind: str, args: list[Any], kwargs: dict[str, Any], numpy: bool, node: ast.AST) -> Any:
+    """The shapes of a decomposition's results (their values are not computed): torch's, or numpy's
+    where ``numpy``. Leading (batch) dimensions carry over."""
+    shape = tuple(args[0].shape)
+    if len(shape) < 2:
+        raise _Raised(f"`{_text(node)}` raises: the input must have at least 2 dimensions", ExtV("RuntimeError"))
+    *batch, m, n = shape
+    if type(m) is not int or type(n) is not int:
+        return Unknown(f"`{_text(node)}`: the matrix's sizes are not known")
+    k = min(m, n)
+
+    def made(*dims: Any) -> TensorV:
+        return TensorV((*batch, *dims), floating=True, numpy=numpy)
+
+    def option(index: int, key: str, default: Any) -> Any:
+        value = args[index] if len(args) > index else kwargs.get(key, default)
+        if is_unknownish(value):
+            raise Unresolved(f"`{_text(node)}`: `{key}` depends on {_clause(why_of(value))}")
+        return value
+    if kind in ("eigh", "eig", "eigvalsh", "eigvals", "inv") and m != n:
+        raise _Raised(f"`{_text(node)}` raises: the matrix must be square, not {m}×{n}", ExtV("RuntimeError"))
+    if kind in ("eigh", "eig"):
+        return made(n), made(n, n)
+    if kind in ("eigvalsh", "eigvals", "svdvals"):
+        return made(k)
+    if kind == "inv":
+        return made(n, n)
+    if kind == "pinv":
+        return made(n, m)
+    if kind == "svd":
+        full = option(1, "full_matrices", True)
+        if not option(2, "compute_uv", True):  # numpy's: the singular values alone
+            return made(k)
+        return (made(m, m), made(k), made(n, n)) if full else (made(m, k), made(k), made(k, n))
+    if kind == "torch_svd":  # torch.svd(A, some=True): V, not its transpose
+        some = option(1, "some", True)
+        return (made(m, k), made(k), made(n, k)) if some else (made(m, m), made(k), made(n, n))
+    if kind in ("lu", "lu_unpack"):
+        return made(m, m), made(m, k), made(k, n)
+    if kind == "lu_factor":
+        return made(m, n), TensorV((*batch, k))
+    return _numpy_made(_qr("numpy.linalg.qr", shape, args[1:], kwargs, node))  # torch.linalg.qr's modes
 
 
 def _arange_bounds(args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> list[Any]:

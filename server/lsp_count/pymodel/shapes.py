@@ -509,3 +509,34 @@ def _einops_side(text: str) -> list[Any]:
     if group is not None:
         raise ShapeError("a `(` with no `)`")
     return out
+
+
+def diag_shape(shape: tuple[Any, ...], k: Any = 0) -> tuple[Any, ...]:
+    """``torch.diag(t, k)`` (and numpy's): a vector becomes a square matrix with it on the k-th
+    diagonal; a matrix gives its k-th diagonal."""
+    if type(k) is not int:
+        raise ShapeError("the diagonal is not a known integer")
+    if len(shape) == 1:
+        n = shape[0]
+        return (n + abs(k), n + abs(k)) if type(n) is int else (None, None)
+    if len(shape) == 2:
+        return (_diagonal_length(shape[0], shape[1], k),)
+    raise ShapeError(f"diag takes a 1-d or 2-d tensor, not {len(shape)}-d")
+
+
+def diagonal_shape(shape: tuple[Any, ...], offset: Any = 0, dim1: Any = 0, dim2: Any = 1) -> tuple[Any, ...]:
+    """``t.diagonal(offset, dim1, dim2)``: those two dimensions go, and the diagonal's length is
+    appended."""
+    if type(offset) is not int:
+        raise ShapeError("the offset is not a known integer")
+    a, b = _dim(dim1, len(shape), "dim1"), _dim(dim2, len(shape), "dim2")
+    if a == b:
+        raise ShapeError("the diagonal's two dimensions are the same")
+    rest = tuple(d for i, d in enumerate(shape) if i not in (a, b))
+    return rest + (_diagonal_length(shape[a], shape[b], offset),)
+
+
+def _diagonal_length(m: Any, n: Any, k: int) -> Any:
+    if type(m) is not int or type(n) is not int:
+        return None
+    return max(min(m, n - k), 0) if k >= 0 else max(min(m + k, n), 0)
