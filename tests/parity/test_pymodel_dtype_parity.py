@@ -45,10 +45,12 @@ EXPRESSIONS = [
     ("nn.Embedding(3, 2).weight.is_complex()", True),
     ("nn.Conv2d(1, 2, 3).bias.is_floating_point()", True),
     ("next(nn.LayerNorm(4).parameters()).is_floating_point()", True),
+    ("torch.full((2,), 3).is_floating_point()", True),  # a 1-D fill's values, in the fill's dtype (int64)
+    ("torch.full((2,), 3.0).is_floating_point()", True),
     # Not known to the analyser (a complex number, a fill value's dtype): refused, never guessed.
     ("(torch.ones(2) * 1j).is_floating_point()", False),
     ("(torch.ones(2) * 1j).is_complex()", False),
-    ("torch.full((2,), 3).is_floating_point()", False),
+    ("torch.full((2, 2), 3).is_floating_point()", False),
     ("torch.randint(0, 5, (3,)).is_complex()", False),
     ("(torch.arange(3) + torch.randn(3)).is_floating_point()", False),
 ]

@@ -157,3 +157,27 @@ def test_rnn_base_counts_what_torch_builds_for_each_mode(kwargs: dict) -> None:
                           f"        super().__init__()\n        self.r = nn.RNNBase({call})\n", "r.py")
     layer = _torch_layer("RNNBase", kwargs)
     assert [m.tree.total for m in report.models] == [sum(p.numel() for p in layer.parameters())]
+
+
+def test_the_public_names_the_layer_classes_add_are_the_installed_torchs() -> None:
+    from lsp_count.pymodel.layers import LAYER_CLASS_NAMES, PARAMETERLESS
+
+    module_names = set(dir(torch.nn.Module))
+    added = {n for name in set(LAYERS) | set(PARAMETERLESS) if hasattr(torch.nn, name)
+             for n in dir(getattr(torch.nn, name)) if not n.startswith("_")} - module_names
+    assert LAYER_CLASS_NAMES == added
+
+
+@pytest.mark.parametrize("name", sorted(ARGUMENTS))
+@settings(max_examples=10, deadline=None, derandomize=True)
+@given(data=st.data())
+def test_a_layer_lacks_exactly_the_attributes_torch_lacks(name: str, data) -> None:
+    # `nn.init.zeros_(fc.weihgt)` and SAGAN's `try: getattr(module, "weight_u")` are torch's AttributeError.
+    from lsp_count.pymodel.layers import no_such_layer_attribute
+
+    layer = _torch_layer(name, data.draw(ARGUMENTS[name]))
+    registered = {*layer._parameters, *layer._buffers, *layer._modules}
+    for attr in dir(layer):
+        assert not no_such_layer_attribute(name, attr, registered), attr
+    for typo in ("weihgt", "weight_u", "in_feature", "bias_" + name.lower()):
+        assert no_such_layer_attribute(name, typo, registered) == (not hasattr(layer, typo)), typo

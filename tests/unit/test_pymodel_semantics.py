@@ -13,7 +13,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lsp_count.core.analyze import AnalyzeOptions, analyze_text
+from lsp_count.core.analyze import AnalyzeOptions, analyze_path, analyze_text
 from lsp_count.pymodel.interp import _regex_work
 
 
@@ -3573,6 +3573,32 @@ def test_torch_ao_quantization_modules_and_functions_are_refused_not_counted_as_
     reasons = lc101(report)
     assert counts(report) == {}
     assert reasons["QAT"].endswith("`torch.ao.nn.qat.Linear` is not in the analyser's layer table")
-    assert "`torch.ao.nn.qat.Linear`, which is a torch class the analyser has no table for" in reasons["Sub"]
+    assert reasons["Sub"].endswith("it extends `torch.ao.nn.qat.Linear`, a torch module class the analyser has no table for")
     assert "`Sub`" in reasons["HoldsSub"]
     assert "passes it to `torch.ao.quantization.fuse_modules`" in reasons["Fused"]
+
+
+def test_initialising_a_missing_bias_is_torchs_attribute_error() -> None:
+    # `nn.init.zeros_(fc.bias)` of a Linear built with bias=False: torch raises; it was counted (U-ViT).
+    reasons = lc101(run(_net("self.fc = nn.Linear(8, 8, bias=False)\nnn.init.zeros_(self.fc.bias)")))
+    assert reasons["Net"].endswith("`nn.init.zeros_(self.fc.bias)` raises AttributeError: the tensor it initialises is None")
+
+
+def test_a_relative_import_of_a_module_the_package_lacks_fails_the_import(tmp_path) -> None:
+    # PaddleOCR's necks without rnn.py: Python raises ModuleNotFoundError importing the file, so no
+    # class of it can be built; caught by the file's own try/except, it is an optional import.
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    body = "class M(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(4, 4)\n"
+    (package / "bad.py").write_text("import torch.nn as nn\nfrom .absent import Thing\n\n\n" + body)
+    (package / "guarded.py").write_text("import torch.nn as nn\ntry:\n    from .absent import Thing\n"
+                                        "except ImportError:\n    Thing = None\n\n\n" + body)
+    (package / "compiled.cpython-311-x86_64-linux-gnu.so").write_bytes(b"")
+    (package / "ext.py").write_text("import torch.nn as nn\nfrom .compiled import op\n\n\n" + body)
+    bad = analyze_path(str(package / "bad.py"), AnalyzeOptions())
+    assert not bad.models
+    assert lc101(bad)["M"].endswith("importing the file fails: `from .absent import Thing` (line 2) raises "
+                                    "ModuleNotFoundError: no module `absent.py` in the package")
+    for name in ("guarded.py", "ext.py"):  # an optional import; a compiled extension module is there
+        assert counts(analyze_path(str(package / name), AnalyzeOptions())) == {"M": 20}

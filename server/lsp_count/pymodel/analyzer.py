@@ -605,6 +605,8 @@ def count_class(interp: Interpreter, cls: ClassV, config_classes: list[ClassV], 
             made = "a class that is not a module" if type(cls.decorated) is ClassV else "a function, not a class"
             return None, _unresolved(name, f"its decorators make `{name}` {made}", name_span)
         cls = cls.decorated
+    if ctx.import_errors:
+        return None, _unresolved(name, f"importing the file fails: {ctx.import_errors[0]}", name_span)
     try:
         kwargs, notes, open_arguments = constructor_arguments(cls, config_classes, interp, scope)
         # Only read from here on (counted, walked): the build cache can keep it without a copy.
@@ -824,8 +826,11 @@ def _may_be_module(cls: ClassV, body: list[ast.stmt] = ()) -> bool:  # type: ign
     module class the file (``body``) defines under a condition (diffusers' `class LayerNorm(nn.Module)`
     where torch is older, and `class Sub(LayerNorm)` with no layer of its own)."""
     unresolved = [node.id for b, node in zip(cls.bases, cls.node.bases) if type(b) is Unknown and isinstance(node, ast.Name)]
-    if not unresolved and not any(type(b) is Unknown for b in cls.bases) and foreign_base(cls) is None:
+    foreign = foreign_base(cls)
+    if not unresolved and not any(type(b) is Unknown for b in cls.bases) and foreign is None:
         return False
+    if foreign is not None and foreign.name.startswith("torch."):
+        return True  # torch's own module classes the tables lack (`_ConvNd`, `_BatchNorm`): modules
     return _defines_module(cls.node) or bool(unresolved and _module_class_names(body, frozenset(unresolved)))
 
 
@@ -880,6 +885,8 @@ def _unknown_base(cls: ClassV) -> str:
     unknown = next((b for b in cls.bases if type(b) is Unknown), None)
     if unknown is None:
         base = foreign_base(cls)
+        if base.name.startswith("torch."):  # type: ignore[union-attr]
+            return f"it extends `{base.name}`, a torch module class the analyser has no table for"  # type: ignore[union-attr]
         return f"whether it is a module is not known: it extends `{base.name}`, which {_outside(base)}"  # type: ignore[union-attr]
     return f"whether it is a module is not known: its base cannot be followed: {unknown.why}"
 

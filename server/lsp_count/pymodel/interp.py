@@ -34,8 +34,8 @@ from typing import Any, Callable, Iterator
 
 from lsp_count.core.source import Span
 from lsp_count.pymodel.layers import (ELEMENT_BYTES, FINFO, TORCH_NN_OTHER_NAMES, WEIGHTED_LOSSES, FLOATING_DTYPES, FUNCTIONAL_NAMES, IINFO, LAYER_ATTRIBUTES, LAYERS, MODULE_CLASS_ATTRIBUTES,
-                                      NOT_A_LAYER_ATTRIBUTE, PARAMETERLESS, REQUIRED, STACKS, TORCH_SUBCLASSES, TORCH_NN_MODULES, as_int, bind,
-                                      dtype_name, layer_attribute, RUNNING_STATS, running_stat, truth)
+                                      NOT_A_LAYER_ATTRIBUTE, PARAMETERLESS, REQUIRED, STACKS, TORCH_SUBCLASSES, TORCH_NN_MODULES, as_count, as_int, bind,
+                                      dtype_name, layer_attribute, no_such_layer_attribute, NONE_SLOTS, RUNNING_STATS, running_stat, truth)
 from lsp_count.pymodel import forward, shapes
 from lsp_count.pymodel import tensor_values
 from lsp_count.pymodel.reparam import reparametrization, reparametrize
@@ -63,7 +63,8 @@ MAX_APPLY_DEPTH = 200  # modules nested deeper than this in apply(): a module th
 CONTAINER_CLASSES = {kind: name for name, kind in CONTAINERS.items()}  # "plist" -> "ParameterList"
 TENSOR_FACTORIES = {"zeros", "ones", "empty", "randn", "rand", "full", "randint", "eye", "tensor", "arange",
                     "zeros_like", "ones_like", "empty_like", "randn_like", "rand_like", "full_like", "linspace",
-                    "Tensor", "FloatTensor", "LongTensor", "as_tensor", "from_numpy"}
+                    "Tensor", "FloatTensor", "LongTensor", "DoubleTensor", "HalfTensor", "BFloat16Tensor", "ByteTensor",
+                    "CharTensor", "ShortTensor", "IntTensor", "BoolTensor", "as_tensor", "from_numpy"}
 _BINOPS: dict[type, tuple[Callable[[Any, Any], Any], str]] = {
     ast.Add: (operator.add, "+"), ast.Sub: (operator.sub, "-"), ast.Mult: (operator.mul, "*"),
     ast.Div: (operator.truediv, "/"), ast.FloorDiv: (operator.floordiv, "//"), ast.Mod: (operator.mod, "%"),
@@ -201,7 +202,7 @@ class CycleV(IteratorV):
 _DICT_SAFE = frozenset("get items keys values update pop setdefault copy clear".split())
 _SAFE_METHODS: dict[type, frozenset[str] | None] = {
     str: None,  # every public str method is pure
-    list: frozenset("append extend insert pop index count copy reverse remove clear".split()),
+    list: frozenset("append extend insert pop index count copy reverse remove clear sort".split()),
     dict: _DICT_SAFE,
     DefaultDict: _DICT_SAFE - {"copy", "setdefault"},  # their results would lose the factory / skip it
     OrderedDictV: _DICT_SAFE - {"copy"},  # a copy would lose the attributes: refused
@@ -296,6 +297,11 @@ class _FirstItem(Exception):
 
 
 _Raised = Raised  # values.Raised: the analysed code's exceptions (and torch's, where it raises)
+
+
+class _MissingModule(Raised):
+    """A relative import of a module the package does not have: Python's ModuleNotFoundError on any
+    machine. Uncaught by the analysed file's own top level, importing the file fails."""
 
 
 class Env:
@@ -500,6 +506,9 @@ class Ctx:
         self.environment: list[tuple[str, str, str, Span | None]] = []
         # The environment variables the code itself set (`os.environ["RWKV_JIT_ON"] = "1"`), which it then reads.
         self.environ_set: dict[str, str] = {}
+        # What makes importing the analysed file fail (a relative import of a module the package lacks):
+        # no class of it can be built.
+        self.import_errors: list[str] = []
         # The imports that fail where they run (Interpreter.optional_imports): the package each names,
         # by id of its statement; and each one that failed (said or not: see Interpreter.failed_import).
         self.failing_imports: dict[int, str] = {}
@@ -760,6 +769,8 @@ class Interpreter:
             try:
                 self.exec_stmt(stmt, scope.env)
             except (Unresolved, _Return, _Break, _Continue, RecursionError) as exc:
+                if type(exc) is _MissingModule and scope.is_main:
+                    self.ctx.import_errors.append(exc.reason)
                 reason = exc.reason if isinstance(exc, Unresolved) else "not followed"
                 for target in _assigned_names(stmt):
                     scope.env.vars[target] = Unknown(f"`{target}` is set by code the analyser cannot follow: {reason}")
@@ -1778,6 +1789,12 @@ class Interpreter:
                 continue
             bound = alias.asname or alias.name
             dotted = f"{base}.{alias.name}" if base else alias.name
+            if key is None and s.level and base and (missing := _missing_relative_module(scope.path, base, s.level)):
+                # PaddleOCR's `from .rnn import SequenceEncoder` in a checkout without necks/rnn.py: Python's
+                # ModuleNotFoundError where the import runs (uncaught at the file's top level, see
+                # _run_statements: importing the file fails).
+                raise _MissingModule(f"`{_text(s)}` ({scope.where(s.lineno)}) raises ModuleNotFoundError: no module "
+                                     f"{missing}", ExtV("ModuleNotFoundError"))
             if key is None:
                 env.vars[bound] = _external(dotted)
                 continue
@@ -2413,6 +2430,8 @@ class Interpreter:
             return [x for _, x in container_entries(v)]
         if isinstance(v, Inst) and v.kind in ("dict", "pdict"):
             return [k for k, _ in container_entries(v)]
+        if type(v) is Inst and not v.is_module and isinstance(v.attrs.get(_DICT_ITEMS), dict):
+            return list(v.attrs[_DICT_ITEMS])  # a dict subclass's keys (slimmable's AttrDict: `for key in self.__dict__`)
         if isinstance(v, TensorV) and v.values is not None and len(v.shape) == 1:
             # `for x in torch.linspace(...)`: 0-d tensors
             return [TensorV((), (x,), dtype=v.dtype, numpy=v.numpy) for x in _exact_values(v, node)]
@@ -2506,12 +2525,13 @@ class Interpreter:
                               f"IndexError)", ExtV("IndexError"))
             return TensorV(tuple(key.shape) + tuple(obj.shape[1:]), floating=_is_floating(obj))
         if isinstance(obj, (Param, TensorV)):
+            numpy = type(obj) is TensorV and obj.numpy
             try:
-                shape = shapes.index_shape(tuple(obj.shape), key)
+                shape = shapes.index_shape(tuple(obj.shape), key, numpy)
             except shapes.ShapeError as exc:
-                raise Unresolved(f"`{_text(node)}`: {exc} (torch raises)")
+                raise Unresolved(f"`{_text(node)}`: {exc} ({'numpy' if numpy else 'torch'} raises)")
             sliced = any(isinstance(k, slice) for k in (key if isinstance(key, tuple) else (key,)))
-            return TensorV(shape, contiguous=not sliced and _contiguous(obj)) if shape is not None else Unknown(
+            return TensorV(shape, contiguous=not sliced and _contiguous(obj), numpy=numpy) if shape is not None else Unknown(
                 f"`{_text(node)}`: the analyser does not follow this index into a tensor")
         if type(obj) is DefaultDict and _hashable(key) and key not in obj and obj.factory is not None:
             obj[key] = self.call(obj.factory, [], {}, node, _DUMMY_ENV(self))
@@ -2566,6 +2586,9 @@ class Interpreter:
             if method is not None:  # (a str has any public name; one it lacks is refused below)
                 return BuiltinV(name, method) if callable(method) else method
         if isinstance(obj, ExtV):
+            if name == "__dict__" and obj.name == "torch.nn":
+                # `nn.__dict__[rnn_type](...)`: torch.nn's public names, as getattr(nn, name) finds them
+                return {n: self.get_attr(obj, n, node) for n in sorted({*TORCH_NN_MODULES, *TORCH_NN_OTHER_NAMES})}
             key = (obj.name, name)
             found = self.ext_names.get(key)
             if found is None:  # nn.Linear is looked up for every layer: one ExtV per dotted name
@@ -2578,6 +2601,17 @@ class Interpreter:
                 # Its names, read (DeepLabV3+'s `resnet.__dict__[backbone_name](...)`): a snapshot, as globals().
                 return {k: self.read_lazy(v) if type(v) is LazyImport else v for k, v in obj.names.items()}
             v = self.module_name(obj, name)
+            if v is _MISSING and obj.path and os.path.basename(obj.path) == "__init__.py":
+                # `litgpt.lora.X` where the package's __init__ does not import `lora`: the submodule, which
+                # Python sets on the package once anything imports it (litgpt's own modules do).
+                package = os.path.dirname(obj.path)
+                for candidate in (os.path.join(package, name + ".py"), os.path.join(package, name, "__init__.py")):
+                    if os.path.isfile(candidate):
+                        sub = self.load_project_file(os.path.realpath(candidate))
+                        if sub is not None:
+                            return sub
+                where = f"the package `{os.path.basename(package)}` (its __init__.py)"
+                return Unknown(f"`{name}` is not defined in {where}", maybe_module=True)
             return v if v is not _MISSING else Unknown(f"`{name}` is not defined in `{obj.name}`", maybe_module=True)
         if isinstance(obj, ClassV):
             try:
@@ -2594,6 +2628,14 @@ class Interpreter:
             return obj.attrs[name]
         if type(obj) is ArgParserV:
             return self.argparse_method(obj, name, node)
+        if type(obj) is IteratorV and name == "__next__":  # OFA's `net.parameters().__next__().device`
+            return BuiltinV(name, lambda: _next(obj))
+        if type(obj) is ModulesView and name == "update":
+            # OFA's `m._modules.update({name: nn.GroupNorm(...)})`: each entry set as `m._modules[name] = ...`
+            def update(*a: Any, **k: Any) -> None:
+                for key, value in dict(*a, **k).items():
+                    self._set_item(obj, key, value, node)
+            return BuiltinV(name, update)
         if type(obj) is TorchPair and name in ("values", "indices"):
             return getattr(obj, name)
         if type(obj) is PartialV and name in ("func", "args", "keywords"):
@@ -2730,6 +2772,8 @@ class Interpreter:
         initialisers (``normal_``: the tensor itself) and methods that keep the shape; any other
         could change it, and says so rather than keep a shape that may be wrong."""
         shape = tuple(obj.shape)
+        if name == "size" and type(obj) is TensorV and obj.numpy:
+            return numel(shape)  # numpy's `a.size` is the number of values, not a method
         if name in ("size", "numel", "dim"):
             return BuiltinV(name, _tensor_method(name, shape))
         if name == "device":
@@ -2785,6 +2829,14 @@ class Interpreter:
         if name in _SAME_SHAPE:  # laid out as the tensor is (torch preserves strides), but `contiguous()`
             laid_out = name == "contiguous" or _contiguous(obj)
             return BuiltinV(name, lambda *a, **k: TensorV(shape, contiguous=laid_out))
+        if name == "new":
+            def legacy_new(*a: Any, **k: Any) -> Any:
+                # torch 0.x's `w.data.new(n)`: torch.Tensor(...)'s sizes or data, in the tensor's dtype
+                made = self.tensor_factory("Tensor", list(a), {}, node)
+                if type(made) is TensorV and made.values is None:
+                    return TensorV(tuple(made.shape), floating=_is_floating(obj), declared=_declared(obj))
+                return made
+            return BuiltinV(name, legacy_new)
         if name in ("new_zeros", "new_ones", "new_empty", "new_full"):
             def new(*a: Any, **k: Any) -> TensorV:  # x.new_zeros(d): a tensor of the sizes given
                 dims = shapes.sizes_of(a[:1] if name == "new_full" else a) if a else tuple(k.get("size", ()))
@@ -2985,7 +3037,7 @@ class Interpreter:
             raise _Raised(f"`{_text(node)}` raises AttributeError: '{obj.cls}' object has no attribute '{name}'",
                           ExtV("AttributeError"))
         if obj.is_module and (isinstance(obj.cls, str) or obj.layer_args is not None) and (name in ("weight", "bias") or (
-                obj.layer_args is not None and name in _NONE_SLOTS.get(obj.layer_args[0], ()))):
+                obj.layer_args is not None and name in NONE_SLOTS.get(obj.layer_args[0], ()))):
             return None  # torch layers register a missing bias as None (MultiheadAttention's unused projections too)
         if name == "__class__":
             if type(obj.cls) is str and _known_torch_class(f"torch.nn.{obj.cls}"):
@@ -3021,6 +3073,12 @@ class Interpreter:
                 return self.call_function(hook, [obj, name], {}, node)
             if type(hook) is BuiltinV and hook in _DICT_UNBOUND.values() and not obj.is_module:
                 return self.call(hook, [obj, name], {}, node, _DUMMY_ENV(self))
+        if obj.layer_args is not None and type(obj.cls) is str and no_such_layer_attribute(obj.layer_args[0], name, obj.attrs):
+            # `nn.init.zeros_(self.fc.weihgt)`, SAGAN's `try: getattr(self.module, "weight_u")`: torch's AttributeError
+            if self.ctx.probing_attributes:
+                raise _NoAttribute(name)
+            raise _Raised(f"`{_text(node)}` raises AttributeError: '{obj.layer_args[0]}' object has no attribute "
+                          f"'{name}'", ExtV("AttributeError"))
         if self.ctx.probing_attributes:
             raise _NoAttribute(name)
         return Unknown(f"`{_text(node)}` is not set by the code the analyser followed", maybe_module=True)
@@ -3241,6 +3299,28 @@ class Interpreter:
                 raise _Raised(f"`{_text(node)}` raises ValueError: {exc}", ExtV("ValueError"))
             floating = True if any(a.floating for a in parts) else None
             return TensorV(shape, floating=floating) if shape is not None else None
+        if fn in ("vstack", "hstack", "row_stack", "column_stack") and len(args) == 1 and not kwargs and \
+                isinstance(args[0], (list, tuple)) and args[0]:
+            # nnU-Net's `np.vstack(pool_op_kernel_sizes)`: rows of numbers or arrays, joined
+            rows = [a if type(a) in _TENSORS else self.numpy_array("array", [a], {}, node) for a in args[0]]
+            if not all(type(r) is TensorV for r in rows):
+                return None
+            shapes_in = [tuple(r.shape) for r in rows]
+            if fn in ("vstack", "row_stack"):
+                parts = [s if len(s) > 1 else (1, *s) for s in shapes_in]
+                axis = 0
+            elif fn == "hstack":
+                parts, axis = shapes_in, 0 if len(shapes_in[0]) == 1 else 1
+            else:
+                parts, axis = [s if len(s) > 1 else (*s, 1) for s in shapes_in], 1
+            try:
+                return TensorV(shapes.cat_shape(parts, axis), numpy=True)
+            except shapes.ShapeError as exc:
+                raise _Raised(f"`{_text(node)}` raises ValueError: {exc}", ExtV("ValueError"))
+        if fn in ("cumprod", "cumsum") and len(args) == 1 and type(args[0]) in _TENSORS and set(kwargs) <= {"axis"} \
+                and (len(args[0].shape) > 1 or kwargs.get("axis") is not None):
+            shape = tuple(args[0].shape)  # along an axis: the same shape; without one, flattened
+            return TensorV(shape if kwargs.get("axis") is not None else (numel(shape),), numpy=True)
         if fn in ("zeros_like", "ones_like", "empty_like", "full_like") and args and type(args[0]) in _TENSORS and \
                 len(args) <= (2 if fn == "full_like" else 1) and set(kwargs) <= {"dtype"}:
             return TensorV(tuple(args[0].shape), numpy=True)  # S5's `np.ones_like(A)`: the array's shape
@@ -3565,6 +3645,10 @@ class Interpreter:
                     id(fn.fn.__self__) in ctx.state_containers:  # `REGISTRY.append(cls)`, `CACHE.update(...)`
                 self.state_written(True)
                 ctx.logged_change(fn.fn.__self__)
+            if fn.name == "sort" and type(fn.fn) is _BUILTIN_METHOD and type(fn.fn.__self__) is list and \
+                    kwargs.get("key") is None and (unknown := next((x for x in fn.fn.__self__ if is_unknownish(x)), None)) \
+                    is not None:  # OFA's `ks_list.sort()` of sizes not known: their order is not either
+                raise Unresolved(f"`{_text(node)}`: sorting values that depend on {_clause(why_of(unknown))}")
             key = kwargs.get("key")
             if key is not None and type(key) in _CODE_CALLABLES:
                 # sorted/min/max/list.sort(key=lambda w: -w): Python calls the key, so the analyser does.
@@ -4457,6 +4541,15 @@ class Interpreter:
                 return self.pretrained_embedding(parts[-2], args, kwargs, node, env)
             if last in CONTAINERS:
                 return self.make_container(last, args, kwargs, node, origin, env)
+            if last == "_get_clones" and len(args) == 2 and not kwargs:
+                # torch.nn.modules.transformer's helper (ABINet, parseq): a ModuleList of N deep copies
+                n = as_count(args[1], "the number of clones")
+                return self.make_container("ModuleList", [[clone(args[0]) for _ in range(n)]], {}, node, origin, env)
+            if last == "_get_activation_fn" and len(args) == 1 and not kwargs:
+                if args[0] not in ("relu", "gelu"):
+                    raise _Raised(f"`{_text(node)}` raises RuntimeError: activation should be relu/gelu, not "
+                                  f"{args[0]!r}", ExtV("RuntimeError"))
+                return _external(f"torch.nn.functional.{args[0]}")
             if last in LAYERS or last in STACKS:
                 inst = Inst(last, "layer", True, origin)
                 self.init_layer(inst, last, last, args, kwargs)
@@ -4479,7 +4572,11 @@ class Interpreter:
         if name == "torch.nn.init._calculate_fan_in_and_fan_out" and len(args) == 1 and not kwargs:
             return _fan_in_and_fan_out(args[0], node)
         if name.startswith("torch.nn.init"):
-            return args[0] if args else None  # nn.init.trunc_normal_(t): fills t, returns it
+            target = args[0] if args else kwargs.get("tensor")
+            if target is None and last.endswith("_"):  # `nn.init.zeros_(fc.bias)` of a layer built with bias=False
+                raise _Raised(f"`{_text(node)}` raises AttributeError: the tensor it initialises is None",
+                              ExtV("AttributeError"))
+            return target  # nn.init.trunc_normal_(t): fills t, returns it
         if name == "type" and len(args) == 1 and not kwargs and args[0] is None:
             return ExtV("types.NoneType")  # `isinstance(x, (AnchorGenerator, type(None)))`
         if name == "type" and len(args) == 1 and not kwargs and type(args[0]) is PartialV:
@@ -4605,6 +4702,16 @@ class Interpreter:
             values = _numpy_linspace(*args, **kwargs)  # drop-path rates: `np.linspace(0, rate, depth).tolist()`
             if values is not None:
                 return TensorV((len(values),), values, dtype="float64", numpy=True)
+        if name in ("torch.autograd.Variable", "torch.autograd.variable.Variable") and args:
+            return args[0]  # torch 0.4's Variable(t, requires_grad=...) is the tensor itself (DAG-GNN)
+        if name in ("torch.complex", "torch.polar") and len(args) == 2 and not kwargs and all(
+                type(a) in _TENSORS for a in args):
+            # FNO's spectral weights: `nn.Parameter(torch.complex(real, imag))`, of the parts' broadcast shape
+            shape = shapes.broadcast_shape(tuple(args[0].shape), tuple(args[1].shape))
+            if shape is None:
+                raise Unresolved(f"`{_text(node)}`: the parts' shapes do not broadcast (torch raises)")
+            parts_dtypes = {_declared(a) or "float32" for a in args}
+            return TensorV(shape, floating=False, declared="complex128" if parts_dtypes == {"float64"} else "complex64")
         if name in _LINALG_NORMS and args and type(args[0]) in _TENSORS:
             # torch.linalg.norm(w, dim=1, keepdim=True): the dims it reduces, a matrix norm's two by default
             names = ("ord", "dim", "keepdim")
@@ -4773,10 +4880,17 @@ class Interpreter:
                     raise Unresolved(f"`{_text(node)}`: a relative import needs its package")
                 level = len(module) - len(module.lstrip("."))
                 module = ".".join(package.split(".")[:len(package.split(".")) - level + 1] + [module.lstrip(".")])
+            if module.split(".")[0] in ("torch", "numpy", "math", "einops"):
+                return _external(module)  # `import_module("torch.nn.modules.conv")`: the package the analyser knows
             found = self.load_project_module(env.module, module, 0)
             if found is None:
                 return Unknown(f"`{_text(node)}` imports `{module}`, which is not a file of the project", maybe_module=True)
             return found
+        if name == "pydoc.locate" and len(args) == 1 and not kwargs and isinstance(args[0], str) and \
+                args[0].split(".")[0] in ("torch", "numpy", "math", "einops"):
+            # nnU-Net v2's `pydoc.locate("torch.nn.modules.conv.Conv3d")`: the name, as Python's import finds it
+            return self.get_attr(_external(args[0].rpartition(".")[0]), args[0].rpartition(".")[2], node) \
+                if "." in args[0] else _external(args[0])
         if name in ("typing.cast", "typing_extensions.cast") and len(args) == 2 and not kwargs:
             return args[1]  # cast(T, value): the value itself
         if parts[0] in ("typing", "typing_extensions"):
@@ -4854,6 +4968,10 @@ class Interpreter:
             return self.call(args[0], list(args[1:]), kwargs, node, env)
         if name in _KEEPS_MODULE and args and type(args[0]) is Inst and args[0].is_module:
             return args[0]  # torch.compile / jit.script / jit.trace / fx.symbolic_trace: the same parameters
+        if name.startswith(("torch.optim.", "torch.cuda.amp.", "torch.amp.")):
+            # MAML's `optim.Adam(self.net.parameters())` kept on the model: it reads the parameters, never
+            # changes which there are; an optimizer, a scheduler or a grad scaler is no module.
+            return Unknown(f"`{name}` makes an object the analyser does not follow (not a module)")
         if parts[0] == "torch" and any(type(a) is Inst and a.is_module for a in (*args, *kwargs.values())):
             # `tq.fuse_modules(m, [...], inplace=True)`, `tq.convert(m)`: what it makes of the module's
             # parts is not known either.
@@ -4999,20 +5117,19 @@ class Interpreter:
                                _floating_dtype(kwargs["dtype"]))
             raise Unresolved(f"`{_text(node)}`: the source tensor's shape is unknown"
                              + (f" ({why_of(src)})" if is_unknownish(src) else ""))
-        if fn in ("Tensor", "FloatTensor", "LongTensor") and not args and not kwargs:
-            return TensorV((0,), floating=fn != "LongTensor")  # `nn.Parameter(torch.Tensor())`: empty, 0 parameters
-        if fn in ("Tensor", "FloatTensor", "LongTensor", "from_numpy") and len(args) == 1 and not kwargs and \
+        legacy = _LEGACY_CONSTRUCTORS.get(fn)  # torch.FloatTensor(3, 4), pygcn's DoubleTensor: that dtype
+        if legacy is not None and not args and not kwargs:
+            return TensorV((0,), floating=legacy in FLOATING_DTYPES, declared=legacy)  # `nn.Parameter(torch.Tensor())`: empty
+        if (legacy is not None or fn == "from_numpy") and len(args) == 1 and not kwargs and \
                 isinstance(args[0], (TensorV, Param)) and _values_of(args[0]) is None:
             # a numpy array, or another tensor (graphsage's `torch.FloatTensor(np.zeros((7, 3)))`): a copy of its shape
-            return TensorV(tuple(args[0].shape), floating=fn != "LongTensor" if fn != "from_numpy" else _is_floating(args[0]))
-        if fn in ("tensor", "as_tensor", "from_numpy", "Tensor", "FloatTensor", "LongTensor") and args and \
-                isinstance(args[0], Unknown):
+            return TensorV(tuple(args[0].shape), floating=legacy in FLOATING_DTYPES if legacy else _is_floating(args[0]),
+                           declared=legacy)
+        if (legacy is not None or fn in ("tensor", "as_tensor", "from_numpy")) and args and isinstance(args[0], Unknown):
             return Unknown(f"`{_text(node)}`: the data's shape is unknown ({args[0].why})")
-        if fn in ("Tensor", "FloatTensor", "LongTensor", "from_numpy") and len(args) == 1 and not kwargs and \
-                _values_of(args[0]) is not None:
+        if (legacy is not None or fn == "from_numpy") and len(args) == 1 and not kwargs and _values_of(args[0]) is not None:
             # torch.Tensor(np.linspace(...)): the array's values as float32 (from_numpy: in its dtype)
-            dtype = {"Tensor": "torch.float32", "FloatTensor": "torch.float32", "LongTensor": "torch.int64"}.get(fn)
-            return _tensor_from_values(args[0], ExtV(dtype) if dtype else None, node)
+            return _tensor_from_values(args[0], ExtV(f"torch.{legacy}") if legacy else None, node)
         if fn in ("tensor", "as_tensor"):
             data = args[0] if args else kwargs.get("data")
             valued = _tensor_from_values(data, kwargs.get("dtype"), node)
@@ -5069,7 +5186,11 @@ class Interpreter:
             return TensorV((len(r),), values, dtype=(dtype or "int64") if values is not None else None)
         if fn == "full":
             size = args[0] if args else kwargs.get("size")
-            return TensorV(tuple(as_int(d, "size") for d in (size if isinstance(size, (tuple, list)) else (size,))))
+            shape = tuple(as_int(d, "size") for d in (size if isinstance(size, (tuple, list)) else (size,)))
+            fill = args[1] if len(args) > 1 else kwargs.get("fill_value")
+            inferred = "bool" if type(fill) is bool else "int64" if type(fill) is int else "float32"
+            filled = _filled(shape, fill, _dtype_argument(kwargs.get("dtype")) or inferred, kwargs)
+            return filled if filled is not None else TensorV(shape)
         if fn in _LEGACY_CONSTRUCTORS and len(args) == 1 and not kwargs and isinstance(args[0], (tuple, list)):
             # torch.Tensor([3, 4]) holds the data 3 and 4; torch.Tensor(x.size()), a torch.Size, is a size.
             argument = node.args[0] if isinstance(node, ast.Call) and node.args else None
@@ -5091,8 +5212,15 @@ class Interpreter:
         # zeros, ones, empty, randn, rand: the default dtype unless one is asked for; randint: int64.
         floating = _floating_dtype(kwargs.get("dtype", _DEFAULT_DTYPE if fn in _DEFAULT_DTYPE_FACTORIES else
                                               ExtV("torch.int64") if fn == "randint" else None))
-        return TensorV(tuple(as_int(d, "tensor size") for d in dims), floating=floating,
-                       declared=_dtype_argument(kwargs.get("dtype")))
+        shape = tuple(as_int(d, "tensor size") for d in dims)
+        if legacy is not None:
+            return TensorV(shape, floating=legacy in FLOATING_DTYPES, declared=legacy)
+        if fn in ("zeros", "ones"):  # SlowFast's MViT: `dim_mul = torch.ones(depth + 1)`, then `dim_mul[i] = 2.0`
+            filled = _filled(shape, 0 if fn == "zeros" else 1, _dtype_argument(kwargs["dtype"]) if "dtype" in kwargs
+                             else "float32", kwargs)
+            if filled is not None:
+                return filled
+        return TensorV(shape, floating=floating, declared=_dtype_argument(kwargs.get("dtype")))
 
     def join_tensors(self, fn: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
         """``torch.cat`` / ``torch.stack`` of tensors the analyser built (BLIP-2's
@@ -5258,7 +5386,9 @@ _TORCH_VALUE_FUNCTIONS = tensor_values.UNARY_FUNCTIONS | {"unique", "diff", "max
 _VALUE_METHODS = _TORCH_VALUE_FUNCTIONS | frozenset(_CASTS) | {"to", "flip", "astype"}
 
 
-_LEGACY_CONSTRUCTORS = {"Tensor": "float32", "FloatTensor": "float32", "LongTensor": "int64"}
+_LEGACY_CONSTRUCTORS = {"Tensor": "float32", "FloatTensor": "float32", "LongTensor": "int64", "DoubleTensor": "float64",
+                        "HalfTensor": "float16", "BFloat16Tensor": "bfloat16", "ByteTensor": "uint8", "CharTensor": "int8",
+                        "ShortTensor": "int16", "IntTensor": "int32", "BoolTensor": "bool"}
 
 
 def _legacy_data(fn: str, data: list[Any] | tuple[Any, ...], node: ast.AST) -> TensorV:
@@ -5660,6 +5790,43 @@ def _is_option(token: str) -> bool:
     return False
 
 
+def _missing_relative_module(path: str, module: str, level: int) -> str | None:
+    """Where a relative import's module would be (`rnn.py` beside the file), when it certainly is not
+    there: no module, package directory or compiled extension of that name; None where it may be
+    (a file not on disk, an unsaved buffer)."""
+    if not os.path.isfile(path):
+        return None
+    base = os.path.dirname(os.path.abspath(path))
+    for _ in range(level - 1):
+        base = os.path.dirname(base)
+    for part in module.split("."):
+        stem = os.path.join(base, part)
+        if os.path.isdir(stem):
+            base = stem
+            continue
+        try:
+            entries = os.listdir(base)
+        except OSError:
+            return None
+        if any(e == part + ".py" or (e.startswith(part + ".") and e.endswith((".so", ".pyd", ".pyc"))) for e in entries):
+            return None  # a module (its names are checked where they are read)
+        return f"`{os.path.relpath(stem, os.path.dirname(os.path.abspath(path)))}.py` in the package"
+    return None
+
+
+def _filled(shape: tuple[Any, ...], fill: Any, dtype: str | None, kwargs: dict[str, Any]) -> TensorV | None:
+    """A 1-D tensor of one known value (``torch.ones(n)``, ``torch.full((n,), 2.0)``), its values in
+    ``dtype``; None where they are not kept (2-D, too long, a value or dtype not known)."""
+    if len(shape) != 1 or type(shape[0]) is not int or shape[0] > _VALUED_LIMIT or dtype is None or \
+            type(fill) not in (int, float, bool) or set(kwargs) - {"dtype", "device", "requires_grad"}:
+        return None
+    try:
+        value = tensor_values.cast_number(fill, dtype)
+    except tensor_values.Undecidable:
+        return None
+    return TensorV(shape, (value,) * shape[0], dtype=dtype, declared=dtype if "dtype" in kwargs else None)
+
+
 def _nested_list(shape: tuple[int, ...], item: Any) -> list[Any]:
     """``tolist()`` of a tensor of this shape whose every value is ``item``."""
     if len(shape) == 1:
@@ -5896,7 +6063,8 @@ def _type_info(fn: str, args: list[Any], node: ast.AST) -> Any:
         if name in FLOATING_DTYPES and fn == "finfo":
             raise Unresolved(f"`{_text(node)}`: the analyser does not know torch.finfo of {name}")
         if is_unknownish(dtype):
-            raise Unresolved(f"`{_text(node)}` depends on {_clause(why_of(dtype))}")
+            # OLMo's causal mask: `torch.finfo(att.dtype).min` fills a buffer; no size depends on it.
+            return Unknown(f"`{_text(node)}` depends on {_clause(why_of(dtype))}")
         raise _Raised(f"`{_text(node)}`: not a {'floating point' if fn == 'finfo' else 'integer'} dtype the "
                       f"analyser knows (TypeError)", ExtV("TypeError"))
     info = Inst(fn, "object", False)
@@ -7071,7 +7239,7 @@ def _depends_on(e: ast.expr, v: Any) -> str:
 
 def _because(v: Any) -> str:
     """": it depends on ..." where ``v`` is unresolved (a constructor argument with no default), else ""."""
-    return f": it is {why_of(v)}" if is_unknownish(v) else ""
+    return f": it depends on {_clause(why_of(v))}" if is_unknownish(v) else ""
 
 
 def _no_init_of_its_own(cls: ClassV) -> bool:
@@ -8209,11 +8377,6 @@ def _outside_bases(cls: ClassV) -> list[Any]:
     return out
 
 
-# The parameters a torch layer registers as None where its arguments leave them out (read back by
-# CLIP's convert_weights: `getattr(attn, "q_proj_weight")`, `attn.bias_k is None`).
-_NONE_SLOTS = {"MultiheadAttention": frozenset({"in_proj_weight", "q_proj_weight", "k_proj_weight", "v_proj_weight",
-                                                "in_proj_bias", "bias_k", "bias_v"})}
-
 
 # Tensor methods that give a tensor: called on a tensor the analyser did not follow, the result is
 # a tensor it does not know either, never a module.
@@ -8560,8 +8723,13 @@ def _getattr(obj: Any, name: Any, *default: Any) -> Any:
             setting = layer_attribute(obj.layer_args[0], obj.layer_args[1], name)
             if setting is not NOT_A_LAYER_ATTRIBUTE:
                 return setting
-            if name in _NONE_SLOTS.get(obj.layer_args[0], ()):
+            if name in NONE_SLOTS.get(obj.layer_args[0], ()):
                 return None
+            if type(obj.cls) is str and no_such_layer_attribute(obj.layer_args[0], name, obj.attrs):
+                if default:
+                    return default[0]
+                raise _Raised(f"getattr raises AttributeError: '{obj.layer_args[0]}' object has no attribute '{name}'",
+                              ExtV("AttributeError"))
         if isinstance(obj.cls, ClassV):
             try:
                 return obj.cls.lookup(name)
@@ -8589,7 +8757,7 @@ def _getattr(obj: Any, name: Any, *default: Any) -> Any:
 def _hasattr(obj: Any, name: Any) -> Any:
     if isinstance(obj, Inst):
         if name in obj.attrs or (obj.layer_args is not None and (name in LAYER_ATTRIBUTES.get(obj.layer_args[0], ()) or
-                                                                 name in _NONE_SLOTS.get(obj.layer_args[0], ()))):
+                                                                 name in NONE_SLOTS.get(obj.layer_args[0], ()))):
             return True
         if isinstance(obj.cls, ClassV):
             # A method nn.Module gives every module (`hasattr(module, "named_children")`) is there too.

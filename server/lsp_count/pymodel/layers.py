@@ -523,7 +523,27 @@ LAYER_ATTRIBUTES: dict[str, dict[str, Callable[[dict[str, Any], str], Any]]] = {
     "RNNCell": _given("input_size", "hidden_size", "bias", "nonlinearity"),
     "LSTMCell": _given("input_size", "hidden_size", "bias"), "GRUCell": _given("input_size", "hidden_size", "bias"),
 }
+# The parameters a torch layer registers as None where its arguments leave them out (read back by
+# CLIP's convert_weights: `getattr(attn, "q_proj_weight")`, `attn.bias_k is None`).
+NONE_SLOTS = {"MultiheadAttention": frozenset({"in_proj_weight", "q_proj_weight", "k_proj_weight", "v_proj_weight",
+                                                "in_proj_bias", "bias_k", "bias_v"})}
 NOT_A_LAYER_ATTRIBUTE = object()
+# Public names the table's layer classes add to nn.Module's (methods and properties; a test compares
+# them with the installed torch's).
+LAYER_CLASS_NAMES = frozenset({"all_weights", "check_forward_args", "check_hidden_size", "check_input",
+                               "convert_sync_batchnorm", "flatten_parameters", "from_pretrained",
+                               "generate_square_subsequent_mask", "get_expected_cell_size", "get_expected_hidden_size",
+                               "log_prob", "merge_masks", "permute_hidden", "predict", "reset_parameters",
+                               "reset_running_stats"})
+
+
+def no_such_layer_attribute(layer: str, name: str, registered: Any) -> bool:
+    """Whether torch's ``layer`` (one whose public attributes the table knows) certainly has no
+    attribute ``name`` (a typo: ``fc.weihgt``), given the names registered on it; private names and
+    layers the table does not describe whole are never said to lack one."""
+    return layer in LAYER_ATTRIBUTES and not name.startswith("_") and name not in registered and \
+        name not in LAYER_ATTRIBUTES[layer] and name not in MODULE_CLASS_ATTRIBUTES and name not in LAYER_CLASS_NAMES \
+        and name not in RUNNING_STATS and name not in NONE_SLOTS.get(layer, ()) and name != "training"
 
 
 def layer_attribute(layer: str, bound: dict[str, Any], name: str) -> Any:

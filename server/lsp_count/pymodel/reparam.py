@@ -55,6 +55,8 @@ def reparametrization(dotted: str) -> str | None:
     if not dotted.startswith(_UTILS):
         return None
     key = dotted[len(_UTILS):]
+    if key == "weight_norm.WeightNorm.apply":
+        key = "weight_norm"  # the class's apply(module, name, dim), which the function calls (Baseline++'s head)
     parts = key.split(".")
     if len(parts) > 1 and parts[-1] == parts[-2]:
         key = ".".join(parts[:-1])

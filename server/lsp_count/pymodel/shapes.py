@@ -32,8 +32,8 @@ def sizes_of(args: tuple[Any, ...]) -> tuple[Any, ...]:
     return tuple(args[0]) if len(args) == 1 and isinstance(args[0], (tuple, list)) else tuple(args)
 
 
-def index_shape(shape: tuple[Any, ...], key: Any) -> tuple[Any, ...] | None:
-    """``t[key]`` for ints, slices, None and ``...``."""
+def index_shape(shape: tuple[Any, ...], key: Any, numpy: bool = False) -> tuple[Any, ...] | None:
+    """``t[key]`` for ints, slices, None and ``...`` (``numpy``: an array's, whose slices may step back)."""
     items = list(key) if isinstance(key, tuple) else [key]
     consumed = sum(1 for k in items if k is not None and k is not Ellipsis)
     if sum(1 for k in items if k is Ellipsis) > 1:
@@ -58,8 +58,8 @@ def index_shape(shape: tuple[Any, ...], key: Any) -> tuple[Any, ...] | None:
             size = shape[at]
             if type(size) is not int or not all(p is None or type(p) is int for p in (k.start, k.stop, k.step)):
                 return None
-            if k.step is not None and k.step <= 0:
-                raise ShapeError("slice step must be positive")
+            if k.step is not None and (k.step <= 0 if not numpy else k.step == 0):
+                raise ShapeError("slice step must be positive" if not numpy else "slice step cannot be zero")
             if size < 0:  # a tensor torch would not have made
                 raise ShapeError(f"a dimension of size {size}")
             out.append(len(range(*k.indices(size))))
