@@ -73,6 +73,18 @@ def rnn_args(draw, layer: str) -> dict:
 
 
 @st.composite
+def transformer_args(draw, layer: str) -> dict:
+    heads = draw(st.integers(1, 2))
+    kwargs = dict(d_model=heads * draw(st.integers(1, 3)), nhead=heads, dim_feedforward=draw(small),
+                  dropout=draw(st.sampled_from([0.0, 0.1])), activation=draw(st.sampled_from(["relu", "gelu"])),
+                  layer_norm_eps=draw(st.sampled_from([1e-5, 1e-6])), batch_first=draw(flag), norm_first=draw(flag),
+                  bias=draw(flag))
+    if layer == "Transformer":
+        kwargs.update(num_encoder_layers=draw(st.integers(1, 2)), num_decoder_layers=draw(st.integers(1, 2)))
+    return kwargs
+
+
+@st.composite
 def group_norm_args(draw) -> dict:
     groups = draw(st.integers(1, 4))
     return dict(num_groups=groups, num_channels=groups * draw(small), eps=draw(st.sampled_from([1e-5, 1e-6])),
@@ -103,6 +115,7 @@ ARGUMENTS = {
                                       "nonlinearity": st.sampled_from(["tanh", "relu"])}),
     "LSTMCell": st.fixed_dictionaries({"input_size": small, "hidden_size": small, "bias": flag}),
     "GRUCell": st.fixed_dictionaries({"input_size": small, "hidden_size": small, "bias": flag}),
+    **{name: transformer_args(name) for name in ("TransformerEncoderLayer", "TransformerDecoderLayer", "Transformer")},
     **{f"MaxPool{d}d": st.fixed_dictionaries({"kernel_size": _sizes(d), "stride": st.one_of(st.none(), _sizes(d)),
                                               "padding": st.just(0), "dilation": _sizes(d), "return_indices": flag,
                                               "ceil_mode": flag}) for d in (1, 2, 3)},
@@ -144,6 +157,9 @@ def test_layer_attributes_equal_torch(name: str, data) -> None:
     assert set(LAYER_ATTRIBUTES[name]) == _plain_attributes(layer)
     for attr in LAYER_ATTRIBUTES[name]:
         ours, theirs = layer_attribute(name, bound, attr), getattr(layer, attr)
+        if attr == "activation":  # torch's function, the analyser's name of it
+            assert ours.name == f"torch.nn.functional.{theirs.__name__}", (ours, theirs)
+            continue
         assert ours == theirs and type(ours) is type(theirs), (attr, ours, theirs)
 
 

@@ -122,3 +122,22 @@ def test_parameters_made_from_tensor_chains_count_as_torch_builds_them(expr: str
     if got is None and want is not None and any("may not be contiguous" in r for r in reasons):
         return  # a view after an expand, a transpose or a slice: the analyser does not track strides, and says so
     assert got == want, (expr, got, want, reasons)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(data=st.data())
+def test_a_tensor_written_into_a_slice_fits_as_torch_says(data) -> None:
+    # OpenNMT's sinusoid with an odd size (`pe[:, 1::2] = torch.cos(...)`): torch raises; the analysis must too.
+    from lsp_count.pymodel import shapes
+
+    shape = tuple(data.draw(st.lists(st.integers(1, 4), min_size=1, max_size=3)))
+    key = tuple(data.draw(st.sampled_from([slice(None), slice(1, None), slice(None, None, 2), slice(1, None, 2), 0]))
+                for _ in range(data.draw(st.integers(1, len(shape)))))
+    value = tuple(data.draw(st.lists(st.integers(1, 4), min_size=0, max_size=3)))
+    target = torch.zeros(shape, device="meta")
+    try:
+        target[key] = torch.zeros(value, device="meta")
+        fits = True
+    except RuntimeError:
+        fits = False
+    assert shapes.broadcasts_to(value, shapes.index_shape(shape, key)) == fits, (shape, key, value)

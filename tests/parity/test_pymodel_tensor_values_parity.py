@@ -206,3 +206,14 @@ def test_chains_of_numpy_operations_match_numpy_within_the_bound(ints: bool, dat
         _within(ours, a)
         if not all(math.isfinite(x) and abs(x) < 1e30 for x in ours.items):
             return
+
+
+@settings(max_examples=400, deadline=None)
+@given(start=st.one_of(st.integers(-50, 50), st.floats(-100, 100)), stop=st.one_of(st.integers(-50, 50), st.floats(-100, 100)),
+       num=st.integers(0, 30), endpoint=st.booleans())
+def test_numpy_linspace_values_are_numpys(start, stop, num: int, endpoint: bool) -> None:
+    np = pytest.importorskip("numpy")
+    from lsp_count.pymodel.interp import _numpy_linspace
+
+    assert _numpy_linspace(start, stop, num, endpoint) == tuple(float(x) for x in np.linspace(start, stop, num,
+                                                                                              endpoint=endpoint))

@@ -86,7 +86,7 @@ def test_finally_runs_on_the_way_out_of_a_return() -> None:
     ("try:\n    raise ValueError('bad width')\nexcept KeyError:\n    pass\n", "the code raises on line 8: `ValueError('bad width')`"),
     # What the analyser cannot follow is not an exception of the code: `except Exception` does not
     # catch it (Python would have run the call and maybe taken no handler at all).
-    ("try:\n    w = unknown_helper()\nexcept Exception:\n    w = 3\n", "unknown_helper"),
+    ("try:\n    w = lib.unknown_helper()\nexcept Exception:\n    w = 3\n", "unknown_helper"),
     # A handler whose class the analyser does not know: which one runs is not known, even where a
     # later handler would match (the unknown class may be a base of the raised one).
     ("try:\n    raise ValueError\nexcept SomeLibraryError:\n    w = 3\n", "the code raises on line 8"),
@@ -244,7 +244,6 @@ def test_class_decorators_imported_from_the_project_run_but_documentation_ones_a
 
 
 @pytest.mark.parametrize("call, method", [
-    ("self.fc.frobnicate()", "frobnicate"),  # torch's Linear has no such method: Python raises
     ("self.heads.get('a')", "get"),  # ModuleDict has no get (ParameterDict has)
     ("self.plist.insert(0, nn.Parameter(torch.zeros(2)))", "insert"),  # ParameterList has no insert
     ("self.fc.share_memory()", "share_memory"),  # torch's, but not followed
@@ -260,6 +259,11 @@ def test_a_method_of_a_module_the_analyser_does_not_follow_makes_its_count_unkno
     """, "import torch\n"))
     assert report.models == ()
     assert f"calls `{method}`, a method of the module the analyser does not follow" in lc101(report)["Net"]
+
+
+def test_a_method_a_torch_layer_lacks_is_torchs_attribute_error() -> None:
+    assert lc101(run(_net("self.fc = nn.Linear(2, 2)\nself.fc.frobnicate()")))["Net"].endswith(
+        "`self.fc.frobnicate` raises AttributeError: 'Linear' object has no attribute 'frobnicate'")
 
 
 
@@ -2581,8 +2585,8 @@ def test_a_tuple_holding_a_float_is_a_legacy_constructors_data_and_an_unknown_sp
         "size = (2, 3)\nself.w = nn.Parameter(torch.Tensor(size))", "import torch\n")))["Net"]
     source = "import torch.nn as nn\nclass Head(nn.Module):\n    def __init__(self, config):\n" \
              "        super().__init__()\n        self.fc = nn.Linear(**config)\n"
-    assert lc101(run(source))["Head"].endswith("`**config` is not a known dict: it is the constructor argument "
-                                               "`config` with no default")
+    assert lc101(run(source))["Head"].endswith("`**config` is not a known dict: it depends on the constructor "
+                                               "argument `config` with no default")
 
 
 def test_loading_a_checkpoint_the_analyser_cannot_read_keeps_the_count() -> None:
@@ -3602,3 +3606,21 @@ def test_a_relative_import_of_a_module_the_package_lacks_fails_the_import(tmp_pa
                                     "ModuleNotFoundError: no module `absent.py` in the package")
     for name in ("guarded.py", "ext.py"):  # an optional import; a compiled extension module is there
         assert counts(analyze_path(str(package / name), AnalyzeOptions())) == {"M": 20}
+
+
+def test_super_of_a_class_the_instance_is_not_is_pythons_type_error() -> None:
+    # ConvE's "add your own model" template: `super(DistMult, self)` left in another class.
+    report = run("""
+        import torch.nn as nn
+        class DistMult(nn.Module):
+            def __init__(self):
+                super(DistMult, self).__init__()
+                self.e = nn.Embedding(4, 2)
+        class MyModel(nn.Module):
+            def __init__(self):
+                super(DistMult, self).__init__()
+                self.e = nn.Embedding(4, 2)
+    """)
+    assert counts(report) == {"DistMult": 8}
+    assert "raises TypeError: obj must be an instance or subtype of type (`MyModel` is not a `DistMult`)" in \
+        lc101(report)["MyModel"]

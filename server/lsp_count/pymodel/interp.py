@@ -693,6 +693,7 @@ def _clone(v: Any, memo: dict[int, Any], since: int = -1) -> Any:
         return out
     if t is Param or isinstance(v, Param):
         out = Param(v.shape, v.kind, v.requires_grad, v.origin, v.floating, v.declared)
+        out.flags = v.flags
     elif isinstance(v, list):
         out = [clone(x, memo, since) for x in v]
     elif isinstance(v, dict):
@@ -1622,7 +1623,9 @@ class Interpreter:
                     raise Unresolved(f"`{_text(node)}`: the tensor's shape is unknown "
                                      f"({why_of(value) or 'not a tensor the analyser built'})")
                 obj.shape, obj.floating = tuple(value.shape), _is_floating(value)
-            return  # other attributes are flags of the code's own (`p._no_weight_decay = True`)
+            else:  # other attributes are flags of the code's own (`p._no_weight_decay = True`), read back
+                obj.flags = {**(obj.flags or {}), name: value}  # a new dict: copies made before keep theirs
+            return
         if isinstance(obj, Inst):
             if name == "requires_grad":
                 return
@@ -1669,7 +1672,10 @@ class Interpreter:
                 self.ctx.cycle_holders.append(obj)  # type: ignore[arg-type]
             obj.attrs[name] = value
             return
-        raise Unresolved(f"cannot set `{name}` on {type(obj).__name__}")
+        if type(obj) is ExtV and obj.name.startswith(("torch.backends.", "torch.cuda", "torch.version")):
+            return  # BERT4Rec's `cudnn.deterministic = True`: the machine's kernels, no parameter
+        what = f"`{obj.name}`, which is outside this file" if type(obj) is ExtV else type(obj).__name__
+        raise Unresolved(f"cannot set `{name}` on {what}")
 
     def object_setattr(self, obj: Inst, name: str, value: Any, node: ast.AST) -> None:
         """``object.__setattr__``: a property's setter, else the instance's attribute."""
@@ -1739,6 +1745,15 @@ class Interpreter:
             return
         if type(obj) is TensorV and obj.values is not None and _write_values(obj, key, value, node):
             return  # `scales[j + 1:] = scales[j]` (CenterNet's DLAUp): the values written
+        if type(obj) in _TENSORS and type(value) in _TENSORS and not (type(obj) is TensorV and obj.numpy):
+            try:
+                target = shapes.index_shape(tuple(obj.shape), key)
+            except shapes.ShapeError:
+                target = None
+            if target is not None and shapes.broadcasts_to(tuple(value.shape), target) is False:
+                # OpenNMT's sinusoid with an odd size: `pe[:, 1::2] = torch.cos(position * div_term)`
+                raise _Raised(f"`{_text(node)}` raises RuntimeError: a tensor of shape {tuple(value.shape)} does not "
+                              f"fit the {target} it is written into", ExtV("RuntimeError"))
         if isinstance(obj, (Param, TensorV)):
             _forget_values(obj)
             return  # written in place (`inv_freq[mask] = ...`): the shape stays, the values are not known
@@ -2406,6 +2421,13 @@ class Interpreter:
         if env.module.star_imports:
             return Unknown(f"`{name}` may come from `from {env.module.star_imports[0]} import *`, which the analyser "
                            f"does not follow", maybe_module=True)
+        scope = env.module
+        if scope.is_main and scope.text is not None and env is not scope.env and not _DYNAMIC_GLOBALS.search(scope.text) \
+                and not _bound_somewhere(name, scope.text):
+            # DANet's `math.sqrt(...)` in reset_parameters without `import math`: a function's name that
+            # nothing in the file defines (no star import, no writes through globals()) is Python's NameError.
+            raise _Raised(f"`{name}` ({scope.where(node.lineno)}) raises NameError: name '{name}' is not defined",
+                          ExtV("NameError"))
         return Unknown(f"`{name}` is not defined in this file", maybe_module=True)
 
     def iterate(self, v: Any, node: ast.AST) -> list[Any]:
@@ -2640,6 +2662,17 @@ class Interpreter:
             return getattr(obj, name)
         if type(obj) is PartialV and name in ("func", "args", "keywords"):
             return obj.func if name == "func" else tuple(obj.args) if name == "args" else dict(obj.kwargs)
+        if type(obj) is _ModuleSuper:  # nn.Module's methods, the torch layer's skipped
+            inst, at = obj.inst, node
+            if name == "__init__":
+                def module_init(*a: Any, **k: Any) -> None:
+                    if a or k:
+                        raise _Raised(f"`{_text(at)}` raises TypeError: nn.Module.__init__ takes no arguments",
+                                      ExtV("TypeError"))
+                    _reset_module(inst)
+                return BuiltinV(name, module_init)
+            method = _module_method(self, inst, name)
+            return method if method is not None else Unknown(f"`{_text(node)}` is not followed")
         if isinstance(obj, SuperV):
             for c in _after_in_mro(obj.cls, obj.inst):
                 if name == "__init__" and name in c.namespace and _module_init_first(obj.cls, obj.inst, c):
@@ -2661,8 +2694,16 @@ class Interpreter:
                     inst, cls = obj.inst, obj.cls
                     return BuiltinV("__init__", lambda *a, **k: self.init_layer(inst, cls.name, layer, list(a), k))
                 if isinstance(obj.inst, Inst) and obj.inst.is_module:
-                    inst = obj.inst
-                    return BuiltinV("__init__", lambda *a, **k: _reset_module(inst))  # nn.Module's
+                    inst, cls, at = obj.inst, obj.cls, node
+
+                    def module_init(*a: Any, **k: Any) -> None:  # nn.Module's, which takes no arguments
+                        if (a or k) and _only_module_bases(cls):
+                            given = f"an unexpected keyword argument '{next(iter(k))}'" if k else \
+                                f"{len(a)} positional argument{'s' if len(a) > 1 else ''}"
+                            raise _Raised(f"`{_text(at)}` raises TypeError: nn.Module.__init__ takes no arguments (it "
+                                          f"got {given})", ExtV("TypeError"))
+                        _reset_module(inst)
+                    return BuiltinV("__init__", module_init)
                 if isinstance(obj.inst, Inst) and _extends_dict(obj.cls):
                     inst, at = obj.inst, node  # dict's: the items (hifi-gan's AttrDict(dict))
                     return BuiltinV("__init__", lambda *a, **k: inst.attrs.__setitem__(
@@ -2690,6 +2731,8 @@ class Interpreter:
                     return method
             return Unknown(f"`super().{name}` is outside the file")
         if isinstance(obj, Param):
+            if obj.flags is not None and name in obj.flags:
+                return obj.flags[name]
             if name == "data":
                 # Another tensor object on the same storage: `p.data.requires_grad = False` leaves p
                 # trainable (a common slip, which torch counts so); its in-place writes are values.
@@ -2719,6 +2762,10 @@ class Interpreter:
                 return BuiltinV(name, lambda: obj._one())
             if name == "split" and obj.values is not None and len(obj.shape) == 1:
                 return BuiltinV(name, lambda *a, **k: _split_values(_exact_values(obj, node), a, k, node, obj.dtype))
+            if name == "copy" and obj.numpy:  # an array's copy: the same values
+                return BuiltinV(name, lambda *a, **k: dataclasses.replace(obj, buffer=False))
+            if name == "numpy" and not obj.numpy:  # the same values, as an array (asteroid's window)
+                return BuiltinV(name, lambda *a, **k: dataclasses.replace(obj, numpy=True, buffer=False))
             if name in ("detach", "cpu", "clone", "contiguous") and obj.values is not None:
                 # RetNet's `gammas.detach().cpu().tolist()`: a copy of the same values
                 return BuiltinV(name, lambda *a, **k: dataclasses.replace(obj, contiguous=True, buffer=False))
@@ -2896,7 +2943,13 @@ class Interpreter:
         """A tensor and a number keep the tensor's shape; two tensors broadcast, or multiply as
         matrices (``@``), as torch computes it. The values of small 1-D tensors of known values
         are computed too (tensor_values.py). ``operator_syntax``: Python's ``/`` (``2 / t`` is
-        ``t.reciprocal() * 2`` in torch), not ``torch.divide``."""
+        ``t.reciprocal() * 2`` in torch), not ``torch.divide``. Arrays' results are arrays."""
+        made = self._tensor_binop(op, a, b, node, operator_syntax)
+        if type(made) is TensorV and not made.numpy and ((type(a) is TensorV and a.numpy) or (type(b) is TensorV and b.numpy)):
+            return dataclasses.replace(made, numpy=True)
+        return made
+
+    def _tensor_binop(self, op: type, a: Any, b: Any, node: ast.AST, operator_syntax: bool = True) -> Any:
         valued = _value_operation(op, a, b, operator_syntax)
         if valued is not None:
             return valued
@@ -3073,6 +3126,17 @@ class Interpreter:
                 return self.call_function(hook, [obj, name], {}, node)
             if type(hook) is BuiltinV and hook in _DICT_UNBOUND.values() and not obj.is_module:
                 return self.call(hook, [obj, name], {}, node, _DUMMY_ENV(self))
+        if name in ("_all_weights", "all_weights", "_flat_weights_names") and obj.layer_args is not None and \
+                obj.layer_args[0] in ("RNN", "LSTM", "GRU", "RNNBase"):
+            # pointer_summarizer's `for names in lstm._all_weights: for name in names: ...`: each layer and
+            # direction's parameter names (all_weights: the parameters), in torch's order
+            groups: dict[str, list[str]] = {}
+            for key, value in obj.attrs.items():
+                if type(value) is Param and "_l" in key:
+                    groups.setdefault(key[key.rindex("_l"):], []).append(key)
+            if name == "_flat_weights_names":
+                return [key for keys in groups.values() for key in keys]
+            return [list(keys) if name == "_all_weights" else [obj.attrs[k] for k in keys] for keys in groups.values()]
         if obj.layer_args is not None and type(obj.cls) is str and no_such_layer_attribute(obj.layer_args[0], name, obj.attrs):
             # `nn.init.zeros_(self.fc.weihgt)`, SAGAN's `try: getattr(self.module, "weight_u")`: torch's AttributeError
             if self.ctx.probing_attributes:
@@ -3290,9 +3354,14 @@ class Interpreter:
                     parts = [TensorV((numel(tuple(a.shape)),), floating=a.floating) for a in parts]
                     axis = 0
             else:
-                if len(args) > 2 or not isinstance(args[0], (list, tuple)) or not all(type(a) in _TENSORS for a in args[0]):
+                if len(args) > 2 or not isinstance(args[0], (list, tuple)):
                     return None
-                parts, axis = list(args[0]), args[1] if len(args) == 2 else kwargs.get("axis", 0)
+                # Lists of numbers join as arrays (a harmonic filterbank's `np.concatenate((acc, hz))`, acc = []).
+                joined = [a if type(a) in _TENSORS else self.numpy_array("array", [a], {}, node) if type(a) is list and (
+                    not a or all(type(x) in (int, float) for x in a)) else None for a in args[0]]
+                if not all(type(a) in _TENSORS for a in joined):
+                    return None
+                parts, axis = joined, args[1] if len(args) == 2 else kwargs.get("axis", 0)
             try:
                 shape = (shapes.stack_shape if fn == "stack" else shapes.cat_shape)([tuple(a.shape) for a in parts], axis)
             except shapes.ShapeError as exc:
@@ -3321,6 +3390,46 @@ class Interpreter:
                 and (len(args[0].shape) > 1 or kwargs.get("axis") is not None):
             shape = tuple(args[0].shape)  # along an axis: the same shape; without one, flattened
             return TensorV(shape if kwargs.get("axis") is not None else (numel(shape),), numpy=True)
+        if fn in ("prod", "sum") and len(args) == 1 and set(kwargs) == {"axis"} and kwargs["axis"] in (0, 1, -1) and \
+                isinstance(args[0], (list, tuple)) and args[0] and all(
+                isinstance(r, (list, tuple)) and len(r) == len(args[0][0]) and all(type(x) in (int, float) for x in r)
+                for r in args[0]):
+            # DCUNet's strides: `np.prod([(2, 1), (2, 2)], axis=0)`, the products along an axis
+            rows = [list(r) for r in args[0]]
+            lines = list(zip(*rows)) if kwargs["axis"] == 0 else rows
+            combine = math.prod if fn == "prod" else sum
+            floating = any(type(x) is float for r in rows for x in r)
+            values = tuple(float(combine(line)) if floating else combine(line) for line in lines)
+            return TensorV((len(values),), values, dtype="float64" if floating else "int64", numpy=True)
+        if fn == "copy" and len(args) == 1 and type(args[0]) is TensorV and not kwargs:
+            return dataclasses.replace(args[0], numpy=True, buffer=False)
+        if fn in _NUMPY_WINDOWS and len(args) == 1 and type(args[0]) is int and not kwargs:
+            return TensorV((args[0],), floating=True, numpy=True)  # open-unmix's / asteroid's windows
+        if fn == "reshape" and len(args) == 2 and type(args[0]) in _TENSORS and not kwargs:
+            new_shape = shapes.view_shape(tuple(args[0].shape), (args[1],) if not isinstance(args[1], (list, tuple))
+                                          else (tuple(args[1]),))
+            return TensorV(new_shape, numpy=True) if new_shape is not None else None
+        if fn == "roll" and args and type(args[0]) in _TENSORS and len(args) <= 3 and set(kwargs) <= {"shift", "axis"}:
+            values = args[0].values if len(args) <= 2 and not kwargs.get("axis") and len(args[0].shape) == 1 else None
+            shift = args[1] if len(args) > 1 else kwargs.get("shift")
+            if values is not None and type(shift) is int and values:
+                shift %= len(values)  # SincNet's band edges: `np.roll(m, 1)`, values rotated
+                return dataclasses.replace(args[0], values=values[-shift:] + values[:-shift] if shift else values,
+                                           errors=None if args[0].errors is None else
+                                           args[0].errors[-shift:] + args[0].errors[:-shift] if shift else args[0].errors,
+                                           numpy=True, buffer=False)
+            return TensorV(tuple(args[0].shape), numpy=True)
+        if fn == "repeat" and len(args) >= 2 and type(args[0]) in _TENSORS and type(args[1]) is int and \
+                set(kwargs) <= {"axis"} and len(args) <= 3:
+            axis = args[2] if len(args) == 3 else kwargs.get("axis")
+            shape = tuple(args[0].shape)
+            if axis is None:
+                return TensorV((numel(shape) * args[1],), numpy=True)
+            try:
+                at = shapes.normalized_dim(axis, len(shape))
+            except shapes.ShapeError as exc:
+                raise _Raised(f"`{_text(node)}` raises AxisError: {exc}", ExtV("ValueError"))
+            return TensorV(shape[:at] + (shape[at] * args[1],) + shape[at + 1:], numpy=True)
         if fn in ("zeros_like", "ones_like", "empty_like", "full_like") and args and type(args[0]) in _TENSORS and \
                 len(args) <= (2 if fn == "full_like" else 1) and set(kwargs) <= {"dtype"}:
             return TensorV(tuple(args[0].shape), numpy=True)  # S5's `np.ones_like(A)`: the array's shape
@@ -3507,6 +3616,18 @@ class Interpreter:
         if name == "super":
             if e.args:
                 owner = self.ev(e.args[0], env)
+                inst = self.ev(e.args[1], env) if len(e.args) > 1 else None
+                if type(owner) is ExtV and _torch_nn_class(owner.name) not in (None, "Module") and type(inst) is Inst \
+                        and inst.is_module and type(inst.cls) is ClassV and _torch_layer_base(inst.cls) == \
+                        _torch_nn_class(owner.name):
+                    # PyCIL's `super(torch.nn.Linear, self).__init__()`: past the layer, nn.Module's own
+                    return _ModuleSuper(inst)
+                if isinstance(owner, ClassV) and type(inst) is Inst and type(inst.cls) is ClassV and \
+                        owner not in inst.cls.mro():
+                    # ConvE's template: `super(DistMult, self)` left in another class
+                    raise _Raised(f"`{_text(e)}` ({env.module.where(e.lineno)}) raises TypeError: obj must be an "
+                                  f"instance or subtype of type (`{inst.cls.name}` is not a `{owner.name}`)",
+                                  ExtV("TypeError"))
                 if not isinstance(owner, ClassV):
                     reason = f": {why_of(owner)}" if is_unknownish(owner) else ""
                     raise Unresolved(f"`{_text(e)}` ({env.module.where(e.lineno)}) names no class of this file{reason}")
@@ -4280,6 +4401,13 @@ class Interpreter:
                 if ext:
                     return Unknown(f"`{cls.name}` extends `{ext[0].name}`, which the analyser does not follow",
                                    maybe_module=cls.is_module or foreign_base(cls) is not None)
+                if cls.is_module and _only_module_bases(cls):
+                    # Wayformer's placeholder `class EarlyFusion(nn.Module): pass` built with arguments:
+                    # nn.Module.__init__ takes none.
+                    given = f"an unexpected keyword argument '{next(iter(kwargs))}'" if kwargs else \
+                        f"{len(args)} positional argument{'s' if len(args) > 1 else ''}"
+                    raise _Raised(f"`{_text(node)}` raises TypeError: `{cls.name}` has no __init__ of its own, and "
+                                  f"nn.Module.__init__ takes no arguments (it got {given})", ExtV("TypeError"))
             if cls.is_module:
                 self.record_hint(inst, node, env)
                 # Not a build that changed a global or a class attribute (a layer counter: the next
@@ -4472,6 +4600,8 @@ class Interpreter:
             return Inst(name, "layer", True, origin)
         if name in CONTAINERS:
             return Inst(name, CONTAINERS[name], True, origin)
+        if name in PARAMETERLESS:  # a transformer layer's dropouts
+            return Inst(name, "layer", True, origin)
         sig, builder = LAYERS[name]
         inst = Inst(name, "layer", True, origin)
         bound = bind(name, sig, (), kwargs)
@@ -4698,10 +4828,23 @@ class Interpreter:
         if name == "numpy.linspace" and "dtype" in kwargs and kwargs["dtype"] in (
                 _BUILTINS["float"], ExtV("numpy.float64"), ExtV("numpy.double")):
             kwargs = {k: v for k, v in kwargs.items() if k != "dtype"}  # float64: numpy's own (OpenELM's scaling)
-        if name == "numpy.linspace" and 2 <= len(args) + len(kwargs) <= 3 and set(kwargs) <= {"num"}:
-            values = _numpy_linspace(*args, **kwargs)  # drop-path rates: `np.linspace(0, rate, depth).tolist()`
-            if values is not None:
-                return TensorV((len(values),), values, dtype="float64", numpy=True)
+        if name == "numpy.linspace" and 2 <= len(args) <= 4 and set(kwargs) <= {"num", "endpoint", "dtype"}:
+            given = dict(zip(("start", "stop", "num", "endpoint"), args), **kwargs)
+            dtype = given.pop("dtype", None)
+            dtype = dtype if dtype in ("float32", "float64") else dtype.name.partition(".")[2] if type(dtype) is ExtV \
+                and dtype.name in ("numpy.float32", "numpy.float64") else "float64" if dtype is None else None
+            values = _numpy_linspace(**given)  # drop-path rates: `np.linspace(0, rate, depth).tolist()`
+            if values is not None and dtype is not None:
+                return TensorV((len(values),), tuple(tensor_values.cast_number(v, dtype) for v in values), dtype=dtype,
+                               numpy=True)
+            num = given.get("num", 50)
+            if type(num) is int and 0 <= num <= MAX_ITERATIONS and all(type(v) in (int, float, TensorV) or is_unknownish(v)
+                                                                       for v in (given.get("start"), given.get("stop"))):
+                return TensorV((num,), floating=True, numpy=True)  # bounds numpy computed (SincNet's mel scale)
+        if name in _TORCH_WINDOWS and args and type(args[0]) is int and len(args) <= 2:
+            return TensorV((args[0],), floating=True)  # open-unmix's STFT: `torch.hann_window(n_fft)`
+        if name == "torch.is_tensor" and len(args) == 1 and not kwargs:
+            return _isinstance(args[0], ExtV("torch.Tensor"))
         if name in ("torch.autograd.Variable", "torch.autograd.variable.Variable") and args:
             return args[0]  # torch 0.4's Variable(t, requires_grad=...) is the tensor itself (DAG-GNN)
         if name in ("torch.complex", "torch.polar") and len(args) == 2 and not kwargs and all(
@@ -4968,7 +5111,12 @@ class Interpreter:
             return self.call(args[0], list(args[1:]), kwargs, node, env)
         if name in _KEEPS_MODULE and args and type(args[0]) is Inst and args[0].is_module:
             return args[0]  # torch.compile / jit.script / jit.trace / fx.symbolic_trace: the same parameters
-        if name.startswith(("torch.optim.", "torch.cuda.amp.", "torch.amp.")):
+        if name in ("torch.optim.swa_utils.AveragedModel",) and args and type(args[0]) is Inst and args[0].is_module:
+            # the EMA / SWA copy of a network: a deep copy as its `module`, and a buffer (n_averaged)
+            averaged = Inst("AveragedModel", "module", True, origin)
+            averaged.attrs["module"] = clone(args[0])
+            return averaged
+        if name.startswith(("torch.optim.", "torch.cuda.amp.", "torch.amp.")) and not name.startswith("torch.optim.swa_utils"):
             # MAML's `optim.Adam(self.net.parameters())` kept on the model: it reads the parameters, never
             # changes which there are; an optimizer, a scheduler or a grad scaler is no module.
             return Unknown(f"`{name}` makes an object the analyser does not follow (not a module)")
@@ -6375,17 +6523,21 @@ def _float_arange(args: list[Any], node: ast.AST) -> TensorV:
     return TensorV((n,))
 
 
-def _numpy_linspace(start: Any, stop: Any, num: Any = 50) -> tuple[float, ...] | None:
-    """numpy.linspace's values (float64, the end point included) for known numbers, as numpy
-    computes them: ``start + i * step``, the last one ``stop`` itself."""
-    if type(num) is not int or not 0 <= num <= MAX_ITERATIONS or any(type(v) not in (int, float) for v in (start, stop)):
+def _numpy_linspace(start: Any, stop: Any, num: Any = 50, endpoint: Any = True) -> tuple[float, ...] | None:
+    """numpy.linspace's values (float64) for known numbers, as numpy computes them: ``start + i *
+    step``, the last one ``stop`` itself (with the end point; without it, ``num`` steps to it)."""
+    if type(num) is not int or not 0 <= num <= MAX_ITERATIONS or any(type(v) not in (int, float) for v in (start, stop)) \
+            or type(endpoint) is not bool:
         return None
-    if num == 1:
-        return (float(start),)
-    step = (stop - start) / (num - 1)
+    div = num - 1 if endpoint else num
+    if div <= 0:
+        return (float(start),) if num == 1 else ()
+    step = (stop - start) / div
     if step == 0:
-        return tuple(i / (num - 1) * (stop - start) + start for i in range(num))
-    return tuple([i * step + start for i in range(num - 1)] + [float(stop)] if num else [])
+        return tuple(i / div * (stop - start) + start for i in range(num))
+    if not endpoint:
+        return tuple(i * step + start for i in range(num))
+    return tuple([i * step + start for i in range(num - 1)] + [float(stop)])
 
 
 def _f32(x: float) -> float:
@@ -6667,6 +6819,9 @@ def _module_method(interp: Interpreter, obj: Inst, name: str) -> Any:
         **{cast: (lambda *a: _dtypes_forgotten(obj)) for cast in ("half", "float", "bfloat16", "double", "type")},
         "cuda": lambda *a: obj, "cpu": lambda: obj,
         "zero_grad": lambda *a, **k: None, "reset_parameters": lambda: None, "_init_weights": lambda *a: None,
+        # No parameter made or dropped: an RNN's weights compacted for cuDNN, a module shared across processes.
+        "share_memory": lambda: obj, **({"flatten_parameters": lambda: None} if obj.layer_args is not None and
+                                        obj.layer_args[0] in ("RNN", "LSTM", "GRU", "RNNBase") else {}),
         # nn.Module's, called by name (`self.__setattr__('level_%d' % i, layer)`: pytorch-cifar's DLA).
         "__setattr__": lambda key, value: interp.object_setattr(obj, key, value, interp.self_attribute_node(key)),
         "__getattr__": lambda key: _registered_member(obj, key),
@@ -7685,6 +7840,20 @@ def _qr(name: str, shape: tuple[Any, ...], args: Any, kwargs: dict[str, Any], no
 _NUMPY_RANDOM_SIZES = {"randn": (None, True), "rand": (None, True), "random": ("size", True),
                        "random_sample": ("size", True), "standard_normal": ("size", True), "normal": ("size", True),
                        "uniform": ("size", True), "randint": ("size", False)}
+# What may define a file's global names other than its statements (a name not found is then not
+# certainly Python's NameError).
+_DYNAMIC_GLOBALS = re.compile(r"globals\(\)|\bexec\(|\beval\(|__builtins__|builtins\.|sys\.modules\[|vars\(\)")
+def _bound_somewhere(name: str, text: str) -> bool:
+    """Whether the file's text binds the name anywhere (`args = parser.parse_args()` under
+    `if __name__ == "__main__":`, which a script run sets and an import does not): not certainly
+    Python's NameError then."""
+    escaped = re.escape(name)
+    return re.search(rf"(?<![\w.]){escaped}\s*(?:=(?!=)|:=|:[^=\n]*=)|\b(?:as|def|class|global|nonlocal)\s+{escaped}\b|"
+                     rf"\bimport\s[^\n]*\b{escaped}\b|\bfor\s[^\n]*\b{escaped}\b[^\n]*\sin\s", text) is not None
+
+
+_NUMPY_WINDOWS = frozenset({"hanning", "hamming", "blackman", "bartlett"})
+_TORCH_WINDOWS = frozenset(f"torch.{w}_window" for w in ("hann", "hamming", "blackman", "bartlett", "kaiser"))
 _NUMPY_REDUCING = frozenset({"mean", "sum", "prod", "std", "var", "max", "min", "amax", "amin", "median", "nanmean",
                              "nansum"})
 _NUMPY_RANDOM = frozenset(f"numpy.random.{f}" for f in _NUMPY_RANDOM_SIZES)
@@ -7932,6 +8101,11 @@ def _isinstance(obj: Any, classes: Any) -> bool:
                 return True
             if isinstance(obj, Param) and last in ("Parameter", "Tensor"):
                 return True
+            if type(obj) is TensorV and c.name in ("torch.Tensor", "numpy.ndarray"):
+                # a tensor is a torch.Tensor (asteroid's `isinstance(window, torch.Tensor)`), an array numpy's
+                if obj.numpy == (c.name == "numpy.ndarray"):
+                    return True
+                continue
             kinds = _ABSTRACT_TYPES.get(c.name.replace("typing_extensions.", "typing."))
             if kinds is not None and type(obj) in (Inst, Param, TensorV):
                 if c.name in _FUNCTION_TYPES:
@@ -7969,6 +8143,22 @@ def _isinstance(obj: Any, classes: Any) -> bool:
         # of a class of the project (a config whose defaults could not be built) is not known.
         raise Unresolved(f"isinstance on an unresolved value: {why_of(obj)}")
     return False
+
+
+class _ModuleSuper:
+    """``super(torch.nn.Linear, self)`` in a subclass of that layer: nn.Module's methods on ``inst``."""
+
+    __slots__ = ("inst",)
+
+    def __init__(self, inst: Inst) -> None:
+        self.inst = inst
+
+
+def _only_module_bases(cls: ClassV) -> bool:
+    """Whether the class's bases from outside the project are nn.Module (and object) alone: its
+    __init__ chain ends in nn.Module's, which takes no arguments."""
+    return cls.find("call_super_init", False) is not True and all(
+        _is_object(b) or (type(b) is ExtV and _torch_nn_class(b.name) == "Module") for b in _outside_bases(cls))
 
 
 def _torch_nn_class(dotted: str, as_base: bool = False) -> str | None:
@@ -8616,6 +8806,11 @@ def _num(py: type) -> Callable[..., Any]:
             # One value torch would give and the analyser does not compute (EDM's `float(self.sigma(eps))`
             # kept as a plain number): not known, which the code's use of it says where it matters.
             return Unknown(f"the value of a tensor the analyser does not compute, as a {py.__name__}")
+        if py is float and type(v) is TensorV and v.errors is not None and not rest:
+            # PointPillars' `float(-np.log((1 - p) / p))` for a bias init: its last bits are numpy's own;
+            # no exact float says it (a size that depends on it is refused where it is used).
+            return Unknown(f"the float of a value computed by numpy's or torch's log / exp / pow, whose last bits "
+                           f"the analyser does not reproduce")
         return py(v, *rest)
     return conv
 
@@ -8711,6 +8906,8 @@ def _list_of(v: Any = ()) -> Any:
 
 def _getattr(obj: Any, name: Any, *default: Any) -> Any:
     name = _member_value(name)  # a member of `class Act(str, Enum)` is a string
+    if type(obj) is Param and obj.flags is not None and name in obj.flags:
+        return obj.flags[name]
     if not isinstance(name, str):
         if is_unknownish(name):
             raise Unresolved(f"getattr's attribute name depends on {_clause(why_of(name))}")
@@ -8755,6 +8952,8 @@ def _getattr(obj: Any, name: Any, *default: Any) -> Any:
 
 
 def _hasattr(obj: Any, name: Any) -> Any:
+    if type(obj) is Param and obj.flags is not None and name in obj.flags:
+        return True
     if isinstance(obj, Inst):
         if name in obj.attrs or (obj.layer_args is not None and (name in LAYER_ATTRIBUTES.get(obj.layer_args[0], ()) or
                                                                  name in NONE_SLOTS.get(obj.layer_args[0], ()))):

@@ -304,14 +304,20 @@ def _cell(gates: int) -> Builder:
 
 def _encoder_layer(decoder: bool) -> Builder:
     def build(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., Inst]) -> None:
-        d, heads, ff, bias = a["d_model"], a["nhead"], a["dim_feedforward"], a["bias"]
-        inst.attrs["self_attn"] = make("MultiheadAttention", o, embed_dim=d, num_heads=heads, bias=bias)
+        # torch's own submodules, in its order, with the settings it passes them (HTDemucs reads
+        # `layer.self_attn.batch_first` and `layer.norm1.eps` back).
+        d, heads, ff, bias, dropout = a["d_model"], a["nhead"], a["dim_feedforward"], a["bias"], a["dropout"]
+        attention = dict(embed_dim=d, num_heads=heads, dropout=dropout, bias=bias, batch_first=a["batch_first"])
+        inst.attrs["self_attn"] = make("MultiheadAttention", o, **attention)
         if decoder:
-            inst.attrs["multihead_attn"] = make("MultiheadAttention", o, embed_dim=d, num_heads=heads, bias=bias)
+            inst.attrs["multihead_attn"] = make("MultiheadAttention", o, **attention)
         inst.attrs["linear1"] = make("Linear", o, in_features=d, out_features=ff, bias=bias)
+        inst.attrs["dropout"] = make("Dropout", o, p=dropout)
         inst.attrs["linear2"] = make("Linear", o, in_features=ff, out_features=d, bias=bias)
         for i in range(1, 4 if decoder else 3):
-            inst.attrs[f"norm{i}"] = make("LayerNorm", o, normalized_shape=d, bias=bias)
+            inst.attrs[f"norm{i}"] = make("LayerNorm", o, normalized_shape=d, eps=a["layer_norm_eps"], bias=bias)
+        for i in range(1, 4 if decoder else 3):
+            inst.attrs[f"dropout{i}"] = make("Dropout", o, p=dropout)
     return build
 
 
@@ -329,7 +335,9 @@ def _stack(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., In
 
 def _transformer(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., Inst]) -> None:
     d, bias = a["d_model"], a["bias"]
-    common = dict(d_model=d, nhead=a["nhead"], dim_feedforward=a["dim_feedforward"], bias=bias)
+    common = dict(d_model=d, nhead=a["nhead"], dim_feedforward=a["dim_feedforward"], dropout=a["dropout"],
+                  activation=a["activation"], layer_norm_eps=a["layer_norm_eps"], batch_first=a["batch_first"],
+                  norm_first=a["norm_first"], bias=bias)
     for part, layer_name, count_key, custom in (("encoder", "TransformerEncoderLayer", "num_encoder_layers", "custom_encoder"),
                                                 ("decoder", "TransformerDecoderLayer", "num_decoder_layers", "custom_decoder")):
         if a[custom] is not None:
@@ -341,7 +349,7 @@ def _transformer(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[.
         for i in range(n):
             layers.attrs[str(i)] = make(layer_name, o, **common)
         stack.attrs["layers"] = layers
-        stack.attrs["norm"] = make("LayerNorm", o, normalized_shape=d, bias=bias)
+        stack.attrs["norm"] = make("LayerNorm", o, normalized_shape=d, eps=a["layer_norm_eps"], bias=bias)
         inst.attrs[part] = stack
 
 
@@ -475,6 +483,27 @@ def _rnn_attributes(mode: str | None) -> dict[str, Callable[[dict[str, Any], str
     return out
 
 
+_ACTIVATION_CODES = {"relu": 1, "gelu": 2}  # TransformerEncoderLayer.activation_relu_or_gelu
+
+
+def _activation_name(activation: Any) -> str | None:
+    """"relu" for "relu" or F.relu (torch's test), None for any other activation."""
+    if isinstance(activation, str):
+        return activation
+    name = getattr(activation, "name", None)
+    return name.rpartition(".")[2] if isinstance(name, str) and name.startswith("torch.nn.functional.") else None
+
+
+def _activation(activation: Any) -> Any:
+    """A transformer layer's ``activation``: F.relu / F.gelu for their names (torch raises for any
+    other string), else the callable given."""
+    if isinstance(activation, str):
+        if activation not in _ACTIVATION_CODES:
+            raise Unresolved(f"activation should be relu/gelu, not {activation!r} (torch raises)")
+        return ExtV(f"torch.nn.functional.{activation}")
+    return activation
+
+
 def _given(*names: str) -> dict[str, Callable[[dict[str, Any], str], Any]]:
     return {name: _same for name in names}
 
@@ -522,6 +551,10 @@ LAYER_ATTRIBUTES: dict[str, dict[str, Callable[[dict[str, Any], str], Any]]] = {
     **{f"AdaptiveMaxPool{d}d": _given("output_size", "return_indices") for d in (1, 2, 3)},
     "RNNCell": _given("input_size", "hidden_size", "bias", "nonlinearity"),
     "LSTMCell": _given("input_size", "hidden_size", "bias"), "GRUCell": _given("input_size", "hidden_size", "bias"),
+    "TransformerEncoderLayer": {"norm_first": _same, "activation": lambda a, n: _activation(a[n]),
+                                "activation_relu_or_gelu": lambda a, n: _ACTIVATION_CODES.get(_activation_name(a["activation"]), 0)},
+    "TransformerDecoderLayer": {"norm_first": _same, "activation": lambda a, n: _activation(a[n])},
+    "Transformer": _given("d_model", "nhead", "batch_first"),
 }
 # The parameters a torch layer registers as None where its arguments leave them out (read back by
 # CLIP's convert_weights: `getattr(attn, "q_proj_weight")`, `attn.bias_k is None`).

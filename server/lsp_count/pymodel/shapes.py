@@ -540,3 +540,26 @@ def _diagonal_length(m: Any, n: Any, k: int) -> Any:
     if type(m) is not int or type(n) is not int:
         return None
     return max(min(m, n - k), 0) if k >= 0 else max(min(m + k, n), 0)
+
+
+def normalized_dim(d: Any, ndim: int) -> int:
+    """A dimension index (negative from the end) as a position; ShapeError out of range."""
+    return _dim(d, ndim, "axis")
+
+
+def broadcasts_to(source: tuple[Any, ...], target: tuple[Any, ...]) -> bool | None:
+    """Whether a tensor of shape ``source`` can be written into one of shape ``target`` (torch's
+    ``expand``: each size equal, or 1; extra leading sizes of 1); None where a size is not known."""
+    extra = len(source) - len(target)
+    if extra > 0:
+        if any(type(d) is not int for d in source[:extra]):
+            return None
+        if any(d != 1 for d in source[:extra]):
+            return False
+        source = source[extra:]
+    for s, t in zip(reversed(source), reversed(target)):
+        if type(s) is not int or type(t) is not int:
+            return None
+        if s != t and s != 1:
+            return False
+    return True

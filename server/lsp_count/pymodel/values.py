@@ -323,7 +323,7 @@ def next_serial() -> int:
 class Param:
     """An ``nn.Parameter``: identity is what makes tying count once."""
 
-    __slots__ = ("shape", "kind", "requires_grad", "origin", "floating", "serial", "declared")
+    __slots__ = ("shape", "kind", "requires_grad", "origin", "floating", "serial", "declared", "flags")
 
     def __init__(self, shape: tuple[Any, ...], kind: str, requires_grad: bool = True, origin: Span | None = None,
                  floating: bool | None = True, declared: str | None = None) -> None:
@@ -336,6 +336,8 @@ class Param:
         # torch layer's parameters are in the default dtype, which torch keeps floating-point.
         self.floating = floating
         self.declared = declared  # its dtype where the code named it (TensorV.declared)
+        # Attributes the code set on it (TinyViT's `p.lr_scale = s`), read back by hasattr / getattr.
+        self.flags: dict[str, Any] | None = None
 
     def __bool__(self) -> bool:  # `if self.weight:` is torch's bool of its values, which are not known here
         return tensor_truth(self.shape, None, None)
