@@ -246,7 +246,7 @@ def test_class_decorators_imported_from_the_project_run_but_documentation_ones_a
 @pytest.mark.parametrize("call, method", [
     ("self.heads.get('a')", "get"),  # ModuleDict has no get (ParameterDict has)
     ("self.plist.insert(0, nn.Parameter(torch.zeros(2)))", "insert"),  # ParameterList has no insert
-    ("self.fc.share_memory()", "share_memory"),  # torch's, but not followed
+    ("self.fc.compile()", "compile"),  # torch's, but not followed
 ])
 def test_a_method_of_a_module_the_analyser_does_not_follow_makes_its_count_unknown(call: str, method: str) -> None:
     # The call may change the module's parts (a `pop` the analyser knew nothing of was ignored,
@@ -2191,7 +2191,7 @@ def test_more_idioms_of_public_repositories(body: str, total: int) -> None:
 def test_inherited_module_methods_are_not_said_to_be_missing() -> None:
     # "calls `load_state_dict`, which `Sub` does not define (Python raises AttributeError)": false.
     # (load_state_dict is followed now: test_torch_class_hierarchy_state_dict_copies_and_einops_layers.)
-    report = run(_net("self.a = Sub()\nself.a.share_memory()",
+    report = run(_net("self.a = Sub()\nself.a.compile()",
                       "class Sub(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
                       "        self.fc = nn.Linear(2, 2)\n"))
     assert "a method of the module the analyser does not follow" in lc101(report)["Net"]
@@ -2987,8 +2987,8 @@ def test_torch_s_module_methods_through_the_class_or_by_name(body: str, total: i
 
 
 def test_a_torch_method_through_the_class_the_analyser_has_no_model_of_is_said() -> None:
-    report = run(_net("self.a = nn.Linear(4, 4)\nnn.Module.share_memory(self)\n"))
-    assert "calls torch's `nn.Module.share_memory`, which the analyser does not follow" in lc101(report)["Net"]
+    report = run(_net("self.a = nn.Linear(4, 4)\nnn.Module.compile(self)\n"))
+    assert "calls torch's `nn.Module.compile`, which the analyser does not follow" in lc101(report)["Net"]
 
 
 @pytest.mark.parametrize("expr, value", [

@@ -229,6 +229,7 @@ _SAME_SHAPE = frozenset("""
 clone detach contiguous float double half bfloat16 int long bool to cpu cuda type type_as abs neg exp log sqrt rsqrt conj
 sigmoid tanh relu softmax log_softmax cumsum flip roll masked_fill clamp clip sign round floor ceil square reciprocal
 pin_memory sin cos tan asin acos atan sinh cosh erf erfc erfinv log1p expm1 log2 log10 exp2 trunc frac sgn
+coalesce to_dense to_sparse
 nan_to_num
 """.split())
 _BROADCASTING = frozenset({"add", "sub", "mul", "div", "pow", "maximum", "minimum"})
@@ -4841,6 +4842,11 @@ class Interpreter:
             if type(num) is int and 0 <= num <= MAX_ITERATIONS and all(type(v) in (int, float, TensorV) or is_unknownish(v)
                                                                        for v in (given.get("start"), given.get("stop"))):
                 return TensorV((num,), floating=True, numpy=True)  # bounds numpy computed (SincNet's mel scale)
+        if name in ("torch.sparse_coo_tensor", "torch.sparse.FloatTensor", "torch.sparse.LongTensor") and \
+                (len(args) == 3 or (len(args) == 2 and "size" in kwargs)):
+            size = args[2] if len(args) == 3 else kwargs["size"]
+            if isinstance(size, (tuple, list)) and all(type(d) is int for d in size):
+                return TensorV(tuple(size), floating=name != "torch.sparse.LongTensor")  # LightGCN's graph: its size
         if name in _TORCH_WINDOWS and args and type(args[0]) is int and len(args) <= 2:
             return TensorV((args[0],), floating=True)  # open-unmix's STFT: `torch.hann_window(n_fft)`
         if name == "torch.is_tensor" and len(args) == 1 and not kwargs:
@@ -5548,6 +5554,12 @@ def _legacy_data(fn: str, data: list[Any] | tuple[Any, ...], node: ast.AST) -> T
         shape.append(len(level))
         level = level[0] if level else None
     if not all(isinstance(x, (int, float, bool, list, tuple)) for x in data):
+        if data and all(type(x) in _TENSORS for x in data) and len({tuple(x.shape) for x in data}) == 1:
+            return TensorV((len(data), *data[0].shape), floating=_LEGACY_CONSTRUCTORS[fn] in FLOATING_DTYPES,
+                           declared=_LEGACY_CONSTRUCTORS[fn])  # `torch.LongTensor([rows, cols])` of index arrays
+        if data and all(type(x) in (Unknown, Sym, int, float, bool) for x in data):
+            return TensorV((len(data),), floating=_LEGACY_CONSTRUCTORS[fn] in FLOATING_DTYPES,
+                           declared=_LEGACY_CONSTRUCTORS[fn])  # KGE's `torch.Tensor([(gamma + eps) / dim])`: one number
         raise Unresolved(f"`{_text(node)}`: the data is not known numbers")
     valued = _tensor_from_values(list(data), ExtV(f"torch.{_LEGACY_CONSTRUCTORS[fn]}"), node) if len(shape) == 1 else None
     return valued if valued is not None else TensorV(tuple(shape))

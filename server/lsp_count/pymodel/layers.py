@@ -143,10 +143,13 @@ def _norm_shape(v: Any) -> tuple[Any, ...]:
 
 
 def _batchnorm(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., Inst]) -> None:
-    n = as_int(a["num_features"], "num_features")
+    features = a["num_features"]
+    # SincNet's `nn.BatchNorm1d([n])`: torch makes its tensors of that size (torch.empty([n]))
+    shape = tuple(as_int(d, "num_features") for d in features) if isinstance(features, (list, tuple)) and \
+        len(features) == 1 else (as_int(features, "num_features"),)
     if truth(a["affine"], "affine"):
-        _p(inst, "weight", (n,), "norm", o)
-        _p(inst, "bias", (n,), "norm", o)
+        _p(inst, "weight", shape, "norm", o)
+        _p(inst, "bias", shape, "norm", o)
     if truth(a["track_running_stats"], "track_running_stats"):
         # torch's buffers (named_buffers()), their tensors made when first read (running_stat): a
         # model has hundreds of norms, and their statistics are rarely asked for.
