@@ -4338,6 +4338,8 @@ class Interpreter:
             return made
         if cls.enum_members is not None:
             return _enum_member(cls, args, kwargs, node)
+        if any(type(b) is ExtV and b.name in ("typing.TypedDict", "typing_extensions.TypedDict") for b in _outside_bases(cls)):
+            return self.dict_items(args, kwargs, node)  # asteroid's PCEN config: a TypedDict makes a plain dict
         stack = self.ctx.class_stack
         if stack.count(cls.name) >= 8 or len(stack) > 32:
             start = stack.index(cls.name) if cls.name in stack else 0
