@@ -95,6 +95,14 @@ def test_is_floating_point_as_torch_answers(expression: str, known: bool) -> Non
     "torch.nn.functional.pad(torch.zeros(2, 3), (1, 2)).shape[1]",
     "torch.nn.functional.pad(torch.zeros(2, 3, 4), (1, 1, 2, 3)).shape[1]",
     "torch.nn.functional.pad(torch.zeros(5, 6), (-2, 0), 'constant', 0).shape[1]",
+    # FNO's wave numbers and real transforms: half the last dimension, and one.
+    "len(torch.fft.rfftfreq(9))", "len(torch.fft.fftfreq(9))", "torch.fft.rfft(torch.zeros(3, 10)).shape[1]",
+    "torch.fft.rfft2(torch.zeros(4, 7)).shape[-1]", "torch.fft.rfft2(torch.zeros(4, 7)).shape[0]",
+    # SVD / eigh / LU / diag / norm shapes (PiSSA, S5, Glow, DoRA).
+    "torch.linalg.svd(torch.zeros(5, 3), full_matrices=False)[0].shape[1]",
+    "torch.linalg.svd(torch.zeros(5, 3))[0].shape[1]", "torch.linalg.eigh(torch.zeros(4, 4))[1].shape[0]",
+    "torch.linalg.lu(torch.zeros(4, 6))[2].shape[1]", "torch.diag(torch.zeros(4), 1).shape[0]",
+    "torch.diagonal(torch.zeros(3, 5), -1).shape[0]", "torch.zeros(6, 4).norm(dim=0, keepdim=True).shape[1]",
 ])
 def test_torch_functions_that_are_tensor_methods_give_torchs_shapes(expression: str) -> None:
     source = textwrap.dedent(f"""

@@ -3624,3 +3624,38 @@ def test_super_of_a_class_the_instance_is_not_is_pythons_type_error() -> None:
     assert counts(report) == {"DistMult": 8}
     assert "raises TypeError: obj must be an instance or subtype of type (`MyModel` is not a `DistMult`)" in \
         lc101(report)["MyModel"]
+
+
+def test_arguments_to_nn_module_init_are_torchs_type_error() -> None:
+    # Wayformer's placeholder class built with arguments; `super().__init__(d)` in a direct subclass.
+    report = run("""
+        import torch.nn as nn
+        class Placeholder(nn.Module):
+            pass
+        class UsePlaceholder(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.p = Placeholder(16, d=2)
+        class SuperArgs(nn.Module):
+            def __init__(self, d=4):
+                super().__init__(d)
+                self.fc = nn.Linear(d, d)
+    """)
+    reasons = lc101(report)
+    assert counts(report) == {"Placeholder": 0}
+    assert reasons["UsePlaceholder"].endswith("`Placeholder(16, d=2)` raises TypeError: `Placeholder` has no __init__ of "
+                                              "its own, and nn.Module.__init__ takes no arguments (it got an unexpected "
+                                              "keyword argument 'd')")
+    assert reasons["SuperArgs"].endswith("`super().__init__` raises TypeError: nn.Module.__init__ takes no arguments "
+                                         "(it got 1 positional argument)")
+
+
+def test_an_undefined_name_is_pythons_name_error_unless_the_file_may_bind_it() -> None:
+    # DANet's `math.sqrt(...)` without `import math`: NameError when the constructor runs. A name the
+    # file binds somewhere (a script's `args` under `if __name__ == "__main__":`) stays not known.
+    body = "self.fc = nn.Linear(4, 4)\nself.scale = math.sqrt(4)\n"
+    assert lc101(run(_net(body)))["Net"].endswith("`math` (line 6) raises NameError: name 'math' is not defined")
+    script = _net("self.fc = nn.Linear(args.width, 2)\n") + "\n\nif __name__ == '__main__':\n    args = object()\n"
+    assert "`args` is not defined in this file" in lc101(run(script))["Net"]
+    written = run(_net(body) + "\nglobals()['math'] = __import__('math')\n")  # a global written through globals()
+    assert "NameError" not in lc101(written).get("Net", "")

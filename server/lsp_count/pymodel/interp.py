@@ -2668,8 +2668,7 @@ class Interpreter:
             if name == "__init__":
                 def module_init(*a: Any, **k: Any) -> None:
                     if a or k:
-                        raise _Raised(f"`{_text(at)}` raises TypeError: nn.Module.__init__ takes no arguments",
-                                      ExtV("TypeError"))
+                        raise _module_init_error(at, a, k)
                     _reset_module(inst)
                 return BuiltinV(name, module_init)
             method = _module_method(self, inst, name)
@@ -2699,10 +2698,7 @@ class Interpreter:
 
                     def module_init(*a: Any, **k: Any) -> None:  # nn.Module's, which takes no arguments
                         if (a or k) and _only_module_bases(cls):
-                            given = f"an unexpected keyword argument '{next(iter(k))}'" if k else \
-                                f"{len(a)} positional argument{'s' if len(a) > 1 else ''}"
-                            raise _Raised(f"`{_text(at)}` raises TypeError: nn.Module.__init__ takes no arguments (it "
-                                          f"got {given})", ExtV("TypeError"))
+                            raise _module_init_error(at, a, k)
                         _reset_module(inst)
                     return BuiltinV("__init__", module_init)
                 if isinstance(obj.inst, Inst) and _extends_dict(obj.cls):
@@ -4405,12 +4401,8 @@ class Interpreter:
                     return Unknown(f"`{cls.name}` extends `{ext[0].name}`, which the analyser does not follow",
                                    maybe_module=cls.is_module or foreign_base(cls) is not None)
                 if cls.is_module and _only_module_bases(cls):
-                    # Wayformer's placeholder `class EarlyFusion(nn.Module): pass` built with arguments:
-                    # nn.Module.__init__ takes none.
-                    given = f"an unexpected keyword argument '{next(iter(kwargs))}'" if kwargs else \
-                        f"{len(args)} positional argument{'s' if len(args) > 1 else ''}"
-                    raise _Raised(f"`{_text(node)}` raises TypeError: `{cls.name}` has no __init__ of its own, and "
-                                  f"nn.Module.__init__ takes no arguments (it got {given})", ExtV("TypeError"))
+                    # Wayformer's placeholder `class EarlyFusion(nn.Module): pass` built with arguments.
+                    raise _module_init_error(node, args, kwargs, f"`{cls.name}` has no __init__ of its own, and ")
             if cls.is_module:
                 self.record_hint(inst, node, env)
                 # Not a build that changed a global or a class attribute (a layer counter: the next
@@ -5060,6 +5052,14 @@ class Interpreter:
             return TensorV(tuple(args[0].shape), floating=_is_floating(args[0]))  # the same values, shifted
         if name in ("torch.fft.fft", "torch.fft.ifft") and len(args) == 1 and not kwargs and type(args[0]) in _TENSORS:
             return TensorV(tuple(args[0].shape), floating=False)  # complex, of the same shape (nanochat)
+        if name in ("torch.fft.rfftfreq", "torch.fft.fftfreq") and args and type(args[0]) is int and args[0] > 0 and \
+                len(args) <= 2 and set(kwargs) <= {"d", "dtype", "device"}:
+            n = args[0]  # FNO's wave numbers: n // 2 + 1 of them for a real transform, else n
+            return TensorV((n // 2 + 1 if name.endswith("rfftfreq") else n,), floating=True)
+        if name in ("torch.fft.rfft", "torch.fft.rfft2", "torch.fft.rfftn") and len(args) == 1 and not kwargs and \
+                type(args[0]) in _TENSORS and args[0].shape and type(args[0].shape[-1]) is int:
+            # a real transform keeps half the last dimension (and one): complex values
+            return TensorV((*args[0].shape[:-1], args[0].shape[-1] // 2 + 1), floating=False)
         if name in ("torch.det", "torch.linalg.det", "torch.logdet") and len(args) == 1 and not kwargs and \
                 type(args[0]) in _TENSORS:
             shape = tuple(args[0].shape)  # a batch of square matrices: one value each (its sign not known here)
@@ -8166,6 +8166,14 @@ class _ModuleSuper:
 
     def __init__(self, inst: Inst) -> None:
         self.inst = inst
+
+
+def _module_init_error(node: ast.AST, args: Any, kwargs: Any, why: str = "") -> Raised:
+    """torch's TypeError for arguments given to nn.Module.__init__, which takes none."""
+    given = f"an unexpected keyword argument '{next(iter(kwargs))}'" if kwargs else \
+        f"{len(args)} positional argument{'s' if len(args) > 1 else ''}"
+    return _Raised(f"`{_text(node)}` raises TypeError: {why}nn.Module.__init__ takes no arguments (it got {given})",
+                   ExtV("TypeError"))
 
 
 def _only_module_bases(cls: ClassV) -> bool:
