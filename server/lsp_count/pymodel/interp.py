@@ -61,10 +61,13 @@ CONTAINERS = {"ModuleList": "list", "Sequential": "seq", "ModuleDict": "dict", "
               "ParameterDict": "pdict"}
 MAX_APPLY_DEPTH = 200  # modules nested deeper than this in apply(): a module that holds itself
 CONTAINER_CLASSES = {kind: name for name, kind in CONTAINERS.items()}  # "plist" -> "ParameterList"
+# torch's legacy constructors, each with its dtype (`torch.FloatTensor(3, 4)`, pygcn's DoubleTensor).
+_LEGACY_CONSTRUCTORS = {"Tensor": "float32", "FloatTensor": "float32", "LongTensor": "int64", "DoubleTensor": "float64",
+                        "HalfTensor": "float16", "BFloat16Tensor": "bfloat16", "ByteTensor": "uint8", "CharTensor": "int8",
+                        "ShortTensor": "int16", "IntTensor": "int32", "BoolTensor": "bool"}
 TENSOR_FACTORIES = {"zeros", "ones", "empty", "randn", "rand", "full", "randint", "eye", "tensor", "arange",
                     "zeros_like", "ones_like", "empty_like", "randn_like", "rand_like", "full_like", "linspace",
-                    "Tensor", "FloatTensor", "LongTensor", "DoubleTensor", "HalfTensor", "BFloat16Tensor", "ByteTensor",
-                    "CharTensor", "ShortTensor", "IntTensor", "BoolTensor", "as_tensor", "from_numpy"}
+                    "as_tensor", "from_numpy", *_LEGACY_CONSTRUCTORS}
 _BINOPS: dict[type, tuple[Callable[[Any, Any], Any], str]] = {
     ast.Add: (operator.add, "+"), ast.Sub: (operator.sub, "-"), ast.Mult: (operator.mul, "*"),
     ast.Div: (operator.truediv, "/"), ast.FloorDiv: (operator.floordiv, "//"), ast.Mod: (operator.mod, "%"),
@@ -420,6 +423,7 @@ class ModuleScope:
         self.text: str | None = None  # the main file's text, as analysed (inspect.getsource reads it)
         self._dotted_name: str | None = None
         self._may_yield: bool | None = None
+        self._undefined: dict[str, bool] = {}  # certainly_undefined's answers
 
     @property
     def may_yield(self) -> bool:
@@ -429,6 +433,17 @@ class ModuleScope:
         if self._may_yield is None:
             self._may_yield = self.text is None or "yield" in self.text
         return self._may_yield
+
+    def certainly_undefined(self, name: str) -> bool:
+        """Whether a name the main file's code reads and nothing bound is Python's NameError: the
+        file writes no globals dynamically and binds the name nowhere (a script's `args` under
+        `if __name__ == "__main__":`). Once per name: the text is searched, not walked."""
+        if not self.is_main or self.text is None:
+            return False
+        known = self._undefined.get(name)
+        if known is None:
+            known = self._undefined[name] = not _DYNAMIC_GLOBALS.search(self.text) and not _bound_somewhere(name, self.text)
+        return known
 
     @property
     def dotted_name(self) -> str:
@@ -802,10 +817,9 @@ class Interpreter:
             roots = own + (here,) + self.ctx.base_dirs + _repository_roots(here) if own else \
                 (here,) + self.ctx.base_dirs + _repository_roots(here)
         for root in roots:
-            stem = os.path.join(root, *parts) if parts else root
-            for candidate in (stem + ".py", os.path.join(stem, "__init__.py")):
-                if os.path.isfile(candidate):
-                    return os.path.realpath(candidate)
+            found = _module_file(os.path.join(root, *parts) if parts else root)
+            if found is not None:
+                return found
         return None
 
     def load_project_file(self, key: str) -> ModV | None:
@@ -2423,8 +2437,7 @@ class Interpreter:
             return Unknown(f"`{name}` may come from `from {env.module.star_imports[0]} import *`, which the analyser "
                            f"does not follow", maybe_module=True)
         scope = env.module
-        if scope.is_main and scope.text is not None and env is not scope.env and not _DYNAMIC_GLOBALS.search(scope.text) \
-                and not _bound_somewhere(name, scope.text):
+        if env is not scope.env and scope.certainly_undefined(name):
             # DANet's `math.sqrt(...)` in reset_parameters without `import math`: a function's name that
             # nothing in the file defines (no star import, no writes through globals()) is Python's NameError.
             raise _Raised(f"`{name}` ({scope.where(node.lineno)}) raises NameError: name '{name}' is not defined",
@@ -2628,11 +2641,10 @@ class Interpreter:
                 # `litgpt.lora.X` where the package's __init__ does not import `lora`: the submodule, which
                 # Python sets on the package once anything imports it (litgpt's own modules do).
                 package = os.path.dirname(obj.path)
-                for candidate in (os.path.join(package, name + ".py"), os.path.join(package, name, "__init__.py")):
-                    if os.path.isfile(candidate):
-                        sub = self.load_project_file(os.path.realpath(candidate))
-                        if sub is not None:
-                            return sub
+                found = _module_file(os.path.join(package, name))
+                sub = self.load_project_file(found) if found is not None else None
+                if sub is not None:
+                    return sub
                 where = f"the package `{os.path.basename(package)}` (its __init__.py)"
                 return Unknown(f"`{name}` is not defined in {where}", maybe_module=True)
             return v if v is not _MISSING else Unknown(f"`{name}` is not defined in `{obj.name}`", maybe_module=True)
@@ -2664,14 +2676,9 @@ class Interpreter:
         if type(obj) is PartialV and name in ("func", "args", "keywords"):
             return obj.func if name == "func" else tuple(obj.args) if name == "args" else dict(obj.kwargs)
         if type(obj) is _ModuleSuper:  # nn.Module's methods, the torch layer's skipped
-            inst, at = obj.inst, node
             if name == "__init__":
-                def module_init(*a: Any, **k: Any) -> None:
-                    if a or k:
-                        raise _module_init_error(at, a, k)
-                    _reset_module(inst)
-                return BuiltinV(name, module_init)
-            method = _module_method(self, inst, name)
+                return _nn_module_init(obj.inst, node)
+            method = _module_method(self, obj.inst, name)
             return method if method is not None else Unknown(f"`{_text(node)}` is not followed")
         if isinstance(obj, SuperV):
             for c in _after_in_mro(obj.cls, obj.inst):
@@ -2694,13 +2701,7 @@ class Interpreter:
                     inst, cls = obj.inst, obj.cls
                     return BuiltinV("__init__", lambda *a, **k: self.init_layer(inst, cls.name, layer, list(a), k))
                 if isinstance(obj.inst, Inst) and obj.inst.is_module:
-                    inst, cls, at = obj.inst, obj.cls, node
-
-                    def module_init(*a: Any, **k: Any) -> None:  # nn.Module's, which takes no arguments
-                        if (a or k) and _only_module_bases(cls):
-                            raise _module_init_error(at, a, k)
-                        _reset_module(inst)
-                    return BuiltinV("__init__", module_init)
+                    return _nn_module_init(obj.inst, node, obj.cls)
                 if isinstance(obj.inst, Inst) and _extends_dict(obj.cls):
                     inst, at = obj.inst, node  # dict's: the items (hifi-gan's AttrDict(dict))
                     return BuiltinV("__init__", lambda *a, **k: inst.attrs.__setitem__(
@@ -4826,8 +4827,8 @@ class Interpreter:
         if name == "numpy.linspace" and 2 <= len(args) <= 4 and set(kwargs) <= {"num", "endpoint", "dtype"}:
             given = dict(zip(("start", "stop", "num", "endpoint"), args), **kwargs)
             dtype = given.pop("dtype", None)
-            dtype = dtype if dtype in ("float32", "float64") else dtype.name.partition(".")[2] if type(dtype) is ExtV \
-                and dtype.name in ("numpy.float32", "numpy.float64") else "float64" if dtype is None else None
+            dtype = "float64" if dtype is None else _numpy_dtype_name(dtype)
+            dtype = dtype if dtype in tensor_values.FLOAT_DTYPES else None
             values = _numpy_linspace(**given)  # drop-path rates: `np.linspace(0, rate, depth).tolist()`
             if values is not None and dtype is not None:
                 return TensorV((len(values),), tuple(tensor_values.cast_number(v, dtype) for v in values), dtype=dtype,
@@ -5275,12 +5276,12 @@ class Interpreter:
                              + (f" ({why_of(src)})" if is_unknownish(src) else ""))
         legacy = _LEGACY_CONSTRUCTORS.get(fn)  # torch.FloatTensor(3, 4), pygcn's DoubleTensor: that dtype
         if legacy is not None and not args and not kwargs:
-            return TensorV((0,), floating=legacy in FLOATING_DTYPES, declared=legacy)  # `nn.Parameter(torch.Tensor())`: empty
+            return _legacy_tensor((0,), fn)  # `nn.Parameter(torch.Tensor())`: empty
         if (legacy is not None or fn == "from_numpy") and len(args) == 1 and not kwargs and \
                 isinstance(args[0], (TensorV, Param)) and _values_of(args[0]) is None:
             # a numpy array, or another tensor (graphsage's `torch.FloatTensor(np.zeros((7, 3)))`): a copy of its shape
-            return TensorV(tuple(args[0].shape), floating=legacy in FLOATING_DTYPES if legacy else _is_floating(args[0]),
-                           declared=legacy)
+            return _legacy_tensor(tuple(args[0].shape), fn) if legacy else \
+                TensorV(tuple(args[0].shape), floating=_is_floating(args[0]))
         if (legacy is not None or fn in ("tensor", "as_tensor", "from_numpy")) and args and isinstance(args[0], Unknown):
             return Unknown(f"`{_text(node)}`: the data's shape is unknown ({args[0].why})")
         if (legacy is not None or fn == "from_numpy") and len(args) == 1 and not kwargs and _values_of(args[0]) is not None:
@@ -5370,7 +5371,7 @@ class Interpreter:
                                               ExtV("torch.int64") if fn == "randint" else None))
         shape = tuple(as_int(d, "tensor size") for d in dims)
         if legacy is not None:
-            return TensorV(shape, floating=legacy in FLOATING_DTYPES, declared=legacy)
+            return _legacy_tensor(shape, fn)
         if fn in ("zeros", "ones"):  # SlowFast's MViT: `dim_mul = torch.ones(depth + 1)`, then `dim_mul[i] = 2.0`
             filled = _filled(shape, 0 if fn == "zeros" else 1, _dtype_argument(kwargs["dtype"]) if "dtype" in kwargs
                              else "float32", kwargs)
@@ -5542,9 +5543,22 @@ _TORCH_VALUE_FUNCTIONS = tensor_values.UNARY_FUNCTIONS | {"unique", "diff", "max
 _VALUE_METHODS = _TORCH_VALUE_FUNCTIONS | frozenset(_CASTS) | {"to", "flip", "astype"}
 
 
-_LEGACY_CONSTRUCTORS = {"Tensor": "float32", "FloatTensor": "float32", "LongTensor": "int64", "DoubleTensor": "float64",
-                        "HalfTensor": "float16", "BFloat16Tensor": "bfloat16", "ByteTensor": "uint8", "CharTensor": "int8",
-                        "ShortTensor": "int16", "IntTensor": "int32", "BoolTensor": "bool"}
+
+def _numpy_dtype_name(dtype: Any) -> str | None:
+    """A numpy dtype argument's name (np.int32, "float32": numpy's names are torch's; int, float and
+    bool are its defaults); None for any other value."""
+    if dtype is _BUILTINS["int"] or dtype is _BUILTINS["float"] or dtype is _BUILTINS["bool"]:
+        return {"int": "int64", "float": "float64", "bool": "bool"}[dtype.name]
+    if isinstance(dtype, str):
+        return dtype if dtype in _NUMPY_DTYPES else None
+    name = dtype.name.partition(".")[2] if type(dtype) is ExtV and dtype.name.startswith("numpy.") else None
+    return name if name in _NUMPY_DTYPES else None
+
+
+def _legacy_tensor(shape: tuple[Any, ...], fn: str) -> TensorV:
+    """A tensor of a legacy constructor (``torch.DoubleTensor``), of its values not known, in its dtype."""
+    dtype = _LEGACY_CONSTRUCTORS[fn]
+    return TensorV(shape, floating=dtype in FLOATING_DTYPES, declared=dtype)
 
 
 def _legacy_data(fn: str, data: list[Any] | tuple[Any, ...], node: ast.AST) -> TensorV:
@@ -5557,11 +5571,9 @@ def _legacy_data(fn: str, data: list[Any] | tuple[Any, ...], node: ast.AST) -> T
         level = level[0] if level else None
     if not all(isinstance(x, (int, float, bool, list, tuple)) for x in data):
         if data and all(type(x) in _TENSORS for x in data) and len({tuple(x.shape) for x in data}) == 1:
-            return TensorV((len(data), *data[0].shape), floating=_LEGACY_CONSTRUCTORS[fn] in FLOATING_DTYPES,
-                           declared=_LEGACY_CONSTRUCTORS[fn])  # `torch.LongTensor([rows, cols])` of index arrays
+            return _legacy_tensor((len(data), *data[0].shape), fn)  # `torch.LongTensor([rows, cols])` of index arrays
         if data and all(type(x) in (Unknown, Sym, int, float, bool) for x in data):
-            return TensorV((len(data),), floating=_LEGACY_CONSTRUCTORS[fn] in FLOATING_DTYPES,
-                           declared=_LEGACY_CONSTRUCTORS[fn])  # KGE's `torch.Tensor([(gamma + eps) / dim])`: one number
+            return _legacy_tensor((len(data),), fn)  # KGE's `torch.Tensor([(gamma + eps) / dim])`: one number
         raise Unresolved(f"`{_text(node)}`: the data is not known numbers")
     valued = _tensor_from_values(list(data), ExtV(f"torch.{_LEGACY_CONSTRUCTORS[fn]}"), node) if len(shape) == 1 else None
     return valued if valued is not None else TensorV(tuple(shape))
@@ -5952,6 +5964,15 @@ def _is_option(token: str) -> bool:
     return False
 
 
+def _module_file(stem: str) -> str | None:
+    """The file Python imports a module's path without its suffix as (``stem.py``, or the package
+    ``stem/__init__.py``), resolved; None where neither is there."""
+    for candidate in (stem + ".py", os.path.join(stem, "__init__.py")):
+        if os.path.isfile(candidate):
+            return os.path.realpath(candidate)
+    return None
+
+
 def _missing_relative_module(path: str, module: str, level: int) -> str | None:
     """Where a relative import's module would be (`rnn.py` beside the file), when it certainly is not
     there: no module, package directory or compiled extension of that name; None where it may be
@@ -6132,11 +6153,7 @@ def _value_method(t: TensorV, name: str, node: ast.AST) -> BuiltinV | None:
         return BuiltinV(name, cast)
     if name == "astype" and t.numpy:
         def astype(dtype: Any, *args: Any, **kwargs: Any) -> TensorV:
-            # numpy's names for its dtypes are torch's (np.int32, "float32"); int and float are its defaults.
-            target = "int64" if dtype is _BUILTINS["int"] else "float64" if dtype is _BUILTINS["float"] else \
-                "bool" if dtype is _BUILTINS["bool"] else dtype if dtype in _NUMPY_DTYPES else \
-                dtype.name.partition(".")[2] if type(dtype) is ExtV and dtype.name.partition(".")[2] in _NUMPY_DTYPES \
-                else None
+            target = _numpy_dtype_name(dtype)
             if target is None or target not in (*tensor_values.FLOAT_DTYPES, *tensor_values.INT_DTYPES, "bool"):
                 return TensorV(tuple(t.shape), numpy=True)  # values not known in that dtype
             return elementwise(tensor_values.cast_values, values, target)
@@ -8166,6 +8183,16 @@ class _ModuleSuper:
 
     def __init__(self, inst: Inst) -> None:
         self.inst = inst
+
+
+def _nn_module_init(inst: Inst, node: ast.AST, cls: ClassV | None = None) -> BuiltinV:
+    """nn.Module's ``__init__`` on ``inst``, which takes no arguments (``cls``: the class whose
+    ``super()`` reaches it, where another outside base after nn.Module may take them)."""
+    def init(*args: Any, **kwargs: Any) -> None:
+        if (args or kwargs) and (cls is None or _only_module_bases(cls)):
+            raise _module_init_error(node, args, kwargs)
+        _reset_module(inst)
+    return BuiltinV("__init__", init)
 
 
 def _module_init_error(node: ast.AST, args: Any, kwargs: Any, why: str = "") -> Raised:
