@@ -2986,6 +2986,21 @@ def test_torch_s_module_methods_through_the_class_or_by_name(body: str, total: i
     assert counts(report) == {"Net": total}
 
 
+@pytest.mark.parametrize("kind, layer", [("module", None), ("layer", "LSTM"), ("layer", "Linear"), ("list", None),
+                                         ("seq", None), ("plist", None), ("dict", None), ("pdict", None)])
+def test_every_module_method_the_analyser_follows_is_in_the_names_it_looks_up(kind: str, layer: str | None) -> None:
+    # _module_method answers None at once for a name outside _MODULE_METHOD_NAMES: a method added
+    # to the table but not to the names would never be found.
+    from lsp_count.pymodel.interp import _MODULE_METHOD_NAMES, Ctx, Interpreter, _module_methods
+    from lsp_count.pymodel.values import Inst
+
+    obj = Inst(None, kind, True)
+    if layer is not None:
+        obj.layer_args = (layer, {})
+    methods = _module_methods(Interpreter(Ctx(())), obj)
+    assert methods and set(methods) <= _MODULE_METHOD_NAMES
+
+
 def test_a_torch_method_through_the_class_the_analyser_has_no_model_of_is_said() -> None:
     report = run(_net("self.a = nn.Linear(4, 4)\nnn.Module.compile(self)\n"))
     assert "calls torch's `nn.Module.compile`, which the analyser does not follow" in lc101(report)["Net"]

@@ -423,6 +423,7 @@ class ModuleScope:
         self.text: str | None = None  # the main file's text, as analysed (inspect.getsource reads it)
         self._dotted_name: str | None = None
         self._may_yield: bool | None = None
+        self._may_declare: bool | None = None
         self._undefined: dict[str, bool] = {}  # certainly_undefined's answers
 
     @property
@@ -433,6 +434,14 @@ class ModuleScope:
         if self._may_yield is None:
             self._may_yield = self.text is None or "yield" in self.text
         return self._may_yield
+
+    @property
+    def may_declare(self) -> bool:
+        """Whether a function of the file may declare a name `global` or `nonlocal`: as may_yield,
+        by the main file's text."""
+        if self._may_declare is None:
+            self._may_declare = self.text is None or "global" in self.text or "nonlocal" in self.text
+        return self._may_declare
 
     def certainly_undefined(self, name: str) -> bool:
         """Whether a name the main file's code reads and nothing bound is Python's NameError: the
@@ -2102,8 +2111,11 @@ class Interpreter:
     def attrs_decorator(self, node: ast.ClassDef, env: Env) -> str | None:
         """"s" or "define" where a decorator of the class statement is attrs' (`@attr.s`,
         `@attrs.define`, `from attr import s` and `@s(...)`): by what its name means."""
-        return next((_ATTRS_DECORATORS[v.name] for v in self.decorator_names(node.decorator_list, env)
-                     if v.name in _ATTRS_DECORATORS), None)
+        # Not the documentation decorators (decorate_class does not run them): reading one's name
+        # would load the module it comes from (transformers' `@auto_docstring`, on every class).
+        decorators = [d for d in node.decorator_list if not documentation_decorator(d)]
+        return next((_ATTRS_DECORATORS[v.name] for v in self.decorator_names(decorators, env)
+                     if v.name in _ATTRS_DECORATORS), None) if decorators else None
 
     def class_annotations(self, cls: ClassV) -> dict[str, Any]:
         """``cls.__annotations__``, each evaluated in the class body (an Unknown where it cannot be)."""
@@ -4131,7 +4143,7 @@ class Interpreter:
             local.vars = self.bind_args(fn, args, kwargs, node) if bound is None else dict(bound)
             declared = self.ctx.declared.get(id(fn.node))
             if declared is None:
-                declared = self.ctx.declared[id(fn.node)] = _declared_names(fn.node)
+                declared = self.ctx.declared[id(fn.node)] = _declared_names(fn.node) if fn.env.module.may_declare else ()
             if declared and any(is_global for _, is_global in declared):
                 # `global BatchNorm; BatchNorm = nn.InstanceNorm2d`, then a block built in the same call
                 # reads the module's name: written through at once (hszhao's semseg).
@@ -6634,6 +6646,17 @@ def _set_entries(obj: Inst, values: list[Any]) -> None:
 
 
 def _module_method(interp: Interpreter, obj: Inst, name: str) -> Any:
+    """torch's method ``name`` of the module (or container) ``obj``; None where it has no such
+    method the analyser follows."""
+    if name not in _MODULE_METHOD_NAMES:  # most reads reach here for a name none has (hasattr, getattr)
+        return None
+    fn = _module_methods(interp, obj).get(name)
+    return BuiltinV(name, fn) if fn is not None else None
+
+
+def _module_methods(interp: Interpreter, obj: Inst) -> dict[str, Callable[..., Any]]:
+    """torch's methods of ``obj`` that the analyser follows, by name (all of them are in
+    _MODULE_METHOD_NAMES: a test checks it for every kind of module)."""
     container = CONTAINER_CLASSES.get(obj.kind)
 
     def member(v: Any) -> Any:
@@ -6872,8 +6895,18 @@ def _module_method(interp: Interpreter, obj: Inst, name: str) -> Any:
                       "clear": obj.attrs.clear})
     if obj.kind == "pdict":
         table.update({"get": lambda k, d=None: obj.attrs.get(k, d), "setdefault": setdefault, "popitem": popitem})
-    fn = table.get(name)
-    return BuiltinV(name, fn) if fn is not None else None
+    return table
+
+
+_MODULE_METHOD_NAMES = frozenset({
+    "add_module", "register_module", "register_parameter", "register_buffer", "parameters", "state_dict",
+    "load_state_dict", "named_parameters", "named_buffers", "buffers", "modules", "named_modules", "children",
+    "named_children", "get_submodule", "get_parameter", "get_buffer", "requires_grad_", "apply", "to", "eval", "train",
+    "half", "float", "bfloat16", "double", "type", "cuda", "cpu", "zero_grad", "reset_parameters", "_init_weights",
+    "share_memory", "flatten_parameters", "__setattr__", "__getattr__", "__delattr__", *_MODULE_HOOKS,
+    # the containers'
+    "append", "extend", "__len__", "insert", "pop", "items", "keys", "values", "update", "clear", "get", "setdefault",
+    "popitem"})
 
 
 _REPOSITORY_MARKERS = (".git", "pyproject.toml", "setup.py", "setup.cfg", "requirements.txt")
@@ -7997,7 +8030,9 @@ def _python_error(exc: Exception, node: ast.AST, python: bool) -> Unresolved:
     # (a module's namespace, a function's scope could be all of it).
     key = exc.args[0] if isinstance(exc, KeyError) and exc.args else None
     words = f": {_user_words(str(exc))}" if key is None or _is_python_key(key) else ""
-    reason = f"`{_text(node)}` raises {kind}{words}"[:300]
+
+    def reason() -> str:  # written when read: the analysed code may catch the error
+        return f"`{_text(node)}` raises {kind}{words}"[:300]
     return _Raised(reason, ExtV(kind)) if python else Unresolved(reason)
 
 

@@ -14,7 +14,7 @@ import ast
 import itertools
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from lsp_count.core.source import Span
 
@@ -22,12 +22,25 @@ _NOT_DEFINED = object()  # ClassV.lookup's marker for a name no class in the MRO
 
 
 class Unresolved(Exception):
-    """The analysis of one class cannot go on; ``reason`` is what the user reads."""
+    """The analysis of one class cannot go on; ``reason`` is what the user reads. It may be given
+    as a function that writes it, called when it is first read: an exception the analysed code
+    catches (``try: ... except KeyError``) is never read, and writing its words (the code's text
+    unparsed) cost more than raising it."""
 
-    def __init__(self, reason: str, span: Span | None = None) -> None:
-        super().__init__(reason)
-        self.reason = reason
+    def __init__(self, reason: str | Callable[[], str], span: Span | None = None) -> None:
+        super().__init__()
+        self._reason = reason
         self.span = span
+
+    @property
+    def reason(self) -> str:
+        reason = self._reason
+        if not isinstance(reason, str):
+            reason = self._reason = reason()
+        return reason
+
+    def __str__(self) -> str:
+        return self.reason
 
 
 class Raised(Unresolved):
@@ -36,7 +49,7 @@ class Raised(Unresolved):
     (an ExtV of a builtin exception, a ClassV), None if unknown. The code's ``except`` may catch it;
     uncaught, it stops the analysis of the class as any Unresolved does."""
 
-    def __init__(self, reason: str, kind: Any) -> None:
+    def __init__(self, reason: str | Callable[[], str], kind: Any) -> None:
         super().__init__(reason)
         self.kind = kind
 
