@@ -2997,7 +2997,7 @@ def test_every_module_method_the_analyser_follows_is_in_the_names_it_looks_up(ki
     obj = Inst(None, kind, True)
     if layer is not None:
         obj.layer_args = (layer, {})
-    methods = _module_methods(Interpreter(Ctx(())), obj)
+    methods = _module_methods(Interpreter(Ctx(())), obj, "append")
     assert methods and set(methods) <= _MODULE_METHOD_NAMES
 
 

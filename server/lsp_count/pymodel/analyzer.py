@@ -254,6 +254,7 @@ def _release_class(cls: ClassV) -> None:
     cls.enum_members = None  # its members are instances of it
     cls.dataclass_init = cls.getattribute_hook = cls.setattr_hook = cls.new_method = cls.env = None
     cls.decorated = None  # a subclass its decorator made holds it as a base
+    cls.annotations = None  # may name the class itself
 
 
 def _interpret(text: str, path: str, options: Any, body: list[ast.stmt], problems: list[Problem],

@@ -424,6 +424,7 @@ class ModuleScope:
         self._dotted_name: str | None = None
         self._may_yield: bool | None = None
         self._may_declare: bool | None = None
+        self.ran = False  # its statements have all run (its names are what they stay)
         self._undefined: dict[str, bool] = {}  # certainly_undefined's answers
 
     @property
@@ -786,6 +787,7 @@ class Interpreter:
         try:
             self._run_statements(tree, scope)
         finally:
+            scope.ran = True
             self.remember_state(scope.env.vars)
 
     def _run_statements(self, tree: ast.Module, scope: ModuleScope) -> None:
@@ -2119,6 +2121,8 @@ class Interpreter:
 
     def class_annotations(self, cls: ClassV) -> dict[str, Any]:
         """``cls.__annotations__``, each evaluated in the class body (an Unknown where it cannot be)."""
+        if cls.annotations is not None:
+            return dict(cls.annotations)
         if cls.env is None:
             return {}
         scope = Env(cls.env.module, cls.env)
@@ -2130,6 +2134,9 @@ class Interpreter:
                     out[stmt.target.id] = self.ev(stmt.annotation, scope)
                 except Unresolved as exc:
                     out[stmt.target.id] = Unknown(exc.reason)
+        # One not known while its module runs may be known later (a name defined below it).
+        if cls.env.module.ran or not any(type(v) is Unknown for v in out.values()):
+            cls.annotations = dict(out)
         return out
 
     def init_subclass(self, cls: ClassV, node: ast.ClassDef, env: Env) -> None:
@@ -6650,13 +6657,14 @@ def _module_method(interp: Interpreter, obj: Inst, name: str) -> Any:
     method the analyser follows."""
     if name not in _MODULE_METHOD_NAMES:  # most reads reach here for a name none has (hasattr, getattr)
         return None
-    fn = _module_methods(interp, obj).get(name)
+    fn = _module_methods(interp, obj, name).get(name)
     return BuiltinV(name, fn) if fn is not None else None
 
 
-def _module_methods(interp: Interpreter, obj: Inst) -> dict[str, Callable[..., Any]]:
+def _module_methods(interp: Interpreter, obj: Inst, name: str) -> dict[str, Callable[..., Any]]:
     """torch's methods of ``obj`` that the analyser follows, by name (all of them are in
-    _MODULE_METHOD_NAMES: a test checks it for every kind of module)."""
+    _MODULE_METHOD_NAMES: a test checks it for every kind of module); ``name``, the one asked for,
+    is what a container's message about an element names."""
     container = CONTAINER_CLASSES.get(obj.kind)
 
     def member(v: Any) -> Any:
@@ -7008,6 +7016,8 @@ def _may_define(path: str | None, name: str) -> bool:
 
 def _text_defines(text: str, name: str) -> bool:
     """_may_define of a module's text."""
+    if name not in text:  # the search below is tried at every character: most texts never name it
+        return False
     word = re.escape(name)
     return re.search(rf"^(?:class|def)\s+{word}\b|^{word}\s*[:=]|^(?:from|import)\b[^\n]*\b{word}\b|"
                      rf"^\s+{word},?\s*(?:#.*)?$", text, re.M) is not None
@@ -8502,6 +8512,13 @@ def _parsed_pattern(pattern: str) -> Any:
     return _parser.parse(pattern)
 
 
+@functools.lru_cache(maxsize=1024)
+def _pattern_work(pattern: str, n: int) -> float | None:
+    """_regex_work of a pattern, once per pattern and text length (transformers' files match the
+    same long literal patterns, class names, at import for every analysis). Raises re.error."""
+    return _regex_work(_parsed_pattern(pattern), n)
+
+
 class RegexV:
     """``re.compile(pattern, flags)``: its methods are re's functions with the pattern and flags given."""
 
@@ -8560,7 +8577,7 @@ def _regex(function: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST
             v for k, v in kwargs.items() if k != "pattern"]
         n = sum(len(a) for a in texts if isinstance(a, str)) + 1
         try:
-            work = _regex_work(_parsed_pattern(pattern), n)
+            work = _pattern_work(pattern, n)
         except re.error as exc:  # as Python raises it, before any matching
             raise _Raised(f"`{_text(node)}` raises re.error: {_user_words(str(exc))}"[:300], ExtV("re.error"))
         except (RecursionError, ImportError, AttributeError, TypeError, ValueError):

@@ -556,6 +556,10 @@ class ClassV:
     # A pydantic model (a BaseModel subclass): a dataclass whose __init__ takes keywords only.
     pydantic: bool = False
     _properties: "frozenset[str] | None" = field(default=None, repr=False)
+    # Its annotations, evaluated (Interpreter.class_annotations), once all of them are known: Python
+    # evaluates them when the class statement runs; transformers' PreTrainedModel.__init_subclass__
+    # asks get_type_hints for the whole MRO of every model class.
+    annotations: "dict[str, Any] | None" = field(default=None, repr=False)
 
     def property_names(self) -> "frozenset[str]":
         """The properties of the class and its bases (setting one runs its setter), found on first use."""
