@@ -277,3 +277,51 @@ def test_plain_values_methods_and_missing_names(expression: str, outcome: object
 ])
 def test_comparisons_as_python_makes_them(setup: str, outcome: object) -> None:
     assert_net_counts(setup, "w", outcome)
+
+
+def test_tensor_value_constructor_sets_every_field() -> None:
+    # TensorV has a hand-written __init__ (speed, as ParamNode's): it must take and set exactly the fields.
+    import inspect
+    from dataclasses import fields, replace
+
+    from lsp_count.pymodel.values import TensorV
+
+    names = [f.name for f in fields(TensorV)]
+    assert list(inspect.signature(TensorV.__init__).parameters)[1:] == names
+    given = [(2, 3), (1.0, 2.0), False, "float64", (0.5, 0.5), True, True, "bfloat16", True]
+    t = TensorV(*given)
+    assert [getattr(t, n) for n in names] == given
+    assert replace(t, shape=(4,)) == TensorV((4,), *given[1:])
+    assert TensorV((3,)) == TensorV((3,), None, True, None, None, False, None, None, False)
+
+
+@pytest.mark.parametrize("dims_a, dims_b", [(1, 1), (1, 0), (0, 1), (0, 0), (1, None), (None, 1), (0, None),
+                                            (None, 0)])
+def test_result_dtype_is_torch_s_promotion_rule(dims_a: int | None, dims_b: int | None) -> None:
+    # result_dtype is written without its groups' lists (numpy loops over scalars call it per
+    # element); the rule it states, group by group, is checked here for every pair of dtypes.
+    import itertools
+
+    from lsp_count.pymodel.tensor_values import FLOAT_DTYPES, INT_DTYPES, Values, _wider, category, result_dtype
+
+    def by_groups(a, a_dims, b, b_dims, numpy):  # the rule as its docstring says it, group by group
+        groups = [[v.dtype for v, d in ((a, a_dims), (b, b_dims)) if isinstance(v, Values) and d > 0],
+                  [v.dtype for v, d in ((a, a_dims), (b, b_dims)) if isinstance(v, Values) and d == 0],
+                  [{bool: "bool", int: "int64"}.get(type(v), "float64" if numpy else "float32")
+                   for v in (a, b) if not isinstance(v, Values)]]
+        dtype = None
+        for group in groups:
+            if group:
+                best = group[0] if len(group) == 1 else _wider(group[0], group[1])
+                if dtype is None or category(best) > category(dtype):
+                    dtype = best
+        return dtype
+
+    dtypes = sorted({*FLOAT_DTYPES, *INT_DTYPES, "bool"})
+    operands = {None: [True, 3, 2.5]}
+    for dims in (dims_a, dims_b):
+        if dims is not None:
+            operands[dims] = [Values((1,), d) for d in dtypes]
+    for a, b, numpy in itertools.product(operands[dims_a], operands[dims_b], (False, True)):
+        a_dims, b_dims = dims_a or 0, dims_b or 0
+        assert result_dtype(a, a_dims, b, b_dims, numpy) == by_groups(a, a_dims, b, b_dims, numpy), (a, b, numpy)

@@ -99,21 +99,22 @@ def result_dtype(a: Values | Any, a_dims: int, b: Values | Any, b_dims: int, num
     dimensions) or a Python number: dimensioned tensors decide the dtype; a 0-d tensor, then a
     Python number, only raises its category (a number to the default float32 / int64).
     ``numpy``: numpy's (NEP 50), the same but that a float raises it to float64, numpy's default."""
-    dimensioned = [v.dtype for v, d in ((a, a_dims), (b, b_dims)) if isinstance(v, Values) and d > 0]
-    zero_dim = [v.dtype for v, d in ((a, a_dims), (b, b_dims)) if isinstance(v, Values) and d == 0]
     default_float = "float64" if numpy else "float32"
-    numbers = [{"bool": "bool", "int64": "int64"}.get(number_dtype(v), default_float) for v in (a, b)
-               if not isinstance(v, Values)]
-    dtype: str | None = None
-    for group in (dimensioned, zero_dim, numbers):
-        if not group:
-            continue
-        best = group[0]
-        for t in group[1:]:
-            best = _wider(best, t)
-        if dtype is None or category(best) > category(dtype):
-            dtype = best
-    return dtype or default_float
+    rank_a, dtype_a = _promotion_rank(a, a_dims, default_float)
+    rank_b, dtype_b = _promotion_rank(b, b_dims, default_float)
+    if rank_a == rank_b:
+        return _wider(dtype_a, dtype_b)
+    first, second = (dtype_a, dtype_b) if rank_a < rank_b else (dtype_b, dtype_a)
+    return second if category(second) > category(first) else first
+
+
+def _promotion_rank(v: Values | Any, dims: int, default_float: str) -> tuple[int, str]:
+    """Which of result_dtype's groups an operand is in (0: a dimensioned tensor, 1: a 0-d one, 2: a
+    Python number) and its dtype there. (Per element of numpy loops over scalars: no lists made.)"""
+    if isinstance(v, Values):
+        return (0 if dims > 0 else 1), v.dtype
+    number = number_dtype(v)
+    return 2, number if number in ("bool", "int64") else default_float
 
 
 _BINARY: dict[str, Callable[[Any, Any], Any]] = {

@@ -247,7 +247,7 @@ def render(v: Any) -> str:
     return repr(v)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class TensorV:
     """A tensor (not yet a parameter): its shape, and for a 1-D or 0-d one the analyser made
     from known numbers (``torch.linspace(0, 0.1, depth)``), its values: stochastic-depth rates
@@ -273,6 +273,22 @@ class TensorV:
     # Made by numpy: a Python number beside it promotes as numpy's do (a float to float64, where
     # torch's default is float32), and true division of integers gives float64.
     numpy: bool = False
+
+    def __init__(self, shape: tuple[Any, ...], values: tuple[Any, ...] | None = None, contiguous: bool = True,
+                 dtype: str | None = None, errors: tuple[float, ...] | None = None, buffer: bool = False,
+                 floating: bool | None = None, declared: str | None = None, numpy: bool = False) -> None:
+        # As the core's ParamNode: a frozen dataclass's generated __init__ sets each field through
+        # object.__setattr__, and numpy code looping over scalars makes one per element.
+        d = self.__dict__
+        d["shape"] = shape
+        d["values"] = values
+        d["contiguous"] = contiguous
+        d["dtype"] = dtype
+        d["errors"] = errors
+        d["buffer"] = buffer
+        d["floating"] = floating
+        d["declared"] = declared
+        d["numpy"] = numpy
 
     def __float__(self) -> float:  # float(rate), as torch allows for one element
         if self.errors is not None:  # its last bits are not known: no Python number says it exactly
