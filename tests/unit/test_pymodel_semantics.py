@@ -2989,16 +2989,16 @@ def test_torch_s_module_methods_through_the_class_or_by_name(body: str, total: i
 @pytest.mark.parametrize("kind, layer", [("module", None), ("layer", "LSTM"), ("layer", "Linear"), ("list", None),
                                          ("seq", None), ("plist", None), ("dict", None), ("pdict", None)])
 def test_every_module_method_the_analyser_follows_is_in_the_names_it_looks_up(kind: str, layer: str | None) -> None:
-    # _module_method answers None at once for a name outside _MODULE_METHOD_NAMES: a method added
-    # to the table but not to the names would never be found.
-    from lsp_count.pymodel.interp import _MODULE_METHOD_NAMES, Ctx, Interpreter, _module_methods
+    # _module_method answers None at once for a name outside module_method_names(), which is made from
+    # the tables of a few kinds of module: a method only another kind's table has would never be found.
+    from lsp_count.pymodel.interp import Ctx, Interpreter, _module_methods, module_method_names
     from lsp_count.pymodel.values import Inst
 
     obj = Inst(None, kind, True)
     if layer is not None:
         obj.layer_args = (layer, {})
     methods = _module_methods(Interpreter(Ctx(())), obj, "append")
-    assert methods and set(methods) <= _MODULE_METHOD_NAMES
+    assert methods and set(methods) <= module_method_names()
 
 
 def test_a_torch_method_through_the_class_the_analyser_has_no_model_of_is_said() -> None:

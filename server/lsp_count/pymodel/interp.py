@@ -39,7 +39,7 @@ from lsp_count.pymodel.layers import (ELEMENT_BYTES, FINFO, TORCH_NN_OTHER_NAMES
 from lsp_count.pymodel import forward, shapes
 from lsp_count.pymodel import tensor_values
 from lsp_count.pymodel.reparam import reparametrization, reparametrize
-from lsp_count.pymodel.syntax import (child_blocks, documentation_decorator, may_import_project, parse,
+from lsp_count.pymodel.syntax import (applied_class_decorators, child_blocks, may_import_project, parse,
                                       parse_expression)
 from lsp_count.pymodel.values import (BoundV, ClassV, DeviceV, ExtV, FieldV, Inst, ModV, Param, PartialV, RangeV, Raised,
                                       ReleaseVersion,
@@ -1944,7 +1944,7 @@ class Interpreter:
         constructors run. Decorators that only write documentation are not run (syntax.py), nor
         one from outside the project; one the analyser cannot follow leaves the class as it is
         (apply_decorators)."""
-        decorators = [d for d in node.decorator_list if not documentation_decorator(d)]
+        decorators = applied_class_decorators(node)
         value = self.apply_decorators(cls, decorators, env, (ClassV, FuncV, PartialV, BoundV))
         if value is not cls:
             cls.decorated = value
@@ -2113,9 +2113,7 @@ class Interpreter:
     def attrs_decorator(self, node: ast.ClassDef, env: Env) -> str | None:
         """"s" or "define" where a decorator of the class statement is attrs' (`@attr.s`,
         `@attrs.define`, `from attr import s` and `@s(...)`): by what its name means."""
-        # Not the documentation decorators (decorate_class does not run them): reading one's name
-        # would load the module it comes from (transformers' `@auto_docstring`, on every class).
-        decorators = [d for d in node.decorator_list if not documentation_decorator(d)]
+        decorators = applied_class_decorators(node)  # transformers' `@auto_docstring` on every class: not read
         return next((_ATTRS_DECORATORS[v.name] for v in self.decorator_names(decorators, env)
                      if v.name in _ATTRS_DECORATORS), None) if decorators else None
 
@@ -6655,16 +6653,16 @@ def _set_entries(obj: Inst, values: list[Any]) -> None:
 def _module_method(interp: Interpreter, obj: Inst, name: str) -> Any:
     """torch's method ``name`` of the module (or container) ``obj``; None where it has no such
     method the analyser follows."""
-    if name not in _MODULE_METHOD_NAMES:  # most reads reach here for a name none has (hasattr, getattr)
+    if name not in module_method_names():  # most reads reach here for a name none has (hasattr, getattr)
         return None
     fn = _module_methods(interp, obj, name).get(name)
     return BuiltinV(name, fn) if fn is not None else None
 
 
 def _module_methods(interp: Interpreter, obj: Inst, name: str) -> dict[str, Callable[..., Any]]:
-    """torch's methods of ``obj`` that the analyser follows, by name (all of them are in
-    _MODULE_METHOD_NAMES: a test checks it for every kind of module); ``name``, the one asked for,
-    is what a container's message about an element names."""
+    """torch's methods of ``obj`` that the analyser follows, by name (module_method_names holds every
+    name, and a test checks it for every kind of module); ``name``, the one asked for, is what a
+    container's message about an element names."""
     container = CONTAINER_CLASSES.get(obj.kind)
 
     def member(v: Any) -> Any:
@@ -6906,15 +6904,17 @@ def _module_methods(interp: Interpreter, obj: Inst, name: str) -> dict[str, Call
     return table
 
 
-_MODULE_METHOD_NAMES = frozenset({
-    "add_module", "register_module", "register_parameter", "register_buffer", "parameters", "state_dict",
-    "load_state_dict", "named_parameters", "named_buffers", "buffers", "modules", "named_modules", "children",
-    "named_children", "get_submodule", "get_parameter", "get_buffer", "requires_grad_", "apply", "to", "eval", "train",
-    "half", "float", "bfloat16", "double", "type", "cuda", "cpu", "zero_grad", "reset_parameters", "_init_weights",
-    "share_memory", "flatten_parameters", "__setattr__", "__getattr__", "__delattr__", *_MODULE_HOOKS,
-    # the containers'
-    "append", "extend", "__len__", "insert", "pop", "items", "keys", "values", "update", "clear", "get", "setdefault",
-    "popitem"})
+@functools.lru_cache(maxsize=1)
+def module_method_names() -> frozenset[str]:
+    """Every name _module_methods gives for some kind of module: its table, made once for each kind
+    on first use (nothing in it runs while it is made; an RNN layer's adds flatten_parameters)."""
+    names: set[str] = set()
+    for kind in ("module", "layer", *CONTAINER_CLASSES):
+        obj = Inst(None, kind, True)
+        if kind == "layer":
+            obj.layer_args = ("RNNBase", {})
+        names.update(_module_methods(None, obj, ""))  # type: ignore[arg-type]
+    return frozenset(names)
 
 
 _REPOSITORY_MARKERS = (".git", "pyproject.toml", "setup.py", "setup.cfg", "requirements.txt")

@@ -57,6 +57,12 @@ def documentation_decorator(decorator: ast.expr) -> bool:
     return name in DOCUMENTATION_DECORATORS
 
 
+def applied_class_decorators(node: ast.ClassDef) -> list[ast.expr]:
+    """The class statement's decorators the analyser follows: all but the documentation ones
+    (their names are not even read: that would load the module they come from)."""
+    return [d for d in node.decorator_list if not documentation_decorator(d)]
+
+
 def child_blocks(stmt: ast.stmt) -> list[list[ast.stmt]]:
     """The statement lists a compound statement holds: its body, ``else``, ``finally``, each
     ``except`` handler's and each ``case``'s (none for a simple statement)."""

@@ -572,9 +572,9 @@ class ClassV:
     # A pydantic model (a BaseModel subclass): a dataclass whose __init__ takes keywords only.
     pydantic: bool = False
     _properties: "frozenset[str] | None" = field(default=None, repr=False)
-    # Its annotations, evaluated (Interpreter.class_annotations), once all of them are known: Python
-    # evaluates them when the class statement runs; transformers' PreTrainedModel.__init_subclass__
-    # asks get_type_hints for the whole MRO of every model class.
+    # Its annotations, evaluated (Interpreter.class_annotations), kept once all of them are known or
+    # its module has run: Python evaluates them when the class statement runs; transformers'
+    # PreTrainedModel.__init_subclass__ asks get_type_hints for the whole MRO of every model class.
     annotations: "dict[str, Any] | None" = field(default=None, repr=False)
 
     def property_names(self) -> "frozenset[str]":
