@@ -39,6 +39,20 @@ class AnalyzeOptions:
     classes: bool = True
 
 
+class AnalysisProgress:
+    """How far a running analysis has got, for a caller on another thread to show (the language
+    server's progress bar). The analysis writes ``state``, the caller reads it whenever it likes:
+    one attribute holding an immutable tuple, so a reader never sees half of an update."""
+
+    __slots__ = ("state",)
+
+    def __init__(self) -> None:
+        self.state: tuple[str, int, int] = ("", 0, 0)  # (what it is doing, steps done, steps in all)
+
+    def at(self, doing: str, done: int = 0, total: int = 0) -> None:
+        self.state = (doing, done, total)
+
+
 # suffix -> "module:function"
 FORMATS: dict[str, str] = {
     ".json": "lsp_count.core.analyze:analyze_json",
@@ -53,9 +67,11 @@ def format_for(path: str) -> str | None:
 
 
 def analyze_text(text: str, path: str, options: AnalyzeOptions = AnalyzeOptions(),
-                 memo: PythonMemo | None = None) -> FileReport:
+                 memo: PythonMemo | None = None, progress: AnalysisProgress | None = None) -> FileReport:
     """``memo``: for a Python file, a ``PythonMemo`` that successive analyses of one document share
-    (the language server's); classes an edit cannot have changed are taken from it."""
+    (the language server's); classes an edit cannot have changed are taken from it. ``progress``:
+    where a Python file's analysis says which class it is counting (the other formats take
+    milliseconds and say nothing)."""
     target = format_for(path) or FORMATS[".json"]
     module, func = target.split(":")
     try:
@@ -63,8 +79,8 @@ def analyze_text(text: str, path: str, options: AnalyzeOptions = AnalyzeOptions(
     except (ImportError, AttributeError):
         return FileReport(path, (), (Problem("info", "LC002", f"{PurePath(path).suffix} files are not supported yet"),),
                           recognized=False)
-    if memo is not None and target == FORMATS[".py"]:
-        return analyzer(text, path, options, memo)
+    if target == FORMATS[".py"] and (memo is not None or progress is not None):
+        return analyzer(text, path, options, memo, progress)
     return analyzer(text, path, options)
 
 

@@ -165,22 +165,25 @@ def _syntax_problem(exc: Exception, positions: _Positions) -> Problem:
                    Span(start, start))
 
 
-def analyze_python(text: str, path: str, options: Any = None, memo: PythonMemo | None = None) -> FileReport:
+def analyze_python(text: str, path: str, options: Any = None, memo: PythonMemo | None = None,
+                   progress: Any = None) -> FileReport:
     """``memo``: what the last analysis of the same document (an earlier version of ``text``) left;
-    the classes an edit cannot have changed are taken from it (see reuse.py)."""
+    the classes an edit cannot have changed are taken from it (see reuse.py). ``progress``: an
+    ``analyze.AnalysisProgress`` told what the analysis is doing (the module's imports, then each
+    class it counts)."""
     # The analysis allocates hundreds of thousands of small objects (AST nodes, values, spans)
     # that all live until it ends; the cyclic collector would rescan them many times over for
     # nothing (a third of the run time on a 5,000-line file). It runs again once we are done.
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        return _analyze_python(text, path, options, memo)
+        return _analyze_python(text, path, options, memo, progress)
     finally:
         if was_enabled:
             gc.enable()
 
 
-def _analyze_python(text: str, path: str, options: Any, memo: PythonMemo | None) -> FileReport:
+def _analyze_python(text: str, path: str, options: Any, memo: PythonMemo | None, progress: Any) -> FileReport:
     if memo is not None and memo.reuse:
         body, problems, positions, repaired = _parse_with(memo, text)
     else:
@@ -197,7 +200,7 @@ def _analyze_python(text: str, path: str, options: Any, memo: PythonMemo | None)
     scope = ctx.new_scope(path, positions.span, True, positions.line)
     scope.text = text
     try:
-        return _interpret(text, path, options, body, problems, positions, repaired, ctx, scope, memo)
+        return _interpret(text, path, options, body, problems, positions, repaired, ctx, scope, memo, progress)
     finally:
         _release(ctx)
 
@@ -259,9 +262,11 @@ def _release_class(cls: ClassV) -> None:
 
 def _interpret(text: str, path: str, options: Any, body: list[ast.stmt], problems: list[Problem],
                positions: "_Positions", repaired: set[int], ctx: Ctx, scope: ModuleScope,
-               memo: PythonMemo | None = None) -> FileReport:
+               memo: PythonMemo | None = None, progress: Any = None) -> FileReport:
     lines = positions.lines
     interp = Interpreter(ctx)
+    if progress is not None:
+        progress.at("running the file's imports and statements")
     try:
         interp.run_module(ast.Module(body=body, type_ignores=[]), scope)
     except RecursionError:
@@ -305,7 +310,10 @@ def _interpret(text: str, path: str, options: Any, body: list[ast.stmt], problem
                          positions.line)
     unresolved.extend(name for name, _ in unreached)
     unresolved.extend(c.name for c in unfollowed_bases)
-    for cls in classes:
+    steps = len(classes) + len(functions)
+    for done, cls in enumerate(classes):
+        if progress is not None:
+            progress.at(f"counting `{cls.name}`", done, steps)
         name_span = positions.class_name(cls.node)
         broken = sorted(n for n in repaired if positions.line(cls.node.lineno) <= n <=
                         positions.line(cls.node.end_lineno or cls.node.lineno) + 1)
@@ -333,7 +341,9 @@ def _interpret(text: str, path: str, options: Any, body: list[ast.stmt], problem
             problems.append(problem)
             if report is None:
                 unresolved.append(cls.name)
-    for name in functions:
+    for done, name in enumerate(functions, len(classes)):
+        if progress is not None:
+            progress.at(f"counting `{name}()`", done, steps)
         try:
             report, problem = count_function(interp, name, body, scope, positions)
         except Exception as exc:  # noqa: BLE001 - as for a class: said, never a traceback
@@ -345,6 +355,9 @@ def _interpret(text: str, path: str, options: Any, body: list[ast.stmt], problem
     if unresolved and options is not None and getattr(options, "execute", False):
         from lsp_count.pymodel.execute import count_by_executing
 
+        if progress is not None:
+            some = "`" + unresolved[0] + "`" + (f" and {len(unresolved) - 1} more" if len(unresolved) > 1 else "")
+            progress.at(f"importing the file to count {some} on the meta device (execute)", steps, steps)
         base_dir = getattr(options, "base_dir", None)
         executed, exec_problems = count_by_executing(path, unresolved, base_dir, {c.name: positions.class_name(c.node) for c in classes})
         done = {m.name for m in executed}
