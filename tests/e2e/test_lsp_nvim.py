@@ -4,7 +4,7 @@ nanoGPT model.py that it then edits.
 Checks what a user sees: the hover with the exact total, the code lens, and
 the budget error naming the GPU from the workspace's pyproject.toml; in the Python file, the
 lenses before and after an edit, and after a project file it imports is changed and written; the
-hover on a model function's `def`.
+hover on a model function's `def`; the progress bar of an analysis.
 Skipped only when nvim is not installed (scripts/test.sh installs it).
 """
 
@@ -26,6 +26,7 @@ SCRIPT = pathlib.Path(__file__).with_name("nvim") / "lsp_count_check.lua"
 PYTHON_SCRIPT = pathlib.Path(__file__).with_name("nvim") / "python_edit_check.lua"
 IMPORT_SCRIPT = pathlib.Path(__file__).with_name("nvim") / "python_import_save_check.lua"
 FUNCTION_SCRIPT = pathlib.Path(__file__).with_name("nvim") / "python_function_hover_check.lua"
+PROGRESS_SCRIPT = pathlib.Path(__file__).with_name("nvim") / "python_progress_check.lua"
 FACTORIES = ROOT / "tests" / "fixtures" / "pymodels" / "factories.py"
 
 pytestmark = pytest.mark.skipif(shutil.which("nvim") is None, reason="nvim is not installed")
@@ -107,3 +108,14 @@ def test_nvim_python_hover_on_a_model_function_counts_what_it_builds(tmp_path: p
     assert "**132,863,336** parameters" in result["hovers"]["vgg11"]
     assert result["hovers"]["_vgg"] == ""  # needs arguments: a helper, no hover
     assert result["lenses"] == []  # VGG itself needs its layer table; functions get no lens
+
+
+def test_nvim_shows_the_progress_bar_of_an_analysis(tmp_path: pathlib.Path):
+    # Shown at once here (the default waits 500 ms, longer than this file takes).
+    (tmp_path / ".git").mkdir()
+    result = run_nvim(tmp_path, {}, NANOGPT, PROGRESS_SCRIPT, {"LSP_COUNT_PROGRESS_AFTER_MS": "0"})
+    kinds = [value["kind"] for value in result["values"]]
+    assert kinds[0] == "begin" and kinds[-1] == "end" and set(kinds[1:-1]) <= {"report"}, result["values"]
+    assert result["values"][0]["title"] == "lsp-count: nanogpt.py"
+    assert result["kept"] == [{"title": "lsp-count: nanogpt.py", "message": "4 models counted, 1 not counted exactly",
+                               "done": True}]

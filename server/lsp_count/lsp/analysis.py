@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import TYPE_CHECKING, Iterator, Mapping
 
-from lsp_count.core.analyze import AnalyzeOptions, analyze_text
+from lsp_count.core.analyze import AnalysisProgress, AnalyzeOptions, analyze_text
 from lsp_count.core.params import ParamNode
 from lsp_count.core.readers.text import MAX_DOCUMENT_BYTES
 from lsp_count.core.report import FileReport, ModelReport
@@ -61,9 +61,10 @@ class Analysis:
 
 
 def analyze_document(uri: str, version: int | None, text: str, path: str, options: AnalyzeOptions,
-                     memo: PythonMemo | None = None) -> Analysis:
+                     memo: PythonMemo | None = None, progress: AnalysisProgress | None = None) -> Analysis:
     """Never raises: a document that breaks the core still gets an answer and a diagnostic.
-    ``memo``: what the analysis of the document's previous version lends this one (Python files)."""
+    ``memo``: what the analysis of the document's previous version lends this one (Python files);
+    ``progress``: where it says how far it has got (the server's progress bar)."""
     # len(text) bounds the UTF-8 size from below; encode only when it could be over.
     if len(text) > MAX_DOCUMENT_BYTES // 4 and len(text.encode("utf-8", "surrogatepass")) > MAX_DOCUMENT_BYTES:
         size = len(text.encode("utf-8", "surrogatepass")) / 2**20
@@ -78,7 +79,7 @@ def analyze_document(uri: str, version: int | None, text: str, path: str, option
 
             report = analyze_weights_path(path, options)
         else:
-            report = analyze_text(text, path, options, memo=memo)
+            report = analyze_text(text, path, options, memo=memo, progress=progress)
     except RecursionError:
         report = FileReport(path, (), (Problem("error", "LC001", "document is nested too deeply to analyse"),))
     except Exception as exc:  # noqa: BLE001 - a core bug on odd input must not take the editor session down

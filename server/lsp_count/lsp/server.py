@@ -23,7 +23,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from lsp_count import __version__
-from lsp_count.core.analyze import FORMATS, AnalyzeOptions, format_for
+from lsp_count.core.analyze import FORMATS, AnalysisProgress, AnalyzeOptions, format_for
 from lsp_count.core.budget import BudgetConfig, BudgetError, find_budget_file, load_budget_config
 from lsp_count.core.source import Problem
 
@@ -32,6 +32,7 @@ from lsp_count.lsp.analysis import (Analysis, FunctionCount, analyze_document, c
                                     function_at, hub_at, is_summary_line, key_at, model_at)
 from lsp_count.lsp.collector import QuietCollector
 from lsp_count.lsp.positions import encoding_of, from_lsp
+from lsp_count.lsp.progress import client_shows_progress, progress_delay, show_progress
 from lsp_count.lsp.settings import SECTION, ClientSettings, parse_client_settings
 from lsp_count.lsp.view import ModelView, Rules, rules_for, verdicts, view_model
 
@@ -92,6 +93,8 @@ class LspCountServer(LanguageServer):
         self.budget_files: dict[str, tuple[int, int, BudgetConfig | None, BudgetError | None]] = {}
         self.tasks: set[asyncio.Task[Any]] = set()
         self.collector = QuietCollector()
+        # How long an analysis runs before the editor shows a progress bar for it (None: never).
+        self.progress_after_s = progress_delay(os.environ)
         self.idle_collect: asyncio.TimerHandle | None = None
 
     # --- client capabilities --------------------------------------------------------------
@@ -141,8 +144,14 @@ class LspCountServer(LanguageServer):
                 from lsp_count.pymodel.reuse import PythonMemo
 
                 memo = self.memos.setdefault(uri, PythonMemo(self.project_trees))
+            shows_progress = self.progress_after_s is not None and client_shows_progress(self.client_capabilities)
+            progress = AnalysisProgress() if shows_progress else None
             future = asyncio.ensure_future(loop.run_in_executor(
-                self.executor, self.collector.run, analyze_document, uri, doc.version, doc.source, path, options, memo))
+                self.executor, self.collector.run, analyze_document, uri, doc.version, doc.source, path, options, memo,
+                progress))
+            if progress is not None and self.progress_after_s is not None:
+                self.spawn(show_progress(self, future, os.path.basename(path), progress, self.progress_after_s,
+                                         measured=memo is not None))
             self.analysing[key] = future
             future.add_done_callback(lambda _f: self.analysing.pop(key, None))
             future.add_done_callback(lambda _f: self.collect_when_idle())
