@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 AFTER_MS_VARIABLE = "LSP_COUNT_PROGRESS_AFTER_MS"
 DEFAULT_AFTER_S = 0.5
 POLL_S = 0.1  # how often a shown bar reads how far the analysis has got
+CREATE_TIMEOUT_S = 5.0  # a client that never answers window/workDoneProgress/create gets no bar
 
 
 def progress_delay(environ: Mapping[str, str]) -> float | None:
@@ -63,8 +64,8 @@ async def show_progress(server: Any, running: asyncio.Future[Analysis], name: st
     token = f"lsp-count/{uuid.uuid4()}"
     reporter = server.work_done_progress
     try:
-        await reporter.create_async(token)
-    except Exception:  # noqa: BLE001 - the client said no (or is gone): the analysis goes on without a bar
+        await asyncio.wait_for(reporter.create_async(token), CREATE_TIMEOUT_S)
+    except Exception:  # noqa: BLE001 - the client said no, never answered or is gone: no bar
         return
     try:
         doing, done, total = progress.state
