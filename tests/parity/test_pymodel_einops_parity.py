@@ -79,3 +79,47 @@ def test_einops_shapes_equal_einops(case) -> None:
     except shapes.ShapeError:
         ours = None
     assert ours == theirs, (operation, shape, pattern, lengths)
+
+
+@st.composite
+def einmix_cases(draw):
+    """An EinMix layer: input axes (some grouped), output axes (some kept, new ones from the weight,
+    some grouped, `...` on both sides or neither), weight and bias axes, and their lengths (now and
+    then one missing or one too many, which einops rejects)."""
+    axes = list(NAMES[:draw(st.integers(1, 4))])
+    new = [f"n{i}" for i in range(draw(st.integers(0, 2)))]
+    kept = [a for a in axes if draw(st.booleans())]
+    right = list(draw(st.permutations(kept + new)))
+    weight = [a for a in axes + new if (a in new or draw(st.booleans()))]
+    bias = [a for a in right if draw(st.booleans())] if draw(st.booleans()) else None
+    lengths = {a: draw(st.integers(1, 5)) for a in axes + new if a in weight or (bias and a in bias)}
+    for a in axes:  # the lengths of a grouped input axis are given too
+        lengths.setdefault(a, draw(st.integers(1, 5))) if draw(st.integers(0, 3)) == 0 else None
+    if draw(st.integers(0, 9)) == 0 and lengths:
+        lengths.pop(draw(st.sampled_from(sorted(lengths))))
+    ellipsis = "... " if draw(st.booleans()) else ""
+    pattern = f"{ellipsis}{_side(_grouped(draw, axes))} -> {ellipsis}{_side(_grouped(draw, right)) if right else ''}"
+    return pattern, " ".join(weight), None if bias is None else " ".join(bias), lengths
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(einmix_cases())
+def test_einmix_parameters_equal_einops(case) -> None:
+    from einops.layers.torch import EinMix
+
+    from lsp_count.core.analyze import analyze_text
+
+    pattern, weight, bias, lengths = case
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            layer = EinMix(pattern, weight_shape=weight, bias_shape=bias, **lengths)
+        theirs = sum(p.numel() for p in layer.parameters())
+    except einops.EinopsError:
+        theirs = None
+    source = ("import torch.nn as nn\nfrom einops.layers.torch import EinMix\n\n\nclass Mix(nn.Module):\n"
+              "    def __init__(self):\n        super().__init__()\n"
+              f"        self.mix = EinMix({pattern!r}, weight_shape={weight!r}, bias_shape={bias!r}, **{lengths!r})\n")
+    report = analyze_text(source, "mix.py")
+    ours = report.models[0].tree.total if report.models else None
+    assert ours == theirs, (case, [p.message for p in report.problems])

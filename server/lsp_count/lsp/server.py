@@ -109,6 +109,16 @@ class LspCountServer(LanguageServer):
         td = self.client_capabilities.text_document
         return td is not None and td.diagnostic is not None
 
+    def shows_progress(self) -> bool:
+        """A progress bar for slow analyses: on unless turned off, for clients that can show one."""
+        if self.progress_after_s is None:
+            return False
+        try:
+            capabilities = self.client_capabilities
+        except AttributeError:  # not initialized yet
+            return False
+        return client_shows_progress(capabilities)
+
     def _workspace_cap(self, name: str) -> Any:
         ws = self.client_capabilities.workspace
         return getattr(ws, name, None) if ws is not None else None
@@ -144,8 +154,7 @@ class LspCountServer(LanguageServer):
                 from lsp_count.pymodel.reuse import PythonMemo
 
                 memo = self.memos.setdefault(uri, PythonMemo(self.project_trees))
-            shows_progress = self.progress_after_s is not None and client_shows_progress(self.client_capabilities)
-            progress = AnalysisProgress() if shows_progress else None
+            progress = AnalysisProgress() if self.shows_progress() else None
             future = asyncio.ensure_future(loop.run_in_executor(
                 self.executor, self.collector.run, analyze_document, uri, doc.version, doc.source, path, options, memo,
                 progress))

@@ -42,7 +42,7 @@ from lsp_count.pymodel.reparam import reparametrization, reparametrize
 from lsp_count.pymodel.syntax import (applied_class_decorators, child_blocks, may_import_project, parse,
                                       parse_expression)
 from lsp_count.pymodel.values import (BoundV, ClassV, DeviceV, ExtV, FieldV, Inst, ModV, Param, PartialV, RangeV, Raised,
-                                      ReleaseVersion,
+                                      ReleaseVersion, TorchVersionText,
                                       SuperV, Sym, TensorV, Unknown, Unresolved, c3_merge, is_unknownish, next_serial, render, sym_add,
                                       sym_divide_exact, sym_mul, sym_opaque, why_of)
 
@@ -205,6 +205,7 @@ class CycleV(IteratorV):
 _DICT_SAFE = frozenset("get items keys values update pop setdefault copy clear".split())
 _SAFE_METHODS: dict[type, frozenset[str] | None] = {
     str: None,  # every public str method is pure
+    TorchVersionText: None,  # torch.__version__
     list: frozenset("append extend insert pop index count copy reverse remove clear sort".split()),
     dict: _DICT_SAFE,
     DefaultDict: _DICT_SAFE - {"copy", "setdefault"},  # their results would lose the factory / skip it
@@ -1715,6 +1716,10 @@ class Interpreter:
             self.call_function(prop.setter, [obj, value], {}, node)
             return
         t = type(value)  # submodules, the commonest value, checked inline
+        if obj.buffers is _BEFORE_MODULE_INIT and (t is Param or (t is Inst and value.is_module)):
+            what = "parameters" if t is Param else "module"
+            raise _Raised(f"`{_text(node)}` raises AttributeError: cannot assign {what} before Module.__init__() call "
+                          f"(`super().__init__()` comes first)", ExtV("AttributeError"))
         if (value is obj or id(value) in self.ctx.building) if t is Inst else (
                 t in _HOLDERS and _leads_back(obj, value, self.ctx.building)):
             self.ctx.cycle_holders.append(obj)
@@ -2278,6 +2283,11 @@ class Interpreter:
                     val = self.ev(v.value, env)  # type: ignore[attr-defined]
                     if is_unknownish(val) or isinstance(val, (Inst, Param)):
                         return Unknown(f"the string `{_text(e)}` depends on unresolved values")
+                    conversion = v.conversion  # type: ignore[attr-defined]
+                    if conversion in (_REPR_CONVERSION, _ASCII_CONVERSION):  # f"{x!r}": the repr, then the spec
+                        val = _repr(val) if conversion == _REPR_CONVERSION else _ascii(val)
+                        if type(val) is Unknown:
+                            return Unknown(f"the string `{_text(e)}`: {val.why}")
                     text = _text_of(val, self.ev(v.format_spec, env) if v.format_spec else "")  # type: ignore[attr-defined]
                     if text is _MISSING:
                         return Unknown(f"the string `{_text(e)}`: the analyser does not know the text of "
@@ -3314,7 +3324,8 @@ class Interpreter:
         if method is None:
             if inst.unfollowed is None:
                 inst.unfollowed = f"`{_text(node)}` calls torch's `{dotted}`, which the analyser does not follow"
-            return Unknown(f"`{_text(node)}` is not followed")
+            # What it returns may be the module (or another): held as one, it is not counted as nothing.
+            return Unknown(f"`{_text(node)}` is not followed", maybe_module=True)
         return self.call(method, list(args), kwargs, node, env)
 
     def numpy_array_function(self, fn: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> TensorV | None:
@@ -3994,7 +4005,7 @@ class Interpreter:
         TORCH_VERSION), noted as a read of the machine is (`if torch.__version__ >= "1.5.0"`: Informer's
         padding)."""
         self.note_machine_read("torch", "torch.__version__", node, env)
-        return TORCH_VERSION
+        return TorchVersionText(TORCH_VERSION)
 
     def read_accelerator(self, name: str, node: ast.AST, env: Env | None) -> Any:
         """``torch.cuda.is_available()`` and the like: the analysis counts as on a machine without
@@ -4400,6 +4411,8 @@ class Interpreter:
             elif bound is not None:
                 if init.signature.names:
                     bound[init.signature.names[0]] = inst  # self
+                if cls.is_module and _only_module_bases(cls):
+                    inst.buffers = _BEFORE_MODULE_INIT  # until its constructor reaches nn.Module.__init__
                 self.call_function(init, [inst] + args, kwargs, node, bound)
             elif isinstance(init, FuncV):
                 self.call_function(init, [inst] + args, kwargs, node)
@@ -4660,6 +4673,9 @@ class Interpreter:
                 isinstance(args[0], Inst) and args[0].is_module and isinstance(args[1], str):
             self.object_setattr(args[0], args[1], args[2], node)  # `nn.Module.__setattr__(self, "fc", layer)`
             return None
+        if last == "convert_sync_batchnorm" and parts[-2] == "SyncBatchNorm" and args and type(args[0]) is Inst and \
+                args[0].is_module:
+            return args[0]  # its norms swapped for SyncBatchNorm holding the same parameters: the same count
         if len(parts) > 3 and is_layer_table and args and type(args[0]) is Inst and args[0].is_module and \
                 _is_module_base(ExtV(".".join(parts[:-1]))):
             return self.torch_method_unbound(args[0], ".".join(parts[1:]), last, args[1:], kwargs, node, env)
@@ -4676,8 +4692,13 @@ class Interpreter:
                     data = TensorV(data.shape, floating=data.floating, declared=data.declared)
                 if not isinstance(data, TensorV):
                     raise Unresolved(f"`{_text(node)}`: the tensor's shape is unknown ({why_of(data) or 'not a tensor the analyser built'})")
-                p = Param(data.shape, "other", self.truthy(grad, node), origin, _is_floating(data), _declared(data))
-                return p
+                requires = self.truthy(grad, node)
+                declared = _declared(data)
+                if requires and declared is not None and not declared.startswith(("float", "bfloat", "complex")):
+                    # `nn.Parameter(torch.arange(n))`: torch's RuntimeError (an integer tensor has no gradient)
+                    raise _Raised(f"`{_text(node)}` raises RuntimeError: only tensors of floating point and complex "
+                                  f"dtype can require gradients (this one is {declared})", ExtV("RuntimeError"))
+                return Param(data.shape, "other", requires, origin, _is_floating(data), declared)
             if last == "Buffer":  # torch.nn.Buffer(tensor): a buffer, never a parameter
                 return _as_buffer(args[0] if args else kwargs.get("data"), made=True)
             if last == "from_pretrained" and parts[-2] in ("Embedding", "EmbeddingBag"):
@@ -4768,8 +4789,8 @@ class Interpreter:
                 raise _Raised(f"`{_text(node)}`: Default process group has not been initialized (torch raises "
                               f"ValueError)", ExtV("ValueError"))
             return _ONE_PROCESS[name]
-        if name in _VERSION_PARSERS and len(args) == 1 and not kwargs and type(args[0]) is str:
-            parsed = _release_version(args[0], name)  # `LooseVersion(torch.__version__) < LooseVersion("1.9")`
+        if name in _VERSION_PARSERS and len(args) == 1 and not kwargs and isinstance(args[0], str):
+            parsed = _release_version(str(args[0]), name)  # `LooseVersion(torch.__version__) < LooseVersion("1.9")`
             if parsed is not None:
                 return parsed
         if name in _ENVIRONMENT_GETS:
@@ -5131,6 +5152,10 @@ class Interpreter:
         if name in ("einops.layers.torch.Rearrange", "einops.layers.torch.Reduce") and args and type(args[0]) is str:
             # einops' layers: modules without parameters (x-transformers' mixture of softmax head).
             return Inst(last, "layer", True, env.module.span_of(node) if env.module.span_of else None)
+        if name == "einops.layers.torch.EinMix":
+            inst = _einmix(args, kwargs, node, env.module.span_of(node) if env.module.span_of else None)
+            self.record_hint(inst, node, env)
+            return inst
         if name in _EINOPS_FUNCTIONS and len(args) >= 2:
             return self.einops_function(last, args, kwargs, node)
         if name == "torch.nn.utils.skip_init" and args:  # the module, built without initialising its values
@@ -6326,7 +6351,7 @@ _DICT_VIEWS = (type({}.keys()), type({}.values()), type({}.items()))
 
 
 _KEY_TYPES = frozenset({type(None), bool, int, float, str, Sym, ExtV})
-_PLAIN = frozenset({type(None), bool, int, float, str, tuple, list})  # values Python's operators take as they are
+_PLAIN = frozenset({type(None), bool, int, float, str, tuple, list, TorchVersionText})  # values Python's operators take as they are
 
 
 _MAX_KEY_ITEMS = 1_000  # the items of lists and dicts an argument's key may hold, nested ones included
@@ -6428,6 +6453,56 @@ def _cache_key(cls: ClassV, args: list[Any], kwargs: dict[str, Any]) -> Any:
     if any(k is _MISSING or (isinstance(k, tuple) and k[1:] == (_MISSING,)) for k in keys):
         return None
     return (id(cls), keys)
+
+
+_EINOPS_TOKEN = re.compile(r"\.\.\.|\w+|[()]|\S")
+
+
+def _einops_axes(expression: str) -> list[str]:
+    """The named axes of an einops expression in order (``"b (h w) c"``: b, h, w, c); numbers,
+    parentheses and ``...`` left out."""
+    return [t for t in _EINOPS_TOKEN.findall(expression) if t[0].isalpha() or t[0] == "_"]
+
+
+def _einmix(args: list[Any], kwargs: dict[str, Any], node: ast.AST, origin: Span | None) -> Inst:
+    """einops' ``EinMix(pattern, weight_shape, bias_shape=None, **axes_lengths)``: a weight of the
+    lengths of ``weight_shape``'s axes, and a bias with, for each axis of the output, its length
+    where ``bias_shape`` names it, else 1 (einops' _EinmixMixin.initialize_einmix); its checks
+    of the axes are EinopsError, as einops raises them."""
+    kwargs = dict(kwargs)
+    names = ["pattern", "weight_shape", "bias_shape"]
+    given = dict(zip(names, args))
+    for n in names:
+        if n in kwargs:
+            given[n] = kwargs.pop(n)
+    pattern, weight_shape, bias_shape = given.get("pattern"), given.get("weight_shape"), given.get("bias_shape")
+    error = ExtV("einops.EinopsError")
+    if len(args) > 3 or type(pattern) is not str or type(weight_shape) is not str or "->" not in pattern or \
+            not (bias_shape is None or type(bias_shape) is str):
+        raise Unresolved(f"`{_text(node)}`: EinMix's pattern and shapes are not known texts")
+    left, right = (_einops_axes(side) for side in pattern.split("->", 1))
+    weight, bias = _einops_axes(weight_shape), _einops_axes(bias_shape or "")
+    problems = [f"Dimension {a} of weight should be specified" for a in weight if a not in kwargs]
+    problems += [f"Axes {sorted(set(kwargs) - {*left, *weight})} are not used in pattern"] if set(kwargs) - {*left, *weight} else []
+    problems += [f"Unrecognized identifiers on the right side of EinMix {sorted(set(right) - {*left, *weight})}"] \
+        if set(right) - {*left, *weight} else []
+    problems += [f"Bias axes {sorted(set(bias) - set(right))} not present in output"] if set(bias) - set(right) else []
+    problems += [f"Sizes not provided for bias axes {sorted(set(bias) - set(kwargs))}"] if set(bias) - set(kwargs) else []
+    if "(" in weight_shape or ")" in weight_shape:
+        problems.append(f"Parenthesis is not allowed in weight shape: {weight_shape}")
+    for group in re.findall(r"\(([^()]*)\)", pattern.split("->", 1)[0]):  # unpacked by a Rearrange made first
+        unsized = [a for a in _einops_axes(group) if a not in kwargs]
+        if len(unsized) > 1:
+            problems.append(f"Could not infer sizes for {set(unsized)}")
+    if problems:
+        raise _Raised(f"`{_text(node)}` raises EinopsError: {problems[0]}", error)
+    inst = Inst("EinMix", "layer", True, origin)
+    inst.attrs["weight"] = Param(tuple(as_int(kwargs[a], a) for a in weight), "other", True, origin)
+    if bias_shape is not None:
+        inst.attrs["bias"] = Param(tuple(as_int(kwargs[a], a) if a in bias else 1 for a in right), "bias", True, origin)
+    else:
+        inst.attrs["bias"] = None
+    return inst
 
 
 def _DUMMY_ENV(interp: Interpreter) -> Env:
@@ -7520,10 +7595,17 @@ def _rebinds(old: Any, value: Any) -> bool:
     return old is not _MISSING and old is not value and not _same_value(old, value)
 
 
+# A module's ``buffers`` until nn.Module.__init__ has run on it (a class of the code whose constructor
+# has not called ``super().__init__()`` yet): torch has no ``_parameters`` / ``_modules`` then, and
+# refuses a parameter, a submodule or a buffer set on it. Never changed in place (_add_buffer).
+_BEFORE_MODULE_INIT: dict[str, None] = {}
+
+
 def _reset_module(inst: Inst) -> None:
     """nn.Module.__init__ on a module: torch starts its parameters, buffers and submodules afresh
     (run a second time, it drops those set before); its other attributes stay."""
     if not inst.attrs:
+        inst.buffers = None
         return
     buffers = inst.buffers or {}
     for name in [k for k, v in inst.attrs.items() if type(v) is Param or (type(v) is Inst and v.is_module) or
@@ -7843,6 +7925,23 @@ def _text_of(v: Any, spec: str = "") -> Any:
     return _MISSING
 
 
+_REPR_CONVERSION, _ASCII_CONVERSION = ord("r"), ord("a")  # ast.FormattedValue.conversion of `!r`, `!a`
+
+
+def _repr(v: Any) -> Any:
+    """Python's ``repr``, where it is the repr of the value the analyser's stands for."""
+    if is_unknownish(v):
+        return Unknown(why_of(v))
+    if _plain_text_value(v):
+        return _repr_text(v)
+    return Unknown(f"`repr()` of a {type(v).__name__}: Python's text of it is not known to the analyser")
+
+
+def _ascii(v: Any) -> Any:
+    text = _repr(v)
+    return ascii(text)[1:-1].replace("\\'", "'") if type(text) is str else text
+
+
 def _str(v: Any = "") -> Any:
     if is_unknownish(v):
         return Unknown(why_of(v))
@@ -7869,7 +7968,7 @@ def _formatted(template: str, method: str, node: ast.AST, *args: Any, **kwargs: 
     return getattr(template, method)(*args, **kwargs)
 
 
-_TEXT_SCALARS = (str, int, float, complex, bool, bytes)
+_TEXT_SCALARS = (str, int, float, complex, bool, bytes, TorchVersionText)
 
 
 def _format_argument(v: Any) -> Any:
@@ -8318,6 +8417,9 @@ def _iterator_of(items: Any, values: bool = False) -> Any:
 def _add_buffer(module: Inst, name: str, persistent: bool = True) -> None:
     # A new dict: a module's copies and its norm layers' share theirs (never changed in place). A
     # non-persistent buffer is marked False (state_dict leaves it out).
+    if module.buffers is _BEFORE_MODULE_INIT:
+        raise _Raised(f"the buffer `{name}` raises AttributeError: cannot assign buffer before Module.__init__() call",
+                      ExtV("AttributeError"))
     module.buffers = {**(module.buffers or {}), name: None if persistent else False}
 
 
@@ -9259,7 +9361,7 @@ _ABSTRACT_TYPE_MODULES = frozenset({"collections", "typing", "typing_extensions"
 _CODE_CALLABLES = (FuncV, BoundV, PartialV, ClassV, BuiltinV)
 
 _PY_TYPES: dict[str, type] = {"int": int, "float": float, "str": str, "bool": bool, "list": list, "tuple": tuple,
-                              "dict": dict, "set": set, "frozenset": frozenset}
+                              "dict": dict, "set": set, "frozenset": frozenset, "slice": slice, "complex": complex}
 
 _BUILTINS: dict[str, Any] = {
     "range": BuiltinV("range", _range), "len": BuiltinV("len", _len), "dir": BuiltinV("dir", _dir), "int": BuiltinV("int", _num(int)),
@@ -9285,6 +9387,9 @@ _BUILTINS: dict[str, Any] = {
     "next": BuiltinV("next", _next),
     "map": BuiltinV("map", _MAP_FILTER), "filter": BuiltinV("filter", _MAP_FILTER),  # Interpreter.map_filter
     "callable": BuiltinV("callable", _callable),
+    # Swin's shifted-window mask: `for h in (slice(0, -w), slice(-w, -s), slice(-s, None))`
+    "slice": BuiltinV("slice", slice), "repr": BuiltinV("repr", _repr), "ascii": BuiltinV("ascii", _ascii),
+    "complex": BuiltinV("complex", _num(complex)),
     # Python's own functions of Python's own values (an analyser's value is refused with Python's error).
     **{name: BuiltinV(name, getattr(builtins, name)) for name in ("ord", "chr", "bin", "hex", "oct", "format")},
     "super": None,  # filled per call site below

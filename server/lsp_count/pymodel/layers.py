@@ -28,14 +28,20 @@ def truth(v: Any, what: str) -> bool:
     return bool(v)
 
 
-def as_int(v: Any, what: str) -> Any:
-    """An int or a Sym; anything else stops the analysis with the reason."""
+def as_int(v: Any, what: str, floats: bool = False) -> Any:
+    """An int or a Sym; anything else stops the analysis with the reason. A float is Python's and
+    torch's TypeError (``nn.Linear(dim, dim * 4.0)``, ``range(n / 2)``, ``torch.zeros(d / 2)``),
+    even 4.0; ``floats``: where torch takes one and converts it (GroupNorm's num_groups)."""
     if isinstance(v, bool):
         return int(v)
     if isinstance(v, int) or isinstance(v, Sym):
         return v
-    if isinstance(v, float) and v.is_integer():
-        return int(v)
+    if isinstance(v, float):
+        if floats and v.is_integer():
+            return int(v)
+        if not floats:
+            raise Raised(f"{what} is {v!r}, a float where an int is needed (TypeError); `int(...)` or `//` "
+                         f"makes one", _TYPE_ERROR)
     if isinstance(v, Unknown):
         raise Unresolved(f"{what} is unknown: {v.why}")
     if isinstance(v, Inst) and getattr(v.cls, "enum_mixin", None) is int:
@@ -144,13 +150,16 @@ def _norm_shape(v: Any) -> tuple[Any, ...]:
 
 def _batchnorm(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., Inst]) -> None:
     features = a["num_features"]
+    affine, tracked = truth(a["affine"], "affine"), truth(a["track_running_stats"], "track_running_stats")
+    if not (affine or tracked):
+        return  # an InstanceNorm's default: no tensor of that size is made (a float size is taken)
     # SincNet's `nn.BatchNorm1d([n])`: torch makes its tensors of that size (torch.empty([n]))
     shape = tuple(as_int(d, "num_features") for d in features) if isinstance(features, (list, tuple)) and \
         len(features) == 1 else (as_int(features, "num_features"),)
-    if truth(a["affine"], "affine"):
+    if affine:
         _p(inst, "weight", shape, "norm", o)
         _p(inst, "bias", shape, "norm", o)
-    if truth(a["track_running_stats"], "track_running_stats"):
+    if tracked:
         # torch's buffers (named_buffers()), their tensors made when first read (running_stat): a
         # model has hundreds of norms, and their statistics are rarely asked for.
         inst.buffers = RUNNING_STATS
@@ -186,7 +195,7 @@ def _rmsnorm(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., 
 
 
 def _groupnorm(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., Inst]) -> None:
-    c, groups = as_int(a["num_channels"], "num_channels"), as_int(a["num_groups"], "num_groups")
+    c, groups = as_int(a["num_channels"], "num_channels"), as_int(a["num_groups"], "num_groups", floats=True)
     if type(c) is int and type(groups) is int and (groups < 1 or c % groups):
         raise Unresolved(f"num_channels ({c}) must be divisible by num_groups ({groups}); torch would raise")
     if truth(a["affine"], "affine"):
@@ -199,7 +208,7 @@ def _prelu(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., In
 
 
 def _mha(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., Inst]) -> None:
-    e, heads = as_int(a["embed_dim"], "embed_dim"), as_int(a["num_heads"], "num_heads")
+    e, heads = as_int(a["embed_dim"], "embed_dim"), as_int(a["num_heads"], "num_heads", floats=True)
     if type(e) is int and type(heads) is int and (e < 1 or heads < 1 or e % heads):
         raise Unresolved(f"embed_dim ({e}) must be divisible by num_heads ({heads}), both positive; torch would raise")
     kdim = e if a["kdim"] is None else as_int(a["kdim"], "kdim")
@@ -261,7 +270,8 @@ def _rnn(gates: int, has_proj: bool) -> Builder:
     def build(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., Inst]) -> None:
         inp, h = as_int(a["input_size"], "input_size"), as_int(a["hidden_size"], "hidden_size")
         layers = as_count(a["num_layers"], "num_layers")
-        proj = as_int(a.get("proj_size", 0), "proj_size") if has_proj else 0
+        # torch takes a proj_size of 0.0 (no projection); any other float sizes a tensor: TypeError
+        proj = as_int(a.get("proj_size", 0), "proj_size", floats=a.get("proj_size") == 0) if has_proj else 0
         dirs = 2 if truth(a["bidirectional"], "bidirectional") else 1
         bias = truth(a["bias"], "bias")
         real_h = proj if truth(proj, "proj_size") else h
@@ -540,7 +550,7 @@ LAYER_ATTRIBUTES: dict[str, dict[str, Callable[[dict[str, Any], str], Any]]] = {
                            "kdim": lambda a, n: a["embed_dim"] if a[n] is None else a[n],
                            "vdim": lambda a, n: a["embed_dim"] if a[n] is None else a[n],
                            "head_dim": lambda a, n: as_int(a["embed_dim"], "embed_dim") // as_int(
-                               a["num_heads"], "num_heads")},
+                               a["num_heads"], "num_heads", floats=True)},
     "RNN": _rnn_attributes(None), "LSTM": _rnn_attributes("LSTM"), "GRU": _rnn_attributes("GRU"),
     "RNNBase": {**_rnn_attributes("LSTM"), "mode": _same},
     **{f"MaxPool{d}d": {**_given("kernel_size", "padding", "dilation", "return_indices", "ceil_mode"),

@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import itertools
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -475,6 +476,68 @@ class ReleaseVersion:
 
     def __str__(self) -> str:
         return self.text
+
+
+_VERSION = re.compile(r"v?(\d+(?:\.\d+)*)((?:(?:a|b|rc)\d+)?(?:\.post\d+)?(?:\.dev\d+)?(?:\+[a-z0-9.]+)?)", re.I)
+
+
+def _release_and_rest(text: str) -> tuple[tuple[int, ...], str] | None:
+    """"2.4.0a0" -> ((2, 4), "a0"): a version's release numbers (trailing zeros dropped, as packaging
+    compares them) and the rest (pre-release, post, dev, local); None for a text that is no version."""
+    found = _VERSION.fullmatch(text.strip())
+    if found is None:
+        return None
+    release = [int(p) for p in found.group(1).split(".")]
+    while len(release) > 1 and release[-1] == 0:
+        release.pop()
+    return tuple(release), found.group(2).lower()
+
+
+class TorchVersionText(str):
+    """``torch.__version__``: its text, compared as torch's ``TorchVersion`` compares it, by version
+    (``torch.__version__ >= "2.4"`` holds for 2.13, which as text is smaller). A comparison that
+    only a pre-release or local part would decide is not followed."""
+
+    __slots__ = ()
+
+    def _order(self, other: Any) -> int:
+        if isinstance(other, ReleaseVersion):
+            theirs = (other.key, "")
+        elif isinstance(other, str):
+            theirs = _release_and_rest(str(other))
+        elif isinstance(other, (tuple, list)) and other and all(type(x) is int for x in other):
+            theirs = _release_and_rest(".".join(map(str, other)))
+        else:
+            theirs = None
+        ours = _release_and_rest(str(self))
+        if theirs is None or ours is None:
+            raise Unresolved(f"comparing torch's version {str(self)!r} with {other!r} is not followed")
+        if ours[0] != theirs[0]:
+            return -1 if ours[0] < theirs[0] else 1
+        if ours[1] != theirs[1]:
+            raise Unresolved(f"comparing torch's version {str(self)!r} with {other!r}: only their pre-release or "
+                             f"local parts differ, which the analyser does not order")
+        return 0
+
+    def __lt__(self, other: Any) -> bool:  # type: ignore[override]
+        return self._order(other) < 0
+
+    def __le__(self, other: Any) -> bool:  # type: ignore[override]
+        return self._order(other) <= 0
+
+    def __gt__(self, other: Any) -> bool:  # type: ignore[override]
+        return self._order(other) > 0
+
+    def __ge__(self, other: Any) -> bool:  # type: ignore[override]
+        return self._order(other) >= 0
+
+    def __eq__(self, other: object) -> bool:
+        return self._order(other) == 0
+
+    def __ne__(self, other: object) -> bool:
+        return self._order(other) != 0
+
+    __hash__ = str.__hash__
 
 
 @dataclass(frozen=True)
