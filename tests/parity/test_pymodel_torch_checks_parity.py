@@ -19,7 +19,7 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("einops")
 pytestmark = pytest.mark.parity
 
-HEADER = "import torch\nimport torch.nn as nn\nfrom einops.layers.torch import EinMix\n\n\n"
+HEADER = "import numpy as np\nimport torch\nimport torch.nn as nn\nfrom einops.layers.torch import EinMix\n\n\n"
 
 
 def _source(body: str) -> str:
@@ -67,6 +67,33 @@ def _torch(source: str, tmp_path) -> int | Exception:
     ("self.p = nn.Parameter(torch.zeros(dim, dtype=torch.long))", "RuntimeError"),
     ("self.mix = EinMix('b t c -> b t c2', weight_shape='c c2', c=dim)", "EinopsError"),
     ("self.mix = EinMix('b (h w) c -> b c', weight_shape='c', c=dim)", "EinopsError"),
+    # the checks of torch's layers' settings
+    ("self.conv = nn.Conv2d(dim, dim, 3, padding='same', stride=2)", "ValueError"),
+    ("self.conv = nn.Conv1d(dim, dim, 3, padding='full')", "ValueError"),
+    ("self.conv = nn.Conv2d(dim, dim, 3, padding_mode='mirror')", "ValueError"),
+    ("self.conv = nn.ConvTranspose1d(dim, dim, 3, padding_mode='circular')", "ValueError"),
+    ("self.rnn = nn.RNN(4, dim, nonlinearity='gelu')", "ValueError"),
+    ("self.rnn = nn.GRU(4, dim, dropout=1.5)", "ValueError"),
+    ("self.rnn = nn.LSTM(4, dim, dropout=True)", "ValueError"),
+    ("self.rnn = nn.LSTM(4, dim, proj_size=dim)", "ValueError"),
+    ("self.rnn = nn.GRU(4, dim, num_layers=0)", "ValueError"),
+    ("self.rnn = nn.LSTM(4, dim - dim)", "ValueError"),
+    ("self.drop = nn.Dropout(1.5)\nself.fc = nn.Linear(dim, dim)", "ValueError"),
+    ("self.drop = nn.Dropout2d(p=-0.1)\nself.fc = nn.Linear(dim, dim)", "ValueError"),
+    ("self.emb = nn.Embedding(10, dim, padding_idx=10)", "AssertionError"),
+    ("self.emb = nn.EmbeddingBag(10, dim, padding_idx=-11)", "AssertionError"),
+    ("self.layer = nn.TransformerEncoderLayer(dim, 2, activation='swish')", "RuntimeError"),
+    ("self.layer = nn.TransformerDecoderLayer(dim, 2, dropout=2.0)", "ValueError"),
+    # what nn.Module's __setattr__ / register_* refuse
+    ("self.emb = nn.Embedding(10, dim)\nself.proj = nn.Linear(10, dim)\nself.proj.weight = self.emb.weight.T",
+     "TypeError"),  # a tied weight must be the Parameter itself
+    ("self.fc = nn.Linear(dim, dim)\nself.drop = nn.Dropout(0.1)\nself.drop = lambda x: x", "TypeError"),
+    ("self.fc = nn.Linear(dim, dim)\nself.fc = 3", "TypeError"),
+    ("self.w = nn.Parameter(torch.zeros(dim))\nself.w = torch.ones(dim)", "TypeError"),
+    ("self.freqs = None\nself.register_buffer('freqs', torch.zeros(dim))\nself.fc = nn.Linear(dim, dim)", "KeyError"),
+    ("self.w = 3\nself.register_parameter('w', nn.Parameter(torch.zeros(dim)))", "KeyError"),
+    ("self.register_parameter('w', torch.zeros(dim))", "TypeError"),
+    ("self.fc = nn.Linear(dim, dim)\nself.fc.weight.requires_grad = 0", "RuntimeError"),
 ])
 def test_what_torch_refuses_is_refused_with_its_error(body, error, tmp_path):
     source = _source(body)
@@ -85,6 +112,19 @@ def test_what_torch_refuses_is_refused_with_its_error(body, error, tmp_path):
     "self.norm = nn.InstanceNorm1d(dim / 2)",  # no tensor of that size is made
     "self.rnn = nn.LSTM(4, dim, proj_size=0.0)",
     "self.conv = nn.Conv2d(dim, dim, 3, stride=2.0, padding=1.0, dilation=1.0)",
+    "self.conv = nn.Conv2d(dim, dim, 3, padding='same', stride=(1, 1), padding_mode='reflect')",
+    "self.conv = nn.ConvTranspose2d(dim, dim, 3, padding='same')",  # torch takes it (and pads nothing)
+    "self.conv = nn.Conv1d(dim, dim, 3, padding='valid', stride=2)",
+    "self.rnn = nn.LSTM(4, dim, 2, dropout=0.5, proj_size=dim - 1, bidirectional=True)",
+    "self.rnn = nn.RNN(4, dim, nonlinearity='relu', dropout=1)",
+    "self.emb = nn.Embedding(10, dim, padding_idx=-10)",
+    "self.drop = nn.Dropout(p=1.0)\nself.fc = nn.Linear(dim, dim)",
+    "self.layer = nn.TransformerEncoderLayer(dim, 2, 16, activation='gelu')",
+    "self.fc = nn.Linear(dim, dim)\nself.fc = None\nself.fc = nn.Linear(dim, 2)",  # None, then a module: taken
+    "self.w = nn.Parameter(torch.zeros(dim))\nself.w = nn.Parameter(torch.zeros(2, dim))",
+    "self.register_buffer('freqs', None)\nself.register_buffer('freqs', torch.zeros(dim))\nself.fc = nn.Linear(dim, 2)",
+    "self.emb = nn.Embedding(10, dim)\nself.head = nn.Linear(dim, 10)\nself.head.weight = self.emb.weight",
+    "self.fc = nn.Linear(dim, dim)\nself.fc.weight.requires_grad = False",
     "self.p = nn.Parameter(torch.arange(dim).float())",
     "self.p = nn.Parameter(torch.arange(dim), requires_grad=False)",
     "self.p = nn.Parameter(torch.arange(0.0, dim))",  # a float range: a float tensor
@@ -97,6 +137,17 @@ def test_what_torch_refuses_is_refused_with_its_error(body, error, tmp_path):
     "self.proj = nn.Linear(cnt, dim)",
     "names = [f'{x!r}' for x in ('a', 1)] + [repr((1, 'b')), ascii('é'), f\"{'é'!a}\"]\n"
     "self.heads = nn.ModuleList([nn.Linear(len(n), 2) for n in names])",
+    # numpy arrays' methods are numpy's (an MAE-style sincos table), not torch's of the same name
+    "a = np.arange(24).reshape(2, 3, 4)\nself.fc = nn.Linear(a.repeat(2).shape[0], a.repeat(3, axis=1).shape[1])",
+    "a = np.zeros((2, 3, 4))\nself.fc = nn.Linear(a.transpose().shape[0], a.transpose(1, 0, 2).shape[0] + "
+    "a.transpose((2, 0, 1)).shape[0])",
+    "a = np.arange(6).reshape(2, 3)\nself.fc = nn.Linear(len(a.max(0)), a.sum(axis=1).shape[0] + "
+    "a.mean(axis=(0, 1), keepdims=True).shape[1] + a.argmax(axis=0).shape[0])",
+    "a = np.arange(12).reshape(3, 4)\nself.fc = nn.Linear(len(a.cumsum()), a.cumsum(axis=1).shape[1] + "
+    "len(a.ravel()) + len(a.flatten()))",
+    "b = np.zeros((3, 1, 4))\nself.fc = nn.Linear(b.squeeze().shape[1], b.squeeze(1).shape[0] + b.reshape(-1, 2).shape[0])",
+    "self.fc = nn.Linear(int(np.array([3, 7, 5]).max()), int(np.array([3, 7, 5]).sum()))",
+    "self.fc = nn.Linear(np.array((4, 84)).prod(), 2)",  # cleanrl's width: a 0-d integer array
 ])
 def test_what_torch_builds_from_the_same_arguments_is_counted_as_torch_counts(body, tmp_path):
     source = _source(body)
@@ -165,3 +216,69 @@ def test_torch_version_compares_as_torch_compares_it(other, op):
               f"        self.fc = nn.Linear(4, 8) if torch.__version__ {op} {other!r} else nn.Linear(4, 4)\n")
     report = analyze_text(source, "net.py")
     assert [m.tree.total for m in report.models] == [40 if real else 20], [p.message for p in report.problems]
+
+
+def test_a_mutable_default_filled_by_one_class_is_not_seen_by_the_next(tmp_path):
+    # Each class is counted as in a fresh process: `extra=[]` filled while `Block` is counted (as a
+    # formula: it needs `dim`) and mmcv's `cfg.pop("type")` on a default dict do not reach `Net`.
+    source = HEADER + (
+        "def build_norm(cfg, c):\n    kind = cfg.pop('type', 'none')\n"
+        "    return nn.LayerNorm(c) if kind == 'LN' else nn.Identity()\n\n\n"
+        "class Block(nn.Module):\n    def __init__(self, dim, extra=[], norm_cfg={'type': 'LN'}):\n"
+        "        super().__init__()\n        extra.append(dim)\n"
+        "        self.layers = nn.ModuleList(nn.Linear(dim, dim) for _ in extra)\n"
+        "        self.norm = build_norm(norm_cfg, dim)\n\n\n"
+        "class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.a = Block(4)\n        self.b = Block(4)\n")
+    path = tmp_path / "net.py"
+    path.write_text(source)
+    spec = importlib.util.spec_from_file_location("torch_checks_defaults", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    with torch.device("meta"):
+        total = sum(p.numel() for p in module.Net().parameters())  # 20 + 8 (LN), then 40 (Identity)
+    report = analyze_text(source, "net.py")
+    assert [(m.name, m.tree.total) for m in report.models] == [("Net", total)]
+
+
+def test_object_setattr_in_a_frozen_config_sets_the_field(tmp_path):
+    # A frozen dataclass config derives a field in __post_init__ past its own __setattr__.
+    source = HEADER + (
+        "from dataclasses import dataclass\n\n\n@dataclass(frozen=True)\nclass ModelConfig:\n"
+        "    dim: int = 16\n    hidden: int = 0\n\n    def __post_init__(self):\n        if self.hidden == 0:\n"
+        "            object.__setattr__(self, 'hidden', 4 * self.dim)\n\n\n"
+        "class MLP(nn.Module):\n    def __init__(self, cfg: ModelConfig = ModelConfig()):\n        super().__init__()\n"
+        "        self.up = nn.Linear(cfg.dim, cfg.hidden)\n\n\n"
+        "class Hidden(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        object.__setattr__(self, 'fc', nn.Linear(4, 4))\n        self.head = nn.Linear(4, 2)\n")
+    path = tmp_path / "net.py"
+    path.write_text(source)
+    spec = importlib.util.spec_from_file_location("torch_checks_frozen", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    with torch.device("meta"):
+        total = sum(p.numel() for p in module.MLP().parameters())
+    report = analyze_text(source, "net.py")
+    assert [(m.name, m.tree.total) for m in report.models] == [("MLP", total)]
+    # on a module, torch does not register what object.__setattr__ sets: not followed, never counted
+    assert any(p.message.startswith("`Hidden`") and "object.__setattr__" in p.message for p in report.problems)
+
+
+def test_an_init_only_field_goes_to_post_init(tmp_path):
+    source = HEADER + (
+        "from dataclasses import InitVar, dataclass\n\n\n@dataclass\nclass ModelArgs:\n    dim: int = 16\n"
+        "    hidden: int = 0\n    ratio: InitVar[int] = 4\n\n    def __post_init__(self, ratio):\n"
+        "        if self.hidden == 0:\n            self.hidden = ratio * self.dim\n\n\n"
+        "@dataclass\nclass Wider(ModelArgs):\n    bias: bool = False\n\n\n"
+        "class MLP(nn.Module):\n    def __init__(self, cfg: ModelArgs = ModelArgs(ratio=3)):\n        super().__init__()\n"
+        "        self.up = nn.Linear(cfg.dim, cfg.hidden)\n        self.w = nn.Linear(2, Wider(8, 0, 2).hidden)\n"
+        "        self.r = nn.Linear(2, 1 if hasattr(cfg, 'ratio') else 3)\n")
+    path = tmp_path / "net.py"
+    path.write_text(source)
+    spec = importlib.util.spec_from_file_location("torch_checks_initvar", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    with torch.device("meta"):
+        total = sum(p.numel() for p in module.MLP().parameters())
+    report = analyze_text(source, "net.py")
+    assert [(m.name, m.tree.total) for m in report.models] == [("MLP", total)], [p.message for p in report.problems]

@@ -34,7 +34,8 @@ from typing import Any, Callable, Iterator
 
 from lsp_count.core.source import Span
 from lsp_count.pymodel.layers import (ELEMENT_BYTES, FINFO, TORCH_NN_OTHER_NAMES, WEIGHTED_LOSSES, FLOATING_DTYPES, FUNCTIONAL_NAMES, IINFO, LAYER_ATTRIBUTES, LAYERS, MODULE_CLASS_ATTRIBUTES,
-                                      NOT_A_LAYER_ATTRIBUTE, PARAMETERLESS, REQUIRED, STACKS, TORCH_SUBCLASSES, TORCH_NN_MODULES, as_count, as_int, bind,
+                                      DROPOUTS, NOT_A_LAYER_ATTRIBUTE, PARAMETERLESS, REQUIRED, STACKS, TORCH_SUBCLASSES, TORCH_NN_MODULES, as_count,
+                                      as_int, bind, check_dropout,
                                       dtype_name, layer_attribute, no_such_layer_attribute, NONE_SLOTS, RUNNING_STATS, running_stat, truth)
 from lsp_count.pymodel import forward, shapes
 from lsp_count.pymodel import tensor_values
@@ -358,6 +359,20 @@ class FuncV:
         if self._signature is None:
             self._signature = _Signature(self.node.args, len(self.defaults))
         return self._signature
+
+
+def _kind_name(v: Any) -> str:
+    """What a value is, in a message: a tensor, a module, or its Python type."""
+    t = type(v)
+    return "plain tensor" if t is TensorV else "module" if t is Inst and v.is_module else \
+        "function" if t in (FuncV, BoundV, BuiltinV) else t.__name__ if t in (int, float, str, bool, list, tuple, dict) \
+        else "value"
+
+
+def _remember_defaults(fn: FuncV, containers: set[int]) -> None:
+    for v in (*fn.defaults, *fn.kw_defaults):
+        if type(v) in (dict, list, set):
+            containers.add(id(v))
 
 
 class _Signature:
@@ -775,14 +790,23 @@ class Interpreter:
             self.ctx.importing -= 1
 
     def remember_state(self, names: dict[str, Any]) -> None:
-        """The containers a module's names or its classes' attributes hold (Ctx.state_containers)."""
+        """The containers a module's names or its classes' attributes hold (Ctx.state_containers), and
+        the mutable defaults of its functions and methods (`def __init__(self, dim, extra=[])`: made
+        once, so a count that fills one would leave it filled for the next class)."""
         containers = self.ctx.state_containers
         for value in names.values():
             t = type(value)
             if t is dict or t is list or t is set:
                 containers.add(id(value))
+            elif t is FuncV:
+                _remember_defaults(value, containers)
             elif t is ClassV:
-                containers.update(id(v) for v in value.namespace.values() if type(v) in (dict, list, set))
+                for v in value.namespace.values():
+                    tv = type(v)
+                    if tv is dict or tv is list or tv is set:
+                        containers.add(id(v))
+                    elif tv is FuncV:
+                        _remember_defaults(v, containers)
 
     def _run_module(self, tree: ast.Module, scope: ModuleScope) -> None:
         try:
@@ -1644,6 +1668,9 @@ class Interpreter:
     def set_attr(self, obj: Any, name: str, value: Any, node: ast.AST) -> None:
         if isinstance(obj, Param):
             if name == "requires_grad":
+                if type(value) is not bool and not is_unknownish(value):  # `p.requires_grad = 0` from a config
+                    raise _Raised(f"`{_text(node)}` raises RuntimeError: requires_grad must be a bool",
+                                  ExtV("RuntimeError"))
                 obj.requires_grad = self.truthy(value, node)
             elif name == "data":  # `p.data = t`: the parameter holds t now, in t's shape
                 if not isinstance(value, (TensorV, Param)):
@@ -1716,6 +1743,14 @@ class Interpreter:
             self.call_function(prop.setter, [obj, value], {}, node)
             return
         t = type(value)  # submodules, the commonest value, checked inline
+        if obj.is_module and value is not None and t is not Param and name in obj.attrs:
+            old = obj.attrs[name]  # torch's __setattr__: a parameter's or a submodule's name takes only its kind
+            if (type(old) is Param or (type(old) is Inst and old.is_module and not (t is Inst and value.is_module))) \
+                    and not is_unknownish(value):
+                kind = "parameter" if type(old) is Param else "child module"
+                expected = "torch.nn.Parameter" if type(old) is Param else "torch.nn.Module"
+                raise _Raised(f"`{_text(node)}` raises TypeError: cannot assign a {_kind_name(value)} as {kind} "
+                              f"'{name}' ({expected} or None expected)", ExtV("TypeError"))
         if obj.buffers is _BEFORE_MODULE_INIT and (t is Param or (t is Inst and value.is_module)):
             what = "parameters" if t is Param else "module"
             raise _Raised(f"`{_text(node)}` raises AttributeError: cannot assign {what} before Module.__init__() call "
@@ -2016,11 +2051,13 @@ class Interpreter:
         fields: list[str] = []
         keyword_fields: set[str] = set()
         uninit_fields: set[str] = set()
+        init_vars: set[str] = set()
         for b in reversed(bases):  # as dataclasses collects them: the MRO's last class first
             if isinstance(b, ClassV) and b.is_dataclass:
                 fields.extend(f for f in b.fields if f not in fields)
                 keyword_fields.update(b.keyword_fields)
                 uninit_fields.update(b.uninit_fields)
+                init_vars.update(b.init_vars)
         # @dataclass(kw_only=True); from `_: KW_ONLY` on; a pydantic model's __init__ takes keywords only
         keyword_only = pydantic or bool(_dataclass_option(node, "kw_only", False))
         for stmt in node.body:
@@ -2041,6 +2078,9 @@ class Interpreter:
                             attributes.append(name)
                     keyword_fields.discard(name)
                     uninit_fields.discard(name)
+                    init_vars.discard(name)
+                    if _dotted(ann).rpartition(".")[2] == "InitVar":
+                        init_vars.add(name)
                     if keyword_only if type(value) is not FieldV or value.kw_only is None else value.kw_only:
                         keyword_fields.add(name)
                     if type(value) is FieldV and not value.init:
@@ -2097,6 +2137,7 @@ class Interpreter:
                         uninit_fields.add(name)
         cls.fields = tuple(fields)
         cls.keyword_fields, cls.uninit_fields = frozenset(keyword_fields), frozenset(uninit_fields)
+        cls.init_vars = frozenset(init_vars)
         if not is_module and _is_enum(cls):
             _make_members(cls)
         cls.dataclass_init = _dataclass_init(cls)  # a module may be a dataclass (its layers made in __post_init__)
@@ -2638,6 +2679,9 @@ class Interpreter:
                 keyed, at = getattr(obj, name), node  # the key Python finds (a str enum's member for its value)
 
                 def with_stored_key(key: Any, *rest: Any) -> Any:
+                    if name != "get" and id(obj) in self.ctx.state_containers:  # `CFG.pop("type")`: a later build reads it
+                        self.state_written(True)
+                        self.ctx.logged_change(obj)
                     try:
                         return keyed(_stored_key(obj, key), *rest)
                     except (KeyError, TypeError) as exc:  # `table.pop(key)` of a missing key: Python's error
@@ -2762,8 +2806,6 @@ class Interpreter:
                 # Another tensor object on the same storage: `p.data.requires_grad = False` leaves p
                 # trainable (a common slip, which torch counts so); its in-place writes are values.
                 return TensorV(tuple(obj.shape), floating=obj.floating, declared=obj.declared)
-            if name in ("T", "mT"):
-                return obj
             if name == "shape":
                 return tuple(obj.shape)
             if name == "requires_grad":
@@ -2776,6 +2818,8 @@ class Interpreter:
         if isinstance(obj, TensorV):
             if name == "shape":
                 return tuple(obj.shape)
+            if obj.numpy and name in _NUMPY_ARRAY_METHODS:  # `arr.repeat(n, 1)`, `arr.max(0)`: numpy's, not torch's
+                return self.numpy_method(obj, name, node)
             if obj.values is not None and name in _VALUE_METHODS:
                 method = _value_method(obj, name, node)
                 if method is not None:
@@ -2838,6 +2882,69 @@ class Interpreter:
         if isinstance(obj, (int, float)) and name in ("real", "imag"):
             return getattr(obj, name)
         raise Unresolved(f"`{_text(node)}`: {type(obj).__name__} has no attribute `{name}` the analyser knows")
+
+    def numpy_method(self, obj: TensorV, name: str, node: ast.AST) -> BuiltinV:
+        """A numpy array's method whose meaning is not the torch tensor's of that name: ``repeat``
+        repeats each element (torch tiles), ``transpose()`` reverses the axes, a reduction over an
+        ``axis`` is an array (torch's max is a values-indices pair), ``cumsum()`` without an axis
+        flattens, ``flatten`` / ``ravel`` take no dims. A reduction of all of a 1-D or whole array
+        of known values is computed as before (``int(np.array(widths).max())``)."""
+        shape = tuple(obj.shape)
+
+        def call(*a: Any, **k: Any) -> Any:
+            if name in _NUMPY_METHOD_REDUCTIONS and not a and not k and obj.values is not None and name in _VALUE_METHODS:
+                method = _value_method(obj, name, node)  # all of its values: the same value either way
+                if method is not None:
+                    return self.call(method, [], {}, node, _DUMMY_ENV(self))
+            try:
+                made = self._numpy_method(obj, name, shape, a, k, node)
+            except shapes.ShapeError as exc:
+                raise _Raised(f"`{_text(node)}` raises numpy's AxisError / ValueError: {exc}", ExtV("ValueError"))
+            return made if made is not None else Unknown(f"`{_text(node)}`: this use of the array's `{name}` is not "
+                                                         f"followed")
+        return BuiltinV(name, call)
+
+    def _numpy_method(self, obj: TensorV, name: str, shape: tuple[Any, ...], a: tuple[Any, ...], k: dict[str, Any],
+                      node: ast.AST) -> TensorV | None:
+        if name == "repeat":
+            return self.numpy_array_function("repeat", [obj, *a], k, node)
+        if name == "reshape":
+            if set(k) - {"order"} or not a:
+                return None
+            dims = tuple(a[0]) if len(a) == 1 and isinstance(a[0], (tuple, list)) else a
+            new = shapes.view_shape(shape, (tuple(as_int(d, f"`{_text(node)}`: a size") for d in dims),))
+            return TensorV(new, floating=obj.floating, numpy=True) if new is not None else None
+        if name == "transpose":
+            if k:
+                return None
+            axes = tuple(a[0]) if len(a) == 1 and isinstance(a[0], (tuple, list)) else a
+            return self.numpy_array_function("transpose", [obj, axes] if axes else [obj], {}, node)
+        if name in ("flatten", "ravel"):
+            if a or set(k) - {"order"}:
+                return None
+            return TensorV((numel(shape),), floating=obj.floating, numpy=True)
+        axis = a[0] if a else k.get("axis")
+        if len(a) > 1 or set(k) - {"axis", "keepdims", "dtype"}:
+            return None  # numpy's out / ddof / where ...
+        if name in ("cumsum", "cumprod"):
+            if axis is None:
+                return TensorV((numel(shape),), floating=obj.floating, numpy=True)
+            shapes.reduce_shape(shape, axis)  # the axis must exist
+            return TensorV(shape, floating=obj.floating, numpy=True)
+        if name == "squeeze":
+            if axis is None:
+                return TensorV(tuple(d for d in shape if d != 1), floating=obj.floating, numpy=True)
+            picked = shapes.reduce_shape(shape, axis, True)
+            if any(d != 1 for d, p in zip(shape, picked) if d != p):
+                raise shapes.ShapeError("cannot select an axis to squeeze out which has size not equal to one")
+            return TensorV(shapes.reduce_shape(shape, axis), floating=obj.floating, numpy=True)
+        keepdims = k.get("keepdims", False)
+        if type(keepdims) is not bool:
+            return None
+        reduced = shapes.reduce_shape(shape, axis, keepdims, needs_values=name in ("max", "min", "argmax", "argmin"))
+        floating = False if name in ("argmax", "argmin", "all", "any") else True if name in ("mean", "std", "var") \
+            else obj.floating
+        return TensorV(reduced, floating=floating, numpy=True)
 
     def tensor_attr(self, obj: TensorV | Param, name: str, node: ast.AST) -> Any:
         """A tensor's method in a constructor: sizes, the view methods (shapes.py), in-place
@@ -2961,7 +3068,8 @@ class Interpreter:
             strided = (name == "expand" and new != shape) or (name in ("transpose", "permute", "t") and len(shape) > 1) \
                 or name == "diagonal"
             # repeat copies; reshape and flatten copy a strided tensor, or not: as strided as the tensor was.
-            return TensorV(new, contiguous=name == "repeat" or (not strided and _contiguous(obj)))
+            return TensorV(new, contiguous=name == "repeat" or (not strided and _contiguous(obj)),
+                           numpy=type(obj) is TensorV and obj.numpy)  # an array's view is an array
         return BuiltinV(name, method)
 
     def tensor_binop(self, op: type, a: Any, b: Any, node: ast.AST, operator_syntax: bool = True) -> Any:
@@ -4579,7 +4687,8 @@ class Interpreter:
                     raise Unresolved(f"`{cls.name}` needs `{name}`, which has no default")
             values[name] = default
         # Set in the order fields are declared, through the class's __setattr__ where it has one,
-        # as the generated __init__ does.
+        # as the generated __init__ does; init-only fields go to __post_init__ instead.
+        init_only = [values.pop(n) for n in fields if n in dataclass.init_vars and n in values]
         if cls.setattr_hook is not None:
             for k, v in values.items():
                 self.set_attr(inst, k, v, node)
@@ -4594,7 +4703,7 @@ class Interpreter:
         except KeyError:
             post = None
         if isinstance(post, FuncV):
-            self.call_function(post, [inst], {}, node)
+            self.call_function(post, [inst, *init_only], {}, node)
 
     def record_hint(self, inst: Inst, node: ast.AST, env: Env) -> None:
         scope = env.module
@@ -4669,6 +4778,17 @@ class Interpreter:
         if name in ("torch.matmul", "torch.mm", "torch.bmm") and len(args) == 2 and not kwargs and \
                 all(type(a) in _TENSORS for a in args):
             return self.tensor_binop(ast.MatMult, args[0], args[1], node)  # VanillaNet's fused weights
+        if name == "object.__setattr__" and len(args) == 3 and not kwargs and type(args[0]) is Inst and \
+                isinstance(args[1], str):
+            # A frozen dataclass's `__post_init__`: `object.__setattr__(self, "hidden", 4 * self.dim)`, past
+            # the class's own __setattr__. On a module torch's __setattr__ is passed by too: a parameter or a
+            # submodule set so is not registered.
+            target, key, value = args
+            if target.is_module and (type(value) is Param or (type(value) is Inst and value.is_module)):
+                raise Unresolved(f"`{_text(node)}`: a parameter or submodule set by `object.__setattr__` (torch does "
+                                 f"not register it) is not followed")
+            self.object_setattr(target, key, value, node)
+            return None
         if last == "__setattr__" and len(parts) > 2 and parts[-2] == "Module" and len(args) == 3 and \
                 isinstance(args[0], Inst) and args[0].is_module and isinstance(args[1], str):
             self.object_setattr(args[0], args[1], args[2], node)  # `nn.Module.__setattr__(self, "fc", layer)`
@@ -4720,6 +4840,8 @@ class Interpreter:
                 self.record_hint(inst, node, env)
                 return inst
             if last in PARAMETERLESS:
+                if last in DROPOUTS:  # `nn.Dropout(1.5)`: torch's ValueError
+                    check_dropout(args[0] if args else kwargs.get("p", 0.5))
                 return Inst(last, "layer", True, origin)
             if last == "DataParallel":
                 return self.data_parallel(args, kwargs, node, origin, env)
@@ -6763,10 +6885,22 @@ def _module_methods(interp: Interpreter, obj: Inst, name: str) -> dict[str, Call
         obj.attrs[_registered_key("module", name)] = module
 
     def register_parameter(name: Any, param: Any) -> None:
-        obj.attrs[_registered_key("parameter", name)] = param
+        key = _registered_key("parameter", name)
+        old = obj.attrs.get(key)
+        if old is not None and type(old) is not Param:  # `self.w = 3` first: torch's KeyError
+            raise _Raised(f"`register_parameter({key!r}, ...)` raises KeyError: attribute '{key}' already exists",
+                          ExtV("KeyError"))
+        if param is not None and type(param) is not Param and not is_unknownish(param):
+            raise _Raised(f"`register_parameter({key!r}, ...)` raises TypeError: cannot assign a {_kind_name(param)} "
+                          f"to parameter '{key}' (torch.nn.Parameter or None required)", ExtV("TypeError"))
+        obj.attrs[key] = param
 
     def register_buffer(name: Any, tensor: Any, persistent: Any = True) -> None:
-        obj.attrs[_registered_key("buffer", name)] = None if tensor is None else _as_buffer(tensor)
+        key = _registered_key("buffer", name)
+        if key in obj.attrs and key not in (obj.buffers or {}):  # `self.freqs_cis = None` first
+            raise _Raised(f"`register_buffer({key!r}, ...)` raises KeyError: attribute '{key}' already exists",
+                          ExtV("KeyError"))
+        obj.attrs[key] = None if tensor is None else _as_buffer(tensor)
         _add_buffer(obj, str(name), persistent is not False)
 
     def state_dict(*args: Any, destination: Any = None, prefix: Any = "", keep_vars: Any = False) -> dict[str, Any]:
@@ -8484,6 +8618,10 @@ _NO_MODULES_MADE = frozenset({"os", "posixpath", "ntpath", "datetime", "time", "
 TorchPair = collections.namedtuple("TorchPair", ["values", "indices"])
 # Tensor methods whose results' shapes tensor_reduction gives (torch.<name>(t, ...) too).
 _INDEXED_REDUCTIONS = frozenset({"max", "min", "median", "argmax", "argmin", "all", "any", "topk", "sort"})
+# numpy array methods named as torch's that mean something else (Interpreter.numpy_method).
+_NUMPY_METHOD_REDUCTIONS = frozenset({"max", "min", "argmax", "argmin", "sum", "mean", "prod", "std", "var", "all", "any"})
+_NUMPY_ARRAY_METHODS = _NUMPY_METHOD_REDUCTIONS | {"repeat", "transpose", "cumsum", "cumprod", "flatten", "ravel", "squeeze",
+                                           "reshape"}
 
 
 @dataclasses.dataclass(frozen=True)

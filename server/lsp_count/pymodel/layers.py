@@ -18,6 +18,21 @@ REQUIRED = object()
 # What Python raises for a call that does not fit a layer's signature; the code may catch it
 # (timm's create_aa: `try: aa_layer(channels=c, stride=2) except TypeError: aa_layer(2)`).
 _TYPE_ERROR = ExtV("TypeError")
+_VALUE_ERROR, _RUNTIME_ERROR, _ASSERTION_ERROR = ExtV("ValueError"), ExtV("RuntimeError"), ExtV("AssertionError")
+# torch.nn's dropouts (_DropoutNd): their probability is checked when they are made.
+DROPOUTS = frozenset({"Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "FeatureAlphaDropout"})
+
+
+def _known(v: Any) -> bool:
+    """A plain number (not a formula, nor a value the analyser does not know): what torch's checks
+    of a setting compare; anything else is left to torch."""
+    return type(v) in (int, float)
+
+
+def check_dropout(p: Any) -> None:
+    """torch's ValueError for a dropout probability outside [0, 1]."""
+    if _known(p) and not 0 <= p <= 1:
+        raise Raised(f"dropout probability has to be between 0 and 1, but got {p} (ValueError)", _VALUE_ERROR)
 
 
 def truth(v: Any, what: str) -> bool:
@@ -112,6 +127,9 @@ def _bilinear(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[...,
 
 def _embedding(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., Inst]) -> None:
     n, d = as_int(a["num_embeddings"], "num_embeddings"), as_int(a["embedding_dim"], "embedding_dim")
+    padding_idx = a.get("padding_idx")
+    if type(padding_idx) is int and type(n) is int and not -n <= padding_idx < n:
+        raise Raised(f"padding_idx ({padding_idx}) must be within num_embeddings ({n}) (AssertionError)", _ASSERTION_ERROR)
     _p(inst, "weight", (n, d), "embedding", o)
     if a.get("_freeze") is True:
         inst.attrs["weight"].requires_grad = False
@@ -124,6 +142,7 @@ def _conv(dims: int, transposed: bool) -> Builder:
         if isinstance(groups, int) and groups < 1:
             raise Unresolved(f"groups is {groups}; torch would raise (it must be positive)")
         k = _tuple(a["kernel_size"], dims, "kernel_size")
+        _check_conv_options(a, dims, transposed)
         if isinstance(groups, int) and groups != 1:
             for c, what in ((cin, "in_channels"), (cout, "out_channels")):
                 if isinstance(c, int) and c % groups:
@@ -266,12 +285,54 @@ def _adaptive_softmax(inst: Inst, a: dict[str, Any], o: Span | None, make: Calla
     inst.attrs["tail"] = tail
 
 
+_CONV_PADDING_MODES = ("zeros", "reflect", "replicate", "circular")
+
+
+def _check_conv_options(a: dict[str, Any], dims: int, transposed: bool) -> None:
+    """torch's ValueErrors for a convolution's padding settings (_ConvNd / _ConvTransposeNd)."""
+    padding, mode = a.get("padding"), a.get("padding_mode")
+    if isinstance(padding, str) and not transposed:
+        if padding not in ("valid", "same"):
+            raise Raised(f"Invalid padding string {padding!r}, should be one of {{'valid', 'same'}} (ValueError)",
+                         _VALUE_ERROR)
+        stride = a.get("stride")
+        strides = tuple(stride) if isinstance(stride, (tuple, list)) else (stride,) * dims
+        if padding == "same" and any(_known(s) and s != 1 for s in strides):
+            raise Raised("padding='same' is not supported for strided convolutions (ValueError)", _VALUE_ERROR)
+    if isinstance(mode, str):
+        if mode not in _CONV_PADDING_MODES:
+            raise Raised(f"padding_mode must be one of {', '.join(map(repr, _CONV_PADDING_MODES))}, but got "
+                         f"padding_mode={mode!r} (ValueError)", _VALUE_ERROR)
+        if transposed and mode != "zeros":
+            raise Raised(f'Only "zeros" padding mode is supported for ConvTranspose{dims}d (ValueError)', _VALUE_ERROR)
+
+
+def _check_rnn_options(a: dict[str, Any], h: Any, layers: int, proj: Any) -> None:
+    """torch's ValueErrors of RNNBase.__init__, in its order."""
+    dropout = a.get("dropout", 0.0)
+    if isinstance(dropout, bool) or (_known(dropout) and not 0 <= dropout <= 1) or isinstance(dropout, str):
+        raise Raised("dropout should be a number in range [0, 1] representing the probability of an element being "
+                     f"zeroed, got {dropout!r} (ValueError)", _VALUE_ERROR)
+    if type(h) is int and h <= 0:
+        raise Raised("hidden_size must be greater than zero (ValueError)", _VALUE_ERROR)
+    if layers <= 0:
+        raise Raised("num_layers must be greater than zero (ValueError)", _VALUE_ERROR)
+    if type(proj) is int and proj < 0:
+        raise Raised("proj_size should be a positive integer or zero to disable projections (ValueError)", _VALUE_ERROR)
+    if type(proj) is int and type(h) is int and proj >= h and proj:
+        raise Raised(f"proj_size ({proj}) has to be smaller than hidden_size ({h}) (ValueError)", _VALUE_ERROR)
+    nonlinearity = a.get("nonlinearity", "tanh")
+    if isinstance(nonlinearity, str) and nonlinearity not in ("tanh", "relu"):
+        raise Raised(f"Unknown nonlinearity {nonlinearity!r}. Select from 'tanh' or 'relu'. (ValueError)", _VALUE_ERROR)
+
+
 def _rnn(gates: int, has_proj: bool) -> Builder:
     def build(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., Inst]) -> None:
         inp, h = as_int(a["input_size"], "input_size"), as_int(a["hidden_size"], "hidden_size")
         layers = as_count(a["num_layers"], "num_layers")
         # torch takes a proj_size of 0.0 (no projection); any other float sizes a tensor: TypeError
         proj = as_int(a.get("proj_size", 0), "proj_size", floats=a.get("proj_size") == 0) if has_proj else 0
+        _check_rnn_options(a, h, layers, proj)
         dirs = 2 if truth(a["bidirectional"], "bidirectional") else 1
         bias = truth(a["bias"], "bias")
         real_h = proj if truth(proj, "proj_size") else h
@@ -320,6 +381,10 @@ def _encoder_layer(decoder: bool) -> Builder:
         # torch's own submodules, in its order, with the settings it passes them (HTDemucs reads
         # `layer.self_attn.batch_first` and `layer.norm1.eps` back).
         d, heads, ff, bias, dropout = a["d_model"], a["nhead"], a["dim_feedforward"], a["bias"], a["dropout"]
+        activation = a.get("activation")
+        if isinstance(activation, str) and activation not in ("relu", "gelu"):
+            raise Raised(f"activation should be relu/gelu, not {activation} (RuntimeError)", _RUNTIME_ERROR)
+        check_dropout(dropout)
         attention = dict(embed_dim=d, num_heads=heads, dropout=dropout, bias=bias, batch_first=a["batch_first"])
         inst.attrs["self_attn"] = make("MultiheadAttention", o, **attention)
         if decoder:

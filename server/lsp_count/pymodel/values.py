@@ -604,6 +604,9 @@ class ClassV:
     # and those it does not take (field(init=False)).
     keyword_fields: frozenset[str] = frozenset()
     uninit_fields: frozenset[str] = frozenset()
+    # Of its fields, the init-only ones (`ratio: InitVar[int] = 4`): taken by __init__ and passed
+    # to __post_init__, never set on the instance.
+    init_vars: frozenset[str] = frozenset()
     path: str = ""
     span: Span | None = None
     # `@dataclass_transform()` on this class (PEP 681): every subclass is made a dataclass
