@@ -94,6 +94,7 @@ def _torch(source: str, tmp_path) -> int | Exception:
     ("self.w = 3\nself.register_parameter('w', nn.Parameter(torch.zeros(dim)))", "KeyError"),
     ("self.register_parameter('w', torch.zeros(dim))", "TypeError"),
     ("self.fc = nn.Linear(dim, dim)\nself.fc.weight.requires_grad = 0", "RuntimeError"),
+    ("self.fcs = nn.ModuleList(nn.Linear(a, b) for a, b in zip((dim, 4), (4,), strict=True))", "ValueError"),
 ])
 def test_what_torch_refuses_is_refused_with_its_error(body, error, tmp_path):
     source = _source(body)
@@ -125,6 +126,23 @@ def test_what_torch_refuses_is_refused_with_its_error(body, error, tmp_path):
     "self.register_buffer('freqs', None)\nself.register_buffer('freqs', torch.zeros(dim))\nself.fc = nn.Linear(dim, 2)",
     "self.emb = nn.Embedding(10, dim)\nself.head = nn.Linear(dim, 10)\nself.head.weight = self.emb.weight",
     "self.fc = nn.Linear(dim, dim)\nself.fc.weight.requires_grad = False",
+    # iterators: a generator expression is consumed once; `list.extend(range(n))`
+    "g = (d * 2 for d in (3, 4, 5))\nfirst = [nn.Linear(d, 1) for d in g]\nsecond = [nn.Linear(d, 1) for d in g]\n"
+    "self.layers = nn.ModuleList(first + second)",
+    "g = (d for d in (dim, 2 * dim))\nself.fc = nn.Linear(next(g), next(g))",
+    "ids = []\nids.extend(range(dim))\nself.fc = nn.Linear(len(ids), 2)",
+    "self.fcs = nn.ModuleList(nn.Linear(a, b) for a, b in zip((dim, 4), (4, 2), strict=True))",
+    # a parameter converted to what it is already is the parameter itself (registered), else a copy (not)
+    "self.fc = nn.Linear(dim, dim)\nself.scale = nn.Parameter(torch.ones(dim)).type_as(self.fc.weight)\n"
+    "self.shift = nn.Parameter(torch.zeros(dim)).to(self.fc.weight)\nself.gain = nn.Parameter(torch.ones(dim)).type(torch.float32)\n"
+    "self.wide = nn.Parameter(torch.ones(dim)).type(torch.float64)\n"
+    "self.other = nn.Parameter(torch.ones(dim)).type_as(torch.zeros(2, dtype=torch.float16))",
+    # an optional import in a function the `try` calls fails as one in the `try` does (xformers: not here either)
+    "def fused(d):\n    import xformers.ops\n    return nn.Linear(d, 3 * d)\n\n"
+    "try:\n    self.qkv = fused(dim)\nexcept ImportError:\n    self.qkv = nn.Linear(dim, 3 * dim, bias=False)",
+    # availability checks: torch and the standard library are there; flash_attn is not (here, nor for the count)
+    "import importlib.util\nflash = importlib.util.find_spec('flash_attn') is not None\n"
+    "self.fc = nn.Linear(dim, 3 * dim, bias=not flash and importlib.util.find_spec('math') is not None)",
     "self.p = nn.Parameter(torch.arange(dim).float())",
     "self.p = nn.Parameter(torch.arange(dim), requires_grad=False)",
     "self.p = nn.Parameter(torch.arange(0.0, dim))",  # a float range: a float tensor
@@ -155,6 +173,26 @@ def test_what_torch_builds_from_the_same_arguments_is_counted_as_torch_counts(bo
     assert isinstance(built, int), built
     report = analyze_text(source, "net.py")
     assert [m.tree.total for m in report.models] == [built], [p.message for p in report.problems]
+
+
+def test_a_mixin_before_a_torch_layer_reaches_the_layer(tmp_path):
+    source = HEADER + (
+        "class Scaled:\n    def __init__(self, *args, **kwargs):\n        super().__init__(*args, **kwargs)\n"
+        "        self.scale = nn.Parameter(torch.ones(1))\n\n\n"
+        "class ScaledPReLU(Scaled, nn.PReLU):\n    pass\n\n\n"
+        "class ScaledLinear(Scaled, nn.Linear):\n    def __init__(self):\n        super().__init__(4, 5)\n\n\n"
+        "class ScaledStack(Scaled, nn.Sequential):\n    def __init__(self):\n"
+        "        super().__init__(nn.Linear(2, 3), nn.ReLU())\n")
+    path = tmp_path / "net.py"
+    path.write_text(source)
+    spec = importlib.util.spec_from_file_location("torch_checks_mixin", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    report = analyze_text(source, "net.py")
+    with torch.device("meta"):
+        expected = [(n, sum(p.numel() for p in getattr(module, n)().parameters()))
+                    for n in ("ScaledPReLU", "ScaledLinear", "ScaledStack")]
+    assert [(m.name, m.tree.total) for m in report.models] == expected, [p.message for p in report.problems]
 
 
 BEFORE_INIT = {  # class bodies: what torch says when a module is set before nn.Module.__init__ has run

@@ -554,6 +554,10 @@ class Ctx:
         # The imports that fail where they run (Interpreter.optional_imports): the package each names,
         # by id of its statement; and each one that failed (said or not: see Interpreter.failed_import).
         self.failing_imports: dict[int, str] = {}
+        # The `try` blocks running now that catch ImportError, each by the module-loading depth it
+        # runs at: an import in a function they call fails too (optional_import), not one of a
+        # module being loaded meanwhile.
+        self.import_guards: list[int] = []
         self.failed_imports: list[tuple[str, str, str, Span | None]] = []
         # > 0 while a file runs its top level (the analysed one, or a project file it imports): what a
         # library's code reads then (its logging verbosity, a CI flag) configures the library, so only
@@ -1073,6 +1077,13 @@ class Interpreter:
             env.vars[s.name] = self.decorate_class(cls, s, env) if s.decorator_list and env is env.module.env else cls
         elif isinstance(s, ast.Import | ast.ImportFrom) and ctx.failing_imports and id(s) in ctx.failing_imports:
             self.failed_import(s, env)
+        elif isinstance(s, ast.Import | ast.ImportFrom) and ctx.import_guards and \
+                ctx.import_guards[-1] == ctx.importing and (module := self.optional_module(s, env)) is not None:
+            ctx.failing_imports[id(s)] = module  # `def fused(): import xformers.ops` called in a `try`
+            try:
+                self.failed_import(s, env)
+            finally:
+                ctx.failing_imports.pop(id(s), None)
         elif isinstance(s, ast.Import):
             for alias in s.names:
                 if alias.asname:
@@ -1279,9 +1290,17 @@ class Interpreter:
         optional = self.optional_imports(s, env)
         if optional:
             self.ctx.failing_imports.update(optional)
+        guards = self.ctx.import_guards
+        guarded = any(_catches_import_error(h) for h in s.handlers)
         try:
             try:
-                self.exec_block(s.body, env)
+                if guarded:
+                    guards.append(self.ctx.importing)
+                try:
+                    self.exec_block(s.body, env)
+                finally:
+                    if guarded:
+                        guards.pop()
             except _Raised as raised:
                 handler = self.handler_for(raised, s.handlers, env)
                 if handler is None:
@@ -1486,20 +1505,28 @@ class Interpreter:
             return {}
         failing: dict[int, str] = {}
         for stmt in _statements_in(s.body):  # `try: if use_xformers: from xformers.ops import SwiGLU` (DINOv2)
-            if isinstance(stmt, ast.Import):
-                modules = [alias.name for alias in stmt.names]
-            elif isinstance(stmt, ast.ImportFrom) and not stmt.level and stmt.module:
-                modules = [stmt.module]
-            else:
-                continue
-            for module in modules:
-                top = module.partition(".")[0]
-                if top in _ALWAYS_IMPORTABLE or top in sys.stdlib_module_names or \
-                        self.find_project_module(env.module, module, 0) is not None:
-                    continue
-                failing[id(stmt)] = module
-                break
+            if isinstance(stmt, ast.Import | ast.ImportFrom):
+                module = self.optional_module(stmt, env)
+                if module is not None:
+                    failing[id(stmt)] = module
         return failing
+
+    def optional_module(self, stmt: ast.Import | ast.ImportFrom, env: Env) -> str | None:
+        """The first module an import names that is neither the standard library, torch (numpy,
+        einops) nor the project's own: what fails on a machine with only those."""
+        if isinstance(stmt, ast.Import):
+            modules = [alias.name for alias in stmt.names]
+        elif not stmt.level and stmt.module:
+            modules = [stmt.module]
+        else:
+            return None
+        for module in modules:
+            top = module.partition(".")[0]
+            if top in _ALWAYS_IMPORTABLE or top in sys.stdlib_module_names or \
+                    self.find_project_module(env.module, module, 0) is not None:
+                continue
+            return module
+        return None
 
     def failed_import(self, s: ast.Import | ast.ImportFrom, env: Env) -> None:
         """An import that fails (optional_imports): noted for the count, raised as Python raises it."""
@@ -2425,7 +2452,7 @@ class Interpreter:
             if ctx.steps > MAX_STEPS:
                 ctx.tick()
             if type(e) is not ast.DictComp:
-                return tuple(picked) if type(e) is ast.GeneratorExp else list(picked)
+                return IteratorV(list(picked)) if type(e) is ast.GeneratorExp else list(picked)
             keys, values = picked
             return {k if type(k) is str or type(k) is int else _dict_key(k, e.key): v for k, v in zip(keys, values)}
         inner = _ComprehensionEnv(env.module, env)
@@ -2440,7 +2467,8 @@ class Interpreter:
         self.comprehension(e.generators, 0, inner, lambda en: found.append(elt(en)), items)
         if type(e) is ast.SetComp:
             return _set_of(found, e)
-        return tuple(found) if type(e) is ast.GeneratorExp else found
+        # A generator expression is consumed once (`g = (...)`, then two loops over g: the second sees nothing).
+        return IteratorV(found) if type(e) is ast.GeneratorExp else found
 
     def first_item(self, e: ast.GeneratorExp, default: ast.expr | None, env: Env) -> Any:
         """``next(x for x in xs if ...)``: as Python runs it, up to the first item only (what comes
@@ -2762,14 +2790,18 @@ class Interpreter:
                     inst, at = obj.inst, node  # the __init__ generated for a dataclass base (torchvision's MBConvConfig)
                     return BuiltinV("__init__", lambda *a, **k: self.dataclass_init(inst, list(a), k, at, c))
             if name == "__init__":
-                container = next((b.name.split(".")[-1] for c in obj.cls.mro() for b in c.bases
+                # The next class is the instance's MRO's: a mixin's `super().__init__(*args)` reaches the
+                # torch layer its subclass also derives from (`class ScaledPReLU(Scaled, nn.PReLU)`).
+                owner = obj.inst.cls if isinstance(obj.inst, Inst) and type(obj.inst.cls) is ClassV and \
+                    obj.cls in obj.inst.cls.mro() else obj.cls
+                container = next((b.name.split(".")[-1] for c in owner.mro() for b in c.bases
                                   if isinstance(b, ExtV) and b.name.split(".")[-1] in CONTAINERS), None)
                 if container is not None and isinstance(obj.inst, Inst):
                     at = node  # `super().__init__`: what a message about its arguments names
                     return BuiltinV("__init__", lambda *a, **k: self.init_container(obj.inst, container, list(a), k, at))
-                layer = _torch_layer_base(obj.cls)
+                layer = _torch_layer_base(owner)
                 if layer is not None and isinstance(obj.inst, Inst):
-                    inst, cls = obj.inst, obj.cls
+                    inst, cls = obj.inst, owner
                     return BuiltinV("__init__", lambda *a, **k: self.init_layer(inst, cls.name, layer, list(a), k))
                 if isinstance(obj.inst, Inst) and obj.inst.is_module:
                     return _nn_module_init(obj.inst, node, obj.cls)
@@ -3904,6 +3936,8 @@ class Interpreter:
                     kwargs.get("key") is None and (unknown := next((x for x in fn.fn.__self__ if is_unknownish(x)), None)) \
                     is not None:  # OFA's `ks_list.sort()` of sizes not known: their order is not either
                 raise Unresolved(f"`{_text(node)}`: sorting values that depend on {_clause(why_of(unknown))}")
+            if type(fn.fn) is _BUILTIN_METHOD and any(type(a) is RangeV for a in args):
+                args = [list(self.iterate(a, node)) if type(a) is RangeV else a for a in args]  # `ids.extend(range(n))`
             key = kwargs.get("key")
             if key is not None and type(key) in _CODE_CALLABLES:
                 # sorted/min/max/list.sort(key=lambda w: -w): Python calls the key, so the analyser does.
@@ -4911,6 +4945,19 @@ class Interpreter:
                 raise _Raised(f"`{_text(node)}`: Default process group has not been initialized (torch raises "
                               f"ValueError)", ExtV("ValueError"))
             return _ONE_PROCESS[name]
+        if name == "importlib.util.find_spec" and len(args) == 1 and not kwargs and type(args[0]) is str and \
+                env.module.is_main and not args[0].startswith("."):
+            # `importlib.util.find_spec("flash_attn") is not None`: as for an optional import, a machine with
+            # torch and the standard library (and the project's files), noted where another is asked for.
+            top = args[0].partition(".")[0]
+            if top in _ALWAYS_IMPORTABLE or top in sys.stdlib_module_names or \
+                    self.find_project_module(env.module, args[0], 0) is not None:
+                return ExtV("importlib.machinery.ModuleSpec")
+            entry = ("package", top, env.module.where(node.lineno),
+                     env.module.span_of(node) if env.module.span_of else None)
+            self.ctx.failed_imports.append(entry)
+            self.ctx.environment.append(entry)
+            return None
         if name in _VERSION_PARSERS and len(args) == 1 and not kwargs and isinstance(args[0], str):
             parsed = _release_version(str(args[0]), name)  # `LooseVersion(torch.__version__) < LooseVersion("1.9")`
             if parsed is not None:
@@ -6113,7 +6160,7 @@ def _dtypes_forgotten(module: Inst) -> Inst:
 _LINALG_NORMS = frozenset({"torch.linalg.norm", "torch.linalg.vector_norm", "torch.linalg.matrix_norm"})
 _NONZERO_FUNCTIONS = {"torch.nonzero": "rows", "torch.argwhere": "rows", "numpy.nonzero": "tuple", "numpy.where": "tuple",
                       "numpy.argwhere": "rows", "numpy.flatnonzero": "flat"}
-_CONVERSIONS = frozenset({"to", "cpu", "contiguous", "float", "double", "half", "bfloat16"})
+_CONVERSIONS = frozenset({"to", "cpu", "contiguous", "float", "double", "half", "bfloat16", "type_as", "type"})
 _CONVERSION_DTYPES = {"float": "float32", "double": "float64", "half": "float16", "bfloat16": "bfloat16"}
 
 
@@ -6214,6 +6261,18 @@ def _converted_parameter(p: Param, name: str, args: tuple[Any, ...], kwargs: dic
     dtype = p.declared or "float32"
     target_dtype: Any = _CONVERSION_DTYPES.get(name, dtype)
     devices: list[Any] = []
+    if name in ("to", "type_as") and len(args) == 1 and not kwargs and type(args[0]) in _TENSORS:
+        # `p.type_as(w)`, `p.to(w)`: another tensor's dtype (and device: the CPU, here); p itself where it is p's
+        other = args[0]
+        theirs = _declared(other) or ("float32" if _is_floating(other) else None)
+        return p if theirs == dtype else TensorV(tuple(p.shape), declared=theirs)
+    if name == "type_as":
+        return Unknown(f"`{_text(node)}`: type_as takes one tensor")
+    if name == "type":
+        if len(args) != 1 or kwargs or _dtype_argument(args[0]) is None:
+            return Unknown(f"`{_text(node)}`: this use of a parameter's `type` is not followed")
+        target = _dtype_argument(args[0])
+        return p if target == dtype else TensorV(tuple(p.shape), declared=target)
     if name == "to":
         unknown = _unknown_in(list(args) + list(kwargs.values()))
         if unknown is not None or any(isinstance(a, Sym) for a in (*args, *kwargs.values())):
@@ -9349,10 +9408,18 @@ def _enumerate(v: Any, start: int = 0) -> IteratorV:
     return IteratorV([(i + start, x) for i, x in enumerate(v if type(v) is IteratorV else _list_of(v))])
 
 
-def _zip(*vs: Any, strict: bool = False) -> IteratorV:
+def _zip(*vs: Any, strict: Any = False) -> IteratorV:
     if vs and all(type(v) is CycleV and v.items for v in vs):
         raise Unresolved("`zip` of endless cycles alone never ends")
-    return IteratorV(list(zip(*[v if type(v) is CycleV or type(v) is IteratorV else _list_of(v) for v in vs])))
+    parts = [v if type(v) is CycleV or type(v) is IteratorV else _list_of(v) for v in vs]
+    if strict is True and not any(type(p) is CycleV for p in parts):
+        parts = [list(p) if type(p) is IteratorV else p for p in parts]
+        for i, part in enumerate(parts[1:], 2):  # zip(..., strict=True): Python's ValueError at the first mismatch
+            if len(part) != len(parts[0]):
+                longer = "longer" if len(part) > len(parts[0]) else "shorter"
+                raise Raised(f"zip() argument {i} is {longer} than argument{' 1' if i == 2 else 's 1-' + str(i - 1)} "
+                             f"(ValueError)", ExtV("ValueError"))
+    return IteratorV(list(zip(*parts)))
 
 
 def _identity(v: Any) -> int:
