@@ -27,21 +27,43 @@ def _source(body: str) -> str:
     return HEADER + f"class Net(nn.Module):\n    def __init__(self, dim=8):\n        super().__init__()\n{lines}"
 
 
-def _torch(source: str, tmp_path) -> int | Exception:
+def _imported(source: str, tmp_path):
+    """The source, written to a file and imported by Python (torch's side of each comparison)."""
     path = tmp_path / "net.py"
     path.write_text(source)
-    spec = importlib.util.spec_from_file_location("torch_checks_net", path)
+    spec = importlib.util.spec_from_file_location(f"torch_checks_{tmp_path.name}", path)
     module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
+    sys.modules[spec.name] = module  # dataclasses look their module up
     try:
         spec.loader.exec_module(module)
+    finally:
+        del sys.modules[spec.name]
+    return module
+
+
+def _assert_counted_as_torch_counts(source: str, tmp_path, *names: str):
+    """Each named class counted as torch builds it (total and trainable), and no other class counted;
+    the report, for what else a test checks."""
+    module = _imported(source, tmp_path)
+    expected = []
+    for name in names:
+        with torch.device("meta"):
+            params = list(getattr(module, name)().parameters())
+        expected.append((name, sum(p.numel() for p in params), sum(p.numel() for p in params if p.requires_grad)))
+    report = analyze_text(source, "net.py")
+    assert [(m.name, m.tree.total, m.tree.trainable) for m in report.models] == expected, \
+        [p.message for p in report.problems]
+    return report
+
+
+def _torch(source: str, tmp_path) -> int | Exception:
+    try:
+        module = _imported(source, tmp_path)
         with torch.device("meta"):
             net = module.Net()
         return sum(p.numel() for p in net.parameters())
     except Exception as exc:  # noqa: BLE001 - what torch raises is the answer
         return exc
-    finally:
-        del sys.modules[spec.name]
 
 
 @pytest.mark.parametrize(("body", "error"), [
@@ -183,16 +205,7 @@ def test_a_mixin_before_a_torch_layer_reaches_the_layer(tmp_path):
         "class ScaledLinear(Scaled, nn.Linear):\n    def __init__(self):\n        super().__init__(4, 5)\n\n\n"
         "class ScaledStack(Scaled, nn.Sequential):\n    def __init__(self):\n"
         "        super().__init__(nn.Linear(2, 3), nn.ReLU())\n")
-    path = tmp_path / "net.py"
-    path.write_text(source)
-    spec = importlib.util.spec_from_file_location("torch_checks_mixin", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    report = analyze_text(source, "net.py")
-    with torch.device("meta"):
-        expected = [(n, sum(p.numel() for p in getattr(module, n)().parameters()))
-                    for n in ("ScaledPReLU", "ScaledLinear", "ScaledStack")]
-    assert [(m.name, m.tree.total) for m in report.models] == expected, [p.message for p in report.problems]
+    _assert_counted_as_torch_counts(source, tmp_path, "ScaledPReLU", "ScaledLinear", "ScaledStack")
 
 
 BEFORE_INIT = {  # class bodies: what torch says when a module is set before nn.Module.__init__ has run
@@ -268,15 +281,7 @@ def test_a_mutable_default_filled_by_one_class_is_not_seen_by_the_next(tmp_path)
         "        self.norm = build_norm(norm_cfg, dim)\n\n\n"
         "class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
         "        self.a = Block(4)\n        self.b = Block(4)\n")
-    path = tmp_path / "net.py"
-    path.write_text(source)
-    spec = importlib.util.spec_from_file_location("torch_checks_defaults", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    with torch.device("meta"):
-        total = sum(p.numel() for p in module.Net().parameters())  # 20 + 8 (LN), then 40 (Identity)
-    report = analyze_text(source, "net.py")
-    assert [(m.name, m.tree.total) for m in report.models] == [("Net", total)]
+    _assert_counted_as_torch_counts(source, tmp_path, "Net")  # 20 + 8 (LN), then 40 (Identity)
 
 
 def test_object_setattr_in_a_frozen_config_sets_the_field(tmp_path):
@@ -289,15 +294,7 @@ def test_object_setattr_in_a_frozen_config_sets_the_field(tmp_path):
         "        self.up = nn.Linear(cfg.dim, cfg.hidden)\n\n\n"
         "class Hidden(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
         "        object.__setattr__(self, 'fc', nn.Linear(4, 4))\n        self.head = nn.Linear(4, 2)\n")
-    path = tmp_path / "net.py"
-    path.write_text(source)
-    spec = importlib.util.spec_from_file_location("torch_checks_frozen", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    with torch.device("meta"):
-        total = sum(p.numel() for p in module.MLP().parameters())
-    report = analyze_text(source, "net.py")
-    assert [(m.name, m.tree.total) for m in report.models] == [("MLP", total)]
+    report = _assert_counted_as_torch_counts(source, tmp_path, "MLP")
     # on a module, torch does not register what object.__setattr__ sets: not followed, never counted
     assert any(p.message.startswith("`Hidden`") and "object.__setattr__" in p.message for p in report.problems)
 
@@ -311,12 +308,27 @@ def test_an_init_only_field_goes_to_post_init(tmp_path):
         "class MLP(nn.Module):\n    def __init__(self, cfg: ModelArgs = ModelArgs(ratio=3)):\n        super().__init__()\n"
         "        self.up = nn.Linear(cfg.dim, cfg.hidden)\n        self.w = nn.Linear(2, Wider(8, 0, 2).hidden)\n"
         "        self.r = nn.Linear(2, 1 if hasattr(cfg, 'ratio') else 3)\n")
-    path = tmp_path / "net.py"
-    path.write_text(source)
-    spec = importlib.util.spec_from_file_location("torch_checks_initvar", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    with torch.device("meta"):
-        total = sum(p.numel() for p in module.MLP().parameters())
-    report = analyze_text(source, "net.py")
-    assert [(m.name, m.tree.total) for m in report.models] == [("MLP", total)], [p.message for p in report.problems]
+    _assert_counted_as_torch_counts(source, tmp_path, "MLP")
+
+
+def test_the_layers_whose_constructor_resets_parameters_are_torchs():
+    import inspect
+
+    from lsp_count.pymodel.interp import _RESETS_IN_INIT
+    from lsp_count.pymodel.layers import LAYERS
+
+    def resets(cls) -> bool:
+        return any("self.reset_parameters()" in inspect.getsource(k.__init__) for k in cls.__mro__
+                   if "__init__" in k.__dict__ and k.__module__.startswith("torch.nn"))
+
+    assert _RESETS_IN_INIT == {name for name in LAYERS if hasattr(torch.nn, name) and resets(getattr(torch.nn, name))}
+
+
+def test_a_layer_subclass_override_of_reset_parameters_runs_in_the_constructor(tmp_path):
+    # nn.Linear.__init__ calls self.reset_parameters(): an override that adds or freezes a parameter does so
+    source = HEADER + (
+        "class GainLinear(nn.Linear):\n    def reset_parameters(self):\n        super().reset_parameters()\n"
+        "        self.gain = nn.Parameter(torch.ones(self.out_features))\n        self.bias.requires_grad_(False)\n\n\n"
+        "class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.a = GainLinear(8, 4)\n"
+        "        self.b = nn.Embedding(10, 4, _weight=torch.zeros(10, 4))\n")
+    _assert_counted_as_torch_counts(source, tmp_path, "Net")

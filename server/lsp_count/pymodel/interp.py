@@ -5655,6 +5655,11 @@ class Interpreter:
                     for _, p in params_of(inst):
                         p.floating = floating
             inst.layer_args = (layer, bound)
+            override = inst.cls.find("reset_parameters", None) if type(inst.cls) is ClassV else None
+            if type(override) is FuncV and layer in _RESETS_IN_INIT and bound.get("_weight") is None:
+                # torch's constructor calls `self.reset_parameters()`: a subclass's override runs there
+                # (one that adds a parameter adds it; one that reads a part made later raises, as in torch).
+                self.call_function(override, [inst], {}, override.node)
         elif layer in STACKS:
             from lsp_count.pymodel.layers import _stack
 
@@ -8975,6 +8980,13 @@ _TENSOR_METHODS = _SAME_SHAPE | {"view", "reshape", "expand", "repeat", "unsquee
                                  "astype", "numpy", "tolist", "item", "real", "imag", "conj", "angle"}
 # torch's functions that return a module holding the parameters of the module they are given
 # (torch.compile's OptimizedModule, TorchScript's and torch.fx's copies share the tensors).
+# The torch layers whose constructor calls `self.reset_parameters()` (through their base's: _ConvNd,
+# _NormBase, RNNBase, RNNCellBase); Embedding only when it makes its own weight. A test reads torch's.
+_RESETS_IN_INIT = frozenset({"BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "Bilinear", "Conv1d", "Conv2d", "Conv3d",
+                             "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d", "Embedding", "EmbeddingBag", "GRU",
+                             "GRUCell", "GroupNorm", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "LSTM",
+                             "LSTMCell", "LayerNorm", "Linear", "PReLU", "RMSNorm", "RNN", "RNNBase", "RNNCell",
+                             "SyncBatchNorm"})
 _KEEPS_MODULE = frozenset({"torch.compile", "torch.jit.script", "torch.jit.trace", "torch.jit.trace_module",
                            "torch.fx.symbolic_trace", "torch.jit.freeze"})
 # numpy's elementwise functions of one array (or two that broadcast): the shape only (a number's

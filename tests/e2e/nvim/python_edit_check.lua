@@ -10,13 +10,7 @@ local helpers = dofile(vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), "
 local ok, err = pcall(function()
   local _, ready = helpers.start(file, {
     flags = { debounce_text_changes = 0 },
-    handlers = {
-      ["textDocument/publishDiagnostics"] = function(_, params)
-        if params and params.uri == vim.uri_from_fname(file) then
-          result.publishes = result.publishes + 1
-        end
-      end,
-    },
+    handlers = { ["textDocument/publishDiagnostics"] = helpers.count_publishes(vim.uri_from_fname(file), result) },
   })
   result.initialized = ready
   vim.wait(20000, function() return result.publishes >= 1 end, 20)

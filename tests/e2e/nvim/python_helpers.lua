@@ -4,6 +4,14 @@ local M = {}
 
 M.start = dofile(vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":h") .. "/start_client.lua")
 
+-- A publishDiagnostics handler that counts, in result.publishes, those of the document at `uri`.
+function M.count_publishes(uri, result)
+  result.publishes = result.publishes or 0
+  return function(_, params)
+    if params and params.uri == uri then result.publishes = result.publishes + 1 end
+  end
+end
+
 -- The document's code lenses as { line, title }; a request error goes to result.errors.
 function M.lenses(uri, result)
   local found = {}

@@ -13,9 +13,7 @@ local ok, err = pcall(function()
   local model_uri = vim.uri_from_fname(file)
   local client_id, ready = helpers.start(file, {
     handlers = {
-      ["textDocument/publishDiagnostics"] = function(_, params)
-        if params and params.uri == model_uri then result.publishes = result.publishes + 1 end
-      end,
+      ["textDocument/publishDiagnostics"] = helpers.count_publishes(model_uri, result),
     },
   })
   result.initialized = ready

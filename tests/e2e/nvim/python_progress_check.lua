@@ -16,11 +16,7 @@ local ok, err = pcall(function()
         table.insert(result.values, params.value)
         return neovims(e, params, ctx, config)
       end,
-      ["textDocument/publishDiagnostics"] = function(_, params)
-        if params and params.uri == vim.uri_from_fname(file) then
-          result.publishes = result.publishes + 1
-        end
-      end,
+      ["textDocument/publishDiagnostics"] = helpers.count_publishes(vim.uri_from_fname(file), result),
     },
   })
   result.initialized = ready
