@@ -117,6 +117,8 @@ def _torch(source: str, tmp_path) -> int | Exception:
     ("self.register_parameter('w', torch.zeros(dim))", "TypeError"),
     ("self.fc = nn.Linear(dim, dim)\nself.fc.weight.requires_grad = 0", "RuntimeError"),
     ("self.fcs = nn.ModuleList(nn.Linear(a, b) for a, b in zip((dim, 4), (4,), strict=True))", "ValueError"),
+    # an attribute the class never set (a freeze with a typo: the class set `self.enc`)
+    ("self.enc = nn.Linear(dim, dim)\nself.encoder.requires_grad_(False)", "AttributeError"),
 ])
 def test_what_torch_refuses_is_refused_with_its_error(body, error, tmp_path):
     source = _source(body)

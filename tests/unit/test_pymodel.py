@@ -940,6 +940,11 @@ def test_a_formula_says_which_layer_argument_and_which_module_arguments_count_to
             def __init__(self, in_features=8):
                 super().__init__()
                 self.w12 = nn.Linear(in_features, self.hidden)
+        class Loaded(nn.Module):
+            def __init__(self, in_features=8):
+                super().__init__()
+                from model_helpers import HIDDEN
+                self.w12 = nn.Linear(in_features, HIDDEN)
     """)
     messages = lc101(report)
     # The module passed as `fn` was left out of the formula without a word.
@@ -947,8 +952,11 @@ def test_a_formula_says_which_layer_argument_and_which_module_arguments_count_to
                                         "default, and `PreNorm` uses it as a module (line 9 of model.py): the "
                                         "parameters of the module passed there count")
     # "out_features is unknown" read as the code's own variable; it is nn.Linear's argument.
-    assert messages["SwiGLUFFN"].endswith("cannot be counted exactly: nn.Linear's out_features is unknown: "
-                                          "`self.hidden` is not set by the code the analyser followed")
+    assert messages["Loaded"].endswith("cannot be counted exactly: nn.Linear's out_features is "
+                                       "`model_helpers.HIDDEN`, not an integer")
+    # An attribute a module of the code's classes never set is torch's AttributeError.
+    assert messages["SwiGLUFFN"].endswith("`self.hidden` raises AttributeError: 'SwiGLUFFN' object has no "
+                                          "attribute 'hidden'")
 
 
 def test_a_condition_says_what_it_comes_down_to_once() -> None:

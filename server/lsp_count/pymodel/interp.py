@@ -558,6 +558,9 @@ class Ctx:
         # runs at: an import in a function they call fails too (optional_import), not one of a
         # module being loaded meanwhile.
         self.import_guards: list[int] = []
+        # Modules whose `__dict__` the code read (and may have written past torch's __setattr__): an
+        # attribute the analyser does not find on one may still be there (Interpreter.inst_attr).
+        self.loose_modules: set[int] = set()
         self.failed_imports: list[tuple[str, str, str, Span | None]] = []
         # > 0 while a file runs its top level (the analysed one, or a project file it imports): what a
         # library's code reads then (its logging verbosity, a CI flag) configures the library, so only
@@ -3270,6 +3273,7 @@ class Interpreter:
         if name == "__dict__" and obj.is_module:
             # torch keeps a module's parameters and submodules out of its __dict__ (an entry put there
             # is a plain attribute, never counted), and the analyser keeps them with the rest.
+            self.ctx.loose_modules.add(id(obj))  # what is set through it is not known: a miss is no error
             return Unknown(f"`{_text(node)}`: a module's `__dict__` holds what torch does not register; the "
                            f"analyser does not follow it")
         if name == "__dict__":  # live, as Python's (a dict subclass's items are not attributes)
@@ -3310,6 +3314,14 @@ class Interpreter:
                           f"'{name}'", ExtV("AttributeError"))
         if self.ctx.probing_attributes:
             raise _NoAttribute(name)
+        if obj.is_module and type(obj.cls) is ClassV and obj.unfollowed is None and name not in MODULE_CLASS_ATTRIBUTES \
+                and id(obj) not in self.ctx.loose_modules and _only_module_bases(obj.cls):
+            # A module of the code's classes and nn.Module alone, every line of which was followed: what it
+            # lacks it lacks (`self.encoder.requires_grad_(False)` where the class set `self.enc`), as
+            # nn.Module.__getattr__ says. A base from outside (its __init__ may set it) or a `__dict__`
+            # written past torch's __setattr__ keeps the answer "not known".
+            raise _Raised(f"`{_text(node)}` raises AttributeError: '{obj.cls.name}' object has no attribute "
+                          f"'{name}'", ExtV("AttributeError"))
         return Unknown(f"`{_text(node)}` is not set by the code the analyser followed", maybe_module=True)
 
     # --- operators -------------------------------------------------------------------------
