@@ -56,12 +56,13 @@ def _assert_counted_as_torch_counts(source: str, tmp_path, *names: str):
     return report
 
 
-def _torch(source: str, tmp_path) -> int | Exception:
+def _torch(source: str, tmp_path) -> tuple[int, int] | Exception:
+    """torch's (total, trainable) of `Net`, or what it raises building it."""
     try:
         module = _imported(source, tmp_path)
         with torch.device("meta"):
-            net = module.Net()
-        return sum(p.numel() for p in net.parameters())
+            params = list(module.Net().parameters())
+        return sum(p.numel() for p in params), sum(p.numel() for p in params if p.requires_grad)
     except Exception as exc:  # noqa: BLE001 - what torch raises is the answer
         return exc
 
@@ -117,6 +118,13 @@ def _torch(source: str, tmp_path) -> int | Exception:
     ("self.register_parameter('w', torch.zeros(dim))", "TypeError"),
     ("self.fc = nn.Linear(dim, dim)\nself.fc.weight.requires_grad = 0", "RuntimeError"),
     ("self.fcs = nn.ModuleList(nn.Linear(a, b) for a, b in zip((dim, 4), (4,), strict=True))", "ValueError"),
+    ("self.fc = nn.Linear(dim, 4, dtype=torch.int64)", "RuntimeError"),
+    # the arguments of torch's classes without parameters (mmcv's `act_cfg=dict(type='GELU', inplace=True)`)
+    ("self.fc = nn.Linear(dim, dim)\nself.act = nn.GELU(inplace=True)", "TypeError"),
+    ("self.fc = nn.Linear(dim, dim)\nself.drop = nn.Dropout(prob=0.1)", "TypeError"),
+    ("self.fc = nn.Linear(dim, dim)\nself.drop = nn.Dropout(0.5, True, 1)", "TypeError"),
+    ("self.fc = nn.Linear(dim, dim)\nself.up = nn.PixelShuffle()", "TypeError"),
+    ("self.emb = nn.Embedding(10, dim, dtype=int)", "RuntimeError"),
     # an attribute the class never set (a freeze with a typo: the class set `self.enc`)
     ("self.enc = nn.Linear(dim, dim)\nself.encoder.requires_grad_(False)", "AttributeError"),
 ])
@@ -145,6 +153,16 @@ def test_what_torch_refuses_is_refused_with_its_error(body, error, tmp_path):
     "self.emb = nn.Embedding(10, dim, padding_idx=-10)",
     "self.drop = nn.Dropout(p=1.0)\nself.fc = nn.Linear(dim, dim)",
     "self.layer = nn.TransformerEncoderLayer(dim, 2, 16, activation='gelu')",
+    # from torch's own settings checks, fuzzed: a module as the activation is registered; `_freeze` is truthy
+    "self.enc = nn.TransformerEncoderLayer(dim, 2, 16, activation=nn.PReLU())\n"
+    "self.stack = nn.TransformerEncoder(nn.TransformerEncoderLayer(dim, 2, 16, activation=nn.PReLU()), 2)\n"
+    "self.dec = nn.TransformerDecoderLayer(dim, 2, 16, activation=nn.Linear(16, 16))",
+    "self.e = nn.Embedding(5, dim, _freeze=1)\nself.f = nn.Embedding(5, dim, _freeze=0)",
+    "self.fc = nn.Linear(dim, dim)\nself.ok = nn.Sequential(nn.GELU(approximate='tanh'), nn.ReLU(True), "
+    "nn.Dropout(0.1, inplace=False), nn.Softmax(dim=-1), nn.Upsample(scale_factor=2), nn.PixelShuffle(2), "
+    "nn.Identity(54, x=1), nn.Flatten(1, -1), nn.LeakyReLU(0.2, True), nn.Hardtanh(-1, 1))",
+    "self.a = nn.BatchNorm2d(dim, bias=False)\nself.b = nn.GroupNorm(2, dim, bias=False)\n"
+    "self.c = nn.InstanceNorm1d(dim, affine=True, bias=False)\nself.d = nn.BatchNorm1d(dim, affine=False, bias=True)",
     "self.fc = nn.Linear(dim, dim)\nself.fc = None\nself.fc = nn.Linear(dim, 2)",  # None, then a module: taken
     "self.w = nn.Parameter(torch.zeros(dim))\nself.w = nn.Parameter(torch.zeros(2, dim))",
     "self.register_buffer('freqs', None)\nself.register_buffer('freqs', torch.zeros(dim))\nself.fc = nn.Linear(dim, 2)",
@@ -194,9 +212,9 @@ def test_what_torch_refuses_is_refused_with_its_error(body, error, tmp_path):
 def test_what_torch_builds_from_the_same_arguments_is_counted_as_torch_counts(body, tmp_path):
     source = _source(body)
     built = _torch(source, tmp_path)
-    assert isinstance(built, int), built
+    assert isinstance(built, tuple), built
     report = analyze_text(source, "net.py")
-    assert [m.tree.total for m in report.models] == [built], [p.message for p in report.problems]
+    assert [(m.tree.total, m.tree.trainable) for m in report.models] == [built], [p.message for p in report.problems]
 
 
 def test_a_mixin_before_a_torch_layer_reaches_the_layer(tmp_path):
@@ -234,8 +252,8 @@ def test_a_module_set_before_nn_module_init_is_refused_as_torch_refuses_it(case,
     built = _torch(source, tmp_path)
     report = analyze_text(source, "net.py")
     if error is None:
-        assert isinstance(built, int), built
-        assert [m.tree.total for m in report.models] == [built]
+        assert isinstance(built, tuple), built
+        assert [(m.tree.total, m.tree.trainable) for m in report.models] == [built]
     else:
         assert isinstance(built, Exception) and type(built).__name__ == error, built
         assert not report.models
@@ -334,3 +352,30 @@ def test_a_layer_subclass_override_of_reset_parameters_runs_in_the_constructor(t
         "class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.a = GainLinear(8, 4)\n"
         "        self.b = nn.Embedding(10, 4, _weight=torch.zeros(10, 4))\n")
     _assert_counted_as_torch_counts(source, tmp_path, "Net")
+
+
+def test_registry_decorators_of_every_kind_fill_the_registry(tmp_path):
+    # mmcv's `@MODELS.register_module` (a bound method, bare or called), a registry object with
+    # `__call__`, `@partial(register, name=...)`; a decorator that raises (a name registered twice,
+    # caught around the class statement) leaves the name as it was.
+    source = HEADER + (
+        "from functools import partial\n\n\nclass Registry:\n    def __init__(self):\n        self.table = {}\n\n"
+        "    def register_module(self, cls=None, name=None):\n        if cls is None:\n"
+        "            return partial(self.register_module, name=name)\n        key = name or cls.__name__\n"
+        "        if key in self.table:\n            raise KeyError(key)\n        self.table[key] = cls\n        return cls\n\n"
+        "    def __call__(self, cls):\n        return self.register_module(cls)\n\n\n"
+        "MODELS = Registry()\n\n\ndef register(cls, name):\n    return MODELS.register_module(cls, name)\n\n\n"
+        "@MODELS.register_module\nclass Small(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.fc = nn.Linear(4, 1)\n\n\n"
+        "@MODELS.register_module(name='wide')\nclass Wide(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.fc = nn.Linear(4, 50)\n\n\n"
+        "@MODELS\nclass Called(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.fc = nn.Linear(4, 7)\n\n\n"
+        "@partial(register, name='big')\nclass Big(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.fc = nn.Linear(4, 100)\n\n\n"
+        "try:\n    @MODELS.register_module\n    class Small(nn.Module):\n        def __init__(self):\n"
+        "            super().__init__()\n            self.fc = nn.Linear(4, 1000)\nexcept KeyError:\n    pass\n\n\n"
+        "class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.parts = nn.ModuleList(MODELS.table[k]() for k in sorted(MODELS.table))\n"
+        "        self.small = Small()\n")
+    _assert_counted_as_torch_counts(source, tmp_path, "Small", "Wide", "Called", "Big", "Net")

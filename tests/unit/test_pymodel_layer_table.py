@@ -15,8 +15,9 @@ import pytest
 
 from lsp_count.core.analyze import analyze_text
 from lsp_count.pymodel.interp import CONTAINERS
-from lsp_count.pymodel.layers import (DTYPE_ALIASES, FACTORY_POSITIONAL, FINFO, FUNCTIONAL_NAMES, IINFO, LAYERS,
-                                      MODULE_CLASS_ATTRIBUTES, PARAMETERLESS, STACKS, TORCH_NN_MODULES, TORCH_SUBCLASSES)
+from lsp_count.pymodel.layers import (DTYPE_ALIASES, FACTORY_POSITIONAL, FINFO, FUNCTIONAL_NAMES, IINFO, KEYWORD_ONLY,
+                                      LAYERS, MODULE_CLASS_ATTRIBUTES, PARAMETERLESS, PARAMETERLESS_SIGNATURES, STACKS,
+                                      TORCH_NN_MODULES, TORCH_SUBCLASSES)
 
 torch = pytest.importorskip("torch")
 
@@ -47,6 +48,40 @@ def test_the_layers_taking_device_and_dtype_positionally_are_the_installed_torch
                                  "self.b = nn.LayerNorm(4, 1e-5, True, True, 'cpu')"), "model.py")
     assert [m.tree.total for m in report.models] == [10 + 8]
     assert "at most 5 positional arguments, got 6" in _unresolved("self.a = nn.Linear(4, 2, True, None, None, 1)")
+
+
+def test_the_layers_keyword_only_arguments_are_the_installed_torchs():
+    # torch 2.13's norms take `bias` after `*`: `nn.BatchNorm2d(c, bias=False)` (was refused: "no argument").
+    found = {}
+    for name, (sig, _) in LAYERS.items():
+        cls = getattr(torch.nn, name, None)
+        params = list(inspect.signature(cls.__init__).parameters.values())[1:] if cls is not None else []
+        listed = {n for n, _ in sig}  # LinearCrossEntropyLoss's table lists its keyword-only ones
+        keyword_only = {p.name: p.default for p in params if p.kind == p.KEYWORD_ONLY and p.name not in listed
+                        and p.name not in ("device", "dtype")}
+        if keyword_only:
+            found[name] = keyword_only
+    assert KEYWORD_ONLY == found
+    report = analyze_text(_model("self.a = nn.BatchNorm2d(4, bias=False)\nself.b = nn.GroupNorm(2, 4, bias=False)\n"
+                                 "self.c = nn.InstanceNorm1d(4, affine=True, bias=False)"), "model.py")
+    assert [m.tree.total for m in report.models] == [4 + 4 + 4]
+
+
+def test_the_signatures_of_classes_without_parameters_are_the_installed_torchs():
+    # `nn.GELU(inplace=True)` (mmcv's act_cfg of a ReLU given to GELU) is torch's TypeError.
+    expected = {}
+    for name in PARAMETERLESS - set(LAYERS):
+        cls = getattr(torch.nn, name, None)
+        params = list(inspect.signature(cls.__init__).parameters.values())[1:] if cls is not None else None
+        if params is None or any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in params):
+            continue
+        words = []
+        for p in params:
+            if p.kind == p.KEYWORD_ONLY and "*" not in words:
+                words.append("*")
+            words.append(p.name + ("!" if p.default is p.empty else ""))
+        expected[name] = " ".join(words)
+    assert PARAMETERLESS_SIGNATURES == expected
 
 
 def test_every_torch_nn_module_is_in_the_table():

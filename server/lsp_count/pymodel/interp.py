@@ -35,7 +35,7 @@ from typing import Any, Callable, Iterator
 from lsp_count.core.source import Span
 from lsp_count.pymodel.layers import (ELEMENT_BYTES, FINFO, TORCH_NN_OTHER_NAMES, WEIGHTED_LOSSES, FLOATING_DTYPES, FUNCTIONAL_NAMES, IINFO, LAYER_ATTRIBUTES, LAYERS, MODULE_CLASS_ATTRIBUTES,
                                       DROPOUTS, NOT_A_LAYER_ATTRIBUTE, PARAMETERLESS, REQUIRED, STACKS, TORCH_SUBCLASSES, TORCH_NN_MODULES, as_count,
-                                      as_int, bind, check_dropout,
+                                      as_int, bind, check_dropout, check_parameterless,
                                       dtype_name, layer_attribute, no_such_layer_attribute, NONE_SLOTS, RUNNING_STATS, running_stat, truth)
 from lsp_count.pymodel import forward, shapes
 from lsp_count.pymodel import tensor_values
@@ -1984,9 +1984,17 @@ class Interpreter:
                     value = cached  # one result per arguments, as Python's cache returns the same object
                     continue
                 decorator = self.ev(dec, env)
-                if type(decorator) is not FuncV:
+                if type(decorator) is FuncV:
+                    decorated = self.call_function(decorator, [value], {}, dec)
+                elif type(decorator) in (BoundV, PartialV) or (type(decorator) is Inst and type(decorator.cls) is ClassV
+                                                               and decorator.cls.find("__call__", None) is not None):
+                    # A registry's method (`@MODELS.register_module`), `@partial(register, name=...)`, a
+                    # registry object with `__call__`: the project's code, called as Python calls it.
+                    decorated = self.call(decorator, [value], {}, dec, env)
+                else:
                     continue
-                decorated = self.call_function(decorator, [value], {}, dec)
+            except _Raised:
+                raise  # Python's error in the decorator (a name registered twice): the statement fails, unbound
             except (Unresolved, _Return, _Break, _Continue, RecursionError):
                 continue
             if type(decorated) in kept:
@@ -4886,6 +4894,7 @@ class Interpreter:
                 self.record_hint(inst, node, env)
                 return inst
             if last in PARAMETERLESS:
+                check_parameterless(last, args, kwargs)  # `nn.GELU(inplace=True)`: torch's TypeError
                 if last in DROPOUTS:  # `nn.Dropout(1.5)`: torch's ValueError
                     check_dropout(args[0] if args else kwargs.get("p", 0.5))
                 return Inst(last, "layer", True, origin)
@@ -5663,6 +5672,13 @@ class Interpreter:
                     # "out_features is unknown" named the layer's argument, not the code's variable: say whose.
                     raise Unresolved(f"nn.{layer}'s {exc.reason}", exc.span) from None
                 if kwargs.get("dtype") is not None:  # `nn.Linear(4, 4, dtype=torch.bfloat16)`
+                    dtype = kwargs["dtype"]
+                    named = "int64" if dtype is _BUILTINS["int"] else "bool" if dtype is _BUILTINS["bool"] else \
+                        _dtype_argument(dtype)
+                    if named is not None and not named.startswith(("float", "bfloat", "complex")) and \
+                            any(p.requires_grad for _, p in params_of(inst)):
+                        raise _Raised(f"nn.{layer}(dtype={named}) raises RuntimeError: only tensors of floating point "
+                                      f"and complex dtype can require gradients", ExtV("RuntimeError"))
                     floating = _floating_dtype(kwargs["dtype"])
                     for _, p in params_of(inst):
                         p.floating = floating

@@ -29,6 +29,76 @@ def _known(v: Any) -> bool:
     return type(v) in (int, float)
 
 
+# The constructors of torch.nn's classes without parameters (those not in LAYERS, which binds its own):
+# their arguments in order, `!` where one is required, `*` before the keyword-only ones; a class that
+# takes **kwargs is not here. From torch 2.13 (a test compares it with the installed torch's).
+PARAMETERLESS_SIGNATURES: dict[str, str] = {
+    "AlphaDropout": "p inplace", "BCELoss": "weight size_average reduce reduction",
+    "BCEWithLogitsLoss": "weight size_average reduce reduction pos_weight", "CELU": "alpha inplace",
+    "CTCLoss": "blank reduction zero_infinity", "ChannelShuffle": "groups!", "CircularPad1d": "padding!",
+    "CircularPad2d": "padding!", "CircularPad3d": "padding!", "ConstantPad1d": "padding! value!",
+    "ConstantPad2d": "padding! value!", "ConstantPad3d": "padding! value!",
+    "CosineEmbeddingLoss": "margin size_average reduce reduction", "CosineSimilarity": "dim eps",
+    "CrossEntropyLoss": "weight size_average ignore_index reduce reduction label_smoothing",
+    "CrossMapLRN2d": "size! alpha beta k", "Dropout": "p inplace", "Dropout1d": "p inplace",
+    "Dropout2d": "p inplace", "Dropout3d": "p inplace", "ELU": "alpha inplace", "FeatureAlphaDropout": "p inplace",
+    "Fold": "output_size! kernel_size! dilation padding stride",
+    "FractionalMaxPool2d": "kernel_size! output_size output_ratio return_indices _random_samples",
+    "FractionalMaxPool3d": "kernel_size! output_size output_ratio return_indices _random_samples",
+    "GELU": "approximate", "GLU": "dim", "GaussianNLLLoss": "* full eps reduction", "Hardshrink": "lambd",
+    "Hardsigmoid": "inplace", "Hardswish": "inplace", "Hardtanh": "min_val max_val inplace min_value max_value",
+    "HingeEmbeddingLoss": "margin size_average reduce reduction", "HuberLoss": "reduction delta",
+    "KLDivLoss": "size_average reduce reduction log_target", "L1Loss": "size_average reduce reduction",
+    "LPPool1d": "norm_type! kernel_size! stride ceil_mode", "LPPool2d": "norm_type! kernel_size! stride ceil_mode",
+    "LPPool3d": "norm_type! kernel_size! stride ceil_mode", "LeakyReLU": "negative_slope inplace",
+    "LocalResponseNorm": "size! alpha beta k", "LogSoftmax": "dim", "MSELoss": "size_average reduce reduction",
+    "MarginRankingLoss": "margin size_average reduce reduction", "MaxUnpool1d": "kernel_size! stride padding",
+    "MaxUnpool2d": "kernel_size! stride padding", "MaxUnpool3d": "kernel_size! stride padding", "Mish": "inplace",
+    "MultiLabelMarginLoss": "size_average reduce reduction",
+    "MultiLabelSoftMarginLoss": "weight size_average reduce reduction",
+    "MultiMarginLoss": "p margin weight size_average reduce reduction",
+    "NLLLoss": "weight size_average ignore_index reduce reduction",
+    "NLLLoss2d": "weight size_average ignore_index reduce reduction", "PairwiseDistance": "p eps keepdim",
+    "PixelShuffle": "upscale_factor!", "PixelUnshuffle": "downscale_factor!",
+    "PoissonNLLLoss": "log_input full size_average eps reduce reduction", "RReLU": "lower upper inplace",
+    "ReLU": "inplace", "ReLU6": "inplace", "ReflectionPad1d": "padding!", "ReflectionPad2d": "padding!",
+    "ReflectionPad3d": "padding!", "ReplicationPad1d": "padding!", "ReplicationPad2d": "padding!",
+    "ReplicationPad3d": "padding!", "SELU": "inplace", "SiLU": "inplace",
+    "SmoothL1Loss": "size_average reduce reduction beta", "SoftMarginLoss": "size_average reduce reduction",
+    "Softmax": "dim", "Softmin": "dim", "Softplus": "beta threshold", "Softshrink": "lambd",
+    "Threshold": "threshold! value! inplace", "TripletMarginLoss": "margin p eps swap size_average reduce reduction",
+    "TripletMarginWithDistanceLoss": "* distance_function margin swap reduction",
+    "Unflatten": "dim! unflattened_size!", "Unfold": "kernel_size! dilation padding stride",
+    "Upsample": "size scale_factor mode align_corners recompute_scale_factor",
+    "UpsamplingBilinear2d": "size scale_factor", "UpsamplingNearest2d": "size scale_factor", "ZeroPad1d": "padding!",
+    "ZeroPad2d": "padding!", "ZeroPad3d": "padding!",
+}
+
+
+def check_parameterless(name: str, args: tuple[Any, ...] | list[Any], kwargs: dict[str, Any]) -> None:
+    """torch's TypeError for arguments a class without parameters does not take (`nn.GELU(inplace=True)`,
+    mmcv's act_cfg for a ReLU passed to GELU; `nn.Dropout(prob=0.1)`): too many, unknown, twice, missing."""
+    words = PARAMETERLESS_SIGNATURES.get(name)
+    if words is None:
+        return
+    names = words.split()
+    star = names.index("*") if "*" in names else len(names)
+    positional = [n.rstrip("!") for n in names[:star]]
+    keyword_only = [n.rstrip("!") for n in names[star + 1:]]
+    if len(args) > len(positional):
+        raise Raised(f"nn.{name} takes at most {len(positional)} positional arguments, got {len(args)} (TypeError)",
+                     _TYPE_ERROR)
+    given = set(positional[:len(args)])
+    for k in kwargs:
+        if k not in positional and k not in keyword_only:
+            raise Raised(f"nn.{name} got an unexpected keyword argument '{k}' (TypeError)", _TYPE_ERROR)
+        if k in given:
+            raise Raised(f"nn.{name} got multiple values for argument '{k}' (TypeError)", _TYPE_ERROR)
+    missing = [n.rstrip("!") for n in names if n.endswith("!") and n.rstrip("!") not in given and n.rstrip("!") not in kwargs]
+    if missing:
+        raise Raised(f"nn.{name} is missing the argument '{missing[0]}' (TypeError)", _TYPE_ERROR)
+
+
 def check_dropout(p: Any) -> None:
     """torch's ValueError for a dropout probability outside [0, 1]."""
     if _known(p) and not 0 <= p <= 1:
@@ -131,7 +201,7 @@ def _embedding(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[...
     if type(padding_idx) is int and type(n) is int and not -n <= padding_idx < n:
         raise Raised(f"padding_idx ({padding_idx}) must be within num_embeddings ({n}) (AssertionError)", _ASSERTION_ERROR)
     _p(inst, "weight", (n, d), "embedding", o)
-    if a.get("_freeze") is True:
+    if truth(a.get("_freeze", False), "_freeze"):  # torch: `requires_grad=not _freeze`
         inst.attrs["weight"].requires_grad = False
 
 
@@ -177,7 +247,8 @@ def _batchnorm(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[...
         len(features) == 1 else (as_int(features, "num_features"),)
     if affine:
         _p(inst, "weight", shape, "norm", o)
-        _p(inst, "bias", shape, "norm", o)
+        if truth(a.get("bias", True), "bias"):
+            _p(inst, "bias", shape, "norm", o)
     if tracked:
         # torch's buffers (named_buffers()), their tensors made when first read (running_stat): a
         # model has hundreds of norms, and their statistics are rarely asked for.
@@ -219,7 +290,8 @@ def _groupnorm(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[...
         raise Unresolved(f"num_channels ({c}) must be divisible by num_groups ({groups}); torch would raise")
     if truth(a["affine"], "affine"):
         _p(inst, "weight", (c,), "norm", o)
-        _p(inst, "bias", (c,), "norm", o)
+        if truth(a.get("bias", True), "bias"):
+            _p(inst, "bias", (c,), "norm", o)
 
 
 def _prelu(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., Inst]) -> None:
@@ -396,6 +468,8 @@ def _encoder_layer(decoder: bool) -> Builder:
             inst.attrs[f"norm{i}"] = make("LayerNorm", o, normalized_shape=d, eps=a["layer_norm_eps"], bias=bias)
         for i in range(1, 4 if decoder else 3):
             inst.attrs[f"dropout{i}"] = make("Dropout", o, p=dropout)
+        if isinstance(activation, Inst) and activation.is_module:
+            inst.attrs["activation"] = activation  # `activation=nn.PReLU()`: torch registers the module it is given
     return build
 
 
@@ -413,6 +487,9 @@ def _stack(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., In
 
 def _transformer(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., Inst]) -> None:
     d, bias = a["d_model"], a["bias"]
+    if isinstance(a["activation"], Inst) and a["activation"].is_module:
+        # torch deep-copies the layer holding it into each of the encoder's and decoder's layers
+        raise Unresolved("activation is a module, which torch copies into each layer: not followed")
     common = dict(d_model=d, nhead=a["nhead"], dim_feedforward=a["dim_feedforward"], dropout=a["dropout"],
                   activation=a["activation"], layer_norm_eps=a["layer_norm_eps"], batch_first=a["batch_first"],
                   norm_first=a["norm_first"], bias=bias)
@@ -829,6 +906,13 @@ InstanceNorm3d LayerNorm RMSNorm GroupNorm PReLU MultiheadAttention RNNBase RNNC
 AdaptiveLogSoftmaxWithLoss TransformerEncoderLayer TransformerDecoderLayer Transformer""".split())
 
 
+# Keyword-only arguments, after torch's `*` (torch 2.13's norms take `bias` so: `nn.BatchNorm2d(c, bias=False)`
+# has a weight alone); the signature test compares them with torch's.
+KEYWORD_ONLY: dict[str, dict[str, Any]] = {name: {"bias": True} for name in (
+    "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "SyncBatchNorm", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
+    "GroupNorm")}
+
+
 def bind(name: str, sig: list[tuple[str, Any]], args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:
     if len(args) > len(sig):
         most = len(sig) + 2 if name in FACTORY_POSITIONAL else len(sig)
@@ -841,10 +925,11 @@ def bind(name: str, sig: list[tuple[str, Any]], args: tuple[Any, ...], kwargs: d
     names = _SIG_NAMES.get(id(sig))
     if names is None:  # the signatures are the tables' own lists, alive as long as the module
         names = _SIG_NAMES[id(sig)] = frozenset(n for n, _ in sig)
+    keyword_only = KEYWORD_ONLY.get(name, {})
     for k, v in kwargs.items():
         if k in ("device", "dtype"):
             continue
-        if k not in names:
+        if k not in names and k not in keyword_only:
             raise Raised(f"nn.{name} has no argument `{k}`", _TYPE_ERROR)
         if k in bound:
             raise Raised(f"nn.{name} got `{k}` twice", _TYPE_ERROR)
@@ -854,6 +939,8 @@ def bind(name: str, sig: list[tuple[str, Any]], args: tuple[Any, ...], kwargs: d
             if default is REQUIRED:
                 raise Raised(f"nn.{name} needs `{n}`", _TYPE_ERROR)
             bound[n] = default
+    for n, default in keyword_only.items():
+        bound.setdefault(n, default)
     return bound
 
 
