@@ -561,6 +561,8 @@ class Ctx:
         # Modules whose `__dict__` the code read (and may have written past torch's __setattr__): an
         # attribute the analyser does not find on one may still be there (Interpreter.inst_attr).
         self.loose_modules: set[int] = set()
+        # How many `try` bodies run now: an error a decorator raises inside one is the statement's.
+        self.trying = 0
         self.failed_imports: list[tuple[str, str, str, Span | None]] = []
         # > 0 while a file runs its top level (the analysed one, or a project file it imports): what a
         # library's code reads then (its logging verbosity, a CI flag) configures the library, so only
@@ -1299,9 +1301,11 @@ class Interpreter:
             try:
                 if guarded:
                     guards.append(self.ctx.importing)
+                self.ctx.trying += 1
                 try:
                     self.exec_block(s.body, env)
                 finally:
+                    self.ctx.trying -= 1
                     if guarded:
                         guards.pop()
             except _Raised as raised:
@@ -1994,7 +1998,9 @@ class Interpreter:
                 else:
                     continue
             except _Raised:
-                raise  # Python's error in the decorator (a name registered twice): the statement fails, unbound
+                if self.ctx.trying:
+                    raise  # a name registered twice, caught around the class statement: unbound, as in Python
+                continue  # uncaught, Python's import fails there; the analysis goes on, the decorator undone
             except (Unresolved, _Return, _Break, _Continue, RecursionError):
                 continue
             if type(decorated) in kept:
