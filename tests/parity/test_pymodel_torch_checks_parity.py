@@ -161,6 +161,11 @@ def test_what_torch_refuses_is_refused_with_its_error(body, error, tmp_path):
     "self.fc = nn.Linear(dim, dim)\nself.ok = nn.Sequential(nn.GELU(approximate='tanh'), nn.ReLU(True), "
     "nn.Dropout(0.1, inplace=False), nn.Softmax(dim=-1), nn.Upsample(scale_factor=2), nn.PixelShuffle(2), "
     "nn.Identity(54, x=1), nn.Flatten(1, -1), nn.LeakyReLU(0.2, True), nn.Hardtanh(-1, 1))",
+    # a torch.nn class's attributes: mmcv's infer_abbr (`hasattr(nn.BatchNorm2d, '_abbr_')` is False)
+    "abbr = 'x' if hasattr(nn.BatchNorm2d, '_abbr_') else 'bn'\nself.add_module(abbr + '1', nn.BatchNorm2d(dim))\n"
+    "self.fc = nn.Linear(dim, 4 if getattr(nn.Linear, 'in_features', None) is None else 8)\n"
+    "self.g = nn.Linear(dim, 2 if hasattr(nn.Linear, 'reset_parameters') and hasattr(nn.SyncBatchNorm, "
+    "'convert_sync_batchnorm') else 3)",
     "self.a = nn.BatchNorm2d(dim, bias=False)\nself.b = nn.GroupNorm(2, dim, bias=False)\n"
     "self.c = nn.InstanceNorm1d(dim, affine=True, bias=False)\nself.d = nn.BatchNorm1d(dim, affine=False, bias=True)",
     "self.fc = nn.Linear(dim, dim)\nself.fc = None\nself.fc = nn.Linear(dim, 2)",  # None, then a module: taken

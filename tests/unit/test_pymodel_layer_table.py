@@ -17,7 +17,7 @@ from lsp_count.core.analyze import analyze_text
 from lsp_count.pymodel.interp import CONTAINERS
 from lsp_count.pymodel.layers import (DTYPE_ALIASES, FACTORY_POSITIONAL, FINFO, FUNCTIONAL_NAMES, IINFO, KEYWORD_ONLY,
                                       LAYERS, MODULE_CLASS_ATTRIBUTES, PARAMETERLESS, PARAMETERLESS_SIGNATURES, STACKS,
-                                      TORCH_NN_MODULES, TORCH_SUBCLASSES)
+                                      TORCH_CLASS_ATTRIBUTES, TORCH_NN_MODULES, TORCH_SUBCLASSES)
 
 torch = pytest.importorskip("torch")
 
@@ -96,6 +96,15 @@ def test_the_attributes_nn_module_gives_a_class_are_the_installed_torch_ones():
     code = "import json, torch.nn as nn; print(json.dumps(sorted(set(dir(nn.Module)) - set(dir(object)))))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert MODULE_CLASS_ATTRIBUTES == set(json.loads(out))
+
+
+def test_the_attributes_each_torch_nn_class_adds_are_the_installed_torchs():
+    # `hasattr(nn.BatchNorm2d, "_abbr_")` (mmcv's infer_abbr) answers from this; in a fresh process, as above.
+    code = ("import inspect, json, torch.nn as nn; base = set(dir(nn.Module)); print(json.dumps({n: ' '.join(sorted("
+            "set(dir(c)) - base)) for n, c in vars(nn).items() if inspect.isclass(c) and issubclass(c, nn.Module) "
+            "and n != 'Module' and set(dir(c)) - base}))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert TORCH_CLASS_ATTRIBUTES == json.loads(out)
 
 
 def test_where_torch_defines_its_module_classes_is_the_installed_torch():

@@ -35,7 +35,7 @@ from typing import Any, Callable, Iterator
 from lsp_count.core.source import Span
 from lsp_count.pymodel.layers import (ELEMENT_BYTES, FINFO, TORCH_NN_OTHER_NAMES, WEIGHTED_LOSSES, FLOATING_DTYPES, FUNCTIONAL_NAMES, IINFO, LAYER_ATTRIBUTES, LAYERS, MODULE_CLASS_ATTRIBUTES,
                                       DROPOUTS, NOT_A_LAYER_ATTRIBUTE, PARAMETERLESS, REQUIRED, STACKS, TORCH_SUBCLASSES, TORCH_NN_MODULES, as_count,
-                                      as_int, bind, check_dropout, check_parameterless,
+                                      as_int, bind, check_dropout, check_parameterless, torch_class_has,
                                       dtype_name, layer_attribute, no_such_layer_attribute, NONE_SLOTS, RUNNING_STATS, running_stat, truth)
 from lsp_count.pymodel import forward, shapes
 from lsp_count.pymodel import tensor_values
@@ -2743,6 +2743,13 @@ class Interpreter:
                 return {n: self.get_attr(obj, n, node) for n in sorted({*TORCH_NN_MODULES, *TORCH_NN_OTHER_NAMES})}
             key = (obj.name, name)
             found = self.ext_names.get(key)
+            if found is None and name[:2] != "__" and _known_torch_class(obj.name) and \
+                    not torch_class_has(obj.name[len("torch.nn."):], name):
+                # `hasattr(nn.BatchNorm2d, "_abbr_")` (mmcv), `nn.Linear.in_features`: the class lacks it
+                if self.ctx.probing_attributes:
+                    raise _NoAttribute(name)
+                raise _Raised(f"`{_text(node)}` raises AttributeError: type object '{obj.name[len('torch.nn.'):]}' has "
+                              f"no attribute '{name}'", ExtV("AttributeError"))
             if found is None:  # nn.Linear is looked up for every layer: one ExtV per dotted name
                 dotted = f"{obj.name}.{name}"
                 found = _external_attribute(obj.name, name)
@@ -9391,6 +9398,11 @@ def _getattr(obj: Any, name: Any, *default: Any) -> Any:
                 return default[0]
             raise _Raised(f"getattr raises AttributeError: module 'torch.nn' has no attribute '{name}'",
                           ExtV("AttributeError"))
+        if name[:2] != "__" and _known_torch_class(obj.name) and not torch_class_has(obj.name[len("torch.nn."):], name):
+            if default:  # mmcv's `getattr(nn.BatchNorm2d, "_abbr_", None)`
+                return default[0]
+            raise _Raised(f"getattr raises AttributeError: type object '{obj.name[len('torch.nn.'):]}' has no "
+                          f"attribute '{name}'", ExtV("AttributeError"))
         return _external(f"{obj.name}.{name}")  # getattr(nn, "GELU"): as `nn.GELU` (hasattr says the API has it)
     if default:
         return getattr(obj, name, default[0]) if isinstance(obj, (int, float, str)) else default[0]
@@ -9420,6 +9432,8 @@ def _hasattr(obj: Any, name: Any) -> Any:
     if isinstance(obj, ExtV):
         if obj.name == "torch.nn" and isinstance(name, str):
             return _torch_nn_has(name)  # torch.nn's names are known whole
+        if isinstance(name, str) and name[:2] != "__" and _known_torch_class(obj.name):
+            return torch_class_has(obj.name[len("torch.nn."):], name)  # a torch.nn class's, known whole
         return True  # a library feature probe (hasattr(F, "scaled_dot_product_attention")): assume the current API
     return hasattr(obj, name) if isinstance(obj, (int, float, str, list, dict, tuple)) else False
 

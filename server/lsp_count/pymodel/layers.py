@@ -8,6 +8,7 @@ A builder gets the bound arguments and fills a fresh ``Inst``; shapes may hold
 
 from __future__ import annotations
 
+import functools
 from typing import Any, Callable
 
 from lsp_count.core.source import Span
@@ -811,6 +812,104 @@ TransformerEncoderLayer
 # What nn.Module has beyond object's attributes (dir(nn.Module) - dir(object), torch 2.13): a class
 # of the project answers `hasattr(cls, name)` through it (transformers' can_generate asks for
 # prepare_inputs_for_generation). A test compares it with the installed torch.
+# What each torch.nn class has beyond nn.Module's own (MODULE_CLASS_ATTRIBUTES): `hasattr(nn.BatchNorm2d, "_abbr_")`
+# is False (mmcv's infer_abbr), `nn.Linear.in_features` an AttributeError (an instance's, set by __init__).
+# From torch 2.13 (a test compares it with the installed torch's).
+TORCH_CLASS_ATTRIBUTES: dict[str, str] = {
+    "AdaptiveAvgPool1d": "__constants__", "AdaptiveAvgPool2d": "__constants__", "AdaptiveAvgPool3d": "__constants__",
+    "AdaptiveLogSoftmaxWithLoss": "_get_full_log_prob log_prob predict reset_parameters",
+    "AdaptiveMaxPool1d": "__constants__", "AdaptiveMaxPool2d": "__constants__", "AdaptiveMaxPool3d": "__constants__",
+    "AlphaDropout": "__constants__", "AvgPool1d": "__constants__", "AvgPool2d": "__constants__",
+    "AvgPool3d": "__constants__", "BCELoss": "__constants__",
+    "BatchNorm1d": "__constants__ _check_input_dim reset_parameters reset_running_stats",
+    "BatchNorm2d": "__constants__ _check_input_dim reset_parameters reset_running_stats",
+    "BatchNorm3d": "__constants__ _check_input_dim reset_parameters reset_running_stats",
+    "Bilinear": "__constants__ reset_parameters", "CELU": "__constants__", "CTCLoss": "__constants__",
+    "ChannelShuffle": "__constants__", "CircularPad1d": "__constants__ _check_input_dim",
+    "CircularPad2d": "__constants__ _check_input_dim", "CircularPad3d": "__constants__ _check_input_dim",
+    "ConstantPad1d": "__constants__", "ConstantPad2d": "__constants__", "ConstantPad3d": "__constants__",
+    "Container": "__deprecated__", "Conv1d": "__constants__ _conv_forward reset_parameters",
+    "Conv2d": "__constants__ _conv_forward reset_parameters",
+    "Conv3d": "__constants__ _conv_forward reset_parameters",
+    "ConvTranspose1d": "__constants__ _conv_forward _output_padding reset_parameters",
+    "ConvTranspose2d": "__constants__ _conv_forward _output_padding reset_parameters",
+    "ConvTranspose3d": "__constants__ _conv_forward _output_padding reset_parameters",
+    "CosineEmbeddingLoss": "__constants__", "CosineSimilarity": "__constants__", "CrossEntropyLoss": "__constants__",
+    "DataParallel": "__class_getitem__ __orig_bases__ __parameters__ __slots__ _is_protocol gather parallel_apply replicate scatter",
+    "Dropout": "__constants__", "Dropout1d": "__constants__", "Dropout2d": "__constants__",
+    "Dropout3d": "__constants__", "ELU": "__constants__",
+    "Embedding": "__constants__ _fill_padding_idx_with_zero from_pretrained reset_parameters",
+    "EmbeddingBag": "__constants__ _fill_padding_idx_with_zero from_pretrained reset_parameters",
+    "FeatureAlphaDropout": "__constants__", "Flatten": "__constants__", "Fold": "__constants__",
+    "FractionalMaxPool2d": "__constants__", "FractionalMaxPool3d": "__constants__", "GELU": "__constants__",
+    "GLU": "__constants__",
+    "GRU": "__constants__ __jit_unused_properties__ _init_flat_weights _update_flat_weights _weights_have_changed all_weights check_forward_args check_hidden_size check_input flatten_parameters get_expected_hidden_size permute_hidden reset_parameters",
+    "GRUCell": "__constants__ reset_parameters", "GaussianNLLLoss": "__constants__",
+    "GroupNorm": "__constants__ reset_parameters", "Hardshrink": "__constants__", "Hardsigmoid": "__constants__",
+    "Hardswish": "__constants__", "Hardtanh": "__constants__", "HingeEmbeddingLoss": "__constants__",
+    "HuberLoss": "__constants__",
+    "InstanceNorm1d": "__constants__ _apply_instance_norm _check_input_dim _get_no_batch_dim _handle_no_batch_input reset_parameters reset_running_stats",
+    "InstanceNorm2d": "__constants__ _apply_instance_norm _check_input_dim _get_no_batch_dim _handle_no_batch_input reset_parameters reset_running_stats",
+    "InstanceNorm3d": "__constants__ _apply_instance_norm _check_input_dim _get_no_batch_dim _handle_no_batch_input reset_parameters reset_running_stats",
+    "KLDivLoss": "__constants__", "L1Loss": "__constants__", "LPPool1d": "__constants__",
+    "LPPool2d": "__constants__", "LPPool3d": "__constants__",
+    "LSTM": "__constants__ __jit_unused_properties__ _init_flat_weights _update_flat_weights _weights_have_changed all_weights check_forward_args check_hidden_size check_input flatten_parameters get_expected_cell_size get_expected_hidden_size permute_hidden reset_parameters",
+    "LSTMCell": "__constants__ reset_parameters", "LayerNorm": "__constants__ reset_parameters",
+    "LazyBatchNorm1d": "__constants__ _check_input_dim _infer_parameters _lazy_load_hook cls_to_become has_uninitialized_params initialize_parameters reset_parameters reset_running_stats",
+    "LazyBatchNorm2d": "__constants__ _check_input_dim _infer_parameters _lazy_load_hook cls_to_become has_uninitialized_params initialize_parameters reset_parameters reset_running_stats",
+    "LazyBatchNorm3d": "__constants__ _check_input_dim _infer_parameters _lazy_load_hook cls_to_become has_uninitialized_params initialize_parameters reset_parameters reset_running_stats",
+    "LazyConv1d": "__constants__ _conv_forward _get_in_channels _get_num_spatial_dims _infer_parameters _lazy_load_hook cls_to_become has_uninitialized_params initialize_parameters reset_parameters",
+    "LazyConv2d": "__constants__ _conv_forward _get_in_channels _get_num_spatial_dims _infer_parameters _lazy_load_hook cls_to_become has_uninitialized_params initialize_parameters reset_parameters",
+    "LazyConv3d": "__constants__ _conv_forward _get_in_channels _get_num_spatial_dims _infer_parameters _lazy_load_hook cls_to_become has_uninitialized_params initialize_parameters reset_parameters",
+    "LazyConvTranspose1d": "__constants__ _conv_forward _get_in_channels _get_num_spatial_dims _infer_parameters _lazy_load_hook _output_padding cls_to_become has_uninitialized_params initialize_parameters reset_parameters",
+    "LazyConvTranspose2d": "__constants__ _conv_forward _get_in_channels _get_num_spatial_dims _infer_parameters _lazy_load_hook _output_padding cls_to_become has_uninitialized_params initialize_parameters reset_parameters",
+    "LazyConvTranspose3d": "__constants__ _conv_forward _get_in_channels _get_num_spatial_dims _infer_parameters _lazy_load_hook _output_padding cls_to_become has_uninitialized_params initialize_parameters reset_parameters",
+    "LazyInstanceNorm1d": "__constants__ _apply_instance_norm _check_input_dim _get_no_batch_dim _handle_no_batch_input _infer_parameters _lazy_load_hook cls_to_become has_uninitialized_params initialize_parameters reset_parameters reset_running_stats",
+    "LazyInstanceNorm2d": "__constants__ _apply_instance_norm _check_input_dim _get_no_batch_dim _handle_no_batch_input _infer_parameters _lazy_load_hook cls_to_become has_uninitialized_params initialize_parameters reset_parameters reset_running_stats",
+    "LazyInstanceNorm3d": "__constants__ _apply_instance_norm _check_input_dim _get_no_batch_dim _handle_no_batch_input _infer_parameters _lazy_load_hook cls_to_become has_uninitialized_params initialize_parameters reset_parameters reset_running_stats",
+    "LazyLinear": "__constants__ _infer_parameters _lazy_load_hook cls_to_become has_uninitialized_params initialize_parameters reset_parameters",
+    "LeakyReLU": "__constants__", "Linear": "__constants__ reset_parameters",
+    "LinearCrossEntropyLoss": "__constants__", "LocalResponseNorm": "__constants__", "LogSoftmax": "__constants__",
+    "MSELoss": "__constants__", "MarginRankingLoss": "__constants__", "MaxPool1d": "__constants__",
+    "MaxPool2d": "__constants__", "MaxPool3d": "__constants__", "Mish": "__constants__",
+    "ModuleDict": "__contains__ __delitem__ __getitem__ __iter__ __len__ __setitem__ clear items keys pop update values",
+    "ModuleList": "__add__ __delitem__ __getitem__ __iadd__ __iter__ __len__ __setitem__ _get_abs_string_index append extend insert pop",
+    "MultiLabelMarginLoss": "__constants__", "MultiLabelSoftMarginLoss": "__constants__",
+    "MultiMarginLoss": "__constants__", "MultiheadAttention": "__constants__ _reset_parameters merge_masks",
+    "NLLLoss": "__constants__", "NLLLoss2d": "__constants__ __deprecated__",
+    "PReLU": "__constants__ reset_parameters", "PairwiseDistance": "__constants__",
+    "ParameterDict": "__contains__ __delitem__ __getitem__ __ior__ __iter__ __len__ __or__ __reversed__ __ror__ __setitem__ _key_to_attr clear copy fromkeys get items keys pop popitem setdefault update values",
+    "ParameterList": "__getitem__ __iadd__ __iter__ __len__ __setitem__ _get_abs_string_index append extend",
+    "PixelShuffle": "__constants__", "PixelUnshuffle": "__constants__", "PoissonNLLLoss": "__constants__",
+    "RMSNorm": "__constants__ reset_parameters",
+    "RNN": "__constants__ __jit_unused_properties__ _init_flat_weights _update_flat_weights _weights_have_changed all_weights check_forward_args check_hidden_size check_input flatten_parameters get_expected_hidden_size permute_hidden reset_parameters",
+    "RNNBase": "__constants__ __jit_unused_properties__ _init_flat_weights _update_flat_weights _weights_have_changed all_weights check_forward_args check_hidden_size check_input flatten_parameters get_expected_hidden_size permute_hidden reset_parameters",
+    "RNNCell": "__constants__ reset_parameters", "RNNCellBase": "__constants__ reset_parameters",
+    "RReLU": "__constants__", "ReLU": "__constants__", "ReLU6": "__constants__", "ReflectionPad1d": "__constants__",
+    "ReflectionPad2d": "__constants__", "ReflectionPad3d": "__constants__", "ReplicationPad1d": "__constants__",
+    "ReplicationPad2d": "__constants__", "ReplicationPad3d": "__constants__", "SELU": "__constants__",
+    "Sequential": "__add__ __delitem__ __getitem__ __iadd__ __imul__ __iter__ __len__ __mul__ __rmul__ __setitem__ _get_item_by_idx append extend insert pop",
+    "SiLU": "__constants__", "SmoothL1Loss": "__constants__", "SoftMarginLoss": "__constants__",
+    "Softmax": "__constants__", "Softmin": "__constants__", "Softplus": "__constants__",
+    "Softshrink": "__constants__",
+    "SyncBatchNorm": "__constants__ _check_input_dim _check_non_zero_input_channels convert_sync_batchnorm reset_parameters reset_running_stats",
+    "Threshold": "__constants__", "Transformer": "_reset_parameters generate_square_subsequent_mask",
+    "TransformerDecoder": "__constants__", "TransformerDecoderLayer": "__constants__ _ff_block _mha_block _sa_block",
+    "TransformerEncoder": "__constants__", "TransformerEncoderLayer": "__constants__ _ff_block _sa_block",
+    "TripletMarginLoss": "__constants__", "TripletMarginWithDistanceLoss": "__constants__",
+    "Unflatten": "__constants__ _require_tuple_int", "Unfold": "__constants__", "Upsample": "__constants__",
+    "UpsamplingBilinear2d": "__constants__", "UpsamplingNearest2d": "__constants__", "ZeroPad1d": "__constants__",
+    "ZeroPad2d": "__constants__", "ZeroPad3d": "__constants__",
+}
+
+
+@functools.lru_cache(maxsize=None)
+def torch_class_has(cls: str, name: str) -> bool:
+    """Whether the torch.nn class ``cls`` has the attribute ``name`` (as a class: its methods and class
+    attributes, nn.Module's, the type's); dunder names are not answered here."""
+    return name in MODULE_CLASS_ATTRIBUTES or name == "mro" or name in TORCH_CLASS_ATTRIBUTES.get(cls, "").split()
+
+
 MODULE_CLASS_ATTRIBUTES = frozenset("""
 T_destination __annotations__ __call__ __dict__ __getattr__ __module__ __setstate__ __weakref__ _apply _call_impl
 _compiled_call_impl _get_backward_hooks _get_backward_pre_hooks _get_name _load_from_state_dict
