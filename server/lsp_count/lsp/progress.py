@@ -68,11 +68,11 @@ async def show_progress(server: Any, running: asyncio.Future[Analysis], name: st
     except Exception:  # noqa: BLE001 - the client said no, never answered or is gone: no bar
         return
     try:
-        doing, done, total = progress.state
+        shown = progress.state  # once: what the bar begins with is what later reports are told apart from
+        doing, done, total = shown
         reporter.begin(token, types.WorkDoneProgressBegin(
             title=f"lsp-count: {name}", message=doing or "analysing", cancellable=False,
             percentage=_percent(done, total) if measured else None))
-        shown = progress.state
         while not running.done():
             await asyncio.wait({running}, timeout=POLL_S)
             state = progress.state

@@ -1527,13 +1527,14 @@ class Interpreter:
             modules = [stmt.module]
         else:
             return None
-        for module in modules:
-            top = module.partition(".")[0]
-            if top in _ALWAYS_IMPORTABLE or top in sys.stdlib_module_names or \
-                    self.find_project_module(env.module, module, 0) is not None:
-                continue
-            return module
-        return None
+        return next((module for module in modules if not self.importable(module, env)), None)
+
+    def importable(self, module: str, env: Env) -> bool:
+        """Whether a module is there on the machine the analysis counts for: the standard library,
+        torch, numpy, einops and the project's own files."""
+        top = module.partition(".")[0]
+        return top in _ALWAYS_IMPORTABLE or top in sys.stdlib_module_names or \
+            self.find_project_module(env.module, module, 0) is not None
 
     def failed_import(self, s: ast.Import | ast.ImportFrom, env: Env) -> None:
         """An import that fails (optional_imports): noted for the count, raised as Python raises it."""
@@ -1544,11 +1545,18 @@ class Interpreter:
             # A module the project's own package does not have (open_clip's import of an old timm's
             # path, then the new one's): it fails on any machine, with nothing to note.
             raise _Raised(f"No module named '{module}' (ModuleNotFoundError)", ExtV("ModuleNotFoundError"))
-        entry = ("package", top, scope.where(s.lineno), scope.span_of(s) if scope.is_main and scope.span_of else None)
-        self.ctx.failed_imports.append(entry)
-        if not (self.ctx.importing and not scope.is_main):  # a library's own import-time probe is not the file's
-            self.ctx.environment.append(entry)
+        self.missing_package(top, s, scope)
         raise _Raised(f"No module named '{top}' (ModuleNotFoundError)", ExtV("ModuleNotFoundError"))
+
+    def missing_package(self, top: str, node: ast.AST, scope: ModuleScope) -> None:
+        """A package the analysis takes as not installed (an optional import, `find_spec`): noted for
+        the count; said to the user where the file's own code asked (a library's own import-time
+        probe is not the file's)."""
+        entry = ("package", top, scope.where(node.lineno),  # type: ignore[attr-defined]
+                 scope.span_of(node) if scope.is_main and scope.span_of else None)
+        self.ctx.failed_imports.append(entry)
+        if not (self.ctx.importing and not scope.is_main):
+            self.ctx.environment.append(entry)
 
     def handler_for(self, raised: "_Raised", handlers: list[ast.ExceptHandler], env: Env) -> ast.ExceptHandler | None:
         """The first handler whose class is the raised one's or a base of it; None when none is
@@ -2743,8 +2751,7 @@ class Interpreter:
                 return {n: self.get_attr(obj, n, node) for n in sorted({*TORCH_NN_MODULES, *TORCH_NN_OTHER_NAMES})}
             key = (obj.name, name)
             found = self.ext_names.get(key)
-            if found is None and name[:2] != "__" and _known_torch_class(obj.name) and \
-                    not torch_class_has(obj.name[len("torch.nn."):], name):
+            if found is None and _torch_class_lacks(obj.name, name):
                 # `hasattr(nn.BatchNorm2d, "_abbr_")` (mmcv), `nn.Linear.in_features`: the class lacks it
                 if self.ctx.probing_attributes:
                     raise _NoAttribute(name)
@@ -4881,7 +4888,7 @@ class Interpreter:
                     raise Unresolved(f"`{_text(node)}`: the tensor's shape is unknown ({why_of(data) or 'not a tensor the analyser built'})")
                 requires = self.truthy(grad, node)
                 declared = _declared(data)
-                if requires and declared is not None and not declared.startswith(("float", "bfloat", "complex")):
+                if requires and declared is not None and not _can_require_grad(declared):
                     # `nn.Parameter(torch.arange(n))`: torch's RuntimeError (an integer tensor has no gradient)
                     raise _Raised(f"`{_text(node)}` raises RuntimeError: only tensors of floating point and complex "
                                   f"dtype can require gradients (this one is {declared})", ExtV("RuntimeError"))
@@ -4983,14 +4990,9 @@ class Interpreter:
                 env.module.is_main and not args[0].startswith("."):
             # `importlib.util.find_spec("flash_attn") is not None`: as for an optional import, a machine with
             # torch and the standard library (and the project's files), noted where another is asked for.
-            top = args[0].partition(".")[0]
-            if top in _ALWAYS_IMPORTABLE or top in sys.stdlib_module_names or \
-                    self.find_project_module(env.module, args[0], 0) is not None:
+            if self.importable(args[0], env):
                 return ExtV("importlib.machinery.ModuleSpec")
-            entry = ("package", top, env.module.where(node.lineno),
-                     env.module.span_of(node) if env.module.span_of else None)
-            self.ctx.failed_imports.append(entry)
-            self.ctx.environment.append(entry)
+            self.missing_package(args[0].partition(".")[0], node, env.module)
             return None
         if name in _VERSION_PARSERS and len(args) == 1 and not kwargs and isinstance(args[0], str):
             parsed = _release_version(str(args[0]), name)  # `LooseVersion(torch.__version__) < LooseVersion("1.9")`
@@ -5688,7 +5690,7 @@ class Interpreter:
                     dtype = kwargs["dtype"]
                     named = "int64" if dtype is _BUILTINS["int"] else "bool" if dtype is _BUILTINS["bool"] else \
                         _dtype_argument(dtype)
-                    if named is not None and not named.startswith(("float", "bfloat", "complex")) and \
+                    if named is not None and not _can_require_grad(named) and \
                             any(p.requires_grad for _, p in params_of(inst)):
                         raise _Raised(f"nn.{layer}(dtype={named}) raises RuntimeError: only tensors of floating point "
                                       f"and complex dtype can require gradients", ExtV("RuntimeError"))
@@ -6341,6 +6343,11 @@ def _converted_parameter(p: Param, name: str, args: tuple[Any, ...], kwargs: dic
     return TensorV(tuple(p.shape), declared=target_dtype if target_dtype != "float32" else None)
 
 
+def _can_require_grad(dtype: str) -> bool:
+    """torch's rule for a tensor that requires grad (a parameter): floating point or complex."""
+    return dtype in FLOATING_DTYPES or dtype.startswith("complex")
+
+
 def _declared(t: TensorV | Param) -> str | None:
     """A tensor's dtype where the analyser knows it: named where it was made, or its values'."""
     if t.declared is not None:
@@ -6500,6 +6507,12 @@ def _known_torch_class(dotted: str) -> bool:
         return False
     last = dotted[len("torch.nn."):]
     return last in LAYERS or last in PARAMETERLESS or last in CONTAINERS or last in STACKS or last == "Module"
+
+
+def _torch_class_lacks(dotted: str, name: str) -> bool:
+    """Whether ``torch.nn.X`` is a class of the tables that has no attribute ``name`` (dunder names
+    are left to Python's type, which every class has)."""
+    return name[:2] != "__" and _known_torch_class(dotted) and not torch_class_has(dotted[len("torch.nn."):], name)
 
 
 def _type_info(fn: str, args: list[Any], node: ast.AST) -> Any:
@@ -9398,7 +9411,7 @@ def _getattr(obj: Any, name: Any, *default: Any) -> Any:
                 return default[0]
             raise _Raised(f"getattr raises AttributeError: module 'torch.nn' has no attribute '{name}'",
                           ExtV("AttributeError"))
-        if name[:2] != "__" and _known_torch_class(obj.name) and not torch_class_has(obj.name[len("torch.nn."):], name):
+        if _torch_class_lacks(obj.name, name):
             if default:  # mmcv's `getattr(nn.BatchNorm2d, "_abbr_", None)`
                 return default[0]
             raise _Raised(f"getattr raises AttributeError: type object '{obj.name[len('torch.nn.'):]}' has no "
@@ -9433,7 +9446,7 @@ def _hasattr(obj: Any, name: Any) -> Any:
         if obj.name == "torch.nn" and isinstance(name, str):
             return _torch_nn_has(name)  # torch.nn's names are known whole
         if isinstance(name, str) and name[:2] != "__" and _known_torch_class(obj.name):
-            return torch_class_has(obj.name[len("torch.nn."):], name)  # a torch.nn class's, known whole
+            return not _torch_class_lacks(obj.name, name)  # a torch.nn class's, known whole
         return True  # a library feature probe (hasattr(F, "scaled_dot_product_attention")): assume the current API
     return hasattr(obj, name) if isinstance(obj, (int, float, str, list, dict, tuple)) else False
 

@@ -79,13 +79,10 @@ PARAMETERLESS_SIGNATURES: dict[str, str] = {
 def check_parameterless(name: str, args: tuple[Any, ...] | list[Any], kwargs: dict[str, Any]) -> None:
     """torch's TypeError for arguments a class without parameters does not take (`nn.GELU(inplace=True)`,
     mmcv's act_cfg for a ReLU passed to GELU; `nn.Dropout(prob=0.1)`): too many, unknown, twice, missing."""
-    words = PARAMETERLESS_SIGNATURES.get(name)
-    if words is None:
+    signature = _parameterless_signature(name)
+    if signature is None:
         return
-    names = words.split()
-    star = names.index("*") if "*" in names else len(names)
-    positional = [n.rstrip("!") for n in names[:star]]
-    keyword_only = [n.rstrip("!") for n in names[star + 1:]]
+    positional, keyword_only, required = signature
     if len(args) > len(positional):
         raise Raised(f"nn.{name} takes at most {len(positional)} positional arguments, got {len(args)} (TypeError)",
                      _TYPE_ERROR)
@@ -95,9 +92,22 @@ def check_parameterless(name: str, args: tuple[Any, ...] | list[Any], kwargs: di
             raise Raised(f"nn.{name} got an unexpected keyword argument '{k}' (TypeError)", _TYPE_ERROR)
         if k in given:
             raise Raised(f"nn.{name} got multiple values for argument '{k}' (TypeError)", _TYPE_ERROR)
-    missing = [n.rstrip("!") for n in names if n.endswith("!") and n.rstrip("!") not in given and n.rstrip("!") not in kwargs]
-    if missing:
-        raise Raised(f"nn.{name} is missing the argument '{missing[0]}' (TypeError)", _TYPE_ERROR)
+    missing = next((n for n in required if n not in given and n not in kwargs), None)
+    if missing is not None:
+        raise Raised(f"nn.{name} is missing the argument '{missing}' (TypeError)", _TYPE_ERROR)
+
+
+@functools.lru_cache(maxsize=None)
+def _parameterless_signature(name: str) -> tuple[tuple[str, ...], frozenset[str], tuple[str, ...]] | None:
+    """A PARAMETERLESS_SIGNATURES entry read once (a ReLU or a Dropout is made in every block):
+    (positional names, keyword-only names, required names); None for a class not there."""
+    words = PARAMETERLESS_SIGNATURES.get(name)
+    if words is None:
+        return None
+    names = words.split()
+    star = names.index("*") if "*" in names else len(names)
+    return (tuple(n.rstrip("!") for n in names[:star]), frozenset(n.rstrip("!") for n in names[star + 1:]),
+            tuple(n.rstrip("!") for n in names if n.endswith("!")))
 
 
 def check_dropout(p: Any) -> None:
@@ -123,11 +133,11 @@ def as_int(v: Any, what: str, floats: bool = False) -> Any:
     if isinstance(v, int) or isinstance(v, Sym):
         return v
     if isinstance(v, float):
-        if floats and v.is_integer():
-            return int(v)
         if not floats:
             raise Raised(f"{what} is {v!r}, a float where an int is needed (TypeError); `int(...)` or `//` "
                          f"makes one", _TYPE_ERROR)
+        if v.is_integer():
+            return int(v)  # a fraction is refused below, with the others
     if isinstance(v, Unknown):
         raise Unresolved(f"{what} is unknown: {v.why}")
     if isinstance(v, Inst) and getattr(v.cls, "enum_mixin", None) is int:
