@@ -384,3 +384,58 @@ def test_registry_decorators_of_every_kind_fill_the_registry(tmp_path):
         "        self.parts = nn.ModuleList(MODELS.table[k]() for k in sorted(MODELS.table))\n"
         "        self.small = Small()\n")
     _assert_counted_as_torch_counts(source, tmp_path, "Small", "Wide", "Called", "Big", "Net")
+
+
+def test_a_cached_property_is_computed_once_then_the_instances_own(tmp_path):
+    # A config's derived size read twice: the second read is the first value, though its input changed.
+    source = HEADER + (
+        "import functools\n\n\nclass Cfg:\n    def __init__(self):\n        self.heads = 2\n\n"
+        "    @functools.cached_property\n    def dim(self):\n        return self.heads * 4\n\n\n"
+        "class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n        cfg = Cfg()\n"
+        "        self.a = nn.Linear(cfg.dim, 1)\n        cfg.heads = 100\n        self.b = nn.Linear(cfg.dim, 1)\n"
+        "        cfg.dim = 3\n        self.c = nn.Linear(cfg.dim, 1)\n\n\n"
+        "class Lazy(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.a = self.head\n        self.b = self.head\n\n"
+        "    @functools.cached_property\n    def head(self):\n        return nn.Linear(4, 4)\n")
+    report = _assert_counted_as_torch_counts(source, tmp_path, "Net")
+    # a module's cached submodule: torch does not register it where it is kept; not followed, never counted
+    assert any(p.message.startswith("`Lazy`") and "cached_property" in p.message for p in report.problems)
+
+
+def test_iterators_are_taken_from_as_python_takes_from_them(tmp_path):
+    # A generator expression's or map's body runs as it is consumed (the names it reads have their
+    # values then), any() stops at the first true item, a loop and next() share one iterator, a
+    # break or islice leaves the rest in it, and a list's iterator sees a later append.
+    source = HEADER + (
+        "import itertools\n\n\n"
+        "class LateName(nn.Module):\n    def __init__(self):\n        super().__init__()\n        dim = 4\n"
+        "        blocks = (nn.Linear(dim, dim) for _ in range(2))\n        dim = 16\n"
+        "        self.blocks = nn.ModuleList(blocks)\n\n\n"
+        "class LateMap(nn.Module):\n    def __init__(self):\n        super().__init__()\n        out, dims = 3, [1, 2]\n"
+        "        layers = map(lambda c: nn.Linear(c, out), dims)\n        out = 7\n        dims.append(5)\n"
+        "        self.layers = nn.ModuleList(layers)\n        kept = filter(lambda d: d > out, [6, 8, 9])\n"
+        "        out = 8\n        self.wide = nn.Linear(sum(kept), 1)\n\n\n"
+        "class ShortCircuit(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.made = []\n"
+        "        any(self.add(i) for i in range(4))\n        all(self.add(i) < 1 for i in range(4))\n"
+        "        self.layers = nn.ModuleList(self.made)\n\n"
+        "    def add(self, i):\n        self.made.append(nn.Linear(i + 1, 1))\n        return i >= 1\n\n\n"
+        "class Tokens(nn.Module):\n    def __init__(self, spec=('L', 4, 8, 'skip', 'L', 8, 2)):\n        super().__init__()\n"
+        "        it, layers = iter(spec), []\n        for tok in it:\n            if tok == 'L':\n"
+        "                layers.append(nn.Linear(next(it), next(it)))\n        self.body = nn.Sequential(*layers)\n"
+        "        rest = iter([1, 2, 3, 4, 5])\n        for x in rest:\n            if x == 2:\n                break\n"
+        "        head = list(itertools.islice(rest, 1))\n        dims = [1, 2]\n        live = iter(dims)\n"
+        "        dims.append(4)\n        self.fc = nn.Linear(sum(rest) + head[0], sum(live))\n\n\n"
+        "class Twice(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        sizes = (d * 2 for d in [2, 3])\n        self.a = nn.Linear(sum(sizes), 4)\n"
+        "        self.b = nn.Linear(sum(sizes) + 1, 4)\n        self.c = nn.Linear(next((d for d in [5, 6] if d > 5), 1), 2)\n")
+    _assert_counted_as_torch_counts(source, tmp_path, "LateName", "LateMap", "ShortCircuit", "Tokens", "Twice")
+
+
+def test_an_argument_with_no_default_used_as_a_module_in_init_is_not_counted_as_nothing(tmp_path):
+    source = HEADER + (
+        "class Distill(nn.Module):\n    def __init__(self, student, teacher, temperature=2.0):\n"
+        "        super().__init__()\n        self.student = student\n        self.teacher = teacher\n"
+        "        self.teacher.requires_grad_(False)\n        self.t = temperature\n")
+    report = analyze_text(source, "net.py")
+    assert not report.models
+    assert any("`teacher`" in p.message and "uses it as a module (line" in p.message for p in report.problems)

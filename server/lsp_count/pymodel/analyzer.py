@@ -219,7 +219,8 @@ def _release(ctx: Ctx) -> None:
     - each module scope and its global names hold each other;
     - a module's classes hold their module (the names their methods see) and their hooks,
       which hold them; a dataclass holds itself, the class its __init__ comes from;
-    - a function defined in a function or a class body is held by the names it sees;
+    - a function defined in a function or a class body is held by the names it sees, as is a
+      generator expression's or map's iterator by its source's frame;
     - an instance may hold itself (``self.act = self._gelu``, ``self.inner.owner = self``);
     - an enum holds its members, which are instances of it.
     Left to the cyclic collector, the 30,000 objects a transformers model file left (its project
@@ -238,10 +239,13 @@ def _release(ctx: Ctx) -> None:
         scope.span_of = None
     for fn in ctx.closures:
         fn.env = None  # type: ignore[assignment]
+    for iterator in ctx.lazy_iterators:
+        iterator.source = None  # a generator expression's frame holds its scope, which may hold it
     for inst in ctx.cycle_holders:
         inst.attrs.clear()
     ctx.scopes.clear()
     ctx.closures.clear()
+    ctx.lazy_iterators.clear()
     ctx.cycle_holders.clear()
     ctx.loaded.clear()
     ctx.built.clear()
@@ -956,7 +960,8 @@ def _is_module_class(v: Any) -> bool:
 def _module_uses(cls: ClassV) -> dict[str, str]:
     """The attributes that the methods of the class and its bases use as modules: ``self.x(...)``,
     ``self.x[i](...)``, ``for m in self.x`` (also through enumerate, zip, reversed, iter, list),
-    each with where it is first used ("line 12 of model.py"). Found once per class statement."""
+    ``self.x.requires_grad_(False)`` (nn.Module's methods), each with where it is first used
+    ("line 12 of model.py"). Found once per class statement."""
     uses: dict[str, str] = {}
     for c in reversed(cls.mro()):  # a subclass's own use is the one named
         found = getattr(c.node, "lsp_count_module_uses", None)
@@ -967,6 +972,12 @@ def _module_uses(cls: ClassV) -> dict[str, str]:
 
 
 _ITERATED_THROUGH = frozenset({"enumerate", "zip", "reversed", "iter", "list", "tuple"})
+# nn.Module's methods: `self.teacher.requires_grad_(False)` uses `teacher` as a module.
+_MODULE_METHODS = frozenset({
+    "requires_grad_", "parameters", "named_parameters", "buffers", "named_buffers", "modules", "named_modules",
+    "children", "named_children", "eval", "train", "apply", "zero_grad", "state_dict", "load_state_dict",
+    "register_forward_hook", "register_forward_pre_hook", "register_full_backward_hook", "get_submodule",
+    "get_parameter"})
 
 
 def _module_uses_in(node: ast.ClassDef, file: str) -> dict[str, str]:
@@ -1012,6 +1023,8 @@ def _module_uses_in(node: ast.ClassDef, file: str) -> dict[str, str]:
                 if isinstance(n, ast.Call):
                     target = n.func.value if isinstance(n.func, ast.Subscript) else n.func
                     names.append(own(target))
+                    if isinstance(target, ast.Attribute) and target.attr in _MODULE_METHODS:
+                        names.append(own(target.value))
                 elif isinstance(n, (ast.For, ast.comprehension)):
                     it = n.iter
                     names.extend(iterations[it.id] if isinstance(it, ast.Name) and it.id in iterations else iterated(it))

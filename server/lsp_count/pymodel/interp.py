@@ -30,7 +30,7 @@ import os
 import sys
 import posixpath
 from fractions import Fraction
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from lsp_count.core.source import Span
 from lsp_count.pymodel.layers import (ELEMENT_BYTES, FINFO, TORCH_NN_OTHER_NAMES, WEIGHTED_LOSSES, FLOATING_DTYPES, FUNCTIONAL_NAMES, IINFO, LAYER_ATTRIBUTES, LAYERS, MODULE_CLASS_ATTRIBUTES,
@@ -169,20 +169,23 @@ class ParametersView(dict):  # type: ignore[type-arg]
 
 
 class IteratorV:
-    """What a generator function returns (its values, collected by running it to the end when it
-    is called): a Python iterator, so builtins (``next``, ``list``, ``sum``) and loops consume it
-    as Python's would."""
+    """A Python iterator, so builtins (``next``, ``list``, ``sum``) and loops consume it as Python's
+    would: what a generator function returns (its values, collected by running it to the end when
+    it is called), or, with a ``source``, a generator expression's or ``map``'s, whose items are
+    computed as they are taken (Interpreter.lazy_iterator)."""
 
-    __slots__ = ("items", "index")
+    __slots__ = ("items", "index", "source")
 
-    def __init__(self, items: list[Any]) -> None:
-        self.items, self.index = items, 0
+    def __init__(self, items: list[Any], source: Iterator[Any] | None = None) -> None:
+        self.items, self.index, self.source = items, 0, source
 
     def __iter__(self) -> "IteratorV":
         return self
 
     def __next__(self) -> Any:
         if self.index >= len(self.items):
+            if self.source is not None:
+                return next(self.source)  # a source that raised (an unresolved item) is done, as Python's is
             raise StopIteration
         self.index += 1
         return self.items[self.index - 1]
@@ -294,14 +297,6 @@ class _TooDeep(Unresolved):
     that fails so is not kept as failed."""
 
 
-class _FirstItem(Exception):
-    """Interpreter.first_item: the generator's first item, found."""
-
-    def __init__(self, value: Any) -> None:
-        super().__init__()
-        self.value = value
-
-
 _Raised = Raised  # values.Raised: the analysed code's exceptions (and torch's, where it raises)
 
 
@@ -351,7 +346,7 @@ class FuncV:
         # @functools.lru_cache / @cache: its results by arguments, with what each call assumed of the machine.
         self.memo: dict[Any, tuple[Any, tuple[Any, ...]]] | None = None
         self.wrapped: FuncV | None = None  # ``__wrapped__``, set by functools.wraps: inspect's signature is its
-        self.defaults, self.kw_defaults, self.kind = defaults, kw_defaults, kind  # kind: "", "static", "class", "property"
+        self.defaults, self.kw_defaults, self.kind = defaults, kw_defaults, kind  # kind: "", "static", "class", "property", "cached"
         self._signature: _Signature | None = None
 
     @property
@@ -500,6 +495,7 @@ class Ctx:
         # it ends (analyzer._release).
         self.scopes: list[ModuleScope] = []
         self.closures: list[FuncV] = []  # functions defined in a function or a class body
+        self.lazy_iterators: list[IteratorV] = []  # generator expressions: their sources hold their scopes
         # Instances given an attribute that may lead back to them (a bound method of their own,
         # themselves, a module still being built: `self.inner.owner = self`): analyzer._release
         # empties them. ``building``: ids of the instances whose constructor is running.
@@ -1039,7 +1035,11 @@ class Interpreter:
                 skip = ctx.init_loops[id(s)] = only_initialises(s)
             if skip:
                 return  # `for p in self.parameters(): nn.init.normal_(p)` changes no size or flag
-            items = self.iterate(self.ev(s.iter, env), s.iter)
+            items = self.ev(s.iter, env)
+            if type(items) is not IteratorV:
+                items = self.iterate(items, s.iter)
+            # An iterator is taken from as the loop goes: `next(it)` in the body takes the next item,
+            # and a `break` leaves the rest in it.
             broke = False
             for item in items:
                 self.ctx.tick()
@@ -1773,6 +1773,19 @@ class Interpreter:
         what = f"`{obj.name}`, which is outside this file" if type(obj) is ExtV else type(obj).__name__
         raise Unresolved(f"cannot set `{name}` on {what}")
 
+    def cached_property(self, obj: Inst, name: str, fn: FuncV, node: ast.AST) -> Any:
+        """``functools.cached_property`` read on an instance: computed, then kept in the instance's
+        ``__dict__``, where later reads find it first (a config's derived size is not recomputed
+        after the value it came from changes). A parameter or submodule a module's cached property
+        makes is refused, as ``object.__setattr__`` of one is: written to ``__dict__`` past torch's
+        ``__setattr__``, it is not registered, and the analyser's attributes are what torch counts."""
+        value = self.call_function(fn, [obj], {}, node)
+        if obj.is_module and (type(value) is Param or (type(value) is Inst and value.is_module)):
+            raise Unresolved(f"`{_text(node)}`: a parameter or submodule made by the cached_property `{name}` "
+                             f"(torch does not register it) is not followed")
+        obj.attrs[name] = value
+        return value
+
     def object_setattr(self, obj: Inst, name: str, value: Any, node: ast.AST) -> None:
         """``object.__setattr__``: a property's setter, else the instance's attribute."""
         cls = obj.cls
@@ -1953,7 +1966,9 @@ class Interpreter:
                 kind = "static"
             elif dname.endswith("classmethod"):
                 kind = "class"
-            elif dname.endswith("property") or dname.endswith("cached_property"):
+            elif dname.endswith("cached_property"):
+                kind = "cached"  # functools': computed on the first read, then the instance's own attribute
+            elif dname.endswith("property"):
                 kind = "property"
         name = getattr(node, "name", "<lambda>")
         validated = next((d for d in getattr(node, "decorator_list", []) if _dotted(d).endswith("as_validated_field")), None)
@@ -2466,34 +2481,46 @@ class Interpreter:
 
     def comprehension_value(self, e: ast.ListComp | ast.GeneratorExp | ast.SetComp | ast.DictComp, env: Env) -> Any:
         first = e.generators[0]
-        items = self.iterate(self.ev(first.iter, env), first.iter)  # where the comprehension is written
-        picked = _picked_items(e, items)
-        if picked is not None:
-            # Each item is only the names the loop binds (transformers' auto mappings reverse a
-            # table of a thousand entries fifty times at import: a third of a model file's analysis
-            # through the loop below): the same values and steps at once.
-            ctx = self.ctx
-            ctx.steps += len(items)
-            if ctx.steps > MAX_STEPS:
-                ctx.tick()
-            if type(e) is not ast.DictComp:
-                return IteratorV(list(picked)) if type(e) is ast.GeneratorExp else list(picked)
-            keys, values = picked
-            return {k if type(k) is str or type(k) is int else _dict_key(k, e.key): v for k, v in zip(keys, values)}
-        inner = _ComprehensionEnv(env.module, env)
+        source = self.ev(first.iter, env)  # where the comprehension is written, when it is made
+        lazy = type(e) is ast.GeneratorExp
+        if lazy and (type(source) is IteratorV or type(source) is list):
+            # `(f(x) for x in gen)`: takes from it only as it is consumed; a list's items as they are
+            # then (Python's list iterator sees an append made after the generator was)
+            items: Any = source if type(source) is IteratorV else iter(source)
+        else:
+            items = self.iterate(source, first.iter)
+            picked = _picked_items(e, items)
+            if picked is not None:
+                # Each item is only the names the loop binds (transformers' auto mappings reverse a
+                # table of a thousand entries fifty times at import: a third of a model file's analysis
+                # through the loop below): the same values and steps at once.
+                ctx = self.ctx
+                ctx.steps += len(items)
+                if ctx.steps > MAX_STEPS:
+                    ctx.tick()
+                if type(e) is not ast.DictComp:
+                    return IteratorV(list(picked)) if lazy else list(picked)
+                keys, values = picked
+                return {k if type(k) is str or type(k) is int else _dict_key(k, e.key): v for k, v in zip(keys, values)}
+        bound = self.bindings(e.generators, 0, _ComprehensionEnv(env.module, env), items)
         if type(e) is ast.DictComp:
-            out: dict[Any, Any] = {}
             key, value = self.element(e.key), self.element(e.value)
-            self.comprehension(e.generators, 0, inner, lambda en: out.__setitem__(_dict_key(key(en), e.key), value(en)),
-                               items)
-            return out
-        found: list[Any] = []
+            return {_dict_key(key(en), e.key): value(en) for en in bound}
         elt = self.element(e.elt)
-        self.comprehension(e.generators, 0, inner, lambda en: found.append(elt(en)), items)
-        if type(e) is ast.SetComp:
-            return _set_of(found, e)
-        # A generator expression is consumed once (`g = (...)`, then two loops over g: the second sees nothing).
-        return IteratorV(found) if type(e) is ast.GeneratorExp else found
+        if lazy:
+            # Python runs a generator expression's body as it is consumed, not where it is written:
+            # the names it reads have their values then (`dim` changed before `nn.ModuleList(gen)`),
+            # `any(...)` stops it at the first true item, and a loop's `next(gen)` shares it.
+            return self.lazy_iterator(elt(en) for en in bound)
+        found = [elt(en) for en in bound]
+        return _set_of(found, e) if type(e) is ast.SetComp else found
+
+    def lazy_iterator(self, source: Iterator[Any]) -> "IteratorV":
+        """An iterator whose items are computed when taken; its source (a generator holding the scope
+        that may hold it) is dropped when the analysis ends (analyzer._release)."""
+        made = IteratorV([], source)
+        self.ctx.lazy_iterators.append(made)
+        return made
 
     def first_item(self, e: ast.GeneratorExp, default: ast.expr | None, env: Env) -> Any:
         """``next(x for x in xs if ...)``: as Python runs it, up to the first item only (what comes
@@ -2502,24 +2529,17 @@ class Interpreter:
         first = e.generators[0]
         items = self.iterate(self.ev(first.iter, env), first.iter)  # made with the generator, before the default
         fallback = self.ev(default, env) if default is not None else _MISSING
-        elt = self.element(e.elt)
-
-        def found(en: Env) -> None:
-            raise _FirstItem(elt(en))
-        try:
-            self.comprehension(e.generators, 0, _ComprehensionEnv(env.module, env), found, items)
-        except _FirstItem as item:
-            return item.value
+        for en in self.bindings(e.generators, 0, _ComprehensionEnv(env.module, env), items):
+            return self.element(e.elt)(en)
         if fallback is not _MISSING:
             return fallback
         raise _Raised("`next` of an exhausted iterator (StopIteration)", ExtV("StopIteration"))
 
-    def comprehension(self, gens: list[ast.comprehension], i: int, env: Env, emit: Callable[[Env], None],
-                      items: list[Any]) -> None:
-        """The comprehension's loop ``i`` over ``items``, its iterable's values, ``emit`` run for each
-        item its conditions keep. The first iterable is evaluated by the caller, where the
-        comprehension is written (Python's scoping: it is the comprehension function's argument);
-        the others here, inside it."""
+    def bindings(self, gens: list[ast.comprehension], i: int, env: Env, items: Iterable[Any]) -> Iterator[Env]:
+        """The comprehension's loop ``i`` over ``items``, its iterable's values: ``env`` with the
+        names of each combination of items that its conditions keep bound, as it is reached. The
+        first iterable is evaluated by the caller, where the comprehension is written (Python's
+        scoping: it is the comprehension function's argument); the others here, inside it."""
         g = gens[i]
         ctx, target, ifs, last, names = self.ctx, g.target, g.ifs, i + 1 == len(gens), env.vars
         # The common targets bound here (`x`, `k, v`): a table's comprehension runs for every entry.
@@ -2539,10 +2559,10 @@ class Interpreter:
             if ifs and not all(self.truthy(self.ev(cond, env), cond) for cond in ifs):
                 continue
             if last:
-                emit(env)
+                yield env
             else:
                 following = gens[i + 1]
-                self.comprehension(gens, i + 1, env, emit, self.iterate(self.ev(following.iter, env), following.iter))
+                yield from self.bindings(gens, i + 1, env, self.iterate(self.ev(following.iter, env), following.iter))
 
     def lookup(self, name: str, env: Env, node: ast.AST) -> Any:
         try:
@@ -3266,6 +3286,8 @@ class Interpreter:
                 if isinstance(v, FuncV):
                     if v.kind == "property":
                         return self.call_function(v, [obj], {}, node)
+                    if v.kind == "cached":
+                        return self.cached_property(obj, name, v, node)
                     if v.kind == "static":
                         return v
                     return BoundV(v, obj.cls if v.kind == "class" else obj)
@@ -4224,17 +4246,19 @@ class Interpreter:
         analyser follows (unpacking, ``list()``, a loop) takes as it would the iterator."""
         if kwargs or len(args) < 2 or (name == "filter" and len(args) != 2):
             raise Unresolved(f"`{_text(node)}`: {name} takes a function and {'an iterable' if name == 'filter' else 'iterables'}")
-        fn, columns = args[0], [a if type(a) is IteratorV else self.iterate(a, node) for a in args[1:]]
+        fn, columns = args[0], [a if type(a) is IteratorV else iter(a) if type(a) is list else self.iterate(a, node)
+                                for a in args[1:]]
+        # Lazy, as Python's: `fn` runs as the items are taken (the names it reads have their values then).
         if name == "map":
-            return IteratorV([self.call(fn, list(xs), {}, node, env) for xs in zip(*columns)])
-        kept = []
-        for x in columns[0]:
-            keep = x if fn is None else self.call(fn, [x], {}, node, env)
-            if is_unknownish(keep):
-                raise Unresolved(f"`{_text(node)}`: whether to keep an item depends on {_clause(why_of(keep))}")
-            if self.truthy(keep, node):
-                kept.append(x)
-        return IteratorV(kept)
+            return self.lazy_iterator(self.call(fn, list(xs), {}, node, env) for xs in zip(*columns))
+        return self.lazy_iterator(x for x in columns[0] if self.kept(fn, x, node, env))
+
+    def kept(self, fn: Any, x: Any, node: ast.AST, env: Env) -> bool:
+        """Whether ``filter(fn, ...)`` keeps the item ``x``."""
+        keep = x if fn is None else self.call(fn, [x], {}, node, env)
+        if is_unknownish(keep):
+            raise Unresolved(f"`{_text(node)}`: whether to keep an item depends on {_clause(why_of(keep))}")
+        return self.truthy(keep, node)
 
     def module_apply(self, module: Inst, args: list[Any], kwargs: dict[str, Any], node: ast.AST, env: Env) -> Inst:
         """``module.apply(fn)`` as torch runs it: ``fn`` on each child's subtree first (each child
@@ -4958,7 +4982,7 @@ class Interpreter:
             # ldm's `default(val, d)`: `d() if isfunction(d) else d`. A def or lambda of the code is a
             # function, a bound method a method; Python's values, classes and builtins are neither.
             return type(args[0]) is (FuncV if last == "isfunction" else BoundV) and (
-                last == "ismethod" or args[0].kind not in ("static", "class", "property"))
+                last == "ismethod" or args[0].kind not in ("static", "class", "property", "cached"))
         if name == "type" and len(args) == 1 and not kwargs and type(args[0]) is Inst:
             cls = args[0].cls
             if type(cls) is ClassV:
@@ -5186,6 +5210,8 @@ class Interpreter:
                 if stop is None or stop > MAX_ITERATIONS:
                     raise Unresolved(f"`{_text(node)}` cycles without end" if stop is None else
                                      f"`{_text(node)}` makes more than the {MAX_ITERATIONS:,} items the analyser follows")
+                return IteratorV(list(itertools.islice(args[0], *args[1:])))
+            if type(args[0]) is IteratorV:  # the items it yields are all it takes from the iterator
                 return IteratorV(list(itertools.islice(args[0], *args[1:])))
             return IteratorV(list(itertools.islice(self.iterate(args[0], node), *args[1:])))
         if name == "itertools.zip_longest" and set(kwargs) <= {"fillvalue"}:
@@ -9340,7 +9366,7 @@ def truth_value(v: Any, what: str) -> bool:
 def _any_all(items: Any, stop: bool) -> bool:
     """``any`` (``stop`` True) and ``all`` (False), each item's truth as an ``if`` takes it: one
     not known before the answer is found is LC101, not a Python object's truth (always true)."""
-    for item in _list_of(items):
+    for item in items if type(items) is IteratorV else _list_of(items):  # an iterator: taken only up to the answer
         if truth_value(item, f"an item of `{'any' if stop else 'all'}()`") is stop:
             return stop
     return not stop
@@ -9661,7 +9687,9 @@ _BUILTINS: dict[str, Any] = {
     "delattr": BuiltinV("delattr", lambda obj, name: _delattr(obj, name, "delattr")),
     "print": BuiltinV("print", lambda *a, **k: None), "divmod": BuiltinV("divmod", divmod),
     "pow": BuiltinV("pow", lambda a, b, *m: pow(a, b, *m) if m else a ** b if abs(b) * math.log2(max(abs(a), 2)) <= MAX_INT_BITS else _unsupported("a huge pow")()),
-    "iter": BuiltinV("iter", lambda v: v if type(v) in (IteratorV, CycleV) else IteratorV(_list_of(v))),
+    # a list's iterator sees the items appended after it was made, as Python's does
+    "iter": BuiltinV("iter", lambda v: v if type(v) in (IteratorV, CycleV) else IteratorV([], iter(v)) if type(v) is list
+                     else IteratorV(_list_of(v))),
     "next": BuiltinV("next", _next),
     "map": BuiltinV("map", _MAP_FILTER), "filter": BuiltinV("filter", _MAP_FILTER),  # Interpreter.map_filter
     "callable": BuiltinV("callable", _callable),
