@@ -439,3 +439,59 @@ def test_an_argument_with_no_default_used_as_a_module_in_init_is_not_counted_as_
     report = analyze_text(source, "net.py")
     assert not report.models
     assert any("`teacher`" in p.message and "uses it as a module (line" in p.message for p in report.problems)
+
+
+def test_recommender_idioms_count_as_torch_counts(tmp_path):
+    # torchfm's `sum(field_dims)` and `np.cumsum(field_dims)` offsets of a numpy array, builtins over
+    # its scalars, DeepCTR's named tuple whose own __new__ changes a field, DLRM's sizes parsed with
+    # `np.fromstring` and its tables filled from `np.random.uniform(size=(n, m))`.
+    source = HEADER + (
+        "from collections import namedtuple\n\nFIELD_DIMS = np.array([10, 20, 30])\n\n\n"
+        "class SparseFeat(namedtuple('SparseFeat', ['name', 'vocabulary_size', 'embedding_dim'])):\n"
+        "    def __new__(cls, name, vocabulary_size, embedding_dim=4):\n"
+        "        return super().__new__(cls, name, vocabulary_size + 1, embedding_dim)\n\n\n"
+        "class FeaturesEmbedding(nn.Module):\n    def __init__(self, field_dims=FIELD_DIMS, embed_dim=4):\n"
+        "        super().__init__()\n        self.embedding = nn.Embedding(sum(field_dims), embed_dim)\n"
+        "        self.offsets = np.array((0, *np.cumsum(field_dims)[:-1]), dtype=np.int64)\n"
+        "        self.widest = nn.Linear(max(field_dims), min(field_dims) + sorted(field_dims)[1])\n\n\n"
+        "class UserEmbedding(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        features = [SparseFeat('user', 100, 8), SparseFeat('item', 50)]\n"
+        "        self.tables = nn.ModuleList(nn.Embedding(f.vocabulary_size, f.embedding_dim) for f in features)\n\n\n"
+        "class DLRM(nn.Module):\n    def __init__(self, sizes='4-3-2', m=6):\n        super().__init__()\n"
+        "        ln = np.fromstring(sizes, dtype=int, sep='-')\n        self.emb_l = nn.ModuleList()\n"
+        "        for i in range(ln.size):\n            n = ln[i]\n            EE = nn.EmbeddingBag(n, m, mode='sum')\n"
+        "            W = np.random.uniform(low=-np.sqrt(1 / n), high=np.sqrt(1 / n), size=(n, m)).astype(np.float32)\n"
+        "            EE.weight.data = torch.tensor(W, requires_grad=True)\n            self.emb_l.append(EE)\n")
+    _assert_counted_as_torch_counts(source, tmp_path, "FeaturesEmbedding", "UserEmbedding", "DLRM")
+
+
+def test_a_generator_function_runs_as_its_items_are_taken(tmp_path):
+    # StyleGAN2-ADA's endless `trainable_gen` stepped by next(); a body that reads what the code did
+    # between items; a list comprehension over a generator; `v = yield from gen()` taking its return value.
+    source = HEADER + (
+        "class Disc(nn.Module):\n    def __init__(self, freeze_layers=1):\n        super().__init__()\n"
+        "        self.num_layers = 0\n\n        def trainable_gen():\n            while True:\n"
+        "                trainable = self.num_layers >= freeze_layers\n                self.num_layers += 1\n"
+        "                yield trainable\n        it = trainable_gen()\n        self.conv0 = nn.Conv2d(8, 8, 3)\n"
+        "        self.conv0.requires_grad_(next(it))\n        self.conv1 = nn.Conv2d(8, 8, 3)\n"
+        "        self.conv1.requires_grad_(next(it))\n\n\n"
+        "class Interleave(nn.Module):\n    def __init__(self):\n        super().__init__()\n        made = []\n\n"
+        "        def gen():\n            for i in range(3):\n                if i == 2:\n                    break\n"
+        "                made.append(i)\n                yield i\n            else:\n                yield 9\n\n"
+        "        self.layers = nn.ModuleList([nn.Linear(len(made), 1) for _ in gen()])\n\n"
+        "        def inner():\n            yield 1\n            return 5\n\n"
+        "        def outer():\n            r = yield from inner()\n            yield r or 7\n\n"
+        "        self.fc = nn.Linear(list(outer())[-1], 1)\n\n\n"
+        "class Unused(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.made = []\n\n"
+        "        def build():\n            for d in (4, 8):\n                self.made.append(nn.Linear(d, d))\n"
+        "                yield d\n        build()\n        self.layers = nn.ModuleList(self.made)\n")
+    _assert_counted_as_torch_counts(source, tmp_path, "Disc", "Interleave", "Unused")
+
+
+@pytest.mark.parametrize("ending", ["return self", "yield self.fc", "return 0"])
+def test_an_init_that_returns_a_value_is_refused_as_python_refuses_it(ending, tmp_path):
+    source = _source(f"self.fc = nn.Linear(dim, dim)\n{ending}")
+    raised = _torch(source, tmp_path)
+    assert isinstance(raised, TypeError) and "should return None" in str(raised)
+    message = next(p.message for p in analyze_text(source, "net.py").problems if p.code == "LC101")
+    assert "raises TypeError: __init__() should return None" in message

@@ -1686,6 +1686,9 @@ def test_apply_on_a_module_that_holds_itself_is_a_reason_not_a_hang() -> None:
     ("self.p = nn.ParameterList()\nself.p.append([3])", "an element of nn.ParameterList is not a parameter"),
     ("self.m = nn.ModuleList()\nself.m.append(torch.zeros(3))", "an element of nn.ModuleList is not a known module"),
     ("self.m = nn.ModuleList([nn.ReLU()])\nself.m[3] = nn.ReLU()", "raises IndexError"),
+    # a layer's class without its call: named as the code wrote it, never as the analyser's value
+    ("self.m = nn.Sequential(nn.Linear(2, 2), nn.GELU)", "not a known module (`nn.GELU`, a class: `nn.GELU()` makes a module)"),
+    ("self.m = nn.ModuleList([nn.ReLU(), torch.sigmoid])", "not a known module (`torch.sigmoid`)"),
 ])
 def test_what_torch_would_not_register_is_a_reason(body: str, reason: str) -> None:
     report = run(_net(body, "import torch\n"))

@@ -364,6 +364,21 @@ def _kind_name(v: Any) -> str:
         else "value"
 
 
+def _described(v: Any) -> str:
+    """A value that is not what the code needs, named for a message (never the analyser's own types):
+    ``nn.GELU`` without its call is a class, not a module."""
+    t = type(v)
+    if t is ExtV:
+        name = v.name.replace("torch.nn.modules.activation.", "nn.").replace("torch.nn.", "nn.")
+        module_class = _is_module_base(v) and name.rpartition(".")[2][:1].isupper()
+        return f"`{name}`, a class: `{name}()` makes a module" if module_class else f"`{name}`"
+    if t is ClassV:
+        return f"the class `{v.name}`" + (f": `{v.name}(...)` makes a module" if v.is_module else "")
+    if t in (FuncV, BoundV, BuiltinV, PartialV):
+        return "a function"
+    return f"a {_kind_name(v)}"
+
+
 def _remember_defaults(fn: FuncV, containers: set[int]) -> None:
     for v in (*fn.defaults, *fn.kw_defaults):
         if type(v) in (dict, list, set):
@@ -2483,9 +2498,10 @@ class Interpreter:
         first = e.generators[0]
         source = self.ev(first.iter, env)  # where the comprehension is written, when it is made
         lazy = type(e) is ast.GeneratorExp
-        if lazy and (type(source) is IteratorV or type(source) is list):
-            # `(f(x) for x in gen)`: takes from it only as it is consumed; a list's items as they are
-            # then (Python's list iterator sees an append made after the generator was)
+        if type(source) is IteratorV or (lazy and type(source) is list):
+            # `[f(x) for x in gen()]`: each item taken as the loop reaches it (what `f` does in between
+            # is seen by the generator); a generator expression's list as it is when consumed
+            # (Python's list iterator sees an append made after the generator was)
             items: Any = source if type(source) is IteratorV else iter(source)
         else:
             items = self.iterate(source, first.iter)
@@ -2864,8 +2880,16 @@ class Interpreter:
             if name == "__init_subclass__":
                 return BuiltinV(name, lambda *a, **k: None)  # object's does nothing
             if name == "__new__":  # object's: a new instance of the class it is given (its __init__ runs after)
-                return BuiltinV(name, lambda c, *a, **k: Inst(c, "module" if c.is_module else "object", c.is_module)
-                                if type(c) is ClassV else Unknown("`super().__new__` of a class the analyser does not know"))
+                at = node
+
+                def new(c: Any, *a: Any, **k: Any) -> Any:
+                    if type(c) is not ClassV:
+                        return Unknown("`super().__new__` of a class the analyser does not know")
+                    if not c.is_module and c.dataclass_init is not None and _is_named_tuple(c.dataclass_init):
+                        # a named tuple's (DeepCTR's `SparseFeat.__new__` passing `vocabulary_size + 1`): its fields
+                        return self.make_dataclass(c, list(a), k, at, c.dataclass_init)
+                    return Inst(c, "module" if c.is_module else "object", c.is_module)
+                return BuiltinV(name, new)
             if name in ("__getattribute__", "__setattr__") and isinstance(obj.inst, Inst):
                 inst, at = obj.inst, node
                 if name == "__getattribute__":  # messages name the attribute read: `self.hidden_size`
@@ -3998,6 +4022,14 @@ class Interpreter:
                     kwargs.get("key") is None and (unknown := next((x for x in fn.fn.__self__ if is_unknownish(x)), None)) \
                     is not None:  # OFA's `ks_list.sort()` of sizes not known: their order is not either
                 raise Unresolved(f"`{_text(node)}`: sorting values that depend on {_clause(why_of(unknown))}")
+            if fn.name in _SCALAR_BUILTINS and args and fn is _BUILTINS[fn.name] and not (
+                    fn.name != "sum" and kwargs) and (type(args[0]) in _ITEM_SOURCES or (len(args) > 1 and fn.name != "sum")):
+                items = list(args) if len(args) > 1 and fn.name != "sum" else \
+                    args[0] if type(args[0]) in (list, tuple) else _list_of(args[0])
+                if any(type(x) in _TENSORS for x in items):  # `sum(field_dims)` of a numpy array: its scalars
+                    return self.scalar_builtin(fn.name, items, args[1:], kwargs, node)
+                if len(args) == 1 or fn.name == "sum":
+                    args = [items, *args[1:]]  # an iterator's items, already taken
             if type(fn.fn) is _BUILTIN_METHOD and any(type(a) is RangeV for a in args):
                 args = [list(self.iterate(a, node)) if type(a) is RangeV else a for a in args]  # `ids.extend(range(n))`
             key = kwargs.get("key")
@@ -4253,6 +4285,34 @@ class Interpreter:
             return self.lazy_iterator(self.call(fn, list(xs), {}, node, env) for xs in zip(*columns))
         return self.lazy_iterator(x for x in columns[0] if self.kept(fn, x, node, env))
 
+    def scalar_builtin(self, name: str, items: list[Any], rest: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
+        """``sum``, ``min``, ``max`` and ``sorted`` of items among which are tensors (a numpy array's
+        or a 1-d tensor's 0-d ones): added as `+` adds them (numpy's scalar is what comes back), and
+        compared by their values, where the analyser knows them."""
+        if name == "sum":
+            total = rest[0] if rest else kwargs.get("start", 0)
+            for x in items:
+                total = self.tensor_binop(ast.Add, total, x, node) if type(total) in _TENSORS or type(x) in _TENSORS \
+                    else _sum([x], total)
+            return total
+        values = []
+        for x in items:
+            if type(x) in _TENSORS and (x.shape != () or x.values is None):
+                why = "a tensor of more than one value" if x.shape != () else "a tensor whose value it does not compute"
+                raise Unresolved(f"`{_text(node)}` compares {why}")
+            value = _exact_values(x, node)[0] if type(x) in _TENSORS else x
+            if is_unknownish(value):
+                raise Unresolved(f"`{_text(node)}` depends on {_clause(why_of(value))}")
+            values.append(value)
+        if not items:
+            raise _Raised(f"`{_text(node)}` raises ValueError: {name}() of an empty sequence", ExtV("ValueError"))
+        order = sorted(range(len(items)), key=values.__getitem__, reverse=bool(kwargs.get("reverse", False)))
+        if name == "sorted":
+            return [items[i] for i in order]
+        # Python's min and max give the first of equal items.
+        pick = (min if name == "min" else max)(range(len(items)), key=values.__getitem__)
+        return items[pick]
+
     def kept(self, fn: Any, x: Any, node: ast.AST, env: Env) -> bool:
         """Whether ``filter(fn, ...)`` keeps the item ``x``."""
         keep = x if fn is None else self.call(fn, [x], {}, node, env)
@@ -4380,6 +4440,11 @@ class Interpreter:
                 if yield_hook is not None:
                     self.run_generator(body, local, yield_hook)
                     return None
+                if not declared and _lazy_body(fn.node, body):
+                    # Python runs a generator's body as its items are taken: `next(it)` runs it to its
+                    # next yield (StyleGAN2-ADA's endless `trainable_gen`), and what the code did in
+                    # between is seen by the body.
+                    return self.lazy_iterator(self.lazy_generator(fn, body, local))
                 collected: list[Any] = []  # called: its values, from running it to its end
                 self.run_generator(body, local, collected.append)
                 return IteratorV(collected)
@@ -4395,10 +4460,8 @@ class Interpreter:
             except _Return as r:
                 return r.value
             return None
-        except (_Break, _Continue) as exc:  # ast.parse takes it; Python's compiler refuses the file
-            word = "break" if isinstance(exc, _Break) else "continue"
-            raise Unresolved(f"`{word}` outside a loop in `{fn.name}` ({fn.env.module.where(fn.node.lineno)}): "
-                             f"Python refuses to compile the file (SyntaxError)")
+        except (_Break, _Continue) as exc:
+            raise _outside_loop(exc, fn)
         finally:
             self.ctx.depth -= 1
             if local is not None and declared:
@@ -4449,6 +4512,74 @@ class Interpreter:
             total = self.binop(ast.Add, total, item, node) if fn is None else self.call(fn, [total, item], {}, node, env)
             out.append(total)
         return total if reduce else IteratorV(out)
+
+    def lazy_generator(self, fn: FuncV, body: list[ast.stmt], local: Env) -> Iterator[Any]:
+        """A generator function's body (of the shapes _lazy_body allows), run as it is consumed."""
+        try:
+            yield from self.lazy_block(body, local)
+        except _Return as r:
+            return r.value  # StopIteration's value: what `v = yield from gen()` gets
+        except (_Break, _Continue) as exc:
+            raise _outside_loop(exc, fn)
+
+    def lazy_block(self, body: list[ast.stmt], env: Env) -> Iterator[Any]:
+        """Statements of a lazy generator: those with no `yield` run as exec_stmt runs them; a yield
+        statement gives its value to the consumer and resumes when the next is asked for; loops and
+        branches around yields run here, so that they can stop between items."""
+        ctx = self.ctx
+        for s in body:
+            if not _yields_in(s):
+                self.exec_stmt(s, env)
+                continue
+            ctx.steps += 1
+            if ctx.steps > MAX_STEPS:
+                ctx.tick()
+            t = type(s)
+            if t is ast.Expr or t is ast.Assign:
+                e = s.value  # type: ignore[attr-defined]
+                sent = None  # what next() sends
+                if type(e) is ast.Yield:
+                    yield None if e.value is None else self.ev(e.value, env)
+                else:  # `yield from`: a lazy generator's return value is the statement's value
+                    source = self.ev(e.value, env)
+                    if type(source) is IteratorV and source.source is not None:
+                        sent = yield from source.source
+                    else:
+                        yield from source if type(source) is IteratorV else self.iterate(source, e.value)
+                for target in getattr(s, "targets", ()):
+                    self.assign(target, sent, env)
+            elif t is ast.If:
+                yield from self.lazy_block(self.branch(s.test, s.body, s.orelse, env), env)  # type: ignore[attr-defined]
+            elif t is ast.For:
+                items = self.ev(s.iter, env)  # type: ignore[attr-defined]
+                if type(items) is not IteratorV:
+                    items = self.iterate(items, s.iter)  # type: ignore[attr-defined]
+                for item in items:
+                    ctx.tick()
+                    self.assign(s.target, item, env)  # type: ignore[attr-defined]
+                    try:
+                        yield from self.lazy_block(s.body, env)  # type: ignore[attr-defined]
+                    except _Break:
+                        break
+                    except _Continue:
+                        continue
+                else:
+                    yield from self.lazy_block(s.orelse, env)  # type: ignore[attr-defined]
+            else:  # while
+                n = 0
+                while truth(self.ev(s.test, env), f"the loop condition `{_text(s.test)}`"):  # type: ignore[attr-defined]
+                    n += 1
+                    if n > MAX_ITERATIONS:
+                        raise Unresolved(f"the while loop on {env.module.where(s.lineno)} runs more than "
+                                         f"{MAX_ITERATIONS:,} times")
+                    try:
+                        yield from self.lazy_block(s.body, env)  # type: ignore[attr-defined]
+                    except _Break:
+                        break
+                    except _Continue:
+                        continue
+                else:
+                    yield from self.lazy_block(s.orelse, env)  # type: ignore[attr-defined]
 
     def run_generator(self, body: list[ast.stmt], local: Env, hook: Callable[[Any], None]) -> None:
         """A generator function's body, run to its end at once, each `yield` handed to ``hook``.
@@ -4619,9 +4750,9 @@ class Interpreter:
                     bound[init.signature.names[0]] = inst  # self
                 if cls.is_module and _only_module_bases(cls):
                     inst.buffers = _BEFORE_MODULE_INIT  # until its constructor reaches nn.Module.__init__
-                self.call_function(init, [inst] + args, kwargs, node, bound)
+                _init_returned(self.call_function(init, [inst] + args, kwargs, node, bound), node)
             elif isinstance(init, FuncV):
-                self.call_function(init, [inst] + args, kwargs, node)
+                _init_returned(self.call_function(init, [inst] + args, kwargs, node), node)
             elif type(init) is PartialMethodV:  # `__init__ = partialmethod(Base.__init__, starting=True)`
                 self.call(init.func, [inst, *init.args, *args], {**dict(init.kwargs), **kwargs}, node, env)
             elif cls.is_module and (layer := _torch_layer_base(cls)) is not None:
@@ -4681,6 +4812,9 @@ class Interpreter:
         if self.ctx.state_writes != writes:
             return refused("it changes a global or a class attribute")
         if type(made) is Inst and type(made.cls) is ClassV and cls in made.cls.mro():
+            if not cls.is_module and cls.dataclass_init is not None and _is_named_tuple(cls.dataclass_init) and \
+                    "__init__" not in cls.namespace:
+                return made  # DeepCTR's SparseFeat: its __new__ makes the tuple (tuple's __init__ does nothing)
             if not cls.is_module:
                 return _MISSING
             return refused(f"it makes a `{cls.name}` itself")
@@ -5318,6 +5452,17 @@ class Interpreter:
             dtype = "float64" if any(type(x) is float for x in args[0]) else "int64"
             return TensorV((len(args[0]),), tuple(itertools.accumulate(float(x) if dtype == "float64" else x
                                                                       for x in args[0])), dtype=dtype, numpy=True)
+        if name == "numpy.cumsum" and len(args) == 1 and not kwargs and type(args[0]) is TensorV and \
+                len(args[0].shape) == 1 and args[0].values is not None and args[0].errors is None and \
+                args[0].dtype in _EXACT_CUMSUM_DTYPES:
+            # torchfm's field offsets: `np.cumsum(field_dims)` of an integer array (sums of ints or
+            # float64s are numpy's exactly; a float32 array's are rounded as numpy accumulates them)
+            source = args[0]
+            return TensorV(tuple(source.shape), tuple(itertools.accumulate(source.values)), dtype=source.dtype, numpy=True)
+        if name == "numpy.fromstring" and len(args) == 1 and type(args[0]) is str and set(kwargs) <= {"dtype", "sep"} \
+                and type(kwargs.get("sep")) is str and kwargs["sep"] and \
+                (parsed := _numbers_in_text(args[0], kwargs["sep"], kwargs.get("dtype", _BUILTINS["float"]))) is not None:
+            return parsed  # DLRM's layer sizes from its command line: `np.fromstring("13-512-256", dtype=int, sep="-")`
         if name == "torch.roll" and args and type(args[0]) in _TENSORS:
             return TensorV(tuple(args[0].shape), floating=_is_floating(args[0]))  # the same values, shifted
         if name in ("torch.fft.fft", "torch.fft.ifft") and len(args) == 1 and not kwargs and type(args[0]) in _TENSORS:
@@ -5757,13 +5902,13 @@ class Interpreter:
                 return v  # torch sets it as an attribute: a module is a submodule (aurora's LevelConditioned), a number stays one
             if not isinstance(v, Param):
                 raise Unresolved(f"`{node if isinstance(node, str) else _text(node)}`: an element of nn.{kind} is not a "
-                                 f"parameter the analyser built ({why_of(v) or type(v).__name__})")
+                                 f"parameter the analyser built ({why_of(v) or _described(v)})")
             return v
         if isinstance(v, Inst) and v.is_module:
             return v
         if isinstance(v, Unknown) or v is None:  # None: torch's add_module keeps an empty slot
             return v
-        what = why_of(v) or (f"a `{v.type_name}` object, not a module" if type(v) is Inst else f"a {type(v).__name__}")
+        what = why_of(v) or (f"a `{v.type_name}` object, not a module" if type(v) is Inst else _described(v))
         raise Unresolved(f"`{node if isinstance(node, str) else _text(node)}`: an element of nn.{kind} is not a known "
                          f"module ({what})")
 
@@ -8320,10 +8465,35 @@ def _numpy_random(fn: str, args: list[Any], kwargs: dict[str, Any]) -> TensorV |
         positions = {"random": 0, "random_sample": 0, "standard_normal": 0, "normal": 2, "uniform": 2, "randint": 2}
         index = positions[fn]
         size = args[index] if len(args) > index else kwargs.get("size")
-        dims = (size,) if type(size) is int else tuple(size) if isinstance(size, (tuple, list)) else None
+        dims = (size,) if type(size) is int or type(size) is TensorV else tuple(size) if isinstance(size, (tuple, list)) \
+            else None
+    # DLRM's `size=(n, m)` with `n` an item of a numpy array of table sizes: numpy takes its integer scalars
+    dims = tuple(_integer_scalar(d) for d in dims) if dims else None
     if not dims or not all(type(d) is int and d >= 0 for d in dims):
         return None
     return TensorV(dims, floating=floating, numpy=True)
+
+
+def _numbers_in_text(text: str, sep: str, dtype: Any) -> TensorV | None:
+    """``np.fromstring(text, dtype=int | float, sep=sep)``: the numbers between the separators, as
+    an int64 or float64 array; None where a part is not a number of that type (numpy's parse is
+    then not followed)."""
+    if dtype is not _BUILTINS["int"] and dtype is not _BUILTINS["float"]:
+        return None
+    py, name = (int, "int64") if dtype is _BUILTINS["int"] else (float, "float64")
+    try:
+        values = tuple(py(part.strip()) for part in text.split(sep))
+    except ValueError:
+        return None
+    return TensorV((len(values),), values, dtype=name, numpy=True) if len(values) <= _VALUED_LIMIT else None
+
+
+def _integer_scalar(d: Any) -> Any:
+    """A 0-d integer tensor or array of a known value as the int it holds; anything else as it is."""
+    if type(d) is TensorV and d.shape == () and d.values is not None and d.errors is None and \
+            d.dtype is not None and "int" in d.dtype and type(d.values[0]) is int:
+        return d.values[0]
+    return d
 
 
 # Matrix decompositions whose results' shapes follow from the matrix's (HiPPO's eigh in S4 / S5,
@@ -8761,6 +8931,9 @@ _NO_MODULES_MADE = frozenset({"os", "posixpath", "ntpath", "datetime", "time", "
 # torch's (values, indices) results: t.max(dim), topk, sort (torch.return_types).
 TorchPair = collections.namedtuple("TorchPair", ["values", "indices"])
 # Tensor methods whose results' shapes tensor_reduction gives (torch.<name>(t, ...) too).
+_EXACT_CUMSUM_DTYPES = frozenset({"int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float64"})
+_SCALAR_BUILTINS = frozenset({"sum", "min", "max", "sorted"})  # Interpreter.scalar_builtin
+_ITEM_SOURCES = frozenset({list, tuple, IteratorV, TensorV})  # what scalar_builtin takes the items of
 _INDEXED_REDUCTIONS = frozenset({"max", "min", "median", "argmax", "argmin", "all", "any", "topk", "sort"})
 # numpy array methods named as torch's that mean something else (Interpreter.numpy_method).
 _NUMPY_METHOD_REDUCTIONS = frozenset({"max", "min", "argmax", "argmin", "sum", "mean", "prod", "std", "var", "all", "any"})
@@ -9346,6 +9519,95 @@ def _is_generator(node: ast.AST, body: list[ast.stmt]) -> bool:
                 todo.extend(ast.iter_child_nodes(n))
         node.lsp_count_generator = known  # type: ignore[attr-defined]
     return known
+
+
+def _outside_loop(exc: Exception, fn: FuncV) -> Unresolved:
+    """A `break` or `continue` that reached the function's body: ast.parse takes it, Python's compiler
+    refuses the file."""
+    word = "break" if isinstance(exc, _Break) else "continue"
+    return Unresolved(f"`{word}` outside a loop in `{fn.name}` ({fn.env.module.where(fn.node.lineno)}): "
+                      f"Python refuses to compile the file (SyntaxError)")
+
+
+def _init_returned(value: Any, node: ast.AST) -> None:
+    """What a class's own ``__init__`` returned: Python refuses anything but None (`return self`, an
+    ``__init__`` with a `yield`, which makes it a generator)."""
+    if value is None or is_unknownish(value):
+        return
+    t = type(value)
+    name = "generator" if t is IteratorV else value.type_name if t is Inst else t.__name__ if t in _PY_TYPES.values() \
+        else None
+    what = f"not '{name}'" if name is not None else "not an object"
+    raise _Raised(f"`{_text(node)}` raises TypeError: __init__() should return None, {what}", ExtV("TypeError"))
+
+
+def _yields_in(node: ast.AST) -> bool:
+    """Whether a statement holds a `yield` of its function (not of a function it defines). Kept on
+    the node, as _is_generator's answer is."""
+    known = getattr(node, "lsp_count_yields", None)
+    if known is None:
+        known = False
+        todo: list[ast.AST] = [node]
+        while todo and not known:
+            n = todo.pop()
+            if isinstance(n, ast.Yield | ast.YieldFrom):
+                known = True
+            elif n is node or not isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef):
+                todo.extend(ast.iter_child_nodes(n))
+        node.lsp_count_yields = known  # type: ignore[attr-defined]
+    return known
+
+
+def _lazy_body(node: ast.AST, body: list[ast.stmt]) -> bool:
+    """Whether a generator's yields are all where Interpreter.lazy_block can stop between them: as
+    statements (`yield x`, `yield from xs`, `v = yield x`) in loops and branches, the loops' and
+    branches' own expressions free of them. Kept on the node."""
+    known = getattr(node, "lsp_count_lazy", None)
+    if known is None:
+        known = node.lsp_count_lazy = _lazy_statements(body)  # type: ignore[attr-defined]
+    return known
+
+
+def _lazy_statements(body: list[ast.stmt], in_loop: bool = False) -> bool:
+    for s in body:
+        if not in_loop and _breaks_out(s):
+            return False  # Python's compiler refuses the file: the eager run says so (_outside_loop)
+        if not _yields_in(s):
+            continue
+        if isinstance(s, ast.Expr | ast.Assign) and isinstance(s.value, ast.Yield | ast.YieldFrom):
+            parts: list[ast.AST] = [s.value.value] if s.value.value is not None else []
+            if isinstance(s, ast.Assign):
+                parts.extend(s.targets)
+            if any(_yields_in(p) for p in parts):
+                return False
+        elif isinstance(s, ast.If):
+            if _yields_in(s.test) or not _lazy_statements(s.body, in_loop) or not _lazy_statements(s.orelse, in_loop):
+                return False
+        elif isinstance(s, ast.While):
+            if _yields_in(s.test) or not _lazy_statements(s.body, True) or not _lazy_statements(s.orelse, in_loop):
+                return False
+        elif isinstance(s, ast.For):
+            if _yields_in(s.iter) or _yields_in(s.target) or not _lazy_statements(s.body, True) or \
+                    not _lazy_statements(s.orelse, in_loop):
+                return False
+        else:
+            return False  # a yield in a `try`, a `with`, or inside an expression: run to its end at once
+    return True
+
+
+def _breaks_out(s: ast.stmt) -> bool:
+    """A `break` or `continue` in the statement outside any loop of it (nor of a function it defines)."""
+    todo: list[ast.AST] = [s]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, ast.Break | ast.Continue):
+            return True
+        if not isinstance(n, ast.For | ast.AsyncFor | ast.While | ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda |
+                          ast.ClassDef | ast.expr):
+            todo.extend(ast.iter_child_nodes(n))
+        elif isinstance(n, ast.For | ast.AsyncFor | ast.While):
+            todo.extend(n.orelse)  # a loop's else is outside it
+    return False
 
 
 def _is_context_manager(node: ast.AST) -> bool:

@@ -175,7 +175,11 @@ def _describe(v: Any) -> str:
     name = getattr(v, "name", None)
     if isinstance(name, str):
         return f"`{name}`"
-    own = {"TensorV": "a tensor", "Param": "a parameter", "Inst": "an object", "RangeV": "a range"}
+    own = {"TensorV": "a tensor", "Param": "a parameter", "Inst": "an object", "RangeV": "a range",
+           "IteratorV": "an iterator (a generator, map, zip, ...)", "CycleV": "an iterator (itertools.cycle)",
+           "FuncV": "a function", "BoundV": "a method", "BuiltinV": "a function", "PartialV": "a function",
+           "ClassV": "a class", "ModV": "a module of Python (an import)", "Sym": "a formula",
+           "Unknown": "a value the analyser does not know"}
     return own.get(type(v).__name__, f"a {type(v).__name__}")
 
 
