@@ -495,3 +495,34 @@ def test_an_init_that_returns_a_value_is_refused_as_python_refuses_it(ending, tm
     assert isinstance(raised, TypeError) and "should return None" in str(raised)
     message = next(p.message for p in analyze_text(source, "net.py").problems if p.code == "LC101")
     assert "raises TypeError: __init__() should return None" in message
+
+
+@pytest.mark.parametrize("body", [
+    "self.heads = nn.ModuleDict({'forward': nn.Linear(dim, dim), 'backward': nn.Linear(dim, dim)})",
+    "self.gains = nn.ParameterDict({'train': nn.Parameter(torch.ones(dim))})",
+    "self.heads = nn.ModuleDict()\nself.heads['values'] = nn.Linear(dim, 2)",
+    "self.add_module('eval', nn.Linear(dim, 2))",
+    "self.register_buffer('cuda', torch.zeros(dim))",
+    "self.register_parameter('scale', nn.Parameter(torch.ones(dim)))",  # a class attribute below
+    "self.scale = nn.Parameter(torch.ones(dim))",
+    "self.heads = nn.ModuleDict({1: nn.Linear(dim, 2)})",
+    "self.add_module(3, nn.Linear(dim, 2))",
+    "self.gains = nn.ParameterDict({0: nn.Parameter(torch.ones(dim))})",
+])
+def test_a_name_torch_would_not_register_is_refused_with_its_error(body, tmp_path):
+    source = _source(body).replace("class Net(nn.Module):\n", "class Net(nn.Module):\n    scale = None\n\n")
+    raised = _torch(source, tmp_path)
+    assert isinstance(raised, (KeyError, TypeError)), raised
+    message = next(p.message for p in analyze_text(source, "net.py").problems if p.code == "LC101")
+    assert f"raises {type(raised).__name__}" in message, message
+
+
+def test_a_name_free_of_the_class_is_registered_as_torch_registers_it(tmp_path):
+    # a property is free where its getter raises AttributeError; an instance's None slot is re-registered
+    source = HEADER + (
+        "class Net(nn.Module):\n    def __init__(self, dim=8):\n        super().__init__()\n"
+        "        self.heads = nn.ModuleDict({'fwd': nn.Linear(dim, dim), 'forward_proj': nn.Linear(dim, 2)})\n"
+        "        self.register_parameter('bias', None)\n        self.bias = nn.Parameter(torch.zeros(dim))\n"
+        "        self.register_buffer('mask', None)\n        self.register_buffer('mask', torch.ones(dim))\n"
+        "        self.gains = nn.ParameterDict({'training': nn.Parameter(torch.ones(dim))})\n")
+    _assert_counted_as_torch_counts(source, tmp_path, "Net")

@@ -16,7 +16,7 @@ import pytest
 from lsp_count.core.analyze import analyze_text
 from lsp_count.pymodel.interp import CONTAINERS
 from lsp_count.pymodel.layers import (DTYPE_ALIASES, FACTORY_POSITIONAL, FINFO, FUNCTIONAL_NAMES, IINFO, KEYWORD_ONLY,
-                                      LAYERS, MODULE_CLASS_ATTRIBUTES, PARAMETERLESS, PARAMETERLESS_SIGNATURES, STACKS,
+                                      LAYERS, MODULE_CLASS_ATTRIBUTES, MODULE_INSTANCE_ATTRIBUTES, PARAMETERLESS, PARAMETERLESS_SIGNATURES, STACKS,
                                       TORCH_CLASS_ATTRIBUTES, TORCH_NN_MODULES, TORCH_SUBCLASSES)
 
 torch = pytest.importorskip("torch")
@@ -96,6 +96,13 @@ def test_the_attributes_nn_module_gives_a_class_are_the_installed_torch_ones():
     code = "import json, torch.nn as nn; print(json.dumps(sorted(set(dir(nn.Module)) - set(dir(object)))))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert MODULE_CLASS_ATTRIBUTES == set(json.loads(out))
+
+
+def test_the_attributes_nn_module_init_sets_are_the_installed_torch_ones():
+    # a name among them is taken: `nn.ModuleDict({"training": ...})` raises KeyError
+    code = "import json, torch.nn as nn; print(json.dumps(sorted(vars(nn.Module()))))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert MODULE_INSTANCE_ATTRIBUTES == set(json.loads(out))
 
 
 def test_the_attributes_each_torch_nn_class_adds_are_the_installed_torchs():

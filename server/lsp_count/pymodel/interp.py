@@ -34,6 +34,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 from lsp_count.core.source import Span
 from lsp_count.pymodel.layers import (ELEMENT_BYTES, FINFO, TORCH_NN_OTHER_NAMES, WEIGHTED_LOSSES, FLOATING_DTYPES, FUNCTIONAL_NAMES, IINFO, LAYER_ATTRIBUTES, LAYERS, MODULE_CLASS_ATTRIBUTES,
+                                      MODULE_INSTANCE_ATTRIBUTES,
                                       DROPOUTS, NOT_A_LAYER_ATTRIBUTE, PARAMETERLESS, REQUIRED, STACKS, TORCH_SUBCLASSES, TORCH_NN_MODULES, as_count,
                                       as_int, bind, check_dropout, check_parameterless, torch_class_has,
                                       dtype_name, layer_attribute, no_such_layer_attribute, NONE_SLOTS, RUNNING_STATS, running_stat, truth)
@@ -1825,6 +1826,11 @@ class Interpreter:
             what = "parameters" if t is Param else "module"
             raise _Raised(f"`{_text(node)}` raises AttributeError: cannot assign {what} before Module.__init__() call "
                           f"(`super().__init__()` comes first)", ExtV("AttributeError"))
+        if t is Param and obj.is_module and obj.attrs.get(name) is None and name not in obj.attrs and \
+                _class_attribute_named(obj, name):
+            # torch's __setattr__ registers it, and register_parameter refuses a name the class has
+            # (a class attribute `bias = None`, then `self.bias = nn.Parameter(...)`)
+            raise _Raised(f"`{_text(node)}` raises KeyError: attribute '{name}' already exists", ExtV("KeyError"))
         if (value is obj or id(value) in self.ctx.building) if t is Inst else (
                 t in _HOLDERS and _leads_back(obj, value, self.ctx.building)):
             self.ctx.cycle_holders.append(obj)
@@ -1856,7 +1862,7 @@ class Interpreter:
                 raise _Raised(f"`{_text(node)}` raises IndexError: index {k} is out of range", ExtV("IndexError"))
             obj.attrs[keys[k]] = value
         elif obj.kind in ("dict", "pdict"):  # a ModuleDict / ParameterDict: torch registers the name
-            obj.attrs[_registered_key("parameter" if obj.kind == "pdict" else "module", key, node)] = value
+            obj.attrs[_registered_key("parameter" if obj.kind == "pdict" else "module", key, node, obj)] = value
         elif isinstance(obj.attrs.get(_DICT_ITEMS), dict):  # an instance of a dict subclass: its items
             obj.attrs[_DICT_ITEMS][_dict_key(key, node)] = value
         else:
@@ -5817,7 +5823,7 @@ class Interpreter:
         if kind == "Sequential":
             if len(args) == 1 and isinstance(args[0], dict):
                 for k, v in args[0].items():
-                    inst.attrs[_registered_key("module", k, node)] = self.check_member(v, kind, node)
+                    inst.attrs[_registered_key("module", k, node, inst)] = self.check_member(v, kind, node)
             else:
                 for i, v in enumerate(args):
                     inst.attrs[str(i)] = self.check_member(v, kind, node)
@@ -5839,7 +5845,8 @@ class Interpreter:
                 if not all(isinstance(p, (tuple, list)) and len(p) == 2 for p in items):
                     raise Unresolved(f"`{_text(node)}`: nn.{kind} takes (name, module) pairs")
             for k, v in items:
-                inst.attrs[_registered_key("parameter" if kind == "ParameterDict" else "module", k, node)] = self.check_member(v, kind, node)
+                inst.attrs[_registered_key("parameter" if kind == "ParameterDict" else "module", k, node, inst)] = \
+                    self.check_member(v, kind, node)
         self.record_hint(inst, node, env)
         return inst
 
@@ -6063,15 +6070,43 @@ def _write_values(t: TensorV, key: Any, value: Any, node: ast.AST) -> bool:
     return True
 
 
-def _registered_key(kind: str, key: Any, node: ast.AST | None = None) -> str:
-    """The name a module, parameter or buffer is registered under, as torch checks it (widedeep's
-    `ParameterDict["bias_" + col]` of a column named "c.x": torch raises KeyError)."""
+def _registered_key(kind: str, key: Any, node: ast.AST | None = None, owner: Inst | None = None) -> str:
+    """The name a module, parameter or buffer is registered under in ``owner``, as torch checks it:
+    a string (`nn.ModuleDict({1: ...})` raises TypeError), with no "." (widedeep's
+    `ParameterDict["bias_" + col]` of a column named "c.x": KeyError), and not a name the module
+    already has otherwise (Vision-Mamba's `nn.ModuleDict({"forward": ...})`, a class attribute
+    `bias = None` then `register_parameter("bias", ...)`: KeyError)."""
+    where = f"`{_text(node)}` raises" if node is not None else "torch raises"
+    key = _member_value(key)
+    if key is None or type(key) in (int, float, bool, tuple, bytes):
+        raise _Raised(f"{where} TypeError: {kind} name should be a string. Got {type(key).__name__}", ExtV("TypeError"))
     name = str(key)
     if "." in name or name == "":
-        where = f"`{_text(node)}` raises" if node is not None else "torch raises"
         why = f'contain ".", got: {name}' if name else "be empty"
         raise _Raised(f"{where} KeyError: a {kind} name can't {why}", ExtV("KeyError"))
+    # A ParameterDict sets its entries through Module.__setattr__, which first drops an instance
+    # attribute of the name (`training`): only its class's names are taken there.
+    if owner is not None and name not in owner.attrs and (
+            (name in MODULE_INSTANCE_ATTRIBUTES and owner.kind != "pdict") or _class_attribute_named(owner, name)):
+        raise _Raised(f"{where} KeyError: attribute '{name}' already exists", ExtV("KeyError"))
     return name
+
+
+def _class_attribute_named(obj: Inst, name: str) -> bool:
+    """Whether the module's class has an attribute ``name`` (a method, a property, a class variable:
+    its own, its bases', torch's); dunder names are left out (every class has some)."""
+    if name[:2] == "__" and name[-2:] == "__":
+        return False
+    cls = obj.cls
+    if type(cls) is str:
+        return torch_class_has(cls, name)
+    if type(cls) is ClassV:
+        found = cls.find(name, _MISSING)
+        if found is not _MISSING:
+            # a property: torch's hasattr runs its getter, which may raise AttributeError (not followed: free)
+            return not (type(found) is FuncV and found.kind in ("property", "cached"))
+        return torch_class_has(_torch_layer_base(cls) or _torch_container_base(cls) or "Module", name)
+    return False
 
 
 def _forget_values(t: TensorV | Param) -> None:
@@ -7171,10 +7206,10 @@ def _module_methods(interp: Interpreter, obj: Inst, name: str) -> dict[str, Call
 
     # torch's parameter names: `add_module(name=..., module=...)` by keyword (mixnet) binds so.
     def add_module(name: Any, module: Any) -> None:
-        obj.attrs[_registered_key("module", name)] = module
+        obj.attrs[_registered_key("module", name, None, obj)] = module
 
     def register_parameter(name: Any, param: Any) -> None:
-        key = _registered_key("parameter", name)
+        key = _registered_key("parameter", name, None, obj)
         old = obj.attrs.get(key)
         if old is not None and type(old) is not Param:  # `self.w = 3` first: torch's KeyError
             raise _Raised(f"`register_parameter({key!r}, ...)` raises KeyError: attribute '{key}' already exists",
@@ -7185,7 +7220,7 @@ def _module_methods(interp: Interpreter, obj: Inst, name: str) -> dict[str, Call
         obj.attrs[key] = param
 
     def register_buffer(name: Any, tensor: Any, persistent: Any = True) -> None:
-        key = _registered_key("buffer", name)
+        key = _registered_key("buffer", name, None, obj)
         if key in obj.attrs and key not in (obj.buffers or {}):  # `self.freqs_cis = None` first
             raise _Raised(f"`register_buffer({key!r}, ...)` raises KeyError: attribute '{key}' already exists",
                           ExtV("KeyError"))
@@ -7331,7 +7366,7 @@ def _module_methods(interp: Interpreter, obj: Inst, name: str) -> dict[str, Call
     def update(vs: Any) -> None:
         items = vs.items() if isinstance(vs, dict) else vs.attrs.items() if isinstance(vs, Inst) else vs
         for k, v in items:
-            obj.attrs[_registered_key("parameter" if obj.kind == "pdict" else "module", k)] = member(v)
+            obj.attrs[_registered_key("parameter" if obj.kind == "pdict" else "module", k, None, obj)] = member(v)
 
     def pop_entry(index: Any) -> Any:
         """ModuleList / Sequential ``pop``: the entry, the rest numbered from 0 again."""

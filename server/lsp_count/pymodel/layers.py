@@ -924,6 +924,13 @@ def torch_class_has(cls: str, name: str) -> bool:
     return name in MODULE_CLASS_ATTRIBUTES or name == "mro" or name in TORCH_CLASS_ATTRIBUTES.get(cls, "").split()
 
 
+# What nn.Module.__init__ sets on every module (`vars(nn.Module())`, torch 2.13; a test compares them).
+MODULE_INSTANCE_ATTRIBUTES = frozenset("""
+_backward_hooks _backward_pre_hooks _buffers _forward_hooks _forward_hooks_always_called _forward_hooks_with_kwargs
+_forward_pre_hooks _forward_pre_hooks_with_kwargs _is_full_backward_hook _load_state_dict_post_hooks
+_load_state_dict_pre_hooks _modules _non_persistent_buffers_set _parameters _state_dict_hooks _state_dict_pre_hooks
+training""".split())
+
 MODULE_CLASS_ATTRIBUTES = frozenset("""
 T_destination __annotations__ __call__ __dict__ __getattr__ __module__ __setstate__ __weakref__ _apply _call_impl
 _compiled_call_impl _get_backward_hooks _get_backward_pre_hooks _get_name _load_from_state_dict
