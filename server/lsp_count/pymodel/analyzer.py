@@ -243,6 +243,8 @@ def _release(ctx: Ctx) -> None:
         iterator.source = None  # a generator expression's frame holds its scope, which may hold it
     for inst in ctx.cycle_holders:
         inst.attrs.clear()
+        if type(inst) is Inst:  # (an OrderedDict's attributes are its attrs alone)
+            inst.unregistered = None
     ctx.scopes.clear()
     ctx.closures.clear()
     ctx.lazy_iterators.clear()

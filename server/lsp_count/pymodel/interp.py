@@ -141,6 +141,55 @@ class ModulesView(dict):  # type: ignore[type-arg]
         return value
 
 
+class InstanceDictView(dict):  # type: ignore[type-arg]
+    """A module's ``__dict__``: its plain attributes and what was put there past torch's __setattr__
+    (not its parameters, buffers or submodules, which torch keeps in ``_parameters`` and the like).
+    A parameter or module written into it is unregistered (read back as an attribute, never counted:
+    diffusers' ModelMixin reads its config so, RL code hides a target network); a plain value is an
+    attribute. Only reads, item writes and ``pop`` are allowed (_SAFE_METHODS)."""
+
+    __slots__ = ("owner",)
+
+    def __init__(self, owner: "Inst") -> None:
+        buffers = owner.buffers if type(owner.buffers) is dict else {}
+        super().__init__((k, v) for k, v in owner.attrs.items() if not (
+            type(v) is Param or (type(v) is Inst and v.is_module) or k in buffers or k == _DICT_ITEMS))
+        if owner.unregistered:
+            dict.update(self, owner.unregistered)
+        self.owner = owner
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        super().__setitem__(key, value)
+        _set_unregistered(self.owner, str(key), value)
+
+    def update(self, *others: Any, **more: Any) -> None:  # `self.__dict__.update(kwargs)`
+        for key, value in dict(*others, **more).items():
+            self[key] = value
+
+    def pop(self, key: Any, *default: Any) -> Any:
+        if key not in self:
+            return super().pop(key, *default)
+        value = super().pop(key)
+        if self.owner.unregistered and key in self.owner.unregistered:
+            del self.owner.unregistered[key]
+        else:
+            self.owner.attrs.pop(key, None)
+        return value
+
+
+def _set_unregistered(owner: "Inst", key: str, value: Any) -> None:
+    """``owner.__dict__[key] = value`` of a module: a parameter or module kept out of its counted
+    attributes; a plain value an attribute."""
+    if type(value) is Param or (type(value) is Inst and value.is_module):
+        if owner.unregistered is None:
+            owner.unregistered = {}
+        owner.unregistered[key] = value
+    else:
+        if owner.unregistered:
+            owner.unregistered.pop(key, None)
+        owner.attrs[key] = value
+
+
 class ParametersView(dict):  # type: ignore[type-arg]
     """``module._parameters``: the module's own parameters by name, live as torch's (style-based-gan's
     equalized learning rate: ``del module._parameters[name]``, then ``register_parameter(name +
@@ -217,6 +266,7 @@ _SAFE_METHODS: dict[type, frozenset[str] | None] = {
     OrderedDictV: _DICT_SAFE - {"copy"},  # a copy would lose the attributes: refused
     ModulesView: frozenset("get items keys values pop".split()),  # a write through another method would not reach the module
     ParametersView: frozenset("get items keys values pop".split()),
+    InstanceDictView: frozenset("get items keys values pop update".split()),
     collections.deque: frozenset("append appendleft extend extendleft pop popleft index count copy reverse remove "
                                  "insert".split()),
     tuple: frozenset("index count".split()),
@@ -753,6 +803,8 @@ def _clone(v: Any, memo: dict[int, Any], since: int = -1) -> Any:
             tx = type(x)
             attrs[k] = _clone(x, memo, since) if (tx is Inst or tx is Param or tx is list or tx is dict or
                                                   isinstance(x, (Param, Inst, list, dict))) else x
+        if out.unregistered:
+            out.unregistered = {k: _clone(x, memo, since) for k, x in out.unregistered.items()}
         return out
     if t is Param or isinstance(v, Param):
         out = Param(v.shape, v.kind, v.requires_grad, v.origin, v.floating, v.declared)
@@ -768,8 +820,11 @@ def _clone(v: Any, memo: dict[int, Any], since: int = -1) -> Any:
 
 
 def _empty_copy(v: Inst) -> Inst:
-    """A new instance like ``v`` with no attributes yet (clone and copy.copy fill them)."""
+    """A new instance like ``v`` with no attributes yet (clone and copy.copy fill them; its
+    unregistered ones as copy.copy keeps them)."""
     out = Inst(v.cls, v.kind, v.is_module, v.origin)
+    if v.unregistered:
+        out.unregistered = dict(v.unregistered)
     out.layer_args = v.layer_args
     out.buffers = v.buffers  # never changed in place (_add_buffer, _drop_buffer): shared
     out.unfollowed = v.unfollowed
@@ -1797,9 +1852,8 @@ class Interpreter:
         ``__setattr__``, it is not registered, and the analyser's attributes are what torch counts."""
         value = self.call_function(fn, [obj], {}, node)
         if obj.is_module and (type(value) is Param or (type(value) is Inst and value.is_module)):
-            raise Unresolved(f"`{_text(node)}`: a parameter or submodule made by the cached_property `{name}` "
-                             f"(torch does not register it) is not followed")
-        obj.attrs[name] = value
+            self.ctx.cycle_holders.append(obj)
+        _set_unregistered(obj, name, value) if obj.is_module else obj.attrs.__setitem__(name, value)
         return value
 
     def object_setattr(self, obj: Inst, name: str, value: Any, node: ast.AST) -> None:
@@ -1834,6 +1888,8 @@ class Interpreter:
         if (value is obj or id(value) in self.ctx.building) if t is Inst else (
                 t in _HOLDERS and _leads_back(obj, value, self.ctx.building)):
             self.ctx.cycle_holders.append(obj)
+        if obj.unregistered and name in obj.unregistered:
+            del obj.unregistered[name]  # torch's __setattr__ takes the name out of __dict__ first
         obj.attrs[name] = value
         if t is TensorV and value.buffer and obj.is_module:  # `self.inv_freq = nn.Buffer(...)`: a buffer
             _add_buffer(obj, name)
@@ -2994,7 +3050,8 @@ class Interpreter:
                 return BuiltinV(name, attr) if callable(attr) else attr
         if isinstance(obj, (int, float)) and name in ("real", "imag"):
             return getattr(obj, name)
-        raise Unresolved(f"`{_text(node)}`: {type(obj).__name__} has no attribute `{name}` the analyser knows")
+        kind = _VIEW_NAMES.get(type(obj).__name__, type(obj).__name__)
+        raise Unresolved(f"`{_text(node)}`: {kind} has no attribute `{name}` the analyser knows")
 
     def numpy_method(self, obj: TensorV, name: str, node: ast.AST) -> BuiltinV:
         """A numpy array's method whose meaning is not the torch tensor's of that name: ``repeat``
@@ -3300,6 +3357,8 @@ class Interpreter:
 
     def plain_inst_attr(self, obj: Inst, name: str, node: ast.AST) -> Any:
         """``object.__getattribute__``: the instance's attributes, then its class's."""
+        if obj.unregistered is not None and name in obj.unregistered:
+            return obj.unregistered[name]  # a module's __dict__ comes before its _modules and _parameters
         if name in obj.attrs:
             return obj.attrs[name]
         # A torch layer's settings (`self.conv.stride`) are instance attributes its constructor set:
@@ -3352,10 +3411,9 @@ class Interpreter:
             return _class_attribute(obj.cls, name)  # torchvision's _log_api_usage_once(self)
         if name == "__dict__" and obj.is_module:
             # torch keeps a module's parameters and submodules out of its __dict__ (an entry put there
-            # is a plain attribute, never counted), and the analyser keeps them with the rest.
-            self.ctx.loose_modules.add(id(obj))  # what is set through it is not known: a miss is no error
-            return Unknown(f"`{_text(node)}`: a module's `__dict__` holds what torch does not register; the "
-                           f"analyser does not follow it")
+            # is a plain attribute, never counted)
+            self.ctx.cycle_holders.append(obj)  # what is put there may hold the module
+            return InstanceDictView(obj)
         if name == "__dict__":  # live, as Python's (a dict subclass's items are not attributes)
             return obj.attrs if _DICT_ITEMS not in obj.attrs else {
                 k: v for k, v in obj.attrs.items() if k != _DICT_ITEMS}
@@ -5023,8 +5081,11 @@ class Interpreter:
             # submodule set so is not registered.
             target, key, value = args
             if target.is_module and (type(value) is Param or (type(value) is Inst and value.is_module)):
-                raise Unresolved(f"`{_text(node)}`: a parameter or submodule set by `object.__setattr__` (torch does "
-                                 f"not register it) is not followed")
+                # past torch's __setattr__: in the module's __dict__, an attribute never counted (an RL
+                # target network hidden from parameters(), an EMA teacher)
+                self.ctx.cycle_holders.append(target)
+                _set_unregistered(target, key, value)
+                return None
             self.object_setattr(target, key, value, node)
             return None
         if last == "__setattr__" and len(parts) > 2 and parts[-2] == "Module" and len(args) == 3 and \
@@ -8194,6 +8255,9 @@ def _load(target: ast.expr) -> ast.expr:
 
 # The analyser's own value classes, as a Python error message names them, and what they are to the user.
 _OWN_TYPES = re.compile(r"'(Unknown|Sym|Inst|Param|TensorV|RangeV|ExtV|FuncV|ClassV|BuiltinV|BoundV|PartialV)'(?: object)?")
+# The analyser's views of a module's dicts, named in messages as Python names their types.
+_VIEW_NAMES = {"ModulesView": "dict", "ParametersView": "dict", "InstanceDictView": "dict", "OrderedDictV": "OrderedDict",
+               "IteratorV": "iterator", "CycleV": "itertools.cycle"}
 
 
 # The analyser's own functions standing for a builtin (object.__getattribute__ through super()).

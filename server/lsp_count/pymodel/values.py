@@ -399,7 +399,8 @@ class Inst:
     (``parameters()`` yields in it, and the first path of a tied tensor wins).
     """
 
-    __slots__ = ("cls", "attrs", "kind", "origin", "is_module", "layer_args", "buffers", "unfollowed", "serial")
+    __slots__ = ("cls", "attrs", "kind", "origin", "is_module", "layer_args", "buffers", "unfollowed", "serial",
+                 "unregistered")
 
     def __init__(self, cls: Any, kind: str, is_module: bool, origin: Span | None = None) -> None:
         self.serial = next(_SERIALS)
@@ -417,6 +418,9 @@ class Inst:
         # Why its parts may not be what the analyser holds: a method of it was called that the
         # analyser does not follow (`self.layers.pop(0)` on a list it knows no `pop` of).
         self.unfollowed: str | None = None
+        # A module's parameters and submodules put in its __dict__ past torch's __setattr__
+        # (`object.__setattr__(self, "target", copy.deepcopy(q))`): read as attributes, never counted.
+        self.unregistered: dict[str, Any] | None = None
 
     @property
     def type_name(self) -> str:
