@@ -544,3 +544,18 @@ def test_what_is_put_in_a_modules_dict_is_an_attribute_torch_does_not_count(tmp_
         "        if not hasattr(self, '_internal_dict'):\n            self._internal_dict = {'ch': ch}\n"
         "        self.conv = nn.Conv2d(3, self.ch, 3)\n")
     _assert_counted_as_torch_counts(source, tmp_path, "Agent", "ModelMixin", "UNet")
+
+
+def test_a_shallow_copy_of_a_module_shares_its_registries(tmp_path):
+    # copy.copy shares _modules and _parameters: a part replaced, added or deleted on the copy is so
+    # on the original (the "swap the head of a copy" mistake), and what both hold is counted once.
+    source = HEADER + (
+        "import copy\n\n\n"
+        "class SwapHead(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.base = nn.Sequential(nn.Linear(8, 8), nn.Linear(8, 10))\n        self.ft = copy.copy(self.base)\n"
+        "        self.ft[1] = nn.Linear(8, 2)\n\n\n"
+        "class AddAndDelete(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.a = nn.Linear(4, 4)\n        self.b = copy.copy(self.a)\n"
+        "        self.b.extra = nn.Parameter(torch.zeros(3))\n        self.c = nn.Sequential(nn.Linear(2, 2), nn.ReLU())\n"
+        "        self.d = copy.copy(self.c)\n        del self.d[0]\n")
+    _assert_counted_as_torch_counts(source, tmp_path, "SwapHead", "AddAndDelete")

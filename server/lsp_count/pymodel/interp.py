@@ -832,12 +832,19 @@ def _empty_copy(v: Inst) -> Inst:
 
 
 def _shallow_copy(v: Any) -> Any:
-    """copy.copy: a module's copy holds the same parameters and submodules (torch's copy shares its
-    ``_parameters`` and ``_modules``: they are counted once); a list or dict, the same items."""
+    """copy.copy: a module's copy holds the same parameters and submodules, in the same registries
+    (torch's copy shares its ``_parameters`` and ``_modules`` dicts: a part replaced, added or
+    deleted on one is so on the other, and each is counted once); the analyser keeps a module's
+    registered parts and plain attributes in one dict, which the two share (a plain attribute
+    set on one after the copy shows on the other too: torch keeps those apart). An object's copy
+    has its own attributes; a list or dict, the same items."""
     t = type(v)
     if t is Inst or (t is not Param and isinstance(v, Inst)):
         out = _empty_copy(v)
-        out.attrs.update(v.attrs)
+        if v.is_module:
+            out.attrs = v.attrs
+        else:
+            out.attrs.update(v.attrs)
         return out
     if t is list or t is dict or t is set:
         return t(v)
@@ -7229,7 +7236,9 @@ def _set_entries(obj: Inst, values: list[Any]) -> None:
     """A list container's entries, numbered from 0 again, after its plain attributes."""
     entries = {k for k, _ in container_entries(obj)}
     kept = {k: v for k, v in obj.attrs.items() if k not in entries}
-    obj.attrs = {**kept, **{str(i): v for i, v in enumerate(values)}}
+    obj.attrs.clear()  # in place: a shallow copy shares the dict (_shallow_copy)
+    obj.attrs.update(kept)
+    obj.attrs.update((str(i), v) for i, v in enumerate(values))
 
 
 def _module_method(interp: Interpreter, obj: Inst, name: str) -> Any:
