@@ -69,6 +69,11 @@ def _torch(source: str, tmp_path) -> tuple[int, int] | Exception:
 
 @pytest.mark.parametrize(("body", "error"), [
     ("self.fc = nn.Linear(dim, dim * 4.0)", "TypeError"),  # mlp_ratio without int()
+    ("self.act = nn.Hardtanh(dim, -dim)", "AssertionError"),  # an actor's bounds swapped
+    ("self.act = nn.Hardtanh(max_value=-2.0)", "AssertionError"),
+    ("self.up = nn.Unflatten(1, (dim, dim / 2))", "TypeError"),  # `img_hw / 8`
+    ("self.up = nn.Unflatten(1, dim)", "TypeError"),
+    ("self.score = nn.Bilinear(0, dim, 1)", "ValueError"),
     ("self.fc = nn.Linear(dim / 2, dim)", "TypeError"),
     ("self.conv = nn.Conv2d(dim, dim / 2, 3)", "TypeError"),
     ("self.conv = nn.Conv2d(dim, dim, 3.0)", "TypeError"),
@@ -213,6 +218,7 @@ def test_what_torch_refuses_is_refused_with_its_error(body, error, tmp_path):
     "b = np.zeros((3, 1, 4))\nself.fc = nn.Linear(b.squeeze().shape[1], b.squeeze(1).shape[0] + b.reshape(-1, 2).shape[0])",
     "self.fc = nn.Linear(int(np.array([3, 7, 5]).max()), int(np.array([3, 7, 5]).sum()))",
     "self.fc = nn.Linear(np.array((4, 84)).prod(), 2)",  # cleanrl's width: a 0-d integer array
+    "self.act = nn.Hardtanh(-dim, dim)\nself.up = nn.Unflatten(1, (dim, 2))\nself.score = nn.Bilinear(dim, 0, 1)",
 ])
 def test_what_torch_builds_from_the_same_arguments_is_counted_as_torch_counts(body, tmp_path):
     source = _source(body)
@@ -559,3 +565,21 @@ def test_a_shallow_copy_of_a_module_shares_its_registries(tmp_path):
         "        self.b.extra = nn.Parameter(torch.zeros(3))\n        self.c = nn.Sequential(nn.Linear(2, 2), nn.ReLU())\n"
         "        self.d = copy.copy(self.c)\n        del self.d[0]\n")
     _assert_counted_as_torch_counts(source, tmp_path, "SwapHead", "AddAndDelete")
+
+
+def test_a_number_read_from_a_tensor_the_analyser_does_not_compute_is_only_refused_where_a_size_needs_it(tmp_path):
+    # SchNet's ShiftedSoftplus keeps `torch.log(torch.tensor(2.0)).item()` as a setting (built on the
+    # CPU here: .item() of a meta tensor raises); a size made from such a number is LC101.
+    source = HEADER + (
+        "class ShiftedSoftplus(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.shift = torch.log(torch.tensor(2.0)).item()\n\n\n"
+        "class CFConv(nn.Module):\n    def __init__(self, num_gaussians=50, num_filters=128):\n        super().__init__()\n"
+        "        self.mlp = nn.Sequential(nn.Linear(num_gaussians, num_filters), ShiftedSoftplus(), "
+        "nn.Linear(num_filters, num_filters))\n\n\n"
+        "class Sized(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.fc = nn.Linear(int(torch.randn(()).abs().item()) + 1, 2)\n")
+    module = _imported(source, tmp_path)
+    expected = sum(p.numel() for p in module.CFConv().parameters())
+    report = analyze_text(source, "net.py")
+    assert [(m.name, m.tree.total) for m in report.models] == [("ShiftedSoftplus", 0), ("CFConv", expected)]
+    assert any(p.message.startswith("`Sized`") and "values are not known" in p.message for p in report.problems)

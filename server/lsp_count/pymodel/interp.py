@@ -3021,7 +3021,9 @@ class Interpreter:
                         numel(tuple(obj.shape)) <= MAX_ITERATIONS:
                     # As many unknown numbers as it holds: a loop over them runs (RetNet's heads).
                     return BuiltinV(name, lambda: _nested_list(tuple(obj.shape), unknown))
-                return unknown
+                # a number not known, said where it matters: kept as a setting (SchNet's
+                # `self.shift = torch.log(torch.tensor(2.0)).item()`) it changes no count
+                return BuiltinV(name, lambda: unknown)
             return self.tensor_attr(obj, name, node)
         if isinstance(obj, DeviceV) and name in ("type", "index"):
             return getattr(obj, name)

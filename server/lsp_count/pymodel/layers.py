@@ -95,6 +95,22 @@ def check_parameterless(name: str, args: tuple[Any, ...] | list[Any], kwargs: di
     missing = next((n for n in required if n not in given and n not in kwargs), None)
     if missing is not None:
         raise Raised(f"nn.{name} is missing the argument '{missing}' (TypeError)", _TYPE_ERROR)
+    bound = dict(zip(positional, args), **kwargs)
+    if name == "Hardtanh":  # torch asserts its bounds (the deprecated min_value / max_value win)
+        low = bound.get("min_value") if bound.get("min_value") is not None else bound.get("min_val", -1.0)
+        high = bound.get("max_value") if bound.get("max_value") is not None else bound.get("max_val", 1.0)
+        if _known(low) and _known(high) and high <= low:
+            raise Raised(f"max_val ({high}) must be greater than min_val ({low}) (AssertionError)", _ASSERTION_ERROR)
+    elif name == "Unflatten" and "unflattened_size" in bound:  # torch's _require_tuple_int
+        size = bound["unflattened_size"]
+        if isinstance(size, (tuple, list)):
+            wrong = next(((i, x) for i, x in enumerate(size) if type(x) in (float, str, complex) or x is None), None)
+            if wrong is not None:
+                raise Raised(f"unflattened_size must be tuple of ints, but found element of type "
+                             f"{type(wrong[1]).__name__} at pos {wrong[0]} (TypeError)", _TYPE_ERROR)
+        elif type(size) in (int, float, str) or size is None:
+            raise Raised(f"unflattened_size must be a tuple of ints, but found type {type(size).__name__} (TypeError)",
+                         _TYPE_ERROR)
 
 
 @functools.lru_cache(maxsize=None)
@@ -204,8 +220,10 @@ def _linear(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., I
 
 
 def _bilinear(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., Inst]) -> None:
-    out = as_int(a["out_features"], "out_features")
-    _p(inst, "weight", (out, as_int(a["in1_features"], "in1_features"), as_int(a["in2_features"], "in2_features")), "linear", o)
+    out, in1 = as_int(a["out_features"], "out_features"), as_int(a["in1_features"], "in1_features")
+    if type(in1) is int and in1 <= 0:  # its reset_parameters' check (in2_features of 0 is built)
+        raise Raised(f"in1_features must be > 0, but got (in1_features={in1}) (ValueError)", _VALUE_ERROR)
+    _p(inst, "weight", (out, in1, as_int(a["in2_features"], "in2_features")), "linear", o)
     if truth(a["bias"], "bias"):
         _p(inst, "bias", (out,), "bias", o)
 
