@@ -70,6 +70,14 @@ def _torch(source: str, tmp_path) -> tuple[int, int] | Exception:
 @pytest.mark.parametrize(("body", "error"), [
     ("self.fc = nn.Linear(dim, dim * 4.0)", "TypeError"),  # mlp_ratio without int()
     ("self.act = nn.Hardtanh(dim, -dim)", "AssertionError"),  # an actor's bounds swapped
+    ("self.step = nn.Parameter(torch.tensor(0))", "RuntimeError"),  # an int scalar is int64
+    ("self.codes = nn.Parameter(torch.randint(0, 10, (4, 4)))", "RuntimeError"),
+    ("self.counts = nn.ParameterList([torch.zeros(dim, dtype=torch.long)])", "RuntimeError"),
+    ("self.q = nn.Parameter(torch.empty(dim, dtype=torch.uint8), requires_grad=False)\nself.requires_grad_(True)",
+     "RuntimeError"),  # a packed quantized weight unfrozen with the rest
+    ("self.q = nn.Parameter(torch.empty(dim, dtype=torch.int8), requires_grad=False)\nself.q.requires_grad = True",
+     "RuntimeError"),
+    ("self.fc = nn.Linear(dim, dim)\nself.fc.to(torch.int8)", "TypeError"),
     ("self.act = nn.Hardtanh(max_value=-2.0)", "AssertionError"),
     ("self.up = nn.Unflatten(1, (dim, dim / 2))", "TypeError"),  # `img_hw / 8`
     ("self.up = nn.Unflatten(1, dim)", "TypeError"),
@@ -219,6 +227,8 @@ def test_what_torch_refuses_is_refused_with_its_error(body, error, tmp_path):
     "self.fc = nn.Linear(int(np.array([3, 7, 5]).max()), int(np.array([3, 7, 5]).sum()))",
     "self.fc = nn.Linear(np.array((4, 84)).prod(), 2)",  # cleanrl's width: a 0-d integer array
     "self.act = nn.Hardtanh(-dim, dim)\nself.up = nn.Unflatten(1, (dim, 2))\nself.score = nn.Bilinear(dim, 0, 1)",
+    "self.t = nn.Parameter(torch.tensor(0.5))\nself.fc = nn.Linear(dim, dim).to(torch.bfloat16)\n"
+    "self.q = nn.Parameter(torch.empty(dim, dtype=torch.uint8), requires_grad=False)\nself.fc.requires_grad_(False)",
 ])
 def test_what_torch_builds_from_the_same_arguments_is_counted_as_torch_counts(body, tmp_path):
     source = _source(body)
@@ -583,3 +593,17 @@ def test_a_number_read_from_a_tensor_the_analyser_does_not_compute_is_only_refus
     report = analyze_text(source, "net.py")
     assert [(m.name, m.tree.total) for m in report.models] == [("ShiftedSoftplus", 0), ("CFConv", expected)]
     assert any(p.message.startswith("`Sized`") and "values are not known" in p.message for p in report.problems)
+
+
+def test_a_cached_factory_gives_the_same_module_for_the_same_arguments(tmp_path):
+    # functools.lru_cache / cache on a function defined in __init__ and on a method (keyed by `self`,
+    # as Python hashes a module): the shared module is counted once.
+    source = HEADER + (
+        "import functools\n\n\n"
+        "class Nested(nn.Module):\n    def __init__(self, d=16, n=4):\n        super().__init__()\n\n"
+        "        @functools.lru_cache(maxsize=None)\n        def make_norm(dim):\n            return nn.LayerNorm(dim)\n\n"
+        "        self.norms = nn.ModuleList([make_norm(d) for _ in range(n)] + [make_norm(d * 2)])\n\n\n"
+        "class Method(nn.Module):\n    def __init__(self, d=16, n=3):\n        super().__init__()\n"
+        "        self.norms = nn.ModuleList([self._norm(d) for _ in range(n)])\n\n"
+        "    @functools.cache\n    def _norm(self, d):\n        return nn.LayerNorm(d)\n")
+    _assert_counted_as_torch_counts(source, tmp_path, "Nested", "Method")

@@ -1155,6 +1155,10 @@ class Interpreter:
                 env.vars[s.name] = fn
                 if s.decorator_list:
                     self.apply_wraps(fn, s, env)
+                    if all(self.is_cache_decorator(d, env) for d in s.decorator_list):
+                        # a factory cached where it is defined (`@lru_cache def make_norm(dim)` in an
+                        # __init__): each call with the same arguments gives the same module, shared
+                        env.vars[s.name] = self.apply_decorators(fn, s.decorator_list, env, (FuncV,))
         elif isinstance(s, ast.ClassDef):
             cls = self.make_class(s, env)
             env.vars[s.name] = self.decorate_class(cls, s, env) if s.decorator_list and env is env.module.env else cls
@@ -1791,7 +1795,7 @@ class Interpreter:
                 if type(value) is not bool and not is_unknownish(value):  # `p.requires_grad = 0` from a config
                     raise _Raised(f"`{_text(node)}` raises RuntimeError: requires_grad must be a bool",
                                   ExtV("RuntimeError"))
-                obj.requires_grad = self.truthy(value, node)
+                _require_grad(obj, self.truthy(value, node))
             elif name == "data":  # `p.data = t`: the parameter holds t now, in t's shape
                 if not isinstance(value, (TensorV, Param)):
                     raise Unresolved(f"`{_text(node)}`: the tensor's shape is unknown "
@@ -2113,6 +2117,13 @@ class Interpreter:
             if type(decorated) in kept:
                 value = decorated
         return value
+
+    def is_cache_decorator(self, dec: ast.expr, env: Env) -> bool:
+        """``functools.lru_cache`` / ``functools.cache`` (called or not)."""
+        try:
+            return _is_functools_cache(dec, self.ev(_decorator_head(dec), env))
+        except Unresolved:
+            return False
 
     def apply_wraps(self, fn: FuncV, node: ast.FunctionDef | ast.AsyncFunctionDef, env: Env) -> None:
         """A function defined in a function keeps its decorators unapplied, but for
@@ -5786,8 +5797,12 @@ class Interpreter:
             valued = _tensor_from_values(data, kwargs.get("dtype"), node)
             if valued is not None:
                 return valued
-            if isinstance(data, (int, float, bool)):
-                return TensorV(())
+            if isinstance(data, (int, float, bool)):  # torch's dtype for a Python number (an int's is int64)
+                wanted = kwargs.get("dtype")
+                declared = _dtype_argument(wanted) if wanted is not None else \
+                    "bool" if type(data) is bool else "int64" if type(data) is int else None
+                return TensorV((), floating=_floating_dtype(wanted) if wanted is not None else type(data) is float,
+                               declared=declared)
             if type(data) in _TENSORS:  # `torch.tensor(np.identity(4))`: a copy of an array or a tensor
                 return TensorV(tuple(data.shape), floating=_is_floating(data) if kwargs.get("dtype") is None
                                else _floating_dtype(kwargs["dtype"]))
@@ -5871,7 +5886,8 @@ class Interpreter:
                              else "float32", kwargs)
             if filled is not None:
                 return filled
-        return TensorV(shape, floating=floating, declared=_dtype_argument(kwargs.get("dtype")))
+        return TensorV(shape, floating=floating, declared=_dtype_argument(kwargs.get("dtype")) or (
+            "int64" if fn == "randint" else None))
 
     def join_tensors(self, fn: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
         """``torch.cat`` / ``torch.stack`` of tensors the analyser built (BLIP-2's
@@ -5971,8 +5987,13 @@ class Interpreter:
         a parameter, as torch does wherever one is put in (the constructor, append, extend, ``+=``,
         ``[k] = t``, update, setdefault). ``node``: the code that puts it in, or its words."""
         if kind.startswith("Parameter"):
-            if isinstance(v, TensorV):
-                return Param(v.shape, "other", floating=_is_floating(v))
+            if isinstance(v, TensorV):  # made a parameter that requires grad: torch refuses an integer tensor
+                declared = _declared(v)
+                if declared is not None and not _can_require_grad(declared):
+                    raise _Raised(f"`{node if isinstance(node, str) else _text(node)}` raises RuntimeError: only "
+                                  f"tensors of floating point and complex dtype can require gradients (an element of "
+                                  f"nn.{kind} is {declared})", ExtV("RuntimeError"))
+                return Param(v.shape, "other", floating=_is_floating(v), declared=declared)
             if v is None:
                 return None  # an empty slot, as torch keeps it (transformer-xl's projections where none is needed)
             if (type(v) is Inst and v.is_module) or type(v) in (int, float, bool, str):
@@ -6471,6 +6492,17 @@ def _is_floating(t: TensorV | Param) -> bool | None:
         return t.floating
     dtype = getattr(t, "dtype", None)  # a tensor of known values knows its dtype
     return None if dtype is None else dtype in FINFO
+
+
+def _module_to(module: Inst, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Inst:
+    """``module.to(...)``: torch refuses an integer dtype (``nn.Module.to only accepts floating point
+    or complex dtypes``); any other cast leaves the count, its dtypes not followed."""
+    dtype = kwargs.get("dtype", next((a for a in args if type(a) is ExtV), None))
+    name = _dtype_argument(dtype) if dtype is not None else None
+    if name is not None and not _can_require_grad(name):
+        raise _Raised(f"`.to(torch.{name})` raises TypeError: nn.Module.to only accepts floating point or complex "
+                      f"dtypes, but got desired dtype=torch.{name}", ExtV("TypeError"))
+    return _dtypes_forgotten(module)
 
 
 def _dtypes_forgotten(module: Inst) -> Inst:
@@ -7029,11 +7061,20 @@ def _set_grad(obj: Any, flag: Any) -> Any:
     if isinstance(flag, (Sym, Unknown)):
         raise Unresolved(f"requires_grad_ depends on {_clause(why_of(flag))}")
     if isinstance(obj, Param):
-        obj.requires_grad = bool(flag)
+        _require_grad(obj, bool(flag))
     elif isinstance(obj, Inst):
         for _, p in params_of(obj):
-            p.requires_grad = bool(flag)
+            _require_grad(p, bool(flag))
     return obj
+
+
+def _require_grad(p: Param, flag: bool) -> None:
+    """``p.requires_grad = flag``; torch refuses it on an integer parameter (a packed quantized
+    weight made with requires_grad=False, then unfrozen with the rest)."""
+    if flag and p.declared is not None and not _can_require_grad(p.declared):
+        raise _Raised(f"requires_grad on a parameter of {p.declared} raises RuntimeError: only Tensors of floating "
+                      f"point dtype can require gradients", ExtV("RuntimeError"))
+    p.requires_grad = flag
 
 
 def _contiguous(t: Any) -> bool:
@@ -7479,7 +7520,7 @@ def _module_methods(interp: Interpreter, obj: Inst, name: str) -> dict[str, Call
         "get_parameter": get_parameter,
         "get_buffer": lambda target: get_parameter(target, TensorV, "buffer"),
         "requires_grad_": lambda requires_grad=True: _set_grad(obj, requires_grad),
-        "apply": _ModuleApply(obj), "to": lambda *a, **k: _dtypes_forgotten(obj), "eval": lambda: _set_training(obj, False),
+        "apply": _ModuleApply(obj), "to": lambda *a, **k: _module_to(obj, a, k), "eval": lambda: _set_training(obj, False),
         "train": lambda mode=True: _set_training(obj, mode),
         **{cast: (lambda *a: _dtypes_forgotten(obj)) for cast in ("half", "float", "bfloat16", "double", "type")},
         "cuda": lambda *a: obj, "cpu": lambda: obj,
@@ -8091,11 +8132,14 @@ def _is_functools_cache(dec: ast.expr, head: Any) -> bool:
 
 
 def _plain_key(args: list[Any], kwargs: dict[str, Any]) -> Any:
-    """A cache key of Python's own hashable values (as lru_cache hashes them), else None: an object
-    of the analyser's (a module, a config) is not keyed (Python keys most by identity)."""
+    """A cache key of Python's own hashable values (as lru_cache hashes them), else None; a module is
+    keyed by itself, as Python hashes it (by identity: a cached method's `self`). Another object of
+    the analyser's (a config) is not keyed (its hash depends on its class)."""
     key = (tuple(args), tuple(sorted(kwargs.items())) if kwargs else ())
     for v in (*args, *kwargs.values()):
-        if type(v) not in _KEY_TYPES and not (type(v) is tuple and all(type(x) in _KEY_TYPES for x in v)):
+        t = type(v)
+        if t not in _KEY_TYPES and not (t is tuple and all(type(x) in _KEY_TYPES for x in v)) and \
+                not (t is Inst and v.is_module):
             return None
     return key
 
@@ -9868,7 +9912,7 @@ def _setattr(obj: Any, name: Any, value: Any) -> None:
     if isinstance(obj, Inst):
         obj.attrs[str(name)] = value
     elif isinstance(obj, Param) and name == "requires_grad":
-        obj.requires_grad = bool(value)
+        _require_grad(obj, bool(value))
 
 
 # zip, enumerate, reversed, map and filter make iterators, consumed once, as Python's are
