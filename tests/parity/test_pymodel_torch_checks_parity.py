@@ -607,3 +607,29 @@ def test_a_cached_factory_gives_the_same_module_for_the_same_arguments(tmp_path)
         "        self.norms = nn.ModuleList([self._norm(d) for _ in range(n)])\n\n"
         "    @functools.cache\n    def _norm(self, d):\n        return nn.LayerNorm(d)\n")
     _assert_counted_as_torch_counts(source, tmp_path, "Nested", "Method")
+
+
+def test_state_a_build_writes_and_a_loops_list_are_seen_as_python_sees_them(tmp_path):
+    # A build writing into a dict nested in a module-level config is not reused for the next build;
+    # a for loop sees what its body appends to (or removes from) the list; a frozen dataclass refuses
+    # an assignment (FrozenInstanceError, an AttributeError).
+    source = HEADER + (
+        "import dataclasses\n\nBASE = {'model': {'dim': 8}, 'classes': 4}\nSTAGES = [dict(dim=4), dict(dim=8)]\n\n\n"
+        "class Head(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        BASE['model']['dim'] *= 2\n        self.fc = nn.Linear(BASE['model']['dim'], BASE['classes'])\n\n\n"
+        "class Stage(nn.Module):\n    def __init__(self):\n        super().__init__()\n        st = STAGES[0]\n"
+        "        st['dim'] += 1\n        self.fc = nn.Linear(st['dim'], 1)\n\n\n"
+        "@dataclasses.dataclass(frozen=True)\nclass Frozen:\n    d: int = 4\n\n\n"
+        "class Model(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.first, self.second = Head(), Head()\n        self.a, self.b = Stage(), Stage()\n"
+        "        dims = [2, 3]\n        for d in dims:\n            if d < 8:\n                dims.append(d * 2)\n"
+        "        kept = [1, 2, 3, 4]\n        for d in kept:\n            kept.remove(d)\n"
+        "        f = Frozen()\n        for attempt in (AttributeError, dataclasses.FrozenInstanceError):\n"
+        "            try:\n                f.d = 100\n            except attempt:\n                pass\n"
+        "        self.fc = nn.Linear(len(dims) + sum(kept), f.d)\n")
+    module = _imported(source, tmp_path)
+    with torch.device("meta"):
+        params = list(module.Model().parameters())
+    report = analyze_text(source, "net.py")
+    assert [(m.name, m.tree.total) for m in report.models if m.name == "Model"] == [
+        ("Model", sum(p.numel() for p in params))], [p.message for p in report.problems]

@@ -430,6 +430,22 @@ def _described(v: Any) -> str:
     return f"a {_kind_name(v)}"
 
 
+_NESTED_STATE_LIMIT = 2_000  # the containers nested in one module's globals looked into (a table of tables)
+
+
+def _add_state(value: Any, containers: set[int], budget: list[int], depth: int = 3) -> None:
+    """A container a module holds, and those nested in it (`BASE = {"model": {"dim": 8}}`, a list of
+    stage dicts): a build that writes into one, at any level, changes what a later build reads."""
+    containers.add(id(value))
+    budget[0] -= 1
+    if depth == 0 or budget[0] <= 0 or type(value) is set:
+        return
+    for item in (value.values() if type(value) is dict else value):
+        t = type(item)
+        if (t is dict or t is list) and budget[0] > 0:
+            _add_state(item, containers, budget, depth - 1)
+
+
 def _remember_defaults(fn: FuncV, containers: set[int]) -> None:
     for v in (*fn.defaults, *fn.kw_defaults):
         if type(v) in (dict, list, set):
@@ -877,17 +893,18 @@ class Interpreter:
         the mutable defaults of its functions and methods (`def __init__(self, dim, extra=[])`: made
         once, so a count that fills one would leave it filled for the next class)."""
         containers = self.ctx.state_containers
+        budget = [_NESTED_STATE_LIMIT]
         for value in names.values():
             t = type(value)
             if t is dict or t is list or t is set:
-                containers.add(id(value))
+                _add_state(value, containers, budget)
             elif t is FuncV:
                 _remember_defaults(value, containers)
             elif t is ClassV:
                 for v in value.namespace.values():
                     tv = type(v)
                     if tv is dict or tv is list or tv is set:
-                        containers.add(id(v))
+                        _add_state(v, containers, budget)
                     elif tv is FuncV:
                         _remember_defaults(v, containers)
 
@@ -1114,7 +1131,9 @@ class Interpreter:
             if skip:
                 return  # `for p in self.parameters(): nn.init.normal_(p)` changes no size or flag
             items = self.ev(s.iter, env)
-            if type(items) is not IteratorV:
+            if type(items) is list:
+                items = iter(items)  # Python's list iterator: an item appended (or removed) in the body is seen
+            elif type(items) is not IteratorV:
                 items = self.iterate(items, s.iter)
             # An iterator is taken from as the loop goes: `next(it)` in the body takes the next item,
             # and a `break` leaves the rest in it.
@@ -1808,6 +1827,9 @@ class Interpreter:
             if name == "requires_grad":
                 return
             cls = obj.cls
+            if not obj.is_module and type(cls) is ClassV and _is_frozen_dataclass(cls):
+                raise _Raised(f"`{_text(node)}` raises dataclasses.FrozenInstanceError: cannot assign to field "
+                              f"'{name}'", ExtV("dataclasses.FrozenInstanceError"))
             if type(cls) is ClassV and not obj.is_module and isinstance(obj.attrs.get(_DICT_ITEMS), dict) and (
                     cls.find("__setattr__", None) is _DICT_UNBOUND["__setitem__"] or obj.attrs.get("__dict__") is obj):
                 obj.attrs[_DICT_ITEMS][name] = value  # dotdict's `__setattr__ = dict.__setitem__`, AttrDict's items
@@ -8210,6 +8232,11 @@ def _decorator_option(node: ast.ClassDef, decorators: Any, option: str, default:
     return default
 
 
+def _is_frozen_dataclass(cls: ClassV) -> bool:
+    """A class the dataclass decorator made frozen (`@dataclass(frozen=True)`; its __setattr__ raises)."""
+    return cls.is_dataclass and bool(_dataclass_option(cls.node, "frozen", False))
+
+
 def _dataclass_compares(cls: ClassV) -> bool:
     """Whether the dataclass decorator gave ``cls`` (or the dataclass it derives from) its
     ``__eq__`` (``eq=True``, the default)."""
@@ -9363,8 +9390,11 @@ def _builtin_exception(v: Any) -> type[BaseException] | None:
     """Python's own exception class that an ExtV names (ValueError, OSError, re.error), else None."""
     if type(v) is not ExtV:
         return None
-    found = re.error if v.name == "re.error" else getattr(builtins, v.name, None)
+    found = _STDLIB_EXCEPTIONS.get(v.name) or getattr(builtins, v.name, None)
     return found if isinstance(found, type) and issubclass(found, BaseException) else None
+
+
+_STDLIB_EXCEPTIONS = {"re.error": re.error, "dataclasses.FrozenInstanceError": dataclasses.FrozenInstanceError}
 
 
 def _outside_bases(cls: ClassV) -> list[Any]:
