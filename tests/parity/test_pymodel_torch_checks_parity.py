@@ -78,6 +78,8 @@ def _torch(source: str, tmp_path) -> tuple[int, int] | Exception:
     ("self.q = nn.Parameter(torch.empty(dim, dtype=torch.int8), requires_grad=False)\nself.q.requires_grad = True",
      "RuntimeError"),
     ("self.fc = nn.Linear(dim, dim)\nself.fc.to(torch.int8)", "TypeError"),
+    ("self.c = nn.utils.parametrizations.weight_norm(nn.Conv1d(dim, dim, 3))\n"
+     "nn.utils.parametrize.remove_parametrizations(self.c, 'weight', leave_parametrized=False)", "ValueError"),
     ("self.act = nn.Hardtanh(max_value=-2.0)", "AssertionError"),
     ("self.up = nn.Unflatten(1, (dim, dim / 2))", "TypeError"),  # `img_hw / 8`
     ("self.up = nn.Unflatten(1, dim)", "TypeError"),
@@ -227,6 +229,8 @@ def test_what_torch_refuses_is_refused_with_its_error(body, error, tmp_path):
     "self.fc = nn.Linear(int(np.array([3, 7, 5]).max()), int(np.array([3, 7, 5]).sum()))",
     "self.fc = nn.Linear(np.array((4, 84)).prod(), 2)",  # cleanrl's width: a 0-d integer array
     "self.act = nn.Hardtanh(-dim, dim)\nself.up = nn.Unflatten(1, (dim, 2))\nself.score = nn.Bilinear(dim, 0, 1)",
+    "self.c = nn.utils.parametrizations.weight_norm(nn.Conv1d(dim, dim, 3))\n"
+    "nn.utils.parametrize.remove_parametrizations(self.c, 'weight')",  # the weight left as computed
     "self.t = nn.Parameter(torch.tensor(0.5))\nself.fc = nn.Linear(dim, dim).to(torch.bfloat16)\n"
     "self.q = nn.Parameter(torch.empty(dim, dtype=torch.uint8), requires_grad=False)\nself.fc.requires_grad_(False)",
 ])
@@ -633,3 +637,19 @@ def test_state_a_build_writes_and_a_loops_list_are_seen_as_python_sees_them(tmp_
     report = analyze_text(source, "net.py")
     assert [(m.name, m.tree.total) for m in report.models if m.name == "Model"] == [
         ("Model", sum(p.numel() for p in params))], [p.message for p in report.problems]
+
+
+def test_a_comprehension_in_a_class_body_sees_the_class_names_only_in_its_first_iterable(tmp_path):
+    source = HEADER + (
+        "class Layout:\n    period = 3\n    depth = 6\n    kinds = [i % 3 == 2 for i in range(depth)]\n\n\n"
+        "class Broken:\n    period = 3\n    kinds = ['attn' if i % period == 2 else 'mamba' for i in range(6)]\n\n\n"
+        "class Net(nn.Module):\n    def __init__(self, d=8):\n        super().__init__()\n"
+        "        self.layers = nn.ModuleList(nn.Linear(d, d) for k in Layout.kinds if k)\n")
+    with pytest.raises(NameError):
+        _imported(source, tmp_path)
+    _imported(source.replace("i % period", "i % 3"), tmp_path)  # Python's side of the valid part
+    report = analyze_text(source, "net.py")
+    assert [(m.name, m.tree.total) for m in report.models] == [("Net", 144)]
+    source = source.replace("Layout.kinds", "Broken.kinds")
+    message = next(p.message for p in analyze_text(source, "net.py").problems if p.code == "LC101")
+    assert "`period`" in message and "not defined" in message, message

@@ -373,6 +373,13 @@ class Env:
         raise KeyError(name)
 
 
+class _ClassBodyEnv(Env):
+    """A class statement's body: its names are not seen by the functions and comprehensions in it
+    (but a comprehension's first iterable, evaluated in the body)."""
+
+    __slots__ = ()
+
+
 class _ComprehensionEnv(Env):
     """A comprehension's own scope: its loop variables; an assignment expression in it binds in the
     scope around it."""
@@ -2231,7 +2238,7 @@ class Interpreter:
         cls.transforms_subclasses = any(d.split("(")[0].endswith("dataclass_transform") for d in decorators)
         if not is_module and any(c.transforms_subclasses for c in cls.ancestors()):
             cls.is_dataclass = True
-        body_env = Env(scope, env)
+        body_env = _ClassBodyEnv(scope, env)
         fields: list[str] = []
         keyword_fields: set[str] = set()
         uninit_fields: set[str] = set()
@@ -2620,7 +2627,9 @@ class Interpreter:
                     return IteratorV(list(picked)) if lazy else list(picked)
                 keys, values = picked
                 return {k if type(k) is str or type(k) is int else _dict_key(k, e.key): v for k, v in zip(keys, values)}
-        bound = self.bindings(e.generators, 0, _ComprehensionEnv(env.module, env), items)
+        # In a class body the comprehension's scope is a function's: the class's names are not in it.
+        bound = self.bindings(e.generators, 0, _ComprehensionEnv(env.module, env.parent if type(env) is _ClassBodyEnv
+                                                                 else env), items)
         if type(e) is ast.DictComp:
             key, value = self.element(e.key), self.element(e.value)
             return {_dict_key(key(en), e.key): value(en) for en in bound}

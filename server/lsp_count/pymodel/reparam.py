@@ -141,7 +141,15 @@ def _registered_parametrization(key: str, a: dict[str, Any], origin: Span | None
         if not isinstance(holder, Inst) or name not in holder.attrs:
             raise Raised(f"`{call}`: `{name}` has no parametrization to remove (torch raises ValueError)",
                          ExtV("ValueError"))
-        original = holder.attrs.pop(name).attrs.get("original")
+        entry = holder.attrs.pop(name)
+        original = entry.attrs.get("original")
+        if not isinstance(original, Param) and isinstance(entry.attrs.get("original1"), Param):
+            # weight_norm's (g, v): removed, the weight is left as computed, in v's shape
+            if a["leave_parametrized"] is False:
+                raise Raised(f"`{call}` raises ValueError: Cannot leave unparametrized (`leave_parametrized=False`) "
+                             f"a tensor that is parametrized in terms of a sequence of tensors.", ExtV("ValueError"))
+            v = entry.attrs["original1"]
+            original = Param(v.shape, "other" if v.kind == "other" else v.kind, v.requires_grad, origin)
         if not isinstance(original, Param):
             raise Unresolved(f"`{call}`: the parametrization of `{name}` has no single original the analyser keeps")
         module.attrs[name] = Param(original.shape, original.kind, original.requires_grad, origin) if \
