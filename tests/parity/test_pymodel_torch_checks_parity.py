@@ -653,3 +653,26 @@ def test_a_comprehension_in_a_class_body_sees_the_class_names_only_in_its_first_
     source = source.replace("Layout.kinds", "Broken.kinds")
     message = next(p.message for p in analyze_text(source, "net.py").problems if p.code == "LC101")
     assert "`period`" in message and "not defined" in message, message
+
+
+def test_an_object_with_its_own_iter_is_iterated_through_it(tmp_path):
+    # list(), sum(), max(), sorted(), a loop and a comprehension over a config object with __iter__
+    # (they gave its attribute names, or refused it).
+    source = HEADER + (
+        "class Stages:\n    def __init__(self):\n        self.widths = [2, 4, 8]\n\n    def __iter__(self):\n"
+        "        return iter(self.widths)\n\n\n"
+        "class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n        stages = Stages()\n"
+        "        self.fc = nn.Linear(len(list(stages)) + max(stages) + sum(stages), sorted(stages)[0])\n"
+        "        self.blocks = nn.ModuleList([nn.Linear(w, w) for w in stages])\n"
+        "        for i, w in enumerate(stages):\n            self.add_module(f'extra{i}', nn.Linear(w, 1))\n")
+    _assert_counted_as_torch_counts(source, tmp_path, "Net")
+
+
+def test_an_enum_with_its_own_init_gets_each_members_value_as_its_arguments(tmp_path):
+    source = HEADER + (
+        "import enum\n\n\nclass EnvSpec(enum.Enum):\n    CARTPOLE = (4, 2)\n    LUNAR = (8, 4)\n    ALIAS = (8, 4)\n\n"
+        "    def __init__(self, obs_dim, n_actions):\n        self.obs_dim = obs_dim\n        self.n_actions = n_actions\n\n\n"
+        "class QNet(nn.Module):\n    def __init__(self, env=EnvSpec.LUNAR, hidden=16):\n        super().__init__()\n"
+        "        self.net = nn.Sequential(nn.Linear(env.obs_dim, hidden), nn.ReLU(), nn.Linear(hidden, env.n_actions))\n"
+        "        self.other = nn.Linear(EnvSpec.CARTPOLE.obs_dim, EnvSpec.ALIAS.n_actions)\n")
+    _assert_counted_as_torch_counts(source, tmp_path, "QNet")

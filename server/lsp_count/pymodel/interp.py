@@ -2154,6 +2154,24 @@ class Interpreter:
         except Unresolved:
             return False
 
+    def init_members(self, cls: ClassV, node: ast.ClassDef) -> None:
+        """An enum's own ``__init__``, run on each member with its value's items as the arguments, as
+        the enum metaclass does (`CARTPOLE = (4, 2)` with `def __init__(self, obs_dim, n_actions)`)."""
+        init = _own_method(cls, "__init__")
+        if init is None or cls.find("__new__", None) is not None or not cls.enum_members:
+            return
+        done: set[int] = set()
+        for member in cls.enum_members.values():
+            if id(member) in done:
+                continue  # an alias: its member's
+            done.add(id(member))
+            value = member.attrs["_value_"]
+            try:
+                self.call_function(init, [member, *(value if type(value) is tuple else (value,))], {}, node)
+            except Unresolved as exc:
+                cls.creation_unresolved = f"creating the members of `{cls.name}` runs its __init__: {exc.reason}"
+                return
+
     def apply_wraps(self, fn: FuncV, node: ast.FunctionDef | ast.AsyncFunctionDef, env: Env) -> None:
         """A function defined in a function keeps its decorators unapplied, but for
         ``@functools.wraps(f)``, which only records ``f`` as the one it wraps: a class decorator
@@ -2331,6 +2349,7 @@ class Interpreter:
         cls.init_vars = frozenset(init_vars)
         if not is_module and _is_enum(cls):
             _make_members(cls)
+            self.init_members(cls, node)
         cls.dataclass_init = _dataclass_init(cls)  # a module may be a dataclass (its layers made in __post_init__)
         # A module's own __setattr__ runs for its attributes too (one that wraps each Linear it is given).
         cls.setattr_hook = _own_method(cls, "__setattr__")
@@ -2730,6 +2749,9 @@ class Interpreter:
             return list(v)
         if type(v) is Inst and (hook := _container_override(v, "__iter__")) is not None:
             return self.iterate(self.call_function(hook, [v], {}, node), node)  # its own iteration
+        if type(v) is Inst and v.kind not in _CONTAINER_KINDS and type(v.cls) is ClassV and \
+                (hook := _own_method(v.cls, "__iter__")) is not None:
+            return self.iterate(self.call_function(hook, [v], {}, node), node)  # an object's __iter__
         if isinstance(v, Inst) and v.kind in ("list", "seq", "plist"):
             return [x for _, x in container_entries(v)]
         if isinstance(v, Inst) and v.kind in ("dict", "pdict"):
@@ -4137,6 +4159,13 @@ class Interpreter:
                     kwargs.get("key") is None and (unknown := next((x for x in fn.fn.__self__ if is_unknownish(x)), None)) \
                     is not None:  # OFA's `ks_list.sort()` of sizes not known: their order is not either
                 raise Unresolved(f"`{_text(node)}`: sorting values that depend on {_clause(why_of(unknown))}")
+            if fn.name in _ITERATING_BUILTINS and args and fn is _BUILTINS[fn.name]:
+                # an object with an __iter__ of the code, iterated as Python does (`sum(Stages())`)
+                positions = range(len(args)) if fn.name == "zip" else (0,) if len(args) == 1 or fn.name not in (
+                    "min", "max") else ()
+                args = [self.iterate(a, node) if i in positions and type(a) is Inst and a.kind not in _CONTAINER_KINDS
+                        and type(a.cls) is ClassV and _own_method(a.cls, "__iter__") is not None else a
+                        for i, a in enumerate(args)]
             if fn.name in _SCALAR_BUILTINS and args and fn is _BUILTINS[fn.name] and not (
                     fn.name != "sum" and kwargs) and (type(args[0]) in _ITEM_SOURCES or (len(args) > 1 and fn.name != "sum")):
                 items = list(args) if len(args) > 1 and fn.name != "sum" else \
@@ -9123,6 +9152,8 @@ TorchPair = collections.namedtuple("TorchPair", ["values", "indices"])
 # Tensor methods whose results' shapes tensor_reduction gives (torch.<name>(t, ...) too).
 _EXACT_CUMSUM_DTYPES = frozenset({"int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float64"})
 _SCALAR_BUILTINS = frozenset({"sum", "min", "max", "sorted"})  # Interpreter.scalar_builtin
+_ITERATING_BUILTINS = frozenset({"list", "tuple", "set", "frozenset", "sum", "min", "max", "sorted", "any", "all",
+                                 "enumerate", "zip", "iter"})
 _ITEM_SOURCES = frozenset({list, tuple, IteratorV, TensorV})  # what scalar_builtin takes the items of
 _INDEXED_REDUCTIONS = frozenset({"max", "min", "median", "argmax", "argmin", "all", "any", "topk", "sort"})
 # numpy array methods named as torch's that mean something else (Interpreter.numpy_method).
