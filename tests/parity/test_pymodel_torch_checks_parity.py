@@ -445,7 +445,9 @@ def test_iterators_are_taken_from_as_python_takes_from_them(tmp_path):
         "        dims.append(4)\n        self.fc = nn.Linear(sum(rest) + head[0], sum(live))\n\n\n"
         "class Twice(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
         "        sizes = (d * 2 for d in [2, 3])\n        self.a = nn.Linear(sum(sizes), 4)\n"
-        "        self.b = nn.Linear(sum(sizes) + 1, 4)\n        self.c = nn.Linear(next((d for d in [5, 6] if d > 5), 1), 2)\n")
+        "        self.b = nn.Linear(sum(sizes) + 1, 4)\n        self.c = nn.Linear(next((d for d in [5, 6] if d > 5), 1), 2)\n"
+        "        ins, outs = [2, 3], [4]\n        pairs = zip(ins, outs)\n        outs.append(5)\n"
+        "        self.pairs = nn.ModuleList(nn.Linear(i, o) for i, o in pairs)\n")
     _assert_counted_as_torch_counts(source, tmp_path, "LateName", "LateMap", "ShortCircuit", "Tokens", "Twice")
 
 

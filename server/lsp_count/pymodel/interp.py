@@ -9996,15 +9996,17 @@ def _enumerate(v: Any, start: int = 0) -> IteratorV:
 def _zip(*vs: Any, strict: Any = False) -> IteratorV:
     if vs and all(type(v) is CycleV and v.items for v in vs):
         raise Unresolved("`zip` of endless cycles alone never ends")
-    parts = [v if type(v) is CycleV or type(v) is IteratorV else _list_of(v) for v in vs]
+    parts = [v if type(v) is CycleV or type(v) is IteratorV else iter(v) if type(v) is list else _list_of(v)
+             for v in vs]
     if strict is True and not any(type(p) is CycleV for p in parts):
-        parts = [list(p) if type(p) is IteratorV else p for p in parts]
+        parts = [list(p) for p in parts]
         for i, part in enumerate(parts[1:], 2):  # zip(..., strict=True): Python's ValueError at the first mismatch
             if len(part) != len(parts[0]):
                 longer = "longer" if len(part) > len(parts[0]) else "shorter"
                 raise Raised(f"zip() argument {i} is {longer} than argument{' 1' if i == 2 else 's 1-' + str(i - 1)} "
                              f"(ValueError)", ExtV("ValueError"))
-    return IteratorV(list(zip(*parts)))
+    # Lazy, as Python's: its items are taken when it is (a list appended to in between is seen).
+    return IteratorV([], zip(*parts))
 
 
 def _identity(v: Any) -> int:
