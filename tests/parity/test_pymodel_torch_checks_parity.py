@@ -678,3 +678,17 @@ def test_an_enum_with_its_own_init_gets_each_members_value_as_its_arguments(tmp_
         "        self.net = nn.Sequential(nn.Linear(env.obs_dim, hidden), nn.ReLU(), nn.Linear(hidden, env.n_actions))\n"
         "        self.other = nn.Linear(EnvSpec.CARTPOLE.obs_dim, EnvSpec.ALIAS.n_actions)\n")
     _assert_counted_as_torch_counts(source, tmp_path, "QNet")
+
+
+def test_itertools_count_numbers_the_items_it_is_zipped_with(tmp_path):
+    source = HEADER + (
+        "import itertools\n\n\nclass Net(nn.Module):\n    def __init__(self, depth=4):\n        super().__init__()\n"
+        "        self.layers = nn.ModuleList(nn.Linear(8, 8) for _ in range(depth))\n"
+        "        for idx, layer in zip(itertools.count(start=1), self.layers):\n            if idx % 2 == 0:\n"
+        "                layer.requires_grad_(False)\n"
+        "        self.heads = nn.ModuleList(nn.Linear(i, 2) for i, _ in zip(itertools.count(2, 3), range(3)))\n")
+    _assert_counted_as_torch_counts(source, tmp_path, "Net")
+    endless = HEADER + ("import itertools\n\n\nclass Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+                        "        self.fc = nn.Linear(len(list(itertools.count())), 2)\n")
+    message = next(p.message for p in analyze_text(endless, "net.py").problems if p.code == "LC101")
+    assert "steps" in message  # stopped by the step budget, never a hang

@@ -4457,6 +4457,17 @@ class Interpreter:
         pick = (min if name == "min" else max)(range(len(items)), key=values.__getitem__)
         return items[pick]
 
+    def counting(self, start: Any, step: Any) -> Iterator[Any]:
+        """itertools.count's numbers, endless: each one a step of the analysis, so that a loop or a
+        list that never stops taking them ends with the step budget, not a hang."""
+        ctx, value = self.ctx, start
+        while True:
+            ctx.steps += 1
+            if ctx.steps > MAX_STEPS:
+                ctx.tick()
+            yield value
+            value += step
+
     def kept(self, fn: Any, x: Any, node: ast.AST, env: Env) -> bool:
         """Whether ``filter(fn, ...)`` keeps the item ``x``."""
         keep = x if fn is None else self.call(fn, [x], {}, node, env)
@@ -5481,6 +5492,12 @@ class Interpreter:
         if name == "itertools.pairwise" and len(args) == 1 and not kwargs:
             items = self.iterate(args[0], node)
             return IteratorV(list(zip(items, items[1:])))
+        if name == "itertools.count" and len(args) + len(kwargs) <= 2 and set(kwargs) <= {"start", "step"}:
+            given = dict(zip(("start", "step"), args), **kwargs)
+            start, step = given.get("start", 0), given.get("step", 1)
+            if not all(type(x) in (int, float) for x in (start, step)):
+                raise Unresolved(f"`{_text(node)}`: its start and step are not known numbers")
+            return self.lazy_iterator(self.counting(start, step))  # `zip(itertools.count(start=1), layers)`
         if name == "itertools.islice" and 2 <= len(args) <= 4 and not kwargs and all(
                 a is None or type(a) is int for a in args[1:]):
             if any(a is not None and a < 0 for a in args[1:]) or (len(args) == 4 and args[3] == 0):
