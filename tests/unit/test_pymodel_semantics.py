@@ -3677,3 +3677,11 @@ def test_an_undefined_name_is_pythons_name_error_unless_the_file_may_bind_it() -
     assert "`args` is not defined in this file" in lc101(run(script))["Net"]
     written = run(_net(body) + "\nglobals()['math'] = __import__('math')\n")  # a global written through globals()
     assert "NameError" not in lc101(written).get("Net", "")
+
+
+def test_a_size_read_from_values_the_analyser_does_not_compute_says_so() -> None:
+    # torch takes a numpy integer; the reason is the analyser's, not the code's mistake
+    report = run("import numpy as np\nimport torch.nn as nn\nARCH = np.array([[17, 64], [64, 6]])\n"
+                 "class Net(nn.Module):\n    def __init__(self, arch=ARCH):\n        super().__init__()\n"
+                 "        self.fc = nn.Linear(arch[0, 0], arch[1, 1])\n")
+    assert "an array's item whose value the analyser does not compute" in lc101(report)["Net"]

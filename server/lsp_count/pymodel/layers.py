@@ -161,6 +161,12 @@ def as_int(v: Any, what: str, floats: bool = False) -> Any:
     if isinstance(v, TensorV) and v.shape == () and v.values is not None and len(v.values) == 1 and \
             type(v.values[0]) is int and not isinstance(v.values[0], bool):
         return v.values[0]  # a 0-d integer tensor or numpy scalar (`np.array(shape).prod()`), as torch takes it
+    if isinstance(v, TensorV) and v.shape == () and v.values is None:
+        # a number read from a tensor or array whose values the analyser does not compute (torch takes
+        # an integer one: it is not the code's mistake)
+        kind = "an array's item" if v.numpy else "a 0-d tensor"
+        raise Unresolved(f"{what} is {kind} whose value the analyser does not compute (it keeps the values of "
+                         f"1-D arrays and tensors only)")
     raise Unresolved(f"{what} is {_describe(v)}, not an integer")
 
 
