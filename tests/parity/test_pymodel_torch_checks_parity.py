@@ -692,3 +692,25 @@ def test_itertools_count_numbers_the_items_it_is_zipped_with(tmp_path):
                         "        self.fc = nn.Linear(len(list(itertools.count())), 2)\n")
     message = next(p.message for p in analyze_text(endless, "net.py").problems if p.code == "LC101")
     assert "steps" in message  # stopped by the step budget, never a hang
+
+
+def test_inspect_signature_of_a_constructor_gives_its_parameters_and_defaults(tmp_path):
+    # diffusers' @register_to_config records each constructor argument from inspect.signature(init).
+    source = HEADER + (
+        "import functools\nimport inspect\n\n\n"
+        "def register_to_config(init):\n    @functools.wraps(init)\n    def inner_init(self, *args, **kwargs):\n"
+        "        signature = inspect.signature(init)\n"
+        "        params = {n: p.default for i, (n, p) in enumerate(signature.parameters.items()) if i > 0}\n"
+        "        new_kwargs = dict(zip(params.keys(), args))\n"
+        "        new_kwargs.update({k: kwargs.get(k, d) for k, d in params.items() if k not in new_kwargs})\n"
+        "        self.config = new_kwargs\n        init(self, *args, **kwargs)\n    return inner_init\n\n\n"
+        "class UNet(nn.Module):\n    @register_to_config\n    def __init__(self, ch=16, mult=(1, 2), *, extra=None, out=3):\n"
+        "        super().__init__()\n        self.conv = nn.Conv2d(3, self.config['ch'] * self.config['mult'][-1], 3)\n"
+        "        required = [p.name for p in inspect.signature(UNet.__init__).parameters.values()\n"
+        "                    if p.default is inspect.Parameter.empty and p.kind != inspect.Parameter.VAR_KEYWORD]\n"
+        "        self.head = nn.Linear(len(required) + self.config['out'], 2)\n\n\n"
+        "class Holder(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        kinds = [p.kind for p in inspect.signature(self.build).parameters.values()]\n"
+        "        self.fc = nn.Linear(len(kinds) + (inspect.Parameter.KEYWORD_ONLY in kinds), 2)\n\n"
+        "    def build(self, a, b=1, *rest, c, **kw):\n        return a\n")
+    _assert_counted_as_torch_counts(source, tmp_path, "UNet", "Holder")

@@ -3089,6 +3089,13 @@ class Interpreter:
                 # `self.shift = torch.log(torch.tensor(2.0)).item()`) it changes no count
                 return BuiltinV(name, lambda: unknown)
             return self.tensor_attr(obj, name, node)
+        if type(obj) is SignatureV and name == "parameters":
+            return obj.parameters
+        if type(obj) is ParameterV:
+            if name in ("name", "default", "kind", "annotation"):
+                return getattr(obj, name)
+            if name == "empty" or name in _PARAMETER_KINDS:
+                return _EMPTY if name == "empty" else ExtV(f"inspect.Parameter.{name}")
         if isinstance(obj, DeviceV) and name in ("type", "index"):
             return getattr(obj, name)
         if type(obj) is RegexV:
@@ -5319,6 +5326,15 @@ class Interpreter:
                                          args[1] if len(args) > 1 else kwargs.get("default"))
         if name == "sys.modules.get" and args and isinstance(args[0], str):
             return self.loaded_module(args[0])
+        if name == "inspect.signature" and len(args) == 1 and not kwargs:
+            target = args[0]
+            if type(target) is FuncV:
+                return _signature_of(target, False)
+            if type(target) is BoundV and type(target.func) is FuncV:
+                return _signature_of(target.func, True)
+            if type(target) is ClassV and isinstance(init := target.find("__init__", None), FuncV):
+                return _signature_of(init, True)
+            raise Unresolved(f"`{_text(node)}`: the signature of {_described(target)} is not followed")
         if name == "inspect.getsource" and len(args) == 1 and type(args[0]) is ModV:
             return self.module_source(args[0], node)
         if parts[0] == "re" and len(parts) == 2 and last in _REGEX_FUNCTIONS:
@@ -6863,7 +6879,8 @@ _PARAMETERLESS_QUANTIZATION = {
     **{name: f"torch.ao.quantization.{name}" for name in ("QuantStub", "DeQuantStub")}}
 _QUANTIZED_PACKAGES = ("torch.nn.quantized.", "torch.ao.nn.quantized.")
 _QUANTIZATION_PACKAGES = (*_QUANTIZED_PACKAGES, "torch.ao.quantization.", "torch.quantization.")
-_TORCH_ALIASES = (("torch.nn.quantized.", "torch.ao.nn.quantized."), ("torch.quantization.", "torch.ao.quantization."))
+_TORCH_ALIASES = (("torch.nn.quantized.", "torch.ao.nn.quantized."), ("torch.quantization.", "torch.ao.quantization."),
+                  ("inspect._empty", "inspect.Parameter.empty"), ("inspect.Signature.empty", "inspect.Parameter.empty"))
 
 
 def _canonical_name(dotted: str) -> str:
@@ -8899,6 +8916,58 @@ def _wraps(wrapped: Any, fn: Any) -> Any:
     if type(fn) is FuncV and type(wrapped) is FuncV and wrapped is not fn:
         fn.wrapped = wrapped
     return fn
+
+
+_EMPTY = ExtV("inspect.Parameter.empty")  # inspect's marker of no default, no annotation
+_PARAMETER_KINDS = ("POSITIONAL_ONLY", "POSITIONAL_OR_KEYWORD", "VAR_POSITIONAL", "KEYWORD_ONLY", "VAR_KEYWORD")
+
+
+@dataclasses.dataclass(frozen=True)
+class ParameterV:
+    """An ``inspect.Parameter`` of a function of the code: its name, default, kind (an ExtV
+    `inspect.Parameter.KEYWORD_ONLY`, ...) and annotation (not evaluated: empty)."""
+
+    name: str
+    default: Any
+    kind: ExtV
+    annotation: Any = _EMPTY
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class SignatureV:
+    """``inspect.signature(fn)`` of a function of the code: ``parameters``, in order (diffusers'
+    register_to_config records each constructor argument's default from it)."""
+
+    parameters: dict[str, ParameterV]
+
+
+def _signature_of(fn: FuncV, bound: bool) -> SignatureV:
+    """The parameters of the function ``inspect.signature`` shows (through functools.wraps), the first
+    left out where the function is bound (a method read from an instance or a class's __init__)."""
+    fn = signature_function(fn)
+    a = fn.node.args
+    params: list[ParameterV] = []
+    positional = a.posonlyargs + a.args
+    first_default = len(positional) - len(fn.defaults)
+    for i, arg in enumerate(positional):
+        kind = "POSITIONAL_ONLY" if i < len(a.posonlyargs) else "POSITIONAL_OR_KEYWORD"
+        default = fn.defaults[i - first_default] if i >= first_default else _EMPTY
+        params.append(ParameterV(arg.arg, default, ExtV(f"inspect.Parameter.{kind}")))
+    if a.vararg is not None:
+        params.append(ParameterV(a.vararg.arg, _EMPTY, ExtV("inspect.Parameter.VAR_POSITIONAL")))
+    for arg, default in zip(a.kwonlyargs, fn.kw_defaults):
+        params.append(ParameterV(arg.arg, _EMPTY if default is None and _no_kw_default(a, arg) else default,
+                                 ExtV("inspect.Parameter.KEYWORD_ONLY")))
+    if a.kwarg is not None:
+        params.append(ParameterV(a.kwarg.arg, _EMPTY, ExtV("inspect.Parameter.VAR_KEYWORD")))
+    if bound and params:
+        params = params[1:]
+    return SignatureV({p.name: p for p in params})
+
+
+def _no_kw_default(a: ast.arguments, arg: ast.arg) -> bool:
+    """Whether a keyword-only parameter has no default (ast keeps None in kw_defaults for it)."""
+    return a.kw_defaults[a.kwonlyargs.index(arg)] is None
 
 
 def signature_function(fn: FuncV) -> FuncV:
