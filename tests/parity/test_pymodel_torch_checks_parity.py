@@ -78,6 +78,8 @@ def _torch(source: str, tmp_path) -> tuple[int, int] | Exception:
     ("self.q = nn.Parameter(torch.empty(dim, dtype=torch.int8), requires_grad=False)\nself.q.requires_grad = True",
      "RuntimeError"),
     ("self.fc = nn.Linear(dim, dim)\nself.fc.to(torch.int8)", "TypeError"),
+    ("import copy\nself.s = nn.Sequential(nn.utils.weight_norm(nn.Linear(dim, dim)))\nself.t = copy.deepcopy(self.s)",
+     "RuntimeError"),  # the hook version's weight is no graph leaf (DINO's EMA teacher)
     ("self.c = nn.utils.parametrizations.weight_norm(nn.Conv1d(dim, dim, 3))\n"
      "nn.utils.parametrize.remove_parametrizations(self.c, 'weight', leave_parametrized=False)", "ValueError"),
     ("self.act = nn.Hardtanh(max_value=-2.0)", "AssertionError"),
@@ -231,6 +233,8 @@ def test_what_torch_refuses_is_refused_with_its_error(body, error, tmp_path):
     "self.act = nn.Hardtanh(-dim, dim)\nself.up = nn.Unflatten(1, (dim, 2))\nself.score = nn.Bilinear(dim, 0, 1)",
     "self.c = nn.utils.parametrizations.weight_norm(nn.Conv1d(dim, dim, 3))\n"
     "nn.utils.parametrize.remove_parametrizations(self.c, 'weight')",  # the weight left as computed
+    "import copy\nself.s = nn.utils.parametrizations.weight_norm(nn.Linear(dim, dim))\nself.t = copy.deepcopy(self.s)\n"
+    "self.t.requires_grad_(False)",
     "self.t = nn.Parameter(torch.tensor(0.5))\nself.fc = nn.Linear(dim, dim).to(torch.bfloat16)\n"
     "self.q = nn.Parameter(torch.empty(dim, dtype=torch.uint8), requires_grad=False)\nself.fc.requires_grad_(False)",
 ])

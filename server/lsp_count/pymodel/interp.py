@@ -854,6 +854,29 @@ def _empty_copy(v: Inst) -> Inst:
     return out
 
 
+def _hook_weight_norm(module: Inst) -> str:
+    """The dotted name of a weight that the hook version of nn.utils.weight_norm computes (a tensor
+    that is no graph leaf, which deepcopy refuses) in the module or a submodule; "" where none."""
+    for path, m in _named_submodules(module):
+        for k, v in m.attrs.items():
+            if type(v) is TensorV and type(m.attrs.get(k + "_g")) is Param and type(m.attrs.get(k + "_v")) is Param:
+                return f"{path}.{k}" if path else k
+    return ""
+
+
+def _named_submodules(module: Inst) -> list[tuple[str, Inst]]:
+    """(dotted path, module) of a module and each module under it, once each."""
+    out, stack, seen = [], [("", module)], set()
+    while stack:
+        path, m = stack.pop()
+        if id(m) in seen:
+            continue
+        seen.add(id(m))
+        out.append((path, m))
+        stack.extend((f"{path}.{k}" if path else k, v) for k, v in m.attrs.items() if type(v) is Inst and v.is_module)
+    return out
+
+
 def _shallow_copy(v: Any) -> Any:
     """copy.copy: a module's copy holds the same parameters and submodules, in the same registries
     (torch's copy shares its ``_parameters`` and ``_modules`` dicts: a part replaced, added or
@@ -5496,6 +5519,11 @@ class Interpreter:
             return OrderedDictV(*[dict(self.iterate(a, node)) if not isinstance(a, dict) else a for a in args],
                                 **kwargs)
         if name == "copy.deepcopy":
+            if args and type(args[0]) is Inst and args[0].is_module and (held := _hook_weight_norm(args[0])):
+                raise _Raised(f"`{_text(node)}` raises RuntimeError: Only Tensors created explicitly by the user (graph "
+                              f"leaves) support the deepcopy protocol at the moment (`{held}` is computed by the hook "
+                              f"version of nn.utils.weight_norm; the parametrizations one deep-copies)",
+                              ExtV("RuntimeError"))
             return clone(args[0])
         if name == "copy.copy" and len(args) == 1 and not kwargs:
             return _shallow_copy(args[0])
