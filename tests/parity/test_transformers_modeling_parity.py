@@ -65,6 +65,8 @@ FILES = {
     "mask2former/modeling_mask2former.py": 9, "oneformer/modeling_oneformer.py": 12,
     # Kernels loaded where `torch.cuda.is_available()`: counted as on a machine without a GPU.
     "mra/modeling_mra.py": 10, "yoso/modeling_yoso.py": 10, "rwkv/modeling_rwkv.py": 3,
+    # Configs whose __init__ reads inspect.signature (Qwen2-VL's and PaddleOCR-VL's sub-configs).
+    "qwen2_vl/modeling_qwen2_vl.py": 8, "paddleocr_vl/modeling_paddleocr_vl.py": 15,
 }
 _USED = re.compile(r"counted with `(\w+)\(\)` defaults for `(\w+)`")
 

@@ -30,7 +30,7 @@ import os
 import sys
 import posixpath
 from fractions import Fraction
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Generator, Iterable, Iterator
 
 from lsp_count.core.source import Span
 from lsp_count.pymodel.layers import (ELEMENT_BYTES, FINFO, TORCH_NN_OTHER_NAMES, WEIGHTED_LOSSES, FLOATING_DTYPES, FUNCTIONAL_NAMES, IINFO, LAYER_ATTRIBUTES, LAYERS, MODULE_CLASS_ATTRIBUTES,
@@ -4742,12 +4742,8 @@ class Interpreter:
                 for item in items:
                     ctx.tick()
                     self.assign(s.target, item, env)  # type: ignore[attr-defined]
-                    try:
-                        yield from self.lazy_block(s.body, env)  # type: ignore[attr-defined]
-                    except _Break:
+                    if (yield from self.lazy_pass(s.body, env)):  # type: ignore[attr-defined]
                         break
-                    except _Continue:
-                        continue
                 else:
                     yield from self.lazy_block(s.orelse, env)  # type: ignore[attr-defined]
             else:  # while
@@ -4757,14 +4753,20 @@ class Interpreter:
                     if n > MAX_ITERATIONS:
                         raise Unresolved(f"the while loop on {env.module.where(s.lineno)} runs more than "
                                          f"{MAX_ITERATIONS:,} times")
-                    try:
-                        yield from self.lazy_block(s.body, env)  # type: ignore[attr-defined]
-                    except _Break:
+                    if (yield from self.lazy_pass(s.body, env)):  # type: ignore[attr-defined]
                         break
-                    except _Continue:
-                        continue
                 else:
                     yield from self.lazy_block(s.orelse, env)  # type: ignore[attr-defined]
+
+    def lazy_pass(self, body: list[ast.stmt], env: Env) -> Generator[Any, None, bool]:
+        """One pass of a lazy generator's loop body: True where it ends with `break`."""
+        try:
+            yield from self.lazy_block(body, env)
+        except _Break:
+            return True
+        except _Continue:
+            pass
+        return False
 
     def run_generator(self, body: list[ast.stmt], local: Env, hook: Callable[[Any], None]) -> None:
         """A generator function's body, run to its end at once, each `yield` handed to ``hook``.
