@@ -718,3 +718,15 @@ def test_inspect_signature_of_a_constructor_gives_its_parameters_and_defaults(tm
         "        self.fc = nn.Linear(len(kinds) + (inspect.Parameter.KEYWORD_ONLY in kinds), 2)\n\n"
         "    def build(self, a, b=1, *rest, c, **kw):\n        return a\n")
     _assert_counted_as_torch_counts(source, tmp_path, "UNet", "Holder")
+
+
+def test_a_context_manager_object_of_the_code_enters_and_exits_around_the_body(tmp_path):
+    source = HEADER + (
+        "class Widen:\n    def __init__(self, cfg):\n        self.cfg = cfg\n\n    def __enter__(self):\n"
+        "        self.cfg['d'] *= 4\n        return self.cfg['d']\n\n    def __exit__(self, kind, value, tb):\n"
+        "        self.cfg['d'] //= 4\n        return kind is KeyError\n\n\n"
+        "class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n        cfg = {'d': 2}\n"
+        "        with Widen(cfg) as d:\n            self.a = nn.Linear(cfg['d'], d)\n        self.b = nn.Linear(cfg['d'], 1)\n"
+        "        with Widen(cfg):\n            self.c = nn.Linear(cfg['d'], 1)\n            {}['missing']\n"
+        "            self.never = nn.Linear(100, 100)\n        self.e = nn.Linear(cfg['d'], 3)\n")
+    _assert_counted_as_torch_counts(source, tmp_path, "Net")

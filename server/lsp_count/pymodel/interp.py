@@ -4825,6 +4825,26 @@ class Interpreter:
                     raise
             return
         value = self.ev(call, env) if fn is None else self.call(fn, *self.call_arguments(call, env), call, env)  # type: ignore[arg-type]
+        hooks = _context_hooks(value)
+        if hooks is not None:  # an object of the code's class: its __enter__ and __exit__ run around the body
+            enter, exit_ = hooks
+            entered = self.call_function(enter, [value], {}, call)
+            if item.optional_vars is not None:
+                self.assign(item.optional_vars, entered, env)
+            try:
+                self.with_stmt(rest, body, env)
+            except _Raised as raised:
+                # the exception reaches __exit__ (its type only: the analyser has no exception object);
+                # a true result swallows it, as Python's with does
+                if not self.truthy(self.call_function(exit_, [value, raised.kind, Unknown("the exception"), None], {},
+                                                      call), call):
+                    raise
+                return
+            except (_Return, _Break, _Continue):
+                self.call_function(exit_, [value, None, None, None], {}, call)
+                raise
+            self.call_function(exit_, [value, None, None, None], {}, call)
+            return
         if item.optional_vars is not None:
             self.assign(item.optional_vars, value, env)
         self.with_stmt(rest, body, env)
@@ -9859,6 +9879,14 @@ def _is_generator(node: ast.AST, body: list[ast.stmt]) -> bool:
                 todo.extend(ast.iter_child_nodes(n))
         node.lsp_count_generator = known  # type: ignore[attr-defined]
     return known
+
+
+def _context_hooks(value: Any) -> tuple[FuncV, FuncV] | None:
+    """The ``__enter__`` and ``__exit__`` an object's class of the code defines (both, or None)."""
+    if type(value) is not Inst or type(value.cls) is not ClassV:
+        return None
+    enter, exit_ = _own_method(value.cls, "__enter__"), _own_method(value.cls, "__exit__")
+    return (enter, exit_) if enter is not None and exit_ is not None else None
 
 
 def _outside_loop(exc: Exception, fn: FuncV) -> Unresolved:
