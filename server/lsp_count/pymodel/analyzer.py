@@ -21,7 +21,7 @@ from lsp_count.core.report import FileReport, ModelReport, unrecognized
 from lsp_count.core.source import LineIndex, Position, Problem, Span
 from lsp_count.core.spec import MAX_DIMENSION
 from lsp_count.pymodel.interp import (FUNCTION_STEPS, TORCH_VERSION, Ctx, FuncV, Interpreter, LazyImport, ModuleScope,
-                                      clone, count_of, foreign_base, params_of, signature_function)
+                                      clone, count_of, foreign_base, module_attributes, params_of, signature_function)
 from lsp_count.pymodel.loader import body_of
 from lsp_count.pymodel.reuse import LineMap, PythonMemo, ReusePlan, parse_blocks, remember_blocks, split_blocks
 from lsp_count.pymodel.syntax import child_blocks, parse
@@ -920,7 +920,7 @@ def _unknown_modules(inst: Inst) -> str:
     or module whose parts a method it does not follow may have changed."""
     if inst.unfollowed:
         return inst.unfollowed
-    for path, _, _, v in _module_attributes(inst):
+    for path, _, _, v in module_attributes(inst):
         if isinstance(v, Unknown) and v.maybe_module:
             return f"`{path}`: {v.why}"
         if type(v) is Inst and v.unfollowed:
@@ -938,7 +938,7 @@ def _held_argument(inst: Inst, open_arguments: dict[Sym, tuple[str, str | None]]
     one, or used as one by the class that holds it (called, ``self.box_head(x)``, or looped over).
     With no default, what it holds is unknown, and its parameters count. An argument kept and
     never used so (``self.layer_idx = layer_idx``) is a number or a setting: not a reason."""
-    for path, owner, name, v in _module_attributes(inst):
+    for path, owner, name, v in module_attributes(inst):
         if type(v) is not Sym or v not in open_arguments:
             continue
         arg, module_class = open_arguments[v]
@@ -1034,22 +1034,6 @@ def _module_uses_in(node: ast.ClassDef, file: str) -> dict[str, str]:
                     if name is not None and name not in uses:
                         uses[name] = f"line {getattr(n, 'lineno', fn.lineno)} of {file}"
     return uses
-
-
-def _module_attributes(inst: Inst) -> Any:
-    """(dotted path, the module that holds it, its name, value) of each attribute of the module
-    and of its submodules, each module once."""
-    stack = [("", inst)]
-    seen: set[int] = set()
-    while stack:
-        prefix, m = stack.pop()
-        if id(m) in seen:
-            continue
-        seen.add(id(m))
-        for name, v in m.attrs.items():
-            yield f"{prefix}{name}", m, name, v
-            if isinstance(v, Inst) and v.is_module:
-                stack.append((f"{prefix}{name}.", v))
 
 
 def _plain_lists(inst: Inst) -> list[str]:

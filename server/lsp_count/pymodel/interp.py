@@ -36,7 +36,7 @@ from lsp_count.core.source import Span
 from lsp_count.pymodel.layers import (ELEMENT_BYTES, FINFO, TORCH_NN_OTHER_NAMES, WEIGHTED_LOSSES, FLOATING_DTYPES, FUNCTIONAL_NAMES, IINFO, LAYER_ATTRIBUTES, LAYERS, MODULE_CLASS_ATTRIBUTES,
                                       MODULE_INSTANCE_ATTRIBUTES,
                                       DROPOUTS, NOT_A_LAYER_ATTRIBUTE, PARAMETERLESS, REQUIRED, STACKS, TORCH_SUBCLASSES, TORCH_NN_MODULES, as_count,
-                                      as_int, bind, check_dropout, check_parameterless, torch_class_has,
+                                      as_int, bind, check_dropout, check_parameterless, integer_scalar, torch_class_has,
                                       dtype_name, layer_attribute, no_such_layer_attribute, NONE_SLOTS, RUNNING_STATS, running_stat, truth)
 from lsp_count.pymodel import forward, shapes
 from lsp_count.pymodel import tensor_values
@@ -146,7 +146,7 @@ class InstanceDictView(dict):  # type: ignore[type-arg]
     (not its parameters, buffers or submodules, which torch keeps in ``_parameters`` and the like).
     A parameter or module written into it is unregistered (read back as an attribute, never counted:
     diffusers' ModelMixin reads its config so, RL code hides a target network); a plain value is an
-    attribute. Only reads, item writes and ``pop`` are allowed (_SAFE_METHODS)."""
+    attribute. Only reads, item writes, ``update`` and ``pop`` are allowed (_SAFE_METHODS)."""
 
     __slots__ = ("owner",)
 
@@ -857,24 +857,27 @@ def _empty_copy(v: Inst) -> Inst:
 def _hook_weight_norm(module: Inst) -> str:
     """The dotted name of a weight that the hook version of nn.utils.weight_norm computes (a tensor
     that is no graph leaf, which deepcopy refuses) in the module or a submodule; "" where none."""
-    for path, m in _named_submodules(module):
-        for k, v in m.attrs.items():
-            if type(v) is TensorV and type(m.attrs.get(k + "_g")) is Param and type(m.attrs.get(k + "_v")) is Param:
-                return f"{path}.{k}" if path else k
+    for path, owner, name, v in module_attributes(module):
+        if type(v) is TensorV and type(owner.attrs.get(name + "_g")) is Param and \
+                type(owner.attrs.get(name + "_v")) is Param:
+            return path
     return ""
 
 
-def _named_submodules(module: Inst) -> list[tuple[str, Inst]]:
-    """(dotted path, module) of a module and each module under it, once each."""
-    out, stack, seen = [], [("", module)], set()
+def module_attributes(inst: Inst) -> Any:
+    """(dotted path, the module that holds it, its name, value) of each attribute of the module
+    and of its submodules, each module once."""
+    stack = [("", inst)]
+    seen: set[int] = set()
     while stack:
-        path, m = stack.pop()
+        prefix, m = stack.pop()
         if id(m) in seen:
             continue
         seen.add(id(m))
-        out.append((path, m))
-        stack.extend((f"{path}.{k}" if path else k, v) for k, v in m.attrs.items() if type(v) is Inst and v.is_module)
-    return out
+        for name, v in m.attrs.items():
+            yield f"{prefix}{name}", m, name, v
+            if isinstance(v, Inst) and v.is_module:
+                stack.append((f"{prefix}{name}.", v))
 
 
 def _shallow_copy(v: Any) -> Any:
@@ -1911,12 +1914,15 @@ class Interpreter:
         """``functools.cached_property`` read on an instance: computed, then kept in the instance's
         ``__dict__``, where later reads find it first (a config's derived size is not recomputed
         after the value it came from changes). A parameter or submodule a module's cached property
-        makes is refused, as ``object.__setattr__`` of one is: written to ``__dict__`` past torch's
-        ``__setattr__``, it is not registered, and the analyser's attributes are what torch counts."""
+        makes is written to ``__dict__`` past torch's ``__setattr__``: unregistered, never counted
+        until an attribute registers it."""
         value = self.call_function(fn, [obj], {}, node)
-        if obj.is_module and (type(value) is Param or (type(value) is Inst and value.is_module)):
-            self.ctx.cycle_holders.append(obj)
-        _set_unregistered(obj, name, value) if obj.is_module else obj.attrs.__setitem__(name, value)
+        if not obj.is_module:
+            obj.attrs[name] = value
+            return value
+        if type(value) is Param or (type(value) is Inst and value.is_module):
+            self.ctx.cycle_holders.append(obj)  # what is unregistered may hold the module
+        _set_unregistered(obj, name, value)
         return value
 
     def object_setattr(self, obj: Inst, name: str, value: Any, node: ast.AST) -> None:
@@ -2770,11 +2776,8 @@ class Interpreter:
             return list(v)
         if isinstance(v, (str, set, frozenset, _DICT_VIEWS, collections.deque, IteratorV)):
             return list(v)
-        if type(v) is Inst and (hook := _container_override(v, "__iter__")) is not None:
-            return self.iterate(self.call_function(hook, [v], {}, node), node)  # its own iteration
-        if type(v) is Inst and v.kind not in _CONTAINER_KINDS and type(v.cls) is ClassV and \
-                (hook := _own_method(v.cls, "__iter__")) is not None:
-            return self.iterate(self.call_function(hook, [v], {}, node), node)  # an object's __iter__
+        if (hook := _own_iter(v)) is not None:  # a container subclass's or an object's own iteration
+            return self.iterate(self.call_function(hook, [v], {}, node), node)
         if isinstance(v, Inst) and v.kind in ("list", "seq", "plist"):
             return [x for _, x in container_entries(v)]
         if isinstance(v, Inst) and v.kind in ("dict", "pdict"):
@@ -4193,9 +4196,8 @@ class Interpreter:
                 # an object with an __iter__ of the code, iterated as Python does (`sum(Stages())`)
                 positions = range(len(args)) if fn.name == "zip" else (0,) if len(args) == 1 or fn.name not in (
                     "min", "max") else ()
-                args = [self.iterate(a, node) if i in positions and type(a) is Inst and a.kind not in _CONTAINER_KINDS
-                        and type(a.cls) is ClassV and _own_method(a.cls, "__iter__") is not None else a
-                        for i, a in enumerate(args)]
+                args = [self.iterate(a, node) if i in positions and _own_iter(a) is not None and
+                        a.kind not in _CONTAINER_KINDS else a for i, a in enumerate(args)]
             if fn.name in _SCALAR_BUILTINS and args and fn is _BUILTINS[fn.name] and not (
                     fn.name != "sum" and kwargs) and (type(args[0]) in _ITEM_SOURCES or (len(args) > 1 and fn.name != "sum")):
                 items = list(args) if len(args) > 1 and fn.name != "sum" else \
@@ -7996,6 +7998,11 @@ def _same_tree(a: Any, b: Any) -> bool:
     return a == b
 
 
+def _own_iter(v: Any) -> FuncV | None:
+    """The ``__iter__`` an object's class of the code defines (a container subclass's too)."""
+    return _own_method(v.cls, "__iter__") if type(v) is Inst and type(v.cls) is ClassV else None
+
+
 def _container_override(obj: Inst, name: str) -> FuncV | None:
     """A torch container subclass's own ``__setitem__`` / ``__getitem__`` / ``__iter__`` (the
     analyser's container operations stand for torch's, not for the code's)."""
@@ -8771,7 +8778,7 @@ def _numpy_random(fn: str, args: list[Any], kwargs: dict[str, Any]) -> TensorV |
         dims = (size,) if type(size) is int or type(size) is TensorV else tuple(size) if isinstance(size, (tuple, list)) \
             else None
     # DLRM's `size=(n, m)` with `n` an item of a numpy array of table sizes: numpy takes its integer scalars
-    dims = tuple(_integer_scalar(d) for d in dims) if dims else None
+    dims = tuple(_int_or_same(d) for d in dims) if dims else None
     if not dims or not all(type(d) is int and d >= 0 for d in dims):
         return None
     return TensorV(dims, floating=floating, numpy=True)
@@ -8791,12 +8798,10 @@ def _numbers_in_text(text: str, sep: str, dtype: Any) -> TensorV | None:
     return TensorV((len(values),), values, dtype=name, numpy=True) if len(values) <= _VALUED_LIMIT else None
 
 
-def _integer_scalar(d: Any) -> Any:
-    """A 0-d integer tensor or array of a known value as the int it holds; anything else as it is."""
-    if type(d) is TensorV and d.shape == () and d.values is not None and d.errors is None and \
-            d.dtype is not None and "int" in d.dtype and type(d.values[0]) is int:
-        return d.values[0]
-    return d
+def _int_or_same(d: Any) -> Any:
+    """The int a 0-d integer tensor or array of a known value holds; anything else as it is."""
+    held = integer_scalar(d)
+    return d if held is None else held
 
 
 # Matrix decompositions whose results' shapes follow from the matrix's (HiPPO's eigh in S4 / S5,
@@ -9005,19 +9010,13 @@ def _signature_of(fn: FuncV, bound: bool) -> SignatureV:
         params.append(ParameterV(arg.arg, default, ExtV(f"inspect.Parameter.{kind}")))
     if a.vararg is not None:
         params.append(ParameterV(a.vararg.arg, _EMPTY, ExtV("inspect.Parameter.VAR_POSITIONAL")))
-    for arg, default in zip(a.kwonlyargs, fn.kw_defaults):
-        params.append(ParameterV(arg.arg, _EMPTY if default is None and _no_kw_default(a, arg) else default,
-                                 ExtV("inspect.Parameter.KEYWORD_ONLY")))
+    for arg, written, default in zip(a.kwonlyargs, a.kw_defaults, fn.kw_defaults):  # (ast's None: no default)
+        params.append(ParameterV(arg.arg, _EMPTY if written is None else default, ExtV("inspect.Parameter.KEYWORD_ONLY")))
     if a.kwarg is not None:
         params.append(ParameterV(a.kwarg.arg, _EMPTY, ExtV("inspect.Parameter.VAR_KEYWORD")))
     if bound and params:
         params = params[1:]
     return SignatureV({p.name: p for p in params})
-
-
-def _no_kw_default(a: ast.arguments, arg: ast.arg) -> bool:
-    """Whether a keyword-only parameter has no default (ast keeps None in kw_defaults for it)."""
-    return a.kw_defaults[a.kwonlyargs.index(arg)] is None
 
 
 def signature_function(fn: FuncV) -> FuncV:

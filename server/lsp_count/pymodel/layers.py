@@ -140,6 +140,14 @@ def truth(v: Any, what: str) -> bool:
     return bool(v)
 
 
+def integer_scalar(v: Any) -> int | None:
+    """The int a 0-d integer tensor or numpy scalar of a known value holds; None for anything else."""
+    if isinstance(v, TensorV) and v.shape == () and v.values is not None and len(v.values) == 1 and \
+            type(v.values[0]) is int:
+        return v.values[0]
+    return None
+
+
 def as_int(v: Any, what: str, floats: bool = False) -> Any:
     """An int or a Sym; anything else stops the analysis with the reason. A float is Python's and
     torch's TypeError (``nn.Linear(dim, dim * 4.0)``, ``range(n / 2)``, ``torch.zeros(d / 2)``),
@@ -158,9 +166,9 @@ def as_int(v: Any, what: str, floats: bool = False) -> Any:
         raise Unresolved(f"{what} is unknown: {v.why}")
     if isinstance(v, Inst) and getattr(v.cls, "enum_mixin", None) is int:
         return as_int(v.attrs["_value_"], what)  # an IntEnum member is an int
-    if isinstance(v, TensorV) and v.shape == () and v.values is not None and len(v.values) == 1 and \
-            type(v.values[0]) is int and not isinstance(v.values[0], bool):
-        return v.values[0]  # a 0-d integer tensor or numpy scalar (`np.array(shape).prod()`), as torch takes it
+    held = integer_scalar(v)
+    if held is not None:
+        return held  # a 0-d integer tensor or numpy scalar (`np.array(shape).prod()`), as torch takes it
     if isinstance(v, TensorV) and v.shape == () and v.values is None:
         # a number read from a tensor or array whose values the analyser does not compute (torch takes
         # an integer one: it is not the code's mistake)

@@ -148,8 +148,7 @@ def _registered_parametrization(key: str, a: dict[str, Any], origin: Span | None
             if a["leave_parametrized"] is False:
                 raise Raised(f"`{call}` raises ValueError: Cannot leave unparametrized (`leave_parametrized=False`) "
                              f"a tensor that is parametrized in terms of a sequence of tensors.", ExtV("ValueError"))
-            v = entry.attrs["original1"]
-            original = Param(v.shape, "other" if v.kind == "other" else v.kind, v.requires_grad, origin)
+            original = entry.attrs["original1"]
         if not isinstance(original, Param):
             raise Unresolved(f"`{call}`: the parametrization of `{name}` has no single original the analyser keeps")
         module.attrs[name] = Param(original.shape, original.kind, original.requires_grad, origin) if \
