@@ -730,3 +730,35 @@ def test_a_context_manager_object_of_the_code_enters_and_exits_around_the_body(t
         "        with Widen(cfg):\n            self.c = nn.Linear(cfg['d'], 1)\n            {}['missing']\n"
         "            self.never = nn.Linear(100, 100)\n        self.e = nn.Linear(cfg['d'], 3)\n")
     _assert_counted_as_torch_counts(source, tmp_path, "Net")
+
+
+def test_a_build_is_not_reused_for_an_argument_that_only_took_a_freed_objects_place(tmp_path):
+    # A config holding a list of lists keys a build by its inner list's identity; each short-lived
+    # config was freed after its build, and the next one's list, made at the same address, took the
+    # cached build of another width (8 blocks counted as 90 parameters where torch builds 180).
+    source = HEADER + (
+        "class Cfg:\n    def __init__(self, widths, table):\n        self.widths = widths\n        self.table = table\n\n\n"
+        "class Block(nn.Module):\n    def __init__(self, cfg):\n        super().__init__()\n"
+        "        self.lin = nn.Linear(4, cfg.widths[0][0] + cfg.table['extra'][0])\n\n\n"
+        "class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.blocks = nn.ModuleList([Block(Cfg([[w]], {'extra': [0]})) for w in range(1, 33)])\n"
+        "        self.more = nn.ModuleList([Block(Cfg([[1]], {'extra': [w]})) for w in range(1, 33)])\n")
+    _assert_counted_as_torch_counts(source, tmp_path, "Net")
+
+
+def test_a_build_is_not_reused_after_its_config_changed_in_place_at_any_depth(tmp_path):
+    # The build cache keyed a config by one level of what it held: a stage list's dict, or a
+    # sub-config four levels down, changed in place between two builds gave the first build again.
+    source = HEADER + (
+        "class Level:\n    def __init__(self, inner):\n        self.inner = inner\n\n\n"
+        "class Cfg:\n    def __init__(self):\n        self.stages = [{'dim': 8}]\n"
+        "        self.deep = Level(Level(Level(Level(4))))\n        self.me = self\n"
+        "        self.chain = Level(None)\n        for _ in range(100):\n            self.chain = Level(self.chain)\n\n\n"
+        "class Block(nn.Module):\n    def __init__(self, cfg):\n        super().__init__()\n"
+        "        self.lin = nn.Linear(2, cfg.stages[0]['dim'])\n"
+        "        self.deep = nn.Linear(2, cfg.me.deep.inner.inner.inner.inner)\n\n\n"
+        "class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n        cfg = Cfg()\n"
+        "        self.a = Block(cfg)\n        cfg.stages[0]['dim'] = 16\n        self.b = Block(cfg)\n"
+        "        cfg.deep.inner.inner.inner.inner = 6\n        self.c = Block(cfg)\n"
+        "        cfg.deep.inner.inner.inner.inner = 4\n        cfg.stages[0]['dim'] = 8\n        self.d = Block(cfg)\n")
+    _assert_counted_as_torch_counts(source, tmp_path, "Net")

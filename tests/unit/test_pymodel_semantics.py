@@ -973,8 +973,8 @@ def test_an_argument_too_big_to_key_a_build_is_not_spelled_out() -> None:
     shared: list = [1] * 10
     for _ in range(6):
         shared = [shared] * 10
-    assert _arg_key(shared) is _MISSING
-    assert _arg_key([[1, 2], (3, "a")]) == ("seq", (("seq", ((int, 1), (int, 2))), ("seq", ((int, 3), (str, "a")))))
+    assert _arg_key(shared, []) is _MISSING
+    assert _arg_key([[1, 2], (3, "a")], []) == ("seq", (("seq", ((int, 1), (int, 2))), ("seq", ((int, 3), (str, "a")))))
 
 
 def test_a_class_that_builds_itself_with_growing_lists_stops_at_the_call_depth() -> None:

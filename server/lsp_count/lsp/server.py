@@ -81,13 +81,13 @@ class LspCountServer(LanguageServer):
         # the same modules): opening a second model of a package does not parse them again.
         self.project_trees: dict[str, Any] = {}
         self.analysing: dict[tuple[str, int | None, AnalyzeOptions], asyncio.Future[Analysis]] = {}
-        # uri -> (cache key, value); the key holds the document version and the settings generation.
-        self.verdicts: dict[str, tuple[tuple[object, ...], Verdicts]] = {}
-        self.views: dict[str, tuple[tuple[object, ...], Views]] = {}
-        self.summaries: dict[tuple[str, int], tuple[tuple[object, ...], ModelView]] = {}
-        self.key_hovers: dict[tuple[str, int, str], tuple[tuple[object, ...], str]] = {}
+        # uri -> (cache key, value); the key is the settings generation and the analysis (see _key).
+        self.verdicts: dict[str, tuple[tuple[int, Analysis], Verdicts]] = {}
+        self.views: dict[str, tuple[tuple[int, Analysis], Views]] = {}
+        self.summaries: dict[tuple[str, int], tuple[tuple[int, Analysis], ModelView]] = {}
+        self.key_hovers: dict[tuple[str, int, str], tuple[tuple[int, Analysis], str]] = {}
         # (uri, function name) -> what calling that module-level function builds, counted on hover.
-        self.function_views: dict[tuple[str, str], tuple[tuple[object, ...], FunctionCount | ModelView]] = {}
+        self.function_views: dict[tuple[str, str], tuple[tuple[int, Analysis], FunctionCount | ModelView]] = {}
         self.debounced: dict[str, asyncio.Task[None]] = {}
         # budget file -> (mtime_ns, size, config or None, error or None)
         self.budget_files: dict[str, tuple[int, int, BudgetConfig | None, BudgetError | None]] = {}
@@ -226,12 +226,15 @@ class LspCountServer(LanguageServer):
             return found[1] if found is not None and found[0] is model else None
         return lookup
 
-    def _key(self, analysis: Analysis) -> tuple[object, ...]:
-        return (analysis.version, analysis.options, self.settings_generation, id(analysis))
+    def _key(self, analysis: Analysis) -> tuple[int, Analysis]:
+        """What a cached value was computed from: the settings and the analysis itself, held with the
+        value and compared by identity (its version and options are its own; a re-analysis of the same
+        version, after a file it imports changed, is another object, and a freed one's id could be it)."""
+        return (self.settings_generation, analysis)
 
-    async def _cached(self, cache: dict, slot: object, key: tuple[object, ...], fn: Callable[..., Any], *args: Any) -> Any:
+    async def _cached(self, cache: dict, slot: object, key: tuple[int, Analysis], fn: Callable[..., Any], *args: Any) -> Any:
         cached = cache.get(slot)
-        if cached is not None and cached[0] == key:
+        if cached is not None and cached[0][0] == key[0] and cached[0][1] is key[1]:
             return cached[1]
         value = await asyncio.get_running_loop().run_in_executor(self.executor, fn, *args)
         cache[slot] = (key, value)

@@ -253,6 +253,7 @@ def _release(ctx: Ctx) -> None:
     ctx.built.clear()
     ctx.default_configs.clear()
     ctx.failed.clear()
+    ctx.state_containers.clear()
     ctx.hint_insts.clear()
     ctx.counted.clear()
     ctx.submodules.clear()
@@ -533,7 +534,7 @@ def constructor_arguments(cls: ClassV, config_classes: list[ClassV], interp: Int
                     try:
                         defaults = interp.call(candidate, [], {}, call, scope.env)
                     except Unresolved as exc:
-                        interp.keep_failure(key, exc, started)
+                        interp.keep_failure(key, exc, started, [candidate])
                         raise
                     if len(interp.ctx.cycle_holders) == holders:
                         interp.ctx.default_configs[key] = defaults

@@ -440,10 +440,10 @@ def _described(v: Any) -> str:
 _NESTED_STATE_LIMIT = 2_000  # the containers nested in one module's globals looked into (a table of tables)
 
 
-def _add_state(value: Any, containers: set[int], budget: list[int], depth: int = 3) -> None:
+def _add_state(value: Any, containers: dict[int, Any], budget: list[int], depth: int = 3) -> None:
     """A container a module holds, and those nested in it (`BASE = {"model": {"dim": 8}}`, a list of
     stage dicts): a build that writes into one, at any level, changes what a later build reads."""
-    containers.add(id(value))
+    containers[id(value)] = value
     budget[0] -= 1
     if depth == 0 or budget[0] <= 0 or type(value) is set:
         return
@@ -453,10 +453,10 @@ def _add_state(value: Any, containers: set[int], budget: list[int], depth: int =
             _add_state(item, containers, budget, depth - 1)
 
 
-def _remember_defaults(fn: FuncV, containers: set[int]) -> None:
+def _remember_defaults(fn: FuncV, containers: dict[int, Any]) -> None:
     for v in (*fn.defaults, *fn.kw_defaults):
         if type(v) in (dict, list, set):
-            containers.add(id(v))
+            containers[id(v)] = v
 
 
 class _Signature:
@@ -605,18 +605,20 @@ class Ctx:
         # (package's __init__.py, name) -> its submodule `import package.name` read (module_name)
         self.submodules: dict[tuple[str, str], Any] = {}
         # key -> (build, state_version, its first serial, what it read of the machine: see `environment`)
-        self.built: dict[Any, tuple[Inst, int, int, tuple[Any, ...]]] = {}
+        # Each entry keeps the objects its key names by id (_arg_key's pins).
+        self.built: dict[Any, tuple[Inst, int, int, tuple[Any, ...], list[Any]]] = {}
         self.default_configs: dict[Any, Inst] = {}  # the file's config classes built with their defaults
-        self.failed: dict[Any, tuple[type[Unresolved], str, Span | None, Any, int, tuple[Any, ...]]] = {}
+        self.failed: dict[Any, tuple[type[Unresolved], str, Span | None, Any, int, tuple[Any, ...], int, list[Any]]] = {}
         # Writes to state that outlives a call (a global, a class attribute): a build that makes one
         # (`Counter.n += 1`) may build differently next time, so it is not kept for reuse.
         self.state_writes = 0
         # Changes of such state that a build may have read (a class attribute or global given a new
         # value, not one set for the first time): the builds kept before one are not reused after it.
         self.state_version = 0
-        # The ids of the lists, dicts and sets that modules and classes hold (their state, shared by
-        # every build): written into, they change what a later build reads (remember_state).
-        self.state_containers: set[int] = set()
+        # The lists, dicts and sets that modules and classes hold (their state, shared by every
+        # build), by id: written into, they change what a later build reads (remember_state). Kept
+        # alive here: a global set anew frees its old container, whose id a build's list could take.
+        self.state_containers: dict[int, Any] = {}
         # The names each function declares `global` or `nonlocal`, by id of its node.
         self.declared: dict[int, tuple[tuple[str, bool], ...]] = {}
         # Where from_pretrained("org/name") looks besides the bundled catalog (AnalyzeOptions.hf_cache).
@@ -643,9 +645,6 @@ class Ctx:
         # runs at: an import in a function they call fails too (optional_import), not one of a
         # module being loaded meanwhile.
         self.import_guards: list[int] = []
-        # Modules whose `__dict__` the code read (and may have written past torch's __setattr__): an
-        # attribute the analyser does not find on one may still be there (Interpreter.inst_attr).
-        self.loose_modules: set[int] = set()
         # How many `try` bodies run now: an error a decorator raises inside one is the statement's.
         self.trying = 0
         self.failed_imports: list[tuple[str, str, str, Span | None]] = []
@@ -3559,11 +3558,12 @@ class Interpreter:
         if self.ctx.probing_attributes:
             raise _NoAttribute(name)
         if obj.is_module and type(obj.cls) is ClassV and obj.unfollowed is None and name not in MODULE_CLASS_ATTRIBUTES \
-                and id(obj) not in self.ctx.loose_modules and _only_module_bases(obj.cls):
+                and _only_module_bases(obj.cls):
             # A module of the code's classes and nn.Module alone, every line of which was followed: what it
             # lacks it lacks (`self.encoder.requires_grad_(False)` where the class set `self.enc`), as
-            # nn.Module.__getattr__ says. A base from outside (its __init__ may set it) or a `__dict__`
-            # written past torch's __setattr__ keeps the answer "not known".
+            # nn.Module.__getattr__ says (what `object.__setattr__` or `__dict__` put past torch's
+            # __setattr__ was found before here). A base from outside (its __init__ may set it) keeps
+            # the answer "not known".
             raise _Raised(f"`{_text(node)}` raises AttributeError: '{obj.cls.name}' object has no attribute "
                           f"'{name}'", ExtV("AttributeError"))
         return Unknown(f"`{_text(node)}` is not set by the code the analyser followed", maybe_module=True)
@@ -4926,7 +4926,8 @@ class Interpreter:
         dataclass_init = cls.dataclass_init
         if isinstance(init, FuncV) and not isinstance(init.node, ast.Lambda) and dataclass_init is None:
             bound = self.bind_args(init, [None] + args, kwargs, node)
-        key = _build_key(cls, init, bound, args, kwargs) if cls.is_module and dataclass_init is None else None
+        pins: list[Any] = []  # what the key names by id, kept with its entries
+        key = _build_key(cls, init, bound, args, kwargs, pins) if cls.is_module and dataclass_init is None else None
         cached = self.ctx.built.get(key) if key is not None else None
         if cached is not None and cached[1] == self.ctx.state_version:
             # Twelve identical blocks are built once and copied: the copies are new objects,
@@ -4986,10 +4987,10 @@ class Interpreter:
                 # build differs), nor one that holds itself (its copies would hold cycles no one breaks).
                 if key is not None and len(self.ctx.cycle_holders) == holders and self.ctx.state_writes == writes:
                     self.ctx.built[key] = (clone(inst, since=since) if snapshot else inst, self.ctx.state_version, since,
-                                           tuple(self.ctx.environment[read:]))
+                                           tuple(self.ctx.environment[read:]), pins)
             return inst
         except Unresolved as exc:
-            self.keep_failure(key, exc, started, self.ctx.failed_imports[assumed:])
+            self.keep_failure(key, exc, started, pins, self.ctx.failed_imports[assumed:])
             raise
         finally:
             stack.pop()
@@ -5038,7 +5039,7 @@ class Interpreter:
         too long to follow)."""
         failed = self.ctx.failed.get(key) if key is not None else None
         if failed is not None:
-            kind, reason, span, raised, started, assumed, version = failed
+            kind, reason, span, raised, started, assumed, version, _ = failed
             if version != self.ctx.state_version:  # a class attribute or global it may have read changed since
                 return
             self.ctx.failed_imports.extend(assumed)  # what the first failure assumed, this one assumes too
@@ -5047,13 +5048,14 @@ class Interpreter:
             if kind is not _OutOfSteps or self.ctx.steps >= started:
                 raise kind(reason, span)
 
-    def keep_failure(self, key: Any, failure: Unresolved, started: int,
+    def keep_failure(self, key: Any, failure: Unresolved, started: int, pins: list[Any],
                      assumed: list[tuple[str, str, str, Span | None]] | tuple[()] = ()) -> None:
-        """Keep a failed build for raise_if_failed, unless it failed for how deep its callers were."""
+        """Keep a failed build for raise_if_failed, unless it failed for how deep its callers were
+        (``pins``: the objects the key names by id, kept with it)."""
         if key is not None and not isinstance(failure, _TooDeep):
             # What raises it again, not the exception: its traceback would hold the frames it went through.
             self.ctx.failed[key] = (type(failure), failure.reason, failure.span, getattr(failure, "kind", None), started,
-                                    tuple(assumed), self.ctx.state_version)
+                                    tuple(assumed), self.ctx.state_version, pins)
 
     def dict_items(self, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> dict[Any, Any]:
         """What ``dict(*args, **kwargs)`` holds."""
@@ -7049,9 +7051,13 @@ _PLAIN = frozenset({type(None), bool, int, float, str, tuple, list, TorchVersion
 
 
 _MAX_KEY_ITEMS = 1_000  # the items of lists and dicts an argument's key may hold, nested ones included
+# The values a config object's key may hold, nested ones included (ViT's config holds two label maps
+# of 1,000 entries each).
+_MAX_STATE_ITEMS = 20_000
+_MAX_STATE_DEPTH = 64  # and how deep (a linked list of objects must not exhaust Python's stack)
 
 
-def _arg_key(v: Any, budget: list[int] | None = None) -> Any:
+def _arg_key(v: Any, pins: list[Any], budget: list[int] | None = None) -> Any:
     """A hashable stand-in for an argument, or _MISSING when the call must not be cached.
 
     Modules and parameters are never keys: passing one in can tie or share it, and a
@@ -7059,7 +7065,9 @@ def _arg_key(v: Any, budget: list[int] | None = None) -> Any:
     (_state_key), so the copies of one default config build the same blocks. A list of
     more than _MAX_KEY_ITEMS items in all is not a key: nested lists that share their items
     can hold more than memory could spell out (a class that passes itself `[x] * 4` of what
-    it was given, level after level, until the call depth stops it)."""
+    it was given, level after level, until the call depth stops it). Each object the key
+    names by its id is added to ``pins``, which the cache entry keeps: freed, its id could be
+    another object's (a later config's list) and the key another build's."""
     t = type(v)
     if t in _KEY_TYPES:
         return (t, v)  # the type keeps 1, 1.0 and True apart
@@ -7069,37 +7077,70 @@ def _arg_key(v: Any, budget: list[int] | None = None) -> Any:
         if budget[0] < 0:
             return _MISSING
     if isinstance(v, (tuple, list)):
-        keys = tuple(_arg_key(x, budget) for x in v)
+        keys = tuple(_arg_key(x, pins, budget) for x in v)
         return _MISSING if any(k is _MISSING for k in keys) else ("seq", keys)
     if isinstance(v, dict) and all(type(k) is str for k in v):  # a constructor's **kwargs
-        keys = tuple((k, _arg_key(x, budget)) for k, x in sorted(v.items()))
+        keys = tuple((k, _arg_key(x, pins, budget)) for k, x in sorted(v.items()))
         return _MISSING if any(k[1] is _MISSING for k in keys) else ("dict", keys)
     if isinstance(v, Inst) and not v.is_module:
-        return ("obj", id(v.cls), _state_key(v, 2))  # by what it holds: equal copies build the same
+        state = _state_key(v, pins)
+        pins.append(v.cls)
+        # by what it holds: equal copies build the same
+        return _MISSING if state is _MISSING else ("obj", id(v.cls), state)
     if isinstance(v, (ClassV, FuncV)):
+        pins.append(v)
         return ("id", id(v))
     return _MISSING
 
 
-def _state_key(obj: Inst, depth: int) -> Any:
-    """What a config object holds now: the same object with other values is another build
-    (transformers' LiltAttention halves ``config.hidden_size`` for one block, then restores it).
-    Values that cannot be keys count by identity; nested objects ``depth`` levels down."""
-    parts = []
-    for k, x in obj.attrs.items():
-        t = type(x)
-        if t in _KEY_TYPES:
-            parts.append((k, t, x))
-        elif t is Inst and not x.is_module and depth > 0:
-            parts.append((k, id(x), _state_key(x, depth - 1)))
-        elif t in (tuple, list):  # one level of items: a config holding itself stays finite
-            parts.append((k, t, tuple((type(i), i) if type(i) in _KEY_TYPES else id(i) for i in x)))
-        elif t is dict:
-            parts.append((k, t, tuple((type(a), a, (type(b), b) if type(b) in _KEY_TYPES else id(b))
-                                      for a, b in x.items())))
+def _state_key(obj: Inst, pins: list[Any]) -> Any:
+    """What a config object holds now, all the way down: the same object with other values is
+    another build (transformers' LiltAttention halves ``config.hidden_size`` for one block, then
+    restores it; a stage list's dict or a sub-config changed in place between two builds). _MISSING
+    past _MAX_STATE_ITEMS values (not cached). Lists, dicts and objects it holds go by value, nested
+    objects by their identity too; what else it holds (a module, a function) by identity alone."""
+    key = _held_key(obj, pins, [_MAX_STATE_ITEMS], set())
+    return _MISSING if key is _MISSING else key[2:]
+
+
+def _held_key(x: Any, pins: list[Any], budget: list[int], open_ids: set[int]) -> Any:
+    t = type(x)
+    if t in _KEY_TYPES:
+        return (t, x)
+    if not (t is list or t is tuple or t is dict or t is set or (t is Inst and not x.is_module)):
+        pins.append(x)  # the key names it by id: kept alive with the entry (see _arg_key)
+        return ("id", id(x))
+    pins.append(x)
+    if id(x) in open_ids:  # a config that holds itself, or its parent
+        return ("cycle", id(x))
+    items = x.attrs.items() if t is Inst else x.items() if t is dict else x
+    budget[0] -= 1 + len(items)
+    if budget[0] < 0 or len(open_ids) > _MAX_STATE_DEPTH:
+        return _MISSING
+    open_ids.add(id(x))
+    parts: list[Any] = []
+    try:
+        if t is Inst or t is dict:
+            for k, v in items:
+                kk = k if t is Inst else _held_key(k, pins, budget, open_ids)
+                vk = _held_key(v, pins, budget, open_ids)
+                if kk is _MISSING or vk is _MISSING:
+                    return _MISSING
+                parts.append((kk, vk))
         else:
-            parts.append((k, id(x)))
-    return tuple(parts)
+            for v in items:
+                vk = _held_key(v, pins, budget, open_ids)
+                if vk is _MISSING:
+                    return _MISSING
+                parts.append(vk)
+    finally:
+        open_ids.discard(id(x))
+    if t is set:
+        parts.sort(key=repr)  # a set's order is not its content
+    if t is Inst:
+        pins.append(x.cls)
+        return ("obj", id(x), id(x.cls), *parts)
+    return (t, *parts)
 
 
 _HOLDERS = frozenset({BoundV, dict, list, tuple})
@@ -7124,26 +7165,29 @@ def _leads_back(obj: Inst, value: Any, building: set[int]) -> bool:
     return False
 
 
-def _build_key(cls: ClassV, init: Any, bound: dict[str, Any] | None, args: list[Any], kwargs: dict[str, Any]) -> Any:
+def _build_key(cls: ClassV, init: Any, bound: dict[str, Any] | None, args: list[Any], kwargs: dict[str, Any],
+               pins: list[Any]) -> Any:
     """What a build of ``cls`` depends on: with a constructor, its arguments bound to the
     parameter names, defaults included, so that ``Block(config)`` and ``Block(config=config)``
-    are one build; None when an argument cannot be a key (see _arg_key)."""
+    are one build; None when an argument cannot be a key (see _arg_key, which fills ``pins``:
+    ``cls`` is one of them)."""
+    pins.append(cls)
     if bound is None:
-        return _cache_key(cls, args, kwargs)
+        return _cache_key(cls, args, kwargs, pins)
     first = init.signature.names[0] if init.signature.names else None  # self
     # Bound in the constructor's parameter order: one order for every call, no sort needed.
     keys = []
     for name, v in bound.items():
         if name != first:
-            key = _arg_key(v)
+            key = _arg_key(v, pins)
             if key is _MISSING:
                 return None
             keys.append((name, key))
     return (id(cls), tuple(keys))
 
 
-def _cache_key(cls: ClassV, args: list[Any], kwargs: dict[str, Any]) -> Any:
-    keys = tuple(_arg_key(a) for a in args) + tuple((k, _arg_key(v)) for k, v in sorted(kwargs.items()))
+def _cache_key(cls: ClassV, args: list[Any], kwargs: dict[str, Any], pins: list[Any]) -> Any:
+    keys = tuple(_arg_key(a, pins) for a in args) + tuple((k, _arg_key(v, pins)) for k, v in sorted(kwargs.items()))
     if any(k is _MISSING or (isinstance(k, tuple) and k[1:] == (_MISSING,)) for k in keys):
         return None
     return (id(cls), keys)
