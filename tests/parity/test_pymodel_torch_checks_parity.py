@@ -762,3 +762,57 @@ def test_a_build_is_not_reused_after_its_config_changed_in_place_at_any_depth(tm
         "        cfg.deep.inner.inner.inner.inner = 6\n        self.c = Block(cfg)\n"
         "        cfg.deep.inner.inner.inner.inner = 4\n        cfg.stages[0]['dim'] = 8\n        self.d = Block(cfg)\n")
     _assert_counted_as_torch_counts(source, tmp_path, "Net")
+
+
+def test_a_build_is_not_reused_after_what_it_reads_outside_its_arguments_changed(tmp_path):
+    # The build cache reused a build after a change it did not see: a global config object's
+    # attribute, one in a global list or a class attribute, a mutable default object the build
+    # itself changes, and a closure's variables (a lambda passed in, its `width` changed since).
+    # Each class is still counted as from a fresh import: `Net`'s changes do not reach `After`.
+    source = HEADER + (
+        "class Cfg:\n    def __init__(self, width=4):\n        self.width = width\n\n\n"
+        "CFG = Cfg()\nSTAGES = [Cfg()]\n\n\n"
+        "class Block(nn.Module):\n    shared = Cfg()\n\n    def __init__(self):\n        super().__init__()\n"
+        "        self.fc = nn.Linear(2, CFG.width + STAGES[0].width + Block.shared.width)\n\n\n"
+        "class Grow(nn.Module):\n    def __init__(self, cfg=Cfg()):\n        super().__init__()\n"
+        "        cfg.width += 4\n        self.fc = nn.Linear(2, cfg.width)\n\n\n"
+        "class Maker(nn.Module):\n    def __init__(self, make):\n        super().__init__()\n        self.fc = make()\n\n\n"
+        "class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.a = Block()\n        CFG.width = 8\n        self.b = Block()\n        STAGES[0].width = 8\n"
+        "        self.c = Block()\n        Block.shared.width = 8\n        self.d = Block()\n"
+        "        self.g = nn.ModuleList([Grow(), Grow()])\n"
+        "        width = 4\n        make = lambda: nn.Linear(2, width)\n        self.m = Maker(make)\n"
+        "        width = 8\n        self.n = Maker(make)\n        sizes = [4]\n"
+        "        self.o = Maker(lambda: nn.Linear(2, sizes[0]))\n        sizes[0] = 16\n"
+        "        self.p = Maker(lambda: nn.Linear(2, sizes[0]))\n\n\n"
+        "class After(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.a = Block()\n"
+        "        self.g = Grow()\n")
+    expected = []
+    for name in ("Block", "Grow", "Net", "After"):  # each from a fresh import, as the analyser counts it
+        with torch.device("meta"):
+            expected.append((name, sum(p.numel() for p in getattr(_imported(source, tmp_path), name)().parameters())))
+    report = analyze_text(source, "net.py")
+    assert [(m.name, m.tree.total) for m in report.models] == expected, [p.message for p in report.problems]
+
+
+def test_what_building_the_default_config_changes_outside_it_stays_for_every_class(tmp_path):
+    # transformers' LightOnOcr: building its config standardises a class-level dict of sub-config
+    # defaults in place (rope type "default" -> "axial"), and the vision tower refuses any other type.
+    # The default config is built once per analysis; putting that change back after the first
+    # class's count left the later classes a config whose dict said "default" again.
+    source = HEADER + (
+        "class NetConfig:\n    defaults = {'rope': {'type': 'default'}}\n\n    def __init__(self):\n"
+        "        rope = NetConfig.defaults['rope']\n        if rope['type'] == 'default':\n"
+        "            rope['type'] = 'axial'\n        self.rope = rope\n        self.dim = 8\n\n\n"
+        "class Tower(nn.Module):\n    def __init__(self, config: NetConfig):\n        super().__init__()\n"
+        "        if config.rope['type'] != 'axial':\n            raise ValueError(config.rope['type'])\n"
+        "        self.fc = nn.Linear(config.dim, 2)\n\n\n"
+        "class Model(nn.Module):\n    def __init__(self, config: NetConfig):\n        super().__init__()\n"
+        "        self.tower = Tower(config)\n        self.head = nn.Linear(2, 2)\n")
+    expected = []
+    for name in ("Tower", "Model"):  # each from a fresh import, as the analyser counts it
+        module = _imported(source, tmp_path)
+        with torch.device("meta"):
+            expected.append((name, sum(p.numel() for p in getattr(module, name)(module.NetConfig()).parameters())))
+    report = analyze_text(source, "net.py")
+    assert [(m.name, m.tree.total) for m in report.models] == expected, [p.message for p in report.problems]

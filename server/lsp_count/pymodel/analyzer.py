@@ -531,11 +531,17 @@ def constructor_arguments(cls: ClassV, config_classes: list[ClassV], interp: Int
                     holders, started = len(interp.ctx.cycle_holders), interp.ctx.steps
                     # `GPTConfig()`, where the class statement is: what a message about the call names.
                     call = ast.copy_location(ast.Call(ast.Name(candidate.name, ast.Load()), [], []), candidate.node)
+                    # What building it changes beyond itself (transformers' configs standardise a
+                    # class-level dict of sub-config defaults in place) is kept, as the config is:
+                    # not put back when this class's count ends (Ctx.end_count).
+                    undo, interp.ctx.undo = interp.ctx.undo, None
                     try:
                         defaults = interp.call(candidate, [], {}, call, scope.env)
                     except Unresolved as exc:
                         interp.keep_failure(key, exc, started, [candidate])
                         raise
+                    finally:
+                        interp.ctx.undo = undo
                     if len(interp.ctx.cycle_holders) == holders:
                         interp.ctx.default_configs[key] = defaults
                         kwargs[p.arg] = clone(defaults)

@@ -440,23 +440,35 @@ def _described(v: Any) -> str:
 _NESTED_STATE_LIMIT = 2_000  # the containers nested in one module's globals looked into (a table of tables)
 
 
+def _is_state(value: Any) -> bool:
+    """A value whose contents a build may change and a later build read: a list, dict or set, or
+    an object of the code's classes that is not a module (a config)."""
+    t = type(value)
+    return t is dict or t is list or t is set or (t is Inst and not value.is_module)
+
+
 def _add_state(value: Any, containers: dict[int, Any], budget: list[int], depth: int = 3) -> None:
-    """A container a module holds, and those nested in it (`BASE = {"model": {"dim": 8}}`, a list of
-    stage dicts): a build that writes into one, at any level, changes what a later build reads."""
+    """A container or config object a module holds, and those nested in it (`BASE = {"model":
+    {"dim": 8}}`, a list of stage dicts, `CFG.stages[0]`): a build that writes into one, at any
+    level, changes what a later build reads. Not the items of an object of a dict subclass: the
+    registries written at each build (transformers' `_CAN_RECORD_REGISTRY[self]`, read by forward
+    alone) would keep every build from being reused."""
+    if id(value) in containers:
+        return
     containers[id(value)] = value
     budget[0] -= 1
-    if depth == 0 or budget[0] <= 0 or type(value) is set:
+    t = type(value)
+    if depth == 0 or budget[0] <= 0 or t is set:
         return
-    for item in (value.values() if type(value) is dict else value):
-        t = type(item)
-        if (t is dict or t is list) and budget[0] > 0:
+    for item in (value.values() if t is dict else value.attrs.values() if t is Inst else value):
+        if _is_state(item) and budget[0] > 0 and not (t is Inst and item is value.attrs.get(_DICT_ITEMS)):
             _add_state(item, containers, budget, depth - 1)
 
 
-def _remember_defaults(fn: FuncV, containers: dict[int, Any]) -> None:
+def _remember_defaults(fn: FuncV, containers: dict[int, Any], budget: list[int]) -> None:
     for v in (*fn.defaults, *fn.kw_defaults):
-        if type(v) in (dict, list, set):
-            containers[id(v)] = v
+        if _is_state(v):
+            _add_state(v, containers, budget)
 
 
 class _Signature:
@@ -697,12 +709,17 @@ class Ctx:
         containers, self.undo_containers = self.undo_containers, {}
         changed = False
         for container, before in containers.values():
-            changed = changed or _contents(container) != _contents(before)
+            counted = _contents(container)
             if isinstance(container, list):
                 container[:] = before
             else:  # a dict or a set
+                # A dict's key set for the first time stays, as a name does below (transformers'
+                # _LazyModule memoises each submodule it imports at each count).
+                added = [(k, v) for k, v in container.items() if k not in before] if isinstance(container, dict) else []
                 container.clear()
                 container.update(before)
+                container.update(added)
+            changed = changed or counted != _contents(container)
         for names, name, old in reversed(undo or ()):
             # One set for the first time stays (transformers' memos of a class, written at each count).
             if old is not _MISSING:
@@ -921,24 +938,23 @@ class Interpreter:
             self.ctx.importing -= 1
 
     def remember_state(self, names: dict[str, Any]) -> None:
-        """The containers a module's names or its classes' attributes hold (Ctx.state_containers), and
+        """The containers and config objects a module's names or its classes' attributes hold (Ctx.state_containers), and
         the mutable defaults of its functions and methods (`def __init__(self, dim, extra=[])`: made
         once, so a count that fills one would leave it filled for the next class)."""
         containers = self.ctx.state_containers
         budget = [_NESTED_STATE_LIMIT]
         for value in names.values():
             t = type(value)
-            if t is dict or t is list or t is set:
+            if _is_state(value):
                 _add_state(value, containers, budget)
             elif t is FuncV:
-                _remember_defaults(value, containers)
+                _remember_defaults(value, containers, budget)
             elif t is ClassV:
                 for v in value.namespace.values():
-                    tv = type(v)
-                    if tv is dict or tv is list or tv is set:
+                    if _is_state(v):
                         _add_state(v, containers, budget)
-                    elif tv is FuncV:
-                        _remember_defaults(v, containers)
+                    elif type(v) is FuncV:
+                        _remember_defaults(v, containers, budget)
 
     def _run_module(self, tree: ast.Module, scope: ModuleScope) -> None:
         try:
@@ -1958,6 +1974,9 @@ class Interpreter:
             self.ctx.cycle_holders.append(obj)
         if obj.unregistered and name in obj.unregistered:
             del obj.unregistered[name]  # torch's __setattr__ takes the name out of __dict__ first
+        if not obj.is_module and id(obj) in self.ctx.state_containers:  # `CFG.width = 8` of a global config
+            self.state_written(_rebinds(obj.attrs.get(name, _MISSING), value))
+            self.ctx.logged_write(obj.attrs, name)
         obj.attrs[name] = value
         if t is TensorV and value.buffer and obj.is_module:  # `self.inv_freq = nn.Buffer(...)`: a buffer
             _add_buffer(obj, name)
@@ -2000,10 +2019,7 @@ class Interpreter:
         if isinstance(obj, (list, dict)):
             if is_unknownish(key):
                 raise Unresolved(f"`{_text(node)}`: the key depends on {_clause(why_of(key))}")
-            if id(obj) in self.ctx.state_containers:  # `TABLE[name] = layer`: state a later build reads
-                self.state_written(type(obj) is not dict or _rebinds(obj.get(key, _MISSING) if _hashable(key)
-                                                                     else _MISSING, value))
-                self.ctx.logged_change(obj)
+            self.state_item_written(obj, key, value)
             try:
                 obj[key] = value
             except (IndexError, TypeError, KeyError) as exc:
@@ -4662,6 +4678,14 @@ class Interpreter:
         if changed:
             self.ctx.state_version += 1
 
+    def state_item_written(self, container: list[Any] | dict[Any, Any], key: Any, value: Any) -> None:
+        """``container[key] = value`` about to be done: where the container is state (`TABLE[name] =
+        layer`), a later build reads it."""
+        if id(container) in self.ctx.state_containers:
+            self.state_written(type(container) is not dict or _rebinds(
+                container.get(key, _MISSING) if _hashable(key) else _MISSING, value))
+            self.ctx.logged_change(container)
+
     def write_declared(self, declared: tuple[tuple[str, bool], ...], local: Env, outer: Env) -> None:
         """A call's writes to the names its function declares ``nonlocal``, made where they live once it
         returns (until then, reads in the call see its own writes). Its ``global`` names are written
@@ -7088,9 +7112,22 @@ def _arg_key(v: Any, pins: list[Any], budget: list[int] | None = None) -> Any:
         # by what it holds: equal copies build the same
         return _MISSING if state is _MISSING else ("obj", id(v.cls), state)
     if isinstance(v, (ClassV, FuncV)):
+        if _reads_locals(v.env):
+            return _MISSING  # what it builds follows its function's variables, which may change between calls
         pins.append(v)
         return ("id", id(v))
     return _MISSING
+
+
+def _reads_locals(env: Env | None) -> bool:
+    """Whether a function or class made where ``env`` is reads a function's variables (a closure:
+    ``make = lambda: nn.Linear(2, width)`` with ``width`` changed before its next use); a class
+    body's names are not seen by its methods."""
+    while env is not None and env.parent is not None:
+        if type(env) is not _ClassBodyEnv:
+            return True
+        env = env.parent
+    return False
 
 
 def _state_key(obj: Inst, pins: list[Any]) -> Any:
@@ -7104,35 +7141,49 @@ def _state_key(obj: Inst, pins: list[Any]) -> Any:
 
 
 def _held_key(x: Any, pins: list[Any], budget: list[int], open_ids: set[int]) -> Any:
+    """_state_key's key of one value (not of a plain value: its callers key those inline, the
+    commonest case)."""
     t = type(x)
-    if t in _KEY_TYPES:
+    if t is Inst:
+        if x.is_module:
+            pins.append(x)  # the key names it by id: kept alive with the entry (see _arg_key)
+            return ("id", id(x))
+        pins.append(x)
+        if id(x) in open_ids:  # a config that holds itself, or its parent
+            return ("cycle", id(x))
+        items: Any = x.attrs.items()
+    elif t is dict:
+        items = x.items()
+    elif t is list or t is tuple or t is set:
+        items = x
+    elif t in _KEY_TYPES:
         return (t, x)
-    if not (t is list or t is tuple or t is dict or t is set or (t is Inst and not x.is_module)):
-        pins.append(x)  # the key names it by id: kept alive with the entry (see _arg_key)
+    else:
+        pins.append(x)
         return ("id", id(x))
-    pins.append(x)
-    if id(x) in open_ids:  # a config that holds itself, or its parent
-        return ("cycle", id(x))
-    items = x.attrs.items() if t is Inst else x.items() if t is dict else x
     budget[0] -= 1 + len(items)
-    if budget[0] < 0 or len(open_ids) > _MAX_STATE_DEPTH:
-        return _MISSING
+    if budget[0] < 0 or len(open_ids) > _MAX_STATE_DEPTH or (t is not Inst and id(x) in open_ids):
+        return _MISSING  # too much to spell out, or a list that holds itself
     open_ids.add(id(x))
     parts: list[Any] = []
+    append = parts.append
     try:
         if t is Inst or t is dict:
             for k, v in items:
-                kk = k if t is Inst else _held_key(k, pins, budget, open_ids)
-                vk = _held_key(v, pins, budget, open_ids)
-                if kk is _MISSING or vk is _MISSING:
+                tv = type(v)
+                vk = (tv, v) if tv in _KEY_TYPES else _held_key(v, pins, budget, open_ids)
+                if t is dict and type(k) is not str:
+                    k = _held_key(k, pins, budget, open_ids)
+                if vk is _MISSING or k is _MISSING:
                     return _MISSING
-                parts.append((kk, vk))
+                append((k, vk))
         else:
             for v in items:
-                vk = _held_key(v, pins, budget, open_ids)
+                tv = type(v)
+                vk = (tv, v) if tv in _KEY_TYPES else _held_key(v, pins, budget, open_ids)
                 if vk is _MISSING:
                     return _MISSING
-                parts.append(vk)
+                append(vk)
     finally:
         open_ids.discard(id(x))
     if t is set:
