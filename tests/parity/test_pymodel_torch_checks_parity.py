@@ -816,3 +816,29 @@ def test_what_building_the_default_config_changes_outside_it_stays_for_every_cla
             expected.append((name, sum(p.numel() for p in getattr(module, name)(module.NetConfig()).parameters())))
     report = analyze_text(source, "net.py")
     assert [(m.name, m.tree.total) for m in report.models] == expected, [p.message for p in report.problems]
+
+
+def test_a_build_is_not_reused_for_a_config_holding_an_iterator_or_a_closure(tmp_path):
+    # Keyed by identity, a config's iterator (each block takes its next width) and its closure (its
+    # `width` changed between builds) gave the first build again: 48 counted, 108 built by torch.
+    source = HEADER + (
+        "import itertools\n\n\nclass Cfg:\n    pass\n\n\n"
+        "class Block(nn.Module):\n    def __init__(self, cfg):\n        super().__init__()\n"
+        "        self.fc = nn.Linear(2, next(cfg.widths) + next(cfg.cycle))\n        self.g = cfg.make()\n\n\n"
+        "class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n        cfg = Cfg()\n"
+        "        cfg.widths = iter([4, 8, 16])\n        cfg.cycle = itertools.cycle([0, 1])\n        width = 2\n"
+        "        cfg.make = lambda: nn.Linear(1, width)\n        self.a = Block(cfg)\n        width = 5\n"
+        "        self.b = Block(cfg)\n        self.c = Block(cfg)\n")
+    _assert_counted_as_torch_counts(source, tmp_path, "Net")
+
+
+def test_a_build_that_changes_its_arguments_is_not_reused(tmp_path):
+    # A copy of the first build does not change the next call's arguments: the second config kept
+    # its depth, and the third build was the first one again (27 counted, 33 built by torch).
+    source = HEADER + (
+        "class Cfg:\n    def __init__(self):\n        self.depth = 1\n\n\n"
+        "class Block(nn.Module):\n    def __init__(self, cfg, sizes):\n        super().__init__()\n"
+        "        cfg.depth += 1\n        sizes.append(1)\n        self.fc = nn.Linear(2, cfg.depth + len(sizes))\n\n\n"
+        "class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n        c1, c2 = Cfg(), Cfg()\n"
+        "        s1, s2 = [], []\n        self.a = Block(c1, s1)\n        self.b = Block(c2, s2)\n        self.c = Block(c2, s2)\n")
+    _assert_counted_as_torch_counts(source, tmp_path, "Net")

@@ -4963,6 +4963,7 @@ class Interpreter:
             self.ctx.environment.extend(cached[3])  # the class that reuses it is counted with the same assumptions
             return copy
         self.raise_if_failed(key)
+        given = dict(bound) if key is not None and bound is not None else bound  # the call's own names may be rebound
         stack.append(cls.name)
         inst = None
         holders = len(self.ctx.cycle_holders)
@@ -5009,7 +5010,10 @@ class Interpreter:
                 self.record_hint(inst, node, env)
                 # Not a build that changed a global or a class attribute (a layer counter: the next
                 # build differs), nor one that holds itself (its copies would hold cycles no one breaks).
-                if key is not None and len(self.ctx.cycle_holders) == holders and self.ctx.state_writes == writes:
+                # Nor one that changed its arguments (`cfg.depth += 1`): a copy would not change the next
+                # call's, and what they hold is the key.
+                if key is not None and len(self.ctx.cycle_holders) == holders and self.ctx.state_writes == writes \
+                        and _build_key(cls, init, given, args, kwargs, []) == key:
                     self.ctx.built[key] = (clone(inst, since=since) if snapshot else inst, self.ctx.state_version, since,
                                            tuple(self.ctx.environment[read:]), pins)
             return inst
@@ -7135,7 +7139,8 @@ def _state_key(obj: Inst, pins: list[Any]) -> Any:
     another build (transformers' LiltAttention halves ``config.hidden_size`` for one block, then
     restores it; a stage list's dict or a sub-config changed in place between two builds). _MISSING
     past _MAX_STATE_ITEMS values (not cached). Lists, dicts and objects it holds go by value, nested
-    objects by their identity too; what else it holds (a module, a function) by identity alone."""
+    objects by their identity too; what else it holds (a module, a function) by identity alone, but
+    an iterator or a closure, which give another value later for the same identity: not cached."""
     key = _held_key(obj, pins, [_MAX_STATE_ITEMS], set())
     return _MISSING if key is _MISSING else key[2:]
 
@@ -7158,6 +7163,8 @@ def _held_key(x: Any, pins: list[Any], budget: list[int], open_ids: set[int]) ->
         items = x
     elif t in _KEY_TYPES:
         return (t, x)
+    elif isinstance(x, IteratorV) or ((t is FuncV or t is ClassV) and _reads_locals(x.env)):
+        return _MISSING  # what it gives changes with each use, or with its function's variables
     else:
         pins.append(x)
         return ("id", id(x))
