@@ -144,6 +144,9 @@ def _torch(source: str, tmp_path) -> tuple[int, int] | Exception:
     ("self.emb = nn.Embedding(10, dim, dtype=int)", "RuntimeError"),
     # an attribute the class never set (a freeze with a typo: the class set `self.enc`)
     ("self.enc = nn.Linear(dim, dim)\nself.encoder.requires_grad_(False)", "AttributeError"),
+    # torch's ModuleList.insert reads `_modules['-1']` for any negative index; Sequential's checks the range
+    ("self.layers = nn.ModuleList([nn.Linear(dim, dim)] * 2)\nself.layers.insert(-1, nn.Linear(dim, 2))", "KeyError"),
+    ("self.seq = nn.Sequential(nn.Linear(dim, dim))\nself.seq.insert(2, nn.Linear(dim, 2))", "IndexError"),
 ])
 def test_what_torch_refuses_is_refused_with_its_error(body, error, tmp_path):
     source = _source(body)
@@ -237,6 +240,9 @@ def test_what_torch_refuses_is_refused_with_its_error(body, error, tmp_path):
     "self.t.requires_grad_(False)",
     "self.t = nn.Parameter(torch.tensor(0.5))\nself.fc = nn.Linear(dim, dim).to(torch.bfloat16)\n"
     "self.q = nn.Parameter(torch.empty(dim, dtype=torch.uint8), requires_grad=False)\nself.fc.requires_grad_(False)",
+    "self.seq = nn.Sequential(nn.Linear(dim, 1), nn.Linear(dim, 2))\nself.seq.insert(-1, nn.Linear(dim, 3))\n"
+    "self.seq.insert(-3, nn.Linear(dim, 4))\nself.layers = nn.ModuleList([nn.Linear(dim, 5)])\n"
+    "self.layers.insert(9, nn.Linear(dim, 6))\nself.head = nn.Linear(self.seq[1].out_features, self.seq[-1].out_features)",
 ])
 def test_what_torch_builds_from_the_same_arguments_is_counted_as_torch_counts(body, tmp_path):
     source = _source(body)
@@ -842,3 +848,19 @@ def test_a_build_that_changes_its_arguments_is_not_reused(tmp_path):
         "class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n        c1, c2 = Cfg(), Cfg()\n"
         "        s1, s2 = [], []\n        self.a = Block(c1, s1)\n        self.b = Block(c2, s2)\n        self.c = Block(c2, s2)\n")
     _assert_counted_as_torch_counts(source, tmp_path, "Net")
+
+
+def test_a_class_with_its_own_parameters_method_counts_what_it_registers_and_says_so(tmp_path):
+    source = HEADER + (
+        "class Head(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.fc = nn.Linear(dim_of(), 2)\n        self.frozen = nn.Linear(3, 3)\n\n"
+        "    def parameters(self, recurse=True):\n        return self.fc.parameters()\n\n\n"
+        "def dim_of():\n    return 4\n")
+    module = _imported(source, tmp_path)
+    with torch.device("meta"):
+        head = module.Head()
+    registered = sum(p.numel() for p in torch.nn.Module.parameters(head))
+    assert registered != sum(p.numel() for p in head.parameters())  # the override hands out less
+    (model,) = analyze_text(source, "net.py").models
+    assert model.tree.total == registered
+    assert any("defines its own `parameters()`" in note for note in model.tree.notes), model.tree.notes

@@ -734,11 +734,27 @@ def _model_report(ctx: Any, name: str, inst: Inst, notes: list[str], open_argume
     if frozen:
         tree_notes.append(f"{frozen:,} parameters are frozen (requires_grad=False): not trainable")
     tree_notes.extend(_plain_lists(inst))
+    walker = _own_parameter_walk(inst)
+    if walker:
+        tree_notes.append(f"`{walker[0]}` defines its own `{walker[1]}()`: counted are the parameters registered on "
+                          f"the modules (what the state dict and memory hold); what `{walker[1]}()` yields may differ")
     report = ModelReport(name, ParamTree(root, tuple(tree_notes)), span=name_span, method="static analysis (exact)")
     problem = None
     if notes:
         problem = Problem("info", "LC106", f"`{name}`: " + "; ".join(notes), name_span)
     return report, problem
+
+
+def _own_parameter_walk(inst: Inst) -> tuple[str, str] | None:
+    """(class, method) where the model's class or a base of the code overrides nn.Module's
+    ``parameters`` or ``named_parameters`` (to hand an optimizer a part of the model)."""
+    if type(inst.cls) is not ClassV:
+        return None
+    for cls in inst.cls.mro():
+        for method in ("parameters", "named_parameters"):
+            if type(cls.namespace.get(method)) is FuncV:
+                return cls.name, method
+    return None
 
 
 class _Irregular(Exception):

@@ -7561,7 +7561,15 @@ def _module_methods(interp: Interpreter, obj: Inst, name: str) -> dict[str, Call
 
     def insert(i: Any, v: Any) -> Inst | None:
         values = [x for _, x in container_entries(obj)]
-        values.insert(as_int(i, "index"), member(v))
+        index = as_int(i, "index")
+        if type(index) is int and obj.kind == "seq" and not -len(values) <= index <= len(values):
+            raise _Raised(f"`insert({index}, ...)` raises IndexError: Index out of range: {index}", ExtV("IndexError"))
+        if type(index) is int and obj.kind == "list" and index < 0:
+            # torch's ModuleList.insert moves each entry up from the end down to the index, reading
+            # `_modules[str(i - 1)]`: below 0 that is the key '-1', which it never has.
+            raise _Raised(f"`insert({index}, ...)` raises KeyError: '-1' (ModuleList.insert takes no negative index)",
+                          ExtV("KeyError"))
+        values.insert(index, member(v))
         _set_entries(obj, values)
         return obj if obj.kind == "seq" else None  # Sequential's returns itself, ModuleList's None
 
