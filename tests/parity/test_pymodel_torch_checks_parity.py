@@ -147,6 +147,9 @@ def _torch(source: str, tmp_path) -> tuple[int, int] | Exception:
     # torch's ModuleList.insert reads `_modules['-1']` for any negative index; Sequential's checks the range
     ("self.layers = nn.ModuleList([nn.Linear(dim, dim)] * 2)\nself.layers.insert(-1, nn.Linear(dim, 2))", "KeyError"),
     ("self.seq = nn.Sequential(nn.Linear(dim, dim))\nself.seq.insert(2, nn.Linear(dim, 2))", "IndexError"),
+    # a loop that adds to the dict (or set) it walks: Python's RuntimeError at the next item
+    ("widths = {'a': 2, 'b': 3}\nfor k in widths:\n    widths[k + 'x'] = 1\nself.fc = nn.Linear(dim, 2)", "RuntimeError"),
+    ("seen = {1}\nfor k in seen:\n    seen.add(k + 1)\nself.fc = nn.Linear(dim, 2)", "RuntimeError"),
 ])
 def test_what_torch_refuses_is_refused_with_its_error(body, error, tmp_path):
     source = _source(body)
@@ -243,6 +246,9 @@ def test_what_torch_refuses_is_refused_with_its_error(body, error, tmp_path):
     "self.seq = nn.Sequential(nn.Linear(dim, 1), nn.Linear(dim, 2))\nself.seq.insert(-1, nn.Linear(dim, 3))\n"
     "self.seq.insert(-3, nn.Linear(dim, 4))\nself.layers = nn.ModuleList([nn.Linear(dim, 5)])\n"
     "self.layers.insert(9, nn.Linear(dim, 6))\nself.head = nn.Linear(self.seq[1].out_features, self.seq[-1].out_features)",
+    # a loop that changes values, or walks a copy of the keys
+    "widths = {'a': 2, 'b': 3}\nfor k in widths:\n    widths[k] *= 2\nfor k in list(widths):\n    widths[k + 'x'] = 1\n"
+    "for k, v in widths.items():\n    widths[k] = v + 1\nself.fc = nn.Linear(dim, sum(widths.values()))",
 ])
 def test_what_torch_builds_from_the_same_arguments_is_counted_as_torch_counts(body, tmp_path):
     source = _source(body)

@@ -1181,6 +1181,8 @@ class Interpreter:
             items = self.ev(s.iter, env)
             if type(items) is list:
                 items = iter(items)  # Python's list iterator: an item appended (or removed) in the body is seen
+            elif type(items) in _LIVE_ITERABLES:
+                items = _live_items(items, s.iter)  # Python's: a body that adds or removes a key makes it raise
             elif type(items) is not IteratorV:
                 items = self.iterate(items, s.iter)
             # An iterator is taken from as the loop goes: `next(it)` in the body takes the next item,
@@ -7199,6 +7201,24 @@ def _held_key(x: Any, pins: list[Any], budget: list[int], open_ids: set[int]) ->
         pins.append(x.cls)
         return ("obj", id(x), id(x.cls), *parts)
     return (t, *parts)
+
+
+_LIVE_ITERABLES = frozenset({dict, set, *_DICT_VIEWS})
+
+
+def _live_items(items: Any, node: ast.AST) -> Iterator[Any]:
+    """A for loop's items of a dict, a set or a dict's view, taken as Python takes them: a body that
+    changes the size (or the keys) raises RuntimeError at the next item, as Python's iterator
+    raises it (a LoRA injector adding `name + "_lora"` keys to the dict it walks)."""
+    iterator = iter(items)
+    while True:
+        try:
+            item = next(iterator)
+        except StopIteration:
+            return
+        except RuntimeError as exc:
+            raise _Raised(f"the loop over `{_text(node)}` raises RuntimeError: {exc}", ExtV("RuntimeError"))
+        yield item
 
 
 _HOLDERS = frozenset({BoundV, dict, list, tuple})
