@@ -3646,8 +3646,8 @@ class Interpreter:
             if op is ast.Pow and isinstance(a, int) and isinstance(b, int) and abs(a) > 1 and b > 0:
                 if b * math.log2(abs(a)) > MAX_INT_BITS:
                     raise Unresolved(f"`{_text(node)}` is too large to be a size")
-            if op is ast.LShift and isinstance(b, int) and b > MAX_INT_BITS:
-                raise Unresolved(f"`{_text(node)}` is too large to be a size")
+            if op is ast.LShift and isinstance(a, int) and a and isinstance(b, int) and b > MAX_INT_BITS:
+                raise Unresolved(f"`{_text(node)}` is too large to be a size")  # (0 << n is 0, as in Python)
         if op is ast.Mult and (isinstance(a, (str, list, tuple)) or isinstance(b, (str, list, tuple))):
             seq, n = (a, b) if isinstance(a, (str, list, tuple)) else (b, a)
             if isinstance(n, int) and len(seq) * n > MAX_SEQUENCE:
