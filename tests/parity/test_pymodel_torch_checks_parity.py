@@ -150,6 +150,10 @@ def _torch(source: str, tmp_path) -> tuple[int, int] | Exception:
     # a loop that adds to the dict (or set) it walks: Python's RuntimeError at the next item
     ("widths = {'a': 2, 'b': 3}\nfor k in widths:\n    widths[k + 'x'] = 1\nself.fc = nn.Linear(dim, 2)", "RuntimeError"),
     ("seen = {1}\nfor k in seen:\n    seen.add(k + 1)\nself.fc = nn.Linear(dim, 2)", "RuntimeError"),
+    # a keyword given twice through `**`, or a `**` key that is not a string: Python's TypeError
+    ("cfg = {'in_features': dim}\nself.fc = nn.Linear(**cfg, in_features=dim, out_features=2)", "TypeError"),
+    ("self.fc = nn.Linear(**{'out_features': 2}, **{'in_features': dim, 'out_features': 3})", "TypeError"),
+    ("self.fc = nn.Linear(dim, **{1: 2})", "TypeError"),
 ])
 def test_what_torch_refuses_is_refused_with_its_error(body, error, tmp_path):
     source = _source(body)

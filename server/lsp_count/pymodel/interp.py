@@ -4136,8 +4136,16 @@ class Interpreter:
                     v = dict(v.attrs)
                 if not isinstance(v, dict):
                     raise Unresolved(f"`**{_text(k.value)}` is not a known dict{_because(v)}")
-                kwargs.update({str(kk): vv for kk, vv in v.items()})
+                for kk, vv in v.items():
+                    if type(kk) in (int, float, bool, tuple, type(None)):
+                        raise _Raised(f"`{_text(e)}` raises TypeError: keywords must be strings", ExtV("TypeError"))
+                    name = str(kk)
+                    if name in kwargs:
+                        raise _multiple_values(e, name)
+                    kwargs[name] = vv
             else:
+                if k.arg in kwargs:  # after a `**` that gave it (twice in the call itself does not parse)
+                    raise _multiple_values(e, k.arg)
                 kwargs[k.arg] = v
         return args, kwargs
 
@@ -4248,6 +4256,11 @@ class Interpreter:
                     raise _python_error(exc, node, True)  # `len(None)`: Python's own error (RepVGG's assert)
                 if isinstance(exc, shapes.ShapeError):  # torch's error, in its words (not the analyser's class)
                     raise Unresolved(f"`{_text(node)}`: {exc} (torch raises)"[:300])
+                unknown = next((a for a in (*args, *kwargs.values()) if is_unknownish(a)), None)
+                if unknown is not None:  # not Python's error: what the analyser does not know
+                    why = why_of(unknown)
+                    inner = _DEPENDS.match(why)  # "`x` depends on y": the call depends on y
+                    raise Unresolved(f"`{_text(node)}` depends on {inner.group(1) if inner else _clause(why)}"[:300])
                 raise Unresolved(f"`{_text(node)}` raises {type(exc).__name__}: {_user_words(str(exc))}"[:300])
         if isinstance(fn, ClassV):
             return self.instantiate(fn, args, kwargs, node, env)
@@ -7203,6 +7216,12 @@ def _held_key(x: Any, pins: list[Any], budget: list[int], open_ids: set[int]) ->
     return (t, *parts)
 
 
+def _multiple_values(call: ast.Call, name: str) -> _Raised:
+    """Python's TypeError for a keyword given twice in one call (`dict(**d, extra=2)` where `d` has it)."""
+    return _Raised(f"`{_text(call)}` raises TypeError: {_text(call.func)}() got multiple values for keyword argument "
+                   f"'{name}'", ExtV("TypeError"))
+
+
 _LIVE_ITERABLES = frozenset({dict, set, *_DICT_VIEWS})
 
 
@@ -8378,6 +8397,9 @@ def _one_group(text: str) -> bool:
         if depth == 0:
             return i == len(text) - 1
     return False
+
+
+_DEPENDS = re.compile(r"^`[^`]*` depends on (.+)$", re.S)
 
 
 def _clause(why: str) -> str:

@@ -1,0 +1,125 @@
+"""Sizes computed by random Python statements: hypothesis strings together statements (loops
+with break, continue and else, while, try / except / else / finally, functions with defaults,
+*args and **kwargs, lambdas, closures with nonlocal, global, comprehensions, a class with a
+property and a subclass calling super(), generators, context managers, match, exceptions chained
+and caught, list, dict and set methods, and what functools, itertools, collections,
+dataclasses, typing and enum give) into a function that computes a layer's width. Python running the same function is the peer: a count must be the layer Python
+would build, and a function Python raises in must not be counted. The analyser may decline a
+program (LC101, said so), but never count it otherwise."""
+
+from __future__ import annotations
+
+import textwrap
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from lsp_count.core.analyze import analyze_text
+
+STATEMENTS = [
+    "x = x + {k}",
+    "y = x * {k} - y",
+    "x, y = y, x",
+    "lst.append(x)",
+    "lst.extend([y, {k}])",
+    "lst = lst[1:]",
+    "lst.insert(0, {k})",
+    "if lst:\n    lst.pop()",
+    "d['k{k}'] = x",
+    "d.pop('k{k}', None)",
+    "x = len(d) + x",
+    "for i in range({k}):\n    x += i",
+    "for i in range({k}):\n    if i % 2:\n        continue\n    y += i",
+    "for v in list(lst):\n    y += v",
+    "while x > 10:\n    x -= 7",
+    "for i in range(5):\n    if i == {k}:\n        break\nelse:\n    y += 100",
+    "try:\n    x = x // (y - {k})\nexcept ZeroDivisionError:\n    x = -1",
+    "try:\n    y += lst[{k}]\nexcept IndexError:\n    y += 1\nelse:\n    y -= 1\nfinally:\n    x += 1",
+    "y += lst[{k}] if len(lst) > {k} else 0",
+    "def f(a, b={k}, *rest, **kw):\n    return a + b + len(rest) + len(kw)\nx = f(x) + f(y, 2, 3, z=1)",
+    "g = lambda a, k={k}: a * k\ny = g(y)",
+    "def outer():\n    n = {k}\n    def inner():\n        nonlocal n\n        n += 1\n        return n\n    inner()\n    return inner()\nx += outer()",
+    "def bump():\n    global G\n    G += {k}\n    return G\ny += bump()",
+    "x = sum(i * {k} for i in range(3) if i != 1)",
+    "lst = [v for v in lst if v % 2 == 0]",
+    "d = {{str(i): i for i in range({k})}}",
+    "x = max(lst, default={k})",
+    "y = sorted(lst, reverse=True)[0] if lst else y",
+    "x = x if abs(x) < 1000 else x % 1000",
+    "y = y if abs(y) < 1000 else y % 997",
+    "class C:\n    base = {k}\n    def __init__(self, v):\n        self.v = v + self.base\n    @property\n    def twice(self):\n"
+    "        return self.v * 2\nclass D(C):\n    def __init__(self, v):\n        super().__init__(v - 1)\n"
+    "        self.v += 1\nx = C(x).twice - D(y).twice",
+    "x = [x, y, {k}][{k} % 3]",
+    "a, *rest = [x, y, {k}]\ny = a + len(rest)",
+    "x = divmod(x, {k} + 1)[0]",
+    "y = -y if y < 0 else y",
+    "assert x != {k} * 1000",
+    "y += lst[{k}]",
+    "x = x // ({k} - 3)",
+    "x += d['k{k}']",
+    "def gen(n):\n    for i in range(n):\n        yield i * 2\n    return -1\nx += sum(gen({k})) + next(gen({k} + 1))",
+    "class Ctx:\n    def __enter__(self):\n        return {k}\n    def __exit__(self, *a):\n        return True\n"
+    "with Ctx() as v:\n    x += v\n    raise KeyError\ny += 1",
+    "x = int(f'{{abs(x) % 100}}{k}')",
+    "x = max(*[x, y, {k}], key=lambda v: -v)",
+    "d = dict(**d, extra={k})",
+    "for i, (a, b) in enumerate(zip(lst, lst[1:]), start={k}):\n    y += i + a * b",
+    "y = isinstance(y, int) + isinstance(lst, (dict, list)) + y",
+    "x = len('-'.join(str(v) for v in lst).split('-'))",
+    "s = set(lst) | {{{k}}}\ny += len(s & {{1, 2, {k}}}) - len(s - {{0}})",
+    "lst = [a * b for a in range({k}) for b in range(a) if (c := a + b) > 1]",
+    "if (n := len(lst)) > {k}:\n    x += n",
+    "match {k} % 3:\n    case 0:\n        x += 1\n    case 1 | 2 as m:\n        x += m * 10",
+    "class Boom(Exception):\n    pass\ntry:\n    try:\n        raise Boom({k})\n    except Boom as e:\n"
+    "        raise ValueError(e.args[0]) from e\nexcept ValueError as e:\n    x += e.args[0]",
+    "if len(lst) > 2:\n    del lst[{k} % len(lst)]",
+    "lst[1:2] = [{k}, {k}, {k}]",
+    "d['a'] = d.get('a', 0) + {k}\nd['a'] += 1",
+    "y += 1 if 0 < x < {k} * 10 <= 1000 else 2",
+    "y += any(v > {k} for v in lst) + all(lst)",
+    "x += sum(reversed(range({k}, -3, -2)))",
+    "x += int('1f', 16) + ord('a') - ord(chr(97 + {k}))",
+    "y += round({k} + 0.5) + round(-0.5)",
+    "import functools\nx += functools.reduce(lambda a, b: a * 2 + b, [1, {k}, 3])",
+    "import itertools\nx += len(list(itertools.product(range(2), repeat={k} % 3))) + sum(itertools.accumulate([1, {k}]))",
+    "import collections\nc = collections.Counter('abca' * {k})\ndd = collections.defaultdict(list)\ndd['q'].append({k})\n"
+    "y += c['a'] + len(dd['q']) + len(dd) + len(collections.deque([1, 2, 3], maxlen={k} + 1))",
+    "import dataclasses\n@dataclasses.dataclass\nclass P:\n    a: int = {k}\n    b: list = dataclasses.field(default_factory=list)\n"
+    "p = P()\np.b.append(2)\nx += p.a + len(p.b) + len(dataclasses.astuple(p))",
+    "import typing\nclass Pt(typing.NamedTuple):\n    a: int\n    b: int = {k}\nx += Pt(1).b + Pt(2, 3)[0] + Pt(1)._replace(a=5).a",
+    "import enum\nclass Col(enum.Enum):\n    R = 1\n    G = {k} + 2\nx += Col.G.value + len(Col) + Col(1).value",
+]
+
+
+@st.composite
+def programs(draw) -> str:
+    chosen = draw(st.lists(st.tuples(st.sampled_from(STATEMENTS), st.integers(0, 6)), min_size=1, max_size=8))
+    body = "\n".join(statement.format(k=k) for statement, k in chosen)
+    return ("G = 0\n\n\ndef compute():\n    x, y, lst, d = 3, 5, [1, 2], {'a': 1}\n"
+            + textwrap.indent(body, "    ") + "\n    return abs(x * 3 + y + len(lst) + sum(d.values())) % 50 + 1\n")
+
+
+def _python_width(program: str) -> int | None:
+    namespace: dict = {}
+    try:
+        exec(compile(program, "program.py", "exec"), namespace)  # noqa: S102 - the test's own program
+        return namespace["compute"]()
+    except Exception:  # noqa: BLE001 - any error Python raises: a program that builds nothing
+        return None
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(programs())
+def test_a_width_computed_by_python_statements_is_the_width_python_computes(program: str) -> None:
+    source = ("import torch.nn as nn\n\n" + program + "\n\nclass Net(nn.Module):\n    def __init__(self):\n"
+              "        super().__init__()\n        self.fc = nn.Linear(2, compute())\n")
+    width = _python_width(program)
+    report = analyze_text(source, "net.py")
+    counts = [m.tree.total for m in report.models]
+    if width is None:
+        assert counts == [], (program, counts)
+    else:
+        assert counts in ([3 * width], []), (program, width, [p.message for p in report.problems])
+        if not counts:  # declined: said why
+            assert any(p.code == "LC101" for p in report.problems)
