@@ -154,6 +154,9 @@ def _torch(source: str, tmp_path) -> tuple[int, int] | Exception:
     ("cfg = {'in_features': dim}\nself.fc = nn.Linear(**cfg, in_features=dim, out_features=2)", "TypeError"),
     ("self.fc = nn.Linear(**{'out_features': 2}, **{'in_features': dim, 'out_features': 3})", "TypeError"),
     ("self.fc = nn.Linear(dim, **{1: 2})", "TypeError"),
+    # iterating a module, or an object whose class defines no way to iterate (its attribute names were taken)
+    ("self.fc = nn.Linear(len(list(nn.ReLU())), 2)", "TypeError"),
+    ("class Plain:\n    a = 1\nself.fc = nn.Linear(len(tuple(Plain())) + 1, 2)", "TypeError"),
 ])
 def test_what_torch_refuses_is_refused_with_its_error(body, error, tmp_path):
     source = _source(body)
@@ -874,3 +877,15 @@ def test_a_class_with_its_own_parameters_method_counts_what_it_registers_and_say
     (model,) = analyze_text(source, "net.py").models
     assert model.tree.total == registered
     assert any("defines its own `parameters()`" in note for note in model.tree.notes), model.tree.notes
+
+
+def test_an_object_with_getitem_and_no_iter_is_iterated_by_index_until_index_error(tmp_path):
+    # Python's old sequence protocol: list(), sum(), max() and a for loop take obj[0], obj[1], ...
+    # until __getitem__ raises IndexError (the analyser took the object's attribute names).
+    source = HEADER + (
+        "class Seq:\n    def __init__(self, n):\n        self.n = n\n\n    def __len__(self):\n        return self.n\n\n"
+        "    def __getitem__(self, i):\n        if i >= self.n:\n            raise IndexError(i)\n        return i * 2\n\n\n"
+        "class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n        s = Seq(3)\n"
+        "        self.fc = nn.Linear(2, len(list(s)) + sum(s) + max(s) + len(tuple(s)))\n"
+        "        for v in s:\n            self.add_module(f'l{v}', nn.Linear(1, v + 1))\n")
+    _assert_counted_as_torch_counts(source, tmp_path, "Net")

@@ -89,6 +89,29 @@ STATEMENTS = [
     "p = P()\np.b.append(2)\nx += p.a + len(p.b) + len(dataclasses.astuple(p))",
     "import typing\nclass Pt(typing.NamedTuple):\n    a: int\n    b: int = {k}\nx += Pt(1).b + Pt(2, 3)[0] + Pt(1)._replace(a=5).a",
     "import enum\nclass Col(enum.Enum):\n    R = 1\n    G = {k} + 2\nx += Col.G.value + len(Col) + Col(1).value",
+    "x += len(f'{{x:03d}}-{{y:>5}}'.split('-')[1]) + int('{k}7'.strip()[::-1])",
+    "y += sum(v for _, v in sorted(d.items(), key=lambda kv: kv[1])[:{k}])",
+    "m = [[1, 2, {k}], [4, 5, 6]]\nx += sum(zip(*m).__next__()) + len(list(zip(*m)))",
+    "lst.sort(key=lambda v: (v % 3, -v))\nx += lst[0] if lst else {k}",
+    "x += sum(lst[::-2]) + len(lst[{k}::-1])",
+    "d.setdefault('z', []).append({k})\ny += len(d['z']) if isinstance(d['z'], list) else 0\nd.pop('z')",
+    "y += len({{v % 3 for v in range({k} + 2)}}) + len({{str(v): v for v in lst if v > {k}}})",
+    "def f(a, *, scale={k}, **kw):\n    return a * scale + sum(kw.values())\nx = f(*[x], scale=2, extra={k}) + f(1)",
+    "import functools\nh = functools.partial(max, {k})\ny += h(1) + h(y % 100)",
+    "import operator\nx += operator.mul({k}, 2) + operator.itemgetter(0)([y])",
+    "x += isinstance(x, (str, int)) + len(type(x).__name__) + (getattr(d, 'missing', {k}))",
+    "class Bag:\n    n = 0\n    def __init__(self):\n        type(self).n += 1\n        Bag.n += {k}\n    @classmethod\n"
+    "    def make(cls):\n        return cls()\n    @staticmethod\n    def twice(v):\n        return 2 * v\n"
+    "Bag.make()\nBag()\nx += Bag.n + Bag.twice({k})",
+    "class Seq:\n    def __init__(self, n):\n        self.n = n\n    def __len__(self):\n        return self.n\n"
+    "    def __getitem__(self, i):\n        if i >= self.n:\n            raise IndexError\n        return i * 2\n"
+    "    def __call__(self, v):\n        return v + self.n\ns = Seq({k})\nx += len(s) + sum(s) + s(3) + sum(list(s)[:2])",
+    "class Pt:\n    def __init__(self, a):\n        self.a = a\n    def __eq__(self, other):\n        return self.a == other.a\n"
+    "    def __hash__(self):\n        return hash(self.a)\nx += len({{Pt({k}), Pt({k}), Pt(1)}}) + (Pt(2) == Pt(2))",
+    "o = type('O', (), {{'v': {k}}})()\nsetattr(o, 'w', 2)\ny += o.v + getattr(o, 'w') + hasattr(o, 'q') + len(vars(o))",
+    "x += sum(i * j for i, j in zip(range({k}), reversed(range({k}))))",
+    "x = x if x >= 0 else -x\nx = x.bit_length() + (x).__add__({k})",
+    "x += int(True) + int(3.9) + int(-3.9) + int('-{k}') + round(2.675, 2).__round__()",
 ]
 
 

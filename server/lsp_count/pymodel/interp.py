@@ -2795,6 +2795,8 @@ class Interpreter:
             return list(v)
         if (hook := _own_iter(v)) is not None:  # a container subclass's or an object's own iteration
             return self.iterate(self.call_function(hook, [v], {}, node), node)
+        if (getitem := _sequence_getitem(v)) is not None:
+            return self.sequence_items(v, getitem, node)
         if isinstance(v, Inst) and v.kind in ("list", "seq", "plist"):
             return [x for _, x in container_entries(v)]
         if isinstance(v, Inst) and v.kind in ("dict", "pdict"):
@@ -2824,6 +2826,20 @@ class Interpreter:
         if is_unknownish(v):
             raise Unresolved(f"iterating over `{_text(node)}` depends on {_clause(why_of(v))}")
         raise Unresolved(f"cannot iterate over `{_text(node)}`")
+
+    def sequence_items(self, obj: Inst, getitem: FuncV, node: ast.AST) -> list[Any]:
+        """Python's iteration of an object whose class defines ``__getitem__`` and no ``__iter__``:
+        ``obj[0]``, ``obj[1]``, ... until its ``__getitem__`` raises IndexError."""
+        items = []
+        for i in range(MAX_ITERATIONS + 1):
+            try:
+                items.append(self.call_function(getitem, [obj, i], {}, node))
+            except _Raised as exc:
+                if _exception_matches(exc.kind, ExtV("IndexError")):
+                    return items
+                raise
+        raise Unresolved(f"iterating over `{_text(node)}` takes more than {MAX_ITERATIONS:,} items by its "
+                         f"`__getitem__`, more than the analyser follows")
 
     def get_item(self, obj: Any, key: Any, node: ast.AST) -> Any:
         if is_unknownish(obj):
@@ -4222,7 +4238,8 @@ class Interpreter:
                 # an object with an __iter__ of the code, iterated as Python does (`sum(Stages())`)
                 positions = range(len(args)) if fn.name == "zip" else (0,) if len(args) == 1 or fn.name not in (
                     "min", "max") else ()
-                args = [self.iterate(a, node) if i in positions and _own_iter(a) is not None and
+                args = [self.iterate(a, node) if i in positions and (
+                    _own_iter(a) is not None or _sequence_getitem(a) is not None) and
                         a.kind not in _CONTAINER_KINDS else a for i, a in enumerate(args)]
             if fn.name in _SCALAR_BUILTINS and args and fn is _BUILTINS[fn.name] and not (
                     fn.name != "sum" and kwargs) and (type(args[0]) in _ITEM_SOURCES or (len(args) > 1 and fn.name != "sum")):
@@ -8152,6 +8169,16 @@ def _own_iter(v: Any) -> FuncV | None:
     return _own_method(v.cls, "__iter__") if type(v) is Inst and type(v.cls) is ClassV else None
 
 
+def _sequence_getitem(v: Any) -> FuncV | None:
+    """The ``__getitem__`` Python iterates an object of the code's class by, where the class
+    defines no ``__iter__`` (the old sequence protocol); None for a torch container or a dict
+    subclass, which the analyser iterates itself."""
+    if type(v) is not Inst or type(v.cls) is not ClassV or v.kind in _CONTAINER_KINDS or \
+            isinstance(v.attrs.get(_DICT_ITEMS), dict) or _own_method(v.cls, "__iter__") is not None:
+        return None
+    return _own_method(v.cls, "__getitem__")
+
+
 def _container_override(obj: Inst, name: str) -> FuncV | None:
     """A torch container subclass's own ``__setitem__`` / ``__getitem__`` / ``__iter__`` (the
     analyser's container operations stand for torch's, not for the code's)."""
@@ -10169,7 +10196,15 @@ def _list_of(v: Any = ()) -> Any:
         if v.kind in ("list", "seq", "plist", "dict", "pdict"):
             entries = container_entries(v)
             return [x for _, x in entries] if v.kind in ("list", "seq", "plist") else [k for k, _ in entries]
-        return list(v.attrs.values()) if v.kind in ("list", "seq", "plist") else list(v.attrs)
+        if isinstance(v.attrs.get(_DICT_ITEMS), dict):
+            return list(v.attrs[_DICT_ITEMS])  # an object of a dict subclass: its keys
+        if type(v.cls) is str or (type(v.cls) is ClassV and _own_method(v.cls, "__iter__") is None and
+                                  _own_method(v.cls, "__getitem__") is None and
+                                  all(_is_object(b) or _is_module_base(b) for b in _outside_bases(v.cls))):
+            # a torch layer, a module or an object of the code's classes that defines no way to iterate
+            raise _Raised(f"iterating over a `{v.type_name}` raises TypeError: '{v.type_name}' object is not iterable",
+                          ExtV("TypeError"))
+        raise Unresolved(f"iterating over a `{v.type_name}` is not followed (its class extends one from outside)")
     if is_unknownish(v):
         raise Unresolved(f"a list built from an unresolved value: {why_of(v)}")
     if type(v) is ClassV and v.enum_members is not None:
