@@ -1,0 +1,102 @@
+"""Parity of module surgery on random programs: hypothesis strings together what code does to
+modules while it builds them (ModuleList append / extend / insert / pop / del, Sequential's
+append and `+`, ModuleDict update / pop / item assignment, add_module, register_parameter,
+weight tying, a module held twice, None over a module, bias removed, deepcopy, requires_grad
+turned off and on, delattr), and the static count of ``Net`` must be torch's on the meta device,
+total and trainable. The file is run here, in the test; the analyser only reads it."""
+
+from __future__ import annotations
+
+import sys
+import types
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from lsp_count.core.analyze import analyze_text
+
+torch = pytest.importorskip("torch")
+pytestmark = pytest.mark.parity
+
+HEADER = '''
+import copy
+
+import torch
+import torch.nn as nn
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.a = nn.Linear(2, 3)
+        self.b = nn.Linear(3, 4)
+        self.blocks = nn.ModuleList([nn.Linear(4, 4)])
+        self.seq = nn.Sequential(nn.Linear(4, 5))
+        self.d = nn.ModuleDict({"x": nn.Linear(5, 6)})
+        self.p = nn.Parameter(torch.zeros(7))
+'''
+
+OPERATIONS = [
+    "self.blocks.append(nn.Linear({k}, 4))",
+    "self.blocks.extend([nn.Linear(1, {k}), self.a])",
+    "self.blocks.insert({k} % (len(self.blocks) + 1), nn.Linear(2, {k}))",
+    "if len(self.blocks) > 1:\n    del self.blocks[{k} % len(self.blocks)]",
+    "if len(self.blocks):\n    self.blocks.pop(-1)",
+    "self.blocks = nn.ModuleList(list(self.blocks)[::-1])",
+    "self.shared = nn.ModuleList([self.a] * {k})",
+    "self.seq.append(nn.Linear(5, {k}))",
+    "self.seq = self.seq + nn.Sequential(nn.Linear({k}, 1))",
+    "self.d.update({{'y{k}': nn.Linear({k}, 2)}})",
+    "self.d['x'] = nn.Linear(1, {k})",
+    "if 'x' in self.d:\n    self.d.pop('x')",
+    "self.add_module('m{k}', nn.Linear({k}, 3))",
+    "if hasattr(self, 'm{k}'):\n    delattr(self, 'm{k}')",
+    "self.register_parameter('q{k}', nn.Parameter(torch.ones({k})))",
+    "self.b.weight = self.a.weight",
+    "self.tied = self.a",
+    "self.b = None",
+    "self.a.requires_grad_(False)",
+    "self.blocks.requires_grad_({k} % 2 == 0)",
+    "self.p.requires_grad = {k} % 2 == 1",
+    "self.c = copy.deepcopy(self.a)",
+    "for m in list(self.children()):\n    if isinstance(m, nn.Linear):\n        m.bias = None",
+    "self.e = nn.Embedding({k} + 1, 3, padding_idx=0)",
+    "self.a.weight.requires_grad_(False)",
+    "self.w = nn.Parameter(torch.randn({k}, 2), requires_grad={k} % 2 == 0)",
+    "self.a = nn.Linear({k}, {k})",
+    "for name, child in list(self.named_children()):\n    if isinstance(child, nn.ModuleList) and len(child) > 2:\n"
+    "        setattr(self, name, child[:2])",
+    "self.seq[0] = nn.Linear(4, {k})",
+    "self.p = None",
+]
+
+
+@st.composite
+def programs(draw) -> str:
+    chosen = draw(st.lists(st.tuples(st.sampled_from(OPERATIONS), st.integers(1, 6)), min_size=1, max_size=10))
+    lines = "\n".join(op.format(k=k) for op, k in chosen)
+    return HEADER + "".join(f"        {line}\n" for line in lines.splitlines())
+
+
+def _torch_counts(text: str) -> tuple[int, int] | None:
+    module = types.ModuleType("module_ops_program")
+    sys.modules[module.__name__] = module
+    try:
+        exec(compile(text, "module_ops_program.py", "exec"), module.__dict__)  # noqa: S102 - the test's own program
+        with torch.device("meta"):
+            params = list(module.Net().parameters())
+    except Exception:  # noqa: BLE001 - what torch refuses to build: nothing to count
+        return None
+    finally:
+        del sys.modules[module.__name__]
+    return sum(p.numel() for p in params), sum(p.numel() for p in params if p.requires_grad)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(programs())
+def test_module_surgery_counts_as_torch_builds_it(text: str) -> None:
+    expected = _torch_counts(text)
+    report = analyze_text(text, "net.py")
+    counts = [(m.tree.total, m.tree.trainable) for m in report.models]
+    assert counts == ([] if expected is None else [expected]), [p.message for p in report.problems]
