@@ -889,3 +889,16 @@ def test_an_object_with_getitem_and_no_iter_is_iterated_by_index_until_index_err
         "        self.fc = nn.Linear(2, len(list(s)) + sum(s) + max(s) + len(tuple(s)))\n"
         "        for v in s:\n            self.add_module(f'l{v}', nn.Linear(1, v + 1))\n")
     _assert_counted_as_torch_counts(source, tmp_path, "Net")
+
+
+def test_a_class_decorator_runs_where_the_class_statement_runs(tmp_path):
+    # Decorators were applied to module-level classes alone: in a function or a class body the
+    # class was bound undecorated (a registry left empty, an attribute the decorator sets missing).
+    source = HEADER + (
+        "REGISTRY = {}\n\n\ndef register(cls):\n    REGISTRY[cls.__name__] = cls\n    cls.width = 6\n    return cls\n\n\n"
+        "def make():\n    @register\n    class Local(nn.Module):\n        def __init__(self):\n            super().__init__()\n"
+        "            self.fc = nn.Linear(2, self.width)\n    return REGISTRY['Local']()\n\n\n"
+        "class Net(nn.Module):\n    @register\n    class Inner(nn.Module):\n        def __init__(self):\n"
+        "            super().__init__()\n            self.fc = nn.Linear(3, self.width)\n\n"
+        "    def __init__(self):\n        super().__init__()\n        self.a = make()\n        self.b = REGISTRY['Inner']()\n")
+    _assert_counted_as_torch_counts(source, tmp_path, "Net")

@@ -1,14 +1,16 @@
 """Sizes computed by random Python statements: hypothesis strings together statements (loops
 with break, continue and else, while, try / except / else / finally, functions with defaults,
 *args and **kwargs, lambdas, closures with nonlocal, global, comprehensions, a class with a
-property and a subclass calling super(), generators, context managers, match, exceptions chained
+property and a subclass calling super(), a diamond of super() calls, property setters,
+__init_subclass__, class decorators, dataclass inheritance with __post_init__, classmethod
+constructors, __getattr__ / __setattr__ of the code, generators, context managers, match, exceptions chained
 and caught, list, dict and set methods, and what functools, itertools, collections,
 dataclasses, typing and enum give) into a function that computes a layer's width. Python running the same function is the peer: a count must be the layer Python
 would build, and a function Python raises in must not be counted. The analyser may decline a
 program (LC101, said so), but never count it otherwise; the statements here are ones it follows
 (it declines a caught exception's `args`, `collections.Counter` and `deque`, `vars()`, `type()`
-of three arguments and `type(3).__name__`, an int's dunder methods called by name, and a set of
-objects hashed by their own `__hash__`)."""
+of three arguments and `type(3).__name__`, an int's dunder methods called by name, a set of
+objects hashed by their own `__hash__`, and a `__new__` that makes the class's own instance)."""
 
 from __future__ import annotations
 
@@ -115,6 +117,24 @@ STATEMENTS = [
     "x += sum(i * j for i, j in zip(range({k}), reversed(range({k}))))",
     "x = x if x >= 0 else -x\nx = x.bit_length() + {k}",
     "x += int(True) + int(3.9) + int(-3.9) + int('-{k}') + round(round(2.675, 2))",
+    "class A0:\n    def f(self):\n        return 1\nclass B0(A0):\n    def f(self):\n        return super().f() + 2\n"
+    "class C0(A0):\n    def f(self):\n        return super().f() * {k}\nclass D0(B0, C0):\n    pass\nx += D0().f()",
+    "class Q:\n    def __init__(self):\n        self._v = {k}\n    @property\n    def v(self):\n        return self._v\n"
+    "    @v.setter\n    def v(self, val):\n        self._v = val * 2\nq = Q()\nq.v = q.v + 1\nx += q.v",
+    "class Reg:\n    names = []\n    def __init_subclass__(cls, **kw):\n        super().__init_subclass__(**kw)\n"
+    "        Reg.names.append(cls.__name__)\nclass R1(Reg):\n    pass\nclass R2(R1):\n    pass\nx += len(Reg.names) * {k}",
+    "def deco(cls):\n    cls.extra = {k}\n    return cls\n@deco\nclass W:\n    pass\nx += W.extra + W().extra",
+    "import dataclasses\n@dataclasses.dataclass\nclass B1:\n    a: int = 1\n    b: int = {k}\n@dataclasses.dataclass\n"
+    "class C1(B1):\n    c: int = 3\n    d: int = dataclasses.field(default=4, init=False)\n    def __post_init__(self):\n"
+    "        self.d = self.a + self.c\nv = C1(b=2)\nx += v.a + v.b + v.c + v.d + len(dataclasses.fields(v))",
+    "class K1:\n    size = 2\n    def get(self):\n        return self.size * type(self).size\nclass K2(K1):\n    size = {k}\n"
+    "x += K2().get() + K1().get()",
+    "class F1:\n    def __init__(self, v):\n        self.v = v\n    @classmethod\n    def double(cls, v):\n"
+    "        return cls(v * 2)\nclass F2(F1):\n    pass\nx += F2.double({k}).v + isinstance(F2.double(1), F2)",
+    "class G1:\n    def __init__(self):\n        self.real = {k}\n    def __getattr__(self, name):\n        return len(name)\n"
+    "x += G1().real + G1().abcd",
+    "class S1:\n    def __setattr__(self, name, value):\n        object.__setattr__(self, name, value * 2)\n"
+    "s1 = S1()\ns1.v = {k}\nx += s1.v",
 ]
 
 

@@ -1230,7 +1230,7 @@ class Interpreter:
                         env.vars[s.name] = self.apply_decorators(fn, s.decorator_list, env, (FuncV,))
         elif isinstance(s, ast.ClassDef):
             cls = self.make_class(s, env)
-            env.vars[s.name] = self.decorate_class(cls, s, env) if s.decorator_list and env is env.module.env else cls
+            env.vars[s.name] = self.decorate_class(cls, s, env) if s.decorator_list else cls
         elif isinstance(s, ast.Import | ast.ImportFrom) and ctx.failing_imports and id(s) in ctx.failing_imports:
             self.failed_import(s, env)
         elif isinstance(s, ast.Import | ast.ImportFrom) and ctx.import_guards and \
@@ -2233,7 +2233,7 @@ class Interpreter:
                     decorator.fn(fn)
 
     def decorate_class(self, cls: ClassV, node: ast.ClassDef, env: Env) -> Any:
-        """A module-level class with the project's decorators applied, innermost first, as Python
+        """A class with the project's decorators applied, innermost first, as Python
         applies them: one that fills a registry (`@register` putting the class in a table a
         constructor reads, defined in this file or imported from another) has done so before the
         constructors run. Decorators that only write documentation are not run (syntax.py), nor
