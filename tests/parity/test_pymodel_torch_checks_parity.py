@@ -902,3 +902,21 @@ def test_a_class_decorator_runs_where_the_class_statement_runs(tmp_path):
         "            super().__init__()\n            self.fc = nn.Linear(3, self.width)\n\n"
         "    def __init__(self):\n        super().__init__()\n        self.a = make()\n        self.b = REGISTRY['Inner']()\n")
     _assert_counted_as_torch_counts(source, tmp_path, "Net")
+
+
+def test_torchs_errors_from_layer_checks_are_caught_by_the_codes_except_as_torch_raises_them(tmp_path):
+    # A fallback written around a layer torch refuses (GroupNorm's groups, Conv's groups, heads that
+    # do not divide the width, a negative size): the analyser's refusal was not an exception the
+    # code could catch, so the class was refused where torch builds the fallback.
+    source = HEADER + (
+        "class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        try:\n            self.a = nn.Linear(2, -1)\n        except RuntimeError:\n            self.a = nn.Linear(2, 2)\n"
+        "        try:\n            self.b = nn.Conv2d(4, 6, 3, groups=4)\n        except ValueError:\n"
+        "            self.b = nn.Conv2d(4, 8, 3, groups=4)\n"
+        "        try:\n            self.c = nn.MultiheadAttention(10, 3)\n        except AssertionError:\n"
+        "            self.c = nn.MultiheadAttention(12, 3)\n"
+        "        try:\n            self.n = nn.GroupNorm(32, 48)\n        except ValueError:\n            self.n = nn.GroupNorm(16, 48)\n"
+        "        try:\n            self.f = nn.RNN(4, 4, nonlinearity='gelu')\n        except ValueError:\n            self.f = nn.GRU(4, 4)\n"
+        "        try:\n            self.t = nn.TransformerEncoderLayer(8, 2, activation='swish')\n        except RuntimeError:\n"
+        "            self.t = nn.TransformerEncoderLayer(8, 2, dim_feedforward=16)\n")
+    _assert_counted_as_torch_counts(source, tmp_path, "Net")

@@ -340,7 +340,8 @@ def test_no_module_class_is_not_recognized() -> None:
             def __init__(self):
                 super().__init__()
                 self.fc = nn.Linear(-5, 3)
-    """, "`fc.weight` has a size of -5; torch would not build it"),
+    """, "nn.Linear's `weight` would have the size [3, -5]: torch raises RuntimeError (Trying to create tensor "
+        "with negative dimension -5)"),
     ("""
         import torch
         import torch.nn as nn

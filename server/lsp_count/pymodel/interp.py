@@ -6153,9 +6153,13 @@ class Interpreter:
                 try:
                     builder(inst, bound, inst.origin, self.make_layer)
                 except Unresolved as exc:
+                    # "out_features is unknown" named the layer's argument, not the code's variable: say whose
+                    # (torch's error from the layer's checks, which the code may catch, too).
+                    if type(exc) is _Raised and exc.kind is not None:
+                        said = exc.reason if exc.reason.startswith("nn.") else f"nn.{layer}'s {exc.reason}"
+                        raise _Raised(said, exc.kind) from None
                     if type(exc) is not Unresolved:
                         raise
-                    # "out_features is unknown" named the layer's argument, not the code's variable: say whose.
                     raise Unresolved(f"nn.{layer}'s {exc.reason}", exc.span) from None
                 if kwargs.get("dtype") is not None:  # `nn.Linear(4, 4, dtype=torch.bfloat16)`
                     dtype = kwargs["dtype"]

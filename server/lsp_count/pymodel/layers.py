@@ -19,6 +19,7 @@ REQUIRED = object()
 # What Python raises for a call that does not fit a layer's signature; the code may catch it
 # (timm's create_aa: `try: aa_layer(channels=c, stride=2) except TypeError: aa_layer(2)`).
 _TYPE_ERROR = ExtV("TypeError")
+_VALUE_ERROR = ExtV("ValueError")
 _VALUE_ERROR, _RUNTIME_ERROR, _ASSERTION_ERROR = ExtV("ValueError"), ExtV("RuntimeError"), ExtV("AssertionError")
 # torch.nn's dropouts (_DropoutNd): their probability is checked when they are made.
 DROPOUTS = frozenset({"Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "FeatureAlphaDropout"})
@@ -220,6 +221,10 @@ def _tuple(v: Any, n: int, what: str) -> tuple[Any, ...]:
 
 
 def _p(inst: Inst, name: str, shape: tuple[Any, ...], kind: str, origin: Span | None) -> None:
+    negative = next((d for d in shape if type(d) is int and d < 0), None)
+    if negative is not None:  # torch's, as it makes the tensor (a code's `except RuntimeError` may catch it)
+        raise Raised(f"`{name}` would have the size {list(shape)}: torch raises RuntimeError (Trying to create "
+                     f"tensor with negative dimension {negative})", ExtV("RuntimeError"))
     inst.attrs[name] = Param(shape, kind, True, origin)
 
 
@@ -257,13 +262,13 @@ def _conv(dims: int, transposed: bool) -> Builder:
         cin, cout = as_int(a["in_channels"], "in_channels"), as_int(a["out_channels"], "out_channels")
         groups = as_int(a["groups"], "groups")
         if isinstance(groups, int) and groups < 1:
-            raise Unresolved(f"groups is {groups}; torch would raise (it must be positive)")
+            raise Raised(f"groups is {groups}; torch would raise (it must be positive)", _VALUE_ERROR)
         k = _tuple(a["kernel_size"], dims, "kernel_size")
         _check_conv_options(a, dims, transposed)
         if isinstance(groups, int) and groups != 1:
             for c, what in ((cin, "in_channels"), (cout, "out_channels")):
                 if isinstance(c, int) and c % groups:
-                    raise Unresolved(f"{what} ({c}) is not divisible by groups ({groups}); torch would raise")
+                    raise Raised(f"{what} ({c}) is not divisible by groups ({groups}); torch would raise", _VALUE_ERROR)
         first, second = (cin, cout) if transposed else (cout, cin)
         if groups != 1:
             # Unresolved sizes still give a formula: a depthwise conv's `dim // dim` is 1, and
@@ -334,7 +339,10 @@ def _rmsnorm(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., 
 def _groupnorm(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., Inst]) -> None:
     c, groups = as_int(a["num_channels"], "num_channels"), as_int(a["num_groups"], "num_groups", floats=True)
     if type(c) is int and type(groups) is int and (groups < 1 or c % groups):
-        raise Unresolved(f"num_channels ({c}) must be divisible by num_groups ({groups}); torch would raise")
+        # torch's ValueError (a code's `except ValueError` falls back to fewer groups); 0 groups divides by zero
+        raise (Raised if groups > 0 else Unresolved)(
+            f"num_channels ({c}) must be divisible by num_groups ({groups}); torch would raise",
+            *((_VALUE_ERROR,) if groups > 0 else ()))
     if truth(a["affine"], "affine"):
         _p(inst, "weight", (c,), "norm", o)
         if truth(a.get("bias", True), "bias"):
@@ -348,7 +356,10 @@ def _prelu(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., In
 def _mha(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., Inst]) -> None:
     e, heads = as_int(a["embed_dim"], "embed_dim"), as_int(a["num_heads"], "num_heads", floats=True)
     if type(e) is int and type(heads) is int and (e < 1 or heads < 1 or e % heads):
-        raise Unresolved(f"embed_dim ({e}) must be divisible by num_heads ({heads}), both positive; torch would raise")
+        message = f"embed_dim ({e}) must be divisible by num_heads ({heads}), both positive; torch would raise"
+        if e >= 1 and heads >= 1:
+            raise Raised(message, ExtV("AssertionError"))  # torch asserts it
+        raise Unresolved(message)
     kdim = e if a["kdim"] is None else as_int(a["kdim"], "kdim")
     vdim = e if a["vdim"] is None else as_int(a["vdim"], "vdim")
     bias = truth(a["bias"], "bias")
@@ -386,8 +397,8 @@ def _adaptive_softmax(inst: Inst, a: dict[str, Any], o: Span | None, make: Calla
         what = repr(div) if type(div) in (int, float) else _describe(div)
         raise Unresolved(f"nn.AdaptiveLogSoftmaxWithLoss: div_value is {what}, not a positive number")
     if not cutoffs or cutoffs != sorted(set(cutoffs)) or cutoffs[0] <= 0 or cutoffs[-1] > classes - 1:
-        raise Unresolved("nn.AdaptiveLogSoftmaxWithLoss: cutoffs must be increasing, unique and between 1 and "
-                         "n_classes - 1 (torch raises)")
+        raise Raised("nn.AdaptiveLogSoftmaxWithLoss: cutoffs must be increasing, unique and between 1 and "
+                     "n_classes - 1 (torch raises)", _VALUE_ERROR)
     cutoffs.append(classes)
     clusters = len(cutoffs) - 1
     inst.attrs["head"] = make("Linear", o, in_features=features, out_features=cutoffs[0] + clusters, bias=a["head_bias"])
@@ -478,8 +489,8 @@ def _rnn_base(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[...,
     a projection for any mode (only LSTM's own constructor refuses one for the others)."""
     mode = a["mode"]
     if not isinstance(mode, str) or mode not in _RNN_MODE_GATES:
-        raise Unresolved(f"mode is {_describe(mode)}; torch raises ValueError (Unrecognized RNN mode; the modes are "
-                         f"{', '.join(_RNN_MODE_GATES)})")
+        raise Raised(f"mode is {_describe(mode)}; torch raises ValueError (Unrecognized RNN mode; the modes are "
+                     f"{', '.join(_RNN_MODE_GATES)})", _VALUE_ERROR)
     _rnn(_RNN_MODE_GATES[mode], True)(inst, a, o, make)
 
 
@@ -674,7 +685,7 @@ def _rnn_attributes(mode: str | None) -> dict[str, Callable[[dict[str, Any], str
             return mode
         kind = a["nonlinearity"]
         if kind not in ("tanh", "relu"):
-            raise Unresolved(f"nonlinearity is {_describe(kind)}; torch raises (tanh or relu)")
+            raise Raised(f"nonlinearity is {_describe(kind)}; torch raises ValueError (tanh or relu)", _VALUE_ERROR)
         return "RNN_TANH" if kind == "tanh" else "RNN_RELU"
 
     out: dict[str, Callable[[dict[str, Any], str], Any]] = {
@@ -701,7 +712,8 @@ def _activation(activation: Any) -> Any:
     other string), else the callable given."""
     if isinstance(activation, str):
         if activation not in _ACTIVATION_CODES:
-            raise Unresolved(f"activation should be relu/gelu, not {activation!r} (torch raises)")
+            raise Raised(f"activation should be relu/gelu, not {activation!r} (torch raises RuntimeError)",
+                         ExtV("RuntimeError"))
         return ExtV(f"torch.nn.functional.{activation}")
     return activation
 
