@@ -56,6 +56,20 @@ def _assert_counted_as_torch_counts(source: str, tmp_path, *names: str):
     return report
 
 
+def _assert_counted_as_fresh_imports_count(source: str, tmp_path, names: tuple[str, ...],
+                                           arguments=lambda module: []) -> None:
+    """Each named class counted as torch builds it right after its own import of the source (the
+    analyser counts each class as from a fresh import: what one class's build changes in globals
+    does not reach the next)."""
+    expected = []
+    for name in names:
+        module = _imported(source, tmp_path)
+        with torch.device("meta"):
+            expected.append((name, sum(p.numel() for p in getattr(module, name)(*arguments(module)).parameters())))
+    report = analyze_text(source, "net.py")
+    assert [(m.name, m.tree.total) for m in report.models] == expected, [p.message for p in report.problems]
+
+
 def _torch(source: str, tmp_path) -> tuple[int, int] | Exception:
     """torch's (total, trainable) of `Net`, or what it raises building it."""
     try:
@@ -806,12 +820,7 @@ def test_a_build_is_not_reused_after_what_it_reads_outside_its_arguments_changed
         "        self.p = Maker(lambda: nn.Linear(2, sizes[0]))\n\n\n"
         "class After(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.a = Block()\n"
         "        self.g = Grow()\n")
-    expected = []
-    for name in ("Block", "Grow", "Net", "After"):  # each from a fresh import, as the analyser counts it
-        with torch.device("meta"):
-            expected.append((name, sum(p.numel() for p in getattr(_imported(source, tmp_path), name)().parameters())))
-    report = analyze_text(source, "net.py")
-    assert [(m.name, m.tree.total) for m in report.models] == expected, [p.message for p in report.problems]
+    _assert_counted_as_fresh_imports_count(source, tmp_path, ("Block", "Grow", "Net", "After"))
 
 
 def test_what_building_the_default_config_changes_outside_it_stays_for_every_class(tmp_path):
@@ -828,13 +837,7 @@ def test_what_building_the_default_config_changes_outside_it_stays_for_every_cla
         "        self.fc = nn.Linear(config.dim, 2)\n\n\n"
         "class Model(nn.Module):\n    def __init__(self, config: NetConfig):\n        super().__init__()\n"
         "        self.tower = Tower(config)\n        self.head = nn.Linear(2, 2)\n")
-    expected = []
-    for name in ("Tower", "Model"):  # each from a fresh import, as the analyser counts it
-        module = _imported(source, tmp_path)
-        with torch.device("meta"):
-            expected.append((name, sum(p.numel() for p in getattr(module, name)(module.NetConfig()).parameters())))
-    report = analyze_text(source, "net.py")
-    assert [(m.name, m.tree.total) for m in report.models] == expected, [p.message for p in report.problems]
+    _assert_counted_as_fresh_imports_count(source, tmp_path, ("Tower", "Model"), lambda module: [module.NetConfig()])
 
 
 def test_a_build_is_not_reused_for_a_config_holding_an_iterator_or_a_closure(tmp_path):
