@@ -460,8 +460,9 @@ def _add_state(value: Any, containers: dict[int, Any], budget: list[int], depth:
     t = type(value)
     if depth == 0 or budget[0] <= 0 or t is set:
         return
+    dict_items = value.attrs.get(_DICT_ITEMS) if t is Inst else None
     for item in (value.values() if t is dict else value.attrs.values() if t is Inst else value):
-        if _is_state(item) and budget[0] > 0 and not (t is Inst and item is value.attrs.get(_DICT_ITEMS)):
+        if _is_state(item) and budget[0] > 0 and item is not dict_items:
             _add_state(item, containers, budget, depth - 1)
 
 
@@ -7147,10 +7148,8 @@ def _arg_key(v: Any, pins: list[Any], budget: list[int] | None = None) -> Any:
         keys = tuple((k, _arg_key(x, pins, budget)) for k, x in sorted(v.items()))
         return _MISSING if any(k[1] is _MISSING for k in keys) else ("dict", keys)
     if isinstance(v, Inst) and not v.is_module:
-        state = _state_key(v, pins)
-        pins.append(v.cls)
-        # by what it holds: equal copies build the same
-        return _MISSING if state is _MISSING else ("obj", id(v.cls), state)
+        state = _state_key(v, pins)  # by its class and what it holds: equal copies build the same
+        return _MISSING if state is _MISSING else ("obj", state)
     if isinstance(v, (ClassV, FuncV)):
         if _reads_locals(v.env):
             return _MISSING  # what it builds follows its function's variables, which may change between calls
@@ -7171,14 +7170,14 @@ def _reads_locals(env: Env | None) -> bool:
 
 
 def _state_key(obj: Inst, pins: list[Any]) -> Any:
-    """What a config object holds now, all the way down: the same object with other values is
-    another build (transformers' LiltAttention halves ``config.hidden_size`` for one block, then
-    restores it; a stage list's dict or a sub-config changed in place between two builds). _MISSING
+    """A config object's class and what it holds now, all the way down: the same object with other
+    values is another build (transformers' LiltAttention halves ``config.hidden_size`` for one block,
+    then restores it; a stage list's dict or a sub-config changed in place between two builds). _MISSING
     past _MAX_STATE_ITEMS values (not cached). Lists, dicts and objects it holds go by value, nested
     objects by their identity too; what else it holds (a module, a function) by identity alone, but
     an iterator or a closure, which give another value later for the same identity: not cached."""
     key = _held_key(obj, pins, [_MAX_STATE_ITEMS], set())
-    return _MISSING if key is _MISSING else key[2:]
+    return _MISSING if key is _MISSING else key[2:]  # without its own identity: ("obj", id, id(cls), ...)
 
 
 def _held_key(x: Any, pins: list[Any], budget: list[int], open_ids: set[int]) -> Any:
@@ -7186,10 +7185,9 @@ def _held_key(x: Any, pins: list[Any], budget: list[int], open_ids: set[int]) ->
     commonest case)."""
     t = type(x)
     if t is Inst:
+        pins.append(x)  # the key names it by id: kept alive with the entry (see _arg_key)
         if x.is_module:
-            pins.append(x)  # the key names it by id: kept alive with the entry (see _arg_key)
             return ("id", id(x))
-        pins.append(x)
         if id(x) in open_ids:  # a config that holds itself, or its parent
             return ("cycle", id(x))
         items: Any = x.attrs.items()

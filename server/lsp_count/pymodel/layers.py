@@ -339,10 +339,10 @@ def _rmsnorm(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., 
 def _groupnorm(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., Inst]) -> None:
     c, groups = as_int(a["num_channels"], "num_channels"), as_int(a["num_groups"], "num_groups", floats=True)
     if type(c) is int and type(groups) is int and (groups < 1 or c % groups):
-        # torch's ValueError (a code's `except ValueError` falls back to fewer groups); 0 groups divides by zero
-        raise (Raised if groups > 0 else Unresolved)(
-            f"num_channels ({c}) must be divisible by num_groups ({groups}); torch would raise",
-            *((_VALUE_ERROR,) if groups > 0 else ()))
+        message = f"num_channels ({c}) must be divisible by num_groups ({groups}); torch would raise"
+        if groups > 0:  # torch's ValueError (a code's `except ValueError` falls back to fewer groups)
+            raise Raised(message, _VALUE_ERROR)
+        raise Unresolved(message)  # fewer than 1 group: not that ValueError (0 divides by zero)
     if truth(a["affine"], "affine"):
         _p(inst, "weight", (c,), "norm", o)
         if truth(a.get("bias", True), "bias"):
