@@ -6379,20 +6379,25 @@ def _registered_key(kind: str, key: Any, node: ast.AST | None = None, owner: Ins
     `ParameterDict["bias_" + col]` of a column named "c.x": KeyError), and not a name the module
     already has otherwise (Vision-Mamba's `nn.ModuleDict({"forward": ...})`, a class attribute
     `bias = None` then `register_parameter("bias", ...)`: KeyError)."""
-    where = f"`{_text(node)}` raises" if node is not None else "torch raises"
     key = _member_value(key)
     if key is None or type(key) in (int, float, bool, tuple, bytes):
-        raise _Raised(f"{where} TypeError: {kind} name should be a string. Got {type(key).__name__}", ExtV("TypeError"))
+        raise _Raised(f"{_raises(node)} TypeError: {kind} name should be a string. Got {type(key).__name__}",
+                      ExtV("TypeError"))
     name = str(key)
     if "." in name or name == "":
         why = f'contain ".", got: {name}' if name else "be empty"
-        raise _Raised(f"{where} KeyError: a {kind} name can't {why}", ExtV("KeyError"))
+        raise _Raised(f"{_raises(node)} KeyError: a {kind} name can't {why}", ExtV("KeyError"))
     # A ParameterDict sets its entries through Module.__setattr__, which first drops an instance
     # attribute of the name (`training`): only its class's names are taken there.
     if owner is not None and name not in owner.attrs and (
             (name in MODULE_INSTANCE_ATTRIBUTES and owner.kind != "pdict") or _class_attribute_named(owner, name)):
-        raise _Raised(f"{where} KeyError: attribute '{name}' already exists", ExtV("KeyError"))
+        raise _Raised(f"{_raises(node)} KeyError: attribute '{name}' already exists", ExtV("KeyError"))
     return name
+
+
+def _raises(node: ast.AST | None) -> str:
+    """A message's subject: the code's call, where there is one (unparsed only for a message)."""
+    return f"`{_text(node)}` raises" if node is not None else "torch raises"
 
 
 def _class_attribute_named(obj: Inst, name: str) -> bool:
