@@ -1785,7 +1785,9 @@ class Interpreter:
                 return bool(cls.fields)
             if cls.enum_mixin is not None:
                 return bool(v.attrs.get("_value_"))  # an IntEnum member of value 0 is false
-        return truth_value(v, f"`{_text(node)}`")
+        if type(v) is Sym or type(v) is Unknown:
+            return truth(v, f"`{_text(node)}`")  # the text only for the message
+        return truth_value(v, "")
 
     def instances_equal(self, a: Any, b: Any, node: ast.AST) -> Any:
         """``a == b`` where one is an object of the code whose class says what equal is: its own
