@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import textwrap
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -135,6 +136,12 @@ STATEMENTS = [
     "x += G1().real + G1().abcd",
     "class S1:\n    def __setattr__(self, name, value):\n        object.__setattr__(self, name, value * 2)\n"
     "s1 = S1()\ns1.v = {k}\nx += s1.v",
+] + [  # iterating what defines no iteration: Python's TypeError, which the code may catch
+    "try:\n    for v in {k}:\n        x += v\nexcept TypeError:\n    y += {k}",
+    "try:\n    for i, v in enumerate(None if {k} % 2 else lst):\n        y += v\nexcept TypeError:\n    x += 1",
+    "class NI:\n    pass\ntry:\n    x += len(list(zip(NI(), lst)))\nexcept TypeError:\n    x += {k}",
+    "def fn():\n    pass\ntry:\n    x += len(tuple(fn))\nexcept TypeError:\n    y += {k}",
+    "for b in b'a{k}':\n    y += b % 7",
 ]
 
 
@@ -169,3 +176,30 @@ def test_a_width_computed_by_python_statements_is_the_width_python_computes(prog
         assert counts in ([3 * width], []), (program, width, [p.message for p in report.problems])
         if not counts:  # declined: said why
             assert any(p.code == "LC101" for p in report.problems)
+
+
+NOT_ITERABLE = [
+    "for v in 5:\n    x += v",  # an int
+    "for v in None:\n    x += v",
+    "class NI:\n    pass\nfor v in NI():\n    x += 1",  # an object whose class defines no way to iterate
+    "def fn():\n    pass\nfor v in fn:\n    x += 1",  # a function
+    "for v in enumerate(None):\n    x += 1",
+    "x += len(list(zip(3, lst)))",
+    "def fn():\n    pass\nx += len(tuple(fn))",
+    "import torch.nn as nn\nfor m in nn.Linear(2, 2):\n    x += 1",  # a torch layer
+]
+
+
+@pytest.mark.parametrize("statement", NOT_ITERABLE)
+def test_iterating_what_defines_no_iteration_raises_the_type_error_python_raises(statement: str) -> None:
+    """Caught, Python's TypeError gives the width the except clause makes: counted exactly (the loop
+    used to be declined, as an iteration the analyser could not follow)."""
+    caught = "try:\n" + textwrap.indent(statement, "    ") + "\nexcept TypeError:\n    y += 7"
+    program = ("def compute():\n    x, y, lst, d = 3, 5, [1, 2], {'a': 1}\n" + textwrap.indent(caught, "    ")
+               + "\n    return abs(x * 3 + y + len(lst) + sum(d.values())) % 50 + 1\n")
+    width = _python_width(program)
+    assert width == 25  # the peer: Python took the except clause (y = 5 + 7)
+    source = ("import torch.nn as nn\n\n" + program + "\n\nclass Net(nn.Module):\n    def __init__(self):\n"
+              "        super().__init__()\n        self.fc = nn.Linear(2, compute())\n")
+    report = analyze_text(source, "net.py")
+    assert [m.tree.total for m in report.models] == [3 * width], [p.message for p in report.problems]

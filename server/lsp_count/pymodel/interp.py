@@ -2828,6 +2828,12 @@ class Interpreter:
             return _tensor_rows(v)
         if is_unknownish(v):
             raise Unresolved(f"iterating over `{_text(node)}` depends on {_clause(why_of(v))}")
+        if isinstance(v, (bytes, bytearray)):
+            return list(v)  # its bytes, as ints
+        name = _not_iterable(v)
+        if name is not None:
+            raise _Raised(f"iterating over `{_text(node)}` raises TypeError: '{name}' object is not iterable",
+                          ExtV("TypeError"))
         raise Unresolved(f"cannot iterate over `{_text(node)}`")
 
     def sequence_items(self, obj: Inst, getitem: FuncV, node: ast.AST) -> list[Any]:
@@ -8178,6 +8184,27 @@ def _own_iter(v: Any) -> FuncV | None:
     return _own_method(v.cls, "__iter__") if type(v) is Inst and type(v.cls) is ClassV else None
 
 
+_NOT_ITERABLE_TYPES = {int: "int", float: "float", complex: "complex", bool: "bool", type(None): "NoneType"}
+
+
+def _not_iterable(v: Any) -> str | None:
+    """The type name in Python's TypeError ("'int' object is not iterable") where ``v`` defines no
+    way to iterate: a number, None, a function, a torch layer, a module or an object of the code's
+    classes with neither ``__iter__`` nor ``__getitem__`` (and no base from outside, which may
+    define one); None where it may be iterable. (Not a class: its metaclass may iterate it.)"""
+    t = type(v)
+    if t in _NOT_ITERABLE_TYPES:
+        return _NOT_ITERABLE_TYPES[t]
+    if t is FuncV:
+        return "function"
+    if t is Inst and v.kind not in _CONTAINER_KINDS and not isinstance(v.attrs.get(_DICT_ITEMS), dict) and (
+            type(v.cls) is str or (type(v.cls) is ClassV and _own_method(v.cls, "__iter__") is None and
+                                   _own_method(v.cls, "__getitem__") is None and
+                                   all(_is_object(b) or _is_module_base(b) for b in _outside_bases(v.cls)))):
+        return v.type_name
+    return None
+
+
 def _sequence_getitem(v: Any) -> FuncV | None:
     """The ``__getitem__`` Python iterates an object of the code's class by, where the class
     defines no ``__iter__`` (the old sequence protocol); None for a torch container or a dict
@@ -8681,7 +8708,7 @@ _IDENTITY_KEPT = frozenset({Inst, Param, TensorV, ClassV, FuncV, list, dict, set
 # The analyser's versions of these builtins: where one raises on Python's own values, Python's
 # builtin is asked too, and only an error it raises as well is Python's (which the code may catch).
 _PYTHON_CHECKED = frozenset({"len", "sum", "min", "max", "sorted", "abs", "round", "divmod", "list", "tuple", "set",
-                             "frozenset", "dict", "any", "all", "reversed", "bool"})
+                             "frozenset", "dict", "any", "all", "reversed", "bool", "enumerate", "zip", "iter"})
 
 
 def _python_raises(name: str, args: list[Any], kwargs: dict[str, Any], raised: Exception) -> bool:
@@ -10207,17 +10234,17 @@ def _list_of(v: Any = ()) -> Any:
             return [x for _, x in entries] if v.kind in ("list", "seq", "plist") else [k for k, _ in entries]
         if isinstance(v.attrs.get(_DICT_ITEMS), dict):
             return list(v.attrs[_DICT_ITEMS])  # an object of a dict subclass: its keys
-        if type(v.cls) is str or (type(v.cls) is ClassV and _own_method(v.cls, "__iter__") is None and
-                                  _own_method(v.cls, "__getitem__") is None and
-                                  all(_is_object(b) or _is_module_base(b) for b in _outside_bases(v.cls))):
-            # a torch layer, a module or an object of the code's classes that defines no way to iterate
-            raise _Raised(f"iterating over a `{v.type_name}` raises TypeError: '{v.type_name}' object is not iterable",
+        name = _not_iterable(v)
+        if name is not None:
+            raise _Raised(f"iterating over a `{name}` raises TypeError: '{name}' object is not iterable",
                           ExtV("TypeError"))
         raise Unresolved(f"iterating over a `{v.type_name}` is not followed (its class extends one from outside)")
     if is_unknownish(v):
         raise Unresolved(f"a list built from an unresolved value: {why_of(v)}")
     if type(v) is ClassV and v.enum_members is not None:
         return _members(v)
+    if type(v) is FuncV:  # (Python's own values raise Python's error, with the call's text: see Interpreter.call)
+        raise _Raised("iterating over a function raises TypeError: 'function' object is not iterable", ExtV("TypeError"))
     return list(v)
 
 
