@@ -7748,38 +7748,16 @@ def _module_methods(interp: Interpreter, obj: Inst, name: str) -> dict[str, Call
         return out
 
     def named_modules(memo: Any = None, prefix: Any = "", remove_duplicate: Any = True) -> list[tuple[str, Inst]]:
-        # As torch: the module, then each submodule depth first under its dotted name, once each
-        # (every time it is held, with remove_duplicate=False).
-        once = truth(remove_duplicate, "remove_duplicate")
-        out: list[tuple[str, Inst]] = []
-        seen: set[int] = set()
-        stack: list[tuple[str, Inst, tuple[int, ...]]] = [(str(prefix), obj, ())]
-        while stack:
-            name, m, above = stack.pop()
-            if id(m) in seen:
-                continue
-            if once:
-                seen.add(id(m))
-            elif id(m) in above:
-                raise Unresolved("`named_modules(remove_duplicate=False)` of a module that holds itself: torch "
-                                 "recurses without end")
-            out.append((name, m))
-            inner = (*above, id(m))
-            stack.extend(reversed([(f"{name}.{k}" if name else k, v, inner) for k, v in m.attrs.items()
-                                   if isinstance(v, Inst) and v.is_module and id(v) not in seen]))
-        return out
+        return list(walk_modules(memo, prefix, remove_duplicate))
 
-    def named_children() -> list[tuple[str, Inst]]:
-        seen: set[int] = set()
-        out = []
-        for k, v in obj.attrs.items():
-            if isinstance(v, Inst) and v.is_module and id(v) not in seen:
-                seen.add(id(v))
-                out.append((k, v))
-        return out
+    def walk_modules(memo: Any = None, prefix: Any = "", remove_duplicate: Any = True) -> Iterator[tuple[str, Inst]]:
+        return _walk_modules(obj, str(prefix), {}, truth(remove_duplicate, "remove_duplicate"), ())
 
-    def children() -> list[Inst]:
-        return [v for _, v in named_children()]
+    def lazily(items: Iterator[Any]) -> IteratorV:
+        # torch's walks are generators: a loop's body that changes the modules changes what comes next.
+        made = IteratorV([], items)
+        interp.ctx.lazy_iterators.append(made)  # its frame holds the module, which may hold it
+        return made
 
     def get_submodule(target: Any) -> Inst:
         # As torch: each dotted step an attribute that is a module, else AttributeError.
@@ -7841,9 +7819,10 @@ def _module_methods(interp: Interpreter, obj: Inst, name: str) -> dict[str, Call
         "named_parameters": lambda *a, **k: IteratorV(named_parameters(*a, **k)),
         "named_buffers": lambda *a, **k: _iterator_of(named_buffers(*a, **k)),
         "buffers": lambda recurse=True: _iterator_of(named_buffers(recurse=recurse), values=True),
-        "modules": lambda: IteratorV([m for _, m in named_modules()]),
-        "named_modules": lambda *a, **k: IteratorV(named_modules(*a, **k)), "children": lambda: IteratorV(children()),
-        "named_children": lambda: IteratorV(named_children()), "get_submodule": get_submodule,
+        "modules": lambda: lazily(m for _, m in walk_modules()),
+        "named_modules": lambda *a, **k: lazily(walk_modules(*a, **k)),
+        "children": lambda: lazily(m for _, m in _walk_children(obj)),
+        "named_children": lambda: lazily(_walk_children(obj)), "get_submodule": get_submodule,
         "get_parameter": get_parameter,
         "get_buffer": lambda target: get_parameter(target, TensorV, "buffer"),
         "requires_grad_": lambda requires_grad=True: _set_grad(obj, requires_grad),
@@ -8203,6 +8182,71 @@ def _not_iterable(v: Any) -> str | None:
                                    all(_is_object(b) or _is_module_base(b) for b in _outside_bases(v.cls)))):
         return v.type_name
     return None
+
+
+def _walk_modules(m: Inst, prefix: str, memo: dict[int, Inst], once: bool,
+                  above: tuple[int, ...]) -> Iterator[tuple[str, Inst]]:
+    """torch's ``Module.named_modules``, a generator as torch's is: the module, then each submodule's
+    walk under its dotted name, each module once (``memo``, which keeps them alive so an id is never
+    reused), or every time it is held with ``once`` False (a module that holds itself: torch recurses
+    without end). A submodule is walked as it is when the walk reaches it."""
+    if id(m) in memo:
+        return
+    if once:
+        memo[id(m)] = m
+    elif id(m) in above:
+        raise Unresolved("`named_modules(remove_duplicate=False)` of a module that holds itself: torch "
+                         "recurses without end")
+    yield prefix, m
+    inner = (*above, id(m))
+    for name, child in _live_modules(m):
+        yield from _walk_modules(child, f"{prefix}.{name}" if prefix else name, memo, once, inner)
+
+
+def _walk_children(m: Inst) -> Iterator[tuple[str, Inst]]:
+    """torch's ``Module.named_children``: each submodule once, a generator as torch's is."""
+    seen: dict[int, Inst] = {}
+    for name, child in _live_modules(m):
+        if id(child) not in seen:
+            seen[id(child)] = child
+            yield name, child
+
+
+def _module_names(m: Inst) -> list[str]:
+    return [k for k, v in m.attrs.items() if type(v) is Inst and v.is_module]
+
+
+def _live_modules(m: Inst) -> Iterator[tuple[str, Inst]]:
+    """``m._modules.items()`` as Python iterates that dict under a loop whose body may change it:
+    each name with the module it holds when reached (one set again meanwhile gives the new module,
+    one set to None is skipped, as torch keeps None there); a module added or deleted meanwhile
+    (an `add_module`, a ModuleList's append, insert or pop) makes the next step raise Python's
+    RuntimeError, as the dict's iterator does. A name held by something other than a module
+    before the walk and a module now may have been torch's None slot: not followed."""
+    names = _module_names(m)
+    before = set(names)
+    others = {k for k, v in m.attrs.items() if k not in before}
+    index = 0
+    while True:
+        now = _module_names(m)
+        if now != names:
+            added = [k for k in now if k not in before]
+            gone = [k for k in names if k not in m.attrs]
+            if any(k in others for k in added) or (added and gone) or any(
+                    k in m.attrs and m.attrs[k] is not None and not (type(m.attrs[k]) is Inst and m.attrs[k].is_module)
+                    for k in names):
+                raise Unresolved(f"the modules of a `{m.type_name}` change while a walk over them runs, in a way the "
+                                 f"analyser does not follow")
+            if added or gone:
+                raise _Raised(f"walking the modules of a `{m.type_name}` while a module is added to or deleted from it "
+                              f"raises RuntimeError: dictionary changed size during iteration", ExtV("RuntimeError"))
+        if index >= len(names):
+            return
+        name = names[index]
+        index += 1
+        child = m.attrs.get(name)
+        if type(child) is Inst and child.is_module:
+            yield name, child
 
 
 def _sequence_getitem(v: Any) -> FuncV | None:
