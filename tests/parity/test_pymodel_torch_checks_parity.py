@@ -923,3 +923,57 @@ def test_torchs_errors_from_layer_checks_are_caught_by_the_codes_except_as_torch
         "        try:\n            self.t = nn.TransformerEncoderLayer(8, 2, activation='swish')\n        except RuntimeError:\n"
         "            self.t = nn.TransformerEncoderLayer(8, 2, dim_feedforward=16)\n")
     _assert_counted_as_torch_counts(source, tmp_path, "Net")
+
+
+@pytest.mark.parametrize("bases", ["Sizes, Base", "Base, Base", "object, Base", "nn.Module, Base"])
+def test_a_class_statement_python_refuses_is_refused_with_its_error(bases, tmp_path):
+    """Bases that repeat a class or admit no MRO: Python's TypeError where the class statement runs
+    (the analyser took its own order of the bases and counted the class); a class built on it is
+    refused too, and the classes before it count as torch counts them."""
+    source = ("import torch.nn as nn\n\n\nclass Sizes:\n    scale = 2\n\n\nclass Base(Sizes, nn.Module):\n"
+              "    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(2, 3)\n\n\n"
+              f"class Net({bases}):\n    pass\n\n\nclass Sub(Net):\n    pass\n")
+    with pytest.raises(TypeError) as raised:
+        _imported(source, tmp_path)
+    report = analyze_text(source, "net.py")
+    assert [(m.name, m.tree.total) for m in report.models] == [("Base", 9)]
+    refused = {p.message.split("`")[1]: p.message for p in report.problems if p.code == "LC101"}
+    assert str(raised.value).split("\n")[0] in refused["Net"].replace("\n", " ")
+    assert "Net" in refused["Sub"]
+
+
+def test_isinstance_of_an_outside_class_the_models_class_derives_from_is_true(tmp_path):
+    """`isinstance(self, pkg.Mixin)` in a class that derives from `pkg.Mixin` (directly, or through a
+    base of the file), `pkg` a package the analyser does not read: True, as Python answers (the
+    analyser answered False, and left the layer it guards out); of a class the model's bases do not
+    name, where they are all known, False; where a base from outside may derive from it, not known
+    (LC101), never guessed."""
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "mixins_pkg.py").write_text("class Mixin:\n    pass\n\n\nclass Other:\n    pass\n\n\n"
+                                        "class Derived(Other):\n    pass\n")
+    project = tmp_path / "project"
+    project.mkdir()
+    source = ("import torch.nn as nn\nimport mixins_pkg\n\n\nclass Base(mixins_pkg.Mixin):\n    pass\n\n\n"
+              + "".join(f"class {name}({bases}):\n    def __init__(self):\n        super().__init__()\n"
+                        f"        self.fc = nn.Linear(2, 3)\n        if isinstance(self, mixins_pkg.{asked}):\n"
+                        f"            self.extra = nn.Linear(3, 4)\n\n\n"
+                        for name, bases, asked in (("Direct", "nn.Module, mixins_pkg.Mixin", "Mixin"),
+                                                   ("Through", "nn.Module, Base", "Mixin"),
+                                                   ("Plain", "nn.Module", "Mixin"),
+                                                   ("Derived", "nn.Module, mixins_pkg.Derived", "Other"))))
+    sys.path.insert(0, str(site))
+    try:
+        module = _imported(source, project)
+        expected = {}
+        for name in ("Direct", "Through", "Plain", "Derived"):
+            with torch.device("meta"):
+                expected[name] = sum(p.numel() for p in getattr(module, name)().parameters())
+    finally:
+        sys.path.remove(str(site))
+        sys.modules.pop("mixins_pkg", None)
+    assert expected == {"Direct": 25, "Through": 25, "Plain": 9, "Derived": 25}
+    report = analyze_text(source, str(project / "net.py"))
+    counted = {m.name: m.tree.total for m in report.models}
+    assert counted == {"Direct": 25, "Through": 25, "Plain": 9}, [p.message for p in report.problems]
+    assert any(p.message.startswith("`Derived`") and "mixins_pkg.Derived" in p.message for p in report.problems)

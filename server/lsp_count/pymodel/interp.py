@@ -2404,6 +2404,13 @@ class Interpreter:
         cls.setattr_hook = _own_method(cls, "__setattr__")
         if not is_module:
             cls.getattribute_hook = _own_method(cls, "__getattribute__")
+        error = _class_statement_error(cls)
+        if error is not None:  # type.__new__'s, before any __init_subclass__ runs
+            error = f"the class statement `{node.name}` raises TypeError: {error}"
+            if is_module:  # not defined, but counted as refused: said, not left out
+                cls.creation_unresolved = error
+                scope.classes.append(cls)
+            raise _Raised(error, ExtV("TypeError"))
         self.init_subclass(cls, node, env)
         maker = _custom_construction(cls, node, body_env)
         if maker and not cls.creation_unresolved:
@@ -8130,6 +8137,51 @@ def _mro_with_outside_bases(cls: ClassV) -> list[Any] | None:
     return [cls, *merged] if merged is not None else None
 
 
+_OBJECT = ExtV("object")
+
+
+def _python_mro(cls: ClassV) -> list[Any] | None:
+    """The classes after ``cls`` in its MRO as Python's C3 orders them, where the analyser knows
+    them: its bases of the project, outside ones (each taken as having object alone as its base,
+    which can only hide a conflict, never make one) and object, last; typing's special bases
+    (`Generic[T]`, `NamedTuple`, `Protocol`) left out, since Python replaces them
+    (`__mro_entries__`). None where the bases admit no such order: Python's TypeError."""
+    if cls.python_ancestors is None:
+        sequences: list[list[Any]] = []
+        bases: list[Any] = []
+        for b in cls.bases:
+            if type(b) is ClassV:
+                below = _python_mro(b)
+                if below is None:
+                    cls.python_ancestors = ()
+                    return None
+                sequences.append([b, *below])
+            elif type(b) is ExtV and not b.name.startswith(("typing.", "typing_extensions.")):
+                b = _OBJECT if b.name == "builtins.object" else b
+                sequences.append([b] if b == _OBJECT else [b, _OBJECT])
+            else:
+                continue
+            bases.append(b)
+        merged = c3_merge([*sequences, bases] if bases else [[_OBJECT]])
+        cls.python_ancestors = tuple(merged) if merged is not None else ()
+    return list(cls.python_ancestors) if cls.python_ancestors else None
+
+
+def _class_statement_error(cls: ClassV) -> str | None:
+    """Python's TypeError for a class statement whose bases repeat a class, or admit no MRO
+    (`class C(Mixin, Base)` where Base already comes after Mixin); None where the analyser sees none."""
+    seen: list[Any] = []
+    for b in cls.bases:
+        if type(b) is ClassV or type(b) is ExtV:
+            if any(b is s if type(b) is ClassV else b == s for s in seen):
+                return f"duplicate base class {b.name.rpartition('.')[2]}"
+            seen.append(b)
+    if _python_mro(cls) is None:
+        names = ", ".join(b.name.rpartition(".")[2] for b in cls.bases if type(b) in (ClassV, ExtV))
+        return f"Cannot create a consistent method resolution order (MRO) for bases {names}"
+    return None
+
+
 def _known_hook(fn: FuncV) -> str | None:
     """Which of _KNOWN_HOOKS the function is (found once per syntax tree and kept on it), else None."""
     node = fn.node
@@ -9310,8 +9362,11 @@ def _text(node: ast.AST | None) -> str:
 
 def _isinstance(obj: Any, classes: Any) -> bool:
     options = classes if isinstance(classes, tuple) else (classes,)
+    unknown = None  # a class not known: the answer, where no other class gives True
     for c in options:
-        if c is None:  # `X | None`: NoneType
+        if is_unknownish(c):
+            unknown = unknown or c
+        elif c is None:  # `X | None`: NoneType
             if obj is None:
                 return True
         elif isinstance(c, ClassV):
@@ -9333,6 +9388,19 @@ def _isinstance(obj: Any, classes: Any) -> bool:
             last = c.name.split(".")[-1]
             if isinstance(obj, Inst) and (obj.cls == last or (last == "Module" and obj.is_module)):
                 return True
+            if type(obj) is Inst and type(obj.cls) is ClassV and not c.name.startswith("torch.") and \
+                    c.name.split(".")[0] not in _ABSTRACT_TYPE_MODULES:
+                # An object of the project's class that derives from an outside class: named as a base,
+                # it is one; a base of the class from outside may itself derive from it (not known).
+                outside = [b for b in _outside_bases(obj.cls) if type(b) is ExtV and b.name not in _NOT_DERIVING]
+                if c in outside:
+                    return True
+                if any(not b.name.startswith("torch.") for b in outside):
+                    unknown = unknown or Unknown(
+                        f"whether a `{obj.cls.name}` is a `{c.name}`: its class derives from `"
+                        f"{next(b.name for b in outside if not b.name.startswith('torch.'))}`, which the analyser does "
+                        f"not read")
+                    continue
             if type(obj) is Inst and obj.is_module and c.name.startswith("torch.nn.") and _torch_layer_is(obj, last):
                 return True
             if isinstance(obj, Param) and last in ("Parameter", "Tensor"):
@@ -9378,7 +9446,14 @@ def _isinstance(obj: Any, classes: Any) -> bool:
         # A formula stands for an int (`isinstance(dim, int)`, not a tuple); whether it is an instance
         # of a class of the project (a config whose defaults could not be built) is not known.
         raise Unresolved(f"isinstance on an unresolved value: {why_of(obj)}")
+    if unknown is not None:
+        raise Unresolved(f"isinstance depends on {_clause(why_of(unknown))}")
     return False
+
+
+# Outside bases that derive from no class a question could name: object, and typing's special forms.
+_NOT_DERIVING = frozenset({"object", "builtins.object", "typing.Generic", "typing.Protocol", "typing.NamedTuple",
+                           "typing_extensions.Protocol", "abc.ABC"})
 
 
 class _ModuleSuper:
