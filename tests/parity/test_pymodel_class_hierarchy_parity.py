@@ -3,8 +3,10 @@ of it (and of each other) that override class attributes, a factory method the b
 constructor calls (the template-method style of ResNet's `_make_layer` and timm's blocks), a
 property, and the constructor itself, with `super().__init__(...)`, an explicit
 `Base.__init__(self, ...)` or none; a mixin that is a plain class; `type(self)` and
-`isinstance(self, ...)` in a constructor; classmethod and staticmethod factories; bases that
-admit no MRO, which Python refuses (TypeError). The static
+`isinstance(self, ...)` in a constructor; classmethod and staticmethod factories; a cooperative
+module mixin passing its arguments along the MRO; `__init_subclass__` with a class keyword; a
+class decorator; a property with a setter; `super(Cls, self)`; a layer class held as a class
+attribute; bases that admit no MRO, which Python refuses (TypeError). The static
 count of every class, total and trainable, must be torch's count of the same class built on the
 meta device. The file is run here, in the test; the analyser only reads it."""
 
@@ -36,6 +38,23 @@ class Sizes:
         return n * self.scale
 
 
+class Extra(nn.Module):
+    """A cooperative module mixin: passes its arguments on along the MRO."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.extra_norm = nn.LayerNorm(3)
+
+
+class Lin2(nn.Linear):
+    pass
+
+
+def widened(cls):
+    cls.width = cls.width + 1
+    return cls
+
+
 '''
 
 # Bodies of the factory method `make(self, n)`; {k} a small int. A subclass may also call its base's.
@@ -50,6 +69,7 @@ MAKES = [
 SUPER_MAKES = [
     "inner = super().make(n)\nreturn nn.Sequential(inner, nn.LayerNorm({k}))",
     "return nn.ModuleDict({{'base': super().make(n + {k}), 'side': nn.Linear(n, {k})}})",
+    "return nn.Sequential(super({name}, self).make(n), nn.Linear({k}, {k}))",
 ]
 # Statements a constructor may run after its base's, with `self` built so far.
 EXTRAS = [
@@ -62,6 +82,10 @@ EXTRAS = [
     "self.mix{i} = nn.Linear(self.widen({k}), 1) if isinstance(self, Sizes) else nn.Identity()",
     "self.width = self.width + {k}",
     "self.frozen{i} = self.make({k}).requires_grad_(False)",
+    "self.lay{i} = self.layer_cls({k}, self.width)",
+    "self.size = {k}\nself.sized{i} = nn.Linear(self.size, 1)",
+    "self.ga{i} = getattr(self, 'make')({k})",
+    "self.named{i} = nn.Linear(len(self.__class__.__name__), {k})",
 ]
 
 
@@ -76,16 +100,20 @@ def hierarchies(draw) -> tuple[str, list[str]]:
             bases = "nn.Module"
         else:
             parent = names[draw(st.integers(0, i - 1))]
-            # Sizes before a parent that already has it: Python refuses the class (no MRO).
-            bases = f"Sizes, {parent}" if draw(st.booleans()) else parent
-        lines = [f"class {name}({bases}):"]
+            # A mixin before a parent that already has it: Python refuses the class (no MRO).
+            mixin = draw(st.sampled_from(["", "Sizes, ", "Extra, "]))
+            keyword = f", extra_width={k()}" if draw(st.booleans()) else ""  # __init_subclass__'s
+            bases = f"{mixin}{parent}{keyword}"
+        lines = ["@widened"] if i and draw(st.booleans()) else []
+        lines.append(f"class {name}({bases}):")
         if i == 0 or draw(st.booleans()):
             lines.append(f"    width = {k()}")
         if i == 0 or draw(st.booleans()):
             lines.append(f"    depth = {k()}")
         if i == 0 or draw(st.booleans()):
             choices = MAKES + (SUPER_MAKES if i else [])
-            body = draw(st.sampled_from(choices)).format(k=k(), bias=draw(st.booleans()), flag=draw(st.booleans()))
+            body = draw(st.sampled_from(choices)).format(k=k(), bias=draw(st.booleans()), flag=draw(st.booleans()),
+                                                         name=name)
             lines.append("    def make(self, n):")
             lines.extend("        " + line for line in body.splitlines())
         if i == 0 or draw(st.booleans()):
@@ -93,20 +121,28 @@ def hierarchies(draw) -> tuple[str, list[str]]:
         if i == 0:
             lines.append("    @classmethod\n    def build(cls, n):\n        return nn.Linear(n, cls.width)")
             lines.append("    @staticmethod\n    def norm(n):\n        return nn.LayerNorm(n)")
+            lines.append("    layer_cls = nn.Linear")
+            lines.append("    def __init_subclass__(cls, extra_width=0, **kwargs):\n"
+                         "        super().__init_subclass__(**kwargs)\n        cls.width = cls.width + extra_width")
+            lines.append("    @property\n    def size(self):\n        return self._size\n"
+                         "    @size.setter\n    def size(self, value):\n        self._size = value * 2")
+        elif draw(st.booleans()):
+            lines.append("    layer_cls = Lin2")
         if i == 0 or draw(st.booleans()):
             lines.append(f"    def __init__(self, dim={k()}):")
             if i == 0:
                 lines.append("        super().__init__()")
+                lines.append("        self._size = 1")
                 lines.append("        self.stem = self.make(dim)")
             else:
                 parent_call = draw(st.sampled_from(["super().__init__({arg})", "{parent}.__init__(self, {arg})"]))
                 arg = draw(st.sampled_from(["dim", "dim + %d" % k(), "self.widen(dim)" if "Sizes" in bases else "dim * 2"]))
-                lines.append("        " + parent_call.format(arg=arg, parent=bases.split(", ")[-1]))
+                lines.append("        " + parent_call.format(arg=arg, parent=parent))
             for j, extra in enumerate(draw(st.lists(st.sampled_from(EXTRAS), max_size=3))):
                 other = names[draw(st.integers(0, count - 1))]
                 text = extra.format(i=j, k=k(), other=other)
                 lines.extend("        " + line for line in text.splitlines())
-        if len(lines) == 1:
+        if lines[-1].startswith("class "):
             lines.append("    pass")
         parts.append("\n".join(lines))
     return HEADER + "\n\n\n".join(parts) + "\n", names

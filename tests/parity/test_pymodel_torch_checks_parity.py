@@ -977,3 +977,32 @@ def test_isinstance_of_an_outside_class_the_models_class_derives_from_is_true(tm
     counted = {m.name: m.tree.total for m in report.models}
     assert counted == {"Direct": 25, "Through": 25, "Plain": 9}, [p.message for p in report.problems]
     assert any(p.message.startswith("`Derived`") and "mixins_pkg.Derived" in p.message for p in report.problems)
+
+
+def test_super_init_reaching_a_base_not_resolved_is_not_counted_past_it(tmp_path):
+    """`class Net(Unresolved, nn.Module)`: `super().__init__()` runs the unresolved base's __init__ first,
+    which may build anything (here torch builds a layer the analyser cannot see): not counted (the
+    analyser went on to nn.Module's and counted without it). A base not resolved after nn.Module
+    (`class Plain(nn.Module, Unresolved)`) is never reached by nn.Module's __init__: counted."""
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "factory_pkg.py").write_text("import torch.nn as nn\n\n\ndef make_base():\n    class Base(nn.Module):\n"
+                                         "        def __init__(self):\n            super().__init__()\n"
+                                         "            self.hidden = nn.Linear(4, 4)\n    return Base\n\n\n"
+                                         "def make_mixin():\n    class Mixin:\n        pass\n    return Mixin\n")
+    source = ("import torch.nn as nn\nfrom factory_pkg import make_base, make_mixin\n\nBase = make_base()\n"
+              "Mixin = make_mixin()\n\n\nclass Net(Base, nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+              "        self.fc = nn.Linear(2, 3)\n\n\nclass Plain(nn.Module, Mixin):\n    def __init__(self):\n"
+              "        super().__init__()\n        self.fc = nn.Linear(2, 3)\n")
+    sys.path.insert(0, str(site))
+    try:
+        module = _imported(source, tmp_path)
+        with torch.device("meta"):
+            built = {name: sum(p.numel() for p in getattr(module, name)().parameters()) for name in ("Net", "Plain")}
+    finally:
+        sys.path.remove(str(site))
+        sys.modules.pop("factory_pkg", None)
+    assert built == {"Net": 29, "Plain": 9}
+    report = analyze_text(source, str(tmp_path / "project" / "net.py"))
+    assert {m.name: m.tree.total for m in report.models} == {"Plain": 9}, [p.message for p in report.problems]
+    assert any(p.message.startswith("`Net`") and "cannot resolve" in p.message for p in report.problems)

@@ -295,11 +295,7 @@ def _interpret(text: str, path: str, options: Any, body: list[ast.stmt], problem
     classes = [c for c in scope.classes if c.is_module and id(c.node) in top] if counts_classes or not functions else []
     unreached = _unreached_classes(guarded, scope, positions) if counts_classes or not functions else []
     problems.extend(problem for _, problem in unreached)
-    # Module classes whose class statement raised (bases with no MRO): a class built on one is a module too.
-    refused = frozenset(c.name for c in scope.classes if c.is_module and c.creation_unresolved and
-                        type(scope.env.vars.get(c.name)) is Unknown)
-    unfollowed_bases = [c for c in scope.classes if not c.is_module and id(c.node) in top and
-                        _may_be_module(c, body, refused)]
+    unfollowed_bases = [c for c in scope.classes if not c.is_module and id(c.node) in top and _may_be_module(c, body)]
     problems.extend(_unresolved(c.name, _unknown_base(c), positions.class_name(c.node)) for c in unfollowed_bases)
     if not classes and not functions and not unreached and not unfollowed_bases:
         return _no_model(path, problems, lines)
@@ -866,8 +862,7 @@ def _unreached_classes(guarded: list[ast.ClassDef], scope: ModuleScope,
     return out
 
 
-def _may_be_module(cls: ClassV, body: list[ast.stmt] = (),  # type: ignore[assignment]
-                   refused: frozenset[str] = frozenset()) -> bool:
+def _may_be_module(cls: ClassV, body: list[ast.stmt] = ()) -> bool:  # type: ignore[assignment]
     """A class with a base the analyser could not evaluate (``class Sub(A if torch.__version__ >= "2"
     else nn.Module)``) or from a package it does not read (``class Net(pl.LightningModule)``) whose
     body builds layers: it may well be a module. So may one whose unresolved base is named like a
@@ -879,8 +874,7 @@ def _may_be_module(cls: ClassV, body: list[ast.stmt] = (),  # type: ignore[assig
         return False
     if foreign is not None and foreign.name.startswith("torch."):
         return True  # torch's own module classes the tables lack (`_ConvNd`, `_BatchNorm`): modules
-    return _defines_module(cls.node) or bool(unresolved and (refused.intersection(unresolved) or _module_class_names(
-        body, frozenset(unresolved))))
+    return _defines_module(cls.node) or bool(unresolved and _module_class_names(body, frozenset(unresolved)))
 
 
 def _module_class_names(body: list[ast.stmt], wanted: frozenset[str]) -> frozenset[str]:

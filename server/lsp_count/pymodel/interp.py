@@ -651,6 +651,10 @@ class Ctx:
         # What makes importing the analysed file fail (a relative import of a module the package lacks):
         # no class of it can be built.
         self.import_errors: list[str] = []
+        # The names a module-level statement of the analysed file would have bound had it not raised
+        # (a class statement whose bases admit no MRO), by id of the Unknown they hold: a class
+        # statement naming one as a base raises Python's NameError.
+        self.unbound_by_raise: dict[int, Any] = {}
         # The imports that fail where they run (Interpreter.optional_imports): the package each names,
         # by id of its statement; and each one that failed (said or not: see Interpreter.failed_import).
         self.failing_imports: dict[int, str] = {}
@@ -974,8 +978,13 @@ class Interpreter:
                 if type(exc) is _MissingModule and scope.is_main:
                     self.ctx.import_errors.append(exc.reason)
                 reason = exc.reason if isinstance(exc, Unresolved) else "not followed"
+                # Python's own error (not a missing package, which the user may have): the name is never bound.
+                unbound = isinstance(exc, _Raised) and type(exc) is not _MissingModule and not (
+                    type(exc.kind) is ExtV and exc.kind.name.rpartition(".")[2] in ("ImportError", "ModuleNotFoundError"))
                 for target in _assigned_names(stmt):
-                    scope.env.vars[target] = Unknown(f"`{target}` is set by code the analyser cannot follow: {reason}")
+                    value = scope.env.vars[target] = Unknown(f"`{target}` is set by code the analyser cannot follow: {reason}")
+                    if unbound:
+                        self.ctx.unbound_by_raise[id(value)] = value
             self.ctx.steps = MAX_STEPS - self.ctx.budget  # module-level code: the count's whole budget per statement
 
     def find_project_module(self, scope: ModuleScope, module: str | None, level: int) -> str | None:
@@ -2405,12 +2414,20 @@ class Interpreter:
         if not is_module:
             cls.getattribute_hook = _own_method(cls, "__getattribute__")
         error = _class_statement_error(cls)
-        if error is not None:  # type.__new__'s, before any __init_subclass__ runs
+        unbound = next((b for b in bases if type(b) is Unknown and id(b) in self.ctx.unbound_by_raise), None)
+        if unbound is not None:  # its base's statement raised, in Python as here: a name never bound
+            base = next(n for b, n in zip(bases, node.bases) if b is unbound)
+            error = f"the class statement `{node.name}` raises NameError: its base `{_text(base)}` is not defined " \
+                    f"({unbound.why.split(': ', 1)[-1]})"
+            if not is_module and any(c.is_module and c.creation_unresolved and c.name == _text(base) for c in scope.classes):
+                is_module = cls.is_module = True  # built on a module class Python refused: a module, refused
+        elif error is not None:  # type.__new__'s, before any __init_subclass__ runs
             error = f"the class statement `{node.name}` raises TypeError: {error}"
+        if error is not None:
             if is_module:  # not defined, but counted as refused: said, not left out
                 cls.creation_unresolved = error
                 scope.classes.append(cls)
-            raise _Raised(error, ExtV("TypeError"))
+            raise _Raised(error, ExtV("NameError" if unbound is not None else "TypeError"))
         self.init_subclass(cls, node, env)
         maker = _custom_construction(cls, node, body_env)
         if maker and not cls.creation_unresolved:
@@ -3055,6 +3072,9 @@ class Interpreter:
             method = _module_method(self, obj.inst, name)
             return method if method is not None else Unknown(f"`{_text(node)}` is not followed")
         if isinstance(obj, SuperV):
+            blocked = _unresolved_base_first(obj.cls, obj.inst, name)
+            if blocked is not None:
+                return blocked
             for c in _after_in_mro(obj.cls, obj.inst):
                 if name == "__init__" and name in c.namespace and _module_init_first(obj.cls, obj.inst, c):
                     break  # `class Linear(nn.Module, LoraLayer)`: nn.Module's __init__, which calls no other
@@ -3750,7 +3770,9 @@ class Interpreter:
             # method it has no model of, one the module lacks): its count is not known any more.
             cls, name = receiver.cls, func.attr  # type: ignore[attr-defined]
             defined = cls.find(name, None) if type(cls) is ClassV else None
-            if type(defined) is Unknown:  # its def (a default, a decorator) was not followed
+            if fn.why.startswith(f"`super().{name}` "):  # a base not resolved first in the MRO (_unresolved_base_first)
+                what = "which " + fn.why.split("` ", 1)[1]
+            elif type(defined) is Unknown:  # its def (a default, a decorator) was not followed
                 what = f"whose definition the analyser cannot follow: {defined.why}"
             elif type(cls) is ClassV and all(type(b) is ExtV and b.name in _ROOT_CLASSES for b in _outside_bases(cls)) \
                     and name not in MODULE_CLASS_ATTRIBUTES:  # `load_state_dict`, `double`: nn.Module's own
@@ -8140,6 +8162,16 @@ def _mro_with_outside_bases(cls: ClassV) -> list[Any] | None:
 _OBJECT = ExtV("object")
 
 
+class _UnknownBase:
+    """A base the analyser could not resolve, in a class's linearization (_python_mro): equal only to
+    itself, as the class it stands for is."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+
 def _python_mro(cls: ClassV) -> list[Any] | None:
     """The classes after ``cls`` in its MRO as Python's C3 orders them, where the analyser knows
     them: its bases of the project, outside ones (each taken as having object alone as its base,
@@ -8159,12 +8191,42 @@ def _python_mro(cls: ClassV) -> list[Any] | None:
             elif type(b) is ExtV and not b.name.startswith(("typing.", "typing_extensions.")):
                 b = _OBJECT if b.name == "builtins.object" else b
                 sequences.append([b] if b == _OBJECT else [b, _OBJECT])
+            elif type(b) is Unknown:
+                b = _UnknownBase(b)  # where it is in the order: what `super()` reaches before or after it
+                sequences.append([b, _OBJECT])
             else:
                 continue
             bases.append(b)
         merged = c3_merge([*sequences, bases] if bases else [[_OBJECT]])
         cls.python_ancestors = tuple(merged) if merged is not None else ()
     return list(cls.python_ancestors) if cls.python_ancestors else None
+
+
+def _unresolved_base_first(owner: ClassV, obj: Any, name: str) -> Unknown | None:
+    """What ``super(owner, obj).name`` is where the lookup reaches a base the analyser could not
+    resolve before a class of the project that defines ``name`` or torch's own classes (`class
+    Net(Mixin, X)` with X unresolved: Mixin's `super().__init__()` runs X's, which may build
+    anything); None where it does not."""
+    start = obj.cls if type(obj) is Inst and type(obj.cls) is ClassV else obj if type(obj) is ClassV else owner
+    order = _python_mro(start)
+    if order is None or not any(type(e) is _UnknownBase for e in order):
+        return None
+    full = [start, *order]
+    if owner not in full:
+        return None
+    # A base not resolved is taken as what it almost always is, a mixin with no __init__ deriving from
+    # neither nn.Module nor a class of the project (transformers' GenerationMixin, which the analyser
+    # may not resolve, in `class WhisperForConditionalGeneration(WhisperGenerationMixin,
+    # WhisperPreTrainedModel)`), unless it is a base of ``owner`` itself: its own next class.
+    own = [b for b in owner.bases if type(b) is Unknown]
+    for e in full[full.index(owner) + 1:]:
+        if type(e) is _UnknownBase and any(e.value is b for b in own):
+            return Unknown(f"`super().{name}` reaches a base the analyser cannot resolve: {why_of(e.value)}",
+                           maybe_module=True)
+        if (type(e) is ClassV and name in e.namespace) or (type(e) is ExtV and (e.name.startswith("torch.") or
+                                                                               e == _OBJECT)):
+            return None
+    return None
 
 
 def _class_statement_error(cls: ClassV) -> str | None:
