@@ -8127,10 +8127,8 @@ def _module_init_first(owner: ClassV, obj: Any, found: ClassV) -> bool:
     start = obj.cls if type(obj) is Inst else obj
     if type(start) is not ClassV or not any(type(b) is ExtV for c in start.mro() for b in c.bases):
         return False
-    if start.outside_ancestors is None:
-        order = _mro_with_outside_bases(start)
-        start.outside_ancestors = tuple(order[1:]) if order is not None else ()  # not itself: no cycle
-    order = [start, *start.outside_ancestors] if start.outside_ancestors else None
+    after = _python_mro(start)
+    order = [start, *after] if after is not None else None
     if order is None or owner not in order:
         return False
     for c in order[order.index(owner) + 1:]:
@@ -8139,24 +8137,6 @@ def _module_init_first(owner: ClassV, obj: Any, found: ClassV) -> bool:
         if type(c) is ExtV and _is_module_base(c):
             return True
     return False
-
-
-def _mro_with_outside_bases(cls: ClassV) -> list[Any] | None:
-    """The MRO of ``cls`` with its outside bases (ExtV, each taken as a class of no bases of its own)
-    in their places, by C3 as Python orders it; None where the bases admit no such order."""
-    sequences: list[list[Any]] = []
-    for b in cls.bases:
-        if type(b) is ClassV:
-            below = _mro_with_outside_bases(b)
-            if below is None:
-                return None
-            sequences.append(below)
-        elif type(b) is ExtV and b.name not in ("object", "builtins.object"):
-            sequences.append([b])
-    sequences.append([b for b in cls.bases if type(b) is ClassV or (type(b) is ExtV and b.name not in
-                                                                      ("object", "builtins.object"))])
-    merged = c3_merge(sequences)
-    return [cls, *merged] if merged is not None else None
 
 
 _OBJECT = ExtV("object")
@@ -8175,7 +8155,8 @@ class _UnknownBase:
 def _python_mro(cls: ClassV) -> list[Any] | None:
     """The classes after ``cls`` in its MRO as Python's C3 orders them, where the analyser knows
     them: its bases of the project, outside ones (each taken as having object alone as its base,
-    which can only hide a conflict, never make one) and object, last; typing's special bases
+    which can only hide a conflict, never make one), those not resolved (_UnknownBase, likewise)
+    and object, last; typing's special bases
     (`Generic[T]`, `NamedTuple`, `Protocol`) left out, since Python replaces them
     (`__mro_entries__`). None where the bases admit no such order: Python's TypeError."""
     if cls.python_ancestors is None:

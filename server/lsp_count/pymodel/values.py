@@ -658,12 +658,10 @@ class ClassV:
     # after its creation). Not the class itself: a class holding itself would be a reference
     # cycle, freed only by the cyclic collector.
     _ancestors: "tuple[ClassV, ...] | None" = field(default=None, repr=False)
-    # The same with its outside bases (ExtV) in their places, found on first use; () where the bases
-    # admit no such order (interp._mro_with_outside_bases).
-    outside_ancestors: "tuple[Any, ...] | None" = field(default=None, repr=False)
     # The classes after it in Python's MRO as far as the analyser knows them (interp._python_mro):
-    # its project bases and outside ones (ExtV, each taken as having object alone as its base),
-    # object last; () where the bases admit no MRO (Python refuses the class statement).
+    # its project bases, outside ones (ExtV, each taken as having object alone as its base) and
+    # those not resolved, in their places, object last; () where the bases admit no MRO (Python
+    # refuses the class statement). Not the class itself: a class holding itself would be a cycle.
     python_ancestors: "tuple[Any, ...] | None" = field(default=None, repr=False)
 
     def ancestors(self) -> "tuple[ClassV, ...]":
