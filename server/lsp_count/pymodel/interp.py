@@ -8152,7 +8152,7 @@ class _UnknownBase:
         self.value = value
 
 
-def _python_mro(cls: ClassV) -> list[Any] | None:
+def _python_mro(cls: ClassV) -> tuple[Any, ...] | None:
     """The classes after ``cls`` in its MRO as Python's C3 orders them, where the analyser knows
     them: its bases of the project, outside ones (each taken as having object alone as its base,
     which can only hide a conflict, never make one), those not resolved (_UnknownBase, likewise)
@@ -8180,7 +8180,7 @@ def _python_mro(cls: ClassV) -> list[Any] | None:
             bases.append(b)
         merged = c3_merge([*sequences, bases] if bases else [[_OBJECT]])
         cls.python_ancestors = tuple(merged) if merged is not None else ()
-    return list(cls.python_ancestors) if cls.python_ancestors else None
+    return cls.python_ancestors or None
 
 
 def _unresolved_base_first(owner: ClassV, obj: Any, name: str) -> Unknown | None:
