@@ -8156,9 +8156,9 @@ def _python_mro(cls: ClassV) -> tuple[Any, ...] | None:
     """The classes after ``cls`` in its MRO as Python's C3 orders them, where the analyser knows
     them: its bases of the project, outside ones (each taken as having object alone as its base,
     which can only hide a conflict, never make one), those not resolved (_UnknownBase, likewise)
-    and object, last; typing's special bases
-    (`Generic[T]`, `NamedTuple`, `Protocol`) left out, since Python replaces them
-    (`__mro_entries__`). None where the bases admit no such order: Python's TypeError."""
+    and object, last. typing's special bases (`Generic[T]`, `NamedTuple`, `Protocol`) are left
+    out: Python replaces them (`__mro_entries__`). None where the bases admit no such order:
+    Python's TypeError."""
     if cls.python_ancestors is None:
         sequences: list[list[Any]] = []
         bases: list[Any] = []
@@ -8184,10 +8184,10 @@ def _python_mro(cls: ClassV) -> tuple[Any, ...] | None:
 
 
 def _unresolved_base_first(owner: ClassV, obj: Any, name: str) -> Unknown | None:
-    """What ``super(owner, obj).name`` is where the lookup reaches a base the analyser could not
-    resolve before a class of the project that defines ``name`` or torch's own classes (`class
-    Net(Mixin, X)` with X unresolved: Mixin's `super().__init__()` runs X's, which may build
-    anything); None where it does not."""
+    """What ``super(owner, obj).name`` is where the lookup reaches a base of ``owner`` the analyser
+    could not resolve before a class of the project that defines ``name`` or torch's own classes
+    (`class Net(X, nn.Module)` with X unresolved: its `super().__init__()` runs X's, which may
+    build anything); None where it does not."""
     start = obj.cls if type(obj) is Inst and type(obj.cls) is ClassV else obj if type(obj) is ClassV else owner
     order = _python_mro(start)
     if order is None or not any(type(e) is _UnknownBase for e in order):
