@@ -9,7 +9,7 @@ dataclasses, typing and enum give) into a function that computes a layer's width
 would build, and a function Python raises in must not be counted. The analyser may decline a
 program (LC101, said so), but never count it otherwise; the statements here are ones it follows
 (it declines a caught exception's `args`, `collections.Counter` and `deque`, `vars()`, `type()`
-of three arguments and `type(3).__name__`, an int's dunder methods called by name, a set of
+of three arguments, an int's dunder methods called by name, a set of
 objects hashed by their own `__hash__`, and a `__new__` that makes the class's own instance)."""
 
 from __future__ import annotations
@@ -142,6 +142,7 @@ STATEMENTS = [
     "class NI:\n    pass\ntry:\n    x += len(list(zip(NI(), lst)))\nexcept TypeError:\n    x += {k}",
     "def fn():\n    pass\ntry:\n    x += len(tuple(fn))\nexcept TypeError:\n    y += {k}",
     "for b in b'a{k}':\n    y += b % 7",
+    "x += len(type(x).__name__) + len(type(lst).__qualname__) + len(type(None).__name__) - {k}",
 ]
 
 
@@ -203,3 +204,17 @@ def test_iterating_what_defines_no_iteration_raises_the_type_error_python_raises
               "        super().__init__()\n        self.fc = nn.Linear(2, compute())\n")
     report = analyze_text(source, "net.py")
     assert [m.tree.total for m in report.models] == [3 * width], [p.message for p in report.problems]
+
+
+@pytest.mark.parametrize("value", ["3", "'a'", "[]", "{}", "1.5", "True", "(1,)", "{1}", "None", "3j", "frozenset()"])
+def test_the_name_of_a_python_type_is_the_name_python_gives(value: str) -> None:
+    """`type(v).__name__` (and `__qualname__`, `__module__`) of Python's own values: a width made from
+    them is counted as Python computes it (it was declined, and `type(None).__name__` was taken for
+    a TypeError of `len`)."""
+    statement = f"x = len(type({value}).__name__) + len(type({value}).__qualname__) + len(type({value}).__module__)"
+    namespace: dict = {}
+    exec(statement, namespace)  # noqa: S102 - the test's own statement
+    source = ("import torch.nn as nn\n\n\nclass Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+              f"        {statement}\n        self.fc = nn.Linear(x, 1, bias=False)\n")
+    report = analyze_text(source, "net.py")
+    assert [m.tree.total for m in report.models] == [namespace["x"]], [p.message for p in report.problems]

@@ -3207,6 +3207,9 @@ class Interpreter:
                 return obj.env.module.env.vars.get("__name__", obj.env.module.dotted_name)
             return obj.name
         if type(obj) is BuiltinV and obj.name in _PY_TYPES and obj is _BUILTINS.get(obj.name) and \
+                name in ("__name__", "__qualname__", "__module__"):
+            return "builtins" if name == "__module__" else obj.name  # `type(3).__name__`: Python's type's
+        if type(obj) is BuiltinV and obj.name in _PY_TYPES and obj is _BUILTINS.get(obj.name) and \
                 name in _TYPE_CONSTRUCTORS:
             return BuiltinV(name, getattr(_PY_TYPES[obj.name], name))  # `dict.fromkeys(names, 4)`
         if type(obj) is BuiltinV and obj is _BUILTINS.get("dict") and name in _DICT_UNBOUND:
@@ -7057,6 +7060,8 @@ def _external_attribute(dotted: str, attr: str) -> Any:
     _MISSING for anything else."""
     if attr in ("__name__", "__qualname__") and _known_torch_class(dotted):
         return dotted[len("torch.nn."):]
+    if dotted == "types.NoneType" and attr in ("__name__", "__qualname__", "__module__"):
+        return "builtins" if attr == "__module__" else "NoneType"  # `type(None).__name__`
     dtype = dtype_name(dotted)
     if dtype is not None and attr in ("is_floating_point", "is_complex", "itemsize"):
         return dtype in FLOATING_DTYPES if attr == "is_floating_point" else dtype.startswith("complex") if \
