@@ -8,7 +8,7 @@ and caught, list, dict and set methods, and what functools, itertools, collectio
 dataclasses, typing and enum give) into a function that computes a layer's width. Python running the same function is the peer: a count must be the layer Python
 would build, and a function Python raises in must not be counted. The analyser may decline a
 program (LC101, said so), but never count it otherwise; the statements here are ones it follows
-(it declines a caught exception's `args`, `collections.Counter` and `deque`, `vars()`, `type()`
+(it declines a caught exception's `args`, `collections.Counter`, `vars()`, `type()`
 of three arguments, an int's dunder methods called by name, a set of
 objects hashed by their own `__hash__`, and a `__new__` that makes the class's own instance)."""
 
@@ -143,6 +143,10 @@ STATEMENTS = [
     "def fn():\n    pass\ntry:\n    x += len(tuple(fn))\nexcept TypeError:\n    y += {k}",
     "for b in b'a{k}':\n    y += b % 7",
     "x += len(type(x).__name__) + len(type(lst).__qualname__) + len(type(None).__name__) - {k}",
+    "import collections\nq = collections.deque(lst, maxlen={k} % 3 + 1)\nq.appendleft(x % 7)\nq.extend([{k}, y % 5])\n"
+    "y += sum(q) + len(q) + q[0]",
+    "import collections\ntry:\n    q = collections.deque([], maxlen=({k} - 3) * 1.0 if {k} > 4 else {k} - 3)\n"
+    "except (TypeError, ValueError) as exc:\n    y += 3 if isinstance(exc, TypeError) else 5",
 ]
 
 
@@ -216,5 +220,24 @@ def test_the_name_of_a_python_type_is_the_name_python_gives(value: str) -> None:
     exec(statement, namespace)  # noqa: S102 - the test's own statement
     source = ("import torch.nn as nn\n\n\nclass Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
               f"        {statement}\n        self.fc = nn.Linear(x, 1, bias=False)\n")
+    report = analyze_text(source, "net.py")
+    assert [m.tree.total for m in report.models] == [namespace["x"]], [p.message for p in report.problems]
+
+
+@pytest.mark.parametrize("statement", [
+    "q = collections.deque([1, 2, 3], maxlen=2)\nx = len(q) + q[0]",
+    "q = collections.deque(maxlen=3)\nq.extend(range(10))\nx = sum(q)",
+    "q = collections.deque(range(6), 4)\nq.appendleft(9)\nx = q[0] + len(q)",
+    "try:\n    q = collections.deque([1], maxlen=-1)\n    x = 1\nexcept ValueError:\n    x = 5",
+    "try:\n    q = collections.deque([1], maxlen=1.5)\n    x = 1\nexcept TypeError:\n    x = 6",
+])
+def test_a_deque_with_a_maximum_length_keeps_what_python_keeps(statement: str) -> None:
+    """`collections.deque(iterable, maxlen)`: the items Python keeps, and its ValueError / TypeError
+    for a bad maxlen (a deque with a maxlen was declined)."""
+    namespace: dict = {}
+    exec("import collections\n" + statement, namespace)  # noqa: S102 - the test's own statement
+    body = textwrap.indent(statement, "        ")
+    source = ("import collections\n\nimport torch.nn as nn\n\n\nclass Net(nn.Module):\n    def __init__(self):\n"
+              f"        super().__init__()\n{body}\n        self.fc = nn.Linear(x, 1, bias=False)\n")
     report = analyze_text(source, "net.py")
     assert [m.tree.total for m in report.models] == [namespace["x"]], [p.message for p in report.problems]

@@ -5640,8 +5640,20 @@ class Interpreter:
                               ExtV("TypeError"))
             return DefaultDict(factory, *[dict(self.iterate(a, node)) if not isinstance(a, dict) else a
                                           for a in args[1:]], **kwargs)
-        if name in ("collections.deque", "typing.Deque") and len(args) <= 1 and not kwargs:
-            return collections.deque(self.iterate(args[0], node) if args else ())
+        if name in ("collections.deque", "typing.Deque") and len(args) + len(kwargs) <= 2 and set(kwargs) <= {
+                "iterable", "maxlen"}:
+            given = dict(zip(("iterable", "maxlen"), args))
+            if set(given) & set(kwargs):
+                raise _multiple_values(node, next(iter(set(given) & set(kwargs))))  # type: ignore[arg-type]
+            given.update(kwargs)
+            maxlen = given.get("maxlen")
+            if maxlen is not None and (not isinstance(maxlen, int) or maxlen < 0):  # (a bool is an int)
+                if is_unknownish(maxlen):
+                    raise Unresolved(f"`{_text(node)}`: maxlen depends on {_clause(why_of(maxlen))}")
+                kind = "ValueError" if isinstance(maxlen, int) else "TypeError"
+                raise _Raised(f"`{_text(node)}` raises {kind}: maxlen must be a non-negative integer", ExtV(kind))
+            items = given.get("iterable")
+            return collections.deque(self.iterate(items, node) if items is not None else (), maxlen)
         if name in ("collections.OrderedDict", "typing.OrderedDict"):
             return OrderedDictV(*[dict(self.iterate(a, node)) if not isinstance(a, dict) else a for a in args],
                                 **kwargs)
