@@ -981,8 +981,11 @@ class Interpreter:
                 # Python's own error (not a missing package, which the user may have): the name is never bound.
                 unbound = isinstance(exc, _Raised) and type(exc) is not _MissingModule and not (
                     type(exc.kind) is ExtV and exc.kind.name.rpartition(".")[2] in ("ImportError", "ModuleNotFoundError"))
+                # A module class Python refused (make_class kept it, last, to say so): what names it is a module.
+                refused_module = isinstance(stmt, ast.ClassDef) and bool(scope.classes) and scope.classes[-1].node is stmt
                 for target in _assigned_names(stmt):
-                    value = scope.env.vars[target] = Unknown(f"`{target}` is set by code the analyser cannot follow: {reason}")
+                    value = scope.env.vars[target] = Unknown(f"`{target}` is set by code the analyser cannot follow: {reason}",
+                                                             maybe_module=refused_module)
                     if unbound:
                         self.ctx.unbound_by_raise[id(value)] = value
             self.ctx.steps = MAX_STEPS - self.ctx.budget  # module-level code: the count's whole budget per statement
@@ -2413,16 +2416,17 @@ class Interpreter:
         cls.setattr_hook = _own_method(cls, "__setattr__")
         if not is_module:
             cls.getattribute_hook = _own_method(cls, "__getattribute__")
-        error = _class_statement_error(cls)
         unbound = next((b for b in bases if type(b) is Unknown and id(b) in self.ctx.unbound_by_raise), None)
         if unbound is not None:  # its base's statement raised, in Python as here: a name never bound
             base = next(n for b, n in zip(bases, node.bases) if b is unbound)
             error = f"the class statement `{node.name}` raises NameError: its base `{_text(base)}` is not defined " \
                     f"({unbound.why.split(': ', 1)[-1]})"
-            if not is_module and any(c.is_module and c.creation_unresolved and c.name == _text(base) for c in scope.classes):
-                is_module = cls.is_module = True  # built on a module class Python refused: a module, refused
-        elif error is not None:  # type.__new__'s, before any __init_subclass__ runs
-            error = f"the class statement `{node.name}` raises TypeError: {error}"
+            if unbound.maybe_module:  # built on a module class Python refused: a module, refused
+                is_module = cls.is_module = True
+        else:  # type.__new__'s, before any __init_subclass__ runs
+            error = _class_statement_error(cls)
+            if error is not None:
+                error = f"the class statement `{node.name}` raises TypeError: {error}"
         if error is not None:
             if is_module:  # not defined, but counted as refused: said, not left out
                 cls.creation_unresolved = error
@@ -9455,11 +9459,10 @@ def _isinstance(obj: Any, classes: Any) -> bool:
                 outside = [b for b in _outside_bases(obj.cls) if type(b) is ExtV and b.name not in _NOT_DERIVING]
                 if c in outside:
                     return True
-                if any(not b.name.startswith("torch.") for b in outside):
-                    unknown = unknown or Unknown(
-                        f"whether a `{obj.cls.name}` is a `{c.name}`: its class derives from `"
-                        f"{next(b.name for b in outside if not b.name.startswith('torch.'))}`, which the analyser does "
-                        f"not read")
+                foreign = next((b for b in outside if not b.name.startswith("torch.")), None)
+                if foreign is not None:
+                    unknown = unknown or Unknown(f"whether a `{obj.cls.name}` is a `{c.name}`: its class derives from "
+                                                 f"`{foreign.name}`, which the analyser does not read")
                     continue
             if type(obj) is Inst and obj.is_module and c.name.startswith("torch.nn.") and _torch_layer_is(obj, last):
                 return True
