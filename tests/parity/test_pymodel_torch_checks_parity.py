@@ -942,18 +942,31 @@ def test_a_class_statement_python_refuses_is_refused_with_its_error(bases, tmp_p
     assert "Net" in refused["Sub"]
 
 
+def _built_beside_an_outside_package(tmp_path, package: str, package_text: str, source: str,
+                                     names: tuple[str, ...]) -> dict[str, int]:
+    """torch's count of each named class of ``source``, imported with ``package`` (a file outside the
+    analysed project, as an installed package is) on sys.path for the import only."""
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / f"{package}.py").write_text(package_text)
+    project = tmp_path / "project"
+    project.mkdir(exist_ok=True)
+    sys.path.insert(0, str(site))
+    try:
+        module = _imported(source, project)
+        with torch.device("meta"):
+            return {name: sum(p.numel() for p in getattr(module, name)().parameters()) for name in names}
+    finally:
+        sys.path.remove(str(site))
+        sys.modules.pop(package, None)
+
+
 def test_isinstance_of_an_outside_class_the_models_class_derives_from_is_true(tmp_path):
     """`isinstance(self, pkg.Mixin)` in a class that derives from `pkg.Mixin` (directly, or through a
     base of the file), `pkg` a package the analyser does not read: True, as Python answers (the
     analyser answered False, and left the layer it guards out); of a class the model's bases do not
     name, where they are all known, False; where a base from outside may derive from it, not known
     (LC101), never guessed."""
-    site = tmp_path / "site"
-    site.mkdir()
-    (site / "mixins_pkg.py").write_text("class Mixin:\n    pass\n\n\nclass Other:\n    pass\n\n\n"
-                                        "class Derived(Other):\n    pass\n")
-    project = tmp_path / "project"
-    project.mkdir()
     source = ("import torch.nn as nn\nimport mixins_pkg\n\n\nclass Base(mixins_pkg.Mixin):\n    pass\n\n\n"
               + "".join(f"class {name}({bases}):\n    def __init__(self):\n        super().__init__()\n"
                         f"        self.fc = nn.Linear(2, 3)\n        if isinstance(self, mixins_pkg.{asked}):\n"
@@ -962,18 +975,11 @@ def test_isinstance_of_an_outside_class_the_models_class_derives_from_is_true(tm
                                                    ("Through", "nn.Module, Base", "Mixin"),
                                                    ("Plain", "nn.Module", "Mixin"),
                                                    ("Derived", "nn.Module, mixins_pkg.Derived", "Other"))))
-    sys.path.insert(0, str(site))
-    try:
-        module = _imported(source, project)
-        expected = {}
-        for name in ("Direct", "Through", "Plain", "Derived"):
-            with torch.device("meta"):
-                expected[name] = sum(p.numel() for p in getattr(module, name)().parameters())
-    finally:
-        sys.path.remove(str(site))
-        sys.modules.pop("mixins_pkg", None)
+    expected = _built_beside_an_outside_package(
+        tmp_path, "mixins_pkg", "class Mixin:\n    pass\n\n\nclass Other:\n    pass\n\n\nclass Derived(Other):\n    pass\n",
+        source, ("Direct", "Through", "Plain", "Derived"))
     assert expected == {"Direct": 25, "Through": 25, "Plain": 9, "Derived": 25}
-    report = analyze_text(source, str(project / "net.py"))
+    report = analyze_text(source, str(tmp_path / "project" / "net.py"))
     counted = {m.name: m.tree.total for m in report.models}
     assert counted == {"Direct": 25, "Through": 25, "Plain": 9}, [p.message for p in report.problems]
     assert any(p.message.startswith("`Derived`") and "mixins_pkg.Derived" in p.message for p in report.problems)
@@ -984,24 +990,15 @@ def test_super_init_reaching_a_base_not_resolved_is_not_counted_past_it(tmp_path
     which may build anything (here torch builds a layer the analyser cannot see): not counted (the
     analyser went on to nn.Module's and counted without it). A base not resolved after nn.Module
     (`class Plain(nn.Module, Unresolved)`) is never reached by nn.Module's __init__: counted."""
-    site = tmp_path / "site"
-    site.mkdir()
-    (site / "factory_pkg.py").write_text("import torch.nn as nn\n\n\ndef make_base():\n    class Base(nn.Module):\n"
-                                         "        def __init__(self):\n            super().__init__()\n"
-                                         "            self.hidden = nn.Linear(4, 4)\n    return Base\n\n\n"
-                                         "def make_mixin():\n    class Mixin:\n        pass\n    return Mixin\n")
     source = ("import torch.nn as nn\nfrom factory_pkg import make_base, make_mixin\n\nBase = make_base()\n"
               "Mixin = make_mixin()\n\n\nclass Net(Base, nn.Module):\n    def __init__(self):\n        super().__init__()\n"
               "        self.fc = nn.Linear(2, 3)\n\n\nclass Plain(nn.Module, Mixin):\n    def __init__(self):\n"
               "        super().__init__()\n        self.fc = nn.Linear(2, 3)\n")
-    sys.path.insert(0, str(site))
-    try:
-        module = _imported(source, tmp_path)
-        with torch.device("meta"):
-            built = {name: sum(p.numel() for p in getattr(module, name)().parameters()) for name in ("Net", "Plain")}
-    finally:
-        sys.path.remove(str(site))
-        sys.modules.pop("factory_pkg", None)
+    built = _built_beside_an_outside_package(
+        tmp_path, "factory_pkg", "import torch.nn as nn\n\n\ndef make_base():\n    class Base(nn.Module):\n"
+        "        def __init__(self):\n            super().__init__()\n            self.hidden = nn.Linear(4, 4)\n"
+        "    return Base\n\n\ndef make_mixin():\n    class Mixin:\n        pass\n    return Mixin\n",
+        source, ("Net", "Plain"))
     assert built == {"Net": 29, "Plain": 9}
     report = analyze_text(source, str(tmp_path / "project" / "net.py"))
     assert {m.name: m.tree.total for m in report.models} == {"Plain": 9}, [p.message for p in report.problems]

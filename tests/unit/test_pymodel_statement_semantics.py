@@ -158,6 +158,24 @@ def programs(draw) -> str:
             + textwrap.indent(body, "    ") + "\n    return abs(x * 3 + y + len(lst) + sum(d.values())) % 50 + 1\n")
 
 
+def _net_of(program: str) -> str:
+    """The model file: the program, then `Net`, whose one layer is `nn.Linear(2, compute())`."""
+    return ("import torch.nn as nn\n\n" + program + "\n\nclass Net(nn.Module):\n    def __init__(self):\n"
+            "        super().__init__()\n        self.fc = nn.Linear(2, compute())\n")
+
+
+def _assert_counted_as_python_computes(statement: str) -> None:
+    """``statement`` sets `x` in Python; run in `Net`'s constructor, `nn.Linear(x, 1, bias=False)` must
+    be counted with Python's x."""
+    namespace: dict = {}
+    exec(statement, namespace)  # noqa: S102 - the test's own statement
+    body = textwrap.indent(statement, "        ")
+    source = ("import torch.nn as nn\n\n\nclass Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+              f"{body}\n        self.fc = nn.Linear(x, 1, bias=False)\n")
+    report = analyze_text(source, "net.py")
+    assert [m.tree.total for m in report.models] == [namespace["x"]], [p.message for p in report.problems]
+
+
 def _python_width(program: str) -> int | None:
     namespace: dict = {}
     try:
@@ -170,10 +188,8 @@ def _python_width(program: str) -> int | None:
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(programs())
 def test_a_width_computed_by_python_statements_is_the_width_python_computes(program: str) -> None:
-    source = ("import torch.nn as nn\n\n" + program + "\n\nclass Net(nn.Module):\n    def __init__(self):\n"
-              "        super().__init__()\n        self.fc = nn.Linear(2, compute())\n")
     width = _python_width(program)
-    report = analyze_text(source, "net.py")
+    report = analyze_text(_net_of(program), "net.py")
     counts = [m.tree.total for m in report.models]
     if width is None:
         assert counts == [], (program, counts)
@@ -204,9 +220,7 @@ def test_iterating_what_defines_no_iteration_raises_the_type_error_python_raises
                + "\n    return abs(x * 3 + y + len(lst) + sum(d.values())) % 50 + 1\n")
     width = _python_width(program)
     assert width == 25  # the peer: Python took the except clause (y = 5 + 7)
-    source = ("import torch.nn as nn\n\n" + program + "\n\nclass Net(nn.Module):\n    def __init__(self):\n"
-              "        super().__init__()\n        self.fc = nn.Linear(2, compute())\n")
-    report = analyze_text(source, "net.py")
+    report = analyze_text(_net_of(program), "net.py")
     assert [m.tree.total for m in report.models] == [3 * width], [p.message for p in report.problems]
 
 
@@ -215,13 +229,8 @@ def test_the_name_of_a_python_type_is_the_name_python_gives(value: str) -> None:
     """`type(v).__name__` (and `__qualname__`, `__module__`) of Python's own values: a width made from
     them is counted as Python computes it (it was declined, and `type(None).__name__` was taken for
     a TypeError of `len`)."""
-    statement = f"x = len(type({value}).__name__) + len(type({value}).__qualname__) + len(type({value}).__module__)"
-    namespace: dict = {}
-    exec(statement, namespace)  # noqa: S102 - the test's own statement
-    source = ("import torch.nn as nn\n\n\nclass Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
-              f"        {statement}\n        self.fc = nn.Linear(x, 1, bias=False)\n")
-    report = analyze_text(source, "net.py")
-    assert [m.tree.total for m in report.models] == [namespace["x"]], [p.message for p in report.problems]
+    _assert_counted_as_python_computes(
+        f"x = len(type({value}).__name__) + len(type({value}).__qualname__) + len(type({value}).__module__)")
 
 
 @pytest.mark.parametrize("statement", [
@@ -234,10 +243,4 @@ def test_the_name_of_a_python_type_is_the_name_python_gives(value: str) -> None:
 def test_a_deque_with_a_maximum_length_keeps_what_python_keeps(statement: str) -> None:
     """`collections.deque(iterable, maxlen)`: the items Python keeps, and its ValueError / TypeError
     for a bad maxlen (a deque with a maxlen was declined)."""
-    namespace: dict = {}
-    exec("import collections\n" + statement, namespace)  # noqa: S102 - the test's own statement
-    body = textwrap.indent(statement, "        ")
-    source = ("import collections\n\nimport torch.nn as nn\n\n\nclass Net(nn.Module):\n    def __init__(self):\n"
-              f"        super().__init__()\n{body}\n        self.fc = nn.Linear(x, 1, bias=False)\n")
-    report = analyze_text(source, "net.py")
-    assert [m.tree.total for m in report.models] == [namespace["x"]], [p.message for p in report.problems]
+    _assert_counted_as_python_computes("import collections\n" + statement)
