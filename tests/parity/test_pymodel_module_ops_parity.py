@@ -76,10 +76,12 @@ OPERATIONS = [
     "        setattr(self, name, nn.Sequential(m, nn.Linear(m.out_features, {k})))",
     "for name, m in self.named_children():\n    if name == 'a':\n        self.add_module('z{k}', nn.Linear({k}, 1))",
     "for m in self.children():\n    if isinstance(m, nn.ModuleDict):\n        m['n{k}'] = nn.Linear({k}, 1)",
+    "for n, p in self.named_parameters():\n    if n.endswith('bias') and {k} % 2:\n        p.requires_grad_(False)",
+    "for p in self.parameters():\n    if p.dim() == 2 and p.shape[0] == {k}:\n        self.blocks.append(nn.Linear({k}, 1))",
 ]
 
-# Walks whose body changes what they walk, against torch (which raises where a module is added to
-# or deleted from the dict it is iterating, and walks a module as it is when reached).
+# Walks whose body changes what they walk, against torch (which raises where a module or parameter
+# is added to or deleted from the dict it is iterating, and walks a module as it is when reached).
 WALKS = [
     "for name, m in self.named_children():\n    if name == 'a':\n        self.add_module('z3', nn.Linear(3, 1))",
     "for name, m in self.named_modules():\n    if isinstance(m, nn.ModuleList):\n        m.append(nn.Linear(3, 2))\n"
@@ -96,6 +98,43 @@ WALKS = [
     "it = self.named_children()\nnext(it)\nself.q = nn.Linear(2, 2)\nnext(it)",
     "for name, m in self.named_children():\n    if isinstance(m, nn.Linear) and name != 'a':\n"
     "        setattr(self, name, nn.Sequential(m, nn.Linear(m.out_features, 3)))",
+    # parameters() and named_parameters() walk each module's live `_parameters` the same way
+    "for n, p in self.named_parameters():\n    if n == 'a.weight':\n"
+    "        self.a.register_parameter('extra', nn.Parameter(torch.zeros(3)))",
+    "for n, p in self.named_parameters():\n    if n == 'a.weight':\n"
+    "        self.b.register_parameter('extra', nn.Parameter(torch.zeros(7)))",
+    "for n, p in self.named_parameters():\n    if n == 'a.weight':\n"
+    "        self.b.weight = nn.Parameter(torch.zeros(7, 3), requires_grad=False)",
+    "for n, p in self.named_parameters():\n    if n == 'a.weight':\n        self.b.bias = None",
+    "for n, p in self.named_parameters():\n    if n == 'a.weight':\n        del self.b.bias",
+    "for p in self.parameters():\n    if p.shape == (3, 2):\n        self.blocks.append(nn.Linear(4, 9))\n"
+    "    p.requires_grad_(False)",
+    "for n, p in self.named_parameters():\n    if n.startswith('a.'):\n        self.a.weight = nn.Parameter(torch.zeros(3, 2))\n"
+    "    p.requires_grad_(False)",
+    "it = self.parameters()\nnext(it)\nself.a.bias = nn.Parameter(torch.zeros(50), requires_grad=False)\n"
+    "for p in it:\n    p.requires_grad_(False)",
+    "ps = self.parameters()\nself.q = nn.Parameter(torch.zeros(11))\nfor p in ps:\n    p.requires_grad_(False)",
+    "for n, p in self.named_parameters(recurse=False):\n    self.r = nn.Parameter(torch.zeros(2))",
+    "for n, p in self.named_parameters(prefix='net', remove_duplicate=False):\n    if n == 'net.b.weight':\n"
+    "        self.blocks.append(self.a)\n    p.requires_grad_(False)",
+    # A ModuleList's or Sequential's del and pop replace `_modules` by an OrderedDict, whose iterator
+    # ends once it has handed out its last key (a dict's raises at the next step)
+    "self.blocks.append(nn.Linear(4, 4))\ndel self.blocks[0]\nfor name, m in self.named_modules():\n"
+    "    if name == 'blocks.0':\n        self.blocks.append(nn.Linear(2, 2))\n    if isinstance(m, nn.Linear):\n"
+    "        m.requires_grad_(False)",
+    "self.blocks.append(nn.Linear(4, 4))\nself.blocks.append(nn.Linear(4, 4))\ndel self.blocks[0]\n"
+    "for name, m in self.named_modules():\n    if name == 'blocks.0':\n        self.blocks.append(nn.Linear(2, 2))",
+    "self.blocks.append(nn.Linear(4, 4))\nself.blocks.pop(0)\nfor name, m in self.named_modules():\n"
+    "    if name == 'blocks.0':\n        del self.blocks[0]\n    if isinstance(m, nn.Linear):\n        m.requires_grad_(False)",
+    "self.seq.append(nn.Linear(5, 5))\nself.seq.pop(0)\nfor m in self.seq.children():\n    self.seq.append(nn.Linear(1, 1))",
+    "for name, m in self.named_modules():\n    if name == 'blocks.0':\n        del self.blocks[0]",
+    "self.blocks.append(nn.Linear(4, 4))\nfor name, m in self.named_modules():\n    if name == 'blocks.0':\n"
+    "        del self.blocks[0]\n        self.blocks.append(nn.Linear(3, 3))",
+    "self.blocks.append(nn.Linear(4, 4))\ndel self.blocks[0]\nfor name, m in self.named_modules():\n"
+    "    if name == 'blocks.0':\n        del self.blocks[0]\n        self.blocks.append(nn.Linear(3, 3))\n"
+    "    if isinstance(m, nn.Linear):\n        m.requires_grad_(False)",
+    "self.blocks.append(nn.Linear(4, 4))\ndel self.blocks[0]\nself.c = copy.deepcopy(self.blocks)\n"
+    "for name, m in self.c.named_children():\n    self.c.append(nn.Linear(2, 2))",
 ]
 
 

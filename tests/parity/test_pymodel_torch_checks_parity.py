@@ -161,6 +161,9 @@ def _torch(source: str, tmp_path) -> tuple[int, int] | Exception:
     # torch's ModuleList.insert reads `_modules['-1']` for any negative index; Sequential's checks the range
     ("self.layers = nn.ModuleList([nn.Linear(dim, dim)] * 2)\nself.layers.insert(-1, nn.Linear(dim, 2))", "KeyError"),
     ("self.seq = nn.Sequential(nn.Linear(dim, dim))\nself.seq.insert(2, nn.Linear(dim, 2))", "IndexError"),
+    # a ParameterList has no __delitem__ (a ModuleList and a Sequential have)
+    ("self.pl = nn.ParameterList([nn.Parameter(torch.zeros(dim)), nn.Parameter(torch.zeros(3))])\ndel self.pl[0]",
+     "AttributeError"),
     # a loop that adds to the dict (or set) it walks: Python's RuntimeError at the next item
     ("widths = {'a': 2, 'b': 3}\nfor k in widths:\n    widths[k + 'x'] = 1\nself.fc = nn.Linear(dim, 2)", "RuntimeError"),
     ("seen = {1}\nfor k in seen:\n    seen.add(k + 1)\nself.fc = nn.Linear(dim, 2)", "RuntimeError"),

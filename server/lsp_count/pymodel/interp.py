@@ -872,6 +872,7 @@ def _empty_copy(v: Inst) -> Inst:
     out.layer_args = v.layer_args
     out.buffers = v.buffers  # never changed in place (_add_buffer, _drop_buffer): shared
     out.unfollowed = v.unfollowed
+    out.modules_rebuilt = v.modules_rebuilt
     return out
 
 
@@ -1384,7 +1385,10 @@ class Interpreter:
             except (IndexError, KeyError, TypeError) as exc:
                 raise _Raised(f"`del {_text(node)}` raises {type(exc).__name__}", ExtV(type(exc).__name__))
             return
-        if isinstance(obj, Inst) and obj.kind in ("list", "seq", "plist"):
+        if isinstance(obj, Inst) and obj.kind == "plist":
+            raise _Raised(f"`del {_text(node)}` raises AttributeError: __delitem__ (a ParameterList has no deletion)",
+                          ExtV("AttributeError"))
+        if isinstance(obj, Inst) and obj.kind in ("list", "seq"):
             # torch's ModuleList / Sequential number what is left from 0 again.
             values = [v for _, v in container_entries(obj)]
             try:
@@ -1392,6 +1396,7 @@ class Interpreter:
             except (IndexError, TypeError) as exc:
                 raise _Raised(f"`del {_text(node)}` raises {type(exc).__name__}", ExtV(type(exc).__name__))
             _set_entries(obj, values)
+            obj.modules_rebuilt += 1
             return
         if isinstance(obj, Inst) and obj.kind in ("dict", "pdict"):
             if not (_hashable(key) and key in obj.attrs):
@@ -7760,16 +7765,13 @@ def _module_methods(interp: Interpreter, obj: Inst, name: str) -> dict[str, Call
                           f"(torch raises RuntimeError)", ExtV("RuntimeError"))
         return missing, unexpected
 
-    def parameters(recurse: Any = True) -> list[Param]:
-        if recurse is True:
-            return [p for _, p in params_of(obj)]
-        return [p for _, p in named_parameters(recurse=recurse)]  # `recurse=False`: the module's own only
-
-    def named_parameters(prefix: Any = "", recurse: Any = True, remove_duplicate: Any = True) -> list[tuple[str, Param]]:
-        if remove_duplicate is True and recurse is True:
-            return [((prefix + "." if prefix else "") + n, p) for n, p in params_of(obj)]
-        return named_members(lambda m: [(k, v) for k, v in m.attrs.items() if isinstance(v, Param)],
-                             prefix, recurse, remove_duplicate)
+    def walk_parameters(prefix: Any = "", recurse: Any = True, remove_duplicate: Any = True) -> Iterator[tuple[str, Param]]:
+        # torch's Module._named_members over _parameters: the modules walked as named_modules walks
+        # them, each one's own parameters as it is reached (`recurse=False`: the module's own only).
+        once = truth(remove_duplicate, "remove_duplicate")
+        modules = _walk_modules(obj, str(prefix), {}, once, ()) if truth(recurse, "recurse") else \
+            iter([(str(prefix), obj)])
+        return _walk_parameters(modules, once)
 
     def named_buffers(prefix: Any = "", recurse: Any = True, remove_duplicate: Any = True) -> Any:
         modules = named_modules(prefix=prefix, remove_duplicate=remove_duplicate) if recurse else [(prefix, obj)]
@@ -7844,6 +7846,7 @@ def _module_methods(interp: Interpreter, obj: Inst, name: str) -> dict[str, Call
         except IndexError as exc:
             raise _Raised(f"`pop({index!r})` raises IndexError: {exc}", ExtV("IndexError"))
         _set_entries(obj, values)
+        obj.modules_rebuilt += 1
         return entry
 
     def pop_key(key: Any) -> Any:
@@ -7864,9 +7867,10 @@ def _module_methods(interp: Interpreter, obj: Inst, name: str) -> dict[str, Call
     table: dict[str, Callable[..., Any]] = {
         "add_module": add_module, "register_module": add_module, "register_parameter": register_parameter,
         # torch's walks are generators: `next(self.mlp.parameters())` takes the first (Swinv2).
-        "register_buffer": register_buffer, "parameters": lambda *a, **k: IteratorV(parameters(*a, **k)),
+        "register_buffer": register_buffer,
+        "parameters": lambda recurse=True: lazily(p for _, p in walk_parameters(recurse=recurse)),
         "state_dict": state_dict, "load_state_dict": load_state_dict,
-        "named_parameters": lambda *a, **k: IteratorV(named_parameters(*a, **k)),
+        "named_parameters": lambda *a, **k: lazily(walk_parameters(*a, **k)),
         "named_buffers": lambda *a, **k: _iterator_of(named_buffers(*a, **k)),
         "buffers": lambda recurse=True: _iterator_of(named_buffers(recurse=recurse), values=True),
         "modules": lambda: lazily(m for _, m in walk_modules()),
@@ -8328,41 +8332,81 @@ def _walk_children(m: Inst) -> Iterator[tuple[str, Inst]]:
             yield name, child
 
 
-def _module_names(m: Inst) -> list[str]:
-    return [k for k, v in m.attrs.items() if type(v) is Inst and v.is_module]
+def _is_module(v: Any) -> bool:
+    return type(v) is Inst and v.is_module
+
+
+def _is_parameter(v: Any) -> bool:
+    return type(v) is Param
 
 
 def _live_modules(m: Inst) -> Iterator[tuple[str, Inst]]:
-    """``m._modules.items()`` as Python iterates that dict under a loop whose body may change it:
-    each name with the module it holds when reached (one set again meanwhile gives the new module,
-    one set to None is skipped, as torch keeps None there); a module added or deleted meanwhile
-    (an `add_module`, a ModuleList's append, insert or pop) makes the next step raise Python's
-    RuntimeError, as the dict's iterator does. A name held by something other than a module
-    before the walk and a module now may have been torch's None slot: not followed."""
-    names = _module_names(m)
+    """``m._modules.items()`` as Python iterates that dict under a loop whose body may change it."""
+    return _live_members(m, _is_module, "module", True)
+
+
+def _live_parameters(m: Inst) -> Iterator[tuple[str, Param]]:
+    """``m._parameters.items()``, the same way (torch's ``named_parameters`` walks each module's;
+    torch never replaces a ``_parameters`` dict)."""
+    return _live_members(m, _is_parameter, "parameter", False)
+
+
+def _live_members(m: Inst, is_member: Callable[[Any], bool], kind: str, modules: bool) -> Iterator[tuple[str, Any]]:
+    """One of a module's member dicts (``_modules``, ``_parameters``), iterated as Python iterates
+    a dict under a loop whose body may change it: each name with the member it holds when
+    reached (one set again meanwhile gives the new member, one set to None is skipped, as torch
+    keeps None there); a member added or deleted meanwhile (an `add_module`, a ModuleList's
+    append, insert or pop, a `register_parameter`) makes the next step raise Python's
+    RuntimeError, as the dict's iterator does. A name held by something else before the walk and
+    a member now may have been torch's None slot: not followed.
+    ``modules``: the dict is ``_modules``, which a ModuleList's or Sequential's ``del`` / ``pop``
+    replaces with an OrderedDict after deleting from the one a walk may be iterating; an
+    OrderedDict's iterator that has handed out its last key ends, whatever changed since."""
+    names = [k for k, v in m.attrs.items() if is_member(v)]
     before = set(names)
-    others = {k for k, v in m.attrs.items() if k not in before}
+    others = {k for k in m.attrs if k not in before}
+    rebuilt = m.modules_rebuilt if modules else 0
+    ordered = rebuilt > 0
+    error = "OrderedDict mutated during iteration" if ordered else "dictionary changed size during iteration"
     index = 0
     while True:
-        now = _module_names(m)
+        if ordered and index >= len(names):
+            return
+        if modules and m.modules_rebuilt != rebuilt:  # its dict was deleted from, then replaced
+            raise _Raised(f"walking the modules of a `{m.type_name}` while a module is deleted from it raises "
+                          f"RuntimeError: {error}", ExtV("RuntimeError"))
+        now = [k for k, v in m.attrs.items() if is_member(v)]
         if now != names:
             added = [k for k in now if k not in before]
             gone = [k for k in names if k not in m.attrs]
-            if any(k in others for k in added) or (added and gone) or any(
-                    k in m.attrs and m.attrs[k] is not None and not (type(m.attrs[k]) is Inst and m.attrs[k].is_module)
-                    for k in names):
-                raise Unresolved(f"the modules of a `{m.type_name}` change while a walk over them runs, in a way the "
+            if any(k in others for k in added) or (added and gone and not ordered) or any(
+                    k in m.attrs and m.attrs[k] is not None and not is_member(m.attrs[k]) for k in names):
+                raise Unresolved(f"the {kind}s of a `{m.type_name}` change while a walk over them runs, in a way the "
                                  f"analyser does not follow")
             if added or gone:
-                raise _Raised(f"walking the modules of a `{m.type_name}` while a module is added to or deleted from it "
-                              f"raises RuntimeError: dictionary changed size during iteration", ExtV("RuntimeError"))
+                raise _Raised(f"walking the {kind}s of a `{m.type_name}` while a {kind} is added to or deleted from "
+                              f"it raises RuntimeError: {error}", ExtV("RuntimeError"))
         if index >= len(names):
             return
         name = names[index]
         index += 1
-        child = m.attrs.get(name)
-        if type(child) is Inst and child.is_module:
-            yield name, child
+        member = m.attrs.get(name)
+        if is_member(member):
+            yield name, member
+
+
+def _walk_parameters(modules: Iterator[tuple[str, Inst]], once: bool) -> Iterator[tuple[str, Param]]:
+    """torch's ``Module.named_parameters``, a generator as torch's is: each module's own parameters
+    as the module walk reaches it, each tensor once with ``once`` (the memo keeps them alive, so an
+    id is never reused)."""
+    memo: dict[int, Param] = {}
+    for prefix, module in modules:
+        for name, p in _live_parameters(module):
+            if id(p) in memo:
+                continue
+            if once:
+                memo[id(p)] = p
+            yield f"{prefix}.{name}" if prefix else name, p
 
 
 def _sequence_getitem(v: Any) -> FuncV | None:

@@ -400,7 +400,7 @@ class Inst:
     """
 
     __slots__ = ("cls", "attrs", "kind", "origin", "is_module", "layer_args", "buffers", "unfollowed", "serial",
-                 "unregistered")
+                 "unregistered", "modules_rebuilt")
 
     def __init__(self, cls: Any, kind: str, is_module: bool, origin: Span | None = None) -> None:
         self.serial = next(_SERIALS)
@@ -421,6 +421,10 @@ class Inst:
         # A module's parameters and submodules put in its __dict__ past torch's __setattr__
         # (`object.__setattr__(self, "target", copy.deepcopy(q))`): read as attributes, never counted.
         self.unregistered: dict[str, Any] | None = None
+        # How many times torch has replaced the module's ``_modules`` dict: a ModuleList's or a
+        # Sequential's ``del`` and ``pop`` build an OrderedDict, whose iterator is not a dict's (a
+        # walk that has handed out its last module ends, whatever is added after).
+        self.modules_rebuilt = 0
 
     @property
     def type_name(self) -> str:
