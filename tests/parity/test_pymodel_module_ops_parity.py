@@ -78,6 +78,8 @@ OPERATIONS = [
     "for m in self.children():\n    if isinstance(m, nn.ModuleDict):\n        m['n{k}'] = nn.Linear({k}, 1)",
     "for n, p in self.named_parameters():\n    if n.endswith('bias') and {k} % 2:\n        p.requires_grad_(False)",
     "for p in self.parameters():\n    if p.dim() == 2 and p.shape[0] == {k}:\n        self.blocks.append(nn.Linear({k}, 1))",
+    "for m in self.blocks:\n    if len(self.blocks) < {k}:\n        self.blocks.append(nn.Linear(4, {k}))",
+    "for i, m in enumerate(self.seq):\n    m.requires_grad_(i == {k} % 2)",
 ]
 
 # Walks whose body changes what they walk, against torch (which raises where a module or parameter
@@ -135,6 +137,22 @@ WALKS = [
     "    if isinstance(m, nn.Linear):\n        m.requires_grad_(False)",
     "self.blocks.append(nn.Linear(4, 4))\ndel self.blocks[0]\nself.c = copy.deepcopy(self.blocks)\n"
     "for name, m in self.c.named_children():\n    self.c.append(nn.Linear(2, 2))",
+    # a container's own iteration (a for loop, iter, enumerate, zip) and apply's walk are live too
+    "for m in self.blocks:\n    if len(self.blocks) < 4:\n        self.blocks.append(nn.Linear(4, 7))",
+    "for i, m in enumerate(self.seq):\n    if i == 0:\n        self.seq.append(nn.Linear(5, 5))",
+    "for m, n in zip(self.blocks, range(3)):\n    self.blocks.append(nn.Linear(4, 7))",
+    "for k in self.d:\n    self.d['z'] = nn.Linear(3, 3)",
+    "it = iter(self.seq)\nnext(it)\nself.seq.append(nn.Linear(5, 9))\nfor m in it:\n    m.requires_grad_(False)",
+    "def grow(m):\n    if m is self.a:\n        self.blocks.append(nn.Linear(2, 2))\n    m.requires_grad_(False)\n"
+    "self.apply(grow)",
+    "def grow(m):\n    if isinstance(m, nn.Linear) and m.in_features == 4:\n        self.blocks.append(nn.Linear(2, 2))\n"
+    "self.apply(grow)",
+    "self.blocks.append(nn.Linear(4, 4))\ndel self.blocks[0]\nfor m in self.blocks:\n    if len(self.blocks) < 3:\n"
+    "        self.blocks.append(nn.Linear(4, 7))",
+    "self.pd = nn.ParameterDict({'a': nn.Parameter(torch.zeros(2))})\nfor k in self.pd:\n"
+    "    self.pd['b' + k] = nn.Parameter(torch.zeros(2))",
+    "self.pl = nn.ParameterList([nn.Parameter(torch.zeros(2))])\nfor p in self.pl:\n    if len(self.pl) < 3:\n"
+    "        self.pl.append(nn.Parameter(torch.zeros(3), requires_grad=False))",
 ]
 
 

@@ -1197,6 +1197,8 @@ class Interpreter:
                 items = iter(items)  # Python's list iterator: an item appended (or removed) in the body is seen
             elif type(items) in _LIVE_ITERABLES:
                 items = _live_items(items, s.iter)  # Python's: a body that adds or removes a key makes it raise
+            elif type(items) is Inst and _iterates_live(items):
+                items = _live_container(items)  # torch's containers iterate their live dicts, as Python's do
             elif type(items) is not IteratorV:
                 items = self.iterate(items, s.iter)
             # An iterator is taken from as the loop goes: `next(it)` in the body takes the next item,
@@ -2869,6 +2871,12 @@ class Interpreter:
                           ExtV("TypeError"))
         raise Unresolved(f"cannot iterate over `{_text(node)}`")
 
+    def live_iterator(self, container: Inst) -> IteratorV:
+        """``iter(container)`` of a torch container: its items taken as the loop takes them."""
+        made = IteratorV([], _live_container(container))
+        self.ctx.lazy_iterators.append(made)  # its frame holds the container, which may hold it
+        return made
+
     def sequence_items(self, obj: Inst, getitem: FuncV, node: ast.AST) -> list[Any]:
         """Python's iteration of an object whose class defines ``__getitem__`` and no ``__iter__``:
         ``obj[0]``, ``obj[1]``, ... until its ``__getitem__`` raises IndexError."""
@@ -4284,6 +4292,10 @@ class Interpreter:
                     kwargs.get("key") is None and (unknown := next((x for x in fn.fn.__self__ if is_unknownish(x)), None)) \
                     is not None:  # OFA's `ks_list.sort()` of sizes not known: their order is not either
                 raise Unresolved(f"`{_text(node)}`: sorting values that depend on {_clause(why_of(unknown))}")
+            if fn.name in _LAZY_BUILTINS and args and fn is _BUILTINS[fn.name]:
+                # a torch container's iterator walks its live dict (`for i, layer in enumerate(self.layers)`)
+                args = [self.live_iterator(a) if type(a) is Inst and _iterates_live(a) and (
+                    i == 0 or fn.name == "zip") else a for i, a in enumerate(args)]
             if fn.name in _ITERATING_BUILTINS and args and fn is _BUILTINS[fn.name]:
                 # an object with an __iter__ of the code, iterated as Python does (`sum(Stages())`)
                 positions = range(len(args)) if fn.name == "zip" else (0,) if len(args) == 1 or fn.name not in (
@@ -4614,19 +4626,20 @@ class Interpreter:
         fn = args[0] if args else kwargs["fn"]
         if _count_neutral(fn):
             return module  # an initialiser (nanoGPT's `self.apply(self._init_weights)`): only values change
-        # Post-order without recursion (a nested function calling itself would be a reference cycle):
-        # a module's entry comes back with its children done once they are all popped.
-        stack: list[tuple[Inst, int, bool]] = [(module, 0, False)]
+        # Post-order without recursion (a nested function calling itself would be a reference cycle),
+        # each module's children walked live, as torch's `for module in self.children()` walks them:
+        # a function that adds a module to one whose children are being walked raises at the next.
+        stack: list[tuple[Inst, Iterator[tuple[str, Inst]]]] = [(module, _walk_children(module))]
         while stack:
-            m, depth, children_done = stack.pop()
-            if children_done:
+            m, children = stack[-1]
+            child = next(children, None)
+            if child is None:
+                stack.pop()
                 self.call(fn, [m], {}, node, env)
                 continue
-            if depth > MAX_APPLY_DEPTH:
+            if len(stack) > MAX_APPLY_DEPTH:
                 raise Unresolved(f"`{_text(node)}`: modules nested more than {MAX_APPLY_DEPTH} deep (one holds itself?)")
-            stack.append((m, depth, True))
-            children = {id(c): c for c in m.attrs.values() if type(c) is Inst and c.is_module}
-            stack.extend((c, depth + 1, False) for c in reversed(children.values()))
+            stack.append((child[1], _walk_children(child[1])))
         return module
 
     def attribute_builtin(self, name: str, args: list[Any], node: ast.AST) -> Any:
@@ -7625,19 +7638,18 @@ def container_entries(obj: Inst) -> list[tuple[str, Any]]:
     Not the plain attributes the instance also holds (`self.merge = merge` in OpenNMT's
     Elementwise(nn.ModuleList), the `training` flag eval() sets)."""
     kind = obj.kind
-    out = []
-    for k, v in obj.attrs.items():
-        t = type(v)
-        if kind in ("list", "plist"):
-            entry = k.isdigit()
-        elif kind == "seq":
-            entry = k.isdigit() or (t is Inst and v.is_module) or t is Unknown
-        else:  # dict, pdict
-            entry = (t is Inst and v.is_module) or t is Param or t is Unknown or t is TensorV or (
-                v is None and k != "training")
-        if entry:
-            out.append((k, v))
-    return out
+    return [(k, v) for k, v in obj.attrs.items() if _container_entry(kind, k, v)]
+
+
+def _container_entry(kind: str, name: str, v: Any) -> bool:
+    """Whether the attribute ``name`` of a container of ``kind`` is one of its entries."""
+    if kind in ("list", "plist"):
+        return name.isdigit()
+    t = type(v)
+    if kind == "seq":
+        return name.isdigit() or (t is Inst and v.is_module) or t is Unknown
+    return (t is Inst and v.is_module) or t is Param or t is Unknown or t is TensorV or (  # dict, pdict
+        v is None and name != "training")
 
 
 def _entry_count(obj: Inst) -> int:
@@ -8332,11 +8344,11 @@ def _walk_children(m: Inst) -> Iterator[tuple[str, Inst]]:
             yield name, child
 
 
-def _is_module(v: Any) -> bool:
+def _is_module(name: str, v: Any) -> bool:
     return type(v) is Inst and v.is_module
 
 
-def _is_parameter(v: Any) -> bool:
+def _is_parameter(name: str, v: Any) -> bool:
     return type(v) is Param
 
 
@@ -8351,7 +8363,36 @@ def _live_parameters(m: Inst) -> Iterator[tuple[str, Param]]:
     return _live_members(m, _is_parameter, "parameter", False)
 
 
-def _live_members(m: Inst, is_member: Callable[[Any], bool], kind: str, modules: bool) -> Iterator[tuple[str, Any]]:
+def _iterates_live(obj: Inst) -> bool:
+    """A torch container iterated by torch's own ``__iter__`` (not a subclass's, nor one whose
+    parts the analyser does not all hold)."""
+    return obj.kind in _CONTAINER_KINDS and _own_iter(obj) is None and not obj.unfollowed
+
+
+def _live_container(obj: Inst) -> Iterator[Any]:
+    """A torch container iterated as its ``__iter__`` does, under a loop whose body may change it:
+    a ModuleList's and a Sequential's ``_modules.values()`` (a None slot too), a ModuleDict's and a
+    ParameterDict's keys, each dict's iterator as Python's (_live_members); a ParameterList's
+    ``self[i] for i in range(len(self))``, its length taken when the loop starts."""
+    kind = obj.kind
+    if kind == "plist":
+        return (obj.attrs.get(str(i)) for i in range(len(container_entries(obj))))
+    entries = {k for k, _ in container_entries(obj)}
+
+    def is_entry(name: str, v: Any) -> bool:
+        # Once an entry, always one: torch keeps the key in its dict whatever is set there.
+        if name in entries:
+            return True
+        if _container_entry(kind, name, v):
+            entries.add(name)
+            return True
+        return False
+
+    walk = _live_members(obj, is_entry, "module" if kind != "pdict" else "parameter", kind != "pdict")
+    return (v for _, v in walk) if kind in ("list", "seq") else (k for k, _ in walk)
+
+
+def _live_members(m: Inst, is_member: Callable[[str, Any], bool], kind: str, modules: bool) -> Iterator[tuple[str, Any]]:
     """One of a module's member dicts (``_modules``, ``_parameters``), iterated as Python iterates
     a dict under a loop whose body may change it: each name with the member it holds when
     reached (one set again meanwhile gives the new member, one set to None is skipped, as torch
@@ -8362,7 +8403,7 @@ def _live_members(m: Inst, is_member: Callable[[Any], bool], kind: str, modules:
     ``modules``: the dict is ``_modules``, which a ModuleList's or Sequential's ``del`` / ``pop``
     replaces with an OrderedDict after deleting from the one a walk may be iterating; an
     OrderedDict's iterator that has handed out its last key ends, whatever changed since."""
-    names = [k for k, v in m.attrs.items() if is_member(v)]
+    names = [k for k, v in m.attrs.items() if is_member(k, v)]
     before = set(names)
     others = {k for k in m.attrs if k not in before}
     rebuilt = m.modules_rebuilt if modules else 0
@@ -8375,12 +8416,12 @@ def _live_members(m: Inst, is_member: Callable[[Any], bool], kind: str, modules:
         if modules and m.modules_rebuilt != rebuilt:  # its dict was deleted from, then replaced
             raise _Raised(f"walking the modules of a `{m.type_name}` while a module is deleted from it raises "
                           f"RuntimeError: {error}", ExtV("RuntimeError"))
-        now = [k for k, v in m.attrs.items() if is_member(v)]
+        now = [k for k, v in m.attrs.items() if is_member(k, v)]
         if now != names:
             added = [k for k in now if k not in before]
             gone = [k for k in names if k not in m.attrs]
             if any(k in others for k in added) or (added and gone and not ordered) or any(
-                    k in m.attrs and m.attrs[k] is not None and not is_member(m.attrs[k]) for k in names):
+                    k in m.attrs and m.attrs[k] is not None and not is_member(k, m.attrs[k]) for k in names):
                 raise Unresolved(f"the {kind}s of a `{m.type_name}` change while a walk over them runs, in a way the "
                                  f"analyser does not follow")
             if added or gone:
@@ -8391,7 +8432,7 @@ def _live_members(m: Inst, is_member: Callable[[Any], bool], kind: str, modules:
         name = names[index]
         index += 1
         member = m.attrs.get(name)
-        if is_member(member):
+        if is_member(name, member):
             yield name, member
 
 
@@ -9728,6 +9769,7 @@ TorchPair = collections.namedtuple("TorchPair", ["values", "indices"])
 # Tensor methods whose results' shapes tensor_reduction gives (torch.<name>(t, ...) too).
 _EXACT_CUMSUM_DTYPES = frozenset({"int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float64"})
 _SCALAR_BUILTINS = frozenset({"sum", "min", "max", "sorted"})  # Interpreter.scalar_builtin
+_LAZY_BUILTINS = frozenset({"enumerate", "iter", "zip"})
 _ITERATING_BUILTINS = frozenset({"list", "tuple", "set", "frozenset", "sum", "min", "max", "sorted", "any", "all",
                                  "enumerate", "zip", "iter"})
 _ITEM_SOURCES = frozenset({list, tuple, IteratorV, TensorV})  # what scalar_builtin takes the items of
@@ -10582,7 +10624,9 @@ def _setattr(obj: Any, name: Any, value: Any) -> None:
 
 
 def _enumerate(v: Any, start: int = 0) -> IteratorV:
-    return IteratorV([(i + start, x) for i, x in enumerate(v if type(v) is IteratorV else _list_of(v))])
+    if type(v) is IteratorV:  # lazy, as Python's: an item is taken from ``v`` when one is taken from it
+        return IteratorV([], ((i + start, x) for i, x in enumerate(v)))
+    return IteratorV([(i + start, x) for i, x in enumerate(_list_of(v))])
 
 
 def _zip(*vs: Any, strict: Any = False) -> IteratorV:
