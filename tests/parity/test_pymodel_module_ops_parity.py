@@ -153,6 +153,15 @@ WALKS = [
     "    self.pd['b' + k] = nn.Parameter(torch.zeros(2))",
     "self.pl = nn.ParameterList([nn.Parameter(torch.zeros(2))])\nfor p in self.pl:\n    if len(self.pl) < 3:\n"
     "        self.pl.append(nn.Parameter(torch.zeros(3), requires_grad=False))",
+    # a container's iterator reads its dict when it is made (a generator function's walk, when first taken from)
+    "it = iter(self.blocks)\nself.blocks.append(nn.Linear(1, 7))\nfor m in it:\n    m.requires_grad_(False)",
+    "it = self.named_modules()\nself.blocks.append(nn.Linear(1, 7))\nfor n, m in it:\n    m.requires_grad_(False)",
+    "it = iter(self.seq)\nnext(it)\nself.seq[0] = nn.Linear(4, 3)\nfor m in it:\n    m.requires_grad_(False)",
+    # a ParameterDict's items() and values() are generators over its live keys
+    "self.pd = nn.ParameterDict({'a': nn.Parameter(torch.zeros(2))})\nfor k, v in self.pd.items():\n"
+    "    self.pd['b' + k] = nn.Parameter(torch.zeros(2))",
+    "self.pd = nn.ParameterDict({'a': nn.Parameter(torch.zeros(2))})\nit = self.pd.values()\n"
+    "self.pd['z'] = nn.Parameter(torch.zeros(2))\nfor v in it:\n    v.requires_grad_(False)",
 ]
 
 

@@ -7918,7 +7918,10 @@ def _module_methods(interp: Interpreter, obj: Inst, name: str) -> dict[str, Call
                       "values": lambda: [v for _, v in container_entries(obj)], "update": update, "pop": pop_key,
                       "clear": obj.attrs.clear})
     if obj.kind == "pdict":
-        table.update({"get": lambda k, d=None: obj.attrs.get(k, d), "setdefault": setdefault, "popitem": popitem})
+        table.update({"get": lambda k, d=None: obj.attrs.get(k, d), "setdefault": setdefault, "popitem": popitem,
+                      # torch's are generators over the live keys: `((k, self[k]) for k in self._keys)`
+                      "items": lambda: lazily((k, obj.attrs.get(k)) for k in _live_container(obj)),
+                      "values": lambda: lazily(obj.attrs.get(k) for k in _live_container(obj))})
     return table
 
 
@@ -8402,11 +8405,20 @@ def _live_members(m: Inst, is_member: Callable[[str, Any], bool], kind: str, mod
     a member now may have been torch's None slot: not followed.
     ``modules``: the dict is ``_modules``, which a ModuleList's or Sequential's ``del`` / ``pop``
     replaces with an OrderedDict after deleting from the one a walk may be iterating; an
-    OrderedDict's iterator that has handed out its last key ends, whatever changed since."""
+    OrderedDict's iterator that has handed out its last key ends, whatever changed since.
+    The dict is read when this is called, as Python's iterator is made (`iter(self.blocks)`
+    then an append: the first `next` raises)."""
     names = [k for k, v in m.attrs.items() if is_member(k, v)]
     before = set(names)
     others = {k for k in m.attrs if k not in before}
-    rebuilt = m.modules_rebuilt if modules else 0
+    return _live_steps(m, is_member, kind, modules, names, others, m.modules_rebuilt if modules else 0)
+
+
+def _live_steps(m: Inst, is_member: Callable[[str, Any], bool], kind: str, modules: bool, names: list[str],
+                others: set[str], rebuilt: int) -> Iterator[tuple[str, Any]]:
+    """_live_members' steps, from what the dict held when its iterator was made: ``names``, its
+    members then, and ``others``, the module's other attributes then."""
+    before = set(names)
     ordered = rebuilt > 0
     error = "OrderedDict mutated during iteration" if ordered else "dictionary changed size during iteration"
     index = 0
