@@ -80,6 +80,19 @@ OPERATIONS = [
     "for p in self.parameters():\n    if p.dim() == 2 and p.shape[0] == {k}:\n        self.blocks.append(nn.Linear({k}, 1))",
     "for m in self.blocks:\n    if len(self.blocks) < {k}:\n        self.blocks.append(nn.Linear(4, {k}))",
     "for i, m in enumerate(self.seq):\n    m.requires_grad_(i == {k} % 2)",
+    "self.seq.insert({k} % (len(self.seq) + 1), nn.Linear(3, {k}))",
+    "if len(self.seq) > 1:\n    del self.seq[{k} % len(self.seq)]",
+    "self.seq.extend([nn.Linear({k}, 1)])",
+    "self.blocks += [nn.Linear({k}, 2)]",
+    "self.blocks.extend(self.seq)",
+    "self.seq = self.seq[{k} % 3:]",
+    "self.d = nn.ModuleDict(self.d)",
+    "self.c = copy.copy(self.blocks)",
+    "if isinstance(getattr(self, 'c', None), nn.ModuleList):\n    self.c.append(nn.Linear({k}, 1))",
+    "self.pl = nn.ParameterList([nn.Parameter(torch.zeros({k})) for _ in range({k} % 3)])",
+    "self.register_buffer('buf{k}', torch.zeros({k}))",
+    "for m in self.modules():\n    if isinstance(m, nn.Linear) and m.out_features == {k}:\n        m.requires_grad_(False)",
+    "self.apply(lambda m: m.requires_grad_(False) if isinstance(m, nn.Linear) and m.in_features == {k} else None)",
 ]
 
 # Walks whose body changes what they walk, against torch (which raises where a module or parameter

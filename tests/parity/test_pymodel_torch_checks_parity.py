@@ -19,7 +19,7 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("einops")
 pytestmark = pytest.mark.parity
 
-HEADER = "import numpy as np\nimport torch\nimport torch.nn as nn\nfrom einops.layers.torch import EinMix\n\n\n"
+HEADER = "import copy\nimport numpy as np\nimport torch\nimport torch.nn as nn\nfrom einops.layers.torch import EinMix\n\n\n"
 
 
 def _source(body: str) -> str:
@@ -161,6 +161,9 @@ def _torch(source: str, tmp_path) -> tuple[int, int] | Exception:
     # torch's ModuleList.insert reads `_modules['-1']` for any negative index; Sequential's checks the range
     ("self.layers = nn.ModuleList([nn.Linear(dim, dim)] * 2)\nself.layers.insert(-1, nn.Linear(dim, 2))", "KeyError"),
     ("self.seq = nn.Sequential(nn.Linear(dim, dim))\nself.seq.insert(2, nn.Linear(dim, 2))", "IndexError"),
+    # a Sequential's slice keeps its names ('1'): inserting at 0 moves entries up by key, reading '0'
+    ("self.seq = nn.Sequential(nn.Linear(dim, 5), nn.Linear(5, 1))[1:]\nself.seq.insert(0, nn.Linear(dim, 2))",
+     "KeyError"),
     # a ParameterList has no __delitem__ (a ModuleList and a Sequential have)
     ("self.pl = nn.ParameterList([nn.Parameter(torch.zeros(dim)), nn.Parameter(torch.zeros(3))])\ndel self.pl[0]",
      "AttributeError"),
@@ -273,6 +276,14 @@ def test_what_torch_refuses_is_refused_with_its_error(body, error, tmp_path):
     # a loop that changes values, or walks a copy of the keys
     "widths = {'a': 2, 'b': 3}\nfor k in widths:\n    widths[k] *= 2\nfor k in list(widths):\n    widths[k + 'x'] = 1\n"
     "for k, v in widths.items():\n    widths[k] = v + 1\nself.fc = nn.Linear(dim, sum(widths.values()))",
+    # a Sequential's slice keeps its modules' names: an append at `str(len(self))` replaces one
+    "self.seq = nn.Sequential(nn.Linear(dim, 5), nn.Linear(5, 1))\nself.seq = self.seq[1:]\n"
+    "self.seq.append(nn.Linear(5, 2))",
+    "self.seq = nn.Sequential(nn.Linear(dim, 5), nn.Linear(5, 1))\nself.seq = self.seq[1:]\n"
+    "self.seq.insert(1, nn.Linear(3, 1))",
+    # a shallow copy shares the container's dict; del deletes from it, then gives the container a new one
+    "self.blocks = nn.ModuleList([nn.Linear(dim, dim) for _ in range(3)])\nself.c = copy.copy(self.blocks)\n"
+    "del self.blocks[0]\nself.blocks.pop(0)",
 ])
 def test_what_torch_builds_from_the_same_arguments_is_counted_as_torch_counts(body, tmp_path):
     source = _source(body)

@@ -1391,14 +1391,10 @@ class Interpreter:
             raise _Raised(f"`del {_text(node)}` raises AttributeError: __delitem__ (a ParameterList has no deletion)",
                           ExtV("AttributeError"))
         if isinstance(obj, Inst) and obj.kind in ("list", "seq"):
-            # torch's ModuleList / Sequential number what is left from 0 again.
-            values = [v for _, v in container_entries(obj)]
             try:
-                del values[key]
+                _delete_entries(obj, key)
             except (IndexError, TypeError) as exc:
                 raise _Raised(f"`del {_text(node)}` raises {type(exc).__name__}", ExtV(type(exc).__name__))
-            _set_entries(obj, values)
-            obj.modules_rebuilt += 1
             return
         if isinstance(obj, Inst) and obj.kind in ("dict", "pdict"):
             if not (_hashable(key) and key in obj.attrs):
@@ -2924,15 +2920,19 @@ class Interpreter:
                                      f"indexing is outside the file")
                 raise _Raised(f"`{_text(node)}`: a `{cls.name}` is not subscriptable (TypeError)", ExtV("TypeError"))
             if obj.kind in ("list", "seq", "plist"):
-                values = [v for _, v in container_entries(obj)]
+                entries = container_entries(obj)
+                values = [v for _, v in entries]
                 if isinstance(key, slice):
                     try:
-                        picked = values[key]
+                        picked = entries[key]
                     except (TypeError, ValueError) as exc:  # `layers[::"s"]`, a step of 0: Python's, on its values
                         raise _python_error(exc, node, all(_is_python_key(x) for x in (key.start, key.stop, key.step)))
                     out = Inst(obj.cls, obj.kind, obj.is_module, obj.origin)
-                    for i, m in enumerate(picked):
-                        out.attrs[str(i)] = m
+                    # A Sequential's slice keeps its modules' names (torch builds it from an OrderedDict
+                    # of them: `seq[1:]` holds '1', which a later append replaces); a ModuleList's and a
+                    # ParameterList's are numbered from 0 again.
+                    for i, (k, m) in enumerate(picked):
+                        out.attrs[k if obj.kind == "seq" else str(i)] = m
                     return out
                 try:
                     return values[key]
@@ -7661,13 +7661,21 @@ def _entry_count(obj: Inst) -> int:
     return len(container_entries(obj))
 
 
-def _set_entries(obj: Inst, values: list[Any]) -> None:
-    """A list container's entries, numbered from 0 again, after its plain attributes."""
-    entries = {k for k, _ in container_entries(obj)}
-    kept = {k: v for k, v in obj.attrs.items() if k not in entries}
-    obj.attrs.clear()  # in place: a shallow copy shares the dict (_shallow_copy)
-    obj.attrs.update(kept)
-    obj.attrs.update((str(i), v) for i, v in enumerate(values))
+def _delete_entries(obj: Inst, index: Any) -> list[Any]:
+    """A ModuleList's or Sequential's ``del container[index]`` (an int or a slice), as torch's
+    ``__delitem__``: the entries deleted from the dict the container holds (which a shallow copy
+    shares), then the rest, numbered from 0 again, in a new dict (torch's new OrderedDict; the copy
+    keeps the old one). Python's IndexError or TypeError for a bad index. The entries deleted."""
+    entries = container_entries(obj)
+    picked = entries[index] if type(index) is slice else [entries[index]]
+    for k, _ in picked:
+        del obj.attrs[k]
+    kind = obj.kind
+    kept = [(k, v) for k, v in obj.attrs.items() if not _container_entry(kind, k, v)]
+    rest = [v for k, v in obj.attrs.items() if _container_entry(kind, k, v)]
+    obj.attrs = {**dict(kept), **{str(i): v for i, v in enumerate(rest)}}
+    obj.modules_rebuilt += 1
+    return [v for _, v in picked]
 
 
 def _module_method(interp: Interpreter, obj: Inst, name: str) -> Any:
@@ -7707,8 +7715,21 @@ def _module_methods(interp: Interpreter, obj: Inst, name: str) -> dict[str, Call
             # `_modules[str(i - 1)]`: below 0 that is the key '-1', which it never has.
             raise _Raised(f"`insert({index}, ...)` raises KeyError: '-1' (ModuleList.insert takes no negative index)",
                           ExtV("KeyError"))
-        values.insert(index, member(v))
-        _set_entries(obj, values)
+        if type(index) is not int:
+            raise Unresolved(f"`insert({index}, ...)`: the index is a formula, not a number")
+        if index < 0:
+            index += len(values)  # a Sequential's (a ModuleList's was refused above)
+        # As torch's: each entry moved up by key, from `str(len)` down to the index, then the new one
+        # set at `str(index)`; a container whose keys are not 0..n-1 (a Sequential's slice keeps
+        # its names) has its keys read and written as torch reads and writes them.
+        entry = member(v)
+        for n in range(len(values), index, -1):
+            source = str(n - 1)
+            if source not in obj.attrs or not _container_entry(obj.kind, source, obj.attrs[source]):
+                raise _Raised(f"`insert({index}, ...)` raises KeyError: {source!r} (the container has no entry "
+                              f"named so)", ExtV("KeyError"))
+            obj.attrs[str(n)] = obj.attrs[source]
+        obj.attrs[str(index)] = entry
         return obj if obj.kind == "seq" else None  # Sequential's returns itself, ModuleList's None
 
     # torch's parameter names: `add_module(name=..., module=...)` by keyword (mixnet) binds so.
@@ -7852,13 +7873,10 @@ def _module_methods(interp: Interpreter, obj: Inst, name: str) -> dict[str, Call
 
     def pop_entry(index: Any) -> Any:
         """ModuleList / Sequential ``pop``: the entry, the rest numbered from 0 again."""
-        values = [v for _, v in container_entries(obj)]
         try:
-            entry = values.pop(as_int(index, "index"))
+            (entry,) = _delete_entries(obj, as_int(index, "index"))
         except IndexError as exc:
             raise _Raised(f"`pop({index!r})` raises IndexError: {exc}", ExtV("IndexError"))
-        _set_entries(obj, values)
-        obj.modules_rebuilt += 1
         return entry
 
     def pop_key(key: Any) -> Any:
