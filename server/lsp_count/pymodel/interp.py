@@ -8429,14 +8429,13 @@ def _live_members(m: Inst, is_member: Callable[[str, Any], bool], kind: str, mod
     names = [k for k, v in m.attrs.items() if is_member(k, v)]
     before = set(names)
     others = {k for k in m.attrs if k not in before}
-    return _live_steps(m, is_member, kind, modules, names, others, m.modules_rebuilt if modules else 0)
+    return _live_steps(m, is_member, kind, modules, names, before, others, m.modules_rebuilt if modules else 0)
 
 
 def _live_steps(m: Inst, is_member: Callable[[str, Any], bool], kind: str, modules: bool, names: list[str],
-                others: set[str], rebuilt: int) -> Iterator[tuple[str, Any]]:
+                before: set[str], others: set[str], rebuilt: int) -> Iterator[tuple[str, Any]]:
     """_live_members' steps, from what the dict held when its iterator was made: ``names``, its
-    members then, and ``others``, the module's other attributes then."""
-    before = set(names)
+    members then (``before``, as a set), and ``others``, the module's other attributes then."""
     ordered = rebuilt > 0
     error = "OrderedDict mutated during iteration" if ordered else "dictionary changed size during iteration"
     index = 0
