@@ -1017,3 +1017,34 @@ def test_super_init_reaching_a_base_not_resolved_is_not_counted_past_it(tmp_path
     report = analyze_text(source, str(tmp_path / "project" / "net.py"))
     assert {m.name: m.tree.total for m in report.models} == {"Plain": 9}, [p.message for p in report.problems]
     assert any(p.message.startswith("`Net`") and "cannot resolve" in p.message for p in report.problems)
+
+
+# torch's size parser takes a bool anywhere in a tensor's size but first: `torch.empty((4, True))` is
+# (4, 1), `torch.empty((True, 4))` raises TypeError. Each layer below is built by torch with True
+# in one argument; the analyser counts what torch builds and refuses what it refuses.
+BOOL_SIZES = [
+    "nn.Linear(@, 4)", "nn.Linear(4, @)", "nn.Bilinear(@, 2, 3)", "nn.Bilinear(2, 3, @)",
+    "nn.Embedding(@, 4)", "nn.Embedding(4, @)", "nn.EmbeddingBag(@, 4)", "nn.Embedding(@, 3, _weight=torch.zeros(1, 3))",
+    "nn.Conv2d(@, 4, 3)", "nn.Conv2d(4, @, 3)", "nn.Conv2d(4, 4, @)", "nn.Conv1d(2, 4, 3, groups=@)",
+    "nn.ConvTranspose2d(@, 4, 3)", "nn.ConvTranspose2d(4, @, 3)", "nn.ConvTranspose2d(4, @, 3, bias=False)",
+    "nn.LayerNorm(@)", "nn.LayerNorm([@, 2])", "nn.LayerNorm([2, @])", "nn.LayerNorm(@, elementwise_affine=False)",
+    "nn.RMSNorm(@)", "nn.BatchNorm1d(@)", "nn.BatchNorm1d(@, affine=False, track_running_stats=False)",
+    "nn.GroupNorm(@, 4)", "nn.GroupNorm(1, @)", "nn.InstanceNorm1d(@)", "nn.PReLU(@)",
+    "nn.MultiheadAttention(4, @)", "nn.MultiheadAttention(@, 1)", "nn.MultiheadAttention(4, 1, kdim=@, vdim=2)",
+    "nn.LSTM(@, 4)", "nn.LSTM(4, @)", "nn.GRU(4, @)", "nn.RNN(4, @)", "nn.LSTM(4, 4, proj_size=@)",
+    "nn.LSTMCell(4, @)", "nn.RNNCell(3, @)", "nn.TransformerEncoderLayer(4, 1, @)", "nn.TransformerEncoderLayer(@, 1, 8)",
+]
+
+
+@pytest.mark.parametrize("layer", BOOL_SIZES)
+def test_a_bool_size_is_taken_or_refused_as_torch_takes_it(layer, tmp_path):
+    source = _source(f"self.m = {layer.replace('@', 'True')}")
+    built = _torch(source, tmp_path)
+    report = analyze_text(source, "net.py")
+    if isinstance(built, Exception):
+        assert type(built).__name__ == "TypeError", built  # torch's side
+        assert not report.models
+        (problem,) = [p for p in report.problems if p.code == "LC101"]
+        assert "TypeError" in problem.message, problem.message
+    else:
+        assert [(m.tree.total, m.tree.trainable) for m in report.models] == [built], [p.message for p in report.problems]
