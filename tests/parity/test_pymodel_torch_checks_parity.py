@@ -1020,8 +1020,8 @@ def test_super_init_reaching_a_base_not_resolved_is_not_counted_past_it(tmp_path
 
 
 # torch's size parser takes a bool anywhere in a tensor's size but first: `torch.empty((4, True))` is
-# (4, 1), `torch.empty((True, 4))` raises TypeError. Each layer below is built by torch with True
-# in one argument; the analyser counts what torch builds and refuses what it refuses.
+# (4, 1), `torch.empty((True, 4))` raises TypeError. Each layer and tensor below is built by torch
+# with True in one argument; the analyser counts what torch builds and refuses what it refuses.
 BOOL_SIZES = [
     "nn.Linear(@, 4)", "nn.Linear(4, @)", "nn.Bilinear(@, 2, 3)", "nn.Bilinear(2, 3, @)",
     "nn.Embedding(@, 4)", "nn.Embedding(4, @)", "nn.EmbeddingBag(@, 4)", "nn.Embedding(@, 3, _weight=torch.zeros(1, 3))",
@@ -1033,6 +1033,8 @@ BOOL_SIZES = [
     "nn.MultiheadAttention(4, @)", "nn.MultiheadAttention(@, 1)", "nn.MultiheadAttention(4, 1, kdim=@, vdim=2)",
     "nn.LSTM(@, 4)", "nn.LSTM(4, @)", "nn.GRU(4, @)", "nn.RNN(4, @)", "nn.LSTM(4, 4, proj_size=@)",
     "nn.LSTMCell(4, @)", "nn.RNNCell(3, @)", "nn.TransformerEncoderLayer(4, 1, @)", "nn.TransformerEncoderLayer(@, 1, 8)",
+    "nn.Parameter(torch.zeros(@, 4))", "nn.Parameter(torch.zeros(4, @))", "nn.Parameter(torch.empty((@,)))",
+    "nn.Parameter(torch.randn(@))", "nn.Parameter(torch.rand(size=(2, @)))", "nn.Parameter(torch.Tensor(@, 2))",
 ]
 
 

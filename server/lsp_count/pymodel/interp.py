@@ -6160,6 +6160,10 @@ class Interpreter:
         # zeros, ones, empty, randn, rand: the default dtype unless one is asked for; randint: int64.
         floating = _floating_dtype(kwargs.get("dtype", _DEFAULT_DTYPE if fn in _DEFAULT_DTYPE_FACTORIES else
                                               ExtV("torch.int64") if fn == "randint" else None))
+        if fn != "randint" and dims and type(dims[0]) is bool:
+            # torch's size parser takes a bool anywhere in a size but first (layers._no_bool_first_size)
+            raise _Raised(f"`{_text(node)}` raises TypeError: a tensor's size may not start with a bool",
+                          ExtV("TypeError"))
         shape = tuple(as_int(d, "tensor size") for d in dims)
         if legacy is not None:
             return _legacy_tensor(shape, fn)
