@@ -281,6 +281,9 @@ def test_what_torch_refuses_is_refused_with_its_error(body, error, tmp_path):
     "self.seq.append(nn.Linear(5, 2))",
     "self.seq = nn.Sequential(nn.Linear(dim, 5), nn.Linear(5, 1))\nself.seq = self.seq[1:]\n"
     "self.seq.insert(1, nn.Linear(3, 1))",
+    # torch's insert past the end leaves a gap in the numbers ('0', '2'): an append then writes at `str(len)`
+    "self.l = nn.ModuleList([nn.Linear(dim, 5)])\nself.l.note = 3\nself.l.insert(2, nn.Linear(5, 1))\n"
+    "self.l.append(nn.Linear(5, 2))",
     # a shallow copy shares the container's dict; del deletes from it, then gives the container a new one
     "self.blocks = nn.ModuleList([nn.Linear(dim, dim) for _ in range(3)])\nself.c = copy.copy(self.blocks)\n"
     "del self.blocks[0]\nself.blocks.pop(0)",

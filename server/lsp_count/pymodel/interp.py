@@ -7657,10 +7657,12 @@ def _container_entry(kind: str, name: str, v: Any) -> bool:
 
 
 def _entry_count(obj: Inst) -> int:
-    """How many entries a container has. A list container numbered 0..n-1 with nothing else, the
-    usual case, is counted without a walk (an append to a ModuleList of thousands stays cheap)."""
+    """How many entries a container has. A list container whose attributes are all numbered
+    entries, the usual case, is counted without a walk of its values (an append to a ModuleList of
+    thousands stays cheap). Not by its last number alone: torch's `insert` past the end and a
+    Sequential's slice leave gaps in the numbers (`'0', 'note', '2'` is two entries)."""
     n = len(obj.attrs)
-    if n == 0 or (obj.kind in ("list", "seq", "plist") and str(n - 1) in obj.attrs):
+    if n == 0 or (obj.kind in ("list", "seq", "plist") and "".join(obj.attrs).isdigit()):
         return n
     return len(container_entries(obj))
 
