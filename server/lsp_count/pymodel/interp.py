@@ -36,7 +36,7 @@ from lsp_count.core.source import Span
 from lsp_count.pymodel.layers import (ELEMENT_BYTES, FINFO, TORCH_NN_OTHER_NAMES, WEIGHTED_LOSSES, FLOATING_DTYPES, FUNCTIONAL_NAMES, IINFO, LAYER_ATTRIBUTES, LAYERS, MODULE_CLASS_ATTRIBUTES,
                                       MODULE_INSTANCE_ATTRIBUTES,
                                       DROPOUTS, NOT_A_LAYER_ATTRIBUTE, PARAMETERLESS, REQUIRED, STACKS, TORCH_SUBCLASSES, TORCH_NN_MODULES, as_count,
-                                      as_int, bind, check_dropout, check_parameterless, integer_scalar, torch_class_has,
+                                      as_int, bind, check_dropout, check_parameterless, integer_scalar, no_bool_first_size, torch_class_has,
                                       dtype_name, layer_attribute, no_such_layer_attribute, NONE_SLOTS, RUNNING_STATS, running_stat, truth)
 from lsp_count.pymodel import forward, shapes
 from lsp_count.pymodel import tensor_values
@@ -2867,12 +2867,6 @@ class Interpreter:
                           ExtV("TypeError"))
         raise Unresolved(f"cannot iterate over `{_text(node)}`")
 
-    def live_iterator(self, container: Inst) -> IteratorV:
-        """``iter(container)`` of a torch container: its items taken as the loop takes them."""
-        made = IteratorV([], _live_container(container))
-        self.ctx.lazy_iterators.append(made)  # its frame holds the container, which may hold it
-        return made
-
     def sequence_items(self, obj: Inst, getitem: FuncV, node: ast.AST) -> list[Any]:
         """Python's iteration of an object whose class defines ``__getitem__`` and no ``__iter__``:
         ``obj[0]``, ``obj[1]``, ... until its ``__getitem__`` raises IndexError."""
@@ -4294,7 +4288,7 @@ class Interpreter:
                 raise Unresolved(f"`{_text(node)}`: sorting values that depend on {_clause(why_of(unknown))}")
             if fn.name in _LAZY_BUILTINS and args and fn is _BUILTINS[fn.name]:
                 # a torch container's iterator walks its live dict (`for i, layer in enumerate(self.layers)`)
-                args = [self.live_iterator(a) if type(a) is Inst and _iterates_live(a) and (
+                args = [self.lazy_iterator(_live_container(a)) if type(a) is Inst and _iterates_live(a) and (
                     i == 0 or fn.name == "zip") else a for i, a in enumerate(args)]
             if fn.name in _ITERATING_BUILTINS and args and fn is _BUILTINS[fn.name]:
                 # an object with an __iter__ of the code, iterated as Python does (`sum(Stages())`)
@@ -6160,10 +6154,8 @@ class Interpreter:
         # zeros, ones, empty, randn, rand: the default dtype unless one is asked for; randint: int64.
         floating = _floating_dtype(kwargs.get("dtype", _DEFAULT_DTYPE if fn in _DEFAULT_DTYPE_FACTORIES else
                                               ExtV("torch.int64") if fn == "randint" else None))
-        if fn != "randint" and dims and type(dims[0]) is bool:
-            # torch's size parser takes a bool anywhere in a size but first (layers._no_bool_first_size)
-            raise _Raised(f"`{_text(node)}` raises TypeError: a tensor's size may not start with a bool",
-                          ExtV("TypeError"))
+        if fn != "randint":
+            no_bool_first_size(dims, f"the size of `{_text(node)}`")
         shape = tuple(as_int(d, "tensor size") for d in dims)
         if legacy is not None:
             return _legacy_tensor(shape, fn)
@@ -7677,9 +7669,14 @@ def _delete_entries(obj: Inst, index: Any) -> list[Any]:
     for k, _ in picked:
         del obj.attrs[k]
     kind = obj.kind
-    kept = [(k, v) for k, v in obj.attrs.items() if not _container_entry(kind, k, v)]
-    rest = [v for k, v in obj.attrs.items() if _container_entry(kind, k, v)]
-    obj.attrs = {**dict(kept), **{str(i): v for i, v in enumerate(rest)}}
+    kept: dict[str, Any] = {}
+    rest: list[Any] = []
+    for k, v in obj.attrs.items():
+        if _container_entry(kind, k, v):
+            rest.append(v)
+        else:
+            kept[k] = v
+    obj.attrs = {**kept, **{str(i): v for i, v in enumerate(rest)}}
     obj.modules_rebuilt += 1
     return [v for _, v in picked]
 
@@ -7712,9 +7709,9 @@ def _module_methods(interp: Interpreter, obj: Inst, name: str) -> dict[str, Call
         return obj
 
     def insert(i: Any, v: Any) -> Inst | None:
-        values = [x for _, x in container_entries(obj)]
+        count = _entry_count(obj)
         index = as_int(i, "index")
-        if type(index) is int and obj.kind == "seq" and not -len(values) <= index <= len(values):
+        if type(index) is int and obj.kind == "seq" and not -count <= index <= count:
             raise _Raised(f"`insert({index}, ...)` raises IndexError: Index out of range: {index}", ExtV("IndexError"))
         if type(index) is int and obj.kind == "list" and index < 0:
             # torch's ModuleList.insert moves each entry up from the end down to the index, reading
@@ -7724,12 +7721,12 @@ def _module_methods(interp: Interpreter, obj: Inst, name: str) -> dict[str, Call
         if type(index) is not int:
             raise Unresolved(f"`insert({index}, ...)`: the index is a formula, not a number")
         if index < 0:
-            index += len(values)  # a Sequential's (a ModuleList's was refused above)
+            index += count  # a Sequential's (a ModuleList's was refused above)
         # As torch's: each entry moved up by key, from `str(len)` down to the index, then the new one
         # set at `str(index)`; a container whose keys are not 0..n-1 (a Sequential's slice keeps
         # its names) has its keys read and written as torch reads and writes them.
         entry = member(v)
-        for n in range(len(values), index, -1):
+        for n in range(count, index, -1):
             source = str(n - 1)
             if source not in obj.attrs or not _container_entry(obj.kind, source, obj.attrs[source]):
                 raise _Raised(f"`insert({index}, ...)` raises KeyError: {source!r} (the container has no entry "
@@ -7844,12 +7841,6 @@ def _module_methods(interp: Interpreter, obj: Inst, name: str) -> dict[str, Call
     def walk_modules(memo: Any = None, prefix: Any = "", remove_duplicate: Any = True) -> Iterator[tuple[str, Inst]]:
         return _walk_modules(obj, str(prefix), {}, truth(remove_duplicate, "remove_duplicate"), ())
 
-    def lazily(items: Iterator[Any]) -> IteratorV:
-        # torch's walks are generators: a loop's body that changes the modules changes what comes next.
-        made = IteratorV([], items)
-        interp.ctx.lazy_iterators.append(made)  # its frame holds the module, which may hold it
-        return made
-
     def get_submodule(target: Any) -> Inst:
         # As torch: each dotted step an attribute that is a module, else AttributeError.
         module = obj
@@ -7902,17 +7893,18 @@ def _module_methods(interp: Interpreter, obj: Inst, name: str) -> dict[str, Call
 
     table: dict[str, Callable[..., Any]] = {
         "add_module": add_module, "register_module": add_module, "register_parameter": register_parameter,
-        # torch's walks are generators: `next(self.mlp.parameters())` takes the first (Swinv2).
+        # torch's walks are generators (`next(self.mlp.parameters())` takes the first: Swinv2), so a
+        # loop's body that changes the modules changes what comes next.
         "register_buffer": register_buffer,
-        "parameters": lambda recurse=True: lazily(p for _, p in walk_parameters(recurse=recurse)),
+        "parameters": lambda recurse=True: interp.lazy_iterator(p for _, p in walk_parameters(recurse=recurse)),
         "state_dict": state_dict, "load_state_dict": load_state_dict,
-        "named_parameters": lambda *a, **k: lazily(walk_parameters(*a, **k)),
+        "named_parameters": lambda *a, **k: interp.lazy_iterator(walk_parameters(*a, **k)),
         "named_buffers": lambda *a, **k: _iterator_of(named_buffers(*a, **k)),
         "buffers": lambda recurse=True: _iterator_of(named_buffers(recurse=recurse), values=True),
-        "modules": lambda: lazily(m for _, m in walk_modules()),
-        "named_modules": lambda *a, **k: lazily(walk_modules(*a, **k)),
-        "children": lambda: lazily(m for _, m in _walk_children(obj)),
-        "named_children": lambda: lazily(_walk_children(obj)), "get_submodule": get_submodule,
+        "modules": lambda: interp.lazy_iterator(m for _, m in walk_modules()),
+        "named_modules": lambda *a, **k: interp.lazy_iterator(walk_modules(*a, **k)),
+        "children": lambda: interp.lazy_iterator(m for _, m in _walk_children(obj)),
+        "named_children": lambda: interp.lazy_iterator(_walk_children(obj)), "get_submodule": get_submodule,
         "get_parameter": get_parameter,
         "get_buffer": lambda target: get_parameter(target, TensorV, "buffer"),
         "requires_grad_": lambda requires_grad=True: _set_grad(obj, requires_grad),
@@ -7944,8 +7936,8 @@ def _module_methods(interp: Interpreter, obj: Inst, name: str) -> dict[str, Call
     if obj.kind == "pdict":
         table.update({"get": lambda k, d=None: obj.attrs.get(k, d), "setdefault": setdefault, "popitem": popitem,
                       # torch's are generators over the live keys: `((k, self[k]) for k in self._keys)`
-                      "items": lambda: lazily((k, obj.attrs.get(k)) for k in _live_container(obj)),
-                      "values": lambda: lazily(obj.attrs.get(k) for k in _live_container(obj))})
+                      "items": lambda: interp.lazy_iterator((k, obj.attrs.get(k)) for k in _live_container(obj)),
+                      "values": lambda: interp.lazy_iterator(obj.attrs.get(k) for k in _live_container(obj))})
     return table
 
 
@@ -8403,7 +8395,7 @@ def _live_container(obj: Inst) -> Iterator[Any]:
     ``self[i] for i in range(len(self))``, its length taken when the loop starts."""
     kind = obj.kind
     if kind == "plist":
-        return (obj.attrs.get(str(i)) for i in range(len(container_entries(obj))))
+        return (obj.attrs.get(str(i)) for i in range(_entry_count(obj)))
     entries = {k for k, _ in container_entries(obj)}
 
     def is_entry(name: str, v: Any) -> bool:

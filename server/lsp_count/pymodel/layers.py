@@ -220,13 +220,14 @@ def _tuple(v: Any, n: int, what: str) -> tuple[Any, ...]:
     return (as_int(v, what),) * n
 
 
-def _no_bool_first_size(v: Any, what: str) -> None:
+def no_bool_first_size(v: Any, what: str) -> None:
     """torch's size parser takes a bool anywhere in a tensor's size but first (``torch.empty((4, True))``
-    is ``(4, 1)``; ``torch.empty((True, 4))`` raises TypeError): ``v``, which torch puts first in the
-    size of a tensor it makes, may not be one (``nn.Linear(256, True)``, the arguments swapped)."""
+    is ``(4, 1)``; ``torch.empty((True, 4))`` raises TypeError): ``v``, a size or what torch puts first
+    in the size of a tensor it makes, may not start with one (``nn.Linear(256, True)``, the arguments
+    swapped; ``torch.zeros(True, 4)``)."""
     if type(v) is bool or (type(v) in (list, tuple) and v and type(v[0]) is bool):
-        raise Raised(f"{what} is {v!r}, which torch puts first in a tensor's size, where its size parser takes "
-                     f"no bool (TypeError: empty(): argument 'size' must be tuple of ints)", _TYPE_ERROR)
+        raise Raised(f"{what} is {v!r}: torch's size parser takes no bool first in a tensor's size "
+                     f"(TypeError: empty(): argument 'size' must be tuple of ints)", _TYPE_ERROR)
 
 
 def _p(inst: Inst, name: str, shape: tuple[Any, ...], kind: str, origin: Span | None) -> None:
@@ -241,7 +242,7 @@ Builder = Callable[[Inst, dict[str, Any], Span | None, Callable[..., Inst]], Non
 
 
 def _linear(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., Inst]) -> None:
-    _no_bool_first_size(a["out_features"], "out_features")
+    no_bool_first_size(a["out_features"], "out_features")
     i, out = as_int(a["in_features"], "in_features"), as_int(a["out_features"], "out_features")
     _p(inst, "weight", (out, i), "linear", o)
     if truth(a["bias"], "bias"):
@@ -249,7 +250,7 @@ def _linear(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., I
 
 
 def _bilinear(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., Inst]) -> None:
-    _no_bool_first_size(a["out_features"], "out_features")
+    no_bool_first_size(a["out_features"], "out_features")
     out, in1 = as_int(a["out_features"], "out_features"), as_int(a["in1_features"], "in1_features")
     if type(in1) is int and in1 <= 0:  # its reset_parameters' check (in2_features of 0 is built)
         raise Raised(f"in1_features must be > 0, but got (in1_features={in1}) (ValueError)", _VALUE_ERROR)
@@ -260,7 +261,7 @@ def _bilinear(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[...,
 
 def _embedding(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., Inst]) -> None:
     if a.get("_weight") is None:  # a weight given is taken as it is (`from_pretrained`)
-        _no_bool_first_size(a["num_embeddings"], "num_embeddings")
+        no_bool_first_size(a["num_embeddings"], "num_embeddings")
     n, d = as_int(a["num_embeddings"], "num_embeddings"), as_int(a["embedding_dim"], "embedding_dim")
     padding_idx = a.get("padding_idx")
     if type(padding_idx) is int and type(n) is int and not -n <= padding_idx < n:
@@ -273,7 +274,7 @@ def _embedding(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[...
 def _conv(dims: int, transposed: bool) -> Builder:
     def build(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., Inst]) -> None:
         # weight (out, in // groups, *k), a transposed one's (in, out // groups, *k)
-        _no_bool_first_size(a["in_channels"] if transposed else a["out_channels"],
+        no_bool_first_size(a["in_channels"] if transposed else a["out_channels"],
                             "in_channels" if transposed else "out_channels")
         cin, cout = as_int(a["in_channels"], "in_channels"), as_int(a["out_channels"], "out_channels")
         groups = as_int(a["groups"], "groups")
@@ -295,7 +296,7 @@ def _conv(dims: int, transposed: bool) -> Builder:
             second = per_group
         _p(inst, "weight", (first, second) + k, "conv", o)
         if truth(a["bias"], "bias"):
-            _no_bool_first_size(a["out_channels"], "out_channels")  # a transposed conv's bias: (out,)
+            no_bool_first_size(a["out_channels"], "out_channels")  # a transposed conv's bias: (out,)
             _p(inst, "bias", (cout,), "bias", o)
     return build
 
@@ -311,7 +312,7 @@ def _batchnorm(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[...
     affine, tracked = truth(a["affine"], "affine"), truth(a["track_running_stats"], "track_running_stats")
     if not (affine or tracked):
         return  # an InstanceNorm's default: no tensor of that size is made (a float size is taken)
-    _no_bool_first_size(features, "num_features")
+    no_bool_first_size(features, "num_features")
     # SincNet's `nn.BatchNorm1d([n])`: torch makes its tensors of that size (torch.empty([n]))
     shape = tuple(as_int(d, "num_features") for d in features) if isinstance(features, (list, tuple)) and \
         len(features) == 1 else (as_int(features, "num_features"),)
@@ -343,7 +344,7 @@ def running_stat(inst: Inst, name: str) -> Any:
 def _layernorm(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., Inst]) -> None:
     shape = _norm_shape(a["normalized_shape"])
     if truth(a["elementwise_affine"], "elementwise_affine"):
-        _no_bool_first_size(a["normalized_shape"], "normalized_shape")
+        no_bool_first_size(a["normalized_shape"], "normalized_shape")
         _p(inst, "weight", shape, "norm", o)
         if truth(a.get("bias", True), "bias"):
             _p(inst, "bias", shape, "norm", o)
@@ -352,7 +353,7 @@ def _layernorm(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[...
 def _rmsnorm(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., Inst]) -> None:
     shape = _norm_shape(a["normalized_shape"])
     if truth(a["elementwise_affine"], "elementwise_affine"):
-        _no_bool_first_size(a["normalized_shape"], "normalized_shape")
+        no_bool_first_size(a["normalized_shape"], "normalized_shape")
         _p(inst, "weight", shape, "norm", o)  # RMSNorm has no bias
 
 
@@ -364,19 +365,19 @@ def _groupnorm(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[...
             raise Raised(message, _VALUE_ERROR)
         raise Unresolved(message)  # fewer than 1 group: not that ValueError (0 divides by zero)
     if truth(a["affine"], "affine"):
-        _no_bool_first_size(a["num_channels"], "num_channels")
+        no_bool_first_size(a["num_channels"], "num_channels")
         _p(inst, "weight", (c,), "norm", o)
         if truth(a.get("bias", True), "bias"):
             _p(inst, "bias", (c,), "norm", o)
 
 
 def _prelu(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., Inst]) -> None:
-    _no_bool_first_size(a["num_parameters"], "num_parameters")
+    no_bool_first_size(a["num_parameters"], "num_parameters")
     _p(inst, "weight", (as_int(a["num_parameters"], "num_parameters"),), "other", o)
 
 
 def _mha(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., Inst]) -> None:
-    _no_bool_first_size(a["embed_dim"], "embed_dim")  # out_proj's (and q_proj_weight's) first size
+    no_bool_first_size(a["embed_dim"], "embed_dim")  # out_proj's (and q_proj_weight's) first size
     e, heads = as_int(a["embed_dim"], "embed_dim"), as_int(a["num_heads"], "num_heads", floats=True)
     if type(e) is int and type(heads) is int and (e < 1 or heads < 1 or e % heads):
         message = f"embed_dim ({e}) must be divisible by num_heads ({heads}), both positive; torch would raise"
@@ -487,9 +488,9 @@ def _rnn(gates: int, has_proj: bool) -> Builder:
         proj = as_int(a.get("proj_size", 0), "proj_size", floats=a.get("proj_size") == 0) if has_proj else 0
         _check_rnn_options(a, h, layers, proj)
         if gates == 1:  # an RNN's gate size is its hidden size as given; LSTM's and GRU's are 4· and 3·
-            _no_bool_first_size(a["hidden_size"], "hidden_size")
+            no_bool_first_size(a["hidden_size"], "hidden_size")
         if a.get("proj_size") is True:  # weight_hr: (proj_size, hidden_size)
-            _no_bool_first_size(True, "proj_size")
+            no_bool_first_size(True, "proj_size")
         dirs = 2 if truth(a["bidirectional"], "bidirectional") else 1
         bias = truth(a["bias"], "bias")
         real_h = proj if truth(proj, "proj_size") else h
