@@ -93,6 +93,12 @@ OPERATIONS = [
     "self.register_buffer('buf{k}', torch.zeros({k}))",
     "for m in self.modules():\n    if isinstance(m, nn.Linear) and m.out_features == {k}:\n        m.requires_grad_(False)",
     "self.apply(lambda m: m.requires_grad_(False) if isinstance(m, nn.Linear) and m.in_features == {k} else None)",
+    # a ModuleDict's keys(), values() and items() are its dict's live views
+    "self.view = self.d.items()",
+    "self.d['v{k}'] = nn.Linear({k}, 3)",
+    "for name, m in getattr(self, 'view', self.d.items()):\n    m.requires_grad_(name == 'x' or {k} % 2 == 0)",
+    "for m in self.d.values():\n    if len(self.d) < {k}:\n        self.d['w' + str(len(self.d))] = nn.Linear(2, {k})",
+    "if len(self.d.keys() - {{'x'}}) < {k}:\n    self.extra{k} = nn.Linear(len(self.d.values()), {k})",
 ]
 
 # Walks whose body changes what they walk, against torch (which raises where a module or parameter
@@ -175,6 +181,18 @@ WALKS = [
     "    self.pd['b' + k] = nn.Parameter(torch.zeros(2))",
     "self.pd = nn.ParameterDict({'a': nn.Parameter(torch.zeros(2))})\nit = self.pd.values()\n"
     "self.pd['z'] = nn.Parameter(torch.zeros(2))\nfor v in it:\n    v.requires_grad_(False)",
+    # a ModuleDict's keys(), values() and items(), and a ParameterDict's keys(), are its dict's live views
+    "for k, m in self.d.items():\n    self.d[k + 'x'] = nn.Linear(3, 3)",
+    "for k in self.d.keys():\n    self.d.pop(k)",
+    "for m in self.d.values():\n    self.d['x'] = nn.Linear(2, 2)\n    m.requires_grad_(False)",
+    "items = self.d.items()\nself.d['z'] = nn.Linear(4, 4)\nfor k, m in items:\n    m.weight.requires_grad_(False)",
+    "values = self.d.values()\nself.d['z'] = nn.Linear(4, 4)\nself.seq2 = nn.Sequential(*values)",
+    "for i, (k, m) in enumerate(self.d.items()):\n    self.d['z' + k] = nn.Linear(2, 2)",
+    "it = iter(self.d.values())\nself.d['z'] = nn.Linear(4, 4)\nfor m in it:\n    m.requires_grad_(False)",
+    "self.pd = nn.ParameterDict({'a': nn.Parameter(torch.zeros(2))})\nkeys = self.pd.keys()\n"
+    "self.pd['b'] = nn.Parameter(torch.zeros(5))\nfor k in keys:\n    self.pd[k].requires_grad_(False)",
+    "self.pd = nn.ParameterDict({'a': nn.Parameter(torch.zeros(2))})\nfor k in self.pd.keys():\n"
+    "    self.pd[k + 'b'] = nn.Parameter(torch.zeros(2))",
 ]
 
 

@@ -177,6 +177,10 @@ def _torch(source: str, tmp_path) -> tuple[int, int] | Exception:
     # iterating a module, or an object whose class defines no way to iterate (its attribute names were taken)
     ("self.fc = nn.Linear(len(list(nn.ReLU())), 2)", "TypeError"),
     ("class Plain:\n    a = 1\nself.fc = nn.Linear(len(tuple(Plain())) + 1, 2)", "TypeError"),
+    # a ModuleDict's values() is a dict view, which has no indexing and no `+`
+    ("self.d = nn.ModuleDict({'a': nn.Linear(dim, 4)})\nself.first = self.d.values()[0]", "TypeError"),
+    ("self.d = nn.ModuleDict({'a': nn.Linear(dim, 4)})\nself.seq = nn.Sequential(*(self.d.values() + [nn.ReLU()]))",
+     "TypeError"),
 ])
 def test_what_torch_refuses_is_refused_with_its_error(body, error, tmp_path):
     source = _source(body)
@@ -287,6 +291,14 @@ def test_what_torch_refuses_is_refused_with_its_error(body, error, tmp_path):
     # a shallow copy shares the container's dict; del deletes from it, then gives the container a new one
     "self.blocks = nn.ModuleList([nn.Linear(dim, dim) for _ in range(3)])\nself.c = copy.copy(self.blocks)\n"
     "del self.blocks[0]\nself.blocks.pop(0)",
+    # a ModuleDict's views: set-like keys, membership, the entries as they are when read, Python's errors caught
+    "self.d = nn.ModuleDict({'a': nn.Linear(dim, 4), 'b': nn.Linear(4, 4)})\nrest = self.d.keys() - {'a'}\n"
+    "both = {'a', 'z'} & self.d.keys()\nself.c = nn.Linear(len(rest) + 10 * len(both), 2 if self.d.keys() == {'a', 'b'} else 3)\n"
+    "self.e = nn.Linear(2, 5 if self.d['a'] in self.d.values() and 'b' in self.d.keys() else 6)",
+    "self.d = nn.ModuleDict({'a': nn.Linear(dim, 4)})\nitems = self.d.items()\nself.d['b'] = nn.Linear(4, 4)\n"
+    "for k, m in items:\n    m.weight.requires_grad_(False)\nself.n = nn.Linear(len(items), len(self.d.values()))",
+    "self.d = nn.ModuleDict({'a': nn.Linear(dim, 4)})\ntry:\n    self.x = self.d.values()[0]\nexcept TypeError:\n"
+    "    self.x = nn.Linear(3, 3)",
 ])
 def test_what_torch_builds_from_the_same_arguments_is_counted_as_torch_counts(body, tmp_path):
     source = _source(body)

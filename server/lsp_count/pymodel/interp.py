@@ -241,6 +241,99 @@ class IteratorV:
         return self.items[self.index - 1]
 
 
+class ContainerView:
+    """A ModuleDict's ``keys()``, ``values()`` or ``items()``, and a ParameterDict's ``keys()``: torch
+    returns its dict's view (``self._modules.items()``, ``self._keys.keys()``), which reads the
+    dict as it is when used, not when made: a view taken before an entry is added has it, and a
+    loop over one whose body adds or deletes an entry raises RuntimeError at its next step."""
+
+    __slots__ = ("obj", "which")
+
+    def __init__(self, obj: "Inst", which: str) -> None:
+        self.obj, self.which = obj, which  # which: "keys", "values" or "items"
+
+    def __iter__(self) -> Iterator[Any]:
+        """Its items now (a list, a sum, a star argument: taken at once)."""
+        entries = container_entries(self.obj)
+        if self.which == "items":
+            return iter(entries)
+        return iter([k for k, _ in entries] if self.which == "keys" else [v for _, v in entries])
+
+    def live(self) -> Iterator[Any]:
+        """Its items as a loop takes them: from the live dict (_live_container)."""
+        walk = _live_entries(self.obj)
+        if self.which == "items":
+            return walk
+        return (k for k, _ in walk) if self.which == "keys" else (v for _, v in walk)
+
+    def __len__(self) -> int:
+        return _entry_count(self.obj)
+
+    def __contains__(self, item: Any) -> bool:
+        return item in list(self)
+
+    def __reversed__(self) -> Iterator[Any]:
+        return reversed(list(self))
+
+    def __getitem__(self, key: Any) -> Any:
+        raise TypeError(f"'{type(self).__name__}' object is not subscriptable")
+
+    # A keys or items view is set-like, as Python's: `d.keys() - {"head"}` is a set.
+    def _as_set(self) -> set[Any] | None:
+        return set(self) if self.which != "values" else None
+
+    def __eq__(self, other: Any) -> bool:
+        mine = self._as_set()
+        if mine is None or not isinstance(other, (set, frozenset, ContainerView, *_DICT_VIEWS[::2])):
+            return self is other
+        theirs = other._as_set() if isinstance(other, ContainerView) else set(other)
+        return theirs is not None and mine == theirs
+
+    __hash__ = None  # type: ignore[assignment]  # as Python's views
+
+    def _set_op(self, other: Any, op: Callable[[set[Any], set[Any]], set[Any]], mine_first: bool) -> Any:
+        mine = self._as_set()
+        if mine is None:
+            return NotImplemented
+        theirs = set(other)
+        return op(mine, theirs) if mine_first else op(theirs, mine)
+
+    def __and__(self, other: Any) -> Any:
+        return self._set_op(other, operator.and_, True)
+
+    def __rand__(self, other: Any) -> Any:
+        return self._set_op(other, operator.and_, False)
+
+    def __or__(self, other: Any) -> Any:
+        return self._set_op(other, operator.or_, True)
+
+    def __ror__(self, other: Any) -> Any:
+        return self._set_op(other, operator.or_, False)
+
+    def __sub__(self, other: Any) -> Any:
+        return self._set_op(other, operator.sub, True)
+
+    def __rsub__(self, other: Any) -> Any:
+        return self._set_op(other, operator.sub, False)
+
+    def __xor__(self, other: Any) -> Any:
+        return self._set_op(other, operator.xor, True)
+
+    def __rxor__(self, other: Any) -> Any:
+        return self._set_op(other, operator.xor, False)
+
+    @staticmethod
+    def of(obj: "Inst", which: str) -> "ContainerView":
+        return _CONTAINER_VIEWS[which](obj, which)
+
+
+# One class for each, named as Python's views are, so that an error's wording is Python's
+# ("'dict_values' object is not subscriptable").
+_CONTAINER_VIEWS = {which: type(f"dict_{which}", (ContainerView,), {"__slots__": ()})
+                    for which in ("keys", "values", "items")}
+_CONTAINER_VIEW_TYPES = frozenset(_CONTAINER_VIEWS.values())
+
+
 class CycleV(IteratorV):
     """``itertools.cycle(items)``: endless. ``next()`` takes its items in turn and ``zip`` stops
     with its shortest other argument (transformers pairs tied weights so); a loop over it alone,
@@ -1199,6 +1292,8 @@ class Interpreter:
                 items = _live_items(items, s.iter)  # Python's: a body that adds or removes a key makes it raise
             elif type(items) is Inst and _iterates_live(items):
                 items = _live_container(items)  # torch's containers iterate their live dicts, as Python's do
+            elif type(items) in _CONTAINER_VIEW_TYPES:
+                items = items.live()
             elif type(items) is not IteratorV:
                 items = self.iterate(items, s.iter)
             # An iterator is taken from as the loop goes: `next(it)` in the body takes the next item,
@@ -2825,7 +2920,7 @@ class Interpreter:
             return list(v)
         if isinstance(v, dict):
             return list(v)
-        if isinstance(v, (str, set, frozenset, _DICT_VIEWS, collections.deque, IteratorV)):
+        if isinstance(v, (str, set, frozenset, _DICT_VIEWS, collections.deque, IteratorV, ContainerView)):
             return list(v)
         if (hook := _own_iter(v)) is not None:  # a container subclass's or an object's own iteration
             return self.iterate(self.call_function(hook, [v], {}, node), node)
@@ -3731,6 +3826,8 @@ class Interpreter:
     def _py2(self, fn: Callable[[Any, Any], Any], a: Any, b: Any, node: ast.AST) -> Any:
         if type(b) is RangeV:
             b = b.r  # `i in range(n)`: Python answers it without iterating
+        elif type(b) in _CONTAINER_VIEW_TYPES and (fn is _CMPOPS[ast.In] or fn is _CMPOPS[ast.NotIn]):
+            b = list(b)  # `layer in self.blocks.values()`: its entries now, compared as a list's are
         if (type(a) is Inst or type(b) is Inst) and (fn is operator.eq or fn is operator.ne):
             a, b = _member_value(a), _member_value(b)  # Format.NCHW == "NCHW" for a str enum
         if (type(a) not in _PLAIN or type(b) not in _PLAIN) and any(
@@ -4288,7 +4385,8 @@ class Interpreter:
                 raise Unresolved(f"`{_text(node)}`: sorting values that depend on {_clause(why_of(unknown))}")
             if fn.name in _LAZY_BUILTINS and args and fn is _BUILTINS[fn.name]:
                 # a torch container's iterator walks its live dict (`for i, layer in enumerate(self.layers)`)
-                args = [self.lazy_iterator(_live_container(a)) if type(a) is Inst and _iterates_live(a) and (
+                args = [self.lazy_iterator(_live_container(a) if type(a) is Inst else a.live()) if (
+                    (type(a) is Inst and _iterates_live(a)) or type(a) in _CONTAINER_VIEW_TYPES) and (
                     i == 0 or fn.name == "zip") else a for i, a in enumerate(args)]
             if fn.name in _ITERATING_BUILTINS and args and fn is _BUILTINS[fn.name]:
                 # an object with an __iter__ of the code, iterated as Python does (`sum(Stages())`)
@@ -7930,8 +8028,8 @@ def _module_methods(interp: Interpreter, obj: Inst, name: str) -> dict[str, Call
     if obj.kind in ("list", "seq"):
         table.update({"insert": insert, "pop": pop_entry})
     if obj.kind in ("dict", "pdict"):
-        table.update({"items": lambda: container_entries(obj), "keys": lambda: [k for k, _ in container_entries(obj)],
-                      "values": lambda: [v for _, v in container_entries(obj)], "update": update, "pop": pop_key,
+        table.update({"items": lambda: ContainerView.of(obj, "items"), "keys": lambda: ContainerView.of(obj, "keys"),
+                      "values": lambda: ContainerView.of(obj, "values"), "update": update, "pop": pop_key,
                       "clear": obj.attrs.clear})
     if obj.kind == "pdict":
         table.update({"get": lambda k, d=None: obj.attrs.get(k, d), "setdefault": setdefault, "popitem": popitem,
@@ -8396,6 +8494,14 @@ def _live_container(obj: Inst) -> Iterator[Any]:
     kind = obj.kind
     if kind == "plist":
         return (obj.attrs.get(str(i)) for i in range(_entry_count(obj)))
+    walk = _live_entries(obj)
+    return (v for _, v in walk) if kind in ("list", "seq") else (k for k, _ in walk)
+
+
+def _live_entries(obj: Inst) -> Iterator[tuple[str, Any]]:
+    """A ModuleList's, Sequential's, ModuleDict's or ParameterDict's dict of entries, iterated as
+    Python iterates a dict (_live_members): each key with the entry it holds when reached."""
+    kind = obj.kind
     entries = {k for k, _ in container_entries(obj)}
 
     def is_entry(name: str, v: Any) -> bool:
@@ -8407,8 +8513,7 @@ def _live_container(obj: Inst) -> Iterator[Any]:
             return True
         return False
 
-    walk = _live_members(obj, is_entry, "module" if kind != "pdict" else "parameter", kind != "pdict")
-    return (v for _, v in walk) if kind in ("list", "seq") else (k for k, _ in walk)
+    return _live_members(obj, is_entry, "module" if kind != "pdict" else "parameter", kind != "pdict")
 
 
 def _live_members(m: Inst, is_member: Callable[[str, Any], bool], kind: str, modules: bool) -> Iterator[tuple[str, Any]]:
@@ -9010,7 +9115,7 @@ def _is_python_value(v: Any, depth: int = 3, budget: list[int] | None = None) ->
     compares them). No to more than _MAX_CHECKED_ITEMS items in all (lists that share their
     items, `[[0] * 10**4] * 10**4`, would be checked item by item)."""
     t = type(v)
-    if t in _PYTHON_SCALARS:
+    if t in _PYTHON_SCALARS or t in _CONTAINER_VIEW_TYPES:  # (a view's operations are its type's, as Python's)
         return True
     if (t is not dict and t not in _PYTHON_CONTAINERS) or depth <= 0:
         return False
@@ -9034,6 +9139,8 @@ def _python_subscript(obj: Any, key: Any) -> bool:
     and a dict's values take no part in finding the place, so the container's type, a dict's keys
     and the key decide."""
     t = type(obj)
+    if t in _CONTAINER_VIEW_TYPES:
+        return True  # never subscriptable, whatever the key
     if not _is_python_key(key):
         return False
     if t is dict:
