@@ -1050,7 +1050,35 @@ BOOL_SIZES = [
     "nn.LSTMCell(4, @)", "nn.RNNCell(3, @)", "nn.TransformerEncoderLayer(4, 1, @)", "nn.TransformerEncoderLayer(@, 1, 8)",
     "nn.Parameter(torch.zeros(@, 4))", "nn.Parameter(torch.zeros(4, @))", "nn.Parameter(torch.empty((@,)))",
     "nn.Parameter(torch.randn(@))", "nn.Parameter(torch.rand(size=(2, @)))", "nn.Parameter(torch.Tensor(@, 2))",
+    "nn.Parameter(torch.full((@, 4), 0.5))", "nn.Parameter(torch.full((4, @), 0.5))", "nn.Parameter(torch.full([@], 0.5))",
+    "nn.Parameter(torch.full(@, 0.5))", "nn.Parameter(torch.randint(5, (@, 4)).float())",
+    "nn.Parameter(torch.randint(0, 5, (4, @)).float())",
 ]
+
+# torch.full and torch.randint take the size as a tuple only (numpy's np.full takes an int); randint's
+# is its last positional argument or `size=`.
+SIZE_TUPLES = [
+    ("nn.Parameter(torch.full(4, 0.5))", None), ("nn.Parameter(torch.randint(5, 4).float())", None),
+    ("nn.Parameter(torch.randint(0, 5, size=(dim,)).float())", 8), ("nn.Parameter(torch.randint(5, size=[dim, 2]).float())", 16),
+    ("nn.Parameter(torch.full(size=(dim, 3), fill_value=1.0))", 24), ("nn.Parameter(torch.full(torch.zeros(dim).shape, 2.0))", 8),
+    ("nn.Parameter(torch.randint(0, 9, (dim,), dtype=torch.float32))", 8),
+    ("nn.Parameter(torch.from_numpy(np.full(dim, 0.5)))", 8),
+]
+
+
+@pytest.mark.parametrize("expression, count", SIZE_TUPLES)
+def test_a_factorys_size_is_taken_as_torch_takes_it(expression, count, tmp_path):
+    source = _source(f"self.m = {expression}")
+    built = _torch(source, tmp_path)
+    report = analyze_text(source, "net.py")
+    if count is None:
+        assert isinstance(built, TypeError), built  # torch's side
+        assert not report.models
+        (problem,) = [p for p in report.problems if p.code == "LC101"]
+        assert "TypeError" in problem.message and "must be tuple of ints" in problem.message, problem.message
+    else:
+        assert built == (count, count)
+        assert [(m.tree.total, m.tree.trainable) for m in report.models] == [built], [p.message for p in report.problems]
 
 
 @pytest.mark.parametrize("layer", BOOL_SIZES)

@@ -5618,6 +5618,8 @@ class Interpreter:
         if name in _NOT_TRACING and not args and not kwargs:
             return False  # a model is built in eager Python: not scripted, traced, compiled or exported
         if parts[0] == "torch" and last in TENSOR_FACTORIES and len(parts) == 2:
+            if last in _SIZE_AS_TUPLE:
+                _check_size_tuple(last, args, kwargs, node)
             return self.tensor_factory(last, args, kwargs, node)
         if name in ("numpy.power", "numpy.float_power") and len(args) == 2 and not kwargs and \
                 all(type(x) in (int, float) for x in args):
@@ -6242,8 +6244,8 @@ class Interpreter:
                 raise Unresolved(f"`{_text(node)}`: a tuple is the tensor's data, a torch.Size its size; which "
                                  f"this one is, the analyser does not know")
         dims = args
-        if fn == "randint":
-            dims = [args[-1]] if args else [kwargs.get("size")]
+        if fn == "randint":  # randint(high, size) or randint(low, high, size); `size=` the keyword
+            dims = [kwargs["size"]] if "size" in kwargs else [args[-1]] if args else [None]
             dims = list(dims[0]) if isinstance(dims[0], (tuple, list)) else dims
         elif len(args) == 1 and isinstance(args[0], (tuple, list)):
             dims = list(args[0])
@@ -9478,6 +9480,31 @@ def _formula_product(items: Any, node: ast.AST) -> Any:
             return sym_opaque(f"prod({', '.join(render(v) for v in items)})", *items)
         out = sym_mul(out, x)
     return out
+
+
+# torch's factories that take the size as one tuple only (no `torch.full(4, 0.5)`), with its place
+# among the positional arguments (randint's is last: `randint(high, size)`, `randint(low, high, size)`).
+_SIZE_AS_TUPLE = {"full": 0, "randint": -1}
+
+
+def _check_size_tuple(fn: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> None:
+    """torch's TypeError where ``torch.full``'s or ``torch.randint``'s size is not a tuple (or list) of
+    ints, or starts with a bool (its size parser takes a bool anywhere but first: ``(4, True)`` is
+    ``(4, 1)``). numpy's ``np.full(4, 0.5)`` takes an int; it does not come here."""
+    if "size" in kwargs:
+        size, where = kwargs["size"], ""
+    elif args and (fn != "randint" or len(args) >= 2):
+        size, where = args[_SIZE_AS_TUPLE[fn]], f" (position {1 if fn == 'full' else len(args)})"
+    else:
+        return  # no size given: torch's error for the missing argument is the call's (left to the factory)
+    if is_unknownish(size):
+        return
+    if not isinstance(size, (tuple, list)):
+        raise _Raised(f"`{_text(node)}` raises TypeError: {fn}(): argument 'size'{where} must be tuple of ints, "
+                      f"not {_kind_name(size)}", ExtV("TypeError"))
+    if size and type(size[0]) is bool:
+        raise _Raised(f"`{_text(node)}` raises TypeError: {fn}(): argument 'size'{where} must be tuple of ints, but "
+                      f"found element of type bool", ExtV("TypeError"))
 
 
 def _python_error(exc: Exception, node: ast.AST, python: bool) -> Unresolved:
