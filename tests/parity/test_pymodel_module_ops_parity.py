@@ -99,6 +99,11 @@ OPERATIONS = [
     "for name, m in getattr(self, 'view', self.d.items()):\n    m.requires_grad_(name == 'x' or {k} % 2 == 0)",
     "for m in self.d.values():\n    if len(self.d) < {k}:\n        self.d['w' + str(len(self.d))] = nn.Linear(2, {k})",
     "if len(self.d.keys() - {{'x'}}) < {k}:\n    self.extra{k} = nn.Linear(len(self.d.values()), {k})",
+    # a container's plain attributes are not its entries (an append or `+=` numbers from its length)
+    "self.blocks.flag{k} = {k}",
+    "self.seq.tag = {k}",
+    "self.seq += nn.Sequential(nn.Linear({k}, 2))",
+    "self.blocks.__setitem__({k} % (len(self.blocks) + 1), nn.Linear(1, {k}))",
 ]
 
 # Walks whose body changes what they walk, against torch (which raises where a module or parameter

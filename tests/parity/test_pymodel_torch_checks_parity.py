@@ -181,6 +181,11 @@ def _torch(source: str, tmp_path) -> tuple[int, int] | Exception:
     ("self.d = nn.ModuleDict({'a': nn.Linear(dim, 4)})\nself.first = self.d.values()[0]", "TypeError"),
     ("self.d = nn.ModuleDict({'a': nn.Linear(dim, 4)})\nself.seq = nn.Sequential(*(self.d.values() + [nn.ReLU()]))",
      "TypeError"),
+    # a container's special methods called by name do what their syntax does, errors included
+    ("self.d = nn.ModuleDict({'a': nn.Linear(dim, 4)})\nfor k in self.d.__iter__():\n    self.d['b'] = nn.Linear(4, 4)",
+     "RuntimeError"),
+    ("self.blocks = nn.ModuleList([nn.Linear(dim, 4)])\nself.x = self.blocks.__getitem__()", "TypeError"),
+    ("self.blocks = nn.ModuleList([nn.Linear(dim, 4)])\nself.blocks.__setitem__(5, nn.Linear(4, 4))", "IndexError"),
 ])
 def test_what_torch_refuses_is_refused_with_its_error(body, error, tmp_path):
     source = _source(body)
@@ -299,6 +304,23 @@ def test_what_torch_refuses_is_refused_with_its_error(body, error, tmp_path):
     "for k, m in items:\n    m.weight.requires_grad_(False)\nself.n = nn.Linear(len(items), len(self.d.values()))",
     "self.d = nn.ModuleDict({'a': nn.Linear(dim, 4)})\ntry:\n    self.x = self.d.values()[0]\nexcept TypeError:\n"
     "    self.x = nn.Linear(3, 3)",
+    # a container's special methods called by name
+    "self.blocks = nn.ModuleList([nn.Linear(dim, 4)])\nself.blocks.__setitem__(0, nn.Linear(dim, 6))\n"
+    "x = self.blocks.__getitem__(0)\nself.y = nn.Linear(x.out_features, self.blocks.__len__())\n"
+    "self.blocks.__iadd__([nn.Linear(4, 4)])\nself.z = self.blocks.__add__(nn.ModuleList([nn.Linear(2, 2)]))",
+    "self.s = nn.Sequential(nn.Linear(dim, 4))\nself.t = self.s.__mul__(2)\nself.u = self.s.__rmul__(2)\n"
+    "self.s.__imul__(2)\nself.s.__delitem__(0)",
+    "self.d = nn.ModuleDict({'a': nn.Linear(dim, 4)})\nif self.d.__contains__('a'):\n"
+    "    self.d.__setitem__('b', nn.Linear(4, 4))\nself.d.__delitem__('a')",
+    "self.pl = nn.ParameterList([nn.Parameter(torch.zeros(dim))])\nself.pl.__iadd__([nn.Parameter(torch.zeros(3))])\n"
+    "self.pl.__setitem__(0, nn.Parameter(torch.zeros(5)))",
+    # `+=` numbers the new entries from the container's length, not counting its plain attributes
+    "self.l = nn.ModuleList([nn.Linear(dim, 4)])\nself.l.note = 3\nself.l += [nn.Linear(4, 4)]\n"
+    "self.l.append(nn.Linear(4, 2))",
+    "self.s = nn.Sequential(nn.Linear(dim, 4))\nself.s.note = 3\nother = nn.Sequential(nn.Linear(4, 4))\n"
+    "other.tag = 'x'\nself.s += other\nself.s.append(nn.Linear(4, 2))",
+    "self.pl = nn.ParameterList([nn.Parameter(torch.zeros(dim))])\nself.pl.note = 3\n"
+    "self.pl += [nn.Parameter(torch.zeros(3))]\nself.pl.append(nn.Parameter(torch.zeros(2)))",
 ])
 def test_what_torch_builds_from_the_same_arguments_is_counted_as_torch_counts(body, tmp_path):
     source = _source(body)

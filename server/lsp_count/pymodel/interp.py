@@ -1440,13 +1440,15 @@ class Interpreter:
             if t is list:
                 current.extend(items)
             else:
-                container = CONTAINER_CLASSES[current.kind]
-                for item in items:
-                    current.attrs[str(len(current.attrs))] = self.check_member(item, container, s)
+                # torch's extend numbers from len(self), its entries: not its plain attributes
+                container, offset = CONTAINER_CLASSES[current.kind], _entry_count(current)
+                for i, item in enumerate(items):
+                    current.attrs[str(offset + i)] = self.check_member(item, container, s)
             return current
         if op is ast.Add and t is Inst and current.kind == "seq" and type(value) is Inst and value.kind == "seq":
-            for item in list(value.attrs.values()):
-                current.attrs[str(len(current.attrs))] = item
+            offset = _entry_count(current)
+            for i, (_, item) in enumerate(container_entries(value)):
+                current.attrs[str(offset + i)] = item
             return current
         if op is ast.BitOr and t in (dict, DefaultDict, OrderedDictV) and isinstance(value, dict) and type(
                 value) is not ModulesView:
@@ -3874,6 +3876,9 @@ class Interpreter:
                 (func.attr in _TENSOR_METHODS or func.attr in _STR_METHODS):  # type: ignore[attr-defined]
             # `.to(dtype)` of a tensor not followed, `.replace(...)` of a path: a value, never a module
             return Unknown(receiver.why)
+        if type(fn) is Unknown and type(receiver) is Inst and func.attr in _CONTAINER_DUNDERS.get(  # type: ignore[attr-defined]
+                receiver.kind, ()) and not kwargs:
+            return self.container_dunder(receiver, func.attr, args, e)  # type: ignore[attr-defined]
         if type(fn) is Unknown and type(receiver) is SuperV and type(receiver.inst) is Inst and receiver.inst.is_module:
             receiver = receiver.inst  # `super().reset()` of a module: as `self.reset()` would be
         if type(fn) is Unknown and type(receiver) is Inst and receiver.is_module and receiver.unfollowed is None:
@@ -3892,6 +3897,40 @@ class Interpreter:
                 what = "a method of the module the analyser does not follow; it may change the module's parts"
             receiver.unfollowed = f"`{_text(e)}` ({env.module.where(e.lineno)}) calls `{name}`, {what}"
         return self.call(fn, args, kwargs, e, env)
+
+    def container_dunder(self, obj: Inst, name: str, args: list[Any], node: ast.Call) -> Any:
+        """A torch container's special method called by name (``self.blocks.__setitem__(0, m)``): what
+        the syntax it stands for does (``self.blocks[0] = m``), with Python's TypeError for a wrong
+        number of arguments."""
+        arity = _CONTAINER_DUNDER_ARITY.get(name, 1)
+        if len(args) != arity:
+            missing = arity - len(args)
+            why = f"missing {missing} required positional argument{'s' if missing > 1 else ''}" if missing > 0 else \
+                f"takes {arity + 1} positional argument{'s' if arity else ''} but {len(args) + 1} were given"
+            raise _Raised(f"`{_text(node)}` raises TypeError: {CONTAINER_CLASSES[obj.kind]}.{name}() {why}",
+                          ExtV("TypeError"))
+        if name == "__getitem__":
+            return self.get_item(obj, args[0], node)
+        if name == "__setitem__":
+            self.set_item(obj, args[0], args[1], node)
+            return None
+        if name == "__delitem__":
+            self.delete_item(obj, args[0], node)  # type: ignore[arg-type]
+            return None
+        if name == "__len__":
+            return _len(obj)
+        if name == "__contains__":
+            return self.contains(obj, args[0], node)
+        if name == "__iter__":
+            return self.lazy_iterator(_live_container(obj)) if _iterates_live(obj) else IteratorV(self.iterate(obj, node))
+        if name == "__reversed__":
+            return IteratorV(list(reversed(self.iterate(obj, node))))
+        op = _CONTAINER_DUNDER_OPS[name.replace("__r", "__").replace("__i", "__")]
+        if name.startswith("__i"):
+            statement = ast.copy_location(ast.AugAssign(target=node.func.value, op=op(), value=node.args[0]), node)  # type: ignore[attr-defined]
+            result = self.in_place(op, obj, args[0], statement)
+            return self.binop(op, obj, args[0], node) if result is _MISSING else result
+        return self.binop(op, args[0], obj, node) if name.startswith("__r") else self.binop(op, obj, args[0], node)
 
     def torch_method_unbound(self, inst: Inst, dotted: str, name: str, args: list[Any], kwargs: dict[str, Any],
                              node: ast.AST, env: Env) -> Any:
@@ -7419,6 +7458,18 @@ def _multiple_values(call: ast.Call, name: str) -> _Raised:
 
 
 _LIVE_ITERABLES = frozenset({dict, set, *_DICT_VIEWS})
+# The special methods torch's containers define, which code may call by name (Interpreter.container_dunder).
+_CONTAINER_DUNDERS = {
+    "list": frozenset({"__add__", "__delitem__", "__getitem__", "__iadd__", "__iter__", "__len__", "__setitem__"}),
+    "seq": frozenset({"__add__", "__delitem__", "__getitem__", "__iadd__", "__imul__", "__iter__", "__len__", "__mul__",
+                      "__rmul__", "__setitem__"}),
+    "dict": frozenset({"__contains__", "__delitem__", "__getitem__", "__iter__", "__len__", "__setitem__"}),
+    "plist": frozenset({"__getitem__", "__iadd__", "__iter__", "__len__", "__setitem__"}),
+    "pdict": frozenset({"__contains__", "__delitem__", "__getitem__", "__iter__", "__len__", "__setitem__", "__or__",
+                        "__ror__", "__ior__", "__reversed__"}),
+}
+_CONTAINER_DUNDER_ARITY = {"__len__": 0, "__iter__": 0, "__reversed__": 0, "__setitem__": 2}
+_CONTAINER_DUNDER_OPS = {"__add__": ast.Add, "__mul__": ast.Mult, "__or__": ast.BitOr}
 
 
 def _live_items(items: Any, node: ast.AST) -> Iterator[Any]:
