@@ -101,6 +101,9 @@ OPERATIONS = [
     "if len(self.d.keys() - {{'x'}}) < {k}:\n    self.extra{k} = nn.Linear(len(self.d.values()), {k})",
     # a container's plain attributes are not its entries (an append or `+=` numbers from its length)
     "self.blocks.flag{k} = {k}",
+    "self.blocks.named{k} = nn.Linear({k}, 2)",
+    "if len(self.blocks):\n    self.blocks[-1] = nn.Linear({k}, 1)",
+    "if len(self.blocks):\n    self.last = nn.Linear(self.blocks[-1].out_features, {k})",
     "self.seq.tag = {k}",
     "self.seq += nn.Sequential(nn.Linear({k}, 2))",
     "self.blocks.__setitem__({k} % (len(self.blocks) + 1), nn.Linear(1, {k}))",

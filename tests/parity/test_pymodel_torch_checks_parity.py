@@ -186,6 +186,13 @@ def _torch(source: str, tmp_path) -> tuple[int, int] | Exception:
      "RuntimeError"),
     ("self.blocks = nn.ModuleList([nn.Linear(dim, 4)])\nself.x = self.blocks.__getitem__()", "TypeError"),
     ("self.blocks = nn.ModuleList([nn.Linear(dim, 4)])\nself.blocks.__setitem__(5, nn.Linear(4, 4))", "IndexError"),
+    # a ModuleList finds an index by its key `str(i)`: a module set on it by name counts in its length only
+    ("self.l = nn.ModuleList([nn.Linear(dim, 4), nn.Linear(4, 5)])\nself.l.extra = nn.Linear(1, 1)\n"
+     "self.x = nn.Linear(self.l[-1].out_features, 2)", "KeyError"),
+    ("self.l = nn.ModuleList([nn.Linear(dim, 4), nn.Linear(4, 5)])\nself.l.extra = nn.Linear(1, 1)\nself.l.pop(-1)",
+     "KeyError"),
+    ("self.l = nn.ModuleList([nn.Linear(dim, 4), nn.Linear(4, 5)])\nself.l.extra = nn.Linear(1, 1)\ndel self.l[2]",
+     "AttributeError"),
 ])
 def test_what_torch_refuses_is_refused_with_its_error(body, error, tmp_path):
     source = _source(body)
@@ -321,6 +328,9 @@ def test_what_torch_refuses_is_refused_with_its_error(body, error, tmp_path):
     "other.tag = 'x'\nself.s += other\nself.s.append(nn.Linear(4, 2))",
     "self.pl = nn.ParameterList([nn.Parameter(torch.zeros(dim))])\nself.pl.note = 3\n"
     "self.pl += [nn.Parameter(torch.zeros(3))]\nself.pl.append(nn.Parameter(torch.zeros(2)))",
+    "self.l = nn.ModuleList([nn.Linear(dim, 4), nn.Linear(4, 5)])\nself.l.extra = nn.Linear(1, 1)\n"
+    "self.l.append(nn.Linear(2, 2))\nself.y = nn.Linear(len(self.l), 3)\nself.l[2] = nn.Linear(3, 3)\n"
+    "for i, m in enumerate(self.l):\n    m.requires_grad_(i % 2 == 0)\ndel self.l[0]\nself.z = nn.Linear(len(self.l), 2)",
 ])
 def test_what_torch_builds_from_the_same_arguments_is_counted_as_torch_counts(body, tmp_path):
     source = _source(body)

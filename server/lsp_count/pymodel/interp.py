@@ -2120,7 +2120,9 @@ class Interpreter:
             keys = [name for name, _ in container_entries(obj)]
             if type(k) is int and not -len(keys) <= k < len(keys):
                 raise _Raised(f"`{_text(node)}` raises IndexError: index {k} is out of range", ExtV("IndexError"))
-            obj.attrs[keys[k]] = value
+            # A Sequential's is the k-th of its names; a ModuleList's and a ParameterList's is `str(k)`
+            # (torch's _get_abs_string_index), which is another where modules are set by name.
+            obj.attrs[keys[k] if obj.kind == "seq" or type(k) is not int else str(k % len(keys))] = value
         elif obj.kind in ("dict", "pdict"):  # a ModuleDict / ParameterDict: torch registers the name
             obj.attrs[_registered_key("parameter" if obj.kind == "pdict" else "module", key, node, obj)] = value
         elif isinstance(obj.attrs.get(_DICT_ITEMS), dict):  # an instance of a dict subclass: its items
@@ -3025,6 +3027,8 @@ class Interpreter:
                     for i, (k, m) in enumerate(picked):
                         out.attrs[k if obj.kind == "seq" else str(i)] = m
                     return out
+                if obj.kind == "list" and type(key) is int:  # a ModuleList's, by its key as torch's
+                    return _module_list_entry(obj, key, node)
                 try:
                     return values[key]
                 except (IndexError, TypeError):
@@ -7790,10 +7794,12 @@ def container_entries(obj: Inst) -> list[tuple[str, Any]]:
 
 def _container_entry(kind: str, name: str, v: Any) -> bool:
     """Whether the attribute ``name`` of a container of ``kind`` is one of its entries."""
-    if kind in ("list", "plist"):
-        return name.isdigit()
+    if kind == "plist":
+        return name.isdigit()  # its length is its own count (_size) of the numbered ones
     t = type(v)
-    if kind == "seq":
+    if kind in ("list", "seq"):
+        # torch's len and iteration are its `_modules`': a module set by name (`self.blocks.extra =
+        # nn.Linear(...)`) is one of them
         return name.isdigit() or (t is Inst and v.is_module) or t is Unknown
     return (t is Inst and v.is_module) or t is Param or t is Unknown or t is TensorV or (  # dict, pdict
         v is None and name != "training")
@@ -7816,10 +7822,21 @@ def _delete_entries(obj: Inst, index: Any) -> list[Any]:
     shares), then the rest, numbered from 0 again, in a new dict (torch's new OrderedDict; the copy
     keeps the old one). Python's IndexError or TypeError for a bad index. The entries deleted."""
     entries = container_entries(obj)
-    picked = entries[index] if type(index) is slice else [entries[index]]
+    kind = obj.kind
+    if kind == "list":
+        # A ModuleList deletes by key, `str(i)` for each index i (a Sequential, the i-th name): where
+        # modules were set by name, that key may be another's, or none (torch's delattr raises).
+        positions = range(len(entries))[index] if type(index) is slice else [range(len(entries))[index]]
+        present = dict(entries)
+        missing = next((str(i) for i in positions if str(i) not in present), None)
+        if missing is not None:
+            raise _Raised(f"`del` of the ModuleList's entry {missing!r} raises AttributeError: it has no entry named "
+                          f"so (its modules were set by name)", ExtV("AttributeError"))
+        picked = [(str(i), present[str(i)]) for i in positions]
+    else:
+        picked = entries[index] if type(index) is slice else [entries[index]]
     for k, _ in picked:
         del obj.attrs[k]
-    kind = obj.kind
     kept: dict[str, Any] = {}
     rest: list[Any] = []
     for k, v in obj.attrs.items():
@@ -7830,6 +7847,19 @@ def _delete_entries(obj: Inst, index: Any) -> list[Any]:
     obj.attrs = {**kept, **{str(i): v for i, v in enumerate(rest)}}
     obj.modules_rebuilt += 1
     return [v for _, v in picked]
+
+
+def _module_list_entry(obj: Inst, index: int, node: ast.AST) -> Any:
+    """``module_list[index]``, as torch's: the entry at the key ``str(index)`` (a negative index counted
+    from its length), not the index-th one, where modules were set by name (`blocks.extra = ...`)."""
+    n = _entry_count(obj)
+    if not -n <= index < n:
+        raise _Raised(f"`{_text(node)}` raises IndexError: index {index} is out of range", ExtV("IndexError"))
+    key = str(index + n if index < 0 else index)
+    if key not in obj.attrs or not _container_entry("list", key, obj.attrs[key]):
+        raise _Raised(f"`{_text(node)}` raises KeyError: {key!r} (the ModuleList has no entry named so: its "
+                      f"modules were set by name)", ExtV("KeyError"))
+    return obj.attrs[key]
 
 
 def _module_method(interp: Interpreter, obj: Inst, name: str) -> Any:
@@ -8021,8 +8051,11 @@ def _module_methods(interp: Interpreter, obj: Inst, name: str) -> dict[str, Call
 
     def pop_entry(index: Any) -> Any:
         """ModuleList / Sequential ``pop``: the entry, the rest numbered from 0 again."""
+        index = as_int(index, "index")
+        if obj.kind == "list" and type(index) is int:
+            _module_list_entry(obj, index, ast.Name(id=f"pop({index!r})"))  # torch's `v = self[key]` first
         try:
-            (entry,) = _delete_entries(obj, as_int(index, "index"))
+            (entry,) = _delete_entries(obj, index)
         except IndexError as exc:
             raise _Raised(f"`pop({index!r})` raises IndexError: {exc}", ExtV("IndexError"))
         return entry
