@@ -388,7 +388,44 @@ def test_a_class_looks_at_itself() -> None:
 def test_hasattr_through_a_base_the_analyser_does_not_know_stays_unknown() -> None:
     report = run(_net("self.proj = nn.Linear(2 if hasattr(Base, 'fuse') else 1, 1)\n",
                       "from somewhere import Thing\nclass Base(Thing):\n    pass\n"))
-    assert "whether `Base` has `fuse` depends on a base outside the file" in lc101(report)["Net"]
+    assert "`fuse`, which `somewhere.Thing` (a base of `Base` the analyser does not read) may define" in \
+        lc101(report)["Net"]
+
+
+def test_hasattr_and_getattr_of_an_instance_whose_base_the_analyser_does_not_know_stay_unknown() -> None:
+    # The base may define the attribute (a class attribute, a property): it was taken as absent,
+    # and the module counted "exact" with the default.
+    report = run("""
+        import torch.nn as nn
+        from somelib import Base, Options
+        class Net(nn.Module, Base):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(4, 4)
+                if hasattr(self, "extra_dim"):
+                    self.extra = nn.Linear(4, self.extra_dim)
+        class Cfg(Options):
+            pass
+        class Wide(nn.Module):
+            def __init__(self, cfg=Cfg()):
+                super().__init__()
+                self.fc = nn.Linear(4, getattr(cfg, "width", 8))
+        class Known(nn.Linear):
+            def __init__(self):
+                super().__init__(4, 4)
+                self.extra = nn.Linear(4, 2) if hasattr(self, "in_features") and not hasattr(self, "gain") else None
+        class Plain(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(4, getattr(self, "width", 8))
+    """)
+    reasons = lc101(report)
+    assert reasons["Net"].endswith("depends on `extra_dim`, which `somelib.Base` (a base of `Net` the analyser does "
+                                   "not read) may define")
+    assert reasons["Wide"].endswith("`getattr(cfg, 'width', 8)`: `width`, which `somelib.Options` (a base of `Cfg` "
+                                    "the analyser does not read) may define")
+    # torch's classes and nn.Module are known whole: what they lack is absent
+    assert counts(report) == {"Known": 20 + 10, "Plain": 40}
 
 
 def test_the_module_finds_itself_and_reads_its_own_source() -> None:
@@ -503,21 +540,33 @@ def test_a_lazy_package_gives_the_names_its_type_checking_block_imports(tmp_path
     # transformers' packages: the else branch replaces the module with a lazy one through globals().
     pkg = tmp_path / "pkg"
     pkg.mkdir()
+    # The names it imports under `try: ... except ...: ... else:` are there too (transformers' generation
+    # package: GenerationMixin, a base of each model that generates); the `else` ones win.
     (pkg / "__init__.py").write_text(textwrap.dedent("""
         from typing import TYPE_CHECKING
         if TYPE_CHECKING:
             from .blocks import Block
+            try:
+                if not is_torch_available():
+                    raise OptionalDependencyNotAvailable()
+            except OptionalDependencyNotAvailable:
+                from .dummies import Mixin
+            else:
+                from .mixins import Mixin
         else:
             import sys
             sys.modules[__name__] = _LazyModule(__name__, globals()["__file__"], {}, module_spec=__spec__)
     """))
     (pkg / "blocks.py").write_text("import torch.nn as nn\nclass Block(nn.Module):\n    def __init__(self):\n"
                                    "        super().__init__()\n        self.proj = nn.Linear(3, 3)\n")
+    (pkg / "mixins.py").write_text("class Mixin:\n    width = 5\n")
+    (pkg / "dummies.py").write_text("class Mixin:\n    width = 7\n")
     model = tmp_path / "model.py"
-    model.write_text("import torch.nn as nn\nfrom pkg import Block\nclass Net(nn.Module):\n    def __init__(self):\n"
-                     "        super().__init__()\n        self.block = Block()\n")
+    model.write_text("import torch.nn as nn\nfrom pkg import Block, Mixin\nclass Net(nn.Module, Mixin):\n"
+                     "    def __init__(self):\n        super().__init__()\n        self.block = Block()\n"
+                     "        self.head = nn.Linear(2, getattr(self, 'width', 1), bias=False)\n")
     report = analyze_text(model.read_text(), str(model), AnalyzeOptions(base_dir=str(tmp_path)))
-    assert counts(report) == {"Net": 12}, report.problems
+    assert counts(report) == {"Net": 12 + 10}, report.problems
 
 
 def test_validated_dataclass_fields_give_their_defaults(tmp_path) -> None:
@@ -3685,3 +3734,35 @@ def test_a_size_read_from_values_the_analyser_does_not_compute_says_so() -> None
                  "class Net(nn.Module):\n    def __init__(self, arch=ARCH):\n        super().__init__()\n"
                  "        self.fc = nn.Linear(arch[0, 0], arch[1, 1])\n")
     assert "an array's item whose value the analyser does not compute" in lc101(report)["Net"]
+
+
+def test_a_module_level_statement_that_raises_is_said_where_it_is() -> None:
+    # Python stops importing the file there; nothing was said (the counts read on, as past a class
+    # statement Python refuses, and a class that reads what the statement sets is LC101).
+    report = run("""
+        import torch.nn as nn
+        WIDTHS = {"a": 4}
+        W = WIDTHS["b"]
+        raise RuntimeError("deprecated: use model_v2.py")
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(4, 4)
+        class Wide(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(W, 4)
+    """)
+    assert counts(report) == {"Net": 20}
+    said = [(p.span.start.line, p.message) for p in report.problems if p.message.startswith("importing the file")]
+    assert said == [
+        (3, "importing the file raises here: `WIDTHS['b']` raises KeyError: 'b' (Python stops importing the file at "
+            "this line; the counts read on as if it had not raised)"),
+        (4, "importing the file raises here: the code raises on line 5: `RuntimeError('deprecated: use model_v2.py')` "
+            "(Python stops importing the file at this line; the counts read on as if it had not raised)")]
+    assert "`W` is set by code the analyser cannot follow" in lc101(report)["Wide"]
+    # An optional package that is not installed is not said so (the user's machine may have it).
+    quiet = run("import torch.nn as nn\ntry:\n    import apex\nexcept ImportError:\n    raise ImportError('needs apex')\n"
+                + _net("self.fc = nn.Linear(4, 4)").split("\n", 1)[1])
+    assert counts(quiet) == {"Net": 20}
+    assert not [p for p in quiet.problems if p.message.startswith("importing the file")]

@@ -318,6 +318,7 @@ def _interpret(text: str, path: str, options: Any, body: list[ast.stmt], problem
     unresolved.extend(name for name, _ in unreached)
     unresolved.extend(c.name for c in unfollowed_bases)
     steps = len(classes) + len(functions)
+    problems.extend(_import_raises(ctx, positions))
     for done, cls in enumerate(classes):
         if progress is not None:
             progress.at(f"counting `{cls.name}`", done, steps)
@@ -378,6 +379,27 @@ def _interpret(text: str, path: str, options: Any, body: list[ast.stmt], problem
     return FileReport(path, tuple(models), tuple(problems), recognized=True, lines=lines, hints=_hints(hint_counts),
                       hub_refs=tuple((span, hub) for span, hub, _ in refs),
                       hub_counts=tuple(_hub_count(ctx, span, hub, loader) for span, hub, loader in refs))
+
+
+def _import_raises(ctx: Ctx, positions: "_Positions") -> list[Problem]:
+    """A warning at each module-level statement of the file that raises Python's error (a class
+    statement's is its class's problem). Python stops importing the file at the first; the
+    analysis reads on, as it reads past a class Python refuses, so one broken line does not hide
+    the file's other counts (a class that reads what the statement would have set is LC101)."""
+    out = []
+    for stmt, reason in ctx.import_raises:
+        first = positions.pos(stmt.lineno, stmt.col_offset)
+        end = Position(first.line, len(positions.lines.line_text(first.line)))
+        out.append(Problem("warning", "LC101", f"importing the file raises here: {reason} (Python stops importing "
+                                               f"the file at this line; the counts read on as if it had not raised)",
+                           Span(first, end)))
+    return out
+
+
+def _module_function(body: list[ast.stmt], name: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    """The module-level ``def name`` Python binds last."""
+    return next((s for s in reversed(body) if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == name),
+                None)
 
 
 def _imported_configs(interp: Interpreter, scope: ModuleScope) -> list[ClassV]:
@@ -661,8 +683,7 @@ def count_function(interp: Interpreter, name: str, body: list[ast.stmt], scope: 
     own code ran, so decorators and registries are as Python leaves them at import. An
     LC102 error when there is no such function, needs arguments or returns no module."""
     label = f"{name}()"
-    node = next((s for s in reversed(body) if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == name),
-                None)
+    node = _module_function(body, name)
     if node is None:
         return None, Problem("error", "LC102", f"`{name}` is not a module-level function of the file (or its "
                                                f"`def` does not parse)")

@@ -12,10 +12,12 @@ hostile or unfinished file ends in an ``Unresolved`` reason, never a hang.
 
 from __future__ import annotations
 
+import abc
 import ast
 import builtins
 import collections
 import dataclasses
+import enum
 import fnmatch
 import functools
 import itertools
@@ -28,6 +30,7 @@ import string
 import struct
 import os
 import sys
+import typing
 import posixpath
 from fractions import Fraction
 from typing import Any, Callable, Generator, Iterable, Iterator
@@ -748,6 +751,9 @@ class Ctx:
         # (a class statement whose bases admit no MRO), by id of the Unknown they hold: a class
         # statement naming one as a base raises Python's NameError.
         self.unbound_by_raise: dict[int, Any] = {}
+        # The module-level statements of the analysed file (not class statements, which their own
+        # problem names) that raise Python's error, and why: importing the file stops at the first.
+        self.import_raises: list[tuple[ast.stmt, str]] = []
         # The imports that fail where they run (Interpreter.optional_imports): the package each names,
         # by id of its statement; and each one that failed (said or not: see Interpreter.failed_import).
         self.failing_imports: dict[int, str] = {}
@@ -1082,6 +1088,8 @@ class Interpreter:
                                                              maybe_module=refused_module)
                     if unbound:
                         self.ctx.unbound_by_raise[id(value)] = value
+                if unbound and scope.is_main and not isinstance(stmt, ast.ClassDef):
+                    self.ctx.import_raises.append((stmt, reason))
             self.ctx.steps = MAX_STEPS - self.ctx.budget  # module-level code: the count's whole budget per statement
 
     def find_project_module(self, scope: ModuleScope, module: str | None, level: int) -> str | None:
@@ -1194,9 +1202,7 @@ class Interpreter:
         if block is None:
             return _MISSING
         scope = self.ctx.new_scope(path)
-        for stmt in reversed(block):  # the last import of a name is the one Python keeps
-            if not isinstance(stmt, ast.ImportFrom):
-                continue
+        for stmt in reversed(list(_block_imports(block))):  # the last import of a name is the one Python keeps
             for alias in reversed(stmt.names):
                 if alias.name == "*" or (alias.asname or alias.name) == name:
                     if alias.name == "*":
@@ -4802,6 +4808,9 @@ class Interpreter:
             # module's own __getattr__): Python's hasattr and getattr with a default catch both.
             if type(exc) is _Raised and not (type(exc.kind) is ExtV and exc.kind.name == "AttributeError"):
                 raise
+            unknown = _hasattr(obj.cls, key) if type(exc) is _NoAttribute and type(obj.cls) is ClassV else None
+            if is_unknownish(unknown):  # a base outside the file the analyser does not know may define it
+                return unknown if name == "hasattr" else Unknown(f"`{_text(node)}`: {unknown.why}")
             if name == "hasattr":
                 # What the Python type it derives from has (`__len__` of a NamedTuple).
                 return type(exc) is _NoAttribute and any(hasattr(base, key) for base in _builtin_bases(obj.cls))
@@ -8244,6 +8253,25 @@ def _text_defines(text: str, name: str) -> bool:
                      rf"^\s+{word},?\s*(?:#.*)?$", text, re.M) is not None
 
 
+def _block_imports(block: list[ast.stmt]) -> Iterator[ast.ImportFrom]:
+    """The ``from ... import`` statements of a block, in source order, also those under its ``if``
+    and ``try`` statements (transformers' generation package imports GenerationMixin under
+    ``try: if not is_torch_available(): raise ... except ...: pass else: from .utils import ...``).
+    A ``try``'s ``else`` comes after its handlers: the imports made where the packages are there win."""
+    for stmt in block:
+        if isinstance(stmt, ast.ImportFrom):
+            yield stmt
+        elif isinstance(stmt, ast.If):
+            yield from _block_imports(stmt.body)
+            yield from _block_imports(stmt.orelse)
+        elif isinstance(stmt, ast.Try):
+            yield from _block_imports(stmt.body)
+            for handler in stmt.handlers:
+                yield from _block_imports(handler.body)
+            yield from _block_imports(stmt.orelse)
+            yield from _block_imports(stmt.finalbody)
+
+
 def _is_lazy_package_block(stmt: ast.stmt) -> bool:
     """``if TYPE_CHECKING: <imports> else: sys.modules[__name__] = _LazyModule(...)``: a package that
     replaces itself with a lazy module (transformers' packages). Running it would fail (it reads
@@ -10821,16 +10849,25 @@ def _hasattr(obj: Any, name: Any) -> Any:
                                                                  name in NONE_SLOTS.get(obj.layer_args[0], ()))):
             return True
         if isinstance(obj.cls, ClassV):
-            # A method nn.Module gives every module (`hasattr(module, "named_children")`) is there too.
-            return obj.cls.find(name, _MISSING) is not _MISSING or (obj.is_module and _hasattr(obj.cls, name) is True)
+            if obj.cls.find(name, _MISSING) is not _MISSING:
+                return True
+            # A method nn.Module gives every module (`hasattr(module, "named_children")`) is there too;
+            # a base outside the file the analyser does not know may give it (then it is not known).
+            answer = _hasattr(obj.cls, name)
+            return obj.is_module if answer is True else answer
         return False
     if isinstance(obj, ClassV):
         if obj.find(name, _MISSING) is not _MISSING or _class_attribute(obj, name) is not _MISSING:
             return True
-        answers = [_outside_class_has(b, name) for b in _outside_bases(obj)]
+        bases = _outside_bases(obj)
+        answers = [_outside_class_has(b, name) for b in bases]
         if any(answers):
             return True
-        return Unknown(f"whether `{obj.name}` has `{name}` depends on a base outside the file") if None in answers else False
+        if None in answers:
+            base = bases[answers.index(None)]
+            shown = f"`{base.name}`" if type(base) is ExtV else "a base outside the file"
+            return Unknown(f"`{name}`, which {shown} (a base of `{obj.name}` the analyser does not read) may define")
+        return False
     if is_unknownish(obj):
         return Unknown(f"hasattr on an unresolved value: {why_of(obj)}")
     if isinstance(obj, ExtV):
@@ -10853,8 +10890,25 @@ def _outside_class_has(base: Any, name: str) -> bool | None:
     base (object, nn.Module, Python's exceptions); None where it does not."""
     if base == ExtV("torch.nn.Module"):
         return name in MODULE_CLASS_ATTRIBUTES or hasattr(object, name)
+    if type(base) is ExtV and name[:2] != "__" and _known_torch_class(base.name):
+        return not _torch_class_lacks(base.name, name)  # a torch.nn class of the tables, known whole
+    if type(base) is BuiltinV and base.name in _PY_TYPES:
+        return hasattr(_PY_TYPES[base.name], name)  # `class Cfg(dict)`
+    if type(base) is ExtV and base.name in _STANDARD_BASES:
+        return hasattr(_STANDARD_BASES[base.name], name) or (
+            base.name.endswith("NamedTuple") and name in _NAMED_TUPLE_MEMBERS)
     known = object if base == ExtV("object") else _builtin_exception(base)
     return None if known is None else hasattr(known, name)
+
+
+# The standard library's classes a class of the code may extend, by the names the analyser gives them.
+_STANDARD_BASES: dict[str, type] = {
+    "collections.OrderedDict": collections.OrderedDict, "typing.OrderedDict": collections.OrderedDict,
+    "OrderedDict": collections.OrderedDict, "typing.Dict": dict, "collections.defaultdict": collections.defaultdict,
+    "collections.Counter": collections.Counter, "typing.NamedTuple": tuple, "NamedTuple": tuple, "typing.List": list,
+    "typing.Tuple": tuple, "enum.Enum": enum.Enum, "enum.IntEnum": enum.IntEnum, "enum.IntFlag": enum.IntFlag,
+    "enum.Flag": enum.Flag, "enum.StrEnum": enum.StrEnum, "abc.ABC": abc.ABC, "typing.Generic": typing.Generic,
+    "typing.Protocol": typing.Protocol}
 
 
 def _setattr(obj: Any, name: Any, value: Any) -> None:
