@@ -3766,3 +3766,37 @@ def test_a_module_level_statement_that_raises_is_said_where_it_is() -> None:
                 + _net("self.fc = nn.Linear(4, 4)").split("\n", 1)[1])
     assert counts(quiet) == {"Net": 20}
     assert not [p for p in quiet.problems if p.message.startswith("importing the file")]
+
+
+def test_super_init_reaching_a_class_the_analyser_does_not_read_is_not_known() -> None:
+    # `class A(Adapter, nn.Module)`: super().__init__() runs Adapter's __init__ (a package that is not
+    # installed), which may build anything; it was taken as a mixin without one. nn.Module first
+    # (`class B(nn.Module, Adapter)`), torch's __init__ calls no other; the standard library's are known.
+    report = run("""
+        import abc
+        import torch.nn as nn
+        from adapters_not_installed import Adapter
+        class A(Adapter, nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(4, 4)
+        class B(nn.Module, Adapter):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(4, 4)
+        class Mid(Adapter):
+            pass
+        class C(Mid, nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(4, 4)
+        class D(abc.ABC, nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(4, 4)
+    """)
+    reasons = lc101(report)
+    for name in ("A", "C"):
+        assert reasons[name].endswith("reaches `adapters_not_installed.Adapter`, a class the analyser does not read, "
+                                      "which may define it")
+    assert counts(report) == {"B": 20, "D": 20}

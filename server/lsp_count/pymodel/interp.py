@@ -3190,7 +3190,7 @@ class Interpreter:
             method = _module_method(self, obj.inst, name)
             return method if method is not None else Unknown(f"`{_text(node)}` is not followed")
         if isinstance(obj, SuperV):
-            blocked = _unresolved_base_first(obj.cls, obj.inst, name)
+            blocked = _unresolved_base_first(obj.cls, obj.inst, name) or _unread_base_first(obj.cls, obj.inst, name)
             if blocked is not None:
                 return blocked
             for c in _after_in_mro(obj.cls, obj.inst):
@@ -8475,6 +8475,32 @@ def _unresolved_base_first(owner: ClassV, obj: Any, name: str) -> Unknown | None
         if (type(e) is ClassV and name in e.namespace) or (type(e) is ExtV and (e.name.startswith("torch.") or
                                                                                e == _OBJECT)):
             return None
+    return None
+
+
+def _unread_base_first(owner: ClassV, obj: Any, name: str) -> Unknown | None:
+    """What ``super(owner, obj).name`` is where the lookup reaches a base of ``owner`` from a package
+    the analyser does not read (`class Net(Adapter, nn.Module)` with `Adapter` from a package that
+    is not installed: its `super().__init__()` runs Adapter's, which may build anything) before
+    a class of the project that defines ``name``, torch's own classes or ``object``; None where it
+    does not. The standard library's classes (ABC, Generic, NamedTuple, Enum, exceptions) are known."""
+    start = obj.cls if type(obj) is Inst and type(obj.cls) is ClassV else obj if type(obj) is ClassV else owner
+    order = _python_mro(start)
+    if order is None:
+        return None
+    full = [start, *order]
+    if owner not in full:
+        return None
+    for e in full[full.index(owner) + 1:]:
+        if type(e) is ClassV and name in e.namespace:
+            return None
+        if type(e) is ExtV:
+            if e.name.startswith("torch.") or e == _OBJECT:
+                return None
+            if e.name in _STANDARD_BASES or _builtin_exception(e) is not None:
+                continue  # known (what it defines is taken as the analyser takes it elsewhere)
+            return Unknown(f"`super().{name}` reaches `{e.name}`, a class the analyser does not read, which may "
+                           f"define it", maybe_module=True)
     return None
 
 
