@@ -3800,3 +3800,17 @@ def test_super_init_reaching_a_class_the_analyser_does_not_read_is_not_known() -
         assert reasons[name].endswith("reaches `adapters_not_installed.Adapter`, a class the analyser does not read, "
                                       "which may define it")
     assert counts(report) == {"B": 20, "D": 20}
+
+
+def test_a_number_the_analyser_does_not_compute_set_on_a_container_is_not_one_of_its_entries() -> None:
+    # A float read from a random tensor is no module: torch keeps it out of `_modules`, so the
+    # container's length is its two layers and the append (torch on the CPU: 79; on the meta
+    # device `.item()` raises).
+    for container in ("nn.ModuleList([nn.Linear(8, 4), nn.Linear(4, 5)])", "nn.Sequential(nn.Linear(8, 4), nn.Linear(4, 5))"):
+        report = run(_net(f"""
+            self.l = {container}
+            self.l.v = torch.randn(2).sum().item()
+            self.l.append(nn.Linear(2, 2))
+            self.y = nn.Linear(len(self.l), 3)
+        """, "import torch\n"))
+        assert counts(report) == {"Net": 36 + 25 + 6 + 12}, report.problems

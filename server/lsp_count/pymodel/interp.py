@@ -7809,7 +7809,7 @@ def _container_entry(kind: str, name: str, v: Any) -> bool:
     if kind in ("list", "seq"):
         # torch's len and iteration are its `_modules`': a module set by name (`self.blocks.extra =
         # nn.Linear(...)`) is one of them
-        return name.isdigit() or (t is Inst and v.is_module) or t is Unknown
+        return name.isdigit() or (t is Inst and v.is_module) or (t is Unknown and v.maybe_module)
     return (t is Inst and v.is_module) or t is Param or t is Unknown or t is TensorV or (  # dict, pdict
         v is None and name != "training")
 
