@@ -301,29 +301,14 @@ class ContainerView:
         theirs = set(other)
         return op(mine, theirs) if mine_first else op(theirs, mine)
 
-    def __and__(self, other: Any) -> Any:
-        return self._set_op(other, operator.and_, True)
-
-    def __rand__(self, other: Any) -> Any:
-        return self._set_op(other, operator.and_, False)
-
-    def __or__(self, other: Any) -> Any:
-        return self._set_op(other, operator.or_, True)
-
-    def __ror__(self, other: Any) -> Any:
-        return self._set_op(other, operator.or_, False)
-
-    def __sub__(self, other: Any) -> Any:
-        return self._set_op(other, operator.sub, True)
-
-    def __rsub__(self, other: Any) -> Any:
-        return self._set_op(other, operator.sub, False)
-
-    def __xor__(self, other: Any) -> Any:
-        return self._set_op(other, operator.xor, True)
-
-    def __rxor__(self, other: Any) -> Any:
-        return self._set_op(other, operator.xor, False)
+    __and__ = functools.partialmethod(_set_op, op=operator.and_, mine_first=True)
+    __rand__ = functools.partialmethod(_set_op, op=operator.and_, mine_first=False)
+    __or__ = functools.partialmethod(_set_op, op=operator.or_, mine_first=True)
+    __ror__ = functools.partialmethod(_set_op, op=operator.or_, mine_first=False)
+    __sub__ = functools.partialmethod(_set_op, op=operator.sub, mine_first=True)
+    __rsub__ = functools.partialmethod(_set_op, op=operator.sub, mine_first=False)
+    __xor__ = functools.partialmethod(_set_op, op=operator.xor, mine_first=True)
+    __rxor__ = functools.partialmethod(_set_op, op=operator.xor, mine_first=False)
 
     @staticmethod
     def of(obj: "Inst", which: str) -> "ContainerView":
