@@ -193,6 +193,9 @@ def _torch(source: str, tmp_path) -> tuple[int, int] | Exception:
      "KeyError"),
     ("self.l = nn.ModuleList([nn.Linear(dim, 4), nn.Linear(4, 5)])\nself.l.extra = nn.Linear(1, 1)\ndel self.l[2]",
      "AttributeError"),
+    # torch never resizes a parameter that requires grad, in grad mode or not
+    ("self.fc = nn.Linear(dim, 4)\nself.fc.weight.resize_(3, 3)", "RuntimeError"),
+    ("self.fc = nn.Linear(dim, 4)\nwith torch.no_grad():\n    self.fc.bias.resize_as_(torch.zeros(9))", "RuntimeError"),
 ])
 def test_what_torch_refuses_is_refused_with_its_error(body, error, tmp_path):
     source = _source(body)

@@ -3814,3 +3814,14 @@ def test_a_number_the_analyser_does_not_compute_set_on_a_container_is_not_one_of
             self.y = nn.Linear(len(self.l), 3)
         """, "import torch\n"))
         assert counts(report) == {"Net": 36 + 25 + 6 + 12}, report.problems
+
+
+def test_a_parameters_shape_changed_in_place_is_not_counted_with_its_old_shape() -> None:
+    # torch.no_grad() + `w.set_(t)` makes the weight t's shape (torch: 25 + 4); it was counted as (4, 8).
+    report = run(_net("""
+        self.fc = nn.Linear(8, 4)
+        with torch.no_grad():
+            self.fc.weight.set_(torch.zeros(5, 5))
+    """, "import torch\n"))
+    assert lc101(report)["Net"].endswith("`self.fc.weight.set_(...)` changes the parameter's shape in place (torch "
+                                         "allows it only under torch.no_grad(), or raises); the analyser does not follow it")

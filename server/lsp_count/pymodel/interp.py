@@ -3440,6 +3440,8 @@ class Interpreter:
         floating = _is_floating(obj) if name in ("is_floating_point", "is_complex") else None
         if floating is not None and (name == "is_floating_point" or floating):  # a floating-point one is not complex
             return BuiltinV(name, lambda: floating if name == "is_floating_point" else False)
+        if type(obj) is Param and name in _RESHAPE_IN_PLACE:
+            return BuiltinV(name, lambda *a, **k: _parameter_reshaped(obj, name, node))
         if name.endswith("_") and not name.startswith("_") and name not in _RESHAPE_IN_PLACE:
             # normal_, zero_, uniform_, fill_, copy_, add_: in place, the shape kept
             if name == "copy_":  # the source must broadcast to the tensor's shape (torch raises otherwise)
@@ -9628,6 +9630,18 @@ def _check_size_tuple(fn: str, args: list[Any], kwargs: dict[str, Any], node: as
     if size and type(size[0]) is bool:
         raise _Raised(f"`{_text(node)}` raises TypeError: {fn}(): argument 'size'{where} must be tuple of ints, but "
                       f"found element of type bool", ExtV("TypeError"))
+
+
+def _parameter_reshaped(p: Param, name: str, node: ast.AST) -> None:
+    """A parameter's shape changed in place (`w.set_(t)`, `w.unsqueeze_(0)`, `w.resize_(3, 3)`): torch
+    never resizes one that requires grad, and allows the others on it only under torch.no_grad(),
+    which the analyser does not follow; the count it would give is not known (it kept the old shape)."""
+    if name in ("resize_", "resize_as_") and p.requires_grad:
+        raise _Raised(f"`{_text(node)}(...)` raises RuntimeError: cannot resize variables that require grad",
+                      ExtV("RuntimeError"))
+    when = " (torch allows it only under torch.no_grad(), or raises)" if p.requires_grad else ""
+    raise Unresolved(f"`{_text(node)}(...)` changes the parameter's shape in place{when}; the analyser does not "
+                     f"follow it")
 
 
 def _python_error(exc: Exception, node: ast.AST, python: bool) -> Unresolved:
