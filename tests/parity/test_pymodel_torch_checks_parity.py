@@ -196,6 +196,9 @@ def _torch(source: str, tmp_path) -> tuple[int, int] | Exception:
     # torch never resizes a parameter that requires grad, in grad mode or not
     ("self.fc = nn.Linear(dim, 4)\nself.fc.weight.resize_(3, 3)", "RuntimeError"),
     ("self.fc = nn.Linear(dim, 4)\nwith torch.no_grad():\n    self.fc.bias.resize_as_(torch.zeros(9))", "RuntimeError"),
+    # Sequential's `*=` reads its modules by the keys '0', '1', ...: a Sequential of named ones has none
+    ("from collections import OrderedDict\nself.s = nn.Sequential(OrderedDict(a=nn.Linear(dim, 4), b=nn.Linear(4, 5)))\n"
+     "self.s *= 2", "KeyError"),
 ])
 def test_what_torch_refuses_is_refused_with_its_error(body, error, tmp_path):
     source = _source(body)
@@ -334,6 +337,15 @@ def test_what_torch_refuses_is_refused_with_its_error(body, error, tmp_path):
     "self.l = nn.ModuleList([nn.Linear(dim, 4), nn.Linear(4, 5)])\nself.l.extra = nn.Linear(1, 1)\n"
     "self.l.append(nn.Linear(2, 2))\nself.y = nn.Linear(len(self.l), 3)\nself.l[2] = nn.Linear(3, 3)\n"
     "for i, m in enumerate(self.l):\n    m.requires_grad_(i % 2 == 0)\ndel self.l[0]\nself.z = nn.Linear(len(self.l), 2)",
+    # a Sequential's `*` repeats its modules (not its plain attributes); `*=` does it in place
+    "self.s = nn.Sequential(nn.Linear(dim, 4), nn.Linear(4, 5))\nself.s.note = 3\nself.m = self.s * 2\n"
+    "self.y = nn.Linear(len(self.m), 2)\nt = self.s\nself.s *= 3\nself.z = nn.Linear(len(t), 2)",
+    # a ParameterDict's `|`, `|=` and copy(), as torch's
+    "self.pd = nn.ParameterDict({'a': nn.Parameter(torch.zeros(dim))})\nq = self.pd\n"
+    "self.pd = self.pd | {'b': nn.Parameter(torch.zeros(3))}\nq |= {'c': torch.zeros(5)}\n"
+    "self.other = nn.ParameterDict({'z': nn.Parameter(torch.zeros(2))}) | q\n"
+    "self.fromdict = nn.ParameterDict({'y': nn.Parameter(torch.zeros(7))} | self.pd)\n"
+    "self.copied = self.pd.copy()\nself.copied['w'] = nn.Parameter(torch.zeros(4))\nself.n = nn.Linear(len(self.pd), len(q))",
 ])
 def test_what_torch_builds_from_the_same_arguments_is_counted_as_torch_counts(body, tmp_path):
     source = _source(body)

@@ -1441,6 +1441,11 @@ class Interpreter:
             for i, (_, item) in enumerate(container_entries(value)):
                 current.attrs[str(offset + i)] = item
             return current
+        if op is ast.BitOr and t is Inst and current.kind == "pdict":  # torch's __ior__: update(other)
+            _module_methods(self, current, "update")["update"](value)
+            return current
+        if op is ast.Mult and t is Inst and current.kind == "seq" and type(value) is int:
+            return _sequential_repeated_in_place(current, value, s)
         if op is ast.BitOr and t in (dict, DefaultDict, OrderedDictV) and isinstance(value, dict) and type(
                 value) is not ModulesView:
             current.update(value)
@@ -3762,6 +3767,8 @@ class Interpreter:
             if not known:
                 return Unknown(f"`{_text(node)}`: the text of a value is not known to the analyser")
             b = formatted
+        if op is ast.BitOr and ((type(a) is Inst and a.kind == "pdict") or (type(b) is Inst and b.kind == "pdict")):
+            return self.parameter_dict_or(a, b, node)
         if type(a) is Inst or type(b) is Inst:  # IntEnum / str-Enum members compute as their values
             joined = _joined_containers(op, a, b, node)
             if joined is not None:
@@ -3894,6 +3901,19 @@ class Interpreter:
                 what = "a method of the module the analyser does not follow; it may change the module's parts"
             receiver.unfollowed = f"`{_text(e)}` ({env.module.where(e.lineno)}) calls `{name}`, {what}"
         return self.call(fn, args, kwargs, e, env)
+
+    def parameter_dict_or(self, a: Any, b: Any, node: ast.AST) -> Any:
+        """torch's ``ParameterDict | other``: a copy updated with ``other``; ``dict | ParameterDict``
+        (its ``__ror__``): a copy of the dict updated with the ParameterDict's items, a dict."""
+        if type(a) is Inst and a.kind == "pdict":
+            out = _parameter_dict_copy(a)
+            _module_methods(self, out, "update")["update"](b)
+            return out
+        if isinstance(a, dict):
+            out = dict(a)
+            out.update(container_entries(b))
+            return out
+        raise _Raised(f"`{_text(node)}` raises TypeError: unsupported operand type(s) for |", ExtV("TypeError"))
 
     def container_dunder(self, obj: Inst, name: str, args: list[Any], node: ast.Call) -> Any:
         """A torch container's special method called by name (``self.blocks.__setitem__(0, m)``): what
@@ -8041,7 +8061,9 @@ def _module_methods(interp: Interpreter, obj: Inst, name: str) -> dict[str, Call
         return found
 
     def update(vs: Any) -> None:
-        items = vs.items() if isinstance(vs, dict) else vs.attrs.items() if isinstance(vs, Inst) else vs
+        # a ModuleDict's or ParameterDict's items are its entries, not its other attributes
+        items = vs.items() if isinstance(vs, dict) else container_entries(vs) if isinstance(vs, Inst) and \
+            vs.kind in ("dict", "pdict") else vs.attrs.items() if isinstance(vs, Inst) else vs
         for k, v in items:
             obj.attrs[_registered_key("parameter" if obj.kind == "pdict" else "module", k, None, obj)] = member(v)
 
@@ -8115,6 +8137,7 @@ def _module_methods(interp: Interpreter, obj: Inst, name: str) -> dict[str, Call
                       "clear": obj.attrs.clear})
     if obj.kind == "pdict":
         table.update({"get": lambda k, d=None: obj.attrs.get(k, d), "setdefault": setdefault, "popitem": popitem,
+                      "copy": lambda: _parameter_dict_copy(obj),
                       # torch's are generators over the live keys: `((k, self[k]) for k in self._keys)`
                       "items": lambda: interp.lazy_iterator((k, obj.attrs.get(k)) for k in _live_container(obj)),
                       "values": lambda: interp.lazy_iterator(obj.attrs.get(k) for k in _live_container(obj))})
@@ -9696,11 +9719,37 @@ def _joined_containers(op: type, a: Any, b: Any, node: ast.AST) -> Inst | None:
         if b <= 0:
             raise _Raised(f"`{_text(node)}` raises ValueError: Non-positive multiplication factor {b} for "
                           f"Sequential", ExtV("ValueError"))
-        modules = list(a.attrs.values()) * b
+        modules = [v for _, v in container_entries(a)] * b  # its modules: not its plain attributes
     else:
         return None
     out = Inst(a.cls, a.kind, True, a.origin)
     out.attrs = {str(i): m for i, m in enumerate(modules)}
+    return out
+
+
+def _sequential_repeated_in_place(seq: Inst, times: int, node: ast.AST) -> Inst:
+    """torch's ``Sequential.__imul__``: the Sequential itself, its modules `str(0)` .. `str(n - 1)`
+    added again after them ``times - 1`` times (read by those keys: a Sequential of named modules
+    has none, and torch raises KeyError)."""
+    if times <= 0:
+        raise _Raised(f"`{_text(node)}` raises ValueError: Non-positive multiplication factor {times} for Sequential",
+                      ExtV("ValueError"))
+    n = _entry_count(seq)
+    missing = next((str(i) for i in range(n) if str(i) not in seq.attrs), None)
+    if missing is not None and times > 1:
+        raise _Raised(f"`{_text(node)}` raises KeyError: {missing!r} (the Sequential's modules are named)",
+                      ExtV("KeyError"))
+    originals = [seq.attrs[str(i)] for i in range(n)] if times > 1 else []
+    for k in range(1, times):
+        for i, module in enumerate(originals):
+            seq.attrs[str(k * n + i)] = module
+    return seq
+
+
+def _parameter_dict_copy(pdict: Inst) -> Inst:
+    """torch's ``ParameterDict.copy()``: a new ParameterDict holding the same parameters."""
+    out = Inst(pdict.cls, pdict.kind, True, pdict.origin)
+    out.attrs = dict(container_entries(pdict))
     return out
 
 
