@@ -199,6 +199,12 @@ def _torch(source: str, tmp_path) -> tuple[int, int] | Exception:
     # Sequential's `*=` reads its modules by the keys '0', '1', ...: a Sequential of named ones has none
     ("from collections import OrderedDict\nself.s = nn.Sequential(OrderedDict(a=nn.Linear(dim, 4), b=nn.Linear(4, 5)))\n"
      "self.s *= 2", "KeyError"),
+    # a parameter or submodule set to None keeps its name in torch's dict: it takes only its kind again
+    ("self.fc = nn.Linear(dim, 4)\nself.fc = None\nself.fc = 5", "TypeError"),
+    ("self.w = nn.Parameter(torch.zeros(dim))\nself.w = None\nself.w = torch.zeros(3)", "TypeError"),
+    ("self.w = nn.Parameter(torch.zeros(dim))\nself.w = None\nself.w = nn.Linear(2, 2)", "TypeError"),
+    ("self.register_parameter('w', None)\nself.w = torch.zeros(3)", "TypeError"),
+    ("self.add_module('m', None)\nself.m = 3", "TypeError"),
 ])
 def test_what_torch_refuses_is_refused_with_its_error(body, error, tmp_path):
     source = _source(body)
@@ -346,6 +352,12 @@ def test_what_torch_refuses_is_refused_with_its_error(body, error, tmp_path):
     "self.other = nn.ParameterDict({'z': nn.Parameter(torch.zeros(2))}) | q\n"
     "self.fromdict = nn.ParameterDict({'y': nn.Parameter(torch.zeros(7))} | self.pd)\n"
     "self.copied = self.pd.copy()\nself.copied['w'] = nn.Parameter(torch.zeros(4))\nself.n = nn.Linear(len(self.pd), len(q))",
+    # a None kept in torch's dicts: a module or parameter fills it again; a submodule's None is a ModuleList's entry
+    "self.fc = nn.Linear(dim, 4)\nself.fc = None\nself.fc = nn.Parameter(torch.zeros(2))\n"
+    "self.register_parameter('w', None)\nself.w = nn.Parameter(torch.zeros(3))\nself.add_module('m', None)\n"
+    "self.m = nn.Linear(2, 2)\nself.g = nn.Linear(dim, 4)\nself.g = None\ndel self.g\nself.g = 5",
+    "self.l = nn.ModuleList([nn.Linear(dim, 4)])\nself.l.extra = nn.Linear(1, 1)\nself.l.extra = None\n"
+    "self.l.append(nn.Linear(2, 2))\nself.y = nn.Linear(len(self.l), 3)",
 ])
 def test_what_torch_builds_from_the_same_arguments_is_counted_as_torch_counts(body, tmp_path):
     source = _source(body)

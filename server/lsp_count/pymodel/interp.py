@@ -957,6 +957,8 @@ def _empty_copy(v: Inst) -> Inst:
     out.buffers = v.buffers  # never changed in place (_add_buffer, _drop_buffer): shared
     out.unfollowed = v.unfollowed
     out.modules_rebuilt = v.modules_rebuilt
+    if v.none_slots:
+        out.none_slots = dict(v.none_slots)
     return out
 
 
@@ -2085,6 +2087,8 @@ class Interpreter:
         if (value is obj or id(value) in self.ctx.building) if t is Inst else (
                 t in _HOLDERS and _leads_back(obj, value, self.ctx.building)):
             self.ctx.cycle_holders.append(obj)
+        if obj.is_module and (value is None or obj.none_slots):
+            _fill_none_slot(obj, name, value, node)
         if obj.unregistered and name in obj.unregistered:
             del obj.unregistered[name]  # torch's __setattr__ takes the name out of __dict__ first
         if not obj.is_module and id(obj) in self.ctx.state_containers:  # `CFG.width = 8` of a global config
@@ -7804,8 +7808,9 @@ def container_entries(obj: Inst) -> list[tuple[str, Any]]:
     Sequential's numbered or named modules, a ModuleDict's / ParameterDict's modules or tensors.
     Not the plain attributes the instance also holds (`self.merge = merge` in OpenNMT's
     Elementwise(nn.ModuleList), the `training` flag eval() sets)."""
-    kind = obj.kind
-    return [(k, v) for k, v in obj.attrs.items() if _container_entry(kind, k, v)]
+    kind, slots = obj.kind, obj.none_slots
+    return [(k, v) for k, v in obj.attrs.items() if _container_entry(kind, k, v) or (
+        v is None and slots and slots.get(k) == "module" and kind in ("list", "seq"))]
 
 
 def _container_entry(kind: str, name: str, v: Any) -> bool:
@@ -7934,7 +7939,9 @@ def _module_methods(interp: Interpreter, obj: Inst, name: str) -> dict[str, Call
 
     # torch's parameter names: `add_module(name=..., module=...)` by keyword (mixnet) binds so.
     def add_module(name: Any, module: Any) -> None:
-        obj.attrs[_registered_key("module", name, None, obj)] = module
+        key = _registered_key("module", name, None, obj)
+        obj.attrs[key] = module
+        _note_none_slot(obj, key, "module" if module is None else None)
 
     def register_parameter(name: Any, param: Any) -> None:
         key = _registered_key("parameter", name, None, obj)
@@ -7946,6 +7953,7 @@ def _module_methods(interp: Interpreter, obj: Inst, name: str) -> dict[str, Call
             raise _Raised(f"`register_parameter({key!r}, ...)` raises TypeError: cannot assign a {_kind_name(param)} "
                           f"to parameter '{key}' (torch.nn.Parameter or None required)", ExtV("TypeError"))
         obj.attrs[key] = param
+        _note_none_slot(obj, key, "parameter" if param is None else None)
 
     def register_buffer(name: Any, tensor: Any, persistent: Any = True) -> None:
         key = _registered_key("buffer", name, None, obj)
@@ -9753,12 +9761,46 @@ def _parameter_dict_copy(pdict: Inst) -> Inst:
     return out
 
 
+def _note_none_slot(obj: Inst, name: str, kind: str | None) -> None:
+    """Record that torch keeps ``name`` in the module's ``_parameters`` or ``_modules`` (``kind``)
+    holding None; None for a name that holds a value now."""
+    if kind is not None:
+        if obj.none_slots is None:
+            obj.none_slots = {}
+        obj.none_slots[name] = kind
+    elif obj.none_slots:
+        obj.none_slots.pop(name, None)
+
+
+def _fill_none_slot(obj: Inst, name: str, value: Any, node: ast.AST) -> None:
+    """torch's ``Module.__setattr__`` for a name it keeps holding None: a parameter's takes only a
+    Parameter (or None), a submodule's only a module, a Parameter or None; a parameter or
+    submodule set to None keeps its name so."""
+    t = type(value)
+    if value is None:
+        old = obj.attrs.get(name)
+        kind = "parameter" if type(old) is Param else "module" if type(old) is Inst and old.is_module else \
+            (obj.none_slots or {}).get(name)
+        _note_none_slot(obj, name, kind)
+        return
+    kind = obj.none_slots.get(name) if obj.none_slots else None
+    if kind is None or is_unknownish(value):
+        return
+    if t is not Param and (kind == "parameter" or not (t is Inst and value.is_module)):
+        expected = "torch.nn.Parameter" if kind == "parameter" else "torch.nn.Module"
+        raise _Raised(f"`{_text(node)}` raises TypeError: cannot assign a {_kind_name(value)} as "
+                      f"{'parameter' if kind == 'parameter' else 'child module'} '{name}' ({expected} or None "
+                      f"expected)", ExtV("TypeError"))
+    _note_none_slot(obj, name, None)
+
+
 def _delete_attribute(obj: Any, name: str, what: str) -> None:
     """``del obj.name`` (``what``: the statement, for messages): a module's attribute, parameter,
     buffer or submodule, a class's attribute. An attribute not there is left alone (a module
     built from parts the analyser did not follow may have had it)."""
     if isinstance(obj, Inst):
         obj.attrs.pop(name, None)
+        _note_none_slot(obj, name, None)
         _drop_buffer(obj, name)
     elif isinstance(obj, ClassV):
         obj.namespace.pop(name, None)

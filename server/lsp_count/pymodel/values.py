@@ -400,7 +400,7 @@ class Inst:
     """
 
     __slots__ = ("cls", "attrs", "kind", "origin", "is_module", "layer_args", "buffers", "unfollowed", "serial",
-                 "unregistered", "modules_rebuilt")
+                 "unregistered", "modules_rebuilt", "none_slots")
 
     def __init__(self, cls: Any, kind: str, is_module: bool, origin: Span | None = None) -> None:
         self.serial = next(_SERIALS)
@@ -425,6 +425,10 @@ class Inst:
         # Sequential's ``del`` and ``pop`` build an OrderedDict, whose iterator is not a dict's (a
         # walk that has handed out its last module ends, whatever is added after).
         self.modules_rebuilt = 0
+        # A module's names that torch keeps in ``_parameters`` or ``_modules`` holding None ("parameter"
+        # or "module"): a parameter or submodule set to None, `register_parameter(name, None)`,
+        # `add_module(name, None)`. Such a name takes only its kind (or None) again.
+        self.none_slots: dict[str, str] | None = None
 
     @property
     def type_name(self) -> str:
