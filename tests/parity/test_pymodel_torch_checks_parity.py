@@ -205,6 +205,11 @@ def _torch(source: str, tmp_path) -> tuple[int, int] | Exception:
     ("self.w = nn.Parameter(torch.zeros(dim))\nself.w = None\nself.w = nn.Linear(2, 2)", "TypeError"),
     ("self.register_parameter('w', None)\nself.w = torch.zeros(3)", "TypeError"),
     ("self.add_module('m', None)\nself.m = 3", "TypeError"),
+    # torch's layers register a parameter they do not make as None (a Linear's bias with bias=False)
+    ("self.fc = nn.Linear(dim, 4, bias=False)\nself.fc.bias = torch.zeros(4)", "TypeError"),
+    ("self.n = nn.InstanceNorm1d(dim)\nself.n.weight = torch.ones(dim)", "TypeError"),
+    ("self.g = nn.GroupNorm(2, dim, affine=False)\nself.g.weight = 3", "TypeError"),
+    ("self.n = nn.LayerNorm(dim, bias=False)\nself.n.bias = nn.Linear(2, 2)", "TypeError"),
 ])
 def test_what_torch_refuses_is_refused_with_its_error(body, error, tmp_path):
     source = _source(body)
@@ -358,6 +363,10 @@ def test_what_torch_refuses_is_refused_with_its_error(body, error, tmp_path):
     "self.m = nn.Linear(2, 2)\nself.g = nn.Linear(dim, 4)\nself.g = None\ndel self.g\nself.g = 5",
     "self.l = nn.ModuleList([nn.Linear(dim, 4)])\nself.l.extra = nn.Linear(1, 1)\nself.l.extra = None\n"
     "self.l.append(nn.Linear(2, 2))\nself.y = nn.Linear(len(self.l), 3)",
+    "self.fc = nn.Linear(dim, 4, bias=False)\nself.fc.bias = nn.Parameter(torch.zeros(4))\n"
+    "self.c = nn.Conv2d(dim, 4, 3, bias=False)\nself.c.bias = None\nself.c.bias = nn.Parameter(torch.zeros(4))\n"
+    "self.r = nn.RMSNorm(dim, elementwise_affine=False)\nself.r.weight = nn.Parameter(torch.ones(dim))\n"
+    "self.b = nn.BatchNorm1d(dim, affine=False)\nself.b.weight = nn.Parameter(torch.ones(dim))",
 ])
 def test_what_torch_builds_from_the_same_arguments_is_counted_as_torch_counts(body, tmp_path):
     source = _source(body)

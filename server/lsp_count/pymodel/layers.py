@@ -238,6 +238,12 @@ def _p(inst: Inst, name: str, shape: tuple[Any, ...], kind: str, origin: Span | 
     inst.attrs[name] = Param(shape, kind, True, origin)
 
 
+def _none(inst: Inst, *names: str) -> None:
+    """Parameters torch registers as None (`register_parameter("bias", None)` of a Linear built with
+    bias=False): each name takes only a Parameter (or None) afterwards (Inst.none_slots)."""
+    inst.none_slots = {**(inst.none_slots or {}), **dict.fromkeys(names, "parameter")}
+
+
 Builder = Callable[[Inst, dict[str, Any], Span | None, Callable[..., Inst]], None]
 
 
@@ -247,6 +253,8 @@ def _linear(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., I
     _p(inst, "weight", (out, i), "linear", o)
     if truth(a["bias"], "bias"):
         _p(inst, "bias", (out,), "bias", o)
+    else:
+        _none(inst, "bias")
 
 
 def _bilinear(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., Inst]) -> None:
@@ -257,6 +265,8 @@ def _bilinear(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[...,
     _p(inst, "weight", (out, in1, as_int(a["in2_features"], "in2_features")), "linear", o)
     if truth(a["bias"], "bias"):
         _p(inst, "bias", (out,), "bias", o)
+    else:
+        _none(inst, "bias")
 
 
 def _embedding(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., Inst]) -> None:
@@ -298,6 +308,8 @@ def _conv(dims: int, transposed: bool) -> Builder:
         if truth(a["bias"], "bias"):
             no_bool_first_size(a["out_channels"], "out_channels")  # a transposed conv's bias: (out,)
             _p(inst, "bias", (cout,), "bias", o)
+        else:
+            _none(inst, "bias")
     return build
 
 
@@ -310,6 +322,8 @@ def _norm_shape(v: Any) -> tuple[Any, ...]:
 def _batchnorm(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., Inst]) -> None:
     features = a["num_features"]
     affine, tracked = truth(a["affine"], "affine"), truth(a["track_running_stats"], "track_running_stats")
+    if not affine:
+        _none(inst, "weight", "bias")
     if not (affine or tracked):
         return  # an InstanceNorm's default: no tensor of that size is made (a float size is taken)
     no_bool_first_size(features, "num_features")
@@ -320,6 +334,8 @@ def _batchnorm(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[...
         _p(inst, "weight", shape, "norm", o)
         if truth(a.get("bias", True), "bias"):
             _p(inst, "bias", shape, "norm", o)
+        else:
+            _none(inst, "bias")
     if tracked:
         # torch's buffers (named_buffers()), their tensors made when first read (running_stat): a
         # model has hundreds of norms, and their statistics are rarely asked for.
@@ -348,6 +364,10 @@ def _layernorm(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[...
         _p(inst, "weight", shape, "norm", o)
         if truth(a.get("bias", True), "bias"):
             _p(inst, "bias", shape, "norm", o)
+        else:
+            _none(inst, "bias")
+    else:
+        _none(inst, "weight", "bias")
 
 
 def _rmsnorm(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., Inst]) -> None:
@@ -355,6 +375,8 @@ def _rmsnorm(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., 
     if truth(a["elementwise_affine"], "elementwise_affine"):
         no_bool_first_size(a["normalized_shape"], "normalized_shape")
         _p(inst, "weight", shape, "norm", o)  # RMSNorm has no bias
+    else:
+        _none(inst, "weight")
 
 
 def _groupnorm(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., Inst]) -> None:
@@ -369,6 +391,10 @@ def _groupnorm(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[...
         _p(inst, "weight", (c,), "norm", o)
         if truth(a.get("bias", True), "bias"):
             _p(inst, "bias", (c,), "norm", o)
+        else:
+            _none(inst, "bias")
+    else:
+        _none(inst, "weight", "bias")
 
 
 def _prelu(inst: Inst, a: dict[str, Any], o: Span | None, make: Callable[..., Inst]) -> None:
