@@ -210,6 +210,9 @@ def _torch(source: str, tmp_path) -> tuple[int, int] | Exception:
     ("self.n = nn.InstanceNorm1d(dim)\nself.n.weight = torch.ones(dim)", "TypeError"),
     ("self.g = nn.GroupNorm(2, dim, affine=False)\nself.g.weight = 3", "TypeError"),
     ("self.n = nn.LayerNorm(dim, bias=False)\nself.n.bias = nn.Linear(2, 2)", "TypeError"),
+    # a dict view has no deepcopy (pickling refuses it), held by a submodule too
+    ("self.b = nn.Module()\nself.b.d = nn.ModuleDict({'a': nn.Linear(dim, 4)})\nself.b.items = self.b.d.items()\n"
+     "self.c = copy.deepcopy(self.b)", "TypeError"),
 ])
 def test_what_torch_refuses_is_refused_with_its_error(body, error, tmp_path):
     source = _source(body)

@@ -3825,3 +3825,26 @@ def test_a_parameters_shape_changed_in_place_is_not_counted_with_its_old_shape()
     """, "import torch\n"))
     assert lc101(report)["Net"].endswith("`self.fc.weight.set_(...)` changes the parameter's shape in place (torch "
                                          "allows it only under torch.no_grad(), or raises); the analyser does not follow it")
+
+
+def test_a_copy_from_the_build_cache_holds_views_of_its_own_module_dict() -> None:
+    # Three equal blocks are built once and copied; each copy's `items` view was the first build's,
+    # so a freeze through it reached no module of the model (torch: 128 parameters, 16 trainable).
+    report = run("""
+        import torch.nn as nn
+        class Block(nn.Module):
+            def __init__(self, dim=8):
+                super().__init__()
+                self.d = nn.ModuleDict({"a": nn.Linear(dim, 4)})
+                self.items = self.d.items()
+        class Net(nn.Module):
+            def __init__(self, dim=8):
+                super().__init__()
+                self.blocks = nn.ModuleList([Block(dim) for _ in range(3)])
+                self.blocks[1].d["b"] = nn.Linear(4, 4)
+                for b in self.blocks:
+                    for k, m in b.items:
+                        m.weight.requires_grad_(False)
+    """)
+    net = next(m for m in report.models if m.name == "Net")
+    assert (net.tree.total, net.tree.trainable) == (128, 16)

@@ -930,6 +930,7 @@ def _clone(v: Any, memo: dict[int, Any], since: int = -1) -> Any:
         for k, x in v.attrs.items():
             tx = type(x)
             attrs[k] = _clone(x, memo, since) if (tx is Inst or tx is Param or tx is list or tx is dict or
+                                                  tx in _CONTAINER_VIEW_TYPES or
                                                   isinstance(x, (Param, Inst, list, dict))) else x
         if out.unregistered:
             out.unregistered = {k: _clone(x, memo, since) for k, x in out.unregistered.items()}
@@ -941,6 +942,8 @@ def _clone(v: Any, memo: dict[int, Any], since: int = -1) -> Any:
         out = [clone(x, memo, since) for x in v]
     elif isinstance(v, dict):
         out = {k: clone(x, memo, since) for k, x in v.items()}
+    elif t in _CONTAINER_VIEW_TYPES:  # a ModuleDict's view: of the copy's ModuleDict
+        out = ContainerView.of(_clone(v.obj, memo, since), v.which)
     else:
         return v
     memo[vid] = out
@@ -962,14 +965,24 @@ def _empty_copy(v: Inst) -> Inst:
     return out
 
 
-def _hook_weight_norm(module: Inst) -> str:
-    """The dotted name of a weight that the hook version of nn.utils.weight_norm computes (a tensor
-    that is no graph leaf, which deepcopy refuses) in the module or a submodule; "" where none."""
-    for path, owner, name, v in module_attributes(module):
-        if type(v) is TensorV and type(owner.attrs.get(name + "_g")) is Param and \
+def _deepcopy_refused(v: Any) -> tuple[str, str] | None:
+    """Python's error for ``copy.deepcopy(v)`` (its name and message), where the analyser knows one:
+    a weight the hook version of nn.utils.weight_norm computes (a tensor that is no graph leaf,
+    which torch refuses to deep-copy), or a dict view (which pickling refuses) held by the module
+    or a submodule; None where the copy is made."""
+    if type(v) in _CONTAINER_VIEW_TYPES:
+        return "TypeError", f"cannot pickle '{type(v).__name__}' object"
+    if type(v) is not Inst or not v.is_module:
+        return None
+    for path, owner, name, x in module_attributes(v):
+        if type(x) is TensorV and type(owner.attrs.get(name + "_g")) is Param and \
                 type(owner.attrs.get(name + "_v")) is Param:
-            return path
-    return ""
+            return "RuntimeError", (f"Only Tensors created explicitly by the user (graph leaves) support the deepcopy "
+                                    f"protocol at the moment (`{path}` is computed by the hook version of "
+                                    f"nn.utils.weight_norm; the parametrizations one deep-copies)")
+        if type(x) in _CONTAINER_VIEW_TYPES:
+            return "TypeError", f"cannot pickle '{type(x).__name__}' object"
+    return None
 
 
 def module_attributes(inst: Inst) -> Any:
@@ -5837,11 +5850,9 @@ class Interpreter:
             return OrderedDictV(*[dict(self.iterate(a, node)) if not isinstance(a, dict) else a for a in args],
                                 **kwargs)
         if name == "copy.deepcopy":
-            if args and type(args[0]) is Inst and args[0].is_module and (held := _hook_weight_norm(args[0])):
-                raise _Raised(f"`{_text(node)}` raises RuntimeError: Only Tensors created explicitly by the user (graph "
-                              f"leaves) support the deepcopy protocol at the moment (`{held}` is computed by the hook "
-                              f"version of nn.utils.weight_norm; the parametrizations one deep-copies)",
-                              ExtV("RuntimeError"))
+            refused = _deepcopy_refused(args[0]) if args else None
+            if refused is not None:
+                raise _Raised(f"`{_text(node)}` raises {refused[0]}: {refused[1]}", ExtV(refused[0]))
             return clone(args[0])
         if name == "copy.copy" and len(args) == 1 and not kwargs:
             return _shallow_copy(args[0])
