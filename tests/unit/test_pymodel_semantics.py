@@ -3848,3 +3848,33 @@ def test_a_copy_from_the_build_cache_holds_views_of_its_own_module_dict() -> Non
     """)
     net = next(m for m in report.models if m.name == "Net")
     assert (net.tree.total, net.tree.trainable) == (128, 16)
+
+
+@pytest.mark.parametrize("held, use", [
+    # what a block holds besides its modules: a copy from the build cache holds the copy's own
+    ("self.pair = (self.fc, 3)", "self.blocks[1].pair[0].requires_grad_(False)"),
+    ("self.freeze_fn = functools.partial(self.fc.requires_grad_, False)", "self.blocks[2].freeze_fn()"),
+    ("self.it = iter([self.fc])", "next(self.blocks[1].it).requires_grad_(False)"),
+    ("self.gen = (m for m in [self.fc])", "next(self.blocks[1].gen).requires_grad_(False)"),
+    ("self.freeze_fn = self.fc.requires_grad_", "self.blocks[0].freeze_fn(False)"),
+])
+def test_a_copy_from_the_build_cache_holds_its_own_modules_in_what_it_holds(held, use) -> None:
+    # Three equal blocks are built once and copied; the copies' tuples, partials and iterators held
+    # the first build's Linear, so freezing through them reached no module of the model (torch: 108
+    # parameters, 36 of one block frozen).
+    report = run(f"""
+        import functools
+        import torch.nn as nn
+        class Block(nn.Module):
+            def __init__(self, dim=8):
+                super().__init__()
+                self.fc = nn.Linear(dim, 4)
+                {held}
+        class Net(nn.Module):
+            def __init__(self, dim=8):
+                super().__init__()
+                self.blocks = nn.ModuleList([Block(dim) for _ in range(3)])
+                {use}
+    """)
+    net = next(m for m in report.models if m.name == "Net")
+    assert (net.tree.total, net.tree.trainable) == (108, 72), report.problems

@@ -577,6 +577,11 @@ class BuiltinV:
         self.name, self.fn = name, fn
 
 
+# The values besides modules, parameters, lists and dicts that a copy of a build copies (they may
+# hold the build's own modules): see _clone.
+_HOLDING_TYPES = frozenset({tuple, PartialV, BoundV, IteratorV, CycleV, BuiltinV, *_CONTAINER_VIEW_TYPES})
+
+
 class LazyImport:
     """A name that a module imports from a project file, read when the code first uses it.
 
@@ -903,6 +908,11 @@ def count_of(inst: Inst) -> Any:
     return total
 
 
+class _Uncloneable(Exception):
+    """A build holds what a copy cannot have of its own (a generator, a function closing over the
+    build's own modules): it is built again rather than copied."""
+
+
 def clone(v: Any, memo: dict[int, Any] | None = None, since: int = -1) -> Any:
     """copy.deepcopy for modules and parameters (ties inside the copy are kept, as deepcopy does).
     ``since``: copy only the modules and parameters made from that serial on (a build's own), and
@@ -911,7 +921,13 @@ def clone(v: Any, memo: dict[int, Any] | None = None, since: int = -1) -> Any:
     if t is not Inst and t is not Param and t is not list and t is not dict:
         if not isinstance(v, (Param, Inst, list, dict)):
             return v  # immutable or shared values (ints, strings, Syms, classes) are not copied
-    return _clone(v, {} if memo is None else memo, since)
+    try:
+        return _clone(v, {} if memo is None else memo, since)
+    except _Uncloneable:
+        if since >= 0:
+            raise  # the build cache's copy: built again instead
+        raise _Raised("copying it raises TypeError: cannot pickle 'generator' object (it holds a generator)",
+                      ExtV("TypeError")) from None
 
 
 def _clone(v: Any, memo: dict[int, Any], since: int = -1) -> Any:
@@ -930,7 +946,7 @@ def _clone(v: Any, memo: dict[int, Any], since: int = -1) -> Any:
         for k, x in v.attrs.items():
             tx = type(x)
             attrs[k] = _clone(x, memo, since) if (tx is Inst or tx is Param or tx is list or tx is dict or
-                                                  tx in _CONTAINER_VIEW_TYPES or
+                                                  tx in _HOLDING_TYPES or
                                                   isinstance(x, (Param, Inst, list, dict))) else x
         if out.unregistered:
             out.unregistered = {k: _clone(x, memo, since) for k, x in out.unregistered.items()}
@@ -944,10 +960,41 @@ def _clone(v: Any, memo: dict[int, Any], since: int = -1) -> Any:
         out = {k: clone(x, memo, since) for k, x in v.items()}
     elif t in _CONTAINER_VIEW_TYPES:  # a ModuleDict's view: of the copy's ModuleDict
         out = ContainerView.of(_clone(v.obj, memo, since), v.which)
+    elif t is tuple:  # `self.pair = (self.fc, 3)`: the copy's own modules
+        items = tuple(_clone(x, memo, since) for x in v)
+        if all(a is b for a, b in zip(items, v)):
+            return v
+        out = items
+    elif t is PartialV:  # `functools.partial(self.fc.requires_grad_, False)`
+        out = PartialV(_clone(v.func, memo, since), tuple(_clone(x, memo, since) for x in v.args),
+                       tuple((k, _clone(x, memo, since)) for k, x in v.kwargs))
+    elif t is BoundV:
+        out = BoundV(v.func, _clone(v.self_obj, memo, since))
+    elif t is IteratorV or t is CycleV:
+        if v.source is not None:
+            raise _Uncloneable  # a generator's frame: Python's deepcopy refuses it too
+        out = t([_clone(x, memo, since) for x in v.items])
+        out.index = v.index
+    elif t is BuiltinV:
+        if since >= 0 and _closes_over_build(v.fn, since):
+            raise _Uncloneable  # torch's method of one of the build's modules (`self.fc.requires_grad_`)
+        return v
     else:
         return v
     memo[vid] = out
     return out
+
+
+def _closes_over_build(fn: Any, since: int) -> bool:
+    """Whether a function of the analyser's own holds a module or parameter made from ``since`` on
+    (a torch method it gave for one: the copy's would have to be of the copy's module)."""
+    held = [getattr(fn, "__self__", None)]
+    for cell in getattr(fn, "__closure__", None) or ():
+        try:
+            held.append(cell.cell_contents)
+        except ValueError:  # a cell not filled yet
+            continue
+    return any((type(x) is Inst or type(x) is Param) and x.serial >= since for x in held)
 
 
 def _empty_copy(v: Inst) -> Inst:
@@ -5220,11 +5267,15 @@ class Interpreter:
             # Twelve identical blocks are built once and copied: the copies are new objects,
             # as twelve constructor calls would make, so ties and freezing stay per copy.
             # The copy is built here: this call is its origin and its hint anchor.
-            copy = clone(cached[0], since=cached[2])
-            copy.origin = env.module.span_of(node) if env.module.span_of else None
-            self.record_hint(copy, node, env)
-            self.ctx.environment.extend(cached[3])  # the class that reuses it is counted with the same assumptions
-            return copy
+            try:
+                copy = clone(cached[0], since=cached[2])
+            except _Uncloneable:
+                del self.ctx.built[key]  # built again, below
+            else:
+                copy.origin = env.module.span_of(node) if env.module.span_of else None
+                self.record_hint(copy, node, env)
+                self.ctx.environment.extend(cached[3])  # the class that reuses it is counted with the same assumptions
+                return copy
         self.raise_if_failed(key)
         given = dict(bound) if key is not None and bound is not None else bound  # the call's own names may be rebound
         stack.append(cls.name)
@@ -5277,8 +5328,11 @@ class Interpreter:
                 # call's, and what they hold is the key.
                 if key is not None and len(self.ctx.cycle_holders) == holders and self.ctx.state_writes == writes \
                         and _build_key(cls, init, given, args, kwargs, []) == key:
-                    self.ctx.built[key] = (clone(inst, since=since) if snapshot else inst, self.ctx.state_version, since,
-                                           tuple(self.ctx.environment[read:]), pins)
+                    try:
+                        self.ctx.built[key] = (clone(inst, since=since) if snapshot else inst, self.ctx.state_version,
+                                               since, tuple(self.ctx.environment[read:]), pins)
+                    except _Uncloneable:
+                        pass  # built again at its next call
             return inst
         except Unresolved as exc:
             self.keep_failure(key, exc, started, pins, self.ctx.failed_imports[assumed:])
@@ -5853,7 +5907,10 @@ class Interpreter:
             refused = _deepcopy_refused(args[0]) if args else None
             if refused is not None:
                 raise _Raised(f"`{_text(node)}` raises {refused[0]}: {refused[1]}", ExtV(refused[0]))
-            return clone(args[0])
+            try:
+                return clone(args[0])
+            except _Raised as exc:  # what it holds cannot be copied (a generator)
+                raise _Raised(f"`{_text(node)}`: {exc.reason}", exc.kind) from None
         if name == "copy.copy" and len(args) == 1 and not kwargs:
             return _shallow_copy(args[0])
         if parts[0] == "operator" and len(parts) == 2 and last in _OPERATOR_FUNCTIONS and len(args) == 2 and not kwargs:
