@@ -3857,6 +3857,7 @@ def test_a_copy_from_the_build_cache_holds_views_of_its_own_module_dict() -> Non
     ("self.it = iter([self.fc])", "next(self.blocks[1].it).requires_grad_(False)"),
     ("self.gen = (m for m in [self.fc])", "next(self.blocks[1].gen).requires_grad_(False)"),
     ("self.freeze_fn = self.fc.requires_grad_", "self.blocks[0].freeze_fn(False)"),
+    ("self.freeze_fn = lambda: self.fc.requires_grad_(False)", "self.blocks[1].freeze_fn()"),
 ])
 def test_a_copy_from_the_build_cache_holds_its_own_modules_in_what_it_holds(held, use) -> None:
     # Three equal blocks are built once and copied; the copies' tuples, partials and iterators held

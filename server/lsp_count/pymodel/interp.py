@@ -579,7 +579,7 @@ class BuiltinV:
 
 # The values besides modules, parameters, lists and dicts that a copy of a build copies (they may
 # hold the build's own modules): see _clone.
-_HOLDING_TYPES = frozenset({tuple, PartialV, BoundV, IteratorV, CycleV, BuiltinV, *_CONTAINER_VIEW_TYPES})
+_HOLDING_TYPES = frozenset({tuple, PartialV, BoundV, IteratorV, CycleV, BuiltinV, FuncV, *_CONTAINER_VIEW_TYPES})
 
 
 class LazyImport:
@@ -979,6 +979,10 @@ def _clone(v: Any, memo: dict[int, Any], since: int = -1) -> Any:
         if since >= 0 and _closes_over_build(v.fn, since):
             raise _Uncloneable  # torch's method of one of the build's modules (`self.fc.requires_grad_`)
         return v
+    elif t is FuncV:
+        if since >= 0 and _reads_locals(v.env):
+            raise _Uncloneable  # a closure over the build's variables (`lambda: self.fc...`)
+        return v  # as deepcopy keeps a function
     else:
         return v
     memo[vid] = out
