@@ -3248,7 +3248,7 @@ class Interpreter:
             method = _module_method(self, obj.inst, name)
             return method if method is not None else Unknown(f"`{_text(node)}` is not followed")
         if isinstance(obj, SuperV):
-            blocked = _unresolved_base_first(obj.cls, obj.inst, name) or _unread_base_first(obj.cls, obj.inst, name)
+            blocked = _super_blocked(obj.cls, obj.inst, name)
             if blocked is not None:
                 return blocked
             for c in _after_in_mro(obj.cls, obj.inst):
@@ -3958,7 +3958,7 @@ class Interpreter:
             # method it has no model of, one the module lacks): its count is not known any more.
             cls, name = receiver.cls, func.attr  # type: ignore[attr-defined]
             defined = cls.find(name, None) if type(cls) is ClassV else None
-            if fn.why.startswith(f"`super().{name}` "):  # a base not resolved first in the MRO (_unresolved_base_first)
+            if fn.why.startswith(f"`super().{name}` "):  # a base not resolved first in the MRO (_super_blocked)
                 what = "which " + fn.why.split("` ", 1)[1]
             elif type(defined) is Unknown:  # its def (a default, a decorator) was not followed
                 what = f"whose definition the analyser cannot follow: {defined.why}"
@@ -8541,24 +8541,34 @@ def _python_mro(cls: ClassV) -> tuple[Any, ...] | None:
     return cls.python_ancestors or None
 
 
-def _unresolved_base_first(owner: ClassV, obj: Any, name: str) -> Unknown | None:
-    """What ``super(owner, obj).name`` is where the lookup reaches a base of ``owner`` the analyser
-    could not resolve before a class of the project that defines ``name`` or torch's own classes
-    (`class Net(X, nn.Module)` with X unresolved: its `super().__init__()` runs X's, which may
-    build anything); None where it does not."""
+def _super_blocked(owner: ClassV, obj: Any, name: str) -> Unknown | None:
+    """What ``super(owner, obj).name`` is where the lookup reaches, before a class of the project
+    that defines ``name``, torch's own classes or ``object``, a base of ``owner`` whose code the
+    analyser does not have (`class Net(X, nn.Module)`: its `super().__init__()` runs X's, which may
+    build anything): one it could not resolve, or one from a package it does not read; None where
+    it does not."""
     start = obj.cls if type(obj) is Inst and type(obj.cls) is ClassV else obj if type(obj) is ClassV else owner
     order = _python_mro(start)
-    if order is None or not any(type(e) is _UnknownBase for e in order):
+    if order is None:
         return None
     full = [start, *order]
     if owner not in full:
         return None
+    after = full[full.index(owner) + 1:]
+    return _unresolved_base_first(owner, after, name) or _unread_base_first(after, name)
+
+
+def _unresolved_base_first(owner: ClassV, after: list[Any], name: str) -> Unknown | None:
+    """_super_blocked for a base the analyser could not resolve; ``after``: the classes after
+    ``owner`` in the instance's MRO."""
     # A base not resolved is taken as what it almost always is, a mixin with no __init__ deriving from
     # neither nn.Module nor a class of the project (transformers' GenerationMixin, which the analyser
     # may not resolve, in `class WhisperForConditionalGeneration(WhisperGenerationMixin,
     # WhisperPreTrainedModel)`), unless it is a base of ``owner`` itself: its own next class.
     own = [b for b in owner.bases if type(b) is Unknown]
-    for e in full[full.index(owner) + 1:]:
+    if not own:
+        return None
+    for e in after:
         if type(e) is _UnknownBase and any(e.value is b for b in own):
             return Unknown(f"`super().{name}` reaches a base the analyser cannot resolve: {why_of(e.value)}",
                            maybe_module=True)
@@ -8568,20 +8578,11 @@ def _unresolved_base_first(owner: ClassV, obj: Any, name: str) -> Unknown | None
     return None
 
 
-def _unread_base_first(owner: ClassV, obj: Any, name: str) -> Unknown | None:
-    """What ``super(owner, obj).name`` is where the lookup reaches a base of ``owner`` from a package
-    the analyser does not read (`class Net(Adapter, nn.Module)` with `Adapter` from a package that
-    is not installed: its `super().__init__()` runs Adapter's, which may build anything) before
-    a class of the project that defines ``name``, torch's own classes or ``object``; None where it
-    does not. The standard library's classes (ABC, Generic, NamedTuple, Enum, exceptions) are known."""
-    start = obj.cls if type(obj) is Inst and type(obj.cls) is ClassV else obj if type(obj) is ClassV else owner
-    order = _python_mro(start)
-    if order is None:
-        return None
-    full = [start, *order]
-    if owner not in full:
-        return None
-    for e in full[full.index(owner) + 1:]:
+def _unread_base_first(after: list[Any], name: str) -> Unknown | None:
+    """_super_blocked for a base from a package the analyser does not read (`class Net(Adapter,
+    nn.Module)` with `Adapter` from a package that is not installed). The standard library's
+    classes (ABC, Generic, NamedTuple, Enum, exceptions) are known."""
+    for e in after:
         if type(e) is ClassV and name in e.namespace:
             return None
         if type(e) is ExtV:
