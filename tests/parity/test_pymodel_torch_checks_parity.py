@@ -366,6 +366,10 @@ def test_what_torch_refuses_is_refused_with_its_error(body, error, tmp_path):
     "self.m = nn.Linear(2, 2)\nself.g = nn.Linear(dim, 4)\nself.g = None\ndel self.g\nself.g = 5",
     "self.l = nn.ModuleList([nn.Linear(dim, 4)])\nself.l.extra = nn.Linear(1, 1)\nself.l.extra = None\n"
     "self.l.append(nn.Linear(2, 2))\nself.y = nn.Linear(len(self.l), 3)",
+    # ... and a del numbers it with the others (torch's `_modules` renumbered: '0' holds the None)
+    "self.l = nn.ModuleList([nn.Linear(dim, 4)])\nself.l.extra = nn.Linear(1, 1)\nself.l.extra = None\n"
+    "del self.l[0]\nself.x = nn.Linear(2 if self.l[0] is None else 3, 2)\nself.l.append(nn.Linear(2, 2))\n"
+    "self.y = nn.Linear(len(self.l), 3)",
     "self.fc = nn.Linear(dim, 4, bias=False)\nself.fc.bias = nn.Parameter(torch.zeros(4))\n"
     "self.c = nn.Conv2d(dim, 4, 3, bias=False)\nself.c.bias = None\nself.c.bias = nn.Parameter(torch.zeros(4))\n"
     "self.r = nn.RMSNorm(dim, elementwise_affine=False)\nself.r.weight = nn.Parameter(torch.ones(dim))\n"

@@ -7881,19 +7881,20 @@ def container_entries(obj: Inst) -> list[tuple[str, Any]]:
     Not the plain attributes the instance also holds (`self.merge = merge` in OpenNMT's
     Elementwise(nn.ModuleList), the `training` flag eval() sets)."""
     kind, slots = obj.kind, obj.none_slots
-    return [(k, v) for k, v in obj.attrs.items() if _container_entry(kind, k, v) or (
-        v is None and slots and slots.get(k) == "module" and kind in ("list", "seq"))]
+    return [(k, v) for k, v in obj.attrs.items() if _container_entry(kind, k, v, slots)]
 
 
-def _container_entry(kind: str, name: str, v: Any) -> bool:
-    """Whether the attribute ``name`` of a container of ``kind`` is one of its entries."""
+def _container_entry(kind: str, name: str, v: Any, slots: dict[str, str] | None = None) -> bool:
+    """Whether the attribute ``name`` of a container of ``kind`` is one of its entries (``slots``:
+    the container's none_slots, for a None torch keeps in its dict)."""
     if kind == "plist":
         return name.isdigit()  # its length is its own count (_size) of the numbered ones
     t = type(v)
     if kind in ("list", "seq"):
         # torch's len and iteration are its `_modules`': a module set by name (`self.blocks.extra =
-        # nn.Linear(...)`) is one of them
-        return name.isdigit() or (t is Inst and v.is_module) or (t is Unknown and v.maybe_module)
+        # nn.Linear(...)`) is one of them, and so is a None it keeps there (set to None after a module)
+        return name.isdigit() or (t is Inst and v.is_module) or (t is Unknown and v.maybe_module) or (
+            v is None and slots is not None and slots.get(name) == "module")
     return (t is Inst and v.is_module) or t is Param or t is Unknown or t is TensorV or (  # dict, pdict
         v is None and name != "training")
 
@@ -7933,7 +7934,7 @@ def _delete_entries(obj: Inst, index: Any) -> list[Any]:
     kept: dict[str, Any] = {}
     rest: list[Any] = []
     for k, v in obj.attrs.items():
-        if _container_entry(kind, k, v):
+        if _container_entry(kind, k, v, obj.none_slots):
             rest.append(v)
         else:
             kept[k] = v
