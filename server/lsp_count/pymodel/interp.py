@@ -9798,9 +9798,7 @@ def _joined_containers(op: type, a: Any, b: Any, node: ast.AST) -> Inst | None:
     if op is ast.Add and (type(b) is Inst and b.kind == a.kind or a.kind == "list" and type(b) in (list, tuple)):
         modules = [*(v for _, v in container_entries(a)), *((v for _, v in container_entries(b)) if type(b) is Inst else b)]
     elif op is ast.Mult and a.kind == "seq" and type(b) is int:
-        if b <= 0:
-            raise _Raised(f"`{_text(node)}` raises ValueError: Non-positive multiplication factor {b} for "
-                          f"Sequential", ExtV("ValueError"))
+        _check_repeat_factor(b, node)
         modules = [v for _, v in container_entries(a)] * b  # its modules: not its plain attributes
     else:
         return None
@@ -9809,13 +9807,18 @@ def _joined_containers(op: type, a: Any, b: Any, node: ast.AST) -> Inst | None:
     return out
 
 
+def _check_repeat_factor(times: int, node: ast.AST) -> None:
+    """torch's ValueError for a Sequential's ``*`` or ``*=`` by a number below 1."""
+    if times <= 0:
+        raise _Raised(f"`{_text(node)}` raises ValueError: Non-positive multiplication factor {times} for "
+                      f"Sequential", ExtV("ValueError"))
+
+
 def _sequential_repeated_in_place(seq: Inst, times: int, node: ast.AST) -> Inst:
     """torch's ``Sequential.__imul__``: the Sequential itself, its modules `str(0)` .. `str(n - 1)`
     added again after them ``times - 1`` times (read by those keys: a Sequential of named modules
     has none, and torch raises KeyError)."""
-    if times <= 0:
-        raise _Raised(f"`{_text(node)}` raises ValueError: Non-positive multiplication factor {times} for Sequential",
-                      ExtV("ValueError"))
+    _check_repeat_factor(times, node)
     n = _entry_count(seq)
     missing = next((str(i) for i in range(n) if str(i) not in seq.attrs), None)
     if missing is not None and times > 1:
