@@ -8850,11 +8850,18 @@ def _extends_mapping(cls: ClassV) -> bool:
                for c in cls.mro() for b in c.bases)
 
 
-# The standard library's classes a class of the code may derive from, as the Python types they are.
+# The standard library's classes a class of the code may extend, by the names the analyser gives them.
+_STANDARD_BASES: dict[str, type] = {
+    "collections.OrderedDict": collections.OrderedDict, "typing.OrderedDict": collections.OrderedDict,
+    "OrderedDict": collections.OrderedDict, "typing.Dict": dict, "collections.defaultdict": collections.defaultdict,
+    "collections.Counter": collections.Counter, "typing.NamedTuple": tuple, "NamedTuple": tuple, "typing.List": list,
+    "typing.Tuple": tuple, "enum.Enum": enum.Enum, "enum.IntEnum": enum.IntEnum, "enum.IntFlag": enum.IntFlag,
+    "enum.Flag": enum.Flag, "enum.StrEnum": enum.StrEnum, "abc.ABC": abc.ABC, "typing.Generic": typing.Generic,
+    "typing.Protocol": typing.Protocol}
+# Those that derive from a Python type, as that type (dict for an OrderedDict, int for an IntEnum).
 _BUILTIN_BASE_TYPES: dict[str, type] = {
-    "collections.OrderedDict": dict, "typing.OrderedDict": dict, "OrderedDict": dict, "typing.Dict": dict,
-    "collections.defaultdict": dict, "collections.Counter": dict, "typing.NamedTuple": tuple, "NamedTuple": tuple,
-    "typing.List": list, "typing.Tuple": tuple, "enum.IntEnum": int, "enum.IntFlag": int, "enum.StrEnum": str}
+    name: next(t for t in (dict, list, tuple, int, str) if issubclass(cls, t))
+    for name, cls in _STANDARD_BASES.items() if issubclass(cls, (dict, list, tuple, int, str))}
 
 
 _NAMED_TUPLE_MEMBERS = frozenset({"_replace", "_asdict", "_fields", "count", "index"})
@@ -11093,15 +11100,6 @@ def _outside_class_has(base: Any, name: str) -> bool | None:
     known = object if base == ExtV("object") else _builtin_exception(base)
     return None if known is None else hasattr(known, name)
 
-
-# The standard library's classes a class of the code may extend, by the names the analyser gives them.
-_STANDARD_BASES: dict[str, type] = {
-    "collections.OrderedDict": collections.OrderedDict, "typing.OrderedDict": collections.OrderedDict,
-    "OrderedDict": collections.OrderedDict, "typing.Dict": dict, "collections.defaultdict": collections.defaultdict,
-    "collections.Counter": collections.Counter, "typing.NamedTuple": tuple, "NamedTuple": tuple, "typing.List": list,
-    "typing.Tuple": tuple, "enum.Enum": enum.Enum, "enum.IntEnum": enum.IntEnum, "enum.IntFlag": enum.IntFlag,
-    "enum.Flag": enum.Flag, "enum.StrEnum": enum.StrEnum, "abc.ABC": abc.ABC, "typing.Generic": typing.Generic,
-    "typing.Protocol": typing.Protocol}
 
 
 def _setattr(obj: Any, name: Any, value: Any) -> None:
