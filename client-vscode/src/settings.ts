@@ -53,6 +53,10 @@ export interface ServerSettings {
     dtype?: Dtype;
     context?: number;
     batch?: number;
+    /** Python model files: the installed packages read where a file imports them (`[]`: none). */
+    readPackages?: string[];
+    /** Python model files: the site-packages directories those packages are read from. */
+    sitePackages?: string[];
     inlayHints: { enabled: boolean };
     codeLens: { enabled: boolean };
     execute: boolean;
@@ -60,8 +64,12 @@ export interface ServerSettings {
     trace: { server: TraceLevel };
 }
 
-/** The budget keys the user may override; omitted from {@link ServerSettings} when unset. */
-export const OVERRIDE_KEYS = ['gpu', 'mode', 'dtype', 'context', 'batch'] as const;
+/**
+ * The keys the user may override (the budget's, and the installed packages Python model files
+ * read, which default to the budget file's `read-packages` / `site-packages`); omitted from
+ * {@link ServerSettings} when unset.
+ */
+export const OVERRIDE_KEYS = ['gpu', 'mode', 'dtype', 'context', 'batch', 'readPackages', 'sitePackages'] as const;
 export type OverrideKey = (typeof OVERRIDE_KEYS)[number];
 
 /** What the server receives when nothing is set: no overrides, the rest at their defaults. */
@@ -83,6 +91,8 @@ export const UNSET_DEFAULTS: Readonly<Record<OverrideKey, string | null>> = Obje
     dtype: '',
     context: null,
     batch: null,
+    readPackages: null,
+    sitePackages: null,
 });
 
 export interface SettingsContext {
@@ -145,6 +155,19 @@ function optionalPositiveInt(value: unknown): number | undefined {
 }
 
 /**
+ * A list of non-empty strings (trimmed), each a top-level package name where `names`; anything
+ * else (unset, `null`, not a list, a wrong entry) is undefined. `[]` is kept: it reads none.
+ */
+function optionalList(value: unknown, names: boolean): string[] | undefined {
+    if (!Array.isArray(value)) {
+        return undefined;
+    }
+    const items = value.map((v) => (typeof v === 'string' ? v.trim() : ''));
+    const valid = items.every((v) => v !== '' && (!names || /^[A-Za-z_][A-Za-z0-9_]*$/.test(v)));
+    return valid ? items : undefined;
+}
+
+/**
  * Maps the raw `lsp-count` configuration object (as VS Code's
  * `workspace.getConfiguration().get('lsp-count')` returns it) to the
  * object the server receives. The budget overrides (`gpu`, `mode`, `dtype`,
@@ -162,6 +185,8 @@ export function toServerSettings(raw: unknown, context: SettingsContext): Server
         dtype: optionalOneOf(lookup(r, 'dtype'), DTYPES),
         context: optionalPositiveInt(lookup(r, 'context')),
         batch: optionalPositiveInt(lookup(r, 'batch')),
+        readPackages: optionalList(lookup(r, 'readPackages'), true),
+        sitePackages: optionalList(lookup(r, 'sitePackages'), false),
     };
     const settings: Record<string, unknown> = {};
     for (const key of OVERRIDE_KEYS) {

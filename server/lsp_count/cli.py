@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import warnings
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
 from lsp_count import __version__
-from lsp_count.core.analyze import AnalyzeOptions, SharedTrees, analyze_path
+from lsp_count.core.analyze import DEFAULT_READ_PACKAGES, AnalyzeOptions, SharedTrees, analyze_path
 from lsp_count.core.fit import DEFAULT_UTILIZATION, ComputeEstimate, FitVerdict, estimate_compute, judge_fit
 from lsp_count.core.hardware import GPUSelection, UnknownGPU, parse_gpu_spec
 from lsp_count.core.memory import (
@@ -70,6 +71,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--function", action="append", default=[], metavar="NAME",
                    help="Python model files: also count what the module-level function NAME returns when called "
                         "with no arguments (timm's resnet50, a file's gpt2_small); repeatable")
+    p.add_argument("--read-packages", metavar="NAMES",
+                   help="Python model files: the installed packages read where a file imports them, comma-separated "
+                        f"(default {','.join(DEFAULT_READ_PACKAGES)}; 'none' reads none): their source, never run")
+    p.add_argument("--site-packages", action="append", default=[], metavar="DIR",
+                   help="Python model files: a site-packages directory to read them from (default: $VIRTUAL_ENV, "
+                        "the project's .venv / venv, $CONDA_PREFIX, lsp-count's own environment); repeatable")
     p.add_argument("--version", action="version", version=f"lsp-count {__version__}")
     m = p.add_argument_group("memory and fit (memory is per GPU; GiB = 2^30 bytes)")
     m.add_argument("--mode", choices=MODES, help="inference (default), train (full fine-tune), lora, qlora")
@@ -383,6 +390,25 @@ def _with_plan(settings: Settings, model: ModelReport, args: argparse.Namespace)
     return _replace(settings, **keep)
 
 
+def _package_options(args: argparse.Namespace) -> dict[str, object]:
+    """--read-packages / --site-packages as AnalyzeOptions fields (those not given keep their defaults)."""
+    out: dict[str, object] = {}
+    if args.read_packages is not None:
+        names = tuple(n.strip() for n in args.read_packages.split(",") if n.strip())
+        if names == ("none",):
+            names = ()
+        bad = next((n for n in names if not n.isidentifier()), None)
+        if bad is not None:
+            raise UsageError(f"--read-packages: `{bad}` is not a package name (a top-level package: transformers, timm)")
+        out["read_packages"] = names
+    if args.site_packages:
+        missing = next((d for d in args.site_packages if not os.path.isdir(d)), None)
+        if missing is not None:
+            raise UsageError(f"--site-packages: no such directory: {missing}")
+        out["site_packages"] = tuple(os.path.abspath(d) for d in args.site_packages)
+    return out
+
+
 def run_count(args: argparse.Namespace) -> int:
     selections = [parse_gpu_spec(g) for g in args.gpu]
     settings, asked = settings_from_args(args, selections)
@@ -394,7 +420,8 @@ def run_count(args: argparse.Namespace) -> int:
         bad = next((f for f in functions if not f.isidentifier()), None)
         if bad is not None:
             raise UsageError(f"--function: `{bad}` is not a Python name")
-    options = AnalyzeOptions(allow_transformers=args.allow_transformers, execute=args.execute, functions=functions)
+    options = AnalyzeOptions(allow_transformers=args.allow_transformers, execute=args.execute, functions=functions,
+                             **_package_options(args))
     shared = SharedTrees()
     reports = [analyze_path(p, options, shared.memo_for(p)) for p in args.paths]
     status = EXIT_OK

@@ -7,6 +7,7 @@ so lens titles carry no fit.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import pathlib
 import shutil
@@ -238,6 +239,46 @@ async def test_python_edits_recount_what_they_change_and_move_the_rest(pull_clie
     assert after[attn + 2] == before[attn]  # moved, count unchanged
     assert after[mlp + 2].startswith("2.36M params (2,361,600) · ")  # c_fc and c_proj halved
     assert after[text.count("\n", 0, text.index("class GPT(")) + 2].startswith("96.1M params (96,145,920)")  # 12 blocks × 2,360,832 fewer
+
+
+async def test_python_reads_the_installed_packages_its_settings_name_from_the_projects_venv(
+        pull_client: LanguageClient, models_ws):
+    # A project with its own .venv holding the installed package `towerlib`: read where the
+    # settings name it (the default, transformers and timm, does not), found without a path.
+    project = models_ws / "venv_project"
+    (project / ".git").mkdir(parents=True)
+    (project / ".venv").mkdir()
+    (project / ".venv" / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    package = project / ".venv" / "lib" / "python3.11" / "site-packages" / "towerlib"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("import torch.nn as nn\n\n\nclass Block(nn.Module):\n"
+                                         "    def __init__(self, dim=8):\n        super().__init__()\n"
+                                         "        self.fc = nn.Linear(dim, dim)\n")
+    model = project / "tower.py"
+    model.write_text("import torch.nn as nn\nfrom towerlib import Block\n\n\nclass Tower(nn.Module):\n"
+                     "    def __init__(self):\n        super().__init__()\n"
+                     "        self.blocks = nn.ModuleList([Block(16) for _ in range(3)])\n")
+    uri, _ = doc(pull_client, model, "python")
+    base = {"gpu": "", "mode": "", "dtype": "", "inlayHints": {"enabled": True}, "codeLens": {"enabled": True}}
+
+    async def titles_once(settings: dict, want: list[str]) -> list[str]:
+        pull_client.set_configuration({**base, **settings}, section="lsp-count")
+        pull_client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
+        got: list[str] = []
+        for _ in range(300):
+            got = [lens.command.title.split(" · ")[0] for lens in await lenses(pull_client, uri) if lens.command]
+            if got == want:
+                break
+            await asyncio.sleep(0.02)
+        return got
+
+    try:
+        assert await titles_once({"readPackages": ["towerlib"]}, ["816 params (816)"]) == ["816 params (816)"]
+        assert await titles_once({}, []) == []  # the default reads transformers and timm only
+        assert await titles_once({"readPackages": ["towerlib"], "sitePackages": [str(models_ws / "nowhere")]}, []) == []
+    finally:
+        pull_client.set_configuration(base, section="lsp-count")
+        pull_client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
 
 
 async def test_python_lenses_follow_a_saved_or_changed_project_file(pull_client: LanguageClient, models_ws):

@@ -1909,11 +1909,11 @@ def test_a_super_call_the_analyser_does_not_follow_on_a_module_is_said() -> None
 
 
 def test_a_class_extending_an_installed_package_is_not_taken_for_a_plain_object() -> None:
-    # transformers' PreTrainedModel, Lightning's LightningModule, xformers' SwiGLU: the analyser
-    # reads the project's files, not installed packages. Such a class was taken for a plain
-    # object: not counted, not reported, and a module holding one counted without its parameters
-    # (Holder was 0, "exact").
-    report = run("""
+    # transformers' PreTrainedModel, Lightning's LightningModule, xformers' SwiGLU: installed
+    # packages the analyser is not told to read (read_packages=(); transformers is read by default:
+    # test_pymodel_installed_packages.py). Such a class was taken for a plain object: not counted,
+    # not reported, and a module holding one counted without its parameters (Holder was 0, "exact").
+    report = analyze_text(textwrap.dedent("""
         import torch.nn as nn
         from transformers import PretrainedConfig, PreTrainedModel
         import pytorch_lightning as pl
@@ -1951,11 +1951,12 @@ def test_a_class_extending_an_installed_package_is_not_taken_for_a_plain_object(
                 self.config = MyConfig()
                 self.settings = Settings()
                 self.fc = nn.Linear(self.config.hidden, 2)
-    """)
+    """), "model.py", AnalyzeOptions(read_packages=()))
     messages = lc101(report)
     assert messages["MyModel"].endswith("whether it is a module is not known: it extends "
                                         "`transformers.PreTrainedModel`, which is outside the file and torch (the "
-                                        "analyser reads the project's files, not installed packages)")
+                                        "analyser reads the project's files, and the installed packages "
+                                        "`read-packages` names where it finds them)")
     assert "`pytorch_lightning.LightningModule`" in messages["Lit"]
     assert messages["Holder"].startswith("`Holder` cannot be counted exactly: `f` is a `Fused`, whose base "
                                          "`xformers.ops.SwiGLU` is outside the file and torch")

@@ -56,6 +56,19 @@ describe('toServerSettings', () => {
         }
     });
 
+    it('passes the installed packages to read and where from, as lists, only when set', () => {
+        const set = toServerSettings({ ...UNSET_DEFAULTS, readPackages: [' transformers ', 'timm', 'my_lib'], sitePackages: ['/venv/lib/site-packages'] }, { trusted: true });
+        assert.deepEqual(set, { ...DEFAULT_SETTINGS, readPackages: ['transformers', 'timm', 'my_lib'], sitePackages: ['/venv/lib/site-packages'] });
+        // `[]` reads no package: it is a value, not "unset".
+        assert.deepEqual(toServerSettings({ readPackages: [] }, { trusted: false }), { ...DEFAULT_SETTINGS, readPackages: [] });
+        // A wrong list is left out whole (the budget file's, else the default, applies).
+        for (const bad of ['transformers', ['transformers.models'], ['timm', 3], [''], [' ']]) {
+            assert.ok(!('readPackages' in toServerSettings({ readPackages: bad }, { trusted: true })), JSON.stringify(bad));
+        }
+        assert.ok(!('sitePackages' in toServerSettings({ sitePackages: '/venv' }, { trusted: true })));
+        assert.ok(!('sitePackages' in toServerSettings({ sitePackages: [null] }, { trusted: true })));
+    });
+
     it('passes through the nested object VS Code returns', () => {
         const raw = {
             gpu: ' 2xA100-80GB ',

@@ -20,6 +20,10 @@ from lsp_count.core.source import Problem
 if TYPE_CHECKING:  # the core imports no format module until a document needs it
     from lsp_count.pymodel.reuse import PythonMemo
 
+# The installed model libraries a Python model file's imports are read from, statically, as the
+# project's own files are (their model files are compared with torch in the tests).
+DEFAULT_READ_PACKAGES = ("transformers", "timm")
+
 
 @dataclass(frozen=True)
 class AnalyzeOptions:
@@ -37,6 +41,11 @@ class AnalyzeOptions:
     # Python files: False counts the functions alone (the hover on a function's `def`: the file's
     # classes were counted by the document's own analysis).
     classes: bool = True
+    # Python files: the installed packages read where the file imports them (none: `()`).
+    read_packages: tuple[str, ...] = DEFAULT_READ_PACKAGES
+    # Python files: the site-packages directories they are read from; None finds the project's
+    # environments (pymodel/environments.py: $VIRTUAL_ENV, the project's .venv, lsp-count's own).
+    site_packages: tuple[str, ...] | None = None
 
 
 class AnalysisProgress:

@@ -82,6 +82,18 @@ class Budget:
 class BudgetConfig:
     budgets: tuple[Budget, ...] = ()
     source: str | None = None  # the file the budgets came from; globs are relative to its directory
+    # Python model files: the installed packages read where a file imports them, and the
+    # site-packages directories they are read from (relative to the file's directory); None: the
+    # defaults (AnalyzeOptions.read_packages, the environments found).
+    read_packages: tuple[str, ...] | None = None
+    site_packages: tuple[str, ...] | None = None
+
+    def site_package_dirs(self) -> tuple[str, ...] | None:
+        """``site-packages`` as directories: a relative one under the budget file's directory."""
+        if self.site_packages is None:
+            return None
+        base = os.path.dirname(os.path.abspath(self.source)) if self.source else os.getcwd()
+        return tuple(os.path.join(base, os.path.expanduser(d)) for d in self.site_packages)
 
 
 class BudgetError(Exception):
@@ -215,8 +227,13 @@ def _read_table(mapping: Mapping[str, object], where: _Where, base: Budget, allo
         if key == _LIST_KEY and allow_list:
             listed = value
             continue
+        if key in ANALYSIS_KEYS:  # (the top level's were read before)
+            errors.append(where.problem(str(raw_key), "says how model files are read: set it in the top-level table, "
+                                                      "not in a budget"))
+            continue
         if key not in known:
-            errors.append(where.problem(str(raw_key), f"unknown key{_suggest(str(raw_key), known)}"))
+            suggestions = known + (ANALYSIS_KEYS if allow_list else ())
+            errors.append(where.problem(str(raw_key), f"unknown key{_suggest(str(raw_key), suggestions)}"))
             continue
         if key in SETTINGS_KEYS:
             settings[key] = value
@@ -280,8 +297,35 @@ def budget_from_mapping(mapping: Mapping[str, object], source: str = "settings")
     return budget
 
 
+# Keys of the top-level table that say how Python model files are read, not what a model may use.
+ANALYSIS_KEYS = ("read-packages", "site-packages")
+
+
+def _analysis_keys(table: Mapping[str, object], where: _Where, errors: list[Problem]) -> dict[str, tuple[str, ...]]:
+    out: dict[str, tuple[str, ...]] = {}
+    for raw_key, value in table.items():
+        key = canonical_key(str(raw_key))
+        if key not in ANALYSIS_KEYS:
+            continue
+        items = [value] if isinstance(value, str) else value
+        if not isinstance(items, list) or not all(isinstance(v, str) and v for v in items):
+            errors.append(where.problem(str(raw_key), "expected a list of " + (
+                "package names, such as [\"transformers\", \"timm\"]" if key == "read-packages" else "directories")))
+            continue
+        if key == "read-packages":
+            bad = next((v for v in items if not v.isidentifier()), None)
+            if bad is not None:
+                errors.append(where.problem(str(raw_key), f"\"{bad}\" is not a package name (a top-level package: "
+                                                          f"\"transformers\", not \"transformers.models\")"))
+                continue
+        out[key.replace("-", "_")] = tuple(items)
+    return out
+
+
 def config_from_mapping(table: Mapping[str, object], where: _Where) -> BudgetConfig:
     errors: list[Problem] = []
+    analysis = _analysis_keys(table, where, errors)
+    table = {k: v for k, v in table.items() if canonical_key(str(k)) not in ANALYSIS_KEYS}
     base, listed = _read_table(table, where, Budget(), True, errors)
     budgets: list[Budget] = []
     if listed is not None:
@@ -300,7 +344,7 @@ def config_from_mapping(table: Mapping[str, object], where: _Where) -> BudgetCon
         budgets.append(base)
     if errors:
         raise BudgetError(errors)
-    return BudgetConfig(tuple(budgets), where.path)
+    return BudgetConfig(tuple(budgets), where.path, **analysis)  # type: ignore[arg-type]
 
 
 # --- budget files -------------------------------------------------------------------------

@@ -28,6 +28,10 @@ class ClientSettings:
     inlay_hints: bool = True
     code_lens: bool = True
     execute: bool = False
+    # Python model files: the installed packages read (None: the budget file's, else the default)
+    # and the site-packages directories they are read from (None: the environments found).
+    read_packages: tuple[str, ...] | None = None
+    site_packages: tuple[str, ...] | None = None
 
     def overrides(self) -> dict[str, object]:
         """The memory settings the user set, to lay over the workspace budget's."""
@@ -93,6 +97,16 @@ def parse_client_settings(raw: object) -> tuple[ClientSettings, tuple[str, ...]]
         else:
             warnings.append(f"{SECTION}.{key}: expected true or false, got {v!r}")
 
+    def strings(key: str, name: str, check: str) -> None:
+        v = _lookup(section, key)
+        if v is None:
+            return
+        if isinstance(v, list) and all(isinstance(x, str) and x and (check != "package" or x.isidentifier()) for x in v):
+            values[name] = tuple(v)
+        else:
+            what = "package names" if check == "package" else "directories"
+            warnings.append(f"{SECTION}.{key}: expected a list of {what}, got {v!r}")
+
     for key in ("gpu", "mode", "dtype"):
         text(key)
     for key in ("context", "batch"):
@@ -100,4 +114,6 @@ def parse_client_settings(raw: object) -> tuple[ClientSettings, tuple[str, ...]]
     flag("inlayHints.enabled", "inlay_hints")
     flag("codeLens.enabled", "code_lens")
     flag("execute", "execute")
+    strings("readPackages", "read_packages", "package")
+    strings("sitePackages", "site_packages", "directory")
     return ClientSettings(**values), tuple(warnings)  # type: ignore[arg-type]

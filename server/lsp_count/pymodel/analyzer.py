@@ -16,10 +16,12 @@ import os
 import re
 from typing import Any
 
+from lsp_count.core.analyze import DEFAULT_READ_PACKAGES
 from lsp_count.core.params import ParamNode, ParamTree, Tensor, short_count
 from lsp_count.core.report import FileReport, ModelReport, unrecognized
 from lsp_count.core.source import LineIndex, Position, Problem, Span
 from lsp_count.core.spec import MAX_DIMENSION
+from lsp_count.pymodel.environments import discover_site_packages
 from lsp_count.pymodel.interp import (FUNCTION_STEPS, TORCH_VERSION, Ctx, FuncV, Interpreter, LazyImport, ModuleScope,
                                       clone, count_of, foreign_base, module_attributes, params_of, signature_function)
 from lsp_count.pymodel.loader import body_of
@@ -193,7 +195,7 @@ def _analyze_python(text: str, path: str, options: Any, memo: PythonMemo | None,
     if not functions and not any(isinstance(s, ast.ClassDef) for s in body):
         return _no_model(path, problems, lines)
     base_dir = getattr(options, "base_dir", None) if options is not None else None
-    ctx = Ctx((base_dir,) if base_dir else ())
+    ctx = Ctx((base_dir,) if base_dir else (), *_installed_packages(options, base_dir or os.path.dirname(path)))
     if memo is not None:
         ctx.trees = memo.trees
     ctx.hf_cache = getattr(options, "hf_cache", None) if options is not None else None
@@ -203,6 +205,16 @@ def _analyze_python(text: str, path: str, options: Any, memo: PythonMemo | None,
         return _interpret(text, path, options, body, problems, positions, repaired, ctx, scope, memo, progress)
     finally:
         _release(ctx)
+
+
+def _installed_packages(options: Any, directory: str) -> tuple[frozenset[str], tuple[str, ...]]:
+    """The installed packages the file's imports may read, and the site-packages directories
+    they are read from (AnalyzeOptions.read_packages, .site_packages)."""
+    names = getattr(options, "read_packages", DEFAULT_READ_PACKAGES) if options is not None else DEFAULT_READ_PACKAGES
+    if not names:
+        return frozenset(), ()
+    sites = getattr(options, "site_packages", None) if options is not None else None
+    return frozenset(names), tuple(sites) if sites is not None else discover_site_packages(directory or None)
 
 
 def _no_model(path: str, problems: list[Problem], lines: LineIndex) -> FileReport:
@@ -932,7 +944,8 @@ def _outside(base: ExtV) -> str:
     """Where a base the analyser does not read comes from, as a clause."""
     if base.name.startswith("torch."):
         return "is a torch class the analyser has no table for"
-    return "is outside the file and torch (the analyser reads the project's files, not installed packages)"
+    return ("is outside the file and torch (the analyser reads the project's files, and the installed packages "
+            "`read-packages` names where it finds them)")
 
 
 def _defines_module(node: ast.ClassDef) -> bool:

@@ -44,6 +44,7 @@ from lsp_count.pymodel.layers import (ELEMENT_BYTES, FINFO, TORCH_NN_OTHER_NAMES
 from lsp_count.pymodel import forward, shapes
 from lsp_count.pymodel import tensor_values
 from lsp_count.pymodel.reparam import reparametrization, reparametrize
+from lsp_count.pymodel.hub import NOT_MODULES as NOT_MODULE_LOADERS
 from lsp_count.pymodel.syntax import (applied_class_decorators, child_blocks, may_import_project, parse,
                                       parse_expression)
 from lsp_count.pymodel.values import (BoundV, ClassV, DeviceV, ExtV, FieldV, Inst, ModV, Param, PartialV, RangeV, Raised,
@@ -672,12 +673,17 @@ class ModuleScope:
 class Ctx:
     """State of one analysis: budgets, loaded project files and hint anchors."""
 
-    def __init__(self, base_dirs: tuple[str, ...]) -> None:
+    def __init__(self, base_dirs: tuple[str, ...], read_packages: frozenset[str] = frozenset(),
+                 site_packages: tuple[str, ...] = ()) -> None:
         self.steps = 0
         self.budget = MAX_STEPS  # the steps the current count may take (start_count)
         self.depth = 0
         self.class_stack: list[str] = []
         self.base_dirs = base_dirs
+        # The installed packages an import may read (AnalyzeOptions.read_packages), from these
+        # site-packages directories, after the project's own files.
+        self.read_packages = read_packages
+        self.site_packages = site_packages
         self.loaded: dict[str, ModV | None] = {}
         # Every module scope made in the analysis: the analyser breaks their reference cycles when
         # it ends (analyzer._release).
@@ -1170,6 +1176,11 @@ class Interpreter:
             found = _module_file(os.path.join(root, *parts) if parts else root)
             if found is not None:
                 return found
+        if not level and parts and parts[0] in self.ctx.read_packages:  # an installed model library
+            for site in self.ctx.site_packages:
+                found = _module_file(os.path.join(site, *parts))
+                if found is not None:
+                    return found
         return None
 
     def load_project_file(self, key: str) -> ModV | None:
@@ -2275,7 +2286,9 @@ class Interpreter:
                 # _run_statements: importing the file fails).
                 raise _MissingModule(f"`{_text(s)}` ({scope.where(s.lineno)}) raises ModuleNotFoundError: no module "
                                      f"{missing}", ExtV("ModuleNotFoundError"))
-            if key is None:
+            if key is None or (not s.level and base == "transformers" and alias.name.endswith(NOT_MODULE_LOADERS)):
+                # (transformers' tokenizers and processors hold no parameters: their loaders answer from
+                # the catalog by name, as outside a project, and their source is not read)
                 env.vars[bound] = _external(dotted)
                 continue
             lazy = LazyImport(key, alias.name, dotted, s.level, scope)
@@ -3944,6 +3957,18 @@ class Interpreter:
             receiver = None
             fn = self.ev(func, env)
         args, kwargs = self.call_arguments(e, env)
+        if type(receiver) is ClassV and func.attr == "from_pretrained" and _transformers_function(fn):  # type: ignore[attr-defined]
+            # Read from an installed transformers, its loading reaches files and the network: the
+            # offline catalog and the HF cache answer, as for the loader outside the project.
+            hub = args[0] if args else kwargs.get("pretrained_model_name_or_path")
+            if isinstance(hub, str):
+                return self.from_hub(receiver.name, hub, e, env.module.span_of(e) if env.module.span_of else None)
+        if type(receiver) is ClassV and func.attr == "from_config" and args and type(args[0]) is Inst and \
+                type(args[0].cls) is str and args[0].cls.endswith(".config") and _transformers_function(fn):  # type: ignore[attr-defined]
+            # The catalog's config is its numbers, not transformers' config class its source would dispatch on.
+            return Unknown(f"`{_text(e)}`: a config loaded with from_pretrained is not followed into from_config "
+                           f"(`{receiver.name}.from_pretrained(\"org/name\")` is counted from the catalog)",
+                           maybe_module=True)
         if type(fn) is Unknown and type(receiver) is Unknown and not receiver.maybe_module and \
                 (func.attr in _TENSOR_METHODS or func.attr in _STR_METHODS):  # type: ignore[attr-defined]
             # `.to(dtype)` of a tensor not followed, `.replace(...)` of a path: a value, never a module
@@ -10617,6 +10642,13 @@ _DICT_UNBOUND: dict[str, BuiltinV] = {
 # Packages whose classes are never modules: what a class of the code may extend for its configs.
 _NOT_MODULE_PACKAGES = frozenset({"numpy", "pydantic", "omegaconf", "attr", "attrs", "msgspec", "yaml", "ml_collections",
                                   "simple_parsing", "typing_extensions", "builtins"})
+
+
+def _transformers_function(fn: Any) -> bool:
+    """Whether ``fn`` (a function, or one bound to its class) is defined in a file of the
+    transformers package (its loaders' ``from_pretrained``)."""
+    f = fn.func if type(fn) is BoundV else fn
+    return type(f) is FuncV and f.env is not None and f"{os.sep}transformers{os.sep}" in f.env.module.path
 
 
 def foreign_base(cls: ClassV) -> ExtV | None:

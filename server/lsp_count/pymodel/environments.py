@@ -1,0 +1,105 @@
+"""Where the installed model libraries a Python model file imports are read from.
+
+A model written on top of transformers or timm (``class MyModel(PreTrainedModel)`` with
+``LlamaDecoderLayer`` blocks, a ``timm.create_model`` backbone) is counted by reading the
+library's source from the project's Python environment, as the analyser reads the project's own
+files: statically, never imported. Only the packages named in ``read_packages`` are read (by
+default transformers and timm, whose model files the tests compare with torch class by class);
+any other installed package stays outside, as it is for a machine without it.
+
+The environments, in order (each kept only where it exists):
+- the virtual environment the user activated (``$VIRTUAL_ENV``);
+- a virtual environment in the file's project: ``.venv``, ``venv`` or ``env`` (a directory with
+  a ``pyvenv.cfg``) beside the file or in a directory above it, up to the repository's root;
+- the active conda environment (``$CONDA_PREFIX``);
+- the environment lsp-count itself runs in (installed into the project's environment, it sees
+  what the project imports).
+Nothing is run to find them: the layout of a virtual environment says where its packages are.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import sysconfig
+from collections.abc import Mapping
+
+VENV_NAMES = (".venv", "venv", "env")
+_ROOT_MARKERS = (".git", "pyproject.toml", "setup.py", "setup.cfg")
+_LEVELS = 6  # directories above the file searched for a project's virtual environment
+
+
+def environment_site_packages(prefix: str) -> tuple[str, ...]:
+    """The package directories of the environment installed at ``prefix`` (a virtual
+    environment, a conda environment): POSIX ``lib/pythonX.Y/site-packages``, newest Python
+    first, or Windows' ``Lib/site-packages``."""
+    found = sorted(glob.glob(os.path.join(glob.escape(prefix), "lib", "python3*", "site-packages")),
+                   key=_python_version, reverse=True)
+    windows = os.path.join(prefix, "Lib", "site-packages")
+    if os.path.isdir(windows):
+        found.append(windows)
+    return tuple(d for d in found if os.path.isdir(d))
+
+
+def _python_version(site: str) -> tuple[int, ...]:
+    name = os.path.basename(os.path.dirname(site))[len("python"):]
+    return tuple(int(p) if p.isdigit() else 0 for p in name.split("."))
+
+
+def project_environments(directory: str) -> tuple[str, ...]:
+    """The virtual environments of the project the directory is in: those beside it or above it,
+    nearest first, up to the repository's root (its ``.git`` or ``pyproject.toml``)."""
+    out: list[str] = []
+    directory = os.path.abspath(directory)
+    for _ in range(_LEVELS):
+        for name in VENV_NAMES:
+            candidate = os.path.join(directory, name)
+            if os.path.isfile(os.path.join(candidate, "pyvenv.cfg")):
+                out.append(candidate)
+        if any(os.path.exists(os.path.join(directory, marker)) for marker in _ROOT_MARKERS):
+            break
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            break
+        directory = parent
+    return tuple(out)
+
+
+def discover_site_packages(directory: str | None, environ: Mapping[str, str] | None = None) -> tuple[str, ...]:
+    """The package directories the analysis of a file in ``directory`` reads installed model
+    libraries from (see the module's docstring for the order)."""
+    environ = os.environ if environ is None else environ
+    prefixes: list[str] = []
+    if environ.get("VIRTUAL_ENV"):
+        prefixes.append(environ["VIRTUAL_ENV"])
+    if directory:
+        prefixes.extend(project_environments(directory))
+    if environ.get("CONDA_PREFIX"):
+        prefixes.append(environ["CONDA_PREFIX"])
+    out: list[str] = []
+    for prefix in prefixes:
+        out.extend(environment_site_packages(prefix))
+    paths = sysconfig.get_paths()
+    out.extend(d for d in (paths.get("purelib"), paths.get("platlib")) if d and os.path.isdir(d))
+    return _unique(out)
+
+
+def _unique(directories: list[str]) -> tuple[str, ...]:
+    seen: set[str] = set()
+    out = []
+    for d in directories:
+        key = os.path.realpath(d)
+        if key not in seen:
+            seen.add(key)
+            out.append(d)
+    return tuple(out)
+
+
+def installed_package(name: str, site_packages: tuple[str, ...]) -> str | None:
+    """The directory of the package ``name`` (its ``__init__.py``) in the first of the
+    directories that has it; None where none does."""
+    for site in site_packages:
+        candidate = os.path.join(site, name)
+        if os.path.isfile(os.path.join(candidate, "__init__.py")):
+            return candidate
+    return None
