@@ -67,3 +67,60 @@ def test_a_model_on_installed_transformers_layers_counts_as_torch_builds_it(
     want, got, messages = file_class_counts(text, "user_model.py", "MyModel")
     assert want is not None, "torch must build the test's own model"
     assert got == want, (text, messages)
+
+
+TIMM_USER_FILE = '''
+import torch.nn as nn
+import timm
+from timm.layers import Mlp
+from timm.models.vision_transformer import Block
+
+
+class Backbone(nn.Module):
+    def __init__(self, name="resnet18"):
+        super().__init__()
+        self.body = timm.create_model(name, pretrained=False, num_classes=0)
+        self.head = Mlp(512, 64, 3)
+
+
+class Tower(nn.Module):
+    def __init__(self, dim=96, depth=3, heads=4):
+        super().__init__()
+        self.blocks = nn.ModuleList([Block(dim, heads, mlp_ratio=2.0, qkv_bias=i % 2 == 0) for i in range(depth)])
+'''
+
+TIMM_BUILD = '''
+import json, sys, torch
+sys.path.insert(0, sys.argv[2])
+import timm_runner
+timm_runner._import_timm(sys.argv[1])
+namespace = {}
+exec(compile(open(sys.argv[3]).read(), "user_model.py", "exec"), namespace)
+with torch.device("meta"):
+    print(json.dumps({name: sum(p.numel() for p in namespace[name]().parameters()) for name in ("Backbone", "Tower")}))
+'''
+
+
+def test_a_model_on_installed_timm_counts_as_timm_builds_it(tmp_path) -> None:
+    import json
+    import pathlib
+    import subprocess
+    import sys
+
+    from lsp_count.core.analyze import AnalyzeOptions, analyze_path
+
+    sidecar = pathlib.Path(sys.prefix) / "timm-sidecar"
+    if not (sidecar / "timm").is_dir():
+        pytest.skip(f"timm is not installed in {sidecar} (scripts/test.sh installs it)")
+    user = tmp_path / "user_model.py"
+    user.write_text(TIMM_USER_FILE)
+    # timm is not in the test environment itself (test_timm_parity.py says why): the analysis is
+    # pointed at its directory, and torch builds the file in a child process that imports it.
+    report = analyze_path(str(user), AnalyzeOptions(site_packages=(str(sidecar),)))
+    static = {m.name: m.tree.total for m in report.models}
+    built = subprocess.run([sys.executable, "-c", TIMM_BUILD, str(sidecar), str(pathlib.Path(__file__).parent), str(user)],
+                           capture_output=True, text=True, timeout=600)
+    assert built.returncode == 0, built.stderr[-3000:]
+    want = json.loads(built.stdout.strip().splitlines()[-1])
+    assert static == want, [p.message for p in report.problems]
+    assert want["Backbone"] == 11_176_512 + 512 * 64 + 64 + 64 * 3 + 3  # resnet18 without its classifier
