@@ -22,11 +22,24 @@ from __future__ import annotations
 import glob
 import os
 import sysconfig
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 
 VENV_NAMES = (".venv", "venv", "env")
-_ROOT_MARKERS = (".git", "pyproject.toml", "setup.py", "setup.cfg")
+REPOSITORY_MARKERS = (".git", "pyproject.toml", "setup.py", "setup.cfg", "requirements.txt")
 _LEVELS = 6  # directories above the file searched for a project's virtual environment
+
+
+def up_to_repository_root(directory: str, levels: int) -> Iterator[str]:
+    """``directory``, then those above it, up to its repository's root (the first to hold a
+    ``.git``, ``pyproject.toml``, ``setup.py``, ..., included): at most ``levels`` of them."""
+    for _ in range(levels):
+        yield directory
+        if any(os.path.exists(os.path.join(directory, marker)) for marker in REPOSITORY_MARKERS):
+            return
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            return
+        directory = parent
 
 
 def environment_site_packages(prefix: str) -> tuple[str, ...]:
@@ -48,21 +61,9 @@ def _python_version(site: str) -> tuple[int, ...]:
 
 def project_environments(directory: str) -> tuple[str, ...]:
     """The virtual environments of the project the directory is in: those beside it or above it,
-    nearest first, up to the repository's root (its ``.git`` or ``pyproject.toml``)."""
-    out: list[str] = []
-    directory = os.path.abspath(directory)
-    for _ in range(_LEVELS):
-        for name in VENV_NAMES:
-            candidate = os.path.join(directory, name)
-            if os.path.isfile(os.path.join(candidate, "pyvenv.cfg")):
-                out.append(candidate)
-        if any(os.path.exists(os.path.join(directory, marker)) for marker in _ROOT_MARKERS):
-            break
-        parent = os.path.dirname(directory)
-        if parent == directory:
-            break
-        directory = parent
-    return tuple(out)
+    nearest first, up to the repository's root."""
+    return tuple(os.path.join(d, name) for d in up_to_repository_root(os.path.abspath(directory), _LEVELS)
+                 for name in VENV_NAMES if os.path.isfile(os.path.join(d, name, "pyvenv.cfg")))
 
 
 def discover_site_packages(directory: str | None, environ: Mapping[str, str] | None = None) -> tuple[str, ...]:

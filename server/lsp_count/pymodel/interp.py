@@ -44,6 +44,7 @@ from lsp_count.pymodel.layers import (ELEMENT_BYTES, FINFO, TORCH_NN_OTHER_NAMES
 from lsp_count.pymodel import forward, shapes
 from lsp_count.pymodel import tensor_values
 from lsp_count.pymodel.reparam import reparametrization, reparametrize
+from lsp_count.pymodel.environments import up_to_repository_root
 from lsp_count.pymodel.hub import NOT_MODULES as NOT_MODULE_LOADERS
 from lsp_count.pymodel.syntax import (applied_class_decorators, child_blocks, may_import_project, parse,
                                       parse_expression)
@@ -8263,25 +8264,13 @@ def module_method_names() -> frozenset[str]:
     return frozenset(names)
 
 
-_REPOSITORY_MARKERS = (".git", "pyproject.toml", "setup.py", "setup.cfg", "requirements.txt")
-
-
 def _repository_roots(directory: str, levels: int = 3) -> tuple[str, ...]:
     """The directories above the file, up to its repository's root (a `.git`, `pyproject.toml`,
     `setup.py`, ...) and at most ``levels`` up: where a script run from the repository imports its
     sibling packages (`models/net.py`: `from layers.blocks import Block`, thuml's Autoformer)."""
-    out: list[str] = []
     if os.sep + "site-packages" in directory or os.sep + "dist-packages" in directory or _installed(directory):
         return ()  # an installed package imports its own modules by their package's name, or relatively
-    for _ in range(levels):
-        if any(os.path.exists(os.path.join(directory, marker)) for marker in _REPOSITORY_MARKERS):
-            break
-        parent = os.path.dirname(directory)
-        if parent == directory:
-            break
-        directory = parent
-        out.append(directory)
-    return tuple(out)
+    return tuple(up_to_repository_root(directory, levels + 1))[1:]
 
 
 @functools.lru_cache(maxsize=256)
