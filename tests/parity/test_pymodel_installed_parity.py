@@ -1,7 +1,8 @@
 """Parity for models written on top of an installed transformers (AnalyzeOptions.read_packages):
 a user's ``PreTrainedModel`` subclass built from a family's decoder layers and norm, with random
-small configs, counted statically (the analyser reads transformers' source from the environment
-the tests run in) and by torch on the meta device (the test's own file run here)."""
+small configs (some that transformers' config validation refuses), counted statically (the
+analyser reads transformers' source from the environment the tests run in) and by torch on the
+meta device (the test's own file run here); a model on an installed timm against timm's build."""
 
 from __future__ import annotations
 
@@ -65,8 +66,11 @@ def test_a_model_on_installed_transformers_layers_counts_as_torch_builds_it(
                            extra=extra, tie=tie, head_bias=head_bias,
                            config_arg="CONFIG" if as_default else f"{config}(**CONFIG.to_dict())")
     want, got, messages = file_class_counts(text, "user_model.py", "MyModel")
-    assert want is not None, "torch must build the test's own model"
+    # A config transformers refuses (a hidden size that is no multiple of the heads: its `@strict`
+    # validators) is refused by the analysis too, with transformers' error.
     assert got == want, (text, messages)
+    if want is None:
+        assert any("raises StrictDataclassClassValidationError" in m for m in messages), messages
 
 
 TIMM_USER_FILE = '''
@@ -124,3 +128,61 @@ def test_a_model_on_installed_timm_counts_as_timm_builds_it(tmp_path) -> None:
     want = json.loads(built.stdout.strip().splitlines()[-1])
     assert static == want, [p.message for p in report.problems]
     assert want["Backbone"] == 11_176_512 + 512 * 64 + 64 + 64 * 3 + 3  # resnet18 without its classifier
+
+
+STRICT_PRELUDE = '''
+from dataclasses import dataclass
+import torch.nn as nn
+from huggingface_hub.dataclasses import strict
+
+
+class Base:
+    def validate_width(self):
+        if self.width % self.heads:
+            raise ValueError(f"width {{self.width}} is not a multiple of heads {{self.heads}}")
+
+
+@strict
+@dataclass
+class Cfg(Base):
+    width: int = 32
+    heads: int = 4
+{validators}
+
+{subclass}
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        cfg = {config}
+        self.fc = nn.Linear(cfg.width, cfg.heads)
+'''
+
+
+@pytest.mark.parametrize("validators, subclass, config, error", [
+    ("", "", "Cfg()", None),
+    ("", "", "Cfg(width=30)", "StrictDataclassClassValidationError"),
+    ("", "", "Cfg(width=30, heads=3)", None),
+    # in name order: `validate_a` runs first; a TypeError is wrapped too
+    ("    def validate_a(self):\n        if self.heads > 8:\n            raise TypeError('too many heads')\n",
+     "", "Cfg(width=32, heads=16)", "StrictDataclassClassValidationError"),
+    # an error other than ValueError / TypeError is not wrapped
+    ("    def validate_a(self):\n        if self.heads > 8:\n            raise KeyError('heads')\n",
+     "", "Cfg(width=32, heads=16)", "KeyError"),
+    # the decorated class's own validator overrides its base's
+    ("    def validate_width(self):\n        pass\n", "", "Cfg(width=30)", None),
+    # a property or a static method named validate_ is not called as one
+    ("    @property\n    def validate_p(self):\n        raise ValueError('never')\n", "", "Cfg()", None),
+    # a subclass made a dataclass has an __init__ of its own: not validated, as in Python
+    ("", "@dataclass\nclass Sub(Cfg):\n    extra: int = 1\n", "Sub(width=30)", None),
+    # without a dataclass of its own, it runs the wrapped __init__: validated
+    ("", "class Sub(Cfg):\n    pass\n", "Sub(width=30)", "StrictDataclassClassValidationError"),
+])
+def test_huggingface_hub_strict_validators_run_as_they_do_in_python(validators, subclass, config, error) -> None:
+    pytest.importorskip("huggingface_hub")
+    text = STRICT_PRELUDE.format(validators=validators, subclass=subclass, config=config)
+    want, got, messages = file_class_counts(text, "strict_model.py", "Net")
+    assert got == want, (text, messages)
+    assert (want is None) == (error is not None)
+    if error is not None:
+        assert any(error in m for m in messages), messages

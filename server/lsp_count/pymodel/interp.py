@@ -2435,6 +2435,8 @@ class Interpreter:
         one from outside the project; one the analyser cannot follow leaves the class as it is
         (apply_decorators)."""
         decorators = applied_class_decorators(node)
+        if decorators and any(v.name in _STRICT_DECORATORS for v in self.decorator_names(decorators, env)):
+            cls.strict_validated = True
         value = self.apply_decorators(cls, decorators, env, (ClassV, FuncV, PartialV, BoundV))
         if value is not cls:
             cls.decorated = value
@@ -5318,7 +5320,9 @@ class Interpreter:
         started = self.ctx.steps
         try:
             if dataclass_init is not None and not cls.is_module:
-                return self.make_dataclass(cls, args, kwargs, node, dataclass_init)
+                made = self.make_dataclass(cls, args, kwargs, node, dataclass_init)
+                self.strict_validate(cls, made, node)
+                return made
             inst = Inst(cls, "module" if cls.is_module else "object", cls.is_module,
                         env.module.span_of(node) if env.module.span_of else None)
             self.ctx.building.add(id(inst))
@@ -5350,6 +5354,8 @@ class Interpreter:
                 if cls.is_module and _only_module_bases(cls):
                     # Wayformer's placeholder `class EarlyFusion(nn.Module): pass` built with arguments.
                     raise _module_init_error(node, args, kwargs, f"`{cls.name}` has no __init__ of its own, and ")
+            if not cls.is_module:
+                self.strict_validate(cls, inst, node)
             if cls.is_module:
                 self.record_hint(inst, node, env)
                 # Not a build that changed a global or a class attribute (a layer counter: the next
@@ -5371,6 +5377,31 @@ class Interpreter:
             stack.pop()
             if inst is not None:
                 self.ctx.building.discard(id(inst))
+
+    def strict_validate(self, cls: ClassV, obj: Any, node: ast.AST) -> None:
+        """huggingface_hub's ``@strict`` (transformers' configs): the ``__init__`` it wraps runs the
+        decorated class's validators once the fields are set: its methods named ``validate_*``, in
+        name order (``dir``'s), each as the decorated class has it; a ValueError or TypeError from
+        one is a StrictDataclassClassValidationError (``LlamaConfig(hidden_size=32,
+        num_attention_heads=3)``: "The hidden size (32) is not a multiple of ..."). Only where that
+        wrapped ``__init__`` is the one that runs: a subclass with an ``__init__`` of its own (one
+        transformers' ``__init_subclass__`` makes) is not validated, as in Python."""
+        owner = _init_owner(cls)
+        if owner is None or not owner.strict_validated or type(obj) is not Inst:
+            return
+        names = sorted({n for c in owner.mro() if type(c) is ClassV for n in c.namespace if n.startswith("validate_")})
+        for name in names:
+            method = owner.find(name, None)
+            if type(method) is not FuncV or method.kind:  # (a property or a static method is not called)
+                continue
+            try:
+                self.call_function(method, [obj], {}, node)
+            except _Raised as exc:
+                if not any(_exception_matches(exc.kind, ExtV(error)) for error in ("ValueError", "TypeError")):
+                    raise
+                raise _Raised(f"`{_text(node)}` raises StrictDataclassClassValidationError: Class validation error "
+                              f"for validator '{name}': {exc.reason}",
+                              ExtV("huggingface_hub.errors.StrictDataclassClassValidationError")) from None
 
     def built_by_new(self, cls: ClassV, args: list[Any], kwargs: dict[str, Any], node: ast.AST, env: Env) -> Any:
         """``Cls(...)`` of a class whose ``__new__`` (a def of the code) returns an object of
@@ -8390,6 +8421,18 @@ def _replaces_module(stmt: ast.stmt) -> bool:
     return isinstance(stmt, ast.Assign) and any(
         isinstance(t, ast.Subscript) and _dotted(t.value) == "sys.modules" and isinstance(t.slice, ast.Name)
         and t.slice.id == "__name__" for t in stmt.targets)
+
+
+_STRICT_DECORATORS = frozenset({"huggingface_hub.dataclasses.strict", "huggingface_hub.strict"})
+
+
+def _init_owner(cls: ClassV) -> ClassV | None:
+    """The class of the MRO whose ``__init__`` runs: the first with one of its own (written, or
+    generated as a dataclass's) or one ``@strict`` wrapped."""
+    for c in cls.mro():
+        if type(c) is ClassV and (c.strict_validated or "__init__" in c.namespace or c.is_dataclass):
+            return c
+    return None
 
 
 def _dataclass_init(cls: ClassV) -> ClassV | None:

@@ -649,6 +649,9 @@ class ClassV:
     attrs_class: bool = False
     # A pydantic model (a BaseModel subclass): a dataclass whose __init__ takes keywords only.
     pydantic: bool = False
+    # Decorated with huggingface_hub's `@strict` (transformers' configs): its __init__ runs the
+    # class's `validate_*` methods once the fields are set (Interpreter.strict_validate).
+    strict_validated: bool = False
     _properties: "frozenset[str] | None" = field(default=None, repr=False)
     # Its annotations, evaluated (Interpreter.class_annotations), kept once all of them are known or
     # its module has run: Python evaluates them when the class statement runs; transformers'
