@@ -73,7 +73,7 @@ def torch_count(text: str, site: Path) -> int:
     sys.path.insert(0, str(site))
     try:
         namespace: dict = {}
-        exec(compile(textwrap.dedent(text), "user.py", "exec"), namespace)  # noqa: S102 - the test's own file
+        exec(compile(textwrap.dedent(text), "user.py", "exec", dont_inherit=True), namespace)  # noqa: S102 - the test's own file
         with torch.device("meta"):
             return sum(p.numel() for p in namespace["Tower"]().parameters())
     finally:
@@ -173,7 +173,7 @@ def test_a_model_built_on_installed_transformers_is_counted_and_its_loaders_stay
     read = analyze_text(text, "model.py")
     outside = analyze_text(text, "model.py", AnalyzeOptions(read_packages=()))
     namespace: dict = {}
-    exec(compile(text, "model.py", "exec"), namespace)  # noqa: S102 - the test's own file
+    exec(compile(text, "model.py", "exec", dont_inherit=True), namespace)  # noqa: S102 - the test's own file
     with torch.device("meta"):
         assert sum(p.numel() for p in namespace["Small"]().parameters()) == counts(read)["Small"]
     layer = 2 * 64 * 64 + 2 * 64 * 32 + 3 * 64 * 128 + 2 * 64  # q, o; k, v (2 kv heads); the MLP; two norms

@@ -627,6 +627,9 @@ class ModuleScope:
         self._may_declare: bool | None = None
         self.ran = False  # its statements have all run (its names are what they stay)
         self._undefined: dict[str, bool] = {}  # certainly_undefined's answers
+        # `from __future__ import annotations`: its classes' __annotations__ are the texts (what
+        # huggingface_hub's strict field checks then skip); get_type_hints still evaluates them.
+        self.string_annotations = False
 
     @property
     def may_yield(self) -> bool:
@@ -2263,6 +2266,8 @@ class Interpreter:
     def import_from(self, s: ast.ImportFrom, env: Env) -> None:
         scope = env.module
         base = s.module or ""
+        if base == "__future__" and any(alias.name == "annotations" for alias in s.names):
+            scope.string_annotations = True
         key = None
         if may_import_project(base, s.level):
             key = self.find_project_module(scope, s.module, s.level)
@@ -5389,6 +5394,18 @@ class Interpreter:
         owner = _init_owner(cls)
         if owner is None or not owner.strict_validated or type(obj) is not Inst:
             return
+        # Each field as its __setattr__ checks it when __init__ sets it, in the fields' order (only a
+        # value and an annotation of the simple kinds: int, float, bool, str, None and their unions).
+        annotations: dict[str, Any] = {}
+        for c in reversed(owner.mro()):
+            if type(c) is ClassV and c.is_dataclass and c.env is not None and not c.env.module.string_annotations:
+                annotations.update((n, a) for n, a in self.class_annotations(c).items() if n in c.fields)
+        for name, annotation in annotations.items():
+            problem = _field_type_error(name, obj.attrs.get(name, _MISSING), annotation)
+            if problem:
+                raise _Raised(f"`{_text(node)}` raises StrictDataclassFieldValidationError: Validation error for field "
+                              f"'{name}': TypeError: {problem}",
+                              ExtV("huggingface_hub.errors.StrictDataclassFieldValidationError"))
         names = sorted({n for c in owner.mro() if type(c) is ClassV for n in c.namespace if n.startswith("validate_")})
         for name in names:
             method = owner.find(name, None)
@@ -8424,6 +8441,30 @@ def _replaces_module(stmt: ast.stmt) -> bool:
 
 
 _STRICT_DECORATORS = frozenset({"huggingface_hub.dataclasses.strict", "huggingface_hub.strict"})
+
+
+_SIMPLE_FIELD_TYPES = {"int": int, "float": float, "bool": bool, "str": str}
+
+
+def _field_type_error(name: str, value: Any, annotation: Any) -> str:
+    """huggingface_hub's type check of a strict dataclass's field (``_validate_simple_type``, a
+    union's ``_validate_union``), for a value and an annotation of the simple kinds; "" where the
+    value passes or either is of another kind (not checked)."""
+    if type(value) not in (int, float, bool, str, type(None)):
+        return ""
+    allowed = []
+    for option in annotation if type(annotation) is tuple else (annotation,):  # `int | None`
+        if option is None:
+            allowed.append(type(None))
+        elif type(option) is BuiltinV and option.name in _SIMPLE_FIELD_TYPES:
+            allowed.append(_SIMPLE_FIELD_TYPES[option.name])
+        else:
+            return ""
+    if any(isinstance(value, t) and not (t is int and type(value) is bool) for t in allowed):
+        return ""
+    if len(allowed) == 1:
+        return f"Field '{name}' expected {allowed[0].__name__}, got {type(value).__name__} (value: {value!r})"
+    return f"Field '{name}' with value {value!r} doesn't match any type in ({', '.join(t.__name__ for t in allowed)})"
 
 
 def _init_owner(cls: ClassV) -> ClassV | None:
