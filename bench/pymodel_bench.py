@@ -9,7 +9,8 @@ dependency), each from nothing, reading the project files it imports as the anal
 does in a transformers checkout, without and with the tree cache of an earlier run; the
 largest against Python importing the same module. Then timm's model files (where scripts/test.sh
 installed timm beside the environment), whose largest, vision_transformer.py, is a real file of
-over 5,000 lines.
+over 5,000 lines. Last, a model of one's own on an installed transformers and on timm (their source
+read from the environment, AnalyzeOptions.read_packages) against Python importing the library.
 Run: .venv/bin/python bench/pymodel_bench.py
 """
 
@@ -220,6 +221,88 @@ def time_timm() -> None:
                   f"min {min(again):.0f} ms")
 
 
+# A model of the user's own on top of an installed library (AnalyzeOptions.read_packages): the
+# analysis reads the library's source from the environment; the peer method imports the library
+# and builds the model on the meta device (in a fresh Python, as the first analysis starts afresh).
+ON_TRANSFORMERS = """
+import torch.nn as nn
+from transformers import LlamaConfig, PreTrainedModel
+from transformers.models.llama.modeling_llama import LlamaDecoderLayer, LlamaRMSNorm
+
+
+class MyLlama(PreTrainedModel):
+    config_class = LlamaConfig
+
+    def __init__(self, config=LlamaConfig()):
+        super().__init__(config)
+        self.embed = nn.Embedding(config.vocab_size, config.hidden_size)
+        self.layers = nn.ModuleList([LlamaDecoderLayer(config, i) for i in range(config.num_hidden_layers)])
+        self.norm = LlamaRMSNorm(config.hidden_size, eps=config.rms_norm_eps)
+"""
+
+ON_TIMM = """
+import torch.nn as nn
+import timm
+from timm.models.vision_transformer import Block
+
+
+class Backbone(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.body = timm.create_model("resnet50", pretrained=False, num_classes=0)
+        self.blocks = nn.ModuleList([Block(768, 12) for _ in range(2)])
+"""
+
+_BUILD = """
+import sys, time
+t = time.perf_counter()
+if len(sys.argv) > 2:
+    sys.path.insert(0, sys.argv[2]); import timm_runner; timm_runner._import_timm(sys.argv[3])
+import torch
+namespace = {}
+exec(compile(open(sys.argv[1]).read(), "user_model.py", "exec"), namespace)
+with torch.device("meta"):
+    for name in ("MyLlama", "Backbone"):
+        if name in namespace:
+            sum(p.numel() for p in namespace[name]().parameters())
+print(time.perf_counter() - t)
+"""
+
+
+def time_installed() -> None:
+    """A model written on an installed transformers and one on timm, each analysed from nothing
+    (reading the library's source, no tree cache; then with the cache of an earlier run), against
+    a fresh Python importing the library and building the model on the meta device."""
+    from lsp_count.core.analyze import AnalyzeOptions
+
+    sidecar = pathlib.Path(sys.prefix) / "timm-sidecar"
+    cases = [("transformers", ON_TRANSFORMERS, AnalyzeOptions(), [])]
+    if (sidecar / "timm").is_dir():
+        runner = pathlib.Path(__file__).resolve().parents[1] / "tests" / "parity"
+        cases.append(("timm", ON_TIMM, AnalyzeOptions(site_packages=(str(sidecar),)), [str(runner), str(sidecar)]))
+    with tempfile.TemporaryDirectory() as tmp, mock.patch.dict(os.environ):
+        for library, text, options, extra in cases:
+            path = pathlib.Path(tmp) / f"on_{library}.py"
+            path.write_text(text)
+            timings = {}
+            for cache in ("off", str(pathlib.Path(tmp) / "cache")):
+                os.environ["LSP_COUNT_CACHE_DIR"] = cache
+                analyze_text(text, str(path), options)  # (fills the cache; the first of each is dropped)
+                runs = []
+                for _ in range(5):
+                    start = time.perf_counter()
+                    report = analyze_text(text, str(path), options)
+                    runs.append((time.perf_counter() - start) * 1000)
+                timings[cache == "off"] = statistics.median(runs)
+            built = subprocess.run([sys.executable, "-W", "ignore", "-c", _BUILD, str(path), *extra],
+                                   capture_output=True, text=True)
+            python_s = float(built.stdout.strip().splitlines()[-1]) if built.returncode == 0 else float("nan")
+            counted = ", ".join(f"{m.name} {m.tree.total:,}" for m in report.models) or "nothing"
+            print(f"a model on installed {library} ({counted}): median {timings[True]:.0f} ms from nothing, "
+                  f"{timings[False]:.0f} ms with the tree cache; Python importing {library} and building it on the "
+                  f"meta device: {python_s:.2f} s ({python_s * 1000 / timings[False]:.1f}x the cached analysis)")
+
+
 def main() -> None:
     text = build()
     lines = text.count("\n") + 1
@@ -245,6 +328,7 @@ def main() -> None:
     print(f"ratio (median): {statistics.median(torch_times) / statistics.median(times):.1f}x")
     time_transformers()
     time_timm()
+    time_installed()
 
 
 if __name__ == "__main__":
