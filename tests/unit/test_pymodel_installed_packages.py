@@ -167,7 +167,14 @@ def test_a_model_built_on_installed_transformers_is_counted_and_its_loaders_stay
             def __init__(self):
                 super().__init__()
                 self.backbone = AutoModel.from_config(AutoConfig.from_pretrained("openai-community/gpt2"))
-    """)
+
+
+        class Pipeline(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.generate = pipeline("text-generation", model="openai-community/gpt2")
+                self.fc = nn.Linear(3, 3)
+    """).replace("AutoTokenizer, LlamaConfig", "AutoTokenizer, LlamaConfig, pipeline")
     import torch
 
     read = analyze_text(text, "model.py")
@@ -183,6 +190,11 @@ def test_a_model_built_on_installed_transformers_is_counted_and_its_loaders_stay
     assert counts(read)["Head"] == counts(outside)["Head"] == 124_439_808 + 769
     (problem,) = [p for p in read.problems if "FromHubConfig" in p.message]
     assert "a config loaded with from_pretrained is not followed into from_config" in problem.message
+    # `pipeline` loads from the hub: not read, said as where transformers is not read.
+    assert [p.message for p in read.problems if "Pipeline" in p.message] == \
+        [p.message for p in outside.problems if "Pipeline" in p.message] == \
+        ["`Pipeline` cannot be counted exactly: `generate`: `transformers.pipeline` is outside this file and torch.nn; "
+         "the analyser does not follow it"]
 
 
 # --- where the environments are found --------------------------------------------------------

@@ -2292,9 +2292,11 @@ class Interpreter:
                 # _run_statements: importing the file fails).
                 raise _MissingModule(f"`{_text(s)}` ({scope.where(s.lineno)}) raises ModuleNotFoundError: no module "
                                      f"{missing}", ExtV("ModuleNotFoundError"))
-            if key is None or (not s.level and base == "transformers" and alias.name.endswith(NOT_MODULE_LOADERS)):
+            if key is None or (not s.level and base == "transformers" and (
+                    alias.name.endswith(NOT_MODULE_LOADERS) or alias.name == "pipeline")):
                 # (transformers' tokenizers and processors hold no parameters: their loaders answer from
-                # the catalog by name, as outside a project, and their source is not read)
+                # the catalog by name, as outside a project, and their source is not read; nor is
+                # `pipeline`'s, which loads from the hub)
                 env.vars[bound] = _external(dotted)
                 continue
             lazy = LazyImport(key, alias.name, dotted, s.level, scope)
