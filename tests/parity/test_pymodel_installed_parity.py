@@ -200,3 +200,28 @@ def test_huggingface_hub_strict_validators_run_as_they_do_in_python(validators, 
     assert (want is None) == (error is not None)
     if error is not None:
         assert any(error in m for m in messages), messages
+
+
+AUTO_FROM_CONFIG = '''
+import torch.nn as nn
+from transformers import AutoModel, AutoModelForCausalLM, BertConfig, BertModel, LlamaConfig
+
+SMALL = dict(hidden_size=64, intermediate_size=128, num_attention_heads=4, num_hidden_layers=2, vocab_size=100)
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.model = {build}
+'''
+
+
+@pytest.mark.parametrize("build", [
+    "AutoModel.from_config(LlamaConfig(**SMALL))",
+    "AutoModelForCausalLM.from_config(LlamaConfig(**SMALL, tie_word_embeddings=True))",
+    "BertModel(BertConfig(**SMALL), add_pooling_layer=False)",
+    "AutoModel.from_config(BertConfig(**SMALL))",
+])
+def test_transformers_models_built_from_configs_in_ones_own_file_count_as_torch_builds_them(build) -> None:
+    want, got, messages = file_class_counts(AUTO_FROM_CONFIG.format(build=build), "auto_model.py", "Net")
+    assert want is not None and got == want, messages
