@@ -83,8 +83,8 @@ class BudgetConfig:
     budgets: tuple[Budget, ...] = ()
     source: str | None = None  # the file the budgets came from; globs are relative to its directory
     # Python model files: the installed packages read where a file imports them, and the
-    # site-packages directories they are read from (relative to the file's directory); None: the
-    # defaults (AnalyzeOptions.read_packages, the environments found).
+    # site-packages directories they are read from (relative to the budget file's directory); None:
+    # the defaults (AnalyzeOptions.read_packages, the environments found).
     read_packages: tuple[str, ...] | None = None
     site_packages: tuple[str, ...] | None = None
 

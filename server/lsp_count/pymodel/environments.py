@@ -95,12 +95,3 @@ def _unique(directories: list[str]) -> tuple[str, ...]:
             out.append(d)
     return tuple(out)
 
-
-def installed_package(name: str, site_packages: tuple[str, ...]) -> str | None:
-    """The directory of the package ``name`` (its ``__init__.py``) in the first of the
-    directories that has it; None where none does."""
-    for site in site_packages:
-        candidate = os.path.join(site, name)
-        if os.path.isfile(os.path.join(candidate, "__init__.py")):
-            return candidate
-    return None
