@@ -297,3 +297,42 @@ def test_the_editor_settings_name_them_and_a_wrong_value_is_dropped_with_a_warni
     assert (settings.read_packages, settings.site_packages) == (None, None)
     assert warnings == ("lsp-count.readPackages: expected a list of package names, got 'timm'",
                         "lsp-count.sitePackages: expected a list of directories, got [3]")
+
+
+def test_a_class_on_an_installed_package_not_read_says_how_to_read_it(tmp_path) -> None:
+    site = tmp_path / "site"
+    write(site / "lightlib" / "__init__.py", "import torch.nn as nn\n\n\nclass LightModule(nn.Module):\n    pass\n")
+    user = write(tmp_path / "user.py", """
+        import torch.nn as nn
+        from lightlib import LightModule
+
+
+        class Lit(LightModule):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(4, 4)
+
+
+        class Holder(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.lit = Lit()
+    """)
+
+    def messages(read: tuple[str, ...], sites: tuple[str, ...]) -> list[str]:
+        report = analyze_path(str(user), AnalyzeOptions(read_packages=read, site_packages=sites))
+        return [p.message for p in report.problems]
+
+    installed = messages(("transformers",), (str(site),))
+    assert installed[0] == ("`Lit` cannot be counted exactly: whether it is a module is not known: it extends "
+                            "`lightlib.LightModule`, which is outside the file and torch (`lightlib` is installed: "
+                            "`read-packages` can name it, to read its source)")
+    assert "(`lightlib` is installed: `read-packages` can name it, to read its source)" in installed[1]
+    assert "`lightlib` is in `read-packages`, but not in the site-packages directories found (1; `site-packages` " \
+           "names others)" in messages(("lightlib",), (str(tmp_path / "elsewhere"),))[0]
+    # Installed nowhere the analyser looks (or reading turned off): the general clause.
+    assert messages((), (str(site),))[0].endswith("(the analyser reads the project's files, and the installed "
+                                                  "packages `read-packages` names where it finds them)")
+    # Named and found: read, and counted.
+    report = analyze_path(str(user), AnalyzeOptions(read_packages=("lightlib",), site_packages=(str(site),)))
+    assert counts(report) == {"Lit": 20, "Holder": 20}

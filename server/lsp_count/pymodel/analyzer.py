@@ -21,7 +21,7 @@ from lsp_count.core.params import ParamNode, ParamTree, Tensor, short_count
 from lsp_count.core.report import FileReport, ModelReport, unrecognized
 from lsp_count.core.source import LineIndex, Position, Problem, Span
 from lsp_count.core.spec import MAX_DIMENSION
-from lsp_count.pymodel.environments import discover_site_packages
+from lsp_count.pymodel.environments import discover_site_packages, unread_package_note
 from lsp_count.pymodel.interp import (FUNCTION_STEPS, TORCH_VERSION, Ctx, FuncV, Interpreter, LazyImport, ModuleScope,
                                       clone, count_of, foreign_base, module_attributes, params_of, signature_function)
 from lsp_count.pymodel.loader import body_of
@@ -308,7 +308,7 @@ def _interpret(text: str, path: str, options: Any, body: list[ast.stmt], problem
     unreached = _unreached_classes(guarded, scope, positions) if counts_classes or not functions else []
     problems.extend(problem for _, problem in unreached)
     unfollowed_bases = [c for c in scope.classes if not c.is_module and id(c.node) in top and _may_be_module(c, body)]
-    problems.extend(_unresolved(c.name, _unknown_base(c), positions.class_name(c.node)) for c in unfollowed_bases)
+    problems.extend(_unresolved(c.name, _unknown_base(c, ctx), positions.class_name(c.node)) for c in unfollowed_bases)
     if not classes and not functions and not unreached and not unfollowed_bases:
         return _no_model(path, problems, lines)
     if ctx.environment:  # read by the file's own statements, at import
@@ -749,7 +749,7 @@ def _model_report(ctx: Any, name: str, inst: Inst, notes: list[str], open_argume
     except _Irregular:
         root = None
     if root is None:
-        problem = _why_not_counted(name, inst, name_span, open_arguments)
+        problem = _why_not_counted(name, inst, name_span, open_arguments, ctx)
         if problem is not None:
             return None, problem
         walk = _Walk(ctx.counted)
@@ -796,10 +796,10 @@ class _Irregular(Exception):
 
 
 def _why_not_counted(model: str, inst: Inst, name_span: Span,
-                     open_arguments: dict[Sym, tuple[str, str | None]] | None = None) -> Problem | None:
+                     open_arguments: dict[Sym, tuple[str, str | None]] | None = None, ctx: Any = None) -> Problem | None:
     """The first submodule not built, else the size that is unknown or only a formula; None
     when everything is countable after all (a size written as a float, 4.0)."""
-    missing = _unknown_modules(inst)
+    missing = _unknown_modules(inst, ctx)
     if missing:
         return _unresolved(model, missing, name_span)
     for name, p in params_of(inst):
@@ -926,26 +926,29 @@ def _module_class_names(body: list[ast.stmt], wanted: frozenset[str]) -> frozens
     return frozenset(names)
 
 
-def _foreign_object(v: Inst) -> str:
+def _foreign_object(v: Inst, ctx: Any = None) -> str:
     """Why a module's attribute that the analyser built as a plain object may be a submodule: its
     class extends one from a package the analyser does not read (``class Fused(SwiGLU)`` of
-    xformers), and neither name says config. "" where it is a plain object for all it knows."""
+    xformers), and neither name says config. "" where it is a plain object for all it knows.
+    ``ctx``: the analysis, whose installed packages the message may name (_outside)."""
     cls = v.cls
     if type(cls) is not ClassV or v.is_module or CONFIG_CLASS_NAME.search(cls.name):
         return ""
     base = foreign_base(cls)
     if base is None or CONFIG_CLASS_NAME.search(base.name.rpartition(".")[2]):
         return ""
-    return (f"a `{cls.name}`, whose base `{base.name}` {_outside(base)}: whether it is a module, and whose "
+    return (f"a `{cls.name}`, whose base `{base.name}` {_outside(base, ctx)}: whether it is a module, and whose "
             f"parameters count, is not known")
 
 
-def _outside(base: ExtV) -> str:
-    """Where a base the analyser does not read comes from, as a clause."""
+def _outside(base: ExtV, ctx: Any = None) -> str:
+    """Where a base the analyser does not read comes from, as a clause; with the analysis' ``ctx``,
+    what would have it read (its package is installed: name it in read-packages)."""
     if base.name.startswith("torch."):
         return "is a torch class the analyser has no table for"
-    return ("is outside the file and torch (the analyser reads the project's files, and the installed packages "
-            "`read-packages` names where it finds them)")
+    note = unread_package_note(base.name.partition(".")[0], ctx.read_packages, ctx.site_packages) if ctx else ""
+    return "is outside the file and torch (" + (note or "the analyser reads the project's files, and the installed "
+                                                        "packages `read-packages` names where it finds them") + ")"
 
 
 def _defines_module(node: ast.ClassDef) -> bool:
@@ -958,13 +961,13 @@ def _defines_module(node: ast.ClassDef) -> bool:
         isinstance(b, ast.Attribute) and isinstance(b.value, ast.Name) and b.value.id == "nn" for b in node.bases)
 
 
-def _unknown_base(cls: ClassV) -> str:
+def _unknown_base(cls: ClassV, ctx: Any = None) -> str:
     unknown = next((b for b in cls.bases if type(b) is Unknown), None)
     if unknown is None:
         base = foreign_base(cls)
         if base.name.startswith("torch."):  # type: ignore[union-attr]
             return f"it extends `{base.name}`, a torch module class the analyser has no table for"  # type: ignore[union-attr]
-        return f"whether it is a module is not known: it extends `{base.name}`, which {_outside(base)}"  # type: ignore[union-attr]
+        return f"whether it is a module is not known: it extends `{base.name}`, which {_outside(base, ctx)}"  # type: ignore[union-attr]
     return f"whether it is a module is not known: its base cannot be followed: {unknown.why}"
 
 
@@ -972,7 +975,7 @@ def _unresolved(name: str, reason: str, span: Span) -> Problem:
     return Problem("warning", "LC101", f"`{name}` cannot be counted exactly: {reason}", span)
 
 
-def _unknown_modules(inst: Inst) -> str:
+def _unknown_modules(inst: Inst, ctx: Any = None) -> str:
     """The first submodule slot the analyser could not build (a call into code it does not follow),
     or module whose parts a method it does not follow may have changed."""
     if inst.unfollowed:
@@ -983,7 +986,7 @@ def _unknown_modules(inst: Inst) -> str:
         if type(v) is Inst and v.unfollowed:
             return f"`{path}`: {v.unfollowed}"
         if type(v) is Inst and not v.is_module:
-            foreign = _foreign_object(v)
+            foreign = _foreign_object(v, ctx)
             if foreign:
                 return f"`{path}` is {foreign}"
     return ""

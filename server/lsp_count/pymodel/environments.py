@@ -95,3 +95,15 @@ def _unique(directories: list[str]) -> tuple[str, ...]:
             out.append(d)
     return tuple(out)
 
+
+def unread_package_note(package: str, read: frozenset[str], site_packages: tuple[str, ...]) -> str:
+    """Why an installed package's classes are not read, where the user can change it: the package
+    is in an environment found but not in ``read-packages``, or named there but in no environment
+    found. "" otherwise (a package installed nowhere the analyser looks, or reading turned off)."""
+    if package in read:
+        return (f"`{package}` is in `read-packages`, but not in the site-packages directories found "
+                f"({len(site_packages)}; `site-packages` names others)")
+    for site in site_packages:
+        if os.path.isfile(os.path.join(site, package, "__init__.py")) or os.path.isfile(os.path.join(site, package + ".py")):
+            return f"`{package}` is installed: `read-packages` can name it, to read its source"
+    return ""
