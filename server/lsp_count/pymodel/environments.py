@@ -96,6 +96,25 @@ def _unique(directories: list[str]) -> tuple[str, ...]:
     return tuple(out)
 
 
+def module_file(stem: str) -> str | None:
+    """The file Python imports a module's path without its suffix as (``stem.py``, or the package
+    ``stem/__init__.py``), resolved; None where neither is there."""
+    for candidate in (stem + ".py", os.path.join(stem, "__init__.py")):
+        if os.path.isfile(candidate):
+            return os.path.realpath(candidate)
+    return None
+
+
+def installed_module(parts: list[str], site_packages: tuple[str, ...]) -> str | None:
+    """The file of the module ``parts`` (``["transformers", "models", "llama"]``) in the first of the
+    site-packages directories that has it; None where none does."""
+    for site in site_packages:
+        found = module_file(os.path.join(site, *parts))
+        if found is not None:
+            return found
+    return None
+
+
 def unread_package_note(package: str, read: frozenset[str], site_packages: tuple[str, ...]) -> str:
     """Why an installed package's classes are not read, where the user can change it: the package
     is in an environment found but not in ``read-packages``, or named there but in no environment
@@ -103,7 +122,6 @@ def unread_package_note(package: str, read: frozenset[str], site_packages: tuple
     if package in read:
         return (f"`{package}` is in `read-packages`, but not in the site-packages directories found "
                 f"({len(site_packages)}; `site-packages` names others)")
-    for site in site_packages:
-        if os.path.isfile(os.path.join(site, package, "__init__.py")) or os.path.isfile(os.path.join(site, package + ".py")):
-            return f"`{package}` is installed: `read-packages` can name it, to read its source"
+    if installed_module([package], site_packages) is not None:
+        return f"`{package}` is installed: `read-packages` can name it, to read its source"
     return ""

@@ -44,7 +44,7 @@ from lsp_count.pymodel.layers import (ELEMENT_BYTES, FINFO, TORCH_NN_OTHER_NAMES
 from lsp_count.pymodel import forward, shapes
 from lsp_count.pymodel import tensor_values
 from lsp_count.pymodel.reparam import reparametrization, reparametrize
-from lsp_count.pymodel.environments import up_to_repository_root
+from lsp_count.pymodel.environments import installed_module, module_file, up_to_repository_root
 from lsp_count.pymodel.hub import NOT_MODULES as NOT_MODULE_LOADERS
 from lsp_count.pymodel.syntax import (applied_class_decorators, child_blocks, may_import_project, parse,
                                       parse_expression)
@@ -1177,14 +1177,11 @@ class Interpreter:
             roots = own + (here,) + self.ctx.base_dirs + _repository_roots(here) if own else \
                 (here,) + self.ctx.base_dirs + _repository_roots(here)
         for root in roots:
-            found = _module_file(os.path.join(root, *parts) if parts else root)
+            found = module_file(os.path.join(root, *parts) if parts else root)
             if found is not None:
                 return found
         if not level and parts and parts[0] in self.ctx.read_packages:  # an installed model library
-            for site in self.ctx.site_packages:
-                found = _module_file(os.path.join(site, *parts))
-                if found is not None:
-                    return found
+            return installed_module(parts, self.ctx.site_packages)
         return None
 
     def load_project_file(self, key: str) -> ModV | None:
@@ -3231,7 +3228,7 @@ class Interpreter:
                 # `litgpt.lora.X` where the package's __init__ does not import `lora`: the submodule, which
                 # Python sets on the package once anything imports it (litgpt's own modules do).
                 package = os.path.dirname(obj.path)
-                found = _module_file(os.path.join(package, name))
+                found = module_file(os.path.join(package, name))
                 sub = self.load_project_file(found) if found is not None else None
                 if sub is not None:
                     return sub
@@ -3967,18 +3964,10 @@ class Interpreter:
             receiver = None
             fn = self.ev(func, env)
         args, kwargs = self.call_arguments(e, env)
-        if type(receiver) is ClassV and func.attr == "from_pretrained" and _transformers_function(fn):  # type: ignore[attr-defined]
-            # Read from an installed transformers, its loading reaches files and the network: the
-            # offline catalog and the HF cache answer, as for the loader outside the project.
-            hub = args[0] if args else kwargs.get("pretrained_model_name_or_path")
-            if isinstance(hub, str):
-                return self.from_hub(receiver.name, hub, e, env.module.span_of(e) if env.module.span_of else None)
-        if type(receiver) is ClassV and func.attr == "from_config" and args and type(args[0]) is Inst and \
-                type(args[0].cls) is str and args[0].cls.endswith(".config") and _transformers_function(fn):  # type: ignore[attr-defined]
-            # The catalog's config is its numbers, not transformers' config class its source would dispatch on.
-            return Unknown(f"`{_text(e)}`: a config loaded with from_pretrained is not followed into from_config "
-                           f"(`{receiver.name}.from_pretrained(\"org/name\")` is counted from the catalog)",
-                           maybe_module=True)
+        if type(receiver) is ClassV and func.attr in _HUB_LOADERS and _transformers_function(fn):  # type: ignore[attr-defined]
+            loaded = self.transformers_loader(receiver, func.attr, args, kwargs, e, env)  # type: ignore[attr-defined]
+            if loaded is not _MISSING:
+                return loaded
         if type(fn) is Unknown and type(receiver) is Unknown and not receiver.maybe_module and \
                 (func.attr in _TENSOR_METHODS or func.attr in _STR_METHODS):  # type: ignore[attr-defined]
             # `.to(dtype)` of a tensor not followed, `.replace(...)` of a path: a value, never a module
@@ -4004,6 +3993,23 @@ class Interpreter:
                 what = "a method of the module the analyser does not follow; it may change the module's parts"
             receiver.unfollowed = f"`{_text(e)}` ({env.module.where(e.lineno)}) calls `{name}`, {what}"
         return self.call(fn, args, kwargs, e, env)
+
+    def transformers_loader(self, cls: ClassV, name: str, args: list[Any], kwargs: dict[str, Any], node: ast.Call,
+                            env: Env) -> Any:
+        """``cls.from_pretrained("org/name")`` / ``cls.from_config(config)`` where the method is an
+        installed transformers' own, read from its source: loading reaches files and the network,
+        so the offline catalog and the HF cache answer, as for the loader outside the project;
+        _MISSING where the source is followed as written."""
+        if name == "from_pretrained":
+            hub = args[0] if args else kwargs.get("pretrained_model_name_or_path")
+            if isinstance(hub, str):
+                return self.from_hub(cls.name, hub, node, env.module.span_of(node) if env.module.span_of else None)
+        elif args and type(args[0]) is Inst and type(args[0].cls) is str and args[0].cls.endswith(".config"):
+            # The catalog's config is its numbers, not transformers' config class its source would dispatch on.
+            return Unknown(f"`{_text(node)}`: a config loaded with from_pretrained is not followed into from_config "
+                           f"(`{cls.name}.from_pretrained(\"org/name\")` is counted from the catalog)",
+                           maybe_module=True)
+        return _MISSING
 
     def parameter_dict_or(self, a: Any, b: Any, node: ast.AST) -> Any:
         """torch's ``ParameterDict | other``: a copy updated with ``other``; ``dict | ParameterDict``
@@ -7127,15 +7133,6 @@ def _is_option(token: str) -> bool:
     except ValueError:
         return True
     return False
-
-
-def _module_file(stem: str) -> str | None:
-    """The file Python imports a module's path without its suffix as (``stem.py``, or the package
-    ``stem/__init__.py``), resolved; None where neither is there."""
-    for candidate in (stem + ".py", os.path.join(stem, "__init__.py")):
-        if os.path.isfile(candidate):
-            return os.path.realpath(candidate)
-    return None
 
 
 def _missing_relative_module(path: str, module: str, level: int) -> str | None:
@@ -10717,6 +10714,9 @@ _DICT_UNBOUND: dict[str, BuiltinV] = {
 # Packages whose classes are never modules: what a class of the code may extend for its configs.
 _NOT_MODULE_PACKAGES = frozenset({"numpy", "pydantic", "omegaconf", "attr", "attrs", "msgspec", "yaml", "ml_collections",
                                   "simple_parsing", "typing_extensions", "builtins"})
+
+
+_HUB_LOADERS = frozenset({"from_pretrained", "from_config"})  # (Interpreter.transformers_loader)
 
 
 def _transformers_function(fn: Any) -> bool:
