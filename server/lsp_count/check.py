@@ -263,16 +263,6 @@ def _suppressed(finding: Finding, per_line: dict[int, frozenset[str] | None], ig
     return codes is None or finding.code in codes
 
 
-def _with_packages(options: AnalyzeOptions, config: BudgetConfig) -> AnalyzeOptions:
-    """The budget file's ``read-packages`` / ``site-packages`` (its directories relative to the file)."""
-    if config.read_packages is not None:
-        options = replace(options, read_packages=config.read_packages)
-    sites = config.site_package_dirs()
-    if sites is not None:
-        options = replace(options, site_packages=sites)
-    return options
-
-
 def check_file(path: str, config: BudgetConfig, options: AnalyzeOptions = AnalyzeOptions(),
                shared: SharedTrees | None = None) -> FileResult | None:
     """The findings for one file, or None when it is skipped (not a model file, or ignored)."""
@@ -302,7 +292,7 @@ def check_file(path: str, config: BudgetConfig, options: AnalyzeOptions = Analyz
         return None
     if options.base_dir is None:
         options = replace(options, base_dir=os.path.dirname(os.path.abspath(path)))
-    options = _with_packages(options, config)
+    options = config.reading_options(options)
     report = analyze_text(decoded.text, path, options, shared.memo_for(path) if shared is not None else None)
     if not report.recognized:
         return None

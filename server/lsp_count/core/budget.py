@@ -95,6 +95,14 @@ class BudgetConfig:
         base = os.path.dirname(os.path.abspath(self.source)) if self.source else os.getcwd()
         return tuple(os.path.join(base, os.path.expanduser(d)) for d in self.site_packages)
 
+    def reading_options(self, options: Any) -> Any:
+        """``options`` (an AnalyzeOptions) with the file's ``read-packages`` / ``site-packages``, where
+        it sets them (the gate's and the editor's)."""
+        if self.read_packages is not None:
+            options = replace(options, read_packages=self.read_packages)
+        sites = self.site_package_dirs()
+        return replace(options, site_packages=sites) if sites is not None else options
+
 
 class BudgetError(Exception):
     """A budget that cannot be used; each problem names the key (and its line in the budget file)."""

@@ -139,16 +139,15 @@ class LspCountServer(LanguageServer):
         options = AnalyzeOptions(execute=self.client_settings.execute, base_dir=os.path.dirname(path) or None)
         if not path.endswith(".py"):
             return options
-        # The installed packages a model file reads: the editor's settings, else the budget file's.
+        # The installed packages a model file reads: the budget file's, under the editor's settings.
+        config = self.budget_config(path)[0]
+        if config is not None:
+            options = config.reading_options(options)
         settings = self.client_settings
-        config = self.budget_config(path)[0] if settings.read_packages is None or settings.site_packages is None else None
-        read = settings.read_packages if settings.read_packages is not None else config.read_packages if config else None
-        if read is not None:
-            options = replace(options, read_packages=read)
+        if settings.read_packages is not None:
+            options = replace(options, read_packages=settings.read_packages)
         if settings.site_packages is not None:
             options = replace(options, site_packages=settings.site_packages)
-        elif config is not None and config.site_packages is not None:
-            options = replace(options, site_packages=config.site_package_dirs())
         return options
 
     async def analysis(self, uri: str) -> Analysis:
