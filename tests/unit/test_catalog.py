@@ -57,3 +57,34 @@ def test_not_found_says_where_it_looked_and_how_to_add(tmp_path):
 def test_cli_path_that_is_a_hub_id():
     report = analyze_path("meta-llama/Meta-Llama-3-8B")
     assert report.models[0].tree.total == 8_030_261_248
+
+
+def test_legacy_one_part_ids_resolve_as_the_hub_redirects_them(tmp_path):
+    # In the catalog, under the organisation the model moved to.
+    for legacy, moved in (("gpt2", "openai-community/gpt2"), ("bert-base-uncased", "google-bert/bert-base-uncased"),
+                          ("t5-small", "google-t5/t5-small"), ("roberta-base", "FacebookAI/roberta-base"),
+                          ("distilbert-base-uncased", "distilbert/distilbert-base-uncased")):
+        found = resolve_model(legacy, hf_cache=str(tmp_path)).found
+        assert found is not None and found.source == "bundled catalog", legacy
+        assert found.path.endswith(moved + ".json")
+    assert analyze_model_id("gpt2", AnalyzeOptions(hf_cache=str(tmp_path))).models[0].tree.total == 124_439_808
+    # In the HF cache, as downloaded by either name.
+    for stored in ("models--distilgpt2", "models--distilbert--distilgpt2"):
+        snap = tmp_path / stored / "hub" / stored / "snapshots" / "c1"
+        snap.mkdir(parents=True)
+        (snap / "config.json").write_text(json.dumps(TINY))
+        found = resolve_model("distilgpt2", hf_cache=str(tmp_path / stored)).found
+        assert found is not None and found.source == "Hugging Face cache" and stored in found.path
+    # A one-part name that is no legacy id is not taken for a catalog model of the same name.
+    lookup = resolve_model("Qwen3-8B", hf_cache=str(tmp_path / "none"))
+    assert lookup.found is None and str(tmp_path / "none") in "; ".join(lookup.searched)
+
+
+def test_a_directory_named_like_a_hub_id_comes_first(tmp_path):
+    """transformers' from_pretrained("gpt2") loads ./gpt2 where it holds a config.json."""
+    (tmp_path / "gpt2").mkdir()
+    (tmp_path / "gpt2" / "config.json").write_text(json.dumps(TINY))
+    found = resolve_model("gpt2", hf_cache=str(tmp_path / "none"), base_dir=str(tmp_path)).found
+    assert found.source == "local path"
+    assert resolve_model("gpt2", hf_cache=str(tmp_path / "none"), base_dir=str(tmp_path / "gpt2")).found.source == \
+        "bundled catalog"

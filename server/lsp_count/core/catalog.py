@@ -1,11 +1,13 @@
 """Base models named by hub id, resolved offline.
 
-Order: the catalog bundled with lsp-count (``lsp_count/catalog/<org>/<name>.json``,
-real config.json files), then the local Hugging Face cache
-(``$HF_HUB_CACHE`` or ``$HF_HOME/hub`` or ``~/.cache/huggingface/hub``:
-``models--org--name/snapshots/<commit>/config.json``), then a local path (a
-model directory holding config.json, or the config file itself). Nothing is
-ever fetched from a network.
+Order: a directory of that name holding config.json (transformers' from_pretrained
+takes a local directory first), the catalog bundled with lsp-count
+(``lsp_count/catalog/<org>/<name>.json``, real config.json files), then the local
+Hugging Face cache (``$HF_HUB_CACHE`` or ``$HF_HOME/hub`` or
+``~/.cache/huggingface/hub``: ``models--org--name/snapshots/<commit>/config.json``),
+then a local path (the config file itself). A legacy one-part id (``gpt2``) is also
+looked up under the organisations its model moved to (LEGACY_ORGS). Nothing is ever
+fetched from a network.
 """
 
 from __future__ import annotations
@@ -23,6 +25,11 @@ if TYPE_CHECKING:
     from lsp_count.core.report import FileReport
 
 CATALOG_DIR = Path(__file__).resolve().parent.parent / "catalog"
+
+# The Hub's first models had no organisation (``gpt2``, ``bert-base-uncased``, ``t5-small``). They
+# moved to these organisations under the same names, and the Hub redirects the old ids, which
+# tutorials and scripts still use: a one-part id is looked up in each of them, in this order.
+LEGACY_ORGS = ("openai-community", "google-bert", "distilbert", "FacebookAI", "albert", "google-t5", "xlnet")
 
 
 @dataclass(frozen=True)
@@ -85,9 +92,15 @@ def _read_config(path: Path, name: str, source: str) -> tuple[ResolvedModel | No
     return ResolvedModel(name, doc.root, source, str(path)), ()
 
 
+def _hub_names(name: str) -> tuple[str, ...]:
+    """The repository ids a hub id may be stored under: itself, and for a one-part (legacy)
+    id, the organisations its model moved to."""
+    return (name,) if "/" in name else (name,) + tuple(f"{org}/{name}" for org in LEGACY_ORGS)
+
+
 def _catalog_path(name: str) -> Path | None:
     if "/" not in name:
-        return None
+        return next((p for p in map(_catalog_path, _hub_names(name)[1:]) if p is not None), None)
     org, model = name.split("/", 1)
     exact = CATALOG_DIR / org / f"{model}.json"
     if exact.is_file():
@@ -120,6 +133,15 @@ def resolve_model(name: str, hf_cache: str | None = None, base_dir: str | None =
     """Find the config of the model ``name`` (hub id or path) without any network access."""
     searched: list[str] = []
     problems: list[Problem] = []
+    local = Path(os.path.expanduser(name))
+    if not local.is_absolute() and base_dir:
+        local = Path(base_dir) / local
+    if looks_like_hub_id(name) and (local / "config.json").is_file():
+        # A directory of that name comes first, as transformers' from_pretrained takes it (a
+        # model saved as `gpt2/` beside the file is that model, not the Hub's).
+        found, probs = _read_config(local / "config.json", name, "local path")
+        if found:
+            return Lookup(found, (f"local path {local}",))
     if looks_like_hub_id(name):
         searched.append("the bundled catalog")
         cat = _catalog_path(name)
@@ -128,18 +150,15 @@ def resolve_model(name: str, hf_cache: str | None = None, base_dir: str | None =
             if found:
                 return Lookup(found, tuple(searched))
             problems += probs
-        if "/" in name:
-            for hub in hub_cache_dirs(hf_cache):
-                searched.append(str(hub))
-                snap = _cache_snapshot(hub, name)
+        for hub in hub_cache_dirs(hf_cache):
+            searched.append(str(hub))
+            for stored in _hub_names(name):  # `gpt2` downloaded as `gpt2` or as `openai-community/gpt2`
+                snap = _cache_snapshot(hub, stored)
                 if snap is not None:
                     found, probs = _read_config(snap, name, "Hugging Face cache")
                     if found:
                         return Lookup(found, tuple(searched))
                     problems += probs
-    local = Path(os.path.expanduser(name))
-    if not local.is_absolute() and base_dir:
-        local = Path(base_dir) / local
     searched.append(f"local path {local}")
     target = local / "config.json" if local.is_dir() else local
     if target.is_file():
