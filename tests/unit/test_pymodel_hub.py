@@ -204,3 +204,41 @@ def test_every_from_pretrained_call_is_found_wherever_it_is_written() -> None:
     moved = analyze_text("# one\n# two\n" + src, "model.py", AnalyzeOptions(), memo=memo)
     assert [hub for _, hub in moved.hub_refs] == expected
     assert [span.start.line for span, _ in moved.hub_refs] == [span.start.line + 2 for span, _ in first.hub_refs]
+
+
+def test_keywords_that_change_the_model_are_never_counted_as_the_unchanged_model() -> None:
+    """Where transformers is not read (read_packages=()), a from_pretrained whose keywords may
+    change what it builds is LC101 naming them; loading keywords, and a config= holding the id's
+    config as loaded, change nothing. (Where it is read, the parity suite compares them with
+    transformers' own from_pretrained.)"""
+    src = """
+        import torch
+        import torch.nn as nn
+        from transformers import AutoConfig, AutoModelForCausalLM
+        class Layers(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.lm = AutoModelForCausalLM.from_pretrained("gpt2", n_layer=2)
+        class Changed(nn.Module):
+            def __init__(self):
+                super().__init__()
+                config = AutoConfig.from_pretrained("gpt2")
+                config.n_layer = 2
+                self.lm = AutoModelForCausalLM.from_pretrained("gpt2", config=config)
+        class AsLoaded(nn.Module):
+            def __init__(self):
+                super().__init__()
+                config = AutoConfig.from_pretrained("gpt2")
+                self.lm = AutoModelForCausalLM.from_pretrained("gpt2", config=config, dtype=torch.bfloat16,
+                                                               device_map="auto", revision="main")
+    """
+    outside = run(src, read_packages=())
+    problems = lc101(outside)
+    assert "`n_layer=` may change what it builds" in problems["Layers"]
+    assert "`config=` (not the id's config.json as loaded) may change" in problems["Changed"]
+    assert "read-packages" in problems["Layers"]
+    assert {m.name: m.tree.total for m in outside.models} == {"AsLoaded": 124_439_808}
+    # Read, the first two are built as transformers builds them: two of GPT-2's twelve layers.
+    read = run(src)
+    assert {m.name: m.tree.total for m in read.models} == {
+        "Layers": 53_561_088, "Changed": 53_561_088, "AsLoaded": 124_439_808}

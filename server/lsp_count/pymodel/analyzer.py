@@ -389,8 +389,8 @@ def _interpret(text: str, path: str, options: Any, body: list[ast.stmt], problem
         plan.finish(list(ctx.loaded))
     refs = _hub_calls(body, positions) if "from_pretrained" in text else []
     return FileReport(path, tuple(models), tuple(problems), recognized=True, lines=lines, hints=_hints(hint_counts),
-                      hub_refs=tuple((span, hub) for span, hub, _ in refs),
-                      hub_counts=tuple(_hub_count(ctx, span, hub, loader) for span, hub, loader in refs))
+                      hub_refs=tuple((span, hub) for span, hub, *_ in refs),
+                      hub_counts=tuple(_hub_count(ctx, *ref) for ref in refs))
 
 
 def _import_raises(ctx: Ctx, positions: "_Positions") -> list[Problem]:
@@ -463,11 +463,15 @@ def _hints(groups: list[dict[Span, frozenset[int | None]]]) -> tuple[tuple[Span,
 
 
 def hub_refs(body: list[ast.stmt], positions: _Positions) -> tuple[tuple[Span, str], ...]:
-    return tuple((span, hub) for span, hub, _ in _hub_calls(body, positions))
+    return tuple((span, hub) for span, hub, *_ in _hub_calls(body, positions))
 
 
-def _hub_calls(body: list[ast.stmt], positions: _Positions) -> list[tuple[Span, str, str]]:
-    """Each ``X.from_pretrained("org/name")``: span of the id string, the id, and ``X`` (the loader)."""
+def _hub_calls(body: list[ast.stmt], positions: _Positions) -> list[tuple[Span, str, str, tuple[str, ...]]]:
+    """Each ``X.from_pretrained("org/name")``: span of the id string, the id, ``X`` (the loader),
+    and the call's keywords that may change what it builds (``num_hidden_layers``; ``**`` for a
+    ``**kwargs``)."""
+    from lsp_count.pymodel.hub import LOADING_KWARGS
+
     lines = [i + 1 for i, line in enumerate(positions.raw_lines()) if "from_pretrained" in line]
     out = []
     for node in _nodes_on_lines(body, lines, positions.line):
@@ -477,7 +481,8 @@ def _hub_calls(body: list[ast.stmt], positions: _Positions) -> list[tuple[Span, 
             if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
                 owner = node.func.value
                 loader = owner.attr if isinstance(owner, ast.Attribute) else owner.id if isinstance(owner, ast.Name) else ""
-                out.append((positions.span(arg), arg.value, loader))
+                changes = tuple(k.arg or "**" for k in node.keywords if k.arg not in LOADING_KWARGS)
+                out.append((positions.span(arg), arg.value, loader, changes))
     out.sort(key=lambda r: (r[0].start.line, r[0].start.column))
     return out
 
@@ -503,12 +508,18 @@ def _nodes_on_lines(body: list[Any], lines: list[int], line_of: Any) -> Any:
                 yield from ast.walk(value)
 
 
-def _hub_count(ctx: Ctx, span: Span, hub: str, loader: str) -> tuple[Span, str, int | None, str]:
+def _hub_count(ctx: Ctx, span: Span, hub: str, loader: str, changes: tuple[str, ...] = ()) -> tuple[Span, str, int | None, str]:
     """What the server shows on the id: the exact count of what the call builds when the catalog
-    knows it; for a config loader, the count of the model it describes; else None and why."""
+    knows it; for a config loader, the count of the model it describes; else None and why. A call
+    whose keywords may change the config (``num_hidden_layers=2``) builds something else: the
+    id's own count is named in the message, not shown as the call's."""
     from lsp_count.pymodel.hub import builds_module
 
     found = ctx.hub_model(loader, hub)
+    if changes and (found.is_config or builds_module(loader)) and found.catalog_total is not None:
+        named = ", ".join("`**`" if k == "**" else f"`{k}=`" for k in changes)
+        return span, hub, None, (f"{found.message()}. This call's {named} may change that: the class that makes "
+                                 f"it is counted with {'it' if len(changes) == 1 else 'them'}")
     if found.is_config or not builds_module(loader):
         if not builds_module(loader) and not found.is_config:
             return span, hub, None, f"{loader} builds no parameters"

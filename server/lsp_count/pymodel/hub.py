@@ -43,6 +43,27 @@ AUTO_HEADS = {
 # Loaders that build no nn.Module (their result holds no parameters).
 NOT_MODULES = ("Tokenizer", "TokenizerFast", "Processor", "FeatureExtractor", "ImageProcessor", "GenerationConfig")
 
+# Keyword arguments of from_pretrained (a model's or a config's) that say where and how to load,
+# which transformers takes before the config is made: they change no parameter. Any other keyword
+# sets a config attribute (``num_hidden_layers=2``, ``num_labels=5``) or goes to the model's
+# __init__, and so may change the count (transformers 4 and 5 together: ``load_in_4bit`` is 4's).
+LOADING_KWARGS = frozenset({
+    "pretrained_model_name_or_path", "cache_dir", "force_download", "local_files_only", "proxies", "revision",
+    "subfolder", "token", "use_auth_token", "resume_download", "code_revision", "_commit_hash", "trust_remote_code",
+    "ignore_mismatched_sizes", "use_safetensors", "weights_only", "fusion_config", "disable_mmap", "state_dict",
+    "tqdm_class", "output_loading_info", "_from_pipeline", "_from_auto", "dtype", "torch_dtype", "device_map",
+    "max_memory", "offload_folder", "offload_buffers", "offload_state_dict", "quantization_config", "load_in_8bit",
+    "load_in_4bit", "variant", "adapter_kwargs", "adapter_name", "generation_config", "gguf_file",
+    "distributed_config", "device_mesh", "tp_plan", "tp_size", "allow_all_kernels", "use_kernels", "kernel_config",
+    "key_mapping", "mirror", "_fast_init", "low_cpu_mem_usage", "from_tf", "from_flax", "attn_implementation",
+    "experts_implementation", "use_flash_attention_2",
+})
+
+
+def config_changes(kwargs: dict[str, Any]) -> dict[str, Any]:
+    """The keyword arguments of a from_pretrained call that may change what it builds."""
+    return {k: v for k, v in kwargs.items() if k not in LOADING_KWARGS}
+
 
 @dataclass(frozen=True)
 class HubModel:
@@ -60,7 +81,7 @@ class HubModel:
 
     @property
     def is_config(self) -> bool:
-        return self.loader.endswith("Config") and not self.loader.endswith("GenerationConfig")
+        return loads_config(self.loader)
 
     @property
     def total(self) -> int | None:
@@ -93,8 +114,13 @@ def _class_built(loader: str, heads: dict[str, str]) -> tuple[str, str] | None:
     return None
 
 
+def loads_config(loader: str) -> bool:
+    """``AutoConfig``, ``LlamaConfig``: a model's configuration (not a GenerationConfig)."""
+    return loader.endswith("Config") and not loader.endswith("GenerationConfig")
+
+
 def builds_module(loader: str) -> bool:
-    return not loader.endswith(NOT_MODULES) and not (loader.endswith("Config") and not loader.endswith("GenerationConfig"))
+    return not loader.endswith(NOT_MODULES) and not loads_config(loader)
 
 
 def resolve(loader: str, hub_id: str, hf_cache: str | None, base_dir: str | None) -> HubModel:

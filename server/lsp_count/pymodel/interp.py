@@ -16,6 +16,7 @@ import abc
 import ast
 import builtins
 import collections
+import copy
 import dataclasses
 import enum
 import fnmatch
@@ -45,7 +46,7 @@ from lsp_count.pymodel import forward, shapes
 from lsp_count.pymodel import tensor_values
 from lsp_count.pymodel.reparam import reparametrization, reparametrize
 from lsp_count.pymodel.environments import installed_module, module_file, up_to_repository_root
-from lsp_count.pymodel.hub import NOT_MODULES as NOT_MODULE_LOADERS
+from lsp_count.pymodel.hub import NOT_MODULES as NOT_MODULE_LOADERS, builds_module, config_changes, loads_config
 from lsp_count.pymodel.syntax import (applied_class_decorators, child_blocks, may_import_project, parse,
                                       parse_expression)
 from lsp_count.pymodel.values import (BoundV, ClassV, DeviceV, ExtV, FieldV, Inst, ModV, Param, PartialV, RangeV, Raised,
@@ -4003,13 +4004,117 @@ class Interpreter:
         if name == "from_pretrained":
             hub = args[0] if args else kwargs.get("pretrained_model_name_or_path")
             if isinstance(hub, str):
-                return self.from_hub(cls.name, hub, node, env.module.span_of(node) if env.module.span_of else None)
+                origin = env.module.span_of(node) if env.module.span_of else None
+                changes = config_changes(kwargs)
+                if changes or len(args) > 1 or loads_config(cls.name):
+                    made = self.pretrained_from_source(cls, hub, args[1:], changes, node, env, origin)
+                    if made is not _MISSING:
+                        return made
+                return self.from_hub(cls.name, hub, node, origin)
         elif args and type(args[0]) is Inst and type(args[0].cls) is str and args[0].cls.endswith(".config"):
             # The catalog's config is its numbers, not transformers' config class its source would dispatch on.
             return Unknown(f"`{_text(node)}`: a config loaded with from_pretrained is not followed into from_config "
                            f"(`{cls.name}.from_pretrained(\"org/name\")` is counted from the catalog)",
                            maybe_module=True)
         return _MISSING
+
+    def pretrained_from_source(self, cls: ClassV, hub_id: str, model_args: list[Any], changes: dict[str, Any],
+                               node: ast.Call, env: Env, origin: Span | None) -> Any:
+        """``cls.from_pretrained(hub_id, **changes)`` as transformers' own code makes it, from the
+        config.json the catalog or the HF cache holds (never the network): the config with
+        ``from_dict`` (its class from CONFIG_MAPPING for an Auto class, else ``cls.config_class``),
+        the keywords that are its attributes set on it, the rest given to the model, which is
+        built from the config as ``from_config`` builds it. A config loader's result is the config,
+        so that ``config.num_hidden_layers = 2`` and ``from_config(config)`` are followed too.
+        _MISSING when the catalog has no config.json for the id (from_hub says why), or when a
+        config loader's class is not found (the catalog's values answer, as before)."""
+        if not (builds_module(cls.name) or loads_config(cls.name)):
+            return _MISSING
+        found = self.ctx.hub_model(cls.name, hub_id)
+        is_config = found.is_config
+        given = changes.pop("config", None) if not is_config else None
+        if isinstance(given, str):  # `config="org/other"`: that id's config.json
+            found = self.ctx.hub_model(cls.name, given)
+            given = None
+        if found.config is None:
+            return _MISSING if not changes and given is None else Unknown(
+                f"`{_text(node)}`: {found.why}", maybe_module=not is_config)
+        if model_args:
+            return Unknown(f"`{_text(node)}`: the positional arguments after the id go to the model's __init__, "
+                           f"which the analyser does not follow from from_pretrained", maybe_module=not is_config)
+        if given is not None:
+            if not self.is_transformers_config(given):
+                return Unknown(f"`{_text(node)}`: `config=` is not a transformers config the analyser built"
+                               + (f" ({why_of(given)})" if is_unknownish(given) else ""), maybe_module=True)
+            config, unused = clone(given), changes  # transformers builds from a copy
+        else:
+            config_class = self.pretrained_config_class(cls, found.config, node, env)
+            if config_class is None:
+                return _MISSING if is_config and not changes else Unknown(
+                    f"`{_text(node)}`: transformers' config class for model_type "
+                    f"{found.config.get('model_type')!r} is not found in the installed transformers",
+                    maybe_module=not is_config)
+            from_dict = self.get_attr(config_class, "from_dict", node)
+            if is_config:
+                return self.call(from_dict, [copy.deepcopy(found.config)], changes, node, env)
+            made = self.call(from_dict, [copy.deepcopy(found.config)], {**changes, "return_unused_kwargs": True},
+                             node, env)
+            if is_unknownish(made):
+                return made
+            if not (isinstance(made, tuple) and len(made) == 2 and isinstance(made[1], dict)):
+                return Unknown(f"`{_text(node)}`: the config's from_dict gave no (config, unused keywords)",
+                               maybe_module=True)
+            config, unused = made
+        auto = cls.find("_model_mapping", None) is not None
+        build = self.get_attr(cls, "from_config" if auto else "_from_config", node)
+        return self.call(build, [config], dict(unused), node, env)
+
+    def unread_config_changes(self, loader: str, hub_id: str, kwargs: dict[str, Any]) -> str:
+        """Where transformers is not read: the keywords of ``loader.from_pretrained(hub_id, ...)``
+        that may change what it builds, named ("`num_hidden_layers=2` changes"); "" when none do
+        (a ``config=`` holding the id's own config.json values, as loaded, changes nothing)."""
+        if not (builds_module(loader) or loads_config(loader)):
+            return ""
+        changes = config_changes(kwargs)
+        given = changes.get("config")
+        if type(given) is Inst and type(given.cls) is str and given.cls.endswith(".config"):
+            found = self.ctx.hub_model(loader, hub_id)
+            if found.config is not None and given.attrs == found.config:
+                del changes["config"]
+        if not changes:
+            return ""
+        names = [f"`{k}=`" if k != "config" else "`config=` (not the id's config.json as loaded)" for k in changes]
+        return f"{', '.join(names)} may change"
+
+    def pretrained_config_class(self, cls: ClassV, config: dict[str, Any], node: ast.AST, env: Env) -> Any:
+        """The config class transformers makes a hub id's config.json with: the loader's own
+        ``config_class`` (a model's) or itself (a config's); for an Auto class, CONFIG_MAPPING's
+        class for the config's model_type. None when not found."""
+        if not cls.name.startswith("Auto"):
+            found = cls if cls.name.endswith("Config") else cls.find("config_class", None)
+            return found if type(found) is ClassV else None
+        model_type = config.get("model_type")
+        path = cls.env.module.path if cls.env is not None else ""
+        package = path[:path.rfind(f"{os.sep}models{os.sep}auto{os.sep}")] if f"{os.sep}models{os.sep}auto{os.sep}" in path else ""
+        if not isinstance(model_type, str) or not package:
+            return None
+        module = self.load_project_file(os.path.join(package, "models", "auto", "configuration_auto.py"))
+        mapping = module.names.get("CONFIG_MAPPING") if module is not None else None
+        if mapping is None:
+            return None
+        try:
+            found = self.get_item(mapping, model_type, node)
+        except (_Raised, Unresolved):
+            return None
+        return found if type(found) is ClassV else None
+
+    def is_transformers_config(self, value: Any) -> bool:
+        """An instance of a transformers configuration class the analyser built (read from the
+        installed source), as ``isinstance(config, PreTrainedConfig)`` tells transformers."""
+        if type(value) is not Inst or type(value.cls) is not ClassV:
+            return False
+        return any(c.name in ("PreTrainedConfig", "PretrainedConfig") and c.env is not None and
+                   f"{os.sep}transformers{os.sep}" in c.env.module.path for c in value.cls.mro() if type(c) is ClassV)
 
     def parameter_dict_or(self, a: Any, b: Any, node: ast.AST) -> Any:
         """torch's ``ParameterDict | other``: a copy updated with ``other``; ``dict | ParameterDict``
@@ -6088,6 +6193,12 @@ class Interpreter:
             hub = args[0] if args else kwargs.get("pretrained_model_name_or_path")
             loader = parts[-2] if len(parts) >= 2 else ""
             if isinstance(hub, str) and loader:
+                changed = self.unread_config_changes(loader, hub, kwargs)
+                if changed:
+                    return Unknown(f"`{_text(node)}`: {changed} what it builds (a config attribute, or an argument "
+                                   f"of the model's __init__); the analyser follows that in transformers' own code, "
+                                   f"which it reads from the installed transformers when `read-packages` names it",
+                                   maybe_module=builds_module(loader))
                 return self.from_hub(loader, hub, node, origin)
             return Unknown(f"`{_text(node)}` loads a pretrained model ({hub!r}); its weights are not built in this "
                            f"file", maybe_module=True)
