@@ -1150,6 +1150,8 @@ class Interpreter:
                                                              maybe_module=refused_module)
                     if unbound:
                         self.ctx.unbound_by_raise[id(value)] = value
+                if not unbound:
+                    _forget_changed(stmt, scope.env.vars, reason)
                 if unbound and scope.is_main and not isinstance(stmt, ast.ClassDef):
                     self.ctx.import_raises.append((stmt, reason))
             self.ctx.steps = MAX_STEPS - self.ctx.budget  # module-level code: the count's whole budget per statement
@@ -3420,8 +3422,8 @@ class Interpreter:
                           ExtV("AttributeError"))
         safe = _SAFE_METHODS.get(type(obj), frozenset())
         if not name.startswith("_") and (safe is None or name in safe):
-            attr = getattr(obj, name, None)
-            if attr is not None:
+            attr = getattr(obj, name, _MISSING)
+            if attr is not _MISSING:  # (a version's `dev` is None)
                 return BuiltinV(name, attr) if callable(attr) else attr
         if isinstance(obj, (int, float)) and name in ("real", "imag"):
             return getattr(obj, name)
@@ -4636,6 +4638,13 @@ class Interpreter:
             if fn.name in ("getattr", "hasattr", "setattr", "delattr", "len") and args and type(args[0]) is Inst and \
                     type(args[0].cls) is ClassV:
                 return self.attribute_builtin(fn.name, args, node)
+            if fn.name == "getattr" and len(args) in (2, 3) and not kwargs and type(args[0]) is ClassV and \
+                    isinstance(_member_value(args[1]), str):
+                # `getattr(PeftType, name.upper())`, `getattr(cls, "prefix", None)`: as `Cls.name` reads it
+                name = _member_value(args[1])
+                if len(args) == 3 and _hasattr(args[0], name) is False:
+                    return args[2]
+                return self.get_attr(args[0], name, node)  # (no private-name mangling: that is the syntax's)
             if fn.name in ("getattr", "hasattr") and len(args) > 1 and type(args[0]) is ModV and isinstance(args[1], str):
                 value = self.module_name(args[0], args[1])
                 if fn.name == "hasattr":
@@ -9484,6 +9493,59 @@ def _catches_import_error(handler: ast.ExceptHandler) -> bool:
         return True
     caught = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
     return any(_dotted(c).rpartition(".")[2] in _IMPORT_ERRORS for c in caught)
+
+
+def _forget_changed(stmt: ast.stmt, names: dict[str, Any], reason: str) -> None:
+    """A module-level statement the analyser could not follow may have changed the module's
+    objects before it stopped (``SIZES[make_key()] = 16`` may have replaced any of SIZES' values):
+    a container it writes an item of, or calls a changing method of, is not known any more; an
+    attribute it sets on a class, an object or a module is not either. (What a function it calls
+    changes is not seen here.)"""
+    for node in _statement_nodes(stmt):
+        if isinstance(node, (ast.Subscript, ast.Attribute)) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            first: ast.expr = node  # the access right after the name: `X.a` of `X.a.b = v`, `X["k"]` of `X["k"][0] = v`
+            while isinstance(first.value, (ast.Subscript, ast.Attribute)):  # type: ignore[attr-defined]
+                first = first.value  # type: ignore[attr-defined]
+            base = first.value  # type: ignore[attr-defined]
+            if not isinstance(base, ast.Name) or base.id not in names:
+                continue
+            held = names[base.id]
+            why = f"`{base.id}` is changed by code the analyser cannot follow: {reason}"
+            if isinstance(first, ast.Attribute):
+                if type(held) is ClassV:
+                    held.namespace[first.attr] = Unknown(why, maybe_module=True)
+                elif type(held) is Inst:
+                    held.attrs[first.attr] = Unknown(why, maybe_module=True)
+                elif type(held) is ModV:
+                    held.names[first.attr] = Unknown(why, maybe_module=True)
+                continue
+            key = first.slice.value if isinstance(first.slice, ast.Constant) else _MISSING  # type: ignore[attr-defined]
+            if type(held) is dict and key is not _MISSING and _hashable(key):
+                held[_stored_key(held, key)] = Unknown(why, maybe_module=True)  # (the other keys are as they were)
+            elif type(held) is list and type(key) is int and -len(held) <= key < len(held):
+                held[key] = Unknown(why, maybe_module=True)
+            elif isinstance(held, (list, dict, set, collections.deque)) or type(held) is Inst:
+                names[base.id] = Unknown(why, maybe_module=type(held) is Inst)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                node.func.attr in _MUTATING_METHODS and isinstance(node.func.value, ast.Name):
+            name = node.func.value.id
+            if isinstance(names.get(name), (list, dict, set, collections.deque)):
+                names[name] = Unknown(f"`{name}` is changed by code the analyser cannot follow: {reason}")
+
+
+def _statement_nodes(stmt: ast.stmt) -> Any:
+    """The nodes a statement runs itself: not the bodies of the functions and lambdas it defines."""
+    todo: list[ast.AST] = [stmt]
+    while todo:
+        node = todo.pop()
+        yield node
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            todo.extend(node.decorator_list)
+            todo.extend(d for d in node.args.defaults + node.args.kw_defaults if d is not None)
+            continue
+        if isinstance(node, ast.Lambda):
+            continue
+        todo.extend(ast.iter_child_nodes(node))
 
 
 def _assigned_names(stmt: ast.stmt) -> list[str]:
