@@ -132,3 +132,38 @@ class M(nn.Module):
 '''
     want, got, messages = file_class_counts(text, "model.py", "M")
     assert want == got == 6, messages
+
+
+@pytest.mark.parametrize("statements, reading", [
+    # a function the statement calls writes what it does not own
+    ("SIZES = {'a': 2}\ndef setup():\n    if make_key():\n        SIZES['a'] = 5\nsetup()", "SIZES['a']"),
+    ("W = 2\ndef setup():\n    global W\n    if make_key():\n        W = 5\nsetup()", "W"),
+    ("SIZES = [2]\ndef inner():\n    if make_key():\n        SIZES.append(5)\ndef setup():\n    inner()\nsetup()", "SIZES[-1]"),
+    # a method writes its object's attributes, a classmethod its class's
+    ("class Reg:\n    def __init__(self):\n        self.sizes = {'a': 2}\n    def add(self, k):\n"
+     "        self.sizes[k] = 5\nREG = Reg()\nREG.add(make_key())", "REG.sizes['a']"),
+    ("class Cfg:\n    width = 2\n    @classmethod\n    def widen(cls):\n        if make_key():\n            cls.width = 5\n"
+     "Cfg.widen()", "Cfg.width"),
+    # making an object runs its __init__
+    ("SIZES = {'a': 2}\nclass Setup:\n    def __init__(self):\n        if make_key():\n            SIZES['a'] = 5\n"
+     "Setup()", "SIZES['a']"),
+])
+def test_what_the_functions_a_statement_calls_may_have_written_is_not_known(statements, reading) -> None:
+    counts, problems = analyse(model(f"{statements}\nWIDTH = {reading}"))
+    assert "M" not in counts, statements
+    assert "is changed by code the analyser cannot follow" in problems["M"], problems["M"]
+
+
+def test_a_function_writing_only_its_own_names_changes_nothing_of_the_module() -> None:
+    counts, _ = analyse(model("""
+        SIZES = {'a': 2}
+        def setup(SIZES=None):
+            table = {}
+            table['a'] = 5
+            if make_key():
+                SIZES = {'a': 9}
+            return table
+        setup()
+        WIDTH = SIZES['a']
+    """))
+    assert counts == {"M": 2 * 2}

@@ -1151,10 +1151,86 @@ class Interpreter:
                     if unbound:
                         self.ctx.unbound_by_raise[id(value)] = value
                 if not unbound:
-                    _forget_changed(stmt, scope.env.vars, reason)
+                    self.forget_changed(stmt, scope.env.vars, reason)
                 if unbound and scope.is_main and not isinstance(stmt, ast.ClassDef):
                     self.ctx.import_raises.append((stmt, reason))
             self.ctx.steps = MAX_STEPS - self.ctx.budget  # module-level code: the count's whole budget per statement
+
+    def forget_changed(self, stmt: ast.stmt, names: dict[str, Any], reason: str) -> None:
+        """A module-level statement the analyser could not follow may have changed the module's
+        objects before it stopped (``SIZES[make_key()] = 16`` may have replaced any of SIZES'
+        values; ``setup()`` may have run its ``SIZES["a"] = 5``): what it writes, itself or in the
+        functions and methods it calls (read from their source, not run), is not known any more:
+        a container it writes an item of under a key not known, or calls a changing method of; an
+        item under a constant key; an attribute it sets on a class, an object or a module."""
+        self._forget_written(list(_statement_nodes(stmt)), names, _MODULE_LEVEL, None, None,
+                             f"is changed by code the analyser cannot follow: {reason}", set())
+
+    def _forget_written(self, nodes: list[ast.AST], names: dict[str, Any], local: frozenset[str], self_name: str | None,
+                        owner: Any, why: str, seen: set[int]) -> None:
+        """``names``: the globals of the code ``nodes`` are from; ``local``: its own names; in a method,
+        ``self_name`` is its first parameter, standing for ``owner``."""
+        for node in nodes:
+            if type(node) is ast.Name and isinstance(node.ctx, (ast.Store, ast.Del)) and local is not _MODULE_LEVEL and \
+                    node.id not in local and node.id in names:  # a function's `global WIDTH; WIDTH = 16`
+                names[node.id] = Unknown(f"`{node.id}` {why}", maybe_module=True)
+            elif isinstance(node, (ast.Subscript, ast.Attribute)) and isinstance(node.ctx, (ast.Store, ast.Del)):
+                first: Any = node  # the access right after the name: `X.a` of `X.a.b = v`, `X["k"]` of `X["k"][0] = v`
+                while isinstance(first.value, (ast.Subscript, ast.Attribute)):
+                    first = first.value
+                base = first.value
+                if not isinstance(base, ast.Name):
+                    continue
+                if base.id == self_name and owner is not None:
+                    held, global_name = owner, None
+                elif base.id in local or base.id not in names:
+                    continue
+                else:
+                    held, global_name = names[base.id], base.id
+                said = f"`{base.id}` {why}"
+                if isinstance(first, ast.Attribute):
+                    _forget_attribute(held, first.attr, said)
+                elif not _forget_item(held, first, said) and global_name is not None and (
+                        isinstance(held, (list, dict, set, collections.deque)) or type(held) is Inst):
+                    names[global_name] = Unknown(said, maybe_module=type(held) is Inst)
+            elif isinstance(node, ast.Call):
+                func = node.func
+                if isinstance(func, ast.Attribute) and func.attr in _MUTATING_METHODS and \
+                        isinstance(func.value, ast.Name) and func.value.id not in local and \
+                        isinstance(names.get(func.value.id), (list, dict, set, collections.deque)):
+                    names[func.value.id] = Unknown(f"`{func.value.id}` {why}")
+                self._forget_called(func, names, local, why, seen)
+
+    def _forget_called(self, func: ast.expr, names: dict[str, Any], local: frozenset[str], why: str,
+                       seen: set[int]) -> None:
+        """What the function or method a call names writes (see forget_changed)."""
+        owner: Any = None
+        target: Any = None
+        if isinstance(func, ast.Name) and func.id not in local:
+            target = names.get(func.id)
+            if type(target) is ClassV:  # making an object runs its __init__
+                target = target.find("__init__", None)
+        elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id not in local:
+            receiver = names.get(func.value.id)
+            if type(receiver) is Inst and type(receiver.cls) is ClassV:
+                owner, target = receiver, receiver.cls.find(func.attr, None)
+            elif type(receiver) is ClassV:
+                owner, target = receiver, receiver.find(func.attr, None)
+            elif type(receiver) is ModV:
+                target = receiver.names.get(func.attr)
+        if type(target) is not FuncV or id(target) in seen or target.env is None or \
+                not isinstance(target.node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return
+        seen.add(id(target))
+        try:
+            body = target.node.body if getattr(target.node, "deferred", None) is None else self.deferred_body(target)
+        except Unresolved:
+            return  # a body that does not parse never ran
+        params = target.node.args.posonlyargs + target.node.args.args
+        self_name = params[0].arg if owner is not None and params and target.kind != "static" else None
+        nodes = [n for stmt in body for n in _statement_nodes(stmt)]
+        self._forget_written(nodes, target.env.module.env.vars, _function_locals(target.node, body) - {self_name},
+                             self_name, owner, why, seen)
 
     def find_project_module(self, scope: ModuleScope, module: str | None, level: int) -> str | None:
         """The project file an import names (``.layers``, ``pkg.mod``), or None where it is not one."""
@@ -9495,42 +9571,48 @@ def _catches_import_error(handler: ast.ExceptHandler) -> bool:
     return any(_dotted(c).rpartition(".")[2] in _IMPORT_ERRORS for c in caught)
 
 
-def _forget_changed(stmt: ast.stmt, names: dict[str, Any], reason: str) -> None:
-    """A module-level statement the analyser could not follow may have changed the module's
-    objects before it stopped (``SIZES[make_key()] = 16`` may have replaced any of SIZES' values):
-    a container it writes an item of, or calls a changing method of, is not known any more; an
-    attribute it sets on a class, an object or a module is not either. (What a function it calls
-    changes is not seen here.)"""
-    for node in _statement_nodes(stmt):
-        if isinstance(node, (ast.Subscript, ast.Attribute)) and isinstance(node.ctx, (ast.Store, ast.Del)):
-            first: ast.expr = node  # the access right after the name: `X.a` of `X.a.b = v`, `X["k"]` of `X["k"][0] = v`
-            while isinstance(first.value, (ast.Subscript, ast.Attribute)):  # type: ignore[attr-defined]
-                first = first.value  # type: ignore[attr-defined]
-            base = first.value  # type: ignore[attr-defined]
-            if not isinstance(base, ast.Name) or base.id not in names:
-                continue
-            held = names[base.id]
-            why = f"`{base.id}` is changed by code the analyser cannot follow: {reason}"
-            if isinstance(first, ast.Attribute):
-                if type(held) is ClassV:
-                    held.namespace[first.attr] = Unknown(why, maybe_module=True)
-                elif type(held) is Inst:
-                    held.attrs[first.attr] = Unknown(why, maybe_module=True)
-                elif type(held) is ModV:
-                    held.names[first.attr] = Unknown(why, maybe_module=True)
-                continue
-            key = first.slice.value if isinstance(first.slice, ast.Constant) else _MISSING  # type: ignore[attr-defined]
-            if type(held) is dict and key is not _MISSING and _hashable(key):
-                held[_stored_key(held, key)] = Unknown(why, maybe_module=True)  # (the other keys are as they were)
-            elif type(held) is list and type(key) is int and -len(held) <= key < len(held):
-                held[key] = Unknown(why, maybe_module=True)
-            elif isinstance(held, (list, dict, set, collections.deque)) or type(held) is Inst:
-                names[base.id] = Unknown(why, maybe_module=type(held) is Inst)
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
-                node.func.attr in _MUTATING_METHODS and isinstance(node.func.value, ast.Name):
-            name = node.func.value.id
-            if isinstance(names.get(name), (list, dict, set, collections.deque)):
-                names[name] = Unknown(f"`{name}` is changed by code the analyser cannot follow: {reason}")
+_MODULE_LEVEL: frozenset[str] = frozenset()  # (Interpreter.forget_changed: the statement's own names, said already)
+
+
+def _forget_item(held: Any, first: ast.Subscript, why: str) -> bool:
+    """``X["k"] = ...`` not followed: X's item "k" is not known (the other items are as they were);
+    False where that item cannot be told apart (a key not written as a constant), or X is no list or dict."""
+    key = first.slice.value if isinstance(first.slice, ast.Constant) else _MISSING
+    if type(held) is dict and key is not _MISSING and _hashable(key):
+        held[_stored_key(held, key)] = Unknown(why, maybe_module=True)
+        return True
+    if type(held) is list and type(key) is int and -len(held) <= key < len(held):
+        held[key] = Unknown(why, maybe_module=True)
+        return True
+    return False
+
+
+def _forget_attribute(held: Any, name: str, why: str) -> None:
+    if type(held) is ClassV:
+        held.namespace[name] = Unknown(why, maybe_module=True)
+    elif type(held) is Inst:
+        held.attrs[name] = Unknown(why, maybe_module=True)
+    elif type(held) is ModV:
+        held.names[name] = Unknown(why, maybe_module=True)
+
+
+def _function_locals(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda, body: list[ast.stmt]) -> frozenset[str]:
+    """The names a function binds itself (its parameters, what it assigns), less those it declares
+    global or nonlocal: what it writes through any other name is another scope's."""
+    a = node.args
+    bound = {p.arg for p in a.posonlyargs + a.args + a.kwonlyargs} | {p.arg for p in (a.vararg, a.kwarg) if p}
+    declared: set[str] = set()
+    for stmt in body:
+        for n in _statement_nodes(stmt):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+                bound.add(n.id)
+            elif isinstance(n, (ast.Global, ast.Nonlocal)):
+                declared.update(n.names)
+            elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.ExceptHandler)) and n.name:
+                bound.add(n.name)
+            elif isinstance(n, ast.alias):
+                bound.add((n.asname or n.name).split(".")[0])
+    return frozenset(bound - declared)
 
 
 def _statement_nodes(stmt: ast.stmt) -> Any:
