@@ -197,3 +197,68 @@ def test_a_layer_lacks_exactly_the_attributes_torch_lacks(name: str, data) -> No
         assert not no_such_layer_attribute(name, attr, registered), attr
     for typo in ("weihgt", "weight_u", "in_feature", "bias_" + name.lower()):
         assert no_such_layer_attribute(name, typo, registered) == (not hasattr(layer, typo)), typo
+
+
+# Names `hasattr` is asked about on a layer: its registered parameters and buffers (some None where
+# absent), nn.Module's own attributes, methods of some classes only, hyperparameters and typos.
+HASATTR_NAMES = ("weight", "bias", "running_mean", "running_var", "num_batches_tracked", "in_proj_weight", "in_proj_bias",
+                 "q_proj_weight", "bias_k", "bias_ih", "bias_hh", "pos_weight", "reset_parameters",
+                 "flatten_parameters", "reset_running_stats", "forward", "training", "_parameters", "in_features",
+                 "all_weights", "weihgt")
+
+
+def _hasattr_total(call: str) -> int:
+    """What the analyser counts for a module whose one layer's width encodes hasattr(layer, n) for
+    each name n, as bits."""
+    from lsp_count.core.analyze import analyze_text
+
+    bits = " + ".join(f"hasattr(layer, {n!r}) * {2 ** i}" for i, n in enumerate(HASATTR_NAMES))
+    report = analyze_text(f"import torch\nimport torch.nn as nn\n\nclass R(nn.Module):\n    def __init__(self):\n"
+                          f"        super().__init__()\n        layer = {call}\n"
+                          f"        self.r = nn.Linear(1, 1 + {bits}, bias=False)\n", "r.py")
+    (total,) = [m.tree.total for m in report.models]
+    return total - 1
+
+
+def _names_had(layer) -> list[str]:
+    return [n for n in HASATTR_NAMES if hasattr(layer, n)]
+
+
+@pytest.mark.parametrize("name", sorted(ARGUMENTS))
+@settings(max_examples=6, deadline=None, derandomize=True)
+@given(data=st.data())
+def test_hasattr_of_a_layer_is_torchs(name: str, data) -> None:
+    # `nn.Linear(2, 2, bias=False)` has `bias` (None); a loss with no weight has `weight` (None).
+    kwargs = data.draw(ARGUMENTS[name])
+    got = _hasattr_total(f"nn.{name}({', '.join(f'{k}={v!r}' for k, v in kwargs.items())})")
+    assert [n for i, n in enumerate(HASATTR_NAMES) if got >> i & 1] == _names_had(_torch_layer(name, kwargs)), kwargs
+
+
+@pytest.mark.parametrize("call", ["nn.CrossEntropyLoss()", "nn.CrossEntropyLoss(weight=torch.ones(3))", "nn.NLLLoss()",
+                                  "nn.BCELoss()", "nn.BCEWithLogitsLoss()", "nn.BCEWithLogitsLoss(pos_weight=torch.ones(2))",
+                                  "nn.MultiMarginLoss()", "nn.MultiLabelSoftMarginLoss()", "nn.MSELoss()", "nn.ReLU()",
+                                  "nn.Dropout(0.1)", "nn.Identity()"])
+def test_hasattr_of_a_loss_or_parameterless_layer_is_torchs(call: str) -> None:
+    got = _hasattr_total(call)
+    assert [n for i, n in enumerate(HASATTR_NAMES) if got >> i & 1] == _names_had(eval(call, {"nn": torch.nn, "torch": torch}))
+
+
+_SLOT_ARGS = {"Bilinear": [4, 4, 2], "Linear": [4, 2], "GroupNorm": [2, 4], "MultiheadAttention": [4, 2],
+              **{n: [4, 2] for n in ("RNNCell", "LSTMCell", "GRUCell")},
+              **{f"Conv{t}{d}d": [4, 2, 1] for t in ("", "Transpose") for d in (1, 2, 3)}}
+
+
+def test_the_slots_torch_registers_even_where_absent_are_the_tables() -> None:
+    from lsp_count.pymodel.layers import REGISTERED_SLOTS
+
+    for name, slots in REGISTERED_SLOTS.items():
+        for kwargs in ({}, {"bias": False}, {"affine": False, "track_running_stats": False},
+                       {"elementwise_affine": False}):
+            try:
+                with torch.device("meta"):
+                    layer = getattr(torch.nn, name)(*_SLOT_ARGS.get(name, [4] if "Norm" in name else []), **kwargs)
+            except TypeError:
+                continue
+            registered = {*layer._parameters, *layer._buffers}
+            assert slots <= registered | {"bias_k", "bias_v"}, (name, kwargs)
+            assert {n for n in registered if getattr(layer, n) is None} <= slots, (name, kwargs)

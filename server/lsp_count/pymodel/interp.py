@@ -41,7 +41,7 @@ from lsp_count.pymodel.layers import (ELEMENT_BYTES, FINFO, TORCH_NN_OTHER_NAMES
                                       MODULE_INSTANCE_ATTRIBUTES,
                                       DROPOUTS, NOT_A_LAYER_ATTRIBUTE, PARAMETERLESS, REQUIRED, STACKS, TORCH_SUBCLASSES, TORCH_NN_MODULES, as_count,
                                       as_int, bind, check_dropout, check_parameterless, integer_scalar, no_bool_first_size, torch_class_has,
-                                      dtype_name, layer_attribute, no_such_layer_attribute, NONE_SLOTS, RUNNING_STATS, running_stat, truth)
+                                      dtype_name, layer_attribute, no_such_layer_attribute, NONE_SLOTS, REGISTERED_SLOTS, RUNNING_STATS, running_stat, truth)
 from lsp_count.pymodel import forward, shapes
 from lsp_count.pymodel import tensor_values
 from lsp_count.pymodel.reparam import reparametrization, reparametrize
@@ -11410,6 +11410,14 @@ def _hasattr(obj: Any, name: Any) -> Any:
         if name in obj.attrs or (obj.layer_args is not None and (name in LAYER_ATTRIBUTES.get(obj.layer_args[0], ()) or
                                                                  name in NONE_SLOTS.get(obj.layer_args[0], ()))):
             return True
+        if type(obj.cls) is str and obj.is_module and isinstance(name, str) and name[:2] != "__":
+            # A torch layer: what torch registers on it even where absent (`bias` of a Linear built
+            # without one is None), nn.Module's own attributes, and its class's methods and properties.
+            layer = obj.layer_args[0] if obj.layer_args is not None else obj.cls
+            if _known_torch_class(f"torch.nn.{layer}") and (
+                    name in REGISTERED_SLOTS.get(layer, ()) or name in MODULE_INSTANCE_ATTRIBUTES or
+                    torch_class_has(layer, name)):
+                return True
         if isinstance(obj.cls, ClassV):
             if obj.cls.find(name, _MISSING) is not _MISSING:
                 return True

@@ -828,6 +828,23 @@ LAYER_ATTRIBUTES: dict[str, dict[str, Callable[[dict[str, Any], str], Any]]] = {
 # CLIP's convert_weights: `getattr(attn, "q_proj_weight")`, `attn.bias_k is None`).
 NONE_SLOTS = {"MultiheadAttention": frozenset({"in_proj_weight", "q_proj_weight", "k_proj_weight", "v_proj_weight",
                                                 "in_proj_bias", "bias_k", "bias_v"})}
+# The parameters and buffers a torch.nn class registers whether or not it holds them: an absent
+# one is registered as None (`nn.Linear(2, 2, bias=False).bias`), so `hasattr` is True on every
+# instance (a test compares the table with the installed torch).
+_NORM_SLOTS = frozenset({"weight", "bias", "running_mean", "running_var", "num_batches_tracked"})
+REGISTERED_SLOTS = {
+    **dict.fromkeys(("Linear", "Bilinear", "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d",
+                     "ConvTranspose3d"), frozenset({"bias"})),
+    **dict.fromkeys(("BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "SyncBatchNorm", "InstanceNorm1d", "InstanceNorm2d",
+                     "InstanceNorm3d"), _NORM_SLOTS),
+    **dict.fromkeys(("LayerNorm", "GroupNorm"), frozenset({"weight", "bias"})),
+    "RMSNorm": frozenset({"weight"}),
+    **dict.fromkeys(("RNNCell", "LSTMCell", "GRUCell"), frozenset({"bias_ih", "bias_hh"})),
+    "MultiheadAttention": NONE_SLOTS["MultiheadAttention"],
+    **dict.fromkeys(("BCELoss", "CrossEntropyLoss", "LinearCrossEntropyLoss", "MultiLabelSoftMarginLoss",
+                     "MultiMarginLoss", "NLLLoss", "NLLLoss2d"), frozenset({"weight"})),
+    "BCEWithLogitsLoss": frozenset({"weight", "pos_weight"}),
+}
 NOT_A_LAYER_ATTRIBUTE = object()
 # Public names the table's layer classes add to nn.Module's (methods and properties; a test compares
 # them with the installed torch's).
