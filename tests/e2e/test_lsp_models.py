@@ -37,6 +37,15 @@ class Classifier(nn.Module):
 '''
 
 # Model functions (timm's style): counted when their `def` line is hovered, after the registry fills.
+SCRIPT = '''import torch
+import torch.nn as nn
+
+hidden = 64
+model = nn.Sequential(nn.Linear(10, hidden), nn.ReLU(), nn.Linear(hidden, 2))
+criterion = nn.CrossEntropyLoss()
+optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
+'''
+
 FACTORIES = '''import torch.nn as nn
 
 REGISTRY = {}
@@ -122,6 +131,7 @@ def models_ws(tmp_path_factory):
     (root / "unicode_model.py").write_text(UNICODE_PY, encoding="utf-8")
     (root / "notes.py").write_text("import os\nprint(os.getcwd())\n")
     (root / "factories.py").write_text(FACTORIES)
+    (root / "train.py").write_text(SCRIPT)
     budgeted = root / "budgeted"  # its own budget: GPT (124M) is over it, its blocks are not
     budgeted.mkdir()
     (budgeted / "pyproject.toml").write_text('[tool.lsp-count]\nmax-params = "50M"\n')
@@ -370,6 +380,18 @@ async def test_python_hover_on_a_model_function_counts_what_it_builds(pull_clien
     # A helper that needs arguments is no model function: no hover, as on any other line.
     assert await hover_at(pull_client, uri, position_of(text, "def linear", 6)) is None
     assert await hover_at(pull_client, uri, position_of(text, "def register", 6)) is None
+
+
+async def test_python_a_script_s_module_level_model_gets_a_lens_and_a_hover(pull_client: LanguageClient, models_ws):
+    # A script with no class: `model = nn.Sequential(...)` is its model, named by the variable;
+    # `criterion` (no parameters) and `optimizer` (no module) are not.
+    uri, text = doc(pull_client, models_ws / "train.py", "python")
+    found = await lenses(pull_client, uri)
+    assert [(lens.range.start.line, lens.command.title.split(" · ")[0]) for lens in found] == [
+        (4, "834 params (834)")]
+    value = await hover_at(pull_client, uri, position_of(text, "model = ", 2))
+    assert value is not None and "### model · 834 parameters" in value and "**834** parameters" in value
+    assert [h.label for h in await all_hints(pull_client, uri, text)] == ["▸ 704", "▸ 130", "▸ 834"]
 
 
 async def test_python_file_without_a_model_gets_nothing(pull_client: LanguageClient, models_ws):

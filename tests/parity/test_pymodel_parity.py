@@ -64,6 +64,19 @@ def _build(cls, module):
         return cls(**kwargs)
 
 
+def _module_variables(module, path) -> dict[str, tuple[torch.nn.Module, int]]:
+    """The file's module-level names assigned a module with parameters, and the 0-based line of
+    the last assignment: what the analysis reports by the name."""
+    lines: dict[str, int] = {}
+    for stmt in ast.parse(path.read_text()).body:
+        for target in stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target] if isinstance(
+                stmt, ast.AnnAssign) and stmt.value is not None else []:
+            if isinstance(target, ast.Name):
+                lines[target.id] = target.lineno - 1
+    return {n: (v, lines[n]) for n, v in vars(module).items() if n in lines and isinstance(v, torch.nn.Module)
+            and not isinstance(v, type) and sum(p.numel() for p in v.parameters())}
+
+
 def _module_classes(module) -> set[str]:
     return {n for n, c in vars(module).items() if isinstance(c, type) and issubclass(c, torch.nn.Module)
             and c.__module__ == module.__name__}
@@ -75,7 +88,8 @@ def test_static_count_equals_torch_meta_count(name: str) -> None:
     report = analyze_path(str(path), AnalyzeOptions())
     module = _import(path)
     refused = UNRESOLVED.get(name, set())
-    assert {m.name for m in report.models} == _module_classes(module) - refused
+    variables = _module_variables(module, path)
+    assert {m.name for m in report.models} == (_module_classes(module) - refused) | set(variables)
     assert {p.message.split("`")[1] for p in report.problems if p.code == "LC101"} == refused
     # Each class statement's line (its `class` line, below any decorators; a decorator may have made
     # the name another class, defined elsewhere); under a module-level `if`, the first branch's.
@@ -84,6 +98,13 @@ def test_static_count_equals_torch_meta_count(name: str) -> None:
         if isinstance(n, ast.ClassDef):
             class_lines.setdefault(n.name, n.lineno - 1)
     for model in report.models:
+        if model.name in variables:  # a module the file's own statements built (`SHARED = nn.Linear(8, 8)`)
+            built, line = variables[model.name]
+            params = list(built.parameters())
+            assert (model.tree.total, model.tree.trainable) == (
+                sum(p.numel() for p in params), sum(p.numel() for p in params if p.requires_grad)), model.name
+            assert model.span is not None and model.span.start.line == line
+            continue
         # Each class in a fresh import of its file, as the analysis counts it: a constructor that
         # changes a class attribute or a global (a layer counter) does not change the next class.
         fresh = _import(path)

@@ -192,7 +192,7 @@ def _analyze_python(text: str, path: str, options: Any, memo: PythonMemo | None,
         body, problems, positions, repaired = parse_tolerant(text)
     lines = positions.lines
     functions = getattr(options, "functions", ()) if options is not None else ()
-    if not functions and not any(isinstance(s, ast.ClassDef) for s in body):
+    if not functions and not any(isinstance(s, ast.ClassDef) for s in body) and not _may_build_a_model(body):
         return _no_model(path, problems, lines)
     base_dir = getattr(options, "base_dir", None) if options is not None else None
     ctx = Ctx((base_dir,) if base_dir else (), *_installed_packages(options, base_dir or os.path.dirname(path)))
@@ -309,7 +309,8 @@ def _interpret(text: str, path: str, options: Any, body: list[ast.stmt], problem
     problems.extend(problem for _, problem in unreached)
     unfollowed_bases = [c for c in scope.classes if not c.is_module and id(c.node) in top and _may_be_module(c, body)]
     problems.extend(_unresolved(c.name, _unknown_base(c, ctx), positions.class_name(c.node)) for c in unfollowed_bases)
-    if not classes and not functions and not unreached and not unfollowed_bases:
+    variables = _module_models(body, scope) if counts_classes or not functions else []
+    if not classes and not functions and not unreached and not unfollowed_bases and not variables:
         return _no_model(path, problems, lines)
     if ctx.environment:  # read by the file's own statements, at import
         span = next((read[3] for read in ctx.environment if read[3] is not None), None)
@@ -361,6 +362,15 @@ def _interpret(text: str, path: str, options: Any, body: list[ast.stmt], problem
             problems.append(problem)
             if report is None:
                 unresolved.append(cls.name)
+    for name, target, inst in variables:  # `model = nn.Sequential(...)`: built by the module's own statements
+        try:
+            report, problem = _model_report(ctx, name, inst, [], {}, positions.span(target))
+        except Exception as exc:  # noqa: BLE001 - as for a class: said, never a traceback
+            report, problem = None, _internal_error(exc, f"`{name}`", positions.span(target))
+        if report is not None and (report.tree.total or problem is not None):
+            models.append(report)
+        if problem is not None:
+            problems.append(problem)
     for done, name in enumerate(functions, len(classes)):
         if progress is not None:
             progress.at(f"counting `{name}()`", done, steps)
@@ -391,6 +401,43 @@ def _interpret(text: str, path: str, options: Any, body: list[ast.stmt], problem
     return FileReport(path, tuple(models), tuple(problems), recognized=True, lines=lines, hints=_hints(hint_counts),
                       hub_refs=tuple((span, hub) for span, hub, *_ in refs),
                       hub_counts=tuple(_hub_count(ctx, *ref) for ref in refs))
+
+
+def _may_build_a_model(body: list[ast.stmt]) -> bool:
+    """A file with no class may still build a model in its own statements (a script's
+    ``model = nn.Sequential(...)``): one that imports torch and assigns a call's result at module
+    level is run; any other (most of a project's files) is not a model file, at no cost."""
+    imports_torch = assigns_call = False
+    for stmt in body:
+        if isinstance(stmt, ast.Import):
+            imports_torch = imports_torch or any(a.name.split(".")[0] in _MODEL_LIBRARIES for a in stmt.names)
+        elif isinstance(stmt, ast.ImportFrom):
+            imports_torch = imports_torch or (stmt.level == 0 and (stmt.module or "").split(".")[0] in _MODEL_LIBRARIES)
+        elif isinstance(stmt, (ast.Assign, ast.AnnAssign)) and isinstance(stmt.value, ast.Call):
+            assigns_call = True
+    return imports_torch and assigns_call
+
+
+_MODEL_LIBRARIES = frozenset({"torch", "transformers", "timm"})
+
+
+def _module_models(body: list[ast.stmt], scope: ModuleScope) -> list[tuple[str, ast.Name, Inst]]:
+    """The file's module-level names that hold a module once its statements have run, each with
+    the name of its last assignment (``model = GPT(config)``; ``model = model.to(device)``)."""
+    last: dict[str, ast.Name] = {}
+    for stmt in body:
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target] if isinstance(
+            stmt, ast.AnnAssign) and stmt.value is not None else []
+        for target in targets:
+            if isinstance(target, ast.Name):
+                last[target.id] = target
+    out = []
+    for name, target in last.items():
+        value = scope.env.vars.get(name)
+        if type(value) is Inst and value.is_module:
+            out.append((name, target, value))
+    out.sort(key=lambda v: (v[1].lineno, v[1].col_offset))
+    return out
 
 
 def _import_raises(ctx: Ctx, positions: "_Positions") -> list[Problem]:
