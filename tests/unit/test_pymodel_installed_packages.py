@@ -98,6 +98,51 @@ def test_an_installed_package_named_in_read_packages_is_read_and_counted_as_torc
     assert counts(report)["Tower"] == 3 * (32 * 128 + 128 + 128 * 32 + 32 + 64) + (32 * 8 + 8 + 8 * 32 + 32 + 64)
 
 
+PROBING_BLOCKS = """
+    import dataclasses
+    import importlib.util
+    import torch.nn as nn
+
+    # An installed library's import-time probe for an optional package, and a dataclass config whose
+    # fields' metadata it reads (peft's is_bnb_available(), LoraConfig's field metadata).
+    HAS_FAST_KERNELS = importlib.util.find_spec("lsp_count_test_not_installed") is not None
+
+
+    @dataclasses.dataclass
+    class Settings:
+        dim: int = dataclasses.field(default=16, metadata={"doubles": True})
+        depth: int = 2
+
+
+    class Block(nn.Module):
+        def __init__(self, settings=None):
+            super().__init__()
+            settings = settings or Settings()
+            wide = sum(2 for f in dataclasses.fields(settings) if f.metadata.get("doubles"))
+            self.fc = nn.Linear(settings.dim, settings.dim * wide if dataclasses.is_dataclass(settings) else 1)
+            self.fast = nn.Linear(4, 4) if HAS_FAST_KERNELS else nn.Identity()
+"""
+
+
+@pytest.mark.parametrize("optional_installed", [False, True])
+def test_an_installed_packages_probes_for_optional_packages_find_what_its_environment_has(
+        tmp_path, optional_installed: bool) -> None:
+    # The library's probe finds the optional package where its site-packages has it, else not (a
+    # machine without it); a dataclass's field metadata and dataclasses.is_dataclass as Python has them.
+    site = tmp_path / "site"
+    write(site / "fakelib" / "__init__.py", "from .blocks import Block\n")
+    write(site / "fakelib" / "blocks.py", PROBING_BLOCKS)
+    if optional_installed:
+        write(site / "lsp_count_test_not_installed" / "__init__.py", "")
+    user_file = USER_FILE.replace("Block(dim) for _ in range(depth)", "Block() for _ in range(depth)").replace(
+        "fb.Block(dim, hidden=8)", "fb.Block()")
+    user = write(tmp_path / "project" / "user.py", user_file)
+    report = analyze_path(str(user), AnalyzeOptions(read_packages=("fakelib",), site_packages=(str(site),)))
+    assert [p.message for p in report.problems if p.severity != "info"] == []
+    fast = 4 * 4 + 4 if optional_installed else 0
+    assert counts(report) == {"Tower": torch_count(user_file, site)} == {"Tower": 4 * (16 * 32 + 32 + fast)}
+
+
 def test_a_package_not_named_stays_outside_even_where_installed(tmp_path) -> None:
     site = fake_site(tmp_path / "site")
     user = write(tmp_path / "project" / "user.py", USER_FILE)

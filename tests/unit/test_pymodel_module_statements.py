@@ -167,3 +167,38 @@ def test_a_function_writing_only_its_own_names_changes_nothing_of_the_module() -
         WIDTH = SIZES['a']
     """))
     assert counts == {"M": 2 * 2}
+
+
+def test_generic_aliases_in_annotations_do_not_stop_a_count_and_are_never_taken_for_their_class() -> None:
+    """``tuple[torch.Tensor, ...]`` (PEP 585) in annotations and aliases: Python makes a generic
+    alias, which is not the class (``list[int] is list`` is False); it raised TypeError here."""
+    text = '''
+import dataclasses
+import torch
+import torch.nn as nn
+
+StateType = tuple[torch.Tensor, torch.Tensor, torch.Tensor]
+Sizes = dict[str, list[int]]
+
+
+def widths(sizes: list[int], extra: dict[str, tuple[int, ...]] | None = None) -> list[int]:
+    return [s * 2 for s in sizes]
+
+
+@dataclasses.dataclass
+class Config:
+    sizes: list[int] = dataclasses.field(default_factory=lambda: [3, 4])
+    table: dict[str, int] = dataclasses.field(default_factory=dict)
+
+
+class M(nn.Module):
+    def __init__(self, config: Config = None):
+        super().__init__()
+        config = config or Config()
+        self.layers = nn.ModuleList([nn.Linear(1, w) for w in widths(config.sizes)])
+'''
+    want, got, messages = file_class_counts(text, "model.py", "M")
+    assert want == got == 2 * (6 + 8), messages
+    counts, problems = analyse(text + "\n\nclass Q(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+                                      "        self.a = nn.Linear(1, 2 if StateType is tuple else 3)\n")
+    assert "Q" not in counts and "the generic alias `tuple[torch.Tensor, torch.Tensor, torch.Tensor]`" in problems["Q"]

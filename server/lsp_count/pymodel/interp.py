@@ -50,7 +50,7 @@ from lsp_count.pymodel.hub import NOT_MODULES as NOT_MODULE_LOADERS, builds_modu
 from lsp_count.pymodel.syntax import (applied_class_decorators, child_blocks, may_import_project, parse,
                                       parse_expression)
 from lsp_count.pymodel.values import (BoundV, ClassV, DeviceV, ExtV, FieldV, Inst, ModV, Param, PartialV, RangeV, Raised,
-                                      ReleaseVersion, TorchVersionText,
+                                      ReleaseVersion, TorchVersionText, packaging_version,
                                       SuperV, Sym, TensorV, Unknown, Unresolved, c3_merge, is_unknownish, next_serial, render, sym_add,
                                       sym_divide_exact, sym_mul, sym_opaque, why_of)
 
@@ -1946,6 +1946,12 @@ class Interpreter:
             return None
         return next((module for module in modules if not self.importable(module, env)), None)
 
+    def installed_package_file(self, path: str) -> bool:
+        """A file of an installed package the analysis reads (read_packages, from its site-packages
+        directories): its import-time probes for optional packages (peft's `is_bnb_available()`)
+        are answered as the analysed file's are."""
+        return any(path.startswith(os.path.join(site, "")) for site in self.ctx.site_packages)
+
     def importable(self, module: str, env: Env) -> bool:
         """Whether a module is there on the machine the analysis counts for: the standard library,
         torch, numpy, einops and the project's own files."""
@@ -3242,6 +3248,11 @@ class Interpreter:
             if obj.name == "sys.modules" and type(key) is str:
                 return self.loaded_module(key)  # timm's register_model: sys.modules[fn.__module__]
             return obj  # typing subscripts: Optional[int], list[str]
+        if type(obj) is BuiltinV and obj.name in _PY_TYPES and obj is _BUILTINS.get(obj.name) and \
+                obj.name in _GENERIC_BUILTINS:
+            # A generic alias (`tuple[torch.Tensor, ...]` in an annotation): Python makes one, which the
+            # analyser does not model (it is not the class: `list[int] is list` is False).
+            return Unknown(f"the generic alias `{_text(node)}`, which the analyser does not model")
         if isinstance(obj, ClassV):
             if obj.enum_members is not None:  # `Format["NCHW"]`: a member by its name (aliases too)
                 if type(key) is not str or key not in obj.enum_members:
@@ -4841,7 +4852,8 @@ class Interpreter:
                     default = declared.default
             else:
                 default = declared
-            field.attrs.update(name=name, default=default, default_factory=factory, init=True)
+            metadata = declared.metadata if isinstance(declared, FieldV) and declared.metadata is not None else {}
+            field.attrs.update(name=name, default=default, default_factory=factory, init=True, metadata=dict(metadata))
             out.append(field)
         return tuple(out)
 
@@ -5980,10 +5992,14 @@ class Interpreter:
                               f"ValueError)", ExtV("ValueError"))
             return _ONE_PROCESS[name]
         if name == "importlib.util.find_spec" and len(args) == 1 and not kwargs and type(args[0]) is str and \
-                env.module.is_main and not args[0].startswith("."):
+                not args[0].startswith(".") and (env.module.is_main or self.installed_package_file(env.module.path)):
             # `importlib.util.find_spec("flash_attn") is not None`: as for an optional import, a machine with
             # torch and the standard library (and the project's files), noted where another is asked for.
-            if self.importable(args[0], env):
+            if self.importable(args[0], env) or (not env.module.is_main and installed_module(
+                    args[0].split("."), self.ctx.site_packages) is not None):
+                # (a library's probe finds what its environment has: transformers' for `xlstm`, which,
+                # installed, changes the classes it builds; the file's own probes are answered as its
+                # optional imports are, on a machine with torch and the project)
                 return ExtV("importlib.machinery.ModuleSpec")
             self.missing_package(args[0].partition(".")[0], node, env.module)
             return None
@@ -6147,6 +6163,18 @@ class Interpreter:
             return self.dataclass_fields(args[0], node)
         if name == "dataclasses.replace" and len(args) == 1:
             return self.dataclass_replace(args[0], kwargs, node, env)
+        if name == "dataclasses.is_dataclass" and len(args) == 1 and not kwargs:
+            # peft's `dataclasses.is_dataclass(model_config)`: a class the code made a dataclass, or an object of one
+            target = args[0]
+            cls = target.cls if type(target) is Inst else target
+            if type(cls) is ClassV:
+                return cls.is_dataclass
+            if is_unknownish(target):
+                return Unknown(f"`{_text(node)}` depends on {_clause(why_of(target))}")
+            if type(target) is Inst or target is None or type(target) in _PLAIN or isinstance(
+                    target, (list, tuple, dict, set, frozenset, FuncV, BuiltinV, TensorV, Param)):
+                return False  # a module, a torch layer, Python's own values: no dataclass
+            raise Unresolved(f"`{_text(node)}`: whether a {type(target).__name__} is a dataclass is not followed")
         if name in ("dataclasses.asdict", "dataclasses.astuple") and len(args) == 1 and not kwargs:
             return self.dataclass_values(args[0], last == "asdict", node)
         if name in ("dataclasses.field", "field"):
@@ -7008,16 +7036,16 @@ def _forget_values(t: TensorV | Param) -> None:
 
 
 def _release_version(text: str, parser: str) -> ReleaseVersion | None:
-    """A plain release version ("2.13.0", "1.9"), compared as the parser's objects are: packaging's
-    ignores trailing zeros ("1.9" == "1.9.0"), LooseVersion's does not. None for anything else
-    (pre-releases, local versions), which is not followed."""
+    """A version compared as the parser's objects are: packaging's as packaging orders them
+    (trailing zeros ignored, "5.0.0.dev0" before "5.0.0rc1" before "5.0.0"); LooseVersion's, of a
+    plain release ("2.13.0") only, by its numbers as written. None for anything else, which is not
+    followed."""
+    if parser != "distutils.version.LooseVersion":
+        return packaging_version(text)
     if not re.fullmatch(r"\d+(\.\d+)*", text):
         return None
     parts = tuple(int(p) for p in text.split("."))
-    if parser != "distutils.version.LooseVersion":
-        while len(parts) > 1 and parts[-1] == 0:
-            parts = parts[:-1]
-    return ReleaseVersion(parts, text)
+    return ReleaseVersion((1, parts), text, parts, release=parts)
 
 
 def _complex_view(as_real: bool, t: TensorV | Param, node: ast.AST) -> TensorV:
@@ -10857,11 +10885,12 @@ def _pydantic_field(args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> F
 
 
 def _field(default: Any = _MISSING, default_factory: Any = _MISSING, init: Any = True, kw_only: Any = _MISSING,
-           **_: Any) -> FieldV:
+           metadata: Any = None, **_: Any) -> FieldV:
     """A dataclass field's default, as dataclasses.field and huggingface_hub's validated fields give it."""
     if is_unknownish(init) or is_unknownish(kw_only):
         raise Unresolved(f"whether a dataclass field is an argument of __init__ depends on {_clause(why_of(init if is_unknownish(init) else kw_only))}")
-    flags = {"init": bool(init), "kw_only": None if kw_only is _MISSING or kw_only is _DATACLASS_MISSING else bool(kw_only)}
+    flags = {"init": bool(init), "kw_only": None if kw_only is _MISSING or kw_only is _DATACLASS_MISSING else bool(kw_only),
+             "metadata": tuple(metadata.items()) if isinstance(metadata, dict) else None}
     if default_factory is not _MISSING:
         return FieldV(factory=default_factory, **flags)
     if default is not _MISSING:
@@ -10972,6 +11001,9 @@ _NOT_MODULE_PACKAGES = frozenset({"numpy", "pydantic", "omegaconf", "attr", "att
 
 
 _HUB_LOADERS = frozenset({"from_pretrained", "from_config"})  # (Interpreter.transformers_loader)
+# The builtin classes Python lets one subscript (PEP 585): `list[int]` is a generic alias.
+_GENERIC_BUILTINS = frozenset({"tuple", "list", "dict", "set", "frozenset", "type"})
+
 
 
 def _transformers_function(fn: Any) -> bool:

@@ -453,22 +453,27 @@ class ExtV:
 
 @dataclass(frozen=True, order=True)
 class ReleaseVersion:
-    """``packaging.version.parse("2.13.0")`` / ``LooseVersion(...)`` of a plain release version:
-    compared by its numbers (``key``: packaging's ignore trailing zeros, LooseVersion's do not), and
-    packaging's attributes of one (``base_version``, ``release``, ``major`` ...)."""
+    """``packaging.version.parse("2.13.0")`` / ``LooseVersion(...)`` of a version: compared by
+    ``order`` (packaging's: trailing zeros ignored, a dev release before its pre-releases, those
+    before the release, then post-releases; LooseVersion's: the numbers as written), with
+    packaging's attributes of one (``base_version``, ``release``, ``major``, ``pre``, ``dev`` ...)."""
 
-    key: tuple[int, ...]
+    order: tuple[Any, ...]
     text: str = field(compare=False)
-
-    @property
-    def release(self) -> tuple[int, ...]:
-        return tuple(int(p) for p in self.text.split("."))
+    key: tuple[int, ...] = field(compare=False, default=())  # the release numbers, as compared
+    pre: tuple[str, int] | None = field(compare=False, default=None)
+    post: int | None = field(compare=False, default=None)
+    dev: int | None = field(compare=False, default=None)
+    local: str | None = field(compare=False, default=None)
+    release: tuple[int, ...] = field(compare=False, default=())  # as written
 
     @property
     def base_version(self) -> str:
-        return self.text
+        return ".".join(map(str, self.release))
 
-    public = base_version
+    @property
+    def public(self) -> str:
+        return self.text.split("+", 1)[0]
 
     @property
     def major(self) -> int:
@@ -482,12 +487,57 @@ class ReleaseVersion:
     def micro(self) -> int:
         return (self.release + (0, 0))[2]
 
-    is_prerelease = is_postrelease = is_devrelease = False
+    @property
+    def is_prerelease(self) -> bool:
+        return self.pre is not None or self.dev is not None
+
+    @property
+    def is_postrelease(self) -> bool:
+        return self.post is not None
+
+    @property
+    def is_devrelease(self) -> bool:
+        return self.dev is not None
+
     epoch = 0
-    local = pre = post = dev = None
 
     def __str__(self) -> str:
         return self.text
+
+
+# packaging's normal form of a version: release, then an optional pre-release (a, b, rc and their
+# spellings), post-release and dev release, and a local part.
+_PEP440 = re.compile(r"v?(\d+(?:\.\d+)*)(?:[-_.]?(a|b|c|rc|alpha|beta|pre|preview)[-_.]?(\d*))?"
+                     r"(?:(?:-(\d+))|(?:[-_.]?(?:post|rev|r)[-_.]?(\d*)))?(?:[-_.]?dev[-_.]?(\d*))?"
+                     r"(?:\+([a-z0-9]+(?:[-_.][a-z0-9]+)*))?", re.I)
+_PRE_SPELLINGS = {"alpha": "a", "beta": "b", "c": "rc", "pre": "rc", "preview": "rc"}
+_BELOW, _ABOVE = (-1,), (1,)  # packaging's -Infinity and Infinity in its comparison key
+
+
+def packaging_version(text: str) -> ReleaseVersion | None:
+    """``packaging.version.parse(text)``, ordered as packaging orders it (its ``_cmpkey``); None
+    for a text that is no version (packaging raises InvalidVersion; epochs are not followed)."""
+    found = _PEP440.fullmatch(text.strip())
+    if found is None:
+        return None
+    numbers, letter, pre_n, post_dash, post_n, dev_n, local = found.groups()
+    release = tuple(int(p) for p in numbers.split("."))
+    key = release
+    while len(key) > 1 and key[-1] == 0:
+        key = key[:-1]
+    pre = (_PRE_SPELLINGS.get(letter.lower(), letter.lower()), int(pre_n or 0)) if letter else None
+    # (a part written without its number, "1.0.dev", matches its group empty: number 0)
+    post = int(post_dash) if post_dash is not None else int(post_n or 0) if post_n is not None else None
+    dev = int(dev_n or 0) if dev_n is not None else None
+    pre_key = _BELOW if pre is None and post is None and dev is not None else _ABOVE if pre is None else (0, pre)
+    order = (0, key, pre_key, _BELOW if post is None else (0, post), _ABOVE if dev is None else (0, dev),
+             _BELOW if local is None else (0, tuple((0, int(p)) if p.isdigit() else (-1, p) for p in
+                                                     re.split(r"[-_.]", local.lower()))))
+    local = ".".join(re.split(r"[-_.]", local.lower())) if local else None
+    normal = ".".join(map(str, release)) + (f"{pre[0]}{pre[1]}" if pre else "") + \
+        (f".post{post}" if post is not None else "") + (f".dev{dev}" if dev is not None else "") + \
+        (f"+{local}" if local else "")
+    return ReleaseVersion(order, normal, key, pre, post, dev, local, release)  # (str() is the normal form)
 
 
 _VERSION = re.compile(r"v?(\d+(?:\.\d+)*)((?:(?:a|b|rc)\d+)?(?:\.post\d+)?(?:\.dev\d+)?(?:\+[a-z0-9.]+)?)", re.I)
@@ -514,7 +564,8 @@ class TorchVersionText(str):
 
     def _order(self, other: Any) -> int:
         if isinstance(other, ReleaseVersion):
-            theirs = (other.key, "")
+            plain = other.pre is None and other.post is None and other.dev is None and other.local is None
+            theirs = (other.key, "" if plain else other.text)
         elif isinstance(other, str):
             theirs = _release_and_rest(str(other))
         elif isinstance(other, (tuple, list)) and other and all(type(x) is int for x in other):
@@ -562,6 +613,7 @@ class FieldV:
     init: bool = True  # field(init=False): not a parameter of the generated __init__
     kw_only: bool | None = None  # field(kw_only=...); None: as the class says
     attrs: bool = False  # made by attrs (attr.ib(), attrs.field()): what makes a name a field of `@attr.s`
+    metadata: tuple[tuple[Any, Any], ...] | None = None  # field(metadata={...})'s items; None: empty
 
 
 @dataclass(frozen=True)
