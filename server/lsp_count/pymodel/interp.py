@@ -1163,15 +1163,17 @@ class Interpreter:
         functions and methods it calls (read from their source, not run), is not known any more:
         a container it writes an item of under a key not known, or calls a changing method of; an
         item under a constant key; an attribute it sets on a class, an object or a module."""
-        self._forget_written(list(_statement_nodes(stmt)), names, _MODULE_LEVEL, None, None,
+        self._forget_written(list(_statement_nodes(stmt)), names, None, None, None,
                              f"is changed by code the analyser cannot follow: {reason}", set())
 
-    def _forget_written(self, nodes: list[ast.AST], names: dict[str, Any], local: frozenset[str], self_name: str | None,
-                        owner: Any, why: str, seen: set[int]) -> None:
-        """``names``: the globals of the code ``nodes`` are from; ``local``: its own names; in a method,
+    def _forget_written(self, nodes: list[ast.AST], names: dict[str, Any], in_function: frozenset[str] | None,
+                        self_name: str | None, owner: Any, why: str, seen: set[int]) -> None:
+        """``names``: the globals of the code ``nodes`` are from; ``in_function``: a function's own
+        names (None for the module's statement, whose names are said already); in a method,
         ``self_name`` is its first parameter, standing for ``owner``."""
+        local = in_function or frozenset()
         for node in nodes:
-            if type(node) is ast.Name and isinstance(node.ctx, (ast.Store, ast.Del)) and local is not _MODULE_LEVEL and \
+            if type(node) is ast.Name and isinstance(node.ctx, (ast.Store, ast.Del)) and in_function is not None and \
                     node.id not in local and node.id in names:  # a function's `global WIDTH; WIDTH = 16`
                 names[node.id] = Unknown(f"`{node.id}` {why}", maybe_module=True)
             elif isinstance(node, (ast.Subscript, ast.Attribute)) and isinstance(node.ctx, (ast.Store, ast.Del)):
@@ -9597,9 +9599,6 @@ def _catches_import_error(handler: ast.ExceptHandler) -> bool:
         return True
     caught = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
     return any(_dotted(c).rpartition(".")[2] in _IMPORT_ERRORS for c in caught)
-
-
-_MODULE_LEVEL: frozenset[str] = frozenset()  # (Interpreter.forget_changed: the statement's own names, said already)
 
 
 def _forget_item(held: Any, first: ast.Subscript, why: str) -> bool:
