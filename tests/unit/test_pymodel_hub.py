@@ -242,3 +242,25 @@ def test_keywords_that_change_the_model_are_never_counted_as_the_unchanged_model
     read = run(src)
     assert {m.name: m.tree.total for m in read.models} == {
         "Layers": 53_561_088, "Changed": 53_561_088, "AsLoaded": 124_439_808}
+
+
+def test_the_hover_on_an_id_names_the_keywords_that_may_change_the_call_s_model() -> None:
+    report = run("""
+        import torch
+        import torch.nn as nn
+        from transformers import AutoModelForCausalLM
+        LOADING = {"dtype": torch.bfloat16, "device_map": "auto"}
+        class A(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.plain = AutoModelForCausalLM.from_pretrained("gpt2", dtype=torch.bfloat16)
+                self.spread = AutoModelForCausalLM.from_pretrained("gpt2", **LOADING)
+                self.layers = AutoModelForCausalLM.from_pretrained("gpt2", num_hidden_layers=2)
+    """)
+    plain, spread, layers = report.hub_counts
+    assert plain[2] == 124_439_808 and "may change" not in plain[3]
+    # `**LOADING` holds loading keywords only, which the count of the class follows; the id's hover
+    # cannot tell, and says so.
+    assert spread[2] is None and "This call's `**LOADING` may change that" in spread[3]
+    assert layers[2] is None and "This call's `num_hidden_layers=` may change that" in layers[3]
+    assert [m.tree.total for m in report.models] == [2 * 124_439_808 + 53_561_088]  # two GPT-2s, one of 2 layers

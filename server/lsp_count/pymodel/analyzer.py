@@ -515,8 +515,8 @@ def hub_refs(body: list[ast.stmt], positions: _Positions) -> tuple[tuple[Span, s
 
 def _hub_calls(body: list[ast.stmt], positions: _Positions) -> list[tuple[Span, str, str, tuple[str, ...]]]:
     """Each ``X.from_pretrained("org/name")``: span of the id string, the id, ``X`` (the loader),
-    and the call's keywords that may change what it builds (``num_hidden_layers``; ``**`` for a
-    ``**kwargs``)."""
+    and the call's keywords that may change what it builds (``num_hidden_layers``; ``**kwargs`` as
+    written)."""
     from lsp_count.pymodel.hub import LOADING_KWARGS
 
     lines = [i + 1 for i, line in enumerate(positions.raw_lines()) if "from_pretrained" in line]
@@ -528,7 +528,7 @@ def _hub_calls(body: list[ast.stmt], positions: _Positions) -> list[tuple[Span, 
             if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
                 owner = node.func.value
                 loader = owner.attr if isinstance(owner, ast.Attribute) else owner.id if isinstance(owner, ast.Name) else ""
-                changes = tuple(k.arg or "**" for k in node.keywords if k.arg not in LOADING_KWARGS)
+                changes = tuple(k.arg or f"**{ast.unparse(k.value)}" for k in node.keywords if k.arg not in LOADING_KWARGS)
                 out.append((positions.span(arg), arg.value, loader, changes))
     out.sort(key=lambda r: (r[0].start.line, r[0].start.column))
     return out
@@ -564,7 +564,7 @@ def _hub_count(ctx: Ctx, span: Span, hub: str, loader: str, changes: tuple[str, 
 
     found = ctx.hub_model(loader, hub)
     if changes and (found.is_config or builds_module(loader)) and found.catalog_total is not None:
-        named = ", ".join("`**`" if k == "**" else f"`{k}=`" for k in changes)
+        named = ", ".join(f"`{k}`" if k.startswith("**") else f"`{k}=`" for k in changes)
         return span, hub, None, (f"{found.message()}. This call's {named} may change that: the class that makes "
                                  f"it is counted with {'it' if len(changes) == 1 else 'them'}")
     if found.is_config or not builds_module(loader):
