@@ -202,3 +202,17 @@ class M(nn.Module):
     counts, problems = analyse(text + "\n\nclass Q(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
                                       "        self.a = nn.Linear(1, 2 if StateType is tuple else 3)\n")
     assert "Q" not in counts and "the generic alias `tuple[torch.Tensor, torch.Tensor, torch.Tensor]`" in problems["Q"]
+
+
+@pytest.mark.parametrize("statements, reading", [
+    # a method adding to its object's container; a module-level torch container
+    ("class Net:\n    def __init__(self):\n        self.sizes = [2]\n    def grow(self):\n        self.sizes.append(5)\n"
+     "net = Net()\nfor _ in range(make_key()):\n    net.grow()", "net.sizes[-1]"),
+    ("blocks = nn.ModuleList([nn.Linear(1, 1)])\nfor _ in range(make_key()):\n    blocks.append(nn.Linear(1, 1))",
+     "len(blocks) + 1"),
+    ("TABLE = {'a': [2]}\nif make_key():\n    TABLE['a'].append(5)", "TABLE['a'][-1]"),
+])
+def test_a_container_a_statement_not_followed_may_have_added_to_is_not_known(statements, reading) -> None:
+    counts, problems = analyse(model(f"{statements}\nWIDTH = {reading}"))
+    assert "M" not in counts, statements
+    assert "is changed by code the analyser cannot follow" in problems["M"], problems["M"]

@@ -1177,31 +1177,43 @@ class Interpreter:
                     node.id not in local and node.id in names:  # a function's `global WIDTH; WIDTH = 16`
                 names[node.id] = Unknown(f"`{node.id}` {why}", maybe_module=True)
             elif isinstance(node, (ast.Subscript, ast.Attribute)) and isinstance(node.ctx, (ast.Store, ast.Del)):
-                first: Any = node  # the access right after the name: `X.a` of `X.a.b = v`, `X["k"]` of `X["k"][0] = v`
-                while isinstance(first.value, (ast.Subscript, ast.Attribute)):
-                    first = first.value
-                base = first.value
-                if not isinstance(base, ast.Name):
-                    continue
-                if base.id == self_name and owner is not None:
-                    held, global_name = owner, None
-                elif base.id in local or base.id not in names:
-                    continue
-                else:
-                    held, global_name = names[base.id], base.id
-                said = f"`{base.id}` {why}"
-                if isinstance(first, ast.Attribute):
-                    _forget_attribute(held, first.attr, said)
-                elif not _forget_item(held, first, said) and global_name is not None and (
-                        isinstance(held, (list, dict, set, collections.deque)) or type(held) is Inst):
-                    names[global_name] = Unknown(said, maybe_module=type(held) is Inst)
+                self._forget_target(node, names, local, self_name, owner, why)
             elif isinstance(node, ast.Call):
                 func = node.func
-                if isinstance(func, ast.Attribute) and func.attr in _MUTATING_METHODS and \
-                        isinstance(func.value, ast.Name) and func.value.id not in local and \
-                        isinstance(names.get(func.value.id), (list, dict, set, collections.deque)):
-                    names[func.value.id] = Unknown(f"`{func.value.id}` {why}")
+                if isinstance(func, ast.Attribute) and func.attr in _MUTATING_METHODS:
+                    # `SIZES.append(v)`, `self.blocks.append(layer)`: the container it is called on is written
+                    self._forget_target(func.value, names, local, self_name, owner, why)
                 self._forget_called(func, names, local, why, seen)
+
+    def _forget_target(self, target: ast.expr, names: dict[str, Any], local: frozenset[str], self_name: str | None,
+                       owner: Any, why: str) -> None:
+        """What writing ``target`` (a name, or an item or attribute reached from one) makes not known:
+        a container held by a global name; the attribute or the item under a constant key that
+        follows the name (``X.a`` of ``X.a.b = v``, ``X["k"]`` of ``X["k"][0] = v``), else the whole
+        container; on ``self`` in a method, the owner's attribute."""
+        if isinstance(target, ast.Name):
+            held = names.get(target.id) if target.id not in local and target.id != self_name else None
+            if isinstance(held, (list, dict, set, collections.deque)) or type(held) is Inst:
+                names[target.id] = Unknown(f"`{target.id}` {why}", maybe_module=type(held) is Inst)
+            return
+        first: Any = target
+        while isinstance(first.value, (ast.Subscript, ast.Attribute)):
+            first = first.value
+        base = first.value
+        if not isinstance(base, ast.Name):
+            return
+        if base.id == self_name and owner is not None:
+            held, global_name = owner, None
+        elif base.id in local or base.id not in names:
+            return
+        else:
+            held, global_name = names[base.id], base.id
+        said = f"`{base.id}` {why}"
+        if isinstance(first, ast.Attribute):
+            _forget_attribute(held, first.attr, said)
+        elif not _forget_item(held, first, said) and global_name is not None and (
+                isinstance(held, (list, dict, set, collections.deque)) or type(held) is Inst):
+            names[global_name] = Unknown(said, maybe_module=type(held) is Inst)
 
     def _forget_called(self, func: ast.expr, names: dict[str, Any], local: frozenset[str], why: str,
                        seen: set[int]) -> None:
