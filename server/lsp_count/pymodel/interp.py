@@ -4217,7 +4217,7 @@ class Interpreter:
         if type(value) is not Inst or type(value.cls) is not ClassV:
             return False
         return any(c.name in ("PreTrainedConfig", "PretrainedConfig") and c.env is not None and
-                   f"{os.sep}transformers{os.sep}" in c.env.module.path for c in value.cls.mro() if type(c) is ClassV)
+                   _in_transformers(c.env.module.path) for c in value.cls.mro() if type(c) is ClassV)
 
     def parameter_dict_or(self, a: Any, b: Any, node: ast.AST) -> Any:
         """torch's ``ParameterDict | other``: a copy updated with ``other``; ``dict | ParameterDict``
@@ -11021,7 +11021,12 @@ def _transformers_function(fn: Any) -> bool:
     """Whether ``fn`` (a function, or one bound to its class) is defined in a file of the
     transformers package (its loaders' ``from_pretrained``)."""
     f = fn.func if type(fn) is BoundV else fn
-    return type(f) is FuncV and f.env is not None and f"{os.sep}transformers{os.sep}" in f.env.module.path
+    return type(f) is FuncV and f.env is not None and _in_transformers(f.env.module.path)
+
+
+def _in_transformers(path: str) -> bool:
+    """Whether a file the analysis read is one of the transformers package's."""
+    return f"{os.sep}transformers{os.sep}" in path
 
 
 def foreign_base(cls: ClassV) -> ExtV | None:
@@ -11459,7 +11464,7 @@ def _hasattr(obj: Any, name: Any) -> Any:
             layer = obj.layer_args[0] if obj.layer_args is not None else obj.cls
             if _known_torch_class(f"torch.nn.{layer}") and (
                     name in REGISTERED_SLOTS.get(layer, ()) or name in MODULE_INSTANCE_ATTRIBUTES or
-                    torch_class_has(layer, name)):
+                    _class_attribute_named(obj, name)):
                 return True
         if isinstance(obj.cls, ClassV):
             if obj.cls.find(name, _MISSING) is not _MISSING:

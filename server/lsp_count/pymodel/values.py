@@ -540,19 +540,10 @@ def packaging_version(text: str) -> ReleaseVersion | None:
     return ReleaseVersion(order, normal, key, pre, post, dev, local, release)  # (str() is the normal form)
 
 
-_VERSION = re.compile(r"v?(\d+(?:\.\d+)*)((?:(?:a|b|rc)\d+)?(?:\.post\d+)?(?:\.dev\d+)?(?:\+[a-z0-9.]+)?)", re.I)
-
-
-def _release_and_rest(text: str) -> tuple[tuple[int, ...], str] | None:
-    """"2.4.0a0" -> ((2, 4), "a0"): a version's release numbers (trailing zeros dropped, as packaging
-    compares them) and the rest (pre-release, post, dev, local); None for a text that is no version."""
-    found = _VERSION.fullmatch(text.strip())
-    if found is None:
-        return None
-    release = [int(p) for p in found.group(1).split(".")]
-    while len(release) > 1 and release[-1] == 0:
-        release.pop()
-    return tuple(release), found.group(2).lower()
+def _release_and_rest(version: ReleaseVersion | None) -> tuple[tuple[int, ...], Any] | None:
+    """A version's release numbers as compared (trailing zeros dropped, as packaging compares them)
+    and the rest (pre-release, post, dev, local); None for no version."""
+    return None if version is None else (version.key, (version.pre, version.post, version.dev, version.local))
 
 
 class TorchVersionText(str):
@@ -564,15 +555,14 @@ class TorchVersionText(str):
 
     def _order(self, other: Any) -> int:
         if isinstance(other, ReleaseVersion):
-            plain = other.pre is None and other.post is None and other.dev is None and other.local is None
-            theirs = (other.key, "" if plain else other.text)
+            theirs = _release_and_rest(other)
         elif isinstance(other, str):
-            theirs = _release_and_rest(str(other))
+            theirs = _release_and_rest(packaging_version(str(other)))
         elif isinstance(other, (tuple, list)) and other and all(type(x) is int for x in other):
-            theirs = _release_and_rest(".".join(map(str, other)))
+            theirs = _release_and_rest(packaging_version(".".join(map(str, other))))
         else:
             theirs = None
-        ours = _release_and_rest(str(self))
+        ours = _release_and_rest(packaging_version(str(self)))
         if theirs is None or ours is None:
             raise Unresolved(f"comparing torch's version {str(self)!r} with {other!r} is not followed")
         if ours[0] != theirs[0]:
