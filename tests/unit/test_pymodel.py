@@ -995,3 +995,93 @@ def test_a_file_of_a_package_importing_the_package_gets_it_not_the_module_of_tha
                 self.m = Big()
     """, str(pkg / "wrapper.py"))
     assert [m.tree.total for m in report.models] == [272]
+
+
+@pytest.mark.parametrize("expression, reason", [
+    # A fuzzing run found each of these taking the analysis' memory (a Sequential of 10**9 entries,
+    # strings 10**9 wide) or minutes (factorial(10**7)): refused with the reason, at once.
+    ("nn.Sequential(nn.Linear(2, 2)) * 10**9", "builds a Sequential of 1,000,000,000 entries"),
+    ("(lambda s: s.__imul__(10**9))(nn.Sequential(nn.Linear(2, 2)))", "builds a Sequential of 1,000,000,000 entries"),
+    ("'x'.ljust(10**9)", "a string formatted 1,000,000,000 characters wide"),
+    ("'ab'.center(10**9, '-')", "a string formatted 1,000,000,000 characters wide"),
+    ("'7'.zfill(10**9)", "a string formatted 1,000,000,000 characters wide"),
+    ("'\\t'.expandtabs(10**9)", "a string formatted 1,000,000,000 characters wide"),
+    ("'{:>1000000000}'.format(1)", "a string formatted 1,000,000,000 characters wide"),
+    ("'{:>{w}}'.format(1, w=10**9)", "a string formatted 1,000,000,000 characters wide"),
+    ("'%1000000000d' % 1", "a string formatted 1,000,000,000 characters wide"),
+    ("'%*d' % (10**9, 1)", "a width given as an argument"),
+    ("f'{1:>1000000000}'", "a string formatted 1,000,000,000 characters wide"),
+    ("format(1, '>1000000000')", "a string formatted 1,000,000,000 characters wide"),
+    ("math.factorial(10**7)", "is too large to be a size"),
+    ("math.comb(10**9, 10**6)", "is too large to be a size"),
+    ("math.perm(10**6, 5000)", "is too large to be a size"),
+])
+def test_what_would_take_the_memory_or_minutes_is_refused_with_its_reason(expression: str, reason: str) -> None:
+    report = run(f"""
+        import math
+        import torch.nn as nn
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(2, 1 + len(str({expression})) % 2)
+    """)
+    assert not report.models and reason in lc101(report)["Net"], report.problems
+
+
+@pytest.mark.parametrize("expression, size", [
+    ("'x'.ljust(12)", 12), ("'{:>9}'.format(1)", 9), ("'%7d' % 1", 7), ("f'{1:>5}'", 5), ("'{:>{w}}'.format(1, w=6)", 6),
+    ("'layer_1234567890:{}'.format(1)", 18),  # digits outside a field's spec are text, not a width
+    ("str(math.factorial(20))", 19), ("str(math.comb(10**6, 2))", 12),
+])
+def test_small_widths_and_numbers_are_python_s(expression: str, size: int) -> None:
+    assert len(eval(expression, {"math": __import__("math")})) == size  # noqa: S307 - the test's own expression
+    report = run(f"""
+        import math
+        import torch.nn as nn
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(len({expression}), 1, bias=False)
+    """)
+    assert [(m.name, m.tree.total) for m in report.models] == [("Net", size)], report.problems
+
+
+def test_a_python_builtin_the_analyser_does_not_model_is_not_a_name_error() -> None:
+    report = run("""
+        import torch.nn as nn
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                data = bytes(4)
+                self.fc = nn.Linear(2, 2)
+                self.head = nn.Linear(2, len(memoryview(data)))
+    """)
+    message = lc101(report)["Net"]
+    assert "`memoryview` is a Python builtin the analyser does not follow" in message and "NameError" not in message
+
+
+def test_a_slice_write_with_a_bound_not_known_forgets_the_values_and_an_undefined_bound_is_a_name_error() -> None:
+    # A fuzzing run found `levels[j + k:] = ...` of an unknown k an internal error (a TypeError of the
+    # analyser's own), and `levels[yield1:] = ...` read as an annotated assignment binding `yield1`.
+    source = """
+        import numpy as np
+        import torch.nn as nn
+        from elsewhere import k
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                levels = np.array([1, 2, 4], dtype=int)
+                levels[k:] = 3
+                self.fc = nn.Linear(2, int(levels[2]))
+        class Typo(nn.Module):
+            def __init__(self):
+                super().__init__()
+                levels = np.array([1, 2, 4], dtype=int)
+                levels[-2 + yield1:] = levels[-2]
+                self.fc = nn.Linear(2, 2)
+    """
+    report = run(source)
+    messages = lc101(report)
+    assert "a bug in lsp-count" not in " ".join(p.message for p in report.problems)
+    assert "out_features is unknown" in messages["Net"]  # the values after the write depend on k
+    assert "`yield1` (line 15) raises NameError: name 'yield1' is not defined" in messages["Typo"]

@@ -3082,6 +3082,8 @@ class Interpreter:
             return _BUILTINS[name]
         if name in _UNSAFE:
             raise Unresolved(f"the code calls `{name}`, which the analyser never runs")
+        if name in _PYTHON_BUILTIN_NAMES:  # `bytes`, `memoryview`: Python's, which the analyser does not model
+            return Unknown(f"`{name}` is a Python builtin the analyser does not follow")
         if env.module.star_imports:
             return Unknown(f"`{name}` may come from `from {env.module.star_imports[0]} import *`, which the analyser "
                            f"does not follow", maybe_module=True)
@@ -3288,6 +3290,9 @@ class Interpreter:
         safe = _SAFE_METHODS.get(type(obj), _MISSING)
         if type(obj) is str and name in ("format", "format_map"):
             return BuiltinV(name, functools.partial(_formatted, obj, name, node))  # of the analyser's values: not known
+        if type(obj) is str and name in _WIDTH_METHODS:  # `" ".ljust(n)`: a string n long, made only where n is small
+            method = getattr(obj, name)
+            return BuiltinV(name, lambda width=8, *rest: (_bounded_widths([width], node), method(width, *rest))[1])
         if safe is not _MISSING and not name.startswith("_") and (safe is None or name in safe):
             if isinstance(obj, dict) and name in ("get", "pop", "setdefault"):
                 keyed, at = getattr(obj, name), node  # the key Python finds (a str enum's member for its value)
@@ -3947,6 +3952,9 @@ class Interpreter:
 
     def binop(self, op: type, a: Any, b: Any, node: ast.AST) -> Any:
         fn, sym = _BINOPS[op]
+        if op is ast.Mod and type(a) is str:
+            _bounded_widths(_PERCENT_WIDTH.findall(a) + ["*"] * ("*" in a and isinstance(b, tuple) and any(
+                type(x) is int and x > MAX_SEQUENCE for x in b)), node)
         if op is ast.Mod and type(a) is str and type(b) not in _TEXT_SCALARS and b is not None:
             # "%s" % torch.__version__: each value as Python writes it, where the analyser knows it.
             if type(b) is dict:
@@ -6172,6 +6180,8 @@ class Interpreter:
         if parts[0] == "math" and last in _MATH:
             if any(is_unknownish(a) for a in args):  # a formula in Sym sizes; an Unknown says why
                 return _unknown_in(args) or sym_opaque(f"{last}({', '.join(render(a) for a in args)})", *args)
+            if last in ("factorial", "comb", "perm") and _huge_combinatorics(last, args):
+                raise Unresolved(f"`{_text(node)}` is too large to be a size")  # (Python takes minutes to compute it)
             return self._py(lambda a: getattr(math, last)(*a), args, node)
         if name == "dataclasses.fields" and len(args) == 1:
             return self.dataclass_fields(args[0], node)
@@ -6975,6 +6985,8 @@ def _write_values(t: TensorV, key: Any, value: Any, node: ast.AST) -> bool:
     value broadcast); False where they are not known after it (the caller forgets them)."""
     if len(t.shape) != 1 or t.dtype is None or type(key) not in (int, slice) or t.errors is not None:
         return False
+    if type(key) is slice and any(type(part) not in (int, bool, type(None)) for part in (key.start, key.stop, key.step)):
+        return False  # a bound the analyser does not know (`levels[j + k:]` of an unknown k): not known after it
     items = list(t.values)  # type: ignore[arg-type]
     if type(key) is int:
         if not -len(items) <= key < len(items):
@@ -9871,6 +9883,8 @@ def _torch_class_text(v: ExtV) -> str | None:
 def _text_of(v: Any, spec: str = "") -> Any:
     """``format(v, spec)`` as Python gives it, or _MISSING where the analyser does not know the text
     (a module's, a class's: Python's is not the analyser's own object's)."""
+    if spec:
+        _bounded_widths(_SPEC_NUMBER.findall(spec), None)
     if _plain_text_value(v):
         return format(v if type(v) in _TEXT_SCALARS or v is None else _repr_text(v), spec)
     if type(v) is ExtV and _DTYPE_NAME.match(v.name):
@@ -9922,7 +9936,33 @@ def _formatted(template: str, method: str, node: ast.AST, *args: Any, **kwargs: 
         values = [*args, *kwargs.values()]
     if _MISSING in values:
         return Unknown(f"`{_text(node)}`: the text of an argument is not known to the analyser")
+    # A field's width, written in the template or given by an argument (`"{:>{w}}"`).
+    try:
+        specs = [spec for _, _, spec, _ in string.Formatter().parse(template) if spec]
+    except ValueError:
+        specs = []  # Python's error, from the call below
+    _bounded_widths([n for spec in specs for n in _SPEC_NUMBER.findall(spec)], node)
+    if any("{" in spec for spec in specs):
+        _bounded_widths([v for v in values if type(v) is int], node)
     return getattr(template, method)(*args, **kwargs)
+
+
+_WIDTH_METHODS = frozenset({"ljust", "rjust", "center", "zfill", "expandtabs"})
+_PERCENT_WIDTH = re.compile(r"%[-+ #0]*(\d+)(?:\.(\d+))?")
+_SPEC_NUMBER = re.compile(r"\d+")
+
+
+def _bounded_widths(widths: list[Any], node: ast.AST | None) -> None:
+    """A string formatted to a width (or a precision) past what the analyser builds (``"%1000000000d"``,
+    ``s.ljust(10**9)``): not made, as a sequence that long is not (Python would make it, slowly)."""
+    for w in widths:
+        for part in (w if isinstance(w, tuple) else (w,)):
+            n = int(part) if isinstance(part, str) and part.isdigit() else part if type(part) is int else 0
+            if n > MAX_SEQUENCE or part == "*":
+                where = f"`{_text(node)}`: " if node is not None else ""
+                raise Unresolved(f"{where}a string formatted {n:,} characters wide is longer than the analyser "
+                                 f"builds ({MAX_SEQUENCE:,})" if part != "*" else f"{where}a string formatted to a "
+                                 f"width given as an argument over {MAX_SEQUENCE:,} is not built")
 
 
 _TEXT_SCALARS = (str, int, float, complex, bool, bytes, TorchVersionText)
@@ -9978,8 +10018,10 @@ def _bound_somewhere(name: str, text: str) -> bool:
     `if __name__ == "__main__":`, which a script run sets and an import does not): not certainly
     Python's NameError then."""
     escaped = re.escape(name)
-    return re.search(rf"(?<![\w.]){escaped}\s*(?:=(?!=)|:=|:[^=\n]*=)|\b(?:as|def|class|global|nonlocal)\s+{escaped}\b|"
-                     rf"\bimport\s[^\n]*\b{escaped}\b|\bfor\s[^\n]*\b{escaped}\b[^\n]*\sin\s", text) is not None
+    # (an annotated assignment starts its line: `levels[k:] = x` reads k, it does not bind it)
+    return re.search(rf"(?<![\w.]){escaped}\s*(?:=(?!=)|:=)|^[ \t]*{escaped}\s*:[^=\n]*=|"
+                     rf"\b(?:as|def|class|global|nonlocal)\s+{escaped}\b|"
+                     rf"\bimport\s[^\n]*\b{escaped}\b|\bfor\s[^\n]*\b{escaped}\b[^\n]*\sin\s", text, re.M) is not None
 
 
 _NUMPY_WINDOWS = frozenset({"hanning", "hamming", "blackman", "bartlett"})
@@ -10196,8 +10238,9 @@ def _joined_containers(op: type, a: Any, b: Any, node: ast.AST) -> Inst | None:
     if op is ast.Add and (type(b) is Inst and b.kind == a.kind or a.kind == "list" and type(b) in (list, tuple)):
         modules = [*(v for _, v in container_entries(a)), *((v for _, v in container_entries(b)) if type(b) is Inst else b)]
     elif op is ast.Mult and a.kind == "seq" and type(b) is int:
-        _check_repeat_factor(b, node)
-        modules = [v for _, v in container_entries(a)] * b  # its modules: not its plain attributes
+        entries = [v for _, v in container_entries(a)]  # its modules: not its plain attributes
+        _check_repeat_factor(b, node, len(entries))
+        modules = entries * b
     else:
         return None
     out = Inst(a.cls, a.kind, True, a.origin)
@@ -10205,19 +10248,36 @@ def _joined_containers(op: type, a: Any, b: Any, node: ast.AST) -> Inst | None:
     return out
 
 
-def _check_repeat_factor(times: int, node: ast.AST) -> None:
-    """torch's ValueError for a Sequential's ``*`` or ``*=`` by a number below 1."""
+def _huge_combinatorics(fn: str, args: list[Any]) -> bool:
+    """Whether ``math.factorial(n)``, ``comb(n, k)`` or ``perm(n, k)`` has more bits than a size
+    (MAX_INT_BITS), from a bound, before Python spends minutes on it (``factorial(10**7)``)."""
+    ints = [a for a in args if type(a) is int]
+    if len(ints) != len(args) or not ints or ints[0] < 2:
+        return False  # Python's own error, or a small number
+    n = ints[0]
+    k = n if fn == "factorial" or len(ints) < 2 else min(max(ints[1], 0), n)
+    if fn == "comb":
+        k = min(k, n - k)
+    return k * math.log2(n) > MAX_INT_BITS * 4  # n**k bounds all three; generous (factorial(700) is 5,000 bits)
+
+
+def _check_repeat_factor(times: int, node: ast.AST, entries: int) -> None:
+    """torch's ValueError for a Sequential's ``*`` or ``*=`` by a number below 1; a Sequential of
+    more entries than a list the analyser builds by repetition is not built (``* 10**9``)."""
     if times <= 0:
         raise _Raised(f"`{_text(node)}` raises ValueError: Non-positive multiplication factor {times} for "
                       f"Sequential", ExtV("ValueError"))
+    if entries * times > MAX_SEQUENCE:
+        raise Unresolved(f"`{_text(node)}` builds a Sequential of {entries * times:,} entries, more than the analyser "
+                         f"builds ({MAX_SEQUENCE:,})")
 
 
 def _sequential_repeated_in_place(seq: Inst, times: int, node: ast.AST) -> Inst:
     """torch's ``Sequential.__imul__``: the Sequential itself, its modules `str(0)` .. `str(n - 1)`
     added again after them ``times - 1`` times (read by those keys: a Sequential of named modules
     has none, and torch raises KeyError)."""
-    _check_repeat_factor(times, node)
     n = _entry_count(seq)
+    _check_repeat_factor(times, node, n)
     missing = next((str(i) for i in range(n) if str(i) not in seq.attrs), None)
     if missing is not None and times > 1:
         raise _Raised(f"`{_text(node)}` raises KeyError: {missing!r} (the Sequential's modules are named)",
@@ -10614,6 +10674,7 @@ _AUTOGRAD_FUNCTIONS = frozenset({"torch.autograd.Function", "torch.autograd.func
 _NTUPLES = {"_single": 1, "_pair": 2, "_triple": 3, "_quadruple": 4}
 _SPECIAL_CALLS = frozenset({"super", "locals", "globals", "eval", "next"})  # Interpreter.special_call
 _STR_METHODS = frozenset(name for name in dir(str) if not name.startswith("_"))
+_PYTHON_BUILTIN_NAMES = frozenset(name for name in dir(builtins) if not name.startswith("_"))
 # torch.nn.functional's functions whose result has their input's shape (a test checks them with torch).
 _FUNCTIONAL_SAME_SHAPE = frozenset("""normalize relu relu6 gelu silu mish elu selu celu leaky_relu sigmoid tanh
 softmax log_softmax softmin softplus softsign dropout alpha_dropout layer_norm group_norm instance_norm batch_norm
@@ -11729,7 +11790,9 @@ _BUILTINS: dict[str, Any] = {
     "slice": BuiltinV("slice", slice), "repr": BuiltinV("repr", _repr), "ascii": BuiltinV("ascii", _ascii),
     "complex": BuiltinV("complex", _num(complex)),
     # Python's own functions of Python's own values (an analyser's value is refused with Python's error).
-    **{name: BuiltinV(name, getattr(builtins, name)) for name in ("ord", "chr", "bin", "hex", "oct", "format")},
+    **{name: BuiltinV(name, getattr(builtins, name)) for name in ("ord", "chr", "bin", "hex", "oct")},
+    "format": BuiltinV("format", lambda value, spec="": (_bounded_widths(
+        _SPEC_NUMBER.findall(spec) if isinstance(spec, str) else [], None), format(value, spec))[1]),
     "super": None,  # filled per call site below
     "None": None, "True": True, "False": False, "NotImplemented": None,
     "object": ExtV("object"), "type": ExtV("type"), "id": BuiltinV("id", _identity),
