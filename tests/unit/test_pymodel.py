@@ -1085,3 +1085,37 @@ def test_a_slice_write_with_a_bound_not_known_forgets_the_values_and_an_undefine
     assert "a bug in lsp-count" not in " ".join(p.message for p in report.problems)
     assert "out_features is unknown" in messages["Net"]  # the values after the write depend on k
     assert "`yield1` (line 15) raises NameError: name 'yield1' is not defined" in messages["Typo"]
+
+
+def test_a_global_written_in_a_project_function_is_the_module_s(tmp_path) -> None:
+    # A project file's function bodies are parsed at their first call; its `global` statement was
+    # looked for before that, so the write went to a local and the cache was built at every call.
+    from lsp_count.pymodel.loader import WHOLE_BELOW_LINES
+
+    helpers = "".join(f"\n\ndef helper_{i}():\n    return {i}\n" for i in range(WHOLE_BELOW_LINES // 4))  # bodies cut
+    (tmp_path / "tables.py").write_text(
+        "CACHE = None\nBUILT = []\n\n\ndef table():\n    global CACHE\n    if CACHE is None:\n"
+        "        BUILT.append(1)\n        CACHE = {'width': 8}\n    return CACHE\n" + helpers)
+    model = tmp_path / "model.py"
+    model.write_text(
+        "import torch.nn as nn\nfrom tables import table, BUILT\n\n\nclass Net(nn.Module):\n"
+        "    def __init__(self):\n        super().__init__()\n        a, b = table(), table()\n"
+        "        self.fc = nn.Linear(a['width'], len(BUILT), bias=False)\n")
+    report = analyze_text(model.read_text(), str(model), AnalyzeOptions(base_dir=str(tmp_path)))
+    assert [(m.name, m.tree.total) for m in report.models] == [("Net", 8)], report.problems  # built once, as Python
+
+
+def test_a_script_model_the_analyser_cannot_build_is_said_not_no_model_found() -> None:
+    report = run("""
+        from transformers import AutoTokenizer
+        from peft import LoraConfig, get_peft_model
+        from mystery import load_base
+
+        tokenizer = AutoTokenizer.from_pretrained("openai-community/gpt2")
+        base = load_base()
+        model = get_peft_model(base, LoraConfig(r=8))
+    """, path="train.py", read_packages=())
+    assert report.models == ()
+    assert set(lc101(report)) == {"model"}  # the tokenizer and the unknown loader's value are not models
+    assert "`peft.get_peft_model` is outside this file" in lc101(report)["model"]
+    assert not any(p.code == "LC002" for p in report.problems)

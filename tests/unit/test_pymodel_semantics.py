@@ -3177,10 +3177,14 @@ def test_a_parameter_s_dtype_named_where_it_was_made_is_known(dtype: str, total:
 @pytest.mark.parametrize("body, outcome", [
     ("n = 1 + (torch.half == torch.float16) + (torch.float == torch.float32) + (torch.long == torch.int64)\n", 4),
     ("n = torch.empty(2, dtype=torch.half).element_size() + torch.zeros(1, dtype=torch.cdouble).element_size()\n", 18),
-    # Cast by the module: the dtype it was made with is not the parameter's any more.
-    ("self.w = nn.Parameter(torch.empty(2, dtype=torch.float32))\nself.half()\nn = self.w.element_size()\n",
+    # Cast by the module: its floating-point parameters are in the dtype of the cast (torch: 2 bytes,
+    # so w's 2 and fc's 2).
+    ("self.w = nn.Parameter(torch.empty(2, dtype=torch.float32))\nself.half()\nn = self.w.element_size()\n", 4),
+    ("n = torch.randn(2).element_size()\n", 4),  # the default dtype, float32
+    # A cast the analyser does not follow (`type` of a module) leaves the dtype not known.
+    ("self.w = nn.Parameter(torch.empty(2))\nself.type(torch.float16)\nn = self.w.element_size()\n",
      "does not follow a tensor's `element_size`"),
-    ("n = torch.randn(2).element_size()\n", "does not follow a tensor's `element_size`"),
+    ("n = (torch.arange(3) + torch.randn(3)).element_size()\n", "does not follow a tensor's `element_size`"),
 ])
 def test_dtypes_are_one_under_either_name_and_unknown_after_a_cast(body: str, outcome: int | str) -> None:
     report = run(_net(body + "self.fc = nn.Linear(n, 1, bias=False)\n", "import torch\n"))

@@ -24,6 +24,7 @@ from lsp_count.core.spec import MAX_DIMENSION
 from lsp_count.pymodel.environments import discover_site_packages, unread_package_note
 from lsp_count.pymodel.interp import (FUNCTION_STEPS, TORCH_VERSION, Ctx, FuncV, Interpreter, LazyImport, ModuleScope,
                                       clone, count_of, foreign_base, module_attributes, params_of, signature_function)
+from lsp_count.pymodel.hub import builds_module
 from lsp_count.pymodel.loader import body_of
 from lsp_count.pymodel.reuse import LineMap, PythonMemo, ReusePlan, parse_blocks, remember_blocks, split_blocks
 from lsp_count.pymodel.syntax import child_blocks, parse
@@ -310,7 +311,9 @@ def _interpret(text: str, path: str, options: Any, body: list[ast.stmt], problem
     unfollowed_bases = [c for c in scope.classes if not c.is_module and id(c.node) in top and _may_be_module(c, body)]
     problems.extend(_unresolved(c.name, _unknown_base(c, ctx), positions.class_name(c.node)) for c in unfollowed_bases)
     variables = _module_models(body, scope) if counts_classes or not functions else []
-    if not classes and not functions and not unreached and not unfollowed_bases and not variables:
+    unbuilt = _unbuilt_module_models(body, scope, positions) if counts_classes or not functions else []
+    problems.extend(unbuilt)
+    if not classes and not functions and not unreached and not unfollowed_bases and not variables and not unbuilt:
         return _no_model(path, problems, lines)
     if ctx.environment:  # read by the file's own statements, at import
         span = next((read[3] for read in ctx.environment if read[3] is not None), None)
@@ -438,6 +441,51 @@ def _module_models(body: list[ast.stmt], scope: ModuleScope) -> list[tuple[str, 
             out.append((name, target, value))
     out.sort(key=lambda v: (v[1].lineno, v[1].col_offset))
     return out
+
+
+def _unbuilt_module_models(body: list[ast.stmt], scope: ModuleScope, positions: "_Positions") -> list[Problem]:
+    """LC101 for each module-level name whose last assignment builds a model the analyser could not
+    follow (a script's ``model = get_peft_model(model, config)``): said with the reason, where the
+    file was "no model found". A model is what a call of a module class of the file, a torch layer
+    or container, or a model loader or wrapper (``from_pretrained``, ``from_config``,
+    ``get_peft_model``, ``create_model``) makes; any other call's value (a dataset, a tokenizer) is
+    not one."""
+    last: dict[str, tuple[ast.Name, ast.expr]] = {}
+    for stmt in body:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+            last[stmt.targets[0].id] = (stmt.targets[0], stmt.value)
+        elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.value is not None:
+            last[stmt.target.id] = (stmt.target, stmt.value)
+    out = []
+    for name, (target, value) in last.items():
+        found = scope.env.vars.get(name)
+        if type(found) is not Unknown or not isinstance(value, ast.Call) or not _builds_a_model(value.func, scope):
+            continue
+        why = found.why.removeprefix(f"`{name}` is set by code the analyser cannot follow: ")
+        out.append(_unresolved(name, why, positions.span(target)))
+    return out
+
+
+_MODEL_WRAPPERS = frozenset({"get_peft_model", "create_model", "prepare_model_for_kbit_training"})
+_MODEL_LOADERS = frozenset({"from_pretrained", "from_config", "_from_config"})
+
+
+def _builds_a_model(func: ast.expr, scope: ModuleScope) -> bool:
+    """Whether a call of ``func`` makes a model (see _unbuilt_module_models)."""
+    if isinstance(func, ast.Name):
+        value = scope.env.vars.get(func.id)
+        return func.id in _MODEL_WRAPPERS or (type(value) is ClassV and value.is_module)
+    if not isinstance(func, ast.Attribute):
+        return False
+    if func.attr in _MODEL_WRAPPERS:
+        return True
+    if func.attr in _MODEL_LOADERS:
+        receiver = func.value
+        loader = receiver.id if isinstance(receiver, ast.Name) else receiver.attr if isinstance(receiver, ast.Attribute) \
+            else ""
+        return builds_module(loader)
+    chain = ast.unparse(func.value)
+    return chain in ("nn", "torch.nn") and func.attr[:1].isupper()
 
 
 def _import_raises(ctx: Ctx, positions: "_Positions") -> list[Problem]:

@@ -60,6 +60,11 @@ MAX_EVAL_TEXT = 10_000  # characters of a string given to eval: a table of layer
 # A model function counted on request (``--function``, the hover on its def): its largest variants
 # build every block (timm's efficientnet_l2, maxvit_large: a little over MAX_STEPS).
 FUNCTION_STEPS = 200_000
+# Steps an installed package's own code may take in one count before the count's budget is drawn
+# on: a library's code ends in Python (peft's get_peft_model on a transformers model builds
+# transformers' table of weight conversions for every model type, about 130,000 steps); the
+# budget guards the analysed code's loops.
+PACKAGE_STEPS = 240_000
 MAX_CALL_DEPTH = 40          # interpreted calls nested; Python's own stack is the real limit
 MAX_SEQUENCE = 100_000       # elements of a list/str built by repetition
 MAX_INT_BITS = 4096          # integers beyond this are not tensor sizes
@@ -626,6 +631,7 @@ class ModuleScope:
         self._dotted_name: str | None = None
         self._may_yield: bool | None = None
         self._may_declare: bool | None = None
+        self.installed: bool | None = None  # a file of an installed package read (Interpreter.package_code)
         self.ran = False  # its statements have all run (its names are what they stay)
         self._undefined: dict[str, bool] = {}  # certainly_undefined's answers
         # `from __future__ import annotations`: its classes' __annotations__ are the texts (what
@@ -733,6 +739,12 @@ class Ctx:
         self.declared: dict[int, tuple[tuple[str, bool], ...]] = {}
         # Where from_pretrained("org/name") looks besides the bundled catalog (AnalyzeOptions.hf_cache).
         self.hf_cache: str | None = None
+        # torch's default dtype (torch.set_default_dtype), which layers and factories make their
+        # floating-point tensors in: a name, or None where the code set one the analyser does not
+        # know. What the file's import sets stays; a count's own setting is undone after it (end_count).
+        self.torch_defaults: dict[str, str | None] = {"dtype": "float32"}
+        self.package_steps = PACKAGE_STEPS  # what installed packages' code may still take this count (enter_package)
+        self.in_package = False
         self._hub: dict[tuple[str, str], Any] = {}
         self.hub_lookups = 0  # a count that used the catalog or the HF cache is not kept for the next analysis
         self.probing_attributes = 0  # > 0 inside getattr(obj, name, default) / hasattr (see _NoAttribute)
@@ -798,14 +810,38 @@ class Ctx:
     def tick(self) -> None:
         self.steps += 1
         if self.steps > MAX_STEPS:
-            raise _OutOfSteps(f"the analysis took more than {self.budget:,} steps (a very long loop or recursion?)")
+            extra = f" (and {PACKAGE_STEPS:,} in the installed packages it reads)" if self.package_steps < PACKAGE_STEPS \
+                else ""
+            raise _OutOfSteps(f"the analysis took more than {self.budget:,} steps{extra} (a very long loop or "
+                              f"recursion?)")
 
     def start_count(self, budget: int = MAX_STEPS) -> None:
         """A new class or function to count: its own step budget (the checks compare ``steps`` with
         MAX_STEPS, so a larger budget starts below 0), call depth and class stack."""
         self.end_count()
         self.steps, self.budget, self.depth, self.class_stack = MAX_STEPS - budget, budget, 0, []
+        self.package_steps = PACKAGE_STEPS
         self.undo = []
+
+    def enter_package(self) -> tuple[int, int]:
+        """Installed package code called from the analysed code's: its steps are drawn from the
+        count's package allowance first (the checks compare ``steps`` with MAX_STEPS, so the
+        allowance is lent by lowering it). (steps before, the allowance lent)"""
+        lent = self.package_steps
+        before = self.steps
+        self.steps -= lent
+        self.in_package = True
+        return before, lent
+
+    def leave_package(self, entered: tuple[int, int]) -> None:
+        """Back in the analysed code: what the package code took is paid from the allowance, the
+        rest (past it) from the count's budget."""
+        before, lent = entered
+        used = max(self.steps - (before - lent), 0)  # (an import on the way starts the count's steps again)
+        from_allowance = min(used, lent)
+        self.package_steps = lent - from_allowance
+        self.steps = before + used - from_allowance
+        self.in_package = False
 
     def end_count(self) -> None:
         """Puts back the class attributes and globals the count set (``LoraAttn.rank = 2`` in one
@@ -1155,6 +1191,8 @@ class Interpreter:
                 if unbound and scope.is_main and not isinstance(stmt, ast.ClassDef):
                     self.ctx.import_raises.append((stmt, reason))
             self.ctx.steps = MAX_STEPS - self.ctx.budget  # module-level code: the count's whole budget per statement
+            if scope.is_main:
+                self.ctx.package_steps = PACKAGE_STEPS  # (and the packages' allowance)
 
     def forget_changed(self, stmt: ast.stmt, names: dict[str, Any], reason: str) -> None:
         """A module-level statement the analyser could not follow may have changed the module's
@@ -1959,6 +1997,12 @@ class Interpreter:
         else:
             return None
         return next((module for module in modules if not self.importable(module, env)), None)
+
+    def package_code(self, module: ModuleScope) -> bool:
+        """Whether the module is a file of an installed package the analysis reads (once per module)."""
+        if module.installed is None:
+            module.installed = not module.is_main and self.installed_package_file(module.path)
+        return module.installed
 
     def installed_package_file(self, path: str) -> bool:
         """A file of an installed package the analysis reads (read_packages, from its site-packages
@@ -3612,6 +3656,10 @@ class Interpreter:
             return DeviceV()
         if name == "ndim":
             return len(shape)
+        if name == "is_leaf" and type(obj) is Param:  # a parameter is made by the code, not computed
+            return True
+        if name == "__class__" and type(obj) is Param:  # as type(p): peft's `weight.__class__.__name__`
+            return ExtV("torch.nn.Parameter")
         dtype = _declared(obj)
         if dtype is not None and name in ("dtype", "element_size", "itemsize"):
             # DeepSeek-V3's Linear: `if self.weight.element_size() == 1:` an fp8 weight gets a scale.
@@ -3638,7 +3686,8 @@ class Interpreter:
                 raise Unresolved(f"`{_text(node)}`: tensor.{name} is only supported on matrices or batches of "
                                  f"matrices (torch raises)")
             new = tuple(reversed(shape)) if name in ("T", "H") else shapes.transpose_shape(shape, -2, -1)
-            return TensorV(new, contiguous=len(shape) < 2 and _contiguous(obj), floating=_is_floating(obj))
+            return TensorV(new, contiguous=len(shape) < 2 and _contiguous(obj), floating=_is_floating(obj),
+                           declared=_declared(obj))
         floating = _is_floating(obj) if name in ("is_floating_point", "is_complex") else None
         if floating is not None and (name == "is_floating_point" or floating):  # a floating-point one is not complex
             return BuiltinV(name, lambda: floating if name == "is_floating_point" else False)
@@ -3662,6 +3711,8 @@ class Interpreter:
             return BuiltinV(name, lambda other, *a, **k: self.tensor_binop(op, obj, other, node, operator_syntax=False))
         if name in _SAME_SHAPE:  # laid out as the tensor is (torch preserves strides), but `contiguous()`
             laid_out = name == "contiguous" or _contiguous(obj)
+            if (name == "to" or name in _CONVERSION_DTYPES) and type(obj) is TensorV and not obj.numpy:
+                return BuiltinV(name, lambda *a, **k: _converted_tensor(obj, name, a, k, laid_out))
             return BuiltinV(name, lambda *a, **k: TensorV(shape, contiguous=laid_out))
         if name == "new":
             def legacy_new(*a: Any, **k: Any) -> Any:
@@ -3723,8 +3774,12 @@ class Interpreter:
             strided = (name == "expand" and new != shape) or (name in ("transpose", "permute", "t") and len(shape) > 1) \
                 or name == "diagonal"
             # repeat copies; reshape and flatten copy a strided tensor, or not: as strided as the tensor was.
+            # The same values rearranged, or a floating-point tensor's reduction: the same dtype.
+            kept = name in _LAYOUT_METHODS or (name in _FLOAT_REDUCTIONS and _declared(obj) in FLOATING_DTYPES and
+                                               k.get("dtype") is None)
             return TensorV(new, contiguous=name == "repeat" or (not strided and _contiguous(obj)),
-                           numpy=type(obj) is TensorV and obj.numpy)  # an array's view is an array
+                           numpy=type(obj) is TensorV and obj.numpy,  # an array's view is an array
+                           floating=_is_floating(obj) if kept else None, declared=_declared(obj) if kept else None)
         return BuiltinV(name, method)
 
     def tensor_binop(self, op: type, a: Any, b: Any, node: ast.AST, operator_syntax: bool = True) -> Any:
@@ -3745,8 +3800,10 @@ class Interpreter:
         # A floating-point tensor with a real number or another floating-point tensor stays floating-point.
         floating = True if all(_is_floating(x) if isinstance(x, (TensorV, Param)) else type(x) in (int, float, bool)
                                for x in (a, b)) else None
+        declared = _common_float_dtype(op, tensors, a, b) if floating else None
         if len(tensors) == 1 and op is not ast.MatMult:
-            return TensorV(tuple(tensors[0].shape), contiguous=_contiguous(tensors[0]), floating=floating)
+            return TensorV(tuple(tensors[0].shape), contiguous=_contiguous(tensors[0]), floating=floating,
+                           declared=declared)
         if len(tensors) == 1:
             raise Unresolved(f"`{_text(node)}`: `@` needs two tensors (torch raises)")
         try:
@@ -3754,8 +3811,8 @@ class Interpreter:
         except shapes.ShapeError as exc:
             raise Unresolved(f"`{_text(node)}`: {exc} (torch raises)")
         laid_out = op is ast.MatMult or all(_contiguous(x) for x in tensors)  # elementwise: as its inputs
-        return TensorV(shape, contiguous=laid_out, floating=floating) if shape is not None else Unknown(
-            f"`{_text(node)}`: the result's shape is not known")
+        return TensorV(shape, contiguous=laid_out, floating=floating, declared=declared) if shape is not None else \
+            Unknown(f"`{_text(node)}`: the result's shape is not known")
 
     def self_attribute_node(self, key: Any) -> ast.Attribute:
         """``self.<key>``, the node that messages about ``super().__getattribute__(key)`` show
@@ -4121,6 +4178,10 @@ class Interpreter:
                     made = self.pretrained_from_source(cls, hub, args[1:], changes, node, env, origin)
                     if made is not _MISSING:
                         return made
+                elif builds_module(cls.name):
+                    made = self.pretrained_as_built(cls, hub, node, env, origin)
+                    if made is not _MISSING:
+                        return made
                 return self.from_hub(cls.name, hub, node, origin)
         elif args and type(args[0]) is Inst and type(args[0].cls) is str and args[0].cls.endswith(".config"):
             # The catalog's config is its numbers, not transformers' config class its source would dispatch on.
@@ -4128,6 +4189,25 @@ class Interpreter:
                            f"(`{cls.name}.from_pretrained(\"org/name\")` is counted from the catalog)",
                            maybe_module=True)
         return _MISSING
+
+    def pretrained_as_built(self, cls: ClassV, hub_id: str, node: ast.Call, env: Env, origin: Span | None) -> Any:
+        """``cls.from_pretrained("org/name")`` built by transformers' own code, as the model the code
+        gets: its modules named and shaped as transformers makes them (what peft's get_peft_model
+        and the code's own ``model.model.layers[0].self_attn`` walk). _MISSING where the source is
+        not followed, and where the catalog does not count the id as a model of the class (from_hub
+        says why): the catalog's count answers, and the steps spent are given back."""
+        ctx = self.ctx
+        if ctx.hub_model(cls.name, hub_id).root is None:
+            return _MISSING  # not found, or not a model of this class (from_hub says why)
+        steps, package_steps = ctx.steps, ctx.package_steps
+        try:
+            made = self.pretrained_from_source(cls, hub_id, [], {}, node, env, origin)
+        except Unresolved:
+            made = _MISSING
+        if made is _MISSING or type(made) is not Inst:
+            ctx.steps, ctx.package_steps = steps, package_steps
+            return _MISSING
+        return made
 
     def pretrained_from_source(self, cls: ClassV, hub_id: str, model_args: list[Any], changes: dict[str, Any],
                                node: ast.Call, env: Env, origin: Span | None) -> Any:
@@ -5197,6 +5277,12 @@ class Interpreter:
 
     def _call_function(self, fn: FuncV, args: list[Any], kwargs: dict[str, Any], node: ast.AST,
                        bound: dict[str, Any] | None, yield_hook: Callable[[Any], None] | None) -> Any:
+        if not self.ctx.in_package and self.package_code(fn.env.module):
+            entered = self.ctx.enter_package()
+            try:
+                return self._call_function(fn, args, kwargs, node, bound, yield_hook)
+            finally:
+                self.ctx.leave_package(entered)
         self.ctx.depth += 1
         local = None
         declared: tuple[tuple[str, bool], ...] = ()  # found before the body runs, written back after it
@@ -5205,6 +5291,8 @@ class Interpreter:
                 raise _TooDeep(f"calls nest deeper than {MAX_CALL_DEPTH} (recursion in `{fn.name}`?)")
             local = Env(fn.env.module, fn.env)
             local.vars = self.bind_args(fn, args, kwargs, node) if bound is None else dict(bound)
+            # A project or package file's body is parsed at its first call: before its `global` names are read.
+            body = fn.node.body if getattr(fn.node, "deferred", None) is None else self.deferred_body(fn)
             declared = self.ctx.declared.get(id(fn.node))
             if declared is None:
                 declared = self.ctx.declared[id(fn.node)] = _declared_names(fn.node) if fn.env.module.may_declare else ()
@@ -5217,7 +5305,6 @@ class Interpreter:
                 local.vars["__class__"], local.vars["__self__"] = fn.owner, args[0]
             if type(fn.node) is ast.Lambda:
                 return self.ev(fn.node.body, local)
-            body = fn.node.body if getattr(fn.node, "deferred", None) is None else self.deferred_body(fn)
             if fn.env.module.may_yield and _is_generator(fn.node, body):
                 if yield_hook is not None:
                     self.run_generator(body, local, yield_hook)
@@ -5994,10 +6081,16 @@ class Interpreter:
                 return ExtV(f"torch.nn.{cls}")  # a torch layer's: `type(mod) is nn.ReLU` (torchvision)
             if type(cls) is str and cls in _PARAMETERLESS_QUANTIZATION:
                 return ExtV(_PARAMETERLESS_QUANTIZATION[cls])
+        if name == "type" and len(args) == 1 and not kwargs and type(args[0]) is Param:
+            return ExtV("torch.nn.Parameter")  # peft's `type(module.weight).__module__.startswith("torchao.")`
         if name == "torch.get_default_device" and not args:
             return DeviceV()  # the analyser builds on the meta device
         if name == "torch.get_default_dtype" and not args:
-            return ExtV("torch.float32")  # as torch's default, which a model file does not change at import
+            default = self.ctx.torch_defaults["dtype"]
+            return ExtV(f"torch.{default}") if default is not None else Unknown(
+                f"`{_text(node)}`: the default dtype was set to a dtype the analyser does not know")
+        if name in ("torch.set_default_dtype", "torch.set_default_tensor_type") and len(args) == 1 and not kwargs:
+            return self.set_default_dtype(name, args[0], node)
         if name in ("torch.finfo", "torch.iinfo") and len(args) <= 1 and not kwargs:
             return _type_info(last, args, node)
         if name == "torch.device" and len(args) == 1 and not kwargs and isinstance(args[0], str):
@@ -6724,13 +6817,14 @@ class Interpreter:
         shape = tuple(as_int(d, "tensor size") for d in dims)
         if legacy is not None:
             return _legacy_tensor(shape, fn)
+        default = self.ctx.torch_defaults["dtype"]
         if fn in ("zeros", "ones"):  # SlowFast's MViT: `dim_mul = torch.ones(depth + 1)`, then `dim_mul[i] = 2.0`
             filled = _filled(shape, 0 if fn == "zeros" else 1, _dtype_argument(kwargs["dtype"]) if "dtype" in kwargs
-                             else "float32", kwargs)
+                             else default, kwargs)
             if filled is not None:
                 return filled
         return TensorV(shape, floating=floating, declared=_dtype_argument(kwargs.get("dtype")) or (
-            "int64" if fn == "randint" else None))
+            "int64" if fn == "randint" else default if fn in _DEFAULT_DTYPE_FACTORIES else None))
 
     def join_tensors(self, fn: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
         """``torch.cat`` / ``torch.stack`` of tensors the analyser built (BLIP-2's
@@ -6779,9 +6873,30 @@ class Interpreter:
         self.record_hint(inst, node, env)
         return inst
 
+    def set_default_dtype(self, name: str, value: Any, node: ast.AST) -> None:
+        """``torch.set_default_dtype(torch.float64)``: the dtype torch's layers and factories make their
+        floating-point tensors in from here on; ``set_default_tensor_type("torch.DoubleTensor")`` sets it
+        from a legacy tensor type. torch refuses a dtype that is not floating-point (TypeError); one the
+        analyser does not know leaves the default not known (a read of it is not followed)."""
+        if name == "torch.set_default_tensor_type":
+            type_name = value.name if type(value) is ExtV else value if isinstance(value, str) else ""
+            dtype = _LEGACY_CONSTRUCTORS.get(type_name.rpartition(".")[2]) if type_name.startswith("torch.") else None
+        else:
+            dtype = _dtype_argument(value) if type(value) is ExtV else None
+        if dtype is not None and dtype not in _DEFAULT_DTYPES:
+            raise _Raised(f"`{_text(node)}` raises TypeError: only floating-point types are supported as the default "
+                          f"type", ExtV("TypeError"))
+        defaults = self.ctx.torch_defaults
+        if defaults["dtype"] != dtype:
+            self.ctx.logged_write(defaults, "dtype")  # a count's own setting is undone after it
+            defaults["dtype"] = dtype
+            self.state_written(True)  # the builds kept before made their tensors in the old default
+        return None
+
     def init_layer(self, inst: Inst, cls_name: str, layer: str, args: list[Any], kwargs: dict[str, Any]) -> None:
         """torch's constructor of the layer makes the instance's parameters: ``nn.Linear(3, 4)``, or
         ``class Norm(nn.LayerNorm)`` built through the layer's constructor (``cls_name`` names it)."""
+        since = next_serial()
         if layer in LAYERS:
             sig, builder = LAYERS[layer]
             bound = bind(layer, sig, tuple(args), kwargs)  # checks the arguments, even with nothing to build
@@ -6808,6 +6923,7 @@ class Interpreter:
                     floating = _floating_dtype(kwargs["dtype"])
                     for _, p in params_of(inst):
                         p.floating = floating
+                self.layer_dtype(inst, since, sig, args, kwargs)
             inst.layer_args = (layer, bound)
             override = inst.cls.find("reset_parameters", None) if type(inst.cls) is ClassV else None
             if type(override) is FuncV and layer in _RESETS_IN_INIT and bound.get("_weight") is None:
@@ -6819,8 +6935,27 @@ class Interpreter:
 
             sig, key = STACKS[layer]
             _stack(inst, bind(layer, sig, tuple(args), kwargs), inst.origin, self.make_layer, key, clone)
+            self.layer_dtype(inst, since, sig, args, kwargs)
         elif layer not in PARAMETERLESS:
             raise Unresolved(f"`{cls_name}` extends `nn.{layer}`, which is not in the analyser's layer table")
+
+    def layer_dtype(self, inst: Inst, since: int, sig: list[tuple[str, Any]], args: list[Any],
+                    kwargs: dict[str, Any]) -> None:
+        """The dtype of the parameters a torch layer's constructor made (those of serial ``since`` on,
+        its inner layers' too): its ``dtype`` argument (a keyword, or positional after ``device`` in
+        QLoRA-style subclasses), which torch passes to its inner layers, else torch's default dtype;
+        None where the analyser does not know it."""
+        given = kwargs.get("dtype", args[len(sig) + 1] if len(args) > len(sig) + 1 else None)
+        if given is None:  # (the usual case: its own parameters; its inner layers' were set as they were built)
+            dtype = self.ctx.torch_defaults["dtype"]
+            for v in inst.attrs.values():
+                if type(v) is Param and v.declared is None and v.floating:
+                    v.declared = dtype
+            return
+        dtype = _dtype_argument(given)
+        for _, p in params_of(inst):
+            if p.serial >= since:
+                p.declared = dtype
 
     def init_container(self, inst: Inst, kind: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> None:
         """``class Head(nn.Sequential): super().__init__(...)``: the instance is the container
@@ -7328,6 +7463,7 @@ def _exact_values(t: TensorV, node: ast.AST) -> tuple[Any, ...]:
 
 
 _DEFAULT_DTYPE = ExtV("torch.get_default_dtype()")  # stands for no dtype argument: torch's default
+_DEFAULT_DTYPES = frozenset({"float16", "bfloat16", "float32", "float64"})  # those torch.set_default_dtype takes
 _DEFAULT_DTYPE_FACTORIES = frozenset({"zeros", "ones", "empty", "randn", "rand"})
 
 
@@ -7350,20 +7486,28 @@ def _is_floating(t: TensorV | Param) -> bool | None:
 
 def _module_to(module: Inst, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Inst:
     """``module.to(...)``: torch refuses an integer dtype (``nn.Module.to only accepts floating point
-    or complex dtypes``); any other cast leaves the count, its dtypes not followed."""
+    or complex dtypes``); a floating-point one casts the floating-point parameters; a device alone
+    changes no dtype; anything else leaves the count, the dtypes not known."""
     dtype = kwargs.get("dtype", next((a for a in args if type(a) is ExtV), None))
     name = _dtype_argument(dtype) if dtype is not None else None
     if name is not None and not _can_require_grad(name):
         raise _Raised(f"`.to(torch.{name})` raises TypeError: nn.Module.to only accepts floating point or complex "
                       f"dtypes, but got desired dtype=torch.{name}", ExtV("TypeError"))
-    return _dtypes_forgotten(module)
+    if dtype is None and all(type(a) is DeviceV or isinstance(a, str) or a is None or type(a) is bool
+                             for a in (*args, *kwargs.values())):
+        return module  # `.to("cuda")`, `.to(device)`: the analysis is on one device; the dtypes stay
+    return _dtypes_cast(module, name if name in FLOATING_DTYPES else None, complex_too=True)
 
 
-def _dtypes_forgotten(module: Inst) -> Inst:
-    """``module.half()`` / ``.to(...)``: its parameters' dtypes are not the ones they were made with
-    any more (the analyser does not follow the cast: not known, rather than the old one)."""
+def _dtypes_cast(module: Inst, dtype: str | None, complex_too: bool = False) -> Inst:
+    """``module.half()`` / ``.to(dtype)``: its floating-point parameters are of ``dtype`` now (None:
+    a cast the analyser does not follow, their dtype not known); ``.to`` casts complex ones too,
+    which it makes real, the imaginary part dropped (not followed: not known)."""
     for _, p in params_of(module):
-        p.declared = None
+        if p.floating:
+            p.declared = dtype
+        elif complex_too and p.declared is not None and p.declared.startswith("complex"):
+            p.declared = None
     return module
 
 
@@ -7494,6 +7638,48 @@ def _converted_parameter(p: Param, name: str, args: tuple[Any, ...], kwargs: dic
     if target_dtype == dtype and on_cpu:
         return p
     return TensorV(tuple(p.shape), declared=target_dtype if target_dtype != "float32" else None)
+
+
+_LAYOUT_METHODS = frozenset({"view", "reshape", "expand", "repeat", "unsqueeze", "transpose", "permute", "flatten", "t",
+                            "squeeze", "diag", "diagonal"})
+_FLOAT_REDUCTIONS = frozenset({"mean", "sum", "nansum", "nanmean", "prod", "amax", "amin", "norm", "std", "var"})
+_DTYPE_KEEPING_OPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.MatMult, ast.Pow, ast.FloorDiv, ast.Mod)
+
+
+def _common_float_dtype(op: type, tensors: list[Any], a: Any, b: Any) -> str | None:
+    """The dtype of arithmetic on floating-point tensors of one known dtype, with each other or with
+    Python numbers (which do not promote a floating-point tensor: ``w + 0.5 * d`` stays in w's
+    dtype); None for anything else (mixed dtypes, numpy's arrays), not followed."""
+    if op not in _DTYPE_KEEPING_OPS or any(type(x) is TensorV and x.numpy for x in tensors):
+        return None
+    dtypes = {_declared(x) for x in tensors}
+    if len(dtypes) != 1:
+        return None
+    dtype = dtypes.pop()
+    if dtype not in FLOATING_DTYPES or any(type(x) is complex for x in (a, b)):
+        return None
+    return dtype
+
+
+def _converted_tensor(t: TensorV, name: str, args: tuple[Any, ...], kwargs: dict[str, Any], laid_out: bool) -> TensorV:
+    """``t.float()``, ``t.half()``, ``t.to(torch.bfloat16)`` of a tensor (not a parameter): a tensor
+    of its shape in the dtype asked for (DoRA's magnitude, ``norm(w).to(w.dtype)``); ``t.to(device)``
+    keeps its dtype; any other form leaves the dtype not known. Its values are not kept (a cast
+    may round them)."""
+    shape = tuple(t.shape)
+    if name != "to":
+        target = _CONVERSION_DTYPES[name] if not args and not kwargs else None
+    else:
+        dtypes = [a for a in (*args, kwargs.get("dtype")) if type(a) is ExtV]
+        rest = [a for a in (*args, *(v for k, v in kwargs.items() if k != "dtype")) if type(a) is not ExtV]
+        if len(dtypes) > 1 or set(kwargs) - {"dtype", "device", "non_blocking", "copy"} or any(
+                not (type(a) is DeviceV or isinstance(a, str) or a is None or type(a) is bool) for a in rest):
+            target = None
+        else:
+            target = _dtype_argument(dtypes[0]) if dtypes else _declared(t)
+    if target is None:
+        return TensorV(shape, contiguous=laid_out)
+    return TensorV(shape, contiguous=laid_out, floating=target in FLOATING_DTYPES, declared=target)
 
 
 def _can_require_grad(dtype: str) -> bool:
@@ -7650,6 +7836,8 @@ def _external_attribute(dotted: str, attr: str) -> Any:
         return dotted[len("torch.nn."):]
     if dotted == "types.NoneType" and attr in ("__name__", "__qualname__", "__module__"):
         return "builtins" if attr == "__module__" else "NoneType"  # `type(None).__name__`
+    if dotted == "torch.nn.Parameter" and attr in ("__name__", "__qualname__", "__module__"):
+        return "torch.nn.parameter" if attr == "__module__" else "Parameter"  # `type(p).__module__`
     dtype = dtype_name(dotted)
     if dtype is not None and attr in ("is_floating_point", "is_complex", "itemsize"):
         return dtype in FLOATING_DTYPES if attr == "is_floating_point" else dtype.startswith("complex") if \
@@ -8516,7 +8704,9 @@ def _module_methods(interp: Interpreter, obj: Inst, name: str) -> dict[str, Call
         "requires_grad_": lambda requires_grad=True: _set_grad(obj, requires_grad),
         "apply": _ModuleApply(obj), "to": lambda *a, **k: _module_to(obj, a, k), "eval": lambda: _set_training(obj, False),
         "train": lambda mode=True: _set_training(obj, mode),
-        **{cast: (lambda *a: _dtypes_forgotten(obj)) for cast in ("half", "float", "bfloat16", "double", "type")},
+        **{cast: (lambda *a, cast=cast: _dtypes_cast(obj, _CONVERSION_DTYPES[cast] if not a else None))
+           for cast in ("half", "float", "bfloat16", "double")},
+        "type": lambda *a, **k: _dtypes_cast(obj, None, complex_too=True),
         "cuda": lambda *a: obj, "cpu": lambda: obj,
         "zero_grad": lambda *a, **k: None, "reset_parameters": lambda: None, "_init_weights": lambda *a: None,
         # No parameter made or dropped: an RNN's weights compacted for cuDNN, a module shared across processes.
