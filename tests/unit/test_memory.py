@@ -344,3 +344,31 @@ def test_a_one_layer_stack_is_one_layer():
     z3 = estimate_memory(one, Settings(mode="train", zero=3, gpus=2))
     n = 100 * 64 * 2 + layer + 64
     assert line(z3, "weights").bytes == 2 * n // 2 + 2 * layer
+
+
+def test_lora_of_a_model_that_holds_its_own_adapters_takes_them_not_a_second_plan():
+    # A Python file's get_peft_model (here written out: a frozen base, trainable adapters): under
+    # --mode lora its frozen part is the base and its trainable tensors the adapters; no default
+    # rank-16 plan is added on top of them.
+    report = analyze_text("""
+import torch.nn as nn
+
+
+class Adapted(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.base = nn.Linear(64, 64)
+        self.base.requires_grad_(False)
+        self.lora_A = nn.Linear(64, 4, bias=False)
+        self.lora_B = nn.Linear(4, 64, bias=False)
+""", "adapted.py")
+    (m,) = report.models
+    frozen, trainable = 64 * 64 + 64, 2 * 64 * 4
+    assert (m.tree.total, m.tree.trainable) == (frozen + trainable, trainable)
+    lora = estimate_memory(m, Settings(mode="lora"))
+    assert lora.line("weights").bytes == 2 * frozen  # bfloat16
+    assert lora.line("adapters").bytes == 4 * trainable and lora.line("gradients").bytes == 4 * trainable
+    assert lora.line("optimizer_states").bytes == 8 * trainable
+    assert "its own adapters" in lora.line("adapters").detail
+    full = estimate_memory(m, Settings(mode="train"))  # unchanged: the trainable ones in training state
+    assert full.line("gradients").bytes == 2 * trainable

@@ -869,6 +869,14 @@ def _shard(b: int, n: int) -> int:
     return -(-b // n) if n > 1 else b
 
 
+def _own_adapters(tree: ParamTree, facts: Any) -> bool:
+    """Whether the model holds its own adapters: some parameters frozen, some trainable, none of
+    them a LoRA plan's (a fine-tuning YAML's adapters are the tree's "lora" tensors)."""
+    if not 0 < tree.trainable < tree.total:
+        return False
+    return facts.per_gpu(("planned_lora",), lambda p, t, m, f: m * t.numel if t.kind == "lora" else 0, 1, 1) == 0
+
+
 def estimate_memory(model: ModelReport, settings: Settings) -> MemoryReport:
     """Itemized GPU memory per GPU for ``model`` under ``settings``. Raises SettingsError."""
     return _estimate(model, settings, _TreeFacts(model.tree))
@@ -952,6 +960,28 @@ def _estimate(model: ModelReport, settings: Settings, facts: _TreeFacts) -> Memo
         lines.append(MemoryLine("optimizer_states", _shard(o, dp) if s.zero >= 1 else o,
                                 not parallel and not (s.zero >= 1 and dp > 1),
                                 _optimizer_detail(s.optimizer) + (f"; ZeRO-{s.zero} ÷ {dp}" if s.zero and dp > 1 else "")))
+    elif s.mode in ("lora", "qlora") and _own_adapters(tree, facts):
+        # A model that already holds its adapters (a Python file's get_peft_model): its frozen
+        # part is the base, in storage; its trainable tensors are the adapters, fp32, trained.
+        frozen_key = ("stored_frozen", plan.storage, plan.compute, plan.skip_modules)
+        w = facts.per_gpu(frozen_key, lambda p, t, m, f: stored(p, t, m, f) if f else 0, tp, pp)
+        detail = f"frozen base in {plan.storage}{split_note}"
+        if zero3:
+            gathered = facts.memo(("layer",) + frozen_key,
+                                  lambda: _largest_layer_bytes(tree, lambda p, t, m, f: stored(p, t, m, f) if f else 0))
+            w = _shard(w, dp) + gathered
+            detail += f"; ZeRO-3 ÷ {dp} + one gathered layer"
+        lines.append(MemoryLine("weights", w, weights_exact and not zero3, detail))
+        n_own = facts.per_gpu(("trainable",), lambda p, t, m, f: 0 if f else m * t.numel, tp, pp)
+        sharded = (lambda b, level: _shard(b, dp) if s.zero >= level else b)
+        lines.append(MemoryLine("adapters", sharded(4 * n_own, 3), not parallel and not zero3,
+                                f"{n_own:,} trainable parameters of the model (its own adapters) in fp32"))
+        lines.append(MemoryLine("gradients", sharded(4 * n_own, 2), not parallel and not (s.zero >= 2 and dp > 1),
+                                "fp32 adapter gradients"))
+        o = facts.per_gpu(("optimizer", s.optimizer),
+                          lambda p, t, m, f: 0 if f else m * optimizer_state_bytes(t.numel, s.optimizer), tp, pp)
+        lines.append(MemoryLine("optimizer_states", sharded(o, 1), not parallel and not (s.zero >= 1 and dp > 1),
+                                _optimizer_detail(s.optimizer) + " (adapters only)"))
     elif s.mode in ("lora", "qlora"):
         # The base is frozen: its storage only. Adapters are fp32 (peft's autocast_adapter_dtype), trained with the optimizer.
         stored_key = ("stored", plan.storage, plan.compute, plan.skip_modules)
