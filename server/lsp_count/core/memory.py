@@ -869,6 +869,16 @@ def _shard(b: int, n: int) -> int:
     return -(-b // n) if n > 1 else b
 
 
+def _trainable_numel(path: str, t: Tensor, mult: int, frozen: bool) -> int:
+    """The elements of a trainable tensor (0 for a frozen one), ``mult`` times."""
+    return 0 if frozen else mult * t.numel
+
+
+def _trainable_state_bytes(optimizer: str) -> TensorBytes:
+    """The optimizer state bytes of a trainable tensor (0 for a frozen one)."""
+    return lambda p, t, m, f: 0 if f else m * optimizer_state_bytes(t.numel, optimizer)
+
+
 def _own_adapters(tree: ParamTree, facts: Any) -> bool:
     """Whether the model holds its own adapters: some parameters frozen, some trainable, none of
     them a LoRA plan's (a fine-tuning YAML's adapters are the tree's "lora" tensors)."""
@@ -946,8 +956,7 @@ def _estimate(model: ModelReport, settings: Settings, facts: _TreeFacts) -> Memo
             w = _shard(w, dp) + gathered
             detail += f"; ZeRO-3 ÷ {dp} + one gathered layer ({gathered / GiB:.2f} GiB)"
         lines.append(MemoryLine("weights", w, weights_exact and not zero3, detail))
-        trainable_fn: TensorBytes = lambda p, t, m, f: 0 if f else m * t.numel  # noqa: E731
-        n_train = facts.per_gpu(("trainable",), trainable_fn, tp, pp)
+        n_train = facts.per_gpu(("trainable",), _trainable_numel, tp, pp)
         g = n_train * wbytes
         lines.append(MemoryLine("gradients", _shard(g, dp) if s.zero >= 2 else g, not parallel and not (s.zero >= 2 and dp > 1),
                                 f"{wbytes} bytes × {n_train:,} trainable" + (f"; ZeRO-{s.zero} ÷ {dp}" if s.zero >= 2 and dp > 1 else "")))
@@ -955,62 +964,49 @@ def _estimate(model: ModelReport, settings: Settings, facts: _TreeFacts) -> Memo
             m = n_train * 4
             lines.append(MemoryLine("master_weights", _shard(m, dp) if s.zero >= 1 else m, not parallel and not (s.zero >= 1 and dp > 1),
                                     f"fp32 copy, 4 bytes × {n_train:,}" + (f"; ZeRO-{s.zero} ÷ {dp}" if s.zero and dp > 1 else "")))
-        o = facts.per_gpu(("optimizer", s.optimizer),
-                          lambda p, t, m, f: 0 if f else m * optimizer_state_bytes(t.numel, s.optimizer), tp, pp)
+        o = facts.per_gpu(("optimizer", s.optimizer), _trainable_state_bytes(s.optimizer), tp, pp)
         lines.append(MemoryLine("optimizer_states", _shard(o, dp) if s.zero >= 1 else o,
                                 not parallel and not (s.zero >= 1 and dp > 1),
                                 _optimizer_detail(s.optimizer) + (f"; ZeRO-{s.zero} ÷ {dp}" if s.zero and dp > 1 else "")))
-    elif s.mode in ("lora", "qlora") and _own_adapters(tree, facts):
-        # A model that already holds its adapters (a Python file's get_peft_model): its frozen
-        # part is the base, in storage; its trainable tensors are the adapters, fp32, trained.
-        frozen_key = ("stored_frozen", plan.storage, plan.compute, plan.skip_modules)
-        w = facts.per_gpu(frozen_key, lambda p, t, m, f: stored(p, t, m, f) if f else 0, tp, pp)
-        detail = f"frozen base in {plan.storage}{split_note}"
-        if zero3:
-            gathered = facts.memo(("layer",) + frozen_key,
-                                  lambda: _largest_layer_bytes(tree, lambda p, t, m, f: stored(p, t, m, f) if f else 0))
-            w = _shard(w, dp) + gathered
-            detail += f"; ZeRO-3 ÷ {dp} + one gathered layer"
-        lines.append(MemoryLine("weights", w, weights_exact and not zero3, detail))
-        n_own = facts.per_gpu(("trainable",), lambda p, t, m, f: 0 if f else m * t.numel, tp, pp)
-        sharded = (lambda b, level: _shard(b, dp) if s.zero >= level else b)
-        lines.append(MemoryLine("adapters", sharded(4 * n_own, 3), not parallel and not zero3,
-                                f"{n_own:,} trainable parameters of the model (its own adapters) in fp32"))
-        lines.append(MemoryLine("gradients", sharded(4 * n_own, 2), not parallel and not (s.zero >= 2 and dp > 1),
-                                "fp32 adapter gradients"))
-        o = facts.per_gpu(("optimizer", s.optimizer),
-                          lambda p, t, m, f: 0 if f else m * optimizer_state_bytes(t.numel, s.optimizer), tp, pp)
-        lines.append(MemoryLine("optimizer_states", sharded(o, 1), not parallel and not (s.zero >= 1 and dp > 1),
-                                _optimizer_detail(s.optimizer) + " (adapters only)"))
     elif s.mode in ("lora", "qlora"):
         # The base is frozen: its storage only. Adapters are fp32 (peft's autocast_adapter_dtype), trained with the optimizer.
-        stored_key = ("stored", plan.storage, plan.compute, plan.skip_modules)
-        w = facts.per_gpu(stored_key, stored, tp, pp)
+        # A model that holds its own adapters (a Python file's get_peft_model) has its frozen part as the base and its
+        # trainable tensors as the adapters; any other gets the settings' LoRA plan.
+        own = _own_adapters(tree, facts)
+        base: TensorBytes = (lambda p, t, m, f: stored(p, t, m, f) if f else 0) if own else stored
+        stored_key = ("stored_frozen" if own else "stored", plan.storage, plan.compute, plan.skip_modules)
+        w = facts.per_gpu(stored_key, base, tp, pp)
         detail = f"frozen base in {plan.storage}{split_note}"
         if zero3:
-            gathered = facts.memo(("layer",) + stored_key, lambda: _largest_layer_bytes(tree, stored))
+            gathered = facts.memo(("layer",) + stored_key, lambda: _largest_layer_bytes(tree, base))
             w = _shard(w, dp) + gathered
             detail += f"; ZeRO-3 ÷ {dp} + one gathered layer"
         lines.append(MemoryLine("weights", w, weights_exact and not zero3, detail))
-        n_adapt_total = sum(facts.memo(("lora", s.lora_rank, s.lora_targets),
-                                       lambda: lora_adapter_breakdown(tree, s.lora_rank, s.lora_targets)).values())
+        if own:
+            n_adapt = facts.per_gpu(("trainable",), _trainable_numel, tp, pp)
+            adapters = f"{n_adapt:,} trainable parameters of the model (its own adapters)"
+            o = facts.per_gpu(("optimizer", s.optimizer), _trainable_state_bytes(s.optimizer), tp, pp)
+        else:
+            n_adapt_total = sum(facts.memo(("lora", s.lora_rank, s.lora_targets),
+                                           lambda: lora_adapter_breakdown(tree, s.lora_rank, s.lora_targets)).values())
 
-        def adapter_fn(p: str, t: Tensor, m: int, f: bool) -> int:
-            matrices = _adapter_matrices(t, s.lora_rank, s.lora_targets)
-            return m * sum(matrices) if matrices else 0
+            def adapter_fn(p: str, t: Tensor, m: int, f: bool) -> int:
+                matrices = _adapter_matrices(t, s.lora_rank, s.lora_targets)
+                return m * sum(matrices) if matrices else 0
 
-        n_adapt = facts.per_gpu(("adapter", s.lora_rank, s.lora_targets), adapter_fn, tp, pp)
-        targets = ", ".join(s.lora_targets) if s.lora_targets else "all linear layers"
+            n_adapt = facts.per_gpu(("adapter", s.lora_rank, s.lora_targets), adapter_fn, tp, pp)
+            targets = ", ".join(s.lora_targets) if s.lora_targets else "all linear layers"
+            adapters = f"{n_adapt_total:,} LoRA params (rank {s.lora_rank}, {targets})"
+
+            def adapter_state_fn(p: str, t: Tensor, m: int, f: bool) -> int:
+                matrices = _adapter_matrices(t, s.lora_rank, s.lora_targets)  # each matrix its own optimizer state
+                return m * sum(optimizer_state_bytes(n, s.optimizer) for n in matrices) if matrices else 0
+
+            o = facts.per_gpu(("adapter_state", s.lora_rank, s.lora_targets, s.optimizer), adapter_state_fn, tp, pp)
         sharded = (lambda b, level: _shard(b, dp) if s.zero >= level else b)
-        lines.append(MemoryLine("adapters", sharded(4 * n_adapt, 3), not parallel and not zero3,
-                                f"{n_adapt_total:,} LoRA params (rank {s.lora_rank}, {targets}) in fp32"))
+        lines.append(MemoryLine("adapters", sharded(4 * n_adapt, 3), not parallel and not zero3, f"{adapters} in fp32"))
         lines.append(MemoryLine("gradients", sharded(4 * n_adapt, 2), not parallel and not (s.zero >= 2 and dp > 1),
                                 "fp32 adapter gradients"))
-        def adapter_state_fn(p: str, t: Tensor, m: int, f: bool) -> int:
-            matrices = _adapter_matrices(t, s.lora_rank, s.lora_targets)  # each matrix its own optimizer state
-            return m * sum(optimizer_state_bytes(n, s.optimizer) for n in matrices) if matrices else 0
-
-        o = facts.per_gpu(("adapter_state", s.lora_rank, s.lora_targets, s.optimizer), adapter_state_fn, tp, pp)
         lines.append(MemoryLine("optimizer_states", sharded(o, 1),
                                 not parallel and not (s.zero >= 1 and dp > 1),
                                 _optimizer_detail(s.optimizer) + " (adapters only)"))
