@@ -27,7 +27,7 @@ from lsp_count.pymodel.interp import (FUNCTION_STEPS, TORCH_VERSION, Ctx, FuncV,
 from lsp_count.pymodel.hub import builds_module
 from lsp_count.pymodel.loader import body_of
 from lsp_count.pymodel.reuse import LineMap, PythonMemo, ReusePlan, parse_blocks, remember_blocks, split_blocks
-from lsp_count.pymodel.syntax import child_blocks, parse
+from lsp_count.pymodel.syntax import child_blocks, last_name, parse
 from lsp_count.pymodel.values import ClassV, ExtV, Inst, Param, Sym, Unknown, Unresolved, render, why_of
 
 MAX_PARAMETERS = 10**15  # a thousand times the largest models; more is a mistake in the code
@@ -427,20 +427,26 @@ _MODEL_LIBRARIES = frozenset({"torch", "transformers", "timm"})
 def _module_models(body: list[ast.stmt], scope: ModuleScope) -> list[tuple[str, ast.Name, Inst]]:
     """The file's module-level names that hold a module once its statements have run, each with
     the name of its last assignment (``model = GPT(config)``; ``model = model.to(device)``)."""
-    last: dict[str, ast.Name] = {}
-    for stmt in body:
-        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target] if isinstance(
-            stmt, ast.AnnAssign) and stmt.value is not None else []
-        for target in targets:
-            if isinstance(target, ast.Name):
-                last[target.id] = target
     out = []
-    for name, target in last.items():
+    for name, (target, _) in _last_assignments(body).items():
         value = scope.env.vars.get(name)
         if type(value) is Inst and value.is_module:
             out.append((name, target, value))
     out.sort(key=lambda v: (v[1].lineno, v[1].col_offset))
     return out
+
+
+def _last_assignments(body: list[ast.stmt]) -> dict[str, tuple[ast.Name, ast.expr]]:
+    """Each module-level name a statement assigns, with its last assignment's target and value
+    (``model = GPT(config)``; then ``model = model.to(device)``)."""
+    last: dict[str, tuple[ast.Name, ast.expr]] = {}
+    for stmt in body:
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target] if isinstance(
+            stmt, ast.AnnAssign) and stmt.value is not None else []
+        for target in targets:
+            if isinstance(target, ast.Name):
+                last[target.id] = (target, stmt.value)  # type: ignore[union-attr]
+    return last
 
 
 def _unbuilt_module_models(body: list[ast.stmt], scope: ModuleScope, positions: "_Positions") -> list[Problem]:
@@ -450,14 +456,8 @@ def _unbuilt_module_models(body: list[ast.stmt], scope: ModuleScope, positions: 
     or container, or a model loader or wrapper (``from_pretrained``, ``from_config``,
     ``get_peft_model``, ``create_model``) makes; any other call's value (a dataset, a tokenizer) is
     not one."""
-    last: dict[str, tuple[ast.Name, ast.expr]] = {}
-    for stmt in body:
-        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
-            last[stmt.targets[0].id] = (stmt.targets[0], stmt.value)
-        elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.value is not None:
-            last[stmt.target.id] = (stmt.target, stmt.value)
     out = []
-    for name, (target, value) in last.items():
+    for name, (target, value) in _last_assignments(body).items():
         found = scope.env.vars.get(name)
         if type(found) is not Unknown or not isinstance(value, ast.Call) or not _builds_a_model(value.func, scope):
             continue
@@ -480,10 +480,7 @@ def _builds_a_model(func: ast.expr, scope: ModuleScope) -> bool:
     if func.attr in _MODEL_WRAPPERS:
         return True
     if func.attr in _MODEL_LOADERS:
-        receiver = func.value
-        loader = receiver.id if isinstance(receiver, ast.Name) else receiver.attr if isinstance(receiver, ast.Attribute) \
-            else ""
-        return builds_module(loader)
+        return builds_module(last_name(func.value))
     chain = ast.unparse(func.value)
     return chain in ("nn", "torch.nn") and func.attr[:1].isupper()
 
@@ -574,8 +571,7 @@ def _hub_calls(body: list[ast.stmt], positions: _Positions) -> list[tuple[Span, 
             arg = node.args[0] if node.args else next(
                 (k.value for k in node.keywords if k.arg == "pretrained_model_name_or_path"), None)
             if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
-                owner = node.func.value
-                loader = owner.attr if isinstance(owner, ast.Attribute) else owner.id if isinstance(owner, ast.Name) else ""
+                loader = last_name(node.func.value)
                 changes = tuple(k.arg or f"**{ast.unparse(k.value)}" for k in node.keywords if k.arg not in LOADING_KWARGS)
                 out.append((positions.span(arg), arg.value, loader, changes))
     out.sort(key=lambda r: (r[0].start.line, r[0].start.column))
@@ -737,7 +733,7 @@ def _type_names(node: ast.expr, depth: int) -> Any:
     elif isinstance(node, ast.Subscript):
         yield from _type_names(node.value, depth + 1)
         # What a Literal holds is values; a Callable's signature and a Type's class are not the value's type.
-        if _last_name(node.value) not in ("Literal", "Callable", "Type", "type"):
+        if last_name(node.value) not in ("Literal", "Callable", "Type", "type"):
             yield from _type_names(node.slice, depth + 1)
     elif isinstance(node, (ast.Tuple, ast.List)):
         for elt in node.elts:
@@ -754,10 +750,6 @@ def _type_names(node: ast.expr, depth: int) -> Any:
             yield "?"
     else:
         yield "?"
-
-
-def _last_name(node: ast.expr) -> str:
-    return node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else ""
 
 
 def count_class(interp: Interpreter, cls: ClassV, config_classes: list[ClassV], name_span: Span,

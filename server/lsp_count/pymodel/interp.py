@@ -47,7 +47,7 @@ from lsp_count.pymodel import tensor_values
 from lsp_count.pymodel.reparam import reparametrization, reparametrize
 from lsp_count.pymodel.environments import installed_module, module_file, up_to_repository_root
 from lsp_count.pymodel.hub import NOT_MODULES as NOT_MODULE_LOADERS, builds_module, config_changes, loads_config
-from lsp_count.pymodel.syntax import (applied_class_decorators, child_blocks, may_import_project, parse,
+from lsp_count.pymodel.syntax import (applied_class_decorators, child_blocks, last_name, may_import_project, parse,
                                       parse_expression)
 from lsp_count.pymodel.values import (BoundV, ClassV, DeviceV, ExtV, FieldV, Inst, ModV, Param, PartialV, RangeV, Raised,
                                       ReleaseVersion, TorchVersionText, packaging_version,
@@ -7493,10 +7493,15 @@ def _module_to(module: Inst, args: tuple[Any, ...], kwargs: dict[str, Any]) -> I
     if name is not None and not _can_require_grad(name):
         raise _Raised(f"`.to(torch.{name})` raises TypeError: nn.Module.to only accepts floating point or complex "
                       f"dtypes, but got desired dtype=torch.{name}", ExtV("TypeError"))
-    if dtype is None and all(type(a) is DeviceV or isinstance(a, str) or a is None or type(a) is bool
-                             for a in (*args, *kwargs.values())):
+    if dtype is None and all(_device_or_flag(a) for a in (*args, *kwargs.values())):
         return module  # `.to("cuda")`, `.to(device)`: the analysis is on one device; the dtypes stay
     return _dtypes_cast(module, name if name in FLOATING_DTYPES else None, complex_too=True)
+
+
+def _device_or_flag(a: Any) -> bool:
+    """A ``.to(...)`` argument that changes no dtype: a device, its name, None, or a flag
+    (``non_blocking``, ``copy``)."""
+    return type(a) is DeviceV or isinstance(a, str) or a is None or type(a) is bool
 
 
 def _dtypes_cast(module: Inst, dtype: str | None, complex_too: bool = False) -> Inst:
@@ -7673,7 +7678,7 @@ def _converted_tensor(t: TensorV, name: str, args: tuple[Any, ...], kwargs: dict
         dtypes = [a for a in (*args, kwargs.get("dtype")) if type(a) is ExtV]
         rest = [a for a in (*args, *(v for k, v in kwargs.items() if k != "dtype")) if type(a) is not ExtV]
         if len(dtypes) > 1 or set(kwargs) - {"dtype", "device", "non_blocking", "copy"} or any(
-                not (type(a) is DeviceV or isinstance(a, str) or a is None or type(a) is bool) for a in rest):
+                not _device_or_flag(a) for a in rest):
             target = None
         else:
             target = _dtype_argument(dtypes[0]) if dtypes else _declared(t)
@@ -10040,10 +10045,6 @@ class _Bases(tuple):  # type: ignore[type-arg]
         return out
 
 
-def _last_name_of(node: ast.expr) -> str:
-    return node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else ""
-
-
 def _repr_text(v: Any) -> str:
     """Python's repr of a value _plain_text_value accepts."""
     if type(v) is _Bases:  # an unresolved base by its name (its module is not known)
@@ -10845,7 +10846,7 @@ def _class_attribute(cls: ClassV, name: str) -> Any:
                 len(cls.node.bases) == len(cls.bases):
             # A base the analyser could not resolve is still written in the class statement: its
             # text names it (transformers' can_generate: "GenerationMixin" in str(cls.__bases__)).
-            return _Bases(cls.bases, tuple(_last_name_of(b) for b in cls.node.bases))
+            return _Bases(cls.bases, tuple(last_name(b) for b in cls.node.bases))
         return tuple(cls.bases)
     if name == "__module__":
         scope = cls.env.module if cls.env is not None else None

@@ -50,11 +50,14 @@ def may_import_project(module: str | None, level: int) -> bool:
     return bool(level) or (module or "").split(".")[0] not in EXTERNAL_IMPORTS
 
 
+def last_name(node: ast.expr) -> str:
+    """The name an expression ends with: ``b`` of ``a.b``, ``a`` of ``a``; "" for anything else."""
+    return node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else ""
+
+
 def documentation_decorator(decorator: ast.expr) -> bool:
     """``@auto_docstring``, ``@auto_docstring(custom_intro=...)``, ``@utils.add_start_docstrings(...)``."""
-    head = decorator.func if isinstance(decorator, ast.Call) else decorator
-    name = head.attr if isinstance(head, ast.Attribute) else head.id if isinstance(head, ast.Name) else ""
-    return name in DOCUMENTATION_DECORATORS
+    return last_name(decorator.func if isinstance(decorator, ast.Call) else decorator) in DOCUMENTATION_DECORATORS
 
 
 def applied_class_decorators(node: ast.ClassDef) -> list[ast.expr]:
