@@ -46,6 +46,22 @@ criterion = nn.CrossEntropyLoss()
 optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
 '''
 
+# A training script: main() builds the model, called from the `__main__` block.
+MAIN_SCRIPT = '''import torch
+import torch.nn as nn
+
+
+def main():
+    model = nn.Sequential(nn.Linear(10, 64), nn.ReLU(), nn.Linear(64, 2))
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
+    for step in range(100_000):
+        optimizer.zero_grad()
+
+
+if __name__ == "__main__":
+    main()
+'''
+
 FACTORIES = '''import torch.nn as nn
 
 REGISTRY = {}
@@ -132,6 +148,7 @@ def models_ws(tmp_path_factory):
     (root / "notes.py").write_text("import os\nprint(os.getcwd())\n")
     (root / "factories.py").write_text(FACTORIES)
     (root / "train.py").write_text(SCRIPT)
+    (root / "train_main.py").write_text(MAIN_SCRIPT)
     budgeted = root / "budgeted"  # its own budget: GPT (124M) is over it, its blocks are not
     budgeted.mkdir()
     (budgeted / "pyproject.toml").write_text('[tool.lsp-count]\nmax-params = "50M"\n')
@@ -391,6 +408,17 @@ async def test_python_a_script_s_module_level_model_gets_a_lens_and_a_hover(pull
         (4, "834 params (834)")]
     value = await hover_at(pull_client, uri, position_of(text, "model = ", 2))
     assert value is not None and "### model · 834 parameters" in value and "**834** parameters" in value
+    assert [h.label for h in await all_hints(pull_client, uri, text)] == ["▸ 704", "▸ 130", "▸ 834"]
+
+
+async def test_python_a_script_s_main_model_gets_a_lens_and_a_hover(pull_client: LanguageClient, models_ws):
+    # What the `__main__` block's main() builds, named by its variable in main().
+    uri, text = doc(pull_client, models_ws / "train_main.py", "python")
+    found = await lenses(pull_client, uri)
+    assert [(lens.range.start.line, lens.command.title.split(" · ")[0]) for lens in found] == [
+        (5, "834 params (834)")]
+    value = await hover_at(pull_client, uri, position_of(text, "model = ", 2))
+    assert value is not None and "### model in main() · 834 parameters" in value
     assert [h.label for h in await all_hints(pull_client, uri, text)] == ["▸ 704", "▸ 130", "▸ 834"]
 
 

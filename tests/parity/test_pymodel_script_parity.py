@@ -7,6 +7,8 @@ device. A variable that holds no parameters (``criterion = nn.CrossEntropyLoss()
 from __future__ import annotations
 
 import ast
+import pathlib
+import shutil
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -121,3 +123,107 @@ optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
     # A file that builds nothing at module level (no torch import, or no call assigned) is not one.
     for other in ("import os\nx = os.getcwd()\n", "import torch\nSIZE = 4\n"):
         assert analyze_text(other, "util.py").recognized is False
+
+
+# --- a script's entry point: `def main()` called from `if __name__ == "__main__":`, and the block itself ---
+
+# What a training script does after building its models, which the analysis cannot or need not follow:
+# the analysis skips them and keeps the models built before (torch runs them: the test's own script).
+AFTERWARDS = [
+    "optimizer = torch.optim.AdamW([p for p in {m}.parameters() if p.requires_grad] or [torch.zeros(1)], lr=1e-3)",
+    "for step in range(20000):\n    lr = 1e-3 * min(1.0, step / 2000)",
+    "state = {{k: v.shape for k, v in {m}.state_dict().items()}}",
+]
+
+
+def _indented(lines: str, by: str = "    ") -> str:
+    return "".join(by + line + "\n" if line.strip() else "\n" for line in lines.splitlines())
+
+
+def _entry_torch_counts(text: str, function: str | None) -> dict[str, tuple[int, int]]:
+    """Each module variable the script's entry point leaves (``function``'s locals as it returns, else
+    the module's names the block assigned), counted by torch running the script as ``__main__``."""
+    import sys
+
+    import torch
+
+    namespace: dict = {"__name__": "__main__"}
+    frames: dict = {}
+
+    def profile(frame, event, arg):  # the followed function's locals, as it returns
+        if event == "return" and frame.f_code.co_name == function and frame.f_code.co_filename == "script.py":
+            frames.update(frame.f_locals)
+
+    sys.setprofile(profile if function else None)
+    try:
+        with torch.device("meta"):
+            exec(compile(text, "script.py", "exec", dont_inherit=True), namespace)  # noqa: S102 - the test's own script
+    finally:
+        sys.setprofile(None)
+    values = frames if function else namespace
+    out = {}
+    for name, value in values.items():
+        if isinstance(value, torch.nn.Module) and not name.startswith("__"):
+            params = list(value.parameters())
+            total = sum(p.numel() for p in params)
+            if total:
+                out[f"{name} in {function}()" if function else name] = (
+                    total, sum(p.numel() for p in params if p.requires_grad))
+    return out
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(scripts(), st.sampled_from(["main", "block", "sys.exit"]), st.lists(st.sampled_from(AFTERWARDS), max_size=2))
+def test_a_scripts_entry_point_models_count_as_torch_builds_them(text, style, afterwards) -> None:
+    # The same random statements as above, as the body of `main()` (called as `main()` or
+    # `sys.exit(main())`) or of the `__main__` block itself, then what a script does next.
+    from lsp_count.core.analyze import analyze_text
+
+    header, statements = text[:len(HEADER)], text[len(HEADER):]
+    first = next((line.split(" = ")[0] for line in statements.splitlines() if " = " in line and line[0] != " "), None)
+    after = "".join(a.format(m=first) + "\n" for a in afterwards if first is not None and "{m}" in a or "{m}" not in a)
+    body = statements + after
+    if style == "block":
+        script = header + "\nif __name__ == \"__main__\":\n" + _indented(body)
+        function = None
+    else:
+        call = "main()" if style == "main" else "sys.exit(main())"
+        script = header + "import sys\n\n\ndef main():\n" + _indented(body) + \
+            f"\n\nif __name__ == \"__main__\":\n    {call}\n"
+        function = "main"
+    try:
+        want = _entry_torch_counts(script, function)
+    except SystemExit:  # sys.exit(main()) of main's None: exit status 0
+        want = _entry_torch_counts(script.replace("sys.exit(main())", "main()"), function)
+    report = analyze_text(script, "script.py")
+    got = {m.name: (m.tree.total, m.tree.trainable) for m in report.models if m.name != "Block"}
+    assert got == want, (script, [p.message for p in report.problems])
+    assert not [p for p in report.problems if p.severity != "info"], script
+
+
+SCRIPTS = pathlib.Path(__file__).resolve().parents[1] / "fixtures" / "scripts"
+CORPUS = pathlib.Path(__file__).resolve().parents[1] / "fixtures" / "pymodels"
+
+
+def test_a_training_scripts_main_counts_what_torch_builds(tmp_path) -> None:
+    # argparse's defaults, the project's model class, a frozen part, torch.compile and a linear
+    # probe, then the optimizer and the learning-rate loop: main()'s models as torch leaves them.
+    import sys
+
+    from lsp_count.core.analyze import analyze_text
+
+    shutil.copy(CORPUS / "nanogpt.py", tmp_path / "nanogpt.py")
+    script = tmp_path / "train_gpt.py"
+    shutil.copy(SCRIPTS / "train_gpt.py", script)
+    sys.path.insert(0, str(tmp_path))
+    try:
+        want = _entry_torch_counts(script.read_text(), "main")
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop("nanogpt", None)
+    assert set(want) == {"model in main()", "probe in main()"}
+    total, trainable = want["model in main()"]
+    assert total - trainable == 256 * 384  # the frozen position embedding
+    report = analyze_text(script.read_text(), str(script))
+    assert {m.name: (m.tree.total, m.tree.trainable) for m in report.models} == want
+    assert not [p for p in report.problems if p.severity != "info"]

@@ -148,3 +148,29 @@ def test_a_transformers_modeling_file_leaves_no_cycles(model):
     spec = importlib.util.find_spec("transformers")
     path = pathlib.Path(spec.submodule_search_locations[0]) / "models" / model / f"modeling_{model}.py"
     assert cyclic_garbage(lambda: analyze_text(path.read_text(), str(path))) == {}
+
+
+def test_a_scripts_entry_point_leaves_no_cycles(tmp_path):
+    # main()'s own frame, a closure defined in it, the models it built and the ones it skipped.
+    (tmp_path / "nanogpt.py").write_text((CORPUS / "nanogpt.py").read_text())
+    script = tmp_path / "train.py"
+    script.write_text((CORPUS.parent / "scripts" / "train_gpt.py").read_text() + textwrap.dedent("""
+
+        def other():
+            model = GPT(GPTConfig(n_layer=1, n_embd=32, n_head=2))
+            scale = lambda x: x * model.config.n_embd
+            blocks = {"first": model.transformer.h[0], "all": [model]}
+            data = torch.load("missing.pt")
+
+
+        if __name__ == "__main__":
+            other()
+    """))
+    report = None
+
+    def analysis():
+        nonlocal report
+        report = analyze_text(script.read_text(), str(script), AnalyzeOptions(base_dir=str(tmp_path)))
+
+    assert cyclic_garbage(analysis) == {}
+    assert [m.name for m in report.models] == ["probe in main()", "model in main()", "model in other()"]

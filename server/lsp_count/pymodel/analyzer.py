@@ -26,6 +26,7 @@ from lsp_count.pymodel.interp import (FUNCTION_STEPS, TORCH_VERSION, Ctx, FuncV,
                                       clone, count_of, foreign_base, module_attributes, params_of, signature_function)
 from lsp_count.pymodel.hub import builds_module
 from lsp_count.pymodel.loader import body_of
+from lsp_count.pymodel.script import assignments, main_blocks, run_entry_points
 from lsp_count.pymodel.reuse import LineMap, PythonMemo, ReusePlan, parse_blocks, remember_blocks, split_blocks
 from lsp_count.pymodel.syntax import child_blocks, last_name, parse
 from lsp_count.pymodel.values import ClassV, ExtV, Inst, Param, Sym, Unknown, Unresolved, render, why_of
@@ -313,7 +314,10 @@ def _interpret(text: str, path: str, options: Any, body: list[ast.stmt], problem
     variables = _module_models(body, scope) if counts_classes or not functions else []
     unbuilt = _unbuilt_module_models(body, scope, positions) if counts_classes or not functions else []
     problems.extend(unbuilt)
-    if not classes and not functions and not unreached and not unfollowed_bases and not variables and not unbuilt:
+    runs_entry = bool(main_blocks(body)) and (counts_classes or not functions)
+    nothing_else = not classes and not functions and not unreached and not unfollowed_bases and not variables \
+        and not unbuilt
+    if nothing_else and not runs_entry:
         return _no_model(path, problems, lines)
     if ctx.environment:  # read by the file's own statements, at import
         span = next((read[3] for read in ctx.environment if read[3] is not None), None)
@@ -374,6 +378,19 @@ def _interpret(text: str, path: str, options: Any, body: list[ast.stmt], problem
             models.append(report)
         if problem is not None:
             problems.append(problem)
+    if runs_entry:
+        if progress is not None:
+            progress.at("following the script's `__main__` block", len(classes), steps)
+        ctx.hint_insts = {}
+        entry_models, entry_problems = _entry_models(interp, body, scope, positions)
+        hint_counts.append(_hint_counts(ctx))
+        # A module-level name the block assigns again (`model = model.half()`) is the block's model.
+        again = {m.name for m in entry_models} & {name for name, _, _ in variables}
+        models[:] = [m for m in models if m.name not in again]
+        models.extend(entry_models)
+        problems.extend(entry_problems)
+        if nothing_else and not entry_models and not entry_problems:
+            return _no_model(path, problems, lines)  # (a script that builds no model: not a model file)
     for done, name in enumerate(functions, len(classes)):
         if progress is not None:
             progress.at(f"counting `{name}()`", done, steps)
@@ -408,17 +425,15 @@ def _interpret(text: str, path: str, options: Any, body: list[ast.stmt], problem
 
 def _may_build_a_model(body: list[ast.stmt]) -> bool:
     """A file with no class may still build a model in its own statements (a script's
-    ``model = nn.Sequential(...)``): one that imports torch and assigns a call's result at module
-    level is run; any other (most of a project's files) is not a model file, at no cost."""
-    imports_torch = assigns_call = False
-    for stmt in body:
-        if isinstance(stmt, ast.Import):
-            imports_torch = imports_torch or any(a.name.split(".")[0] in _MODEL_LIBRARIES for a in stmt.names)
-        elif isinstance(stmt, ast.ImportFrom):
-            imports_torch = imports_torch or (stmt.level == 0 and (stmt.module or "").split(".")[0] in _MODEL_LIBRARIES)
-        elif isinstance(stmt, (ast.Assign, ast.AnnAssign)) and isinstance(stmt.value, ast.Call):
-            assigns_call = True
-    return imports_torch and assigns_call
+    ``model = nn.Sequential(...)``, in a branch too, a training script's ``if __name__ ==
+    "__main__":`` block): one that imports torch and assigns a call's result at module level or has
+    such a block is run; any other (most of a project's files) is not a model file, at no cost."""
+    imports_torch = any(
+        isinstance(stmt, ast.Import) and any(a.name.split(".")[0] in _MODEL_LIBRARIES for a in stmt.names) or
+        isinstance(stmt, ast.ImportFrom) and stmt.level == 0 and (stmt.module or "").split(".")[0] in _MODEL_LIBRARIES
+        for stmt in body)
+    return imports_torch and (bool(main_blocks(body)) or any(
+        isinstance(value, ast.Call) for assigned in assignments(body).values() for _, value in assigned))
 
 
 _MODEL_LIBRARIES = frozenset({"torch", "transformers", "timm"})
@@ -428,42 +443,68 @@ def _module_models(body: list[ast.stmt], scope: ModuleScope) -> list[tuple[str, 
     """The file's module-level names that hold a module once its statements have run, each with
     the name of its last assignment (``model = GPT(config)``; ``model = model.to(device)``)."""
     out = []
-    for name, (target, _) in _last_assignments(body).items():
+    for name, assigned in assignments(body).items():
         value = scope.env.vars.get(name)
         if type(value) is Inst and value.is_module:
-            out.append((name, target, value))
+            out.append((name, assigned[-1][0], value))
     out.sort(key=lambda v: (v[1].lineno, v[1].col_offset))
     return out
 
 
-def _last_assignments(body: list[ast.stmt]) -> dict[str, tuple[ast.Name, ast.expr]]:
-    """Each module-level name a statement assigns, with its last assignment's target and value
-    (``model = GPT(config)``; then ``model = model.to(device)``)."""
-    last: dict[str, tuple[ast.Name, ast.expr]] = {}
-    for stmt in body:
-        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target] if isinstance(
-            stmt, ast.AnnAssign) and stmt.value is not None else []
-        for target in targets:
-            if isinstance(target, ast.Name):
-                last[target.id] = (target, stmt.value)  # type: ignore[union-attr]
-    return last
+def _entry_models(interp: Interpreter, body: list[ast.stmt], scope: ModuleScope,
+                  positions: "_Positions") -> tuple[list[ModelReport], list[Problem]]:
+    """The models a script's entry point builds (script.py), each counted as a module-level
+    name is; LC101 for a name it assigns a model the analyser could not follow, with the reason."""
+    models, problems = [], []
+    try:
+        names = run_entry_points(interp, body, scope)
+    except RecursionError:
+        return [], [Problem("warning", "LC101", "the script's `__main__` block nests too deeply to follow")]
+    except Exception as exc:  # noqa: BLE001 - a bug of the analyser on odd code: said, never a traceback
+        return [], [_internal_error(exc, "the script's `__main__` block", None)]
+    for name in names:
+        span = positions.span(name.assigned[-1][0])
+        if type(name.found) is Inst and name.found.is_module:
+            try:
+                report, problem = _model_report(interp.ctx, name.label, name.found, [], {}, span)
+            except Exception as exc:  # noqa: BLE001 - as for a class: said, never a traceback
+                report, problem = None, _internal_error(exc, f"`{name.label}`", span)
+            if report is not None and (report.tree.total or problem is not None):
+                models.append(report)
+            if problem is not None:
+                problems.append(problem)
+        else:
+            problems.extend(_unbuilt(name.label, name.label.split(" ", 1)[0], name.assigned, name.found, scope,
+                                     positions))
+    return models, problems
 
 
 def _unbuilt_module_models(body: list[ast.stmt], scope: ModuleScope, positions: "_Positions") -> list[Problem]:
-    """LC101 for each module-level name whose last assignment builds a model the analyser could not
-    follow (a script's ``model = get_peft_model(model, config)``): said with the reason, where the
-    file was "no model found". A model is what a call of a module class of the file, a torch layer
+    """LC101 for each module-level name the file assigns a model the analyser could not follow (a
+    script's ``model = get_peft_model(model, config)``; nanoGPT's train.py, whose ``model =
+    GPT(gptconf)`` depends on the dataset's vocabulary), said with the reason, where the file was "no
+    model found"."""
+    out = []
+    for name, assigned in assignments(body).items():
+        out.extend(_unbuilt(name, name, assigned, scope.env.vars.get(name), scope, positions))
+    return out
+
+
+def _unbuilt(label: str, name: str, assigned: list[tuple[ast.Name, ast.expr | None]] | tuple[Any, ...], found: Any,
+             scope: ModuleScope, positions: "_Positions") -> list[Problem]:
+    """LC101 at the assignment that builds a model (the first of the name's), where the name's value
+    in the end is not known. A model is what a call of a module class of the file, a torch layer
     or container, or a model loader or wrapper (``from_pretrained``, ``from_config``,
     ``get_peft_model``, ``create_model``) makes; any other call's value (a dataset, a tokenizer) is
     not one."""
-    out = []
-    for name, (target, value) in _last_assignments(body).items():
-        found = scope.env.vars.get(name)
-        if type(found) is not Unknown or not isinstance(value, ast.Call) or not _builds_a_model(value.func, scope):
-            continue
-        why = found.why.removeprefix(f"`{name}` is set by code the analyser cannot follow: ")
-        out.append(_unresolved(name, why, positions.span(target)))
-    return out
+    if type(found) is not Unknown:
+        return []
+    building = next((target for target, value in assigned if isinstance(value, ast.Call) and
+                     _builds_a_model(value.func, scope)), None)
+    if building is None:
+        return []
+    why = found.why.removeprefix(f"`{name}` is set by code the analyser cannot follow: ")
+    return [_unresolved(label, why, positions.span(building))]
 
 
 _MODEL_WRAPPERS = frozenset({"get_peft_model", "create_model", "prepare_model_for_kbit_training"})
@@ -474,6 +515,8 @@ def _builds_a_model(func: ast.expr, scope: ModuleScope) -> bool:
     """Whether a call of ``func`` makes a model (see _unbuilt_module_models)."""
     if isinstance(func, ast.Name):
         value = scope.env.vars.get(func.id)
+        if type(value) is LazyImport:  # `from model import GPT`: what it names, where the analysis read it
+            value = value.value
         return func.id in _MODEL_WRAPPERS or (type(value) is ClassV and value.is_module)
     if not isinstance(func, ast.Attribute):
         return False

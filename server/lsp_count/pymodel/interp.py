@@ -65,6 +65,9 @@ FUNCTION_STEPS = 200_000
 # transformers' table of weight conversions for every model type, about 130,000 steps); the
 # budget guards the analysed code's loops.
 PACKAGE_STEPS = 240_000
+# A loop in a script's entry point (``main()``, ``if __name__ == "__main__":``) is most often the
+# training loop, which builds nothing: it is followed this far, then skipped (script.py).
+ENTRY_LOOP_STEPS = 10_000
 MAX_CALL_DEPTH = 40          # interpreted calls nested; Python's own stack is the real limit
 MAX_SEQUENCE = 100_000       # elements of a list/str built by repetition
 MAX_INT_BITS = 4096          # integers beyond this are not tensor sizes
@@ -1193,6 +1196,31 @@ class Interpreter:
             self.ctx.steps = MAX_STEPS - self.ctx.budget  # module-level code: the count's whole budget per statement
             if scope.is_main:
                 self.ctx.package_steps = PACKAGE_STEPS  # (and the packages' allowance)
+
+    def run_entry(self, body: list[ast.stmt], env: Env, follow: Callable[[ast.stmt], bool] | None = None) -> None:
+        """A script's entry point (its ``if __name__ == "__main__":`` block, the body of the
+        ``main()`` it calls), statement by statement, as the module's statements are run at import:
+        one the analyser cannot follow (a dataset it does not read, the training loop, which has
+        ENTRY_LOOP_STEPS) is skipped, and the names it assigns are not known. ``follow``: called
+        first with each statement; True where it ran the statement itself (script.py follows a
+        ``main()`` call so). Run once the file's classes are counted, with nothing undone after
+        it: a script's ``torch.set_default_dtype`` holds for the models it builds next."""
+        ctx = self.ctx
+        ctx.end_count()  # (the last class's count's changes, undone)
+        for stmt in body:
+            budget = ENTRY_LOOP_STEPS if isinstance(stmt, (ast.For, ast.AsyncFor, ast.While)) else MAX_STEPS
+            ctx.steps, ctx.budget, ctx.depth, ctx.class_stack = MAX_STEPS - budget, budget, 0, []
+            ctx.package_steps = PACKAGE_STEPS
+            try:
+                if follow is None or not follow(stmt):
+                    self.exec_stmt(stmt, env)
+            except _Return:
+                return  # `return` in main(): Python runs no more of it
+            except (Unresolved, _Break, _Continue, RecursionError) as exc:
+                reason = exc.reason if isinstance(exc, Unresolved) else "not followed"
+                for target in _assigned_names(stmt):
+                    env.vars[target] = Unknown(f"`{target}` is set by code the analyser cannot follow: {reason}")
+                self.forget_changed(stmt, env.vars, reason)
 
     def forget_changed(self, stmt: ast.stmt, names: dict[str, Any], reason: str) -> None:
         """A module-level statement the analyser could not follow may have changed the module's

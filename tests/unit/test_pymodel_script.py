@@ -1,0 +1,236 @@
+"""A training script's entry point (``if __name__ == "__main__":`` and the ``main()`` it calls):
+the models it builds, what it cannot follow said, and the file's class counts left as an import
+gives them. Exact counts against torch are in tests/parity/test_pymodel_script_parity.py."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+from lsp_count.core.analyze import AnalyzeOptions, analyze_text
+
+
+def run(src: str, path: str = "train.py"):
+    return analyze_text(textwrap.dedent(src), path, AnalyzeOptions())
+
+
+def counts(report) -> dict[str, tuple[int, int]]:
+    return {m.name: (m.tree.total, m.tree.trainable) for m in report.models}
+
+
+def lc101(report) -> dict[str, str]:
+    return {p.message.split("`")[1]: p.message for p in report.problems if p.code == "LC101"}
+
+
+def test_main_s_models_are_named_by_their_variables_at_their_last_assignment() -> None:
+    report = run("""
+        import torch
+        import torch.nn as nn
+
+
+        def main():
+            hidden = 64
+            encoder = nn.Linear(10, hidden)
+            with torch.device("meta"):
+                head = nn.Linear(hidden, 2)
+            head = head.to(torch.bfloat16)
+            optimizer = torch.optim.AdamW(head.parameters())
+
+
+        if __name__ == "__main__":
+            main()
+    """)
+    assert counts(report) == {"encoder in main()": (704, 704), "head in main()": (130, 130)}
+    spans = {m.name: (m.span.start.line, m.span.start.column) for m in report.models}
+    assert spans == {"encoder in main()": (7, 4), "head in main()": (10, 4)}  # `head = head.to(...)`
+    assert [h[1] for h in report.hints] == ["▸ 704", "▸ 130"]  # the layers main() builds get their hints
+
+
+def test_a_main_block_s_own_names_and_a_module_level_name_it_assigns_again() -> None:
+    report = run("""
+        import torch.nn as nn
+
+        model = nn.Linear(4, 4)
+
+        if __name__ == "__main__":
+            model = nn.Sequential(model, nn.Linear(4, 2))
+            extra = nn.Embedding(10, 3)
+    """)
+    # `model` once, as the block leaves it; `extra` is the block's own.
+    assert counts(report) == {"model": (30, 30), "extra": (30, 30)}
+
+
+def test_what_the_entry_point_cannot_follow_is_skipped_and_what_it_builds_from_it_is_explained() -> None:
+    report = run("""
+        import sys
+        import torch
+        import torch.nn as nn
+        from datasets import load_dataset
+
+
+        def main():
+            data = load_dataset("imdb")
+            vocab = len(data["train"].features["label"].names)
+            classifier = nn.Embedding(vocab, 16)
+            probe = nn.Linear(16, 2)
+            for step in range(10_000_000):  # the training loop: followed only so far
+                probe.zero_grad()
+            while True:
+                pass
+            return probe
+
+
+        if __name__ == "__main__":
+            sys.exit(main())
+    """)
+    assert counts(report) == {"probe in main()": (34, 34)}
+    message = lc101(report)["classifier in main()"]
+    assert "datasets" in message, message
+    assert report.problems[0].span.start.line == 10
+
+
+def test_the_file_s_classes_count_as_imported_whatever_its_main_block_changes() -> None:
+    # A model file's quick test: the block runs after the classes are counted, so its changes to
+    # globals and the default dtype do not reach them; its own model is counted with them.
+    report = run("""
+        import torch
+        import torch.nn as nn
+
+        WIDTH = 8
+
+
+        class Net(nn.Module):
+            def __init__(self, depth=2):
+                super().__init__()
+                self.layers = nn.ModuleList([nn.Linear(WIDTH, WIDTH) for _ in range(depth)])
+
+
+        if __name__ == "__main__":
+            torch.set_default_dtype(torch.float64)
+            WIDTH = 16
+            net = Net(depth=3)
+            x = torch.randn(2, WIDTH)
+            print(net(x).shape)
+    """, path="model.py")
+    assert counts(report) == {"Net": (2 * 72, 2 * 72), "net": (3 * 272, 3 * 272)}
+    assert not lc101(report)
+
+
+def test_return_ends_main_and_argparse_gives_its_defaults() -> None:
+    report = run("""
+        import argparse
+        import torch.nn as nn
+
+
+        def main(args):
+            model = nn.Linear(args.width, args.width)
+            if args.dry_run:
+                return
+            late = nn.Linear(2, 2)
+
+
+        if __name__ == "__main__":
+            parser = argparse.ArgumentParser()
+            parser.add_argument("--width", type=int, default=32)
+            parser.add_argument("--dry-run", action="store_true", default=True)
+            main(parser.parse_args())
+    """)
+    assert counts(report) == {"model in main()": (32 * 32 + 32, 32 * 32 + 32)}
+
+
+def test_an_entry_point_that_builds_nothing_the_analyser_follows_is_no_model_file() -> None:
+    # hydra passes `cfg` itself: main() called with no argument is not followed; nothing is built.
+    report = run("""
+        import hydra
+        import torch
+
+
+        @hydra.main(config_path="conf", config_name="train")
+        def main(cfg):
+            model = hydra.utils.instantiate(cfg.model)
+
+
+        if __name__ == "__main__":
+            main()
+    """)
+    assert report.models == () and not report.recognized
+    assert "no model found" in report.problems[-1].message
+
+
+def test_only_a_module_level_function_of_the_file_is_followed_as_its_entry_point() -> None:
+    report = run("""
+        import torch.nn as nn
+        from trainer import main as trainer_main
+
+
+        class Runner:
+            def main(self):
+                model = nn.Linear(3, 3)
+
+
+        def main():
+            def inner():
+                hidden = nn.Linear(5, 5)
+            inner()
+            model = nn.Linear(2, 2)
+
+
+        if __name__ == "__main__":
+            trainer_main()
+            Runner().main()
+            main()
+            main()
+    """)
+    assert counts(report) == {"model in main()": (6, 6)}  # once, its locals (not inner()'s) only
+
+
+def test_the_cli_counts_a_script_s_main_and_exits_on_its_budget(tmp_path) -> None:
+    script = tmp_path / "train.py"
+    script.write_text(textwrap.dedent("""
+        import torch.nn as nn
+
+
+        def main():
+            model = nn.Sequential(nn.Embedding(50_000, 4096), nn.Linear(4096, 50_000))
+
+
+        if __name__ == "__main__":
+            main()
+    """))
+    cli = [sys.executable, "-m", "lsp_count"]
+    shown = subprocess.run([*cli, str(script)], capture_output=True, text=True, timeout=120)
+    assert shown.returncode == 0 and shown.stdout.startswith("model in main()\n") and "409,650,000" in shown.stdout
+    over = subprocess.run([*cli, "check", "--max-params", "100M", str(script)], capture_output=True, text=True,
+                          timeout=120)
+    assert over.returncode == 1 and f"{script}:6:" in over.stdout and "LC202 410M parameters" in over.stdout
+
+
+def test_a_module_level_model_built_in_a_branch_is_counted_or_its_reason_said() -> None:
+    # nanoGPT's train.py: `model = GPT(gptconf)` under `if init_from == "scratch":`, then
+    # `model = torch.compile(model)` under `if compile:`; its vocabulary comes from the dataset's
+    # meta.pkl where one exists, which the analysis does not read: said at the build.
+    script = """
+        import os
+        import pickle
+        import torch
+        import torch.nn as nn
+
+        init_from = "scratch"
+        compile = True
+        vocab_size = 50304
+        {vocab}
+        if init_from == "scratch":
+            model = nn.Embedding(vocab_size, 8)
+        elif init_from == "resume":
+            model = torch.load("ckpt.pt")
+        if compile:
+            model = torch.compile(model)
+    """
+    assert counts(run(script.format(vocab=""))) == {"model": (50304 * 8, 50304 * 8)}
+    report = run(script.format(vocab="if os.path.exists('meta.pkl'):\n            vocab_size = pickle.load("
+                                      "open('meta.pkl', 'rb'))['vocab_size']"))
+    assert report.models == ()
+    message = lc101(report)["model"]
+    assert "os.path.exists" in message, message
+    assert (report.problems[0].span.start.line, report.problems[0].span.start.column) == (12, 4)  # `model = nn.Embedding(...)`
