@@ -38,7 +38,7 @@ from typing import Any, Callable, Generator, Iterable, Iterator
 
 from lsp_count.core.source import Span
 from lsp_count.pymodel.layers import (ELEMENT_BYTES, FINFO, TORCH_NN_OTHER_NAMES, WEIGHTED_LOSSES, FLOATING_DTYPES, FUNCTIONAL_NAMES, IINFO, LAYER_ATTRIBUTES, LAYERS, MODULE_CLASS_ATTRIBUTES,
-                                      MODULE_INSTANCE_ATTRIBUTES,
+                                      MODULE_INSTANCE_ATTRIBUTES, METRIC_MODULES, PARAMETERLESS_METRICS,
                                       DROPOUTS, NOT_A_LAYER_ATTRIBUTE, PARAMETERLESS, REQUIRED, STACKS, TORCH_SUBCLASSES, TORCH_NN_MODULES, as_count,
                                       as_int, bind, check_dropout, check_parameterless, integer_scalar, no_bool_first_size, torch_class_has,
                                       dtype_name, layer_attribute, no_such_layer_attribute, NONE_SLOTS, REGISTERED_SLOTS, RUNNING_STATS, running_stat, truth)
@@ -65,6 +65,11 @@ FUNCTION_STEPS = 200_000
 # transformers' table of weight conversions for every model type, about 130,000 steps); the
 # budget guards the analysed code's loops.
 PACKAGE_STEPS = 240_000
+# Lightning's LightningModule where the installed lightning is not read: the class of shims/
+# lightning_module.py (a LightningModule is an nn.Module whose constructor adds no parameters).
+LIGHTNING_MODULES = frozenset(f"{package}.{module}LightningModule" for package in ("lightning.pytorch", "pytorch_lightning")
+                              for module in ("", "core.", "core.module.")) | {"lightning.LightningModule"}
+LIGHTNING_SHIM = os.path.join(os.path.dirname(os.path.abspath(__file__)), "shims", "lightning_module.py")
 # A loop in a script's entry point (``main()``, ``if __name__ == "__main__":``) is most often the
 # training loop, which builds nothing: it is followed this far, then skipped (script.py).
 ENTRY_LOOP_STEPS = 10_000
@@ -693,6 +698,9 @@ class Ctx:
         self.budget = MAX_STEPS  # the steps the current count may take (start_count)
         self.depth = 0
         self.class_stack: list[str] = []
+        # The interpreted calls under way, innermost last: their local names (Lightning's
+        # save_hyperparameters reads its callers' arguments off the call stack).
+        self.frames: list[Env] = []
         self.base_dirs = base_dirs
         # The installed packages an import may read (AnalyzeOptions.read_packages), from these
         # site-packages directories, after the project's own files.
@@ -1774,6 +1782,13 @@ class Interpreter:
         Uncaught, it is the reason the class is not counted. A bare ``raise`` in a handler raises
         what that handler caught."""
         reason = f"the code raises on {env.module.where(s.lineno)}: `{_text(s.exc) if s.exc else 'raise'}`"
+        if env.module.path == LIGHTNING_SHIM and isinstance(s.exc, ast.Call) and isinstance(s.exc.func, ast.Name):
+            # The analyser's own LightningModule: Lightning's error, in its words (not the shim's line).
+            try:
+                said = self.ev(s.exc.args[0], env) if s.exc.args else ""
+            except Unresolved:
+                said = ""
+            reason = f"Lightning raises {s.exc.func.id}" + (f": {said}" if isinstance(said, str) and said else "")
         if s.exc is None:
             caught = self.ctx.handling[-1] if self.ctx.handling else None
             raise _Raised(caught.reason if caught else reason, caught.kind if caught else None)
@@ -2645,6 +2660,46 @@ class Interpreter:
         return next((v.name for v in self.decorator_names(decorators, env)
                      if v.name.split(".")[0] not in _HARMLESS_DECORATOR_PACKAGES), "")
 
+    def lightning_module(self) -> Any:
+        """The LightningModule a class of the code derives from, where lightning is not read: the
+        shim's (LIGHTNING_SHIM), read once per analysis."""
+        mod = self.load_project_file(LIGHTNING_SHIM)
+        found = mod.names.get("LightningModule") if mod is not None else None
+        return found if type(found) is ClassV else Unknown("Lightning's `LightningModule` could not be read")
+
+    def lightning_init_arguments(self, env: Env) -> dict[str, Any]:
+        """What Lightning's ``save_hyperparameters()`` collects off the call stack (its
+        ``collect_init_args``): from the frame that calls it outward, the first frame of a method
+        (one that has ``__class__``) whose ``self`` is a LightningModule, and each one that called
+        it so (a subclass's constructor calling its base's): the arguments of the constructor of
+        that frame's class, as the frame holds them now (its ``**kwargs`` spread); the outer
+        frames' override the inner ones'."""
+        frames = self.ctx.frames
+        at = next((i for i in range(len(frames) - 1, -1, -1) if frames[i] is env), None)
+        collected: dict[str, Any] = {}
+        if at is None:
+            return collected
+        inside = False
+        for frame in reversed(frames[:at + 1]):
+            owner, obj = frame.vars.get("__class__"), frame.vars.get("__self__")
+            if type(owner) is not ClassV or type(obj) is not Inst or not _lightning_instance(obj):
+                if inside:
+                    break
+                continue
+            inside = True
+            init = owner.find("__init__", None)
+            if type(init) is not FuncV:
+                continue
+            sig = init.signature
+            skip = {sig.names[0] if sig.names else "self", sig.vararg, sig.kwarg, "__class__", "frame", "frame_args"}
+            found = {name: frame.vars[name] for name in (*sig.names, *sig.kw_names)
+                     if name not in skip and name in frame.vars}
+            extra = frame.vars.get(sig.kwarg) if sig.kwarg else None
+            if isinstance(extra, dict):
+                found.update({k: v for k, v in extra.items() if k not in skip})
+            collected.update(found)
+        return collected
+
     def make_class(self, node: ast.ClassDef, env: Env) -> ClassV:
         bases = []
         for b in node.bases:
@@ -2652,6 +2707,8 @@ class Interpreter:
                 bases.append(self.ev(b, env))
             except Unresolved as exc:
                 bases.append(Unknown(exc.reason))
+        if any(type(b) is ExtV and b.name in LIGHTNING_MODULES for b in bases):
+            bases = [self.lightning_module() if type(b) is ExtV and b.name in LIGHTNING_MODULES else b for b in bases]
         is_module = any(_is_module_base(b) for b in bases)
         # `@dataclass` and `@dataclasses.dataclass(frozen=True)` alike: the name of what is called.
         decorators = [_dotted(d.func if isinstance(d, ast.Call) else d) for d in node.decorator_list]
@@ -4161,6 +4218,9 @@ class Interpreter:
             receiver = None
             fn = self.ev(func, env)
         args, kwargs = self.call_arguments(e, env)
+        if type(receiver) is Inst and type(fn) is BoundV and func.attr == "save_hyperparameters" and \
+                "frame" not in kwargs and type(fn.func) is FuncV and fn.func.env.module.path == LIGHTNING_SHIM:  # type: ignore[attr-defined]
+            kwargs["frame"] = self.lightning_init_arguments(env)  # what Lightning reads off the call stack
         if type(receiver) is ClassV and func.attr in _HUB_LOADERS and _transformers_function(fn):  # type: ignore[attr-defined]
             loaded = self.transformers_loader(receiver, func.attr, args, kwargs, e, env)  # type: ignore[attr-defined]
             if loaded is not _MISSING:
@@ -5319,6 +5379,7 @@ class Interpreter:
                 raise _TooDeep(f"calls nest deeper than {MAX_CALL_DEPTH} (recursion in `{fn.name}`?)")
             local = Env(fn.env.module, fn.env)
             local.vars = self.bind_args(fn, args, kwargs, node) if bound is None else dict(bound)
+            self.ctx.frames.append(local)
             # A project or package file's body is parsed at its first call: before its `global` names are read.
             body = fn.node.body if getattr(fn.node, "deferred", None) is None else self.deferred_body(fn)
             declared = self.ctx.declared.get(id(fn.node))
@@ -5361,8 +5422,10 @@ class Interpreter:
             raise _outside_loop(exc, fn)
         finally:
             self.ctx.depth -= 1
-            if local is not None and declared:
-                self.write_declared(declared, local, fn.env)
+            if local is not None:
+                self.ctx.frames.pop()
+                if declared:
+                    self.write_declared(declared, local, fn.env)
 
     def state_written(self, changed: bool) -> None:
         """A write to state that outlives a call (a global, a class attribute, what they hold): the
@@ -5958,6 +6021,27 @@ class Interpreter:
         inst.layer_args = (name, bound)
         return inst
 
+    def metric(self, name: str, parts: list[str], args: list[Any], kwargs: dict[str, Any], node: ast.AST,
+               origin: Span | None) -> Inst | None:
+        """A torchmetrics metric of PARAMETERLESS_METRICS: a module with no parameters; a
+        ``MetricCollection`` of such metrics (a list, a dict, or them one by one): one with none
+        either. None for any other name of torchmetrics (not followed, as before)."""
+        module, last = ".".join(parts[:-1]), parts[-1]
+        if module not in METRIC_MODULES:
+            return None
+        if last in PARAMETERLESS_METRICS:
+            return Inst(name, "layer", True, origin)
+        if last != "MetricCollection" or module != "torchmetrics" or not args:
+            return None
+        given = args[0].values() if isinstance(args[0], dict) else args[0] if isinstance(args[0], (list, tuple)) else \
+            args[:1]
+        for metric in [*given, *args[1:]]:
+            if not _parameterless_metric(metric):
+                what = "a value the analyser does not know" if is_unknownish(metric) else "not a metric of no parameters"
+                raise Unresolved(f"`{_text(node)}`: the analyser counts a MetricCollection of torchmetrics' "
+                                 f"classification, regression and aggregation metrics; one given is {what}")
+        return Inst(name, "layer", True, origin)
+
     def call_external(self, name: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST, env: Env) -> Any:
         scope = env.module
         origin = scope.span_of(node) if scope.span_of else None
@@ -5980,6 +6064,8 @@ class Interpreter:
             else:
                 _reset_module(inst)
             return None
+        if parts[0] == "torchmetrics" and (made := self.metric(name, parts, args, kwargs, node, origin)) is not None:
+            return made
         if last in _NTUPLES and name.startswith("torch.nn.modules.") and len(args) == 1 and not kwargs:
             # torch's `_pair(kernel_size)` (DCN, Mask R-CNN's SamePad2d): an iterable as a tuple, else n copies.
             x = args[0]
@@ -8752,6 +8838,9 @@ def _module_methods(interp: Interpreter, obj: Inst, name: str) -> dict[str, Call
         # Hooks run at forward, backward or state-dict time, never on the parameters the build made.
         **{name: (lambda *a, **k: None) for name in _MODULE_HOOKS},
     }
+    if _parameterless_metric(obj):  # torchmetrics' own (`metrics.clone(prefix="val_")`): no parameters made
+        table.update({"clone": lambda *a, **k: Inst(obj.cls, "layer", True, obj.origin), "reset": lambda: None,
+                      "set_dtype": lambda dtype: obj, "persistent": lambda mode=False: None})
     # The containers' own methods, as torch defines them (ParameterList has no insert or pop,
     # ModuleDict no get or setdefault); a method one lacks is an unfollowed call (ev_call).
     if obj.kind in ("list", "seq", "plist"):
@@ -8781,6 +8870,7 @@ def module_method_names() -> frozenset[str]:
         if kind == "layer":
             obj.layer_args = ("RNNBase", {})
         names.update(_module_methods(None, obj, ""))  # type: ignore[arg-type]
+    names.update(_module_methods(None, Inst("torchmetrics.Metric", "layer", True), ""))  # type: ignore[arg-type]
     return frozenset(names)
 
 
@@ -8958,6 +9048,17 @@ def _dataclass_init(cls: ClassV) -> ClassV | None:
         if c.is_dataclass:
             return c
     return None
+
+
+def _parameterless_metric(obj: Any) -> bool:
+    """A metric (or MetricCollection) Interpreter.metric made."""
+    return type(obj) is Inst and type(obj.cls) is str and obj.cls.startswith("torchmetrics.")
+
+
+def _lightning_instance(obj: Inst) -> bool:
+    """Whether an object is a LightningModule of the shim's (LIGHTNING_SHIM)."""
+    return type(obj.cls) is ClassV and any(type(c) is ClassV and c.path == LIGHTNING_SHIM and c.name == "LightningModule"
+                                           for c in obj.cls.mro())
 
 
 def _is_module_base(b: Any) -> bool:

@@ -1046,6 +1046,43 @@ _forward_pre_hooks _forward_pre_hooks_with_kwargs _is_full_backward_hook _load_s
 _load_state_dict_pre_hooks _modules _non_persistent_buffers_set _parameters _state_dict_hooks _state_dict_pre_hooks
 training""".split())
 
+# torchmetrics' metrics that hold no parameters (their states are tensors kept by add_state, never
+# parameters or submodules that have them): every class of torchmetrics.classification,
+# .regression and .aggregation (torchmetrics 1.9), by their names there or at torchmetrics' top
+# level (METRIC_MODULES). torchmetrics is not read: a metric built in a constructor (a Lightning
+# module's `self.val_acc = Accuracy(task="multiclass", num_classes=10)`) is a module of no parameters.
+# A test builds each with the installed torchmetrics.
+PARAMETERLESS_METRICS = frozenset("""
+AUROC Accuracy AveragePrecision BinaryAUROC BinaryAccuracy BinaryAveragePrecision BinaryCalibrationError
+BinaryCohenKappa BinaryConfusionMatrix BinaryEER BinaryF1Score BinaryFBetaScore BinaryFairness BinaryGroupStatRates
+BinaryHammingDistance BinaryHingeLoss BinaryJaccardIndex BinaryLogAUC BinaryMatthewsCorrCoef
+BinaryNegativePredictiveValue BinaryPrecision BinaryPrecisionAtFixedRecall BinaryPrecisionRecallCurve BinaryROC
+BinaryRecall BinaryRecallAtFixedPrecision BinarySensitivityAtSpecificity BinarySpecificity
+BinarySpecificityAtSensitivity BinaryStatScores CalibrationError CatMetric CohenKappa ConcordanceCorrCoef
+ConfusionMatrix ContinuousRankedProbabilityScore CosineSimilarity CriticalSuccessIndex EER ExactMatch
+ExplainedVariance F1Score FBetaScore HammingDistance HingeLoss JaccardIndex JensenShannonDivergence KLDivergence
+KendallRankCorrCoef LogAUC LogCoshError MatthewsCorrCoef MaxMetric MeanAbsoluteError MeanAbsolutePercentageError
+MeanMetric MeanSquaredError MeanSquaredLogError MinMetric MinkowskiDistance MulticlassAUROC MulticlassAccuracy
+MulticlassAveragePrecision MulticlassCalibrationError MulticlassCohenKappa MulticlassConfusionMatrix MulticlassEER
+MulticlassExactMatch MulticlassF1Score MulticlassFBetaScore MulticlassHammingDistance MulticlassHingeLoss
+MulticlassJaccardIndex MulticlassLogAUC MulticlassMatthewsCorrCoef MulticlassNegativePredictiveValue
+MulticlassPrecision MulticlassPrecisionAtFixedRecall MulticlassPrecisionRecallCurve MulticlassROC MulticlassRecall
+MulticlassRecallAtFixedPrecision MulticlassSensitivityAtSpecificity MulticlassSpecificity
+MulticlassSpecificityAtSensitivity MulticlassStatScores MultilabelAUROC MultilabelAccuracy MultilabelAveragePrecision
+MultilabelConfusionMatrix MultilabelCoverageError MultilabelEER MultilabelExactMatch MultilabelF1Score
+MultilabelFBetaScore MultilabelHammingDistance MultilabelJaccardIndex MultilabelLogAUC MultilabelMatthewsCorrCoef
+MultilabelNegativePredictiveValue MultilabelPrecision MultilabelPrecisionAtFixedRecall MultilabelPrecisionRecallCurve
+MultilabelROC MultilabelRankingAveragePrecision MultilabelRankingLoss MultilabelRecall
+MultilabelRecallAtFixedPrecision MultilabelSensitivityAtSpecificity MultilabelSpecificity
+MultilabelSpecificityAtSensitivity MultilabelStatScores NegativePredictiveValue NormalizedRootMeanSquaredError
+PearsonCorrCoef Precision PrecisionAtFixedRecall PrecisionRecallCurve R2Score ROC Recall RecallAtFixedPrecision
+RelativeSquaredError RunningMean RunningSum SensitivityAtSpecificity SpearmanCorrCoef Specificity
+SpecificityAtSensitivity StatScores SumMetric SymmetricMeanAbsolutePercentageError TweedieDevianceScore
+WeightedMeanAbsolutePercentageError
+""".split())
+METRIC_MODULES = frozenset({"torchmetrics", "torchmetrics.classification", "torchmetrics.regression",
+                            "torchmetrics.aggregation"})
+
 MODULE_CLASS_ATTRIBUTES = frozenset("""
 T_destination __annotations__ __call__ __dict__ __getattr__ __module__ __setstate__ __weakref__ _apply _call_impl
 _compiled_call_impl _get_backward_hooks _get_backward_pre_hooks _get_name _load_from_state_dict
