@@ -5378,8 +5378,8 @@ class Interpreter:
             if self.ctx.depth > MAX_CALL_DEPTH:
                 raise _TooDeep(f"calls nest deeper than {MAX_CALL_DEPTH} (recursion in `{fn.name}`?)")
             local = Env(fn.env.module, fn.env)
+            self.ctx.frames.append(local)  # (popped below whatever happens once `local` is set)
             local.vars = self.bind_args(fn, args, kwargs, node) if bound is None else dict(bound)
-            self.ctx.frames.append(local)
             # A project or package file's body is parsed at its first call: before its `global` names are read.
             body = fn.node.body if getattr(fn.node, "deferred", None) is None else self.deferred_body(fn)
             declared = self.ctx.declared.get(id(fn.node))
