@@ -140,7 +140,7 @@ def _indented(lines: str, by: str = "    ") -> str:
     return "".join(by + line + "\n" if line.strip() else "\n" for line in lines.splitlines())
 
 
-def _entry_torch_counts(text: str, function: str | None) -> dict[str, tuple[int, int]]:
+def _entry_torch_counts(text: str, function: str | None, device: str = "meta") -> dict[str, tuple[int, int]]:
     """Each module variable the script's entry point leaves (``function``'s locals as it returns, else
     the module's names the block assigned), counted by torch running the script as ``__main__``."""
     import sys
@@ -156,7 +156,7 @@ def _entry_torch_counts(text: str, function: str | None) -> dict[str, tuple[int,
 
     sys.setprofile(profile if function else None)
     try:
-        with torch.device("meta"):
+        with torch.device(device):
             exec(compile(text, "script.py", "exec", dont_inherit=True), namespace)  # noqa: S102 - the test's own script
     finally:
         sys.setprofile(None)
@@ -226,4 +226,35 @@ def test_a_training_scripts_main_counts_what_torch_builds(tmp_path) -> None:
     assert total - trainable == 256 * 384  # the frozen position embedding
     report = analyze_text(script.read_text(), str(script))
     assert {m.name: (m.tree.total, m.tree.trainable) for m in report.models} == want
+    assert not [p for p in report.problems if p.severity != "info"]
+
+
+def test_a_script_s_model_handed_to_accelerate_counts_as_accelerate_gives_it_back() -> None:
+    # accelerate's Accelerator (not read: the analyser's own, shims/accelerate.py) gives the model
+    # back from prepare() and unwrap_model(), as the installed accelerate does on one process.
+    from lsp_count.core.analyze import analyze_text
+
+    script = HEADER + '''import sys
+from accelerate import Accelerator
+
+
+def main():
+    accelerator = Accelerator(cpu=True, gradient_accumulation_steps=2)
+    model = nn.Sequential(Block(6), nn.Linear(6, 3))
+    model[0].norm.requires_grad_(False)
+    head = nn.Linear(3, 2)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
+    model, optimizer = accelerator.prepare(model, optimizer)
+    head = accelerator.prepare(head)
+    base = accelerator.unwrap_model(model)
+    accelerator.wait_for_everyone()
+
+
+if __name__ == "__main__":
+    main()
+'''
+    want = _entry_torch_counts(script, "main", "cpu")  # (accelerate moves the model to its device)
+    assert set(want) == {"model in main()", "head in main()", "base in main()"}
+    report = analyze_text(script, "script.py")
+    assert {m.name: (m.tree.total, m.tree.trainable) for m in report.models if m.name != "Block"} == want
     assert not [p for p in report.problems if p.severity != "info"]

@@ -69,7 +69,13 @@ PACKAGE_STEPS = 240_000
 # lightning_module.py (a LightningModule is an nn.Module whose constructor adds no parameters).
 LIGHTNING_MODULES = frozenset(f"{package}.{module}LightningModule" for package in ("lightning.pytorch", "pytorch_lightning")
                               for module in ("", "core.", "core.module.")) | {"lightning.LightningModule"}
-LIGHTNING_SHIM = os.path.join(os.path.dirname(os.path.abspath(__file__)), "shims", "lightning_module.py")
+_SHIM_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "shims")
+LIGHTNING_SHIM = os.path.join(_SHIM_DIR, "lightning_module.py")
+# Classes of packages that are not read (read-packages) which the analyser reads its own short
+# version of instead (shims/): what the code builds or subclasses them to, and in which shim file.
+SHIMS = {**{name: (LIGHTNING_SHIM, "LightningModule") for name in LIGHTNING_MODULES},
+         **{name: (os.path.join(_SHIM_DIR, "accelerate.py"), "Accelerator")
+            for name in ("accelerate.Accelerator", "accelerate.accelerator.Accelerator")}}
 # A loop in a script's entry point (``main()``, ``if __name__ == "__main__":``) is most often the
 # training loop, which builds nothing: it is followed this far, then skipped (script.py).
 ENTRY_LOOP_STEPS = 10_000
@@ -2660,12 +2666,13 @@ class Interpreter:
         return next((v.name for v in self.decorator_names(decorators, env)
                      if v.name.split(".")[0] not in _HARMLESS_DECORATOR_PACKAGES), "")
 
-    def lightning_module(self) -> Any:
-        """The LightningModule a class of the code derives from, where lightning is not read: the
-        shim's (LIGHTNING_SHIM), read once per analysis."""
-        mod = self.load_project_file(LIGHTNING_SHIM)
-        found = mod.names.get("LightningModule") if mod is not None else None
-        return found if type(found) is ClassV else Unknown("Lightning's `LightningModule` could not be read")
+    def shim_class(self, name: str) -> Any:
+        """The analyser's own version of an outside class (SHIMS: Lightning's LightningModule,
+        accelerate's Accelerator), read once per analysis."""
+        path, class_name = SHIMS[name]
+        mod = self.load_project_file(path)
+        found = mod.names.get(class_name) if mod is not None else None
+        return found if type(found) is ClassV else Unknown(f"`{name}` could not be read")
 
     def lightning_init_arguments(self, env: Env) -> dict[str, Any]:
         """What Lightning's ``save_hyperparameters()`` collects off the call stack (its
@@ -2707,8 +2714,8 @@ class Interpreter:
                 bases.append(self.ev(b, env))
             except Unresolved as exc:
                 bases.append(Unknown(exc.reason))
-        if any(type(b) is ExtV and b.name in LIGHTNING_MODULES for b in bases):
-            bases = [self.lightning_module() if type(b) is ExtV and b.name in LIGHTNING_MODULES else b for b in bases]
+        if any(type(b) is ExtV and b.name in SHIMS for b in bases):
+            bases = [self.shim_class(b.name) if type(b) is ExtV and b.name in SHIMS else b for b in bases]
         is_module = any(_is_module_base(b) for b in bases)
         # `@dataclass` and `@dataclasses.dataclass(frozen=True)` alike: the name of what is called.
         decorators = [_dotted(d.func if isinstance(d, ast.Call) else d) for d in node.decorator_list]
@@ -6051,6 +6058,8 @@ class Interpreter:
             split = self.ext_split[name] = (parts, parts[-1], name.startswith("torch.nn.") and not name.startswith(
                 ("torch.nn.functional", "torch.nn.init", "torch.nn.utils")))
         parts, last, is_layer_table = split
+        if name in SHIMS:  # `Accelerator(mixed_precision="bf16")`: the analyser's own class
+            return self.call(self.shim_class(name), args, kwargs, node, env)
         if last == "__init__" and len(parts) > 2 and args and isinstance(args[0], Inst) and args[0].is_module:
             # `nn.LayerNorm.__init__(self, ...)` in a subclass's constructor: the base builds self.
             base, inst = parts[-2], args[0]

@@ -1,0 +1,25 @@
+"""What the analyser reads for accelerate's ``Accelerator`` where the installed accelerate is not
+read (``read-packages``). It is never imported.
+
+A training script hands its model to the accelerator and takes it back (``model, optimizer =
+accelerator.prepare(model, optimizer)``, ``accelerator.unwrap_model(model)``): on one process
+accelerate gives the same objects back, on several the model wrapped in DistributedDataParallel,
+which holds the same parameters. What else an Accelerator has (``backward``, ``gather``, ``device``)
+is not written here: the analyser does not know it.
+"""
+
+
+class Accelerator:
+    def __init__(self, *args, **kwargs):
+        pass
+
+    def prepare(self, *args, device_placement=None):
+        if len(args) == 1:
+            return args[0]
+        return args
+
+    def prepare_model(self, model, device_placement=None, evaluation_mode=False):
+        return model
+
+    def unwrap_model(self, model, keep_fp32_wrapper=True, keep_torch_compile=True):
+        return model
