@@ -234,3 +234,16 @@ def test_a_module_level_model_built_in_a_branch_is_counted_or_its_reason_said() 
     message = lc101(report)["model"]
     assert "os.path.exists" in message, message
     assert (report.problems[0].span.start.line, report.problems[0].span.start.column) == (12, 4)  # `model = nn.Embedding(...)`
+
+
+def test_an_entry_point_that_takes_too_long_is_followed_so_far() -> None:
+    # Each statement has a class's budget and the whole entry point ENTRY_STEPS: past it, what the
+    # rest assigns is said to be not followed, and what was built before is counted.
+    from lsp_count.pymodel.interp import ENTRY_STEPS, MAX_STEPS
+
+    heavy = "    total = sum(i * i for i in range(9000))\n" * (ENTRY_STEPS // 9000 + 2)
+    report = run("import torch.nn as nn\n\n\ndef main():\n    first = nn.Linear(2, 2)\n" + heavy +
+                 "    late = nn.Linear(3, 3)\n\n\nif __name__ == '__main__':\n    main()\n")
+    assert counts(report) == {"first in main()": (6, 6)}
+    assert f"took more than {ENTRY_STEPS:,} steps" in lc101(report)["late in main()"]
+    assert 9000 * 2 < MAX_STEPS  # (each heavy statement alone is within a statement's budget)

@@ -79,6 +79,9 @@ SHIMS = {**{name: (LIGHTNING_SHIM, "LightningModule") for name in LIGHTNING_MODU
 # A loop in a script's entry point (``main()``, ``if __name__ == "__main__":``) is most often the
 # training loop, which builds nothing: it is followed this far, then skipped (script.py).
 ENTRY_LOOP_STEPS = 10_000
+# All of an entry point's statements together, installed packages' code included (a script is
+# analysed again at each edit): past it, the rest of the entry point is not followed.
+ENTRY_STEPS = 600_000
 MAX_CALL_DEPTH = 40          # interpreted calls nested; Python's own stack is the real limit
 MAX_SEQUENCE = 100_000       # elements of a list/str built by repetition
 MAX_INT_BITS = 4096          # integers beyond this are not tensor sizes
@@ -707,6 +710,7 @@ class Ctx:
         # The interpreted calls under way, innermost last: their local names (Lightning's
         # save_hyperparameters reads its callers' arguments off the call stack).
         self.frames: list[Env] = []
+        self.entry_steps = 0  # the steps a script's entry point has taken (Interpreter.run_entry)
         self.base_dirs = base_dirs
         # The installed packages an import may read (AnalyzeOptions.read_packages), from these
         # site-packages directories, after the project's own files.
@@ -1222,11 +1226,18 @@ class Interpreter:
         ctx = self.ctx
         ctx.end_count()  # (the last class's count's changes, undone)
         for stmt in body:
+            if ctx.entry_steps > ENTRY_STEPS:
+                for target in _assigned_names(stmt):
+                    env.vars[target] = Unknown(f"`{target}` is set by code the analyser cannot follow: the script's "
+                                               f"entry point took more than {ENTRY_STEPS:,} steps before it")
+                continue
             budget = ENTRY_LOOP_STEPS if isinstance(stmt, (ast.For, ast.AsyncFor, ast.While)) else MAX_STEPS
             ctx.steps, ctx.budget, ctx.depth, ctx.class_stack = MAX_STEPS - budget, budget, 0, []
             ctx.package_steps = PACKAGE_STEPS
+            followed = False
             try:
-                if follow is None or not follow(stmt):
+                followed = follow is not None and follow(stmt)
+                if not followed:
                     self.exec_stmt(stmt, env)
             except _Return:
                 return  # `return` in main(): Python runs no more of it
@@ -1235,6 +1246,9 @@ class Interpreter:
                 for target in _assigned_names(stmt):
                     env.vars[target] = Unknown(f"`{target}` is set by code the analyser cannot follow: {reason}")
                 self.forget_changed(stmt, env.vars, reason)
+            finally:
+                if not followed:  # (a followed main()'s statements counted their own)
+                    ctx.entry_steps += ctx.steps - (MAX_STEPS - budget) + PACKAGE_STEPS - ctx.package_steps
 
     def forget_changed(self, stmt: ast.stmt, names: dict[str, Any], reason: str) -> None:
         """A module-level statement the analyser could not follow may have changed the module's
