@@ -399,26 +399,18 @@ async def test_python_hover_on_a_model_function_counts_what_it_builds(pull_clien
     assert await hover_at(pull_client, uri, position_of(text, "def register", 6)) is None
 
 
-async def test_python_a_script_s_module_level_model_gets_a_lens_and_a_hover(pull_client: LanguageClient, models_ws):
-    # A script with no class: `model = nn.Sequential(...)` is its model, named by the variable;
-    # `criterion` (no parameters) and `optimizer` (no module) are not.
-    uri, text = doc(pull_client, models_ws / "train.py", "python")
+@pytest.mark.parametrize(("name", "line", "title"), [("train.py", 4, "model"), ("train_main.py", 5, "model in main()")])
+async def test_python_a_script_s_model_gets_a_lens_and_a_hover(pull_client: LanguageClient, models_ws, name, line,
+                                                                title):
+    # A script with no class: `model = nn.Sequential(...)` is its model, named by the variable (in
+    # main(), called from the `__main__` block: `model in main()`); `criterion` (no parameters) and
+    # `optimizer` (no module) are not.
+    uri, text = doc(pull_client, models_ws / name, "python")
     found = await lenses(pull_client, uri)
     assert [(lens.range.start.line, lens.command.title.split(" · ")[0]) for lens in found] == [
-        (4, "834 params (834)")]
+        (line, "834 params (834)")]
     value = await hover_at(pull_client, uri, position_of(text, "model = ", 2))
-    assert value is not None and "### model · 834 parameters" in value and "**834** parameters" in value
-    assert [h.label for h in await all_hints(pull_client, uri, text)] == ["▸ 704", "▸ 130", "▸ 834"]
-
-
-async def test_python_a_script_s_main_model_gets_a_lens_and_a_hover(pull_client: LanguageClient, models_ws):
-    # What the `__main__` block's main() builds, named by its variable in main().
-    uri, text = doc(pull_client, models_ws / "train_main.py", "python")
-    found = await lenses(pull_client, uri)
-    assert [(lens.range.start.line, lens.command.title.split(" · ")[0]) for lens in found] == [
-        (5, "834 params (834)")]
-    value = await hover_at(pull_client, uri, position_of(text, "model = ", 2))
-    assert value is not None and "### model in main() · 834 parameters" in value
+    assert value is not None and f"### {title} · 834 parameters" in value and "**834** parameters" in value
     assert [h.label for h in await all_hints(pull_client, uri, text)] == ["▸ 704", "▸ 130", "▸ 834"]
 
 
