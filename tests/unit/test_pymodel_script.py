@@ -247,3 +247,33 @@ def test_an_entry_point_that_takes_too_long_is_followed_so_far() -> None:
     assert counts(report) == {"first in main()": (6, 6)}
     assert f"took more than {ENTRY_STEPS:,} steps" in lc101(report)["late in main()"]
     assert 9000 * 2 < MAX_STEPS  # (each heavy statement alone is within a statement's budget)
+
+
+def test_main_under_try_and_try_blocks_in_main_are_followed_statement_by_statement() -> None:
+    report = run("""
+        import torch.nn as nn
+        import wandb
+
+
+        def main(width):
+            try:
+                run = wandb.init(project="x")
+                model = nn.Linear(width, width)
+                if width > 2:
+                    return
+            except ImportError:
+                model = None
+            late = nn.Linear(1, 1)
+
+
+        if __name__ == "__main__":
+            try:
+                width = 4
+                main(width)
+            except KeyboardInterrupt:
+                pass
+            finally:
+                probe = nn.Linear(2, 1)
+    """)
+    # wandb is not read: `run` is skipped, `model` built; the `return` under the `if` ends main().
+    assert counts(report) == {"probe": (3, 3), "model in main()": (20, 20)}

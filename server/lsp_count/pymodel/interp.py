@@ -1215,16 +1215,17 @@ class Interpreter:
             if scope.is_main:
                 self.ctx.package_steps = PACKAGE_STEPS  # (and the packages' allowance)
 
-    def run_entry(self, body: list[ast.stmt], env: Env, follow: Callable[[ast.stmt], bool] | None = None) -> None:
+    def run_entry(self, body: list[ast.stmt], env: Env, follow: Callable[[ast.stmt], bool] | None = None) -> bool:
         """A script's entry point (its ``if __name__ == "__main__":`` block, the body of the
         ``main()`` it calls), statement by statement, as the module's statements are run at import:
         one the analyser cannot follow (a dataset it does not read, the training loop, which has
         ENTRY_LOOP_STEPS) is skipped, and the names it assigns are not known. ``follow``: called
         first with each statement; True where it ran the statement itself (script.py follows a
-        ``main()`` call so). Run once the file's classes are counted, with nothing undone after
-        it: a script's ``torch.set_default_dtype`` holds for the models it builds next."""
+        ``main()`` call so). Run once the file's classes are counted (and Ctx.end_count has undone
+        the last one's changes), with nothing undone after it: a script's
+        ``torch.set_default_dtype`` holds for the models it builds next. True where a ``return``
+        ended it."""
         ctx = self.ctx
-        ctx.end_count()  # (the last class's count's changes, undone)
         for stmt in body:
             if ctx.entry_steps > ENTRY_STEPS:
                 for target in _assigned_names(stmt):
@@ -1234,13 +1235,19 @@ class Interpreter:
             budget = ENTRY_LOOP_STEPS if isinstance(stmt, (ast.For, ast.AsyncFor, ast.While)) else MAX_STEPS
             ctx.steps, ctx.budget, ctx.depth, ctx.class_stack = MAX_STEPS - budget, budget, 0, []
             ctx.package_steps = PACKAGE_STEPS
+            if isinstance(stmt, ast.Try):
+                # `try: main()` / `except KeyboardInterrupt: ...`: its blocks as the entry point's own
+                # statements (a handler runs where Python raises, which the analyser does not follow).
+                if self.run_entry([*stmt.body, *stmt.orelse, *stmt.finalbody], env, follow):
+                    return True
+                continue
             followed = False
             try:
                 followed = follow is not None and follow(stmt)
                 if not followed:
                     self.exec_stmt(stmt, env)
             except _Return:
-                return  # `return` in main(): Python runs no more of it
+                return True  # `return` in main(): Python runs no more of it
             except (Unresolved, _Break, _Continue, RecursionError) as exc:
                 reason = exc.reason if isinstance(exc, Unresolved) else "not followed"
                 for target in _assigned_names(stmt):
@@ -1249,6 +1256,7 @@ class Interpreter:
             finally:
                 if not followed:  # (a followed main()'s statements counted their own)
                     ctx.entry_steps += ctx.steps - (MAX_STEPS - budget) + PACKAGE_STEPS - ctx.package_steps
+        return False
 
     def forget_changed(self, stmt: ast.stmt, names: dict[str, Any], reason: str) -> None:
         """A module-level statement the analyser could not follow may have changed the module's

@@ -74,6 +74,7 @@ def run_entry_points(interp: Interpreter, body: list[ast.stmt], scope: ModuleSco
         return True
 
     blocks = main_blocks(body)
+    interp.ctx.end_count()  # (the last class's count's changes, undone)
     for block in blocks:
         interp.run_entry(block.body, scope.env, follow)
     names = [EntryName(name, tuple(assigned), scope.env.vars.get(name))
