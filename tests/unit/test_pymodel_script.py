@@ -277,3 +277,15 @@ def test_main_under_try_and_try_blocks_in_main_are_followed_statement_by_stateme
     """)
     # wandb is not read: `run` is skipped, `model` built; the `return` under the `if` ends main().
     assert counts(report) == {"probe": (3, 3), "model in main()": (20, 20)}
+
+
+def test_fire_and_typer_call_main_with_its_defaults() -> None:
+    for runner in ("import fire\n", "import typer\n"):
+        call = "fire.Fire(main)" if "fire" in runner else "typer.run(main)"
+        report = run("import torch.nn as nn\n" + runner + "\n\ndef main(width: int = 8, depth: int = 2):\n"
+                     "    model = nn.Sequential(*[nn.Linear(width, width) for _ in range(depth)])\n\n\n"
+                     f"if __name__ == '__main__':\n    {call}\n")
+        assert counts(report) == {"model in main()": (2 * 72, 2 * 72)}, call
+    needs = run("import torch.nn as nn\nimport fire\n\n\ndef main(width):\n    model = nn.Linear(width, 2)\n\n\n"
+                "if __name__ == '__main__':\n    fire.Fire(main)\n")
+    assert needs.models == () and not needs.recognized  # its width comes from the command line

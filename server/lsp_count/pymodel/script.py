@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from lsp_count.pymodel.interp import Env, FuncV, Interpreter, ModuleScope
-from lsp_count.pymodel.syntax import child_blocks
+from lsp_count.pymodel.syntax import child_blocks, last_name
 
 
 @dataclass(frozen=True)
@@ -87,7 +87,8 @@ def run_entry_points(interp: Interpreter, body: list[ast.stmt], scope: ModuleSco
 
 def _entry_call(stmt: ast.stmt) -> ast.Call | None:
     """The call of a function of the file a statement of a ``__main__`` block makes: ``main()``,
-    ``main(args)``, ``sys.exit(main())``, ``exit(main())``, ``raise SystemExit(main())``."""
+    ``main(args)``, ``sys.exit(main())``, ``exit(main())``, ``raise SystemExit(main())``,
+    ``fire.Fire(main)``, ``typer.run(main)``."""
     value = stmt.value if isinstance(stmt, ast.Expr) else stmt.exc if isinstance(stmt, ast.Raise) else None
     if not isinstance(value, ast.Call):
         return None
@@ -99,6 +100,12 @@ def _entry_call(stmt: ast.stmt) -> ast.Call | None:
         value = value.args[0]
     elif isinstance(stmt, ast.Raise):
         return None
+    elif last_name(value.func) in ("Fire", "run") and isinstance(value.func, ast.Attribute) and \
+            last_name(value.func.value) in ("fire", "typer") and len(value.args) == 1 and \
+            isinstance(value.args[0], ast.Name):
+        # `fire.Fire(main)`, `typer.run(main)`: main called with what the command line gives, none
+        # here: its defaults (one that needs an argument is not followed)
+        return ast.copy_location(ast.Call(func=value.args[0], args=[], keywords=[]), value)
     return value if isinstance(value.func, ast.Name) and value.func.id != "exit" else None
 
 
