@@ -289,3 +289,25 @@ def test_fire_and_typer_call_main_with_its_defaults() -> None:
     needs = run("import torch.nn as nn\nimport fire\n\n\ndef main(width):\n    model = nn.Linear(width, 2)\n\n\n"
                 "if __name__ == '__main__':\n    fire.Fire(main)\n")
     assert needs.models == () and not needs.recognized  # its width comes from the command line
+
+
+def test_an_entry_point_with_a_line_that_does_not_parse_yet_counts_nothing_of_it() -> None:
+    # As a class with such a line: the line being typed may change what the rest builds.
+    report = run("""
+        import torch.nn as nn
+
+
+        def main():
+            model = nn.Linear(4, 4)
+            criterion = nn.CrossEntropyLoss()
+            other = nn.Sequential(nn.Linear(2, 2), nn.Linear(2,
+            model.requires_grad_(False)
+
+
+        if __name__ == "__main__":
+            probe = nn.Linear(3, 3)
+            main()
+    """)
+    assert counts(report) == {"probe": (12, 12)}
+    assert lc101(report) == {"model in main()": "`model in main()` cannot be counted exactly: line 8 does not "
+                                                "parse yet"}

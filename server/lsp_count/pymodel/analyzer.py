@@ -382,7 +382,7 @@ def _interpret(text: str, path: str, options: Any, body: list[ast.stmt], problem
         if progress is not None:
             progress.at("following the script's `__main__` block", len(classes), steps)
         ctx.hint_insts = {}
-        entry_models, entry_problems = _entry_models(interp, body, scope, positions)
+        entry_models, entry_problems = _entry_models(interp, body, scope, positions, repaired)
         hint_counts.append(_hint_counts(ctx))
         # A module-level name the block assigns again (`model = model.half()`) is the block's model.
         again = {m.name for m in entry_models} & {name for name, _, _ in variables}
@@ -451,10 +451,11 @@ def _module_models(body: list[ast.stmt], scope: ModuleScope) -> list[tuple[str, 
     return out
 
 
-def _entry_models(interp: Interpreter, body: list[ast.stmt], scope: ModuleScope,
-                  positions: "_Positions") -> tuple[list[ModelReport], list[Problem]]:
+def _entry_models(interp: Interpreter, body: list[ast.stmt], scope: ModuleScope, positions: "_Positions",
+                  repaired: set[int]) -> tuple[list[ModelReport], list[Problem]]:
     """The models a script's entry point builds (script.py), each counted as a module-level
-    name is; LC101 for a name it assigns a model the analyser could not follow, with the reason."""
+    name is; LC101 for a name it assigns a model the analyser could not follow, with the reason,
+    and for one of a block or function with a line that does not parse yet (as a class's)."""
     models, problems = [], []
     try:
         names = run_entry_points(interp, body, scope)
@@ -464,18 +465,27 @@ def _entry_models(interp: Interpreter, body: list[ast.stmt], scope: ModuleScope,
         return [], [_internal_error(exc, "the script's `__main__` block", None)]
     for name in names:
         span = positions.span(name.assigned[-1][0])
-        if type(name.found) is Inst and name.found.is_module:
+        is_model = type(name.found) is Inst and name.found.is_module
+        unbuilt = [] if is_model else _unbuilt(name.label, name.label.split(" ", 1)[0], name.assigned, name.found,
+                                               scope, positions)
+        broken = sorted(n for n in repaired for node in name.scope if positions.line(node.lineno) <= n <=
+                        positions.line(node.end_lineno or node.lineno) + 1)
+        if is_model:
             try:
                 report, problem = _model_report(interp.ctx, name.label, name.found, [], {}, span)
             except Exception as exc:  # noqa: BLE001 - as for a class: said, never a traceback
                 report, problem = None, _internal_error(exc, f"`{name.label}`", span)
+            if broken and (problem is not None or (report is not None and report.tree.total)):
+                problems.append(_unresolved(name.label, f"line {broken[0]} does not parse yet", span))
+                continue
             if report is not None and (report.tree.total or problem is not None):
                 models.append(report)
             if problem is not None:
                 problems.append(problem)
+        elif broken and unbuilt:
+            problems.append(_unresolved(name.label, f"line {broken[0]} does not parse yet", span))
         else:
-            problems.extend(_unbuilt(name.label, name.label.split(" ", 1)[0], name.assigned, name.found, scope,
-                                     positions))
+            problems.extend(unbuilt)
     return models, problems
 
 

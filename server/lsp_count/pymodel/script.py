@@ -36,6 +36,7 @@ class EntryName:
     label: str  # `model`, or `model in main()`
     assigned: tuple[tuple[ast.Name, ast.expr | None], ...]  # its assignments (see assignments)
     found: Any  # the name's value at the end (a module's Inst, an Unknown saying why, ...)
+    scope: tuple[ast.stmt, ...]  # the statements that assign it: the `__main__` blocks, or the function
 
 
 def main_blocks(body: list[ast.stmt]) -> list[ast.If]:
@@ -77,10 +78,10 @@ def run_entry_points(interp: Interpreter, body: list[ast.stmt], scope: ModuleSco
     interp.ctx.end_count()  # (the last class's count's changes, undone)
     for block in blocks:
         interp.run_entry(block.body, scope.env, follow)
-    names = [EntryName(name, tuple(assigned), scope.env.vars.get(name))
+    names = [EntryName(name, tuple(assigned), scope.env.vars.get(name), tuple(blocks))
              for name, assigned in assignments([s for b in blocks for s in b.body]).items()]
     for fn, local, function_body in followed:
-        names.extend(EntryName(f"{name} in {fn.name}()", tuple(assigned), local.vars.get(name))
+        names.extend(EntryName(f"{name} in {fn.name}()", tuple(assigned), local.vars.get(name), (fn.node,))
                      for name, assigned in assignments(function_body).items())
     return names
 
