@@ -171,3 +171,20 @@ def test_the_metrics_counted_as_holding_no_parameters_hold_none() -> None:
                     continue
             assert isinstance(built, torch.nn.Module), name
             assert sum(p.numel() for p in built.parameters()) == 0, name
+
+
+def test_a_lightning_module_s_device_dtype_and_flags_read_in_its_constructor() -> None:
+    from lsp_count.core.analyze import analyze_text
+
+    text = HEADER + '''class Net(L.LightningModule):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("mask", torch.zeros(3, device=self.device, dtype=self.dtype))
+        self.scale = nn.Parameter(torch.ones(4, device=self.device))
+        self.automatic_optimization = False
+        self.example_input_array = torch.zeros(1, 4)
+        self.fc = nn.Linear(4, 4)
+'''
+    want = _torch_counts(text, ["Net"])
+    report = analyze_text(text, "lightning_models.py")
+    assert {m.name: (m.tree.total, m.tree.trainable) for m in report.models} == want == {"Net": (24, 24)}

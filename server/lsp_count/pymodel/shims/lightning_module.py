@@ -5,13 +5,15 @@ A LightningModule is an ``nn.Module`` whose constructor registers no parameter a
 a class of the code on it is counted as on ``nn.Module``. What its constructor may call of it is
 written out here as Lightning does it: ``save_hyperparameters`` (the arguments of the constructor
 that calls it, the names it is given, a dict or Namespace; ``ignore``) into ``hparams``, an
-``AttributeDict`` read by attribute and by key; ``freeze`` and ``unfreeze``. The caller's arguments, which Lightning reads off
+``AttributeDict`` read by attribute and by key; ``freeze`` and ``unfreeze``; ``device`` and ``dtype``
+(a module not yet moved: the CPU, torch's default dtype when it was made). The caller's arguments, which Lightning reads off
 the call stack, are given by the analyser as ``frame`` (Interpreter.lightning_init_arguments).
 The parity tests build the same classes with the installed lightning.
 """
 
 from argparse import Namespace
 
+import torch
 import torch.nn as nn
 
 
@@ -33,6 +35,16 @@ class AttributeDict(dict):
 class LightningModule(nn.Module):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        self._dtype = torch.get_default_dtype()
+        self._device = torch.device("cpu")
+
+    @property
+    def device(self):
+        return self._device
+
+    @property
+    def dtype(self):
+        return self._dtype
 
     def save_hyperparameters(self, *args, ignore=None, frame=None, logger=True):
         if len(args) == 1 and not isinstance(args, str) and not args[0]:
