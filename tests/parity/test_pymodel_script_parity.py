@@ -258,3 +258,34 @@ if __name__ == "__main__":
     report = analyze_text(script, "script.py")
     assert {m.name: (m.tree.total, m.tree.trainable) for m in report.models if m.name != "Block"} == want
     assert not [p for p in report.problems if p.severity != "info"]
+
+
+def test_a_script_s_model_wrapped_in_distributed_data_parallel_counts_as_torch_wraps_it(tmp_path) -> None:
+    # DistributedDataParallel registers the model as `module` and nothing else: built by torch in a
+    # one-process gloo group (its own process: the group is global), the same counts as the analysis.
+    import json
+    import subprocess
+    import sys
+
+    from lsp_count.core.analyze import analyze_text
+
+    body = '''model = nn.Sequential(Block(6), nn.BatchNorm1d(6))
+model[0].up.requires_grad_(False)
+model = DDP(model, device_ids=None, find_unused_parameters=True)
+inner = model.module
+'''
+    script = HEADER + "import torch.distributed as dist\nfrom torch.nn.parallel import DistributedDataParallel as DDP\n\n" \
+        "\ndef main():\n    dist.init_process_group('gloo', init_method=INIT, rank=0, world_size=1)\n" + \
+        _indented(body) + "\n\nif __name__ == '__main__':\n    main()\n"
+    runner = f'''import json, sys
+sys.path.insert(0, {str(pathlib.Path(__file__).parent)!r})
+from test_pymodel_script_parity import _entry_torch_counts
+text = {script!r}.replace("INIT", {repr(repr(f"file://{tmp_path}/group"))})
+print(json.dumps(_entry_torch_counts(text, "main", "cpu")))
+'''
+    done = subprocess.run([sys.executable, "-c", runner], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    want = {name: tuple(v) for name, v in json.loads(done.stdout.strip().splitlines()[-1]).items()}
+    assert set(want) == {"model in main()", "inner in main()"}
+    report = analyze_text(script.replace("INIT", "'env://'"), "script.py")
+    assert {m.name: (m.tree.total, m.tree.trainable) for m in report.models if m.name != "Block"} == want

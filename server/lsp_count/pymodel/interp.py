@@ -6017,20 +6017,23 @@ class Interpreter:
             # means the call gets no label.
             self.ctx.hint_insts.setdefault(scope.span_of(node), []).append(inst)
 
-    def data_parallel(self, args: list[Any], kwargs: dict[str, Any], node: ast.AST, origin: Span | None,
+    def data_parallel(self, kind: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST, origin: Span | None,
                       env: Env) -> Any:
         """``nn.DataParallel(net)``: a wrapper that registers ``net`` as ``module`` and nothing else
         (its replicas are made at each forward, never registered), on any machine; torch's
-        constructor on one without a GPU, which is how the analysis counts."""
-        bound = bind("DataParallel", _DATA_PARALLEL_SIGNATURE, tuple(args), kwargs)
+        constructor on one without a GPU, which is how the analysis counts. So does
+        ``DistributedDataParallel(net, device_ids=[rank])`` (a script's, once its process group is
+        set up, which the analysis takes as done; its other settings hold no parameters)."""
+        bound = bind(kind, _DATA_PARALLEL_SIGNATURE if kind == "DataParallel" else _DISTRIBUTED_SIGNATURE, tuple(args),
+                     kwargs)
         module = bound["module"]
         if type(module) is Unknown:
             return Unknown(module.why, maybe_module=True)
         if not (type(module) is Inst and module.is_module):
             raise Unresolved(f"`{_text(node)}`: the wrapped model is not a module the analyser built")
-        inst = Inst("DataParallel", "module", True, origin)
+        inst = Inst(kind, "module", True, origin)
         inst.attrs["module"] = module
-        inst.attrs["device_ids"] = []
+        inst.attrs["device_ids"] = [] if kind == "DataParallel" else bound["device_ids"]
         self.record_hint(inst, node, env)
         return inst
 
@@ -6177,8 +6180,8 @@ class Interpreter:
                 if last in DROPOUTS:  # `nn.Dropout(1.5)`: torch's ValueError
                     check_dropout(args[0] if args else kwargs.get("p", 0.5))
                 return Inst(last, "layer", True, origin)
-            if last == "DataParallel":
-                return self.data_parallel(args, kwargs, node, origin, env)
+            if last in ("DataParallel", "DistributedDataParallel"):
+                return self.data_parallel(last, args, kwargs, node, origin, env)
             if last == "Module":
                 return Inst(last, "module", True, origin)
             if last.startswith("Lazy"):
@@ -11385,6 +11388,12 @@ _ATTRS_FIELDS = frozenset({"attr.ib", "attr.attrib", "attr.attr", "attr.field", 
 _NUMPY_DTYPES = frozenset({"float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "bool"})
 _NUMPY_REDUCTIONS = frozenset({"sum", "mean", "max", "min", "amax", "amin", "argsort", "argmax", "argmin"})
 _DATA_PARALLEL_SIGNATURE = [("module", REQUIRED), ("device_ids", None), ("output_device", None), ("dim", 0)]
+_DISTRIBUTED_SIGNATURE = _DATA_PARALLEL_SIGNATURE + [  # torch 2.13's DistributedDataParallel
+    (name, None) for name in ("broadcast_buffers", "init_sync", "process_group", "bucket_cap_mb", "find_unused_parameters",
+                              "check_reduction", "gradient_as_bucket_view", "static_graph",
+                              "delay_all_reduce_named_params", "param_to_hook_all_reduce", "mixed_precision", "device_mesh",
+                              "skip_all_reduce_unused_params", "bucket_cap_mb_list", "batched_grad_copy",
+                              "forward_sync_buffers")]
 _EINOPS_FUNCTIONS = frozenset({"einops.rearrange", "einops.repeat", "einops.reduce"})
 
 
