@@ -311,3 +311,21 @@ def test_an_entry_point_with_a_line_that_does_not_parse_yet_counts_nothing_of_it
     assert counts(report) == {"probe": (12, 12)}
     assert lc101(report) == {"model in main()": "`model in main()` cannot be counted exactly: line 8 does not "
                                                 "parse yet"}
+
+
+def test_main_called_in_a_with_block_is_followed() -> None:
+    report = run("""
+        import torch
+        import torch.nn as nn
+        import wandb
+
+
+        def main():
+            model = nn.Linear(4, 4)
+
+
+        if __name__ == "__main__":
+            with wandb.init(project="x") as run, torch.device("meta"):
+                main()
+    """)
+    assert counts(report) == {"model in main()": (20, 20)}

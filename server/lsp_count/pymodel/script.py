@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from lsp_count.pymodel.interp import Env, FuncV, Interpreter, ModuleScope
+from lsp_count.pymodel.values import Unknown
 from lsp_count.pymodel.syntax import child_blocks, last_name
 
 
@@ -60,6 +61,15 @@ def run_entry_points(interp: Interpreter, body: list[ast.stmt], scope: ModuleSco
     followed: list[tuple[FuncV, Env, list[ast.stmt]]] = []
 
     def follow(stmt: ast.stmt) -> bool:
+        if isinstance(stmt, ast.With) and any(_entry_call(inner) is not None for inner in stmt.body):
+            # `with wandb.init(): main()`: the block's statements as the entry point's own (the
+            # context managers not entered: nothing they do is a model's size)
+            for item in stmt.items:
+                for name in ([item.optional_vars] if isinstance(item.optional_vars, ast.Name) else []):
+                    scope.env.vars[name.id] = Unknown(f"`{name.id}` is what a context manager gives, which the "
+                                                      f"analyser does not follow here")
+            interp.run_entry(stmt.body, scope.env, follow)
+            return True
         call = _entry_call(stmt)
         if call is None:
             return False
