@@ -329,3 +329,30 @@ def test_main_called_in_a_with_block_is_followed() -> None:
                 main()
     """)
     assert counts(report) == {"model in main()": (20, 20)}
+
+
+def test_main_called_in_the_branch_python_takes_is_followed() -> None:
+    script = """
+        import argparse
+        import torch.nn as nn
+
+
+        def train(width):
+            model = nn.Linear(width, width)
+
+
+        def evaluate():
+            probe = nn.Linear(2, 2)
+
+
+        if __name__ == "__main__":
+            parser = argparse.ArgumentParser()
+            parser.add_argument("--mode", default="{mode}")
+            args = parser.parse_args()
+            if args.mode == "train":
+                train(3)
+            elif args.mode == "eval":
+                evaluate()
+    """
+    assert counts(run(script.format(mode="train"))) == {"model in train()": (12, 12)}
+    assert counts(run(script.format(mode="eval"))) == {"probe in evaluate()": (6, 6)}

@@ -61,7 +61,7 @@ def run_entry_points(interp: Interpreter, body: list[ast.stmt], scope: ModuleSco
     followed: list[tuple[FuncV, Env, list[ast.stmt]]] = []
 
     def follow(stmt: ast.stmt) -> bool:
-        if isinstance(stmt, ast.With) and any(_entry_call(inner) is not None for inner in stmt.body):
+        if isinstance(stmt, ast.With) and _calls_an_entry(stmt):
             # `with wandb.init(): main()`: the block's statements as the entry point's own (the
             # context managers not entered: nothing they do is a model's size)
             for item in stmt.items:
@@ -69,6 +69,10 @@ def run_entry_points(interp: Interpreter, body: list[ast.stmt], scope: ModuleSco
                     scope.env.vars[name.id] = Unknown(f"`{name.id}` is what a context manager gives, which the "
                                                       f"analyser does not follow here")
             interp.run_entry(stmt.body, scope.env, follow)
+            return True
+        if isinstance(stmt, ast.If) and _calls_an_entry(stmt):
+            # `if args.train: main()`: the branch Python takes, as the entry point's own statements
+            interp.run_entry(interp.branch(stmt.test, stmt.body, stmt.orelse, scope.env), scope.env, follow)
             return True
         call = _entry_call(stmt)
         if call is None:
@@ -94,6 +98,14 @@ def run_entry_points(interp: Interpreter, body: list[ast.stmt], scope: ModuleSco
         names.extend(EntryName(f"{name} in {fn.name}()", tuple(assigned), local.vars.get(name), (fn.node,))
                      for name, assigned in assignments(function_body).items())
     return names
+
+
+def _calls_an_entry(stmt: ast.If | ast.With) -> bool:
+    """Whether a block statement of the ``__main__`` block holds an entry call (``_entry_call``) in
+    its own blocks, nested ``if`` / ``with`` / ``try`` ones included."""
+    return any(_entry_call(inner) is not None or (isinstance(inner, (ast.If, ast.With, ast.Try)) and
+                                                   _calls_an_entry(inner))  # type: ignore[arg-type]
+               for block in child_blocks(stmt) for inner in block)
 
 
 def _entry_call(stmt: ast.stmt) -> ast.Call | None:
