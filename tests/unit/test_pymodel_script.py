@@ -155,7 +155,9 @@ def test_an_entry_point_that_builds_nothing_the_analyser_follows_is_no_model_fil
             main()
     """)
     assert report.models == () and not report.recognized
-    assert "no model found" in report.problems[-1].message
+    assert report.problems[-1].message.startswith("no model found: the file defines no nn.Module class, and its "
+                                                  "`if __name__ == \"__main__\":` block builds no model the analyser "
+                                                  "can follow")
 
 
 def test_only_a_module_level_function_of_the_file_is_followed_as_its_entry_point() -> None:

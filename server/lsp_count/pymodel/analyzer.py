@@ -219,12 +219,14 @@ def _installed_packages(options: Any, directory: str) -> tuple[frozenset[str], t
     return frozenset(names), tuple(sites) if sites is not None else discover_site_packages(directory or None)
 
 
-def _no_model(path: str, problems: list[Problem], lines: LineIndex) -> FileReport:
+def _no_model(path: str, problems: list[Problem], lines: LineIndex, script: bool = False) -> FileReport:
     """A Python file that defines no nn.Module class: not a model file (the editor and the gate say
-    nothing about it; the CLI, asked to count it, says why it counts nothing)."""
-    return unrecognized(path, problems, "no model found: the file defines no nn.Module class (a function that "
-                                        "builds one is counted with --function NAME)", Span(Position(0, 0), Position(0, 0)),
-                        lines)
+    nothing about it; the CLI, asked to count it, says why it counts nothing). ``script``: it has a
+    ``__main__`` block, which was followed and built no model."""
+    what = "the file defines no nn.Module class" + (
+        ", and its `if __name__ == \"__main__\":` block builds no model the analyser can follow" if script else "")
+    return unrecognized(path, problems, f"no model found: {what} (a function that builds one is counted with "
+                                        f"--function NAME)", Span(Position(0, 0), Position(0, 0)), lines)
 
 
 def _release(ctx: Ctx) -> None:
@@ -390,7 +392,7 @@ def _interpret(text: str, path: str, options: Any, body: list[ast.stmt], problem
         models.extend(entry_models)
         problems.extend(entry_problems)
         if nothing_else and not entry_models and not entry_problems:
-            return _no_model(path, problems, lines)  # (a script that builds no model: not a model file)
+            return _no_model(path, problems, lines, script=True)  # (a script that builds no model: not a model file)
     for done, name in enumerate(functions, len(classes)):
         if progress is not None:
             progress.at(f"counting `{name}()`", done, steps)
