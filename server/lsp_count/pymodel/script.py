@@ -57,47 +57,57 @@ def run_entry_points(interp: Interpreter, body: list[ast.stmt], scope: ModuleSco
     """Runs the file's ``__main__`` blocks (the ones whose test is the only thing between them and
     Python running them) and the module-level functions of the file they call; the names they
     assign, in the order of their last assignments (the block's first, then each function's)."""
-    functions = {id(s) for s in body if isinstance(s, ast.FunctionDef)}
-    followed: list[tuple[FuncV, Env, list[ast.stmt]]] = []
+    run = _EntryRun(interp, scope, {id(s) for s in body if isinstance(s, ast.FunctionDef)})
+    blocks = main_blocks(body)
+    interp.ctx.end_count()  # (the last class's count's changes, undone)
+    for block in blocks:
+        interp.run_entry(block.body, scope.env, run.follow)
+    names = [EntryName(name, tuple(assigned), scope.env.vars.get(name), tuple(blocks))
+             for name, assigned in assignments([s for b in blocks for s in b.body]).items()]
+    for fn, local, function_body in run.followed:
+        names.extend(EntryName(f"{name} in {fn.name}()", tuple(assigned), local.vars.get(name), (fn.node,))
+                     for name, assigned in assignments(function_body).items())
+    return names
 
-    def follow(stmt: ast.stmt) -> bool:
+
+class _EntryRun:
+    """What a ``__main__`` block's statements are followed into (a class, not a closure: a closure
+    that passes itself on holds itself, a cycle that would keep the analysis alive)."""
+
+    def __init__(self, interp: Interpreter, scope: ModuleScope, functions: set[int]) -> None:
+        self.interp, self.scope, self.functions = interp, scope, functions
+        self.followed: list[tuple[FuncV, Env, list[ast.stmt]]] = []
+
+    def follow(self, stmt: ast.stmt) -> bool:
+        """Runs the statement where it holds an entry call (Interpreter.run_entry's ``follow``);
+        False, having run nothing, for any other."""
+        interp, env = self.interp, self.scope.env
         if isinstance(stmt, ast.With) and _calls_an_entry(stmt):
             # `with wandb.init(): main()`: the block's statements as the entry point's own (the
             # context managers not entered: nothing they do is a model's size)
             for item in stmt.items:
                 for name in ([item.optional_vars] if isinstance(item.optional_vars, ast.Name) else []):
-                    scope.env.vars[name.id] = Unknown(f"`{name.id}` is what a context manager gives, which the "
-                                                      f"analyser does not follow here")
-            interp.run_entry(stmt.body, scope.env, follow)
+                    env.vars[name.id] = Unknown(f"`{name.id}` is what a context manager gives, which the "
+                                                f"analyser does not follow here")
+            interp.run_entry(stmt.body, env, self.follow)
             return True
         if isinstance(stmt, ast.If) and _calls_an_entry(stmt):
             # `if args.train: main()`: the branch Python takes, as the entry point's own statements
-            interp.run_entry(interp.branch(stmt.test, stmt.body, stmt.orelse, scope.env), scope.env, follow)
+            interp.run_entry(interp.branch(stmt.test, stmt.body, stmt.orelse, env), env, self.follow)
             return True
         call = _entry_call(stmt)
         if call is None:
             return False
-        fn = interp.ev(call.func, scope.env)
-        if type(fn) is not FuncV or id(fn.node) not in functions or any(f is fn for f, _, _ in followed):
+        fn = interp.ev(call.func, env)
+        if type(fn) is not FuncV or id(fn.node) not in self.functions or any(f is fn for f, _, _ in self.followed):
             return False
-        args, kwargs = interp.call_arguments(call, scope.env)
+        args, kwargs = interp.call_arguments(call, env)
         local = Env(fn.env.module, fn.env)
         local.vars = interp.bind_args(fn, args, kwargs, call)
         function_body = fn.node.body if getattr(fn.node, "deferred", None) is None else interp.deferred_body(fn)
-        followed.append((fn, local, function_body))
+        self.followed.append((fn, local, function_body))
         interp.run_entry(function_body, local)
         return True
-
-    blocks = main_blocks(body)
-    interp.ctx.end_count()  # (the last class's count's changes, undone)
-    for block in blocks:
-        interp.run_entry(block.body, scope.env, follow)
-    names = [EntryName(name, tuple(assigned), scope.env.vars.get(name), tuple(blocks))
-             for name, assigned in assignments([s for b in blocks for s in b.body]).items()]
-    for fn, local, function_body in followed:
-        names.extend(EntryName(f"{name} in {fn.name}()", tuple(assigned), local.vars.get(name), (fn.node,))
-                     for name, assigned in assignments(function_body).items())
-    return names
 
 
 def _calls_an_entry(stmt: ast.If | ast.With) -> bool:
