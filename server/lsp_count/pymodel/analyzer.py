@@ -23,7 +23,8 @@ from lsp_count.core.source import LineIndex, Position, Problem, Span
 from lsp_count.core.spec import MAX_DIMENSION
 from lsp_count.pymodel.environments import discover_site_packages, unread_package_note
 from lsp_count.pymodel.interp import (FUNCTION_STEPS, TORCH_VERSION, Ctx, FuncV, Interpreter, LazyImport, ModuleScope,
-                                      clone, count_of, foreign_base, module_attributes, params_of, signature_function)
+                                      clone, count_of, foreign_base, module_attributes, params_of, signature_function,
+                                      unfollowed_reason)
 from lsp_count.pymodel.hub import builds_module
 from lsp_count.pymodel.loader import body_of
 from lsp_count.pymodel.script import assignments, main_blocks, run_entry_points
@@ -313,8 +314,9 @@ def _interpret(text: str, path: str, options: Any, body: list[ast.stmt], problem
     problems.extend(problem for _, problem in unreached)
     unfollowed_bases = [c for c in scope.classes if not c.is_module and id(c.node) in top and _may_be_module(c, body)]
     problems.extend(_unresolved(c.name, _unknown_base(c, ctx), positions.class_name(c.node)) for c in unfollowed_bases)
-    variables = _module_models(body, scope) if counts_classes or not functions else []
-    unbuilt = _unbuilt_module_models(body, scope, positions) if counts_classes or not functions else []
+    assigned = assignments(body)
+    variables = _module_models(assigned, scope) if counts_classes or not functions else []
+    unbuilt = _unbuilt_module_models(assigned, scope, positions) if counts_classes or not functions else []
     problems.extend(unbuilt)
     runs_entry = bool(main_blocks(body)) and (counts_classes or not functions)
     nothing_else = not classes and not functions and not unreached and not unfollowed_bases and not variables \
@@ -345,8 +347,7 @@ def _interpret(text: str, path: str, options: Any, body: list[ast.stmt], problem
         if progress is not None:
             progress.at(f"counting `{cls.name}`", done, steps)
         name_span = positions.class_name(cls.node)
-        broken = sorted(n for n in repaired if positions.line(cls.node.lineno) <= n <=
-                        positions.line(cls.node.end_lineno or cls.node.lineno) + 1)
+        broken = _broken_lines(repaired, (cls.node,), positions)
         if broken:
             problems.append(_unresolved(cls.name, f"line {broken[0]} does not parse yet", name_span))
             unresolved.append(cls.name)
@@ -372,11 +373,8 @@ def _interpret(text: str, path: str, options: Any, body: list[ast.stmt], problem
             if report is None:
                 unresolved.append(cls.name)
     for name, target, inst in variables:  # `model = nn.Sequential(...)`: built by the module's own statements
-        try:
-            report, problem = _model_report(ctx, name, inst, [], {}, positions.span(target))
-        except Exception as exc:  # noqa: BLE001 - as for a class: said, never a traceback
-            report, problem = None, _internal_error(exc, f"`{name}`", positions.span(target))
-        if report is not None and (report.tree.total or problem is not None):
+        report, problem = _name_report(ctx, name, inst, positions.span(target))
+        if report is not None:
             models.append(report)
         if problem is not None:
             problems.append(problem)
@@ -441,14 +439,16 @@ def _may_build_a_model(body: list[ast.stmt]) -> bool:
 _MODEL_LIBRARIES = frozenset({"torch", "transformers", "timm"})
 
 
-def _module_models(body: list[ast.stmt], scope: ModuleScope) -> list[tuple[str, ast.Name, Inst]]:
-    """The file's module-level names that hold a module once its statements have run, each with
-    the name of its last assignment (``model = GPT(config)``; ``model = model.to(device)``)."""
+def _module_models(assigned: dict[str, list[tuple[ast.Name, ast.expr | None]]],
+                   scope: ModuleScope) -> list[tuple[str, ast.Name, Inst]]:
+    """The file's module-level names (``assigned``: script.assignments of its statements) that hold a
+    module once its statements have run, each with the name of its last assignment (``model =
+    GPT(config)``; ``model = model.to(device)``)."""
     out = []
-    for name, assigned in assignments(body).items():
+    for name, assignments_of_name in assigned.items():
         value = scope.env.vars.get(name)
         if type(value) is Inst and value.is_module:
-            out.append((name, assigned[-1][0], value))
+            out.append((name, assignments_of_name[-1][0], value))
     out.sort(key=lambda v: (v[1].lineno, v[1].col_offset))
     return out
 
@@ -467,38 +467,48 @@ def _entry_models(interp: Interpreter, body: list[ast.stmt], scope: ModuleScope,
         return [], [_internal_error(exc, "the script's `__main__` block", None)]
     for name in names:
         span = positions.span(name.assigned[-1][0])
-        is_model = type(name.found) is Inst and name.found.is_module
-        unbuilt = [] if is_model else _unbuilt(name.label, name.label.split(" ", 1)[0], name.assigned, name.found,
-                                               scope, positions)
-        broken = sorted(n for n in repaired for node in name.scope if positions.line(node.lineno) <= n <=
-                        positions.line(node.end_lineno or node.lineno) + 1)
-        if is_model:
-            try:
-                report, problem = _model_report(interp.ctx, name.label, name.found, [], {}, span)
-            except Exception as exc:  # noqa: BLE001 - as for a class: said, never a traceback
-                report, problem = None, _internal_error(exc, f"`{name.label}`", span)
-            if broken and (problem is not None or (report is not None and report.tree.total)):
-                problems.append(_unresolved(name.label, f"line {broken[0]} does not parse yet", span))
-                continue
-            if report is not None and (report.tree.total or problem is not None):
-                models.append(report)
-            if problem is not None:
-                problems.append(problem)
-        elif broken and unbuilt:
-            problems.append(_unresolved(name.label, f"line {broken[0]} does not parse yet", span))
+        if type(name.found) is Inst and name.found.is_module:
+            report, problem = _name_report(interp.ctx, name.label, name.found, span)
+            found = [problem] if problem is not None else []
         else:
-            problems.extend(unbuilt)
+            report, found = None, _unbuilt(name.label, name.name, name.assigned, name.found, scope, positions)
+        broken = _broken_lines(repaired, name.scope, positions)
+        if broken and (report is not None or found):
+            problems.append(_unresolved(name.label, f"line {broken[0]} does not parse yet", span))
+            continue
+        if report is not None:
+            models.append(report)
+        problems.extend(found)
     return models, problems
 
 
-def _unbuilt_module_models(body: list[ast.stmt], scope: ModuleScope, positions: "_Positions") -> list[Problem]:
+def _name_report(ctx: Ctx, label: str, inst: Inst, span: Span) -> tuple[ModelReport | None, Problem | None]:
+    """A module a name of a script holds, counted (``model``, ``model in main()``): no report where
+    it holds no parameters and nothing is said of it (``criterion = nn.CrossEntropyLoss()``); a bug of
+    the analyser said, never a traceback, as for a class."""
+    try:
+        report, problem = _model_report(ctx, label, inst, [], {}, span)
+    except Exception as exc:  # noqa: BLE001
+        return None, _internal_error(exc, f"`{label}`", span)
+    return (report if report is not None and (report.tree.total or problem is not None) else None), problem
+
+
+def _broken_lines(repaired: set[int], nodes: tuple[ast.AST, ...], positions: "_Positions") -> list[int]:
+    """The lines the tolerant parse repaired within the statements (and the line after each), in
+    order: a class or an entry point there is not counted until they parse."""
+    return sorted(n for n in repaired for node in nodes if positions.line(node.lineno) <= n <=  # type: ignore[attr-defined]
+                  positions.line(node.end_lineno or node.lineno) + 1)  # type: ignore[attr-defined]
+
+
+def _unbuilt_module_models(assigned: dict[str, list[tuple[ast.Name, ast.expr | None]]], scope: ModuleScope,
+                           positions: "_Positions") -> list[Problem]:
     """LC101 for each module-level name the file assigns a model the analyser could not follow (a
     script's ``model = get_peft_model(model, config)``; nanoGPT's train.py, whose ``model =
     GPT(gptconf)`` depends on the dataset's vocabulary), said with the reason, where the file was "no
     model found"."""
     out = []
-    for name, assigned in assignments(body).items():
-        out.extend(_unbuilt(name, name, assigned, scope.env.vars.get(name), scope, positions))
+    for name, assignments_of_name in assigned.items():
+        out.extend(_unbuilt(name, name, assignments_of_name, scope.env.vars.get(name), scope, positions))
     return out
 
 
@@ -515,7 +525,7 @@ def _unbuilt(label: str, name: str, assigned: list[tuple[ast.Name, ast.expr | No
                      _builds_a_model(value.func, scope)), None)
     if building is None:
         return []
-    why = found.why.removeprefix(f"`{name}` is set by code the analyser cannot follow: ")
+    why = unfollowed_reason(name, found.why)
     return [_unresolved(label, why, positions.span(building))]
 
 
@@ -1041,7 +1051,7 @@ def _unreached_classes(guarded: list[ast.ClassDef], scope: ModuleScope,
     for node in guarded:
         value = scope.env.vars.get(node.name)
         if id(node) not in made and isinstance(value, Unknown) and _defines_module(node):
-            why = value.why.removeprefix(f"`{node.name}` is set by code the analyser cannot follow: ")
+            why = unfollowed_reason(node.name, value.why)
             out.append((node.name, _unresolved(node.name, f"whether Python defines it is not known: it is under "
                                                           f"a block the analyser cannot follow: {why}",
                                                positions.class_name(node))))

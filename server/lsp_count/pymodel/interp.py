@@ -837,12 +837,21 @@ class Ctx:
                               f"recursion?)")
 
     def start_count(self, budget: int = MAX_STEPS) -> None:
-        """A new class or function to count: its own step budget (the checks compare ``steps`` with
-        MAX_STEPS, so a larger budget starts below 0), call depth and class stack."""
+        """A new class or function to count: its own step budget, call depth and class stack."""
         self.end_count()
+        self.start_steps(budget)
+        self.undo = []
+
+    def start_steps(self, budget: int) -> None:
+        """A step budget of its own, with the installed packages' allowance (a count's; a script's
+        entry point statement's): the checks compare ``steps`` with MAX_STEPS, so a larger budget
+        starts below 0."""
         self.steps, self.budget, self.depth, self.class_stack = MAX_STEPS - budget, budget, 0, []
         self.package_steps = PACKAGE_STEPS
-        self.undo = []
+
+    def steps_taken(self) -> int:
+        """The steps taken since start_steps, the installed packages' included."""
+        return self.steps - (MAX_STEPS - self.budget) + PACKAGE_STEPS - self.package_steps
 
     def enter_package(self) -> tuple[int, int]:
         """Installed package code called from the analysed code's: its steps are drawn from the
@@ -1202,9 +1211,7 @@ class Interpreter:
                     type(exc.kind) is ExtV and exc.kind.name.rpartition(".")[2] in ("ImportError", "ModuleNotFoundError"))
                 # A module class Python refused (make_class kept it, last, to say so): what names it is a module.
                 refused_module = isinstance(stmt, ast.ClassDef) and bool(scope.classes) and scope.classes[-1].node is stmt
-                for target in _assigned_names(stmt):
-                    value = scope.env.vars[target] = Unknown(f"`{target}` is set by code the analyser cannot follow: {reason}",
-                                                             maybe_module=refused_module)
+                for value in _forget_assigned(stmt, scope.env.vars, reason, refused_module):
                     if unbound:
                         self.ctx.unbound_by_raise[id(value)] = value
                 if not unbound:
@@ -1228,13 +1235,9 @@ class Interpreter:
         ctx = self.ctx
         for stmt in body:
             if ctx.entry_steps > ENTRY_STEPS:
-                for target in _assigned_names(stmt):
-                    env.vars[target] = Unknown(f"`{target}` is set by code the analyser cannot follow: the script's "
-                                               f"entry point took more than {ENTRY_STEPS:,} steps before it")
+                _forget_assigned(stmt, env.vars, f"the script's entry point took more than {ENTRY_STEPS:,} steps before it")
                 continue
-            budget = ENTRY_LOOP_STEPS if isinstance(stmt, (ast.For, ast.AsyncFor, ast.While)) else MAX_STEPS
-            ctx.steps, ctx.budget, ctx.depth, ctx.class_stack = MAX_STEPS - budget, budget, 0, []
-            ctx.package_steps = PACKAGE_STEPS
+            ctx.start_steps(ENTRY_LOOP_STEPS if isinstance(stmt, (ast.For, ast.AsyncFor, ast.While)) else MAX_STEPS)
             if isinstance(stmt, ast.Try):
                 # `try: main()` / `except KeyboardInterrupt: ...`: its blocks as the entry point's own
                 # statements (a handler runs where Python raises, which the analyser does not follow).
@@ -1250,12 +1253,11 @@ class Interpreter:
                 return True  # `return` in main(): Python runs no more of it
             except (Unresolved, _Break, _Continue, RecursionError) as exc:
                 reason = exc.reason if isinstance(exc, Unresolved) else "not followed"
-                for target in _assigned_names(stmt):
-                    env.vars[target] = Unknown(f"`{target}` is set by code the analyser cannot follow: {reason}")
+                _forget_assigned(stmt, env.vars, reason)
                 self.forget_changed(stmt, env.vars, reason)
             finally:
                 if not followed:  # (a followed main()'s statements counted their own)
-                    ctx.entry_steps += ctx.steps - (MAX_STEPS - budget) + PACKAGE_STEPS - ctx.package_steps
+                    ctx.entry_steps += ctx.steps_taken()
         return False
 
     def forget_changed(self, stmt: ast.stmt, names: dict[str, Any], reason: str) -> None:
@@ -10037,6 +10039,24 @@ def _statement_nodes(stmt: ast.stmt) -> Any:
         if isinstance(node, ast.Lambda):
             continue
         todo.extend(ast.iter_child_nodes(node))
+
+
+_UNFOLLOWED = "is set by code the analyser cannot follow: "
+
+
+def _forget_assigned(stmt: ast.stmt, names: dict[str, Any], reason: str, maybe_module: bool = False) -> list[Unknown]:
+    """What a statement the analyser could not follow assigns (a module-level statement, one of a
+    script's entry point): not known, for ``reason``; the values it put in ``names``."""
+    out = []
+    for target in _assigned_names(stmt):
+        value = names[target] = Unknown(f"`{target}` {_UNFOLLOWED}{reason}", maybe_module=maybe_module)
+        out.append(value)
+    return out
+
+
+def unfollowed_reason(name: str, why: str) -> str:
+    """The reason _forget_assigned gave for ``name`` (``why`` unchanged where it did not give it)."""
+    return why.removeprefix(f"`{name}` {_UNFOLLOWED}")
 
 
 def _assigned_names(stmt: ast.stmt) -> list[str]:

@@ -34,6 +34,7 @@ from lsp_count.pymodel.syntax import child_blocks, last_name
 class EntryName:
     """A name an entry point assigns, once the entry point has run."""
 
+    name: str  # `model`
     label: str  # `model`, or `model in main()`
     assigned: tuple[tuple[ast.Name, ast.expr | None], ...]  # its assignments (see assignments)
     found: Any  # the name's value at the end (a module's Inst, an Unknown saying why, ...)
@@ -62,10 +63,10 @@ def run_entry_points(interp: Interpreter, body: list[ast.stmt], scope: ModuleSco
     interp.ctx.end_count()  # (the last class's count's changes, undone)
     for block in blocks:
         interp.run_entry(block.body, scope.env, run.follow)
-    names = [EntryName(name, tuple(assigned), scope.env.vars.get(name), tuple(blocks))
+    names = [EntryName(name, name, tuple(assigned), scope.env.vars.get(name), tuple(blocks))
              for name, assigned in assignments([s for b in blocks for s in b.body]).items()]
     for fn, local, function_body in run.followed:
-        names.extend(EntryName(f"{name} in {fn.name}()", tuple(assigned), local.vars.get(name), (fn.node,))
+        names.extend(EntryName(name, f"{name} in {fn.name}()", tuple(assigned), local.vars.get(name), (fn.node,))
                      for name, assigned in assignments(function_body).items())
     return names
 
