@@ -414,6 +414,23 @@ async def test_python_a_script_s_model_gets_a_lens_and_a_hover(pull_client: Lang
     assert [h.label for h in await all_hints(pull_client, uri, text)] == ["▸ 704", "▸ 130", "▸ 834"]
 
 
+async def test_python_a_hydra_script_s_model_gets_a_lens_a_hover_and_a_note(pull_client: LanguageClient, models_ws):
+    # lightning-hydra-template's layout: `@hydra.main` composes configs/train.yaml, train(cfg)
+    # instantiates cfg.model (a LightningModule holding SimpleDenseNet): `model in train()`.
+    project = models_ws / "hydra_project"
+    shutil.copytree(NANOGPT.parents[1] / "hydra_project", project)
+    uri, text = doc(pull_client, project / "src" / "train.py", "python")
+    found = await lenses(pull_client, uri)
+    assert [(lens.range.start.line, lens.command.title.split(" · ")[0]) for lens in found] == [
+        (21, "68.0K params (67,978)")]
+    value = await hover_at(pull_client, uri, position_of(text, "model: LightningModule", 2))
+    assert value is not None and "### model in train() · 68.0K parameters" in value and "**67,978** parameters" in value
+    report = await pull_client.text_document_diagnostic_async(types.DocumentDiagnosticParams(
+        text_document=types.TextDocumentIdentifier(uri=uri)))
+    notes = [d.message for d in report.items if d.code == "LC106"]
+    assert notes and notes[0].startswith("`cfg` is ../configs/train.yaml composed with ../configs/data/mnist.yaml")
+
+
 async def test_python_file_without_a_model_gets_nothing(pull_client: LanguageClient, models_ws):
     uri, text = doc(pull_client, models_ws / "notes.py", "python")
     report = await pull_client.text_document_diagnostic_async(types.DocumentDiagnosticParams(

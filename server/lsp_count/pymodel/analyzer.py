@@ -436,7 +436,7 @@ def _may_build_a_model(body: list[ast.stmt]) -> bool:
         isinstance(value, ast.Call) for assigned in assignments(body).values() for _, value in assigned))
 
 
-_MODEL_LIBRARIES = frozenset({"torch", "transformers", "timm"})
+_MODEL_LIBRARIES = frozenset({"torch", "transformers", "timm", "lightning", "pytorch_lightning", "hydra", "omegaconf"})
 
 
 def _module_models(assigned: dict[str, list[tuple[ast.Name, ast.expr | None]]],
@@ -460,11 +460,13 @@ def _entry_models(interp: Interpreter, body: list[ast.stmt], scope: ModuleScope,
     and for one of a block or function with a line that does not parse yet (as a class's)."""
     models, problems = [], []
     try:
-        names = run_entry_points(interp, body, scope)
+        names, notes = run_entry_points(interp, body, scope)
     except RecursionError:
         return [], [Problem("warning", "LC101", "the script's `__main__` block nests too deeply to follow")]
     except Exception as exc:  # noqa: BLE001 - a bug of the analyser on odd code: said, never a traceback
         return [], [_internal_error(exc, "the script's `__main__` block", None)]
+    problems.extend(Problem("warning" if failed else "info", "LC101" if failed else "LC106", note,
+                            positions.span(node)) for node, note, failed in notes)
     for name in names:
         span = positions.span(name.assigned[-1][0])
         if type(name.found) is Inst and name.found.is_module:
@@ -522,7 +524,7 @@ def _unbuilt(label: str, name: str, assigned: list[tuple[ast.Name, ast.expr | No
     if type(found) is not Unknown:
         return []
     building = next((target for target, value in assigned if isinstance(value, ast.Call) and
-                     _builds_a_model(value.func, scope)), None)
+                     _builds_a_model(value, scope)), None)
     if building is None:
         return []
     why = unfollowed_reason(name, found.why)
@@ -533,21 +535,41 @@ _MODEL_WRAPPERS = frozenset({"get_peft_model", "create_model", "prepare_model_fo
 _MODEL_LOADERS = frozenset({"from_pretrained", "from_config", "_from_config"})
 
 
-def _builds_a_model(func: ast.expr, scope: ModuleScope) -> bool:
-    """Whether a call of ``func`` makes a model (see _unbuilt_module_models)."""
+def _builds_a_model(call: ast.Call, scope: ModuleScope) -> bool:
+    """Whether ``call`` makes a model (see _unbuilt_module_models)."""
+    func = call.func
     if isinstance(func, ast.Name):
         value = scope.env.vars.get(func.id)
         if type(value) is LazyImport:  # `from model import GPT`: what it names, where the analysis read it
             value = value.value
+        if func.id == "instantiate" or type(value) is ExtV and value.name == "hydra.utils.instantiate":
+            return _names_a_model(call)
         return func.id in _MODEL_WRAPPERS or (type(value) is ClassV and value.is_module)
     if not isinstance(func, ast.Attribute):
         return False
     if func.attr in _MODEL_WRAPPERS:
         return True
+    if func.attr == "instantiate":
+        return _names_a_model(call)
     if func.attr in _MODEL_LOADERS:
         return builds_module(last_name(func.value))
     chain = ast.unparse(func.value)
     return chain in ("nn", "torch.nn") and func.attr[:1].isupper()
+
+
+# The config keys a Hydra project gives its model (`instantiate(cfg.model)`, `cfg.model.net`): an
+# instantiate of any other (the data, the optimizer, the trainer) builds no model.
+_MODEL_CONFIG_KEYS = frozenset({"model", "net", "network", "module", "backbone", "encoder", "decoder"})
+
+
+def _names_a_model(call: ast.Call) -> bool:
+    """Whether a Hydra ``instantiate(cfg.model)``'s config is a model's, by its key."""
+    if not call.args:
+        return False
+    config = call.args[0]
+    key = config.attr if isinstance(config, ast.Attribute) else config.slice.value if isinstance(
+        config, ast.Subscript) and isinstance(config.slice, ast.Constant) else None
+    return isinstance(key, str) and key.lower() in _MODEL_CONFIG_KEYS
 
 
 def _import_raises(ctx: Ctx, positions: "_Positions") -> list[Problem]:

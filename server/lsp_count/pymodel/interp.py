@@ -73,9 +73,20 @@ _SHIM_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "shims")
 LIGHTNING_SHIM = os.path.join(_SHIM_DIR, "lightning_module.py")
 # Classes of packages that are not read (read-packages) which the analyser reads its own short
 # version of instead (shims/): what the code builds or subclasses them to, and in which shim file.
+HYDRA_SHIM = os.path.join(_SHIM_DIR, "hydra.py")
 SHIMS = {**{name: (LIGHTNING_SHIM, "LightningModule") for name in LIGHTNING_MODULES},
          **{name: (os.path.join(_SHIM_DIR, "accelerate.py"), "Accelerator")
-            for name in ("accelerate.Accelerator", "accelerate.accelerator.Accelerator")}}
+            for name in ("accelerate.Accelerator", "accelerate.accelerator.Accelerator")},
+         # Hydra's instantiate and OmegaConf's configs (`hydra.utils.instantiate(cfg.model)`)
+         **{f"hydra.utils.{name}": (HYDRA_SHIM, name)
+            for name in ("instantiate", "call", "get_class", "get_method", "get_object")},
+         **{f"hydra.{name}": (HYDRA_SHIM, name) for name in ("instantiate", "call")},
+         "omegaconf.DictConfig": (HYDRA_SHIM, "DictConfig"),
+         **{f"omegaconf.OmegaConf.{name}": (HYDRA_SHIM, f"OmegaConf.{name}")
+            for name in ("create", "load", "merge", "unsafe_merge", "to_container", "to_object", "is_config",
+                         "is_dict", "is_list", "set_struct", "set_readonly", "resolve", "select")}}
+# The functions the shims call that the analyser answers itself (shims/hydra.py).
+_SHIM_FUNCTIONS = frozenset({"lsp_count_shim.locate", "lsp_count_shim.read_yaml", "lsp_count_shim.kind"})
 # A loop in a script's entry point (``main()``, ``if __name__ == "__main__":``) is most often the
 # training loop, which builds nothing: it is followed this far, then skipped (script.py).
 ENTRY_LOOP_STEPS = 10_000
@@ -1222,12 +1233,12 @@ class Interpreter:
             if scope.is_main:
                 self.ctx.package_steps = PACKAGE_STEPS  # (and the packages' allowance)
 
-    def run_entry(self, body: list[ast.stmt], env: Env, follow: Callable[[ast.stmt], bool] | None = None) -> bool:
+    def run_entry(self, body: list[ast.stmt], env: Env, follow: Callable[[ast.stmt, Env], bool] | None = None) -> bool:
         """A script's entry point (its ``if __name__ == "__main__":`` block, the body of the
         ``main()`` it calls), statement by statement, as the module's statements are run at import:
         one the analyser cannot follow (a dataset it does not read, the training loop, which has
         ENTRY_LOOP_STEPS) is skipped, and the names it assigns are not known. ``follow``: called
-        first with each statement; True where it ran the statement itself (script.py follows a
+        first with each statement and the environment; True where it ran the statement itself (script.py follows a
         ``main()`` call so). Run once the file's classes are counted (and Ctx.end_count has undone
         the last one's changes), with nothing undone after it: a script's
         ``torch.set_default_dtype`` holds for the models it builds next. True where a ``return``
@@ -1246,7 +1257,7 @@ class Interpreter:
                 continue
             followed = False
             try:
-                followed = follow is not None and follow(stmt)
+                followed = follow is not None and follow(stmt, env)
                 if not followed:
                     self.exec_stmt(stmt, env)
             except _Return:
@@ -2693,10 +2704,78 @@ class Interpreter:
     def shim_class(self, name: str) -> Any:
         """The analyser's own version of an outside class (SHIMS: Lightning's LightningModule,
         accelerate's Accelerator), read once per analysis."""
-        path, class_name = SHIMS[name]
+        path, shim_name = SHIMS[name]
         mod = self.load_project_file(path)
-        found = mod.names.get(class_name) if mod is not None else None
-        return found if type(found) is ClassV else Unknown(f"`{name}` could not be read")
+        owner, _, attr = shim_name.rpartition(".")
+        found = mod.names.get(owner or shim_name) if mod is not None else None
+        if owner and type(found) is ClassV:
+            found = found.find(attr, None)  # `OmegaConf.load`: a static method of the shim's class
+        return found if type(found) in (ClassV, FuncV) else Unknown(f"`{name}` could not be read")
+
+    def shim_function(self, name: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
+        """What the shims ask of the analyser (_SHIM_FUNCTIONS): ``locate(dotted)``, the class or
+        function a Hydra ``_target_`` names; ``read_yaml(path)``, a YAML file's data."""
+        from lsp_count.pymodel import hydra_config
+
+        if name.endswith(".kind") and len(args) == 1:
+            # "DictConfig" / "dict" / "ListConfig" (any list) / "": what a config's value is, without
+            # the error isinstance gives for a value the analyser does not know (it is passed on)
+            value = args[0]
+            if type(value) is Inst and value.cls is self.shim_class("omegaconf.DictConfig"):
+                return "DictConfig"
+            return "dict" if isinstance(value, dict) else "ListConfig" if isinstance(value, (list, tuple)) else ""
+        if len(args) != 1 or kwargs or type(args[0]) is not str:
+            raise Unresolved(f"`{_text(node)}`: the path is not a known string: {why_of(args[0]) if args else ''}")
+        main = next((s for s in self.ctx.scopes if s.is_main), None)
+        if main is None:
+            raise Unresolved("no file is analysed")
+        if name.endswith(".locate"):
+            return self.locate(args[0], main, node)
+        path = args[0]
+        candidates = [path] if os.path.isabs(path) else [
+            os.path.join(d, path) for d in (os.path.dirname(main.path), *self.ctx.base_dirs) if d]
+        found = next((c for c in candidates if os.path.isfile(c)), None)
+        if found is None:
+            raise Unresolved(f"`OmegaConf.load({path!r})`: no such file beside the script or in the project (it is "
+                             f"read from the directory the program runs in, which the analyser does not know)")
+        try:
+            data = hydra_config.resolve(hydra_config.read_yaml(found, path))
+        except hydra_config.ConfigError as exc:
+            raise Unresolved(str(exc)) from None
+        return self.config_value(data, node, main.env)
+
+    def config_value(self, data: Any, node: ast.AST, env: Env) -> Any:
+        """YAML data as OmegaConf's DictConfig of the shim (shims/hydra.py), made here:
+        the shim's own wrapping would stop at the first value the analyser does not know (an
+        ``${oc.env:...}``), which OmegaConf reads only where the program does."""
+        if isinstance(data, dict):
+            items = {k: self.config_value(v, node, env) for k, v in data.items()}
+            return self.call(self.shim_class("omegaconf.DictConfig"), [items], {}, node, env)
+        if isinstance(data, list):
+            return [self.config_value(v, node, env) for v in data]  # (a ListConfig is a list here)
+        return data
+
+    def locate(self, dotted: str, main: ModuleScope, node: ast.AST) -> Any:
+        """Hydra's ``_locate``: the class or function a ``_target_`` names, from the longest module
+        of the project it starts with (``src.models.mnist_module.MNISTLitModule``), else outside the
+        project (``torch.nn.Linear``, as an import of it gives)."""
+        parts = dotted.split(".")
+        if not dotted or any(not p.isidentifier() for p in parts):
+            raise Unresolved(f"`_target_: {dotted}` is not a dotted name Hydra can locate")
+        if not may_import_project(dotted, 0):
+            return _external(dotted)
+        for i in range(len(parts) - 1, 0, -1):
+            key = self.find_project_module(main, ".".join(parts[:i]), 0)
+            if key is None:
+                continue
+            value: Any = self.load_project_file(key)
+            if value is None:
+                raise Unresolved(f"`_target_: {dotted}`: the module `{'.'.join(parts[:i])}` cannot be read")
+            for attr in parts[i:]:
+                value = self.get_attr(value, attr, node)
+            return self.read_lazy(value) if type(value) is LazyImport else value
+        raise Unresolved(f"`_target_: {dotted}` names no module of the project (looked for "
+                         f"{'/'.join(parts[:-1]) or parts[0]}.py from {os.path.dirname(main.path) or '.'})")
 
     def lightning_init_arguments(self, env: Env) -> dict[str, Any]:
         """What Lightning's ``save_hyperparameters()`` collects off the call stack (its
@@ -6061,8 +6140,8 @@ class Interpreter:
         ``MetricCollection`` of such metrics (a list, a dict, or them one by one): one with none
         either. None for any other name of torchmetrics (not followed, as before)."""
         module, last = ".".join(parts[:-1]), parts[-1]
-        if module not in METRIC_MODULES:
-            return None
+        if module not in METRIC_MODULES and (module.rsplit(".", 1)[0] not in METRIC_MODULES or len(parts) != 4):
+            return None  # (`torchmetrics.classification.accuracy.Accuracy`, lightning-hydra-template's import)
         if last in PARAMETERLESS_METRICS:
             return Inst(name, "layer", True, origin)
         if last != "MetricCollection" or module != "torchmetrics" or not args:
@@ -6087,6 +6166,8 @@ class Interpreter:
         parts, last, is_layer_table = split
         if name in SHIMS:  # `Accelerator(mixed_precision="bf16")`: the analyser's own class
             return self.call(self.shim_class(name), args, kwargs, node, env)
+        if name in _SHIM_FUNCTIONS:
+            return self.shim_function(name, args, kwargs, node)
         if last == "__init__" and len(parts) > 2 and args and isinstance(args[0], Inst) and args[0].is_module:
             # `nn.LayerNorm.__init__(self, ...)` in a subclass's constructor: the base builds self.
             base, inst = parts[-2], args[0]

@@ -22,11 +22,13 @@ main()`` for a function's.
 from __future__ import annotations
 
 import ast
+import os
 from dataclasses import dataclass
 from typing import Any
 
+from lsp_count.pymodel import hydra_config
 from lsp_count.pymodel.interp import Env, FuncV, Interpreter, ModuleScope
-from lsp_count.pymodel.values import Unknown
+from lsp_count.pymodel.values import Unknown, Unresolved
 from lsp_count.pymodel.syntax import child_blocks, last_name
 
 
@@ -54,11 +56,14 @@ def _is_main_test(test: ast.expr) -> bool:
         any(isinstance(s, ast.Constant) and s.value == "__main__" for s in sides)
 
 
-def run_entry_points(interp: Interpreter, body: list[ast.stmt], scope: ModuleScope) -> list[EntryName]:
+def run_entry_points(interp: Interpreter, body: list[ast.stmt],
+                     scope: ModuleScope) -> tuple[list[EntryName], list[tuple[ast.AST, str, bool]]]:
     """Runs the file's ``__main__`` blocks (the ones whose test is the only thing between them and
     Python running them) and the module-level functions of the file they call; the names they
-    assign, in the order of their last assignments (the block's first, then each function's)."""
-    run = _EntryRun(interp, scope, {id(s) for s in body if isinstance(s, ast.FunctionDef)})
+    assign, in the order of their last assignments (the block's first, then each function's), and
+    the notes on what they were given: (node, message, whether it is a failure), where a Hydra
+    config was composed for one."""
+    run = _EntryRun(interp, scope, {s.name: s for s in body if isinstance(s, ast.FunctionDef)})
     blocks = main_blocks(body)
     interp.ctx.end_count()  # (the last class's count's changes, undone)
     for block in blocks:
@@ -68,21 +73,22 @@ def run_entry_points(interp: Interpreter, body: list[ast.stmt], scope: ModuleSco
     for fn, local, function_body in run.followed:
         names.extend(EntryName(name, f"{name} in {fn.name}()", tuple(assigned), local.vars.get(name), (fn.node,))
                      for name, assigned in assignments(function_body).items())
-    return names
+    return names, run.notes
 
 
 class _EntryRun:
     """What a ``__main__`` block's statements are followed into (a class, not a closure: a closure
     that passes itself on holds itself, a cycle that would keep the analysis alive)."""
 
-    def __init__(self, interp: Interpreter, scope: ModuleScope, functions: set[int]) -> None:
-        self.interp, self.scope, self.functions = interp, scope, functions
+    def __init__(self, interp: Interpreter, scope: ModuleScope, functions: dict[str, ast.FunctionDef]) -> None:
+        self.interp, self.scope, self.functions = interp, scope, functions  # (the file's functions, by name)
         self.followed: list[tuple[FuncV, Env, list[ast.stmt]]] = []
+        self.notes: list[tuple[ast.AST, str, bool]] = []
 
-    def follow(self, stmt: ast.stmt) -> bool:
+    def follow(self, stmt: ast.stmt, env: Env) -> bool:
         """Runs the statement where it holds an entry call (Interpreter.run_entry's ``follow``);
         False, having run nothing, for any other."""
-        interp, env = self.interp, self.scope.env
+        interp = self.interp
         if isinstance(stmt, ast.With) and _calls_an_entry(stmt):
             # `with wandb.init(): main()`: the block's statements as the entry point's own (the
             # context managers not entered: nothing they do is a model's size)
@@ -100,15 +106,91 @@ class _EntryRun:
         if call is None:
             return False
         fn = interp.ev(call.func, env)
-        if type(fn) is not FuncV or id(fn.node) not in self.functions or any(f is fn for f, _, _ in self.followed):
+        if type(fn) is not FuncV or fn.node is not self.functions.get(fn.name) or \
+                any(f is fn for f, _, _ in self.followed):
             return False
         args, kwargs = interp.call_arguments(call, env)
+        if not args and not kwargs and (hydra := _hydra_main(interp, fn.node, env)) is not None:
+            # `@hydra.main(...) def main(cfg)`, called as `main()`: the config Hydra composes for it
+            config, note = hydra_main_config(interp, hydra, self.scope)
+            args = [config]
+            self.notes.append((hydra, note, type(config) is Unknown))
         local = Env(fn.env.module, fn.env)
         local.vars = interp.bind_args(fn, args, kwargs, call)
         function_body = fn.node.body if getattr(fn.node, "deferred", None) is None else interp.deferred_body(fn)
         self.followed.append((fn, local, function_body))
-        interp.run_entry(function_body, local)
+        interp.run_entry(function_body, local, self.follow_inner)
         return True
+
+    def follow_inner(self, stmt: ast.stmt, env: Env) -> bool:
+        """A statement of a followed function that calls another function of the file (``metric_dict,
+        _ = train(cfg)`` in lightning-hydra-template's main): run as Python runs it; where the call
+        cannot be followed to its end (``trainer.fit(...)``), the called function's body is followed
+        statement by statement as main()'s is (its models reported as ``model in train()``), its
+        own decorators left out, and what the statement assigns is not known."""
+        call = stmt.value if isinstance(stmt, (ast.Expr, ast.Assign)) else None
+        if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Name):
+            return False
+        interp = self.interp
+        node = self.functions.get(call.func.id)
+        if node is None or call.func.id in env.vars or any(f.node is node for f, _, _ in self.followed):
+            return False  # (a local of that name is another function)
+        try:
+            interp.exec_stmt(stmt, env)
+            return True
+        except Unresolved as exc:
+            reason = exc.reason
+        fn = interp.make_function(node, self.scope.env)
+        args, kwargs = interp.call_arguments(call, env)
+        local = Env(fn.env.module, fn.env)
+        local.vars = interp.bind_args(fn, args, kwargs, call)
+        body = node.body if getattr(node, "deferred", None) is None else interp.deferred_body(fn)
+        self.followed.append((fn, local, body))
+        interp.run_entry(body, local, self.follow_inner)
+        raise Unresolved(f"`{call.func.id}()` is followed statement by statement: {reason}")
+
+
+def _hydra_main(interp: Interpreter, node: ast.AST, env: Env) -> ast.Call | None:
+    """The ``@hydra.main(...)`` decorator of an entry function (``from hydra import main`` too)."""
+    for decorator in getattr(node, "decorator_list", ()):
+        if isinstance(decorator, ast.Call) and any(
+                v.name == "hydra.main" for v in interp.decorator_names([decorator], env)):
+            return decorator
+    return None
+
+
+def hydra_main_config(interp: Interpreter, decorator: ast.Call, scope: ModuleScope) -> tuple[Any, str]:
+    """The ``cfg`` Hydra passes the function it decorates, run with no command-line overrides: the
+    config ``config_name`` composed from ``config_path`` (beside the script; hydra_config.py), as
+    OmegaConf's DictConfig (shims/hydra.py), and a note saying what it was composed from; an
+    Unknown saying why where it cannot be composed, and the same words."""
+    arguments: dict[str, Any] = dict(zip(("config_path", "config_name", "version_base"), decorator.args))
+    arguments.update({k.arg: k.value for k in decorator.keywords if k.arg})
+    values: dict[str, Any] = {}
+    for name in ("config_path", "config_name"):
+        value = interp.ev(arguments[name], scope.env) if name in arguments else None
+        if value is not None and type(value) is not str:
+            why = f"`cfg` is the config @hydra.main composes, and its {name} is not a known string"
+            return Unknown(why), why
+        values[name] = value
+    config_path, config_name = values["config_path"], values["config_name"]
+    if config_name is None:
+        return interp.config_value({}, decorator, scope.env), "`cfg` is an empty config (no config_name)"
+    if config_path is None or config_path.startswith("pkg://"):
+        why = (f"`cfg` is the config `{config_name}` @hydra.main composes "
+               f"{'from a package' if config_path else 'with no config_path'}, which the analyser does not read")
+        return Unknown(why), why
+    script_dir = os.path.dirname(os.path.abspath(scope.path))
+    config_dir = os.path.normpath(os.path.join(script_dir, config_path))
+    try:
+        composed = hydra_config.compose(config_dir, config_name, os.path.normpath(config_path))
+    except hydra_config.ConfigError as exc:
+        why = f"`cfg` is the config `{config_name}` Hydra composes from {config_path}, which fails: {exc}"
+        return Unknown(why), why
+    files = composed.files
+    note = (f"`cfg` is {files[0]}" + (f" composed with {', '.join(files[1:])}" if len(files) > 1 else "") +
+            ", as Hydra composes it with no command-line overrides")
+    return interp.config_value(composed.values, decorator, scope.env), note
 
 
 def _calls_an_entry(stmt: ast.If | ast.With) -> bool:
