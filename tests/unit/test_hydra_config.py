@@ -112,3 +112,11 @@ def test_the_cli_says_a_broken_config_without_a_traceback(tmp_path: pathlib.Path
     assert "Traceback" not in done.stderr + done.stdout
     assert "conf/model/nope.yaml does not exist" in done.stderr + done.stdout
     assert done.returncode == 2
+
+
+def test_a_yaml_bomb_is_refused_quickly(tmp_path: pathlib.Path) -> None:
+    lines = ['a0: &a0 ["x", "x", "x", "x", "x", "x", "x", "x", "x", "x"]']
+    lines += [f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]" for i in range(1, 9)]
+    (tmp_path / "config.yaml").write_text("\n".join(lines) + "\n")
+    with pytest.raises(hydra_config.ConfigError, match=r"more than 100,000 values"):
+        hydra_config.compose(str(tmp_path), "config")

@@ -83,12 +83,34 @@ def read_yaml(path: str, shown: str | None = None) -> Any:
     except OSError as exc:
         raise ConfigError(f"{shown} cannot be read ({exc.strerror or exc})") from None
     try:
-        return yaml.load(text, Loader=_LOADER)  # noqa: S506 - a SafeLoader subclass: data only
+        data = yaml.load(text, Loader=_LOADER)  # noqa: S506 - a SafeLoader subclass: data only
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"{shown}:{mark.line + 1}:{mark.column + 1}" if mark is not None else shown
         problem = getattr(exc, "problem", None) or str(exc)
         raise ConfigError(f"{where}: the YAML does not parse: {problem}") from None
+    if _too_many_values(data):
+        raise ConfigError(f"{shown} holds more than {MAX_VALUES:,} values once its anchors are expanded; "
+                          f"the analyser does not read it")
+    return data
+
+
+MAX_VALUES = 100_000  # a config's values, its aliases expanded (YAML anchors nested in anchors grow exponentially)
+
+
+def _too_many_values(data: Any) -> bool:
+    """Whether the data, each alias counted where it is used, holds more than MAX_VALUES values."""
+    stack, seen = [data], 0
+    while stack:
+        value = stack.pop()
+        seen += 1
+        if seen > MAX_VALUES:
+            return True
+        if isinstance(value, dict):
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+    return False
 
 
 def _package_header(path: str) -> str | None:
