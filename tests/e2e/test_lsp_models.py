@@ -429,6 +429,12 @@ async def test_python_a_hydra_script_s_model_gets_a_lens_a_hover_and_a_note(pull
         text_document=types.TextDocumentIdentifier(uri=uri)))
     notes = [d.message for d in report.items if d.code == "LC106"]
     assert notes and notes[0].startswith("`cfg` is ../configs/train.yaml composed with ../configs/data/mnist.yaml")
+    # the model's config file itself: counted in train.yaml with `model=mnist`, its lens on `_target_`
+    uri, text = doc(pull_client, project / "configs" / "model" / "mnist.yaml", "yaml")
+    assert [(lens.range.start.line, lens.command.title.split(" · ")[0]) for lens in await lenses(pull_client, uri)] == [
+        (0, "68.0K params")]
+    value = await hover_at(pull_client, uri, types.Position(line=0, character=3))
+    assert value is not None and "MNISTLitModule" in value and "**67,978** parameters" in value
 
 
 async def test_python_file_without_a_model_gets_nothing(pull_client: LanguageClient, models_ws):

@@ -3,7 +3,8 @@ lightning-hydra-template's layout (tests/fixtures/hydra_project) counted by the 
 the installed Hydra composing the same configs and instantiating the model, counted by torch; and
 random model configs (nested ``_target_``s of the project and of torch, ``_args_``, ``_partial_``,
 ``_recursive_: false``, ``_convert_``, keyword arguments given to instantiate, interpolations)
-written as a script with ``@hydra.main``, against Hydra running the same instantiate."""
+written as a script with ``@hydra.main``, and the model config file opened by itself, against
+Hydra running the same instantiate."""
 
 from __future__ import annotations
 
@@ -53,6 +54,8 @@ def test_lightning_hydra_template_equals_hydra() -> None:
     ours = _counts(FIXTURE / "src" / "train.py")
     theirs = _hydra_count(FIXTURE, str(FIXTURE / "configs"), "train.yaml", "model = instantiate(cfg.model)")
     assert ours == {"model in train()": theirs} == {"model in train()": 67_978}
+    for config in ("model/mnist.yaml", "train.yaml"):  # the model's config, the primary config: opened by themselves
+        assert _counts(FIXTURE / "configs" / config) == {"MNISTLitModule": theirs}
 
 
 MODELS = '''import torch.nn as nn
@@ -147,6 +150,11 @@ if __name__ == "__main__":
     main()
 ''')
         ours = _counts(script)
+        # the config file opened by itself, counted in config.yaml with it chosen (no keyword arguments there)
+        config_file = _counts(project / "conf" / "model" / "m.yaml")
         theirs = _hydra_count(project, str(project / "conf"), "config", f"model = instantiate(cfg.model{extra})")
+        plain = _hydra_count(project, str(project / "conf"), "config", "model = instantiate(cfg.model)") if extra \
+            else theirs
     # where Hydra raises (an argument the class does not take), the analyser reports no count
     assert ours == ({"model in main()": theirs} if theirs is not None else {}), model_yaml
+    assert list(config_file.values()) == ([plain] if plain is not None else []), model_yaml

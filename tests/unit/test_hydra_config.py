@@ -120,3 +120,17 @@ def test_a_yaml_bomb_is_refused_quickly(tmp_path: pathlib.Path) -> None:
     (tmp_path / "config.yaml").write_text("\n".join(lines) + "\n")
     with pytest.raises(hydra_config.ConfigError, match=r"more than 100,000 values"):
         hydra_config.compose(str(tmp_path), "config")
+
+
+@pytest.mark.parametrize(("value", "said"), [("${oc.env:DIM}", "`model.in_features` is `${oc.env:DIM}`, the resolver "
+                                                               "`oc.env`'s value when the program runs"),
+                                             ("???", "`model.in_features` is `???` in the config: a value Hydra takes "
+                                                     "from the command line")])
+def test_a_size_hydra_takes_at_run_time_is_explained_at_the_model(tmp_path: pathlib.Path, value: str, said: str) -> None:
+    script = _project(tmp_path, CONFIG, f"_target_: torch.nn.Linear\nin_features: {value}\nout_features: 8\n")
+    report = analyze_text(script.read_text(), str(script))
+    assert not report.models
+    problem, = [p for p in report.problems if p.code == "LC101"]
+    assert problem.message.startswith("`model in main()` cannot be counted exactly: nn.Linear's in_features is "
+                                      "unknown: ") and said in problem.message
+    assert "hydra.py" not in problem.message  # the analyser's own shim is not what the user reads about

@@ -139,8 +139,9 @@ def test_return_ends_main_and_argparse_gives_its_defaults() -> None:
     assert counts(report) == {"model in main()": (32 * 32 + 32, 32 * 32 + 32)}
 
 
-def test_an_entry_point_that_builds_nothing_the_analyser_follows_is_no_model_file() -> None:
-    # hydra passes `cfg` itself: main() called with no argument is not followed; nothing is built.
+def test_a_hydra_entry_point_whose_config_is_not_there_says_so() -> None:
+    # hydra passes `cfg` itself, composed from conf/train.yaml beside the script, which is not there
+    # (tests/unit/test_hydra_config.py has the configs that are).
     report = run("""
         import hydra
         import torch
@@ -154,10 +155,12 @@ def test_an_entry_point_that_builds_nothing_the_analyser_follows_is_no_model_fil
         if __name__ == "__main__":
             main()
     """)
-    assert report.models == () and not report.recognized
-    assert report.problems[-1].message.startswith("no model found: the file defines no nn.Module class, and its "
-                                                  "`if __name__ == \"__main__\":` block builds no model the analyser "
-                                                  "can follow")
+    assert report.models == () and report.recognized
+    assert [p.code for p in report.problems] == ["LC101", "LC101"]
+    assert report.problems[0].message.startswith("`cfg` is the config `train` Hydra composes from conf, which fails: ")
+    assert report.problems[0].message.endswith("conf/train.yaml does not exist (Hydra's MissingConfigException)")
+    assert report.problems[1].message.startswith("`model in main()` cannot be counted exactly: "
+                                                 "`hydra.utils.instantiate(cfg.model)`: `cfg` is the config")
 
 
 def test_only_a_module_level_function_of_the_file_is_followed_as_its_entry_point() -> None:

@@ -1,5 +1,7 @@
-"""YAML documents: fine-tuning configs (axolotl, LLaMA-Factory, torchtune, LitGPT, NeMo)
-and Hugging Face configs written as YAML -> FileReport with counts and a training plan."""
+"""YAML documents: fine-tuning configs (axolotl, LLaMA-Factory, torchtune, LitGPT, NeMo),
+Hugging Face configs written as YAML, and Hydra model configs (a ``_target_`` class of the
+project, counted by the Python analyser: pymodel/hydra_model.py) -> FileReport with counts and a
+training plan."""
 
 from __future__ import annotations
 
@@ -24,9 +26,22 @@ def analyze_yaml(text: str, path: str, options) -> FileReport:
         return unrecognized(path, problems, "no model or training config recognized: the document is not a mapping",
                             root.span, doc.lines, "info")
     kind = detect(root)
+    if kind == "hydra":
+        from lsp_count.pymodel.hydra_model import count_hydra_config
+
+        model_node = root.get("model")
+        target = root.get("_target_") or (model_node.get("_target_") if model_node is not None else None) or \
+            root.get("defaults")
+        span = target.key_span or target.span  # type: ignore[union-attr]
+        if any(p.severity == "error" for p in problems):  # the document's own syntax error, said: counted once it parses
+            return FileReport(path, (), tuple(problems), lines=doc.lines)
+        model, found, is_model = count_hydra_config(text, path, options, span)
+        if not is_model:  # a data module's, an optimizer's, a trainer's config
+            return unrecognized(path, problems, found[0].message, span, doc.lines, "info")
+        return FileReport(path, (model,) if model is not None else (), tuple(problems + found), lines=doc.lines)
     if kind is None:
         return unrecognized(path, problems, "no model or training config recognized (not axolotl, LLaMA-Factory, "
-                            "torchtune, LitGPT, NeMo or a Hugging Face config)", root.span, doc.lines, "info")
+                            "torchtune, LitGPT, NeMo, a Hugging Face config or a Hydra model config)", root.span, doc.lines, "info")
     reader = Reader(root)
     model = READERS[kind](reader, path, options, problems)
     problems.extend(reader.problems)
@@ -57,6 +72,10 @@ def detect(root: SourceNode) -> str | None:
 
     if looks_like_config(root):
         return "hf"
+    target = root.get("_target_") or (model.get("_target_") if model is not None and model.is_mapping() else None)
+    defaults = root.get("defaults")
+    if target is not None and isinstance(target.value, str) or defaults is not None and isinstance(defaults.value, tuple):
+        return "hydra"  # a Hydra config that instantiates a model (`_target_: src.models.Net`), or composes one
     return None
 
 

@@ -73,15 +73,17 @@ _LOADER = _yaml_loader()
 _PACKAGE_HEADER = re.compile(r"^#\s*@package\s+(\S*)\s*$")
 
 
-def read_yaml(path: str, shown: str | None = None) -> Any:
-    """A YAML file's data as OmegaConf loads it; ConfigError naming ``shown`` (the path as the user
-    knows it) and the line:col of a YAML error."""
+def read_yaml(path: str, shown: str | None = None, text: str | None = None) -> Any:
+    """A YAML file's data as OmegaConf loads it (``text``: its text where it is given, an editor's
+    unsaved document); ConfigError naming ``shown`` (the path as the user knows it) and the
+    line:col of a YAML error."""
     shown = shown or path
-    try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
-    except OSError as exc:
-        raise ConfigError(f"{shown} cannot be read ({exc.strerror or exc})") from None
+    if text is None:
+        try:
+            with open(path, encoding="utf-8") as handle:
+                text = handle.read()
+        except OSError as exc:
+            raise ConfigError(f"{shown} cannot be read ({exc.strerror or exc})") from None
     try:
         data = yaml.load(text, Loader=_LOADER)  # noqa: S506 - a SafeLoader subclass: data only
     except yaml.YAMLError as exc:
@@ -113,21 +115,17 @@ def _too_many_values(data: Any) -> bool:
     return False
 
 
-def _package_header(path: str) -> str | None:
+def package_header(text: str) -> str | None:
     """The ``# @package NAME`` line among the file's first comment lines (Hydra reads it there)."""
-    try:
-        with open(path, encoding="utf-8") as handle:
-            for line in handle:
-                stripped = line.strip()
-                if not stripped:
-                    continue
-                if not stripped.startswith("#"):
-                    return None
-                match = _PACKAGE_HEADER.match(stripped)
-                if match:
-                    return match.group(1)
-    except OSError:
-        return None
+    for line in text.splitlines():
+        stripped = line.strip()
+        if not stripped:
+            continue
+        if not stripped.startswith("#"):
+            return None
+        match = _PACKAGE_HEADER.match(stripped)
+        if match:
+            return match.group(1)
     return None
 
 
@@ -140,19 +138,29 @@ class _Composition:
     chosen: dict[str, str] = field(default_factory=dict)  # group path@package -> the config that gave it
     files: list[str] = field(default_factory=list)  # the files read, for the message of a hover
     parts: list[tuple[str, Any]] = field(default_factory=list)  # (package, content), in merge order
+    overlay: dict[str, str] = field(default_factory=dict)  # path -> text, for a file open in the editor
+    packages: dict[str, str] = field(default_factory=dict)  # each file read (its path) -> its package
 
 
 @dataclass(frozen=True)
 class ComposedConfig:
     values: Any  # the config's data, its interpolations resolved (dicts, lists, scalars, Unknowns)
     files: tuple[str, ...]  # the files it was composed from, as shown (``conf/model/mlp.yaml``)
+    packages: dict[str, str] = field(default_factory=dict)  # each file read (its path) -> where it was merged
 
 
-def compose(config_dir: str, config_name: str | None, shown_dir: str | None = None) -> ComposedConfig:
+def compose(config_dir: str, config_name: str | None, shown_dir: str | None = None,
+            choices: dict[str, str] | None = None, overlay: dict[str, str] | None = None) -> ComposedConfig:
     """The config ``@hydra.main(config_path=..., config_name=...)`` gives the function, with no
     command-line overrides. ``config_dir``: the config directory (config_path made absolute);
-    ``shown_dir``: how messages name it. ConfigError where Hydra would fail."""
-    comp = _Composition(config_dir, shown_dir if shown_dir is not None else config_dir)
+    ``shown_dir``: how messages name it; ``choices``: group options chosen as a command line's
+    ``model=mnist`` chooses them; ``overlay``: the texts of files open in the editor, by path.
+    ConfigError where Hydra would fail."""
+    comp = _Composition(config_dir, shown_dir if shown_dir is not None else config_dir,
+                        overlay=dict(overlay or {}))
+    for group, option in (choices or {}).items():
+        comp.overrides[group] = option
+        comp.used_overrides.add(group)  # (a command line's choice of a group not in the defaults adds it: not here)
     if config_name:
         name = config_name[:-5] if config_name.endswith(".yaml") else config_name
         _expand_config(comp, name, "", "", primary=True)
@@ -165,25 +173,32 @@ def compose(config_dir: str, config_name: str | None, shown_dir: str | None = No
         merged = _merge_at(merged, package.split(".") if package else [], content)
     if isinstance(merged, dict):
         merged.pop("hydra", None)  # Hydra's own settings are not the application's config
-    return ComposedConfig(resolve(merged), tuple(comp.files))
+    return ComposedConfig(resolve(merged), tuple(comp.files), comp.packages)
 
 
 def _load(comp: _Composition, path_in_dir: str, optional: bool = False) -> tuple[Any, str | None] | None:
     path = os.path.join(comp.config_dir, *path_in_dir.split("/")) + ".yaml"
     shown = os.path.join(comp.shown_dir, *path_in_dir.split("/")) + ".yaml" if comp.shown_dir else path_in_dir + ".yaml"
-    if not os.path.isfile(path):
+    text = comp.overlay.get(os.path.normpath(path))
+    if text is None and not os.path.isfile(path):
         if optional:
             return None
         raise ConfigError(f"{shown} does not exist (Hydra's MissingConfigException)")
     if len(comp.files) >= _MAX_FILES:
         raise ConfigError(f"the defaults lists read more than {_MAX_FILES} config files (one includes itself?)")
     comp.files.append(shown)
-    data = read_yaml(path, shown)
+    if text is None:
+        try:
+            with open(path, encoding="utf-8") as handle:
+                text = handle.read()
+        except OSError as exc:
+            raise ConfigError(f"{shown} cannot be read ({exc.strerror or exc})") from None
+    data = read_yaml(path, shown, text)
     if data is None:
         data = {}
     if not isinstance(data, dict):
         raise ConfigError(f"{shown}: a config file holds a mapping, not a {type(data).__name__}")
-    return data, _package_header(path)
+    return data, package_header(text)
 
 
 def _join_package(parent: str, package: str) -> str:
@@ -227,6 +242,7 @@ def _expand_config(comp: _Composition, path_in_dir: str, parent_package: str, pa
     entries = _defaults_entries(defaults, path_in_dir, comp)
     if not any(kind == "self" for kind, *_ in entries):
         entries.append(("self", None, None, False, False, None))  # Hydra 1.1+: _self_ last where not written
+    comp.packages[os.path.normpath(os.path.join(comp.config_dir, *path_in_dir.split("/")) + ".yaml")] = final
     for kind, group, value, is_override, is_optional, package_override in entries:
         if is_override:
             continue
@@ -461,3 +477,71 @@ def _key_steps(ref: str) -> list[Any] | None:
 def _as_text(value: Any) -> str:
     """A value inside a string interpolation, as OmegaConf writes it."""
     return str(value)
+
+
+# --- a config file opened by itself ------------------------------------------------------------
+
+_PRIMARY_NAMES = ("train", "config", "main", "default", "defaults")  # looked at first
+
+
+def compose_for_file(path: str, text: str | None = None) -> tuple[ComposedConfig, str, str]:
+    """The config a group option's file (``configs/model/mnist.yaml``) takes part in, and the package
+    it is merged at: a primary config beside its group directory (``configs/train.yaml``, whose
+    defaults list has a ``model`` entry) composed with the file's option chosen, as
+    ``python train.py model=mnist`` composes it; the interpolations into the rest of the config
+    (``${data.num_classes}``) resolve so. A file no primary config composes is composed by itself.
+    ``text``: the file's text in the editor. The last item: the choice (``model=mnist``), "" for a
+    file composed by itself. ConfigError where the file itself cannot be read."""
+    path = os.path.normpath(os.path.abspath(path))
+    overlay = {path: text} if text is not None else {}
+    first_error: ConfigError | None = None
+    directory = os.path.dirname(path)
+    for _ in range(3):  # the config directory is at most three groups up
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            break
+        directory = parent
+        relative = os.path.relpath(path, directory)[:-len(".yaml")].replace(os.sep, "/")
+        group, _, option = relative.rpartition("/")
+        for primary in _primary_candidates(directory, group.split("/")[0]):
+            try:
+                composed = compose(directory, primary, os.path.basename(directory), {group: option}, overlay)
+            except ConfigError as exc:
+                first_error = first_error or exc
+                continue
+            if path in composed.packages:
+                return composed, composed.packages[path], f"{group.replace('/', '.')}={option}"
+    if first_error is not None:
+        raise first_error  # a primary config that composes the file fails: what Hydra would say
+    # the file as a primary config of its own directory (its own defaults list read)
+    return compose(os.path.dirname(path), os.path.basename(path)[:-len(".yaml")], "", overlay=overlay), "", ""
+
+
+def _primary_candidates(directory: str, group: str) -> list[str]:
+    """The YAML files directly in ``directory`` whose defaults list names ``group`` (a cheap look at
+    their text first), the usual primary names first."""
+    try:
+        names = sorted(n[:-5] for n in os.listdir(directory) if n.endswith(".yaml"))
+    except OSError:
+        return []
+    names.sort(key=lambda n: (_PRIMARY_NAMES.index(n) if n in _PRIMARY_NAMES else len(_PRIMARY_NAMES), n))
+    found = []
+    for name in names[:50]:
+        try:
+            with open(os.path.join(directory, name + ".yaml"), encoding="utf-8") as handle:
+                text = handle.read(200_000)
+        except OSError:
+            continue
+        if "defaults" in text and re.search(rf"^\s*-\s*(?:override\s+|optional\s+)*/?{re.escape(group)}\b", text, re.M):
+            found.append(name)
+    return found
+
+
+def node_at(values: Any, package: str) -> Any:
+    """The composed config's node at a dotted package ("" for the whole config)."""
+    node = values
+    for part in package.split(".") if package else []:
+        if not isinstance(node, dict) or part not in node:
+            return None
+        node = node[part]
+    return node

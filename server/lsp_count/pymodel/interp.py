@@ -6165,6 +6165,9 @@ class Interpreter:
                 ("torch.nn.functional", "torch.nn.init", "torch.nn.utils")))
         parts, last, is_layer_table = split
         if name in SHIMS:  # `Accelerator(mixed_precision="bf16")`: the analyser's own class
+            if args and SHIMS[name][0] == HYDRA_SHIM and is_unknownish(args[0]):
+                # `instantiate(cfg.model)` of a config not composed: its reason, not the shim's lines
+                raise Unresolved(f"`{_text(node)}`: {why_of(args[0])}")
             return self.call(self.shim_class(name), args, kwargs, node, env)
         if name in _SHIM_FUNCTIONS:
             return self.shim_function(name, args, kwargs, node)

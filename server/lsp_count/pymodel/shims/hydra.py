@@ -159,9 +159,7 @@ call = instantiate
 
 
 def _instantiate_node(node, *args, convert="none", recursive=True, partial=False):
-    if node is None:
-        return None
-    what = kind(node)
+    what = kind(node)  # (None, a number, a value the analyser does not know: "")
     if what != "DictConfig" and what != "ListConfig":
         return node
     if what == "DictConfig":
