@@ -1,6 +1,7 @@
 """Parity for the Hydra config a script's ``@hydra.main`` gets (pymodel/hydra_config.py): random
 config directories (groups with options, nested defaults lists with relative groups, ``_self_``
-anywhere or left out, ``override``, ``optional`` options that are missing, ``null`` choices,
+anywhere or left out, ``override`` (an experiment's too, listed after the groups it overrides),
+``optional`` options that are missing, ``null`` choices,
 ``group@package``, ``# @package`` headers, configs named by path, lists of options, keys several
 configs set, interpolations absolute, relative and inside strings) composed by the installed Hydra
 (``compose``, resolved) and by the analyser, which must give the same data."""
@@ -103,6 +104,14 @@ def config_dirs(draw) -> dict[str, str]:
     if draw(st.booleans()):
         files["extra.yaml"] = _dump(draw(contents(refs)))
         defaults.append("  - extra")
+    if draw(st.booleans()):
+        # lightning-hydra-template's experiments: a global config, listed last, that overrides groups listed
+        # before it (Hydra expands a defaults list from its end)
+        lines = ["defaults:"] + [f"  - override /{group}: {draw(st.sampled_from(['a', 'b']))}"
+                                 for group in groups if draw(st.booleans())]
+        files["experiment/e1.yaml"] = "# @package _global_\n" + ("\n".join(lines) + "\n" if len(lines) > 1 else "") + \
+            _dump(draw(contents(refs)))
+        defaults.append("  - experiment: e1")
     self_at = draw(st.sampled_from(["first", "last", "none", "middle"]))
     if self_at == "first":
         defaults.insert(0, "  - _self_")

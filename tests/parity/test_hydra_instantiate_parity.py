@@ -31,7 +31,8 @@ def _counts(path: pathlib.Path) -> dict[str, int]:
     return {m.name: m.tree.total for m in report.models}
 
 
-def _hydra_count(project: pathlib.Path, config_dir: str, config_name: str, code: str) -> int | None:
+def _hydra_count(project: pathlib.Path, config_dir: str, config_name: str, code: str,
+                 overrides: tuple[str, ...] = ()) -> int | None:
     """Hydra composing ``config_name`` and running ``code`` (which sets ``model``) in a fresh
     process with the project on its path; torch's count of the model (None where it raises)."""
     script = f"""
@@ -42,7 +43,7 @@ from hydra import compose, initialize_config_dir
 from hydra.utils import instantiate
 from omegaconf import OmegaConf
 with initialize_config_dir(version_base="1.3", config_dir={config_dir!r}):
-    cfg = compose(config_name={config_name!r})
+    cfg = compose(config_name={config_name!r}, overrides={list(overrides)!r})
     {code}
 print(sum(p.numel() for p in model.parameters()))
 """
@@ -56,6 +57,11 @@ def test_lightning_hydra_template_equals_hydra() -> None:
     assert ours == {"model in train()": theirs} == {"model in train()": 67_978}
     for config in ("model/mnist.yaml", "train.yaml"):  # the model's config, the primary config: opened by themselves
         assert _counts(FIXTURE / "configs" / config) == {"MNISTLitModule": theirs}
+    # an experiment (a global config that overrides groups listed before it), as `train.py experiment=example`
+    experiment = _hydra_count(FIXTURE, str(FIXTURE / "configs"), "train.yaml", "model = instantiate(cfg.model)",
+                              ("experiment=example",))
+    assert _counts(FIXTURE / "configs" / "experiment" / "example.yaml") == {"MNISTLitModule": experiment} == {
+        "MNISTLitModule": 151_498}
 
 
 MODELS = '''import torch.nn as nn

@@ -35,7 +35,13 @@ def analyze_yaml(text: str, path: str, options) -> FileReport:
         span = target.key_span or target.span  # type: ignore[union-attr]
         if any(p.severity == "error" for p in problems):  # the document's own syntax error, said: counted once it parses
             return FileReport(path, (), tuple(problems), lines=doc.lines)
-        model, found, is_model = count_hydra_config(text, path, options, span)
+        try:
+            model, found, is_model = count_hydra_config(text, path, options, span)
+        except Exception as exc:  # noqa: BLE001 - a bug of the analyser on an odd config: said, never a traceback
+            problems.append(Problem("error", "LC001", f"lsp-count could not analyse this Hydra config: "
+                                                      f"{type(exc).__name__}: {exc} (a bug in lsp-count; please "
+                                                      f"report it with the file)", span))
+            return FileReport(path, (), tuple(problems), lines=doc.lines)
         if not is_model:  # a data module's, an optimizer's, a trainer's config
             return unrecognized(path, problems, found[0].message, span, doc.lines, "info")
         return FileReport(path, (model,) if model is not None else (), tuple(problems + found), lines=doc.lines)

@@ -137,7 +137,7 @@ class _Composition:
     used_overrides: set[str] = field(default_factory=set)
     chosen: dict[str, str] = field(default_factory=dict)  # group path@package -> the config that gave it
     files: list[str] = field(default_factory=list)  # the files read, for the message of a hover
-    parts: list[tuple[str, Any]] = field(default_factory=list)  # (package, content), in merge order
+    parts: list[tuple[str, Any, str]] = field(default_factory=list)  # (package, content, file), in merge order
     overlay: dict[str, str] = field(default_factory=dict)  # path -> text, for a file open in the editor
     packages: dict[str, str] = field(default_factory=dict)  # each file read (its path) -> its package
 
@@ -163,17 +163,19 @@ def compose(config_dir: str, config_name: str | None, shown_dir: str | None = No
         comp.used_overrides.add(group)  # (a command line's choice of a group not in the defaults adds it: not here)
     if config_name:
         name = config_name[:-5] if config_name.endswith(".yaml") else config_name
-        _expand_config(comp, name, "", "", primary=True)
+        comp.parts = _expand_config(comp, name, "", "", primary=True)
     unused = set(comp.overrides) - comp.used_overrides
     if unused:
         group = sorted(unused)[0]
         raise ConfigError(f"Could not override '{group}': no match in the defaults list (as Hydra says)")
     merged: Any = {}
-    for package, content in comp.parts:
+    for package, content, _ in comp.parts:
         merged = _merge_at(merged, package.split(".") if package else [], content)
     if isinstance(merged, dict):
         merged.pop("hydra", None)  # Hydra's own settings are not the application's config
-    return ComposedConfig(resolve(merged), tuple(comp.files), comp.packages)
+    # the files in the order they are merged, the primary first (Hydra reads them from the list's end)
+    files = list(dict.fromkeys([*comp.files[:1], *(shown for _, _, shown in comp.parts)]))
+    return ComposedConfig(resolve(merged), tuple(files), comp.packages)
 
 
 def _load(comp: _Composition, path_in_dir: str, optional: bool = False) -> tuple[Any, str | None] | None:
@@ -221,14 +223,18 @@ def _absolute_header(header: str | None, group_path: str) -> str | None:
 
 def _expand_config(comp: _Composition, path_in_dir: str, parent_package: str, package: str,
                    primary: bool = False, optional: bool = False, explicit_package: str | None = None,
-                   relative_group: str = "", parent_key_package: str = "") -> None:
-    """One config of the defaults tree: its defaults, and its own content where ``_self_`` is.
+                   relative_group: str = "", parent_key_package: str = "") -> list[tuple[str, Any, str]]:
+    """One config of the defaults tree: its defaults, and its own content where ``_self_`` is, as
+    (package, content) in merge order. Hydra expands a defaults list from its last entry to its
+    first, so an `override` in a config listed later (an experiment's `override /model: big`)
+    applies to a group listed before it.
     ``parent_key_package``: the package its parent's groups are keyed by for ``override`` (Hydra's
     get_override_key reads packages without the ``# @package`` headers, which start at the top)."""
     loaded = _load(comp, path_in_dir, optional)
     if loaded is None:
-        return
+        return []
     data, header = loaded
+    at = len(comp.files) - 1  # (the file just read)
     base_dir = path_in_dir.rsplit("/", 1)[0] if "/" in path_in_dir else ""
     if explicit_package is not None:
         final = _join_package(parent_package, explicit_package)
@@ -243,23 +249,28 @@ def _expand_config(comp: _Composition, path_in_dir: str, parent_package: str, pa
     if not any(kind == "self" for kind, *_ in entries):
         entries.append(("self", None, None, False, False, None))  # Hydra 1.1+: _self_ last where not written
     comp.packages[os.path.normpath(os.path.join(comp.config_dir, *path_in_dir.split("/")) + ".yaml")] = final
-    for kind, group, value, is_override, is_optional, package_override in entries:
+    expanded: list[list[tuple[str, Any, str]]] = []
+    for kind, group, value, is_override, is_optional, package_override in reversed(entries):
         if is_override:
             continue
         if kind == "self":
-            comp.parts.append((final, data))
+            expanded.append([(final, data, comp.files[at])])
         elif kind == "config":  # `- db/mysql`, `- /abs/name`: a config by its path
             absolute = group.startswith("/")
             target = group[1:] if absolute else (f"{base_dir}/{group}" if base_dir else group)
             relative = (group[1:] if absolute else group).rsplit("/", 1)[0] if "/" in group.lstrip("/") else ""
-            _expand_config(comp, target, final, "", optional=is_optional, explicit_package=package_override,
-                           relative_group=relative, parent_key_package=key_final)
+            expanded.append(_expand_config(comp, target, final, "", optional=is_optional,
+                                           explicit_package=package_override, relative_group=relative,
+                                           parent_key_package=key_final))
         else:
-            _expand_group(comp, group, value, base_dir, final, key_final, is_optional, package_override, path_in_dir)
+            expanded.append(_expand_group(comp, group, value, base_dir, final, key_final, is_optional,
+                                          package_override, path_in_dir))
+    return [part for parts in reversed(expanded) for part in parts]
 
 
 def _expand_group(comp: _Composition, group: str, value: Any, base_dir: str, parent_package: str,
-                  parent_key_package: str, is_optional: bool, package_override: str | None, where: str) -> None:
+                  parent_key_package: str, is_optional: bool, package_override: str | None,
+                  where: str) -> list[tuple[str, Any, str]]:
     absolute = group.startswith("/")
     relative = group[1:] if absolute else group
     group_path = relative if absolute or not base_dir else f"{base_dir}/{relative}"
@@ -271,7 +282,7 @@ def _expand_group(comp: _Composition, group: str, value: Any, base_dir: str, par
         value = comp.overrides[key]
         comp.used_overrides.add(key)
     if value is None:
-        return  # `model: null`: no config of the group
+        return []  # `model: null`: no config of the group
     if isinstance(value, str) and value == "???":
         raise ConfigError(f"the config group '{group_path}' has no default option (`???` in {where}.yaml): Hydra "
                           f"asks for one on the command line")
@@ -281,16 +292,18 @@ def _expand_group(comp: _Composition, group: str, value: Any, base_dir: str, par
         raise ConfigError(f"Multiple values for {group_path} (in {comp.chosen[final_key]}.yaml and {where}.yaml): "
                           f"Hydra needs `override {group}: ...` to change a group chosen before")
     comp.chosen[final_key] = where
-    for option in options:
+    expanded: list[list[tuple[str, Any, str]]] = []
+    for option in reversed(options):
         if not isinstance(option, (str, int, float, bool)) or isinstance(option, bool):
             raise ConfigError(f"{where}.yaml: the option of '{group}' is not a config name: {option!r}")
         option = str(option)
         if "${" in option:
             raise ConfigError(f"{where}.yaml: the option of '{group}' is an interpolation ({option}), which the "
                               f"analyser does not follow")
-        _expand_config(comp, f"{group_path}/{option}", parent_package, "", optional=is_optional,
-                       explicit_package=package_override, relative_group=relative,
-                       parent_key_package=parent_key_package)
+        expanded.append(_expand_config(comp, f"{group_path}/{option}", parent_package, "", optional=is_optional,
+                                       explicit_package=package_override, relative_group=relative,
+                                       parent_key_package=parent_key_package))
+    return [part for parts in reversed(expanded) for part in parts]
 
 
 def _defaults_entries(defaults: Any, where: str, comp: _Composition) -> list[tuple[Any, ...]]:

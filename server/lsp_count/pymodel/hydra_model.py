@@ -61,7 +61,7 @@ def count_hydra_config(text: str, path: str, options: Any,
     ctx.hf_cache = getattr(options, "hf_cache", None) if options is not None else None
     scope = ctx.new_scope(os.path.join(root, "__hydra_instantiate__.py"), None, True)
     interp = Interpreter(ctx)
-    call = ast.parse(f"hydra.utils.instantiate({name})", mode="eval").body
+    call = ast.parse("hydra.utils.instantiate(config)", mode="eval").body  # (what messages quote)
     not_a_model = [Problem("info", "LC002", f"no model found: `_target_: {target}` is not a module class of the "
                                             f"project or torch", span)]
     try:

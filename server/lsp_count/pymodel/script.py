@@ -28,7 +28,7 @@ from typing import Any
 
 from lsp_count.pymodel import hydra_config
 from lsp_count.pymodel.interp import Env, FuncV, Interpreter, ModuleScope
-from lsp_count.pymodel.values import Unknown, Unresolved
+from lsp_count.pymodel.values import Unknown, Unresolved, why_of
 from lsp_count.pymodel.syntax import child_blocks, last_name
 
 
@@ -168,9 +168,12 @@ def hydra_main_config(interp: Interpreter, decorator: ast.Call, scope: ModuleSco
     arguments.update({k.arg: k.value for k in decorator.keywords if k.arg})
     values: dict[str, Any] = {}
     for name in ("config_path", "config_name"):
-        value = interp.ev(arguments[name], scope.env) if name in arguments else None
+        try:
+            value = interp.ev(arguments[name], scope.env) if name in arguments else None
+        except Unresolved as exc:
+            value = Unknown(exc.reason)
         if value is not None and type(value) is not str:
-            why = f"`cfg` is the config @hydra.main composes, and its {name} is not a known string"
+            why = f"`cfg` is the config @hydra.main composes, and its {name} is not a known string: {why_of(value) or repr(value)}"
             return Unknown(why), why
         values[name] = value
     config_path, config_name = values["config_path"], values["config_name"]
