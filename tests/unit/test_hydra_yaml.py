@@ -79,3 +79,25 @@ def test_a_torch_target_needs_no_project(tmp_path: pathlib.Path) -> None:
     path.write_text("_target_: torch.nn.Linear\nin_features: 10\nout_features: ${.in_features}\n")
     report = _analyze(path)
     assert [(m.name, m.tree.total) for m in report.models] == [("Linear", 110)]
+
+
+def test_the_gate_checks_a_hydra_model_config_and_skips_a_data_config(tmp_path: pathlib.Path) -> None:
+    import subprocess
+    import sys
+
+    project = _copy(tmp_path)
+    done = subprocess.run([str(pathlib.Path(sys.executable).parent / "lsp-count"), "check", "--max-params", "10K",
+                           "configs/model/mnist.yaml", "configs/data/mnist.yaml"], cwd=project, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 1, done.stderr
+    assert "configs/model/mnist.yaml:1:1: LC202 68.0K parameters (67,978) is over max-params 10.0K" in done.stdout
+    assert "1 model file, 1 model checked: 1 over budget" in done.stdout + done.stderr
+
+
+def test_an_experiment_config_is_counted_as_its_run_composes_it(tmp_path: pathlib.Path) -> None:
+    # configs/experiment/example.yaml: `# @package _global_`, `override /model: mnist`, wider layers
+    project = _copy(tmp_path)
+    report = _analyze(project / "configs" / "experiment" / "example.yaml")
+    assert [(m.name, m.tree.total) for m in report.models] == [("MNISTLitModule", 151_498)]
+    note, = [p for p in report.problems if p.code == "LC106"]
+    assert "`experiment=example`" in note.message
