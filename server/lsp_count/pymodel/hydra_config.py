@@ -79,11 +79,7 @@ def read_yaml(path: str, shown: str | None = None, text: str | None = None) -> A
     line:col of a YAML error."""
     shown = shown or path
     if text is None:
-        try:
-            with open(path, encoding="utf-8") as handle:
-                text = handle.read()
-        except OSError as exc:
-            raise ConfigError(f"{shown} cannot be read ({exc.strerror or exc})") from None
+        text = _read_text(path, shown)
     try:
         data = yaml.load(text, Loader=_LOADER)  # noqa: S506 - a SafeLoader subclass: data only
     except yaml.YAMLError as exc:
@@ -95,6 +91,14 @@ def read_yaml(path: str, shown: str | None = None, text: str | None = None) -> A
         raise ConfigError(f"{shown} holds more than {MAX_VALUES:,} values once its anchors are expanded; "
                           f"the analyser does not read it")
     return data
+
+
+def _read_text(path: str, shown: str) -> str:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return handle.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{shown} cannot be read ({getattr(exc, 'strerror', None) or exc})") from None
 
 
 MAX_VALUES = 100_000  # a config's values, its aliases expanded (YAML anchors nested in anchors grow exponentially)
@@ -190,11 +194,7 @@ def _load(comp: _Composition, path_in_dir: str, optional: bool = False) -> tuple
         raise ConfigError(f"the defaults lists read more than {_MAX_FILES} config files (one includes itself?)")
     comp.files.append(shown)
     if text is None:
-        try:
-            with open(path, encoding="utf-8") as handle:
-                text = handle.read()
-        except OSError as exc:
-            raise ConfigError(f"{shown} cannot be read ({exc.strerror or exc})") from None
+        text = _read_text(path, shown)
     data = read_yaml(path, shown, text)
     if data is None:
         data = {}
@@ -543,7 +543,7 @@ def _primary_candidates(directory: str, group: str) -> list[str]:
         try:
             with open(os.path.join(directory, name + ".yaml"), encoding="utf-8") as handle:
                 text = handle.read(200_000)
-        except OSError:
+        except (OSError, UnicodeDecodeError):
             continue
         if "defaults" in text and re.search(rf"^\s*-\s*(?:override\s+|optional\s+)*/?{re.escape(group)}\b", text, re.M):
             found.append(name)
