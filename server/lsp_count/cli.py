@@ -28,7 +28,7 @@ EXIT_OK, EXIT_OVER_BUDGET, EXIT_INPUT = 0, 1, 2
 
 DESCRIPTION = """\
 Exact parameter counts and GPU memory estimates for model configs (config.json,
-fine-tuning YAMLs, Python nn.Modules), offline.
+fine-tuning and Hydra YAMLs, Python nn.Modules and training scripts), offline.
 
 examples:
   lsp-count config.json                       table of parameters per component
@@ -40,6 +40,7 @@ examples:
                                               per-GPU memory of ZeRO-3 training
   lsp-count config.json --precision           weight bytes in every dtype
   lsp-count model.py --function resnet50      what a model function of a Python file builds
+  lsp-count configs/model/net.yaml            a Hydra model config (_target_), in the config that composes it
 
 subcommands:
   lsp-count serve [--stdio]                   start the language server on stdio
