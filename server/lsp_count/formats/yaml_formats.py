@@ -1,6 +1,7 @@
 """YAML documents: fine-tuning configs (axolotl, LLaMA-Factory, torchtune, LitGPT, NeMo),
-Hugging Face configs written as YAML, and Hydra model configs (a ``_target_`` class of the
-project, counted by the Python analyser: pymodel/hydra_model.py) -> FileReport with counts and a
+Hugging Face configs written as YAML, and configs that name a model class of the project
+(Hydra's ``_target_``, LightningCLI's ``class_path``; counted by the Python analyser:
+pymodel/class_configs.py) -> FileReport with counts and a
 training plan."""
 
 from __future__ import annotations
@@ -26,32 +27,41 @@ def analyze_yaml(text: str, path: str, options) -> FileReport:
         return unrecognized(path, problems, "no model or training config recognized: the document is not a mapping",
                             root.span, doc.lines, "info")
     kind = detect(root)
-    if kind == "hydra":
-        from lsp_count.pymodel.hydra_model import count_hydra_config
-
-        model_node = root.get("model")
-        target = root.get("_target_") or (model_node.get("_target_") if model_node is not None else None) or \
-            root.get("defaults")
-        span = target.key_span or target.span  # type: ignore[union-attr]
-        if any(p.severity == "error" for p in problems):  # the document's own syntax error, said: counted once it parses
-            return FileReport(path, (), tuple(problems), lines=doc.lines)
-        try:
-            model, found, is_model = count_hydra_config(text, path, options, span)
-        except Exception as exc:  # noqa: BLE001 - a bug of the analyser on an odd config: said, never a traceback
-            problems.append(Problem("error", "LC001", f"lsp-count could not analyse this Hydra config: "
-                                                      f"{type(exc).__name__}: {exc} (a bug in lsp-count; please "
-                                                      f"report it with the file)", span))
-            return FileReport(path, (), tuple(problems), lines=doc.lines)
-        if not is_model:  # a data module's, an optimizer's, a trainer's config
-            return unrecognized(path, problems, found[0].message, span, doc.lines, "info")
-        return FileReport(path, (model,) if model is not None else (), tuple(problems + found), lines=doc.lines)
+    if kind in ("hydra", "lightning_cli"):
+        return _class_config(kind, root, text, path, options, problems, doc.lines)
     if kind is None:
         return unrecognized(path, problems, "no model or training config recognized (not axolotl, LLaMA-Factory, "
-                            "torchtune, LitGPT, NeMo, a Hugging Face config or a Hydra model config)", root.span, doc.lines, "info")
+                            "torchtune, LitGPT, NeMo, a Hugging Face config, a Hydra model config or a LightningCLI config)", root.span, doc.lines, "info")
     reader = Reader(root)
     model = READERS[kind](reader, path, options, problems)
     problems.extend(reader.problems)
     return FileReport(path, (model,) if model is not None else (), tuple(problems), lines=doc.lines)
+
+
+def _class_config(kind: str, root: SourceNode, text: str, path: str, options, problems: list[Problem],
+                  lines) -> FileReport:
+    """A config that names the model's class (Hydra's ``_target_``, LightningCLI's ``class_path``),
+    built by the Python analyser (pymodel/class_configs.py); its lens and problems at that key."""
+    from lsp_count.pymodel import class_configs
+
+    model_node = root.get("model")
+    key = "_target_" if kind == "hydra" else "class_path"
+    target = root.get(key) or (model_node.get(key) if model_node is not None else None) or root.get("defaults")
+    span = target.key_span or target.span  # type: ignore[union-attr]
+    if any(p.severity == "error" for p in problems):  # the document's own syntax error, said: counted once it parses
+        return FileReport(path, (), tuple(problems), lines=lines)
+    try:
+        if kind == "hydra":
+            model, found, is_model = class_configs.count_hydra_config(text, path, options, span)
+        else:
+            model, found, is_model = class_configs.count_lightning_cli_config(root.to_python(), path, options, span)
+    except Exception as exc:  # noqa: BLE001 - a bug of the analyser on an odd config: said, never a traceback
+        problems.append(Problem("error", "LC001", f"lsp-count could not analyse this config: {type(exc).__name__}: "
+                                                  f"{exc} (a bug in lsp-count; please report it with the file)", span))
+        return FileReport(path, (), tuple(problems), lines=lines)
+    if not is_model:  # a data module's, an optimizer's, a trainer's config
+        return unrecognized(path, problems, found[0].message, span, lines, "info")
+    return FileReport(path, (model,) if model is not None else (), tuple(problems + found), lines=lines)
 
 
 def detect(root: SourceNode) -> str | None:
@@ -78,6 +88,9 @@ def detect(root: SourceNode) -> str | None:
 
     if looks_like_config(root):
         return "hf"
+    class_path = root.get("class_path") or (model.get("class_path") if model is not None and model.is_mapping() else None)
+    if class_path is not None and isinstance(class_path.value, str):
+        return "lightning_cli"  # LightningCLI / jsonargparse: `model: {class_path: ..., init_args: ...}`
     target = root.get("_target_") or (model.get("_target_") if model is not None and model.is_mapping() else None)
     defaults = root.get("defaults")
     if target is not None and isinstance(target.value, str) or defaults is not None and isinstance(defaults.value, tuple):

@@ -1,11 +1,16 @@
-"""A Hydra model config opened by itself (``configs/model/mnist.yaml``: ``_target_:
-src.models.mnist_module.MNISTLitModule`` and its arguments): the model ``hydra.utils.instantiate``
-builds from it, counted as the analyser counts a script's ``instantiate(cfg.model)``.
+"""YAML configs that name the model's class, opened by themselves: the model is built from the
+class named and the arguments given, as the analyser counts a script's ``instantiate(cfg.model)``.
 
-The config is composed as the run that chooses it composes it (hydra_config.compose_for_file: the
-primary config beside its group, ``model=mnist``), so its interpolations into the rest of the
-config resolve; the ``_target_`` class is read from the project directory above the config that
-holds its package (``src/`` of ``src.models...``), never imported.
+- Hydra (``configs/model/mnist.yaml``: ``_target_: src.models.mnist_module.MNISTLitModule`` and its
+  arguments): the model ``hydra.utils.instantiate`` builds. The config is composed as the run that
+  chooses it composes it (hydra_config.compose_for_file: the primary config beside its group,
+  ``model=mnist``), so its interpolations into the rest of the config resolve.
+- LightningCLI / jsonargparse (``model: {class_path: my_project.LitModel, init_args: {...}}``):
+  the model ``LightningCLI(subclass_mode_model=True)`` builds, nested ``class_path`` arguments
+  built first, as jsonargparse builds them.
+
+The class is read from the project directory above the config that holds its package (``src/``
+of ``src.models...``), never imported.
 """
 
 from __future__ import annotations
@@ -21,12 +26,6 @@ from lsp_count.pymodel.analyzer import _installed_packages, _internal_error, _na
 from lsp_count.pymodel.interp import Ctx, FuncV, Interpreter
 from lsp_count.pymodel.syntax import may_import_project
 from lsp_count.pymodel.values import ClassV, ExtV, Inst, Unresolved, why_of
-
-
-def is_hydra_model_config(data: Any) -> bool:
-    """A YAML mapping with a ``_target_``, or a ``model:`` mapping with one (an experiment config)."""
-    return isinstance(data, dict) and (isinstance(data.get("_target_"), str) or (
-        isinstance(data.get("model"), dict) and isinstance(data["model"].get("_target_"), str)))
 
 
 def count_hydra_config(text: str, path: str, options: Any,
@@ -47,7 +46,6 @@ def count_hydra_config(text: str, path: str, options: Any,
     if type(target) is not str:
         return None, [Problem("info", "LC002", f"no model found: `_target_` is not a class name: {why_of(target)}",
                               span)], False
-    name = target.rsplit(".", 1)[-1]
     problems = []
     if choice:
         problems.append(Problem("info", "LC106", f"counted in the config {composed.files[0]} composes with `{choice}` "
@@ -56,13 +54,55 @@ def count_hydra_config(text: str, path: str, options: Any,
     elif len(composed.files) > 1:
         problems.append(Problem("info", "LC106", f"counted as Hydra composes this config with no command-line "
                                                  f"overrides (it reads {', '.join(composed.files[1:])})", span))
+    return build_target_config(node, target, path, options, span, problems)
+
+
+def count_lightning_cli_config(data: Any, path: str, options: Any,
+                               span: Span) -> tuple[ModelReport | None, list[Problem], bool]:
+    """The model a LightningCLI config's ``model: {class_path: ..., init_args: ...}`` (or a model
+    config file's own ``class_path``) builds, as count_hydra_config counts a Hydra one."""
+    node = data.get("model") if isinstance(data, dict) and isinstance(data.get("model"), dict) else data
+    try:
+        converted = _class_path_to_target(node, "model" if node is not data else "")
+    except ValueError as exc:
+        return None, [Problem("error", "LC102", str(exc), span)], True
+    return build_target_config(converted, converted["_target_"], path, options, span, [], "class_path")
+
+
+def _class_path_to_target(value: Any, where: str) -> Any:
+    """jsonargparse's ``{class_path: X, init_args: {...}, dict_kwargs: {...}}`` as Hydra's
+    ``{_target_: X, ...}``, nested ones too. ValueError for a key beside ``class_path`` that is not
+    one of those (jsonargparse refuses ``{class_path: X, dim: 4}``)."""
+    if isinstance(value, list):
+        return [_class_path_to_target(v, f"{where}[{i}]") for i, v in enumerate(value)]
+    if not isinstance(value, dict):
+        return value
+    if not isinstance(value.get("class_path"), str):
+        return {k: _class_path_to_target(v, f"{where}.{k}" if where else str(k)) for k, v in value.items()}
+    stray = [k for k in value if k not in ("class_path", "init_args", "dict_kwargs")]
+    if stray:
+        raise ValueError(f"`{where or 'the config'}` has `{stray[0]}` beside its class_path: jsonargparse takes a "
+                         f"class's arguments under `init_args`")
+    arguments: dict[Any, Any] = {}
+    for extra in ("init_args", "dict_kwargs"):
+        if isinstance(value.get(extra), dict):
+            arguments.update(value[extra])
+    inner = f"{where}.init_args" if where else "init_args"
+    return {"_target_": value["class_path"], **{k: _class_path_to_target(v, f"{inner}.{k}") for k, v in arguments.items()}}
+
+
+def build_target_config(node: dict[str, Any], target: str, path: str, options: Any, span: Span,
+                        problems: list[Problem], key: str = "_target_") -> tuple[ModelReport | None, list[Problem], bool]:
+    """The model Hydra's instantiate builds from ``node`` (a ``_target_`` mapping), counted; see
+    count_hydra_config for what it returns. ``key``: how the config names the class, for messages."""
+    name = target.rsplit(".", 1)[-1]
     root = _project_root(os.path.dirname(os.path.abspath(path)), target)
     ctx = Ctx((root,), *_installed_packages(options, root))
     ctx.hf_cache = getattr(options, "hf_cache", None) if options is not None else None
     scope = ctx.new_scope(os.path.join(root, "__hydra_instantiate__.py"), None, True)
     interp = Interpreter(ctx)
     call = ast.parse("hydra.utils.instantiate(config)", mode="eval").body  # (what messages quote)
-    not_a_model = [Problem("info", "LC002", f"no model found: `_target_: {target}` is not a module class of the "
+    not_a_model = [Problem("info", "LC002", f"no model found: `{key}: {target}` is not a module class of the "
                                             f"project or torch", span)]
     try:
         ctx.start_count()
