@@ -134,3 +134,24 @@ def test_a_size_hydra_takes_at_run_time_is_explained_at_the_model(tmp_path: path
     assert problem.message.startswith("`model in main()` cannot be counted exactly: nn.Linear's in_features is "
                                       "unknown: ") and said in problem.message
     assert "hydra.py" not in problem.message  # the analyser's own shim is not what the user reads about
+
+
+def test_hydra_s_compose_api_with_overrides(tmp_path: pathlib.Path) -> None:
+    # a notebook's or a test's `with initialize(...): cfg = compose(config_name=..., overrides=[...])`
+    _project(tmp_path, CONFIG, "_target_: torch.nn.Linear\nin_features: ${width}\nout_features: 8\n")
+    (tmp_path / "conf" / "model" / "wide.yaml").write_text("_target_: torch.nn.Linear\nin_features: ${width}\n"
+                                                          "out_features: 100\n")
+    script = tmp_path / "notebook.py"
+    script.write_text("import torch\nfrom hydra import compose, initialize\nfrom hydra.utils import instantiate\n\n"
+                      "with initialize(version_base=None, config_path='conf'):\n"
+                      "    cfg = compose(config_name='config', overrides=['model=wide', 'width=16'])\n\n"
+                      "model = instantiate(cfg.model)\n")
+    report = analyze_text(script.read_text(), str(script))
+    assert [(m.name, m.tree.total) for m in report.models] == [("model", 16 * 100 + 100)]
+    script.write_text(script.read_text().replace("'width=16'", "'nowhere=16'"))
+    report = analyze_text(script.read_text(), str(script))
+    problem, = [p for p in report.problems if p.code == "LC101"]
+    assert "Could not override 'nowhere'" in problem.message
+    composed = hydra_config.compose(str(tmp_path / "conf"), "config", overrides=["~width", "+depth=2"]).values
+    assert composed["depth"] == 2 and "width" not in composed
+    assert isinstance(composed["model"]["in_features"], Unknown)

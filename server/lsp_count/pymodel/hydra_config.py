@@ -153,33 +153,110 @@ class ComposedConfig:
     packages: dict[str, str] = field(default_factory=dict)  # each file read (its path) -> where it was merged
 
 
+class NotInDefaults(ConfigError):
+    """A group chosen (``model=big``) that the defaults list does not have."""
+
+
 def compose(config_dir: str, config_name: str | None, shown_dir: str | None = None,
-            choices: dict[str, str] | None = None, overlay: dict[str, str] | None = None) -> ComposedConfig:
+            choices: dict[str, str] | None = None, overlay: dict[str, str] | None = None,
+            overrides: list[str] | tuple[str, ...] = ()) -> ComposedConfig:
     """The config ``@hydra.main(config_path=..., config_name=...)`` gives the function, with no
     command-line overrides. ``config_dir``: the config directory (config_path made absolute);
     ``shown_dir``: how messages name it; ``choices``: group options chosen as a command line's
-    ``model=mnist`` chooses them; ``overlay``: the texts of files open in the editor, by path.
-    ConfigError where Hydra would fail."""
+    ``model=mnist`` chooses them; ``overlay``: the texts of files open in the editor, by path;
+    ``overrides``: a command line's (Hydra's ``compose(overrides=[...])``): ``group=option``,
+    ``+group=option``, ``key.path=value``, ``+key=value``, ``++key=value``, ``~key``. ConfigError
+    where Hydra would fail."""
     comp = _Composition(config_dir, shown_dir if shown_dir is not None else config_dir,
                         overlay=dict(overlay or {}))
-    for group, option in (choices or {}).items():
+    values, appended = _parse_overrides(overrides, config_dir)
+    chosen = dict(choices or {})
+    for group, option in values.pop("choices", {}).items():
+        chosen[group] = option
+    for group, option in chosen.items():
         comp.overrides[group] = option
-        comp.used_overrides.add(group)  # (a command line's choice of a group not in the defaults adds it: not here)
     if config_name:
         name = config_name[:-5] if config_name.endswith(".yaml") else config_name
-        comp.parts = _expand_config(comp, name, "", "", primary=True)
+        comp.parts = _expand_config(comp, name, "", "", primary=True, appended=appended)
     unused = set(comp.overrides) - comp.used_overrides
     if unused:
         group = sorted(unused)[0]
+        if group in chosen:
+            raise NotInDefaults(f"Could not override '{group}': no match in the defaults list (to append to the "
+                                f"defaults list, Hydra takes +{group}=...)")
         raise ConfigError(f"Could not override '{group}': no match in the defaults list (as Hydra says)")
     merged: Any = {}
     for package, content, _ in comp.parts:
         merged = _merge_at(merged, package.split(".") if package else [], content)
     if isinstance(merged, dict):
         merged.pop("hydra", None)  # Hydra's own settings are not the application's config
+        for kind, key, value in values["values"]:
+            _apply_value(merged, kind, key, value)
     # the files in the order they are merged, the primary first (Hydra reads them from the list's end)
     files = list(dict.fromkeys([*comp.files[:1], *(shown for _, _, shown in comp.parts)]))
     return ComposedConfig(resolve(merged), tuple(files), comp.packages)
+
+
+def _parse_overrides(overrides: list[str] | tuple[str, ...], config_dir: str) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+    """A command line's overrides: the groups chosen, the groups appended, and the values set
+    (kind "=", "+", "++", "~"; the key; the value, read as YAML)."""
+    choices: dict[str, str] = {}
+    appended: list[tuple[str, str]] = []
+    values: list[tuple[str, str, Any]] = []
+    for override in overrides:
+        if not isinstance(override, str):
+            raise ConfigError(f"an override is not a string: {override!r}")
+        text = override.strip()
+        kind = "~" if text.startswith("~") else "++" if text.startswith("++") else "+" if text.startswith("+") else "="
+        body = text[len(kind) if kind != "=" else 0:]
+        key, sep, raw = body.partition("=")
+        key = key.strip()
+        if not key or (not sep and kind != "~") or not re.fullmatch(r"[\w./@-]+", key):
+            raise ConfigError(f"Hydra cannot parse the override '{override}'")
+        is_group = "@" not in key and os.path.isdir(os.path.join(config_dir, *key.split("/")))
+        if is_group and kind in ("=", "+") and sep:
+            option = raw.strip()
+            if option in ("null", "~", ""):
+                raise ConfigError(f"'{override}': a config group's option is a name (Hydra: \"Config group "
+                                  f"override must be a string or a list\"; `~{key}` leaves the group out)")
+            if kind == "+":
+                appended.append((key, option))
+            else:
+                choices[key] = option
+            continue
+        try:
+            value = yaml.load(raw, Loader=_LOADER) if sep else None  # noqa: S506 - a SafeLoader subclass
+        except yaml.YAMLError:
+            value = raw
+        values.append((kind, key.replace("/", "."), value))
+    return {"choices": choices, "values": values}, appended
+
+
+def _apply_value(config: dict[str, Any], kind: str, key: str, value: Any) -> None:
+    """One value override on the merged config, as Hydra applies it (a key that is not there is an
+    error without ``+``; with ``+``, one that is there is)."""
+    *parents, last = key.split(".")
+    node: Any = config
+    for part in parents:
+        if not isinstance(node, dict) or part not in node:
+            if kind in ("+", "++") and isinstance(node, dict):
+                node[part] = {}
+            else:
+                raise ConfigError(f"Could not override '{key}': the config has no `{part}` (Hydra's ConfigKeyError)")
+        node = node[part]
+    if not isinstance(node, dict):
+        raise ConfigError(f"Could not override '{key}': `{'.'.join(parents)}` is not a mapping")
+    if kind == "~":
+        if last not in node:
+            raise ConfigError(f"Could not delete '{key}': the config has no such key")
+        del node[last]
+    elif kind == "=" and last not in node:
+        raise ConfigError(f"Could not override '{key}': the config has no such key (to add it, Hydra takes +{key}=...)")
+    elif kind == "+" and last in node:
+        raise ConfigError(f"Could not append to the config: '{key}' is there already (Hydra takes ++{key}=... to "
+                          f"force it)")
+    else:
+        node[last] = merge(node.get(last), value) if isinstance(value, dict) and kind != "=" else value
 
 
 def _load(comp: _Composition, path_in_dir: str, optional: bool = False) -> tuple[Any, str | None] | None:
@@ -223,13 +300,16 @@ def _absolute_header(header: str | None, group_path: str) -> str | None:
 
 def _expand_config(comp: _Composition, path_in_dir: str, parent_package: str, package: str,
                    primary: bool = False, optional: bool = False, explicit_package: str | None = None,
-                   relative_group: str = "", parent_key_package: str = "") -> list[tuple[str, Any, str]]:
+                   relative_group: str = "", parent_key_package: str = "",
+                   appended: list[tuple[str, str]] | None = None) -> list[tuple[str, Any, str]]:
     """One config of the defaults tree: its defaults, and its own content where ``_self_`` is, as
     (package, content) in merge order. Hydra expands a defaults list from its last entry to its
     first, so an `override` in a config listed later (an experiment's `override /model: big`)
     applies to a group listed before it.
     ``parent_key_package``: the package its parent's groups are keyed by for ``override`` (Hydra's
     get_override_key reads packages without the ``# @package`` headers, which start at the top)."""
+    if path_in_dir.endswith(".yaml"):  # `- data: mnist.yaml`: Hydra adds the extension only where it is missing
+        path_in_dir = path_in_dir[:-len(".yaml")]
     loaded = _load(comp, path_in_dir, optional)
     if loaded is None:
         return []
@@ -248,6 +328,7 @@ def _expand_config(comp: _Composition, path_in_dir: str, parent_package: str, pa
     entries = _defaults_entries(defaults, path_in_dir, comp)
     if not any(kind == "self" for kind, *_ in entries):
         entries.append(("self", None, None, False, False, None))  # Hydra 1.1+: _self_ last where not written
+    entries.extend(("group", group, option, False, False, None) for group, option in appended or ())  # `+db=mysql`
     comp.packages[os.path.normpath(os.path.join(comp.config_dir, *path_in_dir.split("/")) + ".yaml")] = final
     expanded: list[list[tuple[str, Any, str]]] = []
     for kind, group, value, is_override, is_optional, package_override in reversed(entries):
@@ -519,6 +600,8 @@ def compose_for_file(path: str, text: str | None = None) -> tuple[ComposedConfig
         for primary in _primary_candidates(directory, group.split("/")[0]):
             try:
                 composed = compose(directory, primary, os.path.basename(directory), {group: option}, overlay)
+            except NotInDefaults:
+                continue  # (its text named the group elsewhere than in its defaults list)
             except ConfigError as exc:
                 first_error = first_error or exc
                 continue

@@ -80,13 +80,15 @@ SHIMS = {**{name: (LIGHTNING_SHIM, "LightningModule") for name in LIGHTNING_MODU
          # Hydra's instantiate and OmegaConf's configs (`hydra.utils.instantiate(cfg.model)`)
          **{f"hydra.utils.{name}": (HYDRA_SHIM, name)
             for name in ("instantiate", "call", "get_class", "get_method", "get_object")},
-         **{f"hydra.{name}": (HYDRA_SHIM, name) for name in ("instantiate", "call")},
+         **{f"hydra.{name}": (HYDRA_SHIM, name)
+            for name in ("instantiate", "call", "initialize", "initialize_config_dir", "compose")},
          "omegaconf.DictConfig": (HYDRA_SHIM, "DictConfig"),
          **{f"omegaconf.OmegaConf.{name}": (HYDRA_SHIM, f"OmegaConf.{name}")
             for name in ("create", "load", "merge", "unsafe_merge", "to_container", "to_object", "is_config",
                          "is_dict", "is_list", "set_struct", "set_readonly", "resolve", "select")}}
 # The functions the shims call that the analyser answers itself (shims/hydra.py).
-_SHIM_FUNCTIONS = frozenset({"lsp_count_shim.locate", "lsp_count_shim.read_yaml", "lsp_count_shim.kind"})
+_SHIM_FUNCTIONS = frozenset({"lsp_count_shim.locate", "lsp_count_shim.read_yaml", "lsp_count_shim.kind",
+                             "lsp_count_shim.hydra_initialize", "lsp_count_shim.hydra_compose"})
 # A loop in a script's entry point (``main()``, ``if __name__ == "__main__":``) is most often the
 # training loop, which builds nothing: it is followed this far, then skipped (script.py).
 ENTRY_LOOP_STEPS = 10_000
@@ -789,6 +791,8 @@ class Ctx:
         self.environment: list[tuple[str, str, str, Span | None]] = []
         # The environment variables the code itself set (`os.environ["RWKV_JIT_ON"] = "1"`), which it then reads.
         self.environ_set: dict[str, str] = {}
+        # Hydra's config directory, as `with initialize(config_path="conf"):` sets it (shims/hydra.py)
+        self.hydra_dir: str | None = None
         # What makes importing the analysed file fail (a relative import of a module the package lacks):
         # no class of it can be built.
         self.import_errors: list[str] = []
@@ -2724,11 +2728,13 @@ class Interpreter:
             if type(value) is Inst and value.cls is self.shim_class("omegaconf.DictConfig"):
                 return "DictConfig"
             return "dict" if isinstance(value, dict) else "ListConfig" if isinstance(value, (list, tuple)) else ""
-        if len(args) != 1 or kwargs or type(args[0]) is not str:
-            raise Unresolved(f"`{_text(node)}`: the path is not a known string: {why_of(args[0]) if args else ''}")
         main = next((s for s in self.ctx.scopes if s.is_main), None)
         if main is None:
             raise Unresolved("no file is analysed")
+        if name.endswith((".hydra_initialize", ".hydra_compose")):
+            return self.hydra_compose_api(name, args, main, node)
+        if len(args) != 1 or kwargs or type(args[0]) is not str:
+            raise Unresolved(f"`{_text(node)}`: the path is not a known string: {why_of(args[0]) if args else ''}")
         if name.endswith(".locate"):
             return self.locate(args[0], main, node)
         path = args[0]
@@ -2754,6 +2760,37 @@ class Interpreter:
         if isinstance(data, list):
             return [self.config_value(v, node, env) for v in data]  # (a ListConfig is a list here)
         return data
+
+    def hydra_compose_api(self, name: str, args: list[Any], main: ModuleScope, node: ast.AST) -> Any:
+        """Hydra's compose API: ``hydra_initialize(path, absolute)`` sets the config directory
+        (``initialize``'s config_path is relative to the file that calls it: the analysed one);
+        ``hydra_compose(config_name, overrides)`` composes from it (hydra_config.compose)."""
+        from lsp_count.pymodel import hydra_config
+
+        if name.endswith(".hydra_initialize"):
+            path, absolute = args
+            if path is not None and type(path) is not str:
+                raise Unresolved(f"Hydra's config directory is not a known string: {why_of(path)}")
+            self.ctx.hydra_dir = None if path is None else path if absolute and os.path.isabs(path) else \
+                os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(main.path)), path))
+            return None
+        config_name, overrides = args
+        if self.ctx.hydra_dir is None:
+            raise _Raised("`compose(...)` raises ValueError: GlobalHydra is not initialized (`with "
+                          "initialize(config_path=...)` first)", ExtV("ValueError"))
+        if config_name is not None and type(config_name) is not str or not isinstance(overrides, (list, tuple)) or \
+                any(type(o) is not str for o in overrides):
+            what = config_name if config_name is not None and type(config_name) is not str else next(
+                (o for o in overrides if type(o) is not str), overrides) if isinstance(overrides, (list, tuple)) else overrides
+            raise Unresolved(f"`compose(...)`: the config name or an override is not a known string: "
+                             f"{why_of(what) or type(what).__name__}")
+        try:
+            composed = hydra_config.compose(self.ctx.hydra_dir, config_name,
+                                            os.path.relpath(self.ctx.hydra_dir, os.path.dirname(os.path.abspath(main.path))),
+                                            overrides=list(overrides))
+        except hydra_config.ConfigError as exc:
+            raise Unresolved(f"Hydra's compose fails: {exc}") from None
+        return self.config_value(composed.values, node, main.env)
 
     def locate(self, dotted: str, main: ModuleScope, node: ast.AST) -> Any:
         """Hydra's ``_locate``: the class or function a ``_target_`` names, from the longest module

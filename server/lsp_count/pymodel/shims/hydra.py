@@ -8,14 +8,16 @@ the analyser's own, in hydra_config.py: OmegaConf's loading rules, interpolation
 for plain data. ``instantiate`` / ``call`` are Hydra 1.3's ``_instantiate2``: ``_target_`` located
 (``lsp_count_shim.locate``: a class or function of the project, torch's, or the named package's),
 ``_args_``, ``_recursive_``, ``_partial_``, ``_convert_``, and the keyword arguments given merged
-over the config. The parity tests compare it with the installed Hydra. ``kind`` is what a value is ("DictConfig",
+over the config. ``initialize`` / ``initialize_config_dir`` and ``compose(config_name, overrides)``
+are Hydra's compose API (``lsp_count_shim.hydra_compose``: hydra_config.compose). The parity tests
+compare it with the installed Hydra. ``kind`` is what a value is ("DictConfig",
 "dict", "ListConfig" for any list, or ""), where ``isinstance`` would stop at a value the analyser does not
 know (``${oc.env:DATA}``): such values are passed on, as Hydra passes them.
 """
 
 import functools
 
-from lsp_count_shim import kind, locate, read_yaml
+from lsp_count_shim import hydra_compose, hydra_initialize, kind, locate, read_yaml
 
 
 class DictConfig(dict):
@@ -212,3 +214,35 @@ def get_method(path):
 
 def get_object(path):
     return locate(path)
+
+
+class initialize:
+    """Hydra's compose API: the config directory, relative to the file that calls it."""
+
+    def __init__(self, version_base=None, config_path=None, job_name=None, caller_stack_depth=1):
+        hydra_initialize(config_path, False)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc_value, traceback):
+        hydra_initialize(None, True)
+        return False
+
+
+class initialize_config_dir:
+    def __init__(self, config_dir, version_base=None, job_name=None):
+        hydra_initialize(config_dir, True)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc_value, traceback):
+        hydra_initialize(None, True)
+        return False
+
+
+def compose(config_name=None, overrides=None, return_hydra_config=False, strict=None):
+    if overrides is None:
+        overrides = []
+    return hydra_compose(config_name, overrides)
