@@ -230,16 +230,9 @@ class initialize:
         return False
 
 
-class initialize_config_dir:
+class initialize_config_dir(initialize):
     def __init__(self, config_dir, version_base=None, job_name=None):
         hydra_initialize(config_dir, True)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, exc_type, exc_value, traceback):
-        hydra_initialize(None, True)
-        return False
 
 
 def compose(config_name=None, overrides=None, return_hydra_config=False, strict=None):
