@@ -17,6 +17,11 @@ The analyser imports nothing and runs no ``__main__`` block while it counts the 
 cannot follow (a dataset, the training loop: see ``Interpreter.run_entry``). Each name such an
 entry point assigns a module last is a model: ``model`` for the block's own names, ``model in
 main()`` for a function's.
+
+A main() decorated with ``@hydra.main(config_path=..., config_name=...)`` gets the config Hydra
+composes from its YAML files (hydra_config.py) as ``cfg``; a function of the file main() calls that
+cannot be followed to its end (``train(cfg)``, whose ``trainer.fit`` is not followed) is followed
+statement by statement too.
 """
 
 from __future__ import annotations
@@ -173,7 +178,8 @@ def hydra_main_config(interp: Interpreter, decorator: ast.Call, scope: ModuleSco
         except Unresolved as exc:
             value = Unknown(exc.reason)
         if value is not None and type(value) is not str:
-            why = f"`cfg` is the config @hydra.main composes, and its {name} is not a known string: {why_of(value) or repr(value)}"
+            why = (f"`cfg` is the config @hydra.main composes, and its {name} is not a known string: "
+                   f"{why_of(value) or repr(value)}")
             return Unknown(why), why
         values[name] = value
     config_path, config_name = values["config_path"], values["config_name"]
