@@ -336,7 +336,11 @@ def _interpret(text: str, path: str, options: Any, body: list[ast.stmt], problem
     unresolved: list[str] = []
     hint_counts = [_hint_counts(ctx)]  # built by the module's own statements
     plan = None
-    if memo is not None and memo.reuse and not getattr(options, "execute", False):
+    if memo is not None and memo.reuse and (ctx.disk_reads or ctx.hub_lookups):
+        # The module's own statements read a data file, a config or the HF cache, which every class
+        # may depend on and no key records: nothing is kept, and nothing earlier is taken.
+        memo.classes, memo.files = {}, {}
+    elif memo is not None and memo.reuse and not getattr(options, "execute", False):
         plan = ReusePlan(memo, body, positions.raw_lines(), options, tuple(c.name for c in config_classes),
                          positions.line)
     unresolved.extend(name for name, _ in unreached)
@@ -358,13 +362,14 @@ def _interpret(text: str, path: str, options: Any, body: list[ast.stmt], problem
             hint_counts.append(dict(reused.hints))
         else:
             ctx.hint_insts = {}
-            hub_lookups = ctx.hub_lookups
+            hub_lookups, disk_reads = ctx.hub_lookups, ctx.disk_reads
             try:
                 report, problem = count_class(interp, cls, config_classes, name_span, scope)
             except Exception as exc:  # noqa: BLE001 - a bug of the analyser loses this class, not the file's others
                 report, problem = None, _internal_error(exc, f"`{cls.name}`", name_span)
             hint_counts.append(_hint_counts(ctx))
-            if plan is not None and ctx.hub_lookups == hub_lookups:  # the HF cache may change: not kept
+            # A count that read the HF cache or a file besides the project's modules is not kept: they may change.
+            if plan is not None and ctx.hub_lookups == hub_lookups and ctx.disk_reads == disk_reads:
                 plan.remember(cls.node, report, problem, hint_counts[-1])
         if report is not None:
             models.append(report)
@@ -416,7 +421,7 @@ def _interpret(text: str, path: str, options: Any, body: list[ast.stmt], problem
         models.extend(executed)
         models.sort(key=lambda m: (m.span.start.line if m.span else 0))
     if plan is not None:
-        plan.finish(list(ctx.loaded))
+        plan.finish(list(ctx.loaded), ctx.missing)
     refs = _hub_calls(body, positions) if "from_pretrained" in text else []
     return FileReport(path, tuple(models), tuple(problems), recognized=True, lines=lines, hints=_hints(hint_counts),
                       hub_refs=tuple((span, hub) for span, hub, *_ in refs),

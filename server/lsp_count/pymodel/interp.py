@@ -742,6 +742,14 @@ class Ctx:
         self.building: set[int] = set()
         self.trees: dict[str, Any] = {}  # project files' parse trees (PythonMemo.trees, when there is one)
         self.found: dict[tuple[str, str | None, int], str | None] = {}  # an import -> its project file
+        # The module files an import looked for and did not find (``x.py``, ``x/__init__.py``): one
+        # created later changes what the import reads, so a result kept for the next analysis is
+        # kept only while they are still missing (reuse.ReusePlan.finish).
+        self.missing: set[str] = set()
+        # Files read besides the project's modules (a package's data file, a Hydra config, a module's
+        # source as text): a count that read one is not kept for the next analysis (nothing records
+        # what it depends on), as one that used the HF cache is not (hub_lookups).
+        self.disk_reads = 0
         # (package directory, name) -> the files under it that define the name at top level (package_defines)
         self.definers: dict[tuple[str, str], tuple[str, ...]] = {}
         # Hint anchors: call span -> the modules built there (counted once the class is built).
@@ -1389,12 +1397,22 @@ class Interpreter:
             roots = own + (here,) + self.ctx.base_dirs + _repository_roots(here) if own else \
                 (here,) + self.ctx.base_dirs + _repository_roots(here)
         for root in roots:
-            found = module_file(os.path.join(root, *parts) if parts else root)
+            found = self.module_file(os.path.join(root, *parts) if parts else root)
             if found is not None:
                 return found
         if not level and parts and parts[0] in self.ctx.read_packages:  # an installed model library
-            return installed_module(parts, self.ctx.site_packages)
+            for site in self.ctx.site_packages:
+                found = self.module_file(os.path.join(site, *parts))
+                if found is not None:
+                    return found
         return None
+
+    def module_file(self, stem: str) -> str | None:
+        """environments.module_file, noting the files looked for where there is none (Ctx.missing)."""
+        found = module_file(stem)
+        if found is None:
+            self.ctx.missing.update((stem + ".py", os.path.join(stem, "__init__.py")))
+        return found
 
     def load_project_file(self, key: str) -> ModV | None:
         """The project file's names, read once per analysis; None when it cannot be read, while it
@@ -2738,6 +2756,7 @@ class Interpreter:
         if name.endswith(".locate"):
             return self.locate(args[0], main, node)
         path = args[0]
+        self.ctx.disk_reads += 1
         candidates = [path] if os.path.isabs(path) else [
             os.path.join(d, path) for d in (os.path.dirname(main.path), *self.ctx.base_dirs) if d]
         found = next((c for c in candidates if os.path.isfile(c)), None)
@@ -2784,6 +2803,7 @@ class Interpreter:
                 (o for o in overrides if type(o) is not str), overrides) if isinstance(overrides, (list, tuple)) else overrides
             raise Unresolved(f"`compose(...)`: the config name or an override is not a known string: "
                              f"{why_of(what) or type(what).__name__}")
+        self.ctx.disk_reads += 1
         try:
             composed = hydra_config.compose(self.ctx.hydra_dir, config_name,
                                             os.path.relpath(self.ctx.hydra_dir, os.path.dirname(os.path.abspath(main.path))),
@@ -3613,7 +3633,7 @@ class Interpreter:
                 # `litgpt.lora.X` where the package's __init__ does not import `lora`: the submodule, which
                 # Python sets on the package once anything imports it (litgpt's own modules do).
                 package = os.path.dirname(obj.path)
-                found = module_file(os.path.join(package, name))
+                found = self.module_file(os.path.join(package, name))
                 sub = self.load_project_file(found) if found is not None else None
                 if sub is not None:
                     return sub
@@ -5346,6 +5366,7 @@ class Interpreter:
         scope = next((s for s in self.ctx.scopes if s.path == mod.path), None)
         if scope is not None and scope.text is not None:
             return scope.text
+        self.ctx.disk_reads += 1
         try:
             if os.path.getsize(mod.path) <= _MAX_SOURCE_BYTES:
                 with open(mod.path, encoding="utf-8", errors="replace") as fh:
@@ -6901,6 +6922,7 @@ class Interpreter:
                 return Unknown(f"`{_text(node)}`: `{package}` is not a package of the project", maybe_module=False)
             directory = os.path.dirname(found)
         path = os.path.realpath(os.path.join(directory, *resource.split("/")))
+        self.ctx.disk_reads += 1
         if not path.startswith(os.path.realpath(directory) + os.sep) or not os.path.isfile(path):
             return Unknown(f"`{_text(node)}`: no data file `{resource}` in the package")
         if os.path.getsize(path) > _MAX_SOURCE_BYTES:

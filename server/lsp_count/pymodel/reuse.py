@@ -88,7 +88,9 @@ class PythonMemo:
         file once, share them between the files of one run)."""
         self.reuse = reuse
         self.classes: dict[tuple[str, int], ClassResult] = {}
-        self.files: dict[str, tuple[int, int]] = {}  # project files the last analysis read: (mtime, size)
+        # Project files the last analysis read: (mtime, size); None for a module file its imports
+        # looked for and did not find (it must still be missing).
+        self.files: dict[str, tuple[int, int] | None] = {}
         self.identifiers: dict[str, frozenset[str]] = {}  # block text -> identifiers in it
         # The parsed blocks: (block text, how many earlier blocks have the same text) -> (its first
         # line in the statements' own numbering, its statements), and where the next block parsed
@@ -375,13 +377,16 @@ class ReusePlan:
         self.results[self.slots[id(stmt)]] = ClassResult(key, self.shared_ranges, own_ranges, report, problem,
                                                          tuple(hints.items()), names_a_line)
 
-    def finish(self, loaded_files: list[str]) -> None:
-        """``loaded_files``: the project files this analysis read. Imports are read when first
+    def finish(self, loaded_files: list[str], missing_files: set[str] | frozenset[str] = frozenset()) -> None:
+        """``loaded_files``: the project files this analysis read; ``missing_files``: those its
+        imports looked for and did not find (one created since changes what an import reads: kept
+        with the stamp None, which a file that exists never has). Imports are read when first
         used, so a kept class's files may not be among them: while anything is kept, the files
         the earlier analyses read stay watched (they were unchanged, or nothing would be kept)."""
         self.memo.classes = self.results
         files = dict(self.memo.files) if self.reused_any else {}
         files.update((path, stamp) for path in loaded_files if (stamp := file_stamp(path)) is not None)
+        files.update((path, None) for path in missing_files)
         self.memo.files = files
 
 
