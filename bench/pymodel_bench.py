@@ -3,7 +3,8 @@
 Builds a synthetic file from the corpus (nanoGPT, ResNet, LoRA, MLP, recurrent
 classes, renamed so every copy is its own class) and times analyze_text: the whole
 file from nothing (the CLI, the gate, a file just opened), then the language server's
-re-analysis after an edit (the classes the edit cannot reach come from the last one).
+re-analysis after an edit (the classes the edit cannot reach come from the last one), and a
+new CLI or gate run that starts from the results an earlier run stored (memo_store.py).
 Then real files: every models/*/modeling_*.py of the installed transformers (a test
 dependency), each from nothing, reading the project files it imports as the analysis
 does in a transformers checkout, without and with the tree cache of an earlier run; the
@@ -127,6 +128,34 @@ def time_edits(text: str, runs: int) -> tuple[list[float], list[float]]:
         analyze_text("# moved\n" * (i % 2 + 1) + versions[0], "big_model.py", memo=memo)
         moved.append((time.perf_counter() - start) * 1000)
     return inside, moved
+
+
+def time_stored(text: str, runs: int) -> tuple[list[float], list[float], list[float]]:
+    """The CLI's and the gate's case, each run a new one (memo_store.py): ms for a file with no
+    stored results (counted whole, then stored), the same file again (every class from the store),
+    and the file with one class edited since the stored run."""
+    from lsp_count.core.analyze import SharedTrees
+
+    start_of = text.index("class ResNet_7_1")
+    at = text.index("num_classes=1000", start_of)
+    edited = text[:at] + "num_classes=1001" + text[at + len("num_classes=1000"):]
+    first, again, after_edit = [], [], []
+    with tempfile.TemporaryDirectory() as tmp, mock.patch.dict(os.environ):
+        os.environ["LSP_COUNT_CACHE_DIR"] = tmp
+        path = os.path.join(tmp, "big_model.py")
+        for i in range(runs):
+            for entry in pathlib.Path(tmp, "memos").glob("*.memo"):
+                entry.unlink()
+            start = time.perf_counter()
+            analyze_text(text, path, None, SharedTrees().memo_for(path))
+            first.append((time.perf_counter() - start) * 1000)
+            start = time.perf_counter()
+            analyze_text(text, path, None, SharedTrees().memo_for(path))
+            again.append((time.perf_counter() - start) * 1000)
+            start = time.perf_counter()
+            analyze_text(edited, path, None, SharedTrees().memo_for(path))
+            after_edit.append((time.perf_counter() - start) * 1000)
+    return first, again, after_edit
 
 
 def transformers_modeling_files() -> list[pathlib.Path]:
@@ -322,6 +351,10 @@ def main() -> None:
     inside, moved = time_edits(text, 15)
     print(f"language server, again after an edit inside one class: median {statistics.median(inside):.1f} ms; "
           f"after a line added at the top (every class moves): median {statistics.median(moved):.1f} ms (15 runs each)")
+    first, again, after_edit = time_stored(text, 7)
+    print(f"a new CLI or gate run (memo_store.py): no stored results (counted, then stored) median "
+          f"{statistics.median(first):.1f} ms; unchanged since the stored run {statistics.median(again):.1f} ms; "
+          f"one class edited since {statistics.median(after_edit):.1f} ms (7 runs each)")
     import_s, torch_times = time_torch(text, [m.name for m in report.models], 3)
     print(f"torch, run the file + build the same {len(report.models)} classes on the meta device: "
           f"median {statistics.median(torch_times):.0f} ms, after importing torch once ({import_s:.2f} s)")

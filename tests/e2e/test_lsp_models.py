@@ -345,6 +345,31 @@ async def test_python_lenses_follow_a_saved_or_changed_project_file(pull_client:
     assert (pull_client.log_messages + pull_client.messages)[logged:] == []
 
 
+async def test_python_results_are_stored_when_a_document_closes_and_read_when_it_opens(
+        pull_client: LanguageClient, models_ws):
+    """memo_store.py: the server stores a document's per-class results when it is closed (on a worker
+    thread), and a document opened again starts from them; what the client sees is the same."""
+    from lsp_count.pymodel.tree_cache import cache_dir
+
+    memos = cache_dir() / "memos"
+    path = models_ws / "stored_gpt.py"
+    shutil.copy(NANOGPT, path)
+    before = set(memos.glob("*.memo")) if memos.is_dir() else set()
+    uri, _ = doc(pull_client, path, "python")
+    first = sorted((lens.range.start.line, lens.command.title) for lens in await lenses(pull_client, uri))
+    assert any("124" in title for _, title in first)
+    pull_client.text_document_did_close(types.DidCloseTextDocumentParams(
+        text_document=types.TextDocumentIdentifier(uri=uri)))
+    for _ in range(100):
+        if memos.is_dir() and set(memos.glob("*.memo")) - before:
+            break
+        await asyncio.sleep(0.05)
+    assert set(memos.glob("*.memo")) - before
+    uri, _ = doc(pull_client, path, "python")
+    again = sorted((lens.range.start.line, lens.command.title) for lens in await lenses(pull_client, uri))
+    assert again == first
+
+
 async def test_python_budget_findings_follow_edits_and_moves(pull_client: LanguageClient, models_ws):
     # Findings of classes an edit did not reach are kept from the last analysis; they must still
     # sit on their class after lines are added above it, and follow a count that changes.

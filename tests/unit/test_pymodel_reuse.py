@@ -44,9 +44,8 @@ def analysed(text: str) -> PythonMemo:
 EDIT_IN_ATTENTION = ("self.n_head = config.n_head", "self.n_head = config.n_head  # heads")
 
 
-def test_an_edit_in_one_class_recounts_that_class_and_what_uses_it(monkeypatch) -> None:
-    text = corpus_text()
-    memo = analysed(text)
+def counted_classes(monkeypatch) -> list[str]:
+    """The names of the classes the analyses from now on count (not take from a memo), in order."""
     counted: list[str] = []
     real = reuse.ReusePlan.remember
 
@@ -55,6 +54,13 @@ def test_an_edit_in_one_class_recounts_that_class_and_what_uses_it(monkeypatch) 
         return real(plan, stmt, *args)
 
     monkeypatch.setattr(reuse.ReusePlan, "remember", spy)
+    return counted
+
+
+def test_an_edit_in_one_class_recounts_that_class_and_what_uses_it(monkeypatch) -> None:
+    text = corpus_text()
+    memo = analysed(text)
+    counted = counted_classes(monkeypatch)
     edited = text.replace(*EDIT_IN_ATTENTION, 1)
     report = analyze_text(edited, "model.py", memo=memo)
     assert sorted(counted) == ["Block", "CausalSelfAttention", "GPT"]
@@ -142,17 +148,22 @@ def test_a_project_file_that_changes_is_read_again(tmp_path) -> None:
     assert second.models[0].tree.total == 272
 
 
+# A second class, which an edit changes while the first is kept.
+HEAD = """
+
+class Head(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(2, 2)
+"""
+
+
 def test_a_kept_class_still_watches_the_project_file_it_read_when_it_was_counted(tmp_path) -> None:
     """Imports are read when first used: after an edit elsewhere, the kept class's file is not
     read again, yet a later change to it must still recount the class."""
     (tmp_path / "layers.py").write_text("WIDTH = 8\n")
     model = tmp_path / "model.py"
-    text = USES_WIDTH + textwrap.dedent("""
-        class Head(nn.Module):
-            def __init__(self):
-                super().__init__()
-                self.fc = nn.Linear(2, 2)
-    """)
+    text = USES_WIDTH + HEAD
     options = AnalyzeOptions(base_dir=str(tmp_path))
     memo = PythonMemo()
     analyze_text(text, str(model), options, memo=memo)
@@ -177,13 +188,7 @@ def test_a_kept_class_is_recounted_once_a_module_it_imports_that_was_missing_is_
             def __init__(self):
                 super().__init__()
                 self.w = Wide()
-
-
-        class Head(nn.Module):
-            def __init__(self):
-                super().__init__()
-                self.fc = nn.Linear(2, 2)
-    """)
+    """) + HEAD
     options = AnalyzeOptions(base_dir=str(tmp_path))
     memo = PythonMemo()
     first = analyze_text(text, str(model), options, memo=memo)
@@ -211,13 +216,7 @@ def test_a_class_that_read_a_data_file_is_counted_again_after_an_edit_elsewhere(
             def __init__(self):
                 super().__init__()
                 self.fc = nn.Linear(int(pkgutil.get_data(__name__, "widths.txt").decode()), 1, bias=False)
-
-
-        class Head(nn.Module):
-            def __init__(self):
-                super().__init__()
-                self.fc = nn.Linear(2, 2)
-    """)
+    """) + HEAD
     memo = PythonMemo()
     assert [m.tree.total for m in analyze_text(text, str(model), AnalyzeOptions(), memo=memo).models] == [12, 6]
     (tmp_path / "pkg" / "widths.txt").write_text("20")

@@ -96,7 +96,8 @@ def analyze_text(text: str, path: str, options: AnalyzeOptions = AnalyzeOptions(
 class SharedTrees:
     """Lends the parse trees of the project files one Python file's analysis read to the next
     file's, within one run of the CLI or the gate (a package's model files import the same
-    modules). Each file is still analysed from nothing otherwise."""
+    modules), and starts each Python file from the per-class results an earlier run stored
+    (pymodel/memo_store.py): only the classes whose code changed since are counted."""
 
     def __init__(self) -> None:
         self.trees: dict[str, Any] = {}
@@ -106,7 +107,7 @@ class SharedTrees:
             return None
         from lsp_count.pymodel.reuse import PythonMemo
 
-        return PythonMemo(self.trees, reuse=False)
+        return PythonMemo(self.trees, from_disk=True, to_disk=True)
 
 
 def analyze_bytes(data: bytes, path: str, options: AnalyzeOptions = AnalyzeOptions(),

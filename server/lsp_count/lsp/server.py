@@ -165,7 +165,8 @@ class LspCountServer(LanguageServer):
             if format_for(path) == FORMATS[".py"]:
                 from lsp_count.pymodel.reuse import PythonMemo
 
-                memo = self.memos.setdefault(uri, PythonMemo(self.project_trees))
+                # A file on disk starts from the results an earlier session or run stored (memo_store.py).
+                memo = self.memos.setdefault(uri, PythonMemo(self.project_trees, from_disk=bool(doc.path)))
             progress = AnalysisProgress() if self.shows_progress() else None
             future = asyncio.ensure_future(loop.run_in_executor(
                 self.executor, self.collector.run, analyze_document, uri, doc.version, doc.source, path, options, memo,
@@ -379,6 +380,15 @@ class LspCountServer(LanguageServer):
         if stale:
             self.spawn(self.refresh(stale))
 
+    def store_memo(self, uri: str) -> None:
+        """The document's per-class results kept on disk for the next session (memo_store.py), on
+        a worker thread: when it is saved or closed, not at each keystroke."""
+        memo = self.memos.get(uri)
+        if memo is not None and memo.disk_key is not None and memo.classes:
+            from lsp_count.pymodel import memo_store
+
+            self.executor.submit(memo_store.store, *memo.disk_key, memo.classes, memo.files)
+
     def forget_results(self, uri: str) -> None:
         """The document's analysis and everything made from it (not its PythonMemo)."""
         self.analyses.pop(uri, None)
@@ -485,6 +495,7 @@ def create_server() -> LspCountServer:
             ls.budget_changed()
         if path.endswith(".py"):
             ls.project_files_changed([path])
+            ls.store_memo(params.text_document.uri)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: LspCountServer, params: types.DidCloseTextDocumentParams) -> None:
@@ -493,6 +504,7 @@ def create_server() -> LspCountServer:
         if task is not None:
             task.cancel()
         ls.forget_results(uri)
+        ls.store_memo(uri)
         ls.memos.pop(uri, None)
         if not ls.pull_diagnostics:
             ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))

@@ -26,6 +26,7 @@ from lsp_count.pymodel.interp import (FUNCTION_STEPS, TORCH_VERSION, Ctx, FuncV,
                                       clone, count_of, foreign_base, module_attributes, params_of, signature_function,
                                       unfollowed_reason)
 from lsp_count.pymodel.hub import builds_module
+from lsp_count.pymodel import memo_store
 from lsp_count.pymodel.loader import body_of
 from lsp_count.pymodel.script import assignments, main_blocks, run_entry_points
 from lsp_count.pymodel.reuse import LineMap, PythonMemo, ReusePlan, parse_blocks, remember_blocks, split_blocks
@@ -204,6 +205,15 @@ def _analyze_python(text: str, path: str, options: Any, memo: PythonMemo | None,
     ctx.hf_cache = getattr(options, "hf_cache", None) if options is not None else None
     scope = ctx.new_scope(path, positions.span, True, positions.line)
     scope.text = text
+    if memo is not None and memo.reuse and (memo.from_disk or memo.to_disk):
+        # Where the installed packages are read from is part of the key: another environment's
+        # results are not this one's.
+        memo.disk_key = (os.path.abspath(path), (ctx.base_dirs, tuple(sorted(ctx.read_packages)), ctx.site_packages))
+        if memo.from_disk:
+            memo.from_disk = False  # the first analysis only: later ones start from the one before
+            stored = memo_store.load(*memo.disk_key)
+            if stored is not None:
+                memo.classes, memo.files = stored
     try:
         return _interpret(text, path, options, body, problems, positions, repaired, ctx, scope, memo, progress)
     finally:
@@ -422,6 +432,8 @@ def _interpret(text: str, path: str, options: Any, body: list[ast.stmt], problem
         models.sort(key=lambda m: (m.span.start.line if m.span else 0))
     if plan is not None:
         plan.finish(list(ctx.loaded), ctx.missing)
+        if memo is not None and memo.to_disk and memo.disk_key is not None and plan.remembered:
+            memo_store.store(*memo.disk_key, memo.classes, memo.files)
     refs = _hub_calls(body, positions) if "from_pretrained" in text else []
     return FileReport(path, tuple(models), tuple(problems), recognized=True, lines=lines, hints=_hints(hint_counts),
                       hub_refs=tuple((span, hub) for span, hub, *_ in refs),

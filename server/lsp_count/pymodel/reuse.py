@@ -81,12 +81,18 @@ class PythonMemo:
     reads a consistent memo even when two overlap."""
 
     def __init__(self, trees: dict[str, tuple[tuple[int, int], ast.Module]] | None = None,
-                 reuse: bool = True) -> None:
+                 reuse: bool = True, from_disk: bool = False, to_disk: bool = False) -> None:
         """``trees``: project files' parse trees shared with other documents' memos (the language
         server keeps one for all: the files of a package import the same modules). ``reuse``:
-        False for a memo that only lends those trees (the CLI and the gate, which analyse each
-        file once, share them between the files of one run)."""
+        False for a memo that only lends those trees. ``from_disk``: the first analysis starts
+        from the results an earlier run stored (memo_store.py); ``to_disk``: each analysis that
+        counted a class stores them (the CLI and the gate; the language server stores a
+        document's when it is saved or closed, not at each keystroke)."""
         self.reuse = reuse
+        self.from_disk = from_disk
+        self.to_disk = to_disk
+        # Where the results are stored (memo_store.load's arguments), once an analysis has run.
+        self.disk_key: tuple[str, tuple[Any, ...]] | None = None
         self.classes: dict[tuple[str, int], ClassResult] = {}
         # Project files the last analysis read: (mtime, size); None for a module file its imports
         # looked for and did not find (it must still be missing).
@@ -262,6 +268,7 @@ class ReusePlan:
             self.previous = {}  # a project file the classes import has changed: count them all again
         self.results: dict[tuple[str, int], ClassResult] = {}
         self.reused_any = False
+        self.remembered = 0  # classes counted by this analysis and kept
         self.ranges: list[tuple[int, int]] = []
         self.texts: list[str] = []
         self.defined: dict[str, list[int]] = {}
@@ -373,6 +380,7 @@ class ReusePlan:
     def remember(self, stmt: ast.ClassDef, report: ModelReport | None, problem: Problem | None,
                  hints: Hints) -> None:
         key, own_ranges = self.key_of(stmt)
+        self.remembered += 1
         names_a_line = problem is not None and bool(_NAMES_A_LINE.search(problem.message))
         self.results[self.slots[id(stmt)]] = ClassResult(key, self.shared_ranges, own_ranges, report, problem,
                                                          tuple(hints.items()), names_a_line)

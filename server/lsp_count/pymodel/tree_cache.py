@@ -117,29 +117,35 @@ def store(text: str, tree: ast.Module) -> None:
     finally:
         for body, (text_of, path_of) in zip(deferred, saved):
             body.text, body.path = text_of, path_of
-    entry = _entry(directory, text)
+    write_entry(_entry(directory, text), blob, MAX_ENTRIES)
+
+
+def write_entry(entry: Path, blob: bytes, max_entries: int) -> None:
+    """Write one cache entry whole (a reader never sees half of it) and keep the entries of its
+    directory with its suffix at most ``max_entries``. A read-only or full disk writes nothing:
+    the next run only does the work again. Shared with memo_store.py."""
     # The language server's two worker threads and the gate's processes may store one file at once.
     partial = entry.with_name(f"{entry.name}.{os.getpid()}.{threading.get_ident()}.part")
     try:
-        directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+        entry.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         partial.write_bytes(blob)
-        os.replace(partial, entry)  # whole or absent: a reader never sees half a file
-    except OSError:  # a read-only or full disk: the next run parses again
+        os.replace(partial, entry)
+    except OSError:
         try:
             partial.unlink()
         except OSError:
             pass
         return
-    _prune(directory)
+    _prune(entry.parent, entry.suffix, max_entries)
 
 
-def _prune(directory: Path) -> None:
-    """Keep the cache bounded: past MAX_ENTRIES, the least recently written quarter goes."""
+def _prune(directory: Path, suffix: str, max_entries: int) -> None:
+    """Keep the cache bounded: past ``max_entries``, the least recently written quarter goes."""
     try:
-        entries = [e for e in os.scandir(directory) if e.name.endswith(".tree")]
+        entries = [e for e in os.scandir(directory) if e.name.endswith(suffix)]
     except OSError:
         return
-    if len(entries) <= MAX_ENTRIES:
+    if len(entries) <= max_entries:
         return
     entries.sort(key=lambda e: e.stat().st_mtime)
     for entry in entries[:len(entries) // 4]:
