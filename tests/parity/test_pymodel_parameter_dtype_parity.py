@@ -242,3 +242,50 @@ def test_get_peft_model_of_a_transformers_model_counts_as_peft_builds_it() -> No
     """)
     want, got, messages = torch_and_static(source, "Tuned", path="tuned.py")
     assert want is not None and got == want, messages
+
+
+@pytest.mark.parametrize("hub_id", ["meta-llama/Meta-Llama-3-8B", "meta-llama/Meta-Llama-3-70B"])
+def test_get_peft_model_on_a_full_size_llama_from_the_catalog_matches_peft(tmp_path, hub_id) -> None:
+    """A training script's `get_peft_model(AutoModelForCausalLM.from_pretrained(...), LoraConfig(...))`
+    on the real shapes: peft walks every module of the 32 (80) layers, past the installed packages'
+    former allowance (240,000 steps: LC101 "took more than 60,000 steps"); the README quotes
+    the 8B's figures."""
+    pytest.importorskip("peft")
+    import json
+    import pathlib
+
+    from peft import LoraConfig, get_peft_model
+    from transformers import AutoConfig, AutoModelForCausalLM
+
+    import lsp_count
+
+    org, name = hub_id.split("/")
+    config_file = pathlib.Path(lsp_count.__file__).parent / "catalog" / org / f"{name}.json"
+    data = json.loads(config_file.read_text())
+    config = AutoConfig.for_model(**{k: v for k, v in data.items() if k != "architectures"} | {"model_type": data["model_type"]})
+    with warnings.catch_warnings(), torch.device("meta"):
+        warnings.simplefilter("ignore")
+        built = get_peft_model(AutoModelForCausalLM.from_config(config),
+                               LoraConfig(r=16, target_modules=["q_proj", "v_proj"]))
+    params = list(built.parameters())
+    want = (sum(p.numel() for p in params), sum(p.numel() for p in params if p.requires_grad))
+    script = tmp_path / "train.py"
+    script.write_text(textwrap.dedent(f"""
+        from peft import LoraConfig, get_peft_model
+        from transformers import AutoModelForCausalLM
+
+
+        def main():
+            model = get_peft_model(AutoModelForCausalLM.from_pretrained("{hub_id}"),
+                                   LoraConfig(r=16, target_modules=["q_proj", "v_proj"]))
+            model.print_trainable_parameters()
+
+
+        if __name__ == "__main__":
+            main()
+    """))
+    report = analyze_text(script.read_text(), str(script), AnalyzeOptions())
+    got = [(m.tree.total, m.tree.trainable) for m in report.models]
+    assert got == [want], [p.message for p in report.problems]
+    if hub_id.endswith("8B"):
+        assert want == (8_037_076_992, 6_815_744)

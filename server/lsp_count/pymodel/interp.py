@@ -62,9 +62,10 @@ MAX_EVAL_TEXT = 10_000  # characters of a string given to eval: a table of layer
 FUNCTION_STEPS = 200_000
 # Steps an installed package's own code may take in one count before the count's budget is drawn
 # on: a library's code ends in Python (peft's get_peft_model on a transformers model builds
-# transformers' table of weight conversions for every model type, about 130,000 steps); the
-# budget guards the analysed code's loops.
-PACKAGE_STEPS = 240_000
+# transformers' table of weight conversions for every model type, about 130,000 steps, then walks
+# every module: Llama-3-8B's 32 layers took about 260,000 in all, Llama-3-70B's 80 about 450,000;
+# 1,000,000 is about 10 s of analysis on a slow machine); the budget guards the analysed code's loops.
+PACKAGE_STEPS = 1_000_000
 # Lightning's LightningModule where the installed lightning is not read: the class of shims/
 # lightning_module.py (a LightningModule is an nn.Module whose constructor adds no parameters).
 LIGHTNING_MODULES = frozenset(f"{package}.{module}LightningModule" for package in ("lightning.pytorch", "pytorch_lightning")
