@@ -76,6 +76,30 @@ def scripts(draw) -> str:
     return HEADER + "\n".join(lines) + "\n"
 
 
+def _one_name_each(values: dict, text: str, function: str | None) -> dict:
+    """``values`` with one name per object: several names of one module (`m5 = m0`) are one model,
+    which the analyser counts under the name whose last assignment comes first."""
+    tree = ast.parse(text)
+    body = next((s.body for s in tree.body if isinstance(s, ast.FunctionDef) and s.name == function), None) \
+        if function else tree.body
+    last: dict[str, tuple[int, int]] = {}
+    todo = list(body or ())
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            last[node.id] = max(last.get(node.id, (0, 0)), (node.lineno, node.col_offset))
+        todo.extend(ast.iter_child_nodes(node))
+    seen: set[int] = set()
+    out = {}
+    for name in sorted(values, key=lambda n: last.get(n, (1 << 30, 0))):
+        if id(values[name]) not in seen:
+            seen.add(id(values[name]))
+            out[name] = values[name]
+    return out
+
+
 def _torch_counts(text: str) -> dict[str, tuple[int, int]]:
     import torch
 
@@ -85,8 +109,7 @@ def _torch_counts(text: str) -> dict[str, tuple[int, int]]:
     assigned = {t.id for s in ast.parse(text).body if isinstance(s, ast.Assign) for t in s.targets
                 if isinstance(t, ast.Name)}
     out = {}
-    for name in assigned:
-        value = namespace[name]
+    for name, value in _one_name_each({n: namespace[n] for n in assigned}, text, None).items():
         if isinstance(value, torch.nn.Module):
             params = list(value.parameters())
             total = sum(p.numel() for p in params)
@@ -162,7 +185,7 @@ def _entry_torch_counts(text: str, function: str | None, device: str = "meta") -
         sys.setprofile(None)
     values = frames if function else namespace
     out = {}
-    for name, value in values.items():
+    for name, value in _one_name_each(values, text, function).items():
         if isinstance(value, torch.nn.Module) and not name.startswith("__"):
             params = list(value.parameters())
             total = sum(p.numel() for p in params)
@@ -254,9 +277,11 @@ if __name__ == "__main__":
     main()
 '''
     want = _entry_torch_counts(script, "main", "cpu")  # (accelerate moves the model to its device)
-    assert set(want) == {"model in main()", "head in main()", "base in main()"}
+    assert set(want) == {"model in main()", "head in main()"}  # `base` is `model`: one model
     report = analyze_text(script, "script.py")
     assert {m.name: (m.tree.total, m.tree.trainable) for m in report.models if m.name != "Block"} == want
+    assert "the same module is also named `base in main()`" in next(
+        m for m in report.models if m.name == "model in main()").tree.notes
     assert not [p for p in report.problems if p.severity != "info"]
 
 

@@ -61,6 +61,33 @@ def test_a_main_block_s_own_names_and_a_module_level_name_it_assigns_again() -> 
     assert counts(report) == {"model": (30, 30), "extra": (30, 30)}
 
 
+def test_two_names_of_one_module_are_one_model_under_its_first_name() -> None:
+    """`net = model` holds the same module (before, each name was a model: a budget judged it twice)."""
+    report = run("""
+        import torch.nn as nn
+
+        model = nn.Sequential(nn.Linear(4, 4))
+        net = model
+        copy = nn.Sequential(nn.Linear(4, 4))
+
+
+        def main():
+            big = nn.Linear(8, 8)
+            same = big
+            also = same
+            for p in same.parameters():
+                p.requires_grad = False
+
+
+        if __name__ == "__main__":
+            main()
+    """)
+    assert counts(report) == {"model": (20, 20), "copy": (20, 20), "big in main()": (72, 0)}
+    notes = {m.name: m.tree.notes for m in report.models}
+    assert notes["model"] == ("the same module is also named `net`",) and notes["copy"] == ()
+    assert "the same module is also named `same in main()`, `also in main()`" in notes["big in main()"]
+
+
 def test_what_the_entry_point_cannot_follow_is_skipped_and_what_it_builds_from_it_is_explained() -> None:
     report = run("""
         import sys

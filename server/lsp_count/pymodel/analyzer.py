@@ -14,7 +14,8 @@ import bisect
 import gc
 import os
 import re
-from typing import Any
+from dataclasses import replace
+from typing import Any, Sequence
 
 from lsp_count.core.analyze import DEFAULT_READ_PACKAGES
 from lsp_count.core.params import ParamNode, ParamTree, Tensor, short_count
@@ -387,8 +388,10 @@ def _interpret(text: str, path: str, options: Any, body: list[ast.stmt], problem
             problems.append(problem)
             if report is None:
                 unresolved.append(cls.name)
-    for name, target, inst in variables:  # `model = nn.Sequential(...)`: built by the module's own statements
-        report, problem = _name_report(ctx, name, inst, positions.span(target))
+    # `model = nn.Sequential(...)`: built by the module's own statements; `net = model` names the same
+    # module, counted once under its first name.
+    for (name, target, inst), also in _distinct_modules([(v, v[2], v[0]) for v in variables]):
+        report, problem = _name_report(ctx, name, inst, positions.span(target), also)
         if report is not None:
             models.append(report)
         if problem is not None:
@@ -484,10 +487,10 @@ def _entry_models(interp: Interpreter, body: list[ast.stmt], scope: ModuleScope,
         return [], [_internal_error(exc, "the script's `__main__` block", None)]
     problems.extend(Problem("warning" if failed else "info", "LC101" if failed else "LC106", note,
                             positions.span(node)) for node, note, failed in notes)
-    for name in names:
+    for name, also in _distinct_modules([(n, n.found, n.label) for n in names]):
         span = positions.span(name.assigned[-1][0])
         if type(name.found) is Inst and name.found.is_module:
-            report, problem = _name_report(interp.ctx, name.label, name.found, span)
+            report, problem = _name_report(interp.ctx, name.label, name.found, span, also)
             found = [problem] if problem is not None else []
         else:
             report, found = None, _unbuilt(name.label, name.name, name.assigned, name.found, scope, positions)
@@ -501,12 +504,39 @@ def _entry_models(interp: Interpreter, body: list[ast.stmt], scope: ModuleScope,
     return models, problems
 
 
-def _name_report(ctx: Ctx, label: str, inst: Inst, span: Span) -> tuple[ModelReport | None, Problem | None]:
+def _distinct_modules(named: list[tuple[Any, Any, str]]) -> list[tuple[Any, list[str]]]:
+    """(item, the module it holds, its name), in order -> each item whose module no earlier item
+    holds, with the names of the later items that hold it too (``net = model``: one model, `model`)."""
+    first: dict[int, list[str]] = {}
+    out = []
+    for item, value, label in named:
+        if type(value) is Inst and value.is_module and id(value) in first:
+            first[id(value)].append(label)
+            continue
+        also: list[str] = []
+        if type(value) is Inst and value.is_module:
+            first[id(value)] = also
+        out.append((item, also))
+    return out
+
+
+def _also_named(report: ModelReport, names: Sequence[str]) -> ModelReport:
+    """The report with a note naming the other names that hold the same module."""
+    if not names:
+        return report
+    note = "the same module is also named " + ", ".join(f"`{n}`" for n in names)
+    return replace(report, tree=replace(report.tree, notes=(*report.tree.notes, note)))
+
+
+def _name_report(ctx: Ctx, label: str, inst: Inst, span: Span,
+                 also: Sequence[str] = ()) -> tuple[ModelReport | None, Problem | None]:
     """A module a name of a script holds, counted (``model``, ``model in main()``): no report where
     it holds no parameters and nothing is said of it (``criterion = nn.CrossEntropyLoss()``); a bug of
-    the analyser said, never a traceback, as for a class."""
+    the analyser said, never a traceback, as for a class. ``also``: the other names that hold it."""
     try:
         report, problem = _model_report(ctx, label, inst, [], {}, span)
+        if report is not None:
+            report = _also_named(report, also)
     except Exception as exc:  # noqa: BLE001
         return None, _internal_error(exc, f"`{label}`", span)
     return (report if report is not None and (report.tree.total or problem is not None) else None), problem
