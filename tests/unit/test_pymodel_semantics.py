@@ -1968,6 +1968,7 @@ def test_a_class_extending_an_installed_package_is_not_taken_for_a_plain_object(
 
 def test_optional_imports_under_a_block_of_the_try_fail_as_the_plain_ones_do() -> None:
     report = run("""
+        from contextlib import nullcontext
         import torch.nn as nn
         USE = True
         try:
@@ -3772,6 +3773,34 @@ def test_a_module_level_statement_that_raises_is_said_where_it_is() -> None:
                 + _net("self.fc = nn.Linear(4, 4)").split("\n", 1)[1])
     assert counts(quiet) == {"Net": 20}
     assert not [p for p in quiet.problems if p.message.startswith("importing the file")]
+
+
+def test_a_module_level_name_read_before_anything_binds_it_is_pythons_name_error() -> None:
+    # pytorch/examples' dcgan (found by a real-world sweep): `assert dataset` where only a branch
+    # not taken binds it; Python stops importing there. Said as another raise is; not where a
+    # function of the file may bind it (`global`) or the file writes its globals dynamically.
+    source = """
+        import torch.nn as nn
+        choice = None
+        if choice == "cifar10":
+            dataset = "x"
+        assert dataset
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(4, 4)
+    """
+    report = run(source)
+    assert counts(report) == {"Net": 20}
+    said = [(p.span.start.line, p.message) for p in report.problems if p.message.startswith("importing the file")]
+    assert said == [(5, "importing the file raises here: `dataset` (line 6) raises NameError: name 'dataset' is not "
+                        "defined (Python stops importing the file at this line; the counts read on as if it had not "
+                        "raised)")]
+    for unknowable in ("def setup():\n            global dataset\n            dataset = 1\n        setup()\n",
+                       "globals()['dataset'] = 1\n", "from somewhere_else import *\n"):
+        quiet = run(source.replace("        assert dataset\n", "        " + unknowable + "        assert dataset\n"))
+        assert counts(quiet) == {"Net": 20}
+        assert not [p for p in quiet.problems if "NameError" in p.message], unknowable
 
 
 def test_super_init_reaching_a_class_the_analyser_does_not_read_is_not_known() -> None:

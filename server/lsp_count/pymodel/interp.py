@@ -697,6 +697,13 @@ class ModuleScope:
             known = self._undefined[name] = not _DYNAMIC_GLOBALS.search(self.text) and not _bound_somewhere(name, self.text)
         return known
 
+    def unbound_now(self, name: str) -> bool:
+        """Whether a name the main file's module-level code reads, and nothing has bound yet, is
+        Python's NameError: the file writes no globals dynamically and no function of it declares
+        one (either could have bound it without the analysis seeing)."""
+        return self.is_main and self.text is not None and not self.may_declare and \
+            not _DYNAMIC_GLOBALS.search(self.text)
+
     @property
     def dotted_name(self) -> str:
         """The module's import name, as its classes' ``__module__`` and ``sys.modules`` know it: the
@@ -3385,9 +3392,11 @@ class Interpreter:
             return Unknown(f"`{name}` may come from `from {env.module.star_imports[0]} import *`, which the analyser "
                            f"does not follow", maybe_module=True)
         scope = env.module
-        if env is not scope.env and scope.certainly_undefined(name):
+        if scope.certainly_undefined(name) if env is not scope.env else scope.unbound_now(name):
             # DANet's `math.sqrt(...)` in reset_parameters without `import math`: a function's name that
             # nothing in the file defines (no star import, no writes through globals()) is Python's NameError.
+            # So is a name the file's own statements have not bound yet when they read it (pytorch/examples'
+            # dcgan: `assert dataset` where only a branch not taken binds it): they run in order, once.
             raise _Raised(f"`{name}` ({scope.where(node.lineno)}) raises NameError: name '{name}' is not defined",
                           ExtV("NameError"))
         return Unknown(f"`{name}` is not defined in this file", maybe_module=True)
