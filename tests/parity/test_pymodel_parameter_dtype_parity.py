@@ -289,3 +289,41 @@ def test_get_peft_model_on_a_full_size_llama_from_the_catalog_matches_peft(tmp_p
     assert got == [want], [p.message for p in report.problems]
     if hub_id.endswith("8B"):
         assert want == (8_037_076_992, 6_815_744)
+
+
+def test_merge_and_unload_in_a_script_counts_as_peft_leaves_the_model(tmp_path) -> None:
+    """peft's `merge_and_unload()` (peft's own sequence-classification example ends with it) replaces
+    the LoRA layers in place: the wrapped model and what it returns are the base model again with
+    the trained head (`modules_to_save`). It was followed no further than its tqdm progress bar,
+    and the model kept its LoRA count."""
+    pytest.importorskip("peft")
+    from peft import LoraConfig, get_peft_model
+    from transformers import AutoModelForSequenceClassification, LlamaConfig
+
+    source = textwrap.dedent("""
+        from peft import LoraConfig, get_peft_model
+        from transformers import AutoModelForSequenceClassification, LlamaConfig
+
+        config = LlamaConfig(hidden_size=64, intermediate_size=128, num_attention_heads=4, num_key_value_heads=2,
+                             num_hidden_layers=2, vocab_size=100, num_labels=3, pad_token_id=0)
+        model = get_peft_model(AutoModelForSequenceClassification.from_config(config),
+                               LoraConfig(task_type="SEQ_CLS", r=4, target_modules=["q_proj", "v_proj"]))
+        merged = model.merge_and_unload()
+    """)
+    config = LlamaConfig(hidden_size=64, intermediate_size=128, num_attention_heads=4, num_key_value_heads=2,
+                         num_hidden_layers=2, vocab_size=100, num_labels=3, pad_token_id=0)
+    with warnings.catch_warnings(), torch.device("meta"):
+        warnings.simplefilter("ignore")
+        model = get_peft_model(AutoModelForSequenceClassification.from_config(config),
+                               LoraConfig(task_type="SEQ_CLS", r=4, target_modules=["q_proj", "v_proj"]))
+        merged = model.merge_and_unload()
+
+    def numbers(m):
+        params = list(m.parameters())
+        return sum(p.numel() for p in params), sum(p.numel() for p in params if p.requires_grad)
+
+    script = tmp_path / "tune.py"
+    script.write_text(source)
+    report = analyze_text(source, str(script), AnalyzeOptions())
+    assert {m.name: (m.tree.total, m.tree.trainable) for m in report.models} == {
+        "model": numbers(model), "merged": numbers(merged)}, [p.message for p in report.problems]

@@ -388,3 +388,161 @@ def test_main_called_in_the_branch_python_takes_is_followed() -> None:
     """
     assert counts(run(script.format(mode="train"))) == {"model in train()": (12, 12)}
     assert counts(run(script.format(mode="eval"))) == {"probe in evaluate()": (6, 6)}
+
+
+# --- found by a sweep of real training scripts (pytorch/examples, accelerate, peft, llama2.c) ---
+
+def test_a_function_main_calls_for_what_it_does_is_followed_as_main_is() -> None:
+    # pytorch/examples' imagenet: main() calls main_worker(...), which builds the model ("no model found" before).
+    report = run("""
+        import torch.nn as nn
+
+
+        def main():
+            main_worker(4)
+
+
+        def main_worker(n):
+            model = nn.Linear(n, n)
+
+
+        def stream():
+            head = nn.Linear(8, 8)
+            yield head
+
+
+        def other():
+            main()
+            stream()  # a generator function: calling it runs none of it
+
+
+        if __name__ == "__main__":
+            other()
+    """)
+    assert counts(report) == {"model in main_worker()": (20, 20)}
+
+
+def test_a_method_that_stops_where_the_analyser_cannot_follow_leaves_its_module_not_known() -> None:
+    # peft's `model.merge_and_unload()` replaced the LoRA layers in place, beyond where the analysis
+    # stopped, and `model` kept its count from before (a wrong number); a method that only reads
+    # the module (llama2.c's configure_optimizers) leaves it counted.
+    report = run("""
+        import torch.nn as nn
+
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(4, 4)
+
+            def shrink(self):
+                for name in open("names.txt").read().split():
+                    setattr(self, name, nn.Identity())
+
+            def report(self):
+                return sum(p.numel() for p in self.parameters()) + len(open("extra.txt").read())
+
+
+        model = Net()
+        model.shrink()
+        other = Net()
+        other.report()
+    """)
+    assert counts(report) == {"Net": (20, 20), "other": (20, 20)}
+    assert "`model.shrink()` (line 19) calls `shrink`, which the analyser cannot follow to its end: the code calls " \
+           "`open`" in lc101(report)["model"]
+
+
+def test_tqdm_over_an_iterable_gives_its_items() -> None:
+    report = run("""
+        import torch.nn as nn
+        from tqdm import tqdm
+        from tqdm.auto import tqdm as auto_tqdm
+
+        layers = nn.ModuleList()
+        for width in tqdm([2, 3], desc="building"):
+            layers.append(nn.Linear(width, width))
+        for _ in auto_tqdm(range(2), disable=True):
+            layers.append(nn.Linear(1, 1))
+    """)
+    assert counts(report) == {"layers": (6 + 12 + 2 + 2, 6 + 12 + 2 + 2)}
+
+
+def test_the_accelerator_is_one_main_process_on_the_cpu() -> None:
+    # accelerate's examples: `model = model.to(accelerator.device)`, `if accelerator.is_main_process:`.
+    report = run("""
+        import torch.nn as nn
+        from accelerate import Accelerator
+
+
+        def main():
+            accelerator = Accelerator()
+            model = nn.Linear(4, 4).to(accelerator.device)
+            if accelerator.is_main_process and accelerator.num_processes == 1:
+                head = nn.Linear(2, 2)
+
+
+        if __name__ == "__main__":
+            main()
+    """)
+    assert counts(report) == {"model in main()": (20, 20), "head in main()": (6, 6)}
+
+
+def test_a_flag_set_on_a_module_in_a_loop_the_analyser_cannot_follow_leaves_it_counted() -> None:
+    # llama2.c's training loop: `if ddp: model.require_backward_grad_sync = micro_step == steps - 1`.
+    source = """
+        import torch
+        import torch.nn as nn
+
+        ddp = False
+        model = nn.Linear(4, 4)
+        optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
+        for step, group in enumerate(optimizer.param_groups):
+            if ddp:
+                model.require_backward_grad_sync = step == 3
+    """
+    assert counts(run(source)) == {"model": (20, 20)}
+    # A part given None (or anything else) there may be gone: not known.
+    replaced = run(source.replace("model.require_backward_grad_sync = step == 3", "model.weight = None"))
+    assert "model" in lc101(replaced)
+
+
+def test_a_script_that_builds_a_project_class_without_importing_torch_is_counted(tmp_path) -> None:
+    # pytorch/examples' word_language_model style: `from model import RNNModel` and nothing of torch
+    # in the script itself ("no model found" before, the file dismissed unread).
+    (tmp_path / "model.py").write_text(textwrap.dedent("""
+        import torch.nn as nn
+
+
+        class RNNModel(nn.Module):
+            def __init__(self, ntoken, ninp):
+                super().__init__()
+                self.encoder = nn.Embedding(ntoken, ninp)
+    """))
+    script = "from model import RNNModel\n\nnet = RNNModel(10, 4)\nconfig = dict(a=1)\n"
+    report = analyze_text(script, str(tmp_path / "train.py"), AnalyzeOptions())
+    assert counts(report) == {"net": (40, 40)}
+    assert not analyze_text("from tools import helper\n\nvalue = helper(3)\n", str(tmp_path / "util.py"),
+                            AnalyzeOptions()).recognized  # a project function, not a class: not run
+
+
+def test_a_model_of_a_project_module_or_a_model_library_the_analysis_cannot_build_is_said(tmp_path) -> None:
+    # `import net; net.Net(ntokens)` with ntokens from a data file, and torchvision's builders where
+    # torchvision is not read, were "no model found", where `from net import Net` said why.
+    (tmp_path / "net.py").write_text("import torch.nn as nn\n\n\nclass Net(nn.Module):\n    def __init__(self, n):\n"
+                                     "        super().__init__()\n        self.embed = nn.Embedding(n, 4)\n")
+    script = textwrap.dedent("""
+        import torch
+        import net
+        import torchvision.models as models
+        from torchvision.models import resnet50
+
+        ntokens = len(open("data/train.txt").read().split())
+        model = net.Net(ntokens)
+        backbone = models.resnet18()
+        other = resnet50()
+    """)
+    refused = lc101(analyze_text(script, str(tmp_path / "train.py"), AnalyzeOptions(read_packages=())))
+    assert set(refused) == {"model", "backbone", "other"}
+    assert "`ntokens` is set by code the analyser cannot follow" in refused["model"]
+    assert "`torchvision.models.resnet18` is outside this file" in refused["backbone"]

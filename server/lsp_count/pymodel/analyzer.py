@@ -31,8 +31,8 @@ from lsp_count.pymodel import memo_store
 from lsp_count.pymodel.loader import body_of
 from lsp_count.pymodel.script import assignments, main_blocks, run_entry_points
 from lsp_count.pymodel.reuse import LineMap, PythonMemo, ReusePlan, parse_blocks, remember_blocks, split_blocks
-from lsp_count.pymodel.syntax import child_blocks, last_name, parse
-from lsp_count.pymodel.values import ClassV, ExtV, Inst, Param, Sym, Unknown, Unresolved, render, why_of
+from lsp_count.pymodel.syntax import child_blocks, last_name, may_import_project, parse
+from lsp_count.pymodel.values import ClassV, ExtV, Inst, ModV, Param, Sym, Unknown, Unresolved, render, why_of
 
 MAX_PARAMETERS = 10**15  # a thousand times the largest models; more is a mistake in the code
 _CONFIG_NAME = re.compile(r"conf|cfg|args|param|hparams|opt", re.I)
@@ -452,8 +452,15 @@ def _may_build_a_model(body: list[ast.stmt]) -> bool:
         isinstance(stmt, ast.Import) and any(a.name.split(".")[0] in _MODEL_LIBRARIES for a in stmt.names) or
         isinstance(stmt, ast.ImportFrom) and stmt.level == 0 and (stmt.module or "").split(".")[0] in _MODEL_LIBRARIES
         for stmt in body)
-    return imports_torch and (bool(main_blocks(body)) or any(
-        isinstance(value, ast.Call) for assigned in assignments(body).values() for _, value in assigned))
+    calls = [value for assigned in assignments(body).values() for _, value in assigned if isinstance(value, ast.Call)]
+    if imports_torch:
+        return bool(main_blocks(body)) or bool(calls)
+    # A script that builds its model from the project's own class and never imports torch itself
+    # (`from model import RNNModel` ... `net = RNNModel(...)`): a class, by its name, imported from
+    # a module that may be the project's, called at module level.
+    project_classes = {a.asname or a.name for stmt in body if isinstance(stmt, ast.ImportFrom)
+                       and may_import_project(stmt.module, stmt.level) for a in stmt.names if a.name[:1].isupper()}
+    return any(isinstance(call.func, ast.Name) and call.func.id in project_classes for call in calls)
 
 
 _MODEL_LIBRARIES = frozenset({"torch", "transformers", "timm", "lightning", "pytorch_lightning", "hydra", "omegaconf"})
@@ -591,7 +598,8 @@ def _builds_a_model(call: ast.Call, scope: ModuleScope) -> bool:
             value = value.value
         if func.id == "instantiate" or type(value) is ExtV and value.name == "hydra.utils.instantiate":
             return _names_a_model(call)
-        return func.id in _MODEL_WRAPPERS or (type(value) is ClassV and value.is_module)
+        return func.id in _MODEL_WRAPPERS or (type(value) is ClassV and value.is_module) or (
+            type(value) is ExtV and value.name.startswith(_MODEL_LIBRARY_BUILDERS))
     if not isinstance(func, ast.Attribute):
         return False
     if func.attr in _MODEL_WRAPPERS:
@@ -601,7 +609,25 @@ def _builds_a_model(call: ast.Call, scope: ModuleScope) -> bool:
     if func.attr in _MODEL_LOADERS:
         return builds_module(last_name(func.value))
     chain = ast.unparse(func.value)
-    return chain in ("nn", "torch.nn") and func.attr[:1].isupper()
+    if chain in ("nn", "torch.nn") and func.attr[:1].isupper():
+        return True
+    # `net.Net(ntokens)` of `import net` (a module class of a project module the analysis read);
+    # `models.resnet18()` of `import torchvision.models as models` (a model library's builder).
+    parts = chain.split(".")
+    held: Any = scope.env.vars.get(parts[0])
+    for part in parts[1:]:
+        held = held.value if type(held) is LazyImport else held
+        held = held.names.get(part) if isinstance(held, ModV) and isinstance(held.names, dict) else None
+    held = held.value if type(held) is LazyImport else held
+    if isinstance(held, ModV) and isinstance(held.names, dict):
+        found = held.names.get(func.attr)
+        found = found.value if type(found) is LazyImport else found
+        return type(found) is ClassV and found.is_module
+    return type(held) is ExtV and f"{held.name}.{func.attr}".startswith(_MODEL_LIBRARY_BUILDERS)
+
+
+# Where a model library's model classes and builders live (torchvision, timm): a call of one makes a model.
+_MODEL_LIBRARY_BUILDERS = ("torchvision.models.", "timm.models.", "timm.create_model", "transformers.models.")
 
 
 # The config keys a Hydra project gives its model (`instantiate(cfg.model)`, `cfg.model.net`): an

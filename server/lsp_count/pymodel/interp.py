@@ -1291,6 +1291,57 @@ class Interpreter:
                     ctx.entry_steps += ctx.steps_taken()
         return False
 
+    def may_change(self, fn: Any, name: str, seen: set[int]) -> bool:
+        """Whether calling the method ``name`` (``fn``, bound to a module) may change the module, read
+        from its source: False only for a method of the code read that sets nothing on its ``self``
+        or a part of it, passes neither to another function, and calls only such methods of its own
+        and torch's methods that read (``self.named_parameters()``); a method of torch's other than
+        those that read may."""
+        target = fn.func if type(fn) is BoundV else fn
+        if type(target) is not FuncV:
+            return name not in _READING_MODULE_METHODS
+        if id(target) in seen:
+            return False
+        seen.add(id(target))
+        node = target.node
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or target.kind == "static":
+            return True
+        try:
+            body = node.body if getattr(node, "deferred", None) is None else self.deferred_body(target)
+        except Unresolved:
+            return True
+        params = node.args.posonlyargs + node.args.args
+        if not params:
+            return True
+        me = params[0].arg
+        owner = fn.self_obj if type(fn) is BoundV else None
+        for stmt in body:
+            for n in _statement_nodes(stmt):
+                if isinstance(n, (ast.Attribute, ast.Subscript)) and isinstance(n.ctx, (ast.Store, ast.Del)) and \
+                        _root_name(n) == me:
+                    return True
+                if isinstance(n, ast.Name) and n.id == me and isinstance(n.ctx, ast.Load) and \
+                        not _read_through(n, body):
+                    return True  # `model = self`, `helper(self)`: held or passed on
+                if isinstance(n, ast.Call):
+                    f = n.func
+                    if isinstance(f, ast.Name) and f.id in ("setattr", "delattr", "exec", "eval", "vars"):
+                        return True
+                    if any(_root_name(a.value if isinstance(a, ast.Starred) else a) == me
+                           for a in [*n.args, *(k.value for k in n.keywords)]):
+                        return True  # `_get_submodules(self.model, key)`: a part passed on
+                    if isinstance(f, ast.Attribute) and _root_name(f.value) == me:
+                        if isinstance(f.value, ast.Name):  # `self.method(...)`
+                            own = owner.cls.find(f.attr, None) if type(owner) is Inst and type(owner.cls) is ClassV else None
+                            if type(own) is FuncV:
+                                if self.may_change(BoundV(own, owner), f.attr, seen):
+                                    return True
+                            elif f.attr not in _READING_MODULE_METHODS:
+                                return True
+                        elif f.attr not in _READING_MODULE_METHODS:
+                            return True  # `self.model.merge_and_unload()`, `self.blocks.append(...)`
+        return False
+
     def forget_changed(self, stmt: ast.stmt, names: dict[str, Any], reason: str) -> None:
         """A module-level statement the analyser could not follow may have changed the module's
         objects before it stopped (``SIZES[make_key()] = 16`` may have replaced any of SIZES'
@@ -1307,12 +1358,17 @@ class Interpreter:
         names (None for the module's statement, whose names are said already); in a method,
         ``self_name`` is its first parameter, standing for ``owner``."""
         local = in_function or frozenset()
+        # Attributes given a literal, a comparison or a text (`model.require_backward_grad_sync =
+        # micro_step == steps - 1` under `if ddp:` in llama2.c's training loop): a flag, no part of
+        # a module (a comparison of tensors is a tensor, not a parameter), unless a part is what it replaces.
+        flags = {id(t) for n in nodes if type(n) is ast.Assign and _never_a_part(n.value)
+                 for t in n.targets if type(t) is ast.Attribute}
         for node in nodes:
             if type(node) is ast.Name and isinstance(node.ctx, (ast.Store, ast.Del)) and in_function is not None and \
                     node.id not in local and node.id in names:  # a function's `global WIDTH; WIDTH = 16`
                 names[node.id] = Unknown(f"`{node.id}` {why}", maybe_module=True)
             elif isinstance(node, (ast.Subscript, ast.Attribute)) and isinstance(node.ctx, (ast.Store, ast.Del)):
-                self._forget_target(node, names, local, self_name, owner, why)
+                self._forget_target(node, names, local, self_name, owner, why, id(node) in flags)
             elif isinstance(node, ast.Call):
                 func = node.func
                 if isinstance(func, ast.Attribute) and func.attr in _MUTATING_METHODS:
@@ -1321,7 +1377,7 @@ class Interpreter:
                 self._forget_called(func, names, local, why, seen)
 
     def _forget_target(self, target: ast.expr, names: dict[str, Any], local: frozenset[str], self_name: str | None,
-                       owner: Any, why: str) -> None:
+                       owner: Any, why: str, flag: bool = False) -> None:
         """What writing ``target`` (a name, or an item or attribute reached from one) makes not known:
         a container held by a global name; the attribute or the item under a constant key that
         follows the name (``X.a`` of ``X.a.b = v``, ``X["k"]`` of ``X["k"][0] = v``), else the whole
@@ -1344,7 +1400,10 @@ class Interpreter:
         else:
             held, global_name = names[base.id], base.id
         said = f"`{base.id}` {why}"
-        if isinstance(first, ast.Attribute):
+        if flag and first is target and type(held) is Inst and type(held.attrs.get(first.attr)) not in (Inst, Param) \
+                and not (type(held.attrs.get(first.attr)) is Unknown and held.attrs[first.attr].maybe_module):
+            held.attrs[first.attr] = Unknown(said)  # `target` is `first`: given a literal, never a part
+        elif isinstance(first, ast.Attribute):
             _forget_attribute(held, first.attr, said)
         elif not _forget_item(held, first, said) and global_name is not None and (
                 isinstance(held, (list, dict, set, collections.deque)) or type(held) is Inst):
@@ -4426,6 +4485,20 @@ class Interpreter:
             else:
                 what = "a method of the module the analyser does not follow; it may change the module's parts"
             receiver.unfollowed = f"`{_text(e)}` ({env.module.where(e.lineno)}) calls `{name}`, {what}"
+        if type(receiver) is Inst and receiver.is_module and receiver.unfollowed is None and not self.ctx.class_stack:
+            # A script's statement (a class's build fails whole): a method of the module that stops
+            # where the analyser cannot follow it may have changed the module's parts before, or
+            # would have after (peft's `model.merge_and_unload()` replaces its layers in place).
+            try:
+                return self.call(fn, args, kwargs, e, env)
+            except Unresolved as exc:
+                # (Python's own error: the analyser followed it to there; a method that changes
+                # nothing of the module, llama2.c's `configure_optimizers`, leaves it as it is.)
+                if not isinstance(exc, _Raised) and self.may_change(fn, func.attr, set()):  # type: ignore[attr-defined]
+                    receiver.unfollowed = (f"`{_text(e)}` ({env.module.where(e.lineno)}) calls "
+                                           f"`{func.attr}`, which the analyser cannot follow to its end: "  # type: ignore[attr-defined]
+                                           f"{exc.reason}")
+                raise
         return self.call(fn, args, kwargs, e, env)
 
     def transformers_loader(self, cls: ClassV, name: str, args: list[Any], kwargs: dict[str, Any], node: ast.Call,
@@ -6642,6 +6715,10 @@ class Interpreter:
             return self.fold(last == "reduce", args, kwargs, node, env)
         if name == "itertools.repeat":
             return self.repeat(args, kwargs, node)
+        if name in _PROGRESS_BARS and args:
+            # `for name in tqdm(key_list, desc=...)` (peft's merge_and_unload): the same items, with a
+            # progress bar the count does not need.
+            return list(self.iterate(args[0], node))
         if name == "itertools.pairwise" and len(args) == 1 and not kwargs:
             items = self.iterate(args[0], node)
             return IteratorV(list(zip(items, items[1:])))
@@ -10249,6 +10326,41 @@ _PYTHON_SCALARS = frozenset({int, float, complex, bool, str, bytes, type(None), 
 _PYTHON_CONTAINERS = frozenset({tuple, list, set, frozenset})
 _BUILTIN_METHOD = type([].append)
 # The methods of list, dict and set that change the object.
+# Methods of torch's nn.Module (and of a tensor reached from one) that read it and change nothing
+# of its parts (Interpreter.may_change).
+_READING_MODULE_METHODS = frozenset({
+    "parameters", "named_parameters", "buffers", "named_buffers", "modules", "named_modules", "children",
+    "named_children", "state_dict", "get_submodule", "get_parameter", "get_buffer", "extra_repr", "numel", "dim",
+    "size", "nelement", "element_size", "print_trainable_parameters", "get_nb_trainable_parameters",
+    "num_parameters", "keys", "items", "values", "get", "__repr__", "__len__", "__iter__", "__getitem__",
+    "__contains__"})
+
+
+def _never_a_part(value: ast.expr) -> bool:
+    """Whether an expression's value can be no module and no parameter, whatever it reads."""
+    return (type(value) is ast.Constant and value.value is not None) or type(value) in (ast.Compare, ast.JoinedStr) \
+        or (type(value) is ast.UnaryOp and type(value.op) is ast.Not)
+
+
+def _root_name(node: ast.AST) -> str | None:
+    """The name an attribute, item or call chain starts from (`self` of `self.a.b[0].c()`)."""
+    while isinstance(node, (ast.Attribute, ast.Subscript, ast.Call)):
+        node = node.func if isinstance(node, ast.Call) else node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def _read_through(name: ast.Name, body: list[ast.stmt]) -> bool:
+    """Whether a read of ``self`` is the start of an attribute chain (`self.x`), not ``self`` itself
+    held or passed on."""
+    for stmt in body:
+        for n in _statement_nodes(stmt):
+            if isinstance(n, ast.Attribute) and n.value is name:
+                return True
+    return False
+
+
+# tqdm's progress bars over an iterable: the iterable's items (interp.call_external).
+_PROGRESS_BARS = frozenset(f"tqdm.{module}tqdm" for module in ("", "auto.", "std.", "notebook.", "autonotebook.", "rich."))
 _MUTATING_METHODS = frozenset({"append", "extend", "insert", "pop", "remove", "clear", "sort", "reverse", "update",
                                "setdefault", "popitem", "add", "discard", "difference_update",
                                "intersection_update", "symmetric_difference_update"})

@@ -128,11 +128,14 @@ class _EntryRun:
         return True
 
     def follow_inner(self, stmt: ast.stmt, env: Env) -> bool:
-        """A statement of a followed function that calls another function of the file (``metric_dict,
-        _ = train(cfg)`` in lightning-hydra-template's main): run as Python runs it; where the call
-        cannot be followed to its end (``trainer.fit(...)``), the called function's body is followed
-        statement by statement as main()'s is (its models reported as ``model in train()``), its
-        own decorators left out, and what the statement assigns is not known."""
+        """A statement of a followed function that calls another function of the file. A call whose
+        result is dropped (``main_worker(args.gpu, ngpus_per_node, args)`` in pytorch/examples'
+        imagenet) is a function run for what it does, followed statement by statement as main()'s
+        body is, its models reported as ``model in main_worker()``. One whose result is assigned
+        (``metric_dict, _ = train(cfg)`` in lightning-hydra-template's main) is run as Python runs
+        it; where the call cannot be followed to its end (``trainer.fit(...)``), the called
+        function's body is followed so too, and what the statement assigns is not known. Either
+        way the called function's own decorators are left out."""
         call = stmt.value if isinstance(stmt, (ast.Expr, ast.Assign)) else None
         if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Name):
             return False
@@ -140,11 +143,22 @@ class _EntryRun:
         node = self.functions.get(call.func.id)
         if node is None or call.func.id in env.vars or any(f.node is node for f, _, _ in self.followed):
             return False  # (a local of that name is another function)
+        if isinstance(stmt, ast.Expr):
+            if any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in ast.walk(node)):
+                return False  # a generator function: the call makes a generator and runs none of it
+            self.follow_function(node, call, env)
+            return True
         try:
             interp.exec_stmt(stmt, env)
             return True
         except Unresolved as exc:
             reason = exc.reason
+        self.follow_function(node, call, env)
+        raise Unresolved(f"`{call.func.id}()` is followed statement by statement: {reason}")
+
+    def follow_function(self, node: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call, env: Env) -> None:
+        """The file's function ``node``, called by ``call`` in ``env``, followed statement by statement."""
+        interp = self.interp
         fn = interp.make_function(node, self.scope.env)
         args, kwargs = interp.call_arguments(call, env)
         local = Env(fn.env.module, fn.env)
@@ -152,7 +166,6 @@ class _EntryRun:
         body = node.body if getattr(node, "deferred", None) is None else interp.deferred_body(fn)
         self.followed.append((fn, local, body))
         interp.run_entry(body, local, self.follow_inner)
-        raise Unresolved(f"`{call.func.id}()` is followed statement by statement: {reason}")
 
 
 def _hydra_main(interp: Interpreter, node: ast.AST, env: Env) -> ast.Call | None:

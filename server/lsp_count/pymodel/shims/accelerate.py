@@ -4,14 +4,24 @@ read (``read-packages``). It is never imported.
 A training script hands its model to the accelerator and takes it back (``model, optimizer =
 accelerator.prepare(model, optimizer)``, ``accelerator.unwrap_model(model)``): on one process
 accelerate gives the same objects back, on several the model wrapped in DistributedDataParallel,
-which holds the same parameters. What else an Accelerator has (``backward``, ``gather``, ``device``)
-is not written here: the analyser does not know it.
+which holds the same parameters. Its process is the one main process of a machine without a
+GPU (``model.to(accelerator.device)``, ``if accelerator.is_main_process:``): what the analysis
+counts does not depend on where the parameters live. What else an Accelerator has
+(``backward``, ``gather``) is not written here: the analyser does not know it.
 """
+
+import torch
 
 
 class Accelerator:
     def __init__(self, *args, **kwargs):
-        pass
+        self.device = torch.device("cpu")
+        self.num_processes = 1
+        self.process_index = 0
+        self.local_process_index = 0
+        self.is_main_process = True
+        self.is_local_main_process = True
+        self.is_last_process = True
 
     def prepare(self, *args, device_placement=None):
         if len(args) == 1:
