@@ -327,3 +327,37 @@ def test_merge_and_unload_in_a_script_counts_as_peft_leaves_the_model(tmp_path) 
     report = analyze_text(source, str(script), AnalyzeOptions())
     assert {m.name: (m.tree.total, m.tree.trainable) for m in report.models} == {
         "model": numbers(model), "merged": numbers(merged)}, [p.message for p in report.problems]
+
+
+def test_prepare_model_for_kbit_training_counts_as_peft_leaves_the_model(tmp_path) -> None:
+    """peft's QLoRA preparation (alpaca-lora's finetune.py) freezes the base model: it asks
+    accelerate whether there is an XPU, which was not followed (LC101) where accelerate is not read."""
+    pytest.importorskip("peft")
+    from peft import LoraConfig, get_peft_model, prepare_model_for_kbit_training
+    from transformers import AutoModelForCausalLM, LlamaConfig
+
+    settings = ("hidden_size=64, intermediate_size=128, num_attention_heads=4, num_key_value_heads=2, "
+                "num_hidden_layers=2, vocab_size=100")
+    source = textwrap.dedent(f"""
+        from peft import LoraConfig, get_peft_model, prepare_model_for_kbit_training
+        from transformers import AutoModelForCausalLM, LlamaConfig
+
+        base = AutoModelForCausalLM.from_config(LlamaConfig({settings}))
+        base = prepare_model_for_kbit_training(base, use_gradient_checkpointing=False)
+        model = get_peft_model(base, LoraConfig(r=4, target_modules=["q_proj", "v_proj"]))
+    """)
+    namespace: dict = {}
+    with warnings.catch_warnings(), torch.device("meta"):
+        warnings.simplefilter("ignore")
+        exec(compile(source, "tune.py", "exec"), namespace)  # noqa: S102 - the test's own script
+
+    def numbers(m):
+        params = list(m.parameters())
+        return sum(p.numel() for p in params), sum(p.numel() for p in params if p.requires_grad)
+
+    report = analyze_text(source, str(tmp_path / "tune.py"), AnalyzeOptions())
+    got = {m.name: (m.tree.total, m.tree.trainable) for m in report.models}
+    # `base` is the model peft wraps: counted after get_peft_model injected its adapters, as torch sees it then.
+    assert got == {"base": numbers(namespace["base"]), "model": numbers(namespace["model"])}, \
+        [p.message for p in report.problems]
+    assert numbers(namespace["model"])[1] > 0 and got["model"][1] == numbers(namespace["model"])[1]

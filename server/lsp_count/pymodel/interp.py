@@ -11693,7 +11693,11 @@ _VERSION_PARSERS = frozenset({"packaging.version.parse", "packaging.version.Vers
                               "distutils.version.StrictVersion", "pkg_resources.parse_version"})
 _NO_ACCELERATOR: dict[str, Any] = {"torch.cuda.is_available": False, "torch.cuda.device_count": 0,
                                    "torch.backends.mps.is_available": False, "torch.cuda.is_bf16_supported": False,
-                                   "torch.xpu.is_available": False}
+                                   "torch.xpu.is_available": False,
+                                   # accelerate's probes, where accelerate is not read (peft's prepare_model_for_kbit_training)
+                                   **{f"accelerate.utils.{module}is_{device}_available": False
+                                      for module in ("", "imports.")
+                                      for device in ("xpu", "npu", "mlu", "musa", "hpu", "sdaa", "mps", "torch_xla")}}
 
 
 def _dict_of(d: Any) -> dict[Any, Any]:
