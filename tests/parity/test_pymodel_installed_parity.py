@@ -225,3 +225,23 @@ class Net(nn.Module):
 def test_transformers_models_built_from_configs_in_ones_own_file_count_as_torch_builds_them(build) -> None:
     want, got, messages = file_class_counts(AUTO_FROM_CONFIG.format(build=build), "auto_model.py", "Net")
     assert want is not None and got == want, messages
+
+
+def test_a_timm_model_with_pretrained_weights_counts_as_the_model_timm_builds(tmp_path) -> None:
+    """`timm.create_model(name, pretrained=True)` (accelerate's cv_example) builds the model, then
+    loads the checkpoint's weights into it, adapted to it: the sizes are those of `pretrained=False`,
+    which the test above compares with timm (the analysis followed timm's download code and stopped
+    at its "Hugging Face hub model specified but package not installed"). Never a download."""
+    import pathlib
+    import sys
+
+    from lsp_count.core.analyze import AnalyzeOptions, analyze_text
+
+    sidecar = pathlib.Path(sys.prefix) / "timm-sidecar"
+    if not (sidecar / "timm").is_dir():
+        pytest.skip(f"timm is not installed in {sidecar} (scripts/test.sh installs it)")
+    options = AnalyzeOptions(site_packages=(str(sidecar),))
+    source = "import timm\n\nmodel = timm.create_model('resnet18', pretrained={}, num_classes=10)\n"
+    counts = [[(m.name, m.tree.total) for m in analyze_text(source.format(flag), str(tmp_path / "train.py"),
+                                                            options).models] for flag in (True, False)]
+    assert counts[0] == counts[1] == [("model", 11_176_512 + 512 * 10 + 10)]

@@ -5593,6 +5593,10 @@ class Interpreter:
             # transformers asks whether torch >= 2.6 is installed: the models the analysis counts are
             # torch's, built by the torch whose layers it knows, so yes, on every machine.
             return True
+        if fn.name in _WEIGHT_LOADERS and fn.env is not None and fn.env.module.path.endswith(_WEIGHT_LOADERS[fn.name]):
+            # timm's `create_model(..., pretrained=True)`: the checkpoint's weights into the model built
+            # (adapted to it: classifier, input channels), which changes no size; and never a download.
+            return None
         if fn.decorators is not None:
             decorated = self.decorated_method(fn)
             if decorated is not _UNDECORATED:
@@ -10359,6 +10363,10 @@ def _read_through(name: ast.Name, body: list[ast.stmt]) -> bool:
     return False
 
 
+# Installed libraries' functions that load a checkpoint's weights into a model already built (its
+# sizes as they are): name -> the file that defines it (Interpreter.call_function skips them).
+_WEIGHT_LOADERS = {name: os.path.join("timm", "models", "_builder.py")
+                   for name in ("load_pretrained", "load_custom_pretrained")}
 # tqdm's progress bars over an iterable: the iterable's items (interp.call_external).
 _PROGRESS_BARS = frozenset(f"tqdm.{module}tqdm" for module in ("", "auto.", "std.", "notebook.", "autonotebook.", "rich."))
 _MUTATING_METHODS = frozenset({"append", "extend", "insert", "pop", "remove", "clear", "sort", "reverse", "update",
