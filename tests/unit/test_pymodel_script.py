@@ -440,7 +440,8 @@ def test_a_method_that_stops_where_the_analyser_cannot_follow_leaves_its_module_
                     setattr(self, name, nn.Identity())
 
             def report(self):
-                return sum(p.numel() for p in self.parameters()) + len(open("extra.txt").read())
+                params = list(self.parameters())
+                return sum(p.numel() for p in params) + len(open("extra.txt").read())
 
 
         model = Net()
@@ -449,7 +450,7 @@ def test_a_method_that_stops_where_the_analyser_cannot_follow_leaves_its_module_
         other.report()
     """)
     assert counts(report) == {"Net": (20, 20), "other": (20, 20)}
-    assert "`model.shrink()` (line 19) calls `shrink`, which the analyser cannot follow to its end: the code calls " \
+    assert "`model.shrink()` (line 20) calls `shrink`, which the analyser cannot follow to its end: the code calls " \
            "`open`" in lc101(report)["model"]
 
 

@@ -1315,31 +1315,32 @@ class Interpreter:
             return True
         me = params[0].arg
         owner = fn.self_obj if type(fn) is BoundV else None
-        for stmt in body:
-            for n in _statement_nodes(stmt):
-                if isinstance(n, (ast.Attribute, ast.Subscript)) and isinstance(n.ctx, (ast.Store, ast.Del)) and \
-                        _root_name(n) == me:
+        nodes = [n for stmt in body for n in _statement_nodes(stmt)]
+        through = {id(n.value) for n in nodes if isinstance(n, ast.Attribute)}  # `self` of `self.x`
+        for n in nodes:
+            if isinstance(n, (ast.Attribute, ast.Subscript)) and isinstance(n.ctx, (ast.Store, ast.Del)) and \
+                    _root_name(n) == me:
+                return True
+            if isinstance(n, ast.Name) and n.id == me and isinstance(n.ctx, ast.Load) and id(n) not in through:
+                return True  # `model = self`, `helper(self)`: held or passed on
+            if isinstance(n, ast.Call):
+                f = n.func
+                if isinstance(f, ast.Name) and f.id in ("setattr", "delattr", "exec", "eval", "vars"):
                     return True
-                if isinstance(n, ast.Name) and n.id == me and isinstance(n.ctx, ast.Load) and \
-                        not _read_through(n, body):
-                    return True  # `model = self`, `helper(self)`: held or passed on
-                if isinstance(n, ast.Call):
-                    f = n.func
-                    if isinstance(f, ast.Name) and f.id in ("setattr", "delattr", "exec", "eval", "vars"):
-                        return True
-                    if any(_root_name(a.value if isinstance(a, ast.Starred) else a) == me
-                           for a in [*n.args, *(k.value for k in n.keywords)]):
-                        return True  # `_get_submodules(self.model, key)`: a part passed on
-                    if isinstance(f, ast.Attribute) and _root_name(f.value) == me:
-                        if isinstance(f.value, ast.Name):  # `self.method(...)`
-                            own = owner.cls.find(f.attr, None) if type(owner) is Inst and type(owner.cls) is ClassV else None
-                            if type(own) is FuncV:
-                                if self.may_change(BoundV(own, owner), f.attr, seen):
-                                    return True
-                            elif f.attr not in _READING_MODULE_METHODS:
+                if not (isinstance(f, ast.Name) and f.id in _READING_BUILTINS) and any(
+                        _root_name(a.value if isinstance(a, ast.Starred) else a) == me
+                        for a in [*n.args, *(k.value for k in n.keywords)]):
+                    return True  # `_get_submodules(self.model, key)`: a part passed on
+                if isinstance(f, ast.Attribute) and _root_name(f.value) == me:
+                    if isinstance(f.value, ast.Name):  # `self.method(...)`
+                        own = owner.cls.find(f.attr, None) if type(owner) is Inst and type(owner.cls) is ClassV else None
+                        if type(own) is FuncV:
+                            if self.may_change(BoundV(own, owner), f.attr, seen):
                                 return True
                         elif f.attr not in _READING_MODULE_METHODS:
-                            return True  # `self.model.merge_and_unload()`, `self.blocks.append(...)`
+                            return True
+                    elif f.attr not in _READING_MODULE_METHODS:
+                        return True  # `self.model.merge_and_unload()`, `self.blocks.append(...)`
         return False
 
     def forget_changed(self, stmt: ast.stmt, names: dict[str, Any], reason: str) -> None:
@@ -10346,21 +10347,17 @@ def _never_a_part(value: ast.expr) -> bool:
         or (type(value) is ast.UnaryOp and type(value.op) is ast.Not)
 
 
+# Builtins that read what they are given (`list(self.parameters())`, `len(self.layers)`).
+_READING_BUILTINS = frozenset({"list", "tuple", "sum", "len", "sorted", "dict", "set", "print", "isinstance", "getattr",
+                               "hasattr", "enumerate", "zip", "iter", "max", "min", "any", "all", "str", "repr", "id",
+                               "type", "format", "reversed", "frozenset", "bool", "int", "float"})
+
+
 def _root_name(node: ast.AST) -> str | None:
     """The name an attribute, item or call chain starts from (`self` of `self.a.b[0].c()`)."""
     while isinstance(node, (ast.Attribute, ast.Subscript, ast.Call)):
         node = node.func if isinstance(node, ast.Call) else node.value
     return node.id if isinstance(node, ast.Name) else None
-
-
-def _read_through(name: ast.Name, body: list[ast.stmt]) -> bool:
-    """Whether a read of ``self`` is the start of an attribute chain (`self.x`), not ``self`` itself
-    held or passed on."""
-    for stmt in body:
-        for n in _statement_nodes(stmt):
-            if isinstance(n, ast.Attribute) and n.value is name:
-                return True
-    return False
 
 
 # Installed libraries' functions that load a checkpoint's weights into a model already built (its
