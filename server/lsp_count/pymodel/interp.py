@@ -1327,7 +1327,7 @@ class Interpreter:
                 f = n.func
                 if isinstance(f, ast.Name) and f.id in ("setattr", "delattr", "exec", "eval", "vars"):
                     return True
-                if not (isinstance(f, ast.Name) and f.id in _READING_BUILTINS) and any(
+                if not (isinstance(f, ast.Name) and f.id in _BUILTINS_THAT_READ) and any(
                         _root_name(a.value if isinstance(a, ast.Starred) else a) == me
                         for a in [*n.args, *(k.value for k in n.keywords)]):
                     return True  # `_get_submodules(self.model, key)`: a part passed on
@@ -10348,9 +10348,9 @@ def _never_a_part(value: ast.expr) -> bool:
 
 
 # Builtins that read what they are given (`list(self.parameters())`, `len(self.layers)`).
-_READING_BUILTINS = frozenset({"list", "tuple", "sum", "len", "sorted", "dict", "set", "print", "isinstance", "getattr",
-                               "hasattr", "enumerate", "zip", "iter", "max", "min", "any", "all", "str", "repr", "id",
-                               "type", "format", "reversed", "frozenset", "bool", "int", "float"})
+_BUILTINS_THAT_READ = frozenset({"list", "tuple", "sum", "len", "sorted", "dict", "set", "print", "isinstance",
+                                 "getattr", "hasattr", "enumerate", "zip", "iter", "max", "min", "any", "all", "str",
+                                 "repr", "id", "type", "format", "reversed", "frozenset", "bool", "int", "float"})
 
 
 def _root_name(node: ast.AST) -> str | None:
