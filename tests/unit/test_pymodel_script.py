@@ -547,3 +547,46 @@ def test_a_model_of_a_project_module_or_a_model_library_the_analysis_cannot_buil
     assert set(refused) == {"model", "backbone", "other"}
     assert "`ntokens` is set by code the analyser cannot follow" in refused["model"]
     assert "`torchvision.models.resnet18` is outside this file" in refused["backbone"]
+
+
+# --- found by a second sweep of real training scripts (Lightning, trl, peft, FastChat, cleanrl) ---
+
+def test_torch_dtypes_and_devices_are_instances_of_their_classes() -> None:
+    # `isinstance(torch.float16, torch.dtype)` was False: 9 parameters where torch builds 5; it is how
+    # transformers' BitsAndBytesConfig checks its compute dtype (every QLoRA script raised there).
+    report = run("""
+        import torch
+
+        n = 4 if isinstance(torch.float16, torch.dtype) else 8
+        model = torch.nn.Linear(n, 1)
+        k = 2 if isinstance(torch.device("cpu"), torch.device) and not isinstance("cpu", torch.device) else 100
+        model2 = torch.nn.Linear(k, 1, bias=False)
+    """)
+    assert counts(report) == {"model": (5, 5), "model2": (2, 2)}
+
+
+def test_a_module_dunder_is_no_name_error_and_generate_changes_no_size() -> None:
+    # `path.dirname(__file__)` at module level was said to raise NameError (this session's own
+    # NameError rule); `model.generate(**batch)` where the batch is not known made the model unknown.
+    report = run("""
+        from os import path
+        import torch.nn as nn
+
+        DATA = path.join(path.dirname(__file__), "data")
+        batch = dict(open("batch.txt").read())
+
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(4, 3)
+
+            def generate(self, **inputs):
+                return self.fc
+
+
+        model = Net()
+        out = model.generate(**batch)
+    """)
+    assert counts(report) == {"Net": (15, 15), "model": (15, 15)}
+    assert not [p for p in report.problems if "NameError" in p.message]

@@ -702,7 +702,7 @@ class ModuleScope:
         Python's NameError: the file writes no globals dynamically and no function of it declares
         one (either could have bound it without the analysis seeing)."""
         return self.is_main and self.text is not None and not self.may_declare and \
-            not _DYNAMIC_GLOBALS.search(self.text)
+            not (name.startswith("__") and name.endswith("__")) and not _DYNAMIC_GLOBALS.search(self.text)
 
     @property
     def dotted_name(self) -> str:
@@ -754,6 +754,9 @@ class Ctx:
         # created later changes what the import reads, so a result kept for the next analysis is
         # kept only while they are still missing (reuse.ReusePlan.finish).
         self.missing: set[str] = set()
+        # > 0 inside a method of a module that changes no size (saving, reading: _SAVING_METHODS): a
+        # method it calls that stops where the analyser cannot follow it leaves the module counted.
+        self.changing_nothing = 0
         # Files read besides the project's modules (a package's data file, a Hydra config, a module's
         # source as text): a count that read one is not kept for the next analysis (nothing records
         # what it depends on), as one that used the HF cache is not (hub_lookups).
@@ -1297,9 +1300,11 @@ class Interpreter:
         or a part of it, passes neither to another function, and calls only such methods of its own
         and torch's methods that read (``self.named_parameters()``); a method of torch's other than
         those that read may."""
+        if name in _READING_MODULE_METHODS or name in _SAVING_METHODS:
+            return False
         target = fn.func if type(fn) is BoundV else fn
         if type(target) is not FuncV:
-            return name not in _READING_MODULE_METHODS
+            return True
         if id(target) in seen:
             return False
         seen.add(id(target))
@@ -1421,6 +1426,9 @@ class Interpreter:
                 target = target.find("__init__", None)
         elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id not in local:
             receiver = names.get(func.value.id)
+            if type(receiver) is Inst and receiver.is_module and (
+                    func.attr in _SAVING_METHODS or func.attr in _READING_MODULE_METHODS):
+                return  # `pmodel.generate(**batch)`: changes no size (as Interpreter.may_change says)
             if type(receiver) is Inst and type(receiver.cls) is ClassV:
                 owner, target = receiver, receiver.cls.find(func.attr, None)
             elif type(receiver) is ClassV:
@@ -4486,7 +4494,17 @@ class Interpreter:
             else:
                 what = "a method of the module the analyser does not follow; it may change the module's parts"
             receiver.unfollowed = f"`{_text(e)}` ({env.module.where(e.lineno)}) calls `{name}`, {what}"
-        if type(receiver) is Inst and receiver.is_module and receiver.unfollowed is None and not self.ctx.class_stack:
+        if type(receiver) is Inst and receiver.is_module and not self.ctx.class_stack:
+            if func.attr in _SAVING_METHODS or func.attr in _READING_MODULE_METHODS:  # type: ignore[attr-defined]
+                # `model.save_pretrained(output_dir)`: what it calls on the model where the analyser
+                # stops (peft's model card) changes no size either
+                self.ctx.changing_nothing += 1
+                try:
+                    return self.call(fn, args, kwargs, e, env)
+                finally:
+                    self.ctx.changing_nothing -= 1
+        if type(receiver) is Inst and receiver.is_module and receiver.unfollowed is None and not self.ctx.class_stack \
+                and not self.ctx.changing_nothing:
             # A script's statement (a class's build fails whole): a method of the module that stops
             # where the analyser cannot follow it may have changed the module's parts before, or
             # would have after (peft's `model.merge_and_unload()` replaces its layers in place).
@@ -10341,6 +10359,13 @@ _READING_MODULE_METHODS = frozenset({
     "__contains__"})
 
 
+# Methods that save, export or run a model, by their names in torch, transformers and peft: what
+# they do changes no size (a training script's `model.save_pretrained(output_dir)` at its end).
+_SAVING_METHODS = frozenset({"save_pretrained", "push_to_hub", "save_model", "generate", "forward", "train", "eval",
+                             "zero_grad", "register_forward_hook", "register_forward_pre_hook",
+                             "register_full_backward_hook", "estimate_mfu", "configure_optimizers"})
+
+
 def _never_a_part(value: ast.expr) -> bool:
     """Whether an expression's value can be no module and no parameter, whatever it reads."""
     return (type(value) is ast.Constant and value.value is not None) or type(value) in (ast.Compare, ast.JoinedStr) \
@@ -11101,6 +11126,14 @@ def _isinstance(obj: Any, classes: Any) -> bool:
                     return True
                 if type(obj) is ExtV:
                     raise Unresolved(f"isinstance(`{obj.name}`, type): whether an outside name is a class is not known")
+                continue
+            if c.name in ("torch.dtype", "torch.device"):
+                # `isinstance(bnb_4bit_compute_dtype, torch.dtype)` (transformers' BitsAndBytesConfig):
+                # torch's dtypes are outside names, its devices DeviceV; a plain value is neither.
+                if (type(obj) is ExtV and _DTYPE_NAME.match(obj.name)) if c.name == "torch.dtype" else type(obj) is DeviceV:
+                    return True
+                if not (obj is None or type(obj) in (str, int, float, bool, list, tuple, dict, ExtV, DeviceV)):
+                    unknown = unknown or Unknown(f"whether `{render(obj)}` is a `{c.name}` is not known")
                 continue
             last = c.name.split(".")[-1]
             if isinstance(obj, Inst) and (obj.cls == last or (last == "Module" and obj.is_module)):

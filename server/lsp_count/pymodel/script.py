@@ -136,10 +136,19 @@ class _EntryRun:
         it; where the call cannot be followed to its end (``trainer.fit(...)``), the called
         function's body is followed so too, and what the statement assigns is not known. Either
         way the called function's own decorators are left out."""
+        interp = self.interp
+        if isinstance(stmt, ast.If) and _calls_a_function(stmt, self.functions):
+            # `if args.multiprocessing_distributed: mp.spawn(...) else: main_worker(...)` (imagenet):
+            # the branch Python takes, statement by statement as the function's own
+            try:
+                taken = interp.branch(stmt.test, stmt.body, stmt.orelse, env)
+            except Unresolved:
+                return False
+            interp.run_entry(taken, env, self.follow_inner)
+            return True
         call = stmt.value if isinstance(stmt, (ast.Expr, ast.Assign)) else None
         if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Name):
             return False
-        interp = self.interp
         node = self.functions.get(call.func.id)
         if node is None or call.func.id in env.vars or any(f.node is node for f, _, _ in self.followed):
             return False  # (a local of that name is another function)
@@ -213,6 +222,19 @@ def hydra_main_config(interp: Interpreter, decorator: ast.Call, scope: ModuleSco
     note = (f"`cfg` is {files[0]}" + (f" composed with {', '.join(files[1:])}" if len(files) > 1 else "") +
             ", as Hydra composes it with no command-line overrides")
     return interp.config_value(composed.values, decorator, scope.env), note
+
+
+def _calls_a_function(stmt: ast.If, functions: dict[str, ast.FunctionDef]) -> bool:
+    """Whether a branch of an ``if`` of a followed function calls a function of the file by name, in
+    a statement of its own (``main_worker(...)``, ``metrics = train(cfg)``), nested ``if``s included."""
+    for block in (stmt.body, stmt.orelse):
+        for inner in block:
+            value = inner.value if isinstance(inner, (ast.Expr, ast.Assign)) else None
+            if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in functions:
+                return True
+            if isinstance(inner, ast.If) and _calls_a_function(inner, functions):
+                return True
+    return False
 
 
 def _calls_an_entry(stmt: ast.If | ast.With) -> bool:
