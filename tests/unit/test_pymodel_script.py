@@ -590,3 +590,20 @@ def test_a_module_dunder_is_no_name_error_and_generate_changes_no_size() -> None
     """)
     assert counts(report) == {"Net": (15, 15), "model": (15, 15)}
     assert not [p for p in report.problems if "NameError" in p.message]
+
+
+def test_a_python_type_as_hf_argument_parser_reads_a_field_s_type() -> None:
+    # HfArgumentParser (transformers 5) asks of each field's type `isinstance(t, types.UnionType)`,
+    # `issubclass(t, Enum)` and `inspect.isclass(t)`: each was not known for `str`.
+    report = run("""
+        import enum
+        import inspect
+        import types
+        import torch.nn as nn
+
+        t = str
+        wide = not isinstance(t, types.UnionType) and not issubclass(t, enum.Enum) and issubclass(bool, int)
+        wide = wide and inspect.isclass(t) and not inspect.isclass("str") and inspect.isclass(nn.Linear)
+        model = nn.Linear(8 if wide else 2, 1, bias=False)
+    """)
+    assert counts(report) == {"model": (8, 8)}

@@ -6738,6 +6738,13 @@ class Interpreter:
             return self.fold(last == "reduce", args, kwargs, node, env)
         if name == "itertools.repeat":
             return self.repeat(args, kwargs, node)
+        if name == "inspect.isclass" and len(args) == 1 and not kwargs:
+            value = args[0]
+            if type(value) in (ClassV, BuiltinV) or _is_class(value):
+                return _is_class(value)
+            if value is None or type(value) in (str, int, float, bool, list, tuple, dict, FuncV, BoundV, Inst, Param):
+                return False
+            raise Unresolved(f"`{_text(node)}`: whether `{render(value)}` is a class is not known")
         if name in _PROGRESS_BARS and args:
             # `for name in tqdm(key_list, desc=...)` (peft's merge_and_unload): the same items, with a
             # progress bar the count does not need.
@@ -11127,6 +11134,8 @@ def _isinstance(obj: Any, classes: Any) -> bool:
                 if type(obj) is ExtV:
                     raise Unresolved(f"isinstance(`{obj.name}`, type): whether an outside name is a class is not known")
                 continue
+            if c.name == "types.UnionType" and (type(obj) in (ClassV, BuiltinV, str, int, float, bool) or obj is None):
+                continue  # a class or a plain value is no `X | Y` (HfArgumentParser's look at a field's type)
             if c.name in ("torch.dtype", "torch.device"):
                 # `isinstance(bnb_4bit_compute_dtype, torch.dtype)` (transformers' BitsAndBytesConfig):
                 # torch's dtypes are outside names, its devices DeviceV; a plain value is neither.
@@ -11830,9 +11839,22 @@ _INTERNED = re.compile(r"[A-Za-z0-9_]*")  # the strings CPython interns when it 
 def _issubclass(cls: Any, classes: Any) -> bool:
     """Exact between classes of the project (their bases are known); a question about a class
     outside it that the bases do not answer is unresolved rather than guessed."""
+    options = classes if isinstance(classes, tuple) else (classes,)
+    if type(cls) is BuiltinV and _PY_TYPES.get(cls.name) is not None:
+        # Python's own type (`issubclass(field.type, Enum)` of a `str` field: HfArgumentParser)
+        for c in options:
+            if type(c) is BuiltinV and _PY_TYPES.get(c.name) is not None:
+                if issubclass(_PY_TYPES[cls.name], _PY_TYPES[c.name]):
+                    return True
+            elif type(c) is ExtV and c.name == "object":
+                return True
+            elif type(c) is ExtV and c.name.split(".")[0] in _ABSTRACT_TYPE_MODULES:
+                raise Unresolved(f"whether `{cls.name}` derives from `{c.name}` is not known to the analyser")
+            elif not isinstance(c, (ClassV, ExtV)):
+                raise Unresolved(f"issubclass of a class the analyser does not know ({why_of(c) or type(c).__name__})")
+        return False  # a builtin type derives from no class of the project or of a library
     if not isinstance(cls, (ClassV, ExtV)):
         raise Unresolved(f"issubclass of {why_of(cls) if is_unknownish(cls) else type(cls).__name__}")
-    options = classes if isinstance(classes, tuple) else (classes,)
     mro = cls.mro() if isinstance(cls, ClassV) else []
     external = _outside_bases(cls) if isinstance(cls, ClassV) else []
     for c in options:
