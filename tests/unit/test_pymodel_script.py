@@ -607,3 +607,31 @@ def test_a_python_type_as_hf_argument_parser_reads_a_field_s_type() -> None:
         model = nn.Linear(8 if wide else 2, 1, bias=False)
     """)
     assert counts(report) == {"model": (8, 8)}
+
+
+def test_a_lightning_fabric_script_gets_its_model_back_from_setup() -> None:
+    # Lightning's train_fabric.py: `model, optimizer = fabric.setup(model, optimizer)` was LC101.
+    report = run("""
+        import torch
+        import torch.nn as nn
+        from lightning.fabric import Fabric
+
+
+        def run(fabric, width):
+            model = nn.Linear(width, 5)
+            optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+            model, optimizer = fabric.setup(model, optimizer)
+            head = fabric.setup_module(nn.Linear(5, 2).to(fabric.device))
+
+
+        def main():
+            fabric = Fabric(accelerator="cpu")
+            fabric.launch()
+            if fabric.is_global_zero and fabric.world_size == 1:
+                run(fabric, 10)
+
+
+        if __name__ == "__main__":
+            main()
+    """)
+    assert counts(report) == {"model in run()": (55, 55), "head in run()": (12, 12)}

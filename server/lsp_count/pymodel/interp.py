@@ -78,6 +78,9 @@ HYDRA_SHIM = os.path.join(_SHIM_DIR, "hydra.py")
 SHIMS = {**{name: (LIGHTNING_SHIM, "LightningModule") for name in LIGHTNING_MODULES},
          **{name: (os.path.join(_SHIM_DIR, "accelerate.py"), "Accelerator")
             for name in ("accelerate.Accelerator", "accelerate.accelerator.Accelerator")},
+         **{name: (os.path.join(_SHIM_DIR, "fabric.py"), "Fabric")
+            for name in ("lightning.Fabric", "lightning.fabric.Fabric", "lightning.fabric.fabric.Fabric",
+                         "lightning_fabric.Fabric", "lightning_fabric.fabric.Fabric")},
          # Hydra's instantiate and OmegaConf's configs (`hydra.utils.instantiate(cfg.model)`)
          **{f"hydra.utils.{name}": (HYDRA_SHIM, name)
             for name in ("instantiate", "call", "get_class", "get_method", "get_object")},
