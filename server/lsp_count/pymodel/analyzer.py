@@ -593,9 +593,7 @@ def _builds_a_model(call: ast.Call, scope: ModuleScope) -> bool:
     """Whether ``call`` makes a model (see _unbuilt_module_models)."""
     func = call.func
     if isinstance(func, ast.Name):
-        value = scope.env.vars.get(func.id)
-        if type(value) is LazyImport:  # `from model import GPT`: what it names, where the analysis read it
-            value = value.value
+        value = _as_read(scope.env.vars.get(func.id))  # `from model import GPT`: what it names
         if func.id == "instantiate" or type(value) is ExtV and value.name == "hydra.utils.instantiate":
             return _names_a_model(call)
         return func.id in _MODEL_WRAPPERS or (type(value) is ClassV and value.is_module) or (
@@ -614,16 +612,18 @@ def _builds_a_model(call: ast.Call, scope: ModuleScope) -> bool:
     # `net.Net(ntokens)` of `import net` (a module class of a project module the analysis read);
     # `models.resnet18()` of `import torchvision.models as models` (a model library's builder).
     parts = chain.split(".")
-    held: Any = scope.env.vars.get(parts[0])
+    held: Any = _as_read(scope.env.vars.get(parts[0]))
     for part in parts[1:]:
-        held = held.value if type(held) is LazyImport else held
-        held = held.names.get(part) if isinstance(held, ModV) and isinstance(held.names, dict) else None
-    held = held.value if type(held) is LazyImport else held
+        held = _as_read(held.names.get(part)) if isinstance(held, ModV) and isinstance(held.names, dict) else None
     if isinstance(held, ModV) and isinstance(held.names, dict):
-        found = held.names.get(func.attr)
-        found = found.value if type(found) is LazyImport else found
+        found = _as_read(held.names.get(func.attr))
         return type(found) is ClassV and found.is_module
     return type(held) is ExtV and f"{held.name}.{func.attr}".startswith(_MODEL_LIBRARY_BUILDERS)
+
+
+def _as_read(value: Any) -> Any:
+    """What an import names, where the analysis read it (a LazyImport's value); any other value as it is."""
+    return value.value if type(value) is LazyImport else value
 
 
 # Where a model library's model classes and builders live (torchvision, timm): a call of one makes a model.

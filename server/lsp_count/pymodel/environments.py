@@ -23,7 +23,7 @@ from __future__ import annotations
 import glob
 import os
 import sysconfig
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 
 VENV_NAMES = (".venv", "venv", "env")
 REPOSITORY_MARKERS = (".git", "pyproject.toml", "setup.py", "setup.cfg", "requirements.txt")
@@ -106,11 +106,13 @@ def module_file(stem: str) -> str | None:
     return None
 
 
-def installed_module(parts: list[str], site_packages: tuple[str, ...]) -> str | None:
+def installed_module(parts: list[str], site_packages: tuple[str, ...],
+                     find: Callable[[str], str | None] = module_file) -> str | None:
     """The file of the module ``parts`` (``["transformers", "models", "llama"]``) in the first of the
-    site-packages directories that has it; None where none does."""
+    site-packages directories that has it; None where none does. ``find``: module_file, or one that
+    notes where it looked (Interpreter.module_file)."""
     for site in site_packages:
-        found = module_file(os.path.join(site, *parts))
+        found = find(os.path.join(site, *parts))
         if found is not None:
             return found
     return None

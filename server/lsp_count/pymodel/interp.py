@@ -757,7 +757,7 @@ class Ctx:
         # created later changes what the import reads, so a result kept for the next analysis is
         # kept only while they are still missing (reuse.ReusePlan.finish).
         self.missing: set[str] = set()
-        # > 0 inside a method of a module that changes no size (saving, reading: _SAVING_METHODS): a
+        # > 0 inside a method of a module that changes no size (saving, reading: _SIZE_KEEPING_METHODS): a
         # method it calls that stops where the analyser cannot follow it leaves the module counted.
         self.changing_nothing = 0
         # Files read besides the project's modules (a package's data file, a Hydra config, a module's
@@ -1303,7 +1303,7 @@ class Interpreter:
         or a part of it, passes neither to another function, and calls only such methods of its own
         and torch's methods that read (``self.named_parameters()``); a method of torch's other than
         those that read may."""
-        if name in _READING_MODULE_METHODS or name in _SAVING_METHODS:
+        if name in _SIZE_KEEPING_METHODS:
             return False
         target = fn.func if type(fn) is BoundV else fn
         if type(target) is not FuncV:
@@ -1429,8 +1429,7 @@ class Interpreter:
                 target = target.find("__init__", None)
         elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id not in local:
             receiver = names.get(func.value.id)
-            if type(receiver) is Inst and receiver.is_module and (
-                    func.attr in _SAVING_METHODS or func.attr in _READING_MODULE_METHODS):
+            if type(receiver) is Inst and receiver.is_module and func.attr in _SIZE_KEEPING_METHODS:
                 return  # `pmodel.generate(**batch)`: changes no size (as Interpreter.may_change says)
             if type(receiver) is Inst and type(receiver.cls) is ClassV:
                 owner, target = receiver, receiver.cls.find(func.attr, None)
@@ -1480,10 +1479,7 @@ class Interpreter:
             if found is not None:
                 return found
         if not level and parts and parts[0] in self.ctx.read_packages:  # an installed model library
-            for site in self.ctx.site_packages:
-                found = self.module_file(os.path.join(site, *parts))
-                if found is not None:
-                    return found
+            return installed_module(parts, self.ctx.site_packages, self.module_file)
         return None
 
     def module_file(self, stem: str) -> str | None:
@@ -4498,7 +4494,8 @@ class Interpreter:
                 what = "a method of the module the analyser does not follow; it may change the module's parts"
             receiver.unfollowed = f"`{_text(e)}` ({env.module.where(e.lineno)}) calls `{name}`, {what}"
         if type(receiver) is Inst and receiver.is_module and not self.ctx.class_stack:
-            if func.attr in _SAVING_METHODS or func.attr in _READING_MODULE_METHODS:  # type: ignore[attr-defined]
+            # A script's statement (a class's build fails whole).
+            if func.attr in _SIZE_KEEPING_METHODS:  # type: ignore[attr-defined]
                 # `model.save_pretrained(output_dir)`: what it calls on the model where the analyser
                 # stops (peft's model card) changes no size either
                 self.ctx.changing_nothing += 1
@@ -4506,21 +4503,20 @@ class Interpreter:
                     return self.call(fn, args, kwargs, e, env)
                 finally:
                     self.ctx.changing_nothing -= 1
-        if type(receiver) is Inst and receiver.is_module and receiver.unfollowed is None and not self.ctx.class_stack \
-                and not self.ctx.changing_nothing:
-            # A script's statement (a class's build fails whole): a method of the module that stops
-            # where the analyser cannot follow it may have changed the module's parts before, or
-            # would have after (peft's `model.merge_and_unload()` replaces its layers in place).
-            try:
-                return self.call(fn, args, kwargs, e, env)
-            except Unresolved as exc:
-                # (Python's own error: the analyser followed it to there; a method that changes
-                # nothing of the module, llama2.c's `configure_optimizers`, leaves it as it is.)
-                if not isinstance(exc, _Raised) and self.may_change(fn, func.attr, set()):  # type: ignore[attr-defined]
-                    receiver.unfollowed = (f"`{_text(e)}` ({env.module.where(e.lineno)}) calls "
-                                           f"`{func.attr}`, which the analyser cannot follow to its end: "  # type: ignore[attr-defined]
-                                           f"{exc.reason}")
-                raise
+            if receiver.unfollowed is None and not self.ctx.changing_nothing:
+                # A method of the module that stops where the analyser cannot follow it may have
+                # changed the module's parts before, or would have after (peft's
+                # `model.merge_and_unload()` replaces its layers in place).
+                try:
+                    return self.call(fn, args, kwargs, e, env)
+                except Unresolved as exc:
+                    # (Python's own error: the analyser followed it to there; a method that changes
+                    # nothing of the module, llama2.c's `configure_optimizers`, leaves it as it is.)
+                    if not isinstance(exc, _Raised) and self.may_change(fn, func.attr, set()):  # type: ignore[attr-defined]
+                        receiver.unfollowed = (f"`{_text(e)}` ({env.module.where(e.lineno)}) calls "
+                                               f"`{func.attr}`, which the analyser cannot follow to its end: "  # type: ignore[attr-defined]
+                                               f"{exc.reason}")
+                    raise
         return self.call(fn, args, kwargs, e, env)
 
     def transformers_loader(self, cls: ClassV, name: str, args: list[Any], kwargs: dict[str, Any], node: ast.Call,
@@ -10358,7 +10354,6 @@ _OWN_FUNCTIONS = re.compile(r"\b(?:Interpreter|_\w+)\.[\w.]*<locals>\.[\w<>]+\(\
 _PYTHON_SCALARS = frozenset({int, float, complex, bool, str, bytes, type(None), slice, range})
 _PYTHON_CONTAINERS = frozenset({tuple, list, set, frozenset})
 _BUILTIN_METHOD = type([].append)
-# The methods of list, dict and set that change the object.
 # Methods of torch's nn.Module (and of a tensor reached from one) that read it and change nothing
 # of its parts (Interpreter.may_change).
 _READING_MODULE_METHODS = frozenset({
@@ -10374,6 +10369,8 @@ _READING_MODULE_METHODS = frozenset({
 _SAVING_METHODS = frozenset({"save_pretrained", "push_to_hub", "save_model", "generate", "forward", "train", "eval",
                              "zero_grad", "register_forward_hook", "register_forward_pre_hook",
                              "register_full_backward_hook", "estimate_mfu", "configure_optimizers"})
+# A module's methods that change no size, whatever they do: reading, saving or running it.
+_SIZE_KEEPING_METHODS = _READING_MODULE_METHODS | _SAVING_METHODS
 
 
 def _never_a_part(value: ast.expr) -> bool:
@@ -10401,6 +10398,7 @@ _WEIGHT_LOADERS = {name: os.path.join("timm", "models", "_builder.py")
                    for name in ("load_pretrained", "load_custom_pretrained")}
 # tqdm's progress bars over an iterable: the iterable's items (interp.call_external).
 _PROGRESS_BARS = frozenset(f"tqdm.{module}tqdm" for module in ("", "auto.", "std.", "notebook.", "autonotebook.", "rich."))
+# The methods of list, dict and set that change the object.
 _MUTATING_METHODS = frozenset({"append", "extend", "insert", "pop", "remove", "clear", "sort", "reverse", "update",
                                "setdefault", "popitem", "add", "discard", "difference_update",
                                "intersection_update", "symmetric_difference_update"})

@@ -120,11 +120,7 @@ class _EntryRun:
             config, note = hydra_main_config(interp, hydra, self.scope)
             args = [config]
             self.notes.append((hydra, note, type(config) is Unknown))
-        local = Env(fn.env.module, fn.env)
-        local.vars = interp.bind_args(fn, args, kwargs, call)
-        function_body = fn.node.body if getattr(fn.node, "deferred", None) is None else interp.deferred_body(fn)
-        self.followed.append((fn, local, function_body))
-        interp.run_entry(function_body, local, self.follow_inner)
+        self.follow_function(fn, args, kwargs, call)
         return True
 
     def follow_inner(self, stmt: ast.stmt, env: Env) -> bool:
@@ -155,21 +151,21 @@ class _EntryRun:
         if isinstance(stmt, ast.Expr):
             if any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in ast.walk(node)):
                 return False  # a generator function: the call makes a generator and runs none of it
-            self.follow_function(node, call, env)
+            self.follow_function(interp.make_function(node, self.scope.env), *interp.call_arguments(call, env), call)
             return True
         try:
             interp.exec_stmt(stmt, env)
             return True
         except Unresolved as exc:
             reason = exc.reason
-        self.follow_function(node, call, env)
+        self.follow_function(interp.make_function(node, self.scope.env), *interp.call_arguments(call, env), call)
         raise Unresolved(f"`{call.func.id}()` is followed statement by statement: {reason}")
 
-    def follow_function(self, node: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call, env: Env) -> None:
-        """The file's function ``node``, called by ``call`` in ``env``, followed statement by statement."""
+    def follow_function(self, fn: FuncV, args: list[Any], kwargs: dict[str, Any], call: ast.Call) -> None:
+        """The file's function ``fn``, called by ``call`` with ``args`` and ``kwargs``, followed
+        statement by statement (its models reported as ``model in fn()``)."""
         interp = self.interp
-        fn = interp.make_function(node, self.scope.env)
-        args, kwargs = interp.call_arguments(call, env)
+        node = fn.node
         local = Env(fn.env.module, fn.env)
         local.vars = interp.bind_args(fn, args, kwargs, call)
         body = node.body if getattr(node, "deferred", None) is None else interp.deferred_body(fn)
