@@ -635,3 +635,111 @@ def test_a_lightning_fabric_script_gets_its_model_back_from_setup() -> None:
             main()
     """)
     assert counts(report) == {"model in run()": (55, 55), "head in run()": (12, 12)}
+
+
+def test_a_trl_trainer_given_a_model_id_has_it_counted_as_trainer_model() -> None:
+    # TRL's quickstart, at module level: the trainer loads the model itself (shims/trl.py); the count
+    # is the same model's as `from_pretrained` of the id (the catalog's config, checked in parity).
+    loaded = run("""
+        from transformers import AutoModelForCausalLM
+        model = AutoModelForCausalLM.from_pretrained("Qwen/Qwen2.5-0.5B")
+    """)
+    report = run("""
+        from datasets import load_dataset
+        from trl import SFTTrainer
+
+        dataset = load_dataset("trl-lib/Capybara", split="train")
+        trainer = SFTTrainer(
+            model="Qwen/Qwen2.5-0.5B",
+            train_dataset=dataset,
+        )
+        trainer.train()
+    """)
+    assert counts(report) == {"trainer.model": counts(loaded)["model"]}
+    assert not [p for p in report.problems if p.severity != "info"]
+
+
+def test_a_trl_trainer_given_the_script_s_model_leaves_it_counted_with_its_adapters_once() -> None:
+    # `trainer.model` (the PeftModel around `model`) is not a second model: `model` holds the adapters.
+    report = run("""
+        from peft import LoraConfig
+        from transformers import AutoModelForCausalLM, LlamaConfig
+        import trl
+
+
+        def main():
+            model = AutoModelForCausalLM.from_config(LlamaConfig(vocab_size=32, hidden_size=16, intermediate_size=24,
+                                                                 num_hidden_layers=1, num_attention_heads=2))
+            trainer = trl.SFTTrainer(model, peft_config=LoraConfig(r=2, target_modules=["q_proj"]))
+            trainer.train()
+            trainer.save_model("out")
+
+
+        if __name__ == "__main__":
+            main()
+    """)
+    # embed 512 + lm_head 512 + norms 48 + attention 4 * 256 + mlp 3 * 384; q_proj's adapter 2 * 16 + 16 * 2
+    assert counts(report) == {"model in main()": (512 + 512 + 48 + 1024 + 1152 + 64, 64)}
+    assert not [p for p in report.problems if p.severity != "info"]
+
+
+def test_a_trl_trainer_s_model_id_not_found_offline_is_said_at_the_trainer() -> None:
+    report = run("""
+        from trl import GRPOConfig, GRPOTrainer
+
+
+        def main():
+            args = GRPOConfig(output_dir="out")
+            trainer = GRPOTrainer(model="no-such-org/no-such-model", reward_funcs=len, args=args)
+
+
+        if __name__ == "__main__":
+            main()
+    """)
+    assert not report.models
+    problem = lc101(report)["trainer in main()"]
+    assert 'base model "no-such-org/no-such-model" not found offline' in problem
+    assert "trl.py" not in problem  # the reason, not the analyser's own lines
+    assert next(p for p in report.problems if p.code == "LC101").span.start.line == 6
+
+
+def test_a_peft_model_given_to_a_trl_trainer_with_a_peft_config_raises_as_trl_does() -> None:
+    report = run("""
+        import torch.nn as nn
+        from peft import LoraConfig, get_peft_model
+        from trl import SFTTrainer
+
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.proj = nn.Linear(4, 4)
+
+
+        def main():
+            model = get_peft_model(Net(), LoraConfig(r=2, target_modules=["proj"]))
+            trainer = SFTTrainer(model=model, peft_config=LoraConfig(r=2, target_modules=["proj"]))
+
+
+        if __name__ == "__main__":
+            main()
+    """)
+    assert "You passed a `PeftModel` instance together with a `peft_config`" in lc101(report)["trainer in main()"]
+
+
+def test_an_object_holding_a_model_no_name_holds_has_it_counted_as_its_model() -> None:
+    report = run("""
+        import torch.nn as nn
+
+
+        class Engine:
+            def __init__(self, width):
+                self.model = nn.Sequential(nn.Linear(width, width), nn.ReLU())
+                self.steps = 0
+
+
+        engine = Engine(3)
+        shared = Engine(2)
+        head = shared.model
+    """)
+    assert counts(report) == {"engine.model": (12, 12), "head": (6, 6)}

@@ -23,9 +23,9 @@ from lsp_count.core.report import FileReport, ModelReport, unrecognized
 from lsp_count.core.source import LineIndex, Position, Problem, Span
 from lsp_count.core.spec import MAX_DIMENSION
 from lsp_count.pymodel.environments import discover_site_packages, unread_package_note
-from lsp_count.pymodel.interp import (FUNCTION_STEPS, TORCH_VERSION, Ctx, FuncV, Interpreter, LazyImport, ModuleScope,
-                                      clone, count_of, foreign_base, module_attributes, params_of, signature_function,
-                                      unfollowed_reason)
+from lsp_count.pymodel.interp import (FUNCTION_STEPS, SHIMS, TORCH_VERSION, TRL_SHIM, Ctx, FuncV, Interpreter,
+                                      LazyImport, ModuleScope, clone, count_of, foreign_base, module_attributes, params_of,
+                                      signature_function, unfollowed_reason)
 from lsp_count.pymodel.hub import builds_module
 from lsp_count.pymodel import memo_store
 from lsp_count.pymodel.loader import body_of
@@ -463,7 +463,8 @@ def _may_build_a_model(body: list[ast.stmt]) -> bool:
     return any(isinstance(call.func, ast.Name) and call.func.id in project_classes for call in calls)
 
 
-_MODEL_LIBRARIES = frozenset({"torch", "transformers", "timm", "lightning", "pytorch_lightning", "hydra", "omegaconf"})
+_MODEL_LIBRARIES = frozenset({"torch", "transformers", "timm", "lightning", "pytorch_lightning", "hydra", "omegaconf",
+                              "trl"})
 
 
 def _module_models(assigned: dict[str, list[tuple[ast.Name, ast.expr | None]]],
@@ -476,8 +477,34 @@ def _module_models(assigned: dict[str, list[tuple[ast.Name, ast.expr | None]]],
         value = scope.env.vars.get(name)
         if type(value) is Inst and value.is_module:
             out.append((name, assignments_of_name[-1][0], value))
+    named = [inst for _, _, inst in out]
+    for name, assignments_of_name in assigned.items():
+        held = _object_model(scope.env.vars.get(name), named)
+        if held is not None:
+            out.append((f"{name}.model", assignments_of_name[-1][0], held))
     out.sort(key=lambda v: (v[1].lineno, v[1].col_offset))
     return out
+
+
+def _object_model(value: Any, named: list[Inst]) -> Inst | None:
+    """The module an object that is not one holds as its ``model`` (a TRL trainer given a model id:
+    ``trainer = SFTTrainer(model="Qwen/Qwen2.5-0.5B", ...)``), counted as ``trainer.model``; None
+    where it holds none, or holds a module some name of the script holds or holds inside it (``trainer
+    = SFTTrainer(model=model, peft_config=...)``: `model` is counted, the adapters peft put in it too)."""
+    if type(value) is not Inst or value.is_module:
+        return None
+    model = value.attrs.get("model")
+    if type(model) is not Inst or not model.is_module:
+        return None
+    ids = {id(inst) for inst in named}
+    stack, seen = [model], set()
+    while stack:  # (its submodules, each once: a module may hold its parent)
+        inst = stack.pop()
+        if id(inst) in ids:
+            return None
+        seen.add(id(inst))
+        stack.extend(v for v in inst.attrs.values() if type(v) is Inst and v.is_module and id(v) not in seen)
+    return model
 
 
 def _entry_models(interp: Interpreter, body: list[ast.stmt], scope: ModuleScope, positions: "_Positions",
@@ -494,6 +521,11 @@ def _entry_models(interp: Interpreter, body: list[ast.stmt], scope: ModuleScope,
         return [], [_internal_error(exc, "the script's `__main__` block", None)]
     problems.extend(Problem("warning" if failed else "info", "LC101" if failed else "LC106", note,
                             positions.span(node)) for node, note, failed in notes)
+    named = [n.found for n in names if type(n.found) is Inst and n.found.is_module]
+    for n in list(names):
+        held = _object_model(n.found, named)
+        if held is not None:
+            names.append(replace(n, label=f"{n.name}.model{n.label[len(n.name):]}", found=held))
     for name, also in _distinct_modules([(n, n.found, n.label) for n in names]):
         span = positions.span(name.assigned[-1][0])
         if type(name.found) is Inst and name.found.is_module:
@@ -597,7 +629,7 @@ def _builds_a_model(call: ast.Call, scope: ModuleScope) -> bool:
         if func.id == "instantiate" or type(value) is ExtV and value.name == "hydra.utils.instantiate":
             return _names_a_model(call)
         return func.id in _MODEL_WRAPPERS or (type(value) is ClassV and value.is_module) or (
-            type(value) is ExtV and value.name.startswith(_MODEL_LIBRARY_BUILDERS))
+            type(value) is ExtV and (value.name.startswith(_MODEL_LIBRARY_BUILDERS) or _is_trl_trainer(value.name)))
     if not isinstance(func, ast.Attribute):
         return False
     if func.attr in _MODEL_WRAPPERS:
@@ -607,6 +639,8 @@ def _builds_a_model(call: ast.Call, scope: ModuleScope) -> bool:
     if func.attr in _MODEL_LOADERS:
         return builds_module(last_name(func.value))
     chain = ast.unparse(func.value)
+    if chain.split(".")[0] == "trl" and _is_trl_trainer(f"{chain}.{func.attr}"):
+        return True
     if chain in ("nn", "torch.nn") and func.attr[:1].isupper():
         return True
     # `net.Net(ntokens)` of `import net` (a module class of a project module the analysis read);
@@ -624,6 +658,11 @@ def _builds_a_model(call: ast.Call, scope: ModuleScope) -> bool:
 def _as_read(value: Any) -> Any:
     """What an import names, where the analysis read it (a LazyImport's value); any other value as it is."""
     return value.value if type(value) is LazyImport else value
+
+
+def _is_trl_trainer(name: str) -> bool:
+    """A TRL trainer, which loads or takes a model (shims/trl.py): `trainer = SFTTrainer(model=...)`."""
+    return SHIMS.get(name, ("", ""))[0] == TRL_SHIM and name.endswith("Trainer")
 
 
 # Where a model library's model classes and builders live (torchvision, timm): a call of one makes a model.

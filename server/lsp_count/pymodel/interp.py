@@ -75,12 +75,20 @@ LIGHTNING_SHIM = os.path.join(_SHIM_DIR, "lightning_module.py")
 # Classes of packages that are not read (read-packages) which the analyser reads its own short
 # version of instead (shims/): what the code builds or subclasses them to, and in which shim file.
 HYDRA_SHIM = os.path.join(_SHIM_DIR, "hydra.py")
+TRL_SHIM = os.path.join(_SHIM_DIR, "trl.py")
+_TRL_TRAINERS = (("SFTTrainer", "sft"), ("DPOTrainer", "dpo"), ("KTOTrainer", "kto"), ("GRPOTrainer", "grpo"),
+                 ("RLOOTrainer", "rloo"), ("RewardTrainer", "reward"), ("DistillationTrainer", "distillation"))
 SHIMS = {**{name: (LIGHTNING_SHIM, "LightningModule") for name in LIGHTNING_MODULES},
          **{name: (os.path.join(_SHIM_DIR, "accelerate.py"), "Accelerator")
             for name in ("accelerate.Accelerator", "accelerate.accelerator.Accelerator")},
          **{name: (os.path.join(_SHIM_DIR, "fabric.py"), "Fabric")
             for name in ("lightning.Fabric", "lightning.fabric.Fabric", "lightning.fabric.fabric.Fabric",
                          "lightning_fabric.Fabric", "lightning_fabric.fabric.Fabric")},
+         # TRL's trainers, which load the model or take it and wrap it with peft (shims/trl.py)
+         **{f"trl.{where}{name}": (TRL_SHIM, name) for name, module in _TRL_TRAINERS
+            for where in ("", "trainer.", f"trainer.{module}_trainer.")},
+         **{f"trl.{where}{name[:-7]}Config": (TRL_SHIM, "TrainerConfig") for name, module in _TRL_TRAINERS
+            for where in ("", "trainer.", f"trainer.{module}_config.")},
          # Hydra's instantiate and OmegaConf's configs (`hydra.utils.instantiate(cfg.model)`)
          **{f"hydra.utils.{name}": (HYDRA_SHIM, name)
             for name in ("instantiate", "call", "get_class", "get_method", "get_object")},
@@ -92,7 +100,8 @@ SHIMS = {**{name: (LIGHTNING_SHIM, "LightningModule") for name in LIGHTNING_MODU
                          "is_dict", "is_list", "set_struct", "set_readonly", "resolve", "select")}}
 # The functions the shims call that the analyser answers itself (shims/hydra.py).
 _SHIM_FUNCTIONS = frozenset({"lsp_count_shim.locate", "lsp_count_shim.read_yaml", "lsp_count_shim.kind",
-                             "lsp_count_shim.hydra_initialize", "lsp_count_shim.hydra_compose"})
+                             "lsp_count_shim.hydra_initialize", "lsp_count_shim.hydra_compose",
+                             "lsp_count_shim.known"})
 # A loop in a script's entry point (``main()``, ``if __name__ == "__main__":``) is most often the
 # training loop, which builds nothing: it is followed this far, then skipped (script.py).
 ENTRY_LOOP_STEPS = 10_000
@@ -2814,6 +2823,12 @@ class Interpreter:
         function a Hydra ``_target_`` names; ``read_yaml(path)``, a YAML file's data."""
         from lsp_count.pymodel import hydra_config
 
+        if name.endswith(".known") and len(args) == 1:
+            # the value, or its own reason for not being known, not the shim's line that reads it
+            # (shims/trl.py: the config of a model id not found offline)
+            if is_unknownish(args[0]):
+                raise Unresolved(why_of(args[0]))
+            return args[0]
         if name.endswith(".kind") and len(args) == 1:
             # "DictConfig" / "dict" / "ListConfig" (any list) / "": what a config's value is, without
             # the error isinstance gives for a value the analyser does not know (it is passed on)

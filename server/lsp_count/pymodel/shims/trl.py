@@ -1,0 +1,128 @@
+"""What the analyser reads for TRL's trainers and their configs where the installed trl is not read
+(``read-packages``). It is never imported.
+
+A TRL trainer takes a model, or a model id it loads itself, and, given a ``peft_config``, wraps the
+model with peft's ``get_peft_model`` (trl 1.x, ``SFTTrainer.__init__`` and the others alike: the
+model id through ``create_model_from_path``, then ``get_peft_model(model, peft_config)``). peft
+puts its adapters into the model it is given, so the script's own ``model`` holds them too, as
+``trainer.model`` does. A model that is already a ``PeftModel`` given with a ``peft_config`` is
+refused, as trl refuses it. What else a trainer does (datasets, collators, the optimizer, gradient
+checkpointing's input hooks, QLoRA's adapters cast to bf16) changes no parameter count; what else
+it has (``train``, ``save_model``) builds nothing.
+"""
+
+import torch
+import transformers
+from lsp_count_shim import known
+from peft import PeftModel, get_peft_model
+
+_DTYPES = {"bfloat16": torch.bfloat16, "float16": torch.float16, "float32": torch.float32}
+
+
+def _model_from_path(model_id, architecture=None, **kwargs):
+    # trl.trainer.utils.create_model_from_path: the dtype as text, and the class the config names
+    dtype = kwargs.get("dtype", "float32")
+    if isinstance(dtype, str) and dtype in _DTYPES:
+        kwargs["dtype"] = _DTYPES[dtype]
+    if architecture is None:
+        config = known(transformers.AutoConfig.from_pretrained(model_id,
+                                                               trust_remote_code=kwargs.get("trust_remote_code", False)))
+        names = getattr(config, "architectures", None) or []
+        architecture = getattr(transformers, names[0], None) if names else None
+        if architecture is None:
+            architecture = transformers.AutoModelForCausalLM
+    return architecture.from_pretrained(model_id, **kwargs)
+
+
+class _Trainer:
+    _architecture = None  # the class a model id is loaded with; None: the one its config names
+    _init_kwargs = {}
+
+    def _take(self, model, args, peft_config):
+        if isinstance(model, str):
+            init_kwargs = dict(getattr(args, "model_init_kwargs", None) or {})
+            init_kwargs.update(self._init_kwargs)
+            model = _model_from_path(model, self._architecture, **init_kwargs)
+        if peft_config is not None:
+            if isinstance(model, PeftModel):
+                raise ValueError(
+                    "You passed a `PeftModel` instance together with a `peft_config` to the trainer. Please first "
+                    "merge and unload the existing adapter, save the resulting base model, and then pass that base "
+                    "model along with the new `peft_config` to the trainer.")
+            model = get_peft_model(model, peft_config)
+        self.model = model
+        self.model_wrapped = model
+        self.args = args
+
+    def train(self, *args, **kwargs):
+        return None
+
+    def evaluate(self, *args, **kwargs):
+        return {}
+
+    def save_model(self, *args, **kwargs):
+        return None
+
+    def push_to_hub(self, *args, **kwargs):
+        return None
+
+    def log_metrics(self, *args, **kwargs):
+        return None
+
+    def save_metrics(self, *args, **kwargs):
+        return None
+
+    def save_state(self, *args, **kwargs):
+        return None
+
+
+class SFTTrainer(_Trainer):
+    def __init__(self, model, args=None, data_collator=None, train_dataset=None, eval_dataset=None,
+                 processing_class=None, *rest, peft_config=None, **kwargs):
+        self._take(model, args, peft_config)
+
+
+class RewardTrainer(_Trainer):
+    _architecture = transformers.AutoModelForSequenceClassification
+    _init_kwargs = {"num_labels": 1}  # the reward is the model's one output
+
+    def __init__(self, model, args=None, data_collator=None, train_dataset=None, eval_dataset=None,
+                 processing_class=None, *rest, peft_config=None, **kwargs):
+        self._take(model, args, peft_config)
+
+
+class DPOTrainer(_Trainer):
+    def __init__(self, model, ref_model=None, args=None, *rest, peft_config=None, **kwargs):
+        self._take(model, args, peft_config)
+        self.ref_model = ref_model
+
+
+class KTOTrainer(DPOTrainer):
+    pass
+
+
+class GRPOTrainer(_Trainer):
+    def __init__(self, model, reward_funcs=None, args=None, *rest, peft_config=None, **kwargs):
+        self._take(model, args, peft_config)
+        self.reward_funcs = reward_funcs
+
+
+class RLOOTrainer(GRPOTrainer):
+    pass
+
+
+class DistillationTrainer(_Trainer):
+    def __init__(self, model, teacher_model=None, args=None, *rest, peft_config=None, **kwargs):
+        self._take(model, args, peft_config)
+        self.teacher_model = teacher_model
+
+
+class TrainerConfig:
+    """SFTConfig, DPOConfig and the others: what a trainer reads of them here is
+    ``model_init_kwargs``; each argument is kept as an attribute."""
+
+    def __init__(self, output_dir=None, **kwargs):
+        self.output_dir = output_dir
+        self.model_init_kwargs = None
+        for key, value in kwargs.items():
+            setattr(self, key, value)

@@ -1,0 +1,133 @@
+"""Parity for TRL's trainers (read as the analyser's own short version, shims/trl.py, as trl is not
+read by default): a script hands its model, or a model id, to a trainer with a ``peft_config``; the
+installed trl builds the same trainer on the CPU with a tiny Llama, a tokenizer made in memory and
+a dataset of a few rows, and each model the script's ``main()`` leaves is counted by torch. A model
+id is a local directory the test saves the tiny model to (nothing is downloaded)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from lsp_count.core.analyze import analyze_text
+
+pytestmark = pytest.mark.parity
+
+TINY = ("LlamaConfig(vocab_size=32, hidden_size=16, intermediate_size=24, num_hidden_layers=2, num_attention_heads=2, "
+        "num_key_value_heads=1)")
+
+HEADER = '''import torch
+from datasets import Dataset
+from peft import LoraConfig
+from tokenizers import Tokenizer
+from tokenizers.models import WordLevel
+from tokenizers.pre_tokenizers import Whitespace
+from transformers import AutoModelForCausalLM, AutoModelForSequenceClassification, LlamaConfig, PreTrainedTokenizerFast
+from trl import DPOConfig, DPOTrainer, RewardConfig, RewardTrainer, SFTConfig, SFTTrainer
+
+
+def make_tokenizer():
+    core = Tokenizer(WordLevel({"<pad>": 0, "<eos>": 1, "hello": 2, "world": 3}, unk_token="<pad>"))
+    core.pre_tokenizer = Whitespace()
+    return PreTrainedTokenizerFast(tokenizer_object=core, pad_token="<pad>", eos_token="<eos>")
+
+
+'''
+
+# Each case: main()'s body (OUT: the trainer's output directory; MODEL_DIR: the saved tiny model).
+CASES = {
+    "sft, a model and LoRA on all linear layers": f'''
+tokenizer = make_tokenizer()
+model = AutoModelForCausalLM.from_config({TINY})
+args = SFTConfig(output_dir=OUT, report_to="none", use_cpu=True, max_steps=1)
+trainer = SFTTrainer(model=model, args=args, train_dataset=Dataset.from_dict({{"text": ["hello world"] * 4}}),
+                     processing_class=tokenizer,
+                     peft_config=LoraConfig(r=4, lora_alpha=8, target_modules="all-linear", task_type="CAUSAL_LM"))
+''',
+    "sft, positional arguments, LoRA on q and v with the head saved": f'''
+tokenizer = make_tokenizer()
+model = AutoModelForCausalLM.from_config({TINY})
+trainer = SFTTrainer(model, SFTConfig(output_dir=OUT, report_to="none", use_cpu=True), None,
+                     Dataset.from_dict({{"text": ["hello world"] * 4}}), None, tokenizer,
+                     peft_config=LoraConfig(r=2, target_modules=["q_proj", "v_proj"], modules_to_save=["lm_head"]))
+''',
+    "sft, a model id: the trainer loads it": '''
+args = SFTConfig(output_dir=OUT, report_to="none", use_cpu=True, model_init_kwargs={"dtype": "float32"})
+trainer = SFTTrainer(model=MODEL_DIR, args=args, train_dataset=Dataset.from_dict({"text": ["hello world"] * 4}),
+                     processing_class=make_tokenizer(), peft_config=LoraConfig(r=3, task_type="CAUSAL_LM"))
+''',
+    "reward, a model id: a classifier of one label": '''
+args = RewardConfig(output_dir=OUT, report_to="none", use_cpu=True)
+data = Dataset.from_dict({"chosen": ["hello world"] * 2, "rejected": ["world"] * 2})
+trainer = RewardTrainer(model=MODEL_DIR, args=args, train_dataset=data, processing_class=make_tokenizer())
+''',
+    "dpo, a model and its reference, no adapter": f'''
+tokenizer = make_tokenizer()
+policy = AutoModelForCausalLM.from_config({TINY})
+policy.model.embed_tokens.requires_grad_(False)
+reference = AutoModelForCausalLM.from_config({TINY})
+data = Dataset.from_dict({{"prompt": ["hello"] * 2, "chosen": [" world"] * 2, "rejected": [" hello"] * 2}})
+trainer = DPOTrainer(policy, reference, DPOConfig(output_dir=OUT, report_to="none", use_cpu=True),
+                     train_dataset=data, processing_class=tokenizer)
+''',
+}
+
+# The installed trl building main()'s models: each module main() leaves, and `name.model` of an
+# object that holds a module no other name holds (a trainer given a model id), counted by torch.
+RUNNER = '''import json, sys, warnings
+warnings.filterwarnings("ignore")
+import torch
+from transformers import AutoModelForCausalLM, LlamaConfig
+text, model_dir = sys.argv[1], sys.argv[2]
+namespace = {"__name__": "lsp_count_test"}
+exec(compile(text, "script.py", "exec"), namespace)
+tokenizer = namespace["make_tokenizer"]()
+AutoModelForCausalLM.from_config(''' + TINY + ''').save_pretrained(model_dir)
+tokenizer.save_pretrained(model_dir)
+frames = {}
+def profile(frame, event, arg):
+    if event == "return" and frame.f_code.co_name == "main" and frame.f_code.co_filename == "script.py":
+        frames.update(frame.f_locals)
+sys.setprofile(profile)
+namespace["main"]()
+sys.setprofile(None)
+modules = {name: v for name, v in frames.items() if isinstance(v, torch.nn.Module)}
+held = {id(m) for v in modules.values() for m in v.modules()}
+for name, v in frames.items():
+    model = getattr(v, "model", None)
+    if not isinstance(v, torch.nn.Module) and isinstance(model, torch.nn.Module) and \\
+            not any(id(m) in held for m in model.modules()):
+        modules[name + ".model"] = model
+out = {}
+for name, v in modules.items():
+    params = list(v.parameters())
+    if params:
+        out[name + " in main()"] = [sum(p.numel() for p in params), sum(p.numel() for p in params if p.requires_grad)]
+print(json.dumps(out))
+'''
+
+
+def _script(body: str, out: str, model_dir: str) -> str:
+    return (HEADER + f"OUT = {out!r}\nMODEL_DIR = {model_dir!r}\n\n\ndef main():\n" + textwrap.indent(body.strip(), "    ")
+            + "\n\n\nif __name__ == \"__main__\":\n    main()\n")
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_a_trl_trainer_s_model_counts_as_the_installed_trl_builds_it(case, tmp_path) -> None:
+    model_dir = str(tmp_path / "tiny-llama")
+    text = _script(CASES[case], str(tmp_path / "out"), model_dir)
+    built = subprocess.run([sys.executable, "-c", RUNNER, text, model_dir], capture_output=True, text=True,
+                           timeout=600, cwd=tmp_path, env={"HF_HUB_OFFLINE": "1", "PATH": "/usr/bin:/bin",
+                                                           "HOME": str(tmp_path)})
+    assert built.returncode == 0, built.stderr[-3000:]
+    want = {name: tuple(v) for name, v in json.loads(built.stdout.strip().splitlines()[-1]).items()}
+    assert want
+    script = tmp_path / "train.py"
+    script.write_text(text)
+    report = analyze_text(text, str(script))
+    assert {m.name: (m.tree.total, m.tree.trainable) for m in report.models} == want
+    assert not [p for p in report.problems if p.severity != "info"]
