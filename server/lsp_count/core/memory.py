@@ -84,6 +84,8 @@ ENCODER_ONLY_HEADS = frozenset({"encoder", "audio_classification"})
 # layout's encoder and decoder stacks are "layers" too; Switch Transformers splits each into
 # "dense_layers" and "sparse_layers".
 LAYER_STACK_NAMES = frozenset({"layers", "dense_layers", "moe_layers", "sparse_layers", "layer", "h", "blocks"})
+# The entries of a ModuleList as the Python analyser names them: `3`, or equal ones grouped, `0-11`.
+_ENTRY_NAME = re.compile(r"\d+(?:-\d+)?")
 # Limits that catch typos (a context of 10^12 tokens is not a setting, it is a slip).
 MAX_CONTEXT = 1 << 30
 MAX_BATCH = 1 << 24
@@ -414,7 +416,7 @@ def _validate(settings: Settings, model: ModelReport | None, facts: "_TreeFacts 
     if s.pp > 1 and s.pp > layers:
         raise SettingsError("--pp", f"pipeline parallel {s.pp} is more stages than the model's {layers} "
                                     f"layer{'s' if layers != 1 else ''}")
-    if s.mode in ("lora", "qlora"):
+    if s.mode in ("lora", "qlora") and not _own_adapters(model.tree, facts):  # (its own: no plan to check)
         modules = facts.memo(("lora", s.lora_rank, s.lora_targets),
                              lambda: lora_adapter_breakdown(model.tree, s.lora_rank, s.lora_targets))
         if not modules:
@@ -510,6 +512,11 @@ def _layer_stacks(root: ParamNode) -> Iterator[tuple[ParamNode, int]]:
         kinds = _layer_kinds(n)
         if n.repeat > 1:
             yield n, mult
+        elif n.children and all(_ENTRY_NAME.fullmatch(c.name) for c in n.children):
+            # A Python module's ModuleList (the static analysis's trees): its entries, equal ones
+            # grouped (`0-11 ×12`), are the layers.
+            for entry in n.children:
+                yield entry, mult
         elif not kinds and not any(part in LAYER_STACK_NAMES for part in path.split(".")[1:-1]):
             yield n, mult  # a stack of one layer (num_hidden_layers: 1) is that layer
         for kind in kinds:
@@ -764,7 +771,10 @@ def training_activations(model: ModelReport, s: Settings, compute: str, lora_tar
     scale = FLOAT_BYTES.get(compute, 2) / 2  # the paper's figures are for 16-bit activations
     sb = s.context * s.batch
     layers = max(1, facts.layer_count)
-    h = _hidden(spec) or 0
+    h = _hidden(spec) or (facts.memo(("tree_hidden",), lambda: _tree_hidden(facts)) if spec is None else 0)
+    # A model holding its own adapters (a Python file's get_peft_model): the activations of its
+    # adapters are LoRA's, from the adapters it holds, not from the settings' plan.
+    own = lora_targets_active and _own_adapters(model.tree, facts)
     attention = spec is not None and spec.family.layout != "mamba" and isinstance(spec.values.get("num_heads"), int)
     if attention:
         assert spec is not None
@@ -775,7 +785,7 @@ def training_activations(model: ModelReport, s: Settings, compute: str, lora_tar
     else:
         # Σ over one layer's linears of (in + out) elements per token, 2 bytes each: the inputs kept for weight
         # gradients and the outputs kept for the next op (gives 32·h for a GPT layer, vs the paper's 34·h).
-        io = facts.memo(("stack_io",), lambda: _stack_io(facts))
+        io = facts.memo(("stack_io", own), lambda: _stack_io(facts, own))
         per_layer_full = 2 * sb * io // layers
         source = "2 bytes × Σ(in + out) of each layer's linears per token"
     if s.gradient_checkpointing:
@@ -786,7 +796,8 @@ def training_activations(model: ModelReport, s: Settings, compute: str, lora_tar
         source += f" × {layers} layers"
     if lora_targets_active:
         # peft casts each adapted linear's input to the adapter dtype and keeps that copy and lora_A's output.
-        extra = facts.memo(("lora_io", s.lora_rank, s.lora_targets), lambda: _lora_io(facts, s))
+        extra = facts.memo(("own_lora_io",), lambda: _own_lora_io(facts)) if own else \
+            facts.memo(("lora_io", s.lora_rank, s.lora_targets), lambda: _lora_io(facts, s))
         stored_layers = 1 if s.gradient_checkpointing else layers
         total += 2 * sb * extra * stored_layers // layers
         source += "; LoRA adds s·b·(in + r) per adapted linear" + (" (one layer at a time)" if s.gradient_checkpointing else "")
@@ -797,9 +808,41 @@ def training_activations(model: ModelReport, s: Settings, compute: str, lora_tar
     return total, source
 
 
-def _stack_io(facts: _TreeFacts) -> int:
-    return sum((t.shape[0] + t.shape[1]) * mult for _p, t, mult, _f, in_stack in facts.flat
-               if in_stack and t.kind in ("linear", "expert") and len(t.shape) == 2)
+def _stack_io(facts: _TreeFacts, without_adapters: bool = False) -> int:
+    return sum((t.shape[0] + t.shape[1]) * mult for p, t, mult, _f, in_stack in facts.flat
+               if in_stack and t.kind in ("linear", "expert") and len(t.shape) == 2 and
+               not (without_adapters and _adapter_path(p)))
+
+
+# The modules peft adds to an adapted layer (a model's own adapters, in a Python file's tree).
+_ADAPTER_MODULES = frozenset({"lora_A", "lora_B", "lora_embedding_A", "lora_embedding_B"})
+
+
+def _adapter_path(path: str) -> bool:
+    return any(part in _ADAPTER_MODULES for part in path.split("."))
+
+
+def _own_lora_io(facts: _TreeFacts) -> int:
+    """s·b·(in + r) per adapted linear, as _lora_io, for the adapters the model holds: each
+    ``lora_A`` matrix is r × in."""
+    return sum((t.shape[1] + t.shape[0]) * mult for p, t, mult, _f, _s in facts.flat
+               if len(t.shape) == 2 and "lora_A" in p.split("."))
+
+
+def _tree_hidden(facts: _TreeFacts) -> int:
+    """The width of a layer's input where no config says it (a Python file's model): the size its
+    layers' norms have most often, else their linears' most common input width; 0 with neither."""
+    norms: dict[int, int] = {}
+    inputs: dict[int, int] = {}
+    for p, t, mult, _f, in_stack in facts.flat:
+        if not in_stack:
+            continue
+        if t.kind == "norm" and len(t.shape) == 1:
+            norms[t.shape[0]] = norms.get(t.shape[0], 0) + mult
+        elif t.kind == "linear" and len(t.shape) == 2 and not _adapter_path(p):
+            inputs[t.shape[1]] = inputs.get(t.shape[1], 0) + mult
+    found = norms or inputs
+    return max(found, key=found.__getitem__) if found else 0
 
 
 def _lora_io(facts: _TreeFacts, s: Settings) -> int:
@@ -826,7 +869,7 @@ def inference_activations(model: ModelReport, s: Settings, compute: str,
     spec = _decoder_spec(model) or model.spec
     cb = FLOAT_BYTES.get(compute, 2)
     sb = s.context * s.batch
-    h = _hidden(spec) or 0
+    h = _hidden(spec) or (facts.memo(("tree_hidden",), lambda: _tree_hidden(facts)) if spec is None else 0)
     widest = facts.memo(("widest",), lambda: _widest_stack_linear(facts))
     v = spec.values if spec is not None else {}
     ffn = [int(x) for x in (v.get("intermediate_size"), v.get("shared_intermediate_size")) if isinstance(x, int)]

@@ -1068,11 +1068,37 @@ def _model_report(ctx: Any, name: str, inst: Inst, notes: list[str], open_argume
     if walker:
         tree_notes.append(f"`{walker[0]}` defines its own `{walker[1]}()`: counted are the parameters registered on "
                           f"the modules (what the state dict and memory hold); what `{walker[1]}()` yields may differ")
-    report = ModelReport(name, ParamTree(root, tuple(tree_notes)), span=name_span, method="static analysis (exact)")
+    plan = _adapter_plan(root)
+    if plan:
+        tree_notes.append(f"peft's LoRA adapters (rank {plan['lora_rank']}) on a frozen base: its memory is estimated "
+                          f"for LoRA fine-tuning (--mode, or a budget's mode, chooses another)")
+    report = ModelReport(name, ParamTree(root, tuple(tree_notes)), span=name_span, method="static analysis (exact)",
+                         plan=plan)
     problem = None
     if notes:
         problem = Problem("info", "LC106", f"`{name}`: " + "; ".join(notes), name_span)
     return report, problem
+
+
+def _adapter_plan(root: ParamNode) -> dict[str, object]:
+    """A model with peft's LoRA adapters (``lora_A``, ``lora_embedding_A``) on a partly frozen base
+    is set up for LoRA fine-tuning: its memory is estimated so, with the adapters' rank (their
+    first matrix's rows), as a fine-tuning YAML's plan is; a flag or the budget's mode wins."""
+    if root.trainable == 0 or root.trainable == root.total:
+        return {}
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.name in ("lora_A", "lora_embedding_A"):
+            inner = [node]
+            while inner:
+                part = inner.pop()
+                for tensor in part.tensors:
+                    if tensor.shape and tensor.shape[0] > 0:
+                        return {"mode": "lora", "lora_rank": tensor.shape[0]}
+                inner.extend(part.children)
+        stack.extend(reversed(node.children))
+    return {}
 
 
 def _own_parameter_walk(inst: Inst) -> tuple[str, str] | None:
