@@ -416,7 +416,7 @@ def _validate(settings: Settings, model: ModelReport | None, facts: "_TreeFacts 
     if s.pp > 1 and s.pp > layers:
         raise SettingsError("--pp", f"pipeline parallel {s.pp} is more stages than the model's {layers} "
                                     f"layer{'s' if layers != 1 else ''}")
-    if s.mode in ("lora", "qlora") and not _own_adapters(model.tree, facts):  # (its own: no plan to check)
+    if s.mode in ("lora", "qlora") and not _peft_adapters(facts):  # (peft's own adapters: no plan to check)
         modules = facts.memo(("lora", s.lora_rank, s.lora_targets),
                              lambda: lora_adapter_breakdown(model.tree, s.lora_rank, s.lora_targets))
         if not modules:
@@ -774,7 +774,7 @@ def training_activations(model: ModelReport, s: Settings, compute: str, lora_tar
     h = _hidden(spec) or (facts.memo(("tree_hidden",), lambda: _tree_hidden(facts)) if spec is None else 0)
     # A model holding its own adapters (a Python file's get_peft_model): the activations of its
     # adapters are LoRA's, from the adapters it holds, not from the settings' plan.
-    own = lora_targets_active and _own_adapters(model.tree, facts)
+    own = lora_targets_active and _peft_adapters(facts)
     attention = spec is not None and spec.family.layout != "mamba" and isinstance(spec.values.get("num_heads"), int)
     if attention:
         assert spec is not None
@@ -820,6 +820,12 @@ _ADAPTER_MODULES = frozenset({"lora_A", "lora_B", "lora_embedding_A", "lora_embe
 
 def _adapter_path(path: str) -> bool:
     return any(part in _ADAPTER_MODULES for part in path.split("."))
+
+
+def _peft_adapters(facts: _TreeFacts) -> bool:
+    """Whether the model holds peft's LoRA adapters (a Python file's get_peft_model): the LoRA they
+    make is the model's own, whatever the settings' rank and targets."""
+    return facts.memo(("peft_adapters",), lambda: any(_adapter_path(p) for p, _t, _m, _f, _s in facts.flat))
 
 
 def _own_lora_io(facts: _TreeFacts) -> int:
