@@ -271,7 +271,7 @@ async def test_python_edits_recount_what_they_change_and_move_the_rest(pull_clie
 async def test_python_reads_the_installed_packages_its_settings_name_from_the_projects_venv(
         pull_client: LanguageClient, models_ws):
     # A project with its own .venv holding the installed package `towerlib`: read where the
-    # settings name it (the default, transformers, timm and peft, does not), found without a path.
+    # settings name it (the default, transformers, timm, peft and torchvision, does not), found without a path.
     project = models_ws / "venv_project"
     (project / ".git").mkdir(parents=True)
     (project / ".venv").mkdir()
@@ -301,7 +301,7 @@ async def test_python_reads_the_installed_packages_its_settings_name_from_the_pr
 
     try:
         assert await titles_once({"readPackages": ["towerlib"]}, ["816 params (816)"]) == ["816 params (816)"]
-        assert await titles_once({}, []) == []  # the default reads transformers, timm and peft only
+        assert await titles_once({}, []) == []  # the default reads transformers, timm, peft and torchvision only
         assert await titles_once({"readPackages": ["towerlib"], "sitePackages": [str(models_ws / "nowhere")]}, []) == []
     finally:
         pull_client.set_configuration(base, section="lsp-count")

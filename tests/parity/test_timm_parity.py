@@ -115,6 +115,69 @@ def test_torchvision_classes_that_keep_a_module_argument_are_explained_and_the_c
     assert all(tuple(row[1:3]) == tuple(row[3:5]) for row in built), built
 
 
+# A training script on torchvision (read by default, as transformers, timm and peft are): its builders
+# called by name, through the package, and through its registry (`get_model`, filled by each builder's
+# `@register_model()`; the builders' `functools.wraps` wrappers named the same, so all but the first
+# were refused as registered twice before), a head replaced, a backbone frozen.
+TORCHVISION_SCRIPT = """import torch.nn as nn
+import torchvision
+from torchvision import models
+from torchvision.models import resnet50
+
+
+def main():
+    model = resnet50(weights=None)
+    model.fc = nn.Linear(model.fc.in_features, 10)
+    vit = torchvision.models.vit_b_16()
+    small = models.get_model("mobilenet_v3_large", weights=None, num_classes=7)
+    arch = models.list_models(module=models)[0]
+    first = models.__dict__[arch]()
+    for p in small.features.parameters():
+        p.requires_grad = False
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+_BUILD_SCRIPT = """import json, sys
+sys.path.insert(0, sys.argv[2])
+from timm_runner import _import_timm
+_import_timm(sys.argv[1])
+import torch
+frames = {}
+def profile(frame, event, arg):
+    if event == "return" and frame.f_code.co_name == "main" and frame.f_code.co_filename == "script.py":
+        frames.update(frame.f_locals)
+namespace = {"__name__": "lsp_count_test"}
+exec(compile(sys.argv[3], "script.py", "exec"), namespace)
+sys.setprofile(profile)
+with torch.device("meta"):
+    namespace["main"]()
+sys.setprofile(None)
+print(json.dumps({f"{name} in main()": [sum(p.numel() for p in v.parameters()),
+                                        sum(p.numel() for p in v.parameters() if p.requires_grad)]
+                  for name, v in frames.items() if isinstance(v, torch.nn.Module)}))
+"""
+
+
+def test_a_script_s_torchvision_models_count_as_torchvision_builds_them(tmp_path) -> None:
+    from lsp_count.core.analyze import AnalyzeOptions, analyze_text
+
+    if not (SIDECAR / "torchvision").is_dir():
+        pytest.skip(f"torchvision is not installed in {SIDECAR} (scripts/test.sh installs it)")
+    built = subprocess.run([sys.executable, "-c", _BUILD_SCRIPT, str(SIDECAR), str(RUNNER.parent), TORCHVISION_SCRIPT],
+                           capture_output=True, text=True, timeout=600)
+    assert built.returncode == 0, built.stderr[-3000:]
+    want = {name: tuple(v) for name, v in json.loads(built.stdout.strip().splitlines()[-1]).items()}
+    assert set(want) == {"model in main()", "vit in main()", "small in main()", "first in main()"}
+    script = tmp_path / "train.py"
+    script.write_text(TORCHVISION_SCRIPT)
+    report = analyze_text(TORCHVISION_SCRIPT, str(script), AnalyzeOptions(site_packages=(str(SIDECAR),)))
+    assert {m.name: (m.tree.total, m.tree.trainable) for m in report.models} == want
+    assert not [p for p in report.problems if p.severity != "info"]
+
+
 def sweep() -> None:
     """Every file of timm's models/ and layers/, as the test does for FILES, then every model builder
     of torchvision's models/, as the test does for TORCHVISION_ENTRYPOINTS.

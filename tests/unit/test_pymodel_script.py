@@ -743,3 +743,25 @@ def test_an_object_holding_a_model_no_name_holds_has_it_counted_as_its_model() -
         head = shared.model
     """)
     assert counts(report) == {"engine.model": (12, 12), "head": (6, 6)}
+
+
+def test_sys_argv_is_the_script_s_name_and_no_arguments() -> None:
+    # `len(sys.argv)` raised "object of type a module or value has no len()"; HfArgumentParser's scripts
+    # and `parse_args(sys.argv[1:])` read it. The command line is the one that gives no arguments.
+    report = run("""
+        import argparse
+        import sys
+
+        import torch.nn as nn
+
+        width = int(sys.argv[1]) if len(sys.argv) > 1 else 8
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--depth", type=int, default=3)
+        args = parser.parse_args(sys.argv[1:])
+        sys.argv.append("--extra")  # one list: what the code adds, it reads back
+        model = nn.Sequential(*[nn.Linear(width, width) for _ in range(args.depth + len(sys.argv) - 2)])
+        head = nn.Linear(2 if sys.argv[0] == "train.py" else 1, 1)
+    """)
+    assert counts(report) == {"model": (3 * 72, 3 * 72), "head": (3, 3)}
+    (note,) = [p.message for p in report.problems if p.code == "LC106"]
+    assert "as for a command line that gives none: `sys.argv` (line 7)" in note

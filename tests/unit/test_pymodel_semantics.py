@@ -3914,3 +3914,46 @@ def test_a_copy_from_the_build_cache_holds_its_own_modules_in_what_it_holds(held
     """)
     net = next(m for m in report.models if m.name == "Net")
     assert (net.tree.total, net.tree.trainable) == (108, 72), report.problems
+
+
+def test_a_function_wrapped_with_functools_wraps_has_the_wrapped_function_s_names() -> None:
+    # torchvision's builders: `@register_model()` over `@handle_legacy_interface(...)`, whose wrapper
+    # `functools.wraps` the builder: the registry key is the builder's name, as Python copies it.
+    report = run("""
+        import functools
+        import torch.nn as nn
+
+        REGISTRY = {}
+
+
+        def register(fn):
+            if fn.__name__ in REGISTRY:
+                raise ValueError(f"{fn.__name__} is registered twice")
+            REGISTRY[fn.__name__] = fn
+            return fn
+
+
+        def logged(fn):
+            @functools.wraps(fn)
+            def inner(*args, **kwargs):
+                return fn(*args, **kwargs)
+            return inner
+
+
+        @register
+        @logged
+        def small():
+            return nn.Linear(2, 2)
+
+
+        @register
+        @logged
+        def big():
+            return nn.Linear(4, 4)
+
+
+        model = REGISTRY["big"]()
+        names = (small.__name__, big.__qualname__)
+        wide = nn.Linear(3 if names == ("small", "big") and big.__module__ == logged.__module__ else 1, 1)
+    """)
+    assert counts(report) == {"model": 20, "wide": 4}

@@ -22,7 +22,7 @@ if TYPE_CHECKING:  # the core imports no format module until a document needs it
 
 # The installed model libraries a Python model file's imports are read from, statically, as the
 # project's own files are (their model files are compared with torch in the tests).
-DEFAULT_READ_PACKAGES = ("transformers", "timm", "peft")
+DEFAULT_READ_PACKAGES = ("transformers", "timm", "peft", "torchvision")
 
 
 @dataclass(frozen=True)

@@ -463,8 +463,8 @@ def _may_build_a_model(body: list[ast.stmt]) -> bool:
     return any(isinstance(call.func, ast.Name) and call.func.id in project_classes for call in calls)
 
 
-_MODEL_LIBRARIES = frozenset({"torch", "transformers", "timm", "lightning", "pytorch_lightning", "hydra", "omegaconf",
-                              "trl"})
+_MODEL_LIBRARIES = frozenset({"torch", "transformers", "timm", "torchvision", "lightning", "pytorch_lightning", "hydra",
+                              "omegaconf", "trl"})
 
 
 def _module_models(assigned: dict[str, list[tuple[ast.Name, ast.expr | None]]],
@@ -628,8 +628,8 @@ def _builds_a_model(call: ast.Call, scope: ModuleScope) -> bool:
         value = _as_read(scope.env.vars.get(func.id))  # `from model import GPT`: what it names
         if func.id == "instantiate" or type(value) is ExtV and value.name == "hydra.utils.instantiate":
             return _names_a_model(call)
-        return func.id in _MODEL_WRAPPERS or (type(value) is ClassV and value.is_module) or (
-            type(value) is ExtV and (value.name.startswith(_MODEL_LIBRARY_BUILDERS) or _is_trl_trainer(value.name)))
+        return func.id in _MODEL_WRAPPERS or (type(value) is ClassV and value.is_module) or _library_builder(value) or (
+            type(value) is ExtV and _is_trl_trainer(value.name))
     if not isinstance(func, ast.Attribute):
         return False
     if func.attr in _MODEL_WRAPPERS:
@@ -648,11 +648,24 @@ def _builds_a_model(call: ast.Call, scope: ModuleScope) -> bool:
     parts = chain.split(".")
     held: Any = _as_read(scope.env.vars.get(parts[0]))
     for part in parts[1:]:
-        held = _as_read(held.names.get(part)) if isinstance(held, ModV) and isinstance(held.names, dict) else None
+        if type(held) is ExtV:
+            held = ExtV(f"{held.name}.{part}")  # `torchvision.models.vit_b_16()` of `import torchvision`
+        else:
+            held = _as_read(held.names.get(part)) if isinstance(held, ModV) and isinstance(held.names, dict) else None
     if isinstance(held, ModV) and isinstance(held.names, dict):
         found = _as_read(held.names.get(func.attr))
-        return type(found) is ClassV and found.is_module
-    return type(held) is ExtV and f"{held.name}.{func.attr}".startswith(_MODEL_LIBRARY_BUILDERS)
+        return (type(found) is ClassV and found.is_module) or _library_builder(found)
+    return type(held) is ExtV and _library_builder(ExtV(f"{held.name}.{func.attr}"))
+
+
+def _library_builder(value: Any) -> bool:
+    """A model library's builder or model class (torchvision's `resnet50`, `timm.create_model`): by
+    its name where the library is not read, by the file it is defined in where it is."""
+    if type(value) is ExtV:
+        return value.name.startswith(_MODEL_LIBRARY_BUILDERS)
+    module = value.env.module if type(value) is FuncV and value.env is not None else None
+    path = module.path.replace(os.sep, "/") if module is not None and module.path else ""
+    return any(f"/{where.rstrip('.').replace('.', '/')}" in path for where in _MODEL_LIBRARY_BUILDERS)
 
 
 def _as_read(value: Any) -> Any:

@@ -4,8 +4,8 @@ A model written on top of transformers or timm (``class MyModel(PreTrainedModel)
 ``LlamaDecoderLayer`` blocks, a ``timm.create_model`` backbone) is counted by reading the
 library's source from the project's Python environment, as the analyser reads the project's own
 files: statically, never imported. Only the packages named in ``read_packages`` are read (by
-default transformers, timm and peft, whose model files and get_peft_model the tests compare with
-torch);
+default transformers, timm, peft and torchvision, whose model files, builders and get_peft_model
+the tests compare with torch);
 any other installed package stays outside, as it is for a machine without it.
 
 The environments, in order (each kept only where it exists):

@@ -45,7 +45,7 @@ from lsp_count.pymodel.layers import (ELEMENT_BYTES, FINFO, TORCH_NN_OTHER_NAMES
 from lsp_count.pymodel import forward, shapes
 from lsp_count.pymodel import tensor_values
 from lsp_count.pymodel.reparam import reparametrization, reparametrize
-from lsp_count.pymodel.environments import installed_module, module_file, up_to_repository_root
+from lsp_count.pymodel.environments import installed_module, module_file, unread_package_note, up_to_repository_root
 from lsp_count.pymodel.hub import NOT_MODULES as NOT_MODULE_LOADERS, builds_module, config_changes, loads_config
 from lsp_count.pymodel.syntax import (applied_class_decorators, child_blocks, last_name, may_import_project, parse,
                                       parse_expression)
@@ -822,6 +822,9 @@ class Ctx:
         self.environment: list[tuple[str, str, str, Span | None]] = []
         # The environment variables the code itself set (`os.environ["RWKV_JIT_ON"] = "1"`), which it then reads.
         self.environ_set: dict[str, str] = {}
+        # `sys.argv`: the script's name alone, a command line that gives no arguments (as `parse_args()`
+        # reads it); one list, which the code may change, for the whole analysis.
+        self.argv: list[str] | None = None
         # Hydra's config directory, as `with initialize(config_path="conf"):` sets it (shims/hydra.py)
         self.hydra_dir: str | None = None
         # What makes importing the analysed file fail (a relative import of a module the package lacks):
@@ -1199,6 +1202,7 @@ class Interpreter:
     def __init__(self, ctx: Ctx) -> None:
         self.ext_names: dict[tuple[str, str], ExtV] = {}
         self.ext_split: dict[str, tuple[list[str], str, bool]] = {}
+        self.installed: dict[str, bool] = {}  # package_installed's answers
         self.self_reads: dict[Any, ast.Attribute] = {}  # see self_attribute_node
         self.eval_trees: dict[str, ast.Expression] = {}  # eval(text): each text parsed once
         self.ctx = ctx
@@ -3703,6 +3707,8 @@ class Interpreter:
             if name == "__dict__" and obj.name == "torch.nn":
                 # `nn.__dict__[rnn_type](...)`: torch.nn's public names, as getattr(nn, name) finds them
                 return {n: self.get_attr(obj, n, node) for n in sorted({*TORCH_NN_MODULES, *TORCH_NN_OTHER_NAMES})}
+            if name == "argv" and obj.name == "sys":
+                return self.command_line(node)
             key = (obj.name, name)
             found = self.ext_names.get(key)
             if found is None and _torch_class_lacks(obj.name, name):
@@ -3896,6 +3902,9 @@ class Interpreter:
         if isinstance(obj, Unknown):
             return Unknown(obj.why, obj.maybe_module)
         if type(obj) is FuncV and name in ("__name__", "__qualname__", "__module__"):
+            seen = 0
+            while type(obj.wrapped) is FuncV and seen < 64:  # `functools.wraps(f)` copied f's names
+                obj, seen = obj.wrapped, seen + 1
             if name == "__module__":
                 return obj.env.module.env.vars.get("__name__", obj.env.module.dotted_name)
             return obj.name
@@ -7013,9 +7022,28 @@ class Interpreter:
             made = "an array" if parts[0] in ("numpy", "np") else "a tensor"
             return Unknown(f"`{name}` returns {made} whose shape the analyser does not follow")
         self.mark_unfollowed(name, args, kwargs, node)
-        return Unknown(f"`{name}` is outside this file and torch.nn; the analyser does not follow it",
+        # A package read by default (torchvision) that is not installed where the analysis looks: say so.
+        missing = f"; {unread_package_note(parts[0], self.ctx.read_packages, self.ctx.site_packages)}" \
+            if parts[0] in self.ctx.read_packages and not self.package_installed(parts[0]) else ""
+        return Unknown(f"`{name}` is outside this file and torch.nn; the analyser does not follow it{missing}",
                        # a log dir's name, a time stamp, a config saved as bytes: never a module
                        maybe_module=parts[0] not in _NO_MODULES_MADE and name not in _NO_MODULE_RESULTS)
+
+    def command_line(self, node: ast.AST) -> list[str]:
+        """``sys.argv``: the analysed file's name and no arguments, as for ``parse_args()`` (noted,
+        for the count's LC106); the same list each time it is read, as Python's."""
+        main = next((scope for scope in self.ctx.scopes if scope.is_main), None)
+        if self.ctx.argv is None:
+            self.ctx.argv = [os.path.basename(main.path) if main is not None and main.path else "script.py"]
+        self.note_machine_read("command line", "sys.argv", node, None, main)
+        return self.ctx.argv
+
+    def package_installed(self, package: str) -> bool:
+        """Whether an installed package is in the site-packages directories the analysis reads (asked once)."""
+        found = self.installed.get(package)
+        if found is None:
+            found = self.installed[package] = installed_module([package], self.ctx.site_packages) is not None
+        return found
 
     def torch_value_function(self, fn: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST, env: Env) -> Any:
         """torch's elementwise arithmetic (``torch.divide(t, 8)``: shapes broadcast, values are
