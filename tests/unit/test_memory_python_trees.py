@@ -11,6 +11,7 @@ import textwrap
 import pytest
 
 from lsp_count.core.analyze import AnalyzeOptions, analyze_text
+from lsp_count.core.catalog import CATALOG_DIR
 from lsp_count.core.memory import MemoryEstimator, Settings, SettingsError, estimate_memory
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -79,3 +80,54 @@ def test_a_plain_python_model_has_no_plan_and_keeps_its_one_layer_stack_errors()
     assert plain.plan == {}
     with pytest.raises(SettingsError, match="more stages than the model's 3 layers"):
         MemoryEstimator(plain).validate(Settings(mode="train", pp=4, gpus=4))
+
+
+QWEN = "Qwen/Qwen2.5-0.5B"  # in the bundled catalog; its head is tied to the embedding
+
+
+def _script(body: str) -> str:
+    return textwrap.dedent("""
+        import torch
+        from peft import LoraConfig, get_peft_model, prepare_model_for_kbit_training
+        from transformers import AutoModelForCausalLM, BitsAndBytesConfig
+
+    """) + textwrap.dedent(body)
+
+
+@pytest.mark.parametrize(("quantization", "plan", "kbit"), [
+    ('quantization_config=BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_use_double_quant=True, '
+     'bnb_4bit_compute_dtype=torch.bfloat16)', {"mode": "qlora", "dtype": "nf4-dq"}, True),
+    ('quantization_config={"load_in_4bit": True}', {"mode": "qlora", "dtype": "nf4"}, False),
+    ("quantization_config=BitsAndBytesConfig(load_in_8bit=True)", {"mode": "lora", "dtype": "int8"}, True),
+    ("", {"mode": "lora"}, False),
+])
+def test_a_script_s_quantized_lora_model_is_estimated_as_its_fine_tune(quantization, plan, kbit) -> None:
+    # QLoRA's script: bitsandbytes' 4-bit base (marked `is_loaded_in_4bit` as transformers' quantizer
+    # marks it), peft's prepare_model_for_kbit_training (which then freezes it and turns gradient
+    # checkpointing on) and LoRA.
+    prepare = "model = prepare_model_for_kbit_training(model)" if kbit else ""
+    report = analyze_text(_script(f"""
+        model = AutoModelForCausalLM.from_pretrained("{QWEN}"{", " + quantization if quantization else ""})
+        {prepare}
+        model = get_peft_model(model, LoraConfig(r=8, target_modules=["q_proj", "v_proj"]))
+    """), "train.py", AnalyzeOptions())
+    plain = analyze_text(_script(f"""
+        model = AutoModelForCausalLM.from_pretrained("{QWEN}")
+        model = get_peft_model(model, LoraConfig(r=8, target_modules=["q_proj", "v_proj"]))
+    """), "plain.py", AnalyzeOptions())
+    (model,), (same,) = report.models, plain.models
+    assert (model.tree.total, model.tree.trainable) == (same.tree.total, same.tree.trainable)  # the same parameters
+    assert model.plan == {**plan, "lora_rank": 8, **({"gradient_checkpointing": True} if kbit else {})}
+    config = analyze_text((CATALOG_DIR / f"{QWEN}.json").read_text(), "config.json").models[0]
+    settings = Settings(mode=plan["mode"], dtype=plan.get("dtype"), lora_rank=8, lora_targets=("q_proj", "v_proj"))
+    # The frozen base in the plan's dtype weighs what the config's model does; the head's logits are kept too.
+    assert _lines(model, settings)["weights"] == _lines(config, settings)["weights"]
+    assert _lines(model, settings)["logits"] == _lines(config, settings)["logits"] == 4 * 4096 * 151_936
+
+
+def test_a_model_loaded_in_4bit_without_adapters_is_estimated_with_its_4bit_weights() -> None:
+    report = analyze_text(_script(f"""
+        model = AutoModelForCausalLM.from_pretrained("{QWEN}", quantization_config=BitsAndBytesConfig(load_in_4bit=True))
+    """), "infer.py", AnalyzeOptions())
+    assert report.models[0].plan == {"dtype": "nf4"}
+    assert "loaded with bitsandbytes in nf4" in " ".join(report.models[0].tree.notes)

@@ -835,6 +835,20 @@ def _own_lora_io(facts: _TreeFacts) -> int:
                if len(t.shape) == 2 and "lora_A" in p.split("."))
 
 
+def _tree_vocab(tree: ParamTree) -> int | None:
+    """A Python model's vocabulary where it has a language-model head (`lm_head`): the head's
+    outputs, or, tied to the input embedding (its node holds no tensor of its own), the embedding's
+    rows; None for any other model (no logits to keep)."""
+    heads = [n for _p, n, _m in tree.root.walk() if n.name == "lm_head"]
+    if not heads:
+        return None
+    for tensor in heads[0].tensors:
+        if len(tensor.shape) == 2:
+            return tensor.shape[0]
+    rows = [t.shape[0] for _p, t, _m, _f in tree.root.iter_tensors() if t.kind == "embedding" and len(t.shape) == 2]
+    return max(rows) if rows else None
+
+
 def _tree_hidden(facts: _TreeFacts) -> int:
     """The width of a layer's input where no config says it (a Python file's model): the size its
     layers' norms have most often, else their linears' most common input width; 0 with neither."""
@@ -1077,7 +1091,8 @@ def _estimate(model: ModelReport, settings: Settings, facts: _TreeFacts) -> Memo
         act, source = training_activations(model, s, plan.compute, s.mode in ("lora", "qlora"), facts)
         lines.append(MemoryLine("activations", act, False, source))
         spec = _decoder_spec(model)
-        vocab = spec.values.get("vocab_size") if spec is not None and model.spec is not None and model.spec.head in ("causal_lm",) else None
+        vocab = spec.values.get("vocab_size") if spec is not None and model.spec is not None and model.spec.head in ("causal_lm",) \
+            else facts.memo(("tree_vocab",), lambda: _tree_vocab(model.tree)) if model.spec is None else None
         if isinstance(vocab, int):
             logits = 4 * s.context * s.batch * vocab
             lines.append(MemoryLine("logits", _shard(logits, tp), False, f"4·s·b·V fp32 (V = {vocab:,})"))

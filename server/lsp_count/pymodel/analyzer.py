@@ -1082,15 +1082,55 @@ def _model_report(ctx: Any, name: str, inst: Inst, notes: list[str], open_argume
         tree_notes.append(f"`{walker[0]}` defines its own `{walker[1]}()`: counted are the parameters registered on "
                           f"the modules (what the state dict and memory hold); what `{walker[1]}()` yields may differ")
     plan = _adapter_plan(root)
+    quantized, checkpointing = _loaded_as(inst)
+    if plan and checkpointing:
+        plan["gradient_checkpointing"] = True
+        tree_notes.append("gradient checkpointing is on (`gradient_checkpointing_enable()`): its memory is estimated "
+                          "with it")
     if plan:
-        tree_notes.append(f"peft's LoRA adapters (rank {plan['lora_rank']}) on a frozen base: its memory is estimated "
-                          f"for LoRA fine-tuning (--mode, or a budget's mode, chooses another)")
+        mode = "QLoRA" if quantized and quantized != "int8" else "LoRA"
+        tree_notes.append(f"peft's LoRA adapters (rank {plan['lora_rank']}) on a frozen base"
+                          + (f" loaded in {quantized}" if quantized else "") +
+                          f": its memory is estimated for {mode} fine-tuning (--mode, or a budget's mode, chooses "
+                          f"another)")
+        if mode == "QLoRA":
+            plan["mode"] = "qlora"
+    elif quantized:
+        tree_notes.append(f"loaded with bitsandbytes in {quantized}: its memory is estimated with {quantized} weights "
+                          f"(--dtype chooses another)")
+    if quantized:
+        plan["dtype"] = quantized
     report = ModelReport(name, ParamTree(root, tuple(tree_notes)), span=name_span, method="static analysis (exact)",
                          plan=plan)
     problem = None
     if notes:
         problem = Problem("info", "LC106", f"`{name}`: " + "; ".join(notes), name_span)
     return report, problem
+
+
+def _loaded_as(inst: Inst) -> tuple[str | None, bool]:
+    """How a model (or the model a wrapper holds: peft's PeftModel) is set up to run: the weights'
+    dtype where from_pretrained loaded it with bitsandbytes (interp._loaded_quantized): "nf4-dq" with
+    double quantization, "nf4" (NF4 or FP4, the same bytes), "int8", else None; and whether a module
+    of it has gradient checkpointing on (transformers' `gradient_checkpointing_enable()`, which peft's
+    prepare_model_for_kbit_training calls)."""
+    dtype, checkpointing = None, False
+    stack, seen = [inst], {id(inst)}
+    while stack:
+        module = stack.pop(0)  # the outermost first
+        for bits, name in (("4", "nf4"), ("8", "int8")):
+            if dtype is None and module.attrs.get(f"is_loaded_in_{bits}bit") is True:
+                config = module.attrs.get("config")
+                quantization = config.attrs.get("quantization_config") if type(config) is Inst else None
+                double = quantization.attrs.get("bnb_4bit_use_double_quant") if type(quantization) is Inst else \
+                    quantization.get("bnb_4bit_use_double_quant") if isinstance(quantization, dict) else None
+                dtype = "nf4-dq" if name == "nf4" and double is True else name
+        checkpointing = checkpointing or module.attrs.get("gradient_checkpointing") is True
+        for value in module.attrs.values():
+            if type(value) is Inst and value.is_module and id(value) not in seen:
+                seen.add(id(value))
+                stack.append(value)
+    return dtype, checkpointing
 
 
 def _adapter_plan(root: ParamNode) -> dict[str, object]:

@@ -4554,15 +4554,13 @@ class Interpreter:
             if isinstance(hub, str):
                 origin = env.module.span_of(node) if env.module.span_of else None
                 changes = config_changes(kwargs)
+                made = _MISSING
                 if changes or len(args) > 1 or loads_config(cls.name):
                     made = self.pretrained_from_source(cls, hub, args[1:], changes, node, env, origin)
-                    if made is not _MISSING:
-                        return made
                 elif builds_module(cls.name):
                     made = self.pretrained_as_built(cls, hub, node, env, origin)
-                    if made is not _MISSING:
-                        return made
-                return self.from_hub(cls.name, hub, node, origin)
+                return _loaded_quantized(made if made is not _MISSING else self.from_hub(cls.name, hub, node, origin),
+                                         kwargs)
         elif args and type(args[0]) is Inst and type(args[0].cls) is str and args[0].cls.endswith(".config"):
             # The catalog's config is its numbers, not transformers' config class its source would dispatch on.
             return Unknown(f"`{_text(node)}`: a config loaded with from_pretrained is not followed into from_config "
@@ -6861,7 +6859,7 @@ class Interpreter:
                                    f"of the model's __init__); the analyser follows that in transformers' own code, "
                                    f"which it reads from the installed transformers when `read-packages` names it",
                                    maybe_module=builds_module(loader))
-                return self.from_hub(loader, hub, node, origin)
+                return _loaded_quantized(self.from_hub(loader, hub, node, origin), kwargs)
             return Unknown(f"`{_text(node)}` loads a pretrained model ({hub!r}); its weights are not built in this "
                            f"file", maybe_module=True)
         if name in ("typing.get_type_hints", "typing_extensions.get_type_hints", "inspect.get_annotations") and \
@@ -12636,6 +12634,32 @@ def _pure(expr: ast.expr, calls: set[str]) -> bool:
             if name not in calls and name.rsplit(".", 1)[-1] not in calls:
                 return False
     return True
+
+
+def _loaded_quantized(made: Any, kwargs: dict[str, Any]) -> Any:
+    """A model ``from_pretrained`` loads with bitsandbytes (``quantization_config=BitsAndBytesConfig(
+    load_in_4bit=True)``, a dict of it, ``load_in_8bit=True``), marked as transformers' quantizer
+    marks it (``model.is_loaded_in_4bit = True``, which peft's prepare_model_for_kbit_training and
+    trl read), with the config on its config; its parameters are the same (counted as transformers'
+    ``num_parameters()`` counts a 4-bit model: each packed weight as the one it stands for)."""
+    if type(made) is not Inst or not made.is_module:
+        return made
+    config = kwargs.get("quantization_config")
+    for bits in ("4", "8"):
+        if _bnb_flag(config, f"load_in_{bits}bit") or kwargs.get(f"load_in_{bits}bit") is True:
+            made.attrs[f"is_loaded_in_{bits}bit"] = True
+            held = made.attrs.get("config")
+            if type(held) is Inst and config is not None:
+                held.attrs["quantization_config"] = config
+            break
+    return made
+
+
+def _bnb_flag(config: Any, key: str) -> bool:
+    """A flag of a BitsAndBytesConfig (transformers' keeps `load_in_4bit` as `_load_in_4bit`) or its dict."""
+    if type(config) is Inst:
+        return config.attrs.get(key, config.attrs.get(f"_{key}")) is True
+    return isinstance(config, dict) and config.get(key) is True
 
 
 def _external(dotted: str) -> Any:
