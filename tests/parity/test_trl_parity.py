@@ -131,3 +131,55 @@ def test_a_trl_trainer_s_model_counts_as_the_installed_trl_builds_it(case, tmp_p
     report = analyze_text(text, str(script))
     assert {m.name: (m.tree.total, m.tree.trainable) for m in report.models} == want
     assert not [p for p in report.problems if p.severity != "info"]
+
+
+STEP_SCRIPT = '''from peft import LoraConfig
+from transformers import AutoModelForCausalLM, LlamaConfig
+from trl import DPOConfig, DPOTrainer, SFTConfig, SFTTrainer
+
+
+def main():
+    tuned = AutoModelForCausalLM.from_config({tiny})
+    sft = SFTTrainer(model=tuned, args=SFTConfig(output_dir="out"{sft}))
+    adapted = AutoModelForCausalLM.from_config({tiny})
+    dpo = DPOTrainer(model=adapted, args=DPOConfig(output_dir="out"{dpo}), peft_config=LoraConfig(r=2))
+
+
+if __name__ == "__main__":
+    main()
+'''
+
+# What the installed trl's configs hold for what sizes a step: their defaults, or what the script set.
+DEFAULTS = '''import json, sys, warnings
+warnings.filterwarnings("ignore")
+from trl import DPOConfig, SFTConfig
+sft = SFTConfig(output_dir="out", use_cpu=True, **json.loads(sys.argv[1]))
+dpo = DPOConfig(output_dir="out", use_cpu=True, **json.loads(sys.argv[2]))
+print(json.dumps([[sft.per_device_train_batch_size, sft.max_length, sft.gradient_checkpointing],
+                  [dpo.per_device_train_batch_size, dpo.gradient_checkpointing]]))
+'''
+
+
+@pytest.mark.parametrize(("sft", "dpo"), [
+    ({}, {}),
+    ({"per_device_train_batch_size": 2, "max_length": 512, "gradient_checkpointing": False},
+     {"per_device_train_batch_size": 3}),
+])
+def test_a_trl_trainer_s_step_is_what_the_installed_trl_s_config_holds(sft, dpo, tmp_path) -> None:
+    # The memory of a model a trainer trains is estimated for its config's step: the batch per device,
+    # SFT's sequence length and gradient checkpointing (on by default in trl 1.x); a model without
+    # adapters is fully fine-tuned, one with them is LoRA.
+    done = subprocess.run([sys.executable, "-c", DEFAULTS, json.dumps(sft), json.dumps(dpo)], capture_output=True,
+                          text=True, timeout=300, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-3000:]
+    (batch, length, checkpointing), (dpo_batch, dpo_checkpointing) = json.loads(done.stdout.strip().splitlines()[-1])
+
+    def written(values: dict) -> str:
+        return "".join(f", {k}={v!r}" for k, v in values.items())
+
+    text = STEP_SCRIPT.format(tiny=TINY, sft=written(sft), dpo=written(dpo))
+    plans = {m.name: m.plan for m in analyze_text(text, str(tmp_path / "train.py")).models}
+    assert plans["tuned in main()"] == {"mode": "train", "batch": batch, "context": length,
+                                        **({"gradient_checkpointing": True} if checkpointing else {})}
+    assert plans["adapted in main()"] == {"mode": "lora", "lora_rank": 2, "batch": dpo_batch,
+                                          **({"gradient_checkpointing": True} if dpo_checkpointing else {})}

@@ -283,6 +283,7 @@ def _release(ctx: Ctx) -> None:
     ctx.failed.clear()
     ctx.state_containers.clear()
     ctx.hint_insts.clear()
+    ctx.training_plans.clear()
     ctx.counted.clear()
     ctx.submodules.clear()
 
@@ -1081,15 +1082,27 @@ def _model_report(ctx: Any, name: str, inst: Inst, notes: list[str], open_argume
     if walker:
         tree_notes.append(f"`{walker[0]}` defines its own `{walker[1]}()`: counted are the parameters registered on "
                           f"the modules (what the state dict and memory hold); what `{walker[1]}()` yields may differ")
-    plan = _adapter_plan(root)
+    plan = _memory_plan(ctx, inst, root, tree_notes)
+    report = ModelReport(name, ParamTree(root, tuple(tree_notes)), span=name_span, method="static analysis (exact)",
+                         plan=plan)
+    problem = None
+    if notes:
+        problem = Problem("info", "LC106", f"`{name}`: " + "; ".join(notes), name_span)
+    return report, problem
+
+
+def _memory_plan(ctx: Any, inst: Inst, root: ParamNode, tree_notes: list[str]) -> dict[str, object]:
+    """How the script runs the model, as a fine-tuning YAML's plan says it (a flag or the budget's
+    setting wins): LoRA with peft's adapters on a frozen base (QLoRA on a 4-bit one), the weights'
+    dtype of a bitsandbytes base, a trainer's step (batch, sequence length; a model it trains
+    without adapters is fully fine-tuned) and gradient checkpointing; each said in a tree note."""
+    adapters = _adapter_plan(root)
     quantized, checkpointing = _loaded_as(inst)
-    if plan and checkpointing:
-        plan["gradient_checkpointing"] = True
-        tree_notes.append("gradient checkpointing is on (`gradient_checkpointing_enable()`): its memory is estimated "
-                          "with it")
-    if plan:
+    trained = _trainer_plan(ctx, inst)
+    plan: dict[str, object] = dict(adapters)
+    if adapters:
         mode = "QLoRA" if quantized and quantized != "int8" else "LoRA"
-        tree_notes.append(f"peft's LoRA adapters (rank {plan['lora_rank']}) on a frozen base"
+        tree_notes.append(f"peft's LoRA adapters (rank {adapters['lora_rank']}) on a frozen base"
                           + (f" loaded in {quantized}" if quantized else "") +
                           f": its memory is estimated for {mode} fine-tuning (--mode, or a budget's mode, chooses "
                           f"another)")
@@ -1098,14 +1111,44 @@ def _model_report(ctx: Any, name: str, inst: Inst, notes: list[str], open_argume
     elif quantized:
         tree_notes.append(f"loaded with bitsandbytes in {quantized}: its memory is estimated with {quantized} weights "
                           f"(--dtype chooses another)")
+    if trained is not None:
+        trainer, step = trained
+        if not plan and root.trainable and not quantized:
+            plan["mode"] = "train"  # a trainer trains it: all of it, where it holds no adapters
+        if plan:
+            plan.update({k: v for k, v in step.items() if k != "gradient_checkpointing"})
+            checkpointing = checkpointing or step.get("gradient_checkpointing") is True
+            parts = ([str(step["batch"])] if "batch" in step else []) + (
+                [f"{step['context']:,} tokens"] if "context" in step else [])
+            tree_notes.append(f"trained by `{trainer}`" + (f" with batches of {' × '.join(parts)} per device"
+                                                          if parts else "") +
+                              f", gradient checkpointing {'on' if checkpointing else 'off'} (its config, trl's "
+                              f"defaults where it sets none): its memory is estimated so")
+    if plan and checkpointing:
+        plan["gradient_checkpointing"] = True
+        if trained is None:
+            tree_notes.append("gradient checkpointing is on (`gradient_checkpointing_enable()`): its memory is "
+                              "estimated with it")
     if quantized:
         plan["dtype"] = quantized
-    report = ModelReport(name, ParamTree(root, tuple(tree_notes)), span=name_span, method="static analysis (exact)",
-                         plan=plan)
-    problem = None
-    if notes:
-        problem = Problem("info", "LC106", f"`{name}`: " + "; ".join(notes), name_span)
-    return report, problem
+    return plan
+
+
+def _trainer_plan(ctx: Any, inst: Inst) -> tuple[str, dict[str, Any]] | None:
+    """(the trainer's class, what its config says of a step) for the last trainer of the script
+    (shims/trl.py) that trains ``inst``, or a module that holds it (peft's PeftModel around the
+    script's `model`); None where none does."""
+    for model, trainer, step in reversed(getattr(ctx, "training_plans", ())):
+        stack, seen = [model], {id(model)}
+        while stack:
+            module = stack.pop()
+            if module is inst:
+                return trainer, step
+            for value in module.attrs.values():
+                if type(value) is Inst and value.is_module and id(value) not in seen:
+                    seen.add(id(value))
+                    stack.append(value)
+    return None
 
 
 def _loaded_as(inst: Inst) -> tuple[str | None, bool]:

@@ -87,8 +87,8 @@ SHIMS = {**{name: (LIGHTNING_SHIM, "LightningModule") for name in LIGHTNING_MODU
          # TRL's trainers, which load the model or take it and wrap it with peft (shims/trl.py)
          **{f"trl.{where}{name}": (TRL_SHIM, name) for name, module in _TRL_TRAINERS
             for where in ("", "trainer.", f"trainer.{module}_trainer.")},
-         **{f"trl.{where}{name[:-7]}Config": (TRL_SHIM, "TrainerConfig") for name, module in _TRL_TRAINERS
-            for where in ("", "trainer.", f"trainer.{module}_config.")},
+         **{f"trl.{where}{name[:-7]}Config": (TRL_SHIM, "SFTConfig" if module == "sft" else "TrainerConfig")
+            for name, module in _TRL_TRAINERS for where in ("", "trainer.", f"trainer.{module}_config.")},
          # Hydra's instantiate and OmegaConf's configs (`hydra.utils.instantiate(cfg.model)`)
          **{f"hydra.utils.{name}": (HYDRA_SHIM, name)
             for name in ("instantiate", "call", "get_class", "get_method", "get_object")},
@@ -101,7 +101,7 @@ SHIMS = {**{name: (LIGHTNING_SHIM, "LightningModule") for name in LIGHTNING_MODU
 # The functions the shims call that the analyser answers itself (shims/hydra.py).
 _SHIM_FUNCTIONS = frozenset({"lsp_count_shim.locate", "lsp_count_shim.read_yaml", "lsp_count_shim.kind",
                              "lsp_count_shim.hydra_initialize", "lsp_count_shim.hydra_compose",
-                             "lsp_count_shim.known"})
+                             "lsp_count_shim.known", "lsp_count_shim.training_plan"})
 # A loop in a script's entry point (``main()``, ``if __name__ == "__main__":``) is most often the
 # training loop, which builds nothing: it is followed this far, then skipped (script.py).
 ENTRY_LOOP_STEPS = 10_000
@@ -822,6 +822,9 @@ class Ctx:
         self.environment: list[tuple[str, str, str, Span | None]] = []
         # The environment variables the code itself set (`os.environ["RWKV_JIT_ON"] = "1"`), which it then reads.
         self.environ_set: dict[str, str] = {}
+        # What the trainers of a script (shims/trl.py) say of a training step, for the model each trains:
+        # (model, trainer's class name, {"batch": 8, "context": 1024, "gradient_checkpointing": True}).
+        self.training_plans: list[tuple[Inst, str, dict[str, Any]]] = []
         # `sys.argv`: the script's name alone, a command line that gives no arguments (as `parse_args()`
         # reads it); one list, which the code may change, for the whole analysis.
         self.argv: list[str] | None = None
@@ -2827,6 +2830,14 @@ class Interpreter:
         function a Hydra ``_target_`` names; ``read_yaml(path)``, a YAML file's data."""
         from lsp_count.pymodel import hydra_config
 
+        if name.endswith(".training_plan") and len(args) == 2:
+            # shims/trl.py: what a trainer's config says of a step (batch, sequence length, checkpointing),
+            # kept for the model it trains (its memory's plan); values the analyser does not know are left out
+            model, trainer = args
+            if type(model) is Inst and model.is_module and type(trainer) is str:
+                plan = {k: v for k, v in kwargs.items() if type(v) in (int, bool) and (type(v) is bool or v > 0)}
+                self.ctx.training_plans.append((model, trainer, plan))
+            return None
         if name.endswith(".known") and len(args) == 1:
             # the value, or its own reason for not being known, not the shim's line that reads it
             # (shims/trl.py: the config of a model id not found offline)

@@ -8,12 +8,14 @@ puts its adapters into the model it is given, so the script's own ``model`` hold
 ``trainer.model`` does. A model that is already a ``PeftModel`` given with a ``peft_config`` is
 refused, as trl refuses it. What else a trainer does (datasets, collators, the optimizer, gradient
 checkpointing's input hooks, QLoRA's adapters cast to bf16) changes no parameter count; what else
-it has (``train``, ``save_model``) builds nothing.
+it has (``train``, ``save_model``) builds nothing. What its config says of a training step (the
+batch per device, SFT's sequence length, gradient checkpointing; trl 1.x's defaults where the script
+sets none) is handed to the analyser (``training_plan``) for the memory of the model it trains.
 """
 
 import torch
 import transformers
-from lsp_count_shim import known
+from lsp_count_shim import known, training_plan
 from peft import PeftModel, get_peft_model
 
 _DTYPES = {"bfloat16": torch.bfloat16, "float16": torch.float16, "float32": torch.float32}
@@ -34,11 +36,35 @@ def _model_from_path(model_id, architecture=None, **kwargs):
     return architecture.from_pretrained(model_id, **kwargs)
 
 
+class TrainerConfig:
+    """trl's configs (a TrainingArguments with trl's defaults): what a trainer reads of them here
+    are ``model_init_kwargs`` and what sizes a step's memory (the batch per device, gradient
+    checkpointing, which trl turns on by default, and for SFTConfig the sequence length); each
+    argument is kept as an attribute."""
+
+    def __init__(self, output_dir=None, **kwargs):
+        self.output_dir = output_dir
+        self.model_init_kwargs = None
+        self.per_device_train_batch_size = 8
+        self.gradient_checkpointing = True
+        for key, value in kwargs.items():
+            setattr(self, key, value)
+
+
+class SFTConfig(TrainerConfig):
+    def __init__(self, output_dir=None, **kwargs):
+        self.max_length = 1024
+        super().__init__(output_dir, **kwargs)
+
+
 class _Trainer:
     _architecture = None  # the class a model id is loaded with; None: the one its config names
     _init_kwargs = {}
+    _config = TrainerConfig  # what it makes where it is given no args
 
     def _take(self, model, args, peft_config):
+        if args is None:
+            args = self._config()
         if isinstance(model, str):
             init_kwargs = dict(getattr(args, "model_init_kwargs", None) or {})
             init_kwargs.update(self._init_kwargs)
@@ -53,6 +79,10 @@ class _Trainer:
         self.model = model
         self.model_wrapped = model
         self.args = args
+        # What one training step holds: the batch per device, the sequence length, checkpointing.
+        training_plan(model, type(self).__name__, batch=getattr(args, "per_device_train_batch_size", None),
+                      context=getattr(args, "max_length", None),
+                      gradient_checkpointing=getattr(args, "gradient_checkpointing", None))
 
     def train(self, *args, **kwargs):
         return None
@@ -77,6 +107,8 @@ class _Trainer:
 
 
 class SFTTrainer(_Trainer):
+    _config = SFTConfig
+
     def __init__(self, model, args=None, data_collator=None, train_dataset=None, eval_dataset=None,
                  processing_class=None, *rest, peft_config=None, **kwargs):
         self._take(model, args, peft_config)
@@ -115,14 +147,3 @@ class DistillationTrainer(_Trainer):
     def __init__(self, model, teacher_model=None, args=None, *rest, peft_config=None, **kwargs):
         self._take(model, args, peft_config)
         self.teacher_model = teacher_model
-
-
-class TrainerConfig:
-    """SFTConfig, DPOConfig and the others: what a trainer reads of them here is
-    ``model_init_kwargs``; each argument is kept as an attribute."""
-
-    def __init__(self, output_dir=None, **kwargs):
-        self.output_dir = output_dir
-        self.model_init_kwargs = None
-        for key, value in kwargs.items():
-            setattr(self, key, value)
