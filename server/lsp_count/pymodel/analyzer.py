@@ -1097,8 +1097,9 @@ def _memory_plan(ctx: Any, inst: Inst, root: ParamNode, tree_notes: list[str]) -
     dtype of a bitsandbytes base, a trainer's step (batch, sequence length; a model it trains
     without adapters is fully fine-tuned) and gradient checkpointing; each said in a tree note."""
     adapters = _adapter_plan(root)
-    quantized, checkpointing = _loaded_as(inst)
     trained = _trainer_plan(ctx, inst)
+    walk_all = bool(adapters) or trained is not None
+    quantized, checkpointing = _loaded_as(inst, walk_all) if walk_all or ctx.quantized_loads else (None, False)
     plan: dict[str, object] = dict(adapters)
     if adapters:
         mode = "QLoRA" if quantized and quantized != "int8" else "LoRA"
@@ -1151,16 +1152,17 @@ def _trainer_plan(ctx: Any, inst: Inst) -> tuple[str, dict[str, Any]] | None:
     return None
 
 
-def _loaded_as(inst: Inst) -> tuple[str | None, bool]:
+def _loaded_as(inst: Inst, walk_all: bool) -> tuple[str | None, bool]:
     """How a model (or the model a wrapper holds: peft's PeftModel) is set up to run: the weights'
     dtype where from_pretrained loaded it with bitsandbytes (interp._loaded_quantized): "nf4-dq" with
-    double quantization, "nf4" (NF4 or FP4, the same bytes), "int8", else None; and whether a module
-    of it has gradient checkpointing on (transformers' `gradient_checkpointing_enable()`, which peft's
+    double quantization, "nf4" (NF4 or FP4, the same bytes), "int8", else None; and, with
+    ``walk_all`` (every module, not the few outer ones a loader marks), whether a module of it has
+    gradient checkpointing on (transformers' `gradient_checkpointing_enable()`, which peft's
     prepare_model_for_kbit_training calls)."""
     dtype, checkpointing = None, False
-    stack, seen = [inst], {id(inst)}
+    stack, seen = [(inst, 0)], {id(inst)}
     while stack:
-        module = stack.pop(0)  # the outermost first
+        module, depth = stack.pop(0)  # the outermost first
         for bits, name in (("4", "nf4"), ("8", "int8")):
             if dtype is None and module.attrs.get(f"is_loaded_in_{bits}bit") is True:
                 config = module.attrs.get("config")
@@ -1169,11 +1171,18 @@ def _loaded_as(inst: Inst) -> tuple[str | None, bool]:
                     quantization.get("bnb_4bit_use_double_quant") if isinstance(quantization, dict) else None
                 dtype = "nf4-dq" if name == "nf4" and double is True else name
         checkpointing = checkpointing or module.attrs.get("gradient_checkpointing") is True
+        if not walk_all and depth >= _WRAPPER_DEPTH:
+            continue
         for value in module.attrs.values():
             if type(value) is Inst and value.is_module and id(value) not in seen:
                 seen.add(id(value))
-                stack.append(value)
+                stack.append((value, depth + 1))
     return dtype, checkpointing
+
+
+# How deep in a model the module from_pretrained made may be: peft's PeftModel → base_model (its
+# LoraModel) → model.
+_WRAPPER_DEPTH = 2
 
 
 def _adapter_plan(root: ParamNode) -> dict[str, object]:

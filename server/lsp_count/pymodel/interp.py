@@ -825,6 +825,7 @@ class Ctx:
         # What the trainers of a script (shims/trl.py) say of a training step, for the model each trains:
         # (model, trainer's class name, {"batch": 8, "context": 1024, "gradient_checkpointing": True}).
         self.training_plans: list[tuple[Inst, str, dict[str, Any]]] = []
+        self.quantized_loads = 0  # models from_pretrained loaded with bitsandbytes (_loaded_quantized)
         # `sys.argv`: the script's name alone, a command line that gives no arguments (as `parse_args()`
         # reads it); one list, which the code may change, for the whole analysis.
         self.argv: list[str] | None = None
@@ -4571,7 +4572,7 @@ class Interpreter:
                 elif builds_module(cls.name):
                     made = self.pretrained_as_built(cls, hub, node, env, origin)
                 return _loaded_quantized(made if made is not _MISSING else self.from_hub(cls.name, hub, node, origin),
-                                         kwargs)
+                                         kwargs, self.ctx)
         elif args and type(args[0]) is Inst and type(args[0].cls) is str and args[0].cls.endswith(".config"):
             # The catalog's config is its numbers, not transformers' config class its source would dispatch on.
             return Unknown(f"`{_text(node)}`: a config loaded with from_pretrained is not followed into from_config "
@@ -6870,7 +6871,7 @@ class Interpreter:
                                    f"of the model's __init__); the analyser follows that in transformers' own code, "
                                    f"which it reads from the installed transformers when `read-packages` names it",
                                    maybe_module=builds_module(loader))
-                return _loaded_quantized(self.from_hub(loader, hub, node, origin), kwargs)
+                return _loaded_quantized(self.from_hub(loader, hub, node, origin), kwargs, self.ctx)
             return Unknown(f"`{_text(node)}` loads a pretrained model ({hub!r}); its weights are not built in this "
                            f"file", maybe_module=True)
         if name in ("typing.get_type_hints", "typing_extensions.get_type_hints", "inspect.get_annotations") and \
@@ -12647,7 +12648,7 @@ def _pure(expr: ast.expr, calls: set[str]) -> bool:
     return True
 
 
-def _loaded_quantized(made: Any, kwargs: dict[str, Any]) -> Any:
+def _loaded_quantized(made: Any, kwargs: dict[str, Any], ctx: Ctx) -> Any:
     """A model ``from_pretrained`` loads with bitsandbytes (``quantization_config=BitsAndBytesConfig(
     load_in_4bit=True)``, a dict of it, ``load_in_8bit=True``), marked as transformers' quantizer
     marks it (``model.is_loaded_in_4bit = True``, which peft's prepare_model_for_kbit_training and
@@ -12659,6 +12660,7 @@ def _loaded_quantized(made: Any, kwargs: dict[str, Any]) -> Any:
     for bits in ("4", "8"):
         if _bnb_flag(config, f"load_in_{bits}bit") or kwargs.get(f"load_in_{bits}bit") is True:
             made.attrs[f"is_loaded_in_{bits}bit"] = True
+            ctx.quantized_loads += 1  # (the report looks for the mark only where a load made one)
             held = made.attrs.get("config")
             if type(held) is Inst and config is not None:
                 held.attrs["quantization_config"] = config
