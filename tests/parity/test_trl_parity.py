@@ -156,23 +156,25 @@ from trl import DPOConfig, SFTConfig
 sft = SFTConfig(output_dir="out", use_cpu=True, **json.loads(sys.argv[1]))
 dpo = DPOConfig(output_dir="out", use_cpu=True, **json.loads(sys.argv[2]))
 print(json.dumps([[sft.per_device_train_batch_size, sft.max_length, sft.gradient_checkpointing],
-                  [dpo.per_device_train_batch_size, dpo.gradient_checkpointing]]))
+                  [dpo.per_device_train_batch_size, dpo.max_length, dpo.gradient_checkpointing]]))
 '''
 
 
 @pytest.mark.parametrize(("sft", "dpo"), [
     ({}, {}),
     ({"per_device_train_batch_size": 2, "max_length": 512, "gradient_checkpointing": False},
-     {"per_device_train_batch_size": 3}),
+     {"per_device_train_batch_size": 3, "max_length": 256}),
 ])
 def test_a_trl_trainer_s_step_is_what_the_installed_trl_s_config_holds(sft, dpo, tmp_path) -> None:
-    # The memory of a model a trainer trains is estimated for its config's step: the batch per device,
-    # SFT's sequence length and gradient checkpointing (on by default in trl 1.x); a model without
-    # adapters is fully fine-tuned, one with them is LoRA.
+    # The memory of a model a trainer trains is estimated for its config's step: the batch per device
+    # (DPO's holds each example's chosen and rejected sequences: twice as many), the sequence length
+    # and gradient checkpointing (on by default in trl 1.x); a model without adapters is fully
+    # fine-tuned, one with them is LoRA.
     done = subprocess.run([sys.executable, "-c", DEFAULTS, json.dumps(sft), json.dumps(dpo)], capture_output=True,
                           text=True, timeout=300, cwd=tmp_path)
     assert done.returncode == 0, done.stderr[-3000:]
-    (batch, length, checkpointing), (dpo_batch, dpo_checkpointing) = json.loads(done.stdout.strip().splitlines()[-1])
+    (batch, length, checkpointing), (dpo_batch, dpo_length, dpo_checkpointing) = json.loads(
+        done.stdout.strip().splitlines()[-1])
 
     def written(values: dict) -> str:
         return "".join(f", {k}={v!r}" for k, v in values.items())
@@ -181,5 +183,5 @@ def test_a_trl_trainer_s_step_is_what_the_installed_trl_s_config_holds(sft, dpo,
     plans = {m.name: m.plan for m in analyze_text(text, str(tmp_path / "train.py")).models}
     assert plans["tuned in main()"] == {"mode": "train", "batch": batch, "context": length,
                                         **({"gradient_checkpointing": True} if checkpointing else {})}
-    assert plans["adapted in main()"] == {"mode": "lora", "lora_rank": 2, "batch": dpo_batch,
+    assert plans["adapted in main()"] == {"mode": "lora", "lora_rank": 2, "batch": 2 * dpo_batch, "context": dpo_length,
                                           **({"gradient_checkpointing": True} if dpo_checkpointing else {})}

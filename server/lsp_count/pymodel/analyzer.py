@@ -1117,10 +1117,11 @@ def _memory_plan(ctx: Any, inst: Inst, root: ParamNode, tree_notes: list[str]) -
         if not plan and root.trainable and not quantized:
             plan["mode"] = "train"  # a trainer trains it: all of it, where it holds no adapters
         if plan:
-            plan.update({k: v for k, v in step.items() if k != "gradient_checkpointing"})
+            plan.update({k: v for k, v in step.items() if k not in ("gradient_checkpointing", "pairs")})
             checkpointing = checkpointing or step.get("gradient_checkpointing") is True
-            parts = ([str(step["batch"])] if "batch" in step else []) + (
-                [f"{step['context']:,} tokens"] if "context" in step else [])
+            batch = f"{step['batch']} ({step['batch'] // 2} chosen and rejected pairs)" if step.get("pairs") else \
+                str(step.get("batch", ""))
+            parts = ([batch] if "batch" in step else []) + ([f"{step['context']:,} tokens"] if "context" in step else [])
             tree_notes.append(f"trained by `{trainer}`" + (f" with batches of {' × '.join(parts)} per device"
                                                           if parts else "") +
                               f", gradient checkpointing {'on' if checkpointing else 'off'} (its config, trl's "

@@ -87,7 +87,8 @@ SHIMS = {**{name: (LIGHTNING_SHIM, "LightningModule") for name in LIGHTNING_MODU
          # TRL's trainers, which load the model or take it and wrap it with peft (shims/trl.py)
          **{f"trl.{where}{name}": (TRL_SHIM, name) for name, module in _TRL_TRAINERS
             for where in ("", "trainer.", f"trainer.{module}_trainer.")},
-         **{f"trl.{where}{name[:-7]}Config": (TRL_SHIM, "SFTConfig" if module == "sft" else "TrainerConfig")
+         **{f"trl.{where}{name[:-7]}Config": (TRL_SHIM, "LengthConfig" if module in ("sft", "dpo", "kto", "reward")
+                                                 else "TrainerConfig")
             for name, module in _TRL_TRAINERS for where in ("", "trainer.", f"trainer.{module}_config.")},
          # Hydra's instantiate and OmegaConf's configs (`hydra.utils.instantiate(cfg.model)`)
          **{f"hydra.utils.{name}": (HYDRA_SHIM, name)
@@ -2836,7 +2837,11 @@ class Interpreter:
             # kept for the model it trains (its memory's plan); values the analyser does not know are left out
             model, trainer = args
             if type(model) is Inst and model.is_module and type(trainer) is str:
+                pairs = kwargs.pop("pairs", False) is True
                 plan = {k: v for k, v in kwargs.items() if type(v) in (int, bool) and (type(v) is bool or v > 0)}
+                if pairs and "batch" in plan:
+                    plan["batch"] *= 2  # each example's chosen and rejected sequences, in one batch
+                    plan["pairs"] = True
                 self.ctx.training_plans.append((model, trainer, plan))
             return None
         if name.endswith(".known") and len(args) == 1:

@@ -9,8 +9,9 @@ puts its adapters into the model it is given, so the script's own ``model`` hold
 refused, as trl refuses it. What else a trainer does (datasets, collators, the optimizer, gradient
 checkpointing's input hooks, QLoRA's adapters cast to bf16) changes no parameter count; what else
 it has (``train``, ``save_model``) builds nothing. What its config says of a training step (the
-batch per device, SFT's sequence length, gradient checkpointing; trl 1.x's defaults where the script
-sets none) is handed to the analyser (``training_plan``) for the memory of the model it trains.
+batch per device, doubled where each example is a chosen and a rejected sequence (DPO, reward), the
+sequence length, gradient checkpointing; trl 1.x's defaults where the script sets none) is handed to
+the analyser (``training_plan``) for the memory of the model it trains.
 """
 
 import torch
@@ -39,7 +40,7 @@ def _model_from_path(model_id, architecture=None, **kwargs):
 class TrainerConfig:
     """trl's configs (a TrainingArguments with trl's defaults): what a trainer reads of them here
     are ``model_init_kwargs`` and what sizes a step's memory (the batch per device, gradient
-    checkpointing, which trl turns on by default, and for SFTConfig the sequence length); each
+    checkpointing, which trl turns on by default, and, LengthConfig, the sequence length); each
     argument is kept as an attribute."""
 
     def __init__(self, output_dir=None, **kwargs):
@@ -51,7 +52,9 @@ class TrainerConfig:
             setattr(self, key, value)
 
 
-class SFTConfig(TrainerConfig):
+class LengthConfig(TrainerConfig):
+    """SFTConfig, DPOConfig, KTOConfig, RewardConfig: a sequence length, 1,024 tokens by default."""
+
     def __init__(self, output_dir=None, **kwargs):
         self.max_length = 1024
         super().__init__(output_dir, **kwargs)
@@ -61,6 +64,7 @@ class _Trainer:
     _architecture = None  # the class a model id is loaded with; None: the one its config names
     _init_kwargs = {}
     _config = TrainerConfig  # what it makes where it is given no args
+    _pairs = False  # a step's batch holds each example's chosen and rejected sequences (DPO, reward)
 
     def _take(self, model, args, peft_config):
         if args is None:
@@ -82,7 +86,7 @@ class _Trainer:
         # What one training step holds: the batch per device, the sequence length, checkpointing.
         training_plan(model, type(self).__name__, batch=getattr(args, "per_device_train_batch_size", None),
                       context=getattr(args, "max_length", None),
-                      gradient_checkpointing=getattr(args, "gradient_checkpointing", None))
+                      gradient_checkpointing=getattr(args, "gradient_checkpointing", None), pairs=self._pairs)
 
     def train(self, *args, **kwargs):
         return None
@@ -107,7 +111,7 @@ class _Trainer:
 
 
 class SFTTrainer(_Trainer):
-    _config = SFTConfig
+    _config = LengthConfig
 
     def __init__(self, model, args=None, data_collator=None, train_dataset=None, eval_dataset=None,
                  processing_class=None, *rest, peft_config=None, **kwargs):
@@ -115,6 +119,8 @@ class SFTTrainer(_Trainer):
 
 
 class RewardTrainer(_Trainer):
+    _config = LengthConfig
+    _pairs = True
     _architecture = transformers.AutoModelForSequenceClassification
     _init_kwargs = {"num_labels": 1}  # the reward is the model's one output
 
@@ -124,13 +130,16 @@ class RewardTrainer(_Trainer):
 
 
 class DPOTrainer(_Trainer):
+    _config = LengthConfig
+    _pairs = True
+
     def __init__(self, model, ref_model=None, args=None, *rest, peft_config=None, **kwargs):
         self._take(model, args, peft_config)
         self.ref_model = ref_model
 
 
 class KTOTrainer(DPOTrainer):
-    pass
+    _pairs = False  # unpaired examples
 
 
 class GRPOTrainer(_Trainer):
