@@ -537,3 +537,17 @@ async def test_safetensors_index_shows_the_on_disk_count(pull_client: LanguageCl
     assert len(found) == 1 and found[0].command.title.startswith("115K params")
     # the config's keys are in config.json: the index gets no hints placed by them
     assert await all_hints(pull_client, uri, text) == []
+
+
+async def test_python_a_trl_qlora_script_s_model_is_shown_as_its_fine_tune(pull_client: LanguageClient, models_ws):
+    # examples/train_qlora_trl.py: a 4-bit Llama-3-8B with peft's LoRA handed to TRL's SFTTrainer.
+    # The lens and hover name `model in main()` (the trainer's PeftModel around it is not a second
+    # model), and its memory is the QLoRA step the script's trainer runs.
+    script = models_ws / "train_qlora_trl.py"
+    shutil.copy(pathlib.Path(__file__).resolve().parents[2] / "examples" / "train_qlora_trl.py", script)
+    uri, text = doc(pull_client, script, "python")
+    found = await lenses(pull_client, uri)
+    assert [lens.command.title.split(" · ")[0] for lens in found] == ["8.07B params (8,072,204,288)"]
+    value = await hover_at(pull_client, uri, position_of(text, "model = prepare_model", 2))
+    assert value is not None and "### model in main() · 8.07B parameters" in value
+    assert "41,943,040" in value and "**Memory — qlora, nf4-dq, context 1,024 × batch 8" in value
