@@ -765,3 +765,76 @@ def test_sys_argv_is_the_script_s_name_and_no_arguments() -> None:
     assert counts(report) == {"model": (3 * 72, 3 * 72), "head": (3, 3)}
     (note,) = [p.message for p in report.problems if p.code == "LC106"]
     assert "as for a command line that gives none: `sys.argv` (line 7)" in note
+
+
+HF_ARGUMENTS = """
+from dataclasses import dataclass, field
+from typing import Optional
+
+import transformers
+
+
+@dataclass
+class ModelArguments:
+    {extra}
+    model_name_or_path: Optional[str] = field(default={default})
+
+
+@dataclass
+class TrainingArguments(transformers.TrainingArguments):
+    model_max_length: int = field(default=512)
+
+
+def train():
+    parser = transformers.HfArgumentParser((ModelArguments, TrainingArguments))
+    model_args, training_args = parser.parse_args_into_dataclasses()
+    model = transformers.AutoModelForCausalLM.from_pretrained(model_args.model_name_or_path)
+    width = parser.parse_dict({{"model_name_or_path": "x", "output_dir": "out"}}, allow_extra_keys=True)[0]
+    probe = torch.nn.Linear(2 if width.model_name_or_path == "x" else 1, 1)
+
+
+if __name__ == "__main__":
+    train()
+"""
+
+
+def _real_hf_parse(text: str):
+    """What transformers' own HfArgumentParser makes of a command line that gives no arguments."""
+    import types
+
+    import transformers
+
+    module = types.ModuleType("hf_arguments")
+    sys.modules["hf_arguments"] = module  # (dataclasses look their module up)
+    try:
+        exec(compile("import torch\n" + text, "script.py", "exec"), module.__dict__)  # noqa: S102 - the test's own script
+        return transformers.HfArgumentParser(module.ModelArguments).parse_args_into_dataclasses(args=[])[0]
+    finally:
+        del sys.modules["hf_arguments"]
+
+
+def test_hf_argument_parser_s_dataclasses_are_made_with_their_defaults() -> None:
+    # Stanford Alpaca's and FastChat's train.py: the model named by a field's default. transformers'
+    # own HfArgumentParser (its argparse built from the fields' types) was not followed.
+    text = HF_ARGUMENTS.format(default='"facebook/opt-125m"', extra="")
+    assert _real_hf_parse(text).model_name_or_path == "facebook/opt-125m"
+    loaded = run("""
+        from transformers import AutoModelForCausalLM
+        model = AutoModelForCausalLM.from_pretrained("facebook/opt-125m")
+    """)
+    report = run("import torch\n" + text)
+    assert counts(report) == {"model in train()": counts(loaded)["model"], "probe in train()": (3, 3)}
+    assert not [p for p in report.problems if p.severity != "info"]
+
+
+def test_hf_argument_parser_s_required_and_unset_arguments_are_said() -> None:
+    import pytest
+
+    required = HF_ARGUMENTS.format(default='"facebook/opt-125m"', extra='data_path: str = field(metadata={"help": "x"})')
+    with pytest.raises(SystemExit):  # argparse exits: --data_path is required
+        _real_hf_parse(required)
+    assert "the argument `--data_path` is required" in lc101(run("import torch\n" + required))["model in train()"]
+    # run_clm.py: `model_name_or_path` defaults to None; from_pretrained(None) raises.
+    unset = HF_ARGUMENTS.format(default="None", extra="")
+    assert _real_hf_parse(unset).model_name_or_path is None
+    assert "is given None for the model's name or path" in lc101(run("import torch\n" + unset))["model in train()"]

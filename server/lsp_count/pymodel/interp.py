@@ -76,6 +76,7 @@ LIGHTNING_SHIM = os.path.join(_SHIM_DIR, "lightning_module.py")
 # version of instead (shims/): what the code builds or subclasses them to, and in which shim file.
 HYDRA_SHIM = os.path.join(_SHIM_DIR, "hydra.py")
 TRL_SHIM = os.path.join(_SHIM_DIR, "trl.py")
+HF_ARGPARSER_SHIM = os.path.join(_SHIM_DIR, "hf_argparser.py")
 _TRL_TRAINERS = (("SFTTrainer", "sft"), ("DPOTrainer", "dpo"), ("KTOTrainer", "kto"), ("GRPOTrainer", "grpo"),
                  ("RLOOTrainer", "rloo"), ("RewardTrainer", "reward"), ("DistillationTrainer", "distillation"))
 SHIMS = {**{name: (LIGHTNING_SHIM, "LightningModule") for name in LIGHTNING_MODULES},
@@ -90,6 +91,9 @@ SHIMS = {**{name: (LIGHTNING_SHIM, "LightningModule") for name in LIGHTNING_MODU
          **{f"trl.{where}{name[:-7]}Config": (TRL_SHIM, "LengthConfig" if module in ("sft", "dpo", "kto", "reward")
                                                  else "TrainerConfig")
             for name, module in _TRL_TRAINERS for where in ("", "trainer.", f"trainer.{module}_config.")},
+         # transformers' HfArgumentParser, read or not (Interpreter.instantiate): shims/hf_argparser.py
+         **{name: (HF_ARGPARSER_SHIM, "HfArgumentParser")
+            for name in ("transformers.HfArgumentParser", "transformers.hf_argparser.HfArgumentParser")},
          # Hydra's instantiate and OmegaConf's configs (`hydra.utils.instantiate(cfg.model)`)
          **{f"hydra.utils.{name}": (HYDRA_SHIM, name)
             for name in ("instantiate", "call", "get_class", "get_method", "get_object")},
@@ -102,7 +106,8 @@ SHIMS = {**{name: (LIGHTNING_SHIM, "LightningModule") for name in LIGHTNING_MODU
 # The functions the shims call that the analyser answers itself (shims/hydra.py).
 _SHIM_FUNCTIONS = frozenset({"lsp_count_shim.locate", "lsp_count_shim.read_yaml", "lsp_count_shim.kind",
                              "lsp_count_shim.hydra_initialize", "lsp_count_shim.hydra_compose",
-                             "lsp_count_shim.known", "lsp_count_shim.training_plan"})
+                             "lsp_count_shim.known", "lsp_count_shim.training_plan", "lsp_count_shim.attempt",
+                             "lsp_count_shim.stop"})
 # A loop in a script's entry point (``main()``, ``if __name__ == "__main__":``) is most often the
 # training loop, which builds nothing: it is followed this far, then skipped (script.py).
 ENTRY_LOOP_STEPS = 10_000
@@ -2832,6 +2837,17 @@ class Interpreter:
         function a Hydra ``_target_`` names; ``read_yaml(path)``, a YAML file's data."""
         from lsp_count.pymodel import hydra_config
 
+        if name.endswith(".stop") and len(args) == 1 and type(args[0]) is str:
+            raise Unresolved(args[0])  # a shim's own reason (shims/hf_argparser.py: a required argument)
+        if name.endswith(".attempt") and args:
+            # shims/hf_argparser.py: `fn(*args, **kwargs)`, or, where the analyser cannot follow it, what is
+            # not known and why (the other dataclasses are still made)
+            try:
+                return self.call(args[0], list(args[1:]), kwargs, node, _DUMMY_ENV(self))
+            except _Raised:
+                raise
+            except Unresolved as exc:
+                return Unknown(exc.reason)
         if name.endswith(".training_plan") and len(args) == 2:
             # shims/trl.py: what a trainer's config says of a step (batch, sequence length, checkpointing),
             # kept for the model it trains (its memory's plan); values the analyser does not know are left out
@@ -3207,6 +3223,11 @@ class Interpreter:
                 owner = self.ev(e.value, env)  # type: ignore[attr-defined]
                 if type(owner) is ExtV and owner.name == "torch":
                     return self.read_torch_version(e, env)
+                return self.get_attr(owner, attr, e)
+            elif attr == "argv":
+                owner = self.ev(e.value, env)  # type: ignore[attr-defined]
+                if type(owner) is ExtV and owner.name == "sys":
+                    return self.command_line(e, env)
                 return self.get_attr(owner, attr, e)
             return self.get_attr(self.ev(e.value, env), attr, e)  # type: ignore[attr-defined]
         if t is _Call:
@@ -3725,7 +3746,7 @@ class Interpreter:
                 # `nn.__dict__[rnn_type](...)`: torch.nn's public names, as getattr(nn, name) finds them
                 return {n: self.get_attr(obj, n, node) for n in sorted({*TORCH_NN_MODULES, *TORCH_NN_OTHER_NAMES})}
             if name == "argv" and obj.name == "sys":
-                return self.command_line(node)
+                return self.command_line(node, None)  # (`getattr(sys, "argv")`)
             key = (obj.name, name)
             found = self.ext_names.get(key)
             if found is None and _torch_class_lacks(obj.name, name):
@@ -4568,6 +4589,10 @@ class Interpreter:
         _MISSING where the source is followed as written."""
         if name == "from_pretrained":
             hub = args[0] if args else kwargs.get("pretrained_model_name_or_path")
+            if hub is None and builds_module(cls.name) and (args or "pretrained_model_name_or_path" in kwargs):
+                # HfArgumentParser's `model_name_or_path: Optional[str] = None`, left at its default
+                return Unknown(f"`{_text(node)}` is given None for the model's name or path (transformers raises "
+                               f"there); a command-line argument is taken as not given", maybe_module=True)
             if isinstance(hub, str):
                 origin = env.module.span_of(node) if env.module.span_of else None
                 changes = config_changes(kwargs)
@@ -5998,6 +6023,9 @@ class Interpreter:
         top-level build of a class), so the cache may keep that very object instead of a copy."""
         if cls.creation_unresolved:
             raise Unresolved(cls.creation_unresolved)
+        if cls.name == "HfArgumentParser" and cls.path and cls.path.replace(os.sep, "/").endswith(
+                "/transformers/hf_argparser.py"):
+            return self.call(self.shim_class("transformers.HfArgumentParser"), args, kwargs, node, env)
         if cls.new_method is not None and (made := self.built_by_new(cls, args, kwargs, node, env)) is not _MISSING:
             return made
         if cls.enum_members is not None:
@@ -7044,13 +7072,15 @@ class Interpreter:
                        # a log dir's name, a time stamp, a config saved as bytes: never a module
                        maybe_module=parts[0] not in _NO_MODULES_MADE and name not in _NO_MODULE_RESULTS)
 
-    def command_line(self, node: ast.AST) -> list[str]:
-        """``sys.argv``: the analysed file's name and no arguments, as for ``parse_args()`` (noted,
-        for the count's LC106); the same list each time it is read, as Python's."""
+    def command_line(self, node: ast.AST, env: Env | None) -> list[str]:
+        """``sys.argv``: the analysed file's name and no arguments, as for ``parse_args()`` (noted
+        for the count's LC106 where the analysed file reads it); the same list each time it is
+        read, as Python's."""
         main = next((scope for scope in self.ctx.scopes if scope.is_main), None)
         if self.ctx.argv is None:
             self.ctx.argv = [os.path.basename(main.path) if main is not None and main.path else "script.py"]
-        self.note_machine_read("command line", "sys.argv", node, None, main)
+        if env is not None and env.module.is_main:
+            self.note_machine_read("command line", "sys.argv", node, env)
         return self.ctx.argv
 
     def package_installed(self, package: str) -> bool:
