@@ -838,3 +838,66 @@ def test_hf_argument_parser_s_required_and_unset_arguments_are_said() -> None:
     unset = HF_ARGUMENTS.format(default="None", extra="")
     assert _real_hf_parse(unset).model_name_or_path is None
     assert "is given None for the model's name or path" in lc101(run("import torch\n" + unset))["model in train()"]
+
+
+PEFT_SCRIPT = """
+from peft import LoraConfig, TaskType, get_peft_model
+from transformers import AutoModelForCausalLM, AutoTokenizer
+
+tokenizer = AutoTokenizer.from_pretrained("Qwen/Qwen2.5-0.5B")
+model = AutoModelForCausalLM.from_pretrained("Qwen/Qwen2.5-0.5B")
+{before}
+model = get_peft_model(model, LoraConfig(task_type={task}, r=8, target_modules=["q_proj", "v_proj"]))
+"""
+
+
+def test_a_peft_task_type_given_as_its_enum_counts_as_its_string() -> None:
+    # PEFT's docs write `task_type=TaskType.CAUSAL_LM`: peft checks it with `not in MAPPING.keys()`, a
+    # dict view the analyser did not search ("is not followed"); a str enum's member is its value.
+    as_text = run(PEFT_SCRIPT.format(before="", task='"CAUSAL_LM"'))
+    assert counts(as_text) == {"model": (494_573_440, 540_672)}  # (peft's own count: test_lora_parity.py)
+    assert counts(run(PEFT_SCRIPT.format(before="", task="TaskType.CAUSAL_LM"))) == counts(as_text)
+
+
+def test_a_config_given_a_tokenizer_s_id_and_a_size_from_the_tokenizer() -> None:
+    # `model.config.pad_token_id = tokenizer.pad_token_id` (trl's and peft's examples) made peft's
+    # config.to_dict() stop at "isinstance on an unresolved value"; a tokenizer's ids are numbers the
+    # analyser does not read, which change no count. A size made from one says so.
+    plain = counts(run(PEFT_SCRIPT.format(before="", task="TaskType.CAUSAL_LM")))
+    padded = run(PEFT_SCRIPT.format(before="model.config.pad_token_id = tokenizer.pad_token_id\n"
+                                           "tokenizer.pad_token = tokenizer.eos_token", task="TaskType.CAUSAL_LM"))
+    assert counts(padded) == plain
+    resized = run(PEFT_SCRIPT.format(before="model.resize_token_embeddings(len(tokenizer))", task='"CAUSAL_LM"'))
+    assert "`AutoTokenizer.from_pretrained('Qwen/Qwen2.5-0.5B')`'s files are not read by the analyser" in \
+        lc101(resized)["model"]
+
+
+def test_a_model_a_function_of_the_script_builds_with_a_library_not_read_is_said() -> None:
+    # The torchvision tutorial's `model = build_model().to(device)`, torchvision not installed: "no model
+    # found" before; the function's own `models.resnet50(...)` makes its value a model.
+    report = run("""
+        import torch
+        from torchvision import models
+
+
+        def build_model():
+            model = models.resnet50(weights=None)
+            model.fc = torch.nn.Linear(model.fc.in_features, 10)
+            return model
+
+
+        def load_data():
+            return [1, 2, 3]
+
+
+        def main():
+            model = build_model().to("cpu")
+            data = load_data()
+
+
+        if __name__ == "__main__":
+            main()
+    """, path="/nonexistent/train.py")
+    assert not report.models
+    assert set(lc101(report)) == {"model in main()"}
+    assert "`torchvision.models.resnet50`" in lc101(report)["model in main()"]

@@ -610,8 +610,8 @@ def _unbuilt(label: str, name: str, assigned: list[tuple[ast.Name, ast.expr | No
     not one."""
     if type(found) is not Unknown:
         return []
-    building = next((target for target, value in assigned if isinstance(value, ast.Call) and
-                     _builds_a_model(value, scope)), None)
+    building = next((target for target, value in assigned if isinstance(value, ast.Call) and (
+        _builds_a_model(value, scope) or _calls_a_model_function(value, scope))), None)
     if building is None:
         return []
     why = unfollowed_reason(name, found.why)
@@ -622,8 +622,31 @@ _MODEL_WRAPPERS = frozenset({"get_peft_model", "create_model", "prepare_model_fo
 _MODEL_LOADERS = frozenset({"from_pretrained", "from_config", "_from_config"})
 
 
+# Module methods that give the module back (`model = build().to(device)`): what their receiver is.
+_MODULE_RETURNING = frozenset({"to", "cuda", "cpu", "half", "float", "bfloat16", "double", "eval", "train",
+                               "requires_grad_", "to_empty"})
+
+
+def _calls_a_model_function(call: ast.Call, scope: ModuleScope) -> bool:
+    """Whether ``call`` is a function of the analysed file whose own statements build a model
+    (`def build_model(): model = models.resnet50(...)`), or one of the module methods above on its
+    result (`build_model().to(device)`)."""
+    while isinstance(call.func, ast.Attribute) and call.func.attr in _MODULE_RETURNING and \
+            isinstance(call.func.value, ast.Call):
+        call = call.func.value
+    func = call.func
+    value = scope.env.vars.get(func.id) if isinstance(func, ast.Name) else None
+    if type(value) is not FuncV or value.env is None or value.env.module is not scope or \
+            getattr(value.node, "deferred", None) is not None:
+        return False
+    return any(isinstance(node, ast.Call) and _builds_a_model(node, scope) for node in ast.walk(value.node))
+
+
 def _builds_a_model(call: ast.Call, scope: ModuleScope) -> bool:
     """Whether ``call`` makes a model (see _unbuilt_module_models)."""
+    if isinstance(call.func, ast.Attribute) and call.func.attr in _MODULE_RETURNING and \
+            isinstance(call.func.value, ast.Call):
+        return _builds_a_model(call.func.value, scope)  # `models.resnet50().to(device)`
     func = call.func
     if isinstance(func, ast.Name):
         value = _as_read(scope.env.vars.get(func.id))  # `from model import GPT`: what it names

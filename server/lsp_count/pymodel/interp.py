@@ -4480,8 +4480,11 @@ class Interpreter:
     def _py2(self, fn: Callable[[Any, Any], Any], a: Any, b: Any, node: ast.AST) -> Any:
         if type(b) is RangeV:
             b = b.r  # `i in range(n)`: Python answers it without iterating
-        elif type(b) in _CONTAINER_VIEW_TYPES and (fn is _CMPOPS[ast.In] or fn is _CMPOPS[ast.NotIn]):
-            b = list(b)  # `layer in self.blocks.values()`: its entries now, compared as a list's are
+        elif (type(b) in _CONTAINER_VIEW_TYPES or type(b) in _DICT_VIEW_TYPES) and (
+                fn is _CMPOPS[ast.In] or fn is _CMPOPS[ast.NotIn]):
+            # `layer in self.blocks.values()`, peft's `task_type not in MAPPING.keys()`: the entries now,
+            # compared as a list's are (a str enum's member as its value)
+            b = list(b)
         if (type(a) is Inst or type(b) is Inst) and (fn is operator.eq or fn is operator.ne):
             a, b = _member_value(a), _member_value(b)  # Format.NCHW == "NCHW" for a str enum
         if (type(a) not in _PLAIN or type(b) not in _PLAIN) and any(
@@ -7193,6 +7196,8 @@ class Interpreter:
         if found.is_config:
             return config if found.config is not None else Unknown(found.why)
         if not builds_module(loader):
+            if "Tokenizer" in loader:
+                return _tokenizer(loader, hub_id, origin)
             return Unknown(f"`{_text(node)}` loads a {loader}, not a module", maybe_module=False)
         if found.root is None:
             if found.catalog_total is None:  # not found, or found and not countable: the call, then where it looked
@@ -8413,6 +8418,8 @@ _NOT_TRACING = frozenset({
     "torch.jit.is_scripting", "torch.jit.is_tracing", "torch.compiler.is_compiling", "torch.compiler.is_dynamo_compiling",
     "torch._dynamo.is_compiling", "torch.fx._symbolic_trace.is_fx_tracing", "torch.onnx.is_in_onnx_export"})
 _CONTAINERS_BY_IDENTITY = frozenset({list, tuple, set, frozenset, dict})
+# Python's own views of a dict (`key in table.keys()`): searched as the list of what they show.
+_DICT_VIEW_TYPES = frozenset({type({}.keys()), type({}.values()), type({}.items())})
 _MISSING = object()
 _UNDECORATED = object()  # FuncV.decorated: the decorators return the function itself
 _OBJECT_HOOKS = frozenset({"__getattribute__", "__setattr__"})  # see Interpreter.object_hook_call
@@ -11289,7 +11296,8 @@ def _isinstance(obj: Any, classes: Any) -> bool:
             if type(obj) is Inst and type(obj.cls) is ClassV and any(
                     issubclass(base, py) for base in _builtin_bases(obj.cls)):
                 return True  # `class Cfg(dict)`, a NamedTuple, `class Kind(str, Enum)`
-    if is_unknownish(obj) and not (isinstance(obj, Sym) and not any(isinstance(c, ClassV) for c in options)):
+    if is_unknownish(obj) and not (isinstance(obj, Sym) and not any(isinstance(c, ClassV) and any(
+            issubclass(b, int) for b in _builtin_bases(c)) for c in options)):
         # A formula stands for an int (`isinstance(dim, int)`, not a tuple); whether it is an instance
         # of a class of the project (a config whose defaults could not be built) is not known.
         raise Unresolved(f"isinstance on an unresolved value: {why_of(obj)}")
@@ -12004,6 +12012,8 @@ def _round(number: Any, *ndigits: Any) -> Any:
 
 def _len(v: Any) -> Any:
     if isinstance(v, Inst):
+        if v.kind == "tokenizer":  # its vocabulary with the tokens added: its files are not read
+            return Sym.atom("len(tokenizer)", why_of(v.attrs["vocab_size"]))
         return _entry_count(v) if v.kind in _CONTAINER_KINDS else len(v.attrs)
     if isinstance(v, RangeV):
         return len(v.r)
@@ -12681,6 +12691,22 @@ def _pure(expr: ast.expr, calls: set[str]) -> bool:
             if name not in calls and name.rsplit(".", 1)[-1] not in calls:
                 return False
     return True
+
+
+# A tokenizer's ids the code reads (`model.config.pad_token_id = tokenizer.pad_token_id`): ints.
+_TOKENIZER_IDS = ("pad_token_id", "eos_token_id", "bos_token_id", "unk_token_id", "sep_token_id", "cls_token_id",
+                  "mask_token_id", "vocab_size")
+
+
+def _tokenizer(loader: str, hub_id: str, origin: Span | None) -> Inst:
+    """``AutoTokenizer.from_pretrained(hub_id)``: an object holding no parameters, whose ids and
+    vocabulary size are numbers the analyser does not read (its files are not read): a size made
+    from one says so; setting one on a config (`pad_token_id`) changes no count."""
+    made = Inst(loader, "tokenizer", False, origin)
+    why = f"`{loader}.from_pretrained({hub_id!r})`'s files are not read by the analyser"
+    for name in _TOKENIZER_IDS:
+        made.attrs[name] = Sym.atom(f"tokenizer.{name}", why)
+    return made
 
 
 def _loaded_quantized(made: Any, kwargs: dict[str, Any], ctx: Ctx) -> Any:
