@@ -11296,8 +11296,8 @@ def _isinstance(obj: Any, classes: Any) -> bool:
             if type(obj) is Inst and type(obj.cls) is ClassV and any(
                     issubclass(base, py) for base in _builtin_bases(obj.cls)):
                 return True  # `class Cfg(dict)`, a NamedTuple, `class Kind(str, Enum)`
-    if is_unknownish(obj) and not (isinstance(obj, Sym) and not any(isinstance(c, ClassV) and any(
-            issubclass(b, int) for b in _builtin_bases(c)) for c in options)):
+    if is_unknownish(obj) and not (isinstance(obj, Sym) and not any(isinstance(c, ClassV) and (
+            not _a_number(obj) or any(issubclass(b, int) for b in _builtin_bases(c))) for c in options)):
         # A formula stands for an int (`isinstance(dim, int)`, not a tuple); whether it is an instance
         # of a class of the project (a config whose defaults could not be built) is not known.
         raise Unresolved(f"isinstance on an unresolved value: {why_of(obj)}")
@@ -12696,6 +12696,14 @@ def _pure(expr: ast.expr, calls: set[str]) -> bool:
 # A tokenizer's ids the code reads (`model.config.pad_token_id = tokenizer.pad_token_id`): ints.
 _TOKENIZER_IDS = ("pad_token_id", "eos_token_id", "bos_token_id", "unk_token_id", "sep_token_id", "cls_token_id",
                   "mask_token_id", "vocab_size")
+
+
+def _a_number(v: Sym) -> bool:
+    """Whether a formula is known to stand for a number, never an object of the code: the result of
+    arithmetic, or a number the analyser does not read (a tokenizer's id, a length). A bare
+    constructor argument with no default (`config`) may be anything."""
+    atom = v.single_atom()
+    return atom is None or atom.startswith(("tokenizer.", "len("))
 
 
 def _tokenizer(loader: str, hub_id: str, origin: Span | None) -> Inst:
