@@ -771,7 +771,7 @@ def training_activations(model: ModelReport, s: Settings, compute: str, lora_tar
     scale = FLOAT_BYTES.get(compute, 2) / 2  # the paper's figures are for 16-bit activations
     sb = s.context * s.batch
     layers = max(1, facts.layer_count)
-    h = _hidden(spec) or (facts.memo(("tree_hidden",), lambda: _tree_hidden(facts)) if spec is None else 0)
+    h = _layer_width(spec, facts)
     # A model holding its own adapters (a Python file's get_peft_model): the activations of its
     # adapters are LoRA's, from the adapters it holds, not from the settings' plan.
     own = lora_targets_active and _peft_adapters(facts)
@@ -849,6 +849,13 @@ def _tree_vocab(tree: ParamTree) -> int | None:
     return max(rows) if rows else None
 
 
+def _layer_width(spec: ModelSpec | None, facts: _TreeFacts) -> int:
+    """The hidden size: the config's, else, for a model with no config (a Python file's), its tree's."""
+    if spec is not None:
+        return _hidden(spec) or 0
+    return facts.memo(("tree_hidden",), lambda: _tree_hidden(facts))
+
+
 def _tree_hidden(facts: _TreeFacts) -> int:
     """The width of a layer's input where no config says it (a Python file's model): the size its
     layers' norms have most often, else their linears' most common input width; 0 with neither."""
@@ -889,7 +896,7 @@ def inference_activations(model: ModelReport, s: Settings, compute: str,
     spec = _decoder_spec(model) or model.spec
     cb = FLOAT_BYTES.get(compute, 2)
     sb = s.context * s.batch
-    h = _hidden(spec) or (facts.memo(("tree_hidden",), lambda: _tree_hidden(facts)) if spec is None else 0)
+    h = _layer_width(spec, facts)
     widest = facts.memo(("widest",), lambda: _widest_stack_linear(facts))
     v = spec.values if spec is not None else {}
     ffn = [int(x) for x in (v.get("intermediate_size"), v.get("shared_intermediate_size")) if isinstance(x, int)]

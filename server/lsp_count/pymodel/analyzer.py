@@ -498,13 +498,8 @@ def _object_model(value: Any, named: list[Inst]) -> Inst | None:
     if type(model) is not Inst or not model.is_module:
         return None
     ids = {id(inst) for inst in named}
-    stack, seen = [model], set()
-    while stack:  # (its submodules, each once: a module may hold its parent)
-        inst = stack.pop()
-        if id(inst) in ids:
-            return None
-        seen.add(id(inst))
-        stack.extend(v for v in inst.attrs.values() if type(v) is Inst and v.is_module and id(v) not in seen)
+    if id(model) in ids or any(id(v) in ids for _, _, _, v in module_attributes(model)):
+        return None
     return model
 
 
@@ -631,10 +626,7 @@ def _calls_a_model_function(call: ast.Call, scope: ModuleScope) -> bool:
     """Whether ``call`` is a function of the analysed file whose own statements build a model
     (`def build_model(): model = models.resnet50(...)`), or one of the module methods above on its
     result (`build_model().to(device)`)."""
-    while isinstance(call.func, ast.Attribute) and call.func.attr in _MODULE_RETURNING and \
-            isinstance(call.func.value, ast.Call):
-        call = call.func.value
-    func = call.func
+    func = _receiver_call(call).func
     value = scope.env.vars.get(func.id) if isinstance(func, ast.Name) else None
     if type(value) is not FuncV or value.env is None or value.env.module is not scope or \
             getattr(value.node, "deferred", None) is not None:
@@ -642,18 +634,23 @@ def _calls_a_model_function(call: ast.Call, scope: ModuleScope) -> bool:
     return any(isinstance(node, ast.Call) and _builds_a_model(node, scope) for node in ast.walk(value.node))
 
 
+def _receiver_call(call: ast.Call) -> ast.Call:
+    """The call whose module the module methods above give back (`models.resnet50()` of
+    `models.resnet50().to(device)`); ``call`` itself where it is none of them."""
+    while isinstance(call.func, ast.Attribute) and call.func.attr in _MODULE_RETURNING and \
+            isinstance(call.func.value, ast.Call):
+        call = call.func.value
+    return call
+
+
 def _builds_a_model(call: ast.Call, scope: ModuleScope) -> bool:
     """Whether ``call`` makes a model (see _unbuilt_module_models)."""
-    if isinstance(call.func, ast.Attribute) and call.func.attr in _MODULE_RETURNING and \
-            isinstance(call.func.value, ast.Call):
-        return _builds_a_model(call.func.value, scope)  # `models.resnet50().to(device)`
-    func = call.func
+    func = _receiver_call(call).func
     if isinstance(func, ast.Name):
         value = _as_read(scope.env.vars.get(func.id))  # `from model import GPT`: what it names
         if func.id == "instantiate" or type(value) is ExtV and value.name == "hydra.utils.instantiate":
             return _names_a_model(call)
-        return func.id in _MODEL_WRAPPERS or (type(value) is ClassV and value.is_module) or _library_builder(value) or (
-            type(value) is ExtV and _is_trl_trainer(value.name))
+        return func.id in _MODEL_WRAPPERS or (type(value) is ClassV and value.is_module) or _library_builder(value)
     if not isinstance(func, ast.Attribute):
         return False
     if func.attr in _MODEL_WRAPPERS:
@@ -663,8 +660,6 @@ def _builds_a_model(call: ast.Call, scope: ModuleScope) -> bool:
     if func.attr in _MODEL_LOADERS:
         return builds_module(last_name(func.value))
     chain = ast.unparse(func.value)
-    if chain.split(".")[0] == "trl" and _is_trl_trainer(f"{chain}.{func.attr}"):
-        return True
     if chain in ("nn", "torch.nn") and func.attr[:1].isupper():
         return True
     # `net.Net(ntokens)` of `import net` (a module class of a project module the analysis read);
@@ -683,10 +678,12 @@ def _builds_a_model(call: ast.Call, scope: ModuleScope) -> bool:
 
 
 def _library_builder(value: Any) -> bool:
-    """A model library's builder or model class (torchvision's `resnet50`, `timm.create_model`): by
-    its name where the library is not read, by the file it is defined in where it is."""
+    """A model library's builder or model class (torchvision's `resnet50`, `timm.create_model`), or a
+    TRL trainer, which loads or takes a model (shims/trl.py): by its name where the library is not
+    read, by the file it is defined in where it is."""
     if type(value) is ExtV:
-        return value.name.startswith(_MODEL_LIBRARY_BUILDERS)
+        return value.name.startswith(_MODEL_LIBRARY_BUILDERS) or (
+            SHIMS.get(value.name, ("", ""))[0] == TRL_SHIM and value.name.endswith("Trainer"))
     module = value.env.module if type(value) is FuncV and value.env is not None else None
     path = module.path.replace(os.sep, "/") if module is not None and module.path else ""
     return any(f"/{where.rstrip('.').replace('.', '/')}" in path for where in _MODEL_LIBRARY_BUILDERS)
@@ -695,11 +692,6 @@ def _library_builder(value: Any) -> bool:
 def _as_read(value: Any) -> Any:
     """What an import names, where the analysis read it (a LazyImport's value); any other value as it is."""
     return value.value if type(value) is LazyImport else value
-
-
-def _is_trl_trainer(name: str) -> bool:
-    """A TRL trainer, which loads or takes a model (shims/trl.py): `trainer = SFTTrainer(model=...)`."""
-    return SHIMS.get(name, ("", ""))[0] == TRL_SHIM and name.endswith("Trainer")
 
 
 # Where a model library's model classes and builders live (torchvision, timm): a call of one makes a model.
@@ -1142,9 +1134,12 @@ def _memory_plan(ctx: Any, inst: Inst, root: ParamNode, tree_notes: list[str]) -
         if plan:
             plan.update({k: v for k, v in step.items() if k not in ("gradient_checkpointing", "pairs")})
             checkpointing = checkpointing or step.get("gradient_checkpointing") is True
-            batch = f"{step['batch']} ({step['batch'] // 2} chosen and rejected pairs)" if step.get("pairs") else \
-                str(step.get("batch", ""))
-            parts = ([batch] if "batch" in step else []) + ([f"{step['context']:,} tokens"] if "context" in step else [])
+            parts = []
+            if "batch" in step:
+                parts.append(f"{step['batch']} ({step['batch'] // 2} chosen and rejected pairs)" if step.get("pairs")
+                             else str(step["batch"]))
+            if "context" in step:
+                parts.append(f"{step['context']:,} tokens")
             tree_notes.append(f"trained by `{trainer}`" + (f" with batches of {' × '.join(parts)} per device"
                                                           if parts else "") +
                               f", gradient checkpointing {'on' if checkpointing else 'off'} (its config, trl's "
@@ -1163,45 +1158,38 @@ def _trainer_plan(ctx: Any, inst: Inst) -> tuple[str, dict[str, Any]] | None:
     """(the trainer's class, what its config says of a step) for the last trainer of the script
     (shims/trl.py) that trains ``inst``, or a module that holds it (peft's PeftModel around the
     script's `model`); None where none does."""
-    for model, trainer, step in reversed(getattr(ctx, "training_plans", ())):
-        stack, seen = [model], {id(model)}
-        while stack:
-            module = stack.pop()
-            if module is inst:
-                return trainer, step
-            for value in module.attrs.values():
-                if type(value) is Inst and value.is_module and id(value) not in seen:
-                    seen.add(id(value))
-                    stack.append(value)
+    for model, trainer, step in reversed(ctx.training_plans):
+        if model is inst or any(v is inst for _, _, _, v in module_attributes(model)):
+            return trainer, step
     return None
 
 
 def _loaded_as(inst: Inst, walk_all: bool) -> tuple[str | None, bool]:
     """How a model (or the model a wrapper holds: peft's PeftModel) is set up to run: the weights'
-    dtype where from_pretrained loaded it with bitsandbytes (interp._loaded_quantized): "nf4-dq" with
-    double quantization, "nf4" (NF4 or FP4, the same bytes), "int8", else None; and, with
-    ``walk_all`` (every module, not the few outer ones a loader marks), whether a module of it has
-    gradient checkpointing on (transformers' `gradient_checkpointing_enable()`, which peft's
-    prepare_model_for_kbit_training calls)."""
-    dtype, checkpointing = None, False
-    stack, seen = [(inst, 0)], {id(inst)}
-    while stack:
-        module, depth = stack.pop(0)  # the outermost first
-        for bits, name in (("4", "nf4"), ("8", "int8")):
-            if dtype is None and module.attrs.get(f"is_loaded_in_{bits}bit") is True:
-                config = module.attrs.get("config")
-                quantization = config.attrs.get("quantization_config") if type(config) is Inst else None
-                double = quantization.attrs.get("bnb_4bit_use_double_quant") if type(quantization) is Inst else \
-                    quantization.get("bnb_4bit_use_double_quant") if isinstance(quantization, dict) else None
-                dtype = "nf4-dq" if name == "nf4" and double is True else name
-        checkpointing = checkpointing or module.attrs.get("gradient_checkpointing") is True
-        if not walk_all and depth >= _WRAPPER_DEPTH:
+    dtype where from_pretrained loaded it with bitsandbytes (interp._loaded_quantized; the outermost
+    module so marked): "nf4-dq" with double quantization, "nf4" (NF4 or FP4, the same bytes), "int8",
+    else None; and, with ``walk_all`` (every module, not the few outer ones a loader marks), whether
+    a module of it has gradient checkpointing on (transformers' `gradient_checkpointing_enable()`,
+    which peft's prepare_model_for_kbit_training calls)."""
+    marked: tuple[int, Inst, str] | None = None  # (depth, the module, "4" / "8")
+    checkpointing = False
+    for path, holder, name, value in module_attributes(inst):
+        depth = path.count(".")
+        if value is not True or not (walk_all or depth <= _WRAPPER_DEPTH):
             continue
-        for value in module.attrs.values():
-            if type(value) is Inst and value.is_module and id(value) not in seen:
-                seen.add(id(value))
-                stack.append((value, depth + 1))
-    return dtype, checkpointing
+        if name in ("is_loaded_in_4bit", "is_loaded_in_8bit") and (marked is None or depth < marked[0]):
+            marked = (depth, holder, name[len("is_loaded_in_")])
+        checkpointing = checkpointing or name == "gradient_checkpointing"
+    if marked is None:
+        return None, checkpointing
+    _, module, bits = marked
+    if bits == "8":
+        return "int8", checkpointing
+    config = module.attrs.get("config")
+    quantization = config.attrs.get("quantization_config") if type(config) is Inst else None
+    double = quantization.attrs.get("bnb_4bit_use_double_quant") if type(quantization) is Inst else \
+        quantization.get("bnb_4bit_use_double_quant") if isinstance(quantization, dict) else None
+    return ("nf4-dq" if double is True else "nf4"), checkpointing
 
 
 # How deep in a model the module from_pretrained made may be: peft's PeftModel → base_model (its
@@ -1215,18 +1203,11 @@ def _adapter_plan(root: ParamNode) -> dict[str, object]:
     first matrix's rows), as a fine-tuning YAML's plan is; a flag or the budget's mode wins."""
     if root.trainable == 0 or root.trainable == root.total:
         return {}
-    stack = [root]
-    while stack:
-        node = stack.pop()
+    for _path, node, _times in root.walk():
         if node.name in ("lora_A", "lora_embedding_A"):
-            inner = [node]
-            while inner:
-                part = inner.pop()
-                for tensor in part.tensors:
-                    if tensor.shape and tensor.shape[0] > 0:
-                        return {"mode": "lora", "lora_rank": tensor.shape[0]}
-                inner.extend(part.children)
-        stack.extend(reversed(node.children))
+            for _at, tensor, _count, _frozen in node.iter_tensors():
+                if tensor.shape and tensor.shape[0] > 0:
+                    return {"mode": "lora", "lora_rank": tensor.shape[0]}
     return {}
 
 
