@@ -9,16 +9,14 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import textwrap
 
 import pytest
 
 from lsp_count.core.analyze import analyze_text
+from lsp_count.formats.common import optimizer_name
+from .trainer_scripts import TINY, built_by_main, script
 
 pytestmark = pytest.mark.parity
-
-TINY = ("LlamaConfig(vocab_size=32, hidden_size=16, intermediate_size=24, num_hidden_layers=2, num_attention_heads=2, "
-        "num_key_value_heads=1)")
 
 HEADER = '''import torch
 from datasets import Dataset
@@ -76,59 +74,14 @@ trainer = DPOTrainer(policy, reference, DPOConfig(output_dir=OUT, report_to="non
 ''',
 }
 
-# The installed trl building main()'s models: each module main() leaves, and `name.model` of an
-# object that holds a module no other name holds (a trainer given a model id), counted by torch.
-RUNNER = '''import json, sys, warnings
-warnings.filterwarnings("ignore")
-import torch
-from transformers import AutoModelForCausalLM, LlamaConfig
-text, model_dir = sys.argv[1], sys.argv[2]
-namespace = {"__name__": "lsp_count_test"}
-exec(compile(text, "script.py", "exec"), namespace)
-tokenizer = namespace["make_tokenizer"]()
-AutoModelForCausalLM.from_config(''' + TINY + ''').save_pretrained(model_dir)
-tokenizer.save_pretrained(model_dir)
-frames = {}
-def profile(frame, event, arg):
-    if event == "return" and frame.f_code.co_name == "main" and frame.f_code.co_filename == "script.py":
-        frames.update(frame.f_locals)
-sys.setprofile(profile)
-namespace["main"]()
-sys.setprofile(None)
-modules = {name: v for name, v in frames.items() if isinstance(v, torch.nn.Module)}
-held = {id(m) for v in modules.values() for m in v.modules()}
-for name, v in frames.items():
-    model = getattr(v, "model", None)
-    if not isinstance(v, torch.nn.Module) and isinstance(model, torch.nn.Module) and \\
-            not any(id(m) in held for m in model.modules()):
-        modules[name + ".model"] = model
-out = {}
-for name, v in modules.items():
-    params = list(v.parameters())
-    if params:
-        out[name + " in main()"] = [sum(p.numel() for p in params), sum(p.numel() for p in params if p.requires_grad)]
-print(json.dumps(out))
-'''
-
-
-def _script(body: str, out: str, model_dir: str) -> str:
-    return (HEADER + f"OUT = {out!r}\nMODEL_DIR = {model_dir!r}\n\n\ndef main():\n" + textwrap.indent(body.strip(), "    ")
-            + "\n\n\nif __name__ == \"__main__\":\n    main()\n")
-
-
 @pytest.mark.parametrize("case", list(CASES))
 def test_a_trl_trainer_s_model_counts_as_the_installed_trl_builds_it(case, tmp_path) -> None:
     model_dir = str(tmp_path / "tiny-llama")
-    text = _script(CASES[case], str(tmp_path / "out"), model_dir)
-    built = subprocess.run([sys.executable, "-c", RUNNER, text, model_dir], capture_output=True, text=True,
-                           timeout=600, cwd=tmp_path, env={"HF_HUB_OFFLINE": "1", "PATH": "/usr/bin:/bin",
-                                                           "HOME": str(tmp_path)})
-    assert built.returncode == 0, built.stderr[-3000:]
-    want = {name: tuple(v) for name, v in json.loads(built.stdout.strip().splitlines()[-1]).items()}
-    assert want
-    script = tmp_path / "train.py"
-    script.write_text(text)
-    report = analyze_text(text, str(script))
+    text = script(HEADER, CASES[case], str(tmp_path / "out"), model_dir)
+    want = built_by_main(text, model_dir, tmp_path)
+    path = tmp_path / "train.py"
+    path.write_text(text)
+    report = analyze_text(text, str(path))
     assert {m.name: (m.tree.total, m.tree.trainable) for m in report.models} == want
     assert not [p for p in report.problems if p.severity != "info"]
 
@@ -155,14 +108,16 @@ warnings.filterwarnings("ignore")
 from trl import DPOConfig, SFTConfig
 sft = SFTConfig(output_dir="out", use_cpu=True, **json.loads(sys.argv[1]))
 dpo = DPOConfig(output_dir="out", use_cpu=True, **json.loads(sys.argv[2]))
-print(json.dumps([[sft.per_device_train_batch_size, sft.max_length, sft.gradient_checkpointing],
+print(json.dumps([[sft.per_device_train_batch_size, sft.max_length, sft.gradient_checkpointing, sft.bf16, sft.fp16,
+                   str(getattr(sft.optim, "value", sft.optim))],
                   [dpo.per_device_train_batch_size, dpo.max_length, dpo.gradient_checkpointing]]))
 '''
 
 
 @pytest.mark.parametrize(("sft", "dpo"), [
     ({}, {}),
-    ({"per_device_train_batch_size": 2, "max_length": 512, "gradient_checkpointing": False},
+    ({"per_device_train_batch_size": 2, "max_length": 512, "gradient_checkpointing": False, "fp16": True,
+      "optim": "adamw_8bit"},
      {"per_device_train_batch_size": 3, "max_length": 256}),
 ])
 def test_a_trl_trainer_s_step_is_what_the_installed_trl_s_config_holds(sft, dpo, tmp_path) -> None:
@@ -173,7 +128,7 @@ def test_a_trl_trainer_s_step_is_what_the_installed_trl_s_config_holds(sft, dpo,
     done = subprocess.run([sys.executable, "-c", DEFAULTS, json.dumps(sft), json.dumps(dpo)], capture_output=True,
                           text=True, timeout=300, cwd=tmp_path)
     assert done.returncode == 0, done.stderr[-3000:]
-    (batch, length, checkpointing), (dpo_batch, dpo_length, dpo_checkpointing) = json.loads(
+    (batch, length, checkpointing, bf16, fp16, optim), (dpo_batch, dpo_length, dpo_checkpointing) = json.loads(
         done.stdout.strip().splitlines()[-1])
 
     def written(values: dict) -> str:
@@ -181,7 +136,11 @@ def test_a_trl_trainer_s_step_is_what_the_installed_trl_s_config_holds(sft, dpo,
 
     text = STEP_SCRIPT.format(tiny=TINY, sft=written(sft), dpo=written(dpo))
     plans = {m.name: m.plan for m in analyze_text(text, str(tmp_path / "train.py")).models}
-    assert plans["tuned in main()"] == {"mode": "train", "batch": batch, "context": length,
+    dtype = "bfloat16" if bf16 else "float16" if fp16 else "float32"
+    optimizer = optimizer_name(optim)
+    assert plans["tuned in main()"] == {"mode": "train", "batch": batch, "context": length, "dtype": dtype,
+                                        "optimizer": "adamw-fp32" if dtype == "float32" and optimizer == "adamw"
+                                        else optimizer,
                                         **({"gradient_checkpointing": True} if checkpointing else {})}
     assert plans["adapted in main()"] == {"mode": "lora", "lora_rank": 2, "batch": 2 * dpo_batch, "context": dpo_length,
                                           **({"gradient_checkpointing": True} if dpo_checkpointing else {})}

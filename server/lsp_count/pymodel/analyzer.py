@@ -18,10 +18,12 @@ from dataclasses import replace
 from typing import Any, Sequence
 
 from lsp_count.core.analyze import DEFAULT_READ_PACKAGES
+from lsp_count.core.memory import Settings
 from lsp_count.core.params import ParamNode, ParamTree, Tensor, short_count
 from lsp_count.core.report import FileReport, ModelReport, unrecognized
 from lsp_count.core.source import LineIndex, Position, Problem, Span
 from lsp_count.core.spec import MAX_DIMENSION
+from lsp_count.formats.common import PRECISIONS, optimizer_name
 from lsp_count.pymodel.environments import discover_site_packages, unread_package_note
 from lsp_count.pymodel.interp import (FUNCTION_STEPS, SHIMS, TORCH_VERSION, TRL_SHIM, Ctx, FuncV, Interpreter,
                                       LazyImport, ModuleScope, clone, count_of, foreign_base, module_attributes, params_of,
@@ -1129,21 +1131,22 @@ def _memory_plan(ctx: Any, inst: Inst, root: ParamNode, tree_notes: list[str]) -
                           f"(--dtype chooses another)")
     if trained is not None:
         trainer, step = trained
-        if not plan and root.trainable and not quantized:
+        full = not plan and root.trainable and not quantized
+        if full:
             plan["mode"] = "train"  # a trainer trains it: all of it, where it holds no adapters
         if plan:
-            plan.update({k: v for k, v in step.items() if k not in ("gradient_checkpointing", "pairs")})
             checkpointing = checkpointing or step.get("gradient_checkpointing") is True
-            parts = []
-            if "batch" in step:
-                parts.append(f"{step['batch']} ({step['batch'] // 2} chosen and rejected pairs)" if step.get("pairs")
-                             else str(step["batch"]))
-            if "context" in step:
-                parts.append(f"{step['context']:,} tokens")
-            tree_notes.append(f"trained by `{trainer}`" + (f" with batches of {' × '.join(parts)} per device"
-                                                          if parts else "") +
-                              f", gradient checkpointing {'on' if checkpointing else 'off'} (its config, trl's "
-                              f"defaults where it sets none): its memory is estimated so")
+            settings, how = _step_settings(step, full)
+            longest = _max_positions(inst) if "context" not in step else None
+            if longest is not None and longest[0] < Settings.context:
+                # The script does not say (a tokenizer's max_length, a collator's padding): the model
+                # takes no longer sequences than its positions (BERT's 512), a shorter default would hide
+                settings["context"] = longest[0]
+                how.insert(0, f"sequences of the config's {longest[1]}, {longest[0]:,} tokens (the script sets no "
+                              f"length; --context sets one)")
+            plan.update(settings)
+            tree_notes.append(_trainer_note(trainer, step, checkpointing, how, longest is not None and
+                                            "context" in settings))
     if plan and checkpointing:
         plan["gradient_checkpointing"] = True
         if trained is None:
@@ -1152,6 +1155,67 @@ def _memory_plan(ctx: Any, inst: Inst, root: ParamNode, tree_notes: list[str]) -
     if quantized:
         plan["dtype"] = quantized
     return plan
+
+
+def _step_settings(step: dict[str, Any], full: bool) -> tuple[dict[str, object], list[str]]:
+    """The memory settings a trainer's step gives (shims/trl.py, shims/transformers_trainer.py), and
+    what the note says of its precision and optimizer: the batch and sequence length always; for a
+    full fine-tune, the optimizer its ``optim`` names (AdamW where it is not known: TrainingArguments'
+    default) and the weights' dtype (bf16 or fp16 mixed precision; float32 where it sets neither, as
+    transformers then trains)."""
+    settings: dict[str, object] = {k: step[k] for k in ("batch", "context") if k in step}
+    how: list[str] = []
+    if not full:
+        return settings, how
+    raw = step.get("optimizer")
+    optimizer = optimizer_name(raw) if raw is not None else "adamw"  # (TrainingArguments' default `optim`: AdamW)
+    precision = step.get("precision")
+    if precision in ("bf16", "fp16"):
+        settings["dtype"] = PRECISIONS[precision]
+        how.append(f"{precision} mixed precision")
+    elif precision == "fp32":
+        settings["dtype"] = "float32"
+        optimizer = "adamw-fp32" if optimizer in (None, "adamw") else optimizer
+        how.append("float32 (neither bf16 nor fp16)")
+    if optimizer is not None:
+        settings["optimizer"] = optimizer
+        how.append(f"optimizer `{raw}`" if raw is not None else "AdamW (the default `optim`)")
+    elif raw is not None:
+        how.append(f"optimizer `{raw}`, which is not modelled: AdamW's states are assumed")
+    return settings, how
+
+
+def _max_positions(inst: Inst) -> tuple[int, str] | None:
+    """(length, key) of the longest sequence the model's transformers config takes
+    (``max_position_embeddings``, GPT-2's ``n_positions``), from its outermost config that says it."""
+    best: tuple[int, int, str] | None = None
+    for path, _holder, name, value in module_attributes(inst):
+        if name == "config" and type(value) is Inst:
+            for key in ("max_position_embeddings", "n_positions"):
+                n = value.attrs.get(key)
+                if type(n) is int and n > 0:
+                    if best is None or path.count(".") < best[0]:
+                        best = (path.count("."), n, key)
+                    break
+    return (best[1], best[2]) if best is not None else None
+
+
+def _trainer_note(trainer: str, step: dict[str, Any], checkpointing: bool, how: list[str],
+                  bounded: bool = False) -> str:
+    parts = []
+    if "batch" in step:
+        parts.append(f"{step['batch']} ({step['batch'] // 2} chosen and rejected pairs)" if step.get("pairs")
+                     else str(step["batch"]))
+    if "context" in step:
+        parts.append(f"{step['context']:,} tokens")
+    said = [f"batches of {' × '.join(parts)} per device"] if parts else []
+    if "context" not in step and not bounded:
+        said.append("a sequence length the script does not set (--context sets it)")
+    said.append(f"gradient checkpointing {'on' if checkpointing else 'off'}")
+    said.extend(how)
+    library = str(step.get("library", "trl"))
+    return (f"trained by `{trainer}` with {', '.join(said)} (its arguments, {library}'{'' if library.endswith('s') else 's'} "
+            f"defaults where it sets none): its memory is estimated so")
 
 
 def _trainer_plan(ctx: Any, inst: Inst) -> tuple[str, dict[str, Any]] | None:

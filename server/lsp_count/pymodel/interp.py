@@ -77,6 +77,7 @@ LIGHTNING_SHIM = os.path.join(_SHIM_DIR, "lightning_module.py")
 HYDRA_SHIM = os.path.join(_SHIM_DIR, "hydra.py")
 TRL_SHIM = os.path.join(_SHIM_DIR, "trl.py")
 HF_ARGPARSER_SHIM = os.path.join(_SHIM_DIR, "hf_argparser.py")
+TRAINER_SHIM = os.path.join(_SHIM_DIR, "transformers_trainer.py")
 _TRL_TRAINERS = (("SFTTrainer", "sft"), ("DPOTrainer", "dpo"), ("KTOTrainer", "kto"), ("GRPOTrainer", "grpo"),
                  ("RLOOTrainer", "rloo"), ("RewardTrainer", "reward"), ("DistillationTrainer", "distillation"))
 SHIMS = {**{name: (LIGHTNING_SHIM, "LightningModule") for name in LIGHTNING_MODULES},
@@ -91,6 +92,8 @@ SHIMS = {**{name: (LIGHTNING_SHIM, "LightningModule") for name in LIGHTNING_MODU
          **{f"trl.{where}{name[:-7]}Config": (TRL_SHIM, "LengthConfig" if module in ("sft", "dpo", "kto", "reward")
                                                  else "TrainerConfig")
             for name, module in _TRL_TRAINERS for where in ("", "trainer.", f"trainer.{module}_config.")},
+         # transformers' Trainer, read or not (_LIBRARY_CLASSES): shims/transformers_trainer.py
+         **{name: (TRAINER_SHIM, "Trainer") for name in ("transformers.Trainer", "transformers.trainer.Trainer")},
          # transformers' HfArgumentParser, read or not (Interpreter.instantiate): shims/hf_argparser.py
          **{name: (HF_ARGPARSER_SHIM, "HfArgumentParser")
             for name in ("transformers.HfArgumentParser", "transformers.hf_argparser.HfArgumentParser")},
@@ -103,6 +106,13 @@ SHIMS = {**{name: (LIGHTNING_SHIM, "LightningModule") for name in LIGHTNING_MODU
          **{f"omegaconf.OmegaConf.{name}": (HYDRA_SHIM, f"OmegaConf.{name}")
             for name in ("create", "load", "merge", "unsafe_merge", "to_container", "to_object", "is_config",
                          "is_dict", "is_list", "set_struct", "set_readonly", "resolve", "select")}}
+# Classes of the packages that are read which the analyser takes from a shim instead, where the
+# file that defines them runs their class statement: (the file's path ends so, the SHIMS name).
+_LIBRARY_CLASSES = {"Trainer": ("/transformers/trainer.py", "transformers.Trainer")}
+# Methods of read classes the analyser runs a shim's function for instead: transformers'
+# TrainingArguments.__post_init__ sets up the machine (shims/transformers_trainer.py).
+_LIBRARY_METHODS = {"TrainingArguments": ("/transformers/training_args.py", {
+    "__post_init__": (TRAINER_SHIM, "training_arguments_post_init")})}
 # The functions the shims call that the analyser answers itself (shims/hydra.py).
 _SHIM_FUNCTIONS = frozenset({"lsp_count_shim.locate", "lsp_count_shim.read_yaml", "lsp_count_shim.kind",
                              "lsp_count_shim.hydra_initialize", "lsp_count_shim.hydra_compose",
@@ -1737,7 +1747,18 @@ class Interpreter:
                         # __init__): each call with the same arguments gives the same module, shared
                         env.vars[s.name] = self.apply_decorators(fn, s.decorator_list, env, (FuncV,))
         elif isinstance(s, ast.ClassDef):
+            replaced = _LIBRARY_CLASSES.get(s.name)
+            if replaced is not None and _path_ends(env.module.path, replaced[0]):
+                env.vars[s.name] = self.shim_class(replaced[1])
+                return
             cls = self.make_class(s, env)
+            replaced_methods = _LIBRARY_METHODS.get(s.name)
+            if replaced_methods is not None and _path_ends(env.module.path, replaced_methods[0]):
+                for method, (path, shim_name) in replaced_methods[1].items():
+                    module = self.load_project_file(path)
+                    found = module.names.get(shim_name) if module is not None else None
+                    if type(found) is FuncV:
+                        cls.namespace[method] = found
             env.vars[s.name] = self.decorate_class(cls, s, env) if s.decorator_list else cls
         elif isinstance(s, ast.Import | ast.ImportFrom) and ctx.failing_imports and id(s) in ctx.failing_imports:
             self.failed_import(s, env)
@@ -2849,12 +2870,14 @@ class Interpreter:
             except Unresolved as exc:
                 return Unknown(exc.reason)
         if name.endswith(".training_plan") and len(args) == 2:
-            # shims/trl.py: what a trainer's config says of a step (batch, sequence length, checkpointing),
-            # kept for the model it trains (its memory's plan); values the analyser does not know are left out
+            # shims/trl.py, shims/transformers_trainer.py: what a trainer's config says of a step (batch,
+            # sequence length, checkpointing; the optimizer's and the precision's names), kept for the model
+            # it trains (its memory's plan); values the analyser does not know are left out
             model, trainer = args
             if type(model) is Inst and model.is_module and type(trainer) is str:
                 pairs = kwargs.pop("pairs", False) is True
-                plan = {k: v for k, v in kwargs.items() if type(v) in (int, bool) and (type(v) is bool or v > 0)}
+                plan = {k: v for k, v in kwargs.items() if (type(v) in (int, bool) and (type(v) is bool or v > 0))
+                        or (type(v) is str and k in ("optimizer", "precision", "library"))}
                 if pairs and "batch" in plan:
                     plan["batch"] *= 2  # each example's chosen and rejected sequences, in one batch
                     plan["pairs"] = True
@@ -11191,6 +11214,11 @@ def _user_words(message: str) -> str:
     message = _OWN_FUNCTIONS.sub("it", message).replace("'IteratorV'", "'iterator'")  # zip, map, a generator
     return _OWN_TYPES.sub(lambda m: "an unresolved value" if m.group(1) in ("Unknown", "Sym") else "a module or value",
                           message)
+
+
+def _path_ends(path: str | None, end: str) -> bool:
+    """Whether a file's path ends with ``end`` ("/transformers/trainer.py"), on any system."""
+    return bool(path) and path.replace(os.sep, "/").endswith(end)  # type: ignore[union-attr]
 
 
 def _text(node: ast.AST | None) -> str:

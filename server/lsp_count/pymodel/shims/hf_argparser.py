@@ -5,8 +5,9 @@ It is never imported.
 The parser turns the command line into one instance of each dataclass. The analysis takes the
 command line that gives no arguments, as for argparse's ``parse_args()`` (``sys.argv``, noted):
 each dataclass is made with its defaults, and a field without one is an argument argparse requires,
-so the script exits there, as argparse does. A dataclass the analyser cannot make (transformers'
-``TrainingArguments`` checks the machine in ``__post_init__``) is not known, the others are.
+so the script exits there, as argparse does. A dataclass the analyser cannot make is not known, the
+others are (transformers' ``TrainingArguments`` is made with shims/transformers_trainer.py's
+``__post_init__``).
 ``parse_dict`` makes them from a dict's keys, as transformers does.
 """
 

@@ -10,8 +10,9 @@ refused, as trl refuses it. What else a trainer does (datasets, collators, the o
 checkpointing's input hooks, QLoRA's adapters cast to bf16) changes no parameter count; what else
 it has (``train``, ``save_model``) builds nothing. What its config says of a training step (the
 batch per device, doubled where each example is a chosen and a rejected sequence (DPO, reward), the
-sequence length, gradient checkpointing; trl 1.x's defaults where the script sets none) is handed to
-the analyser (``training_plan``) for the memory of the model it trains.
+sequence length, gradient checkpointing, the precision and the optimizer; trl 1.x's defaults where
+the script sets none) is handed to the analyser (``training_plan``) for the memory of the model it
+trains.
 """
 
 import torch
@@ -40,14 +41,17 @@ def _model_from_path(model_id, architecture=None, **kwargs):
 class TrainerConfig:
     """trl's configs (a TrainingArguments with trl's defaults): what a trainer reads of them here
     are ``model_init_kwargs`` and what sizes a step's memory (the batch per device, gradient
-    checkpointing, which trl turns on by default, and, LengthConfig, the sequence length); each
-    argument is kept as an attribute."""
+    checkpointing, which trl turns on by default, bf16 mixed precision, trl's default where fp16 is
+    not set, the optimizer, and, LengthConfig, the sequence length); each argument is kept as an
+    attribute."""
 
     def __init__(self, output_dir=None, **kwargs):
         self.output_dir = output_dir
         self.model_init_kwargs = None
         self.per_device_train_batch_size = 8
         self.gradient_checkpointing = True
+        self.bf16 = None  # trl: bf16 mixed precision unless fp16 is set
+        self.fp16 = False
         for key, value in kwargs.items():
             setattr(self, key, value)
 
@@ -83,10 +87,15 @@ class _Trainer:
         self.model = model
         self.model_wrapped = model
         self.args = args
-        # What one training step holds: the batch per device, the sequence length, checkpointing.
+        # What one training step holds: the batch per device, the sequence length, checkpointing, the
+        # precision and the optimizer's states.
+        bf16 = getattr(args, "bf16", None)
+        fp16 = getattr(args, "fp16", False) is True
+        precision = "fp16" if fp16 else "bf16" if bf16 is None or bf16 is True else "fp32"
         training_plan(model, type(self).__name__, batch=getattr(args, "per_device_train_batch_size", None),
                       context=getattr(args, "max_length", None),
-                      gradient_checkpointing=getattr(args, "gradient_checkpointing", None), pairs=self._pairs)
+                      gradient_checkpointing=getattr(args, "gradient_checkpointing", None), pairs=self._pairs,
+                      optimizer=getattr(args, "optim", None), precision=precision, library="trl")
 
     def train(self, *args, **kwargs):
         return None
