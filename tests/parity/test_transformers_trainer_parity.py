@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-from lsp_count.core.analyze import analyze_text
+from lsp_count.core.analyze import AnalyzeOptions, analyze_text
 from lsp_count.formats.common import optimizer_name
 from .trainer_scripts import TINY, built_by_main, script
 
@@ -124,3 +124,32 @@ def test_a_trainer_s_step_is_what_the_installed_transformers_arguments_hold(give
     assert plans["model in main()"] == {"mode": "train", "batch": batch, "context": min(positions, 4096),
                                         "dtype": dtype, "optimizer": optimizer,
                                         **({"gradient_checkpointing": True} if checkpointing else {})}
+
+
+def test_a_trainer_where_transformers_is_not_read_takes_the_same_step(tmp_path) -> None:
+    # `read-packages` without transformers: Trainer and TrainingArguments are the shim's own
+    # (transformers' defaults where the script sets none), a subclass of Trainer too.
+    text = '''import torch
+from transformers import Trainer, TrainingArguments
+
+
+class MyTrainer(Trainer):
+    pass
+
+
+def main():
+    model = torch.nn.Sequential(torch.nn.Linear(64, 64), torch.nn.Linear(64, 2))
+    trainer = MyTrainer(model=model, args=TrainingArguments(output_dir="o", per_device_train_batch_size=4, fp16=True))
+    trainer.train()
+    other = torch.nn.Linear(8, 8)
+    Trainer(other)
+
+
+if __name__ == "__main__":
+    main()
+'''
+    report = analyze_text(text, str(tmp_path / "train.py"), AnalyzeOptions(read_packages=()))
+    plans = {m.name: m.plan for m in report.models}
+    assert plans == {"model in main()": {"mode": "train", "batch": 4, "dtype": "float16", "optimizer": "adamw"},
+                     "other in main()": {"mode": "train", "batch": 8, "dtype": "float32", "optimizer": "adamw-fp32"}}
+    assert not [p for p in report.problems if p.severity != "info"]

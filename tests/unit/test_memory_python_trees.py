@@ -131,3 +131,66 @@ def test_a_model_loaded_in_4bit_without_adapters_is_estimated_with_its_4bit_weig
     """), "infer.py", AnalyzeOptions())
     assert report.models[0].plan == {"dtype": "nf4"}
     assert "loaded with bitsandbytes in nf4" in " ".join(report.models[0].tree.notes)
+
+
+LOOP = """
+import inspect
+
+import bitsandbytes as bnb
+import torch
+from torch import nn
+
+from model import GPT, GPTConfig
+
+
+def configure_optimizers(model, weight_decay, learning_rate):
+    # nanoGPT's: two param groups, and AdamW's `fused` where its signature has it
+    params = {pn: p for pn, p in model.named_parameters() if p.requires_grad}
+    groups = [{"params": [p for p in params.values() if p.dim() >= 2], "weight_decay": weight_decay},
+              {"params": [p for p in params.values() if p.dim() < 2], "weight_decay": 0.0}]
+    extra = dict(fused=True) if "fused" in inspect.signature(torch.optim.AdamW).parameters else dict()
+    return torch.optim.AdamW(groups, lr=learning_rate, **extra)
+
+
+if __name__ == "__main__":
+    gpt = GPT(GPTConfig(block_size=256))
+    optimizer = configure_optimizers(gpt, 0.1, 6e-4)
+    mlp = nn.Sequential(nn.Linear(16, 64), nn.ReLU(), nn.Linear(64, 16))
+    sgd = torch.optim.SGD(mlp.parameters(), lr=0.1, momentum=0.9)
+    head = nn.Linear(16, 4)
+    head.weight.requires_grad_(False)
+    eight = bnb.optim.AdamW8bit(filter(lambda p: p.requires_grad, head.parameters()))
+    frozen = nn.Linear(16, 4).requires_grad_(False)
+    unread = torch.optim.AdamW(frozen.parameters())
+    evaluated = nn.Linear(4, 4)
+"""
+
+
+def test_a_training_loop_s_optimizer_makes_its_model_s_memory_a_full_fine_tune(tmp_path) -> None:
+    # An optimizer the script builds over a model's trainable parameters (an iterator of them, a list,
+    # param groups) trains the model: its memory is estimated for full training with that optimizer,
+    # at the config's sequence length where it is under the default (nanoGPT's block_size).
+    (tmp_path / "model.py").write_text((ROOT / "tests" / "fixtures" / "pymodels" / "nanogpt.py").read_text())
+    report = analyze_text(LOOP, str(tmp_path / "train.py"), AnalyzeOptions())
+    plans = {m.name: m.plan for m in report.models}
+    assert plans == {"gpt": {"mode": "train", "optimizer": "adamw", "context": 256},
+                     "mlp": {"mode": "train", "optimizer": "sgd"},
+                     "head": {"mode": "train", "optimizer": "adamw-8bit"},
+                     "frozen": {}, "evaluated": {}}
+    gpt = next(m for m in report.models if m.name == "gpt")
+    assert "builds `torch.optim.AdamW` over its parameters" in " ".join(gpt.tree.notes)
+    assert not [p for p in report.problems if p.severity != "info"]
+
+
+def test_the_optimizers_signatures_are_torch_s() -> None:
+    # nanoGPT asks `inspect.signature(torch.optim.AdamW).parameters` for `fused`: the analyser's table
+    # of the optimizers' signatures against the installed torch's.
+    torch = pytest.importorskip("torch")
+    import inspect
+
+    from lsp_count.pymodel.interp import _OPTIMIZER_SIGNATURES
+
+    for name, parameters in _OPTIMIZER_SIGNATURES.items():
+        real = inspect.signature(getattr(torch.optim, name.rsplit(".", 1)[1])).parameters.values()
+        assert [(p.name, p.kind.name) for p in real] == [(n, kind) for n, kind, _ in parameters], name
+        assert [p.default for p in real][1:] == [d for _, _, d in parameters][1:], name

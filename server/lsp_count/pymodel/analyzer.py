@@ -286,6 +286,7 @@ def _release(ctx: Ctx) -> None:
     ctx.state_containers.clear()
     ctx.hint_insts.clear()
     ctx.training_plans.clear()
+    ctx.optimizers.clear()
     ctx.counted.clear()
     ctx.submodules.clear()
 
@@ -1137,16 +1138,24 @@ def _memory_plan(ctx: Any, inst: Inst, root: ParamNode, tree_notes: list[str]) -
         if plan:
             checkpointing = checkpointing or step.get("gradient_checkpointing") is True
             settings, how = _step_settings(step, full)
-            longest = _max_positions(inst) if "context" not in step else None
-            if longest is not None and longest[0] < Settings.context:
-                # The script does not say (a tokenizer's max_length, a collator's padding): the model
-                # takes no longer sequences than its positions (BERT's 512), a shorter default would hide
+            longest = _sequence_bound(inst) if "context" not in step else None
+            if longest is not None:
                 settings["context"] = longest[0]
                 how.insert(0, f"sequences of the config's {longest[1]}, {longest[0]:,} tokens (the script sets no "
                               f"length; --context sets one)")
             plan.update(settings)
-            tree_notes.append(_trainer_note(trainer, step, checkpointing, how, longest is not None and
-                                            "context" in settings))
+            tree_notes.append(_trainer_note(trainer, step, checkpointing, how, longest is not None))
+    elif not plan and root.trainable and not quantized and (optimized := _optimized_by(ctx, inst)) is not None:
+        kind, name = optimized
+        plan.update(mode="train", optimizer=kind)
+        longest = _sequence_bound(inst)
+        if longest is not None:
+            plan["context"] = longest[0]
+        tree_notes.append(f"the script builds `{name}` over its parameters: its memory is estimated for full "
+                          f"training with it" + (f", at the config's {longest[1]}, {longest[0]:,} tokens" if longest
+                                                 else "") +
+                          f" (the loop's batch{'' if longest else ', sequence length'} and precision are not read: "
+                          f"--batch{'' if longest else ', --context'} and --dtype set them)")
     if plan and checkpointing:
         plan["gradient_checkpointing"] = True
         if trained is None:
@@ -1185,19 +1194,22 @@ def _step_settings(step: dict[str, Any], full: bool) -> tuple[dict[str, object],
     return settings, how
 
 
-def _max_positions(inst: Inst) -> tuple[int, str] | None:
-    """(length, key) of the longest sequence the model's transformers config takes
-    (``max_position_embeddings``, GPT-2's ``n_positions``), from its outermost config that says it."""
+def _sequence_bound(inst: Inst) -> tuple[int, str] | None:
+    """(length, key) of the longest sequence the model's config takes (transformers'
+    ``max_position_embeddings``, GPT-2's ``n_positions``, nanoGPT's ``block_size``), from its
+    outermost ``config`` that says it, where that is under the estimate's default sequence length:
+    a script that does not say its length (a tokenizer's max_length, a loop's slices) trains at
+    most that (BERT: 512 tokens, where the default would make 8 times the activations)."""
     best: tuple[int, int, str] | None = None
     for path, _holder, name, value in module_attributes(inst):
         if name == "config" and type(value) is Inst:
-            for key in ("max_position_embeddings", "n_positions"):
+            for key in ("max_position_embeddings", "n_positions", "block_size", "max_seq_len"):
                 n = value.attrs.get(key)
                 if type(n) is int and n > 0:
                     if best is None or path.count(".") < best[0]:
                         best = (path.count("."), n, key)
                     break
-    return (best[1], best[2]) if best is not None else None
+    return (best[1], best[2]) if best is not None and best[1] < Settings.context else None
 
 
 def _trainer_note(trainer: str, step: dict[str, Any], checkpointing: bool, how: list[str],
@@ -1216,6 +1228,18 @@ def _trainer_note(trainer: str, step: dict[str, Any], checkpointing: bool, how: 
     library = str(step.get("library", "trl"))
     return (f"trained by `{trainer}` with {', '.join(said)} (its arguments, {library}'{'' if library.endswith('s') else 's'} "
             f"defaults where it sets none): its memory is estimated so")
+
+
+def _optimized_by(ctx: Any, inst: Inst) -> tuple[str, str] | None:
+    """(the memory model's name, the code's) of the last optimizer the code built over trainable
+    parameters of ``inst`` (interp.Interpreter.record_optimizer); None where none was."""
+    if not ctx.optimizers:
+        return None
+    trainable = {id(v) for _, _, _, v in module_attributes(inst) if type(v) is Param and v.requires_grad}
+    for ids, kind, name in reversed(ctx.optimizers):
+        if not trainable.isdisjoint(ids):
+            return kind, name
+    return None
 
 
 def _trainer_plan(ctx: Any, inst: Inst) -> tuple[str, dict[str, Any]] | None:

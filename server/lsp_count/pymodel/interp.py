@@ -94,6 +94,8 @@ SHIMS = {**{name: (LIGHTNING_SHIM, "LightningModule") for name in LIGHTNING_MODU
             for name, module in _TRL_TRAINERS for where in ("", "trainer.", f"trainer.{module}_config.")},
          # transformers' Trainer, read or not (_LIBRARY_CLASSES): shims/transformers_trainer.py
          **{name: (TRAINER_SHIM, "Trainer") for name in ("transformers.Trainer", "transformers.trainer.Trainer")},
+         **{name: (TRAINER_SHIM, "TrainingArguments")
+            for name in ("transformers.TrainingArguments", "transformers.training_args.TrainingArguments")},
          # transformers' HfArgumentParser, read or not (Interpreter.instantiate): shims/hf_argparser.py
          **{name: (HF_ARGPARSER_SHIM, "HfArgumentParser")
             for name in ("transformers.HfArgumentParser", "transformers.hf_argparser.HfArgumentParser")},
@@ -113,6 +115,14 @@ _LIBRARY_CLASSES = {"Trainer": ("/transformers/trainer.py", "transformers.Traine
 # TrainingArguments.__post_init__ sets up the machine (shims/transformers_trainer.py).
 _LIBRARY_METHODS = {"TrainingArguments": ("/transformers/training_args.py", {
     "__post_init__": (TRAINER_SHIM, "training_arguments_post_init")})}
+# Optimizers a training loop builds over a model's parameters, by the memory model's name for them
+# (core/memory.py's OPTIMIZERS: "adamw" is AdamW's two fp32 states in mixed precision).
+_OPTIMIZERS = {**{f"torch.optim.{name}": "adamw" for name in ("AdamW", "Adam")},
+               "torch.optim.SGD": "sgd",
+               **{f"bitsandbytes.optim.{name}": "adamw-8bit"
+                  for name in ("AdamW8bit", "Adam8bit", "PagedAdamW8bit", "PagedAdam8bit")},
+               **{f"bitsandbytes.optim.{name}": "adamw" for name in ("AdamW", "PagedAdamW", "AdamW32bit",
+                                                                     "PagedAdamW32bit")}}
 # The functions the shims call that the analyser answers itself (shims/hydra.py).
 _SHIM_FUNCTIONS = frozenset({"lsp_count_shim.locate", "lsp_count_shim.read_yaml", "lsp_count_shim.kind",
                              "lsp_count_shim.hydra_initialize", "lsp_count_shim.hydra_compose",
@@ -841,6 +851,9 @@ class Ctx:
         # What the trainers of a script (shims/trl.py) say of a training step, for the model each trains:
         # (model, trainer's class name, {"batch": 8, "context": 1024, "gradient_checkpointing": True}).
         self.training_plans: list[tuple[Inst, str, dict[str, Any]]] = []
+        # The optimizers the code built, each with the parameters it was given (their ids), the memory
+        # model's name for it and its own (torch.optim.AdamW): a model they train is trained.
+        self.optimizers: list[tuple[frozenset[int], str, str]] = []
         self.quantized_loads = 0  # models from_pretrained loaded with bitsandbytes (_loaded_quantized)
         # `sys.argv`: the script's name alone, a command line that gives no arguments (as `parse_args()`
         # reads it); one list, which the code may change, for the whole analysis.
@@ -6159,6 +6172,30 @@ class Interpreter:
             if inst is not None:
                 self.ctx.building.discard(id(inst))
 
+    def record_optimizer(self, name: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> None:
+        """``torch.optim.AdamW(model.parameters(), lr=...)``: the parameters it is given (an iterator
+        of them, a list, param groups' ``params``) kept with the optimizer's kind, for the memory of
+        the model they are of (a training loop of the script's own). Parameters the analyser cannot
+        list leave nothing kept."""
+        given = args[0] if args else kwargs.get("params")
+        found: list[Param] = []
+        pending = [given]
+        while pending:
+            v = pending.pop()
+            if type(v) is Param:
+                found.append(v)
+            elif type(v) is dict:
+                pending.append(v.get("params"))
+            elif type(v) in (list, tuple) or type(v) is IteratorV:
+                try:
+                    pending.extend(self.iterate(v, node))
+                except Unresolved:
+                    return
+            elif v is not None:
+                return  # (an Unknown, a generator the analyser did not follow: not known which)
+        if found:
+            self.ctx.optimizers.append((frozenset(id(p) for p in found), _OPTIMIZERS[name], name))
+
     def strict_validate(self, cls: ClassV, obj: Any, node: ast.AST) -> None:
         """huggingface_hub's ``@strict`` (transformers' configs): the ``__init__`` it wraps runs the
         decorated class's validators once the fields are set: its methods named ``validate_*``, in
@@ -6625,6 +6662,10 @@ class Interpreter:
                 return _signature_of(target.func, True)
             if type(target) is ClassV and isinstance(init := target.find("__init__", None), FuncV):
                 return _signature_of(init, True)
+            if type(target) is ExtV and target.name in _OPTIMIZER_SIGNATURES:
+                # nanoGPT's `'fused' in inspect.signature(torch.optim.AdamW).parameters`
+                return SignatureV({name: ParameterV(name, default, ExtV(f"inspect.Parameter.{kind}"))
+                                   for name, kind, default in _OPTIMIZER_SIGNATURES[target.name]})
             raise Unresolved(f"`{_text(node)}`: the signature of {_described(target)} is not followed")
         if name == "inspect.getsource" and len(args) == 1 and type(args[0]) is ModV:
             return self.module_source(args[0], node)
@@ -7065,6 +7106,8 @@ class Interpreter:
             averaged = Inst("AveragedModel", "module", True, origin)
             averaged.attrs["module"] = clone(args[0])
             return averaged
+        if name in _OPTIMIZERS:
+            self.record_optimizer(name, args, kwargs, node)
         if name.startswith(("torch.optim.", "torch.cuda.amp.", "torch.amp.")) and not name.startswith("torch.optim.swa_utils"):
             # MAML's `optim.Adam(self.net.parameters())` kept on the model: it reads the parameters, never
             # changes which there are; an optimizer, a scheduler or a grad scaler is no module.
@@ -11153,6 +11196,20 @@ def _wraps(wrapped: Any, fn: Any) -> Any:
 
 
 _EMPTY = ExtV("inspect.Parameter.empty")  # inspect's marker of no default, no annotation
+# torch's optimizers' signatures (_OPTIMIZERS), as torch 2's inspect.signature shows them: (name, kind, default) in order.
+_P, _K = "POSITIONAL_OR_KEYWORD", "KEYWORD_ONLY"
+_OPTIMIZER_SIGNATURES = {
+    "torch.optim.AdamW": (("params", _P, _EMPTY), ("lr", _P, 0.001), ("betas", _P, (0.9, 0.999)), ("eps", _P, 1e-08),
+                          ("weight_decay", _P, 0.01), ("amsgrad", _P, False), ("maximize", _K, False),
+                          ("foreach", _K, None), ("capturable", _K, False), ("differentiable", _K, False),
+                          ("fused", _K, None)),
+    "torch.optim.Adam": (("params", _P, _EMPTY), ("lr", _P, 0.001), ("betas", _P, (0.9, 0.999)), ("eps", _P, 1e-08),
+                         ("weight_decay", _P, 0), ("amsgrad", _P, False), ("foreach", _K, None), ("maximize", _K, False),
+                         ("capturable", _K, False), ("differentiable", _K, False), ("fused", _K, None),
+                         ("decoupled_weight_decay", _K, False)),
+    "torch.optim.SGD": (("params", _P, _EMPTY), ("lr", _P, 0.001), ("momentum", _P, 0), ("dampening", _P, 0),
+                        ("weight_decay", _P, 0), ("nesterov", _P, False), ("maximize", _K, False), ("foreach", _K, None),
+                        ("differentiable", _K, False), ("fused", _K, None))}
 _PARAMETER_KINDS = ("POSITIONAL_ONLY", "POSITIONAL_OR_KEYWORD", "VAR_POSITIONAL", "KEYWORD_ONLY", "VAR_KEYWORD")
 
 

@@ -13,9 +13,11 @@ that changes a parameter count. What is kept:
   optimizer, bf16 or fp16 mixed precision) is handed to the analyser (``training_plan``) for the
   memory of the model it trains;
 - what else it has (``train``, ``evaluate``, ``save_model``, callbacks) builds nothing here;
-- ``TrainingArguments``: its fields and their defaults are the installed transformers' own; of its
-  ``__post_init__``, the output directory's default and transformers 5's ``gradient_checkpointing``,
-  the deprecated alias of ``activation_checkpointing`` (the two end equal; None is False).
+- ``TrainingArguments``: where transformers is read, its fields and their defaults are the
+  installed transformers' own; of its ``__post_init__``, the output directory's default and
+  transformers 5's ``gradient_checkpointing``, the deprecated alias of ``activation_checkpointing``
+  (the two end equal; None is False). Where it is not read, this file's ``TrainingArguments``
+  keeps each argument, with transformers' defaults for what sizes a step.
 """
 
 from lsp_count_shim import training_plan
@@ -31,6 +33,18 @@ def training_arguments_post_init(self):
         if self.activation_checkpointing is None:
             self.activation_checkpointing = False
         self.gradient_checkpointing = self.activation_checkpointing
+
+
+class TrainingArguments:
+    def __init__(self, output_dir=None, **kwargs):
+        self.output_dir = "trainer_output" if output_dir is None else output_dir
+        self.per_device_train_batch_size = 8
+        self.gradient_checkpointing = False
+        self.bf16 = False
+        self.fp16 = False
+        self.optim = "adamw_torch"
+        for key, value in kwargs.items():
+            setattr(self, key, value)
 
 
 class Trainer:
