@@ -89,6 +89,23 @@ def verdicts(model: ModelReport, rules: Rules) -> tuple[Problem, ...]:
     return judge(model, rules.budget)
 
 
+def workload(settings: "Settings", mode: str) -> "Settings":
+    """The settings of the summary's row for ``mode``: the document's, but for the weights' dtype
+    where it is the other side's: a quantized one (a QLoRA plan's nf4-dq) is the QLoRA row's, not
+    the LoRA or full fine-tune row's (their base is 16-bit), and a 16-bit one is not the QLoRA row's
+    (its base is quantized)."""
+    from lsp_count.core.precision import DTYPES, UnknownDType, normalize_dtype
+
+    if settings.dtype is None or mode == "inference":
+        return replace(settings, mode=mode)
+    try:
+        quantized = DTYPES[normalize_dtype(settings.dtype)].quantized
+    except (UnknownDType, KeyError):
+        return replace(settings, mode=mode)
+    mismatched = (mode == "qlora") != quantized
+    return replace(settings, mode=mode, dtype=None if mismatched else settings.dtype)
+
+
 def view_model(model: ModelReport, rules: Rules, detailed: bool = False,
                problems: tuple[Problem, ...] | None = None) -> ModelView:
     """Memory, fit and verdicts for one model. ``detailed`` adds every training mode (for the summary hover).
@@ -112,7 +129,7 @@ def view_model(model: ModelReport, rules: Rules, detailed: bool = False,
     if detailed:
         for mode in MODES:
             try:
-                modes[mode] = memory if mode == settings.mode else estimate_memory(model, replace(settings, mode=mode))
+                modes[mode] = memory if mode == settings.mode else estimate_memory(model, workload(settings, mode))
             except SettingsError as exc:  # a workload this model or its dtype cannot have (LoRA with no linear layer)
                 modes[mode] = exc.message
             except (ValueError, KeyError, NotImplementedError) as exc:
