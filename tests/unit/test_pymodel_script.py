@@ -901,3 +901,78 @@ def test_a_model_a_function_of_the_script_builds_with_a_library_not_read_is_said
     assert not report.models
     assert set(lc101(report)) == {"model in main()"}
     assert "`torchvision.models.resnet50`" in lc101(report)["model in main()"]
+
+
+DDP_TUTORIAL = """
+    import os
+
+    import torch
+    import torch.distributed as dist
+    import torch.multiprocessing as mp
+    import torch.nn as nn
+    from torch.nn.parallel import DistributedDataParallel as DDP
+
+
+    class ToyModel(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.net1 = nn.Linear(10, 10)
+            self.relu = nn.ReLU()
+            self.net2 = nn.Linear(10, 5)
+
+
+    def demo_basic(rank, world_size, width):
+        os.environ["MASTER_ADDR"] = "localhost"
+        dist.init_process_group("gloo", rank=rank, world_size=world_size)
+        model = ToyModel().to(rank)
+        ddp_model = DDP(model, device_ids=[rank])
+        head = nn.Linear(width, rank + 1)
+        dist.destroy_process_group()
+
+
+    def run_demo(demo_fn, world_size):
+        mp.spawn(demo_fn, args=(world_size, 7), nprocs=world_size, join=True)
+
+
+    if __name__ == "__main__":
+        n_gpus = torch.cuda.device_count()
+        assert n_gpus >= 2, f"Requires at least 2 GPUs to run, but got {n_gpus}"
+        run_demo(demo_basic, n_gpus)
+"""
+
+
+def test_a_function_mp_spawn_starts_is_followed_as_its_first_process_runs_it() -> None:
+    # PyTorch's DDP tutorial: the model is built in the function `mp.spawn` runs in each process,
+    # given its rank first (0 in the first), then `args`; the DDP wrapper holds the same parameters.
+    report = run(DDP_TUTORIAL)
+    assert counts(report) == {"ToyModel": (165, 165), "model in demo_basic()": (165, 165),
+                              "head in demo_basic()": (7 * 1 + 1, 7 * 1 + 1)}
+    model = next(m for m in report.models if m.name == "model in demo_basic()")
+    assert "the same module is also named `ddp_model in demo_basic()`" in model.tree.notes
+    notes = [p.message for p in report.problems if p.code == "LC106"]
+    assert any("`demo_basic` is followed as `mp.spawn` runs it in its first process" in n for n in notes), notes
+    assert not [p for p in report.problems if p.severity != "info"]
+
+
+def test_a_function_fabric_launch_runs_is_followed_with_the_fabric() -> None:
+    # Lightning Fabric's `fabric.launch(train, *args)` calls `train(fabric, *args)`; a model built there
+    # was a local of a call, never reported.
+    report = run("""
+        import torch
+        from torch import nn
+        import lightning as L
+
+
+        def train(fabric, width):
+            model = nn.Sequential(nn.Linear(width, 64), nn.ReLU(), nn.Linear(64, 10))
+            optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
+            model, optimizer = fabric.setup(model, optimizer)
+
+
+        if __name__ == "__main__":
+            fabric = L.Fabric(accelerator="cuda", devices=8, strategy="ddp")
+            fabric.launch(train, 32)
+    """)
+    assert counts(report) == {"model in train()": (32 * 64 + 64 + 64 * 10 + 10,) * 2}
+    assert report.models[0].plan == {"mode": "train", "optimizer": "adamw"}
+    assert any("`train` is followed as `fabric.launch` runs it" in p.message for p in report.problems)

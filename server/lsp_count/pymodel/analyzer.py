@@ -544,18 +544,27 @@ def _entry_models(interp: Interpreter, body: list[ast.stmt], scope: ModuleScope,
 
 def _distinct_modules(named: list[tuple[Any, Any, str]]) -> list[tuple[Any, list[str]]]:
     """(item, the module it holds, its name), in order -> each item whose module no earlier item
-    holds, with the names of the later items that hold it too (``net = model``: one model, `model`)."""
+    holds, with the names of the later items that hold it too (``net = model``: one model, `model`;
+    ``ddp_model = DDP(model)``: torch's data-parallel wrapper holds the same parameters)."""
     first: dict[int, list[str]] = {}
     out = []
     for item, value, label in named:
-        if type(value) is Inst and value.is_module and id(value) in first:
-            first[id(value)].append(label)
-            continue
-        also: list[str] = []
         if type(value) is Inst and value.is_module:
-            first[id(value)] = also
+            inner = value
+            while inner.cls in _DATA_PARALLEL and type(inner.attrs.get("module")) is Inst:
+                inner = inner.attrs["module"]
+            if id(value) in first or id(inner) in first:
+                first[id(value) if id(value) in first else id(inner)].append(label)
+                continue
+            also: list[str] = []
+            first[id(value)] = first[id(inner)] = also
+        else:
+            also = []
         out.append((item, also))
     return out
+
+
+_DATA_PARALLEL = ("DataParallel", "DistributedDataParallel")
 
 
 def _also_named(report: ModelReport, names: Sequence[str]) -> ModelReport:

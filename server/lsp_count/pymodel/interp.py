@@ -78,12 +78,13 @@ HYDRA_SHIM = os.path.join(_SHIM_DIR, "hydra.py")
 TRL_SHIM = os.path.join(_SHIM_DIR, "trl.py")
 HF_ARGPARSER_SHIM = os.path.join(_SHIM_DIR, "hf_argparser.py")
 TRAINER_SHIM = os.path.join(_SHIM_DIR, "transformers_trainer.py")
+FABRIC_SHIM = os.path.join(_SHIM_DIR, "fabric.py")
 _TRL_TRAINERS = (("SFTTrainer", "sft"), ("DPOTrainer", "dpo"), ("KTOTrainer", "kto"), ("GRPOTrainer", "grpo"),
                  ("RLOOTrainer", "rloo"), ("RewardTrainer", "reward"), ("DistillationTrainer", "distillation"))
 SHIMS = {**{name: (LIGHTNING_SHIM, "LightningModule") for name in LIGHTNING_MODULES},
          **{name: (os.path.join(_SHIM_DIR, "accelerate.py"), "Accelerator")
             for name in ("accelerate.Accelerator", "accelerate.accelerator.Accelerator")},
-         **{name: (os.path.join(_SHIM_DIR, "fabric.py"), "Fabric")
+         **{name: (FABRIC_SHIM, "Fabric")
             for name in ("lightning.Fabric", "lightning.fabric.Fabric", "lightning.fabric.fabric.Fabric",
                          "lightning_fabric.Fabric", "lightning_fabric.fabric.Fabric")},
          # TRL's trainers, which load the model or take it and wrap it with peft (shims/trl.py)

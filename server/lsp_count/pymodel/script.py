@@ -32,8 +32,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from lsp_count.pymodel import hydra_config
-from lsp_count.pymodel.interp import Env, FuncV, Interpreter, ModuleScope
-from lsp_count.pymodel.values import Unknown, Unresolved, why_of
+from lsp_count.pymodel.interp import FABRIC_SHIM, BoundV, Env, FuncV, Interpreter, ModuleScope
+from lsp_count.pymodel.values import ExtV, Unknown, Unresolved, why_of
 from lsp_count.pymodel.syntax import child_blocks, last_name
 
 
@@ -107,6 +107,8 @@ class _EntryRun:
             # `if args.train: main()`: the branch Python takes, as the entry point's own statements
             interp.run_entry(interp.branch(stmt.test, stmt.body, stmt.orelse, env), env, self.follow)
             return True
+        if self.spawned(stmt, env):
+            return True
         call = _entry_call(stmt)
         if call is None:
             return False
@@ -142,6 +144,8 @@ class _EntryRun:
                 return False
             interp.run_entry(taken, env, self.follow_inner)
             return True
+        if self.spawned(stmt, env):
+            return True
         call = stmt.value if isinstance(stmt, (ast.Expr, ast.Assign)) else None
         if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Name):
             return False
@@ -161,6 +165,41 @@ class _EntryRun:
         self.follow_function(interp.make_function(node, self.scope.env), *interp.call_arguments(call, env), call)
         raise Unresolved(f"`{call.func.id}()` is followed statement by statement: {reason}")
 
+    def spawned(self, stmt: ast.stmt, env: Env) -> bool:
+        """A function of the file another starts, followed as the first of its processes runs it,
+        its models reported as ``model in train()``, and said in a note:
+        ``mp.spawn(train, args=(world_size,), nprocs=world_size)`` (torch.multiprocessing, DDP's
+        tutorial) runs ``train(0, *args)``; Lightning Fabric's ``fabric.launch(train, *args)``
+        runs ``train(fabric, *args)``. False, having run nothing, for any other statement."""
+        call = stmt.value if isinstance(stmt, ast.Expr) else None
+        if not isinstance(call, ast.Call) or last_name(call.func) not in ("spawn", "launch"):
+            return False
+        interp = self.interp
+        try:
+            starter = interp.ev(call.func, env)
+            if type(starter) is ExtV and starter.name in _SPAWNS:
+                args, kwargs = interp.call_arguments(call, env)
+                fn = args[0] if args else kwargs.get("fn")
+                given = args[1] if len(args) > 1 else kwargs.get("args", ())
+                first = [0, *given] if type(given) in (tuple, list) else None
+                how = f"in its first process (`{getattr(fn, 'name', '')}(0, ...)`, rank 0)"
+            elif type(starter) is BoundV and type(starter.func) is FuncV and starter.func.name == "launch" and \
+                    starter.func.env.module.path == FABRIC_SHIM:
+                args, kwargs = interp.call_arguments(call, env)
+                fn = args[0] if args else kwargs.pop("function", None)
+                first = [starter.self_obj, *args[1:]]
+                how = f"(`{getattr(fn, 'name', '')}(fabric, ...)`)"
+            else:
+                return False
+        except Unresolved:
+            return False
+        if type(fn) is not FuncV or fn.node is not self.functions.get(fn.name) or \
+                any(f is fn for f, _, _ in self.followed) or first is None:
+            return False
+        self.notes.append((call, f"`{fn.name}` is followed as `{ast.unparse(call.func)}` runs it {how}", False))
+        self.follow_function(fn, first, kwargs if type(starter) is BoundV else {}, call)
+        return True
+
     def follow_function(self, fn: FuncV, args: list[Any], kwargs: dict[str, Any], call: ast.Call) -> None:
         """The file's function ``fn``, called by ``call`` with ``args`` and ``kwargs``, followed
         statement by statement (its models reported as ``model in fn()``)."""
@@ -171,6 +210,10 @@ class _EntryRun:
         body = node.body if getattr(node, "deferred", None) is None else interp.deferred_body(fn)
         self.followed.append((fn, local, body))
         interp.run_entry(body, local, self.follow_inner)
+
+
+# What starts a function in processes of its own, the first given its index 0 (torch.multiprocessing).
+_SPAWNS = frozenset({"torch.multiprocessing.spawn", "torch.multiprocessing.spawn.spawn"})
 
 
 def _hydra_main(interp: Interpreter, node: ast.AST, env: Env) -> ast.Call | None:
