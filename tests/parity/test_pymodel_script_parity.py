@@ -287,7 +287,8 @@ if __name__ == "__main__":
 
 def test_a_script_s_model_wrapped_in_distributed_data_parallel_counts_as_torch_wraps_it(tmp_path) -> None:
     # DistributedDataParallel registers the model as `module` and nothing else: built by torch in a
-    # one-process gloo group (its own process: the group is global), the same counts as the analysis.
+    # one-process gloo group (its own process: the group is global), the same counts as the analysis,
+    # which counts the wrapper and the model it wraps once.
     import json
     import subprocess
     import sys
@@ -313,4 +314,10 @@ print(json.dumps(_entry_torch_counts(text, "main", "cpu")))
     want = {name: tuple(v) for name, v in json.loads(done.stdout.strip().splitlines()[-1]).items()}
     assert set(want) == {"model in main()", "inner in main()"}
     report = analyze_text(script.replace("INIT", "'env://'"), "script.py")
-    assert {m.name: (m.tree.total, m.tree.trainable) for m in report.models if m.name != "Block"} == want
+    # The wrapper and the model it wraps hold the same parameters: one model, under the name assigned
+    # first, with a note naming the other (as `base = accelerator.unwrap_model(model)`).
+    assert want["model in main()"] == want["inner in main()"]
+    assert {m.name: (m.tree.total, m.tree.trainable) for m in report.models if m.name != "Block"} == {
+        "model in main()": want["model in main()"]}
+    assert "the same module is also named `inner in main()`" in next(
+        m for m in report.models if m.name == "model in main()").tree.notes
