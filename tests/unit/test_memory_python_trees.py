@@ -194,3 +194,67 @@ def test_the_optimizers_signatures_are_torch_s() -> None:
         real = inspect.signature(getattr(torch.optim, name.rsplit(".", 1)[1])).parameters.values()
         assert [(p.name, p.kind.name) for p in real] == [(n, kind) for n, kind, _ in parameters], name
         assert [p.default for p in real][1:] == [d for _, _, d in parameters][1:], name
+
+
+@pytest.mark.parametrize(("optimizer", "kind"), [
+    ("torch.optim.RMSprop(model.parameters())", "sgd"),  # one state: the square average
+    ("torch.optim.Adagrad(model.parameters())", "sgd"),
+    ("torch.optim.NAdam(model.parameters())", "adamw"),  # two: m and v
+    ("torch.optim.Adadelta(model.parameters())", "adamw"),
+    ("bnb.optim.PagedAdamW8bit(model.parameters())", "adamw-8bit"),
+    ("torch.optim.LBFGS(model.parameters())", ""),  # its history is not modelled: AdamW's assumed, said
+    ("Adafactor(model.parameters(), lr=1e-3, relative_step=False)", ""),  # transformers', read
+    ("Lion(model.parameters())", ""),  # the script's own torch.optim.Optimizer
+])
+def test_a_loop_s_optimizer_is_modelled_by_the_states_it_keeps(optimizer, kind) -> None:
+    report = analyze_text(textwrap.dedent(f"""
+        import bitsandbytes as bnb
+        import torch
+        from torch import nn
+        from transformers.optimization import Adafactor
+
+
+        class Lion(torch.optim.Optimizer):
+            def __init__(self, params, lr=1e-4, betas=(0.9, 0.99)):
+                super().__init__(params, dict(lr=lr, betas=betas))
+
+
+        model = nn.Sequential(nn.Linear(64, 64), nn.Linear(64, 64))
+        optimizer = {optimizer}
+    """), "train.py", AnalyzeOptions())
+    (model,) = report.models
+    assert model.plan == {"mode": "train", **({"optimizer": kind} if kind else {})}
+    said = " ".join(model.tree.notes)
+    assert "over its parameters" in said and (kind or "states are not modelled: AdamW's are assumed" in said)
+
+
+TRAINER = """
+import torch
+from peft import LoraConfig, get_peft_model
+from transformers import (GPT2Config, GPT2LMHeadModel, HfArgumentParser, Trainer, TrainingArguments,
+                          get_constant_schedule)
+
+model = GPT2LMHeadModel(GPT2Config(n_embd=64, n_layer=2, n_head=2, n_positions=256, vocab_size=512))
+{body}
+"""
+
+
+@pytest.mark.parametrize(("body", "plan"), [
+    # its own optimizer: that one, not TrainingArguments' `optim`
+    ("""optimizer = torch.optim.SGD(model.parameters(), lr=1e-2, momentum=0.9)
+trainer = Trainer(model=model, args=TrainingArguments(output_dir="out", per_device_train_batch_size=2, fp16=True),
+                  optimizers=(optimizer, get_constant_schedule(optimizer)))""",
+     {"mode": "train", "batch": 2, "context": 256, "dtype": "float16", "optimizer": "sgd"}),
+    # LoRA's adapters with 8-bit AdamW
+    ("""model = get_peft_model(model, LoraConfig(r=4, target_modules=["c_attn"]))
+trainer = Trainer(model=model, args=TrainingArguments(output_dir="out", optim="paged_adamw_8bit"))""",
+     {"mode": "lora", "lora_rank": 4, "batch": 8, "context": 256, "optimizer": "adamw-8bit"}),
+    # HfArgumentParser's TrainingArguments, defaults and all (transformers 5's `optim` default asks torch's version)
+    ("""(arguments,) = HfArgumentParser((TrainingArguments,)).parse_args_into_dataclasses()
+trainer = Trainer(model=model, args=arguments)""",
+     {"mode": "train", "batch": 8, "context": 256, "dtype": "float32", "optimizer": "adamw-fp32"}),
+])
+def test_a_trainer_s_optimizer_is_the_one_it_uses(body, plan) -> None:
+    report = analyze_text(TRAINER.format(body=body), "train.py", AnalyzeOptions())
+    assert {m.name: m.plan for m in report.models} == {"model": plan}
+    assert not [p for p in report.problems if p.severity != "info"]

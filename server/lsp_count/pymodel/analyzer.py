@@ -545,14 +545,14 @@ def _entry_models(interp: Interpreter, body: list[ast.stmt], scope: ModuleScope,
 def _distinct_modules(named: list[tuple[Any, Any, str]]) -> list[tuple[Any, list[str]]]:
     """(item, the module it holds, its name), in order -> each item whose module no earlier item
     holds, with the names of the later items that hold it too (``net = model``: one model, `model`;
-    ``ddp_model = DDP(model)``: torch's data-parallel wrapper holds the same parameters)."""
+    ``ddp_model = DDP(model)``, ``FSDP(model)``: torch's data-parallel wrappers hold the same parameters)."""
     first: dict[int, list[str]] = {}
     out = []
     for item, value, label in named:
         if type(value) is Inst and value.is_module:
             inner = value
-            while inner.cls in _DATA_PARALLEL and type(inner.attrs.get("module")) is Inst:
-                inner = inner.attrs["module"]
+            while type(inner.cls) is str and type(inner.attrs.get(_DATA_PARALLEL.get(inner.cls, ""))) is Inst:
+                inner = inner.attrs[_DATA_PARALLEL[inner.cls]]
             if id(value) in first or id(inner) in first:
                 first[id(value) if id(value) in first else id(inner)].append(label)
                 continue
@@ -564,7 +564,9 @@ def _distinct_modules(named: list[tuple[Any, Any, str]]) -> list[tuple[Any, list
     return out
 
 
-_DATA_PARALLEL = ("DataParallel", "DistributedDataParallel")
+# torch's data-parallel wrappers, each with the attribute that holds the model it wraps
+_DATA_PARALLEL = {"DataParallel": "module", "DistributedDataParallel": "module",
+                  "FullyShardedDataParallel": "_fsdp_wrapped_module"}
 
 
 def _also_named(report: ModelReport, names: Sequence[str]) -> ModelReport:
@@ -1147,6 +1149,13 @@ def _memory_plan(ctx: Any, inst: Inst, root: ParamNode, tree_notes: list[str]) -
         if plan:
             checkpointing = checkpointing or step.get("gradient_checkpointing") is True
             settings, how = _step_settings(step, full)
+            own = _optimized_by(ctx, inst) if step.get("given_optimizer") else None
+            if own is not None:  # `Trainer(optimizers=(torch.optim.SGD(...), scheduler))`: that one, not `optim`'s
+                how[:] = [h for h in how if not h.startswith(("optimizer `", "AdamW"))]
+                settings.pop("optimizer", None)
+                if own[0]:
+                    settings["optimizer"] = own[0]
+                how.append(f"the script's `{own[1]}`" + ("" if own[0] else " (its states not modelled: AdamW's assumed)"))
             longest = _sequence_bound(inst) if "context" not in step else None
             if longest is not None:
                 settings["context"] = longest[0]
@@ -1156,13 +1165,16 @@ def _memory_plan(ctx: Any, inst: Inst, root: ParamNode, tree_notes: list[str]) -
             tree_notes.append(_trainer_note(trainer, step, checkpointing, how, longest is not None))
     elif not plan and root.trainable and not quantized and (optimized := _optimized_by(ctx, inst)) is not None:
         kind, name = optimized
-        plan.update(mode="train", optimizer=kind)
+        plan["mode"] = "train"
+        if kind:
+            plan["optimizer"] = kind
         longest = _sequence_bound(inst)
         if longest is not None:
             plan["context"] = longest[0]
         tree_notes.append(f"the script builds `{name}` over its parameters: its memory is estimated for full "
                           f"training with it" + (f", at the config's {longest[1]}, {longest[0]:,} tokens" if longest
                                                  else "") +
+                          ("" if kind else f" (`{name}`'s states are not modelled: AdamW's are assumed)") +
                           f" (the loop's batch{'' if longest else ', sequence length'} and precision are not read: "
                           f"--batch{'' if longest else ', --context'} and --dtype set them)")
     if plan and checkpointing:
@@ -1183,9 +1195,12 @@ def _step_settings(step: dict[str, Any], full: bool) -> tuple[dict[str, object],
     transformers then trains)."""
     settings: dict[str, object] = {k: step[k] for k in ("batch", "context") if k in step}
     how: list[str] = []
-    if not full:
-        return settings, how
     raw = step.get("optimizer")
+    if not full:  # LoRA's adapters: the optimizer `optim` names (8-bit AdamW's states), in the model's own dtype
+        if raw is not None and (adapters_optimizer := optimizer_name(raw)) is not None:
+            settings["optimizer"] = adapters_optimizer
+            how.append(f"optimizer `{raw}`")
+        return settings, how
     optimizer = optimizer_name(raw) if raw is not None else "adamw"  # (TrainingArguments' default `optim`: AdamW)
     precision = step.get("precision")
     if precision in ("bf16", "fp16"):
@@ -1361,7 +1376,7 @@ def environment_note(reads: list[tuple[str, str, str, Span | None]]) -> str:
     """What the analysis assumed of the machine: the environment variables the code read unset, the
     packages its optional imports name not installed (each once, in order)."""
     notes = []
-    for kind in ("variable", "package", "accelerator", "distributed", "command line", "torch"):
+    for kind in ("variable", "package", "accelerator", "distributed", "command line", "file", "torch"):
         first: dict[str, str] = {}
         for read_kind, name, where, _ in reads:
             if read_kind == kind:
@@ -1380,6 +1395,8 @@ def environment_note(reads: list[tuple[str, str, str, Span | None]]) -> str:
             notes.append(f"counted as built in one process, without torch.distributed's process group: {names}")
         elif kind == "command line":
             notes.append(f"counted with the arguments' defaults, as for a command line that gives none: {names}")
+        elif kind == "file":
+            notes.append(f"counted with the script's folder as it is now, where the script runs: {names}")
         else:
             notes.append(f"counted with torch {TORCH_VERSION}, the torch whose layers the analyser follows: {names}")
     return "; ".join(notes)

@@ -116,14 +116,26 @@ _LIBRARY_CLASSES = {"Trainer": ("/transformers/trainer.py", "transformers.Traine
 # TrainingArguments.__post_init__ sets up the machine (shims/transformers_trainer.py).
 _LIBRARY_METHODS = {"TrainingArguments": ("/transformers/training_args.py", {
     "__post_init__": (TRAINER_SHIM, "training_arguments_post_init")})}
-# Optimizers a training loop builds over a model's parameters, by the memory model's name for them
-# (core/memory.py's OPTIMIZERS: "adamw" is AdamW's two fp32 states in mixed precision).
-_OPTIMIZERS = {**{f"torch.optim.{name}": "adamw" for name in ("AdamW", "Adam")},
-               "torch.optim.SGD": "sgd",
+# Optimizers a training loop builds over a model's parameters, by the memory model's name for the
+# states they keep (core/memory.py's OPTIMIZERS): "adamw", two fp32 states per parameter (Adam's m
+# and v; NAdam, RAdam, Adamax and Adadelta keep two too); "sgd", one (SGD's momentum; RMSprop's
+# square average, Adagrad's sum, Lion's momentum); "adamw-8bit", bitsandbytes' two 8-bit states;
+# "" for one whose states the memory model does not have (L-BFGS' history, Adafactor's factored
+# moments): AdamW's are assumed, and a note says so.
+_OPTIMIZERS = {**{f"torch.optim.{name}": "adamw" for name in ("AdamW", "Adam", "NAdam", "RAdam", "Adamax", "Adadelta")},
+               **{f"torch.optim.{name}": "sgd" for name in ("SGD", "RMSprop", "Adagrad")},
+               **{f"torch.optim.{name}": "" for name in ("LBFGS", "SparseAdam", "ASGD", "Rprop")},
                **{f"bitsandbytes.optim.{name}": "adamw-8bit"
                   for name in ("AdamW8bit", "Adam8bit", "PagedAdamW8bit", "PagedAdam8bit")},
                **{f"bitsandbytes.optim.{name}": "adamw" for name in ("AdamW", "PagedAdamW", "AdamW32bit",
-                                                                     "PagedAdamW32bit")}}
+                                                                     "PagedAdamW32bit", "Adam", "Adam32bit")},
+               **{f"bitsandbytes.optim.{name}": "sgd" for name in ("Lion", "PagedLion", "Lion32bit")},
+               **{f"bitsandbytes.optim.{name}": "" for name in ("Lion8bit", "PagedLion8bit")},
+               **{f"transformers.{where}Adafactor": "" for where in ("", "optimization.")}}
+# Questions of the file system a script asks of its own folder (Interpreter.project_path).
+_PATH_CHECKS = {"os.path.exists": os.path.exists, "os.path.isfile": os.path.isfile, "os.path.isdir": os.path.isdir}
+_OPTIMIZER_BASES = frozenset({"torch.optim.Optimizer", "torch.optim.optimizer.Optimizer"})
+_OPTIMIZER_INITS = frozenset(f"{base}.__init__" for base in _OPTIMIZER_BASES)
 # The functions the shims call that the analyser answers itself (shims/hydra.py).
 _SHIM_FUNCTIONS = frozenset({"lsp_count_shim.locate", "lsp_count_shim.read_yaml", "lsp_count_shim.kind",
                              "lsp_count_shim.hydra_initialize", "lsp_count_shim.hydra_compose",
@@ -1331,7 +1343,15 @@ class Interpreter:
             followed = False
             try:
                 followed = follow is not None and follow(stmt, env)
-                if not followed:
+                if not followed and isinstance(stmt, ast.If):
+                    # The branch Python takes, statement by statement as the entry point's own: one it
+                    # cannot follow (run_clm's logging of `p.data_ptr()`) loses its own names, not the
+                    # model the branch built before it. (A condition not known: the whole `if`, below.)
+                    taken = self.branch(stmt.test, stmt.body, stmt.orelse, env)
+                    followed = True
+                    if self.run_entry(taken, env, follow):
+                        return True
+                elif not followed:
                     self.exec_stmt(stmt, env)
             except _Return:
                 return True  # `return` in main(): Python runs no more of it
@@ -2890,6 +2910,8 @@ class Interpreter:
             model, trainer = args
             if type(model) is Inst and model.is_module and type(trainer) is str:
                 pairs = kwargs.pop("pairs", False) is True
+                # (the optimizer itself, a value the analyser does not follow: whether there is one)
+                kwargs["given_optimizer"] = kwargs.get("given_optimizer") is not None
                 plan = {k: v for k, v in kwargs.items() if (type(v) in (int, bool) and (type(v) is bool or v > 0))
                         or (type(v) is str and k in ("optimizer", "precision", "library"))}
                 if pairs and "batch" in plan:
@@ -3878,6 +3900,13 @@ class Interpreter:
                     inst, at = obj.inst, node  # dict's: the items (hifi-gan's AttrDict(dict))
                     return BuiltinV("__init__", lambda *a, **k: inst.attrs.__setitem__(
                         _DICT_ITEMS, self.dict_items(list(a), k, at)))
+                if type(obj.inst) is Inst and any(type(b) is ExtV and b.name in _OPTIMIZER_BASES
+                                                  for c in owner.mro() for b in c.bases):
+                    # torch's Optimizer.__init__(params, defaults) of an optimizer of the code's, or of a
+                    # library read (transformers' Adafactor, a Lion): its states not modelled
+                    inst, at = obj.inst, node
+                    return BuiltinV("__init__", lambda *a, **k: self.record_optimizer(
+                        inst.cls.name, "", list(a), k, at))
                 return BuiltinV("__init__", lambda *a, **k: None)
             if name == "__init_subclass__":
                 return BuiltinV(name, lambda *a, **k: None)  # object's does nothing
@@ -6173,7 +6202,7 @@ class Interpreter:
             if inst is not None:
                 self.ctx.building.discard(id(inst))
 
-    def record_optimizer(self, name: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> None:
+    def record_optimizer(self, name: str, kind: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> None:
         """``torch.optim.AdamW(model.parameters(), lr=...)``: the parameters it is given (an iterator
         of them, a list, param groups' ``params``) kept with the optimizer's kind, for the memory of
         the model they are of (a training loop of the script's own). Parameters the analyser cannot
@@ -6195,7 +6224,7 @@ class Interpreter:
             elif v is not None:
                 return  # (an Unknown, a generator the analyser did not follow: not known which)
         if found:
-            self.ctx.optimizers.append((frozenset(id(p) for p in found), _OPTIMIZERS[name], name))
+            self.ctx.optimizers.append((frozenset(id(p) for p in found), kind, name))
 
     def strict_validate(self, cls: ClassV, obj: Any, node: ast.AST) -> None:
         """huggingface_hub's ``@strict`` (transformers' configs): the ``__init__`` it wraps runs the
@@ -6646,6 +6675,13 @@ class Interpreter:
                 return ExtV("importlib.machinery.ModuleSpec")
             self.missing_package(args[0].partition(".")[0], node, env.module)
             return None
+        if name in _PATH_CHECKS and len(args) == 1 and not kwargs and type(args[0]) is str and env.module.is_main and \
+                (found := self.project_path(args[0], name, node, env)) is not None:
+            return found
+        if name in ("importlib.metadata.version", "importlib_metadata.version") and args == ["torch"] and not kwargs:
+            # transformers' `_is_package_available("torch", return_version=True)`, behind its
+            # `is_torch_greater_or_equal("2.8")` (TrainingArguments' default `optim`): as torch.__version__
+            return self.read_torch_version(node, env)
         if name in _VERSION_PARSERS and len(args) == 1 and not kwargs and isinstance(args[0], str):
             parsed = _release_version(str(args[0]), name)  # `LooseVersion(torch.__version__) < LooseVersion("1.9")`
             if parsed is not None:
@@ -7101,14 +7137,30 @@ class Interpreter:
         if name == "torch.nn.utils.skip_init" and args:  # the module, built without initialising its values
             return self.call(args[0], list(args[1:]), kwargs, node, env)
         if name in _KEEPS_MODULE and args and type(args[0]) is Inst and args[0].is_module:
-            return args[0]  # torch.compile / jit.script / jit.trace / fx.symbolic_trace: the same parameters
+            return args[0]  # torch.compile / jit.script / jit.trace / fx.symbolic_trace / fully_shard: the same parameters
+        if name in _FSDP_WRAPPERS and type(wrapped := args[0] if args else kwargs.get("module")) is Inst and \
+                wrapped.is_module:
+            # FSDP(model, auto_wrap_policy=...): the model registered as `_fsdp_wrapped_module`; its
+            # parameters, flattened per unit, are the model's (all of them, on the one process the
+            # analysis takes: a rank of N holds 1/N)
+            inst = Inst("FullyShardedDataParallel", "module", True, origin)
+            inst.attrs["_fsdp_wrapped_module"] = wrapped
+            self.record_hint(inst, node, env)
+            return inst
         if name in ("torch.optim.swa_utils.AveragedModel",) and args and type(args[0]) is Inst and args[0].is_module:
             # the EMA / SWA copy of a network: a deep copy as its `module`, and a buffer (n_averaged)
             averaged = Inst("AveragedModel", "module", True, origin)
             averaged.attrs["module"] = clone(args[0])
+            # `ema.update_parameters(model)`: averages values into its own parameters, which it keeps
+            averaged.attrs["update_parameters"] = BuiltinV("update_parameters", lambda *a, **k: None)
             return averaged
         if name in _OPTIMIZERS:
-            self.record_optimizer(name, args, kwargs, node)
+            self.record_optimizer(name, _OPTIMIZERS[name], args, kwargs, node)
+        elif name in _OPTIMIZER_INITS and \
+                len(args) >= 2 and type(args[0]) is Inst and type(args[0].cls) is ClassV:
+            # an optimizer of the code's, or of a library read (transformers' Adafactor, a Lion, Muon):
+            # `super().__init__(params, defaults)`, its states not modelled
+            self.record_optimizer(args[0].cls.name, "", args[1:], kwargs, node)
         if name.startswith(("torch.optim.", "torch.cuda.amp.", "torch.amp.")) and not name.startswith("torch.optim.swa_utils"):
             # MAML's `optim.Adam(self.net.parameters())` kept on the model: it reads the parameters, never
             # changes which there are; an optimizer, a scheduler or a grad scaler is no module.
@@ -7182,6 +7234,20 @@ class Interpreter:
         if method is None:
             return _MISSING
         return self.call(method, [], kwargs, node, env)
+
+    def project_path(self, path: str, check: str, node: ast.AST, env: Env) -> bool | None:
+        """``os.path.exists("data/openwebtext/meta.pkl")`` in the analysed script (nanoGPT's train.py
+        reads its vocabulary from there when it is there): answered from the script's folder, where
+        the script runs, as it is now, and noted; None (not followed) for a path outside it."""
+        if os.path.isabs(path):
+            return None
+        base = os.path.realpath(os.path.dirname(os.path.abspath(env.module.path)))
+        full = os.path.realpath(os.path.join(base, path))
+        if full != base and not full.startswith(base + os.sep):
+            return None
+        self.ctx.disk_reads += 1  # (a count that depends on it is not kept for the next analysis)
+        self.note_machine_read("file", f"{check}({path!r})", node, env)
+        return _PATH_CHECKS[check](full)
 
     def package_data(self, package: str, resource: str, node: ast.AST, env: Env) -> Any:
         """``pkgutil.get_data(__name__, "_pruned/x.txt")``: a data file of the project, read as the
@@ -11878,7 +11944,12 @@ _RESETS_IN_INIT = frozenset({"BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "Bilin
                              "LSTMCell", "LayerNorm", "Linear", "PReLU", "RMSNorm", "RNN", "RNNBase", "RNNCell",
                              "SyncBatchNorm"})
 _KEEPS_MODULE = frozenset({"torch.compile", "torch.jit.script", "torch.jit.trace", "torch.jit.trace_module",
-                           "torch.fx.symbolic_trace", "torch.jit.freeze"})
+                           "torch.fx.symbolic_trace", "torch.jit.freeze",
+                           # FSDP2 shards the module's own parameters in place (DTensors)
+                           "torch.distributed.fsdp.fully_shard", "torch.distributed._composable.fsdp.fully_shard",
+                           "torch.distributed._composable.fsdp.fully_shard.fully_shard"})
+_FSDP_WRAPPERS = frozenset({"torch.distributed.fsdp.FullyShardedDataParallel",
+                            "torch.distributed.fsdp.fully_sharded_data_parallel.FullyShardedDataParallel"})
 # numpy's elementwise functions of one array (or two that broadcast): the shape only (a number's
 # value goes through _NUMPY_SCALAR's path first).
 _NUMPY_ELEMENTWISE = frozenset(

@@ -11,7 +11,8 @@ that changes a parameter count. What is kept:
   call with neither or both; with no ``args`` it makes ``TrainingArguments(output_dir="tmp_trainer")``;
 - what its arguments say of a training step (the batch per device, gradient checkpointing, the
   optimizer, bf16 or fp16 mixed precision) is handed to the analyser (``training_plan``) for the
-  memory of the model it trains;
+  memory of the model it trains, and whether the script gives it an optimizer of its own
+  (``optimizers=(optimizer, scheduler)``), which it then uses;
 - what else it has (``train``, ``evaluate``, ``save_model``, callbacks) builds nothing here;
 - ``TrainingArguments``: where transformers is read, its fields and their defaults are the
   installed transformers' own; of its ``__post_init__``, the output directory's default and
@@ -78,7 +79,8 @@ class Trainer:
         # What one training step holds: the batch per device, checkpointing, the optimizer's states.
         training_plan(model, type(self).__name__, batch=getattr(args, "per_device_train_batch_size", None),
                       gradient_checkpointing=getattr(args, "gradient_checkpointing", None),
-                      optimizer=getattr(args, "optim", None), precision=precision, library="transformers")
+                      optimizer=getattr(args, "optim", None), precision=precision, library="transformers",
+                      given_optimizer=optimizers[0])
 
     def call_model_init(self, trial=None):
         try:
