@@ -1080,3 +1080,17 @@ def test_an_ema_copy_updated_in_the_loop_keeps_its_count() -> None:
     """)
     assert counts(report) == {"model": (212, 212), "ema": (212, 212)}
     assert not [p for p in report.problems if p.severity != "info"]
+
+
+def test_a_module_s_names_are_led_by_the_one_given_first() -> None:
+    # nanoGPT's train.py keeps `unoptimized_model = model` before `model = torch.compile(model)`: the
+    # model is `model` (assigned first), though `unoptimized_model` is assigned last before it.
+    header = "import torch\nfrom torch import nn\n\n"
+    body = "model = nn.Linear(4, 4)\nunoptimized_model = model\nmodel = torch.compile(model)\nraw_model = model\n"
+    module_level = run(header + body)
+    in_main = run(header + "def main():\n" + textwrap.indent(body, "    ") + "\n\nif __name__ == '__main__':\n    main()\n")
+    for report, name in ((module_level, "model"), (in_main, "model in main()")):
+        (model,) = report.models
+        assert model.name == name and model.tree.total == 20
+        suffix = name[len("model"):]
+        assert f"the same module is also named `unoptimized_model{suffix}`, `raw_model{suffix}`" in model.tree.notes

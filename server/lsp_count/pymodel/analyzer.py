@@ -394,7 +394,9 @@ def _interpret(text: str, path: str, options: Any, body: list[ast.stmt], problem
                 unresolved.append(cls.name)
     # `model = nn.Sequential(...)`: built by the module's own statements; `net = model` names the same
     # module, counted once under its first name.
-    for (name, target, inst), also in _distinct_modules([(v, v[2], v[0]) for v in variables]):
+    by_name = {v[0]: (v, v[2], assigned[v[0].partition(".")[0]][0][0].lineno) for v in variables}
+    for variable, also in _distinct_modules([(v, v[2], v[0]) for v in variables]):
+        (name, target, inst), also = _first_named(variable, also, by_name, variable[0])
         report, problem = _name_report(ctx, name, inst, positions.span(target), also)
         if report is not None:
             models.append(report)
@@ -525,7 +527,10 @@ def _entry_models(interp: Interpreter, body: list[ast.stmt], scope: ModuleScope,
         held = _object_model(n.found, named)
         if held is not None:
             names.append(replace(n, label=f"{n.name}.model{n.label[len(n.name):]}", found=held))
+    by_label = {n.label: n for n in names}
     for name, also in _distinct_modules([(n, n.found, n.label) for n in names]):
+        name, also = _first_named(name, also, {label: (n, n.found, n.assigned[0][0].lineno)
+                                               for label, n in by_label.items()}, name.label)
         span = positions.span(name.assigned[-1][0])
         if type(name.found) is Inst and name.found.is_module:
             report, problem = _name_report(interp.ctx, name.label, name.found, span, also)
@@ -540,6 +545,20 @@ def _entry_models(interp: Interpreter, body: list[ast.stmt], scope: ModuleScope,
             models.append(report)
         problems.extend(found)
     return models, problems
+
+
+def _first_named(item: Any, also: list[str], by_label: dict[str, tuple[Any, Any, int]],
+                 label: str) -> tuple[Any, list[str]]:
+    """Of the names of one module (``item``, named ``label``, and ``also``), the one the script
+    gave it first (``by_label``: each name's item, module and first assignment's line), with the
+    others: nanoGPT's `model`, not the `unoptimized_model = model` it keeps before `model =
+    torch.compile(model)`, which is assigned last."""
+    _, module, line = by_label[label]
+    first = min(((other, by_label[other][2]) for other in also if by_label[other][1] is module),
+                key=lambda pair: pair[1], default=None)
+    if first is None or first[1] >= line:
+        return item, also
+    return by_label[first[0]][0], [label, *(other for other in also if other != first[0])]
 
 
 def _distinct_modules(named: list[tuple[Any, Any, str]]) -> list[tuple[Any, list[str]]]:
