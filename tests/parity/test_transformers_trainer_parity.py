@@ -15,7 +15,7 @@ import pytest
 
 from lsp_count.core.analyze import AnalyzeOptions, analyze_text
 from lsp_count.formats.common import optimizer_name
-from .trainer_scripts import TINY, built_by_main, script
+from .trainer_scripts import TINY, assert_counted_as_built, script
 
 pytestmark = pytest.mark.parity
 
@@ -58,14 +58,7 @@ trainer = LoggingTrainer(model)
 
 @pytest.mark.parametrize("case", list(CASES))
 def test_a_trainer_s_model_counts_as_the_installed_transformers_builds_it(case, tmp_path) -> None:
-    model_dir = str(tmp_path / "tiny-llama")
-    text = script(HEADER, CASES[case], str(tmp_path / "out"), model_dir)
-    want = built_by_main(text, model_dir, tmp_path)
-    path = tmp_path / "train.py"
-    path.write_text(text)
-    report = analyze_text(text, str(path))
-    assert {m.name: (m.tree.total, m.tree.trainable) for m in report.models} == want
-    assert not [p for p in report.problems if p.severity != "info"]
+    assert_counted_as_built(HEADER, CASES[case], tmp_path)
 
 
 def test_a_trainer_without_a_model_raises_as_transformers_does(tmp_path) -> None:

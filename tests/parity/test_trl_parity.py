@@ -14,7 +14,7 @@ import pytest
 
 from lsp_count.core.analyze import analyze_text
 from lsp_count.formats.common import optimizer_name
-from .trainer_scripts import TINY, built_by_main, script
+from .trainer_scripts import TINY, assert_counted_as_built
 
 pytestmark = pytest.mark.parity
 
@@ -74,16 +74,10 @@ trainer = DPOTrainer(policy, reference, DPOConfig(output_dir=OUT, report_to="non
 ''',
 }
 
+
 @pytest.mark.parametrize("case", list(CASES))
 def test_a_trl_trainer_s_model_counts_as_the_installed_trl_builds_it(case, tmp_path) -> None:
-    model_dir = str(tmp_path / "tiny-llama")
-    text = script(HEADER, CASES[case], str(tmp_path / "out"), model_dir)
-    want = built_by_main(text, model_dir, tmp_path)
-    path = tmp_path / "train.py"
-    path.write_text(text)
-    report = analyze_text(text, str(path))
-    assert {m.name: (m.tree.total, m.tree.trainable) for m in report.models} == want
-    assert not [p for p in report.problems if p.severity != "info"]
+    assert_counted_as_built(HEADER, CASES[case], tmp_path)
 
 
 STEP_SCRIPT = '''from peft import LoraConfig

@@ -11,6 +11,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+from lsp_count.core.analyze import analyze_text
+
 TINY = ("LlamaConfig(vocab_size=32, hidden_size=16, intermediate_size=24, num_hidden_layers=2, num_attention_heads=2, "
         "num_key_value_heads=1)")
 
@@ -66,3 +68,16 @@ def built_by_main(text: str, model_dir: str, tmp_path: Path) -> dict[str, tuple[
     want = {name: tuple(v) for name, v in json.loads(built.stdout.strip().splitlines()[-1]).items()}
     assert want
     return want
+
+
+def assert_counted_as_built(header: str, body: str, tmp_path: Path) -> None:
+    """The script of ``header`` and a ``main()`` of ``body``: each model its main() leaves is counted
+    by the analysis as torch counts the one the installed libraries build, with no warning."""
+    model_dir = str(tmp_path / "tiny-llama")
+    text = script(header, body, str(tmp_path / "out"), model_dir)
+    want = built_by_main(text, model_dir, tmp_path)
+    path = tmp_path / "train.py"
+    path.write_text(text)
+    report = analyze_text(text, str(path))
+    assert {m.name: (m.tree.total, m.tree.trainable) for m in report.models} == want
+    assert not [p for p in report.problems if p.severity != "info"]
