@@ -1094,3 +1094,52 @@ def test_a_module_s_names_are_led_by_the_one_given_first() -> None:
         assert model.name == name and model.tree.total == 20
         suffix = name[len("model"):]
         assert f"the same module is also named `unoptimized_model{suffix}`, `raw_model{suffix}`" in model.tree.notes
+
+
+HF_GIVEN = """
+import torch
+from dataclasses import dataclass, field
+
+from transformers import HfArgumentParser
+
+
+@dataclass
+class Arguments:
+    hidden: int = field(default=8)
+    rate: float = 0.1
+    wide: bool = False
+    name: str = "base"
+
+
+def main():
+    (arguments,) = HfArgumentParser(Arguments).parse_args_into_dataclasses(args={given})
+    model = torch.nn.Linear(arguments.hidden * (2 if arguments.wide else 1), 3 if arguments.name == "big" else 1,
+                            bias=arguments.rate > 0.3)
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+def test_hf_argument_parser_parses_the_arguments_the_code_gives() -> None:
+    # run_glue in a notebook: `parse_args_into_dataclasses(args=[...])`, each value converted by its
+    # field's type, a bool's bare flag True, as transformers' own parser makes them.
+    import types
+
+    import transformers
+
+    given = ["--hidden", "24", "--rate=0.5", "--wide", "--name", "big"]
+    module = types.ModuleType("hf_given")
+    sys.modules["hf_given"] = module  # (dataclasses look their module up)
+    try:
+        exec(compile(HF_GIVEN.format(given=[]), "script.py", "exec"), module.__dict__)  # noqa: S102 - the test's own script
+        (real,) = transformers.HfArgumentParser(module.Arguments).parse_args_into_dataclasses(args=given)
+    finally:
+        del sys.modules["hf_given"]
+    assert (real.hidden, real.rate, real.wide, real.name) == (24, 0.5, True, "big")
+    report = run(HF_GIVEN.format(given=given))
+    assert counts(report) == {"model in main()": (48 * 3 + 3,) * 2}
+    unused = run(HF_GIVEN.format(given=["--hidden", "24", "--depth", "3"]))
+    assert "Some specified arguments are not used by the HfArgumentParser: ['--depth', '3']" in lc101(unused)[
+        "model in main()"]

@@ -3,9 +3,12 @@ builds an argparse parser from the dataclasses' field types, which the analyser 
 It is never imported.
 
 The parser turns the command line into one instance of each dataclass. The analysis takes the
-command line that gives no arguments, as for argparse's ``parse_args()`` (``sys.argv``, noted):
-each dataclass is made with its defaults, and a field without one is an argument argparse requires,
-so the script exits there, as argparse does. A dataclass the analyser cannot make is not known, the
+command line that gives no arguments, as for argparse's ``parse_args()`` (``sys.argv``, noted), or
+the list the code gives (``args=["--per_device_train_batch_size", "32", "--fp16"]``): each dataclass
+is made with the values it sets (``--name value``, ``--name=value``, a bool's ``--name``, converted
+by the field's default's type) and its defaults, and a field without either is an
+argument argparse requires, so the script exits there, as argparse does; a token no field takes is
+transformers' ValueError, unless ``return_remaining_strings``. A dataclass the analyser cannot make is not known, the
 others are (transformers' ``TrainingArguments`` is made with shims/transformers_trainer.py's
 ``__post_init__``).
 ``parse_dict`` makes them from a dict's keys, as transformers does.
@@ -28,11 +31,13 @@ class HfArgumentParser:
     def parse_args_into_dataclasses(self, args=None, return_remaining_strings=False, look_for_args_file=True,
                                     args_filename=None, args_file_flag=None):
         given = sys.argv[1:] if args is None else list(args)
-        if given:
-            stop("the analyser does not parse the arguments HfArgumentParser is given")
-        outputs = [attempt(_with_defaults, cls) for cls in self.dataclass_types]
+        values, remaining = _parsed(given, self.dataclass_types)
+        outputs = [attempt(_made, cls, values) for cls in self.dataclass_types]
         if return_remaining_strings:
-            outputs.append([])
+            outputs.append(remaining)
+        elif remaining:
+            stop(f"HfArgumentParser raises ValueError: Some specified arguments are not used by the "
+                 f"HfArgumentParser: {remaining}")
         return tuple(outputs)
 
     def parse_dict(self, args, allow_extra_keys=False):
@@ -48,9 +53,71 @@ class HfArgumentParser:
         return tuple(outputs)
 
 
-def _with_defaults(cls):
+def _made(cls, values):
+    inputs = {}
     for field in dataclasses.fields(cls):
-        if field.init and field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING:
+        if not field.init:
+            continue
+        if field.name in values:
+            inputs[field.name] = values[field.name]
+        elif field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING:
             stop(f"HfArgumentParser's argparse exits: the argument `--{field.name}` is required (a command line "
                  f"that gives no arguments is taken)")
-    return cls()
+    return cls(**inputs)
+
+
+def _parsed(tokens, classes):
+    """The fields the command line sets, as argparse reads `--name value`, `--name=value` and a bool
+    field's `--name` (`--fp16`) or `--name false`; the tokens no field takes are the remaining ones."""
+    fields = {}
+    for cls in classes:
+        for field in dataclasses.fields(cls):
+            if field.init:
+                fields[field.name] = field
+    values = {}
+    remaining = []
+    i = 0
+    while i < len(tokens):
+        token = tokens[i]
+        name, equals, inline = token[2:].partition("=") if token.startswith("--") else ("", "", "")
+        field = fields.get(name.replace("-", "_"))
+        if field is None:
+            remaining.append(token)
+            i += 1
+            continue
+        kind = _kind(field)
+        if equals:
+            raw = inline
+        elif kind == "bool":
+            raw = "true"
+            if i + 1 < len(tokens) and tokens[i + 1].lower() in ("true", "false", "yes", "no", "1", "0"):
+                raw = tokens[i + 1]
+                i += 1
+        elif i + 1 < len(tokens):
+            raw = tokens[i + 1]
+            i += 1
+        else:
+            stop(f"HfArgumentParser's argparse exits: the argument `--{field.name}` expects one argument")
+        if kind == "bool":
+            values[field.name] = raw.lower() in ("true", "yes", "1")
+        elif kind == "int":
+            values[field.name] = int(raw)
+        elif kind == "float":
+            values[field.name] = float(raw)
+        else:
+            values[field.name] = raw
+        i += 1
+    return values, remaining
+
+
+def _kind(field):
+    """bool, int, float or str: what argparse converts a field's value to, by its default's type (a
+    field whose default is None, `Optional[int] = None`, is given its text)."""
+    default = field.default
+    if isinstance(default, bool):
+        return "bool"
+    if isinstance(default, int):
+        return "int"
+    if isinstance(default, float):
+        return "float"
+    return "str"
