@@ -78,11 +78,13 @@ def scripts(draw) -> str:
 
 def _one_name_each(values: dict, text: str, function: str | None) -> dict:
     """``values`` with one name per object: several names of one module (`m5 = m0`) are one model,
-    which the analyser counts under the name whose last assignment comes first."""
+    which the analyser counts under the name assigned first (of names first assigned on one line,
+    the one whose last assignment comes first)."""
     tree = ast.parse(text)
     body = next((s.body for s in tree.body if isinstance(s, ast.FunctionDef) and s.name == function), None) \
         if function else tree.body
     last: dict[str, tuple[int, int]] = {}
+    first: dict[str, int] = {}
     todo = list(body or ())
     while todo:
         node = todo.pop()
@@ -90,10 +92,11 @@ def _one_name_each(values: dict, text: str, function: str | None) -> dict:
             continue
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             last[node.id] = max(last.get(node.id, (0, 0)), (node.lineno, node.col_offset))
+            first[node.id] = min(first.get(node.id, 1 << 30), node.lineno)
         todo.extend(ast.iter_child_nodes(node))
     seen: set[int] = set()
     out = {}
-    for name in sorted(values, key=lambda n: last.get(n, (1 << 30, 0))):
+    for name in sorted(values, key=lambda n: (first.get(n, 1 << 30), last.get(n, (1 << 30, 0)))):
         if id(values[name]) not in seen:
             seen.add(id(values[name]))
             out[name] = values[name]

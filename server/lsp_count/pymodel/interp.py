@@ -151,6 +151,10 @@ MAX_CALL_DEPTH = 40          # interpreted calls nested; Python's own stack is t
 MAX_SEQUENCE = 100_000       # elements of a list/str built by repetition
 MAX_INT_BITS = 4096          # integers beyond this are not tensor sizes
 MAX_PROJECT_FILES = 400      # project files read for one analysis; a model needs a few, a package has thousands
+# ... of which one statement of the analysed file may read (run_clm's `list(MODEL_FOR_CAUSAL_LM_MAPPING.keys())`
+# loads every config module of transformers): past it, that statement is not followed, and the rest of
+# the file still has files to read (a script on transformers or timm reads 70-140 in all).
+STATEMENT_FILES = 300
 
 CONTAINERS = {"ModuleList": "list", "Sequential": "seq", "ModuleDict": "dict", "ParameterList": "plist",
               "ParameterDict": "pdict"}
@@ -514,6 +518,16 @@ class _OutOfSteps(Unresolved):
     """The class's step budget (MAX_STEPS) is spent."""
 
 
+class _FilesCapped(Exception):
+    """A statement of the analysed file reads more files than STATEMENT_FILES: the files it was
+    reading are dropped unfinished (no module half run is kept) and the statement is not followed.
+    Not an Unresolved, which each statement of those files would catch."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
 class _TooDeep(Unresolved):
     """Calls or class builds nest past the limits: how deep depends on the callers too, so a build
     that fails so is not kept as failed."""
@@ -864,6 +878,7 @@ class Ctx:
         # What the trainers of a script (shims/trl.py) say of a training step, for the model each trains:
         # (model, trainer's class name, {"batch": 8, "context": 1024, "gradient_checkpointing": True}).
         self.training_plans: list[tuple[Inst, str, dict[str, Any]]] = []
+        self.files_cap = MAX_PROJECT_FILES  # the files read so far may grow to (STATEMENT_FILES)
         # The optimizers the code built, each with the parameters it was given (their ids), the memory
         # model's name for it and its own (torch.optim.AdamW): a model they train is trained.
         self.optimizers: list[tuple[frozenset[int], str, str]] = []
@@ -1296,8 +1311,15 @@ class Interpreter:
         for stmt in tree.body:
             if _is_lazy_package_block(stmt):
                 continue  # lazy_module_name reads its TYPE_CHECKING imports when a name is asked for
+            if scope.is_main:
+                self.ctx.files_cap = min(MAX_PROJECT_FILES, len(self.ctx.loaded) + STATEMENT_FILES)
             try:
-                self.exec_stmt(stmt, scope.env)
+                try:
+                    self.exec_stmt(stmt, scope.env)
+                except _FilesCapped as capped:
+                    if not scope.is_main:
+                        raise
+                    raise Unresolved(capped.reason) from None
             except (Unresolved, _Return, _Break, _Continue, RecursionError) as exc:
                 if type(exc) is _MissingModule and scope.is_main:
                     self.ctx.import_errors.append(exc.reason)
@@ -1317,6 +1339,7 @@ class Interpreter:
             self.ctx.steps = MAX_STEPS - self.ctx.budget  # module-level code: the count's whole budget per statement
             if scope.is_main:
                 self.ctx.package_steps = PACKAGE_STEPS  # (and the packages' allowance)
+                self.ctx.files_cap = MAX_PROJECT_FILES
 
     def run_entry(self, body: list[ast.stmt], env: Env, follow: Callable[[ast.stmt, Env], bool] | None = None) -> bool:
         """A script's entry point (its ``if __name__ == "__main__":`` block, the body of the
@@ -1341,6 +1364,7 @@ class Interpreter:
                     return True
                 continue
             followed = False
+            ctx.files_cap = min(MAX_PROJECT_FILES, len(ctx.loaded) + STATEMENT_FILES)
             try:
                 followed = follow is not None and follow(stmt, env)
                 if not followed and isinstance(stmt, ast.If):
@@ -1355,11 +1379,12 @@ class Interpreter:
                     self.exec_stmt(stmt, env)
             except _Return:
                 return True  # `return` in main(): Python runs no more of it
-            except (Unresolved, _Break, _Continue, RecursionError) as exc:
-                reason = exc.reason if isinstance(exc, Unresolved) else "not followed"
+            except (Unresolved, _FilesCapped, _Break, _Continue, RecursionError) as exc:
+                reason = exc.reason if isinstance(exc, (Unresolved, _FilesCapped)) else "not followed"
                 _forget_assigned(stmt, env.vars, reason)
                 self.forget_changed(stmt, env.vars, reason)
             finally:
+                ctx.files_cap = MAX_PROJECT_FILES
                 if not followed:  # (a followed main()'s statements counted their own)
                     ctx.entry_steps += ctx.steps_taken()
         return False
@@ -1563,10 +1588,18 @@ class Interpreter:
 
         loaded = self.ctx.loaded
         if key not in loaded:
-            if len(loaded) >= MAX_PROJECT_FILES:
+            if len(loaded) >= self.ctx.files_cap:
+                if self.ctx.files_cap < MAX_PROJECT_FILES:
+                    raise _FilesCapped(f"it reads more than {STATEMENT_FILES} files of the project and its packages, "
+                                       f"the most one statement of the analysed file may read (the next: "
+                                       f"{os.path.basename(key)})")
                 return None
             loaded[key] = None
-            loaded[key] = load_module(self, key)
+            try:
+                loaded[key] = load_module(self, key)
+            except _FilesCapped:
+                del loaded[key]  # read again, whole, where a later statement imports it
+                raise
         return loaded[key]
 
     def load_project_module(self, scope: ModuleScope, module: str | None, level: int) -> ModV | None:
@@ -1577,7 +1610,11 @@ class Interpreter:
         """What a LazyImport names, reading its file on first use."""
         if lazy.value is _UNREAD:
             lazy.value = Unknown(f"`{lazy.dotted}` is imported in a cycle", maybe_module=True)
-            lazy.value = self._read_lazy(lazy)
+            try:
+                lazy.value = self._read_lazy(lazy)
+            except _FilesCapped:
+                lazy.value = _UNREAD
+                raise
         return lazy.value
 
     def _read_lazy(self, lazy: LazyImport) -> Any:
@@ -4540,6 +4577,8 @@ class Interpreter:
     def _py(self, fn: Callable[[Any], Any], a: Any, node: ast.AST) -> Any:
         try:
             return fn(a)
+        except _FilesCapped:
+            raise
         except Exception as exc:  # noqa: BLE001 - the analysed code's error, reported as a reason
             raise _python_error(exc, node, _is_python_value(a))
 
@@ -4569,7 +4608,7 @@ class Interpreter:
             return found if fn is _CMPOPS[ast.In] else not found
         try:
             return fn(a, b)
-        except Unresolved:
+        except (Unresolved, _FilesCapped):
             raise  # a value of the analyser's own that does not know the answer (_PublicNames)
         except Exception as exc:  # noqa: BLE001 - the analysed code's error, reported as a reason
             raise _python_error(exc, node, _is_python_value(a) and _is_python_value(b))
@@ -4592,7 +4631,10 @@ class Interpreter:
         else:
             receiver = None
             fn = self.ev(func, env)
-        args, kwargs = self.call_arguments(e, env)
+        if type(fn) is ExtV and fn.name == "dataclasses.field" and any(k.arg == "metadata" for k in e.keywords):
+            args, kwargs = self.field_arguments(e, env)
+        else:
+            args, kwargs = self.call_arguments(e, env)
         if type(receiver) is Inst and type(fn) is BoundV and func.attr == "save_hyperparameters" and \
                 "frame" not in kwargs and type(fn.func) is FuncV and fn.func.env.module.path == LIGHTNING_SHIM:  # type: ignore[attr-defined]
             kwargs["frame"] = self.lightning_init_arguments(env)  # what Lightning reads off the call stack
@@ -4649,6 +4691,17 @@ class Interpreter:
                                                f"{exc.reason}")
                     raise
         return self.call(fn, args, kwargs, e, env)
+
+    def field_arguments(self, e: ast.Call, env: Env) -> tuple[list[Any], dict[str, Any]]:
+        """``field(default="gpt2", metadata={"help": "... " + ", ".join(MODEL_TYPES)})`` (HF's example
+        scripts): the metadata, which no value of the dataclass depends on, left out where the analyser
+        cannot follow it, so that the field keeps its default."""
+        try:
+            return self.call_arguments(e, env)
+        except Unresolved:
+            plain = ast.copy_location(ast.Call(func=e.func, args=e.args,
+                                               keywords=[k for k in e.keywords if k.arg != "metadata"]), e)
+            return self.call_arguments(plain, env)
 
     def transformers_loader(self, cls: ClassV, name: str, args: list[Any], kwargs: dict[str, Any], node: ast.Call,
                             env: Env) -> Any:
@@ -5368,7 +5421,7 @@ class Interpreter:
                 kwargs = {**kwargs, "key": lambda item: self.call(key, [item], {}, node, env)}
             try:
                 return fn.fn(*args, **kwargs)
-            except (Unresolved, _Return, _NoAttribute):
+            except (Unresolved, _Return, _NoAttribute, _FilesCapped):
                 raise
             except RecursionError:
                 raise
