@@ -527,10 +527,9 @@ def _entry_models(interp: Interpreter, body: list[ast.stmt], scope: ModuleScope,
         held = _object_model(n.found, named)
         if held is not None:
             names.append(replace(n, label=f"{n.name}.model{n.label[len(n.name):]}", found=held))
-    by_label = {n.label: n for n in names}
+    by_label = {n.label: (n, n.found, n.assigned[0][0].lineno) for n in names}
     for name, also in _distinct_modules([(n, n.found, n.label) for n in names]):
-        name, also = _first_named(name, also, {label: (n, n.found, n.assigned[0][0].lineno)
-                                               for label, n in by_label.items()}, name.label)
+        name, also = _first_named(name, also, by_label, name.label)
         span = positions.span(name.assigned[-1][0])
         if type(name.found) is Inst and name.found.is_module:
             report, problem = _name_report(interp.ctx, name.label, name.found, span, also)
@@ -1167,14 +1166,9 @@ def _memory_plan(ctx: Any, inst: Inst, root: ParamNode, tree_notes: list[str]) -
             plan["mode"] = "train"  # a trainer trains it: all of it, where it holds no adapters
         if plan:
             checkpointing = checkpointing or step.get("gradient_checkpointing") is True
-            settings, how = _step_settings(step, full)
+            # `Trainer(optimizers=(torch.optim.SGD(...), scheduler))`: that one, not `optim`'s
             own = _optimized_by(ctx, inst) if step.get("given_optimizer") else None
-            if own is not None:  # `Trainer(optimizers=(torch.optim.SGD(...), scheduler))`: that one, not `optim`'s
-                how[:] = [h for h in how if not h.startswith(("optimizer `", "AdamW"))]
-                settings.pop("optimizer", None)
-                if own[0]:
-                    settings["optimizer"] = own[0]
-                how.append(f"the script's `{own[1]}`" + ("" if own[0] else " (its states not modelled: AdamW's assumed)"))
+            settings, how = _step_settings(step, full, own)
             longest = _sequence_bound(inst) if "context" not in step else None
             if longest is not None:
                 settings["context"] = longest[0]
@@ -1206,34 +1200,41 @@ def _memory_plan(ctx: Any, inst: Inst, root: ParamNode, tree_notes: list[str]) -
     return plan
 
 
-def _step_settings(step: dict[str, Any], full: bool) -> tuple[dict[str, object], list[str]]:
+def _step_settings(step: dict[str, Any], full: bool,
+                   own: tuple[str, str] | None = None) -> tuple[dict[str, object], list[str]]:
     """The memory settings a trainer's step gives (shims/trl.py, shims/transformers_trainer.py), and
     what the note says of its precision and optimizer: the batch and sequence length always; for a
-    full fine-tune, the optimizer its ``optim`` names (AdamW where it is not known: TrainingArguments'
-    default) and the weights' dtype (bf16 or fp16 mixed precision; float32 where it sets neither, as
-    transformers then trains)."""
+    full fine-tune, the weights' dtype (bf16 or fp16 mixed precision; float32 where it sets neither,
+    as transformers then trains) and the optimizer its ``optim`` names (AdamW where it is not known:
+    TrainingArguments' default); for LoRA's adapters, the optimizer ``optim`` names, in the model's
+    own dtype. ``own``: the optimizer the script gave the trainer (_optimized_by), used instead."""
     settings: dict[str, object] = {k: step[k] for k in ("batch", "context") if k in step}
     how: list[str] = []
     raw = step.get("optimizer")
-    if not full:  # LoRA's adapters: the optimizer `optim` names (8-bit AdamW's states), in the model's own dtype
-        if raw is not None and (adapters_optimizer := optimizer_name(raw)) is not None:
-            settings["optimizer"] = adapters_optimizer
-            how.append(f"optimizer `{raw}`")
-        return settings, how
-    optimizer = optimizer_name(raw) if raw is not None else "adamw"  # (TrainingArguments' default `optim`: AdamW)
-    precision = step.get("precision")
+    precision = step.get("precision") if full else None
     if precision in ("bf16", "fp16"):
         settings["dtype"] = PRECISIONS[precision]
         how.append(f"{precision} mixed precision")
     elif precision == "fp32":
         settings["dtype"] = "float32"
-        optimizer = "adamw-fp32" if optimizer in (None, "adamw") else optimizer
         how.append("float32 (neither bf16 nor fp16)")
-    if optimizer is not None:
-        settings["optimizer"] = optimizer
-        how.append(f"optimizer `{raw}`" if raw is not None else "AdamW (the default `optim`)")
-    elif raw is not None:
-        how.append(f"optimizer `{raw}`, which is not modelled: AdamW's states are assumed")
+    if own is not None:
+        if own[0]:
+            settings["optimizer"] = own[0]
+        how.append(f"the script's `{own[1]}`" + ("" if own[0] else " (its states not modelled: AdamW's assumed)"))
+    elif not full:
+        if raw is not None and (adapters_optimizer := optimizer_name(raw)) is not None:
+            settings["optimizer"] = adapters_optimizer
+            how.append(f"optimizer `{raw}`")
+    else:
+        optimizer = optimizer_name(raw) if raw is not None else "adamw"  # (TrainingArguments' default `optim`: AdamW)
+        if precision == "fp32" and optimizer in (None, "adamw"):
+            optimizer = "adamw-fp32"
+        if optimizer is not None:
+            settings["optimizer"] = optimizer
+            how.append(f"optimizer `{raw}`" if raw is not None else "AdamW (the default `optim`)")
+        elif raw is not None:
+            how.append(f"optimizer `{raw}`, which is not modelled: AdamW's states are assumed")
     return settings, how
 
 

@@ -1826,8 +1826,7 @@ class Interpreter:
             replaced_methods = _LIBRARY_METHODS.get(s.name)
             if replaced_methods is not None and _path_ends(env.module.path, replaced_methods[0]):
                 for method, (path, shim_name) in replaced_methods[1].items():
-                    module = self.load_project_file(path)
-                    found = module.names.get(shim_name) if module is not None else None
+                    found = self.shim_value(path, shim_name, f"{s.name}.{method}")
                     if type(found) is FuncV:
                         cls.namespace[method] = found
             env.vars[s.name] = self.decorate_class(cls, s, env) if s.decorator_list else cls
@@ -2916,13 +2915,17 @@ class Interpreter:
     def shim_class(self, name: str) -> Any:
         """The analyser's own version of an outside class (SHIMS: Lightning's LightningModule,
         accelerate's Accelerator), read once per analysis."""
-        path, shim_name = SHIMS[name]
+        return self.shim_value(*SHIMS[name], name)
+
+    def shim_value(self, path: str, shim_name: str, label: str) -> Any:
+        """The class or function ``shim_name`` of the shim file ``path`` (``label``: what a message
+        calls it where it cannot be read)."""
         mod = self.load_project_file(path)
         owner, _, attr = shim_name.rpartition(".")
         found = mod.names.get(owner or shim_name) if mod is not None else None
         if owner and type(found) is ClassV:
             found = found.find(attr, None)  # `OmegaConf.load`: a static method of the shim's class
-        return found if type(found) in (ClassV, FuncV) else Unknown(f"`{name}` could not be read")
+        return found if type(found) in (ClassV, FuncV) else Unknown(f"`{label}` could not be read")
 
     def shim_function(self, name: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
         """What the shims ask of the analyser (_SHIM_FUNCTIONS): ``locate(dotted)``, the class or
@@ -6145,8 +6148,7 @@ class Interpreter:
         top-level build of a class), so the cache may keep that very object instead of a copy."""
         if cls.creation_unresolved:
             raise Unresolved(cls.creation_unresolved)
-        if cls.name == "HfArgumentParser" and cls.path and cls.path.replace(os.sep, "/").endswith(
-                "/transformers/hf_argparser.py"):
+        if cls.name == "HfArgumentParser" and _path_ends(cls.path, "/transformers/hf_argparser.py"):
             return self.call(self.shim_class("transformers.HfArgumentParser"), args, kwargs, node, env)
         if cls.new_method is not None and (made := self.built_by_new(cls, args, kwargs, node, env)) is not _MISSING:
             return made
