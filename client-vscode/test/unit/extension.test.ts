@@ -101,8 +101,15 @@ describe('extension with a (fake) server', { skip: process.platform === 'win32' 
     let logFile: string;
     const subscriptions: { dispose(): unknown }[] = [];
     type Event = { pid: number; event: string; [key: string]: unknown };
+    // The fake server may be mid-append while we read: only lines that end in a newline are whole.
     const events = (): Event[] =>
-        existsSync(logFile) ? readFileSync(logFile, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Event) : [];
+        existsSync(logFile)
+            ? readFileSync(logFile, 'utf8')
+                  .split('\n')
+                  .slice(0, -1)
+                  .filter(Boolean)
+                  .map((l) => JSON.parse(l) as Event)
+            : [];
 
     before(() => {
         Object.assign(rec, newRecorder());
