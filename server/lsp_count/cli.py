@@ -86,7 +86,8 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--kv-dtype", dest="kv_dtype", help="KV cache dtype: bfloat16, float16, float32, float8 (default: the compute dtype)")
     m.add_argument("--context", type=_int("--context"), help="tokens per sequence (default 4096)")
     m.add_argument("--batch", type=_int("--batch"), help="sequences per GPU replica (default 1)")
-    m.add_argument("--optimizer", choices=OPTIMIZERS, help="adamw (mixed precision, default), adamw-fp32, adamw-8bit, sgd")
+    m.add_argument("--optimizer", choices=OPTIMIZERS, help="adamw (mixed precision, default), adamw-fp32, adamw-8bit, sgd (no momentum: no state), "
+                   "sgd-momentum (one fp32 state: SGD momentum, RMSprop, Adagrad)")
     m.add_argument("--lora-rank", dest="lora_rank", type=_int("--lora-rank"), help="LoRA rank (default 16)")
     m.add_argument("--lora-targets", dest="lora_targets",
                    help="comma-separated module names (default: every linear layer but the head)")

@@ -166,3 +166,31 @@ def test_cli_flag_overrides_plan(capsys):
     assert main([str(ROOT / "examples" / "axolotl-qlora-llama3-8b.yaml"), "--context", "1024"]) == 0
     out = capsys.readouterr().out
     assert "context 1,024" in out and "batch 2" in out
+
+
+@pytest.mark.parametrize(("text", "optimizer"), [
+    # axolotl / LLaMA-Factory: transformers' `optim` names, torch's SGD without momentum unless optim_args adds it
+    ("base_model: Qwen/Qwen2.5-0.5B\noptimizer: sgd\n", "sgd"),
+    ("base_model: Qwen/Qwen2.5-0.5B\noptimizer: sgd\noptim_args: momentum=0.9\n", "sgd-momentum"),
+    ("base_model: Qwen/Qwen2.5-0.5B\noptimizer: sgd\noptim_args:\n  momentum: 0.9\n", "sgd-momentum"),
+    ("base_model: Qwen/Qwen2.5-0.5B\noptimizer: rmsprop\noptim_args: momentum=0.9\n", "adamw"),
+    ("model_name_or_path: Qwen/Qwen2.5-0.5B\nstage: sft\nfinetuning_type: full\noptim: adagrad\n", "sgd-momentum"),
+    # torchtune: the component's keyword arguments
+    ("model:\n  _component_: torchtune.models.qwen2_5.qwen2_5_0_5b\noptimizer:\n  _component_: torch.optim.SGD\n"
+     "  lr: 0.1\n", "sgd"),
+    ("model:\n  _component_: torchtune.models.qwen2_5.qwen2_5_0_5b\noptimizer:\n  _component_: torch.optim.SGD\n"
+     "  lr: 0.1\n  momentum: 0.9\n", "sgd-momentum"),
+])
+def test_the_optimizer_is_read_with_the_options_that_give_it_states(text, optimizer):
+    report = analyze_text(text, "train.yaml")
+    (model,) = report.models
+    assert model.plan["optimizer"] == optimizer, report.problems
+
+
+def test_an_optimizer_with_three_states_is_said_not_modelled():
+    report = analyze_text("model:\n  _component_: torchtune.models.qwen2_5.qwen2_5_0_5b\noptimizer:\n"
+                          "  _component_: torch.optim.AdamW\n  amsgrad: true\n", "tt.yaml")
+    (model,) = report.models
+    assert "optimizer" not in model.plan
+    (note,) = [p for p in report.problems if "not modelled" in p.message]
+    assert note.code == "LC106" and note.span.start.line == 3

@@ -149,8 +149,10 @@ def test_optimizers():
     fp32 = estimate_memory(m, Settings(mode="train", optimizer="adamw-fp32"))
     assert (line(fp32, "weights").bytes, line(fp32, "gradients").bytes, line(fp32, "optimizer_states").bytes) == (4 * n, 4 * n, 8 * n)
     assert fp32.line("master_weights") is None
-    sgd = estimate_memory(m, Settings(mode="train", optimizer="sgd"))
-    assert line(sgd, "optimizer_states").bytes == 4 * n
+    sgd = estimate_memory(m, Settings(mode="train", optimizer="sgd"))  # torch's SGD without momentum keeps none
+    assert line(sgd, "optimizer_states").bytes == 0
+    momentum = estimate_memory(m, Settings(mode="train", optimizer="sgd-momentum"))
+    assert line(momentum, "optimizer_states").bytes == 4 * n
     eight = estimate_memory(m, Settings(mode="train", optimizer="adamw-8bit"))
     # bitsandbytes Optimizer2State: tensors ≥ 4096 elements keep two uint8 states and two fp32 absmax
     # scales per block of 256; smaller ones (norms of 64, k/v of 64×16) keep fp32 states

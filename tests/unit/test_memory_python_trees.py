@@ -174,7 +174,7 @@ def test_a_training_loop_s_optimizer_makes_its_model_s_memory_a_full_fine_tune(t
     report = analyze_text(LOOP, str(tmp_path / "train.py"), AnalyzeOptions())
     plans = {m.name: m.plan for m in report.models}
     assert plans == {"gpt": {"mode": "train", "optimizer": "adamw", "context": 256},
-                     "mlp": {"mode": "train", "optimizer": "sgd"},
+                     "mlp": {"mode": "train", "optimizer": "sgd-momentum"},
                      "head": {"mode": "train", "optimizer": "adamw-8bit"},
                      "frozen": {}, "evaluated": {}}
     gpt = next(m for m in report.models if m.name == "gpt")
@@ -197,8 +197,14 @@ def test_the_optimizers_signatures_are_torch_s() -> None:
 
 
 @pytest.mark.parametrize(("optimizer", "kind"), [
-    ("torch.optim.RMSprop(model.parameters())", "sgd"),  # one state: the square average
-    ("torch.optim.Adagrad(model.parameters())", "sgd"),
+    ("torch.optim.RMSprop(model.parameters())", "sgd-momentum"),  # one state: the square average
+    ("torch.optim.RMSprop(model.parameters(), 0.01, 0.99, 1e-08, 0, 0.9)", "adamw"),  # and the momentum buffer
+    ("torch.optim.RMSprop(model.parameters(), momentum=0.9, centered=True)", ""),  # three: not modelled
+    ("torch.optim.Adagrad(model.parameters())", "sgd-momentum"),
+    ("torch.optim.SGD(model.parameters(), lr=0.1)", "sgd"),  # no momentum: no state
+    ("torch.optim.SGD(model.parameters(), 0.1, 0.9)", "sgd-momentum"),
+    ("torch.optim.SGD(model.parameters(), lr=0.1, momentum=len(sys.argv))", "sgd-momentum"),  # not known: the larger
+    ("torch.optim.AdamW(model.parameters(), amsgrad=True)", ""),
     ("torch.optim.NAdam(model.parameters())", "adamw"),  # two: m and v
     ("torch.optim.Adadelta(model.parameters())", "adamw"),
     ("bnb.optim.PagedAdamW8bit(model.parameters())", "adamw-8bit"),
@@ -208,6 +214,8 @@ def test_the_optimizers_signatures_are_torch_s() -> None:
 ])
 def test_a_loop_s_optimizer_is_modelled_by_the_states_it_keeps(optimizer, kind) -> None:
     report = analyze_text(textwrap.dedent(f"""
+        import sys
+
         import bitsandbytes as bnb
         import torch
         from torch import nn
@@ -244,7 +252,7 @@ model = GPT2LMHeadModel(GPT2Config(n_embd=64, n_layer=2, n_head=2, n_positions=2
     ("""optimizer = torch.optim.SGD(model.parameters(), lr=1e-2, momentum=0.9)
 trainer = Trainer(model=model, args=TrainingArguments(output_dir="out", per_device_train_batch_size=2, fp16=True),
                   optimizers=(optimizer, get_constant_schedule(optimizer)))""",
-     {"mode": "train", "batch": 2, "context": 256, "dtype": "float16", "optimizer": "sgd"}),
+     {"mode": "train", "batch": 2, "context": 256, "dtype": "float16", "optimizer": "sgd-momentum"}),
     # LoRA's adapters with 8-bit AdamW
     ("""model = get_peft_model(model, LoraConfig(r=4, target_modules=["c_attn"]))
 trainer = Trainer(model=model, args=TrainingArguments(output_dir="out", optim="paged_adamw_8bit"))""",

@@ -67,7 +67,20 @@ GiB = 1 << 30
 MiB = 1 << 20
 
 MODES = ("inference", "train", "lora", "qlora")
-OPTIMIZERS = ("adamw", "adamw-fp32", "adamw-8bit", "sgd")
+# By the fp32 states they keep per trainable parameter: "sgd" none (torch's SGD without momentum,
+# its default), "sgd-momentum" one (SGD's momentum buffer; RMSprop's, Adagrad's, Lion's one state),
+# "adamw" / "adamw-fp32" two (m and v), "adamw-8bit" bitsandbytes' two 8-bit states.
+OPTIMIZERS = ("adamw", "adamw-fp32", "adamw-8bit", "sgd", "sgd-momentum")
+# torch.optim's optimizers by the full-size states they keep per parameter (their step counters are
+# scalars) and the options that add one, as their _init_group makes them: SGD's momentum buffer,
+# RMSprop's momentum buffer and centred average, Adam(W)'s amsgrad maximum.
+TORCH_OPTIMIZER_STATES: dict[str, tuple[int, tuple[str, ...]]] = {
+    "sgd": (0, ("momentum",)), "adam": (2, ("amsgrad",)), "adamw": (2, ("amsgrad",)), "nadam": (2, ()),
+    "radam": (2, ()), "adamax": (2, ()), "adadelta": (2, ()), "rprop": (2, ()), "sparseadam": (2, ()),
+    "rmsprop": (1, ("momentum", "centered")), "adagrad": (1, ()), "asgd": (1, ()),
+}
+# The memory model's optimizers (OPTIMIZERS) by that number of fp32 states.
+_BY_STATES = {0: "sgd", 1: "sgd-momentum", 2: "adamw"}
 KV_DTYPES = ("bfloat16", "float16", "float32", "float8")
 LINE_NAMES = ("weights", "kv_cache", "activations", "gradients", "master_weights", "optimizer_states",
               "adapters", "overhead", "logits")
@@ -101,7 +114,7 @@ class Settings:
     kv_dtype: str | None = None  # None: the 16-bit compute dtype; "float8" allowed
     context: int = 4096
     batch: int = 1  # per data-parallel replica (micro-batch)
-    optimizer: str = "adamw"  # adamw (mixed precision) | adamw-fp32 | adamw-8bit | sgd
+    optimizer: str = "adamw"  # adamw (mixed precision) | adamw-fp32 | adamw-8bit | sgd | sgd-momentum
     lora_rank: int = 16
     lora_targets: tuple[str, ...] | None = None  # module names; None = every linear layer but the head
     gradient_checkpointing: bool = False
@@ -929,10 +942,23 @@ BNB_BLOCK = 256  # bitsandbytes' block-wise 8-bit states keep one fp32 absmax pe
 def optimizer_state_bytes(numel: int, optimizer: str) -> int:
     """Optimizer state bytes of one trainable tensor of ``numel`` elements."""
     if optimizer == "sgd":
+        return 0  # torch's SGD keeps a momentum buffer only where momentum is not 0
+    if optimizer == "sgd-momentum":
         return 4 * numel
     if optimizer == "adamw-8bit" and numel >= BNB_MIN_8BIT_SIZE:
         return 2 * numel + 2 * 4 * -(-numel // BNB_BLOCK)  # state1, state2 (uint8) + absmax1, absmax2 (fp32)
     return 8 * numel
+
+
+def torch_optimizer_kind(name: str, options: Mapping[str, Any]) -> str | None:
+    """``torch.optim.<name>(params, **options)`` by the states it keeps: None for one the memory
+    model does not have (L-BFGS' history; Adam with amsgrad keeps three). An option present with a
+    value other than 0 / False / None is set (a value the caller could not read: set, the larger)."""
+    entry = TORCH_OPTIMIZER_STATES.get(name.lower())
+    if entry is None:
+        return None
+    base, adding = entry
+    return _BY_STATES.get(base + sum(1 for option in adding if options.get(option) not in (None, False, 0, "")))
 
 
 def _shard(b: int, n: int) -> int:
@@ -1156,5 +1182,6 @@ def _optimizer_detail(optimizer: str) -> str:
         "adamw": "AdamW m, v fp32: 8 bytes per trainable",
         "adamw-fp32": "AdamW m, v fp32: 8 bytes per trainable",
         "adamw-8bit": "8-bit AdamW (bitsandbytes): 2 bytes per trainable + fp32 scales per 256 (fp32 states below 4096 elements)",
-        "sgd": "SGD momentum fp32: 4 bytes per trainable",
+        "sgd": "SGD without momentum: no state",
+        "sgd-momentum": "one fp32 state (SGD momentum, RMSprop, Adagrad): 4 bytes per trainable",
     }[optimizer]

@@ -4,10 +4,13 @@ interpolations, base models, the training plan and the LoRA report."""
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from lsp_count.core.catalog import not_found_problem, resolve_model
 from lsp_count.core.hf_config import count_config
+from lsp_count.core.memory import TORCH_OPTIMIZER_STATES, torch_optimizer_kind
 from lsp_count.core.report import ModelReport, relocated
 from lsp_count.core.source import Problem, SourceNode, Span
 from lsp_count.formats.lora import LoraTargets, apply_lora
@@ -23,12 +26,14 @@ OPTIMIZERS = {
     "paged_adamw_32bit": "adamw", "adamw": "adamw", "adam": "adamw", "adamw_32bit": "adamw",
     "adamw_bnb_8bit": "adamw-8bit", "adamw_8bit": "adamw-8bit", "paged_adamw_8bit": "adamw-8bit",
     "adam8bit": "adamw-8bit", "bnb_adamw_8bit": "adamw-8bit",
-    "sgd": "sgd",
+    # transformers' torch.optim.SGD / Adagrad / RMSprop with torch's defaults (no momentum; optim_args may add it)
+    "sgd": "sgd", "adagrad": "sgd-momentum", "rmsprop": "sgd-momentum",
     "torch.optim.adamw": "adamw", "torch.optim.adam": "adamw", "bitsandbytes.optim.pagedadamw": "adamw",
     "bitsandbytes.optim.pagedadamw8bit": "adamw-8bit", "bitsandbytes.optim.adamw8bit": "adamw-8bit",
     "torchao.optim.adamw8bit": "adamw-8bit", "torchao.prototype.low_bit_optim.adamw8bit": "adamw-8bit",
-    "torch.optim.sgd": "sgd",
 }
+# transformers' `optim` names of torch's optimizers whose `optim_args` it passes on (trainer_optimizer.py).
+_HF_TORCH_OPTIMIZERS = {"sgd": "sgd", "adagrad": "adagrad", "rmsprop": "rmsprop"}
 PRECISIONS = {"bf16": "bfloat16", "bfloat16": "bfloat16", "fp16": "float16", "float16": "float16", "half": "float16",
               "fp32": "float32", "float32": "float32", "32": "float32", "16": "float16",
               "bf16-true": "bfloat16", "bf16-mixed": "bfloat16", "16-true": "float16", "16-mixed": "float16",
@@ -117,6 +122,15 @@ class Reader:
             return n.value
         return str(n.value)
 
+    def options(self, path: str) -> dict[str, object] | str | None:
+        """A mapping's scalar entries (torchtune's optimizer kwargs) or a text (``optim_args``)."""
+        n = self.node(path)
+        if n is None or n.value is None:
+            return None
+        if isinstance(n.value, dict):
+            return {k: v.value for k, v in n.value.items() if not isinstance(v.value, (dict, tuple))}
+        return str(n.value)
+
     def strs(self, path: str) -> tuple[str, ...] | None:
         n = self.node(path)
         if n is None or n.value is None:
@@ -159,10 +173,32 @@ class Plan:
         return out
 
 
-def optimizer_name(raw: str | None) -> str | None:
+def optimizer_name(raw: str | None, options: Mapping[str, Any] | str | None = None) -> str | None:
+    """The memory model's optimizer for an `optim` name (transformers') or a `_component_`
+    (torchtune's ``torch.optim.SGD``), with the options it is given: transformers' ``optim_args``
+    text ("momentum=0.9,nesterov=True") or a mapping of keyword arguments. None: not modelled."""
     if raw is None:
         return None
-    return OPTIMIZERS.get(raw.strip().lower())
+    key = raw.strip().lower()
+    torch_name = key.removeprefix("torch.optim.") if key.startswith("torch.optim.") else _HF_TORCH_OPTIMIZERS.get(key)
+    if torch_name is not None and torch_name in TORCH_OPTIMIZER_STATES:
+        return torch_optimizer_kind(torch_name, optim_args(options) if isinstance(options, str) else options or {})
+    return OPTIMIZERS.get(key)
+
+
+def optim_args(text: str) -> dict[str, Any]:
+    """transformers' ``optim_args`` ("momentum=0.9, centered=true"): its values as the trainer reads
+    them, numbers as floats and booleans from "true" / "1" / "yes"."""
+    out: dict[str, Any] = {}
+    for item in text.replace(" ", "").split(","):
+        name, _, value = item.partition("=")
+        if not name:
+            continue
+        try:
+            out[name] = float(value)
+        except ValueError:
+            out[name] = value.lower() in ("true", "1", "yes")
+    return out
 
 
 def zero_stage_from(deepspeed: str | None) -> int | None:

@@ -197,7 +197,7 @@ def _optimizer(r: Reader, key: str, plan: Plan, problems: list[Problem]) -> None
     raw = r.str(key)
     if raw is None:
         return
-    name = optimizer_name(raw)
+    name = optimizer_name(raw, r.options("optim_args"))
     if name is None:
         problems.append(Problem("info", "LC106", f"optimizer {raw} is not modelled; memory assumes AdamW (16 bytes per trainable parameter in mixed precision)",
                                 r.span(key)))
@@ -335,7 +335,7 @@ def read_torchtune(r: Reader, path: str, options, problems: list[Problem]) -> Mo
     plan.set("gradient_checkpointing", r.bool("enable_activation_checkpointing"), r.span("enable_activation_checkpointing"))
     opt = r.str("optimizer._component_")
     if opt is not None:
-        name = optimizer_name(opt)
+        name = optimizer_name(opt, r.options("optimizer"))
         if name is None:
             problems.append(Problem("info", "LC106", f"optimizer {opt} is not modelled; memory assumes AdamW",
                                     r.span("optimizer._component_")))

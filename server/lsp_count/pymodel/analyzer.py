@@ -1223,11 +1223,11 @@ def _step_settings(step: dict[str, Any], full: bool,
             settings["optimizer"] = own[0]
         how.append(f"the script's `{own[1]}`" + ("" if own[0] else " (its states not modelled: AdamW's assumed)"))
     elif not full:
-        if raw is not None and (adapters_optimizer := optimizer_name(raw)) is not None:
+        if raw is not None and (adapters_optimizer := optimizer_name(raw, step.get("optim_args"))) is not None:
             settings["optimizer"] = adapters_optimizer
             how.append(f"optimizer `{raw}`")
     else:
-        optimizer = optimizer_name(raw) if raw is not None else "adamw"  # (TrainingArguments' default `optim`: AdamW)
+        optimizer = optimizer_name(raw, step.get("optim_args")) if raw is not None else "adamw"  # (the default `optim`)
         if precision == "fp32" and optimizer in (None, "adamw"):
             optimizer = "adamw-fp32"
         if optimizer is not None:

@@ -36,6 +36,7 @@ import posixpath
 from fractions import Fraction
 from typing import Any, Callable, Generator, Iterable, Iterator
 
+from lsp_count.core.memory import torch_optimizer_kind
 from lsp_count.core.source import Span
 from lsp_count.pymodel.layers import (ELEMENT_BYTES, FINFO, TORCH_NN_OTHER_NAMES, WEIGHTED_LOSSES, FLOATING_DTYPES, FUNCTIONAL_NAMES, IINFO, LAYER_ATTRIBUTES, LAYERS, MODULE_CLASS_ATTRIBUTES,
                                       MODULE_INSTANCE_ATTRIBUTES, METRIC_MODULES, PARAMETERLESS_METRICS,
@@ -117,19 +118,19 @@ _LIBRARY_CLASSES = {"Trainer": ("/transformers/trainer.py", "transformers.Traine
 _LIBRARY_METHODS = {"TrainingArguments": ("/transformers/training_args.py", {
     "__post_init__": (TRAINER_SHIM, "training_arguments_post_init")})}
 # Optimizers a training loop builds over a model's parameters, by the memory model's name for the
-# states they keep (core/memory.py's OPTIMIZERS): "adamw", two fp32 states per parameter (Adam's m
-# and v; NAdam, RAdam, Adamax and Adadelta keep two too); "sgd", one (SGD's momentum; RMSprop's
-# square average, Adagrad's sum, Lion's momentum); "adamw-8bit", bitsandbytes' two 8-bit states;
+# states they keep (core/memory.py's OPTIMIZERS): torch's by their options (formats/common.py's
+# torch_optimizer_kind: SGD with momentum keeps one state, without none); "adamw-8bit",
+# bitsandbytes' two 8-bit states; "adamw" two fp32 states, "sgd-momentum" one (Lion's momentum);
 # "" for one whose states the memory model does not have (L-BFGS' history, Adafactor's factored
 # moments): AdamW's are assumed, and a note says so.
-_OPTIMIZERS = {**{f"torch.optim.{name}": "adamw" for name in ("AdamW", "Adam", "NAdam", "RAdam", "Adamax", "Adadelta")},
-               **{f"torch.optim.{name}": "sgd" for name in ("SGD", "RMSprop", "Adagrad")},
-               **{f"torch.optim.{name}": "" for name in ("LBFGS", "SparseAdam", "ASGD", "Rprop")},
-               **{f"bitsandbytes.optim.{name}": "adamw-8bit"
+_TORCH_OPTIMIZERS = frozenset(f"torch.optim.{name}" for name in (
+    "AdamW", "Adam", "NAdam", "RAdam", "Adamax", "Adadelta", "SGD", "RMSprop", "Adagrad", "LBFGS", "SparseAdam",
+    "ASGD", "Rprop"))
+_OPTIMIZERS = {**{f"bitsandbytes.optim.{name}": "adamw-8bit"
                   for name in ("AdamW8bit", "Adam8bit", "PagedAdamW8bit", "PagedAdam8bit")},
                **{f"bitsandbytes.optim.{name}": "adamw" for name in ("AdamW", "PagedAdamW", "AdamW32bit",
                                                                      "PagedAdamW32bit", "Adam", "Adam32bit")},
-               **{f"bitsandbytes.optim.{name}": "sgd" for name in ("Lion", "PagedLion", "Lion32bit")},
+               **{f"bitsandbytes.optim.{name}": "sgd-momentum" for name in ("Lion", "PagedLion", "Lion32bit")},
                **{f"bitsandbytes.optim.{name}": "" for name in ("Lion8bit", "PagedLion8bit")},
                **{f"transformers.{where}Adafactor": "" for where in ("", "optimization.")}}
 # Questions of the file system a script asks of its own folder (Interpreter.project_path).
@@ -2953,7 +2954,7 @@ class Interpreter:
                 # (the optimizer itself, a value the analyser does not follow: whether there is one)
                 kwargs["given_optimizer"] = kwargs.get("given_optimizer") is not None
                 plan = {k: v for k, v in kwargs.items() if (type(v) in (int, bool) and (type(v) is bool or v > 0))
-                        or (type(v) is str and k in ("optimizer", "precision", "library"))}
+                        or (type(v) is str and k in ("optimizer", "optim_args", "precision", "library"))}
                 if pairs and "batch" in plan:
                     plan["batch"] *= 2  # each example's chosen and rejected sequences, in one batch
                     plan["pairs"] = True
@@ -7209,7 +7210,10 @@ class Interpreter:
             # `ema.update_parameters(model)`: averages values into its own parameters, which it keeps
             averaged.attrs["update_parameters"] = BuiltinV("update_parameters", lambda *a, **k: None)
             return averaged
-        if name in _OPTIMIZERS:
+        if name in _TORCH_OPTIMIZERS:
+            options = _optimizer_options(name, args, kwargs)
+            self.record_optimizer(name, torch_optimizer_kind(name.rsplit(".", 1)[1], options) or "", args, kwargs, node)
+        elif name in _OPTIMIZERS:
             self.record_optimizer(name, _OPTIMIZERS[name], args, kwargs, node)
         elif name in _OPTIMIZER_INITS and \
                 len(args) >= 2 and type(args[0]) is Inst and type(args[0].cls) is ClassV:
@@ -11331,7 +11335,21 @@ _OPTIMIZER_SIGNATURES = {
                          ("decoupled_weight_decay", _K, False)),
     "torch.optim.SGD": (("params", _P, _EMPTY), ("lr", _P, 0.001), ("momentum", _P, 0), ("dampening", _P, 0),
                         ("weight_decay", _P, 0), ("nesterov", _P, False), ("maximize", _K, False), ("foreach", _K, None),
-                        ("differentiable", _K, False), ("fused", _K, None))}
+                        ("differentiable", _K, False), ("fused", _K, None)),
+    "torch.optim.RMSprop": (("params", _P, _EMPTY), ("lr", _P, 0.01), ("alpha", _P, 0.99), ("eps", _P, 1e-08),
+                            ("weight_decay", _P, 0), ("momentum", _P, 0), ("centered", _P, False),
+                            ("capturable", _P, False), ("foreach", _P, None), ("maximize", _P, False),
+                            ("differentiable", _P, False))}
+
+
+def _optimizer_options(name: str, args: list[Any], kwargs: dict[str, Any]) -> dict[str, Any]:
+    """The options a torch optimizer is built with, by name (positional ones by its signature,
+    where _OPTIMIZER_SIGNATURES has it); a value the analyser does not know is True: set."""
+    names = [n for n, kind, _ in _OPTIMIZER_SIGNATURES.get(name, ()) if kind == _P]
+    given = {**dict(zip(names, args)), **kwargs}
+    return {k: v if type(v) in (bool, int, float) or v is None else True for k, v in given.items()}
+
+
 _PARAMETER_KINDS = ("POSITIONAL_ONLY", "POSITIONAL_OR_KEYWORD", "VAR_POSITIONAL", "KEYWORD_ONLY", "VAR_KEYWORD")
 
 

@@ -79,7 +79,8 @@ class Trainer:
         # What one training step holds: the batch per device, checkpointing, the optimizer's states.
         training_plan(model, type(self).__name__, batch=getattr(args, "per_device_train_batch_size", None),
                       gradient_checkpointing=getattr(args, "gradient_checkpointing", None),
-                      optimizer=getattr(args, "optim", None), precision=precision, library="transformers",
+                      optimizer=getattr(args, "optim", None), optim_args=getattr(args, "optim_args", None),
+                      precision=precision, library="transformers",
                       given_optimizer=optimizers[0])
 
     def call_model_init(self, trial=None):

@@ -95,7 +95,8 @@ class _Trainer:
         training_plan(model, type(self).__name__, batch=getattr(args, "per_device_train_batch_size", None),
                       context=getattr(args, "max_length", None),
                       gradient_checkpointing=getattr(args, "gradient_checkpointing", None), pairs=self._pairs,
-                      optimizer=getattr(args, "optim", None), precision=precision, library="trl")
+                      optimizer=getattr(args, "optim", None), optim_args=getattr(args, "optim_args", None),
+                      precision=precision, library="trl")
 
     def train(self, *args, **kwargs):
         return None
