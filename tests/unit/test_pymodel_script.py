@@ -1179,3 +1179,52 @@ def test_run_clm_s_list_of_every_model_type_does_not_use_up_the_files_read() -> 
     """)
     assert counts(report) == {"model in main()": counts(loaded)["model"]}
     assert not [p for p in report.problems if p.severity != "info"]
+
+
+def test_a_statement_of_the_entry_point_that_raises_is_a_warning_at_its_line() -> None:
+    # Python stops the script at the first; the analysis reads on, so the models after it are
+    # still counted. A statement that assigns a model and raises has the name's own problem only.
+    report = run("""
+        import torch
+        from torch import nn
+
+
+        def main():
+            encoder = nn.Linear(4, 8)
+            assert encoder.out_features == 4, "widths differ"
+            head = nn.Linear(8, 2)
+            broken = nn.Linear(8, 2, bias=None, device="cpu", dtype=int)
+            cfg = {"layers": 2}
+            depth = cfg["depth"]
+
+
+        if __name__ == "__main__":
+            main()
+    """)
+    assert counts(report) == {"encoder in main()": (40, 40), "head in main()": (18, 18)}
+    raised = sorted((p.span.start.line, p.severity, p.code, p.message) for p in report.problems
+                    if "running the script raises here" in p.message)
+    assert [(line, severity, code) for line, severity, code, _ in raised] == [
+        (7, "warning", "LC101"), (11, "warning", "LC101")]
+    assert "the assertion on line 8 fails: `encoder.out_features == 4` (widths differ)" in raised[0][3]
+    assert "KeyError" in raised[1][3] and "Python stops the script at this line" in raised[1][3]
+    assert [p.span.start.line for p in report.problems if "`broken" in p.message] == [9]
+    assert not any("running the script raises" in p.message and p.span.start.line == 9 for p in report.problems)
+
+
+def test_what_the_script_raises_after_asking_of_the_machine_is_a_note() -> None:
+    # PyTorch's DDP tutorial asserts two GPUs: the analysis answers as on a machine without one, so
+    # where the script runs it may not raise.
+    report = run("""
+        import torch
+        from torch import nn
+
+        if __name__ == "__main__":
+            n_gpus = torch.cuda.device_count()
+            assert n_gpus >= 2, f"Requires at least 2 GPUs to run, but got {n_gpus}"
+            model = nn.Linear(4, 4)
+    """)
+    assert counts(report) == {"model": (20, 20)}
+    (note,) = [p for p in report.problems if "running the script raises here" in p.message]
+    assert (note.severity, note.code, note.span.start.line) == ("info", "LC106", 6)
+    assert "without a GPU" in note.message and "Requires at least 2 GPUs to run, but got 0" in note.message

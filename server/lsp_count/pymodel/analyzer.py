@@ -543,6 +543,9 @@ def _entry_models(interp: Interpreter, body: list[ast.stmt], scope: ModuleScope,
         if report is not None:
             models.append(report)
         problems.extend(found)
+    # (a statement that assigns a model and raises: the name's own problem says it)
+    said = {p.span.start.line for p in problems if p.code == "LC101" and p.span is not None}
+    problems.extend(p for p in _entry_raises(interp.ctx, positions) if p.span.start.line not in said)
     return models, problems
 
 
@@ -757,6 +760,26 @@ def _import_raises(ctx: Ctx, positions: "_Positions") -> list[Problem]:
         out.append(Problem("warning", "LC101", f"importing the file raises here: {reason} (Python stops importing "
                                                f"the file at this line; the counts read on as if it had not raised)",
                            Span(first, end)))
+    return out
+
+
+def _entry_raises(ctx: Ctx, positions: "_Positions") -> list[Problem]:
+    """A warning at each statement of the script's entry point that raises Python's error (an
+    `assert` that fails, a trainer given neither a model nor `model_init`). Python stops the script
+    at the first; the analysis reads on, so the models built after it are still counted. Where the
+    script had asked of the machine before it (`torch.cuda.device_count()`, answered as on a machine
+    without a GPU), what it raises may be the machine's, not the script's: an LC106 note, saying so."""
+    out = []
+    for stmt, reason, reads in ctx.entry_raises:
+        first = positions.pos(stmt.lineno, stmt.col_offset)
+        span = Span(first, Position(first.line, len(positions.lines.line_text(first.line))))
+        how = "(Python stops the script at this line; the analysis reads on as if it had not raised)"
+        if reads:
+            out.append(Problem("info", "LC106", f"running the script raises here: {reason}; it asked of the machine "
+                                                f"first ({environment_note(ctx.environment[:reads])}), so where it "
+                                                f"runs it may not {how}", span))
+        else:
+            out.append(Problem("warning", "LC101", f"running the script raises here: {reason} {how}", span))
     return out
 
 

@@ -899,6 +899,10 @@ class Ctx:
         # The module-level statements of the analysed file (not class statements, which their own
         # problem names) that raise Python's error, and why: importing the file stops at the first.
         self.import_raises: list[tuple[ast.stmt, str]] = []
+        # The statements of the script's entry point (its __main__ block, the functions of the file
+        # it runs) that raise Python's error, and why: the script stops at the first (run_entry).
+        # (And how many of `environment`'s reads came before it: what it may have raised on.)
+        self.entry_raises: list[tuple[ast.stmt, str, int]] = []
         # The imports that fail where they run (Interpreter.optional_imports): the package each names,
         # by id of its statement; and each one that failed (said or not: see Interpreter.failed_import).
         self.failing_imports: dict[int, str] = {}
@@ -1326,8 +1330,7 @@ class Interpreter:
                     self.ctx.import_errors.append(exc.reason)
                 reason = exc.reason if isinstance(exc, Unresolved) else "not followed"
                 # Python's own error (not a missing package, which the user may have): the name is never bound.
-                unbound = isinstance(exc, _Raised) and type(exc) is not _MissingModule and not (
-                    type(exc.kind) is ExtV and exc.kind.name.rpartition(".")[2] in ("ImportError", "ModuleNotFoundError"))
+                unbound = _raised_by_python(exc)
                 # A module class Python refused (make_class kept it, last, to say so): what names it is a module.
                 refused_module = isinstance(stmt, ast.ClassDef) and bool(scope.classes) and scope.classes[-1].node is stmt
                 for value in _forget_assigned(stmt, scope.env.vars, reason, refused_module):
@@ -1382,6 +1385,8 @@ class Interpreter:
                 return True  # `return` in main(): Python runs no more of it
             except (Unresolved, _FilesCapped, _Break, _Continue, RecursionError) as exc:
                 reason = exc.reason if isinstance(exc, (Unresolved, _FilesCapped)) else "not followed"
+                if _raised_by_python(exc) and env.module.is_main:
+                    ctx.entry_raises.append((stmt, reason, len(ctx.environment)))
                 _forget_assigned(stmt, env.vars, reason)
                 self.forget_changed(stmt, env.vars, reason)
             finally:
@@ -10588,6 +10593,14 @@ def _statement_nodes(stmt: ast.stmt) -> Any:
 
 
 _UNFOLLOWED = "is set by code the analyser cannot follow: "
+
+
+
+def _raised_by_python(exc: BaseException) -> bool:
+    """Whether ``exc`` is Python's own error where the code runs (not a package that is not
+    installed, which the user may have, nor what the analyser cannot follow)."""
+    return isinstance(exc, _Raised) and type(exc) is not _MissingModule and not (
+        type(exc.kind) is ExtV and exc.kind.name.rpartition(".")[2] in ("ImportError", "ModuleNotFoundError"))
 
 
 def _forget_assigned(stmt: ast.stmt, names: dict[str, Any], reason: str, maybe_module: bool = False) -> list[Unknown]:
