@@ -1228,3 +1228,25 @@ def test_what_the_script_raises_after_asking_of_the_machine_is_a_note() -> None:
     (note,) = [p for p in report.problems if "running the script raises here" in p.message]
     assert (note.severity, note.code, note.span.start.line) == ("info", "LC106", 6)
     assert "without a GPU" in note.message and "Requires at least 2 GPUs to run, but got 0" in note.message
+
+
+def test_a_library_the_analyser_reads_as_its_own_short_version_raises_in_its_own_words() -> None:
+    # transformers' Trainer (shims/transformers_trainer.py) given neither a model nor model_init:
+    # transformers' error, not a line of the analyser's shim.
+    report = run("""
+        from transformers import GPT2Config, GPT2LMHeadModel, Trainer, TrainingArguments
+
+
+        def main():
+            model = GPT2LMHeadModel(GPT2Config(n_embd=64, n_layer=2, n_head=2, vocab_size=512))
+            trainer = Trainer(args=TrainingArguments(output_dir="out"))
+
+
+        if __name__ == "__main__":
+            main()
+    """)
+    assert list(counts(report)) == ["model in main()"]
+    (raised,) = [p for p in report.problems if "running the script raises here" in p.message]
+    assert raised.span.start.line == 6 and raised.severity == "warning"
+    assert "transformers raises RuntimeError: `Trainer` requires either a `model` or `model_init` argument" in \
+        raised.message and ".py" not in raised.message

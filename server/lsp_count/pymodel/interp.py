@@ -80,6 +80,10 @@ TRL_SHIM = os.path.join(_SHIM_DIR, "trl.py")
 HF_ARGPARSER_SHIM = os.path.join(_SHIM_DIR, "hf_argparser.py")
 TRAINER_SHIM = os.path.join(_SHIM_DIR, "transformers_trainer.py")
 FABRIC_SHIM = os.path.join(_SHIM_DIR, "fabric.py")
+# Whose errors each shim raises, for the reason a raise of its says.
+_SHIM_LIBRARIES = {"lightning_module.py": "Lightning", "fabric.py": "Lightning Fabric", "trl.py": "trl",
+                   "transformers_trainer.py": "transformers", "hf_argparser.py": "transformers",
+                   "accelerate.py": "accelerate", "hydra.py": "Hydra"}
 _TRL_TRAINERS = (("SFTTrainer", "sft"), ("DPOTrainer", "dpo"), ("KTOTrainer", "kto"), ("GRPOTrainer", "grpo"),
                  ("RLOOTrainer", "rloo"), ("RewardTrainer", "reward"), ("DistillationTrainer", "distillation"))
 SHIMS = {**{name: (LIGHTNING_SHIM, "LightningModule") for name in LIGHTNING_MODULES},
@@ -2040,13 +2044,16 @@ class Interpreter:
         Uncaught, it is the reason the class is not counted. A bare ``raise`` in a handler raises
         what that handler caught."""
         reason = f"the code raises on {env.module.where(s.lineno)}: `{_text(s.exc) if s.exc else 'raise'}`"
-        if env.module.path == LIGHTNING_SHIM and isinstance(s.exc, ast.Call) and isinstance(s.exc.func, ast.Name):
-            # The analyser's own LightningModule: Lightning's error, in its words (not the shim's line).
+        library = _SHIM_LIBRARIES.get(os.path.basename(env.module.path)) if os.path.dirname(env.module.path) == _SHIM_DIR \
+            else None
+        if library is not None and isinstance(s.exc, ast.Call) and isinstance(s.exc.func, ast.Name):
+            # The analyser's own short version of a library (its LightningModule, transformers'
+            # Trainer): the library's error, in its words (not the shim's line).
             try:
                 said = self.ev(s.exc.args[0], env) if s.exc.args else ""
             except Unresolved:
                 said = ""
-            reason = f"Lightning raises {s.exc.func.id}" + (f": {said}" if isinstance(said, str) and said else "")
+            reason = f"{library} raises {s.exc.func.id}" + (f": {said}" if isinstance(said, str) and said else "")
         if s.exc is None:
             caught = self.ctx.handling[-1] if self.ctx.handling else None
             raise _Raised(caught.reason if caught else reason, caught.kind if caught else None)
