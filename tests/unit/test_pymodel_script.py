@@ -8,6 +8,8 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
 from lsp_count.core.analyze import AnalyzeOptions, analyze_text
 
 
@@ -1143,6 +1145,55 @@ def test_hf_argument_parser_parses_the_arguments_the_code_gives() -> None:
     unused = run(HF_GIVEN.format(given=["--hidden", "24", "--depth", "3"]))
     assert "Some specified arguments are not used by the HfArgumentParser: ['--depth', '3']" in lc101(unused)[
         "model in main()"]
+
+
+HF_OPTIONAL = """{future}
+from dataclasses import dataclass, field
+from typing import Optional
+
+import torch
+from transformers import HfArgumentParser
+
+
+@dataclass
+class Arguments:
+    hidden: {optional_int} = field(default=None, metadata={{"help": "the width"}})
+    scale: {optional_float} = None
+
+
+def main():
+    (arguments,) = HfArgumentParser(Arguments).parse_args_into_dataclasses(args={given})
+    model = torch.nn.Linear(arguments.hidden, int(arguments.hidden * arguments.scale))
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+@pytest.mark.parametrize(("future", "optional_int", "optional_float"), [
+    ("", "Optional[int]", "Optional[float]"),
+    ("", "int | None", "float | None"),
+    ("from __future__ import annotations", "Optional[int]", "float | None"),  # Field.type is the text
+])
+def test_hf_argument_parser_converts_by_the_field_s_annotation(future, optional_int, optional_float) -> None:
+    # A field whose default is None (`hidden: Optional[int] = None`, as HF's example scripts declare
+    # most): transformers converts its value by the annotation's type, not the default's.
+    import types
+
+    import transformers
+
+    given = ["--hidden", "24", "--scale", "1.5"]
+    text = HF_OPTIONAL.format(future=future, optional_int=optional_int, optional_float=optional_float, given=given)
+    module = types.ModuleType("hf_optional")
+    sys.modules["hf_optional"] = module
+    try:
+        exec(compile(text, "script.py", "exec"), module.__dict__)  # noqa: S102 - the test's own script
+        (real,) = transformers.HfArgumentParser(module.Arguments).parse_args_into_dataclasses(args=given)
+    finally:
+        del sys.modules["hf_optional"]
+    assert (real.hidden, real.scale) == (24, 1.5)
+    assert counts(run(text)) == {"model in main()": (24 * 36 + 36,) * 2}
 
 
 def test_run_clm_s_list_of_every_model_type_does_not_use_up_the_files_read() -> None:

@@ -5500,10 +5500,12 @@ class Interpreter:
         cls = target.cls if type(target) is Inst else target
         if type(cls) is not ClassV or not cls.is_dataclass:
             raise _Raised(f"`{_text(node)}`: not a dataclass (TypeError)", ExtV("TypeError"))
+        types = self.field_types(cls)
         out = []
         for name in cls.fields:
             declared = cls.find(name, _DATACLASS_MISSING)
             field = Inst("Field", "object", False)
+            field.attrs["type"] = types.get(name, Unknown(f"the annotation of `{cls.name}.{name}` is not known"))
             default = factory = _DATACLASS_MISSING
             if isinstance(declared, FieldV):
                 if declared.factory is not None:
@@ -5516,6 +5518,36 @@ class Interpreter:
             field.attrs.update(name=name, default=default, default_factory=factory, init=True, metadata=dict(metadata))
             out.append(field)
         return tuple(out)
+
+    def field_types(self, cls: ClassV) -> dict[str, Any]:
+        """Each field's ``Field.type``: its annotation, evaluated, or its text where the module's
+        annotations are strings (``from __future__ import annotations``), as Python keeps them."""
+        types: dict[str, Any] = {}
+        for c in reversed(cls.mro()):
+            if type(c) is not ClassV or not c.is_dataclass or c.env is None:
+                continue
+            annotated = [s for s in c.node.body if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)]
+            if c.env.module.string_annotations:
+                types.update((s.target.id, _text(s.annotation)) for s in annotated)
+                continue
+            evaluated = self.class_annotations(c)
+            scope = Env(c.env.module, c.env)
+            scope.vars.update(c.namespace)
+            for stmt in annotated:
+                # `Optional[int]`, `Union[int, str]`: their members, as `int | None` gives them (a tuple)
+                # where the analyser's own value of the subscript would have lost them
+                annotation = stmt.annotation
+                if isinstance(annotation, ast.Subscript):
+                    try:
+                        wrapper = self.ev(annotation.value, scope)
+                        if type(wrapper) is ExtV and wrapper.name in ("typing.Optional", "typing.Union"):
+                            inner = annotation.slice.elts if isinstance(annotation.slice, ast.Tuple) else [annotation.slice]
+                            members = tuple(self.ev(e, scope) for e in inner)
+                            evaluated[stmt.target.id] = members + ((None,) if wrapper.name == "typing.Optional" else ())
+                    except Unresolved:
+                        pass
+            types.update(evaluated)
+        return types
 
     def dataclass_replace(self, obj: Any, changes: dict[str, Any], node: ast.AST, env: Env) -> Any:
         """``dataclasses.replace(cfg, **changes)``: a new instance, built by the class from the

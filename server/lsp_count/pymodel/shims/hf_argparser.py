@@ -6,7 +6,8 @@ The parser turns the command line into one instance of each dataclass. The analy
 command line that gives no arguments, as for argparse's ``parse_args()`` (``sys.argv``, noted), or
 the list the code gives (``args=["--per_device_train_batch_size", "32", "--fp16"]``): each dataclass
 is made with the values it sets (``--name value``, ``--name=value``, a bool's ``--name``, converted
-by the field's default's type) and its defaults, and a field without either is an
+by the field's annotation, ``Optional[int]`` as int, as transformers converts them, else by its
+default's type) and its defaults, and a field without either is an
 argument argparse requires, so the script exits there, as argparse does; a token no field takes is
 transformers' ValueError, unless ``return_remaining_strings``. A dataclass the analyser cannot make is not known, the
 others are (transformers' ``TrainingArguments`` is made with shims/transformers_trainer.py's
@@ -111,8 +112,24 @@ def _parsed(tokens, classes):
 
 
 def _kind(field):
-    """bool, int, float or str: what argparse converts a field's value to, by its default's type (a
-    field whose default is None, `Optional[int] = None`, is given its text)."""
+    """bool, int, float or str: what argparse converts a field's value to, by its annotation as
+    transformers reads it (`Optional[int]` / `int | None`: int; an annotation written as text, under
+    `from __future__ import annotations`, by that text), else by its default's type."""
+    annotation = field.type
+    if isinstance(annotation, str):
+        text = annotation.replace(" ", "")
+        for wrapper in ("Optional[", "typing.Optional["):
+            if text.startswith(wrapper) and text.endswith("]"):
+                text = text[len(wrapper):-1]
+        parts = [p for p in text.split("|") if p != "None"]
+        if len(parts) == 1 and parts[0] in ("bool", "int", "float", "str"):
+            return parts[0]
+    else:
+        # (the analyser gives `Optional[int]` and `int | None` as a tuple of their members)
+        options = [a for a in (annotation if isinstance(annotation, tuple) else (annotation,))
+                   if a is not None and a is not type(None)]
+        if len(options) == 1 and options[0] in (bool, int, float, str):
+            return options[0].__name__
     default = field.default
     if isinstance(default, bool):
         return "bool"
