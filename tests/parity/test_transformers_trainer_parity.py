@@ -90,7 +90,7 @@ warnings.filterwarnings("ignore")
 from transformers import LlamaConfig, TrainingArguments
 args = TrainingArguments(output_dir="out", use_cpu=True, **json.loads(sys.argv[1]))
 print(json.dumps([args.per_device_train_batch_size, bool(args.gradient_checkpointing), args.bf16, args.fp16,
-                  str(getattr(args.optim, "value", args.optim)), LlamaConfig().max_position_embeddings]))
+                  str(getattr(args.optim, "value", args.optim)), args.optim_args, LlamaConfig().max_position_embeddings]))
 '''
 
 
@@ -99,6 +99,7 @@ print(json.dumps([args.per_device_train_batch_size, bool(args.gradient_checkpoin
     {"per_device_train_batch_size": 2, "gradient_checkpointing": True, "bf16": True},
     {"per_device_train_batch_size": 4, "fp16": False, "optim": "adamw_bnb_8bit"},
     {"optim": "sgd", "fp16": True},
+    {"optim": "sgd", "optim_args": "momentum=0.9", "bf16": True},  # transformers' SGD with a momentum buffer
 ])
 def test_a_trainer_s_step_is_what_the_installed_transformers_arguments_hold(given, tmp_path) -> None:
     # A model the trainer trains without adapters is fully fine-tuned: the batch per device,
@@ -107,9 +108,9 @@ def test_a_trainer_s_step_is_what_the_installed_transformers_arguments_hold(give
     done = subprocess.run([sys.executable, "-c", VALUES, json.dumps(given)], capture_output=True, text=True,
                           timeout=300, cwd=tmp_path)
     assert done.returncode == 0, done.stderr[-3000:]
-    batch, checkpointing, bf16, fp16, optim, positions = json.loads(done.stdout.strip().splitlines()[-1])
+    batch, checkpointing, bf16, fp16, optim, optim_args, positions = json.loads(done.stdout.strip().splitlines()[-1])
     dtype = "bfloat16" if bf16 else "float16" if fp16 else "float32"
-    optimizer = optimizer_name(optim)
+    optimizer = optimizer_name(optim, optim_args)  # (against what its trainer builds: test_optimizer_states_parity.py)
     if dtype == "float32" and optimizer == "adamw":
         optimizer = "adamw-fp32"
     text = STEP_SCRIPT.format(tiny=TINY, given="".join(f", {k}={v!r}" for k, v in given.items()))
