@@ -194,3 +194,22 @@ def test_an_optimizer_with_three_states_is_said_not_modelled():
     assert "optimizer" not in model.plan
     (note,) = [p for p in report.problems if "not modelled" in p.message]
     assert note.code == "LC106" and note.span.start.line == 3
+
+
+def test_a_lora_config_s_memory_holds_the_adapters_its_tree_has_fused_experts_too():
+    # Qwen3-MoE all-linear: peft adapts each fused expert tensor (490M of the 498M adapters). The
+    # memory's adapters, gradients and optimizer states are those tensors, not a recount of the
+    # base's linear layers, which left the experts out (7.5M). Another rank is counted from the base.
+    from dataclasses import replace
+
+    report = analyze_text("base_model: Qwen/Qwen3-30B-A3B\nadapter: lora\nlora_r: 8\nlora_target_linear: true\n"
+                          "sequence_len: 512\nmicro_batch_size: 1\n", "moe.yaml")
+    (model,) = report.models
+    s = settings(model)
+    memory = estimate_memory(model, s)
+    lines = {line.name: line.bytes for line in memory.lines}
+    assert model.tree.trainable == 498_253_824
+    assert lines["adapters"] == lines["gradients"] == 4 * model.tree.trainable
+    assert lines["optimizer_states"] == 8 * model.tree.trainable
+    other = {line.name: line.bytes for line in estimate_memory(model, replace(s, lora_rank=16)).lines}
+    assert other["adapters"] < lines["adapters"]  # (the base's linear layers at rank 16: experts not adapted)

@@ -550,8 +550,9 @@ TensorBytes = Callable[[str, Tensor, int, bool], int]
 
 
 def _tp_split(t: Tensor, b: int, tp: int) -> int:
-    # Megatron splits linear layers (column/row parallel), experts and the vocab-parallel embedding; norms and biases are replicated.
-    if tp > 1 and t.kind in ("linear", "expert", "embedding"):
+    # Megatron splits linear layers (column/row parallel), experts and the vocab-parallel embedding; norms and biases are
+    # replicated. A LoRA adapter's matrices go with the layer they adapt.
+    if tp > 1 and t.kind in ("linear", "expert", "embedding", "lora"):
         return -(-b // tp)
     return b
 
@@ -975,12 +976,30 @@ def _trainable_state_bytes(optimizer: str) -> TensorBytes:
     return lambda p, t, m, f: 0 if f else m * optimizer_state_bytes(t.numel, optimizer)
 
 
+def _planned_lora_numel(path: str, t: Tensor, mult: int, frozen: bool) -> int:
+    return mult * t.numel if t.kind == "lora" else 0
+
+
+def _planned_adapters_are(model: ModelReport, s: Settings) -> bool:
+    """Whether the tree holds a LoRA plan's adapters (a fine-tuning YAML's, kind "lora") of the
+    settings' rank and targets: what the settings ask is then exactly those tensors; other
+    settings (``--lora-rank 64`` over the config's 8) are counted from the base's layers."""
+    plan = model.plan or {}
+    if "lora_rank" not in plan or not any(t.kind == "lora" for _, t, _, _ in model.tree.root.iter_tensors()):
+        return False
+    try:
+        planned = settings_from_mapping({k: plan[k] for k in ("lora_rank", "lora_targets") if k in plan})
+    except SettingsError:
+        return False
+    return (planned.lora_rank, planned.lora_targets) == (s.lora_rank, s.lora_targets)
+
+
 def _own_adapters(tree: ParamTree, facts: Any) -> bool:
     """Whether the model holds its own adapters: some parameters frozen, some trainable, none of
     them a LoRA plan's (a fine-tuning YAML's adapters are the tree's "lora" tensors)."""
     if not 0 < tree.trainable < tree.total:
         return False
-    return facts.per_gpu(("planned_lora",), lambda p, t, m, f: m * t.numel if t.kind == "lora" else 0, 1, 1) == 0
+    return facts.per_gpu(("planned_lora",), _planned_lora_numel, 1, 1) == 0
 
 
 def estimate_memory(model: ModelReport, settings: Settings) -> MemoryReport:
@@ -1082,6 +1101,15 @@ def _estimate(model: ModelReport, settings: Settings, facts: _TreeFacts) -> Memo
             n_adapt = facts.per_gpu(("trainable",), _trainable_numel, tp, pp)
             adapters = f"{n_adapt:,} trainable parameters of the model (its own adapters)"
             o = facts.per_gpu(("optimizer", s.optimizer), _trainable_state_bytes(s.optimizer), tp, pp)
+        elif _planned_adapters_are(model, s):
+            # The config's own adapters, as its reader built them (formats/lora.py), peft's fused-expert
+            # adapters too (Qwen3-MoE's 128 experts: 490M of 498M), each matrix its own optimizer state.
+            n_adapt = facts.per_gpu(("planned_lora",), _planned_lora_numel, tp, pp)
+            n_adapt_total = facts.per_gpu(("planned_lora",), _planned_lora_numel, 1, 1)
+            adapters = f"{n_adapt_total:,} LoRA params (the config's adapters, rank {s.lora_rank})"
+            o = facts.per_gpu(("planned_lora_state", s.optimizer),
+                              lambda p, t, m, f: m * optimizer_state_bytes(t.numel, s.optimizer) if t.kind == "lora" else 0,
+                              tp, pp)
         else:
             n_adapt_total = sum(facts.memo(("lora", s.lora_rank, s.lora_targets),
                                            lambda: lora_adapter_breakdown(tree, s.lora_rank, s.lora_targets)).values())
