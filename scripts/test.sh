@@ -16,6 +16,9 @@ fi
 # tests/parity/timm_runner.py); in the test environment it would change what transformers imports.
 .venv/bin/python -m pip install --quiet --no-deps --upgrade --target .venv/timm-sidecar \
   'timm==1.0.31' 'torchvision==0.28.0' 'pillow>=10'
+# litgpt for tests/parity/test_litgpt_parity.py, beside the environment too: it builds LitGPT's
+# models in a child process (tests/parity/litgpt_runner.py) with the torch installed here.
+.venv/bin/python -m pip install --quiet --no-deps --upgrade --target .venv/litgpt-sidecar 'litgpt==0.5.13'
 
 # Neovim is the real editor the end-to-end editor test drives.
 if ! command -v nvim >/dev/null 2>&1; then

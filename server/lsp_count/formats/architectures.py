@@ -3,20 +3,24 @@
 * torchtune names the architecture by a builder function
   (``torchtune.models.llama3_1.lora_llama3_1_8b``); the table below maps the
   builder's size to the Hugging Face checkpoint torchtune converts from.
-* LitGPT ``model_config.yaml`` (litgpt.Config fields) and NeMo/Megatron GPT
-  ``model:`` sections are rewritten as the equivalent transformers config
-  (llama-, gpt_neox- or gpt2-shaped) and counted by the family table; a
-  combination no transformers class has is refused with a clear problem
-  rather than approximated.
+* LitGPT ``model_config.yaml`` (litgpt.Config fields) is counted as LitGPT's one model builds it
+  (formats/litgpt.py), with a transformers config of the same shapes for the memory model.
+* NeMo/Megatron GPT ``model:`` sections are rewritten as the equivalent transformers config
+  (llama-, gpt_neox- or gpt2-shaped) and counted by the family table; a combination no
+  transformers class has is refused with a clear problem rather than approximated.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from lsp_count.core.hf_config import count_config
+from lsp_count.core.params import ParamTree
 from lsp_count.core.report import ModelReport
 from lsp_count.core.source import Problem, SourceNode, Span
+from lsp_count.formats.litgpt import LitGPTConfigError, LitLora, litgpt_tree, lora_adapters, spec_hf
+from lsp_count.formats.lora import attach_adapters
 
 # torchtune builder stem (after an optional lora_/qlora_ prefix, without _base/_instruct) -> hub id.
 TORCHTUNE_BUILDERS: dict[str, str] = {
@@ -96,67 +100,48 @@ def _pad(n: int, multiple: int) -> int:
     return -(-n // multiple) * multiple
 
 
-def litgpt_model(r, name: str, problems: list[Problem]) -> ModelReport | None:
-    """litgpt.Config fields -> the equivalent transformers config, counted."""
-    n_layer, n_embd, n_head = r.int("n_layer"), r.int("n_embd"), r.int("n_head")
-    if None in (n_layer, n_embd, n_head):
-        problems.append(Problem("error", "LC102", "LitGPT config needs n_layer, n_embd and n_head", r.root.span))
+def litgpt_fields(r) -> dict[str, object]:
+    """A model_config.yaml's fields as Python values."""
+    root = r.root.to_python()
+    return dict(root) if isinstance(root, dict) else {}
+
+
+def litgpt_model(r, name: str, problems: list[Problem], lora: LitLora | None = None) -> ModelReport | None:
+    """LitGPT's model for a ``model_config.yaml`` (litgpt.Config fields), counted as
+    ``litgpt.model.GPT`` builds it (formats/litgpt.py); the memory model's spec from the same
+    fields. With ``lora``, the base frozen and litgpt.lora's adapters beside it."""
+    fields = litgpt_fields(r)
+    display = str(fields.get("name") or name)
+    try:
+        root = litgpt_tree(fields, display, lora)
+        hf = spec_hf(fields)
+        adapters, modules = lora_adapters(fields, lora) if lora is not None else ([], [])
+    except LitGPTConfigError as exc:
+        problems.append(Problem("error", "LC102", f"LitGPT config: {exc}", r.span(exc.key) or r.root.span))
         return None
-    assert n_layer is not None and n_embd is not None and n_head is not None
-    groups = r.int("n_query_groups") or n_head
-    head_size = r.int("head_size") or n_embd // n_head
-    vocab = r.int("vocab_size") or 50254
-    padded = r.int("padded_vocab_size") or _pad(vocab, r.int("padding_multiple") or 512)
-    bias = r.bool("bias")
-    bias = True if bias is None else bias  # litgpt.Config.bias defaults to True
-    attn_bias = r.bool("attn_bias") or False
-    mlp = r.str("mlp_class_name") or "GptNeoxMLP"
-    norm = r.str("norm_class_name") or "LayerNorm"
-    inter = r.int("intermediate_size") or 4 * n_embd
-    if r.bool("lm_head_bias"):
-        problems.append(Problem("error", "LC101", "lm_head_bias: no transformers class has a biased output head "
-                                "of this shape; not counted", r.span("lm_head_bias")))
+    spec_report = _count({k: (v, r.node(_LITGPT_KEYS.get(k, k))) for k, v in hf.items()}, r.root.span, display,
+                         [], "LitGPT config")
+    if spec_report is None or spec_report.spec is None:
+        problems.append(Problem("error", "LC101", "the LitGPT config's shapes have no memory model", r.root.span))
         return None
-    src = {"n_layer": r.node("n_layer"), "n_embd": r.node("n_embd"), "n_head": r.node("n_head"),
-           "groups": r.node("n_query_groups"), "head": r.node("head_size"), "vocab": r.node("padded_vocab_size") or r.node("vocab_size"),
-           "inter": r.node("intermediate_size")}
-    if mlp in ("LLaMAMLP", "GemmaMLP", "LLaMAMoE") and norm == "RMSNorm":
-        hf: dict[str, tuple[object, SourceNode | None]] = {
-            "model_type": ("mixtral" if mlp == "LLaMAMoE" else "llama", None),
-            "hidden_size": (n_embd, src["n_embd"]), "num_hidden_layers": (n_layer, src["n_layer"]),
-            "num_attention_heads": (n_head, src["n_head"]), "num_key_value_heads": (groups, src["groups"]),
-            "head_dim": (head_size, src["head"]), "intermediate_size": (inter, src["inter"]),
-            "vocab_size": (padded, src["vocab"]), "tie_word_embeddings": (False, None),
-        }
-        if mlp == "LLaMAMoE":
-            if bias or attn_bias:
-                problems.append(Problem("error", "LC101", "LLaMAMoE with biases has no transformers equivalent", r.span("bias")))
-                return None
-            hf["num_local_experts"] = (r.int("n_expert") or 8, r.node("n_expert"))
-            hf["num_experts_per_tok"] = (r.int("n_expert_per_token") or 2, r.node("n_expert_per_token"))
-            hf["intermediate_size"] = (r.int("moe_intermediate_size") or inter, r.node("moe_intermediate_size") or src["inter"])
-        else:
-            if attn_bias and not bias:
-                # qkv biased but not the output projection: qwen2's layout.
-                hf["model_type"] = ("qwen2", None)
-            else:
-                hf["attention_bias"] = (bias, r.node("bias"))
-                hf["mlp_bias"] = (bias, r.node("bias"))
-        return _count(hf, r.root.span, name, problems, "LitGPT config mapped to " + str(hf["model_type"][0]))
-    if mlp == "GptNeoxMLP" and norm == "LayerNorm":
-        if groups != n_head or head_size * n_head != n_embd or not bias:
-            problems.append(Problem("error", "LC101", "a GptNeoxMLP/LayerNorm LitGPT config with grouped queries, "
-                                    "an unusual head_size or no biases has no transformers equivalent", r.root.span))
+    spec = replace(spec_report.spec, name=display, architecture="litgpt.GPT")
+    tree = ParamTree(root)
+    method = "exact (litgpt.model.GPT from its config fields)"
+    if lora is not None:
+        if not adapters:
+            problems.append(Problem("error", "LC102", "no LoRA targets: every lora_* flag is false", r.root.span))
             return None
-        hf = {
-            "model_type": ("gpt_neox", None), "hidden_size": (n_embd, src["n_embd"]),
-            "num_hidden_layers": (n_layer, src["n_layer"]), "num_attention_heads": (n_head, src["n_head"]),
-            "intermediate_size": (inter, src["inter"]), "vocab_size": (padded, src["vocab"]),
-            "tie_word_embeddings": (False, None), "rotary_pct": (r.value("rotary_percentage") or 0.25, r.node("rotary_percentage")),
-        }
-        return _count(hf, r.root.span, name, problems, "LitGPT config mapped to gpt_neox")
-    problems.append(Problem("error", "LC101", f"LitGPT {mlp} with {norm} is not mapped to a transformers family", r.span("mlp_class_name")))
-    return None
+        tree = attach_adapters(tree, adapters, f"LoRA r={lora.r}")
+        method += f"; LoRA adapters exact (litgpt.lora: fused qkv adapter, r={lora.r})"
+    report = ModelReport(display, tree, spec, r.root.span, method=method)
+    return report if lora is None else replace(report, plan={"lora_targets": modules})
+
+
+# model_config.yaml's keys for the spec's fields, for the spans hovers point at.
+_LITGPT_KEYS = {"hidden_size": "n_embd", "num_hidden_layers": "n_layer", "num_attention_heads": "n_head",
+                "num_key_value_heads": "n_query_groups", "head_dim": "head_size", "intermediate_size": "intermediate_size",
+                "vocab_size": "padded_vocab_size", "max_position_embeddings": "block_size", "num_local_experts": "n_expert",
+                "num_experts_per_tok": "n_expert_per_token"}
 
 
 # --- NeMo / Megatron GPT ---------------------------------------------------------------------------

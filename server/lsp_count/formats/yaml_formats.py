@@ -6,13 +6,15 @@ training plan."""
 
 from __future__ import annotations
 
-from pathlib import PurePath
+from dataclasses import replace
+from pathlib import Path, PurePath
 
-from lsp_count.core.report import FileReport, ModelReport, unrecognized
+from lsp_count.core.report import FileReport, ModelReport, relocated, unrecognized
 from lsp_count.core.source import Problem, SourceNode
 from lsp_count.formats import architectures
 from lsp_count.formats.common import (PRECISIONS, Lora, Plan, Reader, base_model, finish, optimizer_name,
                                       zero_stage_from)
+from lsp_count.formats.litgpt import LitLora
 from lsp_count.formats.lora import LoraTargets
 from lsp_count.formats.yaml_reader import read_yaml
 
@@ -372,28 +374,55 @@ def read_litgpt(r: Reader, path: str, options, problems: list[Problem]) -> Model
 
 
 def read_litgpt_finetune(r: Reader, path: str, options, problems: list[Problem]) -> ModelReport | None:
+    """A LitGPT fine-tune YAML (``litgpt finetune_lora --config``). The base is the checkpoint
+    directory's ``model_config.yaml`` where it is there (LitGPT's own layout, relative to the YAML's
+    folder or absolute), counted as LitGPT builds it with litgpt.lora's adapters; else the
+    directory's last two parts as a hub id (``checkpoints/meta-llama/Llama-3.2-1B``), counted from
+    its transformers config. A ``lora_*`` key makes it LoRA, with finetune/lora.py's defaults
+    (rank 8, query and value adapted)."""
     ckpt = r.str("checkpoint_dir") or ""
-    # LitGPT keeps checkpoints under checkpoints/<org>/<name>; the hub id is the last two parts.
-    parts = [p for p in PurePath(ckpt).parts if p not in (".", "checkpoints")]
-    hub_id = "/".join(parts[-2:]) if len(parts) >= 2 else ckpt
-    base = base_model(r, "checkpoint_dir", options, problems, name=hub_id)
-    if base is None:
-        return None
     plan = Plan()
-    lora = None
-    rank = r.int("lora_r")
-    if rank is not None:
-        names = [hf for key, hf in architectures.LITGPT_LORA_KEYS if r.bool(key)]
-        if r.bool("lora_mlp"):
-            names += ["gate_proj", "up_proj", "down_proj"]
-        if not names:
-            problems.append(Problem("error", "LC102", "no LoRA targets: set lora_query / lora_value / ...", r.span("lora_r")))
+    lora_keys = [k for k in (r.root.value if isinstance(r.root.value, dict) else {}) if k.startswith("lora_")]
+    lit_lora = None
+    if lora_keys:
+        flags = {key: (r.bool(f"lora_{key}") if r.node(f"lora_{key}") is not None else default)
+                 for key, default in (("query", True), ("key", False), ("value", True), ("projection", False),
+                                      ("mlp", False), ("head", False))}
+        lit_lora = LitLora(r.int("lora_r") or 8, **{k: bool(v) for k, v in flags.items()})
+    model_config = _litgpt_model_config(ckpt, path, options)
+    if model_config is not None:
+        base = _litgpt_checkpoint(model_config, r, lit_lora, problems)
+        if base is None:
             return None
+    else:
+        # LitGPT keeps checkpoints under checkpoints/<org>/<name>; the hub id is the last two parts.
+        parts = [p for p in PurePath(ckpt).parts if p not in (".", "checkpoints")]
+        hub_id = "/".join(parts[-2:]) if len(parts) >= 2 else ckpt
+        base = base_model(r, "checkpoint_dir", options, problems, name=hub_id)
+        if base is None:
+            return None
+        if base.spec is not None and base.spec.values.get("tie_embeddings"):
+            problems.append(Problem("info", "LC106", f"{hub_id} ties its output head to the embedding in transformers; "
+                                    "LitGPT's model keeps a separate lm_head (put its model_config.yaml in "
+                                    "checkpoint_dir for LitGPT's exact count)", r.span("checkpoint_dir")))
+    lora = None
+    if lit_lora is not None:
+        span = r.span("lora_r") or r.span(f"{lora_keys[0]}")
+        if model_config is None:
+            names = [hf for key, hf in architectures.LITGPT_LORA_KEYS if getattr(lit_lora, key.removeprefix("lora_"))]
+            if lit_lora.mlp:
+                names += ["gate_proj", "up_proj", "down_proj"]
+            if not names:
+                problems.append(Problem("error", "LC102", "no LoRA targets: every lora_* flag is false", span))
+                return None
+            alpha = r.value("lora_alpha")
+            lora = Lora(lit_lora.r, alpha if isinstance(alpha, (int, float)) else None, LoraTargets(names=tuple(names)),
+                        span)
+        else:
+            plan.set("lora_targets", list(base.plan.get("lora_targets", [])), span)
+        plan.set("lora_rank", lit_lora.r, r.span("lora_r"))
         alpha = r.value("lora_alpha")
-        lora = Lora(rank, alpha if isinstance(alpha, (int, float)) else None, LoraTargets(names=tuple(names)),
-                    r.span("lora_r"))
-        plan.set("lora_rank", rank, r.span("lora_r"))
-        plan.set("lora_alpha", lora.alpha, r.span("lora_alpha"))
+        plan.set("lora_alpha", alpha if isinstance(alpha, (int, float)) else 16, r.span("lora_alpha"))
         quant = (r.str("quantize") or "").lower()
         if quant.startswith("bnb.nf4") or quant.startswith("bnb.int8") or quant.startswith("bnb.fp4"):
             dtype = {"bnb.nf4": "nf4", "bnb.nf4-dq": "nf4-dq", "bnb.int8": "int8", "bnb.fp4": "nf4", "bnb.fp4-dq": "nf4-dq"}.get(quant, "nf4")
@@ -401,14 +430,46 @@ def read_litgpt_finetune(r: Reader, path: str, options, problems: list[Problem])
             plan.set("dtype", dtype, r.span("quantize"))
             plan.set("quantization", dtype)
         else:
-            plan.set("mode", "lora", r.span("lora_r"))
+            plan.set("mode", "lora", span)
     else:
         plan.set("mode", "train")
     if "dtype" not in plan.values:
         plan.set("dtype", PRECISIONS.get((r.str("precision") or "").lower()), r.span("precision"))
     plan.set("context", r.int("train.max_seq_length"), r.span("train.max_seq_length"))
     plan.set("batch", r.int("train.micro_batch_size"), r.span("train.micro_batch_size"))
-    return finish(base, lora, plan, problems, r.span("checkpoint_dir"))
+    return finish(replace(base, plan={}), lora, plan, problems, r.span("checkpoint_dir"))
+
+
+def _litgpt_model_config(ckpt: str, path: str, options) -> Path | None:
+    """``<checkpoint_dir>/model_config.yaml`` where it is on disk (read, never run)."""
+    if not ckpt:
+        return None
+    folder = Path(ckpt) if Path(ckpt).is_absolute() else Path(options.base_dir or Path(path).parent) / ckpt
+    found = folder / "model_config.yaml"
+    return found if found.is_file() else None
+
+
+def _litgpt_checkpoint(model_config: Path, r: Reader, lora: LitLora | None, problems: list[Problem]) -> ModelReport | None:
+    """The checkpoint's model_config.yaml counted as LitGPT builds it; its problems located at
+    ``checkpoint_dir``."""
+    span = r.span("checkpoint_dir")
+    try:
+        text = model_config.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        problems.append(Problem("error", "LC104", f"cannot read {model_config}: {exc}", span))
+        return None
+    parsed = read_yaml(text)
+    found: list[Problem] = list(parsed.problems)
+    report = None
+    if not found and parsed.root is not None and parsed.root.is_mapping():
+        report = architectures.litgpt_model(Reader(parsed.root), model_config.parent.name, found, lora)
+    elif not found:
+        found.append(Problem("error", "LC102", "not a mapping of litgpt.Config fields", None))
+    problems.extend(Problem(p.severity, p.code, f"{model_config}: {p.message}", span) for p in found)
+    if report is None:
+        return None
+    problems.append(Problem("info", "LC106", f"base: {model_config} (LitGPT's model config)", span))
+    return relocated(report, span)
 
 
 def read_nemo(r: Reader, path: str, options, problems: list[Problem]) -> ModelReport | None:
