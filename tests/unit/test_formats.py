@@ -213,3 +213,28 @@ def test_a_lora_config_s_memory_holds_the_adapters_its_tree_has_fused_experts_to
     assert lines["optimizer_states"] == 8 * model.tree.trainable
     other = {line.name: line.bytes for line in estimate_memory(model, replace(s, lora_rank=16)).lines}
     assert other["adapters"] < lines["adapters"]  # (the base's linear layers at rank 16: experts not adapted)
+
+
+def test_torchtune_recipes_that_quantize_the_base_or_only_run_the_model():
+    # torchtune's QDoRA config builds lora_llama3_8b with quantize_base: True (what qlora_llama3_8b is);
+    # a generation / evaluation config has no optimizer: every training recipe's has one.
+    qdora = only_model_text("model:\n  _component_: torchtune.models.llama3.lora_llama3_8b\n  lora_attn_modules: [q_proj, v_proj]\n"
+                            "  lora_rank: 8\n  use_dora: True\n  quantize_base: True\noptimizer:\n  _component_: torch.optim.AdamW\n")
+    assert (qdora.plan["mode"], qdora.plan["dtype"]) == ("qlora", "nf4-dq")
+    report = analyze_text("model:\n  _component_: torchtune.models.llama2.llama2_7b\nmax_new_tokens: 300\n"
+                          "prompt:\n  user: Tell me a joke.\n", "generation.yaml")
+    (model,) = report.models
+    assert model.plan["mode"] == "inference"
+    assert any(p.code == "LC106" and "estimated for inference" in p.message for p in report.problems)
+    kd = analyze_text("model:\n  _component_: torchtune.models.llama3_2.llama3_2_1b\nteacher_model:\n"
+                      "  _component_: torchtune.models.llama3_1.llama3_1_8b\noptimizer:\n  _component_: torch.optim.AdamW\n",
+                      "kd.yaml")
+    assert [m.plan["mode"] for m in kd.models] == ["train"]
+    assert any("teacher_model (llama3_1_8b) is not counted" in p.message for p in kd.problems)
+
+
+def only_model_text(text: str):
+    report = analyze_text(text, "tt.yaml")
+    assert not report.has_errors, report.problems
+    (model,) = report.models
+    return model

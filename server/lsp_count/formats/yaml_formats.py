@@ -320,8 +320,9 @@ def read_torchtune(r: Reader, path: str, options, problems: list[Problem]) -> Mo
                     r.span("model.lora_attn_modules"), dora=bool(r.bool("model.use_dora")))
         plan.set("lora_rank", rank, r.span("model.lora_rank"))
         plan.set("lora_alpha", lora.alpha, r.span("model.lora_alpha"))
-        if adapter == "qlora":
+        if adapter == "qlora" or r.bool("model.quantize_base"):
             # torchao NF4: 4-bit codes, blocksize 64, scales quantized again per 256 blocks (as QLoRA's double quant).
+            # (`qlora_llama3_8b` is `partial(lora_llama3_8b, quantize_base=True)`: QDoRA configs set it themselves.)
             plan.set("mode", "qlora", comp_span)
             plan.set("dtype", "nf4-dq", comp_span)
             plan.set("quantization", "nf4-dq")
@@ -342,6 +343,17 @@ def read_torchtune(r: Reader, path: str, options, problems: list[Problem]) -> Mo
             problems.append(Problem("info", "LC106", f"optimizer {opt} is not modelled; memory assumes AdamW",
                                     r.span("optimizer._component_")))
         plan.set("optimizer", name, r.span("optimizer._component_"))
+    teacher = r.str("teacher_model._component_")
+    if teacher is not None:
+        problems.append(Problem("info", "LC106", f"teacher_model ({teacher.rsplit('.', 1)[-1]}) is not counted: the "
+                                "report and the memory are the student's (model)", r.span("teacher_model._component_")))
+    if r.node("optimizer") is None and not adapter:
+        # torchtune's generation, evaluation and quantization recipes' configs (a full model's): every training
+        # recipe's has one. (A LoRA builder is for training: its config is LoRA's, optimizer or not.)
+        plan.set("mode", "inference", comp_span)
+        problems.append(Problem("info", "LC106", "no optimizer: a generation / evaluation / quantization recipe's "
+                                "config, estimated for inference", comp_span))
+        plan.set("context", r.int("max_seq_length"), r.span("max_seq_length"))  # (the eleuther evaluation's)
     if "context" not in plan.values:
         problems.append(Problem("info", "LC106", "tokenizer.max_seq_len is not set: memory uses the default context",
                                 comp_span))
