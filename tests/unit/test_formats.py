@@ -238,3 +238,16 @@ def only_model_text(text: str):
     assert not report.has_errors, report.problems
     (model,) = report.models
     return model
+
+
+def test_torchtune_phi4_counts_as_torchtune_builds_it():
+    # torchtune 0.6.1 builds phi4_14b with 14,659,507,200 parameters (transformers' Phi-4 too) and
+    # lora_phi4_14b (q, v, output_proj and the MLP at rank 8) with 30,720,000 trainable of
+    # 14,690,227,200: a helper's sweep of torchtune's recipe configs built them on the meta device.
+    full = only_model_text("model:\n  _component_: torchtune.models.phi4.phi4_14b\noptimizer:\n"
+                           "  _component_: torch.optim.AdamW\n")
+    assert full.tree.total == 14_659_507_200
+    lora = only_model_text("model:\n  _component_: torchtune.models.phi4.lora_phi4_14b\n"
+                           "  lora_attn_modules: ['q_proj', 'v_proj', 'output_proj']\n  apply_lora_to_mlp: True\n"
+                           "  apply_lora_to_output: False\n  lora_rank: 8\n  lora_alpha: 16\n")
+    assert (lora.tree.total, lora.tree.trainable) == (14_690_227_200, 30_720_000)

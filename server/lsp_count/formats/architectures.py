@@ -50,6 +50,7 @@ TORCHTUNE_BUILDERS: dict[str, str] = {
     "gemma2_9b": "google/gemma-2-9b",
     "gemma2_27b": "google/gemma-2-27b",
     "phi3_mini": "microsoft/Phi-3-mini-4k-instruct",
+    "phi4_14b": "microsoft/phi-4",
 }
 # torchtune's attention module names -> transformers'.
 TORCHTUNE_MODULES = {"q_proj": "q_proj", "k_proj": "k_proj", "v_proj": "v_proj", "output_proj": "o_proj"}
