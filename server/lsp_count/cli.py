@@ -88,6 +88,9 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--batch", type=_int("--batch"), help="sequences per GPU replica (default 1)")
     m.add_argument("--optimizer", choices=OPTIMIZERS, help="adamw (mixed precision, default), adamw-fp32, adamw-8bit, sgd (no momentum: no state), "
                    "sgd-momentum (one fp32 state: SGD momentum, RMSprop, Adagrad)")
+    m.add_argument("--pure-precision", dest="pure_precision", action="store_true", default=None,
+                   help="train in the weights' dtype throughout: no fp32 master copy, optimizer states and LoRA "
+                        "adapters in it too (torchtune, LitGPT's bf16-true); default: mixed precision")
     m.add_argument("--lora-rank", dest="lora_rank", type=_int("--lora-rank"), help="LoRA rank (default 16)")
     m.add_argument("--lora-targets", dest="lora_targets",
                    help="comma-separated module names (default: every linear layer but the head)")
@@ -117,7 +120,7 @@ def _int(flag: str):
     return parse
 
 
-_SETTING_ARGS = ("mode", "dtype", "kv_dtype", "context", "batch", "optimizer", "lora_rank", "lora_targets",
+_SETTING_ARGS = ("mode", "dtype", "kv_dtype", "context", "batch", "optimizer", "pure_precision", "lora_rank", "lora_targets",
                  "gradient_checkpointing", "flash_attention", "zero", "tp", "pp", "gpus")
 
 
@@ -242,7 +245,7 @@ def format_memory(report: MemoryReport) -> str:
         head += f", KV {report.kv_dtype}"
     head += f", context {s.context:,}, batch {s.batch}"
     if s.mode != "inference":
-        head += f", {s.optimizer}"
+        head += f", {s.optimizer}" + (", pure precision" if s.pure_precision else "")
         if s.mode in ("lora", "qlora"):
             head += f", rank {s.lora_rank}"
         if s.gradient_checkpointing:

@@ -251,3 +251,16 @@ def test_torchtune_phi4_counts_as_torchtune_builds_it():
                            "  lora_attn_modules: ['q_proj', 'v_proj', 'output_proj']\n  apply_lora_to_mlp: True\n"
                            "  apply_lora_to_output: False\n  lora_rank: 8\n  lora_alpha: 16\n")
     assert (lora.tree.total, lora.tree.trainable) == (14_690_227_200, 30_720_000)
+
+
+def test_torchtune_and_litgpt_true_precision_train_without_a_master_copy():
+    # torchtune builds the model in `dtype` and trains it so; LitGPT's "bf16-true" likewise, "bf16-mixed" not.
+    full = only_model(FIX / "torchtune-qwen2_5-0_5b-full.yaml")
+    assert full.plan["pure_precision"] is True and full.plan["dtype"] == "bfloat16"
+    memory = estimate_memory(full, settings(full))
+    assert memory.line("master_weights") is None
+    for precision, pure in (("bf16-true", True), ("bf16-mixed", None)):
+        report = analyze_text(f"checkpoint_dir: checkpoints/meta-llama/Llama-3.2-1B\nprecision: {precision}\n"
+                              "train:\n  micro_batch_size: 1\n", "full.yaml")
+        (model,) = report.models
+        assert model.plan.get("pure_precision") is pure

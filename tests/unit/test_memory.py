@@ -143,6 +143,29 @@ def test_moe_counts_and_training_lines():
     assert kv.bytes == 2 * 2 * 2 * 8 * 10 * 2
 
 
+def test_pure_precision_trains_in_the_weights_dtype_without_a_master_copy():
+    # torchtune's recipes, LitGPT's bf16-true: bf16 weights and gradients, AdamW's m and v in bf16
+    # (torch keeps states in the parameters' dtype: tests/parity/test_optimizer_states_parity.py),
+    # no fp32 copy; LoRA's adapters, their gradients and states in bf16 too.
+    m = model(**LLAMA)
+    n = LLAMA_PARAMS
+    pure = estimate_memory(m, Settings(mode="train", pure_precision=True))
+    assert (line(pure, "weights").bytes, line(pure, "gradients").bytes, line(pure, "optimizer_states").bytes) == \
+        (2 * n, 2 * n, 4 * n)
+    assert pure.line("master_weights") is None
+    mixed = estimate_memory(m, Settings(mode="train"))
+    assert line(mixed, "master_weights").bytes == 4 * n and line(mixed, "optimizer_states").bytes == 8 * n
+    momentum = estimate_memory(m, Settings(mode="train", optimizer="sgd-momentum", pure_precision=True))
+    assert line(momentum, "optimizer_states").bytes == 2 * n
+    lora = estimate_memory(m, Settings(mode="lora", pure_precision=True))
+    lora_mixed = estimate_memory(m, Settings(mode="lora"))
+    assert 2 * line(lora, "adapters").bytes == line(lora_mixed, "adapters").bytes
+    assert 2 * line(lora, "optimizer_states").bytes == line(lora_mixed, "optimizer_states").bytes
+    fp32 = estimate_memory(m, Settings(mode="train", optimizer="adamw-fp32", pure_precision=True))
+    assert line(fp32, "optimizer_states").bytes == 8 * n  # float32 weights: fp32 states either way
+    assert settings_from_mapping({"pure-precision": "true"}).pure_precision is True
+
+
 def test_optimizers():
     m = model(**LLAMA)
     n = LLAMA_PARAMS

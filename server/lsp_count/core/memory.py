@@ -115,6 +115,10 @@ class Settings:
     context: int = 4096
     batch: int = 1  # per data-parallel replica (micro-batch)
     optimizer: str = "adamw"  # adamw (mixed precision) | adamw-fp32 | adamw-8bit | sgd | sgd-momentum
+    # False: mixed precision, an fp32 master copy and fp32 optimizer states beside 16-bit weights
+    # (AMP, DeepSpeed); True: the weights, gradients and states all in the weights' dtype, no master
+    # copy (torchtune's recipes, LitGPT's "bf16-true"), LoRA's adapters in it too (not fp32).
+    pure_precision: bool = False
     lora_rank: int = 16
     lora_targets: tuple[str, ...] | None = None  # module names; None = every linear layer but the head
     gradient_checkpointing: bool = False
@@ -146,7 +150,7 @@ FLAGS = {
     "mode": "--mode", "dtype": "--dtype", "kv_dtype": "--kv-dtype", "context": "--context", "batch": "--batch",
     "optimizer": "--optimizer", "lora_rank": "--lora-rank", "lora_targets": "--lora-targets",
     "gradient_checkpointing": "--gradient-checkpointing", "flash_attention": "--flash-attention",
-    "zero": "--zero", "tp": "--tp", "pp": "--pp", "gpus": "--gpus",
+    "zero": "--zero", "tp": "--tp", "pp": "--pp", "gpus": "--gpus", "pure_precision": "--pure-precision",
 }
 
 
@@ -184,7 +188,7 @@ def _coerce(name: str, key: str, value: object) -> object:
     kind = {f.name: f.type for f in fields(Settings)}[name]
     if value is None and "None" in str(kind):
         return None
-    if name in ("gradient_checkpointing", "flash_attention"):
+    if name in ("gradient_checkpointing", "flash_attention", "pure_precision"):
         if isinstance(value, bool):
             return value
         if isinstance(value, str) and value.lower() in ("true", "yes", "on", "1", "false", "no", "off", "0"):
@@ -391,6 +395,8 @@ def _validate(settings: Settings, model: ModelReport | None, facts: "_TreeFacts 
             raise SettingsError("--kv-dtype", f'the KV cache is stored in {", ".join(KV_DTYPES)}, not {kv}')
     if s.optimizer not in OPTIMIZERS:
         raise SettingsError("--optimizer", f'"{s.optimizer}" is not an optimizer (choose {", ".join(OPTIMIZERS)})')
+    if not isinstance(s.pure_precision, bool):
+        raise SettingsError("--pure-precision", f"expected true or false, got {s.pure_precision!r}")
     for name, lo, hi in (("context", 1, MAX_CONTEXT), ("batch", 1, MAX_BATCH), ("lora_rank", 1, 1 << 20),
                          ("zero", 0, 3), ("tp", 1, MAX_PARALLEL), ("pp", 1, MAX_PARALLEL), ("gpus", 1, MAX_PARALLEL)):
         value = getattr(s, name)
@@ -940,15 +946,19 @@ def inference_activations(model: ModelReport, s: Settings, compute: str,
 BNB_BLOCK = 256  # bitsandbytes' block-wise 8-bit states keep one fp32 absmax per 256 values
 
 
-def optimizer_state_bytes(numel: int, optimizer: str) -> int:
-    """Optimizer state bytes of one trainable tensor of ``numel`` elements."""
+def optimizer_state_bytes(numel: int, optimizer: str, element: int = 4) -> int:
+    """Optimizer state bytes of one trainable tensor of ``numel`` elements, its float states
+    ``element`` bytes each (fp32; a pure bf16 run's are the parameters' 2: torch keeps them in
+    the parameter's dtype)."""
     if optimizer == "sgd":
         return 0  # torch's SGD keeps a momentum buffer only where momentum is not 0
     if optimizer == "sgd-momentum":
-        return 4 * numel
-    if optimizer == "adamw-8bit" and numel >= BNB_MIN_8BIT_SIZE:
-        return 2 * numel + 2 * 4 * -(-numel // BNB_BLOCK)  # state1, state2 (uint8) + absmax1, absmax2 (fp32)
-    return 8 * numel
+        return element * numel
+    if optimizer == "adamw-8bit":
+        if numel >= BNB_MIN_8BIT_SIZE:
+            return 2 * numel + 2 * 4 * -(-numel // BNB_BLOCK)  # state1, state2 (uint8) + absmax1, absmax2 (fp32)
+        return 8 * numel  # (bitsandbytes keeps a small tensor's states in fp32)
+    return 2 * element * numel
 
 
 def torch_optimizer_kind(name: str, options: Mapping[str, Any]) -> str | None:
@@ -971,9 +981,9 @@ def _trainable_numel(path: str, t: Tensor, mult: int, frozen: bool) -> int:
     return 0 if frozen else mult * t.numel
 
 
-def _trainable_state_bytes(optimizer: str) -> TensorBytes:
+def _trainable_state_bytes(optimizer: str, element: int = 4) -> TensorBytes:
     """The optimizer state bytes of a trainable tensor (0 for a frozen one)."""
-    return lambda p, t, m, f: 0 if f else m * optimizer_state_bytes(t.numel, optimizer)
+    return lambda p, t, m, f: 0 if f else m * optimizer_state_bytes(t.numel, optimizer, element)
 
 
 def _planned_lora_numel(path: str, t: Tensor, mult: int, frozen: bool) -> int:
@@ -1054,9 +1064,12 @@ def _estimate(model: ModelReport, settings: Settings, facts: _TreeFacts) -> Memo
     training = s.mode != "inference"
     zero3 = training and s.zero >= 3 and dp > 1
 
+    pure = s.pure_precision and plan.storage != "float32"
+    # (a pure run's states and LoRA adapters are in the weights' float dtype; else fp32)
+    element = FLOAT_BYTES.get(plan.compute if pure and DTYPES[plan.storage].quantized else plan.storage, 2) if pure else 4
     if s.mode == "train":
-        mixed = plan.storage != "float32"
-        wbytes = 2 if mixed else 4
+        mixed = plan.storage != "float32" and not pure
+        wbytes = 2 if plan.storage != "float32" else 4
 
         def train_w(path: str, t: Tensor, mult: int, frozen: bool) -> int:
             if frozen:
@@ -1079,10 +1092,10 @@ def _estimate(model: ModelReport, settings: Settings, facts: _TreeFacts) -> Memo
             m = n_train * 4
             lines.append(MemoryLine("master_weights", _shard(m, dp) if s.zero >= 1 else m, not parallel and not (s.zero >= 1 and dp > 1),
                                     f"fp32 copy, 4 bytes × {n_train:,}" + (f"; ZeRO-{s.zero} ÷ {dp}" if s.zero and dp > 1 else "")))
-        o = facts.per_gpu(("optimizer", s.optimizer), _trainable_state_bytes(s.optimizer), tp, pp)
+        o = facts.per_gpu(("optimizer", s.optimizer, element), _trainable_state_bytes(s.optimizer, element), tp, pp)
         lines.append(MemoryLine("optimizer_states", _shard(o, dp) if s.zero >= 1 else o,
                                 not parallel and not (s.zero >= 1 and dp > 1),
-                                _optimizer_detail(s.optimizer) + (f"; ZeRO-{s.zero} ÷ {dp}" if s.zero and dp > 1 else "")))
+                                _optimizer_detail(s.optimizer, element) + (f"; ZeRO-{s.zero} ÷ {dp}" if s.zero and dp > 1 else "")))
     elif s.mode in ("lora", "qlora"):
         # The base is frozen: its storage only. Adapters are fp32 (peft's autocast_adapter_dtype), trained with the optimizer.
         # A model that holds its own adapters (a Python file's get_peft_model) has its frozen part as the base and its
@@ -1100,16 +1113,16 @@ def _estimate(model: ModelReport, settings: Settings, facts: _TreeFacts) -> Memo
         if own:
             n_adapt = facts.per_gpu(("trainable",), _trainable_numel, tp, pp)
             adapters = f"{n_adapt:,} trainable parameters of the model (its own adapters)"
-            o = facts.per_gpu(("optimizer", s.optimizer), _trainable_state_bytes(s.optimizer), tp, pp)
+            o = facts.per_gpu(("optimizer", s.optimizer, element), _trainable_state_bytes(s.optimizer, element), tp, pp)
         elif _planned_adapters_are(model, s):
             # The config's own adapters, as its reader built them (formats/lora.py), peft's fused-expert
             # adapters too (Qwen3-MoE's 128 experts: 490M of 498M), each matrix its own optimizer state.
             n_adapt = facts.per_gpu(("planned_lora",), _planned_lora_numel, tp, pp)
             n_adapt_total = facts.per_gpu(("planned_lora",), _planned_lora_numel, 1, 1)
             adapters = f"{n_adapt_total:,} LoRA params (the config's adapters, rank {s.lora_rank})"
-            o = facts.per_gpu(("planned_lora_state", s.optimizer),
-                              lambda p, t, m, f: m * optimizer_state_bytes(t.numel, s.optimizer) if t.kind == "lora" else 0,
-                              tp, pp)
+            o = facts.per_gpu(("planned_lora_state", s.optimizer, element),
+                              lambda p, t, m, f: m * optimizer_state_bytes(t.numel, s.optimizer, element)
+                              if t.kind == "lora" else 0, tp, pp)
         else:
             n_adapt_total = sum(facts.memo(("lora", s.lora_rank, s.lora_targets),
                                            lambda: lora_adapter_breakdown(tree, s.lora_rank, s.lora_targets)).values())
@@ -1124,16 +1137,18 @@ def _estimate(model: ModelReport, settings: Settings, facts: _TreeFacts) -> Memo
 
             def adapter_state_fn(p: str, t: Tensor, m: int, f: bool) -> int:
                 matrices = _adapter_matrices(t, s.lora_rank, s.lora_targets)  # each matrix its own optimizer state
-                return m * sum(optimizer_state_bytes(n, s.optimizer) for n in matrices) if matrices else 0
+                return m * sum(optimizer_state_bytes(n, s.optimizer, element) for n in matrices) if matrices else 0
 
-            o = facts.per_gpu(("adapter_state", s.lora_rank, s.lora_targets, s.optimizer), adapter_state_fn, tp, pp)
+            o = facts.per_gpu(("adapter_state", s.lora_rank, s.lora_targets, s.optimizer, element), adapter_state_fn, tp, pp)
         sharded = (lambda b, level: _shard(b, dp) if s.zero >= level else b)
-        lines.append(MemoryLine("adapters", sharded(4 * n_adapt, 3), not parallel and not zero3, f"{adapters} in fp32"))
-        lines.append(MemoryLine("gradients", sharded(4 * n_adapt, 2), not parallel and not (s.zero >= 2 and dp > 1),
-                                "fp32 adapter gradients"))
+        adapter_kind = "fp32" if element == 4 else f"{8 * element}-bit (pure precision)"
+        lines.append(MemoryLine("adapters", sharded(element * n_adapt, 3), not parallel and not zero3,
+                                f"{adapters} in {adapter_kind}"))
+        lines.append(MemoryLine("gradients", sharded(element * n_adapt, 2), not parallel and not (s.zero >= 2 and dp > 1),
+                                f"{adapter_kind} adapter gradients"))
         lines.append(MemoryLine("optimizer_states", sharded(o, 1),
                                 not parallel and not (s.zero >= 1 and dp > 1),
-                                _optimizer_detail(s.optimizer) + " (adapters only)"))
+                                _optimizer_detail(s.optimizer, element) + " (adapters only)"))
     else:
         w = facts.per_gpu(("stored", plan.storage, plan.compute, plan.skip_modules), stored, tp, pp)
         lines.append(MemoryLine("weights", w, weights_exact, f"{plan.storage}{split_note}"))
@@ -1205,11 +1220,12 @@ def _whole_weights(tree: ParamTree, dtype: str, compute: str, skip: frozenset[st
                for _p, t, m, _f in tree.root.iter_tensors())
 
 
-def _optimizer_detail(optimizer: str) -> str:
+def _optimizer_detail(optimizer: str, element: int = 4) -> str:
+    kind = "fp32" if element == 4 else f"{8 * element}-bit, as the weights"
     return {
-        "adamw": "AdamW m, v fp32: 8 bytes per trainable",
+        "adamw": f"AdamW m, v {kind}: {2 * element} bytes per trainable",
         "adamw-fp32": "AdamW m, v fp32: 8 bytes per trainable",
         "adamw-8bit": "8-bit AdamW (bitsandbytes): 2 bytes per trainable + fp32 scales per 256 (fp32 states below 4096 elements)",
         "sgd": "SGD without momentum: no state",
-        "sgd-momentum": "one fp32 state (SGD momentum, RMSprop, Adagrad): 4 bytes per trainable",
+        "sgd-momentum": f"one {kind} state (SGD momentum, RMSprop, Adagrad): {element} bytes per trainable",
     }[optimizer]

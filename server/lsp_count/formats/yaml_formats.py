@@ -330,9 +330,13 @@ def read_torchtune(r: Reader, path: str, options, problems: list[Problem]) -> Mo
             plan.set("mode", "lora", comp_span)
     else:
         plan.set("mode", "train", comp_span)
+    raw = r.str("dtype")
     if "dtype" not in plan.values:
-        raw = r.str("dtype")
         plan.set("dtype", PRECISIONS.get((raw or "").lower()), r.span("dtype"))
+    if PRECISIONS.get((raw or "").lower()) in ("bfloat16", "float16"):
+        # torchtune's recipes build the model in `dtype` and train it so, without autocast: no fp32 master
+        # copy, and the optimizer's states (and LoRA's adapters) in that dtype too.
+        plan.set("pure_precision", True, r.span("dtype"))
     plan.set("context", r.int("tokenizer.max_seq_len"), r.span("tokenizer.max_seq_len"))
     plan.set("batch", r.int("batch_size"), r.span("batch_size"))
     plan.set("gradient_checkpointing", r.bool("enable_activation_checkpointing"), r.span("enable_activation_checkpointing"))
@@ -447,6 +451,8 @@ def read_litgpt_finetune(r: Reader, path: str, options, problems: list[Problem])
         plan.set("mode", "train")
     if "dtype" not in plan.values:
         plan.set("dtype", PRECISIONS.get((r.str("precision") or "").lower()), r.span("precision"))
+    if (r.str("precision") or "").lower() in ("bf16-true", "16-true"):
+        plan.set("pure_precision", True, r.span("precision"))  # Lightning's "-true": the weights' dtype throughout
     plan.set("context", r.int("train.max_seq_length"), r.span("train.max_seq_length"))
     plan.set("batch", r.int("train.micro_batch_size"), r.span("train.micro_batch_size"))
     return finish(replace(base, plan={}), lora, plan, problems, r.span("checkpoint_dir"))
