@@ -434,6 +434,9 @@ def read_litgpt_finetune(r: Reader, path: str, options, problems: list[Problem])
             alpha = r.value("lora_alpha")
             lora = Lora(lit_lora.r, alpha if isinstance(alpha, (int, float)) else None, LoraTargets(names=tuple(names)),
                         span)
+            problems.append(Problem("info", "LC106", f"no model_config.yaml in {ckpt or 'checkpoint_dir'}: the LoRA "
+                                    f"flags adapt the transformers model's {', '.join(names)} (LitGPT's own layout, "
+                                    "a fused qkv, is counted from its model_config.yaml)", span))
         else:
             plan.set("lora_targets", list(base.plan.get("lora_targets", [])), span)
         plan.set("lora_rank", lit_lora.r, r.span("lora_r"))
