@@ -264,3 +264,19 @@ def test_torchtune_and_litgpt_true_precision_train_without_a_master_copy():
                               "train:\n  micro_batch_size: 1\n", "full.yaml")
         (model,) = report.models
         assert model.plan.get("pure_precision") is pure
+
+
+@pytest.mark.parametrize(("text", "line", "said"), [
+    ("n_layer: two\nn_embd: 64\nn_head: 4\n", 0, "n_layer must be a whole number ≥ 1, got 'two'"),
+    ("n_layer: 2\nn_embd: 64\nn_head: 4\nn_query_groups: 3\n", 3, "n_head 4 is not a multiple of n_query_groups 3"),
+    ("n_layer: 2\nn_embd: 64\nn_head: 4\nhead_size: -3\n", 3, "head_size must be a whole number ≥ 1, got -3"),
+    ("n_layer: 2\nn_embd: 64\nn_head: 4\nbias: maybe\n", 3, "bias must be true or false"),
+    ("n_layer: 2\nn_embd: 64\nn_head: 4\nmlp_class_name: LLaMAMLP\n", 3, "LLaMAMLP needs intermediate_size"),
+    ("n_layer: 2\nn_embd: 64\nn_head: 4\nvocab_size: 100000000000000000000\n", 3, "larger than any real model"),
+    ("n_layer: 2\nn_embd: 64\nn_head: 4\nlatent_attention: yes\n", 3, "latent_attention needs q_lora_rank"),
+])
+def test_a_litgpt_config_litgpt_refuses_is_an_error_at_its_key(text, line, said):
+    report = analyze_text(text, "model_config.yaml")
+    assert not report.models
+    (problem,) = [p for p in report.problems if p.severity == "error"]
+    assert problem.code == "LC102" and said in problem.message and problem.span.start.line == line

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from lsp_count.core.params import ParamNode, Tensor
+from lsp_count.core.spec import MAX_DIMENSION
 
 # litgpt.Config's defaults (litgpt/config.py), for the fields a model_config.yaml may leave out.
 DEFAULTS: dict[str, Any] = {
@@ -31,6 +32,15 @@ DEFAULTS: dict[str, Any] = {
     "n_shared_expert": None, "n_expert_groups": None, "n_expert_per_token": 0, "first_k_dense_replace": None,
     "lm_head_bias": False, "norm_1": True, "norm_2": True, "latent_attention": None,
 }
+# The whole-number fields and their least values (None allowed where the default is None).
+_SIZES = {"n_layer": 1, "n_embd": 1, "n_head": 1, "vocab_size": 1, "padding_multiple": 1, "block_size": 1,
+          "padded_vocab_size": 1, "head_size": 1, "n_query_groups": 1, "intermediate_size": 1,
+          "moe_intermediate_size": 1, "n_expert": 0, "n_expert_per_token": 0, "n_shared_expert": 0,
+          "n_expert_groups": 1, "first_k_dense_replace": 0}
+_REQUIRED = frozenset({"n_layer", "n_embd", "n_head", "vocab_size", "padding_multiple", "block_size", "n_expert",
+                       "n_expert_per_token"})
+_SWITCHES = ("bias", "attn_bias", "lm_head_bias", "norm_qk", "post_attention_norm", "post_mlp_norm", "norm_1",
+             "norm_2", "parallel_residual", "shared_attention_norm")
 MLP_CLASSES = ("GptNeoxMLP", "LLaMAMLP", "GemmaMLP", "LLaMAMoE")
 NORM_CLASSES = ("LayerNorm", "RMSNorm")
 
@@ -60,9 +70,18 @@ def resolved(fields: Mapping[str, Any]) -> dict[str, Any]:
     """The config as litgpt.Config.__post_init__ leaves it: head size, padded vocabulary, query
     groups and the MLP width filled in, and its checks (LitGPTConfigError)."""
     c = {**DEFAULTS, **{k: v for k, v in fields.items() if k in DEFAULTS}}
-    for key in ("n_layer", "n_embd", "n_head", "vocab_size", "padding_multiple"):
-        if not isinstance(c[key], int) or isinstance(c[key], bool) or c[key] < 1:
-            raise LitGPTConfigError(key, f"{key} must be a whole number ≥ 1, got {c[key]!r}")
+    for key in _SIZES:
+        value = c[key]
+        if value is None and key not in _REQUIRED:
+            continue
+        if not isinstance(value, int) or isinstance(value, bool) or value < _SIZES[key]:
+            raise LitGPTConfigError(key, f"{key} must be a whole number ≥ {_SIZES[key]}, got {value!r}")
+        if value > MAX_DIMENSION:
+            raise LitGPTConfigError(key, f"{key} {value:,} is larger than any real model dimension "
+                                         f"(limit {MAX_DIMENSION:,})")
+    for key in _SWITCHES:
+        if not isinstance(c[key], bool):
+            raise LitGPTConfigError(key, f"{key} must be true or false, got {c[key]!r}")
     if c["mlp_class_name"] not in MLP_CLASSES:
         raise LitGPTConfigError("mlp_class_name", f"mlp_class_name must be one of {', '.join(MLP_CLASSES)}, "
                                                   f"got {c['mlp_class_name']!r}")
@@ -93,7 +112,7 @@ def resolved(fields: Mapping[str, Any]) -> dict[str, Any]:
     if c["latent_attention"] is not None:
         mla = c["latent_attention"]
         needed = ("q_lora_rank", "kv_lora_rank", "qk_rope_head_dim", "qk_nope_head_dim", "v_head_dim")
-        if not isinstance(mla, Mapping) or not all(isinstance(mla.get(k), int) and mla.get(k) > 0 for k in needed):
+        if not isinstance(mla, Mapping) or not all(type(mla.get(k)) is int and 0 < mla[k] <= MAX_DIMENSION for k in needed):
             raise LitGPTConfigError("latent_attention", f"latent_attention needs {', '.join(needed)}")
         if c["n_query_groups"] != c["n_head"]:
             raise LitGPTConfigError("latent_attention", "latent attention does not support MQA/GQA (litgpt's assertion)")
