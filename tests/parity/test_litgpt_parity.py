@@ -84,7 +84,10 @@ def litgpt_configs(draw) -> dict:
                       n_shared_expert=draw(st.sampled_from([None, 1, 2])),
                       first_k_dense_replace=draw(st.sampled_from([None, 0, 1, 2])))
         if fields["n_expert"] == 4 and draw(st.booleans()):
-            fields.update(n_expert_groups=2, n_topk_groups=1, n_topk_scores_per_group=1)
+            fields.update(n_expert_groups=draw(st.sampled_from([2, 3])), n_topk_groups=1,
+                          n_topk_scores_per_group=draw(st.sampled_from([None, 1, 3])))
+    elif draw(st.integers(0, 9)) == 0:
+        fields["first_k_dense_replace"] = 1  # (litgpt refuses it without LLaMAMoE)
     if draw(st.integers(0, 4)) == 0 and fields["n_query_groups"] in (None, n_head):
         fields["latent_attention"] = {"q_lora_rank": 8, "kv_lora_rank": 6, "qk_rope_head_dim": 4,
                                       "qk_nope_head_dim": 4, "v_head_dim": 6}

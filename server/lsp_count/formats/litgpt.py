@@ -109,6 +109,17 @@ def resolved(fields: Mapping[str, Any]) -> dict[str, Any]:
                                                          "raises NotImplementedError")
     if c["mlp_class_name"] == "LLaMAMoE" and not c["n_expert"]:
         raise LitGPTConfigError("n_expert", "LLaMAMoE needs n_expert")
+    if c["first_k_dense_replace"] is not None and c["mlp_class_name"] != "LLaMAMoE":
+        raise LitGPTConfigError("first_k_dense_replace", "first_k_dense_replace needs mlp_class_name LLaMAMoE "
+                                                         "(litgpt's assertion)")
+    if c["n_expert_groups"] is not None:
+        groups, experts = c["n_expert_groups"], c["n_expert"]
+        top_k = fields.get("n_topk_groups"), fields.get("n_topk_scores_per_group")
+        if groups < 2 or experts % groups or top_k[0] is None or top_k[1] is None or \
+                not isinstance(top_k[1], int) or top_k[1] > experts // groups:
+            raise LitGPTConfigError("n_expert_groups", "n_expert_groups must be above 1 and divide n_expert, with "
+                                                       "n_topk_groups and n_topk_scores_per_group set (litgpt's "
+                                                       "assertions)")
     if c["latent_attention"] is not None:
         mla = c["latent_attention"]
         needed = ("q_lora_rank", "kv_lora_rank", "qk_rope_head_dim", "qk_nope_head_dim", "v_head_dim")
