@@ -136,3 +136,16 @@ def test_the_yamls_count_as_litgpt_builds_them(tmp_path) -> None:
     assert (model.tree.total, model.tree.trainable) == (lora_total, lora_trainable)
     assert (model.plan["mode"], model.plan["lora_rank"], model.plan["batch"], model.plan["context"]) == ("lora", 4, 2, 512)
     assert not report.has_errors, report.problems
+
+
+def test_a_fine_tune_without_the_model_config_counts_litgpt_s_untied_head(tmp_path) -> None:
+    # No model_config.yaml in checkpoint_dir: the hub id's transformers config (Llama-3.2-1B ties its
+    # head to the embedding), with its own head as LitGPT builds it; query, value and the head adapted.
+    flags = {"lora_r": 8, "lora_query": True, "lora_key": False, "lora_value": True, "lora_projection": False,
+             "lora_mlp": False, "lora_head": True}
+    ((_, total, trainable),) = built([{"name": "Llama-3.2-1B", "lora": flags}])
+    (tmp_path / "lora.yaml").write_text("checkpoint_dir: checkpoints/meta-llama/Llama-3.2-1B\nlora_r: 8\n"
+                                        "lora_head: true\n")
+    report = analyze_path(str(tmp_path / "lora.yaml"))
+    (model,) = report.models
+    assert (model.tree.total, model.tree.trainable) == (total, trainable) == (1_500_377_088, 1_894_400)

@@ -209,8 +209,10 @@ def zero_stage_from(deepspeed: str | None) -> int | None:
     return int(m.group(1)) if m else None
 
 
-def base_model(reader: Reader, key: str, options, problems: list[Problem], name: str | None = None) -> ModelReport | None:
-    """Resolve and count the base model named at ``key`` (offline)."""
+def base_model(reader: Reader, key: str, options, problems: list[Problem], name: str | None = None,
+               untied: bool = False) -> ModelReport | None:
+    """Resolve and count the base model named at ``key`` (offline); ``untied``: with its own output
+    head where the config ties it to the embedding (LitGPT's model never ties)."""
     node = reader.node(key)
     model_id = name or (node.value if node is not None and isinstance(node.value, str) else None)
     span = (node.span if node is not None else None)
@@ -223,6 +225,11 @@ def base_model(reader: Reader, key: str, options, problems: list[Problem], name:
         problems.append(not_found_problem(model_id, lookup, span))
         return None
     report, count_problems = count_config(lookup.found.root, model_id)
+    root = lookup.found.root
+    if untied and report is not None and report.spec is not None and report.spec.values.get("tie_embeddings") \
+            and isinstance(root.value, dict):
+        untie = SourceNode({**root.value, "tie_word_embeddings": SourceNode(False, root.span)}, root.span)
+        report, count_problems = count_config(untie, model_id)
     if report is None:
         problems.extend(
             Problem(p.severity, p.code, f"{model_id} ({lookup.found.source}): {p.message}", span) for p in count_problems)

@@ -414,13 +414,10 @@ def read_litgpt_finetune(r: Reader, path: str, options, problems: list[Problem])
         # LitGPT keeps checkpoints under checkpoints/<org>/<name>; the hub id is the last two parts.
         parts = [p for p in PurePath(ckpt).parts if p not in (".", "checkpoints")]
         hub_id = "/".join(parts[-2:]) if len(parts) >= 2 else ckpt
-        base = base_model(r, "checkpoint_dir", options, problems, name=hub_id)
+        # (LitGPT's model never ties its head to the embedding: a config that ties it gets its own)
+        base = base_model(r, "checkpoint_dir", options, problems, name=hub_id, untied=True)
         if base is None:
             return None
-        if base.spec is not None and base.spec.values.get("tie_embeddings"):
-            problems.append(Problem("info", "LC106", f"{hub_id} ties its output head to the embedding in transformers; "
-                                    "LitGPT's model keeps a separate lm_head (put its model_config.yaml in "
-                                    "checkpoint_dir for LitGPT's exact count)", r.span("checkpoint_dir")))
     lora = None
     if lit_lora is not None:
         span = r.span("lora_r") or r.span(f"{lora_keys[0]}")
