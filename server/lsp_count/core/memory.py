@@ -990,12 +990,12 @@ def _planned_lora_numel(path: str, t: Tensor, mult: int, frozen: bool) -> int:
     return mult * t.numel if t.kind == "lora" else 0
 
 
-def _planned_adapters_are(model: ModelReport, s: Settings) -> bool:
+def _planned_adapters_are(model: ModelReport, s: Settings, facts: "_TreeFacts") -> bool:
     """Whether the tree holds a LoRA plan's adapters (a fine-tuning YAML's, kind "lora") of the
     settings' rank and targets: what the settings ask is then exactly those tensors; other
     settings (``--lora-rank 64`` over the config's 8) are counted from the base's layers."""
     plan = model.plan or {}
-    if "lora_rank" not in plan or not any(t.kind == "lora" for _, t, _, _ in model.tree.root.iter_tensors()):
+    if "lora_rank" not in plan or not facts.per_gpu(("planned_lora",), _planned_lora_numel, 1, 1):
         return False
     try:
         planned = settings_from_mapping({k: plan[k] for k in ("lora_rank", "lora_targets") if k in plan})
@@ -1114,7 +1114,7 @@ def _estimate(model: ModelReport, settings: Settings, facts: _TreeFacts) -> Memo
             n_adapt = facts.per_gpu(("trainable",), _trainable_numel, tp, pp)
             adapters = f"{n_adapt:,} trainable parameters of the model (its own adapters)"
             o = facts.per_gpu(("optimizer", s.optimizer, element), _trainable_state_bytes(s.optimizer, element), tp, pp)
-        elif _planned_adapters_are(model, s):
+        elif _planned_adapters_are(model, s, facts):
             # The config's own adapters, as its reader built them (formats/lora.py), peft's fused-expert
             # adapters too (Qwen3-MoE's 128 experts: 490M of 498M), each matrix its own optimizer state.
             n_adapt = facts.per_gpu(("planned_lora",), _planned_lora_numel, tp, pp)

@@ -26,14 +26,13 @@ OPTIMIZERS = {
     "paged_adamw_32bit": "adamw", "adamw": "adamw", "adam": "adamw", "adamw_32bit": "adamw",
     "adamw_bnb_8bit": "adamw-8bit", "adamw_8bit": "adamw-8bit", "paged_adamw_8bit": "adamw-8bit",
     "adam8bit": "adamw-8bit", "bnb_adamw_8bit": "adamw-8bit",
-    # transformers' torch.optim.SGD / Adagrad / RMSprop with torch's defaults (no momentum; optim_args may add it)
-    "sgd": "sgd", "adagrad": "sgd-momentum", "rmsprop": "sgd-momentum",
-    "torch.optim.adamw": "adamw", "torch.optim.adam": "adamw", "bitsandbytes.optim.pagedadamw": "adamw",
+    "bitsandbytes.optim.pagedadamw": "adamw",
     "bitsandbytes.optim.pagedadamw8bit": "adamw-8bit", "bitsandbytes.optim.adamw8bit": "adamw-8bit",
     "torchao.optim.adamw8bit": "adamw-8bit", "torchao.prototype.low_bit_optim.adamw8bit": "adamw-8bit",
 }
-# transformers' `optim` names of torch's optimizers whose `optim_args` it passes on (trainer_optimizer.py).
-_HF_TORCH_OPTIMIZERS = {"sgd": "sgd", "adagrad": "adagrad", "rmsprop": "rmsprop"}
+# transformers' `optim` names of torch's optimizers whose `optim_args` it passes on (trainer_optimizer.py),
+# which are torch's own names: those and torchtune's `torch.optim.*` components go by the states they keep.
+_HF_TORCH_OPTIMIZERS = frozenset({"sgd", "adagrad", "rmsprop"})
 PRECISIONS = {"bf16": "bfloat16", "bfloat16": "bfloat16", "fp16": "float16", "float16": "float16", "half": "float16",
               "fp32": "float32", "float32": "float32", "32": "float32", "16": "float16",
               "bf16-true": "bfloat16", "bf16-mixed": "bfloat16", "16-true": "float16", "16-mixed": "float16",
@@ -180,8 +179,8 @@ def optimizer_name(raw: str | None, options: Mapping[str, Any] | str | None = No
     if raw is None:
         return None
     key = raw.strip().lower()
-    torch_name = key.removeprefix("torch.optim.") if key.startswith("torch.optim.") else _HF_TORCH_OPTIMIZERS.get(key)
-    if torch_name is not None and torch_name in TORCH_OPTIMIZER_STATES:
+    torch_name = key.removeprefix("torch.optim.") if key.startswith("torch.optim.") or key in _HF_TORCH_OPTIMIZERS else None
+    if torch_name in TORCH_OPTIMIZER_STATES:
         return torch_optimizer_kind(torch_name, optim_args(options) if isinstance(options, str) else options or {})
     return OPTIMIZERS.get(key)
 

@@ -6,7 +6,6 @@ training plan."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path, PurePath
 
 from lsp_count.core.report import FileReport, ModelReport, relocated, unrecognized
@@ -330,10 +329,10 @@ def read_torchtune(r: Reader, path: str, options, problems: list[Problem]) -> Mo
             plan.set("mode", "lora", comp_span)
     else:
         plan.set("mode", "train", comp_span)
-    raw = r.str("dtype")
+    dtype = PRECISIONS.get((r.str("dtype") or "").lower())
     if "dtype" not in plan.values:
-        plan.set("dtype", PRECISIONS.get((raw or "").lower()), r.span("dtype"))
-    if PRECISIONS.get((raw or "").lower()) in ("bfloat16", "float16"):
+        plan.set("dtype", dtype, r.span("dtype"))
+    if dtype in ("bfloat16", "float16"):
         # torchtune's recipes build the model in `dtype` and train it so, without autocast: no fp32 master
         # copy, and the optimizer's states (and LoRA's adapters) in that dtype too.
         plan.set("pure_precision", True, r.span("dtype"))
@@ -420,7 +419,9 @@ def read_litgpt_finetune(r: Reader, path: str, options, problems: list[Problem])
             return None
     lora = None
     if lit_lora is not None:
-        span = r.span("lora_r") or r.span(f"{lora_keys[0]}")
+        span = r.span("lora_r") or r.span(lora_keys[0])
+        alpha = r.value("lora_alpha")
+        alpha = alpha if isinstance(alpha, (int, float)) else None
         if model_config is None:
             names = [hf for key, hf in architectures.LITGPT_LORA_KEYS if getattr(lit_lora, key.removeprefix("lora_"))]
             if lit_lora.mlp:
@@ -428,17 +429,14 @@ def read_litgpt_finetune(r: Reader, path: str, options, problems: list[Problem])
             if not names:
                 problems.append(Problem("error", "LC102", "no LoRA targets: every lora_* flag is false", span))
                 return None
-            alpha = r.value("lora_alpha")
-            lora = Lora(lit_lora.r, alpha if isinstance(alpha, (int, float)) else None, LoraTargets(names=tuple(names)),
-                        span)
+            lora = Lora(lit_lora.r, alpha, LoraTargets(names=tuple(names)), span)
             problems.append(Problem("info", "LC106", f"no model_config.yaml in {ckpt or 'checkpoint_dir'}: the LoRA "
                                     f"flags adapt the transformers model's {', '.join(names)} (LitGPT's own layout, "
                                     "a fused qkv, is counted from its model_config.yaml)", span))
         else:
             plan.set("lora_targets", list(base.plan.get("lora_targets", [])), span)
         plan.set("lora_rank", lit_lora.r, r.span("lora_r"))
-        alpha = r.value("lora_alpha")
-        plan.set("lora_alpha", alpha if isinstance(alpha, (int, float)) else 16, r.span("lora_alpha"))
+        plan.set("lora_alpha", alpha if alpha is not None else 16, r.span("lora_alpha"))
         quant = (r.str("quantize") or "").lower()
         if quant.startswith("bnb.nf4") or quant.startswith("bnb.int8") or quant.startswith("bnb.fp4"):
             dtype = {"bnb.nf4": "nf4", "bnb.nf4-dq": "nf4-dq", "bnb.int8": "int8", "bnb.fp4": "nf4", "bnb.fp4-dq": "nf4-dq"}.get(quant, "nf4")
@@ -455,7 +453,7 @@ def read_litgpt_finetune(r: Reader, path: str, options, problems: list[Problem])
         plan.set("pure_precision", True, r.span("precision"))  # Lightning's "-true": the weights' dtype throughout
     plan.set("context", r.int("train.max_seq_length"), r.span("train.max_seq_length"))
     plan.set("batch", r.int("train.micro_batch_size"), r.span("train.micro_batch_size"))
-    return finish(replace(base, plan={}), lora, plan, problems, r.span("checkpoint_dir"))
+    return finish(base, lora, plan, problems, r.span("checkpoint_dir"))
 
 
 def _litgpt_model_config(ckpt: str, path: str, options) -> Path | None:

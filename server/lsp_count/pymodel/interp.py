@@ -80,14 +80,15 @@ TRL_SHIM = os.path.join(_SHIM_DIR, "trl.py")
 HF_ARGPARSER_SHIM = os.path.join(_SHIM_DIR, "hf_argparser.py")
 TRAINER_SHIM = os.path.join(_SHIM_DIR, "transformers_trainer.py")
 FABRIC_SHIM = os.path.join(_SHIM_DIR, "fabric.py")
-# Whose errors each shim raises, for the reason a raise of its says.
-_SHIM_LIBRARIES = {"lightning_module.py": "Lightning", "fabric.py": "Lightning Fabric", "trl.py": "trl",
-                   "transformers_trainer.py": "transformers", "hf_argparser.py": "transformers",
-                   "accelerate.py": "accelerate", "hydra.py": "Hydra"}
+ACCELERATE_SHIM = os.path.join(_SHIM_DIR, "accelerate.py")
 _TRL_TRAINERS = (("SFTTrainer", "sft"), ("DPOTrainer", "dpo"), ("KTOTrainer", "kto"), ("GRPOTrainer", "grpo"),
                  ("RLOOTrainer", "rloo"), ("RewardTrainer", "reward"), ("DistillationTrainer", "distillation"))
+# Whose errors each shim raises, for the reason a raise of its says (Interpreter.raise_stmt).
+_SHIM_LIBRARIES = {LIGHTNING_SHIM: "Lightning", FABRIC_SHIM: "Lightning Fabric", TRL_SHIM: "trl",
+                   TRAINER_SHIM: "transformers", HF_ARGPARSER_SHIM: "transformers", HYDRA_SHIM: "Hydra",
+                   ACCELERATE_SHIM: "accelerate"}
 SHIMS = {**{name: (LIGHTNING_SHIM, "LightningModule") for name in LIGHTNING_MODULES},
-         **{name: (os.path.join(_SHIM_DIR, "accelerate.py"), "Accelerator")
+         **{name: (ACCELERATE_SHIM, "Accelerator")
             for name in ("accelerate.Accelerator", "accelerate.accelerator.Accelerator")},
          **{name: (FABRIC_SHIM, "Fabric")
             for name in ("lightning.Fabric", "lightning.fabric.Fabric", "lightning.fabric.fabric.Fabric",
@@ -122,7 +123,7 @@ _LIBRARY_CLASSES = {"Trainer": ("/transformers/trainer.py", "transformers.Traine
 _LIBRARY_METHODS = {"TrainingArguments": ("/transformers/training_args.py", {
     "__post_init__": (TRAINER_SHIM, "training_arguments_post_init")})}
 # Optimizers a training loop builds over a model's parameters, by the memory model's name for the
-# states they keep (core/memory.py's OPTIMIZERS): torch's by their options (formats/common.py's
+# states they keep (core/memory.py's OPTIMIZERS): torch's by their options (core/memory.py's
 # torch_optimizer_kind: SGD with momentum keeps one state, without none); "adamw-8bit",
 # bitsandbytes' two 8-bit states; "adamw" two fp32 states, "sgd-momentum" one (Lion's momentum);
 # "" for one whose states the memory model does not have (L-BFGS' history, Adafactor's factored
@@ -2044,8 +2045,7 @@ class Interpreter:
         Uncaught, it is the reason the class is not counted. A bare ``raise`` in a handler raises
         what that handler caught."""
         reason = f"the code raises on {env.module.where(s.lineno)}: `{_text(s.exc) if s.exc else 'raise'}`"
-        library = _SHIM_LIBRARIES.get(os.path.basename(env.module.path)) if os.path.dirname(env.module.path) == _SHIM_DIR \
-            else None
+        library = _SHIM_LIBRARIES.get(env.module.path)
         if library is not None and isinstance(s.exc, ast.Call) and isinstance(s.exc.func, ast.Name):
             # The analyser's own short version of a library (its LightningModule, transformers'
             # Trainer): the library's error, in its words (not the shim's line).
@@ -10632,7 +10632,6 @@ def _statement_nodes(stmt: ast.stmt) -> Any:
 
 
 _UNFOLLOWED = "is set by code the analyser cannot follow: "
-
 
 
 def _raised_by_python(exc: BaseException) -> bool:
