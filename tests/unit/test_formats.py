@@ -211,8 +211,47 @@ def test_a_lora_config_s_memory_holds_the_adapters_its_tree_has_fused_experts_to
     assert model.tree.trainable == 498_253_824
     assert lines["adapters"] == lines["gradients"] == 4 * model.tree.trainable
     assert lines["optimizer_states"] == 8 * model.tree.trainable
-    other = {line.name: line.bytes for line in estimate_memory(model, replace(s, lora_rank=16)).lines}
-    assert other["adapters"] < lines["adapters"]  # (the base's linear layers at rank 16: experts not adapted)
+    other = {line.name: line.bytes for line in estimate_memory(model, replace(s, lora_targets=("q_proj",))).lines}
+    assert other["adapters"] < lines["adapters"]  # other targets: counted from the base's linear layers
+
+
+# Each format's LoRA config at rank {r}: written at 8 and estimated at --lora-rank 16 / 4, it must hold
+# what the same config written at that rank holds (whose adapters the parity tests compare with peft,
+# LitGPT and torchtune): peft's fused-expert adapters, DoRA's magnitude vectors and fused qkv too.
+_RANK_CONFIGS = {
+    "axolotl MoE all-linear": ("moe.yaml", "base_model: Qwen/Qwen3-30B-A3B\nadapter: lora\nlora_r: {r}\n"
+                                           "lora_target_linear: true\nsequence_len: 512\nmicro_batch_size: 1\n"),
+    "axolotl DoRA": ("dora.yaml", "base_model: meta-llama/Llama-3.1-8B\nadapter: lora\nlora_r: {r}\npeft_use_dora: true\n"
+                                  "lora_target_modules: [q_proj, v_proj]\nsequence_len: 512\nmicro_batch_size: 1\n"),
+    "LLaMA-Factory": ("lf.yaml", "model_name_or_path: Qwen/Qwen2.5-7B\nstage: sft\nfinetuning_type: lora\n"
+                                 "lora_rank: {r}\nlora_target: all\ncutoff_len: 512\n"),
+    "LitGPT fused qkv": ("lora.yaml", "checkpoint_dir: checkpoints/meta-llama/Llama-3.2-1B\nlora_r: {r}\n"
+                                      "lora_query: true\nlora_key: true\nlora_value: true\nlora_head: true\n"),
+    "torchtune": ("tt.yaml", "model:\n  _component_: torchtune.models.llama3.lora_llama3_8b\n"
+                             "  lora_attn_modules: [q_proj, v_proj, output_proj]\n  apply_lora_to_mlp: true\n"
+                             "  lora_rank: {r}\noptimizer:\n  _component_: torch.optim.AdamW\n"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_RANK_CONFIGS))
+@pytest.mark.parametrize("rank", [16, 4])
+@pytest.mark.parametrize("tp", [1, 2])
+def test_another_lora_rank_keeps_the_config_s_adapters(name, rank, tp):
+    from dataclasses import replace
+
+    path, text = _RANK_CONFIGS[name]
+    (written,) = analyze_text(text.format(r=8), path).models
+    (asked,) = analyze_text(text.format(r=rank), path).models
+    assert written.plan["lora_rank"] == 8 and asked.plan["lora_rank"] == rank
+    wanted = {line.name: line for line in estimate_memory(asked, replace(settings(asked), tp=tp, gpus=tp)).lines}
+    got = {line.name: line for line in estimate_memory(written, replace(settings(written), lora_rank=rank, tp=tp, gpus=tp)).lines}
+    for line in ("adapters", "gradients", "optimizer_states"):
+        assert got[line].bytes == wanted[line].bytes, line
+    assert f"{asked.tree.trainable:,} LoRA params (the config's adapters, rank {rank}; the config's rank is 8)" \
+        in got["adapters"].detail
+    if tp == 1:
+        element = 2 if asked.plan.get("pure_precision") else 4
+        assert got["adapters"].bytes == element * asked.tree.trainable
 
 
 def test_torchtune_recipes_that_quantize_the_base_or_only_run_the_model():

@@ -990,18 +990,47 @@ def _planned_lora_numel(path: str, t: Tensor, mult: int, frozen: bool) -> int:
     return mult * t.numel if t.kind == "lora" else 0
 
 
-def _planned_adapters_are(model: ModelReport, s: Settings, facts: "_TreeFacts") -> bool:
-    """Whether the tree holds a LoRA plan's adapters (a fine-tuning YAML's, kind "lora") of the
-    settings' rank and targets: what the settings ask is then exactly those tensors; other
-    settings (``--lora-rank 64`` over the config's 8) are counted from the base's layers."""
+# Where a planned adapter tensor's rank is, by its name (peft's lora_A / lora_B, LitGPT's, torchtune's
+# linear_in / linear_out): its first or its second dimension. DoRA's magnitude vector has none.
+_RANK_DIMENSION = (("lora_A.weight", 0), ("lora_A", 0), ("linear_in.weight", 0), ("lora_embedding_A", 0),
+                   ("lora_B.weight", 1), ("lora_B", 1), ("linear_out.weight", 1), ("lora_embedding_B", 1),
+                   ("lora_magnitude_vector", None))
+
+
+def _lora_numel_at(t: Tensor, planned: int, rank: int) -> int | None:
+    """The elements of a planned adapter tensor (made at rank ``planned``) at rank ``rank``: its rank
+    dimension scaled (a fused tensor's is a multiple of the rank: peft's E·r, gate_up_proj's 2·r);
+    None where the name says no rank dimension or it is not a multiple of the rank."""
+    for suffix, dim in _RANK_DIMENSION:
+        if t.name.endswith(suffix):
+            if dim is None:
+                return t.numel
+            if len(t.shape) != 2 or t.shape[dim] % planned:
+                return None
+            return t.numel // planned * rank
+    return None
+
+
+def _planned_adapter_rank(model: ModelReport, s: Settings, facts: "_TreeFacts") -> int | None:
+    """The rank of the LoRA plan's adapters the tree holds (a fine-tuning YAML's, kind "lora"),
+    where the settings ask for the plan's targets: what is trained is then those adapters at the
+    settings' rank, each matrix's rank dimension scaled (``--lora-rank 16`` over the config's 8
+    keeps peft's fused-expert adapters). None where the settings ask other targets (counted from
+    the base's layers) or a tensor's rank is not known."""
     plan = model.plan or {}
     if "lora_rank" not in plan or not facts.per_gpu(("planned_lora",), _planned_lora_numel, 1, 1):
-        return False
+        return None
     try:
         planned = settings_from_mapping({k: plan[k] for k in ("lora_rank", "lora_targets") if k in plan})
     except SettingsError:
-        return False
-    return (planned.lora_rank, planned.lora_targets) == (s.lora_rank, s.lora_targets)
+        return None
+    if planned.lora_targets != s.lora_targets:
+        return None
+    if planned.lora_rank != s.lora_rank and any(
+            t.kind == "lora" and _lora_numel_at(t, planned.lora_rank, s.lora_rank) is None
+            for _p, t, _m, _f, _s in facts.flat):
+        return None
+    return planned.lora_rank
 
 
 def _own_adapters(tree: ParamTree, facts: Any) -> bool:
@@ -1114,15 +1143,25 @@ def _estimate(model: ModelReport, settings: Settings, facts: _TreeFacts) -> Memo
             n_adapt = facts.per_gpu(("trainable",), _trainable_numel, tp, pp)
             adapters = f"{n_adapt:,} trainable parameters of the model (its own adapters)"
             o = facts.per_gpu(("optimizer", s.optimizer, element), _trainable_state_bytes(s.optimizer, element), tp, pp)
-        elif _planned_adapters_are(model, s, facts):
+        elif (planned_rank := _planned_adapter_rank(model, s, facts)) is not None:
             # The config's own adapters, as its reader built them (formats/lora.py), peft's fused-expert
-            # adapters too (Qwen3-MoE's 128 experts: 490M of 498M), each matrix its own optimizer state.
-            n_adapt = facts.per_gpu(("planned_lora",), _planned_lora_numel, tp, pp)
-            n_adapt_total = facts.per_gpu(("planned_lora",), _planned_lora_numel, 1, 1)
-            adapters = f"{n_adapt_total:,} LoRA params (the config's adapters, rank {s.lora_rank})"
-            o = facts.per_gpu(("planned_lora_state", s.optimizer, element),
-                              lambda p, t, m, f: m * optimizer_state_bytes(t.numel, s.optimizer, element)
-                              if t.kind == "lora" else 0, tp, pp)
+            # adapters too (Qwen3-MoE's 128 experts: 490M of 498M), each matrix its own optimizer state;
+            # at another rank (--lora-rank), each matrix's rank dimension scaled.
+            rank = s.lora_rank
+
+            def planned_fn(p: str, t: Tensor, m: int, f: bool) -> int:
+                return m * (_lora_numel_at(t, planned_rank, rank) or 0) if t.kind == "lora" else 0
+
+            n_adapt = facts.per_gpu(("planned_lora_at", rank), planned_fn, tp, pp)
+            n_adapt_total = facts.per_gpu(("planned_lora_at", rank), planned_fn, 1, 1)
+            adapters = f"{n_adapt_total:,} LoRA params (the config's adapters, rank {rank}" + (
+                f"; the config's rank is {planned_rank})" if rank != planned_rank else ")")
+
+            def planned_state_fn(p: str, t: Tensor, m: int, f: bool) -> int:
+                n = (_lora_numel_at(t, planned_rank, rank) or 0) if t.kind == "lora" else 0
+                return m * optimizer_state_bytes(n, s.optimizer, element) if n else 0
+
+            o = facts.per_gpu(("planned_lora_state", rank, s.optimizer, element), planned_state_fn, tp, pp)
         else:
             n_adapt_total = sum(facts.memo(("lora", s.lora_rank, s.lora_targets),
                                            lambda: lora_adapter_breakdown(tree, s.lora_rank, s.lora_targets)).values())
