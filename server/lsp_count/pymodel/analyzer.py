@@ -1192,6 +1192,8 @@ def _memory_plan(ctx: Any, inst: Inst, root: ParamNode, tree_notes: list[str]) -
             # `Trainer(optimizers=(torch.optim.SGD(...), scheduler))`: that one, not `optim`'s
             own = _optimized_by(ctx, inst) if step.get("given_optimizer") else None
             settings, how = _step_settings(step, full, own)
+            if full:
+                _trained_in_weights_dtype(inst, settings, how)
             longest = _sequence_bound(inst) if "context" not in step else None
             if longest is not None:
                 settings["context"] = longest[0]
@@ -1259,6 +1261,25 @@ def _step_settings(step: dict[str, Any], full: bool,
         elif raw is not None:
             how.append(f"optimizer `{raw}`, which is not modelled: AdamW's states are assumed")
     return settings, how
+
+
+def _trained_in_weights_dtype(inst: Inst, settings: dict[str, object], how: list[str]) -> None:
+    """A trainer's model whose trainable parameters are all 16-bit (``from_pretrained(...,
+    dtype=torch.bfloat16)``, ``model.half()``) trains in that dtype throughout: bf16 / fp16
+    autocast keeps them so, no fp32 master copy is made, and torch's optimizers keep their states
+    in each parameter's dtype (the optimizer-states parity test steps them on bf16 parameters).
+    The step's settings and what the note says of its precision are changed so."""
+    dtypes = {p.declared for _, p in params_of(inst) if p.requires_grad}
+    if len(dtypes) != 1 or next(iter(dtypes)) not in ("bfloat16", "float16"):
+        return
+    (dtype,) = dtypes
+    settings["dtype"] = dtype
+    settings["pure_precision"] = True
+    if settings.get("optimizer") == "adamw-fp32":
+        settings["optimizer"] = "adamw"  # (AdamW's states are the parameters' dtype here, not fp32)
+    how[:] = [h for h in how if not h.endswith("mixed precision") and not h.startswith("float32 (")]
+    how.insert(0, f"weights loaded in {dtype} and trained in it (no fp32 master copy; the optimizer's states in "
+                  f"{dtype}, as torch keeps them in each parameter's dtype)")
 
 
 def _sequence_bound(inst: Inst) -> tuple[int, str] | None:

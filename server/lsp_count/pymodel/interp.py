@@ -13006,6 +13006,7 @@ def _loaded_quantized(made: Any, kwargs: dict[str, Any], ctx: Ctx) -> Any:
     ``num_parameters()`` counts a 4-bit model: each packed weight as the one it stands for)."""
     if type(made) is not Inst or not made.is_module:
         return made
+    _loaded_in_dtype(made, kwargs)
     config = kwargs.get("quantization_config")
     for bits in ("4", "8"):
         if _bnb_flag(config, f"load_in_{bits}bit") or kwargs.get(f"load_in_{bits}bit") is True:
@@ -13016,6 +13017,28 @@ def _loaded_quantized(made: Any, kwargs: dict[str, Any], ctx: Ctx) -> Any:
                 held.attrs["quantization_config"] = config
             break
     return made
+
+
+def _loaded_in_dtype(made: Inst, kwargs: dict[str, Any]) -> None:
+    """``from_pretrained(..., dtype=torch.bfloat16)`` (``torch_dtype=``, the older name, where
+    ``dtype`` is not given; a dtype's name as text): the floating-point parameters are loaded in it,
+    as transformers loads them. ``"auto"``, transformers 5's default, is the config's own ``dtype`` /
+    ``torch_dtype``; a config that names none leaves them as built (float32)."""
+    given = kwargs.get("dtype")
+    if given is None:
+        given = kwargs.get("torch_dtype")
+    if given is None or given == "auto":
+        config = made.attrs.get("config")
+        held = (config.attrs.get("dtype") or config.attrs.get("torch_dtype")) if type(config) is Inst else None
+        given = held
+    if type(given) is ExtV:
+        name = _dtype_argument(given)
+    elif isinstance(given, str):
+        name = dtype_name(f"torch.{given}")
+    else:
+        return
+    if name in FLOATING_DTYPES:
+        _dtypes_cast(made, name)
 
 
 def _bnb_flag(config: Any, key: str) -> bool:
