@@ -266,3 +266,32 @@ def test_a_trainer_s_optimizer_is_the_one_it_uses(body, plan) -> None:
     report = analyze_text(TRAINER.format(body=body), "train.py", AnalyzeOptions())
     assert {m.name: m.plan for m in report.models} == {"model": plan}
     assert not [p for p in report.problems if p.severity != "info"]
+
+
+@pytest.mark.parametrize(("cast", "dtype", "pure"), [
+    ("model = model.half()", "float16", True),
+    ("model = model.to(torch.bfloat16)", "bfloat16", True),
+    ("model = model.bfloat16()", "bfloat16", True),
+    ("model.float()", "bfloat16", False),  # bf16 autocast over float32 weights: mixed precision
+    ("model.to(dtype=torch.float32)", "bfloat16", False),
+])
+def test_a_trainer_s_model_cast_before_training_trains_in_its_weights_dtype(cast, dtype, pure) -> None:
+    # Qwen2.5's config says bfloat16, transformers 5's default "auto" loads it so; the script's cast decides.
+    text = textwrap.dedent(f"""
+        import torch
+        from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
+
+        model = AutoModelForCausalLM.from_pretrained("Qwen/Qwen2.5-0.5B")
+        {cast}
+        trainer = Trainer(model=model, args=TrainingArguments(output_dir="out", bf16=True))
+        trainer.train()
+    """)
+    (model,) = analyze_text(text, "train.py").models
+    assert (model.plan["mode"], model.plan["dtype"], model.plan.get("pure_precision", False)) == ("train", dtype, pure)
+    memory = estimate_memory(model, Settings(**{k: v for k, v in model.plan.items() if k in (
+        "mode", "dtype", "pure_precision", "optimizer", "batch")}))
+    assert (memory.line("master_weights") is None) is pure
+    per_parameter = 2 + 2 + 4 if pure else 2 + 2 + 4 + 8  # weights, gradients, (master,) AdamW's states
+    static = sum(memory.line(n).bytes for n in ("weights", "gradients", "master_weights", "optimizer_states")
+                 if memory.line(n) is not None)
+    assert static == per_parameter * model.tree.total
