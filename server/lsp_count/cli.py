@@ -91,6 +91,9 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--pure-precision", dest="pure_precision", action="store_true", default=None,
                    help="train in the weights' dtype throughout: no fp32 master copy, optimizer states and LoRA "
                         "adapters in it too (torchtune, LitGPT's bf16-true); default: mixed precision")
+    m.add_argument("--reference-model", dest="reference_model", choices=("bfloat16", "float16", "float32"),
+                   help="training also holds a frozen copy of the model in this dtype (TRL's DPO/KTO reference "
+                        "model; a script's trainer sets it); default: none")
     m.add_argument("--lora-rank", dest="lora_rank", type=_int("--lora-rank"), help="LoRA rank (default 16)")
     m.add_argument("--lora-targets", dest="lora_targets",
                    help="comma-separated module names (default: every linear layer but the head)")
@@ -120,7 +123,8 @@ def _int(flag: str):
     return parse
 
 
-_SETTING_ARGS = ("mode", "dtype", "kv_dtype", "context", "batch", "optimizer", "pure_precision", "lora_rank", "lora_targets",
+_SETTING_ARGS = ("mode", "dtype", "kv_dtype", "context", "batch", "optimizer", "pure_precision", "reference_model",
+                 "lora_rank", "lora_targets",
                  "gradient_checkpointing", "flash_attention", "zero", "tp", "pp", "gpus")
 
 
@@ -246,6 +250,8 @@ def format_memory(report: MemoryReport) -> str:
     head += f", context {s.context:,}, batch {s.batch}"
     if s.mode != "inference":
         head += f", {s.optimizer}" + (", pure precision" if s.pure_precision else "")
+        if s.reference_model:
+            head += f", reference model {s.reference_model}"
         if s.mode in ("lora", "qlora"):
             head += f", rank {s.lora_rank}"
         if s.gradient_checkpointing:

@@ -98,3 +98,18 @@ def test_precision_view(capsys):
     code, out, _ = run(capsys, CONFIG, "--precision")
     assert code == 0
     assert "nf4-dq" in out and "vs fp32" in out
+
+
+def test_a_reference_model_adds_a_frozen_copy_of_the_weights_in_its_dtype(capsys):
+    # TRL's DPO reference model, asked by flag (a script's trainer sets it: tests/parity/test_trl_reference_parity.py)
+    code, out, _ = run(capsys, CONFIG, "--mode", "train", "--reference-model", "float32", "--json")
+    assert code == 0
+    (model,) = json.loads(out)["files"][0]["models"]
+    lines = {line["name"]: line["bytes"] for line in model["memory"]["lines"]}
+    assert lines["reference_model"] == 4 * model["params"]["total"]
+    code, out, _ = run(capsys, CONFIG, "--mode", "train", "--reference-model", "bfloat16", "--tp", "2", "--gpus", "2")
+    assert code == 0 and "reference model bfloat16" in out and "reference_model" in out
+    code, out, _ = run(capsys, CONFIG, "--reference-model", "bfloat16")  # inference holds no training copy
+    assert code == 0 and "reference_model" not in out
+    code, _, err = run(capsys, CONFIG, "--mode", "train", "--reference-model", "int8")
+    assert code == 2 and "--reference-model" in err and "Traceback" not in err

@@ -119,6 +119,9 @@ class Settings:
     # (AMP, DeepSpeed); True: the weights, gradients and states all in the weights' dtype, no master
     # copy (torchtune's recipes, LitGPT's "bf16-true"), LoRA's adapters in it too (not fp32).
     pure_precision: bool = False
+    # A frozen copy of the whole model held beside it for the loss, in this float dtype (TRL's DPO and
+    # KTO reference model, made where the script gives none and trains no adapters); None: no copy.
+    reference_model: str | None = None
     lora_rank: int = 16
     lora_targets: tuple[str, ...] | None = None  # module names; None = every linear layer but the head
     gradient_checkpointing: bool = False
@@ -151,6 +154,7 @@ FLAGS = {
     "optimizer": "--optimizer", "lora_rank": "--lora-rank", "lora_targets": "--lora-targets",
     "gradient_checkpointing": "--gradient-checkpointing", "flash_attention": "--flash-attention",
     "zero": "--zero", "tp": "--tp", "pp": "--pp", "gpus": "--gpus", "pure_precision": "--pure-precision",
+    "reference_model": "--reference-model",
 }
 
 
@@ -397,6 +401,9 @@ def _validate(settings: Settings, model: ModelReport | None, facts: "_TreeFacts 
         raise SettingsError("--optimizer", f'"{s.optimizer}" is not an optimizer (choose {", ".join(OPTIMIZERS)})')
     if not isinstance(s.pure_precision, bool):
         raise SettingsError("--pure-precision", f"expected true or false, got {s.pure_precision!r}")
+    if s.reference_model is not None and s.reference_model not in FLOAT_BYTES:
+        raise SettingsError("--reference-model", f'the reference copy is held in {", ".join(FLOAT_BYTES)}, not '
+                                                 f'{s.reference_model!r}')
     for name, lo, hi in (("context", 1, MAX_CONTEXT), ("batch", 1, MAX_BATCH), ("lora_rank", 1, 1 << 20),
                          ("zero", 0, 3), ("tp", 1, MAX_PARALLEL), ("pp", 1, MAX_PARALLEL), ("gpus", 1, MAX_PARALLEL)):
         value = getattr(s, name)
@@ -1201,6 +1208,14 @@ def _estimate(model: ModelReport, settings: Settings, facts: _TreeFacts) -> Memo
                 notes.append(f"KV cache for the {layout} layout is not modelled yet; not included")
         else:
             lines.append(MemoryLine("kv_cache", cache.bytes, cache.exact, cache.detail))
+
+    if training and s.reference_model is not None:
+        dtype = s.reference_model
+        r = facts.per_gpu(("reference", dtype), lambda p, t, m, f: 0 if t.kind == "lora" else m * t.numel * FLOAT_BYTES[dtype],
+                          tp, pp)
+        lines.append(MemoryLine("reference_model", _shard(r, dp) if zero3 else r, not parallel and not zero3,
+                                f"a frozen copy of the model in {dtype} for the loss (TRL's reference model)"
+                                + (f"; ZeRO-3 ÷ {dp}" if zero3 else "")))
 
     if training:
         act, source = training_activations(model, s, plan.compute, s.mode in ("lora", "qlora"), facts)

@@ -1194,6 +1194,7 @@ def _memory_plan(ctx: Any, inst: Inst, root: ParamNode, tree_notes: list[str]) -
             settings, how = _step_settings(step, full, own)
             if full:
                 _trained_in_weights_dtype(inst, settings, how)
+            _reference_model(inst, step, settings, how)
             longest = _sequence_bound(inst) if "context" not in step else None
             if longest is not None:
                 settings["context"] = longest[0]
@@ -1280,6 +1281,23 @@ def _trained_in_weights_dtype(inst: Inst, settings: dict[str, object], how: list
     how[:] = [h for h in how if not h.endswith("mixed precision") and not h.startswith("float32 (")]
     how.insert(0, f"weights loaded in {dtype} and trained in it (no fp32 master copy; the optimizer's states in "
                   f"{dtype}, as torch keeps them in each parameter's dtype)")
+
+
+def _reference_model(inst: Inst, step: dict[str, Any], settings: dict[str, object], how: list[str]) -> None:
+    """TRL's reference model (shims/trl.py: DPO and KTO where the script gives none, GRPO and RLOO with a
+    `beta`; never beside peft's adapters): the policy loaded again, in the policy's dtype (trl passes
+    ``self.model.dtype``), frozen; a reference the script gives is said not counted."""
+    if step.get("given_reference"):
+        how.append("the `ref_model` the script gives (not counted in memory)")
+    if not step.get("reference"):
+        return
+    dtypes = {p.declared for _, p in params_of(inst) if p.floating}
+    dtype = next(iter(dtypes)) if len(dtypes) == 1 else None
+    if dtype not in ("float32", "bfloat16", "float16"):
+        how.append("a reference model, whose dtype is not known (not counted in memory; --reference-model sets it)")
+        return
+    settings["reference_model"] = dtype
+    how.append(f"a frozen reference copy of the model in {dtype}, which trl loads beside it")
 
 
 def _sequence_bound(inst: Inst) -> tuple[int, str] | None:

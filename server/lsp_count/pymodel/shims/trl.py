@@ -69,8 +69,13 @@ class _Trainer:
     _init_kwargs = {}
     _config = TrainerConfig  # what it makes where it is given no args
     _pairs = False  # a step's batch holds each example's chosen and rejected sequences (DPO, reward)
+    # Whether trl loads a reference model beside the policy where the script gives none: None, never;
+    # "log-probs", unless they are computed beforehand (DPO, KTO); a number, the default `beta`, where
+    # one is loaded unless `beta` is 0 (GRPO, RLOO). Never for a policy with peft's adapters (they are
+    # turned off for the reference).
+    _reference = None
 
-    def _take(self, model, args, peft_config):
+    def _take(self, model, args, peft_config, ref_model=None):
         if args is None:
             args = self._config()
         if isinstance(model, str):
@@ -96,7 +101,15 @@ class _Trainer:
                       context=getattr(args, "max_length", None),
                       gradient_checkpointing=getattr(args, "gradient_checkpointing", None), pairs=self._pairs,
                       optimizer=getattr(args, "optim", None), optim_args=getattr(args, "optim_args", None),
-                      precision=precision, library="trl")
+                      precision=precision, library="trl", reference=self._loads_reference(model, args, ref_model),
+                      given_reference=ref_model is not None)
+
+    def _loads_reference(self, model, args, ref_model):
+        if self._reference is None or ref_model is not None or isinstance(model, PeftModel):
+            return False
+        if self._reference == "log-probs":
+            return getattr(args, "precompute_ref_log_probs", False) is not True
+        return getattr(args, "beta", self._reference) != 0
 
     def train(self, *args, **kwargs):
         return None
@@ -143,8 +156,10 @@ class DPOTrainer(_Trainer):
     _config = LengthConfig
     _pairs = True
 
+    _reference = "log-probs"
+
     def __init__(self, model, ref_model=None, args=None, *rest, peft_config=None, **kwargs):
-        self._take(model, args, peft_config)
+        self._take(model, args, peft_config, ref_model)
         self.ref_model = ref_model
 
 
@@ -153,13 +168,15 @@ class KTOTrainer(DPOTrainer):
 
 
 class GRPOTrainer(_Trainer):
+    _reference = 0.0  # GRPOConfig's beta
+
     def __init__(self, model, reward_funcs=None, args=None, *rest, peft_config=None, **kwargs):
         self._take(model, args, peft_config)
         self.reward_funcs = reward_funcs
 
 
 class RLOOTrainer(GRPOTrainer):
-    pass
+    _reference = 0.05  # RLOOConfig's beta
 
 
 class DistillationTrainer(_Trainer):
