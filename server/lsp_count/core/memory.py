@@ -119,8 +119,8 @@ class Settings:
     # (AMP, DeepSpeed); True: the weights, gradients and states all in the weights' dtype, no master
     # copy (torchtune's recipes, LitGPT's "bf16-true"), LoRA's adapters in it too (not fp32).
     pure_precision: bool = False
-    # A frozen copy of the whole model held beside it for the loss, in this float dtype (TRL's DPO and
-    # KTO reference model, made where the script gives none and trains no adapters); None: no copy.
+    # A frozen copy of the whole model held beside it for the loss, in this float dtype (TRL's reference
+    # model: DPO's and KTO's, GRPO's and RLOO's with a KL term); None: no copy.
     reference_model: str | None = None
     lora_rank: int = 16
     lora_targets: tuple[str, ...] | None = None  # module names; None = every linear layer but the head

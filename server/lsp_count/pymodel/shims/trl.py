@@ -6,8 +6,11 @@ model with peft's ``get_peft_model`` (trl 1.x, ``SFTTrainer.__init__`` and the o
 model id through ``create_model_from_path``, then ``get_peft_model(model, peft_config)``). peft
 puts its adapters into the model it is given, so the script's own ``model`` holds them too, as
 ``trainer.model`` does. A model that is already a ``PeftModel`` given with a ``peft_config`` is
-refused, as trl refuses it. What else a trainer does (datasets, collators, the optimizer, gradient
-checkpointing's input hooks, QLoRA's adapters cast to bf16) changes no parameter count; what else
+refused, as trl refuses it. Where trl loads a reference model beside the policy (DPO and KTO without
+a ``ref_model``, peft's adapters or precomputed reference log-probabilities; GRPO and RLOO with a
+non-zero ``beta``), the analyser is told (``reference``), for the memory's frozen copy. What else a
+trainer does (datasets, collators, the optimizer, gradient checkpointing's input hooks, QLoRA's
+adapters cast to bf16) changes no parameter count; what else
 it has (``train``, ``save_model``) builds nothing. What its config says of a training step (the
 batch per device, doubled where each example is a chosen and a rejected sequence (DPO, reward), the
 sequence length, gradient checkpointing, the precision and the optimizer; trl 1.x's defaults where
@@ -155,7 +158,6 @@ class RewardTrainer(_Trainer):
 class DPOTrainer(_Trainer):
     _config = LengthConfig
     _pairs = True
-
     _reference = "log-probs"
 
     def __init__(self, model, ref_model=None, args=None, *rest, peft_config=None, **kwargs):
