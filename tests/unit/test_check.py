@@ -202,6 +202,8 @@ def test_ignore_comment_is_not_read_from_json_strings(repo, capsys):
     ('[tool.lsp-count]\ngpu = "RTX-4009"\n', "gpu", 2),
     ('[tool.lsp-count]\nmax-params = "7B"\nmaxparams = 1\n', "maxparams", 3),
     ('[tool.lsp-count]\n\n[[tool.lsp-count.budget]]\nfiles = ["a/**"]\nmax-memory = "24G"\n', "max-memory", 5),
+    ('[tool.lsp-count]\nmode = "train"\npure-precision = "maybe"\n', "pure-precision", 3),
+    ('[tool.lsp-count]\nmode = "train"\nreference-model = "int8"\n', "reference-model", 3),
 ])
 def test_malformed_budget_exits_2_naming_the_key(repo, capsys, toml, key, line):
     write(repo, "pyproject.toml", toml)
@@ -322,3 +324,15 @@ def test_bad_memory_setting_in_budget_names_the_key(repo, capsys):
     path = write(repo, "m/config.json", LLAMA_1B)
     code, out, err = run(capsys, path)
     assert code == 2 and "pyproject.toml:4:" in err and "mode" in err and "serve" in err
+
+
+def test_the_budget_sets_pure_precision_and_a_reference_model(repo, capsys):
+    # Llama-3.2-1B-like (1.24B) trained at 512 tokens within 14 GiB: mixed precision (16 bytes per
+    # parameter, 20.2 GiB) is over; pure bf16 (8, 11.0 GiB) within; a float32 reference copy (4 more,
+    # 15.6 GiB) over again; a bf16 one (2 more, 13.3 GiB) within.
+    path = write(repo, "m/config.json", LLAMA_1B)
+    budget = '[tool.lsp-count]\nmax-memory = "14GiB"\nmode = "train"\ncontext = 512\n'
+    for extra, code in (("", 1), ("pure-precision = true\n", 0), ('pure-precision = true\nreference-model = "float32"\n', 1),
+                        ('pure-precision = true\nreference-model = "bfloat16"\n', 0)):
+        write(repo, "pyproject.toml", budget + extra)
+        assert run(capsys, path)[0] == code, extra
