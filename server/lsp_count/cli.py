@@ -189,6 +189,9 @@ def memory_json(report: MemoryReport) -> dict:
     return {
         "mode": s.mode, "dtype": report.dtype, "compute_dtype": report.compute_dtype, "kv_dtype": report.kv_dtype,
         "context": s.context, "batch": s.batch, "gpus": s.gpus, "zero": s.zero, "tp": s.tp, "pp": s.pp,
+        # how a training step was estimated (what a script's trainer or a YAML's plan chose, or a flag)
+        "optimizer": s.optimizer, "pure_precision": s.pure_precision, "reference_model": s.reference_model,
+        "gradient_checkpointing": s.gradient_checkpointing, "lora_rank": s.lora_rank,
         "weights_bytes": dict(report.weights_bytes),
         "lines": [{"name": l.name, "bytes": l.bytes, "exact": l.exact, "detail": l.detail} for l in report.lines],
         "total_bytes": report.total_bytes,

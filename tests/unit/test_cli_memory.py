@@ -107,6 +107,8 @@ def test_a_reference_model_adds_a_frozen_copy_of_the_weights_in_its_dtype(capsys
     (model,) = json.loads(out)["files"][0]["models"]
     lines = {line["name"]: line["bytes"] for line in model["memory"]["lines"]}
     assert lines["reference_model"] == 4 * model["params"]["total"]
+    memory = model["memory"]
+    assert (memory["reference_model"], memory["pure_precision"], memory["optimizer"]) == ("float32", False, "adamw")
     code, out, _ = run(capsys, CONFIG, "--mode", "train", "--reference-model", "bfloat16", "--tp", "2", "--gpus", "2")
     assert code == 0 and "reference model bfloat16" in out and "reference_model" in out
     code, out, _ = run(capsys, CONFIG, "--reference-model", "bfloat16")  # inference holds no training copy
