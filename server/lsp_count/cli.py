@@ -124,8 +124,7 @@ def _int(flag: str):
 
 
 _SETTING_ARGS = ("mode", "dtype", "kv_dtype", "context", "batch", "optimizer", "pure_precision", "reference_model",
-                 "lora_rank", "lora_targets",
-                 "gradient_checkpointing", "flash_attention", "zero", "tp", "pp", "gpus")
+                 "lora_rank", "lora_targets", "gradient_checkpointing", "flash_attention", "zero", "tp", "pp", "gpus")
 
 
 def settings_from_args(args: argparse.Namespace, selections: Sequence[GPUSelection] = ()) -> tuple[Settings, bool]:

@@ -1008,6 +1008,8 @@ def _lora_numel_at(t: Tensor, planned: int, rank: int) -> int | None:
     """The elements of a planned adapter tensor (made at rank ``planned``) at rank ``rank``: its rank
     dimension scaled (a fused tensor's is a multiple of the rank: peft's E·r, gate_up_proj's 2·r);
     None where the name says no rank dimension or it is not a multiple of the rank."""
+    if rank == planned:
+        return t.numel
     for suffix, dim in _RANK_DIMENSION:
         if t.name.endswith(suffix):
             if dim is None:
@@ -1033,9 +1035,8 @@ def _planned_adapter_rank(model: ModelReport, s: Settings, facts: "_TreeFacts") 
         return None
     if planned.lora_targets != s.lora_targets:
         return None
-    if planned.lora_rank != s.lora_rank and any(
-            t.kind == "lora" and _lora_numel_at(t, planned.lora_rank, s.lora_rank) is None
-            for _p, t, _m, _f, _s in facts.flat):
+    if any(t.kind == "lora" and _lora_numel_at(t, planned.lora_rank, s.lora_rank) is None
+           for _p, t, _m, _f, _s in facts.flat):
         return None
     return planned.lora_rank
 
@@ -1156,8 +1157,12 @@ def _estimate(model: ModelReport, settings: Settings, facts: _TreeFacts) -> Memo
             # at another rank (--lora-rank), each matrix's rank dimension scaled.
             rank = s.lora_rank
 
+            def numel_at_rank(t: Tensor) -> int:
+                # (every "lora" tensor has one: _planned_adapter_rank checked them)
+                return (_lora_numel_at(t, planned_rank, rank) or 0) if t.kind == "lora" else 0
+
             def planned_fn(p: str, t: Tensor, m: int, f: bool) -> int:
-                return m * (_lora_numel_at(t, planned_rank, rank) or 0) if t.kind == "lora" else 0
+                return m * numel_at_rank(t)
 
             n_adapt = facts.per_gpu(("planned_lora_at", rank), planned_fn, tp, pp)
             n_adapt_total = facts.per_gpu(("planned_lora_at", rank), planned_fn, 1, 1)
@@ -1165,7 +1170,7 @@ def _estimate(model: ModelReport, settings: Settings, facts: _TreeFacts) -> Memo
                 f"; the config's rank is {planned_rank})" if rank != planned_rank else ")")
 
             def planned_state_fn(p: str, t: Tensor, m: int, f: bool) -> int:
-                n = (_lora_numel_at(t, planned_rank, rank) or 0) if t.kind == "lora" else 0
+                n = numel_at_rank(t)
                 return m * optimizer_state_bytes(n, s.optimizer, element) if n else 0
 
             o = facts.per_gpu(("planned_lora_state", rank, s.optimizer, element), planned_state_fn, tp, pp)

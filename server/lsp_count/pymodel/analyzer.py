@@ -20,6 +20,7 @@ from typing import Any, Sequence
 from lsp_count.core.analyze import DEFAULT_READ_PACKAGES
 from lsp_count.core.memory import Settings
 from lsp_count.core.params import ParamNode, ParamTree, Tensor, short_count
+from lsp_count.core.precision import FLOAT_BYTES, SIXTEEN_BIT
 from lsp_count.core.report import FileReport, ModelReport, unrecognized
 from lsp_count.core.source import LineIndex, Position, Problem, Span
 from lsp_count.core.spec import MAX_DIMENSION
@@ -1271,7 +1272,7 @@ def _trained_in_weights_dtype(inst: Inst, settings: dict[str, object], how: list
     in each parameter's dtype (the optimizer-states parity test steps them on bf16 parameters).
     The step's settings and what the note says of its precision are changed so."""
     dtypes = {p.declared for _, p in params_of(inst) if p.requires_grad}
-    if len(dtypes) != 1 or next(iter(dtypes)) not in ("bfloat16", "float16"):
+    if len(dtypes) != 1 or next(iter(dtypes)) not in SIXTEEN_BIT:
         return
     (dtype,) = dtypes
     settings["dtype"] = dtype
@@ -1293,7 +1294,7 @@ def _reference_model(inst: Inst, step: dict[str, Any], settings: dict[str, objec
         return
     dtypes = {p.declared for _, p in params_of(inst) if p.floating}
     dtype = next(iter(dtypes)) if len(dtypes) == 1 else None
-    if dtype not in ("float32", "bfloat16", "float16"):
+    if dtype not in FLOAT_BYTES:
         how.append("a reference model, whose dtype is not known (not counted in memory; --reference-model sets it)")
         return
     settings["reference_model"] = dtype

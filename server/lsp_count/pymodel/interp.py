@@ -13029,8 +13029,7 @@ def _loaded_in_dtype(made: Inst, kwargs: dict[str, Any]) -> None:
         given = kwargs.get("torch_dtype")
     if given is None or given == "auto":
         config = made.attrs.get("config")
-        held = (config.attrs.get("dtype") or config.attrs.get("torch_dtype")) if type(config) is Inst else None
-        given = held
+        given = (config.attrs.get("dtype") or config.attrs.get("torch_dtype")) if type(config) is Inst else None
     if type(given) is ExtV:
         name = _dtype_argument(given)
     elif isinstance(given, str):
