@@ -94,6 +94,9 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--reference-model", dest="reference_model", choices=("bfloat16", "float16", "float32"),
                    help="training also holds a frozen copy of the model in this dtype (TRL's DPO/KTO reference "
                         "model; a script's trainer sets it); default: none")
+    m.add_argument("--reference-parameters", dest="reference_parameters", type=_int("--reference-parameters"),
+                   help="that frozen model's own parameter count, where it is not a copy of this model (a ref_model or "
+                        "distillation teacher of another size; a script's trainer sets it); needs --reference-model")
     m.add_argument("--lora-rank", dest="lora_rank", type=_int("--lora-rank"), help="LoRA rank (default 16)")
     m.add_argument("--lora-targets", dest="lora_targets",
                    help="comma-separated module names (default: every linear layer but the head)")
@@ -124,7 +127,8 @@ def _int(flag: str):
 
 
 _SETTING_ARGS = ("mode", "dtype", "kv_dtype", "context", "batch", "optimizer", "pure_precision", "reference_model",
-                 "lora_rank", "lora_targets", "gradient_checkpointing", "flash_attention", "zero", "tp", "pp", "gpus")
+                 "reference_parameters", "lora_rank", "lora_targets", "gradient_checkpointing", "flash_attention", "zero",
+                 "tp", "pp", "gpus")
 
 
 def settings_from_args(args: argparse.Namespace, selections: Sequence[GPUSelection] = ()) -> tuple[Settings, bool]:
@@ -190,6 +194,7 @@ def memory_json(report: MemoryReport) -> dict:
         "context": s.context, "batch": s.batch, "gpus": s.gpus, "zero": s.zero, "tp": s.tp, "pp": s.pp,
         # how a training step was estimated (what a script's trainer or a YAML's plan chose, or a flag)
         "optimizer": s.optimizer, "pure_precision": s.pure_precision, "reference_model": s.reference_model,
+        "reference_parameters": s.reference_parameters,
         "gradient_checkpointing": s.gradient_checkpointing, "lora_rank": s.lora_rank,
         "weights_bytes": dict(report.weights_bytes),
         "lines": [{"name": l.name, "bytes": l.bytes, "exact": l.exact, "detail": l.detail} for l in report.lines],
@@ -253,7 +258,8 @@ def format_memory(report: MemoryReport) -> str:
     if s.mode != "inference":
         head += f", {s.optimizer}" + (", pure precision" if s.pure_precision else "")
         if s.reference_model:
-            head += f", reference model {s.reference_model}"
+            head += f", reference model {s.reference_model}" + (
+                f" ({s.reference_parameters:,} parameters)" if s.reference_parameters is not None else "")
         if s.mode in ("lora", "qlora"):
             head += f", rank {s.lora_rank}"
         if s.gradient_checkpointing:

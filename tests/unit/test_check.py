@@ -204,6 +204,9 @@ def test_ignore_comment_is_not_read_from_json_strings(repo, capsys):
     ('[tool.lsp-count]\n\n[[tool.lsp-count.budget]]\nfiles = ["a/**"]\nmax-memory = "24G"\n', "max-memory", 5),
     ('[tool.lsp-count]\nmode = "train"\npure-precision = "maybe"\n', "pure-precision", 3),
     ('[tool.lsp-count]\nmode = "train"\nreference-model = "int8"\n', "reference-model", 3),
+    ('[tool.lsp-count]\nmode = "train"\nreference-parameters = 7\n', "reference-parameters", 3),
+    ('[tool.lsp-count]\nmode = "train"\nreference-model = "float16"\nreference-parameters = "7B"\n',
+     "reference-parameters", 4),
 ])
 def test_malformed_budget_exits_2_naming_the_key(repo, capsys, toml, key, line):
     write(repo, "pyproject.toml", toml)
@@ -333,6 +336,8 @@ def test_the_budget_sets_pure_precision_and_a_reference_model(repo, capsys):
     path = write(repo, "m/config.json", LLAMA_1B)
     budget = '[tool.lsp-count]\nmax-memory = "14GiB"\nmode = "train"\ncontext = 512\n'
     for extra, code in (("", 1), ("pure-precision = true\n", 0), ('pure-precision = true\nreference-model = "float32"\n', 1),
-                        ('pure-precision = true\nreference-model = "bfloat16"\n', 0)):
+                        ('pure-precision = true\nreference-model = "bfloat16"\n', 0),
+                        # a teacher of 2.5B parameters in bf16 (4.66 GiB more): over
+                        ('pure-precision = true\nreference-model = "bfloat16"\nreference-parameters = 2_500_000_000\n', 1)):
         write(repo, "pyproject.toml", budget + extra)
         assert run(capsys, path)[0] == code, extra

@@ -115,3 +115,33 @@ def test_a_reference_model_adds_a_frozen_copy_of_the_weights_in_its_dtype(capsys
     assert code == 0 and "reference_model" not in out
     code, _, err = run(capsys, CONFIG, "--mode", "train", "--reference-model", "int8")
     assert code == 2 and "--reference-model" in err and "Traceback" not in err
+
+
+def test_a_reference_model_of_its_own_size_is_held_in_its_dtype(capsys):
+    # A `ref_model` or distillation teacher a script builds (tests/parity/test_trl_reference_parity.py):
+    # its own parameter count, not the model's; the model's own count is a copy, split as the weights are.
+    code, out, _ = run(capsys, CONFIG, "--mode", "train", "--reference-model", "bfloat16", "--json")
+    (model,) = json.loads(out)["files"][0]["models"]
+    total = model["params"]["total"]
+    copy = {line["name"]: line for line in model["memory"]["lines"]}["reference_model"]
+    for count, tp, zero in ((3 * total, 1, 0), (total, 1, 0), (3 * total + 1, 2, 0), (3 * total, 1, 3)):
+        gpus = ["--tp", str(tp), "--gpus", "4"] if tp > 1 or zero else []
+        code, out, _ = run(capsys, CONFIG, "--mode", "train", "--reference-model", "bfloat16", "--reference-parameters",
+                           str(count), *gpus, *(["--zero", str(zero)] if zero else []), "--json")
+        assert code == 0
+        (model,) = json.loads(out)["files"][0]["models"]
+        line = {line["name"]: line for line in model["memory"]["lines"]}["reference_model"]
+        assert model["memory"]["reference_parameters"] == count
+        if count == total:  # the same size: the copy, exact
+            assert (line["bytes"], line["exact"]) == (copy["bytes"], True)
+        else:
+            per_gpu = -(-2 * count // tp)
+            assert line["bytes"] == (-(-per_gpu // 4) if zero else per_gpu)
+            assert line["exact"] is (tp == 1 and not zero) and f"{count:,} parameters" in line["detail"]
+    code, out, _ = run(capsys, CONFIG, "--mode", "train", "--reference-model", "float16", "--reference-parameters", "7,000")
+    assert code == 0 and "reference model float16 (7,000 parameters)" in out
+    for bad, says in ((["--reference-parameters", "5"], "needs --reference-model"),
+                      (["--reference-model", "float16", "--reference-parameters", "0"], "between 1"),
+                      (["--reference-model", "float16", "--reference-parameters", "many"], "whole number")):
+        code, out, err = run(capsys, CONFIG, "--mode", "train", *bad)
+        assert code == 2 and "--reference-parameters" in err and says in err and "Traceback" not in err

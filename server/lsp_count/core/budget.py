@@ -51,8 +51,9 @@ _GiB = 1 << 30
 # lsp_count.core.memory.settings_from_mapping unchanged (it accepts the same spellings).
 BUDGET_KEYS = ("name", "gpu", "max-params", "max-memory", "files", "ignore", "strict")
 SETTINGS_KEYS = (
-    "mode", "dtype", "kv-dtype", "context", "batch", "optimizer", "pure-precision", "reference-model", "lora-rank",
-    "lora-targets", "gradient-checkpointing", "flash-attention", "zero", "tp", "pp", "gpus",
+    "mode", "dtype", "kv-dtype", "context", "batch", "optimizer", "pure-precision", "reference-model",
+    "reference-parameters", "lora-rank", "lora-targets", "gradient-checkpointing", "flash-attention", "zero", "tp",
+    "pp", "gpus",
 )
 # Only the top level may hold the list of budgets.
 _LIST_KEY = "budget"

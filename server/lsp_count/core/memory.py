@@ -103,6 +103,7 @@ _ENTRY_NAME = re.compile(r"\d+(?:-\d+)?")
 MAX_CONTEXT = 1 << 30
 MAX_BATCH = 1 << 24
 MAX_PARALLEL = 4096
+MAX_PARAMETERS = 10 ** 15
 
 
 @dataclass(frozen=True)
@@ -122,6 +123,9 @@ class Settings:
     # A frozen copy of the whole model held beside it for the loss, in this float dtype (TRL's reference
     # model: DPO's and KTO's, GRPO's and RLOO's with a KL term); None: no copy.
     reference_model: str | None = None
+    # That frozen model's own parameter count, where it is not a copy of this one (a `ref_model` or a
+    # distillation teacher a script builds); None: a copy. Held in reference_model's dtype.
+    reference_parameters: int | None = None
     lora_rank: int = 16
     lora_targets: tuple[str, ...] | None = None  # module names; None = every linear layer but the head
     gradient_checkpointing: bool = False
@@ -154,7 +158,7 @@ FLAGS = {
     "optimizer": "--optimizer", "lora_rank": "--lora-rank", "lora_targets": "--lora-targets",
     "gradient_checkpointing": "--gradient-checkpointing", "flash_attention": "--flash-attention",
     "zero": "--zero", "tp": "--tp", "pp": "--pp", "gpus": "--gpus", "pure_precision": "--pure-precision",
-    "reference_model": "--reference-model",
+    "reference_model": "--reference-model", "reference_parameters": "--reference-parameters",
 }
 
 
@@ -198,7 +202,7 @@ def _coerce(name: str, key: str, value: object) -> object:
         if isinstance(value, str) and value.lower() in ("true", "yes", "on", "1", "false", "no", "off", "0"):
             return value.lower() in ("true", "yes", "on", "1")
         raise SettingsError(key, f"expected true or false, got {value!r}")
-    if name in ("context", "batch", "lora_rank", "zero", "tp", "pp", "gpus"):
+    if name in ("context", "batch", "lora_rank", "zero", "tp", "pp", "gpus", "reference_parameters"):
         if isinstance(value, float) and value.is_integer():
             value = int(value)
         if isinstance(value, str) and re.fullmatch(r"\s*[-+]?\d+\s*", value):
@@ -404,6 +408,14 @@ def _validate(settings: Settings, model: ModelReport | None, facts: "_TreeFacts 
     if s.reference_model is not None and s.reference_model not in FLOAT_BYTES:
         raise SettingsError("--reference-model", f'the reference copy is held in {", ".join(FLOAT_BYTES)}, not '
                                                  f'{s.reference_model!r}')
+    if s.reference_parameters is not None:
+        if isinstance(s.reference_parameters, bool) or not isinstance(s.reference_parameters, int):
+            raise SettingsError("--reference-parameters", f"expected a whole number, got {s.reference_parameters!r}")
+        if not 1 <= s.reference_parameters <= MAX_PARAMETERS:
+            raise SettingsError("--reference-parameters",
+                                f"must be between 1 and {MAX_PARAMETERS:,}, got {s.reference_parameters:,}")
+        if s.reference_model is None:
+            raise SettingsError("--reference-parameters", "needs --reference-model, the dtype that model is held in")
     for name, lo, hi in (("context", 1, MAX_CONTEXT), ("batch", 1, MAX_BATCH), ("lora_rank", 1, 1 << 20),
                          ("zero", 0, 3), ("tp", 1, MAX_PARALLEL), ("pp", 1, MAX_PARALLEL), ("gpus", 1, MAX_PARALLEL)):
         value = getattr(s, name)
@@ -979,6 +991,31 @@ def torch_optimizer_kind(name: str, options: Mapping[str, Any]) -> str | None:
     return _BY_STATES.get(base + sum(1 for option in adding if options.get(option) not in (None, False, 0, "")))
 
 
+def _reference_line(s: Settings, facts: "_TreeFacts", tp: int, pp: int, dp: int, parallel: bool,
+                    zero3: bool) -> MemoryLine:
+    """The frozen model held beside the trained one for the loss, in ``s.reference_model``'s dtype: a
+    copy of the model (its frozen tensors, split as the weights are), or, where
+    ``s.reference_parameters`` is another count, a model of that size (split evenly over TP × PP:
+    not exact there, its layers are not known)."""
+    dtype = s.reference_model
+    assert dtype is not None
+    sharded = f"; ZeRO-3 ÷ {dp}" if zero3 else ""
+    frozen = facts.memo(("reference_numel",), lambda: sum(m * t.numel for _, t, m, _ in facts.tree.root.iter_tensors()
+                                                          if t.kind != "lora"))
+    own = s.reference_parameters
+    if own is None or own == frozen:
+        r = facts.per_gpu(("reference", dtype), lambda p, t, m, f: 0 if t.kind == "lora" else m * t.numel * FLOAT_BYTES[dtype],
+                          tp, pp)
+        what = "a frozen copy of the model" if own is None else f"a frozen model of the same {own:,} parameters"
+        return MemoryLine("reference_model", _shard(r, dp) if zero3 else r, not parallel and not zero3,
+                          f"{what} in {dtype} for the loss (TRL's reference model){sharded}")
+    r = -(-own * FLOAT_BYTES[dtype] // (tp * pp))
+    split = f" ÷ {tp * pp} (TP × PP, evenly)" if tp * pp > 1 else ""
+    return MemoryLine("reference_model", _shard(r, dp) if zero3 else r, tp * pp == 1 and not zero3,
+                      f"a frozen model of {own:,} parameters in {dtype} beside it for the loss (a reference or "
+                      f"teacher model){split}{sharded}")
+
+
 def _shard(b: int, n: int) -> int:
     return -(-b // n) if n > 1 else b
 
@@ -1215,12 +1252,7 @@ def _estimate(model: ModelReport, settings: Settings, facts: _TreeFacts) -> Memo
             lines.append(MemoryLine("kv_cache", cache.bytes, cache.exact, cache.detail))
 
     if training and s.reference_model is not None:
-        dtype = s.reference_model
-        r = facts.per_gpu(("reference", dtype), lambda p, t, m, f: 0 if t.kind == "lora" else m * t.numel * FLOAT_BYTES[dtype],
-                          tp, pp)
-        lines.append(MemoryLine("reference_model", _shard(r, dp) if zero3 else r, not parallel and not zero3,
-                                f"a frozen copy of the model in {dtype} for the loss (TRL's reference model)"
-                                + (f"; ZeRO-3 ÷ {dp}" if zero3 else "")))
+        lines.append(_reference_line(s, facts, tp, pp, dp, parallel, zero3))
 
     if training:
         act, source = training_activations(model, s, plan.compute, s.mode in ("lora", "qlora"), facts)

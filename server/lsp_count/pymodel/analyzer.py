@@ -1285,20 +1285,38 @@ def _trained_in_weights_dtype(inst: Inst, settings: dict[str, object], how: list
 
 
 def _reference_model(inst: Inst, step: dict[str, Any], settings: dict[str, object], how: list[str]) -> None:
-    """TRL's reference model (shims/trl.py: DPO and KTO where the script gives none, GRPO and RLOO with a
-    `beta`; never beside peft's adapters): the policy loaded again, in the policy's dtype (trl passes
-    ``self.model.dtype``), frozen; a reference the script gives is said not counted."""
-    if step.get("given_reference"):
-        how.append("the `ref_model` the script gives (not counted in memory)")
+    """The frozen model TRL holds beside the policy for the loss (shims/trl.py): the policy loaded again,
+    in the policy's dtype (trl passes ``self.model.dtype``; DPO and KTO where the script gives none, GRPO
+    and RLOO with a `beta`; never beside peft's adapters), or the ``ref_model`` or distillation teacher the
+    script gives, in its own size and dtype."""
+    given, role = next(((step[k], k) for k in ("given_reference", "teacher") if step.get(k) is not None), (None, ""))
+    if given is not None:
+        name = "ref_model" if role == "given_reference" else "teacher_model"
+        size = count_of(given) if type(given) is Inst and given.is_module else None
+        dtype = _float_dtype(given) if type(size) is int else None
+        if type(size) is not int or dtype not in FLOAT_BYTES:
+            known = "size" if type(size) is not int else "dtype"
+            how.append(f"the `{name}` the script gives, whose {known} is not known (not counted in memory; "
+                       f"--reference-model and --reference-parameters set it)")
+            return
+        settings["reference_model"] = dtype
+        settings["reference_parameters"] = size
+        how.append(f"the `{name}` the script gives, {size:,} parameters in {dtype}, held frozen beside it")
+        return
     if not step.get("reference"):
         return
-    dtypes = {p.declared for _, p in params_of(inst) if p.floating}
-    dtype = next(iter(dtypes)) if len(dtypes) == 1 else None
+    dtype = _float_dtype(inst)
     if dtype not in FLOAT_BYTES:
         how.append("a reference model, whose dtype is not known (not counted in memory; --reference-model sets it)")
         return
     settings["reference_model"] = dtype
     how.append(f"a frozen reference copy of the model in {dtype}, which trl loads beside it")
+
+
+def _float_dtype(inst: Inst) -> str | None:
+    """The one dtype a module's floating-point parameters were declared in; None for none or several."""
+    dtypes = {p.declared for _, p in params_of(inst) if p.floating}
+    return next(iter(dtypes)) if len(dtypes) == 1 else None
 
 
 def _sequence_bound(inst: Inst) -> tuple[int, str] | None:

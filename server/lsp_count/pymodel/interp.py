@@ -1802,7 +1802,7 @@ class Interpreter:
                 self.exec_block(s.orelse, env)
         elif isinstance(s, ast.While):
             n = 0
-            while truth(self.ev(s.test, env), f"the loop condition `{_text(s.test)}`"):
+            while _loop_condition(self.ev(s.test, env), s.test):
                 n += 1
                 if n > MAX_ITERATIONS:
                     raise Unresolved(f"the while loop on {env.module.where(s.lineno)} runs more than {MAX_ITERATIONS:,} times")
@@ -2966,7 +2966,8 @@ class Interpreter:
                 # (the optimizer itself, a value the analyser does not follow: whether there is one)
                 kwargs["given_optimizer"] = kwargs.get("given_optimizer") is not None
                 plan = {k: v for k, v in kwargs.items() if (type(v) in (int, bool) and (type(v) is bool or v > 0))
-                        or (type(v) is str and k in ("optimizer", "optim_args", "precision", "library"))}
+                        or (type(v) is str and k in ("optimizer", "optim_args", "precision", "library"))
+                        or (k in ("given_reference", "teacher") and v is not None)}  # (a frozen model beside it)
                 if pairs and "batch" in plan:
                     plan["batch"] *= 2  # each example's chosen and rejected sequences, in one batch
                     plan["pairs"] = True
@@ -4119,7 +4120,8 @@ class Interpreter:
             if set(k) - {"order"} or not a:
                 return None
             dims = tuple(a[0]) if len(a) == 1 and isinstance(a[0], (tuple, list)) else a
-            new = shapes.view_shape(shape, (tuple(as_int(d, f"`{_text(node)}`: a size") for d in dims),))
+            new = shapes.view_shape(shape, (tuple(d if type(d) is int else as_int(d, f"`{_text(node)}`: a size")
+                                                  for d in dims),))
             return TensorV(new, floating=obj.floating, numpy=True) if new is not None else None
         if name == "transpose":
             if k:
@@ -6038,7 +6040,7 @@ class Interpreter:
                     yield from self.lazy_block(s.orelse, env)  # type: ignore[attr-defined]
             else:  # while
                 n = 0
-                while truth(self.ev(s.test, env), f"the loop condition `{_text(s.test)}`"):  # type: ignore[attr-defined]
+                while _loop_condition(self.ev(s.test, env), s.test):  # type: ignore[attr-defined]
                     n += 1
                     if n > MAX_ITERATIONS:
                         raise Unresolved(f"the while loop on {env.module.where(s.lineno)} runs more than "
@@ -7550,7 +7552,7 @@ class Interpreter:
         # zeros, ones, empty, randn, rand: the default dtype unless one is asked for; randint: int64.
         floating = _floating_dtype(kwargs.get("dtype", _DEFAULT_DTYPE if fn in _DEFAULT_DTYPE_FACTORIES else
                                               ExtV("torch.int64") if fn == "randint" else None))
-        if fn != "randint":
+        if fn != "randint" and dims and type(dims[0]) is bool:  # (the message's text only when it is said)
             no_bool_first_size(dims, f"the size of `{_text(node)}`")
         shape = tuple(as_int(d, "tensor size") for d in dims)
         if legacy is not None:
@@ -12496,6 +12498,14 @@ def _breaks_out(s: ast.stmt) -> bool:
 def _is_context_manager(node: ast.AST) -> bool:
     """A function decorated ``@contextmanager`` / ``@contextlib.contextmanager``."""
     return any(_dotted(d).rsplit(".", 1)[-1] == "contextmanager" for d in getattr(node, "decorator_list", ()))
+
+
+def _loop_condition(v: Any, test: ast.expr) -> bool:
+    """A while loop's condition as ``truth`` takes it; the condition's text, for the reason an
+    unknown one gives, is only made then (a loop tests it at every turn)."""
+    if type(v) is bool or type(v) is int:
+        return bool(v)
+    return truth(v, f"the loop condition `{_text(test)}`")
 
 
 def truth_value(v: Any, what: str) -> bool:

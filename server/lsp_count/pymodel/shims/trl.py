@@ -8,7 +8,9 @@ puts its adapters into the model it is given, so the script's own ``model`` hold
 ``trainer.model`` does. A model that is already a ``PeftModel`` given with a ``peft_config`` is
 refused, as trl refuses it. Where trl loads a reference model beside the policy (DPO and KTO without
 a ``ref_model``, peft's adapters or precomputed reference log-probabilities; GRPO and RLOO with a
-non-zero ``beta``), the analyser is told (``reference``), for the memory's frozen copy. What else a
+non-zero ``beta``), the analyser is told (``reference``), for the memory's frozen copy; a
+``ref_model`` the script gives, or a distillation teacher, is handed to it (``given_reference``,
+``teacher``), for a frozen model of its own size and dtype. What else a
 trainer does (datasets, collators, the optimizer, gradient checkpointing's input hooks, QLoRA's
 adapters cast to bf16) changes no parameter count; what else
 it has (``train``, ``save_model``) builds nothing. What its config says of a training step (the
@@ -78,7 +80,7 @@ class _Trainer:
     # turned off for the reference).
     _reference = None
 
-    def _take(self, model, args, peft_config, ref_model=None):
+    def _take(self, model, args, peft_config, ref_model=None, teacher=None):
         if args is None:
             args = self._config()
         if isinstance(model, str):
@@ -105,7 +107,7 @@ class _Trainer:
                       gradient_checkpointing=getattr(args, "gradient_checkpointing", None), pairs=self._pairs,
                       optimizer=getattr(args, "optim", None), optim_args=getattr(args, "optim_args", None),
                       precision=precision, library="trl", reference=self._loads_reference(model, args, ref_model),
-                      given_reference=ref_model is not None)
+                      given_reference=ref_model, teacher=teacher)
 
     def _loads_reference(self, model, args, ref_model):
         if self._reference is None or ref_model is not None or isinstance(model, PeftModel):
@@ -183,5 +185,11 @@ class RLOOTrainer(GRPOTrainer):
 
 class DistillationTrainer(_Trainer):
     def __init__(self, model, teacher_model=None, args=None, *rest, peft_config=None, **kwargs):
-        self._take(model, args, peft_config)
+        if isinstance(teacher_model, str):
+            # trl 1.16: loaded with the config's teacher_model_init_kwargs, whose dtype, where it sets
+            # none, is None (transformers' default), not create_model_from_path's float32
+            init_kwargs = dict(getattr(args, "teacher_model_init_kwargs", None) or {})
+            init_kwargs.setdefault("dtype", None)
+            teacher_model = _model_from_path(teacher_model, **init_kwargs)
+        self._take(model, args, peft_config, teacher=teacher_model)
         self.teacher_model = teacher_model
