@@ -265,11 +265,33 @@ def test_torchtune_recipes_that_quantize_the_base_or_only_run_the_model():
     (model,) = report.models
     assert model.plan["mode"] == "inference"
     assert any(p.code == "LC106" and "estimated for inference" in p.message for p in report.problems)
-    kd = analyze_text("model:\n  _component_: torchtune.models.llama3_2.llama3_2_1b\nteacher_model:\n"
-                      "  _component_: torchtune.models.llama3_1.llama3_1_8b\noptimizer:\n  _component_: torch.optim.AdamW\n",
-                      "kd.yaml")
-    assert [m.plan["mode"] for m in kd.models] == ["train"]
-    assert any("teacher_model (llama3_1_8b) is not counted" in p.message for p in kd.problems)
+
+
+def test_a_torchtune_distillation_teacher_is_held_beside_the_student():
+    # torchtune's knowledge_distillation recipes build the teacher in `dtype` (float32 where unset) and keep
+    # it frozen: the memory's reference_model line, the teacher's own count (the student's report stays).
+    from lsp_count.core.memory import estimate_memory, settings_from_mapping
+
+    teacher = only_model_text("model:\n  _component_: torchtune.models.llama3_1.llama3_1_8b\n"
+                              "optimizer:\n  _component_: torch.optim.AdamW\n").tree.root.total
+    for dtype, held, student in (("bf16", "bfloat16", "llama3_2_1b"), ("fp32", "float32", "lora_llama3_2_1b"),
+                                 (None, "float32", "llama3_2_1b")):
+        text = (f"model:\n  _component_: torchtune.models.llama3_2.{student}\n  lora_attn_modules: [q_proj]\n"
+                f"  lora_rank: 8\nteacher_model:\n  _component_: torchtune.models.llama3_1.llama3_1_8b\n"
+                f"optimizer:\n  _component_: torch.optim.AdamW\n" + (f"dtype: {dtype}\n" if dtype else ""))
+        report = analyze_text(text, "kd.yaml")
+        (model,) = report.models
+        assert model.name == "meta-llama/Llama-3.2-1B" and model.tree.root.total < teacher
+        assert (model.plan["reference_model"], model.plan["reference_parameters"]) == (held, teacher)
+        memory = estimate_memory(model, settings_from_mapping({k: v for k, v in model.plan.items() if k != "spans"}))
+        assert memory.line("reference_model").bytes == teacher * (2 if held == "bfloat16" else 4)
+        assert any(p.code == "LC106" and f"{teacher:,} parameters" in p.message for p in report.problems)
+    for component, says in (("llama3_1.lora_llama3_1_8b", "is a LoRA builder"), ("llama9.llama9_1b", "not in lsp-count's")):
+        report = analyze_text("model:\n  _component_: torchtune.models.llama3_2.llama3_2_1b\nteacher_model:\n"
+                              f"  _component_: torchtune.models.{component}\noptimizer:\n  _component_: torch.optim.AdamW\n",
+                              "kd.yaml")
+        (model,) = report.models
+        assert "reference_model" not in model.plan and any(says in p.message for p in report.problems)
 
 
 def only_model_text(text: str):

@@ -348,8 +348,7 @@ def read_torchtune(r: Reader, path: str, options, problems: list[Problem]) -> Mo
         plan.set("optimizer", name, r.span("optimizer._component_"))
     teacher = r.str("teacher_model._component_")
     if teacher is not None:
-        problems.append(Problem("info", "LC106", f"teacher_model ({teacher.rsplit('.', 1)[-1]}) is not counted: the "
-                                "report and the memory are the student's (model)", r.span("teacher_model._component_")))
+        _torchtune_teacher(r, teacher, dtype or "float32", plan, options, problems)
     if r.node("optimizer") is None and not adapter:
         # torchtune's generation, evaluation and quantization recipes' configs (a full model's): every training
         # recipe's has one. (A LoRA builder is for training: its config is LoRA's, optimizer or not.)
@@ -361,6 +360,29 @@ def read_torchtune(r: Reader, path: str, options, problems: list[Problem]) -> Mo
         problems.append(Problem("info", "LC106", "tokenizer.max_seq_len is not set: memory uses the default context",
                                 comp_span))
     return finish(base, lora, plan, problems, comp_span, method_note=f"torchtune {builder} = {hub_id}")
+
+
+def _torchtune_teacher(r: Reader, component: str, dtype: str, plan: Plan, options, problems: list[Problem]) -> None:
+    """A knowledge-distillation recipe's teacher: built in the recipe's ``dtype`` (float32 where the
+    config sets none, torchtune's ``get_dtype``) and held frozen beside the student, whose report this
+    stays; its count is the memory's reference model (reference_model, reference_parameters)."""
+    builder = component.rsplit(".", 1)[-1]
+    span = r.span("teacher_model._component_")
+    entry = architectures.torchtune_builder(builder)
+    if entry is None or entry[1]:
+        why = "a LoRA builder" if entry is not None else "not in lsp-count's table"
+        problems.append(Problem("info", "LC106", f"teacher_model ({builder}) is {why}: it is not counted; the report "
+                                "and the memory are the student's (model)", span))
+        return
+    teacher = base_model(r, "teacher_model._component_", options, problems, name=entry[0])
+    if teacher is None:
+        return
+    count = teacher.tree.root.total
+    plan.set("reference_model", dtype, span)
+    plan.set("reference_parameters", count, span)
+    problems.append(Problem("info", "LC106", f"teacher_model ({builder} = {entry[0]}, {count:,} parameters) is held "
+                            f"frozen in {dtype} beside the student: its memory's reference_model line; the report is "
+                            f"the student's (model)", span))
 
 
 def _torchtune_phi3(base: ModelReport) -> ModelReport:
