@@ -36,6 +36,9 @@ CASES = {
                              'teacher_model_init_kwargs={"dtype": "float32"}', "teacher_model=LARGER"),
     "Distillation loaded": ("DistillationTrainer", "DistillationConfig", "", "teacher_model=teacher",
                             "teacher = AutoModelForCausalLM.from_pretrained(LARGER)"),
+    "GKD": ("GKDTrainer", "GKDConfig", "", "teacher_model=LARGER, processing_class=AutoTokenizer.from_pretrained(CHECKPOINT)"),
+    "GKD float16": ("GKDTrainer", "GKDConfig", 'teacher_model_init_kwargs={"dtype": "float16"}',
+                    "teacher_model=LARGER, processing_class=AutoTokenizer.from_pretrained(CHECKPOINT)"),
     "DPO bf16": ("DPOTrainer", "DPOConfig", 'model_init_kwargs={"dtype": "bfloat16"}', ""),
     "DPO precomputed": ("DPOTrainer", "DPOConfig", "precompute_ref_log_probs=True", ""),
     "DPO peft": ("DPOTrainer", "DPOConfig", "", 'peft_config=LoraConfig(r=4, target_modules=["q_proj", "v_proj"])'),
@@ -48,20 +51,24 @@ CASES = {
 _DATA = {"DPOTrainer": '{"prompt": ["hello a"], "chosen": [" b"], "rejected": [" c"]}',
          "KTOTrainer": '{"prompt": ["hello a", "a"], "completion": [" b", " c"], "label": [True, False]}',
          "GRPOTrainer": '{"prompt": ["hello a"]}', "RLOOTrainer": '{"prompt": ["hello a"]}',
-         "DistillationTrainer": '{"prompt": ["hello a"], "completion": [" b"]}'}
+         "DistillationTrainer": '{"prompt": ["hello a"], "completion": [" b"]}',
+         "GKDTrainer": '{"messages": [[{"role": "user", "content": "hello a"}, {"role": "assistant", "content": "b"}]]}'}
+# trl.experimental's trainers, imported from their own packages
+_PACKAGE = {"GKDTrainer": "trl.experimental.gkd"}
 
 
 def _script(checkpoint: str, case: str, real: bool) -> str:
     trainer, config, config_args, other, *before = CASES[case]
     output = f"output_dir={checkpoint + '/out'!r}" + (", use_cpu=True, report_to=[]" if real else "")
-    extra = "" if trainer in ("DPOTrainer", "KTOTrainer") else ", per_device_train_batch_size=2, max_completion_length=4" \
-        if trainer == "DistillationTrainer" else ", per_device_train_batch_size=2, num_generations=2, max_completion_length=4"
+    extra = "" if trainer in ("DPOTrainer", "KTOTrainer", "GKDTrainer") else \
+        ", per_device_train_batch_size=2, max_completion_length=4" if trainer == "DistillationTrainer" else \
+        ", per_device_train_batch_size=2, num_generations=2, max_completion_length=4"
     text = textwrap.dedent(f"""
         import torch
         from datasets import Dataset
         from peft import LoraConfig
-        from transformers import AutoModelForCausalLM
-        from trl import {trainer}, {config}
+        from transformers import AutoModelForCausalLM, AutoTokenizer
+        from {_PACKAGE.get(trainer, "trl")} import {trainer}, {config}
 
         def reward(completions, **kwargs):
             return [0.0 for _ in completions]
@@ -126,5 +133,16 @@ def test_trl_s_reference_model_is_the_memory_s(checkpoint_and_references, tmp_pa
     memory = estimate_memory(model, settings_from_mapping({k: v for k, v in model.plan.items() if k != "spans"}))
     line = memory.line("reference_model")
     assert (line.bytes if line is not None else None) == references[case]
-    if case in ("DPO", "DPO bf16", "RLOO") or "ref_model" in case or "Distillation" in case:
+    if case in ("DPO", "DPO bf16", "RLOO") or "ref_model" in case or "Distillation" in case or "GKD" in case:
         assert references[case]  # (the cases that hold one, held)
+
+
+def test_trl_experimental_s_import_path_is_the_same_trainer(checkpoint_and_references, tmp_path):
+    # `from trl.experimental.distillation import DistillationTrainer` (deprecated there, the same class)
+    checkpoint, references = checkpoint_and_references
+    script = tmp_path / "train.py"
+    script.write_text(_script(checkpoint, "Distillation", real=False).replace(
+        "from trl import", "from trl.experimental.distillation import"))
+    (model,) = [m for m in analyze_path(str(script)).models if m.name == "trainer.model"]
+    memory = estimate_memory(model, settings_from_mapping({k: v for k, v in model.plan.items() if k != "spans"}))
+    assert memory.line("reference_model").bytes == references["Distillation"]

@@ -83,6 +83,8 @@ FABRIC_SHIM = os.path.join(_SHIM_DIR, "fabric.py")
 ACCELERATE_SHIM = os.path.join(_SHIM_DIR, "accelerate.py")
 _TRL_TRAINERS = (("SFTTrainer", "sft"), ("DPOTrainer", "dpo"), ("KTOTrainer", "kto"), ("GRPOTrainer", "grpo"),
                  ("RLOOTrainer", "rloo"), ("RewardTrainer", "reward"), ("DistillationTrainer", "distillation"))
+# trl.experimental's, each in a package of its own (`from trl.experimental.gkd import GKDTrainer`)
+_TRL_EXPERIMENTAL_TRAINERS = (("GKDTrainer", "gkd"), ("DistillationTrainer", "distillation"))
 # Whose errors each shim raises, for the reason a raise of its says (Interpreter.raise_stmt).
 _SHIM_LIBRARIES = {LIGHTNING_SHIM: "Lightning", FABRIC_SHIM: "Lightning Fabric", TRL_SHIM: "trl",
                    TRAINER_SHIM: "transformers", HF_ARGPARSER_SHIM: "transformers", HYDRA_SHIM: "Hydra",
@@ -99,6 +101,11 @@ SHIMS = {**{name: (LIGHTNING_SHIM, "LightningModule") for name in LIGHTNING_MODU
          **{f"trl.{where}{name[:-7]}Config": (TRL_SHIM, "LengthConfig" if module in ("sft", "dpo", "kto", "reward")
                                                  else "TrainerConfig")
             for name, module in _TRL_TRAINERS for where in ("", "trainer.", f"trainer.{module}_config.")},
+         **{f"trl.experimental.{module}.{where}{name}": (TRL_SHIM, name) for name, module in _TRL_EXPERIMENTAL_TRAINERS
+            for where in ("", f"{module}_trainer.")},
+         **{f"trl.experimental.{module}.{where}{name[:-7]}Config": (TRL_SHIM, "LengthConfig" if module == "gkd"
+                                                                     else "TrainerConfig")
+            for name, module in _TRL_EXPERIMENTAL_TRAINERS for where in ("", f"{module}_config.")},
          # transformers' Trainer, read or not (_LIBRARY_CLASSES): shims/transformers_trainer.py
          **{name: (TRAINER_SHIM, "Trainer") for name in ("transformers.Trainer", "transformers.trainer.Trainer")},
          **{name: (TRAINER_SHIM, "TrainingArguments")

@@ -183,6 +183,19 @@ class RLOOTrainer(GRPOTrainer):
     _reference = 0.05  # RLOOConfig's beta
 
 
+class GKDTrainer(_Trainer):
+    _config = LengthConfig  # GKDConfig is an SFTConfig
+
+    def __init__(self, model=None, teacher_model=None, args=None, *rest, peft_config=None, **kwargs):
+        if isinstance(teacher_model, str):
+            # trl 1.16's experimental GKD: AutoModelForCausalLM with teacher_model_init_kwargs, whose dtype,
+            # where they set none, is transformers' default
+            init_kwargs = dict(getattr(args, "teacher_model_init_kwargs", None) or {})
+            teacher_model = transformers.AutoModelForCausalLM.from_pretrained(teacher_model, **init_kwargs)
+        self._take(model, args, peft_config, teacher=teacher_model)
+        self.teacher_model = teacher_model
+
+
 class DistillationTrainer(_Trainer):
     def __init__(self, model, teacher_model=None, args=None, *rest, peft_config=None, **kwargs):
         if isinstance(teacher_model, str):
