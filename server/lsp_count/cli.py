@@ -94,7 +94,7 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--reference-model", dest="reference_model", choices=("bfloat16", "float16", "float32"),
                    help="training also holds a frozen copy of the model in this dtype (TRL's DPO/KTO reference "
                         "model; a script's trainer sets it); default: none")
-    m.add_argument("--reference-parameters", dest="reference_parameters", type=_int("--reference-parameters"),
+    m.add_argument("--reference-parameters", dest="reference_parameters", type=_int("--reference-parameters"), metavar="N",
                    help="that frozen model's own parameter count, where it is not a copy of this model (a ref_model or "
                         "distillation teacher of another size; a script's trainer sets it); needs --reference-model")
     m.add_argument("--lora-rank", dest="lora_rank", type=_int("--lora-rank"), help="LoRA rank (default 16)")
