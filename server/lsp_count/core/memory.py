@@ -1007,8 +1007,9 @@ def _reference_line(s: Settings, facts: "_TreeFacts", tp: int, pp: int, dp: int,
         r = facts.per_gpu(("reference", dtype), lambda p, t, m, f: 0 if t.kind == "lora" else m * t.numel * FLOAT_BYTES[dtype],
                           tp, pp)
         what = "a frozen copy of the model" if own is None else f"a frozen model of the same {own:,} parameters"
+        role = "TRL's reference model" if own is None else "a reference or teacher model"
         return MemoryLine("reference_model", _shard(r, dp) if zero3 else r, not parallel and not zero3,
-                          f"{what} in {dtype} for the loss (TRL's reference model){sharded}")
+                          f"{what} in {dtype} for the loss ({role}){sharded}")
     r = -(-own * FLOAT_BYTES[dtype] // (tp * pp))
     split = f" ÷ {tp * pp} (TP × PP, evenly)" if tp * pp > 1 else ""
     return MemoryLine("reference_model", _shard(r, dp) if zero3 else r, tp * pp == 1 and not zero3,
