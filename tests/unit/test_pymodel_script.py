@@ -707,6 +707,24 @@ def test_a_trl_trainer_s_model_id_not_found_offline_is_said_at_the_trainer() -> 
     assert next(p for p in report.problems if p.code == "LC101").span.start.line == 6
 
 
+def test_trl_s_create_reference_model_is_a_frozen_copy_and_shared_layers_are_said() -> None:
+    # (its bytes beside a real DPOTrainer: tests/parity/test_trl_reference_parity.py)
+    source = """
+        import torch.nn as nn
+        from trl import DPOConfig, DPOTrainer, create_reference_model
+
+        model = nn.Sequential(nn.Linear(4, 8), nn.Linear(8, 2))
+        ref = create_reference_model(model{shared})
+        trainer = DPOTrainer(model=model, ref_model=ref, args=DPOConfig(output_dir="out"))
+    """
+    report = run(source.format(shared=""))
+    assert counts(report) == {"model": (58, 58), "ref": (58, 0)}
+    (trained,) = [m for m in report.models if m.plan]
+    assert (trained.plan["reference_model"], trained.plan["reference_parameters"]) == ("float32", 58)
+    problem = lc101(run(source.format(shared=", num_shared_layers=1")))["trainer"]
+    assert "shares the first layers' storage" in problem and "trl.py" not in problem
+
+
 def test_a_peft_model_given_to_a_trl_trainer_with_a_peft_config_raises_as_trl_does() -> None:
     report = run("""
         import torch.nn as nn

@@ -106,6 +106,9 @@ SHIMS = {**{name: (LIGHTNING_SHIM, "LightningModule") for name in LIGHTNING_MODU
          **{f"trl.experimental.{module}.{where}{name[:-7]}Config": (TRL_SHIM, "LengthConfig" if module == "gkd"
                                                                      else "TrainerConfig")
             for name, module in _TRL_EXPERIMENTAL_TRAINERS for where in ("", f"{module}_config.")},
+         # trl's frozen copy of a model, for a `ref_model`
+         **{f"trl.{where}create_reference_model": (TRL_SHIM, "create_reference_model")
+            for where in ("", "models.", "models.utils.", "experimental.utils.")},
          # transformers' Trainer, read or not (_LIBRARY_CLASSES): shims/transformers_trainer.py
          **{name: (TRAINER_SHIM, "Trainer") for name in ("transformers.Trainer", "transformers.trainer.Trainer")},
          **{name: (TRAINER_SHIM, "TrainingArguments")

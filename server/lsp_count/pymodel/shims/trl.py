@@ -20,9 +20,11 @@ the script sets none) is handed to the analyser (``training_plan``) for the memo
 trains.
 """
 
+import copy
+
 import torch
 import transformers
-from lsp_count_shim import known, training_plan
+from lsp_count_shim import known, stop, training_plan
 from peft import PeftModel, get_peft_model
 
 _DTYPES = {"bfloat16": torch.bfloat16, "float16": torch.float16, "float32": torch.float32}
@@ -41,6 +43,17 @@ def _model_from_path(model_id, architecture=None, **kwargs):
         if architecture is None:
             architecture = transformers.AutoModelForCausalLM
     return architecture.from_pretrained(model_id, **kwargs)
+
+
+def create_reference_model(model, num_shared_layers=None, pattern=None):
+    # trl 1.16's: a deepcopy of the model, each parameter frozen, in eval mode
+    if num_shared_layers is not None:
+        stop("trl's `create_reference_model` with `num_shared_layers` shares the first layers' storage with the "
+             "model (and freezes them there), which the analyser does not follow")
+    ref_model = copy.deepcopy(model)
+    for param in ref_model.parameters():
+        param.requires_grad = False
+    return ref_model.eval()
 
 
 class TrainerConfig:
@@ -81,6 +94,7 @@ class _Trainer:
     _reference = None
 
     def _take(self, model, args, peft_config, ref_model=None, teacher=None):
+        ref_model = known(ref_model)  # (one the analyser cannot follow: its own reason)
         if args is None:
             args = self._config()
         if isinstance(model, str):
