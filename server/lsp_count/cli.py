@@ -406,6 +406,8 @@ def _with_plan(settings: Settings, model: ModelReport, args: argparse.Namespace)
     planned = settings_from_mapping({k: v for k, v in model.plan.items() if k != "spans"})
     flagged = {name for name in _SETTING_ARGS if getattr(args, name, None) is not None}
     keep = {k: getattr(planned, k) for k in _SETTING_ARGS if k not in flagged and k in model.plan}
+    if keep.get("mode", settings.mode) == "inference":
+        keep.pop("zero", None)  # (a trainer's FSDP or DeepSpeed stage: its training's)
     return _replace(settings, **keep)
 
 

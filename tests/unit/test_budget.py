@@ -222,3 +222,16 @@ def test_params_verdict_when_no_layer_count_fits():
 def test_budget_config_without_file_matches_everything():
     config = BudgetConfig((Budget(max_params=1),), None)
     assert budget_for(config, "anything/config.json").max_params == 1
+
+
+def test_a_plan_s_zero_stage_is_its_training_s_and_dropped_under_inference():
+    # A trainer's FSDP or DeepSpeed stage (a script's plan) under a budget or an editor's settings
+    from lsp_count.core.budget import plan_under
+    from lsp_count.core.memory import settings_from_mapping
+
+    plan = {"mode": "train", "zero": 3, "batch": 8}
+    assert plan_under(plan, {}) == plan
+    assert plan_under(plan, {"mode": "inference"}) == {"mode": "inference", "batch": 8}
+    assert settings_from_mapping(plan_under(plan, {"mode": "inference"})).zero == 0
+    assert plan_under(plan, {"mode": "lora", "gpus": 8})["zero"] == 3
+    assert plan_under(plan, {"mode": "inference", "zero": 2})["zero"] == 2  # (the budget's own: refused, as a flag is)

@@ -725,6 +725,37 @@ def test_trl_s_create_reference_model_is_a_frozen_copy_and_shared_layers_are_sai
     assert "shares the first layers' storage" in problem and "trl.py" not in problem
 
 
+def test_a_trainer_s_deepspeed_stage_is_its_memory_s_and_a_config_file_is_said_not_read(tmp_path) -> None:
+    # (FSDP against transformers' own arguments: tests/parity/test_trainer_sharding_parity.py)
+    import subprocess as _subprocess
+
+    source = """
+        import torch.nn as nn
+        from transformers import Trainer, TrainingArguments
+        from trl import SFTConfig, SFTTrainer
+
+        model = nn.Sequential(nn.Linear(4, 8), nn.Linear(8, 2))
+        trainer = {trainer}(model=model, args={config}(output_dir="out", deepspeed={deepspeed}))
+    """
+    for trainer, config in (("Trainer", "TrainingArguments"), ("SFTTrainer", "SFTConfig")):
+        for deepspeed, stage, says in (('{"zero_optimization": {"stage": 2}}', 2, "DeepSpeed ZeRO-2 over the data-parallel"),
+                                       ('{"zero_optimization": {"stage": 3, "offload_param": {"device": "cpu"}}}', 3,
+                                        "CPU offload not modelled"),
+                                       ('"ds_config.json"', None, "`ds_config.json` is not read (--zero sets its stage)")):
+            report = run(source.format(trainer=trainer, config=config, deepspeed=deepspeed))
+            (model,) = [m for m in report.models if m.plan]
+            assert model.plan.get("zero") == stage and any(says in note for note in model.tree.notes)
+    # A trainer's stage over 8 GPUs, and dropped, not refused, where --mode asks for inference
+    path = tmp_path / "train.py"
+    path.write_text(textwrap.dedent(source.format(trainer="Trainer", config="TrainingArguments",
+                                                  deepspeed='{"zero_optimization": {"stage": 3}}')))
+    cli = [sys.executable, "-m", "lsp_count", str(path), "--json"]
+    sharded = _subprocess.run(cli + ["--gpus", "8"], capture_output=True, text=True)
+    assert sharded.returncode == 0 and '"zero": 3' in sharded.stdout and "ZeRO-3 \\u00f7 8" in sharded.stdout
+    inference = _subprocess.run(cli + ["--mode", "inference"], capture_output=True, text=True)
+    assert inference.returncode == 0 and '"zero": 0' in inference.stdout, inference.stderr
+
+
 def test_a_peft_model_given_to_a_trl_trainer_with_a_peft_config_raises_as_trl_does() -> None:
     report = run("""
         import torch.nn as nn

@@ -616,7 +616,16 @@ def merged_settings(model: ModelReport, budget: Budget) -> dict[str, object]:
 
     The budget's explicit settings win: it states the rule the team agreed on.
     """
-    return {**{canonical_key(str(k)): v for k, v in model.plan.items()}, **budget.settings}
+    return plan_under(model.plan, budget.settings)
+
+
+def plan_under(plan: Mapping[str, object], settings: Mapping[str, object]) -> dict[str, object]:
+    """A model's plan under ``settings`` (a budget's, an editor's), which win. A plan's ZeRO stage (a
+    trainer's FSDP or DeepSpeed) is its training's: it is dropped where the settings ask for inference."""
+    merged = {**{canonical_key(str(k)): v for k, v in plan.items()}, **settings}
+    if merged.get("mode") == "inference" and "zero" not in settings:
+        merged.pop("zero", None)
+    return merged
 
 
 def _not_checked(model: ModelReport, what: str, module: str) -> Problem:

@@ -12,7 +12,7 @@ import os
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Mapping
 
-from lsp_count.core.budget import Budget, BudgetConfig, BudgetError, budget_for, canonical_key, judge
+from lsp_count.core.budget import Budget, BudgetConfig, BudgetError, budget_for, canonical_key, judge, plan_under
 from lsp_count.core.hardware import GPUSelection, UnknownGPU, parse_gpu_spec
 from lsp_count.core.report import ModelReport
 from lsp_count.core.source import Problem
@@ -117,7 +117,7 @@ def view_model(model: ModelReport, rules: Rules, detailed: bool = False,
 
     found = verdicts(model, rules) if problems is None else problems
     try:
-        settings = settings_from_mapping({**{canonical_key(str(k)): v for k, v in model.plan.items()}, **rules.settings})
+        settings = settings_from_mapping(plan_under(model.plan, rules.settings))
     except SettingsError:
         settings = settings_from_mapping(rules.settings)
     try:

@@ -1235,8 +1235,8 @@ def _step_settings(step: dict[str, Any], full: bool,
     as transformers then trains) and the optimizer its ``optim`` names (AdamW where it is not known:
     TrainingArguments' default); for LoRA's adapters, the optimizer ``optim`` names, in the model's
     own dtype. ``own``: the optimizer the script gave the trainer (_optimized_by), used instead."""
-    settings: dict[str, object] = {k: step[k] for k in ("batch", "context") if k in step}
-    how: list[str] = []
+    settings: dict[str, object] = {k: step[k] for k in ("batch", "context", "zero") if k in step}
+    how: list[str] = [str(step["sharding"])] if "sharding" in step else []
     raw = step.get("optimizer")
     precision = step.get("precision") if full else None
     if precision in ("bf16", "fp16"):

@@ -81,7 +81,8 @@ class Trainer:
                       gradient_checkpointing=getattr(args, "gradient_checkpointing", None),
                       optimizer=getattr(args, "optim", None), optim_args=getattr(args, "optim_args", None),
                       precision=precision, library="transformers",
-                      given_optimizer=optimizers[0])
+                      given_optimizer=optimizers[0], fsdp=getattr(args, "fsdp", None),
+                      fsdp_config=getattr(args, "fsdp_config", None), deepspeed=getattr(args, "deepspeed", None))
 
     def call_model_init(self, trial=None):
         try:

@@ -121,7 +121,8 @@ class _Trainer:
                       gradient_checkpointing=getattr(args, "gradient_checkpointing", None), pairs=self._pairs,
                       optimizer=getattr(args, "optim", None), optim_args=getattr(args, "optim_args", None),
                       precision=precision, library="trl", reference=self._loads_reference(model, args, ref_model),
-                      given_reference=ref_model, teacher=teacher)
+                      given_reference=ref_model, teacher=teacher, fsdp=getattr(args, "fsdp", None),
+                      fsdp_config=getattr(args, "fsdp_config", None), deepspeed=getattr(args, "deepspeed", None))
 
     def _loads_reference(self, model, args, ref_model):
         if self._reference is None or ref_model is not None or isinstance(model, PeftModel):
