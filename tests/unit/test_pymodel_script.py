@@ -741,7 +741,8 @@ def test_a_trainer_s_deepspeed_stage_is_its_memory_s_and_a_config_file_is_said_n
         for deepspeed, stage, says in (('{"zero_optimization": {"stage": 2}}', 2, "DeepSpeed ZeRO-2 over the data-parallel"),
                                        ('{"zero_optimization": {"stage": 3, "offload_param": {"device": "cpu"}}}', 3,
                                         "CPU offload not modelled"),
-                                       ('"ds_config.json"', None, "`ds_config.json` is not read (--zero sets its stage)")):
+                                       ('"configs/ds_z3_offload.json"', 3, "ZeRO-3 by its name over the data-parallel"),
+                                       ('"ds_config.json"', None, "`ds_config.json`, which is not read (--zero sets its stage)")):
             report = run(source.format(trainer=trainer, config=config, deepspeed=deepspeed))
             (model,) = [m for m in report.models if m.plan]
             assert model.plan.get("zero") == stage and any(says in note for note in model.tree.notes)

@@ -38,6 +38,7 @@ from typing import Any, Callable, Generator, Iterable, Iterator
 
 from lsp_count.core.memory import torch_optimizer_kind
 from lsp_count.core.source import Span
+from lsp_count.formats.common import zero_stage_from
 from lsp_count.pymodel.layers import (ELEMENT_BYTES, FINFO, TORCH_NN_OTHER_NAMES, WEIGHTED_LOSSES, FLOATING_DTYPES, FUNCTIONAL_NAMES, IINFO, LAYER_ATTRIBUTES, LAYERS, MODULE_CLASS_ATTRIBUTES,
                                       MODULE_INSTANCE_ATTRIBUTES, METRIC_MODULES, PARAMETERLESS_METRICS,
                                       DROPOUTS, NOT_A_LAYER_ATTRIBUTE, PARAMETERLESS, REQUIRED, STACKS, TORCH_SUBCLASSES, TORCH_NN_MODULES, as_count,
@@ -12525,8 +12526,9 @@ _OVER_GPUS = " over the data-parallel GPUs (--gpus sets how many)"
 def _sharding(fsdp: Any, fsdp_config: Any, deepspeed: Any) -> tuple[int | None, str] | None:
     """(ZeRO stage, what says so) of a TrainingArguments' ``fsdp`` (True, "full_shard auto_wrap", a list),
     its ``fsdp_config`` (a dict: FSDP2's ``reshard_after_forward: False`` keeps the parameters whole,
-    stage 2) or its ``deepspeed`` (a dict's ``zero_optimization.stage``); None where none is set. A
-    DeepSpeed config file is not read (no stage, said); offloading to the CPU is said, not modelled."""
+    stage 2) or its ``deepspeed`` (a dict's ``zero_optimization.stage``; a file's by its name, as the
+    tools ship them, else no stage, said); None where none is set. Offloading to the CPU is said, not
+    modelled."""
     said: list[str] = []
     stage = None
     if isinstance(deepspeed, dict):
@@ -12537,7 +12539,10 @@ def _sharding(fsdp: Any, fsdp_config: Any, deepspeed: Any) -> tuple[int | None, 
             if zero.get("offload_optimizer") or zero.get("offload_param"):
                 said.append("its CPU offload not modelled")
     elif isinstance(deepspeed, str):
-        said.append(f"the DeepSpeed config `{deepspeed}` is not read (--zero sets its stage)")
+        # (as the fine-tuning YAMLs' `deepspeed:`: the stage the tools' config names say, zero3_bf16.json)
+        stage = zero_stage_from(deepspeed)
+        said.append(f"the DeepSpeed config `{deepspeed}`, " + (
+            f"ZeRO-{stage} by its name{_OVER_GPUS}" if stage is not None else "which is not read (--zero sets its stage)"))
     if fsdp is True or (isinstance(fsdp, (str, list, tuple)) and fsdp):
         items = fsdp.split() if isinstance(fsdp, str) else [x for x in fsdp if type(x) is str] if fsdp is not True else []
         stages = [_FSDP_STAGES[x] for x in items if x in _FSDP_STAGES]
