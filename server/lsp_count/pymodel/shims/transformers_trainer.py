@@ -10,7 +10,8 @@ that changes a parameter count. What is kept:
   argument, or with the trial, None, where it takes one), and refuses, as transformers refuses, a
   call with neither or both; with no ``args`` it makes ``TrainingArguments(output_dir="tmp_trainer")``;
 - what its arguments say of a training step (the batch per device, gradient checkpointing, the
-  optimizer, bf16 or fp16 mixed precision) is handed to the analyser (``training_plan``) for the
+  optimizer, bf16 or fp16 mixed precision, FSDP's or DeepSpeed's sharding as written: the analyser
+  reads the stage) is handed to the analyser (``training_plan``) for the
   memory of the model it trains, and whether the script gives it an optimizer of its own
   (``optimizers=(optimizer, scheduler)``), which it then uses;
 - what else it has (``train``, ``evaluate``, ``save_model``, callbacks) builds nothing here;

@@ -15,9 +15,9 @@ trainer does (datasets, collators, the optimizer, gradient checkpointing's input
 adapters cast to bf16) changes no parameter count; what else
 it has (``train``, ``save_model``) builds nothing. What its config says of a training step (the
 batch per device, doubled where each example is a chosen and a rejected sequence (DPO, reward), the
-sequence length, gradient checkpointing, the precision and the optimizer; trl 1.x's defaults where
-the script sets none) is handed to the analyser (``training_plan``) for the memory of the model it
-trains.
+sequence length, gradient checkpointing, the precision, the optimizer and FSDP's or DeepSpeed's
+sharding; trl 1.x's defaults where the script sets none) is handed to the analyser
+(``training_plan``) for the memory of the model it trains.
 """
 
 import copy
