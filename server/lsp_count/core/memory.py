@@ -1000,10 +1000,10 @@ def _reference_line(s: Settings, facts: "_TreeFacts", tp: int, pp: int, dp: int,
     dtype = s.reference_model
     assert dtype is not None
     sharded = f"; ZeRO-3 ÷ {dp}" if zero3 else ""
-    frozen = facts.memo(("reference_numel",), lambda: sum(m * t.numel for _, t, m, _ in facts.tree.root.iter_tensors()
-                                                          if t.kind != "lora"))
     own = s.reference_parameters
-    if own is None or own == frozen:
+    # (the model's own frozen count, only asked where another count is given)
+    if own is None or own == facts.memo(("reference_numel",), lambda: sum(
+            m * t.numel for _, t, m, _, _ in facts.flat if t.kind != "lora")):
         r = facts.per_gpu(("reference", dtype), lambda p, t, m, f: 0 if t.kind == "lora" else m * t.numel * FLOAT_BYTES[dtype],
                           tp, pp)
         what = "a frozen copy of the model" if own is None else f"a frozen model of the same {own:,} parameters"

@@ -208,6 +208,45 @@ def zero_stage_from(deepspeed: str | None) -> int | None:
     return int(m.group(1)) if m else None
 
 
+# FSDP's sharding strategies (transformers' FSDPOption) as the ZeRO stage whose memory they hold:
+# the parameters sharded too (3), or kept whole between forward and backward (2).
+_FSDP_STAGES = {"full_shard": 3, "hybrid_shard": 3, "shard_grad_op": 2, "hybrid_shard_zero2": 2, "no_shard": 0}
+_OVER_GPUS = " over the data-parallel GPUs (--gpus sets how many)"
+
+
+def sharding_stage(fsdp: Any, fsdp_config: Any, deepspeed: Any) -> tuple[int | None, str] | None:
+    """(ZeRO stage, what says so) of a TrainingArguments' ``fsdp`` (True, "full_shard auto_wrap", a list),
+    its ``fsdp_config`` (a dict: FSDP2's ``reshard_after_forward: False`` keeps the parameters whole,
+    stage 2) or its ``deepspeed`` (a dict's ``zero_optimization.stage``; a file's by its name, as the
+    fine-tuning YAMLs' ``deepspeed:`` (zero_stage_from), else no stage, said); None where none is set.
+    Offloading to the CPU is said, not modelled."""
+    said: list[str] = []
+    stage = None
+    if isinstance(deepspeed, dict):
+        zero = deepspeed.get("zero_optimization")
+        if isinstance(zero, dict) and type(zero.get("stage")) is int and 0 <= zero["stage"] <= 3:
+            stage = zero["stage"]
+            said.append(f"DeepSpeed ZeRO-{stage}" + _OVER_GPUS * (stage > 0))
+            if zero.get("offload_optimizer") or zero.get("offload_param"):
+                said.append("its CPU offload not modelled")
+    elif isinstance(deepspeed, str):
+        stage = zero_stage_from(deepspeed)
+        said.append(f"the DeepSpeed config `{deepspeed}`, " + (
+            f"ZeRO-{stage} by its name{_OVER_GPUS}" if stage is not None else "which is not read (--zero sets its stage)"))
+    if fsdp is True or (isinstance(fsdp, (str, list, tuple)) and fsdp):
+        items = [] if fsdp is True else fsdp.split() if isinstance(fsdp, str) else [x for x in fsdp if type(x) is str]
+        stages = [_FSDP_STAGES[x] for x in items if x in _FSDP_STAGES]
+        stage = stages[0] if stages else 3  # (`fsdp=True`, "auto_wrap": FSDP2's full sharding)
+        config = fsdp_config if isinstance(fsdp_config, dict) else {}
+        if config.get("reshard_after_forward", config.get("fsdp_reshard_after_forward")) is False and stage == 3:
+            stage = 2
+        said.append(f"FSDP ({' '.join(items) if items else 'full sharding'}): "
+                    + (f"sharded as ZeRO-{stage}{_OVER_GPUS}" if stage else "nothing sharded"))
+        if "offload" in items or config.get("cpu_offload", config.get("fsdp_cpu_offload")) is True:
+            said.append("its CPU offload not modelled")
+    return (stage, ", ".join(said)) if said else None
+
+
 def base_model(reader: Reader, key: str, options, problems: list[Problem], name: str | None = None,
                untied: bool = False) -> ModelReport | None:
     """Resolve and count the base model named at ``key`` (offline); ``untied``: with its own output

@@ -38,7 +38,7 @@ from typing import Any, Callable, Generator, Iterable, Iterator
 
 from lsp_count.core.memory import torch_optimizer_kind
 from lsp_count.core.source import Span
-from lsp_count.formats.common import zero_stage_from
+from lsp_count.formats.common import sharding_stage
 from lsp_count.pymodel.layers import (ELEMENT_BYTES, FINFO, TORCH_NN_OTHER_NAMES, WEIGHTED_LOSSES, FLOATING_DTYPES, FUNCTIONAL_NAMES, IINFO, LAYER_ATTRIBUTES, LAYERS, MODULE_CLASS_ATTRIBUTES,
                                       MODULE_INSTANCE_ATTRIBUTES, METRIC_MODULES, PARAMETERLESS_METRICS,
                                       DROPOUTS, NOT_A_LAYER_ATTRIBUTE, PARAMETERLESS, REQUIRED, STACKS, TORCH_SUBCLASSES, TORCH_NN_MODULES, as_count,
@@ -2974,8 +2974,8 @@ class Interpreter:
             model, trainer = args
             if type(model) is Inst and model.is_module and type(trainer) is str:
                 pairs = kwargs.pop("pairs", False) is True
-                sharding = _sharding(kwargs.pop("fsdp", None), kwargs.pop("fsdp_config", None),
-                                     kwargs.pop("deepspeed", None))
+                sharding = sharding_stage(kwargs.pop("fsdp", None), kwargs.pop("fsdp_config", None),
+                                          kwargs.pop("deepspeed", None))
                 # (the optimizer itself, a value the analyser does not follow: whether there is one)
                 kwargs["given_optimizer"] = kwargs.get("given_optimizer") is not None
                 plan = {k: v for k, v in kwargs.items() if (type(v) in (int, bool) and (type(v) is bool or v > 0))
@@ -12515,46 +12515,6 @@ def _breaks_out(s: ast.stmt) -> bool:
 def _is_context_manager(node: ast.AST) -> bool:
     """A function decorated ``@contextmanager`` / ``@contextlib.contextmanager``."""
     return any(_dotted(d).rsplit(".", 1)[-1] == "contextmanager" for d in getattr(node, "decorator_list", ()))
-
-
-# FSDP's sharding strategies (transformers' FSDPOption) as the ZeRO stage whose memory they hold:
-# the parameters sharded too (3), or kept whole between forward and backward (2).
-_FSDP_STAGES = {"full_shard": 3, "hybrid_shard": 3, "shard_grad_op": 2, "hybrid_shard_zero2": 2, "no_shard": 0}
-_OVER_GPUS = " over the data-parallel GPUs (--gpus sets how many)"
-
-
-def _sharding(fsdp: Any, fsdp_config: Any, deepspeed: Any) -> tuple[int | None, str] | None:
-    """(ZeRO stage, what says so) of a TrainingArguments' ``fsdp`` (True, "full_shard auto_wrap", a list),
-    its ``fsdp_config`` (a dict: FSDP2's ``reshard_after_forward: False`` keeps the parameters whole,
-    stage 2) or its ``deepspeed`` (a dict's ``zero_optimization.stage``; a file's by its name, as the
-    tools ship them, else no stage, said); None where none is set. Offloading to the CPU is said, not
-    modelled."""
-    said: list[str] = []
-    stage = None
-    if isinstance(deepspeed, dict):
-        zero = deepspeed.get("zero_optimization")
-        if isinstance(zero, dict) and type(zero.get("stage")) is int and 0 <= zero["stage"] <= 3:
-            stage = zero["stage"]
-            said.append(f"DeepSpeed ZeRO-{stage}" + _OVER_GPUS * (stage > 0))
-            if zero.get("offload_optimizer") or zero.get("offload_param"):
-                said.append("its CPU offload not modelled")
-    elif isinstance(deepspeed, str):
-        # (as the fine-tuning YAMLs' `deepspeed:`: the stage the tools' config names say, zero3_bf16.json)
-        stage = zero_stage_from(deepspeed)
-        said.append(f"the DeepSpeed config `{deepspeed}`, " + (
-            f"ZeRO-{stage} by its name{_OVER_GPUS}" if stage is not None else "which is not read (--zero sets its stage)"))
-    if fsdp is True or (isinstance(fsdp, (str, list, tuple)) and fsdp):
-        items = fsdp.split() if isinstance(fsdp, str) else [x for x in fsdp if type(x) is str] if fsdp is not True else []
-        stages = [_FSDP_STAGES[x] for x in items if x in _FSDP_STAGES]
-        stage = stages[0] if stages else 3  # (`fsdp=True`, "auto_wrap": FSDP2's full sharding)
-        config = fsdp_config if isinstance(fsdp_config, dict) else {}
-        if config.get("reshard_after_forward", config.get("fsdp_reshard_after_forward")) is False and stage == 3:
-            stage = 2
-        said.append(f"FSDP ({' '.join(items) if items else 'full sharding'}): "
-                    + (f"sharded as ZeRO-{stage}{_OVER_GPUS}" if stage else "nothing sharded"))
-        if "offload" in items or config.get("cpu_offload", config.get("fsdp_cpu_offload")) is True:
-            said.append("its CPU offload not modelled")
-    return (stage, ", ".join(said)) if said else None
 
 
 def _loop_condition(v: Any, test: ast.expr) -> bool:

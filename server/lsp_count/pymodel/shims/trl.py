@@ -10,14 +10,13 @@ refused, as trl refuses it. Where trl loads a reference model beside the policy 
 a ``ref_model``, peft's adapters or precomputed reference log-probabilities; GRPO and RLOO with a
 non-zero ``beta``), the analyser is told (``reference``), for the memory's frozen copy; a
 ``ref_model`` the script gives, or a distillation teacher, is handed to it (``given_reference``,
-``teacher``), for a frozen model of its own size and dtype. What else a
-trainer does (datasets, collators, the optimizer, gradient checkpointing's input hooks, QLoRA's
-adapters cast to bf16) changes no parameter count; what else
-it has (``train``, ``save_model``) builds nothing. What its config says of a training step (the
-batch per device, doubled where each example is a chosen and a rejected sequence (DPO, reward), the
-sequence length, gradient checkpointing, the precision, the optimizer and FSDP's or DeepSpeed's
-sharding; trl 1.x's defaults where the script sets none) is handed to the analyser
-(``training_plan``) for the memory of the model it trains.
+``teacher``), for a frozen model of its own size and dtype. What else a trainer does (datasets,
+collators, the optimizer, gradient checkpointing's input hooks, QLoRA's adapters cast to bf16)
+changes no parameter count; what else it has (``train``, ``save_model``) builds nothing. What its
+config says of a training step (the batch per device, doubled where each example is a chosen and a
+rejected sequence (DPO, reward), the sequence length, gradient checkpointing, the precision, the
+optimizer and FSDP's or DeepSpeed's sharding; trl 1.x's defaults where the script sets none) is
+handed to the analyser (``training_plan``) for the memory of the model it trains.
 """
 
 import copy
