@@ -385,3 +385,119 @@ def test_a_class_on_an_installed_package_not_read_says_how_to_read_it(tmp_path) 
     # Named and found: read, and counted.
     report = analyze_path(str(user), AnalyzeOptions(read_packages=("lightlib",), site_packages=(str(site),)))
     assert counts(report) == {"Lit": 20, "Holder": 20}
+
+
+# --- an installed package's version, as importlib.metadata reads it ----------------------------
+
+VERSION_PROBING_BLOCKS = """
+    import importlib.metadata
+    import importlib.util
+    import torch.nn as nn
+    from packaging import version
+
+    # transformers 5.25's is_kernels_available(): found by find_spec, then its version checked; a
+    # kernel-backed layer only from a version on.
+    def _fast_kernels() -> bool:
+        if importlib.util.find_spec("lsp_count_test_kernels") is None:
+            return False
+        return version.parse(importlib.metadata.version("lsp-count-test-kernels")) >= version.parse("0.10")
+
+
+    class Block(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Linear(16, 16)
+            self.fast = nn.Linear(4, 4) if _fast_kernels() else nn.Identity()
+"""
+
+
+def write_distribution(site: Path, import_name: str, distribution: str, installed: str, metadata: str | None) -> None:
+    """An installed package ``import_name`` and its ``*.dist-info`` (named with ``installed``, its
+    METADATA's ``Version:`` ``metadata`` where given), as pip leaves them."""
+    write(site / import_name / "__init__.py", "")
+    info = site / f"{distribution.replace('-', '_')}-{installed}.dist-info"
+    info.mkdir(parents=True)
+    if metadata is not None:
+        (info / "METADATA").write_text(f"Metadata-Version: 2.4\nName: {distribution}\nVersion: {metadata}\n\nText\n")
+
+
+@pytest.mark.parametrize("installed", [None, "0.9.1", "0.19.1"])
+def test_an_installed_packages_version_probe_reads_the_version_its_environment_has(tmp_path, installed) -> None:
+    site = tmp_path / "site"
+    write(site / "fakelib" / "__init__.py", "from .blocks import Block\n")
+    write(site / "fakelib" / "blocks.py", VERSION_PROBING_BLOCKS)
+    if installed is not None:
+        write_distribution(site, "lsp_count_test_kernels", "lsp-count-test-kernels", installed, installed)
+    user_file = USER_FILE.replace("Block(dim) for _ in range(depth)", "Block() for _ in range(depth)").replace(
+        "fb.Block(dim, hidden=8)", "fb.Block()")
+    user = write(tmp_path / "project" / "user.py", user_file)
+    report = analyze_path(str(user), AnalyzeOptions(read_packages=("fakelib",), site_packages=(str(site),)))
+    assert [p.message for p in report.problems if p.severity != "info"] == []
+    fast = 4 * 4 + 4 if installed == "0.19.1" else 0
+    assert counts(report) == {"Tower": torch_count(user_file, site)} == {"Tower": 4 * (16 * 16 + 16 + fast)}
+
+
+def test_the_version_is_the_metadatas_else_the_directory_names(tmp_path) -> None:
+    from lsp_count.pymodel.environments import installed_distribution_version
+
+    first, second = tmp_path / "a", tmp_path / "b"
+    write_distribution(first, "typing_extensions", "Typing-Extensions", "4.15.0", "4.15.0")
+    write_distribution(second, "kernels", "kernels", "0.19.1", None)  # no METADATA: the name's
+    write_distribution(second, "typing_extensions", "typing_extensions", "4.1.0", "4.1.0")
+    write(second / "oldegg-1.2-py3.11.egg-info" / "PKG-INFO", "Metadata-Version: 1.0\nName: oldegg\nVersion: 1.2.post1\n")
+    sites = (str(first), str(second), str(tmp_path / "missing"))
+    assert installed_distribution_version("typing.extensions", sites) == "4.15.0"  # the first directory's
+    assert installed_distribution_version("Kernels", sites) == "0.19.1"
+    assert installed_distribution_version("oldegg", sites) == "1.2.post1"
+    assert installed_distribution_version("lsp-count-not-installed", sites) is None
+
+
+def test_the_files_own_version_check_of_a_package_it_reads_is_answered_and_noted(tmp_path) -> None:
+    site = fake_site(tmp_path / "site")
+    (site / "fakelib-1.0.dist-info" / "METADATA").write_text("Metadata-Version: 2.4\nName: fakelib\nVersion: 1.0\n")
+    user = write(tmp_path / "project" / "user.py", """
+        import importlib.metadata
+        import torch.nn as nn
+        from fakelib import Block
+
+        WIDE = importlib.metadata.version("fakelib") >= "1.0"
+
+
+        class Tower(nn.Module):
+            def __init__(self, dim=32):
+                super().__init__()
+                self.last = Block(dim, hidden=8 if WIDE else 4)
+    """)
+    report = analyze_path(str(user), AnalyzeOptions(read_packages=("fakelib",), site_packages=(str(site),)))
+    assert counts(report) == {"Tower": 32 * 8 + 8 + 8 * 32 + 32 + 64}
+    assert any(p.code == "LC106" and "counted with the installed version in the environment the analysis reads: "
+               "`fakelib 1.0` (line 6)" in p.message for p in report.problems), [p.message for p in report.problems]
+    # A package the analysis does not read: its version is not known, and the count says why.
+    other = write(tmp_path / "project" / "other.py", user.read_text().replace('version("fakelib")', 'version("numpy")'))
+    report = analyze_path(str(other), AnalyzeOptions(read_packages=("fakelib",), site_packages=(str(site),)))
+    assert report.models == () and "importlib.metadata.version" in report.problems[0].message, report.problems
+
+
+def test_kernels_decorators_give_a_class_no_init_and_no_parameters(tmp_path) -> None:
+    # transformers 5.25 with `kernels` installed: `@use_kernel_forward_from_hub("SiLU")` on a class
+    # without an __init__ of its own (kernels only marks the class for a Hub kernel's forward).
+    user = write(tmp_path / "user.py", """
+        import torch.nn as nn
+        from kernels import use_kernel_forward_from_hub, use_kernelized_func
+
+
+        @use_kernel_forward_from_hub("SiLU")
+        class SiLUActivation(nn.SiLU):
+            pass
+
+
+        @use_kernelized_func(print)
+        class Mlp(nn.Module):
+            def __init__(self, dim=8):
+                super().__init__()
+                self.fc = nn.Linear(dim, dim)
+                self.act = SiLUActivation()
+    """)
+    report = analyze_path(str(user), AnalyzeOptions())
+    assert [p.message for p in report.problems if p.severity != "info"] == []
+    assert counts(report) == {"SiLUActivation": 0, "Mlp": 72}

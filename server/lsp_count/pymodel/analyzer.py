@@ -1477,7 +1477,7 @@ def environment_note(reads: list[tuple[str, str, str, Span | None]]) -> str:
     """What the analysis assumed of the machine: the environment variables the code read unset, the
     packages its optional imports name not installed (each once, in order)."""
     notes = []
-    for kind in ("variable", "package", "accelerator", "distributed", "command line", "file", "torch"):
+    for kind in ("variable", "package", "version", "accelerator", "distributed", "command line", "file", "torch"):
         first: dict[str, str] = {}
         for read_kind, name, where, _ in reads:
             if read_kind == kind:
@@ -1490,6 +1490,9 @@ def environment_note(reads: list[tuple[str, str, str, Span | None]]) -> str:
             notes.append(f"counted with the environment variable{'s' if plural else ''} {names} unset")
         elif kind == "package":
             notes.append(f"counted as on a machine without the optional package{'s' if plural else ''} {names}")
+        elif kind == "version":
+            notes.append(f"counted with the installed version{'s' if plural else ''} in the environment the analysis "
+                         f"reads: {names}")
         elif kind == "accelerator":
             notes.append(f"counted as on a machine without a GPU, as the code asks: {names}")
         elif kind == "distributed":

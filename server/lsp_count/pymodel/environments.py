@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import glob
 import os
+import re
 import sysconfig
 from collections.abc import Callable, Iterator, Mapping
 
@@ -115,6 +116,52 @@ def installed_module(parts: list[str], site_packages: tuple[str, ...],
         found = find(os.path.join(site, *parts))
         if found is not None:
             return found
+    return None
+
+
+def _distribution_key(name: str) -> str:
+    """A distribution's name as installers write it in a ``*.dist-info`` directory's name (PEP 503
+    normalised, runs of ``-_.`` as one ``_``), lower case, so that "Typing-Extensions" finds
+    ``typing_extensions-4.15.0.dist-info``."""
+    return re.sub(r"[-_.]+", "_", name).lower()
+
+
+def installed_distribution_version(name: str, site_packages: tuple[str, ...]) -> str | None:
+    """The version of the distribution ``name`` in the first site-packages directory that has its
+    metadata (``name-1.2.dist-info``, or an ``.egg-info``), as ``importlib.metadata.version`` reads
+    it: the ``Version:`` of its ``METADATA``, else the one in the directory's name; None where none
+    has. Nothing is imported."""
+    key = _distribution_key(name)
+    for site in site_packages:
+        try:
+            entries = os.listdir(site)
+        except OSError:
+            continue
+        for entry in entries:
+            stem, dot, suffix = entry.rpartition(".")
+            if not dot or suffix not in ("dist-info", "egg-info"):
+                continue
+            project, _, version = stem.partition("-")
+            if _distribution_key(project) != key:
+                continue
+            # (an egg's `name-1.2-py3.11.egg-info`)
+            return _metadata_version(os.path.join(site, entry)) or version.partition("-")[0] or None
+    return None
+
+
+def _metadata_version(info: str) -> str | None:
+    """The ``Version:`` header of a metadata directory's ``METADATA`` or ``PKG-INFO`` (or an egg's
+    ``PKG-INFO`` file)."""
+    for path in (os.path.join(info, "METADATA"), os.path.join(info, "PKG-INFO"), info):
+        try:
+            with open(path, encoding="utf-8", errors="replace") as handle:
+                for line in handle:
+                    if line.startswith("Version:"):
+                        return line[len("Version:"):].strip() or None
+                    if not line.strip():
+                        break  # the headers end at the first blank line
+        except OSError:
+            continue
     return None
 
 

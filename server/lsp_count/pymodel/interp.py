@@ -47,7 +47,8 @@ from lsp_count.pymodel.layers import (ELEMENT_BYTES, FINFO, TORCH_NN_OTHER_NAMES
 from lsp_count.pymodel import forward, shapes
 from lsp_count.pymodel import tensor_values
 from lsp_count.pymodel.reparam import reparametrization, reparametrize
-from lsp_count.pymodel.environments import installed_module, module_file, unread_package_note, up_to_repository_root
+from lsp_count.pymodel.environments import (installed_distribution_version, installed_module, module_file,
+                                             unread_package_note, up_to_repository_root)
 from lsp_count.pymodel.hub import NOT_MODULES as NOT_MODULE_LOADERS, builds_module, config_changes, loads_config
 from lsp_count.pymodel.syntax import (applied_class_decorators, child_blocks, last_name, may_import_project, parse,
                                       parse_expression)
@@ -2932,9 +2933,10 @@ class Interpreter:
 
     def outside_decorator(self, decorators: list[ast.expr], env: Env) -> str:
         """The name of the first decorator that is a function of another package (not the standard
-        library's, torch's or typing's); "" where there is none."""
+        library's, torch's or typing's, nor one of _HARMLESS_DECORATORS); "" where there is none."""
         return next((v.name for v in self.decorator_names(decorators, env)
-                     if v.name.split(".")[0] not in _HARMLESS_DECORATOR_PACKAGES), "")
+                     if v.name.split(".")[0] not in _HARMLESS_DECORATOR_PACKAGES
+                     and v.name not in _HARMLESS_DECORATORS), "")
 
     def shim_class(self, name: str) -> Any:
         """The analyser's own version of an outside class (SHIMS: Lightning's LightningModule,
@@ -5699,6 +5701,23 @@ class Interpreter:
         self.note_machine_read("torch", "torch.__version__", node, env)
         return TorchVersionText(TORCH_VERSION)
 
+    def distribution_version(self, distribution: str, node: ast.AST, env: Env) -> str | None:
+        """``importlib.metadata.version(name)``: torch's is the torch the analyser knows (transformers'
+        `is_torch_greater_or_equal("2.8")`, behind TrainingArguments' default `optim`); another's is
+        read from the metadata in the site-packages directories, where a library's probe asks it
+        (transformers 5.25's `is_kernels_available()` checks that `kernels` is at least 0.10, after
+        `find_spec` found it: it changes the layers it builds) or the file asks for a library it
+        reads (noted, as a read of the machine). None where neither: not followed."""
+        if distribution == "torch":
+            return self.read_torch_version(node, env)
+        library = not env.module.is_main and self.installed_package_file(env.module.path)
+        if not library and distribution.partition(".")[0] not in self.ctx.read_packages:
+            return None
+        version = installed_distribution_version(distribution, self.ctx.site_packages)
+        if version is not None and not library:
+            self.note_machine_read("version", f"{distribution} {version}", node, env)
+        return version
+
     def read_accelerator(self, name: str, node: ast.AST, env: Env | None) -> Any:
         """``torch.cuda.is_available()`` and the like: the analysis counts as on a machine without
         an accelerator (it builds on the meta device; `.cuda()` and `.to(device)` change no count),
@@ -6797,10 +6816,11 @@ class Interpreter:
         if name in _PATH_CHECKS and len(args) == 1 and not kwargs and type(args[0]) is str and env.module.is_main and \
                 (found := self.project_path(args[0], name, node, env)) is not None:
             return found
-        if name in ("importlib.metadata.version", "importlib_metadata.version") and args == ["torch"] and not kwargs:
-            # transformers' `_is_package_available("torch", return_version=True)`, behind its
-            # `is_torch_greater_or_equal("2.8")` (TrainingArguments' default `optim`): as torch.__version__
-            return self.read_torch_version(node, env)
+        if name in ("importlib.metadata.version", "importlib_metadata.version") and len(args) == 1 and \
+                not kwargs and type(args[0]) is str:
+            found = self.distribution_version(args[0], node, env)
+            if found is not None:
+                return found
         if name in _VERSION_PARSERS and len(args) == 1 and not kwargs and isinstance(args[0], str):
             parsed = _release_version(str(args[0]), name)  # `LooseVersion(torch.__version__) < LooseVersion("1.9")`
             if parsed is not None:
@@ -12113,6 +12133,11 @@ _ATTRS_DECORATORS = {"attr.s": "s", "attr.attrs": "s", "attr.attributes": "s", "
 # total_ordering, abc, torch's own).
 _HARMLESS_DECORATOR_PACKAGES = frozenset({"typing", "typing_extensions", "functools", "abc", "torch", "enum",
                                           "dataclasses", "six", "warnings", "contextlib"})
+# Outside decorators known to give a class no parameters: the `kernels` package's (transformers 5.25
+# applies them where kernels is installed), which mark a layer for a Hub kernel's forward
+# (`kernel_layer_name`) or keep kernel functions in the instance's `__dict__`, not as submodules.
+_HARMLESS_DECORATORS = frozenset(f"kernels.{name}" for name in (
+    "use_kernel_forward_from_hub", "use_kernel_func_from_hub", "use_kernelized_func"))
 _ATTRS_FIELDS = frozenset({"attr.ib", "attr.attrib", "attr.attr", "attr.field", "attrs.field"})
 _NUMPY_DTYPES = frozenset({"float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "bool"})
 _NUMPY_REDUCTIONS = frozenset({"sum", "mean", "max", "min", "amax", "amin", "argsort", "argmax", "argmin"})
