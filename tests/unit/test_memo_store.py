@@ -81,6 +81,38 @@ def test_results_stored_for_one_environment_are_not_read_in_another(cache, tmp_p
     assert counted == []
 
 
+def test_a_package_installed_or_upgraded_between_runs_changes_what_a_librarys_probes_find(cache, tmp_path) -> None:
+    # transformers 5.25's `is_kernels_available()`: find_spec, then the version; installing the
+    # package (or another version of it) between runs must not leave the earlier result kept.
+    site = tmp_path / "site"
+    (site / "fastlib").mkdir(parents=True)
+    (site / "fastlib" / "__init__.py").write_text(textwrap.dedent("""
+        import importlib.metadata
+        import importlib.util
+        import torch.nn as nn
+
+        FAST = importlib.util.find_spec("kernelpkg") is not None and importlib.metadata.version("kernelpkg") >= "2"
+
+
+        class Block(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(8, 8) if FAST else nn.Identity()
+    """))
+    path = str(tmp_path / "model.py")
+    text = "import torch.nn as nn\nfrom fastlib import Block\n\n\nclass Net(nn.Module):\n    def __init__(self):\n" \
+           "        super().__init__()\n        self.block = Block()\n"
+    options = AnalyzeOptions(read_packages=("fastlib",), site_packages=(str(site),))
+    assert run(text, path, options).models[0].tree.total == 0
+    (site / "kernelpkg").mkdir()
+    (site / "kernelpkg" / "__init__.py").write_text("")
+    (site / "kernelpkg-1.0.dist-info").mkdir()
+    assert run(text, path, options).models[0].tree.total == 0  # too old
+    (site / "kernelpkg-1.0.dist-info").rename(site / "kernelpkg-2.0.dist-info")
+    assert run(text, path, options).models[0].tree.total == 72
+    assert run(text, path, options).models[0].tree.total == 72
+
+
 def test_an_entry_that_names_anything_but_result_records_is_refused_not_run(cache, tmp_path, monkeypatch) -> None:
     path = str(tmp_path / "model.py")
     text = corpus_text(("mlp.py",))

@@ -441,7 +441,7 @@ def _interpret(text: str, path: str, options: Any, body: list[ast.stmt], problem
         models.extend(executed)
         models.sort(key=lambda m: (m.span.start.line if m.span else 0))
     if plan is not None:
-        plan.finish(list(ctx.loaded), ctx.missing)
+        plan.finish([*ctx.loaded, *sorted(ctx.watched)], ctx.missing)
         if memo is not None and memo.to_disk and memo.disk_key is not None and plan.remembered:
             memo_store.store(*memo.disk_key, memo.classes, memo.files)
     refs = _hub_calls(body, positions) if "from_pretrained" in text else []

@@ -837,6 +837,10 @@ class Ctx:
         # created later changes what the import reads, so a result kept for the next analysis is
         # kept only while they are still missing (reuse.ReusePlan.finish).
         self.missing: set[str] = set()
+        # Installed paths an answer read besides the files loaded: a package a library's `find_spec`
+        # found, the site-packages directories a version was read from (one installed, removed or
+        # upgraded since changes their stamps, and a kept result is dropped, as for `missing`).
+        self.watched: set[str] = set()
         # > 0 inside a method of a module that changes no size (saving, reading: _SIZE_KEEPING_METHODS): a
         # method it calls that stops where the analyser cannot follow it leaves the module counted.
         self.changing_nothing = 0
@@ -5714,9 +5718,16 @@ class Interpreter:
         if not library and distribution.partition(".")[0] not in self.ctx.read_packages:
             return None
         version = installed_distribution_version(distribution, self.ctx.site_packages)
+        self.ctx.watched.update(self.ctx.site_packages)  # (their listings gave the answer)
         if version is not None and not library:
             self.note_machine_read("version", f"{distribution} {version}", node, env)
         return version
+
+    def watch(self, path: str | None) -> str | None:
+        """``path``, kept among the paths a kept result depends on (Ctx.watched)."""
+        if path is not None:
+            self.ctx.watched.add(path)
+        return path
 
     def read_accelerator(self, name: str, node: ast.AST, env: Env | None) -> Any:
         """``torch.cuda.is_available()`` and the like: the analysis counts as on a machine without
@@ -6805,8 +6816,8 @@ class Interpreter:
                 not args[0].startswith(".") and (env.module.is_main or self.installed_package_file(env.module.path)):
             # `importlib.util.find_spec("flash_attn") is not None`: as for an optional import, a machine with
             # torch and the standard library (and the project's files), noted where another is asked for.
-            if self.importable(args[0], env) or (not env.module.is_main and installed_module(
-                    args[0].split("."), self.ctx.site_packages) is not None):
+            if self.importable(args[0], env) or (not env.module.is_main and self.watch(installed_module(
+                    args[0].split("."), self.ctx.site_packages, self.module_file)) is not None):
                 # (a library's probe finds what its environment has: transformers' for `xlstm`, which,
                 # installed, changes the classes it builds; the file's own probes are answered as its
                 # optional imports are, on a machine with torch and the project)
