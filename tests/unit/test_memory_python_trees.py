@@ -173,12 +173,14 @@ def test_a_training_loop_s_optimizer_makes_its_model_s_memory_a_full_fine_tune(t
     (tmp_path / "model.py").write_text((ROOT / "tests" / "fixtures" / "pymodels" / "nanogpt.py").read_text())
     report = analyze_text(LOOP, str(tmp_path / "train.py"), AnalyzeOptions())
     plans = {m.name: m.plan for m in report.models}
-    assert plans == {"gpt": {"mode": "train", "optimizer": "adamw", "context": 256},
-                     "mlp": {"mode": "train", "optimizer": "sgd-momentum"},
-                     "head": {"mode": "train", "optimizer": "adamw-8bit"},
+    # (float32 parameters, no autocast and no other word of a precision in the project: float32 throughout)
+    assert plans == {"gpt": {"mode": "train", "optimizer": "adamw-fp32", "context": 256, "dtype": "float32"},
+                     "mlp": {"mode": "train", "optimizer": "sgd-momentum", "dtype": "float32"},
+                     "head": {"mode": "train", "optimizer": "adamw-8bit", "dtype": "float32"},
                      "frozen": {}, "evaluated": {}}
     gpt = next(m for m in report.models if m.name == "gpt")
     assert "builds `torch.optim.AdamW` over its parameters" in " ".join(gpt.tree.notes)
+    assert "in float32 throughout (the code has no autocast" in " ".join(gpt.tree.notes)
     assert not [p for p in report.problems if p.severity != "info"]
 
 
@@ -231,7 +233,8 @@ def test_a_loop_s_optimizer_is_modelled_by_the_states_it_keeps(optimizer, kind) 
         optimizer = {optimizer}
     """), "train.py", AnalyzeOptions())
     (model,) = report.models
-    assert model.plan == {"mode": "train", **({"optimizer": kind} if kind else {})}
+    assert model.plan == {"mode": "train", "dtype": "float32",
+                          "optimizer": "adamw-fp32" if kind in ("adamw", "") else kind}
     said = " ".join(model.tree.notes)
     assert "over its parameters" in said and (kind or "states are not modelled: AdamW's are assumed" in said)
 
@@ -295,3 +298,44 @@ def test_a_trainer_s_model_cast_before_training_trains_in_its_weights_dtype(cast
     static = sum(memory.line(n).bytes for n in ("weights", "gradients", "master_weights", "optimizer_states")
                  if memory.line(n) is not None)
     assert static == per_parameter * model.tree.total
+
+
+@pytest.mark.parametrize(("setup", "step", "dtype", "said"), [
+    # the older device-specific autocast: float16 on CUDA, as torch's default there
+    ("", "with torch.cuda.amp.autocast():\n        loss = model(x).sum()", "float16", "float16 mixed precision"),
+    ("", "with torch.autocast('cuda'):\n        loss = model(x).sum()", "float16", "float16 mixed precision"),
+    ("", "with torch.amp.autocast('cuda', dtype=torch.bfloat16):\n        loss = model(x).sum()", "bfloat16",
+     "bfloat16 mixed precision"),
+    # its dtype chosen by the script (nanoGPT's `ptdtype`), followed as any value
+    ("ptdtype = {'bf16': torch.bfloat16, 'fp16': torch.float16}['bf16']",
+     "with torch.autocast(device_type='cuda', dtype=ptdtype):\n        loss = model(x).sum()", "bfloat16",
+     "bfloat16 mixed precision"),
+    # turned off: float32 parameters without autocast, but a word of a precision in the file: not read
+    ("", "with torch.autocast('cuda', enabled=False):\n        loss = model(x).sum()", None, "precision are not read"),
+    # two dtypes: not one precision
+    ("", "with torch.autocast('cuda'):\n        loss = model(x).sum()\n"
+         "    with torch.autocast('cuda', dtype=torch.bfloat16):\n        loss = model(x).sum()", None,
+     "precision are not read"),
+    # Accelerate's mixed precision, which the analysis does not read: said so, not taken as float32
+    ("accelerator = Accelerator(mixed_precision='bf16')\nmodel, optimizer = accelerator.prepare(model, optimizer)",
+     "loss = model(x).sum()", None, "precision are not read"),
+    # no autocast and no word of a precision: float32 throughout
+    ("", "loss = model(x).sum()", "float32", "in float32 throughout"),
+    # parameters cast to 16 bits: trained in them, no master copy
+    ("model.half()", "loss = model(x).sum()", "float16", "its parameters in float16, trained in it"),
+])
+def test_a_loop_s_precision_is_read_where_the_code_says_it(setup, step, dtype, said) -> None:
+    # (tests/parity/test_loop_precision_parity.py runs such loops with torch)
+    report = analyze_text(textwrap.dedent(f"""
+        import torch
+        from accelerate import Accelerator
+        from torch import nn
+
+        model = nn.Sequential(nn.Linear(64, 64), nn.Linear(64, 64))
+        optimizer = torch.optim.AdamW(model.parameters())
+        x = torch.randn(2, 64)
+    """) + setup + "\nfor _ in range(2):\n    " + step + "\n    loss.backward()\n", "train.py", AnalyzeOptions())
+    (model,) = report.models
+    assert model.plan.get("dtype") == dtype, model.tree.notes
+    assert model.plan.get("pure_precision", False) is (setup == "model.half()")
+    assert said in " ".join(model.tree.notes)

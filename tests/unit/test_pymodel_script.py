@@ -553,6 +553,40 @@ def test_a_model_of_a_project_module_or_a_model_library_the_analysis_cannot_buil
     assert "`torchvision.models.resnet18` is outside this file" in refused["backbone"]
 
 
+def test_a_model_of_a_module_the_analysis_does_not_find_is_said_where_the_code_uses_it_as_one(tmp_path) -> None:
+    # train_gpt.py beside a missing nanogpt.py: `model = GPT(config)` was dropped without a word,
+    # the other values of that module (a dataset, a config) rightly so.
+    script = textwrap.dedent("""
+        import torch
+        from nanogpt import GPT, GPTConfig, TextData
+        from other_missing import Encoder
+
+
+        def main():
+            config = GPTConfig(n_layer=6)
+            data = TextData("shakespeare")
+            data.prepare()
+            model = GPT(config)
+            optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
+            optimizer.zero_grad()
+            optimizer.state_dict()
+            return model
+
+
+        encoder = Encoder()
+        encoder = torch.compile(encoder)
+
+        if __name__ == "__main__":
+            main()
+    """)
+    report = analyze_text(script, str(tmp_path / "train.py"), AnalyzeOptions())
+    refused = lc101(report)
+    assert set(refused) == {"model in main()", "encoder"}, refused
+    assert "`nanogpt.GPT` is outside this file" in refused["model in main()"]
+    assert "`other_missing.Encoder` is outside this file" in refused["encoder"]
+    assert {p.span.start.line for p in report.problems if p.code == "LC101"} == {10, 17}  # (0-based)
+
+
 # --- found by a second sweep of real training scripts (Lightning, trl, peft, FastChat, cleanrl) ---
 
 def test_torch_dtypes_and_devices_are_instances_of_their_classes() -> None:
@@ -1028,7 +1062,8 @@ def test_a_function_fabric_launch_runs_is_followed_with_the_fabric() -> None:
             fabric.launch(train, 32)
     """)
     assert counts(report) == {"model in train()": (32 * 64 + 64 + 64 * 10 + 10,) * 2}
-    assert report.models[0].plan == {"mode": "train", "optimizer": "adamw"}
+    # (Fabric's default precision, "32-true", and no word of another: float32 throughout)
+    assert report.models[0].plan == {"mode": "train", "optimizer": "adamw-fp32", "dtype": "float32"}
     assert any("`train` is followed as `fabric.launch` runs it" in p.message for p in report.problems)
 
 
@@ -1110,8 +1145,8 @@ def test_a_model_sharded_with_fsdp_is_the_model() -> None:
     """)
     assert counts(report) == {"net": (20, 20), "other": (40, 40)}
     net = next(m for m in report.models if m.name == "net")
-    assert "the same module is also named `model`" in net.tree.notes and net.plan == {"mode": "train",
-                                                                                        "optimizer": "adamw"}
+    assert "the same module is also named `model`" in net.tree.notes
+    assert net.plan == {"mode": "train", "optimizer": "adamw-fp32", "dtype": "float32"}
 
 
 def test_an_ema_copy_updated_in_the_loop_keeps_its_count() -> None:

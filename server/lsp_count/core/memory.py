@@ -822,11 +822,12 @@ def training_activations(model: ModelReport, s: Settings, compute: str, lora_tar
         formula = "s·b·h·34" if s.flash_attention else "s·b·h·(34 + 5·a·s/h)"
         source = f"Korthikanti et al. 2022: {formula} per layer"
     else:
-        # Σ over one layer's linears of (in + out) elements per token, 2 bytes each: the inputs kept for weight
-        # gradients and the outputs kept for the next op (gives 32·h for a GPT layer, vs the paper's 34·h).
+        # Σ over one layer's linears of (in + out) elements per token, 2 bytes each (scaled below to the
+        # compute dtype's): the inputs kept for weight gradients and the outputs kept for the next op
+        # (gives 32·h for a GPT layer, vs the paper's 34·h).
         io = facts.memo(("stack_io", own), lambda: _stack_io(facts, own))
         per_layer_full = 2 * sb * io // layers
-        source = "2 bytes × Σ(in + out) of each layer's linears per token"
+        source = f"{FLOAT_BYTES.get(compute, 2)} bytes × Σ(in + out) of each layer's linears per token"
     if s.gradient_checkpointing:
         total = layers * 2 * sb * h + per_layer_full
         source += f"; checkpointing keeps 2·s·b·h per layer + one layer ({layers} layers)"

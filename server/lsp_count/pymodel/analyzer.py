@@ -14,6 +14,7 @@ import bisect
 import gc
 import os
 import re
+from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any, Sequence
 
@@ -26,7 +27,7 @@ from lsp_count.core.source import LineIndex, Position, Problem, Span
 from lsp_count.core.spec import MAX_DIMENSION
 from lsp_count.formats.common import PRECISIONS, optimizer_name
 from lsp_count.pymodel.environments import discover_site_packages, unread_package_note
-from lsp_count.pymodel.interp import (FUNCTION_STEPS, SHIMS, TORCH_VERSION, TRL_SHIM, Ctx, FuncV, Interpreter,
+from lsp_count.pymodel.interp import (FUNCTION_STEPS, SHIM_DIR, SHIMS, TORCH_VERSION, TRL_SHIM, Ctx, FuncV, Interpreter,
                                       LazyImport, ModuleScope, clone, count_of, foreign_base, module_attributes, params_of,
                                       signature_function, unfollowed_reason)
 from lsp_count.pymodel.hub import builds_module
@@ -332,7 +333,7 @@ def _interpret(text: str, path: str, options: Any, body: list[ast.stmt], problem
     problems.extend(_unresolved(c.name, _unknown_base(c, ctx), positions.class_name(c.node)) for c in unfollowed_bases)
     assigned = assignments(body)
     variables = _module_models(assigned, scope) if counts_classes or not functions else []
-    unbuilt = _unbuilt_module_models(assigned, scope, positions) if counts_classes or not functions else []
+    unbuilt = _unbuilt_module_models(assigned, body, scope, positions) if counts_classes or not functions else []
     problems.extend(unbuilt)
     runs_entry = bool(main_blocks(body)) and (counts_classes or not functions)
     nothing_else = not classes and not functions and not unreached and not unfollowed_bases and not variables \
@@ -529,6 +530,7 @@ def _entry_models(interp: Interpreter, body: list[ast.stmt], scope: ModuleScope,
         if held is not None:
             names.append(replace(n, label=f"{n.name}.model{n.label[len(n.name):]}", found=held))
     by_label = {n.label: (n, n.found, n.assigned[0][0].lineno) for n in names}
+    used: dict[int, frozenset[str]] = {}  # _used_as_modules of each scope, by its id
     for name, also in _distinct_modules([(n, n.found, n.label) for n in names]):
         name, also = _first_named(name, also, by_label, name.label)
         span = positions.span(name.assigned[-1][0])
@@ -536,7 +538,10 @@ def _entry_models(interp: Interpreter, body: list[ast.stmt], scope: ModuleScope,
             report, problem = _name_report(interp.ctx, name.label, name.found, span, also)
             found = [problem] if problem is not None else []
         else:
-            report, found = None, _unbuilt(name.label, name.name, name.assigned, name.found, scope, positions)
+            if id(name.scope) not in used:
+                used[id(name.scope)] = _used_as_modules(name.scope)
+            report, found = None, _unbuilt(name.label, name.name, name.assigned, name.found, scope, positions,
+                                           used[id(name.scope)])
         broken = _broken_lines(repaired, name.scope, positions)
         if broken and (report is not None or found):
             problems.append(_unresolved(name.label, f"line {broken[0]} does not parse yet", span))
@@ -620,33 +625,61 @@ def _broken_lines(repaired: set[int], nodes: tuple[ast.AST, ...], positions: "_P
                   positions.line(node.end_lineno or node.lineno) + 1)  # type: ignore[attr-defined]
 
 
-def _unbuilt_module_models(assigned: dict[str, list[tuple[ast.Name, ast.expr | None]]], scope: ModuleScope,
-                           positions: "_Positions") -> list[Problem]:
+def _unbuilt_module_models(assigned: dict[str, list[tuple[ast.Name, ast.expr | None]]], body: list[ast.stmt],
+                           scope: ModuleScope, positions: "_Positions") -> list[Problem]:
     """LC101 for each module-level name the file assigns a model the analyser could not follow (a
     script's ``model = get_peft_model(model, config)``; nanoGPT's train.py, whose ``model =
     GPT(gptconf)`` depends on the dataset's vocabulary), said with the reason, where the file was "no
     model found"."""
     out = []
+    used = _used_as_modules(body) if assigned else frozenset()
     for name, assignments_of_name in assigned.items():
-        out.extend(_unbuilt(name, name, assignments_of_name, scope.env.vars.get(name), scope, positions))
+        out.extend(_unbuilt(name, name, assignments_of_name, scope.env.vars.get(name), scope, positions, used))
     return out
 
 
 def _unbuilt(label: str, name: str, assigned: list[tuple[ast.Name, ast.expr | None]] | tuple[Any, ...], found: Any,
-             scope: ModuleScope, positions: "_Positions") -> list[Problem]:
+             scope: ModuleScope, positions: "_Positions", used: frozenset[str] = frozenset()) -> list[Problem]:
     """LC101 at the assignment that builds a model (the first of the name's), where the name's value
     in the end is not known. A model is what a call of a module class of the file, a torch layer
     or container, or a model loader or wrapper (``from_pretrained``, ``from_config``,
-    ``get_peft_model``, ``create_model``) makes; any other call's value (a dataset, a tokenizer) is
-    not one."""
+    ``get_peft_model``, ``create_model``) makes, or any call's where the code then uses the name
+    as a module (``used``, _used_as_modules: ``model.parameters()``, ``torch.compile(model)``, ...: a class of a
+    module the analysis did not find); any other call's value (a dataset, a tokenizer) is not
+    one."""
     if type(found) is not Unknown:
         return []
     building = next((target for target, value in assigned if isinstance(value, ast.Call) and (
-        _builds_a_model(value, scope) or _calls_a_model_function(value, scope))), None)
+        _builds_a_model(value, scope) or _calls_a_model_function(value, scope) or name in used)), None)
     if building is None:
         return []
     why = unfollowed_reason(name, found.why)
     return [_unresolved(label, why, positions.span(building))]
+
+
+# What only a module has (an optimizer has `state_dict` and `zero_grad` too): a name whose value
+# these are called on, or which these are called with, holds a model (`model.parameters()`,
+# `torch.compile(model)`).
+_ONLY_MODULE_METHODS = frozenset({"parameters", "named_parameters", "buffers", "named_buffers", "modules",
+                                  "named_modules", "children", "named_children"})
+_MODULE_TAKERS = frozenset({"compile", "DistributedDataParallel", "DataParallel", "FullyShardedDataParallel",
+                            "get_peft_model"})
+
+
+def _used_as_modules(statements: Sequence[ast.AST]) -> frozenset[str]:
+    """The names the statements use as a module (see _ONLY_MODULE_METHODS)."""
+    used: set[str] = set()
+    for stmt in statements:
+        for node in ast.walk(stmt):
+            if not isinstance(node, ast.Call):
+                continue
+            func = node.func
+            if isinstance(func, ast.Attribute) and func.attr in _ONLY_MODULE_METHODS and \
+                    isinstance(func.value, ast.Name):
+                used.add(func.value.id)
+            elif last_name(func) in _MODULE_TAKERS and node.args and isinstance(node.args[0], ast.Name):
+                used.add(node.args[0].id)
+    return frozenset(used)
 
 
 _MODEL_WRAPPERS = frozenset({"get_peft_model", "create_model", "prepare_model_for_kbit_training"})
@@ -1211,12 +1244,15 @@ def _memory_plan(ctx: Any, inst: Inst, root: ParamNode, tree_notes: list[str]) -
         longest = _sequence_bound(inst)
         if longest is not None:
             plan["context"] = longest[0]
+        precision = _loop_precision(ctx, inst, plan)
+        unread = [("batch", "--batch")] + ([] if longest else [("sequence length", "--context")]) + \
+            ([] if precision else [("precision", "--dtype")])
         tree_notes.append(f"the script builds `{name}` over its parameters: its memory is estimated for full "
                           f"training with it" + (f", at the config's {longest[1]}, {longest[0]:,} tokens" if longest
-                                                 else "") +
+                                                 else "") + (f", {precision}" if precision else "") +
                           ("" if kind else f" (`{name}`'s states are not modelled: AdamW's are assumed)") +
-                          f" (the loop's batch{'' if longest else ', sequence length'} and precision are not read: "
-                          f"--batch{'' if longest else ', --context'} and --dtype set them)")
+                          f" (the loop's {_and(w for w, _ in unread)} {'are' if len(unread) > 1 else 'is'} not "
+                          f"read: {_and(f for _, f in unread)} set {'them' if len(unread) > 1 else 'it'})")
     if plan and checkpointing:
         plan["gradient_checkpointing"] = True
         if trained is None:
@@ -1282,6 +1318,66 @@ def _trained_in_weights_dtype(inst: Inst, settings: dict[str, object], how: list
     how[:] = [h for h in how if not h.endswith("mixed precision") and not h.startswith("float32 (")]
     how.insert(0, f"weights loaded in {dtype} and trained in it (no fp32 master copy; the optimizer's states in "
                   f"{dtype}, as torch keeps them in each parameter's dtype)")
+
+
+# Words of a script that may set its precision some way the analysis does not read (Accelerate's
+# `mixed_precision`, Fabric's `precision`, a `.half()`, a dtype option): where none is in the files
+# of the project it reads, a loop of float32 parameters without autocast trains in float32.
+_PRECISION_WORDS = re.compile(r"autocast|GradScaler|\bamp\b|precision|bfloat16|float16|\bhalf\b|bf16|fp16|"
+                              r"dtype")
+
+
+def _and(words: Iterable[str]) -> str:
+    """"a", "a and b", "a, b and c"."""
+    words = list(words)
+    return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else "".join(words)
+
+
+def _loop_precision(ctx: Any, inst: Inst, plan: dict[str, object]) -> str:
+    """The precision a training loop of the script's own runs in, set in ``plan``, and said so; ""
+    where it is not known. Trainable parameters all 16-bit (`model.to(torch.bfloat16)`) train in that
+    dtype throughout (no fp32 master copy, the optimizer's states in it: torch keeps them in each
+    parameter's dtype); float32 ones under the code's autocast regions, all of one 16-bit dtype, in
+    that mixed precision; float32 ones without any, in float32, where no file of the project the
+    analysis read has a word that may set a precision otherwise (_PRECISION_WORDS)."""
+    dtypes = {p.declared for _, p in params_of(inst) if p.requires_grad}
+    if len(dtypes) != 1:
+        return ""
+    (dtype,) = dtypes
+    if dtype in SIXTEEN_BIT:
+        plan.update(dtype=dtype, pure_precision=True)
+        return f"its parameters in {dtype}, trained in it (no fp32 master copy; the optimizer's states in {dtype})"
+    if dtype != "float32":
+        return ""
+    casts = set(ctx.autocasts)
+    if len(casts) == 1 and (cast := next(iter(casts))) in SIXTEEN_BIT:
+        plan["dtype"] = cast
+        return f"in {cast} mixed precision (the code's autocast over float32 parameters)"
+    if casts or not _no_precision_words(ctx):
+        return ""
+    plan["dtype"] = "float32"
+    if plan.get("optimizer", "adamw") == "adamw":
+        plan["optimizer"] = "adamw-fp32"
+    return "in float32 throughout (the code has no autocast, and nothing else sets a precision)"
+
+
+def _no_precision_words(ctx: Any) -> bool:
+    """Whether no file of the project the analysis read (the analysed file's text, its project files
+    on disk; installed packages aside) has one of _PRECISION_WORDS."""
+    outside = tuple(os.path.join(d, "") for d in (*ctx.site_packages, SHIM_DIR))
+    for scope in ctx.scopes:
+        if scope.is_main is False and (scope.path or "").startswith(outside):
+            continue  # (an installed package's file, or the analyser's own shims)
+        text = scope.text
+        if text is None:
+            try:
+                with open(scope.path, encoding="utf-8", errors="replace") as handle:
+                    text = handle.read()
+            except (OSError, TypeError, ValueError):
+                return False
+        if _PRECISION_WORDS.search(text):
+            return False
+    return True
 
 
 def _reference_model(inst: Inst, step: dict[str, Any], settings: dict[str, object], how: list[str]) -> None:

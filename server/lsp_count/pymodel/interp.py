@@ -73,16 +73,16 @@ PACKAGE_STEPS = 1_000_000
 # lightning_module.py (a LightningModule is an nn.Module whose constructor adds no parameters).
 LIGHTNING_MODULES = frozenset(f"{package}.{module}LightningModule" for package in ("lightning.pytorch", "pytorch_lightning")
                               for module in ("", "core.", "core.module.")) | {"lightning.LightningModule"}
-_SHIM_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "shims")
-LIGHTNING_SHIM = os.path.join(_SHIM_DIR, "lightning_module.py")
+SHIM_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "shims")
+LIGHTNING_SHIM = os.path.join(SHIM_DIR, "lightning_module.py")
 # Classes of packages that are not read (read-packages) which the analyser reads its own short
 # version of instead (shims/): what the code builds or subclasses them to, and in which shim file.
-HYDRA_SHIM = os.path.join(_SHIM_DIR, "hydra.py")
-TRL_SHIM = os.path.join(_SHIM_DIR, "trl.py")
-HF_ARGPARSER_SHIM = os.path.join(_SHIM_DIR, "hf_argparser.py")
-TRAINER_SHIM = os.path.join(_SHIM_DIR, "transformers_trainer.py")
-FABRIC_SHIM = os.path.join(_SHIM_DIR, "fabric.py")
-ACCELERATE_SHIM = os.path.join(_SHIM_DIR, "accelerate.py")
+HYDRA_SHIM = os.path.join(SHIM_DIR, "hydra.py")
+TRL_SHIM = os.path.join(SHIM_DIR, "trl.py")
+HF_ARGPARSER_SHIM = os.path.join(SHIM_DIR, "hf_argparser.py")
+TRAINER_SHIM = os.path.join(SHIM_DIR, "transformers_trainer.py")
+FABRIC_SHIM = os.path.join(SHIM_DIR, "fabric.py")
+ACCELERATE_SHIM = os.path.join(SHIM_DIR, "accelerate.py")
 _TRL_TRAINERS = (("SFTTrainer", "sft"), ("DPOTrainer", "dpo"), ("KTOTrainer", "kto"), ("GRPOTrainer", "grpo"),
                  ("RLOOTrainer", "rloo"), ("RewardTrainer", "reward"), ("DistillationTrainer", "distillation"))
 # trl.experimental's, each in a package of its own (`from trl.experimental.gkd import GKDTrainer`)
@@ -153,6 +153,13 @@ _OPTIMIZERS = {**{f"bitsandbytes.optim.{name}": "adamw-8bit"
 # Questions of the file system a script asks of its own folder (Interpreter.project_path).
 _PATH_CHECKS = {"os.path.exists": os.path.exists, "os.path.isfile": os.path.isfile, "os.path.isdir": os.path.isdir}
 _OPTIMIZER_BASES = frozenset({"torch.optim.Optimizer", "torch.optim.optimizer.Optimizer"})
+# torch's autocast context managers: (their positional parameters, the device of the older
+# device-specific ones) (Interpreter.record_autocast), and the dtype each device's defaults to.
+_AUTOCASTS = {**{name: (("device_type", "dtype", "enabled"), None)
+                 for name in ("torch.autocast", "torch.amp.autocast", "torch.amp.autocast_mode.autocast")},
+              "torch.cuda.amp.autocast": (("enabled", "dtype"), "cuda"),
+              "torch.cpu.amp.autocast": (("enabled", "dtype"), "cpu")}
+_AUTOCAST_DTYPES = {"cuda": "float16", "cpu": "bfloat16", "mps": "float16", "xpu": "bfloat16", "hpu": "bfloat16"}
 _OPTIMIZER_INITS = frozenset(f"{base}.__init__" for base in _OPTIMIZER_BASES)
 # The functions the shims call that the analyser answers itself (shims/hydra.py).
 _SHIM_FUNCTIONS = frozenset({"lsp_count_shim.locate", "lsp_count_shim.read_yaml", "lsp_count_shim.kind",
@@ -904,6 +911,9 @@ class Ctx:
         # The optimizers the code built, each with the parameters it was given (their ids), the memory
         # model's name for it and its own (torch.optim.AdamW): a model they train is trained.
         self.optimizers: list[tuple[frozenset[int], str, str]] = []
+        # The autocast regions the code entered (`with torch.autocast("cuda", dtype=torch.bfloat16):`),
+        # by their dtype's name ("" where it is not known), for a training loop's precision.
+        self.autocasts: list[str] = []
         self.quantized_loads = 0  # models from_pretrained loaded with bitsandbytes (_loaded_quantized)
         # `sys.argv`: the script's name alone, a command line that gives no arguments (as `parse_args()`
         # reads it); one list, which the code may change, for the whole analysis.
@@ -6351,6 +6361,24 @@ class Interpreter:
             if inst is not None:
                 self.ctx.building.discard(id(inst))
 
+    def record_autocast(self, name: str, args: list[Any], kwargs: dict[str, Any]) -> None:
+        """``torch.autocast(device_type="cuda", dtype=torch.bfloat16)``: the dtype it computes in, kept
+        for a training loop's precision (torch's default for the device where none is given: float16
+        on CUDA, bfloat16 on the CPU); nothing where it is turned off (``enabled=False``), "" where
+        the dtype or the switch is not known."""
+        positional, device = _AUTOCASTS[name]
+        given = {**dict(zip(positional, args)), **kwargs}
+        enabled = given.get("enabled", True)
+        if enabled is False:
+            return
+        device = given.get("device_type", device)
+        dtype = given.get("dtype")
+        if dtype is None:
+            dtype = _AUTOCAST_DTYPES.get(device, "") if type(device) is str else ""
+        else:
+            dtype = dtype_name(dtype.name) or "" if type(dtype) is ExtV else ""
+        self.ctx.autocasts.append(dtype if enabled is True else "")
+
     def record_optimizer(self, name: str, kind: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> None:
         """``torch.optim.AdamW(model.parameters(), lr=...)``: the parameters it is given (an iterator
         of them, a list, param groups' ``params``) kept with the optimizer's kind, for the memory of
@@ -7304,6 +7332,8 @@ class Interpreter:
             # `ema.update_parameters(model)`: averages values into its own parameters, which it keeps
             averaged.attrs["update_parameters"] = BuiltinV("update_parameters", lambda *a, **k: None)
             return averaged
+        if name in _AUTOCASTS:
+            self.record_autocast(name, args, kwargs)
         if name in _TORCH_OPTIMIZERS:
             options = _optimizer_options(name, args, kwargs)
             self.record_optimizer(name, torch_optimizer_kind(name.rsplit(".", 1)[1], options) or "", args, kwargs, node)
