@@ -644,9 +644,9 @@ def _unbuilt(label: str, name: str, assigned: list[tuple[ast.Name, ast.expr | No
     in the end is not known. A model is what a call of a module class of the file, a torch layer
     or container, or a model loader or wrapper (``from_pretrained``, ``from_config``,
     ``get_peft_model``, ``create_model``) makes, or any call's where the code then uses the name
-    as a module (``used``, _used_as_modules: ``model.parameters()``, ``torch.compile(model)``, ...: a class of a
-    module the analysis did not find); any other call's value (a dataset, a tokenizer) is not
-    one."""
+    as a module (``used``, _used_as_modules: ``model.parameters()``, ``torch.compile(model)``; a
+    class of a module the analysis did not find); any other call's value (a dataset, a tokenizer)
+    is not one."""
     if type(found) is not Unknown:
         return []
     building = next((target for target, value in assigned if isinstance(value, ast.Call) and (
@@ -1328,7 +1328,7 @@ _PRECISION_WORDS = re.compile(r"autocast|GradScaler|\bamp\b|precision|bfloat16|f
 
 
 def _and(words: Iterable[str]) -> str:
-    """"a", "a and b", "a, b and c"."""
+    """Words joined as prose: "a", "a and b", "a, b and c"."""
     words = list(words)
     return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else "".join(words)
 
