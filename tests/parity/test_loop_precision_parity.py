@@ -1,5 +1,6 @@
 """Parity for a training loop of the script's own: the precision the analysis reads from it (the
-parameters' dtype, the code's autocast, or neither) gives the memory of the states one step holds.
+parameters' dtype, the code's autocast, Fabric's or Accelerate's precision, or none) gives the
+memory of the states one step holds.
 Each script runs in a child process with torch on the CPU for two steps; the bytes of its
 parameters, their gradients and the optimizer's states must equal the estimate's exact lines
 (weights + gradients + master weights + optimizer states), as the analysis of the same file
@@ -42,6 +43,7 @@ class Net(nn.Module):
 def main(steps=2):
     model = {build}
     optimizer = {optimizer}
+    {setup}
     for _ in range(steps):
         ids = torch.randint(0, 50, (4, 8))
         {step}
@@ -58,6 +60,10 @@ PLAIN_STEP = "model(ids).float().logsumexp(-1).mean().backward()"
 AUTOCAST_STEP = ("with {cast}:\n            loss = model(ids).float().logsumexp(-1).mean()\n"
                  "        loss.backward()")
 
+FABRIC = ("from lightning.fabric import Fabric\n    fabric = Fabric(accelerator='cpu', devices=1, precision='{precision}')"
+          "\n    model, optimizer = fabric.setup(model, optimizer)")
+FABRIC_STEP = "fabric.backward(model(ids).float().logsumexp(-1).mean())"
+
 CASES = {
     # float32 parameters, no autocast: float32 throughout
     "float32 AdamW": ("Net()", "torch.optim.AdamW(model.parameters(), lr=1e-3)", PLAIN_STEP),
@@ -70,6 +76,14 @@ CASES = {
                       AUTOCAST_STEP.format(cast='torch.autocast(device_type="cpu", dtype=torch.bfloat16)')),
     "cpu.amp autocast": ("Net()", "torch.optim.AdamW(model.parameters(), lr=1e-3)",
                          AUTOCAST_STEP.format(cast="torch.cpu.amp.autocast()")),
+    # Lightning Fabric's and Accelerate's precision, run by them on the CPU
+    "Fabric bf16-mixed": ("Net()", "torch.optim.AdamW(model.parameters(), lr=1e-3)", FABRIC_STEP, FABRIC.format(
+        precision="bf16-mixed")),
+    "Fabric bf16-true": ("Net()", "torch.optim.AdamW(model.parameters(), lr=1e-3)", FABRIC_STEP, FABRIC.format(
+        precision="bf16-true")),
+    "Accelerate bf16": ("Net()", "torch.optim.AdamW(model.parameters(), lr=1e-3)", FABRIC_STEP.replace(
+        "fabric", "accelerator"), "from accelerate import Accelerator\n    accelerator = Accelerator(cpu=True, "
+        "mixed_precision='bf16')\n    model, optimizer = accelerator.prepare(model, optimizer)"),
 }
 
 _HELD = textwrap.dedent("""
@@ -77,6 +91,7 @@ _HELD = textwrap.dedent("""
     import torch
     names = runpy.run_path(sys.argv[1])
     model, optimizer = names["main"]()
+    optimizer = getattr(optimizer, "optimizer", optimizer)  # (Fabric's and Accelerate's wrappers)
     params = list(model.parameters())
     held = sum(p.numel() * p.element_size() for p in params)
     held += sum(p.grad.numel() * p.grad.element_size() for p in params)
@@ -87,8 +102,8 @@ _HELD = textwrap.dedent("""
 
 
 def _script(case: str) -> str:
-    build, optimizer, step = CASES[case]
-    return textwrap.dedent(SCRIPT).format(build=build, optimizer=optimizer, step=step)
+    build, optimizer, step, *setup = CASES[case]
+    return textwrap.dedent(SCRIPT).format(build=build, optimizer=optimizer, step=step, setup="".join(setup))
 
 
 @pytest.mark.parametrize("case", list(CASES))

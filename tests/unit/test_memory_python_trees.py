@@ -316,9 +316,20 @@ def test_a_trainer_s_model_cast_before_training_trains_in_its_weights_dtype(cast
     ("", "with torch.autocast('cuda'):\n        loss = model(x).sum()\n"
          "    with torch.autocast('cuda', dtype=torch.bfloat16):\n        loss = model(x).sum()", None,
      "precision are not read"),
-    # Accelerate's mixed precision, which the analysis does not read: said so, not taken as float32
+    # Accelerate's and Fabric's mixed precision: autocast in that dtype
     ("accelerator = Accelerator(mixed_precision='bf16')\nmodel, optimizer = accelerator.prepare(model, optimizer)",
+     "loss = model(x).sum()", "bfloat16", "bfloat16 mixed precision"),
+    ("fabric = Fabric(precision='16-mixed')\nmodel, optimizer = fabric.setup(model, optimizer)",
+     "loss = model(x).sum()", "float16", "float16 mixed precision"),
+    # Fabric's "bf16-true" converts the parameters in setup: trained in bf16 throughout
+    ("fabric = Fabric(precision='bf16-true')\nmodel, optimizer = fabric.setup(model, optimizer)",
+     "loss = model(x).sum()", "bfloat16", "its parameters in bfloat16, trained in it"),
+    # an Accelerator with no precision of its own: `accelerate launch`'s config may set one, not read
+    ("accelerator = Accelerator()\nmodel, optimizer = accelerator.prepare(model, optimizer)",
      "loss = model(x).sum()", None, "precision are not read"),
+    # Fabric's default, "32-true": float32 throughout
+    ("fabric = Fabric(devices=2)\nmodel, optimizer = fabric.setup(model, optimizer)",
+     "loss = model(x).sum()", "float32", "in float32 throughout"),
     # no autocast and no word of a precision: float32 throughout
     ("", "loss = model(x).sum()", "float32", "in float32 throughout"),
     # parameters cast to 16 bits: trained in them, no master copy
@@ -328,14 +339,14 @@ def test_a_loop_s_precision_is_read_where_the_code_says_it(setup, step, dtype, s
     # (tests/parity/test_loop_precision_parity.py runs such loops with torch)
     report = analyze_text(textwrap.dedent(f"""
         import torch
-        from accelerate import Accelerator
         from torch import nn
 
         model = nn.Sequential(nn.Linear(64, 64), nn.Linear(64, 64))
         optimizer = torch.optim.AdamW(model.parameters())
         x = torch.randn(2, 64)
-    """) + setup + "\nfor _ in range(2):\n    " + step + "\n    loss.backward()\n", "train.py", AnalyzeOptions())
+    """) + "from accelerate import Accelerator\n" * ("Accelerator" in setup)
+        + "from lightning.fabric import Fabric\n" * ("Fabric" in setup) + setup + "\nfor _ in range(2):\n    " + step + "\n    loss.backward()\n", "train.py", AnalyzeOptions())
     (model,) = report.models
     assert model.plan.get("dtype") == dtype, model.tree.notes
-    assert model.plan.get("pure_precision", False) is (setup == "model.half()")
+    assert model.plan.get("pure_precision", False) is ("trained in it" in said)
     assert said in " ".join(model.tree.notes)

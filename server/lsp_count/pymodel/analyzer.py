@@ -1320,11 +1320,12 @@ def _trained_in_weights_dtype(inst: Inst, settings: dict[str, object], how: list
                   f"{dtype}, as torch keeps them in each parameter's dtype)")
 
 
-# Words of a script that may set its precision some way the analysis does not read (Accelerate's
-# `mixed_precision`, Fabric's `precision`, a `.half()`, a dtype option): where none is in the files
-# of the project it reads, a loop of float32 parameters without autocast trains in float32.
+# Words of a script that may set its precision some way the analysis does not read (an
+# Accelerator's, which `accelerate launch`'s config may set; a DeepSpeed config's; a `.half()`, a
+# dtype option): where none is in the files of the project it reads, a loop of float32 parameters
+# without autocast trains in float32.
 _PRECISION_WORDS = re.compile(r"autocast|GradScaler|\bamp\b|precision|bfloat16|float16|\bhalf\b|bf16|fp16|"
-                              r"dtype")
+                              r"dtype|Accelerator|deepspeed")
 
 
 def _and(words: Iterable[str]) -> str:

@@ -6,8 +6,10 @@ accelerator.prepare(model, optimizer)``, ``accelerator.unwrap_model(model)``): o
 accelerate gives the same objects back, on several the model wrapped in DistributedDataParallel,
 which holds the same parameters. Its process is the one main process of a machine without a
 GPU (``model.to(accelerator.device)``, ``if accelerator.is_main_process:``): what the analysis
-counts does not depend on where the parameters live. What else an Accelerator has
-(``backward``, ``gather``) is not written here: the analyser does not know it.
+counts does not depend on where the parameters live. Its ``mixed_precision="bf16"`` / ``"fp16"``
+runs the model's forward under autocast in that dtype, as the analyser reads a training loop's
+own ``torch.autocast``. What else an Accelerator has (``backward``, ``gather``) is not written
+here: the analyser does not know it.
 """
 
 import torch
@@ -15,6 +17,10 @@ import torch
 
 class Accelerator:
     def __init__(self, *args, **kwargs):
+        precision = kwargs.get("mixed_precision")
+        if precision in ("bf16", "fp16"):
+            torch.autocast("cuda", dtype=torch.bfloat16 if precision == "bf16" else torch.float16)
+        self.mixed_precision = "no" if precision is None else precision
         self.device = torch.device("cpu")
         self.num_processes = 1
         self.process_index = 0

@@ -6,14 +6,27 @@ fabric.setup(model, optimizer)``): on one process, Fabric gives back the same mo
 ``_FabricModule`` that holds the same parameters, the main process of a machine without a GPU
 (``fabric.device``, ``fabric.is_global_zero``): what the analysis counts does not depend on where
 the parameters live. ``launch(fn, *args)`` runs ``fn(fabric, *args)``, as Fabric does on one
-process. What else a Fabric has (``backward``, ``all_gather``) is not written here.
+process. Its ``precision``: ``"bf16-mixed"`` / ``"16-mixed"`` (and their short names) run the
+forward under autocast in that dtype, as the analyser reads a loop's own ``torch.autocast``;
+``"bf16-true"`` / ``"16-true"`` convert the module's parameters in ``setup``, as Fabric does;
+the default is ``"32-true"``. What else a Fabric has (``backward``, ``all_gather``) is not
+written here.
 """
 
 import torch
 
+_MIXED = {"bf16-mixed": torch.bfloat16, "bf16": torch.bfloat16, "16-mixed": torch.float16, "16": torch.float16,
+          16: torch.float16}
+_TRUE = {"bf16-true": torch.bfloat16, "16-true": torch.float16, "64-true": torch.float64, "64": torch.float64,
+         64: torch.float64}
+
 
 class Fabric:
     def __init__(self, *args, **kwargs):
+        precision = kwargs.get("precision")
+        if precision in _MIXED:
+            torch.autocast("cuda", dtype=_MIXED[precision])
+        self._true_dtype = _TRUE.get(precision)
         self.device = torch.device("cpu")
         self.world_size = 1
         self.global_rank = 0
@@ -27,11 +40,14 @@ class Fabric:
         return function(self, *args, **kwargs)
 
     def setup(self, module, *optimizers, move_to_device=True, _reapply_compile=True):
+        module = self.setup_module(module)
         if optimizers:
             return (module, *optimizers)
         return module
 
     def setup_module(self, module, move_to_device=True, _reapply_compile=True):
+        if self._true_dtype is not None:
+            module.to(self._true_dtype)
         return module
 
     def setup_optimizers(self, *optimizers):
