@@ -327,6 +327,9 @@ def test_a_trainer_s_model_cast_before_training_trains_in_its_weights_dtype(cast
     # an Accelerator with no precision of its own: `accelerate launch`'s config may set one, not read
     ("accelerator = Accelerator()\nmodel, optimizer = accelerator.prepare(model, optimizer)",
      "loss = model(x).sum()", None, "precision are not read"),
+    # FSDP's mixed precision policy, which the analysis does not read (the word, in any case)
+    ("from torch.distributed.fsdp import MixedPrecision\npolicy = MixedPrecision()", "loss = model(x).sum()", None,
+     "precision are not read"),
     # Fabric's default, "32-true": float32 throughout
     ("fabric = Fabric(devices=2)\nmodel, optimizer = fabric.setup(model, optimizer)",
      "loss = model(x).sum()", "float32", "in float32 throughout"),

@@ -1325,7 +1325,7 @@ def _trained_in_weights_dtype(inst: Inst, settings: dict[str, object], how: list
 # dtype option): where none is in the files of the project it reads, a loop of float32 parameters
 # without autocast trains in float32.
 _PRECISION_WORDS = re.compile(r"autocast|GradScaler|\bamp\b|precision|bfloat16|float16|\bhalf\b|bf16|fp16|"
-                              r"dtype|Accelerator|deepspeed")
+                              r"dtype|(?-i:Accelerator)|deepspeed", re.IGNORECASE)  # (FSDP's `MixedPrecision`)
 
 
 def _and(words: Iterable[str]) -> str:
