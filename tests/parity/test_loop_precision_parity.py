@@ -120,3 +120,78 @@ def test_a_loop_s_precision_gives_the_states_torch_holds(tmp_path, case) -> None
     states = [memory.line(name) for name in ("weights", "gradients", "master_weights", "optimizer_states")]
     assert all(line is None or line.exact for line in states)
     assert sum(line.bytes for line in states if line is not None) == held, (case, model.plan, memory.lines)
+
+
+LIGHTNING_SCRIPT = """
+import lightning as L
+import torch
+import torch.nn as nn
+
+
+class LitNet(L.LightningModule):
+    def __init__(self):
+        super().__init__()
+        self.embed = nn.Embedding(50, 24)
+        self.hidden = nn.Linear(24, 48)
+        self.out = nn.Linear(48, 50, bias=False)
+
+    def training_step(self, batch, batch_idx):
+        (ids,) = batch
+        return self.out(self.hidden(self.embed(ids)).relu()).float().logsumexp(-1).mean()
+
+    def configure_optimizers(self):
+        return torch.optim.AdamW(self.parameters(), lr=1e-3)
+
+
+def main(callbacks=()):
+    model = LitNet()
+    data = torch.utils.data.DataLoader(torch.utils.data.TensorDataset(torch.randint(0, 50, (16, 8))), batch_size=4)
+    trainer = L.Trainer({precision}accelerator="cpu", devices=1, max_steps=2, logger=False, callbacks=list(callbacks),
+                        enable_checkpointing=False, enable_progress_bar=False, enable_model_summary=False)
+    trainer.fit(model, data)
+    return model
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+# What one step holds, measured by Lightning itself before the second optimizer step (the first
+# made the states): the parameters, their gradients and the optimizer's states.
+_LIGHTNING_HELD = textwrap.dedent("""
+    import json, runpy, sys, warnings
+    warnings.simplefilter("ignore")
+    import lightning as L
+    import torch
+    held = []
+
+    class Measure(L.Callback):
+        def on_before_optimizer_step(self, trainer, module, optimizer):
+            if trainer.global_step == 1:
+                params = list(module.parameters())
+                held.append(sum(p.numel() * p.element_size() for p in params)
+                            + sum(p.grad.numel() * p.grad.element_size() for p in params)
+                            + sum(v.numel() * v.element_size() for p in params for v in optimizer.state[p].values()
+                                  if torch.is_tensor(v) and v.dim() > 0))
+
+    runpy.run_path(sys.argv[1])["main"]([Measure()])
+    print(json.dumps(held[0]))
+""")
+
+
+@pytest.mark.parametrize("precision", [None, "bf16-mixed", "bf16-true"])
+def test_a_lightning_trainer_s_precision_gives_the_states_it_holds(tmp_path, precision) -> None:
+    pytest.importorskip("lightning")
+    script = tmp_path / "train.py"
+    script.write_text(textwrap.dedent(LIGHTNING_SCRIPT).format(
+        precision="" if precision is None else f"precision={precision!r}, "))
+    done = subprocess.run([sys.executable, "-c", _LIGHTNING_HELD, str(script)], capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    held = json.loads(done.stdout.strip().splitlines()[-1])
+
+    (model,) = [m for m in analyze_path(str(script)).models if m.name == "model in main()"]
+    assert model.plan.get("dtype") == {None: "float32", "bf16-mixed": "bfloat16", "bf16-true": "bfloat16"}[precision]
+    memory = estimate_memory(model, settings_from_mapping({k: v for k, v in model.plan.items() if k != "spans"}))
+    states = [memory.line(name) for name in ("weights", "gradients", "master_weights", "optimizer_states")]
+    assert sum(line.bytes for line in states if line is not None) == held, (precision, model.plan, memory.lines)

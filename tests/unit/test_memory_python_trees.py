@@ -353,3 +353,43 @@ def test_a_loop_s_precision_is_read_where_the_code_says_it(setup, step, dtype, s
     assert model.plan.get("dtype") == dtype, model.tree.notes
     assert model.plan.get("pure_precision", False) is ("trained in it" in said)
     assert said in " ".join(model.tree.notes)
+
+
+LIGHTNING_FIT = """
+import lightning as L
+import torch
+from torch import nn
+
+
+class Lit(L.LightningModule):
+    def __init__(self):
+        super().__init__()
+        self.net = nn.Sequential(nn.Linear(32, 32), nn.Linear(32, 4))
+
+    def configure_optimizers(self):
+        optimizer = torch.optim.AdamW(self.trainer.model.parameters(), lr=1e-3)
+        # a scheduler over the run's length, which the analysis does not know: the optimizer stays
+        scheduler = torch.optim.lr_scheduler.OneCycleLR(optimizer, 1e-3, self.trainer.estimated_stepping_batches)
+        return {{"optimizer": optimizer, "lr_scheduler": scheduler}}
+
+
+if __name__ == "__main__":
+    model = Lit()
+    trainer = L.Trainer({arguments})
+    trainer.{run}(model)
+"""
+
+
+@pytest.mark.parametrize(("arguments", "run", "plan"), [
+    ("max_epochs=3", "fit", {"mode": "train", "optimizer": "adamw-fp32", "dtype": "float32"}),  # "32-true"
+    ("precision='bf16-mixed', devices=8", "fit", {"mode": "train", "optimizer": "adamw", "dtype": "bfloat16"}),
+    ("precision='16-true'", "fit", {"mode": "train", "optimizer": "adamw", "dtype": "float16", "pure_precision": True}),
+    ("precision='bf16-mixed'", "test", {}),  # tested, not trained
+])
+def test_a_lightning_trainer_s_fit_trains_the_module_in_its_precision(arguments, run, plan) -> None:
+    # (tests/parity/test_loop_precision_parity.py runs Lightning's own Trainer)
+    report = analyze_text(LIGHTNING_FIT.format(arguments=arguments, run=run), "train.py", AnalyzeOptions())
+    model = next(m for m in report.models if m.name == "model")
+    assert model.plan == plan, model.tree.notes
+    assert model.tree.total == 32 * 32 + 32 + 32 * 4 + 4
+    assert not [p for p in report.problems if p.severity != "info"], report.problems

@@ -1370,6 +1370,8 @@ def _no_precision_words(ctx: Any) -> bool:
         if scope.is_main is False and (scope.path or "").startswith(outside):
             continue  # (an installed package's file, or the analyser's own shims)
         text = scope.text
+        if text is None and not scope.path:
+            continue  # (the analyser's own scope for what it calls, of no file)
         if text is None:
             try:
                 with open(scope.path, encoding="utf-8", errors="replace") as handle:

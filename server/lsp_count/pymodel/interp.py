@@ -83,6 +83,7 @@ HF_ARGPARSER_SHIM = os.path.join(SHIM_DIR, "hf_argparser.py")
 TRAINER_SHIM = os.path.join(SHIM_DIR, "transformers_trainer.py")
 FABRIC_SHIM = os.path.join(SHIM_DIR, "fabric.py")
 ACCELERATE_SHIM = os.path.join(SHIM_DIR, "accelerate.py")
+LIGHTNING_TRAINER_SHIM = os.path.join(SHIM_DIR, "lightning_trainer.py")
 _TRL_TRAINERS = (("SFTTrainer", "sft"), ("DPOTrainer", "dpo"), ("KTOTrainer", "kto"), ("GRPOTrainer", "grpo"),
                  ("RLOOTrainer", "rloo"), ("RewardTrainer", "reward"), ("DistillationTrainer", "distillation"))
 # trl.experimental's, each in a package of its own (`from trl.experimental.gkd import GKDTrainer`)
@@ -90,8 +91,11 @@ _TRL_EXPERIMENTAL_TRAINERS = (("GKDTrainer", "gkd"), ("DistillationTrainer", "di
 # Whose errors each shim raises, for the reason a raise of its says (Interpreter.raise_stmt).
 _SHIM_LIBRARIES = {LIGHTNING_SHIM: "Lightning", FABRIC_SHIM: "Lightning Fabric", TRL_SHIM: "trl",
                    TRAINER_SHIM: "transformers", HF_ARGPARSER_SHIM: "transformers", HYDRA_SHIM: "Hydra",
-                   ACCELERATE_SHIM: "accelerate"}
+                   ACCELERATE_SHIM: "accelerate", LIGHTNING_TRAINER_SHIM: "Lightning"}
 SHIMS = {**{name: (LIGHTNING_SHIM, "LightningModule") for name in LIGHTNING_MODULES},
+         **{f"{package}.{module}Trainer": (LIGHTNING_TRAINER_SHIM, "Trainer")
+            for package in ("lightning", "lightning.pytorch", "pytorch_lightning")
+            for module in ("", "trainer.", "trainer.trainer.") if package != "lightning" or not module},
          **{name: (ACCELERATE_SHIM, "Accelerator")
             for name in ("accelerate.Accelerator", "accelerate.accelerator.Accelerator")},
          **{name: (FABRIC_SHIM, "Fabric")

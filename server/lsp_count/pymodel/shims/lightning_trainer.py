@@ -1,0 +1,67 @@
+"""What the analyser reads for Lightning's ``Trainer`` (lightning 2.x, pytorch_lightning) where the
+installed lightning is not read (``read-packages``). It is never imported.
+
+``fit(model, ...)`` does to the model what Lightning does before the first step, for the memory of
+its training: the precision plugin's (``"bf16-true"`` / ``"16-true"`` convert the module's
+parameters; ``"bf16-mixed"`` / ``"16-mixed"``, and the short ``"bf16"`` / ``"16"``, run the steps
+under autocast in that dtype, as the analyser reads a loop's own ``torch.autocast``; the default is
+``"32-true"``), then the module's ``configure_optimizers()``, whose optimizer over the model's
+parameters makes it a model trained with it. Where the analyser cannot follow
+``configure_optimizers`` to its end (a scheduler that asks the data's length), what it made before
+stays. The batches, the devices and the strategy are not read; ``validate``, ``test`` and
+``predict`` build nothing.
+"""
+
+from lsp_count_shim import attempt
+import torch
+
+_MIXED = {"bf16-mixed": torch.bfloat16, "bf16": torch.bfloat16, "16-mixed": torch.float16, "16": torch.float16,
+          16: torch.float16}
+_TRUE = {"bf16-true": torch.bfloat16, "16-true": torch.float16, "64-true": torch.float64, "64": torch.float64,
+         64: torch.float64}
+
+
+class Trainer:
+    def __init__(self, *args, precision=None, callbacks=None, max_epochs=None, max_steps=-1,
+                 accumulate_grad_batches=1, **kwargs):
+        self.precision = "32-true" if precision is None else precision
+        self.callbacks = list(callbacks or [])
+        self.max_epochs = max_epochs
+        self.max_steps = max_steps
+        self.accumulate_grad_batches = accumulate_grad_batches
+        self.global_step = 0
+        self.current_epoch = 0
+        self.global_rank = 0
+        self.local_rank = 0
+        self.world_size = 1
+        self.is_global_zero = True
+        self.callback_metrics = {}
+        self.logged_metrics = {}
+        self.model = None
+
+    def fit(self, model, train_dataloaders=None, val_dataloaders=None, datamodule=None, ckpt_path=None):
+        self.model = model
+        model.trainer = self  # (`self.trainer.model.parameters()` in configure_optimizers)
+        if self.precision in _TRUE:
+            model.to(_TRUE[self.precision])
+        if self.precision in _MIXED:
+            torch.autocast("cuda", dtype=_MIXED[self.precision])
+        configure = getattr(model, "configure_optimizers", None)
+        if configure is not None:
+            try:
+                attempt(configure)
+            except Exception:
+                pass  # (an error past the optimizer: Lightning would stop there, the optimizer made)
+        return None
+
+    def validate(self, *args, **kwargs):
+        return []
+
+    def test(self, *args, **kwargs):
+        return []
+
+    def predict(self, *args, **kwargs):
+        return None
+
+    def save_checkpoint(self, *args, **kwargs):
+        return None
