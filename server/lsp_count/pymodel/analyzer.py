@@ -659,11 +659,11 @@ def _unbuilt(label: str, name: str, assigned: list[tuple[ast.Name, ast.expr | No
 
 # What only a module has (an optimizer has `state_dict` and `zero_grad` too): a name whose value
 # these are called on, or which these are called with, holds a model (`model.parameters()`,
-# `torch.compile(model)`).
+# `torch.compile(model)`). (peft's `get_peft_model(base, ...)` is not one: its own value is the
+# model said, once.)
 _ONLY_MODULE_METHODS = frozenset({"parameters", "named_parameters", "buffers", "named_buffers", "modules",
                                   "named_modules", "children", "named_children"})
-_MODULE_TAKERS = frozenset({"compile", "DistributedDataParallel", "DataParallel", "FullyShardedDataParallel",
-                            "get_peft_model"})
+_MODULE_TAKERS = frozenset({"compile", "DistributedDataParallel", "DataParallel", "FullyShardedDataParallel"})
 
 
 def _used_as_modules(statements: Sequence[ast.AST]) -> frozenset[str]:
