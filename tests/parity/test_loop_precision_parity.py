@@ -179,7 +179,7 @@ _LIGHTNING_HELD = textwrap.dedent("""
 """)
 
 
-@pytest.mark.parametrize("precision", [None, "bf16-mixed", "bf16-true"])
+@pytest.mark.parametrize("precision", [None, "32-true", "bf16-mixed", "bf16-true"])
 def test_a_lightning_trainer_s_precision_gives_the_states_it_holds(tmp_path, precision) -> None:
     pytest.importorskip("lightning")
     script = tmp_path / "train.py"
@@ -191,7 +191,8 @@ def test_a_lightning_trainer_s_precision_gives_the_states_it_holds(tmp_path, pre
     held = json.loads(done.stdout.strip().splitlines()[-1])
 
     (model,) = [m for m in analyze_path(str(script)).models if m.name == "model in main()"]
-    assert model.plan.get("dtype") == {None: "float32", "bf16-mixed": "bfloat16", "bf16-true": "bfloat16"}[precision]
+    assert model.plan.get("dtype") == {None: "float32", "32-true": "float32", "bf16-mixed": "bfloat16",
+                                       "bf16-true": "bfloat16"}[precision]
     memory = estimate_memory(model, settings_from_mapping({k: v for k, v in model.plan.items() if k != "spans"}))
     states = [memory.line(name) for name in ("weights", "gradients", "master_weights", "optimizer_states")]
     assert sum(line.bytes for line in states if line is not None) == held, (precision, model.plan, memory.lines)

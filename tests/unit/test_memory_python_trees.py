@@ -330,6 +330,11 @@ def test_a_trainer_s_model_cast_before_training_trains_in_its_weights_dtype(cast
     # FSDP's mixed precision policy, which the analysis does not read (the word, in any case)
     ("from torch.distributed.fsdp import MixedPrecision\npolicy = MixedPrecision()", "loss = model(x).sum()", None,
      "precision are not read"),
+    # "32-true" and "no" given: float32 throughout, the word "precision" notwithstanding
+    ("fabric = Fabric(precision='32-true')\nmodel, optimizer = fabric.setup(model, optimizer)",
+     "loss = model(x).sum()", "float32", "in float32 throughout (the precision the code sets)"),
+    ("accelerator = Accelerator(mixed_precision='no')\nmodel, optimizer = accelerator.prepare(model, optimizer)",
+     "loss = model(x).sum()", "float32", "in float32 throughout (the precision the code sets)"),
     # Fabric's default, "32-true": float32 throughout
     ("fabric = Fabric(devices=2)\nmodel, optimizer = fabric.setup(model, optimizer)",
      "loss = model(x).sum()", "float32", "in float32 throughout"),
@@ -385,6 +390,8 @@ if __name__ == "__main__":
     ("precision='bf16-mixed', devices=8", "fit", {"mode": "train", "optimizer": "adamw", "dtype": "bfloat16"}),
     ("precision='16-true'", "fit", {"mode": "train", "optimizer": "adamw", "dtype": "float16", "pure_precision": True}),
     ("precision='bf16-mixed'", "test", {}),  # tested, not trained
+    ("precision='32-true', accumulate_grad_batches=4", "fit",
+     {"mode": "train", "optimizer": "adamw-fp32", "dtype": "float32"}),
 ])
 def test_a_lightning_trainer_s_fit_trains_the_module_in_its_precision(arguments, run, plan) -> None:
     # (tests/parity/test_loop_precision_parity.py runs Lightning's own Trainer)

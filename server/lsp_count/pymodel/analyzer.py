@@ -1339,8 +1339,9 @@ def _loop_precision(ctx: Any, inst: Inst, plan: dict[str, object]) -> str:
     where it is not known. Trainable parameters all 16-bit (`model.to(torch.bfloat16)`) train in that
     dtype throughout (no fp32 master copy, the optimizer's states in it: torch keeps them in each
     parameter's dtype); float32 ones under the code's autocast regions, all of one 16-bit dtype, in
-    that mixed precision; float32 ones without any, in float32, where no file of the project the
-    analysis read has a word that may set a precision otherwise (_PRECISION_WORDS)."""
+    that mixed precision; float32 ones where the code sets float32 (the shims' autocast to it) or
+    none, in float32, where no file of the project the analysis read has a word that may set a
+    precision otherwise (_PRECISION_WORDS)."""
     dtypes = {p.declared for _, p in params_of(inst) if p.requires_grad}
     if len(dtypes) != 1:
         return ""
@@ -1354,12 +1355,15 @@ def _loop_precision(ctx: Any, inst: Inst, plan: dict[str, object]) -> str:
     if len(casts) == 1 and (cast := next(iter(casts))) in SIXTEEN_BIT:
         plan["dtype"] = cast
         return f"in {cast} mixed precision (the code's autocast over float32 parameters)"
-    if casts or not _no_precision_words(ctx):
+    # (an autocast to float32 only: Fabric's or Lightning's "32-true", Accelerate's "no", given)
+    given = casts == {"float32"}
+    if not given and (casts or not _no_precision_words(ctx)):
         return ""
     plan["dtype"] = "float32"
     if plan.get("optimizer", "adamw") == "adamw":
         plan["optimizer"] = "adamw-fp32"
-    return "in float32 throughout (the code has no autocast, and nothing else sets a precision)"
+    return "in float32 throughout (" + ("the precision the code sets" if given else
+                                        "the code has no autocast, and nothing else sets a precision") + ")"
 
 
 def _no_precision_words(ctx: Any) -> bool:

@@ -8,7 +8,7 @@ which holds the same parameters. Its process is the one main process of a machin
 GPU (``model.to(accelerator.device)``, ``if accelerator.is_main_process:``): what the analysis
 counts does not depend on where the parameters live. Its ``mixed_precision="bf16"`` / ``"fp16"``
 runs the model's forward under autocast in that dtype, as the analyser reads a training loop's
-own ``torch.autocast``. What else an Accelerator has (``backward``, ``gather``) is not written
+own ``torch.autocast`` (``"no"``, an autocast to float32: float32 throughout). What else an Accelerator has (``backward``, ``gather``) is not written
 here: the analyser does not know it.
 """
 
@@ -20,6 +20,8 @@ class Accelerator:
         precision = kwargs.get("mixed_precision")
         if precision in ("bf16", "fp16"):
             torch.autocast("cuda", dtype=torch.bfloat16 if precision == "bf16" else torch.float16)
+        elif precision == "no":
+            torch.autocast("cuda", dtype=torch.float32)  # (said so: float32 throughout)
         self.mixed_precision = "no" if precision is None else precision
         self.device = torch.device("cpu")
         self.num_processes = 1

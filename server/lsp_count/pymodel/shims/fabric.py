@@ -9,7 +9,7 @@ the parameters live. ``launch(fn, *args)`` runs ``fn(fabric, *args)``, as Fabric
 process. Its ``precision``: ``"bf16-mixed"`` / ``"16-mixed"`` (and their short names) run the
 forward under autocast in that dtype, as the analyser reads a loop's own ``torch.autocast``;
 ``"bf16-true"`` / ``"16-true"`` convert the module's parameters in ``setup``, as Fabric does;
-the default is ``"32-true"``. What else a Fabric has (``backward``, ``all_gather``) is not
+``"32-true"``, the default, is float32 throughout. What else a Fabric has (``backward``, ``all_gather``) is not
 written here.
 """
 
@@ -19,6 +19,7 @@ _MIXED = {"bf16-mixed": torch.bfloat16, "bf16": torch.bfloat16, "16-mixed": torc
           16: torch.float16}
 _TRUE = {"bf16-true": torch.bfloat16, "16-true": torch.float16, "64-true": torch.float64, "64": torch.float64,
          64: torch.float64}
+_FLOAT32 = ("32-true", "32", 32)  # (said so: an autocast to float32, which computes in float32)
 
 
 class Fabric:
@@ -26,6 +27,8 @@ class Fabric:
         precision = kwargs.get("precision")
         if precision in _MIXED:
             torch.autocast("cuda", dtype=_MIXED[precision])
+        elif precision in _FLOAT32:
+            torch.autocast("cuda", dtype=torch.float32)
         self._true_dtype = _TRUE.get(precision)
         self.device = torch.device("cpu")
         self.world_size = 1

@@ -19,12 +19,14 @@ _MIXED = {"bf16-mixed": torch.bfloat16, "bf16": torch.bfloat16, "16-mixed": torc
           16: torch.float16}
 _TRUE = {"bf16-true": torch.bfloat16, "16-true": torch.float16, "64-true": torch.float64, "64": torch.float64,
          64: torch.float64}
+_FLOAT32 = ("32-true", "32", 32)  # (said so: an autocast to float32, which computes in float32)
 
 
 class Trainer:
     def __init__(self, *args, precision=None, callbacks=None, max_epochs=None, max_steps=-1,
                  accumulate_grad_batches=1, **kwargs):
         self.precision = "32-true" if precision is None else precision
+        self._precision_given = precision is not None
         self.callbacks = list(callbacks or [])
         self.max_epochs = max_epochs
         self.max_steps = max_steps
@@ -46,6 +48,8 @@ class Trainer:
             model.to(_TRUE[self.precision])
         if self.precision in _MIXED:
             torch.autocast("cuda", dtype=_MIXED[self.precision])
+        elif self.precision in _FLOAT32 and self._precision_given:
+            torch.autocast("cuda", dtype=torch.float32)
         configure = getattr(model, "configure_optimizers", None)
         if configure is not None:
             try:
