@@ -22,14 +22,20 @@ _TRUE = {"bf16-true": torch.bfloat16, "16-true": torch.float16, "64-true": torch
 _FLOAT32 = ("32-true", "32", 32)  # (said so: an autocast to float32, which computes in float32)
 
 
+def lightning_precision(precision):
+    """A Lightning precision given (Fabric's, and the Trainer's of shims/lightning_trainer.py): a
+    mixed one's autocast, "32-true"'s to float32, recorded as the analyser records a loop's own;
+    the dtype a "-true" one converts the module's parameters to (None for any other)."""
+    if precision in _MIXED:
+        torch.autocast("cuda", dtype=_MIXED[precision])
+    elif precision in _FLOAT32:
+        torch.autocast("cuda", dtype=torch.float32)
+    return _TRUE.get(precision)
+
+
 class Fabric:
     def __init__(self, *args, **kwargs):
-        precision = kwargs.get("precision")
-        if precision in _MIXED:
-            torch.autocast("cuda", dtype=_MIXED[precision])
-        elif precision in _FLOAT32:
-            torch.autocast("cuda", dtype=torch.float32)
-        self._true_dtype = _TRUE.get(precision)
+        self._true_dtype = lightning_precision(kwargs.get("precision"))
         self.device = torch.device("cpu")
         self.world_size = 1
         self.global_rank = 0

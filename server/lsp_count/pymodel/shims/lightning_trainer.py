@@ -12,21 +12,15 @@ stays. The batches, the devices and the strategy are not read; ``validate``, ``t
 ``predict`` build nothing.
 """
 
+from fabric import lightning_precision  # (shims/fabric.py: the same precision plugins)
 from lsp_count_shim import attempt
-import torch
-
-_MIXED = {"bf16-mixed": torch.bfloat16, "bf16": torch.bfloat16, "16-mixed": torch.float16, "16": torch.float16,
-          16: torch.float16}
-_TRUE = {"bf16-true": torch.bfloat16, "16-true": torch.float16, "64-true": torch.float64, "64": torch.float64,
-         64: torch.float64}
-_FLOAT32 = ("32-true", "32", 32)  # (said so: an autocast to float32, which computes in float32)
 
 
 class Trainer:
     def __init__(self, *args, precision=None, callbacks=None, max_epochs=None, max_steps=-1,
                  accumulate_grad_batches=1, **kwargs):
         self.precision = "32-true" if precision is None else precision
-        self._precision_given = precision is not None
+        self._given_precision = precision  # (None: the default, "32-true", not said by the code)
         self.callbacks = list(callbacks or [])
         self.max_epochs = max_epochs
         self.max_steps = max_steps
@@ -44,12 +38,9 @@ class Trainer:
     def fit(self, model, train_dataloaders=None, val_dataloaders=None, datamodule=None, ckpt_path=None):
         self.model = model
         model.trainer = self  # (`self.trainer.model.parameters()` in configure_optimizers)
-        if self.precision in _TRUE:
-            model.to(_TRUE[self.precision])
-        if self.precision in _MIXED:
-            torch.autocast("cuda", dtype=_MIXED[self.precision])
-        elif self.precision in _FLOAT32 and self._precision_given:
-            torch.autocast("cuda", dtype=torch.float32)
+        true_dtype = lightning_precision(self._given_precision)
+        if true_dtype is not None:
+            model.to(true_dtype)
         configure = getattr(model, "configure_optimizers", None)
         if configure is not None:
             try:
