@@ -1301,16 +1301,21 @@ def _step_settings(step: dict[str, Any], full: bool,
     return settings, how
 
 
+def _trainable_dtype(inst: Inst) -> str | None:
+    """The one dtype of the module's trainable parameters; None where they have several (or none)."""
+    dtypes = {p.declared for _, p in params_of(inst) if p.requires_grad}
+    return next(iter(dtypes)) if len(dtypes) == 1 else None
+
+
 def _trained_in_weights_dtype(inst: Inst, settings: dict[str, object], how: list[str]) -> None:
     """A trainer's model whose trainable parameters are all 16-bit (``from_pretrained(...,
     dtype=torch.bfloat16)``, ``model.half()``) trains in that dtype throughout: bf16 / fp16
     autocast keeps them so, no fp32 master copy is made, and torch's optimizers keep their states
     in each parameter's dtype (the optimizer-states parity test steps them on bf16 parameters).
     The step's settings and what the note says of its precision are changed so."""
-    dtypes = {p.declared for _, p in params_of(inst) if p.requires_grad}
-    if len(dtypes) != 1 or next(iter(dtypes)) not in SIXTEEN_BIT:
+    dtype = _trainable_dtype(inst)
+    if dtype not in SIXTEEN_BIT:
         return
-    (dtype,) = dtypes
     settings["dtype"] = dtype
     settings["pure_precision"] = True
     if settings.get("optimizer") == "adamw-fp32":
@@ -1342,10 +1347,7 @@ def _loop_precision(ctx: Any, inst: Inst, plan: dict[str, object]) -> str:
     that mixed precision; float32 ones where the code sets float32 (the shims' autocast to it) or
     none, in float32, where no file of the project the analysis read has a word that may set a
     precision otherwise (_PRECISION_WORDS)."""
-    dtypes = {p.declared for _, p in params_of(inst) if p.requires_grad}
-    if len(dtypes) != 1:
-        return ""
-    (dtype,) = dtypes
+    dtype = _trainable_dtype(inst)
     if dtype in SIXTEEN_BIT:
         plan.update(dtype=dtype, pure_precision=True)
         return f"its parameters in {dtype}, trained in it (no fp32 master copy; the optimizer's states in {dtype})"

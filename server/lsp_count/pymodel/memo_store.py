@@ -8,8 +8,8 @@ changed since they were stored; the others come back as they were, their positio
 their blocks (reuse.ReusePlan decides, as after an edit). The conditions are the server's own:
 the project files the classes read are unchanged (mtime and size), and so are the installed
 paths a library's probes read (a package `find_spec` found, the site-packages directories a
-version was read from), the module files their imports looked for are still missing, and a count that read a data file, a config or the HF cache is
-never kept (see Ctx.disk_reads).
+version was read from), the module files their imports looked for are still missing, and a count
+that read a data file, a config or the HF cache is never kept (see Ctx.disk_reads).
 
 An entry is stored under a hash of the file's path, the Python version, a digest of lsp-count's
 own source and where the analysis reads installed packages from; anything else finds no entry.

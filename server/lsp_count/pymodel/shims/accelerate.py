@@ -8,8 +8,8 @@ which holds the same parameters. Its process is the one main process of a machin
 GPU (``model.to(accelerator.device)``, ``if accelerator.is_main_process:``): what the analysis
 counts does not depend on where the parameters live. Its ``mixed_precision="bf16"`` / ``"fp16"``
 runs the model's forward under autocast in that dtype, as the analyser reads a training loop's
-own ``torch.autocast`` (``"no"``, an autocast to float32: float32 throughout). What else an Accelerator has (``backward``, ``gather``) is not written
-here: the analyser does not know it.
+own ``torch.autocast`` (``"no"``, an autocast to float32: float32 throughout). What else an
+Accelerator has (``backward``, ``gather``) is not written here: the analyser does not know it.
 """
 
 import torch
