@@ -400,3 +400,72 @@ def test_a_lightning_trainer_s_fit_trains_the_module_in_its_precision(arguments,
     assert model.plan == plan, model.tree.notes
     assert model.tree.total == 32 * 32 + 32 + 32 * 4 + 4
     assert not [p for p in report.problems if p.severity != "info"], report.problems
+
+
+LOADER_LOOP = """
+import torch
+from torch import nn
+from torch.utils.data import DataLoader, TensorDataset
+
+model = nn.Sequential(nn.Linear(64, 64), nn.Linear(64, 64))
+optimizer = torch.optim.AdamW(model.parameters())
+dataset = TensorDataset(torch.randn(256, 64))
+{setup}
+"""
+
+
+@pytest.mark.parametrize(("setup", "batch"), [
+    # the loader a loop that trains iterates: its batch_size (a variable's, torch.utils.data's own name)
+    ("size = 2 * 16\nloader = torch.utils.data.DataLoader(dataset, size, shuffle=True)\n"
+     "for (x,) in loader:\n    model(x).sum().backward()\n    optimizer.step()", 32),
+    # torch's default batch_size
+    ("for (x,) in DataLoader(dataset):\n    model(x).sum().backward()", 1),
+    # a subclass of DataLoader, with the length the loop asks before it (not known: said, not guessed)
+    ("class Loader(DataLoader):\n    pass\nloader = Loader(dataset, batch_size=8)\nsteps = len(loader)\n"
+     "for (x,) in loader:\n    model(x).sum().backward()", 8),
+    # a loop whose body takes no step (an evaluation): not the training batch
+    ("with torch.no_grad():\n    for (x,) in DataLoader(dataset, batch_size=128):\n        model(x)", None),
+    # a loader built and never iterated
+    ("loader = DataLoader(dataset, batch_size=8)", None),
+    # a batch_size the analysis does not know
+    ("import os\nloader = DataLoader(dataset, batch_size=int(os.environ['BATCH']))\n"
+     "for (x,) in loader:\n    model(x).sum().backward()", None),
+])
+def test_a_loop_s_batch_is_its_dataloader_s(setup, batch) -> None:
+    # (tests/parity/test_loop_batch_parity.py runs such loops with torch)
+    report = analyze_text(LOADER_LOOP.format(setup=setup), "train.py", AnalyzeOptions())
+    model = next(m for m in report.models if m.name == "model")
+    notes = " ".join(model.tree.notes)
+    assert model.plan.get("mode") == "train", notes
+    assert model.plan.get("batch") == batch, notes
+    assert (f"in batches of {batch} (its DataLoader's batch_size)" in notes) is (batch is not None)
+    assert ("--batch" in notes) is (batch is None)
+    assert not [p for p in report.problems if p.severity == "error"], report.problems
+
+
+def test_a_dataloader_refuses_a_batch_sampler_with_a_batch_size_as_torch_does() -> None:
+    report = analyze_text(LOADER_LOOP.format(setup="loader = DataLoader(dataset, batch_size=4, batch_sampler=[[0, 1]])"
+                                             "\nfor (x,) in loader:\n    model(x).sum().backward()"),
+                          "train.py", AnalyzeOptions())
+    said = " ".join(p.message for p in report.problems)
+    assert "batch_sampler option is mutually exclusive with batch_size" in said, report.problems
+
+
+@pytest.mark.parametrize(("call", "batch"), [
+    ("trainer.fit(model, DataLoader(dataset, batch_size=4))", 4),
+    ("trainer.fit(model, train_dataloaders=[DataLoader(dataset, batch_size=6), DataLoader(dataset, batch_size=6)])", 6),
+    ("trainer.fit(model, {'a': DataLoader(dataset, batch_size=6), 'b': DataLoader(dataset, batch_size=2)})", None),
+    ("trainer.fit(model, datamodule=Data())", 16),
+    ("trainer.fit(model, Data())", 16),  # a datamodule given as the train_dataloaders, as Lightning takes it
+    ("trainer.fit(model)", None),  # no loader: the module defines none
+])
+def test_a_lightning_fit_s_batch_is_its_training_dataloader_s(call, batch) -> None:
+    text = LIGHTNING_FIT.format(arguments="", run="fit").replace(
+        "    trainer.fit(model)\n", f"    {call}\n").replace(
+        "from torch import nn\n", "from torch import nn\nfrom torch.utils.data import DataLoader, TensorDataset\n"
+        "dataset = TensorDataset(torch.randn(64, 32))\n\n\nclass Data(L.LightningDataModule):\n"
+        "    def train_dataloader(self):\n        return DataLoader(dataset, batch_size=16)\n")
+    report = analyze_text(text, "train.py", AnalyzeOptions())
+    model = next(m for m in report.models if m.name == "model")
+    assert model.plan.get("batch") == batch, model.tree.notes
+    assert model.plan.get("mode") == "train"

@@ -289,6 +289,7 @@ def _release(ctx: Ctx) -> None:
     ctx.hint_insts.clear()
     ctx.training_plans.clear()
     ctx.optimizers.clear()
+    ctx.step_batches.clear()
     ctx.counted.clear()
     ctx.submodules.clear()
 
@@ -1245,14 +1246,19 @@ def _memory_plan(ctx: Any, inst: Inst, root: ParamNode, tree_notes: list[str]) -
         if longest is not None:
             plan["context"] = longest[0]
         precision = _loop_precision(ctx, inst, plan)
-        unread = [("batch", "--batch")] + ([] if longest else [("sequence length", "--context")]) + \
+        batch = _step_batch(ctx, inst)
+        if batch is not None:
+            plan["batch"] = batch
+        unread = ([] if batch else [("batch", "--batch")]) + ([] if longest else [("sequence length", "--context")]) + \
             ([] if precision else [("precision", "--dtype")])
         tree_notes.append(f"the script builds `{name}` over its parameters: its memory is estimated for full "
-                          f"training with it" + (f", at the config's {longest[1]}, {longest[0]:,} tokens" if longest
-                                                 else "") + (f", {precision}" if precision else "") +
+                          f"training with it" + (f", in batches of {batch} (its DataLoader's batch_size)" if batch
+                                                 else "") +
+                          (f", at the config's {longest[1]}, {longest[0]:,} tokens" if longest
+                           else "") + (f", {precision}" if precision else "") +
                           ("" if kind else f" (`{name}`'s states are not modelled: AdamW's are assumed)") +
                           f" (the loop's {_and(w for w, _ in unread)} {'are' if len(unread) > 1 else 'is'} not "
-                          f"read: {_and(f for _, f in unread)} set {'them' if len(unread) > 1 else 'it'})")
+                          f"read: {_and(f for _, f in unread)} {'set them' if len(unread) > 1 else 'sets it'})")
     if plan and checkpointing:
         plan["gradient_checkpointing"] = True
         if trained is None:
@@ -1337,6 +1343,18 @@ def _and(words: Iterable[str]) -> str:
     """Words joined as prose: "a", "a and b", "a, b and c"."""
     words = list(words)
     return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else "".join(words)
+
+
+def _step_batch(ctx: Any, inst: Inst) -> int | None:
+    """The batch of each training step of ``inst``: the batch_size of the DataLoaders Lightning's
+    ``Trainer.fit`` trains it on, else of those the script's own training loops iterate (a loop
+    whose body takes a step; interp._trains), where they all have one and the same; None where
+    there are none, or their sizes are not known or differ (a loop over several loaders)."""
+    batches = [b for model, b in ctx.step_batches if model is not None and (
+        model is inst or any(v is inst for _, _, _, v in module_attributes(model)))]
+    if not batches:
+        batches = [b for model, b in ctx.step_batches if model is None]
+    return batches[0] if batches and batches[0] is not None and len(set(batches)) == 1 else None
 
 
 def _loop_precision(ctx: Any, inst: Inst, plan: dict[str, object]) -> str:

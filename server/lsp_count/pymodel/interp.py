@@ -84,6 +84,7 @@ TRAINER_SHIM = os.path.join(SHIM_DIR, "transformers_trainer.py")
 FABRIC_SHIM = os.path.join(SHIM_DIR, "fabric.py")
 ACCELERATE_SHIM = os.path.join(SHIM_DIR, "accelerate.py")
 LIGHTNING_TRAINER_SHIM = os.path.join(SHIM_DIR, "lightning_trainer.py")
+TORCH_DATA_SHIM = os.path.join(SHIM_DIR, "torch_data.py")
 _TRL_TRAINERS = (("SFTTrainer", "sft"), ("DPOTrainer", "dpo"), ("KTOTrainer", "kto"), ("GRPOTrainer", "grpo"),
                  ("RLOOTrainer", "rloo"), ("RewardTrainer", "reward"), ("DistillationTrainer", "distillation"))
 # trl.experimental's, each in a package of its own (`from trl.experimental.gkd import GKDTrainer`)
@@ -91,11 +92,13 @@ _TRL_EXPERIMENTAL_TRAINERS = (("GKDTrainer", "gkd"), ("DistillationTrainer", "di
 # Whose errors each shim raises, for the reason a raise of its says (Interpreter.raise_stmt).
 _SHIM_LIBRARIES = {LIGHTNING_SHIM: "Lightning", FABRIC_SHIM: "Lightning Fabric", TRL_SHIM: "trl",
                    TRAINER_SHIM: "transformers", HF_ARGPARSER_SHIM: "transformers", HYDRA_SHIM: "Hydra",
-                   ACCELERATE_SHIM: "accelerate", LIGHTNING_TRAINER_SHIM: "Lightning"}
+                   ACCELERATE_SHIM: "accelerate", LIGHTNING_TRAINER_SHIM: "Lightning", TORCH_DATA_SHIM: "torch"}
 SHIMS = {**{name: (LIGHTNING_SHIM, "LightningModule") for name in LIGHTNING_MODULES},
          **{f"{package}.{module}Trainer": (LIGHTNING_TRAINER_SHIM, "Trainer")
             for package in ("lightning", "lightning.pytorch", "pytorch_lightning")
             for module in ("", "trainer.", "trainer.trainer.") if package != "lightning" or not module},
+         # torch's DataLoader, whose batch_size a training loop's step takes (shims/torch_data.py)
+         **{f"torch.utils.data.{where}DataLoader": (TORCH_DATA_SHIM, "DataLoader") for where in ("", "dataloader.")},
          **{name: (ACCELERATE_SHIM, "Accelerator")
             for name in ("accelerate.Accelerator", "accelerate.accelerator.Accelerator")},
          **{name: (FABRIC_SHIM, "Fabric")
@@ -169,7 +172,8 @@ _OPTIMIZER_INITS = frozenset(f"{base}.__init__" for base in _OPTIMIZER_BASES)
 _SHIM_FUNCTIONS = frozenset({"lsp_count_shim.locate", "lsp_count_shim.read_yaml", "lsp_count_shim.kind",
                              "lsp_count_shim.hydra_initialize", "lsp_count_shim.hydra_compose",
                              "lsp_count_shim.known", "lsp_count_shim.training_plan", "lsp_count_shim.attempt",
-                             "lsp_count_shim.stop"})
+                             "lsp_count_shim.stop", "lsp_count_shim.loader_iterated",
+                             "lsp_count_shim.loaders_trained"})
 # A loop in a script's entry point (``main()``, ``if __name__ == "__main__":``) is most often the
 # training loop, which builds nothing: it is followed this far, then skipped (script.py).
 ENTRY_LOOP_STEPS = 10_000
@@ -901,6 +905,13 @@ class Ctx:
         self.probing_attributes = 0  # > 0 inside getattr(obj, name, default) / hasattr (see _NoAttribute)
         # For loops found to only initialise weights (by id of the ast.For; the tree outlives the analysis).
         self.init_loops: dict[int, bool] = {}
+        # The for loops running, innermost last (a DataLoader iterated knows the loop it is iterated
+        # by), and whether each loop's body trains (by id of the ast.For, as init_loops).
+        self.running_loops: list[ast.For] = []
+        self.training_loops: dict[int, bool] = {}
+        # The batch of each step the code trains with: (the model Lightning's Trainer.fit trains,
+        # or None for a loop of the code's own, the DataLoader's batch_size); shims/torch_data.py.
+        self.step_batches: list[tuple[Inst | None, Any]] = []
         self.handling: list[_Raised] = []  # the exceptions the except blocks now running caught
         # Environment variables the code read, in order: (name, the line that read it, its span in the
         # analysed file). The analysis takes each as unset (what it counts must not depend on the shell
@@ -1804,32 +1815,36 @@ class Interpreter:
                 skip = ctx.init_loops[id(s)] = only_initialises(s)
             if skip:
                 return  # `for p in self.parameters(): nn.init.normal_(p)` changes no size or flag
-            items = self.ev(s.iter, env)
-            if type(items) is list:
-                items = iter(items)  # Python's list iterator: an item appended (or removed) in the body is seen
-            elif type(items) in _LIVE_ITERABLES:
-                items = _live_items(items, s.iter)  # Python's: a body that adds or removes a key makes it raise
-            elif type(items) is Inst and _iterates_live(items):
-                items = _live_container(items)  # torch's containers iterate their live dicts, as Python's do
-            elif type(items) in _CONTAINER_VIEW_TYPES:
-                items = items.live()
-            elif type(items) is not IteratorV:
-                items = self.iterate(items, s.iter)
-            # An iterator is taken from as the loop goes: `next(it)` in the body takes the next item,
-            # and a `break` leaves the rest in it.
-            broke = False
-            for item in items:
-                self.ctx.tick()
-                self.assign(s.target, item, env)
-                try:
-                    self.exec_block(s.body, env)
-                except _Break:
-                    broke = True
-                    break
-                except _Continue:
-                    continue
-            if not broke:
-                self.exec_block(s.orelse, env)
+            ctx.running_loops.append(s)
+            try:
+                items = self.ev(s.iter, env)
+                if type(items) is list:
+                    items = iter(items)  # Python's list iterator: an item appended (or removed) in the body is seen
+                elif type(items) in _LIVE_ITERABLES:
+                    items = _live_items(items, s.iter)  # Python's: a body that adds or removes a key makes it raise
+                elif type(items) is Inst and _iterates_live(items):
+                    items = _live_container(items)  # torch's containers iterate their live dicts, as Python's do
+                elif type(items) in _CONTAINER_VIEW_TYPES:
+                    items = items.live()
+                elif type(items) is not IteratorV:
+                    items = self.iterate(items, s.iter)
+                # An iterator is taken from as the loop goes: `next(it)` in the body takes the next item,
+                # and a `break` leaves the rest in it.
+                broke = False
+                for item in items:
+                    self.ctx.tick()
+                    self.assign(s.target, item, env)
+                    try:
+                        self.exec_block(s.body, env)
+                    except _Break:
+                        broke = True
+                        break
+                    except _Continue:
+                        continue
+                if not broke:
+                    self.exec_block(s.orelse, env)
+            finally:
+                ctx.running_loops.pop()
         elif isinstance(s, ast.While):
             n = 0
             while _loop_condition(self.ev(s.test, env), s.test):
@@ -3009,6 +3024,27 @@ class Interpreter:
                         plan["zero"] = sharding[0]
                     plan["sharding"] = sharding[1]
                 self.ctx.training_plans.append((model, trainer, plan))
+            return None
+        if name.endswith(".loader_iterated") and len(args) == 1:
+            # shims/torch_data.py: a DataLoader iterated by the loop now running, whose batches are a
+            # training step's where its body trains (_trains); its batch size, or None where it is not known
+            loops = self.ctx.running_loops
+            if loops and _trains(loops[-1], self.ctx.training_loops):
+                batch = args[0]
+                self.ctx.step_batches.append((None, batch if type(batch) is int and batch > 0 else None))
+            return None
+        if name.endswith(".loaders_trained") and len(args) == 2:
+            # shims/lightning_trainer.py: the DataLoaders `fit` trains the model on (one, a list or a
+            # dict of them), each batch size kept for it (None where a loader or its size is not known)
+            model, loaders = args
+            if type(model) is Inst and model.is_module:
+                items = list(loaders.values()) if type(loaders) is dict else list(loaders) if type(loaders) in (
+                    list, tuple) else [loaders]
+                loader_class = self.shim_class("torch.utils.data.DataLoader")
+                for loader in items:
+                    batch = loader.attrs.get("batch_size") if type(loader) is Inst and type(loader.cls) is ClassV \
+                        and loader_class in loader.cls.mro() else None
+                    self.ctx.step_batches.append((model, batch if type(batch) is int and batch > 0 else None))
             return None
         if name.endswith(".known") and len(args) == 1:
             # the value, or its own reason for not being known, not the shim's line that reads it
@@ -13000,6 +13036,24 @@ _MODULE_WALKS = {"parameters", "named_parameters", "modules", "named_modules", "
 _PURE_CALLS = {"isinstance", "hasattr", "getattr", "len", "float", "int", "min", "max", "abs", "enumerate",
                "endswith", "startswith", "math.sqrt", "math.log", "math.pow", "sqrt"}
 _INIT_CALL = re.compile(r"(?:^|\.)(?:init\.\w+|data\.(?:normal_|uniform_|zero_|fill_|copy_))$")
+
+
+# What a training loop's body calls (`loss.backward()`, `optimizer.step()`, `accelerator.backward(loss)`,
+# Lightning's `self.manual_backward(loss)`), or a function of its own that trains (`train_step(batch)`).
+_TRAINING_CALLS = frozenset({"backward", "manual_backward", "step"})
+
+
+def _trains(loop: ast.For, known: dict[int, bool]) -> bool:
+    """Whether a for loop's body takes a training step: it calls a ``backward``, a ``step`` or a
+    function whose name starts with ``train``; ``known`` keeps the answer by the loop's id."""
+    found = known.get(id(loop))
+    if found is None:
+        found = known[id(loop)] = any(
+            type(n) is ast.Call and (name := n.func.attr if type(n.func) is ast.Attribute else
+                                     n.func.id if type(n.func) is ast.Name else "") and
+            (name in _TRAINING_CALLS or name.startswith("train"))
+            for stmt in loop.body for n in ast.walk(stmt))
+    return found
 
 
 def only_initialises(loop: ast.For) -> bool:

@@ -8,12 +8,13 @@ under autocast in that dtype, as the analyser reads a loop's own ``torch.autocas
 ``"32-true"``), then the module's ``configure_optimizers()``, whose optimizer over the model's
 parameters makes it a model trained with it. Where the analyser cannot follow
 ``configure_optimizers`` to its end (a scheduler that asks the data's length), what it made before
-stays. The batches, the devices and the strategy are not read; ``validate``, ``test`` and
-``predict`` build nothing.
+stays. The batch of its steps is its training DataLoader's ``batch_size`` (shims/torch_data.py):
+the ``train_dataloaders`` given, or the ``train_dataloader()`` of the datamodule or of the module.
+The devices and the strategy are not read; ``validate``, ``test`` and ``predict`` build nothing.
 """
 
 from fabric import lightning_precision  # (shims/fabric.py: the same precision plugins)
-from lsp_count_shim import attempt
+from lsp_count_shim import attempt, loaders_trained
 
 
 class Trainer:
@@ -41,6 +42,16 @@ class Trainer:
         true_dtype = lightning_precision(self._given_precision)
         if true_dtype is not None:
             model.to(true_dtype)
+        # The batches of its steps: the training DataLoaders it is given (a datamodule may be given in
+        # their place, as Lightning takes it), else the datamodule's, else the module's own.
+        loaders = train_dataloaders
+        if loaders is None:
+            source = datamodule if datamodule is not None else model
+            make = getattr(source, "train_dataloader", None)
+            loaders = attempt(make) if make is not None else None
+        elif getattr(loaders, "train_dataloader", None) is not None:
+            loaders = attempt(loaders.train_dataloader)
+        loaders_trained(model, loaders)
         configure = getattr(model, "configure_optimizers", None)
         if configure is not None:
             try:
