@@ -290,6 +290,7 @@ def _release(ctx: Ctx) -> None:
     ctx.training_plans.clear()
     ctx.optimizers.clear()
     ctx.step_batches.clear()
+    ctx.step_shardings.clear()
     ctx.counted.clear()
     ctx.submodules.clear()
 
@@ -1249,13 +1250,14 @@ def _memory_plan(ctx: Any, inst: Inst, root: ParamNode, tree_notes: list[str]) -
         batch = _step_batch(ctx, inst)
         if batch is not None:
             plan["batch"] = batch
+        sharded = _step_sharding(ctx, inst, plan)
         unread = ([] if batch else [("batch", "--batch")]) + ([] if longest else [("sequence length", "--context")]) + \
             ([] if precision else [("precision", "--dtype")])
         tree_notes.append(f"the script builds `{name}` over its parameters: its memory is estimated for full "
                           f"training with it" + (f", in batches of {batch} (its DataLoader's batch_size)" if batch
                                                  else "") +
                           (f", at the config's {longest[1]}, {longest[0]:,} tokens" if longest
-                           else "") + (f", {precision}" if precision else "") +
+                           else "") + (f", {precision}" if precision else "") + (f", {sharded}" if sharded else "") +
                           ("" if kind else f" (`{name}`'s states are not modelled: AdamW's are assumed)") +
                           f" (the loop's {_and(w for w, _ in unread)} {'are' if len(unread) > 1 else 'is'} not "
                           f"read: {_and(f for _, f in unread)} {'set them' if len(unread) > 1 else 'sets it'})")
@@ -1355,6 +1357,28 @@ def _step_batch(ctx: Any, inst: Inst) -> int | None:
     if not batches:
         batches = [b for model, b in ctx.step_batches if model is None]
     return batches[0] if batches and batches[0] is not None and len(set(batches)) == 1 else None
+
+
+def _step_sharding(ctx: Any, inst: Inst, plan: dict[str, object]) -> str:
+    """How Lightning's Trainer.fit shards the training of ``inst`` (its strategy, the last fit's),
+    set in ``plan`` (the ZeRO stage; the devices where the code says how many), and said; "" where
+    no strategy of it is read."""
+    found = next((s for s in reversed(ctx.step_shardings) if s[0] is inst or any(
+        v is inst for _, _, _, v in module_attributes(s[0]))), None)
+    if found is None:
+        return ""
+    _, stage, strategy, offload, devices = found
+    if stage is None:
+        return f"Lightning's strategy `{strategy}`, whose sharding is not read (--zero sets its stage)"
+    if devices is not None:
+        plan["gpus"] = devices
+    over = f" over its {devices} device{'s' if devices > 1 else ''}" if devices is not None else \
+        " over the data-parallel GPUs (--gpus sets how many)"
+    if stage:
+        plan["zero"] = stage
+    said = f"Lightning's strategy `{strategy}`: " + (f"sharded as ZeRO-{stage}{over}" if stage else
+                                                     f"the whole model on each device{over if devices else ''}")
+    return said + (" (its CPU offload not modelled)" if offload else "")
 
 
 def _loop_precision(ctx: Any, inst: Inst, plan: dict[str, object]) -> str:

@@ -97,6 +97,11 @@ SHIMS = {**{name: (LIGHTNING_SHIM, "LightningModule") for name in LIGHTNING_MODU
          **{f"{package}.{module}Trainer": (LIGHTNING_TRAINER_SHIM, "Trainer")
             for package in ("lightning", "lightning.pytorch", "pytorch_lightning")
             for module in ("", "trainer.", "trainer.trainer.") if package != "lightning" or not module},
+         # its strategies, whose sharding the Trainer reads
+         **{f"{package}.strategies.{module}{name}Strategy": (LIGHTNING_TRAINER_SHIM, f"{name}Strategy")
+            for package in ("lightning.pytorch", "pytorch_lightning")
+            for name, own in (("DDP", "ddp"), ("FSDP", "fsdp"), ("DeepSpeed", "deepspeed"))
+            for module in ("", f"{own}.")},
          # torch's DataLoader, whose batch_size a training loop's step takes (shims/torch_data.py)
          **{f"torch.utils.data.{where}DataLoader": (TORCH_DATA_SHIM, "DataLoader") for where in ("", "dataloader.")},
          **{name: (ACCELERATE_SHIM, "Accelerator")
@@ -173,7 +178,7 @@ _SHIM_FUNCTIONS = frozenset({"lsp_count_shim.locate", "lsp_count_shim.read_yaml"
                              "lsp_count_shim.hydra_initialize", "lsp_count_shim.hydra_compose",
                              "lsp_count_shim.known", "lsp_count_shim.training_plan", "lsp_count_shim.attempt",
                              "lsp_count_shim.stop", "lsp_count_shim.loader_iterated",
-                             "lsp_count_shim.loaders_trained"})
+                             "lsp_count_shim.loaders_trained", "lsp_count_shim.strategy_trained"})
 # A loop in a script's entry point (``main()``, ``if __name__ == "__main__":``) is most often the
 # training loop, which builds nothing: it is followed this far, then skipped (script.py).
 ENTRY_LOOP_STEPS = 10_000
@@ -912,6 +917,10 @@ class Ctx:
         # The batch of each step the code trains with: (the model Lightning's Trainer.fit trains,
         # or None for a loop of the code's own, the DataLoader's batch_size); shims/torch_data.py.
         self.step_batches: list[tuple[Inst | None, Any]] = []
+        # How Lightning's Trainer.fit shards a model's training (shims/lightning_trainer.py): (the
+        # model, the ZeRO stage or None where not known, the strategy as the code names it, whether
+        # it offloads to the CPU, the devices or None where not known).
+        self.step_shardings: list[tuple[Inst, int | None, str, bool, int | None]] = []
         self.handling: list[_Raised] = []  # the exceptions the except blocks now running caught
         # Environment variables the code read, in order: (name, the line that read it, its span in the
         # analysed file). The analysis takes each as unset (what it counts must not depend on the shell
@@ -3045,6 +3054,12 @@ class Interpreter:
                     batch = loader.attrs.get("batch_size") if type(loader) is Inst and type(loader.cls) is ClassV \
                         and loader_class in loader.cls.mro() else None
                     self.ctx.step_batches.append((model, batch if type(batch) is int and batch > 0 else None))
+            return None
+        if name.endswith(".strategy_trained") and len(args) == 5:
+            model, stage, said, offload, devices = args
+            if type(model) is Inst and model.is_module and type(said) is str:
+                self.ctx.step_shardings.append((model, stage if type(stage) is int else None, said, offload is True,
+                                                devices if type(devices) is int else None))
             return None
         if name.endswith(".known") and len(args) == 1:
             # the value, or its own reason for not being known, not the shim's line that reads it

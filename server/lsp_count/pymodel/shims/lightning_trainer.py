@@ -10,16 +10,59 @@ parameters makes it a model trained with it. Where the analyser cannot follow
 ``configure_optimizers`` to its end (a scheduler that asks the data's length), what it made before
 stays. The batch of its steps is its training DataLoader's ``batch_size`` (shims/torch_data.py):
 the ``train_dataloaders`` given, or the ``train_dataloader()`` of the datamodule or of the module.
-The devices and the strategy are not read; ``validate``, ``test`` and ``predict`` build nothing.
+Its ``strategy`` (a registered name: ``"fsdp"``, ``"deepspeed_stage_3"``, ``"ddp"``; or a
+``FSDPStrategy`` / ``DeepSpeedStrategy`` / ``DDPStrategy``) shards its training as that ZeRO stage
+over its ``devices`` × ``num_nodes``, where the code says how many. ``validate``, ``test`` and
+``predict`` build nothing.
 """
 
 from fabric import lightning_precision  # (shims/fabric.py: the same precision plugins)
-from lsp_count_shim import attempt, loaders_trained
+from lsp_count_shim import attempt, loaders_trained, strategy_trained
+
+# Lightning's registered strategies by name: the ZeRO stage whose memory each holds on a device
+# (FSDP's default, FULL_SHARD, shards the parameters too: 3; DeepSpeedStrategy's default stage is 2;
+# DDP replicates the whole model: 0).
+_STAGES = {"fsdp": 3, "fsdp_cpu_offload": 3, "deepspeed": 2, "deepspeed_stage_1": 1, "deepspeed_stage_2": 2,
+           "deepspeed_stage_2_offload": 2, "deepspeed_stage_3": 3, "deepspeed_stage_3_offload": 3,
+           "deepspeed_stage_3_offload_nvme": 3}
+_FSDP_STAGES = {"FULL_SHARD": 3, "HYBRID_SHARD": 3, "SHARD_GRAD_OP": 2, "_HYBRID_SHARD_ZERO2": 2, "NO_SHARD": 0}
+
+
+class DDPStrategy:
+    def __init__(self, *args, **kwargs):
+        self.stage = 0
+        self.said = "DDP"
+
+
+class FSDPStrategy:
+    def __init__(self, *args, sharding_strategy="FULL_SHARD", cpu_offload=None, **kwargs):
+        self.stage = _FSDP_STAGES.get(sharding_strategy) if isinstance(sharding_strategy, str) else None
+        self.said = f"FSDP ({sharding_strategy})" if isinstance(sharding_strategy, str) else "FSDP"
+        self.offload = bool(cpu_offload)
+
+
+class DeepSpeedStrategy:
+    def __init__(self, *args, stage=2, offload_optimizer=False, offload_parameters=False, **kwargs):
+        self.stage = stage if stage in (0, 1, 2, 3) else None
+        self.said = f"DeepSpeed ZeRO-{stage}"
+        self.offload = offload_optimizer is True or offload_parameters is True
+
+
+def _devices(devices, num_nodes):
+    """The devices the run trains on, where the code says how many: None for "auto" and -1 (all
+    there are, which the analysis does not know)."""
+    count = len(devices) if isinstance(devices, (list, tuple)) else devices if isinstance(devices, int) \
+        and not isinstance(devices, bool) and devices > 0 else None
+    if count is None or not isinstance(num_nodes, int) or num_nodes < 1:
+        return None
+    return count * num_nodes
 
 
 class Trainer:
-    def __init__(self, *args, precision=None, callbacks=None, max_epochs=None, max_steps=-1,
-                 accumulate_grad_batches=1, **kwargs):
+    def __init__(self, *args, strategy="auto", devices="auto", num_nodes=1, precision=None, callbacks=None,
+                 max_epochs=None, max_steps=-1, accumulate_grad_batches=1, **kwargs):
+        self.strategy = strategy
+        self.num_devices = _devices(devices, num_nodes)
         self.precision = "32-true" if precision is None else precision
         self._given_precision = precision  # (None: the default, "32-true", not said by the code)
         self.callbacks = list(callbacks or [])
@@ -52,6 +95,7 @@ class Trainer:
         elif getattr(loaders, "train_dataloader", None) is not None:
             loaders = attempt(loaders.train_dataloader)
         loaders_trained(model, loaders)
+        self._train_with_strategy(model)
         configure = getattr(model, "configure_optimizers", None)
         if configure is not None:
             try:
@@ -59,6 +103,23 @@ class Trainer:
             except Exception:
                 pass  # (an error past the optimizer: Lightning would stop there, the optimizer made)
         return None
+
+    def _train_with_strategy(self, model):
+        """The strategy's sharding of the model's training over its devices, handed to the analyser
+        (a strategy of none: "auto", one device, or one the analysis does not know, hands nothing)."""
+        strategy = self.strategy
+        if isinstance(strategy, str):
+            if strategy.startswith("ddp"):
+                stage, said, offload = 0, "DDP", False
+            elif strategy in _STAGES:
+                stage, said, offload = _STAGES[strategy], strategy, "offload" in strategy
+            else:
+                return
+        elif isinstance(strategy, (DDPStrategy, FSDPStrategy, DeepSpeedStrategy)):
+            stage, said, offload = strategy.stage, strategy.said, getattr(strategy, "offload", False)
+        else:
+            return
+        strategy_trained(model, stage, said, offload, self.num_devices)
 
     def validate(self, *args, **kwargs):
         return []
