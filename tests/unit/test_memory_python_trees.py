@@ -469,3 +469,38 @@ def test_a_lightning_fit_s_batch_is_its_training_dataloader_s(call, batch) -> No
     model = next(m for m in report.models if m.name == "model")
     assert model.plan.get("batch") == batch, model.tree.notes
     assert model.plan.get("mode") == "train"
+
+
+@pytest.mark.parametrize(("wrap", "zero", "said"), [
+    ("model = FSDP(model, cpu_offload=CPUOffload(offload_params=True))", 3,
+     "FSDP (FULL_SHARD, its default): sharded as ZeRO-3 over the data-parallel GPUs (--gpus sets how many) "
+     "(its CPU offload not modelled)"),
+    ("model = FSDP(model, cpu_offload=CPUOffload(offload_params=False))", 3, "ZeRO-3 over the data-parallel GPUs"),
+    ("from fsdp_helpers import choose_strategy\nmodel = FSDP(model, sharding_strategy=choose_strategy())", None,
+     "FSDP with a sharding strategy the analysis does not know, whose sharding is not read (--zero sets its stage)"),
+    ("fully_shard(model.layers[0])\nfully_shard(model, reshard_after_forward=False)", 2,
+     "FSDP2's `fully_shard`: sharded as ZeRO-2"),
+    ("model = torch.nn.parallel.DistributedDataParallel(model)", None, ""),  # DDP: nothing sharded, nothing said
+])
+def test_a_loop_s_fsdp_shards_its_memory(wrap, zero, said) -> None:
+    # (tests/parity/test_fsdp_sharding_parity.py runs FSDP on two CPU processes)
+    report = analyze_text(textwrap.dedent("""
+        import os
+        import torch
+        from torch import nn
+        from torch.distributed.fsdp import CPUOffload, FullyShardedDataParallel as FSDP, ShardingStrategy, fully_shard
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.layers = nn.ModuleList([nn.Linear(64, 64), nn.Linear(64, 64)])
+
+        strategies = {"full": ShardingStrategy.FULL_SHARD}
+        model = Net()
+    """) + wrap + "\noptimizer = torch.optim.AdamW(model.parameters())\n", "train.py", AnalyzeOptions())
+    model = next(m for m in report.models if m.name == "model")
+    notes = " ".join(model.tree.notes)
+    assert model.plan.get("mode") == "train", notes
+    assert model.plan.get("zero") == zero, notes
+    assert said in notes
+    assert "gpus" not in model.plan  # (the world size is the launcher's)

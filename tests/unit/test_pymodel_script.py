@@ -1146,7 +1146,7 @@ def test_a_model_sharded_with_fsdp_is_the_model() -> None:
     assert counts(report) == {"net": (20, 20), "other": (40, 40)}
     net = next(m for m in report.models if m.name == "net")
     assert "the same module is also named `model`" in net.tree.notes
-    assert net.plan == {"mode": "train", "optimizer": "adamw-fp32", "dtype": "float32"}
+    assert net.plan == {"mode": "train", "optimizer": "adamw-fp32", "dtype": "float32", "zero": 3}  # FULL_SHARD
 
 
 def test_an_ema_copy_updated_in_the_loop_keeps_its_count() -> None:

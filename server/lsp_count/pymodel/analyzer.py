@@ -1360,25 +1360,26 @@ def _step_batch(ctx: Any, inst: Inst) -> int | None:
 
 
 def _step_sharding(ctx: Any, inst: Inst, plan: dict[str, object]) -> str:
-    """How Lightning's Trainer.fit shards the training of ``inst`` (its strategy, the last fit's),
-    set in ``plan`` (the ZeRO stage; the devices where the code says how many), and said; "" where
-    no strategy of it is read."""
-    found = next((s for s in reversed(ctx.step_shardings) if s[0] is inst or any(
+    """How the training of ``inst`` is sharded (the last of Lightning's Trainer.fit strategy, an FSDP
+    wrapper or FSDP2's fully_shard of it, of a module it holds or of one that holds it), set in
+    ``plan`` (the ZeRO stage; the devices where the code says how many), and said; "" where none is."""
+    held = {id(v) for _, _, _, v in module_attributes(inst)}
+    found = next((s for s in reversed(ctx.step_shardings) if s[0] is inst or id(s[0]) in held or any(
         v is inst for _, _, _, v in module_attributes(s[0]))), None)
     if found is None:
         return ""
-    _, stage, strategy, offload, devices = found
+    _, stage, said, offload, devices = found
     if stage is None:
-        return f"Lightning's strategy `{strategy}`, whose sharding is not read (--zero sets its stage)"
+        return f"{said}, whose sharding is not read (--zero sets its stage)"
     if devices is not None:
         plan["gpus"] = devices
     over = f" over its {devices} device{'s' if devices > 1 else ''}" if devices is not None else \
         " over the data-parallel GPUs (--gpus sets how many)"
     if stage:
         plan["zero"] = stage
-    said = f"Lightning's strategy `{strategy}`: " + (f"sharded as ZeRO-{stage}{over}" if stage else
-                                                     f"the whole model on each device{over if devices else ''}")
-    return said + (" (its CPU offload not modelled)" if offload else "")
+    return f"{said}: " + (f"sharded as ZeRO-{stage}{over}" if stage else
+                          f"the whole model on each device{over if devices else ''}") + (
+        " (its CPU offload not modelled)" if offload else "")
 
 
 def _loop_precision(ctx: Any, inst: Inst, plan: dict[str, object]) -> str:

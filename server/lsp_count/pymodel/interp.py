@@ -917,9 +917,9 @@ class Ctx:
         # The batch of each step the code trains with: (the model Lightning's Trainer.fit trains,
         # or None for a loop of the code's own, the DataLoader's batch_size); shims/torch_data.py.
         self.step_batches: list[tuple[Inst | None, Any]] = []
-        # How Lightning's Trainer.fit shards a model's training (shims/lightning_trainer.py): (the
-        # model, the ZeRO stage or None where not known, the strategy as the code names it, whether
-        # it offloads to the CPU, the devices or None where not known).
+        # How a model's training is sharded, by Lightning's Trainer.fit (shims/lightning_trainer.py), FSDP
+        # or FSDP2's fully_shard: (the model, the ZeRO stage or None where not known, what shards it as
+        # the note says it, whether it offloads to the CPU, the devices or None where not known).
         self.step_shardings: list[tuple[Inst, int | None, str, bool, int | None]] = []
         self.handling: list[_Raised] = []  # the exceptions the except blocks now running caught
         # Environment variables the code read, in order: (name, the line that read it, its span in the
@@ -3058,7 +3058,8 @@ class Interpreter:
         if name.endswith(".strategy_trained") and len(args) == 5:
             model, stage, said, offload, devices = args
             if type(model) is Inst and model.is_module and type(said) is str:
-                self.ctx.step_shardings.append((model, stage if type(stage) is int else None, said, offload is True,
+                self.ctx.step_shardings.append((model, stage if type(stage) is int else None,
+                                                f"Lightning's strategy `{said}`", offload is True,
                                                 devices if type(devices) is int else None))
             return None
         if name.endswith(".known") and len(args) == 1:
@@ -7370,6 +7371,12 @@ class Interpreter:
         if name == "torch.nn.utils.skip_init" and args:  # the module, built without initialising its values
             return self.call(args[0], list(args[1:]), kwargs, node, env)
         if name in _KEEPS_MODULE and args and type(args[0]) is Inst and args[0].is_module:
+            if name.endswith(".fully_shard"):
+                # FSDP2: the parameters sharded at rest; kept whole from forward to backward where
+                # `reshard_after_forward=False` (ZeRO-2's memory), resharded otherwise (ZeRO-3's)
+                keep = kwargs.get("reshard_after_forward", args[2] if len(args) > 2 else None)
+                self.ctx.step_shardings.append((args[0], 2 if keep is False else 3, "FSDP2's `fully_shard`",
+                                                "offload_policy" in kwargs, None))
             return args[0]  # torch.compile / jit.script / jit.trace / fx.symbolic_trace / fully_shard: the same parameters
         if name in _FSDP_WRAPPERS and type(wrapped := args[0] if args else kwargs.get("module")) is Inst and \
                 wrapped.is_module:
@@ -7379,6 +7386,15 @@ class Interpreter:
             inst = Inst("FullyShardedDataParallel", "module", True, origin)
             inst.attrs["_fsdp_wrapped_module"] = wrapped
             self.record_hint(inst, node, env)
+            strategy = kwargs.get("sharding_strategy", args[2] if len(args) > 2 else None)
+            if strategy is None:
+                chosen, said = "FULL_SHARD", "FSDP (FULL_SHARD, its default)"
+            elif type(strategy) is ExtV and "ShardingStrategy." in strategy.name:
+                chosen = strategy.name.rsplit(".", 1)[1]
+                said = f"FSDP ({chosen})"
+            else:
+                chosen, said = "", "FSDP with a sharding strategy the analysis does not know"
+            self.ctx.step_shardings.append((inst, _FSDP_STAGES.get(chosen), said, _offloads_parameters(node), None))
             return inst
         if name in ("torch.optim.swa_utils.AveragedModel",) and args and type(args[0]) is Inst and args[0].is_module:
             # the EMA / SWA copy of a network: a deep copy as its `module`, and a buffer (n_averaged)
@@ -12207,6 +12223,20 @@ _KEEPS_MODULE = frozenset({"torch.compile", "torch.jit.script", "torch.jit.trace
                            # FSDP2 shards the module's own parameters in place (DTensors)
                            "torch.distributed.fsdp.fully_shard", "torch.distributed._composable.fsdp.fully_shard",
                            "torch.distributed._composable.fsdp.fully_shard.fully_shard"})
+# FSDP's sharding strategies (torch.distributed.fsdp.ShardingStrategy) as the ZeRO stage whose memory
+# they hold per device: the parameters sharded too (3), or kept whole from forward to backward (2).
+_FSDP_STAGES = {"FULL_SHARD": 3, "HYBRID_SHARD": 3, "SHARD_GRAD_OP": 2, "_HYBRID_SHARD_ZERO2": 2, "NO_SHARD": 0}
+
+
+def _offloads_parameters(node: ast.AST) -> bool:
+    """Whether an FSDP call gives ``cpu_offload=CPUOffload(offload_params=True)`` (as written)."""
+    for keyword in getattr(node, "keywords", ()):
+        if keyword.arg == "cpu_offload" and type(keyword.value) is ast.Call:
+            given = [*keyword.value.args[:1], *(k.value for k in keyword.value.keywords if k.arg == "offload_params")]
+            return any(type(v) is ast.Constant and v.value is True for v in given)
+    return False
+
+
 _FSDP_WRAPPERS = frozenset({"torch.distributed.fsdp.FullyShardedDataParallel",
                             "torch.distributed.fsdp.fully_sharded_data_parallel.FullyShardedDataParallel"})
 # numpy's elementwise functions of one array (or two that broadcast): the shape only (a number's
