@@ -112,3 +112,11 @@ def test_fsdp_s_sharding_gives_what_a_rank_holds(tmp_path, case) -> None:
     plan = {k: v for k, v in model.plan.items() if k != "spans"}
     memory = estimate_memory(model, settings_from_mapping({**plan, "gpus": 2}))
     assert memory.line("gradients").bytes + memory.line("optimizer_states").bytes == held, (case, plan, memory.lines)
+
+
+def test_every_sharding_strategy_of_torch_s_has_its_stage() -> None:
+    from torch.distributed.fsdp import ShardingStrategy
+
+    from lsp_count.pymodel.interp import _SHARDING_STRATEGY_STAGES
+
+    assert set(_SHARDING_STRATEGY_STAGES) == set(ShardingStrategy.__members__)

@@ -210,7 +210,7 @@ def zero_stage_from(deepspeed: str | None) -> int | None:
 
 # FSDP's sharding strategies (transformers' FSDPOption) as the ZeRO stage whose memory they hold:
 # the parameters sharded too (3), or kept whole between forward and backward (2).
-_FSDP_STAGES = {"full_shard": 3, "hybrid_shard": 3, "shard_grad_op": 2, "hybrid_shard_zero2": 2, "no_shard": 0}
+FSDP_STAGES = {"full_shard": 3, "hybrid_shard": 3, "shard_grad_op": 2, "hybrid_shard_zero2": 2, "no_shard": 0}
 _OVER_GPUS = " over the data-parallel GPUs (--gpus sets how many)"
 
 
@@ -235,7 +235,7 @@ def sharding_stage(fsdp: Any, fsdp_config: Any, deepspeed: Any) -> tuple[int | N
             f"ZeRO-{stage} by its name{_OVER_GPUS}" if stage is not None else "which is not read (--zero sets its stage)"))
     if fsdp is True or (isinstance(fsdp, (str, list, tuple)) and fsdp):
         items = [] if fsdp is True else fsdp.split() if isinstance(fsdp, str) else [x for x in fsdp if type(x) is str]
-        stages = [_FSDP_STAGES[x] for x in items if x in _FSDP_STAGES]
+        stages = [FSDP_STAGES[x] for x in items if x in FSDP_STAGES]
         stage = stages[0] if stages else 3  # (`fsdp=True`, "auto_wrap": FSDP2's full sharding)
         config = fsdp_config if isinstance(fsdp_config, dict) else {}
         if config.get("reshard_after_forward", config.get("fsdp_reshard_after_forward")) is False and stage == 3:

@@ -38,7 +38,7 @@ from typing import Any, Callable, Generator, Iterable, Iterator
 
 from lsp_count.core.memory import torch_optimizer_kind
 from lsp_count.core.source import Span
-from lsp_count.formats.common import sharding_stage
+from lsp_count.formats.common import FSDP_STAGES, sharding_stage
 from lsp_count.pymodel.layers import (ELEMENT_BYTES, FINFO, TORCH_NN_OTHER_NAMES, WEIGHTED_LOSSES, FLOATING_DTYPES, FUNCTIONAL_NAMES, IINFO, LAYER_ATTRIBUTES, LAYERS, MODULE_CLASS_ATTRIBUTES,
                                       MODULE_INSTANCE_ATTRIBUTES, METRIC_MODULES, PARAMETERLESS_METRICS,
                                       DROPOUTS, NOT_A_LAYER_ATTRIBUTE, PARAMETERLESS, REQUIRED, STACKS, TORCH_SUBCLASSES, TORCH_NN_MODULES, as_count,
@@ -7394,7 +7394,7 @@ class Interpreter:
                 said = f"FSDP ({chosen})"
             else:
                 chosen, said = "", "FSDP with a sharding strategy the analysis does not know"
-            self.ctx.step_shardings.append((inst, _FSDP_STAGES.get(chosen), said, _offloads_parameters(node), None))
+            self.ctx.step_shardings.append((inst, _SHARDING_STRATEGY_STAGES.get(chosen), said, _offloads_parameters(node), None))
             return inst
         if name in ("torch.optim.swa_utils.AveragedModel",) and args and type(args[0]) is Inst and args[0].is_module:
             # the EMA / SWA copy of a network: a deep copy as its `module`, and a buffer (n_averaged)
@@ -12223,9 +12223,10 @@ _KEEPS_MODULE = frozenset({"torch.compile", "torch.jit.script", "torch.jit.trace
                            # FSDP2 shards the module's own parameters in place (DTensors)
                            "torch.distributed.fsdp.fully_shard", "torch.distributed._composable.fsdp.fully_shard",
                            "torch.distributed._composable.fsdp.fully_shard.fully_shard"})
-# FSDP's sharding strategies (torch.distributed.fsdp.ShardingStrategy) as the ZeRO stage whose memory
-# they hold per device: the parameters sharded too (3), or kept whole from forward to backward (2).
-_FSDP_STAGES = {"FULL_SHARD": 3, "HYBRID_SHARD": 3, "SHARD_GRAD_OP": 2, "_HYBRID_SHARD_ZERO2": 2, "NO_SHARD": 0}
+# torch's ShardingStrategy members as the ZeRO stage whose memory they hold per device: transformers'
+# FSDPOption names of them, upper-cased (its "hybrid_shard_zero2" is torch's private "_HYBRID_SHARD_ZERO2").
+_SHARDING_STRATEGY_STAGES = {("_" if name == "hybrid_shard_zero2" else "") + name.upper(): stage
+                             for name, stage in FSDP_STAGES.items()}
 
 
 def _offloads_parameters(node: ast.AST) -> bool:
