@@ -3,7 +3,8 @@
 cannot name one batch it claims none.
 Each script runs in a child process with torch (and Lightning) on the CPU; a global forward
 pre-hook records the leading size of each input the model gets while it trains (grad on,
-``model.training``). The analysis of the same file must plan exactly that one batch; where it plans
+``model.training``). The analysis of the same file must plan exactly that one batch, and count the parameters the
+model has as it trains (a Lightning module's layers built in its configure_model included); where it plans
 none, the run shows why (two batch sizes) or the batch is the sampler's, which is not read."""
 
 from __future__ import annotations
@@ -158,6 +159,39 @@ class Data(L.LightningDataModule):
         return DataLoader(data(), batch_size=8, shuffle=True)
 
 
+class SplitData(L.LightningDataModule):
+    # lightning-hydra-template's: the batch divided over the devices in setup, which Lightning calls first
+    def __init__(self, batch_size=12):
+        super().__init__()
+        self.batch_size = batch_size
+        self.batch_size_per_device = None
+
+    def setup(self, stage=None):
+        if self.trainer is not None:
+            self.batch_size_per_device = self.batch_size // self.trainer.world_size
+        self.data_train = data(48)
+
+    def train_dataloader(self):
+        return DataLoader(self.data_train, batch_size=self.batch_size_per_device)
+
+
+class Sharded(LitNet):
+    # its layers made in configure_model, as Lightning's guide has a module meant to be sharded do
+    def __init__(self):
+        L.LightningModule.__init__(self)
+        self.body = None
+
+    def configure_model(self):
+        if self.body is None:
+            self.body = nn.Sequential(nn.Linear(12, 40), nn.ReLU(), nn.Linear(40, 3))
+
+    def forward(self, x):
+        return self.body(x)
+
+    def train_dataloader(self):
+        return DataLoader(data(), batch_size=16)
+
+
 def trainer():
     return L.Trainer(accelerator="cpu", devices=1, max_steps=3, logger=False, enable_checkpointing=False,
                      enable_progress_bar=False, enable_model_summary=False)
@@ -176,6 +210,14 @@ LIGHTNING = {
     model = OwnData()
     trainer().fit(model)
 """, 2),
+    "a datamodule's setup divides the batch over the devices": ("""
+    model = LitNet()
+    trainer().fit(model, SplitData())
+""", 12),
+    "layers built in configure_model": ("""
+    model = Sharded()
+    trainer().fit(model)
+""", 16),
 }
 
 # The leading size of every input the model gets while it trains, recorded by a global forward
@@ -184,15 +226,16 @@ _SEEN = textwrap.dedent("""
     import json, runpy, sys, warnings
     warnings.simplefilter("ignore")
     import torch
-    seen = set()
+    seen, sizes = set(), set()
 
     def record(module, args):
         if type(module).__name__ == sys.argv[2] and module.training and torch.is_grad_enabled():
             seen.add(int(args[0].shape[0]))
+            sizes.add(sum(p.numel() for p in module.parameters()))
 
     torch.nn.modules.module.register_module_forward_pre_hook(record)
     runpy.run_path(sys.argv[1], run_name="__main__")
-    print(json.dumps(sorted(seen)))
+    print(json.dumps([sorted(seen), sorted(sizes)]))
 """)
 
 
@@ -202,9 +245,10 @@ def _run(tmp_path, text: str, cls: str) -> tuple[list[int], object]:
     done = subprocess.run([sys.executable, "-c", _SEEN, str(script), cls], capture_output=True, text=True,
                           timeout=300, cwd=tmp_path)
     assert done.returncode == 0, done.stderr[-3000:]
-    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    seen, sizes = json.loads(done.stdout.strip().splitlines()[-1])
     (model,) = [m for m in analyze_path(str(script)).models if m.name == "model in main()"]
     assert model.plan.get("mode") == "train", model.tree.notes  # trained with its optimizer
+    assert sizes == [model.tree.total]  # the model it trains, as the run has it
     return seen, model
 
 
@@ -221,7 +265,8 @@ def test_a_lightning_fit_s_batch_is_the_one_it_feeds_the_module(tmp_path, case) 
     pytest.importorskip("lightning")
     body, batch = LIGHTNING[case]
     seen, model = _run(tmp_path, textwrap.dedent(LIGHTNING_HEAD) + "\n\ndef main():" + body +
-                       '\n\nif __name__ == "__main__":\n    main()\n', "OwnData" if "own" in case else "LitNet")
+                       '\n\nif __name__ == "__main__":\n    main()\n',
+                       "OwnData" if "own" in case else "Sharded" if "configure_model" in case else "LitNet")
     _check(seen, model, batch, [batch])
 
 

@@ -4,8 +4,9 @@
 Random constructors save their hyperparameters in each of Lightning's forms (all arguments,
 ``ignore``, names, a dict, a Namespace, twice) and size layers by arguments, ``self.hparams.x`` and
 ``self.hparams["x"]`` (a name not saved is Lightning's AttributeError or KeyError, which the
-analysis must report, not count), freeze with ``freeze()`` / ``requires_grad_``, and subclass one
-another."""
+analysis must report, not count), freeze with ``freeze()`` / ``requires_grad_``, build or change
+layers in ``configure_model()`` (called, as Lightning's Trainer calls it before training), and
+subclass one another."""
 
 from __future__ import annotations
 
@@ -41,6 +42,12 @@ METRICS = ["", "self.acc = torchmetrics.Accuracy(task='multiclass', num_classes=
            "MulticlassF1Score(num_classes=3)])\n        self.val_metrics = self.metrics.clone(prefix='val_')",
            "self.metrics = MetricCollection({'mse': torchmetrics.MeanSquaredError(), 'r2': torchmetrics.R2Score()})"]
 FREEZES = ["", "self.fc.requires_grad_(False)", "self.freeze()", "self.freeze()\n        self.unfreeze()"]
+# Lightning's hook for layers built when the Trainer sets the model up (meant for sharding), which it
+# calls before training: the model is what it makes.
+CONFIGURES = ["", "def configure_model(self):\n        if not hasattr(self, 'extra'):\n"
+                  "            self.extra = nn.Linear(3, 5)",
+              "def configure_model(self):\n        self.fc.requires_grad_(False)\n"
+              "        self.head = nn.Linear(7, 2)"]
 
 
 @st.composite
@@ -56,7 +63,9 @@ def lightning_files(draw) -> tuple[str, list[str]]:
                  f"        self.fc = nn.Linear({fin}, {fout})",
                  f"        self.head = nn.Sequential(nn.LayerNorm({fout}), nn.Linear({fout}, 2))",
                  f"        {draw(st.sampled_from(METRICS))}",
-                 f"        {draw(st.sampled_from(FREEZES))}"]
+                 f"        {draw(st.sampled_from(FREEZES))}",
+                 "",
+                 f"    {draw(st.sampled_from(CONFIGURES))}"]
         classes.append("\n".join(lines))
         names.append(f"Net{i}")
         if draw(st.booleans()):
@@ -89,6 +98,7 @@ def _torch_counts(text: str, names: list[str]) -> dict[str, tuple[int, int] | No
         try:
             with torch.device("meta"):
                 module = namespace[name]()
+                module.configure_model()  # (as Lightning's Trainer calls it before training)
         except (AttributeError, KeyError):
             out[name] = None
             continue

@@ -27,9 +27,9 @@ from lsp_count.core.source import LineIndex, Position, Problem, Span
 from lsp_count.core.spec import MAX_DIMENSION
 from lsp_count.formats.common import PRECISIONS, optimizer_name
 from lsp_count.pymodel.environments import discover_site_packages, unread_package_note
-from lsp_count.pymodel.interp import (FUNCTION_STEPS, SHIM_DIR, SHIMS, TORCH_VERSION, TRL_SHIM, Ctx, FuncV, Interpreter,
-                                      LazyImport, ModuleScope, clone, count_of, foreign_base, module_attributes, params_of,
-                                      signature_function, unfollowed_reason)
+from lsp_count.pymodel.interp import (FUNCTION_STEPS, LIGHTNING_SHIM, SHIM_DIR, SHIMS, TORCH_VERSION, TRL_SHIM, Ctx, FuncV,
+                                      Interpreter, LazyImport, ModuleScope, clone, count_of, foreign_base,
+                                      module_attributes, params_of, signature_function, unfollowed_reason)
 from lsp_count.pymodel.hub import builds_module
 from lsp_count.pymodel import memo_store
 from lsp_count.pymodel.loader import body_of
@@ -1089,6 +1089,16 @@ def count_class(interp: Interpreter, cls: ClassV, config_classes: list[ClassV], 
         kwargs, notes, open_arguments = constructor_arguments(cls, config_classes, interp, scope)
         # Only read from here on (counted, walked): the build cache can keep it without a copy.
         inst = interp.instantiate(cls, [], kwargs, cls.node, scope.env, snapshot=False)
+        if type(inst) is Inst and (hook := _configure_model(inst)) is not None:
+            # A LightningModule meant to be sharded builds its layers in `configure_model()`, which
+            # Lightning's Trainer calls before training: the model is what that makes. (A copy:
+            # the cached build stays as constructed.)
+            constructed = count_of(inst)
+            inst = clone(inst)
+            interp.call_function(hook, [inst], {}, cls.node)
+            notes = [*notes, f"its layers made by `{name}.configure_model()`, which Lightning's Trainer calls "
+                             f"before training" + (f" (the constructor alone makes {constructed:,} parameters)"
+                                                   if type(constructed) is int else "")]
         if len(ctx.environment) > read:
             notes = [*notes, environment_note(ctx.environment[read:])]
     except Unresolved as exc:
@@ -1103,6 +1113,23 @@ def count_class(interp: Interpreter, cls: ClassV, config_classes: list[ClassV], 
     if isinstance(inst, Unknown):
         return None, _unresolved(name, inst.why, name_span)
     return _model_report(ctx, name, inst, notes, open_arguments, name_span)
+
+
+def _configure_model(inst: Inst) -> FuncV | None:
+    """The ``configure_model`` a LightningModule's class of the code defines (Lightning's own does
+    nothing); None for any other module."""
+    if type(inst.cls) is not ClassV:
+        return None
+    mro = inst.cls.mro()
+    if not any(c.path == LIGHTNING_SHIM for c in mro):
+        return None
+    for c in mro:
+        if c.path == LIGHTNING_SHIM:
+            return None
+        hook = c.namespace.get("configure_model")
+        if type(hook) is FuncV:
+            return hook
+    return None
 
 
 def count_function(interp: Interpreter, name: str, body: list[ast.stmt], scope: ModuleScope,

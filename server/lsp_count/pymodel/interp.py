@@ -6727,6 +6727,10 @@ class Interpreter:
             return self.call(self.shim_class(name), args, kwargs, node, env)
         if name in _SHIM_FUNCTIONS:
             return self.shim_function(name, args, kwargs, node)
+        if last == "__init__" and (owner := name[:-len(".__init__")]) in SHIMS and args and type(args[0]) is Inst \
+                and type(shim := self.shim_class(owner)) is ClassV and type(init := shim.find("__init__", None)) is FuncV:
+            # `L.LightningModule.__init__(self)`, as `super().__init__()` runs it: the shim class's constructor
+            return self.call_function(init, args, kwargs, node)
         if last == "__init__" and len(parts) > 2 and args and isinstance(args[0], Inst) and args[0].is_module:
             # `nn.LayerNorm.__init__(self, ...)` in a subclass's constructor: the base builds self.
             base, inst = parts[-2], args[0]

@@ -8,8 +8,11 @@ under autocast in that dtype, as the analyser reads a loop's own ``torch.autocas
 ``"32-true"``), then the module's ``configure_optimizers()``, whose optimizer over the model's
 parameters makes it a model trained with it. Where the analyser cannot follow
 ``configure_optimizers`` to its end (a scheduler that asks the data's length), what it made before
-stays. The batch of its steps is its training DataLoader's ``batch_size`` (shims/torch_data.py):
-the ``train_dataloaders`` given, or the ``train_dataloader()`` of the datamodule or of the module.
+stays. Before that it runs Lightning's hooks in Lightning's order: the datamodule's and the module's
+``setup("fit")`` and the module's ``configure_model()`` (layers built there are counted and
+converted). The batch of its steps is its training DataLoader's ``batch_size`` (shims/torch_data.py):
+the ``train_dataloaders`` given, or the ``train_dataloader()`` of the datamodule (after its
+``setup``, which may divide the batch by the Trainer's ``world_size``) or of the module.
 Its ``strategy`` (a registered name: ``"fsdp"``, ``"deepspeed_stage_3"``, ``"ddp"``; or a
 ``FSDPStrategy`` / ``DeepSpeedStrategy`` / ``DDPStrategy``) shards its training as that ZeRO stage
 over its ``devices`` × ``num_nodes``, where the code says how many. ``validate``, ``test`` and
@@ -48,6 +51,13 @@ class DeepSpeedStrategy:
         self.offload = offload_optimizer is True or offload_parameters is True
 
 
+def _call_hook(owner, name, *args):
+    """``owner.name(*args)`` where it has one (Lightning's ``is_overridden`` / ``_call_lightning_module_hook``);
+    None where it has none."""
+    hook = getattr(owner, name, None)
+    return hook(*args) if hook is not None else None
+
+
 def _devices(devices, num_nodes):
     """The devices the run trains on, where the code says how many: None for "auto" and -1 (all
     there are, which the analysis does not know)."""
@@ -73,27 +83,37 @@ class Trainer:
         self.current_epoch = 0
         self.global_rank = 0
         self.local_rank = 0
-        self.world_size = 1
+        self.world_size = self.num_devices or 1  # (a datamodule's per-device batch divides by it)
         self.is_global_zero = True
         self.callback_metrics = {}
         self.logged_metrics = {}
         self.model = None
 
     def fit(self, model, train_dataloaders=None, val_dataloaders=None, datamodule=None, ckpt_path=None):
+        if datamodule is None and getattr(train_dataloaders, "train_dataloader", None) is not None:
+            datamodule, train_dataloaders = train_dataloaders, None  # (given in the loaders' place, as Lightning takes it)
         self.model = model
+        self.datamodule = datamodule
         model.trainer = self  # (`self.trainer.model.parameters()` in configure_optimizers)
+        if datamodule is not None:
+            datamodule.trainer = self  # (`self.trainer.world_size` in its setup)
+        # Lightning's hooks before the first step, in its order: the datamodule's and the module's
+        # `setup("fit")`, then the module's `configure_model()` (where a module meant to be sharded
+        # builds its layers); then the precision plugin converts the parameters.
+        for owner in (datamodule, model):
+            try:
+                attempt(_call_hook, owner, "setup", "fit")
+            except Exception:
+                pass  # (a dataset it cannot make: what the hook set before stays)
+        attempt(_call_hook, model, "configure_model")
         true_dtype = lightning_precision(self._given_precision)
         if true_dtype is not None:
             model.to(true_dtype)
-        # The batches of its steps: the training DataLoaders it is given (a datamodule may be given in
-        # their place, as Lightning takes it), else the datamodule's, else the module's own.
+        # The batches of its steps: the training DataLoaders it is given, else the datamodule's, else
+        # the module's own.
         loaders = train_dataloaders
         if loaders is None:
-            source = datamodule if datamodule is not None else model
-            make = getattr(source, "train_dataloader", None)
-            loaders = attempt(make) if make is not None else None
-        elif getattr(loaders, "train_dataloader", None) is not None:
-            loaders = attempt(loaders.train_dataloader)
+            loaders = attempt(_call_hook, datamodule if datamodule is not None else model, "train_dataloader")
         loaders_trained(model, loaders)
         self._train_with_strategy(model)
         configure = getattr(model, "configure_optimizers", None)
