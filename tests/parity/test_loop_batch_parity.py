@@ -22,6 +22,20 @@ pytestmark = pytest.mark.parity
 
 torch = pytest.importorskip("torch")
 
+# The model both kinds of script train, and their data.
+LAYERS = """
+        super().__init__()
+        self.fc1 = nn.Linear(12, 16)
+        self.fc2 = nn.Linear(16, 3)
+
+    def forward(self, x):
+        return self.fc2(self.fc1(x).relu())
+"""
+DATA = """
+def data(n=64):
+    return TensorDataset(torch.randn(n, 12), torch.randint(0, 3, (n,)))
+"""
+
 HEAD = """
 import argparse
 import torch
@@ -31,18 +45,7 @@ from tqdm import tqdm
 
 
 class Net(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.fc1 = nn.Linear(12, 16)
-        self.fc2 = nn.Linear(16, 3)
-
-    def forward(self, x):
-        return self.fc2(self.fc1(x).relu())
-
-
-def data(n=64):
-    return TensorDataset(torch.randn(n, 12), torch.randint(0, 3, (n,)))
-
+    def __init__(self):""" + LAYERS + DATA + """
 
 def step(model, optimizer, x, y):
     nn.functional.cross_entropy(model(x), y).backward()
@@ -126,21 +129,10 @@ import lightning as L
 import torch
 import torch.nn as nn
 from torch.utils.data import DataLoader, TensorDataset
-
-
-def data(n=64):
-    return TensorDataset(torch.randn(n, 12), torch.randint(0, 3, (n,)))
-
+""" + DATA + """
 
 class LitNet(L.LightningModule):
-    def __init__(self):
-        super().__init__()
-        self.fc1 = nn.Linear(12, 16)
-        self.fc2 = nn.Linear(16, 3)
-
-    def forward(self, x):
-        return self.fc2(self.fc1(x).relu())
-
+    def __init__(self):""" + LAYERS + """
     def training_step(self, batch, batch_idx):
         x, y = batch
         return nn.functional.cross_entropy(self(x), y)
