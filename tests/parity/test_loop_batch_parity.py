@@ -106,6 +106,20 @@ def train_epoch(model, loader, optimizer):
         optimizer.step()
         optimizer.zero_grad()
 """, 12),
+    "a batch generator taken with next() (llama2.c's iter_batches)": ("""
+    model = Net()
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
+    batches = iter_batches(batch_size=16)
+    x, y = next(batches)
+    for _ in range(3):
+        step(model, optimizer, x, y)
+        x, y = next(batches)
+
+
+def iter_batches(batch_size):
+    for x, y in DataLoader(data(), batch_size=batch_size, shuffle=True):
+        yield x, y
+""", 16),
     "two training loops, two batch sizes": ("""
     model = Net()
     optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)

@@ -6141,9 +6141,14 @@ class Interpreter:
             elif t is ast.If:
                 yield from self.lazy_block(self.branch(s.test, s.body, s.orelse, env), env)  # type: ignore[attr-defined]
             elif t is ast.For:
-                items = self.ev(s.iter, env)  # type: ignore[attr-defined]
-                if type(items) is not IteratorV:
-                    items = self.iterate(items, s.iter)  # type: ignore[attr-defined]
+                # (running while its items are taken, not across its yields: the consumer's loops run there)
+                ctx.running_loops.append(s)  # type: ignore[arg-type]
+                try:
+                    items = self.ev(s.iter, env)  # type: ignore[attr-defined]
+                    if type(items) is not IteratorV:
+                        items = self.iterate(items, s.iter)  # type: ignore[attr-defined]
+                finally:
+                    ctx.running_loops.pop()
                 for item in items:
                     ctx.tick()
                     self.assign(s.target, item, env)  # type: ignore[attr-defined]
@@ -13095,13 +13100,15 @@ _TRAINING_CALLS = frozenset({"backward", "manual_backward", "step"})
 
 def _trains(loop: ast.For, known: dict[int, bool]) -> bool:
     """Whether a for loop's body takes a training step: it calls a ``backward``, a ``step`` or a
-    function whose name starts with ``train``; ``known`` keeps the answer by the loop's id."""
+    function whose name starts with ``train``; or it yields its batches (a batch generator, llama2.c's
+    ``iter_batches``, whose batches the training loop takes with ``next``). ``known`` keeps the
+    answer by the loop's id."""
     found = known.get(id(loop))
     if found is None:
         found = known[id(loop)] = any(
-            type(n) is ast.Call and (name := n.func.attr if type(n.func) is ast.Attribute else
-                                     n.func.id if type(n.func) is ast.Name else "") and
-            (name in _TRAINING_CALLS or name.startswith("train"))
+            (type(n) is ast.Call and (name := n.func.attr if type(n.func) is ast.Attribute else
+                                      n.func.id if type(n.func) is ast.Name else "") and
+             (name in _TRAINING_CALLS or name.startswith("train"))) or type(n) in (ast.Yield, ast.YieldFrom)
             for stmt in loop.body for n in ast.walk(stmt))
     return found
 

@@ -5,7 +5,7 @@ A training loop takes its batches from a DataLoader (``for x, y in train_loader:
 arguments with torch's defaults (``batch_size=1``); with a ``batch_sampler`` the batch is the
 sampler's, which is not read. Iterating it hands the batch size to the analyser
 (``loader_iterated``), which keeps it where the loop that iterates it trains (its body takes a
-backward pass or an optimizer step), then stops: the data itself, and so the number of batches
+backward pass or an optimizer step, or yields the batches to a loop that takes them), then stops: the data itself, and so the number of batches
 (``len(loader)``), is not read.
 """
 
