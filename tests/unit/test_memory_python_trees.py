@@ -458,11 +458,15 @@ def test_a_dataloader_refuses_a_batch_sampler_with_a_batch_size_as_torch_does() 
     ("trainer.fit(model, datamodule=Data())", 16),
     ("trainer.fit(model, Data())", 16),  # a datamodule given as the train_dataloaders, as Lightning takes it
     ("trainer.fit(model)", None),  # no loader: the module defines none
+    # loaders or a datamodule the analysis does not know: trained all the same, the batch not read
+    ("trainer.fit(model, make_loader())", None),
+    ("trainer.fit(model, datamodule=make_loader())", None),
 ])
 def test_a_lightning_fit_s_batch_is_its_training_dataloader_s(call, batch) -> None:
     text = LIGHTNING_FIT.format(arguments="", run="fit").replace(
         "    trainer.fit(model)\n", f"    {call}\n").replace(
         "from torch import nn\n", "from torch import nn\nfrom torch.utils.data import DataLoader, TensorDataset\n"
+        "from data_helpers import make_loader\n"
         "dataset = TensorDataset(torch.randn(64, 32))\n\n\nclass Data(L.LightningDataModule):\n"
         "    def train_dataloader(self):\n        return DataLoader(dataset, batch_size=16)\n")
     report = analyze_text(text, "train.py", AnalyzeOptions())

@@ -20,7 +20,7 @@ over its ``devices`` × ``num_nodes``, where the code says how many. ``validate`
 """
 
 from fabric import lightning_precision  # (shims/fabric.py: the same precision plugins)
-from lsp_count_shim import attempt, loaders_trained, strategy_trained
+from lsp_count_shim import attempt, defines, loaders_trained, strategy_trained
 
 # Lightning's registered strategies by name: the ZeRO stage whose memory each holds on a device
 # (FSDP's default, FULL_SHARD, shards the parameters too: 3; DeepSpeedStrategy's default stage is 2;
@@ -58,6 +58,25 @@ def _call_hook(owner, name, *args):
     return hook(*args) if hook is not None else None
 
 
+def _datamodule_of(loaders, datamodule):
+    """The datamodule a fit is given, where it is given in the loaders' place too."""
+    if datamodule is None and defines(loaders, "train_dataloader"):
+        return loaders
+    return datamodule
+
+
+def _attach(datamodule, trainer):
+    if datamodule is not None:
+        datamodule.trainer = trainer
+
+
+def _training_loaders(given, datamodule, model):
+    """The DataLoaders a fit trains on: those given, else the datamodule's, else the module's own."""
+    if given is not None:
+        return given
+    return _call_hook(datamodule if datamodule is not None else model, "train_dataloader")
+
+
 def _devices(devices, num_nodes):
     """The devices the run trains on, where the code says how many: None for "auto" and -1 (all
     there are, which the analysis does not know)."""
@@ -90,13 +109,14 @@ class Trainer:
         self.model = None
 
     def fit(self, model, train_dataloaders=None, val_dataloaders=None, datamodule=None, ckpt_path=None):
-        if datamodule is None and getattr(train_dataloaders, "train_dataloader", None) is not None:
-            datamodule, train_dataloaders = train_dataloaders, None  # (given in the loaders' place, as Lightning takes it)
+        # (A value the analysis does not know is passed on as it is, each step under `attempt`.)
+        datamodule = attempt(_datamodule_of, train_dataloaders, datamodule)
+        if defines(train_dataloaders, "train_dataloader"):
+            train_dataloaders = None  # (a datamodule given in the loaders' place, as Lightning takes it)
         self.model = model
         self.datamodule = datamodule
         model.trainer = self  # (`self.trainer.model.parameters()` in configure_optimizers)
-        if datamodule is not None:
-            datamodule.trainer = self  # (`self.trainer.world_size` in its setup)
+        attempt(_attach, datamodule, self)  # (`self.trainer.world_size` in its setup)
         # Lightning's hooks before the first step, in its order: the datamodule's and the module's
         # `setup("fit")`, then the module's `configure_model()` (where a module meant to be sharded
         # builds its layers); then the precision plugin converts the parameters.
@@ -111,10 +131,7 @@ class Trainer:
             model.to(true_dtype)
         # The batches of its steps: the training DataLoaders it is given, else the datamodule's, else
         # the module's own.
-        loaders = train_dataloaders
-        if loaders is None:
-            loaders = attempt(_call_hook, datamodule if datamodule is not None else model, "train_dataloader")
-        loaders_trained(model, loaders)
+        loaders_trained(model, attempt(_training_loaders, train_dataloaders, datamodule, model))
         self._train_with_strategy(model)
         configure = getattr(model, "configure_optimizers", None)
         if configure is not None:
