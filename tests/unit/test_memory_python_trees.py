@@ -392,6 +392,10 @@ if __name__ == "__main__":
     ("precision='bf16-mixed'", "test", {}),  # tested, not trained
     ("precision='32-true', accumulate_grad_batches=4", "fit",
      {"mode": "train", "optimizer": "adamw-fp32", "dtype": "float32"}),
+    # arguments the analysis does not know: the module is trained all the same, what they set not read
+    ("strategy=L.fabric.utilities.choose()", "fit", {"mode": "train", "optimizer": "adamw-fp32", "dtype": "float32"}),
+    ("devices=L.fabric.utilities.choose()", "fit", {"mode": "train", "optimizer": "adamw-fp32", "dtype": "float32"}),
+    ("precision=L.fabric.utilities.choose()", "fit", {"mode": "train", "optimizer": "adamw"}),
 ])
 def test_a_lightning_trainer_s_fit_trains_the_module_in_its_precision(arguments, run, plan) -> None:
     # (tests/parity/test_loop_precision_parity.py runs Lightning's own Trainer)

@@ -179,7 +179,7 @@ _SHIM_FUNCTIONS = frozenset({"lsp_count_shim.locate", "lsp_count_shim.read_yaml"
                              "lsp_count_shim.known", "lsp_count_shim.training_plan", "lsp_count_shim.attempt",
                              "lsp_count_shim.stop", "lsp_count_shim.loader_iterated",
                              "lsp_count_shim.loaders_trained", "lsp_count_shim.strategy_trained",
-                             "lsp_count_shim.defines"})
+                             "lsp_count_shim.defines", "lsp_count_shim.is_known"})
 # A loop in a script's entry point (``main()``, ``if __name__ == "__main__":``) is most often the
 # training loop, which builds nothing: it is followed this far, then skipped (script.py).
 ENTRY_LOOP_STEPS = 10_000
@@ -3056,6 +3056,8 @@ class Interpreter:
                         and loader_class in loader.cls.mro() else None
                     self.ctx.step_batches.append((model, batch if type(batch) is int and batch > 0 else None))
             return None
+        if name.endswith(".is_known") and len(args) == 1:
+            return not is_unknownish(args[0])  # (a condition on it would stop the shim's code)
         if name.endswith(".defines") and len(args) == 2 and type(args[1]) is str:
             # shims/lightning_trainer.py: whether a value is an object whose class (of the code, or a shim)
             # defines the method; False for a value the analyser does not know, and where only a base it
@@ -3065,9 +3067,10 @@ class Interpreter:
                 type(value.cls.find(args[1], None)) is FuncV
         if name.endswith(".strategy_trained") and len(args) == 5:
             model, stage, said, offload, devices = args
-            if type(model) is Inst and model.is_module and type(said) is str:
+            if type(model) is Inst and model.is_module:
                 self.ctx.step_shardings.append((model, stage if type(stage) is int else None,
-                                                f"Lightning's strategy `{said}`", offload is True,
+                                                f"Lightning's strategy `{said}`" if type(said) is str else
+                                                "a Lightning strategy the analysis does not know", offload is True,
                                                 devices if type(devices) is int else None))
             return None
         if name.endswith(".known") and len(args) == 1:

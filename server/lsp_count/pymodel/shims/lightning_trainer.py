@@ -20,7 +20,7 @@ over its ``devices`` × ``num_nodes``, where the code says how many. ``validate`
 """
 
 from fabric import lightning_precision  # (shims/fabric.py: the same precision plugins)
-from lsp_count_shim import attempt, defines, loaders_trained, strategy_trained
+from lsp_count_shim import attempt, defines, is_known, loaders_trained, strategy_trained
 
 # Lightning's registered strategies by name: the ZeRO stage whose memory each holds on a device
 # (FSDP's default, FULL_SHARD, shards the parameters too: 3; DeepSpeedStrategy's default stage is 2;
@@ -58,6 +58,21 @@ def _call_hook(owner, name, *args):
     return hook(*args) if hook is not None else None
 
 
+def _default_precision(precision):
+    return "32-true" if precision is None else precision
+
+
+def _world_size(devices):
+    return devices if devices is not None else 1
+
+
+def _apply_precision(model, precision):
+    """The precision plugin's: a "-true" precision converts the module's parameters."""
+    dtype = lightning_precision(precision)
+    if dtype is not None:
+        model.to(dtype)
+
+
 def _datamodule_of(loaders, datamodule):
     """The datamodule a fit is given, where it is given in the loaders' place too."""
     if datamodule is None and defines(loaders, "train_dataloader"):
@@ -90,9 +105,11 @@ def _devices(devices, num_nodes):
 class Trainer:
     def __init__(self, *args, strategy="auto", devices="auto", num_nodes=1, precision=None, callbacks=None,
                  max_epochs=None, max_steps=-1, accumulate_grad_batches=1, **kwargs):
+        # (Values the analysis does not know stay so: each read under `attempt`, never a condition
+        # that stops the Trainer or its fit.)
         self.strategy = strategy
-        self.num_devices = _devices(devices, num_nodes)
-        self.precision = "32-true" if precision is None else precision
+        self.num_devices = attempt(_devices, devices, num_nodes)
+        self.precision = attempt(_default_precision, precision)
         self._given_precision = precision  # (None: the default, "32-true", not said by the code)
         self.callbacks = list(callbacks or [])
         self.max_epochs = max_epochs
@@ -102,14 +119,13 @@ class Trainer:
         self.current_epoch = 0
         self.global_rank = 0
         self.local_rank = 0
-        self.world_size = self.num_devices or 1  # (a datamodule's per-device batch divides by it)
+        self.world_size = attempt(_world_size, self.num_devices)  # (a datamodule's per-device batch divides by it)
         self.is_global_zero = True
         self.callback_metrics = {}
         self.logged_metrics = {}
         self.model = None
 
     def fit(self, model, train_dataloaders=None, val_dataloaders=None, datamodule=None, ckpt_path=None):
-        # (A value the analysis does not know is passed on as it is, each step under `attempt`.)
         datamodule = attempt(_datamodule_of, train_dataloaders, datamodule)
         if defines(train_dataloaders, "train_dataloader"):
             train_dataloaders = None  # (a datamodule given in the loaders' place, as Lightning takes it)
@@ -126,13 +142,11 @@ class Trainer:
             except Exception:
                 pass  # (a dataset it cannot make: what the hook set before stays)
         attempt(_call_hook, model, "configure_model")
-        true_dtype = lightning_precision(self._given_precision)
-        if true_dtype is not None:
-            model.to(true_dtype)
+        attempt(_apply_precision, model, self._given_precision)
         # The batches of its steps: the training DataLoaders it is given, else the datamodule's, else
         # the module's own.
         loaders_trained(model, attempt(_training_loaders, train_dataloaders, datamodule, model))
-        self._train_with_strategy(model)
+        attempt(self._train_with_strategy, model)
         configure = getattr(model, "configure_optimizers", None)
         if configure is not None:
             try:
@@ -145,6 +159,9 @@ class Trainer:
         """The strategy's sharding of the model's training over its devices, handed to the analyser
         (a strategy of none: "auto", one device, or one the analysis does not know, hands nothing)."""
         strategy = self.strategy
+        if not is_known(strategy):
+            strategy_trained(model, None, None, False, None)
+            return
         if isinstance(strategy, str):
             if strategy.startswith("ddp"):
                 stage, said, offload = 0, "DDP", False
