@@ -19,6 +19,14 @@ fi
 # litgpt for tests/parity/test_litgpt_parity.py, beside the environment too: it builds LitGPT's
 # models in a child process (tests/parity/litgpt_runner.py) with the torch installed here.
 .venv/bin/python -m pip install --quiet --no-deps --upgrade --target .venv/litgpt-sidecar 'litgpt==0.5.13'
+# deepspeed for tests/parity/test_deepspeed_config_parity.py, beside the environment too (read in a
+# child process, tests/parity/deepspeed_runner.py): PyPI has its source only, built here against the
+# torch installed above (no build isolation, which would pull another torch) with none of its ops
+# compiled; with the three packages its config classes import that the test set-up lacks.
+if [ ! -f .venv/deepspeed-sidecar/deepspeed-0.19.8.dist-info/METADATA ]; then
+  DS_BUILD_OPS=0 .venv/bin/python -m pip install --quiet --no-deps --no-build-isolation --upgrade \
+    --target .venv/deepspeed-sidecar 'deepspeed==0.19.8' 'hjson==3.1.0' 'py-cpuinfo==9.0.0' 'msgpack==1.2.4'
+fi
 
 # Neovim is the real editor the end-to-end editor test drives.
 if ! command -v nvim >/dev/null 2>&1; then

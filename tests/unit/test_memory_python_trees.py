@@ -512,3 +512,130 @@ def test_a_loop_s_fsdp_shards_its_memory(wrap, zero, said) -> None:
     assert model.plan.get("zero") == zero, notes
     assert said in notes
     assert "gpus" not in model.plan  # (the world size is the launcher's)
+
+
+DEEPSPEED_SCRIPT = """
+import argparse
+
+import deepspeed
+import torch
+from torch import nn
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.Linear(64, 256)
+        self.fc2 = nn.Linear(256, 10)
+
+    def forward(self, x):
+        return self.fc2(torch.relu(self.fc1(x)))
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--local_rank", type=int, default=-1)
+    parser = deepspeed.add_config_arguments(parser)
+    args = parser.parse_args()
+    model = Net()
+    trainset = torch.utils.data.TensorDataset(torch.randn(64, 64), torch.randint(0, 10, (64,)))
+    {setup}
+    for x, y in loader:
+        loss = nn.functional.cross_entropy(engine(x), y)
+        engine.backward(loss)
+        engine.step()
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+_DS_CONFIG = ('{"train_micro_batch_size_per_gpu": 16, "optimizer": {"type": "AdamW", "params": {"lr": 1e-3}}, '
+              '"bf16": {"enabled": True}, "zero_optimization": {"stage": 2}}')
+
+
+@pytest.mark.parametrize(("setup", "files", "plan", "said"), [
+    # a config dict: its optimizer, ZeRO stage, precision and micro batch (the loader it makes of the data)
+    (f"engine, optimizer, loader, _ = deepspeed.initialize(args=args, model=model, "
+     f"model_parameters=model.parameters(), training_data=trainset, config={_DS_CONFIG})", {},
+     {"optimizer": "adamw", "zero": 2, "dtype": "bfloat16", "batch": 16},
+     ["DeepSpeed makes its config's optimizer `AdamW` over its parameters", "in batches of 16",
+      "in bfloat16 mixed precision", "DeepSpeed's config: sharded as ZeRO-2 over the data-parallel GPUs"]),
+    # a JSON file beside the script, given as config_params, with Lion (one state), fp16 and an offload;
+    # the script's own loader, without model_parameters (the model's parameters)
+    ("engine, _, _, _ = deepspeed.initialize(model=model, config_params='ds.json')\n"
+     "    loader = torch.utils.data.DataLoader(trainset, batch_size=4)",
+     {"ds.json": '{"train_batch_size": 64, "fp16": {"enabled": true}, "optimizer": {"type": "Lion"},\n'
+                 ' "zero_optimization": {"stage": 3, "offload_optimizer": {"device": "cpu"}}}'},
+     {"optimizer": "sgd-momentum", "zero": 3, "dtype": "float16", "batch": 4},
+     ["optimizer `Lion`", "sharded as ZeRO-3", "(its CPU offload not modelled)"]),
+    # torch.optim's optimizer by its name, with its options (SGD's momentum: one state); ZeRO off, float32
+    ("engine, optimizer, loader, _ = deepspeed.initialize(model=model, training_data=trainset, config={"
+     "'train_micro_batch_size_per_gpu': 8, 'optimizer': {'type': 'SGD', 'params': {'lr': 0.1, 'momentum': 0.9}}})",
+     {}, {"optimizer": "sgd-momentum", "dtype": "float32", "batch": 8},
+     ["the whole model on each device", "in float32 throughout"]),
+    # the script's own optimizer wins over the config's, as DeepSpeed takes it
+    ("opt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+     f"    engine, optimizer, loader, _ = deepspeed.initialize(model=model, optimizer=opt, training_data=trainset, "
+     f"config={_DS_CONFIG})", {},
+     {"optimizer": "sgd", "zero": 2, "dtype": "bfloat16", "batch": 16}, ["the script builds `torch.optim.SGD`"]),
+    # the --deepspeed_config of the command line, not known: trained all the same, what it sets said not read
+    ("engine, optimizer, loader, _ = deepspeed.initialize(args=args, model=model, training_data=trainset)", {},
+     {}, ["DeepSpeed makes the optimizer its config names (the config is not read)",
+          "none is given (DeepSpeed requires one: --deepspeed_config names it on the command line)",
+          "whose sharding is not read (--zero sets its stage)", "AdamW's are assumed",
+          "--batch, --context and --dtype set them"]),
+    # a config file that is missing or does not parse: said with the reason (the line and column)
+    ("engine, optimizer, loader, _ = deepspeed.initialize(model=model, training_data=trainset, config='gone.json')",
+     {}, {}, ["the JSON file `gone.json`: no such file beside the script or in the project"]),
+    ("engine, optimizer, loader, _ = deepspeed.initialize(model=model, training_data=trainset, config='ds.json')",
+     {"ds.json": '{"zero_optimization": {"stage": 3}\n "fp16": 1}'}, {},
+     ["`ds.json` is not JSON (Expecting ',' delimiter at 2:2)"]),
+])
+def test_a_deepspeed_engine_trains_its_model_as_its_config_says(tmp_path, setup, files, plan, said) -> None:
+    # (tests/parity/test_deepspeed_config_parity.py reads the same configs with DeepSpeed's DeepSpeedConfig)
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    path = tmp_path / "train.py"
+    path.write_text(DEEPSPEED_SCRIPT.replace("{setup}", setup))
+    report = analyze_text(path.read_text(), str(path), AnalyzeOptions())
+    assert [m.name for m in report.models] == ["Net", "model in main()"], report.problems
+    model = report.models[1]
+    notes = " ".join(model.tree.notes)
+    assert model.plan.get("mode") == "train", notes
+    for key in ("optimizer", "zero", "dtype", "batch"):
+        assert model.plan.get(key) == plan.get(key, "adamw" if key == "optimizer" and plan else None), (key, notes)
+    for words in said:
+        assert words in notes
+    assert "the same module is also named `engine in main()`" in notes  # (the engine holds the model: one model)
+    assert not [p for p in report.problems if p.severity == "error"], report.problems
+
+
+def test_a_loop_whose_batch_length_and_precision_are_all_read_says_nothing_is_left_unread() -> None:
+    report = analyze_text(textwrap.dedent("""
+        import deepspeed
+        import torch
+        from torch import nn
+        from dataclasses import dataclass
+
+        @dataclass
+        class Config:
+            block_size: int = 256
+
+        class LM(nn.Module):
+            def __init__(self, config):
+                super().__init__()
+                self.config = config
+                self.wte = nn.Embedding(100, 32)
+
+        model = LM(Config())
+        engine, _, loader, _ = deepspeed.initialize(model=model, training_data=[0], config={
+            "train_micro_batch_size_per_gpu": 2, "bf16": {"enabled": True}, "optimizer": {"type": "AdamW"}})
+        for x in loader:
+            engine.backward(engine(x))
+    """), "train.py", AnalyzeOptions())
+    model = next(m for m in report.models if m.name == "model")
+    notes = " ".join(model.tree.notes)
+    assert {k: model.plan.get(k) for k in ("batch", "context", "dtype")} == {
+        "batch": 2, "context": 256, "dtype": "bfloat16"}, notes
+    assert "not read" not in notes and "the loop's" not in notes, notes

@@ -27,9 +27,10 @@ from lsp_count.core.source import LineIndex, Position, Problem, Span
 from lsp_count.core.spec import MAX_DIMENSION
 from lsp_count.formats.common import PRECISIONS, optimizer_name
 from lsp_count.pymodel.environments import discover_site_packages, unread_package_note
-from lsp_count.pymodel.interp import (FUNCTION_STEPS, LIGHTNING_SHIM, SHIM_DIR, SHIMS, TORCH_VERSION, TRL_SHIM, Ctx, FuncV,
-                                      Interpreter, LazyImport, ModuleScope, clone, count_of, foreign_base,
-                                      module_attributes, params_of, signature_function, unfollowed_reason)
+from lsp_count.pymodel.interp import (DEEPSPEED_SHIM, FUNCTION_STEPS, LIGHTNING_SHIM, SHIM_DIR, SHIMS, TORCH_VERSION,
+                                      TRL_SHIM, Ctx, FuncV, Interpreter, LazyImport, ModuleScope, clone, count_of,
+                                      foreign_base, module_attributes, params_of, signature_function,
+                                      unfollowed_reason)
 from lsp_count.pymodel.hub import builds_module
 from lsp_count.pymodel import memo_store
 from lsp_count.pymodel.loader import body_of
@@ -580,8 +581,8 @@ def _distinct_modules(named: list[tuple[Any, Any, str]]) -> list[tuple[Any, list
     for item, value, label in named:
         if type(value) is Inst and value.is_module:
             inner = value
-            while type(inner.cls) is str and type(inner.attrs.get(_DATA_PARALLEL.get(inner.cls, ""))) is Inst:
-                inner = inner.attrs[_DATA_PARALLEL[inner.cls]]
+            while (wrapped := _wrapped_model(inner)) is not None:
+                inner = wrapped
             if id(value) in first or id(inner) in first:
                 first[id(value) if id(value) in first else id(inner)].append(label)
                 continue
@@ -596,6 +597,18 @@ def _distinct_modules(named: list[tuple[Any, Any, str]]) -> list[tuple[Any, list
 # torch's data-parallel wrappers, each with the attribute that holds the model it wraps
 _DATA_PARALLEL = {"DataParallel": "module", "DistributedDataParallel": "module",
                   "FullyShardedDataParallel": "_fsdp_wrapped_module"}
+
+
+def _wrapped_model(inst: Inst) -> Inst | None:
+    """The model a wrapper holds (torch's data-parallel wrappers; DeepSpeed's engine, shims/deepspeed.py);
+    None for any other module."""
+    if type(inst.cls) is str:
+        held = inst.attrs.get(_DATA_PARALLEL.get(inst.cls, ""))
+    elif type(inst.cls) is ClassV and inst.cls.name == "DeepSpeedEngine" and inst.cls.path == DEEPSPEED_SHIM:
+        held = inst.attrs.get("module")
+    else:
+        return None
+    return held if type(held) is Inst else None
 
 
 def _also_named(report: ModelReport, names: Sequence[str]) -> ModelReport:
@@ -1280,14 +1293,18 @@ def _memory_plan(ctx: Any, inst: Inst, root: ParamNode, tree_notes: list[str]) -
         sharded = _step_sharding(ctx, inst, plan)
         unread = ([] if batch else [("batch", "--batch")]) + ([] if longest else [("sequence length", "--context")]) + \
             ([] if precision else [("precision", "--dtype")])
-        tree_notes.append(f"the script builds `{name}` over its parameters: its memory is estimated for full "
-                          f"training with it" + (f", in batches of {batch} (its DataLoader's batch_size)" if batch
-                                                 else "") +
+        # (a framework's optimizer, made of its config, is named by the phrase its shim gives: "DeepSpeed makes ...")
+        code_built = _DOTTED.fullmatch(name) is not None
+        whose = f"`{name}`'s" if code_built else "its"
+        tree_notes.append((f"the script builds `{name}`" if code_built else name) + " over its parameters: its memory "
+                          "is estimated for full training with it" +
+                          (f", in batches of {batch} (its DataLoader's batch_size)" if batch else "") +
                           (f", at the config's {longest[1]}, {longest[0]:,} tokens" if longest
                            else "") + (f", {precision}" if precision else "") + (f", {sharded}" if sharded else "") +
-                          ("" if kind else f" (`{name}`'s states are not modelled: AdamW's are assumed)") +
-                          f" (the loop's {_and(w for w, _ in unread)} {'are' if len(unread) > 1 else 'is'} not "
-                          f"read: {_and(f for _, f in unread)} {'set them' if len(unread) > 1 else 'sets it'})")
+                          ("" if kind else f" ({whose} states are not modelled: AdamW's are assumed)") +
+                          (f" (the loop's {_and(w for w, _ in unread)} {'are' if len(unread) > 1 else 'is'} not "
+                           f"read: {_and(f for _, f in unread)} {'set them' if len(unread) > 1 else 'sets it'})"
+                           if unread else ""))
     if plan and checkpointing:
         plan["gradient_checkpointing"] = True
         if trained is None:
@@ -1368,6 +1385,9 @@ _PRECISION_WORDS = re.compile(r"autocast|GradScaler|\bamp\b|precision|bfloat16|f
                               r"dtype|(?-i:Accelerator)|deepspeed", re.IGNORECASE)  # (FSDP's `MixedPrecision`)
 
 
+_DOTTED = re.compile(r"[\w.]+")  # an optimizer the code names (`torch.optim.AdamW`, a class of its own)
+
+
 def _and(words: Iterable[str]) -> str:
     """Words joined as prose: "a", "a and b", "a, b and c"."""
     words = list(words)
@@ -1426,7 +1446,7 @@ def _loop_precision(ctx: Any, inst: Inst, plan: dict[str, object]) -> str:
     casts = set(ctx.autocasts)
     if len(casts) == 1 and (cast := next(iter(casts))) in SIXTEEN_BIT:
         plan["dtype"] = cast
-        return f"in {cast} mixed precision (the code's autocast over float32 parameters)"
+        return f"in {cast} mixed precision (the code's autocast, or its framework's precision, over float32 parameters)"
     # (an autocast to float32 only: Fabric's or Lightning's "32-true", Accelerate's "no", given)
     given = casts == {"float32"}
     if not given and (casts or not _no_precision_words(ctx)):

@@ -85,6 +85,7 @@ FABRIC_SHIM = os.path.join(SHIM_DIR, "fabric.py")
 ACCELERATE_SHIM = os.path.join(SHIM_DIR, "accelerate.py")
 LIGHTNING_TRAINER_SHIM = os.path.join(SHIM_DIR, "lightning_trainer.py")
 TORCH_DATA_SHIM = os.path.join(SHIM_DIR, "torch_data.py")
+DEEPSPEED_SHIM = os.path.join(SHIM_DIR, "deepspeed.py")
 _TRL_TRAINERS = (("SFTTrainer", "sft"), ("DPOTrainer", "dpo"), ("KTOTrainer", "kto"), ("GRPOTrainer", "grpo"),
                  ("RLOOTrainer", "rloo"), ("RewardTrainer", "reward"), ("DistillationTrainer", "distillation"))
 # trl.experimental's, each in a package of its own (`from trl.experimental.gkd import GKDTrainer`)
@@ -92,7 +93,8 @@ _TRL_EXPERIMENTAL_TRAINERS = (("GKDTrainer", "gkd"), ("DistillationTrainer", "di
 # Whose errors each shim raises, for the reason a raise of its says (Interpreter.raise_stmt).
 _SHIM_LIBRARIES = {LIGHTNING_SHIM: "Lightning", FABRIC_SHIM: "Lightning Fabric", TRL_SHIM: "trl",
                    TRAINER_SHIM: "transformers", HF_ARGPARSER_SHIM: "transformers", HYDRA_SHIM: "Hydra",
-                   ACCELERATE_SHIM: "accelerate", LIGHTNING_TRAINER_SHIM: "Lightning", TORCH_DATA_SHIM: "torch"}
+                   ACCELERATE_SHIM: "accelerate", LIGHTNING_TRAINER_SHIM: "Lightning", TORCH_DATA_SHIM: "torch",
+                   DEEPSPEED_SHIM: "DeepSpeed"}
 SHIMS = {**{name: (LIGHTNING_SHIM, "LightningModule") for name in LIGHTNING_MODULES},
          **{f"{package}.{module}Trainer": (LIGHTNING_TRAINER_SHIM, "Trainer")
             for package in ("lightning", "lightning.pytorch", "pytorch_lightning")
@@ -106,6 +108,9 @@ SHIMS = {**{name: (LIGHTNING_SHIM, "LightningModule") for name in LIGHTNING_MODU
          **{f"torch.utils.data.{where}DataLoader": (TORCH_DATA_SHIM, "DataLoader") for where in ("", "dataloader.")},
          **{name: (ACCELERATE_SHIM, "Accelerator")
             for name in ("accelerate.Accelerator", "accelerate.accelerator.Accelerator")},
+         # DeepSpeed's engine, made as its config says (shims/deepspeed.py)
+         **{f"deepspeed.{name}": (DEEPSPEED_SHIM, name)
+            for name in ("initialize", "add_config_arguments", "init_distributed", "comm.init_distributed")},
          **{name: (FABRIC_SHIM, "Fabric")
             for name in ("lightning.Fabric", "lightning.fabric.Fabric", "lightning.fabric.fabric.Fabric",
                          "lightning_fabric.Fabric", "lightning_fabric.fabric.Fabric")},
@@ -179,7 +184,8 @@ _SHIM_FUNCTIONS = frozenset({"lsp_count_shim.locate", "lsp_count_shim.read_yaml"
                              "lsp_count_shim.known", "lsp_count_shim.training_plan", "lsp_count_shim.attempt",
                              "lsp_count_shim.stop", "lsp_count_shim.loader_iterated",
                              "lsp_count_shim.loaders_trained", "lsp_count_shim.strategy_trained",
-                             "lsp_count_shim.defines", "lsp_count_shim.is_known"})
+                             "lsp_count_shim.defines", "lsp_count_shim.is_known",
+                             "lsp_count_shim.optimizer_made", "lsp_count_shim.read_json", "lsp_count_shim.reason"})
 # A loop in a script's entry point (``main()``, ``if __name__ == "__main__":``) is most often the
 # training loop, which builds nothing: it is followed this far, then skipped (script.py).
 ENTRY_LOOP_STEPS = 10_000
@@ -3056,6 +3062,8 @@ class Interpreter:
                         and loader_class in loader.cls.mro() else None
                     self.ctx.step_batches.append((model, batch if type(batch) is int and batch > 0 else None))
             return None
+        if name.endswith(".reason") and len(args) == 1:
+            return why_of(args[0]) if is_unknownish(args[0]) else ""  # why a value is not known, for a shim's note
         if name.endswith(".is_known") and len(args) == 1:
             return not is_unknownish(args[0])  # (a condition on it would stop the shim's code)
         if name.endswith(".defines") and len(args) == 2 and type(args[1]) is str:
@@ -3069,9 +3077,13 @@ class Interpreter:
             model, stage, said, offload, devices = args
             if type(model) is Inst and model.is_module:
                 self.ctx.step_shardings.append((model, stage if type(stage) is int else None,
-                                                f"Lightning's strategy `{said}`" if type(said) is str else
-                                                "a Lightning strategy the analysis does not know", offload is True,
-                                                devices if type(devices) is int else None))
+                                                said if type(said) is str else "a strategy the analysis does not know",
+                                                offload is True, devices if type(devices) is int else None))
+            return None
+        if name.endswith(".optimizer_made") and len(args) == 3 and type(args[0]) is str and type(args[1]) is str:
+            # shims/deepspeed.py: the optimizer a framework makes over the parameters, by the memory model's
+            # name for its states ("" where they are not modelled), as a torch optimizer the code builds
+            self.record_optimizer(args[0], args[1], [args[2]], {}, node)
             return None
         if name.endswith(".known") and len(args) == 1:
             # the value, or its own reason for not being known, not the shim's line that reads it
@@ -3101,8 +3113,11 @@ class Interpreter:
             os.path.join(d, path) for d in (os.path.dirname(main.path), *self.ctx.base_dirs) if d]
         found = next((c for c in candidates if os.path.isfile(c)), None)
         if found is None:
-            raise Unresolved(f"`OmegaConf.load({path!r})`: no such file beside the script or in the project (it is "
+            what = f"the JSON file `{path}`" if name.endswith(".read_json") else f"`OmegaConf.load({path!r})`"
+            raise Unresolved(f"{what}: no such file beside the script or in the project (it is "
                              f"read from the directory the program runs in, which the analyser does not know)")
+        if name.endswith(".read_json"):
+            return _json_file(found, path)
         try:
             data = hydra_config.resolve(hydra_config.read_yaml(found, path))
         except hydra_config.ConfigError as exc:
@@ -9030,6 +9045,18 @@ def _leads_back(obj: Inst, value: Any, building: set[int]) -> bool:
         if tx is BoundV or (tx is Inst and (x is obj or id(x) in building)):
             return True
     return False
+
+
+def _json_file(found: str, path: str) -> Any:
+    """A JSON file's data (shims/deepspeed.py: a DeepSpeed config), or why it cannot be read, with
+    the line and column where it does not parse."""
+    try:
+        with open(found, encoding="utf-8") as handle:
+            return json.load(handle)
+    except json.JSONDecodeError as exc:
+        raise Unresolved(f"`{path}` is not JSON ({exc.msg} at {exc.lineno}:{exc.colno})") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise Unresolved(f"`{path}` cannot be read: {exc}") from None
 
 
 def _build_key(cls: ClassV, init: Any, bound: dict[str, Any] | None, args: list[Any], kwargs: dict[str, Any],

@@ -160,7 +160,7 @@ class Trainer:
         (a strategy of none: "auto", one device, or one the analysis does not know, hands nothing)."""
         strategy = self.strategy
         if not is_known(strategy):
-            strategy_trained(model, None, None, False, None)
+            strategy_trained(model, None, "a Lightning strategy the analysis does not know", False, None)
             return
         if isinstance(strategy, str):
             if strategy.startswith("ddp"):
@@ -173,7 +173,7 @@ class Trainer:
             stage, said, offload = strategy.stage, strategy.said, getattr(strategy, "offload", False)
         else:
             return
-        strategy_trained(model, stage, said, offload, self.num_devices)
+        strategy_trained(model, stage, f"Lightning's strategy `{said}`", offload, self.num_devices)
 
     def validate(self, *args, **kwargs):
         return []
