@@ -12,6 +12,7 @@ import textwrap
 import warnings
 
 import pytest
+import torch
 
 from lsp_count.core.analyze import AnalyzeOptions, analyze_text
 
@@ -70,7 +71,11 @@ def _registered() -> dict[str, tuple[int, bool]]:
 
 
 def _plan(arguments: str):
-    report = analyze_text(textwrap.dedent(SCRIPT).format(arguments=arguments), "train.py", AnalyzeOptions())
+    return _plan_with(arguments, "")
+
+
+def _plan_with(arguments: str, imports: str):
+    report = analyze_text(imports + textwrap.dedent(SCRIPT).format(arguments=arguments), "train.py", AnalyzeOptions())
     model = next(m for m in report.models if m.name == "model")
     return model.plan, " ".join(model.tree.notes)
 
@@ -120,3 +125,32 @@ def test_a_strategy_or_devices_not_known_are_not_guessed(arguments) -> None:
         assert plan.get("zero") == 3 and "--gpus sets how many" in notes
     else:
         assert "zero" not in plan and "Lightning's strategy" not in notes
+
+
+@pytest.mark.parametrize("given", ["'shard_grad_op'", "'Hybrid_Shard'", "ShardingStrategy.SHARD_GRAD_OP",
+                                   "ShardingStrategy.NO_SHARD", "ShardingStrategy.FULL_SHARD"])
+def test_an_fsdp_strategy_s_sharding_is_the_one_lightning_makes_of_it(given) -> None:
+    from torch.distributed.fsdp import ShardingStrategy
+
+    # (a wrap policy: Lightning refuses a hybrid sharding without one)
+    made = strategies.FSDPStrategy(sharding_strategy=eval(given, {"ShardingStrategy": ShardingStrategy}),
+                                   auto_wrap_policy={torch.nn.Linear})
+    plan, notes = _plan_with(f"strategy=FSDPStrategy(sharding_strategy={given}, auto_wrap_policy={{nn.Linear}}), "
+                             f"devices=2", "from torch.distributed.fsdp import ShardingStrategy")
+    assert plan.get("zero", 0) == _FSDP[made.sharding_strategy.name], notes
+
+
+@pytest.mark.parametrize(("config", "stage", "offload"), [
+    ({"zero_optimization": {"stage": 3, "offload_param": {"device": "cpu"}}}, 3, True),
+    ({"zero_optimization": {"stage": 1}}, 1, False),
+    ({"train_micro_batch_size_per_gpu": 1}, 0, False),  # (no ZeRO section: DeepSpeed's default, none)
+])
+def test_a_deepspeed_strategy_s_own_config_gives_its_stage(config, stage, offload) -> None:
+    plan, notes = _plan(f"strategy=DeepSpeedStrategy(config={config!r}), devices=2")
+    assert plan.get("zero", 0) == stage, notes
+    assert ("CPU offload not modelled" in notes) is offload
+
+
+def test_a_deepspeed_strategy_without_zero_shards_nothing() -> None:
+    plan, notes = _plan("strategy=DeepSpeedStrategy(zero_optimization=False, stage=3), devices=2")
+    assert "zero" not in plan and "the whole model on each device" in notes, notes

@@ -185,7 +185,8 @@ _SHIM_FUNCTIONS = frozenset({"lsp_count_shim.locate", "lsp_count_shim.read_yaml"
                              "lsp_count_shim.stop", "lsp_count_shim.loader_iterated",
                              "lsp_count_shim.loaders_trained", "lsp_count_shim.strategy_trained",
                              "lsp_count_shim.defines", "lsp_count_shim.is_known",
-                             "lsp_count_shim.optimizer_made", "lsp_count_shim.read_json", "lsp_count_shim.reason"})
+                             "lsp_count_shim.optimizer_made", "lsp_count_shim.read_json", "lsp_count_shim.reason",
+                             "lsp_count_shim.member_name"})
 # A loop in a script's entry point (``main()``, ``if __name__ == "__main__":``) is most often the
 # training loop, which builds nothing: it is followed this far, then skipped (script.py).
 ENTRY_LOOP_STEPS = 10_000
@@ -3061,6 +3062,15 @@ class Interpreter:
                     batch = loader.attrs.get("batch_size") if type(loader) is Inst and type(loader.cls) is ClassV \
                         and loader_class in loader.cls.mro() else None
                     self.ctx.step_batches.append((model, batch if type(batch) is int and batch > 0 else None))
+            return None
+        if name.endswith(".member_name") and len(args) == 1:
+            # shims/lightning_trainer.py: an enum member's name (torch's `ShardingStrategy.SHARD_GRAD_OP`, not
+            # read: its dotted name; an enum of the code); None for anything else
+            value = args[0]
+            if type(value) is ExtV and "." in value.name and value.name.rsplit(".", 1)[1].isupper():
+                return value.name.rsplit(".", 1)[1]
+            if type(value) is Inst and type(value.cls) is ClassV and value.cls.enum_members is not None:
+                return value.attrs.get("_name_") if type(value.attrs.get("_name_")) is str else None
             return None
         if name.endswith(".reason") and len(args) == 1:
             return why_of(args[0]) if is_unknownish(args[0]) else ""  # why a value is not known, for a shim's note

@@ -174,6 +174,14 @@ def _config_data(config, args):
     return config if isinstance(config, dict) else "it is neither a dict nor the path of a JSON file"
 
 
+def config_settings(config, args):
+    """_settings of the config (or ``args.deepspeed_config``), or why the analysis does not know it (a str;
+    also shims/lightning_trainer.py's DeepSpeedStrategy(config=...))."""
+    data = _config_data(config, args)
+    settings = attempt(_settings, data) if isinstance(data, dict) else data
+    return settings if is_known(settings) else reason(settings)
+
+
 def _make_optimizer(kind_name, params, model_parameters):
     """The config's optimizer over the parameters, recorded for the model's memory; its name as said."""
     name = kind_name.lower()
@@ -191,14 +199,12 @@ def initialize(args=None, model=None, optimizer=None, model_parameters=None, tra
         raise AssertionError("deepspeed.initialize requires a model")
     if is_known(config) and config is None and (not is_known(config_params) or config_params is not None):
         config = config_params
-    data = _config_data(config, args)
-    settings = attempt(_settings, data) if isinstance(data, dict) else data
+    settings = config_settings(config, args)
     if is_known(model_parameters) and model_parameters is None:
         model_parameters = model.parameters()
     micro = None
-    if not is_known(settings) or isinstance(settings, str):
-        why = reason(settings) if not is_known(settings) else settings
-        strategy_trained(model, None, f"DeepSpeed's config ({why})", False, None)
+    if isinstance(settings, str):
+        strategy_trained(model, None, f"DeepSpeed's config ({settings})", False, None)
         if is_known(optimizer) and optimizer is None:
             optimizer_made("DeepSpeed makes the optimizer its config names (the config is not read)", "",
                            model_parameters)

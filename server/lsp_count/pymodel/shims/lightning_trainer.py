@@ -19,8 +19,9 @@ over its ``devices`` × ``num_nodes``, where the code says how many. ``validate`
 ``predict`` build nothing.
 """
 
+from deepspeed import config_settings  # (shims/deepspeed.py: DeepSpeed's own reading of its config)
 from fabric import lightning_precision  # (shims/fabric.py: the same precision plugins)
-from lsp_count_shim import attempt, defines, is_known, loaders_trained, strategy_trained
+from lsp_count_shim import attempt, defines, is_known, loaders_trained, member_name, strategy_trained
 
 # Lightning's registered strategies by name: the ZeRO stage whose memory each holds on a device
 # (FSDP's default, FULL_SHARD, shards the parameters too: 3; DeepSpeedStrategy's default stage is 2;
@@ -39,16 +40,25 @@ class DDPStrategy:
 
 class FSDPStrategy:
     def __init__(self, *args, sharding_strategy="FULL_SHARD", cpu_offload=None, **kwargs):
-        self.stage = _FSDP_STAGES.get(sharding_strategy) if isinstance(sharding_strategy, str) else None
-        self.said = f"FSDP ({sharding_strategy})" if isinstance(sharding_strategy, str) else "FSDP"
-        self.offload = bool(cpu_offload)
+        # (a name, in any case, as Lightning upper-cases it; or torch's ShardingStrategy member)
+        name = sharding_strategy.upper() if isinstance(sharding_strategy, str) else member_name(sharding_strategy)
+        self.stage = _FSDP_STAGES.get(name) if name is not None else None
+        self.said = f"FSDP ({name})" if name is not None else "FSDP"
+        self.offload = cpu_offload is True
 
 
 class DeepSpeedStrategy:
-    def __init__(self, *args, stage=2, offload_optimizer=False, offload_parameters=False, **kwargs):
-        self.stage = stage if stage in (0, 1, 2, 3) else None
-        self.said = f"DeepSpeed ZeRO-{stage}"
-        self.offload = offload_optimizer is True or offload_parameters is True
+    def __init__(self, *args, zero_optimization=True, stage=2, offload_optimizer=False, offload_parameters=False,
+                 config=None, **kwargs):
+        if is_known(config) and config is None:
+            stage = stage if zero_optimization else 0
+            offload = offload_optimizer is True or offload_parameters is True
+        else:  # its own DeepSpeed config (a dict, or a JSON file's path): the stage it says
+            settings = config_settings(config, None)
+            stage, offload = (None, False) if isinstance(settings, str) else settings[:2]
+        self.stage = stage if is_known(stage) and stage in (0, 1, 2, 3) else None
+        self.said = f"DeepSpeed ZeRO-{stage}" if self.stage is not None else "DeepSpeed, with a config not read"
+        self.offload = offload
 
 
 def _call_hook(owner, name, *args):
