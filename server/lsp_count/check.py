@@ -292,7 +292,7 @@ def check_file(path: str, config: BudgetConfig, options: AnalyzeOptions = Analyz
         return None
     if options.base_dir is None:
         options = replace(options, base_dir=os.path.dirname(os.path.abspath(path)))
-    options = config.reading_options(options)
+    options = config.reading_options(options, path)
     report = analyze_text(decoded.text, path, options, shared.memo_for(path) if shared is not None else None)
     if not report.recognized:
         return None

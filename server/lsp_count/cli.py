@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shlex
 import sys
 import warnings
 from dataclasses import dataclass
@@ -78,6 +79,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--site-packages", action="append", default=[], metavar="DIR",
                    help="Python model files: a site-packages directory to read them from (default: $VIRTUAL_ENV, "
                         "the project's .venv / venv, $CONDA_PREFIX, lsp-count's own environment); repeatable")
+    p.add_argument("--script-args", metavar="ARGS",
+                   help="Python scripts: the command line they are run with, as one string split as a shell splits it "
+                        "(--script-args=\"--n_layer 12 --deepspeed_config ds.json\"): their argparse parse_args() and "
+                        "sys.argv read it (default: none, each argument's default)")
     p.add_argument("--version", action="version", version=f"lsp-count {__version__}")
     m = p.add_argument_group("memory and fit (memory is per GPU; GiB = 2^30 bytes)")
     m.add_argument("--mode", choices=MODES, help="inference (default), train (full fine-tune), lora, qlora")
@@ -412,7 +417,8 @@ def _with_plan(settings: Settings, model: ModelReport, args: argparse.Namespace)
 
 
 def _package_options(args: argparse.Namespace) -> dict[str, object]:
-    """--read-packages / --site-packages as AnalyzeOptions fields (those not given keep their defaults)."""
+    """--read-packages / --site-packages / --script-args as AnalyzeOptions fields (those not given keep their
+    defaults)."""
     out: dict[str, object] = {}
     if args.read_packages is not None:
         names = tuple(n.strip() for n in args.read_packages.split(",") if n.strip())
@@ -427,6 +433,11 @@ def _package_options(args: argparse.Namespace) -> dict[str, object]:
         if missing is not None:
             raise UsageError(f"--site-packages: no such directory: {missing}")
         out["site_packages"] = tuple(os.path.abspath(d) for d in args.site_packages)
+    if args.script_args is not None:
+        try:
+            out["script_args"] = tuple(shlex.split(args.script_args))
+        except ValueError as exc:
+            raise UsageError(f"--script-args: {args.script_args!r} does not split as a shell splits it: {exc}") from None
     return out
 
 

@@ -390,6 +390,36 @@ async def test_python_budget_findings_follow_edits_and_moves(pull_client: Langua
     assert await over_budget(uri) == []
 
 
+ARGS_SCRIPT = """import argparse
+
+import torch.nn as nn
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--width", type=int, default=8)
+    args = parser.parse_args()
+    model = nn.Linear(args.width, args.width)
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+async def test_python_a_script_is_counted_with_the_command_line_its_project_gives(pull_client: LanguageClient,
+                                                                                   models_ws):
+    # `[tool.lsp-count.script-args]` of the project's pyproject.toml: the script's argparse reads it.
+    project = models_ws / "scripted"
+    project.mkdir()
+    (project / "pyproject.toml").write_text('[tool.lsp-count.script-args]\n"train_*.py" = "--width 32"\n')
+    (project / "train_args.py").write_text(ARGS_SCRIPT)
+    (project / "other.py").write_text(ARGS_SCRIPT)
+    for name, title in (("train_args.py", "1.06K params (1,056)"), ("other.py", "72 params (72)")):
+        uri, _ = doc(pull_client, project / name, "python")
+        assert [lens.command.title.split(" · ")[0] for lens in await lenses(pull_client, uri) if lens.command] == [title]
+
+
 async def test_python_from_pretrained_hover_resolves_offline_or_says_why(pull_client: LanguageClient, models_ws):
     uri, text = doc(pull_client, models_ws / "backbone.py", "python")
     found = await hover_at(pull_client, uri, position_of(text, '"meta-llama/', 3))

@@ -255,6 +255,37 @@ def test_a_training_scripts_main_counts_what_torch_builds(tmp_path) -> None:
     assert not [p for p in report.problems if p.severity != "info"]
 
 
+@pytest.mark.parametrize("command_line", [
+    ("--n_layer", "2", "--n_head", "4", "--n_embd", "128"),
+    ("--n_layer=3", "--block_size", "64"),
+    (),
+])
+def test_a_training_script_counts_what_torch_builds_with_its_command_line(tmp_path, command_line) -> None:
+    # The same script reading its command line (`parse_args()`), run by torch with sys.argv so and
+    # analysed with the same --script-args.
+    import sys
+
+    from lsp_count.core.analyze import AnalyzeOptions, analyze_text
+
+    shutil.copy(CORPUS / "nanogpt.py", tmp_path / "nanogpt.py")
+    script = tmp_path / "train_gpt.py"
+    script.write_text((SCRIPTS / "train_gpt.py").read_text().replace("parser.parse_args([])", "parser.parse_args()"))
+    sys.path.insert(0, str(tmp_path))
+    argv = sys.argv
+    sys.argv = ["train_gpt.py", *command_line]
+    try:
+        want = _entry_torch_counts(script.read_text(), "main")
+    finally:
+        sys.argv = argv
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop("nanogpt", None)
+    report = analyze_text(script.read_text(), str(script), AnalyzeOptions(script_args=command_line))
+    assert {m.name: (m.tree.total, m.tree.trainable) for m in report.models} == want
+    (note,) = [p.message for p in report.problems if p.code == "LC106"]
+    said = f"`{' '.join(command_line)}`" if command_line else "no arguments"
+    assert f"counted with the command line given (--script-args, or the project's `script-args`), {said}" in note
+
+
 def test_a_script_s_model_handed_to_accelerate_counts_as_accelerate_gives_it_back() -> None:
     # accelerate's Accelerator (not read: the analyser's own, shims/accelerate.py) gives the model
     # back from prepare() and unwrap_model(), as the installed accelerate does on one process.

@@ -328,6 +328,12 @@ def test_the_gate_reads_them_from_the_budget_file_relative_to_it(tmp_path) -> No
     ('max-params = "7B"\n[[tool.lsp-count.budget]]\nread-packages = ["timm"]',
      "budget.[0].read-packages: says how model files are read: set it in the top-level table, not in a budget"),
     ('read-package = ["timm"]', "read-package: unknown key; did you mean read-packages or site-packages?"),
+    # the command line a script is given (tests/unit/test_script_args.py)
+    ('script-args = "--width 3"', 'script-args: expected a table of file globs and command lines, such as '
+                                  '{"train.py" = "--n_layer 12"}'),
+    ('[tool.lsp-count.script-args]\n"train.py" = 3', '"train.py": expected a table of file globs'),
+    ('[tool.lsp-count.script-args]\n"train.py" = "--name \'unclosed"',
+     'the command line of "train.py" does not split as a shell splits it: No closing quotation'),
 ])
 def test_a_wrong_budget_file_key_is_named_with_its_line(tmp_path, table: str, message: str) -> None:
     path = write(tmp_path / "pyproject.toml", "[tool.lsp-count]\n" + table + "\n")

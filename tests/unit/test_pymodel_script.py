@@ -852,7 +852,7 @@ def test_sys_argv_is_the_script_s_name_and_no_arguments() -> None:
     """)
     assert counts(report) == {"model": (3 * 72, 3 * 72), "head": (3, 3)}
     (note,) = [p.message for p in report.problems if p.code == "LC106"]
-    assert "as for a command line that gives none: `sys.argv` (line 7)" in note
+    assert "as for a command line that gives none (--script-args gives one): `sys.argv` (line 7)" in note
 
 
 HF_ARGUMENTS = """

@@ -3253,7 +3253,8 @@ def test_argparse_defaults_and_options_given_in_a_list() -> None:
     assert counts(report) == {"Net": 3 * (8 * 12 + 12), "Given": 4}
     assert "argparse exits: the argument `data` is required" in lc101(report)["Required"]
     note = next(p.message for p in report.problems if p.code == "LC106")
-    assert "counted with the arguments' defaults, as for a command line that gives none: `parse_args()`" in note
+    assert ("counted with the arguments' defaults, as for a command line that gives none (--script-args gives "
+            "one): `parse_args()`") in note
 
 
 def test_a_plain_class_whose_new_returns_a_module_is_that_module() -> None:

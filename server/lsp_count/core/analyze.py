@@ -46,6 +46,9 @@ class AnalyzeOptions:
     # Python files: the site-packages directories they are read from; None finds the project's
     # environments (pymodel/environments.py: $VIRTUAL_ENV, the project's .venv, lsp-count's own).
     site_packages: tuple[str, ...] | None = None
+    # Python scripts: the command line they are run with (``("--n_layer", "12")``), which their
+    # argparse ``parse_args()`` and ``sys.argv`` read; None: a command line that gives none.
+    script_args: tuple[str, ...] | None = None
 
 
 class AnalysisProgress:

@@ -32,6 +32,7 @@ import functools
 import math
 import os
 import re
+import shlex
 from dataclasses import dataclass, field, replace
 from pathlib import PurePosixPath
 from typing import Any, Iterable, Mapping
@@ -88,6 +89,9 @@ class BudgetConfig:
     # the defaults (AnalyzeOptions.read_packages, the environments found).
     read_packages: tuple[str, ...] | None = None
     site_packages: tuple[str, ...] | None = None
+    # Python scripts: (file glob, the command line they are run with), the first matching glob's
+    # (``[tool.lsp-count.script-args]``: ``"train.py" = "--n_layer 12"``).
+    script_args: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     def site_package_dirs(self) -> tuple[str, ...] | None:
         """``site-packages`` as directories: a relative one under the budget file's directory."""
@@ -96,13 +100,21 @@ class BudgetConfig:
         base = os.path.dirname(os.path.abspath(self.source)) if self.source else os.getcwd()
         return tuple(os.path.join(base, os.path.expanduser(d)) for d in self.site_packages)
 
-    def reading_options(self, options: Any) -> Any:
+    def reading_options(self, options: Any, path: str | None = None) -> Any:
         """``options`` (an AnalyzeOptions) with the file's ``read-packages`` / ``site-packages``, where
-        it sets them (the gate's and the editor's)."""
+        it sets them (the gate's and the editor's), and the command line its ``script-args`` give the
+        script at ``path``."""
         if self.read_packages is not None:
             options = replace(options, read_packages=self.read_packages)
         sites = self.site_package_dirs()
-        return replace(options, site_packages=sites) if sites is not None else options
+        if sites is not None:
+            options = replace(options, site_packages=sites)
+        if path is not None and self.script_args:
+            rel = relative_to_config(self, path)
+            given = next((args for pattern, args in self.script_args if glob_match(pattern, rel)), None)
+            if given is not None:
+                options = replace(options, script_args=given)
+        return options
 
 
 class BudgetError(Exception):
@@ -307,14 +319,42 @@ def budget_from_mapping(mapping: Mapping[str, object], source: str = "settings")
 
 
 # Keys of the top-level table that say how Python model files are read, not what a model may use.
-ANALYSIS_KEYS = ("read-packages", "site-packages")
+ANALYSIS_KEYS = ("read-packages", "site-packages", "script-args")
 
 
-def _analysis_keys(table: Mapping[str, object], where: _Where, errors: list[Problem]) -> dict[str, tuple[str, ...]]:
-    out: dict[str, tuple[str, ...]] = {}
+def _script_args(value: object, raw_key: str, where: _Where, errors: list[Problem]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """``script-args``: a table of file globs and the command line each script is run with (a string,
+    split as a shell splits it, or a list of arguments)."""
+    expected = 'expected a table of file globs and command lines, such as {"train.py" = "--n_layer 12"}'
+    if not isinstance(value, dict):
+        errors.append(where.problem(raw_key, expected))
+        return ()
+    out = []
+    for pattern, line in value.items():
+        if isinstance(line, str):
+            try:
+                args = tuple(shlex.split(line))
+            except ValueError as exc:
+                errors.append(where.problem(raw_key, f"the command line of \"{pattern}\" does not split as a shell "
+                                                     f"splits it: {exc}"))
+                continue
+        elif isinstance(line, list) and all(isinstance(a, str) for a in line):
+            args = tuple(line)
+        else:
+            errors.append(where.problem(raw_key, f"\"{pattern}\": {expected}"))
+            continue
+        out.append((str(pattern), args))
+    return tuple(out)
+
+
+def _analysis_keys(table: Mapping[str, object], where: _Where, errors: list[Problem]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
     for raw_key, value in table.items():
         key = canonical_key(str(raw_key))
         if key not in ANALYSIS_KEYS:
+            continue
+        if key == "script-args":
+            out["script_args"] = _script_args(value, str(raw_key), where, errors)
             continue
         items = [value] if isinstance(value, str) else value
         if not isinstance(items, list) or not all(isinstance(v, str) and v for v in items):

@@ -142,7 +142,7 @@ class LspCountServer(LanguageServer):
         # The installed packages a model file reads: the budget file's, under the editor's settings.
         config = self.budget_config(path)[0]
         if config is not None:
-            options = config.reading_options(options)
+            options = config.reading_options(options, path)
         settings = self.client_settings
         if settings.read_packages is not None:
             options = replace(options, read_packages=settings.read_packages)

@@ -209,12 +209,14 @@ def _analyze_python(text: str, path: str, options: Any, memo: PythonMemo | None,
     if memo is not None:
         ctx.trees = memo.trees
     ctx.hf_cache = getattr(options, "hf_cache", None) if options is not None else None
+    ctx.script_args = getattr(options, "script_args", None) if options is not None else None
     scope = ctx.new_scope(path, positions.span, True, positions.line)
     scope.text = text
     if memo is not None and memo.reuse and (memo.from_disk or memo.to_disk):
         # Where the installed packages are read from is part of the key: another environment's
         # results are not this one's.
-        memo.disk_key = (os.path.abspath(path), (ctx.base_dirs, tuple(sorted(ctx.read_packages)), ctx.site_packages))
+        memo.disk_key = (os.path.abspath(path), (ctx.base_dirs, tuple(sorted(ctx.read_packages)), ctx.site_packages,
+                                                 *((ctx.script_args,) if ctx.script_args is not None else ())))
         if memo.from_disk:
             memo.from_disk = False  # the first analysis only: later ones start from the one before
             stored = memo_store.load(*memo.disk_key)
@@ -411,8 +413,14 @@ def _interpret(text: str, path: str, options: Any, body: list[ast.stmt], problem
         if progress is not None:
             progress.at("following the script's `__main__` block", len(classes), steps)
         ctx.hint_insts = {}
+        read = len(ctx.environment)
         entry_models, entry_problems = _entry_models(interp, body, scope, positions, repaired)
         hint_counts.append(_hint_counts(ctx))
+        if entry_models and len(ctx.environment) > read:  # what its models were counted with (the command line)
+            reads = ctx.environment[read:]
+            span = next((r[3] for r in reads if r[3] is not None), None)
+            entry_problems.append(Problem("info", "LC106", f"the script's `__main__` block: {environment_note(reads)}",
+                                          span))
         # A module-level name the block assigns again (`model = model.half()`) is the block's model.
         again = {m.name for m in entry_models} & {name for name, _, _ in variables}
         models[:] = [m for m in models if m.name not in again]
@@ -1672,14 +1680,17 @@ def environment_note(reads: list[tuple[str, str, str, Span | None]]) -> str:
     """What the analysis assumed of the machine: the environment variables the code read unset, the
     packages its optional imports name not installed (each once, in order)."""
     notes = []
-    for kind in ("variable", "package", "version", "accelerator", "distributed", "command line", "file", "torch"):
+    for kind in ("variable", "package", "version", "accelerator", "distributed", "command line", "arguments", "file",
+                 "torch"):
         first: dict[str, str] = {}
         for read_kind, name, where, _ in reads:
             if read_kind == kind:
                 first.setdefault(name, where)
         if not first:
             continue
-        names = ", ".join(f"`{name}`" + (f" ({where})" if where else "") for name, where in first.items())
+        # (an empty command line given: its one "name" is "")
+        names = ", ".join((f"`{name}`" if name else "no arguments") + (f" ({where})" if where else "")
+                          for name, where in first.items())
         plural = len(first) > 1
         if kind == "variable":
             notes.append(f"counted with the environment variable{'s' if plural else ''} {names} unset")
@@ -1693,7 +1704,11 @@ def environment_note(reads: list[tuple[str, str, str, Span | None]]) -> str:
         elif kind == "distributed":
             notes.append(f"counted as built in one process, without torch.distributed's process group: {names}")
         elif kind == "command line":
-            notes.append(f"counted with the arguments' defaults, as for a command line that gives none: {names}")
+            notes.append(f"counted with the arguments' defaults, as for a command line that gives none (--script-args "
+                         f"gives one): {names}")
+        elif kind == "arguments":
+            notes.append(f"counted with the command line given (--script-args, or the project's `script-args`), "
+                         f"{names}")
         elif kind == "file":
             notes.append(f"counted with the script's folder as it is now, where the script runs: {names}")
         else:

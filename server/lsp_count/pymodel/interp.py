@@ -27,6 +27,7 @@ import keyword
 import math
 import operator
 import re
+import shlex
 import string
 import struct
 import os
@@ -950,6 +951,7 @@ class Ctx:
         # `sys.argv`: the script's name alone, a command line that gives no arguments (as `parse_args()`
         # reads it); one list, which the code may change, for the whole analysis.
         self.argv: list[str] | None = None
+        self.script_args: tuple[str, ...] | None = None  # the command line given (AnalyzeOptions.script_args)
         # Hydra's config directory, as `with initialize(config_path="conf"):` sets it (shims/hydra.py)
         self.hydra_dir: str | None = None
         # What makes importing the analysed file fail (a relative import of a module the package lacks):
@@ -5233,8 +5235,10 @@ class Interpreter:
                 if namespace is not None:
                     raise Unresolved(f"`{_text(node)}`: parsing into a namespace the code gives is not followed")
                 if args is None:
-                    self.note_machine_read("command line", f"{name}()", node, None, parser.scope)
-                    args = []
+                    given = self.ctx.script_args
+                    self.note_machine_read("command line", f"{name}()", node, None, parser.scope) if given is None \
+                        else self.note_machine_read("arguments", shlex.join(given), node, None, parser.scope)
+                    args = list(given or ())
                 if not isinstance(args, (list, tuple)) or not all(isinstance(a, str) for a in args):
                     raise Unresolved(f"`{_text(node)}`: the arguments to parse are not a known list of strings")
                 found = self.parsed_arguments(parser, list(args), node)
@@ -7494,14 +7498,17 @@ class Interpreter:
                        maybe_module=parts[0] not in _NO_MODULES_MADE and name not in _NO_MODULE_RESULTS)
 
     def command_line(self, node: ast.AST, env: Env | None) -> list[str]:
-        """``sys.argv``: the analysed file's name and no arguments, as for ``parse_args()`` (noted
-        for the count's LC106 where the analysed file reads it); the same list each time it is
-        read, as Python's."""
+        """``sys.argv``: the analysed file's name and the command line given (AnalyzeOptions.script_args;
+        none where none is), as for ``parse_args()`` (noted for the count's LC106 where the analysed
+        file reads it); the same list each time it is read, as Python's."""
         main = next((scope for scope in self.ctx.scopes if scope.is_main), None)
         if self.ctx.argv is None:
-            self.ctx.argv = [os.path.basename(main.path) if main is not None and main.path else "script.py"]
+            self.ctx.argv = [os.path.basename(main.path) if main is not None and main.path else "script.py",
+                             *(self.ctx.script_args or ())]
         if env is not None and env.module.is_main:
-            self.note_machine_read("command line", "sys.argv", node, env)
+            given = self.ctx.script_args
+            self.note_machine_read("command line", "sys.argv", node, env) if given is None else \
+                self.note_machine_read("arguments", shlex.join(given), node, env)
         return self.ctx.argv
 
     def package_installed(self, package: str) -> bool:
