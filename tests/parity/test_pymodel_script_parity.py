@@ -286,6 +286,55 @@ def test_a_training_script_counts_what_torch_builds_with_its_command_line(tmp_pa
     assert f"counted with the command line given (--script-args, or the project's `script-args`), {said}" in note
 
 
+CONFIG_SCRIPT = """import json
+
+import torch.nn as nn
+import yaml
+
+
+class Net(nn.Module):
+    def __init__(self, widths, bias=True, norm=False):
+        super().__init__()
+        self.layers = nn.ModuleList([nn.Linear(a, b, bias=bias) for a, b in zip(widths, widths[1:])])
+        self.norm = nn.LayerNorm(widths[-1]) if norm else nn.Identity()
+
+
+def main():
+    with open({path!r}) as f:
+        cfg = {loader}
+    model = Net(**cfg["model"])
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                 HealthCheck.function_scoped_fixture])
+@given(st.lists(st.integers(1, 64), min_size=2, max_size=5), st.booleans(), st.booleans(),
+       st.sampled_from(["yaml", "json"]))
+def test_a_script_s_config_file_counts_as_torch_builds_it(tmp_path, monkeypatch, widths, bias, norm, kind) -> None:
+    # The script reads its model's sizes from its own YAML or JSON file (open(), yaml.safe_load /
+    # json.load); torch runs it in its folder.
+    import json
+    import yaml
+
+    from lsp_count.core.analyze import AnalyzeOptions, analyze_text
+
+    config = {"model": {"widths": widths, "bias": bias, "norm": norm}}
+    path = f"configs/model.{kind}"
+    (tmp_path / "configs").mkdir(exist_ok=True)
+    (tmp_path / path).write_text(yaml.safe_dump(config) if kind == "yaml" else json.dumps(config))
+    text = CONFIG_SCRIPT.format(path=path, loader="yaml.safe_load(f)" if kind == "yaml" else "json.load(f)")
+    script = tmp_path / "train.py"
+    script.write_text(text)
+    monkeypatch.chdir(tmp_path)
+    want = _entry_torch_counts(text, "main")
+    report = analyze_text(text, str(script), AnalyzeOptions())
+    assert {m.name: (m.tree.total, m.tree.trainable) for m in report.models} == want, report.problems
+
+
 def test_a_script_s_model_handed_to_accelerate_counts_as_accelerate_gives_it_back() -> None:
     # accelerate's Accelerator (not read: the analyser's own, shims/accelerate.py) gives the model
     # back from prepare() and unwrap_model(), as the installed accelerate does on one process.

@@ -87,6 +87,7 @@ ACCELERATE_SHIM = os.path.join(SHIM_DIR, "accelerate.py")
 LIGHTNING_TRAINER_SHIM = os.path.join(SHIM_DIR, "lightning_trainer.py")
 TORCH_DATA_SHIM = os.path.join(SHIM_DIR, "torch_data.py")
 DEEPSPEED_SHIM = os.path.join(SHIM_DIR, "deepspeed.py")
+FILES_SHIM = os.path.join(SHIM_DIR, "files.py")
 _TRL_TRAINERS = (("SFTTrainer", "sft"), ("DPOTrainer", "dpo"), ("KTOTrainer", "kto"), ("GRPOTrainer", "grpo"),
                  ("RLOOTrainer", "rloo"), ("RewardTrainer", "reward"), ("DistillationTrainer", "distillation"))
 # trl.experimental's, each in a package of its own (`from trl.experimental.gkd import GKDTrainer`)
@@ -5506,6 +5507,8 @@ class Interpreter:
                 return self.map_filter(fn.name, args, kwargs, node, env)
             if fn.name == "apply" and type(fn.fn) is _ModuleApply:
                 return self.module_apply(fn.fn.module, args, kwargs, node, env)
+            if fn.name == "open" and fn is _BUILTINS["open"]:
+                return self.open_file(args, kwargs, node, env)
             if fn.name == "vars" and len(args) == 1 and not kwargs and type(args[0]) in (Inst, ClassV, ModV):
                 return self.get_attr(args[0], "__dict__", node)  # `vars(hparams)`: the object's attributes
             if fn.name == "setattr" and len(args) == 3 and not kwargs and type(args[0]) in (ClassV, ModV) and \
@@ -7248,6 +7251,8 @@ class Interpreter:
             namespace = Inst(last, "object", False)  # an object with these attributes, as Python makes it
             namespace.attrs.update(kwargs)
             return namespace
+        if name in _FILE_LOADERS and args and (loaded := self.loaded_text(name, args[0], node)) is not _MISSING:
+            return loaded
         if name == "json.loads" and len(args) == 1 and not kwargs and isinstance(args[0], str) and len(args[0]) < 1_000_000:
             try:
                 return json.loads(args[0])  # a config written as a JSON string: Python's own values
@@ -7540,6 +7545,62 @@ class Interpreter:
         if method is None:
             return _MISSING
         return self.call(method, [], kwargs, node, env)
+
+    def open_file(self, args: list[Any], kwargs: dict[str, Any], node: ast.AST, env: Env) -> Any:
+        """``open(path)`` of a file of the script's folder, to read its text (a YAML or JSON config of the
+        model): read now, from the script's folder, where the script runs, as it is now (noted), and
+        handed to the code as shims/files.py's TextFile. A file written, or read outside that folder,
+        the analyser never opens; one that is not there raises FileNotFoundError, as Python does."""
+        given = {**dict(zip(("file", "mode", "buffering", "encoding"), args)), **kwargs}
+        path, mode = given.get("file"), given.get("mode", "r")
+        if type(mode) is not str or mode not in ("r", "rt", "tr"):
+            what = "to write it" if type(mode) is str and any(c in mode for c in "wax+") else "not as text to read"
+            raise Unresolved(f"`{_text(node)}` opens a file {what}, which the analyser never does")
+        if type(path) is not str:
+            raise Unresolved(f"`{_text(node)}`: the path is not a known string{_because(path)}")
+        base = os.path.realpath(os.path.dirname(os.path.abspath(env.module.path)))
+        full = os.path.realpath(os.path.join(base, path))
+        if not full.startswith(base + os.sep):
+            raise Unresolved(f"`{_text(node)}` reads `{path}`, outside the script's folder, which the analyser "
+                             f"does not read")
+        self.ctx.disk_reads += 1  # (a count that depends on it is not kept for the next analysis)
+        self.note_machine_read("file", f"open({path!r})", node, env)
+        if not os.path.isfile(full):
+            raise _Raised(f"`{_text(node)}` raises FileNotFoundError: no file `{path}` in the script's folder",
+                          ExtV("FileNotFoundError"))
+        if os.path.getsize(full) > _MAX_SOURCE_BYTES:
+            raise Unresolved(f"`{_text(node)}`: `{path}` is over 2 MiB, which the analyser does not read")
+        try:
+            with open(full, encoding=given.get("encoding") if type(given.get("encoding")) is str else "utf-8") as handle:
+                text = handle.read()
+        except (OSError, UnicodeDecodeError, LookupError) as exc:
+            raise Unresolved(f"`{_text(node)}`: `{path}` cannot be read as text: {exc}") from None
+        return self.call(self.shim_value(FILES_SHIM, "TextFile", "open"), [text, path], {}, node, env)
+
+    def loaded_text(self, name: str, value: Any, node: ast.AST) -> Any:
+        """What ``json.load(f)`` / ``yaml.safe_load(f)`` (or of a string, for YAML) give for a file the
+        code opened (open_file) or its text: Python's own values, YAML read safely whatever its Loader
+        (no object of a tag is made); _MISSING for anything else."""
+        if type(value) is Inst and type(value.cls) is ClassV and value.cls.name == "TextFile" and \
+                value.cls.path == FILES_SHIM and type(value.attrs.get("_text")) is str:
+            text = "".join(value.attrs["_lines"][value.attrs["_at"]:]) if type(value.attrs.get("_at")) is int \
+                else value.attrs["_text"]
+            value.attrs["_at"] = len(value.attrs.get("_lines") or ())  # (read to its end, as Python's loaders do)
+        elif type(value) is str and name.startswith("yaml."):
+            text = value
+        else:
+            return _MISSING
+        if name == "json.load":
+            try:
+                return json.loads(text)
+            except ValueError as exc:
+                raise _Raised(f"`{_text(node)}` raises JSONDecodeError: {exc}", ExtV("ValueError"))
+        import yaml
+
+        try:
+            return yaml.safe_load(text)
+        except yaml.YAMLError as exc:
+            raise _Raised(f"`{_text(node)}` raises YAMLError: {' '.join(str(exc).split())}", ExtV("Exception"))
 
     def project_path(self, path: str, check: str, node: ast.AST, env: Env) -> bool | None:
         """``os.path.exists("data/openwebtext/meta.pkl")`` in the analysed script (nanoGPT's train.py
@@ -12056,6 +12117,8 @@ def _dotted_module_name(path: str) -> str:
     return ".".join(parts) or stem
 
 
+# json's and PyYAML's loaders of a file the code opened (Interpreter.loaded_text)
+_FILE_LOADERS = frozenset({"json.load", "yaml.safe_load", "yaml.load", "yaml.full_load", "yaml.unsafe_load"})
 _MAX_SOURCE_BYTES = 2 * 2**20  # inspect.getsource of a bigger file: not a model definition's
 _REGEX_FUNCTIONS = frozenset("search match fullmatch findall sub subn split escape".split())
 # Regular expressions run on known strings when the backtracking they can do is bounded: no
