@@ -268,7 +268,8 @@ def test_a_module_level_model_built_in_a_branch_is_counted_or_its_reason_said(tm
                                       "open('meta.pkl', 'rb'))['vocab_size']"), str(tmp_path / "train.py"))
     assert report.models == ()
     message = lc101(report)["model"]
-    assert "calls `open`, which the analyser never runs" in message, message
+    assert "`open('meta.pkl', 'rb')` reads a file in binary (a pickle, a checkpoint), which the analyser does not " \
+           "read" in message, message
     assert (report.problems[0].span.start.line, report.problems[0].span.start.column) == (12, 4)  # `model = nn.Embedding(...)`
 
 
@@ -440,12 +441,12 @@ def test_a_method_that_stops_where_the_analyser_cannot_follow_leaves_its_module_
                 self.fc = nn.Linear(4, 4)
 
             def shrink(self):
-                for name in open("names.txt").read().split():
+                for name in input().split():
                     setattr(self, name, nn.Identity())
 
             def report(self):
                 params = list(self.parameters())
-                return sum(p.numel() for p in params) + len(open("extra.txt").read())
+                return sum(p.numel() for p in params) + len(input())
 
 
         model = Net()
@@ -455,7 +456,7 @@ def test_a_method_that_stops_where_the_analyser_cannot_follow_leaves_its_module_
     """)
     assert counts(report) == {"Net": (20, 20), "other": (20, 20)}
     assert "`model.shrink()` (line 20) calls `shrink`, which the analyser cannot follow to its end: the code calls " \
-           "`open`" in lc101(report)["model"]
+           "`input`" in lc101(report)["model"]
 
 
 def test_tqdm_over_an_iterable_gives_its_items() -> None:
@@ -548,9 +549,15 @@ def test_a_model_of_a_project_module_or_a_model_library_the_analysis_cannot_buil
         other = resnet50()
     """)
     refused = lc101(analyze_text(script, str(tmp_path / "train.py"), AnalyzeOptions(read_packages=())))
-    assert set(refused) == {"model", "backbone", "other"}
-    assert "`ntokens` is set by code the analyser cannot follow" in refused["model"]
+    # (the data file is not there: Python's FileNotFoundError, where importing the script stops)
+    assert set(refused) == {"model", "backbone", "other", "open('data/train.txt')"}
+    assert "`ntokens` is set by code the analyser cannot follow: `open('data/train.txt')` raises FileNotFoundError: " \
+           "no file `data/train.txt` in the script's folder" in refused["model"]
     assert "`torchvision.models.resnet18` is outside this file" in refused["backbone"]
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "train.txt").write_text("to be or not\n")  # four tokens: read, as the script reads it
+    report = analyze_text(script, str(tmp_path / "train.py"), AnalyzeOptions(read_packages=()))
+    assert counts(report)["model"] == (4 * 4, 4 * 4)
 
 
 def test_a_model_of_a_module_the_analysis_does_not_find_is_said_where_the_code_uses_it_as_one(tmp_path) -> None:

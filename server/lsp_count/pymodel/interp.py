@@ -7554,8 +7554,10 @@ class Interpreter:
         given = {**dict(zip(("file", "mode", "buffering", "encoding"), args)), **kwargs}
         path, mode = given.get("file"), given.get("mode", "r")
         if type(mode) is not str or mode not in ("r", "rt", "tr"):
-            what = "to write it" if type(mode) is str and any(c in mode for c in "wax+") else "not as text to read"
-            raise Unresolved(f"`{_text(node)}` opens a file {what}, which the analyser never does")
+            if type(mode) is str and any(c in mode for c in "wax+"):
+                raise Unresolved(f"`{_text(node)}` opens a file to write it, which the analyser never does")
+            raise Unresolved(f"`{_text(node)}` reads a file in binary (a pickle, a checkpoint), which the analyser "
+                             f"does not read")
         if type(path) is not str:
             raise Unresolved(f"`{_text(node)}`: the path is not a known string{_because(path)}")
         base = os.path.realpath(os.path.dirname(os.path.abspath(env.module.path)))
