@@ -591,6 +591,8 @@ _DS_CONFIG = ('{"train_micro_batch_size_per_gpu": 16, "optimizer": {"type": "Ada
     ("engine, optimizer, loader, _ = deepspeed.initialize(model=model, training_data=trainset, config='ds.json')",
      {"ds.json": '{"zero_optimization": {"stage": 3}\n "fp16": 1}'}, {},
      ["`ds.json` is not JSON (Expecting ',' delimiter at 2:2)"]),
+    ("engine, optimizer, loader, _ = deepspeed.initialize(model=model, training_data=trainset, config='ds.json')",
+     {"ds.json": " " * (2 * 2**20) + "{}"}, {}, ["`ds.json` is over 2 MiB, which the analyser does not read"]),
 ])
 def test_a_deepspeed_engine_trains_its_model_as_its_config_says(tmp_path, setup, files, plan, said) -> None:
     # (tests/parity/test_deepspeed_config_parity.py reads the same configs with DeepSpeed's DeepSpeedConfig)

@@ -9131,6 +9131,8 @@ def _json_file(found: str, path: str) -> Any:
     """A JSON file's data (shims/deepspeed.py: a DeepSpeed config), or why it cannot be read, with
     the line and column where it does not parse."""
     try:
+        if os.path.getsize(found) > _MAX_SOURCE_BYTES:
+            raise Unresolved(f"`{path}` is over 2 MiB, which the analyser does not read")
         with open(found, encoding="utf-8") as handle:
             return json.load(handle)
     except json.JSONDecodeError as exc:
