@@ -110,6 +110,10 @@ SHIMS = {**{name: (LIGHTNING_SHIM, "LightningModule") for name in LIGHTNING_MODU
          **{f"torch.utils.data.{where}DataLoader": (TORCH_DATA_SHIM, "DataLoader") for where in ("", "dataloader.")},
          **{name: (ACCELERATE_SHIM, "Accelerator")
             for name in ("accelerate.Accelerator", "accelerate.accelerator.Accelerator")},
+         # its sharding plugins (shims/accelerate.py)
+         **{f"accelerate.{where}{name}": (ACCELERATE_SHIM, name)
+            for name in ("FullyShardedDataParallelPlugin", "DeepSpeedPlugin")
+            for where in ("", "utils.", "utils.dataclasses.")},
          # DeepSpeed's engine, made as its config says (shims/deepspeed.py)
          **{f"deepspeed.{name}": (DEEPSPEED_SHIM, name)
             for name in ("initialize", "add_config_arguments", "init_distributed", "comm.init_distributed")},

@@ -10,13 +10,83 @@ counts does not depend on where the parameters live. Its ``mixed_precision="bf16
 runs the model's forward under autocast in that dtype, as the analyser reads a training loop's
 own ``torch.autocast`` (``"no"``, an autocast to float32: float32 throughout). What else an
 Accelerator has (``backward``, ``gather``) is not written here: the analyser does not know it.
+
+An ``fsdp_plugin`` or ``deepspeed_plugin`` the code gives shards the models ``prepare`` takes, as
+accelerate 1.16's plugins say: FSDP's ``sharding_strategy`` (a name in any case, its number, or
+torch's ``ShardingStrategy`` member; FULL_SHARD by default) for FSDP1, ``reshard_after_forward``
+(True by default) for FSDP2 (``fsdp_version=2``); DeepSpeed's ``zero_stage`` (2 by default), or its
+``hf_ds_config``'s stage (a dict or a JSON file, read as ``deepspeed.initialize`` reads one; an
+``"auto"`` stage is the plugin's). Their defaults are those of a machine whose environment sets
+none (``accelerate launch``'s config sets ``FSDP_*`` / ``ACCELERATE_DEEPSPEED_*`` variables, not read).
 """
 
 import torch
+import torch.nn as nn
+
+from deepspeed import config_settings  # (shims/deepspeed.py: DeepSpeed's own reading of its config)
+from lsp_count_shim import is_known, member_name, strategy_trained
+
+# accelerate's FSDP_SHARDING_STRATEGY: a strategy's number is its place in it, from 1
+_FSDP_STRATEGIES = ["FULL_SHARD", "SHARD_GRAD_OP", "NO_SHARD", "HYBRID_SHARD", "HYBRID_SHARD_ZERO2"]
+_FSDP_STAGES = {"FULL_SHARD": 3, "SHARD_GRAD_OP": 2, "NO_SHARD": 0, "HYBRID_SHARD": 3, "HYBRID_SHARD_ZERO2": 2,
+                "_HYBRID_SHARD_ZERO2": 2}
+_TRUE = ("y", "yes", "t", "true", "on", "1")
+
+
+def _strategy_name(value):
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return _FSDP_STRATEGIES[value - 1] if 1 <= value <= len(_FSDP_STRATEGIES) else None
+    if isinstance(value, str):
+        return _strategy_name(int(value)) if value.isdigit() else value.upper()
+    return member_name(value)
+
+
+class FullyShardedDataParallelPlugin:
+    def __init__(self, fsdp_version=None, sharding_strategy=None, reshard_after_forward=None, cpu_offload=None,
+                 **kwargs):
+        self.stage = None
+        self.offload = cpu_offload is True
+        if not is_known(fsdp_version) or not is_known(sharding_strategy) or not is_known(reshard_after_forward):
+            self.said = "accelerate's FSDP plugin, with settings the analysis does not know"
+            return
+        self.fsdp_version = 1 if fsdp_version is None else fsdp_version
+        if self.fsdp_version == 2:
+            reshard = True if reshard_after_forward is None else reshard_after_forward
+            if isinstance(reshard, str):
+                reshard = reshard.lower() in _TRUE
+            self.stage = 3 if reshard is True else 2 if reshard is False else None
+            self.said = "accelerate's FSDP2 plugin"
+            return
+        name = _strategy_name("FULL_SHARD" if sharding_strategy is None else sharding_strategy)
+        self.stage = _FSDP_STAGES.get(name) if name is not None else None
+        self.said = f"accelerate's FSDP plugin ({name})" if name is not None else "accelerate's FSDP plugin"
+
+
+class DeepSpeedPlugin:
+    def __init__(self, hf_ds_config=None, gradient_accumulation_steps=None, gradient_clipping=None, zero_stage=None,
+                 is_train_batch_min=True, offload_optimizer_device=None, offload_param_device=None, **kwargs):
+        stage = 2 if zero_stage is None else zero_stage
+        self.offload = offload_optimizer_device not in (None, "none") or offload_param_device not in (None, "none")
+        self.said = "accelerate's DeepSpeed plugin"
+        if hf_ds_config is not None:
+            settings = config_settings(hf_ds_config, None)
+            if isinstance(settings, str):
+                stage = None
+                self.said = f"accelerate's DeepSpeed plugin, whose config is not read ({settings})"
+            else:
+                if settings[0] is not None:
+                    stage = settings[0]  # (an "auto" stage: the plugin's)
+                self.offload = settings[1]  # (the plugin's devices fill only the config's "auto" ones)
+        self.zero_stage = stage
+        self.stage = stage if is_known(stage) and stage in (0, 1, 2, 3) else None
 
 
 class Accelerator:
     def __init__(self, *args, **kwargs):
+        self.fsdp_plugin = kwargs.get("fsdp_plugin")
+        self.deepspeed_plugin = kwargs.get("deepspeed_plugin")
         precision = kwargs.get("mixed_precision")
         if precision in ("bf16", "fp16"):
             torch.autocast("cuda", dtype=torch.bfloat16 if precision == "bf16" else torch.float16)
@@ -31,12 +101,26 @@ class Accelerator:
         self.is_local_main_process = True
         self.is_last_process = True
 
+    def _shard(self, model):
+        """The plugin's sharding of a model it prepares (none without a plugin)."""
+        plugin = self.deepspeed_plugin if is_known(self.deepspeed_plugin) and self.deepspeed_plugin is not None \
+            else self.fsdp_plugin
+        if not is_known(plugin) or plugin is None or not is_known(model) or not isinstance(model, nn.Module):
+            return
+        if isinstance(plugin, (FullyShardedDataParallelPlugin, DeepSpeedPlugin)):
+            strategy_trained(model, plugin.stage, plugin.said, plugin.offload, None)
+        else:
+            strategy_trained(model, None, "an accelerate plugin the analysis does not know", False, None)
+
     def prepare(self, *args, device_placement=None):
+        for value in args:
+            self._shard(value)
         if len(args) == 1:
             return args[0]
         return args
 
     def prepare_model(self, model, device_placement=None, evaluation_mode=False):
+        self._shard(model)
         return model
 
     def unwrap_model(self, model, keep_fp32_wrapper=True, keep_torch_compile=True):
