@@ -94,6 +94,22 @@ def train_epoch(model, loader, optimizer):
     for x, y in loader:
         step(model, optimizer, x, y)
 """, 24),
+    "a helper of its own name that takes the step, two calls deep": ("""
+    loader = DataLoader(data(), batch_size=32, shuffle=True)
+    model = Net()
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
+    for x, y in loader:
+        run_batch(model, optimizer, x, y)
+
+
+def run_batch(model, optimizer, x, y):
+    update(nn.functional.cross_entropy(model(x), y), optimizer)
+
+
+def update(loss, optimizer):
+    loss.backward()
+    optimizer.step()
+""", 32),
     "accelerate's prepare": ("""
     from accelerate import Accelerator
     accelerator = Accelerator(cpu=True)

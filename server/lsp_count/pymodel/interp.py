@@ -926,7 +926,7 @@ class Ctx:
         self.init_loops: dict[int, bool] = {}
         # The for loops running, innermost last (a DataLoader iterated knows the loop it is iterated
         # by), and whether each loop's body trains (by id of the ast.For, as init_loops).
-        self.running_loops: list[ast.For] = []
+        self.running_loops: list[tuple[ast.For, Env]] = []  # (the loop, its names)
         self.training_loops: dict[int, bool] = {}
         # The batch of each step the code trains with: (the model Lightning's Trainer.fit trains,
         # or None for a loop of the code's own, the DataLoader's batch_size); shims/torch_data.py.
@@ -1839,7 +1839,7 @@ class Interpreter:
                 skip = ctx.init_loops[id(s)] = only_initialises(s)
             if skip:
                 return  # `for p in self.parameters(): nn.init.normal_(p)` changes no size or flag
-            ctx.running_loops.append(s)
+            ctx.running_loops.append((s, env))
             try:
                 items = self.ev(s.iter, env)
                 if type(items) is list:
@@ -3053,7 +3053,7 @@ class Interpreter:
             # shims/torch_data.py: a DataLoader iterated by the loop now running, whose batches are a
             # training step's where its body trains (_trains); its batch size, or None where it is not known
             loops = self.ctx.running_loops
-            if loops and _trains(loops[-1], self.ctx.training_loops):
+            if loops and _trains(loops[-1][0], self.ctx.training_loops, loops[-1][1]):
                 batch = args[0]
                 self.ctx.step_batches.append((None, batch if type(batch) is int and batch > 0 else None))
             return None
@@ -6189,7 +6189,7 @@ class Interpreter:
                 yield from self.lazy_block(self.branch(s.test, s.body, s.orelse, env), env)  # type: ignore[attr-defined]
             elif t is ast.For:
                 # (running while its items are taken, not across its yields: the consumer's loops run there)
-                ctx.running_loops.append(s)  # type: ignore[arg-type]
+                ctx.running_loops.append((s, env))  # type: ignore[arg-type]
                 try:
                     items = self.ev(s.iter, env)  # type: ignore[attr-defined]
                     if type(items) is not IteratorV:
@@ -13224,19 +13224,38 @@ _INIT_CALL = re.compile(r"(?:^|\.)(?:init\.\w+|data\.(?:normal_|uniform_|zero_|f
 _TRAINING_CALLS = frozenset({"backward", "manual_backward", "step"})
 
 
-def _trains(loop: ast.For, known: dict[int, bool]) -> bool:
+def _trains(loop: ast.For, known: dict[int, bool], env: Env | None = None) -> bool:
     """Whether a for loop's body takes a training step: it calls a ``backward``, a ``step`` or a
-    function whose name starts with ``train``; or it yields its batches (a batch generator, llama2.c's
-    ``iter_batches``, whose batches the training loop takes with ``next``). ``known`` keeps the
-    answer by the loop's id."""
+    function whose name starts with ``train``, or a function of the code (named in ``env``, the
+    loop's names) whose body does, two calls deep (``run_batch(model, batch)``); or it yields its
+    batches (a batch generator, llama2.c's ``iter_batches``, whose batches the training loop takes
+    with ``next``). ``known`` keeps the answer by the loop's id."""
     found = known.get(id(loop))
     if found is None:
-        found = known[id(loop)] = any(
-            (type(n) is ast.Call and (name := n.func.attr if type(n.func) is ast.Attribute else
-                                      n.func.id if type(n.func) is ast.Name else "") and
-             (name in _TRAINING_CALLS or name.startswith("train"))) or type(n) in (ast.Yield, ast.YieldFrom)
-            for stmt in loop.body for n in ast.walk(stmt))
+        found = known[id(loop)] = _takes_a_step(loop.body, env, 2, True)
     return found
+
+
+def _takes_a_step(body: list[ast.stmt], env: Env | None, depth: int, yields: bool) -> bool:
+    for stmt in body:
+        for n in ast.walk(stmt):
+            if yields and type(n) in (ast.Yield, ast.YieldFrom):
+                return True
+            if type(n) is not ast.Call:
+                continue
+            func = n.func
+            name = func.attr if type(func) is ast.Attribute else func.id if type(func) is ast.Name else ""
+            if name in _TRAINING_CALLS or name.startswith("train"):
+                return True
+            if depth and env is not None and type(func) is ast.Name:
+                try:
+                    helper = env.lookup(name)
+                except KeyError:
+                    continue
+                if type(helper) is FuncV and isinstance(helper.node, (ast.FunctionDef, ast.AsyncFunctionDef)) and \
+                        _takes_a_step(helper.node.body, helper.env, depth - 1, False):
+                    return True
+    return False
 
 
 def only_initialises(loop: ast.For) -> bool:
