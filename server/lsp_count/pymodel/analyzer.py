@@ -416,11 +416,12 @@ def _interpret(text: str, path: str, options: Any, body: list[ast.stmt], problem
         read = len(ctx.environment)
         entry_models, entry_problems = _entry_models(interp, body, scope, positions, repaired)
         hint_counts.append(_hint_counts(ctx))
-        if entry_models and len(ctx.environment) > read:  # what its models were counted with (the command line)
-            reads = ctx.environment[read:]
-            span = next((r[3] for r in reads if r[3] is not None), None)
+        # What its models were counted with (the command line, its files), where the script's own code
+        # asks (what a library it calls asks is the library's business, as at import)
+        reads = [r for r in ctx.environment[read:] if r[3] is not None]
+        if entry_models and reads:
             entry_problems.append(Problem("info", "LC106", f"the script's `__main__` block: {environment_note(reads)}",
-                                          span))
+                                          reads[0][3]))
         # A module-level name the block assigns again (`model = model.half()`) is the block's model.
         again = {m.name for m in entry_models} & {name for name, _, _ in variables}
         models[:] = [m for m in models if m.name not in again]
