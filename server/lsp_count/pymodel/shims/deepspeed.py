@@ -188,8 +188,7 @@ def _make_optimizer(kind_name, params, model_parameters):
     if name in _OPTIMIZERS:
         optimizer_made(f"DeepSpeed makes its config's optimizer `{kind_name}`", _OPTIMIZERS[name], model_parameters)
         return DeepSpeedOptimizer(kind_name)
-    made = getattr(torch.optim, kind_name)(model_parameters, **params)  # (torch's: its own states)
-    return made
+    return getattr(torch.optim, kind_name)(model_parameters, **params)  # (torch's: its own states)
 
 
 def initialize(args=None, model=None, optimizer=None, model_parameters=None, training_data=None, lr_scheduler=None,
