@@ -593,6 +593,11 @@ _DS_CONFIG = ('{"train_micro_batch_size_per_gpu": 16, "optimizer": {"type": "Ada
      ["`ds.json` is not JSON (Expecting ',' delimiter at 2:2)"]),
     ("engine, optimizer, loader, _ = deepspeed.initialize(model=model, training_data=trainset, config='ds.json')",
      {"ds.json": " " * (2 * 2**20) + "{}"}, {}, ["`ds.json` is over 2 MiB, which the analyser does not read"]),
+    # a stage DeepSpeed's config model refuses: not guessed
+    ("engine, optimizer, loader, _ = deepspeed.initialize(model=model, training_data=trainset, config={"
+     "'train_micro_batch_size_per_gpu': 2, 'zero_optimization': {'stage': 7}, 'optimizer': {'type': 'Adam'}})", {},
+     {"optimizer": "adamw-fp32", "dtype": "float32", "batch": 2},
+     ["its zero_optimization.stage is not one of 0-3, which DeepSpeed refuses), whose sharding is not read"]),
 ])
 def test_a_deepspeed_engine_trains_its_model_as_its_config_says(tmp_path, setup, files, plan, said) -> None:
     # (tests/parity/test_deepspeed_config_parity.py reads the same configs with DeepSpeed's DeepSpeedConfig)

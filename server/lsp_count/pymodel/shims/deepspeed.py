@@ -210,7 +210,10 @@ def initialize(args=None, model=None, optimizer=None, model_parameters=None, tra
             optimizer = DeepSpeedOptimizer("")
     else:
         stage, offload, dtype, kind_name, params, micro = settings
-        strategy_trained(model, stage if is_known(stage) else None, "DeepSpeed's config", offload is True, None)
+        known = is_known(stage) and stage is not None
+        strategy_trained(model, stage if known else None, "DeepSpeed's config" if known else
+                         "DeepSpeed's config (its zero_optimization.stage is not one of 0-3, which DeepSpeed refuses)",
+                         offload is True, None)
         if is_known(dtype) and dtype in ("bfloat16", "float16", "float32"):
             torch.autocast("cuda", dtype=getattr(torch, dtype))
         if is_known(optimizer) and optimizer is None and is_known(kind_name) and isinstance(kind_name, str):
