@@ -706,7 +706,7 @@ def _used_as_modules(statements: Sequence[ast.AST]) -> frozenset[str]:
     return frozenset(used)
 
 
-_MODEL_WRAPPERS = frozenset({"get_peft_model", "create_model", "prepare_model_for_kbit_training"})
+_MODEL_WRAPPERS = frozenset({"get_peft_model", "create_model", "prepare_model_for_kbit_training", "LightningCLI"})
 _MODEL_LOADERS = frozenset({"from_pretrained", "from_config", "_from_config"})
 
 

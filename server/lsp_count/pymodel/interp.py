@@ -87,6 +87,7 @@ ACCELERATE_SHIM = os.path.join(SHIM_DIR, "accelerate.py")
 LIGHTNING_TRAINER_SHIM = os.path.join(SHIM_DIR, "lightning_trainer.py")
 TORCH_DATA_SHIM = os.path.join(SHIM_DIR, "torch_data.py")
 DEEPSPEED_SHIM = os.path.join(SHIM_DIR, "deepspeed.py")
+LIGHTNING_CLI_SHIM = os.path.join(SHIM_DIR, "lightning_cli.py")
 FILES_SHIM = os.path.join(SHIM_DIR, "files.py")
 _TRL_TRAINERS = (("SFTTrainer", "sft"), ("DPOTrainer", "dpo"), ("KTOTrainer", "kto"), ("GRPOTrainer", "grpo"),
                  ("RLOOTrainer", "rloo"), ("RewardTrainer", "reward"), ("DistillationTrainer", "distillation"))
@@ -96,8 +97,10 @@ _TRL_EXPERIMENTAL_TRAINERS = (("GKDTrainer", "gkd"), ("DistillationTrainer", "di
 _SHIM_LIBRARIES = {LIGHTNING_SHIM: "Lightning", FABRIC_SHIM: "Lightning Fabric", TRL_SHIM: "trl",
                    TRAINER_SHIM: "transformers", HF_ARGPARSER_SHIM: "transformers", HYDRA_SHIM: "Hydra",
                    ACCELERATE_SHIM: "accelerate", LIGHTNING_TRAINER_SHIM: "Lightning", TORCH_DATA_SHIM: "torch",
-                   DEEPSPEED_SHIM: "DeepSpeed"}
+                   DEEPSPEED_SHIM: "DeepSpeed", LIGHTNING_CLI_SHIM: "Lightning"}
 SHIMS = {**{name: (LIGHTNING_SHIM, "LightningModule") for name in LIGHTNING_MODULES},
+         **{name.replace("LightningModule", "LightningDataModule").replace("core.module.", "core.datamodule."):
+            (LIGHTNING_SHIM, "LightningDataModule") for name in LIGHTNING_MODULES},
          **{f"{package}.{module}Trainer": (LIGHTNING_TRAINER_SHIM, "Trainer")
             for package in ("lightning", "lightning.pytorch", "pytorch_lightning")
             for module in ("", "trainer.", "trainer.trainer.") if package != "lightning" or not module},
@@ -106,6 +109,9 @@ SHIMS = {**{name: (LIGHTNING_SHIM, "LightningModule") for name in LIGHTNING_MODU
             for package in ("lightning.pytorch", "pytorch_lightning")
             for name, own in (("DDP", "ddp"), ("FSDP", "fsdp"), ("DeepSpeed", "deepspeed"))
             for module in ("", f"{own}.")},
+         # its LightningCLI, which builds and fits the model from the command line (shims/lightning_cli.py)
+         **{f"{package}.cli.LightningCLI": (LIGHTNING_CLI_SHIM, "LightningCLI")
+            for package in ("lightning.pytorch", "pytorch_lightning")},
          # torch's DataLoader, whose batch_size a training loop's step takes (shims/torch_data.py)
          **{f"torch.utils.data.{where}DataLoader": (TORCH_DATA_SHIM, "DataLoader") for where in ("", "dataloader.")},
          **{name: (ACCELERATE_SHIM, "Accelerator")
@@ -192,7 +198,7 @@ _SHIM_FUNCTIONS = frozenset({"lsp_count_shim.locate", "lsp_count_shim.read_yaml"
                              "lsp_count_shim.loaders_trained", "lsp_count_shim.strategy_trained",
                              "lsp_count_shim.defines", "lsp_count_shim.is_known",
                              "lsp_count_shim.optimizer_made", "lsp_count_shim.read_json", "lsp_count_shim.reason",
-                             "lsp_count_shim.member_name"})
+                             "lsp_count_shim.member_name", "lsp_count_shim.cli_arguments"})
 # A loop in a script's entry point (``main()``, ``if __name__ == "__main__":``) is most often the
 # training loop, which builds nothing: it is followed this far, then skipped (script.py).
 ENTRY_LOOP_STEPS = 10_000
@@ -3070,6 +3076,8 @@ class Interpreter:
                         and loader_class in loader.cls.mro() else None
                     self.ctx.step_batches.append((model, batch if type(batch) is int and batch > 0 else None))
             return None
+        if name.endswith(".cli_arguments") and len(args) == 4:
+            return self.cli_arguments(*args, node)
         if name.endswith(".member_name") and len(args) == 1:
             # shims/lightning_trainer.py: an enum member's name (torch's `ShardingStrategy.SHARD_GRAD_OP`, not
             # read: its dotted name; an enum of the code); None for anything else
@@ -7582,6 +7590,116 @@ class Interpreter:
         except (OSError, UnicodeDecodeError, LookupError) as exc:
             raise Unresolved(f"`{_text(node)}`: `{path}` cannot be read as text: {exc}") from None
         return self.call(self.shim_value(FILES_SHIM, "TextFile", "open"), [text, path], {}, node, env)
+
+    def cli_arguments(self, argv: Any, run: Any, model_class: Any, data_class: Any, node: ast.AST) -> Any:
+        """LightningCLI's command line as jsonargparse parses it (shims/lightning_cli.py): (the subcommand,
+        or None without a run; {"model": ..., "data": ..., "trainer": ...} keyword arguments). ``--config
+        FILE`` is a YAML file of the script's folder, merged in order with the options around it; a
+        value is read as YAML reads a scalar. What jsonargparse refuses is said as its exit."""
+        import yaml
+
+        if not isinstance(argv, (list, tuple)) or not all(type(a) is str for a in argv):
+            raise Unresolved(f"LightningCLI's command line is not a known list of strings{_because(argv)}")
+        tokens = list(argv)
+        subcommand = None
+        if run is not False:
+            if not tokens or tokens[0].startswith("-"):
+                raise Unresolved("LightningCLI runs the subcommand its command line names (fit, validate, test or "
+                                 "predict), and the command line the analysis has gives none: --script-args gives "
+                                 "one (--script-args=\"fit --trainer.precision bf16-mixed\")")
+            subcommand = tokens.pop(0)
+            if subcommand not in _CLI_SUBCOMMANDS:
+                raise Unresolved(f"jsonargparse exits: `{subcommand}` is not a LightningCLI subcommand (fit, validate, "
+                                 f"test, predict)")
+        sections: dict[str, dict[str, Any]] = {"model": {}, "data": {}, "trainer": {}}
+        classes = {"model": model_class, "data": data_class}
+        owners = {k: getattr(v, "name", None) for k, v in classes.items()}
+
+        def check(section: str, key: str) -> None:
+            """jsonargparse's refusal of an argument the class's constructor does not take."""
+            cls = classes.get(section)
+            init = cls.find("__init__", None) if type(cls) is ClassV else None
+            if type(init) is FuncV and init.signature.kwarg is None and \
+                    key not in init.signature.names[1:] + init.signature.kw_names:
+                raise Unresolved(f"jsonargparse exits: `{owners[section]}` takes no argument `{key}` "
+                                 f"(LightningCLI's `{section}.{key}`)")
+
+        def merge(section: str, values: Any, where: str) -> None:
+            if not isinstance(values, dict):
+                raise Unresolved(f"LightningCLI's `{where}`: expected a mapping of arguments")
+            if "class_path" in values:  # `model: {class_path: pkg.Lit, init_args: {...}}`
+                named = values.get("class_path")
+                if not isinstance(named, str) or named.rsplit(".", 1)[-1] != owners.get(section):
+                    raise Unresolved(f"LightningCLI's `{where}.class_path` names `{named}`, another class than the "
+                                     f"script's {owners.get(section)} (subclass mode, not followed)")
+                values = values.get("init_args") or {}
+            for key, value in values.items():
+                target = sections[section]
+                *outer, last = str(key).split(".")
+                check(section, outer[0] if outer else last)
+                for part in outer:
+                    target = target.setdefault(part, {})
+                target[last] = value
+
+        i = 0
+        while i < len(tokens):
+            token = tokens[i]
+            if not token.startswith("--"):
+                raise Unresolved(f"jsonargparse exits: unrecognized argument `{token}` on LightningCLI's command line")
+            key, equals, value = token[2:].partition("=")
+            if not equals:
+                if i + 1 >= len(tokens):
+                    raise Unresolved(f"jsonargparse exits: `--{key}` expects a value")
+                value = tokens[i + 1]
+                i += 1
+            i += 1
+            if key in ("config", "c"):
+                merge_file = self.cli_config_file(value)
+                for section in ("model", "data", "trainer"):
+                    if section in merge_file:
+                        merge(section, merge_file[section], section)
+                continue
+            section, _, rest = key.partition(".")
+            if section not in sections or section == "data" and data_class is None:
+                if section in _CLI_OTHER_KEYS:
+                    continue  # (a seed, a checkpoint, an optimizer or a scheduler: no size of the model)
+                raise Unresolved(f"jsonargparse exits: LightningCLI has no option `--{key}`")
+            if not rest:
+                raise Unresolved(f"LightningCLI's `--{key}` names a class or a file (subclass mode, not followed)")
+            if rest.startswith("init_args."):
+                rest = rest[len("init_args."):]
+            try:
+                parsed = yaml.safe_load(value)
+            except yaml.YAMLError:
+                parsed = value
+            merge(section, {rest: parsed}, section)
+        return subcommand, sections
+
+    def cli_config_file(self, path: str) -> dict[str, Any]:
+        """A LightningCLI ``--config`` file: YAML, of the script's folder (where the script runs)."""
+        import yaml
+
+        main = next((s for s in self.ctx.scopes if s.is_main), None)
+        base = os.path.realpath(os.path.dirname(os.path.abspath(main.path))) if main is not None and main.path else None
+        full = os.path.realpath(os.path.join(base, path)) if base is not None else None
+        if full is None or not full.startswith(base + os.sep):
+            raise Unresolved(f"LightningCLI's `--config {path}` is outside the script's folder, which the analyser "
+                             f"does not read")
+        self.ctx.disk_reads += 1
+        if not os.path.isfile(full):
+            raise Unresolved(f"jsonargparse exits: LightningCLI's `--config {path}`: no such file in the script's folder")
+        if os.path.getsize(full) > _MAX_SOURCE_BYTES:
+            raise Unresolved(f"LightningCLI's `--config {path}` is over 2 MiB, which the analyser does not read")
+        try:
+            with open(full, encoding="utf-8") as handle:
+                data = yaml.safe_load(handle)
+        except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+            raise Unresolved(f"LightningCLI's `--config {path}` cannot be read: {' '.join(str(exc).split())}") from None
+        if data is None:
+            return {}
+        if not isinstance(data, dict):
+            raise Unresolved(f"LightningCLI's `--config {path}` is not a mapping")
+        return data
 
     def loaded_text(self, name: str, value: Any, node: ast.AST) -> Any:
         """What ``json.load(f)`` / ``yaml.safe_load(f)`` (or of a string, for YAML) give for a file the
@@ -12125,6 +12243,9 @@ def _dotted_module_name(path: str) -> str:
     return ".".join(parts) or stem
 
 
+# LightningCLI's subcommands, and its options that size nothing (Interpreter.cli_arguments)
+_CLI_SUBCOMMANDS = ("fit", "validate", "test", "predict")
+_CLI_OTHER_KEYS = frozenset({"seed_everything", "ckpt_path", "optimizer", "lr_scheduler", "print_config"})
 # json's and PyYAML's loaders of a file the code opened (Interpreter.loaded_text)
 _FILE_LOADERS = frozenset({"json.load", "yaml.safe_load", "yaml.load", "yaml.full_load", "yaml.unsafe_load"})
 _MAX_SOURCE_BYTES = 2 * 2**20  # inspect.getsource of a bigger file: not a model definition's

@@ -8,7 +8,9 @@ that calls it, the names it is given, a dict or Namespace; ``ignore``) into ``hp
 ``AttributeDict`` read by attribute and by key; ``freeze`` and ``unfreeze``; ``device`` and ``dtype``
 (a module not yet moved: the CPU, torch's default dtype when it was made). The caller's arguments, which Lightning reads off
 the call stack, are given by the analyser as ``frame`` (Interpreter.lightning_init_arguments).
-The parity tests build the same classes with the installed lightning.
+The parity tests build the same classes with the installed lightning. A ``LightningDataModule``
+is no module: a class of the code on it is an object with ``hparams`` and Lightning's no-op hooks,
+whose own hooks the Trainer calls (shims/lightning_trainer.py).
 """
 
 from argparse import Namespace
@@ -32,20 +34,7 @@ class AttributeDict(dict):
         del self[item]
 
 
-class LightningModule(nn.Module):
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self._dtype = torch.get_default_dtype()
-        self._device = torch.device("cpu")
-
-    @property
-    def device(self):
-        return self._device
-
-    @property
-    def dtype(self):
-        return self._dtype
-
+class HyperparametersMixin:
     def save_hyperparameters(self, *args, ignore=None, frame=None, logger=True):
         if len(args) == 1 and not isinstance(args, str) and not args[0]:
             return  # an empty container
@@ -81,6 +70,48 @@ class LightningModule(nn.Module):
             raise ValueError(f"Primitives {(bool, int, float, str)} are not allowed.")
         self._hparams = hp
 
+    @property
+    def hparams(self):
+        if not hasattr(self, "_hparams"):
+            self._hparams = AttributeDict()
+        return self._hparams
+
+
+class LightningDataModule(HyperparametersMixin):
+    """Not a module: its hooks make the data (the Trainer calls them); none is defined here but
+    those that do nothing by default."""
+
+    name = None
+
+    def __init__(self):
+        super().__init__()
+        self.trainer = None
+        self.prepare_data_per_node = True
+
+    def prepare_data(self):
+        return None
+
+    def setup(self, stage):
+        return None
+
+    def teardown(self, stage):
+        return None
+
+
+class LightningModule(nn.Module, HyperparametersMixin):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._dtype = torch.get_default_dtype()
+        self._device = torch.device("cpu")
+
+    @property
+    def device(self):
+        return self._device
+
+    @property
+    def dtype(self):
+        return self._dtype
+
     def freeze(self):
         for param in self.parameters():
             param.requires_grad = False
@@ -90,9 +121,3 @@ class LightningModule(nn.Module):
         for param in self.parameters():
             param.requires_grad = True
         return self.train()
-
-    @property
-    def hparams(self):
-        if not hasattr(self, "_hparams"):
-            self._hparams = AttributeDict()
-        return self._hparams
