@@ -79,6 +79,7 @@ _HELD = textwrap.dedent("""
         if rank == 0:
             with open(out, "w") as handle:
                 json.dump(held, handle)
+        dist.barrier()  # (neither rank tears down while the other's collectives still run)
         dist.destroy_process_group()
 
     if __name__ == "__main__":
@@ -100,8 +101,13 @@ def test_fsdp_s_sharding_gives_what_a_rank_holds(tmp_path, case) -> None:
     runner = tmp_path / "run.py"
     runner.write_text(_HELD)
     out = tmp_path / "held.json"
-    done = subprocess.run([sys.executable, str(runner), str(script), _free_port(), str(out)], capture_output=True,
-                          text=True, timeout=300, cwd=tmp_path)
+    for _ in range(2):
+        done = subprocess.run([sys.executable, str(runner), str(script), _free_port(), str(out)],
+                              capture_output=True, text=True, timeout=300, cwd=tmp_path)
+        # (gloo's threads can abort a process as it exits, once in a while on a loaded machine: the
+        # run is made again once then, and must succeed)
+        if done.returncode == 0 or "terminated with signal SIGABRT" not in done.stderr:
+            break
     assert done.returncode == 0, done.stderr[-3000:]
     held = json.loads(out.read_text())
 
