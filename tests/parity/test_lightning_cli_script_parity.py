@@ -7,6 +7,7 @@ precision (the plan's dtype), for command lines hypothesis draws, options given 
 from __future__ import annotations
 
 import json
+import shlex
 import textwrap
 import warnings
 
@@ -109,6 +110,10 @@ def test_a_lightning_cli_script_builds_what_lightning_s_cli_builds(tmp_path, dra
     assert counted.plan.get("mode") == "train"
     assert counted.plan.get("batch") == made.datamodule.batch_size, counted.tree.notes
     assert counted.plan.get("dtype") == _DTYPES[str(made.trainer.precision)], (made.trainer.precision, counted.tree.notes)
+    # (what it was counted with, said at the `__main__` block)
+    said = [p.message for p in report.problems if p.code == "LC106"]
+    assert any(f"counted with the command line given (--script-args, or the project's `script-args`), "
+               f"`{shlex.join(('fit', *args))}`" in m for m in said), said
 
 
 @pytest.mark.parametrize("args", [["--model.bogus=3"], ["--data.width=3"], ["--nothing=1"], ["tune"]])

@@ -418,10 +418,12 @@ def _interpret(text: str, path: str, options: Any, body: list[ast.stmt], problem
         hint_counts.append(_hint_counts(ctx))
         # What its models were counted with (the command line, its files), where the script's own code
         # asks (what a library it calls asks is the library's business, as at import)
-        reads = [r for r in ctx.environment[read:] if r[3] is not None]
+        # (and the command line given, which LightningCLI reads in its shim: said at the block)
+        reads = [r for r in ctx.environment[read:] if r[3] is not None or r[0] == "arguments"]
         if entry_models and reads:
+            span = next((r[3] for r in reads if r[3] is not None), None) or positions.span(main_blocks(body)[0])
             entry_problems.append(Problem("info", "LC106", f"the script's `__main__` block: {environment_note(reads)}",
-                                          reads[0][3]))
+                                          span))
         # A module-level name the block assigns again (`model = model.half()`) is the block's model.
         again = {m.name for m in entry_models} & {name for name, _, _ in variables}
         models[:] = [m for m in models if m.name not in again]

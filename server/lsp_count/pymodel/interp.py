@@ -7601,6 +7601,9 @@ class Interpreter:
         if not isinstance(argv, (list, tuple)) or not all(type(a) is str for a in argv):
             raise Unresolved(f"LightningCLI's command line is not a known list of strings{_because(argv)}")
         tokens = list(argv)
+        if self.ctx.script_args is not None and self.ctx.argv is not None and tokens == self.ctx.argv[1:]:
+            # (the command line given, read here rather than by a line of the script: said at its block)
+            self.ctx.environment.append(("arguments", shlex.join(tokens), "", None))
         subcommand = None
         if run is not False:
             if not tokens or tokens[0].startswith("-"):
