@@ -32,7 +32,7 @@ def test_qlora_on_4090(capsys):
         assert f"\n    {name} " in out
     assert "DOES NOT FIT" in out
     assert "to fit: --gradient-checkpointing fits" in out
-    assert "largest context that fits: 2,403" in out
+    assert "largest context that fits: 1,794" in out
 
 
 def test_json_memory_and_fits(capsys):

@@ -240,17 +240,35 @@ def test_qlora_base_in_nf4_double_quant():
 def test_activation_formulas():
     m = model(**LLAMA)
     s, b, h, a, L, V = 32, 2, 64, 8, 3, 100
-    flash = estimate_memory(m, Settings(mode="train", context=s, batch=b))
-    assert line(flash, "activations").bytes == L * s * b * h * 34
-    assert not line(flash, "activations").exact
-    eager = estimate_memory(m, Settings(mode="train", context=s, batch=b, flash_attention=False))
-    assert line(eager, "activations").bytes == L * (s * b * h * 34 + 5 * a * s * s * b)
-    ckpt = estimate_memory(m, Settings(mode="train", context=s, batch=b, gradient_checkpointing=True))
-    assert line(ckpt, "activations").bytes == L * 2 * s * b * h + s * b * h * 34
-    assert line(flash, "logits").bytes == 4 * s * b * V
-    assert line(flash, "overhead").bytes == OVERHEAD_BYTES
-    tp = estimate_memory(m, Settings(mode="train", context=s, batch=b, tp=2, gpus=2))
-    assert line(tp, "activations").bytes == L * s * b * h * 34 // 2
+    k, f = 2 * (64 // 8), 128  # two KV heads of 8; the MLP's width
+    layer = 20 * h + 4 * k + 8 * f  # bytes per token a transformers decoder layer keeps for backward
+    pure = estimate_memory(m, Settings(mode="train", context=s, batch=b, pure_precision=True))
+    assert line(pure, "activations").bytes == L * s * b * layer
+    assert not line(pure, "activations").exact
+    mixed = estimate_memory(m, Settings(mode="train", context=s, batch=b))  # fp32 norms under autocast
+    assert line(mixed, "activations").bytes == L * s * b * (layer + 10 * h)
+    eager = estimate_memory(m, Settings(mode="train", context=s, batch=b, pure_precision=True, flash_attention=False))
+    assert line(eager, "activations").bytes == L * (s * b * layer + 6 * a * s * s * b)
+    ckpt = estimate_memory(m, Settings(mode="train", context=s, batch=b, pure_precision=True,
+                                       gradient_checkpointing=True))
+    assert line(ckpt, "activations").bytes == L * 2 * s * b * h + s * b * layer
+    ckpt_mixed = estimate_memory(m, Settings(mode="train", context=s, batch=b, gradient_checkpointing=True))
+    assert line(ckpt_mixed, "activations").bytes == L * 4 * s * b * h + s * b * (layer + 10 * h)  # an fp32 residual
+    lora = estimate_memory(m, Settings(mode="lora", context=s, batch=b, lora_rank=4))
+    adapted = 3 * h + h + 2 * h + f  # q, k, v, o, gate, up: h in; down: f in
+    assert line(lora, "activations").bytes == L * s * b * (layer - 6 * h - 2 * f) + L * s * b * (3 * adapted + 7 * 2 * 4)
+    assert line(pure, "logits").bytes == 12 * s * b * V
+    assert line(pure, "overhead").bytes == OVERHEAD_BYTES
+    tp = estimate_memory(m, Settings(mode="train", context=s, batch=b, tp=2, gpus=2, pure_precision=True))
+    assert line(tp, "activations").bytes == L * s * b * layer // 2
+
+
+def test_inference_activations_without_flash_attention_hold_one_layer_s_scores():
+    m = model(**LLAMA)
+    s, b, a = 64, 2, 8
+    flash = estimate_memory(m, Settings(context=s, batch=b))
+    eager = estimate_memory(m, Settings(context=s, batch=b, flash_attention=False))
+    assert line(eager, "activations").bytes - line(flash, "activations").bytes == a * s * s * b * 10
 
 
 def test_total_is_the_sum_of_lines():

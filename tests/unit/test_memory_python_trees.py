@@ -38,11 +38,16 @@ def test_a_python_module_list_s_entries_are_its_layers() -> None:
 def test_gradient_checkpointing_keeps_each_layer_s_input_and_one_layer() -> None:
     gpt = _gpt()
     s, b, h, layers = 1024, 2, 768, 12
-    plain = _lines(gpt, Settings(mode="train", context=s, batch=b))["activations"]
-    checkpointed = _lines(gpt, Settings(mode="train", context=s, batch=b, gradient_checkpointing=True))["activations"]
+    plain = _lines(gpt, Settings(mode="train", context=s, batch=b, pure_precision=True))["activations"]
+    checkpointed = _lines(gpt, Settings(mode="train", context=s, batch=b, pure_precision=True,
+                                        gradient_checkpointing=True))["activations"]
     # Without checkpointing every layer's activations are kept, with it one layer's and each layer's input
     # (2 bytes × s·b·h, h the blocks' LayerNorm width).
     assert checkpointed == layers * 2 * s * b * h + plain // layers
+    # Mixed precision's residual stream is fp32 (fp32 weights under autocast): 4 bytes a value.
+    mixed = _lines(gpt, Settings(mode="train", context=s, batch=b))["activations"]
+    mixed_checkpointed = _lines(gpt, Settings(mode="train", context=s, batch=b, gradient_checkpointing=True))["activations"]
+    assert mixed_checkpointed == layers * 4 * s * b * h + mixed // layers
 
 
 LLAMA = """
@@ -122,7 +127,7 @@ def test_a_script_s_quantized_lora_model_is_estimated_as_its_fine_tune(quantizat
     settings = Settings(mode=plan["mode"], dtype=plan.get("dtype"), lora_rank=8, lora_targets=("q_proj", "v_proj"))
     # The frozen base in the plan's dtype weighs what the config's model does; the head's logits are kept too.
     assert _lines(model, settings)["weights"] == _lines(config, settings)["weights"]
-    assert _lines(model, settings)["logits"] == _lines(config, settings)["logits"] == 4 * 4096 * 151_936
+    assert _lines(model, settings)["logits"] == _lines(config, settings)["logits"] == 12 * 4096 * 151_936
 
 
 def test_a_model_loaded_in_4bit_without_adapters_is_estimated_with_its_4bit_weights() -> None:

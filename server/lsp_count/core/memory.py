@@ -2,7 +2,9 @@
 
 Each line says whether it is exact (a byte count that follows from the
 architecture and the storage layout) or an estimate (a documented formula for
-what the runtime does, uncalibrated: no GPU measured these figures yet).
+what the runtime does). The estimates were compared with the peak memory of real
+runs on an H200 (``bench/gpu_memory.py`` measures, ``bench/memory_calibration.py``
+compares; the figures are in ``bench/data/``).
 
 Sources:
 
@@ -17,15 +19,22 @@ Sources:
   gradients, ZeRO-3 (FSDP) also the 16-bit weights, over the data-parallel
   ranks; ZeRO-3 also gathers one layer's full weights at a time.
 * Activations: Korthikanti et al. 2022, "Reducing Activation Recomputation in
-  Large Transformer Models" (arXiv 2205.05198), eq. 1: per layer
-  ``s·b·h·(34 + 5·a·s/h)`` bytes with 16-bit activations; FlashAttention
-  never stores the ``5·a·s²·b`` attention matrices; tensor parallelism with
-  sequence parallelism divides by ``t`` (eq. 5); pipeline parallelism leaves
-  the first stage holding ``L`` layers' worth (p microbatches × L/p layers,
-  §4.2.3). Full recomputation (gradient checkpointing) keeps the layer input,
-  ``2·s·b·h`` per layer, plus one layer recomputed in full during backward.
-  Logits: ``4·s·b·V`` bytes (fp32 logits for the loss), over ``t`` with a
-  vocab-parallel head.
+  Large Transformer Models" (arXiv 2205.05198), counted for transformers'
+  decoder layers, which keep no dropout masks: per layer ``s·b·(20h + 4k + 8f)``
+  bytes with 16-bit activations (the paper's ``34h`` for GPT-3's layer; h the
+  hidden size, k the key/value width, f the MLP's width), measured on an H200
+  within 1% for three models (training_activations says what each term is);
+  mixed precision with fp32 weights under autocast adds the norms' fp32 outputs
+  (10h); FlashAttention never stores the attention matrices, eager attention
+  keeps 6 bytes a score (its fp32 softmax and 16-bit probabilities); tensor
+  parallelism with sequence parallelism divides by ``t`` (eq. 5); pipeline
+  parallelism leaves the first stage holding ``L`` layers' worth (p
+  microbatches × L/p layers, §4.2.3). Full recomputation (gradient
+  checkpointing) keeps the layer input, ``2·s·b·h`` per layer (4 bytes in
+  mixed precision's fp32 residual), plus one layer recomputed in full during
+  backward. Logits: ``12·s·b·V`` bytes at the peak (the loss's fp32 copy,
+  log-softmax's output and its gradient; 12.0–13.2 measured), over ``t`` with
+  a vocab-parallel head.
 * KV cache: per attention layer ``2·kv_heads·head_dim`` values per token
   (``max(kv_heads/TP, 1)`` heads per GPU); sliding-window layers hold at most
   the window (transformers' static sliding cache and vLLM; its dynamic cache
@@ -40,12 +49,12 @@ Sources:
   (``self_attention_cache``) plus the same per encoder position
   (``cross_attention_cache``); Whisper's encoder always yields
   ``max_source_positions`` (1500) positions.
-* Overhead: the CUDA context (CUDA 12 with lazy module loading, cuBLAS
-  workspace; several hundred MiB, not visible to
-  ``torch.cuda.memory_allocated``, see PyTorch "CUDA semantics: memory
-  management") plus the caching allocator's reserved-but-unused blocks. One
-  constant, ``OVERHEAD_BYTES``, within the 0.5–1 GiB range the design notes
-  give; never a fudge factor on the other lines.
+* Overhead: the CUDA context (cuBLAS loaded: 0.68 GiB measured on an H200
+  with CUDA 13 and torch 2.11; not visible to ``torch.cuda.memory_allocated``,
+  see PyTorch "CUDA semantics: memory management") plus the caching
+  allocator's reserved-but-unused blocks (measured 0.15–4.8 GiB at the peak,
+  more in training). One constant, ``OVERHEAD_BYTES``, 1 GiB; never a fudge
+  factor on the other lines.
 """
 
 from __future__ import annotations
@@ -85,8 +94,11 @@ KV_DTYPES = ("bfloat16", "float16", "float32", "float8")
 LINE_NAMES = ("weights", "kv_cache", "activations", "gradients", "master_weights", "optimizer_states",
               "adapters", "overhead", "logits")
 
-# CUDA context (≈0.5 GiB with lazy loading on CUDA 12) + caching-allocator slack (≈0.5 GiB).
+# CUDA context (0.68 GiB measured on an H200 with CUDA 13 and cuBLAS loaded) + caching-allocator slack.
 OVERHEAD_BYTES = 1 * GiB
+# Bytes per logit (s·b·V) at a training step's peak: transformers' loss upcasts the logits to fp32,
+# log_softmax keeps its fp32 output, and backward makes its fp32 gradient (bench/gpu_memory.py).
+LOSS_LOGIT_BYTES = 12
 # Tensors below this many elements keep fp32 states in bitsandbytes' 8-bit optimizers (min_8bit_size).
 BNB_MIN_8BIT_SIZE = 4096
 # Families whose config class applies ``sliding_window`` to every layer when it is set.
@@ -802,25 +814,69 @@ def _hidden(spec: ModelSpec | None) -> int | None:
     return h if isinstance(h, int) else None
 
 
+def _layer_widths(spec: ModelSpec, h: int) -> tuple[int, int, int]:
+    """(q, k, f) of a decoder layer: the query (and attention output) width ``heads·head_dim``, the
+    key/value width ``kv_heads·head_dim``, and the MLP width a token passes through (a MoE
+    token's routed experts and shared expert together); a GPT layer's 4h where none is given."""
+    v = spec.values
+    heads = v.get("num_heads")
+    kv = v.get("num_kv_heads")
+    d = v.get("head_dim")
+    heads = heads if isinstance(heads, int) and heads > 0 else 1
+    d = d if isinstance(d, int) and d > 0 else max(1, h // heads)
+    kv = kv if isinstance(kv, int) and kv > 0 else heads
+    routed, per_expert = v.get("experts_per_token"), v.get("moe_intermediate_size")
+    if isinstance(routed, int) and isinstance(per_expert, int):
+        shared = v.get("shared_intermediate_size")
+        f = routed * per_expert + (shared if isinstance(shared, int) else 0)
+    else:
+        f = v.get("intermediate_size") if isinstance(v.get("intermediate_size"), int) else 4 * h
+    return heads * d, kv * d, int(f)
+
+
 def training_activations(model: ModelReport, s: Settings, compute: str, lora_targets_active: bool,
                          facts: _TreeFacts | None = None) -> tuple[int, str]:
-    """Korthikanti et al. 2022 for attention layers; a linear-I/O rule elsewhere. Bytes per GPU."""
+    """What one training step keeps for its backward pass, at its peak, bytes per GPU.
+
+    An attention layer keeps, per token, in 16-bit: each norm's fp32 copy of its input and its
+    output (6h) and the projections' normalized input (2h), twice; q and the attention output
+    (2q each), k and v (2k each); the MLP's four f-wide tensors (gate, activation, up, product:
+    8f): ``16h + 4q + 4k + 8f`` (``20h + 4k + 8f`` where q = h), Korthikanti et al.'s count for
+    transformers' layers, which drop no dropout masks. Measured on an H200 (transformers 5.17,
+    SDPA; bench/gpu_memory.py, 2 to 8 layers): 53.1h, 64.1h, 43.1h per layer for Llama-3.2-1B,
+    Qwen2.5-0.5B and SmolLM2-360M against 53.0h, 64.0h, 42.7h. Mixed precision (fp32 weights
+    under autocast) adds the norms' fp32 outputs, 10h. LoRA's frozen projections keep no input
+    (less 6h + 2f) and each adapted linear keeps its dropout's mask and output and lora_A's
+    output (3·in + 2r). Without FlashAttention, eager attention adds its fp32 softmax and 16-bit
+    probabilities, 6 bytes per score. Checkpointing keeps each layer's input (2h, 4h in mixed
+    precision's fp32 residual) plus one layer in full."""
     facts = facts or _TreeFacts(model.tree)
     spec = _decoder_spec(model) or model.spec
-    scale = FLOAT_BYTES.get(compute, 2) / 2  # the paper's figures are for 16-bit activations
+    scale = FLOAT_BYTES.get(compute, 2) / 2  # the counts are for 16-bit activations
     sb = s.context * s.batch
     layers = max(1, facts.layer_count)
     h = _layer_width(spec, facts)
     # A model holding its own adapters (a Python file's get_peft_model): the activations of its
     # adapters are LoRA's, from the adapters it holds, not from the settings' plan.
     own = lora_targets_active and _peft_adapters(facts)
+    mixed = s.mode == "train" and not s.pure_precision
     attention = spec is not None and spec.family.layout != "mamba" and isinstance(spec.values.get("num_heads"), int)
     if attention:
         assert spec is not None
         a = spec.int("num_heads")
-        per_layer_full = sb * h * 34 + (0 if s.flash_attention else 5 * a * s.context * sb)
-        formula = "s·b·h·34" if s.flash_attention else "s·b·h·(34 + 5·a·s/h)"
-        source = f"Korthikanti et al. 2022: {formula} per layer"
+        q, k, f = _layer_widths(spec, h)
+        per_token = 16 * h + 4 * q + 4 * k + 8 * f
+        formula = "16h + 4q + 4k + 8f" if q != h else "20h + 4k + 8f"
+        if mixed:
+            per_token += 10 * h
+            formula += " + 10h (fp32 norms of mixed precision)"
+        if lora_targets_active:
+            per_token -= 6 * h + 2 * f
+            formula += " − (6h + 2f) kept by no frozen projection"
+        per_layer_full = sb * per_token + (0 if s.flash_attention else 6 * a * s.context * sb)
+        if not s.flash_attention:
+            formula += " + 6·a·s (eager attention's scores)"
+        source = f"s·b·({formula}) per layer (h {h:,}, q {q:,}, k {k:,}, f {f:,})"
     else:
         # Σ over one layer's linears of (in + out) elements per token, 2 bytes each (scaled below to the
         # compute dtype's): the inputs kept for weight gradients and the outputs kept for the next op
@@ -829,18 +885,19 @@ def training_activations(model: ModelReport, s: Settings, compute: str, lora_tar
         per_layer_full = 2 * sb * io // layers
         source = f"{FLOAT_BYTES.get(compute, 2)} bytes × Σ(in + out) of each layer's linears per token"
     if s.gradient_checkpointing:
-        total = layers * 2 * sb * h + per_layer_full
-        source += f"; checkpointing keeps 2·s·b·h per layer + one layer ({layers} layers)"
+        kept = 4 if mixed else 2
+        total = layers * kept * sb * h + per_layer_full
+        source += f"; checkpointing keeps {kept}·s·b·h per layer + one layer ({layers} layers)"
     else:
         total = layers * per_layer_full
         source += f" × {layers} layers"
     if lora_targets_active:
-        # peft casts each adapted linear's input to the adapter dtype and keeps that copy and lora_A's output.
+        # Each adapted linear keeps its dropout's mask and output and lora_A's output.
         extra = facts.memo(("own_lora_io",), lambda: _own_lora_io(facts)) if own else \
             facts.memo(("lora_io", s.lora_rank, s.lora_targets), lambda: _lora_io(facts, s))
         stored_layers = 1 if s.gradient_checkpointing else layers
-        total += 2 * sb * extra * stored_layers // layers
-        source += "; LoRA adds s·b·(in + r) per adapted linear" + (" (one layer at a time)" if s.gradient_checkpointing else "")
+        total += sb * extra * stored_layers // layers
+        source += "; LoRA adds s·b·(3·in + 2r) per adapted linear" + (" (one layer at a time)" if s.gradient_checkpointing else "")
     total = int(total * scale)
     if s.tp > 1:
         total = -(-total // s.tp)
@@ -869,9 +926,9 @@ def _peft_adapters(facts: _TreeFacts) -> bool:
 
 
 def _own_lora_io(facts: _TreeFacts) -> int:
-    """s·b·(in + r) per adapted linear, as _lora_io, for the adapters the model holds: each
-    ``lora_A`` matrix is r × in."""
-    return sum((t.shape[1] + t.shape[0]) * mult for p, t, mult, _f, _s in facts.flat
+    """Bytes per token, 3·in + 2r per adapted linear, as _lora_io, for the adapters the model
+    holds: each ``lora_A`` matrix is r × in."""
+    return sum((3 * t.shape[1] + 2 * t.shape[0]) * mult for p, t, mult, _f, _s in facts.flat
                if len(t.shape) == 2 and "lora_A" in p.split("."))
 
 
@@ -913,11 +970,13 @@ def _tree_hidden(facts: _TreeFacts) -> int:
 
 
 def _lora_io(facts: _TreeFacts, s: Settings) -> int:
+    """Bytes per token a LoRA step keeps for the adapters of the plan: each adapted linear's
+    dropout mask (1 byte) and output (2) of its input, and lora_A's 16-bit output (2r)."""
     extra = 0
     for _p, t, mult, _f, _st in facts.flat:
         if _is_target(t, s.lora_targets):
             assert t.in_features is not None
-            extra += mult * (t.in_features + s.lora_rank)
+            extra += mult * (3 * t.in_features + 2 * s.lora_rank)
     return extra
 
 
@@ -949,8 +1008,10 @@ def inference_activations(model: ModelReport, s: Settings, compute: str,
     detail = f"prefill of {s.context:,} tokens × batch {s.batch}: residual + widest intermediate ({per_token:,} values/token)"
     heads = v.get("num_heads")
     if not s.flash_attention and isinstance(heads, int) and spec is not None and spec.family.layout != "mamba":
-        total += heads * s.context * sb * (cb + 4)  # scores in the compute dtype + fp32 softmax
-        detail += " + a·s²·b attention scores (no FlashAttention)"
+        # One layer's scores at a time: the product, its scaled and masked copies in the compute dtype and
+        # the fp32 softmax (10 bytes a score in 16-bit; 9.6 measured for eager Llama on an H200).
+        total += heads * s.context * sb * (3 * cb + 4)
+        detail += " + a·s²·b attention scores, 3 copies and an fp32 softmax (no FlashAttention)"
     vocab = v.get("vocab_size")
     if isinstance(vocab, int):
         total += 4 * s.batch * vocab  # last-token logits in fp32 (generate keeps one position)
@@ -1263,12 +1324,15 @@ def _estimate(model: ModelReport, settings: Settings, facts: _TreeFacts) -> Memo
         vocab = spec.values.get("vocab_size") if spec is not None and model.spec is not None and model.spec.head in ("causal_lm",) \
             else facts.memo(("tree_vocab",), lambda: _tree_vocab(model.tree)) if model.spec is None else None
         if isinstance(vocab, int):
-            logits = 4 * s.context * s.batch * vocab
-            lines.append(MemoryLine("logits", _shard(logits, tp), False, f"4·s·b·V fp32 (V = {vocab:,})"))
+            # The loss's fp32 copy of the logits, log_softmax's saved output and, in backward, its
+            # gradient: three fp32 copies at the peak (measured 12.0–13.2 bytes per logit).
+            logits = LOSS_LOGIT_BYTES * s.context * s.batch * vocab
+            lines.append(MemoryLine("logits", _shard(logits, tp), False,
+                                    f"12·s·b·V: the loss's fp32 logits, log-softmax and gradient (V = {vocab:,})"))
     else:
         act, detail = inference_activations(model, s, plan.compute, facts)
         lines.append(MemoryLine("activations", act, False, detail))
-    lines.append(MemoryLine("overhead", OVERHEAD_BYTES, False, "CUDA context + allocator (constant, uncalibrated)"))
+    lines.append(MemoryLine("overhead", OVERHEAD_BYTES, False, "CUDA context + allocator slack (constant)"))
 
     limit = position_limit(model)
     if limit is not None and s.context > limit.tokens:
