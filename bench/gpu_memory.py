@@ -70,6 +70,18 @@ SWEEP += [("llama-3.2-1b-L4-train-pure-eager", "meta-llama/Llama-3.2-1B", "train
           ("llama-3.2-1b-L4-infer-eager", "meta-llama/Llama-3.2-1B", "inference", 2048, 2, False, False, 4, "eager"),
           ("llama-3.2-1b-L8-infer-eager", "meta-llama/Llama-3.2-1B", "inference", 2048, 2, False, False, 8, "eager")]
 
+# More layouts: a Python model of one's own (nanoGPT, bench/nanogpt_model.py), MoE, Gemma-2, Phi-3.
+SWEEP2 = [(f"nanogpt-L{layers}-train{'-pure' if pure else ''}", "nanogpt", "train", 1024, 4, False, pure, layers)
+          for pure in (False, True) for layers in (2, 4, 8)]
+# (Gemma-2's softcapping has no SDPA path in transformers: eager attention, as its users get.)
+SWEEP2 += [(f"{hub.split('/')[1].lower()}-L{layers}-{mode}{'-pure' if pure else ''}", hub, mode, 2048, 2, False, pure,
+            layers, "eager" if "gemma" in hub else "sdpa")
+           for hub in ("Qwen/Qwen1.5-MoE-A2.7B", "google/gemma-2-2b", "microsoft/Phi-3-mini-4k-instruct")
+           for mode, pure in (("train", True), ("lora", False)) for layers in (2, 4)]
+SWEEP2 += [("qwen1.5-moe-a2.7b-L4-infer-4k", "Qwen/Qwen1.5-MoE-A2.7B", "inference", 4096, 1, False, False, 4),
+           ("gemma-2-2b-infer-8k-b2", "google/gemma-2-2b", "inference", 8190, 2, False, False, None, "eager"),
+           ("phi-3-mini-infer-4k-b4", "microsoft/Phi-3-mini-4k-instruct", "inference", 4094, 4, False, False)]
+
 LORA_RANK = 16
 
 
@@ -84,6 +96,7 @@ def load_config(hub_id: str, smoke: bool, layers: int | None = None):
                            ("num_key_value_heads", 2), ("head_dim", 16), ("vocab_size", 512)):
             if key in data:
                 data[key] = value
+        data["pad_token_id"] = None
     if layers is not None:
         data["n_layer" if "n_layer" in data else "num_hidden_layers"] = layers
     return AutoConfig.for_model(model_type, **data)
@@ -95,6 +108,7 @@ def main() -> None:
     parser.add_argument("--cpu-smoke", action="store_true", help="tiny models on the CPU: checks the script runs")
     parser.add_argument("--only", default="", help="substrings of the names of the cases to run, comma-separated")
     parser.add_argument("--sweep", action="store_true", help="the layer sweep (SWEEP) instead of CASES")
+    parser.add_argument("--sweep2", action="store_true", help="more layouts (SWEEP2) instead of CASES")
     args = parser.parse_args()
 
     import torch
@@ -126,7 +140,7 @@ def main() -> None:
               flush=True)
 
     out = Path(args.out)
-    for case in SWEEP if args.sweep else CASES:
+    for case in SWEEP if args.sweep else SWEEP2 if args.sweep2 else CASES:
         name = case[0]
         if args.only and not any(part in name for part in args.only.split(",")):
             continue
@@ -174,18 +188,28 @@ def run_case(case: tuple, device, smoke: bool) -> dict:
     def allocated() -> int:
         return torch.cuda.memory_allocated() if cuda else 0
 
-    config = load_config(hub_id, smoke, layers)
     mixed = mode == "train" and not pure
     dtype = torch.float32 if mixed else torch.bfloat16
     cleanup(torch, cuda)
     if cuda:
         torch.cuda.reset_peak_memory_stats()
     before = allocated()
-    with device:
-        model = AutoModelForCausalLM.from_config(config, dtype=dtype, attn_implementation=attention)
+    if hub_id == "nanogpt":
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        import nanogpt_model
+
+        config = nanogpt_model.GPTConfig(n_layer=layers or 12, **({"n_embd": 64, "n_head": 4, "vocab_size": 512}
+                                                                   if smoke else {}))
+        with device:
+            model = nanogpt_model.GPT(config).to(dtype)
+        vocab = config.vocab_size
+    else:
+        config = load_config(hub_id, smoke, layers)
+        with device:
+            model = AutoModelForCausalLM.from_config(config, dtype=dtype, attn_implementation=attention)
+        vocab = config.get_text_config().vocab_size
     weights = allocated() - before
     parameters = sum(p.numel() for p in model.parameters())
-    vocab = config.get_text_config().vocab_size
     ids = torch.randint(0, vocab, (batch, context), device=device)
     result: dict = {"parameters": parameters, "weights_bytes": weights}
 
@@ -200,7 +224,8 @@ def run_case(case: tuple, device, smoke: bool) -> dict:
     else:
         if checkpointing:
             model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
-        model.config.use_cache = False
+        if hub_id != "nanogpt":
+            model.config.use_cache = False
         if mode == "lora":
             from peft import LoraConfig, get_peft_model
 
@@ -219,7 +244,7 @@ def run_case(case: tuple, device, smoke: bool) -> dict:
             if cuda:
                 torch.cuda.reset_peak_memory_stats()
             with torch.autocast(device.type, dtype=torch.bfloat16, enabled=autocast):
-                loss = model(input_ids=ids, labels=ids, use_cache=False).loss
+                loss = model(ids, ids) if hub_id == "nanogpt" else model(input_ids=ids, labels=ids, use_cache=False).loss
             loss.backward()
             optimizer.step()
             optimizer.zero_grad(set_to_none=True)

@@ -19,7 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "server"))
 
-from lsp_count.core.analyze import analyze_json  # noqa: E402
+from lsp_count.core.analyze import analyze_json, analyze_text  # noqa: E402
 from lsp_count.core.memory import Settings, estimate_memory  # noqa: E402
 
 CATALOG = ROOT / "server" / "lsp_count" / "catalog"
@@ -34,7 +34,12 @@ def settings_of(case: dict) -> Settings:
 
 
 def model_of(case: dict):
-    """The catalog's config as the case built it (the sweep's cases change the layer count)."""
+    """The catalog's config as the case built it (the sweep's cases change the layer count); for
+    ``nanogpt``, lsp-count's static count of bench/nanogpt_model.py with the case's layer count."""
+    if case["hub_id"] == "nanogpt":
+        source = (ROOT / "bench" / "nanogpt_model.py").read_text()
+        source = source.replace("n_layer: int = 12", f"n_layer: int = {case['layers'] or 12}")
+        return next(m for m in analyze_text(source, str(ROOT / "bench" / "nanogpt_model.py")).models if m.name == "GPT")
     data = json.loads((CATALOG / f"{case['hub_id']}.json").read_text())
     if case.get("layers") is not None:
         data["n_layer" if "n_layer" in data else "num_hidden_layers"] = case["layers"]

@@ -35,6 +35,13 @@ def test_a_python_module_list_s_entries_are_its_layers() -> None:
     assert staged["weights"] < whole["weights"]
 
 
+def test_nanogpt_s_logits_are_its_vocabulary_s_though_its_embedding_holds_the_head_s_matrix() -> None:
+    # `self.transformer.wte.weight = self.lm_head.weight`: wte holds the tied matrix, made by the head's
+    # nn.Linear; the logits are 50,304 wide, not the 1,024 rows of wpe, the one nn.Embedding left.
+    s, b = 1024, 4
+    assert _lines(_gpt(), Settings(mode="train", context=s, batch=b))["logits"] == 12 * s * b * 50_304
+
+
 def test_gradient_checkpointing_keeps_each_layer_s_input_and_one_layer() -> None:
     gpt = _gpt()
     s, b, h, layers = 1024, 2, 768, 12

@@ -936,11 +936,18 @@ def _tree_vocab(tree: ParamTree) -> int | None:
     """A Python model's vocabulary where it has a language-model head (`lm_head`): the head's
     outputs, or, tied to the input embedding (its node holds no tensor of its own), the embedding's
     rows; None for any other model (no logits to keep)."""
-    heads = [n for _p, n, _m in tree.root.walk() if n.name == "lm_head"]
+    nodes = {path: n for path, n, _m in tree.root.walk()}
+    heads = [n for n in nodes.values() if n.name == "lm_head"]
     if not heads:
         return None
     for tensor in heads[0].tensors:
         if len(tensor.shape) == 2:
+            return tensor.shape[0]
+    # nanoGPT's `wte.weight = lm_head.weight`: the embedding holds the head's matrix, a linear's.
+    tied = re.search(r"weight tied to ([\w.]+)\.weight\b", heads[0].note)
+    held = nodes.get(f"{tree.root.name}.{tied.group(1)}") if tied else None
+    for tensor in held.tensors if held is not None else ():
+        if tensor.name == "weight" and len(tensor.shape) == 2:
             return tensor.shape[0]
     rows = [t.shape[0] for _p, t, _m, _f in tree.root.iter_tensors() if t.kind == "embedding" and len(t.shape) == 2]
     return max(rows) if rows else None
