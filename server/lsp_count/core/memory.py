@@ -33,7 +33,7 @@ Sources:
   checkpointing) keeps the layer input, ``2·s·b·h`` per layer (4 bytes in
   mixed precision's fp32 residual), plus one layer recomputed in full during
   backward. Logits: ``12·s·b·V`` bytes at the peak (the loss's fp32 copy,
-  log-softmax's output and its gradient; 12.0–13.2 measured), over ``t`` with
+  log-softmax's output and its gradient; 11.9–13.2 measured), over ``t`` with
   a vocab-parallel head.
 * KV cache: per attention layer ``2·kv_heads·head_dim`` values per token
   (``max(kv_heads/TP, 1)`` heads per GPU); sliding-window layers hold at most
@@ -1332,7 +1332,7 @@ def _estimate(model: ModelReport, settings: Settings, facts: _TreeFacts) -> Memo
             else facts.memo(("tree_vocab",), lambda: _tree_vocab(model.tree)) if model.spec is None else None
         if isinstance(vocab, int):
             # The loss's fp32 copy of the logits, log_softmax's saved output and, in backward, its
-            # gradient: three fp32 copies at the peak (measured 12.0–13.2 bytes per logit).
+            # gradient: three fp32 copies at the peak (measured 11.9–13.2 bytes per logit).
             logits = LOSS_LOGIT_BYTES * s.context * s.batch * vocab
             lines.append(MemoryLine("logits", _shard(logits, tp), False,
                                     f"12·s·b·V: the loss's fp32 logits, log-softmax and gradient (V = {vocab:,})"))
