@@ -155,7 +155,8 @@ def main() -> None:
                                 "layers", "attention"), case)))
         result["seconds"] = round(time.perf_counter() - start, 2)
         if cuda:
-            result["device_used_bytes"] = torch.cuda.mem_get_info()[1] - torch.cuda.mem_get_info()[0]
+            free, total = torch.cuda.mem_get_info()
+            result["device_used_bytes"] = total - free
         record["cases"].append(result)
         out.write_text(json.dumps(record, indent=1))
         gib = 2**30

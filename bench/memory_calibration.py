@@ -2,9 +2,10 @@
 
 The measurements are ``bench/data/gpu_memory_*.json``, made by ``bench/gpu_memory.py`` on a CUDA
 machine (transformers models built from the catalog's configs, random weights). For each case
-this prints, in GiB: the weights as measured and as estimated, PyTorch's peak of allocated
-tensors against the estimate without its overhead line, and what the GPU had in use at the peak
-(the CUDA context plus the allocator's reserved peak) against the whole estimate, with ratios.
+this prints, in GiB: PyTorch's peak of allocated tensors against the estimate without its
+overhead line, and what the GPU had in use at the peak (the CUDA context plus the allocator's
+reserved peak) against the whole estimate, with ratios. tests/unit/test_memory_calibration.py
+builds its estimates with settings_of and model_of.
 
 Run: .venv/bin/python bench/memory_calibration.py [MEASURED.json ...]   (default: every bench/data/gpu_memory_*.json)
 """
@@ -53,13 +54,11 @@ def compare(measured: dict) -> list[dict]:
             continue
         model = model_of(case)
         report = estimate_memory(model, settings_of(case))
-        lines = {line.name: line.bytes for line in report.lines}
-        overhead = lines.get("overhead", 0)
+        overhead = sum(line.bytes for line in report.lines if line.name == "overhead")
         rows.append({
             "name": case["name"],
             "tensors": (case["peak_allocated_bytes"], report.total_bytes - overhead),
             "device": (measured["context_bytes"] + case["peak_reserved_bytes"], report.total_bytes),
-            "lines": lines,
         })
     return rows
 

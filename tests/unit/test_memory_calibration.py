@@ -8,30 +8,25 @@ from __future__ import annotations
 import json
 import pathlib
 import statistics
+import sys
 
 import pytest
 
-from lsp_count.core.analyze import analyze_json
-from lsp_count.core.memory import OVERHEAD_BYTES, Settings, estimate_memory
+from lsp_count.core.memory import OVERHEAD_BYTES, estimate_memory
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-CATALOG = ROOT / "server" / "lsp_count" / "catalog"
 MEASURED = {path.stem: json.loads(path.read_text()) for path in sorted((ROOT / "bench" / "data").glob("gpu_memory_*.json"))}
 CASES = [(stem, case) for stem, data in MEASURED.items() for case in data["cases"] if "error" not in case]
 
-
-def _model(case: dict):
-    data = json.loads((CATALOG / f"{case['hub_id']}.json").read_text())
-    if case.get("layers") is not None:  # the sweep's cases change the layer count
-        data["n_layer" if "n_layer" in data else "num_hidden_layers"] = case["layers"]
-    return analyze_json(json.dumps(data), "config.json").models[0]
+sys.path.insert(0, str(ROOT / "bench"))
+try:
+    import memory_calibration  # the case's model and settings, as the comparison script builds them
+finally:
+    sys.path.remove(str(ROOT / "bench"))
 
 
 def _estimate(case: dict):
-    return estimate_memory(_model(case), Settings(
-        mode=case["mode"], dtype="bfloat16", context=case["context"], batch=case["batch"],
-        gradient_checkpointing=case["gradient_checkpointing"], pure_precision=case["pure"], lora_rank=16,
-        flash_attention=case.get("attention") != "eager"))
+    return estimate_memory(memory_calibration.model_of(case), memory_calibration.settings_of(case))
 
 
 def test_the_measurements_are_there() -> None:

@@ -814,24 +814,31 @@ def _hidden(spec: ModelSpec | None) -> int | None:
     return h if isinstance(h, int) else None
 
 
-def _layer_widths(spec: ModelSpec, h: int) -> tuple[int, int, int]:
+def _mlp_widths(values: Mapping[str, object]) -> tuple[int, int, int]:
+    """(dense, routed, shared): a dense layer's MLP width, a MoE token's routed experts together
+    (experts_per_token × moe_intermediate_size), and the shared expert's width; 0 where the config
+    has none."""
+    def width(key: str) -> int:
+        x = values.get(key)
+        return int(x) if isinstance(x, int) else 0
+    routed = width("experts_per_token") * width("moe_intermediate_size")
+    return width("intermediate_size"), routed, width("shared_intermediate_size")
+
+
+def _layer_widths(spec: ModelSpec, h: int, heads: int) -> tuple[int, int, int]:
     """(q, k, f) of a decoder layer: the query (and attention output) width ``heads·head_dim``, the
     key/value width ``kv_heads·head_dim``, and the MLP width a token passes through (a MoE
-    token's routed experts and shared expert together); a GPT layer's 4h where none is given."""
+    token's routed experts and shared expert together); a GPT layer's 4h where none is given.
+    (An encoder's or a seq2seq model's spec may name no kv heads or head width.)"""
     v = spec.values
-    heads = v.get("num_heads")
     kv = v.get("num_kv_heads")
     d = v.get("head_dim")
-    heads = heads if isinstance(heads, int) and heads > 0 else 1
+    heads = max(heads, 1)
     d = d if isinstance(d, int) and d > 0 else max(1, h // heads)
     kv = kv if isinstance(kv, int) and kv > 0 else heads
-    routed, per_expert = v.get("experts_per_token"), v.get("moe_intermediate_size")
-    if isinstance(routed, int) and isinstance(per_expert, int):
-        shared = v.get("shared_intermediate_size")
-        f = routed * per_expert + (shared if isinstance(shared, int) else 0)
-    else:
-        f = v.get("intermediate_size") if isinstance(v.get("intermediate_size"), int) else 4 * h
-    return heads * d, kv * d, int(f)
+    dense, routed, shared = _mlp_widths(v)
+    f = routed + shared if routed else dense or 4 * h
+    return heads * d, kv * d, f
 
 
 def training_activations(model: ModelReport, s: Settings, compute: str, lora_targets_active: bool,
@@ -864,7 +871,7 @@ def training_activations(model: ModelReport, s: Settings, compute: str, lora_tar
     if attention:
         assert spec is not None
         a = spec.int("num_heads")
-        q, k, f = _layer_widths(spec, h)
+        q, k, f = _layer_widths(spec, h, a)
         per_token = 16 * h + 4 * q + 4 * k + 8 * f
         formula = "16h + 4q + 4k + 8f" if q != h else "20h + 4k + 8f"
         if mixed:
@@ -1005,11 +1012,8 @@ def inference_activations(model: ModelReport, s: Settings, compute: str,
     h = _layer_width(spec, facts)
     widest = facts.memo(("widest",), lambda: _widest_stack_linear(facts))
     v = spec.values if spec is not None else {}
-    ffn = [int(x) for x in (v.get("intermediate_size"), v.get("shared_intermediate_size")) if isinstance(x, int)]
-    if isinstance(v.get("moe_intermediate_size"), int) and isinstance(v.get("experts_per_token"), int):
-        ffn.append(int(v["moe_intermediate_size"]) * int(v["experts_per_token"]))  # type: ignore[arg-type]
     gated = bool(v.get("mlp_gated", False))
-    mlp_width = max(ffn, default=0) * (3 if gated else 2)
+    mlp_width = max(_mlp_widths(v)) * (3 if gated else 2)  # one MLP's intermediates at a time
     per_token = 2 * h + max(widest, mlp_width)
     total = sb * per_token * cb
     detail = f"prefill of {s.context:,} tokens × batch {s.batch}: residual + widest intermediate ({per_token:,} values/token)"
@@ -1335,7 +1339,8 @@ def _estimate(model: ModelReport, settings: Settings, facts: _TreeFacts) -> Memo
             # gradient: three fp32 copies at the peak (measured 11.9–13.2 bytes per logit).
             logits = LOSS_LOGIT_BYTES * s.context * s.batch * vocab
             lines.append(MemoryLine("logits", _shard(logits, tp), False,
-                                    f"12·s·b·V: the loss's fp32 logits, log-softmax and gradient (V = {vocab:,})"))
+                                    f"{LOSS_LOGIT_BYTES}·s·b·V: the loss's fp32 logits, log-softmax and gradient "
+                                    f"(V = {vocab:,})"))
     else:
         act, detail = inference_activations(model, s, plan.compute, facts)
         lines.append(MemoryLine("activations", act, False, detail))
