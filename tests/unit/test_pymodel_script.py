@@ -594,6 +594,47 @@ def test_a_model_of_a_module_the_analysis_does_not_find_is_said_where_the_code_u
     assert {p.span.start.line for p in report.problems if p.code == "LC101"} == {10, 17}  # (0-based)
 
 
+def test_a_use_as_a_module_on_a_later_line_of_a_statement_is_found_also_after_an_edit_moves_it(tmp_path) -> None:
+    # _used_as_modules walks only the statements whose lines hold one of its words: the word on a
+    # continuation line, and the statement kept from the last analysis with its old line numbers
+    # (an edit above it), must still be found; a name never used as a module is still not said.
+    from lsp_count.pymodel.reuse import PythonMemo
+
+    script = textwrap.dedent("""
+        import logging
+
+        import torch
+        from other_missing import Encoder, Tokenizer
+
+        _logger = logging.getLogger(__name__)
+        tokenizer = Tokenizer()
+        encoder = Encoder()
+        optimizer = torch.optim.AdamW(
+            [
+                {"params": encoder.
+                    parameters(), "lr": 1e-3},
+            ],
+        )
+    """)
+    path = str(tmp_path / "train.py")
+    memo = PythonMemo()
+    first = analyze_text(script, path, AnalyzeOptions(), memo=memo)
+    assert set(lc101(first)) == {"encoder"}, lc101(first)
+    edited = "# a comment\n# and another\n" + script
+    again = analyze_text(edited, path, AnalyzeOptions(), memo=memo)
+    assert set(lc101(again)) == {"encoder"}, lc101(again)
+    assert [p.span.start.line for p in again.problems if p.code == "LC101"] == [
+        p.span.start.line + 2 for p in first.problems if p.code == "LC101"]
+
+
+def test_every_name_that_shows_a_use_as_a_module_holds_one_of_the_stems_the_walk_looks_for() -> None:
+    # A name added to either set without a stem would never be walked to.
+    from lsp_count.pymodel import analyzer
+
+    names = analyzer._ONLY_MODULE_METHODS | analyzer._MODULE_TAKERS
+    assert [n for n in sorted(names) if not any(stem in n for stem in analyzer._MODULE_USE_STEMS)] == []
+
+
 # --- found by a second sweep of real training scripts (Lightning, trl, peft, FastChat, cleanrl) ---
 
 def test_torch_dtypes_and_devices_are_instances_of_their_classes() -> None:

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import ast
 import bisect
+import functools
 import gc
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
+from functools import partial
 from typing import Any, Sequence
 
 from lsp_count.core.analyze import DEFAULT_READ_PACKAGES
@@ -544,7 +546,7 @@ def _entry_models(interp: Interpreter, body: list[ast.stmt], scope: ModuleScope,
         if held is not None:
             names.append(replace(n, label=f"{n.name}.model{n.label[len(n.name):]}", found=held))
     by_label = {n.label: (n, n.found, n.assigned[0][0].lineno) for n in names}
-    used: dict[int, frozenset[str]] = {}  # _used_as_modules of each scope, by its id
+    used: dict[int, Callable[[], frozenset[str]]] = {}  # _used_as_modules of each scope, by its id, walked once if asked
     for name, also in _distinct_modules([(n, n.found, n.label) for n in names]):
         name, also = _first_named(name, also, by_label, name.label)
         span = positions.span(name.assigned[-1][0])
@@ -553,7 +555,7 @@ def _entry_models(interp: Interpreter, body: list[ast.stmt], scope: ModuleScope,
             found = [problem] if problem is not None else []
         else:
             if id(name.scope) not in used:
-                used[id(name.scope)] = _used_as_modules(name.scope)
+                used[id(name.scope)] = functools.cache(partial(_used_as_modules, name.scope, positions))
             report, found = None, _unbuilt(name.label, name.name, name.assigned, name.found, scope, positions,
                                            used[id(name.scope)])
         broken = _broken_lines(repaired, name.scope, positions)
@@ -658,25 +660,27 @@ def _unbuilt_module_models(assigned: dict[str, list[tuple[ast.Name, ast.expr | N
     GPT(gptconf)`` depends on the dataset's vocabulary), said with the reason, where the file was "no
     model found"."""
     out = []
-    used = _used_as_modules(body) if assigned else frozenset()
+    # Walked only if a name's value is not known: a walk of the whole file costs more than the rest.
+    used = functools.cache(partial(_used_as_modules, body, positions))
     for name, assignments_of_name in assigned.items():
         out.extend(_unbuilt(name, name, assignments_of_name, scope.env.vars.get(name), scope, positions, used))
     return out
 
 
 def _unbuilt(label: str, name: str, assigned: list[tuple[ast.Name, ast.expr | None]] | tuple[Any, ...], found: Any,
-             scope: ModuleScope, positions: "_Positions", used: frozenset[str] = frozenset()) -> list[Problem]:
+             scope: ModuleScope, positions: "_Positions",
+             used: Callable[[], frozenset[str]] = frozenset) -> list[Problem]:
     """LC101 at the assignment that builds a model (the first of the name's), where the name's value
     in the end is not known. A model is what a call of a module class of the file, a torch layer
     or container, or a model loader or wrapper (``from_pretrained``, ``from_config``,
     ``get_peft_model``, ``create_model``) makes, or any call's where the code then uses the name
-    as a module (``used``, _used_as_modules: ``model.parameters()``, ``torch.compile(model)``; a
+    as a module (``used()``, _used_as_modules: ``model.parameters()``, ``torch.compile(model)``; a
     class of a module the analysis did not find); any other call's value (a dataset, a tokenizer)
     is not one."""
     if type(found) is not Unknown:
         return []
     building = next((target for target, value in assigned if isinstance(value, ast.Call) and (
-        _builds_a_model(value, scope) or _calls_a_model_function(value, scope) or name in used)), None)
+        _builds_a_model(value, scope) or _calls_a_model_function(value, scope) or name in used())), None)
     if building is None:
         return []
     why = unfollowed_reason(name, found.why)
@@ -692,19 +696,44 @@ _ONLY_MODULE_METHODS = frozenset({"parameters", "named_parameters", "buffers", "
 _MODULE_TAKERS = frozenset({"compile", "DistributedDataParallel", "DataParallel", "FullyShardedDataParallel"})
 
 
-def _used_as_modules(statements: Sequence[ast.AST]) -> frozenset[str]:
-    """The names the statements use as a module (see _ONLY_MODULE_METHODS)."""
+# Each of the names above holds one of these: a node none of whose lines holds one calls none of them.
+_MODULE_USE_STEMS = ("parameters", "buffers", "modules", "children", "compile", "DataParallel")
+
+
+def _used_as_modules(statements: Sequence[ast.AST], positions: "_Positions") -> frozenset[str]:
+    """The names the statements use as a module (see _ONLY_MODULE_METHODS). Only the nodes whose
+    lines hold one of the stems are walked into: a walk of a whole file of a few thousand lines
+    (asked by `_logger = logging.getLogger(...)`, a value not followed) cost 7% of its analysis."""
+    lines, text = positions.lines, positions.lines.text
+    found: set[int] = set()
+    for stem in _MODULE_USE_STEMS:
+        at = text.find(stem)
+        while at != -1:
+            found.add(lines.position(at).line + 1)  # 1-based, as the nodes' lines
+            at = text.find(stem, at + len(stem))
+    if not found:
+        return frozenset()
+    word_lines = sorted(found)
+
+    def holds_a_word(node: ast.AST) -> bool:
+        first = positions.line(node.lineno)  # type: ignore[attr-defined]
+        at = bisect.bisect_left(word_lines, first)
+        return at < len(word_lines) and word_lines[at] <= positions.line(node.end_lineno or node.lineno)  # type: ignore[attr-defined]
+
     used: set[str] = set()
-    for stmt in statements:
-        for node in ast.walk(stmt):
-            if not isinstance(node, ast.Call):
-                continue
+    stack = [stmt for stmt in statements if holds_a_word(stmt)]
+    while stack:
+        node = stack.pop()
+        if type(node) is ast.Call:
             func = node.func
             if isinstance(func, ast.Attribute) and func.attr in _ONLY_MODULE_METHODS and \
                     isinstance(func.value, ast.Name):
                 used.add(func.value.id)
             elif last_name(func) in _MODULE_TAKERS and node.args and isinstance(node.args[0], ast.Name):
                 used.add(node.args[0].id)
+        # (nodes without lines, an operator or a comprehension, are walked into)
+        stack.extend(child for child in ast.iter_child_nodes(node)
+                     if getattr(child, "lineno", None) is None or holds_a_word(child))
     return frozenset(used)
 
 
