@@ -185,6 +185,31 @@ def test_a_def_in_a_docstring_is_left_in_it_and_the_other_bodies_deferred(monkey
     assert same_as_whole(text) == 1  # `real` only; the docstring keeps its text
 
 
+def test_a_body_with_a_line_indented_by_a_tab_is_parsed_with_the_file_and_the_others_deferred(monkeypatch) -> None:
+    # transformers' generation/utils.py has tab-indented lines in one docstring: the whole file was
+    # parsed for them (a fifth of a modeling file's reading).
+    monkeypatch.setattr(loader, "WHOLE_BELOW_LINES", 0)
+    docstring = 'class A:\n    def f(self):\n        """\n\t\tsaid with tabs\n\t\t"""\n        return 1\n\n' \
+        '    def g(self):\n        return 2\n'
+    assert same_as_whole(docstring) == 1  # g
+    code = 'class A:\n    def f(self):\n        x = dict(\n\t\ta=1)\n        return x\n\n    def g(self):\n        return 2\n'
+    assert same_as_whole(code) == 1
+    # A tab after spaces, a body whose first line is indented by a tab, a def at column 0 with tab-indented lines
+    mixed = 'def f():\n    y = [\n    \t1]\n    return y\n\ndef g():\n    return 2\n'
+    assert same_as_whole(mixed) == 1
+    assert same_as_whole('def f():\n\treturn 1\n\ndef g():\n    return 2\n') == 1
+    # The lines after a tab-indented one still end the body they close.
+    assert same_as_whole('if True:\n\tz = 1\ndef h():\n    return 3\nw = h()\n') == 1
+
+
+def test_generation_utils_of_transformers_defers_its_bodies() -> None:
+    transformers = pytest.importorskip("transformers")
+    path = pathlib.Path(transformers.__file__).parent / "generation" / "utils.py"
+    text = path.read_text(encoding="utf-8")
+    assert "\t" in text  # what made the whole file parse before; if it is gone, this checks nothing more
+    assert same_as_whole(text) > 30
+
+
 def test_tabs_and_short_files_parse_whole() -> None:
     assert same_as_whole("class A:\n\tdef f(self):\n\t\treturn 1\n" * 20) == 0
     assert same_as_whole("class A:\n    def f(self):\n        return 1\n" * 12) == 0

@@ -75,6 +75,7 @@ def _parse(path: str, trees: dict[str, tuple[tuple[int, int], ast.Module]]) -> a
 _DEF = re.compile(r"\n( *)(def [^\n]*|async +def [^\n]*)")
 _STRING = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"|\'[^\'\\\n]*(?:\\.[^\'\\\n]*)*\'')
 _CODE_LINE = re.compile(r"^( *)[^ \r\n#]", re.M)
+_TAB_INDENTED = re.compile(r"\n *\t")
 _OPEN = str.maketrans("", "", "([{")
 _CLOSE = str.maketrans("", "", ")]}")
 
@@ -97,11 +98,12 @@ def parse_deferring_bodies(text: str, path: str) -> ast.Module:
     method bodies no constructor calls (``forward``, ``generate``): building their syntax trees was
     most of the time a transformers model file spent reading the files it imports. A body is cut
     out of the text by its indentation, only where that is certain: a string, bracket or line
-    continuation crossing the cut, a tab, or a tree that does not have each cut function where the
-    text said, and the file is parsed whole. A body that does not parse is found when called.
+    continuation crossing the cut, or a tree that does not have each cut function where the text
+    said, and the file is parsed whole; a body with a line indented by a tab is parsed with it.
+    A body that does not parse is found when called.
     Where a statement ends is only exact for a function whose body was parsed; a class or block
     whose last statement is a function not yet parsed ends where its def line does."""
-    if "\t" in text or text.count("\n") < WHOLE_BELOW_LINES:
+    if text.count("\n") < WHOLE_BELOW_LINES:
         return parse(text, filename=path)
     ends: dict[int, re.Pattern[str]] = {}  # indent -> the next line of code indented no deeper
     cuts: list[_Cut] = []
@@ -116,12 +118,17 @@ def parse_deferring_bodies(text: str, path: str) -> ast.Module:
         indent = len(m.group(1))
         end_re = ends.get(indent)
         if end_re is None:
-            end_re = ends[indent] = re.compile(r"\n {0,%d}(?=[^ \r\n#])" % indent)
+            # (a line indented with a tab never ends a body: only spaces say its depth here)
+            end_re = ends[indent] = re.compile(r"\n {0,%d}(?=[^ \t\r\n#])" % indent)
         after = end_re.search(text, body_start - 1)
         body_end = after.start() if after is not None else len(text)
         region = text[body_start:body_end]
         first = _CODE_LINE.search(region)
         if first is None:
+            continue
+        if "\t" in region and _TAB_INDENTED.search("\n" + region):
+            # A line indented with a tab (in a docstring, as transformers' generation/utils.py has one,
+            # or code): where the body ends is not sure. This one is parsed with the file, not the others.
             continue
         # A string or a continued line crossing the cut: the positions after it are not sure. (Brackets
         # crossing it leave a closing bracket without its opening one: the stub does not parse.)
