@@ -873,6 +873,9 @@ class Ctx:
         self.building: set[int] = set()
         self.trees: dict[str, Any] = {}  # project files' parse trees (PythonMemo.trees, when there is one)
         self.found: dict[tuple[str, str | None, int], str | None] = {}  # an import -> its project file
+        # A module path without its suffix -> its file (environments.module_file): files of many
+        # directories import the same modules, each looked for from each directory's roots.
+        self.module_files: dict[str, str | None] = {}
         # The module files an import looked for and did not find (``x.py``, ``x/__init__.py``): one
         # created later changes what the import reads, so a result kept for the next analysis is
         # kept only while they are still missing (reuse.ReusePlan.finish).
@@ -1657,10 +1660,14 @@ class Interpreter:
         return None
 
     def module_file(self, stem: str) -> str | None:
-        """environments.module_file, noting the files looked for where there is none (Ctx.missing)."""
-        found = module_file(stem)
-        if found is None:
-            self.ctx.missing.update((stem + ".py", os.path.join(stem, "__init__.py")))
+        """environments.module_file, noting the files looked for where there is none (Ctx.missing);
+        once per analysis for each path."""
+        known = self.ctx.module_files
+        found = known.get(stem, _UNREAD)
+        if found is _UNREAD:
+            found = known[stem] = module_file(stem)
+            if found is None:
+                self.ctx.missing.update((stem + ".py", os.path.join(stem, "__init__.py")))
         return found
 
     def load_project_file(self, key: str) -> ModV | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import os
 import re
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Iterator, NamedTuple
 
 from lsp_count.pymodel import tree_cache
 from lsp_count.pymodel.syntax import parse
@@ -70,9 +70,7 @@ def _parse(path: str, trees: dict[str, tuple[tuple[int, int], ast.Module]]) -> a
     return tree
 
 
-# A def line: from a newline, which the search finds fast (a pattern starting with `^` is tried at
-# every character).
-_DEF = re.compile(r"\n( *)(def [^\n]*|async +def [^\n]*)")
+_ASYNC = re.compile(r"( *)async +")
 _STRING = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"|\'[^\'\\\n]*(?:\\.[^\'\\\n]*)*\'')
 _CODE_LINE = re.compile(r"^( *)[^ \r\n#]", re.M)
 _TAB_INDENTED = re.compile(r"\n *\t")
@@ -108,14 +106,12 @@ def parse_deferring_bodies(text: str, path: str) -> ast.Module:
     ends: dict[int, re.Pattern[str]] = {}  # indent -> the next line of code indented no deeper
     cuts: list[_Cut] = []
     done = line = 0  # text[:done] is before the last cut's end; line: the line at done, 0-based
-    for m in _DEF.finditer("\n" + text):  # (offsets one past the text's)
-        def_start = m.start(1) - 1
+    for def_start, indent, line_end, def_line in _def_lines(text):
         if def_start < done:
             continue  # a def inside a body already cut
-        body_start = _body_start(text, m.end() - 1, m.group(2))
+        body_start = _body_start(text, line_end, def_line)
         if body_start is None:
             continue  # a body on the def line, or a signature this cannot follow: parsed as it is
-        indent = len(m.group(1))
         end_re = ends.get(indent)
         if end_re is None:
             # (a line indented with a tab never ends a body: only spaces say its depth here)
@@ -163,6 +159,23 @@ def parse_deferring_bodies(text: str, path: str) -> ast.Module:
             return tree
         cuts = kept  # the others were in a string, or their signature was misread
     return parse(text, filename=path)
+
+
+def _def_lines(text: str) -> Iterator[tuple[int, int, int, str]]:
+    """Each line that starts a function, spaces before its `def` or `async def`: (where the line
+    starts, its indent, where it ends, its text from the `def` or `async`). Found with str.find,
+    twice as fast as a pattern starting with a newline."""
+    at = text.find("def ")
+    while at != -1:
+        start = text.rfind("\n", 0, at) + 1
+        end = text.find("\n", at)
+        end = len(text) if end == -1 else end
+        before = text[start:at]
+        if not before.strip(" "):
+            yield start, len(before), end, text[at:end]
+        elif (m := _ASYNC.fullmatch(before)) is not None:
+            yield start, len(m.group(1)), end, text[start + len(m.group(1)):end]
+        at = text.find("def ", end)  # (a def after other text on its line starts no function)
 
 
 class _Cut(NamedTuple):
