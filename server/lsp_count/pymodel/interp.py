@@ -783,6 +783,7 @@ class ModuleScope:
         self.classes: list[ClassV] = []
         self.text: str | None = None  # the main file's text, as analysed (inspect.getsource reads it)
         self._dotted_name: str | None = None
+        self.package_dirs: dict[str, bool] = {}  # the analysis' (Ctx.package_dirs), given by Ctx.new_scope
         self._may_yield: bool | None = None
         self._may_declare: bool | None = None
         self.installed: bool | None = None  # a file of an installed package read (Interpreter.package_code)
@@ -832,7 +833,7 @@ class ModuleScope:
         """The module's import name, as its classes' ``__module__`` and ``sys.modules`` know it: the
         file's stem after the packages (directories with an ``__init__.py``) that hold it."""
         if self._dotted_name is None:
-            self._dotted_name = _dotted_module_name(self.path)
+            self._dotted_name = _dotted_module_name(self.path, self.package_dirs)
         return self._dotted_name
 
     def where(self, lineno: int) -> str:
@@ -876,6 +877,7 @@ class Ctx:
         # A module path without its suffix -> its file (environments.module_file): files of many
         # directories import the same modules, each looked for from each directory's roots.
         self.module_files: dict[str, str | None] = {}
+        self.package_dirs: dict[str, bool] = {}  # a directory -> whether it holds an __init__.py (_is_package_dir)
         # The module files an import looked for and did not find (``x.py``, ``x/__init__.py``): one
         # created later changes what the import reads, so a result kept for the next analysis is
         # kept only while they are still missing (reuse.ReusePlan.finish).
@@ -1009,6 +1011,7 @@ class Ctx:
     def new_scope(self, path: str, span_of: Callable[[ast.AST], Span] | None = None, is_main: bool = False,
                   line_of: Callable[[int], int] | None = None) -> ModuleScope:
         scope = ModuleScope(path, span_of, is_main, line_of)
+        scope.package_dirs = self.package_dirs
         self.scopes.append(scope)
         return scope
 
@@ -1645,7 +1648,7 @@ class Interpreter:
             roots: tuple[str, ...] = (base,)
         else:
             here = os.path.dirname(os.path.abspath(scope.path))
-            own = _own_package_root(here, parts[0] if parts else "")
+            own = _own_package_root(here, parts[0] if parts else "", self.ctx.package_dirs)
             # A file of the package `top` that imports `top` means the package, as Python imports a
             # package's module, even beside a module of that name (lucidrains' `flamingo_pytorch/
             # flamingo_pytorch.py`); a script run from its directory would see the module instead.
@@ -9937,10 +9940,19 @@ def _installed(directory: str) -> bool:
         return False
 
 
-def _own_package_root(directory: str, top: str) -> tuple[str, ...]:
+def _is_package_dir(directory: str, known: dict[str, bool]) -> bool:
+    """Whether the directory holds an ``__init__.py``; ``known``: the answers of this analysis (each
+    file read and each import asks for every directory above it)."""
+    found = known.get(directory)
+    if found is None:
+        found = known[directory] = os.path.isfile(os.path.join(directory, "__init__.py"))
+    return found
+
+
+def _own_package_root(directory: str, top: str, known: dict[str, bool]) -> tuple[str, ...]:
     """Where ``import top.x`` starts when the file is inside the package ``top`` (a package that
     imports itself by absolute name: transformers' ``from transformers.models.auto import ...``)."""
-    while top and os.path.isfile(os.path.join(directory, "__init__.py")):
+    while top and _is_package_dir(directory, known):
         if os.path.basename(directory) == top:
             return (os.path.dirname(directory),)
         parent = os.path.dirname(directory)
@@ -12241,11 +12253,11 @@ class NamedTupleNew:
         self.cls = cls
 
 
-def _dotted_module_name(path: str) -> str:
+def _dotted_module_name(path: str, known: dict[str, bool]) -> str:
     directory, file = os.path.split(os.path.abspath(path))
     stem = os.path.splitext(file)[0]
     parts = [] if stem == "__init__" else [stem]
-    while os.path.isfile(os.path.join(directory, "__init__.py")):
+    while _is_package_dir(directory, known):
         directory, package = os.path.split(directory)
         if not package:
             break
