@@ -74,8 +74,6 @@ _ASYNC = re.compile(r"( *)async +")
 _STRING = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"|\'[^\'\\\n]*(?:\\.[^\'\\\n]*)*\'')
 _CODE_LINE = re.compile(r"^( *)[^ \r\n#]", re.M)
 _TAB_INDENTED = re.compile(r"\n *\t")
-_OPEN = str.maketrans("", "", "([{")
-_CLOSE = str.maketrans("", "", ")]}")
 
 
 class DeferredBody:
@@ -199,8 +197,10 @@ def _body_start(text: str, end: int, line: str) -> int | None:
     for _ in range(MAX_SIGNATURE_LINES):
         if "'" in line or '"' in line:
             line = _STRING.sub('""', line)  # a bracket or # in a default or an annotation's string
-        line = line.split("#")[0]
-        depth += (len(line) - len(line.translate(_OPEN))) - (len(line) - len(line.translate(_CLOSE)))
+        if "#" in line:
+            line = line[:line.index("#")]
+        # (str.count: str.translate with a table maps each character through Python, ten times slower)
+        depth += line.count("(") + line.count("[") + line.count("{") - line.count(")") - line.count("]") - line.count("}")
         if depth <= 0:
             return end + 1 if depth == 0 and line.rstrip().endswith(":") else None
         if end >= len(text):
