@@ -3504,14 +3504,27 @@ class Interpreter:
         return self._ev(e, env)
 
     def _ev(self, e: ast.expr, env: Env) -> Any:
-        if isinstance(e, ast.Constant):
-            return e.value
-        if isinstance(e, ast.Name):
-            return self.lookup(e.id, env, e)
-        if isinstance(e, ast.Attribute):
-            return self.get_attr(self.ev(e.value, env), self.private_name(e.attr, env), e)
-        if isinstance(e, ast.Call):
-            return self.ev_call(e, env)
+        # What ev does not answer itself, the commonest first (a timm model file: BoolOp, Subscript,
+        # IfExp, BinOp, UnaryOp; each test passed costs as much as a small branch). The node types
+        # are distinct, so the order changes nothing else.
+        if isinstance(e, ast.BoolOp):
+            is_and = isinstance(e.op, ast.And)
+            v: Any = None
+            for operand in e.values:
+                v = self.ev(operand, env)
+                if is_unknownish(v):
+                    return Unknown(_depends_on(e, v))
+                if self.truthy(v, operand) != is_and:
+                    return v
+            return v
+        if isinstance(e, ast.Subscript):
+            return self.get_item(self.ev(e.value, env), self.ev(e.slice, env), e)
+        if isinstance(e, ast.IfExp):
+            cond = self.ev(e.test, env)
+            if is_unknownish(cond):
+                raise Unresolved(f"the condition `{_text(e.test)}` ({env.module.where(e.lineno)}) depends on "
+                                 f"{_first_cause(why_of(cond))}")
+            return self.ev(e.body if self.truthy(cond, e.test) else e.orelse, env)
         if isinstance(e, ast.BinOp):
             return self.binop(type(e.op), self.ev(e.left, env), self.ev(e.right, env), e)
         if isinstance(e, ast.UnaryOp):
@@ -3531,24 +3544,6 @@ class Interpreter:
             if type(v) in _TENSORS:  # ~mask: a mask of the same shape (its values not kept)
                 return TensorV(tuple(v.shape))
             return self._py(operator.invert, v, e)
-        if isinstance(e, ast.BoolOp):
-            is_and = isinstance(e.op, ast.And)
-            v: Any = None
-            for operand in e.values:
-                v = self.ev(operand, env)
-                if is_unknownish(v):
-                    return Unknown(_depends_on(e, v))
-                if self.truthy(v, operand) != is_and:
-                    return v
-            return v
-        if isinstance(e, ast.Compare):
-            return self.compare(e, env)
-        if isinstance(e, ast.IfExp):
-            cond = self.ev(e.test, env)
-            if is_unknownish(cond):
-                raise Unresolved(f"the condition `{_text(e.test)}` ({env.module.where(e.lineno)}) depends on "
-                                 f"{_first_cause(why_of(cond))}")
-            return self.ev(e.body if self.truthy(cond, e.test) else e.orelse, env)
         if isinstance(e, ast.List | ast.Tuple | ast.Set):
             items: list[Any] = []
             for elt in e.elts:
@@ -3572,10 +3567,18 @@ class Interpreter:
                 else:
                     out[_dict_key(self.ev(k, env), k)] = self.ev(v, env)
             return out
+        if isinstance(e, ast.Constant):
+            return e.value
+        if isinstance(e, ast.Name):
+            return self.lookup(e.id, env, e)
+        if isinstance(e, ast.Attribute):
+            return self.get_attr(self.ev(e.value, env), self.private_name(e.attr, env), e)
+        if isinstance(e, ast.Call):
+            return self.ev_call(e, env)
+        if isinstance(e, ast.Compare):
+            return self.compare(e, env)
         if isinstance(e, ast.ListComp | ast.GeneratorExp | ast.SetComp | ast.DictComp):
             return self.comprehension_value(e, env)  # type: ignore[arg-type]
-        if isinstance(e, ast.Subscript):
-            return self.get_item(self.ev(e.value, env), self.ev(e.slice, env), e)
         if isinstance(e, ast.Slice):
             return slice(*(None if x is None else self.ev(x, env) for x in (e.lower, e.upper, e.step)))
         if isinstance(e, ast.JoinedStr):
@@ -5462,13 +5465,17 @@ class Interpreter:
         """A call's arguments, ``*args`` and ``**kwargs`` spread."""
         args: list[Any] = []
         for a in e.args:
-            if isinstance(a, ast.Starred):
-                args.extend(self.iterate(self.ev(a.value, env), a.value))
+            t = type(a)
+            if t is _Constant:  # (ev's first case, without the call: most arguments are numbers or names)
+                args.append(a.value)  # type: ignore[attr-defined]
+            elif t is ast.Starred:
+                args.extend(self.iterate(self.ev(a.value, env), a.value))  # type: ignore[attr-defined]
             else:
                 args.append(self.ev(a, env))
         kwargs: dict[str, Any] = {}
         for k in e.keywords:
-            v = self.ev(k.value, env)
+            value = k.value
+            v = value.value if type(value) is _Constant else self.ev(value, env)  # type: ignore[attr-defined]
             if k.arg is None:
                 if isinstance(v, Inst) and v.kind == "object":
                     v = dict(v.attrs)
