@@ -3377,6 +3377,7 @@ class Interpreter:
                     if not value.init:
                         uninit_fields.add(name)
         cls.fields = tuple(fields)
+        cls.field_set = frozenset(fields)
         cls.keyword_fields, cls.uninit_fields = frozenset(keyword_fields), frozenset(uninit_fields)
         cls.init_vars = frozenset(init_vars)
         if not is_module and _is_enum(cls):
@@ -5720,7 +5721,7 @@ class Interpreter:
         cls = obj.cls if type(obj) is Inst else None
         if type(cls) is not ClassV or not cls.is_dataclass:
             raise _Raised(f"`{_text(node)}`: replace() takes a dataclass instance (TypeError)", ExtV("TypeError"))
-        unknown = next((f for f in changes if f not in cls.fields), None)
+        unknown = next((f for f in changes if f not in cls.field_set), None)
         if unknown is not None:
             raise _Raised(f"`{_text(node)}`: `{cls.name}` has no field `{unknown}` (TypeError)", ExtV("TypeError"))
         fixed = next((f for f in changes if f in cls.uninit_fields), None)
@@ -6677,9 +6678,10 @@ class Interpreter:
             raise _Raised(f"`{_text(node)}` passes {len(args)} positional arguments to `{cls.name}`, which takes "
                           f"{len(positional)} (TypeError)", ExtV("TypeError"))
         given = dict(zip(positional, args))
+        field_set = dataclass.field_set
         for k, v in kwargs.items():
-            if k not in fields or k in uninit:
-                what = f"has no field `{k}`" if k not in fields else f"takes no argument `{k}` (a field with init=False)"
+            if k not in field_set or k in uninit:
+                what = f"has no field `{k}`" if k not in field_set else f"takes no argument `{k}` (a field with init=False)"
                 raise _Raised(f"`{_text(node)}`: `{cls.name}` {what} (TypeError)", ExtV("TypeError"))
             if k in given:
                 raise _Raised(f"`{_text(node)}` passes `{k}` twice (TypeError)", ExtV("TypeError"))

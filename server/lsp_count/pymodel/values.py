@@ -654,6 +654,7 @@ class ClassV:
     is_dataclass: bool
     namespace: dict[str, Any] = field(default_factory=dict)
     fields: tuple[str, ...] = ()
+    field_set: frozenset[str] = frozenset()  # the same names, for membership (a config has dozens)
     # Of its fields, those its generated __init__ takes by keyword only (kw_only=True, after `_: KW_ONLY`),
     # and those it does not take (field(init=False)).
     keyword_fields: frozenset[str] = frozenset()
