@@ -28,17 +28,11 @@ HERE = pathlib.Path(__file__).resolve().parents[1]
 
 
 def groups(every: int) -> dict[str, list[pathlib.Path]]:
-    import importlib.util
+    from pymodel_bench import timm_model_files, transformers_modeling_files  # (this directory's)
 
-    out: dict[str, list[pathlib.Path]] = {}
-    spec = importlib.util.find_spec("transformers")
-    if spec is not None and spec.submodule_search_locations:
-        out["transformers"] = sorted(pathlib.Path(spec.submodule_search_locations[0]).glob("models/*/modeling_*.py"))
-    timm = pathlib.Path(sys.prefix) / "timm-sidecar" / "timm" / "models"
-    if timm.is_dir():
-        out["timm"] = sorted(timm.glob("*.py"))
-    out["corpus"] = sorted((HERE / "tests" / "fixtures").rglob("*.py"))
-    return {name: files[::every] for name, files in out.items()}
+    out = {"transformers": transformers_modeling_files(), "timm": timm_model_files(),
+           "corpus": sorted((HERE / "tests" / "fixtures").rglob("*.py"))}
+    return {name: files[::every] for name, files in out.items() if files}
 
 
 def report_of(report) -> dict[str, object]:  # type: ignore[no-untyped-def]
@@ -124,8 +118,6 @@ def main() -> int:
     for name, paths in by_group.items():
         base = [statistics.median(times["base"][str(p)]) for p in paths]
         this = [statistics.median(times["this"][str(p)]) for p in paths]
-        if not base:
-            continue
         ratios = [t / b for t, b in zip(this, base) if b > 0]
         b_sorted, t_sorted = sorted(base), sorted(this)
         ninetieth = int(len(paths) * 0.9)

@@ -627,12 +627,18 @@ def test_a_use_as_a_module_on_a_later_line_of_a_statement_is_found_also_after_an
         p.span.start.line + 2 for p in first.problems if p.code == "LC101"]
 
 
-def test_every_name_that_shows_a_use_as_a_module_holds_one_of_the_stems_the_walk_looks_for() -> None:
-    # A name added to either set without a stem would never be walked to.
+def test_every_name_that_shows_a_use_as_a_module_is_found_by_the_walk() -> None:
+    # The walk enters only the nodes whose lines hold one of the names: each must be found where it is used.
     from lsp_count.pymodel import analyzer
 
-    names = analyzer._ONLY_MODULE_METHODS | analyzer._MODULE_TAKERS
-    assert [n for n in sorted(names) if not any(stem in n for stem in analyzer._MODULE_USE_STEMS)] == []
+    for method in sorted(analyzer._ONLY_MODULE_METHODS):
+        text = f"import torch\nnet = make()\nfor p in net.{method}():\n    pass\n"
+        body, _, positions, _ = analyzer.parse_tolerant(text)
+        assert analyzer._used_as_modules(body, positions) == {"net"}, method
+    for taker in sorted(analyzer._MODULE_TAKERS):
+        text = f"import torch\nnet = make()\nwrapped = torch.{taker}(\n    net)\n"
+        body, _, positions, _ = analyzer.parse_tolerant(text)
+        assert analyzer._used_as_modules(body, positions) == {"net"}, taker
 
 
 # --- found by a second sweep of real training scripts (Lightning, trl, peft, FastChat, cleanrl) ---

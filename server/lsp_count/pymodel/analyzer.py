@@ -17,7 +17,6 @@ import os
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import replace
-from functools import partial
 from typing import Any, Sequence
 
 from lsp_count.core.analyze import DEFAULT_READ_PACKAGES
@@ -555,7 +554,7 @@ def _entry_models(interp: Interpreter, body: list[ast.stmt], scope: ModuleScope,
             found = [problem] if problem is not None else []
         else:
             if id(name.scope) not in used:
-                used[id(name.scope)] = functools.cache(partial(_used_as_modules, name.scope, positions))
+                used[id(name.scope)] = functools.cache(functools.partial(_used_as_modules, name.scope, positions))
             report, found = None, _unbuilt(name.label, name.name, name.assigned, name.found, scope, positions,
                                            used[id(name.scope)])
         broken = _broken_lines(repaired, name.scope, positions)
@@ -661,7 +660,7 @@ def _unbuilt_module_models(assigned: dict[str, list[tuple[ast.Name, ast.expr | N
     model found"."""
     out = []
     # Walked only if a name's value is not known: a walk of the whole file costs more than the rest.
-    used = functools.cache(partial(_used_as_modules, body, positions))
+    used = functools.cache(functools.partial(_used_as_modules, body, positions))
     for name, assignments_of_name in assigned.items():
         out.extend(_unbuilt(name, name, assignments_of_name, scope.env.vars.get(name), scope, positions, used))
     return out
@@ -696,21 +695,18 @@ _ONLY_MODULE_METHODS = frozenset({"parameters", "named_parameters", "buffers", "
 _MODULE_TAKERS = frozenset({"compile", "DistributedDataParallel", "DataParallel", "FullyShardedDataParallel"})
 
 
-# Each of the names above holds one of these: a node none of whose lines holds one calls none of them.
-_MODULE_USE_STEMS = ("parameters", "buffers", "modules", "children", "compile", "DataParallel")
-
-
 def _used_as_modules(statements: Sequence[ast.AST], positions: "_Positions") -> frozenset[str]:
     """The names the statements use as a module (see _ONLY_MODULE_METHODS). Only the nodes whose
-    lines hold one of the stems are walked into: a walk of a whole file of a few thousand lines
-    (asked by `_logger = logging.getLogger(...)`, a value not followed) cost 7% of its analysis."""
+    lines hold one of the names above are walked into (a node none of whose lines holds one calls
+    none of them): a walk of a whole file of a few thousand lines (asked by `_logger =
+    logging.getLogger(...)`, a value not followed) cost 7% of its analysis."""
     lines, text = positions.lines, positions.lines.text
     found: set[int] = set()
-    for stem in _MODULE_USE_STEMS:
-        at = text.find(stem)
+    for word in _ONLY_MODULE_METHODS | _MODULE_TAKERS:
+        at = text.find(word)
         while at != -1:
             found.add(lines.position(at).line + 1)  # 1-based, as the nodes' lines
-            at = text.find(stem, at + len(stem))
+            at = text.find(word, at + len(word))
     if not found:
         return frozenset()
     word_lines = sorted(found)

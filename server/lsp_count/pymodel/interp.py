@@ -771,7 +771,7 @@ class ModuleScope:
     """One source file being interpreted: its global names and how to place its nodes."""
 
     def __init__(self, path: str, span_of: Callable[[ast.AST], Span] | None, is_main: bool,
-                 line_of: Callable[[int], int] | None = None) -> None:
+                 line_of: Callable[[int], int] | None = None, package_dirs: dict[str, bool] | None = None) -> None:
         self.path = path
         self.span_of = span_of
         # A node's line number -> the file's, for messages (statements kept from an earlier parse
@@ -783,7 +783,7 @@ class ModuleScope:
         self.classes: list[ClassV] = []
         self.text: str | None = None  # the main file's text, as analysed (inspect.getsource reads it)
         self._dotted_name: str | None = None
-        self.package_dirs: dict[str, bool] = {}  # the analysis' (Ctx.package_dirs), given by Ctx.new_scope
+        self.package_dirs = {} if package_dirs is None else package_dirs  # the analysis' (Ctx.package_dirs)
         self._may_yield: bool | None = None
         self._may_declare: bool | None = None
         self.installed: bool | None = None  # a file of an installed package read (Interpreter.package_code)
@@ -1010,8 +1010,7 @@ class Ctx:
 
     def new_scope(self, path: str, span_of: Callable[[ast.AST], Span] | None = None, is_main: bool = False,
                   line_of: Callable[[int], int] | None = None) -> ModuleScope:
-        scope = ModuleScope(path, span_of, is_main, line_of)
-        scope.package_dirs = self.package_dirs
+        scope = ModuleScope(path, span_of, is_main, line_of, self.package_dirs)
         self.scopes.append(scope)
         return scope
 
@@ -5467,7 +5466,7 @@ class Interpreter:
         args: list[Any] = []
         for a in e.args:
             t = type(a)
-            if t is _Constant:  # (ev's first case, without the call: most arguments are numbers or names)
+            if t is _Constant:  # (ev's first case, read here without calling ev: many arguments are numbers)
                 args.append(a.value)  # type: ignore[attr-defined]
             elif t is ast.Starred:
                 args.extend(self.iterate(self.ev(a.value, env), a.value))  # type: ignore[attr-defined]
