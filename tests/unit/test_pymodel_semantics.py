@@ -1614,12 +1614,13 @@ _COMPREHENSION_TARGETS = ["x", "a, b", "(a, b)", "k, k", "a, b, c"]
 
 @st.composite
 def _comprehensions(draw: st.DrawFn) -> str:
-    """A one-loop comprehension over a literal table, as Python source: the loop's items are ints,
-    or tuples / lists of ints of a width that may not match the names it unpacks into."""
+    """A one-loop comprehension over a literal table, as Python source: the loop's items are ints
+    and bools (a dict's key 1 and True are one key, as in Python), or tuples / lists of them of a
+    width that may not match the names it unpacks into."""
     target = draw(st.sampled_from(_COMPREHENSION_TARGETS))
     names = [n for n in target.replace("(", "").replace(")", "").split(", ")]
     width = draw(st.integers(1, 3))
-    rows = draw(st.lists(st.lists(st.integers(-3, 3), min_size=width, max_size=width), max_size=6))
+    rows = draw(st.lists(st.lists(st.integers(-3, 3) | st.booleans(), min_size=width, max_size=width), max_size=6))
     wrap = draw(st.sampled_from(["({})", "[{}]"]))
     table = "[" + ", ".join(wrap.format(", ".join(map(str, row)) + ("," if len(row) == 1 and wrap == "({})" else ""))
                             if len(names) > 1 or draw(st.booleans()) else str(row[0]) for row in rows) + "]"

@@ -683,11 +683,14 @@ def _described(v: Any) -> str:
 _NESTED_STATE_LIMIT = 2_000  # the containers nested in one module's globals looked into (a table of tables)
 
 
+_STATE_TYPES = frozenset({dict, list, set})
+
+
 def _is_state(value: Any) -> bool:
     """A value whose contents a build may change and a later build read: a list, dict or set, or
     an object of the code's classes that is not a module (a config)."""
     t = type(value)
-    return t is dict or t is list or t is set or (t is Inst and not value.is_module)
+    return t in _STATE_TYPES or (t is Inst and not value.is_module)
 
 
 def _add_state(value: Any, containers: dict[int, Any], budget: list[int], depth: int = 3) -> None:
@@ -705,7 +708,9 @@ def _add_state(value: Any, containers: dict[int, Any], budget: list[int], depth:
         return
     dict_items = value.attrs.get(_DICT_ITEMS) if t is Inst else None
     for item in (value.values() if t is dict else value.attrs.values() if t is Inst else value):
-        if _is_state(item) and budget[0] > 0 and item is not dict_items:
+        # _is_state inline: a table of a thousand strings (transformers' auto mappings) is looked through at each import
+        ti = type(item)
+        if (ti in _STATE_TYPES or (ti is Inst and not item.is_module)) and budget[0] > 0 and item is not dict_items:
             _add_state(item, containers, budget, depth - 1)
 
 
@@ -3701,6 +3706,8 @@ class Interpreter:
                 if type(e) is not ast.DictComp:
                     return IteratorV(list(picked)) if lazy else list(picked)
                 keys, values = picked
+                if set(map(type, keys)) <= _PLAIN_KEY_TYPES:
+                    return dict(zip(keys, values))  # (the commonest: names, in C)
                 return {k if type(k) is str or type(k) is int else _dict_key(k, e.key): v for k, v in zip(keys, values)}
         # In a class body the comprehension's scope is a function's: the class's names are not in it.
         bound = self.bindings(e.generators, 0, _ComprehensionEnv(env.module, env.parent if type(env) is _ClassBodyEnv
@@ -9249,6 +9256,7 @@ def _live_items(items: Any, node: ast.AST) -> Iterator[Any]:
 
 
 _HOLDERS = frozenset({BoundV, dict, list, tuple})
+_PLAIN_KEY_TYPES = frozenset({str, int})
 
 
 def _leads_back(obj: Inst, value: Any, building: set[int]) -> bool:
@@ -9258,16 +9266,15 @@ def _leads_back(obj: Inst, value: Any, building: set[int]) -> bool:
     one level: a list may hold itself)."""
     t = type(value)
     if t is dict:
-        items = value.values()
+        items: Any = value.values()
     elif t is list or t is tuple:
         items = value
     else:
         items = (value,)
-    for x in items:
-        tx = type(x)
-        if tx is BoundV or (tx is Inst and (x is obj or id(x) in building)):
-            return True
-    return False
+    kinds = set(map(type, items))  # (in C: a table of a thousand names holds neither kind)
+    if BoundV in kinds:
+        return True
+    return Inst in kinds and any(type(x) is Inst and (x is obj or id(x) in building) for x in items)
 
 
 def _json_file(found: str, path: str) -> Any:
@@ -9435,7 +9442,8 @@ def _picked_items(e: ast.ListComp | ast.GeneratorExp | ast.SetComp | ast.DictCom
     else:
         if items and (set(map(type, items)) != {tuple} or set(map(len, items)) != {len(names)}):
             return None
-        picked = [[x[a] for x in items] for a in at]
+        columns = list(zip(*items)) if items else [()] * len(names)  # each name's values, in C
+        picked = [columns[a] for a in at]
     if any(LazyImport in set(map(type, column)) for column in picked):
         return None
     return picked if type(e) is ast.DictComp else picked[0]
