@@ -132,3 +132,57 @@ def test_a_deepspeed_plugin_shards_as_accelerate_configures_it(kwargs) -> None:
 def test_without_a_plugin_nothing_is_sharded() -> None:
     plan, notes = _plan("mixed_precision='bf16'")
     assert "zero" not in plan and "plugin" not in notes, notes
+
+
+# accelerate's no_trainer examples pick the optimizer by what the DeepSpeed plugin's config holds.
+NO_TRAINER_SCRIPT = """
+import torch
+from torch import nn
+from accelerate import Accelerator
+from accelerate.utils import DeepSpeedPlugin, DummyOptim
+
+model = nn.Sequential(nn.Linear(32, 32), nn.Linear(32, 4))
+accelerator = Accelerator({plugin})
+optimizer_cls = (
+    torch.optim.AdamW
+    if accelerator.state.deepspeed_plugin is None
+    or "optimizer" not in accelerator.state.deepspeed_plugin.deepspeed_config
+    else DummyOptim
+)
+optimizer = optimizer_cls(model.parameters(), lr=1e-3)
+model, optimizer = accelerator.prepare(model, optimizer)
+"""
+
+
+@st.composite
+def no_trainer_plugins(draw) -> dict | None:
+    kwargs = draw(st.one_of(st.none(), deepspeed_arguments()))
+    if kwargs is not None and "hf_ds_config" in kwargs and draw(st.booleans()):
+        config = eval(kwargs["hf_ds_config"])  # noqa: S307 - the strategy's own literal
+        config["optimizer"] = {"type": draw(st.sampled_from(["Adam", "AdamW", "Lion", "SGD"])), "params": {"lr": "auto"}}
+        kwargs["hf_ds_config"] = repr(config)
+    return kwargs
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(no_trainer_plugins())
+def test_a_script_picks_the_optimizer_as_the_deepspeed_plugins_config_says(kwargs) -> None:
+    # accelerate's own plugin says whether its config names an optimizer; where it does, the script's
+    # DummyOptim is DeepSpeed's optimizer of that type, made at `prepare`; else torch's AdamW trains it.
+    named = None
+    if kwargs is not None:
+        made = eval(_call("DeepSpeedPlugin", kwargs), {"DeepSpeedPlugin": accelerate_utils.DeepSpeedPlugin})  # noqa: S307
+        optimizer = made.deepspeed_config.get("optimizer")
+        named = optimizer["type"] if optimizer is not None else None
+    plugin = "" if kwargs is None else "deepspeed_plugin=" + _call("DeepSpeedPlugin", kwargs)
+    report = analyze_text(textwrap.dedent(NO_TRAINER_SCRIPT).format(plugin=plugin), "train.py", AnalyzeOptions())
+    assert not report.problems, [p.message for p in report.problems]
+    model = next(m for m in report.models if m.name == "model")
+    notes = " ".join(model.tree.notes)
+    assert model.plan["mode"] == "train", notes
+    if named is None:
+        assert "the script builds `torch.optim.AdamW`" in notes, (kwargs, notes)
+    elif named == "SGD":  # (not one of DeepSpeed's own: torch's, as DeepSpeed makes it)
+        assert "`torch.optim.SGD`" in notes and model.plan["optimizer"] == "sgd", (kwargs, notes)
+    else:
+        assert f"DeepSpeed makes its config's optimizer `{named}`" in notes, (kwargs, notes)

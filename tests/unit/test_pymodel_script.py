@@ -494,6 +494,58 @@ def test_the_accelerator_is_one_main_process_on_the_cpu() -> None:
     assert counts(report) == {"model in main()": (20, 20), "head in main()": (6, 6)}
 
 
+def test_the_accelerator_state_says_which_plugins_it_was_given() -> None:
+    report = run("""
+        import torch.nn as nn
+        from accelerate import Accelerator
+        from accelerate.utils import DeepSpeedPlugin
+
+        plain = Accelerator(mixed_precision="bf16")
+        sharded = Accelerator(deepspeed_plugin=DeepSpeedPlugin(zero_stage=3, offload_optimizer_device="cpu"))
+        zero = sharded.state.deepspeed_plugin.deepspeed_config["zero_optimization"]
+        if plain.state.deepspeed_plugin is None and plain.state.fsdp_plugin is None and plain.state.num_processes == 1:
+            a = nn.Linear(zero["stage"], 1, bias=False)
+        if "optimizer" not in sharded.state.deepspeed_plugin.deepspeed_config and plain.state.mixed_precision == "bf16":
+            b = nn.Linear(len(zero["offload_optimizer"]["device"]), 1, bias=False)
+    """)
+    assert counts(report) == {"a": (3, 3), "b": (3, 3)}, report.problems
+
+
+_DUMMY_OPTIM = """
+    import torch.nn as nn
+    from accelerate import Accelerator
+    from accelerate.utils import DeepSpeedPlugin
+    from accelerate.utils.deepspeed import DummyOptim, DummyScheduler
+
+    model = nn.Linear(4, 4)
+    accelerator = Accelerator({plugin})
+    optimizer = DummyOptim(model.parameters(), lr=1e-4)
+    scheduler = DummyScheduler(optimizer, total_num_steps=100)
+    model, optimizer, scheduler = accelerator.prepare(model, optimizer, scheduler)
+"""
+
+
+def test_a_dummy_optimizer_is_the_one_the_deepspeed_config_names() -> None:
+    config = "{'zero_optimization': {'stage': 1}, 'optimizer': {'type': 'AdamW', 'params': {'lr': 'auto'}}}"
+    report = run(_DUMMY_OPTIM.format(plugin=f"deepspeed_plugin=DeepSpeedPlugin(hf_ds_config={config})"))
+    model = next(m for m in report.models if m.name == "model")
+    assert model.plan["optimizer"] == "adamw" and model.plan["zero"] == 1, model.plan
+    assert "DeepSpeed makes its config's optimizer `AdamW`" in model.tree.notes[0]
+
+
+def test_a_dummy_optimizer_without_an_optimizer_in_the_config_is_accelerates_error() -> None:
+    report = run(_DUMMY_OPTIM.format(plugin="deepspeed_plugin=DeepSpeedPlugin(zero_stage=2)"))
+    assert "You cannot create a `DummyOptim` without specifying an optimizer in the config file" in \
+        lc101(report)["model"]
+
+
+def test_a_dummy_optimizer_without_deepspeed_trains_nothing() -> None:
+    # accelerate hands it back as it is; it has no step: the model is not trained by it.
+    report = run(_DUMMY_OPTIM.format(plugin=""))
+    assert counts(report) == {"model": (20, 20)}
+    assert next(m for m in report.models if m.name == "model").plan.get("mode") != "train"
+
+
 def test_a_flag_set_on_a_module_in_a_loop_the_analyser_cannot_follow_leaves_it_counted() -> None:
     # llama2.c's training loop: `if ddp: model.require_backward_grad_sync = micro_step == steps - 1`.
     source = """

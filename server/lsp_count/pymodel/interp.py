@@ -120,6 +120,9 @@ SHIMS = {**{name: (LIGHTNING_SHIM, "LightningModule") for name in LIGHTNING_MODU
          **{f"accelerate.{where}{name}": (ACCELERATE_SHIM, name)
             for name in ("FullyShardedDataParallelPlugin", "DeepSpeedPlugin")
             for where in ("", "utils.", "utils.dataclasses.")},
+         # the stand-ins for the optimizer and scheduler a DeepSpeed config names
+         **{f"accelerate.utils.{where}{name}": (ACCELERATE_SHIM, name)
+            for name in ("DummyOptim", "DummyScheduler") for where in ("", "deepspeed.")},
          # DeepSpeed's engine, made as its config says (shims/deepspeed.py)
          **{f"deepspeed.{name}": (DEEPSPEED_SHIM, name)
             for name in ("initialize", "add_config_arguments", "init_distributed", "comm.init_distributed")},

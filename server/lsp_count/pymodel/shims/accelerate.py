@@ -18,13 +18,23 @@ torch's ``ShardingStrategy`` member; FULL_SHARD by default) for FSDP1, ``reshard
 ``hf_ds_config``'s stage (a dict or a JSON file, read as ``deepspeed.initialize`` reads one; an
 ``"auto"`` stage is the plugin's). Their defaults are those of a machine whose environment sets
 none (``accelerate launch``'s config sets ``FSDP_*`` / ``ACCELERATE_DEEPSPEED_*`` variables, not read).
+
+``accelerator.state`` answers what scripts ask of it before they pick an optimizer (accelerate's
+no_trainer examples: ``AdamW if accelerator.state.deepspeed_plugin is None or "optimizer" not in
+accelerator.state.deepspeed_plugin.deepspeed_config else DummyOptim``): the plugins given, or None.
+A DeepSpeed plugin's ``deepspeed_config`` is its ``hf_ds_config``'s data (a dict, or a JSON file's),
+else the config accelerate 1.16 makes of the plugin's arguments (no ``optimizer`` in it). A
+``DummyOptim`` that ``prepare`` takes with a DeepSpeed plugin becomes the optimizer the config names,
+made over the DummyOptim's parameters, as accelerate hands them to ``deepspeed.initialize``; where
+the config names none, accelerate's ValueError. (Without a DeepSpeed plugin a DummyOptim optimizes
+nothing: accelerate returns it as it is.)
 """
 
 import torch
 import torch.nn as nn
 
-from deepspeed import config_settings  # (shims/deepspeed.py: DeepSpeed's own reading of its config)
-from lsp_count_shim import is_known, member_name, strategy_trained
+from deepspeed import config_data, config_settings, make_optimizer  # (shims/deepspeed.py: DeepSpeed's own reading)
+from lsp_count_shim import is_known, member_name, optimizer_made, strategy_trained
 
 # accelerate's FSDP_SHARDING_STRATEGY: a strategy's number is its place in it, from 1
 _FSDP_STRATEGIES = ["FULL_SHARD", "SHARD_GRAD_OP", "NO_SHARD", "HYBRID_SHARD", "HYBRID_SHARD_ZERO2"]
@@ -70,7 +80,15 @@ class DeepSpeedPlugin:
         stage = 2 if zero_stage is None else zero_stage
         self.offload = offload_optimizer_device not in (None, "none") or offload_param_device not in (None, "none")
         self.said = "accelerate's DeepSpeed plugin"
-        if hf_ds_config is not None:
+        if hf_ds_config is None:
+            self.deepspeed_config = {
+                "train_batch_size": "auto", "train_micro_batch_size_per_gpu": "auto",
+                "gradient_accumulation_steps": 1 if gradient_accumulation_steps is None else gradient_accumulation_steps,
+                "zero_optimization": {"stage": stage,
+                                      "offload_optimizer": {"device": offload_optimizer_device or "none"},
+                                      "offload_param": {"device": offload_param_device or "none"}}}
+        else:
+            self.deepspeed_config = config_data(hf_ds_config)
             settings = config_settings(hf_ds_config, None)
             if isinstance(settings, str):
                 stage = None
@@ -81,6 +99,39 @@ class DeepSpeedPlugin:
                 self.offload = settings[1]  # (the plugin's devices fill only the config's "auto" ones)
         self.zero_stage = stage
         self.stage = stage if is_known(stage) and stage in (0, 1, 2, 3) else None
+
+
+class DummyOptim:
+    def __init__(self, params, lr=0.001, weight_decay=0, **kwargs):
+        self.params = params
+        self.lr = lr
+        self.weight_decay = weight_decay
+        self.kwargs = kwargs
+
+
+class DummyScheduler:
+    def __init__(self, optimizer, total_num_steps=None, warmup_num_steps=0, lr_scheduler_callable=None, **kwargs):
+        self.optimizer = optimizer
+        self.total_num_steps = total_num_steps
+        self.warmup_num_steps = warmup_num_steps
+        self.lr_scheduler_callable = lr_scheduler_callable
+        self.kwargs = kwargs
+
+
+class AcceleratorState:
+    """What ``accelerator.state`` says of the one process (its plugins, as the Accelerator was given them)."""
+
+    def __init__(self, accelerator):
+        self.deepspeed_plugin = accelerator.deepspeed_plugin
+        self.fsdp_plugin = accelerator.fsdp_plugin
+        self.mixed_precision = accelerator.mixed_precision
+        self.device = accelerator.device
+        self.num_processes = 1
+        self.process_index = 0
+        self.local_process_index = 0
+        self.is_main_process = True
+        self.is_local_main_process = True
+        self.is_last_process = True
 
 
 class Accelerator:
@@ -100,6 +151,7 @@ class Accelerator:
         self.is_main_process = True
         self.is_local_main_process = True
         self.is_last_process = True
+        self.state = AcceleratorState(self)
 
     def _shard(self, model):
         """The plugin's sharding of a model it prepares (none without a plugin)."""
@@ -112,9 +164,31 @@ class Accelerator:
         else:
             strategy_trained(model, None, "an accelerate plugin the analysis does not know", False, None)
 
+    def _deepspeed_optimizer(self, dummy):
+        """The optimizer DeepSpeed makes for a DummyOptim, as its config names it (accelerate's checks first)."""
+        plugin = self.deepspeed_plugin
+        if not is_known(plugin) or plugin is None or not isinstance(plugin, DeepSpeedPlugin):
+            return dummy  # (accelerate returns it as it is: it optimizes nothing)
+        config = plugin.deepspeed_config
+        if "optimizer" not in config:
+            raise ValueError("You cannot create a `DummyOptim` without specifying an optimizer in the config file.")
+        optimizer = config["optimizer"]
+        kind = optimizer.get("type") if isinstance(optimizer, dict) else None
+        if not isinstance(kind, str):
+            optimizer_made("DeepSpeed makes the optimizer its config names (its type is not read)", "", dummy.params)
+            return dummy
+        params = optimizer.get("params", {})
+        # accelerate fills the config's "auto" learning rate and weight decay with the DummyOptim's
+        filled = {"lr": dummy.lr, "weight_decay": dummy.weight_decay}
+        params = {k: filled[k] if v == "auto" and k in filled else v for k, v in params.items()} \
+            if isinstance(params, dict) else {}
+        return make_optimizer(kind, params, dummy.params)
+
     def prepare(self, *args, device_placement=None):
         for value in args:
             self._shard(value)
+        args = tuple(self._deepspeed_optimizer(value) if is_known(value) and isinstance(value, DummyOptim) else value
+                     for value in args)
         if len(args) == 1:
             return args[0]
         return args

@@ -167,11 +167,16 @@ def _config_data(config, args):
             config = getattr(args, "deepscale_config", None)
     if is_known(config) and config is None:
         return "none is given (DeepSpeed requires one: --deepspeed_config names it on the command line)"
-    if is_known(config) and isinstance(config, str):
-        config = attempt(read_json, config)
+    config = config_data(config)
     if not is_known(config):
         return reason(config)
     return config if isinstance(config, dict) else "it is neither a dict nor the path of a JSON file"
+
+
+def config_data(config):
+    """The config's data as DeepSpeed reads it: a dict as it is, a path's JSON (or, where the file is not
+    read, the reason, as an unknown value); shims/accelerate.py's ``DeepSpeedPlugin.deepspeed_config``."""
+    return attempt(read_json, config) if is_known(config) and isinstance(config, str) else config
 
 
 def config_settings(config, args):
@@ -182,7 +187,7 @@ def config_settings(config, args):
     return settings if is_known(settings) else reason(settings)
 
 
-def _make_optimizer(kind_name, params, model_parameters):
+def make_optimizer(kind_name, params, model_parameters):
     """The config's optimizer over the parameters, recorded for the model's memory; its name as said."""
     name = kind_name.lower()
     if name in _OPTIMIZERS:
@@ -217,7 +222,7 @@ def initialize(args=None, model=None, optimizer=None, model_parameters=None, tra
         if is_known(dtype) and dtype in ("bfloat16", "float16", "float32"):
             torch.autocast("cuda", dtype=getattr(torch, dtype))
         if is_known(optimizer) and optimizer is None and is_known(kind_name) and isinstance(kind_name, str):
-            optimizer = attempt(_make_optimizer, kind_name, params, model_parameters)
+            optimizer = attempt(make_optimizer, kind_name, params, model_parameters)
         if not is_known(micro):
             micro = None
     loader = None
