@@ -658,3 +658,38 @@ def test_a_loop_whose_batch_length_and_precision_are_all_read_says_nothing_is_le
     assert {k: model.plan.get(k) for k in ("batch", "context", "dtype")} == {
         "batch": 2, "context": 256, "dtype": "bfloat16"}, notes
     assert "not read" not in notes and "the loop's" not in notes, notes
+
+
+def test_gpt2_s_conv1d_weights_are_linear_layers_stored_transposed() -> None:
+    # transformers' Conv1D keeps its weight in × out; peft and bitsandbytes adapt it as a linear layer. A
+    # model of the code's own around GPT-2 (no config of its own: the rule for any Python model) can be
+    # LoRA-tuned, and its projections' inputs and outputs are the activations' linears.
+    source = textwrap.dedent("""
+        import torch.nn as nn
+        from transformers import GPT2Config, GPT2Model
+
+
+        class Tagger(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.body = GPT2Model(GPT2Config(n_embd=16, n_layer=2, n_head=2, vocab_size=50, n_positions=32))
+                self.tags = nn.Linear(16, 5)
+
+
+        model = Tagger()
+    """)
+    model = next(m for m in analyze_text(source, "tagger.py", AnalyzeOptions()).models if m.name == "model")
+    assert model.spec is None
+    projections = {(t.name, t.shape, t.kind) for node in _walk(model.tree.root) for t in node.tensors
+                   if node.name in ("c_attn", "c_fc")}
+    assert projections == {("weight", (48, 16), "linear"), ("bias", (48,), "bias"),
+                           ("weight", (64, 16), "linear"), ("bias", (64,), "bias")}
+    lines = _lines(model, Settings(mode="lora", lora_rank=4, context=32, batch=2))
+    # one layer's linears (c_attn 16 → 48, attention c_proj 16 → 16, c_fc 16 → 64, mlp c_proj 64 → 16)
+    assert lines["adapters"] == 4 * 2 * (4 * (16 + 48) + 4 * (16 + 16) + 4 * (16 + 64) + 4 * (64 + 16)) + 4 * (16 + 5) * 4
+
+
+def _walk(node):
+    yield node
+    for child in node.children:
+        yield from _walk(child)

@@ -31,19 +31,23 @@ def relocated(model: ModelReport, span: Span | None) -> ModelReport:
     config; findings in the YAML that names it must point at the name, not at lines the
     YAML does not have.
     """
-    def move(node: ParamNode) -> ParamNode:
-        return replace(node, source=span if node.source is not None else None,
-                       children=tuple(move(c) for c in node.children))
-
-    def move_spec(spec: ModelSpec) -> ModelSpec:
-        # Key names stay (messages say "num_hidden_layers ≤ 5 would fit"); only positions move.
-        return replace(spec, origins={f: (key, span) for f, (key, _) in spec.origins.items()} if span else {},
-                       span=span, problems=tuple(replace(p, span=span) for p in spec.problems),
-                       subspecs={k: move_spec(v) for k, v in spec.subspecs.items()})
-
-    spec = move_spec(model.spec) if model.spec is not None else None
-    tree = replace(model.tree, root=move(model.tree.root))
+    spec = relocated_spec(model.spec, span) if model.spec is not None else None
+    tree = replace(model.tree, root=_relocated_node(model.tree.root, span))
     return replace(model, tree=tree, spec=spec, span=span)
+
+
+def relocated_spec(spec: ModelSpec, span: Span | None) -> ModelSpec:
+    """The spec with every position at ``span``. Key names stay (messages say "num_hidden_layers ≤ 5
+    would fit"); only positions move. (Module functions, not closures of relocated: a recursive
+    closure holds itself in a cycle, left for the collector at each call.)"""
+    return replace(spec, origins={f: (key, span) for f, (key, _) in spec.origins.items()} if span else {},
+                   span=span, problems=tuple(replace(p, span=span) for p in spec.problems),
+                   subspecs={k: relocated_spec(v, span) for k, v in spec.subspecs.items()})
+
+
+def _relocated_node(node: ParamNode, span: Span | None) -> ParamNode:
+    return replace(node, source=span if node.source is not None else None,
+                   children=tuple(_relocated_node(c, span) for c in node.children))
 
 
 @dataclass(frozen=True)

@@ -32,6 +32,7 @@ from lsp_count.pymodel.interp import (DEEPSPEED_SHIM, FUNCTION_STEPS, LIGHTNING_
                                       TRL_SHIM, Ctx, FuncV, Interpreter, LazyImport, ModuleScope, clone, count_of,
                                       foreign_base, module_attributes, params_of, signature_function,
                                       unfollowed_reason)
+from lsp_count.pymodel.config_spec import transformers_spec
 from lsp_count.pymodel.hub import builds_module
 from lsp_count.pymodel import memo_store
 from lsp_count.pymodel.loader import body_of
@@ -1266,7 +1267,7 @@ def _model_report(ctx: Any, name: str, inst: Inst, notes: list[str], open_argume
                           f"the modules (what the state dict and memory hold); what `{walker[1]}()` yields may differ")
     plan = _memory_plan(ctx, inst, root, tree_notes)
     report = ModelReport(name, ParamTree(root, tuple(tree_notes)), span=name_span, method="static analysis (exact)",
-                         plan=plan)
+                         plan=plan, spec=transformers_spec(inst, name, root, name_span))
     problem = None
     if notes:
         problem = Problem("info", "LC106", f"`{name}`: " + "; ".join(notes), name_span)
@@ -2068,8 +2069,11 @@ def _node(name: str, inst: Inst, path: str, walk: _Walk) -> ParamNode:
             continue
         seen[vid] = (path, attr)  # the dotted path, formatted only if a tie names it
         kind = v.kind
-        if kind == "other" and attr.endswith("bias") and len(shape) == 1:
-            kind = "bias"
+        if kind == "other":
+            if attr.endswith("bias") and len(shape) == 1:
+                kind = "bias"
+            elif attr == "weight" and len(shape) == 2 and _transposed_linear(inst):
+                kind, shape = "linear", (shape[1], shape[0])  # kept in × out: as a linear's, out × in
         tensor = Tensor(attr, shape if exact else tuple(map(int, shape)), kind, name)
         if v.requires_grad:
             trainable.append(tensor)
@@ -2111,6 +2115,20 @@ def _node(name: str, inst: Inst, path: str, walk: _Walk) -> ParamNode:
     if walk.skips == skips:
         walk.counted[id(inst)] = (inst, node.total)
     return node
+
+
+# Layers of the libraries read that are linear layers with the weight stored transposed (in × out):
+# transformers' Conv1D (GPT-2, GPT, CTRL's projections), which its bitsandbytes and peft integrations
+# adapt as linear layers. (class name, the file that defines it)
+_TRANSPOSED_LINEARS = frozenset({("Conv1D", "/transformers/pytorch_utils.py")})
+
+
+def _transposed_linear(inst: Inst) -> bool:
+    cls = inst.cls
+    if type(cls) is not ClassV or cls.env is None:
+        return False
+    path = cls.env.module.path.replace(os.sep, "/")
+    return any(cls.name == name and path.endswith(where) for name, where in _TRANSPOSED_LINEARS)
 
 
 def _container_children(modules: list[tuple[str, Inst]], path: str, walk: _Walk) -> list[ParamNode]:
