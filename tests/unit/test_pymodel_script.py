@@ -511,6 +511,30 @@ def test_the_accelerator_state_says_which_plugins_it_was_given() -> None:
     assert counts(report) == {"a": (3, 3), "b": (3, 3)}, report.problems
 
 
+def test_the_accelerator_s_distributed_type_is_the_run_its_plugins_shard_for() -> None:
+    # accelerate's no_trainer examples: `if accelerator.distributed_type == DistributedType.XLA:
+    # model.tie_weights()` after prepare. Not known, it left the model uncountable.
+    report = run("""
+        import torch.nn as nn
+        from accelerate import Accelerator, DistributedType
+        from accelerate.utils import DeepSpeedPlugin, FullyShardedDataParallelPlugin
+        from accelerate.utils import DistributedType as UtilsDistributedType
+
+        model = nn.Linear(4, 4)
+        accelerator = Accelerator()
+        model = accelerator.prepare(model)
+        if accelerator.distributed_type == DistributedType.XLA:
+            model.weight = None
+        kinds = [Accelerator(deepspeed_plugin=DeepSpeedPlugin()).distributed_type,
+                 Accelerator(fsdp_plugin=FullyShardedDataParallelPlugin()).state.distributed_type,
+                 accelerator.state.distributed_type]
+        if kinds == [DistributedType.DEEPSPEED, DistributedType.FSDP, UtilsDistributedType.NO] and \
+                kinds[1] == "FSDP" and accelerator.distributed_type.value == "NO":
+            other = nn.Linear(2, 2)
+    """)
+    assert counts(report) == {"model": (20, 20), "other": (6, 6)}, report.problems
+
+
 _DUMMY_OPTIM = """
     import torch.nn as nn
     from accelerate import Accelerator

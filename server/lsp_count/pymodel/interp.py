@@ -98,6 +98,9 @@ _SHIM_LIBRARIES = {LIGHTNING_SHIM: "Lightning", FABRIC_SHIM: "Lightning Fabric",
                    TRAINER_SHIM: "transformers", HF_ARGPARSER_SHIM: "transformers", HYDRA_SHIM: "Hydra",
                    ACCELERATE_SHIM: "accelerate", LIGHTNING_TRAINER_SHIM: "Lightning", TORCH_DATA_SHIM: "torch",
                    DEEPSPEED_SHIM: "DeepSpeed", LIGHTNING_CLI_SHIM: "Lightning"}
+# accelerate's DistributedType, whose members (`DistributedType.XLA`) are read from the shim's enum too
+# (Interpreter.get_attr), not only what calling it makes.
+_DISTRIBUTED_TYPES = frozenset(f"accelerate.{where}DistributedType" for where in ("", "utils.", "utils.dataclasses."))
 SHIMS = {**{name: (LIGHTNING_SHIM, "LightningModule") for name in LIGHTNING_MODULES},
          **{name.replace("LightningModule", "LightningDataModule").replace("core.module.", "core.datamodule."):
             (LIGHTNING_SHIM, "LightningDataModule") for name in LIGHTNING_MODULES},
@@ -123,6 +126,7 @@ SHIMS = {**{name: (LIGHTNING_SHIM, "LightningModule") for name in LIGHTNING_MODU
          # the stand-ins for the optimizer and scheduler a DeepSpeed config names
          **{f"accelerate.utils.{where}{name}": (ACCELERATE_SHIM, name)
             for name in ("DummyOptim", "DummyScheduler") for where in ("", "deepspeed.")},
+         **{name: (ACCELERATE_SHIM, "DistributedType") for name in _DISTRIBUTED_TYPES},
          # DeepSpeed's engine, made as its config says (shims/deepspeed.py)
          **{f"deepspeed.{name}": (DEEPSPEED_SHIM, name)
             for name in ("initialize", "add_config_arguments", "init_distributed", "comm.init_distributed")},
@@ -4023,6 +4027,8 @@ class Interpreter:
                 return {n: self.get_attr(obj, n, node) for n in sorted({*TORCH_NN_MODULES, *TORCH_NN_OTHER_NAMES})}
             if name == "argv" and obj.name == "sys":
                 return self.command_line(node, None)  # (`getattr(sys, "argv")`)
+            if obj.name in _DISTRIBUTED_TYPES:
+                return self.get_attr(self.shim_class(obj.name), name, node)
             key = (obj.name, name)
             found = self.ext_names.get(key)
             if found is None and _torch_class_lacks(obj.name, name):

@@ -19,7 +19,9 @@ torch's ``ShardingStrategy`` member; FULL_SHARD by default) for FSDP1, ``reshard
 ``"auto"`` stage is the plugin's). Their defaults are those of a machine whose environment sets
 none (``accelerate launch``'s config sets ``FSDP_*`` / ``ACCELERATE_DEEPSPEED_*`` variables, not read).
 
-``accelerator.state`` answers what scripts ask of it before they pick an optimizer (accelerate's
+``accelerator.distributed_type`` (and the state's) is DistributedType.DEEPSPEED with a DeepSpeed
+plugin, FSDP with an FSDP plugin, else NO: the run the plugins shard for (accelerate itself says NO
+for an FSDP plugin on one process). ``accelerator.state`` answers what scripts ask of it before they pick an optimizer (accelerate's
 no_trainer examples: ``AdamW if accelerator.state.deepspeed_plugin is None or "optimizer" not in
 accelerator.state.deepspeed_plugin.deepspeed_config else DummyOptim``): the plugins given, or None.
 A DeepSpeed plugin's ``deepspeed_config`` is its ``hf_ds_config``'s data (a dict, or a JSON file's),
@@ -29,6 +31,8 @@ made over the DummyOptim's parameters, as accelerate hands them to ``deepspeed.i
 the config names none, accelerate's ValueError. (Without a DeepSpeed plugin a DummyOptim optimizes
 nothing: accelerate returns it as it is.)
 """
+
+import enum
 
 import torch
 import torch.nn as nn
@@ -101,6 +105,23 @@ class DeepSpeedPlugin:
         self.stage = stage if is_known(stage) and stage in (0, 1, 2, 3) else None
 
 
+class DistributedType(str, enum.Enum):
+    NO = "NO"
+    MULTI_CPU = "MULTI_CPU"
+    MULTI_GPU = "MULTI_GPU"
+    MULTI_NPU = "MULTI_NPU"
+    MULTI_MLU = "MULTI_MLU"
+    MULTI_SDAA = "MULTI_SDAA"
+    MULTI_MUSA = "MULTI_MUSA"
+    MULTI_XPU = "MULTI_XPU"
+    DEEPSPEED = "DEEPSPEED"
+    FSDP = "FSDP"
+    XLA = "XLA"
+    MEGATRON_LM = "MEGATRON_LM"
+    MULTI_HPU = "MULTI_HPU"
+    MULTI_NEURON = "MULTI_NEURON"
+
+
 class DummyOptim:
     def __init__(self, params, lr=0.001, weight_decay=0, **kwargs):
         self.params = params
@@ -124,6 +145,7 @@ class AcceleratorState:
     def __init__(self, accelerator):
         self.deepspeed_plugin = accelerator.deepspeed_plugin
         self.fsdp_plugin = accelerator.fsdp_plugin
+        self.distributed_type = accelerator.distributed_type
         self.mixed_precision = accelerator.mixed_precision
         self.device = accelerator.device
         self.num_processes = 1
@@ -151,6 +173,12 @@ class Accelerator:
         self.is_main_process = True
         self.is_local_main_process = True
         self.is_last_process = True
+        if self.deepspeed_plugin is not None:
+            self.distributed_type = DistributedType.DEEPSPEED
+        elif self.fsdp_plugin is not None:
+            self.distributed_type = DistributedType.FSDP
+        else:
+            self.distributed_type = DistributedType.NO
         self.state = AcceleratorState(self)
 
     def _shard(self, model):
