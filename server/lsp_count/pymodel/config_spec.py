@@ -29,11 +29,11 @@ from lsp_count.core.readers.json_reader import read_json
 from lsp_count.core.report import relocated_spec
 from lsp_count.core.source import Span
 from lsp_count.core.spec import ModelSpec, SpecError
-from lsp_count.pymodel.values import ClassV, ExtV, Inst
+from lsp_count.pymodel.values import ClassV, ExtV, Inst, is_unknownish
 
 _CONFIG_BASES = ("PreTrainedConfig", "PretrainedConfig")
 _MAX_DEPTH = 4  # sub-configs of sub-configs (a composite model's thinker's text config)
-_MAX_ITEMS = 4_096  # values converted in all: a config is a few hundred
+_MAX_ITEMS = 50_000  # values converted in all: a config is a few hundred (a label table a few thousand)
 
 
 def transformers_spec(inst: Inst, name: str, root: ParamNode, span: Span | None) -> ModelSpec | None:
@@ -44,8 +44,11 @@ def transformers_spec(inst: Inst, name: str, root: ParamNode, span: Span | None)
     if inst is None:
         return None
     config = inst.attrs["config"]
-    data = _config_data(config, _MAX_DEPTH, [_MAX_ITEMS])
-    if not isinstance(data, dict) or not isinstance(data.get("model_type"), str):
+    budget = [_MAX_ITEMS]
+    data = _config_data(config, _MAX_DEPTH, budget)
+    if data is None or budget[0] < 0 or not isinstance(data.get("model_type"), str):
+        # (a config cut short, or with a value the analysis does not know, would be read with the
+        # family's defaults for what it left out: a sliding window, a position limit)
         return None
     head = _transformers_class(inst)
     if head is not None:
@@ -110,13 +113,16 @@ def _transformers_class(inst: Inst) -> str | None:
 _MISSING = object()
 
 
-def _config_data(config: Inst, depth: int, budget: list[int]) -> Any:
+def _config_data(config: Inst, depth: int, budget: list[int]) -> dict[str, Any] | None:
     """``config.to_dict()`` as far as the values are plain data: its attributes (not the private
-    ones), with ``model_type`` from its class; a value that is not plain data is left out."""
+    ones), with ``model_type`` from its class; a value that is not plain data (a set) is left out;
+    None where a value is not known."""
     data: dict[str, Any] = {}
     for key, value in config.attrs.items():
         if type(key) is not str or key.startswith("_"):
             continue
+        if is_unknownish(value):
+            return None
         plain = _plain(value, depth, budget)
         if plain is not _MISSING:
             data[key] = plain
@@ -148,12 +154,16 @@ def _plain(value: Any, depth: int, budget: list[int]) -> Any:
     if t is dict:
         out = {}
         for k, v in value.items():
-            if type(k) is not str:
-                return _MISSING
+            if type(k) not in (str, int):
+                return _MISSING  # (an int key is written as a string, as to_dict's JSON has `id2label`)
             plain = _plain(v, depth - 1, budget)
             if plain is not _MISSING:
                 out[k] = plain
         return out
     if _is_transformers_config(value):
-        return _config_data(value, depth - 1, budget)
+        nested = _config_data(value, depth - 1, budget)
+        if nested is None:
+            budget[0] = -1  # (not known: the whole config is not read)
+            return _MISSING
+        return nested
     return _MISSING
