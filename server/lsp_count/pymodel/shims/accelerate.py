@@ -139,21 +139,17 @@ class DummyScheduler:
         self.kwargs = kwargs
 
 
+# What an Accelerator and its state both say of the process
+_STATE = ("deepspeed_plugin", "fsdp_plugin", "distributed_type", "mixed_precision", "device", "num_processes",
+          "process_index", "local_process_index", "is_main_process", "is_local_main_process", "is_last_process")
+
+
 class AcceleratorState:
     """What ``accelerator.state`` says of the one process (its plugins, as the Accelerator was given them)."""
 
     def __init__(self, accelerator):
-        self.deepspeed_plugin = accelerator.deepspeed_plugin
-        self.fsdp_plugin = accelerator.fsdp_plugin
-        self.distributed_type = accelerator.distributed_type
-        self.mixed_precision = accelerator.mixed_precision
-        self.device = accelerator.device
-        self.num_processes = 1
-        self.process_index = 0
-        self.local_process_index = 0
-        self.is_main_process = True
-        self.is_local_main_process = True
-        self.is_last_process = True
+        for name in _STATE:
+            setattr(self, name, getattr(accelerator, name))
 
 
 class Accelerator:
