@@ -1872,6 +1872,33 @@ def test_enum_auto_values_are_python_s() -> None:
     assert counts(report) == {"Net": 6 * 5 + 5}
 
 
+_ENUMS = """
+import enum
+class Mode(str, enum.Enum):
+    A = "a"
+    B = "b"
+class Level(enum.IntEnum):
+    LOW = 1
+class Color(enum.Enum):
+    RED = 1
+"""
+
+
+@pytest.mark.parametrize("comparison", [
+    '[Mode.A, Mode.B] == ["a", "b"]', '("x", Mode.B) == ("x", "b")', '{"k": Mode.A} == {"k": "a"}',
+    '{Mode.A: 1} == {"a": 1}', '[[Mode.A]] == [["a"]]', '[Mode.A] != ["b"]', '[Level.LOW] == [1]',
+    '[Color.RED] == [1]', '[Color.RED] == [Color.RED]', '[Mode.A] == ("a",)', '[1, Mode.A] == [1]',
+])
+def test_containers_of_enum_members_compare_as_python_compares_them(comparison: str) -> None:
+    # A list, tuple or dict compares item by item with each item's own ==: a str or int enum's
+    # member equals its value there too (accelerate's `[DistributedType.FSDP] == ["FSDP"]`).
+    namespace: dict[str, object] = {}
+    exec(_ENUMS, namespace)  # noqa: S102 - the test's own enums
+    expected = eval(comparison, namespace)  # noqa: S307 - the test's own comparison
+    report = run(_net(f"self.fc = nn.Linear(2 if {comparison} else 3, 1, bias=False)\n", _ENUMS))
+    assert counts(report) == {"Net": 2 if expected else 3}, report.problems
+
+
 @pytest.mark.parametrize("prelude, build, reason", [
     # What builds the instance besides __init__ is not followed: said, not counted as __init__ alone.
     ("class Single(nn.Module):\n    _made = None\n    def __new__(cls):\n        if cls._made is None:\n"

@@ -4779,6 +4779,8 @@ class Interpreter:
             b = list(b)
         if (type(a) is Inst or type(b) is Inst) and (fn is operator.eq or fn is operator.ne):
             a, b = _member_value(a), _member_value(b)  # Format.NCHW == "NCHW" for a str enum
+        elif type(a) is type(b) and type(a) in _MEMBER_HOLDERS and (fn is operator.eq or fn is operator.ne):
+            a, b = _member_values(a), _member_values(b)  # [Format.NCHW] == ["NCHW"]: each item's ==, as Python's
         if (type(a) not in _PLAIN or type(b) not in _PLAIN) and any(
                 isinstance(x, (Inst, Param, ClassV, FuncV, BoundV, BuiltinV, ExtV, ModV)) for x in (a, b)) \
                 and fn not in (operator.is_, operator.is_not, operator.eq, operator.ne):
@@ -10774,6 +10776,20 @@ def _stored_key(d: dict[Any, Any], key: Any) -> Any:
             if type(stored) is Inst and _member_value(stored) == key and _member_value(stored) is not stored:
                 return stored
     return key
+
+
+_MEMBER_HOLDERS = frozenset({list, tuple, dict})
+
+
+def _member_values(v: Any, depth: int = 8) -> Any:
+    """A list, tuple or dict with the members of str and int enums in it (at any depth) as their
+    values, for an equality Python decides item by item; other values as they are."""
+    t = type(v)
+    if depth == 0 or t not in _MEMBER_HOLDERS:
+        return _member_value(v)
+    if t is dict:
+        return {_member_value(k): _member_values(x, depth - 1) for k, x in v.items()}
+    return t(_member_values(x, depth - 1) for x in v)
 
 
 def _member_value(v: Any) -> Any:
