@@ -7,6 +7,8 @@ the per-layer sliding windows transformers' Qwen configs hand their caches.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from lsp_count.core.memory import Settings, SettingsError, estimate_memory, kv_cache, sliding_layers, sliding_window
@@ -236,3 +238,24 @@ def test_qwen_sliding_layers_match_transformers(model_type, use, max_window_laye
               for t, kw in zip(types, kwargs)]
     m = model(dict(model_type=model_type, architectures=[arch], torch_dtype="bfloat16", **sizes, **switches))
     assert kv_cache(m, context, 1, "bfloat16").bytes == sum(theirs) * PER_TOKEN_LAYER
+
+
+@pytest.mark.parametrize("model_type", sorted(QWEN_CLASSES))
+@pytest.mark.parametrize("use", [False, True])
+def test_a_qwen_config_as_transformers_saves_it_is_read(model_type, use):
+    """What save_pretrained writes (to_dict): Qwen2-MoE's config writes `sliding_window: 0` for a window
+    switched off, which was refused ("must be at least 1"); the KV cache is transformers' own."""
+    transformers = pytest.importorskip("transformers")
+    from transformers.cache_utils import get_layer_types_and_kwargs
+
+    sizes = dict(hidden_size=64, num_attention_heads=8, num_key_value_heads=2, head_dim=8, num_hidden_layers=6,
+                 intermediate_size=128, moe_intermediate_size=32, shared_expert_intermediate_size=32,
+                 num_experts=4, num_experts_per_tok=2, vocab_size=100)
+    hf = getattr(transformers, QWEN_CLASSES[model_type])(**sizes, use_sliding_window=use, sliding_window=16,
+                                                         max_window_layers=4)
+    saved = json.loads(hf.to_json_string())
+    types, kwargs = get_layer_types_and_kwargs(hf)
+    context = 40
+    theirs = [min(context, kw["sliding_window"]) if t == "sliding_attention" and kw.get("sliding_window") else context
+              for t, kw in zip(types, kwargs)]
+    assert kv_cache(model(saved), context, 1, "bfloat16").bytes == sum(theirs) * PER_TOKEN_LAYER

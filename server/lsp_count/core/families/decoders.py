@@ -139,7 +139,8 @@ def qwen_sliding(layer_slides, rule: str, max_window_layers: bool = True) -> dic
     fields = {
         "use_sliding_window": Field(("use_sliding_window",), False, "bool",
                                     doc="whether sliding_window applies at all (false: every layer sees the whole context)"),
-        "sliding_window": Field(("sliding_window",), 4096, "int?",
+        # (0 too: transformers 5's Qwen2MoeConfig writes 0 for a window switched off)
+        "sliding_window": Field(("sliding_window",), 4096, "int?", minimum=0,
                                 doc="tokens a sliding-window attention layer sees (only with use_sliding_window)"),
         "layer_types": Field(("layer_types",), Derived(layer_types, rule), "strs"),
     }
