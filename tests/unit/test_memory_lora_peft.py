@@ -49,3 +49,30 @@ def test_named_targets_match_peft(config):
     tree = analyze_text(json.dumps(config), "config.json").models[0].tree
     names = {"phi3": ["qkv_proj", "down_proj"], "gpt2": ["c_attn"]}.get(config["model_type"], ["q_proj", "v_proj", "down_proj"])
     assert lora_adapter_params(tree, 4, tuple(names)) == peft_count(config, 4, names)
+
+
+MOE_CASES = [
+    dict(model_type="mixtral", architectures=["MixtralForCausalLM"], hidden_size=32, num_attention_heads=4,
+         num_key_value_heads=2, num_hidden_layers=2, intermediate_size=48, vocab_size=100, num_local_experts=4,
+         num_experts_per_tok=2),
+    dict(model_type="qwen3_moe", architectures=["Qwen3MoeForCausalLM"], hidden_size=32, num_attention_heads=4,
+         num_key_value_heads=2, head_dim=8, num_hidden_layers=2, intermediate_size=48, moe_intermediate_size=24,
+         vocab_size=100, num_experts=4, num_experts_per_tok=2),
+    dict(model_type="qwen2_moe", architectures=["Qwen2MoeForCausalLM"], hidden_size=32, num_attention_heads=4,
+         num_key_value_heads=2, num_hidden_layers=2, intermediate_size=48, moe_intermediate_size=24,
+         shared_expert_intermediate_size=40, vocab_size=100, num_experts=4, num_experts_per_tok=2),
+]
+
+
+@pytest.mark.parametrize("config", MOE_CASES, ids=lambda c: c["model_type"])
+@pytest.mark.parametrize("rank", [4, 8])
+def test_lora_mode_on_a_moe_model_plans_the_adapters_peft_makes(config, rank):
+    # peft 0.21 on transformers 5 adapts Mixtral's and Qwen3-MoE's fused experts and router under
+    # all-linear (its v4 -> v5 conversion), Qwen2-MoE's neither: `--mode lora` on the config trains
+    # exactly those adapters (the linear layers alone were 288 of Mixtral's 2,976 at hidden 8).
+    from lsp_count.core.memory import Settings, estimate_memory
+
+    model = analyze_text(json.dumps(config), "config.json").models[0]
+    report = estimate_memory(model, Settings(mode="lora", lora_rank=rank, context=16, batch=1))
+    assert report.line("adapters").bytes == 4 * peft_count(config, rank, "all-linear")
+    assert report.line("gradients").bytes == report.line("adapters").bytes

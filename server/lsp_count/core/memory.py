@@ -61,7 +61,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from lsp_count.core.params import ParamNode, ParamTree, Tensor
@@ -1192,8 +1192,45 @@ class MemoryEstimator:
         return self._facts.layer_count
 
 
+# The plan key of a model whose LoRA adapters _moe_lora_plan built from the settings (not a YAML's).
+_PEFT_PLAN = "lora_from_settings"
+
+
+def _moe_lora_plan(model: ModelReport, s: Settings, facts: _TreeFacts
+                   ) -> tuple[ModelReport, _TreeFacts, tuple[str, ...]] | None:
+    """A MoE model (fused experts, kind "expert") under the settings' LoRA plan, with peft's adapters
+    built as a fine-tuning YAML's are (formats/lora.py's apply_lora, checked against peft): peft 0.21
+    adapts transformers 5's fused experts and router of the families it converts (Qwen3-MoE's experts
+    hold 490M of its 498M adapter parameters), and leaves them alone for the others, which the
+    tree's linear layers alone do not say. None for a dense model, one with adapters of its own or
+    planned already, or targets apply_lora refuses (the linear layers' plan then says why)."""
+    if s.mode not in ("lora", "qlora") or _own_adapters(model.tree, facts) or \
+            facts.per_gpu(("planned_lora",), _planned_lora_numel, 1, 1) or \
+            not facts.memo(("has_experts",), lambda: any(t.kind == "expert" for _p, t, _m, _f, _s in facts.flat)):
+        return None
+
+    def adapt() -> tuple[ModelReport, _TreeFacts, tuple[str, ...]] | None:
+        from lsp_count.formats.lora import LoraTargets, apply_lora  # (a pure module; the core's formats read it too)
+
+        model_type = model.spec.family.model_type if model.spec is not None else None
+        adapted = apply_lora(model.tree, s.lora_rank, LoraTargets(names=s.lora_targets), model_type=model_type)
+        if adapted.errors:
+            return None
+        targets: object = list(s.lora_targets) if s.lora_targets is not None else "all-linear"
+        planned = replace(model, tree=adapted.tree, plan={**model.plan, "lora_rank": s.lora_rank, "lora_targets": targets,
+                                                          _PEFT_PLAN: True})
+        return planned, _TreeFacts(adapted.tree), adapted.notes
+
+    return facts.memo(("moe_lora", s.lora_rank, s.lora_targets), adapt)
+
+
 def _estimate(model: ModelReport, settings: Settings, facts: _TreeFacts) -> MemoryReport:
     s = settings
+    moe = _moe_lora_plan(model, s, facts)
+    if moe is not None:
+        planned, planned_facts, peft_notes = moe
+        report = _estimate(planned, s, planned_facts)
+        return replace(report, notes=report.notes + peft_notes)
     _validate(s, model, facts)
     plan = facts.memo(("plan", s.mode, s.dtype, s.optimizer, s.kv_dtype), lambda: _plan(model, s))
     tree = model.tree
@@ -1277,8 +1314,12 @@ def _estimate(model: ModelReport, settings: Settings, facts: _TreeFacts) -> Memo
 
             n_adapt = facts.per_gpu(("planned_lora_at", rank), planned_fn, tp, pp)
             n_adapt_total = facts.per_gpu(("planned_lora_at", rank), planned_fn, 1, 1)
-            adapters = f"{n_adapt_total:,} LoRA params (the config's adapters, rank {rank}" + (
-                f"; the config's rank is {planned_rank})" if rank != planned_rank else ")")
+            if (model.plan or {}).get(_PEFT_PLAN):
+                what = ", ".join(s.lora_targets) if s.lora_targets else "all linear layers"
+                adapters = f"{n_adapt_total:,} LoRA params (rank {rank}, {what}, as peft adapts a MoE model)"
+            else:
+                adapters = f"{n_adapt_total:,} LoRA params (the config's adapters, rank {rank}" + (
+                    f"; the config's rank is {planned_rank})" if rank != planned_rank else ")")
 
             def planned_state_fn(p: str, t: Tensor, m: int, f: bool) -> int:
                 n = numel_at_rank(t)
