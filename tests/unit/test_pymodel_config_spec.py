@@ -85,7 +85,8 @@ def test_a_python_file_s_transformers_model_has_its_config_json_s_memory(case) -
     assert python.spec is not None and python.spec.model_type == family
     for s in _SETTINGS:
         if s.mode == "lora" and family in _MOE:
-            continue  # (the adapters are planned on the tree: a MoE router is a linear in the table's, not in transformers')
+            continue  # (planned on the tree: the table's marks the router linear and the experts fused, a Python
+            # tree of transformers' MoE classes does not)
         assert _lines(python, s) == _lines(config_json, s), (s, family, values)
 
 
