@@ -76,3 +76,21 @@ def test_lora_mode_on_a_moe_model_plans_the_adapters_peft_makes(config, rank):
     report = estimate_memory(model, Settings(mode="lora", lora_rank=rank, context=16, batch=1))
     assert report.line("adapters").bytes == 4 * peft_count(config, rank, "all-linear")
     assert report.line("gradients").bytes == report.line("adapters").bytes
+
+
+@pytest.mark.parametrize("config", MOE_CASES, ids=lambda c: c["model_type"])
+def test_lora_mode_on_a_python_file_s_moe_model_plans_the_adapters_peft_makes(config):
+    # Its tree, from transformers' code, marks no fused experts: the plan is made on its config's
+    # family spec (pymodel/config_spec.py), which counts the same parameters.
+    from lsp_count.core.analyze import AnalyzeOptions
+    from lsp_count.core.memory import Settings, estimate_memory
+    from transformers import CONFIG_MAPPING
+
+    config_class = type(CONFIG_MAPPING[config["model_type"]]()).__name__
+    arguments = ", ".join(f"{k}={v!r}" for k, v in config.items() if k not in ("model_type", "architectures"))
+    source = (f"from transformers import {config_class}, {config['architectures'][0]}\n"
+              f"model = {config['architectures'][0]}({config_class}({arguments}))\n")
+    model = analyze_text(source, "model.py", AnalyzeOptions()).models[0]
+    assert model.spec is not None
+    report = estimate_memory(model, Settings(mode="lora", lora_rank=4, context=16, batch=1))
+    assert report.line("adapters").bytes == 4 * peft_count(config, 4, "all-linear")

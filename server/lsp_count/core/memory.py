@@ -70,7 +70,8 @@ from lsp_count.core.precision import (
     skip_modules_from_config, tensor_bytes,
 )
 from lsp_count.core.report import ModelReport
-from lsp_count.core.spec import ModelSpec
+from lsp_count.core.engine import count
+from lsp_count.core.spec import ModelSpec, SpecError
 
 GiB = 1 << 30
 MiB = 1 << 20
@@ -1202,18 +1203,22 @@ def _moe_lora_plan(model: ModelReport, s: Settings, facts: _TreeFacts
     built as a fine-tuning YAML's are (formats/lora.py's apply_lora, checked against peft): peft 0.21
     adapts transformers 5's fused experts and router of the families it converts (Qwen3-MoE's experts
     hold 490M of its 498M adapter parameters), and leaves them alone for the others, which the
-    tree's linear layers alone do not say. None for a dense model, one with adapters of its own or
-    planned already, or targets apply_lora refuses (the linear layers' plan then says why)."""
+    tree's linear layers alone do not say. A Python file's transformers model, whose tree marks no
+    fused experts, is planned on its spec's tree (pymodel/config_spec.py checked that it counts the
+    same parameters). None for a dense model, one with adapters of its own or planned already, or
+    targets apply_lora refuses (the linear layers' plan then says why)."""
     if s.mode not in ("lora", "qlora") or _own_adapters(model.tree, facts) or \
-            facts.per_gpu(("planned_lora",), _planned_lora_numel, 1, 1) or \
-            not facts.memo(("has_experts",), lambda: any(t.kind == "expert" for _p, t, _m, _f, _s in facts.flat)):
+            facts.per_gpu(("planned_lora",), _planned_lora_numel, 1, 1):
+        return None
+    base = facts.memo(("moe_tree",), lambda: _moe_tree(model, facts))
+    if base is None:
         return None
 
     def adapt() -> tuple[ModelReport, _TreeFacts, tuple[str, ...]] | None:
         from lsp_count.formats.lora import LoraTargets, apply_lora  # (a pure module; the core's formats read it too)
 
         model_type = model.spec.family.model_type if model.spec is not None else None
-        adapted = apply_lora(model.tree, s.lora_rank, LoraTargets(names=s.lora_targets), model_type=model_type)
+        adapted = apply_lora(base, s.lora_rank, LoraTargets(names=s.lora_targets), model_type=model_type)
         if adapted.errors:
             return None
         targets: object = list(s.lora_targets) if s.lora_targets is not None else "all-linear"
@@ -1222,6 +1227,22 @@ def _moe_lora_plan(model: ModelReport, s: Settings, facts: _TreeFacts
         return planned, _TreeFacts(adapted.tree), adapted.notes
 
     return facts.memo(("moe_lora", s.lora_rank, s.lora_targets), adapt)
+
+
+def _moe_tree(model: ModelReport, facts: _TreeFacts) -> ParamTree | None:
+    """The tree of a model with fused experts to plan peft's adapters on: its own, or, for a model
+    whose tree has none but whose spec's does (a Python file's Mixtral), the spec's; None else."""
+    if any(t.kind == "expert" for _p, t, _m, _f, _s in facts.flat):
+        return model.tree
+    if model.spec is None:
+        return None
+    try:
+        family = count(model.spec)
+    except SpecError:
+        return None
+    if family.total != model.tree.total or not any(t.kind == "expert" for _p, t, _m, _f in family.root.iter_tensors()):
+        return None
+    return family
 
 
 def _estimate(model: ModelReport, settings: Settings, facts: _TreeFacts) -> MemoryReport:
