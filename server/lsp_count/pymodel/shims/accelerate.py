@@ -93,7 +93,7 @@ class DeepSpeedPlugin:
                                       "offload_param": {"device": offload_param_device or "none"}}}
         else:
             self.deepspeed_config = config_data(hf_ds_config)
-            settings = config_settings(hf_ds_config, None)
+            settings = config_settings(self.deepspeed_config, None)  # (a file's data, read once)
             if isinstance(settings, str):
                 stage = None
                 self.said = f"accelerate's DeepSpeed plugin, whose config is not read ({settings})"
