@@ -557,6 +557,17 @@ def test_a_dummy_optimizer_is_the_one_the_deepspeed_config_names() -> None:
     assert "DeepSpeed makes its config's optimizer `AdamW`" in model.tree.notes[0]
 
 
+def test_a_dummy_optimizer_with_a_deepspeed_config_not_read_still_trains_the_model() -> None:
+    # The plugin's JSON file is not there: the model is counted and trained, with the optimizer's
+    # states not known and the config said not read (it was LC101: `in` on a value not known).
+    report = run(_DUMMY_OPTIM.format(plugin='deepspeed_plugin=DeepSpeedPlugin(hf_ds_config="missing.json")'))
+    assert counts(report) == {"model": (20, 20)}, report.problems
+    model = next(m for m in report.models if m.name == "model")
+    notes = " ".join(model.tree.notes)
+    assert model.plan["mode"] == "train" and "the config is not read" in notes, notes
+    assert "whose config is not read" in notes and "missing.json" in notes, notes
+
+
 def test_a_dummy_optimizer_without_an_optimizer_in_the_config_is_accelerates_error() -> None:
     report = run(_DUMMY_OPTIM.format(plugin="deepspeed_plugin=DeepSpeedPlugin(zero_stage=2)"))
     assert "You cannot create a `DummyOptim` without specifying an optimizer in the config file" in \

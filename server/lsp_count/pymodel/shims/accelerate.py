@@ -194,6 +194,9 @@ class Accelerator:
         if not is_known(plugin) or plugin is None or not isinstance(plugin, DeepSpeedPlugin):
             return dummy  # (accelerate returns it as it is: it optimizes nothing)
         config = plugin.deepspeed_config
+        if not is_known(config):  # (a config file not read: the plugin says why; the model is still trained)
+            optimizer_made("DeepSpeed makes the optimizer its config names (the config is not read)", "", dummy.params)
+            return dummy
         if "optimizer" not in config:
             raise ValueError("You cannot create a `DummyOptim` without specifying an optimizer in the config file.")
         optimizer = config["optimizer"]
