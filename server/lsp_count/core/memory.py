@@ -927,6 +927,12 @@ def _adapter_path(path: str) -> bool:
     return any(part in _ADAPTER_MODULES for part in path.split("."))
 
 
+def adapter_parameters(root: ParamNode) -> int:
+    """Parameters of the peft adapters a tree holds (a Python file's get_peft_model): those under
+    its lora_A / lora_B modules."""
+    return sum(t.numel * mult for path, t, mult, _f in root.iter_tensors() if _adapter_path(path))
+
+
 def _peft_adapters(facts: _TreeFacts) -> bool:
     """Whether the model holds peft's LoRA adapters (a Python file's get_peft_model): the LoRA they
     make is the model's own, whatever the settings' rank and targets."""

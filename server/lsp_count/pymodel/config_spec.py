@@ -24,14 +24,15 @@ from typing import Any
 
 from lsp_count.core.engine import count
 from lsp_count.core.hf_config import build_spec
+from lsp_count.core.memory import adapter_parameters
 from lsp_count.core.params import ParamNode
 from lsp_count.core.readers.json_reader import read_json
 from lsp_count.core.report import relocated_spec
 from lsp_count.core.source import Span
 from lsp_count.core.spec import ModelSpec, SpecError
+from lsp_count.pymodel.interp import in_transformers, is_transformers_config
 from lsp_count.pymodel.values import ClassV, ExtV, Inst, is_unknownish
 
-_CONFIG_BASES = ("PreTrainedConfig", "PretrainedConfig")
 _MAX_DEPTH = 4  # sub-configs of sub-configs (a composite model's thinker's text config)
 _MAX_ITEMS = 50_000  # values converted in all: a config is a few hundred (a label table a few thousand)
 
@@ -64,7 +65,7 @@ def transformers_spec(inst: Inst, name: str, root: ParamNode, span: Span | None)
         tree = count(spec)
     except (SpecError, ValueError, KeyError, TypeError, ArithmeticError, RecursionError):
         return None
-    if tree.total != root.total - _adapter_parameters(root) or spec.dtype is not None or spec.quantization is not None:
+    if tree.total != root.total - adapter_parameters(root) or spec.dtype is not None or spec.quantization is not None:
         return None
     return relocated_spec(spec, span)
 
@@ -72,8 +73,6 @@ def transformers_spec(inst: Inst, name: str, root: ParamNode, span: Span | None)
 # What a model's config is read through: the model itself, or the model that peft wraps
 # (PeftModel.base_model is the LoraModel, whose model is the transformers model).
 _WRAPPED = ((), ("base_model", "model"))
-# The modules peft adds to an adapted layer (core/memory.py's _ADAPTER_MODULES).
-_ADAPTER_MODULES = frozenset({"lora_A", "lora_B", "lora_embedding_A", "lora_embedding_B"})
 
 
 def _config_holder(inst: Inst) -> Inst | None:
@@ -81,22 +80,9 @@ def _config_holder(inst: Inst) -> Inst | None:
         holder: Any = inst
         for attr in path:
             holder = holder.attrs.get(attr) if type(holder) is Inst else None
-        if type(holder) is Inst and _is_transformers_config(holder.attrs.get("config")):
+        if type(holder) is Inst and is_transformers_config(holder.attrs.get("config")):
             return holder
     return None
-
-
-def _adapter_parameters(node: ParamNode, inside: bool = False) -> int:
-    inside = inside or node.name in _ADAPTER_MODULES
-    own = sum(t.numel for t in node.tensors) if inside else 0
-    return node.repeat * (own + sum(_adapter_parameters(c, inside) for c in node.children))
-
-
-def _is_transformers_config(value: Any) -> bool:
-    if type(value) is not Inst or type(value.cls) is not ClassV:
-        return False
-    return any(type(c) is ClassV and c.name in _CONFIG_BASES and c.env is not None and
-               "/transformers/" in c.env.module.path.replace("\\", "/") for c in value.cls.mro())
 
 
 def _transformers_class(inst: Inst) -> str | None:
@@ -105,7 +91,7 @@ def _transformers_class(inst: Inst) -> str | None:
     if type(inst.cls) is not ClassV:
         return None
     for c in inst.cls.mro():
-        if type(c) is ClassV and c.env is not None and "/transformers/" in c.env.module.path.replace("\\", "/"):
+        if type(c) is ClassV and c.env is not None and in_transformers(c.env.module.path):
             return c.name
     return None
 
@@ -160,7 +146,7 @@ def _plain(value: Any, depth: int, budget: list[int]) -> Any:
             if plain is not _MISSING:
                 out[k] = plain
         return out
-    if _is_transformers_config(value):
+    if is_transformers_config(value):
         nested = _config_data(value, depth - 1, budget)
         if nested is None:
             budget[0] = -1  # (not known: the whole config is not read)

@@ -4965,7 +4965,7 @@ class Interpreter:
             return Unknown(f"`{_text(node)}`: the positional arguments after the id go to the model's __init__, "
                            f"which the analyser does not follow from from_pretrained", maybe_module=not is_config)
         if given is not None:
-            if not self.is_transformers_config(given):
+            if not is_transformers_config(given):
                 return Unknown(f"`{_text(node)}`: `config=` is not a transformers config the analyser built"
                                + (f" ({why_of(given)})" if is_unknownish(given) else ""), maybe_module=True)
             config, unused = clone(given), changes  # transformers builds from a copy
@@ -5029,14 +5029,6 @@ class Interpreter:
         except (_Raised, Unresolved):
             return None
         return found if type(found) is ClassV else None
-
-    def is_transformers_config(self, value: Any) -> bool:
-        """An instance of a transformers configuration class the analyser built (read from the
-        installed source), as ``isinstance(config, PreTrainedConfig)`` tells transformers."""
-        if type(value) is not Inst or type(value.cls) is not ClassV:
-            return False
-        return any(c.name in ("PreTrainedConfig", "PretrainedConfig") and c.env is not None and
-                   _in_transformers(c.env.module.path) for c in value.cls.mro() if type(c) is ClassV)
 
     def parameter_dict_or(self, a: Any, b: Any, node: ast.AST) -> Any:
         """torch's ``ParameterDict | other``: a copy updated with ``other``; ``dict | ParameterDict``
@@ -12646,12 +12638,21 @@ def _transformers_function(fn: Any) -> bool:
     """Whether ``fn`` (a function, or one bound to its class) is defined in a file of the
     transformers package (its loaders' ``from_pretrained``)."""
     f = fn.func if type(fn) is BoundV else fn
-    return type(f) is FuncV and f.env is not None and _in_transformers(f.env.module.path)
+    return type(f) is FuncV and f.env is not None and in_transformers(f.env.module.path)
 
 
-def _in_transformers(path: str) -> bool:
+def in_transformers(path: str) -> bool:
     """Whether a file the analysis read is one of the transformers package's."""
     return f"{os.sep}transformers{os.sep}" in path
+
+
+def is_transformers_config(value: Any) -> bool:
+    """An instance of a transformers configuration class the analyser built (read from the
+    installed source), as ``isinstance(config, PreTrainedConfig)`` tells transformers."""
+    if type(value) is not Inst or type(value.cls) is not ClassV:
+        return False
+    return any(c.name in ("PreTrainedConfig", "PretrainedConfig") and c.env is not None and
+               in_transformers(c.env.module.path) for c in value.cls.mro() if type(c) is ClassV)
 
 
 def foreign_base(cls: ClassV) -> ExtV | None:
