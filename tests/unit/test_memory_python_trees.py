@@ -680,16 +680,10 @@ def test_gpt2_s_conv1d_weights_are_linear_layers_stored_transposed() -> None:
     """)
     model = next(m for m in analyze_text(source, "tagger.py", AnalyzeOptions()).models if m.name == "model")
     assert model.spec is None
-    projections = {(t.name, t.shape, t.kind) for node in _walk(model.tree.root) for t in node.tensors
-                   if node.name in ("c_attn", "c_fc")}
+    projections = {(t.name, t.shape, t.kind) for path, t, _m, _f in model.tree.root.iter_tensors()
+                   if path.rsplit(".", 1)[-1] in ("c_attn", "c_fc")}
     assert projections == {("weight", (48, 16), "linear"), ("bias", (48,), "bias"),
                            ("weight", (64, 16), "linear"), ("bias", (64,), "bias")}
     lines = _lines(model, Settings(mode="lora", lora_rank=4, context=32, batch=2))
     # one layer's linears (c_attn 16 → 48, attention c_proj 16 → 16, c_fc 16 → 64, mlp c_proj 64 → 16)
     assert lines["adapters"] == 4 * 2 * (4 * (16 + 48) + 4 * (16 + 16) + 4 * (16 + 64) + 4 * (64 + 16)) + 4 * (16 + 5) * 4
-
-
-def _walk(node):
-    yield node
-    for child in node.children:
-        yield from _walk(child)
