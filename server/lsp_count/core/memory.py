@@ -69,7 +69,7 @@ from lsp_count.core.precision import (
     DTYPES, FLOAT_BYTES, HEAD_MODULES, SIXTEEN_BIT, UnknownDType, dtype_from_config, normalize_dtype,
     skip_modules_from_config, tensor_bytes,
 )
-from lsp_count.core.report import ModelReport
+from lsp_count.core.report import ModelReport, PositionLimit
 from lsp_count.core.engine import count
 from lsp_count.core.spec import ModelSpec, SpecError
 
@@ -343,15 +343,6 @@ def _seq2seq_spec(model: ModelReport) -> ModelSpec | None:
     return spec
 
 
-@dataclass(frozen=True)
-class PositionLimit:
-    """The longest sequence the generating stack's positions cover."""
-
-    tokens: int
-    key: str  # the config key the "beyond" note names
-    hard: bool  # a learned table of exactly ``tokens`` positions: no longer sequence runs at all
-
-
 def position_limit(model: ModelReport) -> PositionLimit | None:
     """The decoder's position limit: a decoder-only model's, or an encoder-decoder's decoder's; None if none.
 
@@ -359,7 +350,10 @@ def position_limit(model: ModelReport) -> PositionLimit | None:
     max_target_positions: position_rows > 0; BART's 2 offset rows are not usable positions) has no
     row past the limit: hard. Rotary and ALiBi models run past it (rope scaling, or degraded): soft.
     T5 and Switch use relative position buckets, which no length exceeds (max_positions is None).
+    A model with no spec (a Python class) has the limit its analysis read from its config, if any.
     """
+    if model.spec is None:
+        return model.positions
     spec = _seq2seq_spec(model) or _decoder_spec(model)
     tokens = spec.values.get("max_positions") if spec is not None else None
     if spec is None or not isinstance(tokens, int):

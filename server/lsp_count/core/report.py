@@ -11,6 +11,15 @@ from lsp_count.core.spec import ModelSpec
 
 
 @dataclass(frozen=True)
+class PositionLimit:
+    """The longest sequence the generating stack's positions cover."""
+
+    tokens: int
+    key: str  # the config key the "beyond" note names
+    hard: bool  # a learned table of exactly ``tokens`` positions: no longer sequence runs at all
+
+
+@dataclass(frozen=True)
 class ModelReport:
     """One model found in a document, counted exactly."""
 
@@ -22,6 +31,9 @@ class ModelReport:
     method: str = "exact (family table)"
     # Training settings read from the document (a fine-tuning YAML): mode, lora rank, seq len, ...
     plan: Mapping[str, object] = field(default_factory=dict)
+    # A model with no spec (a Python class): the longest sequence its config names, read by the
+    # analysis (a model with a spec has the spec's: core/memory.py's position_limit).
+    positions: PositionLimit | None = None
 
 
 def relocated(model: ModelReport, span: Span | None) -> ModelReport:

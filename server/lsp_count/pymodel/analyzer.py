@@ -23,7 +23,7 @@ from lsp_count.core.analyze import DEFAULT_READ_PACKAGES
 from lsp_count.core.memory import Settings
 from lsp_count.core.params import ParamNode, ParamTree, Tensor, short_count
 from lsp_count.core.precision import FLOAT_BYTES, SIXTEEN_BIT
-from lsp_count.core.report import FileReport, ModelReport, unrecognized
+from lsp_count.core.report import FileReport, ModelReport, PositionLimit, unrecognized
 from lsp_count.core.source import LineIndex, Position, Problem, Span
 from lsp_count.core.spec import MAX_DIMENSION
 from lsp_count.formats.common import PRECISIONS, optimizer_name
@@ -1266,12 +1266,62 @@ def _model_report(ctx: Any, name: str, inst: Inst, notes: list[str], open_argume
         tree_notes.append(f"`{walker[0]}` defines its own `{walker[1]}()`: counted are the parameters registered on "
                           f"the modules (what the state dict and memory hold); what `{walker[1]}()` yields may differ")
     plan = _memory_plan(ctx, inst, root, tree_notes)
+    spec = transformers_spec(inst, name, root, name_span)
     report = ModelReport(name, ParamTree(root, tuple(tree_notes)), span=name_span, method="static analysis (exact)",
-                         plan=plan, spec=transformers_spec(inst, name, root, name_span))
+                         plan=plan, spec=spec, positions=_position_limit(inst) if spec is None else None)
     problem = None
     if notes:
         problem = Problem("info", "LC106", f"`{name}`: " + "; ".join(notes), name_span)
     return report, problem
+
+
+# The keys under which a model's config says the longest sequence it takes (transformers'
+# max_position_embeddings, GPT-2's n_positions, nanoGPT's and LitGPT's block_size, llama2.c's
+# max_seq_len), and the attributes a model keeps its config in.
+_SEQUENCE_KEYS = ("max_position_embeddings", "n_positions", "block_size", "max_seq_len")
+_CONFIG_ATTRIBUTES = ("config", "cfg", "params", "args")
+
+
+def _position_limit(inst: Inst) -> PositionLimit | None:
+    """The longest sequence a Python model takes, where it says so: a positive int under one of
+    _SEQUENCE_KEYS on the model itself (minGPT's ``self.block_size``) or on the config object it
+    keeps (nanoGPT's ``self.config``, llama2.c's ``self.params``). The memory estimate notes a
+    context beyond it and the fit search stops there, as for a config.json's ``n_positions``.
+
+    Hard (no longer sequence runs) where the model holds a learned table of exactly that many
+    positions: a ``(1, tokens, width)`` parameter (minGPT's ``pos_emb``), or an ``nn.Embedding``
+    (or a 2-D parameter) of ``tokens`` rows beside another table, the tokens' (nanoGPT's ``wpe``
+    beside ``wte``; a model's only table is its tokens' even where the vocabulary has as many
+    rows). Else soft: rotary positions run past it."""
+    found = _sequence_key(inst.attrs, "")
+    for name in _CONFIG_ATTRIBUTES:
+        if found is not None:
+            break
+        config = inst.attrs.get(name)
+        if type(config) is Inst and not config.is_module:
+            found = _sequence_key(config.attrs, f"{name}.")
+    if found is None:
+        return None
+    tokens, key = found
+    rows: list[Any] = []  # each table's row count
+    for _path, _holder, _name, value in module_attributes(inst):
+        if type(value) is Inst and value.layer_args is not None and value.layer_args[0] == "Embedding":
+            rows.append(value.layer_args[1].get("num_embeddings"))
+        elif type(value) is Param and value.kind == "other" and type(value.shape) is tuple:
+            shape = value.shape
+            if len(shape) == 3 and shape[0] == 1 and shape[1] == tokens:
+                return PositionLimit(tokens, key, hard=True)
+            if len(shape) == 2:
+                rows.append(shape[0])
+    return PositionLimit(tokens, key, hard=tokens in rows and len(rows) > 1)
+
+
+def _sequence_key(attrs: dict[str, Any], prefix: str) -> tuple[int, str] | None:
+    for key in _SEQUENCE_KEYS:
+        n = attrs.get(key)
+        if type(n) is int and n > 0:
+            return n, prefix + key
+    return None
 
 
 def _memory_plan(ctx: Any, inst: Inst, root: ParamNode, tree_notes: list[str]) -> dict[str, object]:
