@@ -1293,13 +1293,7 @@ def _position_limit(inst: Inst) -> PositionLimit | None:
     (or a 2-D parameter) of ``tokens`` rows beside another table, the tokens' (nanoGPT's ``wpe``
     beside ``wte``; a model's only table is its tokens' even where the vocabulary has as many
     rows). Else soft: rotary positions run past it."""
-    found = _sequence_key(inst.attrs, "")
-    for name in _CONFIG_ATTRIBUTES:
-        if found is not None:
-            break
-        config = inst.attrs.get(name)
-        if type(config) is Inst and not config.is_module:
-            found = _sequence_key(config.attrs, f"{name}.")
+    found = _kept_int(inst, _SEQUENCE_KEYS)
     if found is None:
         return None
     tokens, key = found
@@ -1316,8 +1310,22 @@ def _position_limit(inst: Inst) -> PositionLimit | None:
     return PositionLimit(tokens, key, hard=tokens in rows and len(rows) > 1)
 
 
-def _sequence_key(attrs: dict[str, Any], prefix: str) -> tuple[int, str] | None:
-    for key in _SEQUENCE_KEYS:
+def _kept_int(inst: Inst, keys: tuple[str, ...]) -> tuple[int, str] | None:
+    """(the positive int, where) a module keeps under the first of ``keys`` it has: on itself
+    (``block_size``), else on the config object it keeps (``config.block_size``,
+    _CONFIG_ATTRIBUTES); None where it keeps none."""
+    found = _first_positive_int(inst.attrs, "", keys)
+    for name in _CONFIG_ATTRIBUTES:
+        if found is not None:
+            break
+        config = inst.attrs.get(name)
+        if type(config) is Inst and not config.is_module:
+            found = _first_positive_int(config.attrs, f"{name}.", keys)
+    return found
+
+
+def _first_positive_int(attrs: dict[str, Any], prefix: str, keys: tuple[str, ...]) -> tuple[int, str] | None:
+    for key in keys:
         n = attrs.get(key)
         if type(n) is int and n > 0:
             return n, prefix + key
@@ -2147,6 +2155,8 @@ def _node(name: str, inst: Inst, path: str, walk: _Walk) -> ParamNode:
         children = [c for c in children if c.total > 0 or c.note]  # dropout, activations: nothing to show
         if inst.kind in _CONTAINERS:
             children = _group(children)
+        elif "experts" in inst.attrs:
+            children = _routed(children, inst)
         for c in children:
             children_total += c.total
             children_trainable += c.trainable
@@ -2165,6 +2175,33 @@ def _node(name: str, inst: Inst, path: str, walk: _Walk) -> ParamNode:
     if walk.skips == skips:
         walk.counted[id(inst)] = (inst, node.total)
     return node
+
+
+# The attributes in which a mixture-of-experts block keeps how many experts a token is routed to
+# (Mixtral's and Megablocks' top_k, DeepSeek's num_experts_per_tok), on the block or its config.
+_TOP_K_KEYS = ("top_k", "num_experts_per_tok", "num_experts_per_token", "n_activated_experts", "moe_top_k")
+
+
+def _routed(children: list[ParamNode], inst: Inst) -> list[ParamNode]:
+    """A mixture-of-experts block's children, its ``experts`` (a ModuleList of equal experts, one
+    node repeated) marked as routed: each token runs ``top_k`` of them, which the block keeps as
+    an int under one of _TOP_K_KEYS (itself or on its config object), so the model's active
+    parameters per token are the rest plus ``top_k`` experts. Unchanged where the experts are not
+    all equal (which ones run is then not known) or the block names no top-k."""
+    found = _kept_int(inst, _TOP_K_KEYS)
+    if found is None:
+        return children
+    k = found[0]
+    out = []
+    for c in children:
+        group = c.children[0] if c.name == "experts" and len(c.children) == 1 and not c.tensors else None
+        if group is not None and c.repeat == 1 and group.active_repeat is None and 0 < k < group.repeat:
+            routed = ParamNode(group.name, group.tensors, group.children, group.repeat, k, group.frozen,
+                               "; ".join(x for x in (group.note, f"routed: {k} of {group.repeat} per token") if x),
+                               group.source, group.key)
+            c = ParamNode(c.name, c.tensors, (routed,), c.repeat, None, c.frozen, c.note, c.source, c.key)
+        out.append(c)
+    return out
 
 
 # Layers of the libraries read that are linear layers with the weight stored transposed (in × out):
