@@ -95,3 +95,19 @@ def test_the_corpus_experts_class_keeps_no_top_k() -> None:
     path = ROOT / "tests" / "fixtures" / "pymodels" / "mlp.py"
     experts = next(m for m in analyze_text(path.read_text(), str(path)).models if m.name == "Experts")
     assert experts.tree.active is None
+
+
+def test_training_activations_count_the_experts_a_token_reaches() -> None:
+    from lsp_count.core.memory import estimate_memory
+
+    model = _model(MOE, "Model")
+    s, b = 128, 2
+    lines = {line.name: line for line in estimate_memory(model, Settings(mode="train", context=s, batch=b)).lines}
+    # Per layer and token, (in + out) of the router (64 + 8) and of two experts' linears, not eight
+    # (each expert keeps only the tokens routed to it): 2 bytes each, three layers.
+    assert lines["activations"].bytes == 3 * 2 * s * b * ((64 + 8) + 2 * ((64 + 128) + (128 + 64)))
+    assert "routed experts" in lines["activations"].detail
+    # Without a top-k the block is dense to the estimate: every expert's linears.
+    dense = _model(MOE.replace("self.top_k = top_k", "self.k = top_k"), "Model")
+    lines = {line.name: line for line in estimate_memory(dense, Settings(mode="train", context=s, batch=b)).lines}
+    assert lines["activations"].bytes == 3 * 2 * s * b * ((64 + 8) + 8 * ((64 + 128) + (128 + 64)))
