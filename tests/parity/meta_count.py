@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+import sys
+import types
 import warnings
 
 
@@ -46,3 +48,15 @@ def file_class_counts(text: str, path: str, name: str) -> tuple[int | None, int 
     report = analyze_text(text, path)
     got = report.models[0].tree.total if report.models else None
     return want, got, [p.message for p in report.problems]
+
+
+def run_source(source: str, name: str) -> types.ModuleType:
+    """The module a test's own model source makes, run as Python runs a file (registered in
+    sys.modules while it runs: dataclasses look their module up), for torch to build from."""
+    module = types.ModuleType(name)
+    sys.modules[name] = module
+    try:
+        exec(compile(source, f"{name}.py", "exec"), module.__dict__)  # noqa: S102 - the test's own source
+    finally:
+        del sys.modules[name]
+    return module

@@ -7,15 +7,14 @@ the token did not reach. The file is run here, in the test; the analyser only re
 
 from __future__ import annotations
 
-import sys
 import textwrap
-import types
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from lsp_count.core.analyze import analyze_text
+from .meta_count import run_source
 
 torch = pytest.importorskip("torch")
 pytestmark = pytest.mark.parity
@@ -77,13 +76,8 @@ def test_active_parameters_are_those_a_token_runs(experts: int, data: st.DataObj
     report = analyze_text(source, "/nonexistent/moe.py")
     model = next(m for m in report.models if m.name == "MoE")
 
-    module = types.ModuleType("moe_active")
-    sys.modules[module.__name__] = module  # dataclasses look their module up
-    try:
-        exec(compile(source, "moe.py", "exec"), module.__dict__)  # noqa: S102 - the test's own file
-        built = module.MoE(module.MoEConfig())
-    finally:
-        del sys.modules[module.__name__]
+    module = run_source(source, "moe_active")
+    built = module.MoE(module.MoEConfig())
     ran: set[int] = set()
     for i, expert in enumerate(built.experts):
         expert.register_forward_hook(lambda _m, _i, _o, i=i: ran.add(i))

@@ -8,9 +8,7 @@ in the test; the analyser only reads it."""
 
 from __future__ import annotations
 
-import sys
 import textwrap
-import types
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -18,6 +16,7 @@ from hypothesis import strategies as st
 
 from lsp_count.core.analyze import analyze_text
 from lsp_count.core.memory import position_limit
+from .meta_count import run_source
 
 torch = pytest.importorskip("torch")
 pytestmark = pytest.mark.parity
@@ -122,14 +121,8 @@ def test_the_limit_is_where_torch_s_forward_stops(style: str, block: int, width:
     limit = position_limit(model)
     assert limit is not None and limit.tokens == block
 
-    module = types.ModuleType(f"position_limit_{style}")
-    sys.modules[module.__name__] = module  # dataclasses look their module up
-    try:
-        exec(compile(source, f"{style}.py", "exec"), module.__dict__)  # noqa: S102 - the test's own file
-        built_with = [getattr(module, config_cls)()] if config_cls else []
-        built = getattr(module, cls)(*built_with)
-    finally:
-        del sys.modules[module.__name__]
+    module = run_source(source, f"position_limit_{style}")
+    built = getattr(module, cls)(*([getattr(module, config_cls)()] if config_cls else []))
     assert sum(p.numel() for p in built.parameters()) == model.tree.total
     assert _runs(built, vocab, block)  # the limit's own length runs
     assert limit.hard == (not _runs(built, vocab, block + 1))
