@@ -912,24 +912,13 @@ def _stack_io(facts: _TreeFacts, without_adapters: bool = False) -> int:
     """Σ (in + out) per token over the layer stack's linears, each as often as a token runs
     through it: routed experts (a Python MoE block's, active_repeat) ``top_k`` times, not once per
     expert, since each expert keeps the inputs and outputs of the tokens routed to it only."""
-    tensors = _routed_tensors(facts.tree.root) if facts.tree.root.has_routing else \
-        ((p, t, mult) for p, t, mult, _f, in_stack in facts.flat if in_stack)
+    root = facts.tree.root
+    # (the stack's tensors as a token runs through them; facts.flat has them once per expert)
+    tensors = ((p, t, mult) for p, t, mult, _f in root.iter_tensors(active=True) if _in_stack(p)) \
+        if root.has_routing else ((p, t, mult) for p, t, mult, _f, in_stack in facts.flat if in_stack)
     return sum((t.shape[0] + t.shape[1]) * mult for p, t, mult in tensors
-               if t.kind in ("linear", "expert") and len(t.shape) == 2 and _in_stack(p) and
+               if t.kind in ("linear", "expert") and len(t.shape) == 2 and
                not (without_adapters and _adapter_path(p)))
-
-
-def _routed_tensors(root: ParamNode) -> Iterator[tuple[str, Tensor, int]]:
-    """(module path, tensor, how many times a token runs through it): ``iter_tensors`` with each
-    routed node's active repeats (the experts a token reaches) in place of its repeats."""
-    stack: list[tuple[ParamNode, str, int]] = [(root, "", 1)]
-    while stack:
-        node, prefix, mult = stack.pop()
-        path = f"{prefix}.{node.name}" if prefix else node.name
-        mult *= node.repeat if node.active_repeat is None else node.active_repeat
-        for t in node.tensors:
-            yield path, t, mult
-        stack.extend((c, path, mult) for c in node.children)
 
 
 # The modules peft adds to an adapted layer (a model's own adapters, in a Python file's tree).

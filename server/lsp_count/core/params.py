@@ -188,13 +188,15 @@ class ParamNode:
         for c in self.children:
             yield from c.walk(path, multiplier * self.repeat)
 
-    def iter_tensors(self) -> Iterator[tuple[str, Tensor, int, bool]]:
-        """Yield (module path, tensor, occurrences, frozen) for every tensor."""
+    def iter_tensors(self, active: bool = False) -> Iterator[tuple[str, Tensor, int, bool]]:
+        """Yield (module path, tensor, occurrences, frozen) for every tensor. ``active``: the
+        occurrences a token runs through, a routed node's active repeats (top-k experts) in place
+        of its repeats."""
         stack: list[tuple[ParamNode, str, int, bool]] = [(self, "", 1, False)]
         while stack:
             node, prefix, mult, frozen = stack.pop()
             path = f"{prefix}.{node.name}" if prefix else node.name
-            mult *= node.repeat
+            mult *= node.active_repeat if active and node.active_repeat is not None else node.repeat
             frozen = frozen or node.frozen
             for t in node.tensors:
                 yield path, t, mult, frozen
