@@ -1618,12 +1618,9 @@ def _sequence_bound(inst: Inst) -> tuple[int, str] | None:
     best: tuple[int, int, str] | None = None
     for path, _holder, name, value in module_attributes(inst):
         if name == "config" and type(value) is Inst:
-            for key in ("max_position_embeddings", "n_positions", "block_size", "max_seq_len"):
-                n = value.attrs.get(key)
-                if type(n) is int and n > 0:
-                    if best is None or path.count(".") < best[0]:
-                        best = (path.count("."), n, key)
-                    break
+            found = _first_positive_int(value.attrs, "", _SEQUENCE_KEYS)
+            if found is not None and (best is None or path.count(".") < best[0]):
+                best = (path.count("."), *found)
     return (best[1], best[2]) if best is not None and best[1] < Settings.context else None
 
 
