@@ -111,3 +111,84 @@ def test_training_activations_count_the_experts_a_token_reaches() -> None:
     dense = _model(MOE.replace("self.top_k = top_k", "self.k = top_k"), "Model")
     lines = {line.name: line for line in estimate_memory(dense, Settings(mode="train", context=s, batch=b)).lines}
     assert lines["activations"].bytes == 3 * 2 * s * b * ((64 + 8) + 8 * ((64 + 128) + (128 + 64)))
+
+
+FUSED = """
+import torch
+import torch.nn as nn
+
+class Experts(nn.Module):
+    def __init__(self, n=4, dim=16, hidden=32):
+        super().__init__()
+        self.gate_up_proj = nn.Parameter(torch.empty(n, 2 * hidden, dim))
+        self.down_proj = nn.Parameter(torch.empty(n, dim, hidden))
+
+class Router(nn.Module):
+    def __init__(self, n=4, dim=16, k=2):
+        super().__init__()
+        self.top_k = k
+        self.weight = nn.Parameter(torch.empty(n, dim))
+
+class SparseMoeBlock(nn.Module):
+    def __init__(self, n=4, k=2):
+        super().__init__()
+        self.gate = Router(n, 16, k)
+        self.experts = Experts(n)
+"""
+
+FUSED_EXPERT = 2 * 32 * 16 + 16 * 32
+ROUTER = 4 * 16
+
+
+def test_fused_experts_are_one_expert_s_tensors_repeated() -> None:
+    block = _model(FUSED, "SparseMoeBlock")
+    assert block.tree.total == ROUTER + 4 * FUSED_EXPERT
+    assert block.tree.active == ROUTER + 2 * FUSED_EXPERT  # the router keeps the top-k
+    experts = block.tree.root.child("experts")
+    assert experts is not None and (experts.repeat, experts.active_repeat) == (4, 2)
+    assert [t.shape for t in experts.tensors] == [(64, 16), (16, 32)]
+    assert experts.note == "4 experts stacked in each tensor; routed: 2 of 4 per token"
+    # The experts module counted alone keeps no top-k: its total only.
+    assert _model(FUSED, "Experts").tree.active is None
+
+
+def test_no_active_count_for_fused_tensors_the_analysis_cannot_split() -> None:
+    other = FUSED.replace("self.down_proj = nn.Parameter(torch.empty(n, dim, hidden))",
+                          "self.down_proj = nn.Parameter(torch.empty(dim, hidden))")
+    assert _model(other, "SparseMoeBlock").tree.active is None  # one tensor is not stacked by expert
+    assert _model(FUSED.replace("n=4, k=2", "n=4, k=4"), "SparseMoeBlock").tree.active is None  # all run
+    assert _model(FUSED.replace("self.top_k = k", "self.k = k"), "SparseMoeBlock").tree.active is None
+
+
+def test_frozen_fused_experts_stay_frozen_and_routed() -> None:
+    frozen = FUSED.replace("self.experts = Experts(n)", "self.experts = Experts(n)\n        self.experts.requires_grad_(False)")
+    block = _model(frozen, "SparseMoeBlock")
+    assert block.tree.active == ROUTER + 2 * FUSED_EXPERT
+    assert block.tree.trainable == ROUTER
+
+
+def test_the_top_k_on_the_router_s_config() -> None:
+    # Gemma 4 keeps it as config.top_k_experts on the router, which keeps its config.
+    source = """
+    from dataclasses import dataclass
+    import torch
+    import torch.nn as nn
+
+    @dataclass
+    class Config:
+        num_experts: int = 8
+        top_k_experts: int = 3
+
+    class Router(nn.Module):
+        def __init__(self, config):
+            super().__init__()
+            self.config = config
+            self.proj = nn.Linear(16, config.num_experts, bias=False)
+
+    class Layer(nn.Module):
+        def __init__(self, config: Config):
+            super().__init__()
+            self.router = Router(config)
+            self.experts = nn.ModuleList([nn.Linear(16, 16, bias=False) for _ in range(config.num_experts)])
+    """
+    assert _model(source, "Layer").tree.active == 16 * 8 + 3 * 16 * 16

@@ -2175,30 +2175,62 @@ def _node(name: str, inst: Inst, path: str, walk: _Walk) -> ParamNode:
 
 
 # The attributes in which a mixture-of-experts block keeps how many experts a token is routed to
-# (Mixtral's and Megablocks' top_k, DeepSeek's num_experts_per_tok), on the block or its config.
-_TOP_K_KEYS = ("top_k", "num_experts_per_tok", "num_experts_per_token", "n_activated_experts", "moe_top_k")
+# (Mixtral's and Megablocks' top_k, DeepSeek's num_experts_per_tok, Gemma 4's top_k_experts), on
+# the block, its router or their config.
+_TOP_K_KEYS = ("top_k", "num_experts_per_tok", "num_experts_per_token", "n_activated_experts", "moe_top_k",
+               "top_k_experts")
 
 
 def _routed(children: list[ParamNode], inst: Inst) -> list[ParamNode]:
-    """A mixture-of-experts block's children, its ``experts`` (a ModuleList of equal experts, one
-    node repeated) marked as routed: each token runs ``top_k`` of them, which the block keeps as
-    an int under one of _TOP_K_KEYS (itself or on its config object), so the model's active
-    parameters per token are the rest plus ``top_k`` experts. Unchanged where the experts are not
-    all equal (which ones run is then not known) or the block names no top-k."""
-    found = _kept_int(inst, _TOP_K_KEYS)
-    if found is None:
+    """A mixture-of-experts block's children, its ``experts`` marked as routed: each token runs
+    ``top_k`` of them, so the model's active parameters per token are the rest plus ``top_k``
+    experts. The experts are a ModuleList of equal experts (one node repeated) or one module whose
+    tensors hold them all, stacked on their first dimension (transformers 5's fused experts:
+    ``gate_up_proj`` of experts × 2·intermediate × hidden), which becomes one expert's tensors
+    repeated. Unchanged where the experts are not all equal (which ones run is then not known),
+    a fused module holds a tensor of another first size, or no top-k is kept (_top_k)."""
+    k = _top_k(inst)
+    if k is None:
         return children
-    k = found[0]
     out = []
     for c in children:
-        group = c.children[0] if c.name == "experts" and len(c.children) == 1 and not c.tensors else None
-        if group is not None and c.repeat == 1 and group.active_repeat is None and 0 < k < group.repeat:
-            routed = ParamNode(group.name, group.tensors, group.children, group.repeat, k, group.frozen,
-                               "; ".join(x for x in (group.note, f"routed: {k} of {group.repeat} per token") if x),
-                               group.source, group.key)
-            c = ParamNode(c.name, c.tensors, (routed,), c.repeat, None, c.frozen, c.note, c.source, c.key)
+        if c.name == "experts" and c.repeat == 1:
+            group = c.children[0] if len(c.children) == 1 and not c.tensors else None
+            if group is not None and group.active_repeat is None and 0 < k < group.repeat:
+                routed = ParamNode(group.name, group.tensors, group.children, group.repeat, k, group.frozen,
+                                   "; ".join(x for x in (group.note, f"routed: {k} of {group.repeat} per token") if x),
+                                   group.source, group.key)
+                c = ParamNode(c.name, c.tensors, (routed,), c.repeat, None, c.frozen, c.note, c.source, c.key)
+            elif c.tensors and not c.children:
+                c = _fused_experts(c, k) or c
         out.append(c)
     return out
+
+
+def _top_k(inst: Inst) -> int | None:
+    """The top-k the block keeps (_kept_int), else the one a module beside its experts keeps: the
+    router (transformers 5 keeps ``top_k`` on the router, Gemma 4 on the router's config)."""
+    found = _kept_int(inst, _TOP_K_KEYS)
+    for attr, v in inst.attrs.items():
+        if found is not None:
+            break
+        if attr != "experts" and type(v) is Inst and v.is_module:
+            found = _kept_int(v, _TOP_K_KEYS)
+    return found[0] if found is not None else None
+
+
+def _fused_experts(node: ParamNode, k: int) -> ParamNode | None:
+    """A fused experts module's node as one expert's tensors repeated, ``k`` of them active (a
+    per-expert scale of shape (experts,) is a scalar per expert); None where its tensors do not
+    all stack the same number of experts, more than ``k``."""
+    shapes = [t.shape for t in node.tensors]
+    experts = shapes[0][0] if shapes[0] else 0
+    if not k < experts or any(not s or s[0] != experts for s in shapes):
+        return None
+    tensors = tuple(Tensor(t.name, t.shape[1:], t.kind, t.module) for t in node.tensors)
+    note = f"{experts} experts stacked in each tensor; routed: {k} of {experts} per token"
+    return ParamNode(node.name, tensors, (), experts, k, node.frozen, "; ".join(x for x in (node.note, note) if x),
+                     node.source, node.key)
 
 
 # Layers of the libraries read that are linear layers with the weight stored transposed (in × out):
