@@ -687,3 +687,14 @@ def test_gpt2_s_conv1d_weights_are_linear_layers_stored_transposed() -> None:
     lines = _lines(model, Settings(mode="lora", lora_rank=4, context=32, batch=2))
     # one layer's linears (c_attn 16 → 48, attention c_proj 16 → 16, c_fc 16 → 64, mlp c_proj 64 → 16)
     assert lines["adapters"] == 4 * 2 * (4 * (16 + 48) + 4 * (16 + 16) + 4 * (16 + 64) + 4 * (64 + 16)) + 4 * (16 + 5) * 4
+
+
+def test_a_python_model_s_notes_say_what_its_code_does_not() -> None:
+    # A model defined in Python has no config.json: its notes say the code sets no dtype, and why
+    # no KV cache is included, not "no torch_dtype in the config" or "the unknown layout".
+    path = ROOT / "tests" / "fixtures" / "pymodels" / "nanogpt.py"
+    gpt = next(m for m in analyze_text(path.read_text(), str(path)).models if m.name == "GPT")
+    notes = estimate_memory(gpt, Settings(mode="inference", context=1024)).notes
+    assert "the code sets no dtype: assuming bfloat16 (--dtype, or a budget's dtype, chooses another)" in notes
+    assert any(n.startswith("KV cache not included: a model defined in Python") for n in notes)
+    assert not any("unknown layout" in n or "torch_dtype" in n for n in notes)

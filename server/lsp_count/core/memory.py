@@ -308,7 +308,9 @@ def _plan(model: ModelReport, s: Settings) -> _Plan:
         if how and cfg_dtype:
             notes.append(f"dtype {storage} from {how}")
         elif not cfg_dtype:
-            notes.append("no torch_dtype in the config: assuming bfloat16")
+            # A model defined in Python (no spec) has no config.json to name a torch_dtype.
+            notes.append("no torch_dtype in the config: assuming bfloat16" if model.spec is not None else
+                         "the code sets no dtype: assuming bfloat16 (--dtype, or a budget's dtype, chooses another)")
     if storage in FLOAT_BYTES:
         compute = storage
     elif spec_float in SIXTEEN_BIT:
@@ -1390,6 +1392,9 @@ def _estimate(model: ModelReport, settings: Settings, facts: _TreeFacts) -> Memo
             encoder_only = layout == "seq2seq" and model.spec is not None and model.spec.head in ENCODER_ONLY_HEADS
             if layout in ("encoder", "albert", "vit", "clip") or encoder_only:
                 notes.append("encoder model: no KV cache")
+            elif model.spec is None:
+                notes.append("KV cache not included: a model defined in Python has no config that says its "
+                             "attention layout (nanoGPT-style generation keeps none)")
             else:
                 notes.append(f"KV cache for the {layout} layout is not modelled yet; not included")
         else:
