@@ -192,3 +192,12 @@ def test_the_top_k_on_the_router_s_config() -> None:
             self.experts = nn.ModuleList([nn.Linear(16, 16, bias=False) for _ in range(config.num_experts)])
     """
     assert _model(source, "Layer").tree.active == 16 * 8 + 3 * 16 * 16
+
+
+def test_equal_experts_in_a_module_dict_are_routed_too() -> None:
+    source = MOE.replace("nn.ModuleList([Expert(dim) for _ in range(n_experts)])",
+                         'nn.ModuleDict({f"expert_{i}": Expert(dim) for i in range(n_experts)})')
+    moe = _model(source, "MoE")
+    assert (moe.tree.total, moe.tree.active) == (GATE + 8 * EXPERT, GATE + 2 * EXPERT)
+    group = moe.tree.root.child("experts").children[0]
+    assert (group.name, group.repeat, group.active_repeat) == ("expert_0-expert_7", 8, 2)
