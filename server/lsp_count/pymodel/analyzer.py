@@ -2197,10 +2197,7 @@ def _routed(children: list[ParamNode], inst: Inst) -> list[ParamNode]:
         if c.name == "experts" and c.repeat == 1:
             group = c.children[0] if len(c.children) == 1 and not c.tensors else None
             if group is not None and group.active_repeat is None and 0 < k < group.repeat:
-                routed = ParamNode(group.name, group.tensors, group.children, group.repeat, k, group.frozen,
-                                   "; ".join(x for x in (group.note, f"routed: {k} of {group.repeat} per token") if x),
-                                   group.source, group.key)
-                c = ParamNode(c.name, c.tensors, (routed,), c.repeat, None, c.frozen, c.note, c.source, c.key)
+                c = replace(c, children=(_routed_node(group, k, f"routed: {k} of {group.repeat} per token"),))
             elif c.tensors and not c.children:
                 c = _fused_experts(c, k) or c
         out.append(c)
@@ -2228,9 +2225,13 @@ def _fused_experts(node: ParamNode, k: int) -> ParamNode | None:
     if not k < experts or any(not s or s[0] != experts for s in shapes):
         return None
     tensors = tuple(Tensor(t.name, t.shape[1:], t.kind, t.module) for t in node.tensors)
-    note = f"{experts} experts stacked in each tensor; routed: {k} of {experts} per token"
-    return ParamNode(node.name, tensors, (), experts, k, node.frozen, "; ".join(x for x in (node.note, note) if x),
-                     node.source, node.key)
+    return _routed_node(node, k, f"{experts} experts stacked in each tensor; routed: {k} of {experts} per token",
+                        tensors=tensors, repeat=experts)
+
+
+def _routed_node(node: ParamNode, k: int, note: str, **changes: Any) -> ParamNode:
+    """``node`` (with ``changes``) of which a token runs ``k`` repeats, ``note`` added to its own."""
+    return replace(node, active_repeat=k, note="; ".join(x for x in (node.note, note) if x), **changes)
 
 
 # Layers of the libraries read that are linear layers with the weight stored transposed (in × out):
