@@ -2204,15 +2204,27 @@ def _routed(children: list[ParamNode], inst: Inst) -> list[ParamNode]:
     return out
 
 
+# Routers whose class routes a fixed number of experts and keeps no top-k: Switch Transformers'
+# top-1 and NLLB-MoE's top-2 (whose second expert its policy may drop: at most two run). (class
+# name, the file that defines it): experts per token.
+_FIXED_TOP_K_ROUTERS = {
+    ("SwitchTransformersTop1Router", "/transformers/models/switch_transformers/modeling_switch_transformers.py"): 1,
+    ("NllbMoeTop2Router", "/transformers/models/nllb_moe/modeling_nllb_moe.py"): 2,
+}
+
+
 def _top_k(inst: Inst) -> int | None:
     """The top-k the block keeps (_kept_int), else the one a module beside its experts keeps: the
-    router (transformers 5 keeps ``top_k`` on the router, Gemma 4 on the router's config)."""
+    router (transformers 5 keeps ``top_k`` on the router, Gemma 4 on the router's config), or the
+    one its router's class fixes (_FIXED_TOP_K_ROUTERS)."""
     found = _kept_int(inst, _TOP_K_KEYS)
     for attr, v in inst.attrs.items():
         if found is not None:
             break
         if attr != "experts" and type(v) is Inst and v.is_module:
             found = _kept_int(v, _TOP_K_KEYS)
+            if found is None and (fixed := _library_class_entry(v, _FIXED_TOP_K_ROUTERS)) is not None:
+                return fixed
     return found[0] if found is not None else None
 
 
@@ -2236,16 +2248,22 @@ def _routed_node(node: ParamNode, k: int, note: str, **changes: Any) -> ParamNod
 
 # Layers of the libraries read that are linear layers with the weight stored transposed (in × out):
 # transformers' Conv1D (GPT-2, GPT, CTRL's projections), which its bitsandbytes and peft integrations
-# adapt as linear layers. (class name, the file that defines it)
-_TRANSPOSED_LINEARS = frozenset({("Conv1D", "/transformers/pytorch_utils.py")})
+# adapt as linear layers. (class name, the file that defines it): True
+_TRANSPOSED_LINEARS = {("Conv1D", "/transformers/pytorch_utils.py"): True}
 
 
 def _transposed_linear(inst: Inst) -> bool:
+    return _library_class_entry(inst, _TRANSPOSED_LINEARS) is not None
+
+
+def _library_class_entry(inst: Inst, table: dict[tuple[str, str], Any]) -> Any:
+    """The entry of ``table`` ((class name, the file that defines it) → value) for the class of
+    ``inst``, a library's class read from that file; None where it has none."""
     cls = inst.cls
     if type(cls) is not ClassV or cls.env is None:
-        return False
+        return None
     path = cls.env.module.path.replace(os.sep, "/")
-    return any(cls.name == name and path.endswith(where) for name, where in _TRANSPOSED_LINEARS)
+    return next((value for (name, where), value in table.items() if cls.name == name and path.endswith(where)), None)
 
 
 def _container_children(modules: list[tuple[str, Inst]], path: str, walk: _Walk) -> list[ParamNode]:
