@@ -160,6 +160,14 @@ def consistency_problems(spec: ModelSpec) -> list[Problem]:
             f"num_experts_per_tok ({top_k}) is more than the {experts} experts",
             spec.key_span("experts_per_token") or spec.span,
         ))
+    if "experts_per_token" in spec.family.fields and top_k is None and experts:
+        out.append(Problem(
+            "warning", "LC103",
+            "num_experts_per_tok is not set (null): transformers builds the model, but its forward pass needs it "
+            "(torch.topk's k); the count has no active part, and the memory estimate leaves out the routed experts' "
+            "activations",
+            spec.key_span("experts_per_token") or spec.key_span("num_experts") or spec.span,
+        ))
     for check in spec.family.checks:
         out.extend(check(spec))
     return out

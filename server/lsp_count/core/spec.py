@@ -9,6 +9,7 @@ source span of each key it used.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Callable, Mapping
 
@@ -36,6 +37,15 @@ class Field:
     "float", "str", "ints" (a list of ints), "strs" (a list of strings), "entries" (how many
     entries a mapping has: id2label counts only by its length), "any".
     ``keys`` empty means a fixed switch of the family, not read from the file.
+    ``null``: what a key written as null means, as transformers 5.25 reads it. "" (by kind): an
+    error for "int", "int|auto", "bool" and "float" (the config class rejects it, or keeps a None
+    its model cannot be built with), None for "int?", "str" and "strs", no entries for "ints";
+    "reject": an error for any kind; "default": as if the key were absent (the config class fills
+    it: ``num_key_value_heads`` null is ``num_attention_heads``); "false": false (the class keeps
+    the None, which the model reads as false); "none": None (an unknown the count does without,
+    as ``num_experts_per_tok`` for the active count); a tuple of keys: those keys' null as absent
+    (legacy aliases the class pops, Falcon's ``n_embed``), an error in the others.
+    ``tests/parity/test_config_null_parity.py`` checks every family's every key against transformers.
     """
 
     keys: tuple[str, ...] = ()
@@ -43,14 +53,24 @@ class Field:
     kind: str = "int"
     minimum: int = 1
     doc: str = ""
+    null: str | tuple[str, ...] = ""
 
     def __post_init__(self) -> None:
         # Families are data: a misspelt kind fails when the table is built, not on some config later.
         if self.kind not in FIELD_KINDS:
             raise ValueError(f"unknown field kind {self.kind!r} (kinds: {', '.join(FIELD_KINDS)})")
+        if isinstance(self.null, str) and self.null not in NULL_MEANINGS:
+            raise ValueError(f"unknown null meaning {self.null!r} (meanings: {', '.join(map(repr, NULL_MEANINGS))})")
+
+    def null_meaning(self, key: str) -> str:
+        """What a null under ``key`` means: "default", "reject", "false", "none" or "" (by kind)."""
+        if isinstance(self.null, tuple):
+            return "default" if key in self.null else "reject"
+        return self.null
 
 
 FIELD_KINDS = ("int", "int?", "int|auto", "bool", "float", "str", "ints", "strs", "entries", "any")
+NULL_MEANINGS = ("", "reject", "default", "false", "none")
 
 
 @dataclass(frozen=True)
@@ -102,6 +122,13 @@ class ModelSpec:
 
     def int(self, name: str) -> int:
         value = self.values[name]
+        if value is None and name in self.origins:  # a null the config class keeps (Field.null "none")
+            key, span = self.origins[name]
+            default = self.family.fields[name].default
+            raise SpecError((Problem(
+                "error", "LC102", f'"{key}": null is not a whole number: {self.architecture} needs one here '
+                                  f'(leaving the key out takes the default, {default.text if isinstance(default, Derived) else default})',
+                span),))
         assert isinstance(value, int), name
         return value
 
@@ -138,6 +165,10 @@ def _type_name(value: object) -> str:
     return type(value).__name__
 
 
+_KIND_WORDS = {"int": "a whole number", "int|auto": "a whole number or \"auto\"", "bool": "true or false",
+               "float": "a number"}
+
+
 def _check(name: str, key: str, f: Field, node: SourceNode) -> tuple[object, Problem | None]:
     """Validate one value; return (value, problem)."""
     if f.kind == "any":
@@ -151,6 +182,15 @@ def _check(name: str, key: str, f: Field, node: SourceNode) -> tuple[object, Pro
         return None, Problem("error", "LC102", f'"{key}": {msg}', where)
 
     kind = f.kind
+    meaning = f.null_meaning(key) if value is None else ""
+    if meaning == "false":
+        return False, None
+    if meaning == "none":
+        return None, None
+    if value is None and (meaning == "reject" or kind in _KIND_WORDS):
+        default = f.default.text if isinstance(f.default, Derived) else json.dumps(f.default)
+        return bad(f"null is not {_KIND_WORDS.get(kind, 'allowed here')}: transformers' config class rejects it, or its model cannot be "
+                   f"built with it (leaving the key out takes the default, {default})")
     if kind == "int|auto" and value == "auto":
         return None, None
     if kind in ("int", "int?", "int|auto"):
@@ -209,8 +249,8 @@ def resolve_values(
         found = None
         for key in f.keys:
             child = mapping.get(key)
-            # A key explicitly null means "use the class default", as transformers does.
-            if child is not None and not (child.is_null() and f.kind not in ("int?", "str", "strs", "any", "entries")):
+            # A null the config class fills with its default is as good as no key (Field.null).
+            if child is not None and not (child.is_null() and f.null_meaning(key) == "default"):
                 found = (key, child)
                 break
         if found is None:
@@ -228,7 +268,7 @@ def resolve_values(
             else:
                 values[name] = f.default
             continue
-        if value is None and isinstance(f.default, Derived):
+        if value is None and isinstance(f.default, Derived) and not (child.is_null() and f.null_meaning(key) == "none"):
             derived.append((name, f.default))
         else:
             values[name] = value

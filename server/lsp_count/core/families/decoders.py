@@ -110,14 +110,27 @@ def d(**defaults: object) -> Defaults:
     return Defaults(defaults)
 
 
+class Nulls(dict):
+    """What a null means in fields where the config class does not reject it (Field.null);
+    applied after every other override."""
+
+
+def nulls(**meanings: str | tuple[str, ...]) -> Nulls:
+    return Nulls(meanings)
+
+
 def merge_fields(base: dict[str, Field], *overrides: dict[str, Field]) -> dict[str, Field]:
-    """A family's fields: the base, then each override; ``Defaults`` change only defaults, last."""
+    """A family's fields: the base, then each override; ``Defaults`` change only defaults, and
+    ``Nulls`` only what a null means, last."""
     fields = dict(base)
     defaults: dict[str, object] = {}
+    meanings: dict[str, object] = {}
     for o in overrides:
-        (defaults if isinstance(o, Defaults) else fields).update(o)
+        (defaults if isinstance(o, Defaults) else meanings if isinstance(o, Nulls) else fields).update(o)
     for name, value in defaults.items():
         fields[name] = replace(fields[name], default=value)
+    for name, meaning in meanings.items():
+        fields[name] = replace(fields[name], null=meaning)
     return fields
 
 
@@ -179,16 +192,23 @@ DEEPSEEK: dict[str, Field] = {
     "qk_rope_head_dim": Field(("qk_rope_head_dim",), 64),
     "v_head_dim": Field(("v_head_dim",), 128),
 }
+# Their config classes fill a null num_key_value_heads, keep a null num_experts_per_tok (V2's default:
+# which experts run is then not known, and the count has no active part) and reject a null n_shared_experts.
+DEEPSEEK_NULLS = nulls(num_kv_heads="default", experts_per_token="none", n_shared_experts="reject")
 
 FAMILIES: tuple[Family, ...] = (
-    decoder("llama", "LlamaForCausalLM", d(max_positions=2048), STRICT_HEADS),
+    decoder("llama", "LlamaForCausalLM", d(max_positions=2048), STRICT_HEADS,
+            nulls(num_kv_heads="default", head_dim="default")),
     decoder("mistral", "MistralForCausalLM", d(intermediate_size=14336, num_kv_heads=8, max_positions=131072, sliding_window=4096),
-            {"q_bias": fixed(False), "k_bias": fixed(False), "v_bias": fixed(False), "o_bias": fixed(False), "mlp_bias": fixed(False)}),
+            {"q_bias": fixed(False), "k_bias": fixed(False), "v_bias": fixed(False), "o_bias": fixed(False), "mlp_bias": fixed(False)},
+            nulls(head_dim="default")),
     decoder("mixtral", "MixtralForCausalLM", d(intermediate_size=14336, num_kv_heads=8, max_positions=131072), MOE,
             {"moe_intermediate_size": fixed(Derived(lambda v: v["intermediate_size"], "intermediate_size"))},
-            {"q_bias": fixed(False), "k_bias": fixed(False), "v_bias": fixed(False), "o_bias": fixed(False), "mlp_bias": fixed(False)}),
+            {"q_bias": fixed(False), "k_bias": fixed(False), "v_bias": fixed(False), "o_bias": fixed(False), "mlp_bias": fixed(False)},
+            nulls(head_dim="default", num_experts=("n_routed_experts",))),
     decoder("qwen2", "Qwen2ForCausalLM", d(vocab_size=151936, intermediate_size=22016, max_positions=32768, num_kv_heads=32), QKV_BIAS_ONLY,
-            {"mlp_bias": fixed(False)}, QWEN_SLIDING, notes=("Qwen2 has q/k/v biases; its config has no key for them",)),
+            {"mlp_bias": fixed(False)}, QWEN_SLIDING, nulls(num_kv_heads="default"),
+            notes=("Qwen2 has q/k/v biases; its config has no key for them",)),
     decoder("qwen2_moe", "Qwen2MoeForCausalLM",
             d(vocab_size=151936, hidden_size=2048, intermediate_size=5632, num_layers=24, num_heads=16, max_positions=32768,
               num_kv_heads=16),
@@ -204,7 +224,7 @@ FAMILIES: tuple[Family, ...] = (
              "mlp_only_layers": Field(("mlp_only_layers",), (), "ints")},
             QWEN2_MOE_SLIDING),
     decoder("qwen3", "Qwen3ForCausalLM", d(vocab_size=151936, intermediate_size=22016, max_positions=32768, num_kv_heads=32),
-            QK_HEAD, {"head_dim": Field(("head_dim",), 128), "mlp_bias": fixed(False)}, QWEN_SLIDING),
+            QK_HEAD, {"head_dim": Field(("head_dim",), 128), "mlp_bias": fixed(False)}, QWEN_SLIDING, nulls(num_kv_heads="default")),
     decoder("qwen3_moe", "Qwen3MoeForCausalLM",
             d(vocab_size=151936, hidden_size=2048, intermediate_size=6144, num_layers=24, num_kv_heads=4, max_positions=32768),
             MOE, QK_HEAD,
@@ -238,17 +258,20 @@ FAMILIES: tuple[Family, ...] = (
              "layer_norms": fixed(("input_layernorm",)),
              "qk_layernorm": Field(("qk_layernorm",), False, "bool"),
              "qk_norm": fixed(Derived(lambda v: "head_layernorm" if v["qk_layernorm"] else "none", "qk_layernorm")),
-             "attn_names": fixed(("q_proj", "k_proj", "v_proj", "dense")), "mlp_names": fixed(("fc1", "fc2"))}),
+             "attn_names": fixed(("q_proj", "k_proj", "v_proj", "dense")), "mlp_names": fixed(("fc1", "fc2"))},
+            nulls(num_kv_heads="default")),
     decoder("phi3", "Phi3ForCausalLM",
             d(vocab_size=32064, hidden_size=3072, intermediate_size=8192, max_positions=4096),
             {"head_dim": fixed(HEAD_DIM), "q_bias": fixed(False), "k_bias": fixed(False), "v_bias": fixed(False),
              "o_bias": fixed(False), "mlp_bias": fixed(False),
-             "attn_names": fixed(("qkv_proj", "o_proj")), "mlp_names": fixed(("gate_up_proj", "down_proj"))}),
+             "attn_names": fixed(("qkv_proj", "o_proj")), "mlp_names": fixed(("gate_up_proj", "down_proj"))},
+            nulls(num_kv_heads="default")),
     decoder("gpt2", "GPT2LMHeadModel", GPT_NAMES,
             d(vocab_size=50257, hidden_size=768, num_layers=12, num_heads=12, tie_embeddings=True, max_positions=1024),
             GPT_STYLE,
             {"num_kv_heads": fixed(KV_HEADS), "head_dim": fixed(HEAD_DIM),
-             "intermediate_size": Field(("n_inner",), Derived(lambda v: 4 * v["hidden_size"], "4 × n_embd"), doc="width of the MLP (n_inner; null means 4 × n_embd)"),
+             "intermediate_size": Field(("n_inner",), Derived(lambda v: 4 * v["hidden_size"], "4 × n_embd"), null="default",
+                                        doc="width of the MLP (n_inner; null means 4 × n_embd)"),
              "q_bias": fixed(True), "k_bias": fixed(True), "v_bias": fixed(True), "o_bias": fixed(True), "mlp_bias": fixed(True),
              "position_rows": fixed(Derived(lambda v: v["max_positions"], "n_positions")),
              "layer_norms": fixed(("ln_1", "ln_2")),
@@ -263,7 +286,7 @@ FAMILIES: tuple[Family, ...] = (
     decoder("gptj", "GPTJForCausalLM", GPT_NAMES,
             d(vocab_size=50400, hidden_size=4096, num_layers=28, num_heads=16), GPT_STYLE,
             {"num_kv_heads": fixed(KV_HEADS), "head_dim": fixed(HEAD_DIM),
-             "intermediate_size": Field(("n_inner",), Derived(lambda v: 4 * v["hidden_size"], "4 × n_embd")),
+             "intermediate_size": Field(("n_inner",), Derived(lambda v: 4 * v["hidden_size"], "4 × n_embd"), null="default"),
              "q_bias": fixed(False), "k_bias": fixed(False), "v_bias": fixed(False), "o_bias": fixed(False),
              "mlp_bias": fixed(True), "head_bias": fixed(True), "layer_norms": fixed(("ln_1",)),
              "attn_names": fixed(("q_proj", "k_proj", "v_proj", "out_proj")), "mlp_names": fixed(("fc_in", "fc_out"))}),
@@ -285,7 +308,12 @@ FAMILIES: tuple[Family, ...] = (
                  lambda v: ("input_layernorm", "post_attention_layernorm") if not v["parallel_attn"]
                  else ("ln_attn", "ln_mlp") if (v["num_ln_in_parallel_attn"] or (2 if v["new_decoder_architecture"] else 1)) == 2
                  else ("input_layernorm",), "parallel_attn / num_ln_in_parallel_attn")),
-             "attn_names": fixed(("query_key_value", "dense")), "mlp_names": fixed(("dense_h_to_4h", "dense_4h_to_h"))}),
+             "attn_names": fixed(("query_key_value", "dense")), "mlp_names": fixed(("dense_h_to_4h", "dense_4h_to_h"))},
+            # FalconConfig pops n_embed (null: hidden_size) and keeps a null switch, which the model reads as false;
+            # attention_bias is not its key.
+            nulls(hidden_size=("n_embed",), intermediate_size="default", q_bias="false", o_bias="false", mlp_bias="false",
+                  k_bias="default", v_bias="default", multi_query="false", parallel_attn="false",
+                  new_decoder_architecture="false")),
     decoder("opt", "OPTForCausalLM",
             d(vocab_size=50272, hidden_size=768, num_layers=12, num_heads=12, tie_embeddings=True, max_positions=2048),
             GPT_STYLE,
@@ -302,7 +330,8 @@ FAMILIES: tuple[Family, ...] = (
              "remove_final_layer_norm": Field(("_remove_final_layer_norm",), False, "bool"),
              "final_norm": fixed(Derived(lambda v: v["do_layer_norm_before"] and not v["remove_final_layer_norm"], "do_layer_norm_before")),
              "layer_norms": fixed(("self_attn_layer_norm", "final_layer_norm")),
-             "attn_names": fixed(("q_proj", "k_proj", "v_proj", "out_proj")), "mlp_names": fixed(("fc1", "fc2"))}),
+             "attn_names": fixed(("q_proj", "k_proj", "v_proj", "out_proj")), "mlp_names": fixed(("fc1", "fc2"))},
+            nulls(embed_dim="default")),
     decoder("bloom", "BloomForCausalLM",
             aliases(hidden_size=("n_embed", "hidden_size"), num_layers=("n_layer", "num_hidden_layers"),
                     num_heads=("n_head", "num_attention_heads")),
@@ -310,7 +339,9 @@ FAMILIES: tuple[Family, ...] = (
             {"num_kv_heads": fixed(KV_HEADS), "head_dim": fixed(HEAD_DIM),
              "intermediate_size": fixed(Derived(lambda v: 4 * v["hidden_size"], "4 × hidden_size")),
              "q_bias": fixed(True), "o_bias": fixed(True), "mlp_bias": fixed(True), "embed_norm": fixed(True),
-             "attn_names": fixed(("query_key_value", "dense")), "mlp_names": fixed(("dense_h_to_4h", "dense_4h_to_h"))}),
+             "attn_names": fixed(("query_key_value", "dense")), "mlp_names": fixed(("dense_h_to_4h", "dense_4h_to_h"))},
+            # BloomConfig pops n_embed (null: hidden_size); attention_bias is not its key; its positions are ALiBi.
+            nulls(hidden_size=("n_embed",), k_bias="default", v_bias="default", max_positions="none")),
     decoder("starcoder2", "Starcoder2ForCausalLM",
             d(vocab_size=49152, hidden_size=3072, intermediate_size=12288, num_layers=30, num_heads=24, num_kv_heads=2,
               tie_embeddings=True, max_positions=4096), GPT_STYLE,
@@ -320,23 +351,26 @@ FAMILIES: tuple[Family, ...] = (
              "mlp_names": fixed(("c_fc", "c_proj"))}),
     decoder("olmo2", "Olmo2ForCausalLM", d(vocab_size=50304),
             {"qk_norm": fixed("full"), "head_dim": fixed(HEAD_DIM), "mlp_bias": fixed(False),
-             "layer_norms": fixed(("post_attention_layernorm", "post_feedforward_layernorm"))}),
-    decoder("granite", "GraniteForCausalLM", d()),
+             "layer_norms": fixed(("post_attention_layernorm", "post_feedforward_layernorm"))},
+            nulls(num_kv_heads="default")),
+    decoder("granite", "GraniteForCausalLM", d(), nulls(num_kv_heads="default")),
     decoder("cohere", "CohereForCausalLM",
             d(vocab_size=256000, hidden_size=8192, intermediate_size=22528, num_layers=40, num_heads=64,
               tie_embeddings=True, max_positions=8192),
             {"norm": fixed("layer_nobias"), "layer_norms": fixed(("input_layernorm",)), "head_dim": fixed(HEAD_DIM),
              "use_qk_norm": Field(("use_qk_norm",), False, "bool"), "mlp_bias": fixed(False),
-             "qk_norm": fixed(Derived(lambda v: "full" if v["use_qk_norm"] else "none", "use_qk_norm"))}),
+             "qk_norm": fixed(Derived(lambda v: "full" if v["use_qk_norm"] else "none", "use_qk_norm"))},
+            nulls(num_kv_heads="default", use_qk_norm="false")),
     decoder("deepseek_v2", "DeepseekV2ForCausalLM",
-            d(vocab_size=102400, max_positions=2048, experts_per_token=6, moe_intermediate_size=1407,
+            d(vocab_size=102400, max_positions=2048, experts_per_token=None, moe_intermediate_size=1407,
               n_shared_experts=2, first_k_dense_replace=0),
-            MOE, DEEPSEEK, STRICT_HEADS, {"num_experts": Field(("n_routed_experts", "num_experts"), 64, doc=MOE["num_experts"].doc)}),
+            MOE, DEEPSEEK, STRICT_HEADS, {"num_experts": Field(("n_routed_experts", "num_experts"), 64, doc=MOE["num_experts"].doc)},
+            DEEPSEEK_NULLS),
     decoder("deepseek_v3", "DeepseekV3ForCausalLM",
             d(vocab_size=129280, hidden_size=7168, intermediate_size=18432, num_layers=61, num_heads=128, num_kv_heads=128, max_positions=4096,
               experts_per_token=8, moe_intermediate_size=2048, n_shared_experts=1, first_k_dense_replace=3),
             MOE, DEEPSEEK, {"num_experts": Field(("n_routed_experts", "num_local_experts"), 256, doc=MOE["num_experts"].doc)},
-            notes=("DeepSeek-V3 checkpoints also hold a multi-token-prediction layer that transformers does not build; "
+            DEEPSEEK_NULLS, notes=("DeepSeek-V3 checkpoints also hold a multi-token-prediction layer that transformers does not build; "
                    "it is not counted",)),
     Family("mamba", "mamba", "MambaForCausalLM", {
         "vocab_size": Field(("vocab_size",), 50280, doc=BASE["vocab_size"].doc),

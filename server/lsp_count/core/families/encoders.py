@@ -187,7 +187,8 @@ FAMILIES: tuple[Family, ...] = (
         "head_dim": fixed(HEAD_DIM),
         "intermediate_size": Field(("intermediate_size",), 2048, doc=TEXT["intermediate_size"].doc),
         "max_positions": Field(("max_position_embeddings",), 77, doc=TEXT["max_positions"].doc),
-        "projection_dim": Field(("projection_dim",), 512, doc="width of the shared image-text embedding"),
+        # CLIP's configs keep a null projection_dim: only the classes with a projection need it.
+        "projection_dim": Field(("projection_dim",), 512, null="none", doc="width of the shared image-text embedding"),
         "embed": fixed("text"),
         "word_embedding": fixed("token_embedding"),
         "position_embedding": fixed("position_embedding"),
@@ -205,7 +206,7 @@ FAMILIES: tuple[Family, ...] = (
         "projection": fixed("text_projection"),
     }, {"CLIPTextModel": "base", "CLIPTextModelWithProjection": "with_projection"}),
     Family("clip", "clip", "CLIPModel", {
-        "projection_dim": Field(("projection_dim",), 512, doc="width of the shared image-text embedding"),
+        "projection_dim": Field(("projection_dim",), 512, null="none", doc="width of the shared image-text embedding"),
         **LABEL_FIELDS,
         # CLIPConfig rebuilds a sub-config from "<key>_dict" when given (old checkpoints carry both);
         # the _dict values, filled with class defaults, then win.

@@ -28,7 +28,8 @@ FAMILIES: tuple[Family, ...] = (
     }, {"LlavaForConditionalGeneration": "conditional_generation", "LlavaModel": "base"},
         subconfigs={"vision": ("vision_config", "clip_vision_model"), "text": ("text_config", "llama")}),
     Family("gemma3", "gemma3", "Gemma3ForConditionalGeneration", {
-        "tie_embeddings": Field(("tie_word_embeddings",), True, "bool",
+        # Gemma3Config keeps a null, which the model reads as false: the head is then its own.
+        "tie_embeddings": Field(("tie_word_embeddings",), True, "bool", null="false",
                                 doc="output head shares the language model's embedding"),
         **LABEL_FIELDS,
     }, {"Gemma3ForConditionalGeneration": "conditional_generation", "Gemma3Model": "base",

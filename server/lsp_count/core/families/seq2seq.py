@@ -172,11 +172,14 @@ T5 = Family("t5", "seq2seq", "T5ForConditionalGeneration", {
     **_t5_fields(32128, 512, 2048, 6, 8),
     "encoder_head_dim": Field(("d_kv", "head_dim"), 64, doc="width of each attention head (d_kv); heads × d_kv need not be d_model"),
     "decoder_head_dim": fixed(same_as("encoder_head_dim")),
-    "decoder_layers": Field(("num_decoder_layers",), same_as("num_layers_key"), doc="decoder blocks (null: num_layers)"),
-    "feed_forward_proj": Field(("feed_forward_proj",), "relu", "str", doc='"relu" (T5) or "gated-gelu" (T5 v1.1, flan-t5)'),
+    "decoder_layers": Field(("num_decoder_layers",), same_as("num_layers_key"), null="default",
+                            doc="decoder blocks (null: num_layers)"),
+    "feed_forward_proj": Field(("feed_forward_proj",), "relu", "str", null="reject",
+                               doc='"relu" (T5) or "gated-gelu" (T5 v1.1, flan-t5)'),
     "mlp_gated": fixed(Derived(lambda v: str(v["feed_forward_proj"]).split("-")[0] == "gated", "feed_forward_proj")),
     # T5Config pops tie_word_embeddings and forces True: every T5 class ties lm_head to shared.
     "tie_embeddings": fixed(True),
+    "written_tie": Field(("tie_word_embeddings",), None, "bool", null="default"),
 }, {
     "T5ForConditionalGeneration": "seq2seq_lm", "T5Model": "base", "T5EncoderModel": "encoder",
     "T5ForSequenceClassification": "sequence_classification",
@@ -200,11 +203,12 @@ SWITCH = Family("switch_transformers", "seq2seq", "SwitchTransformersForConditio
     "num_sparse_encoder_layers": Field(("num_sparse_encoder_layers",), 3, minimum=0),
     "num_sparse_decoder_layers": Field(("num_sparse_decoder_layers",), 3, minimum=0),
     # The config derives the steps from the sparse layer counts, but a step written in the file wins.
-    "encoder_sparse_step": Field(("encoder_sparse_step",), Derived(
+    # A null step is kept (SwitchTransformersConfig): only a stack that has sparse layers needs it.
+    "encoder_sparse_step": Field(("encoder_sparse_step",), null="none", default=Derived(
         lambda v: v["num_layers_key"] // v["num_sparse_encoder_layers"] if v["num_sparse_encoder_layers"] > 0
         else v["num_layers_key"], "num_layers // num_sparse_encoder_layers"), minimum=0,
         doc="every how many encoder layers one is sparse (layer i is sparse when i % step == 1, or always for step 1)"),
-    "decoder_sparse_step": Field(("decoder_sparse_step",), Derived(
+    "decoder_sparse_step": Field(("decoder_sparse_step",), null="none", default=Derived(
         lambda v: v["decoder_layers"] // v["num_sparse_decoder_layers"] if v["num_sparse_decoder_layers"] > 0
         else v["decoder_layers"], "num_decoder_layers // num_sparse_decoder_layers"), minimum=0,
         doc="every how many decoder layers one is sparse"),

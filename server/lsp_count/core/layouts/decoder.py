@@ -84,7 +84,8 @@ def mlp(spec: ModelSpec, ffn: int, name: str = "mlp", key: str = "intermediate_s
 def moe(spec: ModelSpec) -> ParamNode:
     v = spec.values
     h = spec.int("hidden_size")
-    experts, top_k, f = spec.int("num_experts"), spec.int("experts_per_token"), spec.int("moe_intermediate_size")
+    experts, f = spec.int("num_experts"), spec.int("moe_intermediate_size")
+    top_k = v.get("experts_per_token")  # None: not set (DeepSeek-V2's default), which experts run is not known
     gated = bool(v["mlp_gated"])
     expert_tensors = (
         (Tensor("gate_up_proj", (2 * f, h), "expert", "experts"), Tensor("down_proj", (h, f), "expert", "experts"))
@@ -92,8 +93,9 @@ def moe(spec: ModelSpec) -> ParamNode:
         (Tensor("fc1", (f, h), "expert", "experts"), Tensor("fc2", (h, f), "expert", "experts"))
     )
     routed = ParamNode(
-        "experts", expert_tensors, repeat=experts, active_repeat=min(top_k, experts),
-        note=f"routed: {min(top_k, experts)} of {experts} per token",
+        "experts", expert_tensors, repeat=experts, active_repeat=min(top_k, experts) if isinstance(top_k, int) else None,
+        note=f"routed: {min(top_k, experts)} of {experts} per token" if isinstance(top_k, int) else
+        "routed: num_experts_per_tok not set",
         source=spec.key_span("num_experts"), key="num_experts",
     )
     router = ParamNode("router", linear("gate", h, experts, bool(v.get("router_bias"))))

@@ -7,6 +7,7 @@ layer repeated, optional pre/final norms, pooler and a head by class.
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 from lsp_count.core.params import ParamNode, Tensor, embedding, linear, node, norm
@@ -41,7 +42,8 @@ def _pair(spec: ModelSpec, name: str) -> tuple[int, int]:
     if (isinstance(value, (list, tuple)) and len(value) == 2
             and all(isinstance(x, int) and not isinstance(x, bool) and x >= 1 for x in value)):
         return int(value[0]), int(value[1])
-    raise _error(spec, name, f'"{spec.key_name(name) or name}": expected a positive whole number or [height, width], got {value!r}')
+    raise _error(spec, name, f'"{spec.key_name(name) or name}": expected a positive whole number or [height, width], '
+                             f'got {json.dumps(value, default=str)}')
 
 
 def _num_patches(spec: ModelSpec) -> int:

@@ -46,7 +46,8 @@ def _feature_layers(spec: ModelSpec) -> int:
         return len(layers)
     if isinstance(layers, int) and not isinstance(layers, bool):
         return 1
-    raise SpecError((Problem("error", "LC102", '"vision_feature_layer": expected a layer index or a list of them',
+    raise SpecError((Problem("error", "LC102", '"vision_feature_layer": expected a layer index or a list of them'
+                             + (", got null" if layers is None else ""),
                              spec.key_span("vision_feature_layer") or spec.span),))
 
 
