@@ -44,7 +44,9 @@ class Field:
     it: ``num_key_value_heads`` null is ``num_attention_heads``); "false": false (the class keeps
     the None, which the model reads as false); "none": None (an unknown the count does without,
     as ``num_experts_per_tok`` for the active count); a tuple of keys: those keys' null as absent
-    (legacy aliases the class pops, Falcon's ``n_embed``), an error in the others.
+    (legacy aliases the class pops, Falcon's ``n_embed``), an error in the others; a ``Derived``:
+    the value the class fills a null with where it is not the default (SmolLM3's
+    ``num_key_value_heads``: 4 when absent, ``num_attention_heads`` when null).
     ``tests/parity/test_config_null_parity.py`` checks every family's every key against transformers.
     """
 
@@ -53,7 +55,7 @@ class Field:
     kind: str = "int"
     minimum: int = 1
     doc: str = ""
-    null: str | tuple[str, ...] = ""
+    null: str | tuple[str, ...] | Derived = ""
 
     def __post_init__(self) -> None:
         # Families are data: a misspelt kind fails when the table is built, not on some config later.
@@ -63,10 +65,11 @@ class Field:
             raise ValueError(f"unknown null meaning {self.null!r} (meanings: {', '.join(map(repr, NULL_MEANINGS))})")
 
     def null_meaning(self, key: str) -> str:
-        """What a null under ``key`` means: "default", "reject", "false", "none" or "" (by kind)."""
+        """What a null under ``key`` means: "default", "derived" (Field.null is the value), "reject",
+        "false", "none" or "" (by kind)."""
         if isinstance(self.null, tuple):
             return "default" if key in self.null else "reject"
-        return self.null
+        return "derived" if isinstance(self.null, Derived) else self.null
 
 
 FIELD_KINDS = ("int", "int?", "int|auto", "bool", "float", "str", "ints", "strs", "entries", "any")
@@ -253,6 +256,10 @@ def resolve_values(
             if child is not None and not (child.is_null() and f.null_meaning(key) == "default"):
                 found = (key, child)
                 break
+        if found is not None and found[1].is_null() and isinstance(f.null, Derived):
+            derived.append((name, f.null))  # the value the class fills this null with
+            origins[name] = (found[0], found[1].key_span or found[1].span)
+            continue
         if found is None:
             if isinstance(f.default, Derived):
                 derived.append((name, f.default))

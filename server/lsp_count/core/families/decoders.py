@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from lsp_count.core.families.common import LABEL_FIELDS
+from lsp_count.core.source import Problem
 from lsp_count.core.spec import Derived, Family, Field
 
 FIXED = ()  # a switch the family's code fixes; no config key changes it
@@ -83,9 +84,10 @@ MOE: dict[str, Field] = {
 
 
 def decoder(model_type: str, architecture: str, *overrides: dict[str, Field], notes: tuple[str, ...] = (),
-            heads: dict[str, str] | None = None) -> Family:
+            heads: dict[str, str] | None = None, checks: tuple = ()) -> Family:
     fields = merge_fields(BASE, *overrides)
-    return Family(model_type, "decoder", architecture, fields, heads or causal_heads(architecture), notes=notes)
+    return Family(model_type, "decoder", architecture, fields, heads or causal_heads(architecture), notes=notes,
+                  checks=checks)
 
 
 def aliases(**keys: tuple[str, ...]) -> dict[str, Field]:
@@ -115,7 +117,7 @@ class Nulls(dict):
     applied after every other override."""
 
 
-def nulls(**meanings: str | tuple[str, ...]) -> Nulls:
+def nulls(**meanings: str | tuple[str, ...] | Derived) -> Nulls:
     return Nulls(meanings)
 
 
@@ -177,6 +179,16 @@ QWEN2_MOE_SLIDING = qwen_sliding(lambda v, i: bool(v["use_sliding_window"]) and 
 QWEN3_MOE_SLIDING = qwen_sliding(lambda v, i: _window_on(v), "every layer slides, when use_sliding_window",
                                  max_window_layers=False)
 
+def _pattern_without_window(spec, config_class: str) -> list[Problem]:
+    """A null sliding_window with no layer_types: the config class sets the pattern to 0 and derives
+    the layer types modulo it, which fails."""
+    if spec.values.get("sliding_window") is None and "layer_types" not in spec.origins:
+        return [Problem("error", "LC102", f'"sliding_window": null with no "layer_types": {config_class} then derives '
+                                          f"the layer types modulo a pattern of 0, which fails (give a window, or "
+                                          f"layer_types)", spec.key_span("sliding_window") or spec.span)]
+    return []
+
+
 # DeepSeek V2/V3: multi-head latent attention, shared experts, the first k layers dense.
 DEEPSEEK: dict[str, Field] = {
     "head_dim": fixed(HEAD_DIM), "mlp_bias": fixed(False),
@@ -192,9 +204,9 @@ DEEPSEEK: dict[str, Field] = {
     "qk_rope_head_dim": Field(("qk_rope_head_dim",), 64),
     "v_head_dim": Field(("v_head_dim",), 128),
 }
-# Their config classes fill a null num_key_value_heads, keep a null num_experts_per_tok (V2's default:
+# Their config classes fill a null num_key_value_heads with the head count, keep a null num_experts_per_tok (V2's default:
 # which experts run is then not known, and the count has no active part) and reject a null n_shared_experts.
-DEEPSEEK_NULLS = nulls(num_kv_heads="default", experts_per_token="none", n_shared_experts="reject")
+DEEPSEEK_NULLS = nulls(num_kv_heads=KV_HEADS, experts_per_token="none", n_shared_experts="reject")
 
 FAMILIES: tuple[Family, ...] = (
     decoder("llama", "LlamaForCausalLM", d(max_positions=2048), STRICT_HEADS,
@@ -207,7 +219,7 @@ FAMILIES: tuple[Family, ...] = (
             {"q_bias": fixed(False), "k_bias": fixed(False), "v_bias": fixed(False), "o_bias": fixed(False), "mlp_bias": fixed(False)},
             nulls(head_dim="default", num_experts=("n_routed_experts",))),
     decoder("qwen2", "Qwen2ForCausalLM", d(vocab_size=151936, intermediate_size=22016, max_positions=32768, num_kv_heads=32), QKV_BIAS_ONLY,
-            {"mlp_bias": fixed(False)}, QWEN_SLIDING, nulls(num_kv_heads="default"),
+            {"mlp_bias": fixed(False)}, QWEN_SLIDING, nulls(num_kv_heads=KV_HEADS),
             notes=("Qwen2 has q/k/v biases; its config has no key for them",)),
     decoder("qwen2_moe", "Qwen2MoeForCausalLM",
             d(vocab_size=151936, hidden_size=2048, intermediate_size=5632, num_layers=24, num_heads=16, max_positions=32768,
@@ -224,7 +236,7 @@ FAMILIES: tuple[Family, ...] = (
              "mlp_only_layers": Field(("mlp_only_layers",), (), "ints")},
             QWEN2_MOE_SLIDING),
     decoder("qwen3", "Qwen3ForCausalLM", d(vocab_size=151936, intermediate_size=22016, max_positions=32768, num_kv_heads=32),
-            QK_HEAD, {"head_dim": Field(("head_dim",), 128), "mlp_bias": fixed(False)}, QWEN_SLIDING, nulls(num_kv_heads="default")),
+            QK_HEAD, {"head_dim": Field(("head_dim",), 128), "mlp_bias": fixed(False)}, QWEN_SLIDING, nulls(num_kv_heads=KV_HEADS)),
     decoder("qwen3_moe", "Qwen3MoeForCausalLM",
             d(vocab_size=151936, hidden_size=2048, intermediate_size=6144, num_layers=24, num_kv_heads=4, max_positions=32768),
             MOE, QK_HEAD,
@@ -372,6 +384,76 @@ FAMILIES: tuple[Family, ...] = (
             MOE, DEEPSEEK, {"num_experts": Field(("n_routed_experts", "num_local_experts"), 256, doc=MOE["num_experts"].doc)},
             DEEPSEEK_NULLS, notes=("DeepSeek-V3 checkpoints also hold a multi-token-prediction layer that transformers does not build; "
                    "it is not counted",)),
+    # OLMo (1): LayerNorms with no weight or bias at all.
+    decoder("olmo", "OlmoForCausalLM", d(vocab_size=50304), {"norm": fixed("none"), "mlp_bias": fixed(False)},
+            nulls(num_kv_heads="default")),
+    # OLMo 3: OLMo 2 with three sliding-window layers of every four.
+    decoder("olmo3", "Olmo3ForCausalLM", d(vocab_size=50304, sliding_window=4096),
+            {"qk_norm": fixed("full"), "mlp_bias": fixed(False),
+             "layer_norms": fixed(("post_attention_layernorm", "post_feedforward_layernorm")),
+             "layer_types": Field(("layer_types",), Derived(
+                 lambda v: tuple("sliding_attention" if (i + 1) % 4 != 0 else "full_attention" for i in range(v["num_layers"])),
+                 "three sliding layers of every four"), "strs")},
+            nulls(num_kv_heads="default", sliding_window="none")),
+    # SmolLM3: Llama with NoPE layers (no parameters of their own); a sliding window only with
+    # use_sliding_window, on the layers that keep rotary positions.
+    decoder("smollm3", "SmolLM3ForCausalLM",
+            d(vocab_size=128256, hidden_size=2048, num_heads=16, num_kv_heads=4, num_layers=36, tie_embeddings=True,
+              max_positions=32768),
+            {"use_sliding_window": Field(("use_sliding_window",), False, "bool"),
+             "no_rope_layer_interval": Field(("no_rope_layer_interval",), 4),
+             "no_rope_layers": Field(("no_rope_layers",), Derived(
+                 lambda v: tuple(int((i + 1) % v["no_rope_layer_interval"] != 0) for i in range(v["num_layers"])),
+                 "a NoPE layer every no_rope_layer_interval layers"), "ints", minimum=0),
+             "layer_types": Field(("layer_types",), Derived(
+                 lambda v: tuple("sliding_attention" if v["use_sliding_window"] and v["sliding_window"] is not None
+                                 and not v["no_rope_layers"][i] else "full_attention" for i in range(v["num_layers"])),
+                 "sliding where use_sliding_window and the layer has no rotary positions"), "strs")},
+            nulls(num_kv_heads=KV_HEADS)),
+    # GLM-4: fused gate_up MLP, q/k/v biases (not o_proj's), norms after attention and after the MLP too.
+    decoder("glm4", "Glm4ForCausalLM",
+            d(vocab_size=151552, intermediate_size=13696, num_layers=40, num_kv_heads=2, max_positions=131072),
+            {"head_dim": Field(("head_dim",), 128), "q_bias": Field(("attention_bias",), True, "bool"),
+             "k_bias": Field(("attention_bias",), True, "bool"), "v_bias": Field(("attention_bias",), True, "bool"),
+             "o_bias": fixed(False), "mlp_bias": fixed(False), "mlp_names": fixed(("gate_up_proj", "down_proj")),
+             "layer_norms": fixed(("input_layernorm", "post_attention_layernorm", "post_self_attn_layernorm",
+                                   "post_mlp_layernorm"))}),
+    # Arcee (AFM): an MLP of up and down projections, no gate.
+    decoder("arcee", "ArceeForCausalLM", d(hidden_size=2560, intermediate_size=18432, max_positions=4096),
+            {"head_dim": Field(("head_dim",), 80), "mlp_gated": fixed(False), "mlp_names": fixed(("up_proj", "down_proj"))},
+            nulls(num_kv_heads="default", head_dim=HEAD_DIM)),
+    # Seed-OSS: q/k/v biases (attention_bias) and o_proj's own switch (attention_out_bias).
+    decoder("seed_oss", "SeedOssForCausalLM",
+            d(vocab_size=155136, intermediate_size=27648, num_layers=64, num_heads=80, num_kv_heads=8, max_positions=524288),
+            {"head_dim": Field(("head_dim",), 128), "q_bias": Field(("attention_bias",), True, "bool"),
+             "k_bias": Field(("attention_bias",), True, "bool"), "v_bias": Field(("attention_bias",), True, "bool"),
+             "o_bias": Field(("attention_out_bias",), False, "bool")},
+            nulls(num_kv_heads=KV_HEADS, head_dim=HEAD_DIM)),
+    # Command R7B / A (Cohere 2): Cohere's parallel block with one bias-free LayerNorm, no q/k norms,
+    # head_dim always hidden_size / heads, and three sliding-window layers of every four.
+    decoder("cohere2", "Cohere2ForCausalLM",
+            d(vocab_size=256000, hidden_size=8192, intermediate_size=22528, num_layers=40, num_heads=64,
+              tie_embeddings=True, max_positions=8192, sliding_window=4096),
+            {"norm": fixed("layer_nobias"), "layer_norms": fixed(("input_layernorm",)), "head_dim": fixed(HEAD_DIM),
+             "mlp_bias": fixed(False),
+             "layer_types": Field(("layer_types",), Derived(
+                 lambda v: tuple("sliding_attention" if (i + 1) % v["sliding_window_pattern"] else "full_attention"
+                                 for i in range(v["num_layers"])), "sliding_window_pattern"), "strs"),
+             "sliding_window_pattern": Field(("sliding_window_pattern",), 4)},
+            nulls(num_kv_heads="default", sliding_window="none")),
+    # EXAONE 4: q/k norms over each head, norms after attention and after the MLP (none before), and
+    # sliding layers but every sliding_window_pattern-th (none where sliding_window is null).
+    decoder("exaone4", "Exaone4ForCausalLM",
+            d(vocab_size=102400, intermediate_size=16384, sliding_window=4096, num_kv_heads=32),
+            QK_HEAD, {"mlp_bias": fixed(False), "q_bias": fixed(False), "k_bias": fixed(False), "v_bias": fixed(False),
+                      "o_bias": fixed(False),
+                      "layer_norms": fixed(("post_attention_layernorm", "post_feedforward_layernorm")),
+                      "sliding_window_pattern": Field(("sliding_window_pattern",), 4),
+                      "layer_types": Field(("layer_types",), Derived(
+                          lambda v: tuple("sliding_attention" if (i + 1) % v["sliding_window_pattern"] != 0
+                                          else "full_attention" for i in range(v["num_layers"])),
+                          "sliding but every sliding_window_pattern-th layer"), "strs")},
+            nulls(sliding_window="none"), checks=(lambda spec: _pattern_without_window(spec, "Exaone4Config"),)),
     Family("mamba", "mamba", "MambaForCausalLM", {
         "vocab_size": Field(("vocab_size",), 50280, doc=BASE["vocab_size"].doc),
         "hidden_size": Field(("hidden_size",), 768, doc=BASE["hidden_size"].doc),
