@@ -415,3 +415,26 @@ class Adapted(nn.Module):
     assert "its own adapters" in lora.line("adapters").detail
     full = estimate_memory(m, Settings(mode="train"))  # unchanged: the trainable ones in training state
     assert full.line("gradients").bytes == 2 * trainable
+
+
+def test_mxfp4_from_a_gpt_oss_config():
+    """GPT-OSS checkpoints say quant_method mxfp4: the experts in MXFP4, the rest bf16; with
+    ``dequantize`` transformers loads the experts as bf16."""
+    assert dtype_from_config("bfloat16", {"quant_method": "mxfp4"})[0] == "mxfp4"
+    assert dtype_from_config("bfloat16", {"quant_method": "mxfp4", "dequantize": True})[0] == "bfloat16"
+    assert normalize_dtype("MXFP4") == "mxfp4"
+    expert = Tensor("gate_up_proj", (2 * 2880, 2880), "expert", "experts")
+    n = 2 * 2880 * 2880
+    assert quantized_bytes(expert, "mxfp4") == n // 2 + n // 32  # 4.25 bits a weight
+    assert tensor_bytes(expert, "mxfp4", 3) == 3 * (n // 2 + n // 32)
+    assert tensor_bytes(Tensor("gate_up_proj_bias", (5760,), "bias", "experts"), "mxfp4") == 4 * 5760
+    # attention and dense projections are not MXFP4 in transformers: only GPT-OSS's experts
+    assert tensor_bytes(Tensor("q_proj.weight", (4096, 2880), "linear", "q_proj"), "mxfp4") == 2 * 4096 * 2880
+
+
+def test_the_precision_view_shows_mxfp4_for_a_mixture_of_experts_model_alone():
+    from lsp_count.core.precision import precision_view
+
+    dense = {row.dtype for row in precision_view(model(**LLAMA).tree)}
+    moe = {row.dtype for row in precision_view(model(model_type="gpt_oss", num_hidden_layers=1).tree)}
+    assert "mxfp4" not in dense and "mxfp4" in moe

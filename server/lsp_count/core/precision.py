@@ -24,6 +24,9 @@ gguf-q8_0       8.5     llama.cpp Q8_0: 32 int8 + fp16 scale = 34 bytes per 32
 gguf-q4_k_m     ≈4.9    llama.cpp Q4_K_M recipe: Q4_K (144 bytes / 256) for most
                         matrices, Q6_K (210 / 256) for the output head and for
                         attn_v / ffn_down in the layers ``use_more_bits`` picks
+mxfp4           4.25    OCP MXFP4, GPT-OSS's experts only: two e2m1 values a byte +
+                        an e8m0 scale byte per 32 inputs; the experts' biases fp32
+                        (transformers' Mxfp4GptOssExperts); the rest 16-bit
 ==============  ======  ==========================================================
 
 What is *not* quantized: quantizers replace ``nn.Linear`` weights only, so
@@ -75,6 +78,9 @@ DTYPES: Mapping[str, DType] = {
         DType("gguf-q8_0", 8.5, "q8_0", True, doc="llama.cpp Q8_0"),
         DType("gguf-q4_k_m", 4.5, "q4_k_m", True, exact=False,
               doc="llama.cpp Q4_K_M (Q4_K, with Q6_K for the head and some attn_v/ffn_down)"),
+        # Not exact: the triton kernels pad the blocks and scales to their swizzled layouts on the GPU.
+        DType("mxfp4", 4 + 8 / 32, "mxfp4", True, exact=False,
+              doc="MXFP4 (GPT-OSS experts): e2m1 + e8m0 scale per 32; the rest 16-bit"),
     )
 }
 
@@ -93,6 +99,7 @@ _ALIASES = {
     "awq": "awq-4bit", "awq4bit": "awq-4bit", "awq4": "awq-4bit",
     "q80": "gguf-q8_0", "ggufq80": "gguf-q8_0",
     "q4km": "gguf-q4_k_m", "ggufq4km": "gguf-q4_k_m",
+    "mxfp4": "mxfp4",
 }
 
 
@@ -139,6 +146,12 @@ def dtype_from_config(torch_dtype: str | None, quantization: Mapping[str, object
             return None, f"quantization_config: {method} {bits}-bit is not modelled; sizes use torch_dtype"
         if method in ("fp8", "fbgemm_fp8"):
             return "float8", f"quantization_config: {method}"
+        if method == "mxfp4":
+            if quantization.get("dequantize"):
+                return "bfloat16", "quantization_config: mxfp4 with dequantize (the experts loaded as bfloat16)"
+            return "mxfp4", ("quantization_config: mxfp4 (the experts stay 4-bit where transformers runs its triton "
+                             "MXFP4 kernels, on a GPU of compute capability 7.5 or more; elsewhere it dequantizes "
+                             "them to bfloat16: --dtype bfloat16)")
         if method:
             return None, f"quantization_config: {method} is not modelled; sizes use torch_dtype"
     if torch_dtype:
@@ -208,6 +221,8 @@ def quantized_bytes(t: Tensor, scheme: str) -> int:
         groups = _ceil_div(in_f, 128)
         body = _ceil_div(n, 2) + 2 * groups * out_f + _ceil_div(groups * out_f, 2)
         return body + (4 * in_f if scheme == "gptq" else 0)
+    if scheme == "mxfp4":
+        return _ceil_div(n, 2) + out_f * _ceil_div(in_f, 32)
     if scheme == "q8_0":
         return 34 * _ceil_div(n, 32)
     if scheme == "q4_k":
@@ -229,6 +244,10 @@ def tensor_bytes(t: Tensor, dtype: str, occurrences: int = 1, compute_dtype: str
     if not d.quantized:
         return occurrences * t.numel * FLOAT_BYTES[dtype]
     is_head = t.module in HEAD_MODULES
+    if d.scheme == "mxfp4":  # transformers replaces GPT-OSS's experts alone
+        if t.kind == "expert":
+            return occurrences * quantized_bytes(t, "mxfp4")
+        return occurrences * t.numel * (4 if t.kind == "bias" and t.module == "experts" else keep)
     if d.scheme in ("q8_0", "q4_k_m"):
         if len(t.shape) < 2 or t.kind in ("norm", "bias", "conv"):
             return occurrences * t.numel * 4  # GGUF stores 1-D tensors (norms, biases) as f32
@@ -272,7 +291,9 @@ class PrecisionRow:
 
 def precision_view(tree: ParamTree, compute_dtype: str = "bfloat16") -> tuple[PrecisionRow, ...]:
     """The precision-savings view: bytes in every dtype and the share saved against fp32 and bf16."""
-    sizes = {name: weights_bytes(tree, name, compute_dtype) for name in DTYPES}
+    # MXFP4 changes only experts' tensors: shown for a mixture-of-experts model alone.
+    experts = any(t.kind == "expert" for _path, t, _mult, _frozen in tree.root.iter_tensors())
+    sizes = {name: weights_bytes(tree, name, compute_dtype) for name in DTYPES if name != "mxfp4" or experts}
     fp32, bf16 = sizes["float32"], sizes["bfloat16"]
     n = tree.total or 1
     return tuple(

@@ -454,6 +454,30 @@ FAMILIES: tuple[Family, ...] = (
                                           else "full_attention" for i in range(v["num_layers"])),
                           "sliding but every sliding_window_pattern-th layer"), "strs")},
             nulls(sliding_window="none"), checks=(lambda spec: _pattern_without_window(spec, "Exaone4Config"),)),
+    # OLMoE: q/k norms over all heads (sized from hidden_size), every layer a mixture of experts (no shared expert).
+    decoder("olmoe", "OlmoeForCausalLM",
+            d(vocab_size=50304, hidden_size=2048, intermediate_size=2048, num_layers=16, num_heads=16, max_positions=4096),
+            MOE, {"qk_norm": fixed("full_hidden"), "mlp_bias": fixed(False),
+                  "num_experts": Field(("num_experts",), 64, doc=MOE["num_experts"].doc),
+                  "experts_per_token": Field(("num_experts_per_tok",), 8, doc=MOE["experts_per_token"].doc),
+                  "moe_intermediate_size": fixed(Derived(lambda v: v["intermediate_size"], "intermediate_size"))},
+            nulls(num_kv_heads=KV_HEADS)),
+    # GPT-OSS: biases on every attention projection and a sink logit per head; a router with a bias and
+    # experts with biases; sliding and full layers alternating.
+    decoder("gpt_oss", "GptOssForCausalLM",
+            d(vocab_size=201088, hidden_size=2880, intermediate_size=2880, num_layers=36, num_heads=64, num_kv_heads=8,
+              max_positions=131072, sliding_window=128),
+            MOE, {"head_dim": Field(("head_dim",), 64, doc=BASE["head_dim"].doc),
+                  "q_bias": Field(("attention_bias",), True, "bool"), "k_bias": Field(("attention_bias",), True, "bool"),
+                  "v_bias": Field(("attention_bias",), True, "bool"), "o_bias": Field(("attention_bias",), True, "bool"),
+                  "mlp_bias": fixed(False), "router_bias": fixed(True), "expert_bias": fixed(True),
+                  "attention_sinks": fixed(True),
+                  "num_experts": Field(("num_local_experts",), 128, doc=MOE["num_experts"].doc),
+                  "experts_per_token": Field(("num_experts_per_tok",), 4, doc=MOE["experts_per_token"].doc),
+                  "moe_intermediate_size": fixed(Derived(lambda v: v["intermediate_size"], "intermediate_size")),
+                  "layer_types": Field(("layer_types",), Derived(
+                      lambda v: tuple("sliding_attention" if (i + 1) % 2 else "full_attention" for i in range(v["num_layers"])),
+                      "sliding and full layers alternating"), "strs")}),
     Family("mamba", "mamba", "MambaForCausalLM", {
         "vocab_size": Field(("vocab_size",), 50280, doc=BASE["vocab_size"].doc),
         "hidden_size": Field(("hidden_size",), 768, doc=BASE["hidden_size"].doc),

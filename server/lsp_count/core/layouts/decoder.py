@@ -35,6 +35,8 @@ def attention(spec: ModelSpec) -> ParamNode:
         tensors += linear(k_name, h, kv_out, bool(v["k_bias"]))
         tensors += linear(v_name, h, kv_out, bool(v["v_bias"]))
     tensors += linear(o_name, q_out, h, bool(v["o_bias"]))
+    if v.get("attention_sinks"):  # GPT-OSS: a learned sink logit per head
+        tensors += (Tensor("sinks", (heads,), "other", "self_attn"),)
     qk_norm = v["qk_norm"]
     if qk_norm == "head":  # one norm over head_dim, shared by all heads (qwen3, gemma3)
         tensors += _norm(spec, "q_norm", d) + _norm(spec, "k_norm", d)
@@ -42,6 +44,8 @@ def attention(spec: ModelSpec) -> ParamNode:
         tensors += norm("q_layernorm", d, True) + norm("k_layernorm", d, True)
     elif qk_norm == "full":  # olmo2 and cohere: per-channel norms over all heads
         tensors += _norm(spec, "q_norm", q_out) + _norm(spec, "k_norm", kv_out)
+    elif qk_norm == "full_hidden":  # olmoe: the same, sized from hidden_size whatever head_dim says
+        tensors += _norm(spec, "q_norm", h) + _norm(spec, "k_norm", h // heads * kv)
     return ParamNode("attention", tensors, source=spec.key_span("num_heads"), key="num_heads")
 
 
@@ -92,6 +96,9 @@ def moe(spec: ModelSpec) -> ParamNode:
         if gated else
         (Tensor("fc1", (f, h), "expert", "experts"), Tensor("fc2", (h, f), "expert", "experts"))
     )
+    if v.get("expert_bias"):  # GPT-OSS: each expert's projections have biases
+        expert_tensors += (Tensor("gate_up_proj_bias", (2 * f,), "bias", "experts"),
+                           Tensor("down_proj_bias", (h,), "bias", "experts"))
     routed = ParamNode(
         "experts", expert_tensors, repeat=experts, active_repeat=min(top_k, experts) if isinstance(top_k, int) else None,
         note=f"routed: {min(top_k, experts)} of {experts} per token" if isinstance(top_k, int) else
