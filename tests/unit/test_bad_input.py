@@ -31,6 +31,10 @@ CASES = {
     "absurd_dimension": (b'{"model_type": "llama", "hidden_size": 10000000000}', "larger than any real model dimension", (1, 40)),
     "absurd_total": (b'{"model_type": "llama", "hidden_size": 900000000, "intermediate_size": 900000000, '
                      b'"num_attention_heads": 1, "num_hidden_layers": 1000000}', "beyond any real model", (1, 1)),
+    "null_for_number": (b'{"model_type": "llama", "hidden_size": null}', '"hidden_size": null is not a whole number',
+                        (1, 40)),
+    "short_per_layer_list": (b'{"model_type": "smollm3", "no_rope_layers": [1], "use_sliding_window": true, '
+                             b'"sliding_window": 64}', '"no_rope_layers": 1 entries for 36 layers', (1, 27)),
     "not_a_model": (b'{"name": "my-app", "version": 3}', "no model config recognized", (1, 1)),
     "unknown_model_type": (b'{"model_type": "my_new_arch", "hidden_size": 64}', "not supported for exact counting", (1, 16)),
     "deep_nesting": (b"[" * 200_000 + b"]" * 200_000, "nesting deeper than", (1, 258)),

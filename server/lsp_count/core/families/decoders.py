@@ -179,6 +179,15 @@ QWEN2_MOE_SLIDING = qwen_sliding(lambda v, i: bool(v["use_sliding_window"]) and 
 QWEN3_MOE_SLIDING = qwen_sliding(lambda v, i: _window_on(v), "every layer slides, when use_sliding_window",
                                  max_window_layers=False)
 
+def _rope_layers_short(spec) -> list[Problem]:
+    """SmolLM3Config reads no_rope_layers[i] for every layer: a shorter list fails."""
+    written, layers = spec.values.get("no_rope_layers"), spec.values.get("num_layers")
+    if "no_rope_layers" in spec.origins and isinstance(written, tuple) and isinstance(layers, int) and len(written) < layers:
+        return [Problem("error", "LC102", f'"no_rope_layers": {len(written)} entries for {layers} layers '
+                                          f"(SmolLM3Config reads one per layer)", spec.key_span("no_rope_layers") or spec.span)]
+    return []
+
+
 def _pattern_without_window(spec, config_class: str) -> list[Problem]:
     """A null sliding_window with no layer_types: the config class sets the pattern to 0 and derives
     the layer types modulo it, which fails."""
@@ -401,7 +410,8 @@ FAMILIES: tuple[Family, ...] = (
             d(vocab_size=128256, hidden_size=2048, num_heads=16, num_kv_heads=4, num_layers=36, tie_embeddings=True,
               max_positions=32768),
             {"use_sliding_window": Field(("use_sliding_window",), False, "bool"),
-             "no_rope_layer_interval": Field(("no_rope_layer_interval",), 4),
+             "no_rope_layer_interval": Field(("no_rope_layer_interval",), 4,
+                                             doc="every how many layers one has no rotary positions (NoPE)"),
              "no_rope_layers": Field(("no_rope_layers",), Derived(
                  lambda v: tuple(int((i + 1) % v["no_rope_layer_interval"] != 0) for i in range(v["num_layers"])),
                  "a NoPE layer every no_rope_layer_interval layers"), "ints", minimum=0),
@@ -409,7 +419,7 @@ FAMILIES: tuple[Family, ...] = (
                  lambda v: tuple("sliding_attention" if v["use_sliding_window"] and v["sliding_window"] is not None
                                  and not v["no_rope_layers"][i] else "full_attention" for i in range(v["num_layers"])),
                  "sliding where use_sliding_window and the layer has no rotary positions"), "strs")},
-            nulls(num_kv_heads=KV_HEADS)),
+            nulls(num_kv_heads=KV_HEADS), checks=(_rope_layers_short,)),
     # GLM-4: fused gate_up MLP, q/k/v biases (not o_proj's), norms after attention and after the MLP too.
     decoder("glm4", "Glm4ForCausalLM",
             d(vocab_size=151552, intermediate_size=13696, num_layers=40, num_kv_heads=2, max_positions=131072),
@@ -439,7 +449,8 @@ FAMILIES: tuple[Family, ...] = (
              "layer_types": Field(("layer_types",), Derived(
                  lambda v: tuple("sliding_attention" if (i + 1) % v["sliding_window_pattern"] else "full_attention"
                                  for i in range(v["num_layers"])), "sliding_window_pattern"), "strs"),
-             "sliding_window_pattern": Field(("sliding_window_pattern",), 4)},
+             "sliding_window_pattern": Field(("sliding_window_pattern",), 4,
+                                             doc="every how many layers one attends to the whole context")},
             nulls(num_kv_heads="default", sliding_window="none")),
     # EXAONE 4: q/k norms over each head, norms after attention and after the MLP (none before), and
     # sliding layers but every sliding_window_pattern-th (none where sliding_window is null).
@@ -448,7 +459,8 @@ FAMILIES: tuple[Family, ...] = (
             QK_HEAD, {"mlp_bias": fixed(False), "q_bias": fixed(False), "k_bias": fixed(False), "v_bias": fixed(False),
                       "o_bias": fixed(False),
                       "layer_norms": fixed(("post_attention_layernorm", "post_feedforward_layernorm")),
-                      "sliding_window_pattern": Field(("sliding_window_pattern",), 4),
+                      "sliding_window_pattern": Field(("sliding_window_pattern",), 4,
+                                                      doc="every how many layers one attends to the whole context"),
                       "layer_types": Field(("layer_types",), Derived(
                           lambda v: tuple("sliding_attention" if (i + 1) % v["sliding_window_pattern"] != 0
                                           else "full_attention" for i in range(v["num_layers"])),
