@@ -167,6 +167,13 @@ def moe_config(rng: random.Random, model_type: str) -> dict:
             cfg["shared_expert_intermediate_size"] = rng.choice([16, 32])
         else:
             cfg["head_dim"] = head_dim
+    elif model_type == "olmoe":
+        cfg.update(architectures=["OlmoeForCausalLM"], num_experts=experts)
+    elif model_type == "gpt_oss":  # experts with biases and a router with a bias: neither an nn.Linear
+        cfg.update(architectures=["GptOssForCausalLM"], num_local_experts=experts, head_dim=head_dim)
+    elif model_type == "glm4_moe":  # DeepSeek-V3's experts (a dense first layer, shared experts), plain attention
+        cfg.update(architectures=["Glm4MoeForCausalLM"], n_routed_experts=experts, moe_intermediate_size=rng.choice([8, 12]),
+                   first_k_dense_replace=1, n_shared_experts=rng.choice([1, 2]), n_group=1, topk_group=1)
     else:  # deepseek_v2 / deepseek_v3: multi-head latent attention, dense first layer, shared experts
         cfg.update(architectures=["DeepseekV2ForCausalLM" if model_type == "deepseek_v2" else "DeepseekV3ForCausalLM"],
                    n_routed_experts=experts, moe_intermediate_size=rng.choice([8, 12]), first_k_dense_replace=1,
@@ -176,13 +183,16 @@ def moe_config(rng: random.Random, model_type: str) -> dict:
     return cfg
 
 
-MOE_FAMILIES = ["mixtral", "qwen2_moe", "qwen3_moe", "deepseek_v2", "deepseek_v3"]
+MOE_FAMILIES = ["mixtral", "qwen2_moe", "qwen3_moe", "deepseek_v2", "deepseek_v3", "olmoe", "glm4_moe", "gpt_oss"]
 MOE_TARGETS = {
     "mixtral": [["q_proj", "w2"], ["w1", "w3", "gate"], ["w1"], r".*\.(v_proj|w2|w3|w1)", r"model\.layers\.0\..*_proj"],
     "qwen2_moe": [["q_proj", "down_proj"], ["gate_proj", "up_proj", "shared_expert_gate"], ["gate"], r".*mlp\..*"],
     "qwen3_moe": [["gate_proj", "up_proj"], ["down_proj", "gate", "k_proj"], ["up_proj"], r".*\.(gate|o_proj)"],
     "deepseek_v2": [["gate_proj", "up_proj", "down_proj", "o_proj"], ["kv_b_proj", "gate"], r".*\.(gate_proj|up_proj)"],
     "deepseek_v3": [["down_proj", "kv_b_proj"], ["gate", "gate_proj", "up_proj"], r"model\.layers\.1\..*"],
+    "olmoe": [["q_proj", "down_proj"], ["gate_proj", "up_proj", "gate"], ["up_proj"], r".*\.(gate|o_proj)"],
+    "glm4_moe": [["gate_proj", "up_proj", "down_proj", "o_proj"], ["gate", "k_proj"], r".*mlp\..*"],
+    "gpt_oss": [["q_proj", "o_proj"], ["router"], ["down_proj"], r".*\.(k_proj|v_proj)"],
 }
 
 

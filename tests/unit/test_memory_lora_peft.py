@@ -19,6 +19,11 @@ CASES = [
     dict(model_type="phi3", architectures=["Phi3ForCausalLM"], hidden_size=64, num_attention_heads=4,
          num_key_value_heads=2, num_hidden_layers=2, intermediate_size=96, vocab_size=100, pad_token_id=0),
     dict(model_type="gpt2", architectures=["GPT2LMHeadModel"], n_embd=64, n_head=4, n_layer=2, vocab_size=100),
+    *(dict(model_type=t, architectures=[a], hidden_size=64, num_attention_heads=4, num_key_value_heads=2,
+           num_hidden_layers=2, intermediate_size=96, vocab_size=100, pad_token_id=0, bos_token_id=0, eos_token_id=0)
+      for t, a in (("olmo", "OlmoForCausalLM"), ("olmo3", "Olmo3ForCausalLM"), ("smollm3", "SmolLM3ForCausalLM"),
+                   ("glm4", "Glm4ForCausalLM"), ("arcee", "ArceeForCausalLM"), ("seed_oss", "SeedOssForCausalLM"),
+                   ("cohere2", "Cohere2ForCausalLM"), ("exaone4", "Exaone4ForCausalLM"))),
 ]
 
 
@@ -46,7 +51,8 @@ def test_all_linear_matches_peft(config, rank):
 @pytest.mark.parametrize("config", CASES, ids=lambda c: c["model_type"])
 def test_named_targets_match_peft(config):
     tree = analyze_text(json.dumps(config), "config.json").models[0].tree
-    names = {"phi3": ["qkv_proj", "down_proj"], "gpt2": ["c_attn"]}.get(config["model_type"], ["q_proj", "v_proj", "down_proj"])
+    names = {"phi3": ["qkv_proj", "down_proj"], "gpt2": ["c_attn"], "glm4": ["q_proj", "v_proj", "gate_up_proj"],
+             }.get(config["model_type"], ["q_proj", "v_proj", "down_proj"])
     assert lora_adapter_params(tree, 4, tuple(names)) == peft_count(config, 4, names)
 
 
@@ -60,6 +66,16 @@ MOE_CASES = [
     dict(model_type="qwen2_moe", architectures=["Qwen2MoeForCausalLM"], hidden_size=32, num_attention_heads=4,
          num_key_value_heads=2, num_hidden_layers=2, intermediate_size=48, moe_intermediate_size=24,
          shared_expert_intermediate_size=40, vocab_size=100, num_experts=4, num_experts_per_tok=2),
+    dict(model_type="olmoe", architectures=["OlmoeForCausalLM"], hidden_size=32, num_attention_heads=4,
+         num_key_value_heads=2, num_hidden_layers=2, intermediate_size=48, vocab_size=100, num_experts=4,
+         num_experts_per_tok=2, pad_token_id=0, bos_token_id=0, eos_token_id=0),
+    dict(model_type="gpt_oss", architectures=["GptOssForCausalLM"], hidden_size=32, num_attention_heads=4,
+         num_key_value_heads=2, head_dim=8, num_hidden_layers=2, intermediate_size=48, vocab_size=100,
+         num_local_experts=4, num_experts_per_tok=2, pad_token_id=0, bos_token_id=0, eos_token_id=0),
+    dict(model_type="glm4_moe", architectures=["Glm4MoeForCausalLM"], hidden_size=32, num_attention_heads=4,
+         num_key_value_heads=2, num_hidden_layers=2, intermediate_size=48, moe_intermediate_size=24, vocab_size=100,
+         n_routed_experts=4, num_experts_per_tok=2, n_group=1, topk_group=1, first_k_dense_replace=1,
+         pad_token_id=0, bos_token_id=0, eos_token_id=0),
 ]
 
 

@@ -138,7 +138,9 @@ def consistency_problems(spec: ModelSpec) -> list[Problem]:
     hidden, heads = v.get("hidden_size"), v.get("num_heads")
     if isinstance(hidden, int) and isinstance(heads, int) and "head_dim" in spec.family.fields:
         # A head width the file gives, or the class fixes (Seed-OSS: 128 for 80 heads of 4,096), need not divide.
-        derived_width = isinstance(spec.family.fields["head_dim"].default, Derived)
+        # GLM-4-MoE's default 96 heads of a 4,096 width: its class floors the head width (42), and the
+        # model runs, its attention 4,032 wide (floor_head_dim).
+        derived_width = isinstance(spec.family.fields["head_dim"].default, Derived) and not v.get("floor_head_dim")
         if hidden % heads and (("head_dim" not in spec.origins and derived_width) or v.get("heads_divide_hidden")):
             out.append(Problem(
                 "error", "LC103",

@@ -85,7 +85,7 @@ _MOE_STYLES: dict[str, tuple[tuple[tuple[str, str], ...], tuple[str, ...]]] = {
                    ("down_proj", "down_proj")), ("gate_proj", "up_proj")),
 }
 PEFT_MOE_CONVERSION: dict[str, str] = {"mixtral": "mixtral", "qwen3_moe": "qwen2_moe", "deepseek_v2": "qwen2_moe",
-                                       "deepseek_v3": "qwen2_moe"}
+                                       "deepseek_v3": "qwen2_moe", "olmoe": "qwen2_moe", "glm4_moe": "qwen2_moe"}
 
 
 @dataclass(frozen=True)

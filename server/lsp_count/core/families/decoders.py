@@ -414,7 +414,7 @@ FAMILIES: tuple[Family, ...] = (
                                              doc="every how many layers one has no rotary positions (NoPE)"),
              "no_rope_layers": Field(("no_rope_layers",), Derived(
                  lambda v: tuple(int((i + 1) % v["no_rope_layer_interval"] != 0) for i in range(v["num_layers"])),
-                 "a NoPE layer every no_rope_layer_interval layers"), "ints", minimum=0),
+                 "a NoPE layer every no_rope_layer_interval layers"), "ints", minimum=0, null="default"),
              "layer_types": Field(("layer_types",), Derived(
                  lambda v: tuple("sliding_attention" if v["use_sliding_window"] and v["sliding_window"] is not None
                                  and not v["no_rope_layers"][i] else "full_attention" for i in range(v["num_layers"])),
@@ -430,8 +430,8 @@ FAMILIES: tuple[Family, ...] = (
                                    "post_mlp_layernorm"))}),
     # Arcee (AFM): an MLP of up and down projections, no gate.
     decoder("arcee", "ArceeForCausalLM", d(hidden_size=2560, intermediate_size=18432, max_positions=4096),
-            {"head_dim": Field(("head_dim",), 80), "mlp_gated": fixed(False), "mlp_names": fixed(("up_proj", "down_proj"))},
-            nulls(num_kv_heads="default", head_dim=HEAD_DIM)),
+            {"mlp_gated": fixed(False), "mlp_names": fixed(("up_proj", "down_proj"))},
+            nulls(num_kv_heads="default", head_dim="default")),
     # Seed-OSS: q/k/v biases (attention_bias) and o_proj's own switch (attention_out_bias).
     decoder("seed_oss", "SeedOssForCausalLM",
             d(vocab_size=155136, intermediate_size=27648, num_layers=64, num_heads=80, num_kv_heads=8, max_positions=524288),
@@ -490,6 +490,22 @@ FAMILIES: tuple[Family, ...] = (
                   "layer_types": Field(("layer_types",), Derived(
                       lambda v: tuple("sliding_attention" if (i + 1) % 2 else "full_attention" for i in range(v["num_layers"])),
                       "sliding and full layers alternating"), "strs")}),
+    # GLM-4.5 / 4.6 (GLM-4-MoE): grouped-query attention (q/k/v biases, optional q/k norms per head), and
+    # DeepSeek-V3's mixture of experts: the first k layers dense, shared experts, a router with no bias.
+    decoder("glm4_moe", "Glm4MoeForCausalLM",
+            d(vocab_size=151552, intermediate_size=10944, num_layers=46, num_heads=96, num_kv_heads=8,
+              max_positions=131072, experts_per_token=8, moe_intermediate_size=1408),
+            MOE, {"num_experts": Field(("n_routed_experts",), 128, doc=MOE["num_experts"].doc),
+                  "o_bias": fixed(False), "mlp_bias": fixed(False), "floor_head_dim": fixed(True),
+                  "use_qk_norm": Field(("use_qk_norm",), False, "bool", doc="RMS norms over each head's q and k"),
+                  "qk_norm": fixed(Derived(lambda v: "head" if v["use_qk_norm"] else "none", "use_qk_norm")),
+                  "n_shared_experts": Field(("n_shared_experts",), 1, minimum=0),
+                  "shared_intermediate_size": fixed(Derived(lambda v: v["moe_intermediate_size"] * v["n_shared_experts"],
+                                                            "moe_intermediate_size × n_shared_experts")),
+                  "moe_layers": fixed("first_k_dense"),
+                  "first_k_dense_replace": Field(("first_k_dense_replace",), 1, minimum=0)},
+            notes=("GLM-4.5 checkpoints also hold num_nextn_predict_layers multi-token-prediction layers that "
+                   "transformers does not build; they are not counted",)),
     Family("mamba", "mamba", "MambaForCausalLM", {
         "vocab_size": Field(("vocab_size",), 50280, doc=BASE["vocab_size"].doc),
         "hidden_size": Field(("hidden_size",), 768, doc=BASE["hidden_size"].doc),
