@@ -429,7 +429,7 @@ FAMILIES: tuple[Family, ...] = (
              "layer_norms": fixed(("input_layernorm", "post_attention_layernorm", "post_self_attn_layernorm",
                                    "post_mlp_layernorm"))}),
     # Arcee (AFM): an MLP of up and down projections, no gate.
-    decoder("arcee", "ArceeForCausalLM", d(hidden_size=2560, intermediate_size=18432, max_positions=4096),
+    decoder("arcee", "ArceeForCausalLM", d(hidden_size=2560, intermediate_size=18432, max_positions=4096), STRICT_HEADS,
             {"mlp_gated": fixed(False), "mlp_names": fixed(("up_proj", "down_proj"))},
             nulls(num_kv_heads="default", head_dim="default")),
     # Seed-OSS: q/k/v biases (attention_bias) and o_proj's own switch (attention_out_bias).
