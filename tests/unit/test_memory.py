@@ -438,3 +438,17 @@ def test_the_precision_view_shows_mxfp4_for_a_mixture_of_experts_model_alone():
     dense = {row.dtype for row in precision_view(model(**LLAMA).tree)}
     moe = {row.dtype for row in precision_view(model(model_type="gpt_oss", num_hidden_layers=1).tree)}
     assert "mxfp4" not in dense and "mxfp4" in moe
+
+
+def test_exaone4_s_own_string_pattern_is_read_beside_its_layer_types():
+    """EXAONE 4.0's configs write sliding_window_pattern "LLLG" with layer_types: the layer types
+    say which layers slide; with no layer_types the class fails on a pattern that is no number."""
+    types = ["sliding_attention"] * 3 + ["full_attention"]
+    m = model(model_type="exaone4", num_hidden_layers=4, sliding_window_pattern="LLLG", layer_types=types)
+    assert sliding_layers(m.spec) == (True, True, True, False)
+    report = analyze_text(json.dumps({"model_type": "exaone4", "sliding_window_pattern": "LLLG"}), "config.json")
+    assert not report.models and "LLLG" in report.problems[-1].message
+    types = ["full_attention"] * 4  # Cohere2Config reads its pattern only where layer_types is absent too
+    assert model(model_type="cohere2", num_hidden_layers=4, sliding_window_pattern=0, layer_types=types).tree.total
+    report = analyze_text(json.dumps({"model_type": "cohere2", "sliding_window_pattern": 0}), "config.json")
+    assert not report.models and "Cohere2Config" in report.problems[-1].message

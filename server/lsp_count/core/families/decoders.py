@@ -6,6 +6,7 @@ omit. Switches with no keys are fixed properties of the family's modelling code.
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 from lsp_count.core.families.common import LABEL_FIELDS
@@ -188,14 +189,34 @@ def _rope_layers_short(spec) -> list[Problem]:
     return []
 
 
-def _pattern_without_window(spec, config_class: str) -> list[Problem]:
-    """A null sliding_window with no layer_types: the config class sets the pattern to 0 and derives
-    the layer types modulo it, which fails."""
-    if spec.values.get("sliding_window") is None and "layer_types" not in spec.origins:
-        return [Problem("error", "LC102", f'"sliding_window": null with no "layer_types": {config_class} then derives '
-                                          f"the layer types modulo a pattern of 0, which fails (give a window, or "
-                                          f"layer_types)", spec.key_span("sliding_window") or spec.span)]
-    return []
+def _positive(n: object) -> int:
+    if type(n) is not int or n < 1:
+        raise ValueError(n)
+    return n
+
+
+def _exaone4_layer_types(spec) -> list[Problem]:
+    """With no layer_types, Exaone4Config derives them modulo sliding_window_pattern, which fails for
+    a null window (it sets the pattern to 0) and for a pattern that is not a positive whole number
+    (its Hub configs' "LLLG" is read only beside their layer_types)."""
+    if "layer_types" in spec.origins:
+        return []
+    if spec.values.get("sliding_window") is None:
+        return [Problem("error", "LC102", '"sliding_window": null with no "layer_types": Exaone4Config then derives '
+                                          "the layer types modulo a pattern of 0, which fails (give a window, or "
+                                          "layer_types)", spec.key_span("sliding_window") or spec.span)]
+    return _pattern_layer_types(spec, "Exaone4Config")
+
+
+def _pattern_layer_types(spec, config_class: str) -> list[Problem]:
+    """With no layer_types the class derives them modulo sliding_window_pattern: a pattern that is not
+    a positive whole number fails there."""
+    pattern = spec.values.get("sliding_window_pattern")
+    if "layer_types" in spec.origins or (type(pattern) is int and pattern >= 1):
+        return []
+    return [Problem("error", "LC102", f'"sliding_window_pattern": {json.dumps(pattern)} with no "layer_types": '
+                                      f"{config_class} derives the layer types only from a positive whole number "
+                                      f"(give layer_types)", spec.key_span("sliding_window_pattern") or spec.span)]
 
 
 # DeepSeek V2/V3: multi-head latent attention, shared experts, the first k layers dense.
@@ -447,11 +468,13 @@ FAMILIES: tuple[Family, ...] = (
             {"norm": fixed("layer_nobias"), "layer_norms": fixed(("input_layernorm",)), "head_dim": fixed(HEAD_DIM),
              "mlp_bias": fixed(False),
              "layer_types": Field(("layer_types",), Derived(
-                 lambda v: tuple("sliding_attention" if (i + 1) % v["sliding_window_pattern"] else "full_attention"
-                                 for i in range(v["num_layers"])), "sliding_window_pattern"), "strs"),
-             "sliding_window_pattern": Field(("sliding_window_pattern",), 4,
+                 lambda v: tuple("sliding_attention" if (i + 1) % _positive(v["sliding_window_pattern"])
+                                 else "full_attention" for i in range(v["num_layers"])), "sliding_window_pattern"), "strs"),
+             # Any JSON: read only where layer_types is absent (_pattern_layer_types).
+             "sliding_window_pattern": Field(("sliding_window_pattern",), 4, "any",
                                              doc="every how many layers one attends to the whole context")},
-            nulls(num_kv_heads="default", sliding_window="none")),
+            nulls(num_kv_heads="default", sliding_window="none"),
+            checks=(lambda spec: _pattern_layer_types(spec, "Cohere2Config"),)),
     # EXAONE 4: q/k norms over each head, norms after attention and after the MLP (none before), and
     # sliding layers but every sliding_window_pattern-th (none where sliding_window is null).
     decoder("exaone4", "Exaone4ForCausalLM",
@@ -459,13 +482,14 @@ FAMILIES: tuple[Family, ...] = (
             QK_HEAD, {"mlp_bias": fixed(False), "q_bias": fixed(False), "k_bias": fixed(False), "v_bias": fixed(False),
                       "o_bias": fixed(False),
                       "layer_norms": fixed(("post_attention_layernorm", "post_feedforward_layernorm")),
-                      "sliding_window_pattern": Field(("sliding_window_pattern",), 4,
+                      # Any JSON: EXAONE 4.0's own configs write "LLLG", read only where layer_types is absent.
+                      "sliding_window_pattern": Field(("sliding_window_pattern",), 4, "any",
                                                       doc="every how many layers one attends to the whole context"),
                       "layer_types": Field(("layer_types",), Derived(
-                          lambda v: tuple("sliding_attention" if (i + 1) % v["sliding_window_pattern"] != 0
+                          lambda v: tuple("sliding_attention" if (i + 1) % _positive(v["sliding_window_pattern"]) != 0
                                           else "full_attention" for i in range(v["num_layers"])),
                           "sliding but every sliding_window_pattern-th layer"), "strs")},
-            nulls(sliding_window="none"), checks=(lambda spec: _pattern_without_window(spec, "Exaone4Config"),)),
+            nulls(sliding_window="none"), checks=(_exaone4_layer_types,)),
     # OLMoE: q/k norms over all heads (sized from hidden_size), every layer a mixture of experts (no shared expert).
     decoder("olmoe", "OlmoeForCausalLM",
             d(vocab_size=50304, hidden_size=2048, intermediate_size=2048, num_layers=16, num_heads=16, max_positions=4096),
