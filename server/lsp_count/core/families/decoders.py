@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
+from typing import Callable
 
 from lsp_count.core.families.common import LABEL_FIELDS
 from lsp_count.core.source import Problem
@@ -73,6 +74,10 @@ BASE: dict[str, Field] = {
     **LABEL_FIELDS,
 }
 
+# Families whose experts are intermediate_size wide and whose config has no moe_intermediate_size
+# (Mixtral, OLMoE, GPT-OSS): a moe_intermediate_size key there is not theirs.
+EXPERT_WIDTH_IS_MLP = fixed(Derived(lambda v: v["intermediate_size"], "intermediate_size"))
+
 MOE: dict[str, Field] = {
     "num_experts": Field(("num_local_experts", "num_experts", "n_routed_experts"), 8, doc="routed experts per MoE layer"),
     "experts_per_token": Field(("num_experts_per_tok",), 2, doc="experts each token is routed to (top-k)"),
@@ -85,7 +90,7 @@ MOE: dict[str, Field] = {
 
 
 def decoder(model_type: str, architecture: str, *overrides: dict[str, Field], notes: tuple[str, ...] = (),
-            heads: dict[str, str] | None = None, checks: tuple = ()) -> Family:
+            heads: dict[str, str] | None = None, checks: tuple[Callable[..., list[Problem]], ...] = ()) -> Family:
     fields = merge_fields(BASE, *overrides)
     return Family(model_type, "decoder", architecture, fields, heads or causal_heads(architecture), notes=notes,
                   checks=checks)
@@ -245,7 +250,7 @@ FAMILIES: tuple[Family, ...] = (
             {"q_bias": fixed(False), "k_bias": fixed(False), "v_bias": fixed(False), "o_bias": fixed(False), "mlp_bias": fixed(False)},
             nulls(head_dim="default")),
     decoder("mixtral", "MixtralForCausalLM", d(intermediate_size=14336, num_kv_heads=8, max_positions=131072), MOE,
-            {"moe_intermediate_size": fixed(Derived(lambda v: v["intermediate_size"], "intermediate_size"))},
+            {"moe_intermediate_size": EXPERT_WIDTH_IS_MLP},
             {"q_bias": fixed(False), "k_bias": fixed(False), "v_bias": fixed(False), "o_bias": fixed(False), "mlp_bias": fixed(False)},
             nulls(head_dim="default", num_experts=("n_routed_experts",))),
     decoder("qwen2", "Qwen2ForCausalLM", d(vocab_size=151936, intermediate_size=22016, max_positions=32768, num_kv_heads=32), QKV_BIAS_ONLY,
@@ -496,7 +501,7 @@ FAMILIES: tuple[Family, ...] = (
             MOE, {"qk_norm": fixed("full_hidden"), "mlp_bias": fixed(False),
                   "num_experts": Field(("num_experts",), 64, doc=MOE["num_experts"].doc),
                   "experts_per_token": Field(("num_experts_per_tok",), 8, doc=MOE["experts_per_token"].doc),
-                  "moe_intermediate_size": fixed(Derived(lambda v: v["intermediate_size"], "intermediate_size"))},
+                  "moe_intermediate_size": EXPERT_WIDTH_IS_MLP},
             nulls(num_kv_heads=KV_HEADS)),
     # GPT-OSS: biases on every attention projection and a sink logit per head; a router with a bias and
     # experts with biases; sliding and full layers alternating.
@@ -510,7 +515,7 @@ FAMILIES: tuple[Family, ...] = (
                   "attention_sinks": fixed(True),
                   "num_experts": Field(("num_local_experts",), 128, doc=MOE["num_experts"].doc),
                   "experts_per_token": Field(("num_experts_per_tok",), 4, doc=MOE["experts_per_token"].doc),
-                  "moe_intermediate_size": fixed(Derived(lambda v: v["intermediate_size"], "intermediate_size")),
+                  "moe_intermediate_size": EXPERT_WIDTH_IS_MLP,
                   "layer_types": Field(("layer_types",), Derived(
                       lambda v: tuple("sliding_attention" if (i + 1) % 2 else "full_attention" for i in range(v["num_layers"])),
                       "sliding and full layers alternating"), "strs")}),
