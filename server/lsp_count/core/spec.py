@@ -64,6 +64,10 @@ class Field:
         if isinstance(self.null, str) and self.null not in NULL_MEANINGS:
             raise ValueError(f"unknown null meaning {self.null!r} (meanings: {', '.join(map(repr, NULL_MEANINGS))})")
 
+    def default_text(self) -> str:
+        """The default as a message says it: the rule of a derived one, else its JSON."""
+        return self.default.text if isinstance(self.default, Derived) else json.dumps(self.default)
+
     def null_meaning(self, key: str) -> str:
         """What a null under ``key`` means: "default", "derived" (Field.null is the value), "reject",
         "false", "none" or "" (by kind)."""
@@ -127,10 +131,9 @@ class ModelSpec:
         value = self.values[name]
         if value is None and name in self.origins:  # a null the config class keeps (Field.null "none")
             key, span = self.origins[name]
-            default = self.family.fields[name].default
             raise SpecError((Problem(
                 "error", "LC102", f'"{key}": null is not a whole number: {self.architecture} needs one here '
-                                  f'(leaving the key out takes the default, {default.text if isinstance(default, Derived) else default})',
+                                  f'(leaving the key out takes the default, {self.family.fields[name].default_text()})',
                 span),))
         assert isinstance(value, int), name
         return value
@@ -191,9 +194,8 @@ def _check(name: str, key: str, f: Field, node: SourceNode) -> tuple[object, Pro
     if meaning == "none":
         return None, None
     if value is None and (meaning == "reject" or kind in _KIND_WORDS):
-        default = f.default.text if isinstance(f.default, Derived) else json.dumps(f.default)
         return bad(f"null is not {_KIND_WORDS.get(kind, 'allowed here')}: transformers' config class rejects it, or its model cannot be "
-                   f"built with it (leaving the key out takes the default, {default})")
+                   f"built with it (leaving the key out takes the default, {f.default_text()})")
     if kind == "int|auto" and value == "auto":
         return None, None
     if kind in ("int", "int?", "int|auto"):

@@ -99,10 +99,10 @@ def moe(spec: ModelSpec) -> ParamNode:
     if v.get("expert_bias"):  # GPT-OSS: each expert's projections have biases
         expert_tensors += (Tensor("gate_up_proj_bias", (2 * f,), "bias", "experts"),
                            Tensor("down_proj_bias", (h,), "bias", "experts"))
+    active = min(top_k, experts) if isinstance(top_k, int) else None
     routed = ParamNode(
-        "experts", expert_tensors, repeat=experts, active_repeat=min(top_k, experts) if isinstance(top_k, int) else None,
-        note=f"routed: {min(top_k, experts)} of {experts} per token" if isinstance(top_k, int) else
-        "routed: num_experts_per_tok not set",
+        "experts", expert_tensors, repeat=experts, active_repeat=active,
+        note=f"routed: {active} of {experts} per token" if active is not None else "routed: num_experts_per_tok not set",
         source=spec.key_span("num_experts"), key="num_experts",
     )
     router = ParamNode("router", linear("gate", h, experts, bool(v.get("router_bias"))))
