@@ -24,7 +24,7 @@ CASES = {
     "zero": (b'{"model_type": "llama", "num_attention_heads": 0}', "must be at least 1, got 0", (1, 48)),
     "bool_for_number": (b'{"model_type": "llama", "vocab_size": true}', "got a boolean", (1, 39)),
     "float_for_number": (b'{"model_type": "llama", "vocab_size": 3.5}', "whole number", (1, 39)),
-    "heads_not_dividing": (b'{"model_type": "mistral",\n  "hidden_size": 4001,\n  "num_attention_heads": 32}',
+    "heads_not_dividing": (b'{"model_type": "llama",\n  "hidden_size": 4001,\n  "num_attention_heads": 32}',
                            "does not divide hidden_size (4001) and no head_dim is given", (3, 3)),
     "kv_not_dividing": (b'{"model_type": "llama", "num_attention_heads": 32, "num_key_value_heads": 5}',
                         "must divide num_attention_heads", (1, 52)),

@@ -147,6 +147,9 @@ SANDWICH = {"layer_norms": fixed(("input_layernorm", "post_attention_layernorm",
 QKV_BIAS_ONLY = {"q_bias": fixed(True), "k_bias": fixed(True), "v_bias": fixed(True), "o_bias": fixed(False)}
 GPT_STYLE = {"norm": fixed("layer"), "mlp_gated": fixed(False)}
 STRICT_HEADS = {"heads_divide_hidden": fixed(True)}
+# Config classes with no check that the heads divide the width: the model floors hidden_size /
+# num_attention_heads and runs (Mistral: 6 heads of a 49 width are 8 wide, o_proj 48 → 49).
+FLOOR_HEADS = {"floor_head_dim": fixed(True)}
 
 
 # Qwen's config classes keep ``sliding_window`` but null it unless ``use_sliding_window`` is true (false by
@@ -246,17 +249,17 @@ DEEPSEEK_NULLS = nulls(num_kv_heads=KV_HEADS, experts_per_token="none", n_shared
 FAMILIES: tuple[Family, ...] = (
     decoder("llama", "LlamaForCausalLM", d(max_positions=2048), STRICT_HEADS,
             nulls(num_kv_heads="default", head_dim="default")),
-    decoder("mistral", "MistralForCausalLM", d(intermediate_size=14336, num_kv_heads=8, max_positions=131072, sliding_window=4096),
+    decoder("mistral", "MistralForCausalLM", FLOOR_HEADS, d(intermediate_size=14336, num_kv_heads=8, max_positions=131072, sliding_window=4096),
             {"q_bias": fixed(False), "k_bias": fixed(False), "v_bias": fixed(False), "o_bias": fixed(False), "mlp_bias": fixed(False)},
             nulls(head_dim="default")),
-    decoder("mixtral", "MixtralForCausalLM", d(intermediate_size=14336, num_kv_heads=8, max_positions=131072), MOE,
+    decoder("mixtral", "MixtralForCausalLM", FLOOR_HEADS, d(intermediate_size=14336, num_kv_heads=8, max_positions=131072), MOE,
             {"moe_intermediate_size": EXPERT_WIDTH_IS_MLP},
             {"q_bias": fixed(False), "k_bias": fixed(False), "v_bias": fixed(False), "o_bias": fixed(False), "mlp_bias": fixed(False)},
             nulls(head_dim="default", num_experts=("n_routed_experts",))),
-    decoder("qwen2", "Qwen2ForCausalLM", d(vocab_size=151936, intermediate_size=22016, max_positions=32768, num_kv_heads=32), QKV_BIAS_ONLY,
+    decoder("qwen2", "Qwen2ForCausalLM", FLOOR_HEADS, d(vocab_size=151936, intermediate_size=22016, max_positions=32768, num_kv_heads=32), QKV_BIAS_ONLY,
             {"mlp_bias": fixed(False)}, QWEN_SLIDING, nulls(num_kv_heads=KV_HEADS),
             notes=("Qwen2 has q/k/v biases; its config has no key for them",)),
-    decoder("qwen2_moe", "Qwen2MoeForCausalLM",
+    decoder("qwen2_moe", "Qwen2MoeForCausalLM", FLOOR_HEADS,
             d(vocab_size=151936, hidden_size=2048, intermediate_size=5632, num_layers=24, num_heads=16, max_positions=32768,
               num_kv_heads=16),
             MOE, QKV_BIAS_ONLY,
@@ -272,7 +275,7 @@ FAMILIES: tuple[Family, ...] = (
             QWEN2_MOE_SLIDING),
     decoder("qwen3", "Qwen3ForCausalLM", d(vocab_size=151936, intermediate_size=22016, max_positions=32768, num_kv_heads=32),
             QK_HEAD, {"head_dim": Field(("head_dim",), 128), "mlp_bias": fixed(False)}, QWEN_SLIDING, nulls(num_kv_heads=KV_HEADS)),
-    decoder("qwen3_moe", "Qwen3MoeForCausalLM",
+    decoder("qwen3_moe", "Qwen3MoeForCausalLM", FLOOR_HEADS,
             d(vocab_size=151936, hidden_size=2048, intermediate_size=6144, num_layers=24, num_kv_heads=4, max_positions=32768),
             MOE, QK_HEAD,
             {"head_dim": Field(("head_dim",), HEAD_DIM), "mlp_bias": fixed(False),
@@ -298,7 +301,7 @@ FAMILIES: tuple[Family, ...] = (
             SANDWICH, QK_HEAD, STRICT_HEADS,
             {"head_dim": Field(("head_dim",), 256), "mlp_bias": fixed(False), "sliding_pattern": fixed(6)},
             heads={"Gemma3ForCausalLM": "causal_lm", "Gemma3TextModel": "base"}),
-    decoder("phi", "PhiForCausalLM",
+    decoder("phi", "PhiForCausalLM", FLOOR_HEADS,
             d(vocab_size=51200, hidden_size=2048, intermediate_size=8192, num_layers=24, max_positions=2048), GPT_STYLE,
             {"q_bias": fixed(True), "k_bias": fixed(True), "v_bias": fixed(True), "o_bias": fixed(True),
              "mlp_bias": fixed(True), "head_bias": fixed(True), "head_dim": fixed(HEAD_DIM),
@@ -307,7 +310,7 @@ FAMILIES: tuple[Family, ...] = (
              "qk_norm": fixed(Derived(lambda v: "head_layernorm" if v["qk_layernorm"] else "none", "qk_layernorm")),
              "attn_names": fixed(("q_proj", "k_proj", "v_proj", "dense")), "mlp_names": fixed(("fc1", "fc2"))},
             nulls(num_kv_heads="default")),
-    decoder("phi3", "Phi3ForCausalLM",
+    decoder("phi3", "Phi3ForCausalLM", FLOOR_HEADS,
             d(vocab_size=32064, hidden_size=3072, intermediate_size=8192, max_positions=4096),
             {"head_dim": fixed(HEAD_DIM), "q_bias": fixed(False), "k_bias": fixed(False), "v_bias": fixed(False),
              "o_bias": fixed(False), "mlp_bias": fixed(False),
@@ -389,19 +392,19 @@ FAMILIES: tuple[Family, ...] = (
              "attn_names": fixed(("query_key_value", "dense")), "mlp_names": fixed(("dense_h_to_4h", "dense_4h_to_h"))},
             # BloomConfig pops n_embed (null: hidden_size); attention_bias is not its key; its positions are ALiBi.
             nulls(hidden_size=("n_embed",), k_bias="default", v_bias="default", max_positions="none")),
-    decoder("starcoder2", "Starcoder2ForCausalLM",
+    decoder("starcoder2", "Starcoder2ForCausalLM", FLOOR_HEADS,
             d(vocab_size=49152, hidden_size=3072, intermediate_size=12288, num_layers=30, num_heads=24, num_kv_heads=2,
               tie_embeddings=True, max_positions=4096), GPT_STYLE,
             {"q_bias": Field(("use_bias",), True, "bool"), "k_bias": Field(("use_bias",), True, "bool"),
              "v_bias": Field(("use_bias",), True, "bool"), "o_bias": Field(("use_bias",), True, "bool"),
              "mlp_bias": Field(("use_bias",), True, "bool"), "head_dim": fixed(HEAD_DIM),
              "mlp_names": fixed(("c_fc", "c_proj"))}),
-    decoder("olmo2", "Olmo2ForCausalLM", d(vocab_size=50304),
+    decoder("olmo2", "Olmo2ForCausalLM", FLOOR_HEADS, d(vocab_size=50304),
             {"qk_norm": fixed("full"), "head_dim": fixed(HEAD_DIM), "mlp_bias": fixed(False),
              "layer_norms": fixed(("post_attention_layernorm", "post_feedforward_layernorm"))},
             nulls(num_kv_heads="default")),
-    decoder("granite", "GraniteForCausalLM", d(), nulls(num_kv_heads="default")),
-    decoder("cohere", "CohereForCausalLM",
+    decoder("granite", "GraniteForCausalLM", FLOOR_HEADS, d(), nulls(num_kv_heads="default")),
+    decoder("cohere", "CohereForCausalLM", FLOOR_HEADS,
             d(vocab_size=256000, hidden_size=8192, intermediate_size=22528, num_layers=40, num_heads=64,
               tie_embeddings=True, max_positions=8192),
             {"norm": fixed("layer_nobias"), "layer_norms": fixed(("input_layernorm",)), "head_dim": fixed(HEAD_DIM),
@@ -413,17 +416,17 @@ FAMILIES: tuple[Family, ...] = (
               n_shared_experts=2, first_k_dense_replace=0),
             MOE, DEEPSEEK, STRICT_HEADS, {"num_experts": Field(("n_routed_experts", "num_experts"), 64, doc=MOE["num_experts"].doc)},
             DEEPSEEK_NULLS),
-    decoder("deepseek_v3", "DeepseekV3ForCausalLM",
+    decoder("deepseek_v3", "DeepseekV3ForCausalLM", FLOOR_HEADS,
             d(vocab_size=129280, hidden_size=7168, intermediate_size=18432, num_layers=61, num_heads=128, num_kv_heads=128, max_positions=4096,
               experts_per_token=8, moe_intermediate_size=2048, n_shared_experts=1, first_k_dense_replace=3),
             MOE, DEEPSEEK, {"num_experts": Field(("n_routed_experts", "num_local_experts"), 256, doc=MOE["num_experts"].doc)},
             DEEPSEEK_NULLS, notes=("DeepSeek-V3 checkpoints also hold a multi-token-prediction layer that transformers does not build; "
                    "it is not counted",)),
     # OLMo (1): LayerNorms with no weight or bias at all.
-    decoder("olmo", "OlmoForCausalLM", d(vocab_size=50304), {"norm": fixed("none"), "mlp_bias": fixed(False)},
+    decoder("olmo", "OlmoForCausalLM", FLOOR_HEADS, d(vocab_size=50304), {"norm": fixed("none"), "mlp_bias": fixed(False)},
             nulls(num_kv_heads="default")),
     # OLMo 3: OLMo 2 with three sliding-window layers of every four.
-    decoder("olmo3", "Olmo3ForCausalLM", d(vocab_size=50304, sliding_window=4096),
+    decoder("olmo3", "Olmo3ForCausalLM", FLOOR_HEADS, d(vocab_size=50304, sliding_window=4096),
             {"qk_norm": fixed("full"), "mlp_bias": fixed(False),
              "layer_norms": fixed(("post_attention_layernorm", "post_feedforward_layernorm")),
              "layer_types": Field(("layer_types",), Derived(
@@ -432,7 +435,7 @@ FAMILIES: tuple[Family, ...] = (
             nulls(num_kv_heads="default", sliding_window="none")),
     # SmolLM3: Llama with NoPE layers (no parameters of their own); a sliding window only with
     # use_sliding_window, on the layers that keep rotary positions.
-    decoder("smollm3", "SmolLM3ForCausalLM",
+    decoder("smollm3", "SmolLM3ForCausalLM", FLOOR_HEADS,
             d(vocab_size=128256, hidden_size=2048, num_heads=16, num_kv_heads=4, num_layers=36, tie_embeddings=True,
               max_positions=32768),
             {"use_sliding_window": Field(("use_sliding_window",), False, "bool"),
@@ -467,7 +470,7 @@ FAMILIES: tuple[Family, ...] = (
             nulls(num_kv_heads=KV_HEADS, head_dim=HEAD_DIM)),
     # Command R7B / A (Cohere 2): Cohere's parallel block with one bias-free LayerNorm, no q/k norms,
     # head_dim always hidden_size / heads, and three sliding-window layers of every four.
-    decoder("cohere2", "Cohere2ForCausalLM",
+    decoder("cohere2", "Cohere2ForCausalLM", FLOOR_HEADS,
             d(vocab_size=256000, hidden_size=8192, intermediate_size=22528, num_layers=40, num_heads=64,
               tie_embeddings=True, max_positions=8192, sliding_window=4096),
             {"norm": fixed("layer_nobias"), "layer_norms": fixed(("input_layernorm",)), "head_dim": fixed(HEAD_DIM),
@@ -482,7 +485,7 @@ FAMILIES: tuple[Family, ...] = (
             checks=(lambda spec: _pattern_layer_types(spec, "Cohere2Config"),)),
     # EXAONE 4: q/k norms over each head, norms after attention and after the MLP (none before), and
     # sliding layers but every sliding_window_pattern-th (none where sliding_window is null).
-    decoder("exaone4", "Exaone4ForCausalLM",
+    decoder("exaone4", "Exaone4ForCausalLM", FLOOR_HEADS,
             d(vocab_size=102400, intermediate_size=16384, sliding_window=4096, num_kv_heads=32),
             QK_HEAD, {"mlp_bias": fixed(False), "q_bias": fixed(False), "k_bias": fixed(False), "v_bias": fixed(False),
                       "o_bias": fixed(False),
@@ -496,7 +499,7 @@ FAMILIES: tuple[Family, ...] = (
                           "sliding but every sliding_window_pattern-th layer"), "strs")},
             nulls(sliding_window="none"), checks=(_exaone4_layer_types,)),
     # OLMoE: q/k norms over all heads (sized from hidden_size), every layer a mixture of experts (no shared expert).
-    decoder("olmoe", "OlmoeForCausalLM",
+    decoder("olmoe", "OlmoeForCausalLM", FLOOR_HEADS,
             d(vocab_size=50304, hidden_size=2048, intermediate_size=2048, num_layers=16, num_heads=16, max_positions=4096),
             MOE, {"qk_norm": fixed("full_hidden"), "mlp_bias": fixed(False),
                   "num_experts": Field(("num_experts",), 64, doc=MOE["num_experts"].doc),
@@ -521,11 +524,11 @@ FAMILIES: tuple[Family, ...] = (
                       "sliding and full layers alternating"), "strs")}),
     # GLM-4.5 / 4.6 (GLM-4-MoE): grouped-query attention (q/k/v biases, optional q/k norms per head), and
     # DeepSeek-V3's mixture of experts: the first k layers dense, shared experts, a router with no bias.
-    decoder("glm4_moe", "Glm4MoeForCausalLM",
+    decoder("glm4_moe", "Glm4MoeForCausalLM", FLOOR_HEADS,
             d(vocab_size=151552, intermediate_size=10944, num_layers=46, num_heads=96, num_kv_heads=8,
               max_positions=131072, experts_per_token=8, moe_intermediate_size=1408),
             MOE, {"num_experts": Field(("n_routed_experts",), 128, doc=MOE["num_experts"].doc),
-                  "o_bias": fixed(False), "mlp_bias": fixed(False), "floor_head_dim": fixed(True),
+                  "o_bias": fixed(False), "mlp_bias": fixed(False),
                   "use_qk_norm": Field(("use_qk_norm",), False, "bool", doc="RMS norms over each head's q and k"),
                   "qk_norm": fixed(Derived(lambda v: "head" if v["use_qk_norm"] else "none", "use_qk_norm")),
                   "n_shared_experts": Field(("n_shared_experts",), 1, minimum=0),

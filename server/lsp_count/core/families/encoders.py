@@ -9,8 +9,9 @@ the table conventions (``fixed`` switches, ``d()`` defaults, ``aliases``).
 from __future__ import annotations
 
 from lsp_count.core.families.common import LABEL_FIELDS
-from lsp_count.core.families.decoders import HEAD_DIM, d, fixed, merge_fields
-from lsp_count.core.spec import Family, Field
+from lsp_count.core.families.decoders import FLOOR_HEADS, HEAD_DIM, d, fixed, merge_fields
+from lsp_count.core.source import Problem
+from lsp_count.core.spec import Family, Field, ModelSpec
 
 # The fields every BERT-shaped text encoder reads (BertConfig's names and defaults).
 TEXT: dict[str, Field] = {
@@ -93,6 +94,21 @@ VISION: dict[str, Field] = {
 }
 
 
+def _albert_floored_heads(spec: ModelSpec) -> list[Problem]:
+    """ALBERT builds heads that do not divide hidden_size (AlbertAttention skips its check where the
+    config has an embedding_size, which AlbertConfig always has), but its output projection takes
+    hidden_size inputs: the forward pass fails on the narrower heads' output."""
+    hidden, heads = spec.values.get("hidden_size"), spec.values.get("num_heads")
+    if not (isinstance(hidden, int) and isinstance(heads, int) and heads > 0 and hidden % heads):
+        return []
+    width = heads * (hidden // heads)
+    return [Problem("warning", "LC103",
+                    f"num_attention_heads ({heads}) does not divide hidden_size ({hidden}): transformers builds the "
+                    f"model with heads {hidden // heads} wide, but its forward pass fails (the heads give {width:,} "
+                    f"values, the output projection takes {hidden:,}); counted as built",
+                    spec.key_span("num_heads") or spec.key_span("hidden_size") or spec.span)]
+
+
 def vision_tower(model_type: str, architecture: str, heads: dict[str, str], *overrides: dict[str, Field]) -> Family:
     fields = merge_fields(VISION, *overrides)
     return Family(model_type, "encoder", architecture, fields, heads)
@@ -148,17 +164,22 @@ FAMILIES: tuple[Family, ...] = (
         "mlp_names": fixed(("ffn", "ffn_output")),
         "layer_norms": fixed(("attention.LayerNorm", "full_layer_layer_norm")),
         "mlm_names": fixed(("predictions.dense", "predictions.LayerNorm", "predictions.decoder")),
+        # AlbertAttention's divisibility check is skipped where the config has an embedding_size (always);
+        # its output projection is hidden_size × hidden_size whatever width the floored heads make.
+        **FLOOR_HEADS,
+        "attn_out_from_hidden": fixed(True),
     }, {"AlbertModel": "base", "AlbertForMaskedLM": "masked_lm", "AlbertForPreTraining": "pretraining",
         "AlbertForSequenceClassification": "sequence_classification",
         "AlbertForTokenClassification": "token_classification"},
         notes=("ALBERT shares weights: num_hidden_groups × inner_group_num layers are stored, "
-               "applied num_hidden_layers times",)),
+               "applied num_hidden_layers times",), checks=(_albert_floored_heads,)),
     vision_tower("vit", "ViTForImageClassification",
                  {"ViTModel": "base", "ViTForImageClassification": "image_classification",
                   "ViTForMaskedImageModeling": "masked_image_modeling"},
                  {
                      # ViTAttention reads head_dim when the config carries one.
                      "head_dim": Field(("head_dim",), HEAD_DIM, doc="width of each attention head"),
+                     **FLOOR_HEADS,
                      "qkv_bias": Field(("qkv_bias",), True, "bool", doc="biases on the query/key/value projections"),
                      "image_size": Field(("image_size",), 224, "any", doc=VISION["image_size"].doc),
                      "patch_size": Field(("patch_size",), 16, "any", doc=VISION["patch_size"].doc),

@@ -64,11 +64,13 @@ def _problem(spec: ModelSpec, severity: str, code: str, message: str, *fields: s
 
 
 def check_heads_divide(spec: ModelSpec) -> list[Problem]:
-    """BART/Whisper attention raise ValueError unless heads divide d_model."""
+    """BART/Whisper attention raise ValueError unless heads divide d_model (the decoder's only where
+    the class builds a decoder: WhisperForAudioClassification is the encoder alone)."""
     v = spec.values
     out = []
     hidden = v.get("hidden_size")
-    for heads_field in ("encoder_heads", "decoder_heads"):
+    built = ("encoder_heads",) if spec.head == "audio_classification" else ("encoder_heads", "decoder_heads")
+    for heads_field in built:
         heads = v.get(heads_field)
         if isinstance(hidden, int) and isinstance(heads, int) and hidden % heads:
             key = spec.key_name(heads_field) or spec.family.fields[heads_field].keys[0]

@@ -100,7 +100,9 @@ def _attention(spec: ModelSpec, name: str, prefix: str = "") -> ParamNode:
     inner = heads * d
     q, k, val, o = (prefix + n for n in v["attn_names"])  # type: ignore[union-attr]
     qkv_bias = bool(v["qkv_bias"])
-    tensors = _lin(q, h, inner, qkv_bias) + _lin(k, h, inner, qkv_bias) + _lin(val, h, inner, qkv_bias) + _lin(o, inner, h)
+    # ALBERT's output projection is hidden × hidden even where the floored heads are narrower.
+    out_in = h if v.get("attn_out_from_hidden") else inner
+    tensors = _lin(q, h, inner, qkv_bias) + _lin(k, h, inner, qkv_bias) + _lin(val, h, inner, qkv_bias) + _lin(o, out_in, h)
     return ParamNode(name, tensors, source=spec.key_span("num_heads"), key="num_heads")
 
 
