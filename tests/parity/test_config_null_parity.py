@@ -97,8 +97,7 @@ def test_a_null_key_in_a_random_small_config_is_read_as_transformers_reads_it(mo
                 continue
             if got != want:
                 # Where both read the null as no key at all, the null is read right: what differs is
-                # the key left out (lsp-count's LC103 on heads that do not divide the width, where
-                # the class floors the head width and builds a model whose attention cannot run).
+                # the key left out, which is not what this test judges.
                 absent = {k: v for k, v in base.items() if k != key}
                 if not (want == _transformers(absent) and (got, errors) == _ours(absent)):
                     wrong.append(f"{key}: transformers {want}, lsp-count {got} {errors[:1]}")

@@ -90,3 +90,48 @@ def test_a_floored_width_counts_the_narrower_attention() -> None:
     by_hand = 10 * 49 + (49 * 48 + 2 * 49 * 16 + 48 * 49 + 3 * 49 * 20 + 2 * 49) + 49 + 49 * 10
     assert _ours(config) == (by_hand, [])
     assert _theirs(config) == by_hand
+
+
+def _forward_runs(config: dict) -> bool:
+    """Whether transformers' model of ``config`` (real, tiny weights on the CPU) runs a forward pass."""
+    import torch
+
+    cfg = transformers.CONFIG_MAPPING[config["model_type"]].from_dict(dict(config))
+    model = getattr(transformers, config["architectures"][0])(cfg)
+    inputs = {"pixel_values": torch.zeros(1, 3, 32, 32)} if config["model_type"] == "vit" else \
+        {"input_ids": torch.tensor([[1, 2, 3]])}
+    try:
+        with torch.no_grad():
+            model(**inputs)
+    except RuntimeError:
+        return False
+    return True
+
+
+FLOORED = {
+    # 3 heads of 68 are 22 wide: 66 values where the model may need 68 (68 floats: aligned rows for the experts' kernel)
+    "olmoe": {"model_type": "olmoe", "architectures": ["OlmoeForCausalLM"], "vocab_size": 64, "hidden_size": 68,
+              "num_attention_heads": 3, "num_key_value_heads": 1, "intermediate_size": 8, "num_experts": 4,
+              "num_experts_per_tok": 2, "num_hidden_layers": 1, "pad_token_id": 0},
+    "albert": {"model_type": "albert", "architectures": ["AlbertModel"], "vocab_size": 64, "hidden_size": 68,
+               "num_attention_heads": 3, "intermediate_size": 8, "embedding_size": 8, "num_hidden_layers": 1,
+               "pad_token_id": 0},
+    "mistral": {"model_type": "mistral", "architectures": ["MistralForCausalLM"], "vocab_size": 64, "hidden_size": 68,
+                "num_attention_heads": 3, "num_key_value_heads": 1, "intermediate_size": 8, "num_hidden_layers": 1,
+                "pad_token_id": 0},
+    "vit": {"model_type": "vit", "architectures": ["ViTForImageClassification"], "hidden_size": 68,
+            "num_attention_heads": 3, "intermediate_size": 8, "num_hidden_layers": 1, "image_size": 32, "patch_size": 16},
+}
+
+
+@pytest.mark.parametrize("model_type", sorted(FLOORED))
+@pytest.mark.parametrize("hidden", [68, 72])
+def test_a_floored_width_is_said_to_fail_where_the_forward_pass_fails(model_type: str, hidden: int) -> None:
+    """OLMoE (q/k norms hidden_size wide) and ALBERT (an output projection taking hidden_size
+    values) build heads that do not divide the width but cannot run them: an LC103 warning says
+    so exactly where transformers' forward pass fails; Mistral and ViT run them, with no warning."""
+    config = {**FLOORED[model_type], "hidden_size": hidden}
+    report = analyze_text(json.dumps(config, indent=2), "model/config.json")
+    warned = [p.message for p in report.problems if p.code == "LC103" and "forward pass fails" in p.message]
+    assert report.models and report.models[0].tree.total == transformers_count(config)[0]
+    assert bool(warned) == (not _forward_runs(config)), warned

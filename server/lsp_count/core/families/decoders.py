@@ -197,6 +197,22 @@ def _rope_layers_short(spec) -> list[Problem]:
     return []
 
 
+def attention_must_be_hidden_wide(needs: str) -> Callable[..., list[Problem]]:
+    """A check for a family whose model builds attention of any width (heads × head_dim) but whose
+    forward pass needs it hidden_size wide (``needs``: what takes hidden_size values): a warning,
+    the count being what transformers builds."""
+    def check(spec) -> list[Problem]:
+        v = spec.values
+        hidden, heads, width = v.get("hidden_size"), v.get("num_heads"), v.get("head_dim")
+        if not all(type(n) is int for n in (hidden, heads, width)) or heads * width == hidden:
+            return []
+        return [Problem("warning", "LC103",
+                        f"num_attention_heads ({heads}) × head width ({width}) is {heads * width:,}, not hidden_size "
+                        f"({hidden:,}): transformers builds the model, but its forward pass fails ({needs}); "
+                        f"counted as built", spec.key_span("num_heads") or spec.key_span("hidden_size") or spec.span)]
+    return check
+
+
 def _positive(n: object) -> int:
     if type(n) is not int or n < 1:
         raise ValueError(n)
@@ -505,7 +521,7 @@ FAMILIES: tuple[Family, ...] = (
                   "num_experts": Field(("num_experts",), 64, doc=MOE["num_experts"].doc),
                   "experts_per_token": Field(("num_experts_per_tok",), 8, doc=MOE["experts_per_token"].doc),
                   "moe_intermediate_size": EXPERT_WIDTH_IS_MLP},
-            nulls(num_kv_heads=KV_HEADS)),
+            nulls(num_kv_heads=KV_HEADS), checks=(attention_must_be_hidden_wide("its q/k norms are hidden_size wide"),)),
     # GPT-OSS: biases on every attention projection and a sink logit per head; a router with a bias and
     # experts with biases; sliding and full layers alternating.
     decoder("gpt_oss", "GptOssForCausalLM",

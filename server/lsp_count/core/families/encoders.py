@@ -9,9 +9,8 @@ the table conventions (``fixed`` switches, ``d()`` defaults, ``aliases``).
 from __future__ import annotations
 
 from lsp_count.core.families.common import LABEL_FIELDS
-from lsp_count.core.families.decoders import FLOOR_HEADS, HEAD_DIM, d, fixed, merge_fields
-from lsp_count.core.source import Problem
-from lsp_count.core.spec import Family, Field, ModelSpec
+from lsp_count.core.families.decoders import FLOOR_HEADS, HEAD_DIM, attention_must_be_hidden_wide, d, fixed, merge_fields
+from lsp_count.core.spec import Family, Field
 
 # The fields every BERT-shaped text encoder reads (BertConfig's names and defaults).
 TEXT: dict[str, Field] = {
@@ -94,21 +93,6 @@ VISION: dict[str, Field] = {
 }
 
 
-def _albert_floored_heads(spec: ModelSpec) -> list[Problem]:
-    """ALBERT builds heads that do not divide hidden_size (AlbertAttention skips its check where the
-    config has an embedding_size, which AlbertConfig always has), but its output projection takes
-    hidden_size inputs: the forward pass fails on the narrower heads' output."""
-    hidden, heads = spec.values.get("hidden_size"), spec.values.get("num_heads")
-    if not (isinstance(hidden, int) and isinstance(heads, int) and heads > 0 and hidden % heads):
-        return []
-    width = heads * (hidden // heads)
-    return [Problem("warning", "LC103",
-                    f"num_attention_heads ({heads}) does not divide hidden_size ({hidden}): transformers builds the "
-                    f"model with heads {hidden // heads} wide, but its forward pass fails (the heads give {width:,} "
-                    f"values, the output projection takes {hidden:,}); counted as built",
-                    spec.key_span("num_heads") or spec.key_span("hidden_size") or spec.span)]
-
-
 def vision_tower(model_type: str, architecture: str, heads: dict[str, str], *overrides: dict[str, Field]) -> Family:
     fields = merge_fields(VISION, *overrides)
     return Family(model_type, "encoder", architecture, fields, heads)
@@ -172,7 +156,7 @@ FAMILIES: tuple[Family, ...] = (
         "AlbertForSequenceClassification": "sequence_classification",
         "AlbertForTokenClassification": "token_classification"},
         notes=("ALBERT shares weights: num_hidden_groups × inner_group_num layers are stored, "
-               "applied num_hidden_layers times",), checks=(_albert_floored_heads,)),
+               "applied num_hidden_layers times",), checks=(attention_must_be_hidden_wide("its output projection takes hidden_size values"),)),
     vision_tower("vit", "ViTForImageClassification",
                  {"ViTModel": "base", "ViTForImageClassification": "image_classification",
                   "ViTForMaskedImageModeling": "masked_image_modeling"},
