@@ -554,6 +554,40 @@ FAMILIES: tuple[Family, ...] = (
                   "first_k_dense_replace": Field(("first_k_dense_replace",), 1, minimum=0)},
             notes=("GLM-4.5 checkpoints also hold num_nextn_predict_layers multi-token-prediction layers that "
                    "transformers does not build; they are not counted",)),
+    # Helium (Kyutai): Llama's layout, q/k/v biases by attention_bias, o_proj hidden_size × hidden_size.
+    decoder("helium", "HeliumForCausalLM",
+            d(vocab_size=48000, hidden_size=2560, intermediate_size=7040, num_layers=24, num_heads=20, num_kv_heads=20,
+              max_positions=4096),
+            {"head_dim": Field(("head_dim",), 128, doc=BASE["head_dim"].doc), "o_bias": fixed(False),
+             "attn_out_from_hidden": fixed(True)},
+            checks=(attention_must_be_hidden_wide("its output projection takes hidden_size values"),)),
+    # ERNIE 4.5 (dense): Llama's layout, one use_bias switch for every projection, a tied head by default.
+    decoder("ernie4_5", "Ernie4_5ForCausalLM",
+            d(vocab_size=103424, hidden_size=1024, intermediate_size=3072, num_layers=18, num_heads=16, num_kv_heads=2,
+              tie_embeddings=True, max_positions=131072),
+            {"head_dim": Field(("head_dim",), 128, doc=BASE["head_dim"].doc),
+             **{bias: Field(("use_bias",), False, "bool", doc="biases on every attention and MLP projection")
+                for bias in ("q_bias", "k_bias", "v_bias", "o_bias", "mlp_bias")}},
+            # Ernie4_5Config fills a null head count and head width; a null use_bias the model reads as false.
+            nulls(num_kv_heads=KV_HEADS, head_dim=HEAD_DIM, q_bias="false", k_bias="false", v_bias="false",
+                  o_bias="false", mlp_bias="false"),
+            heads={"Ernie4_5ForCausalLM": "causal_lm", "Ernie4_5Model": "base"}),
+    # StableLM (2, Zephyr): LayerNorms with biases, a quarter of each head rotated, q/k/v biases by
+    # use_qkv_bias, optional LayerNorms per head over q and k, optional parallel residual (one norm).
+    decoder("stablelm", "StableLmForCausalLM",
+            d(vocab_size=50304, hidden_size=2560, intermediate_size=6912, num_layers=32, num_heads=32, num_kv_heads=32,
+              max_positions=4096),
+            {"norm": fixed("layer"), "head_dim": fixed(HEAD_DIM),
+             **{bias: Field(("use_qkv_bias",), False, "bool", doc="biases on the q/k/v projections")
+                for bias in ("q_bias", "k_bias", "v_bias")},
+             "o_bias": fixed(False), "mlp_bias": fixed(False),
+             "qk_layernorm": Field(("qk_layernorm",), False, "bool", doc="a LayerNorm over each head's q and k"),
+             "qk_norm": fixed(Derived(lambda v: "per_head_layernorm" if v["qk_layernorm"] else "none", "qk_layernorm")),
+             "use_parallel_residual": Field(("use_parallel_residual",), False, "bool",
+                                            doc="attention and MLP side by side after one norm"),
+             "layer_norms": fixed(Derived(
+                 lambda v: ("input_layernorm",) if v["use_parallel_residual"]
+                 else ("input_layernorm", "post_attention_layernorm"), "use_parallel_residual"))}),
     Family("mamba", "mamba", "MambaForCausalLM", {
         "vocab_size": Field(("vocab_size",), 50280, doc=BASE["vocab_size"].doc),
         "hidden_size": Field(("hidden_size",), 768, doc=BASE["hidden_size"].doc),

@@ -34,7 +34,8 @@ def attention(spec: ModelSpec) -> ParamNode:
         tensors += linear(q_name, h, q_out, bool(v["q_bias"]))
         tensors += linear(k_name, h, kv_out, bool(v["k_bias"]))
         tensors += linear(v_name, h, kv_out, bool(v["v_bias"]))
-    tensors += linear(o_name, q_out, h, bool(v["o_bias"]))
+    # Helium and StableLM: o_proj is hidden_size × hidden_size whatever width the heads make.
+    tensors += linear(o_name, h if v.get("attn_out_from_hidden") else q_out, h, bool(v["o_bias"]))
     if v.get("attention_sinks"):  # GPT-OSS: a learned sink logit per head
         tensors += (Tensor("sinks", (heads,), "other", "self_attn"),)
     qk_norm = v["qk_norm"]
@@ -42,6 +43,8 @@ def attention(spec: ModelSpec) -> ParamNode:
         tensors += _norm(spec, "q_norm", d) + _norm(spec, "k_norm", d)
     elif qk_norm == "head_layernorm":  # phi: LayerNorm(head_dim) with bias
         tensors += norm("q_layernorm", d, True) + norm("k_layernorm", d, True)
+    elif qk_norm == "per_head_layernorm":  # stablelm: a LayerNorm(head_dim) with no bias for each head
+        tensors += norm("q_layernorm", q_out, False) + norm("k_layernorm", kv_out, False)
     elif qk_norm == "full":  # olmo2 and cohere: per-channel norms over all heads
         tensors += _norm(spec, "q_norm", q_out) + _norm(spec, "k_norm", kv_out)
     elif qk_norm == "full_hidden":  # olmoe: the same, sized from hidden_size whatever head_dim says
