@@ -588,6 +588,20 @@ FAMILIES: tuple[Family, ...] = (
              "layer_norms": fixed(Derived(
                  lambda v: ("input_layernorm",) if v["use_parallel_residual"]
                  else ("input_layernorm", "post_attention_layernorm"), "use_parallel_residual"))}),
+    # GPT-BigCode (StarCoder 1, SantaCoder): GPT-2's layout with multi-query attention, one fused c_attn
+    # of the queries and a single key/value head (every head's with multi_query false).
+    decoder("gpt_bigcode", "GPTBigCodeForCausalLM", GPT_NAMES,
+            d(vocab_size=50257, hidden_size=768, num_layers=12, num_heads=12, tie_embeddings=True, max_positions=1024),
+            GPT_STYLE,
+            {"multi_query": Field(("multi_query",), True, "bool", doc="one key/value head shared by every query head"),
+             "num_kv_heads": fixed(Derived(lambda v: 1 if v["multi_query"] else v["num_heads"], "multi_query")),
+             "head_dim": fixed(HEAD_DIM),
+             "intermediate_size": Field(("n_inner",), Derived(lambda v: 4 * v["hidden_size"], "4 × n_embd"), null="default",
+                                        doc="width of the MLP (n_inner; null means 4 × n_embd)"),
+             "q_bias": fixed(True), "k_bias": fixed(True), "v_bias": fixed(True), "o_bias": fixed(True), "mlp_bias": fixed(True),
+             "position_rows": fixed(Derived(lambda v: v["max_positions"], "n_positions")),
+             "layer_norms": fixed(("ln_1", "ln_2")),
+             "attn_names": fixed(("c_attn", "c_proj")), "mlp_names": fixed(("c_fc", "c_proj"))}),
     Family("mamba", "mamba", "MambaForCausalLM", {
         "vocab_size": Field(("vocab_size",), 50280, doc=BASE["vocab_size"].doc),
         "hidden_size": Field(("hidden_size",), 768, doc=BASE["hidden_size"].doc),
