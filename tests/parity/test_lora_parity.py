@@ -169,6 +169,10 @@ def moe_config(rng: random.Random, model_type: str) -> dict:
             cfg["head_dim"] = head_dim
     elif model_type == "olmoe":
         cfg.update(architectures=["OlmoeForCausalLM"], num_experts=experts)
+    elif model_type == "granitemoe":  # a router of one weight (not an nn.Linear)
+        cfg.update(architectures=["GraniteMoeForCausalLM"], num_local_experts=experts)
+    elif model_type == "phimoe":  # an nn.Linear router; two experts a token whatever num_experts_per_tok says
+        cfg.update(architectures=["PhimoeForCausalLM"], num_local_experts=experts, num_experts_per_tok=2)
     elif model_type == "gpt_oss":  # experts with biases and a router with a bias: neither an nn.Linear
         cfg.update(architectures=["GptOssForCausalLM"], num_local_experts=experts, head_dim=head_dim)
     elif model_type == "glm4_moe":  # DeepSeek-V3's experts (a dense first layer, shared experts), plain attention
@@ -183,7 +187,8 @@ def moe_config(rng: random.Random, model_type: str) -> dict:
     return cfg
 
 
-MOE_FAMILIES = ["mixtral", "qwen2_moe", "qwen3_moe", "deepseek_v2", "deepseek_v3", "olmoe", "glm4_moe", "gpt_oss"]
+MOE_FAMILIES = ["mixtral", "qwen2_moe", "qwen3_moe", "deepseek_v2", "deepseek_v3", "olmoe", "glm4_moe", "gpt_oss",
+                "granitemoe", "phimoe"]
 MOE_TARGETS = {
     "mixtral": [["q_proj", "w2"], ["w1", "w3", "gate"], ["w1"], r".*\.(v_proj|w2|w3|w1)", r"model\.layers\.0\..*_proj"],
     "qwen2_moe": [["q_proj", "down_proj"], ["gate_proj", "up_proj", "shared_expert_gate"], ["gate"], r".*mlp\..*"],
@@ -193,6 +198,8 @@ MOE_TARGETS = {
     "olmoe": [["q_proj", "down_proj"], ["gate_proj", "up_proj", "gate"], ["up_proj"], r".*\.(gate|o_proj)"],
     "glm4_moe": [["gate_proj", "up_proj", "down_proj", "o_proj"], ["gate", "k_proj"], r".*mlp\..*"],
     "gpt_oss": [["q_proj", "o_proj"], ["router"], ["down_proj"], r".*\.(k_proj|v_proj)"],
+    "granitemoe": [["q_proj", "o_proj"], ["router"], ["down_proj"], r".*\.(k_proj|v_proj)"],
+    "phimoe": [["q_proj", "router"], ["router"], ["down_proj"], r".*\.(router|v_proj)"],
 }
 
 
@@ -294,6 +301,17 @@ FAMILY_CONFIGS = {
     "qwen2_moe": dict(num_hidden_layers=2, hidden_size=16, num_attention_heads=2, vocab_size=64, intermediate_size=32,
                       num_experts=4, moe_intermediate_size=8, shared_expert_intermediate_size=8, num_experts_per_tok=2,
                       num_key_value_heads=1),
+    "gpt_bigcode": dict(n_layer=2, n_embd=16, n_head=2, vocab_size=64),
+    "stablelm": dict(num_hidden_layers=2, hidden_size=16, num_attention_heads=2, num_key_value_heads=1, vocab_size=64,
+                     intermediate_size=32, qk_layernorm=True),
+    "helium": dict(num_hidden_layers=2, hidden_size=16, num_attention_heads=2, num_key_value_heads=1, head_dim=8,
+                   vocab_size=64, intermediate_size=32),
+    "ernie4_5": dict(num_hidden_layers=2, hidden_size=16, num_attention_heads=2, head_dim=8, vocab_size=64,
+                     intermediate_size=32, use_bias=True),
+    "granitemoe": dict(num_hidden_layers=2, hidden_size=16, num_attention_heads=2, vocab_size=64, intermediate_size=32,
+                       num_local_experts=4),
+    "phimoe": dict(num_hidden_layers=2, hidden_size=16, num_attention_heads=2, num_key_value_heads=1, vocab_size=64,
+                   intermediate_size=32, num_local_experts=4),
     "deepseek_v3": dict(num_hidden_layers=3, hidden_size=16, num_attention_heads=2, vocab_size=64, intermediate_size=32,
                         n_routed_experts=4, moe_intermediate_size=8, first_k_dense_replace=1, n_shared_experts=1,
                         kv_lora_rank=8, q_lora_rank=8, qk_rope_head_dim=4, qk_nope_head_dim=4, v_head_dim=4,
@@ -327,8 +345,10 @@ def test_module_paths_are_transformers_s(model_type):
     offsets = lora._layer_offsets(tree)
     paths = lora.MODULE_PATHS.get(model_type, lora._LLAMA)
     ours = set()
+    # PhiMoE's router is an nn.Linear (LINEAR_ROUTER_FAMILIES); the other families' are not.
+    is_router = (lambda _p, _t: False) if model_type in lora.LINEAR_ROUTER_FAMILIES else lora._is_router
     for path, t, mult, _f in tree.root.iter_tensors():
-        if lora._is_adaptable(t, path):
+        if lora._is_adaptable(t, path, is_router):
             group = next((g for g in offsets if f".{g}" in path), None)
             ours.update(lora._hf_paths(path, t.module, mult, paths, offsets.get(group, 0)))
     assert ours == theirs

@@ -5,10 +5,12 @@ their top-k is kept on the block (Mixtral), the router (Qwen3-MoE, DeepSeek-V3, 
 router's config. The analyser counts a small model of each family from the file; torch builds the
 same model with random weights, runs one token forward and backward, and the expert slices whose
 gradient is not all zero are the experts the token ran: the active count is every parameter but
-the other slices. The file is run here, in the test; the analyser only reads it."""
+the other slices. The file is run here, in the test; the analyser only reads it. Where lsp-count
+has the family as a config.json family, the same sizes written as a config.json count the same."""
 
 from __future__ import annotations
 
+import json
 import logging
 import warnings
 
@@ -17,6 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from lsp_count.core.analyze import analyze_text
+from lsp_count.core.families import registry
 from .meta_count import run_source
 
 torch = pytest.importorskip("torch")
@@ -108,6 +111,10 @@ def _check(family: str, experts: int, top_k: int, layers: int) -> None:
     assert ran <= {top_k}  # each routed layer's token ran top-k experts (none where no layer routes)
     assert counted.tree.total == total
     assert counted.tree.active == (active if ran else None)
+    if family in registry():  # the same model as a config.json: the family table's count
+        config_json = json.dumps({"model_type": family, "architectures": [model], **kwargs})
+        (from_json,) = analyze_text(config_json, "/nonexistent/small_moe/config.json").models
+        assert (from_json.tree.total, from_json.tree.active) == (total, active if ran else None)
 
 
 @pytest.mark.parametrize("family", sorted(FAMILIES))

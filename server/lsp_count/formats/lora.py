@@ -34,6 +34,8 @@ from lsp_count.core.params import ParamNode, ParamTree, Tensor
 HEAD_MODULES = frozenset({"lm_head", "score", "embed_out", "output_layer", "proj_out"})
 # Routers that are an nn.Linear inside the router module (Switch's Top1Router.classifier): peft adapts them.
 LINEAR_ROUTERS = frozenset({"classifier"})
+# Decoder families whose router module is itself an nn.Linear (PhimoeTopKRouter): peft adapts it as one.
+LINEAR_ROUTER_FAMILIES = frozenset({"phimoe"})
 ADAPTER_NODE = "adapters"
 MAX_REGEX_LENGTH = 2000
 
@@ -67,6 +69,8 @@ MODULE_PATHS: dict[str, ModulePaths] = {
                        (("projections", "model.decoder"),)),
     "mamba": _paths("backbone.layers"),
     "qwen2_moe": _paths("model.layers", shared_experts="shared_expert"),
+    "gpt_bigcode": _paths("transformer.h", attention="attn"),
+    "granitemoe": _paths("model.layers", moe="block_sparse_moe"),
 }
 
 # peft 0.21 on transformers 5: the fused MoE experts (``experts.gate_up_proj`` / ``experts.down_proj``, 3-D
@@ -241,9 +245,9 @@ def _is_router(path: str, t: Tensor) -> bool:
     return path.endswith(".router") and t.module not in LINEAR_ROUTERS
 
 
-def _is_adaptable(t: Tensor, path: str = "") -> bool:
+def _is_adaptable(t: Tensor, path: str = "", is_router=_is_router) -> bool:
     # Fused MoE experts (kind "expert") are parameters, not nn.Linear modules: LoRA target names do not reach them.
-    return t.kind == "linear" and len(t.shape) == 2 and not _is_router(path, t)
+    return t.kind == "linear" and len(t.shape) == 2 and not is_router(path, t)
 
 
 def _layer_offsets(tree: ParamTree) -> dict[str, int]:
@@ -283,10 +287,15 @@ def apply_lora(tree: ParamTree, rank: int, targets: LoraTargets, dora: bool = Fa
         group = next((g for g in offsets if f".{g}" in path), None)
         return _hf_paths(path, module, mult, paths, offsets.get(group, 0) if group else 0)
 
+    linear_router = model_type in LINEAR_ROUTER_FAMILIES
+
+    def is_router(path: str, t: Tensor) -> bool:
+        return not linear_router and _is_router(path, t)
+
     moe_style = PEFT_MOE_CONVERSION.get(model_type or "")
     has_experts = any(t.kind == "expert" for _p, t, _m, _f in tree.root.iter_tensors())
     if regex is not None:
-        bad = _regex_non_linear(tree, regex, full_paths, bool(moe_style and has_experts))
+        bad = _regex_non_linear(tree, regex, full_paths, bool(moe_style and has_experts), is_router)
         if bad:
             return AdaptedModel(tree, 0, (), errors=(f"the target regex matches {bad}, which is not a linear layer: "
                                                      "peft refuses it (anchor the regex on the layer's name)",))
@@ -305,8 +314,8 @@ def apply_lora(tree: ParamTree, rank: int, targets: LoraTargets, dora: bool = Fa
     else:
         param_targets, fused_rank, strict_names = set(), 1, True
         if has_experts and model_type:
-            notes.append(f"peft leaves {model_type}'s fused experts (3-D parameters) and its router "
-                         "(not an nn.Linear) without adapters")
+            notes.append(f"peft leaves {model_type}'s fused experts (3-D parameters)"
+                         + ("" if linear_router else " and its router (not an nn.Linear)") + " without adapters")
     wanted = set(targets.names or ())
     matched_names: set[str] = set()
     adapters: list[ParamNode] = []
@@ -314,13 +323,13 @@ def apply_lora(tree: ParamTree, rank: int, targets: LoraTargets, dora: bool = Fa
     partial: set[str] = set()
     for path, t, mult, _frozen in tree.root.iter_tensors():
         r = rank
-        if param_targets and _is_router(path, t) and t.kind == "linear" and len(t.shape) == 2:
+        if param_targets and is_router(path, t) and t.kind == "linear" and len(t.shape) == 2:
             hits = mult if "gate.weight" in param_targets else 0
         elif param_targets and t.kind == "expert" and t.name in param_targets:
             hits = mult
             r = rank * fused_rank if t.name == "gate_up_proj" else rank
-        elif not _is_adaptable(t, path):
-            if wanted and _is_router(path, t) and t.module in wanted and t.module not in matched_names:
+        elif not _is_adaptable(t, path, is_router):
+            if wanted and is_router(path, t) and t.module in wanted and t.module not in matched_names:
                 matched_names.add(t.module)
                 errors.append(f"{t.module} is {model_type}'s MoE router, not an nn.Linear: peft refuses it as a target")
             continue
@@ -345,7 +354,7 @@ def apply_lora(tree: ParamTree, rank: int, targets: LoraTargets, dora: bool = Fa
         tensors = (Tensor(f"{module}.lora_A.weight", (r, in_f), "lora", module),
                    Tensor(f"{module}.lora_B.weight", (out_f, r), "lora", module))
         if dora:
-            if t.kind == "expert" or _is_router(path, t):
+            if t.kind == "expert" or is_router(path, t):
                 errors.append("DoRA on MoE experts / router parameters is not modelled")
                 continue
             tensors += (Tensor(f"{module}.lora_magnitude_vector", (out_f,), "lora", module),)
@@ -358,7 +367,7 @@ def apply_lora(tree: ParamTree, rank: int, targets: LoraTargets, dora: bool = Fa
         missing = sorted(wanted - matched_names)
         if missing and strict_names:
             errors.append(f"no linear layer named {', '.join(missing)} in this model "
-                          f"(its linear layers: {', '.join(_linear_names(tree))})")
+                          f"(its linear layers: {', '.join(_linear_names(tree, is_router))})")
     if partial:
         notes.append(f"the targets adapt {', '.join(sorted(partial))} in some layers only")
     if not adapters and not errors:
@@ -382,7 +391,7 @@ def attach_adapters(tree: ParamTree, adapters: list[ParamNode], note: str, notes
     return ParamTree(new_root, tree.notes + tuple(notes))
 
 
-def _regex_non_linear(tree: ParamTree, regex, full_paths, converted: bool) -> str | None:
+def _regex_non_linear(tree: ParamTree, regex, full_paths, converted: bool, is_router=_is_router) -> str | None:
     """A module peft would find with this regex but cannot adapt: a container of linear layers (``self_attn``,
     ``mlp``, a layer), the fused experts, or (without peft's MoE conversion) the router. Norms, embeddings and
     activations are not checked."""
@@ -393,7 +402,7 @@ def _regex_non_linear(tree: ParamTree, regex, full_paths, converted: bool) -> st
             other.update(full_paths(p, "experts", m))
         elif t.kind == "linear" and len(t.shape) == 2:
             fulls = full_paths(p, t.module, m)
-            (other if _is_router(p, t) and not converted else linear).update(fulls)
+            (other if is_router(p, t) and not converted else linear).update(fulls)
     containers = {".".join(f.split(".")[:i]) for f in linear | other for i in range(1, f.count(".") + 1)}
     for name in sorted((other | containers) - linear):
         if regex.fullmatch(name):
@@ -513,10 +522,10 @@ def fuse_linears(tree: ParamTree, groups: dict[str, tuple[str, ...]]) -> ParamTr
     return ParamTree(rewrite(tree.root), tree.notes)
 
 
-def _linear_names(tree: ParamTree) -> list[str]:
+def _linear_names(tree: ParamTree, is_router=_is_router) -> list[str]:
     seen: list[str] = []
     for p, t, _m, _f in tree.root.iter_tensors():
-        if _is_adaptable(t, p) and t.module not in seen:
+        if _is_adaptable(t, p, is_router) and t.module not in seen:
             seen.append(t.module)
     return seen
 

@@ -602,6 +602,25 @@ FAMILIES: tuple[Family, ...] = (
              "position_rows": fixed(Derived(lambda v: v["max_positions"], "n_positions")),
              "layer_norms": fixed(("ln_1", "ln_2")),
              "attn_names": fixed(("c_attn", "c_proj")), "mlp_names": fixed(("c_fc", "c_proj"))}),
+    # Granite 3 MoE: Granite's layout, every layer experts as wide as intermediate_size and a router of
+    # one weight (no bias) in block_sparse_moe.
+    decoder("granitemoe", "GraniteMoeForCausalLM", FLOOR_HEADS, d(), MOE,
+            {"moe_intermediate_size": EXPERT_WIDTH_IS_MLP, "mlp_bias": fixed(False), "router_name": fixed("router"),
+             "num_experts": Field(("num_local_experts",), 8, doc=MOE["num_experts"].doc)},
+            nulls(num_kv_heads="default", experts_per_token="none"),
+            heads={"GraniteMoeForCausalLM": "causal_lm", "GraniteMoeModel": "base"}),
+    # Phi-3.5-MoE (PhiMoE): LayerNorms with biases, attention biases by attention_bias, experts as wide as
+    # intermediate_size behind an nn.Linear router; its sparsemixer routes two experts whatever
+    # num_experts_per_tok says (PhimoeTopKRouter never reads its top_k); lm_head's bias by lm_head_bias.
+    decoder("phimoe", "PhimoeForCausalLM", FLOOR_HEADS,
+            d(vocab_size=32064, hidden_size=4096, intermediate_size=6400, num_layers=32, num_heads=32, num_kv_heads=8,
+              max_positions=131072),
+            MOE,
+            {"norm": fixed("layer"), "moe_intermediate_size": EXPERT_WIDTH_IS_MLP, "mlp_bias": fixed(False),
+             "router_name": fixed("router"),
+             "num_experts": Field(("num_local_experts",), 16, doc=MOE["num_experts"].doc),
+             "experts_per_token": fixed(Derived(lambda v: min(2, v["num_experts"]), "two (PhiMoE's sparsemixer)")),
+             "head_bias": Field(("lm_head_bias",), False, "bool", doc="a bias on the output head")}),
     Family("mamba", "mamba", "MambaForCausalLM", {
         "vocab_size": Field(("vocab_size",), 50280, doc=BASE["vocab_size"].doc),
         "hidden_size": Field(("hidden_size",), 768, doc=BASE["hidden_size"].doc),

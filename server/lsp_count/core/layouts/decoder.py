@@ -108,7 +108,8 @@ def moe(spec: ModelSpec) -> ParamNode:
         note=f"routed: {active} of {experts} per token" if active is not None else "routed: num_experts_per_tok not set",
         source=spec.key_span("num_experts"), key="num_experts",
     )
-    router = ParamNode("router", linear("gate", h, experts, bool(v.get("router_bias"))))
+    # The router's module: "gate" (Mixtral, Qwen, DeepSeek), "router" (PhiMoE's nn.Linear, GraniteMoE's).
+    router = ParamNode("router", linear(str(v.get("router_name") or "gate"), h, experts, bool(v.get("router_bias"))))
     shared = None
     shared_ffn = v.get("shared_intermediate_size")
     if shared_ffn:
