@@ -15,6 +15,11 @@ from lsp_count.core.families import find_family
 Draw = Callable
 
 
+# Keys a family's config class has no usable default for (NemotronConfig's num_key_value_heads is None,
+# which its attention divides by): the class defaults plus these are the smallest config it builds.
+REQUIRED_KEYS: dict[str, dict] = {"nemotron": {"num_key_value_heads": 8}}
+
+
 def _maybe(draw, key: str, value, cfg: dict, p_omit: bool | None = None) -> None:
     """Set cfg[key] = value, or leave it out (the class default then applies)."""
     omit = draw(st.booleans()) if p_omit is None else p_omit
@@ -54,7 +59,7 @@ def decoder_config(draw, model_type: str) -> dict:
         # Left out half the time: some classes derive it from the head count, others fix it
         # (left out only where the fixed default makes a valid model).
         default = fields["num_kv_heads"].default
-        can_omit = not isinstance(default, int) or heads % default == 0
+        can_omit = default is not None and (not isinstance(default, int) or heads % default == 0)
         _maybe(draw, "num_key_value_heads", kv, cfg, None if can_omit else False)
     if fields.get("intermediate_size") and fields["intermediate_size"].keys:
         cfg[fields["intermediate_size"].keys[0]] = draw(st.integers(4, 96))

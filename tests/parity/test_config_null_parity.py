@@ -18,7 +18,7 @@ from lsp_count.core.analyze import analyze_text
 from lsp_count.core.families import registry
 
 from .meta_count import transformers_count
-from .strategies import strategy_for
+from .strategies import REQUIRED_KEYS, strategy_for
 
 transformers = pytest.importorskip("transformers")
 pytest.importorskip("torch")
@@ -58,7 +58,7 @@ def test_a_null_key_is_read_as_transformers_reads_it(model_type: str) -> None:
         pytest.skip(f"transformers {transformers.__version__} has no {model_type}")
     wrong = []
     for key, head in _cases(model_type):
-        config = {"model_type": model_type, "architectures": [head], key: None}
+        config = {"model_type": model_type, "architectures": [head], **REQUIRED_KEYS.get(model_type, {}), key: None}
         want = _transformers(config, head)
         got, errors = _ours(config)
         if want == ODD_ROTARY:

@@ -16,7 +16,7 @@ from lsp_count.core.analyze import analyze_text
 from lsp_count.core.families import registry, supported_model_types
 
 from .meta_count import transformers_count
-from .strategies import strategy_for
+from .strategies import REQUIRED_KEYS, strategy_for
 
 pytestmark = pytest.mark.parity
 pytest.importorskip("transformers")
@@ -48,6 +48,12 @@ def test_random_configs_match_transformers(model_type: str) -> None:
 def test_class_defaults_match_transformers(model_type: str) -> None:
     family = registry()[model_type]
     config = {"model_type": model_type, "architectures": [family.architecture]}
+    if model_type in REQUIRED_KEYS:  # the class cannot build its own defaults: both refuse them
+        report = analyze_text(json.dumps(config), "model/config.json")
+        assert any(p.severity == "error" for p in report.problems), report.problems
+        with pytest.raises(Exception):  # noqa: B017 - whatever transformers raises
+            transformers_count(config)
+        config.update(REQUIRED_KEYS[model_type])
     assert ours(config) == transformers_count(config)
 
 

@@ -213,6 +213,16 @@ def attention_must_be_hidden_wide(needs: str) -> Callable[..., list[Problem]]:
     return check
 
 
+def _kv_heads_required(spec) -> list[Problem]:
+    """NemotronConfig keeps num_key_value_heads None unless given, and its attention divides by it."""
+    if spec.values.get("num_kv_heads") is not None:
+        return []
+    what = '"num_key_value_heads": null is not a whole number' if "num_kv_heads" in spec.origins \
+        else "num_key_value_heads is not set"
+    return [Problem("error", "LC102", f"{what}: {spec.architecture} cannot be built without it (its config class has "
+                                      f"no default)", spec.key_span("num_kv_heads") or spec.span)]
+
+
 def _positive(n: object) -> int:
     if type(n) is not int or n < 1:
         raise ValueError(n)
@@ -621,6 +631,21 @@ FAMILIES: tuple[Family, ...] = (
              "num_experts": Field(("num_local_experts",), 16, doc=MOE["num_experts"].doc),
              "experts_per_token": fixed(Derived(lambda v: min(2, v["num_experts"]), "two (PhiMoE's sparsemixer)")),
              "head_bias": Field(("lm_head_bias",), False, "bool", doc="a bias on the output head")}),
+    # GLM-4 (glm-4-9b, before GLM-4-0414's Glm4): q/k/v biases (attention_bias, true), a fused gate_up MLP.
+    decoder("glm", "GlmForCausalLM",
+            d(vocab_size=151552, intermediate_size=13696, num_layers=40, num_kv_heads=2, max_positions=131072),
+            {"head_dim": Field(("head_dim",), 128, doc=BASE["head_dim"].doc),
+             **{bias: Field(("attention_bias",), True, "bool", doc="biases on the q/k/v projections")
+                for bias in ("q_bias", "k_bias", "v_bias")},
+             "o_bias": fixed(False), "mlp_bias": fixed(False), "mlp_names": fixed(("gate_up_proj", "down_proj"))}),
+    # Nemotron (Nemotron-4, Minitron): LayerNorms with biases (LayerNorm1P), a squared-ReLU MLP with no
+    # gate, biases by attention_bias and mlp_bias; NemotronConfig has no default key/value head count.
+    decoder("nemotron", "NemotronForCausalLM", FLOOR_HEADS,
+            d(vocab_size=256000, hidden_size=6144, intermediate_size=24576, num_layers=32, num_heads=48,
+              max_positions=4096),
+            {"norm": fixed("layer"), "mlp_gated": fixed(False), "mlp_names": fixed(("up_proj", "down_proj")),
+             "num_kv_heads": Field(("num_key_value_heads",), None, "int?", doc=BASE["num_kv_heads"].doc)},
+            nulls(head_dim=HEAD_DIM), checks=(_kv_heads_required,)),
     Family("mamba", "mamba", "MambaForCausalLM", {
         "vocab_size": Field(("vocab_size",), 50280, doc=BASE["vocab_size"].doc),
         "hidden_size": Field(("hidden_size",), 768, doc=BASE["hidden_size"].doc),
