@@ -1,4 +1,4 @@
-"""Random small encoder-decoder configs (t5, switch_transformers, bart, mbart, whisper).
+"""Random small encoder-decoder configs (t5, mt5, umt5, switch_transformers, bart, mbart, whisper).
 
 Written as a config.json would be: any alias the config class accepts, optional
 keys and switches left out at random so the class defaults are exercised, an
@@ -54,11 +54,25 @@ def _t5_common(draw, model_type: str) -> dict:
     return cfg
 
 
-def t5(draw) -> dict:
-    cfg = _t5_common(draw, "t5")
+def _t5_like(draw, model_type: str) -> dict:
+    """T5 and its multilingual variants: the same keys, the config class defaults apart."""
+    cfg = _t5_common(draw, model_type)
     _maybe(draw, "feed_forward_proj", draw(st.sampled_from(["relu", "gated-gelu", "gelu", "gated-silu"])), cfg)
-    _architecture(draw, "t5", cfg)
+    _architecture(draw, model_type, cfg)
     return cfg
+
+
+def t5(draw) -> dict:
+    return _t5_like(draw, "t5")
+
+
+def mt5(draw) -> dict:
+    return _t5_like(draw, "mt5")
+
+
+def umt5(draw) -> dict:
+    # umT5 gives every block's self-attention its own relative_attention_bias table.
+    return _t5_like(draw, "umt5")
 
 
 def switch_transformers(draw) -> dict:
@@ -130,6 +144,8 @@ def whisper(draw) -> dict:
 
 STRATEGIES.update({
     "t5": t5,
+    "mt5": mt5,
+    "umt5": umt5,
     "switch_transformers": switch_transformers,
     "bart": bart,
     "mbart": mbart,

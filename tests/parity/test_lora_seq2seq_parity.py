@@ -121,8 +121,13 @@ TINY_T5 = dict(d_model=16, d_ff=32, d_kv=8, num_heads=2, vocab_size=64)
          decoder_attention_heads=2, encoder_ffn_dim=32, decoder_ffn_dim=24, vocab_size=64, num_mel_bins=8,
          max_source_positions=16, max_target_positions=16, pad_token_id=0, classifier_proj_size=8, num_labels=3,
          architectures=["WhisperForAudioClassification"]),
+    dict(model_type="mt5", num_layers=2, num_decoder_layers=3, **TINY_T5),
+    dict(model_type="umt5", num_layers=3, num_decoder_layers=2, **TINY_T5),
+    dict(model_type="mt5", num_layers=2, architectures=["MT5ForSequenceClassification"], num_labels=3, **TINY_T5),
+    dict(model_type="umt5", num_layers=2, architectures=["UMT5ForSequenceClassification"], num_labels=3, **TINY_T5),
 ], ids=["t5-gated", "t5", "switch-step3", "switch-step2", "bart", "mbart", "whisper-untied", "t5-classification",
-        "t5-encoder", "bart-classification", "whisper-audio-classification"])
+        "t5-encoder", "bart-classification", "whisper-audio-classification", "mt5", "umt5", "mt5-classification",
+        "umt5-classification"])
 def test_module_paths_are_transformers_s(config):
     """Every linear module lsp-count adapts has the full name transformers gives it, Switch's interleaved sparse
     blocks and per-expert nn.Linear included."""
@@ -158,3 +163,13 @@ def test_module_paths_are_transformers_s(config):
             ours += lora._seq2seq_paths(path, t.module, mult, paths, blocks)
     assert len(ours) == len(set(ours))
     assert set(ours) == theirs
+
+
+@pytest.mark.parametrize("model_type", ["mt5", "umt5"])
+def test_mt5_targets_match_peft(tmp_path, model_type):
+    """mT5 and umT5 name their modules as T5 does: name lists, a decoder regex and all-linear are peft's."""
+    prefix = "UMT5" if model_type == "umt5" else "MT5"
+    config = dict(model_type=model_type, architectures=[f"{prefix}ForConditionalGeneration"], num_layers=2,
+                  num_decoder_layers=3, **TINY_T5)
+    for targets in (["q", "v"], ["wi_0", "wi_1", "wo"], r".*decoder.*SelfAttention\.(q|v)", None):
+        check(tmp_path, config, targets)

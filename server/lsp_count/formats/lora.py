@@ -109,9 +109,10 @@ _BART_SEGMENTS = (("self_attention", "self_attn"), ("cross_attention", "encoder_
 _SWITCH_MOE = (("router", "router"), ("experts", "experts"))
 
 # Module paths as transformers 5 names them, by model_type (checked by tests/parity/test_lora_seq2seq_parity.py).
+_T5_PATHS = Seq2SeqPaths("", "block", (("encoder", _T5_ATTN + (("mlp", "layer.1.DenseReluDense"),)),
+                                        ("decoder", _T5_DECODER_ATTN + (("mlp", "layer.2.DenseReluDense"),))))
 SEQ2SEQ_PATHS: dict[str, Seq2SeqPaths] = {
-    "t5": Seq2SeqPaths("", "block", (("encoder", _T5_ATTN + (("mlp", "layer.1.DenseReluDense"),)),
-                                     ("decoder", _T5_DECODER_ATTN + (("mlp", "layer.2.DenseReluDense"),)))),
+    "t5": _T5_PATHS, "mt5": _T5_PATHS, "umt5": _T5_PATHS,
     # Switch: dense blocks keep their MLP as layer.N.mlp; sparse ones hold router.classifier and one
     # nn.Linear pair per expert (experts.expert_E.wi / wo), not fused parameters.
     "switch_transformers": Seq2SeqPaths("", "block", (
@@ -123,7 +124,8 @@ SEQ2SEQ_PATHS: dict[str, Seq2SeqPaths] = {
     "whisper": Seq2SeqPaths("model", "layers", (("encoder", _BART_SEGMENTS), ("decoder", _BART_SEGMENTS))),
 }
 # Head classes whose stacks sit elsewhere than the family's body (the bare models hold them at the top).
-_SEQ2SEQ_BODY = {"T5ForSequenceClassification": "transformer", "WhisperForAudioClassification": ""}
+_SEQ2SEQ_BODY = {"T5ForSequenceClassification": "transformer", "MT5ForSequenceClassification": "transformer",
+                 "UMT5ForSequenceClassification": "transformer", "WhisperForAudioClassification": ""}
 # Head nodes that are a module of their own (classification_head.dense); the others' layers sit at the top.
 _HEAD_CONTAINERS = frozenset({"classification_head"})
 

@@ -1,4 +1,4 @@
-"""Encoder-decoder families (t5, switch_transformers, bart, mbart, whisper) as data.
+"""Encoder-decoder families (t5, mt5, umt5, switch_transformers, bart, mbart, whisper) as data.
 
 Defaults are the transformers (v5) config classes'; every key the config class
 accepts for a field is listed, ``attribute_map`` aliases included (T5
@@ -103,14 +103,24 @@ def check_t5(spec: ModelSpec) -> list[Problem]:
             out.append(_problem(spec, "error", "LC103",
                                 f'feed_forward_proj "{proj}" is not "ACT" or "gated-ACT" (e.g. "relu", "gated-gelu")',
                                 "feed_forward_proj"))
-    if v.get("written_tie") is False and spec.model_type == "t5" and spec.head in ("seq2seq_lm",):
+    if v.get("written_tie") is False and spec.model_type in _FORCED_TIE and spec.head in ("seq2seq_lm",):
         vocab, hidden = v.get("vocab_size"), v.get("hidden_size")
         extra = f" ({vocab * hidden:,} parameters)" if isinstance(vocab, int) and isinstance(hidden, int) else ""
+        name, effect = _FORCED_TIE[spec.model_type]
         out.append(_problem(spec, "info", "LC106",
-                            "tie_word_embeddings: false — transformers 5 ties T5's lm_head to the shared embedding "
-                            "anyway (the key only turns off output scaling), so the head is counted once; "
+                            f"tie_word_embeddings: false — transformers 5 ties {name}'s lm_head to the shared "
+                            f"embedding anyway ({effect}), so the head is counted once; "
                             f"the original checkpoint stores a separate lm_head{extra}", "written_tie"))
     return out
+
+
+# Config classes that force tie_word_embeddings to True (model_type -> (name, what the written key still does)).
+# T5Config and UMT5Config turn it into scale_decoder_outputs; MT5Config drops it, and MT5 never scales.
+_FORCED_TIE = {
+    "t5": ("T5", "the key only turns off output scaling"),
+    "mt5": ("MT5", "the key is not read"),
+    "umt5": ("UMT5", "the key only turns off output scaling"),
+}
 
 
 def _sparse_check(which: str, layers_field: str) -> object:
@@ -148,6 +158,8 @@ def _t5_fields(vocab: int, d_model: int, d_ff: int, layers: int, heads: int) -> 
         "decoder_intermediate_size": fixed(same_as("encoder_intermediate_size")),
         "relative_buckets": Field(("relative_attention_num_buckets",), 32,
                                   doc="relative-position buckets (a buckets × heads table in block 0 of each stack)"),
+        # T5: only block 0's self-attention holds the table (later blocks reuse its bias); UMT5: every block's.
+        "relative_bias_every_layer": fixed(False),
         "norm": fixed("rms"),
         "attn_names": fixed(("q", "k", "v", "o")),
         "mlp_names": fixed(Derived(lambda v: ("wi_0", "wi_1", "wo") if v["mlp_gated"] else ("wi", "wo"), "mlp_gated")),
@@ -170,22 +182,45 @@ def _t5_fields(vocab: int, d_model: int, d_ff: int, layers: int, heads: int) -> 
     }
 
 
-T5 = Family("t5", "seq2seq", "T5ForConditionalGeneration", {
-    **_t5_fields(32128, 512, 2048, 6, 8),
-    "encoder_head_dim": Field(("d_kv", "head_dim"), 64, doc="width of each attention head (d_kv); heads × d_kv need not be d_model"),
-    "decoder_head_dim": fixed(same_as("encoder_head_dim")),
-    "decoder_layers": Field(("num_decoder_layers",), same_as("num_layers_key"), null="default",
-                            doc="decoder blocks (null: num_layers)"),
-    "feed_forward_proj": Field(("feed_forward_proj",), "relu", "str", null="reject",
-                               doc='"relu" (T5) or "gated-gelu" (T5 v1.1, flan-t5)'),
-    "mlp_gated": fixed(Derived(lambda v: str(v["feed_forward_proj"]).split("-")[0] == "gated", "feed_forward_proj")),
-    # T5Config pops tie_word_embeddings and forces True: every T5 class ties lm_head to shared.
-    "tie_embeddings": fixed(True),
-    "written_tie": Field(("tie_word_embeddings",), None, "bool", null="default"),
-}, {
-    "T5ForConditionalGeneration": "seq2seq_lm", "T5Model": "base", "T5EncoderModel": "encoder",
-    "T5ForSequenceClassification": "sequence_classification",
-}, checks=(check_t5,))
+def _t5_family(model_type: str, prefix: str, defaults: tuple[int, int, int, int, int], feed_forward: str,
+               written_tie: Field, every_layer: bool) -> Family:
+    """T5 and its multilingual variants (MT5, UMT5): one modelling code, the config class defaults apart.
+
+    ``written_tie``: the tie_word_embeddings key as the config class takes it. Every class forces the
+    tie to True in ``__post_init__``, so the written value never unties the head.
+    """
+    return Family(model_type, "seq2seq", f"{prefix}ForConditionalGeneration", {
+        **_t5_fields(*defaults),
+        "encoder_head_dim": Field(("d_kv", "head_dim"), 64,
+                                  doc="width of each attention head (d_kv); heads × d_kv need not be d_model"),
+        "decoder_head_dim": fixed(same_as("encoder_head_dim")),
+        "decoder_layers": Field(("num_decoder_layers",), same_as("num_layers_key"), null="default",
+                                doc="decoder blocks (null: num_layers)"),
+        "feed_forward_proj": Field(("feed_forward_proj",), feed_forward, "str", null="reject",
+                                   doc='"relu" (T5) or "gated-gelu" (T5 v1.1, flan-t5, mT5, umT5)'),
+        "mlp_gated": fixed(Derived(lambda v: str(v["feed_forward_proj"]).split("-")[0] == "gated", "feed_forward_proj")),
+        # The config class forces tie_word_embeddings to True: every class ties lm_head to shared.
+        "tie_embeddings": fixed(True),
+        "written_tie": written_tie,
+        "relative_bias_every_layer": fixed(every_layer),
+        **({"relative_buckets": Field(("relative_attention_num_buckets",), 32, doc=(
+            "relative-position buckets (a buckets × heads table in every block's self-attention)"))}
+           if every_layer else {}),
+    }, {
+        f"{prefix}ForConditionalGeneration": "seq2seq_lm", f"{prefix}Model": "base",
+        f"{prefix}EncoderModel": "encoder", f"{prefix}ForSequenceClassification": "sequence_classification",
+    }, checks=(check_t5,))
+
+
+# T5Config and UMT5Config pop tie_word_embeddings (into scale_decoder_outputs): a null is as if absent.
+_POPPED_TIE = Field(("tie_word_embeddings",), None, "bool", null="default")
+T5 = _t5_family("t5", "T5", (32128, 512, 2048, 6, 8), "relu", _POPPED_TIE, every_layer=False)
+# MT5Config / UMT5Config: mt5-small's sizes, gated-gelu, a 250,112-token vocabulary. MT5Config declares
+# tie_word_embeddings a strict bool (default true), so a null is refused.
+MT5 = _t5_family("mt5", "MT5", (250112, 512, 1024, 8, 6), "gated-gelu",
+                 Field(("tie_word_embeddings",), True, "bool"), every_layer=False)
+# UMT5Block gives every block's self-attention its own relative_attention_bias table.
+UMT5 = _t5_family("umt5", "UMT5", (250112, 512, 1024, 8, 6), "gated-gelu", _POPPED_TIE, every_layer=True)
 
 SWITCH = Family("switch_transformers", "seq2seq", "SwitchTransformersForConditionalGeneration", {
     **_t5_fields(32128, 768, 2048, 12, 12),
@@ -303,4 +338,4 @@ WHISPER = Family("whisper", "seq2seq", "WhisperForConditionalGeneration", {
 }, checks=(check_heads_divide, check_pad_token),
     notes=("Whisper's encoder positions are a fixed sinusoidal table (requires_grad=False): counted, not trainable",))
 
-FAMILIES: tuple[Family, ...] = (T5, SWITCH, BART, MBART, WHISPER)
+FAMILIES: tuple[Family, ...] = (T5, MT5, UMT5, SWITCH, BART, MBART, WHISPER)

@@ -1,7 +1,8 @@
-"""Encoder-decoder transformers: T5, Switch Transformers, BART, mBART, Whisper.
+"""Encoder-decoder transformers: T5, mT5, umT5, Switch Transformers, BART, mBART, Whisper.
 
 One builder walks the switches in ``lsp_count.core.families.seq2seq``: norm kind,
-projection biases, gated MLP, relative-position buckets (block 0 only), learned
+projection biases, gated MLP, relative-position buckets (block 0 of each stack,
+or every block's self-attention for umT5), learned
 positions (BART's +2 offset rows), Whisper's convolutional front-end and frozen
 sinusoidal encoder positions, Switch's sparse layers, and how the token
 embedding is shared between the encoder, the decoder and the output head.
@@ -72,9 +73,23 @@ def _layers_origin(spec: ModelSpec, stack: str) -> tuple[object, str]:
     return None, f"{stack}_layers"
 
 
+def _relative_bias(spec: ModelSpec, stack: str, note: str) -> ParamNode | None:
+    """The relative-position table of a self-attention: buckets × heads (none where the family has no buckets)."""
+    buckets = int(spec.values.get("relative_buckets") or 0)
+    if not buckets:
+        return None
+    return ParamNode(
+        "relative_attention_bias",
+        (Tensor("relative_attention_bias.weight", (buckets, spec.int(f"{stack}_heads")), "embedding",
+                "relative_attention_bias"),),
+        note=note, source=spec.key_span("relative_buckets"), key="relative_buckets")
+
+
 def _layers(spec: ModelSpec, stack: str) -> ParamNode:
     count = spec.int(f"{stack}_layers")
-    parts = [attention(spec, "self_attention", stack)]
+    parts: list[ParamNode | None] = [attention(spec, "self_attention", stack)]
+    if spec.values.get("relative_bias_every_layer"):  # umT5: each block's self-attention has its own table
+        parts.append(_relative_bias(spec, stack, "every block"))
     if stack == "decoder":
         parts.append(attention(spec, "cross_attention", stack))
     norms = ParamNode("norms", sum((_norm(spec, n) for n in spec[f"{stack}_norm_names"]), ()))  # type: ignore[union-attr]
@@ -142,14 +157,8 @@ def _stack(spec: ModelSpec, stack: str, front: list[ParamNode | None]) -> ParamN
     embeddings = node("embeddings", *front)
     if len(embeddings.children) == 1:  # one embedding: show it by name, not nested
         embeddings = embeddings.children[0]
-    buckets = int(v.get("relative_buckets") or 0)
-    relative = None
-    if buckets:  # T5: only block 0's self-attention holds the table; later blocks reuse its bias
-        relative = ParamNode(
-            "relative_attention_bias",
-            (Tensor("relative_attention_bias.weight", (buckets, spec.int(f"{stack}_heads")), "embedding",
-                    "relative_attention_bias"),),
-            note="block 0 only", source=spec.key_span("relative_buckets"), key="relative_buckets")
+    # T5: only block 0's self-attention holds the table; later blocks reuse its bias (umT5: in _layers).
+    relative = None if v.get("relative_bias_every_layer") else _relative_bias(spec, stack, "block 0 only")
     final = ParamNode("final_norm", _norm(spec, str(v["final_norm_name"]))) if v["final_norm"] else None
     src, key = _layers_origin(spec, stack)
     return node(stack, embeddings, relative, _layers(spec, stack), final, source=src, key=key)
