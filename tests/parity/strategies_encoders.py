@@ -1,5 +1,5 @@
-"""Random small encoder and vision configs (bert, roberta, xlm-roberta, distilbert, albert, vit, clip and its towers,
-siglip_vision_model), written as a config.json would be.
+"""Random small encoder and vision configs (bert, roberta, xlm-roberta, distilbert, modernbert, albert, vit, clip and
+its towers, siglip_vision_model), written as a config.json would be.
 
 Any alias the config class accepts, optional keys and switches left out at
 random (the class defaults then apply), ``architectures[0]`` drawn among the
@@ -27,7 +27,7 @@ def _architecture(draw, model_type: str, cfg: dict) -> str:
     assert family is not None
     arch = draw(st.sampled_from(sorted(a for a in family.heads if hasattr(transformers, a))))
     cfg["architectures"] = [arch]
-    if "Classification" in arch and draw(st.booleans()):
+    if ("Classification" in arch or "QuestionAnswering" in arch) and draw(st.booleans()):
         cfg["id2label"] = {str(i): f"L{i}" for i in range(draw(st.integers(1, 5)))}
     return arch
 
@@ -85,6 +85,28 @@ def albert(draw) -> dict:
     _maybe(draw, "num_hidden_groups", draw(st.integers(1, 3)), cfg)
     _maybe(draw, "inner_group_num", draw(st.integers(1, 3)), cfg)
     _architecture(draw, "albert", cfg)
+    return cfg
+
+
+def modernbert(draw) -> dict:
+    """ModernBERT: no position table or token types; norm, attention, MLP, prediction-head and decoder
+    biases each a switch; the layer types (rotary only) given, or derived from global_attn_every_n_layers."""
+    cfg: dict = {"model_type": "modernbert"}
+    vocab = draw(st.integers(8, 300))
+    cfg["vocab_size"] = vocab
+    _sizes(draw, "modernbert", cfg)
+    # The class default pad_token_id (50283) is outside a small vocabulary: the embedding refuses it.
+    cfg["pad_token_id"] = draw(st.integers(-vocab, vocab - 1))
+    _maybe(draw, "max_position_embeddings", draw(st.integers(4, 130)), cfg)
+    for key in ("tie_word_embeddings", "norm_bias", "attention_bias", "mlp_bias", "classifier_bias", "decoder_bias"):
+        _maybe(draw, key, draw(st.booleans()), cfg)
+    if draw(st.booleans()):
+        types = ("full_attention", "sliding_attention")
+        cfg["layer_types"] = [draw(st.sampled_from(types)) for _ in range(cfg["num_hidden_layers"])]
+    else:
+        _maybe(draw, "global_attn_every_n_layers", draw(st.integers(1, 4)), cfg)
+    _maybe(draw, "local_attention", draw(st.sampled_from([2, 8, 128])), cfg)
+    _architecture(draw, "modernbert", cfg)
     return cfg
 
 
@@ -162,6 +184,7 @@ def clip(draw) -> dict:
 for _mt in ("bert", "roberta", "xlm-roberta"):
     STRATEGIES[_mt] = bert_like(_mt)
 STRATEGIES["distilbert"] = distilbert
+STRATEGIES["modernbert"] = modernbert
 STRATEGIES["albert"] = albert
 STRATEGIES["vit"] = vit
 STRATEGIES["clip"] = clip

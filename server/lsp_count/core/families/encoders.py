@@ -1,4 +1,4 @@
-"""Encoder and vision families: BERT-likes, ALBERT, ViT, CLIP and its towers, SigLIP's vision tower.
+"""Encoder and vision families: BERT-likes, ModernBERT, ALBERT, ViT, CLIP and its towers, SigLIP's vision tower.
 
 One encoder layout (``layouts/encoder.py``) counts every single-stack encoder;
 the rows below say how each family names its modules and which optional parts
@@ -8,9 +8,13 @@ the table conventions (``fixed`` switches, ``d()`` defaults, ``aliases``).
 
 from __future__ import annotations
 
+import json
+
 from lsp_count.core.families.common import LABEL_FIELDS
 from lsp_count.core.families.decoders import FLOOR_HEADS, HEAD_DIM, attention_must_be_hidden_wide, d, fixed, merge_fields
-from lsp_count.core.spec import Family, Field
+from lsp_count.core.families.seq2seq import check_pad_token, pad_token
+from lsp_count.core.source import Problem
+from lsp_count.core.spec import Derived, Family, Field, ModelSpec
 
 # The fields every BERT-shaped text encoder reads (BertConfig's names and defaults).
 TEXT: dict[str, Field] = {
@@ -55,15 +59,16 @@ TEXT: dict[str, Field] = {
 
 
 def text_encoder(model_type: str, architecture: str, prefix: str, heads: tuple[str, ...],
-                 *overrides: dict[str, Field], notes: tuple[str, ...] = ()) -> Family:
+                 *overrides: dict[str, Field], notes: tuple[str, ...] = (), checks: tuple = ()) -> Family:
     fields = merge_fields(TEXT, *overrides)
     table = {
         "Model": "base", "ForMaskedLM": "masked_lm", "ForCausalLM": "causal_lm", "LMHeadModel": "causal_lm",
         "ForPreTraining": "pretraining", "ForSequenceClassification": "sequence_classification",
-        "ForTokenClassification": "token_classification",
+        "ForTokenClassification": "token_classification", "ForQuestionAnswering": "question_answering",
+        "ForMultipleChoice": "multiple_choice",
     }
     return Family(model_type, "encoder", architecture, fields,
-                  {prefix + suffix: table[suffix] for suffix in heads}, notes=notes)
+                  {prefix + suffix: table[suffix] for suffix in heads}, notes=notes, checks=checks)
 
 
 ROBERTA_HEADS = {
@@ -91,6 +96,38 @@ VISION: dict[str, Field] = {
     "pre_norm": fixed(None),
     "pooler": fixed(None),
 }
+
+
+# ModernBertConfig (transformers 5): the layer types come from layer_types, else from
+# global_attn_every_n_layers (every n-th layer global, the others sliding), which it reads only then.
+MODERNBERT_LAYER_TYPES = ("full_attention", "sliding_attention")
+
+
+def check_modernbert_layer_types(spec: ModelSpec) -> list[Problem]:
+    """ModernBertConfig refuses layer_types whose length is not num_hidden_layers (validate_layer_type), and its
+    rotary embedding has parameters only for full and sliding attention; with no layer_types it derives them
+    as ``i % global_attn_every_n_layers``, which fails for 0 or anything but a number."""
+    v = spec.values
+    types, layers = v.get("layer_types"), v.get("num_layers")
+    where = spec.key_span("layer_types") or spec.span
+    if isinstance(types, tuple):
+        unknown = sorted({t for t in types if t not in MODERNBERT_LAYER_TYPES})
+        if unknown:
+            return [Problem("error", "LC103", f'"layer_types": {", ".join(map(json.dumps, unknown))} is not one of '
+                                              f'{", ".join(map(json.dumps, MODERNBERT_LAYER_TYPES))} (ModernBERT has '
+                                              "rotary parameters for those alone)", where)]
+        if isinstance(layers, int) and len(types) != layers:
+            return [Problem("error", "LC103", f"layer_types has {len(types)} entries for {layers} layers "
+                                              "(num_hidden_layers): ModernBertConfig refuses it", where)]
+        return []
+    every = v.get("global_attn_every_n_layers")
+    if isinstance(every, (int, float)) and every:  # bool true is 1: every layer global
+        return []
+    written = json.dumps(every, default=str)
+    return [Problem("error", "LC102", f'"global_attn_every_n_layers": {written} with no "layer_types": '
+                                      "ModernBertConfig derives the layer types as layer index modulo it, which "
+                                      "fails (give a positive whole number, or layer_types)",
+                    spec.key_span("global_attn_every_n_layers") or spec.span)]
 
 
 def vision_tower(model_type: str, architecture: str, heads: dict[str, str], *overrides: dict[str, Field]) -> Family:
@@ -133,6 +170,48 @@ FAMILIES: tuple[Family, ...] = (
                      "mlm_names": fixed(("vocab_transform", "vocab_layer_norm", "vocab_projector")),
                      "mlm_bias_param": fixed(False),
                  }),
+    text_encoder("modernbert", "ModernBertForMaskedLM", "ModernBert",
+                 ("Model", "ForMaskedLM", "ForSequenceClassification", "ForTokenClassification",
+                  "ForQuestionAnswering", "ForMultipleChoice"),
+                 d(vocab_size=50368, num_layers=22, intermediate_size=1152, max_positions=8192),
+                 {
+                     # Rotary positions: max_position_embeddings sizes no table, only the longest sequence.
+                     "max_positions": Field(("max_position_embeddings",), 8192,
+                                            doc="longest sequence (rotary positions: no table)"),
+                     "pad_token_id": pad_token(50283),
+                     "norm_bias": Field(("norm_bias",), False, "bool", doc="biases on every LayerNorm"),
+                     "qkv_bias": Field(("attention_bias",), False, "bool", doc="biases on Wqkv and the attention's Wo"),
+                     "attn_out_bias": fixed(Derived(lambda v: v["qkv_bias"], "attention_bias")),
+                     "mlp_bias": Field(("mlp_bias",), False, "bool", doc="biases on the MLP's Wi and Wo"),
+                     "transform_bias": Field(("classifier_bias",), False, "bool",
+                                             doc="a bias on the prediction head's dense layer (head.dense)"),
+                     "decoder_bias": Field(("decoder_bias",), True, "bool", doc="a bias on the MLM decoder"),
+                     "layer_types": Field(("layer_types",), None, "strs",
+                                          doc="full_attention / sliding_attention per layer (rotary only: no parameters)"),
+                     "global_attn_every_n_layers": Field(("global_attn_every_n_layers",), 3, "any",
+                                                         doc="every n-th layer global, where no layer_types is given"),
+                     "type_vocab_size": fixed(0),
+                     "is_decoder": fixed(False),
+                     "add_cross_attention": fixed(False),
+                     "word_embedding": fixed("tok_embeddings"),
+                     "position_embedding": fixed(None),
+                     "token_types": fixed(False),
+                     "embed_norm": fixed("norm"),
+                     "attn_names": fixed(("attn.Wqkv", "attn.Wo")),
+                     # Wi: input and gate of a GLU in one projection, 2 × intermediate_size wide.
+                     "mlp_gated": fixed(True),
+                     "mlp_names": fixed(("mlp.Wi", "mlp.Wo")),
+                     "layer_norms": fixed(("attn_norm", "mlp_norm")),
+                     "first_layer_identity": fixed(("attn_norm",)),
+                     "final_norm": fixed("final_norm"),
+                     "pooler": fixed(None),
+                     "classifier": fixed("transform"),
+                     "mlm_names": fixed(("head.dense", "head.norm", "decoder")),
+                     "mlm_bias_param": fixed(False),
+                 },
+                 notes=("ModernBERT's rotary positions have no parameters; layer 0's attention norm is an "
+                        "nn.Identity",),
+                 checks=(check_pad_token, check_modernbert_layer_types)),
     Family("albert", "albert", "AlbertForMaskedLM", {
         **TEXT,
         "vocab_size": Field(("vocab_size",), 30000, doc=TEXT["vocab_size"].doc),

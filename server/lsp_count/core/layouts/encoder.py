@@ -1,8 +1,18 @@
-"""Encoders: BERT-likes, ALBERT, ViT, CLIP (dual tower) and the CLIP / SigLIP vision towers.
+"""Encoders: BERT-likes, ModernBERT, ALBERT, ViT, CLIP (dual tower) and the CLIP / SigLIP vision towers.
 
 Every single-stack encoder is ``build_encoder`` with the family's switches
 (``lsp_count.core.families.encoders``): embeddings by kind, one transformer
 layer repeated, optional pre/final norms, pooler and a head by class.
+
+Switches a row may leave out, with the value a family without them gets: ``norm_bias`` (True:
+every LayerNorm has a bias), ``attn_out_bias`` and ``mlp_bias`` (True), ``position_embedding``
+(a learned table; None: none, rotary positions), two ``attn_names`` (a fused query/key/value
+projection, then the output) in place of four, ``mlp_gated`` (False; True: the first MLP
+projection is a fused GLU, 2 × intermediate_size wide), ``first_layer_identity`` (none: layer 0
+has every layer norm; the norms named are an nn.Identity in layer 0, ModernBERT's ``attn_norm``),
+``transform_bias`` and ``decoder_bias`` (True: the MLM transform's dense layer and the decoder
+have biases), and the ``classifier`` kind "transform" (every classifier class runs the MLM
+head's transform, dense + norm, before its Linear).
 """
 
 from __future__ import annotations
@@ -21,9 +31,14 @@ def _lin(path: str, in_f: int, out_f: int, bias: bool = True) -> tuple[Tensor, .
     return tuple(replace(t, module=module) for t in linear(path, in_f, out_f, bias))
 
 
-def _ln(path: str, size: int) -> tuple[Tensor, ...]:
+def _ln(path: str, size: int, bias: bool = True) -> tuple[Tensor, ...]:
     module = path.rsplit(".", 1)[-1]
-    return tuple(replace(t, module=module) for t in norm(path, size, True))
+    return tuple(replace(t, module=module) for t in norm(path, size, bias))
+
+
+def _norm_bias(spec: ModelSpec) -> bool:
+    """Whether the family's LayerNorms have a bias (ModernBERT's norm_bias; every other family's do)."""
+    return bool(spec.values.get("norm_bias", True))
 
 
 def _labels(spec: ModelSpec) -> int:
@@ -59,11 +74,12 @@ def _num_patches(spec: ModelSpec) -> int:
 def _text_embeddings(spec: ModelSpec, dim: int) -> ParamNode:
     v = spec.values
     tensors = embedding(str(v["word_embedding"]), spec.int("vocab_size"), dim)
-    tensors += embedding(str(v["position_embedding"]), spec.int("max_positions"), dim)
+    if v["position_embedding"]:  # None: no learned table (ModernBERT's rotary positions)
+        tensors += embedding(str(v["position_embedding"]), spec.int("max_positions"), dim)
     if v["token_types"]:
         tensors += embedding("token_type_embeddings", int(v["type_vocab_size"]), dim)
     if v["embed_norm"]:
-        tensors += _ln(str(v["embed_norm"]), dim)
+        tensors += _ln(str(v["embed_norm"]), dim, _norm_bias(spec))
     return ParamNode("embeddings", tensors, source=spec.key_span("vocab_size"), key="vocab_size")
 
 
@@ -98,22 +114,34 @@ def _attention(spec: ModelSpec, name: str, prefix: str = "") -> ParamNode:
     v = spec.values
     h, heads, d = spec.int("hidden_size"), spec.int("num_heads"), spec.int("head_dim")
     inner = heads * d
-    q, k, val, o = (prefix + n for n in v["attn_names"])  # type: ignore[union-attr]
-    qkv_bias = bool(v["qkv_bias"])
+    names = [prefix + n for n in v["attn_names"]]  # type: ignore[union-attr]
+    qkv_bias, out_bias = bool(v["qkv_bias"]), bool(v.get("attn_out_bias", True))
     # ALBERT's output projection is hidden × hidden even where the floored heads are narrower.
     out_in = h if v.get("attn_out_from_hidden") else inner
-    tensors = _lin(q, h, inner, qkv_bias) + _lin(k, h, inner, qkv_bias) + _lin(val, h, inner, qkv_bias) + _lin(o, out_in, h)
+    if len(names) == 2:  # one fused query/key/value projection (ModernBERT's Wqkv), then the output
+        tensors = _lin(names[0], h, 3 * inner, qkv_bias)
+    else:
+        tensors = sum((_lin(n, h, inner, qkv_bias) for n in names[:3]), ())
+    tensors += _lin(names[-1], out_in, h, out_bias)
     return ParamNode(name, tensors, source=spec.key_span("num_heads"), key="num_heads")
 
 
 def encoder_layers(spec: ModelSpec, repeat: int | None = None, note: str = "") -> ParamNode:
-    """num_layers identical post/pre-norm layers: attention, [cross-attention], MLP, two LayerNorms."""
+    """num_layers identical post/pre-norm layers: attention, [cross-attention], MLP, two LayerNorms.
+
+    Where layer 0 has an nn.Identity for some of its norms (``first_layer_identity``), the stack
+    holds two kinds: ``layer`` (layer 0, once) and ``layers`` (the others)."""
     v = spec.values
     h, f = spec.int("hidden_size"), spec.int("intermediate_size")
     up, down = v["mlp_names"]  # type: ignore[misc]
-    mlp = ParamNode("mlp", _lin(str(up), h, f) + _lin(str(down), f, h),
+    mlp_bias = bool(v.get("mlp_bias", True))
+    # A gated MLP here is one fused projection to both halves (ModernBERT's Wi: input and gate, 2 × f).
+    up_width = 2 * f if v.get("mlp_gated") else f
+    mlp = ParamNode("mlp", _lin(str(up), h, up_width, mlp_bias) + _lin(str(down), f, h, mlp_bias),
                     source=spec.key_span("intermediate_size"), key="intermediate_size")
-    norms = ParamNode("norms", sum((_ln(str(n), h) for n in v["layer_norms"]), ()))  # type: ignore[union-attr]
+    norm_bias = _norm_bias(spec)
+    norm_names = tuple(str(n) for n in v["layer_norms"])  # type: ignore[union-attr]
+    norms = ParamNode("norms", sum((_ln(n, h, norm_bias) for n in norm_names), ()))
     cross = None
     if v.get("add_cross_attention"):
         if not v.get("is_decoder"):  # BertLayer raises: cross-attention only makes sense in a decoder
@@ -121,13 +149,23 @@ def encoder_layers(spec: ModelSpec, repeat: int | None = None, note: str = "") -
                          f"({spec.architecture} refuses cross-attention in an encoder)")
         cross = _attention(spec, "cross_attention", "crossattention.")
         cross = replace(cross, tensors=cross.tensors + _ln("crossattention.output.LayerNorm", h))
-    return node("layers", _attention(spec, "attention"), cross, mlp, norms,
-                repeat=spec.int("num_layers") if repeat is None else repeat,
-                source=spec.key_span("num_layers"), key="num_layers", note=note)
+    attention = _attention(spec, "attention")
+    layers = spec.int("num_layers") if repeat is None else repeat
+    src = spec.key_span("num_layers")
+    skipped = tuple(v.get("first_layer_identity") or ())  # type: ignore[arg-type]
+    if not skipped:
+        return node("layers", attention, cross, mlp, norms, repeat=layers, source=src, key="num_layers", note=note)
+    first_norms = ParamNode("norms", sum((_ln(n, h, norm_bias) for n in norm_names if n not in skipped), ()))
+    first = node("layer", attention, cross, mlp, first_norms,
+                 note=f"layer 0: {', '.join(skipped)} is an nn.Identity (no parameters)")
+    if layers == 1:
+        return ParamNode("layers", first.tensors, first.children, source=src, key="num_layers", note=first.note)
+    rest = node("layers", attention, cross, mlp, norms, repeat=layers - 1, note="layers 1 and on")
+    return node("layers", first, rest, source=src, key="num_layers", note=note)
 
 
-def _norm_node(name: str, module: str | None, h: int) -> ParamNode | None:
-    return ParamNode(name, _ln(module, h)) if module else None
+def _norm_node(name: str, module: str | None, h: int, bias: bool = True) -> ParamNode | None:
+    return ParamNode(name, _ln(module, h, bias)) if module else None
 
 
 def _pooler(spec: ModelSpec) -> ParamNode | None:
@@ -156,20 +194,29 @@ def _siglip_head(spec: ModelSpec) -> ParamNode | None:
                      note="attention-pooling head")
 
 
+def _transform(spec: ModelSpec, in_dim: int, out_dim: int) -> tuple[Tensor, ...]:
+    """The MLM head's transform: dense (in → out, a bias unless ``transform_bias`` is false) + LayerNorm."""
+    v = spec.values
+    dense, ln, _decoder = v["mlm_names"]  # type: ignore[misc]
+    return (_lin(str(dense), in_dim, out_dim, bool(v.get("transform_bias", True)))
+            + _ln(str(ln), out_dim, _norm_bias(spec)))
+
+
 def _mlm_head(spec: ModelSpec, in_dim: int, out_dim: int) -> ParamNode:
     """Transform (dense + LayerNorm), then a decoder over the vocabulary, tied to the word embedding by default."""
     v = spec.values
     vocab = spec.int("vocab_size")
-    dense, ln, decoder = v["mlm_names"]  # type: ignore[misc]
+    decoder = v["mlm_names"][2]  # type: ignore[index]
     tied = bool(v["tie_embeddings"])
-    tensors = _lin(str(dense), in_dim, out_dim) + _ln(str(ln), out_dim)
+    decoder_bias = bool(v.get("decoder_bias", True))
+    tensors = _transform(spec, in_dim, out_dim)
     # BERT-likes keep a bias parameter beside the decoder; tying also ties decoder.bias to it.
     bias_param = bool(v["mlm_bias_param"])
     if bias_param:
         tensors += (Tensor(str(decoder).rsplit(".", 1)[0] + ".bias", (vocab,), "bias", "decoder"),)
     if not tied:
-        tensors += _lin(str(decoder), out_dim, vocab, True)
-    elif not bias_param:
+        tensors += _lin(str(decoder), out_dim, vocab, decoder_bias)
+    elif not bias_param and decoder_bias:
         tensors += (Tensor(f"{decoder}.bias", (vocab,), "bias", str(decoder)),)
     return ParamNode("mlm_head", tensors, source=spec.key_span("tie_embeddings") or spec.key_span("vocab_size"),
                      key="tie_embeddings", note="tied decoder" if tied else "")
@@ -187,8 +234,11 @@ def _sequence_classifier(spec: ModelSpec) -> ParamNode:
     return ParamNode("classifier", tensors, source=spec.key_span("num_labels") or spec.key_span("id2label"), key="id2label")
 
 
+_CLASSIFIER_HEADS = ("sequence_classification", "token_classification", "question_answering", "multiple_choice")
+
+
 def _text_heads(spec: ModelSpec, mlm_in: int, mlm_out: int) -> tuple[ParamNode | None, ...]:
-    """Pooler and head for the text-encoder classes (BERT, RoBERTa, DistilBERT, ALBERT)."""
+    """Pooler and head for the text-encoder classes (BERT, RoBERTa, DistilBERT, ModernBERT, ALBERT)."""
     head = spec.head
     h = spec.int("hidden_size")
     pooled = head in ("base", "pretraining") or (head == "sequence_classification" and spec.values["classifier"] == "pooled")
@@ -200,6 +250,12 @@ def _text_heads(spec: ModelSpec, mlm_in: int, mlm_out: int) -> tuple[ParamNode |
     if head == "pretraining":  # MLM head + next-sentence (BERT) / sentence-order (ALBERT) classifier
         nsp_name = "sop_classifier.classifier" if spec.family.layout == "albert" else "cls.seq_relationship"
         return (pooler, _mlm_head(spec, mlm_in, mlm_out), ParamNode("nsp_head", _lin(nsp_name, h, 2)))
+    if spec.values["classifier"] == "transform" and head in _CLASSIFIER_HEADS:
+        # ModernBERT: every classifier runs the MLM head's transform, then one Linear (h → labels; 1 per choice).
+        out = 1 if head == "multiple_choice" else _labels(spec)
+        return (ParamNode("head", _transform(spec, h, h), source=spec.key_span("hidden_size"), key="hidden_size"),
+                ParamNode("classifier", _lin("classifier", h, out),
+                          source=spec.key_span("num_labels") or spec.key_span("id2label"), key="id2label"))
     if head == "sequence_classification":
         return (pooler, _sequence_classifier(spec))
     if head == "token_classification":
@@ -215,8 +271,9 @@ def _tower(spec: ModelSpec, mask_token: bool = False) -> tuple[ParamNode | None,
         embeddings = _text_embeddings(spec, h)
     else:
         embeddings = _patch_embeddings(spec, mask_token)
-    return (embeddings, _norm_node("pre_norm", v.get("pre_norm"), h),  # type: ignore[arg-type]
-            encoder_layers(spec), _norm_node("final_norm", v.get("final_norm"), h))  # type: ignore[arg-type]
+    bias = _norm_bias(spec)
+    return (embeddings, _norm_node("pre_norm", v.get("pre_norm"), h, bias),  # type: ignore[arg-type]
+            encoder_layers(spec), _norm_node("final_norm", v.get("final_norm"), h, bias))  # type: ignore[arg-type]
 
 
 def build_encoder(spec: ModelSpec) -> ParamNode:
