@@ -356,3 +356,89 @@ def test_module_paths_are_transformers_s(model_type):
             group = next((g for g in offsets if f".{g}" in path), None)
             ours.update(lora._hf_paths(path, t.module, mult, paths, offsets.get(group, 0)))
     assert ours == theirs
+
+
+# --- single-stack encoders: their modules' full names, and regex / dotted targets on them ------------------
+
+ENCODER_CONFIGS = {
+    "bert": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32, vocab_size=50),
+    "roberta": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32, vocab_size=50,
+                    pad_token_id=1),
+    "xlm-roberta": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32,
+                        vocab_size=50, pad_token_id=1),
+    "distilbert": dict(dim=16, n_layers=2, n_heads=2, hidden_dim=32, vocab_size=50),
+    "vit": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32, image_size=32,
+                patch_size=16),
+    "modernbert": dict(hidden_size=16, num_hidden_layers=3, num_attention_heads=2, intermediate_size=32, vocab_size=50,
+                       pad_token_id=0, bos_token_id=0, eos_token_id=0, cls_token_id=0, sep_token_id=0),
+}
+
+
+def _encoder_cases() -> list[tuple[str, str]]:
+    import transformers
+
+    from lsp_count.core.families import registry
+    from lsp_count.formats import lora
+
+    assert set(ENCODER_CONFIGS) == set(lora.ENCODER_PATHS)
+    return [(mt, arch) for mt in sorted(ENCODER_CONFIGS) for arch in registry()[mt].heads if hasattr(transformers, arch)]
+
+
+@pytest.mark.parametrize("model_type,architecture", _encoder_cases())
+def test_encoder_module_paths_are_transformers_s(model_type, architecture):
+    """Every linear module of an encoder lsp-count adapts has the full name transformers gives it, in the
+    bare class (the stack at the top) and the head classes (under bert., roberta., model., ...)."""
+    import torch
+    import transformers
+    from transformers import CONFIG_MAPPING
+
+    from lsp_count.formats import lora
+
+    logging.getLogger("transformers").setLevel(logging.ERROR)
+    warnings.filterwarnings("ignore")
+    config = {"model_type": model_type, "architectures": [architecture], **ENCODER_CONFIGS[model_type]}
+    with torch.device("meta"):
+        model = getattr(transformers, architecture)(CONFIG_MAPPING[model_type](**ENCODER_CONFIGS[model_type]))
+    theirs = {n for n, m in model.named_modules() if isinstance(m, torch.nn.Linear)}
+    out = model.get_output_embeddings() if hasattr(model, "get_output_embeddings") else None
+    if out is not None and out.weight is model.get_input_embeddings().weight:
+        theirs -= {n for n, m in model.named_modules() if m is out}  # tied: counted once, as the embedding
+    (report,) = analyze_text(json.dumps(config), "model/config.json").models,
+    ours: list[str] = []
+    for path, t, mult, _f in report[0].tree.root.iter_tensors():
+        if lora._is_adaptable(t, path):
+            ours += lora._encoder_paths(path, t.name, mult, lora.ENCODER_PATHS[model_type])
+    assert len(ours) == len(set(ours))
+    assert set(ours) == theirs
+
+
+ENCODER_TARGETS = {
+    "bert": [r"bert\.encoder\.layer\.\d+\.attention\.self\.(query|value)", ["attention.output.dense", "key"],
+             r".*layer\.1\..*dense"],
+    "roberta": [r"roberta\.encoder\.layer\.0\..*", ["self.query", "classifier.dense"]],
+    "distilbert": [r"distilbert\.transformer\.layer\.1\.ffn\.lin[12]", ["attention.q_lin", "pre_classifier"]],
+    "vit": [r"vit\.layers\.\d+\.attention\.(q|v)_proj", ["mlp.fc1"]],
+    "modernbert": [r"model\.layers\.[02]\.attn\.Wqkv", ["attn.Wo", "head.dense"], r"model\.layers\.\d+\.mlp\.W.*"],
+}
+ENCODER_HEADS = {"bert": "BertForSequenceClassification", "roberta": "RobertaForSequenceClassification",
+                 "distilbert": "DistilBertForSequenceClassification", "vit": "ViTForImageClassification",
+                 "modernbert": "ModernBertForSequenceClassification"}
+
+
+@pytest.mark.parametrize("model_type", sorted(ENCODER_TARGETS))
+def test_encoder_regex_and_dotted_targets_match_peft(tmp_path, model_type):
+    """A regex on an encoder's module names and dotted name targets adapt what peft adapts (they matched
+    nothing where the names were taken for Llama's: model.layers.N.self_attn.query)."""
+    config = {"model_type": model_type, "architectures": [ENCODER_HEADS[model_type]], **ENCODER_CONFIGS[model_type]}
+    for targets in ENCODER_TARGETS[model_type]:
+        text = (f"base_model: ./base\nadapter: lora\nlora_r: 2\nlora_target_modules: {json.dumps(targets)}\n"
+                if isinstance(targets, list) else
+                f"base_model: ./base\nadapter: lora\nlora_r: 2\nlora_target_modules: '{targets}'\n")
+        expected = peft_outcome(config, 2, targets)
+        report = analyze_any(tmp_path, config, text)
+        if isinstance(expected, str):  # peft refuses a regex that matches a container (roberta.encoder.layer.0)
+            assert report.has_errors and "not a linear layer" in str(report.problems), (targets, expected)
+            continue
+        assert not report.has_errors, (targets, report.problems)
+        (model,) = report.models
+        assert (model.tree.total, model.tree.trainable) == expected, targets

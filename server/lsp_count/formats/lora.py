@@ -126,6 +126,44 @@ SEQ2SEQ_PATHS: dict[str, Seq2SeqPaths] = {
 # Head classes whose stacks sit elsewhere than the family's body (the bare models hold them at the top).
 _SEQ2SEQ_BODY = {"T5ForSequenceClassification": "transformer", "MT5ForSequenceClassification": "transformer",
                  "UMT5ForSequenceClassification": "transformer", "WhisperForAudioClassification": ""}
+@dataclass(frozen=True)
+class EncoderPaths:
+    """Where a single-stack encoder's modules sit: the base model's attribute in the head classes (the
+    bare class holds its stack at the top), the layer list under it, and the tree's top-level nodes
+    that are the base model's (the others, classifier and MLM head, are the head class's own). A
+    tensor's name is its module's path inside its layer or its model ("attention.self.query.weight")."""
+
+    body: str
+    layers: str
+    body_nodes: frozenset[str] = frozenset({"embeddings", "embedding_projection", "pooler", "pre_norm", "final_norm"})
+
+
+# Module paths as transformers 5 names them, by model_type (checked by tests/parity/test_lora_parity.py).
+ENCODER_PATHS: dict[str, EncoderPaths] = {
+    "bert": EncoderPaths("bert", "encoder.layer"),
+    "roberta": EncoderPaths("roberta", "encoder.layer"),
+    "xlm-roberta": EncoderPaths("roberta", "encoder.layer"),
+    "distilbert": EncoderPaths("distilbert", "transformer.layer"),
+    "vit": EncoderPaths("vit", "layers"),
+    "modernbert": EncoderPaths("model", "layers"),
+}
+
+
+def _encoder_paths(tree_path: str, name: str, occurrences: int, paths: EncoderPaths) -> list[str]:
+    """Full module names of a tensor named ``name`` at ``tree_path`` of an encoder (one per occurrence)."""
+    architecture, *parts = tree_path.split(".")
+    module = name.rsplit(".", 1)[0]
+    bare = "For" not in architecture and not architecture.endswith("LMHeadModel")
+    body = "" if bare else paths.body + "."
+    if parts and parts[0] == "layers":
+        # ModernBERT's stack holds layer 0 (`layer`) apart from the others (`layers`, from 1 on).
+        first = 1 if parts[1:2] == ["layers"] else 0
+        return [f"{body}{paths.layers}.{first + i}.{module}" for i in range(occurrences)]
+    if parts and parts[0] in paths.body_nodes:
+        return [body + module] * occurrences
+    return [module] * occurrences
+
+
 # Head nodes that are a module of their own (classification_head.dense); the others' layers sit at the top.
 _HEAD_CONTAINERS = frozenset({"classification_head"})
 
@@ -262,7 +300,8 @@ def _layer_offsets(tree: ParamTree) -> dict[str, int]:
 
 
 def _names_match(wanted: set[str], module: str, full: str) -> list[str]:
-    return [n for n in wanted if n == module or full.endswith("." + n)]
+    # peft: a target matches a module whose full name is it or ends with "." + it.
+    return [n for n in wanted if n == module or full == n or full.endswith("." + n)]
 
 
 def apply_lora(tree: ParamTree, rank: int, targets: LoraTargets, dora: bool = False,
@@ -283,7 +322,11 @@ def apply_lora(tree: ParamTree, rank: int, targets: LoraTargets, dora: bool = Fa
     seq2seq = SEQ2SEQ_PATHS.get(model_type or "")
     blocks = _seq2seq_blocks(tree) if seq2seq else {}
 
-    def full_paths(path: str, module: str, mult: int) -> list[str]:
+    encoder = ENCODER_PATHS.get(model_type or "")
+
+    def full_paths(path: str, module: str, mult: int, name: str = "") -> list[str]:
+        if encoder is not None and name:
+            return _encoder_paths(path, name, mult, encoder)
         if seq2seq:
             return _seq2seq_paths(path, module, mult, seq2seq, blocks)
         group = next((g for g in offsets if f".{g}" in path), None)
@@ -338,13 +381,13 @@ def apply_lora(tree: ParamTree, rank: int, targets: LoraTargets, dora: bool = Fa
         elif targets.all_linear:
             hits = 0 if t.module in HEAD_MODULES else mult
         elif regex is not None:
-            hits = sum(1 for full in full_paths(path, t.module, mult) if regex.fullmatch(full))
+            hits = sum(1 for full in full_paths(path, t.module, mult, t.name) if regex.fullmatch(full))
             if 0 < hits < mult:
                 partial.add(t.module)
         else:
             # Each occurrence by its own full name: a dotted target ("layer.1.EncDecAttention.q", "expert_0.wi")
             # reaches only the modules whose names end with it.
-            found = [_names_match(wanted, t.module, full) for full in full_paths(path, t.module, mult)]
+            found = [_names_match(wanted, t.module, full) for full in full_paths(path, t.module, mult, t.name)]
             matched_names.update(n for names in found for n in names)
             hits = sum(1 for names in found if names)
             if 0 < hits < mult:
@@ -403,7 +446,7 @@ def _regex_non_linear(tree: ParamTree, regex, full_paths, converted: bool, is_ro
         if t.kind == "expert":
             other.update(full_paths(p, "experts", m))
         elif t.kind == "linear" and len(t.shape) == 2:
-            fulls = full_paths(p, t.module, m)
+            fulls = full_paths(p, t.module, m, t.name)
             (other if is_router(p, t) and not converted else linear).update(fulls)
     containers = {".".join(f.split(".")[:i]) for f in linear | other for i in range(1, f.count(".") + 1)}
     for name in sorted((other | containers) - linear):
@@ -445,7 +488,7 @@ def _convert_moe(tree: ParamTree, targets: LoraTargets, regex, style: str, full_
                             resolved.add(old)
             elif t.kind == "linear" and len(t.shape) == 2:
                 # peft keeps the leaf name of each matching module key: a regex that names layer 0 adapts every layer.
-                if any(regex.fullmatch(f) for f in full_paths(p, t.module, m)):
+                if any(regex.fullmatch(f) for f in full_paths(p, t.module, m, t.name)):
                     resolved.add(t.module)
         if not resolved:
             return set(), set(), 1
