@@ -147,6 +147,17 @@ SANDWICH = {"layer_norms": fixed(("input_layernorm", "post_attention_layernorm",
 QKV_BIAS_ONLY = {"q_bias": fixed(True), "k_bias": fixed(True), "v_bias": fixed(True), "o_bias": fixed(False)}
 GPT_STYLE = {"norm": fixed("layer"), "mlp_gated": fixed(False)}
 STRICT_HEADS = {"heads_divide_hidden": fixed(True)}
+# GPT-2's block (GPT-2, GPT-BigCode): an MLP n_inner wide (null: 4 × n_embd), biases on every projection,
+# learned positions (n_positions rows), ln_1 / ln_2, a fused c_attn.
+GPT2_BLOCK = {
+    "head_dim": fixed(HEAD_DIM),
+    "intermediate_size": Field(("n_inner",), Derived(lambda v: 4 * v["hidden_size"], "4 × n_embd"), null="default",
+                               doc="width of the MLP (n_inner; null means 4 × n_embd)"),
+    "q_bias": fixed(True), "k_bias": fixed(True), "v_bias": fixed(True), "o_bias": fixed(True), "mlp_bias": fixed(True),
+    "position_rows": fixed(Derived(lambda v: v["max_positions"], "n_positions")),
+    "layer_norms": fixed(("ln_1", "ln_2")),
+    "attn_names": fixed(("c_attn", "c_proj")), "mlp_names": fixed(("c_fc", "c_proj")),
+}
 # Config classes with no check that the heads divide the width: the model floors hidden_size /
 # num_attention_heads and runs (Mistral: 6 heads of a 49 width are 8 wide, o_proj 48 → 49).
 FLOOR_HEADS = {"floor_head_dim": fixed(True)}
@@ -345,13 +356,7 @@ FAMILIES: tuple[Family, ...] = (
     decoder("gpt2", "GPT2LMHeadModel", GPT_NAMES,
             d(vocab_size=50257, hidden_size=768, num_layers=12, num_heads=12, tie_embeddings=True, max_positions=1024),
             GPT_STYLE,
-            {"num_kv_heads": fixed(KV_HEADS), "head_dim": fixed(HEAD_DIM),
-             "intermediate_size": Field(("n_inner",), Derived(lambda v: 4 * v["hidden_size"], "4 × n_embd"), null="default",
-                                        doc="width of the MLP (n_inner; null means 4 × n_embd)"),
-             "q_bias": fixed(True), "k_bias": fixed(True), "v_bias": fixed(True), "o_bias": fixed(True), "mlp_bias": fixed(True),
-             "position_rows": fixed(Derived(lambda v: v["max_positions"], "n_positions")),
-             "layer_norms": fixed(("ln_1", "ln_2")),
-             "attn_names": fixed(("c_attn", "c_proj")), "mlp_names": fixed(("c_fc", "c_proj"))}),
+            GPT2_BLOCK, {"num_kv_heads": fixed(KV_HEADS)}),
     decoder("gpt_neox", "GPTNeoXForCausalLM",
             d(vocab_size=50432, hidden_size=6144, intermediate_size=24576, num_layers=44, num_heads=64), GPT_STYLE, STRICT_HEADS,
             {"num_kv_heads": fixed(KV_HEADS), "head_dim": fixed(HEAD_DIM),
@@ -603,15 +608,9 @@ FAMILIES: tuple[Family, ...] = (
     decoder("gpt_bigcode", "GPTBigCodeForCausalLM", GPT_NAMES,
             d(vocab_size=50257, hidden_size=768, num_layers=12, num_heads=12, tie_embeddings=True, max_positions=1024),
             GPT_STYLE,
+            GPT2_BLOCK,
             {"multi_query": Field(("multi_query",), True, "bool", doc="one key/value head shared by every query head"),
-             "num_kv_heads": fixed(Derived(lambda v: 1 if v["multi_query"] else v["num_heads"], "multi_query")),
-             "head_dim": fixed(HEAD_DIM),
-             "intermediate_size": Field(("n_inner",), Derived(lambda v: 4 * v["hidden_size"], "4 × n_embd"), null="default",
-                                        doc="width of the MLP (n_inner; null means 4 × n_embd)"),
-             "q_bias": fixed(True), "k_bias": fixed(True), "v_bias": fixed(True), "o_bias": fixed(True), "mlp_bias": fixed(True),
-             "position_rows": fixed(Derived(lambda v: v["max_positions"], "n_positions")),
-             "layer_norms": fixed(("ln_1", "ln_2")),
-             "attn_names": fixed(("c_attn", "c_proj")), "mlp_names": fixed(("c_fc", "c_proj"))}),
+             "num_kv_heads": fixed(Derived(lambda v: 1 if v["multi_query"] else v["num_heads"], "multi_query"))}),
     # Granite 3 MoE: Granite's layout, every layer experts as wide as intermediate_size and a router of
     # one weight (no bias) in block_sparse_moe.
     decoder("granitemoe", "GraniteMoeForCausalLM", FLOOR_HEADS, d(), MOE,
