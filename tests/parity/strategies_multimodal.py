@@ -80,3 +80,74 @@ def gemma3(draw) -> dict:
 
 STRATEGIES["llava"] = llava
 STRATEGIES["gemma3"] = gemma3
+
+
+def qwen2_5_vl_vision(draw) -> dict:
+    """A small Qwen2_5_VLVisionConfig, as a vision_config or a config of its own; the aliases the class
+    maps onto depth / num_heads (num_hidden_layers / num_attention_heads) sometimes, beside them too."""
+    cfg: dict = {"model_type": "qwen2_5_vl_vision", "hidden_size": draw(st.sampled_from([8, 12, 16, 24])),
+                 "intermediate_size": draw(st.integers(4, 40))}
+    depth = draw(st.integers(1, 3))
+    spelling = draw(st.sampled_from(["depth", "num_hidden_layers", "both"]))
+    if spelling == "both":
+        cfg["depth"], cfg["num_hidden_layers"] = depth + 1, depth  # the alias wins
+    else:
+        cfg[spelling] = depth
+    # Left out only where Qwen2_5_VLVisionConfig's 16 heads are each at least one wide.
+    _maybe(draw, draw(st.sampled_from(["num_heads", "num_attention_heads"])), draw(st.sampled_from([1, 2, 3, 4])), cfg,
+           None if cfg["hidden_size"] >= 16 else False)
+    for key, values in (("in_channels", [1, 3]), ("patch_size", [1, 2, 3, 14]), ("temporal_patch_size", [1, 2]),
+                        ("spatial_merge_size", [1, 2, 3]), ("out_hidden_size", [8, 16, 20]),
+                        ("window_size", [112]), ("fullatt_block_indexes", [[0], [7, 15, 23, 31]])):
+        _maybe(draw, key, draw(st.sampled_from(values)), cfg)
+    if "in_channels" not in cfg and draw(st.booleans()):
+        cfg["in_chans"] = 1  # the Hub configs' key, which transformers 5 does not read
+    cfg["architectures"] = ["Qwen2_5_VisionTransformerPretrainedModel"]
+    return cfg
+
+
+def qwen2_5_vl(draw) -> dict:
+    """Qwen2.5-VL: the text model's keys at the top level (the Hub's flat configs), or in a nested
+    text_config (which wins over top-level keys written beside it); the vision_config's model_type
+    as old checkpoints write it ("qwen2_5_vl"), the new one, or none; rarely no vision_config."""
+    text = _text(draw, "qwen2_5_vl_text")
+    for key in ("use_sliding_window", "max_window_layers"):
+        _maybe(draw, key, draw(st.booleans()) if key == "use_sliding_window" else draw(st.integers(0, 3)), text)
+    _maybe(draw, "sliding_window", draw(st.sampled_from([None, 4, 16])), text)
+    text_tie = text.pop("tie_word_embeddings", None)
+    cfg: dict = {"model_type": "qwen2_5_vl"}
+    layout = draw(st.sampled_from(["flat", "nested", "both"]))
+    if layout in ("flat", "both"):
+        flat = {k: v for k, v in text.items() if k != "model_type"}
+        if layout == "both":  # other sizes at the top level, which transformers does not read
+            flat.update(hidden_size=text["hidden_size"] * 2, vocab_size=text["vocab_size"] + 7,
+                        num_hidden_layers=text["num_hidden_layers"] + 1)
+        cfg.update(flat)
+    if layout in ("nested", "both"):
+        nested = dict(text)
+        if draw(st.booleans()):
+            nested.pop("model_type")
+        elif draw(st.booleans()):
+            nested["model_type"] = "qwen2"  # Qwen2_5_VLConfig builds its own text config whatever it names
+        if text_tie is not None:
+            nested["tie_word_embeddings"] = text_tie  # pre-v5 saves: the BC tie inside text_config
+        cfg["text_config"] = nested
+    if draw(st.integers(0, 9)):
+        vision = qwen2_5_vl_vision(draw)
+        vision.pop("architectures")
+        vision["out_hidden_size"] = text["hidden_size"] if draw(st.integers(0, 3)) else vision.get("out_hidden_size", 8)
+        kind = draw(st.sampled_from(["qwen2_5_vl", "qwen2_5_vl_vision", None]))
+        if kind is None:
+            vision.pop("model_type")
+        else:
+            vision["model_type"] = kind
+        cfg["vision_config"] = vision
+    _maybe(draw, "tie_word_embeddings", draw(st.booleans()), cfg)
+    for key in ("image_token_id", "video_token_id", "vision_start_token_id", "vision_end_token_id"):
+        cfg[key] = draw(st.integers(0, text["vocab_size"] - 1))
+    cfg["architectures"] = [draw(st.sampled_from(["Qwen2_5_VLForConditionalGeneration", "Qwen2_5_VLModel"]))]
+    return cfg
+
+
+STRATEGIES["qwen2_5_vl_vision"] = qwen2_5_vl_vision
+STRATEGIES["qwen2_5_vl"] = qwen2_5_vl

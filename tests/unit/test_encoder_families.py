@@ -177,3 +177,28 @@ def test_bad_sub_config_value_is_located_inside_it() -> None:
     report = analyze({}, text)
     problems = [p for p in report.problems if p.severity == "error"]
     assert problems and problems[0].span.start.line == 3
+
+
+def test_question_answering_and_multiple_choice_heads() -> None:
+    """BertForQuestionAnswering: no pooler, qa_outputs h → 2; BertForMultipleChoice: the pooler and a
+    classifier h → 1; DistilBERT's multiple choice runs its pre_classifier first, and its question
+    answering refuses any but 2 labels, as transformers does."""
+    from lsp_count.core.analyze import analyze_text
+
+    h, v, layers, f = 16, 50, 1, 32
+    body = v * h + 512 * h + 2 * h + 2 * h + layers * (4 * (h * h + h) + (h * f + f) + (f * h + h) + 4 * h)
+    base = {"hidden_size": h, "num_hidden_layers": layers, "num_attention_heads": 2, "intermediate_size": f,
+            "vocab_size": v}
+    qa = analyze_text(json.dumps({"model_type": "bert", "architectures": ["BertForQuestionAnswering"], **base}),
+                      "m/config.json")
+    assert qa.models[0].tree.total == body + (h * 2 + 2)
+    mc = analyze_text(json.dumps({"model_type": "bert", "architectures": ["BertForMultipleChoice"], **base}),
+                      "m/config.json")
+    assert mc.models[0].tree.total == body + (h * h + h) + (h + 1)
+    distil = {"model_type": "distilbert", "dim": h, "n_layers": layers, "n_heads": 2, "hidden_dim": f, "vocab_size": v}
+    refused = analyze_text(json.dumps({**distil, "architectures": ["DistilBertForQuestionAnswering"],
+                                       "id2label": {"0": "a", "1": "b", "2": "c"}}), "m/config.json")
+    assert [p.code for p in refused.problems if p.severity == "error"] == ["LC103"] and not refused.models
+    choice = analyze_text(json.dumps({**distil, "architectures": ["DistilBertForMultipleChoice"]}), "m/config.json")
+    counted = analyze_text(json.dumps({**distil, "architectures": ["DistilBertModel"]}), "m/config.json")
+    assert choice.models[0].tree.total == counted.models[0].tree.total + (h * h + h) + (h + 1)

@@ -264,3 +264,24 @@ def test_the_hover_on_an_id_names_the_keywords_that_may_change_the_call_s_model(
     assert spread[2] is None and "This call's `**LOADING` may change that" in spread[3]
     assert layers[2] is None and "This call's `num_hidden_layers=` may change that" in layers[3]
     assert [m.tree.total for m in report.models] == [2 * 124_439_808 + 53_561_088]  # two GPT-2s, one of 2 layers
+
+
+def test_question_answering_and_multiple_choice_auto_classes() -> None:
+    """AutoModelForQuestionAnswering / AutoModelForMultipleChoice build BERT's QA head (no pooler,
+    qa_outputs h → 2) and its multiple-choice head (the pooler, a classifier h → 1)."""
+    report = run("""
+        import torch.nn as nn
+        from transformers import AutoModelForMultipleChoice, AutoModelForQuestionAnswering
+        class Reader(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.qa = AutoModelForQuestionAnswering.from_pretrained("google-bert/bert-base-uncased")
+        class Chooser(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.mc = AutoModelForMultipleChoice.from_pretrained("google-bert/bert-base-uncased")
+    """)
+    bare = analyze_text(json.dumps({**json.loads((CATALOG_DIR / "google-bert" / "bert-base-uncased.json").read_text()),
+                                    "architectures": ["BertModel"]}), "base/config.json").models[0].tree.total
+    totals = {m.name: m.tree.total for m in report.models}
+    assert totals == {"Reader": bare - (768 * 768 + 768) + (768 * 2 + 2), "Chooser": bare + 768 + 1}

@@ -49,8 +49,11 @@ def _first_architecture(root: SourceNode) -> tuple[str | None, Span | None]:
     return None, None
 
 
-def build_spec(root: SourceNode, name: str, model_type_hint: str | None = None) -> ModelSpec:
-    """Resolve a config mapping into a ModelSpec. Raises SpecError with located problems."""
+def build_spec(root: SourceNode, name: str, model_type_hint: str | None = None, *, class_fixed: bool = False) -> ModelSpec:
+    """Resolve a config mapping into a ModelSpec. Raises SpecError with located problems.
+
+    ``class_fixed``: a sub-config whose class its composite fixes (``Family.fixed_subconfigs``): no
+    note that the mapping names no architecture, as the composite decides the class."""
     mt_node = root.get("model_type")
     model_type = _text(mt_node) or model_type_hint
     arch, arch_span = _first_architecture(root)
@@ -85,7 +88,7 @@ def build_spec(root: SourceNode, name: str, model_type_hint: str | None = None) 
     architecture = arch if head else family.architecture
     if head is None:
         head = index.get(family.architecture, (model_type, "causal_lm"))[1]
-        if arch is None:
+        if arch is None and not class_fixed:
             problems.append(Problem("info", "LC106", f"no \"architectures\" in the config: counted {family.architecture}",
                                     root.span))
     values, origins, value_problems = resolve_values(family, root)
@@ -93,17 +96,30 @@ def build_spec(root: SourceNode, name: str, model_type_hint: str | None = None) 
     subspecs: dict[str, ModelSpec] = {}
     for field_name, (key, default_type) in family.subconfigs.items():
         sub = root.get(key)
+        if sub is not None and not sub.is_null() and not sub.is_mapping():
+            # transformers' composite config classes take a mapping, a config or null here, nothing else.
+            problems.append(Problem("error", "LC102", f'"{key}": expected an object (the sub-model\'s config) or null',
+                                    sub.span))
+            continue
         # A family may name a key that replaces the sub-config when present (CLIP's "text_config_dict").
         override = family.fields.get(f"{field_name}_override")
         if override is not None and isinstance(override.default, str):
             replacement = root.get(override.default)
             if replacement is not None and replacement.is_mapping():
                 sub = replacement
-        if sub is None or not sub.is_mapping():
+        nested = sub is not None and not sub.is_null()
+        if not nested and field_name in family.flat_subconfigs:
+            sub = _flat_subconfig(family, root)  # a flat Hub config: the sub-model's keys at the top level
+        elif sub is None or not sub.is_mapping():
             sub = SourceNode(dict(_default_subconfig(family, field_name)), root.span)
+        fixed = field_name in family.fixed_subconfigs
+        if fixed:
+            sub = _without(sub, ("model_type", "architectures"))
         try:
-            subspecs[field_name] = build_spec(sub, f"{name}:{key}", default_type)
+            subspecs[field_name] = build_spec(sub, f"{name}:{key}", default_type, class_fixed=fixed)
             problems.extend(subspecs[field_name].problems)
+            if nested and field_name in family.flat_subconfigs:
+                problems.extend(_unread_flat_keys(family, root, key, subspecs[field_name]))
         except SpecError as exc:
             problems.extend(exc.problems)
     spec = ModelSpec(
@@ -112,6 +128,8 @@ def build_spec(root: SourceNode, name: str, model_type_hint: str | None = None) 
         quantization=_mapping(root.get("quantization_config")),
     )
     problems.extend(consistency_problems(spec))
+    # Two fields reading one key (an alias and the field it sets) say the same of a bad value once.
+    problems = list({(p.severity, p.code, p.message, p.span): p for p in reversed(problems)}.values())[::-1]
     errors = tuple(p for p in problems if p.severity == "error")
     if errors:
         raise SpecError(tuple(problems))
@@ -122,6 +140,40 @@ def _default_subconfig(family: Family, field_name: str) -> Mapping[str, SourceNo
     defaults = family.fields.get(f"{field_name}_defaults")
     raw = defaults.default if defaults is not None else {}
     return {k: SourceNode(v, Span.at(0, 0)) for k, v in (raw or {}).items()}  # type: ignore[union-attr]
+
+
+def _without(node: SourceNode, keys: tuple[str, ...]) -> SourceNode:
+    """A mapping node without ``keys`` (the same node when it has none of them)."""
+    mapping = node.value
+    assert isinstance(mapping, dict)
+    if not any(k in mapping for k in keys):
+        return node
+    return SourceNode({k: v for k, v in mapping.items() if k not in keys}, node.span, node.key_span)
+
+
+def _flat_subconfig(family: Family, root: SourceNode) -> SourceNode:
+    """A flat config's sub-model (Family.flat_subconfigs): its top-level keys but the composite's own."""
+    own = {key for f in family.fields.values() for key in f.keys}
+    own |= {key for key, _type in family.subconfigs.values()} | {"model_type", "architectures"}
+    mapping = root.value
+    assert isinstance(mapping, dict)
+    return SourceNode({k: v for k, v in mapping.items() if k not in own}, root.span, root.key_span)
+
+
+def _unread_flat_keys(family: Family, root: SourceNode, key: str, sub: ModelSpec) -> list[Problem]:
+    """Top-level keys of a flat sub-model's (Family.flat_subconfigs) whose value the nested ``key``
+    mapping, which transformers builds the sub-model from, does not share: the file says two things."""
+    flat = _flat_subconfig(family, root).value
+    assert isinstance(flat, dict)
+    differ = [*dict.fromkeys(k for name, f in sub.family.fields.items() for k in f.keys
+              if k in flat and not isinstance(flat[k].value, (dict, tuple)) and flat[k].value != sub.values.get(name))]
+    if not differ:
+        return []
+    first = flat[differ[0]]
+    listed = ", ".join(f'"{k}"' for k in differ)
+    return [Problem("warning", "LC106", f"{listed} at the top level {'is' if len(differ) == 1 else 'are'} not read: "
+                                        f'"{key}" is given, and the {sub.model_type} model is built from it alone',
+                    first.key_span or first.span)]
 
 
 def _mapping(node: SourceNode | None) -> Mapping[str, object] | None:

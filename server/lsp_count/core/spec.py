@@ -92,6 +92,19 @@ class Family:
     heads: Mapping[str, str] = field(default_factory=dict)
     # Nested configs: field name -> (config key, model_type used when the sub-config names none).
     subconfigs: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    # Sub-configs (field names of ``subconfigs``) whose class the composite's config class fixes:
+    # transformers builds them as that class whatever the nested mapping's "model_type" says (a
+    # ``sub_configs_defaults`` entry naming a config class, not AutoConfig; Qwen2.5-VL's old
+    # checkpoints write "qwen2_5_vl" there). Their "model_type" and "architectures" keys are not
+    # read: they resolve through the model_type ``subconfigs`` names.
+    fixed_subconfigs: tuple[str, ...] = ()
+    # Sub-configs (field names of ``subconfigs``) read from the composite's own top-level keys when
+    # their key is absent or null (Qwen2.5-VL's Hub configs are flat: Qwen2_5_VLConfig pops the text
+    # config's keys from the top level when there is no text_config). Every top-level key goes to
+    # the sub-config but the composite's own fields' keys (tie_word_embeddings stays the
+    # composite's), the sub-configs' keys, "model_type" and "architectures". A nested mapping, when
+    # given, wins: the top-level keys are then not the sub-model's.
+    flat_subconfigs: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
     # Family-specific consistency checks, ``check(spec) -> list[Problem]``, run after the generic ones.
     checks: tuple[Callable[["ModelSpec"], list[Problem]], ...] = ()

@@ -31,6 +31,8 @@ AUTO_HEADS = {
     "AutoModelForPreTraining": "pretraining",
     "AutoModelForSequenceClassification": "sequence_classification",
     "AutoModelForTokenClassification": "token_classification",
+    "AutoModelForQuestionAnswering": "question_answering",
+    "AutoModelForMultipleChoice": "multiple_choice",
     "AutoModelForSeq2SeqLM": "seq2seq_lm",
     "AutoModelForSpeechSeq2Seq": "seq2seq_lm",
     "AutoModelForImageClassification": "image_classification",

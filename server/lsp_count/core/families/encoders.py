@@ -130,6 +130,15 @@ def check_modernbert_layer_types(spec: ModelSpec) -> list[Problem]:
                     spec.key_span("global_attn_every_n_layers") or spec.span)]
 
 
+def _two_span_labels(spec: ModelSpec) -> list[Problem]:
+    """DistilBertForQuestionAnswering raises unless num_labels is 2 (a span's start and end)."""
+    labels = spec.values.get("num_labels")
+    if spec.head != "question_answering" or labels in (None, 2):
+        return []
+    return [Problem("error", "LC103", f"{spec.architecture} needs 2 labels (a span's start and end), not {labels}: "
+                                      f"transformers refuses it", spec.key_span("num_labels") or spec.span)]
+
+
 def vision_tower(model_type: str, architecture: str, heads: dict[str, str], *overrides: dict[str, Field]) -> Family:
     fields = merge_fields(VISION, *overrides)
     return Family(model_type, "encoder", architecture, fields, heads)
@@ -138,17 +147,20 @@ def vision_tower(model_type: str, architecture: str, heads: dict[str, str], *ove
 FAMILIES: tuple[Family, ...] = (
     text_encoder("bert", "BertForMaskedLM", "Bert",
                  ("Model", "ForMaskedLM", "LMHeadModel", "ForPreTraining", "ForSequenceClassification",
-                  "ForTokenClassification")),
+                  "ForTokenClassification", "ForQuestionAnswering", "ForMultipleChoice")),
     text_encoder("roberta", "RobertaForMaskedLM", "Roberta",
-                 ("Model", "ForMaskedLM", "ForCausalLM", "ForSequenceClassification", "ForTokenClassification"),
+                 ("Model", "ForMaskedLM", "ForCausalLM", "ForSequenceClassification", "ForTokenClassification",
+                  "ForQuestionAnswering", "ForMultipleChoice"),
                  d(vocab_size=50265), ROBERTA_HEADS,
                  notes=("RoBERTa's position table has max_position_embeddings rows; checkpoints set 514 "
                         "(512 positions + the padding offset)",)),
     text_encoder("xlm-roberta", "XLMRobertaForMaskedLM", "XLMRoberta",
-                 ("Model", "ForMaskedLM", "ForCausalLM", "ForSequenceClassification", "ForTokenClassification"),
+                 ("Model", "ForMaskedLM", "ForCausalLM", "ForSequenceClassification", "ForTokenClassification",
+                  "ForQuestionAnswering", "ForMultipleChoice"),
                  ROBERTA_HEADS),
     text_encoder("distilbert", "DistilBertForMaskedLM", "DistilBert",
-                 ("Model", "ForMaskedLM", "ForSequenceClassification", "ForTokenClassification"),
+                 ("Model", "ForMaskedLM", "ForSequenceClassification", "ForTokenClassification", "ForQuestionAnswering",
+                  "ForMultipleChoice"),
                  {
                      # DistilBertConfig.attribute_map: hidden_size -> dim, num_attention_heads -> n_heads,
                      # num_hidden_layers -> n_layers.
@@ -169,7 +181,7 @@ FAMILIES: tuple[Family, ...] = (
                      "classifier": fixed("pre_classifier"),
                      "mlm_names": fixed(("vocab_transform", "vocab_layer_norm", "vocab_projector")),
                      "mlm_bias_param": fixed(False),
-                 }),
+                 }, checks=(_two_span_labels,)),
     text_encoder("modernbert", "ModernBertForMaskedLM", "ModernBert",
                  ("Model", "ForMaskedLM", "ForSequenceClassification", "ForTokenClassification",
                   "ForQuestionAnswering", "ForMultipleChoice"),
@@ -233,7 +245,8 @@ FAMILIES: tuple[Family, ...] = (
         "attn_out_from_hidden": fixed(True),
     }, {"AlbertModel": "base", "AlbertForMaskedLM": "masked_lm", "AlbertForPreTraining": "pretraining",
         "AlbertForSequenceClassification": "sequence_classification",
-        "AlbertForTokenClassification": "token_classification"},
+        "AlbertForTokenClassification": "token_classification", "AlbertForQuestionAnswering": "question_answering",
+        "AlbertForMultipleChoice": "multiple_choice"},
         notes=("ALBERT shares weights: num_hidden_groups × inner_group_num layers are stored, "
                "applied num_hidden_layers times",), checks=(attention_must_be_hidden_wide("its output projection takes hidden_size values"),)),
     vision_tower("vit", "ViTForImageClassification",

@@ -241,7 +241,8 @@ def _text_heads(spec: ModelSpec, mlm_in: int, mlm_out: int) -> tuple[ParamNode |
     """Pooler and head for the text-encoder classes (BERT, RoBERTa, DistilBERT, ModernBERT, ALBERT)."""
     head = spec.head
     h = spec.int("hidden_size")
-    pooled = head in ("base", "pretraining") or (head == "sequence_classification" and spec.values["classifier"] == "pooled")
+    pooled = head in ("base", "pretraining", "multiple_choice") or (
+        head == "sequence_classification" and spec.values["classifier"] == "pooled")
     pooler = _pooler(spec) if pooled else None
     if head == "base":
         return (pooler,)
@@ -260,6 +261,13 @@ def _text_heads(spec: ModelSpec, mlm_in: int, mlm_out: int) -> tuple[ParamNode |
         return (pooler, _sequence_classifier(spec))
     if head == "token_classification":
         return (ParamNode("classifier", _lin("classifier", h, _labels(spec))),)
+    if head == "question_answering":  # the span's start and end logits (num_labels, 2 by default); no pooler
+        return (ParamNode("qa_outputs", _lin("qa_outputs", h, _labels(spec)),
+                          source=spec.key_span("num_labels") or spec.key_span("id2label"), key="id2label"),)
+    if head == "multiple_choice":  # one score per choice: the pooled output (DistilBERT's pre_classifier) → 1
+        tensors = (_lin("pre_classifier", h, h) if spec.values["classifier"] == "pre_classifier" else ()) \
+            + _lin("classifier", h, 1)
+        return (pooler, ParamNode("classifier", tensors))
     raise ValueError(f"unknown head {head!r} for {spec.model_type}")
 
 

@@ -85,3 +85,44 @@ def build_gemma3(spec: ModelSpec) -> ParamNode:
         return node(spec.architecture, *body, ParamNode("score", linear("score", th, labels, False)))
     # Gemma3Config's own tie_word_embeddings decides (text_config's is not consulted).
     return node(spec.architecture, *body, _lm_head(spec, text, bool(spec.values["tie_embeddings"])))
+
+
+def qwen2_5_vision(spec: ModelSpec, name: str = "visual") -> ParamNode:
+    """Qwen2_5_VisionTransformerPretrainedModel as a node named ``name``: the Conv3d patch embedding
+    (no bias), ``num_layers`` blocks (two RMSNorms, a fused qkv and proj, a gated MLP, biases on every
+    linear), and the merger (RMSNorm, then hidden_size·merge² → hidden_size·merge² → out_hidden_size)."""
+    h, ffn = spec.int("hidden_size"), spec.int("intermediate_size")
+    channels, patch, frames = spec.int("in_channels"), spec.int("patch_size"), spec.int("temporal_patch_size")
+    merge, out = spec.int("spatial_merge_size"), spec.int("out_hidden_size")
+    patch_embed = ParamNode("patch_embed", (Tensor("proj.weight", (h, channels, frames, patch, patch), "conv", "proj"),),
+                            note=f"Conv3d {frames}×{patch}×{patch}", source=spec.key_span("patch_size"), key="patch_size")
+    blocks = node(
+        "blocks",
+        ParamNode("attention", linear("qkv", h, 3 * h, True) + linear("proj", h, h, True),  # as wide whatever the heads
+                  source=spec.key_span("hidden_size"), key="hidden_size"),
+        ParamNode("mlp", linear("gate_proj", h, ffn, True) + linear("up_proj", h, ffn, True)
+                  + linear("down_proj", ffn, h, True), source=spec.key_span("intermediate_size"), key="intermediate_size"),
+        ParamNode("norms", norm("norm1", h, False) + norm("norm2", h, False)),
+        repeat=spec.int("num_layers"), source=spec.key_span("num_layers"), key="num_layers",
+    )
+    merged = h * merge * merge  # spatial_merge_size² patches side by side
+    merger = ParamNode("merger", norm("ln_q", h, False) + linear("mlp.0", merged, merged, True)
+                       + linear("mlp.2", merged, out, True), note=f"{merge}×{merge} patches → {out:,}",
+                       source=spec.key_span("out_hidden_size") or spec.key_span("spatial_merge_size"), key="out_hidden_size")
+    return node(name, patch_embed, blocks, merger, source=spec.span, note=spec.model_type)
+
+
+def build_qwen2_5_vision(spec: ModelSpec) -> ParamNode:
+    """Qwen2_5_VisionTransformerPretrainedModel on its own (a config of model_type qwen2_5_vl_vision)."""
+    return ParamNode(spec.architecture, children=qwen2_5_vision(spec).children)
+
+
+def build_qwen2_5_vl(spec: ModelSpec) -> ParamNode:
+    """Qwen2_5_VLForConditionalGeneration (or the bare Qwen2_5_VLModel): vision tower, text model, lm_head."""
+    vision, text = _subs(spec)
+    body = (qwen2_5_vision(vision), language_model(text))
+    if spec.head == "base":
+        return node(spec.architecture, *body)
+    # Qwen2_5_VLConfig ties the head when it or (pre-v5 saves) its text_config asks to.
+    tied = bool(spec.values["tie_embeddings"]) or bool(text.values.get("tie_embeddings"))
+    return node(spec.architecture, *body, _lm_head(spec, text, tied))

@@ -1,0 +1,247 @@
+"""Qwen2.5-VL (qwen2_5_vl, with its qwen2_5_vl_text and qwen2_5_vl_vision sub-families) without torch.
+
+Every total here is what transformers 5.25 builds on the meta device (checked there, and on random
+configs in tests/parity/test_parity.py); these tests pin the published models, the flat and nested
+ways of writing the text model, and the problems a bad config gets.
+"""
+
+from __future__ import annotations
+
+import json
+
+from config_models import analyze, errors, model
+
+from lsp_count.core.memory import lora_adapter_breakdown, lora_adapter_params
+
+# Qwen/Qwen2.5-VL-7B-Instruct's config.json as the Hub has it: flat (the text model's keys at the top level).
+QWEN2_5_VL_7B = {
+    "architectures": ["Qwen2_5_VLForConditionalGeneration"],
+    "attention_dropout": 0.0,
+    "bos_token_id": 151643,
+    "eos_token_id": 151645,
+    "vision_start_token_id": 151652,
+    "vision_end_token_id": 151653,
+    "vision_token_id": 151654,
+    "image_token_id": 151655,
+    "video_token_id": 151656,
+    "hidden_act": "silu",
+    "hidden_size": 3584,
+    "initializer_range": 0.02,
+    "intermediate_size": 18944,
+    "max_position_embeddings": 128000,
+    "max_window_layers": 28,
+    "model_type": "qwen2_5_vl",
+    "num_attention_heads": 28,
+    "num_hidden_layers": 28,
+    "num_key_value_heads": 4,
+    "rms_norm_eps": 1e-06,
+    "rope_theta": 1000000.0,
+    "sliding_window": 32768,
+    "tie_word_embeddings": False,
+    "torch_dtype": "bfloat16",
+    "transformers_version": "4.41.2",
+    "use_cache": True,
+    "use_sliding_window": False,
+    "vision_config": {
+        "depth": 32,
+        "hidden_act": "silu",
+        "hidden_size": 1280,
+        "intermediate_size": 3420,
+        "num_heads": 16,
+        "in_chans": 3,
+        "out_hidden_size": 3584,
+        "patch_size": 14,
+        "spatial_merge_size": 2,
+        "spatial_patch_size": 14,
+        "window_size": 112,
+        "fullatt_block_indexes": [7, 15, 23, 31],
+        "tokens_per_second": 2,
+        "temporal_patch_size": 2,
+    },
+    "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 24]},
+    "vocab_size": 152064,
+}
+TOTAL_7B = 8_292_166_656  # Qwen2_5_VLForConditionalGeneration, transformers 5.25 on the meta device
+VISION_7B = 676_550_144
+TEXT_7B = 7_070_619_136
+HEAD_7B = 152064 * 3584
+
+# Qwen/Qwen2.5-VL-3B-Instruct's sizes: a tied head and a 2,048-wide merger.
+QWEN2_5_VL_3B = {**QWEN2_5_VL_7B, "hidden_size": 2048, "intermediate_size": 11008, "num_hidden_layers": 36,
+                 "num_attention_heads": 16, "num_key_value_heads": 2, "max_window_layers": 70, "vocab_size": 151936,
+                 "tie_word_embeddings": True, "vision_config": {**QWEN2_5_VL_7B["vision_config"], "out_hidden_size": 2048}}
+TOTAL_3B = 3_754_622_976
+
+TEXT_KEYS = ("vocab_size", "hidden_size", "intermediate_size", "num_hidden_layers", "num_attention_heads",
+             "num_key_value_heads", "max_position_embeddings", "max_window_layers", "sliding_window",
+             "use_sliding_window")
+
+
+def _nested(config: dict) -> dict:
+    """The same model saved the newer way: the text model's keys in a text_config."""
+    flat = {k: v for k, v in config.items() if k not in TEXT_KEYS}
+    return {**flat, "text_config": {k: config[k] for k in TEXT_KEYS if k in config}}
+
+
+def _vision_ours(h: int, ffn: int, depth: int, out: int, merge: int = 2, patch: int = 14, frames: int = 2,
+                 channels: int = 3) -> int:
+    """The vision tower as modeling_qwen2_5_vl.py builds it."""
+    block = 2 * h + (h * 3 * h + 3 * h) + (h * h + h) + 2 * (h * ffn + ffn) + (ffn * h + h)
+    merged = h * merge * merge
+    return channels * frames * patch * patch * h + depth * block + h + (merged * merged + merged) + (merged * out + out)
+
+
+# ----------------------------------------------------------------- published sizes
+def test_qwen2_5_vl_7b_is_what_transformers_builds() -> None:
+    tree = model(QWEN2_5_VL_7B).tree
+    assert tree.total == TOTAL_7B
+    assert list(tree.components()) == ["visual", "language_model", "lm_head"]
+    assert tree.components() == {"visual": VISION_7B, "language_model": TEXT_7B, "lm_head": HEAD_7B}
+    assert VISION_7B == _vision_ours(1280, 3420, 32, 3584)
+    visual = tree.root.child("visual")
+    assert visual.note == "qwen2_5_vl_vision"
+    assert [c.name for c in visual.children] == ["patch_embed", "blocks", "merger"]
+    assert visual.child("blocks").repeat == 32
+    assert tree.root.child("language_model").child("layers").repeat == 28
+
+
+def test_qwen2_5_vl_3b_ties_its_head() -> None:
+    tree = model(QWEN2_5_VL_3B).tree
+    assert tree.total == TOTAL_3B
+    assert tree.components()["lm_head"] == 0
+
+
+def test_the_bare_model_has_no_head() -> None:
+    assert model({**QWEN2_5_VL_7B, "architectures": ["Qwen2_5_VLModel"]}).tree.total == TOTAL_7B - HEAD_7B
+
+
+def test_sub_models_on_their_own() -> None:
+    vision = {**QWEN2_5_VL_7B["vision_config"], "model_type": "qwen2_5_vl_vision",
+              "architectures": ["Qwen2_5_VisionTransformerPretrainedModel"]}
+    assert model(vision).tree.total == VISION_7B
+    text = {k: QWEN2_5_VL_7B[k] for k in TEXT_KEYS} | {"model_type": "qwen2_5_vl_text",
+                                                       "architectures": ["Qwen2_5_VLTextModel"]}
+    assert model(text).tree.total == TEXT_7B
+
+
+def test_class_defaults() -> None:
+    # Qwen2_5_VLConfig(): the 72B-sized text model and a 3,584-wide vision tower (transformers: 75,789,228,800).
+    assert model({"model_type": "qwen2_5_vl", "architectures": ["Qwen2_5_VLForConditionalGeneration"]}).tree.total \
+        == 75_789_228_800
+    # No vision_config: Qwen2_5_VLVisionConfig's defaults (hidden_size 3,584), the 7B's text model.
+    no_vision = {k: v for k, v in QWEN2_5_VL_7B.items() if k != "vision_config"}
+    tree = model(no_vision).tree
+    assert tree.total == 10_698_641_664
+    assert tree.components()["visual"] == _vision_ours(3584, 3420, 32, 3584)
+
+
+# ----------------------------------------------------------------- flat and nested text configs
+def test_a_nested_text_config_counts_as_the_flat_one() -> None:
+    assert model(_nested(QWEN2_5_VL_7B)).tree.total == TOTAL_7B
+    assert model(_nested(QWEN2_5_VL_3B)).tree.total == TOTAL_3B
+
+
+def test_a_null_text_config_reads_the_top_level_keys() -> None:
+    assert model({**QWEN2_5_VL_7B, "text_config": None}).tree.total == TOTAL_7B
+
+
+def test_a_nested_text_config_wins_over_top_level_keys() -> None:
+    both = {**_nested(QWEN2_5_VL_7B), "hidden_size": 64, "num_hidden_layers": 2, "vocab_size": 100}
+    report = analyze(both)
+    assert not report.has_errors, report.problems
+    assert report.models[0].tree.total == TOTAL_7B
+    (warning,) = [p for p in report.problems if p.code == "LC106" and p.severity == "warning"]
+    assert '"vocab_size", "hidden_size", "num_hidden_layers"' in warning.message and "text_config" in warning.message
+    # The same values at both places say nothing.
+    same = {**_nested(QWEN2_5_VL_7B), **{k: QWEN2_5_VL_7B[k] for k in TEXT_KEYS}}
+    assert not [p for p in analyze(same).problems if p.severity == "warning"]
+
+
+def test_the_text_config_is_qwen2_5_vls_whatever_model_type_it_names() -> None:
+    # Qwen2_5_VLConfig builds a Qwen2_5_VLTextConfig from any text_config: its defaults, not Qwen2Config's
+    # (8 key/value heads, where Qwen2's 32 would not divide these 16 heads).
+    text = {"model_type": "qwen2", "hidden_size": 64, "num_attention_heads": 16, "num_hidden_layers": 1,
+            "intermediate_size": 32, "vocab_size": 100}
+    tree = model({**QWEN2_5_VL_7B, "text_config": text}).tree
+    assert tree.root.child("language_model").note == "qwen2_5_vl_text"
+    eight = model({**QWEN2_5_VL_7B, "text_config": {**text, "num_key_value_heads": 8}}).tree
+    assert tree.total == eight.total
+    assert not [p for p in analyze({**QWEN2_5_VL_7B, "text_config": text}).problems if "architectures" in p.message]
+
+
+def test_old_checkpoints_vision_model_type() -> None:
+    # Old checkpoints name the vision config "qwen2_5_vl", which transformers renames to qwen2_5_vl_vision.
+    old = {**QWEN2_5_VL_7B, "vision_config": {**QWEN2_5_VL_7B["vision_config"], "model_type": "qwen2_5_vl"}}
+    assert model(old).tree.total == TOTAL_7B
+
+
+def test_vision_aliases() -> None:
+    vision = QWEN2_5_VL_7B["vision_config"]
+    # attribute_map: num_hidden_layers / num_attention_heads set depth / num_heads, and win beside them.
+    aliased = {**QWEN2_5_VL_7B, "vision_config": {**vision, "num_hidden_layers": 2}}
+    assert model(aliased).tree.root.child("visual").child("blocks").repeat == 2
+    # in_chans is no key of Qwen2_5_VLVisionConfig: in_channels (3) is what the Conv3d takes.
+    one_channel = {**QWEN2_5_VL_7B, "vision_config": {**vision, "in_chans": 1}}
+    assert model(one_channel).tree.total == TOTAL_7B
+    in_channels = {**QWEN2_5_VL_7B, "vision_config": {**vision, "in_channels": 1}}
+    assert model(in_channels).tree.total == TOTAL_7B - 2 * 2 * 14 * 14 * 1280
+
+
+def test_tie_word_embeddings_in_text_config_ties_the_head() -> None:
+    nested = _nested(QWEN2_5_VL_7B)
+    tied = {**nested, "text_config": {**nested["text_config"], "tie_word_embeddings": True}}
+    assert model(tied).tree.total == TOTAL_7B - HEAD_7B  # the BC forward to the composite's tie
+    # A null there is no tie (Qwen2_5_VLTextConfig has no such field; the composite reads it as false).
+    null_tie = {**nested, "text_config": {**nested["text_config"], "tie_word_embeddings": None}}
+    assert model(null_tie).tree.total == TOTAL_7B
+
+
+# ----------------------------------------------------------------- LoRA
+def test_lora_adapters_are_pefts() -> None:
+    tree = model(QWEN2_5_VL_7B).tree
+    # peft's get_peft_model on the meta device: all-linear (the vision tower's too), and named targets.
+    assert lora_adapter_params(tree, 16) == 51_824_640
+    assert lora_adapter_params(tree, 16, ("q_proj", "v_proj")) == 5_046_272
+    assert lora_adapter_params(tree, 8, ("mlp.0", "qkv")) == 1_392_640
+    assert {"qkv", "proj", "mlp.0", "mlp.2", "q_proj", "gate_proj"} <= set(lora_adapter_breakdown(tree, 16))
+
+
+# ----------------------------------------------------------------- bad input
+def test_a_text_config_that_is_not_an_object_is_refused() -> None:
+    (problem,) = errors({**QWEN2_5_VL_7B, "text_config": [1]})
+    assert problem.code == "LC102" and '"text_config"' in problem.message
+
+
+def test_a_null_size_at_the_top_level_is_the_text_models_error() -> None:
+    problem = errors({**QWEN2_5_VL_7B, "hidden_size": None})[0]
+    assert problem.code == "LC102" and '"hidden_size": null' in problem.message and problem.span is not None
+
+
+def test_text_heads_must_divide_the_width() -> None:
+    problems = errors({**QWEN2_5_VL_7B, "hidden_size": 3585})
+    assert problems and "divide" in problems[0].message
+
+
+def test_a_null_max_window_layers_fails_only_with_the_window_on() -> None:
+    assert model({**QWEN2_5_VL_7B, "max_window_layers": None}).tree.total == TOTAL_7B
+    problems = errors({**QWEN2_5_VL_7B, "max_window_layers": None, "use_sliding_window": True})
+    assert problems and '"max_window_layers": null' in problems[0].message
+
+
+def test_more_vision_heads_than_width_is_refused() -> None:
+    problems = errors({**QWEN2_5_VL_7B, "vision_config": {**QWEN2_5_VL_7B["vision_config"], "hidden_size": 8}})
+    assert problems and "num_heads (16)" in problems[0].message
+
+
+def test_a_merger_narrower_than_the_text_model_is_a_warning() -> None:
+    narrow = {**QWEN2_5_VL_7B, "vision_config": {**QWEN2_5_VL_7B["vision_config"], "out_hidden_size": 2048}}
+    report = analyze(narrow)
+    assert not report.has_errors
+    assert any(p.code == "LC103" and "out_hidden_size (2,048)" in p.message for p in report.problems)
+
+
+def test_a_bad_vision_value_is_located_inside_vision_config() -> None:
+    text = json.dumps({**QWEN2_5_VL_7B, "vision_config": {"depth": -1}}, indent=2)
+    (problem,) = [p for p in analyze({}, text).problems if p.severity == "error"]
+    line = next(i for i, row in enumerate(text.splitlines()) if '"depth": -1' in row)
+    assert '"depth"' in problem.message and problem.span.start.line == line
