@@ -6,6 +6,7 @@ import pathlib
 from types import SimpleNamespace
 
 from lsp_count.core.analyze import AnalyzeOptions
+from lsp_count.core.params import short_count
 from lsp_count.core.source import Position, Span
 from lsp_count.lsp.analysis import (FunctionCount, HubRef, analyze_document, count_function_of, document_keys,
                                     function_at, hub_refs)
@@ -95,3 +96,45 @@ def test_a_function_hover_never_executes_the_file(monkeypatch):
     analysis = analyze_document("file:///f.py", 1, text, "/f.py", AnalyzeOptions(execute=True))
     found = count_function_of(analysis, "wide", None, text.splitlines().index("def wide(width=8):"))
     assert found.model is not None and found.model.tree.total == 72
+
+
+QWEN_VL = """{
+  "model_type": "qwen2_5_vl",
+  "architectures": ["Qwen2_5_VLForConditionalGeneration"],
+  "hidden_size": 64,
+  "num_hidden_layers": 3,
+  "num_attention_heads": 4,
+  "num_key_value_heads": 2,
+  "intermediate_size": 128,
+  "vocab_size": 1000,
+  "vision_config": {
+    "depth": 2,
+    "hidden_size": 32,
+    "num_heads": 2,
+    "intermediate_size": 48,
+    "out_hidden_size": 64
+  }
+}
+"""
+
+
+def test_sub_config_keys_have_their_own_hints_and_hovers():
+    """A composite's sub-model keys (Qwen2.5-VL's flat text keys, its vision_config's) get hints and
+    hovers of the parts they make: num_hidden_layers the language model's layers, depth the vision
+    blocks, though both are the num_layers field."""
+    from lsp_count.lsp import hints, hover
+
+    analysis = analyze_document("file:///m/config.json", 1, QWEN_VL, "/m/config.json", AnalyzeOptions())
+    (model,) = analysis.models
+    refs = {r.key: r for r in document_keys(analysis, model)}
+    assert {"num_hidden_layers", "depth", "vocab_size", "intermediate_size"} <= set(refs)
+    assert refs["depth"].spec is model.spec.subspecs["vision"] and refs["num_hidden_layers"].spec is model.spec.subspecs["text"]
+    labels = {analysis.lines.line_text(h.position.line).split('"')[1]: h.label
+              for h in hints.inlay_hints(analysis, 0, 100, "utf-16") if '"' in analysis.lines.line_text(h.position.line)}
+    text = model.spec.subspecs["text"]
+    (text_layers,) = [n for _p, n, _m in model.tree.root.walk() if n.key == "num_layers" and n.source == text.key_span("num_layers")]
+    (blocks,) = [n for _p, n, _m in model.tree.root.walk() if n.name == "blocks"]
+    assert labels["num_hidden_layers"] == f"▸ {short_count(text_layers.total)} in layers"
+    assert labels["depth"] == f"▸ {short_count(blocks.total)} in blocks"
+    shown = hover.key_hover(analysis, refs["depth"])
+    assert "`depth`** = `2`" in shown and "blocks" in shown and "layers (" not in shown

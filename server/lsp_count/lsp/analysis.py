@@ -18,6 +18,7 @@ from lsp_count.core.params import ParamNode
 from lsp_count.core.readers.text import MAX_DOCUMENT_BYTES
 from lsp_count.core.report import FileReport, ModelReport
 from lsp_count.core.source import LineIndex, Position, Problem, Span
+from lsp_count.core.spec import ModelSpec
 
 if TYPE_CHECKING:
     from lsp_count.pymodel.reuse import PythonMemo
@@ -121,12 +122,15 @@ _VALUE = re.compile(r"[ \t]*:[ \t]*(?P<value>-?\d+(?:\.\d+)?|true|false|True|Fal
 
 @dataclass(frozen=True)
 class KeyRef:
-    """A config key that shapes a model: canonical field, key as written, and where."""
+    """A config key that shapes a model: canonical field, key as written, and where. ``spec``: the
+    sub-model's spec where the key is a nested (or a flat composite's top-level) sub-config's
+    (llava's text_config, Qwen2.5-VL's text keys): its field, value and doc are the sub-model's."""
 
     model: ModelReport
     field: str
     key: str
     span: Span
+    spec: ModelSpec | None = None
 
 
 # Training-plan entries (a fine-tuning YAML) a hover explains: plan name -> what it means.
@@ -147,13 +151,16 @@ def model_keys(model: ModelReport) -> Iterator[KeyRef]:
     if model.spec is None:
         return
     seen: set[tuple[int, int]] = set()
-    for field, (key, span) in model.spec.origins.items():
-        # Several canonical fields can share one key (attention_bias sets q/k/v/o biases).
-        where = (span.start.line, span.start.column)
-        if where in seen:
-            continue
-        seen.add(where)
-        yield KeyRef(model, field, key, span)
+    # The composite's own keys, then its sub-configs' (a vision_config's depth, a text_config's layers).
+    specs = [(model.spec, None)] + [(sub, sub) for sub in model.spec.subspecs.values()]
+    for spec, sub in specs:
+        for field, (key, span) in spec.origins.items():
+            # Several canonical fields can share one key (attention_bias sets q/k/v/o biases).
+            where = (span.start.line, span.start.column)
+            if where in seen:
+                continue
+            seen.add(where)
+            yield KeyRef(model, field, key, span, sub)
 
 
 def _written_here(analysis: Analysis, ref: KeyRef) -> bool:
@@ -212,8 +219,10 @@ def value_span(analysis: Analysis, ref: KeyRef) -> tuple[int, int, str] | None:
     return match.start("value"), match.end("value"), match.group("value")
 
 
-def nodes_for(model: ModelReport, field: str) -> list[tuple[str, int]]:
-    """(component, params) of the parts of the tree a field drives, counted as often as they occur."""
+def nodes_for(model: ModelReport, field: str, written: Span | None = None) -> list[tuple[str, int]]:
+    """(component, params) of the parts of the tree a field drives, counted as often as they occur.
+    ``written``: a sub-config key's span: only the parts that key made (a composite's vision tower and
+    language model both have a ``num_layers``)."""
     out: list[tuple[str, int]] = []
     if field == PLAN_PREFIX + "lora_rank":
         # The rank drives the adapters: every trainable parameter of a LoRA run.
@@ -221,7 +230,8 @@ def nodes_for(model: ModelReport, field: str) -> list[tuple[str, int]]:
     for _path, node, mult in model.tree.root.walk():
         if node is model.tree.root:
             continue
-        if node.key == field or (field == "vocab_size" and node.name == "lm_head"):
+        drives = node.key == field or (field == "vocab_size" and node.name == "lm_head")
+        if drives and (written is None or node.source == written):
             out.append((node.name, node.total * mult))
     # A node inside a driven node is already counted (moe inside layers both keyed differently is fine).
     return out

@@ -45,7 +45,7 @@ def inlay_hints(analysis: Analysis, first_line: int, last_line: int, encoding: s
                 parts = nodes_for(model, ref.field)
                 label = f"▸ {short_count(parts[0][1])} trainable" if parts and parts[0][1] else None
             else:
-                label = hint_label(nodes_for(model, ref.field))
+                label = hint_label(nodes_for(model, ref.field, ref.span if ref.spec is not None else None))
             if label is None:
                 continue
             found = value_span(analysis, ref)

@@ -29,7 +29,7 @@ def key_hover(analysis: Analysis, ref: KeyRef) -> str:
     if ref.field.startswith(PLAN_PREFIX):
         return plan_hover(analysis, ref)
     model = ref.model
-    spec = model.spec
+    spec = ref.spec or model.spec
     assert spec is not None
     field = spec.family.fields.get(ref.field)
     doc = field.doc if field is not None and field.doc else ""
@@ -38,7 +38,7 @@ def key_hover(analysis: Analysis, ref: KeyRef) -> str:
     head = f"**`{ref.key}`** = `{found[2] if found else value}`" + (f" — {doc}" if doc else "")
     total = model.tree.total
     rows: list[tuple[str, str]] = []
-    for name, params in nodes_for(model, ref.field):
+    for name, params in nodes_for(model, ref.field, ref.span if ref.spec is not None else None):
         share = f"{100 * params / total:.1f}%" if total else "—"
         rows.append((f"{name} ({share} of the model)", both(params)))
     if found is not None:

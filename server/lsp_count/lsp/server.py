@@ -553,7 +553,8 @@ def create_server() -> LspCountServer:
             ref = key_at(analysis, pos)
             if ref is None:
                 return None
-            slot = (params.text_document.uri, analysis.models.index(ref.model), ref.field)
+            # A sub-config's key shares its field with others (a vision tower's and a text model's num_layers).
+            slot = (params.text_document.uri, analysis.models.index(ref.model), ref.field, ref.span.start.line)
             text = await ls._cached(ls.key_hovers, slot, ls._key(analysis), hover.key_hover, analysis, ref)
         kind = types.MarkupKind.Markdown if ls.markdown() else types.MarkupKind.PlainText
         return types.Hover(contents=types.MarkupContent(kind=kind, value=text))
