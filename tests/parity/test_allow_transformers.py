@@ -13,8 +13,10 @@ from .meta_count import transformers_count
 
 pytest.importorskip("transformers")
 
-GPT_BIGCODE = {"model_type": "gpt_bigcode", "architectures": ["GPTBigCodeForCausalLM"], "n_embd": 64,
-               "n_layer": 2, "n_head": 4, "vocab_size": 100, "n_positions": 64}
+# A model_type transformers builds and the family table has not (GPT-Neo: global and local layers).
+UNSUPPORTED = {"model_type": "gpt_neo", "architectures": ["GPTNeoForCausalLM"], "hidden_size": 64, "num_layers": 2,
+               "num_heads": 4, "attention_types": [[["global", "local"], 1]], "vocab_size": 100,
+               "max_position_embeddings": 64}
 
 
 def run(path, tmp_path, *flags):
@@ -24,8 +26,11 @@ def run(path, tmp_path, *flags):
 
 
 def test_unknown_type_is_refused_without_the_flag_and_counted_with_it(tmp_path) -> None:
+    from lsp_count.core.families import supported_model_types
+
+    assert UNSUPPORTED["model_type"] not in supported_model_types(), "pick a model_type the family table lacks"
     path = tmp_path / "config.json"
-    path.write_text(json.dumps(GPT_BIGCODE))
+    path.write_text(json.dumps(UNSUPPORTED))
     refused = run(path, tmp_path)
     assert refused.returncode == 2
     assert json.loads(refused.stdout)["files"][0]["problems"][0]["code"] == "LC101"
@@ -33,7 +38,7 @@ def test_unknown_type_is_refused_without_the_flag_and_counted_with_it(tmp_path) 
     counted = run(path, tmp_path, "--allow-transformers")
     assert counted.returncode == 0, counted.stderr
     model = json.loads(counted.stdout)["files"][0]["models"][0]
-    total, trainable = transformers_count(GPT_BIGCODE)
+    total, trainable = transformers_count(UNSUPPORTED)
     assert (model["params"]["total"], model["params"]["trainable"]) == (total, trainable)
     assert model["method"] == "transformers (meta device)"
     assert list((tmp_path / "cache" / "lsp-count" / "transformers-counts").glob("*.json")), "result not cached"
