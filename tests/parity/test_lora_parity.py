@@ -442,3 +442,81 @@ def test_encoder_regex_and_dotted_targets_match_peft(tmp_path, model_type):
         assert not report.has_errors, (targets, report.problems)
         (model,) = report.models
         assert (model.tree.total, model.tree.trainable) == expected, targets
+
+
+# --- vision-language models: the language model, the vision tower and the projector by their names ---------
+
+COMPOSITE_CONFIGS = {
+    "llava": {"text_config": {"model_type": "llama", "hidden_size": 16, "num_hidden_layers": 2, "num_attention_heads": 2,
+                              "intermediate_size": 32, "vocab_size": 64},
+              "vision_config": {"model_type": "clip_vision_model", "hidden_size": 8, "num_hidden_layers": 2,
+                                "num_attention_heads": 2, "intermediate_size": 16, "image_size": 32, "patch_size": 16,
+                                "projection_dim": 8}},
+    "gemma3": {"text_config": {"model_type": "gemma3_text", "hidden_size": 16, "num_hidden_layers": 2,
+                               "num_attention_heads": 2, "num_key_value_heads": 1, "head_dim": 8, "intermediate_size": 32,
+                               "vocab_size": 64},
+               "vision_config": {"model_type": "siglip_vision_model", "hidden_size": 8, "num_hidden_layers": 1,
+                                 "num_attention_heads": 2, "intermediate_size": 16, "image_size": 32, "patch_size": 16},
+               "mm_tokens_per_image": 4},
+    "qwen2_5_vl": {"hidden_size": 16, "num_hidden_layers": 2, "num_attention_heads": 2, "num_key_value_heads": 1,
+                   "intermediate_size": 32, "vocab_size": 64,
+                   "vision_config": {"depth": 2, "hidden_size": 8, "num_heads": 2, "intermediate_size": 16,
+                                     "out_hidden_size": 16}},
+}
+COMPOSITE_CLASSES = {"llava": ("LlavaForConditionalGeneration", "LlavaModel"),
+                     "gemma3": ("Gemma3ForConditionalGeneration", "Gemma3Model"),
+                     "qwen2_5_vl": ("Qwen2_5_VLForConditionalGeneration", "Qwen2_5_VLModel")}
+
+
+@pytest.mark.parametrize("model_type,architecture",
+                         [(mt, arch) for mt in sorted(COMPOSITE_CLASSES) for arch in COMPOSITE_CLASSES[mt]])
+def test_composite_module_paths_are_transformers_s(model_type, architecture):
+    """Every linear module of a vision-language model lsp-count adapts has transformers' full name
+    (model.language_model.layers.N.self_attn.q_proj, model.vision_tower.encoder.layers.N..., model.visual.blocks.N.attn.qkv),
+    and what transformers holds as a bare parameter (Gemma 3's mm_input_projection_weight, SigLIP's packed in_proj) is no
+    linear layer here either."""
+    import torch
+    import transformers
+    from transformers import CONFIG_MAPPING
+
+    from lsp_count.formats import lora
+
+    logging.getLogger("transformers").setLevel(logging.ERROR)
+    warnings.filterwarnings("ignore")
+    assert set(COMPOSITE_CONFIGS) == set(lora.COMPOSITE_PATHS)
+    config = {"model_type": model_type, "architectures": [architecture], **COMPOSITE_CONFIGS[model_type]}
+    with torch.device("meta"):
+        model = getattr(transformers, architecture)(CONFIG_MAPPING[model_type].from_dict(dict(config)))
+    theirs = {n for n, m in model.named_modules() if isinstance(m, torch.nn.Linear)}
+    out = model.get_output_embeddings() if hasattr(model, "get_output_embeddings") else None
+    if out is not None and out.weight is model.get_input_embeddings().weight:
+        theirs -= {n for n, m in model.named_modules() if m is out}
+    (report,) = analyze_text(json.dumps(config), "model/config.json").models,
+    ours: list[str] = []
+    for path, t, mult, _f in report[0].tree.root.iter_tensors():
+        if lora._is_adaptable(t, path):
+            ours += lora._composite_paths(path, t.name, mult, lora.COMPOSITE_PATHS[model_type])
+    assert len(ours) == len(set(ours))
+    assert set(ours) == theirs
+
+
+@pytest.mark.parametrize("model_type", sorted(COMPOSITE_CONFIGS))
+def test_composite_targets_match_peft(tmp_path, model_type):
+    """all-linear, names, and the regexes that keep LoRA off the vision tower (axolotl's multimodal pattern:
+    model.language_model.layers...) adapt what peft adapts; the regexes matched nothing before."""
+    config = {"model_type": model_type, "architectures": [COMPOSITE_CLASSES[model_type][0]],
+              **COMPOSITE_CONFIGS[model_type]}
+    for targets in (None, ["q_proj", "v_proj"], r"model\.language_model\.layers\.\d+\.self_attn\.(q|v)_proj",
+                    r".*language_model.*\.(q_proj|v_proj|down_proj)", r"model\.language_model\.layers\.\d+\.mlp\..*_proj"):
+        if targets is None:
+            text = "base_model: ./base\nadapter: lora\nlora_r: 2\nlora_target_linear: true\n"
+        elif isinstance(targets, list):
+            text = f"base_model: ./base\nadapter: lora\nlora_r: 2\nlora_target_modules: {json.dumps(targets)}\n"
+        else:
+            text = f"base_model: ./base\nadapter: lora\nlora_r: 2\nlora_target_modules: '{targets}'\n"
+        expected = peft_outcome(config, 2, "all-linear" if targets is None else targets)
+        report = analyze_any(tmp_path, config, text)
+        assert not isinstance(expected, str), (targets, expected)
+        assert not report.has_errors, (targets, report.problems)
+        (model,) = report.models
+        assert (model.tree.total, model.tree.trainable) == expected, targets

@@ -23,7 +23,10 @@ CASES = [
            num_hidden_layers=2, intermediate_size=96, vocab_size=100, pad_token_id=0, bos_token_id=0, eos_token_id=0)
       for t, a in (("olmo", "OlmoForCausalLM"), ("olmo3", "Olmo3ForCausalLM"), ("smollm3", "SmolLM3ForCausalLM"),
                    ("glm4", "Glm4ForCausalLM"), ("arcee", "ArceeForCausalLM"), ("seed_oss", "SeedOssForCausalLM"),
-                   ("cohere2", "Cohere2ForCausalLM"), ("exaone4", "Exaone4ForCausalLM"))),
+                   ("cohere2", "Cohere2ForCausalLM"), ("exaone4", "Exaone4ForCausalLM"), ("helium", "HeliumForCausalLM"),
+                   ("ernie4_5", "Ernie4_5ForCausalLM"), ("stablelm", "StableLmForCausalLM"), ("glm", "GlmForCausalLM"),
+                   ("nemotron", "NemotronForCausalLM"))),
+    dict(model_type="gpt_bigcode", architectures=["GPTBigCodeForCausalLM"], n_embd=64, n_head=4, n_layer=2, vocab_size=100),
 ]
 
 
@@ -52,7 +55,8 @@ def test_all_linear_matches_peft(config, rank):
 def test_named_targets_match_peft(config):
     tree = analyze_text(json.dumps(config), "config.json").models[0].tree
     names = {"phi3": ["qkv_proj", "down_proj"], "gpt2": ["c_attn"], "glm4": ["q_proj", "v_proj", "gate_up_proj"],
-             }.get(config["model_type"], ["q_proj", "v_proj", "down_proj"])
+             "glm": ["q_proj", "v_proj", "gate_up_proj"], "gpt_bigcode": ["c_attn", "c_fc"],
+             "nemotron": ["q_proj", "v_proj", "up_proj"]}.get(config["model_type"], ["q_proj", "v_proj", "down_proj"])
     assert lora_adapter_params(tree, 4, tuple(names)) == peft_count(config, 4, names)
 
 
@@ -109,3 +113,36 @@ def test_lora_mode_on_a_python_file_s_moe_model_plans_the_adapters_peft_makes(co
     assert model.spec is not None
     report = estimate_memory(model, Settings(mode="lora", lora_rank=4, context=16, batch=1))
     assert report.line("adapters").bytes == 4 * peft_count(config, 4, "all-linear")
+
+
+MHA_MODEL = """
+import torch.nn as nn
+
+
+class Encoder(nn.Module):
+    def __init__(self, d=32, heads=4, layers=2):
+        super().__init__()
+        self.embed = nn.Embedding(100, d)
+        self.blocks = nn.ModuleList([nn.TransformerEncoderLayer(d, heads, 64, batch_first=True) for _ in range(layers)])
+        self.head = nn.Linear(d, 10)
+"""
+
+
+def test_a_python_model_s_multihead_attention_keeps_its_packed_projection_out_of_all_linear():
+    """peft's all-linear adapts nn.MultiheadAttention's out_proj (an nn.Linear), not its packed
+    in_proj_weight (a parameter): the plan counted an adapter on it (12,960 where peft makes 8,864)."""
+    tree = analyze_text(MHA_MODEL, "mha_model.py").models[0].tree
+    for rank in (4, 16):
+        assert lora_adapter_params(tree, rank) == _peft_on_source(MHA_MODEL, "Encoder", rank)
+
+
+def _peft_on_source(source: str, name: str, rank: int) -> int:
+    import torch
+    from peft import LoraConfig, get_peft_model
+
+    namespace: dict = {}
+    exec(compile(source, "mha_model.py", "exec"), namespace)  # noqa: S102 - the test's own source
+    with torch.device("meta"):
+        model = namespace[name]()
+    peft_model = get_peft_model(model, LoraConfig(r=rank, target_modules="all-linear"))
+    return sum(p.numel() for n, p in peft_model.named_parameters() if "lora_" in n)

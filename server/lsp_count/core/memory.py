@@ -485,11 +485,11 @@ def _validate(settings: Settings, model: ModelReport | None, facts: "_TreeFacts 
 def linear_modules(tree: ParamTree) -> frozenset[str]:
     """Module names of the model's linear layers (what LoRA targets name), the head excluded."""
     return frozenset(t.module for _p, t, _m, _f in tree.root.iter_tensors()
-                     if t.kind == "linear" and t.in_features is not None and t.module not in HEAD_MODULES)
+                     if t.is_linear_weight and t.module not in HEAD_MODULES)
 
 
 def _is_target(t: Tensor, targets: tuple[str, ...] | None) -> bool:
-    if t.kind != "linear" or t.in_features is None:
+    if not t.is_linear_weight:
         return False
     if targets is None:
         return t.module not in HEAD_MODULES  # peft "all-linear": every linear layer but the output layer

@@ -62,6 +62,12 @@ class Tensor:
         return self.shape[1] if self.kind == "linear" and len(self.shape) == 2 else None
 
     @property
+    def is_linear_weight(self) -> bool:
+        """An nn.Linear's ``weight`` (what peft's LoRA adapts), not another 2-D matmul weight of the
+        linear kind (nn.MultiheadAttention's packed ``in_proj_weight`` in a Python model)."""
+        return self.in_features is not None and (self.name == "weight" or self.name.endswith(".weight"))
+
+    @property
     def out_features(self) -> int | None:
         return self.shape[0] if self.kind == "linear" and len(self.shape) == 2 else None
 

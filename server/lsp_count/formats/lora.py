@@ -164,6 +164,55 @@ def _encoder_paths(tree_path: str, name: str, occurrences: int, paths: EncoderPa
     return [module] * occurrences
 
 
+@dataclass(frozen=True)
+class SubModelPaths:
+    """Where one sub-model of a vision-language model sits: its attribute under the composite's model
+    ("language_model", "vision_tower"), its layer list under that ("layers", "encoder.layers",
+    "blocks"), and the module attribute of each tree node inside it ("attention" -> "self_attn"; a
+    node not listed adds nothing: its tensors' names hold the rest, "self_attn.q_proj")."""
+
+    attribute: str
+    layers: str = ""
+    segments: tuple[tuple[str, str], ...] = ()
+
+
+_TEXT_MODEL = SubModelPaths("language_model", "layers", _LLAMA_SEGMENTS)
+_VISION_TOWER = SubModelPaths("vision_tower", "encoder.layers")  # CLIP / SigLIP as transformers 5 nests them
+_PROJECTOR = SubModelPaths("multi_modal_projector")
+# Module paths of the composite models, by model_type and top-level tree node (checked by
+# tests/parity/test_lora_parity.py); the head class's own modules (lm_head) sit at the top.
+COMPOSITE_PATHS: dict[str, dict[str, SubModelPaths]] = {
+    "llava": {"language_model": _TEXT_MODEL, "vision_tower": _VISION_TOWER, "projector": _PROJECTOR},
+    "gemma3": {"language_model": _TEXT_MODEL, "vision_tower": _VISION_TOWER, "projector": _PROJECTOR},
+    "qwen2_5_vl": {"language_model": _TEXT_MODEL, "visual": SubModelPaths(
+        "visual", "blocks", (("attention", "attn"), ("mlp", "mlp"), ("merger", "merger"), ("patch_embed", "patch_embed")))},
+}
+
+
+def _composite_paths(tree_path: str, name: str, occurrences: int, parts: dict[str, SubModelPaths]) -> list[str]:
+    """Full module names of a tensor named ``name`` at ``tree_path`` of a vision-language model."""
+    architecture, *nodes = tree_path.split(".")
+    module = name.rsplit(".", 1)[0]
+    part = parts.get(nodes[0]) if nodes else None
+    if part is None:  # the head class's own (lm_head, score)
+        return [module] * occurrences
+    segments = dict(part.segments)
+    out = [part.attribute]
+    layered = False
+    for node in nodes[1:]:
+        if node in ("layers", "blocks", "dense_layers", "moe_layers"):
+            if not layered:
+                out += [part.layers, "{i}"]
+            layered = True
+        elif segments.get(node):
+            out.append(segments[node])
+    # The bare class (LlavaModel) holds the sub-models at its top; the head classes under `model`.
+    template = ("model." if "For" in architecture else "") + ".".join(out + [module])
+    if layered:
+        return [template.replace("{i}", str(i)) for i in range(occurrences)]
+    return [template] * occurrences
+
+
 # Head nodes that are a module of their own (classification_head.dense); the others' layers sit at the top.
 _HEAD_CONTAINERS = frozenset({"classification_head"})
 
@@ -287,7 +336,9 @@ def _is_router(path: str, t: Tensor) -> bool:
 
 def _is_adaptable(t: Tensor, path: str = "", is_router=_is_router) -> bool:
     # Fused MoE experts (kind "expert") are parameters, not nn.Linear modules: LoRA target names do not reach them.
-    return t.kind == "linear" and len(t.shape) == 2 and not is_router(path, t)
+    # Nor does all-linear reach a matmul weight that is no nn.Linear's `weight` (nn.MultiheadAttention's packed
+    # in_proj_weight in a Python model: its out_proj is an nn.Linear).
+    return t.is_linear_weight and not is_router(path, t)
 
 
 def _layer_offsets(tree: ParamTree) -> dict[str, int]:
@@ -323,10 +374,13 @@ def apply_lora(tree: ParamTree, rank: int, targets: LoraTargets, dora: bool = Fa
     blocks = _seq2seq_blocks(tree) if seq2seq else {}
 
     encoder = ENCODER_PATHS.get(model_type or "")
+    composite = COMPOSITE_PATHS.get(model_type or "")
 
     def full_paths(path: str, module: str, mult: int, name: str = "") -> list[str]:
         if encoder is not None and name:
             return _encoder_paths(path, name, mult, encoder)
+        if composite is not None and name:
+            return _composite_paths(path, name, mult, composite)
         if seq2seq:
             return _seq2seq_paths(path, module, mult, seq2seq, blocks)
         group = next((g for g in offsets if f".{g}" in path), None)

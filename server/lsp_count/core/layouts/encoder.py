@@ -186,7 +186,8 @@ def _siglip_head(spec: ModelSpec) -> ParamNode | None:
         return None
     h, f = spec.int("hidden_size"), spec.int("intermediate_size")
     tensors = (Tensor("head.probe", (1, 1, h), "other", "head"),
-               Tensor("head.attention.in_proj_weight", (3 * h, h), "linear", "attention"),
+               # nn.MultiheadAttention's packed q/k/v weight: a parameter, no nn.Linear (its out_proj is one).
+               Tensor("head.attention.in_proj_weight", (3 * h, h), "other", "attention"),
                Tensor("head.attention.in_proj_bias", (3 * h,), "bias", "attention"))
     tensors += _lin("head.attention.out_proj", h, h) + _ln("head.layernorm", h)
     tensors += _lin("head.mlp.fc1", h, f) + _lin("head.mlp.fc2", f, h)

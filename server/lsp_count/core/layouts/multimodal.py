@@ -74,7 +74,8 @@ def build_gemma3(spec: ModelSpec) -> ParamNode:
     vh, th = vision.int("hidden_size"), text.int("hidden_size")
     projector = ParamNode(
         "projector",
-        (Tensor("mm_input_projection_weight", (vh, th), "linear", "multi_modal_projector"),)
+        # A bare nn.Parameter (matmul'd in forward), no nn.Linear: peft's all-linear and bitsandbytes pass it by.
+        (Tensor("mm_input_projection_weight", (vh, th), "other", "multi_modal_projector"),)
         + norm("mm_soft_emb_norm", vh, False),  # Gemma3RMSNorm: weight only
     )
     body = (vision_tower(vision), projector, language_model(text))
