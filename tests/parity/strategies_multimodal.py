@@ -1,4 +1,4 @@
-"""Random small vision-language configs (llava, gemma3), written as a config.json would be.
+"""Random small vision-language configs (llava, gemma3, qwen2_vl, qwen2_5_vl), written as a config.json would be.
 
 Nested sub-configs are sparse, as published ones are: keys left out take the
 sub-model class's defaults, and a missing ``vision_config`` takes the composite
@@ -82,40 +82,60 @@ STRATEGIES["llava"] = llava
 STRATEGIES["gemma3"] = gemma3
 
 
-def qwen2_5_vl_vision(draw) -> dict:
-    """A small Qwen2_5_VLVisionConfig, as a vision_config or a config of its own; the aliases the class
-    maps onto depth / num_heads (num_hidden_layers / num_attention_heads) sometimes, beside them too."""
-    cfg: dict = {"model_type": "qwen2_5_vl_vision", "hidden_size": draw(st.sampled_from([8, 12, 16, 24])),
-                 "intermediate_size": draw(st.integers(4, 40))}
+def _qwen_vision(draw, model_type: str, width: str, mlp, extra: tuple) -> dict:
+    """A small Qwen2-VL / Qwen2.5-VL vision config, the blocks ``width`` wide (Qwen2.5-VL's hidden_size,
+    Qwen2-VL's embed_dim), ``mlp(draw, cfg)`` adding the MLP's keys; the aliases the classes map onto
+    depth / num_heads (num_hidden_layers / num_attention_heads) sometimes, beside them too."""
+    cfg: dict = {"model_type": model_type, width: draw(st.sampled_from([8, 12, 16, 24]))}
+    mlp(draw, cfg)
     depth = draw(st.integers(1, 3))
     spelling = draw(st.sampled_from(["depth", "num_hidden_layers", "both"]))
     if spelling == "both":
         cfg["depth"], cfg["num_hidden_layers"] = depth + 1, depth  # the alias wins
     else:
         cfg[spelling] = depth
-    # Left out only where Qwen2_5_VLVisionConfig's 16 heads are each at least one wide.
+    # Left out only where the classes' 16 heads are each at least one wide.
     _maybe(draw, draw(st.sampled_from(["num_heads", "num_attention_heads"])), draw(st.sampled_from([1, 2, 3, 4])), cfg,
-           None if cfg["hidden_size"] >= 16 else False)
+           None if cfg[width] >= 16 else False)
     for key, values in (("in_channels", [1, 3]), ("patch_size", [1, 2, 3, 14]), ("temporal_patch_size", [1, 2]),
-                        ("spatial_merge_size", [1, 2, 3]), ("out_hidden_size", [8, 16, 20]),
-                        ("window_size", [112]), ("fullatt_block_indexes", [[0], [7, 15, 23, 31]])):
+                        ("spatial_merge_size", [1, 2, 3])) + extra:
         _maybe(draw, key, draw(st.sampled_from(values)), cfg)
     if "in_channels" not in cfg and draw(st.booleans()):
         cfg["in_chans"] = 1  # the Hub configs' key, which transformers 5 does not read
+    return cfg
+
+
+def qwen2_5_vl_vision(draw) -> dict:
+    """A small Qwen2_5_VLVisionConfig, as a vision_config or a config of its own."""
+    cfg = _qwen_vision(draw, "qwen2_5_vl_vision", "hidden_size",
+                       lambda draw, cfg: cfg.update(intermediate_size=draw(st.integers(4, 40))),
+                       (("out_hidden_size", [8, 16, 20]), ("window_size", [112]),
+                        ("fullatt_block_indexes", [[0], [7, 15, 23, 31]])))
     cfg["architectures"] = ["Qwen2_5_VisionTransformerPretrainedModel"]
     return cfg
 
 
-def qwen2_5_vl(draw) -> dict:
-    """Qwen2.5-VL: the text model's keys at the top level (the Hub's flat configs), or in a nested
-    text_config (which wins over top-level keys written beside it); the vision_config's model_type
-    as old checkpoints write it ("qwen2_5_vl"), the new one, or none; rarely no vision_config."""
-    text = _text(draw, "qwen2_5_vl_text")
+def qwen2_vl_vision(draw) -> dict:
+    """A small Qwen2VLVisionConfig: blocks embed_dim wide, an MLP mlp_ratio × as wide (0 builds), the
+    merger projecting to hidden_size."""
+    cfg = _qwen_vision(draw, "qwen2_vl_vision", "embed_dim",
+                       lambda draw, cfg: _maybe(draw, "mlp_ratio", draw(st.integers(0, 4)), cfg),
+                       (("hidden_size", [8, 16, 20]),))
+    cfg["architectures"] = ["Qwen2VisionTransformerPretrainedModel"]
+    return cfg
+
+
+def _qwen_vl(draw, model_type: str, vision_drawer, out_key: str, architectures: list[str]) -> dict:
+    """Qwen2-VL / Qwen2.5-VL: the text model's keys at the top level (the Hub's flat configs), or in a
+    nested text_config (which wins over top-level keys written beside it); the vision_config's model_type
+    as old checkpoints write it (the composite's), the new one, or none; rarely no vision_config. The
+    merger (vision_config's ``out_key``) mostly as wide as the text model."""
+    text = _text(draw, f"{model_type}_text")
     for key in ("use_sliding_window", "max_window_layers"):
         _maybe(draw, key, draw(st.booleans()) if key == "use_sliding_window" else draw(st.integers(0, 3)), text)
     _maybe(draw, "sliding_window", draw(st.sampled_from([None, 4, 16])), text)
     text_tie = text.pop("tie_word_embeddings", None)
-    cfg: dict = {"model_type": "qwen2_5_vl"}
+    cfg: dict = {"model_type": model_type}
     layout = draw(st.sampled_from(["flat", "nested", "both"]))
     if layout in ("flat", "both"):
         flat = {k: v for k, v in text.items() if k != "model_type"}
@@ -128,15 +148,15 @@ def qwen2_5_vl(draw) -> dict:
         if draw(st.booleans()):
             nested.pop("model_type")
         elif draw(st.booleans()):
-            nested["model_type"] = "qwen2"  # Qwen2_5_VLConfig builds its own text config whatever it names
+            nested["model_type"] = "qwen2"  # the composite builds its own text config whatever it names
         if text_tie is not None:
             nested["tie_word_embeddings"] = text_tie  # pre-v5 saves: the BC tie inside text_config
         cfg["text_config"] = nested
     if draw(st.integers(0, 9)):
-        vision = qwen2_5_vl_vision(draw)
+        vision = vision_drawer(draw)
         vision.pop("architectures")
-        vision["out_hidden_size"] = text["hidden_size"] if draw(st.integers(0, 3)) else vision.get("out_hidden_size", 8)
-        kind = draw(st.sampled_from(["qwen2_5_vl", "qwen2_5_vl_vision", None]))
+        vision[out_key] = text["hidden_size"] if draw(st.integers(0, 3)) else vision.get(out_key, 8)
+        kind = draw(st.sampled_from([model_type, f"{model_type}_vision", None]))
         if kind is None:
             vision.pop("model_type")
         else:
@@ -145,9 +165,37 @@ def qwen2_5_vl(draw) -> dict:
     _maybe(draw, "tie_word_embeddings", draw(st.booleans()), cfg)
     for key in ("image_token_id", "video_token_id", "vision_start_token_id", "vision_end_token_id"):
         cfg[key] = draw(st.integers(0, text["vocab_size"] - 1))
-    cfg["architectures"] = [draw(st.sampled_from(["Qwen2_5_VLForConditionalGeneration", "Qwen2_5_VLModel"]))]
+    cfg["architectures"] = [draw(st.sampled_from(architectures))]
     return cfg
 
 
+def qwen2_5_vl(draw) -> dict:
+    return _qwen_vl(draw, "qwen2_5_vl", qwen2_5_vl_vision, "out_hidden_size",
+                    ["Qwen2_5_VLForConditionalGeneration", "Qwen2_5_VLModel"])
+
+
+def qwen2_vl(draw) -> dict:
+    return _qwen_vl(draw, "qwen2_vl", qwen2_vl_vision, "hidden_size", ["Qwen2VLForConditionalGeneration", "Qwen2VLModel"])
+
+
+def _export_qwen2_vision() -> None:
+    """transformers 5.25 builds Qwen2-VL's vision tower (model.visual) as Qwen2VisionTransformerPretrainedModel
+    but does not export it at its top level (modeling_qwen2_vl's __all__ leaves it out; Qwen2.5-VL's is
+    exported). The parity helpers look a family's class up there (meta_count.transformers_count, the
+    heads the null test judges), so the class transformers builds is made reachable by its name for them."""
+    try:
+        from transformers.models.qwen2_vl import modeling_qwen2_vl
+    except ImportError:  # the parity tests skip without transformers (or torch)
+        return
+    import transformers  # after the modeling import, which puts a new transformers module in sys.modules
+
+    name = "Qwen2VisionTransformerPretrainedModel"
+    if not hasattr(transformers, name):
+        setattr(transformers, name, getattr(modeling_qwen2_vl, name))
+
+
+_export_qwen2_vision()
 STRATEGIES["qwen2_5_vl_vision"] = qwen2_5_vl_vision
 STRATEGIES["qwen2_5_vl"] = qwen2_5_vl
+STRATEGIES["qwen2_vl_vision"] = qwen2_vl_vision
+STRATEGIES["qwen2_vl"] = qwen2_vl

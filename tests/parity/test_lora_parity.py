@@ -360,6 +360,28 @@ def test_module_paths_are_transformers_s(model_type):
 
 # --- single-stack encoders: their modules' full names, and regex / dotted targets on them ------------------
 
+def _linear_names(model) -> set[str]:
+    """The full names of a built model's nn.Linear modules, a tied output head left out (counted once, as the
+    embedding)."""
+    import torch
+
+    names = {n for n, m in model.named_modules() if isinstance(m, torch.nn.Linear)}
+    out = model.get_output_embeddings() if hasattr(model, "get_output_embeddings") else None
+    if out is not None and out.weight is model.get_input_embeddings().weight:
+        names -= {n for n, m in model.named_modules() if m is out}
+    return names
+
+
+def _adapted_names(config: dict, full_names) -> list[str]:
+    """The full names lsp-count gives the linear layers LoRA adapts in ``config``'s tree (``full_names(path,
+    tensor, occurrences)``), one per occurrence."""
+    from lsp_count.formats import lora
+
+    (report,) = analyze_text(json.dumps(config), "model/config.json").models,
+    return [name for path, t, mult, _f in report[0].tree.root.iter_tensors() if lora._is_adaptable(t, path)
+            for name in full_names(path, t, mult)]
+
+
 ENCODER_CONFIGS = {
     "bert": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32, vocab_size=50),
     "roberta": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32, vocab_size=50,
@@ -399,17 +421,10 @@ def test_encoder_module_paths_are_transformers_s(model_type, architecture):
     config = {"model_type": model_type, "architectures": [architecture], **ENCODER_CONFIGS[model_type]}
     with torch.device("meta"):
         model = getattr(transformers, architecture)(CONFIG_MAPPING[model_type](**ENCODER_CONFIGS[model_type]))
-    theirs = {n for n, m in model.named_modules() if isinstance(m, torch.nn.Linear)}
-    out = model.get_output_embeddings() if hasattr(model, "get_output_embeddings") else None
-    if out is not None and out.weight is model.get_input_embeddings().weight:
-        theirs -= {n for n, m in model.named_modules() if m is out}  # tied: counted once, as the embedding
-    (report,) = analyze_text(json.dumps(config), "model/config.json").models,
-    ours: list[str] = []
-    for path, t, mult, _f in report[0].tree.root.iter_tensors():
-        if lora._is_adaptable(t, path):
-            ours += lora._encoder_paths(path, t.name, mult, lora.ENCODER_PATHS[model_type])
+    ours = _adapted_names(config, lambda path, t, mult: lora._encoder_paths(path, t.name, mult,
+                                                                             lora.ENCODER_PATHS[model_type]))
     assert len(ours) == len(set(ours))
-    assert set(ours) == theirs
+    assert set(ours) == _linear_names(model)
 
 
 ENCODER_TARGETS = {
@@ -462,10 +477,14 @@ COMPOSITE_CONFIGS = {
                    "intermediate_size": 32, "vocab_size": 64,
                    "vision_config": {"depth": 2, "hidden_size": 8, "num_heads": 2, "intermediate_size": 16,
                                      "out_hidden_size": 16}},
+    "qwen2_vl": {"hidden_size": 16, "num_hidden_layers": 2, "num_attention_heads": 2, "num_key_value_heads": 1,
+                 "intermediate_size": 32, "vocab_size": 64,
+                 "vision_config": {"depth": 2, "embed_dim": 8, "num_heads": 2, "mlp_ratio": 2, "hidden_size": 16}},
 }
 COMPOSITE_CLASSES = {"llava": ("LlavaForConditionalGeneration", "LlavaModel"),
                      "gemma3": ("Gemma3ForConditionalGeneration", "Gemma3Model"),
-                     "qwen2_5_vl": ("Qwen2_5_VLForConditionalGeneration", "Qwen2_5_VLModel")}
+                     "qwen2_5_vl": ("Qwen2_5_VLForConditionalGeneration", "Qwen2_5_VLModel"),
+                     "qwen2_vl": ("Qwen2VLForConditionalGeneration", "Qwen2VLModel")}
 
 
 @pytest.mark.parametrize("model_type,architecture",
@@ -487,17 +506,10 @@ def test_composite_module_paths_are_transformers_s(model_type, architecture):
     config = {"model_type": model_type, "architectures": [architecture], **COMPOSITE_CONFIGS[model_type]}
     with torch.device("meta"):
         model = getattr(transformers, architecture)(CONFIG_MAPPING[model_type].from_dict(dict(config)))
-    theirs = {n for n, m in model.named_modules() if isinstance(m, torch.nn.Linear)}
-    out = model.get_output_embeddings() if hasattr(model, "get_output_embeddings") else None
-    if out is not None and out.weight is model.get_input_embeddings().weight:
-        theirs -= {n for n, m in model.named_modules() if m is out}
-    (report,) = analyze_text(json.dumps(config), "model/config.json").models,
-    ours: list[str] = []
-    for path, t, mult, _f in report[0].tree.root.iter_tensors():
-        if lora._is_adaptable(t, path):
-            ours += lora._composite_paths(path, t.name, mult, lora.COMPOSITE_PATHS[model_type])
+    ours = _adapted_names(config, lambda path, t, mult: lora._composite_paths(path, t.name, mult,
+                                                                               lora.COMPOSITE_PATHS[model_type]))
     assert len(ours) == len(set(ours))
-    assert set(ours) == theirs
+    assert set(ours) == _linear_names(model)
 
 
 @pytest.mark.parametrize("model_type", sorted(COMPOSITE_CONFIGS))

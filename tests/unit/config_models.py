@@ -27,3 +27,30 @@ def errors(config: dict | None = None, text: str | None = None):
 def catalog_config(name: str, **overrides: object) -> dict:
     """A bundled catalog config ("google-t5/t5-small"), with keys overridden."""
     return {**json.loads((CATALOG_DIR / f"{name}.json").read_text()), **overrides}
+
+
+# A Qwen-VL config's text model keys: flat at the top level (the Hub's configs) or nested in a text_config.
+QWEN_VL_TEXT_KEYS = ("vocab_size", "hidden_size", "intermediate_size", "num_hidden_layers", "num_attention_heads",
+                     "num_key_value_heads", "max_position_embeddings", "max_window_layers", "sliding_window",
+                     "use_sliding_window")
+
+
+def nested_text_config(config: dict) -> dict:
+    """The same Qwen-VL model saved the newer way: the text model's keys in a text_config."""
+    flat = {k: v for k, v in config.items() if k not in QWEN_VL_TEXT_KEYS}
+    return {**flat, "text_config": {k: config[k] for k in QWEN_VL_TEXT_KEYS if k in config}}
+
+
+def check_flat_and_nested_text_configs(flat: dict, total: int) -> None:
+    """A Qwen-VL config counts the same flat, nested and with a null text_config; a nested text_config
+    wins over top-level text keys, which a warning says are not read (and says nothing where they agree)."""
+    assert model(nested_text_config(flat)).tree.total == total
+    assert model({**flat, "text_config": None}).tree.total == total
+    both = {**nested_text_config(flat), "hidden_size": 64, "num_hidden_layers": 2, "vocab_size": 100}
+    report = analyze(both)
+    assert not report.has_errors, report.problems
+    assert report.models[0].tree.total == total
+    (warning,) = [p for p in report.problems if p.code == "LC106" and p.severity == "warning"]
+    assert '"vocab_size", "hidden_size", "num_hidden_layers"' in warning.message and "text_config" in warning.message
+    same = {**nested_text_config(flat), **{k: flat[k] for k in QWEN_VL_TEXT_KEYS if k in flat}}
+    assert not [p for p in analyze(same).problems if p.severity == "warning"]

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import json
 
-from config_models import analyze, errors, model
+from config_models import (QWEN_VL_TEXT_KEYS, analyze, check_flat_and_nested_text_configs, errors, model,
+                           nested_text_config)
 
 from lsp_count.core.memory import lora_adapter_breakdown, lora_adapter_params
 
@@ -72,15 +73,6 @@ QWEN2_5_VL_3B = {**QWEN2_5_VL_7B, "hidden_size": 2048, "intermediate_size": 1100
                  "tie_word_embeddings": True, "vision_config": {**QWEN2_5_VL_7B["vision_config"], "out_hidden_size": 2048}}
 TOTAL_3B = 3_754_622_976
 
-TEXT_KEYS = ("vocab_size", "hidden_size", "intermediate_size", "num_hidden_layers", "num_attention_heads",
-             "num_key_value_heads", "max_position_embeddings", "max_window_layers", "sliding_window",
-             "use_sliding_window")
-
-
-def _nested(config: dict) -> dict:
-    """The same model saved the newer way: the text model's keys in a text_config."""
-    flat = {k: v for k, v in config.items() if k not in TEXT_KEYS}
-    return {**flat, "text_config": {k: config[k] for k in TEXT_KEYS if k in config}}
 
 
 def _vision_ours(h: int, ffn: int, depth: int, out: int, merge: int = 2, patch: int = 14, frames: int = 2,
@@ -119,7 +111,7 @@ def test_sub_models_on_their_own() -> None:
     vision = {**QWEN2_5_VL_7B["vision_config"], "model_type": "qwen2_5_vl_vision",
               "architectures": ["Qwen2_5_VisionTransformerPretrainedModel"]}
     assert model(vision).tree.total == VISION_7B
-    text = {k: QWEN2_5_VL_7B[k] for k in TEXT_KEYS} | {"model_type": "qwen2_5_vl_text",
+    text = {k: QWEN2_5_VL_7B[k] for k in QWEN_VL_TEXT_KEYS} | {"model_type": "qwen2_5_vl_text",
                                                        "architectures": ["Qwen2_5_VLTextModel"]}
     assert model(text).tree.total == TEXT_7B
 
@@ -136,25 +128,9 @@ def test_class_defaults() -> None:
 
 
 # ----------------------------------------------------------------- flat and nested text configs
-def test_a_nested_text_config_counts_as_the_flat_one() -> None:
-    assert model(_nested(QWEN2_5_VL_7B)).tree.total == TOTAL_7B
-    assert model(_nested(QWEN2_5_VL_3B)).tree.total == TOTAL_3B
-
-
-def test_a_null_text_config_reads_the_top_level_keys() -> None:
-    assert model({**QWEN2_5_VL_7B, "text_config": None}).tree.total == TOTAL_7B
-
-
-def test_a_nested_text_config_wins_over_top_level_keys() -> None:
-    both = {**_nested(QWEN2_5_VL_7B), "hidden_size": 64, "num_hidden_layers": 2, "vocab_size": 100}
-    report = analyze(both)
-    assert not report.has_errors, report.problems
-    assert report.models[0].tree.total == TOTAL_7B
-    (warning,) = [p for p in report.problems if p.code == "LC106" and p.severity == "warning"]
-    assert '"vocab_size", "hidden_size", "num_hidden_layers"' in warning.message and "text_config" in warning.message
-    # The same values at both places say nothing.
-    same = {**_nested(QWEN2_5_VL_7B), **{k: QWEN2_5_VL_7B[k] for k in TEXT_KEYS}}
-    assert not [p for p in analyze(same).problems if p.severity == "warning"]
+def test_flat_nested_and_null_text_configs_count_the_same() -> None:
+    check_flat_and_nested_text_configs(QWEN2_5_VL_7B, TOTAL_7B)
+    assert model(nested_text_config(QWEN2_5_VL_3B)).tree.total == TOTAL_3B
 
 
 def test_the_text_config_is_qwen2_5_vls_whatever_model_type_it_names() -> None:
@@ -188,7 +164,7 @@ def test_vision_aliases() -> None:
 
 
 def test_tie_word_embeddings_in_text_config_ties_the_head() -> None:
-    nested = _nested(QWEN2_5_VL_7B)
+    nested = nested_text_config(QWEN2_5_VL_7B)
     tied = {**nested, "text_config": {**nested["text_config"], "tie_word_embeddings": True}}
     assert model(tied).tree.total == TOTAL_7B - HEAD_7B  # the BC forward to the composite's tie
     # A null there is no tie (Qwen2_5_VLTextConfig has no such field; the composite reads it as false).

@@ -24,6 +24,8 @@ LAYOUTS: dict[str, str] = {
     "gemma3": "lsp_count.core.layouts.multimodal:build_gemma3",
     "qwen2_5_vision": "lsp_count.core.layouts.multimodal:build_qwen2_5_vision",
     "qwen2_5_vl": "lsp_count.core.layouts.multimodal:build_qwen2_5_vl",
+    "qwen2_vision": "lsp_count.core.layouts.multimodal:build_qwen2_vision",
+    "qwen2_vl": "lsp_count.core.layouts.multimodal:build_qwen2_vl",
 }
 
 

@@ -179,13 +179,16 @@ class SubModelPaths:
 _TEXT_MODEL = SubModelPaths("language_model", "layers", _LLAMA_SEGMENTS)
 _VISION_TOWER = SubModelPaths("vision_tower", "encoder.layers")  # CLIP / SigLIP as transformers 5 nests them
 _PROJECTOR = SubModelPaths("multi_modal_projector")
+_QWEN_VISUAL = SubModelPaths("visual", "blocks", (("attention", "attn"), ("mlp", "mlp"), ("merger", "merger"),
+                                                 ("patch_embed", "patch_embed")))
 # Module paths of the composite models, by model_type and top-level tree node (checked by
 # tests/parity/test_lora_parity.py); the head class's own modules (lm_head) sit at the top.
 COMPOSITE_PATHS: dict[str, dict[str, SubModelPaths]] = {
     "llava": {"language_model": _TEXT_MODEL, "vision_tower": _VISION_TOWER, "projector": _PROJECTOR},
     "gemma3": {"language_model": _TEXT_MODEL, "vision_tower": _VISION_TOWER, "projector": _PROJECTOR},
-    "qwen2_5_vl": {"language_model": _TEXT_MODEL, "visual": SubModelPaths(
-        "visual", "blocks", (("attention", "attn"), ("mlp", "mlp"), ("merger", "merger"), ("patch_embed", "patch_embed")))},
+    # Qwen2-VL's and Qwen2.5-VL's vision towers: blocks.N.attn.qkv, blocks.N.mlp.fc1 / gate_proj, merger.mlp.0.
+    "qwen2_5_vl": {"language_model": _TEXT_MODEL, "visual": _QWEN_VISUAL},
+    "qwen2_vl": {"language_model": _TEXT_MODEL, "visual": _QWEN_VISUAL},
 }
 
 

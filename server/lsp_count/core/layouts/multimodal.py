@@ -8,6 +8,7 @@ as their bare classes, as transformers' AutoModel builds them inside the composi
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Callable
 
 from lsp_count.core.engine import layout_builder
 from lsp_count.core.layouts.encoder import vision_tower
@@ -88,11 +89,13 @@ def build_gemma3(spec: ModelSpec) -> ParamNode:
     return node(spec.architecture, *body, _lm_head(spec, text, bool(spec.values["tie_embeddings"])))
 
 
-def qwen2_5_vision(spec: ModelSpec, name: str = "visual") -> ParamNode:
-    """Qwen2_5_VisionTransformerPretrainedModel as a node named ``name``: the Conv3d patch embedding
-    (no bias), ``num_layers`` blocks (two RMSNorms, a fused qkv and proj, a gated MLP, biases on every
-    linear), and the merger (RMSNorm, then hidden_size·merge² → hidden_size·merge² → out_hidden_size)."""
-    h, ffn = spec.int("hidden_size"), spec.int("intermediate_size")
+def _qwen_vision(spec: ModelSpec, name: str, mlp: ParamNode, norm_bias: bool) -> ParamNode:
+    """The vision tower Qwen2-VL and Qwen2.5-VL share the shape of, as a node named ``name``: the Conv3d
+    patch embedding (no bias), ``num_layers`` blocks (two norms, a fused qkv and proj with biases, the
+    block's ``mlp``), and the merger (a norm, then hidden_size·merge² → hidden_size·merge² → out_hidden_size,
+    biases). ``norm_bias``: LayerNorms (Qwen2-VL) rather than RMSNorms (Qwen2.5-VL). ``hidden_size`` is
+    the blocks' width (Qwen2-VL's embed_dim), ``out_hidden_size`` the merger's (Qwen2-VL's hidden_size)."""
+    h = spec.int("hidden_size")
     channels, patch, frames = spec.int("in_channels"), spec.int("patch_size"), spec.int("temporal_patch_size")
     merge, out = spec.int("spatial_merge_size"), spec.int("out_hidden_size")
     patch_embed = ParamNode("patch_embed", (Tensor("proj.weight", (h, channels, frames, patch, patch), "conv", "proj"),),
@@ -101,16 +104,34 @@ def qwen2_5_vision(spec: ModelSpec, name: str = "visual") -> ParamNode:
         "blocks",
         ParamNode("attention", linear("qkv", h, 3 * h, True) + linear("proj", h, h, True),  # as wide whatever the heads
                   source=spec.key_span("hidden_size"), key="hidden_size"),
-        ParamNode("mlp", linear("gate_proj", h, ffn, True) + linear("up_proj", h, ffn, True)
-                  + linear("down_proj", ffn, h, True), source=spec.key_span("intermediate_size"), key="intermediate_size"),
-        ParamNode("norms", norm("norm1", h, False) + norm("norm2", h, False)),
+        mlp,
+        ParamNode("norms", norm("norm1", h, norm_bias) + norm("norm2", h, norm_bias)),
         repeat=spec.int("num_layers"), source=spec.key_span("num_layers"), key="num_layers",
     )
     merged = h * merge * merge  # spatial_merge_size² patches side by side
-    merger = ParamNode("merger", norm("ln_q", h, False) + linear("mlp.0", merged, merged, True)
+    merger = ParamNode("merger", norm("ln_q", h, norm_bias) + linear("mlp.0", merged, merged, True)
                        + linear("mlp.2", merged, out, True), note=f"{merge}×{merge} patches → {out:,}",
                        source=spec.key_span("out_hidden_size") or spec.key_span("spatial_merge_size"), key="out_hidden_size")
     return node(name, patch_embed, blocks, merger, source=spec.span, note=spec.model_type)
+
+
+def qwen2_5_vision(spec: ModelSpec, name: str = "visual") -> ParamNode:
+    """Qwen2_5_VisionTransformerPretrainedModel as a node named ``name``: RMSNorms (weight only) and a
+    gated MLP (gate_proj, up_proj, down_proj, intermediate_size wide, biases)."""
+    h, ffn = spec.int("hidden_size"), spec.int("intermediate_size")
+    mlp = ParamNode("mlp", linear("gate_proj", h, ffn, True) + linear("up_proj", h, ffn, True)
+                    + linear("down_proj", ffn, h, True), source=spec.key_span("intermediate_size"), key="intermediate_size")
+    return _qwen_vision(spec, name, mlp, norm_bias=False)
+
+
+def qwen2_vision(spec: ModelSpec, name: str = "visual") -> ParamNode:
+    """Qwen2VisionTransformerPretrainedModel as a node named ``name``: LayerNorms (weight and bias) and an
+    MLP of fc1 and fc2 (embed_dim → mlp_ratio × embed_dim → embed_dim, biases)."""
+    h = spec.int("hidden_size")
+    ffn = h * spec.int("mlp_ratio")  # int(embed_dim * mlp_ratio), both whole numbers
+    mlp = ParamNode("mlp", linear("fc1", h, ffn, True) + linear("fc2", ffn, h, True),
+                    note=f"{spec.int('mlp_ratio')} × {h:,}", source=spec.key_span("mlp_ratio"), key="mlp_ratio")
+    return _qwen_vision(spec, name, mlp, norm_bias=True)
 
 
 def build_qwen2_5_vision(spec: ModelSpec) -> ParamNode:
@@ -118,12 +139,27 @@ def build_qwen2_5_vision(spec: ModelSpec) -> ParamNode:
     return ParamNode(spec.architecture, children=qwen2_5_vision(spec).children)
 
 
-def build_qwen2_5_vl(spec: ModelSpec) -> ParamNode:
-    """Qwen2_5_VLForConditionalGeneration (or the bare Qwen2_5_VLModel): vision tower, text model, lm_head."""
+def build_qwen2_vision(spec: ModelSpec) -> ParamNode:
+    """Qwen2VisionTransformerPretrainedModel on its own (a config of model_type qwen2_vl_vision)."""
+    return ParamNode(spec.architecture, children=qwen2_vision(spec).children)
+
+
+def _qwen_vl(spec: ModelSpec, tower: Callable[[ModelSpec], ParamNode]) -> ParamNode:
+    """Qwen2-VL / Qwen2.5-VL (the head class or the bare model): vision ``tower``, text model, lm_head."""
     vision, text = _subs(spec)
-    body = (qwen2_5_vision(vision), language_model(text))
+    body = (tower(vision), language_model(text))
     if spec.head == "base":
         return node(spec.architecture, *body)
-    # Qwen2_5_VLConfig ties the head when it or (pre-v5 saves) its text_config asks to.
+    # The composite config ties the head when it or (pre-v5 saves) its text_config asks to.
     tied = bool(spec.values["tie_embeddings"]) or bool(text.values.get("tie_embeddings"))
     return node(spec.architecture, *body, _lm_head(spec, text, tied))
+
+
+def build_qwen2_5_vl(spec: ModelSpec) -> ParamNode:
+    """Qwen2_5_VLForConditionalGeneration (or the bare Qwen2_5_VLModel): vision tower, text model, lm_head."""
+    return _qwen_vl(spec, qwen2_5_vision)
+
+
+def build_qwen2_vl(spec: ModelSpec) -> ParamNode:
+    """Qwen2VLForConditionalGeneration (or the bare Qwen2VLModel): vision tower, text model, lm_head."""
+    return _qwen_vl(spec, qwen2_vision)

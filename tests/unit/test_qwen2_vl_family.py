@@ -1,0 +1,259 @@
+"""Qwen2-VL (qwen2_vl, with its qwen2_vl_text and qwen2_vl_vision sub-families) without torch.
+
+Every total here is what transformers 5.25 builds on the meta device (checked there, and on random
+configs in tests/parity/test_parity.py); these tests pin the published models, the flat and nested
+ways of writing the text model, what sets Qwen2-VL's vision tower apart from Qwen2.5-VL's, and the
+problems a bad config gets.
+"""
+
+from __future__ import annotations
+
+import json
+
+from config_models import (QWEN_VL_TEXT_KEYS, analyze, check_flat_and_nested_text_configs, errors, model,
+                           nested_text_config)
+
+from lsp_count.core.memory import lora_adapter_breakdown, lora_adapter_params
+
+# Qwen/Qwen2-VL-7B-Instruct's config.json as the Hub has it: flat (the text model's keys at the top level),
+# the vision tower's "hidden_size" the width its merger projects to, and "in_chans" (no key of transformers 5's).
+QWEN2_VL_7B = {
+    "architectures": ["Qwen2VLForConditionalGeneration"],
+    "attention_dropout": 0.0,
+    "bos_token_id": 151643,
+    "eos_token_id": 151645,
+    "vision_start_token_id": 151652,
+    "vision_end_token_id": 151653,
+    "vision_token_id": 151654,
+    "image_token_id": 151655,
+    "video_token_id": 151656,
+    "hidden_act": "silu",
+    "hidden_size": 3584,
+    "initializer_range": 0.02,
+    "intermediate_size": 18944,
+    "max_position_embeddings": 32768,
+    "max_window_layers": 28,
+    "model_type": "qwen2_vl",
+    "num_attention_heads": 28,
+    "num_hidden_layers": 28,
+    "num_key_value_heads": 4,
+    "rms_norm_eps": 1e-06,
+    "rope_theta": 1000000.0,
+    "sliding_window": 32768,
+    "tie_word_embeddings": False,
+    "torch_dtype": "bfloat16",
+    "transformers_version": "4.41.2",
+    "use_cache": True,
+    "use_sliding_window": False,
+    "vision_config": {
+        "depth": 32,
+        "embed_dim": 1280,
+        "mlp_ratio": 4,
+        "num_heads": 16,
+        "in_chans": 3,
+        "hidden_size": 3584,
+        "patch_size": 14,
+        "spatial_merge_size": 2,
+        "temporal_patch_size": 2,
+    },
+    "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 24]},
+    "vocab_size": 152064,
+}
+TOTAL_7B = 8_291_375_616  # Qwen2VLForConditionalGeneration, transformers 5.25 on the meta device
+VISION_7B = 675_759_104
+TEXT_7B = 7_070_619_136  # the same text model as Qwen2.5-VL-7B's
+HEAD_7B = 152064 * 3584
+
+# Qwen/Qwen2-VL-2B-Instruct's sizes: a tied head and a merger 1,536 wide.
+QWEN2_VL_2B = {**QWEN2_VL_7B, "hidden_size": 1536, "intermediate_size": 8960, "num_attention_heads": 12,
+               "num_key_value_heads": 2, "vocab_size": 151936, "tie_word_embeddings": True,
+               "vision_config": {**QWEN2_VL_7B["vision_config"], "hidden_size": 1536}}
+TOTAL_2B = 2_208_985_600  # transformers 5.25 on the meta device
+
+
+
+def _vision_ours(embed: int, ratio: int, depth: int, out: int, merge: int = 2, patch: int = 14, frames: int = 2,
+                 channels: int = 3) -> int:
+    """The vision tower as modeling_qwen2_vl.py builds it: LayerNorms with biases, fc1 / fc2."""
+    ffn = embed * ratio
+    block = 2 * 2 * embed + (embed * 3 * embed + 3 * embed) + (embed * embed + embed) + (embed * ffn + ffn) \
+        + (ffn * embed + embed)
+    merged = embed * merge * merge
+    return (channels * frames * patch * patch * embed + depth * block + 2 * embed + (merged * merged + merged)
+            + (merged * out + out))
+
+
+def _text_ours(h: int, ffn: int, layers: int, heads: int, kv: int, vocab: int) -> int:
+    """Qwen2VLTextModel: q/k/v with biases, o_proj without, a gated MLP, two RMSNorms a layer and one at the end."""
+    head_dim = h // heads
+    attention = (h * heads * head_dim + heads * head_dim) + 2 * (h * kv * head_dim + kv * head_dim) + heads * head_dim * h
+    return vocab * h + layers * (attention + 3 * h * ffn + 2 * h) + h
+
+
+# ----------------------------------------------------------------- published sizes
+def test_qwen2_vl_7b_is_what_transformers_builds() -> None:
+    tree = model(QWEN2_VL_7B).tree
+    assert tree.total == TOTAL_7B
+    assert list(tree.components()) == ["visual", "language_model", "lm_head"]
+    assert tree.components() == {"visual": VISION_7B, "language_model": TEXT_7B, "lm_head": HEAD_7B}
+    assert VISION_7B == _vision_ours(1280, 4, 32, 3584)
+    assert TEXT_7B == _text_ours(3584, 18944, 28, 28, 4, 152064)
+    visual = tree.root.child("visual")
+    assert visual.note == "qwen2_vl_vision"
+    assert [c.name for c in visual.children] == ["patch_embed", "blocks", "merger"]
+    assert visual.child("blocks").repeat == 32
+    assert tree.root.child("language_model").note == "qwen2_vl_text"
+    assert tree.root.child("language_model").child("layers").repeat == 28
+
+
+def test_qwen2_vl_2b_ties_its_head() -> None:
+    tree = model(QWEN2_VL_2B).tree
+    assert tree.total == TOTAL_2B
+    assert tree.components() == {"visual": _vision_ours(1280, 4, 32, 1536),
+                                 "language_model": _text_ours(1536, 8960, 28, 12, 2, 151936), "lm_head": 0}
+
+
+def test_the_bare_model_has_no_head() -> None:
+    assert model({**QWEN2_VL_7B, "architectures": ["Qwen2VLModel"]}).tree.total == TOTAL_7B - HEAD_7B
+    assert model({**QWEN2_VL_2B, "architectures": ["Qwen2VLModel"]}).tree.total == TOTAL_2B
+
+
+def test_sub_models_on_their_own() -> None:
+    vision = {**QWEN2_VL_7B["vision_config"], "model_type": "qwen2_vl_vision",
+              "architectures": ["Qwen2VisionTransformerPretrainedModel"]}
+    assert model(vision).tree.total == VISION_7B
+    text = {k: QWEN2_VL_7B[k] for k in QWEN_VL_TEXT_KEYS} | {"model_type": "qwen2_vl_text", "architectures": ["Qwen2VLTextModel"]}
+    assert model(text).tree.total == TEXT_7B
+
+
+def test_class_defaults() -> None:
+    # Qwen2VLConfig(): the 72B-sized text model and Qwen2VLVisionConfig's tower (transformers: 73,381,962,752).
+    assert model({"model_type": "qwen2_vl", "architectures": ["Qwen2VLForConditionalGeneration"]}).tree.total \
+        == 73_381_962_752
+    # No vision_config: Qwen2VLVisionConfig's defaults, which are the 7B's tower.
+    no_vision = {k: v for k, v in QWEN2_VL_7B.items() if k != "vision_config"}
+    assert model(no_vision).tree.total == TOTAL_7B
+
+
+# ----------------------------------------------------------------- the vision tower's own keys
+def test_the_merger_projects_to_the_vision_configs_hidden_size() -> None:
+    # Qwen2-VL's vision "hidden_size" is only the merger's output width; the blocks are embed_dim wide.
+    vision = QWEN2_VL_7B["vision_config"]
+    wider = model({**QWEN2_VL_7B, "vision_config": {**vision, "hidden_size": 4096}}).tree
+    assert wider.components()["visual"] == VISION_7B + (4096 - 3584) * (5120 + 1)
+    narrower_blocks = model({**QWEN2_VL_7B, "vision_config": {**vision, "embed_dim": 640}}).tree
+    assert narrower_blocks.components()["visual"] == _vision_ours(640, 4, 32, 3584)
+
+
+def test_mlp_ratio_sets_the_mlp_width() -> None:
+    vision = QWEN2_VL_7B["vision_config"]
+    for ratio in (0, 1, 2, 4):
+        tree = model({**QWEN2_VL_7B, "vision_config": {**vision, "mlp_ratio": ratio}}).tree
+        assert tree.components()["visual"] == _vision_ours(1280, ratio, 32, 3584)
+    fc1 = {t.name: t.shape for t in model(QWEN2_VL_7B).tree.root.child("visual").child("blocks").child("mlp").tensors}
+    assert fc1 == {"fc1.weight": (5120, 1280), "fc1.bias": (5120,), "fc2.weight": (1280, 5120), "fc2.bias": (1280,)}
+
+
+def test_a_fractional_mlp_ratio_is_refused() -> None:
+    # Qwen2VLVisionConfig's mlp_ratio is a strict int: 2.5 fails there (int(embed_dim * 2.5) is never reached).
+    problems = errors({**QWEN2_VL_7B, "vision_config": {**QWEN2_VL_7B["vision_config"], "mlp_ratio": 2.5}})
+    assert problems and '"mlp_ratio"' in problems[0].message and "whole number" in problems[0].message
+
+
+def test_old_checkpoints_vision_model_type() -> None:
+    # Old checkpoints name the vision config "qwen2_vl", which transformers renames to qwen2_vl_vision;
+    # Qwen2VLConfig builds a Qwen2VLVisionConfig whatever the mapping names.
+    for kind in ("qwen2_vl", "qwen2_vl_vision", "qwen2_5_vl_vision", "llava"):
+        named = {**QWEN2_VL_7B, "vision_config": {**QWEN2_VL_7B["vision_config"], "model_type": kind}}
+        assert model(named).tree.total == TOTAL_7B, kind
+
+
+def test_vision_aliases() -> None:
+    vision = QWEN2_VL_7B["vision_config"]
+    # attribute_map: num_hidden_layers / num_attention_heads set depth / num_heads, and win beside them.
+    aliased = {**QWEN2_VL_7B, "vision_config": {**vision, "num_hidden_layers": 2}}
+    assert model(aliased).tree.root.child("visual").child("blocks").repeat == 2
+    # in_chans is no key of Qwen2VLVisionConfig: in_channels (3) is what the Conv3d takes.
+    assert model({**QWEN2_VL_7B, "vision_config": {**vision, "in_chans": 1}}).tree.total == TOTAL_7B
+    in_channels = {**QWEN2_VL_7B, "vision_config": {**vision, "in_channels": 1}}
+    assert model(in_channels).tree.total == TOTAL_7B - 2 * 2 * 14 * 14 * 1280
+
+
+# ----------------------------------------------------------------- flat and nested text configs
+def test_flat_nested_and_null_text_configs_count_the_same() -> None:
+    check_flat_and_nested_text_configs(QWEN2_VL_7B, TOTAL_7B)
+    assert model(nested_text_config(QWEN2_VL_2B)).tree.total == TOTAL_2B
+
+
+def test_the_text_config_is_qwen2_vls_whatever_model_type_it_names() -> None:
+    # Qwen2VLConfig builds a Qwen2VLTextConfig from any text_config: its defaults (8 key/value heads).
+    text = {"model_type": "qwen2", "hidden_size": 64, "num_attention_heads": 16, "num_hidden_layers": 1,
+            "intermediate_size": 32, "vocab_size": 100}
+    tree = model({**QWEN2_VL_7B, "text_config": text}).tree
+    assert tree.root.child("language_model").note == "qwen2_vl_text"
+    eight = model({**QWEN2_VL_7B, "text_config": {**text, "num_key_value_heads": 8}}).tree
+    assert tree.total == eight.total
+
+
+def test_tie_word_embeddings_in_text_config_ties_the_head() -> None:
+    nested = nested_text_config(QWEN2_VL_7B)
+    tied = {**nested, "text_config": {**nested["text_config"], "tie_word_embeddings": True}}
+    assert model(tied).tree.total == TOTAL_7B - HEAD_7B  # the BC forward to the composite's tie
+    null_tie = {**nested, "text_config": {**nested["text_config"], "tie_word_embeddings": None}}
+    assert model(null_tie).tree.total == TOTAL_7B
+    # The composite's own true ties a flat config.
+    assert model({**QWEN2_VL_7B, "tie_word_embeddings": True}).tree.total == TOTAL_7B - HEAD_7B
+
+
+# ----------------------------------------------------------------- LoRA
+def test_lora_adapters_are_pefts() -> None:
+    tree = model(QWEN2_VL_7B).tree
+    # peft's get_peft_model on the meta device: all-linear (the vision tower's too), and named targets.
+    assert lora_adapter_params(tree, 16) == 51_159_040
+    assert lora_adapter_params(tree, 16, ("q_proj", "v_proj")) == 5_046_272
+    assert lora_adapter_params(tree, 8, ("fc1", "qkv")) == 2_949_120
+    assert lora_adapter_params(tree, 8, ("mlp.0", "qkv")) == 1_392_640
+    assert {"qkv", "proj", "fc1", "fc2", "mlp.0", "mlp.2", "q_proj", "gate_proj"} <= set(lora_adapter_breakdown(tree, 16))
+
+
+# ----------------------------------------------------------------- bad input
+def test_a_null_size_at_the_top_level_is_the_text_models_error() -> None:
+    problem = errors({**QWEN2_VL_7B, "hidden_size": None})[0]
+    assert problem.code == "LC102" and '"hidden_size": null' in problem.message and problem.span is not None
+
+
+def test_a_null_vision_size_is_refused() -> None:
+    for key in ("embed_dim", "mlp_ratio", "hidden_size"):
+        problems = errors({**QWEN2_VL_7B, "vision_config": {**QWEN2_VL_7B["vision_config"], key: None}})
+        assert problems and f'"{key}": null' in problems[0].message, key
+
+
+def test_text_heads_must_divide_the_width() -> None:
+    problems = errors({**QWEN2_VL_7B, "hidden_size": 3585})
+    assert problems and "divide" in problems[0].message
+
+
+def test_a_null_max_window_layers_fails_only_with_the_window_on() -> None:
+    assert model({**QWEN2_VL_7B, "max_window_layers": None}).tree.total == TOTAL_7B
+    problems = errors({**QWEN2_VL_7B, "max_window_layers": None, "use_sliding_window": True})
+    assert problems and '"max_window_layers": null' in problems[0].message and "Qwen2VLTextConfig" in problems[0].message
+
+
+def test_more_vision_heads_than_width_is_refused() -> None:
+    # The heads split embed_dim (8 here), not the vision config's hidden_size (3,584).
+    problems = errors({**QWEN2_VL_7B, "vision_config": {**QWEN2_VL_7B["vision_config"], "embed_dim": 8}})
+    assert problems and "num_heads (16)" in problems[0].message and "embed_dim (8)" in problems[0].message
+
+
+def test_a_merger_narrower_than_the_text_model_is_a_warning() -> None:
+    narrow = {**QWEN2_VL_7B, "vision_config": {**QWEN2_VL_7B["vision_config"], "hidden_size": 2048}}
+    report = analyze(narrow)
+    assert not report.has_errors
+    assert any(p.code == "LC103" and "hidden_size (2,048)" in p.message for p in report.problems)
+
+
+def test_a_bad_vision_value_is_located_inside_vision_config() -> None:
+    text = json.dumps({**QWEN2_VL_7B, "vision_config": {"embed_dim": -1}}, indent=2)
+    (problem,) = [p for p in analyze({}, text).problems if p.severity == "error"]
+    line = next(i for i, row in enumerate(text.splitlines()) if '"embed_dim": -1' in row)
+    assert '"embed_dim"' in problem.message and problem.span.start.line == line
