@@ -29,8 +29,11 @@ CASES = {
     "kv_not_dividing": (b'{"model_type": "llama", "num_attention_heads": 32, "num_key_value_heads": 5}',
                         "must divide num_attention_heads", (1, 52)),
     "absurd_dimension": (b'{"model_type": "llama", "hidden_size": 10000000000}', "larger than any real model dimension", (1, 40)),
+    # A billion layers passes the dimension limit but is no model: per-layer lists would take minutes and gigabytes.
+    "absurd_layer_count": (b'{"model_type": "qwen2", "num_hidden_layers": 1000000000}',
+                           "1,000,000,000 is larger than any real model layer count (limit 100,000)", (1, 46)),
     "absurd_total": (b'{"model_type": "llama", "hidden_size": 900000000, "intermediate_size": 900000000, '
-                     b'"num_attention_heads": 1, "num_hidden_layers": 1000000}', "beyond any real model", (1, 1)),
+                     b'"num_attention_heads": 1, "num_hidden_layers": 100000}', "beyond any real model", (1, 1)),
     "null_for_number": (b'{"model_type": "llama", "hidden_size": null}', '"hidden_size": null is not a whole number',
                         (1, 40)),
     "short_per_layer_list": (b'{"model_type": "smollm3", "no_rope_layers": [1], "use_sliding_window": true, '

@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from lsp_count.core.analyze import analyze_text
 from lsp_count.core.families import registry
 from lsp_count.core.memory import Settings, estimate_memory
-from lsp_count.core.precision import precision_view
+from lsp_count.core.precision import _more_bits_layers, precision_view, use_more_bits
+from lsp_count.core.spec import LAYER_COUNT_FIELDS, MAX_LAYERS
 
 SCALARS = st.one_of(
     st.integers(-3, 70), st.sampled_from([0, 1, 2, 3, 4, 7, 64, 128, 4096, 10**9, 10**12]),
@@ -49,3 +51,31 @@ def test_any_values_in_a_family_s_keys_are_counted_or_refused_never_raised(confi
         estimate_memory(model, Settings())
         estimate_memory(model, Settings(mode="train"))
         precision_view(model.tree)
+
+
+def _layer_count_keys() -> list[tuple[str, str]]:
+    return sorted({(model_type, key) for model_type, family in registry().items()
+                   for name, f in family.fields.items() if name in LAYER_COUNT_FIELDS for key in f.keys})
+
+
+def test_every_layer_count_field_is_a_field_of_some_family() -> None:
+    used = {name for family in registry().values() for name, f in family.fields.items() if f.keys}
+    assert LAYER_COUNT_FIELDS <= used, LAYER_COUNT_FIELDS - used
+
+
+@pytest.mark.parametrize(("model_type", "key"), _layer_count_keys())
+def test_a_layer_count_past_the_limit_is_refused_at_its_key_not_built(model_type: str, key: str) -> None:
+    """A billion layers (a held-down key) passed the dimension limit, and the per-layer lists a
+    count and its memory plan keep took minutes and every gigabyte of the machine (the fuzz test
+    above drew it and was OOM-killed)."""
+    text = json.dumps({"model_type": model_type, key: MAX_LAYERS + 1})
+    report = analyze_text(text, "/nonexistent/config.json")
+    (problem,) = [p for p in report.problems if "layer count" in p.message]
+    assert problem.severity == "error" and problem.code == "LC102"
+    assert problem.span.start.column == text.index(str(MAX_LAYERS + 1)), problem
+    assert f"(limit {MAX_LAYERS:,})" in problem.message
+
+
+def test_the_q4_k_m_layer_choice_in_closed_form_is_llama_cpp_s_loop() -> None:
+    for n_layers in [*range(0, 400), 10**6 + 7]:
+        assert _more_bits_layers(n_layers) == sum(1 for i in range(n_layers) if use_more_bits(i, n_layers)), n_layers

@@ -334,6 +334,7 @@ def test_torchtune_and_litgpt_true_precision_train_without_a_master_copy():
     ("n_layer: 2\nn_embd: 64\nn_head: 4\nbias: maybe\n", 3, "bias must be true or false"),
     ("n_layer: 2\nn_embd: 64\nn_head: 4\nmlp_class_name: LLaMAMLP\n", 3, "LLaMAMLP needs intermediate_size"),
     ("n_layer: 2\nn_embd: 64\nn_head: 4\nvocab_size: 100000000000000000000\n", 3, "larger than any real model"),
+    ("n_layer: 1000000000\nn_embd: 64\nn_head: 4\n", 0, "n_layer 1,000,000,000 is larger than any real model layer count"),
     ("n_layer: 2\nn_embd: 64\nn_head: 4\nlatent_attention: yes\n", 3, "latent_attention needs q_lora_rank"),
 ])
 def test_a_litgpt_config_litgpt_refuses_is_an_error_at_its_key(text, line, said):

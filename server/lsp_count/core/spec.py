@@ -18,6 +18,18 @@ from lsp_count.core.source import Problem, SourceNode, Span
 # The largest dimension we accept; beyond this a config is a typo or hostile.
 MAX_DIMENSION = 10**9
 MAX_TOTAL = 10**18
+# Layer counts are repeated structure: the count and the memory plan keep per-layer lists (layer
+# types, sliding windows), as transformers builds one module per layer. The deepest real models
+# have a few hundred layers; a billion is a held-down key, which would take minutes and gigabytes.
+MAX_LAYERS = 100_000
+# The canonical fields (every family's) that count layers or blocks.
+LAYER_COUNT_FIELDS = frozenset({"num_layers", "encoder_layers", "decoder_layers", "decoder_layers_written", "depth",
+                                "num_layers_key"})
+
+
+def size_limit(name: str) -> tuple[int, str]:
+    """The largest value a size field accepts, and what a message calls it."""
+    return (MAX_LAYERS, "layer count") if name in LAYER_COUNT_FIELDS else (MAX_DIMENSION, "dimension")
 
 
 @dataclass(frozen=True)
@@ -220,8 +232,9 @@ def _check(name: str, key: str, f: Field, node: SourceNode) -> tuple[object, Pro
             return bad(f"expected a whole number, got {_type_name(value)}")
         if value < f.minimum:
             return bad(f"must be at least {f.minimum}, got {value}")
-        if value > MAX_DIMENSION:
-            return bad(f"{value:,} is larger than any real model dimension (limit {MAX_DIMENSION:,})")
+        limit, what = size_limit(name)
+        if value > limit:
+            return bad(f"{value:,} is larger than any real model {what} (limit {limit:,})")
         return value, None
     if kind == "bool":
         if not isinstance(value, bool):

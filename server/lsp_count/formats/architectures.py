@@ -120,10 +120,14 @@ def litgpt_model(r, name: str, problems: list[Problem], lora: LitLora | None = N
     except LitGPTConfigError as exc:
         problems.append(Problem("error", "LC102", f"LitGPT config: {exc}", r.span(exc.key) or r.root.span))
         return None
+    spec_problems: list[Problem] = []
     spec_report = _count({k: (v, r.node(_LITGPT_KEYS.get(k, k))) for k, v in hf.items()}, r.root.span, display,
-                         [], "LitGPT config")
+                         spec_problems, "LitGPT config")
     if spec_report is None or spec_report.spec is None:
-        problems.append(Problem("error", "LC101", "the LitGPT config's shapes have no memory model", r.root.span))
+        # The transformers-shaped spec's own keys are not the file's: say why, at the file's root.
+        why = next((p.message for p in spec_problems if p.severity == "error"), "")
+        problems.append(Problem("error", "LC101", "the LitGPT config's shapes have no memory model" + (f" ({why})" if why else ""),
+                                r.root.span))
         return None
     spec = replace(spec_report.spec, name=display, architecture="litgpt.GPT")
     tree = ParamTree(root)

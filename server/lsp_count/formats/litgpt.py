@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from lsp_count.core.params import ParamNode, Tensor
-from lsp_count.core.spec import MAX_DIMENSION
+from lsp_count.core.spec import MAX_DIMENSION, size_limit
 
 # litgpt.Config's defaults (litgpt/config.py), for the fields a model_config.yaml may leave out.
 DEFAULTS: dict[str, Any] = {
@@ -76,9 +76,9 @@ def resolved(fields: Mapping[str, Any]) -> dict[str, Any]:
             continue
         if not isinstance(value, int) or isinstance(value, bool) or value < _SIZES[key]:
             raise LitGPTConfigError(key, f"{key} must be a whole number ≥ {_SIZES[key]}, got {value!r}")
-        if value > MAX_DIMENSION:
-            raise LitGPTConfigError(key, f"{key} {value:,} is larger than any real model dimension "
-                                         f"(limit {MAX_DIMENSION:,})")
+        limit, what = size_limit("num_layers" if key == "n_layer" else key)
+        if value > limit:
+            raise LitGPTConfigError(key, f"{key} {value:,} is larger than any real model {what} (limit {limit:,})")
     for key in _SWITCHES:
         if not isinstance(c[key], bool):
             raise LitGPTConfigError(key, f"{key} must be true or false, got {c[key]!r}")
