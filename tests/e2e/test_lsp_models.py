@@ -18,7 +18,8 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
-from test_lsp_server import SERVER, change_doc, open_doc, position_of, utf8_push, vscode_like, wait_for_diagnostics
+from test_lsp_server import (SERVER, change_doc, open_doc, position_of, utf8_push, vscode_like, wait_for_diagnostics,
+                             wait_for_log)
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 NANOGPT = ROOT / "tests" / "fixtures" / "pymodels" / "nanogpt.py"
@@ -217,6 +218,14 @@ async def lenses(client: LanguageClient, uri: str) -> list[types.CodeLens]:
 
 # --- Python model files ------------------------------------------------------------------------
 
+async def test_the_python_analyser_warms_up_at_start_and_the_log_says_so(pull_client: LanguageClient):
+    """The server analyses a built-in model once it is initialized, so the first Python file opened
+    does not wait for the analyser's import; its count is torch's (tests/parity/test_pymodel_parity.py)."""
+    message = await wait_for_log(pull_client, "Python analyser ready")
+    assert message.startswith("lsp-count: Python analyser ready in ") and "(its built-in model: 7,536 parameters)" in message
+    assert not [m for m in pull_client.log_messages if "warm-up" in m.message]
+
+
 async def test_python_hover_on_the_top_level_class_has_its_exact_count(pull_client: LanguageClient, models_ws):
     uri, text = doc(pull_client, models_ws / "nanogpt.py", "python")
     value = await hover_at(pull_client, uri, position_of(text, "class GPT(", 7))
@@ -334,6 +343,7 @@ async def test_python_lenses_follow_a_saved_or_changed_project_file(pull_client:
         changes=[types.FileEvent(uri=layers_uri, type=types.FileChangeType.Changed)]))
     assert await titles() == ["20 params (20)"]
     # Events a client may send for what is not a project file: nothing happens, nothing fails.
+    await wait_for_log(pull_client, "Python analyser ready")  # the start-up's one log line is in
     logged = len(pull_client.log_messages) + len(pull_client.messages)
     pull_client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(changes=[
         types.FileEvent(uri="untitled:Untitled-1.py", type=types.FileChangeType.Created),

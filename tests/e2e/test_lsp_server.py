@@ -83,6 +83,17 @@ async def wait_for_diagnostics(client, uri: str, predicate, timeout: float = 10.
     raise AssertionError(f"no matching diagnostics for {uri} within {timeout}s; last: {client.diagnostics.get(uri)}")
 
 
+async def wait_for_log(client, needle: str, timeout: float = 30.0) -> str:
+    """The first window/logMessage the server sent that contains ``needle``."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        found = next((m.message for m in client.log_messages if needle in m.message), None)
+        if found is not None:
+            return found
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"no log message with {needle!r} within {timeout}s; got {[m.message for m in client.log_messages]}")
+
+
 # --- the tests -------------------------------------------------------------------------------
 
 import pytest  # noqa: E402

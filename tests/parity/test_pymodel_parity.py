@@ -196,3 +196,17 @@ def test_model_functions_count_what_torch_builds_by_calling_them(name: str) -> N
         assert counted[function].tree.total == sum(p.numel() for p in params), function
         assert counted[function].tree.trainable == sum(p.numel() for p in params if p.requires_grad), function
     assert len(counted) >= MODEL_FUNCTIONS.get(name, 0)
+
+
+def test_the_language_server_s_warm_up_model_counts_as_torch_builds_it() -> None:
+    """The built-in model the server analyses at start-up (lsp/analysis.py) is counted exactly."""
+    from lsp_count.lsp import analysis
+
+    sys.modules["lsp_count_warm_up"] = module = type(sys)("lsp_count_warm_up")  # dataclasses look their module up
+    try:
+        exec(compile(analysis._WARM_UP_SOURCE, analysis.WARM_UP_PATH, "exec"), module.__dict__)  # noqa: S102 - our own source
+    finally:
+        del sys.modules["lsp_count_warm_up"]
+    with torch.device("meta"):
+        built = module.WarmUpModel()
+    assert analysis.warm_up_python_analysis() == sum(p.numel() for p in built.parameters()) == 7536

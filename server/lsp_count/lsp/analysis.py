@@ -91,6 +91,63 @@ def analyze_document(uri: str, version: int | None, text: str, path: str, option
     return Analysis(uri, version, text, path, lines, report, options, hub_refs(report, options))
 
 
+# A small model in the styles the analyser reads (a dataclass config, a loop of blocks, a tied head),
+# built into the server: analysed once at start-up so that the first Python file a user opens does
+# not also wait for the analyser's import and its first-use tables (65 ms from bytecode, 330 ms
+# without). No workspace file is read: the path is in no directory that exists.
+_WARM_UP_SOURCE = """\
+from dataclasses import dataclass
+
+import torch
+from torch import nn
+
+
+@dataclass
+class WarmUpConfig:
+    vocab_size: int = 64
+    n_embd: int = 16
+    n_layer: int = 2
+
+
+class WarmUpBlock(nn.Module):
+    def __init__(self, config: WarmUpConfig):
+        super().__init__()
+        self.norm = nn.LayerNorm(config.n_embd)
+        self.attn = nn.MultiheadAttention(config.n_embd, 2, batch_first=True)
+        self.mlp = nn.Sequential(nn.Linear(config.n_embd, 4 * config.n_embd), nn.GELU(),
+                                 nn.Linear(4 * config.n_embd, config.n_embd))
+
+    def forward(self, x):
+        x = self.norm(x)
+        return x + self.mlp(x)
+
+
+class WarmUpModel(nn.Module):
+    def __init__(self, config: WarmUpConfig = WarmUpConfig()):
+        super().__init__()
+        self.wte = nn.Embedding(config.vocab_size, config.n_embd)
+        self.blocks = nn.ModuleList([WarmUpBlock(config) for _ in range(config.n_layer)])
+        self.head = nn.Linear(config.n_embd, config.vocab_size, bias=False)
+        self.head.weight = self.wte.weight
+        self.scale = nn.Parameter(torch.ones(config.n_embd))
+
+    def forward(self, idx):
+        x = self.wte(idx)
+        for block in self.blocks:
+            x = block(x)
+        return self.head(x * self.scale)
+"""
+WARM_UP_PATH = os.path.join(os.sep, "nonexistent-lsp-count-warm-up", "warm_up_model.py")
+
+
+def warm_up_python_analysis() -> int | None:
+    """Analyse the built-in model (importing the analyser); its top-level class's count, or None
+    where it could not be counted (a bug the first real file would show, not one to stop for)."""
+    report = analyze_document("", None, _WARM_UP_SOURCE, WARM_UP_PATH, AnalyzeOptions()).report
+    model = next((m for m in report.models if m.name == "WarmUpModel"), None)
+    return model.tree.total if model is not None and model.tree is not None else None
+
+
 def hub_refs(report: FileReport, options: AnalyzeOptions) -> tuple[HubRef, ...]:
     """The core's resolved ``hub_counts`` when it has them; else the ``hub_refs`` resolved here (offline)."""
     counted = getattr(report, "hub_counts", None)

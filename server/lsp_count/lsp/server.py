@@ -14,6 +14,7 @@ import functools
 import logging
 import os
 import sys
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Sequence
@@ -29,7 +30,7 @@ from lsp_count.core.source import Problem
 
 from lsp_count.lsp import actions, diagnostics, hints, hover, lens
 from lsp_count.lsp.analysis import (Analysis, FunctionCount, analyze_document, class_at, count_function_of,
-                                    function_at, hub_at, is_summary_line, key_at, model_at)
+                                    function_at, hub_at, is_summary_line, key_at, model_at, warm_up_python_analysis)
 from lsp_count.lsp.collector import QuietCollector
 from lsp_count.lsp.positions import encoding_of, from_lsp
 from lsp_count.lsp.progress import client_shows_progress, progress_delay, show_progress
@@ -127,6 +128,20 @@ class LspCountServer(LanguageServer):
         td = self.client_capabilities.text_document
         formats = td.hover.content_format if td is not None and td.hover is not None else None
         return not formats or types.MarkupKind.Markdown in formats
+
+    async def warm_up(self) -> None:
+        """Analyse a built-in Python model in a worker, so the first Python file opened does not wait
+        for the analyser's import; the client's log says when it is ready (or why not)."""
+        start = time.perf_counter()
+        try:
+            total = await asyncio.get_running_loop().run_in_executor(self.executor, warm_up_python_analysis)
+        except Exception as exc:  # noqa: BLE001 - the first real file reports what is wrong, in place
+            message = f"lsp-count: the Python analyser's warm-up failed: {type(exc).__name__}: {exc}"
+        else:
+            ms = (time.perf_counter() - start) * 1000
+            message = (f"lsp-count: Python analyser ready in {ms:.0f} ms (its built-in model: {total:,} parameters)"
+                       if total is not None else "lsp-count: the Python analyser's warm-up model was not counted")
+        self.window_log_message(types.LogMessageParams(type=types.MessageType.Log, message=message))
 
     def spawn(self, coro: Awaitable[Any]) -> None:
         task = asyncio.ensure_future(coro)
@@ -453,6 +468,7 @@ def create_server() -> LspCountServer:
 
     @server.feature(types.INITIALIZED)
     async def initialized(ls: LspCountServer, params: types.InitializedParams) -> None:
+        ls.spawn(ls.warm_up())
         watch = ls._workspace_cap("did_change_watched_files")
         if watch is not None and watch.dynamic_registration:
             registration = types.Registration(
