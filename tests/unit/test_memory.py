@@ -452,3 +452,34 @@ def test_exaone4_s_own_string_pattern_is_read_beside_its_layer_types():
     assert model(model_type="cohere2", num_hidden_layers=4, sliding_window_pattern=0, layer_types=types).tree.total
     report = analyze_text(json.dumps({"model_type": "cohere2", "sliding_window_pattern": 0}), "config.json")
     assert not report.models and "Cohere2Config" in report.problems[-1].message
+
+
+@pytest.mark.parametrize("name", ["llava-hf/llava-1.5-7b-hf", "google/gemma-3-4b-pt", "Qwen/Qwen2-VL-7B-Instruct",
+                                  "Qwen/Qwen2.5-VL-7B-Instruct"])
+@pytest.mark.parametrize("checkpointing", [False, True])
+def test_a_vision_language_model_trains_its_text_tokens_through_its_language_model_s_layers(name, checkpointing):
+    """A training step's text tokens run through the language model's layers; the vision tower's
+    blocks (over image patches, which a config does not count) were counted as text layers: 60
+    for Qwen2-VL-7B's 28, doubling its activations."""
+    from lsp_count.core.catalog import CATALOG_DIR
+
+    config = json.loads((CATALOG_DIR / f"{name}.json").read_text())
+    composite = analyze_text(json.dumps(config), "config.json").models[0]
+    text = composite.spec.subspecs["text"]
+    text_only = model(**_text_config(config, text.model_type))
+    settings = Settings(mode="train", context=1024, batch=2, gradient_checkpointing=checkpointing)
+    ours = line(estimate_memory(composite, settings), "activations")
+    alone = line(estimate_memory(text_only, settings), "activations")
+    assert ours.bytes == alone.bytes
+    assert "the language model's; the vision tower's, over image patches, are not counted" in ours.detail
+
+
+def _text_config(config: dict, model_type: str) -> dict:
+    """The composite's text model as a config of its own (Qwen-VL's text keys are at the top level)."""
+    nested = config.get("text_config")
+    if nested is None:
+        from lsp_count.core.families import registry
+
+        keys = {key for f in registry()[model_type].fields.values() for key in f.keys}
+        nested = {k: v for k, v in config.items() if k in keys}
+    return {**nested, "model_type": model_type, "torch_dtype": config.get("torch_dtype", "bfloat16")}

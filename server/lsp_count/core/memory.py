@@ -109,6 +109,8 @@ ENCODER_ONLY_HEADS = frozenset({"encoder", "audio_classification"})
 # Node names that hold the repeated layer stack (for pipeline and ZeRO-3 layer granularity). The seq2seq
 # layout's encoder and decoder stacks are "layers" too; Switch Transformers splits each into
 # "dense_layers" and "sparse_layers".
+# The text model inside a vision-language model's tree (layouts/multimodal.py names it).
+LANGUAGE_MODEL_NODE = "language_model"
 LAYER_STACK_NAMES = frozenset({"layers", "dense_layers", "moe_layers", "sparse_layers", "layer", "h", "blocks"})
 # The entries of a ModuleList as the Python analyser names them: `3`, or equal ones grouped, `0-11`.
 _ENTRY_NAME = re.compile(r"\d+(?:-\d+)?")
@@ -576,6 +578,17 @@ def _layer_count(root: ParamNode) -> int:
     return sum(n.repeat * mult for n, mult in _layer_stacks(root))
 
 
+def _text_layer_count(model: ModelReport, facts: "_TreeFacts") -> int:
+    """The layers a step's text tokens run through: every layer stack, but in a vision-language
+    model only its language model's (layouts/multimodal.py's ``language_model`` node). Its vision
+    tower runs over image patches, whose number a config does not give."""
+    text = _decoder_spec(model)
+    if model.spec is None or text is None or text is model.spec:
+        return facts.layer_count
+    lm = next((c for c in model.tree.root.children if c.name == LANGUAGE_MODEL_NODE), None)
+    return _layer_count(lm) if lm is not None else facts.layer_count
+
+
 def _in_stack(path: str) -> bool:
     return any(part in LAYER_STACK_NAMES for part in path.split(".")[1:])
 
@@ -858,7 +871,8 @@ def training_activations(model: ModelReport, s: Settings, compute: str, lora_tar
     spec = _decoder_spec(model) or model.spec
     scale = FLOAT_BYTES.get(compute, 2) / 2  # the counts are for 16-bit activations
     sb = s.context * s.batch
-    layers = max(1, facts.layer_count)
+    layers = max(1, facts.memo(("text_layers",), lambda: _text_layer_count(model, facts)))
+    text_layers_only = layers != max(1, facts.layer_count)
     h = _layer_width(spec, facts)
     # A model holding its own adapters (a Python file's get_peft_model): the activations of its
     # adapters are LoRA's, from the adapters it holds, not from the settings' plan.
@@ -896,6 +910,8 @@ def training_activations(model: ModelReport, s: Settings, compute: str, lora_tar
     else:
         total = layers * per_layer_full
         source += f" × {layers} layers"
+    if text_layers_only:
+        source += " (the language model's; the vision tower's, over image patches, are not counted)"
     if lora_targets_active:
         # Each adapted linear keeps its dropout's mask and output and lora_A's output.
         extra = facts.memo(("own_lora_io",), lambda: _own_lora_io(facts)) if own else \

@@ -11,6 +11,7 @@ from dataclasses import replace
 from typing import Callable
 
 from lsp_count.core.engine import layout_builder
+from lsp_count.core.memory import LANGUAGE_MODEL_NODE
 from lsp_count.core.layouts.encoder import vision_tower
 from lsp_count.core.params import ParamNode, Tensor, linear, node, norm
 from lsp_count.core.source import Problem
@@ -28,7 +29,7 @@ def language_model(text: ModelSpec) -> ParamNode:
     """The text sub-model as its bare class (LlamaModel, Gemma3TextModel, ...): no head of its own."""
     base = next((cls for cls, head in text.family.heads.items() if head == "base"), text.architecture)
     built = layout_builder(text.family.layout)(replace(text, head="base", architecture=base))
-    return ParamNode("language_model", children=built.children, source=text.span, note=text.model_type)
+    return ParamNode(LANGUAGE_MODEL_NODE, children=built.children, source=text.span, note=text.model_type)
 
 
 def _lm_head(spec: ModelSpec, text: ModelSpec, tied: bool) -> ParamNode:
