@@ -24,6 +24,8 @@ CASES = {
     "zero": (b'{"model_type": "llama", "num_attention_heads": 0}', "must be at least 1, got 0", (1, 48)),
     "bool_for_number": (b'{"model_type": "llama", "vocab_size": true}', "got a boolean", (1, 39)),
     "float_for_number": (b'{"model_type": "llama", "vocab_size": 3.5}', "whole number", (1, 39)),
+    "whole_float_for_number": (b'{"model_type": "llama", "vocab_size": 32000.0}',
+                               "got 32000.0: transformers' config class refuses a float here (write 32000)", (1, 39)),
     "heads_not_dividing": (b'{"model_type": "llama",\n  "hidden_size": 4001,\n  "num_attention_heads": 32}',
                            "does not divide hidden_size (4001) and no head_dim is given", (3, 3)),
     "kv_not_dividing": (b'{"model_type": "llama", "num_attention_heads": 32, "num_key_value_heads": 5}',

@@ -118,6 +118,10 @@ class Family:
     # given, wins: the top-level keys are then not the sub-model's.
     flat_subconfigs: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
+    # Keys under which the config class takes a whole-number float (12.0): attribute_map aliases,
+    # which it sets after its strict field checks, and keys it does not declare. Under every other
+    # size key a float is refused. (families.FLOAT_KEYS fills it.)
+    float_keys: tuple[str, ...] = ()
     # Family-specific consistency checks, ``check(spec) -> list[Problem]``, run after the generic ones.
     checks: tuple[Callable[["ModelSpec"], list[Problem]], ...] = ()
 
@@ -200,8 +204,8 @@ _KIND_WORDS = {"int": "a whole number", "int|auto": "a whole number or \"auto\""
                "float": "a number"}
 
 
-def _check(name: str, key: str, f: Field, node: SourceNode) -> tuple[object, Problem | None]:
-    """Validate one value; return (value, problem)."""
+def _check(name: str, key: str, f: Field, node: SourceNode, float_ok: bool = False) -> tuple[object, Problem | None]:
+    """Validate one value; return (value, problem). ``float_ok``: a whole-number float is the int."""
     if f.kind == "any":
         return node.to_python(), None
     if f.kind == "entries":
@@ -226,8 +230,11 @@ def _check(name: str, key: str, f: Field, node: SourceNode) -> tuple[object, Pro
     if kind in ("int", "int?", "int|auto"):
         if value is None and kind == "int?":
             return None, None
-        if isinstance(value, float) and value.is_integer() and not isinstance(value, bool):
+        if isinstance(value, float) and value.is_integer() and float_ok:
             value = int(value)
+        if isinstance(value, float) and value.is_integer():
+            return bad(f"expected a whole number, got {value!r}: transformers' config class refuses a float here "
+                       f"(write {int(value)})")
         if isinstance(value, bool) or not isinstance(value, int):
             return bad(f"expected a whole number, got {_type_name(value)}")
         if value < f.minimum:
@@ -295,7 +302,7 @@ def resolve_values(
                 values[name] = f.default
             continue
         key, child = found
-        value, problem = _check(name, key, f, child)
+        value, problem = _check(name, key, f, child, key in family.float_keys)
         if problem:
             problems.append(problem)
             if isinstance(f.default, Derived):

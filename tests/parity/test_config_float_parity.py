@@ -1,0 +1,95 @@
+"""A size written as a whole-number float in a config.json (``"hidden_size": 4096.0``), for every
+size key of every family, against transformers 5: its config classes are strict dataclasses whose
+int fields refuse a float, so the count is an LC102 error on that key; under the few keys the class
+takes one (attribute_map aliases, ``families.FLOAT_KEYS``) the count is what transformers builds.
+Before, every whole-number float was read as the int, and a config transformers refuses to load
+was counted."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from lsp_count.core.analyze import analyze_text
+from lsp_count.core.families import registry
+
+from .meta_count import transformers_count
+from .strategies import REQUIRED_KEYS, strategy_for
+
+transformers = pytest.importorskip("transformers")
+pytest.importorskip("torch")
+pytestmark = pytest.mark.parity
+
+SIZE_KINDS = ("int", "int?", "int|auto")
+
+
+def _transformers(config: dict, head: str) -> int | None:
+    try:
+        return transformers_count(config, head)[0]
+    except Exception:  # noqa: BLE001 - transformers refuses the config or cannot build the model
+        return None
+
+
+def _ours(config: dict) -> tuple[int | None, list[str]]:
+    report = analyze_text(json.dumps(config), "/nonexistent/config.json")
+    errors = [f"{p.code} {p.message}" for p in report.problems if p.severity == "error"]
+    return (report.models[0].tree.total if report.models and not errors else None), errors
+
+
+@pytest.mark.parametrize("model_type", sorted(registry()))
+def test_a_whole_number_float_is_read_as_transformers_reads_it(model_type: str) -> None:
+    if model_type not in transformers.CONFIG_MAPPING:
+        pytest.skip(f"transformers {transformers.__version__} has no {model_type}")
+    family = registry()[model_type]
+    head = next(name for name in (family.architecture, *family.heads) if hasattr(transformers, name))
+    base = {"model_type": model_type, "architectures": [head], **REQUIRED_KEYS.get(model_type, {})}
+    defaults = transformers.CONFIG_MAPPING[model_type].from_dict(dict(base))
+    wrong, checked = [], 0
+    for f in family.fields.values():
+        if f.kind not in SIZE_KINDS:
+            continue
+        for key in f.keys:
+            value = base.get(key, getattr(defaults, key, None))
+            if type(value) is not int:  # no whole number to write as a float (None, or a derived default)
+                continue
+            config = {**base, key: float(value)}
+            want = _transformers(config, head)
+            if want is not None and _transformers({**base, key: value}, head) is None:
+                continue  # the int itself does not build: nothing to compare
+            got, errors = _ours(config)
+            checked += 1
+            if got != want:
+                wrong.append(f"{key}: {value}.0: transformers {want}, lsp-count {got} {errors[:1]}")
+            elif want is None and not any(f'"{key}"' in e and "float" in e for e in errors):
+                wrong.append(f"{key}: the error does not name the key and the float: {errors[:1]}")
+    assert not wrong, "\n".join(wrong)
+    assert checked or not any(f.kind in SIZE_KINDS and f.keys for f in family.fields.values()), "no key was checked"
+
+
+@pytest.mark.parametrize("model_type", [mt for mt in sorted(registry()) if strategy_for(mt) is not None])
+def test_a_whole_number_float_in_a_random_small_config_is_read_as_transformers_reads_it(model_type: str) -> None:
+    """The same on random small configs, which give the keys whose class default is None or
+    derived (``head_dim``, ``intermediate_size`` of some families) a number to write as a float."""
+    sizes = {key for f in registry()[model_type].fields.values() if f.kind in SIZE_KINDS for key in f.keys}
+
+    @settings(max_examples=2, deadline=None, derandomize=True,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+    @given(strategy_for(model_type))
+    def check(base: dict) -> None:
+        want_base = _transformers(base, base["architectures"][0])
+        if want_base is None:
+            return
+        wrong = []
+        for key in sorted(sizes):
+            if type(base.get(key)) is not int:
+                continue
+            config = {**base, key: float(base[key])}
+            want = _transformers(config, base["architectures"][0])
+            got, errors = _ours(config)
+            if got != want:
+                wrong.append(f"{key}: transformers {want}, lsp-count {got} {errors[:1]}")
+        assert not wrong, json.dumps(base) + "\n" + "\n".join(wrong)
+
+    check()
