@@ -398,3 +398,25 @@ async def test_push_budget_error_names_gpu_and_quick_fix_fits(push_client: Langu
     lenses = await push_client.text_document_code_lens_async(types.CodeLensParams(
         text_document=types.TextDocumentIdentifier(uri=uri)))
     assert "fits H100-80GB-SXM ✓" in lenses[0].command.title
+
+
+async def test_pull_a_size_written_as_a_float_is_an_error_with_a_fix_that_writes_the_whole_number(
+        pull_client: LanguageClient, workspace):
+    """transformers 5 refuses "hidden_size": 4096.0; the quick fix writes 4096, after a UTF-16 surrogate pair."""
+    uri = uri_of(workspace / "float" / "config.json")
+    text = UNICODE_TEXT.replace('"hidden_size": 4096', '"hidden_size": 4096.0')
+    open_doc(pull_client, uri, text)
+    ident = types.TextDocumentIdentifier(uri=uri)
+    report = await pull_client.text_document_diagnostic_async(types.DocumentDiagnosticParams(text_document=ident))
+    (error,) = [d for d in report.items if d.severity == types.DiagnosticSeverity.Error]
+    assert error.code == "LC102" and "got 4096.0" in error.message and "(write 4096)" in error.message
+    assert error.range.start == position_of(text, "4096.0") and error.range.end == position_of(text, "4096.0", 6)
+    actions = await pull_client.text_document_code_action_async(types.CodeActionParams(
+        text_document=ident, range=error.range, context=types.CodeActionContext(diagnostics=[error])))
+    (fix,) = actions
+    assert fix.title.startswith("Write 4096") and fix.is_preferred
+    (edit,) = fix.edit.changes[uri]
+    assert edit.range == error.range and edit.new_text == "4096"
+    change_doc(pull_client, uri, text.replace("4096.0", "4096"), 2)
+    report = await pull_client.text_document_diagnostic_async(types.DocumentDiagnosticParams(text_document=ident))
+    assert not [d for d in report.items if d.severity == types.DiagnosticSeverity.Error]

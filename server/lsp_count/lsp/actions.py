@@ -1,6 +1,7 @@
-"""Quick fixes for a budget violation: the largest layer count, context or a precision that fits.
+"""Quick fixes for a budget violation: the largest layer count, context or a precision that fits;
+and for a size written as a float, the whole number.
 
-Each fix is checked, not guessed: the edited document is recounted and judged
+Each budget fix is checked, not guessed: the edited document is recounted and judged
 against the same budget before the fix is offered.
 """
 
@@ -14,7 +15,7 @@ from lsp_count.core.analyze import analyze_text
 from lsp_count.core.budget import judge
 
 from lsp_count.lsp.analysis import Analysis, KeyRef, document_keys, value_span
-from lsp_count.lsp.positions import to_lsp
+from lsp_count.lsp.positions import from_lsp, to_lsp
 from lsp_count.lsp.view import ModelView, Rules
 
 BUDGET_CODES = ("LC201", "LC202")
@@ -23,6 +24,32 @@ _CONTEXT_KEYS = ("sequence_len", "max_seq_length", "max_seq_len", "seq_length", 
                  "max_length", "encoder_seq_length")
 _TORCH_DTYPES = ("float32", "bfloat16", "float16")
 _DTYPE_KEY = re.compile(r"""(["']?(?:torch_dtype|dtype)["']?\s*:\s*)(["']?)(float32|bfloat16|float16)\2""")
+
+
+# spec.py's LC102 message for a size written as a whole-number float, and the number to write.
+_FLOAT_SIZE = re.compile(r"got -?\d+\.0: transformers' config class refuses a float here \(write (-?\d+)\)")
+
+
+def _float_size_fixes(analysis: Analysis, diagnostics: list[types.Diagnostic], encoding: str) -> list[types.CodeAction]:
+    """"Write 4096" for each ``4096.0`` the config class would refuse, where the text is still that number."""
+    out = []
+    for diagnostic in diagnostics:
+        m = _FLOAT_SIZE.search(diagnostic.message) if diagnostic.code == "LC102" else None
+        if m is None:
+            continue
+        lines = analysis.lines
+        start = lines.offset(from_lsp(lines, diagnostic.range.start, encoding))
+        end = lines.offset(from_lsp(lines, diagnostic.range.end, encoding))
+        try:
+            unchanged = float(analysis.text[start:end]) == int(m.group(1))
+        except ValueError:
+            unchanged = False
+        if unchanged:
+            out.append(types.CodeAction(
+                title=f"Write {m.group(1)} (a whole number: the config class refuses a float)",
+                kind=types.CodeActionKind.QuickFix, diagnostics=[diagnostic], is_preferred=True,
+                edit=types.WorkspaceEdit(changes={analysis.uri: [_edit(analysis, start, end, m.group(1), encoding)]})))
+    return out
 
 
 def _passes(analysis: Analysis, index: int, start: int, end: int, new: str, rules: Rules) -> bool:
@@ -69,10 +96,11 @@ def _context_refs(analysis: Analysis) -> list[tuple[str, int, int, int]]:
 
 def quick_fixes(analysis: Analysis, rules: Rules, views: tuple[ModelView, ...], diagnostics: list[types.Diagnostic],
                 encoding: str) -> list[types.CodeAction]:
+    actions = _float_size_fixes(analysis, diagnostics, encoding)
     wanted = [d for d in diagnostics if d.code in BUDGET_CODES]
     if not wanted or rules.budget is None:
-        return []
-    actions: list[types.CodeAction] = []
+        return actions
+    first_budget_fix = len(actions)
 
     def offer(title: str, edit: types.TextEdit, preferred: bool = False) -> None:
         actions.append(types.CodeAction(
@@ -105,5 +133,5 @@ def quick_fixes(analysis: Analysis, rules: Rules, views: tuple[ModelView, ...], 
             if found is not None:
                 start, end, value = found
                 offer(f"Set {ref.key} to {value} (largest layer count that fits)",
-                      _edit(analysis, start, end, str(value), encoding), preferred=not actions)
+                      _edit(analysis, start, end, str(value), encoding), preferred=len(actions) == first_budget_fix)
     return actions
