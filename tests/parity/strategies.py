@@ -17,7 +17,9 @@ Draw = Callable
 
 # Keys a family's config class has no usable default for (NemotronConfig's num_key_value_heads is None,
 # which its attention divides by): the class defaults plus these are the smallest config it builds.
-REQUIRED_KEYS: dict[str, dict] = {"nemotron": {"num_key_value_heads": 8}}
+# MinistralConfig and the HunYuan configs keep head_dim None, which their attention cannot be built with.
+REQUIRED_KEYS: dict[str, dict] = {"nemotron": {"num_key_value_heads": 8}, "ministral": {"head_dim": 128},
+                                  "hunyuan_v1_dense": {"head_dim": 128}, "hunyuan_v1_moe": {"head_dim": 128}}
 
 
 def _maybe(draw, key: str, value, cfg: dict, p_omit: bool | None = None) -> None:
@@ -46,13 +48,14 @@ def decoder_config(draw, model_type: str) -> dict:
         hidden = heads * head_dim
         # Written or left out: some classes default head_dim to a fixed 128/256, others derive it
         # from hidden_size / heads (Arcee's default 80 is 2,560 / 32, not a constant).
-        if explicit_head_dim and draw(st.booleans()):
+        if explicit_head_dim and ("head_dim" in REQUIRED_KEYS.get(model_type, {}) or draw(st.booleans())):
             cfg["head_dim"] = hidden // heads
     arch_keys = {name: f.keys for name, f in fields.items()}
     k = lambda name: draw(st.sampled_from(arch_keys[name]))  # noqa: E731 - any alias the class accepts
     cfg[k("vocab_size")] = draw(st.integers(8, 300))
     cfg[k("hidden_size")] = hidden
-    cfg[k("num_layers")] = draw(st.integers(1, 4))
+    layers = draw(st.integers(1, 4))
+    cfg[k("num_layers")] = layers
     if "num_heads" in fields:
         cfg[k("num_heads")] = heads
     if fields.get("num_kv_heads") and fields["num_kv_heads"].keys:
@@ -72,6 +75,9 @@ def decoder_config(draw, model_type: str) -> dict:
         experts = draw(st.integers(1, 5))
         cfg[fields["num_experts"].keys[0]] = experts
         cfg["num_experts_per_tok"] = draw(st.integers(1, experts))
+        if "moe_topk" in fields and draw(st.booleans()):  # HunYuan-MoE: one top-k per layer (its gate's list)
+            del cfg["num_experts_per_tok"]
+            cfg["moe_topk"] = draw(st.lists(st.integers(1, experts), min_size=layers, max_size=layers + 1))
         cfg["moe_intermediate_size"] = draw(st.integers(4, 48))
         if "shared_intermediate_size" in fields and fields["shared_intermediate_size"].keys:
             cfg["shared_expert_intermediate_size"] = draw(st.integers(4, 48))

@@ -175,6 +175,8 @@ def moe_config(rng: random.Random, model_type: str) -> dict:
         cfg.update(architectures=["PhimoeForCausalLM"], num_local_experts=experts, num_experts_per_tok=2)
     elif model_type == "gpt_oss":  # experts with biases and a router with a bias: neither an nn.Linear
         cfg.update(architectures=["GptOssForCausalLM"], num_local_experts=experts, head_dim=head_dim)
+    elif model_type == "hunyuan_v1_moe":  # an nn.Linear router in the gate (gate.wg), a shared MLP (shared_mlp)
+        cfg.update(architectures=["HunYuanMoEV1ForCausalLM"], num_experts=experts, head_dim=head_dim)
     elif model_type == "glm4_moe":  # DeepSeek-V3's experts (a dense first layer, shared experts), plain attention
         cfg.update(architectures=["Glm4MoeForCausalLM"], n_routed_experts=experts, moe_intermediate_size=rng.choice([8, 12]),
                    first_k_dense_replace=1, n_shared_experts=rng.choice([1, 2]), n_group=1, topk_group=1)
@@ -188,7 +190,7 @@ def moe_config(rng: random.Random, model_type: str) -> dict:
 
 
 MOE_FAMILIES = ["mixtral", "qwen2_moe", "qwen3_moe", "deepseek_v2", "deepseek_v3", "olmoe", "glm4_moe", "gpt_oss",
-                "granitemoe", "phimoe"]
+                "granitemoe", "phimoe", "hunyuan_v1_moe"]
 MOE_TARGETS = {
     "mixtral": [["q_proj", "w2"], ["w1", "w3", "gate"], ["w1"], r".*\.(v_proj|w2|w3|w1)", r"model\.layers\.0\..*_proj"],
     "qwen2_moe": [["q_proj", "down_proj"], ["gate_proj", "up_proj", "shared_expert_gate"], ["gate"], r".*mlp\..*"],
@@ -200,6 +202,8 @@ MOE_TARGETS = {
     "gpt_oss": [["q_proj", "o_proj"], ["router"], ["down_proj"], r".*\.(k_proj|v_proj)"],
     "granitemoe": [["q_proj", "o_proj"], ["router"], ["down_proj"], r".*\.(k_proj|v_proj)"],
     "phimoe": [["q_proj", "router"], ["router"], ["down_proj"], r".*\.(router|v_proj)"],
+    "hunyuan_v1_moe": [["wg", "q_proj"], ["gate"], ["gate_proj", "up_proj"], ["down_proj", "o_proj"], ["gate_proj"],
+                       r".*\.(gate|o_proj)", r".*\.gate\.wg", r".*mlp\..*", r"model\.layers\.0\..*_proj"],
 }
 
 
@@ -316,6 +320,12 @@ FAMILY_CONFIGS = {
                        num_local_experts=4),
     "phimoe": dict(num_hidden_layers=2, hidden_size=16, num_attention_heads=2, num_key_value_heads=1, vocab_size=64,
                    intermediate_size=32, num_local_experts=4),
+    "ministral": dict(num_hidden_layers=2, hidden_size=16, num_attention_heads=2, num_key_value_heads=1, head_dim=8,
+                      vocab_size=64, intermediate_size=32),
+    "hunyuan_v1_dense": dict(num_hidden_layers=2, hidden_size=16, num_attention_heads=2, num_key_value_heads=1,
+                             head_dim=8, vocab_size=64, intermediate_size=32, attention_bias=True),
+    "hunyuan_v1_moe": dict(num_hidden_layers=2, hidden_size=16, num_attention_heads=2, num_key_value_heads=1, head_dim=8,
+                           vocab_size=64, intermediate_size=32, num_experts=4, moe_topk=2),
     "deepseek_v3": dict(num_hidden_layers=3, hidden_size=16, num_attention_heads=2, vocab_size=64, intermediate_size=32,
                         n_routed_experts=4, moe_intermediate_size=8, first_k_dense_replace=1, n_shared_experts=1,
                         kv_lora_rank=8, q_lora_rank=8, qk_rope_head_dim=4, qk_nope_head_dim=4, v_head_dim=4,

@@ -110,6 +110,35 @@ def test_t5_heads() -> None:
     assert head.total == 768 * 768 + 768 + 768 * 3 + 3
 
 
+
+@pytest.mark.parametrize("model_type", ["t5", "mt5", "umt5"])
+def test_t5_token_classification_is_the_encoder_and_question_answering_the_whole_model(model_type: str) -> None:
+    """T5ForTokenClassification wraps T5EncoderModel; T5ForQuestionAnswering has both stacks and
+    qa_outputs, num_labels wide (2 where id2label is absent), with no lm_head."""
+    prefix = {"t5": "T5", "mt5": "MT5", "umt5": "UMT5"}[model_type]
+    config = {**T5_BASE, "model_type": model_type}
+    encoder = model({**config, "architectures": [f"{prefix}EncoderModel"]}).tree
+    base = model({**config, "architectures": [f"{prefix}Model"]}).tree
+    labels = {"id2label": {str(i): f"tag{i}" for i in range(9)}}
+    tokens = model({**config, "architectures": [f"{prefix}ForTokenClassification"], **labels})
+    assert tokens.tree.components().keys() == {"shared_embeddings", "encoder", "classifier"}
+    assert tokens.tree.total == encoder.total + 768 * 9 + 9
+    assert tokens.spec is not None and tokens.spec.head == "token_classification"
+    qa = model({**config, "architectures": [f"{prefix}ForQuestionAnswering"]}).tree
+    assert qa.components().keys() == {"shared_embeddings", "encoder", "decoder", "qa_outputs"}
+    assert qa.total == base.total + 768 * 2 + 2
+    wide = model({**config, "architectures": [f"{prefix}ForQuestionAnswering"], **labels}).tree
+    assert wide.root.child("qa_outputs").total == 768 * 9 + 9
+
+
+def test_a_t5_token_classifier_has_no_decoder_to_cache() -> None:
+    from lsp_count.core.memory import Settings, estimate_memory
+
+    tokens = model({**T5_BASE, "architectures": ["T5ForTokenClassification"]})
+    assert estimate_memory(tokens, Settings(context=512)).line("kv_cache") is None
+    assert estimate_memory(model(T5_BASE), Settings(context=512)).line("kv_cache") is not None
+
+
 # ----------------------------------------------------------------- switch transformers
 def test_switch_sparse_layers_follow_the_step() -> None:
     # SwitchTransformersStack: sparse when step == 1 or i % step == 1; step 0 makes none.
@@ -183,6 +212,19 @@ def test_bart_classifier_defaults_to_three_labels() -> None:
     assert head.total == 1024 * 1024 + 1024 + 1024 * 2 + 2
     mbart = {**clf, "model_type": "mbart", "architectures": ["MBartForSequenceClassification"]}
     assert model(mbart).tree.root.child("classification_head").total == 1024 * 1024 + 1024 + 1024 * 2 + 2
+
+
+
+@pytest.mark.parametrize("model_type", ["bart", "mbart"])
+def test_bart_question_answering_has_two_labels_whatever_id2label_says(model_type: str) -> None:
+    """BartForQuestionAnswering sets config.num_labels = 2 before it builds qa_outputs."""
+    prefix = {"bart": "Bart", "mbart": "MBart"}[model_type]
+    config = {**BART_LARGE, "model_type": model_type}
+    base = model({**config, "architectures": [f"{prefix}Model"]}).tree
+    for labels in ({}, {"id2label": {str(i): str(i) for i in range(5)}}):
+        qa = model({**config, "architectures": [f"{prefix}ForQuestionAnswering"], **labels}).tree
+        assert qa.components().keys() == {"shared_embeddings", "encoder", "decoder", "qa_outputs"}
+        assert qa.total == base.total + 1024 * 2 + 2
 
 
 # ----------------------------------------------------------------- whisper

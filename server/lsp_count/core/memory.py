@@ -64,7 +64,8 @@ import re
 from dataclasses import dataclass, fields, replace
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
-from lsp_count.core.params import ParamNode, ParamTree, Tensor
+from lsp_count.core.layouts.seq2seq import ENCODER_ONLY_HEADS
+from lsp_count.core.params import LANGUAGE_MODEL_NODE, ParamNode, ParamTree, Tensor
 from lsp_count.core.precision import (
     DTYPES, FLOAT_BYTES, HEAD_MODULES, SIXTEEN_BIT, UnknownDType, dtype_from_config, normalize_dtype,
     skip_modules_from_config, tensor_bytes,
@@ -104,13 +105,9 @@ LOSS_LOGIT_BYTES = 12
 BNB_MIN_8BIT_SIZE = 4096
 # Families whose config class applies ``sliding_window`` to every layer when it is set.
 ALL_LAYERS_SLIDING = frozenset({"mistral", "mixtral", "phi3", "starcoder2"})
-# Encoder-decoder heads built without the decoder (layouts.seq2seq.build_seq2seq): nothing generated, nothing cached.
-ENCODER_ONLY_HEADS = frozenset({"encoder", "audio_classification"})
 # Node names that hold the repeated layer stack (for pipeline and ZeRO-3 layer granularity). The seq2seq
 # layout's encoder and decoder stacks are "layers" too; Switch Transformers splits each into
 # "dense_layers" and "sparse_layers".
-# The text model inside a vision-language model's tree (layouts/multimodal.py names it).
-LANGUAGE_MODEL_NODE = "language_model"
 LAYER_STACK_NAMES = frozenset({"layers", "dense_layers", "moe_layers", "sparse_layers", "layer", "h", "blocks"})
 # The entries of a ModuleList as the Python analyser names them: `3`, or equal ones grouped, `0-11`.
 _ENTRY_NAME = re.compile(r"\d+(?:-\d+)?")

@@ -31,6 +31,11 @@ class _computed_once:
         return value
 
 
+# The text model inside a vision-language model's tree (layouts/multimodal.py builds it; the memory
+# estimate runs a step's text tokens through its layers alone).
+LANGUAGE_MODEL_NODE = "language_model"
+
+
 @dataclass(frozen=True, init=False)
 class Tensor:
     """One parameter tensor (per repeat of its node).

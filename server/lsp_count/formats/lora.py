@@ -32,8 +32,9 @@ from lsp_count.core.params import ParamNode, ParamTree, Tensor
 
 # The output layer "all linear" leaves out (peft: the model's output embeddings; Whisper's is proj_out).
 HEAD_MODULES = frozenset({"lm_head", "score", "embed_out", "output_layer", "proj_out"})
-# Routers that are an nn.Linear inside the router module (Switch's Top1Router.classifier): peft adapts them.
-LINEAR_ROUTERS = frozenset({"classifier"})
+# Routers that are an nn.Linear inside the router module (Switch's Top1Router.classifier, HunYuan-MoE's
+# gate.wg): peft adapts them.
+LINEAR_ROUTERS = frozenset({"classifier", "wg"})
 # Decoder families whose router module is itself an nn.Linear (PhimoeTopKRouter): peft adapts it as one.
 LINEAR_ROUTER_FAMILIES = frozenset({"phimoe"})
 ADAPTER_NODE = "adapters"
@@ -71,6 +72,7 @@ MODULE_PATHS: dict[str, ModulePaths] = {
     "qwen2_moe": _paths("model.layers", shared_experts="shared_expert"),
     "gpt_bigcode": _paths("transformer.h", attention="attn"),
     "granitemoe": _paths("model.layers", moe="block_sparse_moe"),
+    "hunyuan_v1_moe": _paths("model.layers", router="gate", shared_experts="shared_mlp"),
 }
 
 # peft 0.21 on transformers 5: the fused MoE experts (``experts.gate_up_proj`` / ``experts.down_proj``, 3-D
@@ -89,7 +91,8 @@ _MOE_STYLES: dict[str, tuple[tuple[tuple[str, str], ...], tuple[str, ...]]] = {
                    ("down_proj", "down_proj")), ("gate_proj", "up_proj")),
 }
 PEFT_MOE_CONVERSION: dict[str, str] = {"mixtral": "mixtral", "qwen3_moe": "qwen2_moe", "deepseek_v2": "qwen2_moe",
-                                       "deepseek_v3": "qwen2_moe", "olmoe": "qwen2_moe", "glm4_moe": "qwen2_moe"}
+                                       "deepseek_v3": "qwen2_moe", "olmoe": "qwen2_moe", "glm4_moe": "qwen2_moe",
+                                       "hunyuan_v1_moe": "qwen2_moe"}
 
 
 @dataclass(frozen=True)
@@ -125,7 +128,10 @@ SEQ2SEQ_PATHS: dict[str, Seq2SeqPaths] = {
 }
 # Head classes whose stacks sit elsewhere than the family's body (the bare models hold them at the top).
 _SEQ2SEQ_BODY = {"T5ForSequenceClassification": "transformer", "MT5ForSequenceClassification": "transformer",
-                 "UMT5ForSequenceClassification": "transformer", "WhisperForAudioClassification": ""}
+                 "UMT5ForSequenceClassification": "transformer", "T5ForTokenClassification": "transformer",
+                 "MT5ForTokenClassification": "transformer", "UMT5ForTokenClassification": "transformer",
+                 "T5ForQuestionAnswering": "", "MT5ForQuestionAnswering": "", "UMT5ForQuestionAnswering": "",
+                 "WhisperForAudioClassification": ""}
 @dataclass(frozen=True)
 class EncoderPaths:
     """Where a single-stack encoder's modules sit: the base model's attribute in the head classes (the
@@ -397,7 +403,9 @@ def apply_lora(tree: ParamTree, rank: int, targets: LoraTargets, dora: bool = Fa
     moe_style = PEFT_MOE_CONVERSION.get(model_type or "")
     has_experts = any(t.kind == "expert" for _p, t, _m, _f in tree.root.iter_tensors())
     if regex is not None:
-        bad = _regex_non_linear(tree, regex, full_paths, bool(moe_style and has_experts), is_router)
+        converted = bool(moe_style and has_experts)
+        consumed = frozenset(old for old, _new in _MOE_STYLES[moe_style][0]) if converted else frozenset()
+        bad = _regex_non_linear(tree, regex, full_paths, converted, is_router, consumed)
         if bad:
             return AdaptedModel(tree, 0, (), errors=(f"the target regex matches {bad}, which is not a linear layer: "
                                                      "peft refuses it (anchor the regex on the layer's name)",))
@@ -406,6 +414,10 @@ def apply_lora(tree: ParamTree, rank: int, targets: LoraTargets, dora: bool = Fa
         if isinstance(converted, str):
             return AdaptedModel(tree, 0, (), errors=(converted,))
         module_names, param_targets, fused_rank = converted
+        if not any(is_router(p, t) for p, t, _m, _f in tree.root.iter_tensors()):
+            # No router parameter of its own (HunYuan-MoE's gate holds an nn.Linear, gate.wg): gate.weight
+            # matches nothing.
+            param_targets.discard("gate.weight")
         # A regex or all-linear resolved to leaf names: names that reach no nn.Linear are dropped, as peft does.
         strict_names = targets.names is not None
         targets = LoraTargets(names=tuple(sorted(module_names)))
@@ -493,10 +505,12 @@ def attach_adapters(tree: ParamTree, adapters: list[ParamNode], note: str, notes
     return ParamTree(new_root, tree.notes + tuple(notes))
 
 
-def _regex_non_linear(tree: ParamTree, regex, full_paths, converted: bool, is_router=_is_router) -> str | None:
+def _regex_non_linear(tree: ParamTree, regex, full_paths, converted: bool, is_router=_is_router,
+                      consumed: frozenset[str] = frozenset()) -> str | None:
     """A module peft would find with this regex but cannot adapt: a container of linear layers (``self_attn``,
-    ``mlp``, a layer), the fused experts, or (without peft's MoE conversion) the router. Norms, embeddings and
-    activations are not checked."""
+    ``mlp``, a layer), the fused experts, or (without peft's MoE conversion) the router. A container whose
+    name peft's conversion turns into a parameter target (``consumed``: HunYuan-MoE's ``gate``, holding
+    ``gate.wg``) is no module target there. Norms, embeddings and activations are not checked."""
     linear: set[str] = set()
     other: set[str] = set()
     for p, t, m, _f in tree.root.iter_tensors():
@@ -506,6 +520,7 @@ def _regex_non_linear(tree: ParamTree, regex, full_paths, converted: bool, is_ro
             fulls = full_paths(p, t.module, m, t.name)
             (other if is_router(p, t) and not converted else linear).update(fulls)
     containers = {".".join(f.split(".")[:i]) for f in linear | other for i in range(1, f.count(".") + 1)}
+    containers = {c for c in containers if c.rsplit(".", 1)[-1] not in consumed}
     for name in sorted((other | containers) - linear):
         if regex.fullmatch(name):
             return name

@@ -158,6 +158,13 @@ GPT2_BLOCK = {
     "layer_norms": fixed(("ln_1", "ln_2")),
     "attn_names": fixed(("c_attn", "c_proj")), "mlp_names": fixed(("c_fc", "c_proj")),
 }
+# A head width whose config class has no default (None, which the model cannot be built with): _head_dim_required.
+REQUIRED_HEAD_DIM = Field(("head_dim",), None, "int?", doc="width of each attention head (required: no default)")
+# HunYuan (dense and MoE): q/k RMS norms per head named query_layernorm / key_layernorm, no MLP biases, and
+# no sliding window (their config classes have no sliding_window, and their attention reads no layer_types).
+HUNYUAN = {"head_dim": REQUIRED_HEAD_DIM, "mlp_bias": fixed(False),
+           "qk_norm_names": fixed(("query_layernorm", "key_layernorm")),
+           "sliding_window": fixed(None), "layer_types": fixed(None)}
 # Config classes with no check that the heads divide the width: the model floors hidden_size /
 # num_attention_heads and runs (Mistral: 6 heads of a 49 width are 8 wide, o_proj 48 → 49).
 FLOOR_HEADS = {"floor_head_dim": fixed(True)}
@@ -224,14 +231,65 @@ def attention_must_be_hidden_wide(needs: str) -> Callable[..., list[Problem]]:
     return check
 
 
-def _kv_heads_required(spec) -> list[Problem]:
-    """NemotronConfig keeps num_key_value_heads None unless given, and its attention divides by it."""
-    if spec.values.get("num_kv_heads") is not None:
+def required(name: str, key: str, why: str = "its config class has no default") -> Callable[..., list[Problem]]:
+    """A check for a field whose config class keeps None unless given, a None its model cannot be built with."""
+    def check(spec) -> list[Problem]:
+        if spec.values.get(name) is not None:
+            return []
+        what = f'"{key}": null is not a whole number' if name in spec.origins else f"{key} is not set"
+        return [Problem("error", "LC102", f"{what}: {spec.architecture} cannot be built without it ({why})",
+                        spec.key_span(name) or spec.span)]
+    return check
+
+
+# NemotronConfig keeps num_key_value_heads None unless given, and its attention divides by it.
+_kv_heads_required = required("num_kv_heads", "num_key_value_heads")
+# MinistralConfig and the HunYuan configs keep head_dim None unless given; their attention reads that None
+# (getattr finds the attribute) where Mistral's would fall back to hidden_size / num_attention_heads.
+_head_dim_required = required("head_dim", "head_dim", "its config class has no default, and its attention "
+                                                      "reads the None rather than divide hidden_size by "
+                                                      "num_attention_heads")
+
+
+def _top_k_by_layer(v) -> object:
+    """HunYuan-MoE's moe_topk: one k for every layer, or a list read one per layer (HunYuanMoEV1Gate); the
+    count's single top-k where the layers agree, None where they differ (no active part). A value
+    _hunyuan_top_k refuses gives the default, 1, so that no "not set" warning contradicts the refusal."""
+    k = v["moe_topk"]
+    if isinstance(k, list) and all(type(n) is int for n in k) and len(k) >= v["num_layers"]:
+        ks = set(k[: v["num_layers"]])
+        return ks.pop() if len(ks) == 1 else None
+    return k if type(k) is int else 1
+
+
+def _hunyuan_top_k(spec) -> list[Problem]:
+    """moe_topk as HunYuanMoEV1Config takes it (an int or a list of ints, no bool, no null) and its gate reads it:
+    a list needs an entry per layer."""
+    key = spec.key_name("moe_topk")
+    if key is None:
         return []
-    what = '"num_key_value_heads": null is not a whole number' if "num_kv_heads" in spec.origins \
-        else "num_key_value_heads is not set"
-    return [Problem("error", "LC102", f"{what}: {spec.architecture} cannot be built without it (its config class has "
-                                      f"no default)", spec.key_span("num_kv_heads") or spec.span)]
+    k, span = spec.values.get("moe_topk"), spec.key_span("moe_topk") or spec.span
+    layers, experts = spec.values.get("num_layers"), spec.values.get("num_experts")
+    entries = k if isinstance(k, list) else [k]
+    if k is None:
+        return [Problem("error", "LC102", f'"{key}": null is not a whole number or a list of them: HunYuanMoEV1Config '
+                                          "rejects it (leaving the key out takes the default, 1)", span)]
+    if not all(type(n) is int for n in entries) or not entries:
+        return [Problem("error", "LC102", f'"{key}": expected a whole number or a list of them (one per layer)', span)]
+    if min(entries) < 1:
+        return [Problem("error", "LC102", f'"{key}": must be at least 1, got {min(entries)}', span)]
+    if isinstance(k, list) and type(layers) is int and len(k) < layers:
+        return [Problem("error", "LC102", f'"{key}": {len(k)} entries for {layers} layers (HunYuanMoEV1Gate reads '
+                                          "one per layer)", span)]
+    if spec.values.get("experts_per_token") is not None or type(layers) is not int:
+        return []  # one k for every layer: the generic checks judge it
+    out = [Problem("warning", "LC103", f'"{key}": the layers route different numbers of experts per token: the '
+                                       "count has no active part", span)]
+    over = [n for n in entries[:layers] if type(experts) is int and n > experts]
+    if over:
+        out.append(Problem("error", "LC103", f'"{key}": {max(over)} experts per token is more than the {experts} '
+                                             "experts", span))
+    return out
 
 
 def _positive(n: object) -> int:
@@ -645,6 +703,36 @@ FAMILIES: tuple[Family, ...] = (
             {"norm": fixed("layer"), "mlp_gated": fixed(False), "mlp_names": fixed(("up_proj", "down_proj")),
              "num_kv_heads": Field(("num_key_value_heads",), None, "int?", doc=BASE["num_kv_heads"].doc)},
             nulls(head_dim=HEAD_DIM), checks=(_kv_heads_required,)),
+    # Ministral (8B): Mistral's layout with no biases; head_dim required (_head_dim_required); every layer a
+    # sliding-window one while sliding_window is set, unless layer_types says otherwise.
+    decoder("ministral", "MinistralForCausalLM",
+            d(intermediate_size=14336, num_kv_heads=8, max_positions=131072, sliding_window=4096),
+            {"head_dim": REQUIRED_HEAD_DIM, "mlp_bias": fixed(False),
+             **{bias: fixed(False) for bias in ("q_bias", "k_bias", "v_bias", "o_bias")},
+             "layer_types": Field(("layer_types",), Derived(
+                 lambda v: ("sliding_attention" if v["sliding_window"] is not None else "full_attention",)
+                 * v["num_layers"],
+                 "every layer sliding while sliding_window is set"), "strs", null="default")},
+            checks=(_head_dim_required,)),
+    # HunYuan dense: Llama's layout, biases on every attention projection by attention_bias,
+    # RMS norms over each head's q and k (after the rotary positions), head_dim required; no sliding window.
+    decoder("hunyuan_v1_dense", "HunYuanDenseV1ForCausalLM",
+            d(vocab_size=290943, intermediate_size=11008, max_positions=2048), QK_HEAD, HUNYUAN,
+            nulls(num_kv_heads="default"), checks=(_head_dim_required,)),
+    # HunYuan MoE: HunYuan dense's attention; every layer experts as wide as intermediate_size, a shared MLP as
+    # wide, and a gate holding an nn.Linear router (gate.wg, float32). Hub configs' moe_intermediate_size,
+    # num_shared_expert and use_mixed_mlp_moe are read by neither HunYuanMoEV1Config nor its model.
+    decoder("hunyuan_v1_moe", "HunYuanMoEV1ForCausalLM",
+            d(vocab_size=290943, intermediate_size=11008, max_positions=2048), QK_HEAD, HUNYUAN, MOE,
+            # attribute_map aliases: num_local_experts / num_experts_per_tok win over num_experts / moe_topk.
+            {"num_experts": Field(("num_local_experts", "num_experts"), 1, doc=MOE["num_experts"].doc),
+             "moe_topk": Field(("num_experts_per_tok", "moe_topk"), 1, "any",
+                               doc="experts each token is routed to (top-k): one number, or one per layer"),
+             "experts_per_token": fixed(Derived(_top_k_by_layer, "moe_topk, where every layer routes as many")),
+             "moe_intermediate_size": EXPERT_WIDTH_IS_MLP,
+             "shared_intermediate_size": fixed(Derived(lambda v: v["intermediate_size"], "intermediate_size")),
+             "router_name": fixed("wg")},
+            nulls(num_kv_heads="default"), checks=(_head_dim_required, _hunyuan_top_k)),
     Family("mamba", "mamba", "MambaForCausalLM", {
         "vocab_size": Field(("vocab_size",), 50280, doc=BASE["vocab_size"].doc),
         "hidden_size": Field(("hidden_size",), 768, doc=BASE["hidden_size"].doc),

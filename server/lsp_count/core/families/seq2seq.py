@@ -179,6 +179,7 @@ def _t5_fields(vocab: int, d_model: int, d_ff: int, layers: int, heads: int) -> 
         "written_tie": Field(("tie_word_embeddings",), None, "bool"),
         "num_experts": fixed(0),
         **LABEL_FIELDS,
+        "qa_labels": fixed(same_as("num_labels")),  # T5ForQuestionAnswering's qa_outputs: num_labels wide
     }
 
 
@@ -209,6 +210,8 @@ def _t5_family(model_type: str, prefix: str, defaults: tuple[int, int, int, int,
     }, {
         f"{prefix}ForConditionalGeneration": "seq2seq_lm", f"{prefix}Model": "base",
         f"{prefix}EncoderModel": "encoder", f"{prefix}ForSequenceClassification": "sequence_classification",
+        f"{prefix}ForTokenClassification": "token_classification",
+        f"{prefix}ForQuestionAnswering": "question_answering",
     }, checks=(check_t5,))
 
 
@@ -303,10 +306,13 @@ def _bart_family(model_type: str, prefix: str, final_norm: bool, num_labels_defa
         "num_labels": Field(("num_labels",), Derived(
             lambda v: v.get("id2label") or num_labels_default,
             f"len(id2label), else {num_labels_default}")),
+        # BartForQuestionAnswering sets config.num_labels = 2 before it builds qa_outputs.
+        "qa_labels": fixed(2),
     }
     return Family(model_type, "seq2seq", f"{prefix}ForConditionalGeneration", fields, {
         f"{prefix}ForConditionalGeneration": "seq2seq_lm", f"{prefix}Model": "base",
         f"{prefix}ForSequenceClassification": "sequence_classification",
+        f"{prefix}ForQuestionAnswering": "question_answering",
     }, checks=(check_heads_divide, check_pad_token))
 
 

@@ -40,7 +40,8 @@ def attention(spec: ModelSpec) -> ParamNode:
         tensors += (Tensor("sinks", (heads,), "other", "self_attn"),)
     qk_norm = v["qk_norm"]
     if qk_norm == "head":  # one norm over head_dim, shared by all heads (qwen3, gemma3)
-        tensors += _norm(spec, "q_norm", d) + _norm(spec, "k_norm", d)
+        q_norm, k_norm = v.get("qk_norm_names") or ("q_norm", "k_norm")  # HunYuan: query_ / key_layernorm
+        tensors += _norm(spec, q_norm, d) + _norm(spec, k_norm, d)
     elif qk_norm == "head_layernorm":  # phi: LayerNorm(head_dim) with bias
         tensors += norm("q_layernorm", d, True) + norm("k_layernorm", d, True)
     elif qk_norm == "per_head_layernorm":  # stablelm: a LayerNorm(head_dim) with no bias for each head

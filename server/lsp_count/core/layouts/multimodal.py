@@ -11,9 +11,8 @@ from dataclasses import replace
 from typing import Callable
 
 from lsp_count.core.engine import layout_builder
-from lsp_count.core.memory import LANGUAGE_MODEL_NODE
 from lsp_count.core.layouts.encoder import vision_tower
-from lsp_count.core.params import ParamNode, Tensor, linear, node, norm
+from lsp_count.core.params import LANGUAGE_MODEL_NODE, ParamNode, Tensor, linear, node, norm
 from lsp_count.core.source import Problem
 from lsp_count.core.spec import ModelSpec, SpecError
 

@@ -13,6 +13,9 @@ from __future__ import annotations
 from lsp_count.core.params import ParamNode, Tensor, embedding, linear, node, norm
 from lsp_count.core.spec import ModelSpec
 
+# Heads built without the decoder (the memory estimate: nothing generated, nothing cached).
+ENCODER_ONLY_HEADS = frozenset({"encoder", "audio_classification", "token_classification"})
+
 
 def _norm(spec: ModelSpec, module: str) -> tuple[Tensor, ...]:
     return norm(module, spec.int("hidden_size"), bias=spec["norm"] == "layer")
@@ -177,7 +180,7 @@ def build_seq2seq(spec: ModelSpec) -> ParamNode:
     # transformers ties the stacks' embed_tokens to `shared` through the same switch as the head.
     stacks_share = has_shared and tied
     top.append(encoder(spec, stacks_share))
-    if head_kind not in ("encoder", "audio_classification"):
+    if head_kind not in ENCODER_ONLY_HEADS:
         top.append(decoder(spec, stacks_share))
     if head_kind == "seq2seq_lm":
         name = str(v["lm_head_name"])
@@ -190,6 +193,13 @@ def build_seq2seq(spec: ModelSpec) -> ParamNode:
     elif head_kind == "sequence_classification":
         labels = spec.int("num_labels")
         top.append(ParamNode("classification_head", linear("dense", h, h, True) + linear("out_proj", h, labels, True),
+                             source=spec.key_span("num_labels"), key="num_labels"))
+    elif head_kind == "token_classification":  # T5ForTokenClassification: the encoder, a label per token
+        top.append(ParamNode("classifier", linear("classifier", h, spec.int("num_labels"), True),
+                             source=spec.key_span("num_labels"), key="num_labels"))
+    elif head_kind == "question_answering":  # the span's start and end logits over the decoder's output
+        labels = spec.int("qa_labels")
+        top.append(ParamNode("qa_outputs", linear("qa_outputs", h, labels, True),
                              source=spec.key_span("num_labels"), key="num_labels"))
     elif head_kind == "audio_classification":
         proj, labels = spec.int("classifier_proj_size"), spec.int("num_labels")
