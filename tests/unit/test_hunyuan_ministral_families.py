@@ -56,6 +56,17 @@ def test_hunyuan_moe_per_layer_top_k_and_attribute_map_aliases() -> None:
     assert (aliased.total, aliased.active) == (tree.total, tree.active)
 
 
+
+def test_layers_routing_different_numbers_of_experts_leave_no_active_count_and_say_why_once() -> None:
+    config = {"model_type": "hunyuan_v1_moe", "head_dim": 16, "hidden_size": 64, "num_attention_heads": 4,
+              "intermediate_size": 32, "vocab_size": 100, "num_hidden_layers": 2, "num_experts": 4, "moe_topk": [1, 2]}
+    _text, report = analyze(config)
+    (model,) = report.models
+    assert model.tree.active is None
+    (warning,) = [p for p in report.problems if p.severity == "warning"]
+    assert warning.message.startswith('"moe_topk": the layers route different numbers of experts per token')
+
+
 def _located(config: dict, key: str, message: str) -> None:
     text, report = analyze(config)
     assert not report.models

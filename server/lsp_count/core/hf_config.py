@@ -216,7 +216,9 @@ def consistency_problems(spec: ModelSpec) -> list[Problem]:
             f"num_experts_per_tok ({top_k}) is more than the {experts} experts",
             spec.key_span("experts_per_token") or spec.span,
         ))
-    if "experts_per_token" in spec.family.fields and top_k is None and experts:
+    # (A derived top-k, HunYuan-MoE's per-layer moe_topk, is judged by the family's own check.)
+    top_k_field = spec.family.fields.get("experts_per_token")
+    if top_k_field is not None and top_k_field.keys and top_k is None and experts:
         out.append(Problem(
             "warning", "LC103",
             "num_experts_per_tok is not set (null): transformers builds the model, but its forward pass needs it "

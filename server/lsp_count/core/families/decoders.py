@@ -284,7 +284,8 @@ def _hunyuan_top_k(spec) -> list[Problem]:
     if spec.values.get("experts_per_token") is not None or type(layers) is not int:
         return []  # one k for every layer: the generic checks judge it
     out = [Problem("warning", "LC103", f'"{key}": the layers route different numbers of experts per token: the '
-                                       "count has no active part", span)]
+                                       "count has no active part, and the memory estimate leaves out the routed "
+                                       "experts' activations", span)]
     over = [n for n in entries[:layers] if type(experts) is int and n > experts]
     if over:
         out.append(Problem("error", "LC103", f'"{key}": {max(over)} experts per token is more than the {experts} '
