@@ -483,3 +483,19 @@ def _text_config(config: dict, model_type: str) -> dict:
         keys = {key for f in registry()[model_type].fields.values() for key in f.keys}
         nested = {k: v for k, v in config.items() if k in keys}
     return {**nested, "model_type": model_type, "torch_dtype": config.get("torch_dtype", "bfloat16")}
+
+
+@pytest.mark.parametrize("mode", ["train", "lora"])
+def test_albert_keeps_activations_for_every_application_of_its_shared_layers(mode):
+    """ALBERT stores num_hidden_groups × inner_group_num layers and applies them num_hidden_layers times;
+    each application keeps its own activations for the backward pass (the estimate had one layer's)."""
+    from lsp_count.core.catalog import CATALOG_DIR
+
+    config = json.loads((CATALOG_DIR / "albert/albert-base-v2.json").read_text())
+    settings = Settings(mode=mode, context=512, batch=2)
+    twelve = line(estimate_memory(model(**config), settings), "activations")
+    six = line(estimate_memory(model(**{**config, "num_hidden_layers": 6}), settings), "activations")
+    assert twelve.bytes == 2 * six.bytes
+    assert "× 12 layers (ALBERT's shared layers, as often as they are applied)" in twelve.detail
+    one_stored = model(**config).tree.root.child("layers")
+    assert one_stored.repeat == 1

@@ -575,15 +575,22 @@ def _layer_count(root: ParamNode) -> int:
     return sum(n.repeat * mult for n, mult in _layer_stacks(root))
 
 
-def _text_layer_count(model: ModelReport, facts: "_TreeFacts") -> int:
-    """The layers a step's text tokens run through: every layer stack, but in a vision-language
-    model only its language model's (layouts/multimodal.py's ``language_model`` node). Its vision
+def _activation_layers(model: ModelReport, facts: "_TreeFacts") -> tuple[int, int, str]:
+    """(the layers a step's tokens run through, each keeping its activations; the stored layers the
+    tree's per-layer sums cover; what the estimate's line says of them). Every layer stack's layers,
+    but ALBERT's shared ones as often as it applies them (num_hidden_layers), and in a vision-language
+    model its language model's alone (layouts/multimodal.py's ``language_model`` node): its vision
     tower runs over image patches, whose number a config does not give."""
+    spec = model.spec
+    stored = max(1, facts.layer_count)
+    if spec is not None and spec.family.layout == "albert":
+        return spec.int("num_layers"), stored, " (ALBERT's shared layers, as often as they are applied)"
     text = _decoder_spec(model)
-    if model.spec is None or text is None or text is model.spec:
-        return facts.layer_count
     lm = next((c for c in model.tree.root.children if c.name == LANGUAGE_MODEL_NODE), None)
-    return _layer_count(lm) if lm is not None else facts.layer_count
+    if spec is None or text is None or text is spec or lm is None:
+        return stored, stored, ""
+    layers = max(1, _layer_count(lm))
+    return layers, layers, " (the language model's; the vision tower's, over image patches, are not counted)"
 
 
 def _in_stack(path: str) -> bool:
@@ -868,8 +875,7 @@ def training_activations(model: ModelReport, s: Settings, compute: str, lora_tar
     spec = _decoder_spec(model) or model.spec
     scale = FLOAT_BYTES.get(compute, 2) / 2  # the counts are for 16-bit activations
     sb = s.context * s.batch
-    layers = max(1, facts.memo(("text_layers",), lambda: _text_layer_count(model, facts)))
-    text_layers_only = layers != max(1, facts.layer_count)
+    layers, covered, which_layers = facts.memo(("activation_layers",), lambda: _activation_layers(model, facts))
     h = _layer_width(spec, facts)
     # A model holding its own adapters (a Python file's get_peft_model): the activations of its
     # adapters are LoRA's, from the adapters it holds, not from the settings' plan.
@@ -897,7 +903,7 @@ def training_activations(model: ModelReport, s: Settings, compute: str, lora_tar
         # compute dtype's): the inputs kept for weight gradients and the outputs kept for the next op
         # (gives 32·h for a GPT layer, vs the paper's 34·h).
         io = facts.memo(("stack_io", own), lambda: _stack_io(facts, own))
-        per_layer_full = 2 * sb * io // layers
+        per_layer_full = 2 * sb * io // covered
         source = f"{FLOAT_BYTES.get(compute, 2)} bytes × Σ(in + out) of each layer's linears per token" + (
             " (routed experts: the top-k a token reaches)" if model.tree.root.has_routing else "")
     if s.gradient_checkpointing:
@@ -907,14 +913,13 @@ def training_activations(model: ModelReport, s: Settings, compute: str, lora_tar
     else:
         total = layers * per_layer_full
         source += f" × {layers} layers"
-    if text_layers_only:
-        source += " (the language model's; the vision tower's, over image patches, are not counted)"
+    source += which_layers
     if lora_targets_active:
         # Each adapted linear keeps its dropout's mask and output and lora_A's output.
         extra = facts.memo(("own_lora_io",), lambda: _own_lora_io(facts)) if own else \
             facts.memo(("lora_io", s.lora_rank, s.lora_targets), lambda: _lora_io(facts, s))
-        stored_layers = 1 if s.gradient_checkpointing else layers
-        total += sb * extra * stored_layers // layers
+        kept_layers = 1 if s.gradient_checkpointing else layers
+        total += sb * extra * kept_layers // covered
         source += "; LoRA adds s·b·(3·in + 2r) per adapted linear" + (" (one layer at a time)" if s.gradient_checkpointing else "")
     total = int(total * scale)
     if s.tp > 1:
