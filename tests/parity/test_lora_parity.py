@@ -403,6 +403,13 @@ ENCODER_CONFIGS = {
                 patch_size=16),
     "modernbert": dict(hidden_size=16, num_hidden_layers=3, num_attention_heads=2, intermediate_size=32, vocab_size=50,
                        pad_token_id=0, bos_token_id=0, eos_token_id=0, cls_token_id=0, sep_token_id=0),
+    "clip_vision_model": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32,
+                              image_size=32, patch_size=16, projection_dim=8),
+    "clip_text_model": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32,
+                            vocab_size=50, max_position_embeddings=16, projection_dim=8, bos_token_id=0, eos_token_id=1,
+                            pad_token_id=1),
+    "siglip_vision_model": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32,
+                                image_size=32, patch_size=16),
 }
 
 
@@ -444,10 +451,15 @@ ENCODER_TARGETS = {
     "distilbert": [r"distilbert\.transformer\.layer\.1\.ffn\.lin[12]", ["attention.q_lin", "pre_classifier"]],
     "vit": [r"vit\.layers\.\d+\.attention\.(q|v)_proj", ["mlp.fc1"]],
     "modernbert": [r"model\.layers\.[02]\.attn\.Wqkv", ["attn.Wo", "head.dense"], r"model\.layers\.\d+\.mlp\.W.*"],
+    "clip_vision_model": [r"vision_model\.encoder\.layers\.\d+\.self_attn\.(q|v)_proj", ["visual_projection", "fc1"]],
+    "clip_text_model": [r"text_model\.encoder\.layers\.0\.self_attn\.k_proj", ["text_projection"]],
+    "siglip_vision_model": [r"encoder\.layers\.\d+\.mlp\.fc[12]", ["head.mlp.fc1", "out_proj"]],
 }
 ENCODER_HEADS = {"bert": "BertForSequenceClassification", "roberta": "RobertaForSequenceClassification",
                  "distilbert": "DistilBertForSequenceClassification", "vit": "ViTForImageClassification",
-                 "modernbert": "ModernBertForSequenceClassification"}
+                 "modernbert": "ModernBertForSequenceClassification",
+                 "clip_vision_model": "CLIPVisionModelWithProjection", "clip_text_model": "CLIPTextModelWithProjection",
+                 "siglip_vision_model": "SiglipVisionModel"}
 
 
 @pytest.mark.parametrize("model_type", sorted(ENCODER_TARGETS))
@@ -490,11 +502,18 @@ COMPOSITE_CONFIGS = {
     "qwen2_vl": {"hidden_size": 16, "num_hidden_layers": 2, "num_attention_heads": 2, "num_key_value_heads": 1,
                  "intermediate_size": 32, "vocab_size": 64,
                  "vision_config": {"depth": 2, "embed_dim": 8, "num_heads": 2, "mlp_ratio": 2, "hidden_size": 16}},
+    "clip": {"text_config": {"hidden_size": 16, "num_hidden_layers": 2, "num_attention_heads": 2, "intermediate_size": 32,
+                             "vocab_size": 50, "max_position_embeddings": 16, "bos_token_id": 0, "eos_token_id": 1,
+                             "pad_token_id": 1},
+             "vision_config": {"hidden_size": 8, "num_hidden_layers": 1, "num_attention_heads": 2,
+                               "intermediate_size": 16, "image_size": 32, "patch_size": 16},
+             "projection_dim": 8},
 }
 COMPOSITE_CLASSES = {"llava": ("LlavaForConditionalGeneration", "LlavaModel"),
                      "gemma3": ("Gemma3ForConditionalGeneration", "Gemma3Model"),
                      "qwen2_5_vl": ("Qwen2_5_VLForConditionalGeneration", "Qwen2_5_VLModel"),
-                     "qwen2_vl": ("Qwen2VLForConditionalGeneration", "Qwen2VLModel")}
+                     "qwen2_vl": ("Qwen2VLForConditionalGeneration", "Qwen2VLModel"),
+                     "clip": ("CLIPModel", "CLIPForImageClassification")}
 
 
 @pytest.mark.parametrize("model_type,architecture",
@@ -522,14 +541,20 @@ def test_composite_module_paths_are_transformers_s(model_type, architecture):
     assert set(ours) == _linear_names(model)
 
 
+VLM_TARGETS = (None, ["q_proj", "v_proj"], r"model\.language_model\.layers\.\d+\.self_attn\.(q|v)_proj",
+               r".*language_model.*\.(q_proj|v_proj|down_proj)", r"model\.language_model\.layers\.\d+\.mlp\..*_proj")
+# CLIPModel: a regex over one tower (text_model.encoder.layers.N..., vision_model...), and the projections by name.
+COMPOSITE_TARGETS = {"clip": (None, ["q_proj", "v_proj"], r"text_model\.encoder\.layers\.\d+\.self_attn\.(q|v)_proj",
+                              r".*vision_model.*\.(q_proj|fc2)", ["visual_projection", "text_projection", "fc1"])}
+
+
 @pytest.mark.parametrize("model_type", sorted(COMPOSITE_CONFIGS))
 def test_composite_targets_match_peft(tmp_path, model_type):
     """all-linear, names, and the regexes that keep LoRA off the vision tower (axolotl's multimodal pattern:
     model.language_model.layers...) adapt what peft adapts; the regexes matched nothing before."""
     config = {"model_type": model_type, "architectures": [COMPOSITE_CLASSES[model_type][0]],
               **COMPOSITE_CONFIGS[model_type]}
-    for targets in (None, ["q_proj", "v_proj"], r"model\.language_model\.layers\.\d+\.self_attn\.(q|v)_proj",
-                    r".*language_model.*\.(q_proj|v_proj|down_proj)", r"model\.language_model\.layers\.\d+\.mlp\..*_proj"):
+    for targets in COMPOSITE_TARGETS.get(model_type, VLM_TARGETS):
         if targets is None:
             text = "base_model: ./base\nadapter: lora\nlora_r: 2\nlora_target_linear: true\n"
         elif isinstance(targets, list):

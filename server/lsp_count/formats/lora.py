@@ -152,6 +152,10 @@ ENCODER_PATHS: dict[str, EncoderPaths] = {
     "distilbert": EncoderPaths("distilbert", "transformer.layer"),
     "vit": EncoderPaths("vit", "layers"),
     "modernbert": EncoderPaths("model", "layers"),
+    # CLIP's and SigLIP's single towers: the stack at the top of the bare classes (transformers 5).
+    "clip_vision_model": EncoderPaths("vision_model", "encoder.layers"),
+    "clip_text_model": EncoderPaths("text_model", "encoder.layers"),
+    "siglip_vision_model": EncoderPaths("vision_model", "encoder.layers"),
 }
 
 
@@ -159,7 +163,7 @@ def _encoder_paths(tree_path: str, name: str, occurrences: int, paths: EncoderPa
     """Full module names of a tensor named ``name`` at ``tree_path`` of an encoder (one per occurrence)."""
     architecture, *parts = tree_path.split(".")
     module = name.rsplit(".", 1)[0]
-    bare = "For" not in architecture and not architecture.endswith("LMHeadModel")
+    bare = "For" not in architecture and not architecture.endswith(("LMHeadModel", "WithProjection"))
     body = "" if bare else paths.body + "."
     if parts and parts[0] == "layers":
         # ModernBERT's stack holds layer 0 (`layer`) apart from the others (`layers`, from 1 on).
@@ -195,7 +199,13 @@ COMPOSITE_PATHS: dict[str, dict[str, SubModelPaths]] = {
     # Qwen2-VL's and Qwen2.5-VL's vision towers: blocks.N.attn.qkv, blocks.N.mlp.fc1 / gate_proj, merger.mlp.0.
     "qwen2_5_vl": {"language_model": _TEXT_MODEL, "visual": _QWEN_VISUAL},
     "qwen2_vl": {"language_model": _TEXT_MODEL, "visual": _QWEN_VISUAL},
+    # CLIPModel: both towers at its top (text_model.encoder.layers.N..., vision_model...), the projections too.
+    "clip": {"text_model": SubModelPaths("text_model", "encoder.layers"),
+             "vision_model": SubModelPaths("vision_model", "encoder.layers")},
 }
+
+
+_TOWERS_AT_THE_TOP = frozenset({"CLIPForImageClassification"})
 
 
 def _composite_paths(tree_path: str, name: str, occurrences: int, parts: dict[str, SubModelPaths]) -> list[str]:
@@ -215,8 +225,10 @@ def _composite_paths(tree_path: str, name: str, occurrences: int, parts: dict[st
             layered = True
         elif segments.get(node):
             out.append(segments[node])
-    # The bare class (LlavaModel) holds the sub-models at its top; the head classes under `model`.
-    template = ("model." if "For" in architecture else "") + ".".join(out + [module])
+    # The bare class (LlavaModel) holds the sub-models at its top; the head classes under `model`
+    # (CLIPForImageClassification its vision_model at its top too).
+    body = "model." if "For" in architecture and architecture not in _TOWERS_AT_THE_TOP else ""
+    template = body + ".".join(out + [module])
     if layered:
         return [template.replace("{i}", str(i)) for i in range(occurrences)]
     return [template] * occurrences
