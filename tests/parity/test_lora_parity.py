@@ -403,6 +403,8 @@ ENCODER_CONFIGS = {
                 patch_size=16),
     "modernbert": dict(hidden_size=16, num_hidden_layers=3, num_attention_heads=2, intermediate_size=32, vocab_size=50,
                        pad_token_id=0, bos_token_id=0, eos_token_id=0, cls_token_id=0, sep_token_id=0),
+    "albert": dict(hidden_size=16, embedding_size=8, num_hidden_layers=5, num_hidden_groups=2, inner_group_num=3,
+                   num_attention_heads=2, intermediate_size=32, vocab_size=50),
     "clip_vision_model": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32,
                               image_size=32, patch_size=16, projection_dim=8),
     "clip_text_model": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32,
@@ -438,8 +440,9 @@ def test_encoder_module_paths_are_transformers_s(model_type, architecture):
     config = {"model_type": model_type, "architectures": [architecture], **ENCODER_CONFIGS[model_type]}
     with torch.device("meta"):
         model = getattr(transformers, architecture)(CONFIG_MAPPING[model_type](**ENCODER_CONFIGS[model_type]))
+    groups = ENCODER_CONFIGS[model_type].get("num_hidden_groups", 1)
     ours = _adapted_names(config, lambda path, t, mult: lora._encoder_paths(path, t.name, mult,
-                                                                             lora.ENCODER_PATHS[model_type]))
+                                                                             lora.ENCODER_PATHS[model_type], groups))
     assert len(ours) == len(set(ours))
     assert set(ours) == _linear_names(model)
 
@@ -451,13 +454,15 @@ ENCODER_TARGETS = {
     "distilbert": [r"distilbert\.transformer\.layer\.1\.ffn\.lin[12]", ["attention.q_lin", "pre_classifier"]],
     "vit": [r"vit\.layers\.\d+\.attention\.(q|v)_proj", ["mlp.fc1"]],
     "modernbert": [r"model\.layers\.[02]\.attn\.Wqkv", ["attn.Wo", "head.dense"], r"model\.layers\.\d+\.mlp\.W.*"],
+    "albert": [r"albert\.encoder\.albert_layer_groups\.1\.albert_layers\.\d+\.attention\.(query|value)",
+               [r"ffn_output", "albert_layers.2.ffn", "embedding_hidden_mapping_in"], r".*albert_layers\.0\..*dense"],
     "clip_vision_model": [r"vision_model\.encoder\.layers\.\d+\.self_attn\.(q|v)_proj", ["visual_projection", "fc1"]],
     "clip_text_model": [r"text_model\.encoder\.layers\.0\.self_attn\.k_proj", ["text_projection"]],
     "siglip_vision_model": [r"encoder\.layers\.\d+\.mlp\.fc[12]", ["head.mlp.fc1", "out_proj"]],
 }
 ENCODER_HEADS = {"bert": "BertForSequenceClassification", "roberta": "RobertaForSequenceClassification",
                  "distilbert": "DistilBertForSequenceClassification", "vit": "ViTForImageClassification",
-                 "modernbert": "ModernBertForSequenceClassification",
+                 "modernbert": "ModernBertForSequenceClassification", "albert": "AlbertForSequenceClassification",
                  "clip_vision_model": "CLIPVisionModelWithProjection", "clip_text_model": "CLIPTextModelWithProjection",
                  "siglip_vision_model": "SiglipVisionModel"}
 

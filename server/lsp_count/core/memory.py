@@ -1243,10 +1243,12 @@ def _moe_lora_plan(model: ModelReport, s: Settings, facts: _TreeFacts
         return None
 
     def adapt() -> tuple[ModelReport, _TreeFacts, tuple[str, ...]] | None:
-        from lsp_count.formats.lora import LoraTargets, apply_lora  # (a pure module; the core's formats read it too)
+        # (a pure module; the core's formats read it too)
+        from lsp_count.formats.lora import LoraTargets, apply_lora, layer_groups
 
         model_type = model.spec.family.model_type if model.spec is not None else None
-        adapted = apply_lora(base, s.lora_rank, LoraTargets(names=s.lora_targets), model_type=model_type)
+        adapted = apply_lora(base, s.lora_rank, LoraTargets(names=s.lora_targets), model_type=model_type,
+                             layer_groups=layer_groups(model.spec))
         if adapted.errors:
             return None
         targets: object = list(s.lora_targets) if s.lora_targets is not None else "all-linear"

@@ -27,8 +27,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from lsp_count.core.params import ParamNode, ParamTree, Tensor
+
+if TYPE_CHECKING:
+    from lsp_count.core.spec import ModelSpec
 
 # The output layer "all linear" leaves out (peft: the model's output embeddings; Whisper's is proj_out).
 HEAD_MODULES = frozenset({"lm_head", "score", "embed_out", "output_layer", "proj_out"})
@@ -142,6 +146,8 @@ class EncoderPaths:
     body: str
     layers: str
     body_nodes: frozenset[str] = frozenset({"embeddings", "embedding_projection", "pooler", "pre_norm", "final_norm"})
+    # ALBERT's stored layers sit in groups: {layers}.{group}.albert_layers.{layer in the group}.
+    inner: str = ""
 
 
 # Module paths as transformers 5 names them, by model_type (checked by tests/parity/test_lora_parity.py).
@@ -152,6 +158,7 @@ ENCODER_PATHS: dict[str, EncoderPaths] = {
     "distilbert": EncoderPaths("distilbert", "transformer.layer"),
     "vit": EncoderPaths("vit", "layers"),
     "modernbert": EncoderPaths("model", "layers"),
+    "albert": EncoderPaths("albert", "encoder.albert_layer_groups", inner="albert_layers"),
     # CLIP's and SigLIP's single towers: the stack at the top of the bare classes (transformers 5).
     "clip_vision_model": EncoderPaths("vision_model", "encoder.layers"),
     "clip_text_model": EncoderPaths("text_model", "encoder.layers"),
@@ -159,12 +166,16 @@ ENCODER_PATHS: dict[str, EncoderPaths] = {
 }
 
 
-def _encoder_paths(tree_path: str, name: str, occurrences: int, paths: EncoderPaths) -> list[str]:
-    """Full module names of a tensor named ``name`` at ``tree_path`` of an encoder (one per occurrence)."""
+def _encoder_paths(tree_path: str, name: str, occurrences: int, paths: EncoderPaths, groups: int = 1) -> list[str]:
+    """Full module names of a tensor named ``name`` at ``tree_path`` of an encoder (one per occurrence;
+    ``groups``: ALBERT's num_hidden_groups, which share the occurrences equally)."""
     architecture, *parts = tree_path.split(".")
     module = name.rsplit(".", 1)[0]
     bare = "For" not in architecture and not architecture.endswith(("LMHeadModel", "WithProjection"))
     body = "" if bare else paths.body + "."
+    if parts and parts[0] == "layers" and paths.inner:
+        per_group = max(1, occurrences // max(1, groups))
+        return [f"{body}{paths.layers}.{i // per_group}.{paths.inner}.{i % per_group}.{module}" for i in range(occurrences)]
     if parts and parts[0] == "layers":
         # ModernBERT's stack holds layer 0 (`layer`) apart from the others (`layers`, from 1 on).
         first = 1 if parts[1:2] == ["layers"] else 0
@@ -376,9 +387,16 @@ def _names_match(wanted: set[str], module: str, full: str) -> list[str]:
     return [n for n in wanted if n == module or full == n or full.endswith("." + n)]
 
 
+def layer_groups(spec: ModelSpec | None) -> int:
+    """How many groups a model's stored layers sit in, in its module names (ALBERT's num_hidden_groups), else 1."""
+    value = spec.values.get("num_hidden_groups") if spec is not None else None
+    return value if type(value) is int and value > 0 else 1
+
+
 def apply_lora(tree: ParamTree, rank: int, targets: LoraTargets, dora: bool = False,
-               model_type: str | None = None) -> AdaptedModel:
-    """The tree with its base frozen and an ``adapters`` node holding every lora_A / lora_B."""
+               model_type: str | None = None, layer_groups: int = 1) -> AdaptedModel:
+    """The tree with its base frozen and an ``adapters`` node holding every lora_A / lora_B.
+    ``layer_groups``: ALBERT's num_hidden_groups (its module names number the layers within a group)."""
     regex = None
     errors: list[str] = []
     notes: list[str] = []
@@ -399,7 +417,7 @@ def apply_lora(tree: ParamTree, rank: int, targets: LoraTargets, dora: bool = Fa
 
     def full_paths(path: str, module: str, mult: int, name: str = "") -> list[str]:
         if encoder is not None and name:
-            return _encoder_paths(path, name, mult, encoder)
+            return _encoder_paths(path, name, mult, encoder, layer_groups)
         if composite is not None and name:
             return _composite_paths(path, name, mult, composite)
         if seq2seq:

@@ -46,7 +46,8 @@ TEXT: dict[str, Field] = {
     "cross_attention": fixed("crossattention"),
     "pre_norm": fixed(None),
     "final_norm": fixed(None),
-    # The bare model's pooler: "dense" (h×h + tanh, BERT), "vit" (h → pooler_output_size), None.
+    # The bare model's pooler: "dense" (h×h + tanh, BERT's pooler.dense), "linear" (ALBERT's, an nn.Linear
+    # itself), "vit" (h → pooler_output_size), None.
     "pooler": fixed("dense"),
     # Sequence classifier: "pooled" (Linear on the pooler), "dense" (RoBERTa's dense + out_proj),
     # "pre_classifier" (DistilBERT's pre_classifier + classifier on the first token).
@@ -239,6 +240,7 @@ FAMILIES: tuple[Family, ...] = (
         "mlp_names": fixed(("ffn", "ffn_output")),
         "layer_norms": fixed(("attention.LayerNorm", "full_layer_layer_norm")),
         "mlm_names": fixed(("predictions.dense", "predictions.LayerNorm", "predictions.decoder")),
+        "pooler": fixed("linear"),
         # AlbertAttention's divisibility check is skipped where the config has an embedding_size (always);
         # its output projection is hidden_size × hidden_size whatever width the floored heads make.
         **FLOOR_HEADS,

@@ -172,8 +172,8 @@ def _pooler(spec: ModelSpec) -> ParamNode | None:
     v = spec.values
     h = spec.int("hidden_size")
     kind = v.get("pooler")
-    if kind == "dense":
-        return ParamNode("pooler", _lin("pooler.dense", h, h))
+    if kind in ("dense", "linear"):
+        return ParamNode("pooler", _lin("pooler.dense" if kind == "dense" else "pooler", h, h))
     if kind == "vit":  # ViTPooler: hidden -> pooler_output_size (defaults to hidden)
         return ParamNode("pooler", _lin("pooler.dense", h, int(v.get("pooler_output_size") or h)),
                          source=spec.key_span("pooler_output_size"), key="pooler_output_size")
