@@ -6,6 +6,8 @@ Layouts are looked up by name so that a family row only names its layout.
 from __future__ import annotations
 
 import importlib
+import re
+from dataclasses import replace
 from typing import Callable
 
 from lsp_count.core.params import ParamNode, ParamTree
@@ -45,4 +47,24 @@ def count(spec: ModelSpec) -> ParamTree:
             spec.span,
         ),))
     # Facts of the family; what this document's config says is in spec.problems, located.
-    return ParamTree(root, notes=spec.family.notes)
+    return ParamTree(_kept_in_fp32(root, spec), notes=spec.family.notes)
+
+
+def _kept_in_fp32(root: ParamNode, spec: ModelSpec) -> ParamNode:
+    """The tree with the tensors transformers keeps in float32 marked (Tensor.keep_fp32). A model
+    class merges its sub-models' lists, and each pattern is searched in every parameter's name."""
+    families = (spec.family, *(sub.family for sub in spec.subspecs.values()))
+    rules = [(re.compile(p), ("float16",)) for f in families for p in f.fp32_modules] + \
+        [(re.compile(p), ("float16", "bfloat16")) for f in families for p in f.fp32_modules_strict]
+    if not rules:
+        return root
+
+    def mark(n: ParamNode) -> ParamNode:
+        tensors = tuple(replace(t, keep_fp32=tuple(sorted({d for rx, ds in rules if rx.search(t.name) for d in ds})))
+                        for t in n.tensors)
+        children = tuple(mark(c) for c in n.children)
+        if tensors == n.tensors and all(a is b for a, b in zip(children, n.children)):
+            return n
+        return replace(n, tensors=tensors, children=children)
+
+    return mark(root)

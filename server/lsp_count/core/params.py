@@ -49,14 +49,19 @@ class Tensor:
     shape: tuple[int, ...]
     kind: str = "other"
     module: str = ""
+    # The weight dtypes in which transformers keeps this tensor in float32 all the same (its model
+    # class's _keep_in_fp32_modules: T5's wo under float16; DeepSeek's router in float16 and bfloat16).
+    keep_fp32: tuple[str, ...] = ()
 
-    def __init__(self, name: str, shape: tuple[int, ...], kind: str = "other", module: str = "") -> None:
+    def __init__(self, name: str, shape: tuple[int, ...], kind: str = "other", module: str = "",
+                 keep_fp32: tuple[str, ...] = ()) -> None:
         # As ParamNode's: a frozen dataclass's generated __init__ is three times slower.
         d = self.__dict__
         d["name"] = name
         d["shape"] = shape
         d["kind"] = kind
         d["module"] = module
+        d["keep_fp32"] = keep_fp32
 
     @property
     def numel(self) -> int:

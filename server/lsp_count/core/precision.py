@@ -243,7 +243,7 @@ def tensor_bytes(t: Tensor, dtype: str, occurrences: int = 1, compute_dtype: str
     d = DTYPES[dtype]
     keep = FLOAT_BYTES.get(compute_dtype, 2)
     if not d.quantized:
-        return occurrences * t.numel * FLOAT_BYTES[dtype]
+        return occurrences * t.numel * (4 if dtype in t.keep_fp32 else FLOAT_BYTES[dtype])
     is_head = t.module in HEAD_MODULES
     if d.scheme == "mxfp4":  # transformers replaces GPT-OSS's experts alone
         if t.kind == "expert":

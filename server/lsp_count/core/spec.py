@@ -122,6 +122,10 @@ class Family:
     # which it sets after its strict field checks, and keys it does not declare. Under every other
     # size key a float is refused. (families.FLOAT_KEYS fills it.)
     float_keys: tuple[str, ...] = ()
+    # transformers' _keep_in_fp32_modules (kept in float32 when the weights are float16) and
+    # _keep_in_fp32_modules_strict (float16 and bfloat16): patterns searched in each tensor's name.
+    fp32_modules: tuple[str, ...] = ()
+    fp32_modules_strict: tuple[str, ...] = ()
     # Family-specific consistency checks, ``check(spec) -> list[Problem]``, run after the generic ones.
     checks: tuple[Callable[["ModelSpec"], list[Problem]], ...] = ()
 

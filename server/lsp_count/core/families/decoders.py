@@ -90,10 +90,11 @@ MOE: dict[str, Field] = {
 
 
 def decoder(model_type: str, architecture: str, *overrides: dict[str, Field], notes: tuple[str, ...] = (),
-            heads: dict[str, str] | None = None, checks: tuple[Callable[..., list[Problem]], ...] = ()) -> Family:
+            heads: dict[str, str] | None = None, checks: tuple[Callable[..., list[Problem]], ...] = (),
+            fp32_modules: tuple[str, ...] = (), fp32_modules_strict: tuple[str, ...] = ()) -> Family:
     fields = merge_fields(BASE, *overrides)
     return Family(model_type, "decoder", architecture, fields, heads or causal_heads(architecture), notes=notes,
-                  checks=checks)
+                  checks=checks, fp32_modules=fp32_modules, fp32_modules_strict=fp32_modules_strict)
 
 
 def aliases(**keys: tuple[str, ...]) -> dict[str, Field]:
@@ -505,13 +506,13 @@ FAMILIES: tuple[Family, ...] = (
             d(vocab_size=102400, max_positions=2048, experts_per_token=None, moe_intermediate_size=1407,
               n_shared_experts=2, first_k_dense_replace=0),
             MOE, DEEPSEEK, STRICT_HEADS, {"num_experts": Field(("n_routed_experts", "num_experts"), 64, doc=MOE["num_experts"].doc)},
-            DEEPSEEK_NULLS),
+            DEEPSEEK_NULLS, fp32_modules_strict=("gate.weight",)),
     decoder("deepseek_v3", "DeepseekV3ForCausalLM", FLOOR_HEADS,
             d(vocab_size=129280, hidden_size=7168, intermediate_size=18432, num_layers=61, num_heads=128, num_kv_heads=128, max_positions=4096,
               experts_per_token=8, moe_intermediate_size=2048, n_shared_experts=1, first_k_dense_replace=3),
             MOE, DEEPSEEK, {"num_experts": Field(("n_routed_experts", "num_local_experts"), 256, doc=MOE["num_experts"].doc)},
             DEEPSEEK_NULLS, notes=("DeepSeek-V3 checkpoints also hold a multi-token-prediction layer that transformers does not build; "
-                   "it is not counted",)),
+                   "it is not counted",), fp32_modules_strict=("e_score_correction_bias", "gate.weight")),
     # OLMo (1): LayerNorms with no weight or bias at all.
     decoder("olmo", "OlmoForCausalLM", FLOOR_HEADS, d(vocab_size=50304), {"norm": fixed("none"), "mlp_bias": fixed(False)},
             nulls(num_kv_heads="default")),
@@ -611,7 +612,8 @@ FAMILIES: tuple[Family, ...] = (
                   "moe_intermediate_size": EXPERT_WIDTH_IS_MLP,
                   "layer_types": Field(("layer_types",), Derived(
                       lambda v: tuple("sliding_attention" if (i + 1) % 2 else "full_attention" for i in range(v["num_layers"])),
-                      "sliding and full layers alternating"), "strs")}),
+                      "sliding and full layers alternating"), "strs")},
+            fp32_modules=("post_attention_layernorm", "input_layernorm", "norm")),
     # GLM-4.5 / 4.6 (GLM-4-MoE): grouped-query attention (q/k/v biases, optional q/k norms per head), and
     # DeepSeek-V3's mixture of experts: the first k layers dense, shared experts, a router with no bias.
     decoder("glm4_moe", "Glm4MoeForCausalLM", FLOOR_HEADS,
@@ -627,7 +629,8 @@ FAMILIES: tuple[Family, ...] = (
                   "moe_layers": fixed("first_k_dense"),
                   "first_k_dense_replace": Field(("first_k_dense_replace",), 1, minimum=0)},
             notes=("GLM-4.5 checkpoints also hold num_nextn_predict_layers multi-token-prediction layers that "
-                   "transformers does not build; they are not counted",)),
+                   "transformers does not build; they are not counted",),
+            fp32_modules_strict=("e_score_correction_bias", "gate.weight")),
     # Helium (Kyutai): Llama's layout, q/k/v biases by attention_bias, o_proj hidden_size × hidden_size.
     decoder("helium", "HeliumForCausalLM",
             d(vocab_size=48000, hidden_size=2560, intermediate_size=7040, num_layers=24, num_heads=20, num_kv_heads=20,
@@ -733,7 +736,9 @@ FAMILIES: tuple[Family, ...] = (
              "moe_intermediate_size": EXPERT_WIDTH_IS_MLP,
              "shared_intermediate_size": fixed(Derived(lambda v: v["intermediate_size"], "intermediate_size")),
              "router_name": fixed("wg")},
-            nulls(num_kv_heads="default"), checks=(_head_dim_required, _hunyuan_top_k)),
+            nulls(num_kv_heads="default"), checks=(_head_dim_required, _hunyuan_top_k),
+            # (no _keep_in_fp32_modules: its router is built in float32 whatever the model's dtype)
+            fp32_modules_strict=(r"\bwg\.weight",)),
     Family("mamba", "mamba", "MambaForCausalLM", {
         "vocab_size": Field(("vocab_size",), 50280, doc=BASE["vocab_size"].doc),
         "hidden_size": Field(("hidden_size",), 768, doc=BASE["hidden_size"].doc),

@@ -212,7 +212,7 @@ def _t5_family(model_type: str, prefix: str, defaults: tuple[int, int, int, int,
         f"{prefix}EncoderModel": "encoder", f"{prefix}ForSequenceClassification": "sequence_classification",
         f"{prefix}ForTokenClassification": "token_classification",
         f"{prefix}ForQuestionAnswering": "question_answering",
-    }, checks=(check_t5,))
+    }, checks=(check_t5,), fp32_modules=("wo",))  # T5's wo overflows in float16: transformers keeps it in float32
 
 
 # T5Config and UMT5Config pop tie_word_embeddings (into scale_decoder_outputs): a null is as if absent.

@@ -1,0 +1,100 @@
+"""Weights transformers keeps in float32 when a model is loaded in float16 or bfloat16: its model
+classes' _keep_in_fp32_modules (float16 only: T5's wo, GPT-OSS's norms) and
+_keep_in_fp32_modules_strict (both: DeepSeek's and GLM-4-MoE's routers), and HunYuan-MoE's router,
+which it builds in float32. The weights' bytes lsp-count gives equal those of the model
+``from_pretrained(dtype=...)`` loads from a saved checkpoint, on random small configs of the families
+that keep some, and the family rows name every class's lists."""
+
+from __future__ import annotations
+
+import logging
+import tempfile
+import warnings
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from lsp_count.core.families import registry
+from lsp_count.core.precision import weights_bytes
+
+from .strategies import strategy_for
+
+transformers = pytest.importorskip("transformers")
+torch = pytest.importorskip("torch")
+pytestmark = pytest.mark.parity
+
+_T5 = dict(num_layers=2, d_model=8, d_ff=16, num_heads=2, d_kv=4, vocab_size=10)
+_MOE = dict(num_hidden_layers=2, hidden_size=16, num_attention_heads=2, num_key_value_heads=1, vocab_size=10,
+            intermediate_size=16, num_experts_per_tok=2)
+# A config per family with the tensors its class keeps in float32.
+KEEPING = {
+    "t5": dict(model_type="t5", architectures=["T5ForConditionalGeneration"], **_T5),
+    "mt5": dict(model_type="mt5", architectures=["MT5ForConditionalGeneration"], **_T5),
+    "umt5": dict(model_type="umt5", architectures=["UMT5ForConditionalGeneration"], **_T5),
+    "deepseek_v2": dict(model_type="deepseek_v2", architectures=["DeepseekV2ForCausalLM"], **_MOE, first_k_dense_replace=1,
+                        n_routed_experts=4, moe_intermediate_size=8, q_lora_rank=None, kv_lora_rank=8,
+                        qk_nope_head_dim=4, qk_rope_head_dim=4, v_head_dim=4),
+    "deepseek_v3": dict(model_type="deepseek_v3", architectures=["DeepseekV3ForCausalLM"], **_MOE, first_k_dense_replace=1,
+                        n_routed_experts=4, moe_intermediate_size=8, n_group=1, topk_group=1, q_lora_rank=8,
+                        kv_lora_rank=8, qk_nope_head_dim=4, qk_rope_head_dim=4, v_head_dim=4),
+    "glm4_moe": dict(model_type="glm4_moe", architectures=["Glm4MoeForCausalLM"], **_MOE, first_k_dense_replace=1,
+                     n_routed_experts=4, moe_intermediate_size=8, n_group=1, topk_group=1, head_dim=8),
+    "gpt_oss": dict(model_type="gpt_oss", architectures=["GptOssForCausalLM"], **_MOE, head_dim=8, num_local_experts=4),
+    "hunyuan_v1_moe": dict(model_type="hunyuan_v1_moe", architectures=["HunYuanMoEV1ForCausalLM"], **_MOE, head_dim=8,
+                           num_experts=4),
+}
+# Kept in float32 by the modelling code itself, not by a list (HunYuanMoEV1Gate's nn.Linear(dtype=torch.float32)).
+BUILT_IN_FLOAT32 = {"hunyuan_v1_moe": (r"\bwg\.weight",)}
+
+
+def _loaded_bytes(config: dict, dtype) -> int:
+    from transformers import CONFIG_MAPPING
+
+    logging.getLogger("transformers").setLevel(logging.ERROR)
+    warnings.filterwarnings("ignore")
+    cls = getattr(transformers, config["architectures"][0])
+    model = cls(CONFIG_MAPPING[config["model_type"]].from_dict(dict(config)))
+    with tempfile.TemporaryDirectory() as path:
+        model.save_pretrained(path)
+        loaded = cls.from_pretrained(path, dtype=dtype)
+    return sum(p.numel() * p.element_size() for p in loaded.parameters())
+
+
+@pytest.mark.parametrize("model_type", sorted(KEEPING))
+def test_the_weights_a_float16_or_bfloat16_load_keeps_in_float32_are_counted_in_float32(model_type: str) -> None:
+    import json
+
+    from lsp_count.core.analyze import analyze_text
+
+    @settings(max_examples=2, deadline=None, derandomize=True,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+    @given(strategy_for(model_type))
+    def check(config: dict) -> None:
+        report = analyze_text(json.dumps(config), "/nonexistent/config.json")
+        assert report.models and not report.has_errors, report.problems
+        _check_bytes(report.models[0].tree, config)
+
+    check()
+    # And a config that has what its class keeps (a random one may have no MoE layer, so no router).
+    report = analyze_text(json.dumps(KEEPING[model_type]), "/nonexistent/config.json")
+    tree = report.models[0].tree
+    assert any(t.keep_fp32 for _p, t, _m, _f in tree.root.iter_tensors()), "no tensor is kept in float32"
+    _check_bytes(tree, KEEPING[model_type])
+
+
+def _check_bytes(tree, config: dict) -> None:
+    kept = sorted({t.name for _p, t, _m, _f in tree.root.iter_tensors() if t.keep_fp32})
+    for name, dtype in (("float16", torch.float16), ("bfloat16", torch.bfloat16)):
+        assert weights_bytes(tree, name) == _loaded_bytes(config, dtype), (name, kept)
+
+
+@pytest.mark.parametrize("model_type", sorted(registry()))
+def test_each_family_names_its_classes_float32_lists(model_type: str) -> None:
+    family = registry()[model_type]
+    classes = [getattr(transformers, name) for name in (family.architecture, *family.heads) if hasattr(transformers, name)]
+    if not classes:
+        pytest.skip(f"transformers {transformers.__version__} exports no class of {model_type}")
+    for cls in classes:
+        assert set(cls._keep_in_fp32_modules or ()) == set(family.fp32_modules), cls.__name__
+        strict = set(cls._keep_in_fp32_modules_strict or ()) | set(BUILT_IN_FLOAT32.get(model_type, ()))
+        assert strict == set(family.fp32_modules_strict), cls.__name__
