@@ -1310,7 +1310,7 @@ def _estimate(model: ModelReport, settings: Settings, facts: _TreeFacts) -> Memo
         def train_w(path: str, t: Tensor, mult: int, frozen: bool) -> int:
             if frozen:
                 return stored(path, t, mult, frozen)
-            return mult * t.numel * (FLOAT_BYTES.get(plan.storage, 2))
+            return mult * t.numel * (4 if plan.storage in t.keep_fp32 else FLOAT_BYTES.get(plan.storage, 2))
 
         weights_key = (plan.storage, plan.compute, plan.skip_modules)
         w = facts.per_gpu(("train_w",) + weights_key, train_w, tp, pp)
