@@ -12,10 +12,10 @@ import json
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from lsp_count.core.analyze import analyze_text
 from lsp_count.core.families import registry
 
 from .meta_count import transformers_count
+from .test_config_null_parity import _ours
 from .strategies import REQUIRED_KEYS, strategy_for
 
 transformers = pytest.importorskip("transformers")
@@ -30,12 +30,6 @@ def _transformers(config: dict, head: str) -> int | None:
         return transformers_count(config, head)[0]
     except Exception:  # noqa: BLE001 - transformers refuses the config or cannot build the model
         return None
-
-
-def _ours(config: dict) -> tuple[int | None, list[str]]:
-    report = analyze_text(json.dumps(config), "/nonexistent/config.json")
-    errors = [f"{p.code} {p.message}" for p in report.problems if p.severity == "error"]
-    return (report.models[0].tree.total if report.models and not errors else None), errors
 
 
 @pytest.mark.parametrize("model_type", sorted(registry()))
