@@ -1,7 +1,7 @@
 """A size written as a whole-number float in a config.json (``"hidden_size": 4096.0``), for every
 size key of every family, against transformers 5: its config classes are strict dataclasses whose
 int fields refuse a float, so the count is an LC102 error on that key; under the few keys the class
-takes one (attribute_map aliases, ``families.FLOAT_KEYS``) the count is what transformers builds.
+takes one (attribute_map aliases and undeclared keys, a family's ``float_keys``) the count is what transformers builds.
 Before, every whole-number float was read as the int, and a config transformers refuses to load
 was counted."""
 

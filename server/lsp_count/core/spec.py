@@ -119,8 +119,9 @@ class Family:
     flat_subconfigs: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
     # Keys under which the config class takes a whole-number float (12.0): attribute_map aliases,
-    # which it sets after its strict field checks, and keys it does not declare. Under every other
-    # size key a float is refused. (families.FLOAT_KEYS fills it.)
+    # which it sets after its strict field checks (GPT-2's num_attention_heads is its n_head), and
+    # keys it does not declare (BLOOM's max_position_embeddings). Under every other size key a
+    # float is refused, as the class refuses it (tests/parity/test_config_float_parity.py).
     float_keys: tuple[str, ...] = ()
     # transformers' _keep_in_fp32_modules (kept in float32 when the weights are float16) and
     # _keep_in_fp32_modules_strict (float16 and bfloat16): patterns searched in each tensor's name.

@@ -91,10 +91,12 @@ MOE: dict[str, Field] = {
 
 def decoder(model_type: str, architecture: str, *overrides: dict[str, Field], notes: tuple[str, ...] = (),
             heads: dict[str, str] | None = None, checks: tuple[Callable[..., list[Problem]], ...] = (),
-            fp32_modules: tuple[str, ...] = (), fp32_modules_strict: tuple[str, ...] = ()) -> Family:
+            float_keys: tuple[str, ...] = (), fp32_modules: tuple[str, ...] = (),
+            fp32_modules_strict: tuple[str, ...] = ()) -> Family:
     fields = merge_fields(BASE, *overrides)
     return Family(model_type, "decoder", architecture, fields, heads or causal_heads(architecture), notes=notes,
-                  checks=checks, fp32_modules=fp32_modules, fp32_modules_strict=fp32_modules_strict)
+                  checks=checks, float_keys=float_keys, fp32_modules=fp32_modules,
+                  fp32_modules_strict=fp32_modules_strict)
 
 
 def aliases(**keys: tuple[str, ...]) -> dict[str, Field]:
@@ -416,7 +418,7 @@ FAMILIES: tuple[Family, ...] = (
     decoder("gpt2", "GPT2LMHeadModel", GPT_NAMES,
             d(vocab_size=50257, hidden_size=768, num_layers=12, num_heads=12, tie_embeddings=True, max_positions=1024),
             GPT_STYLE,
-            GPT2_BLOCK, {"num_kv_heads": fixed(KV_HEADS)}),
+            GPT2_BLOCK, {"num_kv_heads": fixed(KV_HEADS)}, float_keys=("num_attention_heads",)),
     decoder("gpt_neox", "GPTNeoXForCausalLM",
             d(vocab_size=50432, hidden_size=6144, intermediate_size=24576, num_layers=44, num_heads=64), GPT_STYLE, STRICT_HEADS,
             {"num_kv_heads": fixed(KV_HEADS), "head_dim": fixed(HEAD_DIM),
@@ -430,7 +432,8 @@ FAMILIES: tuple[Family, ...] = (
              "intermediate_size": Field(("n_inner",), Derived(lambda v: 4 * v["hidden_size"], "4 × n_embd"), null="default"),
              "q_bias": fixed(False), "k_bias": fixed(False), "v_bias": fixed(False), "o_bias": fixed(False),
              "mlp_bias": fixed(True), "head_bias": fixed(True), "layer_norms": fixed(("ln_1",)),
-             "attn_names": fixed(("q_proj", "k_proj", "v_proj", "out_proj")), "mlp_names": fixed(("fc_in", "fc_out"))}),
+             "attn_names": fixed(("q_proj", "k_proj", "v_proj", "out_proj")), "mlp_names": fixed(("fc_in", "fc_out"))},
+            float_keys=("num_attention_heads", "max_position_embeddings")),
     decoder("falcon", "FalconForCausalLM", aliases(hidden_size=("n_embed", "hidden_size")),
             d(vocab_size=65024, hidden_size=4544, num_heads=71, tie_embeddings=True), GPT_STYLE,
             {"new_decoder_architecture": Field(("new_decoder_architecture",), False, "bool"),
@@ -482,7 +485,8 @@ FAMILIES: tuple[Family, ...] = (
              "q_bias": fixed(True), "o_bias": fixed(True), "mlp_bias": fixed(True), "embed_norm": fixed(True),
              "attn_names": fixed(("query_key_value", "dense")), "mlp_names": fixed(("dense_h_to_4h", "dense_4h_to_h"))},
             # BloomConfig pops n_embed (null: hidden_size); attention_bias is not its key; its positions are ALiBi.
-            nulls(hidden_size=("n_embed",), k_bias="default", v_bias="default", max_positions="none")),
+            nulls(hidden_size=("n_embed",), k_bias="default", v_bias="default", max_positions="none"),
+            float_keys=("num_attention_heads", "max_position_embeddings")),
     decoder("starcoder2", "Starcoder2ForCausalLM", FLOOR_HEADS,
             d(vocab_size=49152, hidden_size=3072, intermediate_size=12288, num_layers=30, num_heads=24, num_kv_heads=2,
               tie_embeddings=True, max_positions=4096), GPT_STYLE,

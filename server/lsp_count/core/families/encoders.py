@@ -60,7 +60,8 @@ TEXT: dict[str, Field] = {
 
 
 def text_encoder(model_type: str, architecture: str, prefix: str, heads: tuple[str, ...],
-                 *overrides: dict[str, Field], notes: tuple[str, ...] = (), checks: tuple = ()) -> Family:
+                 *overrides: dict[str, Field], notes: tuple[str, ...] = (), checks: tuple = (),
+                 float_keys: tuple[str, ...] = ()) -> Family:
     fields = merge_fields(TEXT, *overrides)
     table = {
         "Model": "base", "ForMaskedLM": "masked_lm", "ForCausalLM": "causal_lm", "LMHeadModel": "causal_lm",
@@ -69,7 +70,7 @@ def text_encoder(model_type: str, architecture: str, prefix: str, heads: tuple[s
         "ForMultipleChoice": "multiple_choice",
     }
     return Family(model_type, "encoder", architecture, fields,
-                  {prefix + suffix: table[suffix] for suffix in heads}, notes=notes, checks=checks)
+                  {prefix + suffix: table[suffix] for suffix in heads}, notes=notes, checks=checks, float_keys=float_keys)
 
 
 ROBERTA_HEADS = {
@@ -182,7 +183,7 @@ FAMILIES: tuple[Family, ...] = (
                      "classifier": fixed("pre_classifier"),
                      "mlm_names": fixed(("vocab_transform", "vocab_layer_norm", "vocab_projector")),
                      "mlm_bias_param": fixed(False),
-                 }, checks=(_two_span_labels,)),
+                 }, checks=(_two_span_labels,), float_keys=("num_attention_heads",)),
     text_encoder("modernbert", "ModernBertForMaskedLM", "ModernBert",
                  ("Model", "ForMaskedLM", "ForSequenceClassification", "ForTokenClassification",
                   "ForQuestionAnswering", "ForMultipleChoice"),

@@ -152,7 +152,8 @@ FAMILIES: tuple[Family, ...] = (
         "hidden_size": Field(("hidden_size",), 3584, doc="width of the vision blocks"),
         "intermediate_size": Field(("intermediate_size",), 3420, doc="width of each block's gated MLP"),
         "out_hidden_size": Field(("out_hidden_size",), 3584, doc="width the merger projects to (the language model's)"),
-    }, {"Qwen2_5_VisionTransformerPretrainedModel": "base"}, checks=(_vision_heads_fit,)),
+    }, {"Qwen2_5_VisionTransformerPretrainedModel": "base"}, checks=(_vision_heads_fit,),
+        float_keys=("num_attention_heads",)),
     # Qwen2-VL's vision tower (Qwen2VisionTransformerPretrainedModel, which transformers 5 builds but does
     # not export): Qwen2.5-VL's shape with LayerNorms (weight and bias) for its RMSNorms and a plain MLP
     # (fc1, fc2: embed_dim → mlp_ratio × embed_dim → embed_dim, biases) for the gated one. The blocks are
@@ -164,7 +165,8 @@ FAMILIES: tuple[Family, ...] = (
         # int(embed_dim * mlp_ratio): the class takes a whole number only; 0 builds (an fc1 of no rows).
         "mlp_ratio": Field(("mlp_ratio",), 4, minimum=0, doc="each block's MLP (fc1, fc2) is mlp_ratio × embed_dim wide"),
         "out_hidden_size": Field(("hidden_size",), 3584, doc="width the merger projects to (the language model's)"),
-    }, {"Qwen2VisionTransformerPretrainedModel": "base"}, checks=(_vision_heads_fit,)),
+    }, {"Qwen2VisionTransformerPretrainedModel": "base"}, checks=(_vision_heads_fit,),
+        float_keys=("num_attention_heads",)),
     _qwen_vl("qwen2_5_vl", "Qwen2_5_VLForConditionalGeneration", "Qwen2_5_VLModel", "qwen2_5_vl_vision",
              "qwen2_5_vl_text"),
     _qwen_vl("qwen2_vl", "Qwen2VLForConditionalGeneration", "Qwen2VLModel", "qwen2_vl_vision", "qwen2_vl_text"),

@@ -255,7 +255,8 @@ SWITCH = Family("switch_transformers", "seq2seq", "SwitchTransformersForConditio
 }, {
     "SwitchTransformersForConditionalGeneration": "seq2seq_lm", "SwitchTransformersModel": "base",
     "SwitchTransformersEncoderModel": "encoder",
-}, checks=(check_t5, _sparse_check("encoder", "encoder_layers"), _sparse_check("decoder", "decoder_layers")))
+}, checks=(check_t5, _sparse_check("encoder", "encoder_layers"), _sparse_check("decoder", "decoder_layers")),
+    float_keys=("encoder_sparse_step", "decoder_sparse_step"))
 
 
 # --------------------------------------------------------------------- BART / mBART / Whisper
@@ -313,7 +314,7 @@ def _bart_family(model_type: str, prefix: str, final_norm: bool, num_labels_defa
         f"{prefix}ForConditionalGeneration": "seq2seq_lm", f"{prefix}Model": "base",
         f"{prefix}ForSequenceClassification": "sequence_classification",
         f"{prefix}ForQuestionAnswering": "question_answering",
-    }, checks=(check_heads_divide, check_pad_token))
+    }, checks=(check_heads_divide, check_pad_token), float_keys=("num_attention_heads",))
 
 
 # BartConfig defaults num_labels to 3 when the file has no id2label; MBartConfig keeps the usual 2.
@@ -341,7 +342,7 @@ WHISPER = Family("whisper", "seq2seq", "WhisperForConditionalGeneration", {
 }, {
     "WhisperForConditionalGeneration": "seq2seq_lm", "WhisperModel": "base",
     "WhisperForAudioClassification": "audio_classification",
-}, checks=(check_heads_divide, check_pad_token),
+}, checks=(check_heads_divide, check_pad_token), float_keys=("num_attention_heads", "num_key_value_heads"),
     notes=("Whisper's encoder positions are a fixed sinusoidal table (requires_grad=False): counted, not trainable",))
 
 FAMILIES: tuple[Family, ...] = (T5, MT5, UMT5, SWITCH, BART, MBART, WHISPER)
