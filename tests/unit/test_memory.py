@@ -499,3 +499,20 @@ def test_albert_keeps_activations_for_every_application_of_its_shared_layers(mod
     assert "× 12 layers (ALBERT's shared layers, as often as they are applied)" in twelve.detail
     one_stored = model(**config).tree.root.child("layers")
     assert one_stored.repeat == 1
+
+
+@pytest.mark.parametrize(("dtype", "scheme"), [("nf4", None), ("nf4-dq", None), ("int8", None), ("awq-4bit", None),
+                                              ("float8", None), ("gptq-4bit", "gptq")])
+def test_t5_wo_stays_unquantized_where_transformers_quantizer_leaves_keep_in_fp32_modules(dtype, scheme):
+    """bitsandbytes, AWQ and fp8 pass a class's _keep_in_fp32_modules to get_modules_to_not_convert: T5's wo
+    stays in the compute dtype, float32 when that is float16 (the dtype plan); GPTQ's path quantizes it."""
+    from lsp_count.core.precision import quantized_bytes
+
+    t5 = model(model_type="t5", num_layers=2, d_model=64, d_ff=128, num_heads=2, d_kv=32, vocab_size=100)
+    tensors = [(t, n) for _p, t, n, _f in t5.tree.root.iter_tensors()]
+    wo = [(t, n) for t, n in tensors if t.module == "wo"]
+    assert wo and all(t.keep_fp32 == ("float16",) for t, _n in wo)
+    for compute, element in (("bfloat16", 2), ("float16", 4)):
+        rest = sum(tensor_bytes(t, dtype, n, compute) for t, n in tensors if t.module != "wo")
+        kept = sum(n * (quantized_bytes(t, scheme) if scheme else t.numel * element) for t, n in wo)
+        assert weights_bytes(t5.tree, dtype, compute) == rest + kept, compute

@@ -237,13 +237,19 @@ def _short_name(t: Tensor) -> str:
     return t.name.split(".")[0]
 
 
+# Quantization schemes whose transformers quantizer passes the model's _keep_in_fp32_modules to
+# get_modules_to_not_convert (bitsandbytes 8- and 4-bit, AWQ, fine-grained fp8, MXFP4).
+_LEAVE_FP32_MODULES = frozenset({"int8-row", "nf4", "nf4-dq", "awq", "fp8-block", "mxfp4"})
+
+
 def tensor_bytes(t: Tensor, dtype: str, occurrences: int = 1, compute_dtype: str = "bfloat16",
                  skip_modules: frozenset[str] = frozenset()) -> int:
     """Bytes of ``occurrences`` copies of ``t`` stored as ``dtype``."""
     d = DTYPES[dtype]
-    keep = FLOAT_BYTES.get(compute_dtype, 2)
     if not d.quantized:
         return occurrences * t.numel * (4 if dtype in t.keep_fp32 else FLOAT_BYTES[dtype])
+    # What a tensor left unquantized is kept in: the compute dtype, or float32 where transformers keeps it so.
+    keep = 4 if compute_dtype in t.keep_fp32 else FLOAT_BYTES.get(compute_dtype, 2)
     is_head = t.module in HEAD_MODULES
     if d.scheme == "mxfp4":  # transformers replaces GPT-OSS's experts alone
         if t.kind == "expert":
@@ -260,7 +266,11 @@ def tensor_bytes(t: Tensor, dtype: str, occurrences: int = 1, compute_dtype: str
             more = _more_bits_layers(occurrences)
             return more * quantized_bytes(t, "q6_k") + (occurrences - more) * quantized_bytes(t, "q4_k")
         return occurrences * quantized_bytes(t, "q4_k")
-    if t.kind not in QUANTIZABLE_KINDS or is_head or t.module in skip_modules:
+    # transformers' bitsandbytes, AWQ and fp8 quantizers leave a class's _keep_in_fp32_modules unconverted
+    # (T5's wo; its GPTQ path does not). Those are the tensors kept in float32 under float16; the strict
+    # lists' (routers, biases) are no quantizer's to convert.
+    unconverted = "float16" in t.keep_fp32 and d.scheme in _LEAVE_FP32_MODULES
+    if t.kind not in QUANTIZABLE_KINDS or is_head or t.module in skip_modules or unconverted:
         return occurrences * t.numel * keep
     return occurrences * quantized_bytes(t, d.scheme)
 
