@@ -19,6 +19,10 @@ fi
 # litgpt for tests/parity/test_litgpt_parity.py, beside the environment too: it builds LitGPT's
 # models in a child process (tests/parity/litgpt_runner.py) with the torch installed here.
 .venv/bin/python -m pip install --quiet --no-deps --upgrade --target .venv/litgpt-sidecar 'litgpt==0.5.13'
+# bitsandbytes for tests/parity/test_bnb_parity.py, beside the environment too (it loads quantized models
+# in a child process, tests/parity/bnb_runner.py, on the CPU): importable in the test environment, it would
+# change the paths transformers takes in every other test.
+.venv/bin/python -m pip install --quiet --no-deps --upgrade --target .venv/bnb-sidecar 'bitsandbytes==0.50.2'
 # deepspeed for tests/parity/test_deepspeed_config_parity.py, beside the environment too (read in a
 # child process, tests/parity/deepspeed_runner.py): PyPI has its source only, built here against the
 # torch installed above (no build isolation, which would pull another torch) with none of its ops

@@ -1,0 +1,59 @@
+"""Parity for bitsandbytes-quantized weights: the bytes lsp-count gives a model loaded in NF4 or
+LLM.int8 equal those of the model transformers loads with bitsandbytes (on the CPU, from a saved
+checkpoint), its quantization statistics included, and the tensors a class keeps in float32 (T5's
+``wo``, its _keep_in_fp32_modules) stay unquantized, in the compute dtype or float32 under float16.
+
+bitsandbytes is read in a child process (bnb_runner.py), from the sidecar scripts/test.sh installs."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+from lsp_count.core.analyze import analyze_text
+from lsp_count.core.precision import weights_bytes
+
+pytestmark = pytest.mark.parity
+
+SIDECAR = pathlib.Path(sys.prefix) / "bnb-sidecar"
+RUNNER = pathlib.Path(__file__).with_name("bnb_runner.py")
+
+T5 = dict(model_type="t5", architectures=["T5ForConditionalGeneration"], num_layers=2, d_model=64, d_ff=128,
+          num_heads=2, d_kv=32, vocab_size=100)
+LLAMA = dict(model_type="llama", architectures=["LlamaForCausalLM"], num_hidden_layers=2, hidden_size=64,
+             intermediate_size=128, num_attention_heads=4, num_key_value_heads=2, vocab_size=100,
+             tie_word_embeddings=False)
+NF4 = {"load_in_4bit": True, "bnb_4bit_quant_type": "nf4"}
+# (config, bitsandbytes' quantization, the load dtype, lsp-count's storage dtype)
+CASES = [
+    (T5, {**NF4, "bnb_4bit_compute_dtype": "bfloat16"}, "bfloat16", "nf4"),
+    (T5, {**NF4, "bnb_4bit_compute_dtype": "float16"}, "float16", "nf4"),
+    (T5, {"load_in_8bit": True}, "float16", "int8"),
+    ({**T5, "model_type": "mt5", "architectures": ["MT5ForConditionalGeneration"], "feed_forward_proj": "gated-gelu"},
+     {**NF4, "bnb_4bit_compute_dtype": "float16"}, "float16", "nf4"),
+    (LLAMA, {**NF4, "bnb_4bit_compute_dtype": "bfloat16"}, "bfloat16", "nf4"),
+    (LLAMA, {"load_in_8bit": True}, "float16", "int8"),
+]
+
+
+def _loaded() -> list[dict]:
+    if not (SIDECAR / "bitsandbytes").is_dir():
+        pytest.fail(f"bitsandbytes is not installed in {SIDECAR} (scripts/test.sh installs it)")
+    cases = [{"config": config, "quantization": quantization, "dtype": dtype} for config, quantization, dtype, _s in CASES]
+    out = subprocess.run([sys.executable, str(RUNNER), str(SIDECAR)], input=json.dumps(cases), capture_output=True,
+                         text=True, timeout=600)
+    assert out.returncode == 0, out.stderr[-3000:]
+    return json.loads(out.stdout)
+
+
+def test_bitsandbytes_weights_and_the_tensors_it_leaves_unquantized_are_lsp_count_s() -> None:
+    for (config, _quantization, dtype, storage), loaded in zip(CASES, _loaded()):
+        tree = analyze_text(json.dumps(config), "/nonexistent/config.json").models[0].tree
+        assert weights_bytes(tree, storage, dtype) == loaded["bytes"], (config["model_type"], storage, dtype)
+        kept = {name: kind for name, kind in loaded["float"].items() if name.endswith("wo.weight")}
+        if config["model_type"] in ("t5", "mt5"):
+            assert kept and set(kept.values()) == {"float32" if dtype == "float16" else dtype}, kept
