@@ -10,7 +10,7 @@ import re
 from dataclasses import replace
 from typing import Callable
 
-from lsp_count.core.params import ParamNode, ParamTree
+from lsp_count.core.params import ParamNode, ParamTree, Tensor
 from lsp_count.core.spec import MAX_TOTAL, ModelSpec, SpecError
 from lsp_count.core.source import Problem
 
@@ -59,12 +59,15 @@ def _kept_in_fp32(root: ParamNode, spec: ModelSpec) -> ParamNode:
     if not rules:
         return root
 
+    def marked(t: Tensor) -> Tensor:
+        kept = tuple(sorted({d for rx, ds in rules if rx.search(t.name) for d in ds}))
+        return replace(t, keep_fp32=kept) if kept else t
+
     def mark(n: ParamNode) -> ParamNode:
-        tensors = tuple(replace(t, keep_fp32=tuple(sorted({d for rx, ds in rules if rx.search(t.name) for d in ds})))
-                        for t in n.tensors)
+        tensors = tuple(marked(t) for t in n.tensors)
         children = tuple(mark(c) for c in n.children)
-        if tensors == n.tensors and all(a is b for a, b in zip(children, n.children)):
-            return n
+        if all(a is b for a, b in zip(tensors + children, n.tensors + n.children)):
+            return n  # nothing kept in float32 below: the node as it was
         return replace(n, tensors=tensors, children=children)
 
     return mark(root)
