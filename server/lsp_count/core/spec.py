@@ -218,8 +218,8 @@ def _check(name: str, key: str, f: Field, node: SourceNode, float_ok: bool = Fal
     value = node.value
     where = node.span
 
-    def bad(msg: str) -> tuple[object, Problem]:
-        return None, Problem("error", "LC102", f'"{key}": {msg}', where)
+    def bad(msg: str, data: tuple[tuple[str, object], ...] = ()) -> tuple[object, Problem]:
+        return None, Problem("error", "LC102", f'"{key}": {msg}', where, data)
 
     kind = f.kind
     meaning = f.null_meaning(key) if value is None else ""
@@ -238,8 +238,9 @@ def _check(name: str, key: str, f: Field, node: SourceNode, float_ok: bool = Fal
         if isinstance(value, float) and value.is_integer() and float_ok:
             value = int(value)
         if isinstance(value, float) and value.is_integer():
+            # (the editor's quick fix writes the replacement: lsp/actions.py)
             return bad(f"expected a whole number, got {value!r}: transformers' config class refuses a float here "
-                       f"(write {int(value)})")
+                       f"(write {int(value)})", (("replacement", str(int(value))),))
         if isinstance(value, bool) or not isinstance(value, int):
             return bad(f"expected a whole number, got {_type_name(value)}")
         if value < f.minimum:

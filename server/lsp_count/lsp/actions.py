@@ -15,7 +15,7 @@ from lsp_count.core.analyze import analyze_text
 from lsp_count.core.budget import judge
 
 from lsp_count.lsp.analysis import Analysis, KeyRef, document_keys, value_span
-from lsp_count.lsp.positions import from_lsp, to_lsp
+from lsp_count.lsp.positions import to_lsp, to_lsp_range
 from lsp_count.lsp.view import ModelView, Rules
 
 BUDGET_CODES = ("LC201", "LC202")
@@ -26,29 +26,23 @@ _TORCH_DTYPES = ("float32", "bfloat16", "float16")
 _DTYPE_KEY = re.compile(r"""(["']?(?:torch_dtype|dtype)["']?\s*:\s*)(["']?)(float32|bfloat16|float16)\2""")
 
 
-# spec.py's LC102 message for a size written as a whole-number float, and the number to write.
-_FLOAT_SIZE = re.compile(r"got -?\d+\.0: transformers' config class refuses a float here \(write (-?\d+)\)")
+def _range_key(r: types.Range) -> tuple[int, int, int, int]:
+    return r.start.line, r.start.character, r.end.line, r.end.character
 
 
 def _float_size_fixes(analysis: Analysis, diagnostics: list[types.Diagnostic], encoding: str) -> list[types.CodeAction]:
-    """"Write 4096" for each ``4096.0`` the config class would refuse, where the text is still that number."""
+    """"Write 4096" for each ``4096.0`` the config class would refuse: the problem this version's analysis
+    has at the diagnostic's range carries the replacement (spec.py's Problem.data)."""
+    replacements = {_range_key(to_lsp_range(analysis.lines, p.span, encoding)): dict(p.data)["replacement"]
+                    for p in analysis.report.problems if p.span is not None and "replacement" in dict(p.data)}
     out = []
     for diagnostic in diagnostics:
-        m = _FLOAT_SIZE.search(diagnostic.message) if diagnostic.code == "LC102" else None
-        if m is None:
-            continue
-        lines = analysis.lines
-        start = lines.offset(from_lsp(lines, diagnostic.range.start, encoding))
-        end = lines.offset(from_lsp(lines, diagnostic.range.end, encoding))
-        try:
-            unchanged = float(analysis.text[start:end]) == int(m.group(1))
-        except ValueError:
-            unchanged = False
-        if unchanged:
+        new = replacements.get(_range_key(diagnostic.range)) if diagnostic.code == "LC102" else None
+        if new is not None:
             out.append(types.CodeAction(
-                title=f"Write {m.group(1)} (a whole number: the config class refuses a float)",
+                title=f"Write {new} (a whole number: the config class refuses a float)",
                 kind=types.CodeActionKind.QuickFix, diagnostics=[diagnostic], is_preferred=True,
-                edit=types.WorkspaceEdit(changes={analysis.uri: [_edit(analysis, start, end, m.group(1), encoding)]})))
+                edit=types.WorkspaceEdit(changes={analysis.uri: [types.TextEdit(range=diagnostic.range, new_text=new)]})))
     return out
 
 
