@@ -95,6 +95,17 @@ def test_whisper_untied_head_left_out_of_all_linear(tmp_path):
 
 
 TINY_T5 = dict(d_model=16, d_ff=32, d_kv=8, num_heads=2, vocab_size=64)
+# Token classification and question answering (their module paths below, their targets against peft at the end).
+NEW_HEADS = {
+    "t5-token-classification": dict(model_type="t5", num_layers=2, architectures=["T5ForTokenClassification"],
+                                    num_labels=5, **TINY_T5),
+    "mt5-question-answering": dict(model_type="mt5", num_layers=2, num_decoder_layers=1,
+                                   architectures=["MT5ForQuestionAnswering"], **TINY_T5),
+    "bart-question-answering": dict(model_type="bart", d_model=16, encoder_layers=1, decoder_layers=2,
+                                    encoder_attention_heads=2, decoder_attention_heads=2, encoder_ffn_dim=32,
+                                    decoder_ffn_dim=24, vocab_size=64, max_position_embeddings=32,
+                                    architectures=["BartForQuestionAnswering"]),
+}
 
 
 @pytest.mark.parametrize("config", [
@@ -125,14 +136,10 @@ TINY_T5 = dict(d_model=16, d_ff=32, d_kv=8, num_heads=2, vocab_size=64)
     dict(model_type="umt5", num_layers=3, num_decoder_layers=2, **TINY_T5),
     dict(model_type="mt5", num_layers=2, architectures=["MT5ForSequenceClassification"], num_labels=3, **TINY_T5),
     dict(model_type="umt5", num_layers=2, architectures=["UMT5ForSequenceClassification"], num_labels=3, **TINY_T5),
-    dict(model_type="t5", num_layers=2, architectures=["T5ForTokenClassification"], num_labels=5, **TINY_T5),
-    dict(model_type="mt5", num_layers=2, num_decoder_layers=1, architectures=["MT5ForQuestionAnswering"], **TINY_T5),
-    dict(model_type="bart", d_model=16, encoder_layers=1, decoder_layers=2, encoder_attention_heads=2,
-         decoder_attention_heads=2, encoder_ffn_dim=32, decoder_ffn_dim=24, vocab_size=64, max_position_embeddings=32,
-         architectures=["BartForQuestionAnswering"]),
+    *NEW_HEADS.values(),
 ], ids=["t5-gated", "t5", "switch-step3", "switch-step2", "bart", "mbart", "whisper-untied", "t5-classification",
         "t5-encoder", "bart-classification", "whisper-audio-classification", "mt5", "umt5", "mt5-classification",
-        "umt5-classification", "t5-token-classification", "mt5-question-answering", "bart-question-answering"])
+        "umt5-classification", *NEW_HEADS])
 def test_module_paths_are_transformers_s(config):
     """Every linear module lsp-count adapts has the full name transformers gives it, Switch's interleaved sparse
     blocks and per-expert nn.Linear included."""
@@ -178,18 +185,6 @@ def test_mt5_targets_match_peft(tmp_path, model_type):
                   num_decoder_layers=3, **TINY_T5)
     for targets in (["q", "v"], ["wi_0", "wi_1", "wo"], r".*decoder.*SelfAttention\.(q|v)", None):
         check(tmp_path, config, targets)
-
-
-NEW_HEADS = {
-    "t5-token-classification": dict(model_type="t5", num_layers=2, architectures=["T5ForTokenClassification"],
-                                    num_labels=5, **TINY_T5),
-    "mt5-question-answering": dict(model_type="mt5", num_layers=2, num_decoder_layers=1,
-                                   architectures=["MT5ForQuestionAnswering"], **TINY_T5),
-    "bart-question-answering": dict(model_type="bart", d_model=16, encoder_layers=1, decoder_layers=2,
-                                    encoder_attention_heads=2, decoder_attention_heads=2, encoder_ffn_dim=32,
-                                    decoder_ffn_dim=24, vocab_size=64, max_position_embeddings=32,
-                                    architectures=["BartForQuestionAnswering"]),
-}
 
 
 @pytest.mark.parametrize("name", sorted(NEW_HEADS))

@@ -6,6 +6,8 @@ import json
 
 import pytest
 
+from config_models import catalog_config, nested_text_config
+
 from lsp_count.core.analyze import analyze_text
 from lsp_count.core.memory import (
     OVERHEAD_BYTES, Settings, SettingsError, estimate_memory, kv_cache, lora_adapter_breakdown,
@@ -461,9 +463,7 @@ def test_a_vision_language_model_trains_its_text_tokens_through_its_language_mod
     """A training step's text tokens run through the language model's layers; the vision tower's
     blocks (over image patches, which a config does not count) were counted as text layers: 60
     for Qwen2-VL-7B's 28, doubling its activations."""
-    from lsp_count.core.catalog import CATALOG_DIR
-
-    config = json.loads((CATALOG_DIR / f"{name}.json").read_text())
+    config = catalog_config(name)
     composite = analyze_text(json.dumps(config), "config.json").models[0]
     text = composite.spec.subspecs["text"]
     text_only = model(**_text_config(config, text.model_type))
@@ -476,12 +476,7 @@ def test_a_vision_language_model_trains_its_text_tokens_through_its_language_mod
 
 def _text_config(config: dict, model_type: str) -> dict:
     """The composite's text model as a config of its own (Qwen-VL's text keys are at the top level)."""
-    nested = config.get("text_config")
-    if nested is None:
-        from lsp_count.core.families import registry
-
-        keys = {key for f in registry()[model_type].fields.values() for key in f.keys}
-        nested = {k: v for k, v in config.items() if k in keys}
+    nested = config.get("text_config") or nested_text_config(config)["text_config"]
     return {**nested, "model_type": model_type, "torch_dtype": config.get("torch_dtype", "bfloat16")}
 
 
@@ -489,9 +484,7 @@ def _text_config(config: dict, model_type: str) -> dict:
 def test_albert_keeps_activations_for_every_application_of_its_shared_layers(mode):
     """ALBERT stores num_hidden_groups × inner_group_num layers and applies them num_hidden_layers times;
     each application keeps its own activations for the backward pass (the estimate had one layer's)."""
-    from lsp_count.core.catalog import CATALOG_DIR
-
-    config = json.loads((CATALOG_DIR / "albert/albert-base-v2.json").read_text())
+    config = catalog_config("albert/albert-base-v2")
     settings = Settings(mode=mode, context=512, batch=2)
     twelve = line(estimate_memory(model(**config), settings), "activations")
     six = line(estimate_memory(model(**{**config, "num_hidden_layers": 6}), settings), "activations")

@@ -7,68 +7,21 @@ ways of writing the text model, and the problems a bad config gets.
 
 from __future__ import annotations
 
-from config_models import (QWEN_VL_TEXT_KEYS, check_flat_and_nested_text_configs, errors, model,
+from config_models import (QWEN_VL_TEXT_KEYS, catalog_config, check_flat_and_nested_text_configs, errors, model,
                            nested_text_config)
 
 from lsp_count.core.memory import lora_adapter_breakdown, lora_adapter_params
 
-# Qwen/Qwen2.5-VL-7B-Instruct's config.json as the Hub has it: flat (the text model's keys at the top level).
-QWEN2_5_VL_7B = {
-    "architectures": ["Qwen2_5_VLForConditionalGeneration"],
-    "attention_dropout": 0.0,
-    "bos_token_id": 151643,
-    "eos_token_id": 151645,
-    "vision_start_token_id": 151652,
-    "vision_end_token_id": 151653,
-    "vision_token_id": 151654,
-    "image_token_id": 151655,
-    "video_token_id": 151656,
-    "hidden_act": "silu",
-    "hidden_size": 3584,
-    "initializer_range": 0.02,
-    "intermediate_size": 18944,
-    "max_position_embeddings": 128000,
-    "max_window_layers": 28,
-    "model_type": "qwen2_5_vl",
-    "num_attention_heads": 28,
-    "num_hidden_layers": 28,
-    "num_key_value_heads": 4,
-    "rms_norm_eps": 1e-06,
-    "rope_theta": 1000000.0,
-    "sliding_window": 32768,
-    "tie_word_embeddings": False,
-    "torch_dtype": "bfloat16",
-    "transformers_version": "4.41.2",
-    "use_cache": True,
-    "use_sliding_window": False,
-    "vision_config": {
-        "depth": 32,
-        "hidden_act": "silu",
-        "hidden_size": 1280,
-        "intermediate_size": 3420,
-        "num_heads": 16,
-        "in_chans": 3,
-        "out_hidden_size": 3584,
-        "patch_size": 14,
-        "spatial_merge_size": 2,
-        "spatial_patch_size": 14,
-        "window_size": 112,
-        "fullatt_block_indexes": [7, 15, 23, 31],
-        "tokens_per_second": 2,
-        "temporal_patch_size": 2,
-    },
-    "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 24]},
-    "vocab_size": 152064,
-}
+# Qwen/Qwen2.5-VL-7B-Instruct's config.json as the Hub has it (the bundled catalog's): flat, the text
+# model's keys at the top level.
+QWEN2_5_VL_7B = catalog_config("Qwen/Qwen2.5-VL-7B-Instruct")
 TOTAL_7B = 8_292_166_656  # Qwen2_5_VLForConditionalGeneration, transformers 5.25 on the meta device
 VISION_7B = 676_550_144
 TEXT_7B = 7_070_619_136
 HEAD_7B = 152064 * 3584
 
-# Qwen/Qwen2.5-VL-3B-Instruct's sizes: a tied head and a 2,048-wide merger.
-QWEN2_5_VL_3B = {**QWEN2_5_VL_7B, "hidden_size": 2048, "intermediate_size": 11008, "num_hidden_layers": 36,
-                 "num_attention_heads": 16, "num_key_value_heads": 2, "max_window_layers": 70, "vocab_size": 151936,
-                 "tie_word_embeddings": True, "vision_config": {**QWEN2_5_VL_7B["vision_config"], "out_hidden_size": 2048}}
+# Qwen/Qwen2.5-VL-3B-Instruct: a tied head and a 2,048-wide merger.
+QWEN2_5_VL_3B = catalog_config("Qwen/Qwen2.5-VL-3B-Instruct")
 TOTAL_3B = 3_754_622_976
 
 

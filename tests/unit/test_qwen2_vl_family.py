@@ -8,64 +8,22 @@ problems a bad config gets.
 
 from __future__ import annotations
 
-from config_models import (QWEN_VL_TEXT_KEYS, check_flat_and_nested_text_configs, errors, model,
+from config_models import (QWEN_VL_TEXT_KEYS, catalog_config, check_flat_and_nested_text_configs, errors, model,
                            nested_text_config)
 
 from lsp_count.core.memory import lora_adapter_breakdown, lora_adapter_params
 
-# Qwen/Qwen2-VL-7B-Instruct's config.json as the Hub has it: flat (the text model's keys at the top level),
-# the vision tower's "hidden_size" the width its merger projects to, and "in_chans" (no key of transformers 5's).
-QWEN2_VL_7B = {
-    "architectures": ["Qwen2VLForConditionalGeneration"],
-    "attention_dropout": 0.0,
-    "bos_token_id": 151643,
-    "eos_token_id": 151645,
-    "vision_start_token_id": 151652,
-    "vision_end_token_id": 151653,
-    "vision_token_id": 151654,
-    "image_token_id": 151655,
-    "video_token_id": 151656,
-    "hidden_act": "silu",
-    "hidden_size": 3584,
-    "initializer_range": 0.02,
-    "intermediate_size": 18944,
-    "max_position_embeddings": 32768,
-    "max_window_layers": 28,
-    "model_type": "qwen2_vl",
-    "num_attention_heads": 28,
-    "num_hidden_layers": 28,
-    "num_key_value_heads": 4,
-    "rms_norm_eps": 1e-06,
-    "rope_theta": 1000000.0,
-    "sliding_window": 32768,
-    "tie_word_embeddings": False,
-    "torch_dtype": "bfloat16",
-    "transformers_version": "4.41.2",
-    "use_cache": True,
-    "use_sliding_window": False,
-    "vision_config": {
-        "depth": 32,
-        "embed_dim": 1280,
-        "mlp_ratio": 4,
-        "num_heads": 16,
-        "in_chans": 3,
-        "hidden_size": 3584,
-        "patch_size": 14,
-        "spatial_merge_size": 2,
-        "temporal_patch_size": 2,
-    },
-    "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 24]},
-    "vocab_size": 152064,
-}
+# Qwen/Qwen2-VL-7B-Instruct's config.json as the Hub has it (the bundled catalog's): flat (the text model's
+# keys at the top level), the vision tower's "hidden_size" the width its merger projects to, and "in_chans"
+# (no key of transformers 5's).
+QWEN2_VL_7B = catalog_config("Qwen/Qwen2-VL-7B-Instruct")
 TOTAL_7B = 8_291_375_616  # Qwen2VLForConditionalGeneration, transformers 5.25 on the meta device
 VISION_7B = 675_759_104
 TEXT_7B = 7_070_619_136  # the same text model as Qwen2.5-VL-7B's
 HEAD_7B = 152064 * 3584
 
-# Qwen/Qwen2-VL-2B-Instruct's sizes: a tied head and a merger 1,536 wide.
-QWEN2_VL_2B = {**QWEN2_VL_7B, "hidden_size": 1536, "intermediate_size": 8960, "num_attention_heads": 12,
-               "num_key_value_heads": 2, "vocab_size": 151936, "tie_word_embeddings": True,
-               "vision_config": {**QWEN2_VL_7B["vision_config"], "hidden_size": 1536}}
+# Qwen/Qwen2-VL-2B-Instruct: a tied head and a merger 1,536 wide.
+QWEN2_VL_2B = catalog_config("Qwen/Qwen2-VL-2B-Instruct")
 TOTAL_2B = 2_208_985_600  # transformers 5.25 on the meta device
 
 
