@@ -1,14 +1,13 @@
 """Qwen2.5-VL (qwen2_5_vl, with its qwen2_5_vl_text and qwen2_5_vl_vision sub-families) without torch.
 
 Every total here is what transformers 5.25 builds on the meta device (checked there, and on random
-configs in tests/parity/test_parity.py); these tests pin the published models, the flat and nested
-ways of writing the text model, and the problems a bad config gets.
+configs in tests/parity/test_parity.py); these tests pin the published models and the problems a bad
+config gets (the flat and nested ways of writing the text model: test_qwen_vl_families.py).
 """
 
 from __future__ import annotations
 
-from config_models import (QWEN_VL_TEXT_KEYS, catalog_config, check_flat_and_nested_text_configs, errors, model,
-                           nested_text_config)
+from config_models import QWEN_VL_TEXT_KEYS, catalog_config, errors, model
 
 from lsp_count.core.memory import lora_adapter_breakdown, lora_adapter_params
 
@@ -71,12 +70,6 @@ def test_class_defaults() -> None:
     tree = model(no_vision).tree
     assert tree.total == 10_698_641_664
     assert tree.components()["visual"] == _vision_ours(3584, 3420, 32, 3584)
-
-
-# ----------------------------------------------------------------- flat and nested text configs
-def test_flat_nested_and_null_text_configs_count_the_same() -> None:
-    check_flat_and_nested_text_configs(QWEN2_5_VL_7B, TOTAL_7B)
-    assert model(nested_text_config(QWEN2_5_VL_3B)).tree.total == TOTAL_3B
 
 
 # ----------------------------------------------------------------- LoRA

@@ -1,15 +1,14 @@
 """Qwen2-VL (qwen2_vl, with its qwen2_vl_text and qwen2_vl_vision sub-families) without torch.
 
 Every total here is what transformers 5.25 builds on the meta device (checked there, and on random
-configs in tests/parity/test_parity.py); these tests pin the published models, the flat and nested
-ways of writing the text model, what sets Qwen2-VL's vision tower apart from Qwen2.5-VL's, and the
-problems a bad config gets.
+configs in tests/parity/test_parity.py); these tests pin the published models, what sets Qwen2-VL's
+vision tower apart from Qwen2.5-VL's, and the problems a bad config gets (the flat and nested ways of
+writing the text model: test_qwen_vl_families.py).
 """
 
 from __future__ import annotations
 
-from config_models import (QWEN_VL_TEXT_KEYS, catalog_config, check_flat_and_nested_text_configs, errors, model,
-                           nested_text_config)
+from config_models import QWEN_VL_TEXT_KEYS, catalog_config, errors, model
 
 from lsp_count.core.memory import lora_adapter_breakdown, lora_adapter_params
 
@@ -109,12 +108,6 @@ def test_a_fractional_mlp_ratio_is_refused() -> None:
     # Qwen2VLVisionConfig's mlp_ratio is a strict int: 2.5 fails there (int(embed_dim * 2.5) is never reached).
     problems = errors({**QWEN2_VL_7B, "vision_config": {**QWEN2_VL_7B["vision_config"], "mlp_ratio": 2.5}})
     assert problems and '"mlp_ratio"' in problems[0].message and "whole number" in problems[0].message
-
-
-# ----------------------------------------------------------------- flat and nested text configs
-def test_flat_nested_and_null_text_configs_count_the_same() -> None:
-    check_flat_and_nested_text_configs(QWEN2_VL_7B, TOTAL_7B)
-    assert model(nested_text_config(QWEN2_VL_2B)).tree.total == TOTAL_2B
 
 
 # ----------------------------------------------------------------- LoRA

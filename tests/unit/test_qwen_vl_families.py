@@ -1,5 +1,6 @@
 """What Qwen2-VL and Qwen2.5-VL share (one composite row and builder, `_qwen_vl`, over each family's text
-model and vision tower), checked on both published 7B configs: the bare class, the text config whatever
+model and vision tower), checked on both published 7B configs: the text model written flat, nested or with a null text_config
+(and the 2B / 3B nested), the bare class, the text config whatever
 model_type it names, the old checkpoints' vision model_type, the vision tower's aliases, the tie a text
 config forwards, and the problems a bad config gets. Each family's own file pins its sizes."""
 
@@ -9,16 +10,18 @@ import json
 from types import SimpleNamespace
 
 import pytest
-from config_models import analyze, errors, model, nested_text_config
+from config_models import analyze, check_flat_and_nested_text_configs, errors, model, nested_text_config
 
 import test_qwen2_5_vl_family as qwen2_5_vl
 import test_qwen2_vl_family as qwen2_vl
 
 CASES = [
     SimpleNamespace(id="qwen2_5_vl", config=qwen2_5_vl.QWEN2_5_VL_7B, total=qwen2_5_vl.TOTAL_7B, head=qwen2_5_vl.HEAD_7B,
+                    small=qwen2_5_vl.QWEN2_5_VL_3B, small_total=qwen2_5_vl.TOTAL_3B,
                     bare="Qwen2_5_VLModel", text_type="qwen2_5_vl_text", text_class="Qwen2_5_VLTextConfig",
                     old_vision_types=("qwen2_5_vl",), width="hidden_size", merger="out_hidden_size"),
     SimpleNamespace(id="qwen2_vl", config=qwen2_vl.QWEN2_VL_7B, total=qwen2_vl.TOTAL_7B, head=qwen2_vl.HEAD_7B,
+                    small=qwen2_vl.QWEN2_VL_2B, small_total=qwen2_vl.TOTAL_2B,
                     bare="Qwen2VLModel", text_type="qwen2_vl_text", text_class="Qwen2VLTextConfig",
                     old_vision_types=("qwen2_vl", "qwen2_vl_vision", "qwen2_5_vl_vision", "llava"),
                     width="embed_dim", merger="hidden_size"),
@@ -28,6 +31,12 @@ each_family = pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
 
 def _vision(case, **changes) -> dict:
     return {**case.config, "vision_config": {**case.config["vision_config"], **changes}}
+
+
+@each_family
+def test_flat_nested_and_null_text_configs_count_the_same(case) -> None:
+    check_flat_and_nested_text_configs(case.config, case.total)
+    assert model(nested_text_config(case.small)).tree.total == case.small_total
 
 
 @each_family
