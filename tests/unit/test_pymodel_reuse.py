@@ -299,6 +299,36 @@ def test_identifiers_cover_every_name_the_code_uses_and_skip_strings_and_comment
     assert identifiers('"""GPT-style"""\nx = f"{Block(1)}" + "MLP"  # Norm') == {"x", "f", "Block"}
 
 
+def test_a_quote_left_open_in_a_line_that_does_not_parse_hides_no_dependency() -> None:
+    # Read as one text, the unclosed quote pairs with the docstring in Net: the constructor that
+    # calls `width` looks like a string. Net must still depend on `width`.
+    text = textwrap.dedent('''
+        import torch.nn as nn
+
+
+        def oops():
+            s = """never closed
+
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(width(), 2)
+
+            def extra_repr(self):
+                """Nothing more."""
+                return ""
+
+
+        def width():
+            return 8
+    ''')
+    memo = analysed(text)
+    assert [m.tree.total for m in analyze_text(text, "model.py").models] == [18]
+    wider = text.replace("return 8", "return 16")
+    assert [m.tree.total for m in analyze_text(wider, "model.py", memo=memo).models] == [34]
+
+
 def test_blocks_split_before_top_level_statements_and_keep_decorators_else_and_docstrings() -> None:
     lines = ["import a", "", "@dataclass", "class C:", "    x = 1", "try:", "    import b", "except ImportError:",
              "    b = None", "# note", "def f():", "    pass"]

@@ -365,8 +365,9 @@ def _interpret(text: str, path: str, options: Any, body: list[ast.stmt], problem
         # may depend on and no key records: nothing is kept, and nothing earlier is taken.
         memo.classes, memo.files = {}, {}
     elif memo is not None and memo.reuse and not getattr(options, "execute", False):
+        parsed = not any(p.code == "LC001" for p in problems)
         plan = ReusePlan(memo, body, positions.raw_lines(), options, tuple(c.name for c in config_classes),
-                         positions.line)
+                         positions.line, None if parsed else repaired)
     unresolved.extend(name for name, _ in unreached)
     unresolved.extend(c.name for c in unfollowed_bases)
     steps = len(classes) + len(functions)

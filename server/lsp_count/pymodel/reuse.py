@@ -259,8 +259,9 @@ class ReusePlan:
     that the next analysis will find in it."""
 
     def __init__(self, memo: PythonMemo, body: list[ast.stmt], lines: list[str], options_key: Any,
-                 config_names: tuple[str, ...], line_of: Any = None) -> None:
-        """``line_of``: a statement's line number -> the file's (LineMap.line; identity by default)."""
+                 config_names: tuple[str, ...], line_of: Any = None, repaired: set[int] | None = None) -> None:
+        """``line_of``: a statement's line number -> the file's (LineMap.line; identity by default).
+        ``repaired``: None when the file parsed; else the lines (1-based) the tolerant parse replaced."""
         line_of = line_of or (lambda n: n)
         self.memo = memo
         self.previous = memo.classes
@@ -286,7 +287,15 @@ class ReusePlan:
             self.ranges.append((first, last))
             self.texts.append(text)
             self.index[id(stmt)] = i
-            found = memo.identifiers.get(text)
+            # When the file does not parse, a quote in the lines that do not (or in the blocks
+            # dropped) can open a "string" that hides the code after it: a statement that parsed has
+            # its strings closed, and one with a replaced line is read with its strings and comments.
+            if repaired and any(first < n <= last for n in repaired):
+                found = frozenset(_IDENTIFIER.findall(text))
+            else:
+                found = memo.identifiers.get(text)
+                if found is None and repaired is not None:
+                    found = identifiers(text)
             if found is None:
                 if code_lines is None and len(memo.identifiers) < len(body) // 2:
                     # No string or comment spans two statements: the file's code, cut by statement,
