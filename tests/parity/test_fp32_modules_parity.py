@@ -98,3 +98,50 @@ def test_each_family_names_its_classes_float32_lists(model_type: str) -> None:
         assert set(cls._keep_in_fp32_modules or ()) == set(family.fp32_modules), cls.__name__
         strict = set(cls._keep_in_fp32_modules_strict or ()) | set(BUILT_IN_FLOAT32.get(model_type, ()))
         assert strict == set(family.fp32_modules_strict), cls.__name__
+
+
+def _trained_bytes(config: dict, dtype) -> tuple[int, int]:
+    """(gradient bytes, AdamW state bytes) after one training step of the model loaded in ``dtype``
+    (pure precision: no master copy, torch's AdamW keeps each state in its parameter's dtype);
+    a parameter no token reached (an expert not routed to) has the gradient its dtype would give."""
+    from transformers import CONFIG_MAPPING
+
+    logging.getLogger("transformers").setLevel(logging.ERROR)
+    warnings.filterwarnings("ignore")
+    cls = getattr(transformers, config["architectures"][0])
+    model = cls(CONFIG_MAPPING[config["model_type"]].from_dict(dict(config)))
+    with tempfile.TemporaryDirectory() as path:
+        model.save_pretrained(path)
+        loaded = cls.from_pretrained(path, dtype=dtype)
+    torch.manual_seed(0)
+    ids = torch.randint(0, config["vocab_size"], (1, 6))
+    extra = {"decoder_input_ids": ids} if loaded.config.is_encoder_decoder else {}
+    loaded(input_ids=ids, labels=ids, **extra).loss.backward()
+    params = [p for p in loaded.parameters() if p.requires_grad]
+    optimizer = torch.optim.AdamW(params, lr=1e-3)
+    optimizer.step()
+    grads = sum(p.numel() * (p.grad.element_size() if p.grad is not None else p.element_size()) for p in params)
+    for p in params:
+        assert p.grad is None or p.grad.dtype == p.dtype
+    states = sum(v.numel() * v.element_size() for p in params for v in optimizer.state[p].values()
+                 if torch.is_tensor(v) and v.dim() > 0)
+    unreached = sum(2 * p.numel() * p.element_size() for p in params if not optimizer.state[p])
+    return grads, states + unreached
+
+
+@pytest.mark.parametrize("model_type", sorted(KEEPING))
+def test_a_pure_precision_run_keeps_the_gradients_and_states_of_float32_weights_in_float32(model_type: str) -> None:
+    import json
+
+    from lsp_count.core.analyze import analyze_text
+    from lsp_count.core.memory import Settings, estimate_memory
+
+    config = dict(KEEPING[model_type])
+    if "kv_lora_rank" in config:  # MLA's forward needs as many key/value heads as heads (as real DeepSeeks have)
+        config["num_key_value_heads"] = config["num_attention_heads"]
+    model = analyze_text(json.dumps(config), "/nonexistent/config.json").models[0]
+    for name, dtype in (("float16", torch.float16), ("bfloat16", torch.bfloat16)):
+        report = estimate_memory(model, Settings(mode="train", dtype=name, pure_precision=True, optimizer="adamw",
+                                                 context=6))
+        grads, states = _trained_bytes(config, dtype)
+        assert (report.line("gradients").bytes, report.line("optimizer_states").bytes) == (grads, states), name

@@ -1128,9 +1128,11 @@ def _trainable_numel(path: str, t: Tensor, mult: int, frozen: bool) -> int:
     return 0 if frozen else mult * t.numel
 
 
-def _trainable_state_bytes(optimizer: str, element: int = 4) -> TensorBytes:
-    """The optimizer state bytes of a trainable tensor (0 for a frozen one)."""
-    return lambda p, t, m, f: 0 if f else m * optimizer_state_bytes(t.numel, optimizer, element)
+def _trainable_state_bytes(optimizer: str, element: int = 4, weights_dtype: str | None = None) -> TensorBytes:
+    """The optimizer state bytes of a trainable tensor (0 for a frozen one). ``weights_dtype``: a
+    pure run's, whose states are each tensor's own dtype: fp32 for one kept in float32."""
+    return lambda p, t, m, f: 0 if f else m * optimizer_state_bytes(
+        t.numel, optimizer, 4 if weights_dtype in t.keep_fp32 else element)
 
 
 def _planned_lora_numel(path: str, t: Tensor, mult: int, frozen: bool) -> int:
@@ -1321,17 +1323,26 @@ def _estimate(model: ModelReport, settings: Settings, facts: _TreeFacts) -> Memo
             detail += f"; ZeRO-3 ÷ {dp} + one gathered layer ({gathered / GiB:.2f} GiB)"
         lines.append(MemoryLine("weights", w, weights_exact and not zero3, detail))
         n_train = facts.per_gpu(("trainable",), _trainable_numel, tp, pp)
-        g = n_train * wbytes
+        # A gradient has its parameter's dtype: float32 for the tensors the model keeps in it.
+        n_kept = facts.per_gpu(("trainable_kept", plan.storage),
+                               lambda p, t, m, f: 0 if f or plan.storage not in t.keep_fp32 else m * t.numel, tp, pp)
+        g = (n_train - n_kept) * wbytes + n_kept * 4
+        kept_detail = f", 4 × {n_kept:,} kept in float32" if n_kept else ""
         lines.append(MemoryLine("gradients", _shard(g, dp) if s.zero >= 2 else g, not parallel and not (s.zero >= 2 and dp > 1),
-                                f"{wbytes} bytes × {n_train:,} trainable" + (f"; ZeRO-{s.zero} ÷ {dp}" if s.zero >= 2 and dp > 1 else "")))
+                                f"{wbytes} bytes × {n_train - n_kept:,} trainable{kept_detail}"
+                                + (f"; ZeRO-{s.zero} ÷ {dp}" if s.zero >= 2 and dp > 1 else "")))
         if mixed:
             m = n_train * 4
             lines.append(MemoryLine("master_weights", _shard(m, dp) if s.zero >= 1 else m, not parallel and not (s.zero >= 1 and dp > 1),
                                     f"fp32 copy, 4 bytes × {n_train:,}" + (f"; ZeRO-{s.zero} ÷ {dp}" if s.zero and dp > 1 else "")))
-        o = facts.per_gpu(("optimizer", s.optimizer, element), _trainable_state_bytes(s.optimizer, element), tp, pp)
+        kept_in = plan.storage if pure else None
+        o = facts.per_gpu(("optimizer", s.optimizer, element, kept_in),
+                          _trainable_state_bytes(s.optimizer, element, kept_in), tp, pp)
         lines.append(MemoryLine("optimizer_states", _shard(o, dp) if s.zero >= 1 else o,
                                 not parallel and not (s.zero >= 1 and dp > 1),
-                                _optimizer_detail(s.optimizer, element) + (f"; ZeRO-{s.zero} ÷ {dp}" if s.zero and dp > 1 else "")))
+                                _optimizer_detail(s.optimizer, element) + (" (fp32 for the tensors kept in float32)"
+                                                                           if pure and n_kept and s.optimizer not in ("sgd", "adamw-8bit") else "")
+                                + (f"; ZeRO-{s.zero} ÷ {dp}" if s.zero and dp > 1 else "")))
     elif s.mode in ("lora", "qlora"):
         # The base is frozen: its storage only. Adapters are fp32 (peft's autocast_adapter_dtype), trained with the optimizer.
         # A model that holds its own adapters (a Python file's get_peft_model) has its frozen part as the base and its
