@@ -47,7 +47,8 @@ KEEPING = {
 BUILT_IN_FLOAT32 = {"hunyuan_v1_moe": (r"\bwg\.weight",)}
 
 
-def _loaded_bytes(config: dict, dtype) -> int:
+def _loaded(config: dict, dtype):
+    """The model of ``config``, saved and loaded with ``from_pretrained(dtype=dtype)``."""
     from transformers import CONFIG_MAPPING
 
     logging.getLogger("transformers").setLevel(logging.ERROR)
@@ -56,8 +57,11 @@ def _loaded_bytes(config: dict, dtype) -> int:
     model = cls(CONFIG_MAPPING[config["model_type"]].from_dict(dict(config)))
     with tempfile.TemporaryDirectory() as path:
         model.save_pretrained(path)
-        loaded = cls.from_pretrained(path, dtype=dtype)
-    return sum(p.numel() * p.element_size() for p in loaded.parameters())
+        return cls.from_pretrained(path, dtype=dtype)
+
+
+def _loaded_bytes(config: dict, dtype) -> int:
+    return sum(p.numel() * p.element_size() for p in _loaded(config, dtype).parameters())
 
 
 @pytest.mark.parametrize("model_type", sorted(KEEPING))
@@ -104,15 +108,7 @@ def _trained_bytes(config: dict, dtype) -> tuple[int, int]:
     """(gradient bytes, AdamW state bytes) after one training step of the model loaded in ``dtype``
     (pure precision: no master copy, torch's AdamW keeps each state in its parameter's dtype);
     a parameter no token reached (an expert not routed to) has the gradient its dtype would give."""
-    from transformers import CONFIG_MAPPING
-
-    logging.getLogger("transformers").setLevel(logging.ERROR)
-    warnings.filterwarnings("ignore")
-    cls = getattr(transformers, config["architectures"][0])
-    model = cls(CONFIG_MAPPING[config["model_type"]].from_dict(dict(config)))
-    with tempfile.TemporaryDirectory() as path:
-        model.save_pretrained(path)
-        loaded = cls.from_pretrained(path, dtype=dtype)
+    loaded = _loaded(config, dtype)
     torch.manual_seed(0)
     ids = torch.randint(0, config["vocab_size"], (1, 6))
     extra = {"decoder_input_ids": ids} if loaded.config.is_encoder_decoder else {}
