@@ -91,7 +91,7 @@ def build_spec(root: SourceNode, name: str, model_type_hint: str | None = None, 
         if arch is None and not class_fixed:
             problems.append(Problem("info", "LC106", f"no \"architectures\" in the config: counted {family.architecture}",
                                     root.span))
-    values, origins, value_problems = resolve_values(family, root)
+    values, origins, value_problems, filled_nulls = resolve_values(family, root)
     problems.extend(value_problems)
     subspecs: dict[str, ModelSpec] = {}
     for field_name, (key, default_type) in family.subconfigs.items():
@@ -124,7 +124,7 @@ def build_spec(root: SourceNode, name: str, model_type_hint: str | None = None, 
             problems.extend(exc.problems)
     spec = ModelSpec(
         name=name, family=family, architecture=architecture, head=head, values=values, origins=origins,
-        subspecs=subspecs, span=root.span, dtype=_text(root.get("torch_dtype")) or _text(root.get("dtype")),
+        filled_nulls=filled_nulls, subspecs=subspecs, span=root.span, dtype=_text(root.get("torch_dtype")) or _text(root.get("dtype")),
         quantization=_mapping(root.get("quantization_config")),
     )
     problems.extend(consistency_problems(spec))
@@ -226,9 +226,101 @@ def consistency_problems(spec: ModelSpec) -> list[Problem]:
             "activations",
             spec.key_span("experts_per_token") or spec.key_span("num_experts") or spec.span,
         ))
+    out.extend(_odd_rotary_problems(spec))
     for check in spec.family.checks:
         out.extend(check(spec))
     return out
+
+
+# The entries of a rope_parameters nested by layer type (Family fields "rope_scaling_layer_types",
+# "rope_layer_types"): the config classes that nest them fill these two.
+_ROPE_ENTRIES = ("full_attention", "sliding_attention")
+
+
+def _rope_entries(spec: ModelSpec) -> list[tuple[str, dict]]:
+    """(layer type, rope_parameters entry) for each entry transformers 5 checks, as its config class fills
+    them: the file's rope_parameters (the legacy rope_scaling replaces it where a non-empty mapping), its
+    partial_rotary_factor else the top-level one or the class's own, else 1.0."""
+    v = spec.values
+    params, scaling = v.get("rope_parameters"), v.get("rope_scaling")
+    scaled_types = v.get("rope_scaling_layer_types")
+    if scaled_types is None:  # one rope_parameters for every layer
+        rope = dict(scaling if isinstance(scaling, dict) and scaling else params if isinstance(params, dict) else {})
+        top = v.get("partial_rotary_factor")
+        rope.setdefault("partial_rotary_factor", 1.0 if top is None else top)
+        return [("full_attention", rope)]
+    # One entry per layer type, the file's or an empty one; rope_scaling updates some of them.
+    entries = {t: dict(params[t]) if isinstance(params, dict) and isinstance(params.get(t), dict) else {}
+               for t in _ROPE_ENTRIES}
+    if isinstance(scaling, dict):
+        for t in scaled_types:
+            entries[t].update(scaling)
+    present = v.get("rope_layer_types") or ()
+    return [(t, {"partial_rotary_factor": 1.0, **entry}) for t, entry in entries.items() if t in present]
+
+
+def _rotated(width: int, factor: object) -> int | None:
+    """How many values of a head ``width`` wide RoPE turns, int(width × factor) as transformers counts them;
+    None for a factor that is no number (not judged here)."""
+    try:
+        return int(width * factor) if isinstance(factor, (int, float)) else None
+    except (OverflowError, ValueError):  # an infinite or NaN factor
+        return None
+
+
+def _key(spec: ModelSpec, name: str) -> str:
+    """The config key a field was read from, or where the file does not give it, its first spelling."""
+    return spec.key_name(name) or next(iter(spec.family.fields[name].keys), name)
+
+
+def _odd_rotary_problems(spec: ModelSpec) -> list[Problem]:
+    """An odd rotary width transformers 5 refuses: a head width (the head_dim its config class holds: Family
+    field "rope_head_dim") odd, over 4 and fully rotated (its RoPE check, validate_rope, as RoPE turns pairs
+    of values), or an odd number over 4 of rotated values under YaRN (whose frequencies then do not build)."""
+    v = spec.values
+    held, hidden, heads = v.get("rope_head_dim"), v.get("hidden_size"), v.get("num_heads")
+    # The rotary embedding's width: the head_dim held, else hidden_size / num_attention_heads.
+    width = held if type(held) is int else \
+        hidden // heads if type(hidden) is int and type(heads) is int and heads > 0 else None
+    if width is None:
+        return []
+    entries = [(t, e, _rotated(width, e["partial_rotary_factor"])) for t, e in _rope_entries(spec)]
+    checked = type(held) is int and width > 4 and width % 2
+    refused = next(((t, e) for t, e, turned in entries if checked and turned == width), None)
+    # YaRN's ramp has turned // 2 entries for ceil(turned / 2) frequencies: those of 3 and 1 broadcast.
+    unbuilt = next(((t, e) for t, e, turned in entries if e.get("rope_type", e.get("type")) == "yarn"
+                    and turned is not None and turned > 4 and turned % 2), None)
+    if refused is None and unbuilt is None:
+        return []
+    layer_type, entry = refused or unbuilt
+    factor = entry["partial_rotary_factor"]
+    written = next((name for name in ("rope_head_dim", "head_dim") if name in spec.origins), None)
+    if written is not None and type(held) is int:
+        key = spec.key_name(written)
+        said = f'"{key}": null, which the config class fills with {width},' if written in spec.filled_nulls \
+            else f"{key} {width}"
+        where, even = spec.key_span(written), key
+    else:  # hidden_size / num_attention_heads
+        said = f"the head width {width}"
+        if type(hidden) is int and type(heads) is int and heads > 0 and hidden // heads == width:
+            said += f" ({_key(spec, 'hidden_size')} {hidden} / {_key(spec, 'num_heads')} {heads})"
+        where = spec.key_span("num_heads") or spec.key_span("hidden_size") or spec.span
+        even = "head_dim" if any("head_dim" in f.keys for f in spec.family.fields.values()) else "head width"
+    if v.get("rope_scaling_layer_types") is not None:  # rope_parameters per layer type
+        of, share = f" for {layer_type} layers", f'partial_rotary_factor in rope_parameters["{layer_type}"]'
+    else:
+        share_field = spec.family.fields.get("partial_rotary_factor")
+        of, share = "", share_field.keys[0] if share_field and share_field.keys else "partial_rotary_factor"
+    if refused is not None:
+        message = (f"{said} is odd and fully rotated (partial_rotary_factor {factor}{of}): transformers' RoPE "
+                   f"needs an even rotary dimension and refuses the config (give an even {even}, or a {share} "
+                   "under 1)")
+    else:
+        message = (f'{said} rotates {int(width * factor)} values under YaRN (rope_type "yarn", '
+                   f"partial_rotary_factor {factor}{of}), an odd number: transformers cannot build its rotary "
+                   f"embedding, which needs an even rotary dimension (give a head width and {share} that "
+                   "rotate an even number)")
+    return [Problem("error", "LC103", message, where)]
 
 
 def count_config(root: SourceNode, name: str) -> tuple[ModelReport | None, tuple[Problem, ...]]:

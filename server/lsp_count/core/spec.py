@@ -142,6 +142,9 @@ class ModelSpec:
     values: Mapping[str, object]
     # canonical field -> (config key used, span of the key) for values read from the file.
     origins: Mapping[str, tuple[str, Span]]
+    # Fields whose key the file writes as null and whose value is what the class fills it with
+    # (a Derived Field.null): their origin is the null's key, their value not the file's.
+    filled_nulls: frozenset[str] = frozenset()
     subspecs: Mapping[str, "ModelSpec"] = field(default_factory=dict)
     span: Span | None = None
     dtype: str | None = None
@@ -282,10 +285,12 @@ def _check(name: str, key: str, f: Field, node: SourceNode, float_ok: bool = Fal
 
 def resolve_values(
     family: Family, config: SourceNode
-) -> tuple[dict[str, object], dict[str, tuple[str, Span]], list[Problem]]:
-    """Read the family's fields from a config mapping; defaults fill what is absent."""
+) -> tuple[dict[str, object], dict[str, tuple[str, Span]], list[Problem], frozenset[str]]:
+    """Read the family's fields from a config mapping; defaults fill what is absent. Also returns
+    the fields filled from a null (ModelSpec.filled_nulls)."""
     values: dict[str, object] = {}
     origins: dict[str, tuple[str, Span]] = {}
+    filled_nulls: set[str] = set()
     problems: list[Problem] = []
     derived: list[tuple[str, Derived]] = []
     mapping = config.value if isinstance(config.value, dict) else {}
@@ -300,6 +305,7 @@ def resolve_values(
         if found is not None and found[1].is_null() and isinstance(f.null, Derived):
             derived.append((name, f.null))  # the value the class fills this null with
             origins[name] = (found[0], found[1].key_span or found[1].span)
+            filled_nulls.add(name)
             continue
         if found is None:
             if isinstance(f.default, Derived):
@@ -337,4 +343,4 @@ def resolve_values(
             break
     for name, d in derived:
         values[name] = None
-    return values, origins, problems
+    return values, origins, problems, frozenset(filled_nulls)

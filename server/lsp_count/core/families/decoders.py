@@ -74,6 +74,46 @@ BASE: dict[str, Field] = {
     **LABEL_FIELDS,
 }
 
+# What transformers 5's RoPE check (RotaryEmbeddingConfigMixin.validate_rope, run as a config is made) reads:
+# it refuses a head width over 4 that is odd and fully rotated (hf_config._odd_rotary_problems says so).
+ROPE: dict[str, Field] = {
+    # The width the config class holds as head_dim (None: it holds none, and the check is skipped).
+    # LlamaConfig's is head_dim, or hidden_size / num_attention_heads; WRITTEN_HEAD_DIM for the others.
+    "rope_head_dim": fixed(Derived(lambda v: v["head_dim"], "head_dim")),
+    # Rotates int(head width × factor) of each head; the factor in rope_parameters wins. (A null is none.)
+    "partial_rotary_factor": Field(("partial_rotary_factor",), 1.0, "float", null="default",
+                                   doc="share of each head's width the rotary positions turn (no parameters)"),
+    # The legacy rope_scaling, when a non-empty mapping, replaces rope_parameters.
+    "rope_parameters": Field(("rope_parameters",), None, "any",
+                             doc="rotary position settings (rope_theta, partial_rotary_factor, ...; no parameters)"),
+    "rope_scaling": Field(("rope_scaling",), None, "any",
+                          doc="rotary position settings under their old name (replaces rope_parameters when given)"),
+}
+# Config classes that declare no head_dim keep one the file gives (an unknown key, set as it is), as do
+# those whose head_dim defaults to None (Mixtral, Ministral, HunYuan): their RoPE check reads only that.
+# (Kept as written, a whole-number float too: "head_dim" is a float_key where nothing else reads it.)
+WRITTEN_HEAD_DIM = {"rope_head_dim": Field(("head_dim",), None, "int?",
+                                           doc="width of each attention head, as the config class keeps it")}
+
+
+def rope_by_layer_type(scaled: tuple[str, ...], layer_types: Derived) -> dict[str, Field]:
+    """Fields of a config class (Gemma 3, OLMo 3, ModernBERT) that holds rope_parameters per layer type: an
+    entry for full and one for sliding attention (its defaults where not given; a top-level
+    partial_rotary_factor is not read), each checked where ``layer_types`` has that type. ``scaled``: the
+    entries a legacy rope_scaling updates."""
+    return {"partial_rotary_factor": fixed(None), "rope_scaling_layer_types": fixed(scaled),
+            "rope_layer_types": fixed(layer_types)}
+
+
+# A share the config class sets itself when the file gives none (GLM, Phi: 0.5; StableLM: 0.25). A null
+# then stays None: no factor, which the check and GLM's rotary embedding read as 1.0, or ("reject") one the
+# model cannot be built with (Phi's, Nemotron's and StableLM's attention read the key; Phi-3's RoPE check
+# multiplies by it).
+def rotary_share(default: float, null: str | Derived = Derived(lambda v: 1.0, "1.0, the whole head"),
+                 ) -> dict[str, Field]:
+    return {"partial_rotary_factor": replace(ROPE["partial_rotary_factor"], default=default, null=null)}
+
+
 # Families whose experts are intermediate_size wide and whose config has no moe_intermediate_size
 # (Mixtral, OLMoE, GPT-OSS): a moe_intermediate_size key there is not theirs.
 EXPERT_WIDTH_IS_MLP = fixed(Derived(lambda v: v["intermediate_size"], "intermediate_size"))
@@ -92,8 +132,9 @@ MOE: dict[str, Field] = {
 def decoder(model_type: str, architecture: str, *overrides: dict[str, Field], notes: tuple[str, ...] = (),
             heads: dict[str, str] | None = None, checks: tuple[Callable[..., list[Problem]], ...] = (),
             float_keys: tuple[str, ...] = (), fp32_modules: tuple[str, ...] = (),
-            fp32_modules_strict: tuple[str, ...] = ()) -> Family:
-    fields = merge_fields(BASE, *overrides)
+            fp32_modules_strict: tuple[str, ...] = (), rope: bool = True) -> Family:
+    """A decoder row. ``rope``: whether its config class has rotary positions (ROPE's fields)."""
+    fields = merge_fields({**BASE, **ROPE} if rope else BASE, *overrides)
     return Family(model_type, "decoder", architecture, fields, heads or causal_heads(architecture), notes=notes,
                   checks=checks, float_keys=float_keys, fp32_modules=fp32_modules,
                   fp32_modules_strict=fp32_modules_strict)
@@ -341,6 +382,9 @@ DEEPSEEK: dict[str, Field] = {
     "qk_rope_head_dim": Field(("qk_rope_head_dim",), 64),
     "v_head_dim": Field(("v_head_dim",), 128),
 }
+# DeepseekV2Config / V3Config hold qk_rope_head_dim as head_dim, which their RoPE check reads (V3 keeps a
+# head_dim the file gives instead).
+ROTATED_HEAD_DIM = "width of the rotated part of each query and key head"
 # Their config classes fill a null num_key_value_heads with the head count, keep a null num_experts_per_tok (V2's default:
 # which experts run is then not known, and the count has no active part) and reject a null n_shared_experts.
 DEEPSEEK_NULLS = nulls(num_kv_heads=KV_HEADS, experts_per_token="none", n_shared_experts="reject")
@@ -351,14 +395,14 @@ FAMILIES: tuple[Family, ...] = (
     decoder("mistral", "MistralForCausalLM", FLOOR_HEADS, d(intermediate_size=14336, num_kv_heads=8, max_positions=131072, sliding_window=4096),
             {"q_bias": fixed(False), "k_bias": fixed(False), "v_bias": fixed(False), "o_bias": fixed(False), "mlp_bias": fixed(False)},
             nulls(head_dim="default")),
-    decoder("mixtral", "MixtralForCausalLM", FLOOR_HEADS, d(intermediate_size=14336, num_kv_heads=8, max_positions=131072), MOE,
+    decoder("mixtral", "MixtralForCausalLM", WRITTEN_HEAD_DIM, FLOOR_HEADS, d(intermediate_size=14336, num_kv_heads=8, max_positions=131072), MOE,
             {"moe_intermediate_size": EXPERT_WIDTH_IS_MLP},
             {"q_bias": fixed(False), "k_bias": fixed(False), "v_bias": fixed(False), "o_bias": fixed(False), "mlp_bias": fixed(False)},
             nulls(head_dim="default", num_experts=("n_routed_experts",))),
-    decoder("qwen2", "Qwen2ForCausalLM", FLOOR_HEADS, d(vocab_size=151936, intermediate_size=22016, max_positions=32768, num_kv_heads=32), QKV_BIAS_ONLY,
+    decoder("qwen2", "Qwen2ForCausalLM", WRITTEN_HEAD_DIM, FLOOR_HEADS, d(vocab_size=151936, intermediate_size=22016, max_positions=32768, num_kv_heads=32), QKV_BIAS_ONLY,
             {"mlp_bias": fixed(False)}, QWEN_SLIDING, nulls(num_kv_heads=KV_HEADS),
             notes=("Qwen2 has q/k/v biases; its config has no key for them",)),
-    decoder("qwen2_moe", "Qwen2MoeForCausalLM", FLOOR_HEADS,
+    decoder("qwen2_moe", "Qwen2MoeForCausalLM", WRITTEN_HEAD_DIM, FLOOR_HEADS,
             d(vocab_size=151936, hidden_size=2048, intermediate_size=5632, num_layers=24, num_heads=16, max_positions=32768,
               num_kv_heads=16),
             MOE, QKV_BIAS_ONLY,
@@ -374,7 +418,7 @@ FAMILIES: tuple[Family, ...] = (
             QWEN2_MOE_SLIDING),
     decoder("qwen3", "Qwen3ForCausalLM", d(vocab_size=151936, intermediate_size=22016, max_positions=32768, num_kv_heads=32),
             QK_HEAD, {"head_dim": Field(("head_dim",), 128), "mlp_bias": fixed(False)}, QWEN_SLIDING, nulls(num_kv_heads=KV_HEADS)),
-    decoder("qwen3_moe", "Qwen3MoeForCausalLM", FLOOR_HEADS,
+    decoder("qwen3_moe", "Qwen3MoeForCausalLM", WRITTEN_HEAD_DIM, FLOOR_HEADS,
             d(vocab_size=151936, hidden_size=2048, intermediate_size=6144, num_layers=24, num_kv_heads=4, max_positions=32768),
             MOE, QK_HEAD,
             {"head_dim": Field(("head_dim",), HEAD_DIM), "mlp_bias": fixed(False),
@@ -399,33 +443,43 @@ FAMILIES: tuple[Family, ...] = (
               tie_embeddings=True, max_positions=131072, sliding_window=4096),
             SANDWICH, QK_HEAD, STRICT_HEADS,
             {"head_dim": Field(("head_dim",), 256), "mlp_bias": fixed(False), "sliding_pattern": fixed(6)},
+            rope_by_layer_type(("full_attention",), Derived(
+                lambda v: v["layer_types"] if v["layer_types"] is not None else tuple(
+                    "sliding_attention" if (i + 1) % v["sliding_pattern"] else "full_attention"
+                    for i in range(v["num_layers"])), "layer_types, else all but every sliding_pattern-th sliding")),
             heads={"Gemma3ForCausalLM": "causal_lm", "Gemma3TextModel": "base"}),
-    decoder("phi", "PhiForCausalLM", FLOOR_HEADS,
+    # Phi: a written head_dim is its heads' width (its q/k LayerNorms stay hidden_size / heads wide), as with
+    # Phi-3, StarCoder2, OLMo 2 and Cohere 1 and 2, whose classes declare no head_dim but whose attention reads one.
+    decoder("phi", "PhiForCausalLM", WRITTEN_HEAD_DIM, FLOOR_HEADS,
             d(vocab_size=51200, hidden_size=2048, intermediate_size=8192, num_layers=24, max_positions=2048), GPT_STYLE,
             {"q_bias": fixed(True), "k_bias": fixed(True), "v_bias": fixed(True), "o_bias": fixed(True),
-             "mlp_bias": fixed(True), "head_bias": fixed(True), "head_dim": fixed(HEAD_DIM),
+             "mlp_bias": fixed(True), "head_bias": fixed(True),
              "layer_norms": fixed(("input_layernorm",)),
              "qk_layernorm": Field(("qk_layernorm",), False, "bool"),
              "qk_norm": fixed(Derived(lambda v: "head_layernorm" if v["qk_layernorm"] else "none", "qk_layernorm")),
              "attn_names": fixed(("q_proj", "k_proj", "v_proj", "dense")), "mlp_names": fixed(("fc1", "fc2"))},
-            nulls(num_kv_heads="default")),
-    decoder("phi3", "Phi3ForCausalLM", FLOOR_HEADS,
+            rotary_share(0.5, "reject"), nulls(num_kv_heads="default")),
+    decoder("phi3", "Phi3ForCausalLM", WRITTEN_HEAD_DIM, FLOOR_HEADS,
             d(vocab_size=32064, hidden_size=3072, intermediate_size=8192, max_positions=4096),
-            {"head_dim": fixed(HEAD_DIM), "q_bias": fixed(False), "k_bias": fixed(False), "v_bias": fixed(False),
+            {"q_bias": fixed(False), "k_bias": fixed(False), "v_bias": fixed(False),
              "o_bias": fixed(False), "mlp_bias": fixed(False),
              "attn_names": fixed(("qkv_proj", "o_proj")), "mlp_names": fixed(("gate_up_proj", "down_proj"))},
-            nulls(num_kv_heads="default")),
+            rotary_share(1.0, "reject"), nulls(num_kv_heads="default")),
     decoder("gpt2", "GPT2LMHeadModel", GPT_NAMES,
             d(vocab_size=50257, hidden_size=768, num_layers=12, num_heads=12, tie_embeddings=True, max_positions=1024),
             GPT_STYLE,
-            GPT2_BLOCK, {"num_kv_heads": fixed(KV_HEADS)}, float_keys=("num_attention_heads",)),
-    decoder("gpt_neox", "GPTNeoXForCausalLM",
+            GPT2_BLOCK, {"num_kv_heads": fixed(KV_HEADS)}, float_keys=("num_attention_heads",), rope=False),
+    decoder("gpt_neox", "GPTNeoXForCausalLM", WRITTEN_HEAD_DIM,
             d(vocab_size=50432, hidden_size=6144, intermediate_size=24576, num_layers=44, num_heads=64), GPT_STYLE, STRICT_HEADS,
             {"num_kv_heads": fixed(KV_HEADS), "head_dim": fixed(HEAD_DIM),
              "q_bias": Field(("attention_bias",), True, "bool"), "k_bias": Field(("attention_bias",), True, "bool"),
              "v_bias": Field(("attention_bias",), True, "bool"), "o_bias": Field(("attention_bias",), True, "bool"),
              "mlp_bias": fixed(True),
-             "attn_names": fixed(("query_key_value", "dense")), "mlp_names": fixed(("dense_h_to_4h", "dense_4h_to_h"))}),
+             "attn_names": fixed(("query_key_value", "dense")), "mlp_names": fixed(("dense_h_to_4h", "dense_4h_to_h")),
+             # GPTNeoXConfig rotates rotary_pct of each head (its own key; partial_rotary_factor is not read).
+             "partial_rotary_factor": Field(("rotary_pct",), 0.25, "float", null="reject",
+                                            doc="share of each head's width the rotary positions turn (no parameters)")},
+            float_keys=("head_dim",)),
     decoder("gptj", "GPTJForCausalLM", GPT_NAMES,
             d(vocab_size=50400, hidden_size=4096, num_layers=28, num_heads=16), GPT_STYLE,
             {"num_kv_heads": fixed(KV_HEADS), "head_dim": fixed(HEAD_DIM),
@@ -433,7 +487,7 @@ FAMILIES: tuple[Family, ...] = (
              "q_bias": fixed(False), "k_bias": fixed(False), "v_bias": fixed(False), "o_bias": fixed(False),
              "mlp_bias": fixed(True), "head_bias": fixed(True), "layer_norms": fixed(("ln_1",)),
              "attn_names": fixed(("q_proj", "k_proj", "v_proj", "out_proj")), "mlp_names": fixed(("fc_in", "fc_out"))},
-            float_keys=("num_attention_heads", "max_position_embeddings")),
+            float_keys=("num_attention_heads", "max_position_embeddings"), rope=False),
     decoder("falcon", "FalconForCausalLM", aliases(hidden_size=("n_embed", "hidden_size")),
             d(vocab_size=65024, hidden_size=4544, num_heads=71, tie_embeddings=True), GPT_STYLE,
             {"new_decoder_architecture": Field(("new_decoder_architecture",), False, "bool"),
@@ -475,7 +529,7 @@ FAMILIES: tuple[Family, ...] = (
              "final_norm": fixed(Derived(lambda v: v["do_layer_norm_before"] and not v["remove_final_layer_norm"], "do_layer_norm_before")),
              "layer_norms": fixed(("self_attn_layer_norm", "final_layer_norm")),
              "attn_names": fixed(("q_proj", "k_proj", "v_proj", "out_proj")), "mlp_names": fixed(("fc1", "fc2"))},
-            nulls(embed_dim="default")),
+            nulls(embed_dim="default"), rope=False),
     decoder("bloom", "BloomForCausalLM",
             aliases(hidden_size=("n_embed", "hidden_size"), num_layers=("n_layer", "num_hidden_layers"),
                     num_heads=("n_head", "num_attention_heads")),
@@ -486,51 +540,56 @@ FAMILIES: tuple[Family, ...] = (
              "attn_names": fixed(("query_key_value", "dense")), "mlp_names": fixed(("dense_h_to_4h", "dense_4h_to_h"))},
             # BloomConfig pops n_embed (null: hidden_size); attention_bias is not its key; its positions are ALiBi.
             nulls(hidden_size=("n_embed",), k_bias="default", v_bias="default", max_positions="none"),
-            float_keys=("num_attention_heads", "max_position_embeddings")),
-    decoder("starcoder2", "Starcoder2ForCausalLM", FLOOR_HEADS,
+            float_keys=("num_attention_heads", "max_position_embeddings"), rope=False),
+    decoder("starcoder2", "Starcoder2ForCausalLM", WRITTEN_HEAD_DIM, FLOOR_HEADS,
             d(vocab_size=49152, hidden_size=3072, intermediate_size=12288, num_layers=30, num_heads=24, num_kv_heads=2,
               tie_embeddings=True, max_positions=4096), GPT_STYLE,
             {"q_bias": Field(("use_bias",), True, "bool"), "k_bias": Field(("use_bias",), True, "bool"),
              "v_bias": Field(("use_bias",), True, "bool"), "o_bias": Field(("use_bias",), True, "bool"),
-             "mlp_bias": Field(("use_bias",), True, "bool"), "head_dim": fixed(HEAD_DIM),
-             "mlp_names": fixed(("c_fc", "c_proj"))}),
-    decoder("olmo2", "Olmo2ForCausalLM", FLOOR_HEADS, d(vocab_size=50304),
-            {"qk_norm": fixed("full"), "head_dim": fixed(HEAD_DIM), "mlp_bias": fixed(False),
+             "mlp_bias": Field(("use_bias",), True, "bool"),
+             "mlp_names": fixed(("c_fc", "c_proj"))},
+            nulls(head_dim="default")),  # its attention takes head_dim or hidden_size / num_attention_heads
+    decoder("olmo2", "Olmo2ForCausalLM", WRITTEN_HEAD_DIM, FLOOR_HEADS, d(vocab_size=50304),
+            {"qk_norm": fixed("full"), "mlp_bias": fixed(False),
              "layer_norms": fixed(("post_attention_layernorm", "post_feedforward_layernorm"))},
             nulls(num_kv_heads="default")),
-    decoder("granite", "GraniteForCausalLM", FLOOR_HEADS, d(), nulls(num_kv_heads="default")),
-    decoder("cohere", "CohereForCausalLM", FLOOR_HEADS,
+    decoder("granite", "GraniteForCausalLM", WRITTEN_HEAD_DIM, FLOOR_HEADS, d(), nulls(num_kv_heads="default")),
+    decoder("cohere", "CohereForCausalLM", WRITTEN_HEAD_DIM, FLOOR_HEADS,
             d(vocab_size=256000, hidden_size=8192, intermediate_size=22528, num_layers=40, num_heads=64,
               tie_embeddings=True, max_positions=8192),
-            {"norm": fixed("layer_nobias"), "layer_norms": fixed(("input_layernorm",)), "head_dim": fixed(HEAD_DIM),
+            {"norm": fixed("layer_nobias"), "layer_norms": fixed(("input_layernorm",)),
              "use_qk_norm": Field(("use_qk_norm",), False, "bool"), "mlp_bias": fixed(False),
              "qk_norm": fixed(Derived(lambda v: "full" if v["use_qk_norm"] else "none", "use_qk_norm"))},
             nulls(num_kv_heads="default", use_qk_norm="false")),
     decoder("deepseek_v2", "DeepseekV2ForCausalLM",
             d(vocab_size=102400, max_positions=2048, experts_per_token=None, moe_intermediate_size=1407,
               n_shared_experts=2, first_k_dense_replace=0),
-            MOE, DEEPSEEK, STRICT_HEADS, {"num_experts": Field(("n_routed_experts", "num_experts"), 64, doc=MOE["num_experts"].doc)},
+            MOE, DEEPSEEK, STRICT_HEADS, {"num_experts": Field(("n_routed_experts", "num_experts"), 64, doc=MOE["num_experts"].doc),
+                                          "rope_head_dim": Field(("qk_rope_head_dim",), 64, doc=ROTATED_HEAD_DIM)},
             DEEPSEEK_NULLS, fp32_modules_strict=("gate.weight",)),
     decoder("deepseek_v3", "DeepseekV3ForCausalLM", FLOOR_HEADS,
             d(vocab_size=129280, hidden_size=7168, intermediate_size=18432, num_layers=61, num_heads=128, num_kv_heads=128, max_positions=4096,
               experts_per_token=8, moe_intermediate_size=2048, n_shared_experts=1, first_k_dense_replace=3),
-            MOE, DEEPSEEK, {"num_experts": Field(("n_routed_experts", "num_local_experts"), 256, doc=MOE["num_experts"].doc)},
+            MOE, DEEPSEEK, {"num_experts": Field(("n_routed_experts", "num_local_experts"), 256, doc=MOE["num_experts"].doc),
+                            "rope_head_dim": Field(("head_dim", "qk_rope_head_dim"), 64, "int?", doc=ROTATED_HEAD_DIM)},
             DEEPSEEK_NULLS, notes=("DeepSeek-V3 checkpoints also hold a multi-token-prediction layer that transformers does not build; "
-                   "it is not counted",), fp32_modules_strict=("e_score_correction_bias", "gate.weight")),
+                   "it is not counted",), fp32_modules_strict=("e_score_correction_bias", "gate.weight"),
+            float_keys=("head_dim",)),
     # OLMo (1): LayerNorms with no weight or bias at all.
-    decoder("olmo", "OlmoForCausalLM", FLOOR_HEADS, d(vocab_size=50304), {"norm": fixed("none"), "mlp_bias": fixed(False)},
+    decoder("olmo", "OlmoForCausalLM", WRITTEN_HEAD_DIM, FLOOR_HEADS, d(vocab_size=50304), {"norm": fixed("none"), "mlp_bias": fixed(False)},
             nulls(num_kv_heads="default")),
     # OLMo 3: OLMo 2 with three sliding-window layers of every four.
-    decoder("olmo3", "Olmo3ForCausalLM", FLOOR_HEADS, d(vocab_size=50304, sliding_window=4096),
+    decoder("olmo3", "Olmo3ForCausalLM", WRITTEN_HEAD_DIM, FLOOR_HEADS, d(vocab_size=50304, sliding_window=4096),
             {"qk_norm": fixed("full"), "mlp_bias": fixed(False),
              "layer_norms": fixed(("post_attention_layernorm", "post_feedforward_layernorm")),
              "layer_types": Field(("layer_types",), Derived(
                  lambda v: tuple("sliding_attention" if (i + 1) % 4 != 0 else "full_attention" for i in range(v["num_layers"])),
                  "three sliding layers of every four"), "strs")},
+            rope_by_layer_type(("full_attention",), Derived(lambda v: v["layer_types"], "layer_types")),
             nulls(num_kv_heads="default", sliding_window="none")),
     # SmolLM3: Llama with NoPE layers (no parameters of their own); a sliding window only with
     # use_sliding_window, on the layers that keep rotary positions.
-    decoder("smollm3", "SmolLM3ForCausalLM", FLOOR_HEADS,
+    decoder("smollm3", "SmolLM3ForCausalLM", WRITTEN_HEAD_DIM, FLOOR_HEADS,
             d(vocab_size=128256, hidden_size=2048, num_heads=16, num_kv_heads=4, num_layers=36, tie_embeddings=True,
               max_positions=32768),
             {"use_sliding_window": Field(("use_sliding_window",), False, "bool"),
@@ -551,7 +610,8 @@ FAMILIES: tuple[Family, ...] = (
              "k_bias": Field(("attention_bias",), True, "bool"), "v_bias": Field(("attention_bias",), True, "bool"),
              "o_bias": fixed(False), "mlp_bias": fixed(False), "mlp_names": fixed(("gate_up_proj", "down_proj")),
              "layer_norms": fixed(("input_layernorm", "post_attention_layernorm", "post_self_attn_layernorm",
-                                   "post_mlp_layernorm"))}),
+                                   "post_mlp_layernorm"))},
+            rotary_share(0.5)),
     # Arcee (AFM): an MLP of up and down projections, no gate.
     decoder("arcee", "ArceeForCausalLM", d(hidden_size=2560, intermediate_size=18432, max_positions=4096), STRICT_HEADS,
             {"mlp_gated": fixed(False), "mlp_names": fixed(("up_proj", "down_proj"))},
@@ -564,11 +624,11 @@ FAMILIES: tuple[Family, ...] = (
              "o_bias": Field(("attention_out_bias",), False, "bool")},
             nulls(num_kv_heads=KV_HEADS, head_dim=HEAD_DIM)),
     # Command R7B / A (Cohere 2): Cohere's parallel block with one bias-free LayerNorm, no q/k norms,
-    # head_dim always hidden_size / heads, and three sliding-window layers of every four.
+    # head_dim hidden_size / heads where not given, and three sliding-window layers of every four.
     decoder("cohere2", "Cohere2ForCausalLM", FLOOR_HEADS,
             d(vocab_size=256000, hidden_size=8192, intermediate_size=22528, num_layers=40, num_heads=64,
               tie_embeddings=True, max_positions=8192, sliding_window=4096),
-            {"norm": fixed("layer_nobias"), "layer_norms": fixed(("input_layernorm",)), "head_dim": fixed(HEAD_DIM),
+            {"norm": fixed("layer_nobias"), "layer_norms": fixed(("input_layernorm",)),
              "mlp_bias": fixed(False),
              "layer_types": Field(("layer_types",), Derived(
                  lambda v: tuple("sliding_attention" if (i + 1) % _positive(v["sliding_window_pattern"])
@@ -580,7 +640,7 @@ FAMILIES: tuple[Family, ...] = (
             checks=(lambda spec: _pattern_layer_types(spec, "Cohere2Config"),)),
     # EXAONE 4: q/k norms over each head, norms after attention and after the MLP (none before), and
     # sliding layers but every sliding_window_pattern-th (none where sliding_window is null).
-    decoder("exaone4", "Exaone4ForCausalLM", FLOOR_HEADS,
+    decoder("exaone4", "Exaone4ForCausalLM", WRITTEN_HEAD_DIM, FLOOR_HEADS,
             d(vocab_size=102400, intermediate_size=16384, sliding_window=4096, num_kv_heads=32),
             QK_HEAD, {"mlp_bias": fixed(False), "q_bias": fixed(False), "k_bias": fixed(False), "v_bias": fixed(False),
                       "o_bias": fixed(False),
@@ -594,7 +654,7 @@ FAMILIES: tuple[Family, ...] = (
                           "sliding but every sliding_window_pattern-th layer"), "strs")},
             nulls(sliding_window="none"), checks=(_exaone4_layer_types,)),
     # OLMoE: q/k norms over all heads (sized from hidden_size), every layer a mixture of experts (no shared expert).
-    decoder("olmoe", "OlmoeForCausalLM", FLOOR_HEADS,
+    decoder("olmoe", "OlmoeForCausalLM", WRITTEN_HEAD_DIM, FLOOR_HEADS,
             d(vocab_size=50304, hidden_size=2048, intermediate_size=2048, num_layers=16, num_heads=16, max_positions=4096),
             MOE, {"qk_norm": fixed("full_hidden"), "mlp_bias": fixed(False),
                   "num_experts": Field(("num_experts",), 64, doc=MOE["num_experts"].doc),
@@ -607,6 +667,8 @@ FAMILIES: tuple[Family, ...] = (
             d(vocab_size=201088, hidden_size=2880, intermediate_size=2880, num_layers=36, num_heads=64, num_kv_heads=8,
               max_positions=131072, sliding_window=128),
             MOE, {"head_dim": Field(("head_dim",), 64, doc=BASE["head_dim"].doc),
+                  # GptOssConfig's rope_parameters, where none (or a null) is given: YaRN's.
+                  "rope_parameters": replace(ROPE["rope_parameters"], default={"rope_type": "yarn"}, null="default"),
                   "q_bias": Field(("attention_bias",), True, "bool"), "k_bias": Field(("attention_bias",), True, "bool"),
                   "v_bias": Field(("attention_bias",), True, "bool"), "o_bias": Field(("attention_bias",), True, "bool"),
                   "mlp_bias": fixed(False), "router_bias": fixed(True), "expert_bias": fixed(True),
@@ -620,7 +682,7 @@ FAMILIES: tuple[Family, ...] = (
             fp32_modules=("post_attention_layernorm", "input_layernorm", "norm")),
     # GLM-4.5 / 4.6 (GLM-4-MoE): grouped-query attention (q/k/v biases, optional q/k norms per head), and
     # DeepSeek-V3's mixture of experts: the first k layers dense, shared experts, a router with no bias.
-    decoder("glm4_moe", "Glm4MoeForCausalLM", FLOOR_HEADS,
+    decoder("glm4_moe", "Glm4MoeForCausalLM", WRITTEN_HEAD_DIM, FLOOR_HEADS,
             d(vocab_size=151552, intermediate_size=10944, num_layers=46, num_heads=96, num_kv_heads=8,
               max_positions=131072, experts_per_token=8, moe_intermediate_size=1408),
             MOE, {"num_experts": Field(("n_routed_experts",), 128, doc=MOE["num_experts"].doc),
@@ -632,6 +694,7 @@ FAMILIES: tuple[Family, ...] = (
                                                             "moe_intermediate_size × n_shared_experts")),
                   "moe_layers": fixed("first_k_dense"),
                   "first_k_dense_replace": Field(("first_k_dense_replace",), 1, minimum=0)},
+            rotary_share(0.5),
             notes=("GLM-4.5 checkpoints also hold num_nextn_predict_layers multi-token-prediction layers that "
                    "transformers does not build; they are not counted",),
             fp32_modules_strict=("e_score_correction_bias", "gate.weight")),
@@ -655,9 +718,9 @@ FAMILIES: tuple[Family, ...] = (
             heads={"Ernie4_5ForCausalLM": "causal_lm", "Ernie4_5Model": "base"}),
     # StableLM (2, Zephyr): LayerNorms with biases, a quarter of each head rotated, q/k/v biases by
     # use_qkv_bias, optional LayerNorms per head over q and k, optional parallel residual (one norm).
-    decoder("stablelm", "StableLmForCausalLM",
+    decoder("stablelm", "StableLmForCausalLM", WRITTEN_HEAD_DIM,
             d(vocab_size=50304, hidden_size=2560, intermediate_size=6912, num_layers=32, num_heads=32, num_kv_heads=32,
-              max_positions=4096),
+              max_positions=4096), rotary_share(0.25, "reject"),
             {"norm": fixed("layer"), "head_dim": fixed(HEAD_DIM),
              **{bias: Field(("use_qkv_bias",), False, "bool", doc="biases on the q/k/v projections")
                 for bias in ("q_bias", "k_bias", "v_bias")},
@@ -668,7 +731,8 @@ FAMILIES: tuple[Family, ...] = (
                                             doc="attention and MLP side by side after one norm"),
              "layer_norms": fixed(Derived(
                  lambda v: ("input_layernorm",) if v["use_parallel_residual"]
-                 else ("input_layernorm", "post_attention_layernorm"), "use_parallel_residual"))}),
+                 else ("input_layernorm", "post_attention_layernorm"), "use_parallel_residual"))},
+            float_keys=("head_dim",)),
     # GPT-BigCode (StarCoder 1, SantaCoder): GPT-2's layout with multi-query attention, one fused c_attn
     # of the queries and a single key/value head (every head's with multi_query false).
     decoder("gpt_bigcode", "GPTBigCodeForCausalLM", GPT_NAMES,
@@ -676,10 +740,10 @@ FAMILIES: tuple[Family, ...] = (
             GPT_STYLE,
             GPT2_BLOCK,
             {"multi_query": Field(("multi_query",), True, "bool", doc="one key/value head shared by every query head"),
-             "num_kv_heads": fixed(Derived(lambda v: 1 if v["multi_query"] else v["num_heads"], "multi_query"))}),
+             "num_kv_heads": fixed(Derived(lambda v: 1 if v["multi_query"] else v["num_heads"], "multi_query"))}, rope=False),
     # Granite 3 MoE: Granite's layout, every layer experts as wide as intermediate_size and a router of
     # one weight (no bias) in block_sparse_moe.
-    decoder("granitemoe", "GraniteMoeForCausalLM", FLOOR_HEADS, d(), MOE,
+    decoder("granitemoe", "GraniteMoeForCausalLM", WRITTEN_HEAD_DIM, FLOOR_HEADS, d(), MOE,
             {"moe_intermediate_size": EXPERT_WIDTH_IS_MLP, "mlp_bias": fixed(False), "router_name": fixed("router"),
              "num_experts": Field(("num_local_experts",), 8, doc=MOE["num_experts"].doc)},
             nulls(num_kv_heads="default", experts_per_token="none"),
@@ -687,7 +751,7 @@ FAMILIES: tuple[Family, ...] = (
     # Phi-3.5-MoE (PhiMoE): LayerNorms with biases, attention biases by attention_bias, experts as wide as
     # intermediate_size behind an nn.Linear router; its sparsemixer routes two experts whatever
     # num_experts_per_tok says (PhimoeTopKRouter never reads its top_k); lm_head's bias by lm_head_bias.
-    decoder("phimoe", "PhimoeForCausalLM", FLOOR_HEADS,
+    decoder("phimoe", "PhimoeForCausalLM", WRITTEN_HEAD_DIM, FLOOR_HEADS,
             d(vocab_size=32064, hidden_size=4096, intermediate_size=6400, num_layers=32, num_heads=32, num_kv_heads=8,
               max_positions=131072),
             MOE,
@@ -702,7 +766,8 @@ FAMILIES: tuple[Family, ...] = (
             {"head_dim": Field(("head_dim",), 128, doc=BASE["head_dim"].doc),
              **{bias: Field(("attention_bias",), True, "bool", doc="biases on the q/k/v projections")
                 for bias in ("q_bias", "k_bias", "v_bias")},
-             "o_bias": fixed(False), "mlp_bias": fixed(False), "mlp_names": fixed(("gate_up_proj", "down_proj"))}),
+             "o_bias": fixed(False), "mlp_bias": fixed(False), "mlp_names": fixed(("gate_up_proj", "down_proj"))},
+            rotary_share(0.5)),
     # Nemotron (Nemotron-4, Minitron): LayerNorms with biases (LayerNorm1P), a squared-ReLU MLP with no
     # gate, biases by attention_bias and mlp_bias; NemotronConfig has no default key/value head count.
     decoder("nemotron", "NemotronForCausalLM", FLOOR_HEADS,
@@ -710,10 +775,10 @@ FAMILIES: tuple[Family, ...] = (
               max_positions=4096),
             {"norm": fixed("layer"), "mlp_gated": fixed(False), "mlp_names": fixed(("up_proj", "down_proj")),
              "num_kv_heads": Field(("num_key_value_heads",), None, "int?", doc=BASE["num_kv_heads"].doc)},
-            nulls(head_dim=HEAD_DIM), checks=(_kv_heads_required,)),
+            rotary_share(0.5, "reject"), nulls(head_dim=HEAD_DIM), checks=(_kv_heads_required,)),
     # Ministral (8B): Mistral's layout with no biases; head_dim required (_head_dim_required); every layer a
     # sliding-window one while sliding_window is set, unless layer_types says otherwise.
-    decoder("ministral", "MinistralForCausalLM",
+    decoder("ministral", "MinistralForCausalLM", WRITTEN_HEAD_DIM,
             d(intermediate_size=14336, num_kv_heads=8, max_positions=131072, sliding_window=4096),
             {"head_dim": REQUIRED_HEAD_DIM, "mlp_bias": fixed(False),
              **{bias: fixed(False) for bias in ("q_bias", "k_bias", "v_bias", "o_bias")},
@@ -724,13 +789,13 @@ FAMILIES: tuple[Family, ...] = (
             checks=(_head_dim_required,)),
     # HunYuan dense: Llama's layout, biases on every attention projection by attention_bias,
     # RMS norms over each head's q and k (after the rotary positions), head_dim required; no sliding window.
-    decoder("hunyuan_v1_dense", "HunYuanDenseV1ForCausalLM",
+    decoder("hunyuan_v1_dense", "HunYuanDenseV1ForCausalLM", WRITTEN_HEAD_DIM,
             d(vocab_size=290943, intermediate_size=11008, max_positions=2048), QK_HEAD, HUNYUAN,
             nulls(num_kv_heads="default"), checks=(_head_dim_required,)),
     # HunYuan MoE: HunYuan dense's attention; every layer experts as wide as intermediate_size, a shared MLP as
     # wide, and a gate holding an nn.Linear router (gate.wg, float32). Hub configs' moe_intermediate_size,
     # num_shared_expert and use_mixed_mlp_moe are read by neither HunYuanMoEV1Config nor its model.
-    decoder("hunyuan_v1_moe", "HunYuanMoEV1ForCausalLM",
+    decoder("hunyuan_v1_moe", "HunYuanMoEV1ForCausalLM", WRITTEN_HEAD_DIM,
             d(vocab_size=290943, intermediate_size=11008, max_positions=2048), QK_HEAD, HUNYUAN, MOE,
             # attribute_map aliases: num_local_experts / num_experts_per_tok win over num_experts / moe_topk.
             {"num_experts": Field(("num_local_experts", "num_experts"), 1, doc=MOE["num_experts"].doc),

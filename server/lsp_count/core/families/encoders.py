@@ -11,7 +11,8 @@ from __future__ import annotations
 import json
 
 from lsp_count.core.families.common import LABEL_FIELDS
-from lsp_count.core.families.decoders import FLOOR_HEADS, HEAD_DIM, attention_must_be_hidden_wide, d, fixed, merge_fields
+from lsp_count.core.families.decoders import (FLOOR_HEADS, HEAD_DIM, ROPE, WRITTEN_HEAD_DIM, attention_must_be_hidden_wide,
+                                              d, fixed, merge_fields, rope_by_layer_type)
 from lsp_count.core.families.seq2seq import check_pad_token, pad_token
 from lsp_count.core.source import Problem
 from lsp_count.core.spec import Derived, Family, Field, ModelSpec
@@ -188,6 +189,12 @@ FAMILIES: tuple[Family, ...] = (
                  ("Model", "ForMaskedLM", "ForSequenceClassification", "ForTokenClassification",
                   "ForQuestionAnswering", "ForMultipleChoice"),
                  d(vocab_size=50368, num_layers=22, intermediate_size=1152, max_positions=8192),
+                 # Rotary positions, per layer type; ModernBertConfig declares no head_dim (keeps a written one).
+                 ROPE, WRITTEN_HEAD_DIM,
+                 rope_by_layer_type(MODERNBERT_LAYER_TYPES, Derived(
+                     lambda v: v["layer_types"] if v["layer_types"] is not None else tuple(
+                         "sliding_attention" if i % v["global_attn_every_n_layers"] else "full_attention"
+                         for i in range(v["num_layers"])), "layer_types, else every n-th layer full attention")),
                  {
                      # Rotary positions: max_position_embeddings sizes no table, only the longest sequence.
                      "max_positions": Field(("max_position_embeddings",), 8192,
@@ -225,7 +232,7 @@ FAMILIES: tuple[Family, ...] = (
                  },
                  notes=("ModernBERT's rotary positions have no parameters; layer 0's attention norm is an "
                         "nn.Identity",),
-                 checks=(check_pad_token, check_modernbert_layer_types)),
+                 checks=(check_pad_token, check_modernbert_layer_types), float_keys=("head_dim",)),
     Family("albert", "albert", "AlbertForMaskedLM", {
         **TEXT,
         "vocab_size": Field(("vocab_size",), 30000, doc=TEXT["vocab_size"].doc),

@@ -9,8 +9,11 @@ Defaults are the transformers (v5) config classes'. Sub-models no other family h
 
 from __future__ import annotations
 
+import json
+
 from lsp_count.core.families.common import LABEL_FIELDS
-from lsp_count.core.families.decoders import HEAD_DIM, KV_HEADS, QKV_BIAS_ONLY, QWEN_SLIDING, d, decoder, fixed, nulls
+from lsp_count.core.families.decoders import (HEAD_DIM, KV_HEADS, QKV_BIAS_ONLY, QWEN_SLIDING, ROPE, WRITTEN_HEAD_DIM, d,
+                                              decoder, fixed, nulls)
 from lsp_count.core.source import Problem
 from lsp_count.core.spec import Family, Field, ModelSpec
 
@@ -48,6 +51,19 @@ def _vision_heads_fit(spec: ModelSpec) -> list[Problem]:
                     spec.key_span("num_heads") or spec.key_span("hidden_size") or spec.span)]
 
 
+def _head_dim_times_heads(spec: ModelSpec) -> list[Problem]:
+    """A config class with head_dim, num_heads and embed_dim (Qwen2VLVisionConfig, once a file gives head_dim)
+    refuses head_dim × num_heads ≠ embed_dim (PreTrainedConfig.validate_architecture), a null head_dim too."""
+    v = spec.values
+    width, heads, hidden = v.get("rope_head_dim"), v.get("num_heads"), v.get("hidden_size")
+    if "rope_head_dim" not in spec.origins or type(heads) is not int or type(hidden) is not int \
+            or (type(width) is int and width * heads == hidden):
+        return []
+    return [Problem("error", "LC103", f'"{spec.key_name("rope_head_dim")}": {json.dumps(width)} × num_heads ({heads}) '
+                                      f"is not {_key(spec, 'hidden_size')} ({hidden}): {spec.architecture}'s config "
+                                      "class refuses it (leave head_dim out)", spec.key_span("rope_head_dim"))]
+
+
 def _merger_feeds_the_text_model(spec: ModelSpec) -> list[Problem]:
     """Qwen2-VL and Qwen2.5-VL put the merger's outputs where the text model's token embeddings are: a
     warning where the merger's width (vision_config's out_hidden_size; Qwen2-VL's hidden_size) is not the
@@ -68,18 +84,20 @@ def _merger_feeds_the_text_model(spec: ModelSpec) -> list[Problem]:
 def _qwen_vl_text(model_type: str, architecture: str) -> Family:
     """Qwen2-VL's / Qwen2.5-VL's language model (Qwen2VLTextModel, Qwen2_5_VLTextModel: the bare class, the
     composite holds the head), a decoder row: Qwen2's layout with q/k/v biases, the head width always
-    hidden_size / num_attention_heads (no head_dim key; its attention refuses heads that do not divide the
-    width), the text config class's defaults (the 72B's sizes; the two classes are the same but for their
+    hidden_size / num_attention_heads (a head_dim key is only kept, for the RoPE check; its attention refuses
+    heads that do not divide the width), the text config class's defaults (the 72B's sizes; the two classes are the same but for their
     names). That class has no tie_word_embeddings field (a null there is false), reads a null
     use_sliding_window as false, and fails on a null max_window_layers only where it derives the layer
     types of a window that is on."""
-    return decoder(model_type, architecture, QKV_BIAS_ONLY, QWEN_SLIDING,
+    # (Its config class does not read a top-level partial_rotary_factor: only rope_parameters' own.)
+    return decoder(model_type, architecture, WRITTEN_HEAD_DIM, {"partial_rotary_factor": fixed(None)},
+                   QKV_BIAS_ONLY, QWEN_SLIDING,
                    {"head_dim": fixed(HEAD_DIM), "mlp_bias": fixed(False)},
                    d(vocab_size=152064, hidden_size=8192, intermediate_size=29568, num_layers=80, num_heads=64,
                      num_kv_heads=8, max_positions=32768, max_window_layers=80),
                    nulls(num_kv_heads=KV_HEADS, tie_embeddings="false", use_sliding_window="false",
                          max_window_layers="none"),
-                   heads={architecture: "base"}, checks=(_qwen_vl_window_layers,))
+                   heads={architecture: "base"}, checks=(_qwen_vl_window_layers,), float_keys=("head_dim",))
 
 
 # The vision towers' fields Qwen2VLVisionConfig and Qwen2_5_VLVisionConfig share (their defaults too).
@@ -99,6 +117,8 @@ QWEN_VISION: dict[str, Field] = {
     "temporal_patch_size": Field(("temporal_patch_size",), 2, doc="frames per patch"),
     "spatial_merge_size": Field(("spatial_merge_size",), 2,
                                 doc="patches per side the merger joins (its linears are the block width × merge² wide)"),
+    # Rotary positions (axial): these config classes declare no head_dim, and keep one the file gives.
+    **ROPE, **WRITTEN_HEAD_DIM,
 }
 
 
@@ -111,6 +131,10 @@ def _qwen_vl(model_type: str, architecture: str, bare: str, vision_type: str, te
     return Family(model_type, model_type, architecture, {
         "tie_embeddings": Field(("tie_word_embeddings",), False, "bool",
                                 doc="output head shares the language model's embedding (also when text_config ties)"),
+        # A flat config's head_dim stays the composite's: its class hands the text config only the keys that
+        # class declares (and the rope ones), and it declares no head_dim (nor checks one).
+        "flat_head_dim": Field(("head_dim",), None, "any",
+                               doc="not read: the text model's heads are hidden_size / num_attention_heads wide"),
     }, {architecture: "conditional_generation", bare: "base"},
         subconfigs={"vision": ("vision_config", vision_type), "text": ("text_config", text_type)},
         fixed_subconfigs=("vision", "text"), flat_subconfigs=("text",), checks=(_merger_feeds_the_text_model,))
@@ -153,7 +177,7 @@ FAMILIES: tuple[Family, ...] = (
         "intermediate_size": Field(("intermediate_size",), 3420, doc="width of each block's gated MLP"),
         "out_hidden_size": Field(("out_hidden_size",), 3584, doc="width the merger projects to (the language model's)"),
     }, {"Qwen2_5_VisionTransformerPretrainedModel": "base"}, checks=(_vision_heads_fit,),
-        float_keys=("num_attention_heads",)),
+        float_keys=("num_attention_heads", "head_dim")),
     # Qwen2-VL's vision tower (Qwen2VisionTransformerPretrainedModel, which transformers 5 builds but does
     # not export): Qwen2.5-VL's shape with LayerNorms (weight and bias) for its RMSNorms and a plain MLP
     # (fc1, fc2: embed_dim → mlp_ratio × embed_dim → embed_dim, biases) for the gated one. The blocks are
@@ -165,8 +189,8 @@ FAMILIES: tuple[Family, ...] = (
         # int(embed_dim * mlp_ratio): the class takes a whole number only; 0 builds (an fc1 of no rows).
         "mlp_ratio": Field(("mlp_ratio",), 4, minimum=0, doc="each block's MLP (fc1, fc2) is mlp_ratio × embed_dim wide"),
         "out_hidden_size": Field(("hidden_size",), 3584, doc="width the merger projects to (the language model's)"),
-    }, {"Qwen2VisionTransformerPretrainedModel": "base"}, checks=(_vision_heads_fit,),
-        float_keys=("num_attention_heads",)),
+    }, {"Qwen2VisionTransformerPretrainedModel": "base"}, checks=(_vision_heads_fit, _head_dim_times_heads),
+        float_keys=("num_attention_heads", "head_dim")),
     _qwen_vl("qwen2_5_vl", "Qwen2_5_VLForConditionalGeneration", "Qwen2_5_VLModel", "qwen2_5_vl_vision",
              "qwen2_5_vl_text"),
     _qwen_vl("qwen2_vl", "Qwen2VLForConditionalGeneration", "Qwen2VLModel", "qwen2_vl_vision", "qwen2_vl_text"),

@@ -42,8 +42,8 @@ def attention(spec: ModelSpec) -> ParamNode:
     if qk_norm == "head":  # one norm over head_dim, shared by all heads (qwen3, gemma3)
         q_norm, k_norm = v.get("qk_norm_names") or ("q_norm", "k_norm")  # HunYuan: query_ / key_layernorm
         tensors += _norm(spec, q_norm, d) + _norm(spec, k_norm, d)
-    elif qk_norm == "head_layernorm":  # phi: LayerNorm(head_dim) with bias
-        tensors += norm("q_layernorm", d, True) + norm("k_layernorm", d, True)
+    elif qk_norm == "head_layernorm":  # phi: LayerNorm(hidden_size / heads) with bias, whatever head_dim says
+        tensors += norm("q_layernorm", h // heads, True) + norm("k_layernorm", h // heads, True)
     elif qk_norm == "per_head_layernorm":  # stablelm: a LayerNorm(head_dim) with no bias for each head
         tensors += norm("q_layernorm", q_out, False) + norm("k_layernorm", kv_out, False)
     elif qk_norm == "full":  # olmo2 and cohere: per-channel norms over all heads
