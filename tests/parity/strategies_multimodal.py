@@ -1,4 +1,5 @@
-"""Random small vision-language configs (llava, gemma3, qwen2_vl, qwen2_5_vl), written as a config.json would be.
+"""Random small vision-language configs (llava, gemma3, qwen2_vl, qwen2_5_vl, qwen3_vl, qwen3_vl_moe), written as a
+config.json would be.
 
 Nested sub-configs are sparse, as published ones are: keys left out take the
 sub-model class's defaults, and a missing ``vision_config`` takes the composite
@@ -199,3 +200,95 @@ STRATEGIES["qwen2_5_vl_vision"] = qwen2_5_vl_vision
 STRATEGIES["qwen2_5_vl"] = qwen2_5_vl
 STRATEGIES["qwen2_vl_vision"] = qwen2_vl_vision
 STRATEGIES["qwen2_vl"] = qwen2_vl
+
+
+def _qwen3_vl_vision(draw, model_type: str) -> dict:
+    """A small Qwen3VLVisionConfig / Qwen3VLMoeVisionConfig: blocks hidden_size wide with a linear_fc1 /
+    linear_fc2 MLP, a learned position grid, and as many DeepStack mergers as indexes (any indexes)."""
+    cfg = _qwen_vision(draw, model_type, "hidden_size",
+                       lambda draw, cfg: cfg.update(intermediate_size=draw(st.integers(4, 40))),
+                       (("out_hidden_size", [8, 16, 20]), ("num_position_embeddings", [1, 4, 9, 16, 30]),
+                        ("deepstack_visual_indexes", [[], [0], [0, 1, 2], [5, 11, 17]])))
+    cfg["architectures"] = ["Qwen3VLMoeVisionModel" if "moe" in model_type else "Qwen3VLVisionModel"]
+    return cfg
+
+
+def qwen3_vl_vision(draw) -> dict:
+    return _qwen3_vl_vision(draw, "qwen3_vl_vision")
+
+
+def qwen3_vl_moe_vision(draw) -> dict:
+    return _qwen3_vl_vision(draw, "qwen3_vl_moe_vision")
+
+
+def qwen3_vl_text(draw, model_type: str = "qwen3_vl_text") -> dict:
+    """A small Qwen3VLTextConfig / Qwen3VLMoeTextConfig (their head_dim: 128 / hidden_size over the heads
+    unless given; the MoE model's experts, sparse step and dense layers)."""
+    cfg = _text(draw, model_type)
+    head_dim = cfg["hidden_size"] // cfg["num_attention_heads"]
+    if model_type == "qwen3_vl_text" or draw(st.booleans()):
+        cfg["head_dim"] = draw(st.sampled_from([head_dim, 2 * head_dim, 6]))
+    _maybe(draw, "attention_bias", draw(st.booleans()), cfg)
+    if model_type == "qwen3_vl_moe_text":
+        experts = draw(st.integers(0, 4))  # 0: every layer dense
+        # num_local_experts (the alias) only from 1: written 0.0 it builds in transformers, which lsp-count
+        # refuses as it refuses every float there (any other float fails to build).
+        cfg["num_experts" if experts == 0 or draw(st.booleans()) else "num_local_experts"] = experts
+        cfg["moe_intermediate_size"] = draw(st.integers(2, 16))
+        cfg["num_experts_per_tok"] = draw(st.integers(1, max(1, experts)))
+        _maybe(draw, "decoder_sparse_step", draw(st.integers(1, 3)), cfg)
+        _maybe(draw, "mlp_only_layers", draw(st.sampled_from([[], [0], [1, 2]])), cfg)
+    cfg["architectures"] = ["Qwen3VLMoeTextModel" if "moe" in model_type else "Qwen3VLTextModel"]
+    return cfg
+
+
+def qwen3_vl_moe_text(draw) -> dict:
+    return qwen3_vl_text(draw, "qwen3_vl_moe_text")
+
+
+def _qwen3_vl(draw, model_type: str, architectures: list[str]) -> dict:
+    """Qwen3-VL / Qwen3-VL-MoE: the text model nested (its model_type the family's, another, or none;
+    sometimes its tie_word_embeddings, which does not tie the head) and sometimes text keys at the top
+    level too, which the composite config does not read; the vision_config's model_type as old
+    checkpoints write it (the composite's), the new one, or none; rarely no vision_config."""
+    text = (qwen3_vl_moe_text if "moe" in model_type else qwen3_vl_text)(draw)
+    text.pop("architectures")
+    cfg: dict = {"model_type": model_type}
+    if draw(st.booleans()):
+        text.pop("model_type")
+    elif draw(st.booleans()):
+        text["model_type"] = "qwen3"  # the composite builds its own text config whatever it names
+    cfg["text_config"] = text
+    if draw(st.integers(0, 3)) == 0:  # flat keys beside it: not read
+        cfg.update(hidden_size=text["hidden_size"] * 2, num_hidden_layers=text["num_hidden_layers"] + 1)
+    if draw(st.integers(0, 9)):
+        vision = _qwen3_vl_vision(draw, f"{model_type}_vision")
+        vision.pop("architectures")
+        vision["out_hidden_size"] = text["hidden_size"] if draw(st.integers(0, 3)) else vision.get("out_hidden_size", 8)
+        kind = draw(st.sampled_from([model_type, f"{model_type}_vision", None]))
+        if kind is None:
+            vision.pop("model_type")
+        else:
+            vision["model_type"] = kind
+        cfg["vision_config"] = vision
+    _maybe(draw, "tie_word_embeddings", draw(st.booleans()), cfg)
+    for key in ("image_token_id", "video_token_id", "vision_start_token_id", "vision_end_token_id"):
+        cfg[key] = draw(st.integers(0, text["vocab_size"] - 1))
+    cfg["architectures"] = [draw(st.sampled_from(architectures))]
+    return cfg
+
+
+def qwen3_vl(draw) -> dict:
+    return _qwen3_vl(draw, "qwen3_vl", ["Qwen3VLForConditionalGeneration", "Qwen3VLModel"])
+
+
+def qwen3_vl_moe(draw) -> dict:
+    return _qwen3_vl(draw, "qwen3_vl_moe", ["Qwen3VLMoeForConditionalGeneration", "Qwen3VLMoeModel"])
+
+
+STRATEGIES["qwen3_vl_vision"] = qwen3_vl_vision
+STRATEGIES["qwen3_vl_moe_vision"] = qwen3_vl_moe_vision
+STRATEGIES["qwen3_vl_text"] = qwen3_vl_text
+STRATEGIES["qwen3_vl_moe_text"] = qwen3_vl_moe_text
+STRATEGIES["qwen3_vl"] = qwen3_vl
+STRATEGIES["qwen3_vl_moe"] = qwen3_vl_moe

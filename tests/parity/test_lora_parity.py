@@ -507,6 +507,18 @@ COMPOSITE_CONFIGS = {
     "qwen2_vl": {"hidden_size": 16, "num_hidden_layers": 2, "num_attention_heads": 2, "num_key_value_heads": 1,
                  "intermediate_size": 32, "vocab_size": 64,
                  "vision_config": {"depth": 2, "embed_dim": 8, "num_heads": 2, "mlp_ratio": 2, "hidden_size": 16}},
+    "qwen3_vl": {"text_config": {"hidden_size": 16, "num_hidden_layers": 2, "num_attention_heads": 2,
+                                 "num_key_value_heads": 1, "head_dim": 8, "intermediate_size": 32, "vocab_size": 64},
+                 "vision_config": {"depth": 3, "hidden_size": 8, "num_heads": 2, "intermediate_size": 16,
+                                   "out_hidden_size": 16, "num_position_embeddings": 4,
+                                   "deepstack_visual_indexes": [0, 2]}},
+    # peft leaves the fused experts and the router alone (no v4 -> v5 conversion for qwen3_vl_moe)
+    "qwen3_vl_moe": {"text_config": {"hidden_size": 16, "num_hidden_layers": 3, "num_attention_heads": 2,
+                                     "num_key_value_heads": 1, "intermediate_size": 32, "vocab_size": 64,
+                                     "num_experts": 4, "num_experts_per_tok": 2, "moe_intermediate_size": 8},
+                     "vision_config": {"depth": 2, "hidden_size": 8, "num_heads": 2, "intermediate_size": 16,
+                                       "out_hidden_size": 16, "num_position_embeddings": 4,
+                                       "deepstack_visual_indexes": [1]}},
     "clip": {"text_config": {"hidden_size": 16, "num_hidden_layers": 2, "num_attention_heads": 2, "intermediate_size": 32,
                              "vocab_size": 50, "max_position_embeddings": 16, "bos_token_id": 0, "eos_token_id": 1,
                              "pad_token_id": 1},
@@ -518,6 +530,8 @@ COMPOSITE_CLASSES = {"llava": ("LlavaForConditionalGeneration", "LlavaModel"),
                      "gemma3": ("Gemma3ForConditionalGeneration", "Gemma3Model"),
                      "qwen2_5_vl": ("Qwen2_5_VLForConditionalGeneration", "Qwen2_5_VLModel"),
                      "qwen2_vl": ("Qwen2VLForConditionalGeneration", "Qwen2VLModel"),
+                     "qwen3_vl": ("Qwen3VLForConditionalGeneration", "Qwen3VLModel"),
+                     "qwen3_vl_moe": ("Qwen3VLMoeForConditionalGeneration", "Qwen3VLMoeModel"),
                      "clip": ("CLIPModel", "CLIPForImageClassification")}
 
 
@@ -550,7 +564,12 @@ VLM_TARGETS = (None, ["q_proj", "v_proj"], r"model\.language_model\.layers\.\d+\
                r".*language_model.*\.(q_proj|v_proj|down_proj)", r"model\.language_model\.layers\.\d+\.mlp\..*_proj")
 # CLIPModel: a regex over one tower (text_model.encoder.layers.N..., vision_model...), and the projections by name.
 COMPOSITE_TARGETS = {"clip": (None, ["q_proj", "v_proj"], r"text_model\.encoder\.layers\.\d+\.self_attn\.(q|v)_proj",
-                              r".*vision_model.*\.(q_proj|fc2)", ["visual_projection", "text_projection", "fc1"])}
+                              r".*vision_model.*\.(q_proj|fc2)", ["visual_projection", "text_projection", "fc1"]),
+                     # Qwen3-VL: the DeepStack mergers (and the merger) by regex and by name; Qwen3-VL-MoE's MLPs
+                     # are fused experts here, which no mlp.*_proj regex reaches (peft refuses it as matching nothing).
+                     "qwen3_vl": VLM_TARGETS + (r"model\.visual\.deepstack_merger_list\.\d+\.linear_fc\d", ["linear_fc2"]),
+                     "qwen3_vl_moe": VLM_TARGETS[:4] + (r"model\.visual\.(deepstack_merger_list\.1|merger)\.linear_fc1",
+                                                        ["linear_fc1", "o_proj"])}
 
 
 @pytest.mark.parametrize("model_type", sorted(COMPOSITE_CONFIGS))

@@ -28,6 +28,9 @@ LAYOUTS: dict[str, str] = {
     "qwen2_5_vl": "lsp_count.core.layouts.multimodal:build_qwen2_5_vl",
     "qwen2_vision": "lsp_count.core.layouts.multimodal:build_qwen2_vision",
     "qwen2_vl": "lsp_count.core.layouts.multimodal:build_qwen2_vl",
+    "qwen3_vision": "lsp_count.core.layouts.multimodal:build_qwen3_vision",
+    "qwen3_vl": "lsp_count.core.layouts.multimodal:build_qwen3_vl",
+    "qwen3_vl_moe": "lsp_count.core.layouts.multimodal:build_qwen3_vl",
 }
 
 

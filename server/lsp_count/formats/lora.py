@@ -195,6 +195,9 @@ class SubModelPaths:
     attribute: str
     layers: str = ""
     segments: tuple[tuple[str, str], ...] = ()
+    # Repeated tree nodes that are a ModuleList of their own beside the layers (Qwen3-VL's DeepStack
+    # mergers): tree node -> the list's attribute, its entries numbered as the layers are.
+    lists: tuple[tuple[str, str], ...] = ()
 
 
 _TEXT_MODEL = SubModelPaths("language_model", "layers", _LLAMA_SEGMENTS)
@@ -202,6 +205,8 @@ _VISION_TOWER = SubModelPaths("vision_tower", "encoder.layers")  # CLIP / SigLIP
 _PROJECTOR = SubModelPaths("multi_modal_projector")
 _QWEN_VISUAL = SubModelPaths("visual", "blocks", (("attention", "attn"), ("mlp", "mlp"), ("merger", "merger"),
                                                  ("patch_embed", "patch_embed")))
+# Qwen3-VL's: blocks.N.mlp.linear_fc1, merger.linear_fc1 and deepstack_merger_list.N.linear_fc1.
+_QWEN3_VISUAL = replace(_QWEN_VISUAL, lists=(("deepstack_merger_list", "deepstack_merger_list"),))
 # Module paths of the composite models, by model_type and top-level tree node (checked by
 # tests/parity/test_lora_parity.py); the head class's own modules (lm_head) sit at the top.
 COMPOSITE_PATHS: dict[str, dict[str, SubModelPaths]] = {
@@ -210,6 +215,8 @@ COMPOSITE_PATHS: dict[str, dict[str, SubModelPaths]] = {
     # Qwen2-VL's and Qwen2.5-VL's vision towers: blocks.N.attn.qkv, blocks.N.mlp.fc1 / gate_proj, merger.mlp.0.
     "qwen2_5_vl": {"language_model": _TEXT_MODEL, "visual": _QWEN_VISUAL},
     "qwen2_vl": {"language_model": _TEXT_MODEL, "visual": _QWEN_VISUAL},
+    "qwen3_vl": {"language_model": _TEXT_MODEL, "visual": _QWEN3_VISUAL},
+    "qwen3_vl_moe": {"language_model": _TEXT_MODEL, "visual": _QWEN3_VISUAL},
     # CLIPModel: both towers at its top (text_model.encoder.layers.N..., vision_model...), the projections too.
     "clip": {"text_model": SubModelPaths("text_model", "encoder.layers"),
              "vision_model": SubModelPaths("vision_model", "encoder.layers")},
@@ -226,13 +233,16 @@ def _composite_paths(tree_path: str, name: str, occurrences: int, parts: dict[st
     part = parts.get(nodes[0]) if nodes else None
     if part is None:  # the head class's own (lm_head, score)
         return [module] * occurrences
-    segments = dict(part.segments)
+    segments, lists = dict(part.segments), dict(part.lists)
     out = [part.attribute]
     layered = False
     for node in nodes[1:]:
         if node in ("layers", "blocks", "dense_layers", "moe_layers"):
             if not layered:
                 out += [part.layers, "{i}"]
+            layered = True
+        elif node in lists and not layered:
+            out += [lists[node], "{i}"]
             layered = True
         elif segments.get(node):
             out.append(segments[node])

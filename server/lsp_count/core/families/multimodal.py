@@ -4,16 +4,17 @@ The nested ``text_config`` / ``vision_config`` list only what differs from the
 sub-model's class defaults; ``hf_config.build_spec`` resolves each through its
 own family row (Qwen2-VL's and Qwen2.5-VL's flat configs: ``Family.flat_subconfigs``).
 Defaults are the transformers (v5) config classes'. Sub-models no other family has
-(Qwen2-VL's and Qwen2.5-VL's text models and vision towers) are rows here too.
+(Qwen2-VL's, Qwen2.5-VL's and Qwen3-VL's text models and vision towers) are rows here too.
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 from lsp_count.core.families.common import LABEL_FIELDS
-from lsp_count.core.families.decoders import (HEAD_DIM, KV_HEADS, QKV_BIAS_ONLY, QWEN_SLIDING, ROPE, WRITTEN_HEAD_DIM, d,
-                                              decoder, fixed, nulls)
+from lsp_count.core.families.decoders import (FLOOR_HEADS, HEAD_DIM, KV_HEADS, MOE, QK_HEAD, QKV_BIAS_ONLY, QWEN_SLIDING,
+                                              ROPE, WRITTEN_HEAD_DIM, d, decoder, fixed, nulls)
 from lsp_count.core.source import Problem
 from lsp_count.core.spec import Family, Field, ModelSpec
 
@@ -140,6 +141,84 @@ def _qwen_vl(model_type: str, architecture: str, bare: str, vision_type: str, te
         fixed_subconfigs=("vision", "text"), flat_subconfigs=("text",), checks=(_merger_feeds_the_text_model,))
 
 
+# Qwen3-VL (dense and MoE). The text models are Qwen3's layout (q/k RMS norms over the head width) with
+# mrope, and no sliding window (their config classes have no sliding_window / layer_types; the MoE one
+# nulls the window). The composite configs take no flat keys (Qwen3VLConfig reads only text_config) and
+# tie lm_head by their own tie_word_embeddings alone (text_config's is not forwarded).
+_NO_WINDOW = {"sliding_window": fixed(None), "layer_types": fixed(None)}
+
+
+def _qwen3_vl_text() -> Family:
+    """Qwen3VLTextModel (the bare class; the composite holds the head): a head_dim of its own (128 by
+    default), attention_bias on all four projections, Qwen3VLTextConfig's defaults."""
+    return decoder("qwen3_vl_text", "Qwen3VLTextModel", QK_HEAD, _NO_WINDOW,
+                   {"head_dim": Field(("head_dim",), 128, doc="width of each attention head"), "mlp_bias": fixed(False)},
+                   d(vocab_size=151936, hidden_size=4096, intermediate_size=22016, num_layers=32, num_heads=32,
+                     num_kv_heads=32, max_positions=128000),
+                   nulls(num_kv_heads=KV_HEADS, tie_embeddings="false"),
+                   heads={"Qwen3VLTextModel": "base"})
+
+
+def _qwen3_vl_moe_text() -> Family:
+    """Qwen3VLMoeTextModel: Qwen3-MoE's layers (fused experts, a router parameter, sparse every
+    decoder_sparse_step-th layer but mlp_only_layers), head_dim null or absent as hidden_size //
+    num_attention_heads, Qwen3VLMoeTextConfig's defaults (num_experts is its num_local_experts too). A
+    whole-number float is refused under both spellings: under num_local_experts (an attribute_map alias,
+    set past the strict checks) transformers takes 0.0 (every layer dense) but fails to build any other."""
+    return decoder("qwen3_vl_moe_text", "Qwen3VLMoeTextModel", FLOOR_HEADS, MOE, QK_HEAD, _NO_WINDOW,
+                   {"head_dim": Field(("head_dim",), HEAD_DIM, doc="width of each attention head"),
+                    "mlp_bias": fixed(False),
+                    "num_experts": Field(("num_experts", "num_local_experts"), 60, minimum=0, doc=MOE["num_experts"].doc),
+                    "experts_per_token": Field(("num_experts_per_tok",), 4, doc=MOE["experts_per_token"].doc),
+                    "moe_intermediate_size": Field(("moe_intermediate_size",), 1408, doc=MOE["moe_intermediate_size"].doc),
+                    "moe_layers": fixed("sparse_step"),
+                    "decoder_sparse_step": Field(("decoder_sparse_step",), 1),
+                    "mlp_only_layers": Field(("mlp_only_layers",), (), "ints")},
+                   d(vocab_size=151936, hidden_size=2048, intermediate_size=5632, num_layers=24, num_heads=16,
+                     num_kv_heads=16, max_positions=128000, tie_embeddings=True),
+                   nulls(head_dim="default"),  # its num_key_value_heads is a plain int: a null is refused
+                   heads={"Qwen3VLMoeTextModel": "base"})
+
+
+# Qwen3-VL's vision tower fields (Qwen3VLVisionConfig's and Qwen3VLMoeVisionConfig's, which are the same
+# but for their names): Qwen2.5-VL's keys with 27 blocks of 16-pixel patches, a learned position grid,
+# and the DeepStack mergers.
+QWEN3_VISION: dict[str, Field] = {
+    **QWEN_VISION,
+    "num_layers": replace(QWEN_VISION["num_layers"], default=27),
+    "depth": replace(QWEN_VISION["depth"], default=27),
+    "patch_size": replace(QWEN_VISION["patch_size"], default=16),
+    "hidden_size": Field(("hidden_size",), 1152, doc="width of the vision blocks"),
+    "intermediate_size": Field(("intermediate_size",), 4304, doc="width of each block's MLP (linear_fc1, linear_fc2)"),
+    "out_hidden_size": Field(("out_hidden_size",), 3584, doc="width the mergers project to (the language model's)"),
+    "num_position_embeddings": Field(("num_position_embeddings",), 2304,
+                                     doc="rows of the learned position embedding (pos_embed), resampled to each image"),
+    # One patch merger (with its LayerNorm after the 2×2 shuffle) per entry, whatever the indexes are.
+    "deepstack_visual_indexes": Field(("deepstack_visual_indexes",), (8, 16, 24), "ints", null="reject",
+                                      doc="vision blocks whose outputs a DeepStack merger feeds to the language model"),
+}
+
+
+def _qwen3_vl_vision(model_type: str, architecture: str) -> Family:
+    """Qwen3VLVisionModel / Qwen3VLMoeVisionModel: a Conv3d patch embedding with a bias, pos_embed,
+    blocks of two LayerNorms, a fused qkv and an MLP of linear_fc1 / linear_fc2 (biases on every
+    linear), the merger and one DeepStack merger per deepstack_visual_indexes entry."""
+    return Family(model_type, "qwen3_vision", architecture, QWEN3_VISION, {architecture: "base"},
+                  checks=(_vision_heads_fit,), float_keys=("num_attention_heads", "head_dim"))
+
+
+def _qwen3_vl(model_type: str, architecture: str, bare: str, vision_type: str, text_type: str) -> Family:
+    """Qwen3-VL / Qwen3-VL-MoE: the vision tower, the text model and lm_head, from nested configs only (both
+    sub-configs always the composite's own classes, whatever model_type they name: old checkpoints name
+    the vision config after the composite). Only the composite's tie_word_embeddings ties the head."""
+    return Family(model_type, model_type, architecture, {
+        "tie_embeddings": Field(("tie_word_embeddings",), False, "bool", doc="output head shares the language model's embedding"),
+        "text_config_ties": fixed(False),  # text_config's tie_word_embeddings does not tie the head
+    }, {architecture: "conditional_generation", bare: "base"},
+        subconfigs={"vision": ("vision_config", vision_type), "text": ("text_config", text_type)},
+        fixed_subconfigs=("vision", "text"), checks=(_merger_feeds_the_text_model,))
+
+
 FAMILIES: tuple[Family, ...] = (
     _qwen_vl_text("qwen2_5_vl_text", "Qwen2_5_VLTextModel"),
     _qwen_vl_text("qwen2_vl_text", "Qwen2VLTextModel"),
@@ -194,4 +273,11 @@ FAMILIES: tuple[Family, ...] = (
     _qwen_vl("qwen2_5_vl", "Qwen2_5_VLForConditionalGeneration", "Qwen2_5_VLModel", "qwen2_5_vl_vision",
              "qwen2_5_vl_text"),
     _qwen_vl("qwen2_vl", "Qwen2VLForConditionalGeneration", "Qwen2VLModel", "qwen2_vl_vision", "qwen2_vl_text"),
+    _qwen3_vl_text(),
+    _qwen3_vl_moe_text(),
+    _qwen3_vl_vision("qwen3_vl_vision", "Qwen3VLVisionModel"),
+    _qwen3_vl_vision("qwen3_vl_moe_vision", "Qwen3VLMoeVisionModel"),
+    _qwen3_vl("qwen3_vl", "Qwen3VLForConditionalGeneration", "Qwen3VLModel", "qwen3_vl_vision", "qwen3_vl_text"),
+    _qwen3_vl("qwen3_vl_moe", "Qwen3VLMoeForConditionalGeneration", "Qwen3VLMoeModel", "qwen3_vl_moe_vision",
+              "qwen3_vl_moe_text"),
 )

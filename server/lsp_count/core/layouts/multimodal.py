@@ -12,7 +12,7 @@ from typing import Callable
 
 from lsp_count.core.engine import layout_builder
 from lsp_count.core.layouts.encoder import vision_tower
-from lsp_count.core.params import LANGUAGE_MODEL_NODE, ParamNode, Tensor, linear, node, norm
+from lsp_count.core.params import LANGUAGE_MODEL_NODE, ParamNode, Tensor, embedding, linear, node, norm
 from lsp_count.core.source import Problem
 from lsp_count.core.spec import ModelSpec, SpecError
 
@@ -145,13 +145,15 @@ def build_qwen2_vision(spec: ModelSpec) -> ParamNode:
 
 
 def _qwen_vl(spec: ModelSpec, tower: Callable[[ModelSpec], ParamNode]) -> ParamNode:
-    """Qwen2-VL / Qwen2.5-VL (the head class or the bare model): vision ``tower``, text model, lm_head."""
+    """Qwen2-VL / Qwen2.5-VL / Qwen3-VL (the head class or the bare model): vision ``tower``, text model, lm_head."""
     vision, text = _subs(spec)
     body = (tower(vision), language_model(text))
     if spec.head == "base":
         return node(spec.architecture, *body)
-    # The composite config ties the head when it or (pre-v5 saves) its text_config asks to.
-    tied = bool(spec.values["tie_embeddings"]) or bool(text.values.get("tie_embeddings"))
+    # The composite config ties the head when it asks to, or (Qwen2-VL's and Qwen2.5-VL's BC forward of
+    # pre-v5 saves; the family's "text_config_ties") its text_config does.
+    text_ties = spec.values.get("text_config_ties", True)
+    tied = bool(spec.values["tie_embeddings"]) or (bool(text_ties) and bool(text.values.get("tie_embeddings")))
     return node(spec.architecture, *body, _lm_head(spec, text, tied))
 
 
@@ -163,3 +165,56 @@ def build_qwen2_5_vl(spec: ModelSpec) -> ParamNode:
 def build_qwen2_vl(spec: ModelSpec) -> ParamNode:
     """Qwen2VLForConditionalGeneration (or the bare Qwen2VLModel): vision tower, text model, lm_head."""
     return _qwen_vl(spec, qwen2_vision)
+
+
+def _qwen3_merger(spec: ModelSpec, postshuffle: bool) -> tuple[Tensor, ...]:
+    """Qwen3VLVisionPatchMerger: a LayerNorm over one patch (or, ``postshuffle``, over the merge² patches
+    side by side, as the DeepStack mergers have it), then hidden_size·merge² → hidden_size·merge² →
+    out_hidden_size, biases."""
+    h, merge, out = spec.int("hidden_size"), spec.int("spatial_merge_size"), spec.int("out_hidden_size")
+    merged = h * merge * merge
+    return norm("norm", merged if postshuffle else h, True) + linear("linear_fc1", merged, merged, True) \
+        + linear("linear_fc2", merged, out, True)
+
+
+def qwen3_vision(spec: ModelSpec, name: str = "visual") -> ParamNode:
+    """Qwen3VLVisionModel (and the MoE model's, the same) as a node named ``name``: the Conv3d patch
+    embedding (with a bias), pos_embed (num_position_embeddings × hidden_size), ``num_layers`` blocks
+    (two LayerNorms, a fused qkv and proj, an MLP of linear_fc1 / linear_fc2, biases on every linear),
+    the merger, and one DeepStack merger per deepstack_visual_indexes entry."""
+    h, ffn = spec.int("hidden_size"), spec.int("intermediate_size")
+    channels, patch, frames = spec.int("in_channels"), spec.int("patch_size"), spec.int("temporal_patch_size")
+    merge, out = spec.int("spatial_merge_size"), spec.int("out_hidden_size")
+    patch_embed = ParamNode("patch_embed", (Tensor("proj.weight", (h, channels, frames, patch, patch), "conv", "proj"),
+                                            Tensor("proj.bias", (h,), "bias", "proj")),
+                            note=f"Conv3d {frames}×{patch}×{patch}", source=spec.key_span("patch_size"), key="patch_size")
+    positions = ParamNode("pos_embed", embedding("pos_embed", spec.int("num_position_embeddings"), h),
+                          source=spec.key_span("num_position_embeddings"), key="num_position_embeddings")
+    blocks = node(
+        "blocks",
+        ParamNode("attention", linear("qkv", h, 3 * h, True) + linear("proj", h, h, True),  # as wide whatever the heads
+                  source=spec.key_span("hidden_size"), key="hidden_size"),
+        ParamNode("mlp", linear("linear_fc1", h, ffn, True) + linear("linear_fc2", ffn, h, True),
+                  source=spec.key_span("intermediate_size"), key="intermediate_size"),
+        ParamNode("norms", norm("norm1", h, True) + norm("norm2", h, True)),
+        repeat=spec.int("num_layers"), source=spec.key_span("num_layers"), key="num_layers",
+    )
+    where = spec.key_span("out_hidden_size") or spec.key_span("spatial_merge_size")
+    merger = ParamNode("merger", _qwen3_merger(spec, False), note=f"{merge}×{merge} patches → {out:,}",
+                       source=where, key="out_hidden_size")
+    deepstack = spec.values.get("deepstack_visual_indexes") or ()
+    mergers = node("deepstack_merger_list", tensors=_qwen3_merger(spec, True), repeat=len(deepstack),  # type: ignore[arg-type]
+                   note=f"{len(deepstack)} DeepStack mergers", source=spec.key_span("deepstack_visual_indexes"),
+                   key="deepstack_visual_indexes") if deepstack else None
+    return node(name, patch_embed, positions, blocks, merger, mergers, source=spec.span, note=spec.model_type)
+
+
+def build_qwen3_vision(spec: ModelSpec) -> ParamNode:
+    """Qwen3VLVisionModel / Qwen3VLMoeVisionModel on its own (a config of model_type qwen3_vl_vision / qwen3_vl_moe_vision)."""
+    return ParamNode(spec.architecture, children=qwen3_vision(spec).children)
+
+
+def build_qwen3_vl(spec: ModelSpec) -> ParamNode:
+    """Qwen3VLForConditionalGeneration / Qwen3VLMoeForConditionalGeneration (or the bare models): vision
+    tower, text model, lm_head."""
+    return _qwen_vl(spec, qwen3_vision)
