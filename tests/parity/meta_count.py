@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import copy
+import json
 import logging
 import sys
 import types
 import warnings
+
+# What transformers 5's RoPE check (validate_rope) says when it refuses an odd, fully rotated head width.
+ODD_ROTARY = "RoPE requires an even rotary dimension"
 
 
 def transformers_count(config: dict, architecture: str | None = None) -> tuple[int, int]:
@@ -26,6 +31,25 @@ def transformers_count(config: dict, architecture: str | None = None) -> tuple[i
         model = cls(cfg)
     params = list(model.parameters())
     return sum(p.numel() for p in params), sum(p.numel() for p in params if p.requires_grad)
+
+
+def transformers_verdict(config: dict, architecture: str | None = None) -> int | str | None:
+    """transformers' count of ``config``; ODD_ROTARY where its RoPE check refuses the config, None where
+    it refuses it otherwise or cannot build the model. (Counted from a copy: config classes fill nested
+    mappings in place.)"""
+    try:
+        return transformers_count(copy.deepcopy(config), architecture)[0]
+    except Exception as exc:  # noqa: BLE001 - transformers refuses the config or cannot build the model
+        return ODD_ROTARY if ODD_ROTARY in str(exc) else None
+
+
+def lsp_count_verdict(config: dict) -> tuple[int | None, list[str]]:
+    """lsp-count's total of ``config`` read as a config.json (None where it gives an error), and its errors."""
+    from lsp_count.core.analyze import analyze_text
+
+    report = analyze_text(json.dumps(config, indent=2), "model/config.json")
+    errors = [f"{p.code} {p.message}" for p in report.problems if p.severity == "error"]
+    return (report.models[0].tree.total if report.models and not errors else None), errors
 
 
 def file_class_counts(text: str, path: str, name: str) -> tuple[int | None, int | None, list[str]]:

@@ -153,6 +153,13 @@ def _qwen_vl(draw, model_type: str, vision_drawer, out_key: str, architectures: 
         if text_tie is not None:
             nested["tie_word_embeddings"] = text_tie  # pre-v5 saves: the BC tie inside text_config
         cfg["text_config"] = nested
+    return _qwen_vl_rest(draw, cfg, model_type, vision_drawer, out_key, text, architectures)
+
+
+def _qwen_vl_rest(draw, cfg: dict, model_type: str, vision_drawer, out_key: str, text: dict,
+                  architectures: list[str]) -> dict:
+    """A Qwen-VL composite's vision_config (mostly; its merger as wide as the text model, mostly; named
+    as the composite, as its tower or not at all), tie, token ids and architectures."""
     if draw(st.integers(0, 9)):
         vision = vision_drawer(draw)
         vision.pop("architectures")
@@ -261,21 +268,8 @@ def _qwen3_vl(draw, model_type: str, architectures: list[str]) -> dict:
     cfg["text_config"] = text
     if draw(st.integers(0, 3)) == 0:  # flat keys beside it: not read
         cfg.update(hidden_size=text["hidden_size"] * 2, num_hidden_layers=text["num_hidden_layers"] + 1)
-    if draw(st.integers(0, 9)):
-        vision = _qwen3_vl_vision(draw, f"{model_type}_vision")
-        vision.pop("architectures")
-        vision["out_hidden_size"] = text["hidden_size"] if draw(st.integers(0, 3)) else vision.get("out_hidden_size", 8)
-        kind = draw(st.sampled_from([model_type, f"{model_type}_vision", None]))
-        if kind is None:
-            vision.pop("model_type")
-        else:
-            vision["model_type"] = kind
-        cfg["vision_config"] = vision
-    _maybe(draw, "tie_word_embeddings", draw(st.booleans()), cfg)
-    for key in ("image_token_id", "video_token_id", "vision_start_token_id", "vision_end_token_id"):
-        cfg[key] = draw(st.integers(0, text["vocab_size"] - 1))
-    cfg["architectures"] = [draw(st.sampled_from(architectures))]
-    return cfg
+    return _qwen_vl_rest(draw, cfg, model_type, lambda d: _qwen3_vl_vision(d, f"{model_type}_vision"), "out_hidden_size",
+                         text, architectures)
 
 
 def qwen3_vl(draw) -> dict:

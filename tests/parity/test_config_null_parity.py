@@ -14,10 +14,9 @@ import json
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from lsp_count.core.analyze import analyze_text
 from lsp_count.core.families import registry
 
-from .meta_count import transformers_count
+from .meta_count import lsp_count_verdict, transformers_count
 from .strategies import REQUIRED_KEYS, strategy_for
 
 transformers = pytest.importorskip("transformers")
@@ -40,12 +39,6 @@ def _transformers(config: dict, head: str | None = None) -> int | None:
         return None
 
 
-def _ours(config: dict) -> tuple[int | None, list[str]]:
-    report = analyze_text(json.dumps(config), "/nonexistent/config.json")
-    errors = [f"{p.code} {p.message}" for p in report.problems if p.severity == "error"]
-    return (report.models[0].tree.total if report.models and not errors else None), errors
-
-
 @pytest.mark.parametrize("model_type", sorted(registry()))
 def test_a_null_key_is_read_as_transformers_reads_it(model_type: str) -> None:
     if model_type not in transformers.CONFIG_MAPPING:
@@ -54,7 +47,7 @@ def test_a_null_key_is_read_as_transformers_reads_it(model_type: str) -> None:
     for key, head in _cases(model_type):
         config = {"model_type": model_type, "architectures": [head], **REQUIRED_KEYS.get(model_type, {}), key: None}
         want = _transformers(config, head)
-        got, errors = _ours(config)
+        got, errors = lsp_count_verdict(config)
         if got != want:
             wrong.append(f"{key} ({head}): transformers {want}, lsp-count {got} {errors[:1]}")
         elif want is None and not any(f'"{key}"' in e and "null" in e for e in errors):
@@ -84,12 +77,12 @@ def test_a_null_key_in_a_random_small_config_is_read_as_transformers_reads_it(mo
                 continue
             config = {**base, key: None}
             want = _transformers(config)
-            got, errors = _ours(config)
+            got, errors = lsp_count_verdict(config)
             if got != want:
                 # Where both read the null as no key at all, the null is read right: what differs is
                 # the key left out, which is not what this test judges.
                 absent = {k: v for k, v in base.items() if k != key}
-                if not (want == _transformers(absent) and (got, errors) == _ours(absent)):
+                if not (want == _transformers(absent) and (got, errors) == lsp_count_verdict(absent)):
                     wrong.append(f"{key}: transformers {want}, lsp-count {got} {errors[:1]}")
         assert not wrong, json.dumps(base) + "\n" + "\n".join(wrong)
 

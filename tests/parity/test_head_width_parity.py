@@ -17,14 +17,13 @@ from hypothesis import HealthCheck, assume, given, settings
 from lsp_count.core.analyze import analyze_text
 from lsp_count.core.families import registry, supported_model_types
 
-from .meta_count import transformers_count
+from .meta_count import ODD_ROTARY, lsp_count_verdict, transformers_count, transformers_verdict
 from .strategies import strategy_for
 
 transformers = pytest.importorskip("transformers")
 pytest.importorskip("torch")
 pytestmark = pytest.mark.parity
 
-ODD_ROTARY = "RoPE requires an even rotary dimension"
 HEAD_FIELDS = ("num_heads", "encoder_heads", "decoder_heads")
 
 
@@ -48,21 +47,6 @@ def _uneven(config: dict, model_type: str) -> bool:
     return True
 
 
-def _theirs(config: dict) -> int | str | None:
-    """transformers' count; None where it refuses the config or cannot build the model, ODD_ROTARY
-    where its RoPE validation refuses an odd head width (a floored one: Mistral's 6 heads of 54)."""
-    try:
-        return transformers_count(config)[0]
-    except Exception as exc:  # noqa: BLE001 - transformers refuses the config or cannot build the model
-        return ODD_ROTARY if ODD_ROTARY in str(exc) else None
-
-
-def _ours(config: dict) -> tuple[int | None, list[str]]:
-    report = analyze_text(json.dumps(config, indent=2), "model/config.json")
-    errors = [f"{p.code} {p.message}" for p in report.problems if p.severity == "error"]
-    return (report.models[0].tree.total if report.models and not errors else None), errors
-
-
 @pytest.mark.parametrize("model_type", _families())
 def test_heads_that_do_not_divide_the_width_as_transformers_builds_them(model_type: str) -> None:
     @settings(max_examples=8, deadline=None, derandomize=True, database=None,
@@ -70,8 +54,8 @@ def test_heads_that_do_not_divide_the_width_as_transformers_builds_them(model_ty
     @given(strategy_for(model_type))
     def check(config: dict) -> None:
         assume(_uneven(config, model_type))
-        want = _theirs(config)
-        got, errors = _ours(config)
+        want = transformers_verdict(config)
+        got, errors = lsp_count_verdict(config)
         assert got == (None if want == ODD_ROTARY else want), (json.dumps(config), errors)
         # the reason, not another error
         if want == ODD_ROTARY:
@@ -90,8 +74,8 @@ def test_a_floored_width_counts_the_narrower_attention() -> None:
               "hidden_size": 49, "num_attention_heads": 6, "num_key_value_heads": 2, "intermediate_size": 20,
               "num_hidden_layers": 1}
     by_hand = 10 * 49 + (49 * 48 + 2 * 49 * 16 + 48 * 49 + 3 * 49 * 20 + 2 * 49) + 49 + 49 * 10
-    assert _ours(config) == (by_hand, [])
-    assert _theirs(config) == by_hand
+    assert lsp_count_verdict(config) == (by_hand, [])
+    assert transformers_verdict(config) == by_hand
 
 
 def _forward_runs(config: dict) -> bool:

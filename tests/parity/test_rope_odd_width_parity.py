@@ -27,14 +27,13 @@ from lsp_count.core.analyze import analyze_text
 from lsp_count.core.families import registry, supported_model_types
 from lsp_count.core.spec import Derived
 
-from .meta_count import transformers_count
+from .meta_count import ODD_ROTARY, lsp_count_verdict, transformers_verdict
 from .strategies import strategy_for
 
 transformers = pytest.importorskip("transformers")
 pytest.importorskip("torch")
 pytestmark = pytest.mark.parity
 
-ODD_ROTARY = "RoPE requires an even rotary dimension"
 FACTORS = [0.25, 0.5, 0.75, 0.9, 1.0]
 YARN = {"rope_type": "yarn", "factor": 2.0, "original_max_position_embeddings": 16}
 # Classes that refuse YaRN for reasons of its own keys, not the width (not drawn there).
@@ -47,21 +46,6 @@ NO_YARN = {"phi3": "Phi3Config takes the default and longrope types only",
 def _families() -> list[str]:
     return [mt for mt in supported_model_types() if "rope_head_dim" in registry()[mt].fields
             and strategy_for(mt) is not None and mt in transformers.CONFIG_MAPPING]
-
-
-def _theirs(config: dict) -> int | str | None:
-    """transformers' count; ODD_ROTARY where its RoPE check refuses the config, None where it refuses it
-    otherwise or cannot build the model. (A copy: the config class fills nested mappings in place.)"""
-    try:
-        return transformers_count(copy.deepcopy(config))[0]
-    except Exception as exc:  # noqa: BLE001 - transformers refuses the config or cannot build the model
-        return ODD_ROTARY if ODD_ROTARY in str(exc) else None
-
-
-def _ours(config: dict) -> tuple[int | None, list[str]]:
-    report = analyze_text(json.dumps(config, indent=2), "model/config.json")
-    errors = [f"{p.code} {p.message}" for p in report.problems if p.severity == "error"]
-    return (report.models[0].tree.total if report.models and not errors else None), errors
 
 
 def _written_width_key(model_type: str) -> str | None:
@@ -126,8 +110,8 @@ def _with_width(config: dict, model_type: str, width: int, how: str) -> bool:
 def _judge(config: dict, model_type: str, how: str) -> int | str | None:
     """Assert lsp-count refuses ``config`` where transformers does, naming the key where the reason is the
     odd rotary width, and otherwise counts what transformers counts; transformers' answer."""
-    want = _theirs(config)
-    got, errors = _ours(config)
+    want = transformers_verdict(config)
+    got, errors = lsp_count_verdict(config)
     assert got == (None if want == ODD_ROTARY else want), (json.dumps(config), want, errors)
     if want == ODD_ROTARY:
         fields = registry()[model_type].fields
@@ -210,7 +194,7 @@ COMPOSITES = {
 @pytest.mark.parametrize("model_type", sorted(COMPOSITES))
 def test_a_composite_s_text_model_with_an_odd_rotary_width_is_refused(model_type: str) -> None:
     config = COMPOSITES[model_type]
-    assert _theirs(config) == ODD_ROTARY
+    assert transformers_verdict(config) == ODD_ROTARY
     text = json.dumps(config, indent=2)
     report = analyze_text(text, "model/config.json")
     (error,) = [p for p in report.problems if p.severity == "error"]
@@ -222,7 +206,7 @@ def test_a_composite_s_text_model_with_an_odd_rotary_width_is_refused(model_type
     # An even width counts as transformers builds it.
     even = json.loads(text.replace('"head_dim": 9', '"head_dim": 8').replace('"head_dim": 7', '"head_dim": 8')
                       .replace('"hidden_size": 36', '"hidden_size": 32'))
-    assert _ours(even) == (_theirs(even), [])
+    assert lsp_count_verdict(even) == (transformers_verdict(even), [])
 
 
 def test_a_flat_qwen2_vl_config_s_head_dim_is_not_its_text_model_s() -> None:
@@ -230,4 +214,4 @@ def test_a_flat_qwen2_vl_config_s_head_dim_is_not_its_text_model_s() -> None:
     no head_dim: a top-level head_dim stays on the composite, unchecked and unread."""
     config = {**{k: v for k, v in COMPOSITES["qwen2_vl"].items() if k != "text_config"},
               **COMPOSITES["qwen2_vl"]["text_config"]}
-    assert _ours(config) == (_theirs(config), [])
+    assert lsp_count_verdict(config) == (transformers_verdict(config), [])
