@@ -14,8 +14,7 @@ from hypothesis import HealthCheck, given, settings
 
 from lsp_count.core.families import registry
 
-from .meta_count import transformers_count
-from .test_config_null_parity import _ours
+from .meta_count import lsp_count_verdict as _ours, transformers_count
 from .strategies import REQUIRED_KEYS, strategy_for
 
 transformers = pytest.importorskip("transformers")
