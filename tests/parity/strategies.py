@@ -123,8 +123,27 @@ def decoder_config(draw, model_type: str) -> dict:
     return cfg
 
 
+def mamba2_config(draw) -> dict:
+    """Mamba-2: num_heads × head_dim must equal expand × hidden_size (Mamba2Config refuses others); n_groups
+    need not divide the heads (the model builds either way); switches and time_step_rank drawn or left out."""
+    hidden = draw(st.sampled_from([4, 6, 8, 12, 16]))
+    expand = draw(st.integers(1, 3))
+    inner = hidden * expand
+    head_dim = draw(st.sampled_from([d for d in range(1, inner + 1) if inner % d == 0]))
+    cfg: dict = {"model_type": "mamba2", "pad_token_id": 0, "bos_token_id": 0, "eos_token_id": 0,
+                 "vocab_size": draw(st.integers(8, 300)), "hidden_size": hidden, "expand": expand,
+                 "num_heads": inner // head_dim, "head_dim": head_dim, "num_hidden_layers": draw(st.integers(1, 4)),
+                 "state_size": draw(st.integers(1, 8)), "n_groups": draw(st.integers(1, 4)),
+                 "conv_kernel": draw(st.integers(1, 4))}
+    _maybe(draw, "time_step_rank", draw(st.sampled_from(["auto", 2, 5])), cfg)
+    for key in ("use_bias", "use_conv_bias", "tie_word_embeddings"):
+        _maybe(draw, key, draw(st.booleans()), cfg)
+    cfg["architectures"] = [draw(st.sampled_from(["Mamba2ForCausalLM", "Mamba2Model"]))]
+    return cfg
+
+
 # model_type -> drawer(draw) -> config dict. Other family modules' strategies register here too.
-STRATEGIES: dict[str, Callable] = {}
+STRATEGIES: dict[str, Callable] = {"mamba2": mamba2_config}
 
 
 def strategy_for(model_type: str):

@@ -300,6 +300,8 @@ FAMILY_CONFIGS = {
                  pad_token_id=0, bos_token_id=0, eos_token_id=0),
     "starcoder2": dict(num_hidden_layers=2, hidden_size=16, num_attention_heads=2, vocab_size=64, intermediate_size=32),
     "mamba": dict(num_hidden_layers=2, hidden_size=16, vocab_size=64),
+    "mamba2": dict(num_hidden_layers=2, hidden_size=16, vocab_size=64, num_heads=4, head_dim=8, n_groups=2,
+                   state_size=4),
     "gemma": dict(num_hidden_layers=2, hidden_size=16, num_attention_heads=2, vocab_size=64, intermediate_size=32,
                   head_dim=8, num_key_value_heads=1),
     "qwen2_moe": dict(num_hidden_layers=2, hidden_size=16, num_attention_heads=2, vocab_size=64, intermediate_size=32,
@@ -331,6 +333,33 @@ FAMILY_CONFIGS = {
                         kv_lora_rank=8, q_lora_rank=8, qk_rope_head_dim=4, qk_nope_head_dim=4, v_head_dim=4,
                         n_group=1, topk_group=1, num_experts_per_tok=2),
 }
+
+
+MAMBA2 = dict(model_type="mamba2", architectures=["Mamba2ForCausalLM"], num_hidden_layers=3, hidden_size=16,
+              vocab_size=64, num_heads=4, head_dim=8, n_groups=2, state_size=4, tie_word_embeddings=False)
+
+
+@pytest.mark.parametrize("targets", ["all-linear", ["in_proj"], ["in_proj", "lm_head"], ["out_proj", "lm_head"],
+                                     r"backbone\.layers\.[02]\.mixer\.in_proj", r".*\.out_proj"])
+def test_mamba2_targets_match_peft(tmp_path, targets):
+    """Mamba-2's linear layers (each mixer's in_proj and out_proj, the untied lm_head): LoRA's parameters as peft's,
+    and peft's refusal of out_proj (all-linear included) on a Mamba-based model as an error."""
+    if targets == "all-linear":
+        text = "base_model: ./base\nadapter: lora\nlora_r: 4\nlora_target_linear: true\n"
+    elif isinstance(targets, list):
+        text = f"base_model: ./base\nadapter: lora\nlora_r: 4\nlora_target_modules: {json.dumps(targets)}\n"
+    else:
+        text = f"base_model: ./base\nadapter: lora\nlora_r: 4\nlora_target_modules: '{targets}'\n"
+    expected = peft_outcome(MAMBA2, 4, targets)
+    report = analyze_any(tmp_path, MAMBA2, text)
+    if isinstance(expected, str):  # peft refuses out_proj (all-linear included) on Mamba-based models
+        assert "incompatible with Mamba" in expected
+        assert report.has_errors and "peft refuses LoRA on out_proj" in str(report.problems), report.problems
+        return
+    assert not report.has_errors, report.problems
+    (model,) = report.models
+    assert model.tree.trainable > 0
+    assert (model.tree.total, model.tree.trainable) == expected
 
 
 @pytest.mark.parametrize("model_type", sorted(FAMILY_CONFIGS))

@@ -756,11 +756,18 @@ def kv_cache(model: ModelReport, context: int, batch: int, kv_dtype: str = "bflo
     n = int(v.get("num_layers") or 0)
     stage = -(-n // pp)
     if spec.family.layout == "mamba":
+        # transformers' cache per layer and sequence: the last conv_kernel inputs of the convolution, in
+        # the model's dtype (Mamba-2's convolution also runs over B and C: 2·n_groups·state_size more
+        # channels), and the recurrent state, intermediate × state_size (Mamba-2's heads × head_dim are
+        # the intermediate width), which it keeps in float32.
         inner, state, kernel = spec.int("intermediate_size"), spec.int("state_size"), spec.int("conv_kernel")
-        per_layer = -(-inner // tp) * (kernel + state)
-        total = min(stage, n) * per_layer * batch * elem_bytes
-        return KVCache(total, pp == 1, f"SSM state: {n} layers × {inner}×(conv {kernel} + state {state}) per sequence, "
-                                       f"independent of context; {kv_dtype}")
+        groups = v.get("n_groups")
+        channels = inner + 2 * groups * state if isinstance(groups, int) else inner
+        per_layer = -(-channels // tp) * kernel * elem_bytes + -(-inner // tp) * state * 4
+        total = min(stage, n) * per_layer * batch
+        conv = f"conv {channels:,}×{kernel} in {kv_dtype}"
+        return KVCache(total, pp == 1, f"SSM state: {n} layers × ({conv} + state {inner:,}×{state} in float32) per "
+                                       "sequence, independent of context")
     if v.get("kv_lora_rank"):
         latent = spec.int("kv_lora_rank") + spec.int("qk_rope_head_dim")
         per_token_layer = latent * elem_bytes

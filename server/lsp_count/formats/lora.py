@@ -73,11 +73,17 @@ MODULE_PATHS: dict[str, ModulePaths] = {
     "opt": ModulePaths("model.decoder.layers", tuple({**dict(_LLAMA_SEGMENTS), "mlp": ""}.items()),
                        (("projections", "model.decoder"),)),
     "mamba": _paths("backbone.layers"),
+    "mamba2": _paths("backbone.layers"),
     "qwen2_moe": _paths("model.layers", shared_experts="shared_expert"),
     "gpt_bigcode": _paths("transformer.h", attention="attn"),
     "granitemoe": _paths("model.layers", moe="block_sparse_moe"),
     "hunyuan_v1_moe": _paths("model.layers", router="gate", shared_experts="shared_mlp"),
 }
+
+# peft refuses LoRA on these modules of Mamba-based models (tuners_utils._check_lora_target_modules_mamba), by
+# leaf name, all-linear included: a ValueError, not a skipped module.
+PEFT_REFUSED_MAMBA_MODULES = frozenset({"out_proj", "conv1d"})
+PEFT_MAMBA_TYPES = frozenset({"mamba", "mamba2", "falcon_mamba", "falcon_h1", "nemotron_h"})
 
 # peft 0.21 on transformers 5: the fused MoE experts (``experts.gate_up_proj`` / ``experts.down_proj``, 3-D
 # parameters) and the router (a custom module, not nn.Linear) are reached only through peft's v4 -> v5 config
@@ -502,6 +508,10 @@ def apply_lora(tree: ParamTree, rank: int, targets: LoraTargets, dora: bool = Fa
             if 0 < hits < mult:
                 partial.add(t.module)
         if not hits:
+            continue
+        if model_type in PEFT_MAMBA_TYPES and t.module in PEFT_REFUSED_MAMBA_MODULES:
+            errors.append(f"peft refuses LoRA on {t.module} of a Mamba-based model ({model_type}): "
+                          f"leave {t.module} out of the targets (all-linear includes it)")
             continue
         out_f, in_f = t.shape
         module = t.module if t.kind != "expert" else f"experts.{t.name}"

@@ -295,6 +295,28 @@ _head_dim_required = required("head_dim", "head_dim", "its config class has no d
                                                       "num_attention_heads")
 
 
+def _mamba2_heads(spec) -> list[Problem]:
+    """Mamba2Config (validate_architecture) refuses num_heads × head_dim other than expand × hidden_size;
+    the mixer's forward pass shares each of the n_groups B and C projections among num_heads / n_groups
+    heads, and fails where n_groups does not divide num_heads (the model builds: a warning)."""
+    v = spec.values
+    hidden, expand, heads, width = (v.get(k) for k in ("hidden_size", "expand", "num_heads", "head_dim"))
+    if not all(type(n) is int for n in (hidden, expand, heads, width)) or heads * width == hidden * expand:
+        groups = v.get("n_groups")
+        if type(heads) is int and type(groups) is int and groups > 0 and heads % groups:
+            return [Problem("warning", "LC103",
+                            f"n_groups ({groups}) does not divide num_heads ({heads}): transformers builds the model "
+                            "(counted), but its forward pass fails (each group's B and C serve num_heads / n_groups "
+                            "heads)", spec.key_span("n_groups") or spec.key_span("num_heads") or spec.span)]
+        return []
+    where = next((spec.key_span(name) for name in ("num_heads", "head_dim", "hidden_size", "expand")
+                  if spec.key_span(name)), None) or spec.span
+    return [Problem("error", "LC103",
+                    f"num_heads ({heads}) × head_dim ({width}) is {heads * width:,}, not expand ({expand}) × "
+                    f"hidden_size ({hidden:,}) = {hidden * expand:,}: the heads must divide the mixer's width "
+                    f"exactly, and Mamba2Config refuses the config", where)]
+
+
 def _top_k_by_layer(v) -> object:
     """HunYuan-MoE's moe_topk: one k for every layer, or a list read one per layer (HunYuanMoEV1Gate); the
     count's single top-k where the layers agree, None where they differ (no active part). A value
@@ -822,4 +844,29 @@ FAMILIES: tuple[Family, ...] = (
         "tie_embeddings": Field(("tie_word_embeddings",), True, "bool", doc=BASE["tie_embeddings"].doc),
         "max_positions": fixed(None),
     }, {"MambaForCausalLM": "causal_lm", "MambaModel": "base"}),
+    # Mamba-2 (Codestral-Mamba): mamba's layout and SSM state with the Mamba-2 mixer (mixer "mamba2"): in_proj
+    # to 2·intermediate + 2·n_groups·state_size + num_heads, a depthwise conv over intermediate +
+    # 2·n_groups·state_size channels, dt_bias / A_log / D per head, a gated RMSNorm, out_proj. Mamba2Config has
+    # no intermediate_size key (the mixer is expand × hidden_size wide), refuses num_heads × head_dim ≠ that
+    # width (_mamba2_heads), and unties the head by default. No _keep_in_fp32_modules.
+    Family("mamba2", "mamba", "Mamba2ForCausalLM", {
+        "vocab_size": Field(("vocab_size",), 32768, doc=BASE["vocab_size"].doc),
+        "hidden_size": Field(("hidden_size",), 4096, doc=BASE["hidden_size"].doc),
+        "num_layers": Field(("num_hidden_layers",), 64, doc="Mamba-2 blocks"),
+        "state_size": Field(("state_size",), 128, doc="SSM state size per head channel"),
+        "expand": Field(("expand",), 2, doc="the mixer's width: expand × hidden_size"),
+        "intermediate_size": fixed(Derived(lambda v: v["expand"] * v["hidden_size"], "expand × hidden_size")),
+        "num_heads": Field(("num_heads",), 128, doc="SSM heads (num_heads × head_dim must be expand × hidden_size)"),
+        "head_dim": Field(("head_dim",), 64, doc="width of each SSM head"),
+        "n_groups": Field(("n_groups",), 8, doc="groups of the B and C state projections"),
+        "conv_kernel": Field(("conv_kernel",), 4),
+        # (not a size of the count: Mamba2Config keeps it, and the mixer reads int() of it)
+        "time_step_rank": Field(("time_step_rank",), Derived(lambda v: -(-v["hidden_size"] // 16), "ceil(hidden_size / 16)"),
+                                "int|auto", minimum=0),
+        "use_bias": Field(("use_bias",), False, "bool", doc="biases on in_proj and out_proj"),
+        "use_conv_bias": Field(("use_conv_bias",), True, "bool"),
+        "tie_embeddings": Field(("tie_word_embeddings",), False, "bool", doc=BASE["tie_embeddings"].doc),
+        "max_positions": fixed(None),
+        "mixer": fixed("mamba2"),
+    }, {"Mamba2ForCausalLM": "causal_lm", "Mamba2Model": "base"}, checks=(_mamba2_heads,)),
 )
