@@ -1,5 +1,5 @@
-"""Random small vision-language configs (llava, gemma3, qwen2_vl, qwen2_5_vl, qwen3_vl, qwen3_vl_moe), written as a
-config.json would be.
+"""Random small vision-language configs (llava, gemma3, qwen2_vl, qwen2_5_vl, qwen3_vl, qwen3_vl_moe, pixtral,
+mistral3), written as a config.json would be.
 
 Nested sub-configs are sparse, as published ones are: keys left out take the
 sub-model class's defaults, and a missing ``vision_config`` takes the composite
@@ -286,3 +286,51 @@ STRATEGIES["qwen3_vl_text"] = qwen3_vl_text
 STRATEGIES["qwen3_vl_moe_text"] = qwen3_vl_moe_text
 STRATEGIES["qwen3_vl"] = qwen3_vl
 STRATEGIES["qwen3_vl_moe"] = qwen3_vl_moe
+
+
+def pixtral(draw) -> dict:
+    """A small PixtralVisionConfig: heads that need not divide the width (the class floors the head width;
+    the projections are as wide whatever the heads), a head width the axial RoPE can turn (even, or at most
+    4), sometimes a head_dim of the file's own (kept over the derived one; null kept as None)."""
+    heads = draw(st.sampled_from([1, 2, 3, 4]))
+    width = draw(st.sampled_from([2, 3, 4, 6, 8]))
+    cfg: dict = {"model_type": "pixtral", "hidden_size": heads * width + draw(st.integers(0, heads - 1)),
+                 "num_attention_heads": heads, "intermediate_size": draw(st.integers(4, 40)),
+                 "num_hidden_layers": draw(st.integers(1, 3))}
+    _maybe(draw, "head_dim", draw(st.sampled_from([None, 2, 4, 8, 16])), cfg)
+    for key, values in (("num_channels", [1, 3]), ("patch_size", [1, 2, 3, 14]), ("image_size", [28, 1540]),
+                        ("rope_theta", [10000.0]), ("hidden_act", ["gelu", "silu"])):
+        _maybe(draw, key, draw(st.sampled_from(values)), cfg)
+    cfg["architectures"] = ["PixtralVisionModel"]
+    return cfg
+
+
+def mistral3(draw) -> dict:
+    """Mistral 3: any decoder text model (mistral when text_config names none), a Pixtral tower (mostly;
+    rarely none: Mistral3Config's Mistral-Small-3.1 tower, big), the projector's switches and the merge."""
+    cfg: dict = {"model_type": "mistral3"}
+    text_type = draw(st.sampled_from(["mistral", "llama", "qwen2", "ministral"]))
+    text = _text(draw, text_type)
+    if text_type == "ministral":
+        text["head_dim"] = text["hidden_size"] // text["num_attention_heads"]  # MinistralConfig's default is 128
+    if text_type == "mistral" and draw(st.booleans()):
+        text.pop("model_type")  # Mistral3Config's default text model is mistral
+    cfg["text_config"] = text
+    if draw(st.integers(0, 9)):
+        vision = pixtral(draw)
+        vision.pop("architectures")
+        if draw(st.booleans()):
+            vision.pop("model_type")  # the composite's default vision model_type applies
+        cfg["vision_config"] = vision
+    _maybe(draw, "vision_feature_layer", draw(st.sampled_from([-1, -2, 0, [-2, -1], [-3, -2, -1]])), cfg)
+    _maybe(draw, "multimodal_projector_bias", draw(st.booleans()), cfg)
+    _maybe(draw, "spatial_merge_size", draw(st.sampled_from([1, 2, 3])), cfg)
+    _maybe(draw, "projector_hidden_act", draw(st.sampled_from(["gelu", "silu"])), cfg)
+    _maybe(draw, "tie_word_embeddings", draw(st.booleans()), cfg)
+    cfg["image_token_index"] = 0
+    cfg["architectures"] = [draw(st.sampled_from(["Mistral3ForConditionalGeneration", "Mistral3Model"]))]
+    return cfg
+
+
+STRATEGIES["pixtral"] = pixtral
+STRATEGIES["mistral3"] = mistral3

@@ -441,6 +441,7 @@ ENCODER_CONFIGS = {
                             pad_token_id=1),
     "siglip_vision_model": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32,
                                 image_size=32, patch_size=16),
+    "pixtral": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32, patch_size=4),
 }
 
 
@@ -488,12 +489,14 @@ ENCODER_TARGETS = {
     "clip_vision_model": [r"vision_model\.encoder\.layers\.\d+\.self_attn\.(q|v)_proj", ["visual_projection", "fc1"]],
     "clip_text_model": [r"text_model\.encoder\.layers\.0\.self_attn\.k_proj", ["text_projection"]],
     "siglip_vision_model": [r"encoder\.layers\.\d+\.mlp\.fc[12]", ["head.mlp.fc1", "out_proj"]],
+    "pixtral": [r"transformer\.layers\.\d+\.attention\.(q|v)_proj", ["feed_forward.gate_proj", "o_proj"],
+                r".*layers\.1\..*_proj"],
 }
 ENCODER_HEADS = {"bert": "BertForSequenceClassification", "roberta": "RobertaForSequenceClassification",
                  "distilbert": "DistilBertForSequenceClassification", "vit": "ViTForImageClassification",
                  "modernbert": "ModernBertForSequenceClassification", "albert": "AlbertForSequenceClassification",
                  "clip_vision_model": "CLIPVisionModelWithProjection", "clip_text_model": "CLIPTextModelWithProjection",
-                 "siglip_vision_model": "SiglipVisionModel"}
+                 "siglip_vision_model": "SiglipVisionModel", "pixtral": "PixtralVisionModel"}
 
 
 @pytest.mark.parametrize("model_type", sorted(ENCODER_TARGETS))
@@ -529,6 +532,12 @@ COMPOSITE_CONFIGS = {
                "vision_config": {"model_type": "siglip_vision_model", "hidden_size": 8, "num_hidden_layers": 1,
                                  "num_attention_heads": 2, "intermediate_size": 16, "image_size": 32, "patch_size": 16},
                "mm_tokens_per_image": 4},
+    "mistral3": {"text_config": {"model_type": "mistral", "hidden_size": 16, "num_hidden_layers": 2,
+                                 "num_attention_heads": 2, "num_key_value_heads": 1, "intermediate_size": 32,
+                                 "vocab_size": 64},
+                 "vision_config": {"hidden_size": 8, "num_hidden_layers": 2, "num_attention_heads": 2,
+                                   "intermediate_size": 16, "patch_size": 4},
+                 "multimodal_projector_bias": True, "tie_word_embeddings": False},
     "qwen2_5_vl": {"hidden_size": 16, "num_hidden_layers": 2, "num_attention_heads": 2, "num_key_value_heads": 1,
                    "intermediate_size": 32, "vocab_size": 64,
                    "vision_config": {"depth": 2, "hidden_size": 8, "num_heads": 2, "intermediate_size": 16,
@@ -557,6 +566,7 @@ COMPOSITE_CONFIGS = {
 }
 COMPOSITE_CLASSES = {"llava": ("LlavaForConditionalGeneration", "LlavaModel"),
                      "gemma3": ("Gemma3ForConditionalGeneration", "Gemma3Model"),
+                     "mistral3": ("Mistral3ForConditionalGeneration", "Mistral3Model"),
                      "qwen2_5_vl": ("Qwen2_5_VLForConditionalGeneration", "Qwen2_5_VLModel"),
                      "qwen2_vl": ("Qwen2VLForConditionalGeneration", "Qwen2VLModel"),
                      "qwen3_vl": ("Qwen3VLForConditionalGeneration", "Qwen3VLModel"),
@@ -596,6 +606,10 @@ COMPOSITE_TARGETS = {"clip": (None, ["q_proj", "v_proj"], r"text_model\.encoder\
                               r".*vision_model.*\.(q_proj|fc2)", ["visual_projection", "text_projection", "fc1"]),
                      # Qwen3-VL: the DeepStack mergers (and the merger) by regex and by name; Qwen3-VL-MoE's MLPs
                      # are fused experts here, which no mlp.*_proj regex reaches (peft refuses it as matching nothing).
+                     # Mistral 3: the Pixtral tower's and the projector's linears by regex and by name.
+                     "mistral3": VLM_TARGETS + (r"model\.vision_tower\.transformer\.layers\.\d+\.attention\.(q|o)_proj",
+                                                r"model\.multi_modal_projector\.(linear_\d|patch_merger\.merging_layer)",
+                                                ["merging_layer", "linear_1"]),
                      "qwen3_vl": VLM_TARGETS + (r"model\.visual\.deepstack_merger_list\.\d+\.linear_fc\d", ["linear_fc2"]),
                      "qwen3_vl_moe": VLM_TARGETS[:4] + (r"model\.visual\.(deepstack_merger_list\.1|merger)\.linear_fc1",
                                                         ["linear_fc1", "o_proj"])}

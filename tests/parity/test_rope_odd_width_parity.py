@@ -40,7 +40,8 @@ YARN = {"rope_type": "yarn", "factor": 2.0, "original_max_position_embeddings": 
 NO_YARN = {"phi3": "Phi3Config takes the default and longrope types only",
            "phimoe": "PhimoeConfig wants short_mscale and long_mscale beside any but the default type",
            "qwen3_vl_vision": "its config has no max_position_embeddings, which YaRN reads",
-           "qwen3_vl_moe_vision": "its config has no max_position_embeddings, which YaRN reads"}
+           "qwen3_vl_moe_vision": "its config has no max_position_embeddings, which YaRN reads",
+           "pixtral": "its config has no max_position_embeddings, which YaRN reads"}
 
 
 def _families() -> list[str]:
@@ -184,6 +185,12 @@ COMPOSITES = {
               "vision_config": {"model_type": "clip_vision_model", "hidden_size": 16, "intermediate_size": 8,
                                 "num_hidden_layers": 2, "num_attention_heads": 2, "image_size": 28,
                                 "patch_size": 14, "projection_dim": 8}},
+    "mistral3": {"model_type": "mistral3", "architectures": ["Mistral3ForConditionalGeneration"],
+                 "text_config": {"model_type": "mistral", "hidden_size": 36, "num_attention_heads": 4,
+                                 "num_key_value_heads": 2, "intermediate_size": 16, "num_hidden_layers": 1,
+                                 "vocab_size": 64},
+                 "vision_config": {"hidden_size": 16, "intermediate_size": 8, "num_hidden_layers": 1,
+                                   "num_attention_heads": 2, "patch_size": 14}},
     "qwen2_vl": {"model_type": "qwen2_vl", "architectures": ["Qwen2VLForConditionalGeneration"],
                  "text_config": {"hidden_size": 32, "num_attention_heads": 2, "num_key_value_heads": 2,
                                  "head_dim": 7, "intermediate_size": 16, "num_hidden_layers": 1, "vocab_size": 64},

@@ -24,6 +24,8 @@ LAYOUTS: dict[str, str] = {
     "seq2seq": "lsp_count.core.layouts.seq2seq:build_seq2seq",
     "llava": "lsp_count.core.layouts.multimodal:build_llava",
     "gemma3": "lsp_count.core.layouts.multimodal:build_gemma3",
+    "pixtral": "lsp_count.core.layouts.multimodal:build_pixtral",
+    "mistral3": "lsp_count.core.layouts.multimodal:build_mistral3",
     "qwen2_5_vision": "lsp_count.core.layouts.multimodal:build_qwen2_5_vision",
     "qwen2_5_vl": "lsp_count.core.layouts.multimodal:build_qwen2_5_vl",
     "qwen2_vision": "lsp_count.core.layouts.multimodal:build_qwen2_vision",

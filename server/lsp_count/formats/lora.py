@@ -169,6 +169,8 @@ ENCODER_PATHS: dict[str, EncoderPaths] = {
     "clip_vision_model": EncoderPaths("vision_model", "encoder.layers"),
     "clip_text_model": EncoderPaths("text_model", "encoder.layers"),
     "siglip_vision_model": EncoderPaths("vision_model", "encoder.layers"),
+    # PixtralVisionModel (bare only): transformer.layers.N.attention.q_proj, ...feed_forward.gate_proj.
+    "pixtral": EncoderPaths("", "transformer.layers"),
 }
 
 
@@ -218,6 +220,10 @@ _QWEN3_VISUAL = replace(_QWEN_VISUAL, lists=(("deepstack_merger_list", "deepstac
 COMPOSITE_PATHS: dict[str, dict[str, SubModelPaths]] = {
     "llava": {"language_model": _TEXT_MODEL, "vision_tower": _VISION_TOWER, "projector": _PROJECTOR},
     "gemma3": {"language_model": _TEXT_MODEL, "vision_tower": _VISION_TOWER, "projector": _PROJECTOR},
+    # Mistral 3: a Pixtral tower (vision_tower.transformer.layers.N.attention.q_proj) and the projector's
+    # patch_merger.merging_layer, linear_1 and linear_2.
+    "mistral3": {"language_model": _TEXT_MODEL, "vision_tower": SubModelPaths("vision_tower", "transformer.layers"),
+                 "projector": _PROJECTOR},
     # Qwen2-VL's and Qwen2.5-VL's vision towers: blocks.N.attn.qkv, blocks.N.mlp.fc1 / gate_proj, merger.mlp.0.
     "qwen2_5_vl": {"language_model": _TEXT_MODEL, "visual": _QWEN_VISUAL},
     "qwen2_vl": {"language_model": _TEXT_MODEL, "visual": _QWEN_VISUAL},

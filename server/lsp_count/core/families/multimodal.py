@@ -39,14 +39,14 @@ def _key(spec: ModelSpec, name: str) -> str:
 
 
 def _vision_heads_fit(spec: ModelSpec) -> list[Problem]:
-    """Qwen2-VL's and Qwen2.5-VL's vision attention scales by (width // num_heads) ** -0.5: more heads than
-    the width make that 0 ** -0.5, which fails. (Heads that do not divide the width build: qkv is 3 × the
-    width.) The width is Qwen2.5-VL's hidden_size, Qwen2-VL's embed_dim (its hidden_size is the merger's output)."""
+    """Qwen2-VL's and Qwen2.5-VL's (and Pixtral's) vision attention scales by (width // num_heads) ** -0.5: more
+    heads than the width make that 0 ** -0.5, which fails. (Heads that do not divide the width build: qkv is 3 ×
+    the width.) The width is Qwen2.5-VL's hidden_size, Qwen2-VL's embed_dim (its hidden_size is the merger's output)."""
     hidden, heads = spec.values.get("hidden_size"), spec.values.get("num_heads")
     if type(hidden) is not int or type(heads) is not int or heads <= hidden:
         return []
-    width = _key(spec, "hidden_size")
-    return [Problem("error", "LC103", f"num_heads ({heads}) is more than {width} ({hidden}): each head would be 0 wide, "
+    width, heads_key = _key(spec, "hidden_size"), spec.key_name("num_heads") or "num_heads"
+    return [Problem("error", "LC103", f"{heads_key} ({heads}) is more than {width} ({hidden}): each head would be 0 wide, "
                                       f"which {spec.family.architecture}'s attention cannot build (it scales by "
                                       "head_dim ** -0.5)",
                     spec.key_span("num_heads") or spec.key_span("hidden_size") or spec.span)]
@@ -219,6 +219,28 @@ def _qwen3_vl(model_type: str, architecture: str, bare: str, vision_type: str, t
         fixed_subconfigs=("vision", "text"), checks=(_merger_feeds_the_text_model,))
 
 
+# Pixtral's vision tower (PixtralVisionModel; Mistral 3's vision_config): a Conv2d patch embedding (no
+# bias), an RMSNorm (ln_pre), and blocks of two RMSNorms, q/k/v/o projections hidden_size × hidden_size
+# (no biases, as wide whatever the heads) and a gated MLP (no biases). Defaults are PixtralVisionConfig's.
+PIXTRAL: dict[str, Field] = {
+    "hidden_size": Field(("hidden_size",), 1024, doc="width of the vision blocks"),
+    "intermediate_size": Field(("intermediate_size",), 4096, doc="width of each block's gated MLP"),
+    "num_layers": Field(("num_hidden_layers",), 24, doc="vision blocks"),
+    "num_heads": Field(("num_attention_heads",), 16,
+                       doc="attention heads per block (the projections are as wide whatever the count)"),
+    "num_channels": Field(("num_channels",), 3, doc="image channels into the patch embedding"),
+    "patch_size": Field(("patch_size",), 16, doc="pixels per side of a patch"),
+    # PixtralVisionConfig sets head_dim = hidden_size // num_attention_heads, then a written head_dim (a
+    # key it does not declare) over it: a null one is kept, which the RoPE check skips. Only the axial
+    # rotary embedding reads it (no parameters); the attention is hidden_size / num_attention_heads wide.
+    "head_dim": Field(("head_dim",), HEAD_DIM, "int?", minimum=0, null="none",
+                      doc="width the axial rotary positions turn (no parameters)"),
+    # Heads need not divide the width: the projections are hidden_size wide, the class floors the head width.
+    **FLOOR_HEADS,
+    **ROPE,
+}
+
+
 FAMILIES: tuple[Family, ...] = (
     _qwen_vl_text("qwen2_5_vl_text", "Qwen2_5_VLTextModel"),
     _qwen_vl_text("qwen2_vl_text", "Qwen2VLTextModel"),
@@ -237,6 +259,41 @@ FAMILIES: tuple[Family, ...] = (
         }),
     }, {"LlavaForConditionalGeneration": "conditional_generation", "LlavaModel": "base"},
         subconfigs={"vision": ("vision_config", "clip_vision_model"), "text": ("text_config", "llama")}),
+    Family("pixtral", "pixtral", "PixtralVisionModel", PIXTRAL, {"PixtralVisionModel": "base"},
+           checks=(_vision_heads_fit,), float_keys=("head_dim",)),
+    # Mistral 3 (Mistral-Small-3.1 / 3.2): a Pixtral tower, a projector (an RMSNorm, the patch merger's
+    # linear from spatial_merge_size² patches back to the tower's width, two linears to the text model's
+    # width) and the language model, whatever family text_config names (AutoConfig: "mistral" when it
+    # names none). Mistral3Config hands neither sub-config anything and ties the head by its own
+    # tie_word_embeddings alone, which defaults to true (text_config's is not read).
+    Family("mistral3", "mistral3", "Mistral3ForConditionalGeneration", {
+        "tie_embeddings": Field(("tie_word_embeddings",), True, "bool",
+                                doc="output head shares the language model's embedding (text_config's does not tie it)"),
+        "projector_bias": Field(("multimodal_projector_bias",), False, "bool",
+                                doc="biases on the projector's two linears (linear_1, linear_2)"),
+        # An int picks one vision layer; a list widens linear_1's input (the tower keeps all its layers).
+        "vision_feature_layer": Field(("vision_feature_layer",), -1, "any",
+                                      doc="vision layer(s) fed to the projector (a list widens its input)"),
+        "spatial_merge_size": Field(("spatial_merge_size",), 2, minimum=0,
+                                    doc="patches per side the patch merger joins (its linear is the tower's width × merge² wide)"),
+        # With no vision_config / text_config at all, Mistral3Config builds these (its sub_configs_defaults
+        # init_kwargs: Mistral-Small-3.1's), not the sub-config classes' own defaults.
+        "vision_defaults": fixed({
+            "intermediate_size": 4096, "hidden_size": 1024, "patch_size": 14, "image_size": 1540,
+            "num_hidden_layers": 24, "num_attention_heads": 16, "vocab_size": 32000, "head_dim": 64,
+            "hidden_act": "gelu",
+        }),
+        "text_defaults": fixed({
+            "attention_dropout": 0.0, "head_dim": 128, "hidden_act": "silu", "hidden_size": 5120,
+            "initializer_range": 0.02, "intermediate_size": 32768, "max_position_embeddings": 131072,
+            "model_type": "mistral", "num_attention_heads": 32, "num_hidden_layers": 40, "num_key_value_heads": 8,
+            "rms_norm_eps": 1e-05, "rope_theta": 1000000000.0, "sliding_window": None, "use_cache": True,
+            "vocab_size": 131072,
+        }),
+    }, {"Mistral3ForConditionalGeneration": "conditional_generation", "Mistral3Model": "base"},
+        subconfigs={"vision": ("vision_config", "pixtral"), "text": ("text_config", "mistral")},
+        notes=("Mistral 3 ties its output head to the language model's embeddings unless the config's own "
+               "tie_word_embeddings is false (text_config's is not read)",)),
     Family("gemma3", "gemma3", "Gemma3ForConditionalGeneration", {
         # Gemma3Config keeps a null, which the model reads as false: the head is then its own.
         "tie_embeddings": Field(("tie_word_embeddings",), True, "bool", null="false",

@@ -25,13 +25,14 @@ from lsp_count.core.source import Problem
 from lsp_count.core.spec import ModelSpec, SpecError
 
 
-def _lin(path: str, in_f: int, out_f: int, bias: bool = True) -> tuple[Tensor, ...]:
+def path_linear(path: str, in_f: int, out_f: int, bias: bool = True) -> tuple[Tensor, ...]:
     """A linear layer named by its path; the module is the last part (what LoRA targets match)."""
     module = path.rsplit(".", 1)[-1]
     return tuple(replace(t, module=module) for t in linear(path, in_f, out_f, bias))
 
 
-def _ln(path: str, size: int, bias: bool = True) -> tuple[Tensor, ...]:
+def path_norm(path: str, size: int, bias: bool = True) -> tuple[Tensor, ...]:
+    """A norm named by its path; the module is the last part."""
     module = path.rsplit(".", 1)[-1]
     return tuple(replace(t, module=module) for t in norm(path, size, bias))
 
@@ -79,7 +80,7 @@ def _text_embeddings(spec: ModelSpec, dim: int) -> ParamNode:
     if v["token_types"]:
         tensors += embedding("token_type_embeddings", int(v["type_vocab_size"]), dim)
     if v["embed_norm"]:
-        tensors += _ln(str(v["embed_norm"]), dim, _norm_bias(spec))
+        tensors += path_norm(str(v["embed_norm"]), dim, _norm_bias(spec))
     return ParamNode("embeddings", tensors, source=spec.key_span("vocab_size"), key="vocab_size")
 
 
@@ -119,10 +120,10 @@ def _attention(spec: ModelSpec, name: str, prefix: str = "") -> ParamNode:
     # ALBERT's output projection is hidden × hidden even where the floored heads are narrower.
     out_in = h if v.get("attn_out_from_hidden") else inner
     if len(names) == 2:  # one fused query/key/value projection (ModernBERT's Wqkv), then the output
-        tensors = _lin(names[0], h, 3 * inner, qkv_bias)
+        tensors = path_linear(names[0], h, 3 * inner, qkv_bias)
     else:
-        tensors = sum((_lin(n, h, inner, qkv_bias) for n in names[:3]), ())
-    tensors += _lin(names[-1], out_in, h, out_bias)
+        tensors = sum((path_linear(n, h, inner, qkv_bias) for n in names[:3]), ())
+    tensors += path_linear(names[-1], out_in, h, out_bias)
     return ParamNode(name, tensors, source=spec.key_span("num_heads"), key="num_heads")
 
 
@@ -137,25 +138,25 @@ def encoder_layers(spec: ModelSpec, repeat: int | None = None, note: str = "") -
     mlp_bias = bool(v.get("mlp_bias", True))
     # A gated MLP here is one fused projection to both halves (ModernBERT's Wi: input and gate, 2 × f).
     up_width = 2 * f if v.get("mlp_gated") else f
-    mlp = ParamNode("mlp", _lin(str(up), h, up_width, mlp_bias) + _lin(str(down), f, h, mlp_bias),
+    mlp = ParamNode("mlp", path_linear(str(up), h, up_width, mlp_bias) + path_linear(str(down), f, h, mlp_bias),
                     source=spec.key_span("intermediate_size"), key="intermediate_size")
     norm_bias = _norm_bias(spec)
     norm_names = tuple(str(n) for n in v["layer_norms"])  # type: ignore[union-attr]
-    norms = ParamNode("norms", sum((_ln(n, h, norm_bias) for n in norm_names), ()))
+    norms = ParamNode("norms", sum((path_norm(n, h, norm_bias) for n in norm_names), ()))
     cross = None
     if v.get("add_cross_attention"):
         if not v.get("is_decoder"):  # BertLayer raises: cross-attention only makes sense in a decoder
             raise _error(spec, "add_cross_attention", "add_cross_attention needs is_decoder: true "
                          f"({spec.architecture} refuses cross-attention in an encoder)")
         cross = _attention(spec, "cross_attention", "crossattention.")
-        cross = replace(cross, tensors=cross.tensors + _ln("crossattention.output.LayerNorm", h))
+        cross = replace(cross, tensors=cross.tensors + path_norm("crossattention.output.LayerNorm", h))
     attention = _attention(spec, "attention")
     layers = spec.int("num_layers") if repeat is None else repeat
     src = spec.key_span("num_layers")
     skipped = tuple(v.get("first_layer_identity") or ())  # type: ignore[arg-type]
     if not skipped:
         return node("layers", attention, cross, mlp, norms, repeat=layers, source=src, key="num_layers", note=note)
-    first_norms = ParamNode("norms", sum((_ln(n, h, norm_bias) for n in norm_names if n not in skipped), ()))
+    first_norms = ParamNode("norms", sum((path_norm(n, h, norm_bias) for n in norm_names if n not in skipped), ()))
     first = node("layer", attention, cross, mlp, first_norms,
                  note=f"layer 0: {', '.join(skipped)} is an nn.Identity (no parameters)")
     if layers == 1:
@@ -165,7 +166,7 @@ def encoder_layers(spec: ModelSpec, repeat: int | None = None, note: str = "") -
 
 
 def _norm_node(name: str, module: str | None, h: int, bias: bool = True) -> ParamNode | None:
-    return ParamNode(name, _ln(module, h, bias)) if module else None
+    return ParamNode(name, path_norm(module, h, bias)) if module else None
 
 
 def _pooler(spec: ModelSpec) -> ParamNode | None:
@@ -173,9 +174,9 @@ def _pooler(spec: ModelSpec) -> ParamNode | None:
     h = spec.int("hidden_size")
     kind = v.get("pooler")
     if kind in ("dense", "linear"):
-        return ParamNode("pooler", _lin("pooler.dense" if kind == "dense" else "pooler", h, h))
+        return ParamNode("pooler", path_linear("pooler.dense" if kind == "dense" else "pooler", h, h))
     if kind == "vit":  # ViTPooler: hidden -> pooler_output_size (defaults to hidden)
-        return ParamNode("pooler", _lin("pooler.dense", h, int(v.get("pooler_output_size") or h)),
+        return ParamNode("pooler", path_linear("pooler.dense", h, int(v.get("pooler_output_size") or h)),
                          source=spec.key_span("pooler_output_size"), key="pooler_output_size")
     return None
 
@@ -189,8 +190,8 @@ def _siglip_head(spec: ModelSpec) -> ParamNode | None:
                # nn.MultiheadAttention's packed q/k/v weight: a parameter, no nn.Linear (its out_proj is one).
                Tensor("head.attention.in_proj_weight", (3 * h, h), "other", "attention"),
                Tensor("head.attention.in_proj_bias", (3 * h,), "bias", "attention"))
-    tensors += _lin("head.attention.out_proj", h, h) + _ln("head.layernorm", h)
-    tensors += _lin("head.mlp.fc1", h, f) + _lin("head.mlp.fc2", f, h)
+    tensors += path_linear("head.attention.out_proj", h, h) + path_norm("head.layernorm", h)
+    tensors += path_linear("head.mlp.fc1", h, f) + path_linear("head.mlp.fc2", f, h)
     return ParamNode("head", tensors, source=spec.key_span("vision_use_head"), key="vision_use_head",
                      note="attention-pooling head")
 
@@ -199,8 +200,8 @@ def _transform(spec: ModelSpec, in_dim: int, out_dim: int) -> tuple[Tensor, ...]
     """The MLM head's transform: dense (in → out, a bias unless ``transform_bias`` is false) + LayerNorm."""
     v = spec.values
     dense, ln, _decoder = v["mlm_names"]  # type: ignore[misc]
-    return (_lin(str(dense), in_dim, out_dim, bool(v.get("transform_bias", True)))
-            + _ln(str(ln), out_dim, _norm_bias(spec)))
+    return (path_linear(str(dense), in_dim, out_dim, bool(v.get("transform_bias", True)))
+            + path_norm(str(ln), out_dim, _norm_bias(spec)))
 
 
 def _mlm_head(spec: ModelSpec, in_dim: int, out_dim: int) -> ParamNode:
@@ -216,7 +217,7 @@ def _mlm_head(spec: ModelSpec, in_dim: int, out_dim: int) -> ParamNode:
     if bias_param:
         tensors += (Tensor(str(decoder).rsplit(".", 1)[0] + ".bias", (vocab,), "bias", "decoder"),)
     if not tied:
-        tensors += _lin(str(decoder), out_dim, vocab, decoder_bias)
+        tensors += path_linear(str(decoder), out_dim, vocab, decoder_bias)
     elif not bias_param and decoder_bias:
         tensors += (Tensor(f"{decoder}.bias", (vocab,), "bias", str(decoder)),)
     return ParamNode("mlm_head", tensors, source=spec.key_span("tie_embeddings") or spec.key_span("vocab_size"),
@@ -227,11 +228,11 @@ def _sequence_classifier(spec: ModelSpec) -> ParamNode:
     h, labels = spec.int("hidden_size"), _labels(spec)
     kind = spec.values["classifier"]
     if kind == "dense":  # RobertaClassificationHead
-        tensors = _lin("classifier.dense", h, h) + _lin("classifier.out_proj", h, labels)
+        tensors = path_linear("classifier.dense", h, h) + path_linear("classifier.out_proj", h, labels)
     elif kind == "pre_classifier":  # DistilBERT
-        tensors = _lin("pre_classifier", h, h) + _lin("classifier", h, labels)
+        tensors = path_linear("pre_classifier", h, h) + path_linear("classifier", h, labels)
     else:
-        tensors = _lin("classifier", h, labels)
+        tensors = path_linear("classifier", h, labels)
     return ParamNode("classifier", tensors, source=spec.key_span("num_labels") or spec.key_span("id2label"), key="id2label")
 
 
@@ -251,23 +252,23 @@ def _text_heads(spec: ModelSpec, mlm_in: int, mlm_out: int) -> tuple[ParamNode |
         return (_mlm_head(spec, mlm_in, mlm_out),)
     if head == "pretraining":  # MLM head + next-sentence (BERT) / sentence-order (ALBERT) classifier
         nsp_name = "sop_classifier.classifier" if spec.family.layout == "albert" else "cls.seq_relationship"
-        return (pooler, _mlm_head(spec, mlm_in, mlm_out), ParamNode("nsp_head", _lin(nsp_name, h, 2)))
+        return (pooler, _mlm_head(spec, mlm_in, mlm_out), ParamNode("nsp_head", path_linear(nsp_name, h, 2)))
     if spec.values["classifier"] == "transform" and head in _CLASSIFIER_HEADS:
         # ModernBERT: every classifier runs the MLM head's transform, then one Linear (h → labels; 1 per choice).
         out = 1 if head == "multiple_choice" else _labels(spec)
         return (ParamNode("head", _transform(spec, h, h), source=spec.key_span("hidden_size"), key="hidden_size"),
-                ParamNode("classifier", _lin("classifier", h, out),
+                ParamNode("classifier", path_linear("classifier", h, out),
                           source=spec.key_span("num_labels") or spec.key_span("id2label"), key="id2label"))
     if head == "sequence_classification":
         return (pooler, _sequence_classifier(spec))
     if head == "token_classification":
-        return (ParamNode("classifier", _lin("classifier", h, _labels(spec))),)
+        return (ParamNode("classifier", path_linear("classifier", h, _labels(spec))),)
     if head == "question_answering":  # the span's start and end logits (num_labels, 2 by default); no pooler
-        return (ParamNode("qa_outputs", _lin("qa_outputs", h, _labels(spec)),
+        return (ParamNode("qa_outputs", path_linear("qa_outputs", h, _labels(spec)),
                           source=spec.key_span("num_labels") or spec.key_span("id2label"), key="id2label"),)
     if head == "multiple_choice":  # one score per choice: the pooled output (DistilBERT's pre_classifier) → 1
-        tensors = (_lin("pre_classifier", h, h) if spec.values["classifier"] == "pre_classifier" else ()) \
-            + _lin("classifier", h, 1)
+        tensors = (path_linear("pre_classifier", h, h) if spec.values["classifier"] == "pre_classifier" else ()) \
+            + path_linear("classifier", h, 1)
         return (pooler, ParamNode("classifier", tensors))
     raise ValueError(f"unknown head {head!r} for {spec.model_type}")
 
@@ -296,10 +297,10 @@ def build_encoder(spec: ModelSpec) -> ParamNode:
     if head == "base":
         parts += [_pooler(spec), _siglip_head(spec)]
     elif head == "with_projection":
-        parts.append(ParamNode("projection", _lin(str(v["projection"]), h, spec.int("projection_dim"), False),
+        parts.append(ParamNode("projection", path_linear(str(v["projection"]), h, spec.int("projection_dim"), False),
                                source=spec.key_span("projection_dim"), key="projection_dim"))
     elif head == "image_classification":
-        parts.append(ParamNode("classifier", _lin("classifier", h, _labels(spec))))
+        parts.append(ParamNode("classifier", path_linear("classifier", h, _labels(spec))))
     elif head == "masked_image_modeling":  # 1×1 conv to stride² · channels, then pixel shuffle
         out = spec.int("encoder_stride") ** 2 * spec.int("num_channels")
         parts.append(ParamNode("decoder", (Tensor("decoder.0.weight", (out, h, 1, 1), "conv", "decoder"),
@@ -314,7 +315,7 @@ def build_albert(spec: ModelSpec) -> ParamNode:
     h, e = spec.int("hidden_size"), spec.int("embedding_size")
     groups, inner = spec.int("num_hidden_groups"), spec.int("inner_group_num")
     embeddings = _text_embeddings(spec, e)
-    mapping = ParamNode("embedding_projection", _lin("encoder.embedding_hidden_mapping_in", e, h),
+    mapping = ParamNode("embedding_projection", path_linear("encoder.embedding_hidden_mapping_in", e, h),
                         source=spec.key_span("embedding_size"), key="embedding_size")
     depth = spec.int("num_layers")
     layers = encoder_layers(spec, repeat=groups * inner,
@@ -344,15 +345,15 @@ def build_clip(spec: ModelSpec) -> ParamNode:
         raise SpecError((Problem("error", "LC103", "CLIP needs text_config and vision_config", spec.span),))
     vision_node = vision_tower(vision, "vision_model")
     if spec.head == "image_classification":
-        classifier = ParamNode("classifier", _lin("classifier", vision.int("hidden_size"), _labels(spec)))
+        classifier = ParamNode("classifier", path_linear("classifier", vision.int("hidden_size"), _labels(spec)))
         return node(spec.architecture, vision_node, classifier)
     assert text is not None
     text_node = build_encoder(_as_base(text))
     proj = spec.int("projection_dim")
     projections = ParamNode(
         "projections",
-        _lin("text_projection", text.int("hidden_size"), proj, False)
-        + _lin("visual_projection", vision.int("hidden_size"), proj, False)
+        path_linear("text_projection", text.int("hidden_size"), proj, False)
+        + path_linear("visual_projection", vision.int("hidden_size"), proj, False)
         + (Tensor("logit_scale", (), "other", "logit_scale"),),
         source=spec.key_span("projection_dim"), key="projection_dim",
     )

@@ -11,7 +11,7 @@ from dataclasses import replace
 from typing import Callable
 
 from lsp_count.core.engine import layout_builder
-from lsp_count.core.layouts.encoder import vision_tower
+from lsp_count.core.layouts.encoder import path_linear, path_norm, vision_tower
 from lsp_count.core.params import LANGUAGE_MODEL_NODE, ParamNode, Tensor, embedding, linear, node, norm
 from lsp_count.core.source import Problem
 from lsp_count.core.spec import ModelSpec, SpecError
@@ -218,3 +218,57 @@ def build_qwen3_vl(spec: ModelSpec) -> ParamNode:
     """Qwen3VLForConditionalGeneration / Qwen3VLMoeForConditionalGeneration (or the bare models): vision
     tower, text model, lm_head."""
     return _qwen_vl(spec, qwen3_vision)
+
+
+def pixtral_vision(spec: ModelSpec, name: str = "vision_tower") -> ParamNode:
+    """PixtralVisionModel as a node named ``name``: the Conv2d patch embedding (no bias), ln_pre (an
+    RMSNorm), and ``num_layers`` blocks (transformer.layers.N: attention_norm, q/k/v/o_proj hidden_size ×
+    hidden_size whatever the heads, ffn_norm, a gated feed_forward; no biases). The rotary embedding
+    holds buffers only. Tensor names are the module paths inside a block (attention.q_proj.weight)."""
+    h, ffn = spec.int("hidden_size"), spec.int("intermediate_size")
+    channels, patch = spec.int("num_channels"), spec.int("patch_size")
+    patch_conv = ParamNode("patch_conv", (Tensor("patch_conv.weight", (h, channels, patch, patch), "conv", "patch_conv"),),
+                           note=f"Conv2d {patch}×{patch}", source=spec.key_span("patch_size"), key="patch_size")
+    ln_pre = ParamNode("ln_pre", path_norm("ln_pre", h, False))
+    attention = sum((path_linear(f"attention.{p}_proj", h, h, False) for p in "qkvo"), ())
+    layers = node(
+        "layers",
+        ParamNode("attention", attention, source=spec.key_span("hidden_size"), key="hidden_size"),
+        ParamNode("feed_forward", path_linear("feed_forward.gate_proj", h, ffn, False)
+                  + path_linear("feed_forward.up_proj", h, ffn, False) + path_linear("feed_forward.down_proj", ffn, h, False),
+                  source=spec.key_span("intermediate_size"), key="intermediate_size"),
+        ParamNode("norms", path_norm("attention_norm", h, False) + path_norm("ffn_norm", h, False)),
+        repeat=spec.int("num_layers"), source=spec.key_span("num_layers"), key="num_layers",
+    )
+    return node(name, patch_conv, ln_pre, layers, source=spec.span, note=spec.model_type)
+
+
+def build_pixtral(spec: ModelSpec) -> ParamNode:
+    """PixtralVisionModel on its own (a config of model_type pixtral)."""
+    return ParamNode(spec.architecture, children=pixtral_vision(spec).children)
+
+
+def build_mistral3(spec: ModelSpec) -> ParamNode:
+    """Mistral3ForConditionalGeneration (or the bare Mistral3Model): the Pixtral vision tower, the
+    projector (norm: an RMSNorm over the tower's width; patch_merger.merging_layer: merge² patches →
+    the tower's width, no bias; linear_1 from the tower's width × the feature layers, linear_2, biases
+    where multimodal_projector_bias), the language model and lm_head."""
+    vision, text = _subs(spec)
+    if vision.family.layout != "pixtral":
+        raise SpecError((Problem("error", "LC103", f"{vision.model_type} is not a vision tower lsp-count can count in "
+                                                   f"{spec.model_type} (a pixtral one)", vision.span),))
+    vh, th = vision.int("hidden_size"), text.int("hidden_size")
+    merge = spec.int("spatial_merge_size")
+    bias = bool(spec.values["projector_bias"])
+    projector = ParamNode(
+        "projector",
+        path_norm("norm", vh, False) + path_linear("patch_merger.merging_layer", vh * merge * merge, vh, False)
+        + path_linear("linear_1", vh * _feature_layers(spec), th, bias) + path_linear("linear_2", th, th, bias),
+        note=f"{merge}×{merge} patches merged", source=spec.key_span("vision_feature_layer")
+        or spec.key_span("spatial_merge_size") or spec.key_span("projector_bias"), key="vision_feature_layer",
+    )
+    body = (pixtral_vision(vision), projector, language_model(text))
+    if spec.head == "base":
+        return node(spec.architecture, *body)
+    # Mistral3Config's own tie_word_embeddings decides (text_config's is not consulted).
+    return node(spec.architecture, *body, _lm_head(spec, text, bool(spec.values["tie_embeddings"])))
