@@ -125,6 +125,23 @@ def test_ssm_state_is_constant_in_context():
         assert (kv.bytes, kv.exact) == (expected, True)
 
 
+def test_lora_on_a_mamba_model_leaves_out_what_peft_refuses():
+    # peft refuses LoRA on a Mamba-based model's out_proj and conv1d, all-linear included
+    # (tests/parity/test_lora_parity.py's test_mamba2_targets_match_peft checks peft says so).
+    for config in (MAMBA, dict(MAMBA, model_type="mamba2", architectures=["Mamba2ForCausalLM"], num_heads=4,
+                                head_dim=16, n_groups=1)):
+        m = model(**config)
+        for targets, said in ((None, ", which every linear layer includes: name the others (--lora-targets "),
+                              (("in_proj", "out_proj"), ": name the others (--lora-targets in_proj)")):
+            with pytest.raises(SettingsError) as exc:
+                estimate_memory(m, Settings(mode="lora", lora_targets=targets))
+            assert exc.value.flag == "--lora-targets"
+            assert exc.value.message.startswith(f"peft refuses LoRA on out_proj of a Mamba-based model ({config['model_type']})"
+                                                f"{said}"), exc.value.message
+        report = estimate_memory(m, Settings(mode="lora", lora_targets=("in_proj",)))
+        assert line(report, "adapters").bytes > 0
+
+
 def test_kv_cache_tensor_parallel_splits_or_replicates_kv_heads():
     m = model(**LLAMA)  # 2 kv heads
     assert kv_cache(m, 10, 1, "bfloat16", tp=2).bytes == 3 * 2 * 1 * 8 * 10 * 2

@@ -471,6 +471,14 @@ def _validate(settings: Settings, model: ModelReport | None, facts: "_TreeFacts 
                 raise SettingsError("--lora-targets", "the model has no linear layers for LoRA to adapt")
             what = ", ".join(s.lora_targets) if s.lora_targets else "linear layers"
             raise SettingsError("--lora-targets", f"no module matches {what} (linear modules: {known})")
+        spec = _decoder_spec(model)
+        refused = sorted(PEFT_REFUSED_MAMBA_MODULES.intersection(modules))
+        if refused and spec is not None and spec.model_type in PEFT_MAMBA_TYPES:
+            others = sorted(set(modules) - PEFT_REFUSED_MAMBA_MODULES)
+            raise SettingsError("--lora-targets", f"peft refuses LoRA on {', '.join(refused)} of a Mamba-based model "
+                                                  f"({spec.model_type})" + (", which every linear layer includes"
+                                                                            if s.lora_targets is None else "")
+                                + (f": name the others (--lora-targets {','.join(others)})" if others else ""))
         if s.lora_targets is not None:
             targets = s.lora_targets
             for module, (in_f, out_f) in facts.memo(("dims", targets), lambda: _target_dims(model.tree, targets)).items():
@@ -479,6 +487,11 @@ def _validate(settings: Settings, model: ModelReport | None, facts: "_TreeFacts 
 
 
 # --- LoRA -------------------------------------------------------------------------------------
+
+# peft refuses LoRA on these modules of Mamba-based models (tuners_utils._check_lora_target_modules_mamba), by
+# leaf name, all-linear included: a ValueError, not a skipped module.
+PEFT_REFUSED_MAMBA_MODULES = frozenset({"out_proj", "conv1d"})
+PEFT_MAMBA_TYPES = frozenset({"mamba", "mamba2", "falcon_mamba", "falcon_h1", "nemotron_h"})
 
 
 def linear_modules(tree: ParamTree) -> frozenset[str]:

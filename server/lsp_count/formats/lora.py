@@ -29,6 +29,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from lsp_count.core.memory import PEFT_MAMBA_TYPES, PEFT_REFUSED_MAMBA_MODULES
 from lsp_count.core.params import ParamNode, ParamTree, Tensor
 
 if TYPE_CHECKING:
@@ -80,10 +81,6 @@ MODULE_PATHS: dict[str, ModulePaths] = {
     "hunyuan_v1_moe": _paths("model.layers", router="gate", shared_experts="shared_mlp"),
 }
 
-# peft refuses LoRA on these modules of Mamba-based models (tuners_utils._check_lora_target_modules_mamba), by
-# leaf name, all-linear included: a ValueError, not a skipped module.
-PEFT_REFUSED_MAMBA_MODULES = frozenset({"out_proj", "conv1d"})
-PEFT_MAMBA_TYPES = frozenset({"mamba", "mamba2", "falcon_mamba", "falcon_h1", "nemotron_h"})
 
 # peft 0.21 on transformers 5: the fused MoE experts (``experts.gate_up_proj`` / ``experts.down_proj``, 3-D
 # parameters) and the router (a custom module, not nn.Linear) are reached only through peft's v4 -> v5 config
