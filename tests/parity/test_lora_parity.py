@@ -142,6 +142,14 @@ def peft_outcome(config: dict, rank: int, targets):
         return str(exc)
 
 
+def lora_yaml(rank: int, targets) -> str:
+    """An axolotl LoRA YAML on ./base: ``targets`` "all-linear" (or None), a list of names, or a regex."""
+    if targets is None or targets == "all-linear":
+        return f"base_model: ./base\nadapter: lora\nlora_r: {rank}\nlora_target_linear: true\n"
+    written = json.dumps(targets) if isinstance(targets, list) else f"'{targets}'"
+    return f"base_model: ./base\nadapter: lora\nlora_r: {rank}\nlora_target_modules: {written}\n"
+
+
 def analyze_any(tmp_path, config: dict, yaml_text: str):
     (tmp_path / "base").mkdir(exist_ok=True)
     (tmp_path / "base" / "config.json").write_text(json.dumps(config))
@@ -225,10 +233,7 @@ def test_moe_all_linear_matches_peft(tmp_path, model_type, seed):
 def test_moe_named_and_regex_targets_match_peft(tmp_path, model_type):
     for i, targets in enumerate(MOE_TARGETS[model_type]):
         config = moe_config(random.Random(400 + i), model_type)
-        if isinstance(targets, list):
-            text = f"base_model: ./base\nadapter: lora\nlora_r: 2\nlora_target_modules: {json.dumps(targets)}\n"
-        else:
-            text = f"base_model: ./base\nadapter: lora\nlora_r: 2\nlora_target_modules: '{targets}'\n"
+        text = lora_yaml(2, targets)
         expected = peft_outcome(config, 2, targets)
         report = analyze_any(tmp_path, config, text)
         if isinstance(expected, str):
@@ -344,12 +349,7 @@ MAMBA2 = dict(model_type="mamba2", architectures=["Mamba2ForCausalLM"], num_hidd
 def test_mamba2_targets_match_peft(tmp_path, targets):
     """Mamba-2's linear layers (each mixer's in_proj and out_proj, the untied lm_head): LoRA's parameters as peft's,
     and peft's refusal of out_proj (all-linear included) on a Mamba-based model as an error."""
-    if targets == "all-linear":
-        text = "base_model: ./base\nadapter: lora\nlora_r: 4\nlora_target_linear: true\n"
-    elif isinstance(targets, list):
-        text = f"base_model: ./base\nadapter: lora\nlora_r: 4\nlora_target_modules: {json.dumps(targets)}\n"
-    else:
-        text = f"base_model: ./base\nadapter: lora\nlora_r: 4\nlora_target_modules: '{targets}'\n"
+    text = lora_yaml(4, targets)
     expected = peft_outcome(MAMBA2, 4, targets)
     report = analyze_any(tmp_path, MAMBA2, text)
     if isinstance(expected, str):  # peft refuses out_proj (all-linear included) on Mamba-based models
@@ -505,9 +505,7 @@ def test_encoder_regex_and_dotted_targets_match_peft(tmp_path, model_type):
     nothing where the names were taken for Llama's: model.layers.N.self_attn.query)."""
     config = {"model_type": model_type, "architectures": [ENCODER_HEADS[model_type]], **ENCODER_CONFIGS[model_type]}
     for targets in ENCODER_TARGETS[model_type]:
-        text = (f"base_model: ./base\nadapter: lora\nlora_r: 2\nlora_target_modules: {json.dumps(targets)}\n"
-                if isinstance(targets, list) else
-                f"base_model: ./base\nadapter: lora\nlora_r: 2\nlora_target_modules: '{targets}'\n")
+        text = lora_yaml(2, targets)
         expected = peft_outcome(config, 2, targets)
         report = analyze_any(tmp_path, config, text)
         if isinstance(expected, str):  # peft refuses a regex that matches a container (roberta.encoder.layer.0)
@@ -622,12 +620,7 @@ def test_composite_targets_match_peft(tmp_path, model_type):
     config = {"model_type": model_type, "architectures": [COMPOSITE_CLASSES[model_type][0]],
               **COMPOSITE_CONFIGS[model_type]}
     for targets in COMPOSITE_TARGETS.get(model_type, VLM_TARGETS):
-        if targets is None:
-            text = "base_model: ./base\nadapter: lora\nlora_r: 2\nlora_target_linear: true\n"
-        elif isinstance(targets, list):
-            text = f"base_model: ./base\nadapter: lora\nlora_r: 2\nlora_target_modules: {json.dumps(targets)}\n"
-        else:
-            text = f"base_model: ./base\nadapter: lora\nlora_r: 2\nlora_target_modules: '{targets}'\n"
+        text = lora_yaml(2, targets)
         expected = peft_outcome(config, 2, "all-linear" if targets is None else targets)
         report = analyze_any(tmp_path, config, text)
         assert not isinstance(expected, str), (targets, expected)

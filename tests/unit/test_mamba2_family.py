@@ -8,8 +8,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from config_models import analyze, model as count
 
-from lsp_count.core.analyze import analyze_text
 from lsp_count.core.memory import Settings, estimate_memory
 
 # hidden 16, expand 2 (the mixer 32 wide), 4 heads of 8, 2 groups of state 4, conv kernel 4 (default), 2 layers,
@@ -26,15 +26,10 @@ MIXER = (16 * (32 + CHANNELS + 4)  # in_proj: gate, x·B·C, dt (one per head); 
 SMALL_PARAMS = 50 * 16 + 2 * (MIXER + 16) + 16 + 50 * 16  # embeddings, blocks (mixer + RMSNorm), norm_f, lm_head
 
 
-def analyze(config: dict):
+def written(config: dict):
+    """(the config.json text, its report), for the positions a problem names."""
     text = json.dumps(config, indent=2)
-    return text, analyze_text(text, "model/config.json")
-
-
-def count(config: dict):
-    _text, report = analyze(config)
-    assert not report.has_errors, report.problems
-    return report.models[0]
+    return text, analyze(config, text)
 
 
 def test_a_small_config_counted_by_hand() -> None:
@@ -69,7 +64,7 @@ def test_class_defaults_are_codestral_mamba_s() -> None:
 
 
 def test_heads_that_are_not_the_mixer_s_width_are_refused_at_the_key() -> None:
-    text, report = analyze({**SMALL, "head_dim": 4})  # 4 × 4 = 16, not 2 × 16: Mamba2Config refuses it
+    text, report = written({**SMALL, "head_dim": 4})  # 4 × 4 = 16, not 2 × 16: Mamba2Config refuses it
     (problem,) = [p for p in report.problems if p.severity == "error"]
     assert problem.code == "LC103"
     assert "num_heads (4) × head_dim (4) is 16, not expand (2) × hidden_size (16) = 32" in problem.message
@@ -80,7 +75,7 @@ def test_heads_that_are_not_the_mixer_s_width_are_refused_at_the_key() -> None:
 @pytest.mark.parametrize("key,value,what", [("expand", 2.0, "float"), ("n_groups", None, "null"),
                                             ("time_step_rank", "x", "whole number")])
 def test_values_the_config_class_refuses(key, value, what) -> None:
-    text, report = analyze({**SMALL, key: value})
+    text, report = written({**SMALL, key: value})
     errors = [p for p in report.problems if p.severity == "error"]
     assert errors and f'"{key}"' in errors[0].message and what in errors[0].message, errors
     line = next(i for i, row in enumerate(text.splitlines()) if f'"{key}"' in row)
@@ -103,7 +98,7 @@ def test_inference_memory_has_an_ssm_state_and_no_kv_cache() -> None:
 
 
 def test_heads_that_n_groups_does_not_divide_build_but_cannot_run() -> None:
-    _text, report = analyze({**SMALL, "n_groups": 3, "num_heads": 4})
+    _text, report = written({**SMALL, "n_groups": 3, "num_heads": 4})
     assert report.models[0].tree.total and not report.has_errors
     (warning,) = [p for p in report.problems if p.code == "LC103"]
     assert warning.severity == "warning" and "n_groups (3) does not divide num_heads (4)" in warning.message
