@@ -292,7 +292,9 @@ def test_inference_activations_without_flash_attention_hold_one_layer_s_scores()
 
 def test_total_is_the_sum_of_lines():
     for cfg in (LLAMA, MIXTRAL, DEEPSEEK, MAMBA, GEMMA2):
-        for s in (Settings(), Settings(mode="train"), Settings(mode="qlora", lora_rank=4)):
+        # (peft refuses LoRA on Mamba's out_proj, which every linear layer includes: its others named)
+        targets = ("in_proj", "x_proj") if cfg is MAMBA else None
+        for s in (Settings(), Settings(mode="train"), Settings(mode="qlora", lora_rank=4, lora_targets=targets)):
             r = estimate_memory(model(**cfg), s)
             assert r.total_bytes == sum(l.bytes for l in r.lines)
 
