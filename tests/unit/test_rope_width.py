@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 import pathlib
 
+from config_models import analyze as report_of, errors, model
+
 from lsp_count.core.analyze import analyze_text
 from lsp_count.core.catalog import CATALOG_DIR
 
@@ -18,18 +20,13 @@ LLAMA = {"model_type": "llama", "architectures": ["LlamaForCausalLM"], "vocab_si
 
 
 def analyze(config: dict):
+    """(the config.json text, its report), for the positions a problem names."""
     text = json.dumps(config, indent=2)
-    return text, analyze_text(text, "model/config.json")
-
-
-def errors(config: dict) -> list:
-    return [p for p in analyze(config)[1].problems if p.severity == "error"]
+    return text, report_of(config, text)
 
 
 def total(config: dict) -> int:
-    _text, report = analyze(config)
-    assert not report.has_errors, report.problems
-    return report.models[0].tree.total
+    return model(config).tree.total
 
 
 def test_a_written_odd_head_dim_is_refused_at_its_key() -> None:

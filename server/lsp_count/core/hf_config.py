@@ -268,11 +268,6 @@ def _rotated(width: int, factor: object) -> int | None:
         return None
 
 
-def _key(spec: ModelSpec, name: str) -> str:
-    """The config key a field was read from, or where the file does not give it, its first spelling."""
-    return spec.key_name(name) or next(iter(spec.family.fields[name].keys), name)
-
-
 def _odd_rotary_problems(spec: ModelSpec) -> list[Problem]:
     """An odd rotary width transformers 5 refuses: a head width (the head_dim its config class holds: Family
     field "rope_head_dim") odd, over 4 and fully rotated (its RoPE check, validate_rope, as RoPE turns pairs
@@ -286,13 +281,13 @@ def _odd_rotary_problems(spec: ModelSpec) -> list[Problem]:
         return []
     entries = [(t, e, _rotated(width, e["partial_rotary_factor"])) for t, e in _rope_entries(spec)]
     checked = type(held) is int and width > 4 and width % 2
-    refused = next(((t, e) for t, e, turned in entries if checked and turned == width), None)
+    refused = next(((t, e, turned) for t, e, turned in entries if checked and turned == width), None)
     # YaRN's ramp has turned // 2 entries for ceil(turned / 2) frequencies: those of 3 and 1 broadcast.
-    unbuilt = next(((t, e) for t, e, turned in entries if e.get("rope_type", e.get("type")) == "yarn"
+    unbuilt = next(((t, e, turned) for t, e, turned in entries if e.get("rope_type", e.get("type")) == "yarn"
                     and turned is not None and turned > 4 and turned % 2), None)
     if refused is None and unbuilt is None:
         return []
-    layer_type, entry = refused or unbuilt
+    layer_type, entry, turned = refused or unbuilt
     factor = entry["partial_rotary_factor"]
     written = next((name for name in ("rope_head_dim", "head_dim") if name in spec.origins), None)
     if written is not None and type(held) is int:
@@ -303,7 +298,7 @@ def _odd_rotary_problems(spec: ModelSpec) -> list[Problem]:
     else:  # hidden_size / num_attention_heads
         said = f"the head width {width}"
         if type(hidden) is int and type(heads) is int and heads > 0 and hidden // heads == width:
-            said += f" ({_key(spec, 'hidden_size')} {hidden} / {_key(spec, 'num_heads')} {heads})"
+            said += f" ({spec.key_label('hidden_size')} {hidden} / {spec.key_label('num_heads')} {heads})"
         where = spec.key_span("num_heads") or spec.key_span("hidden_size") or spec.span
         even = "head_dim" if any("head_dim" in f.keys for f in spec.family.fields.values()) else "head width"
     if v.get("rope_scaling_layer_types") is not None:  # rope_parameters per layer type
@@ -316,7 +311,7 @@ def _odd_rotary_problems(spec: ModelSpec) -> list[Problem]:
                    f"needs an even rotary dimension and refuses the config (give an even {even}, or a {share} "
                    "under 1)")
     else:
-        message = (f'{said} rotates {int(width * factor)} values under YaRN (rope_type "yarn", '
+        message = (f'{said} rotates {turned} values under YaRN (rope_type "yarn", '
                    f"partial_rotary_factor {factor}{of}), an odd number: transformers cannot build its rotary "
                    f"embedding, which needs an even rotary dimension (give a head width and {share} that "
                    "rotate an even number)")

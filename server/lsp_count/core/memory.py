@@ -359,7 +359,7 @@ def position_limit(model: ModelReport) -> PositionLimit | None:
     tokens = spec.values.get("max_positions") if spec is not None else None
     if spec is None or not isinstance(tokens, int):
         return None
-    key = spec.key_name("max_positions") or spec.family.fields["max_positions"].keys[0]
+    key = spec.key_label("max_positions")
     return PositionLimit(tokens, key, hard=bool(spec.values.get("position_rows")))
 
 
@@ -472,11 +472,12 @@ def _validate(settings: Settings, model: ModelReport | None, facts: "_TreeFacts 
             what = ", ".join(s.lora_targets) if s.lora_targets else "linear layers"
             raise SettingsError("--lora-targets", f"no module matches {what} (linear modules: {known})")
         spec = _decoder_spec(model)
-        refused = sorted(PEFT_REFUSED_MAMBA_MODULES.intersection(modules))
-        if refused and spec is not None and spec.model_type in PEFT_MAMBA_TYPES:
-            others = sorted(set(modules) - PEFT_REFUSED_MAMBA_MODULES)
+        model_type = spec.model_type if spec is not None else None
+        refused = sorted(m for m in modules if peft_refuses_lora(model_type, m))
+        if refused:
+            others = sorted(m for m in modules if not peft_refuses_lora(model_type, m))
             raise SettingsError("--lora-targets", f"peft refuses LoRA on {', '.join(refused)} of a Mamba-based model "
-                                                  f"({spec.model_type})" + (", which every linear layer includes"
+                                                  f"({model_type})" + (", which every linear layer includes"
                                                                             if s.lora_targets is None else "")
                                 + (f": name the others (--lora-targets {','.join(others)})" if others else ""))
         if s.lora_targets is not None:
@@ -488,10 +489,15 @@ def _validate(settings: Settings, model: ModelReport | None, facts: "_TreeFacts 
 
 # --- LoRA -------------------------------------------------------------------------------------
 
-# peft refuses LoRA on these modules of Mamba-based models (tuners_utils._check_lora_target_modules_mamba), by
-# leaf name, all-linear included: a ValueError, not a skipped module.
-PEFT_REFUSED_MAMBA_MODULES = frozenset({"out_proj", "conv1d"})
-PEFT_MAMBA_TYPES = frozenset({"mamba", "mamba2", "falcon_mamba", "falcon_h1", "nemotron_h"})
+_PEFT_REFUSED_MAMBA_MODULES = frozenset({"out_proj", "conv1d"})
+_PEFT_MAMBA_TYPES = frozenset({"mamba", "mamba2", "falcon_mamba", "falcon_h1", "nemotron_h"})
+
+
+def peft_refuses_lora(model_type: str | None, module: str) -> bool:
+    """Whether peft refuses LoRA on ``module`` (a leaf name) of a ``model_type`` model: a Mamba-based model's
+    out_proj and conv1d (tuners_utils._check_lora_target_modules_mamba), all-linear included, with a
+    ValueError, not a module skipped."""
+    return model_type in _PEFT_MAMBA_TYPES and module in _PEFT_REFUSED_MAMBA_MODULES
 
 
 def linear_modules(tree: ParamTree) -> frozenset[str]:
@@ -1358,10 +1364,12 @@ def _estimate(model: ModelReport, settings: Settings, facts: _TreeFacts) -> Memo
         kept_in = plan.storage if pure else None
         o = facts.per_gpu(("optimizer", s.optimizer, element, kept_in),
                           _trainable_state_bytes(s.optimizer, element, kept_in), tp, pp)
+        # (SGD keeps no state, and 8-bit AdamW's do not follow the weights' dtype: no note for those)
+        states_follow_dtype = optimizer_state_bytes(1, s.optimizer, 4) != optimizer_state_bytes(1, s.optimizer, 2)
         lines.append(MemoryLine("optimizer_states", _shard(o, dp) if s.zero >= 1 else o,
                                 not parallel and not (s.zero >= 1 and dp > 1),
                                 _optimizer_detail(s.optimizer, element) + (" (fp32 for the tensors kept in float32)"
-                                                                           if pure and n_kept and s.optimizer not in ("sgd", "adamw-8bit") else "")
+                                                                           if pure and n_kept and states_follow_dtype else "")
                                 + (f"; ZeRO-{s.zero} ÷ {dp}" if s.zero and dp > 1 else "")))
     elif s.mode in ("lora", "qlora"):
         # The base is frozen: its storage only. Adapters are fp32 (peft's autocast_adapter_dtype), trained with the optimizer.

@@ -183,6 +183,11 @@ class ModelSpec:
         origin = self.origins.get(name)
         return origin[0] if origin else None
 
+    def key_label(self, name: str) -> str:
+        """The config key a field was read from, or where the file does not give it, its first spelling
+        (its own name for a field no key sets): what a message calls it."""
+        return self.key_name(name) or next(iter(self.family.fields[name].keys), name)
+
 
 class SpecError(Exception):
     """A config that cannot be counted, with the problems that say why."""

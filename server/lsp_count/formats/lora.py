@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from lsp_count.core.memory import PEFT_MAMBA_TYPES, PEFT_REFUSED_MAMBA_MODULES
+from lsp_count.core.memory import peft_refuses_lora
 from lsp_count.core.params import ParamNode, ParamTree, Tensor
 
 if TYPE_CHECKING:
@@ -512,7 +512,7 @@ def apply_lora(tree: ParamTree, rank: int, targets: LoraTargets, dora: bool = Fa
                 partial.add(t.module)
         if not hits:
             continue
-        if model_type in PEFT_MAMBA_TYPES and t.module in PEFT_REFUSED_MAMBA_MODULES:
+        if peft_refuses_lora(model_type, t.module):
             errors.append(f"peft refuses LoRA on {t.module} of a Mamba-based model ({model_type}): "
                           f"leave {t.module} out of the targets (all-linear includes it)")
             continue

@@ -301,20 +301,20 @@ def _mamba2_heads(spec) -> list[Problem]:
     heads, and fails where n_groups does not divide num_heads (the model builds: a warning)."""
     v = spec.values
     hidden, expand, heads, width = (v.get(k) for k in ("hidden_size", "expand", "num_heads", "head_dim"))
-    if not all(type(n) is int for n in (hidden, expand, heads, width)) or heads * width == hidden * expand:
-        groups = v.get("n_groups")
-        if type(heads) is int and type(groups) is int and groups > 0 and heads % groups:
-            return [Problem("warning", "LC103",
-                            f"n_groups ({groups}) does not divide num_heads ({heads}): transformers builds the model "
-                            "(counted), but its forward pass fails (each group's B and C serve num_heads / n_groups "
-                            "heads)", spec.key_span("n_groups") or spec.key_span("num_heads") or spec.span)]
-        return []
-    where = next((spec.key_span(name) for name in ("num_heads", "head_dim", "hidden_size", "expand")
-                  if spec.key_span(name)), None) or spec.span
-    return [Problem("error", "LC103",
-                    f"num_heads ({heads}) × head_dim ({width}) is {heads * width:,}, not expand ({expand}) × "
-                    f"hidden_size ({hidden:,}) = {hidden * expand:,}: the heads must divide the mixer's width "
-                    f"exactly, and Mamba2Config refuses the config", where)]
+    if all(type(n) is int for n in (hidden, expand, heads, width)) and heads * width != hidden * expand:
+        where = next((spec.key_span(name) for name in ("num_heads", "head_dim", "hidden_size", "expand")
+                      if spec.key_span(name)), None) or spec.span
+        return [Problem("error", "LC103",
+                        f"num_heads ({heads}) × head_dim ({width}) is {heads * width:,}, not expand ({expand}) × "
+                        f"hidden_size ({hidden:,}) = {hidden * expand:,}: the heads must divide the mixer's width "
+                        f"exactly, and Mamba2Config refuses the config", where)]
+    groups = v.get("n_groups")
+    if type(heads) is int and type(groups) is int and groups > 0 and heads % groups:
+        return [Problem("warning", "LC103",
+                        f"n_groups ({groups}) does not divide num_heads ({heads}): transformers builds the model "
+                        "(counted), but its forward pass fails (each group's B and C serve num_heads / n_groups "
+                        "heads)", spec.key_span("n_groups") or spec.key_span("num_heads") or spec.span)]
+    return []
 
 
 def _top_k_by_layer(v) -> object:

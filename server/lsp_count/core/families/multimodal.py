@@ -33,11 +33,6 @@ def _qwen_vl_window_layers(spec: ModelSpec) -> list[Problem]:
                                       "the key out takes the default, 80)", spec.key_span("max_window_layers") or spec.span)]
 
 
-def _key(spec: ModelSpec, name: str) -> str:
-    """The config key a field was read from, or where the file does not give it, its first spelling."""
-    return spec.key_name(name) or spec.family.fields[name].keys[0]
-
-
 def _vision_heads_fit(spec: ModelSpec) -> list[Problem]:
     """Qwen2-VL's and Qwen2.5-VL's (and Pixtral's) vision attention scales by (width // num_heads) ** -0.5: more
     heads than the width make that 0 ** -0.5, which fails. (Heads that do not divide the width build: qkv is 3 ×
@@ -45,7 +40,7 @@ def _vision_heads_fit(spec: ModelSpec) -> list[Problem]:
     hidden, heads = spec.values.get("hidden_size"), spec.values.get("num_heads")
     if type(hidden) is not int or type(heads) is not int or heads <= hidden:
         return []
-    width, heads_key = _key(spec, "hidden_size"), spec.key_name("num_heads") or "num_heads"
+    width, heads_key = spec.key_label("hidden_size"), spec.key_name("num_heads") or "num_heads"
     return [Problem("error", "LC103", f"{heads_key} ({heads}) is more than {width} ({hidden}): each head would be 0 wide, "
                                       f"which {spec.family.architecture}'s attention cannot build (it scales by "
                                       "head_dim ** -0.5)",
@@ -61,7 +56,7 @@ def _head_dim_times_heads(spec: ModelSpec) -> list[Problem]:
             or (type(width) is int and width * heads == hidden):
         return []
     return [Problem("error", "LC103", f'"{spec.key_name("rope_head_dim")}": {json.dumps(width)} × num_heads ({heads}) '
-                                      f"is not {_key(spec, 'hidden_size')} ({hidden}): {spec.architecture}'s config "
+                                      f"is not {spec.key_label('hidden_size')} ({hidden}): {spec.architecture}'s config "
                                       "class refuses it (leave head_dim out)", spec.key_span("rope_head_dim"))]
 
 
@@ -76,7 +71,7 @@ def _merger_feeds_the_text_model(spec: ModelSpec) -> list[Problem]:
     if type(out) is not int or type(hidden) is not int or out == hidden:
         return []
     return [Problem("warning", "LC103",
-                    f"vision_config's {_key(vision, 'out_hidden_size')} ({out:,}) is not the text model's hidden_size "
+                    f"vision_config's {vision.key_label('out_hidden_size')} ({out:,}) is not the text model's hidden_size "
                     f"({hidden:,}): transformers builds the model, but its forward pass fails (the merged image "
                     "features take the place of token embeddings); counted as built",
                     vision.key_span("out_hidden_size") or text.key_span("hidden_size") or spec.span)]

@@ -73,7 +73,7 @@ def check_heads_divide(spec: ModelSpec) -> list[Problem]:
     for heads_field in built:
         heads = v.get(heads_field)
         if isinstance(hidden, int) and isinstance(heads, int) and hidden % heads:
-            key = spec.key_name(heads_field) or spec.family.fields[heads_field].keys[0]
+            key = spec.key_label(heads_field)
             out.append(_problem(spec, "error", "LC103",
                                 f"{key} ({heads}) does not divide d_model ({hidden}): transformers refuses it",
                                 heads_field, "hidden_size"))
