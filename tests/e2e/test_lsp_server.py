@@ -420,3 +420,28 @@ async def test_pull_a_size_written_as_a_float_is_an_error_with_a_fix_that_writes
     change_doc(pull_client, uri, text.replace("4096.0", "4096"), 2)
     report = await pull_client.text_document_diagnostic_async(types.DocumentDiagnosticParams(text_document=ident))
     assert not [d for d in report.items if d.severity == types.DiagnosticSeverity.Error]
+
+
+async def test_pull_a_misspelt_key_is_a_warning_with_a_fix_that_renames_it(pull_client: LanguageClient, workspace):
+    """"num_hiden_layers" (after a UTF-16 surrogate pair) is a slip for the absent "num_hidden_layers":
+    the warning says the depth used instead, the quick fix renames the key, and the slip is gone."""
+    uri = uri_of(workspace / "misspelt" / "config.json")
+    text = UNICODE_TEXT.replace('"num_hidden_layers": 32', '"num_hiden_layers": 16')
+    open_doc(pull_client, uri, text)
+    ident = types.TextDocumentIdentifier(uri=uri)
+    report = await pull_client.text_document_diagnostic_async(types.DocumentDiagnosticParams(text_document=ident))
+    (slip,) = [d for d in report.items if d.code == "LC107"]
+    assert slip.severity == types.DiagnosticSeverity.Warning
+    assert slip.message == ('"num_hiden_layers" is not a key the llama config reads: did you mean '
+                            '"num_hidden_layers"? (not written, so num_hidden_layers is 32)')
+    assert slip.range.start == position_of(text, '"num_hiden_layers"')
+    assert slip.range.end == position_of(text, '"num_hiden_layers"', 18)
+    actions = await pull_client.text_document_code_action_async(types.CodeActionParams(
+        text_document=ident, range=slip.range, context=types.CodeActionContext(diagnostics=[slip])))
+    (fix,) = actions
+    assert fix.title == "Rename to num_hidden_layers" and fix.is_preferred
+    (edit,) = fix.edit.changes[uri]
+    assert edit.range == slip.range and edit.new_text == '"num_hidden_layers"'
+    change_doc(pull_client, uri, text.replace('"num_hiden_layers"', '"num_hidden_layers"'), 2)
+    report = await pull_client.text_document_diagnostic_async(types.DocumentDiagnosticParams(text_document=ident))
+    assert not [d for d in report.items if d.code == "LC107"]

@@ -6,6 +6,7 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Mapping
 
+from lsp_count.core.config_keys import misspelt_keys
 from lsp_count.core.engine import count
 from lsp_count.core.families import find_family, registry
 from lsp_count.core.report import ModelReport
@@ -93,6 +94,7 @@ def build_spec(root: SourceNode, name: str, model_type_hint: str | None = None, 
                                     root.span))
     values, origins, value_problems, filled_nulls = resolve_values(family, root)
     problems.extend(value_problems)
+    problems.extend(misspelt_keys(family, root, values))
     subspecs: dict[str, ModelSpec] = {}
     for field_name, (key, default_type) in family.subconfigs.items():
         sub = root.get(key)

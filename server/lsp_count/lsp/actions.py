@@ -1,5 +1,5 @@
 """Quick fixes for a budget violation: the largest layer count, context or a precision that fits;
-and for a size written as a float, the whole number.
+for a size written as a float, the whole number; for a misspelt config key, the key meant.
 
 Each budget fix is checked, not guessed: the edited document is recounted and judged
 against the same budget before the fix is offered.
@@ -30,19 +30,30 @@ def _range_key(r: types.Range) -> tuple[int, int, int, int]:
     return r.start.line, r.start.character, r.end.line, r.end.character
 
 
-def _float_size_fixes(analysis: Analysis, diagnostics: list[types.Diagnostic], encoding: str) -> list[types.CodeAction]:
-    """"Write 4096" for each ``4096.0`` the config class would refuse: the problem this version's analysis
-    has at the diagnostic's range carries the replacement (spec.py's Problem.data)."""
-    replacements = {_range_key(to_lsp_range(analysis.lines, p.span, encoding)): dict(p.data)["replacement"]
-                    for p in analysis.report.problems if p.span is not None and "replacement" in dict(p.data)}
+def _problem_fixes(analysis: Analysis, diagnostics: list[types.Diagnostic], encoding: str) -> list[types.CodeAction]:
+    """The fixes a problem carries in its ``data`` (spec.py's Problem.data), for the problem this
+    version's analysis has at the diagnostic's range:
+    - LC102 ``replacement``: "Write 4096" for a ``4096.0`` the config class refuses;
+    - LC107 ``key``: rename a misspelt key to the one it is close to (core/config_keys.py), in the
+      file's own quoting."""
+    problems = {(_range_key(to_lsp_range(analysis.lines, p.span, encoding)), p.code): p
+                for p in analysis.report.problems if p.span is not None and p.data}
     out = []
     for diagnostic in diagnostics:
-        new = replacements.get(_range_key(diagnostic.range)) if diagnostic.code == "LC102" else None
-        if new is not None:
-            out.append(types.CodeAction(
-                title=f"Write {new} (a whole number: the config class refuses a float)",
-                kind=types.CodeActionKind.QuickFix, diagnostics=[diagnostic], is_preferred=True,
-                edit=types.WorkspaceEdit(changes={analysis.uri: [types.TextEdit(range=diagnostic.range, new_text=new)]})))
+        problem = problems.get((_range_key(diagnostic.range), diagnostic.code))
+        data = dict(problem.data) if problem is not None else {}
+        if diagnostic.code == "LC102" and "replacement" in data:
+            new, title = data["replacement"], f"Write {data['replacement']} (a whole number: the config class refuses a float)"
+        elif diagnostic.code == "LC107" and "key" in data:
+            start, end = problem.span.start, problem.span.end
+            written = analysis.lines.line_text(start.line)[start.column:end.column] if start.line == end.line else ""
+            quote = written[0] if written[:1] in ("\"", "'") else ""
+            new, title = f"{quote}{data['key']}{quote}", f"Rename to {data['key']}"
+        else:
+            continue
+        out.append(types.CodeAction(
+            title=title, kind=types.CodeActionKind.QuickFix, diagnostics=[diagnostic], is_preferred=True,
+            edit=types.WorkspaceEdit(changes={analysis.uri: [types.TextEdit(range=diagnostic.range, new_text=new)]})))
     return out
 
 
@@ -90,7 +101,7 @@ def _context_refs(analysis: Analysis) -> list[tuple[str, int, int, int]]:
 
 def quick_fixes(analysis: Analysis, rules: Rules, views: tuple[ModelView, ...], diagnostics: list[types.Diagnostic],
                 encoding: str) -> list[types.CodeAction]:
-    actions = _float_size_fixes(analysis, diagnostics, encoding)
+    actions = _problem_fixes(analysis, diagnostics, encoding)
     wanted = [d for d in diagnostics if d.code in BUDGET_CODES]
     if not wanted or rules.budget is None:
         return actions
