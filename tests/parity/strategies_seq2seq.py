@@ -1,4 +1,5 @@
-"""Random small encoder-decoder configs (t5, mt5, umt5, switch_transformers, bart, mbart, whisper).
+"""Random small encoder-decoder configs (t5, mt5, umt5, switch_transformers, bart, mbart, whisper, pegasus,
+marian, blenderbot, blenderbot-small, plbart, mvp).
 
 Written as a config.json would be: any alias the config class accepts, optional
 keys and switches left out at random so the class defaults are exercised, an
@@ -131,6 +132,59 @@ def mbart(draw) -> dict:
     return cfg
 
 
+def _bart_like_positions(draw, model_type: str) -> dict:
+    """A BART-like family with learned (BART, PLBart, MVP, Blenderbot) or sinusoidal (Pegasus, Marian) positions."""
+    cfg = _bart_like(draw, model_type)
+    _maybe(draw, "max_position_embeddings", draw(st.integers(1, 64)), cfg)
+    return cfg
+
+
+def pegasus(draw) -> dict:
+    cfg = _bart_like_positions(draw, "pegasus")
+    _architecture(draw, "pegasus", cfg)
+    return cfg
+
+
+def marian(draw) -> dict:
+    """Marian: shared or separate encoder/decoder embeddings, a decoder vocabulary of its own (absent, null
+    or 0: vocab_size), the head tied or not."""
+    cfg = _bart_like_positions(draw, "marian")
+    _maybe(draw, "share_encoder_decoder_embeddings", draw(st.booleans()), cfg)
+    _maybe(draw, "decoder_vocab_size", draw(st.sampled_from([None, 0, 5, cfg["vocab_size"], 301])), cfg)
+    if cfg.get("decoder_vocab_size"):  # the decoder's own embedding takes pad_token_id as its padding index
+        cfg["pad_token_id"] = draw(st.integers(0, min(cfg["vocab_size"], cfg["decoder_vocab_size"]) - 1))
+    _architecture(draw, "marian", cfg)
+    return cfg
+
+
+def blenderbot(draw) -> dict:
+    cfg = _bart_like_positions(draw, "blenderbot")
+    _architecture(draw, "blenderbot", cfg)
+    return cfg
+
+
+def blenderbot_small(draw) -> dict:
+    cfg = _bart_like_positions(draw, "blenderbot-small")
+    _architecture(draw, "blenderbot-small", cfg)
+    return cfg
+
+
+def plbart(draw) -> dict:
+    cfg = _bart_like_positions(draw, "plbart")
+    _architecture(draw, "plbart", cfg)
+    return cfg
+
+
+def mvp(draw) -> dict:
+    """MVP: with use_prompt, one prompt in the encoder and two in the decoder, each sized by the stack's depth."""
+    cfg = _bart_like_positions(draw, "mvp")
+    _maybe(draw, "use_prompt", draw(st.booleans()), cfg)
+    _maybe(draw, "prompt_length", draw(st.integers(0, 12)), cfg)
+    _maybe(draw, "prompt_mid_dim", draw(st.integers(0, 24)), cfg)
+    _architecture(draw, "mvp", cfg)
+    return cfg
+
+
 def whisper(draw) -> dict:
     cfg = _bart_like(draw, "whisper")
     cfg["num_mel_bins"] = draw(st.integers(1, 16))
@@ -150,4 +204,10 @@ STRATEGIES.update({
     "bart": bart,
     "mbart": mbart,
     "whisper": whisper,
+    "pegasus": pegasus,
+    "marian": marian,
+    "blenderbot": blenderbot,
+    "blenderbot-small": blenderbot_small,
+    "plbart": plbart,
+    "mvp": mvp,
 })

@@ -165,8 +165,9 @@ def test_module_paths_are_transformers_s(config):
         model = getattr(transformers, tree.root.name)(cfg)
     theirs = {n for n, m in model.named_modules() if isinstance(m, torch.nn.Linear)}
     out = model.get_output_embeddings() if hasattr(model, "get_output_embeddings") else None
-    if out is not None and out.weight is model.get_input_embeddings().weight:
-        theirs -= {n for n, m in model.named_modules() if m is out}  # tied: counted once, as the embedding
+    # Tied (to the shared embedding, or to Marian's unshared decoder embedding): counted once, as the embedding.
+    if out is not None and any(out.weight is m.weight for m in model.modules() if isinstance(m, torch.nn.Embedding)):
+        theirs -= {n for n, m in model.named_modules() if m is out}
     paths = lora.SEQ2SEQ_PATHS[config["model_type"]]
     blocks = lora._seq2seq_blocks(tree)
     ours: list[str] = []
@@ -196,3 +197,58 @@ def test_token_classification_and_question_answering_heads_match_peft(tmp_path, 
     chosen = {"all-linear": None, "names": ["q_proj", "v_proj"] if config["model_type"] == "bart" else ["q", "v"],
               "encoder regex": r".*encoder.*\.(q|k)(_proj)?"}[targets]
     assert check(tmp_path, config, chosen) is not None
+
+
+# The BART-like families added later: one tiny config each (Marian unshared with a decoder vocabulary of its
+# own, MVP with its prompts), every head class the family counts.
+TINY_BART = dict(d_model=16, encoder_layers=2, decoder_layers=3, encoder_attention_heads=2, decoder_attention_heads=4,
+                 encoder_ffn_dim=32, decoder_ffn_dim=24, vocab_size=64, max_position_embeddings=32, pad_token_id=0)
+MORE_BART_LIKE = {
+    "pegasus": dict(model_type="pegasus", **TINY_BART),
+    "marian": dict(model_type="marian", decoder_start_token_id=0, **TINY_BART),
+    "marian-unshared": dict(model_type="marian", decoder_start_token_id=0, share_encoder_decoder_embeddings=False,
+                            decoder_vocab_size=40, **TINY_BART),
+    "marian-untied": dict(model_type="marian", decoder_start_token_id=0, share_encoder_decoder_embeddings=False,
+                          tie_word_embeddings=False, decoder_vocab_size=40, **TINY_BART),
+    "blenderbot": dict(model_type="blenderbot", **TINY_BART),
+    "blenderbot-small": dict(model_type="blenderbot-small", **TINY_BART),
+    "plbart": dict(model_type="plbart", **TINY_BART),
+    "mvp": dict(model_type="mvp", **TINY_BART),
+    "mvp-prompt": dict(model_type="mvp", use_prompt=True, prompt_length=5, prompt_mid_dim=12, **TINY_BART),
+}
+
+
+def _more_bart_like_configs(name: str) -> list[dict]:
+    """MORE_BART_LIKE[name] as each head class the family counts."""
+    import transformers
+
+    from lsp_count.core.families import registry
+
+    config = MORE_BART_LIKE[name]
+    return [{**config, "architectures": [arch]} for arch in registry()[config["model_type"]].heads
+            if hasattr(transformers, arch)]
+
+
+def _more_bart_like_cases() -> list:
+    return [pytest.param(config, id=f"{name}-{config['architectures'][0]}")
+            for name in MORE_BART_LIKE for config in _more_bart_like_configs(name)]
+
+
+@pytest.mark.parametrize("config", _more_bart_like_cases())
+def test_more_bart_like_module_paths_are_transformers_s(config):
+    """Pegasus, Marian (MarianMTModel holds its stacks under `model`), Blenderbot, BlenderbotSmall, PLBart, MVP
+    (its decoder prompts' prompt_trans.0 / .2): every head class's linear modules by their full names."""
+    test_module_paths_are_transformers_s(config)
+
+
+@pytest.mark.parametrize("name", sorted(MORE_BART_LIKE))
+@pytest.mark.parametrize("targets", [["q_proj", "v_proj"], ["encoder_attn.q_proj", "self_attn.v_proj"],
+                                     r".*decoder.*encoder_attn\.(k|out)_proj", r"(model\.)?encoder\.layers\.[01]\.fc1",
+                                     r".*prompt_trans\.[02]|.*decoder\.layers\.0\.fc2", None])
+def test_more_bart_like_targets_match_peft(tmp_path, name, targets):
+    """Name lists, dotted names, regexes and all-linear (an untied head is the output embedding: left out;
+    MVP's prompt MLPs are linear layers: adapted) on every head class: peft's counts."""
+    if name != "mvp-prompt" and isinstance(targets, str) and "prompt" in targets:
+        targets = r".*decoder\.layers\.0\.fc2"  # no prompt here: the regex would match that fc2 alone
+    for config in _more_bart_like_configs(name):
+        check(tmp_path, config, targets)

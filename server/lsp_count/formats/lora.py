@@ -132,13 +132,15 @@ SEQ2SEQ_PATHS: dict[str, Seq2SeqPaths] = {
     "bart": Seq2SeqPaths("model", "layers", (("encoder", _BART_SEGMENTS), ("decoder", _BART_SEGMENTS))),
     "mbart": Seq2SeqPaths("model", "layers", (("encoder", _BART_SEGMENTS), ("decoder", _BART_SEGMENTS))),
     "whisper": Seq2SeqPaths("model", "layers", (("encoder", _BART_SEGMENTS), ("decoder", _BART_SEGMENTS))),
+    **{model_type: Seq2SeqPaths("model", "layers", (("encoder", _BART_SEGMENTS), ("decoder", _BART_SEGMENTS)))
+       for model_type in ("pegasus", "marian", "blenderbot", "blenderbot-small", "plbart", "mvp")},
 }
 # Head classes whose stacks sit elsewhere than the family's body (the bare models hold them at the top).
 _SEQ2SEQ_BODY = {"T5ForSequenceClassification": "transformer", "MT5ForSequenceClassification": "transformer",
                  "UMT5ForSequenceClassification": "transformer", "T5ForTokenClassification": "transformer",
                  "MT5ForTokenClassification": "transformer", "UMT5ForTokenClassification": "transformer",
                  "T5ForQuestionAnswering": "", "MT5ForQuestionAnswering": "", "UMT5ForQuestionAnswering": "",
-                 "WhisperForAudioClassification": ""}
+                 "WhisperForAudioClassification": "", "MarianMTModel": "model"}
 @dataclass(frozen=True)
 class EncoderPaths:
     """Where a single-stack encoder's modules sit: the base model's attribute in the head classes (the

@@ -1,4 +1,5 @@
-"""Encoder-decoder families (t5, mt5, umt5, switch_transformers, bart, mbart, whisper) as data.
+"""Encoder-decoder families (t5, mt5, umt5, switch_transformers, bart, mbart, plbart, mvp, pegasus, marian,
+blenderbot, blenderbot-small, whisper) as data.
 
 Defaults are the transformers (v5) config classes'; every key the config class
 accepts for a field is listed, ``attribute_map`` aliases included (T5
@@ -10,6 +11,9 @@ Canonical names in ``spec.values`` (what the memory model reads):
 
 ``vocab_size``, ``hidden_size``
     token rows; width of the residual stream (``d_model``).
+``decoder_vocab_size``
+    Marian only: rows of the decoder's own token embedding (and of its untied head where the
+    stacks do not share one embedding); elsewhere the decoder reads ``vocab_size``.
 ``encoder_layers``, ``decoder_layers``
     layers of each stack. There is no ``num_layers``: decoder-only code must not
     mistake T5's ``num_layers`` (encoder) for the decoder's depth.
@@ -23,7 +27,7 @@ Canonical names in ``spec.values`` (what the memory model reads):
 ``encoder_intermediate_size``, ``decoder_intermediate_size``
     MLP hidden width (T5 ``d_ff``; BART/Whisper ``*_ffn_dim``).
 ``max_positions``
-    longest decoder sequence with learned positions (None: relative buckets).
+    longest decoder sequence with a position table, learned or sinusoidal (None: relative buckets).
 ``max_source_positions``
     encoder positions (Whisper: 1500 audio frames after the stride-2 conv).
 ``num_experts``, ``experts_per_token``
@@ -81,14 +85,20 @@ def check_heads_divide(spec: ModelSpec) -> list[Problem]:
 
 
 def check_pad_token(spec: ModelSpec) -> list[Problem]:
-    """nn.Embedding(vocab, d, padding_idx=pad_token_id) asserts the index lies in the vocabulary."""
+    """nn.Embedding(vocab, d, padding_idx=pad_token_id) asserts the index lies in the vocabulary (Marian's
+    decoder builds its own, decoder_vocab_size rows, before any tying: its vocabulary must hold it too)."""
     v = spec.values
-    pad, vocab = v.get("pad_token_id"), v.get("vocab_size")
-    if isinstance(pad, int) and isinstance(vocab, int) and not -vocab <= pad < vocab:
-        written = "pad_token_id" if "pad_token_id" in spec.origins else "pad_token_id (class default)"
-        return [_problem(spec, "error", "LC103",
-                         f"{written} {pad} is outside the vocabulary (vocab_size {vocab}): "
-                         "the token embedding refuses it", "pad_token_id", "vocab_size")]
+    pad = v.get("pad_token_id")
+    written = "pad_token_id" if "pad_token_id" in spec.origins else "pad_token_id (class default)"
+    vocabs = [("vocab_size", "vocab_size")]
+    if isinstance(v.get("decoder_vocab_size"), int):
+        vocabs.append(("decoder_vocab_size", "decoder_vocab_written"))
+    for name, field in vocabs:
+        vocab = v.get(name)
+        if isinstance(pad, int) and isinstance(vocab, int) and not -vocab <= pad < vocab:
+            return [_problem(spec, "error", "LC103",
+                             f"{written} {pad} is outside the vocabulary ({name} {vocab}): "
+                             "the token embedding refuses it", "pad_token_id", field, "vocab_size")]
     return []
 
 
@@ -292,34 +302,108 @@ def _bart_like(vocab: int, d_model: int, layers: int, heads: int, ffn: int, pad:
     }
 
 
-def _bart_family(model_type: str, prefix: str, final_norm: bool, num_labels_default: int) -> Family:
+# The head classes a BART-like family has (each family's own subset).
+_BART_HEADS = {"ForConditionalGeneration": "seq2seq_lm", "Model": "base",
+               "ForSequenceClassification": "sequence_classification",
+               "ForQuestionAnswering": "question_answering"}
+
+
+def _bart_family(model_type: str, prefix: str, defaults: tuple[int, int, int, int, int, int | None, int], *,
+                 positions: str, embed_norm: bool, final_norm: bool, num_labels_default: int = 2,
+                 heads: tuple[str, ...] = tuple(_BART_HEADS), lm_class: str = "",
+                 extra: dict[str, Field] | None = None) -> Family:
+    """A BART-like encoder-decoder: one shared token embedding, learned or sinusoidal positions, post- or
+    pre-LayerNorm (a LayerNorm after the embeddings, one at the end of each stack).
+
+    ``defaults``: vocab_size, d_model, layers, heads, ffn dim, pad_token_id, max_position_embeddings.
+    ``positions``: "offset" (BartLearnedPositionalEmbedding: max_position_embeddings + 2 learned rows),
+    "learned" (max_position_embeddings rows) or "sinusoidal" (max_position_embeddings frozen rows:
+    an nn.Embedding built with _freeze=True, counted by transformers, never trained).
+    ``embed_norm``: layernorm_embedding in each stack (post-norm models: BART, PLBart, MVP, BlenderbotSmall);
+    ``final_norm``: a layer_norm at the end of each stack (pre-norm models: mBART, Pegasus, Blenderbot).
+    """
+    vocab, d_model, layers, n_heads, ffn, pad, max_positions = defaults
+    rows = {
+        "offset": Derived(lambda v: v["max_positions"] + 2, "max_position_embeddings + 2"),
+        "learned": same_as("max_positions"),
+        "sinusoidal": same_as("max_positions"),
+    }[positions]
     fields = {
-        **_bart_like(50265, 1024, 12, 16, 4096, 1),
-        "max_positions": Field(("max_position_embeddings",), 1024, doc="longest sequence (learned positions, + 2 offset rows)"),
+        **_bart_like(vocab, d_model, layers, n_heads, ffn, pad),
+        "max_positions": Field(("max_position_embeddings",), max_positions, doc={
+            "offset": "longest sequence (learned positions, + 2 offset rows)",
+            "learned": "longest sequence (learned positions)",
+            "sinusoidal": "longest sequence (a fixed sinusoidal table, not trained)"}[positions]),
         "max_source_positions": fixed(same_as("max_positions")),
         "shared_embedding": fixed(True),
         "encoder_input": fixed("tokens"),
-        # BartLearnedPositionalEmbedding keeps 2 extra rows (fairseq's padding offset).
-        "position_rows": fixed(Derived(lambda v: v["max_positions"] + 2, "max_position_embeddings + 2")),
-        "embed_norm": fixed(True),
-        # mBART adds a LayerNorm at the end of each stack (pre-norm); BART is post-norm and has none.
+        "position_rows": fixed(rows),
+        "sinusoidal_positions": fixed(positions == "sinusoidal"),
+        "embed_norm": fixed(embed_norm),
         "final_norm": fixed(final_norm),
         "num_labels": Field(("num_labels",), Derived(
             lambda v: v.get("id2label") or num_labels_default,
             f"len(id2label), else {num_labels_default}")),
-        # BartForQuestionAnswering sets config.num_labels = 2 before it builds qa_outputs.
+        # The question-answering classes set config.num_labels = 2 before they build qa_outputs.
         "qa_labels": fixed(2),
+        **(extra or {}),
     }
-    return Family(model_type, "seq2seq", f"{prefix}ForConditionalGeneration", fields, {
-        f"{prefix}ForConditionalGeneration": "seq2seq_lm", f"{prefix}Model": "base",
-        f"{prefix}ForSequenceClassification": "sequence_classification",
-        f"{prefix}ForQuestionAnswering": "question_answering",
-    }, checks=(check_heads_divide, check_pad_token), float_keys=("num_attention_heads",))
+    head_classes = {f"{prefix}{suffix}": _BART_HEADS[suffix] for suffix in heads}
+    if lm_class:  # Marian's seq2seq LM is MarianMTModel
+        head_classes = {(lm_class if kind == "seq2seq_lm" else name): kind for name, kind in head_classes.items()}
+    architecture = next(name for name, kind in head_classes.items() if kind == "seq2seq_lm")
+    return Family(model_type, "seq2seq", architecture, fields, head_classes,
+                  checks=(check_heads_divide, check_pad_token), float_keys=("num_attention_heads",),
+                  notes=(f"{prefix}'s positions are a fixed sinusoidal table (requires_grad=False): counted, "
+                         "not trainable",) if positions == "sinusoidal" else ())
 
 
-# BartConfig defaults num_labels to 3 when the file has no id2label; MBartConfig keeps the usual 2.
-BART = _bart_family("bart", "Bart", final_norm=False, num_labels_default=3)
-MBART = _bart_family("mbart", "MBart", final_norm=True, num_labels_default=2)
+_LM_AND_BASE = ("ForConditionalGeneration", "Model")
+
+# BartConfig defaults num_labels to 3 when the file has no id2label; the others keep the usual 2.
+# BART is post-norm (layernorm_embedding, no final norm); mBART pre-norm with both.
+BART = _bart_family("bart", "Bart", (50265, 1024, 12, 16, 4096, 1, 1024), positions="offset",
+                    embed_norm=True, final_norm=False, num_labels_default=3)
+MBART = _bart_family("mbart", "MBart", (50265, 1024, 12, 16, 4096, 1, 1024), positions="offset",
+                     embed_norm=True, final_norm=True)
+# PLBart: BART's modules (ScaledWordEmbedding scales in forward only), no question-answering class.
+PLBART = _bart_family("plbart", "PLBart", (50005, 768, 6, 12, 3072, 1, 1024), positions="offset",
+                      embed_norm=True, final_norm=False, heads=_LM_AND_BASE + ("ForSequenceClassification",))
+# Pegasus: pre-norm, a final layer_norm per stack, no layernorm_embedding, sinusoidal positions.
+PEGASUS = _bart_family("pegasus", "Pegasus", (50265, 1024, 12, 16, 4096, 0, 1024), positions="sinusoidal",
+                       embed_norm=False, final_norm=True, heads=_LM_AND_BASE)
+# Marian: post-norm without layernorm_embedding, sinusoidal positions. share_encoder_decoder_embeddings false
+# gives the stacks their own token embeddings (the decoder's decoder_vocab_size rows, the lm_head tied to it);
+# true gives one shared matrix (vocab_size rows, the decoder's own size unused while it is tied).
+MARIAN = _bart_family("marian", "Marian", (58101, 1024, 12, 16, 4096, 58100, 1024), positions="sinusoidal",
+                      embed_norm=False, final_norm=False, heads=_LM_AND_BASE, lm_class="MarianMTModel", extra={
+    "shared_embedding": Field(("share_encoder_decoder_embeddings",), True, "bool",
+                              doc="encoder and decoder read one token embedding (`shared`)"),
+    # MarianConfig: decoder_vocab_size = decoder_vocab_size or vocab_size (null and 0 alike).
+    "decoder_vocab_written": Field(("decoder_vocab_size",), None, "int?", minimum=0,
+                                   doc="rows of the decoder's own token embedding (absent, null or 0: vocab_size)"),
+    "decoder_vocab_size": fixed(Derived(lambda v: v["decoder_vocab_written"] or v["vocab_size"],
+                                        "decoder_vocab_size or vocab_size")),
+})
+# Blenderbot: pre-norm with a final layer_norm, learned positions without BART's offset rows; a 2-layer
+# encoder and a 24-layer decoder by default.
+BLENDERBOT = _bart_family("blenderbot", "Blenderbot", (8008, 2560, 2, 32, 10240, 0, 128), positions="learned",
+                          embed_norm=False, final_norm=True, heads=_LM_AND_BASE, extra={
+    "decoder_layers": Field(("decoder_layers",), 24, doc="decoder layers"),
+})
+# BlenderbotSmall: post-norm with layernorm_embedding, learned positions without offset rows.
+BLENDERBOT_SMALL = _bart_family("blenderbot-small", "BlenderbotSmall", (50265, 512, 8, 16, 2048, 0, 512),
+                                positions="learned", embed_norm=True, final_norm=False, heads=_LM_AND_BASE)
+# MVP: BART's modules, plus with use_prompt two prompts (MvpPrompt) in the decoder (self and cross attention):
+# each prompt_length × d_model embeddings, d_model -> prompt_mid_dim -> decoder_layers × 2 × d_model. The
+# encoder gets none in transformers 5.25 (MvpModel passes use_prompt where MvpEncoder takes embed_tokens).
+# The prompts' keys and values are joined after the cache update: nothing more is cached.
+MVP = _bart_family("mvp", "Mvp", (50267, 1024, 12, 16, 4096, 1, 1024), positions="offset",
+                   embed_norm=True, final_norm=False, extra={
+    "use_prompt": Field(("use_prompt",), False, "bool", doc="layer-wise prompts in the decoder's attention"),
+    "prompt_length": Field(("prompt_length",), 100, minimum=0, doc="prompt tokens (rows of each prompt embedding)"),
+    "prompt_mid_dim": Field(("prompt_mid_dim",), 800, minimum=0, doc="width of each prompt's middle layer"),
+})
 
 WHISPER = Family("whisper", "seq2seq", "WhisperForConditionalGeneration", {
     **_bart_like(51865, 384, 4, 6, 1536, 50256),
@@ -345,4 +429,5 @@ WHISPER = Family("whisper", "seq2seq", "WhisperForConditionalGeneration", {
 }, checks=(check_heads_divide, check_pad_token), float_keys=("num_attention_heads", "num_key_value_heads"),
     notes=("Whisper's encoder positions are a fixed sinusoidal table (requires_grad=False): counted, not trainable",))
 
-FAMILIES: tuple[Family, ...] = (T5, MT5, UMT5, SWITCH, BART, MBART, WHISPER)
+FAMILIES: tuple[Family, ...] = (T5, MT5, UMT5, SWITCH, BART, MBART, WHISPER, PEGASUS, MARIAN, BLENDERBOT,
+                                BLENDERBOT_SMALL, PLBART, MVP)

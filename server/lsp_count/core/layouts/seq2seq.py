@@ -1,11 +1,14 @@
-"""Encoder-decoder transformers: T5, mT5, umT5, Switch Transformers, BART, mBART, Whisper.
+"""Encoder-decoder transformers: T5, mT5, umT5, Switch Transformers, the BART-likes (BART, mBART, PLBart, MVP,
+Pegasus, Marian, Blenderbot, BlenderbotSmall), Whisper.
 
 One builder walks the switches in ``lsp_count.core.families.seq2seq``: norm kind,
 projection biases, gated MLP, relative-position buckets (block 0 of each stack,
 or every block's self-attention for umT5), learned
-positions (BART's +2 offset rows), Whisper's convolutional front-end and frozen
-sinusoidal encoder positions, Switch's sparse layers, and how the token
-embedding is shared between the encoder, the decoder and the output head.
+positions (BART's +2 offset rows) or frozen sinusoidal ones (Pegasus, Marian),
+Whisper's convolutional front-end and frozen sinusoidal encoder positions,
+Switch's sparse layers, MVP's prompts, and how the token embedding is shared
+between the encoder, the decoder and the output head (Marian: optionally not,
+with a decoder vocabulary of its own).
 """
 
 from __future__ import annotations
@@ -109,15 +112,42 @@ def _layers(spec: ModelSpec, stack: str) -> ParamNode:
     return node("layers", *kinds, source=src, key=key)
 
 
-def _token_embedding(spec: ModelSpec, tied_to_shared: bool) -> ParamNode | None:
+def decoder_vocab(spec: ModelSpec) -> int:
+    """Rows of the decoder's own token embedding: vocab_size, or Marian's decoder_vocab_size."""
+    rows = spec.values.get("decoder_vocab_size")
+    return rows if isinstance(rows, int) else spec.int("vocab_size")
+
+
+def _token_embedding(spec: ModelSpec, tied_to_shared: bool, stack: str) -> ParamNode | None:
     """A stack's own embed_tokens: absent when it is the shared matrix (counted once, at the top)."""
     if tied_to_shared:
         return None
-    return ParamNode("embed_tokens", embedding("embed_tokens", spec.int("vocab_size"), spec.int("hidden_size")),
-                     source=spec.key_span("vocab_size"), key="vocab_size")
+    key = "decoder_vocab_written" if stack == "decoder" and spec.key_span("decoder_vocab_written") else "vocab_size"
+    rows = decoder_vocab(spec) if stack == "decoder" else spec.int("vocab_size")
+    return ParamNode("embed_tokens", embedding("embed_tokens", rows, spec.int("hidden_size")),
+                     source=spec.key_span(key), key=key)
+
+
+def _prompts(spec: ModelSpec, stack: str) -> list[ParamNode | None]:
+    """MVP's layer-wise prompts (use_prompt): the decoder's self- and cross-attention prompts. Each is an
+    embedding (prompt_length × d_model) and a two-layer MLP d_model -> prompt_mid_dim -> layers × 2 ×
+    d_model (a key and a value prefix per layer). The encoder has none: MvpModel passes use_prompt as
+    MvpEncoder's second argument, which is embed_tokens (transformers 5.25), so its use_prompt stays False."""
+    if not spec.values.get("use_prompt") or stack != "decoder":
+        return []
+    h, length, mid = spec.int("hidden_size"), spec.int("prompt_length"), spec.int("prompt_mid_dim")
+    out = h * 2 * spec.int(f"{stack}_layers")
+    names = ("self_attn_prompt", "cross_attn_prompt")
+    return [ParamNode(name, embedding(f"{name}.prompt_embedding", length, h)
+                      + linear(f"{name}.prompt_trans.0", h, mid, True)
+                      + linear(f"{name}.prompt_trans.2", mid, out, True),
+                      source=spec.key_span("use_prompt"), key="use_prompt")
+            for name in names]
 
 
 def _positions(spec: ModelSpec, rows: int, frozen: bool, key: str) -> ParamNode | None:
+    """A position table; ``frozen``: a sinusoidal one (Whisper's encoder, Pegasus, Marian), built as an
+    nn.Embedding whose weight does not require grad: counted, not trainable."""
     if not rows:
         return None
     note = "sinusoidal, requires_grad=False" if frozen else "learned"
@@ -137,8 +167,9 @@ def encoder(spec: ModelSpec, shared: bool) -> ParamNode:
         front.append(ParamNode("conv_frontend", conv, source=spec.key_span("num_mel_bins"), key="num_mel_bins"))
         front.append(_positions(spec, int(v["max_source_positions"]), True, "max_source_positions"))  # type: ignore[arg-type]
     else:
-        front.append(_token_embedding(spec, shared))
-        front.append(_positions(spec, int(v["position_rows"] or 0), False, "max_positions"))
+        front.append(_token_embedding(spec, shared, "encoder"))
+        front.append(_positions(spec, int(v["position_rows"] or 0), bool(v.get("sinusoidal_positions")),
+                                "max_positions"))
     if v["embed_norm"]:
         front.append(ParamNode("layernorm_embedding", _norm(spec, "layernorm_embedding")))
     return _stack(spec, "encoder", front)
@@ -147,8 +178,8 @@ def encoder(spec: ModelSpec, shared: bool) -> ParamNode:
 def decoder(spec: ModelSpec, shared: bool) -> ParamNode:
     v = spec.values
     front: list[ParamNode | None] = [
-        _token_embedding(spec, shared),
-        _positions(spec, int(v["position_rows"] or 0), False, "max_positions"),
+        _token_embedding(spec, shared, "decoder"),
+        _positions(spec, int(v["position_rows"] or 0), bool(v.get("sinusoidal_positions")), "max_positions"),
     ]
     if v["embed_norm"]:
         front.append(ParamNode("layernorm_embedding", _norm(spec, "layernorm_embedding")))
@@ -164,7 +195,7 @@ def _stack(spec: ModelSpec, stack: str, front: list[ParamNode | None]) -> ParamN
     relative = None if v.get("relative_bias_every_layer") else _relative_bias(spec, stack, "block 0 only")
     final = ParamNode("final_norm", _norm(spec, str(v["final_norm_name"]))) if v["final_norm"] else None
     src, key = _layers_origin(spec, stack)
-    return node(stack, embeddings, relative, _layers(spec, stack), final, source=src, key=key)
+    return node(stack, embeddings, relative, _layers(spec, stack), final, *_prompts(spec, stack), source=src, key=key)
 
 
 def build_seq2seq(spec: ModelSpec) -> ParamNode:
@@ -185,8 +216,10 @@ def build_seq2seq(spec: ModelSpec) -> ParamNode:
     if head_kind == "seq2seq_lm":
         name = str(v["lm_head_name"])
         target = "shared" if has_shared else "decoder.embed_tokens"
+        # The head is as wide as what it is tied to (Marian unshared: decoder_vocab_size).
+        rows = vocab if has_shared else decoder_vocab(spec)
         top.append(ParamNode(
-            name, () if tied else linear(name, h, vocab, False),
+            name, () if tied else linear(name, h, rows, False),
             note=f"tied to {target} (counted once)" if tied else "",
             source=spec.key_span("tie_embeddings") or spec.key_span("written_tie") or spec.key_span("vocab_size"),
             key="tie_embeddings"))
