@@ -1,5 +1,6 @@
-"""Random small encoder and vision configs (bert, roberta, xlm-roberta, distilbert, modernbert, albert, vit, clip and
-its towers, siglip_vision_model), written as a config.json would be.
+"""Random small encoder and vision configs (bert, roberta, xlm-roberta, camembert, data2vec-text, xlm-roberta-xl,
+roberta-prelayernorm, megatron-bert, electra, roformer, rembert, distilbert, modernbert, albert, vit, clip and its
+towers, siglip_vision_model), written as a config.json would be.
 
 Any alias the config class accepts, optional keys and switches left out at
 random (the class defaults then apply), ``architectures[0]`` drawn among the
@@ -68,6 +69,38 @@ def bert_like(model_type: str):
             _maybe(draw, "add_cross_attention", draw(st.booleans()), cfg)
         elif arch.endswith(("LMHeadModel", "ForCausalLM")):
             _maybe(draw, "is_decoder", False, cfg)
+        return cfg
+
+    return draw_config
+
+
+def _summary(draw, cfg: dict, arch: str) -> None:
+    """The SequenceSummary keys ELECTRA's and RoFormer's multiple-choice class reads, where the config has them."""
+    _maybe(draw, "summary_type", draw(st.sampled_from(["first", "last", "mean", "cls_index"])), cfg)
+    _maybe(draw, "summary_use_proj", draw(st.booleans()), cfg)
+    _maybe(draw, "summary_proj_to_labels", draw(st.booleans()), cfg)
+    if arch.endswith("ForMultipleChoice") and draw(st.booleans()):
+        cfg["id2label"] = {str(i): f"L{i}" for i in range(draw(st.integers(1, 5)))}
+
+
+def factorised(model_type: str):
+    """ELECTRA and RoFormer: an embedding width of its own (or, RoFormer, none: hidden_size), the sequence summary
+    keys; RemBERT: input and output embedding widths."""
+    base = bert_like(model_type)
+
+    def draw_config(draw) -> dict:
+        cfg = base(draw)
+        arch = cfg["architectures"][0]
+        hidden = cfg["hidden_size"]
+        if model_type == "rembert":
+            _maybe(draw, "input_embedding_size", draw(st.sampled_from([hidden, draw(st.integers(2, 24))])), cfg)
+            _maybe(draw, "output_embedding_size", draw(st.integers(2, 24)), cfg)
+            return cfg
+        width = draw(st.sampled_from([hidden, draw(st.integers(2, 24))] + ([None] if model_type == "roformer" else [])))
+        _maybe(draw, "embedding_size", width, cfg)
+        if model_type == "roformer":
+            _maybe(draw, "rotary_value", draw(st.booleans()), cfg)
+        _summary(draw, cfg, arch)
         return cfg
 
     return draw_config
@@ -183,8 +216,11 @@ def clip(draw) -> dict:
     return cfg
 
 
-for _mt in ("bert", "roberta", "xlm-roberta"):
+for _mt in ("bert", "roberta", "xlm-roberta", "camembert", "data2vec-text", "xlm-roberta-xl", "roberta-prelayernorm",
+            "megatron-bert"):
     STRATEGIES[_mt] = bert_like(_mt)
+for _mt in ("electra", "roformer", "rembert"):
+    STRATEGIES[_mt] = factorised(_mt)
 STRATEGIES["distilbert"] = distilbert
 STRATEGIES["modernbert"] = modernbert
 STRATEGIES["albert"] = albert

@@ -428,6 +428,16 @@ ENCODER_CONFIGS = {
     "xlm-roberta": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32,
                         vocab_size=50, pad_token_id=1),
     "distilbert": dict(dim=16, n_layers=2, n_heads=2, hidden_dim=32, vocab_size=50),
+    **{mt: dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32, vocab_size=50,
+                pad_token_id=1) for mt in ("camembert", "data2vec-text", "xlm-roberta-xl", "roberta-prelayernorm",
+                                           "megatron-bert")},
+    # A factorised embedding projected up (embeddings_project, embedding_hidden_mapping_in), summary Linears.
+    "electra": dict(hidden_size=16, embedding_size=8, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32,
+                    vocab_size=50),
+    "roformer": dict(hidden_size=16, embedding_size=8, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32,
+                     vocab_size=50, summary_use_proj=True),
+    "rembert": dict(hidden_size=16, input_embedding_size=8, output_embedding_size=12, num_hidden_layers=2,
+                    num_attention_heads=2, intermediate_size=32, vocab_size=50),
     "vit": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32, image_size=32,
                 patch_size=16),
     "modernbert": dict(hidden_size=16, num_hidden_layers=3, num_attention_heads=2, intermediate_size=32, vocab_size=50,
@@ -477,10 +487,58 @@ def test_encoder_module_paths_are_transformers_s(model_type, architecture):
     assert set(ours) == _linear_names(model)
 
 
+@pytest.mark.parametrize("model_type,architecture", [
+    ("bert", "BertLMHeadModel"), ("roberta", "RobertaForCausalLM"), ("xlm-roberta-xl", "XLMRobertaXLForCausalLM"),
+    ("roberta-prelayernorm", "RobertaPreLayerNormForCausalLM"), ("megatron-bert", "MegatronBertForCausalLM"),
+    ("electra", "ElectraForCausalLM"), ("roformer", "RoFormerForCausalLM")])
+def test_encoder_cross_attention_module_paths_are_transformers_s(model_type, architecture):
+    """A decoder with add_cross_attention: its cross-attention block's linears are crossattention.self.query, ...
+    (the self-attention block's names under crossattention), as transformers names them."""
+    import torch
+    import transformers
+    from transformers import CONFIG_MAPPING
+
+    from lsp_count.formats import lora
+
+    logging.getLogger("transformers").setLevel(logging.ERROR)
+    warnings.filterwarnings("ignore")
+    keys = {**ENCODER_CONFIGS[model_type], "is_decoder": True, "add_cross_attention": True}
+    with torch.device("meta"):
+        model = getattr(transformers, architecture)(CONFIG_MAPPING[model_type](**keys))
+    config = {"model_type": model_type, "architectures": [architecture], **keys}
+    ours = _adapted_names(config, lambda path, t, mult: lora._encoder_paths(path, t.name, mult,
+                                                                             lora.ENCODER_PATHS[model_type]))
+    assert any(".crossattention.self.query" in name for name in ours)
+    assert len(ours) == len(set(ours))
+    assert set(ours) == _linear_names(model)
+
+
+@pytest.mark.parametrize("model_type", ["bert", "roberta", "distilbert", "modernbert", "albert", "camembert",
+                                        "xlm-roberta-xl", "megatron-bert", "electra", "roformer", "rembert"])
+@pytest.mark.parametrize("tied", [True, False])
+def test_encoder_all_linear_leaves_out_the_mlm_decoder_as_peft_does(tmp_path, model_type, tied):
+    """all-linear on a masked-LM class: peft leaves out the output embeddings (an untied cls.predictions.decoder,
+    generator_lm_head, vocab_projector) as it leaves out lm_head, and adapts the transform's dense layer."""
+    import transformers
+
+    from lsp_count.core.families import registry
+
+    arch = next(a for a, head in registry()[model_type].heads.items() if head == "masked_lm")
+    assert hasattr(transformers, arch)
+    config = {"model_type": model_type, "architectures": [arch], **ENCODER_CONFIGS[model_type],
+              "tie_word_embeddings": tied}
+    report = analyze_any(tmp_path, config, lora_yaml(2, "all-linear"))
+    assert not report.has_errors, report.problems
+    (model,) = report.models
+    assert (model.tree.total, model.tree.trainable) == peft_counts(config, 2, "all-linear")
+
+
 ENCODER_TARGETS = {
     "bert": [r"bert\.encoder\.layer\.\d+\.attention\.self\.(query|value)", ["attention.output.dense", "key"],
              r".*layer\.1\..*dense"],
     "roberta": [r"roberta\.encoder\.layer\.0\..*", ["self.query", "classifier.dense"]],
+    "electra": [r"electra\.encoder\.layer\.\d+\.attention\.self\.(query|value)", ["embeddings_project", "out_proj"]],
+    "xlm-roberta-xl": [r"roberta\.encoder\.layer\.1\..*dense", ["attention.output.dense", "classifier.dense"]],
     "distilbert": [r"distilbert\.transformer\.layer\.1\.ffn\.lin[12]", ["attention.q_lin", "pre_classifier"]],
     "vit": [r"vit\.layers\.\d+\.attention\.(q|v)_proj", ["mlp.fc1"]],
     "modernbert": [r"model\.layers\.[02]\.attn\.Wqkv", ["attn.Wo", "head.dense"], r"model\.layers\.\d+\.mlp\.W.*"],
@@ -493,6 +551,7 @@ ENCODER_TARGETS = {
                 r".*layers\.1\..*_proj"],
 }
 ENCODER_HEADS = {"bert": "BertForSequenceClassification", "roberta": "RobertaForSequenceClassification",
+                 "electra": "ElectraForSequenceClassification", "xlm-roberta-xl": "XLMRobertaXLForSequenceClassification",
                  "distilbert": "DistilBertForSequenceClassification", "vit": "ViTForImageClassification",
                  "modernbert": "ModernBertForSequenceClassification", "albert": "AlbertForSequenceClassification",
                  "clip_vision_model": "CLIPVisionModelWithProjection", "clip_text_model": "CLIPTextModelWithProjection",

@@ -506,17 +506,29 @@ def linear_modules(tree: ParamTree) -> frozenset[str]:
                      if t.is_linear_weight and t.module not in HEAD_MODULES)
 
 
-def _is_target(t: Tensor, targets: tuple[str, ...] | None) -> bool:
+# An encoder's untied MLM decoder over the vocabulary (layouts/encoder.py's mlm_head: cls.predictions.decoder,
+# lm_head.decoder, ELECTRA's generator_lm_head, DistilBERT's vocab_projector) is the model's output embeddings.
+MLM_OUTPUT_MODULES = frozenset({"decoder", "generator_lm_head", "vocab_projector"})
+
+
+def is_mlm_output(path: str, t: Tensor) -> bool:
+    """Whether ``t`` (at tree ``path``) is an encoder's MLM decoder, which peft's "all-linear" leaves out as
+    it leaves out lm_head (the model's get_output_embeddings())."""
+    return path.rsplit(".", 1)[-1] == "mlm_head" and t.module in MLM_OUTPUT_MODULES
+
+
+def _is_target(t: Tensor, targets: tuple[str, ...] | None, path: str = "") -> bool:
     if not t.is_linear_weight:
         return False
-    if targets is None:
-        return t.module not in HEAD_MODULES  # peft "all-linear": every linear layer but the output layer
+    if targets is None:  # peft "all-linear": every linear layer but the output layer
+        return t.module not in HEAD_MODULES and not is_mlm_output(path, t)
     return t.module in targets
 
 
-def _adapter_matrices(t: Tensor, rank: int, targets: tuple[str, ...] | None) -> tuple[int, int] | None:
+def _adapter_matrices(t: Tensor, rank: int, targets: tuple[str, ...] | None,
+                      path: str = "") -> tuple[int, int] | None:
     """Elements of peft's ``lora_A`` (r × in) and ``lora_B`` (out × r) on ``t``'s linear, if it is targeted."""
-    if not _is_target(t, targets):
+    if not _is_target(t, targets, path):
         return None
     assert t.in_features is not None and t.out_features is not None
     return rank * t.in_features, rank * t.out_features
@@ -525,8 +537,8 @@ def _adapter_matrices(t: Tensor, rank: int, targets: tuple[str, ...] | None) -> 
 def _target_dims(tree: ParamTree, targets: tuple[str, ...]) -> dict[str, tuple[int, int]]:
     """Smallest (in, out) seen for each targeted module name."""
     out: dict[str, tuple[int, int]] = {}
-    for _p, t, _m, _f in tree.root.iter_tensors():
-        if _is_target(t, targets):
+    for p, t, _m, _f in tree.root.iter_tensors():
+        if _is_target(t, targets, p):
             assert t.in_features is not None and t.out_features is not None
             dims = (t.in_features, t.out_features)
             if t.module not in out or min(dims) < min(out[t.module]):
@@ -544,8 +556,8 @@ def lora_adapter_breakdown(tree: ParamTree, rank: int, targets: tuple[str, ...] 
     adapted here.
     """
     out: dict[str, int] = {}
-    for _path, t, mult, _frozen in tree.root.iter_tensors():
-        matrices = _adapter_matrices(t, rank, targets)
+    for path, t, mult, _frozen in tree.root.iter_tensors():
+        matrices = _adapter_matrices(t, rank, targets, path)
         if matrices is not None:
             out[t.module] = out.get(t.module, 0) + mult * sum(matrices)
     return out
@@ -1042,8 +1054,8 @@ def _lora_io(facts: _TreeFacts, s: Settings) -> int:
     """Bytes per token a LoRA step keeps for the adapters of the plan: each adapted linear's
     dropout mask (1 byte) and output (2) of its input, and lora_A's 16-bit output (2r)."""
     extra = 0
-    for _p, t, mult, _f, _st in facts.flat:
-        if _is_target(t, s.lora_targets):
+    for p, t, mult, _f, _st in facts.flat:
+        if _is_target(t, s.lora_targets, p):
             assert t.in_features is not None
             extra += mult * (3 * t.in_features + 2 * s.lora_rank)
     return extra

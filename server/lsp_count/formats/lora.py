@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from lsp_count.core.memory import peft_refuses_lora
+from lsp_count.core.memory import is_mlm_output, peft_refuses_lora
 from lsp_count.core.params import ParamNode, ParamTree, Tensor
 
 if TYPE_CHECKING:
@@ -160,6 +160,14 @@ ENCODER_PATHS: dict[str, EncoderPaths] = {
     "bert": EncoderPaths("bert", "encoder.layer"),
     "roberta": EncoderPaths("roberta", "encoder.layer"),
     "xlm-roberta": EncoderPaths("roberta", "encoder.layer"),
+    "camembert": EncoderPaths("roberta", "encoder.layer"),
+    "data2vec-text": EncoderPaths("data2vec_text", "encoder.layer"),
+    "xlm-roberta-xl": EncoderPaths("roberta", "encoder.layer"),
+    "roberta-prelayernorm": EncoderPaths("roberta_prelayernorm", "encoder.layer"),
+    "megatron-bert": EncoderPaths("bert", "encoder.layer"),
+    "electra": EncoderPaths("electra", "encoder.layer"),
+    "roformer": EncoderPaths("roformer", "encoder.layer"),
+    "rembert": EncoderPaths("rembert", "encoder.layer"),
     "distilbert": EncoderPaths("distilbert", "transformer.layer"),
     "vit": EncoderPaths("vit", "layers"),
     "modernbert": EncoderPaths("model", "layers"),
@@ -178,7 +186,8 @@ def _encoder_paths(tree_path: str, name: str, occurrences: int, paths: EncoderPa
     ``groups``: ALBERT's num_hidden_groups, which share the occurrences equally)."""
     architecture, *parts = tree_path.split(".")
     module = name.rsplit(".", 1)[0]
-    bare = "For" not in architecture and not architecture.endswith(("LMHeadModel", "WithProjection"))
+    # "For" and a capital: RoFormerModel is a bare class, RoFormerForMaskedLM a head class.
+    bare = not re.search(r"For[A-Z]", architecture) and not architecture.endswith(("LMHeadModel", "WithProjection"))
     body = "" if bare else paths.body + "."
     if parts and parts[0] == "layers" and paths.inner:
         per_group = max(1, occurrences // max(1, groups))
@@ -499,7 +508,8 @@ def apply_lora(tree: ParamTree, rank: int, targets: LoraTargets, dora: bool = Fa
                 errors.append(f"{t.module} is {model_type}'s MoE router, not an nn.Linear: peft refuses it as a target")
             continue
         elif targets.all_linear:
-            hits = 0 if t.module in HEAD_MODULES else mult
+            # (an encoder's untied MLM decoder is its output layer too: peft leaves it out)
+            hits = 0 if t.module in HEAD_MODULES or is_mlm_output(path, t) else mult
         elif regex is not None:
             hits = sum(1 for full in full_paths(path, t.module, mult, t.name) if regex.fullmatch(full))
             if 0 < hits < mult:

@@ -1,4 +1,5 @@
-"""Encoder and vision families: BERT-likes, ModernBERT, ALBERT, ViT, CLIP and its towers, SigLIP's vision tower.
+"""Encoder and vision families: BERT-likes (BERT, RoBERTa and its kin, Megatron-BERT, ELECTRA, RoFormer, RemBERT),
+DistilBERT, ModernBERT, ALBERT, ViT, CLIP and its towers, SigLIP's vision tower.
 
 One encoder layout (``layouts/encoder.py``) counts every single-stack encoder;
 the rows below say how each family names its modules and which optional parts
@@ -78,6 +79,82 @@ ROBERTA_HEADS = {
     "classifier": fixed("dense"),
     "mlm_names": fixed(("lm_head.dense", "lm_head.layer_norm", "lm_head.decoder")),
 }
+
+ROBERTA_CLASSES = ("Model", "ForMaskedLM", "ForCausalLM", "ForSequenceClassification", "ForTokenClassification",
+                   "ForQuestionAnswering", "ForMultipleChoice")
+
+
+def _same_width(v):
+    return v["hidden_size"]
+
+
+def _embedding_width(v):
+    return v["embedding_size"]
+
+
+# ELECTRA and RoFormer: factorised embeddings (embedding_size wide, projected up to hidden_size where the
+# two differ: embeddings_project), and attention built with any head count (their SelfAttention skips the
+# divisibility check where the config has an embedding_size, which both classes always have): heads of
+# int(hidden / heads), the output projection hidden × hidden.
+FACTORISED = {
+    "embed_projection": fixed("embeddings_project"),
+    "mlm_width": fixed(Derived(_embedding_width, "embedding_size")),
+    **FLOOR_HEADS,
+    "attn_out_from_hidden": fixed(True),
+    "pooler": fixed(None),
+    "classifier": fixed("dense"),
+    "multiple_choice": fixed("summary"),
+}
+
+
+_SUMMARY_TYPE_DOC = 'how the multiple-choice class pools ("attn" is not implemented)'
+_SUMMARY_PROJ_DOC = "a Linear in the multiple-choice class's sequence summary"
+
+
+def _summary_fields(declared: bool) -> dict[str, Field]:
+    """The SequenceSummary keys ELECTRA's and RoFormer's multiple-choice class reads where the config has
+    them (``hasattr``). ElectraConfig declares summary_type ("first") and summary_use_proj (true), strict
+    fields that refuse a null; RoFormerConfig declares neither, and no class declares summary_proj_to_labels:
+    a file's value is kept as given, and read for its truth (a null is false)."""
+    if declared:
+        kinds = {"summary_type": Field(("summary_type",), "first", "str", null="reject", doc=_SUMMARY_TYPE_DOC),
+                 "summary_use_proj": Field(("summary_use_proj",), True, "bool", doc=_SUMMARY_PROJ_DOC)}
+    else:
+        kinds = {"summary_type": Field(("summary_type",), None, "any", doc=_SUMMARY_TYPE_DOC),
+                 "summary_use_proj": Field(("summary_use_proj",), False, "any", doc=_SUMMARY_PROJ_DOC)}
+    return {**kinds, "summary_proj_to_labels": Field(("summary_proj_to_labels",), False, "any",
+                                                     doc="the summary's Linear outputs num_labels values (else hidden_size)")}
+
+
+def check_summary_type(spec: ModelSpec) -> list[Problem]:
+    """SequenceSummary raises NotImplementedError for summary_type "attn" (the multiple-choice class only)."""
+    if spec.head != "multiple_choice" or spec.values.get("summary_type") != "attn":
+        return []
+    return [Problem("error", "LC103", f'summary_type "attn" is not implemented: {spec.architecture} refuses it',
+                    spec.key_span("summary_type") or spec.span)]
+
+
+_FLOORED_ATTENTION = attention_must_be_hidden_wide("its attention output projection takes hidden_size values")
+
+
+def check_pad_in_positions(spec: ModelSpec) -> list[Problem]:
+    """RoBERTa-style embeddings give the position table padding_idx=pad_token_id too: nn.Embedding asserts it
+    lies within max_position_embeddings rows."""
+    v = spec.values
+    pad, rows = v.get("pad_token_id"), v.get("max_positions")
+    if not (isinstance(pad, int) and isinstance(rows, int)) or -rows <= pad < rows:
+        return []
+    written = "pad_token_id" if "pad_token_id" in spec.origins else "pad_token_id (class default)"
+    return [Problem("error", "LC103", f"{written} {pad} is outside the position table (max_position_embeddings "
+                                      f"{rows}): its padding index is the pad token, which the embedding refuses",
+                    spec.key_span("pad_token_id") or spec.key_span("max_positions") or spec.span)]
+
+
+# Every word table here is nn.Embedding(vocab, width, padding_idx=pad_token_id); the RoBERTa-shaped ones pad
+# their position table with it as well.
+PAD_CHECKS = (check_pad_token,)
+ROBERTA_PAD_CHECKS = (check_pad_token, check_pad_in_positions)
+
 
 # Vision towers share the transformer layer; their embeddings differ (see layouts/encoder.py).
 VISION: dict[str, Field] = {
@@ -161,6 +238,107 @@ FAMILIES: tuple[Family, ...] = (
                  ("Model", "ForMaskedLM", "ForCausalLM", "ForSequenceClassification", "ForTokenClassification",
                   "ForQuestionAnswering", "ForMultipleChoice"),
                  ROBERTA_HEADS),
+    text_encoder("electra", "ElectraForPreTraining", "Electra",
+                 ("Model", "ForMaskedLM", "ForCausalLM", "ForPreTraining", "ForSequenceClassification",
+                  "ForTokenClassification", "ForQuestionAnswering", "ForMultipleChoice"),
+                 d(hidden_size=256, num_heads=4, intermediate_size=1024),
+                 FACTORISED, _summary_fields(declared=True),
+                 {
+                     "pad_token_id": pad_token(0),
+                     "embedding_size": Field(("embedding_size",), 128,
+                                             doc="width of the factorised embedding (projected up to hidden_size)"),
+                     # ElectraForPreTraining is the discriminator: per-token dense + dense_prediction.
+                     "pretraining": fixed("discriminator"),
+                     # The generator's MLM head: hidden -> embedding_size, LayerNorm, then the vocabulary.
+                     "mlm_names": fixed(("generator_predictions.dense", "generator_predictions.LayerNorm",
+                                         "generator_lm_head")),
+                     "mlm_bias_param": fixed(False),
+                 },
+                 notes=("ELECTRA's embeddings are embedding_size wide, projected to hidden_size where the two "
+                        "differ; ElectraForPreTraining is the discriminator, ElectraForMaskedLM the generator",),
+                 checks=(_FLOORED_ATTENTION, check_summary_type, *PAD_CHECKS)),
+    text_encoder("camembert", "CamembertForMaskedLM", "Camembert", ROBERTA_CLASSES, ROBERTA_HEADS,
+                 {"pad_token_id": pad_token(1)}, checks=ROBERTA_PAD_CHECKS),
+    text_encoder("data2vec-text", "Data2VecTextForMaskedLM", "Data2VecText", ROBERTA_CLASSES, ROBERTA_HEADS,
+                 {"pad_token_id": pad_token(1)}, checks=ROBERTA_PAD_CHECKS),
+    text_encoder("xlm-roberta-xl", "XLMRobertaXLForMaskedLM", "XLMRobertaXL", ROBERTA_CLASSES,
+                 d(vocab_size=250880, hidden_size=2560, num_layers=36, num_heads=32, intermediate_size=10240,
+                   max_positions=514, type_vocab_size=1),
+                 ROBERTA_HEADS,
+                 {
+                     "pad_token_id": pad_token(1),
+                     # Pre-norm: a LayerNorm before the attention (inside it) and one before the MLP, a final
+                     # one after the stack; none on the embeddings.
+                     "embed_norm": fixed(None),
+                     "layer_norms": fixed(("attention.self_attn_layer_norm", "LayerNorm")),
+                     "cross_norm": fixed("crossattention.self_attn_layer_norm"),
+                     "final_norm": fixed("encoder.LayerNorm"),
+                 }, checks=ROBERTA_PAD_CHECKS),
+    text_encoder("roberta-prelayernorm", "RobertaPreLayerNormForMaskedLM", "RobertaPreLayerNorm", ROBERTA_CLASSES,
+                 d(vocab_size=50265), ROBERTA_HEADS,
+                 {
+                     "pad_token_id": pad_token(1),
+                     # Pre-norm: the attention's LayerNorm and the MLP's (in intermediate) before them, one after
+                     # the stack (the model's own LayerNorm); the embeddings keep theirs.
+                     "layer_norms": fixed(("attention.LayerNorm", "intermediate.LayerNorm")),
+                     "cross_norm": fixed("crossattention.LayerNorm"),
+                     "final_norm": fixed("LayerNorm"),
+                 }, checks=ROBERTA_PAD_CHECKS),
+    text_encoder("megatron-bert", "MegatronBertForMaskedLM", "MegatronBert",
+                 ("Model", "ForMaskedLM", "ForCausalLM", "ForPreTraining", "ForSequenceClassification",
+                  "ForTokenClassification", "ForQuestionAnswering", "ForMultipleChoice"),
+                 d(vocab_size=29056, hidden_size=1024, num_layers=24, num_heads=16, intermediate_size=4096),
+                 {
+                     "pad_token_id": pad_token(0),
+                     # Pre-norm: attention.ln and the layer's ln before the MLP, encoder.ln after the stack;
+                     # no LayerNorm on the embeddings.
+                     "embed_norm": fixed(None),
+                     "layer_norms": fixed(("attention.ln", "ln")),
+                     "cross_norm": fixed("crossattention.ln"),
+                     "final_norm": fixed("encoder.ln"),
+                 }, checks=PAD_CHECKS),
+    text_encoder("roformer", "RoFormerForMaskedLM", "RoFormer", ROBERTA_CLASSES,
+                 d(vocab_size=50000, max_positions=1536),
+                 FACTORISED, _summary_fields(declared=False),
+                 {
+                     "pad_token_id": pad_token(0),
+                     # RoFormerConfig: embedding_size null or absent is hidden_size.
+                     "embedding_size": Field(("embedding_size",), Derived(_same_width, "hidden_size"),
+                                             null="default",
+                                             doc="width of the embeddings (projected up to hidden_size where it differs)"),
+                     # Rotary positions: a frozen sinusoidal table (a parameter, not trained), no learned one.
+                     "max_positions": Field(("max_position_embeddings",), 1536,
+                                            doc="rows of the frozen sinusoidal (rotary) position table"),
+                     "position_embedding": fixed(None),
+                     "sinusoidal_positions": fixed("encoder.embed_positions"),
+                     # RoFormerForQuestionAnswering sets config.num_labels = 2 (start and end) before building.
+                     "qa_labels": fixed(2),
+                 },
+                 notes=("RoFormer's rotary positions are a frozen sinusoidal nn.Embedding "
+                        "(max_position_embeddings × hidden_size / heads): counted, not trainable",),
+                 checks=(_FLOORED_ATTENTION, check_summary_type, *PAD_CHECKS)),
+    text_encoder("rembert", "RemBertForMaskedLM", "RemBert", ROBERTA_CLASSES,
+                 d(vocab_size=250300, hidden_size=1152, num_layers=32, num_heads=18, intermediate_size=4608),
+                 {
+                     "pad_token_id": pad_token(0),
+                     # Decoupled embeddings: input_embedding_size wide, always projected up to hidden_size;
+                     # the MLM head projects down to output_embedding_size, its own decoder (never tied:
+                     # RemBertForMaskedLM declares no tied weights, whatever tie_word_embeddings says).
+                     "embedding_size": Field(("input_embedding_size",), 256,
+                                             doc="width of the input embeddings (projected up to hidden_size)"),
+                     "mlm_width": Field(("output_embedding_size",), 1664,
+                                        doc="width of the MLM head's output embedding (the decoder's input)"),
+                     "embed_projection": fixed("encoder.embedding_hidden_mapping_in"),
+                     "embed_projection_always": fixed(True),
+                     "tie_word_embeddings": Field(("tie_word_embeddings",), False, "bool",
+                                                  doc="read, but RemBERT ties no weights"),
+                     "tie_embeddings": fixed(False),
+                     "mlm_names": fixed(("cls.predictions.dense", "cls.predictions.LayerNorm",
+                                         "cls.predictions.decoder")),
+                     "mlm_bias_param": fixed(False),
+                 },
+                 notes=("RemBERT's MLM decoder is its own matrix (output_embedding_size × vocab): it ties "
+                        "nothing",), checks=PAD_CHECKS),
     text_encoder("distilbert", "DistilBertForMaskedLM", "DistilBert",
                  ("Model", "ForMaskedLM", "ForSequenceClassification", "ForTokenClassification", "ForQuestionAnswering",
                   "ForMultipleChoice"),

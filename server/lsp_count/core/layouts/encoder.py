@@ -13,6 +13,19 @@ has every layer norm; the norms named are an nn.Identity in layer 0, ModernBERT'
 ``transform_bias`` and ``decoder_bias`` (True: the MLM transform's dense layer and the decoder
 have biases), and the ``classifier`` kind "transform" (every classifier class runs the MLM
 head's transform, dense + norm, before its Linear).
+
+Factorised embeddings (ELECTRA, RoFormer, RemBERT): ``embedding_size`` (the embeddings' width; absent:
+hidden_size), ``embed_projection`` (the Linear from it up to hidden_size, by its path; None: none) and
+``embed_projection_always`` (False: only where the two widths differ, ELECTRA's and RoFormer's
+``embeddings_project``; True: always, RemBERT's), ``mlm_width`` (the MLM transform's output and the
+decoder's input; absent: hidden_size). ``cross_norm`` names the cross-attention block's LayerNorm
+(absent: BERT's ``crossattention.output.LayerNorm``). ``sinusoidal_positions`` (RoFormer): a frozen
+(requires_grad=False) sinusoidal table of max_position_embeddings × hidden_size // heads by its path.
+``pretraining`` "discriminator" (ELECTRA): the pre-training class is a per-token discriminator (dense +
+dense_prediction), no MLM head or pooler. ``multiple_choice`` "summary" (ELECTRA, RoFormer): the
+multiple-choice class pools through a SequenceSummary (a Linear where summary_use_proj, to num_labels
+where summary_proj_to_labels, else to hidden_size) before its classifier. ``qa_labels``: the question-answering
+class's outputs whatever num_labels says (RoFormer's 2; absent: num_labels).
 """
 
 from __future__ import annotations
@@ -115,7 +128,9 @@ def _attention(spec: ModelSpec, name: str, prefix: str = "") -> ParamNode:
     v = spec.values
     h, heads, d = spec.int("hidden_size"), spec.int("num_heads"), spec.int("head_dim")
     inner = heads * d
-    names = [prefix + n for n in v["attn_names"]]  # type: ignore[union-attr]
+    # A cross-attention block is the self-attention block's twin under its own name: BERT's
+    # attention.self.query is crossattention.self.query there (``prefix`` takes the place of "attention.").
+    names = [prefix + n.removeprefix("attention.") if prefix else n for n in v["attn_names"]]  # type: ignore[union-attr]
     qkv_bias, out_bias = bool(v["qkv_bias"]), bool(v.get("attn_out_bias", True))
     # ALBERT's output projection is hidden × hidden even where the floored heads are narrower.
     out_in = h if v.get("attn_out_from_hidden") else inner
@@ -149,7 +164,8 @@ def encoder_layers(spec: ModelSpec, repeat: int | None = None, note: str = "") -
             raise _error(spec, "add_cross_attention", "add_cross_attention needs is_decoder: true "
                          f"({spec.architecture} refuses cross-attention in an encoder)")
         cross = _attention(spec, "cross_attention", "crossattention.")
-        cross = replace(cross, tensors=cross.tensors + path_norm("crossattention.output.LayerNorm", h))
+        cross_norm = str(v.get("cross_norm") or "crossattention.output.LayerNorm")
+        cross = replace(cross, tensors=cross.tensors + path_norm(cross_norm, h))
     attention = _attention(spec, "attention")
     layers = spec.int("num_layers") if repeat is None else repeat
     src = spec.key_span("num_layers")
@@ -236,6 +252,22 @@ def _sequence_classifier(spec: ModelSpec) -> ParamNode:
     return ParamNode("classifier", tensors, source=spec.key_span("num_labels") or spec.key_span("id2label"), key="id2label")
 
 
+def _sequence_summary(spec: ModelSpec) -> ParamNode | None:
+    """ELECTRA's and RoFormer's SequenceSummary (multiple choice): a Linear where summary_use_proj (hidden →
+    num_labels where summary_proj_to_labels and num_labels > 0, else hidden → hidden), else nothing. The
+    classes read the keys where the config has them (RoFormerConfig declares none: no projection). Its
+    summary_type "attn", which it refuses, is the families' check (check_summary_type)."""
+    v = spec.values
+    h = spec.int("hidden_size")
+    if not v.get("summary_use_proj"):
+        return None
+    labels = v.get("num_labels")
+    to_labels = bool(v.get("summary_proj_to_labels")) and isinstance(labels, int) and labels > 0
+    out = int(labels) if to_labels else h  # type: ignore[arg-type]
+    return ParamNode("sequence_summary", path_linear("sequence_summary.summary", h, out),
+                     source=spec.key_span("summary_use_proj"), key="summary_use_proj")
+
+
 _CLASSIFIER_HEADS = ("sequence_classification", "token_classification", "question_answering", "multiple_choice")
 
 
@@ -250,6 +282,10 @@ def _text_heads(spec: ModelSpec, mlm_in: int, mlm_out: int) -> tuple[ParamNode |
         return (pooler,)
     if head in ("masked_lm", "causal_lm"):
         return (_mlm_head(spec, mlm_in, mlm_out),)
+    if head == "pretraining" and spec.values.get("pretraining") == "discriminator":
+        # ELECTRA's discriminator: replaced-token detection per token (dense, then one logit); no pooler.
+        return (ParamNode("discriminator", path_linear("discriminator_predictions.dense", h, h)
+                          + path_linear("discriminator_predictions.dense_prediction", h, 1)),)
     if head == "pretraining":  # MLM head + next-sentence (BERT) / sentence-order (ALBERT) classifier
         nsp_name = "sop_classifier.classifier" if spec.family.layout == "albert" else "cls.seq_relationship"
         return (pooler, _mlm_head(spec, mlm_in, mlm_out), ParamNode("nsp_head", path_linear(nsp_name, h, 2)))
@@ -264,8 +300,12 @@ def _text_heads(spec: ModelSpec, mlm_in: int, mlm_out: int) -> tuple[ParamNode |
     if head == "token_classification":
         return (ParamNode("classifier", path_linear("classifier", h, _labels(spec))),)
     if head == "question_answering":  # the span's start and end logits (num_labels, 2 by default); no pooler
-        return (ParamNode("qa_outputs", path_linear("qa_outputs", h, _labels(spec)),
+        # RoFormerForQuestionAnswering sets num_labels = 2 whatever the config says (``qa_labels``).
+        labels = spec.int("qa_labels") if "qa_labels" in spec.values else _labels(spec)
+        return (ParamNode("qa_outputs", path_linear("qa_outputs", h, labels),
                           source=spec.key_span("num_labels") or spec.key_span("id2label"), key="id2label"),)
+    if head == "multiple_choice" and spec.values.get("multiple_choice") == "summary":
+        return (_sequence_summary(spec), ParamNode("classifier", path_linear("classifier", h, 1)))
     if head == "multiple_choice":  # one score per choice: the pooled output (DistilBERT's pre_classifier) → 1
         tensors = (path_linear("pre_classifier", h, h) if spec.values["classifier"] == "pre_classifier" else ()) \
             + path_linear("classifier", h, 1)
@@ -273,17 +313,45 @@ def _text_heads(spec: ModelSpec, mlm_in: int, mlm_out: int) -> tuple[ParamNode |
     raise ValueError(f"unknown head {head!r} for {spec.model_type}")
 
 
+def _embedding_projection(spec: ModelSpec) -> ParamNode | None:
+    """The Linear from factorised embeddings up to hidden_size (ELECTRA's and RoFormer's embeddings_project
+    where the widths differ; RemBERT's encoder.embedding_hidden_mapping_in always)."""
+    v = spec.values
+    path = v.get("embed_projection")
+    if not path:
+        return None
+    h, e = spec.int("hidden_size"), spec.int("embedding_size")
+    if e == h and not v.get("embed_projection_always"):
+        return None
+    return ParamNode("embedding_projection", path_linear(str(path), e, h),
+                     source=spec.key_span("embedding_size"), key="embedding_size")
+
+
+def _sinusoidal_positions(spec: ModelSpec) -> ParamNode | None:
+    """RoFormer's rotary table: an nn.Embedding of max_position_embeddings × hidden_size // heads, frozen."""
+    path = spec.values.get("sinusoidal_positions")
+    if not path:
+        return None
+    rows, width = spec.int("max_positions"), spec.int("hidden_size") // spec.int("num_heads")
+    return ParamNode("sinusoidal_positions", embedding(str(path), rows, width), frozen=True,
+                     note="sinusoidal, requires_grad=False", source=spec.key_span("max_positions"),
+                     key="max_positions")
+
+
 def _tower(spec: ModelSpec, mask_token: bool = False) -> tuple[ParamNode | None, ...]:
     """Embeddings, optional pre-norm, layers and final norm of one encoder stack."""
     v = spec.values
     h = spec.int("hidden_size")
+    projection = None
     if v["embed"] == "text":
-        embeddings = _text_embeddings(spec, h)
+        embeddings = _text_embeddings(spec, spec.int("embedding_size") if "embedding_size" in v else h)
+        projection = _embedding_projection(spec)
     else:
         embeddings = _patch_embeddings(spec, mask_token)
     bias = _norm_bias(spec)
-    return (embeddings, _norm_node("pre_norm", v.get("pre_norm"), h, bias),  # type: ignore[arg-type]
-            encoder_layers(spec), _norm_node("final_norm", v.get("final_norm"), h, bias))  # type: ignore[arg-type]
+    return (embeddings, projection, _norm_node("pre_norm", v.get("pre_norm"), h, bias),  # type: ignore[arg-type]
+            _sinusoidal_positions(spec), encoder_layers(spec),
+            _norm_node("final_norm", v.get("final_norm"), h, bias))  # type: ignore[arg-type]
 
 
 def build_encoder(spec: ModelSpec) -> ParamNode:
@@ -292,7 +360,8 @@ def build_encoder(spec: ModelSpec) -> ParamNode:
     h = spec.int("hidden_size")
     head = spec.head
     if v["embed"] == "text" and "mlm_names" in v:
-        return node(spec.architecture, *_tower(spec), *_text_heads(spec, h, h))
+        mlm_width = spec.int("mlm_width") if "mlm_width" in v else h
+        return node(spec.architecture, *_tower(spec), *_text_heads(spec, h, mlm_width))
     parts: list[ParamNode | None] = list(_tower(spec, mask_token=head == "masked_image_modeling"))
     if head == "base":
         parts += [_pooler(spec), _siglip_head(spec)]
