@@ -139,10 +139,13 @@ def _bart_like_positions(draw, model_type: str) -> dict:
     return cfg
 
 
-def pegasus(draw) -> dict:
-    cfg = _bart_like_positions(draw, "pegasus")
-    _architecture(draw, "pegasus", cfg)
-    return cfg
+def _bart_like_plain(model_type: str):
+    """The strategy of a BART-like family with no keys of its own (Pegasus, Blenderbot, BlenderbotSmall, PLBart)."""
+    def draw_config(draw) -> dict:
+        cfg = _bart_like_positions(draw, model_type)
+        _architecture(draw, model_type, cfg)
+        return cfg
+    return draw_config
 
 
 def marian(draw) -> dict:
@@ -157,26 +160,8 @@ def marian(draw) -> dict:
     return cfg
 
 
-def blenderbot(draw) -> dict:
-    cfg = _bart_like_positions(draw, "blenderbot")
-    _architecture(draw, "blenderbot", cfg)
-    return cfg
-
-
-def blenderbot_small(draw) -> dict:
-    cfg = _bart_like_positions(draw, "blenderbot-small")
-    _architecture(draw, "blenderbot-small", cfg)
-    return cfg
-
-
-def plbart(draw) -> dict:
-    cfg = _bart_like_positions(draw, "plbart")
-    _architecture(draw, "plbart", cfg)
-    return cfg
-
-
 def mvp(draw) -> dict:
-    """MVP: with use_prompt, one prompt in the encoder and two in the decoder, each sized by the stack's depth."""
+    """MVP: with use_prompt, the decoder's two prompts, sized by its depth (transformers 5.25's encoder gets none)."""
     cfg = _bart_like_positions(draw, "mvp")
     _maybe(draw, "use_prompt", draw(st.booleans()), cfg)
     _maybe(draw, "prompt_length", draw(st.integers(0, 12)), cfg)
@@ -204,10 +189,7 @@ STRATEGIES.update({
     "bart": bart,
     "mbart": mbart,
     "whisper": whisper,
-    "pegasus": pegasus,
+    **{mt: _bart_like_plain(mt) for mt in ("pegasus", "blenderbot", "blenderbot-small", "plbart")},
     "marian": marian,
-    "blenderbot": blenderbot,
-    "blenderbot-small": blenderbot_small,
-    "plbart": plbart,
     "mvp": mvp,
 })
