@@ -19,7 +19,11 @@ Draw = Callable
 # which its attention divides by): the class defaults plus these are the smallest config it builds.
 # MinistralConfig and the HunYuan configs keep head_dim None, which their attention cannot be built with.
 REQUIRED_KEYS: dict[str, dict] = {"nemotron": {"num_key_value_heads": 8}, "ministral": {"head_dim": 128},
-                                  "hunyuan_v1_dense": {"head_dim": 128}, "hunyuan_v1_moe": {"head_dim": 128}}
+                                  "hunyuan_v1_dense": {"head_dim": 128}, "hunyuan_v1_moe": {"head_dim": 128},
+                                  # Dots1Config keeps n_routed_experts and n_shared_experts None (dots.llm1's: 128, 2).
+                                  "dots1": {"n_routed_experts": 128, "n_shared_experts": 2},
+                                  # DbrxAttention reads attn_config.rope_theta, which DbrxAttentionConfig lacks.
+                                  "dbrx": {"attn_config": {"rope_theta": 500000}}}
 
 
 def _maybe(draw, key: str, value, cfg: dict, p_omit: bool | None = None) -> None:
@@ -142,8 +146,121 @@ def mamba2_config(draw) -> dict:
     return cfg
 
 
+def gpt_neo_config(draw) -> dict:
+    """GPT-Neo: attention_types must expand to one entry per layer (GPTNeoConfig refuses others)."""
+    cfg = decoder_config(draw, "gpt_neo")
+    layers = cfg.get("num_layers", cfg.get("num_hidden_layers"))
+    kinds = draw(st.lists(st.sampled_from(["global", "local"]), min_size=layers, max_size=layers))
+    cfg["attention_types"] = [[[kind], 1] for kind in kinds]
+    return cfg
+
+
+def glm4_moe_lite_config(draw) -> dict:
+    """GLM-4-MoE-Lite: mlp_layer_types drawn (one entry per layer, at least one "sparse") or left to the default
+    (dense, then sparse) where that has a MoE layer. (With none, the class builds whatever num_local_experts says,
+    a null or a float: lsp-count refuses those.)"""
+    cfg = decoder_config(draw, "glm4_moe_lite")
+    layers = cfg.get("num_hidden_layers")
+    if layers == 1 or draw(st.booleans()):
+        kinds = draw(st.lists(st.sampled_from(["dense", "sparse"]), min_size=layers, max_size=layers + 1))
+        cfg["mlp_layer_types"] = kinds if "sparse" in kinds[:layers] else ["sparse"] + kinds[1:]
+    cfg.pop("first_k_dense_replace", None)  # not its key
+    return cfg
+
+
+def ernie4_5_moe_config(draw) -> dict:
+    """ERNIE 4.5 MoE: experts under moe_num_experts or its alias num_experts (which wins), top-k under moe_k or
+    num_experts_per_tok, shared experts, and the MoE layers' interval and index range drawn or left out."""
+    cfg = decoder_config(draw, "ernie4_5_moe")
+    layers = cfg["num_hidden_layers"]
+    experts = draw(st.integers(1, 5))
+    cfg[draw(st.sampled_from(["moe_num_experts", "num_experts"]))] = experts
+    cfg[draw(st.sampled_from(["moe_k", "num_experts_per_tok"]))] = draw(st.integers(1, experts))
+    cfg["moe_intermediate_size"] = draw(st.integers(4, 48))
+    _maybe(draw, "moe_num_shared_experts", draw(st.integers(0, 2)), cfg)
+    _maybe(draw, "moe_layer_interval", draw(st.integers(1, 3)), cfg)
+    _maybe(draw, "moe_layer_start_index", draw(st.integers(0, layers)), cfg)
+    _maybe(draw, "moe_layer_end_index", draw(st.sampled_from([-1, *range(layers)])), cfg)
+    return cfg
+
+
+def dbrx_config(draw) -> dict:
+    """DBRX: its sizes under d_model / n_heads / n_layers (or their attribute_map aliases), kv_n_heads and the
+    required rope_theta in attn_config, the experts' sizes in ffn_config (each drawn or left out); no tied head."""
+    cfg = decoder_config(draw, "dbrx")
+    heads = cfg.get("n_heads", cfg.get("num_attention_heads"))
+    attn = {"rope_theta": 10000.0}
+    _maybe(draw, "kv_n_heads", draw(st.sampled_from([k for k in (1, 2, 3, 4, 6) if heads % k == 0])), attn)
+    cfg["attn_config"] = attn
+    experts = draw(st.integers(1, 5))
+    ffn: dict = {}
+    _maybe(draw, "ffn_hidden_size", draw(st.integers(4, 48)), ffn)
+    _maybe(draw, "moe_num_experts", experts, ffn)
+    _maybe(draw, "moe_top_k", draw(st.integers(1, min(experts, 4))), ffn)
+    _maybe(draw, "ffn_config", ffn, cfg)
+    cfg["tie_word_embeddings"] = False
+    return cfg
+
+
+def deepseek_v32_config(draw) -> dict:
+    """DeepSeek-V3.2: always a low-rank query (DeepseekV32Config takes no null q_lora_rank), a small indexer, and
+    mlp_layer_types drawn or derived from first_k_dense_replace."""
+    cfg = decoder_config(draw, "deepseek_v32")
+    if cfg.get("q_lora_rank") is None:
+        cfg["q_lora_rank"] = draw(st.sampled_from([8, 12]))
+    _maybe(draw, "index_n_heads", draw(st.integers(1, 4)), cfg)
+    _maybe(draw, "index_head_dim", draw(st.sampled_from([4, 8])), cfg)
+    layers = cfg["num_hidden_layers"]
+    if cfg["first_k_dense_replace"] >= layers or draw(st.booleans()):
+        # (at least one MoE layer: with none, the class builds whatever num_local_experts says, a float too)
+        kinds = draw(st.lists(st.sampled_from(["dense", "sparse"]), min_size=layers, max_size=layers))
+        cfg["mlp_layer_types"] = kinds if "sparse" in kinds else ["sparse"] + kinds[1:]
+    return cfg
+
+
+def llama4_text_config(draw) -> dict:
+    """Llama 4 text: the dense width under intermediate_size_mlp, the experts' (and shared expert's) under
+    intermediate_size; MoE layers by moe_layers or interleave_moe_layer_step, NoPE layers by no_rope_layers or
+    no_rope_layer_interval, and the attention chunk, each drawn or left out."""
+    cfg = decoder_config(draw, "llama4_text")
+    layers = cfg["num_hidden_layers"]
+    cfg.pop("moe_intermediate_size", None)  # not its key
+    cfg["intermediate_size"] = draw(st.integers(4, 48))
+    _maybe(draw, "interleave_moe_layer_step", draw(st.integers(1, 3)), cfg)
+    _maybe(draw, "moe_layers", draw(st.lists(st.integers(0, layers), max_size=3, unique=True)), cfg)
+    _maybe(draw, "no_rope_layer_interval", draw(st.integers(1, 3)), cfg)
+    _maybe(draw, "no_rope_layers", draw(st.lists(st.integers(0, 1), min_size=layers, max_size=layers)), cfg)
+    _maybe(draw, "attention_chunk_size", draw(st.sampled_from([None, 4, 16])), cfg)
+    return cfg
+
+
+def jetmoe_config(draw) -> dict:
+    """JetMoE: the head width under kv_channels or its alias head_dim, any hidden_size, experts and top-k for both
+    mixtures; num_attention_heads (which JetMoeConfig derives, and a written one replaces) drawn or left out."""
+    import transformers
+
+    experts = draw(st.integers(1, 5))
+    cfg: dict = {"model_type": "jetmoe", "pad_token_id": 0, "bos_token_id": 0, "eos_token_id": 0,
+                 "vocab_size": draw(st.integers(8, 300)), "hidden_size": draw(st.sampled_from([8, 12, 16, 24])),
+                 "num_hidden_layers": draw(st.integers(1, 4)), "intermediate_size": draw(st.integers(4, 48)),
+                 "num_local_experts": experts, "num_experts_per_tok": draw(st.integers(1, experts)),
+                 "max_position_embeddings": draw(st.integers(16, 128))}
+    _maybe(draw, "num_key_value_heads", draw(st.integers(1, 4)), cfg)
+    _maybe(draw, draw(st.sampled_from(["kv_channels", "head_dim"])), draw(st.sampled_from([4, 8, 16])), cfg)
+    _maybe(draw, "num_attention_heads", draw(st.integers(1, 6)), cfg)
+    _maybe(draw, "tie_word_embeddings", draw(st.booleans()), cfg)
+    arch = draw(st.sampled_from([a for a in find_family("jetmoe").heads if hasattr(transformers, a)]))
+    cfg["architectures"] = [arch]
+    if arch.endswith("ForSequenceClassification"):
+        cfg["id2label"] = {str(i): f"L{i}" for i in range(draw(st.integers(1, 5)))}
+    return cfg
+
+
 # model_type -> drawer(draw) -> config dict. Other family modules' strategies register here too.
-STRATEGIES: dict[str, Callable] = {"mamba2": mamba2_config}
+STRATEGIES: dict[str, Callable] = {"mamba2": mamba2_config, "gpt_neo": gpt_neo_config,
+                                   "glm4_moe_lite": glm4_moe_lite_config, "ernie4_5_moe": ernie4_5_moe_config,
+                                   "dbrx": dbrx_config, "deepseek_v32": deepseek_v32_config,
+                                   "llama4_text": llama4_text_config, "jetmoe": jetmoe_config}
 
 
 def strategy_for(model_type: str):

@@ -16,6 +16,7 @@ import warnings
 import pytest
 
 from lsp_count.core.analyze import AnalyzeOptions, analyze_text
+from lsp_count.core.families import registry
 
 pytestmark = pytest.mark.parity
 
@@ -686,3 +687,33 @@ def test_composite_targets_match_peft(tmp_path, model_type):
         assert not report.has_errors, (targets, report.problems)
         (model,) = report.models
         assert (model.tree.total, model.tree.trainable) == expected, targets
+
+
+@pytest.mark.parametrize("model_type, keys", [
+    ("qwen2_moe", {"decoder_sparse_step": 2, "mlp_only_layers": [3]}),
+    ("ernie4_5_moe", {"moe_layer_start_index": 1, "moe_layer_end_index": -1, "moe_layer_interval": 2}),
+    ("llama4_text", {"moe_layers": [1, 2]}),
+])
+@pytest.mark.parametrize("pattern", [r".*layers\.1\.(self_attn|mlp|feed_forward)\..*_proj",
+                                     r".*layers\.[02]\.(mlp|feed_forward)\..*_proj", r".*\.(0|3)\.self_attn\.[qv]_proj"])
+def test_a_regex_naming_layers_of_an_interleaved_moe_stack_adapts_those_layers(tmp_path, model_type, keys, pattern):
+    """Dense and MoE layers interleave (every second one, an interval, a list): a regex naming layer numbers
+    adapts the modules of those layers, as peft matches transformers' names (model.layers.1.mlp.gate_proj)."""
+    config = {"model_type": model_type, "architectures": [registry()[model_type].architecture], "hidden_size": 16,
+              "intermediate_size": 32, "moe_intermediate_size": 8, "shared_expert_intermediate_size": 8,
+              "intermediate_size_mlp": 32, "num_hidden_layers": 4, "num_attention_heads": 2,
+              "num_key_value_heads": 1, "head_dim": 8, "vocab_size": 64, "num_experts": 4, "num_local_experts": 4,
+              "num_experts_per_tok": 2, "moe_num_experts": 4, "moe_k": 2, "pad_token_id": 0, **keys}
+    config = {k: v for k, v in config.items() if k in _accepted_keys(model_type) or k in ("model_type", "architectures")}
+    report = analyze_any(tmp_path, config, lora_yaml(2, pattern))
+    assert not report.has_errors, report.problems
+    (model,) = report.models
+    assert (model.tree.total, model.tree.trainable) == peft_counts(config, 2, pattern)
+
+
+def _accepted_keys(model_type: str) -> set[str]:
+    """The keys ``model_type``'s config class saves (so a shared dict of keys gives each class its own)."""
+    from transformers import CONFIG_MAPPING
+
+    cls = CONFIG_MAPPING[model_type]
+    return set(cls().to_dict()) | set(getattr(cls, "attribute_map", {}))

@@ -18,6 +18,7 @@ from lsp_count.core.source import Problem
 LAYOUTS: dict[str, str] = {
     "decoder": "lsp_count.core.layouts.decoder:build_decoder",
     "mamba": "lsp_count.core.layouts.decoder:build_mamba",
+    "hybrid": "lsp_count.core.layouts.hybrid:build_hybrid",
     "encoder": "lsp_count.core.layouts.encoder:build_encoder",
     "albert": "lsp_count.core.layouts.encoder:build_albert",
     "clip": "lsp_count.core.layouts.encoder:build_clip",

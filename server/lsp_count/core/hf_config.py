@@ -204,8 +204,10 @@ def consistency_problems(spec: ModelSpec) -> list[Problem]:
                 spec.key_span("num_heads") or spec.key_span("hidden_size") or spec.span,
             ))
     kv = v.get("num_kv_heads")
-    # MLA (DeepSeek) has no key/value heads of its own: num_key_value_heads is unused there.
-    if isinstance(kv, int) and isinstance(heads, int) and heads % kv and not v.get("kv_lora_rank"):
+    # MLA (DeepSeek) has no key/value heads of its own: num_key_value_heads is unused there; JetMoE's mixture
+    # of attention heads repeats its key/value heads for each expert a token uses, whatever num_attention_heads says.
+    if isinstance(kv, int) and isinstance(heads, int) and heads % kv and not v.get("kv_lora_rank") \
+            and not v.get("attention_experts"):
         out.append(Problem(
             "error", "LC103",
             f"num_key_value_heads ({kv}) must divide num_attention_heads ({heads})",
@@ -285,8 +287,10 @@ def _odd_rotary_problems(spec: ModelSpec) -> list[Problem]:
     checked = type(held) is int and width > 4 and width % 2
     refused = next(((t, e, turned) for t, e, turned in entries if checked and turned == width), None)
     # YaRN's ramp has turned // 2 entries for ceil(turned / 2) frequencies: those of 3 and 1 broadcast.
+    # (Family field "rotary_embedding": false where the model builds no rotary embedding for this config,
+    # Granite 4 hybrid's without position_embedding_type "rope": its config class still checks the width.)
     unbuilt = next(((t, e, turned) for t, e, turned in entries if e.get("rope_type", e.get("type")) == "yarn"
-                    and turned is not None and turned > 4 and turned % 2), None)
+                    and turned is not None and turned > 4 and turned % 2), None) if v.get("rotary_embedding", True) else None
     if refused is None and unbuilt is None:
         return []
     layer_type, entry, turned = refused or unbuilt

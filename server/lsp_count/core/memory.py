@@ -64,6 +64,7 @@ import re
 from dataclasses import dataclass, fields, replace
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
+from lsp_count.core.layouts.hybrid import STACK_NAMES as HYBRID_STACK_NAMES
 from lsp_count.core.layouts.seq2seq import ENCODER_ONLY_HEADS
 from lsp_count.core.params import LANGUAGE_MODEL_NODE, ParamNode, ParamTree, Tensor
 from lsp_count.core.precision import (
@@ -108,7 +109,8 @@ ALL_LAYERS_SLIDING = frozenset({"mistral", "mixtral", "phi3", "starcoder2"})
 # Node names that hold the repeated layer stack (for pipeline and ZeRO-3 layer granularity). The seq2seq
 # layout's encoder and decoder stacks are "layers" too; Switch Transformers splits each into
 # "dense_layers" and "sparse_layers".
-LAYER_STACK_NAMES = frozenset({"layers", "dense_layers", "moe_layers", "sparse_layers", "layer", "h", "blocks"})
+LAYER_STACK_NAMES = frozenset({"layers", "dense_layers", "moe_layers", "sparse_layers", "layer", "h", "blocks"}) \
+    | HYBRID_STACK_NAMES  # a hybrid's layers of one kind (attention_moe_layers, mamba_mlp_layers, ...)
 # The entries of a ModuleList as the Python analyser names them: `3`, or equal ones grouped, `0-11`.
 _ENTRY_NAME = re.compile(r"\d+(?:-\d+)?")
 # Limits that catch typos (a context of 10^12 tokens is not a setting, it is a slip).
@@ -328,10 +330,10 @@ def _decoder_spec(model: ModelReport) -> ModelSpec | None:
     spec = model.spec
     if spec is None:
         return None
-    if spec.family.layout in ("decoder", "mamba"):
+    if spec.family.layout in ("decoder", "mamba", "hybrid"):
         return spec
     for sub in spec.subspecs.values():
-        if sub.family.layout in ("decoder", "mamba"):
+        if sub.family.layout in ("decoder", "mamba", "hybrid"):
             return sub
     return None
 
@@ -786,6 +788,9 @@ def kv_cache(model: ModelReport, context: int, batch: int, kv_dtype: str = "bflo
     v = spec.values
     n = int(v.get("num_layers") or 0)
     stage = -(-n // pp)
+    mixers = v.get("layer_mixers")
+    if isinstance(mixers, tuple):  # a stack whose layers differ in what they cache (hybrid SSM / attention)
+        return _mixed_cache(spec, mixers, context, batch, kv_dtype, elem_bytes, tp, pp)
     if spec.family.layout == "mamba":
         # transformers' cache per layer and sequence: the last conv_kernel inputs of the convolution, in
         # the model's dtype (Mamba-2's convolution also runs over B and C: 2·n_groups·state_size more
@@ -801,10 +806,14 @@ def kv_cache(model: ModelReport, context: int, batch: int, kv_dtype: str = "bflo
                                        "sequence, independent of context")
     if v.get("kv_lora_rank"):
         latent = spec.int("kv_lora_rank") + spec.int("qk_rope_head_dim")
-        per_token_layer = latent * elem_bytes
+        # DeepSeek-V3.2: its indexer caches one index_head_dim-wide key per token and layer beside the latent.
+        indexer = spec.int("index_head_dim") if v.get("index_n_heads") else 0
+        per_token_layer = (latent + indexer) * elem_bytes
         total = min(stage, n) * per_token_layer * context * batch
         return KVCache(total, pp == 1, f"MLA latent: {n} layers × (kv_lora_rank {spec.int('kv_lora_rank')} + rope "
-                                       f"{spec.int('qk_rope_head_dim')}) × {context:,} tokens × batch {batch}; {kv_dtype}")
+                                       f"{spec.int('qk_rope_head_dim')}"
+                                       + (f" + indexer key {indexer}" if indexer else "")
+                                       + f") × {context:,} tokens × batch {batch}; {kv_dtype}")
     kv, d = spec.int("num_kv_heads"), spec.int("head_dim")
     heads_here = max(kv // tp, 1)
     per_token_layer = 2 * heads_here * d * elem_bytes
@@ -818,6 +827,46 @@ def kv_cache(model: ModelReport, context: int, batch: int, kv_dtype: str = "bflo
     tp_note = f", {heads_here} of {kv} kv heads per GPU" if tp > 1 else ""
     return KVCache(total, pp == 1, f"{where} × 2 × {kv} kv heads × head_dim {d} × {context:,} tokens × batch {batch}; "
                                    f"{kv_dtype}{tp_note}")
+
+
+def _mixed_cache(spec: ModelSpec, mixers: tuple, context: int, batch: int, kv_dtype: str, elem_bytes: int,
+                 tp: int, pp: int) -> KVCache:
+    """The cache of a stack whose layers differ (``layer_mixers``, per layer: "attention" or "gated_attention",
+    a recurrent kind ("mamba", "mamba2", "gated_deltanet"), "none", or several joined by "+"), layer by layer as
+    transformers' cache holds it: an attention layer's keys and values, 2 · kv_heads · head_dim per token in the
+    cache dtype; a recurrent layer's convolution state, its last ssm_conv_kernel inputs over its channels
+    (``state_conv_channels``, else a Mamba mixer's ssm_inner, Mamba-2's also over B and C, 2 · ssm_groups ·
+    ssm_state more), in the cache dtype, and its recurrent state (``state_recurrent`` values, else ssm_inner ×
+    ssm_state) in float32, whatever the context."""
+    v = spec.values
+    kinds = [set(str(m).split("+")) - {"none"} for m in mixers]
+    attention_kinds = {"attention", "gated_attention"}
+    n = len(kinds)
+    attn = ssm = 0
+    parts = []
+    n_attn = sum(1 for k in kinds if k & attention_kinds)
+    n_ssm = sum(1 for k in kinds if k - attention_kinds)
+    if n_attn:
+        kv, d = spec.int("num_kv_heads"), spec.int("head_dim")
+        heads_here = max(kv // tp, 1)
+        attn = 2 * heads_here * d * context * batch * elem_bytes
+        tp_note = f", {heads_here} of {kv} kv heads per GPU" if tp > 1 else ""
+        parts.append(f"{n_attn} attention layers × 2 × {kv} kv heads × head_dim {d} × {context:,} tokens{tp_note}")
+    if n_ssm:
+        kernel = spec.int("ssm_conv_kernel")
+        channels, recurrent = v.get("state_conv_channels"), v.get("state_recurrent")
+        if not isinstance(channels, int) or not isinstance(recurrent, int):
+            inner, state = spec.int("ssm_inner"), spec.int("ssm_state")
+            groups = v.get("ssm_groups")
+            channels = inner + 2 * groups * state if isinstance(groups, int) else inner
+            recurrent = inner * state
+        ssm = (-(-channels // tp) * kernel * elem_bytes + -(-recurrent // tp) * 4) * batch
+        parts.append(f"{n_ssm} recurrent layers × (conv {channels:,}×{kernel} in {kv_dtype} + state {recurrent:,} "
+                     "values in float32), independent of context")
+    per_layer = [(attn if k & attention_kinds else 0) + (ssm if k - attention_kinds else 0) for k in kinds]
+    stage = max(1, -(-n // pp))
+    total = max((sum(per_layer[i:i + stage]) for i in range(0, n, stage)), default=0)
+    return KVCache(total, pp == 1, "; ".join(parts) + f"; batch {batch}; {kv_dtype}" if parts else "no cached layers")
 
 
 def fixed_encoder_positions(spec: ModelSpec) -> int | None:

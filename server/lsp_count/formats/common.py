@@ -10,6 +10,8 @@ from typing import Any
 
 from lsp_count.core.catalog import not_found_problem, resolve_model
 from lsp_count.core.hf_config import count_config
+from lsp_count.core.layouts import decoder as decoder_layout
+from lsp_count.core.layouts import hybrid as hybrid_layout
 from lsp_count.core.memory import TORCH_OPTIMIZER_STATES, torch_optimizer_kind
 from lsp_count.core.report import ModelReport, relocated
 from lsp_count.core.source import Problem, SourceNode, Span
@@ -284,7 +286,9 @@ def finish(base: ModelReport, lora: Lora | None, plan: Plan, problems: list[Prob
     method = base.method + (f"; {method_note}" if method_note else "")
     if lora is not None:
         model_type = base.spec.family.model_type if base.spec is not None else None
-        adapted = apply_lora(tree, lora.rank, lora.targets, lora.dora, model_type, layer_groups(base.spec))
+        # A stack of several layer kinds (dense and MoE, attention and Mamba): each kind's layers' own numbers.
+        indices = decoder_layout.layer_indices(base.spec) or hybrid_layout.layer_indices(base.spec)
+        adapted = apply_lora(tree, lora.rank, lora.targets, lora.dora, model_type, layer_groups(base.spec), indices)
         for err in adapted.errors:
             problems.append(Problem("error", "LC102", err, lora.targets_span))
         for note in adapted.notes:

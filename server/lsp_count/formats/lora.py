@@ -41,7 +41,8 @@ HEAD_MODULES = frozenset({"lm_head", "score", "embed_out", "output_layer", "proj
 # gate.wg): peft adapts them.
 LINEAR_ROUTERS = frozenset({"classifier", "wg"})
 # Decoder families whose router module is itself an nn.Linear (PhimoeTopKRouter): peft adapts it as one.
-LINEAR_ROUTER_FAMILIES = frozenset({"phimoe"})
+# (DBRX's router module holds one, router.layer, adapted as a linear layer there.)
+LINEAR_ROUTER_FAMILIES = frozenset({"phimoe", "dbrx", "llama4_text", "jetmoe"})
 ADAPTER_NODE = "adapters"
 MAX_REGEX_LENGTH = 2000
 
@@ -79,6 +80,20 @@ MODULE_PATHS: dict[str, ModulePaths] = {
     "gpt_bigcode": _paths("transformer.h", attention="attn"),
     "granitemoe": _paths("model.layers", moe="block_sparse_moe"),
     "hunyuan_v1_moe": _paths("model.layers", router="gate", shared_experts="shared_mlp"),
+    "gpt_neo": _paths("transformer.h", attention="attn.attention"),
+    "codegen": _paths("transformer.h", attention="attn"),
+    "mpt": _paths("transformer.blocks", attention="attn", mlp="ffn"),
+    # (its only adapted module under the MoE block is the shared expert, which sits on the layer itself)
+    "granitemoeshared": _paths("model.layers", moe="", shared_experts="shared_mlp"),
+    "dbrx": _paths("transformer.blocks", attention="norm_attn_norm.attn", moe="ffn", router="router"),
+    "llama4_text": _paths("model.layers", mlp="feed_forward", moe="feed_forward", shared_experts="shared_expert"),
+    "jetmoe": _paths("model.layers", attention="self_attention", attention_router="experts.router", router="router"),
+    # hybrids (layouts/hybrid.py; their layers' indices by kind: apply_lora's layer_indices)
+    "jamba": _paths("model.layers", moe="feed_forward"),
+    "granitemoehybrid": _paths("model.layers", moe="block_sparse_moe"),
+    "nemotron_h": _paths("model.layers", attention="mixer", moe="mixer", latent_projections=""),
+    "qwen3_next": _paths("model.layers", shared_experts="shared_expert"),
+    "falcon_mamba": _paths("backbone.layers"),
 }
 
 
@@ -99,7 +114,8 @@ _MOE_STYLES: dict[str, tuple[tuple[tuple[str, str], ...], tuple[str, ...]]] = {
 }
 PEFT_MOE_CONVERSION: dict[str, str] = {"mixtral": "mixtral", "qwen3_moe": "qwen2_moe", "deepseek_v2": "qwen2_moe",
                                        "deepseek_v3": "qwen2_moe", "olmoe": "qwen2_moe", "glm4_moe": "qwen2_moe",
-                                       "hunyuan_v1_moe": "qwen2_moe"}
+                                       "hunyuan_v1_moe": "qwen2_moe", "dots1": "qwen2_moe", "glm4_moe_lite": "qwen2_moe",
+                                       "ernie4_5_moe": "qwen2_moe", "deepseek_v32": "qwen2_moe", "qwen3_next": "qwen2_moe"}
 
 
 @dataclass(frozen=True)
@@ -301,8 +317,9 @@ class AdaptedModel:
 
 
 def _hf_paths(tree_path: str, module: str, occurrences: int, paths: ModulePaths = _LLAMA,
-              first_layer: int = 0) -> list[str]:
-    """Full module names transformers gives this tensor's module (one per occurrence, layer by layer)."""
+              first_layer: int = 0, indices: tuple[int, ...] | None = None) -> list[str]:
+    """Full module names transformers gives this tensor's module (one per occurrence, layer by layer; ``indices``:
+    the layers' own numbers, a hybrid stack's kind's)."""
     parts = tree_path.split(".")[1:]  # drop the class name
     if module in HEAD_MODULES:
         return [module] * occurrences
@@ -328,7 +345,9 @@ def _hf_paths(tree_path: str, module: str, occurrences: int, paths: ModulePaths 
         out_parts = [paths.layers.split(".")[0]]
     template = ".".join(out_parts + [module])
     if layered:
-        return [template.replace("{i}", str(first_layer + i)) for i in range(occurrences)]
+        # (a module repeated within each layer, a hybrid's experts, cycles through its layers' numbers)
+        return [template.replace("{i}", str(indices[i % len(indices)] if indices else first_layer + i))
+                for i in range(occurrences)]
     return [template] * occurrences
 
 
@@ -424,9 +443,12 @@ def layer_groups(spec: ModelSpec | None) -> int:
 
 
 def apply_lora(tree: ParamTree, rank: int, targets: LoraTargets, dora: bool = False,
-               model_type: str | None = None, layer_groups: int = 1) -> AdaptedModel:
+               model_type: str | None = None, layer_groups: int = 1,
+               layer_indices: dict[str, tuple[int, ...]] | None = None) -> AdaptedModel:
     """The tree with its base frozen and an ``adapters`` node holding every lora_A / lora_B.
-    ``layer_groups``: ALBERT's num_hidden_groups (its module names number the layers within a group)."""
+    ``layer_groups``: ALBERT's num_hidden_groups (its module names number the layers within a group).
+    ``layer_indices``: a hybrid stack's layer kinds (tree node names) -> their layers' numbers
+    (layouts/hybrid.layer_indices)."""
     regex = None
     errors: list[str] = []
     notes: list[str] = []
@@ -452,6 +474,9 @@ def apply_lora(tree: ParamTree, rank: int, targets: LoraTargets, dora: bool = Fa
             return _composite_paths(path, name, mult, composite)
         if seq2seq:
             return _seq2seq_paths(path, module, mult, seq2seq, blocks)
+        kind = next((k for k in layer_indices or {} if f".{k}." in path or path.endswith(f".{k}")), None)
+        if kind is not None:  # a hybrid's layers of one kind: the kind's node is no module of transformers'
+            return _hf_paths(path.replace(f".{kind}", "", 1), module, mult, paths, indices=layer_indices[kind])
         group = next((g for g in offsets if f".{g}" in path), None)
         return _hf_paths(path, module, mult, paths, offsets.get(group, 0) if group else 0)
 

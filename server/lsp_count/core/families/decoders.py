@@ -870,3 +870,609 @@ FAMILIES: tuple[Family, ...] = (
         "mixer": fixed("mamba2"),
     }, {"Mamba2ForCausalLM": "causal_lm", "Mamba2Model": "base"}, checks=(_mamba2_heads,)),
 )
+
+
+# --- GPT-Neo, CodeGen, MPT, DBRX, ... ----------------------------------------------------------------------------
+
+
+def _gpt_neo_layers(attention_types: object) -> list:
+    """GPTNeoConfig.expand_attention_types_params: each [[types...], n] entry repeats its types n times."""
+    layers: list = []
+    for item in attention_types:  # type: ignore[union-attr]
+        for _ in range(item[1]):
+            layers.extend(item[0])
+    return layers
+
+
+def _gpt_neo_attention_types(spec) -> list[Problem]:
+    """GPTNeoConfig refuses attention_types that do not expand to one entry per layer (validate_architecture),
+    and GPTNeoAttention every type but "global" and "local"."""
+    v = spec.values
+    types, layers = v.get("attention_types"), v.get("num_layers")
+    where = spec.key_span("attention_types") or spec.span
+    try:
+        if not isinstance(types, (list, tuple)):
+            raise TypeError(types)
+        expanded = _gpt_neo_layers(types)
+    except (TypeError, IndexError, KeyError, ValueError, OverflowError):
+        return [Problem("error", "LC102", '"attention_types": expected a list of [[attention types], repeat] entries '
+                                          '(e.g. [[["global", "local"], 12]]): GPTNeoConfig cannot expand it', where)]
+    if type(layers) is int and len(expanded) != layers:
+        return [Problem("error", "LC103", f"attention_types expands to {len(expanded)} layers, not num_layers ({layers}): "
+                                          "GPTNeoConfig refuses the config", where)]
+    unknown = sorted({str(t) for t in expanded if t not in ("global", "local")})
+    if unknown:
+        return [Problem("error", "LC103", f'"attention_types": {", ".join(map(json.dumps, unknown))} is not "global" or '
+                                          '"local": GPTNeoAttention cannot be built with it', where)]
+    return []
+
+
+def _four_hidden(v) -> int:
+    return 4 * v["hidden_size"]
+
+
+FOUR_HIDDEN = Derived(_four_hidden, "4 × hidden_size")
+# Families whose config class has no sliding window and whose cache keeps every token of every layer.
+NO_WINDOW = {"sliding_window": fixed(None), "layer_types": fixed(None)}
+
+FAMILIES += (
+    # GPT-Neo: GPT-2's block with separate q/k/v projections (no biases) and an out_proj with one, learned
+    # positions, and global and local (windowed by a mask: the cache keeps every token) layers by attention_types.
+    decoder("gpt_neo", "GPTNeoForCausalLM",
+            aliases(num_heads=("num_heads", "num_attention_heads"), num_layers=("num_layers", "num_hidden_layers")),
+            d(vocab_size=50257, hidden_size=2048, num_layers=24, num_heads=16, tie_embeddings=True, max_positions=2048),
+            GPT_STYLE, STRICT_HEADS, NO_WINDOW,
+            {"num_kv_heads": fixed(KV_HEADS), "head_dim": fixed(HEAD_DIM),
+             "intermediate_size": Field(("intermediate_size",), FOUR_HIDDEN, null="default",
+                                        doc="width of the MLP (null means 4 × hidden_size)"),
+             "q_bias": fixed(False), "k_bias": fixed(False), "v_bias": fixed(False), "o_bias": fixed(True),
+             "mlp_bias": fixed(True),
+             "position_rows": fixed(Derived(lambda v: v["max_positions"], "max_position_embeddings")),
+             "layer_norms": fixed(("ln_1", "ln_2")),
+             "attn_names": fixed(("q_proj", "k_proj", "v_proj", "out_proj")), "mlp_names": fixed(("c_fc", "c_proj")),
+             "attention_types": Field(("attention_types",), [[["global", "local"], 12]], "any", null="default",
+                                      doc="global and local attention layers, as [[types], repeat] entries")},
+            checks=(_gpt_neo_attention_types,), float_keys=("num_attention_heads",), rope=False),
+    # CodeGen: GPT-J's parallel block (one LayerNorm) with a fused qkv_proj and out_proj (no biases), an MLP
+    # with biases, and an output head with a bias; rotary positions over rotary_dim of each head (no parameters).
+    decoder("codegen", "CodeGenForCausalLM", GPT_NAMES,
+            d(vocab_size=50400, hidden_size=4096, num_layers=28, num_heads=16, max_positions=2048),
+            GPT_STYLE, STRICT_HEADS, NO_WINDOW,
+            {"num_kv_heads": fixed(KV_HEADS), "head_dim": fixed(HEAD_DIM),
+             "intermediate_size": Field(("n_inner",), FOUR_HIDDEN, null="default",
+                                        doc="width of the MLP (n_inner; null means 4 × n_embd)"),
+             "q_bias": fixed(False), "k_bias": fixed(False), "v_bias": fixed(False), "o_bias": fixed(False),
+             "mlp_bias": fixed(True), "head_bias": fixed(True), "layer_norms": fixed(("ln_1",)),
+             "attn_names": fixed(("qkv_proj", "out_proj")), "mlp_names": fixed(("fc_in", "fc_out")),
+             "rotary_dim": Field(("rotary_dim",), 64, minimum=0,
+                                 doc="values of each head the rotary positions turn (no parameters)")},
+            heads={"CodeGenForCausalLM": "causal_lm", "CodeGenModel": "base"},
+            float_keys=("num_attention_heads", "max_position_embeddings"), rope=False),
+    # MPT: a fused Wqkv and out_proj hidden_size wide whatever the heads floor to, an MLP 4 × d_model wide
+    # (expansion_ratio is not read), LayerNorms with no bias, no biases anywhere, ALiBi positions (no parameters).
+    decoder("mpt", "MptForCausalLM",
+            aliases(hidden_size=("d_model", "hidden_size"), num_layers=("n_layers", "num_hidden_layers"),
+                    num_heads=("n_heads", "num_attention_heads")),
+            d(vocab_size=50368, hidden_size=2048, num_layers=24, num_heads=16, tie_embeddings=True),
+            FLOOR_HEADS, NO_WINDOW,
+            {"num_kv_heads": fixed(KV_HEADS), "head_dim": fixed(HEAD_DIM), "intermediate_size": fixed(FOUR_HIDDEN),
+             "norm": fixed("layer_nobias"), "mlp_gated": fixed(False),
+             "q_bias": fixed(False), "k_bias": fixed(False), "v_bias": fixed(False), "o_bias": fixed(False),
+             "mlp_bias": fixed(False), "q_from_hidden": fixed(True), "kv_from_hidden": fixed(True),
+             "layer_norms": fixed(("norm_1", "norm_2")),
+             "attn_names": fixed(("Wqkv", "out_proj")), "mlp_names": fixed(("up_proj", "down_proj")),
+             "max_positions": Field(("max_seq_len",), 2048, doc=BASE["max_positions"].doc)},
+            checks=(attention_must_be_hidden_wide("its attention splits the hidden_size-wide Wqkv into the heads"),),
+            float_keys=("num_attention_heads",), rope=False),
+)
+
+
+def _mlp_layer_types_short(spec) -> list[Problem]:
+    """The decoder layer reads mlp_layer_types[i] for every layer: a shorter list fails."""
+    types, layers = spec.values.get("mlp_layer_types"), spec.values.get("num_layers")
+    if "mlp_layer_types" in spec.origins and isinstance(types, tuple) and type(layers) is int and len(types) < layers:
+        return [Problem("error", "LC102", f'"mlp_layer_types": {len(types)} entries for {layers} layers (each decoder '
+                                          f"layer reads its own: {spec.architecture} cannot be built)",
+                        spec.key_span("mlp_layer_types") or spec.span)]
+    return []
+
+
+def layer_list_length(*names: str, allowed: dict[str, tuple[str, ...]] | None = None) -> Callable[..., list[Problem]]:
+    """A check for a config class whose validate_layer_type refuses a written per-layer list (layer_types,
+    mlp_layer_types) of another length than num_hidden_layers, or (``allowed``) with entries it does not know."""
+    def check(spec) -> list[Problem]:
+        layers = spec.values.get("num_layers")
+        for name in names:
+            written = spec.values.get(name)
+            if name not in spec.origins or not isinstance(written, tuple) or type(layers) is not int:
+                continue
+            key, where = spec.key_name(name), spec.key_span(name) or spec.span
+            unknown = [t for t in written if t not in (allowed or {}).get(name, written)]
+            if unknown:
+                return [Problem("error", "LC103", f'"{key}": {json.dumps(unknown[0])} is not one of '
+                                                  f"{', '.join(map(json.dumps, allowed[name]))}: the config class "  # type: ignore[index]
+                                                  "refuses it", where)]
+            if len(written) != layers:
+                return [Problem("error", "LC103", f'"{key}": {len(written)} entries for {layers} layers: the config '
+                                                  "class refuses a list of another length", where)]
+        return []
+    return check
+
+
+def _experts_required(spec) -> list[Problem]:
+    """Dots1Config keeps n_routed_experts and n_shared_experts None unless given: a model with MoE layers (from
+    first_k_dense_replace on) cannot be built without them."""
+    v = spec.values
+    layers, dense = v.get("num_layers"), v.get("first_k_dense_replace")
+    if type(layers) is not int or type(dense) is not int or dense >= layers:
+        return []
+    out = []
+    for name, key in (("num_experts", "n_routed_experts"), ("n_shared_experts", "n_shared_experts")):
+        if v.get(name) is None:
+            what = f'"{spec.key_name(name)}": null is not a whole number' if name in spec.origins else f"{key} is not set"
+            out.append(Problem("error", "LC102", f"{what}: {spec.architecture} cannot build its MoE layers (from "
+                                                 f"first_k_dense_replace, {dense}, on) without it (its config class "
+                                                 "has no default)", spec.key_span(name) or spec.span))
+    return out
+
+
+def _dots1_window_layers(spec) -> list[Problem]:
+    """With no layer_types and a sliding window, Dots1Config compares each layer with max_window_layers: a null fails."""
+    v = spec.values
+    if "layer_types" in spec.origins or v.get("sliding_window") is None or v.get("max_window_layers") is not None:
+        return []
+    return [Problem("error", "LC102", '"max_window_layers": null is not a whole number: with a sliding_window and no '
+                                      "layer_types, Dots1Config derives the layer types from it",
+                    spec.key_span("max_window_layers") or spec.span)]
+
+
+FAMILIES += (
+    # dots.llm1 (Dots1): Qwen3's attention (RMS norms over each head's q and k, biases by attention_bias) and
+    # DeepSeek-V3's mixture of experts (the first k layers dense, shared experts, an fp32 router with no bias);
+    # layers from max_window_layers on slide where sliding_window is set.
+    decoder("dots1", "Dots1ForCausalLM", WRITTEN_HEAD_DIM, FLOOR_HEADS,
+            d(vocab_size=152064, hidden_size=4608, intermediate_size=10944, num_layers=62, num_heads=32, num_kv_heads=32,
+              max_positions=2048, experts_per_token=None, moe_intermediate_size=1408, sliding_window=4096),
+            MOE, QK_HEAD,
+            {"mlp_bias": fixed(False),
+             "num_experts": Field(("num_local_experts", "n_routed_experts"), None, "int?", doc=MOE["num_experts"].doc),
+             "n_shared_experts": Field(("n_shared_experts",), None, "int?", doc="shared experts (always on)"),
+             "shared_intermediate_size": fixed(Derived(lambda v: v["moe_intermediate_size"] * (v["n_shared_experts"] or 0),
+                                                       "moe_intermediate_size × n_shared_experts")),
+             "moe_layers": fixed("first_k_dense"),
+             "first_k_dense_replace": Field(("first_k_dense_replace",), 0, minimum=0,
+                                            doc="how many layers first keep a dense MLP"),
+             "max_window_layers": Field(("max_window_layers",), 62, "int?", minimum=0,
+                                        doc="where sliding layers start (with sliding_window)"),
+             "layer_types": Field(("layer_types",), Derived(
+                 lambda v: tuple("sliding_attention" if v["sliding_window"] is not None and i >= v["max_window_layers"]
+                                 else "full_attention" for i in range(v["num_layers"])),
+                 "sliding from layer max_window_layers on, where sliding_window is set"), "strs", null="default")},
+            nulls(num_kv_heads=KV_HEADS, experts_per_token="none"),
+            heads={"Dots1ForCausalLM": "causal_lm", "Dots1Model": "base"},
+            checks=(_experts_required, _dots1_window_layers, layer_list_length("layer_types")),
+            fp32_modules_strict=("e_score_correction_bias", "gate.weight")),
+    # GLM-4.7-Flash (GLM-4-MoE-Lite): DeepSeek-V3's multi-head latent attention and experts, the MoE layers
+    # those mlp_layer_types calls "sparse" (all but the first, by default); head_dim is qk_rope_head_dim's alias.
+    decoder("glm4_moe_lite", "Glm4MoeLiteForCausalLM", FLOOR_HEADS,
+            d(vocab_size=154880, hidden_size=2048, intermediate_size=10240, num_layers=47, num_heads=20, num_kv_heads=20,
+              max_positions=202752, experts_per_token=4, moe_intermediate_size=1536, n_shared_experts=1,
+              q_lora_rank=768, qk_nope_head_dim=192, v_head_dim=256),
+            MOE, DEEPSEEK,
+            {"num_experts": Field(("num_local_experts", "n_routed_experts"), 64, doc=MOE["num_experts"].doc),
+             "n_shared_experts": Field(("n_shared_experts",), 1, minimum=0, doc="shared experts (always on)"),
+             "qk_rope_head_dim": Field(("head_dim", "qk_rope_head_dim"), 64),
+             "rope_head_dim": Field(("head_dim", "qk_rope_head_dim"), 64, doc=ROTATED_HEAD_DIM),
+             "first_k_dense_replace": fixed(0),
+             "moe_layers": fixed("mlp_layer_types"),
+             "mlp_layer_types": Field(("mlp_layer_types",), Derived(
+                 lambda v: ("dense",) + ("sparse",) * (v["num_layers"] - 1), "dense, then sparse"), "strs",
+                 null="default", doc='"dense" or "sparse" (a mixture of experts) for each layer')},
+            heads={"Glm4MoeLiteForCausalLM": "causal_lm", "Glm4MoeLiteModel": "base"},
+            checks=(_mlp_layer_types_short,),
+            fp32_modules_strict=("e_score_correction_bias", "gate.weight")),
+)
+
+
+_ABSENT = "(not given)"  # the default of a field that keeps an attribute_map alias as written
+MAX_INDEX = 10**9  # layer indices a config may write below zero (ERNIE 4.5's moe_layer_end_index -1)
+
+
+def _ernie_moe_flags(v) -> list[bool]:
+    """Which layers Ernie4_5_MoeDecoderLayer builds as MoE, as it decides (a None compared raises TypeError)."""
+    layers, step, start, end = (v[k] for k in ("num_layers", "moe_layer_interval", "moe_layer_start_index",
+                                                "moe_layer_end_index"))
+    end = layers - 1 if end == -1 else end
+    return [((i + 1) % step == 0) and i >= start and i <= end for i in range(layers)]
+
+
+def _ernie_moe(spec) -> list[Problem]:
+    """What Ernie4_5_MoeConfig and its model refuse: a null layer-range key the layers compare with, more than one
+    MTP layer, and MoE layers without a whole number of experts or shared experts (num_experts, its attribute_map
+    alias, is set as written after the class's type checks: a null or a float there fails only where a layer is MoE)."""
+    v = spec.values
+    if type(v.get("num_layers")) is not int:
+        return []
+    try:
+        flags = _ernie_moe_flags(v)
+    except (TypeError, ZeroDivisionError):
+        key = next((k for k in ("moe_layer_interval", "moe_layer_start_index", "moe_layer_end_index")
+                    if v.get(k) is None), "moe_layer_interval")
+        return [Problem("error", "LC102", f'"{key}": null is not a whole number: Ernie4_5_MoeDecoderLayer compares each '
+                                          "layer with it (leaving the key out takes the default)",
+                        spec.key_span(key) or spec.span)]
+    out = []
+    mtp = v.get("num_mtp_layers")
+    if type(mtp) is int and mtp > 1:
+        out.append(Problem("error", "LC103", f"{spec.key_label('num_mtp_layers')} {mtp}: Ernie 4.5 MoE supports a single "
+                                             "MTP layer, and Ernie4_5_MoeConfig refuses more",
+                           spec.key_span("num_mtp_layers") or spec.span))
+    if not any(flags):
+        return out
+    alias = v.get("num_experts_alias")
+    if alias != _ABSENT and (type(alias) is not int or alias < 1):
+        what = "null is not a whole number" if alias is None else f"expected a whole number, got {json.dumps(alias)}"
+        out.append(Problem("error", "LC102", f'"num_experts": {what}: the MoE layers cannot be built with it',
+                           spec.key_span("num_experts_alias") or spec.span))
+    for name in ("moe_num_experts", "n_shared_experts"):
+        if alias == _ABSENT or name != "moe_num_experts":
+            if v.get(name) is None and name in spec.origins:
+                out.append(Problem("error", "LC102", f'"{spec.key_name(name)}": null is not a whole number: the MoE '
+                                                     "layers cannot be built with it (leaving the key out takes the "
+                                                     "default)", spec.key_span(name) or spec.span))
+    return out
+
+
+FAMILIES += (
+    # ERNIE 4.5 MoE: ERNIE 4.5's attention and MLPs (one use_bias switch for every projection and the output head),
+    # MoE layers every moe_layer_interval-th from moe_layer_start_index to moe_layer_end_index, each with an fp32
+    # router, a frozen score-correction bias and moe_num_shared_experts shared experts.
+    decoder("ernie4_5_moe", "Ernie4_5_MoeForCausalLM", WRITTEN_HEAD_DIM, FLOOR_HEADS,
+            d(vocab_size=103424, hidden_size=2560, intermediate_size=12288, num_layers=28, num_heads=20, num_kv_heads=4,
+              tie_embeddings=True, max_positions=131072),
+            MOE,
+            {"head_dim": Field(("head_dim",), HEAD_DIM, doc=BASE["head_dim"].doc),
+             **{bias: Field(("use_bias",), False, "bool", doc="biases on every projection and the output head")
+                for bias in ("q_bias", "k_bias", "v_bias", "o_bias", "mlp_bias", "head_bias")},
+             "num_experts_alias": Field(("num_experts",), _ABSENT, "any",
+                                        doc="routed experts per MoE layer (moe_num_experts' alias, which wins)"),
+             "moe_num_experts": Field(("moe_num_experts",), 64, "int?", doc=MOE["num_experts"].doc),
+             "num_experts": fixed(Derived(lambda v: v["moe_num_experts"] if v["num_experts_alias"] == _ABSENT
+                                          else v["num_experts_alias"], "num_experts, else moe_num_experts")),
+             "experts_per_token": Field(("num_experts_per_tok", "moe_k"), 6, null="none", doc=MOE["experts_per_token"].doc),
+             "moe_intermediate_size": Field(("moe_intermediate_size",), 1536, doc=MOE["moe_intermediate_size"].doc),
+             "n_shared_experts": Field(("moe_num_shared_experts",), 2, "int?", minimum=0,
+                                       doc="shared experts (always on) in each MoE layer"),
+             "shared_intermediate_size": fixed(Derived(lambda v: v["moe_intermediate_size"] * (v["n_shared_experts"] or 0),
+                                                       "moe_intermediate_size × moe_num_shared_experts")),
+             "router_statics": fixed(True),
+             "moe_layers": fixed("interval_range"),
+             "moe_layer_interval": Field(("moe_layer_interval",), 1, "int?", doc="every how many layers one is MoE"),
+             "moe_layer_start_index": Field(("moe_layer_start_index",), 1, "int?", minimum=-MAX_INDEX,
+                                            doc="the first layer that may be MoE"),
+             "moe_layer_end_index": Field(("moe_layer_end_index",), -1, "int?", minimum=-MAX_INDEX,
+                                          doc="the last layer that may be MoE (-1: the last layer)"),
+             "num_mtp_layers": Field(("num_nextn_predict_layers", "num_mtp_layers"), None, "int?", minimum=0,
+                                     doc="multi-token-prediction layers of the checkpoint (not built)"),
+             **NO_WINDOW},
+            nulls(q_bias="false", k_bias="false", v_bias="false", o_bias="false", mlp_bias="false", head_bias="false"),
+            heads={"Ernie4_5_MoeForCausalLM": "causal_lm", "Ernie4_5_MoeModel": "base"},
+            notes=("ERNIE 4.5 MoE checkpoints may hold a multi-token-prediction layer that transformers does not build; "
+                   "it is not counted",),
+            checks=(_ernie_moe,), float_keys=("num_experts_per_tok",),
+            fp32_modules_strict=("gate.weight", "e_score_correction_bias")),
+)
+
+FAMILIES += (
+    # Granite 3 MoE with a shared expert (GraniteMoeShared): GraniteMoE's layers, plus a shared_mlp beside the
+    # block_sparse_moe (a fused input_linear, 2 × shared_intermediate_size wide, and output_linear; none at 0).
+    decoder("granitemoeshared", "GraniteMoeSharedForCausalLM", WRITTEN_HEAD_DIM, FLOOR_HEADS, d(), MOE,
+            {"moe_intermediate_size": EXPERT_WIDTH_IS_MLP, "mlp_bias": fixed(False), "router_name": fixed("router"),
+             "num_experts": Field(("num_local_experts",), 8, doc=MOE["num_experts"].doc),
+             "shared_intermediate_size": Field(("shared_intermediate_size",), 0, minimum=0,
+                                               doc="width of the always-on shared expert (0: none)"),
+             "mlp_names": fixed(("input_linear", "output_linear"))},
+            nulls(num_kv_heads="default", experts_per_token="none"),
+            heads={"GraniteMoeSharedForCausalLM": "causal_lm", "GraniteMoeSharedModel": "base"}),
+)
+
+FAMILIES += (
+    # VaultGemma: Gemma 2's attention and MLP with two norms a layer (before attention, before the MLP), biases on
+    # the attention projections by attention_bias, and sliding and full layers alternating (layer_types).
+    decoder("vaultgemma", "VaultGemmaForCausalLM",
+            d(vocab_size=256000, hidden_size=2304, intermediate_size=9216, num_layers=26, num_heads=8, num_kv_heads=4,
+              tie_embeddings=True, max_positions=8192, sliding_window=4096),
+            STRICT_HEADS,
+            {"head_dim": Field(("head_dim",), 256, doc=BASE["head_dim"].doc), "mlp_bias": fixed(False),
+             "layer_norms": fixed(("input_layernorm", "pre_feedforward_layernorm")),
+             "layer_types": Field(("layer_types",), Derived(
+                 lambda v: tuple("sliding_attention" if (i + 1) % 2 else "full_attention" for i in range(v["num_layers"])),
+                 "sliding and full layers alternating"), "strs", null="default")},
+            heads={"VaultGemmaForCausalLM": "causal_lm", "VaultGemmaModel": "base"},
+            checks=(layer_list_length("layer_types"),)),
+)
+
+FAMILIES += (
+    # Persimmon (Adept): LayerNorms with biases, a fused query_key_value and a dense output with biases, LayerNorms
+    # over each head's q and k (qk_layernorm, on by default), a squared-ReLU MLP with biases and no gate, half of
+    # each head rotated.
+    decoder("persimmon", "PersimmonForCausalLM", WRITTEN_HEAD_DIM,
+            d(vocab_size=262144, hidden_size=4096, intermediate_size=16384, num_layers=36, num_heads=64,
+              max_positions=16384),
+            GPT_STYLE, STRICT_HEADS, NO_WINDOW,
+            {"num_kv_heads": fixed(KV_HEADS), "head_dim": fixed(HEAD_DIM),
+             "q_bias": fixed(True), "k_bias": fixed(True), "v_bias": fixed(True), "o_bias": fixed(True),
+             "mlp_bias": fixed(True),
+             "qk_layernorm": Field(("qk_layernorm",), True, "bool", doc="a LayerNorm over each head's q and k"),
+             "qk_norm": fixed(Derived(lambda v: "head_layernorm" if v["qk_layernorm"] else "none", "qk_layernorm")),
+             "attn_names": fixed(("query_key_value", "dense")),
+             "mlp_names": fixed(("dense_h_to_4h", "dense_4h_to_h"))},
+            rotary_share(0.5, "reject"), float_keys=("head_dim",)),
+)
+
+
+# transformers' activations by name (ACT2FN), and the learned scalars of those that have any: xIELU's two, PReLU's
+# one. Apertus' MLP builds hidden_act by this table, and fails for a name not in it.
+ACTIVATION_PARAMS: dict[str, tuple[str, ...]] = {
+    **{name: () for name in ("gelu", "gelu_10", "gelu_fast", "gelu_new", "gelu_python", "gelu_pytorch_tanh",
+                             "gelu_python_tanh", "gelu_accurate", "hardswish", "laplace", "leaky_relu", "linear", "mish",
+                             "quick_gelu", "relu", "relu2", "relu6", "sigmoid", "silu", "sqrtsoftplus", "swish", "tanh")},
+    "prelu": ("weight",), "xielu": ("alpha_p", "alpha_n"),
+}
+
+
+def _known_activation(spec) -> list[Problem]:
+    act = spec.values.get("hidden_act")
+    if act in ACTIVATION_PARAMS:
+        return []
+    return [Problem("error", "LC103", f'"hidden_act": {json.dumps(act)} is not one of transformers\' activations '
+                                      f"({', '.join(sorted(ACTIVATION_PARAMS))}): {spec.architecture} cannot be built",
+                    spec.key_span("hidden_act") or spec.span)]
+
+
+FAMILIES += (
+    # Apertus (Swiss AI): Llama's attention with RMS norms over each head's q and k, an MLP of up and down
+    # projections (no gate) whose xIELU activation learns two scalars (alpha_p, alpha_n), norms named
+    # attention_layernorm / feedforward_layernorm.
+    decoder("apertus", "ApertusForCausalLM", WRITTEN_HEAD_DIM, FLOOR_HEADS,
+            d(vocab_size=131072, intermediate_size=14336, max_positions=65536),
+            QK_HEAD,
+            {"mlp_gated": fixed(False), "mlp_bias": fixed(False), "mlp_names": fixed(("up_proj", "down_proj")),
+             "layer_norms": fixed(("attention_layernorm", "feedforward_layernorm")),
+             "hidden_act": Field(("hidden_act",), "xielu", "str", null="reject",
+                                 doc="the MLP's activation (xielu and prelu learn scalars)"),
+             "act_params": fixed(Derived(lambda v: ACTIVATION_PARAMS.get(v["hidden_act"], ()), "hidden_act"))},
+            nulls(num_kv_heads="default"),
+            heads={"ApertusForCausalLM": "causal_lm", "ApertusModel": "base"}, checks=(_known_activation,)),
+)
+
+
+# DBRX's nested sub-configs: (field, sub-config key, key in it, class default, least value its model builds with).
+DBRX_NESTED = (("num_kv_heads", "attn_config", "kv_n_heads", 1, 1),
+               ("moe_intermediate_size", "ffn_config", "ffn_hidden_size", 3584, 0),
+               ("num_experts", "ffn_config", "moe_num_experts", 4, 0),
+               ("experts_per_token", "ffn_config", "moe_top_k", 1, 0))
+
+
+def _nested(sub: str, key: str, default: object) -> Derived:
+    def read(v):
+        mapping = v[sub]
+        return mapping.get(key, default) if isinstance(mapping, dict) else default
+    return Derived(read, f"{sub}.{key}, else {default}")
+
+
+def _dbrx(spec) -> list[Problem]:
+    """What DbrxConfig and its model refuse: a sub-config that is no mapping, a size in one that is no whole number
+    (DbrxAttentionConfig / DbrxFFNConfig are strict), an attn_config with no rope_theta (DbrxAttention reads it, and
+    its class has none), and a tied head (validate_architecture)."""
+    v = spec.values
+    out = []
+    for sub in ("attn_config", "ffn_config"):
+        if v.get(sub) is not None and not isinstance(v[sub], dict):
+            out.append(Problem("error", "LC102", f'"{sub}": expected an object (the {sub} settings) or null',
+                               spec.key_span(sub) or spec.span))
+    if out:
+        return out
+    for name, sub, key, _default, least in DBRX_NESTED:
+        mapping = v.get(sub) or {}
+        if key in mapping:
+            value = mapping[key]
+            if type(value) is not int or value < least:
+                out.append(Problem("error", "LC102", f'"{sub}"."{key}": expected a whole number of at least {least}, got '
+                                                     f"{json.dumps(value)}: Dbrx's config class refuses it, or its "
+                                                     "model cannot be built with it", spec.key_span(sub) or spec.span))
+    if "rope_theta" not in (v.get("attn_config") or {}):
+        said = '"attn_config": null takes DbrxAttentionConfig\'s defaults, which have' if "attn_config" in spec.origins \
+            else 'attn_config has'
+        out.append(Problem("error", "LC102", f'{said} no "rope_theta": DbrxAttention reads it and DbrxAttentionConfig '
+                                             "has no default, so transformers cannot build the model (DBRX checkpoints "
+                                             'write "attn_config": {"rope_theta": 500000, ...})',
+                           spec.key_span("attn_config") or spec.span))
+    hidden, moe_hidden = v.get("hidden_size"), v.get("moe_hidden")
+    if type(hidden) is int and type(moe_hidden) is int and hidden != moe_hidden:
+        out.append(Problem("warning", "LC103", f"the experts and router are {moe_hidden:,} wide (d_model, copied into "
+                                               f"ffn_config before {spec.key_label('hidden_size')} sets the width to "
+                                               f"{hidden:,}): transformers builds the model (counted), but its forward "
+                                               "pass fails (write d_model)", spec.key_span("hidden_size") or spec.span))
+    if v.get("tie_embeddings"):
+        out.append(Problem("error", "LC103", "tie_word_embeddings is not supported for DBRX models: DbrxConfig refuses it",
+                           spec.key_span("tie_embeddings") or spec.span))
+    return out
+
+
+FAMILIES += (
+    # DBRX: a fused Wqkv (hidden_size queries, kv_n_heads key/value heads), out_proj, bias-free LayerNorms around
+    # attention (norm_attn_norm), and every layer a mixture of experts (ffn: an nn.Linear router, experts as three
+    # fused w1 / v1 / w2 parameters); kv_n_heads in attn_config, the experts' sizes in ffn_config.
+    # (An attribute_map alias is set after the class's own key, and wins; but DbrxConfig copies d_model into
+    # ffn_config before: the experts and router are d_model wide, its default where only hidden_size is given.)
+    decoder("dbrx", "DbrxForCausalLM", WRITTEN_HEAD_DIM,
+            aliases(hidden_size=("hidden_size", "d_model"), num_layers=("num_hidden_layers", "n_layers"),
+                    num_heads=("num_attention_heads", "n_heads")),
+            d(vocab_size=32000, hidden_size=2048, num_layers=24, num_heads=16, max_positions=2048),
+            MOE, FLOOR_HEADS, NO_WINDOW,
+            {"attn_config": Field(("attn_config",), None, "any", null="none",
+                                  doc="attention settings: kv_n_heads, rope_theta (required), clip_qkv"),
+             "ffn_config": Field(("ffn_config",), None, "any", null="none",
+                                 doc="mixture-of-experts settings: ffn_hidden_size, moe_num_experts, moe_top_k"),
+             **{name: fixed(_nested(sub, key, default)) for name, sub, key, default, _least in DBRX_NESTED},
+             "head_dim": fixed(HEAD_DIM), "intermediate_size": fixed(0),
+             "norm": fixed("layer_nobias"), "layer_norms": fixed(("norm_1", "norm_2")),
+             "q_bias": fixed(False), "k_bias": fixed(False), "v_bias": fixed(False), "o_bias": fixed(False),
+             "mlp_bias": fixed(False), "q_from_hidden": fixed(True), "attn_out_from_hidden": fixed(True),
+             "attn_names": fixed(("Wqkv", "out_proj")), "router_name": fixed("layer"),
+             "moe_hidden": Field(("d_model",), 2048, doc="width the experts and router take (d_model as written)"),
+             "max_positions": Field(("max_position_embeddings", "max_seq_len"), 2048, "int?", null="none",
+                                    doc=BASE["max_positions"].doc)},
+            heads={"DbrxForCausalLM": "causal_lm", "DbrxModel": "base"}, checks=(_dbrx,),
+            float_keys=("max_position_embeddings",)),
+)
+
+FAMILIES += (
+    # MiniCPM3: DeepSeek-V2's multi-head latent attention (biases on q_a_proj, kv_a_proj_with_mqa and o_proj by
+    # attention_bias) and a dense gated MLP in every layer; v_head_dim hidden_size / heads where not given.
+    decoder("minicpm3", "MiniCPM3ForCausalLM", STRICT_HEADS,
+            d(vocab_size=73448, hidden_size=2560, intermediate_size=6400, num_layers=62, num_heads=40, num_kv_heads=40,
+              tie_embeddings=True, max_positions=32768),
+            {"head_dim": fixed(HEAD_DIM),
+             "q_lora_rank": Field(("q_lora_rank",), 768, "int?",
+                                  doc="rank of the low-rank query projection (null: a full q_proj)"),
+             "kv_lora_rank": Field(("kv_lora_rank",), 256,
+                                   doc="width of the compressed key/value latent (what the KV cache holds)"),
+             "qk_nope_head_dim": Field(("qk_nope_head_dim",), 64),
+             "qk_rope_head_dim": Field(("qk_rope_head_dim",), 32),
+             "v_head_dim": Field(("v_head_dim",), HEAD_DIM, null="default",
+                                 doc="width of each value head (null: hidden_size / num_attention_heads)"),
+             # MiniCPM3Config holds qk_rope_head_dim as head_dim, which its RoPE check reads.
+             "rope_head_dim": Field(("qk_rope_head_dim",), 32, doc=ROTATED_HEAD_DIM)},
+            nulls(num_kv_heads=KV_HEADS),
+            heads={"MiniCPM3ForCausalLM": "causal_lm", "MiniCPM3Model": "base",
+                   "MiniCPM3ForSequenceClassification": "sequence_classification"}),
+)
+
+FAMILIES += (
+    # DeepSeek-V3.2: DeepSeek-V3's latent attention (always a low-rank query) with a sparse-attention indexer in
+    # every layer (wq_b, wk, a LayerNorm over its key, weights_proj), and its experts in the layers
+    # mlp_layer_types calls "sparse" (from first_k_dense_replace on, by default).
+    decoder("deepseek_v32", "DeepseekV32ForCausalLM", FLOOR_HEADS,
+            d(vocab_size=129280, hidden_size=7168, intermediate_size=18432, num_layers=61, num_heads=128,
+              num_kv_heads=128, max_positions=163840, experts_per_token=8, moe_intermediate_size=2048,
+              n_shared_experts=1, first_k_dense_replace=3),
+            MOE, DEEPSEEK,
+            {"num_experts": Field(("num_local_experts", "n_routed_experts"), 256, doc=MOE["num_experts"].doc),
+             "n_shared_experts": Field(("n_shared_experts",), 1, minimum=0, doc="shared experts (always on)"),
+             "q_lora_rank": Field(("q_lora_rank",), 1536, doc="rank of the low-rank query projection"),
+             # DeepseekV32Config holds qk_rope_head_dim as head_dim (a written head_dim is replaced), which its
+             # RoPE check reads.
+             "rope_head_dim": Field(("qk_rope_head_dim",), 64, doc=ROTATED_HEAD_DIM),
+             "moe_layers": fixed("mlp_layer_types"),
+             "mlp_layer_types": Field(("mlp_layer_types",), Derived(
+                 lambda v: ("dense",) * min(v["first_k_dense_replace"], v["num_layers"])
+                 + ("sparse",) * max(0, v["num_layers"] - v["first_k_dense_replace"]),
+                 "dense for the first first_k_dense_replace layers, then sparse"), "strs", null="default",
+                 doc='"dense" or "sparse" (a mixture of experts) for each layer'),
+             "index_n_heads": Field(("index_n_heads",), 64, doc="query heads of the sparse-attention indexer"),
+             "index_head_dim": Field(("index_head_dim",), 128,
+                                     doc="width of the indexer's heads (and of the key it caches per token)"),
+             "sliding_window": fixed(None),
+             "layer_types": Field(("layer_types",), Derived(lambda v: ("indexed_attention",) * v["num_layers"],
+                                                            "indexed attention in every layer"), "strs", null="default")},
+            heads={"DeepseekV32ForCausalLM": "causal_lm", "DeepseekV32Model": "base"},
+            notes=("DeepSeek-V3.2 checkpoints also hold a multi-token-prediction layer that transformers does not "
+                   "build; it is not counted",),
+            checks=(layer_list_length("layer_types", "mlp_layer_types",
+                                      allowed={"mlp_layer_types": ("sparse", "dense")}),),
+            fp32_modules=("indexer.weights_proj",),
+            fp32_modules_strict=("e_score_correction_bias", "gate.weight")),
+)
+
+
+def _llama4_no_rope(v) -> tuple[int, ...]:
+    written = v["no_rope_layers_written"]
+    if written:  # (an empty list is as none: Llama4TextConfig then derives it)
+        return tuple(written)
+    return tuple(int((i + 1) % v["no_rope_layer_interval"] != 0) for i in range(v["num_layers"]))
+
+
+def _llama4_lists(spec) -> list[Problem]:
+    """Llama4TextAttention reads no_rope_layers[i] for every layer; with no layer_types, Llama4TextConfig derives one
+    per no_rope_layers entry, which validate_layer_type then wants as many as the layers."""
+    v = spec.values
+    written, layers = v.get("no_rope_layers_written"), v.get("num_layers")
+    if not written or type(layers) is not int or "no_rope_layers_written" not in spec.origins:
+        return []
+    where = spec.key_span("no_rope_layers_written") or spec.span
+    if len(written) < layers:
+        return [Problem("error", "LC102", f'"no_rope_layers": {len(written)} entries for {layers} layers (each '
+                                          "attention layer reads its own)", where)]
+    if len(written) > layers and "layer_types" not in spec.origins:
+        return [Problem("error", "LC103", f'"no_rope_layers": {len(written)} entries for {layers} layers: '
+                                          "Llama4TextConfig derives a layer type from each, and refuses more layer "
+                                          "types than layers", where)]
+    return []
+
+
+FAMILIES += (
+    # Llama 4 (text): Llama's attention (biases by attention_bias; its qk norms have no weights), MoE layers where
+    # moe_layers says (every interleave_moe_layer_step-th by default), each with experts intermediate_size wide, an
+    # nn.Linear router and a shared expert as wide; dense layers intermediate_size_mlp wide. Layers with rotary
+    # positions attend in chunks of attention_chunk_size (what their cache keeps).
+    decoder("llama4_text", "Llama4ForCausalLM",
+            d(vocab_size=202048, hidden_size=5120, num_layers=48, num_heads=40, num_kv_heads=8,
+              max_positions=131072),
+            MOE,
+            {"head_dim": Field(("head_dim",), 128, doc=BASE["head_dim"].doc), "mlp_bias": fixed(False),
+             "intermediate_size": Field(("intermediate_size_mlp",), 16384, doc="width of the dense layers' MLP"),
+             "moe_intermediate_size": Field(("intermediate_size",), 8192,
+                                            doc="width of each expert's MLP (and of the shared expert)"),
+             "shared_intermediate_size": fixed(Derived(lambda v: v["moe_intermediate_size"], "intermediate_size")),
+             "num_experts": Field(("num_local_experts",), 16, doc=MOE["num_experts"].doc),
+             "experts_per_token": Field(("num_experts_per_tok",), 1, doc=MOE["experts_per_token"].doc),
+             "router_name": fixed("router"),
+             "moe_layers": fixed("layer_list"),
+             "interleave_moe_layer_step": Field(("interleave_moe_layer_step",), 1,
+                                                doc="every how many layers one is MoE (where moe_layers is not given)"),
+             "moe_layer_indices": Field(("moe_layers",), Derived(
+                 lambda v: tuple(range(v["interleave_moe_layer_step"] - 1, v["num_layers"], v["interleave_moe_layer_step"])),
+                 "every interleave_moe_layer_step-th layer"), "ints", null="default",
+                 doc="which layers are a mixture of experts"),
+             "no_rope_layer_interval": Field(("no_rope_layer_interval",), 4,
+                                             doc="every how many layers one has no rotary positions (NoPE)"),
+             "no_rope_layers_written": Field(("no_rope_layers",), (), "ints", minimum=0),
+             "no_rope_layers": fixed(Derived(_llama4_no_rope, "no_rope_layers, else a NoPE layer every "
+                                                              "no_rope_layer_interval layers")),
+             # The chunk a chunked-attention layer attends to, which its cache keeps (as a sliding window's).
+             "sliding_window": Field(("attention_chunk_size",), 8192, "int?",
+                                     doc="tokens a chunked-attention layer attends to (null: every layer full)"),
+             "layer_types": Field(("layer_types",), Derived(
+                 lambda v: tuple("chunked_attention" if rope and v["sliding_window"] is not None else "full_attention"
+                                 for rope in v["no_rope_layers"]),
+                 "chunked where the layer has rotary positions and attention_chunk_size is set"), "strs",
+                 null="default")},
+            heads={"Llama4ForCausalLM": "causal_lm", "Llama4TextModel": "base"},
+            checks=(_llama4_lists, layer_list_length("layer_types"))),
+)
+
+FAMILIES += (
+    # JetMoE: a mixture of attention heads (each expert a query and an output projection num_key_value_heads ×
+    # kv_channels wide, one shared kv_proj, an nn.Linear router and an output bias) and a mixture of MLP experts
+    # (fused input_linear, output_linear, an nn.Linear router and an output bias) in every layer; a token uses
+    # num_experts_per_tok of each. JetMoeConfig sets num_attention_heads to num_key_value_heads ×
+    # num_experts_per_tok, and a num_attention_heads the file gives after that (no parameters depend on it).
+    decoder("jetmoe", "JetMoeForCausalLM",
+            d(vocab_size=32000, hidden_size=2048, intermediate_size=5632, num_layers=12, num_kv_heads=16,
+              tie_embeddings=True, max_positions=4096),
+            MOE, FLOOR_HEADS, NO_WINDOW,
+            {"num_experts": Field(("num_local_experts",), 8, doc=MOE["num_experts"].doc),
+             "experts_per_token": Field(("num_experts_per_tok",), 2, doc=MOE["experts_per_token"].doc),
+             "moe_intermediate_size": EXPERT_WIDTH_IS_MLP,
+             "num_heads": Field(("num_attention_heads",), Derived(lambda v: v["num_kv_heads"] * v["experts_per_token"],
+                                                                  "num_key_value_heads × num_experts_per_tok"),
+                                null="none", doc="query heads (num_key_value_heads × num_experts_per_tok)"),
+             "head_dim": Field(("head_dim", "kv_channels"), 128, doc="width of each attention head (kv_channels)"),
+             "rope_head_dim": Field(("head_dim", "kv_channels"), 128, doc="width of each attention head (kv_channels)"),
+             "attention_experts": fixed(True), "experts_out_bias": fixed(True), "router_name": fixed("layer"),
+             "q_bias": fixed(False), "k_bias": fixed(False), "v_bias": fixed(False), "o_bias": fixed(False),
+             "mlp_bias": fixed(False), "mlp_names": fixed(("input_linear", "output_linear"))},
+            float_keys=("num_attention_heads",)),
+)

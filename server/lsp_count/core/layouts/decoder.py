@@ -22,8 +22,15 @@ def attention(spec: ModelSpec) -> ParamNode:
     h = spec.int("hidden_size")
     if v.get("kv_lora_rank"):
         return _mla_attention(spec)
+    if v.get("attention_experts"):
+        return _moa_attention(spec)
     heads, kv, d = spec.int("num_heads"), spec.int("num_kv_heads"), spec.int("head_dim")
     q_out, kv_out = heads * d, kv * d
+    # DBRX and MPT: the queries (MPT: keys and values too) are hidden_size wide whatever the heads floor to.
+    if v.get("q_from_hidden"):
+        q_out = h
+    if v.get("kv_from_hidden"):
+        kv_out = h
     names = v["attn_names"]
     tensors: tuple[Tensor, ...] = ()
     if len(names) == 2:  # fused q/k/v projection, then output projection
@@ -70,8 +77,33 @@ def _mla_attention(spec: ModelSpec) -> ParamNode:
     tensors += linear("kv_a_proj_with_mqa", h, kv_rank + rope, bias) + norm("kv_a_layernorm", kv_rank, False)
     tensors += linear("kv_b_proj", kv_rank, heads * (nope + vd), False)
     tensors += linear("o_proj", heads * vd, h, bias)
+    if v.get("index_n_heads"):  # DeepSeek-V3.2's sparse-attention indexer: its own queries, one key, head weights
+        ih, idim = spec.int("index_n_heads"), spec.int("index_head_dim")
+        tensors += (linear("indexer.wq_b", int(q_rank or 0), ih * idim, False) + linear("indexer.wk", h, idim, False)
+                    + norm("indexer.k_norm", idim, True) + linear("indexer.weights_proj", h, ih, False))
     return ParamNode("attention", tensors, source=spec.key_span("kv_lora_rank"), key="kv_lora_rank",
                      note="multi-head latent attention")
+
+
+def _moa_attention(spec: ModelSpec) -> ParamNode:
+    """JetMoE's mixture of attention heads: one kv_proj shared by all; per expert a query projection
+    (input_linear) and an output projection (output_linear), num_kv_heads × head_dim wide, of which a token uses
+    top-k; an nn.Linear router (experts.router.layer) and an output bias (experts.bias)."""
+    v = spec.values
+    h, kv, d = spec.int("hidden_size"), spec.int("num_kv_heads"), spec.int("head_dim")
+    experts = spec.int("num_experts")
+    top_k = v.get("experts_per_token")
+    active = min(top_k, experts) if isinstance(top_k, int) else None
+    width = kv * d
+    routed = ParamNode("attention_experts", (Tensor("input_linear", (width, h), "expert", "experts"),
+                                             Tensor("output_linear", (h, width), "expert", "experts")),
+                       repeat=experts, active_repeat=active,
+                       note=f"routed: {active} of {experts} per token" if active is not None else
+                       "routed: num_experts_per_tok not set", source=spec.key_span("num_experts"), key="num_experts")
+    router = ParamNode("attention_router", linear(str(v.get("router_name") or "gate"), h, experts, False))
+    return ParamNode("attention", linear("kv_proj", h, 2 * width, False) + (Tensor("bias", (h,), "bias", "experts"),),
+                     (router, routed), source=spec.key_span("num_kv_heads"), key="num_kv_heads",
+                     note="mixture of attention heads")
 
 
 def mlp(spec: ModelSpec, ffn: int, name: str = "mlp", key: str = "intermediate_size") -> ParamNode:
@@ -86,12 +118,15 @@ def mlp(spec: ModelSpec, ffn: int, name: str = "mlp", key: str = "intermediate_s
             tensors = linear(names[0], h, ffn, bias) + linear(names[1], h, ffn, bias) + linear(names[2], ffn, h, bias)
     else:
         tensors = linear(names[0], h, ffn, bias) + linear(names[1], ffn, h, bias)
+    # Apertus: an activation with learned scalars (xIELU's alpha_p and alpha_n, PReLU's weight), one each.
+    tensors += tuple(Tensor(f"act_fn.{p}", (1,), "other", "act_fn") for p in v.get("act_params") or ())
     return ParamNode(name, tensors, source=spec.key_span(key), key=key)
 
 
 def moe(spec: ModelSpec) -> ParamNode:
     v = spec.values
-    h = spec.int("hidden_size")
+    # DBRX: the experts and router take the width d_model had when the config copied it into ffn_config.
+    h = spec.int("moe_hidden") if v.get("moe_hidden") else spec.int("hidden_size")
     experts, f = spec.int("num_experts"), spec.int("moe_intermediate_size")
     top_k = v.get("experts_per_token")  # None: not set (DeepSeek-V2's default), which experts run is not known
     gated = bool(v["mlp_gated"])
@@ -110,13 +145,21 @@ def moe(spec: ModelSpec) -> ParamNode:
         source=spec.key_span("num_experts"), key="num_experts",
     )
     # The router's module: "gate" (Mixtral, Qwen, DeepSeek), "router" (PhiMoE's nn.Linear, GraniteMoE's).
-    router = ParamNode("router", linear(str(v.get("router_name") or "gate"), h, experts, bool(v.get("router_bias"))))
+    router_tensors = linear(str(v.get("router_name") or "gate"), h, experts, bool(v.get("router_bias")))
+    statics = None
+    if v.get("router_statics"):  # ERNIE 4.5: a (1, experts) score correction bias, a parameter with no gradient
+        statics = ParamNode("moe_statics", (Tensor("e_score_correction_bias", (1, experts), "other", "moe_statics"),),
+                            frozen=True)
+    router = ParamNode("router", router_tensors, (statics,) if statics else ())
     shared = None
     shared_ffn = v.get("shared_intermediate_size")
     if shared_ffn:
         shared = mlp(spec, int(shared_ffn), "shared_experts", "shared_intermediate_size")
     shared_gate = ParamNode("shared_expert_gate", linear("shared_expert_gate", h, 1, False)) if v.get("shared_expert_gate") else None
-    return node("moe", router, routed, shared, shared_gate, source=spec.key_span("num_experts"), key="num_experts")
+    # JetMoE: one bias (hidden_size wide) on the experts' sum.
+    out_bias = (Tensor("bias", (h,), "bias", "moe"),) if v.get("experts_out_bias") else ()
+    return node("moe", router, routed, shared, shared_gate, tensors=out_bias, source=spec.key_span("num_experts"),
+                key="num_experts")
 
 
 def _layer_norms(spec: ModelSpec) -> ParamNode | None:
@@ -129,21 +172,49 @@ def _layer_norms(spec: ModelSpec) -> ParamNode | None:
 
 def moe_layer_count(spec: ModelSpec) -> int:
     """How many decoder layers use routed experts instead of a dense MLP."""
+    return sum(moe_layer_flags(spec))
+
+
+def moe_layer_flags(spec: ModelSpec) -> tuple[bool, ...]:
+    """For each decoder layer, whether it uses routed experts instead of a dense MLP."""
     v = spec.values
     layers = spec.int("num_layers")
     if not v.get("num_experts"):
-        return 0
+        return (False,) * layers
     rule = v["moe_layers"]
     if rule == "all":
-        return layers
+        return (True,) * layers
     if rule == "sparse_step":  # qwen2_moe / qwen3_moe: (i + 1) % step == 0 and i not in mlp_only_layers
         step = spec.int("decoder_sparse_step")
-        only_dense = {i for i in v.get("mlp_only_layers") or () if 0 <= i < layers}  # type: ignore[union-attr]
-        sparse = layers // step
-        return sparse - sum(1 for i in only_dense if (i + 1) % step == 0)
+        only_dense = set(v.get("mlp_only_layers") or ())  # type: ignore[arg-type]
+        return tuple((i + 1) % step == 0 and i not in only_dense for i in range(layers))
     if rule == "first_k_dense":  # deepseek: layers from first_k_dense_replace on
-        return max(0, layers - int(v.get("first_k_dense_replace") or 0))
+        return tuple(i >= int(v.get("first_k_dense_replace") or 0) for i in range(layers))
+    if rule == "layer_list":  # Llama 4: the layers moe_layers names (else every interleave_moe_layer_step-th)
+        listed = set(v.get("moe_layer_indices") or ())  # type: ignore[arg-type]
+        return tuple(i in listed for i in range(layers))
+    if rule == "interval_range":  # ERNIE 4.5: every moe_layer_interval-th layer from start to end index (-1: the last)
+        step, start, end = v["moe_layer_interval"], v["moe_layer_start_index"], v["moe_layer_end_index"]
+        end = layers - 1 if end == -1 else end
+        return tuple((i + 1) % step == 0 and i >= start and i <= end for i in range(layers))  # type: ignore[operator]
+    if rule == "mlp_layer_types":  # GLM-4.7-Flash, DeepSeek-V3.2: the layers whose mlp_layer_types entry is "sparse"
+        types = tuple(v.get("mlp_layer_types") or ())  # type: ignore[arg-type]
+        return tuple(i < len(types) and types[i] == "sparse" for i in range(layers))
     raise ValueError(f"unknown moe layer rule {rule!r}")
+
+
+def layer_indices(spec: ModelSpec | None) -> dict[str, tuple[int, ...]]:
+    """A decoder stack of dense and MoE layers: each kind's node ("dense_layers", "moe_layers") -> the numbers
+    transformers gives its layers (model.layers.3.mlp.gate), for formats/lora.apply_lora's ``layer_indices``;
+    {} for a stack of one kind. (The tree holds the dense layers first: where the kinds interleave, as with
+    Qwen2-MoE's decoder_sparse_step, ERNIE 4.5's interval or Llama 4's moe_layers, only these numbers place them.)"""
+    if spec is None or spec.family.layout != "decoder":
+        return {}
+    flags = moe_layer_flags(spec)
+    if all(flags) or not any(flags):
+        return {}
+    return {"dense_layers": tuple(i for i, f in enumerate(flags) if not f),
+            "moe_layers": tuple(i for i, f in enumerate(flags) if f)}
 
 
 def decoder_stack(spec: ModelSpec) -> ParamNode:

@@ -1,0 +1,686 @@
+"""Hybrid state-space / attention families (Jamba, Bamba, Granite 4 hybrid, Nemotron-H, Falcon-H1, Qwen3-Next,
+LFM2) and Mamba variants (Falcon-Mamba).
+
+The hybrids use the hybrid layout (``layouts/hybrid.py``): per layer a mixer (``layer_mixers``: "attention",
+"gated_attention", "mamba", "mamba2", "gated_deltanet", "short_conv", "attention+mamba2" or "none") and a
+feed-forward part (``layer_ffns``: "mlp", "moe" or "none"), derived as each config class lays them out. Their
+attention, MLP and experts read the decoder layout's canonical fields (the decoder table's base), their
+recurrent mixers the ``ssm_*`` / ``linear_*`` fields; the memory estimate's cache reads ``layer_mixers`` too
+(memory._mixed_cache). Defaults are the transformers 5 config classes'.
+"""
+
+from __future__ import annotations
+
+from lsp_count.core.families.decoders import (
+    BASE, EXPERT_WIDTH_IS_MLP, FLOOR_HEADS, HEAD_DIM, KV_HEADS, MOE, ROPE, WRITTEN_HEAD_DIM, causal_heads, d, fixed,
+    merge_fields, nulls, rotary_share,
+)
+from lsp_count.core.source import Problem
+from lsp_count.core.spec import Derived, Family, Field
+
+
+def _ceil16(v) -> int:
+    return -(-v["hidden_size"] // 16)
+
+
+# What every hybrid row starts from: the decoder base (llama-shaped attention and gated MLP) with the
+# hybrid layout's own switches.
+HYBRID_BASE: dict[str, Field] = {
+    **BASE,
+    "mlp_bias": fixed(False),
+    "ssm_module": fixed("mamba"),
+    "ffn_module": fixed("feed_forward"),
+    "ssm_norms": fixed(False),
+    "ssm_groups": fixed(None),
+    "ssm_heads": fixed(None),
+    "ssm_dt_rank": fixed(None),
+    "final_norm_name": fixed("final_layernorm"),
+    "layer_norms": fixed(("input_layernorm", "pre_ff_layernorm")),
+    "layer_types": fixed(None),
+    "sliding_window": fixed(None),
+}
+
+
+def hybrid(model_type: str, architecture: str, *overrides: dict[str, Field], heads: dict[str, str] | None = None,
+           checks=(), notes: tuple[str, ...] = (), rope: bool = True, float_keys: tuple[str, ...] = ()) -> Family:
+    fields = merge_fields({**HYBRID_BASE, **ROPE} if rope else HYBRID_BASE, *overrides)
+    return Family(model_type, "hybrid", architecture, fields, heads or causal_heads(architecture), notes=notes,
+                  checks=tuple(checks), float_keys=float_keys)
+
+
+def _problem(spec, name: str, message: str, severity: str = "error") -> list[Problem]:
+    return [Problem(severity, "LC103", message, spec.key_span(name) or spec.span)]
+
+
+# Most hybrids' attention reads getattr(config, "head_dim", hidden_size // num_attention_heads) (their config
+# classes declare none): a null is kept, and fails only where there are attention layers (ModelSpec.int names
+# the key).
+HEAD_DIM_NULL_KEPT = Field(("head_dim",), HEAD_DIM, "int?", doc=BASE["head_dim"].doc, null="none")
+
+# --- Jamba ---------------------------------------------------------------------------------------
+
+
+def _jamba_offsets(spec) -> list[Problem]:
+    """JambaConfig (validate_architecture) refuses an offset not below its period."""
+    v = spec.values
+    out: list[Problem] = []
+    for what, offset, period in (("attention", "attn_layer_offset", "attn_layer_period"),
+                                 ("expert", "expert_layer_offset", "expert_layer_period")):
+        o, p = v.get(offset), v.get(period)
+        if type(o) is int and type(p) is int and o >= p:
+            out += _problem(spec, offset, f"{spec.key_label(offset)} ({o}) must be smaller than "
+                                          f"{spec.key_label(period)} ({p}): JambaConfig refuses the {what} layout")
+    return out
+
+
+def _jamba_nulls(spec) -> list[Problem]:
+    """A null num_experts JambaConfig refuses; a null num_local_experts (its attribute_map alias) it keeps, and
+    its expert layers (layers_num_experts) cannot compare None with 1."""
+    v = spec.values
+    if v.get("jamba_experts") is not None or "jamba_experts" not in spec.origins:
+        return []
+    key = spec.key_name("jamba_experts")
+    layers, period, offset = v.get("num_layers"), v.get("expert_layer_period"), v.get("expert_layer_offset")
+    if key == "num_local_experts" and all(type(n) is int for n in (layers, period, offset)) and \
+            not any(i % period == offset for i in range(layers)):
+        return []
+    return [Problem("error", "LC102", f'"{key}": null is not a whole number: JambaConfig rejects it, or its expert '
+                                      "layers cannot be built with it (leaving the key out takes the default, 16)",
+                    spec.key_span("jamba_experts") or spec.span)]
+
+
+JAMBA = {
+    "num_kv_heads": Field(("num_key_value_heads",), 8, doc=BASE["num_kv_heads"].doc),
+    # JambaAttention: getattr(config, "head_dim", hidden_size // num_attention_heads) (the class declares none)
+    "head_dim": HEAD_DIM_NULL_KEPT,
+    **{b: fixed(False) for b in ("q_bias", "k_bias", "v_bias", "o_bias")},
+    "attn_layer_period": Field(("attn_layer_period",), 8, doc="one attention layer in this many"),
+    "attn_layer_offset": Field(("attn_layer_offset",), 4, minimum=0, doc="index of the first attention layer"),
+    "expert_layer_period": Field(("expert_layer_period",), 2, doc="one mixture-of-experts layer in this many"),
+    "expert_layer_offset": Field(("expert_layer_offset",), 1, minimum=0, doc="index of the first MoE layer"),
+    **MOE,
+    # attribute_map: num_local_experts is num_experts. (One expert, or none, is a dense MLP: layers_num_experts.)
+    # A null num_local_experts is set past the class's checks and fails only in an expert layer (_jamba_nulls).
+    "jamba_experts": Field(("num_local_experts", "num_experts"), 16, "int?", minimum=0, doc=MOE["num_experts"].doc,
+                           null="none"),
+    # (the experts of the MoE layers: none where one expert or none makes every layer a dense MLP, whose
+    # num_experts_per_tok nothing reads)
+    "num_experts": fixed(Derived(lambda v: v["jamba_experts"] if (v["jamba_experts"] or 0) > 1 else 0,
+                                 "num_experts, where more than one")),
+    "moe_intermediate_size": EXPERT_WIDTH_IS_MLP,
+    "router_name": fixed("router"),
+    "ssm_inner": fixed(Derived(lambda v: v["ssm_expand"] * v["hidden_size"], "mamba_expand × hidden_size")),
+    "ssm_expand": Field(("mamba_expand",), 2, doc="the Mamba mixer's width: mamba_expand × hidden_size"),
+    "ssm_state": Field(("mamba_d_state",), 16, doc="SSM state size per channel"),
+    "ssm_conv_kernel": Field(("mamba_d_conv",), 4, doc="width of the Mamba mixer's causal convolution"),
+    "ssm_dt_rank": Field(("mamba_dt_rank",), Derived(_ceil16, "ceil(hidden_size / 16)"), "int|auto",
+                         doc="rank of the time-step projection (\"auto\": ceil(hidden_size / 16))"),
+    "ssm_bias": Field(("mamba_proj_bias",), False, "bool", doc="biases on the mixer's in_proj and out_proj"),
+    "ssm_conv_bias": Field(("mamba_conv_bias",), True, "bool", doc="a bias on the mixer's convolution"),
+    "ssm_norms": fixed(True),
+    "layer_mixers": fixed(Derived(
+        lambda v: tuple("attention" if i % v["attn_layer_period"] == v["attn_layer_offset"] else "mamba"
+                        for i in range(v["num_layers"])), "attention where i % attn_layer_period == attn_layer_offset")),
+    "layer_ffns": fixed(Derived(
+        lambda v: tuple("moe" if v["num_experts"] > 1 and i % v["expert_layer_period"] == v["expert_layer_offset"]
+                        else "mlp" for i in range(v["num_layers"])),
+        "experts where i % expert_layer_period == expert_layer_offset")),
+}
+
+
+# --- Bamba and Granite 4 hybrid: Mamba-2 mixers -----------------------------------------------------
+
+
+def _mamba2_head_width(v) -> int:
+    return v["ssm_expand"] * v["hidden_size"] // v["ssm_heads"]
+
+
+MAMBA2_MIXER = {
+    "ssm_expand": Field(("mamba_expand",), 2, doc="the Mamba-2 mixer's width: mamba_expand × hidden_size"),
+    "ssm_inner": fixed(Derived(lambda v: v["ssm_expand"] * v["hidden_size"], "mamba_expand × hidden_size")),
+    "ssm_heads": Field(("mamba_n_heads",), 128, doc="SSM heads (mamba_n_heads × mamba_d_head must be the mixer's width)"),
+    "ssm_head_dim": Field(("mamba_d_head",), Derived(_mamba2_head_width, "mamba_expand × hidden_size / mamba_n_heads"),
+                          "int|auto", doc="width of each SSM head (\"auto\": the mixer's width / mamba_n_heads)"),
+    # (int | None, outside validate_architecture: a null is kept, which only a Mamba-2 layer reads)
+    "ssm_groups": Field(("mamba_n_groups",), 1, "int?", doc="groups of the B and C state projections", null="none"),
+    "ssm_state": Field(("mamba_d_state",), 256, "int?", doc="SSM state size per head channel", null="none"),
+    "ssm_conv_kernel": Field(("mamba_d_conv",), 4, "int?", doc="width of the mixer's causal convolution",
+                             null="none"),
+    "ssm_bias": Field(("mamba_proj_bias",), False, "bool", doc="biases on the mixer's in_proj and out_proj"),
+    "ssm_conv_bias": Field(("mamba_conv_bias",), True, "bool", doc="a bias on the mixer's convolution"),
+}
+
+
+def _mamba2_widths(config_class: str):
+    def check(spec) -> list[Problem]:
+        """validate_architecture: mamba_n_heads must divide mamba_expand × hidden_size, and mamba_n_heads ×
+        mamba_d_head equal it; the forward pass shares each group's B and C among mamba_n_heads / mamba_n_groups
+        heads (the model builds where the groups do not divide the heads: a warning)."""
+        v = spec.values
+        hidden, expand, heads, width, groups = (v.get(k) for k in ("hidden_size", "ssm_expand", "ssm_heads",
+                                                                   "ssm_head_dim", "ssm_groups"))
+        if not all(type(n) is int for n in (hidden, expand, heads)):
+            return []
+        inner = expand * hidden
+        if inner % heads:
+            return _problem(spec, "ssm_heads", f"{spec.key_label('ssm_heads')} ({heads}) does not divide mamba_expand "
+                                               f"({expand}) × hidden_size ({hidden:,}) = {inner:,}: {config_class} "
+                                               "refuses the config")
+        if type(width) is int and width * heads != inner:
+            return _problem(spec, "ssm_head_dim", f"{spec.key_label('ssm_head_dim')} ({width}) × mamba_n_heads ({heads}) "
+                                                  f"is not mamba_expand × hidden_size ({inner:,}): the heads must divide "
+                                                  f"the mixer's width exactly, and {config_class} refuses the config")
+        if type(groups) is int and heads % groups:
+            return _problem(spec, "ssm_groups", f"mamba_n_groups ({groups}) does not divide mamba_n_heads ({heads}): "
+                                                "transformers builds the model (counted), but its forward pass fails",
+                            "warning")
+        return []
+    return check
+
+
+def _bamba_mixers(v) -> tuple[str, ...]:
+    indices = set(v["attn_layer_indices"] or ())
+    return tuple("attention" if i in indices else "mamba2" for i in range(v["num_layers"]))
+
+
+BAMBA = {
+    **WRITTEN_HEAD_DIM, **FLOOR_HEADS,
+    "num_kv_heads": Field(("num_key_value_heads",), 8, doc=BASE["num_kv_heads"].doc),
+    "head_dim": HEAD_DIM_NULL_KEPT,
+    **MAMBA2_MIXER,
+    "attn_layer_indices": Field(("attn_layer_indices",), (), "ints", doc="indices of the attention layers"),
+    "layer_mixers": fixed(Derived(_bamba_mixers, "attention at attn_layer_indices, Mamba-2 elsewhere")),
+    "layer_ffns": fixed(Derived(lambda v: ("mlp",) * v["num_layers"], "a gated MLP in every layer")),
+    # BambaConfig sets partial_rotary_factor to 0.5 whatever the file says.
+    "partial_rotary_factor": fixed(0.5),
+}
+
+
+# Granite 4 hybrid: layer_types, legacy names ("mamba", "attention") remapped; a layer is Mamba-2 where it is
+# "linear_attention" and attention otherwise. Every layer has a shared MLP (input_linear: both halves of
+# a gated MLP, output_linear), and with experts a router and experts as wide as intermediate_size too.
+_LEGACY_LAYER_TYPES = {"mamba": "linear_attention", "attention": "full_attention"}
+_ATTENTION_LAYER_TYPES = ("full_attention", "sliding_attention", "chunked_attention", "window_attention",
+                          "indexed_attention", "compressed_sparse_attention", "heavily_compressed_attention",
+                          "minimax_m3_sparse", "conv", "moe", "hybrid", "hybrid_sliding",
+                          "reference_sliding_attention", "linear_attention")
+
+
+def _granite_layer_types(v) -> tuple[str, ...]:
+    written = v["granite_layer_types"]
+    if written is None:
+        return ("linear_attention",) * v["num_layers"]
+    return tuple(_LEGACY_LAYER_TYPES.get(t, t) for t in written)
+
+
+def _granite_layer_check(spec) -> list[Problem]:
+    """GraniteMoeHybridConfig's validate_layer_type: each entry (after the legacy names are remapped) a layer
+    type transformers knows, one per layer."""
+    if "granite_layer_types" not in spec.origins:
+        return []
+    types, layers = spec.values.get("layer_kinds_written"), spec.values.get("num_layers")
+    if not isinstance(types, tuple):
+        return []
+    bad = sorted({t for t in types if t not in _ATTENTION_LAYER_TYPES})
+    if bad:
+        return _problem(spec, "granite_layer_types", f"layer_types: {', '.join(map(repr, bad))} is not a layer type "
+                                                     "GraniteMoeHybridConfig accepts")
+    if type(layers) is int and len(types) != layers:
+        return _problem(spec, "granite_layer_types", f"layer_types has {len(types)} entries for {layers} layers: "
+                                                     "GraniteMoeHybridConfig refuses the config")
+    return []
+
+
+GRANITE_HYBRID = {
+    **WRITTEN_HEAD_DIM, **FLOOR_HEADS,
+    "head_dim": HEAD_DIM_NULL_KEPT,
+    **MAMBA2_MIXER,
+    **MOE,
+    "num_experts": Field(("num_local_experts",), 8, minimum=0, doc="routed experts per layer (0: the shared MLP only)"),
+    "moe_intermediate_size": EXPERT_WIDTH_IS_MLP,
+    "router_name": fixed("router"),
+    "shared_intermediate_size": Field(("shared_intermediate_size",), 1024, doc="width of every layer's shared MLP"),
+    "ffn_width": fixed(Derived(lambda v: v["shared_intermediate_size"], "shared_intermediate_size")),
+    "ffn_module": fixed("shared_mlp"),
+    "shared_mlp_beside": fixed(True),
+    "mlp_names": fixed(("input_linear", "output_linear")),
+    # (layers_block_type, its attribute_map alias, is set after __post_init__ fills a missing layer_types: a
+    # null there leaves none, which the model cannot be built with)
+    "granite_layer_types": Field(("layers_block_type", "layer_types"), None, "strs", null=("layer_types",),
+                                 doc="each layer's kind: Mamba-2 (\"mamba\", \"linear_attention\") or attention"),
+    "position_embedding_type": Field(("position_embedding_type",), None, "str",
+                                     doc="\"rope\" for rotary positions, else none (no parameters either way)"),
+    "rotary_embedding": fixed(Derived(lambda v: v["position_embedding_type"] == "rope", "position_embedding_type")),
+    "layer_kinds_written": fixed(Derived(_granite_layer_types, "layer_types, legacy names remapped")),
+    "layer_mixers": fixed(Derived(lambda v: tuple("mamba2" if t == "linear_attention" else "attention"
+                                                  for t in v["layer_kinds_written"]),
+                                  "Mamba-2 where layer_types says linear_attention, attention elsewhere")),
+    "layer_ffns": fixed(Derived(lambda v: ("moe" if v["num_experts"] > 0 else "mlp",) * len(v["layer_kinds_written"]),
+                                "experts and the shared MLP (the shared MLP alone with no experts)")),
+    "layer_norms": fixed(("input_layernorm", "post_attention_layernorm")),
+    "final_norm_name": fixed("norm"),
+}
+
+
+# --- Nemotron-H ---------------------------------------------------------------------------------------
+
+# NemotronHConfig's layers: layers_block_type (or its attribute_map alias layer_types), legacy names remapped;
+# else hybrid_override_pattern (M Mamba-2, * attention, - MLP, E experts); else its default of four blocks. Its
+# num_hidden_layers is that list's length (a num_hidden_layers key is ignored). Each block holds one of them
+# behind one RMSNorm.
+_PATTERN = {"M": "linear_attention", "E": "moe", "*": "full_attention", "-": "mlp"}
+_NEMOTRON_H_TYPES = ("full_attention", "linear_attention", "moe", "mlp")
+_NEMOTRON_H_KINDS = {"linear_attention": ("mamba2", "none"), "full_attention": ("attention", "none"),
+                     "mlp": ("none", "mlp"), "moe": ("none", "moe")}
+
+
+def _nemotron_h_types(v) -> tuple[str, ...]:
+    written = v["nemotron_h_layer_types"]
+    if written is not None:
+        return tuple(_LEGACY_LAYER_TYPES.get(t, t) for t in written)
+    pattern = v["hybrid_override_pattern"]
+    if isinstance(pattern, str):
+        return tuple(_PATTERN.get(c, c) for c in pattern)
+    return ("linear_attention", "moe", "full_attention", "mlp")
+
+
+def _nemotron_h_kinds(v, which: int) -> tuple[str, ...]:
+    return tuple(_NEMOTRON_H_KINDS.get(t, ("none", "none"))[which] for t in v["layer_kinds_written"])
+
+
+def _nemotron_h_layer_check(spec) -> list[Problem]:
+    """NemotronHConfig refuses a layer type it does not know (validate_layer_type) and a pattern character it
+    cannot map."""
+    v = spec.values
+    if "nemotron_h_layer_types" in spec.origins:
+        bad = sorted({t for t in v["layer_kinds_written"] if t not in _NEMOTRON_H_TYPES})
+        if bad:
+            return _problem(spec, "nemotron_h_layer_types", f"layers_block_type: {', '.join(map(repr, bad))} is not a "
+                                                            "block type NemotronHConfig accepts (full_attention / "
+                                                            "attention, linear_attention / mamba, moe, mlp)")
+    # __post_init__ reads the pattern wherever layers_block_type itself is not written (its alias is set later)
+    if "block_type_key" in spec.origins and v.get("block_type_key") is not None:
+        return []
+    if "hybrid_override_pattern" in spec.origins and v.get("hybrid_override_pattern") is None:
+        return [Problem("error", "LC102", '"hybrid_override_pattern": null is not a pattern: with no layers_block_type, '
+                                          "NemotronHConfig reads it and fails (leaving the key out takes the default "
+                                          "blocks)", spec.key_span("hybrid_override_pattern") or spec.span)]
+    elif isinstance(v.get("hybrid_override_pattern"), str):
+        bad = sorted({c for c in v["hybrid_override_pattern"] if c not in _PATTERN})
+        if bad:
+            return _problem(spec, "hybrid_override_pattern", f"hybrid_override_pattern: {', '.join(map(repr, bad))} is "
+                                                             "not a block NemotronHConfig reads (M Mamba-2, * attention, "
+                                                             "- MLP, E experts)")
+    return []
+
+
+NEMOTRON_H = {
+    "num_kv_heads": Field(("num_key_value_heads",), 8, doc=BASE["num_kv_heads"].doc),
+    "head_dim": Field(("head_dim",), 128, doc=BASE["head_dim"].doc),
+    # (attention_bias is not read: the attention's projections have no biases; the head is never tied)
+    **{b: fixed(False) for b in ("q_bias", "k_bias", "v_bias", "o_bias")},
+    "tie_embeddings": fixed(False),
+    "mlp_gated": fixed(False),
+    "mlp_names": fixed(("up_proj", "down_proj")),
+    "mlp_bias": Field(("mlp_bias",), False, "bool", doc=BASE["mlp_bias"].doc),
+    "intermediate_size": Field(("intermediate_size",), 21504, doc="width of the MLP blocks (up and down, no gate)"),
+    # (the alias layer_types is set after __post_init__ and wins; a null there leaves no layers to build, a null
+    # layers_block_type is filled as if absent)
+    "nemotron_h_layer_types": Field(("layer_types", "layers_block_type"), None, "strs", null=("layers_block_type",),
+                                    doc="each block's kind: linear_attention (Mamba-2), full_attention, mlp, moe"),
+    # (whether the file writes layers_block_type itself: __post_init__ then does not read the pattern)
+    "block_type_key": Field(("layers_block_type",), None, "any"),
+    "hybrid_override_pattern": Field(("hybrid_override_pattern",), None, "str",
+                                     doc="the blocks as letters (M Mamba-2, * attention, - MLP, E experts), "
+                                         "where layers_block_type is not given"),
+    "layer_kinds_written": fixed(Derived(_nemotron_h_types, "layers_block_type, else hybrid_override_pattern")),
+    "num_layers": fixed(Derived(lambda v: len(v["layer_kinds_written"]), "the number of blocks in layers_block_type")),
+    "layer_mixers": fixed(Derived(lambda v: _nemotron_h_kinds(v, 0), "Mamba-2 or attention blocks")),
+    "layer_ffns": fixed(Derived(lambda v: _nemotron_h_kinds(v, 1), "MLP or experts blocks")),
+    "layer_norms": fixed(("norm",)),
+    "final_norm_name": fixed("norm_f"),
+    "embed_name": fixed("embeddings"),
+    "ssm_module": fixed("mixer"),
+    "ffn_module": fixed("mixer"),
+    # The Mamba-2 mixer: mamba_num_heads × mamba_head_dim wide (expand is not read). NemotronHConfig pops the
+    # mamba_-prefixed spellings, which win over the plain ones.
+    "ssm_heads": Field(("mamba_num_heads",), 128, doc="SSM heads"),
+    "ssm_head_dim": Field(("mamba_head_dim",), 64, doc="width of each SSM head"),
+    "ssm_inner": fixed(Derived(lambda v: v["ssm_heads"] * v["ssm_head_dim"], "mamba_num_heads × mamba_head_dim")),
+    "ssm_groups": Field(("mamba_n_groups", "n_groups"), 8, doc="groups of the B and C state projections"),
+    "ssm_state": Field(("ssm_state_size",), 128, doc="SSM state size per head channel"),
+    "ssm_conv_kernel": Field(("mamba_d_conv", "conv_kernel"), 4, doc="width of the mixer's causal convolution"),
+    "ssm_bias": Field(("use_bias",), False, "bool", doc="biases on the mixer's in_proj and out_proj"),
+    "ssm_conv_bias": Field(("mamba_conv_bias", "use_conv_bias"), True, "bool", doc="a bias on the mixer's convolution"),
+    **MOE,
+    # attribute_map: num_local_experts is n_routed_experts. (A null num_local_experts is set past the class's
+    # checks and fails only in an experts block: _nemotron_h_nulls.)
+    "num_experts": Field(("num_local_experts", "n_routed_experts"), 8, "int?", doc=MOE["num_experts"].doc,
+                         null="none"),
+    "moe_intermediate_size": Field(("moe_intermediate_size",), 7688, doc=MOE["moe_intermediate_size"].doc),
+    "shared_intermediate_size": Field(("moe_shared_expert_intermediate_size",), 7688,
+                                      doc="width of the always-on shared expert"),
+    "moe_latent_size": Field(("moe_latent_size",), None, "int?",
+                             doc="width the experts work in (projected from and to hidden_size; null: hidden_size)"),
+    "router_name": fixed("gate"),
+}
+
+
+def _nemotron_h_nulls(spec) -> list[Problem]:
+    """A null n_routed_experts NemotronHConfig refuses; a null num_local_experts (its attribute_map alias) it keeps,
+    and an experts block cannot be built with it."""
+    v = spec.values
+    if v.get("num_experts") is not None or "num_experts" not in spec.origins:
+        return []
+    key = spec.key_name("num_experts")
+    if key == "num_local_experts" and "moe" not in (v.get("layer_ffns") or ()):
+        return []
+    return [Problem("error", "LC102", f'"{key}": null is not a whole number: NemotronHConfig rejects it, or its '
+                                      "experts blocks cannot be built with it (leaving the key out takes the default, 8)",
+                    spec.key_span("num_experts") or spec.span)]
+
+
+def _nemotron_h_mamba(spec) -> list[Problem]:
+    """The Mamba-2 mixer's forward pass shares each group's B and C among mamba_num_heads / n_groups heads (the
+    model builds where they do not divide: a warning)."""
+    v = spec.values
+    heads, groups = v.get("ssm_heads"), v.get("ssm_groups")
+    if type(heads) is int and type(groups) is int and heads % groups and "mamba2" in (v.get("layer_mixers") or ()):
+        return _problem(spec, "ssm_groups", f"n_groups ({groups}) does not divide mamba_num_heads ({heads}): transformers "
+                                            "builds the model (counted), but its forward pass fails", "warning")
+    return []
+
+
+# --- Falcon-H1 ---------------------------------------------------------------------------------------
+
+FALCON_H1 = {
+    **WRITTEN_HEAD_DIM, **FLOOR_HEADS,
+    # FalconH1Attention: getattr(config, "head_dim", hidden_size // num_attention_heads) (the class declares none)
+    "head_dim": Field(("head_dim",), HEAD_DIM, doc=BASE["head_dim"].doc),
+    "num_kv_heads": Field(("num_key_value_heads",), 8, doc=BASE["num_kv_heads"].doc),
+    **{b: Field(("attention_bias",), False, "bool", doc="biases on the attention projections")
+       for b in ("q_bias", "k_bias", "v_bias", "o_bias")},
+    "mlp_bias": Field(("mlp_bias",), False, "bool", doc=BASE["mlp_bias"].doc),
+    # The Mamba-2 mixer: mamba_d_ssm wide (null: mamba_expand × hidden_size).
+    "ssm_expand": Field(("mamba_expand",), 2, "int?", null="none",
+                        doc="the mixer's width as a multiple of hidden_size, where mamba_d_ssm is null"),
+    "ssm_inner": Field(("mamba_d_ssm",), 1024, "int?", doc="the Mamba-2 mixer's width (null: mamba_expand × hidden_size)",
+                       null=Derived(lambda v: v["ssm_expand"] * v["hidden_size"] if isinstance(v["ssm_expand"], int)
+                                    else None, "mamba_expand × hidden_size")),
+    "ssm_heads": Field(("mamba_n_heads",), 128, doc="SSM heads (mamba_n_heads × mamba_d_head must be the mixer's width)"),
+    "ssm_head_dim": Field(("mamba_d_head",), Derived(lambda v: v["ssm_inner"] // v["ssm_heads"]
+                                                     if isinstance(v["ssm_inner"], int) else None,
+                                                     "the mixer's width / mamba_n_heads"),
+                          "int|auto", doc="width of each SSM head (\"auto\": the mixer's width / mamba_n_heads)"),
+    "ssm_groups": Field(("mamba_n_groups",), 1, doc="groups of the B and C state projections"),
+    "ssm_state": Field(("mamba_d_state",), 256, doc="SSM state size per head channel"),
+    "ssm_conv_kernel": Field(("mamba_d_conv",), 4, doc="width of the mixer's causal convolution"),
+    "ssm_bias": Field(("mamba_proj_bias",), False, "bool", doc="a bias on the mixer's in_proj"),
+    "ssm_out_bias": Field(("projectors_bias",), False, "bool", doc="a bias on the mixer's out_proj"),
+    "ssm_conv_bias": Field(("mamba_conv_bias",), True, "bool", doc="a bias on the mixer's convolution"),
+    "ssm_gated_norm": Field(("mamba_rms_norm",), False, "bool", doc="a gated RMSNorm in the mixer"),
+    "layer_mixers": fixed(Derived(lambda v: ("attention+mamba2",) * v["num_layers"],
+                                  "attention and a Mamba-2 mixer side by side in every layer")),
+    "layer_ffns": fixed(Derived(lambda v: ("mlp",) * v["num_layers"], "a gated MLP in every layer")),
+}
+
+
+def _falcon_h1_widths(spec) -> list[Problem]:
+    """FalconH1Config (validate_architecture): mamba_n_heads must divide the mixer's width, and mamba_n_heads ×
+    mamba_d_head equal it; the forward pass shares each group's B and C among mamba_n_heads / mamba_n_groups heads."""
+    v = spec.values
+    inner, heads, width, groups = (v.get(k) for k in ("ssm_inner", "ssm_heads", "ssm_head_dim", "ssm_groups"))
+    if inner is None and "ssm_inner" in spec.origins:
+        return [Problem("error", "LC102", '"mamba_expand": null with "mamba_d_ssm": null: FalconH1Config cannot size '
+                                          "the mixer (give either)", spec.key_span("ssm_expand") or spec.span)]
+    if type(inner) is not int or type(heads) is not int:
+        return []
+    if inner % heads:
+        return _problem(spec, "ssm_heads", f"mamba_n_heads ({heads}) does not divide the Mamba-2 mixer's width "
+                                           f"({inner:,}): FalconH1Config refuses the config")
+    if type(width) is int and width * heads != inner:
+        return _problem(spec, "ssm_head_dim", f"mamba_d_head ({width}) × mamba_n_heads ({heads}) is not the mixer's "
+                                              f"width ({inner:,}): the heads must divide it exactly, and FalconH1Config "
+                                              "refuses the config")
+    if type(groups) is int and heads % groups:
+        return _problem(spec, "ssm_groups", f"mamba_n_groups ({groups}) does not divide mamba_n_heads ({heads}): "
+                                            "transformers builds the model (counted), but its forward pass fails",
+                        "warning")
+    return []
+
+
+# --- Qwen3-Next -------------------------------------------------------------------------------------
+
+def _qwen3_next_types(v) -> tuple[str, ...]:
+    written = v["qwen3_next_layer_types"]
+    if written is not None:
+        return tuple(_LEGACY_LAYER_TYPES.get(t, t) for t in written)
+    every = v["full_attention_interval"] or 1  # (a null one: refused by _qwen3_next_layer_check)
+    return tuple("linear_attention" if (i + 1) % every else "full_attention" for i in range(v["num_layers"]))
+
+
+def _qwen3_next_ffns(v) -> tuple[str, ...]:
+    only_dense = set(v["mlp_only_layers"] or ())
+    return tuple("moe" if i not in only_dense and v["num_experts"] > 0 and (i + 1) % v["decoder_sparse_step"] == 0
+                 else "mlp" for i in range(len(v["layer_kinds_written"])))
+
+
+def _qwen3_next_layer_check(spec) -> list[Problem]:
+    """Qwen3NextConfig refuses a layer type transformers does not know, and layer_types of another length than
+    num_hidden_layers (validate_layer_type)."""
+    if "qwen3_next_layer_types" not in spec.origins:
+        if spec.values.get("full_attention_interval") is None:
+            return [Problem("error", "LC102", '"full_attention_interval": null is not a whole number: with no '
+                                              "layer_types, Qwen3NextConfig derives the layer types modulo it and fails "
+                                              "(leaving the key out takes the default, 4)",
+                            spec.key_span("full_attention_interval") or spec.span)]
+        return []
+    types, layers = spec.values.get("layer_kinds_written"), spec.values.get("num_layers")
+    bad = sorted({t for t in types or () if t not in _ATTENTION_LAYER_TYPES})
+    if bad:
+        return _problem(spec, "qwen3_next_layer_types", f"layer_types: {', '.join(map(repr, bad))} is not a layer type "
+                                                        "Qwen3NextConfig accepts")
+    if isinstance(types, tuple) and type(layers) is int and len(types) != layers:
+        return _problem(spec, "qwen3_next_layer_types", f"layer_types has {len(types)} entries for {layers} layers: "
+                                                        "Qwen3NextConfig refuses the config")
+    return []
+
+
+QWEN3_NEXT = {
+    "head_dim": Field(("head_dim",), 256, doc=BASE["head_dim"].doc),
+    "num_kv_heads": Field(("num_key_value_heads",), 2, doc=BASE["num_kv_heads"].doc),
+    **{b: Field(("attention_bias",), False, "bool", doc="biases on the attention projections")
+       for b in ("q_bias", "k_bias", "v_bias", "o_bias")},
+    "qk_norm": fixed("head"),
+    "layer_norms": fixed(("input_layernorm", "post_attention_layernorm")),
+    "final_norm_name": fixed("norm"),
+    "ffn_module": fixed("mlp"),
+    "qwen3_next_layer_types": Field(("layer_types",), None, "strs",
+                                    doc="each layer's kind: linear_attention (Gated DeltaNet) or full_attention"),
+    # (popped from the keys where layer_types is not given; read only then)
+    "full_attention_interval": Field(("full_attention_interval",), 4, "int?", null="none",
+                                     doc="one full-attention layer in this many, where layer_types is not given"),
+    "layer_kinds_written": fixed(Derived(_qwen3_next_types, "layer_types, else every full_attention_interval-th "
+                                                            "layer full attention")),
+    # (a layer of another type has neither mixer: its MLP and norms only)
+    "layer_mixers": fixed(Derived(lambda v: tuple({"linear_attention": "gated_deltanet",
+                                                   "full_attention": "gated_attention"}.get(t, "none")
+                                                  for t in v["layer_kinds_written"]),
+                                  "Gated DeltaNet or gated attention, by layer type")),
+    "layer_ffns": fixed(Derived(_qwen3_next_ffns, "experts where (i + 1) % decoder_sparse_step == 0 and i is not in "
+                                                  "mlp_only_layers")),
+    "linear_key_heads": Field(("linear_num_key_heads",), 16, doc="Gated DeltaNet key heads"),
+    "linear_value_heads": Field(("linear_num_value_heads",), 32, doc="Gated DeltaNet value heads"),
+    "linear_key_head_dim": Field(("linear_key_head_dim",), 128, doc="width of each Gated DeltaNet key head"),
+    "linear_value_head_dim": Field(("linear_value_head_dim",), 128, doc="width of each Gated DeltaNet value head"),
+    "ssm_conv_kernel": Field(("linear_conv_kernel_dim",), 4, doc="width of the Gated DeltaNet's causal convolution"),
+    # the cache of a Gated DeltaNet layer: its conv over q, k, v; its state, key × value width per value head
+    "state_conv_channels": fixed(Derived(lambda v: 2 * v["linear_key_heads"] * v["linear_key_head_dim"]
+                                         + v["linear_value_heads"] * v["linear_value_head_dim"],
+                                         "2 × key heads × key width + value heads × value width")),
+    "state_recurrent": fixed(Derived(lambda v: v["linear_value_heads"] * v["linear_key_head_dim"]
+                                     * v["linear_value_head_dim"], "value heads × key width × value width")),
+    **MOE,
+    "num_experts": Field(("num_experts",), 512, minimum=0, doc=MOE["num_experts"].doc),
+    "experts_per_token": Field(("num_experts_per_tok",), 10, doc=MOE["experts_per_token"].doc),
+    "moe_intermediate_size": Field(("moe_intermediate_size",), 512, doc=MOE["moe_intermediate_size"].doc),
+    "shared_intermediate_size": Field(("shared_expert_intermediate_size",), 512, doc="width of the always-on shared expert"),
+    "shared_expert_gate": fixed(True),
+    "decoder_sparse_step": Field(("decoder_sparse_step",), 1),
+    "mlp_only_layers": Field(("mlp_only_layers",), (), "ints"),
+}
+
+
+# --- LFM2 -------------------------------------------------------------------------------------------
+
+def _lfm2_ffn(v) -> int:
+    """Lfm2MLP's width: with block_auto_adjust_ff_dim, two thirds of intermediate_size, times
+    block_ffn_dim_multiplier, rounded up to a multiple of block_multiple_of."""
+    f = v["intermediate_size"]
+    if v["block_auto_adjust_ff_dim"]:
+        f = int(2 * f / 3)
+        multiplier = v["block_ffn_dim_multiplier"]
+        if multiplier is not None:
+            f = int(multiplier * f)
+            step = v["block_multiple_of"]
+            f = step * ((f + step - 1) // step)
+    return f
+
+
+def _lfm2_types(v) -> tuple[str, ...]:
+    if v["lfm2_layer_types"] is not None:
+        return tuple(_LEGACY_LAYER_TYPES.get(t, t) for t in v["lfm2_layer_types"])
+    full = v["full_attn_idxs"]
+    full = set(full) if full is not None else set(range(v["num_layers"]))
+    return tuple("full_attention" if i in full else "conv" for i in range(v["num_layers"]))
+
+
+def _lfm2_layer_check(spec) -> list[Problem]:
+    """Lfm2Config refuses a layer type transformers does not know, and layer_types of another length than
+    num_hidden_layers (validate_layer_type)."""
+    if "lfm2_layer_types" not in spec.origins:
+        return []
+    types, layers = spec.values.get("layer_kinds_written"), spec.values.get("num_layers")
+    bad = sorted({t for t in types or () if t not in _ATTENTION_LAYER_TYPES})
+    if bad:
+        return _problem(spec, "lfm2_layer_types", f"layer_types: {', '.join(map(repr, bad))} is not a layer type "
+                                                  "Lfm2Config accepts")
+    if isinstance(types, tuple) and type(layers) is int and len(types) != layers:
+        return _problem(spec, "lfm2_layer_types", f"layer_types has {len(types)} entries for {layers} layers: "
+                                                  "Lfm2Config refuses the config")
+    return []
+
+
+LFM2 = {
+    **WRITTEN_HEAD_DIM, **FLOOR_HEADS,
+    # Lfm2Attention: getattr(config, "head_dim", hidden_size // num_attention_heads) (the class declares none)
+    "head_dim": HEAD_DIM_NULL_KEPT,
+    "num_kv_heads": Field(("num_key_value_heads",), 8, doc=BASE["num_kv_heads"].doc),
+    # (the legacy spellings tie_embedding and block_ff_dim, popped in __post_init__, win)
+    "tie_embeddings": Field(("tie_embedding", "tie_word_embeddings"), True, "bool", doc=BASE["tie_embeddings"].doc),
+    "intermediate_size": Field(("block_ff_dim", "intermediate_size"), 12288,
+                               doc="the MLP's nominal width (block_auto_adjust_ff_dim adjusts it)"),
+    **{b: fixed(False) for b in ("q_bias", "k_bias", "v_bias", "o_bias")},
+    "attn_names": fixed(("q_proj", "k_proj", "v_proj", "out_proj")),
+    "qk_norm": fixed("head"),
+    "qk_norm_names": fixed(("q_layernorm", "k_layernorm")),
+    "mlp_names": fixed(("w1", "w3", "w2")),
+    "block_auto_adjust_ff_dim": Field(("block_auto_adjust_ff_dim",), True, "bool",
+                                      doc="the MLP two thirds as wide, times the multiplier, rounded up"),
+    "block_ffn_dim_multiplier": Field(("block_ffn_dim_multiplier",), 1.0, "float"),
+    "block_multiple_of": Field(("block_multiple_of",), 256, doc="the MLP's width is rounded up to a multiple of this"),
+    "ffn_width": fixed(Derived(_lfm2_ffn, "2/3 × intermediate_size × block_ffn_dim_multiplier, rounded up to "
+                                          "block_multiple_of")),
+    "lfm2_layer_types": Field(("layer_types",), None, "strs", doc="each layer's kind: conv or full_attention"),
+    "full_attn_idxs": Field(("full_attn_idxs",), None, "ints", null="default",
+                            doc="indices of the attention layers, where layer_types is not given (null: all)"),
+    "layer_kinds_written": fixed(Derived(_lfm2_types, "layer_types, else full_attn_idxs")),
+    "layer_mixers": fixed(Derived(lambda v: tuple("short_conv" if t == "conv" else "attention"
+                                                  for t in v["layer_kinds_written"]),
+                                  "a short convolution where layer_types says conv, attention elsewhere")),
+    "layer_ffns": fixed(Derived(lambda v: ("mlp",) * len(v["layer_kinds_written"]), "a gated MLP in every layer")),
+    "ssm_conv_kernel": Field(("conv_L_cache",), 3, doc="width of the short convolution"),
+    "ssm_conv_bias": Field(("conv_bias",), False, "bool", doc="biases on the short convolution and its projections"),
+    # the cache of a conv layer: its last conv_L_cache inputs over the hidden width, no recurrent state
+    "state_conv_channels": fixed(Derived(lambda v: v["hidden_size"], "hidden_size")),
+    "state_recurrent": fixed(0),
+    "layer_norms": fixed(("operator_norm", "ffn_norm")),
+    "final_norm_name": fixed("embedding_norm"),
+}
+
+
+FAMILIES: tuple[Family, ...] = (
+    # Jamba (AI21): one attention layer in attn_layer_period (at attn_layer_offset), Mamba mixers (with RMS
+    # norms over dt, B and C) elsewhere; every expert_layer_period-th layer a mixture of experts (a router of one
+    # weight and experts as wide as intermediate_size), a gated MLP elsewhere. No positions (no RoPE).
+    hybrid("jamba", "JambaForCausalLM", FLOOR_HEADS,
+           d(vocab_size=65536, intermediate_size=14336, max_positions=262144), JAMBA,
+           checks=(_jamba_offsets, _jamba_nulls), rope=False),
+    # Bamba (IBM): Mamba-2 mixers, attention at attn_layer_indices, a gated MLP in every layer.
+    hybrid("bamba", "BambaForCausalLM",
+           d(vocab_size=128000, intermediate_size=14336, max_positions=262144), BAMBA,
+           {"q_bias": Field(("attention_bias",), False, "bool"), "k_bias": Field(("attention_bias",), False, "bool"),
+            "v_bias": Field(("attention_bias",), False, "bool"), "o_bias": Field(("attention_bias",), False, "bool"),
+            "mlp_bias": Field(("mlp_bias",), False, "bool", doc=BASE["mlp_bias"].doc)},
+           # (BambaConfig's mamba switches are bool | None: a null kept, which the model reads as false)
+           nulls(num_kv_heads=KV_HEADS, ssm_bias="false", ssm_conv_bias="false"),
+           heads={"BambaForCausalLM": "causal_lm", "BambaModel": "base"},
+           checks=(_mamba2_widths("BambaConfig"),)),
+    # Granite 4.0 hybrid (GraniteMoeHybrid): Mamba-2 or attention per layer_types, a shared MLP in every
+    # layer and, with num_local_experts > 0, experts beside it.
+    hybrid("granitemoehybrid", "GraniteMoeHybridForCausalLM",
+           d(vocab_size=32000, intermediate_size=11008, max_positions=2048), GRANITE_HYBRID,
+           {"q_bias": Field(("attention_bias",), False, "bool"), "k_bias": Field(("attention_bias",), False, "bool"),
+            "v_bias": Field(("attention_bias",), False, "bool"), "o_bias": Field(("attention_bias",), False, "bool")},
+           nulls(num_kv_heads="default", ssm_bias="false", ssm_conv_bias="false", experts_per_token="none"),
+           heads={"GraniteMoeHybridForCausalLM": "causal_lm", "GraniteMoeHybridModel": "base"},
+           checks=(_mamba2_widths("GraniteMoeHybridConfig"), _granite_layer_check)),
+    # Nemotron-H (NVIDIA): blocks of one kind each, Mamba-2, attention (no RoPE), a squared-ReLU MLP or
+    # experts (DeepSeek-V3's sigmoid router, experts with no gate, optionally in a latent width, a shared MLP).
+    Family("nemotron_h", "hybrid", "NemotronHForCausalLM",
+           merge_fields(HYBRID_BASE, d(vocab_size=131072, max_positions=4096), NEMOTRON_H),
+           {"NemotronHForCausalLM": "causal_lm", "NemotronHModel": "base"},
+           notes=("Nemotron-H checkpoints may hold num_nextn_predict_layers multi-token-prediction layers (mtp.*) "
+                  "that transformers does not build; they are not counted",),
+           checks=(_nemotron_h_layer_check, _nemotron_h_nulls, _nemotron_h_mamba),
+           fp32_modules_strict=("e_score_correction_bias", "gate.weight")),
+    # Falcon-H1 (TII): every layer attention and a Mamba-2 mixer side by side, then a gated MLP.
+    hybrid("falcon_h1", "FalconH1ForCausalLM",
+           d(vocab_size=128000, intermediate_size=14336, max_positions=8192), FALCON_H1,
+           nulls(num_kv_heads=KV_HEADS, ssm_bias="false", ssm_out_bias="false", ssm_conv_bias="false",
+                 ssm_gated_norm="false"),
+           heads={"FalconH1ForCausalLM": "causal_lm", "FalconH1Model": "base"},
+           checks=(_falcon_h1_widths,)),
+    # Qwen3-Next: Gated DeltaNet layers and gated attention layers (q/k norms per head, a quarter of each head
+    # rotated), Qwen's mixture of experts with a gated shared expert.
+    hybrid("qwen3_next", "Qwen3NextForCausalLM",
+           d(vocab_size=151936, hidden_size=2048, intermediate_size=5632, num_layers=48, num_heads=16,
+             max_positions=32768),
+           QWEN3_NEXT, rotary_share(0.25, "default"),
+           heads={"Qwen3NextForCausalLM": "causal_lm", "Qwen3NextModel": "base",
+                  "Qwen3NextForSequenceClassification": "sequence_classification"},
+           # (a key the class does not declare, read in arithmetic: a whole-number float works as the int)
+           checks=(_qwen3_next_layer_check,), float_keys=("full_attention_interval",)),
+    # LFM2 (Liquid AI): gated short-convolution layers and attention layers (q/k norms per head), a SwiGLU MLP.
+    hybrid("lfm2", "Lfm2ForCausalLM",
+           d(vocab_size=65536, hidden_size=2560, num_layers=32, num_heads=32, max_positions=128000), LFM2,
+           heads={"Lfm2ForCausalLM": "causal_lm", "Lfm2Model": "base"}, checks=(_lfm2_layer_check,)),
+    # Falcon-Mamba: Mamba's layout and SSM state; its mixer's RMS norms over dt, B and C have no weights. The
+    # mixer is expand × hidden_size wide unless the file writes intermediate_size.
+    Family("falcon_mamba", "mamba", "FalconMambaForCausalLM", {
+        "vocab_size": Field(("vocab_size",), 50280, doc=BASE["vocab_size"].doc),
+        "hidden_size": Field(("hidden_size",), 768, doc=BASE["hidden_size"].doc),
+        "num_layers": Field(("num_hidden_layers",), 32, doc="Mamba blocks"),
+        "state_size": Field(("state_size",), 16, doc="SSM state size per channel"),
+        "expand": Field(("expand",), 2, doc="the mixer's width: expand × hidden_size"),
+        # (an intermediate_size the file gives is set after __post_init__ derives it, and wins)
+        "intermediate_size": Field(("intermediate_size",), Derived(lambda v: v["expand"] * v["hidden_size"],
+                                                                   "expand × hidden_size"), doc="the mixer's width"),
+        "conv_kernel": Field(("conv_kernel",), 4),
+        "time_step_rank": Field(("time_step_rank",), Derived(_ceil16, "ceil(hidden_size / 16)"), "int|auto"),
+        "use_bias": Field(("use_bias",), False, "bool", doc="biases on in_proj and out_proj"),
+        "use_conv_bias": Field(("use_conv_bias",), True, "bool"),
+        "tie_embeddings": Field(("tie_word_embeddings",), True, "bool", doc=BASE["tie_embeddings"].doc),
+        "max_positions": fixed(None),
+    }, {"FalconMambaForCausalLM": "causal_lm", "FalconMambaModel": "base"}),
+)
