@@ -33,6 +33,19 @@ def _maybe(draw, key: str, value, cfg: dict, p_omit: bool | None = None) -> None
         cfg[key] = value
 
 
+def draw_architecture(draw, model_type: str, cfg: dict) -> None:
+    """Any head class of the family transformers has, written as the config's architecture."""
+    import transformers
+
+    family = find_family(model_type)
+    assert family is not None
+    arch = draw(st.sampled_from(sorted(a for a in family.heads if hasattr(transformers, a))))
+    cfg["architectures"] = [arch]
+    if arch.endswith("Classification") and draw(st.booleans()):
+        # Classifiers size their output from id2label; left out, the class default applies (BART: 3).
+        cfg["id2label"] = {str(i): f"L{i}" for i in range(draw(st.integers(1, 5)))}
+
+
 def decoder_config(draw, model_type: str) -> dict:
     family = find_family(model_type)
     assert family is not None

@@ -10,20 +10,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from lsp_count.core.families import find_family
-
-from .strategies import STRATEGIES, _maybe
-
-
-def _architecture(draw, model_type: str, cfg: dict) -> None:
-    import transformers
-
-    family = find_family(model_type)
-    assert family is not None
-    arch = draw(st.sampled_from(sorted(a for a in family.heads if hasattr(transformers, a))))
-    cfg["architectures"] = [arch]
-    if arch.endswith("ForSequenceClassification") and draw(st.booleans()):
-        cfg["id2label"] = {str(i): f"L{i}" for i in range(draw(st.integers(1, 5)))}
+from .strategies import STRATEGIES, _maybe, draw_architecture
 
 
 def _attention(draw, cfg: dict, kv_omit: bool = True) -> int:
@@ -71,7 +58,7 @@ def jamba_config(draw) -> dict:
     _maybe(draw, "mamba_dt_rank", draw(st.sampled_from(["auto", 1, 3])), cfg)
     for key in ("mamba_conv_bias", "mamba_proj_bias"):
         _maybe(draw, key, draw(st.booleans()), cfg)
-    _architecture(draw, "jamba", cfg)
+    draw_architecture(draw, "jamba", cfg)
     return cfg
 
 
@@ -100,7 +87,7 @@ def bamba_config(draw) -> dict:
     _maybe(draw, "attn_layer_indices", draw(st.lists(st.integers(0, layers), min_size=1, max_size=3, unique=True)), cfg,
            draw(st.sampled_from([False, False, False, True])))
     _maybe(draw, "mlp_bias", draw(st.booleans()), cfg)
-    _architecture(draw, "bamba", cfg)
+    draw_architecture(draw, "bamba", cfg)
     return cfg
 
 
@@ -119,7 +106,7 @@ def granitemoehybrid_config(draw) -> dict:
     cfg["num_experts_per_tok"] = draw(st.integers(1, max(experts, 1)))
     _maybe(draw, "shared_intermediate_size", draw(st.integers(4, 48)), cfg)
     _maybe(draw, "position_embedding_type", draw(st.sampled_from([None, "rope"])), cfg)
-    _architecture(draw, "granitemoehybrid", cfg)
+    draw_architecture(draw, "granitemoehybrid", cfg)
     return cfg
 
 
@@ -134,7 +121,7 @@ def falcon_mamba_config(draw) -> dict:
     _maybe(draw, "time_step_rank", draw(st.sampled_from(["auto", 2, 5])), cfg)
     for key in ("use_bias", "use_conv_bias"):
         _maybe(draw, key, draw(st.booleans()), cfg)
-    _architecture(draw, "falcon_mamba", cfg)
+    draw_architecture(draw, "falcon_mamba", cfg)
     return cfg
 
 
@@ -175,7 +162,7 @@ def nemotron_h_config(draw) -> dict:
     cfg["n_group"], cfg["topk_group"] = 1, 1
     for key in ("mlp_bias", "use_bias", "use_conv_bias", "attention_bias"):
         _maybe(draw, key, draw(st.booleans()), cfg)
-    _architecture(draw, "nemotron_h", cfg)
+    draw_architecture(draw, "nemotron_h", cfg)
     return cfg
 
 
@@ -197,7 +184,7 @@ def falcon_h1_config(draw) -> dict:
     cfg["mamba_d_conv"] = draw(st.integers(1, 4))
     for key in ("mamba_conv_bias", "mamba_proj_bias", "projectors_bias", "mamba_rms_norm", "attention_bias", "mlp_bias"):
         _maybe(draw, key, draw(st.booleans()), cfg)
-    _architecture(draw, "falcon_h1", cfg)
+    draw_architecture(draw, "falcon_h1", cfg)
     return cfg
 
 
@@ -229,7 +216,7 @@ def qwen3_next_config(draw) -> dict:
     _maybe(draw, "decoder_sparse_step", draw(st.integers(1, 3)), cfg)
     _maybe(draw, "mlp_only_layers", draw(st.lists(st.integers(0, 4), max_size=2, unique=True)), cfg)
     _maybe(draw, "attention_bias", draw(st.booleans()), cfg)
-    _architecture(draw, "qwen3_next", cfg)
+    draw_architecture(draw, "qwen3_next", cfg)
     return cfg
 
 
@@ -252,7 +239,7 @@ def lfm2_config(draw) -> dict:
     if draw(st.booleans()):
         cfg.pop("tie_word_embeddings", None)
         cfg["tie_embedding"] = draw(st.booleans())
-    _architecture(draw, "lfm2", cfg)
+    draw_architecture(draw, "lfm2", cfg)
     return cfg
 
 

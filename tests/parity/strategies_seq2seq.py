@@ -12,24 +12,12 @@ from hypothesis import strategies as st
 
 from lsp_count.core.families import find_family
 
-from .strategies import STRATEGIES, _maybe
+from .strategies import STRATEGIES, _maybe, draw_architecture
 
 
 def _key(draw, model_type: str, field: str) -> str:
     """Any spelling the config class accepts for a canonical field."""
     return draw(st.sampled_from(find_family(model_type).fields[field].keys))  # type: ignore[union-attr]
-
-
-def _architecture(draw, model_type: str, cfg: dict) -> None:
-    import transformers
-
-    family = find_family(model_type)
-    assert family is not None
-    arch = draw(st.sampled_from(sorted(a for a in family.heads if hasattr(transformers, a))))
-    cfg["architectures"] = [arch]
-    if arch.endswith("Classification") and draw(st.booleans()):
-        # Classifiers size their output from id2label; left out, the class default applies (BART: 3).
-        cfg["id2label"] = {str(i): f"L{i}" for i in range(draw(st.integers(1, 5)))}
 
 
 def _token_ids(draw, cfg: dict, vocab: int) -> None:
@@ -59,7 +47,7 @@ def _t5_like(draw, model_type: str) -> dict:
     """T5 and its multilingual variants: the same keys, the config class defaults apart."""
     cfg = _t5_common(draw, model_type)
     _maybe(draw, "feed_forward_proj", draw(st.sampled_from(["relu", "gated-gelu", "gelu", "gated-silu"])), cfg)
-    _architecture(draw, model_type, cfg)
+    draw_architecture(draw, model_type, cfg)
     return cfg
 
 
@@ -87,7 +75,7 @@ def switch_transformers(draw) -> dict:
     _maybe(draw, "encoder_sparse_step", draw(st.integers(0, 4)), cfg)
     _maybe(draw, "decoder_sparse_step", draw(st.integers(0, 4)), cfg)
     _maybe(draw, "num_selected_experts", 1, cfg)
-    _architecture(draw, "switch_transformers", cfg)
+    draw_architecture(draw, "switch_transformers", cfg)
     return cfg
 
 
@@ -121,14 +109,14 @@ def _gcd(a: int, b: int) -> int:
 def bart(draw) -> dict:
     cfg = _bart_like(draw, "bart")
     cfg["max_position_embeddings"] = draw(st.integers(4, 64))
-    _architecture(draw, "bart", cfg)
+    draw_architecture(draw, "bart", cfg)
     return cfg
 
 
 def mbart(draw) -> dict:
     cfg = _bart_like(draw, "mbart")
     cfg["max_position_embeddings"] = draw(st.integers(4, 64))
-    _architecture(draw, "mbart", cfg)
+    draw_architecture(draw, "mbart", cfg)
     return cfg
 
 
@@ -143,7 +131,7 @@ def _bart_like_plain(model_type: str):
     """The strategy of a BART-like family with no keys of its own (Pegasus, Blenderbot, BlenderbotSmall, PLBart)."""
     def draw_config(draw) -> dict:
         cfg = _bart_like_positions(draw, model_type)
-        _architecture(draw, model_type, cfg)
+        draw_architecture(draw, model_type, cfg)
         return cfg
     return draw_config
 
@@ -156,7 +144,7 @@ def marian(draw) -> dict:
     _maybe(draw, "decoder_vocab_size", draw(st.sampled_from([None, 0, 5, cfg["vocab_size"], 301])), cfg)
     if cfg.get("decoder_vocab_size"):  # the decoder's own embedding takes pad_token_id as its padding index
         cfg["pad_token_id"] = draw(st.integers(0, min(cfg["vocab_size"], cfg["decoder_vocab_size"]) - 1))
-    _architecture(draw, "marian", cfg)
+    draw_architecture(draw, "marian", cfg)
     return cfg
 
 
@@ -166,7 +154,7 @@ def mvp(draw) -> dict:
     _maybe(draw, "use_prompt", draw(st.booleans()), cfg)
     _maybe(draw, "prompt_length", draw(st.integers(0, 12)), cfg)
     _maybe(draw, "prompt_mid_dim", draw(st.integers(0, 24)), cfg)
-    _architecture(draw, "mvp", cfg)
+    draw_architecture(draw, "mvp", cfg)
     return cfg
 
 
@@ -177,7 +165,7 @@ def whisper(draw) -> dict:
     cfg["max_target_positions"] = draw(st.integers(2, 64))
     _maybe(draw, "classifier_proj_size", draw(st.integers(1, 16)), cfg)
     _maybe(draw, "use_weighted_layer_sum", draw(st.booleans()), cfg)
-    _architecture(draw, "whisper", cfg)
+    draw_architecture(draw, "whisper", cfg)
     return cfg
 
 

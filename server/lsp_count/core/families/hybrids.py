@@ -475,15 +475,7 @@ def _qwen3_next_layer_check(spec) -> list[Problem]:
                                               "(leaving the key out takes the default, 4)",
                             spec.key_span("full_attention_interval") or spec.span)]
         return []
-    types, layers = spec.values.get("layer_kinds_written"), spec.values.get("num_layers")
-    bad = sorted({t for t in types or () if t not in _ATTENTION_LAYER_TYPES})
-    if bad:
-        return _problem(spec, "qwen3_next_layer_types", f"layer_types: {', '.join(map(repr, bad))} is not a layer type "
-                                                        "Qwen3NextConfig accepts")
-    if isinstance(types, tuple) and type(layers) is int and len(types) != layers:
-        return _problem(spec, "qwen3_next_layer_types", f"layer_types has {len(types)} entries for {layers} layers: "
-                                                        "Qwen3NextConfig refuses the config")
-    return []
+    return _written_layer_types(spec, "qwen3_next_layer_types", "Qwen3NextConfig")
 
 
 QWEN3_NEXT = {
@@ -560,14 +552,19 @@ def _lfm2_layer_check(spec) -> list[Problem]:
     num_hidden_layers (validate_layer_type)."""
     if "lfm2_layer_types" not in spec.origins:
         return []
+    return _written_layer_types(spec, "lfm2_layer_types", "Lfm2Config")
+
+
+def _written_layer_types(spec, field: str, config_class: str) -> list[Problem]:
+    """A written layer_types (``field``) the config class refuses (validate_layer_type): a type transformers does
+    not know, or another length than num_hidden_layers."""
     types, layers = spec.values.get("layer_kinds_written"), spec.values.get("num_layers")
     bad = sorted({t for t in types or () if t not in _ATTENTION_LAYER_TYPES})
     if bad:
-        return _problem(spec, "lfm2_layer_types", f"layer_types: {', '.join(map(repr, bad))} is not a layer type "
-                                                  "Lfm2Config accepts")
+        return _problem(spec, field, f"layer_types: {', '.join(map(repr, bad))} is not a layer type {config_class} accepts")
     if isinstance(types, tuple) and type(layers) is int and len(types) != layers:
-        return _problem(spec, "lfm2_layer_types", f"layer_types has {len(types)} entries for {layers} layers: "
-                                                  "Lfm2Config refuses the config")
+        return _problem(spec, field, f"layer_types has {len(types)} entries for {layers} layers: {config_class} refuses "
+                                     "the config")
     return []
 
 

@@ -7,6 +7,7 @@ Every decoder family is this one builder with different switches; see
 from __future__ import annotations
 
 from lsp_count.core.params import ParamNode, Tensor, embedding, linear, node, norm
+from lsp_count.core.source import Span
 from lsp_count.core.spec import ModelSpec
 
 
@@ -227,6 +228,12 @@ def decoder_stack(spec: ModelSpec) -> ParamNode:
         kinds.append(node("dense_layers", attn, mlp(spec, spec.int("intermediate_size")), norms, repeat=layers - n_moe))
     if n_moe:
         kinds.append(node("moe_layers", attn, moe(spec), norms, repeat=n_moe))
+    return layer_stack(kinds, src, key)
+
+
+def layer_stack(kinds: list[ParamNode], src: Span | None, key: str) -> ParamNode:
+    """The "layers" node of a stack whose layers come in ``kinds`` (each a node repeated as often as there are
+    layers of that kind): the kind itself, renamed, where all layers are alike."""
     if len(kinds) == 1:
         only = kinds[0]
         return ParamNode("layers", only.tensors, only.children, repeat=only.repeat, source=src, key=key)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from lsp_count.core.layouts.decoder import attention, mlp, moe
+from lsp_count.core.layouts.decoder import attention, layer_stack, mlp, moe
 from lsp_count.core.params import ParamNode, Tensor, embedding, linear, node, norm
 from lsp_count.core.spec import ModelSpec
 
@@ -210,10 +210,7 @@ def hybrid_stack(spec: ModelSpec) -> ParamNode:
     src, key = spec.key_span("num_layers"), "num_layers"
     kinds = [node(stack_name(m, f), *_mixers(spec, m), *_ffns(spec, f), norms, repeat=n)
              for (m, f), n in layer_kinds(spec)]
-    if len(kinds) == 1:
-        only = kinds[0]
-        return ParamNode("layers", only.tensors, only.children, repeat=only.repeat, source=src, key=key)
-    return node("layers", *kinds, source=src, key=key)
+    return layer_stack(kinds, src, key)
 
 
 def build_hybrid(spec: ModelSpec) -> ParamNode:
