@@ -42,7 +42,7 @@ def test_torchtune_qlora_phi3_output():
 def test_split_fused_keeps_the_count():
     model = only_model(analyze_text("model_type: phi3\nhidden_size: 64\nnum_attention_heads: 4\n"
                                     "num_key_value_heads: 2\nintermediate_size: 96\nnum_hidden_layers: 2\n"
-                                    "vocab_size: 100\n", "c.yaml"))
+                                    "vocab_size: 100\npad_token_id: 0\n", "c.yaml"))  # (Phi-3's default pad is 32,000)
     split = split_fused(model.tree, {"qkv_proj": (("q_proj", 64), ("k_proj", 32), ("v_proj", 32)), "gate_up_proj": None})
     assert split.total == model.tree.total
     names = {t.module for _p, t, _m, _f in split.root.iter_tensors() if t.kind == "linear"}

@@ -23,9 +23,11 @@ from lsp_count.core.spec import Family
 # swapped in a key of 6 or more letters (hiden_size, num_atention_heads, vocab_sizes).
 _CLOSE = 0.85
 _SHORTEST = 5  # below this every key is a slip from many others (n_ctx, n_head, d_ff)
-# Keys a config class saves that no family reads, near one some family does: DeepSeek's classes
-# save qk_head_dim (qk_nope_head_dim + qk_rope_head_dim), close to v_head_dim.
-_SAVED_BY_CLASSES = frozenset({"qk_head_dim"})
+# Keys a config class saves that no family reads, near one some family does (the parity test
+# test_config_keys_parity.py names any a new family brings): DeepSeek's qk_head_dim (qk_nope_head_dim +
+# qk_rope_head_dim, near v_head_dim); DeepSeek's and Nemotron-H's router groups n_group (near n_groups);
+# Nemotron-H's mtp_layers_block_type (near layers_block_type).
+_SAVED_BY_CLASSES = frozenset({"qk_head_dim", "n_group", "mtp_layers_block_type"})
 # A key starting with "_" is written by a tool, not by hand (old transformers' _num_labels,
 # _name_or_path), and is not a slip.
 

@@ -10,7 +10,7 @@ import json
 from dataclasses import replace
 from typing import Callable
 
-from lsp_count.core.families.common import LABEL_FIELDS
+from lsp_count.core.families.common import LABEL_FIELDS, check_pad_token, pad_token
 from lsp_count.core.source import Problem
 from lsp_count.core.spec import Derived, Family, Field
 
@@ -43,6 +43,8 @@ def causal_heads(architecture: str) -> dict[str, str]:
 # (Qwen2's num_key_value_heads is 32 whatever the head count), the family row says so with d().
 BASE: dict[str, Field] = {
     "vocab_size": Field(("vocab_size",), 32000, doc="tokens in the vocabulary: rows of the embedding (and of the output head unless tied)"),
+    # (the embedding's padding_idx, where the family has one: decoder(pads=False) drops it)
+    "pad_token_id": pad_token(None),
     "hidden_size": Field(("hidden_size",), 4096, doc="width of the residual stream"),
     "num_layers": Field(("num_hidden_layers",), 32, doc="decoder layers"),
     "num_heads": Field(("num_attention_heads",), 32, doc="query heads per attention layer"),
@@ -132,11 +134,14 @@ MOE: dict[str, Field] = {
 def decoder(model_type: str, architecture: str, *overrides: dict[str, Field], notes: tuple[str, ...] = (),
             heads: dict[str, str] | None = None, checks: tuple[Callable[..., list[Problem]], ...] = (),
             float_keys: tuple[str, ...] = (), fp32_modules: tuple[str, ...] = (),
-            fp32_modules_strict: tuple[str, ...] = (), rope: bool = True) -> Family:
-    """A decoder row. ``rope``: whether its config class has rotary positions (ROPE's fields)."""
+            fp32_modules_strict: tuple[str, ...] = (), rope: bool = True, pads: bool = True) -> Family:
+    """A decoder row. ``rope``: whether its config class has rotary positions (ROPE's fields); ``pads``: whether
+    its token embedding takes pad_token_id as its padding index (which must then lie in the vocabulary)."""
     fields = merge_fields({**BASE, **ROPE} if rope else BASE, *overrides)
+    if not pads:
+        fields.pop("pad_token_id")
     return Family(model_type, "decoder", architecture, fields, heads or causal_heads(architecture), notes=notes,
-                  checks=checks, float_keys=float_keys, fp32_modules=fp32_modules,
+                  checks=(*checks, check_pad_token) if pads else checks, float_keys=float_keys, fp32_modules=fp32_modules,
                   fp32_modules_strict=fp32_modules_strict)
 
 
@@ -451,16 +456,16 @@ FAMILIES: tuple[Family, ...] = (
              "decoder_sparse_step": Field(("decoder_sparse_step",), 1),
              "mlp_only_layers": Field(("mlp_only_layers",), (), "ints")},
             QWEN3_MOE_SLIDING),
-    decoder("gemma", "GemmaForCausalLM",
+    decoder("gemma", "GemmaForCausalLM", d(pad_token_id=0),
             d(vocab_size=256000, hidden_size=3072, intermediate_size=24576, num_layers=28, num_heads=16, num_kv_heads=16,
               tie_embeddings=True, max_positions=8192),
             {"head_dim": Field(("head_dim",), 256), "mlp_bias": fixed(False)},
             notes=("Gemma ties its output head to the embeddings by default",)),
-    decoder("gemma2", "Gemma2ForCausalLM",
+    decoder("gemma2", "Gemma2ForCausalLM", d(pad_token_id=0),
             d(vocab_size=256000, hidden_size=2304, intermediate_size=9216, num_layers=26, num_heads=8, num_kv_heads=4,
               tie_embeddings=True, max_positions=8192, sliding_window=4096),
             SANDWICH, STRICT_HEADS, {"head_dim": Field(("head_dim",), 256), "mlp_bias": fixed(False), "sliding_pattern": fixed(2)}),
-    decoder("gemma3_text", "Gemma3ForCausalLM",
+    decoder("gemma3_text", "Gemma3ForCausalLM", d(pad_token_id=0),
             d(vocab_size=262208, hidden_size=2304, intermediate_size=9216, num_layers=26, num_heads=8, num_kv_heads=4,
               tie_embeddings=True, max_positions=131072, sliding_window=4096),
             SANDWICH, QK_HEAD, STRICT_HEADS,
@@ -481,7 +486,7 @@ FAMILIES: tuple[Family, ...] = (
              "qk_norm": fixed(Derived(lambda v: "head_layernorm" if v["qk_layernorm"] else "none", "qk_layernorm")),
              "attn_names": fixed(("q_proj", "k_proj", "v_proj", "dense")), "mlp_names": fixed(("fc1", "fc2"))},
             rotary_share(0.5, "reject"), nulls(num_kv_heads="default")),
-    decoder("phi3", "Phi3ForCausalLM", WRITTEN_HEAD_DIM, FLOOR_HEADS,
+    decoder("phi3", "Phi3ForCausalLM", d(pad_token_id=32000), WRITTEN_HEAD_DIM, FLOOR_HEADS,
             d(vocab_size=32064, hidden_size=3072, intermediate_size=8192, max_positions=4096),
             {"q_bias": fixed(False), "k_bias": fixed(False), "v_bias": fixed(False),
              "o_bias": fixed(False), "mlp_bias": fixed(False),
@@ -490,7 +495,7 @@ FAMILIES: tuple[Family, ...] = (
     decoder("gpt2", "GPT2LMHeadModel", GPT_NAMES,
             d(vocab_size=50257, hidden_size=768, num_layers=12, num_heads=12, tie_embeddings=True, max_positions=1024),
             GPT_STYLE,
-            GPT2_BLOCK, {"num_kv_heads": fixed(KV_HEADS)}, float_keys=("num_attention_heads",), rope=False),
+            GPT2_BLOCK, {"num_kv_heads": fixed(KV_HEADS)}, float_keys=("num_attention_heads",), rope=False, pads=False),
     decoder("gpt_neox", "GPTNeoXForCausalLM", WRITTEN_HEAD_DIM,
             d(vocab_size=50432, hidden_size=6144, intermediate_size=24576, num_layers=44, num_heads=64), GPT_STYLE, STRICT_HEADS,
             {"num_kv_heads": fixed(KV_HEADS), "head_dim": fixed(HEAD_DIM),
@@ -501,7 +506,7 @@ FAMILIES: tuple[Family, ...] = (
              # GPTNeoXConfig rotates rotary_pct of each head (its own key; partial_rotary_factor is not read).
              "partial_rotary_factor": Field(("rotary_pct",), 0.25, "float", null="reject",
                                             doc="share of each head's width the rotary positions turn (no parameters)")},
-            float_keys=("head_dim",)),
+            float_keys=("head_dim",), pads=False),
     decoder("gptj", "GPTJForCausalLM", GPT_NAMES,
             d(vocab_size=50400, hidden_size=4096, num_layers=28, num_heads=16), GPT_STYLE,
             {"num_kv_heads": fixed(KV_HEADS), "head_dim": fixed(HEAD_DIM),
@@ -509,7 +514,7 @@ FAMILIES: tuple[Family, ...] = (
              "q_bias": fixed(False), "k_bias": fixed(False), "v_bias": fixed(False), "o_bias": fixed(False),
              "mlp_bias": fixed(True), "head_bias": fixed(True), "layer_norms": fixed(("ln_1",)),
              "attn_names": fixed(("q_proj", "k_proj", "v_proj", "out_proj")), "mlp_names": fixed(("fc_in", "fc_out"))},
-            float_keys=("num_attention_heads", "max_position_embeddings"), rope=False),
+            float_keys=("num_attention_heads", "max_position_embeddings"), rope=False, pads=False),
     decoder("falcon", "FalconForCausalLM", aliases(hidden_size=("n_embed", "hidden_size")),
             d(vocab_size=65024, hidden_size=4544, num_heads=71, tie_embeddings=True), GPT_STYLE,
             {"new_decoder_architecture": Field(("new_decoder_architecture",), False, "bool"),
@@ -533,8 +538,8 @@ FAMILIES: tuple[Family, ...] = (
             # attention_bias is not its key.
             nulls(hidden_size=("n_embed",), intermediate_size="default", q_bias="false", o_bias="false", mlp_bias="false",
                   k_bias="default", v_bias="default", multi_query="false", parallel_attn="false",
-                  new_decoder_architecture="false")),
-    decoder("opt", "OPTForCausalLM",
+                  new_decoder_architecture="false"), pads=False),
+    decoder("opt", "OPTForCausalLM", d(pad_token_id=1),
             d(vocab_size=50272, hidden_size=768, num_layers=12, num_heads=12, tie_embeddings=True, max_positions=2048),
             GPT_STYLE,
             {"num_kv_heads": fixed(KV_HEADS), "head_dim": fixed(HEAD_DIM),
@@ -562,7 +567,7 @@ FAMILIES: tuple[Family, ...] = (
              "attn_names": fixed(("query_key_value", "dense")), "mlp_names": fixed(("dense_h_to_4h", "dense_4h_to_h"))},
             # BloomConfig pops n_embed (null: hidden_size); attention_bias is not its key; its positions are ALiBi.
             nulls(hidden_size=("n_embed",), k_bias="default", v_bias="default", max_positions="none"),
-            float_keys=("num_attention_heads", "max_position_embeddings"), rope=False),
+            float_keys=("num_attention_heads", "max_position_embeddings"), rope=False, pads=False),
     decoder("starcoder2", "Starcoder2ForCausalLM", WRITTEN_HEAD_DIM, FLOOR_HEADS,
             d(vocab_size=49152, hidden_size=3072, intermediate_size=12288, num_layers=30, num_heads=24, num_kv_heads=2,
               tie_embeddings=True, max_positions=4096), GPT_STYLE,
@@ -571,12 +576,12 @@ FAMILIES: tuple[Family, ...] = (
              "mlp_bias": Field(("use_bias",), True, "bool"),
              "mlp_names": fixed(("c_fc", "c_proj"))},
             nulls(head_dim="default")),  # its attention takes head_dim or hidden_size / num_attention_heads
-    decoder("olmo2", "Olmo2ForCausalLM", WRITTEN_HEAD_DIM, FLOOR_HEADS, d(vocab_size=50304),
+    decoder("olmo2", "Olmo2ForCausalLM", d(pad_token_id=1), WRITTEN_HEAD_DIM, FLOOR_HEADS, d(vocab_size=50304),
             {"qk_norm": fixed("full"), "mlp_bias": fixed(False),
              "layer_norms": fixed(("post_attention_layernorm", "post_feedforward_layernorm"))},
             nulls(num_kv_heads="default")),
     decoder("granite", "GraniteForCausalLM", WRITTEN_HEAD_DIM, FLOOR_HEADS, d(), nulls(num_kv_heads="default")),
-    decoder("cohere", "CohereForCausalLM", WRITTEN_HEAD_DIM, FLOOR_HEADS,
+    decoder("cohere", "CohereForCausalLM", d(pad_token_id=0), WRITTEN_HEAD_DIM, FLOOR_HEADS,
             d(vocab_size=256000, hidden_size=8192, intermediate_size=22528, num_layers=40, num_heads=64,
               tie_embeddings=True, max_positions=8192),
             {"norm": fixed("layer_nobias"), "layer_norms": fixed(("input_layernorm",)),
@@ -598,10 +603,10 @@ FAMILIES: tuple[Family, ...] = (
                    "it is not counted",), fp32_modules_strict=("e_score_correction_bias", "gate.weight"),
             float_keys=("head_dim",)),
     # OLMo (1): LayerNorms with no weight or bias at all.
-    decoder("olmo", "OlmoForCausalLM", WRITTEN_HEAD_DIM, FLOOR_HEADS, d(vocab_size=50304), {"norm": fixed("none"), "mlp_bias": fixed(False)},
+    decoder("olmo", "OlmoForCausalLM", d(pad_token_id=1), WRITTEN_HEAD_DIM, FLOOR_HEADS, d(vocab_size=50304), {"norm": fixed("none"), "mlp_bias": fixed(False)},
             nulls(num_kv_heads="default")),
     # OLMo 3: OLMo 2 with three sliding-window layers of every four.
-    decoder("olmo3", "Olmo3ForCausalLM", WRITTEN_HEAD_DIM, FLOOR_HEADS, d(vocab_size=50304, sliding_window=4096),
+    decoder("olmo3", "Olmo3ForCausalLM", d(pad_token_id=1), WRITTEN_HEAD_DIM, FLOOR_HEADS, d(vocab_size=50304, sliding_window=4096),
             {"qk_norm": fixed("full"), "mlp_bias": fixed(False),
              "layer_norms": fixed(("post_attention_layernorm", "post_feedforward_layernorm")),
              "layer_types": Field(("layer_types",), Derived(
@@ -611,7 +616,7 @@ FAMILIES: tuple[Family, ...] = (
             nulls(num_kv_heads="default", sliding_window="none")),
     # SmolLM3: Llama with NoPE layers (no parameters of their own); a sliding window only with
     # use_sliding_window, on the layers that keep rotary positions.
-    decoder("smollm3", "SmolLM3ForCausalLM", WRITTEN_HEAD_DIM, FLOOR_HEADS,
+    decoder("smollm3", "SmolLM3ForCausalLM", d(pad_token_id=128004), WRITTEN_HEAD_DIM, FLOOR_HEADS,
             d(vocab_size=128256, hidden_size=2048, num_heads=16, num_kv_heads=4, num_layers=36, tie_embeddings=True,
               max_positions=32768),
             {"use_sliding_window": Field(("use_sliding_window",), False, "bool"),
@@ -626,7 +631,7 @@ FAMILIES: tuple[Family, ...] = (
                  "sliding where use_sliding_window and the layer has no rotary positions"), "strs")},
             nulls(num_kv_heads=KV_HEADS), checks=(_rope_layers_short,)),
     # GLM-4: fused gate_up MLP, q/k/v biases (not o_proj's), norms after attention and after the MLP too.
-    decoder("glm4", "Glm4ForCausalLM",
+    decoder("glm4", "Glm4ForCausalLM", d(pad_token_id=151329),
             d(vocab_size=151552, intermediate_size=13696, num_layers=40, num_kv_heads=2, max_positions=131072),
             {"head_dim": Field(("head_dim",), 128), "q_bias": Field(("attention_bias",), True, "bool"),
              "k_bias": Field(("attention_bias",), True, "bool"), "v_bias": Field(("attention_bias",), True, "bool"),
@@ -639,7 +644,7 @@ FAMILIES: tuple[Family, ...] = (
             {"mlp_gated": fixed(False), "mlp_names": fixed(("up_proj", "down_proj"))},
             nulls(num_kv_heads="default", head_dim="default")),
     # Seed-OSS: q/k/v biases (attention_bias) and o_proj's own switch (attention_out_bias).
-    decoder("seed_oss", "SeedOssForCausalLM",
+    decoder("seed_oss", "SeedOssForCausalLM", d(pad_token_id=1),
             d(vocab_size=155136, intermediate_size=27648, num_layers=64, num_heads=80, num_kv_heads=8, max_positions=524288),
             {"head_dim": Field(("head_dim",), 128), "q_bias": Field(("attention_bias",), True, "bool"),
              "k_bias": Field(("attention_bias",), True, "bool"), "v_bias": Field(("attention_bias",), True, "bool"),
@@ -647,7 +652,7 @@ FAMILIES: tuple[Family, ...] = (
             nulls(num_kv_heads=KV_HEADS, head_dim=HEAD_DIM)),
     # Command R7B / A (Cohere 2): Cohere's parallel block with one bias-free LayerNorm, no q/k norms,
     # head_dim hidden_size / heads where not given, and three sliding-window layers of every four.
-    decoder("cohere2", "Cohere2ForCausalLM", FLOOR_HEADS,
+    decoder("cohere2", "Cohere2ForCausalLM", d(pad_token_id=0), FLOOR_HEADS,
             d(vocab_size=256000, hidden_size=8192, intermediate_size=22528, num_layers=40, num_heads=64,
               tie_embeddings=True, max_positions=8192, sliding_window=4096),
             {"norm": fixed("layer_nobias"), "layer_norms": fixed(("input_layernorm",)),
@@ -676,7 +681,7 @@ FAMILIES: tuple[Family, ...] = (
                           "sliding but every sliding_window_pattern-th layer"), "strs")},
             nulls(sliding_window="none"), checks=(_exaone4_layer_types,)),
     # OLMoE: q/k norms over all heads (sized from hidden_size), every layer a mixture of experts (no shared expert).
-    decoder("olmoe", "OlmoeForCausalLM", WRITTEN_HEAD_DIM, FLOOR_HEADS,
+    decoder("olmoe", "OlmoeForCausalLM", d(pad_token_id=1), WRITTEN_HEAD_DIM, FLOOR_HEADS,
             d(vocab_size=50304, hidden_size=2048, intermediate_size=2048, num_layers=16, num_heads=16, max_positions=4096),
             MOE, {"qk_norm": fixed("full_hidden"), "mlp_bias": fixed(False),
                   "num_experts": Field(("num_experts",), 64, doc=MOE["num_experts"].doc),
@@ -721,14 +726,14 @@ FAMILIES: tuple[Family, ...] = (
                    "transformers does not build; they are not counted",),
             fp32_modules_strict=("e_score_correction_bias", "gate.weight")),
     # Helium (Kyutai): Llama's layout, q/k/v biases by attention_bias, o_proj hidden_size × hidden_size.
-    decoder("helium", "HeliumForCausalLM",
+    decoder("helium", "HeliumForCausalLM", d(pad_token_id=3),
             d(vocab_size=48000, hidden_size=2560, intermediate_size=7040, num_layers=24, num_heads=20, num_kv_heads=20,
               max_positions=4096),
             {"head_dim": Field(("head_dim",), 128, doc=BASE["head_dim"].doc), "o_bias": fixed(False),
              "attn_out_from_hidden": fixed(True)},
             checks=(attention_must_be_hidden_wide("its output projection takes hidden_size values"),)),
     # ERNIE 4.5 (dense): Llama's layout, one use_bias switch for every projection, a tied head by default.
-    decoder("ernie4_5", "Ernie4_5ForCausalLM",
+    decoder("ernie4_5", "Ernie4_5ForCausalLM", d(pad_token_id=0),
             d(vocab_size=103424, hidden_size=1024, intermediate_size=3072, num_layers=18, num_heads=16, num_kv_heads=2,
               tie_embeddings=True, max_positions=131072),
             {"head_dim": Field(("head_dim",), 128, doc=BASE["head_dim"].doc),
@@ -762,7 +767,7 @@ FAMILIES: tuple[Family, ...] = (
             GPT_STYLE,
             GPT2_BLOCK,
             {"multi_query": Field(("multi_query",), True, "bool", doc="one key/value head shared by every query head"),
-             "num_kv_heads": fixed(Derived(lambda v: 1 if v["multi_query"] else v["num_heads"], "multi_query"))}, rope=False),
+             "num_kv_heads": fixed(Derived(lambda v: 1 if v["multi_query"] else v["num_heads"], "multi_query"))}, rope=False, pads=False),
     # Granite 3 MoE: Granite's layout, every layer experts as wide as intermediate_size and a router of
     # one weight (no bias) in block_sparse_moe.
     decoder("granitemoe", "GraniteMoeForCausalLM", WRITTEN_HEAD_DIM, FLOOR_HEADS, d(), MOE,
@@ -783,7 +788,7 @@ FAMILIES: tuple[Family, ...] = (
              "experts_per_token": fixed(Derived(lambda v: min(2, v["num_experts"]), "two (PhiMoE's sparsemixer)")),
              "head_bias": Field(("lm_head_bias",), False, "bool", doc="a bias on the output head")}),
     # GLM-4 (glm-4-9b, before GLM-4-0414's Glm4): q/k/v biases (attention_bias, true), a fused gate_up MLP.
-    decoder("glm", "GlmForCausalLM",
+    decoder("glm", "GlmForCausalLM", d(pad_token_id=151329),
             d(vocab_size=151552, intermediate_size=13696, num_layers=40, num_kv_heads=2, max_positions=131072),
             {"head_dim": Field(("head_dim",), 128, doc=BASE["head_dim"].doc),
              **{bias: Field(("attention_bias",), True, "bool", doc="biases on the q/k/v projections")
@@ -811,13 +816,13 @@ FAMILIES: tuple[Family, ...] = (
             checks=(_head_dim_required,)),
     # HunYuan dense: Llama's layout, biases on every attention projection by attention_bias,
     # RMS norms over each head's q and k (after the rotary positions), head_dim required; no sliding window.
-    decoder("hunyuan_v1_dense", "HunYuanDenseV1ForCausalLM", WRITTEN_HEAD_DIM,
+    decoder("hunyuan_v1_dense", "HunYuanDenseV1ForCausalLM", d(pad_token_id=0), WRITTEN_HEAD_DIM,
             d(vocab_size=290943, intermediate_size=11008, max_positions=2048), QK_HEAD, HUNYUAN,
             nulls(num_kv_heads="default"), checks=(_head_dim_required,)),
     # HunYuan MoE: HunYuan dense's attention; every layer experts as wide as intermediate_size, a shared MLP as
     # wide, and a gate holding an nn.Linear router (gate.wg, float32). Hub configs' moe_intermediate_size,
     # num_shared_expert and use_mixed_mlp_moe are read by neither HunYuanMoEV1Config nor its model.
-    decoder("hunyuan_v1_moe", "HunYuanMoEV1ForCausalLM", WRITTEN_HEAD_DIM,
+    decoder("hunyuan_v1_moe", "HunYuanMoEV1ForCausalLM", d(pad_token_id=0), WRITTEN_HEAD_DIM,
             d(vocab_size=290943, intermediate_size=11008, max_positions=2048), QK_HEAD, HUNYUAN, MOE,
             # attribute_map aliases: num_local_experts / num_experts_per_tok win over num_experts / moe_topk.
             {"num_experts": Field(("num_local_experts", "num_experts"), 1, doc=MOE["num_experts"].doc),
@@ -932,7 +937,7 @@ FAMILIES += (
              "attn_names": fixed(("q_proj", "k_proj", "v_proj", "out_proj")), "mlp_names": fixed(("c_fc", "c_proj")),
              "attention_types": Field(("attention_types",), [[["global", "local"], 12]], "any", null="default",
                                       doc="global and local attention layers, as [[types], repeat] entries")},
-            checks=(_gpt_neo_attention_types,), float_keys=("num_attention_heads",), rope=False),
+            checks=(_gpt_neo_attention_types,), float_keys=("num_attention_heads",), rope=False, pads=False),
     # CodeGen: GPT-J's parallel block (one LayerNorm) with a fused qkv_proj and out_proj (no biases), an MLP
     # with biases, and an output head with a bias; rotary positions over rotary_dim of each head (no parameters).
     decoder("codegen", "CodeGenForCausalLM", GPT_NAMES,
@@ -947,7 +952,7 @@ FAMILIES += (
              "rotary_dim": Field(("rotary_dim",), 64, minimum=0,
                                  doc="values of each head the rotary positions turn (no parameters)")},
             heads={"CodeGenForCausalLM": "causal_lm", "CodeGenModel": "base"},
-            float_keys=("num_attention_heads", "max_position_embeddings"), rope=False),
+            float_keys=("num_attention_heads", "max_position_embeddings"), rope=False, pads=False),
     # MPT: a fused Wqkv and out_proj hidden_size wide whatever the heads floor to, an MLP 4 × d_model wide
     # (expansion_ratio is not read), LayerNorms with no bias, no biases anywhere, ALiBi positions (no parameters).
     decoder("mpt", "MptForCausalLM",
@@ -963,7 +968,7 @@ FAMILIES += (
              "attn_names": fixed(("Wqkv", "out_proj")), "mlp_names": fixed(("up_proj", "down_proj")),
              "max_positions": Field(("max_seq_len",), 2048, doc=BASE["max_positions"].doc)},
             checks=(attention_must_be_hidden_wide("its attention splits the hidden_size-wide Wqkv into the heads"),),
-            float_keys=("num_attention_heads",), rope=False),
+            float_keys=("num_attention_heads",), rope=False, pads=False),
 )
 
 
@@ -1127,7 +1132,7 @@ FAMILIES += (
     # ERNIE 4.5 MoE: ERNIE 4.5's attention and MLPs (one use_bias switch for every projection and the output head),
     # MoE layers every moe_layer_interval-th from moe_layer_start_index to moe_layer_end_index, each with an fp32
     # router, a frozen score-correction bias and moe_num_shared_experts shared experts.
-    decoder("ernie4_5_moe", "Ernie4_5_MoeForCausalLM", WRITTEN_HEAD_DIM, FLOOR_HEADS,
+    decoder("ernie4_5_moe", "Ernie4_5_MoeForCausalLM", d(pad_token_id=0), WRITTEN_HEAD_DIM, FLOOR_HEADS,
             d(vocab_size=103424, hidden_size=2560, intermediate_size=12288, num_layers=28, num_heads=20, num_kv_heads=4,
               tie_embeddings=True, max_positions=131072),
             MOE,
@@ -1179,7 +1184,7 @@ FAMILIES += (
 FAMILIES += (
     # VaultGemma: Gemma 2's attention and MLP with two norms a layer (before attention, before the MLP), biases on
     # the attention projections by attention_bias, and sliding and full layers alternating (layer_types).
-    decoder("vaultgemma", "VaultGemmaForCausalLM",
+    decoder("vaultgemma", "VaultGemmaForCausalLM", d(pad_token_id=0),
             d(vocab_size=256000, hidden_size=2304, intermediate_size=9216, num_layers=26, num_heads=8, num_kv_heads=4,
               tie_embeddings=True, max_positions=8192, sliding_window=4096),
             STRICT_HEADS,
@@ -1234,7 +1239,7 @@ FAMILIES += (
     # Apertus (Swiss AI): Llama's attention with RMS norms over each head's q and k, an MLP of up and down
     # projections (no gate) whose xIELU activation learns two scalars (alpha_p, alpha_n), norms named
     # attention_layernorm / feedforward_layernorm.
-    decoder("apertus", "ApertusForCausalLM", WRITTEN_HEAD_DIM, FLOOR_HEADS,
+    decoder("apertus", "ApertusForCausalLM", d(pad_token_id=3), WRITTEN_HEAD_DIM, FLOOR_HEADS,
             d(vocab_size=131072, intermediate_size=14336, max_positions=65536),
             QK_HEAD,
             {"mlp_gated": fixed(False), "mlp_bias": fixed(False), "mlp_names": fixed(("up_proj", "down_proj")),

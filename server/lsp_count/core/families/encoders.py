@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import json
 
-from lsp_count.core.families.common import LABEL_FIELDS
+from lsp_count.core.families.common import LABEL_FIELDS, check_pad_token, pad_token
 from lsp_count.core.families.decoders import (FLOOR_HEADS, HEAD_DIM, ROPE, WRITTEN_HEAD_DIM, attention_must_be_hidden_wide,
                                               d, fixed, merge_fields, rope_by_layer_type)
-from lsp_count.core.families.seq2seq import check_pad_token, pad_token
 from lsp_count.core.source import Problem
 from lsp_count.core.spec import Derived, Family, Field, ModelSpec
 
@@ -227,17 +226,18 @@ def vision_tower(model_type: str, architecture: str, heads: dict[str, str], *ove
 FAMILIES: tuple[Family, ...] = (
     text_encoder("bert", "BertForMaskedLM", "Bert",
                  ("Model", "ForMaskedLM", "LMHeadModel", "ForPreTraining", "ForSequenceClassification",
-                  "ForTokenClassification", "ForQuestionAnswering", "ForMultipleChoice")),
+                  "ForTokenClassification", "ForQuestionAnswering", "ForMultipleChoice"),
+                 {"pad_token_id": pad_token(0)}, checks=PAD_CHECKS),
     text_encoder("roberta", "RobertaForMaskedLM", "Roberta",
                  ("Model", "ForMaskedLM", "ForCausalLM", "ForSequenceClassification", "ForTokenClassification",
                   "ForQuestionAnswering", "ForMultipleChoice"),
-                 d(vocab_size=50265), ROBERTA_HEADS,
+                 d(vocab_size=50265), ROBERTA_HEADS, {"pad_token_id": pad_token(1)},
                  notes=("RoBERTa's position table has max_position_embeddings rows; checkpoints set 514 "
-                        "(512 positions + the padding offset)",)),
+                        "(512 positions + the padding offset)",), checks=ROBERTA_PAD_CHECKS),
     text_encoder("xlm-roberta", "XLMRobertaForMaskedLM", "XLMRoberta",
                  ("Model", "ForMaskedLM", "ForCausalLM", "ForSequenceClassification", "ForTokenClassification",
                   "ForQuestionAnswering", "ForMultipleChoice"),
-                 ROBERTA_HEADS),
+                 ROBERTA_HEADS, {"pad_token_id": pad_token(1)}, checks=ROBERTA_PAD_CHECKS),
     text_encoder("electra", "ElectraForPreTraining", "Electra",
                  ("Model", "ForMaskedLM", "ForCausalLM", "ForPreTraining", "ForSequenceClassification",
                   "ForTokenClassification", "ForQuestionAnswering", "ForMultipleChoice"),
@@ -362,7 +362,8 @@ FAMILIES: tuple[Family, ...] = (
                      "classifier": fixed("pre_classifier"),
                      "mlm_names": fixed(("vocab_transform", "vocab_layer_norm", "vocab_projector")),
                      "mlm_bias_param": fixed(False),
-                 }, checks=(_two_span_labels,), float_keys=("num_attention_heads",)),
+                     "pad_token_id": pad_token(0),
+                 }, checks=(_two_span_labels, *PAD_CHECKS), float_keys=("num_attention_heads",)),
     text_encoder("modernbert", "ModernBertForMaskedLM", "ModernBert",
                  ("Model", "ForMaskedLM", "ForSequenceClassification", "ForTokenClassification",
                   "ForQuestionAnswering", "ForMultipleChoice"),
@@ -416,6 +417,7 @@ FAMILIES: tuple[Family, ...] = (
         "vocab_size": Field(("vocab_size",), 30000, doc=TEXT["vocab_size"].doc),
         "embedding_size": Field(("embedding_size",), 128, doc="width of the factorised embedding (projected up to hidden_size)"),
         "hidden_size": Field(("hidden_size",), 4096, doc=TEXT["hidden_size"].doc),
+        "pad_token_id": pad_token(0),
         "num_heads": Field(("num_attention_heads",), 64, doc=TEXT["num_heads"].doc),
         "intermediate_size": Field(("intermediate_size",), 16384, doc=TEXT["intermediate_size"].doc),
         "num_hidden_groups": Field(("num_hidden_groups",), 1, doc="groups of layers with their own weights"),
@@ -436,7 +438,7 @@ FAMILIES: tuple[Family, ...] = (
         "AlbertForTokenClassification": "token_classification", "AlbertForQuestionAnswering": "question_answering",
         "AlbertForMultipleChoice": "multiple_choice"},
         notes=("ALBERT shares weights: num_hidden_groups × inner_group_num layers are stored, "
-               "applied num_hidden_layers times",), checks=(attention_must_be_hidden_wide("its output projection takes hidden_size values"),)),
+               "applied num_hidden_layers times",), checks=(attention_must_be_hidden_wide("its output projection takes hidden_size values"), *PAD_CHECKS)),
     vision_tower("vit", "ViTForImageClassification",
                  {"ViTModel": "base", "ViTForImageClassification": "image_classification",
                   "ViTForMaskedImageModeling": "masked_image_modeling"},

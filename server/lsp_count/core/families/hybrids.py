@@ -11,6 +11,7 @@ recurrent mixers the ``ssm_*`` / ``linear_*`` fields; the memory estimate's cach
 
 from __future__ import annotations
 
+from lsp_count.core.families.common import check_pad_token
 from lsp_count.core.families.decoders import (
     BASE, EXPERT_WIDTH_IS_MLP, FLOOR_HEADS, HEAD_DIM, KV_HEADS, MOE, ROPE, WRITTEN_HEAD_DIM, causal_heads, d, fixed,
     merge_fields, nulls, rotary_share,
@@ -43,9 +44,10 @@ HYBRID_BASE: dict[str, Field] = {
 
 def hybrid(model_type: str, architecture: str, *overrides: dict[str, Field], heads: dict[str, str] | None = None,
            checks=(), notes: tuple[str, ...] = (), rope: bool = True, float_keys: tuple[str, ...] = ()) -> Family:
+    """A hybrid row; its token embedding takes pad_token_id as its padding index (checked in the vocabulary)."""
     fields = merge_fields({**HYBRID_BASE, **ROPE} if rope else HYBRID_BASE, *overrides)
     return Family(model_type, "hybrid", architecture, fields, heads or causal_heads(architecture), notes=notes,
-                  checks=tuple(checks), float_keys=float_keys)
+                  checks=(*checks, check_pad_token), float_keys=float_keys)
 
 
 def _problem(spec, name: str, message: str, severity: str = "error") -> list[Problem]:
@@ -610,11 +612,11 @@ FAMILIES: tuple[Family, ...] = (
     # Jamba (AI21): one attention layer in attn_layer_period (at attn_layer_offset), Mamba mixers (with RMS
     # norms over dt, B and C) elsewhere; every expert_layer_period-th layer a mixture of experts (a router of one
     # weight and experts as wide as intermediate_size), a gated MLP elsewhere. No positions (no RoPE).
-    hybrid("jamba", "JambaForCausalLM", FLOOR_HEADS,
+    hybrid("jamba", "JambaForCausalLM", d(pad_token_id=0), FLOOR_HEADS,
            d(vocab_size=65536, intermediate_size=14336, max_positions=262144), JAMBA,
            checks=(_jamba_offsets, _jamba_nulls), rope=False),
     # Bamba (IBM): Mamba-2 mixers, attention at attn_layer_indices, a gated MLP in every layer.
-    hybrid("bamba", "BambaForCausalLM",
+    hybrid("bamba", "BambaForCausalLM", d(pad_token_id=0),
            d(vocab_size=128000, intermediate_size=14336, max_positions=262144), BAMBA,
            {"q_bias": Field(("attention_bias",), False, "bool"), "k_bias": Field(("attention_bias",), False, "bool"),
             "v_bias": Field(("attention_bias",), False, "bool"), "o_bias": Field(("attention_bias",), False, "bool"),
@@ -635,14 +637,16 @@ FAMILIES: tuple[Family, ...] = (
     # Nemotron-H (NVIDIA): blocks of one kind each, Mamba-2, attention (no RoPE), a squared-ReLU MLP or
     # experts (DeepSeek-V3's sigmoid router, experts with no gate, optionally in a latent width, a shared MLP).
     Family("nemotron_h", "hybrid", "NemotronHForCausalLM",
-           merge_fields(HYBRID_BASE, d(vocab_size=131072, max_positions=4096), NEMOTRON_H),
+           # (its embeddings take no padding index)
+           {k: f for k, f in merge_fields(HYBRID_BASE, d(vocab_size=131072, max_positions=4096), NEMOTRON_H).items()
+            if k != "pad_token_id"},
            {"NemotronHForCausalLM": "causal_lm", "NemotronHModel": "base"},
            notes=("Nemotron-H checkpoints may hold num_nextn_predict_layers multi-token-prediction layers (mtp.*) "
                   "that transformers does not build; they are not counted",),
            checks=(_nemotron_h_layer_check, _nemotron_h_nulls, _nemotron_h_mamba),
            fp32_modules_strict=("e_score_correction_bias", "gate.weight")),
     # Falcon-H1 (TII): every layer attention and a Mamba-2 mixer side by side, then a gated MLP.
-    hybrid("falcon_h1", "FalconH1ForCausalLM",
+    hybrid("falcon_h1", "FalconH1ForCausalLM", d(pad_token_id=0),
            d(vocab_size=128000, intermediate_size=14336, max_positions=8192), FALCON_H1,
            nulls(num_kv_heads=KV_HEADS, ssm_bias="false", ssm_out_bias="false", ssm_conv_bias="false",
                  ssm_gated_norm="false"),
@@ -659,7 +663,7 @@ FAMILIES: tuple[Family, ...] = (
            # (a key the class does not declare, read in arithmetic: a whole-number float works as the int)
            checks=(_qwen3_next_layer_check,), float_keys=("full_attention_interval",)),
     # LFM2 (Liquid AI): gated short-convolution layers and attention layers (q/k norms per head), a SwiGLU MLP.
-    hybrid("lfm2", "Lfm2ForCausalLM",
+    hybrid("lfm2", "Lfm2ForCausalLM", d(pad_token_id=0),
            d(vocab_size=65536, hidden_size=2560, num_layers=32, num_heads=32, max_positions=128000), LFM2,
            heads={"Lfm2ForCausalLM": "causal_lm", "Lfm2Model": "base"}, checks=(_lfm2_layer_check,)),
     # Falcon-Mamba: Mamba's layout and SSM state; its mixer's RMS norms over dt, B and C have no weights. The

@@ -36,7 +36,7 @@ Canonical names in ``spec.values`` (what the memory model reads):
 
 from __future__ import annotations
 
-from lsp_count.core.families.common import LABEL_FIELDS
+from lsp_count.core.families.common import LABEL_FIELDS, check_pad_token, pad_token
 from lsp_count.core.source import Problem
 from lsp_count.core.spec import Derived, Family, Field, ModelSpec
 
@@ -57,10 +57,6 @@ def _per_head(heads: str) -> Derived:
 
 # pad_token_id is an index into the token embedding (BART/Whisper pass it as padding_idx);
 # nn.Embedding accepts negative indexes from the end, so only the range is checked.
-def pad_token(default: int | None) -> Field:
-    return Field(("pad_token_id",), default, "int?", minimum=-(10**9), doc="padding token (index into the vocabulary)")
-
-
 # --------------------------------------------------------------------- checks
 def _problem(spec: ModelSpec, severity: str, code: str, message: str, *fields: str) -> Problem:
     where = next((spec.key_span(f) for f in fields if spec.key_span(f) is not None), None)
@@ -82,24 +78,6 @@ def check_heads_divide(spec: ModelSpec) -> list[Problem]:
                                 f"{key} ({heads}) does not divide d_model ({hidden}): transformers refuses it",
                                 heads_field, "hidden_size"))
     return out
-
-
-def check_pad_token(spec: ModelSpec) -> list[Problem]:
-    """nn.Embedding(vocab, d, padding_idx=pad_token_id) asserts the index lies in the vocabulary (Marian's
-    decoder builds its own, decoder_vocab_size rows, before any tying: its vocabulary must hold it too)."""
-    v = spec.values
-    pad = v.get("pad_token_id")
-    written = "pad_token_id" if "pad_token_id" in spec.origins else "pad_token_id (class default)"
-    vocabs = [("vocab_size", "vocab_size")]
-    if isinstance(v.get("decoder_vocab_size"), int):
-        vocabs.append(("decoder_vocab_size", "decoder_vocab_written"))
-    for name, field in vocabs:
-        vocab = v.get(name)
-        if isinstance(pad, int) and isinstance(vocab, int) and not -vocab <= pad < vocab:
-            return [_problem(spec, "error", "LC103",
-                             f"{written} {pad} is outside the vocabulary ({name} {vocab}): "
-                             "the token embedding refuses it", "pad_token_id", field, "vocab_size")]
-    return []
 
 
 def check_t5(spec: ModelSpec) -> list[Problem]:
@@ -405,6 +383,12 @@ MVP = _bart_family("mvp", "Mvp", (50267, 1024, 12, 16, 4096, 1, 1024), positions
     "prompt_mid_dim": Field(("prompt_mid_dim",), 800, minimum=0, doc="width of each prompt's middle layer"),
 })
 
+def _check_decoder_pad_token(spec: ModelSpec) -> list[Problem]:
+    """Whisper's pad token pads the decoder's token embedding: WhisperForAudioClassification, the encoder
+    alone, has none to refuse it."""
+    return [] if spec.head == "audio_classification" else check_pad_token(spec)
+
+
 WHISPER = Family("whisper", "seq2seq", "WhisperForConditionalGeneration", {
     **_bart_like(51865, 384, 4, 6, 1536, 50256),
     "encoder_heads": Field(("encoder_attention_heads", "num_attention_heads", "num_key_value_heads"), 6,
@@ -426,7 +410,7 @@ WHISPER = Family("whisper", "seq2seq", "WhisperForConditionalGeneration", {
 }, {
     "WhisperForConditionalGeneration": "seq2seq_lm", "WhisperModel": "base",
     "WhisperForAudioClassification": "audio_classification",
-}, checks=(check_heads_divide, check_pad_token), float_keys=("num_attention_heads", "num_key_value_heads"),
+}, checks=(check_heads_divide, _check_decoder_pad_token), float_keys=("num_attention_heads", "num_key_value_heads"),
     notes=("Whisper's encoder positions are a fixed sinusoidal table (requires_grad=False): counted, not trainable",))
 
 FAMILIES: tuple[Family, ...] = (T5, MT5, UMT5, SWITCH, BART, MBART, WHISPER, PEGASUS, MARIAN, BLENDERBOT,
