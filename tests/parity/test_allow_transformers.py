@@ -13,10 +13,9 @@ from .meta_count import transformers_count
 
 pytest.importorskip("transformers")
 
-# A model_type transformers builds and the family table has not (GPT-Neo: global and local layers).
-UNSUPPORTED = {"model_type": "gpt_neo", "architectures": ["GPTNeoForCausalLM"], "hidden_size": 64, "num_layers": 2,
-               "num_heads": 4, "attention_types": [[["global", "local"], 1]], "vocab_size": 100,
-               "max_position_embeddings": 64}
+# A model_type transformers builds and the family table has not (XGLM: sinusoidal positions, a scaled embedding).
+UNSUPPORTED = {"model_type": "xglm", "architectures": ["XGLMForCausalLM"], "d_model": 64, "num_layers": 2,
+               "attention_heads": 4, "ffn_dim": 128, "vocab_size": 100, "max_position_embeddings": 64}
 
 
 def run(path, tmp_path, *flags):
