@@ -32,15 +32,27 @@ _SAVED_BY_CLASSES = frozenset({"qk_head_dim", "n_group", "mtp_layers_block_type"
 # _name_or_path), and is not a slip.
 
 
-def _read_keys(family: Family) -> frozenset[str]:
+@lru_cache(maxsize=None)
+def _read_keys(model_type: str) -> tuple[str, ...]:
+    """The keys a family reads (its fields' and its sub-configs'), sorted."""
+    family = registry()[model_type]
     keys = {key for f in family.fields.values() for key in f.keys}
     keys |= {key for key, _type in family.subconfigs.values()}
-    return frozenset(keys)
+    return tuple(sorted(keys))
 
 
 @lru_cache(maxsize=1)
 def _every_family_key() -> frozenset[str]:
-    return frozenset(key for family in registry().values() for key in _read_keys(family)) | _SAVED_BY_CLASSES
+    return frozenset(key for model_type in registry() for key in _read_keys(model_type)) | _SAVED_BY_CLASSES
+
+
+@lru_cache(maxsize=4096)
+def _near_keys(model_type: str, key: str) -> tuple[str, ...]:
+    """The keys ``model_type``'s family reads that ``key`` is one slip from, closest first. (Cached: a
+    document's keys are the same at each keystroke. Keys whose lengths alone put them below _CLOSE are not
+    compared: difflib's ratio is at most 2·min(len) / (len + len).)"""
+    candidates = [k for k in _read_keys(model_type) if 2 * min(len(k), len(key)) >= _CLOSE * (len(k) + len(key))]
+    return tuple(difflib.get_close_matches(key, candidates, n=len(candidates), cutoff=_CLOSE)) if candidates else ()
 
 
 def misspelt_keys(family: Family, root: SourceNode, values: dict[str, object]) -> list[Problem]:
@@ -50,17 +62,14 @@ def misspelt_keys(family: Family, root: SourceNode, values: dict[str, object]) -
     mapping = root.value
     if not isinstance(mapping, dict):
         return []
-    read = _read_keys(family)
-    absent = sorted(key for key in read if key not in mapping)
     known = _every_family_key()
     problems = []
     for key, node in mapping.items():
         if len(key) < _SHORTEST or key.startswith("_") or key in known:
             continue
-        close = difflib.get_close_matches(key, absent, n=1, cutoff=_CLOSE)
-        if not close:
+        meant = next((near for near in _near_keys(family.model_type, key) if near not in mapping), None)
+        if meant is None:
             continue
-        meant = close[0]
         used = next((values[name] for name, f in family.fields.items() if meant in f.keys and name in values), None)
         instead = f" (not written, so {meant} is {_shown(used)})" if used is not None else ""
         problems.append(Problem(
