@@ -275,21 +275,36 @@ def build_decoder(spec: ModelSpec) -> ParamNode:
     return node(spec.architecture, *body.children, head)
 
 
-def _mamba2_mixer(spec: ModelSpec) -> tuple[Tensor, ...]:
+def mamba_mixer(h: int, inner: int, state: int, kernel: int, dt_rank: int, use_bias: bool, conv_bias: bool,
+                norms: bool = False) -> tuple[Tensor, ...]:
+    """MambaMixer: in_proj to x and the gate, a depthwise conv over x, x_proj to dt and B, C, dt_proj, A_log
+    and D per channel, out_proj; ``norms``: Jamba's RMS norms over dt, B and C."""
+    return (
+        linear("in_proj", h, 2 * inner, use_bias)
+        + (Tensor("conv1d.weight", (inner, 1, kernel), "conv", "conv1d"),)
+        + ((Tensor("conv1d.bias", (inner,), "bias", "conv1d"),) if conv_bias else ())
+        + linear("x_proj", inner, dt_rank + 2 * state, False)
+        + linear("dt_proj", dt_rank, inner, True)
+        + (Tensor("A_log", (inner, state), "other", "mixer"), Tensor("D", (inner,), "other", "mixer"))
+        + linear("out_proj", inner, h, use_bias)
+        + ((norm("dt_layernorm", dt_rank, False) + norm("b_layernorm", state, False)
+            + norm("c_layernorm", state, False)) if norms else ())
+    )
+
+
+def mamba2_mixer(h: int, inner: int, state: int, kernel: int, heads: int, groups: int, use_bias: bool,
+                 conv_bias: bool, out_bias: bool | None = None, gated_norm: bool = True) -> tuple[Tensor, ...]:
     """Mamba2Mixer: in_proj to the gate, the conv's channels (x, B, C) and dt; a depthwise conv over x, B and C;
-    dt_bias, A_log and D per head; a gated RMSNorm over the mixer's width; out_proj."""
-    v = spec.values
-    h, inner = spec.int("hidden_size"), spec.int("intermediate_size")
-    state, kernel, heads, groups = spec.int("state_size"), spec.int("conv_kernel"), spec.int("num_heads"), spec.int("n_groups")
-    use_bias, conv_bias = bool(v["use_bias"]), bool(v["use_conv_bias"])
+    dt_bias, A_log and D per head; a gated RMSNorm over the mixer's width (Falcon-H1: only where
+    ``gated_norm``); out_proj (its bias ``out_bias``, else ``use_bias``)."""
     channels = inner + 2 * groups * state
     return (
         linear("in_proj", h, inner + channels + heads, use_bias)
         + (Tensor("conv1d.weight", (channels, 1, kernel), "conv", "conv1d"),)
         + ((Tensor("conv1d.bias", (channels,), "bias", "conv1d"),) if conv_bias else ())
         + tuple(Tensor(name, (heads,), "other", "mixer") for name in ("dt_bias", "A_log", "D"))
-        + norm("norm", inner, False)
-        + linear("out_proj", inner, h, use_bias)
+        + (norm("norm", inner, False) if gated_norm else ())
+        + linear("out_proj", inner, h, use_bias if out_bias is None else out_bias)
     )
 
 
@@ -297,21 +312,12 @@ def build_mamba(spec: ModelSpec) -> ParamNode:
     """Mamba (selective state space) language model; Mamba-2's mixer where the family says (mixer "mamba2")."""
     v = spec.values
     h, vocab = spec.int("hidden_size"), spec.int("vocab_size")
+    inner, state, kernel = spec.int("intermediate_size"), spec.int("state_size"), spec.int("conv_kernel")
+    use_bias, conv_bias = bool(v["use_bias"]), bool(v["use_conv_bias"])
     if v.get("mixer") == "mamba2":
-        mixer = _mamba2_mixer(spec)
+        mixer = mamba2_mixer(h, inner, state, kernel, spec.int("num_heads"), spec.int("n_groups"), use_bias, conv_bias)
     else:
-        inner, state, kernel = spec.int("intermediate_size"), spec.int("state_size"), spec.int("conv_kernel")
-        dt_rank = spec.int("time_step_rank")
-        use_bias, conv_bias = bool(v["use_bias"]), bool(v["use_conv_bias"])
-        mixer = (
-            linear("in_proj", h, 2 * inner, use_bias)
-            + (Tensor("conv1d.weight", (inner, 1, kernel), "conv", "conv1d"),)
-            + ((Tensor("conv1d.bias", (inner,), "bias", "conv1d"),) if conv_bias else ())
-            + linear("x_proj", inner, dt_rank + 2 * state, False)
-            + linear("dt_proj", dt_rank, inner, True)
-            + (Tensor("A_log", (inner, state), "other", "mixer"), Tensor("D", (inner,), "other", "mixer"))
-            + linear("out_proj", inner, h, use_bias)
-        )
+        mixer = mamba_mixer(h, inner, state, kernel, spec.int("time_step_rank"), use_bias, conv_bias)
     layers = node(
         "layers", ParamNode("mixer", mixer, source=spec.key_span("state_size"), key="state_size"),
         ParamNode("norms", norm("norm", h, False)),

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from lsp_count.core.layouts.decoder import attention, layer_stack, mlp, moe
+from lsp_count.core.layouts.decoder import attention, layer_stack, mamba2_mixer, mamba_mixer, mlp, moe
 from lsp_count.core.params import ParamNode, Tensor, embedding, linear, node, norm
 from lsp_count.core.spec import ModelSpec
 
@@ -39,43 +39,18 @@ STACK_NAMES = frozenset(stack_name(m, f) for m in MIXERS for f in FFNS if (m, f)
 def _mamba_mixer(spec: ModelSpec) -> tuple[Tensor, ...]:
     """Mamba's selective-scan mixer (Jamba's, with RMS norms over dt, B and C where ``ssm_norms``)."""
     v = spec.values
-    h, inner = spec.int("hidden_size"), spec.int("ssm_inner")
-    state, kernel, dt_rank = spec.int("ssm_state"), spec.int("ssm_conv_kernel"), spec.int("ssm_dt_rank")
-    use_bias, conv_bias = bool(v["ssm_bias"]), bool(v["ssm_conv_bias"])
-    tensors = (
-        linear("in_proj", h, 2 * inner, use_bias)
-        + (Tensor("conv1d.weight", (inner, 1, kernel), "conv", "conv1d"),)
-        + ((Tensor("conv1d.bias", (inner,), "bias", "conv1d"),) if conv_bias else ())
-        + linear("x_proj", inner, dt_rank + 2 * state, False)
-        + linear("dt_proj", dt_rank, inner, True)
-        + (Tensor("A_log", (inner, state), "other", "mixer"), Tensor("D", (inner,), "other", "mixer"))
-        + linear("out_proj", inner, h, use_bias)
-    )
-    if v.get("ssm_norms"):
-        tensors += norm("dt_layernorm", dt_rank, False) + norm("b_layernorm", state, False) + norm("c_layernorm", state, False)
-    return tensors
+    return mamba_mixer(spec.int("hidden_size"), spec.int("ssm_inner"), spec.int("ssm_state"), spec.int("ssm_conv_kernel"),
+                       spec.int("ssm_dt_rank"), bool(v["ssm_bias"]), bool(v["ssm_conv_bias"]), bool(v.get("ssm_norms")))
 
 
 def _mamba2_mixer(spec: ModelSpec) -> tuple[Tensor, ...]:
-    """Mamba-2's mixer: in_proj to the gate, the conv's channels (x, B, C) and dt; a depthwise conv over x,
-    B and C; dt_bias, A_log and D per head; a gated RMSNorm over the mixer's width; out_proj."""
+    """Mamba-2's mixer (Falcon-H1: out_proj's bias by its own switch, and the gated RMSNorm only where
+    mamba_rms_norm)."""
     v = spec.values
-    h, inner = spec.int("hidden_size"), spec.int("ssm_inner")
-    state, kernel = spec.int("ssm_state"), spec.int("ssm_conv_kernel")
-    heads, groups = spec.int("ssm_heads"), spec.int("ssm_groups")
-    use_bias, conv_bias = bool(v["ssm_bias"]), bool(v["ssm_conv_bias"])
-    # (Falcon-H1: out_proj's bias by its own switch, and the gated RMSNorm only where mamba_rms_norm)
-    out_bias = bool(v["ssm_out_bias"]) if "ssm_out_bias" in v else use_bias
-    gated_norm = bool(v["ssm_gated_norm"]) if "ssm_gated_norm" in v else True
-    channels = inner + 2 * groups * state
-    return (
-        linear("in_proj", h, inner + channels + heads, use_bias)
-        + (Tensor("conv1d.weight", (channels, 1, kernel), "conv", "conv1d"),)
-        + ((Tensor("conv1d.bias", (channels,), "bias", "conv1d"),) if conv_bias else ())
-        + tuple(Tensor(name, (heads,), "other", "mixer") for name in ("dt_bias", "A_log", "D"))
-        + (norm("norm", inner, False) if gated_norm else ())
-        + linear("out_proj", inner, h, out_bias)
-    )
+    return mamba2_mixer(spec.int("hidden_size"), spec.int("ssm_inner"), spec.int("ssm_state"),
+                        spec.int("ssm_conv_kernel"), spec.int("ssm_heads"), spec.int("ssm_groups"), bool(v["ssm_bias"]),
+                        bool(v["ssm_conv_bias"]), bool(v["ssm_out_bias"]) if "ssm_out_bias" in v else None,
+                        bool(v["ssm_gated_norm"]) if "ssm_gated_norm" in v else True)
 
 
 def _mixers(spec: ModelSpec, kind: str) -> tuple[ParamNode | None, ...]:
