@@ -287,8 +287,9 @@ def _odd_rotary_problems(spec: ModelSpec) -> list[Problem]:
     checked = type(held) is int and width > 4 and width % 2
     refused = next(((t, e, turned) for t, e, turned in entries if checked and turned == width), None)
     # YaRN's ramp has turned // 2 entries for ceil(turned / 2) frequencies: those of 3 and 1 broadcast.
-    # (Family field "rotary_embedding": false where the model builds no rotary embedding for this config,
-    # Granite 4 hybrid's without position_embedding_type "rope": its config class still checks the width.)
+    # (Family field "rotary_embedding": false where the model builds no rotary embedding for this config, as
+    # Granite 4 hybrid without position_embedding_type "rope": no YaRN frequencies are built there, while its
+    # config class still refuses an odd fully rotated width, above.)
     unbuilt = next(((t, e, turned) for t, e, turned in entries if e.get("rope_type", e.get("type")) == "yarn"
                     and turned is not None and turned > 4 and turned % 2), None) if v.get("rotary_embedding", True) else None
     if refused is None and unbuilt is None:
