@@ -257,15 +257,24 @@ def build_decoder(spec: ModelSpec) -> ParamNode:
         project = ParamNode("projections", linear("project_in", embed_dim, h, False) + linear("project_out", h, embed_dim, False))
     final = ParamNode("final_norm", _norm(spec, "norm", h)) if v["final_norm"] else None
     body = node("model", embeddings, project, decoder_stack(spec), final)
+    return with_head(spec, body, embed_dim)
+
+
+def with_head(spec: ModelSpec, body: ParamNode, width: int) -> ParamNode:
+    """The architecture's node: the model ``body`` alone (the base class), or with its score (sequence
+    classification) or lm_head (tied to embed_tokens where tie_embeddings; a bias of its own where
+    head_bias) over ``width`` values."""
+    v = spec.values
+    vocab = spec.int("vocab_size")
     if spec.head == "base":
         return ParamNode(spec.architecture, children=body.children)
     if spec.head == "sequence_classification":
         labels = int(v.get("num_labels") or 2)
-        head = ParamNode("score", linear("score", embed_dim, labels, False))
+        head = ParamNode("score", linear("score", width, labels, False))
     else:
         tied = bool(v["tie_embeddings"])
         head = ParamNode(
-            "lm_head", () if tied else linear("lm_head", embed_dim, vocab, bool(v.get("head_bias"))),
+            "lm_head", () if tied else linear("lm_head", width, vocab, bool(v.get("head_bias"))),
             note="tied to embed_tokens (counted once)" if tied else "",
             source=spec.key_span("tie_embeddings") or spec.key_span("vocab_size"), key="tie_embeddings",
         )

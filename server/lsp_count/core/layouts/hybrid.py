@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from lsp_count.core.layouts.decoder import attention, layer_stack, mamba2_mixer, mamba_mixer, mlp, moe
+from lsp_count.core.layouts.decoder import attention, layer_stack, mamba2_mixer, mamba_mixer, mlp, moe, with_head
 from lsp_count.core.params import ParamNode, Tensor, embedding, linear, node, norm
 from lsp_count.core.spec import ModelSpec
 
@@ -195,15 +195,4 @@ def build_hybrid(spec: ModelSpec) -> ParamNode:
     embeddings = ParamNode("embeddings", embedding(str(v.get("embed_name") or "embed_tokens"), vocab, h),
                            source=spec.key_span("vocab_size"), key="vocab_size")
     final = ParamNode("final_norm", norm(str(v["final_norm_name"]), h, False))
-    body = node("model", embeddings, hybrid_stack(spec), final)
-    if spec.head == "base":
-        return ParamNode(spec.architecture, children=body.children)
-    if spec.head == "sequence_classification":
-        labels = int(v.get("num_labels") or 2)
-        head = ParamNode("score", linear("score", h, labels, False))
-    else:
-        tied = bool(v["tie_embeddings"])
-        head = ParamNode("lm_head", () if tied else linear("lm_head", h, vocab, False),
-                         note="tied to embed_tokens (counted once)" if tied else "",
-                         source=spec.key_span("tie_embeddings") or spec.key_span("vocab_size"), key="tie_embeddings")
-    return node(spec.architecture, *body.children, head)
+    return with_head(spec, node("model", embeddings, hybrid_stack(spec), final), h)
