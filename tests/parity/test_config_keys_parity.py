@@ -8,6 +8,8 @@ read, and a key transformers saves is never taken for one.
   value it has without it.
 - A slip of a family's key (a letter dropped, doubled or two swapped) is taken for one, and that
   class does not read it either.
+- Every key any family reads, written alone in another family's config, is taken for that
+  family's name for the same size only where that family's class does not read it.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from transformers import CONFIG_MAPPING
 
-from lsp_count.core.config_keys import misspelt_keys
+from lsp_count.core.config_keys import _other_names, misspelt_keys
 from lsp_count.core.families import registry
 from lsp_count.core.source import SourceNode, Span
 
@@ -118,3 +120,14 @@ def test_a_slip_of_a_family_key_is_taken_for_one_and_the_class_ignores_it(model_
     found = _slips(model_type, [slip])
     assert slip in found, (model_type, key, slip)
     assert not _read_by_class(model_type, slip, found[slip])
+
+
+def test_another_family_s_key_taken_for_this_family_s_is_not_read_by_this_family_s_class() -> None:
+    keys = sorted({key for family in registry().values() for f in family.fields.values() for key in f.keys})
+    taken = 0
+    for model_type in FAMILIES:
+        for key, meant in _slips(model_type, keys).items():
+            if key in _other_names():
+                taken += 1
+                assert not _read_by_class(model_type, key, meant), (model_type, key, meant)
+    assert taken > 1000  # n_layer, d_model, dim, ffn_dim, num_local_experts ... across the families

@@ -34,10 +34,35 @@ def test_no_slip_where_the_key_meant_is_written_too() -> None:
     assert _slips(LLAMA | {"hiden_size": 1024}) == []
 
 
-def test_keys_of_other_families_tools_and_short_ones_are_not_slips() -> None:
+def test_keys_of_tools_short_ones_and_other_families_leftovers_are_not_slips() -> None:
+    # n_layer beside num_hidden_layers is a leftover (both written: the file meant both); Llama
+    # has no experts, so num_experts_per_tok names nothing it reads.
     others = {"n_layer": 3, "num_experts_per_tok": 2, "_num_labels": 3, "_name_or_path": "x", "n_ctx": 8}
-    config = {k: v for k, v in LLAMA.items() if k not in ("num_hidden_layers", "num_attention_heads")} | others
+    config = {k: v for k, v in LLAMA.items() if k != "num_attention_heads"} | others
     assert _slips(config) == []
+
+
+def test_another_family_s_name_for_a_size_is_a_warning_naming_this_family_s_key() -> None:
+    config = {k: v for k, v in LLAMA.items() if k not in ("num_hidden_layers", "hidden_size")}
+    first, second = _slips(config | {"n_layer": 3, "d_model": 512})
+    assert first.message == ('"n_layer" is gpt2\'s key, not one the llama config reads: did you mean '
+                             '"num_hidden_layers"? (not written, so num_hidden_layers is 32)')
+    assert dict(first.data) == {"key": "num_hidden_layers"}
+    assert second.message.startswith('"d_model" is ') and second.message.endswith(
+        'did you mean "hidden_size"? (not written, so hidden_size is 4,096)')
+    # Counted as transformers builds it: the class's 32 layers, 4,096 wide.
+    assert model(config | {"n_layer": 3, "d_model": 512}).tree.total == model(config).tree.total
+
+
+def test_an_alias_of_this_family_s_own_is_no_other_family_s_name() -> None:
+    # GPT-2 reads hidden_size through its attribute_map (its n_embd): not a foreign key there.
+    config = {"model_type": "gpt2", "hidden_size": 64, "n_layer": 2, "n_head": 2, "vocab_size": 100}
+    assert _slips(config) == []
+    # OPT's ffn_dim is what GPT-2 calls n_inner. (Not intermediate_size, which Mixtral reads as
+    # its experts' width: a key whose meaning differs between families is never taken.)
+    assert _slips(config | {"intermediate_size": 256}) == []
+    (slip,) = _slips(config | {"ffn_dim": 256})
+    assert 'did you mean "n_inner"?' in slip.message
 
 
 def test_a_slip_in_a_nested_text_config_is_found_there() -> None:

@@ -12,7 +12,7 @@ CODES: dict[str, str] = {
     "LC104": "base model not found offline",
     "LC105": "counted by instantiating with transformers",
     "LC106": "note on how the count was made",
-    "LC107": "unknown config key, close to one the config reads (a misspelling?)",
+    "LC107": "unknown config key: close to one the config reads, or another family's name for one (a slip?)",
     "LC201": "over the memory budget",
     "LC202": "over the parameter budget",
     "LC203": "model cannot be counted exactly (strict mode)",
