@@ -102,6 +102,14 @@ OVERHEAD_BYTES = 1 * GiB
 # Bytes per logit (s·b·V) at a training step's peak: transformers' loss upcasts the logits to fp32,
 # log_softmax keeps its fp32 output, and backward makes its fp32 gradient (bench/gpu_memory.py).
 LOSS_LOGIT_BYTES = 12
+# An encoder-decoder's loss (BART, T5, Marian, Whisper: CrossEntropyLoss on the logits as they are)
+# upcasts nothing: in a pure 16-bit run, log_softmax's output and, in backward, its gradient and the
+# logits' are 3 copies in the compute dtype; under autocast, which runs the loss in fp32, and in fp32
+# it costs what the causal loss does. Measured as the Trainer runs a step (the model's output dropped
+# before backward) by tests/parity/test_logit_bytes_parity.py from the CPU profiler's allocation
+# events: 5.9 bytes per logit pure bf16, 11.9 under autocast and 11.75 in fp32, for BART, T5 and
+# Marian; Llama's loss 11.9 in bf16 there, against 11.9–13.2 on a GPU.
+LOSS_COPIES_UNCAST = 3
 # Tensors below this many elements keep fp32 states in bitsandbytes' 8-bit optimizers (min_8bit_size).
 BNB_MIN_8BIT_SIZE = 4096
 # Families whose config class applies ``sliding_window`` to every layer when it is set.
@@ -336,6 +344,22 @@ def _decoder_spec(model: ModelReport) -> ModelSpec | None:
         if sub.family.layout in ("decoder", "mamba", "hybrid"):
             return sub
     return None
+
+
+def _loss_logit_bytes(seq2seq: bool, pure: bool, compute_bytes: int) -> tuple[int, str]:
+    """Bytes per logit at a training step's peak, and what they hold (LOSS_LOGIT_BYTES, LOSS_COPIES_UNCAST)."""
+    if seq2seq and pure and compute_bytes < 4:
+        return LOSS_COPIES_UNCAST * compute_bytes, "log-softmax, its gradient and the logits', in the compute dtype"
+    return LOSS_LOGIT_BYTES, "the loss's fp32 logits, log-softmax and gradient"
+
+
+def output_vocab(spec: ModelSpec) -> object:
+    """The width of an encoder-decoder's LM head: the decoder's own vocabulary where its embeddings are not
+    shared with the encoder's (Marian's decoder_vocab_size), else vocab_size."""
+    v = spec.values
+    if v.get("shared_embedding") is False and isinstance(v.get("decoder_vocab_size"), int):
+        return v["decoder_vocab_size"]
+    return v.get("vocab_size")
 
 
 def _seq2seq_spec(model: ModelReport) -> ModelSpec | None:
@@ -1139,7 +1163,7 @@ def inference_activations(model: ModelReport, s: Settings, compute: str,
         # the fp32 softmax (10 bytes a score in 16-bit; 9.6 measured for eager Llama on an H200).
         total += heads * s.context * sb * (3 * cb + 4)
         detail += " + a·s²·b attention scores, 3 copies and an fp32 softmax (no FlashAttention)"
-    vocab = v.get("vocab_size")
+    vocab = output_vocab(spec) if spec is not None and spec.family.layout == "seq2seq" else v.get("vocab_size")
     if isinstance(vocab, int):
         total += 4 * s.batch * vocab  # last-token logits in fp32 (generate keeps one position)
         detail += " + last-token fp32 logits"
@@ -1527,15 +1551,14 @@ def _estimate(model: ModelReport, settings: Settings, facts: _TreeFacts) -> Memo
         act, source = training_activations(model, s, plan.compute, s.mode in ("lora", "qlora"), facts)
         lines.append(MemoryLine("activations", act, False, source))
         spec = _decoder_spec(model)
+        seq2seq = _seq2seq_spec(model)
         vocab = spec.values.get("vocab_size") if spec is not None and model.spec is not None and model.spec.head in ("causal_lm",) \
+            else output_vocab(seq2seq) if seq2seq is not None and seq2seq.head == "seq2seq_lm" \
             else facts.memo(("tree_vocab",), lambda: _tree_vocab(model.tree)) if model.spec is None else None
         if isinstance(vocab, int):
-            # The loss's fp32 copy of the logits, log_softmax's saved output and, in backward, its
-            # gradient: three fp32 copies at the peak (measured 11.9–13.2 bytes per logit).
-            logits = LOSS_LOGIT_BYTES * s.context * s.batch * vocab
-            lines.append(MemoryLine("logits", _shard(logits, tp), False,
-                                    f"{LOSS_LOGIT_BYTES}·s·b·V: the loss's fp32 logits, log-softmax and gradient "
-                                    f"(V = {vocab:,})"))
+            per_logit, what = _loss_logit_bytes(seq2seq is not None, s.pure_precision, FLOAT_BYTES.get(plan.compute, 2))
+            logits = per_logit * s.context * s.batch * vocab
+            lines.append(MemoryLine("logits", _shard(logits, tp), False, f"{per_logit}·s·b·V: {what} (V = {vocab:,})"))
     else:
         act, detail = inference_activations(model, s, plan.compute, facts)
         lines.append(MemoryLine("activations", act, False, detail))
