@@ -269,11 +269,101 @@ def jetmoe_config(draw) -> dict:
     return cfg
 
 
+def diffllama_config(draw) -> dict:
+    """DiffLlama: an even num_key_value_heads (DiffLlamaAttention refuses an odd one), written or, where the head
+    count is even, left out (it is then the head count)."""
+    cfg = decoder_config(draw, "diffllama")
+    heads = cfg["num_attention_heads"]
+    evens = [k for k in (2, 4, 6) if heads % k == 0]
+    if "num_key_value_heads" in cfg or heads % 2:
+        if not evens:  # a single query head: two instead (as wide each, where the heads set the width)
+            cfg["num_attention_heads"] = 2 * heads
+            if "head_dim" not in cfg:
+                cfg["hidden_size"] *= 2
+            evens = [2]
+        cfg["num_key_value_heads"] = draw(st.sampled_from(evens))
+    return cfg
+
+
+def exaone_moe_config(draw) -> dict:
+    """EXAONE MoE: shared experts, and mlp_layer_types drawn (as many as the layers, at least one "sparse") or derived
+    from first_k_dense_replace where that leaves a MoE layer; layer_types drawn or derived from the window pattern."""
+    cfg = decoder_config(draw, "exaone_moe")
+    layers = cfg["num_hidden_layers"]
+    cfg.pop("n_shared_experts", None)  # not its key
+    _maybe(draw, "num_shared_experts", draw(st.integers(0, 2)), cfg)
+    if cfg["first_k_dense_replace"] >= layers or draw(st.booleans()):
+        kinds = draw(st.lists(st.sampled_from(["dense", "sparse"]), min_size=layers, max_size=layers))
+        cfg["mlp_layer_types"] = kinds if "sparse" in kinds else ["sparse"] + kinds[1:]
+    if draw(st.booleans()):
+        cfg["layer_types"] = draw(st.lists(st.sampled_from(["sliding_attention", "full_attention"]),
+                                           min_size=layers, max_size=layers))
+    else:
+        _maybe(draw, "sliding_window_pattern", draw(st.integers(1, 4)), cfg)
+    _maybe(draw, "sliding_window", draw(st.integers(2, 64)), cfg)
+    return cfg
+
+
+def afmoe_config(draw) -> dict:
+    """AFMoE: dense layers first (num_dense_layers), shared experts, the head width, and layer_types drawn or
+    derived from global_attn_every_n_layers, each drawn or left out."""
+    cfg = decoder_config(draw, "afmoe")
+    layers = cfg["num_hidden_layers"]
+    for key in ("first_k_dense_replace", "n_shared_experts"):  # not its keys
+        cfg.pop(key, None)
+    _maybe(draw, "num_dense_layers", draw(st.integers(0, layers)), cfg)
+    _maybe(draw, "num_shared_experts", draw(st.integers(0, 2)), cfg)
+    if draw(st.booleans()):
+        cfg["layer_types"] = draw(st.lists(st.sampled_from(["sliding_attention", "full_attention"]),
+                                           min_size=layers, max_size=layers))
+    else:
+        _maybe(draw, "global_attn_every_n_layers", draw(st.integers(1, 4)), cfg)
+    _maybe(draw, "sliding_window", draw(st.integers(2, 64)), cfg)
+    return cfg
+
+
+def cohere2_moe_config(draw) -> dict:
+    """Cohere 2 MoE: the experts' width under intermediate_size, the dense layers' under
+    prefix_dense_intermediate_size; shared experts, first_k_dense_replace, mlp_layer_types (as many as the layers),
+    and layer_types or the two window patterns, each drawn or left out."""
+    cfg = decoder_config(draw, "cohere2_moe")
+    layers = cfg["num_hidden_layers"]
+    for key in ("moe_intermediate_size", "first_k_dense_replace", "n_shared_experts"):  # not its keys
+        cfg.pop(key, None)
+    cfg["intermediate_size"] = draw(st.integers(4, 48))
+    _maybe(draw, "prefix_dense_intermediate_size", draw(st.integers(4, 48)), cfg)
+    _maybe(draw, "num_shared_experts", draw(st.integers(0, 2)), cfg)
+    _maybe(draw, "first_k_dense_replace", draw(st.integers(0, layers)), cfg)
+    if draw(st.booleans()):
+        cfg["mlp_layer_types"] = draw(st.lists(st.sampled_from(["dense", "sparse"]), min_size=layers, max_size=layers))
+    if draw(st.booleans()):
+        cfg["layer_types"] = draw(st.lists(st.sampled_from(["sliding_attention", "full_attention"]),
+                                           min_size=layers, max_size=layers))
+    else:
+        _maybe(draw, "sliding_window_pattern", draw(st.integers(1, 4)), cfg)
+        _maybe(draw, "prefix_dense_sliding_window_pattern", draw(st.integers(1, 3)), cfg)
+    _maybe(draw, "sliding_window", draw(st.integers(2, 64)), cfg)
+    return cfg
+
+
+def doge_config(draw) -> dict:
+    """Doge: the cross-domain MoE's experts and top-k (read with is_moe only), and a sliding window, each drawn or
+    left out."""
+    cfg = decoder_config(draw, "doge")
+    _maybe(draw, "num_experts", draw(st.integers(0, 20)), cfg)
+    _maybe(draw, "num_experts_per_tok", draw(st.integers(0, 4)), cfg)
+    _maybe(draw, "sliding_window", draw(st.sampled_from([None, 4, 16])), cfg)
+    return cfg
+
+
 # model_type -> drawer(draw) -> config dict. Other family modules' strategies register here too.
 STRATEGIES: dict[str, Callable] = {"mamba2": mamba2_config, "gpt_neo": gpt_neo_config,
                                    "glm4_moe_lite": glm4_moe_lite_config, "ernie4_5_moe": ernie4_5_moe_config,
                                    "dbrx": dbrx_config, "deepseek_v32": deepseek_v32_config,
-                                   "llama4_text": llama4_text_config, "jetmoe": jetmoe_config}
+                                   "llama4_text": llama4_text_config, "jetmoe": jetmoe_config,
+                                   "diffllama": diffllama_config, "exaone_moe": exaone_moe_config,
+                                   "afmoe": afmoe_config, "cohere2_moe": cohere2_moe_config,
+                                   "doge": doge_config}
 
 
 def strategy_for(model_type: str):

@@ -1,6 +1,7 @@
 """Random small encoder and vision configs (bert, roberta, xlm-roberta, camembert, data2vec-text, xlm-roberta-xl,
 roberta-prelayernorm, megatron-bert, electra, roformer, rembert, distilbert, modernbert, albert, vit, clip and its
-towers, siglip_vision_model), written as a config.json would be.
+towers, siglip_vision_model, deberta-v2, deberta, mpnet,
+dinov2, dinov2_with_registers, deit, gte, nomic_bert, eurobert, siglip and siglip2 and their towers), written as a config.json would be.
 
 Any alias the config class accepts, optional keys and switches left out at
 random (the class defaults then apply), ``architectures[0]`` drawn among the
@@ -145,6 +146,72 @@ def modernbert(draw) -> dict:
     return cfg
 
 
+def deberta(model_type: str):
+    """DeBERTa and DeBERTa-v2: relative attention (its table sized by max_relative_positions, position_buckets or
+    the position count), the position projections by pos_att_type (a list or a "|" string), the absolute table or
+    none, a factorised embedding width, the legacy MLM head or not; v2's shared keys, attention_head_size, the
+    relative table's LayerNorm and the Conv1d; v1's talking heads. Keys the modules read by getattr, written or
+    not."""
+    def draw_config(draw) -> dict:
+        cfg = _text(draw, model_type)
+        hidden, heads = cfg["hidden_size"], cfg["num_attention_heads"]
+        _maybe(draw, "type_vocab_size", draw(st.integers(0, 3)), cfg)
+        _maybe(draw, "relative_attention", draw(st.booleans()), cfg)
+        _maybe(draw, "max_relative_positions", draw(st.sampled_from([-1, 0, 3, 7])), cfg)
+        kinds = draw(st.sampled_from([None, ["c2p"], ["p2c"], ["p2c", "c2p"], "c2p|P2C", "p2c", "none"]))
+        _maybe(draw, "pos_att_type", kinds, cfg)
+        _maybe(draw, "position_biased_input", draw(st.booleans()), cfg)
+        _maybe(draw, "embedding_size", draw(st.sampled_from([hidden, draw(st.integers(2, 24))])), cfg)
+        _maybe(draw, "legacy", draw(st.booleans()), cfg)
+        if model_type == "deberta-v2":
+            _maybe(draw, "position_buckets", draw(st.sampled_from([-1, 0, 4, 16])), cfg)
+            _maybe(draw, "share_att_key", draw(st.booleans()), cfg)
+            _maybe(draw, "norm_rel_ebd", draw(st.sampled_from(["none", "layer_norm", "Layer_Norm|none"])), cfg)
+            _maybe(draw, "conv_kernel_size", draw(st.sampled_from([0, 1, 3, 5])), cfg)
+            _maybe(draw, "conv_groups", draw(st.sampled_from([g for g in (1, 2, 4) if hidden % g == 0])), cfg)
+            _maybe(draw, "attention_head_size", draw(st.sampled_from([hidden // heads, 3])), cfg)
+        else:
+            _maybe(draw, "talking_head", draw(st.booleans()), cfg)
+        _maybe(draw, "pooler_hidden_size", draw(st.sampled_from([hidden, draw(st.integers(2, 24))])), cfg)
+        _architecture(draw, model_type, cfg)
+        return cfg
+
+    return draw_config
+
+
+def mpnet(draw) -> dict:
+    """MPNet: no token types, a relative-position bias per head (its bucket count), padding index 1 whatever
+    pad_token_id says."""
+    cfg = _text(draw, "mpnet")
+    _maybe(draw, "relative_attention_num_buckets", draw(st.integers(1, 40)), cfg)
+    _architecture(draw, "mpnet", cfg)
+    return cfg
+
+
+def gte(draw) -> dict:
+    """GTE: rotary positions (no table), token types or none (type_vocab_size 0), a head width of its own or not."""
+    cfg = _text(draw, "gte")
+    _maybe(draw, "type_vocab_size", draw(st.integers(0, 3)), cfg)
+    _maybe(draw, "head_dim", draw(st.sampled_from([2, 4, 6])), cfg)
+    _architecture(draw, "gte", cfg)
+    return cfg
+
+
+def eurobert(draw) -> dict:
+    """EuroBERT: grouped-query attention (any key/value head count: its class divides without checking), a head
+    width of its own or not, attention and MLP biases, tied or not; the class default pad_token_id lies outside a
+    small vocabulary."""
+    cfg = _text(draw, "eurobert")
+    vocab = cfg["vocab_size"]
+    cfg["pad_token_id"] = draw(st.integers(0, vocab - 1))
+    _maybe(draw, "num_key_value_heads", draw(st.integers(1, cfg["num_attention_heads"])), cfg)
+    _maybe(draw, "head_dim", draw(st.sampled_from([2, 4, 8])), cfg)
+    for key in ("attention_bias", "mlp_bias"):
+        _maybe(draw, key, draw(st.booleans()), cfg)
+    _architecture(draw, "eurobert", cfg)
+    return cfg
+
+
 def _image(draw, cfg: dict, pairs: bool) -> None:
     """image_size / patch_size: a side, or (ViT only) [height, width]."""
     patch = draw(st.integers(2, 8))
@@ -158,15 +225,40 @@ def _image(draw, cfg: dict, pairs: bool) -> None:
     _maybe(draw, "num_channels", draw(st.integers(1, 4)), cfg)
 
 
-def vit(draw) -> dict:
-    cfg: dict = {"model_type": "vit"}
-    hidden = _sizes(draw, "vit", cfg)
+def vit(draw, model_type: str = "vit") -> dict:
+    """ViT and DeiT (ViT with a distillation token)."""
+    cfg: dict = {"model_type": model_type}
+    hidden = _sizes(draw, model_type, cfg)
     _image(draw, cfg, pairs=True)
     _maybe(draw, "qkv_bias", draw(st.booleans()), cfg)
     _maybe(draw, "pooler_output_size", draw(st.sampled_from([None, 3, hidden])), cfg)
     _maybe(draw, "encoder_stride", draw(st.integers(1, 4)), cfg)
-    _architecture(draw, "vit", cfg)
+    _architecture(draw, model_type, cfg)
     return cfg
+
+
+def dinov2(model_type: str):
+    """DINOv2 (and with registers): the MLP by mlp_ratio or a SwiGLU, a head width of its own or not, image and
+    patch sides or [height, width] pairs, the mask token (DINOv2) or the register count."""
+    def draw_config(draw) -> dict:
+        cfg: dict = {"model_type": model_type}
+        heads = draw(st.integers(1, 4))
+        hidden = heads * draw(st.sampled_from([2, 4, 8]))
+        cfg["num_attention_heads"], cfg["hidden_size"] = heads, hidden
+        cfg["num_hidden_layers"] = draw(st.integers(1, 3))
+        _maybe(draw, "mlp_ratio", draw(st.integers(1, 5)), cfg)
+        _maybe(draw, "use_swiglu_ffn", draw(st.booleans()), cfg)
+        _maybe(draw, "qkv_bias", draw(st.booleans()), cfg)
+        _maybe(draw, "head_dim", draw(st.integers(1, 6)), cfg)
+        _image(draw, cfg, pairs=True)
+        if model_type == "dinov2":
+            _maybe(draw, "use_mask_token", draw(st.booleans()), cfg)
+        else:
+            _maybe(draw, "num_register_tokens", draw(st.integers(0, 5)), cfg)
+        _architecture(draw, model_type, cfg)
+        return cfg
+
+    return draw_config
 
 
 def clip_vision(draw, model_type: str = "clip_vision_model") -> dict:
@@ -192,9 +284,54 @@ def clip_text(draw) -> dict:
     return cfg
 
 
+def siglip_text(draw) -> dict:
+    """SigLIP's text tower: token and position tables, its head to projection_size (null or absent: hidden)."""
+    cfg: dict = {"model_type": "siglip_text_model"}
+    _sizes(draw, "siglip_text_model", cfg)
+    vocab = draw(st.integers(8, 300))
+    cfg["vocab_size"] = vocab
+    for key in ("pad_token_id", "bos_token_id", "eos_token_id"):
+        cfg[key] = draw(st.integers(0, vocab - 1))
+    _maybe(draw, "max_position_embeddings", draw(st.integers(2, 80)), cfg)
+    _maybe(draw, "projection_size", draw(st.sampled_from([None, draw(st.integers(2, 24))])), cfg)
+    return cfg
+
+
+def siglip2_vision(draw) -> dict:
+    """SigLIP 2's vision tower: a Linear over each patch (its side), num_patches positions."""
+    cfg: dict = {"model_type": "siglip2_vision_model"}
+    _sizes(draw, "siglip2_vision_model", cfg)
+    cfg["patch_size"] = draw(st.integers(1, 6))
+    _maybe(draw, "num_patches", draw(st.integers(1, 40)), cfg)
+    _maybe(draw, "num_channels", draw(st.integers(1, 4)), cfg)
+    _maybe(draw, "vision_use_head", draw(st.booleans()), cfg)
+    return cfg
+
+
+def siglip(draw, model_type: str = "siglip") -> dict:
+    """SiglipModel and Siglip2Model (their towers' configs written or not, with or without their model_type)."""
+    cfg: dict = {"model_type": model_type}
+    text = siglip_text if model_type == "siglip" else lambda d: {**siglip_text(d), "model_type": "siglip2_text_model"}
+    vision = (lambda d: clip_vision(d, "siglip_vision_model")) if model_type == "siglip" else siglip2_vision
+    for key, sub in (("text_config", text), ("vision_config", vision)):
+        part = sub(draw)
+        if draw(st.booleans()):
+            part.pop("model_type")  # SiglipConfig knows its sub-config classes
+        _maybe(draw, key, part, cfg, p_omit=draw(st.integers(0, 5)) == 0)
+    _architecture(draw, model_type, cfg)
+    return cfg
+
+
 def _tower(model_type: str):
     def draw_config(draw) -> dict:
-        cfg = clip_text(draw) if model_type == "clip_text_model" else clip_vision(draw, model_type)
+        if model_type == "clip_text_model":
+            cfg = clip_text(draw)
+        elif model_type in ("siglip_text_model", "siglip2_text_model"):
+            cfg = {**siglip_text(draw), "model_type": model_type}
+        elif model_type == "siglip2_vision_model":
+            cfg = siglip2_vision(draw)
+        else:
+            cfg = clip_vision(draw, model_type)
         _architecture(draw, model_type, cfg)
         return cfg
 
@@ -226,5 +363,17 @@ STRATEGIES["modernbert"] = modernbert
 STRATEGIES["albert"] = albert
 STRATEGIES["vit"] = vit
 STRATEGIES["clip"] = clip
-for _mt in ("clip_vision_model", "clip_text_model", "siglip_vision_model"):
+for _mt in ("clip_vision_model", "clip_text_model", "siglip_vision_model", "siglip_text_model", "siglip2_text_model",
+            "siglip2_vision_model"):
     STRATEGIES[_mt] = _tower(_mt)
+for _mt in ("deberta-v2", "deberta"):
+    STRATEGIES[_mt] = deberta(_mt)
+STRATEGIES["mpnet"] = mpnet
+STRATEGIES["gte"] = gte
+STRATEGIES["nomic_bert"] = bert_like("nomic_bert")
+STRATEGIES["eurobert"] = eurobert
+STRATEGIES["siglip"] = siglip
+STRATEGIES["siglip2"] = lambda draw: siglip(draw, "siglip2")
+STRATEGIES["deit"] = lambda draw: vit(draw, "deit")
+for _mt in ("dinov2", "dinov2_with_registers"):
+    STRATEGIES[_mt] = dinov2(_mt)

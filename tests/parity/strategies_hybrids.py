@@ -1,5 +1,5 @@
 """Random small hybrid SSM / attention configs (jamba, bamba, granitemoehybrid, nemotron_h, falcon_h1, qwen3_next,
-lfm2) and Mamba variants (falcon_mamba).
+qwen3_5_text, qwen3_5_moe_text, kimi_linear, bailing_hybrid, olmo_hybrid, lfm2, lfm2_moe) and Mamba variants (falcon_mamba).
 
 Written as a config.json would be: optional keys and switches left out at random so the class defaults
 are exercised, layer patterns drawn so that both kinds of layer (and of feed-forward) appear, an
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from .strategies import STRATEGIES, _maybe, draw_architecture
+from .strategies import REQUIRED_KEYS, STRATEGIES, _maybe, draw_architecture
 
 
 def _attention(draw, cfg: dict, kv_omit: bool = True) -> int:
@@ -220,6 +220,96 @@ def qwen3_next_config(draw) -> dict:
     return cfg
 
 
+def _qwen3_5_common(draw, model_type: str) -> dict:
+    """Qwen3.5's text configs: Qwen3-Next's attention and Gated DeltaNet keys, layer_types or
+    full_attention_interval."""
+    cfg = _common(draw, model_type)
+    heads = draw(st.sampled_from([1, 2, 4]))
+    cfg["hidden_size"] = draw(st.sampled_from([8, 12, 16]))
+    cfg["num_attention_heads"] = heads
+    cfg["num_key_value_heads"] = draw(st.sampled_from([k for k in (1, 2, 4) if heads % k == 0]))
+    cfg["head_dim"] = draw(st.sampled_from([2, 4, 8]))
+    layers = draw(st.integers(1, 5))
+    cfg["num_hidden_layers"] = layers
+    if draw(st.booleans()):
+        cfg["layer_types"] = draw(st.lists(st.sampled_from(["linear_attention", "full_attention", "mamba", "attention"]),
+                                           min_size=layers, max_size=layers))
+    else:
+        _maybe(draw, "full_attention_interval", draw(st.integers(1, 4)), cfg)
+    cfg["linear_conv_kernel_dim"] = draw(st.integers(1, 4))
+    cfg["linear_num_key_heads"] = draw(st.integers(1, 3))
+    cfg["linear_num_value_heads"] = cfg["linear_num_key_heads"] * draw(st.integers(1, 2))
+    cfg["linear_key_head_dim"] = draw(st.sampled_from([2, 4]))
+    cfg["linear_value_head_dim"] = draw(st.sampled_from([2, 4, 6]))
+    _maybe(draw, "attention_bias", draw(st.booleans()), cfg)
+    return cfg
+
+
+def qwen3_5_text_config(draw) -> dict:
+    cfg = _qwen3_5_common(draw, "qwen3_5_text")
+    cfg["intermediate_size"] = draw(st.integers(4, 48))
+    draw_architecture(draw, "qwen3_5_text", cfg)
+    return cfg
+
+
+def qwen3_5_moe_text_config(draw) -> dict:
+    cfg = _qwen3_5_common(draw, "qwen3_5_moe_text")
+    experts = draw(st.integers(1, 4))
+    cfg["num_experts"] = experts
+    cfg["num_experts_per_tok"] = draw(st.integers(1, experts))
+    cfg["moe_intermediate_size"] = draw(st.integers(4, 24))
+    cfg["shared_expert_intermediate_size"] = draw(st.integers(4, 24))
+    draw_architecture(draw, "qwen3_5_moe_text", cfg)
+    return cfg
+
+
+def kimi_linear_config(draw) -> dict:
+    cfg = _common(draw, "kimi_linear")
+    heads = draw(st.sampled_from([1, 2, 4]))
+    cfg["hidden_size"] = draw(st.sampled_from([8, 12, 16]))
+    cfg["num_attention_heads"] = heads
+    # (its latent attention's forward pass repeats the keys and values heads / num_key_value_heads times over the
+    # heads it already expanded them to: it runs only where the two are equal; null: the head count)
+    cfg["num_key_value_heads"] = draw(st.sampled_from([heads, None]))
+    layers = draw(st.integers(1, 6))
+    cfg["num_hidden_layers"] = layers
+    cfg["intermediate_size"] = draw(st.integers(4, 48))
+    _maybe(draw, "q_lora_rank", draw(st.sampled_from([None, 4, 6])), cfg)
+    cfg["kv_lora_rank"] = draw(st.integers(2, 8))
+    cfg["qk_nope_head_dim"] = draw(st.integers(1, 6))
+    cfg["qk_rope_head_dim"] = draw(st.sampled_from([2, 4]))
+    cfg["v_head_dim"] = draw(st.integers(1, 6))
+    head_dim, kda_heads, kernel = draw(st.sampled_from([2, 4])), draw(st.integers(1, 3)), draw(st.integers(1, 4))
+    how = draw(st.sampled_from(["top", "nested", "both"]))
+    if how in ("top", "both"):
+        cfg.update(linear_head_dim=head_dim, linear_num_heads=kda_heads, linear_conv_kernel_dim=kernel)
+    if how in ("nested", "both"):
+        nested = {"head_dim": draw(st.sampled_from([2, 4])), "num_heads": draw(st.integers(1, 3)),
+                  "short_conv_kernel_size": draw(st.integers(1, 4))}
+        if draw(st.booleans()):
+            full = draw(st.lists(st.integers(1, layers), unique=True, max_size=layers))
+            nested["full_attn_layers"] = full
+            nested["kda_layers"] = [i for i in range(1, layers + 1) if i not in full]
+        cfg["linear_attn_config"] = nested
+        if how == "nested":  # (the top-level keys still need a small default)
+            cfg.update(linear_head_dim=2, linear_num_heads=1)
+    if draw(st.booleans()):
+        cfg["layer_types"] = draw(st.lists(st.sampled_from(["linear_attention", "full_attention"]), min_size=layers,
+                                           max_size=layers))
+    if draw(st.booleans()):
+        cfg["mlp_layer_types"] = draw(st.lists(st.sampled_from(["dense", "sparse"]), min_size=layers, max_size=layers))
+    else:
+        _maybe(draw, "first_k_dense_replace", draw(st.integers(0, 3)), cfg)
+    experts = draw(st.integers(2, 5))  # (its router's forward pass takes the top 2 of each group)
+    cfg[draw(st.sampled_from(["num_experts", "num_local_experts"]))] = experts
+    cfg[draw(st.sampled_from(["num_experts_per_tok", "num_experts_per_token"]))] = draw(st.integers(1, experts))
+    cfg["moe_intermediate_size"] = draw(st.integers(4, 24))
+    _maybe(draw, draw(st.sampled_from(["n_shared_experts", "num_shared_experts"])), draw(st.integers(0, 2)), cfg)
+    _maybe(draw, "attention_bias", draw(st.booleans()), cfg)
+    draw_architecture(draw, "kimi_linear", cfg)
+    return cfg
+
+
 def lfm2_config(draw) -> dict:
     cfg = _common(draw, "lfm2")
     _attention(draw, cfg, kv_omit=False)
@@ -243,6 +333,96 @@ def lfm2_config(draw) -> dict:
     return cfg
 
 
+def lfm2_moe_config(draw) -> dict:
+    cfg = _common(draw, "lfm2_moe")
+    _attention(draw, cfg, kv_omit=False)
+    layers = draw(st.integers(1, 5))
+    cfg["num_hidden_layers"] = layers
+    cfg["intermediate_size"] = draw(st.integers(4, 48))
+    cfg["layer_types"] = draw(st.lists(st.sampled_from(["conv", "full_attention", "attention"]), min_size=layers,
+                                       max_size=layers))
+    cfg["conv_L_cache"] = draw(st.integers(1, 4))
+    _maybe(draw, "conv_bias", draw(st.booleans()), cfg)
+    _maybe(draw, "num_dense_layers", draw(st.integers(0, 3)), cfg)
+    experts = draw(st.integers(1, 4))
+    cfg["num_experts"] = experts
+    cfg["num_experts_per_tok"] = draw(st.integers(1, experts))
+    cfg["moe_intermediate_size"] = draw(st.integers(4, 24))
+    _maybe(draw, "use_expert_bias", draw(st.booleans()), cfg)
+    if draw(st.booleans()):
+        cfg.pop("tie_word_embeddings", None)
+        cfg["tie_embedding"] = draw(st.booleans())
+    draw_architecture(draw, "lfm2_moe", cfg)
+    return cfg
+
+
+def bailing_hybrid_config(draw) -> dict:
+    cfg = _common(draw, "bailing_hybrid")
+    heads = draw(st.sampled_from([1, 2, 4]))
+    cfg["hidden_size"] = draw(st.sampled_from([8, 12, 16]))
+    cfg["num_attention_heads"] = heads
+    # (its latent attention's forward pass runs only where the key/value heads are the heads; null: the head count)
+    cfg["num_key_value_heads"] = draw(st.sampled_from([heads, None]))
+    layers = draw(st.integers(1, 6))
+    cfg["num_hidden_layers"] = layers
+    cfg["intermediate_size"] = draw(st.integers(4, 48))
+    _maybe(draw, "q_lora_rank", draw(st.sampled_from([None, 4, 6])), cfg)
+    cfg["kv_lora_rank"] = draw(st.integers(2, 8))
+    cfg["qk_nope_head_dim"] = draw(st.integers(1, 6))
+    cfg["qk_rope_head_dim"] = draw(st.sampled_from([2, 4]))
+    cfg["v_head_dim"] = draw(st.integers(1, 6))
+    cfg["head_dim"] = draw(st.sampled_from([2, 4]))  # (the delta attention's head width)
+    cfg["short_conv_kernel_size"] = draw(st.integers(1, 4))
+    if draw(st.booleans()):
+        cfg["layer_types"] = draw(st.lists(st.sampled_from(["linear_attention", "full_attention"]), min_size=layers,
+                                           max_size=layers))
+    else:
+        _maybe(draw, "layer_group_size", draw(st.integers(1, 4)), cfg)
+    if draw(st.booleans()):
+        cfg["mlp_layer_types"] = draw(st.lists(st.sampled_from(["dense", "sparse"]), min_size=layers, max_size=layers))
+    else:
+        _maybe(draw, "first_k_dense_replace", draw(st.integers(0, 3)), cfg)
+    experts = draw(st.integers(2, 5))  # (its router's forward pass takes the top 2 of each group)
+    cfg[draw(st.sampled_from(["num_experts", "num_local_experts"]))] = experts
+    cfg[draw(st.sampled_from(["num_experts_per_tok", "num_experts_per_token"]))] = draw(st.integers(1, experts))
+    cfg["n_group"], cfg["topk_group"] = 1, 1
+    cfg["moe_intermediate_size"] = draw(st.integers(4, 24))
+    _maybe(draw, draw(st.sampled_from(["n_shared_experts", "num_shared_experts"])), draw(st.integers(0, 2)), cfg)
+    _maybe(draw, "swiglu_limits", [draw(st.sampled_from([0, 7.0]))] * layers, cfg)
+    _maybe(draw, "attention_bias", draw(st.booleans()), cfg)
+    draw_architecture(draw, "bailing_hybrid", cfg)
+    return cfg
+
+
+def olmo_hybrid_config(draw) -> dict:
+    cfg = _common(draw, "olmo_hybrid")
+    _attention(draw, cfg)
+    layers = draw(st.integers(2, 5))
+    cfg["num_hidden_layers"] = layers
+    cfg["intermediate_size"] = draw(st.integers(4, 48))
+    if draw(st.booleans()):  # (at least one layer of each kind: OlmoHybridConfig refuses the others)
+        kinds = ["linear_attention", draw(st.sampled_from(["full_attention", "attention"]))]
+        kinds += draw(st.lists(st.sampled_from(["linear_attention", "full_attention", "mamba", "attention"]),
+                               min_size=layers - 2, max_size=layers - 2))
+        cfg["layer_types"] = draw(st.permutations(kinds))
+    # (written: the class's derived widths, 0.75 × hidden_size / heads, are 0 or 1 here, which its forward pass
+    # cannot run with; the class defaults' are what the null and float tests check)
+    cfg["linear_num_key_heads"] = draw(st.integers(1, 3))
+    cfg["linear_num_value_heads"] = cfg["linear_num_key_heads"] * draw(st.integers(1, 2))
+    cfg["linear_key_head_dim"] = draw(st.sampled_from([2, 4]))
+    cfg["linear_value_head_dim"] = draw(st.sampled_from([2, 4, 6]))
+    cfg["linear_conv_kernel_dim"] = draw(st.integers(1, 4))
+    _maybe(draw, "attention_bias", draw(st.booleans()), cfg)
+    draw_architecture(draw, "olmo_hybrid", cfg)
+    return cfg
+
+
+# Lfm2MoeConfig has no default layer_types (its class defaults do not build): 32 layers, attention in every fourth.
+REQUIRED_KEYS["lfm2_moe"] = {"layer_types": ["conv", "conv", "conv", "full_attention"] * 8}
+
 STRATEGIES.update({"jamba": jamba_config, "bamba": bamba_config, "granitemoehybrid": granitemoehybrid_config,
                    "nemotron_h": nemotron_h_config, "falcon_h1": falcon_h1_config, "qwen3_next": qwen3_next_config,
-                   "lfm2": lfm2_config, "falcon_mamba": falcon_mamba_config})
+                   "lfm2": lfm2_config, "falcon_mamba": falcon_mamba_config, "qwen3_5_text": qwen3_5_text_config,
+                   "qwen3_5_moe_text": qwen3_5_moe_text_config, "kimi_linear": kimi_linear_config,
+                   "lfm2_moe": lfm2_moe_config, "olmo_hybrid": olmo_hybrid_config,
+                   "bailing_hybrid": bailing_hybrid_config})

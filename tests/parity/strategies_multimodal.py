@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from .strategies import STRATEGIES, _maybe
+from .strategies import REQUIRED_KEYS, STRATEGIES, _maybe
 from .strategies_encoders import clip_vision
 
 
@@ -334,3 +334,177 @@ def mistral3(draw) -> dict:
 
 STRATEGIES["pixtral"] = pixtral
 STRATEGIES["mistral3"] = mistral3
+
+
+# --- LLaVA-style composites (llava layout): LLaVA-NeXT, LLaVA-OneVision, LLaVA-NeXT-Video, VipLLaVA,
+# PaliGemma, Aya Vision ---------------------------------------------------------------------------------
+
+def _llava_style(draw, model_type: str, prefix: str, text_types: list[str], vision_types: list[str]) -> dict:
+    """A LLaVA-style composite: a small text model of ``text_types`` (the first is the class's default,
+    left unnamed sometimes), a small vision tower of ``vision_types`` (the first the default, unnamed
+    sometimes; rarely none at all: the composite's default tower, big), the head class or the bare model,
+    a tie on the composite (and text_config's, which some forward)."""
+    cfg: dict = {"model_type": model_type}
+    text_type = draw(st.sampled_from(text_types))
+    text = _text(draw, text_type)
+    if text_type == text_types[0] and draw(st.booleans()):
+        text.pop("model_type")
+    cfg["text_config"] = text
+    vision_type = draw(st.sampled_from(vision_types))
+    if not (vision_type == vision_types[0] and draw(st.integers(0, 9)) == 0):
+        vision = clip_vision(draw, vision_type)
+        if vision_type == vision_types[0] and draw(st.booleans()):
+            vision.pop("model_type")
+        cfg["vision_config"] = vision
+    _maybe(draw, "tie_word_embeddings", draw(st.booleans()), cfg)
+    cfg["architectures"] = [draw(st.sampled_from([f"{prefix}ForConditionalGeneration", f"{prefix}Model"]))]
+    return cfg
+
+
+_FEATURE_LAYERS = [-1, -2, [-2, -1], [-3, -2, -1]]
+
+
+def llava_next(draw) -> dict:
+    cfg = _llava_style(draw, "llava_next", "LlavaNext", ["llama", "mistral", "qwen2"],
+                       ["clip_vision_model", "siglip_vision_model"])
+    _maybe(draw, "vision_feature_layer", draw(st.sampled_from(_FEATURE_LAYERS)), cfg)
+    _maybe(draw, "multimodal_projector_bias", draw(st.booleans()), cfg)
+    return cfg
+
+
+def llava_onevision(draw) -> dict:
+    cfg = _llava_style(draw, "llava_onevision", "LlavaOnevision", ["qwen2", "llama"],
+                       ["siglip_vision_model", "clip_vision_model"])
+    _maybe(draw, "vision_feature_layer", draw(st.sampled_from(_FEATURE_LAYERS)), cfg)
+    _maybe(draw, "multimodal_projector_bias", draw(st.booleans()), cfg)
+    return cfg
+
+
+def llava_next_video(draw) -> dict:
+    """LLaVA-NeXT-Video: LLaVA-NeXT's keys and the video pooler's (a Conv2d in "conv" mode; a 0 stride
+    builds it empty but for its bias; its output channels a key the config class does not declare)."""
+    cfg = _llava_style(draw, "llava_next_video", "LlavaNextVideo", ["llama", "mistral"],
+                       ["clip_vision_model", "siglip_vision_model"])
+    _maybe(draw, "vision_feature_layer", draw(st.sampled_from(_FEATURE_LAYERS)), cfg)
+    _maybe(draw, "multimodal_projector_bias", draw(st.booleans()), cfg)
+    _maybe(draw, "spatial_pool_mode", draw(st.sampled_from(["average", "max", "conv"])), cfg)
+    _maybe(draw, "spatial_pool_stride", draw(st.integers(0, 3)), cfg)
+    _maybe(draw, "spatial_pool_out_channels", draw(st.integers(0, 12)), cfg)
+    return cfg
+
+
+def vipllava(draw) -> dict:
+    """VipLLaVA: feature layers under either spelling (vision_feature_layers, the attribute_map alias, wins)."""
+    cfg = _llava_style(draw, "vipllava", "VipLlava", ["llama", "mistral"], ["clip_vision_model"])
+    for key in ("vision_feature_layer", "vision_feature_layers"):
+        _maybe(draw, key, draw(st.sampled_from([-1, [-2, -1], [-2, -5, -1], [0, 1, 2, 3]])), cfg)
+    _maybe(draw, "projector_layernorm_eps", 1e-6, cfg)
+    return cfg
+
+
+def paligemma(draw) -> dict:
+    """PaliGemma: a Gemma text model (Gemma 2's for PaliGemma 2), a SigLIP tower (with or without its
+    head), the projector's width (mostly the text model's, as it must be to run)."""
+    cfg = _llava_style(draw, "paligemma", "PaliGemma", ["gemma", "gemma2", "gemma3_text"],
+                       ["siglip_vision_model", "clip_vision_model"])
+    text = cfg["text_config"]
+    if "model_type" in text and text["model_type"] != "gemma":
+        text["head_dim"] = text["hidden_size"] // text["num_attention_heads"]
+    hidden = text["hidden_size"]
+    _maybe(draw, "projection_dim", draw(st.sampled_from([hidden, hidden, 8])), cfg, None if hidden == 2048 else False)
+    _maybe(draw, "hidden_size", hidden, cfg)  # the composite's own: not a size of anything it builds
+    return cfg
+
+
+def aya_vision(draw) -> dict:
+    """Aya Vision: a Cohere2 (or another) text model, a SigLIP tower, the projector's downsample factor
+    (0 builds it empty) and its intermediate width (a key the config class does not declare; even or odd)."""
+    cfg = _llava_style(draw, "aya_vision", "AyaVision", ["cohere2", "llama", "cohere"], ["siglip_vision_model"])
+    if "vision_config" not in cfg:  # AyaVisionConfig's default tower has 14 heads over 1,152: it cannot build
+        cfg["vision_config"] = clip_vision(draw, "siglip_vision_model")
+    _maybe(draw, "downsample_factor", draw(st.integers(0, 3)), cfg)
+    _maybe(draw, "alignment_intermediate_size", draw(st.integers(0, 20)), cfg)
+    _maybe(draw, "vision_feature_layer", draw(st.sampled_from([-1, -2, [-2, -1]])), cfg)
+    return cfg
+
+
+# AyaVisionConfig's default tower (14 heads over 1,152) cannot build: Aya-Vision-8B's is the smallest change.
+REQUIRED_KEYS["aya_vision"] = {"vision_config": {"model_type": "siglip_vision_model", "hidden_size": 1152,
+                                                 "intermediate_size": 4304, "patch_size": 14, "image_size": 364,
+                                                 "num_hidden_layers": 27, "num_attention_heads": 16,
+                                                 "vision_use_head": False}}
+for _drawer in (llava_next, llava_onevision, llava_next_video, vipllava, paligemma, aya_vision):
+    STRATEGIES[_drawer.__name__] = _drawer
+
+
+def _idefics3_vision(model_type: str):
+    def draw_config(draw) -> dict:
+        """A small Idefics3VisionConfig / SmolVLMVisionConfig: SigLIP's keys (heads divide the width)."""
+        cfg = clip_vision(draw, model_type)
+        cfg["architectures"] = ["SmolVLMVisionTransformer" if model_type.startswith("smolvlm") else
+                                "Idefics3VisionTransformer"]
+        return cfg
+
+    return draw_config
+
+
+def _idefics3(model_type: str, prefix: str):
+    def draw_config(draw) -> dict:
+        """Idefics3 / SmolVLM: any decoder text model (llama by default), the composite's own vision config
+        class whatever model_type the vision_config names (its own, the composite's, another, or none),
+        the connector's scale_factor."""
+        cfg = _llava_style(draw, model_type, prefix, ["llama", "mistral", "qwen2"], [f"{model_type}_vision"])
+        vision = cfg.get("vision_config")
+        if vision is not None and draw(st.booleans()):
+            vision["model_type"] = draw(st.sampled_from([model_type, "siglip_vision_model"]))  # not read
+        _maybe(draw, "scale_factor", draw(st.integers(1, 3)), cfg)
+        return cfg
+
+    return draw_config
+
+
+STRATEGIES["idefics3_vision"] = _idefics3_vision("idefics3_vision")
+STRATEGIES["smolvlm_vision"] = _idefics3_vision("smolvlm_vision")
+STRATEGIES["idefics3"] = _idefics3("idefics3", "Idefics3")
+STRATEGIES["smolvlm"] = _idefics3("smolvlm", "SmolVLM")
+
+
+def internvl_vision(draw) -> dict:
+    """A small InternVLVisionConfig: heads that divide the width, image and patch sides as a number or a list
+    (height and width first; a longer patch list is the Conv2d's whole kernel), every switch."""
+    heads = draw(st.integers(1, 4))
+    cfg: dict = {"model_type": "internvl_vision", "hidden_size": heads * draw(st.sampled_from([2, 4, 8])),
+                 "num_attention_heads": heads, "num_hidden_layers": draw(st.integers(1, 3)),
+                 "intermediate_size": draw(st.integers(4, 40))}
+    patch = draw(st.integers(1, 6))
+    cfg["patch_size"] = draw(st.sampled_from([patch, [patch, patch + 1], [patch, 2, 2]]))
+    cfg["image_size"] = draw(st.sampled_from([patch * 3, 0, [patch * 2, patch * 3], [7, 9, 4]]))
+    for key, values in (("num_channels", [1, 3]), ("attention_bias", [False, True]), ("use_qk_norm", [False, True]),
+                        ("norm_type", ["layer_norm", "rms_norm"]), ("use_mask_token", [False, True]),
+                        ("use_absolute_position_embeddings", [False, True]), ("use_mean_pooling", [False, True]),
+                        ("layer_scale_init_value", [0.0, 1.0])):
+        _maybe(draw, key, draw(st.sampled_from(values)), cfg)
+    cfg["architectures"] = ["InternVLVisionModel"]
+    return cfg
+
+
+def internvl(draw) -> dict:
+    """InternVL: a Qwen2 (or Qwen3, Llama) text model, the composite's own vision config class whatever
+    model_type it names, the projector's downsample_ratio (a float: 0.5, 0.25, or ones that floor)."""
+    cfg = _llava_style(draw, "internvl", "InternVL", ["qwen2", "qwen3", "llama"], ["internvl_vision"])
+    if "vision_config" in cfg:  # the drawn tower is CLIP's keys: InternVL's own instead
+        vision = internvl_vision(draw)
+        vision.pop("architectures")
+        choice = draw(st.sampled_from(["internvl_vision", "internvl", None]))
+        if choice is None:
+            vision.pop("model_type")
+        else:
+            vision["model_type"] = choice
+        cfg["vision_config"] = vision
+    _maybe(draw, "downsample_ratio", draw(st.sampled_from([0.5, 0.25, 1.0, 0.3, 2.0, -0.5])), cfg)
+    _maybe(draw, "vision_feature_layer", draw(st.sampled_from([-1, -2])), cfg)
+    return cfg
+
+
+STRATEGIES["internvl_vision"] = internvl_vision
+STRATEGIES["internvl"] = internvl

@@ -1,11 +1,12 @@
 """The cache a hybrid SSM / attention model (Jamba, Bamba, Granite 4 hybrid, Nemotron-H, Falcon-H1, Qwen3-Next,
-LFM2) or a Mamba variant (Falcon-Mamba) keeps while it generates, against transformers 5: per attention layer
-its keys and values (2 · kv_heads · head_dim per token, in the model's dtype), per recurrent layer its
-convolution's last inputs (in the model's dtype) and its recurrent state (in float32; LFM2's short convolutions
-keep none), whatever the prompt's length. The memory estimate's kv_cache line is the bytes of every tensor of
-transformers' cache after a forward pass of a model in bfloat16, over random small configs, for several prompt
-lengths and batches; and it grows with the context only by the attention layers. Also LoRA on these families
-against peft: the module names its targets see, layers numbered across kinds."""
+Qwen3.5 and Qwen3.5-MoE text, Kimi Linear, Ling's bailing hybrid, OLMo Hybrid, LFM2, LFM2-MoE) or a Mamba variant
+(Falcon-Mamba) keeps while it generates, against transformers 5: per attention layer its keys and values (2 ·
+kv_heads · head_dim per token, in the model's dtype; a latent attention its latent and rotated key), per recurrent
+layer its convolution's last inputs (in the model's dtype) and its recurrent state (in float32; LFM2's short
+convolutions keep none), whatever the prompt's length. The memory estimate's kv_cache line is the bytes of every
+tensor of transformers' cache after a forward pass of a model in bfloat16, over random small configs, for several
+prompt lengths and batches; and it grows with the context only by the attention layers. Also LoRA on these
+families against peft: the module names its targets see, layers numbered across kinds."""
 
 from __future__ import annotations
 
@@ -24,15 +25,18 @@ transformers = pytest.importorskip("transformers")
 torch = pytest.importorskip("torch")
 pytestmark = pytest.mark.parity
 
-FAMILIES = ["jamba", "bamba", "granitemoehybrid", "nemotron_h", "falcon_h1", "qwen3_next", "lfm2", "falcon_mamba"]
+FAMILIES = ["jamba", "bamba", "granitemoehybrid", "nemotron_h", "falcon_h1", "qwen3_next", "lfm2", "falcon_mamba",
+            "qwen3_5_text", "qwen3_5_moe_text", "kimi_linear", "lfm2_moe", "olmo_hybrid",
+            "bailing_hybrid"]
 
 
 def _generates(config: dict) -> dict:
     """The config as a causal LM whose forward pass runs here: its LM class; experts run one by one (torch's
     grouped_mm wants 16-byte strides on a CPU); Mamba-2 groups that divide the heads."""
-    arch = config["architectures"][0].replace("ForSequenceClassification", "ForCausalLM")
-    if arch.endswith("Model"):
-        arch = arch[: -len("Model")] + "ForCausalLM"
+    from lsp_count.core.families import find_family
+
+    family = find_family(config["model_type"])
+    arch = next(a for a, head in family.heads.items() if head == "causal_lm")  # (Qwen3.5: not the base's prefix)
     return {**config, "architectures": [arch], "experts_implementation": "eager"}
 
 
@@ -109,9 +113,40 @@ LORA_CONFIGS = {
                        linear_num_key_heads=2, linear_num_value_heads=4, num_experts=4, num_experts_per_tok=2,
                        moe_intermediate_size=8, shared_expert_intermediate_size=8, full_attention_interval=2,
                        mlp_only_layers=[2]),
+    "qwen3_5_text": dict(architectures=["Qwen3_5ForCausalLM"], vocab_size=50, hidden_size=16, num_attention_heads=2,
+                         num_key_value_heads=1, head_dim=8, num_hidden_layers=3, intermediate_size=24,
+                         linear_conv_kernel_dim=3, linear_key_head_dim=4, linear_value_head_dim=6,
+                         linear_num_key_heads=2, linear_num_value_heads=4, full_attention_interval=2),
+    "qwen3_5_moe_text": dict(architectures=["Qwen3_5MoeForCausalLM"], vocab_size=50, hidden_size=16,
+                             num_attention_heads=2, num_key_value_heads=1, head_dim=8, num_hidden_layers=3,
+                             linear_conv_kernel_dim=3, linear_key_head_dim=4, linear_value_head_dim=6,
+                             linear_num_key_heads=2, linear_num_value_heads=4, num_experts=4, num_experts_per_tok=2,
+                             moe_intermediate_size=8, shared_expert_intermediate_size=8,
+                             layer_types=["linear_attention", "full_attention", "linear_attention"]),
+    "kimi_linear": dict(architectures=["KimiLinearForCausalLM"], vocab_size=50, pad_token_id=0, hidden_size=16,
+                        num_attention_heads=2, num_key_value_heads=2, num_hidden_layers=3, intermediate_size=24,
+                        q_lora_rank=6, kv_lora_rank=8, qk_nope_head_dim=4, qk_rope_head_dim=4, v_head_dim=4,
+                        linear_head_dim=4, linear_num_heads=2, linear_conv_kernel_dim=3, num_experts=4,
+                        num_experts_per_tok=2, moe_intermediate_size=8,
+                        layer_types=["linear_attention", "full_attention", "linear_attention"]),
+    "bailing_hybrid": dict(architectures=["BailingHybridForCausalLM"], vocab_size=50, pad_token_id=0, hidden_size=16,
+                           num_attention_heads=2, num_key_value_heads=2, num_hidden_layers=3, intermediate_size=24,
+                           q_lora_rank=6, kv_lora_rank=8, qk_nope_head_dim=4, qk_rope_head_dim=4, v_head_dim=4,
+                           head_dim=4, short_conv_kernel_size=3, num_experts=4, num_experts_per_tok=2,
+                           moe_intermediate_size=8, n_group=1, topk_group=1, first_k_dense_replace=1,
+                           layer_types=["linear_attention", "full_attention", "linear_attention"]),
     "lfm2": dict(architectures=["Lfm2ForCausalLM"], vocab_size=50, hidden_size=16, num_attention_heads=2,
                  num_key_value_heads=1, num_hidden_layers=3, intermediate_size=24, full_attn_idxs=[1],
                  block_multiple_of=4, tie_word_embeddings=False),
+    "lfm2_moe": dict(architectures=["Lfm2MoeForCausalLM"], vocab_size=50, hidden_size=16, num_attention_heads=2,
+                     num_key_value_heads=1, num_hidden_layers=3, intermediate_size=24, num_dense_layers=1,
+                     layer_types=["conv", "full_attention", "conv"], num_experts=4, num_experts_per_tok=2,
+                     moe_intermediate_size=8, tie_word_embeddings=False),
+    "olmo_hybrid": dict(architectures=["OlmoHybridForCausalLM"], vocab_size=50, pad_token_id=0, hidden_size=16,
+                        num_attention_heads=2, num_key_value_heads=1, num_hidden_layers=3, intermediate_size=24,
+                        layer_types=["linear_attention", "full_attention", "linear_attention"], linear_num_key_heads=2,
+                        linear_num_value_heads=4, linear_key_head_dim=4, linear_value_head_dim=6,
+                        linear_conv_kernel_dim=3),
     "falcon_mamba": dict(architectures=["FalconMambaForCausalLM"], vocab_size=64, hidden_size=16, num_hidden_layers=2,
                          tie_word_embeddings=False),
 }

@@ -453,6 +453,38 @@ ENCODER_CONFIGS = {
     "siglip_vision_model": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32,
                                 image_size=32, patch_size=16),
     "pixtral": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32, patch_size=4),
+    "internvl_vision": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32,
+                            image_size=32, patch_size=16, use_qk_norm=True, attention_bias=True, use_mean_pooling=False),
+    "idefics3_vision": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32,
+                            image_size=32, patch_size=16),
+    "smolvlm_vision": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32,
+                           image_size=32, patch_size=16),
+    # Relative attention with both position projections (v2: pos_key_proj, pos_query_proj; v1: pos_proj, pos_q_proj),
+    # a factorised embedding (embeddings.embed_proj), v1's talking heads.
+    "deberta-v2": dict(hidden_size=16, embedding_size=8, num_hidden_layers=2, num_attention_heads=2,
+                       intermediate_size=32, vocab_size=50, relative_attention=True, pos_att_type=["c2p", "p2c"],
+                       conv_kernel_size=3),
+    "deberta": dict(hidden_size=16, embedding_size=8, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32,
+                    vocab_size=50, relative_attention=True, pos_att_type="c2p|p2c", talking_head=True),
+    "mpnet": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32, vocab_size=50),
+    "gte": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32, vocab_size=50),
+    "nomic_bert": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32,
+                       vocab_size=50),
+    "eurobert": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, num_key_value_heads=1,
+                     intermediate_size=32, vocab_size=50, pad_token_id=0),
+    "dinov2": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, image_size=32, patch_size=16,
+                   use_swiglu_ffn=True),
+    "dinov2_with_registers": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, image_size=32,
+                                  patch_size=16),
+    "deit": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32, image_size=32,
+                 patch_size=16),
+    "siglip_text_model": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32,
+                              vocab_size=50, max_position_embeddings=16, projection_size=8),
+    "siglip2_text_model": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32,
+                               vocab_size=50, max_position_embeddings=16, projection_size=8),
+    # A Linear patch embedding (embeddings.patch_embedding), which all-linear adapts.
+    "siglip2_vision_model": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32,
+                                 patch_size=4, num_patches=9),
 }
 
 
@@ -515,7 +547,9 @@ def test_encoder_cross_attention_module_paths_are_transformers_s(model_type, arc
 
 
 @pytest.mark.parametrize("model_type", ["bert", "roberta", "distilbert", "modernbert", "albert", "camembert",
-                                        "xlm-roberta-xl", "megatron-bert", "electra", "roformer", "rembert"])
+                                        "xlm-roberta-xl", "megatron-bert", "electra", "roformer", "rembert",
+                                        "deberta-v2", "deberta", "mpnet", "gte", "eurobert",
+                                        "nomic_bert"])
 @pytest.mark.parametrize("tied", [True, False])
 def test_encoder_all_linear_leaves_out_the_mlm_decoder_as_peft_does(tmp_path, model_type, tied):
     """all-linear on a masked-LM class: peft leaves out the output embeddings (an untied cls.predictions.decoder,
@@ -527,6 +561,20 @@ def test_encoder_all_linear_leaves_out_the_mlm_decoder_as_peft_does(tmp_path, mo
     arch = next(a for a, head in registry()[model_type].heads.items() if head == "masked_lm")
     assert hasattr(transformers, arch)
     config = {"model_type": model_type, "architectures": [arch], **ENCODER_CONFIGS[model_type],
+              "tie_word_embeddings": tied}
+    report = analyze_any(tmp_path, config, lora_yaml(2, "all-linear"))
+    assert not report.has_errors, report.problems
+    (model,) = report.models
+    assert (model.tree.total, model.tree.trainable) == peft_counts(config, 2, "all-linear")
+
+
+@pytest.mark.parametrize("model_type", ["deberta-v2", "deberta"])
+@pytest.mark.parametrize("tied", [True, False])
+def test_deberta_non_legacy_head_leaves_out_its_dense_as_peft_does(tmp_path, model_type, tied):
+    """DeBERTa's non-legacy masked-LM head has no decoder: its get_output_embeddings() is the head's dense layer
+    (lm_predictions.lm_head.dense), which peft's all-linear leaves out."""
+    arch = next(a for a, head in registry()[model_type].heads.items() if head == "masked_lm")
+    config = {"model_type": model_type, "architectures": [arch], **ENCODER_CONFIGS[model_type], "legacy": False,
               "tie_word_embeddings": tied}
     report = analyze_any(tmp_path, config, lora_yaml(2, "all-linear"))
     assert not report.has_errors, report.problems
@@ -578,6 +626,12 @@ def test_encoder_regex_and_dotted_targets_match_peft(tmp_path, model_type):
 
 # --- vision-language models: the language model, the vision tower and the projector by their names ---------
 
+_LLAVA_TEXT = {"model_type": "llama", "hidden_size": 16, "num_hidden_layers": 2, "num_attention_heads": 2,
+               "intermediate_size": 32, "vocab_size": 64}
+_LLAVA_CLIP = {"model_type": "clip_vision_model", "hidden_size": 8, "num_hidden_layers": 2, "num_attention_heads": 2,
+               "intermediate_size": 16, "image_size": 32, "patch_size": 16, "projection_dim": 8}
+_LLAVA_SIGLIP = {"model_type": "siglip_vision_model", "hidden_size": 8, "num_hidden_layers": 2, "num_attention_heads": 2,
+                 "intermediate_size": 16, "image_size": 32, "patch_size": 16}
 COMPOSITE_CONFIGS = {
     "llava": {"text_config": {"model_type": "llama", "hidden_size": 16, "num_hidden_layers": 2, "num_attention_heads": 2,
                               "intermediate_size": 32, "vocab_size": 64},
@@ -615,6 +669,23 @@ COMPOSITE_CONFIGS = {
                      "vision_config": {"depth": 2, "hidden_size": 8, "num_heads": 2, "intermediate_size": 16,
                                        "out_hidden_size": 16, "num_position_embeddings": 4,
                                        "deepstack_visual_indexes": [1]}},
+    # The classes built on the llava layout (LLaVA's tower and text model; their projectors and extra parts).
+    "llava_next": {"text_config": _LLAVA_TEXT, "vision_config": _LLAVA_CLIP},
+    "llava_onevision": {"text_config": {**_LLAVA_TEXT, "model_type": "qwen2", "num_key_value_heads": 1},
+                        "vision_config": _LLAVA_SIGLIP, "vision_feature_layer": [-2, -1]},
+    "llava_next_video": {"text_config": _LLAVA_TEXT, "vision_config": _LLAVA_CLIP, "spatial_pool_mode": "conv"},
+    "vipllava": {"text_config": _LLAVA_TEXT, "vision_config": _LLAVA_CLIP, "vision_feature_layers": [-1, -2]},
+    "paligemma": {"text_config": {**_LLAVA_TEXT, "model_type": "gemma", "head_dim": 8, "num_key_value_heads": 1},
+                  "vision_config": _LLAVA_SIGLIP, "projection_dim": 16, "tie_word_embeddings": False},
+    "aya_vision": {"text_config": {**_LLAVA_TEXT, "model_type": "cohere2"}, "vision_config": _LLAVA_SIGLIP,
+                   "alignment_intermediate_size": 12, "tie_word_embeddings": False},
+    "internvl": {"text_config": {**_LLAVA_TEXT, "model_type": "qwen2", "num_key_value_heads": 1},
+                 "vision_config": {"hidden_size": 8, "num_hidden_layers": 2, "num_attention_heads": 2,
+                                   "intermediate_size": 16, "image_size": 32, "patch_size": 16, "use_qk_norm": True},
+                 "tie_word_embeddings": False},
+    "idefics3": {"text_config": _LLAVA_TEXT, "vision_config": {**_LLAVA_SIGLIP, "model_type": "idefics3_vision"}},
+    "smolvlm": {"text_config": {**_LLAVA_TEXT, "tie_word_embeddings": True}, "scale_factor": 1,
+                "vision_config": {**_LLAVA_SIGLIP, "model_type": "smolvlm_vision"}, "tie_word_embeddings": False},
     "clip": {"text_config": {"hidden_size": 16, "num_hidden_layers": 2, "num_attention_heads": 2, "intermediate_size": 32,
                              "vocab_size": 50, "max_position_embeddings": 16, "bos_token_id": 0, "eos_token_id": 1,
                              "pad_token_id": 1},
@@ -622,14 +693,30 @@ COMPOSITE_CONFIGS = {
                                "intermediate_size": 16, "image_size": 32, "patch_size": 16},
              "projection_dim": 8},
 }
-COMPOSITE_CLASSES = {"llava": ("LlavaForConditionalGeneration", "LlavaModel"),
+COMPOSITE_CONFIGS["siglip"] = {
+    "text_config": {"hidden_size": 16, "num_hidden_layers": 2, "num_attention_heads": 2, "intermediate_size": 32,
+                    "vocab_size": 50, "max_position_embeddings": 16, "projection_size": 8},
+    "vision_config": {"hidden_size": 8, "num_hidden_layers": 1, "num_attention_heads": 2, "intermediate_size": 16,
+                      "image_size": 32, "patch_size": 16}}
+COMPOSITE_CONFIGS["siglip2"] = {
+    "text_config": COMPOSITE_CONFIGS["siglip"]["text_config"],
+    "vision_config": {"hidden_size": 8, "num_hidden_layers": 1, "num_attention_heads": 2, "intermediate_size": 16,
+                      "patch_size": 4, "num_patches": 9}}
+COMPOSITE_CLASSES = {"siglip": ("SiglipModel", "SiglipForImageClassification"),
+                     "siglip2": ("Siglip2Model", "Siglip2ForImageClassification"),
+                     "llava": ("LlavaForConditionalGeneration", "LlavaModel"),
                      "gemma3": ("Gemma3ForConditionalGeneration", "Gemma3Model"),
                      "mistral3": ("Mistral3ForConditionalGeneration", "Mistral3Model"),
                      "qwen2_5_vl": ("Qwen2_5_VLForConditionalGeneration", "Qwen2_5_VLModel"),
                      "qwen2_vl": ("Qwen2VLForConditionalGeneration", "Qwen2VLModel"),
                      "qwen3_vl": ("Qwen3VLForConditionalGeneration", "Qwen3VLModel"),
                      "qwen3_vl_moe": ("Qwen3VLMoeForConditionalGeneration", "Qwen3VLMoeModel"),
-                     "clip": ("CLIPModel", "CLIPForImageClassification")}
+                     "clip": ("CLIPModel", "CLIPForImageClassification"),
+                     **{mt: (f"{prefix}ForConditionalGeneration", f"{prefix}Model") for mt, prefix in (
+                         ("llava_next", "LlavaNext"), ("llava_onevision", "LlavaOnevision"),
+                         ("llava_next_video", "LlavaNextVideo"), ("vipllava", "VipLlava"), ("paligemma", "PaliGemma"),
+                         ("aya_vision", "AyaVision"), ("idefics3", "Idefics3"), ("smolvlm", "SmolVLM"),
+                         ("internvl", "InternVL"))}}
 
 
 @pytest.mark.parametrize("model_type,architecture",
@@ -662,6 +749,11 @@ VLM_TARGETS = (None, ["q_proj", "v_proj"], r"model\.language_model\.layers\.\d+\
 # CLIPModel: a regex over one tower (text_model.encoder.layers.N..., vision_model...), and the projections by name.
 COMPOSITE_TARGETS = {"clip": (None, ["q_proj", "v_proj"], r"text_model\.encoder\.layers\.\d+\.self_attn\.(q|v)_proj",
                               r".*vision_model.*\.(q_proj|fc2)", ["visual_projection", "text_projection", "fc1"]),
+                     # SigLIP: the towers' own heads (text_model.head, the vision pooling head's out_proj and MLP).
+                     **{mt: (None, ["q_proj", "v_proj"], r"text_model\.encoder\.layers\.\d+\.self_attn\.(q|v)_proj",
+                             r".*vision_model.*\.(q_proj|fc2)", ["text_model.head", "out_proj", "fc1"])
+                        for mt in ("siglip", "siglip2")},
+                     "siglip2": (r"vision_model\.embeddings\.patch_embedding", ["patch_embedding", "q_proj"]),
                      # Qwen3-VL: the DeepStack mergers (and the merger) by regex and by name; Qwen3-VL-MoE's MLPs
                      # are fused experts here, which no mlp.*_proj regex reaches (peft refuses it as matching nothing).
                      # Mistral 3: the Pixtral tower's and the projector's linears by regex and by name.
@@ -669,6 +761,20 @@ COMPOSITE_TARGETS = {"clip": (None, ["q_proj", "v_proj"], r"text_model\.encoder\
                                                 r"model\.multi_modal_projector\.(linear_\d|patch_merger\.merging_layer)",
                                                 ["merging_layer", "linear_1"]),
                      "qwen3_vl": VLM_TARGETS + (r"model\.visual\.deepstack_merger_list\.\d+\.linear_fc\d", ["linear_fc2"]),
+                     # The llava layout's: a regex over the tower, the projector's linears by regex and by name.
+                     **{mt: VLM_TARGETS + (r"model\.vision_tower\.encoder\.layers\.\d+\.self_attn\.(q|out)_proj",
+                                           r"model\.multi_modal_projector\.linear.*", [name, "fc1"])
+                        for mt, name in (("llava_next", "linear_1"), ("llava_onevision", "linear_2"),
+                                         ("llava_next_video", "linear_1"), ("vipllava", "linear_1"),
+                                         ("paligemma", "linear"), ("aya_vision", "linear_2"))},
+                     # Idefics3 / SmolVLM: vision_model, the connector's proj, text_model.
+                     **{mt: (None, ["q_proj", "v_proj"], r"model\.text_model\.layers\.\d+\.self_attn\.(q|v)_proj",
+                             r".*text_model.*\.(q_proj|v_proj|down_proj)",
+                             r"model\.vision_model\.encoder\.layers\.\d+\.(self_attn\.q_proj|mlp\.fc2)",
+                             r"model\.connector\.modality_projection\.proj", ["proj", "out_proj"])
+                        for mt in ("idefics3", "smolvlm")},
+                     "internvl": VLM_TARGETS + (r"model\.vision_tower\.encoder\.layer\.\d+\.attention\.(q_proj|projection_layer)",
+                                                r"model\.multi_modal_projector\.linear_\d", ["projection_layer", "fc2"]),
                      "qwen3_vl_moe": VLM_TARGETS[:4] + (r"model\.visual\.(deepstack_merger_list\.1|merger)\.linear_fc1",
                                                         ["linear_fc1", "o_proj"])}
 

@@ -24,6 +24,7 @@ LAYOUTS: dict[str, str] = {
     "clip": "lsp_count.core.layouts.encoder:build_clip",
     "seq2seq": "lsp_count.core.layouts.seq2seq:build_seq2seq",
     "llava": "lsp_count.core.layouts.multimodal:build_llava",
+    "internvl_vision": "lsp_count.core.layouts.multimodal:build_internvl_vision",
     "gemma3": "lsp_count.core.layouts.multimodal:build_gemma3",
     "pixtral": "lsp_count.core.layouts.multimodal:build_pixtral",
     "mistral3": "lsp_count.core.layouts.multimodal:build_mistral3",

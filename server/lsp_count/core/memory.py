@@ -539,8 +539,10 @@ MLM_OUTPUT_MODULES = frozenset({"decoder", "generator_lm_head", "vocab_projector
 
 def is_mlm_output(path: str, t: Tensor) -> bool:
     """Whether ``t`` (at tree ``path``) is an encoder's MLM decoder, which peft's "all-linear" leaves out as
-    it leaves out lm_head (the model's get_output_embeddings())."""
-    return path.rsplit(".", 1)[-1] == "mlm_head" and t.module in MLM_OUTPUT_MODULES
+    it leaves out lm_head (the model's get_output_embeddings()). DeBERTa's non-legacy MLM head has no decoder:
+    its get_output_embeddings() is the transform's dense layer, which the layout holds in an ``mlm_output`` node."""
+    node = path.rsplit(".", 1)[-1]
+    return (node == "mlm_head" and t.module in MLM_OUTPUT_MODULES) or node == "mlm_output"
 
 
 def _is_target(t: Tensor, targets: tuple[str, ...] | None, path: str = "") -> bool:
@@ -870,7 +872,12 @@ def _mixed_cache(spec: ModelSpec, mixers: tuple, context: int, batch: int, kv_dt
     parts = []
     n_attn = sum(1 for k in kinds if k & attention_kinds)
     n_ssm = sum(1 for k in kinds if k - attention_kinds)
-    if n_attn:
+    if n_attn and v.get("kv_lora_rank"):  # Kimi Linear: latent attention caches its latent and rotated key
+        latent = spec.int("kv_lora_rank") + spec.int("qk_rope_head_dim")
+        attn = latent * context * batch * elem_bytes
+        parts.append(f"{n_attn} latent attention layers × (kv_lora_rank {spec.int('kv_lora_rank')} + rope "
+                     f"{spec.int('qk_rope_head_dim')}) × {context:,} tokens")
+    elif n_attn:
         kv, d = spec.int("num_kv_heads"), spec.int("head_dim")
         heads_here = max(kv // tp, 1)
         attn = 2 * heads_here * d * context * batch * elem_bytes

@@ -93,6 +93,8 @@ MODULE_PATHS: dict[str, ModulePaths] = {
     "granitemoehybrid": _paths("model.layers", moe="block_sparse_moe"),
     "nemotron_h": _paths("model.layers", attention="mixer", moe="mixer", latent_projections=""),
     "qwen3_next": _paths("model.layers", shared_experts="shared_expert"),
+    "qwen3_5_moe_text": _paths("model.layers", shared_experts="shared_expert"),
+    "lfm2_moe": _paths("model.layers", moe="feed_forward"),
     "falcon_mamba": _paths("backbone.layers"),
 }
 
@@ -115,7 +117,9 @@ _MOE_STYLES: dict[str, tuple[tuple[tuple[str, str], ...], tuple[str, ...]]] = {
 PEFT_MOE_CONVERSION: dict[str, str] = {"mixtral": "mixtral", "qwen3_moe": "qwen2_moe", "deepseek_v2": "qwen2_moe",
                                        "deepseek_v3": "qwen2_moe", "olmoe": "qwen2_moe", "glm4_moe": "qwen2_moe",
                                        "hunyuan_v1_moe": "qwen2_moe", "dots1": "qwen2_moe", "glm4_moe_lite": "qwen2_moe",
-                                       "ernie4_5_moe": "qwen2_moe", "deepseek_v32": "qwen2_moe", "qwen3_next": "qwen2_moe"}
+                                       "ernie4_5_moe": "qwen2_moe", "deepseek_v32": "qwen2_moe", "qwen3_next": "qwen2_moe",
+                                       "minimax_m2": "mixtral", "flex_olmo": "qwen2_moe", "solar_open": "qwen2_moe",
+                                       "exaone_moe": "qwen2_moe", "afmoe": "qwen2_moe", "cohere2_moe": "qwen2_moe"}
 
 
 @dataclass(frozen=True)
@@ -192,6 +196,24 @@ ENCODER_PATHS: dict[str, EncoderPaths] = {
     "clip_vision_model": EncoderPaths("vision_model", "encoder.layers"),
     "clip_text_model": EncoderPaths("text_model", "encoder.layers"),
     "siglip_vision_model": EncoderPaths("vision_model", "encoder.layers"),
+    "siglip_text_model": EncoderPaths("text_model", "encoder.layers"),
+    "siglip2_vision_model": EncoderPaths("vision_model", "encoder.layers"),
+    "siglip2_text_model": EncoderPaths("text_model", "encoder.layers"),
+    "internvl_vision": EncoderPaths("", "encoder.layer"),  # InternVLVisionModel (bare only)
+    # Idefics3VisionTransformer / SmolVLMVisionTransformer (bare only): encoder.layers.N.self_attn.q_proj, ...
+    "idefics3_vision": EncoderPaths("", "encoder.layers"),
+    "smolvlm_vision": EncoderPaths("", "encoder.layers"),
+    # DeBERTa: the ContextPooler (pooler.dense) is the classifier classes' own, not the base model's.
+    **{model_type: EncoderPaths("deberta", "encoder.layer", frozenset({"embeddings", "embedding_projection",
+                                                                      "relative_positions", "conv"}))
+       for model_type in ("deberta-v2", "deberta")},
+    "mpnet": EncoderPaths("mpnet", "encoder.layer"),
+    "gte": EncoderPaths("gte", "layers"),
+    "nomic_bert": EncoderPaths("nomic_bert", "layers"),
+    "eurobert": EncoderPaths("model", "layers"),
+    "dinov2": EncoderPaths("dinov2", "encoder.layer"),
+    "dinov2_with_registers": EncoderPaths("dinov2_with_registers", "encoder.layer"),
+    "deit": EncoderPaths("deit", "layers"),
     # PixtralVisionModel (bare only): transformer.layers.N.attention.q_proj, ...feed_forward.gate_proj.
     "pixtral": EncoderPaths("", "transformer.layers"),
 }
@@ -244,6 +266,17 @@ _QWEN3_VISUAL = replace(_QWEN_VISUAL, lists=(("deepstack_merger_list", "deepstac
 COMPOSITE_PATHS: dict[str, dict[str, SubModelPaths]] = {
     "llava": {"language_model": _TEXT_MODEL, "vision_tower": _VISION_TOWER, "projector": _PROJECTOR},
     "gemma3": {"language_model": _TEXT_MODEL, "vision_tower": _VISION_TOWER, "projector": _PROJECTOR},
+    # The classes built on the llava layout: LLaVA's names (LLaVA-NeXT-Video's pooler: vision_resampler.pool).
+    **{model_type: {"language_model": _TEXT_MODEL, "vision_tower": _VISION_TOWER, "projector": _PROJECTOR,
+                    "vision_resampler": SubModelPaths("vision_resampler")}
+       for model_type in ("llava_next", "llava_onevision", "llava_next_video", "vipllava", "paligemma", "aya_vision")},
+    # InternVL: its own tower (vision_tower.encoder.layer.N.attention.q_proj, ...projection_layer, ...mlp.fc1).
+    "internvl": {"language_model": _TEXT_MODEL, "vision_tower": SubModelPaths("vision_tower", "encoder.layer"),
+                 "projector": _PROJECTOR},
+    # Idefics3 / SmolVLM: text_model, vision_model (SigLIP's encoder.layers.N...), connector.modality_projection.proj.
+    **{model_type: {"language_model": replace(_TEXT_MODEL, attribute="text_model"),
+                    "vision_tower": SubModelPaths("vision_model", "encoder.layers"),
+                    "projector": SubModelPaths("connector.modality_projection")} for model_type in ("idefics3", "smolvlm")},
     # Mistral 3: a Pixtral tower (vision_tower.transformer.layers.N.attention.q_proj) and the projector's
     # patch_merger.merging_layer, linear_1 and linear_2.
     "mistral3": {"language_model": _TEXT_MODEL, "vision_tower": SubModelPaths("vision_tower", "transformer.layers"),
@@ -256,10 +289,15 @@ COMPOSITE_PATHS: dict[str, dict[str, SubModelPaths]] = {
     # CLIPModel: both towers at its top (text_model.encoder.layers.N..., vision_model...), the projections too.
     "clip": {"text_model": SubModelPaths("text_model", "encoder.layers"),
              "vision_model": SubModelPaths("vision_model", "encoder.layers")},
+    # SiglipModel: the same towers (text_model.head, vision_model.head.mlp.fc1 their own heads), no projections.
+    **{model_type: {"text_model": SubModelPaths("text_model", "encoder.layers"),
+                    "vision_model": SubModelPaths("vision_model", "encoder.layers")}
+       for model_type in ("siglip", "siglip2")},
 }
 
 
-_TOWERS_AT_THE_TOP = frozenset({"CLIPForImageClassification"})
+_TOWERS_AT_THE_TOP = frozenset({"CLIPForImageClassification", "SiglipForImageClassification",
+                                "Siglip2ForImageClassification"})
 
 
 def _composite_paths(tree_path: str, name: str, occurrences: int, parts: dict[str, SubModelPaths]) -> list[str]:

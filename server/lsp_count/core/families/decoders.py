@@ -7,6 +7,7 @@ omit. Switches with no keys are fixed properties of the family's modelling code.
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import replace
 from typing import Callable
 
@@ -1480,4 +1481,353 @@ FAMILIES += (
              "q_bias": fixed(False), "k_bias": fixed(False), "v_bias": fixed(False), "o_bias": fixed(False),
              "mlp_bias": fixed(False), "mlp_names": fixed(("input_linear", "output_linear"))},
             float_keys=("num_attention_heads",)),
+)
+
+
+def _diffllama(spec) -> list[Problem]:
+    """DiffLlamaAttention refuses an odd num_key_value_heads (its two-call differential attention splits the values
+    along the key/value heads) and an attention_dropout over 0."""
+    v, out = spec.values, []
+    kv = v.get("num_kv_heads")
+    if type(kv) is int and kv % 2:
+        out.append(Problem("error", "LC103", f"num_key_value_heads ({kv}) is odd: DiffLlamaAttention splits the values "
+                                             "along the key/value heads in two and refuses the config (give an even "
+                                             "number)", spec.key_span("num_kv_heads") or spec.key_span("num_heads")
+                           or spec.span))
+    dropout = v.get("attention_dropout")
+    if isinstance(dropout, float) and dropout > 0:
+        out.append(Problem("error", "LC103", f'"attention_dropout": {dropout}: DiffLlamaAttention refuses any dropout '
+                                             "(the differential attention defines none)",
+                           spec.key_span("attention_dropout") or spec.span))
+    return out
+
+
+NO_BIAS = {name: fixed(False) for name in ("q_bias", "k_bias", "v_bias", "o_bias", "mlp_bias")}
+
+FAMILIES += (
+    # Ministral 3 (Ministral-3-3B/8B/14B, the text model of Mistral 3's 2512 releases): Mistral's layout with no
+    # biases, head_dim 128 and YaRN rotary positions by default, and every layer sliding while sliding_window is set
+    # (unset by default), unless layer_types says otherwise.
+    decoder("ministral3", "Ministral3ForCausalLM", d(pad_token_id=11),
+            d(vocab_size=131072, intermediate_size=14336, num_layers=34, num_kv_heads=8, max_positions=262144),
+            NO_BIAS,
+            {"head_dim": Field(("head_dim",), 128, doc=BASE["head_dim"].doc),
+             # Ministral3Config's rope_parameters, where none (or a null) is given: YaRN's.
+             "rope_parameters": replace(ROPE["rope_parameters"], default={
+                 "type": "yarn", "rope_theta": 1000000.0, "factor": 16.0, "original_max_position_embeddings": 16384,
+                 "beta_fast": 32.0, "beta_slow": 1.0, "mscale_all_dim": 1.0, "mscale": 1.0,
+                 "llama_4_scaling_beta": 0.1}, null="default"),
+             "layer_types": Field(("layer_types",), Derived(
+                 lambda v: ("sliding_attention" if v["sliding_window"] is not None else "full_attention",)
+                 * v["num_layers"],
+                 "every layer sliding while sliding_window is set"), "strs", null="default")}),
+    # MiniMax-M2: grouped-query attention with RMS norms over all heads' q and k, every layer a mixture of experts
+    # as wide as intermediate_size behind a router of one weight (its score correction bias is a buffer); no
+    # sliding window. (Its checkpoints' rotary_dim, which MiniMaxM2Config turns into partial_rotary_factor where the
+    # file gives none, is not read: no parameters depend on it, only the odd-width RoPE check of an odd head_dim.)
+    decoder("minimax_m2", "MiniMaxM2ForCausalLM",
+            d(vocab_size=200064, hidden_size=3072, intermediate_size=1536, num_layers=62, num_heads=48, num_kv_heads=8,
+              max_positions=196608),
+            MOE, NO_BIAS, NO_WINDOW,
+            {"head_dim": Field(("head_dim",), 128, doc=BASE["head_dim"].doc), "qk_norm": fixed("full"),
+             # (num_experts is MiniMaxM2Config's attribute_map alias: set after num_local_experts, it wins)
+             "num_experts": Field(("num_experts", "num_local_experts"), 256, doc=MOE["num_experts"].doc),
+             "experts_per_token": Field(("num_experts_per_tok",), 8, doc=MOE["experts_per_token"].doc),
+             "moe_intermediate_size": EXPERT_WIDTH_IS_MLP},
+            heads={"MiniMaxM2ForCausalLM": "causal_lm", "MiniMaxM2Model": "base"}),
+    # FlexOlmo: OLMo 2's block (RMS norms over all heads' q and k, norms after attention and after the MLP) with
+    # every layer a mixture of experts as wide as intermediate_size behind a router of one weight.
+    decoder("flex_olmo", "FlexOlmoForCausalLM", d(pad_token_id=100277), WRITTEN_HEAD_DIM, FLOOR_HEADS,
+            d(vocab_size=100352, max_positions=4096), MOE, NO_WINDOW,
+            {"qk_norm": fixed("full"), "mlp_bias": fixed(False),
+             "layer_norms": fixed(("post_attention_layernorm", "post_feedforward_layernorm")),
+             # (num_local_experts is FlexOlmoConfig's attribute_map alias: set after num_experts, it wins)
+             "num_experts": Field(("num_local_experts", "num_experts"), 7, doc=MOE["num_experts"].doc),
+             "experts_per_token": Field(("num_experts_per_tok",), 5, doc=MOE["experts_per_token"].doc),
+             "moe_intermediate_size": EXPERT_WIDTH_IS_MLP},
+            nulls(num_kv_heads="default"),
+            heads={"FlexOlmoForCausalLM": "causal_lm", "FlexOlmoModel": "base"}),
+    # Solar Open: Llama's attention (q/k/v biases by attention_bias, none on o_proj) and every layer GLM-4-MoE's
+    # mixture of experts: a router of one float32 weight (its score correction bias a buffer), routed experts and
+    # n_shared_experts shared ones, moe_intermediate_size wide; no dense MLP.
+    decoder("solar_open", "SolarOpenForCausalLM",
+            d(vocab_size=196608, num_layers=48, num_heads=64, num_kv_heads=8, max_positions=131072),
+            MOE, NO_WINDOW,
+            {"head_dim": Field(("head_dim",), 128, doc=BASE["head_dim"].doc),
+             "intermediate_size": fixed(0), "o_bias": fixed(False), "mlp_bias": fixed(False),
+             # (num_local_experts is SolarOpenConfig's attribute_map alias: set after n_routed_experts, it wins)
+             "num_experts": Field(("num_local_experts", "n_routed_experts"), 128, doc=MOE["num_experts"].doc),
+             "experts_per_token": Field(("num_experts_per_tok",), 8, doc=MOE["experts_per_token"].doc),
+             "moe_intermediate_size": Field(("moe_intermediate_size",), 1280, doc=MOE["moe_intermediate_size"].doc),
+             "n_shared_experts": Field(("n_shared_experts",), 1, minimum=0, doc="shared experts (always on)"),
+             "shared_intermediate_size": fixed(Derived(lambda v: v["moe_intermediate_size"] * v["n_shared_experts"],
+                                                       "moe_intermediate_size × n_shared_experts"))},
+            heads={"SolarOpenForCausalLM": "causal_lm", "SolarOpenModel": "base"},
+            fp32_modules_strict=("e_score_correction_bias", "gate.weight")),
+    # Granite with sliding windows: Granite's layout, a learned sink logit per head, and three sliding-window layers
+    # of every four (the first of each four full) unless layer_types says otherwise.
+    decoder("granite_swa", "GraniteSWAForCausalLM", WRITTEN_HEAD_DIM, FLOOR_HEADS,
+            d(vocab_size=100352, hidden_size=2560, intermediate_size=8192, num_layers=24, num_heads=20, num_kv_heads=4,
+              tie_embeddings=True, max_positions=8192, sliding_window=128),
+            {"attention_sinks": fixed(True),
+             "layer_types": Field(("layer_types",), Derived(
+                 lambda v: tuple("full_attention" if i % 4 == 0 else "sliding_attention" for i in range(v["num_layers"])),
+                 "the first layer of every four full, the others sliding"), "strs", null="default")},
+            nulls(num_kv_heads=KV_HEADS, sliding_window="none"),
+            heads={"GraniteSWAForCausalLM": "causal_lm", "GraniteSWAModel": "base"},
+            checks=(layer_list_length("layer_types"),)),
+    # BitNet b1.58: Llama's layout with an RMS norm over the heads' output before o_proj (attn_sub_norm, hidden_size
+    # wide) and one over the gated product before down_proj (ffn_sub_norm); biases on every attention projection by
+    # attention_bias. (Its weights are ternary only in the quantized checkpoints; the count is the same.)
+    decoder("bitnet", "BitNetForCausalLM", WRITTEN_HEAD_DIM, FLOOR_HEADS,
+            d(vocab_size=128256, hidden_size=2560, intermediate_size=6912, num_layers=30, num_heads=20, num_kv_heads=5),
+            NO_WINDOW,
+            {"mlp_bias": fixed(False), "attn_sub_norm": fixed(True), "mlp_sub_norm": fixed(True)},
+            nulls(num_kv_heads=KV_HEADS),
+            heads={"BitNetForCausalLM": "causal_lm", "BitNetModel": "base"}),
+    # DiffLlama (differential attention): Llama's layout with four learned λ vectors (head_dim each) per attention
+    # layer, and a group norm with no weights; biases on every attention projection by attention_bias.
+    decoder("diffllama", "DiffLlamaForCausalLM", d(vocab_size=32000, hidden_size=2048, intermediate_size=8192,
+                                                   num_layers=16),
+            NO_WINDOW, FLOOR_HEADS,
+            {"mlp_bias": fixed(False), "diff_lambdas": fixed(True),
+             "attention_dropout": Field(("attention_dropout",), 0.0, "float",
+                                        doc="attention dropout (DiffLlama refuses any above 0; no parameters)")},
+            nulls(num_kv_heads="default", head_dim="default"), checks=(_diffllama,)),
+)
+
+
+FAMILIES += (
+    # EXAONE MoE (K-EXAONE): EXAONE 4's attention (RMS norms over each head's q and k, no biases) with norms before
+    # attention and the MLP, three sliding-window layers of every four (sliding_window_pattern), and DeepSeek-V3's
+    # mixture of experts in the layers mlp_layer_types calls "sparse" (from first_k_dense_replace on, by default): a
+    # router of one float32 weight (its score correction bias a buffer), routed experts and num_shared_experts
+    # shared ones, moe_intermediate_size wide.
+    decoder("exaone_moe", "ExaoneMoeForCausalLM", WRITTEN_HEAD_DIM, FLOOR_HEADS,
+            d(vocab_size=102400, intermediate_size=16384, num_kv_heads=32, sliding_window=4096),
+            MOE, QK_HEAD, NO_BIAS,
+            {"num_experts": Field(("num_experts",), 64, doc=MOE["num_experts"].doc),
+             "experts_per_token": Field(("num_experts_per_tok",), 8, doc=MOE["experts_per_token"].doc),
+             "moe_intermediate_size": Field(("moe_intermediate_size",), 1024, doc=MOE["moe_intermediate_size"].doc),
+             "num_shared_experts": Field(("num_shared_experts",), 1, minimum=0, doc="shared experts (always on)"),
+             "shared_intermediate_size": fixed(Derived(lambda v: v["moe_intermediate_size"] * v["num_shared_experts"],
+                                                       "moe_intermediate_size × num_shared_experts")),
+             "first_k_dense_replace": Field(("first_k_dense_replace",), 1, minimum=0,
+                                            doc="layers before the first mixture of experts (where mlp_layer_types "
+                                                "is not given)"),
+             "moe_layers": fixed("mlp_layer_types"),
+             "mlp_layer_types": Field(("mlp_layer_types",), Derived(
+                 lambda v: tuple("dense" if i < v["first_k_dense_replace"] else "sparse" for i in range(v["num_layers"])),
+                 "dense for the first first_k_dense_replace layers, then sparse"), "strs", null="default",
+                 doc='"dense" or "sparse" (a mixture of experts) for each layer'),
+             # Any JSON: read only where layer_types is absent (_pattern_layer_types).
+             "sliding_window_pattern": Field(("sliding_window_pattern",), 4, "any",
+                                             doc="every how many layers one attends to the whole context"),
+             "layer_types": Field(("layer_types",), Derived(
+                 lambda v: tuple("sliding_attention" if (i + 1) % _positive(v["sliding_window_pattern"]) != 0
+                                 else "full_attention" for i in range(v["num_layers"])),
+                 "sliding but every sliding_window_pattern-th layer"), "strs")},
+            nulls(sliding_window="reject"),  # (ExaoneMoeConfig declares a whole number: strict, it refuses a null)
+            heads={"ExaoneMoeForCausalLM": "causal_lm", "ExaoneMoeModel": "base"},
+            checks=(lambda spec: _pattern_layer_types(spec, "ExaoneMoeConfig"),
+                    layer_list_length("layer_types", "mlp_layer_types", allowed={"mlp_layer_types": ("sparse", "dense")})),
+            fp32_modules_strict=("e_score_correction_bias", "gate.weight")),
+    # Granite MoE with sliding windows: Granite MoE Shared's layout (experts as wide as intermediate_size behind a
+    # router of one weight, an optional shared MLP shared_intermediate_size wide), a learned sink logit per head, and
+    # three sliding-window layers of every four (the first of each four full) unless layer_types says otherwise.
+    decoder("granitemoe_swa", "GraniteMoeSWAForCausalLM", WRITTEN_HEAD_DIM, FLOOR_HEADS, d(sliding_window=128), MOE,
+            {"moe_intermediate_size": EXPERT_WIDTH_IS_MLP, "mlp_bias": fixed(False), "router_name": fixed("router"),
+             "num_experts": Field(("num_local_experts",), 8, doc=MOE["num_experts"].doc),
+             "shared_intermediate_size": Field(("shared_intermediate_size",), 0, minimum=0,
+                                               doc="width of the always-on shared expert (0: none)"),
+             "mlp_names": fixed(("input_linear", "output_linear")), "attention_sinks": fixed(True),
+             "layer_types": Field(("layer_types",), Derived(
+                 lambda v: tuple("full_attention" if i % 4 == 0 else "sliding_attention" for i in range(v["num_layers"])),
+                 "the first layer of every four full, the others sliding"), "strs", null="default")},
+            nulls(num_kv_heads="default", experts_per_token="none", sliding_window="none"),
+            heads={"GraniteMoeSWAForCausalLM": "causal_lm", "GraniteMoeSWAModel": "base"},
+            checks=(layer_list_length("layer_types"),)),
+)
+
+
+def _afmoe_layer_types(spec) -> list[Problem]:
+    """With no layer_types, AfmoeConfig derives them modulo global_attn_every_n_layers, which fails for a null or
+    a 0 there."""
+    n = spec.values.get("global_attn_every_n_layers")
+    if "layer_types" in spec.origins or (type(n) is int and n >= 1):
+        return []
+    return [Problem("error", "LC102", f'"global_attn_every_n_layers": {json.dumps(n)} with no "layer_types": '
+                                      "AfmoeConfig derives the layer types modulo it, which fails (give a positive "
+                                      "whole number, or layer_types)",
+                    spec.key_span("global_attn_every_n_layers") or spec.span)]
+
+
+FAMILIES += (
+    # AFMoE (Arcee Trinity): grouped-query attention with RMS norms over each head's q and k and a sigmoid gate over
+    # the heads' output (its own gate_proj), norms before and after attention and the MLP, three sliding-window
+    # layers of every four (global_attn_every_n_layers); dense layers first (num_dense_layers), then mixtures of
+    # experts: a router of one nn.Linear (router.gate), routed experts and num_shared_experts shared ones,
+    # moe_intermediate_size wide, and a float32 per-expert routing bias with no gradient.
+    decoder("afmoe", "AfmoeForCausalLM",
+            d(vocab_size=200192, hidden_size=2048, intermediate_size=6144, num_heads=16, max_positions=16384,
+              sliding_window=1024),
+            MOE, QK_HEAD,
+            {"head_dim": Field(("head_dim",), 128, doc=BASE["head_dim"].doc), "mlp_bias": fixed(False),
+             "attn_output_gate": fixed(True), "frozen_expert_bias": fixed("expert_bias"),
+             "layer_norms": fixed(("input_layernorm", "post_attention_layernorm", "pre_mlp_layernorm",
+                                   "post_mlp_layernorm")),
+             "num_experts": Field(("num_experts",), 64, doc=MOE["num_experts"].doc),
+             "experts_per_token": Field(("num_experts_per_tok",), 6, doc=MOE["experts_per_token"].doc),
+             "moe_intermediate_size": Field(("moe_intermediate_size",), 1408, doc=MOE["moe_intermediate_size"].doc),
+             "num_shared_experts": Field(("num_shared_experts",), 2, minimum=0, doc="shared experts (always on)"),
+             "shared_intermediate_size": fixed(Derived(lambda v: v["moe_intermediate_size"] * v["num_shared_experts"],
+                                                       "moe_intermediate_size × num_shared_experts")),
+             "moe_layers": fixed("first_k_dense"),
+             "first_k_dense_replace": Field(("num_dense_layers",), 1, minimum=0,
+                                            doc="dense layers before the mixtures of experts"),
+             "global_attn_every_n_layers": Field(("global_attn_every_n_layers",), 4, "int?", minimum=0,
+                                                 doc="every how many layers one attends to the whole context"),
+             "layer_types": Field(("layer_types",), Derived(
+                 lambda v: tuple("sliding_attention" if (i + 1) % _positive(v["global_attn_every_n_layers"])
+                                 else "full_attention" for i in range(v["num_layers"])),
+                 "sliding but every global_attn_every_n_layers-th layer"), "strs", null="default")},
+            nulls(num_kv_heads="default", experts_per_token="none"),
+            heads={"AfmoeForCausalLM": "causal_lm", "AfmoeModel": "base"},
+            checks=(_afmoe_layer_types, layer_list_length("layer_types")),
+            fp32_modules=("input_layernorm", "post_attention_layernorm", "pre_mlp_layernorm", "post_mlp_layernorm",
+                          "q_norm", "k_norm", "norm"),
+            fp32_modules_strict=("expert_bias",)),
+)
+
+
+def _cohere2_moe_layer_types(v) -> tuple[str, ...]:
+    """Cohere2MoeConfig's layer types where the file gives none: the first_k_dense_replace dense layers slide but
+    every prefix_dense_sliding_window_pattern-th, the others but every sliding_window_pattern-th (counted afresh)."""
+    k = min(v["first_k_dense_replace"], v["num_layers"]) if v["first_k_dense_replace"] is not None else None
+    prefix, rest = _positive(v["prefix_dense_sliding_window_pattern"]), _positive(v["sliding_window_pattern"])
+    return (tuple("sliding_attention" if (i + 1) % prefix else "full_attention" for i in range(_positive_or_zero(k)))
+            + tuple("sliding_attention" if (i + 1) % rest else "full_attention"
+                    for i in range(v["num_layers"] - _positive_or_zero(k))))
+
+
+def _positive_or_zero(n: object) -> int:
+    if type(n) is not int or n < 0:
+        raise ValueError(n)
+    return n
+
+
+def _cohere2_moe(spec) -> list[Problem]:
+    """Cohere2MoeConfig keeps a rope_parameters as written (its rotary embedding reads rope_type there, and for the
+    default type rope_theta, and fails without them, or with a null); it derives the layer types it
+    is not given from first_k_dense_replace (a key it pops: null fails there) and the two window patterns (each a
+    positive whole number: 0 fails), and the MLP layer types from first_k_dense_replace."""
+    v = spec.values
+    out = []
+    rope = v.get("rope_parameters_written")
+    if "rope_parameters_written" in spec.origins and not (
+            isinstance(rope, dict) and "rope_type" in rope and (rope["rope_type"] != "default" or "rope_theta" in rope)):
+        said = "null" if rope is None else "no rope_type" if not isinstance(rope, dict) or "rope_type" not in rope \
+            else 'rope_type "default" with no rope_theta'
+        out.append(Problem("error", "LC102", f'"rope_parameters": {said}: Cohere2MoeConfig keeps the mapping as '
+                                             "written, and its rotary embedding reads rope_type there (and, for the "
+                                             "default type, rope_theta): leave it out for rope_theta's",
+                           spec.key_span("rope_parameters_written") or spec.span))
+    elif isinstance(rope, dict) and rope.get("rope_type") == "yarn" and type(v.get("head_dim")) is int:
+        # (the check on the class's own parameters, hf_config._odd_rotary_problems, does not see this mapping)
+        factor = rope.get("partial_rotary_factor", 1.0)
+        turned = int(v["head_dim"] * factor) if isinstance(factor, (int, float)) and not isinstance(factor, bool) \
+            and math.isfinite(factor) else None
+        if turned is not None and turned > 4 and turned % 2:
+            out.append(Problem("error", "LC103", f"head_dim {v['head_dim']} rotates {turned} values under YaRN "
+                                                 f"(partial_rotary_factor {factor} in rope_parameters), an odd number: "
+                                                 "transformers cannot build its rotary embedding, which needs an even "
+                                                 "rotary dimension", spec.key_span("rope_parameters_written")
+                               or spec.span))
+    if v.get("first_k_dense_replace") is None and ("layer_types" not in spec.origins
+                                                   or "mlp_layer_types" not in spec.origins):
+        out.append(Problem("error", "LC102", '"first_k_dense_replace": null: Cohere2MoeConfig derives the layer types '
+                                             "from it and fails (leave it out for 0)",
+                           spec.key_span("first_k_dense_replace") or spec.span))
+    if "layer_types" not in spec.origins:
+        for name in ("sliding_window_pattern", "prefix_dense_sliding_window_pattern"):
+            if v.get(name) == 0:
+                out.append(Problem("error", "LC102", f'"{spec.key_label(name)}": 0 with no "layer_types": '
+                                                     "Cohere2MoeConfig derives the layer types modulo it, which fails",
+                                   spec.key_span(name) or spec.span))
+    return out
+
+
+FAMILIES += (
+    # Cohere 2 MoE (Command A MoE): Cohere 2's parallel block (one norm: an RMS norm, or where rms_norm_eps is null
+    # a bias-free LayerNorm, one weight either way; biases on every attention projection by attention_bias), and
+    # mixtures of experts as wide as intermediate_size behind a router of one weight, with num_shared_experts shared
+    # ones as wide (none by default), in the layers mlp_layer_types calls "sparse"; the first first_k_dense_replace
+    # layers dense (prefix_dense_intermediate_size wide, else intermediate_size), each with its own window pattern.
+    decoder("cohere2_moe", "Cohere2MoeForCausalLM", d(pad_token_id=0),
+            d(vocab_size=256000, hidden_size=8192, num_layers=40, num_heads=64, tie_embeddings=True, max_positions=8192,
+              sliding_window=4096),
+            MOE,
+            {"head_dim": Field(("head_dim",), 128, doc=BASE["head_dim"].doc), "mlp_bias": fixed(False),
+             "norm": fixed("rms"), "layer_norms": fixed(("input_layernorm",)),
+             "num_experts": Field(("num_experts",), 8, doc=MOE["num_experts"].doc),
+             "experts_per_token": Field(("num_experts_per_tok",), 2, doc=MOE["experts_per_token"].doc),
+             "moe_intermediate_size": Field(("intermediate_size",), 22528,
+                                            doc="width of each expert's MLP (and of the dense layers' by default)"),
+             "intermediate_size": Field(("prefix_dense_intermediate_size",), Derived(
+                 lambda v: v["moe_intermediate_size"], "intermediate_size"), "int?", minimum=0, null="default",
+                 doc="width of the dense layers' MLP"),
+             "num_shared_experts": Field(("num_shared_experts",), 0, minimum=0, doc="shared experts (always on)"),
+             "shared_intermediate_size": fixed(Derived(lambda v: v["moe_intermediate_size"] * v["num_shared_experts"],
+                                                       "intermediate_size × num_shared_experts")),
+             "first_k_dense_replace": Field(("first_k_dense_replace",), 0, "int?", minimum=0,
+                                            doc="dense layers before the first mixture of experts (where "
+                                                "mlp_layer_types is not given)"),
+             "moe_layers": fixed("mlp_layer_types"),
+             "mlp_layer_types": Field(("mlp_layer_types",), Derived(
+                 lambda v: tuple("dense" if i < v["first_k_dense_replace"] else "sparse" for i in range(v["num_layers"])),
+                 "dense for the first first_k_dense_replace layers, then sparse"), "strs", null="default",
+                 doc='"dense" or "sparse" (a mixture of experts) for each layer'),
+             "sliding_window_pattern": Field(("sliding_window_pattern",), 4, minimum=0,
+                                             doc="every how many layers one attends to the whole context"),
+             "prefix_dense_sliding_window_pattern": Field(("prefix_dense_sliding_window_pattern",), 1, minimum=0,
+                                                          doc="the same, among the first first_k_dense_replace layers"),
+             "layer_types": Field(("layer_types",), Derived(_cohere2_moe_layer_types,
+                                                            "from first_k_dense_replace and the window patterns"),
+                                  "strs", null="default")},
+            # Cohere2MoeConfig checks the rotary width (validate_rope) on the parameters it builds from rope_theta
+            # alone, the whole head rotated, before a rope_parameters the file gives replaces them as written (its
+            # rotary embedding then reads that mapping's rope_type and rope_theta: _cohere2_moe); it never reads
+            # rope_scaling (a field of its own).
+            {"rope_scaling": fixed(None), "rope_parameters": fixed(None), "partial_rotary_factor": fixed(1.0),
+             "rope_parameters_written": Field(("rope_parameters",), None, "any",
+                                              doc="rotary position settings, as the rotary embedding reads them "
+                                                  "(rope_type required, rope_theta for the default type; no "
+                                                  "parameters)")},
+            nulls(num_kv_heads="default", sliding_window="none"),
+            heads={"Cohere2MoeForCausalLM": "causal_lm", "Cohere2MoeModel": "base"},
+            checks=(_cohere2_moe, layer_list_length("layer_types", "mlp_layer_types",
+                                                    allowed={"mlp_layer_types": ("sparse", "dense")}))),
+)
+
+FAMILIES += (
+    # Doge (SmallDoge): Llama's layout with RMS norms over each head's q and k, a dynamic mask from the values (dt_proj
+    # to one value per key/value head, biased by attention_bias, and A), learned per-channel scales on both residual
+    # branches; with is_moe, the MLP is a cross-domain MoE's shared expert beside num_experts retrieval experts (one
+    # row each of down_embed and up_embed) behind a router_gate to 2·⌊√num_experts⌋ product keys. Every layer slides
+    # while sliding_window is set, unless layer_types says otherwise.
+    decoder("doge", "DogeForCausalLM", WRITTEN_HEAD_DIM, FLOOR_HEADS,
+            d(vocab_size=32768, hidden_size=1024, intermediate_size=2048, num_heads=8), QK_HEAD,
+            {"dynamic_mask": fixed(True), "residual_scales": fixed(("input_residual", "post_attention_residual")),
+             "is_moe": Field(("is_moe",), False, "bool", doc="the MLP is a cross-domain mixture of experts"),
+             "moe_experts": Field(("num_experts",), 16384, minimum=0,
+                                  doc="retrieval experts of the cross-domain MoE (with is_moe)"),
+             "retrieval_experts": fixed(Derived(lambda v: v["moe_experts"] if v["is_moe"] else 0,
+                                                "num_experts, with is_moe")),
+             "experts_per_token": Field(("num_experts_per_tok",), 64, minimum=0,
+                                        doc="retrieval experts each token uses (with is_moe)"),
+             "layer_types": Field(("layer_types",), Derived(
+                 lambda v: ("sliding_attention" if v["sliding_window"] is not None else "full_attention",)
+                 * v["num_layers"],
+                 "every layer sliding while sliding_window is set"), "strs", null="default")},
+            nulls(num_kv_heads="default")),
 )

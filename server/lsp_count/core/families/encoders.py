@@ -1,5 +1,6 @@
 """Encoder and vision families: BERT-likes (BERT, RoBERTa and its kin, Megatron-BERT, ELECTRA, RoFormer, RemBERT),
-DistilBERT, ModernBERT, ALBERT, ViT, CLIP and its towers, SigLIP's vision tower.
+DeBERTa and DeBERTa-v2, MPNet, GTE, NomicBERT, EuroBERT, DistilBERT, ModernBERT, ALBERT, ViT, DeiT, DINOv2 (and
+with registers), CLIP and its towers, SigLIP and SigLIP 2 and their towers.
 
 One encoder layout (``layouts/encoder.py``) counts every single-stack encoder;
 the rows below say how each family names its modules and which optional parts
@@ -12,8 +13,8 @@ from __future__ import annotations
 import json
 
 from lsp_count.core.families.common import LABEL_FIELDS, check_pad_token, pad_token
-from lsp_count.core.families.decoders import (FLOOR_HEADS, HEAD_DIM, ROPE, WRITTEN_HEAD_DIM, attention_must_be_hidden_wide,
-                                              d, fixed, merge_fields, rope_by_layer_type)
+from lsp_count.core.families.decoders import (FLOOR_HEADS, HEAD_DIM, KV_HEADS, ROPE, WRITTEN_HEAD_DIM,
+                                              attention_must_be_hidden_wide, d, fixed, merge_fields, rope_by_layer_type)
 from lsp_count.core.source import Problem
 from lsp_count.core.spec import Derived, Family, Field, ModelSpec
 
@@ -218,9 +219,233 @@ def _two_span_labels(spec: ModelSpec) -> list[Problem]:
                                       f"transformers refuses it", spec.key_span("num_labels") or spec.span)]
 
 
-def vision_tower(model_type: str, architecture: str, heads: dict[str, str], *overrides: dict[str, Field]) -> Family:
+# DeBERTa and DeBERTa-v2 (DebertaConfig, DebertaV2Config: the same keys, other defaults). Their modules read
+# several keys the config classes do not declare (getattr with a default): embedding_size, share_att_key,
+# position_buckets, norm_rel_ebd, conv_kernel_size, conv_groups, attention_head_size, talking_head and
+# pooler_hidden_size. A file's value is kept as given; the checks below refuse what the modules cannot build.
+
+
+def _pos_att_types(v) -> tuple:
+    """pos_att_type as the config class keeps it: a string is split on "|" (lower-cased), a list kept as is."""
+    kinds = v["pos_att_type"]
+    if isinstance(kinds, str):
+        return tuple(x.strip() for x in kinds.lower().split("|"))
+    return tuple(kinds) if isinstance(kinds, (list, tuple)) else ()
+
+
+def _max_relative(v) -> int:
+    rows = v["max_relative_positions"]
+    return v["max_positions"] if rows < 1 else rows
+
+
+def _buckets(v) -> object:
+    return v.get("position_buckets", -1)
+
+
+def _relative_rows(v) -> int | None:
+    """Rows of encoder.rel_embeddings: 2 × position_buckets where positive (DeBERTa-v2), else 2 × max_relative_positions
+    (max_position_embeddings where that is below 1); none without relative_attention."""
+    if not v["relative_attention"]:
+        return None
+    buckets = _buckets(v)
+    if isinstance(buckets, (int, float)) and buckets > 0:
+        return 2 * int(buckets)
+    return 2 * _max_relative(v)
+
+
+def _v2_attention_extra(v) -> tuple:
+    """DeBERTa-v2: a position key projection for "c2p" and a position query projection for "p2c" (both with
+    biases), unless share_att_key (the content projections serve)."""
+    if not v["relative_attention"] or v["share_att_key"]:
+        return ()
+    width = v["num_heads"] * v["head_dim"]
+    kinds = _pos_att_types(v)
+    return tuple((path, v["hidden_size"], width, True) for kind, path in (
+        ("c2p", "attention.self.pos_key_proj"), ("p2c", "attention.self.pos_query_proj")) if kind in kinds)
+
+
+def _v1_attention_extra(v) -> tuple:
+    """DeBERTa: the talking-head mixers (heads × heads, no bias) where talking_head; under relative attention, pos_proj
+    (no bias) for "c2p" and pos_q_proj (a bias) for "p2c"."""
+    heads, h = v["num_heads"], v["hidden_size"]
+    width = heads * v["head_dim"]
+    extra: tuple = ()
+    if v["talking_head"]:
+        extra += (("attention.self.head_logits_proj", heads, heads, False),
+                  ("attention.self.head_weights_proj", heads, heads, False))
+    if v["relative_attention"]:
+        kinds = _pos_att_types(v)
+        extra += tuple((path, h, width, bias) for kind, path, bias in (
+            ("c2p", "attention.self.pos_proj", False), ("p2c", "attention.self.pos_q_proj", True)) if kind in kinds)
+    return extra
+
+
+def _conv(v) -> tuple[int, int] | None:
+    kernel = v["conv_kernel_size"]
+    if not isinstance(kernel, (int, float)) or not kernel > 0 or not isinstance(kernel, int) \
+            or not isinstance(v["conv_groups"], int) or v["conv_groups"] < 1:
+        return None  # (what the modules refuse is the family's check)
+    return int(kernel), int(v["conv_groups"])
+
+
+def _relative_norm(v) -> bool:
+    kinds = v["norm_rel_ebd"]
+    return isinstance(kinds, str) and "layer_norm" in (x.strip() for x in kinds.lower().split("|"))
+
+
+def _legacy(when_legacy, otherwise, text: str) -> Field:
+    return fixed(Derived(lambda v: when_legacy(v) if v["legacy"] else otherwise(v), text))
+
+
+def check_deberta_keys(spec: ModelSpec) -> list[Problem]:
+    """What DeBERTa's modules refuse among the keys its config classes do not declare: norm_rel_ebd not a string
+    (it is lower-cased), conv_kernel_size not a number (compared with 0) or a fraction where positive (the Conv1d's
+    width), conv_groups not a positive divisor of hidden_size (Conv1d), position_buckets not a number under
+    relative attention or a fraction where positive (a table's rows), pooler_hidden_size not a whole number in the
+    classes with a ContextPooler."""
+    v = spec.values
+
+    def bad(name: str, message: str) -> list[Problem]:
+        key = spec.key_label(name)
+        written = json.dumps(v.get(name), default=str)
+        return [Problem("error", "LC103", f'"{key}": {written} {message}: {spec.architecture} cannot be built',
+                        spec.key_span(name) or spec.span)]
+
+    def number(x: object) -> bool:
+        return isinstance(x, (int, float))
+
+    kinds = v.get("pos_att_type")
+    if not (kinds is None or isinstance(kinds, str)
+            or (isinstance(kinds, (list, tuple)) and all(isinstance(k, str) for k in kinds))):
+        # (the config class's field is str | list[str] | None: it refuses anything else)
+        return bad("pos_att_type", 'is not a string or a list of strings ("c2p", "p2c")')
+    if "norm_rel_ebd" in v and not isinstance(v["norm_rel_ebd"], str):
+        return bad("norm_rel_ebd", 'is not a string ("none", "layer_norm")')
+    if "conv_kernel_size" in v:
+        kernel = v["conv_kernel_size"]
+        if not number(kernel) or (kernel > 0 and not isinstance(kernel, int)):
+            return bad("conv_kernel_size", "is not a whole number (the Conv1d's kernel)")
+        groups, hidden = v["conv_groups"], v["hidden_size"]
+        if kernel > 0 and not (isinstance(groups, int) and groups >= 1 and isinstance(hidden, int)
+                               and hidden % groups == 0):
+            return bad("conv_groups", f"is not a positive divisor of hidden_size ({hidden}): Conv1d refuses it")
+    if v.get("relative_attention") and "position_buckets" in v:
+        buckets = _buckets(v)
+        if not number(buckets) or (buckets > 0 and not isinstance(buckets, int)):
+            return bad("position_buckets", "is not a whole number (rows of the relative-position table)")
+    if spec.head in ("sequence_classification", "multiple_choice"):
+        width = v.get("pooler_hidden_size")
+        if type(width) is not int or width < 0:
+            return bad("pooler_hidden_size", "is not a whole number (the ContextPooler's width)")
+    return []
+
+
+DEBERTA: dict[str, Field] = {
+    "pad_token_id": pad_token(0),
+    "type_vocab_size": Field(("type_vocab_size",), 0, minimum=0, doc="rows of the token-type embedding (0: none)"),
+    "token_types": fixed(Derived(lambda v: v["type_vocab_size"] > 0, "type_vocab_size > 0")),
+    "embedding_size": Field(("embedding_size",), Derived(_same_width, "hidden_size"),
+                            doc="width of the embeddings (projected up to hidden_size, no bias, where it differs)"),
+    "position_biased_input": Field(("position_biased_input",), True, "bool",
+                                   doc="a learned absolute position table added to the embeddings"),
+    "position_embedding": fixed(Derived(lambda v: "position_embeddings" if v["position_biased_input"] else None,
+                                        "position_biased_input")),
+    "embed_projection": fixed("embeddings.embed_proj"),
+    "embed_projection_bias": fixed(False),
+    "embed_norm_hidden": fixed(True),
+    "is_decoder": fixed(False),
+    "add_cross_attention": fixed(False),
+    "relative_attention": Field(("relative_attention",), False, "bool",
+                                doc="disentangled relative-position attention (a relative table, position projections)"),
+    "max_relative_positions": Field(("max_relative_positions",), -1, minimum=-(10**9),
+                                    doc="relative distances in the table (below 1: max_position_embeddings)"),
+    "pos_att_type": Field(("pos_att_type",), None, "any",
+                          doc='relative attention kinds, "c2p" and / or "p2c" (a list, or a string split on "|")'),
+    "relative_rows": fixed(Derived(_relative_rows, "2 × max_relative_positions (or position_buckets)")),
+    "attn_out_from_hidden": fixed(True),
+    "pooler": fixed("context"),
+    "pooler_in_base": fixed(False),
+    "pooler_hidden_size": Field(("pooler_hidden_size",), Derived(_same_width, "hidden_size"), "any", null="none",
+                                doc="width of the classifier classes' ContextPooler"),
+    "classifier": fixed("pooled"),
+    "legacy": Field(("legacy",), True, "bool", doc="the legacy MLM head (transform, then a decoder tied to the "
+                                                   "word embedding); else dense, LayerNorm and the word embedding"),
+    "mlm_names": _legacy(lambda v: ("cls.predictions.transform.dense", "cls.predictions.transform.LayerNorm",
+                                    "cls.predictions.decoder"),
+                         lambda v: ("lm_predictions.lm_head.dense", "lm_predictions.lm_head.LayerNorm",
+                                    "lm_predictions.lm_head.decoder"), "legacy"),
+    "mlm_width": _legacy(_embedding_width, _same_width, "embedding_size where legacy, else hidden_size"),
+    "mlm_decoder": _legacy(lambda v: True, lambda v: False, "legacy"),
+    "mlm_dense_is_output": _legacy(lambda v: False, lambda v: True, "not legacy"),
+    "mlm_bias_param": fixed(True),
+}
+
+DEBERTA_CHECKS = (check_deberta_keys, *PAD_CHECKS)
+
+
+def check_padding_index_one(spec: ModelSpec) -> list[Problem]:
+    """MPNet's word and position tables take padding_idx=1 whatever pad_token_id says: nn.Embedding asserts both
+    have a second row."""
+    v = spec.values
+    for name in ("vocab_size", "max_positions"):
+        rows = v.get(name)
+        if isinstance(rows, int) and rows < 2:
+            return [Problem("error", "LC103", f"{spec.key_label(name)} {rows}: MPNet's tables take padding index 1, "
+                                              "which the embedding refuses in a table of fewer than 2 rows",
+                            spec.key_span(name) or spec.span)]
+    return []
+
+
+def vision_tower(model_type: str, architecture: str, heads: dict[str, str], *overrides: dict[str, Field],
+                 notes: tuple[str, ...] = ()) -> Family:
     fields = merge_fields(VISION, *overrides)
-    return Family(model_type, "encoder", architecture, fields, heads)
+    return Family(model_type, "encoder", architecture, fields, heads, notes=notes)
+
+
+VIT: dict[str, Field] = {
+    # ViTAttention reads head_dim when the config carries one.
+    "head_dim": Field(("head_dim",), HEAD_DIM, doc="width of each attention head"),
+    **FLOOR_HEADS,
+    "qkv_bias": Field(("qkv_bias",), True, "bool", doc="biases on the query/key/value projections"),
+    "image_size": Field(("image_size",), 224, "any", doc=VISION["image_size"].doc),
+    "patch_size": Field(("patch_size",), 16, "any", doc=VISION["patch_size"].doc),
+    "encoder_stride": Field(("encoder_stride",), 16, doc="upsampling factor of the masked-image decoder"),
+    "pooler_output_size": Field(("pooler_output_size",), None, "int?"),
+    "embed": fixed("vit"),
+    "attn_names": fixed(("attention.q_proj", "attention.k_proj", "attention.v_proj", "attention.o_proj")),
+    "layer_norms": fixed(("layernorm_before", "layernorm_after")),
+    "final_norm": fixed("layernorm"),
+    "pooler": fixed("vit"),
+}
+
+
+def _dinov2_mlp_width(v) -> int:
+    """int(hidden_size × mlp_ratio); the SwiGLU keeps two thirds of it, rounded up to a multiple of 8."""
+    width = int(v["hidden_size"] * v["mlp_ratio"])
+    return (int(width * 2 / 3) + 7) // 8 * 8 if v["use_swiglu_ffn"] else width
+
+
+# DINOv2 (Dinov2Config, Dinov2WithRegistersConfig): ViT-shaped, pre-norm (norm1, norm2), a layer scale after the
+# attention and the MLP, the MLP int(hidden × mlp_ratio) wide or a SwiGLU; Dinov2Backbone is the bare model.
+DINOV2: dict[str, Field] = {
+    "head_dim": Field(("head_dim",), HEAD_DIM, doc="width of each attention head (read where the config has one)"),
+    **FLOOR_HEADS,
+    "qkv_bias": Field(("qkv_bias",), True, "bool", doc="biases on the query/key/value projections"),
+    "image_size": Field(("image_size",), 224, "any", doc=VISION["image_size"].doc),
+    "patch_size": Field(("patch_size",), 14, "any", doc=VISION["patch_size"].doc),
+    "mlp_ratio": Field(("mlp_ratio",), 4, doc="the MLP's width as a multiple of hidden_size"),
+    "use_swiglu_ffn": Field(("use_swiglu_ffn",), False, "bool",
+                            doc="a SwiGLU MLP (gate, up, down; two thirds as wide, rounded up to 8)"),
+    "intermediate_size": fixed(Derived(_dinov2_mlp_width, "int(hidden_size × mlp_ratio)")),
+    "embed": fixed("dinov2"),
+    "attn_names": fixed(("attention.q_proj", "attention.k_proj", "attention.v_proj", "attention.o_proj")),
+    "mlp_names": fixed(Derived(lambda v: ("mlp.gate_proj", "mlp.up_proj", "mlp.down_proj") if v["use_swiglu_ffn"]
+                               else ("mlp.fc1", "mlp.fc2"), "use_swiglu_ffn")),
+    "layer_norms": fixed(("norm1", "norm2")),
+    "layer_scales": fixed(("layer_scale1.lambda1", "layer_scale2.lambda1")),
+    "final_norm": fixed("layernorm"),
+    "classifier_concat": fixed(True),
+}
 
 
 FAMILIES: tuple[Family, ...] = (
@@ -412,6 +637,171 @@ FAMILIES: tuple[Family, ...] = (
                  notes=("ModernBERT's rotary positions have no parameters; layer 0's attention norm is an "
                         "nn.Identity",),
                  checks=(check_pad_token, check_modernbert_layer_types), float_keys=("head_dim",)),
+    text_encoder("deberta-v2", "DebertaV2ForMaskedLM", "DebertaV2",
+                 ("Model", "ForMaskedLM", "ForSequenceClassification", "ForTokenClassification", "ForQuestionAnswering",
+                  "ForMultipleChoice"),
+                 d(vocab_size=128100, hidden_size=1536, num_layers=24, num_heads=24, intermediate_size=6144),
+                 DEBERTA,
+                 {
+                     # DisentangledSelfAttention refuses a remainder even where attention_head_size is given.
+                     "head_dim": Field(("attention_head_size",), HEAD_DIM, doc="width of each attention head"),
+                     "heads_divide_hidden": fixed(True),
+                     "attn_names": fixed(("attention.self.query_proj", "attention.self.key_proj",
+                                          "attention.self.value_proj", "attention.output.dense")),
+                     "share_att_key": Field(("share_att_key",), False, "any",
+                                            doc="the position projections are the content ones (no pos_key_proj, "
+                                                "pos_query_proj)"),
+                     "position_buckets": Field(("position_buckets",), -1, "any",
+                                               doc="log-bucketed relative positions: the table has 2 × this many rows"),
+                     "attn_extra": fixed(Derived(_v2_attention_extra, "pos_key_proj for c2p, pos_query_proj for p2c")),
+                     "norm_rel_ebd": Field(("norm_rel_ebd",), "none", "any",
+                                           doc='"layer_norm": a LayerNorm on the relative-position table'),
+                     "relative_norm": fixed(Derived(_relative_norm, 'norm_rel_ebd has "layer_norm"')),
+                     "conv_kernel_size": Field(("conv_kernel_size",), 0, "any",
+                                               doc="kernel of a Conv1d beside the first layer (0: none)"),
+                     "conv_groups": Field(("conv_groups",), 1, "any", doc="groups of that Conv1d"),
+                     "conv": fixed(Derived(_conv, "conv_kernel_size, conv_groups")),
+                 },
+                 notes=("DeBERTa-v2's relative-position table (encoder.rel_embeddings) has 2 × position_buckets rows "
+                        "where given, else 2 × max_relative_positions",),
+                 checks=DEBERTA_CHECKS),
+    text_encoder("deberta", "DebertaForMaskedLM", "Deberta",
+                 ("Model", "ForMaskedLM", "ForSequenceClassification", "ForTokenClassification", "ForQuestionAnswering"),
+                 d(vocab_size=50265),
+                 DEBERTA,
+                 {
+                     # One fused in_proj (no bias) with q_bias and v_bias vectors beside it.
+                     "attn_names": fixed(("attention.self.in_proj", "attention.output.dense")),
+                     "qkv_bias": fixed(False),
+                     "attn_bias_params": fixed(("attention.self.q_bias", "attention.self.v_bias")),
+                     "talking_head": Field(("talking_head",), False, "any",
+                                           doc="two heads × heads mixers of the attention scores"),
+                     "attn_extra": fixed(Derived(_v1_attention_extra, "talking-head mixers, pos_proj, pos_q_proj")),
+                 },
+                 checks=DEBERTA_CHECKS),
+    text_encoder("mpnet", "MPNetForMaskedLM", "MPNet",
+                 ("Model", "ForMaskedLM", "ForSequenceClassification", "ForTokenClassification", "ForQuestionAnswering",
+                  "ForMultipleChoice"),
+                 d(vocab_size=30527), ROBERTA_HEADS,
+                 {
+                     # Read by no module: the tables' padding index is 1 whatever it says.
+                     "pad_token_id": Field(("pad_token_id",), 1, "int?", minimum=-(10**9),
+                                           doc="padding token (MPNet's tables pad with index 1 whatever it says)"),
+                     "type_vocab_size": fixed(0),
+                     "token_types": fixed(False),
+                     "is_decoder": fixed(False),
+                     "add_cross_attention": fixed(False),
+                     "attn_names": fixed(("attention.attn.q", "attention.attn.k", "attention.attn.v",
+                                          "attention.attn.o")),
+                     "layer_norms": fixed(("attention.LayerNorm", "output.LayerNorm")),
+                     # A relative-position bias per head in the encoder, relative_attention_num_buckets rows.
+                     "relative_buckets": Field(("relative_attention_num_buckets",), 32,
+                                               doc="rows of the relative-position bias (one column per head)"),
+                     "relative_rows": fixed(Derived(lambda v: v["relative_buckets"], "relative_attention_num_buckets")),
+                     "relative_path": fixed("encoder.relative_attention_bias"),
+                     "relative_per_head": fixed(True),
+                 }, checks=(check_padding_index_one,)),
+    # GTE (Alibaba's gte-*-v1.5 / mGTE): rotary positions, post-norm layers with a gated MLP (gate and up without
+    # biases, down with one), token types where type_vocab_size is not 0, a pooler in the classifier class only.
+    text_encoder("gte", "GteForMaskedLM", "Gte",
+                 ("Model", "ForMaskedLM", "ForSequenceClassification", "ForTokenClassification"),
+                 d(vocab_size=250048, type_vocab_size=1),
+                 ROPE, WRITTEN_HEAD_DIM, ROBERTA_HEADS,
+                 {
+                     "pad_token_id": pad_token(1),
+                     "max_positions": Field(("max_position_embeddings",), 8192,
+                                            doc="longest sequence (rotary positions: no table)"),
+                     "position_embedding": fixed(None),
+                     "token_types": fixed(Derived(lambda v: bool(v["type_vocab_size"]), "type_vocab_size > 0")),
+                     # GteAttention reads head_dim where the config has one (heads × head_dim wide, any remainder).
+                     "head_dim": Field(("head_dim",), HEAD_DIM, doc="width of each attention head"),
+                     **FLOOR_HEADS,
+                     "is_decoder": fixed(False),
+                     "add_cross_attention": fixed(False),
+                     "attn_names": fixed(("self_attn.q_proj", "self_attn.k_proj", "self_attn.v_proj",
+                                          "self_attn.o_proj")),
+                     "mlp_names": fixed(("mlp.gate_proj", "mlp.up_proj", "mlp.down_proj")),
+                     "mlp_in_bias": fixed(False),
+                     "layer_norms": fixed(("post_attention_layernorm", "post_mlp_layernorm")),
+                     "pooler_in_base": fixed(False),
+                     "classifier": fixed("pooled"),
+                     "mlm_bias_param": fixed(False),
+                 }, checks=PAD_CHECKS),
+    # NomicBERT (nomic-embed-text): GTE's layer without any biases in attention or MLP, token types always, rotary
+    # positions, BERT's masked-LM head (its norm named layer_norm), a pooler in the classifier class only.
+    text_encoder("nomic_bert", "NomicBertForMaskedLM", "NomicBert",
+                 ("Model", "ForMaskedLM", "ForSequenceClassification", "ForTokenClassification"),
+                 d(vocab_size=30528, max_positions=2048),
+                 ROPE,
+                 {
+                     # NomicBertConfig's pad_token_id is a whole number: it refuses a null.
+                     "pad_token_id": Field(("pad_token_id",), 0, "int?", minimum=-(10**9), null="reject",
+                                           doc="padding token (index into the vocabulary)"),
+                     "max_positions": Field(("max_position_embeddings",), 2048,
+                                            doc="longest sequence (rotary positions: no table)"),
+                     "position_embedding": fixed(None),
+                     # NomicBertConfig does not declare it: kept as written, read for its truth (a null unties).
+                     "tie_embeddings": Field(("tie_word_embeddings",), True, "any",
+                                             doc="the MLM decoder shares the word embedding matrix"),
+                     # NomicBertConfig: null or absent is hidden_size / num_attention_heads (any remainder).
+                     "head_dim": Field(("head_dim",), HEAD_DIM, null="default", doc="width of each attention head"),
+                     **FLOOR_HEADS,
+                     "is_decoder": fixed(False),
+                     "add_cross_attention": fixed(False),
+                     "qkv_bias": fixed(False),
+                     "attn_out_bias": fixed(False),
+                     "mlp_bias": fixed(False),
+                     "attn_names": fixed(("self_attn.q_proj", "self_attn.k_proj", "self_attn.v_proj",
+                                          "self_attn.o_proj")),
+                     "mlp_names": fixed(("mlp.gate_proj", "mlp.up_proj", "mlp.down_proj")),
+                     "layer_norms": fixed(("post_attention_layernorm", "post_mlp_layernorm")),
+                     "pooler_in_base": fixed(False),
+                     "classifier": fixed("pooled"),
+                     "mlm_names": fixed(("cls.predictions.transform.dense", "cls.predictions.transform.layer_norm",
+                                         "cls.predictions.decoder")),
+                 }, checks=PAD_CHECKS),
+    # EuroBERT: a Llama-shaped stack run bidirectionally (grouped-query attention, RMSNorm, a SwiGLU MLP, rotary
+    # positions), its masked-LM head the decoder alone (untied by default, a bias where mlp_bias).
+    text_encoder("eurobert", "EuroBertForMaskedLM", "EuroBert",
+                 ("Model", "ForMaskedLM", "ForSequenceClassification", "ForTokenClassification"),
+                 d(vocab_size=128256, max_positions=8192),
+                 ROPE,
+                 {
+                     "pad_token_id": pad_token(128001),
+                     "max_positions": Field(("max_position_embeddings",), 8192,
+                                            doc="longest sequence (rotary positions: no table)"),
+                     "kv_heads": Field(("num_key_value_heads",), KV_HEADS, null="default",
+                                       doc="key/value heads (grouped-query attention when fewer than query heads)"),
+                     "head_dim": Field(("head_dim",), HEAD_DIM, null="default", doc="width of each attention head"),
+                     # EuroBertConfig refuses a remainder even where head_dim is given.
+                     "heads_divide_hidden": fixed(True),
+                     "tie_embeddings": Field(("tie_word_embeddings",), False, "bool",
+                                             doc="the masked-LM head shares the embedding matrix"),
+                     "qkv_bias": Field(("attention_bias",), False, "bool", doc="biases on the attention projections"),
+                     "attn_out_bias": fixed(Derived(lambda v: v["qkv_bias"], "attention_bias")),
+                     "mlp_bias": Field(("mlp_bias",), False, "bool",
+                                       doc="biases on the MLP projections and the masked-LM head"),
+                     "decoder_bias": fixed(Derived(lambda v: v["mlp_bias"], "mlp_bias")),
+                     "norm_bias": fixed(False),
+                     "type_vocab_size": fixed(0),
+                     "token_types": fixed(False),
+                     "position_embedding": fixed(None),
+                     "word_embedding": fixed("embed_tokens"),
+                     "embed_norm": fixed(None),
+                     "is_decoder": fixed(False),
+                     "add_cross_attention": fixed(False),
+                     "attn_names": fixed(("self_attn.q_proj", "self_attn.k_proj", "self_attn.v_proj",
+                                          "self_attn.o_proj")),
+                     "mlp_names": fixed(("mlp.gate_proj", "mlp.up_proj", "mlp.down_proj")),
+                     "layer_norms": fixed(("input_layernorm", "post_attention_layernorm")),
+                     "final_norm": fixed("norm"),
+                     "pooler": fixed(None),
+                     "classifier": fixed("dense_classifier"),
+                     "mlm_names": fixed((None, None, "lm_head")),
+                     "mlm_bias_param": fixed(False),
+                 },
+                 notes=("EuroBERT's norms are RMSNorms (a weight, no bias); its masked-LM head is untied by "
+                        "default",), checks=PAD_CHECKS),
     Family("albert", "albert", "AlbertForMaskedLM", {
         **TEXT,
         "vocab_size": Field(("vocab_size",), 30000, doc=TEXT["vocab_size"].doc),
@@ -442,21 +832,31 @@ FAMILIES: tuple[Family, ...] = (
     vision_tower("vit", "ViTForImageClassification",
                  {"ViTModel": "base", "ViTForImageClassification": "image_classification",
                   "ViTForMaskedImageModeling": "masked_image_modeling"},
-                 {
-                     # ViTAttention reads head_dim when the config carries one.
-                     "head_dim": Field(("head_dim",), HEAD_DIM, doc="width of each attention head"),
-                     **FLOOR_HEADS,
-                     "qkv_bias": Field(("qkv_bias",), True, "bool", doc="biases on the query/key/value projections"),
-                     "image_size": Field(("image_size",), 224, "any", doc=VISION["image_size"].doc),
-                     "patch_size": Field(("patch_size",), 16, "any", doc=VISION["patch_size"].doc),
-                     "encoder_stride": Field(("encoder_stride",), 16, doc="upsampling factor of the masked-image decoder"),
-                     "pooler_output_size": Field(("pooler_output_size",), None, "int?"),
-                     "embed": fixed("vit"),
-                     "attn_names": fixed(("attention.q_proj", "attention.k_proj", "attention.v_proj", "attention.o_proj")),
-                     "layer_norms": fixed(("layernorm_before", "layernorm_after")),
-                     "final_norm": fixed("layernorm"),
-                     "pooler": fixed("vit"),
-                 }),
+                 VIT),
+    # DeiT: ViT with a distillation token (positions for it too); the teacher class has two classifiers.
+    vision_tower("deit", "DeiTForImageClassificationWithTeacher",
+                 {"DeiTModel": "base", "DeiTForImageClassification": "image_classification",
+                  "DeiTForImageClassificationWithTeacher": "image_classification_with_teacher",
+                  "DeiTForMaskedImageModeling": "masked_image_modeling"},
+                 VIT, {"embed": fixed("deit")}),
+    vision_tower("dinov2", "Dinov2Model",
+                 {"Dinov2Model": "base", "Dinov2Backbone": "base", "Dinov2ForImageClassification": "image_classification"},
+                 DINOV2,
+                 {"use_mask_token": Field(("use_mask_token",), True, "bool", doc="a mask token (1 × hidden) in the "
+                                                                                 "embeddings"),
+                  "mask_token": fixed(Derived(lambda v: v["use_mask_token"], "use_mask_token"))},
+                 notes=("DINOv2's image-classification class reads the class token and the mean patch: its "
+                        "classifier takes 2 × hidden_size inputs",)),
+    vision_tower("dinov2_with_registers", "Dinov2WithRegistersModel",
+                 {"Dinov2WithRegistersModel": "base", "Dinov2WithRegistersBackbone": "base",
+                  "Dinov2WithRegistersForImageClassification": "image_classification"},
+                 DINOV2, d(patch_size=16),
+                 {"num_register_tokens": Field(("num_register_tokens",), 4, minimum=0,
+                                               doc="register tokens (learned, hidden wide) beside the class token"),
+                  "register_tokens": fixed(Derived(lambda v: v["num_register_tokens"], "num_register_tokens")),
+                  "mask_token": fixed(True)},
+                 notes=("DINOv2's image-classification class reads the class token and the mean patch: its "
+                        "classifier takes 2 × hidden_size inputs",)),
     vision_tower("clip_vision_model", "CLIPVisionModel",
                  {"CLIPVisionModel": "base", "CLIPVisionModelWithProjection": "with_projection"},
                  d(patch_size=32),
@@ -492,6 +892,53 @@ FAMILIES: tuple[Family, ...] = (
         "pooler": fixed(None),
         "projection": fixed("text_projection"),
     }, {"CLIPTextModel": "base", "CLIPTextModelWithProjection": "with_projection"}),
+    # SigLIP 2's vision tower: a Linear patch embedding (num_channels × patch_size² → hidden) and num_patches
+    # positions, whatever the image size (it takes images of any shape, resized to that many patches).
+    vision_tower("siglip2_vision_model", "Siglip2VisionModel", {"Siglip2VisionModel": "base"},
+                 {"vision_use_head": Field(("vision_use_head",), True, "bool", doc="the attention-pooling head"),
+                  "num_patches": Field(("num_patches",), 256, doc="rows of the position embedding (patches per image)"),
+                  "image_size": fixed(None),
+                  "embed": fixed("siglip2"), "final_norm": fixed("post_layernorm")}),
+    *(Family(model_type, "encoder", architecture, {
+        "vocab_size": Field(("vocab_size",), 32000, doc=TEXT["vocab_size"].doc),
+        "hidden_size": Field(("hidden_size",), 768, doc=TEXT["hidden_size"].doc),
+        "num_layers": Field(("num_hidden_layers",), 12, doc=TEXT["num_layers"].doc),
+        "num_heads": Field(("num_attention_heads",), 12, doc=TEXT["num_heads"].doc),
+        "head_dim": fixed(HEAD_DIM),
+        "intermediate_size": Field(("intermediate_size",), 3072, doc=TEXT["intermediate_size"].doc),
+        "max_positions": Field(("max_position_embeddings",), 64, doc=TEXT["max_positions"].doc),
+        # SiglipTextConfig: null or absent is hidden_size.
+        "projection_size": Field(("projection_size",), Derived(_same_width, "hidden_size"), null="default",
+                                 doc="width of the text head's output (the shared image-text embedding)"),
+        "embed": fixed("text"),
+        "word_embedding": fixed("token_embedding"),
+        "position_embedding": fixed("position_embedding"),
+        "token_types": fixed(False),
+        "embed_norm": fixed(None),
+        "qkv_bias": fixed(True),
+        "attn_names": VISION["attn_names"],
+        "mlp_names": VISION["mlp_names"],
+        "layer_norms": VISION["layer_norms"],
+        "is_decoder": fixed(False),
+        "add_cross_attention": fixed(False),
+        "pre_norm": fixed(None),
+        "final_norm": fixed("final_layer_norm"),
+        "pooler": fixed(None),
+        "text_head": fixed("head"),
+    }, {architecture: "base"}) for model_type, architecture in (("siglip_text_model", "SiglipTextModel"),
+                                                                ("siglip2_text_model", "Siglip2TextModel"))),
+    *(Family(model_type, "clip", f"{prefix}Model", {
+        **LABEL_FIELDS,
+        "logit_bias": fixed(True),
+    }, {f"{prefix}Model": "clip", f"{prefix}ForImageClassification": "image_classification"},
+        subconfigs={"text": ("text_config", f"{model_type}_text_model"),
+                    "vision": ("vision_config", f"{model_type}_vision_model")},
+        # SiglipConfig (Siglip2Config) builds its own text and vision config classes whatever a nested
+        # "model_type" says.
+        fixed_subconfigs=("text", "vision"),
+        notes=("SigLIP: each tower ends in its own head (the text model's Linear, the vision model's attention "
+               "pooling where vision_use_head); the model adds a logit scale and a logit bias",))
+      for model_type, prefix in (("siglip", "Siglip"), ("siglip2", "Siglip2"))),
     Family("clip", "clip", "CLIPModel", {
         "projection_dim": Field(("projection_dim",), 512, null="none", doc="width of the shared image-text embedding"),
         **LABEL_FIELDS,
@@ -500,5 +947,7 @@ FAMILIES: tuple[Family, ...] = (
         "text_override": fixed("text_config_dict"),
         "vision_override": fixed("vision_config_dict"),
     }, {"CLIPModel": "clip", "CLIPForImageClassification": "image_classification"},
-        subconfigs={"text": ("text_config", "clip_text_model"), "vision": ("vision_config", "clip_vision_model")}),
+        subconfigs={"text": ("text_config", "clip_text_model"), "vision": ("vision_config", "clip_vision_model")},
+        # CLIPConfig builds CLIPTextConfig and CLIPVisionConfig whatever a nested "model_type" says.
+        fixed_subconfigs=("text", "vision")),
 )

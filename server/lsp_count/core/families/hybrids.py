@@ -1,8 +1,9 @@
 """Hybrid state-space / attention families (Jamba, Bamba, Granite 4 hybrid, Nemotron-H, Falcon-H1, Qwen3-Next,
-LFM2) and Mamba variants (Falcon-Mamba).
+Qwen3.5 and Qwen3.5-MoE text, Kimi Linear, Ling's bailing hybrid, OLMo Hybrid, LFM2, LFM2-MoE) and Mamba variants
+(Falcon-Mamba).
 
 The hybrids use the hybrid layout (``layouts/hybrid.py``): per layer a mixer (``layer_mixers``: "attention",
-"gated_attention", "mamba", "mamba2", "gated_deltanet", "short_conv", "attention+mamba2" or "none") and a
+"gated_attention", "mamba", "mamba2", "gated_deltanet", "short_conv", "kda", "attention+mamba2" or "none") and a
 feed-forward part (``layer_ffns``: "mlp", "moe" or "none"), derived as each config class lays them out. Their
 attention, MLP and experts read the decoder layout's canonical fields (the decoder table's base), their
 recurrent mixers the ``ssm_*`` / ``linear_*`` fields; the memory estimate's cache reads ``layer_mixers`` too
@@ -11,6 +12,8 @@ recurrent mixers the ``ssm_*`` / ``linear_*`` fields; the memory estimate's cach
 
 from __future__ import annotations
 
+import json
+
 from lsp_count.core.families.common import check_pad_token
 from lsp_count.core.families.decoders import (
     BASE, EXPERT_WIDTH_IS_MLP, FLOOR_HEADS, HEAD_DIM, KV_HEADS, MOE, ROPE, WRITTEN_HEAD_DIM, causal_heads, d, fixed,
@@ -18,6 +21,9 @@ from lsp_count.core.families.decoders import (
 )
 from lsp_count.core.source import Problem
 from lsp_count.core.spec import Derived, Family, Field
+
+
+MAX_LAYER_INDEX = 10**9  # layer indices a config may write below zero
 
 
 def _ceil16(v) -> int:
@@ -43,11 +49,12 @@ HYBRID_BASE: dict[str, Field] = {
 
 
 def hybrid(model_type: str, architecture: str, *overrides: dict[str, Field], heads: dict[str, str] | None = None,
-           checks=(), notes: tuple[str, ...] = (), rope: bool = True, float_keys: tuple[str, ...] = ()) -> Family:
+           checks=(), notes: tuple[str, ...] = (), rope: bool = True, float_keys: tuple[str, ...] = (),
+           fp32_modules_strict: tuple[str, ...] = ()) -> Family:
     """A hybrid row; its token embedding takes pad_token_id as its padding index (checked in the vocabulary)."""
     fields = merge_fields({**HYBRID_BASE, **ROPE} if rope else HYBRID_BASE, *overrides)
     return Family(model_type, "hybrid", architecture, fields, heads or causal_heads(architecture), notes=notes,
-                  checks=(*checks, check_pad_token), float_keys=float_keys)
+                  checks=(*checks, check_pad_token), float_keys=float_keys, fp32_modules_strict=fp32_modules_strict)
 
 
 def _problem(spec, name: str, message: str, severity: str = "error") -> list[Problem]:
@@ -467,17 +474,20 @@ def _qwen3_next_ffns(v) -> tuple[str, ...]:
                  else "mlp" for i in range(len(v["layer_kinds_written"])))
 
 
-def _qwen3_next_layer_check(spec) -> list[Problem]:
-    """Qwen3NextConfig refuses a layer type transformers does not know, and layer_types of another length than
-    num_hidden_layers (validate_layer_type)."""
-    if "qwen3_next_layer_types" not in spec.origins:
-        if spec.values.get("full_attention_interval") is None:
-            return [Problem("error", "LC102", '"full_attention_interval": null is not a whole number: with no '
-                                              "layer_types, Qwen3NextConfig derives the layer types modulo it and fails "
-                                              "(leaving the key out takes the default, 4)",
-                            spec.key_span("full_attention_interval") or spec.span)]
-        return []
-    return _written_layer_types(spec, "qwen3_next_layer_types", "Qwen3NextConfig")
+def _qwen3_next_layer_check(config_class: str):
+    def check(spec) -> list[Problem]:
+        """The config class (Qwen3NextConfig, Qwen3.5's text configs) refuses a layer type transformers does not
+        know, and layer_types of another length than num_hidden_layers (validate_layer_type); with no layer_types,
+        a null full_attention_interval."""
+        if "qwen3_next_layer_types" not in spec.origins:
+            if spec.values.get("full_attention_interval") is None:
+                return [Problem("error", "LC102", '"full_attention_interval": null is not a whole number: with no '
+                                                  f"layer_types, {config_class} derives the layer types modulo it and "
+                                                  "fails (leaving the key out takes the default, 4)",
+                                spec.key_span("full_attention_interval") or spec.span)]
+            return []
+        return _written_layer_types(spec, "qwen3_next_layer_types", config_class)
+    return check
 
 
 QWEN3_NEXT = {
@@ -522,6 +532,301 @@ QWEN3_NEXT = {
     "shared_expert_gate": fixed(True),
     "decoder_sparse_step": Field(("decoder_sparse_step",), 1),
     "mlp_only_layers": Field(("mlp_only_layers",), (), "ints"),
+}
+
+
+# Qwen3.5 (text): Qwen3-Next's mixers, its Gated DeltaNet's projections split in four (in_proj_qkv, in_proj_z,
+# in_proj_b, in_proj_a); a layer is Gated DeltaNet where layer_types says linear_attention and gated attention
+# otherwise. Qwen3_5TextConfig: a gated MLP in every layer; Qwen3_5MoeTextConfig: experts with a gated shared expert
+# in every layer (no dense MLP, no intermediate_size, no decoder_sparse_step / mlp_only_layers).
+_QWEN3_NEXT_MOE_KEYS = ("num_experts", "experts_per_token", "moe_intermediate_size", "shared_intermediate_size",
+                        "shared_expert_gate", "decoder_sparse_step", "mlp_only_layers", "moe_layers", "router_bias")
+QWEN3_5 = {
+    **{k: f for k, f in QWEN3_NEXT.items() if k not in _QWEN3_NEXT_MOE_KEYS},
+    "num_kv_heads": Field(("num_key_value_heads",), 4, doc=BASE["num_kv_heads"].doc),
+    "deltanet_projections": fixed("qkv_z_b_a"),
+    "layer_mixers": fixed(Derived(lambda v: tuple("gated_deltanet" if t == "linear_attention" else "gated_attention"
+                                                  for t in v["layer_kinds_written"]),
+                                  "Gated DeltaNet where layer_types says linear_attention, gated attention elsewhere")),
+    "layer_ffns": fixed(Derived(lambda v: ("mlp",) * len(v["layer_kinds_written"]), "a gated MLP in every layer")),
+}
+QWEN3_5_MOE = {
+    **QWEN3_5,
+    **{k: f for k, f in QWEN3_NEXT.items() if k in _QWEN3_NEXT_MOE_KEYS and k not in ("decoder_sparse_step",
+                                                                                       "mlp_only_layers")},
+    "num_kv_heads": Field(("num_key_value_heads",), 2, doc=BASE["num_kv_heads"].doc),
+    "experts_per_token": Field(("num_experts_per_tok",), 8, doc=MOE["experts_per_token"].doc),
+    "num_experts": Field(("num_experts",), 256, minimum=0, doc=MOE["num_experts"].doc),
+    "intermediate_size": fixed(None),
+    "layer_ffns": fixed(Derived(lambda v: ("moe",) * len(v["layer_kinds_written"]),
+                                "experts and a gated shared expert in every layer")),
+}
+
+
+# --- Kimi Linear ------------------------------------------------------------------------------------
+
+# KimiLinearConfig: its layers' kinds from layer_types, else linear_attn_config's full_attn_layers and kda_layers
+# (both given; numbered from 1), else full attention at every fourth layer but the first; its MLPs' from
+# mlp_layer_types, else dense below first_k_dense_replace. linear_attn_config's head_dim, num_heads and
+# short_conv_kernel_size win over linear_head_dim, linear_num_heads and linear_conv_kernel_dim.
+_KIMI_NESTED = {"linear_head_dim": "head_dim", "linear_num_heads": "num_heads", "ssm_conv_kernel": "short_conv_kernel_size"}
+_KIMI_TOP = {"linear_head_dim": "kimi_linear_head_dim", "linear_num_heads": "kimi_linear_num_heads",
+             "ssm_conv_kernel": "kimi_linear_conv_kernel"}
+
+
+def _kimi_nested(name: str):
+    def value(v):
+        nested = v["linear_attn_config"]
+        if not isinstance(nested, dict):
+            return v[_KIMI_TOP[name]]
+        return nested.get(_KIMI_NESTED[name], v[_KIMI_TOP[name]])
+    return Derived(value, f"linear_attn_config's {_KIMI_NESTED[name]}, else {name}")
+
+
+def _kimi_types(v) -> tuple:
+    written = v["kimi_layer_types"]
+    if written is not None:
+        return tuple(_LEGACY_LAYER_TYPES.get(t, t) for t in written)
+    nested = v["linear_attn_config"]
+    n = v["num_layers"]
+    if isinstance(nested, dict) and "full_attn_layers" in nested and "kda_layers" in nested:
+        types: list = [None] * n
+        for key, kind in (("full_attn_layers", "full_attention"), ("kda_layers", "linear_attention")):
+            for layer in nested[key]:
+                types[layer - 1] = kind  # (python's indexing: layer 0 is the last; past the end fails)
+        return tuple(types)
+    return tuple("full_attention" if i and i % 4 == 0 else "linear_attention" for i in range(n))
+
+
+def _kimi_ffns(v) -> tuple[str, ...]:
+    written = v["mlp_layer_types"]
+    if written is None:
+        return tuple("mlp" if i < v["first_k_dense_replace"] else "moe" for i in range(v["num_layers"]))
+    return tuple("moe" if t == "sparse" else "mlp" for t in written)
+
+
+def _kimi_check(spec) -> list[Problem]:
+    """What KimiLinearConfig refuses, or its model cannot be built with: a linear_attn_config that is not a mapping;
+    its full_attn_layers / kda_layers numbering no layer (or leaving one out); layer_types or mlp_layer_types it does
+    not accept (validate_layer_type); a null first_k_dense_replace with no mlp_layer_types; and, where a layer reads
+    it, a null (or whole-number float) under the keys it sets past its field checks: num_experts,
+    num_shared_experts, linear_attn_config's head_dim, num_heads, short_conv_kernel_size."""
+    v = spec.values
+    n = v.get("num_layers")
+    if "linear_attn_config" in spec.origins and not isinstance(v.get("linear_attn_config"), dict):
+        what = "null" if v.get("linear_attn_config") is None else "not a mapping"
+        return [Problem("error", "LC102", f'"linear_attn_config": {what}: KimiLinearConfig reads its head_dim, num_heads '
+                                          "and short_conv_kernel_size with .get and fails (leaving the key out takes "
+                                          "the top-level keys)", spec.key_span("linear_attn_config") or spec.span)]
+    nested = v.get("linear_attn_config")
+    types = v.get("layer_kinds_written")
+    if v.get("kimi_layer_types") is not None:
+        problems = _written_layer_types(spec, "kimi_layer_types", "KimiLinearConfig")
+        if problems:
+            return problems
+    elif isinstance(nested, dict) and "full_attn_layers" in nested and "kda_layers" in nested:
+        lists = [nested[k] for k in ("full_attn_layers", "kda_layers")]
+        if not all(isinstance(x, list) and all(type(i) is int for i in x) for x in lists):
+            return _problem(spec, "linear_attn_config", "linear_attn_config: full_attn_layers and kda_layers must be "
+                                                        "lists of layer numbers")
+        if type(n) is int and (types is None or None in types):
+            return _problem(spec, "linear_attn_config", f"linear_attn_config: full_attn_layers and kda_layers (numbered "
+                                                        f"from 1) must name each of the {n} layers, and no other: "
+                                                        "KimiLinearConfig refuses the layer types they make")
+    if "mlp_layer_types" in spec.origins:
+        written, layers = v.get("mlp_layer_types"), v.get("num_layers")
+        bad = sorted({t for t in written or () if t not in ("sparse", "dense")})
+        if bad:
+            return _problem(spec, "mlp_layer_types", f"mlp_layer_types: {', '.join(map(repr, bad))} is not sparse or "
+                                                     "dense: KimiLinearConfig refuses it")
+        if isinstance(written, tuple) and type(layers) is int and len(written) != layers:
+            return _problem(spec, "mlp_layer_types", f"mlp_layer_types has {len(written)} entries for {layers} layers: "
+                                                     "KimiLinearConfig refuses the config")
+    elif v.get("first_k_dense_replace") is None:
+        return [Problem("error", "LC102", '"first_k_dense_replace": null is not a whole number: with no mlp_layer_types, '
+                                          "KimiLinearConfig compares the layer indices with it and fails (leaving the "
+                                          "key out takes the default, 1)",
+                        spec.key_span("first_k_dense_replace") or spec.span)]
+    kda = any(t != "full_attention" for t in types or ())
+    if isinstance(nested, dict):
+        for name, key in _KIMI_NESTED.items():
+            # (set as linear_head_dim, linear_num_heads, linear_conv_kernel_dim: int fields the class checks)
+            if key in nested and (type(nested[key]) is not int or (kda and nested[key] < 1)):
+                return _problem(spec, "linear_attn_config", f"linear_attn_config's {key} ({nested[key]!r}) is not a "
+                                                            "positive whole number: KimiLinearConfig refuses it, or the "
+                                                            "delta-attention layers cannot be built with it")
+    return _attribute_map_numbers(spec, "KimiLinearConfig", _KIMI_DECLARED)
+
+
+# KimiLinearConfig's fields an attribute_map name shadows (num_experts, num_shared_experts, num_experts_per_token,
+# model_max_length): whether a null is allowed there.
+_KIMI_DECLARED = {"num_local_experts": False, "n_shared_experts": False, "num_experts_per_tok": True,
+                  "max_position_embeddings": False}
+
+
+KIMI_LINEAR = {
+    # Multi-head latent attention (no positions: KimiLinearConfig has no RoPE) in the full-attention layers
+    "num_kv_heads": Field(("num_key_value_heads",), 32, "int?", doc="key/value heads (not read: latent attention)",
+                          null=KV_HEADS),
+    # (hidden_size need not divide by the heads: FLOOR_HEADS)
+    "head_dim": fixed(Derived(lambda v: v["qk_rope_head_dim"], "qk_rope_head_dim")),
+    **{b: fixed(False) for b in ("q_bias", "k_bias", "v_bias")},
+    "o_bias": Field(("attention_bias",), False, "bool", doc="biases on q_a_proj, kv_a_proj_with_mqa and o_proj"),
+    "q_lora_rank": Field(("q_lora_rank",), None, "int?", doc="rank of the low-rank query projection (null: a full q_proj)"),
+    "kv_lora_rank": Field(("kv_lora_rank",), 512, doc="width of the compressed key/value latent (what the KV cache holds)"),
+    "qk_nope_head_dim": Field(("qk_nope_head_dim",), 128),
+    "qk_rope_head_dim": Field(("qk_rope_head_dim",), 64),
+    "v_head_dim": Field(("v_head_dim",), 128, "int?", null="none"),
+    # Kimi Delta Attention in the others
+    "linear_attn_config": Field(("linear_attn_config",), None, "any",
+                                doc="the delta attention's head_dim, num_heads, short_conv_kernel_size and the layers' "
+                                    "kinds (full_attn_layers, kda_layers, numbered from 1)"),
+    "kimi_linear_head_dim": Field(("linear_head_dim",), 128, doc="width of each delta-attention head"),
+    "kimi_linear_num_heads": Field(("linear_num_heads",), 32, doc="delta-attention heads"),
+    "kimi_linear_conv_kernel": Field(("linear_conv_kernel_dim",), 4, doc="width of the delta attention's convolution"),
+    **{name: fixed(_kimi_nested(name)) for name in _KIMI_NESTED},
+    "kimi_layer_types": Field(("layer_types",), None, "strs",
+                              doc="each layer's kind: full_attention (latent attention) or linear_attention"),
+    "layer_kinds_written": fixed(Derived(_kimi_types, "layer_types, else linear_attn_config's full_attn_layers and "
+                                                      "kda_layers, else full attention every fourth layer")),
+    "layer_mixers": fixed(Derived(lambda v: tuple("attention" if t == "full_attention" else "kda"
+                                                  for t in v["layer_kinds_written"]),
+                                  "latent attention where layer_types says full_attention, delta attention elsewhere")),
+    # the cache of a delta-attention layer: its conv over q, k and v; its state, a head_dim × head_dim per head
+    "state_conv_channels": fixed(Derived(lambda v: 3 * v["linear_num_heads"] * v["linear_head_dim"],
+                                         "3 × linear_num_heads × linear_head_dim")),
+    "state_recurrent": fixed(Derived(lambda v: v["linear_num_heads"] * v["linear_head_dim"] ** 2,
+                                     "linear_num_heads × linear_head_dim²")),
+    # DeepSeek-V3's mixture of experts (a sigmoid router, its correction bias a buffer) below a shared MLP
+    **MOE,
+    # (attribute_map: num_local_experts, num_experts_per_tok and n_shared_experts are num_experts,
+    # num_experts_per_token and num_shared_experts, which the file may write and which win, unchecked)
+    "num_experts": Field(("num_experts", "num_local_experts"), 256, "int?", minimum=0, doc=MOE["num_experts"].doc,
+                         null="none"),
+    "experts_per_token": Field(("num_experts_per_token", "num_experts_per_tok"), 8, "int?",
+                               doc=MOE["experts_per_token"].doc, null="none"),
+    "moe_intermediate_size": Field(("moe_intermediate_size",), 1024, doc=MOE["moe_intermediate_size"].doc),
+    "n_shared_experts": Field(("num_shared_experts", "n_shared_experts"), 1, "int?", minimum=0, null="none",
+                              doc="shared experts, one MLP moe_intermediate_size × this wide"),
+    # (the attribute_map names as written: a whole-number float there is kept, which the experts cannot be built with)
+    **{f"declared_{key}": Field((key,), None, "any") for key in _KIMI_DECLARED},
+    "num_experts_written": Field(("num_experts",), None, "any"),
+    "n_shared_experts_written": Field(("num_shared_experts",), None, "any"),
+    "shared_intermediate_size": fixed(Derived(lambda v: v["moe_intermediate_size"] * (v["n_shared_experts"] or 0),
+                                              "moe_intermediate_size × num_shared_experts")),
+    "mlp_layer_types": Field(("mlp_layer_types",), None, "strs", doc="each layer's MLP: sparse (experts) or dense"),
+    "first_k_dense_replace": Field(("first_k_dense_replace",), 1, "int?", minimum=-MAX_LAYER_INDEX, null="none",
+                                   doc="dense MLPs in the first this many layers, where mlp_layer_types is not given"),
+    "layer_ffns": fixed(Derived(_kimi_ffns, "mlp_layer_types, else dense below first_k_dense_replace")),
+    "max_positions": Field(("model_max_length", "max_position_embeddings"), 1048576, null=("model_max_length",),
+                           doc=BASE["max_positions"].doc),
+    "layer_norms": fixed(("input_layernorm", "post_attention_layernorm")),
+    "final_norm_name": fixed("norm"),
+    "ffn_module": fixed("mlp"),
+    # (KimiLinearForCausalLM ties nothing: its _tied_weights_keys is empty, whatever tie_word_embeddings says)
+    "tie_embeddings": fixed(False),
+}
+
+
+# --- Bailing hybrid (Ling 3) -------------------------------------------------------------------------
+
+# BailingHybridConfig: Kimi Linear's shape (latent attention, Kimi Delta Attention, DeepSeek-V3's experts) with a
+# per-head output gate on the latent attention, the delta attention's gates full rank, rotary positions, and its
+# delta attention as wide as the attention (num_attention_heads heads of head_dim). Its checkpoints' multi-token-
+# prediction layers (num_mtp_layers) are not built.
+_BAILING_DECLARED = {"num_local_experts": False, "n_shared_experts": False, "num_experts_per_tok": False,
+                     "max_position_embeddings": False}
+
+
+def _bailing_types(v) -> tuple:
+    written = v["bailing_layer_types"]
+    if written is not None:
+        return tuple(_LEGACY_LAYER_TYPES.get(t, t) for t in written)
+    return tuple("full_attention" if (i + 1) % v["layer_group_size"] == 0 else "linear_attention"
+                 for i in range(v["num_layers"]))
+
+
+def _bailing_check(spec) -> list[Problem]:
+    """What BailingHybridConfig refuses, or its model cannot be built with: layer_types or mlp_layer_types it does not
+    accept (validate_layer_type); a layer_group_size of 0 with no layer_types; swiglu limit lists of another length
+    than num_hidden_layers; and, where a layer reads them, a null or a whole-number float under the attribute_map
+    names it sets past its field checks (num_experts, num_shared_experts)."""
+    v = spec.values
+    if v.get("bailing_layer_types") is not None:
+        problems = _written_layer_types(spec, "bailing_layer_types", "BailingHybridConfig")
+        if problems:
+            return problems
+    elif v.get("layer_group_size") == 0:
+        return _problem(spec, "layer_group_size", "layer_group_size 0 with no layer_types: BailingHybridConfig derives "
+                                                  "the layer types modulo it and fails")
+    written, layers = v.get("mlp_layer_types"), v.get("num_layers")
+    if written is not None:
+        bad = sorted({t for t in written if t not in ("sparse", "dense")})
+        if bad:
+            return _problem(spec, "mlp_layer_types", f"mlp_layer_types: {', '.join(map(repr, bad))} is not sparse or "
+                                                     "dense: BailingHybridConfig refuses it")
+        if type(layers) is int and len(written) != layers:
+            return _problem(spec, "mlp_layer_types", f"mlp_layer_types has {len(written)} entries for {layers} layers: "
+                                                     "BailingHybridConfig refuses the config")
+    for name in ("swiglu_limits", "swiglu_limits_shared"):
+        limits = v.get(name)
+        if limits is not None and type(layers) is int and not (isinstance(limits, list) and len(limits) == layers):
+            return _problem(spec, name, f"{spec.key_label(name)} must hold one limit per layer ({layers}): "
+                                        "BailingHybridConfig refuses the config")
+    return _attribute_map_numbers(spec, "BailingHybridConfig", _BAILING_DECLARED)
+
+
+def _attribute_map_numbers(spec, config_class: str, declared: dict[str, bool]) -> list[Problem]:
+    """Kimi Linear's and Ling's attribute_map names (num_experts, num_shared_experts), which the class sets past its
+    field checks: a null or a whole-number float there where a layer has experts; and the declared spellings they
+    shadow, still checked as the class's fields (``declared``: key -> whether a null is allowed)."""
+    v = spec.values
+    sparse = "moe" in (v.get("layer_ffns") or ())
+    for name, own in (("num_experts", "num_local_experts"), ("n_shared_experts", "n_shared_experts")):
+        key = spec.key_name(name)
+        if v.get(name) is None and key is not None and (sparse or key == own):
+            return [Problem("error", "LC102", f'"{key}": null is not a whole number: {config_class} rejects it, or '
+                                              "its experts layers cannot be built with it", spec.key_span(name) or spec.span)]
+        raw = v.get(f"{name}_written")
+        if sparse and key != own and isinstance(raw, float):
+            return [Problem("error", "LC102", f'"{key}": expected a whole number, got {raw!r}: {config_class} keeps the '
+                                              f"float, and its experts layers cannot be built with it (write {int(raw)})",
+                            spec.key_span(name) or spec.span)]
+    for key, nullable in declared.items():
+        raw = v.get(f"declared_{key}")
+        if f"declared_{key}" in spec.origins and not (type(raw) is int or (raw is None and nullable)):
+            return [Problem("error", "LC102", f'"{key}": expected a whole number, got {json.dumps(raw)}: '
+                                              f"{config_class} refuses it", spec.key_span(f"declared_{key}") or spec.span)]
+    return []
+
+
+BAILING_HYBRID = {
+    **{k: f for k, f in KIMI_LINEAR.items() if not k.startswith(("kimi_", "declared_")) and k != "linear_attn_config"},
+    **{f"declared_{key}": Field((key,), None, "any") for key in _BAILING_DECLARED},
+    # RoPE over qk_rope_head_dim (the class holds it as head_dim)
+    "rope_head_dim": Field(("qk_rope_head_dim",), 64, doc="width of the rotated part of each query and key head"),
+    "v_head_dim": Field(("v_head_dim",), 128),
+    "attention_head_gate": fixed(True),
+    "kda_full_rank_gates": fixed(True),
+    "linear_head_dim": Field(("head_dim",), 128, doc="width of each delta-attention head"),
+    "linear_num_heads": fixed(Derived(lambda v: v["num_heads"], "num_attention_heads")),
+    "ssm_conv_kernel": Field(("short_conv_kernel_size",), 4, doc="width of the delta attention's convolution"),
+    "layer_group_size": Field(("layer_group_size",), 6, minimum=0,
+                              doc="one full-attention layer in this many, where layer_types is not given"),
+    "bailing_layer_types": Field(("layer_types",), None, "strs",
+                                 doc="each layer's kind: full_attention (latent attention) or linear_attention"),
+    "layer_kinds_written": fixed(Derived(_bailing_types, "layer_types, else full attention every layer_group_size-th "
+                                                         "layer")),
+    "experts_per_token": Field(("num_experts_per_token", "num_experts_per_tok"), 8, "int?",
+                               doc=MOE["experts_per_token"].doc, null="none"),
+    "first_k_dense_replace": Field(("first_k_dense_replace",), 2, minimum=-MAX_LAYER_INDEX,
+                                   doc="dense MLPs in the first this many layers, where mlp_layer_types is not given"),
+    "intermediate_size": Field(("intermediate_size",), 6144, doc="width of the dense layers' MLP"),
+    "swiglu_limits": Field(("swiglu_limits", "expert_swiglu_limit_list"), None, "any",
+                           doc="the experts' activation limit per layer (no parameters)"),
+    "swiglu_limits_shared": Field(("swiglu_limits_shared", "share_expert_swiglu_limit_list"), None, "any",
+                                  doc="the shared experts' activation limit per layer (no parameters)"),
+    **{k: f for k, f in ROPE.items() if k != "rope_head_dim"},
 }
 
 
@@ -608,6 +913,110 @@ LFM2 = {
 }
 
 
+# LFM2-MoE: LFM2's mixers (layer_types required: Lfm2MoeConfig fills none, and its layers index it), a SwiGLU MLP
+# intermediate_size wide (not adjusted) in the first num_dense_layers layers, experts with a sigmoid router (its
+# expert_bias a buffer) in the others.
+def _lfm2_moe_layer_check(spec) -> list[Problem]:
+    """Lfm2MoeConfig keeps layer_types None unless given, which its layers cannot be built with; a written one it
+    checks as LFM2's (validate_layer_type)."""
+    if spec.values.get("lfm2_layer_types") is None:
+        what = '"layer_types": null is not a list' if "lfm2_layer_types" in spec.origins else "layer_types is not set"
+        return [Problem("error", "LC102", f"{what}: Lfm2MoeConfig has no default, and its layers read each one's type "
+                                          "(conv or full_attention) from it", spec.key_span("lfm2_layer_types") or spec.span)]
+    return _written_layer_types(spec, "lfm2_layer_types", "Lfm2MoeConfig")
+
+
+LFM2_MOE = {
+    **{k: f for k, f in LFM2.items() if k not in ("block_auto_adjust_ff_dim", "block_ffn_dim_multiplier",
+                                                  "block_multiple_of", "ffn_width", "full_attn_idxs")},
+    "intermediate_size": Field(("intermediate_size",), 7168, doc="width of the dense layers' MLP"),
+    "lfm2_layer_types": Field(("layer_types",), None, "strs", doc="each layer's kind: conv or full_attention (required)"),
+    "layer_kinds_written": fixed(Derived(lambda v: tuple(_LEGACY_LAYER_TYPES.get(t, t) for t in v["lfm2_layer_types"]),
+                                         "layer_types")),
+    **MOE,
+    "num_experts": Field(("num_experts",), 32, minimum=0, doc=MOE["num_experts"].doc),
+    "experts_per_token": Field(("num_experts_per_tok",), 4, doc=MOE["experts_per_token"].doc),
+    "moe_intermediate_size": Field(("moe_intermediate_size",), 1792, doc=MOE["moe_intermediate_size"].doc),
+    "num_dense_layers": Field(("num_dense_layers",), 2, minimum=-MAX_LAYER_INDEX,
+                              doc="layers with a dense MLP before the experts layers"),
+    "layer_ffns": fixed(Derived(lambda v: tuple("mlp" if i < v["num_dense_layers"] else "moe"
+                                                for i in range(len(v["layer_kinds_written"]))),
+                                "a dense MLP in the first num_dense_layers layers, experts in the others")),
+}
+
+
+
+# --- OLMo Hybrid -------------------------------------------------------------------------------------
+
+def _olmo_hybrid_types(v) -> tuple[str, ...]:
+    written = v["olmo_hybrid_layer_types"]
+    if written is not None:
+        return tuple(_LEGACY_LAYER_TYPES.get(t, t) for t in written)
+    n = v["num_layers"]
+    types = ["full_attention" if i % 4 == 3 else "linear_attention" for i in range(n)]
+    if n and "full_attention" not in types:
+        types[-1] = "full_attention"
+    return tuple(types)
+
+
+def _olmo_hybrid_check(spec) -> list[Problem]:
+    """OlmoHybridConfig refuses layer types it does not know or of another length than num_hidden_layers
+    (validate_layer_type), and layers with no linear_attention layer or no other (validate_architecture)."""
+    if "olmo_hybrid_layer_types" in spec.origins:
+        problems = _written_layer_types(spec, "olmo_hybrid_layer_types", "OlmoHybridConfig")
+        if problems:
+            return problems
+    types = spec.values.get("layer_kinds_written")
+    if not isinstance(types, tuple):
+        return []
+    where = "olmo_hybrid_layer_types" if "olmo_hybrid_layer_types" in spec.origins else "num_layers"
+    if "linear_attention" not in types:
+        return _problem(spec, where, "OlmoHybridConfig expects at least one linear_attention layer "
+                                     f"(the layers: {', '.join(types) or 'none'})")
+    if all(t == "linear_attention" for t in types):
+        return _problem(spec, where, "OlmoHybridConfig expects at least one attention layer")
+    return []
+
+
+OLMO_HYBRID = {
+    **WRITTEN_HEAD_DIM, **FLOOR_HEADS,
+    # OlmoHybridAttention: getattr(config, "head_dim", hidden_size // num_attention_heads) (the class declares none)
+    "head_dim": HEAD_DIM_NULL_KEPT,
+    "num_kv_heads": Field(("num_key_value_heads",), KV_HEADS, "int?", null="default", doc=BASE["num_kv_heads"].doc),
+    # q and k norms over all heads
+    "qk_norm": fixed("full"),
+    "olmo_hybrid_layer_types": Field(("layer_types",), None, "strs",
+                                     doc="each layer's kind: linear_attention (Gated DeltaNet) or full_attention"),
+    "layer_kinds_written": fixed(Derived(_olmo_hybrid_types, "layer_types, else attention every fourth layer (and the "
+                                                             "last, where none would be)")),
+    "layer_mixers": fixed(Derived(lambda v: tuple("gated_deltanet" if t == "linear_attention" else "attention"
+                                                  for t in v["layer_kinds_written"]),
+                                  "Gated DeltaNet where layer_types says linear_attention, attention elsewhere")),
+    "layer_ffns": fixed(Derived(lambda v: ("mlp",) * len(v["layer_kinds_written"]), "a gated MLP in every layer")),
+    "layer_norms": fixed(("input_layernorm", "post_attention_layernorm")),
+    "layer_norms_by_mixer": fixed((("attention", ("post_attention_layernorm", "post_feedforward_layernorm")),)),
+    "final_norm_name": fixed("norm"),
+    "ffn_module": fixed("mlp"),
+    # Gated DeltaNet, its projections apart (null: as absent, which the class fills)
+    "deltanet_projections": fixed("separate"),
+    "linear_key_heads": Field(("linear_num_key_heads",), Derived(lambda v: v["num_heads"], "num_attention_heads"),
+                              "int?", null="default", doc="Gated DeltaNet key heads"),
+    "linear_value_heads": Field(("linear_num_value_heads",), Derived(lambda v: v["num_heads"], "num_attention_heads"),
+                                "int?", null="default", doc="Gated DeltaNet value heads"),
+    "linear_key_head_dim": Field(("linear_key_head_dim",),
+                                 Derived(lambda v: int(0.75 * v["hidden_size"] / v["linear_key_heads"]),
+                                         "int(0.75 × hidden_size / linear_num_key_heads)"),
+                                 "int?", null="default", doc="width of each Gated DeltaNet key head"),
+    "linear_value_head_dim": Field(("linear_value_head_dim",),
+                                   Derived(lambda v: 2 * v["linear_key_head_dim"], "2 × linear_key_head_dim"),
+                                   "int?", null="default", doc="width of each Gated DeltaNet value head"),
+    "ssm_conv_kernel": Field(("linear_conv_kernel_dim",), 4, doc="width of the Gated DeltaNet's causal convolution"),
+    "state_conv_channels": QWEN3_NEXT["state_conv_channels"],
+    "state_recurrent": QWEN3_NEXT["state_recurrent"],
+}
+
+
+
 FAMILIES: tuple[Family, ...] = (
     # Jamba (AI21): one attention layer in attn_layer_period (at attn_layer_offset), Mamba mixers (with RMS
     # norms over dt, B and C) elsewhere; every expert_layer_period-th layer a mixture of experts (a router of one
@@ -661,11 +1070,58 @@ FAMILIES: tuple[Family, ...] = (
            heads={"Qwen3NextForCausalLM": "causal_lm", "Qwen3NextModel": "base",
                   "Qwen3NextForSequenceClassification": "sequence_classification"},
            # (a key the class does not declare, read in arithmetic: a whole-number float works as the int)
-           checks=(_qwen3_next_layer_check,), float_keys=("full_attention_interval",)),
+           checks=(_qwen3_next_layer_check("Qwen3NextConfig"),), float_keys=("full_attention_interval",)),
+    # Qwen3.5 (text model of Qwen3.5's dense checkpoints): Qwen3-Next's Gated DeltaNet (its projections split) and
+    # gated attention layers, a gated MLP in every layer.
+    hybrid("qwen3_5_text", "Qwen3_5ForCausalLM",
+           d(vocab_size=248320, hidden_size=4096, intermediate_size=12288, num_layers=32, num_heads=16,
+             max_positions=32768),
+           QWEN3_5, rotary_share(0.25, "default"),
+           heads={"Qwen3_5ForCausalLM": "causal_lm", "Qwen3_5TextModel": "base",
+                  "Qwen3_5TextForSequenceClassification": "sequence_classification"},
+           checks=(_qwen3_next_layer_check("Qwen3_5TextConfig"),), float_keys=("full_attention_interval",)),
+    # Qwen3.5-MoE (text): the same mixers, experts with a gated shared expert in every layer.
+    hybrid("qwen3_5_moe_text", "Qwen3_5MoeForCausalLM",
+           d(vocab_size=248320, hidden_size=2048, num_layers=40, num_heads=16, max_positions=32768),
+           QWEN3_5_MOE, rotary_share(0.25, "default"),
+           heads={"Qwen3_5MoeForCausalLM": "causal_lm", "Qwen3_5MoeTextModel": "base"},
+           checks=(_qwen3_next_layer_check("Qwen3_5MoeTextConfig"),), float_keys=("full_attention_interval",)),
+    # Kimi Linear (Moonshot AI): Kimi Delta Attention layers and multi-head latent attention layers (no positions),
+    # DeepSeek-V3's experts with shared experts (dense MLPs in the first layers).
+    hybrid("kimi_linear", "KimiLinearForCausalLM",
+           d(pad_token_id=163839, vocab_size=163840, hidden_size=2304, intermediate_size=9216, num_layers=27,
+             num_heads=32),
+           FLOOR_HEADS, KIMI_LINEAR, heads={"KimiLinearForCausalLM": "causal_lm", "KimiLinearModel": "base"},
+           checks=(_kimi_check,), rope=False,
+           float_keys=("num_experts", "num_experts_per_token", "num_shared_experts", "model_max_length",
+                       "first_k_dense_replace"),
+           fp32_modules_strict=("e_score_correction_bias", "gate.weight", "dt_bias")),
+    # Bailing hybrid (inclusionAI's Ling 3): Kimi Linear's layers with a gated latent attention (RoPE) and full-rank
+    # delta-attention gates.
+    hybrid("bailing_hybrid", "BailingHybridForCausalLM",
+           d(pad_token_id=156892, vocab_size=157184, hidden_size=2560, num_layers=42, num_heads=32,
+             num_experts=512, moe_intermediate_size=768, max_positions=262144),
+           FLOOR_HEADS, BAILING_HYBRID, heads={"BailingHybridForCausalLM": "causal_lm", "BailingHybridModel": "base"},
+           checks=(_bailing_check,), rope=False,
+           notes=("Ling checkpoints hold num_mtp_layers multi-token-prediction layers that transformers does not build; "
+                  "they are not counted",),
+           float_keys=("num_experts", "num_experts_per_token", "num_shared_experts", "model_max_length"),
+           fp32_modules_strict=("e_score_correction_bias", "gate.weight", "conv1d", "dt_bias", "A_log")),
+    # OLMo Hybrid (Ai2): Gated DeltaNet layers (projections apart) and attention layers (q/k norms over all heads,
+    # norms after the attention and the MLP), a gated MLP in every layer.
+    hybrid("olmo_hybrid", "OlmoHybridForCausalLM", d(pad_token_id=100277),
+           d(vocab_size=100352, hidden_size=3840, intermediate_size=11008, num_layers=32, num_heads=30,
+             max_positions=65536),
+           OLMO_HYBRID, heads={"OlmoHybridForCausalLM": "causal_lm", "OlmoHybridModel": "base"},
+           checks=(_olmo_hybrid_check,)),
     # LFM2 (Liquid AI): gated short-convolution layers and attention layers (q/k norms per head), a SwiGLU MLP.
     hybrid("lfm2", "Lfm2ForCausalLM", d(pad_token_id=0),
            d(vocab_size=65536, hidden_size=2560, num_layers=32, num_heads=32, max_positions=128000), LFM2,
            heads={"Lfm2ForCausalLM": "causal_lm", "Lfm2Model": "base"}, checks=(_lfm2_layer_check,)),
+    # LFM2-MoE (Liquid AI): LFM2's short-convolution and attention layers, dense MLPs in the first layers, experts after.
+    hybrid("lfm2_moe", "Lfm2MoeForCausalLM", d(pad_token_id=0),
+           d(vocab_size=65536, hidden_size=2048, num_layers=32, num_heads=32, max_positions=128000), LFM2_MOE,
+           heads={"Lfm2MoeForCausalLM": "causal_lm", "Lfm2MoeModel": "base"}, checks=(_lfm2_moe_layer_check,)),
     # Falcon-Mamba: Mamba's layout and SSM state; its mixer's RMS norms over dt, B and C have no weights. The
     # mixer is expand × hidden_size wide unless the file writes intermediate_size.
     Family("falcon_mamba", "mamba", "FalconMambaForCausalLM", {

@@ -14,7 +14,8 @@ from dataclasses import replace
 
 from lsp_count.core.families.common import LABEL_FIELDS
 from lsp_count.core.families.decoders import (FLOOR_HEADS, HEAD_DIM, KV_HEADS, MOE, QK_HEAD, QKV_BIAS_ONLY, QWEN_SLIDING,
-                                              ROPE, WRITTEN_HEAD_DIM, d, decoder, fixed, nulls)
+                                              ROPE, WRITTEN_HEAD_DIM, d, decoder, fixed, merge_fields, nulls)
+from lsp_count.core.families.encoders import VISION
 from lsp_count.core.source import Problem
 from lsp_count.core.spec import Family, Field, ModelSpec
 
@@ -236,6 +237,178 @@ PIXTRAL: dict[str, Field] = {
 }
 
 
+# LLaVA's vision tower when a LLaVA-style config has no vision_config (its sub_configs_defaults
+# init_kwargs: CLIP ViT-L/14-336), which LLaVA-NeXT, LLaVA-NeXT-Video and VipLLaVA share.
+_CLIP_336 = {"intermediate_size": 4096, "hidden_size": 1024, "patch_size": 14, "image_size": 336,
+             "num_hidden_layers": 24, "num_attention_heads": 16, "vocab_size": 32000, "projection_dim": 768}
+# LLaVA-OneVision's and Aya Vision's (SigLIP so400m/14-384 without its pooling head; Aya's 14 heads).
+_SIGLIP_384 = {"hidden_size": 1152, "intermediate_size": 4304, "patch_size": 14, "image_size": 384,
+               "num_hidden_layers": 26, "num_attention_heads": 16, "vision_use_head": False}
+
+
+def _llava_like(model_type: str, prefix: str, fields: dict[str, Field], vision_type: str, text_type: str,
+                notes: tuple[str, ...] = (), checks: tuple = (), fixed_vision: bool = False) -> Family:
+    """A composite built on the llava layout: the head class <prefix>ForConditionalGeneration, the bare
+    <prefix>Model, the vision and text sub-configs resolved through their own families (AutoConfig: the
+    model_type they name, else ``vision_type`` / ``text_type``; ``fixed_vision``: the vision config is
+    always the composite's own class, ``vision_type``)."""
+    architecture = f"{prefix}ForConditionalGeneration"
+    return Family(model_type, "llava", architecture, fields, {architecture: "conditional_generation", f"{prefix}Model": "base"},
+                  subconfigs={"vision": ("vision_config", vision_type), "text": ("text_config", text_type)},
+                  fixed_subconfigs=("vision",) if fixed_vision else (), notes=notes, checks=checks)
+
+
+def _idefics3_vision(model_type: str, architecture: str) -> Family:
+    """Idefics3VisionTransformer / SmolVLMVisionTransformer (Idefics3VisionConfig's / SmolVLMVisionConfig's
+    defaults, the two the same): SigLIP's vision tower without its pooling head (a Conv2d patch embedding
+    with a bias, (image_size // patch_size)² positions, q/k/v/out_proj and fc1/fc2 with biases, two
+    LayerNorms a layer, post_layernorm). Its attention refuses heads that do not divide the width."""
+    return Family(model_type, "encoder", architecture, merge_fields(VISION, d(
+        hidden_size=1152, intermediate_size=3072, num_layers=12, num_heads=16, image_size=224, patch_size=32),
+        {"embed": fixed("siglip"), "final_norm": fixed("post_layernorm")}), {architecture: "base"})
+
+
+def _idefics3(model_type: str, prefix: str, vision_type: str) -> Family:
+    """Idefics3 / SmolVLM: the vision tower (always the composite's own config class), the connector
+    (scale_factor² patches side by side, one linear to the text model's width, no bias), a Llama text
+    model by default (text_model), lm_head tied by the composite's own key alone."""
+    return _llava_like(model_type, prefix, {
+        **_tie(False, False), "projector": fixed("connector"),
+        "scale_factor": Field(("scale_factor",), 2, doc="patches per side the connector joins (its linear is the "
+                                                        "tower's width × scale_factor² wide)"),
+    }, vision_type, "llama", fixed_vision=True)
+
+
+def _tie(default: bool, forwarded: bool) -> dict[str, Field]:
+    """The composite's tie_word_embeddings, and whether its config class forwards text_config's
+    (LlavaConfig's BC workaround: a false tie takes text_config's true one)."""
+    doc = "output head shares the language model's embedding" + (
+        " (also when text_config ties)" if forwarded else " (text_config's does not tie it)")
+    return {"tie_embeddings": Field(("tie_word_embeddings",), default, "bool", doc=doc),
+            "text_config_ties": fixed(forwarded)}
+
+
+def _feature_layer(default: object, *aliases: str) -> dict[str, Field]:
+    # An int picks one vision layer; a list concatenates several, widening the projector's input.
+    return {"vision_feature_layer": Field((*aliases, "vision_feature_layer"), default, "any",
+                                          doc="vision layer(s) fed to the projector (a list widens its input)")}
+
+
+_PROJECTOR_BIAS = {"projector_bias": Field(("multimodal_projector_bias",), True, "bool",
+                                           doc="biases on the projector's two linears")}
+_NEWLINE = {"image_newline": fixed(True)}  # a bare nn.Parameter as wide as the text model
+
+
+def _paligemma_text(spec: ModelSpec) -> list[Problem]:
+    """PaliGemmaConfig reads text_config's use_bidirectional_attention, which only the Gemma config
+    classes declare: any other text model fails to build (unless its file writes the key, which
+    lsp-count does not see: it then refuses a config transformers builds)."""
+    text = spec.subspecs.get("text")
+    if text is None or text.model_type in ("gemma", "gemma2", "gemma3_text"):
+        return []
+    return [Problem("error", "LC103", f"text_config is {text.model_type}: PaliGemmaConfig reads its "
+                                      "use_bidirectional_attention, which only Gemma's config classes (gemma, gemma2, "
+                                      "gemma3_text) have", text.span or spec.span)]
+
+
+LLAVA_LIKE: tuple[Family, ...] = (
+    # LLaVA-NeXT (LLaVA-1.6): LLaVA's tower, projector and language model, and image_newline; its config
+    # class does not forward text_config's tie_word_embeddings.
+    _llava_like("llava_next", "LlavaNext", {
+        **_tie(False, False), **_PROJECTOR_BIAS, **_feature_layer(-2), **_NEWLINE,
+        "vision_defaults": fixed(_CLIP_336),
+    }, "clip_vision_model", "llama"),
+    # LLaVA-OneVision: LLaVA-NeXT's shape on a SigLIP tower and a Qwen2 language model (its defaults),
+    # the last vision layer; text_config's tie forwarded as LlavaConfig forwards it.
+    _llava_like("llava_onevision", "LlavaOnevision", {
+        **_tie(False, True), **_PROJECTOR_BIAS, **_feature_layer(-1), **_NEWLINE,
+        "vision_defaults": fixed(_SIGLIP_384),
+    }, "siglip_vision_model", "qwen2"),
+    # LLaVA-NeXT-Video: LLaVA-NeXT's shape (text_config's tie forwarded) and the vision_resampler, whose
+    # "conv" mode is a Conv2d (the average and max pools hold nothing).
+    _llava_like("llava_next_video", "LlavaNextVideo", {
+        **_tie(False, True), **_PROJECTOR_BIAS, **_feature_layer(-2), **_NEWLINE,
+        "spatial_pool_mode": Field(("spatial_pool_mode",), "average", "str", null="reject",
+                                   doc='the video pooler: "average", "max" or "conv" (a Conv2d)'),
+        "spatial_pool_stride": Field(("spatial_pool_stride",), 2, minimum=0,
+                                     doc="the pooler's kernel and stride (the Conv2d's is stride × stride)"),
+        # Not a field of LlavaNextVideoConfig: the "conv" pooler reads it where the file gives it (a null or a float
+        # elsewhere builds), else takes the tower's width.
+        "spatial_pool_out_channels": Field(("spatial_pool_out_channels",), None, "any",
+                                           doc="the \"conv\" pooler's output channels (default: the tower's width)"),
+        "vision_defaults": fixed(_CLIP_336),
+    }, "clip_vision_model", "llama"),
+    # VipLLaVA: five vision layers by default, a LayerNorm before linear_1, biases always; its attribute_map
+    # sets vision_feature_layers over vision_feature_layer. No forwarded tie.
+    _llava_like("vipllava", "VipLlava", {
+        **_tie(False, False), **_feature_layer((-2, -5, -8, -11, 6), "vision_feature_layers"),
+        "projector_bias": fixed(True), "projector_norm": fixed(True),
+        "vision_defaults": fixed(_CLIP_336),
+    }, "clip_vision_model", "llama"),
+    # PaliGemma (1 and 2): a SigLIP tower without its head, one linear to projection_dim, a Gemma language
+    # model (PaliGemmaConfig's sizes when text_config is absent); the head tied by the composite's own key.
+    _llava_like("paligemma", "PaliGemma", {
+        **_tie(True, False), "projector": fixed("linear"),
+        "projection_dim": Field(("projection_dim",), 2048, minimum=0, doc="width of the projector's output (the text model's)"),
+        "vision_defaults": fixed({"intermediate_size": 4096, "hidden_size": 1152, "patch_size": 14, "image_size": 224,
+                                  "num_hidden_layers": 27, "num_attention_heads": 16, "vocab_size": 257152,
+                                  "vision_use_head": False}),
+        "text_defaults": fixed({"hidden_size": 2048, "num_hidden_layers": 18, "intermediate_size": 16384,
+                                "num_attention_heads": 8, "num_key_value_heads": 1, "is_encoder_decoder": False,
+                                "vocab_size": 257152}),
+    }, "siglip_vision_model", "gemma", notes=("PaliGemma ties its output head to the language model's embeddings "
+                                              "unless the config's own tie_word_embeddings is false",),
+        checks=(_paligemma_text,)),
+    # Aya Vision: a SigLIP tower, a SwiGLU projector over downsample_factor² patches (a LayerNorm, linear_1 to
+    # alignment_intermediate_size, linear_2 from half of it) and a Cohere2 language model; tied by default.
+    _llava_like("aya_vision", "AyaVision", {
+        **_tie(True, False), "projector": fixed("swiglu"),
+        "downsample_factor": Field(("downsample_factor",), 2, minimum=0,
+                                   doc="patches per side the projector joins (its input is the tower's width × factor²)"),
+        # Not a field of AyaVisionConfig: read when the file gives it, else the text model's width.
+        "alignment_intermediate_size": Field(("alignment_intermediate_size",), None, "int?", minimum=0, null="reject",
+                                             doc="width of the projector's linear_1 (default: the text model's width)"),
+        "vision_defaults": fixed({**_SIGLIP_384, "num_attention_heads": 14}),
+    }, "siglip_vision_model", "cohere2", notes=("Aya Vision ties its output head to the language model's embeddings "
+                                                "unless the config's own tie_word_embeddings is false",)),
+    # InternVL's vision tower (InternVLVisionModel): InternVLVisionConfig's defaults (InternViT-300M's sizes).
+    Family("internvl_vision", "internvl_vision", "InternVLVisionModel", {
+        "hidden_size": Field(("hidden_size",), 1024, doc="width of the vision layers"),
+        "num_layers": Field(("num_hidden_layers",), 24, doc="vision layers"),
+        "num_heads": Field(("num_attention_heads",), 16, doc="attention heads per layer (they must divide the width)"),
+        "head_dim": fixed(HEAD_DIM),
+        "intermediate_size": Field(("intermediate_size",), 4096, doc="width of each layer's MLP (fc1, fc2)"),
+        "num_channels": Field(("num_channels",), 3, doc="image channels into the patch embedding"),
+        # A whole number, or a list (height and width first): checked by the layout.
+        "image_size": Field(("image_size",), (448, 448), "any", doc="input image side(s) in pixels (the position table follows)"),
+        "patch_size": Field(("patch_size",), (14, 14), "any", doc="patch side(s) in pixels (the patch embedding's kernel)"),
+        "attention_bias": Field(("attention_bias",), False, "bool", doc="biases on q_proj, k_proj, v_proj"),
+        "use_qk_norm": Field(("use_qk_norm",), False, "bool", doc="RMSNorms over the queries and keys (q_norm, k_norm)"),
+        "norm_type": Field(("norm_type",), "layer_norm", "str", null="reject",
+                           doc='the layers\' norms: "layer_norm" (weight and bias) or "rms_norm" (weight)'),
+        "use_mask_token": Field(("use_mask_token",), False, "bool", doc="a learned mask token beside the class token"),
+        "use_absolute_position_embeddings": Field(("use_absolute_position_embeddings",), True, "bool",
+                                                  doc="a learned position table (the patches + 1 rows)"),
+        "use_mean_pooling": Field(("use_mean_pooling",), True, "bool",
+                                  doc="pool by the mean (no final LayerNorm); false adds the final layernorm"),
+    }, {"InternVLVisionModel": "base"}),
+    # InternVL (InternVL3 / 3.5, -hf): the InternVL tower (always the composite's own config class), the projector
+    # over int(1 / downsample_ratio)² patches, a Qwen2 language model by default; tied by its own key alone.
+    _llava_like("internvl", "InternVL", {
+        **_tie(True, False), "projector": fixed("internvl"),
+        # InternVLConfig takes a float alone (an int is refused); the layout checks it.
+        "downsample_ratio": Field(("downsample_ratio",), 0.5, "any",
+                                  doc="the projector joins int(1 / downsample_ratio)² patches side by side"),
+    }, "internvl_vision", "qwen2", fixed_vision=True,
+        notes=("InternVL ties its output head to the language model's embeddings unless the config's own "
+               "tie_word_embeddings is false",)),
+    _idefics3_vision("idefics3_vision", "Idefics3VisionTransformer"),
+    _idefics3("idefics3", "Idefics3", "idefics3_vision"),
+    _idefics3_vision("smolvlm_vision", "SmolVLMVisionTransformer"),
+    _idefics3("smolvlm", "SmolVLM", "smolvlm_vision"),
+)
+
+
 FAMILIES: tuple[Family, ...] = (
     _qwen_vl_text("qwen2_5_vl_text", "Qwen2_5_VLTextModel"),
     _qwen_vl_text("qwen2_vl_text", "Qwen2VLTextModel"),
@@ -332,4 +505,5 @@ FAMILIES: tuple[Family, ...] = (
     _qwen3_vl("qwen3_vl", "Qwen3VLForConditionalGeneration", "Qwen3VLModel", "qwen3_vl_vision", "qwen3_vl_text"),
     _qwen3_vl("qwen3_vl_moe", "Qwen3VLMoeForConditionalGeneration", "Qwen3VLMoeModel", "qwen3_vl_moe_vision",
               "qwen3_vl_moe_text"),
+    *LLAVA_LIKE,
 )

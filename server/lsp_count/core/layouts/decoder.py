@@ -6,6 +6,8 @@ Every decoder family is this one builder with different switches; see
 
 from __future__ import annotations
 
+import math
+
 from lsp_count.core.params import ParamNode, Tensor, embedding, linear, node, norm
 from lsp_count.core.source import Span
 from lsp_count.core.spec import ModelSpec
@@ -46,6 +48,14 @@ def attention(spec: ModelSpec) -> ParamNode:
     tensors += linear(o_name, h if v.get("attn_out_from_hidden") else q_out, h, bool(v["o_bias"]))
     if v.get("attention_sinks"):  # GPT-OSS: a learned sink logit per head
         tensors += (Tensor("sinks", (heads,), "other", "self_attn"),)
+    if v.get("attn_output_gate"):  # AFMoE: a sigmoid gate over the heads' output, its own projection from the input
+        tensors += linear("gate_proj", h, q_out, False)
+    if v.get("dynamic_mask"):  # Doge: a dynamic mask from the values, dt_proj (one per key/value head) and A
+        tensors += linear("dt_proj", kv_out, kv, bool(v["v_bias"])) + (Tensor("A", (kv,), "other", "self_attn"),)
+    if v.get("attn_sub_norm"):  # BitNet: a norm over the heads' output before o_proj, hidden_size wide
+        tensors += _norm(spec, "attn_sub_norm", h)
+    if v.get("diff_lambdas"):  # DiffLlama: λ_q1, λ_k1, λ_q2, λ_k2, head_dim each (its groupnorm has no weights)
+        tensors += tuple(Tensor(f"lambda_{n}", (d,), "other", "self_attn") for n in ("q1", "k1", "q2", "k2"))
     qk_norm = v["qk_norm"]
     if qk_norm == "head":  # one norm over head_dim, shared by all heads (qwen3, gemma3)
         q_norm, k_norm = v.get("qk_norm_names") or ("q_norm", "k_norm")  # HunYuan: query_ / key_layernorm
@@ -119,9 +129,33 @@ def mlp(spec: ModelSpec, ffn: int, name: str = "mlp", key: str = "intermediate_s
             tensors = linear(names[0], h, ffn, bias) + linear(names[1], h, ffn, bias) + linear(names[2], ffn, h, bias)
     else:
         tensors = linear(names[0], h, ffn, bias) + linear(names[1], ffn, h, bias)
+    if v.get("mlp_sub_norm"):  # BitNet: a norm over the gated product before down_proj, ffn wide
+        tensors += _norm(spec, "ffn_sub_norm", ffn)
     # Apertus: an activation with learned scalars (xIELU's alpha_p and alpha_n, PReLU's weight), one each.
     tensors += tuple(Tensor(f"act_fn.{p}", (1,), "other", "act_fn") for p in v.get("act_params") or ())
-    return ParamNode(name, tensors, source=spec.key_span(key), key=key)
+    experts = _retrieval_experts(spec) if name == "mlp" else None
+    if experts is not None:  # Doge's CDMoE: the MLP above is its shared expert
+        tensors += experts[0]
+    return ParamNode(name, tensors, experts[1:] if experts is not None else (), source=spec.key_span(key), key=key)
+
+
+def _retrieval_experts(spec: ModelSpec) -> tuple | None:
+    """Doge's cross-domain MoE (where the family's "retrieval_experts" says): a router_gate to 2·⌊√experts⌋ product
+    keys, and per expert one row of down_embed and one of up_embed (nn.Embedding, hidden_size wide), of which a token
+    uses top-k: (the router's tensors, the experts' node); None where the layer has none."""
+    v = spec.values
+    if not v.get("retrieval_experts"):
+        return None
+    h, experts = spec.int("hidden_size"), int(v["retrieval_experts"])
+    top_k = v.get("experts_per_token")
+    active = min(top_k, experts) if isinstance(top_k, int) else None
+    routed = ParamNode("experts", (Tensor("down_embed", (h,), "embedding", "down_embed"),
+                                   Tensor("up_embed", (h,), "embedding", "up_embed")),
+                       repeat=experts, active_repeat=active,
+                       note=f"routed: {active} of {experts} per token" if active is not None else
+                       "routed: num_experts_per_tok not set", source=spec.key_span("retrieval_experts"),
+                       key="retrieval_experts")
+    return linear("router_gate", h, 2 * math.isqrt(experts), False), routed
 
 
 def moe(spec: ModelSpec) -> ParamNode:
@@ -159,8 +193,13 @@ def moe(spec: ModelSpec) -> ParamNode:
     shared_gate = ParamNode("shared_expert_gate", linear("shared_expert_gate", h, 1, False)) if v.get("shared_expert_gate") else None
     # JetMoE: one bias (hidden_size wide) on the experts' sum.
     out_bias = (Tensor("bias", (h,), "bias", "moe"),) if v.get("experts_out_bias") else ()
-    return node("moe", router, routed, shared, shared_gate, tensors=out_bias, source=spec.key_span("num_experts"),
-                key="num_experts")
+    # AFMoE: a per-expert routing bias on the block (expert_bias), a parameter with no gradient.
+    score_bias = None
+    if v.get("frozen_expert_bias"):
+        name = str(v["frozen_expert_bias"])
+        score_bias = ParamNode(name, (Tensor(name, (experts,), "other", "moe"),), frozen=True)
+    return node("moe", router, routed, shared, shared_gate, score_bias, tensors=out_bias,
+                source=spec.key_span("num_experts"), key="num_experts")
 
 
 def _layer_norms(spec: ModelSpec) -> ParamNode | None:
@@ -219,15 +258,20 @@ def layer_indices(spec: ModelSpec | None) -> dict[str, tuple[int, ...]]:
 
 
 def decoder_stack(spec: ModelSpec) -> ParamNode:
+    v = spec.values
     layers = spec.int("num_layers")
     n_moe = moe_layer_count(spec)
     attn, norms = attention(spec), _layer_norms(spec)
     src, key = spec.key_span("num_layers"), "num_layers"
     kinds: list[ParamNode] = []
+    # Doge: learned per-channel scales on each residual branch (input_residual, post_attention_residual).
+    scales = tuple(Tensor(name, (spec.int("hidden_size"),), "other", "layer") for name in v.get("residual_scales") or ())
+    scales_node = ParamNode("residual_scales", scales) if scales else None
     if layers - n_moe:
-        kinds.append(node("dense_layers", attn, mlp(spec, spec.int("intermediate_size")), norms, repeat=layers - n_moe))
+        kinds.append(node("dense_layers", attn, mlp(spec, spec.int("intermediate_size")), norms, scales_node,
+                          repeat=layers - n_moe))
     if n_moe:
-        kinds.append(node("moe_layers", attn, moe(spec), norms, repeat=n_moe))
+        kinds.append(node("moe_layers", attn, moe(spec), norms, scales_node, repeat=n_moe))
     return layer_stack(kinds, src, key)
 
 

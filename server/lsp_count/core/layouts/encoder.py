@@ -1,4 +1,5 @@
-"""Encoders: BERT-likes, ModernBERT, ALBERT, ViT, CLIP (dual tower) and the CLIP / SigLIP vision towers.
+"""Encoders: BERT-likes (DeBERTa, MPNet, GTE, NomicBERT, EuroBERT among them), ModernBERT, ALBERT, ViT, DeiT,
+DINOv2, CLIP and SigLIP (dual tower) and their towers.
 
 Every single-stack encoder is ``build_encoder`` with the family's switches
 (``lsp_count.core.families.encoders``): embeddings by kind, one transformer
@@ -19,13 +20,41 @@ hidden_size), ``embed_projection`` (the Linear from it up to hidden_size, by its
 ``embed_projection_always`` (False: only where the two widths differ, ELECTRA's and RoFormer's
 ``embeddings_project``; True: always, RemBERT's), ``mlm_width`` (the MLM transform's output and the
 decoder's input; absent: hidden_size). ``cross_norm`` names the cross-attention block's LayerNorm
-(absent: BERT's ``crossattention.output.LayerNorm``). ``sinusoidal_positions`` (RoFormer): a frozen
+(absent: BERT's ``crossattention.output.LayerNorm``). ``text_head``: the bare text model ends in a Linear of
+that name, hidden → ``projection_size`` (SigLIP's text tower). ``sinusoidal_positions`` (RoFormer): a frozen
 (requires_grad=False) sinusoidal table of max_position_embeddings × hidden_size // heads by its path.
 ``pretraining`` "discriminator" (ELECTRA): the pre-training class is a per-token discriminator (dense +
 dense_prediction), no MLM head or pooler. ``multiple_choice`` "summary" (ELECTRA, RoFormer): the
 multiple-choice class pools through a SequenceSummary (a Linear where summary_use_proj, to num_labels
 where summary_proj_to_labels, else to hidden_size) before its classifier. ``qa_labels``: the question-answering
 class's outputs whatever num_labels says (RoFormer's 2; absent: num_labels).
+
+DeBERTa's parts: ``embed_norm_hidden`` (the embeddings' LayerNorm is hidden_size wide, after the
+projection; absent: the embedding width), ``embed_projection_bias`` (False: the projection has no bias),
+``attn_extra`` (per layer, more projections of the attention, each ``(path, in, out, bias)``: the
+relative-position key and query projections, the talking-head mixers), ``attn_bias_params`` (bias
+vectors of the attention width held beside a bias-less fused projection: DeBERTa's q_bias and v_bias),
+``relative_rows`` (rows of the encoder's relative-position table, ``encoder.rel_embeddings``, hidden
+wide; None: none) and ``relative_norm`` (its LayerNorm, ``encoder.LayerNorm``), ``conv`` ((kernel,
+groups) of the encoder's Conv1d beside layer 0, with its LayerNorm; None: none), the pooler kind
+"context" (DeBERTa's ContextPooler: ``pooler_hidden_size`` square), ``pooler_in_base`` (False: the bare
+model has no pooler, the classifier classes do: DeBERTa, GTE, NomicBERT), ``mlm_decoder`` (False: no
+decoder Linear, the head multiplies by the word embedding itself) and ``mlm_dense_is_output`` (the
+transform's dense layer is the class's output embeddings, which peft's all-linear leaves out: it sits in
+a node of its own, ``mlm_output``).
+
+MPNet's relative-position bias is ``relative_rows`` at ``relative_path`` (``encoder.relative_attention_bias``),
+one column per head (``relative_per_head``). GTE, NomicBERT and EuroBERT: three ``mlp_names`` (gate, up,
+down, each its own Linear), ``mlp_in_bias`` (the gate's and up's biases apart from down's: GTE),
+``kv_heads`` (EuroBERT: key and value projections that many heads wide), the ``classifier`` kind
+"dense_classifier" (EuroBERT: ``dense`` then ``classifier``), ``mlm_names`` without a transform (None,
+None, decoder: EuroBERT's lm_head alone). DINOv2: ``layer_scales`` (a hidden-wide vector per name in every
+layer), the patch embedding kind "dinov2" (class token, ``mask_token`` (1 × hidden), ``register_tokens``
+rows, a biased conv, positions for the class token and patches) and ``classifier_concat`` (the image
+classifier reads 2 × hidden: the class token and the patches' mean). DeiT: the patch embedding kind "deit"
+(ViT's with a distillation token and its position) and the head "image_classification_with_teacher"
+(cls_classifier and distillation_classifier). SigLIP 2: the patch embedding kind "siglip2" (a Linear over
+each flattened patch, ``num_patches`` positions).
 """
 
 from __future__ import annotations
@@ -93,7 +122,9 @@ def _text_embeddings(spec: ModelSpec, dim: int) -> ParamNode:
     if v["token_types"]:
         tensors += embedding("token_type_embeddings", int(v["type_vocab_size"]), dim)
     if v["embed_norm"]:
-        tensors += path_norm(str(v["embed_norm"]), dim, _norm_bias(spec))
+        # DeBERTa normalises after the projection up to hidden_size; the others before it, embedding-wide.
+        width = spec.int("hidden_size") if v.get("embed_norm_hidden") else dim
+        tensors += path_norm(str(v["embed_norm"]), width, _norm_bias(spec))
     return ParamNode("embeddings", tensors, source=spec.key_span("vocab_size"), key="vocab_size")
 
 
@@ -101,13 +132,23 @@ def _patch_embeddings(spec: ModelSpec, mask_token: bool = False) -> ParamNode:
     v = spec.values
     h, channels = spec.int("hidden_size"), spec.int("num_channels")
     kind = v["embed"]
+    if kind == "siglip2":  # a Linear over each flattened patch (channels × side²), positions for num_patches
+        side = spec.int("patch_size")
+        tensors = (path_linear("embeddings.patch_embedding", channels * side * side, h)
+                   + embedding("position_embedding", spec.int("num_patches"), h))
+        return ParamNode("embeddings", tensors, source=spec.key_span("patch_size") or spec.key_span("num_patches"),
+                         key="patch_size")
     patches = _num_patches(spec)
     ph, pw = _pair(spec, "patch_size")
     conv = Tensor("patch_embedding.weight", (h, channels, ph, pw), "conv", "patch_embedding")
     conv_bias = Tensor("patch_embedding.bias", (h,), "bias", "patch_embedding")
-    if kind == "vit":  # cls token + learned positions for cls + patches; conv with bias
+    if kind in ("vit", "deit"):  # cls token + learned positions for cls + patches; conv with bias
+        # DeiT: a distillation token too, and a position for it.
+        distilled = kind == "deit"
         tensors = (Tensor("cls_token", (1, 1, h), "embedding", "embeddings"), conv, conv_bias,
-                   Tensor("position_embeddings", (1, patches + 1, h), "embedding", "embeddings"))
+                   Tensor("position_embeddings", (1, patches + 1 + distilled, h), "embedding", "embeddings"))
+        if distilled:
+            tensors += (Tensor("distillation_token", (1, 1, h), "embedding", "embeddings"),)
         if mask_token:
             tensors += (Tensor("mask_token", (1, 1, h), "embedding", "embeddings"),)
     elif kind == "clip_vision":  # class embedding + positions for cls + patches; conv without bias
@@ -115,6 +156,16 @@ def _patch_embeddings(spec: ModelSpec, mask_token: bool = False) -> ParamNode:
         tensors += embedding("position_embedding", patches + 1, h)
     elif kind == "siglip":  # no class token; conv with bias
         tensors = (conv, conv_bias) + embedding("position_embedding", patches, h)
+    elif kind == "dinov2":  # cls token, [mask token (1, h)], [register tokens], conv with bias, positions for cls + patches
+        tensors = (Tensor("cls_token", (1, 1, h), "embedding", "embeddings"),)
+        if v.get("mask_token"):
+            tensors += (Tensor("mask_token", (1, h), "embedding", "embeddings"),)
+        registers = v.get("register_tokens")
+        if registers is not None:
+            tensors += (Tensor("register_tokens", (1, int(registers), h), "embedding", "embeddings"),)  # type: ignore[arg-type]
+        tensors += (replace(conv, name="patch_embeddings.projection.weight", module="projection"),
+                    replace(conv_bias, name="patch_embeddings.projection.bias", module="projection"),
+                    Tensor("position_embeddings", (1, patches + 1, h), "embedding", "embeddings"))
     else:
         raise ValueError(f"unknown embedding kind {kind!r}")
     return ParamNode("embeddings", tensors, source=spec.key_span("patch_size") or spec.key_span("image_size"),
@@ -137,8 +188,18 @@ def _attention(spec: ModelSpec, name: str, prefix: str = "") -> ParamNode:
     if len(names) == 2:  # one fused query/key/value projection (ModernBERT's Wqkv), then the output
         tensors = path_linear(names[0], h, 3 * inner, qkv_bias)
     else:
-        tensors = sum((path_linear(n, h, inner, qkv_bias) for n in names[:3]), ())
+        # EuroBERT's grouped-query attention: key and value ``kv_heads`` wide (absent: every head).
+        kv_inner = spec.int("kv_heads") * d if "kv_heads" in v else inner
+        tensors = path_linear(names[0], h, inner, qkv_bias) + sum(
+            (path_linear(n, h, kv_inner, qkv_bias) for n in names[1:3]), ())
     tensors += path_linear(names[-1], out_in, h, out_bias)
+    if not prefix:
+        # DeBERTa: relative-position projections and talking-head mixers (``attn_extra``), and the q / v bias
+        # vectors beside its bias-less fused in_proj (``attn_bias_params``).
+        for path, in_f, out_f, bias in v.get("attn_extra") or ():  # type: ignore[union-attr]
+            tensors += path_linear(str(path), int(in_f), int(out_f), bool(bias))
+        for path in v.get("attn_bias_params") or ():  # type: ignore[union-attr]
+            tensors += (Tensor(str(path), (inner,), "bias", str(path).rsplit(".", 2)[-2]),)
     return ParamNode(name, tensors, source=spec.key_span("num_heads"), key="num_heads")
 
 
@@ -149,15 +210,20 @@ def encoder_layers(spec: ModelSpec, repeat: int | None = None, note: str = "") -
     holds two kinds: ``layer`` (layer 0, once) and ``layers`` (the others)."""
     v = spec.values
     h, f = spec.int("hidden_size"), spec.int("intermediate_size")
-    up, down = v["mlp_names"]  # type: ignore[misc]
+    *ups, down = v["mlp_names"]  # type: ignore[misc]
     mlp_bias = bool(v.get("mlp_bias", True))
-    # A gated MLP here is one fused projection to both halves (ModernBERT's Wi: input and gate, 2 × f).
+    # A gated MLP here is one fused projection to both halves (ModernBERT's Wi: input and gate, 2 × f), or
+    # three names: a gate and an up projection of their own, then down (DINOv2's SwiGLU).
     up_width = 2 * f if v.get("mlp_gated") else f
-    mlp = ParamNode("mlp", path_linear(str(up), h, up_width, mlp_bias) + path_linear(str(down), f, h, mlp_bias),
+    in_bias = bool(v.get("mlp_in_bias", mlp_bias))  # GTE: no biases on gate and up, one on down
+    mlp = ParamNode("mlp", sum((path_linear(str(up), h, up_width, in_bias) for up in ups), ())
+                    + path_linear(str(down), f, h, mlp_bias),
                     source=spec.key_span("intermediate_size"), key="intermediate_size")
     norm_bias = _norm_bias(spec)
     norm_names = tuple(str(n) for n in v["layer_norms"])  # type: ignore[union-attr]
-    norms = ParamNode("norms", sum((path_norm(n, h, norm_bias) for n in norm_names), ()))
+    # DINOv2's layer scales: a hidden-wide vector after the attention and after the MLP (``layer_scales``).
+    scales = tuple(Tensor(str(n), (h,), "other", str(n).rsplit(".", 2)[-2]) for n in v.get("layer_scales") or ())  # type: ignore[union-attr]
+    norms = ParamNode("norms", sum((path_norm(n, h, norm_bias) for n in norm_names), ()) + scales)
     cross = None
     if v.get("add_cross_attention"):
         if not v.get("is_decoder"):  # BertLayer raises: cross-attention only makes sense in a decoder
@@ -172,7 +238,8 @@ def encoder_layers(spec: ModelSpec, repeat: int | None = None, note: str = "") -
     skipped = tuple(v.get("first_layer_identity") or ())  # type: ignore[arg-type]
     if not skipped:
         return node("layers", attention, cross, mlp, norms, repeat=layers, source=src, key="num_layers", note=note)
-    first_norms = ParamNode("norms", sum((path_norm(n, h, norm_bias) for n in norm_names if n not in skipped), ()))
+    first_norms = ParamNode("norms", sum((path_norm(n, h, norm_bias) for n in norm_names if n not in skipped), ())
+                            + scales)
     first = node("layer", attention, cross, mlp, first_norms,
                  note=f"layer 0: {', '.join(skipped)} is an nn.Identity (no parameters)")
     if layers == 1:
@@ -189,8 +256,14 @@ def _pooler(spec: ModelSpec) -> ParamNode | None:
     v = spec.values
     h = spec.int("hidden_size")
     kind = v.get("pooler")
+    if spec.head == "base" and v.get("pooler_in_base") is False:
+        return None  # GTE's and DeBERTa's bare models have none: only the classifier classes pool
     if kind in ("dense", "linear"):
         return ParamNode("pooler", path_linear("pooler.dense" if kind == "dense" else "pooler", h, h))
+    if kind == "context":  # DeBERTa's ContextPooler: the classifier classes' own, pooler_hidden_size square
+        width = spec.int("pooler_hidden_size")
+        return ParamNode("pooler", path_linear("pooler.dense", width, width),
+                         source=spec.key_span("pooler_hidden_size"), key="pooler_hidden_size")
     if kind == "vit":  # ViTPooler: hidden -> pooler_output_size (defaults to hidden)
         return ParamNode("pooler", path_linear("pooler.dense", h, int(v.get("pooler_output_size") or h)),
                          source=spec.key_span("pooler_output_size"), key="pooler_output_size")
@@ -227,17 +300,31 @@ def _mlm_head(spec: ModelSpec, in_dim: int, out_dim: int) -> ParamNode:
     decoder = v["mlm_names"][2]  # type: ignore[index]
     tied = bool(v["tie_embeddings"])
     decoder_bias = bool(v.get("decoder_bias", True))
-    tensors = _transform(spec, in_dim, out_dim)
+    # EuroBERT's head is its decoder alone (no transform: mlm_names has no dense or norm).
+    tensors = _transform(spec, in_dim, out_dim) if v["mlm_names"][0] else ()  # type: ignore[index]
+    output = None
+    if v.get("mlm_dense_is_output"):  # DeBERTa's non-legacy head: its dense layer is the output embeddings
+        dense = str(v["mlm_names"][0]) + "."  # type: ignore[index]
+        output = ParamNode("mlm_output", tuple(t for t in tensors if t.name.startswith(dense)))
+        tensors = tuple(t for t in tensors if t not in output.tensors)
     # BERT-likes keep a bias parameter beside the decoder; tying also ties decoder.bias to it.
     bias_param = bool(v["mlm_bias_param"])
     if bias_param:
         tensors += (Tensor(str(decoder).rsplit(".", 1)[0] + ".bias", (vocab,), "bias", "decoder"),)
-    if not tied:
+    # (``mlm_decoder`` false: no decoder Linear at all, the word embedding is multiplied in forward)
+    if v.get("mlm_decoder", True) and not tied:
         tensors += path_linear(str(decoder), out_dim, vocab, decoder_bias)
-    elif not bias_param and decoder_bias:
+    elif v.get("mlm_decoder", True) and not bias_param and decoder_bias:
         tensors += (Tensor(f"{decoder}.bias", (vocab,), "bias", str(decoder)),)
-    return ParamNode("mlm_head", tensors, source=spec.key_span("tie_embeddings") or spec.key_span("vocab_size"),
-                     key="tie_embeddings", note="tied decoder" if tied else "")
+    return ParamNode("mlm_head", tensors, (output,) if output else (),
+                     source=spec.key_span("tie_embeddings") or spec.key_span("vocab_size"),
+                     key="tie_embeddings", note="tied decoder" if tied and v.get("mlm_decoder", True) else "")
+
+
+def image_classifier(spec: ModelSpec, width: int) -> ParamNode:
+    """The image-classification classes' Linear (width → num_labels): ViT, CLIP, DINOv2."""
+    return ParamNode("classifier", path_linear("classifier", width, _labels(spec)),
+                     source=spec.key_span("num_labels") or spec.key_span("id2label"), key="id2label")
 
 
 def _sequence_classifier(spec: ModelSpec) -> ParamNode:
@@ -247,6 +334,8 @@ def _sequence_classifier(spec: ModelSpec) -> ParamNode:
         tensors = path_linear("classifier.dense", h, h) + path_linear("classifier.out_proj", h, labels)
     elif kind == "pre_classifier":  # DistilBERT
         tensors = path_linear("pre_classifier", h, h) + path_linear("classifier", h, labels)
+    elif kind == "dense_classifier":  # EuroBERT: dense (h → h) then classifier, both on the class itself
+        tensors = path_linear("dense", h, h) + path_linear("classifier", h, labels)
     else:
         tensors = path_linear("classifier", h, labels)
     return ParamNode("classifier", tensors, source=spec.key_span("num_labels") or spec.key_span("id2label"), key="id2label")
@@ -323,7 +412,7 @@ def _embedding_projection(spec: ModelSpec) -> ParamNode | None:
     h, e = spec.int("hidden_size"), spec.int("embedding_size")
     if e == h and not v.get("embed_projection_always"):
         return None
-    return ParamNode("embedding_projection", path_linear(str(path), e, h),
+    return ParamNode("embedding_projection", path_linear(str(path), e, h, bool(v.get("embed_projection_bias", True))),
                      source=spec.key_span("embedding_size"), key="embedding_size")
 
 
@@ -338,6 +427,30 @@ def _sinusoidal_positions(spec: ModelSpec) -> ParamNode | None:
                      key="max_positions")
 
 
+def _relative_positions(spec: ModelSpec) -> tuple[ParamNode | None, ParamNode | None]:
+    """DeBERTa's encoder-level parts: the relative-position table (``relative_rows`` × hidden) with its optional
+    LayerNorm, and the optional Conv1d (hidden → hidden, ``conv`` = (kernel, groups)) with its LayerNorm."""
+    v = spec.values
+    h = spec.int("hidden_size")
+    rows = v.get("relative_rows")
+    # MPNet's table is a bias per head (encoder.relative_attention_bias: buckets × heads), DeBERTa's hidden wide.
+    width = spec.int("num_heads") if v.get("relative_per_head") else h
+    path = str(v.get("relative_path") or "encoder.rel_embeddings")
+    tensors = embedding(path, int(rows), width) if rows is not None else ()  # type: ignore[arg-type]
+    if v.get("relative_norm"):
+        tensors += path_norm("encoder.LayerNorm", h)
+    relative = ParamNode("relative_positions", tensors, source=spec.key_span("relative_attention"),
+                         key="relative_attention") if tensors else None
+    conv = None
+    if v.get("conv"):
+        kernel, groups = v["conv"]  # type: ignore[misc]
+        conv = ParamNode("conv", (Tensor("encoder.conv.conv.weight", (h, h // int(groups), int(kernel)), "conv", "conv"),
+                                  Tensor("encoder.conv.conv.bias", (h,), "bias", "conv"))
+                         + path_norm("encoder.conv.LayerNorm", h),
+                         source=spec.key_span("conv_kernel_size"), key="conv_kernel_size", note="Conv1d beside layer 0")
+    return relative, conv
+
+
 def _tower(spec: ModelSpec, mask_token: bool = False) -> tuple[ParamNode | None, ...]:
     """Embeddings, optional pre-norm, layers and final norm of one encoder stack."""
     v = spec.values
@@ -350,7 +463,7 @@ def _tower(spec: ModelSpec, mask_token: bool = False) -> tuple[ParamNode | None,
         embeddings = _patch_embeddings(spec, mask_token)
     bias = _norm_bias(spec)
     return (embeddings, projection, _norm_node("pre_norm", v.get("pre_norm"), h, bias),  # type: ignore[arg-type]
-            _sinusoidal_positions(spec), encoder_layers(spec),
+            _sinusoidal_positions(spec), *_relative_positions(spec), encoder_layers(spec),
             _norm_node("final_norm", v.get("final_norm"), h, bias))  # type: ignore[arg-type]
 
 
@@ -365,11 +478,20 @@ def build_encoder(spec: ModelSpec) -> ParamNode:
     parts: list[ParamNode | None] = list(_tower(spec, mask_token=head == "masked_image_modeling"))
     if head == "base":
         parts += [_pooler(spec), _siglip_head(spec)]
+        if v.get("text_head"):  # SigLIP's text model ends in its own head: hidden → projection_size, a bias
+            parts.append(ParamNode("head", path_linear(str(v["text_head"]), h, spec.int("projection_size")),
+                                   source=spec.key_span("projection_size"), key="projection_size"))
     elif head == "with_projection":
         parts.append(ParamNode("projection", path_linear(str(v["projection"]), h, spec.int("projection_dim"), False),
                                source=spec.key_span("projection_dim"), key="projection_dim"))
     elif head == "image_classification":
-        parts.append(ParamNode("classifier", path_linear("classifier", h, _labels(spec))))
+        # DINOv2's classifier reads the class token and the patches' mean side by side (2 × hidden).
+        parts.append(image_classifier(spec, 2 * h if v.get("classifier_concat") else h))
+    elif head == "image_classification_with_teacher":  # DeiT: a classifier on the class token, one on the distillation token
+        labels = _labels(spec)
+        parts.append(ParamNode("classifier", path_linear("cls_classifier", h, labels)
+                               + path_linear("distillation_classifier", h, labels),
+                               source=spec.key_span("num_labels") or spec.key_span("id2label"), key="id2label"))
     elif head == "masked_image_modeling":  # 1×1 conv to stride² · channels, then pixel shuffle
         out = spec.int("encoder_stride") ** 2 * spec.int("num_channels")
         parts.append(ParamNode("decoder", (Tensor("decoder.0.weight", (out, h, 1, 1), "conv", "decoder"),
@@ -408,23 +530,28 @@ def vision_tower(sub: ModelSpec, name: str = "vision_tower") -> ParamNode:
 
 
 def build_clip(spec: ModelSpec) -> ParamNode:
-    """CLIPModel (text tower, vision tower, both projections, logit scale) or CLIPForImageClassification."""
+    """CLIPModel (text tower, vision tower, both projections, logit scale) or CLIPForImageClassification; SigLIP's
+    (``logit_bias``: no projections, a logit scale and bias)."""
     text, vision = spec.subspecs.get("text"), spec.subspecs.get("vision")
     if vision is None or (spec.head == "clip" and text is None):
         raise SpecError((Problem("error", "LC103", "CLIP needs text_config and vision_config", spec.span),))
     vision_node = vision_tower(vision, "vision_model")
     if spec.head == "image_classification":
-        classifier = ParamNode("classifier", path_linear("classifier", vision.int("hidden_size"), _labels(spec)))
-        return node(spec.architecture, vision_node, classifier)
+        return node(spec.architecture, vision_node, image_classifier(spec, vision.int("hidden_size")))
     assert text is not None
     text_node = build_encoder(_as_base(text))
-    proj = spec.int("projection_dim")
-    projections = ParamNode(
-        "projections",
-        path_linear("text_projection", text.int("hidden_size"), proj, False)
-        + path_linear("visual_projection", vision.int("hidden_size"), proj, False)
-        + (Tensor("logit_scale", (), "other", "logit_scale"),),
-        source=spec.key_span("projection_dim"), key="projection_dim",
-    )
+    if spec.values.get("logit_bias"):
+        # SigLIP: no projections (each tower ends in its own head); a logit scale and a logit bias of one value each.
+        projections = ParamNode("logits", (Tensor("logit_scale", (1,), "other", "logit_scale"),
+                                           Tensor("logit_bias", (1,), "other", "logit_bias")))
+    else:
+        proj = spec.int("projection_dim")
+        projections = ParamNode(
+            "projections",
+            path_linear("text_projection", text.int("hidden_size"), proj, False)
+            + path_linear("visual_projection", vision.int("hidden_size"), proj, False)
+            + (Tensor("logit_scale", (), "other", "logit_scale"),),
+            source=spec.key_span("projection_dim"), key="projection_dim",
+        )
     return node(spec.architecture, ParamNode("text_model", children=text_node.children, source=text.span),
                 vision_node, projections)

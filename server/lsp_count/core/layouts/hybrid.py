@@ -1,5 +1,6 @@
-"""Hybrid decoders: attention layers and recurrent layers (Mamba, Mamba-2, Gated DeltaNet, short convolutions)
-in one stack (Jamba, Bamba, Granite 4 hybrid, Nemotron-H, Falcon-H1, Qwen3-Next, LFM2).
+"""Hybrid decoders: attention layers and recurrent layers (Mamba, Mamba-2, Gated DeltaNet, Kimi Delta Attention,
+short convolutions) in one stack (Jamba, Bamba, Granite 4 hybrid, Nemotron-H, Falcon-H1, Qwen3-Next, Qwen3.5, Kimi
+Linear, Ling's bailing hybrid, OLMo Hybrid, LFM2, LFM2-MoE).
 
 Each layer has a mixer (``layer_mixers``: one of ``MIXERS``; "attention+mamba2" runs both side by side, "none"
 neither) and a feed-forward part (``layer_ffns``: "mlp", "moe" or "none"), per layer, as the family's config
@@ -22,7 +23,9 @@ from lsp_count.core.spec import ModelSpec
 # "gated_attention": Qwen3-Next's, whose q_proj also yields a gate per query value; "gated_deltanet": its linear
 # attention (Gated DeltaNet).
 # "short_conv": LFM2's gated short convolution.
-MIXERS = ("attention", "gated_attention", "mamba", "mamba2", "gated_deltanet", "short_conv", "attention+mamba2", "none")
+# "kda": Kimi Linear's delta attention (Kimi Delta Attention), in the layer's self_attn like its attention.
+MIXERS = ("attention", "gated_attention", "mamba", "mamba2", "gated_deltanet", "short_conv", "kda", "attention+mamba2",
+          "none")
 FFNS = ("mlp", "moe", "none")
 
 
@@ -68,20 +71,63 @@ def _gated_attention(spec: ModelSpec) -> ParamNode:
 def _gated_deltanet(spec: ModelSpec) -> tuple[Tensor, ...]:
     """Gated DeltaNet (Qwen3-Next's linear attention): q, k, v and the gate z from in_proj_qkvz, b and a per value
     head from in_proj_ba, a depthwise conv (no bias) over q, k and v, dt_bias and A_log per value head, a gated
-    RMSNorm over one value head's width, out_proj."""
+    RMSNorm over one value head's width, out_proj. ``deltanet_projections`` names the projections where they are
+    split: "qkv_z_b_a" (Qwen3.5: in_proj_qkv, in_proj_z, in_proj_b, in_proj_a), "separate" (OLMo Hybrid: q_proj,
+    k_proj, v_proj, a_proj, b_proj, the gate g_proj; its norm o_norm, its output o_proj)."""
     h = spec.int("hidden_size")
     key_dim = spec.int("linear_key_heads") * spec.int("linear_key_head_dim")
     v_heads = spec.int("linear_value_heads")
     v_dim = spec.int("linear_value_head_dim")
     value_dim = v_heads * v_dim
     channels = 2 * key_dim + value_dim
+    style = spec.values.get("deltanet_projections") or "fused"
+    norm_name, out_name = ("o_norm", "o_proj") if style == "separate" else ("norm", "out_proj")
+    if style == "qkv_z_b_a":
+        projections = (linear("in_proj_qkv", h, channels, False) + linear("in_proj_z", h, value_dim, False)
+                       + linear("in_proj_b", h, v_heads, False) + linear("in_proj_a", h, v_heads, False))
+    elif style == "separate":
+        projections = (linear("q_proj", h, key_dim, False) + linear("k_proj", h, key_dim, False)
+                       + linear("v_proj", h, value_dim, False) + linear("a_proj", h, v_heads, False)
+                       + linear("b_proj", h, v_heads, False) + linear("g_proj", h, value_dim, False))
+    else:
+        projections = (linear("in_proj_qkvz", h, 2 * key_dim + 2 * value_dim, False)
+                       + linear("in_proj_ba", h, 2 * v_heads, False))
     return (
         (Tensor("conv1d.weight", (channels, 1, spec.int("ssm_conv_kernel")), "conv", "conv1d"),)
-        + linear("in_proj_qkvz", h, 2 * key_dim + 2 * value_dim, False)
-        + linear("in_proj_ba", h, 2 * v_heads, False)
+        + projections
         + tuple(Tensor(name, (v_heads,), "other", "linear_attn") for name in ("dt_bias", "A_log"))
-        + norm("norm", v_dim, False)
-        + linear("out_proj", value_dim, h, False)
+        + norm(norm_name, v_dim, False)
+        + linear(out_name, value_dim, h, False)
+    )
+
+
+def _kda(spec: ModelSpec) -> tuple[Tensor, ...]:
+    """Kimi Delta Attention: q, k and v projections (linear_num_heads × linear_head_dim each), a depthwise conv (no
+    bias) over the three; a forget gate (f_a_proj to one head's width, f_b_proj back to all, dt_bias per channel,
+    A_log per head); b_proj (a value per head); an output gate (g_a_proj, g_b_proj); a gated RMSNorm over one head's
+    width; o_proj. ``kda_full_rank_gates`` (Ling's): the forget gate one f_proj and the output gate one g_proj, each
+    hidden_size → all heads, A_log a vector."""
+    h = spec.int("hidden_size")
+    heads, d = spec.int("linear_num_heads"), spec.int("linear_head_dim")
+    width = heads * d
+    if spec.values.get("kda_full_rank_gates"):
+        forget = linear("forget_gate.f_proj", h, width, False)
+        a_log = (heads,)
+        out_gate = linear("g_proj", h, width, False)
+    else:
+        forget = linear("forget_gate.f_a_proj", h, d, False) + linear("forget_gate.f_b_proj", d, width, False)
+        a_log = (1, 1, heads, 1)
+        out_gate = linear("g_a_proj", h, d, False) + linear("g_b_proj", d, width, False)
+    return (
+        linear("q_proj", h, width, False) + linear("k_proj", h, width, False) + linear("v_proj", h, width, False)
+        + (Tensor("conv1d.weight", (3 * width, 1, spec.int("ssm_conv_kernel")), "conv", "conv1d"),)
+        + forget
+        + (Tensor("forget_gate.dt_bias", (width,), "other", "forget_gate"),
+           Tensor("forget_gate.A_log", a_log, "other", "forget_gate"))
+        + linear("b_proj", h, heads, False)
+        + out_gate
+        + norm("o_norm", d, False)
+        + linear("o_proj", width, h, False)
     )
 
 
@@ -89,7 +135,13 @@ def _mixer(spec: ModelSpec, kind: str) -> ParamNode | None:
     if kind == "none":
         return None
     if kind == "attention":
-        return attention(spec)
+        plain = attention(spec)
+        if not spec.values.get("attention_head_gate"):
+            return plain
+        # Ling's latent attention: g_proj, a sigmoid gate per head over the attention's output
+        return ParamNode(plain.name, plain.tensors + linear("g_proj", spec.int("hidden_size"), spec.int("num_heads"),
+                                                            False),
+                         plain.children, source=plain.source, key=plain.key, note=plain.note)
     if kind == "gated_attention":
         return _gated_attention(spec)
     if kind == "short_conv":  # LFM2: in_proj to B, C and x, a depthwise conv over the hidden width, out_proj
@@ -99,6 +151,9 @@ def _mixer(spec: ModelSpec, kind: str) -> ParamNode | None:
                    + linear("in_proj", h, 3 * h, bias) + linear("out_proj", h, h, bias))
         return ParamNode("conv", tensors, source=spec.key_span("ssm_conv_kernel"), key="ssm_conv_kernel",
                          note="short convolution")
+    if kind == "kda":
+        return ParamNode("self_attn", _kda(spec), source=spec.key_span("linear_num_heads"), key="linear_num_heads",
+                         note="Kimi Delta Attention")
     if kind == "gated_deltanet":
         return ParamNode("linear_attn", _gated_deltanet(spec), source=spec.key_span("linear_value_heads"),
                          key="linear_value_heads", note="Gated DeltaNet")
@@ -176,14 +231,21 @@ def layer_indices(spec: ModelSpec | None) -> dict[str, tuple[int, ...]]:
     return {name: tuple(indices) for name, indices in out.items()} if len(out) > 1 else {}
 
 
-def hybrid_stack(spec: ModelSpec) -> ParamNode:
+def _norms(spec: ModelSpec, mixer: str) -> ParamNode | None:
+    """A layer's RMSNorms: ``layer_norms``, or where the family names them by mixer (OLMo Hybrid's attention layers
+    norm after the attention and the MLP, its linear-attention layers before), ``layer_norms_by_mixer``'s."""
     h = spec.int("hidden_size")
-    norms_tensors: tuple[Tensor, ...] = ()
-    for name in spec["layer_norms"]:  # type: ignore[union-attr]
-        norms_tensors += norm(name, h, False)
-    norms = ParamNode("norms", norms_tensors) if norms_tensors else None
+    by_mixer = dict(spec.values.get("layer_norms_by_mixer") or ())  # (pairs: mixer, its norms)
+    names = by_mixer.get(mixer, spec["layer_norms"])  # type: ignore[union-attr]
+    tensors: tuple[Tensor, ...] = ()
+    for name in names:
+        tensors += norm(name, h, False)
+    return ParamNode("norms", tensors) if tensors else None
+
+
+def hybrid_stack(spec: ModelSpec) -> ParamNode:
     src, key = spec.key_span("num_layers"), "num_layers"
-    kinds = [node(stack_name(m, f), *_mixers(spec, m), *_ffns(spec, f), norms, repeat=n)
+    kinds = [node(stack_name(m, f), *_mixers(spec, m), *_ffns(spec, f), _norms(spec, m), repeat=n)
              for (m, f), n in layer_kinds(spec)]
     return layer_stack(kinds, src, key)
 

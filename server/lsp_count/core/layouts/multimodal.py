@@ -7,6 +7,7 @@ as their bare classes, as transformers' AutoModel builds them inside the composi
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from typing import Callable
 
@@ -14,7 +15,7 @@ from lsp_count.core.engine import layout_builder
 from lsp_count.core.layouts.encoder import path_linear, path_norm, vision_tower
 from lsp_count.core.params import LANGUAGE_MODEL_NODE, ParamNode, Tensor, embedding, linear, node, norm
 from lsp_count.core.source import Problem
-from lsp_count.core.spec import ModelSpec, SpecError
+from lsp_count.core.spec import MAX_DIMENSION, ModelSpec, SpecError
 
 
 def _subs(spec: ModelSpec) -> tuple[ModelSpec, ModelSpec]:
@@ -40,33 +41,119 @@ def _lm_head(spec: ModelSpec, text: ModelSpec, tied: bool) -> ParamNode:
 
 def _feature_layers(spec: ModelSpec) -> int:
     layers = spec.values.get("vision_feature_layer")
-    if isinstance(layers, list):
+    key = spec.key_label("vision_feature_layer")  # VipLLaVA's alias, vision_feature_layers, where the file writes it
+    if isinstance(layers, (list, tuple)):
         if not layers or not all(isinstance(x, int) and not isinstance(x, bool) for x in layers):
-            raise SpecError((Problem("error", "LC102", '"vision_feature_layer": expected a layer index or a list of them',
+            raise SpecError((Problem("error", "LC102", f'"{key}": expected a layer index or a list of them',
                                      spec.key_span("vision_feature_layer") or spec.span),))
         return len(layers)
     if isinstance(layers, int) and not isinstance(layers, bool):
         return 1
-    raise SpecError((Problem("error", "LC102", '"vision_feature_layer": expected a layer index or a list of them'
+    raise SpecError((Problem("error", "LC102", f'"{key}": expected a layer index or a list of them'
                              + (", got null" if layers is None else ""),
                              spec.key_span("vision_feature_layer") or spec.span),))
 
 
 def build_llava(spec: ModelSpec) -> ParamNode:
-    """LlavaForConditionalGeneration: vision tower, two-layer MLP projector, language model, lm_head."""
+    """LlavaForConditionalGeneration and the classes built as it is (LLaVA-NeXT, LLaVA-OneVision,
+    LLaVA-NeXT-Video, VipLLaVA, PaliGemma, Aya Vision, Idefics3, SmolVLM, InternVL): vision tower (a CLIP /
+    SigLIP one, or InternVL's own), projector, language model, lm_head. The family's switches:
+    ``projector`` (the projector's shape: ``_llava_projector``), ``projector_norm`` (VipLLaVA's
+    projector_layernorm before linear_1), ``image_newline`` (a bare parameter as wide as the text model),
+    ``spatial_pool_mode`` (LLaVA-NeXT-Video's vision_resampler: a Conv2d in "conv" mode alone) and
+    ``text_config_ties`` (whether text_config's tie_word_embeddings ties the head too, as LlavaConfig
+    forwards it)."""
     vision, text = _subs(spec)
-    vh, th = vision.int("hidden_size"), text.int("hidden_size")
-    bias = bool(spec.values["projector_bias"])
-    projector = ParamNode(
-        "projector", linear("linear_1", vh * _feature_layers(spec), th, bias) + linear("linear_2", th, th, bias),
-        source=spec.key_span("vision_feature_layer") or spec.key_span("projector_bias"), key="vision_feature_layer",
-    )
-    body = (vision_tower(vision), projector, language_model(text))
+    th = text.int("hidden_size")
+    projector = _llava_projector(spec, vision, text)
+    newline = ParamNode("image_newline", (Tensor("image_newline", (th,), "other", "image_newline"),),
+                        note="one learned vector between image rows") if spec.values.get("image_newline") else None
+    tower = internvl_vision(vision) if vision.family.layout == "internvl_vision" else vision_tower(vision)
+    body = (tower, projector, newline, language_model(text), _video_pool(spec, vision))
     if spec.head == "base":
         return node(spec.architecture, *body)
-    # LlavaConfig ties the head when either it or its text_config asks to.
-    tied = bool(spec.values["tie_embeddings"]) or bool(text.values.get("tie_embeddings"))
+    # LlavaConfig ties the head when either it or its text_config asks to (the families whose config class
+    # does not forward text_config's fix "text_config_ties" false).
+    text_ties = spec.values.get("text_config_ties", True)
+    tied = bool(spec.values["tie_embeddings"]) or (bool(text_ties) and bool(text.values.get("tie_embeddings")))
     return node(spec.architecture, *body, _lm_head(spec, text, tied))
+
+
+def _llava_projector(spec: ModelSpec, vision: ModelSpec, text: ModelSpec) -> ParamNode:
+    """The multi_modal_projector by the family's ``projector`` switch: "mlp" (LLaVA's linear_1 from the
+    tower's width × the feature layers, linear_2, biases where projector_bias; VipLLaVA's
+    projector_layernorm, weight and bias, first where ``projector_norm``), "linear" (PaliGemma's one
+    linear to the composite's projection_dim, with a bias), "connector" (Idefics3's and SmolVLM's
+    connector.modality_projection.proj: scale_factor² patches side by side to the text model's width, no
+    bias), "internvl" (InternVL's LayerNorm, linear_1 and linear_2 over int(1 / downsample_ratio)²
+    patches, biases) or "swiglu" (Aya Vision's: downsample_factor² patches side by side, a LayerNorm
+    over them, linear_1 to alignment_intermediate_size, linear_2 from half of it to the text model's
+    width, biases)."""
+    vh, th = vision.int("hidden_size"), text.int("hidden_size")
+    kind = spec.values.get("projector", "mlp")
+    if kind == "linear":
+        return ParamNode("projector", linear("linear", vh, spec.int("projection_dim"), True),
+                         source=spec.key_span("projection_dim"), key="projection_dim")
+    if kind == "connector":
+        factor = spec.int("scale_factor")
+        return ParamNode("projector", linear("proj", vh * factor * factor, th, False),
+                         note=f"{factor}×{factor} patches joined", source=spec.key_span("scale_factor"), key="scale_factor")
+    if kind == "internvl":
+        # InternVLMultiModalProjector: int(1 / downsample_ratio)² patches side by side, a LayerNorm over them,
+        # linear_1 to the text model's width, linear_2; biases.
+        ratio = spec.values.get("downsample_ratio")
+        if type(ratio) is not float or ratio == 0:
+            raise SpecError((Problem("error", "LC102", f'"downsample_ratio": expected a non-zero number with a decimal '
+                                                       f'point (InternVLConfig takes a float only), got {json.dumps(ratio)}',
+                                     spec.key_span("downsample_ratio") or spec.span),))
+        factor = int(1 / ratio)
+        width = vh * factor * factor
+        return ParamNode("projector", norm("layer_norm", width, True) + linear("linear_1", width, th, True)
+                         + linear("linear_2", th, th, True), note=f"{factor}×{factor} patches joined",
+                         source=spec.key_span("downsample_ratio"), key="downsample_ratio")
+    if kind == "swiglu":
+        factor = spec.int("downsample_factor")
+        width = vh * factor * factor
+        middle = spec.values.get("alignment_intermediate_size")  # not a field of AyaVisionConfig: getattr's default
+        middle = th if middle is None else middle
+        return ParamNode("projector", norm("layernorm", width, True) + linear("linear_1", width, middle, True)
+                         + linear("linear_2", middle // 2, th, True), note=f"{factor}×{factor} patches joined",
+                         source=spec.key_span("downsample_factor") or spec.key_span("alignment_intermediate_size"),
+                         key="downsample_factor")
+    bias = bool(spec.values["projector_bias"])
+    width = vh * _feature_layers(spec)
+    layernorm = norm("projector_layernorm", width, True) if spec.values.get("projector_norm") else ()
+    return ParamNode("projector", layernorm + linear("linear_1", width, th, bias) + linear("linear_2", th, th, bias),
+                     source=spec.key_span("vision_feature_layer") or spec.key_span("projector_bias"),
+                     key="vision_feature_layer")
+
+
+def _video_pool(spec: ModelSpec, vision: ModelSpec) -> ParamNode | None:
+    """LLaVA-NeXT-Video's vision_resampler (LlavaNextVideoPooler): average and max pooling hold no
+    parameters; "conv" is a Conv2d from the tower's width to spatial_pool_out_channels (the tower's
+    width unless given), spatial_pool_stride square, with a bias. Any other mode fails to build."""
+    if "spatial_pool_mode" not in spec.values:
+        return None
+    mode = spec.values["spatial_pool_mode"]
+    where = spec.key_span("spatial_pool_mode") or spec.span
+    if mode not in ("average", "max", "conv"):
+        raise SpecError((Problem("error", "LC102", f'"spatial_pool_mode": {json.dumps(mode)} is not "average", "max" or '
+                                                   '"conv": the pooler refuses it', where),))
+    if mode != "conv":
+        return None
+    vh, stride = vision.int("hidden_size"), spec.int("spatial_pool_stride")
+    out = spec.values.get("spatial_pool_out_channels")
+    if "spatial_pool_out_channels" not in spec.origins:
+        out = vh
+    elif type(out) is not int or not 0 <= out <= MAX_DIMENSION:
+        # Read by getattr in "conv" mode alone (no field of the config class: a float or a null elsewhere builds).
+        key = spec.key_name("spatial_pool_out_channels")
+        raise SpecError((Problem("error", "LC102", f'"{key}": {json.dumps(out)} is not a whole number of channels: the '
+                                                   '"conv" pooler cannot be built with it',
+                                 spec.key_span("spatial_pool_out_channels")),))
+    return ParamNode("vision_resampler", (Tensor("pool.weight", (out, vh, stride, stride), "conv", "pool"),
+                                          Tensor("pool.bias", (out,), "bias", "pool")),
+                     note=f"Conv2d {stride}×{stride}", source=where, key="spatial_pool_mode")
 
 
 def build_gemma3(spec: ModelSpec) -> ParamNode:
@@ -272,3 +359,66 @@ def build_mistral3(spec: ModelSpec) -> ParamNode:
         return node(spec.architecture, *body)
     # Mistral3Config's own tie_word_embeddings decides (text_config's is not consulted).
     return node(spec.architecture, *body, _lm_head(spec, text, bool(spec.values["tie_embeddings"])))
+
+
+def _internvl_sides(spec: ModelSpec, name: str, least: int) -> tuple[int, ...]:
+    """InternVLVisionConfig's image_size / patch_size: a whole number (both sides), or a list whose first two
+    entries are the height and width (the patch embedding's Conv2d takes a patch_size list whole as its kernel)."""
+    value = spec.values.get(name)
+    sides = (value, value) if type(value) is int else tuple(value) if isinstance(value, (list, tuple)) else ()
+    if len(sides) < 2 or not all(type(x) is int and (least if i < 2 else 0) <= x <= MAX_DIMENSION
+                                 for i, x in enumerate(sides)):
+        raise SpecError((Problem("error", "LC102", f'"{name}": expected a whole number (at least {least}) or a list of '
+                                                   f"them, height and width first; got {json.dumps(value)}",
+                                 spec.key_span(name) or spec.span),))
+    return sides
+
+
+def internvl_vision(spec: ModelSpec, name: str = "vision_tower") -> ParamNode:
+    """InternVLVisionModel as a node named ``name``: embeddings (cls_token; mask_token where use_mask_token;
+    the Conv2d patch embedding with a bias; a position table of the patches + 1 where
+    use_absolute_position_embeddings), ``num_layers`` layers (q/k/v_proj with biases where attention_bias,
+    projection_layer with a bias, q_norm / k_norm RMSNorms where use_qk_norm, an MLP of fc1 / fc2, two
+    norms of norm_type, the layer-scale vectors lambda_1 / lambda_2), and a final LayerNorm unless
+    use_mean_pooling. Tensor names are the module paths inside the model (attention.q_proj.weight)."""
+    h, ffn = spec.int("hidden_size"), spec.int("intermediate_size")
+    channels = spec.int("num_channels")
+    image, patch = _internvl_sides(spec, "image_size", 0), _internvl_sides(spec, "patch_size", 1)
+    patches = (image[1] // patch[1]) * (image[0] // patch[0])
+    norm_type = spec.values.get("norm_type")
+    if norm_type not in ("layer_norm", "rms_norm"):
+        raise SpecError((Problem("error", "LC102", f'"norm_type": {json.dumps(norm_type)} is not "layer_norm" or '
+                                                   '"rms_norm": InternVL\'s vision layers cannot be built with it',
+                                 spec.key_span("norm_type") or spec.span),))
+    tensors = (Tensor("embeddings.cls_token", (1, 1, h), "other", "embeddings"),)
+    if spec.values.get("use_mask_token"):
+        tensors += (Tensor("embeddings.mask_token", (1, 1, h), "other", "embeddings"),)
+    tensors += (Tensor("embeddings.patch_embeddings.projection.weight", (h, channels, *patch), "conv", "projection"),
+                Tensor("embeddings.patch_embeddings.projection.bias", (h,), "bias", "projection"))
+    if spec.values.get("use_absolute_position_embeddings"):
+        tensors += (Tensor("embeddings.position_embeddings", (1, patches + 1, h), "embedding", "embeddings"),)
+    embeddings = ParamNode("embeddings", tensors, note=f"{patches:,} patches + the class token",
+                           source=spec.key_span("patch_size") or spec.key_span("image_size"), key="patch_size")
+    bias, layer_norm = bool(spec.values.get("attention_bias")), norm_type == "layer_norm"
+    attention = sum((path_linear(f"attention.{p}_proj", h, h, bias) for p in "qkv"), ()) \
+        + path_linear("attention.projection_layer", h, h, True)
+    if spec.values.get("use_qk_norm"):
+        attention += path_norm("attention.q_norm", h, False) + path_norm("attention.k_norm", h, False)
+    layers = node(
+        "layers",
+        ParamNode("attention", attention, source=spec.key_span("hidden_size"), key="hidden_size"),
+        ParamNode("mlp", path_linear("mlp.fc1", h, ffn, True) + path_linear("mlp.fc2", ffn, h, True),
+                  source=spec.key_span("intermediate_size"), key="intermediate_size"),
+        ParamNode("norms", path_norm("layernorm_before", h, layer_norm) + path_norm("layernorm_after", h, layer_norm)
+                  + (Tensor("lambda_1", (h,), "other", "lambda_1"), Tensor("lambda_2", (h,), "other", "lambda_2")),
+                  source=spec.key_span("norm_type"), key="norm_type"),
+        repeat=spec.int("num_layers"), source=spec.key_span("num_layers"), key="num_layers",
+    )
+    final = None if spec.values.get("use_mean_pooling") else ParamNode(
+        "final_norm", path_norm("layernorm", h, True), source=spec.key_span("use_mean_pooling"), key="use_mean_pooling")
+    return node(name, embeddings, layers, final, source=spec.span, note=spec.model_type)
+
+
+def build_internvl_vision(spec: ModelSpec) -> ParamNode:
+    """InternVLVisionModel on its own (a config of model_type internvl_vision)."""
+    return ParamNode(spec.architecture, children=internvl_vision(spec).children)
