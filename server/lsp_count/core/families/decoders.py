@@ -132,6 +132,23 @@ MOE: dict[str, Field] = {
 }
 
 
+def shared_experts_width(count: str) -> Field:
+    """The always-on shared experts' width: ``count`` (the field of how many there are) experts side by side."""
+    return fixed(Derived(lambda v: v["moe_intermediate_size"] * v[count], f"moe_intermediate_size × {count}"))
+
+
+# Each layer's MLP from mlp_layer_types, whose default is first_k_dense_replace dense layers, then experts
+# (DeepSeek-V3.2's, EXAONE-MoE's and Cohere2-MoE's configs derive it so).
+MLP_LAYER_TYPES_AFTER_DENSE: dict[str, Field] = {
+    "moe_layers": fixed("mlp_layer_types"),
+    "mlp_layer_types": Field(("mlp_layer_types",), Derived(
+        lambda v: ("dense",) * min(v["first_k_dense_replace"], v["num_layers"])
+        + ("sparse",) * max(0, v["num_layers"] - v["first_k_dense_replace"]),
+        "dense for the first first_k_dense_replace layers, then sparse"), "strs", null="default",
+        doc='"dense" or "sparse" (a mixture of experts) for each layer'),
+}
+
+
 def decoder(model_type: str, architecture: str, *overrides: dict[str, Field], notes: tuple[str, ...] = (),
             heads: dict[str, str] | None = None, checks: tuple[Callable[..., list[Problem]], ...] = (),
             float_keys: tuple[str, ...] = (), fp32_modules: tuple[str, ...] = (),
@@ -718,8 +735,7 @@ FAMILIES: tuple[Family, ...] = (
                   "use_qk_norm": Field(("use_qk_norm",), False, "bool", doc="RMS norms over each head's q and k"),
                   "qk_norm": fixed(Derived(lambda v: "head" if v["use_qk_norm"] else "none", "use_qk_norm")),
                   "n_shared_experts": Field(("n_shared_experts",), 1, minimum=0),
-                  "shared_intermediate_size": fixed(Derived(lambda v: v["moe_intermediate_size"] * v["n_shared_experts"],
-                                                            "moe_intermediate_size × n_shared_experts")),
+                  "shared_intermediate_size": shared_experts_width("n_shared_experts"),
                   "moe_layers": fixed("first_k_dense"),
                   "first_k_dense_replace": Field(("first_k_dense_replace",), 1, minimum=0)},
             rotary_share(0.5),
@@ -1371,12 +1387,7 @@ FAMILIES += (
              # DeepseekV32Config holds qk_rope_head_dim as head_dim (a written head_dim is replaced), which its
              # RoPE check reads.
              "rope_head_dim": Field(("qk_rope_head_dim",), 64, doc=ROTATED_HEAD_DIM),
-             "moe_layers": fixed("mlp_layer_types"),
-             "mlp_layer_types": Field(("mlp_layer_types",), Derived(
-                 lambda v: ("dense",) * min(v["first_k_dense_replace"], v["num_layers"])
-                 + ("sparse",) * max(0, v["num_layers"] - v["first_k_dense_replace"]),
-                 "dense for the first first_k_dense_replace layers, then sparse"), "strs", null="default",
-                 doc='"dense" or "sparse" (a mixture of experts) for each layer'),
+             **MLP_LAYER_TYPES_AFTER_DENSE,
              "index_n_heads": Field(("index_n_heads",), 64, doc="query heads of the sparse-attention indexer"),
              "index_head_dim": Field(("index_head_dim",), 128,
                                      doc="width of the indexer's heads (and of the key it caches per token)"),
@@ -1560,8 +1571,7 @@ FAMILIES += (
              "experts_per_token": Field(("num_experts_per_tok",), 8, doc=MOE["experts_per_token"].doc),
              "moe_intermediate_size": Field(("moe_intermediate_size",), 1280, doc=MOE["moe_intermediate_size"].doc),
              "n_shared_experts": Field(("n_shared_experts",), 1, minimum=0, doc="shared experts (always on)"),
-             "shared_intermediate_size": fixed(Derived(lambda v: v["moe_intermediate_size"] * v["n_shared_experts"],
-                                                       "moe_intermediate_size × n_shared_experts"))},
+             "shared_intermediate_size": shared_experts_width("n_shared_experts")},
             heads={"SolarOpenForCausalLM": "causal_lm", "SolarOpenModel": "base"},
             fp32_modules_strict=("e_score_correction_bias", "gate.weight")),
     # Granite with sliding windows: Granite's layout, a learned sink logit per head, and three sliding-window layers
@@ -1610,16 +1620,11 @@ FAMILIES += (
              "experts_per_token": Field(("num_experts_per_tok",), 8, doc=MOE["experts_per_token"].doc),
              "moe_intermediate_size": Field(("moe_intermediate_size",), 1024, doc=MOE["moe_intermediate_size"].doc),
              "num_shared_experts": Field(("num_shared_experts",), 1, minimum=0, doc="shared experts (always on)"),
-             "shared_intermediate_size": fixed(Derived(lambda v: v["moe_intermediate_size"] * v["num_shared_experts"],
-                                                       "moe_intermediate_size × num_shared_experts")),
+             "shared_intermediate_size": shared_experts_width("num_shared_experts"),
              "first_k_dense_replace": Field(("first_k_dense_replace",), 1, minimum=0,
                                             doc="layers before the first mixture of experts (where mlp_layer_types "
                                                 "is not given)"),
-             "moe_layers": fixed("mlp_layer_types"),
-             "mlp_layer_types": Field(("mlp_layer_types",), Derived(
-                 lambda v: tuple("dense" if i < v["first_k_dense_replace"] else "sparse" for i in range(v["num_layers"])),
-                 "dense for the first first_k_dense_replace layers, then sparse"), "strs", null="default",
-                 doc='"dense" or "sparse" (a mixture of experts) for each layer'),
+             **MLP_LAYER_TYPES_AFTER_DENSE,
              # Any JSON: read only where layer_types is absent (_pattern_layer_types).
              "sliding_window_pattern": Field(("sliding_window_pattern",), 4, "any",
                                              doc="every how many layers one attends to the whole context"),
@@ -1680,8 +1685,7 @@ FAMILIES += (
              "experts_per_token": Field(("num_experts_per_tok",), 6, doc=MOE["experts_per_token"].doc),
              "moe_intermediate_size": Field(("moe_intermediate_size",), 1408, doc=MOE["moe_intermediate_size"].doc),
              "num_shared_experts": Field(("num_shared_experts",), 2, minimum=0, doc="shared experts (always on)"),
-             "shared_intermediate_size": fixed(Derived(lambda v: v["moe_intermediate_size"] * v["num_shared_experts"],
-                                                       "moe_intermediate_size × num_shared_experts")),
+             "shared_intermediate_size": shared_experts_width("num_shared_experts"),
              "moe_layers": fixed("first_k_dense"),
              "first_k_dense_replace": Field(("num_dense_layers",), 1, minimum=0,
                                             doc="dense layers before the mixtures of experts"),
@@ -1777,16 +1781,11 @@ FAMILIES += (
                  lambda v: v["moe_intermediate_size"], "intermediate_size"), "int?", minimum=0, null="default",
                  doc="width of the dense layers' MLP"),
              "num_shared_experts": Field(("num_shared_experts",), 0, minimum=0, doc="shared experts (always on)"),
-             "shared_intermediate_size": fixed(Derived(lambda v: v["moe_intermediate_size"] * v["num_shared_experts"],
-                                                       "intermediate_size × num_shared_experts")),
+             "shared_intermediate_size": shared_experts_width("num_shared_experts"),
              "first_k_dense_replace": Field(("first_k_dense_replace",), 0, "int?", minimum=0,
                                             doc="dense layers before the first mixture of experts (where "
                                                 "mlp_layer_types is not given)"),
-             "moe_layers": fixed("mlp_layer_types"),
-             "mlp_layer_types": Field(("mlp_layer_types",), Derived(
-                 lambda v: tuple("dense" if i < v["first_k_dense_replace"] else "sparse" for i in range(v["num_layers"])),
-                 "dense for the first first_k_dense_replace layers, then sparse"), "strs", null="default",
-                 doc='"dense" or "sparse" (a mixture of experts) for each layer'),
+             **MLP_LAYER_TYPES_AFTER_DENSE,
              "sliding_window_pattern": Field(("sliding_window_pattern",), 4, minimum=0,
                                              doc="every how many layers one attends to the whole context"),
              "prefix_dense_sliding_window_pattern": Field(("prefix_dense_sliding_window_pattern",), 1, minimum=0,

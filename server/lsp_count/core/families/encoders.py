@@ -448,6 +448,25 @@ DINOV2: dict[str, Field] = {
 }
 
 
+# CLIP's and SigLIP's text towers: learned token and position embeddings, pre-norm layers named as the
+# vision tower's (q/k/v_proj with biases, fc1 / fc2, layer_norm1 / 2), a final_layer_norm, no pooler.
+TEXT_TOWER: dict[str, Field] = {
+    "embed": fixed("text"),
+    "word_embedding": fixed("token_embedding"),
+    "position_embedding": fixed("position_embedding"),
+    "token_types": fixed(False),
+    "embed_norm": fixed(None),
+    "qkv_bias": fixed(True),
+    "attn_names": VISION["attn_names"],
+    "mlp_names": VISION["mlp_names"],
+    "layer_norms": VISION["layer_norms"],
+    "is_decoder": fixed(False),
+    "add_cross_attention": fixed(False),
+    "pre_norm": fixed(None),
+    "final_norm": fixed("final_layer_norm"),
+    "pooler": fixed(None),
+}
+
 FAMILIES: tuple[Family, ...] = (
     text_encoder("bert", "BertForMaskedLM", "Bert",
                  ("Model", "ForMaskedLM", "LMHeadModel", "ForPreTraining", "ForSequenceClassification",
@@ -876,20 +895,7 @@ FAMILIES: tuple[Family, ...] = (
         "max_positions": Field(("max_position_embeddings",), 77, doc=TEXT["max_positions"].doc),
         # CLIP's configs keep a null projection_dim: only the classes with a projection need it.
         "projection_dim": Field(("projection_dim",), 512, null="none", doc="width of the shared image-text embedding"),
-        "embed": fixed("text"),
-        "word_embedding": fixed("token_embedding"),
-        "position_embedding": fixed("position_embedding"),
-        "token_types": fixed(False),
-        "embed_norm": fixed(None),
-        "qkv_bias": fixed(True),
-        "attn_names": VISION["attn_names"],
-        "mlp_names": VISION["mlp_names"],
-        "layer_norms": VISION["layer_norms"],
-        "is_decoder": fixed(False),
-        "add_cross_attention": fixed(False),
-        "pre_norm": fixed(None),
-        "final_norm": fixed("final_layer_norm"),
-        "pooler": fixed(None),
+        **TEXT_TOWER,
         "projection": fixed("text_projection"),
     }, {"CLIPTextModel": "base", "CLIPTextModelWithProjection": "with_projection"}),
     # SigLIP 2's vision tower: a Linear patch embedding (num_channels × patch_size² → hidden) and num_patches
@@ -910,20 +916,7 @@ FAMILIES: tuple[Family, ...] = (
         # SiglipTextConfig: null or absent is hidden_size.
         "projection_size": Field(("projection_size",), Derived(_same_width, "hidden_size"), null="default",
                                  doc="width of the text head's output (the shared image-text embedding)"),
-        "embed": fixed("text"),
-        "word_embedding": fixed("token_embedding"),
-        "position_embedding": fixed("position_embedding"),
-        "token_types": fixed(False),
-        "embed_norm": fixed(None),
-        "qkv_bias": fixed(True),
-        "attn_names": VISION["attn_names"],
-        "mlp_names": VISION["mlp_names"],
-        "layer_norms": VISION["layer_norms"],
-        "is_decoder": fixed(False),
-        "add_cross_attention": fixed(False),
-        "pre_norm": fixed(None),
-        "final_norm": fixed("final_layer_norm"),
-        "pooler": fixed(None),
+        **TEXT_TOWER,
         "text_head": fixed("head"),
     }, {architecture: "base"}) for model_type, architecture in (("siglip_text_model", "SiglipTextModel"),
                                                                 ("siglip2_text_model", "Siglip2TextModel"))),
