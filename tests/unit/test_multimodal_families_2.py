@@ -277,3 +277,21 @@ def test_a_bad_key_is_refused_where_it_is_written() -> None:
     text = json.dumps(config("aya_vision", "AyaVision", vision_config=dict(SIGLIP), downsample_factor=2.0), indent=2)
     (problem,) = [p for p in analyze({}, text).problems if p.severity == "error"]
     assert '"downsample_factor"' in text.splitlines()[problem.span.start.line] and "write 2" in problem.message
+
+
+def test_a_sub_config_s_architectures_are_not_read_and_draw_no_note() -> None:
+    # The composite builds text_config's bare model by its model_type (AutoModel), whatever its
+    # "architectures" say: SmolVLM's "VLlama3ForCausalLM" is no model lsp-count should call unmodelled,
+    # and a vision_config with no "architectures" (as most are written) needs no note either.
+    from config_models import analyze, catalog_config
+
+    config = catalog_config("llava-hf/llava-1.5-7b-hf")
+    plain = analyze(config)
+    config["text_config"] = dict(config["text_config"], architectures=["VLlama3ForCausalLM"])
+    config["vision_config"] = {k: v for k, v in config["vision_config"].items() if k != "architectures"}
+    report = analyze(config)
+    assert [p for p in report.problems if p.code == "LC106"] == []
+    assert report.models[0].tree.total == plain.models[0].tree.total
+    # The top-level file's own architectures are still read, and an unknown one still said.
+    other = analyze(config | {"architectures": ["LlavaForSomethingElse"]})
+    assert any(p.code == "LC106" and "LlavaForSomethingElse is not modelled" in p.message for p in other.problems)

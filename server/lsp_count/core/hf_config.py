@@ -50,11 +50,12 @@ def _first_architecture(root: SourceNode) -> tuple[str | None, Span | None]:
     return None, None
 
 
-def build_spec(root: SourceNode, name: str, model_type_hint: str | None = None, *, class_fixed: bool = False) -> ModelSpec:
+def build_spec(root: SourceNode, name: str, model_type_hint: str | None = None, *, sub_config: bool = False) -> ModelSpec:
     """Resolve a config mapping into a ModelSpec. Raises SpecError with located problems.
 
-    ``class_fixed``: a sub-config whose class its composite fixes (``Family.fixed_subconfigs``): no
-    note that the mapping names no architecture, as the composite decides the class."""
+    ``sub_config``: a composite's sub-config (text_config, vision_config), from which the composite
+    builds the sub-model's bare class by its model_type (AutoModel), whatever its "architectures" say
+    (SmolVLM's "VLlama3ForCausalLM"): no note about them, or about their absence."""
     mt_node = root.get("model_type")
     model_type = _text(mt_node) or model_type_hint
     arch, arch_span = _first_architecture(root)
@@ -81,7 +82,7 @@ def build_spec(root: SourceNode, name: str, model_type_hint: str | None = None, 
         known = index.get(arch)
         if known and known[0] == model_type:
             head = known[1]
-        else:
+        elif not sub_config:
             problems.append(Problem(
                 "warning", "LC106",
                 f"{arch} is not modelled; counting {family.architecture} instead", arch_span,
@@ -89,7 +90,7 @@ def build_spec(root: SourceNode, name: str, model_type_hint: str | None = None, 
     architecture = arch if head else family.architecture
     if head is None:
         head = index.get(family.architecture, (model_type, "causal_lm"))[1]
-        if arch is None and not class_fixed:
+        if arch is None and not sub_config:
             problems.append(Problem("info", "LC106", f"no \"architectures\" in the config: counted {family.architecture}",
                                     root.span))
     values, origins, value_problems, filled_nulls = resolve_values(family, root)
@@ -118,7 +119,7 @@ def build_spec(root: SourceNode, name: str, model_type_hint: str | None = None, 
         if fixed:
             sub = _without(sub, ("model_type", "architectures"))
         try:
-            subspecs[field_name] = build_spec(sub, f"{name}:{key}", default_type, class_fixed=fixed)
+            subspecs[field_name] = build_spec(sub, f"{name}:{key}", default_type, sub_config=True)
             problems.extend(subspecs[field_name].problems)
             if nested and field_name in family.flat_subconfigs:
                 problems.extend(_unread_flat_keys(family, root, key, subspecs[field_name]))
