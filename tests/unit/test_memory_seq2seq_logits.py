@@ -47,3 +47,12 @@ def test_an_unshared_marian_s_logits_are_its_decoder_s_vocabulary() -> None:
 def test_a_causal_model_s_loss_upcasts_in_a_pure_run_too() -> None:
     config = catalog_config("meta-llama/Llama-3.2-1B")
     assert _logits(config, context=64, batch=1, pure_precision=True).bytes == LOSS_LOGIT_BYTES * 64 * 128_256
+
+
+def test_a_vision_language_model_s_logits_are_its_text_model_s() -> None:
+    # Qwen2-VL's ForConditionalGeneration computes transformers' causal loss over its text model's vocabulary.
+    config = catalog_config("Qwen/Qwen2-VL-7B-Instruct")
+    V = config["vocab_size"] if "vocab_size" in config else config["text_config"]["vocab_size"]
+    found = _logits(config, context=1024, batch=2)
+    assert (found.bytes, found.exact) == (LOSS_LOGIT_BYTES * 1024 * 2 * V, False)
+    assert _logits(config | {"architectures": ["Qwen2VLModel"]}, context=1024, batch=2) is None  # no head

@@ -1559,7 +1559,9 @@ def _estimate(model: ModelReport, settings: Settings, facts: _TreeFacts) -> Memo
         lines.append(MemoryLine("activations", act, False, source))
         spec = _decoder_spec(model)
         seq2seq = _seq2seq_spec(model)
-        vocab = spec.values.get("vocab_size") if spec is not None and model.spec is not None and model.spec.head in ("causal_lm",) \
+        # A vision-language model's head is its text model's, and its loss transformers' causal one (upcast).
+        vocab = spec.values.get("vocab_size") if spec is not None and model.spec is not None \
+            and model.spec.head in ("causal_lm", "conditional_generation") \
             else output_vocab(seq2seq) if seq2seq is not None and seq2seq.head == "seq2seq_lm" \
             else facts.memo(("tree_vocab",), lambda: _tree_vocab(model.tree)) if model.spec is None else None
         if isinstance(vocab, int):
