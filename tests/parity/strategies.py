@@ -215,10 +215,10 @@ def dbrx_config(draw) -> dict:
     return cfg
 
 
-def deepseek_v32_config(draw) -> dict:
-    """DeepSeek-V3.2: always a low-rank query (DeepseekV32Config takes no null q_lora_rank), a small indexer, and
-    mlp_layer_types drawn or derived from first_k_dense_replace."""
-    cfg = decoder_config(draw, "deepseek_v32")
+def deepseek_v32_config(draw, model_type: str = "deepseek_v32") -> dict:
+    """DeepSeek-V3.2 (and GLM-MoE-DSA): always a low-rank query (DeepseekV32Config takes no null q_lora_rank), a
+    small indexer, and mlp_layer_types drawn or derived from first_k_dense_replace."""
+    cfg = decoder_config(draw, model_type)
     if cfg.get("q_lora_rank") is None:
         cfg["q_lora_rank"] = draw(st.sampled_from([8, 12]))
     _maybe(draw, "index_n_heads", draw(st.integers(1, 4)), cfg)
@@ -228,6 +228,60 @@ def deepseek_v32_config(draw) -> dict:
         # (at least one MoE layer: with none, the class builds whatever num_local_experts says, a float too)
         kinds = draw(st.lists(st.sampled_from(["dense", "sparse"]), min_size=layers, max_size=layers))
         cfg["mlp_layer_types"] = kinds if "sparse" in kinds else ["sparse"] + kinds[1:]
+    if draw(st.booleans()):  # the experts under the legacy num_experts, or n_routed_experts
+        cfg[draw(st.sampled_from(["num_experts", "n_routed_experts"]))] = cfg.pop("num_local_experts")
+    return cfg
+
+
+def glm_moe_dsa_config(draw) -> dict:
+    """GLM-MoE-DSA: DeepSeek-V3.2's draws, and which layers run the indexer: indexer_types, an index_topk_pattern of
+    F and S (or a list), or index_topk_freq and index_skip_topk_offset, each drawn or left out."""
+    cfg = deepseek_v32_config(draw, "glm_moe_dsa")
+    layers = cfg["num_hidden_layers"]
+    kinds = draw(st.lists(st.sampled_from(["full", "shared"]), min_size=layers, max_size=layers + 1))
+    schedule = draw(st.sampled_from(["types", "pattern", "pattern_list", "freq", "none"]))
+    if schedule == "types":
+        cfg["indexer_types"] = kinds
+    elif schedule == "pattern":
+        cfg["index_topk_pattern"] = "".join("F" if k == "full" else "S" for k in kinds)
+    elif schedule == "pattern_list":
+        cfg["index_topk_pattern"] = kinds
+    elif schedule == "freq":
+        _maybe(draw, "index_topk_freq", draw(st.integers(-1, 4)), cfg)
+        _maybe(draw, "index_skip_topk_offset", draw(st.integers(-2, 4)), cfg)
+    return cfg
+
+
+def deepseek_v4_config(draw) -> dict:
+    """DeepSeek-V4: the attention layer types drawn (layer_types or the legacy compress_ratios, as many as the layers
+    or one more) or derived, the windows (compress_rates, or the legacy compress_rate_csa / _hca), the grouped output
+    projection, the indexer, the hyper-connections' streams and the hash-routed layers, each drawn or left out."""
+    cfg = decoder_config(draw, "deepseek_v4")
+    layers = cfg["num_hidden_layers"]
+    types = ["sliding_attention", "compressed_sparse_attention", "heavily_compressed_attention"]
+    kinds = draw(st.lists(st.sampled_from(types), min_size=layers, max_size=layers + 1))
+    schedule = draw(st.sampled_from(["types", "ratios", "none"]))
+    if schedule == "types":
+        cfg["layer_types"] = kinds
+    elif schedule == "ratios":
+        cfg["compress_ratios"] = [{types[0]: 0, types[1]: 4, types[2]: 128}[k] for k in kinds]
+    rates = {types[1]: draw(st.integers(0, 6)), types[2]: draw(st.integers(0, 9))}
+    how = draw(st.sampled_from(["dict", "legacy", "none"]))
+    if how == "dict":
+        cfg["compress_rates"] = rates
+    elif how == "legacy":
+        _maybe(draw, "compress_rate_csa", rates[types[1]], cfg)
+        _maybe(draw, "compress_rate_hca", rates[types[2]], cfg)
+    cfg["q_lora_rank"] = draw(st.integers(1, 12))
+    cfg["o_groups"] = draw(st.integers(1, 4))
+    _maybe(draw, "o_lora_rank", draw(st.integers(0, 8)), cfg)
+    cfg["index_n_heads"] = draw(st.integers(1, 4))
+    cfg["index_head_dim"] = draw(st.sampled_from([2, 4, 8]))
+    _maybe(draw, "hc_mult", draw(st.integers(0, 4)), cfg)
+    cfg["sliding_window"] = draw(st.integers(1, 16))
+    _maybe(draw, "num_hash_layers", draw(st.integers(0, layers)), cfg)
+    if draw(st.booleans()):
+        cfg["mlp_layer_types"] = draw(st.lists(st.sampled_from(["hash_moe", "moe"]), min_size=layers, max_size=layers))
     return cfg
 
 
@@ -360,6 +414,7 @@ def doge_config(draw) -> dict:
 STRATEGIES: dict[str, Callable] = {"mamba2": mamba2_config, "gpt_neo": gpt_neo_config,
                                    "glm4_moe_lite": glm4_moe_lite_config, "ernie4_5_moe": ernie4_5_moe_config,
                                    "dbrx": dbrx_config, "deepseek_v32": deepseek_v32_config,
+                                   "glm_moe_dsa": glm_moe_dsa_config, "deepseek_v4": deepseek_v4_config,
                                    "llama4_text": llama4_text_config, "jetmoe": jetmoe_config,
                                    "diffllama": diffllama_config, "exaone_moe": exaone_moe_config,
                                    "afmoe": afmoe_config, "cohere2_moe": cohere2_moe_config,

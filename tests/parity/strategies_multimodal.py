@@ -1,5 +1,5 @@
-"""Random small vision-language configs (llava, gemma3, qwen2_vl, qwen2_5_vl, qwen3_vl, qwen3_vl_moe, pixtral,
-mistral3), written as a config.json would be.
+"""Random small vision-language configs (llava, gemma3, qwen2_vl, qwen2_5_vl, qwen3_vl, qwen3_vl_moe, qwen3_5,
+qwen3_5_moe, pixtral, mistral3), written as a config.json would be.
 
 Nested sub-configs are sparse, as published ones are: keys left out take the
 sub-model class's defaults, and a missing ``vision_config`` takes the composite
@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from .strategies import REQUIRED_KEYS, STRATEGIES, _maybe
 from .strategies_encoders import clip_vision
+from .strategies_hybrids import qwen3_5_moe_text_config, qwen3_5_text_config
 
 
 def _text(draw, model_type: str) -> dict:
@@ -286,6 +287,64 @@ STRATEGIES["qwen3_vl_text"] = qwen3_vl_text
 STRATEGIES["qwen3_vl_moe_text"] = qwen3_vl_moe_text
 STRATEGIES["qwen3_vl"] = qwen3_vl
 STRATEGIES["qwen3_vl_moe"] = qwen3_vl_moe
+
+
+def _qwen3_5_vision(draw, model_type: str) -> dict:
+    """A small Qwen3_5VisionConfig / Qwen3_5MoeVisionConfig: Qwen3-VL's tower keys; deepstack_visual_indexes
+    sometimes written (the Hub's configs write "[]"), which these classes do not read (no DeepStack mergers)."""
+    cfg = _qwen_vision(draw, model_type, "hidden_size",
+                       lambda draw, cfg: cfg.update(intermediate_size=draw(st.integers(4, 40))),
+                       (("out_hidden_size", [8, 16, 20]), ("num_position_embeddings", [1, 4, 9, 16, 30]),
+                        ("deepstack_visual_indexes", [[], [0], [5, 11, 17]])))
+    cfg["architectures"] = ["Qwen3_5MoeVisionModel" if "moe" in model_type else "Qwen3_5VisionModel"]
+    return cfg
+
+
+def qwen3_5_vision(draw) -> dict:
+    return _qwen3_5_vision(draw, "qwen3_5_vision")
+
+
+def qwen3_5_moe_vision(draw) -> dict:
+    return _qwen3_5_vision(draw, "qwen3_5_moe_vision")
+
+
+def _qwen3_5(draw, model_type: str, architectures: list[str]) -> dict:
+    """Qwen3.5 / Qwen3.5-MoE: the hybrid text model nested (strategies_hybrids' Qwen3.5 text configs: layer_types or
+    full_attention_interval, the Gated DeltaNet's sizes; its model_type the family's, another, or none; sometimes
+    its tie_word_embeddings, which does not tie the head), sometimes text keys at the top level too, which the
+    composite config does not read; the vision_config named as the composite (the released checkpoints' name),
+    as its tower or not at all; rarely none; the classifiers' labels and token_classification_bias."""
+    text = (qwen3_5_moe_text_config if "moe" in model_type else qwen3_5_text_config)(draw)
+    text.pop("architectures")
+    cfg: dict = {"model_type": model_type}
+    if draw(st.booleans()):
+        text.pop("model_type")
+    elif draw(st.booleans()):
+        text["model_type"] = "qwen3_next"  # the composite builds its own text config whatever it names
+    cfg["text_config"] = text
+    if draw(st.integers(0, 3)) == 0:  # flat keys beside it: not read
+        cfg.update(hidden_size=text["hidden_size"] * 2, num_hidden_layers=text["num_hidden_layers"] + 1)
+    cfg = _qwen_vl_rest(draw, cfg, model_type, lambda d: _qwen3_5_vision(d, f"{model_type}_vision"), "out_hidden_size",
+                        text, architectures)
+    if cfg["architectures"][0].endswith("Classification"):
+        _maybe(draw, "id2label", {str(i): f"L{i}" for i in range(draw(st.integers(1, 5)))}, cfg)
+        _maybe(draw, "token_classification_bias", draw(st.sampled_from([False, True, None])), cfg)
+    return cfg
+
+
+def qwen3_5(draw) -> dict:
+    return _qwen3_5(draw, "qwen3_5", ["Qwen3_5ForConditionalGeneration", "Qwen3_5Model",
+                                      "Qwen3_5ForSequenceClassification", "Qwen3_5ForTokenClassification"])
+
+
+def qwen3_5_moe(draw) -> dict:
+    return _qwen3_5(draw, "qwen3_5_moe", ["Qwen3_5MoeForConditionalGeneration", "Qwen3_5MoeModel"])
+
+
+STRATEGIES["qwen3_5_vision"] = qwen3_5_vision
+STRATEGIES["qwen3_5_moe_vision"] = qwen3_5_moe_vision
+STRATEGIES["qwen3_5"] = qwen3_5
+STRATEGIES["qwen3_5_moe"] = qwen3_5_moe
 
 
 def pixtral(draw) -> dict:

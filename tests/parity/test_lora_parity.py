@@ -17,6 +17,7 @@ import pytest
 
 from lsp_count.core.analyze import AnalyzeOptions, analyze_text
 from lsp_count.core.families import registry
+from lsp_count.formats.common import lora_layer_indices
 
 pytestmark = pytest.mark.parity
 
@@ -632,6 +633,12 @@ _LLAVA_CLIP = {"model_type": "clip_vision_model", "hidden_size": 8, "num_hidden_
                "intermediate_size": 16, "image_size": 32, "patch_size": 16, "projection_dim": 8}
 _LLAVA_SIGLIP = {"model_type": "siglip_vision_model", "hidden_size": 8, "num_hidden_layers": 2, "num_attention_heads": 2,
                  "intermediate_size": 16, "image_size": 32, "patch_size": 16}
+_QWEN3_5_TEXT = {"vocab_size": 50, "hidden_size": 16, "num_attention_heads": 2, "num_key_value_heads": 1, "head_dim": 8,
+                 "num_hidden_layers": 4, "intermediate_size": 8, "linear_num_key_heads": 1, "linear_num_value_heads": 2,
+                 "linear_key_head_dim": 4, "linear_value_head_dim": 4,
+                 "layer_types": ["linear_attention", "full_attention", "linear_attention", "linear_attention"]}
+_QWEN3_5_VISION = {"depth": 2, "hidden_size": 8, "num_heads": 2, "intermediate_size": 8, "out_hidden_size": 16,
+                   "num_position_embeddings": 4}
 COMPOSITE_CONFIGS = {
     "llava": {"text_config": {"model_type": "llama", "hidden_size": 16, "num_hidden_layers": 2, "num_attention_heads": 2,
                               "intermediate_size": 32, "vocab_size": 64},
@@ -669,6 +676,13 @@ COMPOSITE_CONFIGS = {
                      "vision_config": {"depth": 2, "hidden_size": 8, "num_heads": 2, "intermediate_size": 16,
                                        "out_hidden_size": 16, "num_position_embeddings": 4,
                                        "deepstack_visual_indexes": [1]}},
+    # Qwen3.5: hybrid text models (Gated DeltaNet layers 0, 2, 3; gated attention layer 1), Qwen3-VL's tower
+    # without DeepStack mergers; peft leaves the MoE one's fused experts and router alone.
+    "qwen3_5": {"text_config": _QWEN3_5_TEXT, "vision_config": _QWEN3_5_VISION},
+    "qwen3_5_moe": {"text_config": {**{k: v for k, v in _QWEN3_5_TEXT.items() if k != "intermediate_size"},
+                                    "num_experts": 4, "num_experts_per_tok": 2, "moe_intermediate_size": 8,
+                                    "shared_expert_intermediate_size": 8},
+                    "vision_config": _QWEN3_5_VISION},
     # The classes built on the llava layout (LLaVA's tower and text model; their projectors and extra parts).
     "llava_next": {"text_config": _LLAVA_TEXT, "vision_config": _LLAVA_CLIP},
     "llava_onevision": {"text_config": {**_LLAVA_TEXT, "model_type": "qwen2", "num_key_value_heads": 1},
@@ -711,6 +725,9 @@ COMPOSITE_CLASSES = {"siglip": ("SiglipModel", "SiglipForImageClassification"),
                      "qwen2_vl": ("Qwen2VLForConditionalGeneration", "Qwen2VLModel"),
                      "qwen3_vl": ("Qwen3VLForConditionalGeneration", "Qwen3VLModel"),
                      "qwen3_vl_moe": ("Qwen3VLMoeForConditionalGeneration", "Qwen3VLMoeModel"),
+                     "qwen3_5": ("Qwen3_5ForConditionalGeneration", "Qwen3_5Model", "Qwen3_5ForSequenceClassification",
+                                 "Qwen3_5ForTokenClassification"),
+                     "qwen3_5_moe": ("Qwen3_5MoeForConditionalGeneration", "Qwen3_5MoeModel"),
                      "clip": ("CLIPModel", "CLIPForImageClassification"),
                      **{mt: (f"{prefix}ForConditionalGeneration", f"{prefix}Model") for mt, prefix in (
                          ("llava_next", "LlavaNext"), ("llava_onevision", "LlavaOnevision"),
@@ -738,12 +755,17 @@ def test_composite_module_paths_are_transformers_s(model_type, architecture):
     config = {"model_type": model_type, "architectures": [architecture], **COMPOSITE_CONFIGS[model_type]}
     with torch.device("meta"):
         model = getattr(transformers, architecture)(CONFIG_MAPPING[model_type].from_dict(dict(config)))
+    spec = analyze_text(json.dumps(config), "model/config.json").models[0].spec
+    indices = lora_layer_indices(spec)  # a hybrid text model's kinds of layer (Qwen3.5's), numbered as transformers does
     ours = _adapted_names(config, lambda path, t, mult: lora._composite_paths(path, t.name, mult,
-                                                                               lora.COMPOSITE_PATHS[model_type]))
+                                                                               lora.COMPOSITE_PATHS[model_type], indices))
     assert len(ours) == len(set(ours))
     assert set(ours) == _linear_names(model)
 
 
+_QWEN3_5_TARGETS = (r"model\.language_model\.layers\.[13]\.(linear_attn|self_attn)\.(in_proj_qkv|q_proj|out_proj|o_proj)",
+                    r"model\.language_model\.layers\.1\.self_attn\.[qk]_proj", ["in_proj_z", "in_proj_b", "linear_fc1"],
+                    r"model\.visual\.(blocks\.1|merger)\.linear_fc\d")
 VLM_TARGETS = (None, ["q_proj", "v_proj"], r"model\.language_model\.layers\.\d+\.self_attn\.(q|v)_proj",
                r".*language_model.*\.(q_proj|v_proj|down_proj)", r"model\.language_model\.layers\.\d+\.mlp\..*_proj")
 # CLIPModel: a regex over one tower (text_model.encoder.layers.N..., vision_model...), and the projections by name.
@@ -775,6 +797,11 @@ COMPOSITE_TARGETS = {"clip": (None, ["q_proj", "v_proj"], r"text_model\.encoder\
                         for mt in ("idefics3", "smolvlm")},
                      "internvl": VLM_TARGETS + (r"model\.vision_tower\.encoder\.layer\.\d+\.attention\.(q_proj|projection_layer)",
                                                 r"model\.multi_modal_projector\.linear_\d", ["projection_layer", "fc2"]),
+                     # Qwen3.5: layers numbered across their kinds (layer 1 the attention one), the Gated DeltaNet's
+                     # projections, the tower's linears; the MoE one's shared expert (mlp.shared_expert.*).
+                     "qwen3_5": VLM_TARGETS + _QWEN3_5_TARGETS,
+                     "qwen3_5_moe": VLM_TARGETS + _QWEN3_5_TARGETS + (r".*layers\.[13]\.mlp\.shared_expert\.(gate|down)_proj",
+                                                                      ["shared_expert_gate", "up_proj"]),
                      "qwen3_vl_moe": VLM_TARGETS[:4] + (r"model\.visual\.(deepstack_merger_list\.1|merger)\.linear_fc1",
                                                         ["linear_fc1", "o_proj"])}
 
@@ -793,6 +820,22 @@ def test_composite_targets_match_peft(tmp_path, model_type):
         assert not report.has_errors, (targets, report.problems)
         (model,) = report.models
         assert (model.tree.total, model.tree.trainable) == expected, targets
+
+
+@pytest.mark.parametrize("pattern", [r"model\.language_model\.layers\.[02]\.mlp\..*_proj",
+                                     r"model\.language_model\.layers\.[12]\.(self_attn\.q_proj|mlp\.gate_proj)"])
+def test_a_regex_naming_layers_of_a_vision_language_text_stack_of_two_kinds(tmp_path, pattern):
+    """Qwen3-VL-MoE's dense layers (mlp_only_layers 0 and 2) between its MoE ones: a regex naming layer numbers adapts
+    those layers' modules (model.language_model.layers.2.mlp.gate_proj), numbered as transformers numbers them, not
+    each kind's from 0."""
+    config = {"model_type": "qwen3_vl_moe", "architectures": ["Qwen3VLMoeForConditionalGeneration"],
+              "text_config": {**COMPOSITE_CONFIGS["qwen3_vl_moe"]["text_config"], "num_hidden_layers": 4,
+                              "mlp_only_layers": [0, 2]},
+              "vision_config": COMPOSITE_CONFIGS["qwen3_vl_moe"]["vision_config"]}
+    report = analyze_any(tmp_path, config, lora_yaml(2, pattern))
+    assert not report.has_errors, report.problems
+    (model,) = report.models
+    assert (model.tree.total, model.tree.trainable) == peft_counts(config, 2, pattern)
 
 
 @pytest.mark.parametrize("model_type, keys", [

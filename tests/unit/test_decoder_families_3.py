@@ -5,12 +5,11 @@ and the configs their classes refuse, refused at the key that says why."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
-from lsp_count.core.analyze import analyze_text
 from lsp_count.core.memory import Settings, estimate_memory
+
+from config_models import analyze, model as count
 
 # transformers 5.25, meta device, each family's class with its config class's defaults.
 CLASS_DEFAULTS = {
@@ -38,16 +37,6 @@ KV = H * 1 * 8  # k_proj, v_proj 16 → 8: 128 each
 ATTENTION = Q + 2 * KV + O  # 768
 MLP = 3 * H * 8  # gate, up, down: 384
 EDGES = VOCAB * H + H + H * VOCAB  # embed_tokens, the final norm, lm_head: 336
-
-
-def analyze(config: dict):
-    return analyze_text(json.dumps(config, indent=2), "model/config.json")
-
-
-def count(config: dict):
-    report = analyze(config)
-    assert not report.has_errors, report.problems
-    return report.models[0]
 
 
 def errors(config: dict) -> list[str]:

@@ -5,22 +5,11 @@ was taken from ``sum(p.numel() for p in model.parameters())`` there first), and 
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
-from lsp_count.core.analyze import analyze_text
 from lsp_count.core.memory import Settings, estimate_memory
 
-
-def analyze(config: dict):
-    return analyze_text(json.dumps(config, indent=2), "model/config.json")
-
-
-def count(config: dict):
-    report = analyze(config)
-    assert not report.has_errors, report.problems
-    return report.models[0]
+from config_models import analyze, model as count
 
 
 def errors(config: dict) -> list[str]:

@@ -19,6 +19,7 @@ LAYOUTS: dict[str, str] = {
     "decoder": "lsp_count.core.layouts.decoder:build_decoder",
     "mamba": "lsp_count.core.layouts.decoder:build_mamba",
     "hybrid": "lsp_count.core.layouts.hybrid:build_hybrid",
+    "gemma4": "lsp_count.core.layouts.gemma4:build_gemma4",
     "encoder": "lsp_count.core.layouts.encoder:build_encoder",
     "albert": "lsp_count.core.layouts.encoder:build_albert",
     "clip": "lsp_count.core.layouts.encoder:build_clip",

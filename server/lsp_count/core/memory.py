@@ -64,6 +64,8 @@ import re
 from dataclasses import dataclass, fields, replace
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
+from lsp_count.core.layouts.decoder import STACK_NAMES as DECODER_STACK_NAMES, indexer_layer_flags
+from lsp_count.core.layouts.gemma4 import STACK_NAMES as GEMMA4_STACK_NAMES
 from lsp_count.core.layouts.hybrid import STACK_NAMES as HYBRID_STACK_NAMES
 from lsp_count.core.layouts.seq2seq import ENCODER_ONLY_HEADS
 from lsp_count.core.params import LANGUAGE_MODEL_NODE, ParamNode, ParamTree, Tensor
@@ -117,8 +119,11 @@ ALL_LAYERS_SLIDING = frozenset({"mistral", "mixtral", "phi3", "starcoder2"})
 # Node names that hold the repeated layer stack (for pipeline and ZeRO-3 layer granularity). The seq2seq
 # layout's encoder and decoder stacks are "layers" too; Switch Transformers splits each into
 # "dense_layers" and "sparse_layers".
+# A layout's layers of one kind are a stack too: a hybrid's (attention_moe_layers, mamba_mlp_layers, ...), a
+# decoder's with no sparse-attention indexer (GLM-MoE-DSA's moe_layers_no_indexer), Gemma 4's (sliding_layers,
+# shared_full_layers, ...).
 LAYER_STACK_NAMES = frozenset({"layers", "dense_layers", "moe_layers", "sparse_layers", "layer", "h", "blocks"}) \
-    | HYBRID_STACK_NAMES  # a hybrid's layers of one kind (attention_moe_layers, mamba_mlp_layers, ...)
+    | HYBRID_STACK_NAMES | DECODER_STACK_NAMES | GEMMA4_STACK_NAMES
 # The entries of a ModuleList as the Python analyser names them: `3`, or equal ones grouped, `0-11`.
 _ENTRY_NAME = re.compile(r"\d+(?:-\d+)?")
 # Limits that catch typos (a context of 10^12 tokens is not a setting, it is a slip).
@@ -333,15 +338,19 @@ def _plan(model: ModelReport, s: Settings) -> _Plan:
 # --- settings validation ------------------------------------------------------------------------
 
 
+# The layouts of the models that generate text (the spec _decoder_spec finds: KV cache, logits, position limit).
+GENERATING_LAYOUTS = ("decoder", "mamba", "hybrid", "gemma4")
+
+
 def _decoder_spec(model: ModelReport) -> ModelSpec | None:
     """The spec whose attention / SSM layers generate text: the model's, or a nested text model's."""
     spec = model.spec
     if spec is None:
         return None
-    if spec.family.layout in ("decoder", "mamba", "hybrid"):
+    if spec.family.layout in GENERATING_LAYOUTS:
         return spec
     for sub in spec.subspecs.values():
-        if sub.family.layout in ("decoder", "mamba", "hybrid"):
+        if sub.family.layout in GENERATING_LAYOUTS:
             return sub
     return None
 
@@ -830,15 +839,22 @@ def kv_cache(model: ModelReport, context: int, batch: int, kv_dtype: str = "bflo
         conv = f"conv {channels:,}×{kernel} in {kv_dtype}"
         return KVCache(total, pp == 1, f"SSM state: {n} layers × ({conv} + state {inner:,}×{state} in float32) per "
                                        "sequence, independent of context")
+    if isinstance(v.get("gemma4_layers"), tuple):
+        return _gemma4_cache(spec, context, batch, kv_dtype, elem_bytes, tp, pp)
+    if v.get("compressed_attention"):
+        return _compressed_cache(spec, context, batch, kv_dtype, elem_bytes, pp)
     if v.get("kv_lora_rank"):
         latent = spec.int("kv_lora_rank") + spec.int("qk_rope_head_dim")
-        # DeepSeek-V3.2: its indexer caches one index_head_dim-wide key per token and layer beside the latent.
+        # DeepSeek-V3.2: its indexer caches one index_head_dim-wide key per token and layer beside the latent;
+        # GLM-MoE-DSA's only in the layers that have their own indexer (indexer_layers).
         indexer = spec.int("index_head_dim") if v.get("index_n_heads") else 0
-        per_token_layer = (latent + indexer) * elem_bytes
-        total = min(stage, n) * per_token_layer * context * batch
+        indexed = indexer_layer_flags(spec) if indexer else (False,) * n
+        per_layer = [(latent + (indexer if own else 0)) * elem_bytes for own in indexed]
+        total = max(sum(per_layer[i:i + stage]) for i in range(0, n, stage)) * context * batch
+        on = "" if all(indexed) else f" on {sum(indexed)} of them"
         return KVCache(total, pp == 1, f"MLA latent: {n} layers × (kv_lora_rank {spec.int('kv_lora_rank')} + rope "
                                        f"{spec.int('qk_rope_head_dim')}"
-                                       + (f" + indexer key {indexer}" if indexer else "")
+                                       + (f" + indexer key {indexer}{on}" if any(indexed) else "")
                                        + f") × {context:,} tokens × batch {batch}; {kv_dtype}")
     kv, d = spec.int("num_kv_heads"), spec.int("head_dim")
     heads_here = max(kv // tp, 1)
@@ -853,6 +869,77 @@ def kv_cache(model: ModelReport, context: int, batch: int, kv_dtype: str = "bflo
     tp_note = f", {heads_here} of {kv} kv heads per GPU" if tp > 1 else ""
     return KVCache(total, pp == 1, f"{where} × 2 × {kv} kv heads × head_dim {d} × {context:,} tokens × batch {batch}; "
                                    f"{kv_dtype}{tp_note}")
+
+
+def _gemma4_cache(spec: ModelSpec, context: int, batch: int, kv_dtype: str, elem_bytes: int, tp: int,
+                  pp: int) -> KVCache:
+    """Gemma 4's cache, layer by layer as its DynamicCache holds it: a layer that computes its own keys and values
+    caches 2 · kv_heads · head_dim per token (its own width and heads: a full-attention layer's global_head_dim and
+    num_global_key_value_heads; keys serving as values are still cached twice), a sliding one at most the window; a
+    layer reusing an earlier layer's keys and values (num_kv_shared_layers) caches nothing."""
+    plan = spec.values["gemma4_layers"]
+    window = sliding_window(spec)
+    per_layer, parts = [], {}
+    for t, d, kv, mode, _own_k, _has_v, _width in plan:  # type: ignore[union-attr]
+        if mode == "reuse":
+            per_layer.append(0)
+            continue
+        sliding = t == "sliding_attention" and bool(window)
+        tokens = min(context, window) if sliding and window else context
+        per_layer.append(2 * max(kv // tp, 1) * d * tokens * batch * elem_bytes)
+        what = (f"sliding (window {window:,})" if sliding else "full", kv, d)
+        parts[what] = parts.get(what, 0) + 1
+    stage = max(1, -(-len(per_layer) // pp))
+    total = max((sum(per_layer[i:i + stage]) for i in range(0, len(per_layer), stage)), default=0)
+    shared = sum(1 for p in plan if p[3] == "reuse")  # type: ignore[union-attr]
+    detail = " + ".join(f"{n} {kind} × 2 × {kv} kv heads × head_dim {d}" for (kind, kv, d), n in parts.items())
+    detail = (detail or "no cached layers") + f" × {context:,} tokens × batch {batch}; {kv_dtype}"
+    if shared:
+        detail += f"; {shared} layers reuse earlier layers' keys and values (cache nothing)"
+    if tp > 1:
+        detail += f"; max(kv heads / {tp}, 1) kv heads per GPU"
+    return KVCache(total, pp == 1, detail)
+
+
+def _compressed_cache(spec: ModelSpec, context: int, batch: int, kv_dtype: str, elem_bytes: int, pp: int) -> KVCache:
+    """DeepSeek-V4's cache, layer by layer as transformers' holds it after ``context`` tokens: every layer its last
+    sliding_window - 1 keys (one head, head_dim wide; a sliding layer's values beside them, a compressed layer's the
+    same tensor); a compressed layer (CSA / HCA, its window r = compress_rates) its compressor's state: the projections
+    of the context % r tokens no window has closed over yet (kv and gate, head_dim wide, twice that for CSA's two
+    series), one compressed entry per closed window (head_dim), and for CSA, once a window has closed, the last
+    window's first series (kv, and its gate in float32: the position bias it adds is kept in float32), all again for
+    its indexer at index_head_dim. Whatever the tensor parallelism: the one key/value head is on every GPU."""
+    v = spec.values
+    n, d, window = spec.int("num_layers"), spec.int("head_dim"), spec.int("sliding_window")
+    idim = spec.int("index_head_dim")
+    rates = v.get("compress_rates") or {}
+    kept = context if window <= 1 else min(context, window - 1)  # (a window of 1 keeps every token)
+    exact = pp == 1
+    per_layer = []
+    for t in spec["layer_types"][:n]:  # type: ignore[index]
+        if t == "sliding_attention":
+            per_layer.append(2 * kept * d * elem_bytes)
+            continue
+        rate = rates.get(t)  # type: ignore[union-attr]
+        values = kept * d * elem_bytes
+        if not isinstance(rate, int) or rate <= 0:  # (a window of 0 builds, but its forward pass divides by it)
+            per_layer.append(values)
+            exact = False
+            continue
+        left, closed = context % rate, context // rate
+        if t == "heavily_compressed_attention":
+            values += (2 * left * d + closed * d) * elem_bytes
+        else:
+            for width in (d, idim):
+                values += (2 * left * 2 * width + closed * width) * elem_bytes
+                values += rate * width * (elem_bytes + 4) if closed else 0
+        per_layer.append(values)
+    stage = max(1, -(-n // pp))
+    total = max(sum(per_layer[i:i + stage]) for i in range(0, n, stage)) * batch
+    kinds = {t: sum(1 for x in spec["layer_types"][:n] if x == t) for t in dict.fromkeys(spec["layer_types"][:n])}  # type: ignore[index]
+    where = ", ".join(f"{k} {t.replace('_attention', '').replace('_', ' ')}" for t, k in kinds.items())
+    return KVCache(total, exact, f"{n} layers ({where}): the last {kept:,} of {context:,} tokens' keys (head_dim {d}), "
+                                 f"and the compressors' windows, entries and overlaps; batch {batch}; {kv_dtype}")
 
 
 def _mixed_cache(spec: ModelSpec, mixers: tuple, context: int, batch: int, kv_dtype: str, elem_bytes: int,

@@ -11,10 +11,12 @@ from typing import Any
 from lsp_count.core.catalog import not_found_problem, resolve_model
 from lsp_count.core.hf_config import count_config
 from lsp_count.core.layouts import decoder as decoder_layout
+from lsp_count.core.layouts import gemma4 as gemma4_layout
 from lsp_count.core.layouts import hybrid as hybrid_layout
 from lsp_count.core.memory import TORCH_OPTIMIZER_STATES, torch_optimizer_kind
 from lsp_count.core.report import ModelReport, relocated
 from lsp_count.core.source import Problem, SourceNode, Span
+from lsp_count.core.spec import ModelSpec
 from lsp_count.formats.lora import LoraTargets, apply_lora, layer_groups
 
 # ${a.b.c}, ${.sibling}: OmegaConf node interpolations we can resolve inside the document.
@@ -279,6 +281,16 @@ def base_model(reader: Reader, key: str, options, problems: list[Problem], name:
     return relocated(report, span)
 
 
+def lora_layer_indices(spec: ModelSpec | None) -> dict[str, tuple[int, ...]]:
+    """A stack of several layer kinds (dense and MoE, attention and Mamba): each kind's layers' own numbers, for
+    apply_lora's layer_indices; a vision-language model's are its text model's (Qwen3.5's Gated DeltaNet and
+    attention layers)."""
+    text = spec.subspecs.get("text") if spec is not None else None
+    return decoder_layout.layer_indices(spec) or hybrid_layout.layer_indices(spec) \
+        or decoder_layout.layer_indices(text) or hybrid_layout.layer_indices(text) \
+        or gemma4_layout.layer_indices(spec) or gemma4_layout.layer_indices(text)
+
+
 def finish(base: ModelReport, lora: Lora | None, plan: Plan, problems: list[Problem], span: Span | None,
            method_note: str = "") -> ModelReport:
     """The model report: base frozen + adapters when training LoRA, the plan attached."""
@@ -286,9 +298,8 @@ def finish(base: ModelReport, lora: Lora | None, plan: Plan, problems: list[Prob
     method = base.method + (f"; {method_note}" if method_note else "")
     if lora is not None:
         model_type = base.spec.family.model_type if base.spec is not None else None
-        # A stack of several layer kinds (dense and MoE, attention and Mamba): each kind's layers' own numbers.
-        indices = decoder_layout.layer_indices(base.spec) or hybrid_layout.layer_indices(base.spec)
-        adapted = apply_lora(tree, lora.rank, lora.targets, lora.dora, model_type, layer_groups(base.spec), indices)
+        adapted = apply_lora(tree, lora.rank, lora.targets, lora.dora, model_type, layer_groups(base.spec),
+                             lora_layer_indices(base.spec))
         for err in adapted.errors:
             problems.append(Problem("error", "LC102", err, lora.targets_span))
         for note in adapted.notes:

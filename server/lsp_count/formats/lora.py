@@ -96,6 +96,10 @@ MODULE_PATHS: dict[str, ModulePaths] = {
     "qwen3_5_moe_text": _paths("model.layers", shared_experts="shared_expert"),
     "lfm2_moe": _paths("model.layers", moe="feed_forward"),
     "falcon_mamba": _paths("backbone.layers"),
+    # Gemma 4 (layouts/gemma4.py; its layers' indices by kind too): the router's proj, the experts and the per-layer
+    # input projections sit on the layer; per_layer_model_projection on the model.
+    "gemma4_text": ModulePaths("model.layers", tuple({**dict(_LLAMA_SEGMENTS), "moe": "", "per_layer_input": ""}.items()),
+                               (("per_layer_inputs", "model"),)),
 }
 
 
@@ -119,7 +123,8 @@ PEFT_MOE_CONVERSION: dict[str, str] = {"mixtral": "mixtral", "qwen3_moe": "qwen2
                                        "hunyuan_v1_moe": "qwen2_moe", "dots1": "qwen2_moe", "glm4_moe_lite": "qwen2_moe",
                                        "ernie4_5_moe": "qwen2_moe", "deepseek_v32": "qwen2_moe", "qwen3_next": "qwen2_moe",
                                        "minimax_m2": "mixtral", "flex_olmo": "qwen2_moe", "solar_open": "qwen2_moe",
-                                       "exaone_moe": "qwen2_moe", "afmoe": "qwen2_moe", "cohere2_moe": "qwen2_moe"}
+                                       "exaone_moe": "qwen2_moe", "afmoe": "qwen2_moe", "cohere2_moe": "qwen2_moe",
+                                       "glm_moe_dsa": "qwen2_moe"}
 
 
 @dataclass(frozen=True)
@@ -261,6 +266,11 @@ _QWEN_VISUAL = SubModelPaths("visual", "blocks", (("attention", "attn"), ("mlp",
                                                  ("patch_embed", "patch_embed")))
 # Qwen3-VL's: blocks.N.mlp.linear_fc1, merger.linear_fc1 and deepstack_merger_list.N.linear_fc1.
 _QWEN3_VISUAL = replace(_QWEN_VISUAL, lists=(("deepstack_merger_list", "deepstack_merger_list"),))
+# Qwen3.5's hybrid text models: layers.N.linear_attn.in_proj_qkv beside layers.N.self_attn.q_proj (each kind's
+# layers numbered by apply_lora's layer_indices); the MoE one's shared expert is mlp.shared_expert.
+_QWEN3_5_TEXT = replace(_TEXT_MODEL, segments=_LLAMA_SEGMENTS + (("linear_attn", "linear_attn"),))
+_QWEN3_5_MOE_TEXT = replace(_TEXT_MODEL, segments=tuple({**dict(_QWEN3_5_TEXT.segments),
+                                                         "shared_experts": "shared_expert"}.items()))
 # Module paths of the composite models, by model_type and top-level tree node (checked by
 # tests/parity/test_lora_parity.py); the head class's own modules (lm_head) sit at the top.
 COMPOSITE_PATHS: dict[str, dict[str, SubModelPaths]] = {
@@ -286,6 +296,8 @@ COMPOSITE_PATHS: dict[str, dict[str, SubModelPaths]] = {
     "qwen2_vl": {"language_model": _TEXT_MODEL, "visual": _QWEN_VISUAL},
     "qwen3_vl": {"language_model": _TEXT_MODEL, "visual": _QWEN3_VISUAL},
     "qwen3_vl_moe": {"language_model": _TEXT_MODEL, "visual": _QWEN3_VISUAL},
+    "qwen3_5": {"language_model": _QWEN3_5_TEXT, "visual": _QWEN_VISUAL},
+    "qwen3_5_moe": {"language_model": _QWEN3_5_MOE_TEXT, "visual": _QWEN_VISUAL},
     # CLIPModel: both towers at its top (text_model.encoder.layers.N..., vision_model...), the projections too.
     "clip": {"text_model": SubModelPaths("text_model", "encoder.layers"),
              "vision_model": SubModelPaths("vision_model", "encoder.layers")},
@@ -300,8 +312,10 @@ _TOWERS_AT_THE_TOP = frozenset({"CLIPForImageClassification", "SiglipForImageCla
                                 "Siglip2ForImageClassification"})
 
 
-def _composite_paths(tree_path: str, name: str, occurrences: int, parts: dict[str, SubModelPaths]) -> list[str]:
-    """Full module names of a tensor named ``name`` at ``tree_path`` of a vision-language model."""
+def _composite_paths(tree_path: str, name: str, occurrences: int, parts: dict[str, SubModelPaths],
+                     indices: dict[str, tuple[int, ...]] | None = None) -> list[str]:
+    """Full module names of a tensor named ``name`` at ``tree_path`` of a vision-language model (``indices``: its
+    text model's layer kinds, tree node names, -> their layers' numbers, as apply_lora's layer_indices)."""
     architecture, *nodes = tree_path.split(".")
     module = name.rsplit(".", 1)[0]
     part = parts.get(nodes[0]) if nodes else None
@@ -310,8 +324,11 @@ def _composite_paths(tree_path: str, name: str, occurrences: int, parts: dict[st
     segments, lists = dict(part.segments), dict(part.lists)
     out = [part.attribute]
     layered = False
+    numbers: tuple[int, ...] = ()
     for node in nodes[1:]:
-        if node in ("layers", "blocks", "dense_layers", "moe_layers"):
+        if indices and node in indices:  # a kind of layer of a stack of several (a hybrid's, dense and MoE)
+            numbers = indices[node]
+        if node in ("layers", "blocks", "dense_layers", "moe_layers") or (indices and node in indices):
             if not layered:
                 out += [part.layers, "{i}"]
             layered = True
@@ -325,7 +342,8 @@ def _composite_paths(tree_path: str, name: str, occurrences: int, parts: dict[st
     body = "model." if "For" in architecture and architecture not in _TOWERS_AT_THE_TOP else ""
     template = body + ".".join(out + [module])
     if layered:
-        return [template.replace("{i}", str(i)) for i in range(occurrences)]
+        # (a module repeated within each layer cycles through its kind's layers' numbers, as in _hf_paths)
+        return [template.replace("{i}", str(numbers[i % len(numbers)] if numbers else i)) for i in range(occurrences)]
     return [template] * occurrences
 
 
@@ -509,7 +527,7 @@ def apply_lora(tree: ParamTree, rank: int, targets: LoraTargets, dora: bool = Fa
         if encoder is not None and name:
             return _encoder_paths(path, name, mult, encoder, layer_groups)
         if composite is not None and name:
-            return _composite_paths(path, name, mult, composite)
+            return _composite_paths(path, name, mult, composite, layer_indices)
         if seq2seq:
             return _seq2seq_paths(path, module, mult, seq2seq, blocks)
         kind = next((k for k in layer_indices or {} if f".{k}." in path or path.endswith(f".{k}")), None)

@@ -1381,7 +1381,9 @@ FAMILIES += (
               num_kv_heads=128, max_positions=163840, experts_per_token=8, moe_intermediate_size=2048,
               n_shared_experts=1, first_k_dense_replace=3),
             MOE, DEEPSEEK,
-            {"num_experts": Field(("num_local_experts", "n_routed_experts"), 256, doc=MOE["num_experts"].doc),
+            # (num_experts: a legacy key DeepseekV32Config copies into n_routed_experts, where not null)
+            {"num_experts": Field(("num_local_experts", "num_experts", "n_routed_experts"), 256,
+                                  doc=MOE["num_experts"].doc),
              "n_shared_experts": Field(("n_shared_experts",), 1, minimum=0, doc="shared experts (always on)"),
              "q_lora_rank": Field(("q_lora_rank",), 1536, doc="rank of the low-rank query projection"),
              # DeepseekV32Config holds qk_rope_head_dim as head_dim (a written head_dim is replaced), which its
@@ -1394,6 +1396,7 @@ FAMILIES += (
              "sliding_window": fixed(None),
              "layer_types": Field(("layer_types",), Derived(lambda v: ("indexed_attention",) * v["num_layers"],
                                                             "indexed attention in every layer"), "strs", null="default")},
+            nulls(num_experts=("num_experts",)),
             heads={"DeepseekV32ForCausalLM": "causal_lm", "DeepseekV32Model": "base"},
             notes=("DeepSeek-V3.2 checkpoints also hold a multi-token-prediction layer that transformers does not "
                    "build; it is not counted",),
@@ -1401,6 +1404,262 @@ FAMILIES += (
                                       allowed={"mlp_layer_types": ("sparse", "dense")}),),
             fp32_modules=("indexer.weights_proj",),
             fp32_modules_strict=("e_score_correction_bias", "gate.weight")),
+)
+
+
+# GLM-MoE-DSA's config class derives indexer_types (where not given) from keys it declares no field for, which
+# reach its __post_init__ as written: index_topk_pattern ("F" full, "S" shared, per layer; a list is taken as it
+# is), else index_topk_freq and index_skip_topk_offset (layer i runs the indexer where max(i - offset + 1, 0) is a
+# multiple of max(freq, 1)).
+_GLM_DSA_PATTERN = {"F": "full", "S": "shared"}
+
+
+def _glm_dsa_indexer_types(v) -> tuple[str, ...]:
+    pattern = v["index_topk_pattern"]
+    if pattern is not None:
+        types = tuple(_GLM_DSA_PATTERN[c] for c in pattern) if isinstance(pattern, str) else tuple(pattern)
+        if not all(isinstance(t, str) for t in types):
+            raise TypeError("indexer_types entries must be strings")
+        return types
+    freq, offset = max(v["index_topk_freq"], 1), v["index_skip_topk_offset"]
+    return tuple("full" if max(i - offset + 1, 0) % freq == 0 else "shared" for i in range(v["num_layers"]))
+
+
+def _glm_moe_dsa(spec) -> list[Problem]:
+    """What GlmMoeDsaConfig and its model refuse in the indexer's schedule: an index_topk_pattern with a letter other
+    than F or S, or that is no list of strings; an index_topk_freq or index_skip_topk_offset it cannot compute with
+    (a null, a string); an indexer_types (given or derived) shorter than the layers (each layer reads its own). And
+    what its forward pass refuses: a layer that reuses the previous layer's top-k with no indexer layer before it."""
+    v = spec.values
+    types, layers = v.get("indexer_types"), v.get("num_layers")
+
+    def bad(name: str, what: str) -> list[Problem]:
+        return [Problem("error", "LC102", f'"{spec.key_label(name)}": {what}: GlmMoeDsaConfig cannot derive '
+                                          "indexer_types from it", spec.key_span(name) or spec.span)]
+    if types is None:
+        pattern = v.get("index_topk_pattern")
+        if pattern is not None:
+            letters = [c for c in pattern if c not in _GLM_DSA_PATTERN] if isinstance(pattern, str) else []
+            return bad("index_topk_pattern", f"{json.dumps(letters[0])} is neither \"F\" (full) nor \"S\" (shared)"
+                       if letters else "expected a string of F and S or a list of strings")
+        for name in ("index_topk_freq", "index_skip_topk_offset"):
+            value = v.get(name)
+            if value is None or isinstance(value, (str, list, tuple, dict)):
+                return bad(name, "null is not a number" if value is None else "expected a number")
+        return bad("index_topk_freq", "expected numbers")
+    if type(layers) is not int:
+        return []
+    if len(types) < layers:
+        name = "indexer_types" if "indexer_types" in spec.origins else "index_topk_pattern"
+        return [Problem("error", "LC103", f'"{spec.key_label(name)}": {len(types)} entries for {layers} layers (each '
+                                          f"decoder layer reads its own: {spec.architecture} cannot be built)",
+                        spec.key_span(name) or spec.span)]
+    first = next((i for i, t in enumerate(types[:layers]) if t != "shared"), layers)
+    if first > 0:
+        name = next((n for n in ("indexer_types", "index_topk_pattern", "index_skip_topk_offset", "index_topk_freq")
+                     if n in spec.origins), "indexer_types")
+        return [Problem("warning", "LC103", f"layer 0 reuses the previous layer's top-k (indexer_types \"shared\") with no "
+                                            f"indexer layer before it: transformers builds the model (counted), but "
+                                            "its forward pass fails", spec.key_span(name) or spec.span)]
+    return []
+
+
+FAMILIES += (
+    # GLM-MoE-DSA (GLM-5): DeepSeek-V3.2 with cross-layer top-k sharing: a layer whose indexer_types entry is "shared"
+    # has no indexer (it reuses the previous layer's top-k) and caches no indexer key; every other layer has one.
+    decoder("glm_moe_dsa", "GlmMoeDsaForCausalLM", FLOOR_HEADS,
+            d(vocab_size=154880, hidden_size=6144, intermediate_size=12288, num_layers=78, num_heads=64,
+              num_kv_heads=64, max_positions=202752, experts_per_token=8, moe_intermediate_size=2048,
+              n_shared_experts=1, first_k_dense_replace=3, q_lora_rank=2048, qk_nope_head_dim=192, v_head_dim=256),
+            MOE, DEEPSEEK,
+            {"num_experts": Field(("num_local_experts", "num_experts", "n_routed_experts"), 256,
+                                  doc=MOE["num_experts"].doc),
+             "n_shared_experts": Field(("n_shared_experts",), 1, minimum=0, doc="shared experts (always on)"),
+             "q_lora_rank": Field(("q_lora_rank",), 2048, doc="rank of the low-rank query projection"),
+             # GlmMoeDsaConfig holds qk_rope_head_dim as head_dim (a written head_dim is replaced), which its
+             # RoPE check reads.
+             "rope_head_dim": Field(("qk_rope_head_dim",), 64, doc=ROTATED_HEAD_DIM),
+             **MLP_LAYER_TYPES_AFTER_DENSE,
+             "index_n_heads": Field(("index_n_heads",), 32, doc="query heads of the sparse-attention indexer"),
+             "index_head_dim": Field(("index_head_dim",), 128,
+                                     doc="width of the indexer's heads (and of the key it caches per token)"),
+             "index_topk_pattern": Field(("index_topk_pattern",), None, "any",
+                                         doc='which layers run the indexer ("F") or reuse the previous top-k ("S"), '
+                                             "where indexer_types is not given"),
+             "index_topk_freq": Field(("index_topk_freq",), 1, "any",
+                                      doc="every how many layers the indexer runs (without indexer_types or a pattern)"),
+             "index_skip_topk_offset": Field(("index_skip_topk_offset",), 2, "any",
+                                             doc="the layer from which index_topk_freq applies"),
+             "indexer_types": Field(("indexer_types",), Derived(
+                 _glm_dsa_indexer_types, "index_topk_pattern, else every index_topk_freq-th layer from "
+                                         "index_skip_topk_offset"), "strs", null="default",
+                 doc='"full" (the layer runs its own indexer) or "shared" (it reuses the previous layer\'s top-k) '
+                     "for each layer"),
+             "indexer_layers": fixed(Derived(lambda v: tuple(t != "shared" for t in v["indexer_types"]),
+                                             'the layers whose indexer_types entry is not "shared"')),
+             "sliding_window": fixed(None),
+             "layer_types": Field(("layer_types",), Derived(lambda v: ("indexed_attention",) * v["num_layers"],
+                                                            "indexed attention in every layer"), "strs", null="default")},
+            nulls(num_experts=("num_experts",)),
+            heads={"GlmMoeDsaForCausalLM": "causal_lm", "GlmMoeDsaModel": "base"},
+            notes=("GLM-5 checkpoints also hold a multi-token-prediction layer that transformers does not build; it is "
+                   "not counted",),
+            checks=(layer_list_length("layer_types", "mlp_layer_types", allowed={"mlp_layer_types": ("sparse", "dense")}),
+                    _glm_moe_dsa),
+            fp32_modules=("indexer.weights_proj",),
+            fp32_modules_strict=("e_score_correction_bias", "gate.weight")),
+)
+
+
+# DeepSeek-V4: DeepseekV4Config's attention layer types, and those its legacy compress_ratios (per layer) stand for.
+_V4_LAYER_TYPES = ("sliding_attention", "compressed_sparse_attention", "heavily_compressed_attention")
+_V4_RATIO_TYPES = {0: "sliding_attention", 4: "compressed_sparse_attention", 128: "heavily_compressed_attention"}
+_V4_RATES = {"compressed_sparse_attention": 4, "heavily_compressed_attention": 128}
+
+
+def _v4_layer_types(v) -> tuple[str, ...]:
+    """layer_types as DeepseekV4Config derives them where not given: from the legacy compress_ratios (0, 4 or 128 per
+    layer), else two HCA layers, then CSA and HCA in turn; cut to the layers."""
+    n = v["num_layers"]
+    if v["compress_ratios"] is not None:
+        return tuple(_V4_RATIO_TYPES[r] for r in v["compress_ratios"])[:n]
+    return (("heavily_compressed_attention",) * min(n, 2)
+            + tuple("compressed_sparse_attention" if i % 2 else "heavily_compressed_attention" for i in range(max(n - 2, 0))))
+
+
+def _v4_compress_rates(v) -> dict:
+    """Each compressed layer type's window: compress_rates (its default where null), the legacy compress_rate_csa and
+    compress_rate_hca over it where given."""
+    rates = dict(v["compress_rates_written"]) if v["compress_rates_written"] is not None else dict(_V4_RATES)
+    for key, name in (("compress_rate_csa", "compressed_sparse_attention"), ("compress_rate_hca", "heavily_compressed_attention")):
+        if v[key] is not None:
+            rates[name] = v[key]
+    return rates
+
+
+def _deepseek_v4(spec) -> list[Problem]:
+    """What DeepseekV4Config and its model refuse: a legacy compress_ratios entry other than 0, 4 or 128; a
+    layer_types or mlp_layer_types list shorter than the layers (cut to them) or with a type it does not know; a
+    compress_rates that is no mapping, or that lacks a whole-number window of at least 0 for a layer type the layers
+    use; num_hash_layers that is no whole number; o_groups 0; an indexer with no heads or no width where a CSA layer
+    has one. And a window of 0, which builds but whose forward pass divides by it."""
+    v = spec.values
+    layers = v.get("num_layers")
+    if type(layers) is not int:
+        return []
+
+    def error(name: str, what: str, code: str = "LC102") -> list[Problem]:
+        return [Problem("error", code, f'"{spec.key_label(name)}": {what}', spec.key_span(name) or spec.span)]
+    if v.get("layer_types") is None:
+        ratios = v.get("compress_ratios")
+        bad = [r for r in ratios if not isinstance(r, (int, float)) or r not in _V4_RATIO_TYPES] \
+            if isinstance(ratios, (list, tuple)) else [ratios]
+        return error("compress_ratios", f"{json.dumps(bad[0])} is not 0, 4 or 128 (a sliding, CSA or HCA layer): "
+                                        "DeepseekV4Config cannot derive layer_types from it")
+    for name, allowed in (("layer_types", _V4_LAYER_TYPES), ("mlp_layer_types", ("hash_moe", "moe"))):
+        types = v.get(name)
+        if not isinstance(types, tuple):
+            continue
+        unknown = [t for t in types[:layers] if t not in allowed]
+        if unknown:
+            return error(name, f"{json.dumps(unknown[0])} is not one of {', '.join(map(json.dumps, allowed))}: "
+                               "DeepseekV4Config refuses it", "LC103")
+        if len(types) < layers:
+            return error(name, f"{len(types)} entries for {layers} layers: DeepseekV4Config refuses a shorter list",
+                         "LC103")
+    hashes = v.get("num_hash_layers")
+    if "num_hash_layers" in spec.origins and hashes is not None and v.get("mlp_layer_types_written") is None \
+            and type(hashes) not in (int, bool):
+        return error("num_hash_layers", f"expected a whole number, got {json.dumps(hashes)}: DeepseekV4Config cannot "
+                                        "derive mlp_layer_types from it")
+    written = v.get("compress_rates_written")
+    if written is not None and not isinstance(written, dict):
+        return error("compress_rates_written", "expected an object (a window per compressed layer type) or null")
+    used = [t for t in dict.fromkeys(v["layer_types"][:layers]) if t != "sliding_attention"]  # type: ignore[index]
+    rates = v.get("compress_rates") or {}
+    for t in used:
+        rate = rates.get(t)  # type: ignore[union-attr]
+        legacy = "compress_rate_csa" if t == "compressed_sparse_attention" else "compress_rate_hca"
+        where = legacy if legacy in spec.origins and v.get(legacy) is not None else "compress_rates_written"
+        if type(rate) is not int or rate < 0:
+            what = f"no window for {t}" if rate is None and t not in rates else f"{json.dumps(rate)} is no whole number of at least 0"  # type: ignore[operator]
+            return error(where, f"{what}: {spec.architecture} cannot build its {t.replace('_', ' ')} layers", "LC103")
+    if "compressed_sparse_attention" in used:
+        for name in ("index_n_heads", "index_head_dim"):
+            if v.get(name) == 0:
+                return error(name, f"0 with a compressed sparse attention layer: its indexer's scale divides by it "
+                                   f"({spec.architecture} cannot be built)", "LC103")
+    if v.get("o_groups") == 0:
+        return error("o_groups", f"0: the grouped output projection divides by it ({spec.architecture} cannot be built)",
+                     "LC103")
+    zero = [t for t in used if rates.get(t) == 0]  # type: ignore[union-attr]
+    if zero:
+        return [Problem("warning", "LC103", f"a window of 0 for {zero[0]}: transformers builds the model (counted), but "
+                                            "its forward pass divides by it", spec.key_span("compress_rates_written") or spec.span)]
+    return []
+
+
+FAMILIES += (
+    # DeepSeek-V4: every layer a mixture of experts (a learned router, by hash of the token for the first
+    # mlp_layer_types "hash_moe" layers: the same parameters; one shared expert moe_intermediate_size wide whatever
+    # n_shared_experts says), its attention by layer_types (layouts/decoder.py's _compressed_attention: a sliding
+    # window, and for CSA / HCA layers a compressor), hyper-connections around each block (attn_hc, ffn_hc) and before
+    # the final norm (hc_head); every norm and hyper-connection, the sinks and the position biases kept in float32.
+    decoder("deepseek_v4", "DeepseekV4ForCausalLM",
+            d(vocab_size=129280, hidden_size=4096, num_layers=43, num_heads=64, max_positions=1048576),
+            MOE, {name: fixed(False) for name in ("q_bias", "k_bias", "v_bias", "o_bias")},
+            {"num_kv_heads": Field(("num_key_value_heads",), 1, doc="key/value heads (DeepSeek-V4 reads one whatever "
+                                                                    "this says)"),
+             "head_dim": Field(("head_dim",), 512, doc=BASE["head_dim"].doc),
+             "intermediate_size": fixed(0),
+             "num_experts": Field(("num_local_experts", "n_routed_experts"), 256, doc=MOE["num_experts"].doc),
+             "experts_per_token": Field(("num_experts_per_tok",), 6, doc=MOE["experts_per_token"].doc),
+             "moe_intermediate_size": Field(("intermediate_size", "moe_intermediate_size"), 2048,
+                                            doc=MOE["moe_intermediate_size"].doc),
+             "shared_intermediate_size": fixed(Derived(lambda v: v["moe_intermediate_size"], "moe_intermediate_size")),
+             "mlp_bias": Field(("mlp_bias",), False, "bool", doc=BASE["mlp_bias"].doc),
+             "q_lora_rank": Field(("q_lora_rank",), 1024, doc="rank of the low-rank query projection"),
+             "o_groups": Field(("o_groups",), 8, minimum=0, doc="head groups of the grouped output projection"),
+             "o_lora_rank": Field(("o_lora_rank",), 1024, minimum=0,
+                                  doc="width each head group's output projection has"),
+             "index_n_heads": Field(("index_n_heads",), 64, minimum=0,
+                                    doc="query heads of the compressed sparse attention's indexer"),
+             "index_head_dim": Field(("index_head_dim",), 128, minimum=0, doc="width of the indexer's heads"),
+             "hyper_connections": Field(("hc_mult",), 4, minimum=0,
+                                        doc="residual streams of the hyper-connections (hc_mult)"),
+             "sliding_window": Field(("sliding_window",), 128, doc="tokens every attention layer's sliding window sees"),
+             "compressed_attention": fixed(True),
+             "compress_ratios": Field(("compress_ratios",), None, "any", null="none",
+                                      doc="each layer's compression (0, 4 or 128; legacy, where layer_types is not given)"),
+             "layer_types": Field(("layer_types",), Derived(_v4_layer_types, "from compress_ratios, else two HCA "
+                                                            "layers, then CSA and HCA in turn"), "strs", null="default",
+                                  doc='"sliding_attention", "compressed_sparse_attention" or '
+                                      '"heavily_compressed_attention" for each layer'),
+             "compress_rates_written": Field(("compress_rates",), None, "any", null="none",
+                                             doc="the tokens each window of a compressed layer type holds"),
+             "compress_rate_csa": Field(("compress_rate_csa",), None, "any", null="none",
+                                        doc="a CSA layer's window (legacy)"),
+             "compress_rate_hca": Field(("compress_rate_hca",), None, "any", null="none",
+                                        doc="an HCA layer's window (legacy)"),
+             "compress_rates": fixed(Derived(_v4_compress_rates, "compress_rates, with compress_rate_csa / _hca")),
+             "num_hash_layers": Field(("num_hash_layers",), None, "any", null="none",
+                                      doc="how many first layers route by hash (legacy)"),
+             "mlp_layer_types_written": Field(("mlp_layer_types",), None, "strs", null="none"),
+             "mlp_layer_types": fixed(Derived(
+                 lambda v: v["mlp_layer_types_written"] if v["mlp_layer_types_written"] is not None else
+                 ("hash_moe",) * min(v["num_layers"], 3 if v["num_hash_layers"] is None else v["num_hash_layers"])
+                 + ("moe",) * max(0, v["num_layers"] - (3 if v["num_hash_layers"] is None else v["num_hash_layers"])),
+                 'mlp_layer_types, else num_hash_layers (3) "hash_moe" layers, then "moe"'))},
+            heads={"DeepseekV4ForCausalLM": "causal_lm", "DeepseekV4Model": "base"},
+            notes=("DeepSeek-V4 checkpoints also hold a multi-token-prediction layer that transformers does not build; "
+                   "it is not counted",),
+            checks=(_deepseek_v4,),
+            fp32_modules=("self_attn.compressor.kv_proj", "self_attn.compressor.gate_proj",
+                          "self_attn.compressor.indexer.kv_proj", "self_attn.compressor.indexer.gate_proj",
+                          "self_attn.compressor.indexer.scorer.weights_proj"),
+            fp32_modules_strict=("attn_hc", "ffn_hc", "hc_head", "sinks", "position_bias", "e_score_correction_bias",
+                                 "q_a_norm", "kv_norm", "input_layernorm", "post_attention_layernorm", "norm"),
+            rope=False),
 )
 
 

@@ -4,7 +4,8 @@ The nested ``text_config`` / ``vision_config`` list only what differs from the
 sub-model's class defaults; ``hf_config.build_spec`` resolves each through its
 own family row (Qwen2-VL's and Qwen2.5-VL's flat configs: ``Family.flat_subconfigs``).
 Defaults are the transformers (v5) config classes'. Sub-models no other family has
-(Qwen2-VL's, Qwen2.5-VL's and Qwen3-VL's text models and vision towers) are rows here too.
+(Qwen2-VL's, Qwen2.5-VL's and Qwen3-VL's text models and vision towers, Qwen3.5's vision towers) are rows
+here too.
 """
 
 from __future__ import annotations
@@ -195,12 +196,31 @@ QWEN3_VISION: dict[str, Field] = {
 }
 
 
+def _axial_rope(spec: ModelSpec) -> list[Problem]:
+    """Qwen3-VL's and Qwen3.5's vision rotary embedding takes the axial type alone (its config class reads a
+    "default" one, or none, as axial; a legacy "type" as rope_type; a non-empty rope_scaling replaces
+    rope_parameters): any other type fails to build (YaRN's already in the config class, which has no
+    max_position_embeddings)."""
+    v = spec.values
+    params, scaling = v.get("rope_parameters"), v.get("rope_scaling")
+    field = "rope_scaling" if isinstance(scaling, dict) and scaling else "rope_parameters"
+    rope = v.get(field)
+    if not isinstance(rope, dict):
+        return []
+    kind = rope.get("rope_type", rope.get("type", "default"))
+    if kind in ("default", "axial"):
+        return []
+    return [Problem("error", "LC103", f'"{spec.key_label(field)}": rope_type {json.dumps(kind)}: '
+                                      f"{spec.architecture}'s rotary embedding supports only axial RoPE, and "
+                                      "transformers refuses the config", spec.key_span(field) or spec.span)]
+
+
 def _qwen3_vl_vision(model_type: str, architecture: str) -> Family:
     """Qwen3VLVisionModel / Qwen3VLMoeVisionModel: a Conv3d patch embedding with a bias, pos_embed,
     blocks of two LayerNorms, a fused qkv and an MLP of linear_fc1 / linear_fc2 (biases on every
     linear), the merger and one DeepStack merger per deepstack_visual_indexes entry."""
     return Family(model_type, "qwen3_vision", architecture, QWEN3_VISION, {architecture: "base"},
-                  checks=(_vision_heads_fit,), float_keys=("num_attention_heads", "head_dim"))
+                  checks=(_vision_heads_fit, _axial_rope), float_keys=("num_attention_heads", "head_dim"))
 
 
 def _qwen3_vl(model_type: str, architecture: str, bare: str, vision_type: str, text_type: str) -> Family:
@@ -213,6 +233,53 @@ def _qwen3_vl(model_type: str, architecture: str, bare: str, vision_type: str, t
     }, {architecture: "conditional_generation", bare: "base"},
         subconfigs={"vision": ("vision_config", vision_type), "text": ("text_config", text_type)},
         fixed_subconfigs=("vision", "text"), checks=(_merger_feeds_the_text_model,))
+
+
+# Qwen3.5 (dense and MoE: Qwen3_5ForConditionalGeneration, Qwen3_5MoeForConditionalGeneration, the released
+# checkpoints' class). The vision tower is Qwen3-VL's without the DeepStack mergers (Qwen3_5VisionConfig has no
+# deepstack_visual_indexes: a file's, the Hub's "[]" too, is kept but not read); the text models are the hybrid
+# rows qwen3_5_text / qwen3_5_moe_text (Gated DeltaNet and gated attention layers), whose cache the memory
+# report takes (memory._decoder_spec: the composite's hybrid text sub-spec). The composite configs read only
+# text_config (no flat keys), build both sub-configs as their own classes whatever model_type they name, and
+# tie lm_head by their own tie_word_embeddings alone.
+QWEN3_5_VISION: dict[str, Field] = {**QWEN3_VISION, "deepstack_visual_indexes": fixed(())}
+
+
+def _qwen3_5_vision(model_type: str, architecture: str) -> Family:
+    """Qwen3_5VisionModel / Qwen3_5MoeVisionModel (the same but for their names): Qwen3-VL's tower (a Conv3d
+    patch embedding with a bias, pos_embed, LayerNorm blocks with a fused qkv and linear_fc1 / linear_fc2, the
+    merger), no DeepStack mergers."""
+    return Family(model_type, "qwen3_vision", architecture, QWEN3_5_VISION, {architecture: "base"},
+                  checks=(_vision_heads_fit, _axial_rope), float_keys=("num_attention_heads", "head_dim"))
+
+
+_QWEN3_5_MTP = ("Qwen3.5 checkpoints also hold multi-token-prediction layers (mtp.*, text_config's "
+                "mtp_num_hidden_layers) that transformers does not build; they are not counted")
+
+
+def _qwen3_5(model_type: str, prefix: str, vision_type: str, text_type: str, classifiers: bool) -> Family:
+    """Qwen3.5 / Qwen3.5-MoE: the vision tower, the hybrid text model and lm_head (the head class), or the bare
+    model. ``classifiers``: Qwen3_5ForSequenceClassification (a score linear over the text model's width, no
+    bias) and Qwen3_5ForTokenClassification (the same with a bias unless the composite's
+    token_classification_bias, a key its config class does not declare, is false or null), both over the
+    bare composite model; the MoE composite has none."""
+    architecture = f"{prefix}ForConditionalGeneration"
+    fields: dict[str, Field] = {
+        "tie_embeddings": Field(("tie_word_embeddings",), False, "bool", doc="output head shares the language model's embedding"),
+        "text_config_ties": fixed(False),  # text_config's tie_word_embeddings does not tie the head
+    }
+    heads = {architecture: "conditional_generation", f"{prefix}Model": "base"}
+    if classifiers:
+        fields.update(LABEL_FIELDS)
+        # GenericForTokenClassification: getattr(config, "token_classification_bias", True), read as nn.Linear's bias
+        # (a null: no bias).
+        fields["token_classification_bias"] = Field(("token_classification_bias",), True, "bool", null="false",
+                                                    doc="a bias on the token classifier's score linear")
+        heads.update({f"{prefix}ForSequenceClassification": "sequence_classification",
+                      f"{prefix}ForTokenClassification": "token_classification"})
+    return Family(model_type, "qwen3_vl", architecture, fields, heads,
+                  subconfigs={"vision": ("vision_config", vision_type), "text": ("text_config", text_type)},
+                  fixed_subconfigs=("vision", "text"), checks=(_merger_feeds_the_text_model,), notes=(_QWEN3_5_MTP,))
 
 
 # Pixtral's vision tower (PixtralVisionModel; Mistral 3's vision_config): a Conv2d patch embedding (no
@@ -505,5 +572,9 @@ FAMILIES: tuple[Family, ...] = (
     _qwen3_vl("qwen3_vl", "Qwen3VLForConditionalGeneration", "Qwen3VLModel", "qwen3_vl_vision", "qwen3_vl_text"),
     _qwen3_vl("qwen3_vl_moe", "Qwen3VLMoeForConditionalGeneration", "Qwen3VLMoeModel", "qwen3_vl_moe_vision",
               "qwen3_vl_moe_text"),
+    _qwen3_5_vision("qwen3_5_vision", "Qwen3_5VisionModel"),
+    _qwen3_5_vision("qwen3_5_moe_vision", "Qwen3_5MoeVisionModel"),
+    _qwen3_5("qwen3_5", "Qwen3_5", "qwen3_5_vision", "qwen3_5_text", classifiers=True),
+    _qwen3_5("qwen3_5_moe", "Qwen3_5Moe", "qwen3_5_moe_vision", "qwen3_5_moe_text", classifiers=False),
     *LLAVA_LIKE,
 )

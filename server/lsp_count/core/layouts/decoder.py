@@ -20,11 +20,15 @@ def _norm(spec: ModelSpec, module: str, size: int) -> tuple[Tensor, ...]:
     return norm(module, size, bias=(kind == "layer"))
 
 
-def attention(spec: ModelSpec) -> ParamNode:
+def attention(spec: ModelSpec, indexer: bool = True) -> ParamNode:
+    """A layer's attention; ``indexer``: whether it has its own sparse-attention indexer, where the family has one
+    (GLM-MoE-DSA's layers that reuse the previous layer's top-k have none)."""
     v = spec.values
     h = spec.int("hidden_size")
     if v.get("kv_lora_rank"):
-        return _mla_attention(spec)
+        return _mla_attention(spec, indexer)
+    if v.get("compressed_attention"):
+        return _compressed_attention(spec, "sliding_attention")
     if v.get("attention_experts"):
         return _moa_attention(spec)
     heads, kv, d = spec.int("num_heads"), spec.int("num_kv_heads"), spec.int("head_dim")
@@ -71,7 +75,7 @@ def attention(spec: ModelSpec) -> ParamNode:
     return ParamNode("attention", tensors, source=spec.key_span("num_heads"), key="num_heads")
 
 
-def _mla_attention(spec: ModelSpec) -> ParamNode:
+def _mla_attention(spec: ModelSpec, indexer: bool = True) -> ParamNode:
     """DeepSeek multi-head latent attention: low-rank q and compressed kv."""
     v = spec.values
     h, heads = spec.int("hidden_size"), spec.int("num_heads")
@@ -88,12 +92,70 @@ def _mla_attention(spec: ModelSpec) -> ParamNode:
     tensors += linear("kv_a_proj_with_mqa", h, kv_rank + rope, bias) + norm("kv_a_layernorm", kv_rank, False)
     tensors += linear("kv_b_proj", kv_rank, heads * (nope + vd), False)
     tensors += linear("o_proj", heads * vd, h, bias)
-    if v.get("index_n_heads"):  # DeepSeek-V3.2's sparse-attention indexer: its own queries, one key, head weights
+    if v.get("index_n_heads") and indexer:  # DeepSeek-V3.2's sparse-attention indexer: its own queries, one key, head weights
         ih, idim = spec.int("index_n_heads"), spec.int("index_head_dim")
         tensors += (linear("indexer.wq_b", int(q_rank or 0), ih * idim, False) + linear("indexer.wk", h, idim, False)
                     + norm("indexer.k_norm", idim, True) + linear("indexer.weights_proj", h, ih, False))
     return ParamNode("attention", tensors, source=spec.key_span("kv_lora_rank"), key="kv_lora_rank",
                      note="multi-head latent attention")
+
+
+# DeepSeek-V4's attention layer types (layer_types) and the compressor each has: none (sliding-window attention
+# alone), a compressed sparse attention's (CSA: overlapping windows, with its lightning indexer) or a heavily
+# compressed attention's (HCA).
+COMPRESSED_LAYER_TYPES = ("sliding_attention", "compressed_sparse_attention", "heavily_compressed_attention")
+
+
+def _compressed_attention(spec: ModelSpec, layer_type: str) -> ParamNode:
+    """DeepSeek-V4's attention: a low-rank query (q_a_proj, an RMS norm q_a_norm, q_b_proj), one key/value head
+    (kv_proj and its norm kv_norm, read as both key and value), a grouped low-rank output projection (o_a_proj, an
+    nn.Linear of o_groups blocks: num_heads × head_dim / o_groups → o_groups × o_lora_rank; o_b_proj), a learned sink
+    per head; and by ``layer_type`` a compressor (``compress_rates`` its window): an HCA's kv_proj and gate_proj
+    (head_dim wide), a position bias per window slot and kv_norm; a CSA's twice as wide (two overlapping series) and
+    its indexer (the same at index_head_dim, its own q_b_proj, and the scorer's weights_proj)."""
+    v = spec.values
+    h, heads, d = spec.int("hidden_size"), spec.int("num_heads"), spec.int("head_dim")
+    q_rank, groups, o_rank = spec.int("q_lora_rank"), spec.int("o_groups"), spec.int("o_lora_rank")
+    tensors = (linear("q_a_proj", h, q_rank, False) + norm("q_a_norm", q_rank, False)
+               + linear("q_b_proj", q_rank, heads * d, False) + linear("kv_proj", h, d, False) + norm("kv_norm", d, False)
+               + linear("o_a_proj", heads * d // groups, groups * o_rank, False)
+               + linear("o_b_proj", groups * o_rank, h, False) + (Tensor("sinks", (heads,), "other", "self_attn"),))
+    rates = dict(v.get("compress_rates") or ())  # type: ignore[arg-type]
+    if layer_type == "heavily_compressed_attention":
+        rate = int(rates[layer_type])
+        tensors += (linear("compressor.kv_proj", h, d, False) + linear("compressor.gate_proj", h, d, False)
+                    + (Tensor("compressor.position_bias", (rate, d), "other", "compressor"),)
+                    + norm("compressor.kv_norm", d, False))
+    elif layer_type == "compressed_sparse_attention":
+        rate = int(rates[layer_type])
+        ih, idim = spec.int("index_n_heads"), spec.int("index_head_dim")
+        tensors += (linear("compressor.kv_proj", h, 2 * d, False) + linear("compressor.gate_proj", h, 2 * d, False)
+                    + (Tensor("compressor.position_bias", (rate, 2 * d), "other", "compressor"),)
+                    + norm("compressor.kv_norm", d, False)
+                    + linear("compressor.indexer.kv_proj", h, 2 * idim, False)
+                    + linear("compressor.indexer.gate_proj", h, 2 * idim, False)
+                    + (Tensor("compressor.indexer.position_bias", (rate, 2 * idim), "other", "indexer"),)
+                    + norm("compressor.indexer.kv_norm", idim, False)
+                    + linear("compressor.indexer.q_b_proj", q_rank, ih * idim, False)
+                    + linear("compressor.indexer.scorer.weights_proj", h, ih, False))
+    return ParamNode("attention", tensors, source=spec.key_span("layer_types") or spec.key_span("num_heads"),
+                     key="layer_types", note=layer_type.replace("_", " "))
+
+
+def hyper_connections(spec: ModelSpec, names: tuple[str, ...]) -> ParamNode | None:
+    """DeepSeek-V4's manifold-constrained hyper-connections (where the family's ``hyper_connections`` gives their
+    streams, hc_mult): per name, a projection of the hc_mult streams (fn: (2 + hc_mult) · hc_mult × hc_mult ·
+    hidden_size), its bias (base) and three scales; None for a family without them."""
+    streams = spec.values.get("hyper_connections")
+    if streams is None:
+        return None
+    n, h = int(streams), spec.int("hidden_size")  # type: ignore[call-overload]
+    width = (2 + n) * n
+    tensors: tuple[Tensor, ...] = ()
+    for name in names:
+        tensors += (Tensor(f"{name}.fn", (width, n * h), "other", name), Tensor(f"{name}.base", (width,), "other", name),
+                    Tensor(f"{name}.scale", (3,), "other", name))
+    return ParamNode("hyper_connections", tensors, source=spec.key_span("hyper_connections"), key="hyper_connections")
 
 
 def _moa_attention(spec: ModelSpec) -> ParamNode:
@@ -243,35 +305,70 @@ def moe_layer_flags(spec: ModelSpec) -> tuple[bool, ...]:
     raise ValueError(f"unknown moe layer rule {rule!r}")
 
 
+# The layer kinds of a stack whose layers differ in whether they have their own sparse-attention indexer
+# (``indexer_layers``: GLM-MoE-DSA's layers that reuse the previous one's top-k have none), beside "dense_layers" and
+# "moe_layers" (memory.py counts these nodes' repeats as layers).
+NO_INDEXER = "_no_indexer"
+# DeepSeek-V4's layers by their attention's layer type (layer_types): "sliding_attention_layers", ...
+COMPRESSED_KINDS = tuple(t + "_layers" for t in COMPRESSED_LAYER_TYPES)
+STACK_NAMES = frozenset({"dense_layers" + NO_INDEXER, "moe_layers" + NO_INDEXER, *COMPRESSED_KINDS})
+
+
+def indexer_layer_flags(spec: ModelSpec) -> tuple[bool, ...]:
+    """For each decoder layer, whether it has its own sparse-attention indexer (where the family has one): the
+    family's ``indexer_layers``, else every layer."""
+    layers = spec.int("num_layers")
+    flags = spec.values.get("indexer_layers")
+    flags = tuple(flags[:layers]) if isinstance(flags, tuple) else ()
+    return flags + (True,) * (layers - len(flags))
+
+
+def layer_kind_names(spec: ModelSpec) -> tuple[str, ...]:
+    """Each decoder layer's kind: "dense_layers" or "moe_layers", "_no_indexer" added where the layer lacks the
+    indexer its family's other layers have."""
+    if spec.values.get("compressed_attention"):  # DeepSeek-V4: every layer a MoE one, kinds by attention type
+        return tuple(f"{t}_layers" for t in spec["layer_types"][:spec.int("num_layers")])  # type: ignore[index]
+    return tuple(("moe_layers" if moe else "dense_layers") + ("" if indexed else NO_INDEXER)
+                 for moe, indexed in zip(moe_layer_flags(spec), indexer_layer_flags(spec)))
+
+
 def layer_indices(spec: ModelSpec | None) -> dict[str, tuple[int, ...]]:
-    """A decoder stack of dense and MoE layers: each kind's node ("dense_layers", "moe_layers") -> the numbers
-    transformers gives its layers (model.layers.3.mlp.gate), for formats/lora.apply_lora's ``layer_indices``;
-    {} for a stack of one kind. (The tree holds the dense layers first: where the kinds interleave, as with
-    Qwen2-MoE's decoder_sparse_step, ERNIE 4.5's interval or Llama 4's moe_layers, only these numbers place them.)"""
+    """A decoder stack of several layer kinds (dense and MoE layers; with and without an indexer): each kind's node
+    ("dense_layers", "moe_layers", ...) -> the numbers transformers gives its layers (model.layers.3.mlp.gate), for
+    formats/lora.apply_lora's ``layer_indices``; {} for a stack of one kind. (The tree holds the dense layers first:
+    where the kinds interleave, as with Qwen2-MoE's decoder_sparse_step, ERNIE 4.5's interval or Llama 4's
+    moe_layers, only these numbers place them.)"""
     if spec is None or spec.family.layout != "decoder":
         return {}
-    flags = moe_layer_flags(spec)
-    if all(flags) or not any(flags):
-        return {}
-    return {"dense_layers": tuple(i for i, f in enumerate(flags) if not f),
-            "moe_layers": tuple(i for i, f in enumerate(flags) if f)}
+    out: dict[str, list[int]] = {}
+    for i, name in enumerate(layer_kind_names(spec)):
+        out.setdefault(name, []).append(i)
+    return {name: tuple(out[name]) for name in sorted(out, key=_KIND_ORDER.index)} if len(out) > 1 else {}
+
+
+_KIND_ORDER = ("dense_layers", "dense_layers" + NO_INDEXER, "moe_layers", "moe_layers" + NO_INDEXER, *COMPRESSED_KINDS)
 
 
 def decoder_stack(spec: ModelSpec) -> ParamNode:
     v = spec.values
-    layers = spec.int("num_layers")
-    n_moe = moe_layer_count(spec)
-    attn, norms = attention(spec), _layer_norms(spec)
+    names = layer_kind_names(spec)
+    norms = _layer_norms(spec)
     src, key = spec.key_span("num_layers"), "num_layers"
     kinds: list[ParamNode] = []
     # Doge: learned per-channel scales on each residual branch (input_residual, post_attention_residual).
     scales = tuple(Tensor(name, (spec.int("hidden_size"),), "other", "layer") for name in v.get("residual_scales") or ())
     scales_node = ParamNode("residual_scales", scales) if scales else None
-    if layers - n_moe:
-        kinds.append(node("dense_layers", attn, mlp(spec, spec.int("intermediate_size")), norms, scales_node,
-                          repeat=layers - n_moe))
-    if n_moe:
-        kinds.append(node("moe_layers", attn, moe(spec), norms, scales_node, repeat=n_moe))
+    hyper = hyper_connections(spec, ("attn_hc", "ffn_hc"))
+    for name in _KIND_ORDER:
+        repeat = names.count(name)
+        if not repeat:
+            continue
+        if name in COMPRESSED_KINDS:
+            attn = _compressed_attention(spec, name[: -len("_layers")])
+        else:
+            attn = attention(spec, not name.endswith(NO_INDEXER))
+        ffn = moe(spec) if name.startswith("moe") or name in COMPRESSED_KINDS else mlp(spec, spec.int("intermediate_size"))
+        kinds.append(node(name, attn, ffn, norms, scales_node, hyper, repeat=repeat))
     return layer_stack(kinds, src, key)
 
 
@@ -300,7 +397,13 @@ def build_decoder(spec: ModelSpec) -> ParamNode:
     if embed_dim != h:  # OPT-350m: embeddings narrower than the model, projected in and out
         project = ParamNode("projections", linear("project_in", embed_dim, h, False) + linear("project_out", h, embed_dim, False))
     final = ParamNode("final_norm", _norm(spec, "norm", h)) if v["final_norm"] else None
-    body = node("model", embeddings, project, decoder_stack(spec), final)
+    head_hc = None
+    if v.get("hyper_connections") is not None:  # DeepSeek-V4: the streams' last collapse (hc_head) before the norm
+        n = int(v["hyper_connections"])  # type: ignore[call-overload]
+        head_hc = ParamNode("hc_head", (Tensor("hc_head.hc_fn", (n, n * h), "other", "hc_head"),
+                                        Tensor("hc_head.hc_base", (n,), "other", "hc_head"),
+                                        Tensor("hc_head.hc_scale", (1,), "other", "hc_head")))
+    body = node("model", embeddings, project, decoder_stack(spec), head_hc, final)
     return with_head(spec, body, embed_dim)
 
 

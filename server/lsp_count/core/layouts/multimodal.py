@@ -232,11 +232,20 @@ def build_qwen2_vision(spec: ModelSpec) -> ParamNode:
 
 
 def _qwen_vl(spec: ModelSpec, tower: Callable[[ModelSpec], ParamNode]) -> ParamNode:
-    """Qwen2-VL / Qwen2.5-VL / Qwen3-VL (the head class or the bare model): vision ``tower``, text model, lm_head."""
+    """Qwen2-VL / Qwen2.5-VL / Qwen3-VL / Qwen3.5 (the head class or the bare model): vision ``tower``, text
+    model, lm_head; or (Qwen3.5's GenericForSequenceClassification / GenericForTokenClassification over the bare
+    composite) a score linear from the text model's width to num_labels, with a bias for tokens where
+    token_classification_bias (read by getattr, true unless the file says otherwise)."""
     vision, text = _subs(spec)
     body = (tower(vision), language_model(text))
     if spec.head == "base":
         return node(spec.architecture, *body)
+    if spec.head in ("sequence_classification", "token_classification"):
+        labels = int(spec.values.get("num_labels") or 2)
+        bias = spec.head == "token_classification" and bool(spec.values.get("token_classification_bias", True))
+        return node(spec.architecture, *body,
+                    ParamNode("score", linear("score", text.int("hidden_size"), labels, bias),
+                              source=spec.key_span("num_labels") or spec.key_span("id2label"), key="id2label"))
     # The composite config ties the head when it asks to, or (Qwen2-VL's and Qwen2.5-VL's BC forward of
     # pre-v5 saves; the family's "text_config_ties") its text_config does.
     text_ties = spec.values.get("text_config_ties", True)
@@ -302,8 +311,9 @@ def build_qwen3_vision(spec: ModelSpec) -> ParamNode:
 
 
 def build_qwen3_vl(spec: ModelSpec) -> ParamNode:
-    """Qwen3VLForConditionalGeneration / Qwen3VLMoeForConditionalGeneration (or the bare models): vision
-    tower, text model, lm_head."""
+    """Qwen3VLForConditionalGeneration / Qwen3VLMoeForConditionalGeneration, Qwen3_5ForConditionalGeneration /
+    Qwen3_5MoeForConditionalGeneration (whose vision towers have no DeepStack mergers), or the bare models, or
+    Qwen3.5's classifiers: vision tower, text model, lm_head (or score)."""
     return _qwen_vl(spec, qwen3_vision)
 
 
