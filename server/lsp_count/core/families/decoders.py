@@ -1372,6 +1372,26 @@ FAMILIES += (
                    "MiniCPM3ForSequenceClassification": "sequence_classification"}),
 )
 
+
+# DeepSeek-V3.2's sparse attention (DeepSeek-V3's latent attention and experts, an indexer that picks each query's
+# top-k keys, from which a layer caches one more key), which GLM-MoE-DSA builds on: the fields both read, with
+# DeepSeek-V3.2's defaults.
+SPARSE_ATTENTION: dict[str, Field] = {
+    # (num_experts: a legacy key the config classes copy into n_routed_experts, where not null)
+    "num_experts": Field(("num_local_experts", "num_experts", "n_routed_experts"), 256, doc=MOE["num_experts"].doc),
+    "n_shared_experts": Field(("n_shared_experts",), 1, minimum=0, doc="shared experts (always on)"),
+    "q_lora_rank": Field(("q_lora_rank",), 1536, doc="rank of the low-rank query projection"),
+    # The config classes hold qk_rope_head_dim as head_dim (a written head_dim is replaced), which their RoPE
+    # check reads.
+    "rope_head_dim": Field(("qk_rope_head_dim",), 64, doc=ROTATED_HEAD_DIM),
+    **MLP_LAYER_TYPES_AFTER_DENSE,
+    "index_n_heads": Field(("index_n_heads",), 64, doc="query heads of the sparse-attention indexer"),
+    "index_head_dim": Field(("index_head_dim",), 128, doc="width of the indexer's heads (and of the key it caches per token)"),
+    "sliding_window": fixed(None),
+    "layer_types": Field(("layer_types",), Derived(lambda v: ("indexed_attention",) * v["num_layers"],
+                                                   "indexed attention in every layer"), "strs", null="default"),
+}
+
 FAMILIES += (
     # DeepSeek-V3.2: DeepSeek-V3's latent attention (always a low-rank query) with a sparse-attention indexer in
     # every layer (wq_b, wk, a LayerNorm over its key, weights_proj), and its experts in the layers
@@ -1380,22 +1400,7 @@ FAMILIES += (
             d(vocab_size=129280, hidden_size=7168, intermediate_size=18432, num_layers=61, num_heads=128,
               num_kv_heads=128, max_positions=163840, experts_per_token=8, moe_intermediate_size=2048,
               n_shared_experts=1, first_k_dense_replace=3),
-            MOE, DEEPSEEK,
-            # (num_experts: a legacy key DeepseekV32Config copies into n_routed_experts, where not null)
-            {"num_experts": Field(("num_local_experts", "num_experts", "n_routed_experts"), 256,
-                                  doc=MOE["num_experts"].doc),
-             "n_shared_experts": Field(("n_shared_experts",), 1, minimum=0, doc="shared experts (always on)"),
-             "q_lora_rank": Field(("q_lora_rank",), 1536, doc="rank of the low-rank query projection"),
-             # DeepseekV32Config holds qk_rope_head_dim as head_dim (a written head_dim is replaced), which its
-             # RoPE check reads.
-             "rope_head_dim": Field(("qk_rope_head_dim",), 64, doc=ROTATED_HEAD_DIM),
-             **MLP_LAYER_TYPES_AFTER_DENSE,
-             "index_n_heads": Field(("index_n_heads",), 64, doc="query heads of the sparse-attention indexer"),
-             "index_head_dim": Field(("index_head_dim",), 128,
-                                     doc="width of the indexer's heads (and of the key it caches per token)"),
-             "sliding_window": fixed(None),
-             "layer_types": Field(("layer_types",), Derived(lambda v: ("indexed_attention",) * v["num_layers"],
-                                                            "indexed attention in every layer"), "strs", null="default")},
+            MOE, DEEPSEEK, SPARSE_ATTENTION,
             nulls(num_experts=("num_experts",)),
             heads={"DeepseekV32ForCausalLM": "causal_lm", "DeepseekV32Model": "base"},
             notes=("DeepSeek-V3.2 checkpoints also hold a multi-token-prediction layer that transformers does not "
@@ -1471,19 +1476,8 @@ FAMILIES += (
             d(vocab_size=154880, hidden_size=6144, intermediate_size=12288, num_layers=78, num_heads=64,
               num_kv_heads=64, max_positions=202752, experts_per_token=8, moe_intermediate_size=2048,
               n_shared_experts=1, first_k_dense_replace=3, q_lora_rank=2048, qk_nope_head_dim=192, v_head_dim=256),
-            MOE, DEEPSEEK,
-            {"num_experts": Field(("num_local_experts", "num_experts", "n_routed_experts"), 256,
-                                  doc=MOE["num_experts"].doc),
-             "n_shared_experts": Field(("n_shared_experts",), 1, minimum=0, doc="shared experts (always on)"),
-             "q_lora_rank": Field(("q_lora_rank",), 2048, doc="rank of the low-rank query projection"),
-             # GlmMoeDsaConfig holds qk_rope_head_dim as head_dim (a written head_dim is replaced), which its
-             # RoPE check reads.
-             "rope_head_dim": Field(("qk_rope_head_dim",), 64, doc=ROTATED_HEAD_DIM),
-             **MLP_LAYER_TYPES_AFTER_DENSE,
-             "index_n_heads": Field(("index_n_heads",), 32, doc="query heads of the sparse-attention indexer"),
-             "index_head_dim": Field(("index_head_dim",), 128,
-                                     doc="width of the indexer's heads (and of the key it caches per token)"),
-             "index_topk_pattern": Field(("index_topk_pattern",), None, "any",
+            MOE, DEEPSEEK, SPARSE_ATTENTION, d(index_n_heads=32),
+            {"index_topk_pattern": Field(("index_topk_pattern",), None, "any",
                                          doc='which layers run the indexer ("F") or reuse the previous top-k ("S"), '
                                              "where indexer_types is not given"),
              "index_topk_freq": Field(("index_topk_freq",), 1, "any",
@@ -1496,10 +1490,7 @@ FAMILIES += (
                  doc='"full" (the layer runs its own indexer) or "shared" (it reuses the previous layer\'s top-k) '
                      "for each layer"),
              "indexer_layers": fixed(Derived(lambda v: tuple(t != "shared" for t in v["indexer_types"]),
-                                             'the layers whose indexer_types entry is not "shared"')),
-             "sliding_window": fixed(None),
-             "layer_types": Field(("layer_types",), Derived(lambda v: ("indexed_attention",) * v["num_layers"],
-                                                            "indexed attention in every layer"), "strs", null="default")},
+                                             'the layers whose indexer_types entry is not "shared"'))},
             nulls(num_experts=("num_experts",)),
             heads={"GlmMoeDsaForCausalLM": "causal_lm", "GlmMoeDsaModel": "base"},
             notes=("GLM-5 checkpoints also hold a multi-token-prediction layer that transformers does not build; it is "
