@@ -74,6 +74,8 @@ def _read_by_class(model_type: str, key: str, meant: str) -> bool:
         config = CONFIG_MAPPING[model_type](**{key: PROBE})
     except Exception:  # noqa: BLE001 - a class that refuses the key does not read it as the one meant
         return False
+    # (Gemma 4's config holds head_dim per layer and refuses a plain read of the global one unless allowed)
+    config.allow_global_per_layer_attribute_access = True
     return getattr(config, meant, None) == PROBE
 
 
