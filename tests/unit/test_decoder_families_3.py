@@ -196,3 +196,12 @@ def test_doge_by_hand_dense_and_with_its_cross_domain_moe() -> None:
     assert tree.active == tree.total - LAYERS * 7 * 2 * H  # 2 of the 9 experts a token
     # num_experts and num_experts_per_tok are read with is_moe only
     assert count({**config, "num_experts": 9}).tree.total == 2_818
+
+
+def test_the_top_k_messages_name_the_family_s_own_key() -> None:
+    # ERNIE 4.5-MoE's top-k is moe_k, Gemma 4's top_k_experts: the messages say the key the file writes.
+    (error,) = [p for p in analyze({"model_type": "ernie4_5_moe", "moe_num_experts": 4, "moe_k": 9}).problems
+                if p.severity == "error"]
+    assert error.message == "moe_k (9) is more than the 4 experts"
+    gemma4 = analyze({"model_type": "gemma4_text", "enable_moe_block": True, "num_experts": 4, "top_k_experts": None})
+    assert any(p.message.startswith("top_k_experts is not set (null)") for p in gemma4.problems)

@@ -218,7 +218,7 @@ def consistency_problems(spec: ModelSpec) -> list[Problem]:
     if isinstance(experts, int) and experts and isinstance(top_k, int) and top_k > experts:
         out.append(Problem(
             "error", "LC103",
-            f"num_experts_per_tok ({top_k}) is more than the {experts} experts",
+            f"{spec.key_label('experts_per_token')} ({top_k}) is more than the {experts} experts",
             spec.key_span("experts_per_token") or spec.span,
         ))
     # (A derived top-k, HunYuan-MoE's per-layer moe_topk, is judged by the family's own check.)
@@ -226,7 +226,8 @@ def consistency_problems(spec: ModelSpec) -> list[Problem]:
     if top_k_field is not None and top_k_field.keys and top_k is None and experts:
         out.append(Problem(
             "warning", "LC103",
-            "num_experts_per_tok is not set (null): transformers builds the model, but its forward pass needs it "
+            f"{spec.key_label('experts_per_token')} is not set (null): transformers builds the model, but its forward "
+            "pass needs it "
             "(torch.topk's k); the count has no active part, and the memory estimate leaves out the routed experts' "
             "activations",
             spec.key_span("experts_per_token") or spec.key_span("num_experts") or spec.span,
