@@ -132,6 +132,19 @@ MOE: dict[str, Field] = {
 }
 
 
+# EXAONE 4's and EXAONE-MoE's layer types where the file gives none: sliding but every sliding_window_pattern-th
+# layer. The pattern is any JSON (EXAONE 4.0's own configs write "LLLG"), read only where layer_types is absent
+# (_pattern_layer_types).
+SLIDING_BUT_EVERY_PATTERN_TH: dict[str, Field] = {
+    "sliding_window_pattern": Field(("sliding_window_pattern",), 4, "any",
+                                    doc="every how many layers one attends to the whole context"),
+    "layer_types": Field(("layer_types",), Derived(
+        lambda v: tuple("sliding_attention" if (i + 1) % _positive(v["sliding_window_pattern"]) != 0
+                        else "full_attention" for i in range(v["num_layers"])),
+        "sliding but every sliding_window_pattern-th layer"), "strs"),
+}
+
+
 def shared_experts_width(count: str) -> Field:
     """The always-on shared experts' width: ``count`` (the field of how many there are) experts side by side."""
     return fixed(Derived(lambda v: v["moe_intermediate_size"] * v[count], f"moe_intermediate_size × {count}"))
@@ -690,13 +703,7 @@ FAMILIES: tuple[Family, ...] = (
             QK_HEAD, {"mlp_bias": fixed(False), "q_bias": fixed(False), "k_bias": fixed(False), "v_bias": fixed(False),
                       "o_bias": fixed(False),
                       "layer_norms": fixed(("post_attention_layernorm", "post_feedforward_layernorm")),
-                      # Any JSON: EXAONE 4.0's own configs write "LLLG", read only where layer_types is absent.
-                      "sliding_window_pattern": Field(("sliding_window_pattern",), 4, "any",
-                                                      doc="every how many layers one attends to the whole context"),
-                      "layer_types": Field(("layer_types",), Derived(
-                          lambda v: tuple("sliding_attention" if (i + 1) % _positive(v["sliding_window_pattern"]) != 0
-                                          else "full_attention" for i in range(v["num_layers"])),
-                          "sliding but every sliding_window_pattern-th layer"), "strs")},
+                      **SLIDING_BUT_EVERY_PATTERN_TH},
             nulls(sliding_window="none"), checks=(_exaone4_layer_types,)),
     # OLMoE: q/k norms over all heads (sized from hidden_size), every layer a mixture of experts (no shared expert).
     decoder("olmoe", "OlmoeForCausalLM", d(pad_token_id=1), WRITTEN_HEAD_DIM, FLOOR_HEADS,
@@ -1875,13 +1882,7 @@ FAMILIES += (
                                             doc="layers before the first mixture of experts (where mlp_layer_types "
                                                 "is not given)"),
              **MLP_LAYER_TYPES_AFTER_DENSE,
-             # Any JSON: read only where layer_types is absent (_pattern_layer_types).
-             "sliding_window_pattern": Field(("sliding_window_pattern",), 4, "any",
-                                             doc="every how many layers one attends to the whole context"),
-             "layer_types": Field(("layer_types",), Derived(
-                 lambda v: tuple("sliding_attention" if (i + 1) % _positive(v["sliding_window_pattern"]) != 0
-                                 else "full_attention" for i in range(v["num_layers"])),
-                 "sliding but every sliding_window_pattern-th layer"), "strs")},
+             **SLIDING_BUT_EVERY_PATTERN_TH},
             nulls(sliding_window="reject"),  # (ExaoneMoeConfig declares a whole number: strict, it refuses a null)
             heads={"ExaoneMoeForCausalLM": "causal_lm", "ExaoneMoeModel": "base"},
             checks=(lambda spec: _pattern_layer_types(spec, "ExaoneMoeConfig"),
