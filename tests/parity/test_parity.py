@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from lsp_count.core.analyze import analyze_text
 from lsp_count.core.families import registry, supported_model_types
 
-from .meta_count import transformers_count
+from .meta_count import lsp_count_verdict, transformers_count, transformers_verdict
 from .strategies import REQUIRED_KEYS, strategy_for
 
 pytestmark = pytest.mark.parity
@@ -74,3 +74,20 @@ def test_real_configs_match_transformers(path: pathlib.Path) -> None:
         # lsp-count then counts, and says it counts, the family's class.
         arch = registry()[config["model_type"]].architecture
     assert ours(config) == transformers_count(config, arch)
+
+
+def _classifier_families() -> list[str]:
+    return [mt for mt in supported_model_types() if any(a.endswith("Classification") for a in registry()[mt].heads)]
+
+
+@pytest.mark.parametrize("model_type", _classifier_families())
+def test_no_labels_builds_an_empty_classifier_as_transformers_does(model_type: str) -> None:
+    """An empty ``id2label`` (or ``num_labels: 0``) is 0 labels, a classifier of no outputs, not the
+    default 2 (or BART's 3)."""
+    import transformers
+
+    family = registry()[model_type]
+    for arch in sorted(a for a in family.heads if a.endswith("Classification") and hasattr(transformers, a)):
+        for labels in ({"id2label": {}}, {"num_labels": 0}):
+            config = {"model_type": model_type, "architectures": [arch], **REQUIRED_KEYS.get(model_type, {}), **labels}
+            assert lsp_count_verdict(config)[0] == transformers_verdict(config), (arch, labels)

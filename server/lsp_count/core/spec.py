@@ -189,6 +189,13 @@ class ModelSpec:
         return self.key_name(name) or next(iter(self.family.fields[name].keys), name)
 
 
+def head_labels(values: dict[str, object]) -> int:
+    """A classification head's outputs: num_labels (0 where id2label is written empty, as
+    transformers builds it), 2 where nothing says."""
+    labels = values.get("num_labels")
+    return 2 if labels is None else int(labels)  # type: ignore[call-overload]
+
+
 class SpecError(Exception):
     """A config that cannot be counted, with the problems that say why."""
 

@@ -7,13 +7,15 @@ from lsp_count.core.spec import Derived, Field, ModelSpec
 
 
 def _num_labels(v):
-    return v.get("id2label") or 2
+    # An empty id2label is 0 labels, as transformers builds it (num_labels is len(id2label)).
+    labels = v.get("id2label")
+    return 2 if labels is None else labels
 
 
 # Classification heads size themselves from id2label (transformers derives num_labels from it).
 LABEL_FIELDS: dict[str, Field] = {
     "id2label": Field(("id2label",), None, "entries"),
-    "num_labels": Field(("num_labels",), Derived(_num_labels, "len(id2label), else 2")),
+    "num_labels": Field(("num_labels",), Derived(_num_labels, "len(id2label), else 2"), minimum=0),
 }
 
 

@@ -320,8 +320,8 @@ def _bart_family(model_type: str, prefix: str, defaults: tuple[int, int, int, in
         "embed_norm": fixed(embed_norm),
         "final_norm": fixed(final_norm),
         "num_labels": Field(("num_labels",), Derived(
-            lambda v: v.get("id2label") or num_labels_default,
-            f"len(id2label), else {num_labels_default}")),
+            lambda v: num_labels_default if v.get("id2label") is None else v["id2label"],
+            f"len(id2label), else {num_labels_default}"), minimum=0),
         # The question-answering classes set config.num_labels = 2 before they build qa_outputs.
         "qa_labels": fixed(2),
         **(extra or {}),

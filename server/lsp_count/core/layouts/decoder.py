@@ -10,7 +10,7 @@ import math
 
 from lsp_count.core.params import ParamNode, Tensor, embedding, linear, node, norm
 from lsp_count.core.source import Span
-from lsp_count.core.spec import ModelSpec
+from lsp_count.core.spec import ModelSpec, head_labels
 
 
 def _norm(spec: ModelSpec, module: str, size: int) -> tuple[Tensor, ...]:
@@ -416,7 +416,7 @@ def with_head(spec: ModelSpec, body: ParamNode, width: int) -> ParamNode:
     if spec.head == "base":
         return ParamNode(spec.architecture, children=body.children)
     if spec.head == "sequence_classification":
-        labels = int(v.get("num_labels") or 2)
+        labels = head_labels(v)
         head = ParamNode("score", linear("score", width, labels, False))
     else:
         tied = bool(v["tie_embeddings"])

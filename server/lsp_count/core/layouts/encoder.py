@@ -64,7 +64,7 @@ from dataclasses import replace
 
 from lsp_count.core.params import ParamNode, Tensor, embedding, linear, node, norm
 from lsp_count.core.source import Problem
-from lsp_count.core.spec import ModelSpec, SpecError
+from lsp_count.core.spec import ModelSpec, SpecError, head_labels
 
 
 def path_linear(path: str, in_f: int, out_f: int, bias: bool = True) -> tuple[Tensor, ...]:
@@ -85,7 +85,7 @@ def _norm_bias(spec: ModelSpec) -> bool:
 
 
 def _labels(spec: ModelSpec) -> int:
-    return int(spec.values.get("num_labels") or 2)
+    return head_labels(spec.values)
 
 
 def _error(spec: ModelSpec, name: str, message: str) -> SpecError:

@@ -15,7 +15,7 @@ from lsp_count.core.engine import layout_builder
 from lsp_count.core.layouts.encoder import path_linear, path_norm, vision_tower
 from lsp_count.core.params import LANGUAGE_MODEL_NODE, ParamNode, Tensor, embedding, linear, node, norm
 from lsp_count.core.source import Problem
-from lsp_count.core.spec import MAX_DIMENSION, ModelSpec, SpecError
+from lsp_count.core.spec import MAX_DIMENSION, ModelSpec, SpecError, head_labels
 
 
 def _subs(spec: ModelSpec) -> tuple[ModelSpec, ModelSpec]:
@@ -170,7 +170,7 @@ def build_gemma3(spec: ModelSpec) -> ParamNode:
     if spec.head == "base":
         return node(spec.architecture, *body)
     if spec.head == "sequence_classification":
-        labels = int(spec.values.get("num_labels") or 2)
+        labels = head_labels(spec.values)
         return node(spec.architecture, *body, ParamNode("score", linear("score", th, labels, False)))
     # Gemma3Config's own tie_word_embeddings decides (text_config's is not consulted).
     return node(spec.architecture, *body, _lm_head(spec, text, bool(spec.values["tie_embeddings"])))
@@ -241,7 +241,7 @@ def _qwen_vl(spec: ModelSpec, tower: Callable[[ModelSpec], ParamNode]) -> ParamN
     if spec.head == "base":
         return node(spec.architecture, *body)
     if spec.head in ("sequence_classification", "token_classification"):
-        labels = int(spec.values.get("num_labels") or 2)
+        labels = head_labels(spec.values)
         bias = spec.head == "token_classification" and bool(spec.values.get("token_classification_bias", True))
         return node(spec.architecture, *body,
                     ParamNode("score", linear("score", text.int("hidden_size"), labels, bias),
