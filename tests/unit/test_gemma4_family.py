@@ -5,7 +5,7 @@ tests/parity/test_gemma4_parity.py)."""
 
 from __future__ import annotations
 
-from config_models import errors
+from config_models import analyze, errors
 from config_models import model as count
 
 from lsp_count.core.memory import Settings, estimate_memory
@@ -116,3 +116,20 @@ def test_the_kv_cache() -> None:
     # Keys serving as values are cached twice all the same; num_global_key_value_heads sets the full layer's heads.
     assert _kv({**BASE, "num_attention_heads": 2, "num_global_key_value_heads": 2, "attention_k_eq_v": True}, 100) == \
         800 + 2 * 2 * 4 * 100 * 2
+
+
+def test_num_experts_without_the_moe_block_draws_no_top_k_warning() -> None:
+    # enable_moe_block off: no experts are built, so no missing top_k_experts to warn about; on, the warning stands.
+    dense = {**BASE, "num_experts": 3, "moe_intermediate_size": 2}
+    assert not [p for p in analyze(dense).problems if p.code == "LC103"]
+    assert [p for p in analyze({**dense, "enable_moe_block": True}).problems if p.code == "LC103"]
+
+
+def test_lora_note_names_no_router_peft_adapts() -> None:
+    # Gemma 4's router holds an nn.Linear (router.proj), which peft adapts; gpt-oss's router is no nn.Linear.
+    config = {**BASE, "enable_moe_block": True, "num_experts": 3, "moe_intermediate_size": 2, "top_k_experts": 1}
+    notes = estimate_memory(count(config), Settings(mode="lora")).notes
+    assert "peft leaves gemma4_text's fused experts (3-D parameters) without adapters" in notes
+    gpt_oss = count({"model_type": "gpt_oss", "num_hidden_layers": 1})
+    assert "peft leaves gpt_oss's fused experts (3-D parameters) and its router (not an nn.Linear) without adapters" \
+        in estimate_memory(gpt_oss, Settings(mode="lora")).notes

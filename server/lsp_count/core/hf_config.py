@@ -223,7 +223,9 @@ def consistency_problems(spec: ModelSpec) -> list[Problem]:
         ))
     # (A derived top-k, HunYuan-MoE's per-layer moe_topk, is judged by the family's own check.)
     top_k_field = spec.family.fields.get("experts_per_token")
-    if top_k_field is not None and top_k_field.keys and top_k is None and experts:
+    # ``routes_experts``: a family whose experts are switched off by another key (Gemma 4's enable_moe_block)
+    # builds none, whatever num_experts says.
+    if top_k_field is not None and top_k_field.keys and top_k is None and experts and v.get("routes_experts", True):
         out.append(Problem(
             "warning", "LC103",
             f"{spec.key_label('experts_per_token')} is not set (null): transformers builds the model, but its forward "

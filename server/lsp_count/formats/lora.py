@@ -569,8 +569,10 @@ def apply_lora(tree: ParamTree, rank: int, targets: LoraTargets, dora: bool = Fa
     else:
         param_targets, fused_rank, strict_names = set(), 1, True
         if has_experts and model_type:
+            # (Gemma 4's router holds an nn.Linear, router.proj, which peft adapts: no router of its own to name.)
+            router_left = any(is_router(p, t) for p, t, _m, _f in tree.root.iter_tensors())
             notes.append(f"peft leaves {model_type}'s fused experts (3-D parameters)"
-                         + ("" if linear_router else " and its router (not an nn.Linear)") + " without adapters")
+                         + (" and its router (not an nn.Linear)" if router_left else "") + " without adapters")
     wanted = set(targets.names or ())
     matched_names: set[str] = set()
     adapters: list[ParamNode] = []

@@ -241,6 +241,7 @@ FIELDS: dict[str, Field] = {
     "num_experts": Field(("num_experts",), None, "int?", doc="routed experts per layer (with enable_moe_block)"),
     "experts_per_token": Field(("top_k_experts",), None, "int?", doc="experts each token is routed to"),
     "moe_intermediate_size": Field(("moe_intermediate_size",), None, "int?", doc="width of each expert's MLP"),
+    "routes_experts": Field((), Derived(lambda v: v["enable_moe_block"], "enable_moe_block"), "any"),
     # (the memory estimate's activations: with the MoE block the dense MLP runs beside a token's routed experts, as a
     # shared expert would)
     "shared_intermediate_size": Field((), Derived(lambda v: v["intermediate_size"] if v["enable_moe_block"] else 0,
