@@ -79,6 +79,30 @@ def test_axolotl_named_targets_match_peft(tmp_path, seed):
     assert (model.tree.total, model.tree.trainable) == (total, trainable)
 
 
+@pytest.mark.parametrize("targets", [["q_proj", "v_porj"], ["q_proj", "self_attn.v_porj", "down_proj"]])
+def test_a_name_reaching_no_module_is_ignored_as_peft_ignores_it(tmp_path, targets):
+    """peft adapts what a list's other names reach and ignores a name that reaches nothing (a typo): the count is
+    peft's, and a warning names it."""
+    config = random_config(random.Random(0), "llama")
+    listed = "\n".join(f"  - {t}" for t in targets)
+    report = analyze_any(tmp_path, config, f"base_model: ./base\nadapter: lora\nlora_r: 4\nlora_target_modules:\n{listed}\n")
+    assert not report.has_errors, report.problems
+    assert any("peft ignores" in p.message for p in report.problems if p.severity == "warning"), report.problems
+    (model,) = report.models
+    assert (model.tree.total, model.tree.trainable) == peft_counts(config, 4, targets)
+
+
+@pytest.mark.parametrize("targets", [["v_porj"], ["q_proj", "input_layernorm"], ["q_proj", "self_attn"],
+                                     ["q_proj", "v_porj", "post_attention_layernorm"]])
+def test_a_list_peft_refuses_is_refused(tmp_path, targets):
+    """No name reaching a linear layer, or one reaching a norm or a container: peft raises, lsp-count says why."""
+    config = random_config(random.Random(0), "llama")
+    assert isinstance(peft_outcome(config, 4, targets), str)
+    listed = "\n".join(f"  - {t}" for t in targets)
+    report = analyze_any(tmp_path, config, f"base_model: ./base\nadapter: lora\nlora_r: 4\nlora_target_modules:\n{listed}\n")
+    assert report.has_errors, report.problems
+
+
 @pytest.mark.parametrize("seed", SEEDS)
 def test_all_linear_matches_peft(tmp_path, seed):
     rng = random.Random(100 + seed)
@@ -278,6 +302,10 @@ LLAMA = dict(model_type="llama", architectures=["LlamaForCausalLM"], hidden_size
     (LLAMA, r"model\.layers\.[02]\.self_attn\.(q|k)_proj"),
     (LLAMA, r"model\.layers\.1\.mlp\..*_proj|lm_head"),
     (LLAMA, r"model\.layers\.1\.self_attn"),
+    # A norm matched beside linears: peft refuses it ("Target module LlamaRMSNorm() is not supported").
+    (LLAMA, r".*(q_proj|input_layernorm)"),
+    (LLAMA, r"model\.norm|lm_head"),
+    (GPT2, r".*\.(ln_1|c_attn)"),
 ])
 def test_regex_on_family_paths_matches_peft(tmp_path, config, pattern):
     """The regex sees transformers' module names (gpt2: transformer.h.N.attn.c_attn); one that also matches a

@@ -128,9 +128,16 @@ def test_unknown_base_model_is_located_error(tmp_path):
     assert report.models == ()
 
 
-def test_unknown_target_module_is_an_error():
+def test_unknown_target_module_is_a_warning_beside_others_and_an_error_alone():
+    # peft adapts q_proj and ignores qkv, a name no module has; with only qkv it adapts nothing and raises.
     report = analyze_text("base_model: meta-llama/Meta-Llama-3-8B\nadapter: lora\nlora_r: 8\n"
                           "lora_target_modules: [q_proj, qkv]\n", "a.yaml")
+    assert not report.has_errors, report.problems
+    (problem,) = [p for p in report.problems if "qkv" in p.message]
+    assert problem.severity == "warning" and "peft ignores it" in problem.message and problem.span.start.line == 3
+    assert report.models[0].tree.trainable == 32 * 8 * (4096 + 4096)  # q_proj alone, r·(in + out) a layer
+    report = analyze_text("base_model: meta-llama/Meta-Llama-3-8B\nadapter: lora\nlora_r: 8\n"
+                          "lora_target_modules: [qkv]\n", "a.yaml")
     (problem,) = [p for p in report.problems if p.severity == "error"]
     assert "qkv" in problem.message and problem.span.start.line == 3
 

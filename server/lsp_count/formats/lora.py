@@ -627,9 +627,17 @@ def apply_lora(tree: ParamTree, rank: int, targets: LoraTargets, dora: bool = Fa
             modules.append(module)
     if targets.names is not None:
         missing = sorted(wanted - matched_names)
+        # peft adapts what the list's other names reach and ignores a name that reaches no module at all (a
+        # typo): said, not refused. A name that reaches a module peft cannot adapt (a norm, a container) it refuses.
+        ignored = [n for n in missing if not _names_any_module(tree, n, full_paths)] if adapters and not errors else []
         if missing and strict_names:
-            errors.append(f"no linear layer named {', '.join(missing)} in this model "
-                          f"(its linear layers: {', '.join(_linear_names(tree, is_router))})")
+            linears = ", ".join(_linear_names(tree, is_router))
+            if ignored == missing:
+                notes.append(f"no module named {', '.join(missing)} in this model: peft ignores "
+                             f"{'it' if len(missing) == 1 else 'them'} and adapts the other targets (its linear "
+                             f"layers: {linears})")
+            else:
+                errors.append(f"no linear layer named {', '.join(missing)} in this model (its linear layers: {linears})")
     if partial:
         notes.append(f"the targets adapt {', '.join(sorted(partial))} in some layers only")
     if not adapters and not errors:
@@ -658,7 +666,7 @@ def _regex_non_linear(tree: ParamTree, regex, full_paths, converted: bool, is_ro
     """A module peft would find with this regex but cannot adapt: a container of linear layers (``self_attn``,
     ``mlp``, a layer), the fused experts, or (without peft's MoE conversion) the router. A container whose
     name peft's conversion turns into a parameter target (``consumed``: HunYuan-MoE's ``gate``, holding
-    ``gate.wg``) is no module target there. Norms, embeddings and activations are not checked."""
+    ``gate.wg``) is no module target there. A norm. (Embeddings peft adapts; activations hold no tensor to see.)"""
     linear: set[str] = set()
     other: set[str] = set()
     for p, t, m, _f in tree.root.iter_tensors():
@@ -667,6 +675,8 @@ def _regex_non_linear(tree: ParamTree, regex, full_paths, converted: bool, is_ro
         elif t.kind == "linear" and len(t.shape) == 2:
             fulls = full_paths(p, t.module, m, t.name)
             (other if is_router(p, t) and not converted else linear).update(fulls)
+        elif t.kind == "norm":  # peft adapts no LayerNorm or RMSNorm: "Target module ... is not supported"
+            other.update(full_paths(p, t.module, m, t.name))
     containers = {".".join(f.split(".")[:i]) for f in linear | other for i in range(1, f.count(".") + 1)}
     containers = {c for c in containers if c.rsplit(".", 1)[-1] not in consumed}
     for name in sorted((other | containers) - linear):
@@ -785,6 +795,19 @@ def fuse_linears(tree: ParamTree, groups: dict[str, tuple[str, ...]]) -> ParamTr
         return replace(node, tensors=tuple(tensors), children=tuple(rewrite(c) for c in node.children))
 
     return ParamTree(rewrite(tree.root), tree.notes)
+
+
+def _names_any_module(tree: ParamTree, name: str, full_paths) -> bool:
+    """Whether a target name reaches any module of the model by peft's rule (its full name, or a suffix after a
+    dot), a norm, an embedding or a container included, or is a module's or a node's own name."""
+    for p, t, m, _f in tree.root.iter_tensors():
+        if t.module == name or t.module.endswith("." + name):
+            return True
+        for full in full_paths(p, t.module, m, t.name):
+            parts = full.split(".")
+            if any(_names_match({name}, parts[i - 1], ".".join(parts[:i])) for i in range(1, len(parts) + 1)):
+                return True
+    return any(n.name == name for _path, n, _m in tree.root.walk())
 
 
 def _linear_names(tree: ParamTree, is_router=_is_router) -> list[str]:
