@@ -9,6 +9,7 @@ from typing import Mapping
 from lsp_count.core.config_keys import misspelt_keys
 from lsp_count.core.engine import count
 from lsp_count.core.families import find_family, registry
+from lsp_count.core.families.common import TEXT_ROPE_TYPES, rope_entry_problem
 from lsp_count.core.report import ModelReport
 from lsp_count.core.source import Problem, SourceNode, Span
 from lsp_count.core.spec import Derived, Family, ModelSpec, SpecError, resolve_values
@@ -235,6 +236,7 @@ def consistency_problems(spec: ModelSpec) -> list[Problem]:
             spec.key_span("experts_per_token") or spec.key_span("num_experts") or spec.span,
         ))
     out.extend(_odd_rotary_problems(spec))
+    out.extend(_rope_type_problems(spec))
     for check in spec.family.checks:
         out.extend(check(spec))
     return out
@@ -265,6 +267,22 @@ def _rope_entries(spec: ModelSpec) -> list[tuple[str, dict]]:
             entries[t].update(scaling)
     present = v.get("rope_layer_types") or ()
     return [(t, {"partial_rotary_factor": 1.0, **entry}) for t, entry in entries.items() if t in present]
+
+
+def _rope_type_problems(spec: ModelSpec) -> list[Problem]:
+    """The rope_parameters (or rope_scaling) entries transformers checks, judged by rope_entry_problem against the
+    family's RoPE types (Family field "rope_types", else a text model's)."""
+    v = spec.values
+    scaling = v.get("rope_scaling")
+    key = "rope_scaling" if isinstance(scaling, dict) and scaling else "rope_parameters"
+    types = v.get("rope_types") or TEXT_ROPE_TYPES
+    for layer_type, entry in _rope_entries(spec):
+        of = f" (for {layer_type} layers)" if v.get("rope_scaling_layer_types") is not None else ""
+        problem = rope_entry_problem(entry, types, key + of, spec.key_span(key) or spec.span,
+                                     bool(v.get("rotary_embedding", True)))
+        if problem is not None:
+            return [problem]
+    return []
 
 
 def _rotated(width: int, factor: object) -> int | None:

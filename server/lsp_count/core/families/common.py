@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from lsp_count.core.source import Problem
+import json
+from typing import Mapping
+
+from lsp_count.core.source import Problem, Span
 from lsp_count.core.spec import Derived, Field, ModelSpec
 
 
@@ -39,3 +42,47 @@ def check_pad_token(spec: ModelSpec) -> list[Problem]:
             return [Problem("error", "LC103", f"{written} {pad} is outside the vocabulary ({name} {vocab}): "
                                               "the token embedding refuses it", where or spec.span)]
     return []
+
+
+# The RoPE types transformers 5 knows (modeling_rope_utils: a _validate_<type>_rope_parameters and, but for the
+# unscaled ones, a ROPE_INIT_FUNCTIONS entry), each with the keys its check requires of a mapping
+# (_check_received_keys: a KeyError without them).
+ROPE_TYPE_REQUIRED: dict[str, tuple[str, ...]] = {
+    "default": (), "axial": (), "proportional": ("rope_theta",),
+    "linear": ("factor",), "dynamic": ("factor",), "yarn": ("factor", "original_max_position_embeddings"),
+    "longrope": ("short_factor", "long_factor", "original_max_position_embeddings"),
+    "llama3": ("factor", "original_max_position_embeddings", "low_freq_factor", "high_freq_factor", "rope_theta"),
+}
+# The keys a config class's own mapping needs: standardize_rope_params, run before the check, fills rope_theta and,
+# for llama3, yarn and longrope, original_max_position_embeddings.
+ROPE_TYPE_KEYS: dict[str, tuple[str, ...]] = {
+    t: tuple(k for k in keys if k not in ("rope_theta", "original_max_position_embeddings"))
+    for t, keys in ROPE_TYPE_REQUIRED.items()}
+# The types a text model's rotary embedding builds: all but axial, which ROPE_INIT_FUNCTIONS has no entry for (the
+# vision towers' own embeddings take it). A family whose classes take fewer (Phi-3's default and longrope) has its
+# own table (Family field "rope_types").
+TEXT_ROPE_TYPES = {t: keys for t, keys in ROPE_TYPE_KEYS.items() if t != "axial"}
+
+
+def rope_entry_problem(entry: Mapping, types: Mapping[str, tuple[str, ...]], label: str, where: Span | None,
+                       built: bool = True) -> Problem | None:
+    """A rope_parameters entry transformers refuses: a type without a key it needs (its config class raises
+    KeyError), or, where the model builds a rotary embedding (``built``), a type ``types`` does not hold (one
+    transformers does not know, or this model does not take). ``label``: the key, as the message names it."""
+    rope_type = entry.get("rope_type", entry.get("type", "default"))
+    taken = isinstance(rope_type, str) and rope_type in types
+    if built and not taken:
+        if isinstance(rope_type, str) and rope_type in ROPE_TYPE_REQUIRED:
+            listed = ", ".join(f'"{t}"' for t in types)
+            return Problem("error", "LC103", f'{label}: rope_type "{rope_type}" is not one this model takes '
+                                             f"({listed}): transformers refuses it", where)
+        known = ", ".join(f'"{t}"' for t in ROPE_TYPE_REQUIRED)
+        return Problem("error", "LC103", f"{label}: rope_type {json.dumps(rope_type)} is not one transformers knows "
+                                         f"({known}): its model cannot build the rotary embedding", where)
+    needed = types[rope_type] if taken else ROPE_TYPE_KEYS.get(rope_type, ()) if isinstance(rope_type, str) else ()
+    missing = [k for k in needed if k not in entry]
+    if missing:
+        needs = " and ".join(f'"{k}"' for k in missing)
+        return Problem("error", "LC103", f'{label}: rope_type "{rope_type}" needs {needs}: transformers\' config '
+                                         "class refuses it without (KeyError)", where)
+    return None

@@ -11,7 +11,8 @@ import math
 from dataclasses import replace
 from typing import Callable
 
-from lsp_count.core.families.common import LABEL_FIELDS, check_pad_token, pad_token
+from lsp_count.core.families.common import (LABEL_FIELDS, ROPE_TYPE_KEYS, ROPE_TYPE_REQUIRED, TEXT_ROPE_TYPES,
+                                            check_pad_token, pad_token, rope_entry_problem)
 from lsp_count.core.source import Problem
 from lsp_count.core.spec import Derived, Family, Field
 
@@ -91,7 +92,15 @@ ROPE: dict[str, Field] = {
                              doc="rotary position settings (rope_theta, partial_rotary_factor, ...; no parameters)"),
     "rope_scaling": Field(("rope_scaling",), None, "any",
                           doc="rotary position settings under their old name (replaces rope_parameters when given)"),
+    # The RoPE types the family's classes take, each with the keys it needs (hf_config._rope_type_problems).
+    "rope_types": fixed(TEXT_ROPE_TYPES),
 }
+# Phi3Config takes the default and longrope types only ("`rope_parameters`'s type field must be one of
+# ['longrope']"), and reads the old checkpoints' "su" and "yarn" as longrope; PhimoeConfig wants short_mscale and
+# long_mscale beside any type but the default.
+PHI3_ROPE_TYPES = {"default": (), **dict.fromkeys(("longrope", "su", "yarn"), ROPE_TYPE_KEYS["longrope"])}
+PHIMOE_ROPE_TYPES = {t: keys + (("short_mscale", "long_mscale") if t != "default" else ())
+                     for t, keys in TEXT_ROPE_TYPES.items()}
 # Config classes that declare no head_dim keep one the file gives (an unknown key, set as it is), as do
 # those whose head_dim defaults to None (Mixtral, Ministral, HunYuan): their RoPE check reads only that.
 # (Kept as written, a whole-number float too: "head_dim" is a float_key where nothing else reads it.)
@@ -521,7 +530,8 @@ FAMILIES: tuple[Family, ...] = (
             d(vocab_size=32064, hidden_size=3072, intermediate_size=8192, max_positions=4096),
             {"q_bias": fixed(False), "k_bias": fixed(False), "v_bias": fixed(False),
              "o_bias": fixed(False), "mlp_bias": fixed(False),
-             "attn_names": fixed(("qkv_proj", "o_proj")), "mlp_names": fixed(("gate_up_proj", "down_proj"))},
+             "attn_names": fixed(("qkv_proj", "o_proj")), "mlp_names": fixed(("gate_up_proj", "down_proj")),
+             "rope_types": fixed(PHI3_ROPE_TYPES)},
             rotary_share(1.0, "reject"), nulls(num_kv_heads="default")),
     decoder("gpt2", "GPT2LMHeadModel", GPT_NAMES,
             d(vocab_size=50257, hidden_size=768, num_layers=12, num_heads=12, tie_embeddings=True, max_positions=1024),
@@ -720,7 +730,9 @@ FAMILIES: tuple[Family, ...] = (
               max_positions=131072, sliding_window=128),
             MOE, {"head_dim": Field(("head_dim",), 64, doc=BASE["head_dim"].doc),
                   # GptOssConfig's rope_parameters, where none (or a null) is given: YaRN's.
-                  "rope_parameters": replace(ROPE["rope_parameters"], default={"rope_type": "yarn"}, null="default"),
+                  "rope_parameters": replace(ROPE["rope_parameters"], default={
+                      "rope_type": "yarn", "factor": 32.0, "beta_fast": 32.0, "beta_slow": 1.0, "truncate": False,
+                      "original_max_position_embeddings": 4096}, null="default"),
                   "q_bias": Field(("attention_bias",), True, "bool"), "k_bias": Field(("attention_bias",), True, "bool"),
                   "v_bias": Field(("attention_bias",), True, "bool"), "o_bias": Field(("attention_bias",), True, "bool"),
                   "mlp_bias": fixed(False), "router_bias": fixed(True), "expert_bias": fixed(True),
@@ -810,7 +822,8 @@ FAMILIES: tuple[Family, ...] = (
              "router_name": fixed("router"),
              "num_experts": Field(("num_local_experts",), 16, doc=MOE["num_experts"].doc),
              "experts_per_token": fixed(Derived(lambda v: min(2, v["num_experts"]), "two (PhiMoE's sparsemixer)")),
-             "head_bias": Field(("lm_head_bias",), False, "bool", doc="a bias on the output head")}),
+             "head_bias": Field(("lm_head_bias",), False, "bool", doc="a bias on the output head"),
+             "rope_types": fixed(PHIMOE_ROPE_TYPES)}),
     # GLM-4 (glm-4-9b, before GLM-4-0414's Glm4): q/k/v biases (attention_bias, true), a fused gate_up MLP.
     decoder("glm", "GlmForCausalLM", d(pad_token_id=151329),
             d(vocab_size=151552, intermediate_size=13696, num_layers=40, num_kv_heads=2, max_positions=131072),
@@ -1971,6 +1984,12 @@ def _positive_or_zero(n: object) -> int:
     return n
 
 
+# The mapping Cohere2MoeConfig keeps as written is checked before anything fills it, and its rotary embedding reads
+# rope_theta there for the default type.
+COHERE2_WRITTEN_ROPE_TYPES = {**{t: keys for t, keys in ROPE_TYPE_REQUIRED.items() if t != "axial"},
+                              "default": ("rope_theta",)}
+
+
 def _cohere2_moe(spec) -> list[Problem]:
     """Cohere2MoeConfig keeps a rope_parameters as written (its rotary embedding reads rope_type there, and for the
     default type rope_theta, and fails without them, or with a null); it derives the layer types it
@@ -1987,6 +2006,9 @@ def _cohere2_moe(spec) -> list[Problem]:
                                              "written, and its rotary embedding reads rope_type there (and, for the "
                                              "default type, rope_theta): leave it out for rope_theta's",
                            spec.key_span("rope_parameters_written") or spec.span))
+    elif isinstance(rope, dict) and (problem := rope_entry_problem(rope, COHERE2_WRITTEN_ROPE_TYPES, '"rope_parameters"',
+                                                                   spec.key_span("rope_parameters_written"))):
+        out.append(problem)
     elif isinstance(rope, dict) and rope.get("rope_type") == "yarn" and type(v.get("head_dim")) is int:
         # (the check on the class's own parameters, hf_config._odd_rotary_problems, does not see this mapping)
         factor = rope.get("partial_rotary_factor", 1.0)

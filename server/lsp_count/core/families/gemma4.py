@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 
 from lsp_count.core.families.decoders import nulls
-from lsp_count.core.families.common import pad_token
+from lsp_count.core.families.common import ROPE_TYPE_REQUIRED, pad_token, rope_entry_problem
 from lsp_count.core.source import Problem
 from lsp_count.core.spec import Derived, Family, Field
 
@@ -160,6 +160,12 @@ def _effective_window(v) -> int:
     return w // 2 + 1 if v["use_bidirectional_attention"] == "all" else w
 
 
+# Gemma4TextConfig checks each layer type's entry as written (nothing fills it), and its rotary embedding reads
+# rope_theta there for every type; axial it cannot build.
+GEMMA4_ROPE_TYPES = {t: ("rope_theta",) + tuple(k for k in keys if k != "rope_theta")
+                     for t, keys in ROPE_TYPE_REQUIRED.items() if t != "axial"}
+
+
 def _check(spec) -> list[Problem]:
     v = spec.values
     out: list[Problem] = []
@@ -174,6 +180,15 @@ def _check(spec) -> list[Problem]:
         out.append(Problem("error", "LC102", f"{exc}: Gemma4TextConfig refuses the config or the model cannot "
                                              "be built", spec.key_span(name) or spec.key_span("num_kv_shared_layers")
                            or where))
+    rope = v.get("rope_parameters")
+    if not out and isinstance(rope, dict):
+        for layer_type in sorted(set(v["layer_types"])):
+            entry = rope.get(layer_type)
+            problem = rope_entry_problem(entry, GEMMA4_ROPE_TYPES, f'"rope_parameters" ({layer_type})',
+                                         spec.key_span("rope_parameters") or where) if isinstance(entry, dict) else None
+            if problem is not None:
+                out.append(problem)
+                break
     bidi = v.get("use_bidirectional_attention")
     if bidi not in (None, "all", "vision"):
         out.append(Problem("error", "LC102", f'"use_bidirectional_attention": {json.dumps(bidi)} is not "all", '

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
-from lsp_count.core.families.common import LABEL_FIELDS
+from lsp_count.core.families.common import LABEL_FIELDS, TEXT_ROPE_TYPES
 from lsp_count.core.families.decoders import (FLOOR_HEADS, HEAD_DIM, KV_HEADS, MOE, QK_HEAD, QKV_BIAS_ONLY, QWEN_SLIDING,
                                               ROPE, WRITTEN_HEAD_DIM, d, decoder, fixed, merge_fields, nulls)
 from lsp_count.core.families.encoders import VISION
@@ -88,7 +88,9 @@ def _qwen_vl_text(model_type: str, architecture: str) -> Family:
     use_sliding_window as false, and fails on a null max_window_layers only where it derives the layer
     types of a window that is on."""
     # (Its config class does not read a top-level partial_rotary_factor: only rope_parameters' own.)
-    return decoder(model_type, architecture, WRITTEN_HEAD_DIM, {"partial_rotary_factor": fixed(None)},
+    # (It takes the Hub configs' legacy "mrope" type as the default one: convert_rope_params_to_dict.)
+    return decoder(model_type, architecture, WRITTEN_HEAD_DIM, {"partial_rotary_factor": fixed(None),
+                                                                "rope_types": fixed({**TEXT_ROPE_TYPES, "mrope": ()})},
                    QKV_BIAS_ONLY, QWEN_SLIDING,
                    {"head_dim": fixed(HEAD_DIM), "mlp_bias": fixed(False)},
                    d(vocab_size=152064, hidden_size=8192, intermediate_size=29568, num_layers=80, num_heads=64,
@@ -97,6 +99,10 @@ def _qwen_vl_text(model_type: str, architecture: str) -> Family:
                          max_window_layers="none"),
                    heads={architecture: "base"}, checks=(_qwen_vl_window_layers,), float_keys=("head_dim",))
 
+
+# The vision towers' rotary embeddings take axial rotation only ("... supports only axial rope"), which their config
+# classes make of the default type.
+AXIAL_ROPE_TYPES = {"default": (), "axial": ()}
 
 # The vision towers' fields Qwen2VLVisionConfig and Qwen2_5_VLVisionConfig share (their defaults too).
 QWEN_VISION: dict[str, Field] = {
@@ -116,7 +122,7 @@ QWEN_VISION: dict[str, Field] = {
     "spatial_merge_size": Field(("spatial_merge_size",), 2,
                                 doc="patches per side the merger joins (its linears are the block width × merge² wide)"),
     # Rotary positions (axial): these config classes declare no head_dim, and keep one the file gives.
-    **ROPE, **WRITTEN_HEAD_DIM,
+    **ROPE, **WRITTEN_HEAD_DIM, "rope_types": fixed(AXIAL_ROPE_TYPES),
 }
 
 
@@ -300,7 +306,7 @@ PIXTRAL: dict[str, Field] = {
                       doc="width the axial rotary positions turn (no parameters)"),
     # Heads need not divide the width: the projections are hidden_size wide, the class floors the head width.
     **FLOOR_HEADS,
-    **ROPE,
+    **ROPE, "rope_types": fixed(AXIAL_ROPE_TYPES),
 }
 
 

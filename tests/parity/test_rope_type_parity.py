@@ -1,0 +1,111 @@
+"""RoPE types against transformers 5: a rope_parameters (or legacy rope_scaling) entry of a type without a key it
+needs is refused by transformers' config class (RotaryEmbeddingConfigMixin._check_received_keys raises KeyError),
+and one of a type it does not know leaves its model unable to build the rotary embedding (ROPE_INIT_FUNCTIONS has no
+entry); lsp-count gives an LC103 error at the key for both, and counts the complete ones as transformers does.
+Before, it counted all of them.
+
+For every family with rotary positions, on random small configs (tests/parity/strategies.py): a flat entry under
+rope_parameters and under rope_scaling, with rope_theta and (the complete ones) without; for the families that nest
+them by layer type (Gemma 3, OLMo 3, ModernBERT, Gemma 4's text model), an entry per layer type. Also the types
+only some models build: axial (the vision towers'), proportional (Gemma 4's)."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from lsp_count.core.families import registry, supported_model_types
+
+from .meta_count import lsp_count_verdict, transformers_verdict
+from .strategies import strategy_for
+
+transformers = pytest.importorskip("transformers")
+pytest.importorskip("torch")
+pytestmark = pytest.mark.parity
+
+INCOMPLETE = [{"rope_type": "linear"}, {"type": "dynamic"}, {"rope_type": "yarn"},
+              {"rope_type": "llama3", "factor": 8.0}, {"rope_type": "longrope"}, {"rope_type": "no-such-type"}]
+# Types some models build and others refuse.
+OTHER = [{"rope_type": "axial"}, {"rope_type": "proportional"}]
+COMPLETE = [{"rope_type": "linear", "factor": 2.0, "rope_theta": 10000.0},
+            {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0, "rope_theta": 10000.0}]
+
+
+def _nests(model_type: str) -> bool:
+    return "rope_scaling_layer_types" in registry()[model_type].fields or model_type == "gemma4_text"
+
+
+def _families(nested: bool) -> list[str]:
+    return [mt for mt in supported_model_types() if "rope_parameters" in registry()[mt].fields
+            and _nests(mt) == nested and strategy_for(mt) is not None and mt in transformers.CONFIG_MAPPING]
+
+
+def _judge(config: dict, incomplete: bool) -> None:
+    want = transformers_verdict(config)
+    got, errors = lsp_count_verdict(config)
+    assert got == want, (json.dumps(config), want, errors)
+    if want is None and incomplete:
+        assert any("rope_type" in e for e in errors), errors
+
+
+@pytest.mark.parametrize("model_type", _families(nested=False))
+def test_an_incomplete_or_unknown_rope_type_is_refused_where_transformers_refuses_it(model_type: str) -> None:
+    judged: list[dict] = []
+
+    @settings(max_examples=2, deadline=None, derandomize=True, database=None,
+              suppress_health_check=list(HealthCheck))
+    @given(strategy_for(model_type))
+    def check(base: dict) -> None:
+        if transformers_verdict(base) is None:
+            return  # (a config the strategy draws that transformers refuses for its own reasons)
+        judged.append(base)
+        for key in ("rope_parameters", "rope_scaling"):
+            for entry in INCOMPLETE + OTHER + COMPLETE + [{k: x for k, x in e.items() if k != "rope_theta"}
+                                                          for e in COMPLETE]:
+                config = copy.deepcopy(base)
+                config.pop("rope_scaling", None)
+                config[key] = {"rope_theta": 10000.0, **entry} if entry not in COMPLETE else {**entry}
+                _judge(config, entry not in COMPLETE)
+
+    check()
+    assert judged, "no drawn config transformers builds"
+
+
+@pytest.mark.parametrize("model_type", _families(nested=True))
+def test_an_incomplete_or_unknown_rope_type_per_layer_type_is_refused_where_transformers_refuses_it(
+        model_type: str) -> None:
+    judged: list[dict] = []
+
+    @settings(max_examples=2, deadline=None, derandomize=True, database=None,
+              suppress_health_check=list(HealthCheck))
+    @given(strategy_for(model_type))
+    def check(base: dict) -> None:
+        if transformers_verdict(base) is None:
+            return
+        judged.append(base)
+        for entry in INCOMPLETE + OTHER + COMPLETE:
+            for layer_type in ("full_attention", "sliding_attention"):
+                config = copy.deepcopy(base)
+                config.pop("rope_scaling", None)
+                config["rope_parameters"] = {t: {"rope_type": "default", "rope_theta": 10000.0}
+                                             for t in ("full_attention", "sliding_attention")}
+                config["rope_parameters"][layer_type] = {"rope_theta": 10000.0, **entry}
+                _judge(config, entry not in COMPLETE)
+
+    check()
+    assert judged, "no drawn config transformers builds"
+
+
+@pytest.mark.parametrize("rope_type", ["su", "yarn", "longrope", "linear"])
+@pytest.mark.parametrize("complete", [True, False])
+def test_phi3_reads_the_old_su_and_yarn_types_as_longrope(rope_type: str, complete: bool) -> None:
+    """Phi3Config takes old checkpoints' "su" and "yarn" as longrope (with its short and long factors), and no other
+    scaled type."""
+    config = dict(model_type="phi3", architectures=["Phi3ForCausalLM"], hidden_size=64, num_attention_heads=4,
+                  num_key_value_heads=4, num_hidden_layers=1, intermediate_size=64, vocab_size=100, pad_token_id=0,
+                  rope_scaling={"type": rope_type, "factor": 2.0,
+                                **({"short_factor": [1.0] * 8, "long_factor": [1.0] * 8} if complete else {})})
+    _judge(config, True)
