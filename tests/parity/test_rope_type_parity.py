@@ -51,8 +51,8 @@ def _judge(config: dict, incomplete: bool) -> None:
         assert any("rope_type" in e for e in errors), errors
 
 
-@pytest.mark.parametrize("model_type", _families(nested=False))
-def test_an_incomplete_or_unknown_rope_type_is_refused_where_transformers_refuses_it(model_type: str) -> None:
+def _each_drawn_config(model_type: str, variants) -> None:
+    """Judge each config ``variants(base)`` makes of a few random configs of the family that transformers builds."""
     judged: list[dict] = []
 
     @settings(max_examples=2, deadline=None, derandomize=True, database=None,
@@ -62,30 +62,31 @@ def test_an_incomplete_or_unknown_rope_type_is_refused_where_transformers_refuse
         if transformers_verdict(base) is None:
             return  # (a config the strategy draws that transformers refuses for its own reasons)
         judged.append(base)
+        for config, incomplete in variants(base):
+            _judge(config, incomplete)
+
+    check()
+    assert judged, "no drawn config transformers builds"
+
+
+@pytest.mark.parametrize("model_type", _families(nested=False))
+def test_an_incomplete_or_unknown_rope_type_is_refused_where_transformers_refuses_it(model_type: str) -> None:
+    def variants(base: dict):
         for key in ("rope_parameters", "rope_scaling"):
             for entry in INCOMPLETE + OTHER + COMPLETE + [{k: x for k, x in e.items() if k != "rope_theta"}
                                                           for e in COMPLETE]:
                 config = copy.deepcopy(base)
                 config.pop("rope_scaling", None)
                 config[key] = {"rope_theta": 10000.0, **entry} if entry not in COMPLETE else {**entry}
-                _judge(config, entry not in COMPLETE)
+                yield config, entry not in COMPLETE
 
-    check()
-    assert judged, "no drawn config transformers builds"
+    _each_drawn_config(model_type, variants)
 
 
 @pytest.mark.parametrize("model_type", _families(nested=True))
 def test_an_incomplete_or_unknown_rope_type_per_layer_type_is_refused_where_transformers_refuses_it(
         model_type: str) -> None:
-    judged: list[dict] = []
-
-    @settings(max_examples=2, deadline=None, derandomize=True, database=None,
-              suppress_health_check=list(HealthCheck))
-    @given(strategy_for(model_type))
-    def check(base: dict) -> None:
-        if transformers_verdict(base) is None:
-            return
-        judged.append(base)
+    def variants(base: dict):
         for entry in INCOMPLETE + OTHER + COMPLETE:
             for layer_type in ("full_attention", "sliding_attention"):
                 config = copy.deepcopy(base)
@@ -93,10 +94,9 @@ def test_an_incomplete_or_unknown_rope_type_per_layer_type_is_refused_where_tran
                 config["rope_parameters"] = {t: {"rope_type": "default", "rope_theta": 10000.0}
                                              for t in ("full_attention", "sliding_attention")}
                 config["rope_parameters"][layer_type] = {"rope_theta": 10000.0, **entry}
-                _judge(config, entry not in COMPLETE)
+                yield config, entry not in COMPLETE
 
-    check()
-    assert judged, "no drawn config transformers builds"
+    _each_drawn_config(model_type, variants)
 
 
 @pytest.mark.parametrize("rope_type", ["su", "yarn", "longrope", "linear"])
