@@ -711,6 +711,23 @@ COMPOSITE_CONFIGS = {
                                     "num_experts": 4, "num_experts_per_tok": 2, "moe_intermediate_size": 8,
                                     "shared_expert_intermediate_size": 8},
                     "vision_config": _QWEN3_5_VISION},
+    "glm4v": {"text_config": {"hidden_size": 16, "num_hidden_layers": 2, "num_attention_heads": 2,
+                              "num_key_value_heads": 1, "intermediate_size": 32, "vocab_size": 64},
+              "vision_config": {"depth": 2, "hidden_size": 8, "num_heads": 2, "intermediate_size": 12,
+                                "out_hidden_size": 16, "image_size": 28, "attention_bias": True}},
+    # GLM-4.5V: layer 0 dense, layers 1 and 2 MoE (peft converts the fused experts: glm4v_moe's v4 -> v5 mapping).
+    "glm4v_moe": {"text_config": {"hidden_size": 16, "num_hidden_layers": 3, "num_attention_heads": 2,
+                                  "num_key_value_heads": 1, "intermediate_size": 32, "vocab_size": 64,
+                                  "n_routed_experts": 4, "num_experts_per_tok": 2, "moe_intermediate_size": 8},
+                  "vision_config": {"depth": 2, "hidden_size": 8, "num_heads": 2, "intermediate_size": 12,
+                                    "out_hidden_size": 16, "image_size": 28}},
+    # Llama 3.2 Vision: layer 1 cross-attends; 2 local and 1 global vision layers; the projector a Linear of its own.
+    "mllama": {"text_config": {"hidden_size": 16, "num_hidden_layers": 3, "num_attention_heads": 2,
+                               "num_key_value_heads": 1, "intermediate_size": 32, "vocab_size": 64, "pad_token_id": 0,
+                               "cross_attention_layers": [1]},
+               "vision_config": {"hidden_size": 8, "num_hidden_layers": 2, "num_global_layers": 1,
+                                 "attention_heads": 2, "intermediate_size": 16, "vision_output_dim": 24,
+                                 "image_size": 28, "patch_size": 14}},
     # The classes built on the llava layout (LLaVA's tower and text model; their projectors and extra parts).
     "llava_next": {"text_config": _LLAVA_TEXT, "vision_config": _LLAVA_CLIP},
     "llava_onevision": {"text_config": {**_LLAVA_TEXT, "model_type": "qwen2", "num_key_value_heads": 1},
@@ -756,6 +773,9 @@ COMPOSITE_CLASSES = {"siglip": ("SiglipModel", "SiglipForImageClassification"),
                      "qwen3_5": ("Qwen3_5ForConditionalGeneration", "Qwen3_5Model", "Qwen3_5ForSequenceClassification",
                                  "Qwen3_5ForTokenClassification"),
                      "qwen3_5_moe": ("Qwen3_5MoeForConditionalGeneration", "Qwen3_5MoeModel"),
+                     "glm4v": ("Glm4vForConditionalGeneration", "Glm4vModel"),
+                     "mllama": ("MllamaForConditionalGeneration", "MllamaModel"),
+                     "glm4v_moe": ("Glm4vMoeForConditionalGeneration", "Glm4vMoeModel"),
                      "clip": ("CLIPModel", "CLIPForImageClassification"),
                      **{mt: (f"{prefix}ForConditionalGeneration", f"{prefix}Model") for mt, prefix in (
                          ("llava_next", "LlavaNext"), ("llava_onevision", "LlavaOnevision"),
@@ -807,6 +827,13 @@ COMPOSITE_TARGETS = {"clip": (None, ["q_proj", "v_proj"], r"text_model\.encoder\
                      # Qwen3-VL: the DeepStack mergers (and the merger) by regex and by name; Qwen3-VL-MoE's MLPs
                      # are fused experts here, which no mlp.*_proj regex reaches (peft refuses it as matching nothing).
                      # Mistral 3: the Pixtral tower's and the projector's linears by regex and by name.
+                     # GLM-4.5V: peft's MoE conversion turns the fused experts' names into parameter targets, and a
+                     # regex into the leaf names it matches (blocks.1's qkv: every block's). (Not all-linear, nor a
+                     # name or regex reaching "proj": converted to names, "proj" also reaches the tower's Conv3d
+                     # patch_embed.proj, which peft adapts by name and lsp-count says it leaves out:
+                     # test_a_convolution_peft_adapts_is_said_and_only_it_left_out.)
+                     "glm4v_moe": VLM_TARGETS[1:] + (["q_proj", "gate_proj", "up_proj", "down_proj"],
+                                                     r"model\.visual\.blocks\.1\.attn\.qkv"),
                      "mistral3": VLM_TARGETS + (r"model\.vision_tower\.transformer\.layers\.\d+\.attention\.(q|o)_proj",
                                                 r"model\.multi_modal_projector\.(linear_\d|patch_merger\.merging_layer)",
                                                 ["merging_layer", "linear_1"]),
@@ -894,3 +921,32 @@ def _accepted_keys(model_type: str) -> set[str]:
 
     cls = CONFIG_MAPPING[model_type]
     return set(cls().to_dict()) | set(getattr(cls, "attribute_map", {}))
+
+
+@pytest.mark.parametrize("model_type,targets", [("glm4v_moe", None), ("glm4v", ["proj", "q_proj"]),
+                                                ("qwen2_vl", ["proj"]), ("qwen2_5_vl", r".*visual\.patch_embed\.proj|.*q_proj")])
+def test_a_convolution_peft_adapts_is_said_and_only_it_left_out(tmp_path, model_type, targets):
+    """A name or regex reaching a convolution (the vision towers' Conv3d patch_embed.proj; GLM-4.5V's all-linear, which
+    peft's MoE conversion turns into names, "proj" among them): peft adapts it with LoRA convolutions, which lsp-count
+    says it leaves out; the rest of the count is peft's."""
+    import torch
+    import transformers
+    from peft import LoraConfig, get_peft_model
+    from transformers import CONFIG_MAPPING
+
+    logging.getLogger("transformers").setLevel(logging.ERROR)
+    warnings.filterwarnings("ignore")
+    config = {"model_type": model_type, "architectures": [COMPOSITE_CLASSES[model_type][0]],
+              **COMPOSITE_CONFIGS[model_type]}
+    with torch.device("meta"):
+        model = getattr(transformers, config["architectures"][0])(CONFIG_MAPPING[model_type].from_dict(dict(config)))
+        peft_model = get_peft_model(model, LoraConfig(r=2, target_modules="all-linear" if targets is None else targets))
+    trainable = {name: p.numel() for name, p in peft_model.named_parameters() if p.requires_grad}
+    conv = sum(n for name, n in trainable.items() if "patch_embed.proj.lora_" in name)
+    assert conv > 0
+    report = analyze_any(tmp_path, config, lora_yaml(2, targets))
+    assert not report.has_errors, report.problems
+    assert any("peft also adapts model.visual.patch_embed.proj, a convolution" in p.message
+               for p in report.problems if p.severity == "warning"), report.problems
+    (ours,) = report.models
+    assert ours.tree.trainable == sum(trainable.values()) - conv

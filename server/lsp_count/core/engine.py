@@ -36,6 +36,10 @@ LAYOUTS: dict[str, str] = {
     "qwen3_vision": "lsp_count.core.layouts.multimodal:build_qwen3_vision",
     "qwen3_vl": "lsp_count.core.layouts.multimodal:build_qwen3_vl",
     "qwen3_vl_moe": "lsp_count.core.layouts.multimodal:build_qwen3_vl",
+    "glm4v_vision": "lsp_count.core.layouts.glm4v:build_glm4v_vision",
+    "glm4v": "lsp_count.core.layouts.glm4v:build_glm4v",
+    "mllama_vision": "lsp_count.core.layouts.mllama:build_mllama_vision",
+    "mllama": "lsp_count.core.layouts.mllama:build_mllama",
 }
 
 

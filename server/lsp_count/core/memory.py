@@ -64,7 +64,7 @@ import re
 from dataclasses import dataclass, fields, replace
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
-from lsp_count.core.layouts.decoder import STACK_NAMES as DECODER_STACK_NAMES, indexer_layer_flags
+from lsp_count.core.layouts.decoder import STACK_NAMES as DECODER_STACK_NAMES, cross_attention_flags, indexer_layer_flags
 from lsp_count.core.layouts.gemma4 import STACK_NAMES as GEMMA4_STACK_NAMES
 from lsp_count.core.layouts.hybrid import STACK_NAMES as HYBRID_STACK_NAMES
 from lsp_count.core.layouts.seq2seq import ENCODER_ONLY_HEADS
@@ -862,13 +862,38 @@ def kv_cache(model: ModelReport, context: int, batch: int, kv_dtype: str = "bflo
     sliding = sliding_layers(spec)
     window = sliding_window(spec)
     tokens = [min(context, window) if s and window else context for s in sliding]
+    crossed, image = _cross_attention_cache(model, spec)
+    tokens = [image if cross else t for t, cross in zip(tokens, crossed)] if crossed else tokens
     stages = [sum(tokens[i:i + stage]) for i in range(0, n, stage)] if n else [0]
     total = max(stages) * per_token_layer * batch
     n_sliding = sum(sliding)
     where = f"{n} layers" if not n_sliding else f"{n - n_sliding} full + {n_sliding} sliding (window {window:,})"
+    if any(crossed):
+        n_cross = sum(crossed)
+        where = f"{n - n_cross} self-attention layers" if n_cross < n else "no self-attention layers"
+        kv_note = (f"; {n_cross} cross-attention layers × one image's {image:,} positions" if image else
+                   f"; {n_cross} cross-attention layers cache nothing (no image: the text model alone)")
+    else:
+        kv_note = ""
     tp_note = f", {heads_here} of {kv} kv heads per GPU" if tp > 1 else ""
-    return KVCache(total, pp == 1, f"{where} × 2 × {kv} kv heads × head_dim {d} × {context:,} tokens × batch {batch}; "
-                                   f"{kv_dtype}{tp_note}")
+    return KVCache(total, pp == 1, f"{where} × 2 × {kv} kv heads × head_dim {d} × {context:,} tokens{kv_note} × batch "
+                                   f"{batch}; {kv_dtype}{tp_note}")
+
+
+def _cross_attention_cache(model: ModelReport, spec: ModelSpec) -> tuple[tuple[bool, ...], int]:
+    """Mllama's text model: for each layer, whether it is one of its cross_attention_layers (none: ()), and the
+    positions such a layer caches per sequence. Those layers cache the image's keys and values, not the text's:
+    after a forward over one image, its max_num_tiles tiles of (image_size // patch_size)² + 1 positions each (what
+    generate's static cache allocates them for one image); the text model alone (MllamaForCausalLM) runs no image,
+    and skips them: they cache nothing."""
+    crossed = cross_attention_flags(spec)
+    if not any(crossed):
+        return (), 0
+    vision = model.spec.subspecs.get("vision") if model.spec is not None and model.spec is not spec else None
+    if vision is None or vision.family.layout != "mllama_vision":
+        return crossed, 0
+    positions = (vision.int("image_size") // vision.int("patch_size")) ** 2 + 1
+    return crossed, vision.int("max_num_tiles") * positions
 
 
 def _gemma4_cache(spec: ModelSpec, context: int, batch: int, kv_dtype: str, elem_bytes: int, tp: int,

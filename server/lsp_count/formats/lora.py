@@ -68,6 +68,8 @@ def _paths(layers: str, **seg: str) -> ModulePaths:
 # Module paths as transformers names them, by model_type (the rest are llama-shaped: model.layers.N.self_attn.q_proj).
 MODULE_PATHS: dict[str, ModulePaths] = {
     "gpt2": _paths("transformer.h", attention="attn"),
+    # Mllama's text model (MllamaForCausalLM): its cross-attention layers' model.layers.N.cross_attn.q_proj.
+    "mllama_text_model": _paths("model.layers", cross_attention="cross_attn"),
     "gptj": _paths("transformer.h", attention="attn"),
     "gpt_neox": _paths("gpt_neox.layers", attention="attention"),
     "falcon": _paths("transformer.h", attention="self_attention"),
@@ -124,7 +126,7 @@ PEFT_MOE_CONVERSION: dict[str, str] = {"mixtral": "mixtral", "qwen3_moe": "qwen2
                                        "ernie4_5_moe": "qwen2_moe", "deepseek_v32": "qwen2_moe", "qwen3_next": "qwen2_moe",
                                        "minimax_m2": "mixtral", "flex_olmo": "qwen2_moe", "solar_open": "qwen2_moe",
                                        "exaone_moe": "qwen2_moe", "afmoe": "qwen2_moe", "cohere2_moe": "qwen2_moe",
-                                       "glm_moe_dsa": "qwen2_moe"}
+                                       "glm_moe_dsa": "qwen2_moe", "glm4v_moe": "qwen2_moe"}
 
 
 @dataclass(frozen=True)
@@ -271,6 +273,8 @@ _QWEN3_VISUAL = replace(_QWEN_VISUAL, lists=(("deepstack_merger_list", "deepstac
 _QWEN3_5_TEXT = replace(_TEXT_MODEL, segments=_LLAMA_SEGMENTS + (("linear_attn", "linear_attn"),))
 _QWEN3_5_MOE_TEXT = replace(_TEXT_MODEL, segments=tuple({**dict(_QWEN3_5_TEXT.segments),
                                                          "shared_experts": "shared_expert"}.items()))
+# Mllama's text model: layers.N.self_attn.q_proj, and layers.N.cross_attn.q_proj in its cross-attention layers.
+_MLLAMA_TEXT = replace(_TEXT_MODEL, segments=_LLAMA_SEGMENTS + (("cross_attention", "cross_attn"),))
 # Module paths of the composite models, by model_type and top-level tree node (checked by
 # tests/parity/test_lora_parity.py); the head class's own modules (lm_head) sit at the top.
 COMPOSITE_PATHS: dict[str, dict[str, SubModelPaths]] = {
@@ -297,6 +301,16 @@ COMPOSITE_PATHS: dict[str, dict[str, SubModelPaths]] = {
     "qwen3_vl": {"language_model": _TEXT_MODEL, "visual": _QWEN3_VISUAL},
     "qwen3_vl_moe": {"language_model": _TEXT_MODEL, "visual": _QWEN3_VISUAL},
     "qwen3_5": {"language_model": _QWEN3_5_TEXT, "visual": _QWEN_VISUAL},
+    # GLM-4.1V: Qwen-VL's names (blocks.N.attn.qkv, blocks.N.mlp.gate_proj, merger.proj / merger.gate_proj).
+    "glm4v": {"language_model": _TEXT_MODEL, "visual": _QWEN_VISUAL},
+    "glm4v_moe": {"language_model": _TEXT_MODEL, "visual": _QWEN_VISUAL},
+    # Llama 3.2 Vision: the text model's cross-attention layers (layers.N.cross_attn.q_proj), the tower's local and
+    # global layers (vision_model.transformer.layers.N.self_attn.q_proj, ...global_transformer.layers.N...), and the
+    # projector, a Linear of the model's own (multi_modal_projector).
+    "mllama": {"language_model": _MLLAMA_TEXT,
+               "vision_model": SubModelPaths("vision_model", "transformer.layers",
+                                             lists=(("global_layers", "global_transformer.layers"),)),
+               "projector": SubModelPaths("")},
     "qwen3_5_moe": {"language_model": _QWEN3_5_MOE_TEXT, "visual": _QWEN_VISUAL},
     # CLIPModel: both towers at its top (text_model.encoder.layers.N..., vision_model...), the projections too.
     "clip": {"text_model": SubModelPaths("text_model", "encoder.layers"),
@@ -322,7 +336,7 @@ def _composite_paths(tree_path: str, name: str, occurrences: int, parts: dict[st
     if part is None:  # the head class's own (lm_head, score)
         return [module] * occurrences
     segments, lists = dict(part.segments), dict(part.lists)
-    out = [part.attribute]
+    out = [part.attribute] if part.attribute else []  # (no attribute: the tensors' modules sit on the model itself)
     layered = False
     numbers: tuple[int, ...] = ()
     for node in nodes[1:]:
@@ -575,6 +589,7 @@ def apply_lora(tree: ParamTree, rank: int, targets: LoraTargets, dora: bool = Fa
                          + (" and its router (not an nn.Linear)" if router_left else "") + " without adapters")
     wanted = set(targets.names or ())
     matched_names: set[str] = set()
+    convolutions: list[str] = []
     adapters: list[ParamNode] = []
     modules: list[str] = []
     partial: set[str] = set()
@@ -589,6 +604,19 @@ def apply_lora(tree: ParamTree, rank: int, targets: LoraTargets, dora: bool = Fa
             if wanted and is_router(path, t) and t.module in wanted and t.module not in matched_names:
                 matched_names.add(t.module)
                 errors.append(f"{t.module} is {model_type}'s MoE router, not an nn.Linear: peft refuses it as a target")
+            elif t.kind == "conv" and not targets.all_linear and (wanted or regex is not None) and \
+                    not peft_refuses_lora(model_type, t.module):
+                # peft adapts a named convolution too (a Conv3d patch embedding's `proj`), with a pair of LoRA
+                # convolutions whose shapes depend on its groups, which the tree does not keep: said, not counted.
+                fulls = full_paths(path, t.module, mult, t.name)
+                if regex is not None:
+                    hit = [f for f in fulls if regex.fullmatch(f)]
+                else:
+                    found = [(f, _names_match(wanted, t.module, f)) for f in fulls]
+                    hit = [f for f, names in found if names]
+                    matched_names.update(n for _f, names in found for n in names)
+                if hit:
+                    convolutions.append(hit[0] + (f" (and {len(hit) - 1} more)" if len(hit) > 1 else ""))
             continue
         elif targets.all_linear:
             # (an encoder's untied MLM decoder is its output layer too: peft leaves it out)
@@ -640,6 +668,9 @@ def apply_lora(tree: ParamTree, rank: int, targets: LoraTargets, dora: bool = Fa
                 errors.append(f"no linear layer named {', '.join(missing)} in this model (its linear layers: {linears})")
     if partial:
         notes.append(f"the targets adapt {', '.join(sorted(partial))} in some layers only")
+    if convolutions:
+        notes.append(f"peft also adapts {', '.join(convolutions)}, a convolution, with LoRA convolutions this count "
+                     "leaves out (it counts the adapters of linear layers)")
     if not adapters and not errors:
         errors.append("the LoRA targets match no linear layer of this model")
     adapted = attach_adapters(tree, adapters, f"LoRA r={rank}" + (" + DoRA magnitude" if dora else ""), notes)

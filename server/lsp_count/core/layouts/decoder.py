@@ -311,7 +311,10 @@ def moe_layer_flags(spec: ModelSpec) -> tuple[bool, ...]:
 NO_INDEXER = "_no_indexer"
 # DeepSeek-V4's layers by their attention's layer type (layer_types): "sliding_attention_layers", ...
 COMPRESSED_KINDS = tuple(t + "_layers" for t in COMPRESSED_LAYER_TYPES)
-STACK_NAMES = frozenset({"dense_layers" + NO_INDEXER, "moe_layers" + NO_INDEXER, *COMPRESSED_KINDS})
+# Mllama's text model: the layers its ``cross_attention_layers`` lists attend to the image (cross_attention_layer).
+CROSS_ATTENTION_KIND = "cross_attention_layers"
+STACK_NAMES = frozenset({"dense_layers" + NO_INDEXER, "moe_layers" + NO_INDEXER, *COMPRESSED_KINDS,
+                         CROSS_ATTENTION_KIND})
 
 
 def indexer_layer_flags(spec: ModelSpec) -> tuple[bool, ...]:
@@ -328,8 +331,31 @@ def layer_kind_names(spec: ModelSpec) -> tuple[str, ...]:
     indexer its family's other layers have."""
     if spec.values.get("compressed_attention"):  # DeepSeek-V4: every layer a MoE one, kinds by attention type
         return tuple(f"{t}_layers" for t in spec["layer_types"][:spec.int("num_layers")])  # type: ignore[index]
+    crossed = cross_attention_flags(spec)
+    if any(crossed):
+        return tuple(CROSS_ATTENTION_KIND if cross else "dense_layers" for cross in crossed)
     return tuple(("moe_layers" if moe else "dense_layers") + ("" if indexed else NO_INDEXER)
                  for moe, indexed in zip(moe_layer_flags(spec), indexer_layer_flags(spec)))
+
+
+def cross_attention_flags(spec: ModelSpec) -> tuple[bool, ...]:
+    """For each decoder layer, whether it is a cross-attention layer (the family's ``cross_attention_layers``, a
+    list of layer numbers: Mllama's text model; a number outside the stack names no layer)."""
+    listed = spec.values.get("cross_attention_layers")
+    layers = spec.int("num_layers")
+    if not isinstance(listed, (list, tuple)):
+        return (False,) * layers
+    crossed = {x for x in listed if type(x) is int}
+    return tuple(i in crossed for i in range(layers))
+
+
+def cross_attention(spec: ModelSpec) -> ParamNode:
+    """Mllama's cross_attn: q/k/v/o_proj as its self-attention's, and q_norm / k_norm over the head width."""
+    d = spec.int("head_dim")
+    own = attention(spec)
+    return ParamNode("cross_attention", own.tensors + _norm(spec, "q_norm", d) + _norm(spec, "k_norm", d),
+                     source=spec.key_span("cross_attention_layers"), key="cross_attention_layers",
+                     note="attends to the image")
 
 
 def layer_indices(spec: ModelSpec | None) -> dict[str, tuple[int, ...]]:
@@ -346,7 +372,8 @@ def layer_indices(spec: ModelSpec | None) -> dict[str, tuple[int, ...]]:
     return {name: tuple(out[name]) for name in sorted(out, key=_KIND_ORDER.index)} if len(out) > 1 else {}
 
 
-_KIND_ORDER = ("dense_layers", "dense_layers" + NO_INDEXER, "moe_layers", "moe_layers" + NO_INDEXER, *COMPRESSED_KINDS)
+_KIND_ORDER = ("dense_layers", "dense_layers" + NO_INDEXER, "moe_layers", "moe_layers" + NO_INDEXER, *COMPRESSED_KINDS,
+               CROSS_ATTENTION_KIND)
 
 
 def decoder_stack(spec: ModelSpec) -> ParamNode:
@@ -363,12 +390,17 @@ def decoder_stack(spec: ModelSpec) -> ParamNode:
         repeat = names.count(name)
         if not repeat:
             continue
+        gates = None
         if name in COMPRESSED_KINDS:
             attn = _compressed_attention(spec, name[: -len("_layers")])
+        elif name == CROSS_ATTENTION_KIND:  # Mllama: tanh gates (one number each) on the layer's two branches
+            attn = cross_attention(spec)
+            gates = ParamNode("gates", tuple(Tensor(g, (1,), "other", g)
+                                             for g in ("cross_attn_attn_gate", "cross_attn_mlp_gate")))
         else:
             attn = attention(spec, not name.endswith(NO_INDEXER))
         ffn = moe(spec) if name.startswith("moe") or name in COMPRESSED_KINDS else mlp(spec, spec.int("intermediate_size"))
-        kinds.append(node(name, attn, ffn, norms, scales_node, hyper, repeat=repeat))
+        kinds.append(node(name, attn, ffn, norms, gates, scales_node, hyper, repeat=repeat))
     return layer_stack(kinds, src, key)
 
 
@@ -386,7 +418,8 @@ def build_decoder(spec: ModelSpec) -> ParamNode:
     v = spec.values
     h, vocab = spec.int("hidden_size"), spec.int("vocab_size")
     embed_dim = int(v.get("embed_dim") or h)
-    emb_tensors = embedding("embed_tokens", vocab, embed_dim)
+    # (Mllama's text model: special image tokens, extra_embedding_rows more rows than the vocabulary)
+    emb_tensors = embedding("embed_tokens", vocab + int(v.get("extra_embedding_rows") or 0), embed_dim)
     positions = v.get("position_rows") or 0
     if positions:
         emb_tensors += embedding("embed_positions", int(positions), h)
