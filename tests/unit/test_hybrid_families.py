@@ -236,6 +236,20 @@ def test_the_cache_keys_attention_layers_and_a_fixed_state_for_ssm_layers() -> N
     assert line is not None and line.bytes == 2 * 2 * (32 * 4 * 2 + 32 * 4 * 4)
 
 
+def test_a_float8_kv_cache_leaves_the_convolution_state_in_the_model_s_dtype() -> None:
+    # --kv-dtype float8 quantizes the attention layers' keys and values (1 byte); the Mamba layers' convolution
+    # state stays bfloat16 (2 bytes), their recurrent state float32.
+    line = estimate_memory(count(BAMBA), Settings(context=100, batch=1, kv_dtype="float8")).line("kv_cache")
+    assert line is not None and line.bytes == 2 * (BAMBA_CHANNELS * 4 * 2 + 32 * 4 * 4) + 2 * 8 * 100 * 1
+    assert f"conv {BAMBA_CHANNELS:,}×4 in bfloat16" in line.detail
+    line = estimate_memory(count(FALCON_MAMBA), Settings(context=5_000, batch=2, kv_dtype="float8")).line("kv_cache")
+    assert line is not None and line.bytes == 2 * 2 * (32 * 4 * 2 + 32 * 4 * 4)
+    # an fp32 model keeps it in float32
+    line = estimate_memory(count({**FALCON_MAMBA, "torch_dtype": "float32"}),
+                           Settings(context=10, batch=1, mode="inference", kv_dtype="float8")).line("kv_cache")
+    assert line is not None and line.bytes == 2 * (32 * 4 * 4 + 32 * 4 * 4)
+
+
 def test_the_layers_are_counted_for_training_memory() -> None:
     # every layer of every kind is a layer of the stack (pipeline stages, checkpointing)
     from lsp_count.core.memory import _layer_count

@@ -807,13 +807,18 @@ class KVCache:
     detail: str
 
 
-def kv_cache(model: ModelReport, context: int, batch: int, kv_dtype: str = "bfloat16", tp: int = 1, pp: int = 1) -> KVCache | None:
+def kv_cache(model: ModelReport, context: int, batch: int, kv_dtype: str = "bfloat16", tp: int = 1, pp: int = 1,
+             conv_dtype: str | None = None) -> KVCache | None:
     """KV cache (or SSM state) bytes per GPU for ``batch`` sequences of ``context`` tokens; None if not modelled.
+    ``conv_dtype``: the dtype a recurrent layer's convolution state is kept in, the model's (a float8 KV cache
+    quantizes the attention layers' keys and values, not that state); ``kv_dtype``'s where not given.
 
     An encoder-decoder model caches for ``context`` decoded tokens and ``context`` encoder positions
     (Whisper: its fixed ``max_source_positions``); see ``seq2seq_kv_cache``.
     """
     elem_bytes = 1 if kv_dtype == "float8" else FLOAT_BYTES[kv_dtype]  # fp8 KV caches keep one scale per tensor, not per value
+    conv_dtype = conv_dtype or kv_dtype
+    conv_bytes = 1 if conv_dtype == "float8" else FLOAT_BYTES[conv_dtype]
     seq2seq = _seq2seq_spec(model)
     if seq2seq is not None:
         return seq2seq_kv_cache(seq2seq, context, batch, kv_dtype, elem_bytes, tp, pp)
@@ -825,7 +830,7 @@ def kv_cache(model: ModelReport, context: int, batch: int, kv_dtype: str = "bflo
     stage = -(-n // pp)
     mixers = v.get("layer_mixers")
     if isinstance(mixers, tuple):  # a stack whose layers differ in what they cache (hybrid SSM / attention)
-        return _mixed_cache(spec, mixers, context, batch, kv_dtype, elem_bytes, tp, pp)
+        return _mixed_cache(spec, mixers, context, batch, kv_dtype, elem_bytes, tp, pp, conv_dtype, conv_bytes)
     if spec.family.layout == "mamba":
         # transformers' cache per layer and sequence: the last conv_kernel inputs of the convolution, in
         # the model's dtype (Mamba-2's convolution also runs over B and C: 2·n_groups·state_size more
@@ -834,9 +839,9 @@ def kv_cache(model: ModelReport, context: int, batch: int, kv_dtype: str = "bflo
         inner, state, kernel = spec.int("intermediate_size"), spec.int("state_size"), spec.int("conv_kernel")
         groups = v.get("n_groups")
         channels = inner + 2 * groups * state if isinstance(groups, int) else inner
-        per_layer = -(-channels // tp) * kernel * elem_bytes + -(-inner // tp) * state * 4
+        per_layer = -(-channels // tp) * kernel * conv_bytes + -(-inner // tp) * state * 4
         total = min(stage, n) * per_layer * batch
-        conv = f"conv {channels:,}×{kernel} in {kv_dtype}"
+        conv = f"conv {channels:,}×{kernel} in {conv_dtype}"
         return KVCache(total, pp == 1, f"SSM state: {n} layers × ({conv} + state {inner:,}×{state} in float32) per "
                                        "sequence, independent of context")
     if isinstance(v.get("gemma4_layers"), tuple):
@@ -968,7 +973,7 @@ def _compressed_cache(spec: ModelSpec, context: int, batch: int, kv_dtype: str, 
 
 
 def _mixed_cache(spec: ModelSpec, mixers: tuple, context: int, batch: int, kv_dtype: str, elem_bytes: int,
-                 tp: int, pp: int) -> KVCache:
+                 tp: int, pp: int, conv_dtype: str, conv_bytes: int) -> KVCache:
     """The cache of a stack whose layers differ (``layer_mixers``, per layer: "attention" or "gated_attention",
     a recurrent kind ("mamba", "mamba2", "gated_deltanet"), "none", or several joined by "+"), layer by layer as
     transformers' cache holds it: an attention layer's keys and values, 2 · kv_heads · head_dim per token in the
@@ -1003,8 +1008,8 @@ def _mixed_cache(spec: ModelSpec, mixers: tuple, context: int, batch: int, kv_dt
             groups = v.get("ssm_groups")
             channels = inner + 2 * groups * state if isinstance(groups, int) else inner
             recurrent = inner * state
-        ssm = (-(-channels // tp) * kernel * elem_bytes + -(-recurrent // tp) * 4) * batch
-        parts.append(f"{n_ssm} recurrent layers × (conv {channels:,}×{kernel} in {kv_dtype} + state {recurrent:,} "
+        ssm = (-(-channels // tp) * kernel * conv_bytes + -(-recurrent // tp) * 4) * batch
+        parts.append(f"{n_ssm} recurrent layers × (conv {channels:,}×{kernel} in {conv_dtype} + state {recurrent:,} "
                      "values in float32), independent of context")
     per_layer = [(attn if k & attention_kinds else 0) + (ssm if k - attention_kinds else 0) for k in kinds]
     stage = max(1, -(-n // pp))
@@ -1649,7 +1654,8 @@ def _estimate(model: ModelReport, settings: Settings, facts: _TreeFacts) -> Memo
     else:
         w = facts.per_gpu(("stored", plan.storage, plan.compute, plan.skip_modules), stored, tp, pp)
         lines.append(MemoryLine("weights", w, weights_exact, f"{plan.storage}{split_note}"))
-        cache = kv_cache(model, s.context, s.batch, plan.kv, tp, pp)
+        cache = kv_cache(model, s.context, s.batch, plan.kv, tp, pp,
+                         plan.compute if plan.compute in FLOAT_BYTES else "bfloat16")
         if cache is None:
             layout = model.spec.family.layout if model.spec else "unknown"
             encoder_only = layout == "seq2seq" and model.spec is not None and model.spec.head in ENCODER_ONLY_HEADS
