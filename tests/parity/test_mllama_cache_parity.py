@@ -121,34 +121,31 @@ _TEXT = {"model_type": "mllama_text_model", "architectures": ["MllamaForCausalLM
          "pad_token_id": 0, "cross_attention_layers": [1, 3]}
 
 
-@pytest.mark.parametrize("targets", [None, ["q_proj", "v_proj"], r"model\.layers\.\d+\.cross_attn\.(q|k)_proj",
-                                     r"model\.layers\.[12]\.(self_attn|cross_attn)\.o_proj",
-                                     r"model\.layers\.\d+\.mlp\.down_proj"])
-def test_lora_on_the_text_model_matches_peft(tmp_path, targets) -> None:
+def _lora_matches_peft(tmp_path, config: dict, targets) -> None:
     from .test_lora_parity import analyze_any, lora_yaml, peft_outcome
 
     pytest.importorskip("peft")
-    expected = peft_outcome(_TEXT, 2, "all-linear" if targets is None else targets)
-    assert not isinstance(expected, str), expected
-    report = analyze_any(tmp_path, _TEXT, lora_yaml(2, targets))
-    assert not report.has_errors, report.problems
-    (model,) = report.models
-    assert model.tree.trainable > 0
-    assert (model.tree.total, model.tree.trainable) == expected, targets
-
-
-@pytest.mark.parametrize("targets", [r"model\.language_model\.layers\.\d+\.cross_attn\.(q|v)_proj",
-                                     r"model\.vision_model\.global_transformer\.layers\.\d+\.mlp\.fc1",
-                                     r"model\.multi_modal_projector", ["cross_attn.o_proj", "fc2"]])
-def test_lora_on_the_composite_s_own_modules_matches_peft(tmp_path, targets) -> None:
-    from .test_lora_parity import COMPOSITE_CONFIGS, analyze_any, lora_yaml, peft_outcome
-
-    pytest.importorskip("peft")
-    config = {"model_type": "mllama", "architectures": ["MllamaForConditionalGeneration"], **COMPOSITE_CONFIGS["mllama"]}
-    expected = peft_outcome(config, 2, targets)
+    expected = peft_outcome(config, 2, "all-linear" if targets is None else targets)
     assert not isinstance(expected, str), expected
     report = analyze_any(tmp_path, config, lora_yaml(2, targets))
     assert not report.has_errors, report.problems
     (model,) = report.models
     assert model.tree.trainable > 0
     assert (model.tree.total, model.tree.trainable) == expected, targets
+
+
+@pytest.mark.parametrize("targets", [None, ["q_proj", "v_proj"], r"model\.layers\.\d+\.cross_attn\.(q|k)_proj",
+                                     r"model\.layers\.[12]\.(self_attn|cross_attn)\.o_proj",
+                                     r"model\.layers\.\d+\.mlp\.down_proj"])
+def test_lora_on_the_text_model_matches_peft(tmp_path, targets) -> None:
+    _lora_matches_peft(tmp_path, _TEXT, targets)
+
+
+@pytest.mark.parametrize("targets", [r"model\.language_model\.layers\.\d+\.cross_attn\.(q|v)_proj",
+                                     r"model\.vision_model\.global_transformer\.layers\.\d+\.mlp\.fc1",
+                                     r"model\.multi_modal_projector", ["cross_attn.o_proj", "fc2"]])
+def test_lora_on_the_composite_s_own_modules_matches_peft(tmp_path, targets) -> None:
+    from .test_lora_parity import COMPOSITE_CONFIGS
+
+    _lora_matches_peft(tmp_path, {"model_type": "mllama", "architectures": ["MllamaForConditionalGeneration"],
+                                  **COMPOSITE_CONFIGS["mllama"]}, targets)
