@@ -85,4 +85,40 @@ def rope_entry_problem(entry: Mapping, types: Mapping[str, tuple[str, ...]], lab
         needs = " and ".join(f'"{k}"' for k in missing)
         return Problem("error", "LC103", f'{label}: rope_type "{rope_type}" needs {needs}: transformers\' config '
                                          "class refuses it without (KeyError)", where)
+    # The config class's check computes with some values (YaRN divides by its original length), and the rotary
+    # embedding its frequencies with more as the model is built: a null or a string there fails.
+    checked = _CHECKED_FROM.get(rope_type, ())
+    for key in (*checked, *((*_BUILT_FROM.get(rope_type, ()), "rope_theta") if built else ())):
+        value = entry.get(key)
+        if key not in entry or (isinstance(value, list) and all(_is_number(x) for x in value) if key == "short_factor"
+                                else _is_number(value) or (value is None and (rope_type, key) in _NULL_TAKEN)):
+            if not (rope_type == "yarn" and key == "original_max_position_embeddings" and value == 0):
+                continue
+        wanted = "a list of numbers" if key == "short_factor" else "a number other than 0" if value == 0 else "a number"
+        what = "transformers' config class checks" if key in checked else "the rotary embedding is built from"
+        return Problem("error", "LC103", f'{label}: "{key}" is {json.dumps(value)}, not {wanted}: {what} it '
+                                         f"({rope_type}), and fails", where)
     return None
+
+
+# The values each type's check in the config class computes with (_validate_yarn_rope_parameters divides
+# max_position_embeddings by the original length; _validate_llama3_rope_parameters compares the others).
+_CHECKED_FROM: dict[str, tuple[str, ...]] = {
+    "yarn": ("original_max_position_embeddings",),
+    "llama3": ("low_freq_factor", "high_freq_factor", "original_max_position_embeddings"),
+}
+
+
+# The keys each type's frequencies are computed from as the model is built (modeling_rope_utils'
+# _compute_*_parameters), besides rope_theta; longrope's long_factor is read only past the original length.
+_BUILT_FROM: dict[str, tuple[str, ...]] = {
+    "linear": ("factor",), "dynamic": ("factor",), "yarn": ("factor", "original_max_position_embeddings"),
+    "llama3": ("factor", "low_freq_factor", "high_freq_factor", "original_max_position_embeddings"),
+    "longrope": ("short_factor", "original_max_position_embeddings", "factor"),
+}
+# Where a null is read as not given: longrope's factor (max_position_embeddings / the original length instead).
+_NULL_TAKEN = frozenset({("longrope", "factor")})
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, (int, float))

@@ -978,8 +978,16 @@ def _olmo_hybrid_check(spec) -> list[Problem]:
     return []
 
 
+def _olmo_hybrid_rotary(v) -> bool:
+    # OlmoHybridModel builds its rotary embedding only where rope_parameters holds a rope_theta that is not null.
+    scaling = v.get("rope_scaling")
+    rope = scaling if isinstance(scaling, dict) and scaling else v.get("rope_parameters")
+    return not (isinstance(rope, dict) and "rope_theta" in rope and rope["rope_theta"] is None)
+
+
 OLMO_HYBRID = {
     **WRITTEN_HEAD_DIM, **FLOOR_HEADS,
+    "rotary_embedding": fixed(Derived(_olmo_hybrid_rotary, "a rope_theta in rope_parameters that is not null")),
     # OlmoHybridAttention: getattr(config, "head_dim", hidden_size // num_attention_heads) (the class declares none)
     "head_dim": HEAD_DIM_NULL_KEPT,
     "num_kv_heads": Field(("num_key_value_heads",), KV_HEADS, "int?", null="default", doc=BASE["num_kv_heads"].doc),
