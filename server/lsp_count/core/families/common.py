@@ -67,8 +67,10 @@ TEXT_ROPE_TYPES = {t: keys for t, keys in ROPE_TYPE_KEYS.items() if t != "axial"
 def rope_entry_problem(entry: Mapping, types: Mapping[str, tuple[str, ...]], label: str, where: Span | None,
                        built: bool = True) -> Problem | None:
     """A rope_parameters entry transformers refuses: a type without a key it needs (its config class raises
-    KeyError), or, where the model builds a rotary embedding (``built``), a type ``types`` does not hold (one
-    transformers does not know, or this model does not take). ``label``: the key, as the message names it."""
+    KeyError), a value its config class's check computes with that is null or not a number, or, where the model
+    builds a rotary embedding (``built``), a type ``types`` does not hold (one transformers does not know, or this
+    model does not take) or a value the embedding is computed from that is unusable. ``label``: the key, as the
+    message names it."""
     rope_type = entry.get("rope_type", entry.get("type", "default"))
     taken = isinstance(rope_type, str) and rope_type in types
     if built and not taken:
@@ -90,10 +92,8 @@ def rope_entry_problem(entry: Mapping, types: Mapping[str, tuple[str, ...]], lab
     checked = _CHECKED_FROM.get(rope_type, ())
     for key in (*checked, *((*_BUILT_FROM.get(rope_type, ()), "rope_theta") if built else ())):
         value = entry.get(key)
-        if key not in entry or (isinstance(value, list) and all(_is_number(x) for x in value) if key == "short_factor"
-                                else _is_number(value) or (value is None and (rope_type, key) in _NULL_TAKEN)):
-            if not (rope_type == "yarn" and key == "original_max_position_embeddings" and value == 0):
-                continue
+        if key not in entry or _usable(rope_type, key, value):
+            continue
         wanted = "a list of numbers" if key == "short_factor" else "a number other than 0" if value == 0 else "a number"
         what = "transformers' config class checks" if key in checked else "the rotary embedding is built from"
         return Problem("error", "LC103", f'{label}: "{key}" is {json.dumps(value)}, not {wanted}: {what} it '
@@ -118,6 +118,14 @@ _BUILT_FROM: dict[str, tuple[str, ...]] = {
 }
 # Where a null is read as not given: longrope's factor (max_position_embeddings / the original length instead).
 _NULL_TAKEN = frozenset({("longrope", "factor")})
+
+
+def _usable(rope_type: object, key: str, value: object) -> bool:
+    if key == "short_factor":
+        return isinstance(value, list) and all(_is_number(x) for x in value)
+    if rope_type == "yarn" and key == "original_max_position_embeddings" and value == 0:
+        return False  # (the YaRN check divides by it)
+    return _is_number(value) or (value is None and (rope_type, key) in _NULL_TAKEN)
 
 
 def _is_number(value: object) -> bool:
