@@ -9,7 +9,7 @@ from typing import Mapping
 from lsp_count.core.config_keys import misspelt_keys
 from lsp_count.core.engine import count
 from lsp_count.core.families import find_family, registry
-from lsp_count.core.families.common import TEXT_ROPE_TYPES, rope_entry_problem
+from lsp_count.core.families.common import TEXT_ROPE_TYPES, rope_entry_problem, written_rope
 from lsp_count.core.report import ModelReport
 from lsp_count.core.source import Problem, SourceNode, Span
 from lsp_count.core.spec import Derived, Family, ModelSpec, SpecError, resolve_values
@@ -255,7 +255,8 @@ def _rope_entries(spec: ModelSpec) -> list[tuple[str, dict]]:
     params, scaling = v.get("rope_parameters"), v.get("rope_scaling")
     scaled_types = v.get("rope_scaling_layer_types")
     if scaled_types is None:  # one rope_parameters for every layer
-        rope = dict(scaling if isinstance(scaling, dict) and scaling else params if isinstance(params, dict) else {})
+        _key, written = written_rope(v)
+        rope = dict(written if isinstance(written, dict) else {})
         top = v.get("partial_rotary_factor")
         rope.setdefault("partial_rotary_factor", 1.0 if top is None else top)
         return [("full_attention", rope)]
@@ -273,8 +274,7 @@ def _rope_type_problems(spec: ModelSpec) -> list[Problem]:
     """The rope_parameters (or rope_scaling) entries transformers checks, judged by rope_entry_problem against the
     family's RoPE types (Family field "rope_types", else a text model's)."""
     v = spec.values
-    scaling = v.get("rope_scaling")
-    key = "rope_scaling" if isinstance(scaling, dict) and scaling else "rope_parameters"
+    key, _written = written_rope(v)
     types = v.get("rope_types") or TEXT_ROPE_TYPES
     for layer_type, entry in _rope_entries(spec):
         of = f" (for {layer_type} layers)" if v.get("rope_scaling_layer_types") is not None else ""

@@ -9,16 +9,17 @@ from lsp_count.core.source import Problem, Span
 from lsp_count.core.spec import Derived, Field, ModelSpec
 
 
-def _num_labels(v):
-    # An empty id2label is 0 labels, as transformers builds it (num_labels is len(id2label)).
-    labels = v.get("id2label")
-    return 2 if labels is None else labels
+def num_labels_field(default: int = 2) -> Field:
+    """num_labels: len(id2label) where the file gives one (an empty one is 0 labels, as transformers builds it),
+    else the config class's ``default``."""
+    return Field(("num_labels",), Derived(lambda v: default if v.get("id2label") is None else v["id2label"],
+                                          f"len(id2label), else {default}"), minimum=0)
 
 
 # Classification heads size themselves from id2label (transformers derives num_labels from it).
 LABEL_FIELDS: dict[str, Field] = {
     "id2label": Field(("id2label",), None, "entries"),
-    "num_labels": Field(("num_labels",), Derived(_num_labels, "len(id2label), else 2"), minimum=0),
+    "num_labels": num_labels_field(),
 }
 
 
@@ -28,19 +29,21 @@ def pad_token(default: int | None) -> Field:
 
 def check_pad_token(spec: ModelSpec) -> list[Problem]:
     """nn.Embedding(vocab, d, padding_idx=pad_token_id) asserts the index lies in the vocabulary (Marian's
-    decoder builds its own, decoder_vocab_size rows, before any tying: its vocabulary must hold it too)."""
+    decoder builds its own, decoder_vocab_size rows, before any tying: its vocabulary must hold it too), or in
+    the embedding's rows where it has more (Mllama's text model: extra_embedding_rows for the image tokens)."""
     v = spec.values
     pad = v.get("pad_token_id")
     written = "pad_token_id" if "pad_token_id" in spec.origins else "pad_token_id (class default)"
-    vocabs = [("vocab_size", "vocab_size")]
+    vocabs = [("vocab_size", "vocab_size", int(v.get("extra_embedding_rows") or 0))]
     if isinstance(v.get("decoder_vocab_size"), int):
-        vocabs.append(("decoder_vocab_size", "decoder_vocab_written"))
-    for name, field in vocabs:
+        vocabs.append(("decoder_vocab_size", "decoder_vocab_written", 0))
+    for name, field, extra in vocabs:
         vocab = v.get(name)
-        if isinstance(pad, int) and isinstance(vocab, int) and not -vocab <= pad < vocab:
+        if isinstance(pad, int) and isinstance(vocab, int) and not -(vocab + extra) <= pad < vocab + extra:
             where = next((spec.key_span(f) for f in ("pad_token_id", field, "vocab_size") if spec.key_span(f)), None)
-            return [Problem("error", "LC103", f"{written} {pad} is outside the vocabulary ({name} {vocab}): "
-                                              "the token embedding refuses it", where or spec.span)]
+            said = (f"the token embedding ({name} {vocab} + {extra} rows): nn.Embedding refuses it" if extra else
+                    f"the vocabulary ({name} {vocab}): the token embedding refuses it")
+            return [Problem("error", "LC103", f"{written} {pad} is outside {said}", where or spec.span)]
     return []
 
 
@@ -62,6 +65,15 @@ ROPE_TYPE_KEYS: dict[str, tuple[str, ...]] = {
 # vision towers' own embeddings take it). A family whose classes take fewer (Phi-3's default and longrope) has its
 # own table (Family field "rope_types").
 TEXT_ROPE_TYPES = {t: keys for t, keys in ROPE_TYPE_KEYS.items() if t != "axial"}
+
+
+def written_rope(values: Mapping) -> tuple[str, object]:
+    """The key a config's rotary settings are read from, and its value: the legacy rope_scaling where it is a
+    non-empty mapping (it replaces rope_parameters), else rope_parameters."""
+    scaling = values.get("rope_scaling")
+    if isinstance(scaling, dict) and scaling:
+        return "rope_scaling", scaling
+    return "rope_parameters", values.get("rope_parameters")
 
 
 def rope_entry_problem(entry: Mapping, types: Mapping[str, tuple[str, ...]], label: str, where: Span | None,

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 
-from lsp_count.core.families.common import check_pad_token
+from lsp_count.core.families.common import check_pad_token, written_rope
 from lsp_count.core.families.decoders import (
     BASE, EXPERT_WIDTH_IS_MLP, FLOOR_HEADS, HEAD_DIM, KV_HEADS, MOE, ROPE, WRITTEN_HEAD_DIM, causal_heads, d, fixed,
     merge_fields, nulls, rotary_share,
@@ -980,8 +980,7 @@ def _olmo_hybrid_check(spec) -> list[Problem]:
 
 def _olmo_hybrid_rotary(v) -> bool:
     # OlmoHybridModel builds its rotary embedding only where rope_parameters holds a rope_theta that is not null.
-    scaling = v.get("rope_scaling")
-    rope = scaling if isinstance(scaling, dict) and scaling else v.get("rope_parameters")
+    _key, rope = written_rope(v)
     return not (isinstance(rope, dict) and "rope_theta" in rope and rope["rope_theta"] is None)
 
 

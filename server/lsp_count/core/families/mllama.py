@@ -10,7 +10,6 @@ their own too: ``mllama_text_model`` (MllamaForCausalLM, MllamaTextModel) and ``
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 
 from lsp_count.core.families.decoders import FLOOR_HEADS, HEAD_DIM, WRITTEN_HEAD_DIM, d, decoder, fixed
 from lsp_count.core.families.multimodal import _vision_heads_fit
@@ -19,19 +18,6 @@ from lsp_count.core.spec import Derived, Family, Field, ModelSpec
 
 # MllamaTextModel's embed_tokens: the vocabulary and 8 rows more (the image tokens).
 EXTRA_ROWS = 8
-
-
-def _pad_in_embedding(spec: ModelSpec) -> list[Problem]:
-    """nn.Embedding(vocab_size + 8, ..., padding_idx=pad_token_id) asserts the index lies in its rows (128004,
-    the class default, does not in a small vocabulary)."""
-    v = spec.values
-    pad, vocab = v.get("pad_token_id"), v.get("vocab_size")
-    if type(pad) is not int or type(vocab) is not int or -(vocab + EXTRA_ROWS) <= pad < vocab + EXTRA_ROWS:
-        return []
-    written = "pad_token_id" if "pad_token_id" in spec.origins else "pad_token_id (class default)"
-    return [Problem("error", "LC103", f"{written} {pad} is outside the token embedding (vocab_size {vocab} + "
-                                      f"{EXTRA_ROWS} rows): nn.Embedding refuses it",
-                    spec.key_span("pad_token_id") or spec.key_span("vocab_size") or spec.span)]
 
 
 def _cross_attention_layers(spec: ModelSpec) -> list[Problem]:
@@ -51,23 +37,23 @@ def _mllama_text() -> Family:
     cross_attention_layers lists, which are cross-attention layers (cross_attn: the same projections, q_norm
     and k_norm over the head width; two tanh gates), an embedding of vocab_size + 8 rows, and an lm_head no
     tie_word_embeddings ties (the class has no tied weights)."""
-    family = decoder("mllama_text_model", "MllamaForCausalLM", WRITTEN_HEAD_DIM, FLOOR_HEADS,
-                     {"head_dim": fixed(HEAD_DIM), "mlp_bias": fixed(False),
-                      **{b: fixed(False) for b in ("q_bias", "k_bias", "v_bias", "o_bias")},
-                      "sliding_window": fixed(None), "layer_types": fixed(None),
-                      "extra_embedding_rows": fixed(EXTRA_ROWS),
-                      "tie_embeddings": fixed(False),
-                      "tie_word_embeddings": Field(("tie_word_embeddings",), False, "bool",
-                                                  doc="not read: no Mllama class ties its output head"),
-                      # (a null is the default list: MllamaTextConfig fills it; any whole numbers, checked by
-                      # _cross_attention_layers: one no layer has names none)
-                      "cross_attention_layers": Field(("cross_attention_layers",), (3, 8, 13, 18, 23, 28, 33, 38),
-                                                      "any", null="default",
-                                                      doc="layers that attend to the image (cross-attention layers)")},
-                     d(vocab_size=128256, hidden_size=4096, intermediate_size=14336, num_layers=40, num_heads=32,
-                       num_kv_heads=8, max_positions=131072, pad_token_id=128004),
-                     heads={"MllamaForCausalLM": "causal_lm", "MllamaTextModel": "base"}, float_keys=("head_dim",))
-    return replace(family, checks=(_pad_in_embedding, _cross_attention_layers))
+    return decoder("mllama_text_model", "MllamaForCausalLM", WRITTEN_HEAD_DIM, FLOOR_HEADS,
+                   {"head_dim": fixed(HEAD_DIM), "mlp_bias": fixed(False),
+                    **{b: fixed(False) for b in ("q_bias", "k_bias", "v_bias", "o_bias")},
+                    "sliding_window": fixed(None), "layer_types": fixed(None),
+                    "extra_embedding_rows": fixed(EXTRA_ROWS),
+                    "tie_embeddings": fixed(False),
+                    "tie_word_embeddings": Field(("tie_word_embeddings",), False, "bool",
+                                                doc="not read: no Mllama class ties its output head"),
+                    # (a null is the default list: MllamaTextConfig fills it; any whole numbers, checked by
+                    # _cross_attention_layers: one no layer has names none)
+                    "cross_attention_layers": Field(("cross_attention_layers",), (3, 8, 13, 18, 23, 28, 33, 38),
+                                                    "any", null="default",
+                                                    doc="layers that attend to the image (cross-attention layers)")},
+                   d(vocab_size=128256, hidden_size=4096, intermediate_size=14336, num_layers=40, num_heads=32,
+                     num_kv_heads=8, max_positions=131072, pad_token_id=128004),
+                   heads={"MllamaForCausalLM": "causal_lm", "MllamaTextModel": "base"}, float_keys=("head_dim",),
+                   checks=(_cross_attention_layers,))
 
 
 _DEFAULT_ASPECT_RATIOS = ((1, 1), (1, 2), (1, 3), (1, 4), (2, 1), (2, 2), (3, 1), (4, 1))

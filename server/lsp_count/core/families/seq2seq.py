@@ -36,7 +36,7 @@ Canonical names in ``spec.values`` (what the memory model reads):
 
 from __future__ import annotations
 
-from lsp_count.core.families.common import LABEL_FIELDS, check_pad_token, pad_token
+from lsp_count.core.families.common import LABEL_FIELDS, check_pad_token, num_labels_field, pad_token
 from lsp_count.core.source import Problem
 from lsp_count.core.spec import Derived, Family, Field, ModelSpec
 
@@ -319,9 +319,7 @@ def _bart_family(model_type: str, prefix: str, defaults: tuple[int, int, int, in
         "sinusoidal_positions": fixed(positions == "sinusoidal"),
         "embed_norm": fixed(embed_norm),
         "final_norm": fixed(final_norm),
-        "num_labels": Field(("num_labels",), Derived(
-            lambda v: num_labels_default if v.get("id2label") is None else v["id2label"],
-            f"len(id2label), else {num_labels_default}"), minimum=0),
+        "num_labels": num_labels_field(num_labels_default),
         # The question-answering classes set config.num_labels = 2 before they build qa_outputs.
         "qa_labels": fixed(2),
         **(extra or {}),
