@@ -807,6 +807,10 @@ class KVCache:
     detail: str
 
 
+def _cache_element_bytes(dtype: str) -> int:
+    return 1 if dtype == "float8" else FLOAT_BYTES[dtype]  # fp8 caches keep one scale per tensor, not per value
+
+
 def kv_cache(model: ModelReport, context: int, batch: int, kv_dtype: str = "bfloat16", tp: int = 1, pp: int = 1,
              conv_dtype: str | None = None) -> KVCache | None:
     """KV cache (or SSM state) bytes per GPU for ``batch`` sequences of ``context`` tokens; None if not modelled.
@@ -816,9 +820,8 @@ def kv_cache(model: ModelReport, context: int, batch: int, kv_dtype: str = "bflo
     An encoder-decoder model caches for ``context`` decoded tokens and ``context`` encoder positions
     (Whisper: its fixed ``max_source_positions``); see ``seq2seq_kv_cache``.
     """
-    elem_bytes = 1 if kv_dtype == "float8" else FLOAT_BYTES[kv_dtype]  # fp8 KV caches keep one scale per tensor, not per value
     conv_dtype = conv_dtype or kv_dtype
-    conv_bytes = 1 if conv_dtype == "float8" else FLOAT_BYTES[conv_dtype]
+    elem_bytes, conv_bytes = _cache_element_bytes(kv_dtype), _cache_element_bytes(conv_dtype)
     seq2seq = _seq2seq_spec(model)
     if seq2seq is not None:
         return seq2seq_kv_cache(seq2seq, context, batch, kv_dtype, elem_bytes, tp, pp)

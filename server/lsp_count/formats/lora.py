@@ -593,6 +593,17 @@ def apply_lora(tree: ParamTree, rank: int, targets: LoraTargets, dora: bool = Fa
     adapters: list[ParamNode] = []
     modules: list[str] = []
     partial: set[str] = set()
+    def reached(path: str, t: Tensor, mult: int) -> list[str]:
+        """The full names, one per occurrence, of ``t``'s module that the regex or the names reach (each
+        occurrence by its own full name: a dotted target, "layer.1.EncDecAttention.q", reaches only the modules
+        whose names end with it); the names that reach one are matched."""
+        fulls = full_paths(path, t.module, mult, t.name)
+        if regex is not None:
+            return [f for f in fulls if regex.fullmatch(f)]
+        found = [(f, _names_match(wanted, t.module, f)) for f in fulls]
+        matched_names.update(n for _f, names in found for n in names)
+        return [f for f, names in found if names]
+
     for path, t, mult, _frozen in tree.root.iter_tensors():
         r = rank
         if param_targets and is_router(path, t) and t.kind == "linear" and len(t.shape) == 2:
@@ -608,29 +619,15 @@ def apply_lora(tree: ParamTree, rank: int, targets: LoraTargets, dora: bool = Fa
                     not peft_refuses_lora(model_type, t.module):
                 # peft adapts a named convolution too (a Conv3d patch embedding's `proj`), with a pair of LoRA
                 # convolutions whose shapes depend on its groups, which the tree does not keep: said, not counted.
-                fulls = full_paths(path, t.module, mult, t.name)
-                if regex is not None:
-                    hit = [f for f in fulls if regex.fullmatch(f)]
-                else:
-                    found = [(f, _names_match(wanted, t.module, f)) for f in fulls]
-                    hit = [f for f, names in found if names]
-                    matched_names.update(n for _f, names in found for n in names)
+                hit = reached(path, t, mult)
                 if hit:
                     convolutions.append(hit[0] + (f" (and {len(hit) - 1} more)" if len(hit) > 1 else ""))
             continue
         elif targets.all_linear:
             # (an encoder's untied MLM decoder is its output layer too: peft leaves it out)
             hits = 0 if t.module in HEAD_MODULES or is_mlm_output(path, t) else mult
-        elif regex is not None:
-            hits = sum(1 for full in full_paths(path, t.module, mult, t.name) if regex.fullmatch(full))
-            if 0 < hits < mult:
-                partial.add(t.module)
         else:
-            # Each occurrence by its own full name: a dotted target ("layer.1.EncDecAttention.q", "expert_0.wi")
-            # reaches only the modules whose names end with it.
-            found = [_names_match(wanted, t.module, full) for full in full_paths(path, t.module, mult, t.name)]
-            matched_names.update(n for names in found for n in names)
-            hits = sum(1 for names in found if names)
+            hits = len(reached(path, t, mult))
             if 0 < hits < mult:
                 partial.add(t.module)
         if not hits:
