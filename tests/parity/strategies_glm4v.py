@@ -8,7 +8,7 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from .strategies import STRATEGIES, _maybe
-from .strategies_multimodal import _qwen_vision, _qwen_vl_rest, _text
+from .strategies_multimodal import _qwen_vision, _qwen_vl_rest, _text, nested_text
 
 
 def glm4v_vision(draw, model_type: str = "glm4v_vision") -> dict:
@@ -40,14 +40,7 @@ def glm4v(draw) -> dict:
     level too, which the composite config does not read; the vision_config's model_type the composite's, the
     tower's or none; rarely no vision_config (the class's default tower, 24 blocks 1,536 wide)."""
     text = glm4v_text(draw)
-    cfg: dict = {"model_type": "glm4v"}
-    if draw(st.booleans()):
-        text.pop("model_type")
-    elif draw(st.booleans()):
-        text["model_type"] = "glm4"  # the composite builds its own text config whatever it names
-    cfg["text_config"] = text
-    if draw(st.integers(0, 3)) == 0:  # flat keys beside it: not read
-        cfg.update(hidden_size=text["hidden_size"] * 2, num_hidden_layers=text["num_hidden_layers"] + 1)
+    cfg = nested_text(draw, "glm4v", text, "glm4")
     return _qwen_vl_rest(draw, cfg, "glm4v", glm4v_vision, "out_hidden_size", text,
                          ["Glm4vForConditionalGeneration", "Glm4vModel"])
 
@@ -83,14 +76,7 @@ def glm4v_moe(draw) -> dict:
     model."""
     text = glm4v_moe_text(draw)
     text.pop("architectures")
-    cfg: dict = {"model_type": "glm4v_moe"}
-    if draw(st.booleans()):
-        text.pop("model_type")
-    elif draw(st.booleans()):
-        text["model_type"] = "glm4_moe"  # the composite builds its own text config whatever it names
-    cfg["text_config"] = text
-    if draw(st.integers(0, 3)) == 0:
-        cfg.update(hidden_size=text["hidden_size"] * 2, num_hidden_layers=text["num_hidden_layers"] + 1)
+    cfg = nested_text(draw, "glm4v_moe", text, "glm4_moe")
     return _qwen_vl_rest(draw, cfg, "glm4v_moe", glm4v_moe_vision, "out_hidden_size", text,
                          ["Glm4vMoeForConditionalGeneration", "Glm4vMoeModel"])
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from .strategies import STRATEGIES, _maybe
+from .strategies_multimodal import nested_text
 
 
 def mllama_text(draw) -> dict:
@@ -56,11 +57,7 @@ def mllama(draw) -> dict:
     tie_word_embeddings anywhere (never read); rarely no vision_config (the class's 448-pixel tower, 0.8B)."""
     text = mllama_text(draw)
     text.pop("architectures")
-    if draw(st.booleans()):
-        text.pop("model_type")
-    elif draw(st.booleans()):
-        text["model_type"] = "llama"  # the composite builds its own text config whatever it names
-    cfg: dict = {"model_type": "mllama", "text_config": text}
+    cfg = nested_text(draw, "mllama", text, "llama", flat_keys=False)
     if draw(st.integers(0, 9)):
         vision = mllama_vision(draw)
         vision.pop("architectures")

@@ -157,6 +157,20 @@ def _qwen_vl(draw, model_type: str, vision_drawer, out_key: str, architectures: 
     return _qwen_vl_rest(draw, cfg, model_type, vision_drawer, out_key, text, architectures)
 
 
+def nested_text(draw, model_type: str, text: dict, other_type: str, flat_keys: bool = True) -> dict:
+    """A composite's config holding ``text`` as its text_config, whose model_type is the family's, ``other_type``
+    (the composite builds its own text config whatever it names) or none; with ``flat_keys``, sometimes text keys
+    at the top level too, which the composite config does not read."""
+    if draw(st.booleans()):
+        text.pop("model_type")
+    elif draw(st.booleans()):
+        text["model_type"] = other_type
+    cfg: dict = {"model_type": model_type, "text_config": text}
+    if flat_keys and draw(st.integers(0, 3)) == 0:
+        cfg.update(hidden_size=text["hidden_size"] * 2, num_hidden_layers=text["num_hidden_layers"] + 1)
+    return cfg
+
+
 def _qwen_vl_rest(draw, cfg: dict, model_type: str, vision_drawer, out_key: str, text: dict,
                   architectures: list[str]) -> dict:
     """A Qwen-VL composite's vision_config (mostly; its merger as wide as the text model, mostly; named
@@ -261,14 +275,7 @@ def _qwen3_vl(draw, model_type: str, architectures: list[str]) -> dict:
     checkpoints write it (the composite's), the new one, or none; rarely no vision_config."""
     text = (qwen3_vl_moe_text if "moe" in model_type else qwen3_vl_text)(draw)
     text.pop("architectures")
-    cfg: dict = {"model_type": model_type}
-    if draw(st.booleans()):
-        text.pop("model_type")
-    elif draw(st.booleans()):
-        text["model_type"] = "qwen3"  # the composite builds its own text config whatever it names
-    cfg["text_config"] = text
-    if draw(st.integers(0, 3)) == 0:  # flat keys beside it: not read
-        cfg.update(hidden_size=text["hidden_size"] * 2, num_hidden_layers=text["num_hidden_layers"] + 1)
+    cfg = nested_text(draw, model_type, text, "qwen3")
     return _qwen_vl_rest(draw, cfg, model_type, lambda d: _qwen3_vl_vision(d, f"{model_type}_vision"), "out_hidden_size",
                          text, architectures)
 
@@ -316,14 +323,7 @@ def _qwen3_5(draw, model_type: str, architectures: list[str]) -> dict:
     as its tower or not at all; rarely none; the classifiers' labels and token_classification_bias."""
     text = (qwen3_5_moe_text_config if "moe" in model_type else qwen3_5_text_config)(draw)
     text.pop("architectures")
-    cfg: dict = {"model_type": model_type}
-    if draw(st.booleans()):
-        text.pop("model_type")
-    elif draw(st.booleans()):
-        text["model_type"] = "qwen3_next"  # the composite builds its own text config whatever it names
-    cfg["text_config"] = text
-    if draw(st.integers(0, 3)) == 0:  # flat keys beside it: not read
-        cfg.update(hidden_size=text["hidden_size"] * 2, num_hidden_layers=text["num_hidden_layers"] + 1)
+    cfg = nested_text(draw, model_type, text, "qwen3_next")
     cfg = _qwen_vl_rest(draw, cfg, model_type, lambda d: _qwen3_5_vision(d, f"{model_type}_vision"), "out_hidden_size",
                         text, architectures)
     if cfg["architectures"][0].endswith("Classification"):
