@@ -115,3 +115,37 @@ def test_phi3_reads_the_old_su_and_yarn_types_as_longrope(rope_type: str, comple
                   rope_scaling={"type": rope_type, "factor": 2.0,
                                 **({"short_factor": [1.0] * 8, "long_factor": [1.0] * 8} if complete else {})})
     _judge(config, True)
+
+
+def _half_width(config: dict) -> int:
+    """Half the rotary width transformers builds longrope's frequencies over: the config class's head_dim (else
+    hidden_size / num_attention_heads), times the partial rotary factor, halved (_compute_longrope_parameters)."""
+    cfg = transformers.CONFIG_MAPPING[config["model_type"]].from_dict(copy.deepcopy(config))
+    text = cfg.get_text_config() if hasattr(cfg, "get_text_config") else cfg
+    head_dim = getattr(text, "head_dim", None) or text.hidden_size // text.num_attention_heads
+    factor = (getattr(text, "rope_parameters", None) or {}).get("partial_rotary_factor", 1.0)
+    return int(head_dim * factor) // 2
+
+
+def test_phi3_refuses_longrope_factors_of_another_length_as_transformers_does() -> None:
+    """Phi3Config's validate_rope checks both of longrope's lists: one number per rotated pair (a single number,
+    which other models' rotary embeddings broadcast, is refused too), and numbers only; lsp-count refuses where
+    transformers does, on random Phi-3 configs and partial rotary factors."""
+    def variants(base: dict):
+        for partial in (1.0, 0.5):
+            half = _half_width({**base, "partial_rotary_factor": partial})
+            for short, long in ((half, half), (1, 1), (half + 1, half), (half, half + 1), (max(half - 1, 2), half)):
+                config = copy.deepcopy(base)
+                config.pop("rope_scaling", None)
+                config["partial_rotary_factor"] = partial
+                config["rope_parameters"] = {"rope_type": "longrope", "rope_theta": 10000.0, "factor": 2.0,
+                                             "original_max_position_embeddings": 64,
+                                             "short_factor": [1.0] * short, "long_factor": [1.0] * long}
+                yield config, False
+        config = copy.deepcopy(base)
+        config["rope_parameters"] = {"rope_type": "longrope", "rope_theta": 10000.0, "factor": 2.0,
+                                     "original_max_position_embeddings": 64,
+                                     "short_factor": [1.0] * _half_width(base), "long_factor": ["x"]}
+        yield config, False
+
+    _each_drawn_config("phi3", variants)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from functools import lru_cache
 from typing import Mapping
@@ -112,6 +113,8 @@ def build_spec(root: SourceNode, name: str, model_type_hint: str | None = None, 
             if replacement is not None and replacement.is_mapping():
                 sub = replacement
         nested = sub is not None and not sub.is_null()
+        if not nested and field_name in family.optional_subconfigs:
+            continue  # no such sub-model (Family.optional_subconfigs)
         if not nested and field_name in family.flat_subconfigs:
             sub = _flat_subconfig(family, root)  # a flat Hub config: the sub-model's keys at the top level
         elif sub is None or not sub.is_mapping():
@@ -279,10 +282,38 @@ def _rope_type_problems(spec: ModelSpec) -> list[Problem]:
     for layer_type, entry in _rope_entries(spec):
         of = f" (for {layer_type} layers)" if v.get("rope_scaling_layer_types") is not None else ""
         problem = rope_entry_problem(entry, types, key + of, spec.key_span(key) or spec.span,
-                                     bool(v.get("rotary_embedding", True)))
+                                     bool(v.get("rotary_embedding", True))) or \
+            _longrope_length_problem(spec, entry, key + of)
         if problem is not None:
             return [problem]
     return []
+
+
+def _longrope_length_problem(spec: ModelSpec, entry: dict, label: str) -> Problem | None:
+    """Phi-3's config class (Family field "longrope_lengths": "exact") checks longrope's factor lists whatever the
+    type: each a list of numbers, one per rotated pair of hidden_size / num_attention_heads × partial_rotary_factor
+    (its validate_rope). (Other models fail only as they build the rotary embedding, over the width their config
+    class holds, which each reads its own way: not judged here.)"""
+    v = spec.values
+    hidden, heads = v.get("hidden_size"), v.get("num_heads")
+    if v.get("longrope_lengths") != "exact" or type(hidden) is not int or type(heads) is not int or heads <= 0:
+        return None
+    turned = _rotated(hidden // heads, entry.get("partial_rotary_factor", 1.0))
+    if turned is None:
+        return None
+    where = spec.key_span(written_rope(v)[0]) or spec.span
+    for name in ("short_factor", "long_factor"):
+        factors = entry.get(name)
+        if factors is None:
+            continue  # (a null passes its check)
+        if not isinstance(factors, list) or not all(isinstance(x, (int, float)) for x in factors):
+            return Problem("error", "LC103", f'{label}: "{name}" is {json.dumps(factors)}, not a list of numbers: '
+                                             "Phi-3's config class checks it, and refuses the config", where)
+        if len(factors) != turned // 2:
+            return Problem("error", "LC103", f'{label}: "{name}" holds {len(factors)} numbers, not {turned // 2}: '
+                                             "Phi-3's config class checks it holds one per rotated pair of the "
+                                             f"{turned}-wide rotary dimension, and refuses the config", where)
+    return None
 
 
 def _rotated(width: int, factor: object) -> int | None:

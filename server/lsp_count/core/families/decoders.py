@@ -531,7 +531,7 @@ FAMILIES: tuple[Family, ...] = (
             {"q_bias": fixed(False), "k_bias": fixed(False), "v_bias": fixed(False),
              "o_bias": fixed(False), "mlp_bias": fixed(False),
              "attn_names": fixed(("qkv_proj", "o_proj")), "mlp_names": fixed(("gate_up_proj", "down_proj")),
-             "rope_types": fixed(PHI3_ROPE_TYPES)},
+             "rope_types": fixed(PHI3_ROPE_TYPES), "longrope_lengths": fixed("exact")},
             rotary_share(1.0, "reject"), nulls(num_kv_heads="default")),
     decoder("gpt2", "GPT2LMHeadModel", GPT_NAMES,
             d(vocab_size=50257, hidden_size=768, num_layers=12, num_heads=12, tie_embeddings=True, max_positions=1024),
