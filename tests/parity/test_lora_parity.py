@@ -514,6 +514,9 @@ ENCODER_CONFIGS = {
     # A Linear patch embedding (embeddings.patch_embedding), which all-linear adapts.
     "siglip2_vision_model": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32,
                                  patch_size=4, num_patches=9),
+    # The contact head (contact_head.regression) in every class, the bare model's pooler.
+    "esm": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32, vocab_size=33,
+                position_embedding_type="rotary"),
 }
 
 
@@ -578,7 +581,7 @@ def test_encoder_cross_attention_module_paths_are_transformers_s(model_type, arc
 @pytest.mark.parametrize("model_type", ["bert", "roberta", "distilbert", "modernbert", "albert", "camembert",
                                         "xlm-roberta-xl", "megatron-bert", "electra", "roformer", "rembert",
                                         "deberta-v2", "deberta", "mpnet", "gte", "eurobert",
-                                        "nomic_bert"])
+                                        "nomic_bert", "esm"])
 @pytest.mark.parametrize("tied", [True, False])
 def test_encoder_all_linear_leaves_out_the_mlm_decoder_as_peft_does(tmp_path, model_type, tied):
     """all-linear on a masked-LM class: peft leaves out the output embeddings (an untied cls.predictions.decoder,
@@ -627,13 +630,16 @@ ENCODER_TARGETS = {
     "siglip_vision_model": [r"encoder\.layers\.\d+\.mlp\.fc[12]", ["head.mlp.fc1", "out_proj"]],
     "pixtral": [r"transformer\.layers\.\d+\.attention\.(q|v)_proj", ["feed_forward.gate_proj", "o_proj"],
                 r".*layers\.1\..*_proj"],
+    "esm": [r"esm\.encoder\.layer\.\d+\.attention\.self\.(query|value)", ["contact_head.regression", "out_proj"],
+            r"esm\.contact_head\.regression"],
 }
 ENCODER_HEADS = {"bert": "BertForSequenceClassification", "roberta": "RobertaForSequenceClassification",
                  "electra": "ElectraForSequenceClassification", "xlm-roberta-xl": "XLMRobertaXLForSequenceClassification",
                  "distilbert": "DistilBertForSequenceClassification", "vit": "ViTForImageClassification",
                  "modernbert": "ModernBertForSequenceClassification", "albert": "AlbertForSequenceClassification",
                  "clip_vision_model": "CLIPVisionModelWithProjection", "clip_text_model": "CLIPTextModelWithProjection",
-                 "siglip_vision_model": "SiglipVisionModel", "pixtral": "PixtralVisionModel"}
+                 "siglip_vision_model": "SiglipVisionModel", "pixtral": "PixtralVisionModel",
+                 "esm": "EsmForSequenceClassification"}
 
 
 @pytest.mark.parametrize("model_type", sorted(ENCODER_TARGETS))

@@ -223,6 +223,8 @@ ENCODER_PATHS: dict[str, EncoderPaths] = {
     "deit": EncoderPaths("deit", "layers"),
     # PixtralVisionModel (bare only): transformer.layers.N.attention.q_proj, ...feed_forward.gate_proj.
     "pixtral": EncoderPaths("", "transformer.layers"),
+    # ESM: esm.encoder.layer.N.attention.self.query, and the base model's contact head (esm.contact_head.regression).
+    "esm": EncoderPaths("esm", "encoder.layer", frozenset({"embeddings", "pooler", "final_norm", "contact_head"})),
 }
 
 

@@ -55,6 +55,9 @@ classifier reads 2 × hidden: the class token and the patches' mean). DeiT: the 
 (ViT's with a distillation token and its position) and the head "image_classification_with_teacher"
 (cls_classifier and distillation_classifier). SigLIP 2: the patch embedding kind "siglip2" (a Linear over
 each flattened patch, ``num_patches`` positions).
+
+``attention_map_head`` (ESM's contact-prediction head): a Linear of that path over every layer's attention maps,
+num_layers × num_heads inputs → 1 output with a bias, in the bare model and so in every class (None: none).
 """
 
 from __future__ import annotations
@@ -451,6 +454,17 @@ def _relative_positions(spec: ModelSpec) -> tuple[ParamNode | None, ParamNode | 
     return relative, conv
 
 
+def _attention_map_head(spec: ModelSpec) -> ParamNode | None:
+    """ESM's contact-prediction head (``attention_map_head``): a Linear over the attention maps of every layer and
+    head (num_layers × num_heads → 1, a bias)."""
+    path = spec.values.get("attention_map_head")
+    if not path:
+        return None
+    maps = spec.int("num_layers") * spec.int("num_heads")
+    return ParamNode("contact_head", path_linear(str(path), maps, 1), source=spec.key_span("num_layers"),
+                     key="num_layers", note="a Linear over every layer's attention maps")
+
+
 def _tower(spec: ModelSpec, mask_token: bool = False) -> tuple[ParamNode | None, ...]:
     """Embeddings, optional pre-norm, layers and final norm of one encoder stack."""
     v = spec.values
@@ -464,7 +478,7 @@ def _tower(spec: ModelSpec, mask_token: bool = False) -> tuple[ParamNode | None,
     bias = _norm_bias(spec)
     return (embeddings, projection, _norm_node("pre_norm", v.get("pre_norm"), h, bias),  # type: ignore[arg-type]
             _sinusoidal_positions(spec), *_relative_positions(spec), encoder_layers(spec),
-            _norm_node("final_norm", v.get("final_norm"), h, bias))  # type: ignore[arg-type]
+            _norm_node("final_norm", v.get("final_norm"), h, bias), _attention_map_head(spec))  # type: ignore[arg-type]
 
 
 def build_encoder(spec: ModelSpec) -> ParamNode:
