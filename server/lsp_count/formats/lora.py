@@ -98,6 +98,8 @@ MODULE_PATHS: dict[str, ModulePaths] = {
     "qwen3_5_moe_text": _paths("model.layers", shared_experts="shared_expert"),
     "lfm2_moe": _paths("model.layers", moe="feed_forward"),
     "falcon_mamba": _paths("backbone.layers"),
+    # RecurrentGemma: model.layers.N.temporal_block.{q_proj, ..., linear_x, linear_y, linear_out}, ...mlp_block.gate_proj
+    "recurrent_gemma": _paths("model.layers", attention="temporal_block"),
     # Gemma 4 (layouts/gemma4.py; its layers' indices by kind too): the router's proj, the experts and the per-layer
     # input projections sit on the layer; per_layer_model_projection on the model.
     "gemma4_text": ModulePaths("model.layers", tuple({**dict(_LLAMA_SEGMENTS), "moe": "", "per_layer_input": ""}.items()),

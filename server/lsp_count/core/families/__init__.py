@@ -16,9 +16,10 @@ from lsp_count.core.spec import Family
 def registry() -> Mapping[str, Family]:
     from lsp_count.core.families import decoders, encoders, gemma4, glm4v, hybrids, mllama, multimodal, seq2seq
     from lsp_count.core.families import esm
+    from lsp_count.core.families import recurrent_gemma
 
     table: dict[str, Family] = {}
-    for module in (decoders, encoders, seq2seq, multimodal, hybrids, gemma4, glm4v, mllama, esm):
+    for module in (decoders, encoders, seq2seq, multimodal, hybrids, gemma4, glm4v, mllama, esm, recurrent_gemma):
         for family in module.FAMILIES:
             table[family.model_type] = family
     return table

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from lsp_count.core.layouts.decoder import attention, layer_stack, mamba2_mixer, mamba_mixer, mlp, moe, with_head
+from lsp_count.core.layouts.recurrent_gemma import recurrent_block
 from lsp_count.core.params import ParamNode, Tensor, embedding, linear, node, norm
 from lsp_count.core.spec import ModelSpec
 
@@ -24,8 +25,9 @@ from lsp_count.core.spec import ModelSpec
 # attention (Gated DeltaNet).
 # "short_conv": LFM2's gated short convolution.
 # "kda": Kimi Linear's delta attention (Kimi Delta Attention), in the layer's self_attn like its attention.
+# "rg_lru": RecurrentGemma's (Griffin's) recurrent block (layouts/recurrent_gemma.py).
 MIXERS = ("attention", "gated_attention", "mamba", "mamba2", "gated_deltanet", "short_conv", "kda", "attention+mamba2",
-          "none")
+          "rg_lru", "none")
 FFNS = ("mlp", "moe", "none")
 
 
@@ -134,6 +136,8 @@ def _kda(spec: ModelSpec) -> tuple[Tensor, ...]:
 def _mixer(spec: ModelSpec, kind: str) -> ParamNode | None:
     if kind == "none":
         return None
+    if kind == "rg_lru":
+        return recurrent_block(spec)
     if kind == "attention":
         plain = attention(spec)
         if not spec.values.get("attention_head_gate"):
