@@ -129,3 +129,12 @@ def test_the_cache_is_the_window_and_the_recurrent_states() -> None:
     assert line is not None and line.bytes == 3 * (8 * 3 * 2 + 8 * 4)
     # a null window builds, but cannot run: no cache line
     assert estimate_memory(model({**SMALL, "sliding_window": None}), Settings(context=100)).line("kv_cache") is None
+
+
+def test_training_activations_take_the_mlp_at_the_width_it_is_built() -> None:
+    # mlp_block is intermediate_size // 2 wide (768 of 1536): the activation estimate's f is that width, not
+    # intermediate_size (which would overstate the MLP's share twice over).
+    config = {"model_type": "recurrent_gemma", "hidden_size": 256, "intermediate_size": 1536,
+              "num_hidden_layers": 3, "num_attention_heads": 4, "vocab_size": 1000}
+    line = estimate_memory(model(config), Settings(mode="train", context=1024, batch=2)).line("activations")
+    assert line is not None and "f 768)" in line.detail

@@ -1114,7 +1114,9 @@ def _mlp_widths(values: Mapping[str, object]) -> tuple[int, int, int]:
         x = values.get(key)
         return int(x) if isinstance(x, int) else 0
     routed = width("experts_per_token") * width("moe_intermediate_size")
-    return width("intermediate_size"), routed, width("shared_intermediate_size")
+    # ffn_width: the width a family's layout builds its dense MLP at where intermediate_size is not it
+    # (RecurrentGemma's half, LFM2's rounded 2/3, Granite 4 hybrid's shared MLP).
+    return width("ffn_width") or width("intermediate_size"), routed, width("shared_intermediate_size")
 
 
 def _layer_widths(spec: ModelSpec, h: int, heads: int) -> tuple[int, int, int]:
