@@ -111,3 +111,43 @@ def test_all_linear_and_regex_targets_match_peft(tmp_path, pattern) -> None:
         assert (model.tree.total, model.tree.trainable) == want, json.dumps(config)
 
     check()
+
+
+# --- the composite (gemma4: Gemma4ForConditionalGeneration, Gemma4Model) -------------------------------------------
+
+COMPOSITE_TARGETS = [None, ["q_proj", "v_proj"], ["linear", "embedding_projection"], r".*language_model.*\.(q_proj|v_proj)",
+                     r"model\.(vision|audio)_tower\..*\.(q_proj|o_proj|post)", r"model\.vision_tower\..*\.linear",
+                     ["relative_k_proj", "input_proj", "output_proj", "per_layer_model_projection"]]
+
+
+@pytest.mark.parametrize("targets", COMPOSITE_TARGETS, ids=lambda t: str(t))
+def test_lora_on_the_composite_matches_peft(tmp_path, targets) -> None:
+    """LoRA on random small Gemma 4 composites (towers given, null or left out) adapts what peft adapts, and is refused
+    where peft refuses: a name or regex reaching a tower's Gemma4ClippableLinear (q_proj, o_proj, post), which holds
+    the nn.Linear peft adapts (q_proj.linear) and is not one."""
+    from .test_lora_parity import lora_yaml, peft_outcome
+
+    @settings(max_examples=8, deadline=None, derandomize=True,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                     HealthCheck.function_scoped_fixture])
+    @given(strategy_for("gemma4"))
+    def check(config: dict) -> None:
+        want = peft_outcome(config, 2, "all-linear" if targets is None else targets)
+        if isinstance(want, str):
+            # (a regex matching no module at all, a name list reaching none: not what this test judges)
+            assume("not found in the base model" not in want and "Target modules" not in want)
+        (tmp_path / "base").mkdir(exist_ok=True)
+        (tmp_path / "base" / "config.json").write_text(json.dumps(config))
+        report = analyze_text(lora_yaml(2, targets), str(tmp_path / "train.yaml"),
+                              AnalyzeOptions(base_dir=str(tmp_path), hf_cache=str(tmp_path / "no-cache")))
+        if isinstance(want, str):
+            assert report.has_errors and "not a linear layer" in str(report.problems) or \
+                "which holds a linear layer" in str(report.problems), (json.dumps(config), want, report.problems)
+            return
+        # (a name that reaches no module of this config: peft adapts the others, lsp-count refuses it)
+        assume(not any("no linear layer named" in p.message for p in report.problems if p.severity == "error"))
+        assert not report.has_errors, (json.dumps(config), report.problems)
+        (model,) = report.models
+        assert (model.tree.total, model.tree.trainable) == want, json.dumps(config)
+
+    check()

@@ -482,6 +482,12 @@ ENCODER_CONFIGS = {
     "siglip_vision_model": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32,
                                 image_size=32, patch_size=16),
     "pixtral": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32, patch_size=4),
+    # Gemma 4's towers: clippable linears (their nn.Linear is q_proj.linear), the patch embedder's input_proj, the audio
+    # tower's subsampling input_proj_linear, relative_k_proj and output_proj.
+    "gemma4_vision": dict(hidden_size=8, num_hidden_layers=2, num_attention_heads=2, num_key_value_heads=1, head_dim=4,
+                          intermediate_size=12, patch_size=4, position_embedding_size=10),
+    "gemma4_audio": dict(hidden_size=8, num_hidden_layers=2, num_attention_heads=2, subsampling_conv_channels=[8, 4],
+                         conv_kernel_size=3, output_proj_dims=12),
     "internvl_vision": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32,
                             image_size=32, patch_size=16, use_qk_norm=True, attention_bias=True, use_mean_pooling=False),
     "idefics3_vision": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32,
@@ -758,6 +764,18 @@ COMPOSITE_CONFIGS = {
                                "intermediate_size": 16, "image_size": 32, "patch_size": 16},
              "projection_dim": 8},
 }
+# Gemma 4: a text model of two kinds of layer (sliding and full), per-layer inputs and the MoE block, both towers
+# (their clippable linears: q_proj.linear) and the embedders' embedding_projection.
+COMPOSITE_CONFIGS["gemma4"] = {
+    "text_config": {"hidden_size": 16, "num_hidden_layers": 3, "num_attention_heads": 2, "num_key_value_heads": 1,
+                    "head_dim": 8, "global_head_dim": 4, "intermediate_size": 32, "vocab_size": 64,
+                    "hidden_size_per_layer_input": 4, "vocab_size_per_layer_input": 64,
+                    "layer_types": ["sliding_attention", "full_attention", "sliding_attention"],
+                    "enable_moe_block": True, "num_experts": 2, "moe_intermediate_size": 4, "top_k_experts": 1},
+    "vision_config": {"hidden_size": 8, "num_hidden_layers": 2, "num_attention_heads": 2, "num_key_value_heads": 1,
+                      "head_dim": 4, "intermediate_size": 12, "patch_size": 4, "position_embedding_size": 10},
+    "audio_config": {"hidden_size": 8, "num_hidden_layers": 2, "num_attention_heads": 2, "subsampling_conv_channels": [8, 4],
+                     "conv_kernel_size": 3, "output_proj_dims": 12}}
 COMPOSITE_CONFIGS["siglip"] = {
     "text_config": {"hidden_size": 16, "num_hidden_layers": 2, "num_attention_heads": 2, "intermediate_size": 32,
                     "vocab_size": 50, "max_position_embeddings": 16, "projection_size": 8},
@@ -781,6 +799,7 @@ COMPOSITE_CLASSES = {"siglip": ("SiglipModel", "SiglipForImageClassification"),
                      "qwen3_5_moe": ("Qwen3_5MoeForConditionalGeneration", "Qwen3_5MoeModel"),
                      "glm4v": ("Glm4vForConditionalGeneration", "Glm4vModel"),
                      "mllama": ("MllamaForConditionalGeneration", "MllamaModel"),
+                     "gemma4": ("Gemma4ForConditionalGeneration", "Gemma4Model"),
                      "glm4v_moe": ("Glm4vMoeForConditionalGeneration", "Glm4vMoeModel"),
                      "clip": ("CLIPModel", "CLIPForImageClassification"),
                      **{mt: (f"{prefix}ForConditionalGeneration", f"{prefix}Model") for mt, prefix in (
@@ -864,7 +883,14 @@ COMPOSITE_TARGETS = {"clip": (None, ["q_proj", "v_proj"], r"text_model\.encoder\
                      "qwen3_5_moe": VLM_TARGETS + _QWEN3_5_TARGETS + (r".*layers\.[13]\.mlp\.shared_expert\.(gate|down)_proj",
                                                                       ["shared_expert_gate", "up_proj"]),
                      "qwen3_vl_moe": VLM_TARGETS[:4] + (r"model\.visual\.(deepstack_merger_list\.1|merger)\.linear_fc1",
-                                                        ["linear_fc1", "o_proj"])}
+                                                        ["linear_fc1", "o_proj"]),
+                     # Gemma 4: q_proj and v_proj by name also reach the towers' Gemma4ClippableLinear modules, which
+                     # peft refuses (tests/parity/test_gemma4_parity.py): the towers' nn.Linear ("linear") by name and
+                     # regex, the text model's layers by regex (numbered across its kinds), the projections by name.
+                     "gemma4": (None, VLM_TARGETS[2], VLM_TARGETS[3], VLM_TARGETS[4], ["linear", "relative_k_proj"],
+                                r"model\.language_model\.layers\.[12]\.(self_attn\.q_proj|router\.proj|per_layer_input_gate)",
+                                r"model\.(vision|audio)_tower\..*\.(q_proj|ffw_layer_1|linear_start)\.linear",
+                                ["embedding_projection", "input_proj", "input_proj_linear", "output_proj"])}
 
 
 @pytest.mark.parametrize("model_type", sorted(COMPOSITE_CONFIGS))

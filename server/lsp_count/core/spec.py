@@ -117,6 +117,9 @@ class Family:
     # composite's), the sub-configs' keys, "model_type" and "architectures". A nested mapping, when
     # given, wins: the top-level keys are then not the sub-model's.
     flat_subconfigs: tuple[str, ...] = ()
+    # Sub-configs (field names of ``subconfigs``) a null or absent key leaves out: transformers builds no such
+    # sub-model (``SubConfigSpec(optional=True)``: Gemma 4's vision_config and audio_config). No sub-spec then.
+    optional_subconfigs: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
     # Keys under which the config class takes a whole-number float (12.0): attribute_map aliases,
     # which it sets after its strict field checks (GPT-2's num_attention_heads is its n_head), and

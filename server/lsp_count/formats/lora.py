@@ -225,6 +225,10 @@ ENCODER_PATHS: dict[str, EncoderPaths] = {
     "deit": EncoderPaths("deit", "layers"),
     # PixtralVisionModel (bare only): transformer.layers.N.attention.q_proj, ...feed_forward.gate_proj.
     "pixtral": EncoderPaths("", "transformer.layers"),
+    # Gemma 4's towers on their own (Gemma4VisionModel, Gemma4AudioModel: bare only): their clippable linears' nn.Linear,
+    # encoder.layers.N.self_attn.q_proj.linear / layers.N.lconv1d.linear_start.linear, patch_embedder.input_proj, ...
+    "gemma4_vision": EncoderPaths("", "encoder.layers"),
+    "gemma4_audio": EncoderPaths("", "layers"),
     # ESM: esm.encoder.layer.N.attention.self.query, and the base model's contact head (esm.contact_head.regression).
     "esm": EncoderPaths("esm", "encoder.layer", frozenset({"embeddings", "pooler", "final_norm", "contact_head"})),
 }
@@ -316,6 +320,14 @@ COMPOSITE_PATHS: dict[str, dict[str, SubModelPaths]] = {
                                              lists=(("global_layers", "global_transformer.layers"),)),
                "projector": SubModelPaths("")},
     "qwen3_5_moe": {"language_model": _QWEN3_5_MOE_TEXT, "visual": _QWEN_VISUAL},
+    # Gemma 4: the text model's layers as gemma4_text's (router.proj, the experts and the per-layer input projections on
+    # the layer, per_layer_model_projection on language_model; each kind's layers numbered by layer_indices), the
+    # towers' clippable linears (vision_tower.encoder.layers.N.self_attn.q_proj.linear, audio_tower.layers.N.
+    # feed_forward1.ffw_layer_1.linear, audio_tower.layers.N.self_attn.relative_k_proj) and the embedders' projections.
+    "gemma4": {"language_model": replace(_TEXT_MODEL, segments=_LLAMA_SEGMENTS + (("moe", ""), ("per_layer_input", ""))),
+               "vision_tower": SubModelPaths("vision_tower", "encoder.layers"),
+               "audio_tower": SubModelPaths("audio_tower", "layers"),
+               "embed_vision": SubModelPaths("embed_vision"), "embed_audio": SubModelPaths("embed_audio")},
     # CLIPModel: both towers at its top (text_model.encoder.layers.N..., vision_model...), the projections too.
     "clip": {"text_model": SubModelPaths("text_model", "encoder.layers"),
              "vision_model": SubModelPaths("vision_model", "encoder.layers")},
@@ -667,6 +679,10 @@ def apply_lora(tree: ParamTree, rank: int, targets: LoraTargets, dora: bool = Fa
                              f"layers: {linears})")
             else:
                 errors.append(f"no linear layer named {', '.join(missing)} in this model (its linear layers: {linears})")
+        holder = _name_reaching_a_holder(tree, wanted & matched_names, full_paths) if strict_names else None
+        if holder is not None:
+            errors.append(f"{holder[0]} also names {holder[1]}, which holds a linear layer and is not one: peft refuses "
+                          "it as a target (name the linear layer inside, or anchor a regex on the modules meant)")
     if partial:
         notes.append(f"the targets adapt {', '.join(sorted(partial))} in some layers only")
     if convolutions:
@@ -714,6 +730,24 @@ def _regex_non_linear(tree: ParamTree, regex, full_paths, converted: bool, is_ro
     for name in sorted((other | containers) - linear):
         if regex.fullmatch(name):
             return name
+    return None
+
+
+def _name_reaching_a_holder(tree: ParamTree, names: set[str], full_paths) -> tuple[str, str] | None:
+    """A target name that reaches, beside the linear layers it adapts, a module holding a linear layer (Gemma 4's
+    towers' Gemma4ClippableLinear q_proj, whose nn.Linear is q_proj.linear): peft refuses the whole list ("Target
+    module ... is not supported"). (the name, the module's full name), or None."""
+    if not names:
+        return None
+    linear: set[str] = set()
+    for p, t, m, _f in tree.root.iter_tensors():
+        if t.kind == "linear" and len(t.shape) == 2:
+            linear.update(full_paths(p, t.module, m, t.name))
+    holders = {".".join(f.split(".")[:i]) for f in linear for i in range(1, f.count(".") + 1)} - linear
+    for holder in sorted(holders):
+        hit = _names_match(names, "", holder)
+        if hit:
+            return sorted(hit)[0], holder
     return None
 
 

@@ -1,6 +1,9 @@
-"""Gemma 4's text model (``gemma4_text``: Gemma4ForCausalLM, Gemma4TextModel), counted by ``layouts/gemma4.py``.
+"""Gemma 4, counted by ``layouts/gemma4.py``: the text model (``gemma4_text``: Gemma4ForCausalLM, Gemma4TextModel),
+the vision and audio towers on their own (``gemma4_vision``: Gemma4VisionModel; ``gemma4_audio``: Gemma4AudioModel),
+and the composite the released checkpoints are (``gemma4``: Gemma4ForConditionalGeneration, Gemma4Model), whose
+vision_config and audio_config may be null or absent (no such tower: ``Family.optional_subconfigs``).
 
-Its layers differ one from another, as ``Gemma4TextConfig`` (transformers 5.25) lays them out:
+The text model's layers differ one from another, as ``Gemma4TextConfig`` (transformers 5.25) lays them out:
 
 * ``layer_types`` (default: every sixth layer full attention, the others sliding; the last layer is forced to
   full attention). Full-attention layers take their head width from ``global_head_dim`` (512 by default) and,
@@ -23,8 +26,8 @@ from __future__ import annotations
 
 import json
 
-from lsp_count.core.families.decoders import nulls
-from lsp_count.core.families.common import ROPE_TYPE_REQUIRED, pad_token, rope_entry_problem
+from lsp_count.core.families.decoders import ROPE, fixed, nulls
+from lsp_count.core.families.common import ROPE_TYPE_REQUIRED, pad_token, rope_entry_problem, written_rope
 from lsp_count.core.source import Problem
 from lsp_count.core.spec import Derived, Family, Field
 
@@ -266,9 +269,104 @@ FIELDS: dict[str, Field] = {
 }
 
 
+# --- the vision tower (gemma4_vision: Gemma4VisionModel) ----------------------------------------------------------
+# Gemma4VisionConfig's defaults. Its rotary embedding takes the axial type alone (the config class reads a "default"
+# one, or none, as axial) and holds no parameters; it checks the head width as a text model's RoPE does (an odd one
+# over 4, fully rotated, is refused). use_clipped_linears and standardize add buffers only (the clipping bounds,
+# std_bias / std_scale); attention_bias is read by nothing.
+AXIAL_ROPE_TYPES = {"default": (), "axial": ()}
+
+VISION_FIELDS: dict[str, Field] = {
+    "hidden_size": Field(("hidden_size",), 768, doc="width of the vision layers"),
+    "intermediate_size": Field(("intermediate_size",), 3072, minimum=0, doc="width of each layer's gated MLP"),
+    "num_layers": Field(("num_hidden_layers",), 16, minimum=0, doc="vision encoder layers"),
+    "num_heads": Field(("num_attention_heads",), 12, doc="query heads per vision layer"),
+    "num_kv_heads": Field(("num_key_value_heads",), 12, doc="key/value heads per vision layer"),
+    "head_dim": Field(("head_dim",), 64, minimum=0, doc="width of each head (q_norm and k_norm are as wide)"),
+    "patch_size": Field(("patch_size",), 16, minimum=0,
+                        doc="pixels per side of a patch (input_proj takes 3 × patch_size² values)"),
+    "position_embedding_size": Field(("position_embedding_size",), 10240, minimum=0,
+                                     doc="rows of each of the two (x and y) learned position tables"),
+    **ROPE, "rope_types": fixed(AXIAL_ROPE_TYPES),
+    # Not a field of Gemma4VisionConfig (the audio tower's): a file's is kept as written, and Gemma4MultimodalEmbedder
+    # reads it by getattr (else hidden_size) as the width embed_vision projects from. The tower itself does not read it.
+    "output_proj_dims": Field(("output_proj_dims",), None, "any",
+                              doc="not read by the tower: where given, the composite's embed_vision projects from it"),
+}
+
+
+def _axial_rope(spec) -> list[Problem]:
+    """Gemma4VisionRotaryEmbedding builds the axial type alone ("supports only axial rope"); the config class reads
+    a "default" one as axial. (A legacy rope_scaling mapping, when not empty, replaces rope_parameters.)"""
+    key, rope = written_rope(spec.values)
+    if not isinstance(rope, dict):
+        return []
+    kind = rope.get("rope_type", rope.get("type", "default"))
+    if kind in AXIAL_ROPE_TYPES:
+        return []
+    return [Problem("error", "LC103", f'"{spec.key_label(key)}": rope_type {json.dumps(kind)}: Gemma 4\'s vision '
+                                      "rotary embedding supports only axial RoPE: transformers cannot build it",
+                    spec.key_span(key) or spec.span)]
+
+
+# --- the audio tower (gemma4_audio: Gemma4AudioModel) -------------------------------------------------------------
+# Gemma4AudioConfig's defaults. Its heads are hidden_size // num_attention_heads wide (a width of 0, more heads than
+# the width, fails: the attention scales by head_dim ** -0.5); subsampling_conv_channels' first two entries are the
+# two convolutions' channels (more are not read, fewer fail). use_clipped_linears adds buffers only.
+AUDIO_FIELDS: dict[str, Field] = {
+    "hidden_size": Field(("hidden_size",), 1024, doc="width of the conformer layers"),
+    "num_layers": Field(("num_hidden_layers",), 12, minimum=0, doc="conformer layers"),
+    "num_heads": Field(("num_attention_heads",), 8, doc="attention heads (hidden_size // heads wide)"),
+    "subsampling_conv_channels": Field(("subsampling_conv_channels",), (128, 32), "ints", null="reject",
+                                       doc="output channels of the two subsampling convolutions"),
+    "conv_kernel_size": Field(("conv_kernel_size",), 5, minimum=0, doc="width of each layer's depthwise convolution"),
+    "output_proj_dims": Field(("output_proj_dims",), 1536, minimum=0,
+                              doc="width of the tower's output projection (what embed_audio projects from)"),
+}
+
+
+def _audio_check(spec) -> list[Problem]:
+    v = spec.values
+    out: list[Problem] = []
+    channels = v.get("subsampling_conv_channels")
+    if isinstance(channels, tuple) and len(channels) < 2:
+        out.append(Problem("error", "LC102", f'"subsampling_conv_channels": {json.dumps(list(channels))}: the two '
+                                             "subsampling convolutions need two channel counts (Gemma4AudioModel "
+                                             "cannot be built)", spec.key_span("subsampling_conv_channels") or spec.span))
+    hidden, heads = v.get("hidden_size"), v.get("num_heads")
+    if type(hidden) is int and type(heads) is int and heads > hidden:
+        out.append(Problem("error", "LC103", f"{spec.key_label('num_heads')} ({heads}) is more than hidden_size "
+                                             f"({hidden}): each head would be 0 wide, which Gemma 4's audio attention "
+                                             "cannot build (it scales by head_dim ** -0.5)",
+                           spec.key_span("num_heads") or spec.key_span("hidden_size") or spec.span))
+    return out
+
+
+# --- the composite (gemma4: Gemma4ForConditionalGeneration, Gemma4Model) ------------------------------------------
+# Gemma4Config builds its three sub-configs as its own classes whatever model_type they name; a null or absent
+# vision_config or audio_config builds no tower (SubConfigSpec(optional=True): the class defaults are the text model
+# alone), a null text_config the text model's class defaults. Its own tie_word_embeddings alone ties lm_head
+# (text_config's is not read).
+COMPOSITE_FIELDS: dict[str, Field] = {
+    "tie_embeddings": Field(("tie_word_embeddings",), True, "bool",
+                            doc="output head shares the language model's embedding (text_config's does not tie it)"),
+}
+
+
 FAMILIES: tuple[Family, ...] = (
     Family("gemma4_text", "gemma4", "Gemma4ForCausalLM", FIELDS,
            heads={"Gemma4ForCausalLM": "causal_lm", "Gemma4TextModel": "base"},
            notes=("Gemma 4 ties its output head to the embeddings by default",),
            checks=(_check,)),
+    Family("gemma4_vision", "gemma4_vision", "Gemma4VisionModel", VISION_FIELDS, {"Gemma4VisionModel": "base"},
+           checks=(_axial_rope,)),
+    Family("gemma4_audio", "gemma4_audio", "Gemma4AudioModel", AUDIO_FIELDS, {"Gemma4AudioModel": "base"},
+           checks=(_audio_check,)),
+    Family("gemma4", "gemma4_multimodal", "Gemma4ForConditionalGeneration", COMPOSITE_FIELDS,
+           {"Gemma4ForConditionalGeneration": "conditional_generation", "Gemma4Model": "base"},
+           subconfigs={"vision": ("vision_config", "gemma4_vision"), "text": ("text_config", "gemma4_text"),
+                       "audio": ("audio_config", "gemma4_audio")},
+           fixed_subconfigs=("vision", "text", "audio"), optional_subconfigs=("vision", "audio"),
+           notes=("Gemma 4 ties its output head to the language model's embeddings unless the config's own "
+                  "tie_word_embeddings is false (text_config's is not read)",)),
 )
