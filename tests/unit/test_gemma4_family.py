@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from config_models import analyze, errors
 from config_models import model as count
 
@@ -250,3 +252,18 @@ def test_lora_names_that_reach_a_tower_s_clippable_linear_are_refused(tmp_path) 
     assert not lora({**COMPOSITE, "vision_config": None, "audio_config": None}, '["q_proj", "v_proj"]')
     assert not lora(COMPOSITE, '["linear", "embedding_projection"]')
     assert not lora(COMPOSITE, "'.*language_model.*\\.(q_proj|v_proj)'")
+
+
+@pytest.mark.parametrize("towers, said", [
+    ({}, " (the language model's)"),
+    ({"vision_config": {}}, "the vision tower's, over image patches, are not counted"),
+    ({"audio_config": {}}, "the audio tower's, over audio frames, are not counted"),
+    ({"vision_config": {}, "audio_config": {}},
+     "the vision and audio towers', over image patches and audio frames, are not counted"),
+])
+def test_training_activations_say_which_towers_are_left_out(towers: dict, said: str) -> None:
+    # A training step's activations are the language model's; the line names the towers this config builds (none,
+    # where both sub-configs are absent) as the ones left out.
+    report = estimate_memory(count({"model_type": "gemma4", **towers}), Settings(mode="train", context=1024, batch=2))
+    activations = report.line("activations")
+    assert activations is not None and activations.detail.endswith(said if said.startswith(" (") else said + ")")

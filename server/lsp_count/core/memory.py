@@ -658,7 +658,15 @@ def _activation_layers(model: ModelReport, facts: "_TreeFacts") -> tuple[int, in
     if spec is None or text is None or text is spec or lm is None:
         return stored, stored, ""
     layers = max(1, _layer_count(lm))
-    return layers, layers, " (the language model's; the vision tower's, over image patches, are not counted)"
+    # The towers the composite holds (Gemma 4's are optional: a config may build neither).
+    names = [c.name for c in model.tree.root.children if c is not lm]
+    towers = [what for what, words in (("vision", ("vision", "visual")), ("audio", ("audio",)))
+              if any(w in name for name in names for w in words)]
+    over = {"vision": "image patches", "audio": "audio frames"}
+    if not towers:
+        return layers, layers, " (the language model's)"
+    whose = f"the {' and '.join(towers)} tower{'s' if len(towers) > 1 else ''}'{'' if len(towers) > 1 else 's'}"
+    return layers, layers, f" (the language model's; {whose}, over {' and '.join(over[t] for t in towers)}, are not counted)"
 
 
 def _in_stack(path: str) -> bool:
