@@ -267,3 +267,17 @@ def test_training_activations_say_which_towers_are_left_out(towers: dict, said: 
     report = estimate_memory(count({"model_type": "gemma4", **towers}), Settings(mode="train", context=1024, batch=2))
     activations = report.line("activations")
     assert activations is not None and activations.detail.endswith(said if said.startswith(" (") else said + ")")
+
+
+def test_lora_targets_naming_a_tower_s_clippable_linear_are_refused_as_peft_refuses_them() -> None:
+    # --lora-targets q_proj,v_proj: with a tower, q_proj also names Gemma4ClippableLinear (self_attn.q_proj, whose
+    # nn.Linear is q_proj.linear), which peft refuses as a target; without towers the same targets are counted.
+    from lsp_count.core.memory import SettingsError
+
+    settings = Settings(mode="lora", lora_targets=("q_proj", "v_proj"))
+    with pytest.raises(SettingsError, match=r"q_proj also names self_attn\.q_proj.*peft refuses"):
+        estimate_memory(count({"model_type": "gemma4", "vision_config": {}}), settings)
+    assert estimate_memory(count({"model_type": "gemma4"}), settings).line("adapters") is not None
+    # The towers' linear layers by their own name are taken.
+    inner = Settings(mode="lora", lora_targets=("linear",))
+    assert estimate_memory(count({"model_type": "gemma4", "vision_config": {}}), inner).line("adapters") is not None

@@ -517,6 +517,12 @@ def _validate(settings: Settings, model: ModelReport | None, facts: "_TreeFacts 
                                 + (f": name the others (--lora-targets {','.join(others)})" if others else ""))
         if s.lora_targets is not None:
             targets = s.lora_targets
+            holders = facts.memo(("holders",), lambda: _linear_holders(model.tree))
+            held = next((t for t in targets if t in holders), None)
+            if held is not None:
+                raise SettingsError("--lora-targets", f"{held} also names {holders[held][0]}, a module that holds the "
+                                                      f"linear layer {holders[held][1]} and is not one: peft refuses it "
+                                                      "as a target (name the linear layers inside it)")
             for module, (in_f, out_f) in facts.memo(("dims", targets), lambda: _target_dims(model.tree, targets)).items():
                 if s.lora_rank > min(in_f, out_f):
                     raise SettingsError("--lora-rank", f"rank {s.lora_rank} is larger than {module} ({in_f}→{out_f}); the adapter cannot exceed min(in, out) = {min(in_f, out_f)}")
@@ -597,6 +603,19 @@ def lora_adapter_breakdown(tree: ParamTree, rank: int, targets: tuple[str, ...] 
         matrices = _adapter_matrices(t, rank, targets, path)
         if matrices is not None:
             out[t.module] = out.get(t.module, 0) + mult * sum(matrices)
+    return out
+
+
+def _linear_holders(tree: ParamTree) -> dict[str, tuple[str, str]]:
+    """The modules that hold a linear layer inside a node (a tensor's dotted name above its module: Gemma 4's towers'
+    Gemma4ClippableLinear ``q_proj``, whose nn.Linear is ``q_proj.linear``), by name: (the holder's dotted name,
+    the linear layer's). peft refuses a target name that reaches one."""
+    out: dict[str, tuple[str, str]] = {}
+    for _path, t, _mult, _frozen in tree.root.iter_tensors():
+        if t.kind == "linear" and len(t.shape) == 2:
+            parts = t.name.split(".")[:-1]  # the module's dotted name, less the parameter
+            for i in range(len(parts) - 1):
+                out.setdefault(parts[i], (".".join(parts[:i + 1]), ".".join(parts)))
     return out
 
 
