@@ -19,6 +19,7 @@ LAYOUTS: dict[str, str] = {
     "decoder": "lsp_count.core.layouts.decoder:build_decoder",
     "mamba": "lsp_count.core.layouts.decoder:build_mamba",
     "hybrid": "lsp_count.core.layouts.hybrid:build_hybrid",
+    "zamba": "lsp_count.core.layouts.zamba:build_zamba",
     "gemma4": "lsp_count.core.layouts.gemma4:build_gemma4",
     "gemma4_vision": "lsp_count.core.layouts.gemma4:build_gemma4_vision",
     "gemma4_audio": "lsp_count.core.layouts.gemma4:build_gemma4_audio",

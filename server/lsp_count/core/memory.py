@@ -339,7 +339,7 @@ def _plan(model: ModelReport, s: Settings) -> _Plan:
 
 
 # The layouts of the models that generate text (the spec _decoder_spec finds: KV cache, logits, position limit).
-GENERATING_LAYOUTS = ("decoder", "mamba", "hybrid", "gemma4")
+GENERATING_LAYOUTS = ("decoder", "mamba", "hybrid", "gemma4", "zamba")
 
 
 def _decoder_spec(model: ModelReport) -> ModelSpec | None:
@@ -599,7 +599,7 @@ def lora_adapter_breakdown(tree: ParamTree, rank: int, targets: tuple[str, ...] 
     adapted here.
     """
     out: dict[str, int] = {}
-    for path, t, mult, _frozen in tree.root.iter_tensors():
+    for path, t, mult, _frozen in tree.root.iter_tensors(instances=True):  # (a tied module's each use: its own)
         matrices = _adapter_matrices(t, rank, targets, path)
         if matrices is not None:
             out[t.module] = out.get(t.module, 0) + mult * sum(matrices)

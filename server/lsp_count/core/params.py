@@ -98,10 +98,13 @@ class ParamNode:
     source: Span | None = None
     # The config key that drives this node (for hovers and fix suggestions).
     key: str = ""
+    # Module objects holding this node's tensors, tied (Zamba's shared blocks: one per hybrid layer that uses
+    # the block): the tensors count once, but each module is one peft adapts (iter_tensors(instances=True)).
+    instances: int = 1
 
     def __init__(self, name: str, tensors: tuple[Tensor, ...] = (), children: tuple["ParamNode", ...] = (),
                  repeat: int = 1, active_repeat: int | None = None, frozen: bool = False, note: str = "",
-                 source: Span | None = None, key: str = "") -> None:
+                 source: Span | None = None, key: str = "", instances: int = 1) -> None:
         # The generated __init__ of a frozen dataclass sets each field through object.__setattr__;
         # trees have thousands of nodes, and this is three times faster. Fields as declared above.
         d = self.__dict__
@@ -114,6 +117,7 @@ class ParamNode:
         d["note"] = note
         d["source"] = source
         d["key"] = key
+        d["instances"] = instances
 
     def given_sizes(self, own: int, per_repeat: int, trainable_per_repeat: int) -> "ParamNode":
         """The node with the sums its builder already made while building it (the Python
@@ -160,7 +164,7 @@ class ParamNode:
                 tuple((c.name, c.structure) for c in self.children))
 
     def _flags(self) -> tuple[object, ...]:
-        return self.frozen, self.note, self.repeat, self.active_repeat, self.key
+        return self.frozen, self.note, self.repeat, self.active_repeat, self.key, self.instances
 
     def same_structure(self, other: "ParamNode") -> bool:
         """``structure`` equal, quickly where one is a renamed copy of the other (same tensors and children)."""
@@ -178,7 +182,7 @@ class ParamNode:
 
     def _copy(self, name: str, source: Span | None, children: tuple["ParamNode", ...]) -> "ParamNode":
         out = ParamNode(name, self.tensors, children, self.repeat, self.active_repeat, self.frozen, self.note,
-                        source, self.key)
+                        source, self.key, self.instances)
         d, mine = out.__dict__, self.__dict__
         for computed in ("own", "per_repeat", "total", "active", "trainable", "has_routing", "structure"):
             if computed in mine:
@@ -204,15 +208,17 @@ class ParamNode:
         for c in self.children:
             yield from c.walk(path, multiplier * self.repeat)
 
-    def iter_tensors(self, active: bool = False) -> Iterator[tuple[str, Tensor, int, bool]]:
+    def iter_tensors(self, active: bool = False, instances: bool = False) -> Iterator[tuple[str, Tensor, int, bool]]:
         """Yield (module path, tensor, occurrences, frozen) for every tensor. ``active``: the
         occurrences a token runs through, a routed node's active repeats (top-k experts) in place
-        of its repeats."""
+        of its repeats. ``instances``: the modules that hold it, a tied node's each (what LoRA adapts)."""
         stack: list[tuple[ParamNode, str, int, bool]] = [(self, "", 1, False)]
         while stack:
             node, prefix, mult, frozen = stack.pop()
             path = f"{prefix}.{node.name}" if prefix else node.name
             mult *= node.active_repeat if active and node.active_repeat is not None else node.repeat
+            if instances:
+                mult *= node.instances
             frozen = frozen or node.frozen
             for t in node.tensors:
                 yield path, t, mult, frozen

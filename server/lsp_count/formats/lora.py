@@ -98,6 +98,10 @@ MODULE_PATHS: dict[str, ModulePaths] = {
     "qwen3_5_moe_text": _paths("model.layers", shared_experts="shared_expert"),
     "lfm2_moe": _paths("model.layers", moe="feed_forward"),
     "falcon_mamba": _paths("backbone.layers"),
+    # Zamba and Zamba2 (layouts/zamba.py): the layer kinds' nodes are no modules (model.layers.N.mamba.in_proj,
+    # model.layers.N.mamba_decoder.mamba.in_proj, model.layers.N.linear)
+    "zamba": _paths("model.layers", mamba_layers="", attention_layers=""),
+    "zamba2": _paths("model.layers", mamba2_layers="", attention_mamba2_layers=""),
     # RecurrentGemma: model.layers.N.temporal_block.{q_proj, ..., linear_x, linear_y, linear_out}, ...mlp_block.gate_proj
     "recurrent_gemma": _paths("model.layers", attention="temporal_block"),
     # Gemma 4 (layouts/gemma4.py; its layers' indices by kind too): the router's proj, the experts and the per-layer
@@ -620,7 +624,7 @@ def apply_lora(tree: ParamTree, rank: int, targets: LoraTargets, dora: bool = Fa
         matched_names.update(n for _f, names in found for n in names)
         return [f for f, names in found if names]
 
-    for path, t, mult, _frozen in tree.root.iter_tensors():
+    for path, t, mult, _frozen in tree.root.iter_tensors(instances=True):  # (a tied module's each use: its own)
         r = rank
         if param_targets and is_router(path, t) and t.kind == "linear" and len(t.shape) == 2:
             hits = mult if "gate.weight" in param_targets else 0
