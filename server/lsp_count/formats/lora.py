@@ -342,6 +342,11 @@ COMPOSITE_PATHS: dict[str, dict[str, SubModelPaths]] = {
 }
 
 
+# Shared blocks (layouts/zamba.py: a node of blocks, ``block_b`` each), by the blocks node's name: where each use
+# sits, in the layers apply_lora's layer_indices number (model.layers.5.shared_transformer.self_attn.q_proj).
+SHARED_BLOCK_PATHS = {"shared_transformer": "layers.shared_transformer", "shared_transf": "layers.shared_transf"}
+
+
 _TOWERS_AT_THE_TOP = frozenset({"CLIPForImageClassification", "SiglipForImageClassification",
                                 "Siglip2ForImageClassification"})
 
@@ -566,7 +571,10 @@ def apply_lora(tree: ParamTree, rank: int, targets: LoraTargets, dora: bool = Fa
             return _seq2seq_paths(path, module, mult, seq2seq, blocks)
         kind = next((k for k in layer_indices or {} if f".{k}." in path or path.endswith(f".{k}")), None)
         if kind is not None:  # a hybrid's layers of one kind: the kind's node is no module of transformers'
-            return _hf_paths(path.replace(f".{kind}", "", 1), module, mult, paths, indices=layer_indices[kind])
+            # (a shared block's node stands for a module in each layer that uses it: Zamba's)
+            shared = SHARED_BLOCK_PATHS.get(kind.split(".", 1)[0]) if "." in kind else None
+            return _hf_paths(path.replace(f".{kind}", f".{shared}" if shared else "", 1), module, mult, paths,
+                             indices=layer_indices[kind])
         group = next((g for g in offsets if f".{g}" in path), None)
         return _hf_paths(path, module, mult, paths, offsets.get(group, 0) if group else 0)
 
@@ -721,7 +729,7 @@ def _regex_non_linear(tree: ParamTree, regex, full_paths, converted: bool, is_ro
     ``gate.wg``) is no module target there. A norm. (Embeddings peft adapts; activations hold no tensor to see.)"""
     linear: set[str] = set()
     other: set[str] = set()
-    for p, t, m, _f in tree.root.iter_tensors():
+    for p, t, m, _f in tree.root.iter_tensors(instances=True):
         if t.kind == "expert":
             other.update(full_paths(p, "experts", m))
         elif t.kind == "linear" and len(t.shape) == 2:
@@ -744,7 +752,7 @@ def _name_reaching_a_holder(tree: ParamTree, names: set[str], full_paths) -> tup
     if not names:
         return None
     linear: set[str] = set()
-    for p, t, m, _f in tree.root.iter_tensors():
+    for p, t, m, _f in tree.root.iter_tensors(instances=True):
         if t.kind == "linear" and len(t.shape) == 2:
             linear.update(full_paths(p, t.module, m, t.name))
     holders = {".".join(f.split(".")[:i]) for f in linear for i in range(1, f.count(".") + 1)} - linear
@@ -778,7 +786,7 @@ def _convert_moe(tree: ParamTree, targets: LoraTargets, regex, style: str, full_
         resolved = leaves | {old for old, _new in mapping}
     elif regex is not None:
         resolved = set()
-        for p, t, m, _f in tree.root.iter_tensors():
+        for p, t, m, _f in tree.root.iter_tensors(instances=True):
             if t.kind == "expert":
                 for full in full_paths(p, "experts", m):
                     if regex.fullmatch(f"{full}.{t.name}"):
@@ -870,7 +878,7 @@ def fuse_linears(tree: ParamTree, groups: dict[str, tuple[str, ...]]) -> ParamTr
 def _names_any_module(tree: ParamTree, name: str, full_paths) -> bool:
     """Whether a target name reaches any module of the model by peft's rule (its full name, or a suffix after a
     dot), a norm, an embedding or a container included, or is a module's or a node's own name."""
-    for p, t, m, _f in tree.root.iter_tensors():
+    for p, t, m, _f in tree.root.iter_tensors(instances=True):
         if t.module == name or t.module.endswith("." + name):
             return True
         for full in full_paths(p, t.module, m, t.name):

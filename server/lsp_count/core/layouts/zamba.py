@@ -126,3 +126,24 @@ def build_zamba(spec: ModelSpec) -> ParamNode:
     body = node("model", embeddings, stack, _shared_blocks(spec, hybrids),
                 ParamNode("final_norm", norm("final_layernorm", h, False)))
     return with_head(spec, body, h)
+
+
+def layer_indices(spec: ModelSpec | None) -> dict[str, tuple[int, ...]]:
+    """The layers' own numbers (model.layers.5.mamba.in_proj), for apply_lora's layer_indices: each layer kind's
+    node name -> its layers' (where both kinds are built), and each shared block's node, ``<blocks node>.block_b``
+    -> the hybrid layers that use it (model.layers.5.shared_transformer.self_attn.q_proj: each use is a module of
+    its own; formats/lora.SHARED_BLOCK_PATHS places them); {} for any other model."""
+    if spec is None or spec.family.layout != "zamba" or not isinstance(spec.values.get("zamba_types"), tuple):
+        return {}
+    types = spec.values["zamba_types"]
+    plain, hybrid = spec["zamba_kind_names"]  # type: ignore[misc]
+    hybrids = tuple(i for i, t in enumerate(types) if t == "hybrid")
+    out: dict[str, tuple[int, ...]] = {}
+    if hybrids and len(hybrids) < len(types):
+        out[str(plain)] = tuple(i for i, t in enumerate(types) if t != "hybrid")
+        out[str(hybrid)] = hybrids
+    blocks = spec.int("num_mem_blocks") if hybrids else 0
+    for b in range(min(blocks, len(hybrids))):
+        out[f"{spec.values['zamba_block_name']}.block_{b}"] = hybrids[b::blocks]
+    return out
+
