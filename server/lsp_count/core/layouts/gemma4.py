@@ -273,8 +273,8 @@ def _vision_output(vision: ModelSpec) -> int:
 def build_gemma4_multimodal(spec: ModelSpec) -> ParamNode:
     """Gemma4ForConditionalGeneration (or the bare Gemma4Model): the vision tower where there is a vision_config, the
     language model (Gemma4TextModel), the audio tower where there is an audio_config, embed_vision (from the vision
-    tower's hidden_size, or the output_proj_dims its config keeps) and embed_audio (from its output_proj_dims) into the text width, and lm_head (tied by the
-    composite's tie_word_embeddings)."""
+    tower's hidden_size, or the output_proj_dims its config keeps) and embed_audio (from its output_proj_dims) into
+    the text width, and lm_head (tied by the composite's tie_word_embeddings)."""
     text = spec.subspecs.get("text")
     if text is None:  # build_spec reports why text_config failed; this is a guard
         raise SpecError((Problem("error", "LC103", "gemma4 needs a text_config", spec.span),))
