@@ -103,10 +103,14 @@ def test_param_node_constructor_sets_every_field() -> None:
     names = [f.name for f in fields(ParamNode)]
     assert list(inspect.signature(ParamNode.__init__).parameters)[1:] == names
     node = ParamNode("n", (Tensor("w", (2, 3)),), (ParamNode("c", (Tensor("b", (4,)),)),), repeat=2,
-                     active_repeat=1, frozen=True, note="x", source=None, key="k")
-    assert [getattr(node, n) for n in names][3:] == [2, 1, True, "x", None, "k"]
+                     active_repeat=1, frozen=True, note="x", source=None, key="k", instances=3)
+    assert [getattr(node, n) for n in names][3:] == [2, 1, True, "x", None, "k", 3]
     assert (node.total, node.active, node.trainable) == (20, 10, 0)
-    assert replace(node, name="m") == ParamNode("m", node.tensors, node.children, 2, 1, True, "x", None, "k")
+    assert replace(node, name="m") == ParamNode("m", node.tensors, node.children, 2, 1, True, "x", None, "k", 3)
+    # Tied instances count once; what iterates modules (LoRA) sees each.
+    assert [m for _p, _t, m, _f in node.iter_tensors()] == [2, 2]
+    assert [m for _p, _t, m, _f in node.iter_tensors(instances=True)] == [6, 6]
+    assert node.renamed("r").instances == 3
 
 
 def test_a_misspelt_field_kind_fails_where_the_family_is_declared() -> None:
