@@ -859,8 +859,6 @@ def kv_cache(model: ModelReport, context: int, batch: int, kv_dtype: str = "bflo
     n = int(v.get("num_layers") or 0)
     stage = -(-n // pp)
     mixers = v.get("layer_mixers")
-    if v.get("griffin_cache"):  # RecurrentGemma: local attention's window, the recurrent blocks' own states
-        return _griffin_cache(spec, context, batch, kv_dtype, elem_bytes, tp, pp, conv_dtype, conv_bytes)
     if isinstance(mixers, tuple):  # a stack whose layers differ in what they cache (hybrid SSM / attention)
         return _mixed_cache(spec, mixers, context, batch, kv_dtype, elem_bytes, tp, pp, conv_dtype, conv_bytes)
     if spec.family.layout == "mamba":
@@ -1005,15 +1003,23 @@ def _compressed_cache(spec: ModelSpec, context: int, batch: int, kv_dtype: str, 
 
 
 def _mixed_cache(spec: ModelSpec, mixers: tuple, context: int, batch: int, kv_dtype: str, elem_bytes: int,
-                 tp: int, pp: int, conv_dtype: str, conv_bytes: int) -> KVCache:
+                 tp: int, pp: int, conv_dtype: str, conv_bytes: int) -> KVCache | None:
     """The cache of a stack whose layers differ (``layer_mixers``, per layer: "attention" or "gated_attention",
-    a recurrent kind ("mamba", "mamba2", "gated_deltanet"), "none", or several joined by "+"), layer by layer as
-    transformers' cache holds it: an attention layer's keys and values, 2 · kv_heads · head_dim per token in the
-    cache dtype; a recurrent layer's convolution state, its last ssm_conv_kernel inputs over its channels
-    (``state_conv_channels``, else a Mamba mixer's ssm_inner, Mamba-2's also over B and C, 2 · ssm_groups ·
-    ssm_state more), in the cache dtype, and its recurrent state (``state_recurrent`` values, else ssm_inner ×
-    ssm_state) in float32, whatever the context."""
+    a recurrent kind ("mamba", "mamba2", "gated_deltanet", "rg_lru"), "none", or several joined by "+"), layer by
+    layer as transformers' cache holds it: an attention layer's keys and values, 2 · kv_heads · head_dim per token
+    in the cache dtype; a recurrent layer's convolution state, its last ``state_conv_kernel`` (else ssm_conv_kernel)
+    inputs over its channels (``state_conv_channels``, else a Mamba mixer's ssm_inner, Mamba-2's also over B and C,
+    2 · ssm_groups · ssm_state more), in the model's dtype, and its recurrent state (``state_recurrent`` values,
+    else ssm_inner × ssm_state) in float32, whatever the context.
+
+    ``attention_cache_window`` (RecurrentGemma's local attention, a DynamicSlidingWindowLayer): the attention
+    layers keep the last window - 1 tokens (its slice [-window + 1:]: every token for a window of 1); None (not
+    modelled) for a window that is no positive whole number (a null or a float), with which the forward pass fails."""
     v = spec.values
+    windowed = "attention_cache_window" in v
+    window = v.get("attention_cache_window")
+    if windowed and (type(window) is not int or window < 1):
+        return None
     kinds = [set(str(m).split("+")) - {"none"} for m in mixers]
     attention_kinds = {"attention", "gated_attention"}
     n = len(kinds)
@@ -1029,11 +1035,16 @@ def _mixed_cache(spec: ModelSpec, mixers: tuple, context: int, batch: int, kv_dt
     elif n_attn:
         kv, d = spec.int("num_kv_heads"), spec.int("head_dim")
         heads_here = max(kv // tp, 1)
-        attn = 2 * heads_here * d * context * batch * elem_bytes
+        kept, what, held = context, "attention layers", ""
+        if windowed:
+            kept, what = (context if window == 1 else min(context, window - 1)), "local attention layers"
+            held = f" ({'every one' if kept == context else f'the last {kept:,} of {context:,}'}: " \
+                   f"attention_window_size {window:,})"
+        attn = 2 * heads_here * d * kept * batch * elem_bytes
         tp_note = f", {heads_here} of {kv} kv heads per GPU" if tp > 1 else ""
-        parts.append(f"{n_attn} attention layers × 2 × {kv} kv heads × head_dim {d} × {context:,} tokens{tp_note}")
+        parts.append(f"{n_attn} {what} × 2 × {kv} kv heads × head_dim {d} × {kept:,} tokens{held}{tp_note}")
     if n_ssm:
-        kernel = spec.int("ssm_conv_kernel")
+        kernel = v["state_conv_kernel"] if "state_conv_kernel" in v else spec.int("ssm_conv_kernel")
         channels, recurrent = v.get("state_conv_channels"), v.get("state_recurrent")
         if not isinstance(channels, int) or not isinstance(recurrent, int):
             inner, state = spec.int("ssm_inner"), spec.int("ssm_state")
@@ -1046,44 +1057,6 @@ def _mixed_cache(spec: ModelSpec, mixers: tuple, context: int, batch: int, kv_dt
     per_layer = [(attn if k & attention_kinds else 0) + (ssm if k - attention_kinds else 0) for k in kinds]
     stage = max(1, -(-n // pp))
     total = max((sum(per_layer[i:i + stage]) for i in range(0, n, stage)), default=0)
-    return KVCache(total, pp == 1, "; ".join(parts) + f"; batch {batch}; {kv_dtype}" if parts else "no cached layers")
-
-
-def _griffin_cache(spec: ModelSpec, context: int, batch: int, kv_dtype: str, elem_bytes: int, tp: int, pp: int,
-                   conv_dtype: str, conv_bytes: int) -> KVCache | None:
-    """RecurrentGemma's cache after a forward pass over ``context`` tokens, layer by layer (``layer_mixers``): a
-    local-attention layer's DynamicSlidingWindowLayer keeps the last attention_window - 1 tokens' keys and values
-    (its slice [-window + 1:]: every token for a window of 1), 2 · kv_heads · head_dim per token in the cache dtype;
-    a recurrent ("rg_lru") layer's block keeps its convolution's last conv1d_width - 1 inputs over lru_width
-    channels, in the model's dtype, and the RG-LRU's state, lru_width values in float32, whatever the context.
-    None (not modelled) for a window that is no positive whole number (a null or a float under sliding_window),
-    with which the forward pass fails."""
-    v = spec.values
-    window = v.get("attention_window")
-    if type(window) is not int or window < 1:
-        return None
-    mixers = tuple(v["layer_mixers"])  # type: ignore[arg-type]
-    n_rec = mixers.count("rg_lru")
-    kept = context if window == 1 else min(context, window - 1)
-    # (no attention layer: a head_dim null is kept, and read by nothing)
-    kv, d = (spec.int("num_kv_heads"), spec.int("head_dim")) if len(mixers) > n_rec else (0, 0)
-    heads_here = max(kv // tp, 1)
-    width, kernel = spec.int("lru_width"), max(spec.int("conv1d_width") - 1, 0)
-    attn = 2 * heads_here * d * kept * batch * elem_bytes
-    recurrent = (-(-width // tp) * kernel * conv_bytes + -(-width // tp) * 4) * batch
-    per_layer = [recurrent if m == "rg_lru" else attn for m in mixers]
-    n = len(per_layer)
-    stage = max(1, -(-n // pp))
-    total = max((sum(per_layer[i:i + stage]) for i in range(0, n, stage)), default=0)
-    parts = []
-    if n - n_rec:
-        tp_note = f", {heads_here} of {kv} kv heads per GPU" if tp > 1 else ""
-        held = "every one" if kept == context else f"the last {kept:,} of {context:,}"
-        parts.append(f"{n - n_rec} local attention layers × 2 × {kv} kv heads × head_dim {d} × {kept:,} tokens ({held}: "
-                     f"attention_window_size {window:,}){tp_note}")
-    if n_rec:
-        parts.append(f"{n_rec} recurrent layers × (conv {width:,}×{kernel} in {conv_dtype} + state {width:,} values in "
-                     "float32), independent of context")
     return KVCache(total, pp == 1, "; ".join(parts) + f"; batch {batch}; {kv_dtype}" if parts else "no cached layers")
 
 

@@ -19,7 +19,7 @@ As RecurrentGemmaConfig (transformers 5) reads a config:
 - the RMSNorms' 1 + w, the embedding's √hidden_size scaling (a buffer), final_w_init_variance_scale,
   w_init_variance_scale and logits_soft_cap hold no parameters.
 
-The memory estimate's cache (memory._griffin_cache) is what a forward pass leaves: per attention layer the last
+The memory estimate's cache (memory._mixed_cache) is what a forward pass leaves: per attention layer the last
 attention_window_size - 1 tokens' keys and values, per recurrent layer its convolution's last conv1d_width - 1
 inputs (lru_width channels, in the model's dtype) and its recurrent state (lru_width values in float32).
 """
@@ -144,7 +144,6 @@ RECURRENT_GEMMA = {
                                    doc="tokens each local-attention layer sees (and caches)"),
     "sliding_window_written": Field(("sliding_window",), _ABSENT, "any",
                                     doc="attention_window_size under its alias (wins where both are written)"),
-    "attention_window": fixed(Derived(_window, "sliding_window, else attention_window_size")),
     "layer_types_written": Field(("layer_types", "layers_block_type"), None, "any",
                                  doc="not settable: RecurrentGemmaConfig derives it from block_types"),
     "layer_mixers": fixed(Derived(lambda v: tuple("rg_lru" if t == "recurrent" else "attention" for t in _block_types(v)),
@@ -154,7 +153,12 @@ RECURRENT_GEMMA = {
     # (each attention layer builds its own rotary embedding: with none, no RoPE type is refused but by the class)
     "rotary_embedding": fixed(Derived(lambda v: "attention" in v["layer_mixers"], "where there are attention layers")),
     **rotary_share(0.5),
-    "griffin_cache": fixed(True),  # memory._griffin_cache
+    # the memory estimate's cache (memory._mixed_cache): the local attention's window; each recurrent block's conv
+    # state (its last conv1d_width - 1 inputs over lru_width channels) and RG-LRU state (lru_width values)
+    "attention_cache_window": fixed(Derived(_window, "sliding_window, else attention_window_size")),
+    "state_conv_kernel": fixed(Derived(lambda v: max(v["conv1d_width"] - 1, 0), "conv1d_width - 1")),
+    "state_conv_channels": fixed(Derived(lambda v: v["lru_width"], "lru_width")),
+    "state_recurrent": fixed(Derived(lambda v: v["lru_width"], "lru_width")),
 }
 
 
