@@ -342,11 +342,6 @@ COMPOSITE_PATHS: dict[str, dict[str, SubModelPaths]] = {
 }
 
 
-# Shared blocks (layouts/zamba.py: a node of blocks, ``block_b`` each), by the blocks node's name: where each use
-# sits, in the layers apply_lora's layer_indices number (model.layers.5.shared_transformer.self_attn.q_proj).
-SHARED_BLOCK_PATHS = {"shared_transformer": "layers.shared_transformer", "shared_transf": "layers.shared_transf"}
-
-
 _TOWERS_AT_THE_TOP = frozenset({"CLIPForImageClassification", "SiglipForImageClassification",
                                 "Siglip2ForImageClassification"})
 
@@ -571,9 +566,10 @@ def apply_lora(tree: ParamTree, rank: int, targets: LoraTargets, dora: bool = Fa
             return _seq2seq_paths(path, module, mult, seq2seq, blocks)
         kind = next((k for k in layer_indices or {} if f".{k}." in path or path.endswith(f".{k}")), None)
         if kind is not None:  # a hybrid's layers of one kind: the kind's node is no module of transformers'
-            # (a shared block's node stands for a module in each layer that uses it: Zamba's)
-            shared = SHARED_BLOCK_PATHS.get(kind.split(".", 1)[0]) if "." in kind else None
-            return _hf_paths(path.replace(f".{kind}", f".{shared}" if shared else "", 1), module, mult, paths,
+            # (a shared block's node, ``<blocks node>.block_b`` (layouts/zamba.layer_indices), stands for a module of
+            # the blocks node's name in each layer that uses it: model.layers.5.shared_transformer.self_attn.q_proj)
+            shared = kind.split(".", 1)[0] if "." in kind else None
+            return _hf_paths(path.replace(f".{kind}", f".layers.{shared}" if shared else "", 1), module, mult, paths,
                              indices=layer_indices[kind])
         group = next((g for g in offsets if f".{g}" in path), None)
         return _hf_paths(path, module, mult, paths, offsets.get(group, 0) if group else 0)

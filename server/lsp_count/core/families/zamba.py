@@ -52,6 +52,13 @@ def _layer_types(v) -> tuple[str, ...]:
     return tuple(_LEGACY.get(t, t) for t in written) if written is not None else _block_types(v)
 
 
+def _layer_mixers(ssm: str, name: str) -> Field:
+    """layer_mixers (the memory estimate's cache, memory._mixed_cache): attention and the ``ssm`` mixer in the
+    hybrid layers, the mixer alone elsewhere."""
+    return fixed(Derived(lambda v: tuple(f"attention+{ssm}" if t == "hybrid" else ssm for t in v["zamba_types"]),
+                         f"attention and {name} in hybrid layers, {name} elsewhere"))
+
+
 def _uses(v) -> int:
     """len(hybrid_layer_ids): the adapter slots of every shared block (the written list's, else the hybrid layers of
     layers_block_type)."""
@@ -218,9 +225,7 @@ ZAMBA2: dict[str, Field] = {
     "zamba_types": fixed(Derived(_layer_types, "layer_types, else layers_block_type, else the class's 54 layers")),
     "zamba_uses": fixed(Derived(_uses, "len(hybrid_layer_ids), else the hybrid layers of layers_block_type")),
     # the memory estimate's cache (memory._mixed_cache): keys and values per hybrid layer, Mamba-2 state per layer
-    "layer_mixers": fixed(Derived(lambda v: tuple("attention+mamba2" if t == "hybrid" else "mamba2"
-                                                  for t in v["zamba_types"]),
-                                  "attention and Mamba-2 in hybrid layers, Mamba-2 elsewhere")),
+    "layer_mixers": _layer_mixers("mamba2", "Mamba-2"),
     # the layout's switches: Mamba-2 mixers, a fused gate_up_proj, the blocks under shared_transformer
     "zamba_mixer": fixed("mamba2"),
     "zamba_mlp": fixed("fused"),
@@ -309,9 +314,7 @@ ZAMBA: dict[str, Field] = {
     "zamba_layer_types": Field(("layer_types",), None, "strs", null="reject",
                                doc="layers_block_type under its alias (set after the class's own)"),
     "zamba_types": fixed(Derived(_zamba_types, "layer_types, else layers_block_type, else the class's pattern")),
-    "layer_mixers": fixed(Derived(lambda v: tuple("attention+mamba" if t == "hybrid" else "mamba"
-                                                  for t in v["zamba_types"]),
-                                  "attention and Mamba in hybrid layers, Mamba elsewhere")),
+    "layer_mixers": _layer_mixers("mamba", "Mamba"),
     "zamba_mixer": fixed("mamba"),
     "zamba_mlp": fixed("gated"),
     "zamba_block_name": fixed("shared_transf"),

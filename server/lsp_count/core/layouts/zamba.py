@@ -132,7 +132,7 @@ def layer_indices(spec: ModelSpec | None) -> dict[str, tuple[int, ...]]:
     """The layers' own numbers (model.layers.5.mamba.in_proj), for apply_lora's layer_indices: each layer kind's
     node name -> its layers' (where both kinds are built), and each shared block's node, ``<blocks node>.block_b``
     -> the hybrid layers that use it (model.layers.5.shared_transformer.self_attn.q_proj: each use is a module of
-    its own; formats/lora.SHARED_BLOCK_PATHS places them); {} for any other model."""
+    its own, which formats/lora places in that layer); {} for any other model."""
     if spec is None or spec.family.layout != "zamba" or not isinstance(spec.values.get("zamba_types"), tuple):
         return {}
     types = spec.values["zamba_types"]
