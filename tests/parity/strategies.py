@@ -410,6 +410,48 @@ def doge_config(draw) -> dict:
     return cfg
 
 
+def longcat_flash_config(draw) -> dict:
+    """LongCat-Flash: its layers as num_layers or as num_hidden_layers (two attention sublayers a layer; written,
+    it wins), always a low-rank query, zero experts, the MoE sizes under their own keys or their attribute_map
+    aliases, and a qk_head_dim drawn or derived."""
+    heads = draw(st.sampled_from([1, 2, 4]))
+    cfg: dict = {"model_type": "longcat_flash", "pad_token_id": 0, "bos_token_id": 0, "eos_token_id": 0,
+                 "vocab_size": draw(st.integers(8, 300)), "hidden_size": heads * draw(st.sampled_from([4, 8])),
+                 "num_attention_heads": heads}
+    if draw(st.booleans()):
+        cfg["num_layers"] = draw(st.integers(1, 3))
+    if draw(st.booleans()) or "num_layers" not in cfg:
+        cfg["num_hidden_layers"] = draw(st.integers(2, 6))
+    experts = draw(st.integers(1, 5))
+    cfg[draw(st.sampled_from(["n_routed_experts", "num_local_experts"]))] = experts
+    cfg["zero_expert_num"] = draw(st.integers(0, 3))
+    cfg[draw(st.sampled_from(["moe_topk", "num_experts_per_tok"]))] = draw(st.integers(1, experts))
+    cfg[draw(st.sampled_from(["ffn_hidden_size", "intermediate_size"]))] = draw(st.integers(4, 48))
+    cfg[draw(st.sampled_from(["expert_ffn_hidden_size", "moe_intermediate_size"]))] = draw(st.integers(4, 24))
+    cfg["q_lora_rank"] = draw(st.sampled_from([8, 12]))
+    cfg["kv_lora_rank"] = draw(st.sampled_from([4, 8]))
+    cfg["qk_nope_head_dim"] = draw(st.sampled_from([4, 8]))
+    cfg["qk_rope_head_dim"] = draw(st.sampled_from([2, 4]))
+    cfg["v_head_dim"] = draw(st.sampled_from([4, 8]))
+    _maybe(draw, "qk_head_dim", draw(st.sampled_from([None, 6, 12])), cfg)
+    _maybe(draw, "head_dim", draw(st.sampled_from([4, 8])), cfg)
+    for key in ("attention_bias", "router_bias", "tie_word_embeddings"):
+        _maybe(draw, key, draw(st.booleans()), cfg)
+    cfg["max_position_embeddings"] = draw(st.integers(16, 128))
+    draw_architecture(draw, "longcat_flash", cfg)
+    return cfg
+
+
+def mimo_v2_flash_config(draw) -> dict:
+    """MiMo-V2-Flash: at least one MoE layer (with none, the class builds whatever num_local_experts says, a null
+    or a float too), its sliding layers' window drawn or left out."""
+    cfg = decoder_config(draw, "mimo_v2_flash")
+    cfg["num_hidden_layers"] = max(cfg["num_hidden_layers"], 2)
+    _maybe(draw, "v_head_dim", draw(st.sampled_from([4, 8, 12])), cfg)
+    _maybe(draw, "sliding_window", draw(st.integers(1, 16)), cfg)
+    return cfg
+
+
 # model_type -> drawer(draw) -> config dict. Other family modules' strategies register here too.
 STRATEGIES: dict[str, Callable] = {"mamba2": mamba2_config, "gpt_neo": gpt_neo_config,
                                    "glm4_moe_lite": glm4_moe_lite_config, "ernie4_5_moe": ernie4_5_moe_config,
@@ -418,7 +460,8 @@ STRATEGIES: dict[str, Callable] = {"mamba2": mamba2_config, "gpt_neo": gpt_neo_c
                                    "llama4_text": llama4_text_config, "jetmoe": jetmoe_config,
                                    "diffllama": diffllama_config, "exaone_moe": exaone_moe_config,
                                    "afmoe": afmoe_config, "cohere2_moe": cohere2_moe_config,
-                                   "doge": doge_config}
+                                   "doge": doge_config, "longcat_flash": longcat_flash_config,
+                                   "mimo_v2_flash": mimo_v2_flash_config}
 
 
 def strategy_for(model_type: str):

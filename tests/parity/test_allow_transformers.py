@@ -13,9 +13,9 @@ from .meta_count import transformers_count
 
 pytest.importorskip("transformers")
 
-# A model_type transformers builds and the family table has not (XGLM: sinusoidal positions, a scaled embedding).
-UNSUPPORTED = {"model_type": "xglm", "architectures": ["XGLMForCausalLM"], "d_model": 64, "num_layers": 2,
-               "attention_heads": 4, "ffn_dim": 128, "vocab_size": 100, "max_position_embeddings": 64}
+# A model_type transformers builds and the family table has not (FNet: Fourier transforms in place of attention).
+UNSUPPORTED = {"model_type": "fnet", "architectures": ["FNetForMaskedLM"], "hidden_size": 64, "num_hidden_layers": 2,
+               "intermediate_size": 128, "vocab_size": 100, "max_position_embeddings": 64}
 
 
 def run(path, tmp_path, *flags):

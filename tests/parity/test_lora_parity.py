@@ -447,7 +447,9 @@ def _adapted_names(config: dict, full_names) -> list[str]:
     from lsp_count.formats import lora
 
     (report,) = analyze_text(json.dumps(config), "model/config.json").models,
-    return [name for path, t, mult, _f in report[0].tree.root.iter_tensors() if lora._is_adaptable(t, path)
+    # (a router that is an nn.Linear, LINEAR_ROUTER_FAMILIES': Llama 4's composite's)
+    is_router = (lambda _p, _t: False) if config.get("model_type") in lora.LINEAR_ROUTER_FAMILIES else lora._is_router
+    return [name for path, t, mult, _f in report[0].tree.root.iter_tensors() if lora._is_adaptable(t, path, is_router)
             for name in full_names(path, t, mult)]
 
 
@@ -488,6 +490,12 @@ ENCODER_CONFIGS = {
                           intermediate_size=12, patch_size=4, position_embedding_size=10),
     "gemma4_audio": dict(hidden_size=8, num_hidden_layers=2, num_attention_heads=2, subsampling_conv_channels=[8, 4],
                          conv_kernel_size=3, output_proj_dims=12),
+    # Gemma 3n's audio encoder: conformer.N.attention.attn.q_proj, subsample_conv_projection.input_proj_linear, ...
+    "gemma3n_audio": dict(hidden_size=8, conf_num_hidden_layers=2, conf_num_attention_heads=2,
+                          sscp_conv_channel_size=[4, 2], input_feat_size=10, conf_conv_kernel_size=3),
+    # Llama 4's tower: model.layers.N.self_attn.q_proj, the unfold patch embedding's linear, the adapter's fc1 / fc2.
+    "llama4_vision_model": dict(hidden_size=8, num_hidden_layers=2, num_attention_heads=2, intermediate_size=12,
+                                image_size=28, patch_size=14, projector_input_dim=8, projector_output_dim=6),
     "internvl_vision": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32,
                             image_size=32, patch_size=16, use_qk_norm=True, attention_bias=True, use_mean_pooling=False),
     "idefics3_vision": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32,
@@ -807,6 +815,17 @@ COMPOSITE_CLASSES = {"siglip": ("SiglipModel", "SiglipForImageClassification"),
                          ("llava_next_video", "LlavaNextVideo"), ("vipllava", "VipLlava"), ("paligemma", "PaliGemma"),
                          ("aya_vision", "AyaVision"), ("idefics3", "Idefics3"), ("smolvlm", "SmolVLM"),
                          ("internvl", "InternVL"))}}
+# Llama 4: the whole Llama4ForCausalLM at the class's top (language_model.model.layers.N..., language_model.lm_head),
+# layers 1 and 3 MoE (their shared expert and nn.Linear router), the tower (vision_model.model.layers.N..., its
+# patch_embedding.linear and vision_adapter.mlp.fc1 / fc2) and multi_modal_projector.linear_1.
+COMPOSITE_CONFIGS["llama4"] = {
+    "text_config": {"hidden_size": 16, "num_hidden_layers": 4, "num_attention_heads": 2, "num_key_value_heads": 1,
+                    "head_dim": 8, "intermediate_size": 8, "intermediate_size_mlp": 24, "vocab_size": 64,
+                    "num_local_experts": 3, "interleave_moe_layer_step": 2, "pad_token_id": 0},
+    "vision_config": {"hidden_size": 8, "num_hidden_layers": 2, "num_attention_heads": 2, "intermediate_size": 12,
+                      "image_size": 28, "patch_size": 14, "projector_input_dim": 8, "projector_output_dim": 6,
+                      "vision_output_dim": 10}}
+COMPOSITE_CLASSES["llama4"] = ("Llama4ForConditionalGeneration",)
 
 
 @pytest.mark.parametrize("model_type,architecture",
@@ -891,6 +910,14 @@ COMPOSITE_TARGETS = {"clip": (None, ["q_proj", "v_proj"], r"text_model\.encoder\
                                 r"model\.language_model\.layers\.[12]\.(self_attn\.q_proj|router\.proj|per_layer_input_gate)",
                                 r"model\.(vision|audio)_tower\..*\.(q_proj|ffw_layer_1|linear_start)\.linear",
                                 ["embedding_projection", "input_proj", "input_proj_linear", "output_proj"])}
+# Llama 4: its modules sit at the class's top (no model.): regexes over the text model's layers (dense and MoE), the
+# tower and the projector; names reaching the router, the adapter and the head.
+COMPOSITE_TARGETS["llama4"] = (
+    None, ["q_proj", "v_proj"], r"language_model\.model\.layers\.\d+\.self_attn\.(q|v)_proj",
+    r".*language_model.*\.(q_proj|v_proj|down_proj)", r"language_model\.model\.layers\.[12]\.feed_forward\..*_proj",
+    r"vision_model\.model\.layers\.\d+\.(self_attn\.q_proj|mlp\.fc2)",
+    r"multi_modal_projector\.linear_1|vision_model\.(patch_embedding\.linear|vision_adapter\.mlp\.fc\d)",
+    ["linear_1", "fc1", "router", "lm_head"], r"language_model\.lm_head")
 
 
 @pytest.mark.parametrize("model_type", sorted(COMPOSITE_CONFIGS))

@@ -20,6 +20,8 @@ LAYOUTS: dict[str, str] = {
     "mamba": "lsp_count.core.layouts.decoder:build_mamba",
     "hybrid": "lsp_count.core.layouts.hybrid:build_hybrid",
     "zamba": "lsp_count.core.layouts.zamba:build_zamba",
+    "gemma3n": "lsp_count.core.layouts.gemma3n:build_gemma3n",
+    "gemma3n_audio": "lsp_count.core.layouts.gemma3n:build_gemma3n_audio",
     "gemma4": "lsp_count.core.layouts.gemma4:build_gemma4",
     "gemma4_vision": "lsp_count.core.layouts.gemma4:build_gemma4_vision",
     "gemma4_audio": "lsp_count.core.layouts.gemma4:build_gemma4_audio",
@@ -44,6 +46,9 @@ LAYOUTS: dict[str, str] = {
     "glm4v": "lsp_count.core.layouts.glm4v:build_glm4v",
     "mllama_vision": "lsp_count.core.layouts.mllama:build_mllama_vision",
     "mllama": "lsp_count.core.layouts.mllama:build_mllama",
+    "classic": "lsp_count.core.layouts.classic:build_classic",
+    "llama4_vision": "lsp_count.core.layouts.llama4:build_llama4_vision",
+    "llama4": "lsp_count.core.layouts.llama4:build_llama4",
 }
 
 

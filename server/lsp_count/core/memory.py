@@ -339,7 +339,7 @@ def _plan(model: ModelReport, s: Settings) -> _Plan:
 
 
 # The layouts of the models that generate text (the spec _decoder_spec finds: KV cache, logits, position limit).
-GENERATING_LAYOUTS = ("decoder", "mamba", "hybrid", "gemma4", "zamba")
+GENERATING_LAYOUTS = ("decoder", "mamba", "hybrid", "gemma4", "gemma3n", "zamba", "classic")
 
 
 def _decoder_spec(model: ModelReport) -> ModelSpec | None:
@@ -395,7 +395,8 @@ def position_limit(model: ModelReport) -> PositionLimit | None:
     if spec is None or not isinstance(tokens, int):
         return None
     key = spec.key_label("max_positions")
-    return PositionLimit(tokens, key, hard=bool(spec.values.get("position_rows")))
+    # (CTRL's sinusoidal table is a buffer of fixed rows it indexes: "fixed_positions")
+    return PositionLimit(tokens, key, hard=bool(spec.values.get("position_rows") or spec.values.get("fixed_positions")))
 
 
 def _seq2seq_heads(spec: ModelSpec) -> tuple[int | None, int | None]:
@@ -861,6 +862,9 @@ def kv_cache(model: ModelReport, context: int, batch: int, kv_dtype: str = "bflo
     mixers = v.get("layer_mixers")
     if isinstance(mixers, tuple):  # a stack whose layers differ in what they cache (hybrid SSM / attention)
         return _mixed_cache(spec, mixers, context, batch, kv_dtype, elem_bytes, tp, pp, conv_dtype, conv_bytes)
+    if v.get("kv_cache") is False:  # (GPT-1: its model takes no cache; each step recomputes the sequence)
+        return KVCache(0, True, f"no KV cache: {spec.architecture} keeps none (each generated token recomputes the "
+                                "whole sequence)")
     if spec.family.layout == "mamba":
         # transformers' cache per layer and sequence: the last conv_kernel inputs of the convolution, in
         # the model's dtype (Mamba-2's convolution also runs over B and C: 2·n_groups·state_size more
@@ -884,10 +888,14 @@ def kv_cache(model: ModelReport, context: int, batch: int, kv_dtype: str = "bflo
         # GLM-MoE-DSA's only in the layers that have their own indexer (indexer_layers).
         indexer = spec.int("index_head_dim") if v.get("index_n_heads") else 0
         indexed = indexer_layer_flags(spec) if indexer else (False,) * n
-        per_layer = [(latent + (indexer if own else 0)) * elem_bytes for own in indexed]
+        # LongCat-Flash (dual_sublayers): two attention sublayers a layer, each caching its own latent.
+        sublayers = 2 if v.get("dual_sublayers") else 1
+        per_layer = [sublayers * (latent + (indexer if own else 0)) * elem_bytes for own in indexed]
         total = max(sum(per_layer[i:i + stage]) for i in range(0, n, stage)) * context * batch
         on = "" if all(indexed) else f" on {sum(indexed)} of them"
-        return KVCache(total, pp == 1, f"MLA latent: {n} layers × (kv_lora_rank {spec.int('kv_lora_rank')} + rope "
+        return KVCache(total, pp == 1, f"MLA latent: {n} layers"
+                                       + (f" × {sublayers} attention sublayers" if sublayers > 1 else "")
+                                       + f" × (kv_lora_rank {spec.int('kv_lora_rank')} + rope "
                                        f"{spec.int('qk_rope_head_dim')}"
                                        + (f" + indexer key {indexer}{on}" if any(indexed) else "")
                                        + f") × {context:,} tokens × batch {batch}; {kv_dtype}")
@@ -899,6 +907,21 @@ def kv_cache(model: ModelReport, context: int, batch: int, kv_dtype: str = "bflo
     tokens = [min(context, window) if s and window else context for s in sliding]
     crossed, image = _cross_attention_cache(model, spec)
     tokens = [image if cross else t for t, cross in zip(tokens, crossed)] if crossed else tokens
+    # MiMo-V2-Flash: values value_head_dim wide, and sliding_kv_mult times the key/value heads in its sliding layers
+    # (layer_types): each layer's bytes per token, in units of per_token_layer's where the layers are alike.
+    vd, mult = v.get("value_head_dim"), int(v.get("sliding_kv_mult") or 1)  # type: ignore[call-overload]
+    if vd or mult > 1:
+        types = tuple(v.get("layer_types") or ())
+        widths = [max(kv * (mult if i < len(types) and types[i] == "sliding_attention" else 1) // tp, 1)
+                  * (d + int(vd or d)) * elem_bytes for i in range(n)]  # type: ignore[call-overload]
+        stages = [sum(t * w for t, w in zip(tokens[i:i + stage], widths[i:i + stage])) for i in range(0, n, stage)]
+        total = max(stages or [0]) * batch
+        per_type = sorted({(types[i] if i < len(types) else "full_attention", w) for i, w in enumerate(widths)})
+        widths_note = ", ".join(f"{t.split('_')[0]} {w // elem_bytes} values a token" for t, w in per_type)
+        where = f"{n} layers" if not any(sliding) else \
+            f"{n - sum(sliding)} full + {sum(sliding)} sliding (window {window:,})"
+        return KVCache(total, pp == 1, f"{where} × keys (head_dim {d}) and values (v_head_dim {vd or d}): "
+                                       f"{widths_note} × {context:,} tokens × batch {batch}; {kv_dtype}")
     stages = [sum(tokens[i:i + stage]) for i in range(0, n, stage)] if n else [0]
     total = max(stages) * per_token_layer * batch
     n_sliding = sum(sliding)

@@ -11,6 +11,7 @@ from typing import Any
 from lsp_count.core.catalog import not_found_problem, resolve_model
 from lsp_count.core.hf_config import count_config
 from lsp_count.core.layouts import decoder as decoder_layout
+from lsp_count.core.layouts import gemma3n as gemma3n_layout
 from lsp_count.core.layouts import gemma4 as gemma4_layout
 from lsp_count.core.layouts import hybrid as hybrid_layout
 from lsp_count.core.layouts import zamba as zamba_layout
@@ -289,7 +290,8 @@ def lora_layer_indices(spec: ModelSpec | None) -> dict[str, tuple[int, ...]]:
     text = spec.subspecs.get("text") if spec is not None else None
     return decoder_layout.layer_indices(spec) or hybrid_layout.layer_indices(spec) \
         or decoder_layout.layer_indices(text) or hybrid_layout.layer_indices(text) \
-        or gemma4_layout.layer_indices(spec) or gemma4_layout.layer_indices(text) or zamba_layout.layer_indices(spec)
+        or gemma4_layout.layer_indices(spec) or gemma4_layout.layer_indices(text) or zamba_layout.layer_indices(spec) \
+        or gemma3n_layout.layer_indices(spec)
 
 
 def finish(base: ModelReport, lora: Lora | None, plan: Plan, problems: list[Problem], span: Span | None,

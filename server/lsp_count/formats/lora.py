@@ -36,13 +36,14 @@ if TYPE_CHECKING:
     from lsp_count.core.spec import ModelSpec
 
 # The output layer "all linear" leaves out (peft: the model's output embeddings; Whisper's is proj_out).
-HEAD_MODULES = frozenset({"lm_head", "score", "embed_out", "output_layer", "proj_out"})
+HEAD_MODULES = frozenset({"lm_head", "score", "embed_out", "output_layer", "proj_out", "output_projection"})
 # Routers that are an nn.Linear inside the router module (Switch's Top1Router.classifier, HunYuan-MoE's
 # gate.wg): peft adapts them.
 LINEAR_ROUTERS = frozenset({"classifier", "wg"})
 # Decoder families whose router module is itself an nn.Linear (PhimoeTopKRouter): peft adapts it as one.
 # (DBRX's router module holds one, router.layer, adapted as a linear layer there.)
-LINEAR_ROUTER_FAMILIES = frozenset({"phimoe", "dbrx", "llama4_text", "jetmoe"})
+# (Llama 4's composite holds llama4_text's, an nn.Linear Llama4Router.)
+LINEAR_ROUTER_FAMILIES = frozenset({"phimoe", "dbrx", "llama4_text", "jetmoe", "llama4"})
 ADAPTER_NODE = "adapters"
 MAX_REGEX_LENGTH = 2000
 
@@ -54,6 +55,8 @@ class ModulePaths:
     layers: str = "model.layers"
     segments: tuple[tuple[str, str], ...] = ()  # tree node name -> attribute ("" = the module sits on its parent)
     top: tuple[tuple[str, str], ...] = ()  # top-level tree node -> attribute path (OPT's projections)
+    # The head class's own modules, at its top, beside HEAD_MODULES (CTRL's and BioGPT's classifier)
+    heads: frozenset[str] = frozenset()
 
 
 _LLAMA_SEGMENTS = (("attention", "self_attn"), ("mlp", "mlp"), ("moe", "mlp"), ("router", ""), ("experts", "experts"),
@@ -71,6 +74,14 @@ MODULE_PATHS: dict[str, ModulePaths] = {
     # Mllama's text model (MllamaForCausalLM): its cross-attention layers' model.layers.N.cross_attn.q_proj.
     "mllama_text_model": _paths("model.layers", cross_attention="cross_attn"),
     "gptj": _paths("transformer.h", attention="attn"),
+    # The classic decoders (layouts/classic.py): GPT-1's transformer.h.N.attn.c_attn (Conv1D) and its double-heads
+    # class's multiple_choice_head.summary; CTRL's transformer.h.N.multi_head_attention.Wq, ...ffn.0 and its
+    # classifier; XGLM's model.layers.N.self_attn.q_proj, ...encoder_attn.q_proj, ...fc1; BioGPT's biogpt.layers.N...
+    "openai-gpt": ModulePaths("transformer.h", _paths("", attention="attn").segments,
+                              (("multiple_choice_head", "multiple_choice_head"),)),
+    "ctrl": replace(_paths("transformer.h", attention="multi_head_attention", mlp=""), heads=frozenset({"classifier"})),
+    "xglm": _paths("model.layers", mlp="", cross_attention="encoder_attn"),
+    "biogpt": replace(_paths("biogpt.layers", mlp=""), heads=frozenset({"classifier"})),
     "gpt_neox": _paths("gpt_neox.layers", attention="attention"),
     "falcon": _paths("transformer.h", attention="self_attention"),
     "bloom": _paths("transformer.h", attention="self_attention"),
@@ -106,8 +117,17 @@ MODULE_PATHS: dict[str, ModulePaths] = {
     "recurrent_gemma": _paths("model.layers", attention="temporal_block"),
     # Gemma 4 (layouts/gemma4.py; its layers' indices by kind too): the router's proj, the experts and the per-layer
     # input projections sit on the layer; per_layer_model_projection on the model.
+    # LongCat-Flash: two attention sublayers and two dense MLPs a layer (self_attn.0 / .1, mlps.0 / .1), the shortcut
+    # MoE at mlp, its router an nn.Linear (mlp.router.classifier).
+    "longcat_flash": _paths("model.layers", attention_0="self_attn.0", attention_1="self_attn.1", mlp_0="mlps.0",
+                            mlp_1="mlps.1", router="router"),
     "gemma4_text": ModulePaths("model.layers", tuple({**dict(_LLAMA_SEGMENTS), "moe": "", "per_layer_input": ""}.items()),
                                (("per_layer_inputs", "model"),)),
+    # Gemma 3n (layouts/gemma3n.py; its runs of layers numbered by layer_indices): the per-layer input projections
+    # sit on the layer, AltUp and Laurel under their own names (model.layers.N.altup.modality_router);
+    # per_layer_model_projection and the AltUp projections (model.altup_projections.0) on the model.
+    "gemma3n_text": ModulePaths("model.layers", tuple({**dict(_LLAMA_SEGMENTS), "per_layer_input": ""}.items()),
+                                (("per_layer_inputs", "model"), ("altup", "model"))),
 }
 
 
@@ -132,7 +152,8 @@ PEFT_MOE_CONVERSION: dict[str, str] = {"mixtral": "mixtral", "qwen3_moe": "qwen2
                                        "ernie4_5_moe": "qwen2_moe", "deepseek_v32": "qwen2_moe", "qwen3_next": "qwen2_moe",
                                        "minimax_m2": "mixtral", "flex_olmo": "qwen2_moe", "solar_open": "qwen2_moe",
                                        "exaone_moe": "qwen2_moe", "afmoe": "qwen2_moe", "cohere2_moe": "qwen2_moe",
-                                       "glm_moe_dsa": "qwen2_moe", "glm4v_moe": "qwen2_moe"}
+                                       "glm_moe_dsa": "qwen2_moe", "glm4v_moe": "qwen2_moe",
+                                       "longcat_flash": "qwen2_moe"}
 
 
 @dataclass(frozen=True)
@@ -233,6 +254,10 @@ ENCODER_PATHS: dict[str, EncoderPaths] = {
     # encoder.layers.N.self_attn.q_proj.linear / layers.N.lconv1d.linear_start.linear, patch_embedder.input_proj, ...
     "gemma4_vision": EncoderPaths("", "encoder.layers"),
     "gemma4_audio": EncoderPaths("", "layers"),
+    # Gemma3nAudioEncoder: conformer.N.attention.attn.q_proj, subsample_conv_projection.input_proj_linear, ...
+    "gemma3n_audio": EncoderPaths("", "conformer"),
+    # Llama4VisionModel (bare only): model.layers.N.self_attn.q_proj, patch_embedding.linear, vision_adapter.mlp.fc1.
+    "llama4_vision_model": EncoderPaths("", "model.layers"),
     # ESM: esm.encoder.layer.N.attention.self.query, and the base model's contact head (esm.contact_head.regression).
     "esm": EncoderPaths("esm", "encoder.layer", frozenset({"embeddings", "pooler", "final_norm", "contact_head"})),
 }
@@ -324,6 +349,13 @@ COMPOSITE_PATHS: dict[str, dict[str, SubModelPaths]] = {
                                              lists=(("global_layers", "global_transformer.layers"),)),
                "projector": SubModelPaths("")},
     "qwen3_5_moe": {"language_model": _QWEN3_5_MOE_TEXT, "visual": _QWEN_VISUAL},
+    # Llama 4: the whole Llama4ForCausalLM at language_model (its layers llama4_text's: language_model.model.layers.N.
+    # feed_forward.shared_expert.gate_proj, ...feed_forward.router; its head language_model.lm_head), the tower's
+    # vision_model.model.layers.N.self_attn.q_proj, vision_model.patch_embedding.linear and
+    # vision_model.vision_adapter.mlp.fc1, and multi_modal_projector.linear_1, all at the class's top (_TOWERS_AT_THE_TOP).
+    "llama4": {"language_model": SubModelPaths("language_model.model", "layers", MODULE_PATHS["llama4_text"].segments),
+               "lm_head": SubModelPaths("language_model"), "vision_model": SubModelPaths("vision_model", "model.layers"),
+               "projector": SubModelPaths("")},
     # Gemma 4: the text model's layers as gemma4_text's (router.proj, the experts and the per-layer input projections on
     # the layer, per_layer_model_projection on language_model; each kind's layers numbered by layer_indices), the
     # towers' clippable linears (vision_tower.encoder.layers.N.self_attn.q_proj.linear, audio_tower.layers.N.
@@ -343,7 +375,7 @@ COMPOSITE_PATHS: dict[str, dict[str, SubModelPaths]] = {
 
 
 _TOWERS_AT_THE_TOP = frozenset({"CLIPForImageClassification", "SiglipForImageClassification",
-                                "Siglip2ForImageClassification"})
+                                "Siglip2ForImageClassification", "Llama4ForConditionalGeneration"})
 
 
 def _composite_paths(tree_path: str, name: str, occurrences: int, parts: dict[str, SubModelPaths],
@@ -411,7 +443,7 @@ def _hf_paths(tree_path: str, module: str, occurrences: int, paths: ModulePaths 
     """Full module names transformers gives this tensor's module (one per occurrence, layer by layer; ``indices``:
     the layers' own numbers, a hybrid stack's kind's)."""
     parts = tree_path.split(".")[1:]  # drop the class name
-    if module in HEAD_MODULES:
+    if module in HEAD_MODULES or (module in paths.heads and len(parts) == 1):
         return [module] * occurrences
     segments = dict(paths.segments)
     top = dict(paths.top)

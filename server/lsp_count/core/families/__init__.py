@@ -14,12 +14,12 @@ from lsp_count.core.spec import Family
 
 @lru_cache(maxsize=1)
 def registry() -> Mapping[str, Family]:
-    from lsp_count.core.families import (decoders, encoders, esm, gemma4, glm4v, hybrids, mllama, multimodal,
-                                         recurrent_gemma, seq2seq, zamba)
+    from lsp_count.core.families import (classic, decoders, encoders, esm, gemma3n, gemma4, glm4v, hybrids, llama4,
+                                         mllama, multimodal, recurrent_gemma, seq2seq, zamba)
 
     table: dict[str, Family] = {}
-    for module in (decoders, encoders, seq2seq, multimodal, hybrids, gemma4, glm4v, mllama, esm, recurrent_gemma,
-                   zamba):
+    for module in (decoders, encoders, seq2seq, multimodal, hybrids, gemma3n, gemma4, glm4v, mllama, esm,
+                   recurrent_gemma, zamba, llama4, classic):
         for family in module.FAMILIES:
             table[family.model_type] = family
     return table

@@ -2103,3 +2103,184 @@ FAMILIES += (
                  "every layer sliding while sliding_window is set"), "strs", null="default")},
             nulls(num_kv_heads="default")),
 )
+
+
+def _mistral4_rope(v) -> dict:
+    """Mistral4Config's rope_parameters where the file gives none: YaRN over the rotated part of each head."""
+    return {"type": "yarn", "rope_theta": 10000.0, "factor": 128.0, "original_max_position_embeddings": 8192,
+            "max_position_embeddings": v["max_positions"], "beta_fast": 32.0, "beta_slow": 1.0,
+            "mscale_all_dim": 1.0, "mscale": 1.0, "llama_4_scaling_beta": 0.1,
+            "partial_rotary_factor": v["qk_rope_head_dim"] / (v["qk_nope_head_dim"] + v["qk_rope_head_dim"])}
+
+
+FAMILIES += (
+    # Mistral Small 4 (Mistral4): DeepSeek-V3's multi-head latent attention (a low-rank query unless q_lora_rank is
+    # null) and mixture of experts (shared experts, the first first_k_dense_replace layers dense), its router a bare
+    # weight with no score-correction bias. Its config class holds head_dim as qk_nope_head_dim + qk_rope_head_dim
+    # (a written head_dim is replaced) and rotates qk_rope_head_dim of it (YaRN by default).
+    decoder("mistral4", "Mistral4ForCausalLM", FLOOR_HEADS,
+            d(vocab_size=131072, hidden_size=4096, intermediate_size=12288, num_layers=36, num_heads=32,
+              num_kv_heads=32, max_positions=1048576, pad_token_id=11, experts_per_token=4,
+              moe_intermediate_size=2048, n_shared_experts=1, first_k_dense_replace=0, q_lora_rank=1024,
+              kv_lora_rank=256, qk_nope_head_dim=64, qk_rope_head_dim=64, v_head_dim=128),
+            MOE, DEEPSEEK,
+            {"num_experts": Field(("n_routed_experts", "num_local_experts"), 128, doc=MOE["num_experts"].doc),
+             "rope_head_dim": fixed(Derived(lambda v: v["qk_nope_head_dim"] + v["qk_rope_head_dim"],
+                                            "qk_nope_head_dim + qk_rope_head_dim")),
+             # (set in rope_parameters before a top-level partial_rotary_factor is read, which is then not)
+             "partial_rotary_factor": fixed(Derived(
+                 lambda v: v["qk_rope_head_dim"] / (v["qk_nope_head_dim"] + v["qk_rope_head_dim"]),
+                 "qk_rope_head_dim / (qk_nope_head_dim + qk_rope_head_dim)")),
+             "rope_parameters": Field(("rope_parameters",), Derived(_mistral4_rope, "YaRN over the rotated part"),
+                                      "any", null="default", doc=ROPE["rope_parameters"].doc)},
+            DEEPSEEK_NULLS,
+            heads={"Mistral4ForCausalLM": "causal_lm", "Mistral4Model": "base",
+                   "Mistral4ForSequenceClassification": "sequence_classification"}),
+)
+
+
+def _longcat_top_k(spec) -> list[Problem]:
+    """LongcatFlashConfig refuses a null moe_topk (its num_experts_per_tok alias, set after its checks, keeps one)."""
+    if spec.key_name("experts_per_token") == "moe_topk" and spec.values.get("experts_per_token") is None:
+        return [Problem("error", "LC102", '"moe_topk": null is not a whole number: transformers\' config class '
+                                          "rejects it (leaving the key out takes the default, 12)",
+                        spec.key_span("experts_per_token") or spec.span)]
+    return []
+
+
+def _longcat_layers(v) -> int:
+    """LongcatFlashConfig's decoder layers: num_layers, or half a num_hidden_layers the file gives (a property
+    whose setter sets num_layers = value // 2, after num_layers: it wins)."""
+    written = v["decoder_layers_written"]
+    return v["num_layers_key"] if written is None else written // 2
+
+
+FAMILIES += (
+    # LongCat-Flash: each layer holds two attention sublayers (DeepSeek-V3's multi-head latent attention, always a
+    # low-rank query; its query/key heads qk_head_dim wide), each followed by a dense MLP (ffn_hidden_size), and one
+    # shortcut MoE beside them whose router (router.classifier, an nn.Linear) also scores zero_expert_num identity
+    # experts with no parameters. Its config counts the attention sublayers as num_hidden_layers (2 × num_layers).
+    # (Its attribute_map aliases, intermediate_size, ..., win over the keys they stand for where both are written.)
+    decoder("longcat_flash", "LongcatFlashForCausalLM", FLOOR_HEADS,
+            d(vocab_size=131072, hidden_size=6144, num_heads=64, max_positions=131072, q_lora_rank=1536,
+              kv_lora_rank=512, qk_nope_head_dim=128, qk_rope_head_dim=64, v_head_dim=128),
+            MOE, DEEPSEEK,
+            {"num_layers_key": Field(("num_layers",), 28, doc="decoder layers (each with two attention sublayers)"),
+             # (1 builds a model with no layers, which is refused here as num_layers 0 is)
+             "decoder_layers_written": Field(("num_hidden_layers",), None, "int?", minimum=2, null="reject",
+                                             doc="attention sublayers, two a layer (sets num_layers to half of it)"),
+             "num_layers": fixed(Derived(_longcat_layers, "num_layers, or num_hidden_layers / 2")),
+             "dual_sublayers": fixed(True),
+             "intermediate_size": Field(("intermediate_size", "ffn_hidden_size"), 12288,
+                                        doc="width of each of a layer's two dense MLPs"),
+             "moe_intermediate_size": Field(("moe_intermediate_size", "expert_ffn_hidden_size"), 2048,
+                                            doc=MOE["moe_intermediate_size"].doc),
+             "num_experts": Field(("num_local_experts", "n_routed_experts"), 512, doc=MOE["num_experts"].doc),
+             # (a null num_experts_per_tok is kept, an unknown top-k; a null moe_topk refused: _longcat_top_k)
+             "experts_per_token": Field(("num_experts_per_tok", "moe_topk"), 12, null="none",
+                                        doc="experts each token is routed to (top-k, zero experts included)"),
+             "zero_experts": Field(("zero_expert_num",), 256, minimum=0,
+                                   doc="zero-computation (identity) experts the router also scores"),
+             "router_name": fixed("classifier"),
+             "router_bias": Field(("router_bias",), False, "bool", null="false", doc="a bias on the router"),
+             "q_lora_rank": Field(("q_lora_rank",), 1536, doc="rank of the low-rank query projection"),
+             "qk_head_dim": Field(("qk_head_dim",), Derived(lambda v: v["qk_nope_head_dim"] + v["qk_rope_head_dim"],
+                                                            "qk_nope_head_dim + qk_rope_head_dim"), null="default",
+                                  doc="width of each query and key head"),
+             "n_shared_experts": fixed(0), "first_k_dense_replace": fixed(0), "moe_layers": fixed("all"),
+             "rope_head_dim": Field(("head_dim",), 64, doc=ROTATED_HEAD_DIM)},
+            nulls(num_kv_heads=KV_HEADS),
+            heads={"LongcatFlashForCausalLM": "causal_lm", "LongcatFlashModel": "base"},
+            notes=("LongCat-Flash checkpoints also hold a multi-token-prediction layer (model.mtp) that transformers "
+                   "does not build; it is not counted",
+                   "its active parameters count the top-k experts as real ones; a token routed to zero experts uses "
+                   "fewer"),
+            checks=(_longcat_top_k,), float_keys=("num_experts_per_tok",),
+            fp32_modules=("classifier.weight",)),
+)
+
+
+def _mimo_rope_default(v) -> dict:
+    """MiMoV2FlashConfig's rope_parameters where the file gives none: one entry per attention type."""
+    return {"full_attention": {"rope_type": "default", "rope_theta": 5_000_000.0, "partial_rotary_factor": 0.334},
+            "sliding_attention": {"rope_type": "default", "rope_theta": 10_000.0, "partial_rotary_factor": 0.334}}
+
+
+def _mimo_rope_layer_types(v) -> tuple[str, ...]:
+    """The attention types whose rope_parameters entry the model builds a rotary embedding from: those layer_types
+    holds, but where the entry is null (no rotary embedding: skipped)."""
+    params = v["rope_parameters"]
+    return tuple(t for t in dict.fromkeys(v["layer_types"] or ())
+                 if not (isinstance(params, dict) and t in params and params[t] is None))
+
+
+def _mimo_rope(spec) -> list[Problem]:
+    """MiMoV2FlashConfig keeps rope_parameters (or a rope_scaling, which replaces it) as written, with no
+    standardizing: its rotary embedding reads an entry for each attention type the layers use."""
+    v = spec.values
+    if "rope_scaling_key" in spec.origins and v["rope_scaling_key"] is None:  # (a null rope_parameters is as if absent)
+        return [Problem("error", "LC102", '"rope_scaling": null is not allowed here: MiMoV2FlashConfig takes it for '
+                                          "its rope_parameters, which its rotary embedding cannot be built from",
+                        spec.key_span("rope_scaling_key") or spec.span)]
+    if "rope_parameters" not in spec.origins:
+        return []
+    params, key = v["rope_parameters"], spec.key_name("rope_parameters")
+    types = tuple(dict.fromkeys(t for t in (v.get("layer_types") or ())[:v["num_layers"]]))
+    missing = [t for t in types if not isinstance(params, dict) or t not in params]
+    if missing:
+        return [Problem("error", "LC103", f'"{key}": no entry for "{missing[0]}" (MiMoV2FlashConfig keeps it as '
+                                          "written, one mapping per attention type: its rotary embedding cannot be "
+                                          "built)", spec.key_span("rope_parameters") or spec.span)]
+    return []
+
+
+# MiMo-V2-Flash's rope_parameters entries are read as written (no rope_theta, no original length filled in).
+MIMO_ROPE_TYPES = {t: tuple(dict.fromkeys(("rope_theta",) + keys)) for t, keys in ROPE_TYPE_REQUIRED.items()
+                   if t != "axial"}
+
+FAMILIES += (
+    # MiMo-V2-Flash: grouped-query attention whose values are v_head_dim wide (o_proj from num_attention_heads ×
+    # v_head_dim); its sliding-window layers (layer_types: all but the first and every sixth) have twice the key/value
+    # heads and a learned sink per head. Its MoE (DeepSeek-V3's router, a float32 weight, no shared experts) in the
+    # layers mlp_layer_types calls "sparse" (all but the first, by default).
+    decoder("mimo_v2_flash", "MiMoV2FlashForCausalLM",
+            d(vocab_size=152576, hidden_size=4096, intermediate_size=16384, num_layers=48, num_heads=64,
+              max_positions=131072, experts_per_token=8, moe_intermediate_size=2048),
+            MOE,
+            {"num_kv_heads": Field(("num_key_value_heads",), 4, doc=BASE["num_kv_heads"].doc),
+             "head_dim": Field(("head_dim",), 192, doc="width of each query and key head"),
+             "value_head_dim": Field(("v_head_dim",), 128, doc="width of each value head"),
+             "o_bias": fixed(False), "mlp_bias": fixed(False),
+             "num_experts": Field(("num_local_experts", "n_routed_experts"), 256, doc=MOE["num_experts"].doc),
+             "sliding_kv_mult": fixed(2), "attention_sinks": fixed("sliding"),
+             "sliding_window_key": Field(("sliding_window",), 129, doc="tokens a sliding-window layer sees"),
+             "sliding_window_size": Field(("sliding_window_size",), None, "int?", minimum=0, null="default",
+                                          doc="the window as the reference implementation counts it (one less)"),
+             "sliding_window": fixed(Derived(lambda v: v["sliding_window_key"] if v["sliding_window_size"] is None
+                                             else v["sliding_window_size"] + 1,
+                                             "sliding_window, or sliding_window_size + 1")),
+             "layer_types": Field(("layer_types",), Derived(
+                 lambda v: tuple("full_attention" if i == 0 or not (i + 1) % 6 else "sliding_attention"
+                                 for i in range(v["num_layers"])),
+                 "full attention in the first and every sixth layer, else sliding"), "strs", null="default"),
+             "moe_layers": fixed("mlp_layer_types"),
+             "mlp_layer_types": Field(("mlp_layer_types",), Derived(
+                 lambda v: ("dense",) + ("sparse",) * (v["num_layers"] - 1), "dense, then sparse"), "strs",
+                 null="default", doc='"dense" or "sparse" (a mixture of experts) for each layer'),
+             # rope_parameters per attention type, as written (a rope_scaling key replaces it, even a null one).
+             "rope_parameters": Field(("rope_scaling", "rope_parameters"), Derived(_mimo_rope_default,
+                                                                                   "one entry per attention type"),
+                                      "any", null=("rope_parameters",), doc=ROPE["rope_parameters"].doc),
+             # (the share its default entries rotate; an entry the file gives rotates its own, else all)
+             "rope_scaling": fixed(None), "partial_rotary_factor": fixed(0.334),
+             "rope_scaling_key": Field(("rope_scaling",), None, "any",
+                                       doc="rotary position settings under their old name (replace rope_parameters)"),
+             "rope_scaling_layer_types": fixed(()),
+             "rope_layer_types": fixed(Derived(_mimo_rope_layer_types, "the layer types with a rotary embedding")),
+             "rope_types": fixed(MIMO_ROPE_TYPES)},
+            heads={"MiMoV2FlashForCausalLM": "causal_lm", "MiMoV2FlashModel": "base"},
+            checks=(layer_list_length("layer_types", "mlp_layer_types",
+                                      allowed={"layer_types": ("full_attention", "sliding_attention"),
+                                               "mlp_layer_types": ("dense", "sparse")}), _mimo_rope),
+            fp32_modules_strict=("e_score_correction_bias", "mlp.gate.weight")),
+)

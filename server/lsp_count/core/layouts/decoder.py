@@ -20,9 +20,10 @@ def _norm(spec: ModelSpec, module: str, size: int) -> tuple[Tensor, ...]:
     return norm(module, size, bias=(kind == "layer"))
 
 
-def attention(spec: ModelSpec, indexer: bool = True) -> ParamNode:
+def attention(spec: ModelSpec, indexer: bool = True, sliding: bool = False) -> ParamNode:
     """A layer's attention; ``indexer``: whether it has its own sparse-attention indexer, where the family has one
-    (GLM-MoE-DSA's layers that reuse the previous layer's top-k have none)."""
+    (GLM-MoE-DSA's layers that reuse the previous layer's top-k have none); ``sliding``: whether it is a
+    sliding-window layer's, where the family's sliding layers' attention differs (``sliding_kv_mult``)."""
     v = spec.values
     h = spec.int("hidden_size")
     if v.get("kv_lora_rank"):
@@ -32,12 +33,17 @@ def attention(spec: ModelSpec, indexer: bool = True) -> ParamNode:
     if v.get("attention_experts"):
         return _moa_attention(spec)
     heads, kv, d = spec.int("num_heads"), spec.int("num_kv_heads"), spec.int("head_dim")
+    if sliding and v.get("sliding_kv_mult"):  # MiMo-V2-Flash: its sliding layers have more key/value heads
+        kv *= int(v["sliding_kv_mult"])  # type: ignore[call-overload]
     q_out, kv_out = heads * d, kv * d
     # DBRX and MPT: the queries (MPT: keys and values too) are hidden_size wide whatever the heads floor to.
     if v.get("q_from_hidden"):
         q_out = h
     if v.get("kv_from_hidden"):
         kv_out = h
+    # MiMo-V2-Flash: values (and the heads' output) value_head_dim wide, narrower than the queries and keys.
+    vd = v.get("value_head_dim")
+    v_out, o_in = (kv * int(vd), heads * int(vd)) if vd else (kv_out, q_out)  # type: ignore[call-overload]
     names = v["attn_names"]
     tensors: tuple[Tensor, ...] = ()
     if len(names) == 2:  # fused q/k/v projection, then output projection
@@ -47,10 +53,11 @@ def attention(spec: ModelSpec, indexer: bool = True) -> ParamNode:
         q_name, k_name, v_name, o_name = names
         tensors += linear(q_name, h, q_out, bool(v["q_bias"]))
         tensors += linear(k_name, h, kv_out, bool(v["k_bias"]))
-        tensors += linear(v_name, h, kv_out, bool(v["v_bias"]))
+        tensors += linear(v_name, h, v_out, bool(v["v_bias"]))
     # Helium and StableLM: o_proj is hidden_size × hidden_size whatever width the heads make.
-    tensors += linear(o_name, h if v.get("attn_out_from_hidden") else q_out, h, bool(v["o_bias"]))
-    if v.get("attention_sinks"):  # GPT-OSS: a learned sink logit per head
+    tensors += linear(o_name, h if v.get("attn_out_from_hidden") else o_in, h, bool(v["o_bias"]))
+    sinks = v.get("attention_sinks")
+    if sinks and (sinks != "sliding" or sliding):  # GPT-OSS: a learned sink logit per head (MiMo: sliding layers')
         tensors += (Tensor("sinks", (heads,), "other", "self_attn"),)
     if v.get("attn_output_gate"):  # AFMoE: a sigmoid gate over the heads' output, its own projection from the input
         tensors += linear("gate_proj", h, q_out, False)
@@ -83,12 +90,14 @@ def _mla_attention(spec: ModelSpec, indexer: bool = True) -> ParamNode:
     kv_rank = spec.int("kv_lora_rank")
     q_rank = v.get("q_lora_rank")
     bias = bool(v["o_bias"])
+    # LongCat-Flash: the queries' and keys' head width as its config says (qk_head_dim), else nope + rope.
+    qk = int(v.get("qk_head_dim") or nope + rope)  # type: ignore[call-overload]
     tensors: tuple[Tensor, ...] = ()
     if q_rank:
         tensors += linear("q_a_proj", h, q_rank, bias) + norm("q_a_layernorm", q_rank, False)
-        tensors += linear("q_b_proj", q_rank, heads * (nope + rope), False)
+        tensors += linear("q_b_proj", q_rank, heads * qk, False)
     else:
-        tensors += linear("q_proj", h, heads * (nope + rope), False)
+        tensors += linear("q_proj", h, heads * qk, False)
     tensors += linear("kv_a_proj_with_mqa", h, kv_rank + rope, bias) + norm("kv_a_layernorm", kv_rank, False)
     tensors += linear("kv_b_proj", kv_rank, heads * (nope + vd), False)
     tensors += linear("o_proj", heads * vd, h, bias)
@@ -236,13 +245,17 @@ def moe(spec: ModelSpec) -> ParamNode:
         expert_tensors += (Tensor("gate_up_proj_bias", (2 * f,), "bias", "experts"),
                            Tensor("down_proj_bias", (h,), "bias", "experts"))
     active = min(top_k, experts) if isinstance(top_k, int) else None
+    # LongCat-Flash: the router also scores zero_experts identity experts (no parameters), which a token may be routed to.
+    zero = int(v.get("zero_experts") or 0)  # type: ignore[call-overload]
     routed = ParamNode(
         "experts", expert_tensors, repeat=experts, active_repeat=active,
-        note=f"routed: {active} of {experts} per token" if active is not None else "routed: num_experts_per_tok not set",
+        note=(f"routed: up to {active} of {experts} per token (the rest of the top {top_k} to {zero} zero experts)"
+              if zero and active is not None else
+              f"routed: {active} of {experts} per token" if active is not None else "routed: num_experts_per_tok not set"),
         source=spec.key_span("num_experts"), key="num_experts",
     )
     # The router's module: "gate" (Mixtral, Qwen, DeepSeek), "router" (PhiMoE's nn.Linear, GraniteMoE's).
-    router_tensors = linear(str(v.get("router_name") or "gate"), h, experts, bool(v.get("router_bias")))
+    router_tensors = linear(str(v.get("router_name") or "gate"), h, experts + zero, bool(v.get("router_bias")))
     statics = None
     if v.get("router_statics"):  # ERNIE 4.5: a (1, experts) score correction bias, a parameter with no gradient
         statics = ParamNode("moe_statics", (Tensor("e_score_correction_bias", (1, experts), "other", "moe_statics"),),
@@ -313,8 +326,10 @@ NO_INDEXER = "_no_indexer"
 COMPRESSED_KINDS = tuple(t + "_layers" for t in COMPRESSED_LAYER_TYPES)
 # Mllama's text model: the layers its ``cross_attention_layers`` lists attend to the image (cross_attention_layer).
 CROSS_ATTENTION_KIND = "cross_attention_layers"
+# MiMo-V2-Flash (``sliding_kv_mult``): its sliding-window layers (layer_types), whose attention differs, apart.
+SLIDING = "_sliding"
 STACK_NAMES = frozenset({"dense_layers" + NO_INDEXER, "moe_layers" + NO_INDEXER, *COMPRESSED_KINDS,
-                         CROSS_ATTENTION_KIND})
+                         CROSS_ATTENTION_KIND, "dense_layers" + SLIDING, "moe_layers" + SLIDING})
 
 
 def indexer_layer_flags(spec: ModelSpec) -> tuple[bool, ...]:
@@ -334,6 +349,11 @@ def layer_kind_names(spec: ModelSpec) -> tuple[str, ...]:
     crossed = cross_attention_flags(spec)
     if any(crossed):
         return tuple(CROSS_ATTENTION_KIND if cross else "dense_layers" for cross in crossed)
+    if spec.values.get("sliding_kv_mult"):  # MiMo-V2-Flash: dense or MoE, and sliding or not
+        types = tuple(spec.values.get("layer_types") or ())
+        return tuple(("moe_layers" if moe else "dense_layers") + (SLIDING if i < len(types) and types[i] ==
+                                                                  "sliding_attention" else "")
+                     for i, moe in enumerate(moe_layer_flags(spec)))
     return tuple(("moe_layers" if moe else "dense_layers") + ("" if indexed else NO_INDEXER)
                  for moe, indexed in zip(moe_layer_flags(spec), indexer_layer_flags(spec)))
 
@@ -372,8 +392,8 @@ def layer_indices(spec: ModelSpec | None) -> dict[str, tuple[int, ...]]:
     return {name: tuple(out[name]) for name in sorted(out, key=_KIND_ORDER.index)} if len(out) > 1 else {}
 
 
-_KIND_ORDER = ("dense_layers", "dense_layers" + NO_INDEXER, "moe_layers", "moe_layers" + NO_INDEXER, *COMPRESSED_KINDS,
-               CROSS_ATTENTION_KIND)
+_KIND_ORDER = ("dense_layers", "dense_layers" + NO_INDEXER, "dense_layers" + SLIDING, "moe_layers",
+               "moe_layers" + NO_INDEXER, "moe_layers" + SLIDING, *COMPRESSED_KINDS, CROSS_ATTENTION_KIND)
 
 
 def decoder_stack(spec: ModelSpec) -> ParamNode:
@@ -398,10 +418,30 @@ def decoder_stack(spec: ModelSpec) -> ParamNode:
             gates = ParamNode("gates", tuple(Tensor(g, (1,), "other", g)
                                              for g in ("cross_attn_attn_gate", "cross_attn_mlp_gate")))
         else:
-            attn = attention(spec, not name.endswith(NO_INDEXER))
+            attn = attention(spec, not name.endswith(NO_INDEXER), name.endswith(SLIDING))
         ffn = moe(spec) if name.startswith("moe") or name in COMPRESSED_KINDS else mlp(spec, spec.int("intermediate_size"))
+        if v.get("dual_sublayers"):  # LongCat-Flash
+            kinds.append(_dual_sublayer_layer(spec, name, attn, ffn, repeat))
+            continue
         kinds.append(node(name, attn, ffn, norms, gates, scales_node, hyper, repeat=repeat))
     return layer_stack(kinds, src, key)
+
+
+def _dual_sublayer_layer(spec: ModelSpec, name: str, attn: ParamNode, ffn: ParamNode, repeat: int) -> ParamNode:
+    """LongCat-Flash's layer (the family's ``dual_sublayers``): two attention sublayers (self_attn.0 and .1), each
+    followed by a dense MLP (mlps.0 and .1), with input_layernorm.0/.1 and post_attention_layernorm.0/.1, and one
+    shortcut MoE (``ffn``: mlp) beside them."""
+    f = spec.int("intermediate_size")
+    h = spec.int("hidden_size")
+    sublayers = []
+    for i in (0, 1):
+        sublayers.append(ParamNode(f"attention_{i}", attn.tensors, attn.children, source=attn.source, key=attn.key,
+                                   note=attn.note))
+    for i in (0, 1):
+        sublayers.append(mlp(spec, f, f"mlp_{i}"))
+    norms = ParamNode("norms", tuple(t for n in ("input_layernorm", "post_attention_layernorm") for i in (0, 1)
+                                     for t in _norm(spec, f"{n}.{i}", h)))
+    return node(name, *sublayers, ffn, norms, repeat=repeat)
 
 
 def layer_stack(kinds: list[ParamNode], src: Span | None, key: str) -> ParamNode:
