@@ -132,6 +132,10 @@ class Family:
     fp32_modules_strict: tuple[str, ...] = ()
     # Family-specific consistency checks, ``check(spec) -> list[Problem]``, run after the generic ones.
     checks: tuple[Callable[["ModelSpec"], list[Problem]], ...] = ()
+    # Keys of the fields that the config class takes as keyword arguments beside its dataclass fields (attribute_map
+    # aliases): transformers sets them after the fields, so written beside a field's name such a key wins, and of two
+    # such keys the one written last. The registry fills it from families/attribute_maps.py.
+    keys_set_after_fields: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -309,14 +313,19 @@ def resolve_values(
     problems: list[Problem] = []
     derived: list[tuple[str, Derived]] = []
     mapping = config.value if isinstance(config.value, dict) else {}
+    late = family.keys_set_after_fields
+    order = {key: i for i, key in enumerate(mapping)} if late else {}
     for name, f in family.fields.items():
         found = None
         for key in f.keys:
             child = mapping.get(key)
             # A null the config class fills with its default is as good as no key (Field.null).
             if child is not None and not (child.is_null() and f.null_meaning(key) == "default"):
-                found = (key, child)
-                break
+                # Two spellings written: a key the class sets after its fields wins, the later in the file of two.
+                if found is None or (key in late and (found[0] not in late or order[key] > order[found[0]])):
+                    found = (key, child)
+                if not late:
+                    break
         if found is not None and found[1].is_null() and isinstance(f.null, Derived):
             derived.append((name, f.null))  # the value the class fills this null with
             origins[name] = (found[0], found[1].key_span or found[1].span)
