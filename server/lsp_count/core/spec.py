@@ -302,6 +302,19 @@ def _check(name: str, key: str, f: Field, node: SourceNode, float_ok: bool = Fal
     raise AssertionError(kind)  # Field.__post_init__ admits only the kinds above
 
 
+def _unread_spellings(read: tuple[str, SourceNode], written: list[tuple[str, SourceNode]],
+                      by_class: bool) -> list[Problem]:
+    """A warning at each other spelling of a field the config writes at another value than the one read
+    (``by_class``: the one read is what transformers' config class keeps, a key it sets after its fields)."""
+    key, child = read
+    value = json.dumps(child.to_python())
+    why = f" (transformers' config class keeps `{key}`: it sets it after its own fields)" if by_class else ""
+    return [Problem("warning", "LC103", f"`{other}` ({json.dumps(node.to_python())}) is overridden by `{key}` "
+                                        f"({value}), written too: both name the same setting{why}",
+                    node.key_span or node.span)
+            for other, node in written if other != key and node.to_python() != child.to_python()]
+
+
 def resolve_values(
     family: Family, config: SourceNode
 ) -> tuple[dict[str, object], dict[str, tuple[str, Span]], list[Problem], frozenset[str]]:
@@ -317,15 +330,18 @@ def resolve_values(
     order = {key: i for i, key in enumerate(mapping)} if late else {}
     for name, f in family.fields.items():
         found = None
+        written = []
         for key in f.keys:
             child = mapping.get(key)
             # A null the config class fills with its default is as good as no key (Field.null).
             if child is not None and not (child.is_null() and f.null_meaning(key) == "default"):
+                written.append((key, child))
                 # Two spellings written: a key the class sets after its fields wins, the later in the file of two.
                 if found is None or (key in late and (found[0] not in late or order[key] > order[found[0]])):
                     found = (key, child)
-                if not late:
-                    break
+        if len(written) > 1:
+            assert found is not None
+            problems.extend(_unread_spellings(found, written, by_class=any(k in late for k, _ in written)))
         if found is not None and found[1].is_null() and isinstance(f.null, Derived):
             derived.append((name, f.null))  # the value the class fills this null with
             origins[name] = (found[0], found[1].key_span or found[1].span)
