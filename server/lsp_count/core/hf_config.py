@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import difflib
+
 import json
 from dataclasses import replace
 from functools import lru_cache
@@ -52,6 +54,23 @@ def _first_architecture(root: SourceNode) -> tuple[str | None, Span | None]:
     return None, None
 
 
+def _nearest_supported(model_type: str) -> str:
+    """The supported model types nearest an unsupported one (those it starts or is started by, then the closest
+    spellings: Gemma 3n's gemma3n_text beside gemma3n), and how many there are in all, for its message."""
+    from lsp_count.core.families import supported_model_types
+
+    supported = supported_model_types()
+    stem = model_type.lower().replace("-", "_")
+    names = {t: t.replace("-", "_") for t in supported}
+    longer = [t for t, n in names.items() if len(stem) >= 3 and n.startswith(stem)]
+    shorter = sorted((t for t, n in names.items() if len(n) >= 3 and stem.startswith(n)), key=len, reverse=True)
+    related = longer + shorter
+    close = difflib.get_close_matches(model_type, supported, n=5, cutoff=0.6)
+    nearest = list(dict.fromkeys(related + close))[:6]
+    return (f" (nearest supported: {', '.join(nearest)}; " if nearest else " (") + \
+        f"{len(supported)} model types in all: README.md, \"Exact, and proven\")"
+
+
 def build_spec(root: SourceNode, name: str, model_type_hint: str | None = None, *, sub_config: bool = False) -> ModelSpec:
     """Resolve a config mapping into a ModelSpec. Raises SpecError with located problems.
 
@@ -69,12 +88,9 @@ def build_spec(root: SourceNode, name: str, model_type_hint: str | None = None, 
     family = find_family(model_type)
     if family is None:
         where = mt_node.span if mt_node is not None else arch_span
-        from lsp_count.core.families import supported_model_types
-
         raise SpecError((Problem(
             "info", "LC101",
-            f"model_type \"{model_type}\" is not supported for exact counting "
-            f"(supported: {', '.join(supported_model_types())}); "
+            f"model_type \"{model_type}\" is not supported for exact counting{_nearest_supported(model_type)}; "
             "lsp-count --allow-transformers counts it with transformers if installed",
             where,
         ),))
