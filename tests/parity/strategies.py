@@ -452,6 +452,51 @@ def mimo_v2_flash_config(draw) -> dict:
     return cfg
 
 
+def cwm_config(draw) -> dict:
+    """CWM: layer_types (as many as the layers) drawn or derived (the first of every four full), the window drawn
+    or left out."""
+    cfg = decoder_config(draw, "cwm")
+    layers = cfg["num_hidden_layers"]
+    if draw(st.booleans()):
+        cfg["layer_types"] = draw(st.lists(st.sampled_from(["sliding_attention", "full_attention"]),
+                                           min_size=layers, max_size=layers))
+    _maybe(draw, "sliding_window", draw(st.sampled_from([4, 64])), cfg)
+    return cfg
+
+
+def mellum_config(draw) -> dict:
+    """Mellum: experts under num_experts or its alias num_local_experts; layer_types and mlp_layer_types (as many as
+    the layers) drawn or left to their defaults (full attention, experts in every layer), the window drawn or left
+    out."""
+    cfg = decoder_config(draw, "mellum")
+    layers = cfg["num_hidden_layers"]
+    experts = cfg.pop("num_experts")
+    cfg[draw(st.sampled_from(["num_experts", "num_local_experts"]))] = experts
+    if draw(st.booleans()):
+        cfg["layer_types"] = draw(st.lists(st.sampled_from(["sliding_attention", "full_attention"]),
+                                           min_size=layers, max_size=layers))
+    if draw(st.booleans()):
+        cfg["mlp_layer_types"] = draw(st.lists(st.sampled_from(["dense", "sparse"]), min_size=layers, max_size=layers))
+    _maybe(draw, "sliding_window", draw(st.sampled_from([None, 4, 64])), cfg)
+    return cfg
+
+
+def hy_v3_config(draw) -> dict:
+    """Hy3: experts under num_experts or its alias num_local_experts, shared experts (0: one intermediate_size wide),
+    and mlp_layer_types (at least as many as the layers) drawn or left to the default (dense, then sparse)."""
+    cfg = decoder_config(draw, "hy_v3")
+    layers = cfg["num_hidden_layers"]
+    experts = draw(st.integers(1, 5))
+    cfg[draw(st.sampled_from(["num_experts", "num_local_experts"]))] = experts
+    cfg["num_experts_per_tok"] = draw(st.integers(1, experts))
+    cfg["moe_intermediate_size"] = draw(st.integers(4, 48))
+    _maybe(draw, "num_shared_experts", draw(st.integers(0, 2)), cfg)
+    if draw(st.booleans()):
+        cfg["mlp_layer_types"] = draw(st.lists(st.sampled_from(["dense", "sparse"]), min_size=layers,
+                                               max_size=layers + 1))
+    return cfg
+
+
 # model_type -> drawer(draw) -> config dict. Other family modules' strategies register here too.
 STRATEGIES: dict[str, Callable] = {"mamba2": mamba2_config, "gpt_neo": gpt_neo_config,
                                    "glm4_moe_lite": glm4_moe_lite_config, "ernie4_5_moe": ernie4_5_moe_config,
@@ -461,7 +506,8 @@ STRATEGIES: dict[str, Callable] = {"mamba2": mamba2_config, "gpt_neo": gpt_neo_c
                                    "diffllama": diffllama_config, "exaone_moe": exaone_moe_config,
                                    "afmoe": afmoe_config, "cohere2_moe": cohere2_moe_config,
                                    "doge": doge_config, "longcat_flash": longcat_flash_config,
-                                   "mimo_v2_flash": mimo_v2_flash_config}
+                                   "mimo_v2_flash": mimo_v2_flash_config, "cwm": cwm_config,
+                                   "mellum": mellum_config, "hy_v3": hy_v3_config}
 
 
 def strategy_for(model_type: str):

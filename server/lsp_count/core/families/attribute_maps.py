@@ -46,6 +46,7 @@ KEYS_SET_AFTER_FIELDS: dict[str, tuple[str, ...]] = {
     "longcat_flash": ("intermediate_size", "moe_intermediate_size", "num_experts_per_tok", "num_local_experts"),
     "marian": ("hidden_size", "num_attention_heads", "num_hidden_layers"),
     "mbart": ("hidden_size", "num_attention_heads", "num_hidden_layers"),
+    "mellum": ("num_local_experts", "num_nextn_predict_layers"),
     "mimo_v2_flash": ("num_local_experts",),
     "minimax_m2": ("num_experts",),
     "mistral4": ("num_local_experts",),

@@ -2214,12 +2214,19 @@ def _mimo_rope_layer_types(v) -> tuple[str, ...]:
                  if not (isinstance(params, dict) and t in params and params[t] is None))
 
 
-def _mimo_rope(spec) -> list[Problem]:
-    """MiMoV2FlashConfig keeps rope_parameters (or a rope_scaling, which replaces it) as written, with no
-    standardizing: its rotary embedding reads an entry for each attention type the layers use."""
+def rope_per_layer_type(config_class: str) -> Callable[..., list[Problem]]:
+    """A check for a config class (MiMoV2FlashConfig, MellumConfig) that keeps rope_parameters (or a rope_scaling,
+    which replaces it) as written, with no standardizing: its rotary embedding reads an entry for each attention type
+    the layers use."""
+    def check(spec) -> list[Problem]:
+        return _rope_per_layer_type(spec, config_class)
+    return check
+
+
+def _rope_per_layer_type(spec, config_class: str) -> list[Problem]:
     v = spec.values
     if "rope_scaling_key" in spec.origins and v["rope_scaling_key"] is None:  # (a null rope_parameters is as if absent)
-        return [Problem("error", "LC102", '"rope_scaling": null is not allowed here: MiMoV2FlashConfig takes it for '
+        return [Problem("error", "LC102", f'"rope_scaling": null is not allowed here: {config_class} takes it for '
                                           "its rope_parameters, which its rotary embedding cannot be built from",
                         spec.key_span("rope_scaling_key") or spec.span)]
     if "rope_parameters" not in spec.origins:
@@ -2228,10 +2235,13 @@ def _mimo_rope(spec) -> list[Problem]:
     types = tuple(dict.fromkeys(t for t in (v.get("layer_types") or ())[:v["num_layers"]]))
     missing = [t for t in types if not isinstance(params, dict) or t not in params]
     if missing:
-        return [Problem("error", "LC103", f'"{key}": no entry for "{missing[0]}" (MiMoV2FlashConfig keeps it as '
+        return [Problem("error", "LC103", f'"{key}": no entry for "{missing[0]}" ({config_class} keeps it as '
                                           "written, one mapping per attention type: its rotary embedding cannot be "
                                           "built)", spec.key_span("rope_parameters") or spec.span)]
     return []
+
+
+_mimo_rope = rope_per_layer_type("MiMoV2FlashConfig")
 
 
 # MiMo-V2-Flash's rope_parameters entries are read as written (no rope_theta, no original length filled in).
@@ -2283,4 +2293,206 @@ FAMILIES += (
                                       allowed={"layer_types": ("full_attention", "sliding_attention"),
                                                "mlp_layer_types": ("dense", "sparse")}), _mimo_rope),
             fp32_modules_strict=("e_score_correction_bias", "mlp.gate.weight")),
+)
+
+
+# CWM's rope_parameters where the file gives none (or a null): Llama 3's scaling.
+CWM_ROPE = {"rope_theta": 1_000_000.0, "factor": 16.0, "high_freq_factor": 4.0, "low_freq_factor": 1.0,
+            "original_max_position_embeddings": 8192, "rope_type": "llama3"}
+
+FAMILIES += (
+    # nanochat (Karpathy): norms with no weights at all (an RMS norm of the embeddings, of each layer's two
+    # branches, of each head's q and k, and the final one: none has parameters), an MLP of fc1 and fc2 (relu², no
+    # gate, no biases), biases on every attention projection by attention_bias, an untied head (its logits soft-capped
+    # by final_logit_softcapping: no parameters). No sliding window.
+    decoder("nanochat", "NanoChatForCausalLM", d(pad_token_id=1), WRITTEN_HEAD_DIM, FLOOR_HEADS,
+            d(vocab_size=50304, hidden_size=768, intermediate_size=8192, num_layers=12, num_heads=6, max_positions=2048),
+            NO_WINDOW,
+            {"norm": fixed("none"), "qk_norm": fixed("head"), "mlp_gated": fixed(False), "mlp_bias": fixed(False),
+             "mlp_names": fixed(("fc1", "fc2"))},
+            nulls(num_kv_heads="default"),
+            heads={"NanoChatForCausalLM": "causal_lm", "NanoChatModel": "base"}),
+    # CWM (Meta Code World Model): Llama's layout with no attention biases (CwmConfig has no attention_bias),
+    # MLP biases by mlp_bias, and three sliding-window layers of every four (the first of each four full) unless
+    # layer_types says otherwise; Llama 3's RoPE scaling by default.
+    decoder("cwm", "CwmForCausalLM", STRICT_HEADS,
+            d(vocab_size=128256, hidden_size=6144, intermediate_size=21504, num_layers=64, num_heads=48, num_kv_heads=8,
+              max_positions=131072),
+            {"head_dim": Field(("head_dim",), 128, doc=BASE["head_dim"].doc),
+             **{bias: fixed(False) for bias in ("q_bias", "k_bias", "v_bias", "o_bias")},
+             # (CwmConfig turns a 0 into None, which its strict field check then refuses, as it refuses a null)
+             "sliding_window": Field(("sliding_window",), 8192, doc=BASE["sliding_window"].doc),
+             "rope_parameters": replace(ROPE["rope_parameters"], default=CWM_ROPE, null="default"),
+             "layer_types": Field(("layer_types",), Derived(
+                 lambda v: tuple("full_attention" if i % 4 == 0 else "sliding_attention" for i in range(v["num_layers"])),
+                 "the first layer of every four full, the others sliding"), "strs", null="default")},
+            # (CwmConfig declares head_dim, num_key_value_heads and sliding_window whole numbers: strict, it refuses
+            # a null)
+            heads={"CwmForCausalLM": "causal_lm", "CwmModel": "base"},
+            checks=(layer_list_length("layer_types"),)),
+    # JAIS 2: Llama's attention (biases on every projection by attention_bias, true by default), LayerNorms with
+    # biases, an MLP of up and down projections (relu², no gate) with biases by mlp_bias (true by default). No
+    # sliding window.
+    decoder("jais2", "Jais2ForCausalLM", STRICT_HEADS,
+            d(vocab_size=150272, hidden_size=3328, intermediate_size=26624, num_layers=32, num_heads=26,
+              max_positions=8192),
+            NO_WINDOW,
+            {"norm": fixed("layer"), "mlp_gated": fixed(False), "mlp_names": fixed(("up_proj", "down_proj")),
+             **{bias: Field(("attention_bias",), True, "bool", doc="biases on the attention projections")
+                for bias in ("q_bias", "k_bias", "v_bias", "o_bias")},
+             "mlp_bias": Field(("mlp_bias",), True, "bool", doc=BASE["mlp_bias"].doc)},
+            nulls(num_kv_heads="default", head_dim="default"),
+            heads={"Jais2ForCausalLM": "causal_lm", "Jais2Model": "base"}),
+)
+
+
+def _hy_v3_experts(v) -> int | None:
+    """HYV3Config's experts: num_local_experts where written (a whole number; anything else, a float too, None: its
+    MoE layers' torch.empty takes none), else num_experts."""
+    written = v["num_local_experts"]
+    if written is None:
+        return v["num_experts_field"]
+    return written if type(written) is int and written >= 0 else None
+
+
+def _hy_v3_experts_required(spec) -> list[Problem]:
+    """HYV3Config takes a null num_experts and num_shared_experts, and any num_local_experts (its alias, set after
+    its checks), which its MoE layers (those mlp_layer_types calls "sparse") cannot be built with unless whole
+    numbers."""
+    v = spec.values
+    layers, types = v.get("num_layers"), v.get("mlp_layer_types")
+    if type(layers) is not int or not isinstance(types, tuple) or "sparse" not in types[:layers]:
+        return []
+    out = []
+    alias = v.get("num_local_experts")
+    if "num_local_experts" in spec.origins and (alias is None or v.get("num_experts") is None):
+        out.append(Problem("error", "LC102", f'"num_local_experts": {json.dumps(alias)} is not a whole number: '
+                                             f"{spec.architecture} cannot build its MoE layers with it (HYV3Config "
+                                             "takes it, an alias set after its checks)",
+                           spec.key_span("num_local_experts") or spec.span))
+    for name in ("num_experts_field", "n_shared_experts"):
+        if name == "num_experts_field" and "num_local_experts" in spec.origins:
+            continue  # (the alias wins)
+        if v.get(name) is None and name in spec.origins:
+            out.append(Problem("error", "LC102", f'"{spec.key_name(name)}": null is not a whole number: '
+                                                 f"{spec.architecture} cannot build its MoE layers without it",
+                               spec.key_span(name) or spec.span))
+    return out
+
+
+def _hy_v3_shared_width(v) -> int:
+    """HYV3MoE's shared experts: moe_intermediate_size × num_shared_experts wide, or intermediate_size where that is 0
+    (HYV3MLP takes a 0 width for none given)."""
+    return v["moe_intermediate_size"] * v["n_shared_experts"] or v["intermediate_size"]
+
+
+# Mellum's rope_parameters where the file gives none: one entry per attention type.
+MELLUM_ROPE = {"full_attention": {"rope_type": "default", "rope_theta": 500000.0},
+               "sliding_attention": {"rope_type": "default", "rope_theta": 10000.0}}
+
+
+def _mellum_mtp_layers(spec) -> list[Problem]:
+    """MellumConfig refuses more than one multi-token-prediction layer (validate_architecture)."""
+    n = spec.values.get("num_mtp_layers")
+    if type(n) is int and n > 1:
+        return [Problem("error", "LC103", f'"{spec.key_name("num_mtp_layers")}": {n} multi-token-prediction layers: '
+                                          "MellumConfig supports a single one, and refuses the config",
+                        spec.key_span("num_mtp_layers") or spec.span)]
+    return []
+
+
+FAMILIES += (
+    # Youtu-LLM: DeepSeek-V3's multi-head latent attention (a low-rank query unless q_lora_rank is null; biases on
+    # q_a_proj, kv_a_proj_with_mqa and o_proj by attention_bias) and a dense gated MLP in every layer (no experts);
+    # a tied head by default. Its config class holds qk_rope_head_dim as head_dim (a head_dim the file gives wins).
+    decoder("youtu", "YoutuForCausalLM", FLOOR_HEADS,
+            d(vocab_size=128256, hidden_size=2048, intermediate_size=6144, num_layers=32, num_heads=16, num_kv_heads=16,
+              tie_embeddings=True, max_positions=131072),
+            NO_WINDOW,
+            {"head_dim": fixed(HEAD_DIM), "mlp_bias": fixed(False),
+             **{bias: fixed(False) for bias in ("q_bias", "k_bias", "v_bias")},
+             "o_bias": Field(("attention_bias",), False, "bool",
+                             doc="biases on q_a_proj, kv_a_proj_with_mqa and o_proj"),
+             "q_lora_rank": Field(("q_lora_rank",), 1536, "int?",
+                                  doc="rank of the low-rank query projection (null: a full q_proj)"),
+             "kv_lora_rank": Field(("kv_lora_rank",), 512,
+                                   doc="width of the compressed key/value latent (what the KV cache holds)"),
+             "qk_nope_head_dim": Field(("qk_nope_head_dim",), 128),
+             "qk_rope_head_dim": Field(("qk_rope_head_dim",), 64),
+             "v_head_dim": Field(("v_head_dim",), 128),
+             "rope_head_dim": Field(("head_dim", "qk_rope_head_dim"), 64, "int?", doc=ROTATED_HEAD_DIM)},
+            heads={"YoutuForCausalLM": "causal_lm", "YoutuModel": "base"}, float_keys=("head_dim",)),
+    # Mellum (JetBrains): Qwen3-MoE's attention (RMS norms over each head's q and k, biases by attention_bias) with a
+    # sliding window on the layers layer_types calls so (none by default), and in the layers mlp_layer_types calls
+    # "sparse" (all, by default) Qwen3-MoE's experts behind a router of one weight, no shared experts; the others a
+    # dense MLP intermediate_size wide. rope_parameters one entry per attention type, kept as written.
+    decoder("mellum", "MellumForCausalLM",
+            d(vocab_size=98304, hidden_size=2304, intermediate_size=7168, num_layers=28, num_heads=32,
+              max_positions=131072, experts_per_token=8, moe_intermediate_size=896),
+            MOE,
+            {"num_kv_heads": Field(("num_key_value_heads",), 4, doc=BASE["num_kv_heads"].doc),
+             "head_dim": Field(("head_dim",), 128, doc=BASE["head_dim"].doc),
+             "qk_norm": fixed("head"), "mlp_bias": fixed(False),
+             # (num_experts is MellumConfig's attribute_map alias of num_local_experts)
+             "num_experts": Field(("num_experts", "num_local_experts"), 64, doc=MOE["num_experts"].doc),
+             "sliding_window": Field(("sliding_window",), 1024, "int?", doc=BASE["sliding_window"].doc),
+             "layer_types": Field(("layer_types",), Derived(lambda v: ("full_attention",) * v["num_layers"],
+                                                            "every layer full attention"), "strs", null="default"),
+             "moe_layers": fixed("mlp_layer_types"),
+             "mlp_layer_types": Field(("mlp_layer_types",), Derived(lambda v: ("sparse",) * v["num_layers"],
+                                                                    "every layer sparse"), "strs", null="default",
+                                      doc='"dense" or "sparse" (a mixture of experts) for each layer'),
+             "num_mtp_layers": Field(("num_mtp_layers", "num_nextn_predict_layers"), None, "int?", minimum=0,
+                                     doc="multi-token-prediction layers (at most one; transformers does not build it)"),
+             # (the multi-token-prediction layer's attention and MLP types: no parameters transformers builds)
+             "mtp_layer_types": Field(("mtp_layer_types",), None, "any",
+                                      doc="the multi-token-prediction layer's attention type (not built)"),
+             "mtp_mlp_layer_types": Field(("mtp_mlp_layer_types",), None, "any",
+                                          doc="the multi-token-prediction layer's MLP type (not built)"),
+             "rope_parameters": Field(("rope_scaling", "rope_parameters"), MELLUM_ROPE, "any",
+                                      null=("rope_parameters",), doc=ROPE["rope_parameters"].doc),
+             "rope_scaling": fixed(None), "partial_rotary_factor": fixed(1.0),
+             "rope_scaling_key": Field(("rope_scaling",), None, "any",
+                                       doc="rotary position settings under their old name (replace rope_parameters)"),
+             "rope_scaling_layer_types": fixed(()),
+             "rope_layer_types": fixed(Derived(_mimo_rope_layer_types, "the layer types with a rotary embedding")),
+             "rope_types": fixed(MIMO_ROPE_TYPES)},
+            heads={"MellumForCausalLM": "causal_lm", "MellumModel": "base"},
+            notes=("Mellum checkpoints may also hold a multi-token-prediction layer (mtp) that transformers does not "
+                   "build; it is not counted",),
+            checks=(layer_list_length("layer_types", "mlp_layer_types",
+                                      allowed={"layer_types": ("full_attention", "sliding_attention"),
+                                               "mlp_layer_types": ("dense", "sparse")}),
+                    rope_per_layer_type("MellumConfig"), _mellum_mtp_layers)),
+    # Hy3 (Tencent HunYuan 3, HYV3): grouped-query attention with RMS norms over each head's q and k (biases by
+    # attention_bias), a gated MLP (biases by mlp_bias); in the layers mlp_layer_types calls "sparse" (all but the
+    # first, by default) experts behind a router of one float32 weight (its score correction bias a buffer) and
+    # num_shared_experts shared ones. No sliding window.
+    decoder("hy_v3", "HYV3ForCausalLM",
+            d(vocab_size=120832, hidden_size=4096, intermediate_size=13312, num_layers=80, num_heads=64,
+              max_positions=131072, moe_intermediate_size=1536),
+            MOE, NO_WINDOW,
+            {"num_kv_heads": Field(("num_key_value_heads",), 8, doc=BASE["num_kv_heads"].doc),
+             "head_dim": Field(("head_dim",), 128, doc=BASE["head_dim"].doc),
+             "qk_norm": fixed("head"),
+             # num_local_experts is HYV3Config's attribute_map alias of num_experts: set after its strict field
+             # checks, it wins, and any value passes there (_hy_v3_experts judges it where MoE layers read it).
+             "num_experts_field": Field(("num_experts",), 192, "int?", minimum=0, doc=MOE["num_experts"].doc),
+             "num_local_experts": Field(("num_local_experts",), None, "any",
+                                        doc="routed experts per MoE layer, under num_experts' alias (it wins)"),
+             "num_experts": fixed(Derived(_hy_v3_experts, "num_local_experts, else num_experts")),
+             "experts_per_token": Field(("num_experts_per_tok",), 8, "int?", null="none",
+                                        doc=MOE["experts_per_token"].doc),
+             "n_shared_experts": Field(("num_shared_experts",), 1, "int?", minimum=0, doc="shared experts (always on)"),
+             "shared_intermediate_size": fixed(Derived(_hy_v3_shared_width,
+                                                       "moe_intermediate_size × num_shared_experts, else "
+                                                       "intermediate_size")),
+             "moe_layers": fixed("mlp_layer_types"),
+             "mlp_layer_types": Field(("mlp_layer_types",), Derived(
+                 lambda v: ("dense",) * min(1, v["num_layers"]) + ("sparse",) * (v["num_layers"] - 1),
+                 "dense, then sparse"), "strs", null="default",
+                 doc='"dense" or "sparse" (a mixture of experts) for each layer')},
+            heads={"HYV3ForCausalLM": "causal_lm", "HYV3Model": "base"},
+            checks=(_mlp_layer_types_short, _hy_v3_experts_required),
+            fp32_modules_strict=("e_score_correction_bias", "gate.weight")),
 )
