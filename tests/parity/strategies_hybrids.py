@@ -1,5 +1,6 @@
 """Random small hybrid SSM / attention configs (jamba, bamba, granitemoehybrid, nemotron_h, falcon_h1, qwen3_next,
-qwen3_5_text, qwen3_5_moe_text, kimi_linear, bailing_hybrid, olmo_hybrid, lfm2, lfm2_moe) and Mamba variants (falcon_mamba).
+qwen3_5_text, qwen3_5_moe_text, kimi_linear, bailing_hybrid, olmo_hybrid, lfm2, lfm2_moe, minimax) and Mamba variants
+(falcon_mamba).
 
 Written as a config.json would be: optional keys and switches left out at random so the class defaults
 are exercised, layer patterns drawn so that both kinds of layer (and of feed-forward) appear, an
@@ -417,6 +418,26 @@ def olmo_hybrid_config(draw) -> dict:
     return cfg
 
 
+def minimax_config(draw) -> dict:
+    cfg = _common(draw, "minimax")
+    # (its key/value heads default to 8, which the drawn head counts do not divide: written always)
+    _attention(draw, cfg, kv_omit=False)
+    layers = draw(st.integers(1, 5))
+    cfg["num_hidden_layers"] = layers
+    cfg["intermediate_size"] = draw(st.integers(4, 48))
+    if draw(st.booleans()):  # (legacy names too: "mamba" is linear_attention, "attention" full_attention)
+        kinds = st.sampled_from(["linear_attention", "full_attention", "mamba", "attention"])
+        cfg["layer_types"] = draw(st.lists(kinds, min_size=layers, max_size=layers))
+    experts = draw(st.integers(1, 4))
+    cfg[draw(st.sampled_from(["num_local_experts", "num_experts"]))] = experts
+    cfg["num_experts_per_tok"] = draw(st.integers(1, experts))
+    _maybe(draw, "block_size", draw(st.integers(1, 8)), cfg)
+    # (the attention's mask slides, its cache keeps every token)
+    _maybe(draw, "sliding_window", draw(st.integers(1, 4)), cfg)
+    draw_architecture(draw, "minimax", cfg)
+    return cfg
+
+
 # Lfm2MoeConfig has no default layer_types (its class defaults do not build): 32 layers, attention in every fourth.
 REQUIRED_KEYS["lfm2_moe"] = {"layer_types": ["conv", "conv", "conv", "full_attention"] * 8}
 
@@ -425,4 +446,4 @@ STRATEGIES.update({"jamba": jamba_config, "bamba": bamba_config, "granitemoehybr
                    "lfm2": lfm2_config, "falcon_mamba": falcon_mamba_config, "qwen3_5_text": qwen3_5_text_config,
                    "qwen3_5_moe_text": qwen3_5_moe_text_config, "kimi_linear": kimi_linear_config,
                    "lfm2_moe": lfm2_moe_config, "olmo_hybrid": olmo_hybrid_config,
-                   "bailing_hybrid": bailing_hybrid_config})
+                   "bailing_hybrid": bailing_hybrid_config, "minimax": minimax_config})

@@ -1,12 +1,13 @@
 """The cache a hybrid SSM / attention model (Jamba, Bamba, Granite 4 hybrid, Nemotron-H, Falcon-H1, Qwen3-Next,
-Qwen3.5 and Qwen3.5-MoE text, Kimi Linear, Ling's bailing hybrid, OLMo Hybrid, LFM2, LFM2-MoE) or a Mamba variant
-(Falcon-Mamba) keeps while it generates, against transformers 5: per attention layer its keys and values (2 ·
+Qwen3.5 and Qwen3.5-MoE text, Kimi Linear, Ling's bailing hybrid, OLMo Hybrid, LFM2, LFM2-MoE, MiniMax) or a Mamba
+variant (Falcon-Mamba) keeps while it generates, against transformers 5: per attention layer its keys and values (2 ·
 kv_heads · head_dim per token, in the model's dtype; a latent attention its latent and rotated key), per recurrent
 layer its convolution's last inputs (in the model's dtype) and its recurrent state (in float32; LFM2's short
-convolutions keep none), whatever the prompt's length. The memory estimate's kv_cache line is the bytes of every
-tensor of transformers' cache after a forward pass of a model in bfloat16, over random small configs, for several
-prompt lengths and batches; and it grows with the context only by the attention layers. Also LoRA on these
-families against peft: the module names its targets see, layers numbered across kinds."""
+convolutions keep none; MiniMax's lightning attention no convolution, its state in the model's dtype), whatever the
+prompt's length. The memory estimate's kv_cache line is the bytes of every tensor of transformers' cache after a
+forward pass of a model in bfloat16, over random small configs, for several prompt lengths and batches; and it grows
+with the context only by the attention layers. Also LoRA on these families against peft: the module names its
+targets see, layers numbered across kinds."""
 
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ pytestmark = pytest.mark.parity
 
 FAMILIES = ["jamba", "bamba", "granitemoehybrid", "nemotron_h", "falcon_h1", "qwen3_next", "lfm2", "falcon_mamba",
             "qwen3_5_text", "qwen3_5_moe_text", "kimi_linear", "lfm2_moe", "olmo_hybrid",
-            "bailing_hybrid"]
+            "bailing_hybrid", "minimax"]
 
 
 def _generates(config: dict) -> dict:
@@ -147,6 +148,10 @@ LORA_CONFIGS = {
                         layer_types=["linear_attention", "full_attention", "linear_attention"], linear_num_key_heads=2,
                         linear_num_value_heads=4, linear_key_head_dim=4, linear_value_head_dim=6,
                         linear_conv_kernel_dim=3),
+    "minimax": dict(architectures=["MiniMaxForCausalLM"], vocab_size=50, pad_token_id=0, hidden_size=16,
+                    num_attention_heads=2, num_key_value_heads=1, head_dim=8, num_hidden_layers=3, intermediate_size=24,
+                    num_local_experts=4, num_experts_per_tok=2, block_size=4,
+                    layer_types=["linear_attention", "full_attention", "linear_attention"]),
     "falcon_mamba": dict(architectures=["FalconMambaForCausalLM"], vocab_size=64, hidden_size=16, num_hidden_layers=2,
                          tie_word_embeddings=False),
 }

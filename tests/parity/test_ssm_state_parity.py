@@ -41,6 +41,9 @@ def _cache_bytes(config: dict, batch: int, tokens: int) -> int:
         for value in vars(layer).values():
             values = value.values() if isinstance(value, dict) else (value,)
             held.extend(t for t in values if torch.is_tensor(t) and t.dim() > 0)
+    for value in vars(cache).values():  # (states a cache keeps beside its layers: MiniMaxCache's linear_cache list)
+        if isinstance(value, list):
+            held.extend(t for t in value if torch.is_tensor(t) and t.dim() > 0)
     assert held, "the cache holds no state"
     return sum(t.numel() * t.element_size() for t in held)
 

@@ -1028,12 +1028,14 @@ def _compressed_cache(spec: ModelSpec, context: int, batch: int, kv_dtype: str, 
 def _mixed_cache(spec: ModelSpec, mixers: tuple, context: int, batch: int, kv_dtype: str, elem_bytes: int,
                  tp: int, pp: int, conv_dtype: str, conv_bytes: int) -> KVCache | None:
     """The cache of a stack whose layers differ (``layer_mixers``, per layer: "attention" or "gated_attention",
-    a recurrent kind ("mamba", "mamba2", "gated_deltanet", "rg_lru"), "none", or several joined by "+"), layer by
-    layer as transformers' cache holds it: an attention layer's keys and values, 2 · kv_heads · head_dim per token
-    in the cache dtype; a recurrent layer's convolution state, its last ``state_conv_kernel`` (else ssm_conv_kernel)
-    inputs over its channels (``state_conv_channels``, else a Mamba mixer's ssm_inner, Mamba-2's also over B and C,
-    2 · ssm_groups · ssm_state more), in the model's dtype, and its recurrent state (``state_recurrent`` values,
-    else ssm_inner × ssm_state) in float32, whatever the context.
+    a recurrent kind ("mamba", "mamba2", "gated_deltanet", "rg_lru", "lightning"), "none", or several joined by "+"),
+    layer by layer as transformers' cache holds it: an attention layer's keys and values, 2 · kv_heads · head_dim
+    per token in the cache dtype; a recurrent layer's convolution state, its last ``state_conv_kernel`` (else
+    ssm_conv_kernel) inputs over its channels (``state_conv_channels``, else a Mamba mixer's ssm_inner, Mamba-2's also
+    over B and C, 2 · ssm_groups · ssm_state more), in the model's dtype, and its recurrent state
+    (``state_recurrent`` values, else ssm_inner × ssm_state) in float32 (in the model's dtype where
+    ``state_in_model_dtype``: MiniMax's lightning attention keeps its key-value state in its values' dtype), whatever
+    the context.
 
     ``attention_cache_window`` (RecurrentGemma's local attention, a DynamicSlidingWindowLayer): the attention
     layers keep the last window - 1 tokens (its slice [-window + 1:]: every token for a window of 1); None (not
@@ -1074,9 +1076,11 @@ def _mixed_cache(spec: ModelSpec, mixers: tuple, context: int, batch: int, kv_dt
             groups = v.get("ssm_groups")
             channels = inner + 2 * groups * state if isinstance(groups, int) else inner
             recurrent = inner * state
-        ssm = (-(-channels // tp) * kernel * conv_bytes + -(-recurrent // tp) * 4) * batch
-        parts.append(f"{n_ssm} recurrent layers × (conv {channels:,}×{kernel} in {conv_dtype} + state {recurrent:,} "
-                     "values in float32), independent of context")
+        state_bytes, state_dtype = (conv_bytes, conv_dtype) if v.get("state_in_model_dtype") else (4, "float32")
+        ssm = (-(-channels // tp) * kernel * conv_bytes + -(-recurrent // tp) * state_bytes) * batch
+        conv = f"conv {channels:,}×{kernel} in {conv_dtype} + " if channels and kernel else ""
+        parts.append(f"{n_ssm} recurrent layers × ({conv}state {recurrent:,} values in {state_dtype}), independent of "
+                     "context")
     per_layer = [(attn if k & attention_kinds else 0) + (ssm if k - attention_kinds else 0) for k in kinds]
     stage = max(1, -(-n // pp))
     total = max((sum(per_layer[i:i + stage]) for i in range(0, n, stage)), default=0)

@@ -48,6 +48,7 @@ KEYS_SET_AFTER_FIELDS: dict[str, tuple[str, ...]] = {
     "mbart": ("hidden_size", "num_attention_heads", "num_hidden_layers"),
     "mellum": ("num_local_experts", "num_nextn_predict_layers"),
     "mimo_v2_flash": ("num_local_experts",),
+    "minimax": ("num_experts",),
     "minimax_m2": ("num_experts",),
     "mistral4": ("num_local_experts",),
     "mixtral": ("num_experts",),

@@ -1,11 +1,11 @@
 """Hybrid state-space / attention families (Jamba, Bamba, Granite 4 hybrid, Nemotron-H, Falcon-H1, Qwen3-Next,
-Qwen3.5 and Qwen3.5-MoE text, Kimi Linear, Ling's bailing hybrid, OLMo Hybrid, LFM2, LFM2-MoE) and Mamba variants
-(Falcon-Mamba).
+Qwen3.5 and Qwen3.5-MoE text, Kimi Linear, Ling's bailing hybrid, OLMo Hybrid, LFM2, LFM2-MoE, MiniMax) and Mamba
+variants (Falcon-Mamba).
 
 The hybrids use the hybrid layout (``layouts/hybrid.py``): per layer a mixer (``layer_mixers``: "attention",
-"gated_attention", "mamba", "mamba2", "gated_deltanet", "short_conv", "kda", "attention+mamba2" or "none") and a
-feed-forward part (``layer_ffns``: "mlp", "moe" or "none"), derived as each config class lays them out. Their
-attention, MLP and experts read the decoder layout's canonical fields (the decoder table's base), their
+"gated_attention", "mamba", "mamba2", "gated_deltanet", "short_conv", "kda", "lightning", "attention+mamba2" or
+"none") and a feed-forward part (``layer_ffns``: "mlp", "moe" or "none"), derived as each config class lays them
+out. Their attention, MLP and experts read the decoder layout's canonical fields (the decoder table's base), their
 recurrent mixers the ``ssm_*`` / ``linear_*`` fields; the memory estimate's cache reads ``layer_mixers`` too
 (memory._mixed_cache). Defaults are the transformers 5 config classes'.
 """
@@ -1024,6 +1024,80 @@ OLMO_HYBRID = {
 
 
 
+# --- MiniMax (MiniMax-Text-01) -------------------------------------------------------------------------
+
+# MiniMaxConfig: each layer lightning attention (linear attention) where layer_types says linear_attention (legacy
+# "mamba" remapped), else attention (MiniMaxAttention: any other type the class accepts); layer_types defaults to
+# full attention at even layers, lightning at odd ones. Every layer a Mixtral-style mixture of experts (a router
+# of one weight, experts intermediate_size wide; no shared expert). The residual alpha/beta factors are plain
+# floats, the lightning layers' decay factors buffers: no parameters. Its cache (MiniMaxCache) holds the attention
+# layers' keys and values (every token: it is a DynamicCache made with no config, sliding_window or not) and each
+# lightning layer's key-value state, num_attention_heads × head_dim × head_dim, in the model's dtype.
+def _minimax_types(v) -> tuple[str, ...]:
+    written = v["minimax_layer_types"]
+    if written is not None:
+        return tuple(_LEGACY_LAYER_TYPES.get(t, t) for t in written)
+    return tuple("full_attention" if (i + 1) % 2 else "linear_attention" for i in range(v["num_layers"]))
+
+
+# RoPE types whose parameters transformers computes from getattr(config, "head_dim", hidden_size / heads), which is
+# None where MiniMaxConfig keeps its default head_dim (the others: `or hidden_size / heads`).
+_ROPE_TYPES_READING_HEAD_DIM = ("dynamic", "yarn", "longrope")
+
+
+def _minimax_check(spec) -> list[Problem]:
+    """MiniMaxConfig refuses layer types transformers does not know, or of another length than num_hidden_layers
+    (validate_layer_type); with no head_dim (its default None), the rotary embedding of a dynamic, YaRN or longrope
+    type cannot be built (None × partial_rotary_factor)."""
+    v = spec.values
+    if v.get("rope_head_dim") is None:
+        key, rope = written_rope(v)
+        rope_type = rope.get("rope_type", rope.get("type")) if isinstance(rope, dict) else None
+        if rope_type in _ROPE_TYPES_READING_HEAD_DIM:
+            return [Problem("error", "LC103", f'{key}: rope_type "{rope_type}" reads head_dim, which MiniMaxConfig '
+                                              "keeps null where the file gives none: transformers cannot build the "
+                                              "rotary embedding (give head_dim)", spec.key_span("rope_parameters")
+                            or spec.key_span("rope_scaling") or spec.span)]
+    if "minimax_layer_types" not in spec.origins or v.get("minimax_layer_types") is None:
+        return []
+    return _written_layer_types(spec, "minimax_layer_types", "MiniMaxConfig")
+
+
+MINIMAX = {
+    **WRITTEN_HEAD_DIM, **FLOOR_HEADS,
+    "num_kv_heads": Field(("num_key_value_heads",), 8, doc=BASE["num_kv_heads"].doc),
+    # (MiniMaxAttention and the lightning attention: getattr(config, "head_dim", None) or hidden_size / heads)
+    "head_dim": Field(("head_dim",), HEAD_DIM, doc=BASE["head_dim"].doc),
+    **{b: fixed(False) for b in ("q_bias", "k_bias", "v_bias", "o_bias")},
+    "layer_norms": fixed(("input_layernorm", "post_attention_layernorm")),
+    "final_norm_name": fixed("norm"),
+    "ffn_module": fixed("mlp"),
+    "minimax_layer_types": Field(("layer_types",), None, "strs",
+                                 doc="each layer's kind: linear_attention (lightning attention) or full_attention"),
+    "layer_kinds_written": fixed(Derived(_minimax_types, "layer_types, else full attention at even layers and "
+                                                         "lightning attention at odd ones")),
+    "layer_mixers": fixed(Derived(lambda v: tuple("lightning" if t == "linear_attention" else "attention"
+                                                  for t in v["layer_kinds_written"]),
+                                  "lightning attention where layer_types says linear_attention, attention elsewhere")),
+    "layer_ffns": fixed(Derived(lambda v: ("moe",) * len(v["layer_kinds_written"]), "experts in every layer")),
+    # (a negative block_size fails building the lightning layers' decay buffers)
+    "block_size": Field(("block_size",), 256, minimum=0,
+                        doc="the lightning attention's block length (its decay buffers; no parameters)"),
+    **MOE,
+    # attribute_map: num_experts is num_local_experts. (0 experts build: a router and experts of no parameters.)
+    "num_experts": Field(("num_local_experts", "num_experts"), 8, minimum=0, doc=MOE["num_experts"].doc),
+    "experts_per_token": Field(("num_experts_per_tok",), 2, doc=MOE["experts_per_token"].doc),
+    "moe_intermediate_size": EXPERT_WIDTH_IS_MLP,
+    # the cache of a lightning layer: no convolution; its key-value state, head_dim × head_dim per head, in the
+    # model's dtype
+    "state_conv_channels": fixed(0),
+    "state_conv_kernel": fixed(0),
+    "state_recurrent": fixed(Derived(lambda v: v["num_heads"] * v["head_dim"] ** 2,
+                                     "num_attention_heads × head_dim²")),
+    "state_in_model_dtype": fixed(True),
+}
+
+
 FAMILIES: tuple[Family, ...] = (
     # Jamba (AI21): one attention layer in attn_layer_period (at attn_layer_offset), Mamba mixers (with RMS
     # norms over dt, B and C) elsewhere; every expert_layer_period-th layer a mixture of experts (a router of one
@@ -1129,6 +1203,11 @@ FAMILIES: tuple[Family, ...] = (
     hybrid("lfm2_moe", "Lfm2MoeForCausalLM", d(pad_token_id=0),
            d(vocab_size=65536, hidden_size=2048, num_layers=32, num_heads=32, max_positions=128000), LFM2_MOE,
            heads={"Lfm2MoeForCausalLM": "causal_lm", "Lfm2MoeModel": "base"}, checks=(_lfm2_moe_layer_check,)),
+    # MiniMax (MiniMax-Text-01): lightning attention layers and attention layers, experts in every layer.
+    hybrid("minimax", "MiniMaxForCausalLM",
+           d(vocab_size=32000, hidden_size=4096, intermediate_size=14336, num_layers=32, num_heads=32,
+             max_positions=131072),
+           MINIMAX, nulls(head_dim="default"), checks=(_minimax_check,)),
     # Falcon-Mamba: Mamba's layout and SSM state; its mixer's RMS norms over dt, B and C have no weights. The
     # mixer is expand × hidden_size wide unless the file writes intermediate_size.
     Family("falcon_mamba", "mamba", "FalconMambaForCausalLM", {

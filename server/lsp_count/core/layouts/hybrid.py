@@ -1,6 +1,6 @@
 """Hybrid decoders: attention layers and recurrent layers (Mamba, Mamba-2, Gated DeltaNet, Kimi Delta Attention,
 short convolutions) in one stack (Jamba, Bamba, Granite 4 hybrid, Nemotron-H, Falcon-H1, Qwen3-Next, Qwen3.5, Kimi
-Linear, Ling's bailing hybrid, OLMo Hybrid, LFM2, LFM2-MoE).
+Linear, Ling's bailing hybrid, OLMo Hybrid, LFM2, LFM2-MoE, MiniMax-Text-01).
 
 Each layer has a mixer (``layer_mixers``: one of ``MIXERS``; "attention+mamba2" runs both side by side, "none"
 neither) and a feed-forward part (``layer_ffns``: "mlp", "moe" or "none"), per layer, as the family's config
@@ -26,8 +26,9 @@ from lsp_count.core.spec import ModelSpec
 # "short_conv": LFM2's gated short convolution.
 # "kda": Kimi Linear's delta attention (Kimi Delta Attention), in the layer's self_attn like its attention.
 # "rg_lru": RecurrentGemma's (Griffin's) recurrent block (layouts/recurrent_gemma.py).
+# "lightning": MiniMax's lightning attention (linear attention), in the layer's self_attn like its attention.
 MIXERS = ("attention", "gated_attention", "mamba", "mamba2", "gated_deltanet", "short_conv", "kda", "attention+mamba2",
-          "rg_lru", "none")
+          "rg_lru", "lightning", "none")
 FFNS = ("mlp", "moe", "none")
 
 
@@ -133,9 +134,22 @@ def _kda(spec: ModelSpec) -> tuple[Tensor, ...]:
     )
 
 
+def _lightning(spec: ModelSpec) -> tuple[Tensor, ...]:
+    """Lightning attention (MiniMax-Text-01's linear attention): q, k and v from one qkv_proj (num_attention_heads ×
+    head_dim each), an RMSNorm over all heads' output, a sigmoid output_gate from the layer's input, out_proj; no
+    biases. Its decay factors (slope_rate, query_decay, key_decay, diagonal_decay) are buffers, not parameters."""
+    h = spec.int("hidden_size")
+    width = spec.int("num_heads") * spec.int("head_dim")
+    return (norm("norm", width, False) + linear("qkv_proj", h, 3 * width, False) + linear("out_proj", width, h, False)
+            + linear("output_gate", h, width, False))
+
+
 def _mixer(spec: ModelSpec, kind: str) -> ParamNode | None:
     if kind == "none":
         return None
+    if kind == "lightning":
+        return ParamNode("self_attn", _lightning(spec), source=spec.key_span("num_heads"), key="num_heads",
+                         note="lightning attention (linear attention)")
     if kind == "rg_lru":
         return recurrent_block(spec)
     if kind == "attention":
