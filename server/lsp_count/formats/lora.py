@@ -115,12 +115,12 @@ MODULE_PATHS: dict[str, ModulePaths] = {
     "zamba2": _paths("model.layers", mamba2_layers="", attention_mamba2_layers=""),
     # RecurrentGemma: model.layers.N.temporal_block.{q_proj, ..., linear_x, linear_y, linear_out}, ...mlp_block.gate_proj
     "recurrent_gemma": _paths("model.layers", attention="temporal_block"),
-    # Gemma 4 (layouts/gemma4.py; its layers' indices by kind too): the router's proj, the experts and the per-layer
-    # input projections sit on the layer; per_layer_model_projection on the model.
     # LongCat-Flash: two attention sublayers and two dense MLPs a layer (self_attn.0 / .1, mlps.0 / .1), the shortcut
     # MoE at mlp, its router an nn.Linear (mlp.router.classifier).
     "longcat_flash": _paths("model.layers", attention_0="self_attn.0", attention_1="self_attn.1", mlp_0="mlps.0",
                             mlp_1="mlps.1", router="router"),
+    # Gemma 4 (layouts/gemma4.py; its layers' indices by kind too): the router's proj, the experts and the per-layer
+    # input projections sit on the layer; per_layer_model_projection on the model.
     "gemma4_text": ModulePaths("model.layers", tuple({**dict(_LLAMA_SEGMENTS), "moe": "", "per_layer_input": ""}.items()),
                                (("per_layer_inputs", "model"),)),
     # Gemma 3n (layouts/gemma3n.py; its runs of layers numbered by layer_indices): the per-layer input projections
@@ -150,8 +150,7 @@ PEFT_MOE_CONVERSION: dict[str, str] = {"mixtral": "mixtral", "qwen3_moe": "qwen2
                                        "deepseek_v3": "qwen2_moe", "olmoe": "qwen2_moe", "glm4_moe": "qwen2_moe",
                                        "hunyuan_v1_moe": "qwen2_moe", "dots1": "qwen2_moe", "glm4_moe_lite": "qwen2_moe",
                                        "ernie4_5_moe": "qwen2_moe", "deepseek_v32": "qwen2_moe", "qwen3_next": "qwen2_moe",
-                                       "minimax": "mixtral",
-                                       "minimax_m2": "mixtral", "flex_olmo": "qwen2_moe", "solar_open": "qwen2_moe",
+                                       "minimax": "mixtral", "minimax_m2": "mixtral", "flex_olmo": "qwen2_moe", "solar_open": "qwen2_moe",
                                        "exaone_moe": "qwen2_moe", "afmoe": "qwen2_moe", "cohere2_moe": "qwen2_moe",
                                        "glm_moe_dsa": "qwen2_moe", "glm4v_moe": "qwen2_moe",
                                        "longcat_flash": "qwen2_moe", "mellum": "qwen2_moe"}

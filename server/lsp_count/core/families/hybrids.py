@@ -1023,7 +1023,6 @@ OLMO_HYBRID = {
 }
 
 
-
 # --- MiniMax (MiniMax-Text-01) -------------------------------------------------------------------------
 
 # MiniMaxConfig: each layer lightning attention (linear attention) where layer_types says linear_attention (legacy
