@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from typing import Mapping
+from dataclasses import dataclass
+from typing import Mapping, Sequence
 
 from lsp_count.core.source import Problem, Span
 from lsp_count.core.spec import Derived, Field, ModelSpec
@@ -32,19 +33,42 @@ def check_pad_token(spec: ModelSpec) -> list[Problem]:
     decoder builds its own, decoder_vocab_size rows, before any tying: its vocabulary must hold it too), or in
     the embedding's rows where it has more (Mllama's text model: extra_embedding_rows for the image tokens)."""
     v = spec.values
-    pad = v.get("pad_token_id")
-    written = "pad_token_id" if "pad_token_id" in spec.origins else "pad_token_id (class default)"
-    vocabs = [("vocab_size", "vocab_size", int(v.get("extra_embedding_rows") or 0))]
+    embeddings = [PaddedEmbedding("token embedding", "vocab_size", "vocab_size", int(v.get("extra_embedding_rows") or 0))]
     if isinstance(v.get("decoder_vocab_size"), int):
-        vocabs.append(("decoder_vocab_size", "decoder_vocab_written", 0))
-    for name, field, extra in vocabs:
-        vocab = v.get(name)
-        if isinstance(pad, int) and isinstance(vocab, int) and not -(vocab + extra) <= pad < vocab + extra:
-            where = next((spec.key_span(f) for f in ("pad_token_id", field, "vocab_size") if spec.key_span(f)), None)
-            said = (f"the token embedding ({name} {vocab} + {extra} rows): nn.Embedding refuses it" if extra else
-                    f"the vocabulary ({name} {vocab}): the token embedding refuses it")
-            return [Problem("error", "LC103", f"{written} {pad} is outside {said}", where or spec.span)]
-    return []
+        embeddings.append(PaddedEmbedding("decoder's token embedding", "decoder_vocab_size", "decoder_vocab_written"))
+    problem = pad_token_problem(spec, embeddings)
+    return [problem] if problem is not None else []
+
+
+@dataclass(frozen=True)
+class PaddedEmbedding:
+    """An embedding that takes pad_token_id as its padding index: what it is, the value holding its vocabulary
+    (said as ``label``, else as the value's name), the field whose key locates it, and the rows it has beyond."""
+
+    what: str
+    vocabulary: str
+    field: str
+    extra_rows: int = 0
+    label: str = ""
+
+
+def pad_token_problem(spec: ModelSpec, embeddings: Sequence[PaddedEmbedding]) -> Problem | None:
+    """The LC103 error for a pad_token_id outside the rows of the first of ``embeddings`` that refuses it (at
+    pad_token_id's key, else the vocabulary's), or None."""
+    v = spec.values
+    pad = v.get("pad_token_id")
+    if not isinstance(pad, int):
+        return None
+    written = "pad_token_id" if "pad_token_id" in spec.origins else "pad_token_id (class default)"
+    for e in embeddings:
+        vocab, extra = v.get(e.vocabulary), e.extra_rows
+        if isinstance(vocab, int) and not -(vocab + extra) <= pad < vocab + extra:
+            where = next((spec.key_span(f) for f in ("pad_token_id", e.field, "vocab_size") if spec.key_span(f)), None)
+            label = e.label or e.vocabulary
+            said = (f"the {e.what} ({label} {vocab} + {extra} rows): nn.Embedding refuses it" if extra else
+                    f"the vocabulary ({label} {vocab}): the {e.what} refuses it")
+            return Problem("error", "LC103", f"{written} {pad} is outside {said}", where or spec.span)
+    return None
 
 
 # The RoPE types transformers 5 knows (modeling_rope_utils: a _validate_<type>_rope_parameters and, but for the

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import json
 
-from lsp_count.core.families.common import pad_token, rope_entry_problem
+from lsp_count.core.families.common import PaddedEmbedding, pad_token, pad_token_problem, rope_entry_problem
 from lsp_count.core.families.decoders import ROPE, fixed, rope_by_layer_type
 from lsp_count.core.families.gemma4 import GEMMA4_ROPE_TYPES
 from lsp_count.core.source import Problem
@@ -186,15 +186,12 @@ def _check(spec) -> list[Problem]:
                                              "decimal point: Gemma3nTextConfig's field takes a float alone",
                            spec.key_span("final_logit_softcapping") or where))
     # The token embedding and the per-layer embedding both take pad_token_id as their padding index.
-    pad = v.get("pad_token_id")
-    for name in ("vocab_size", "per_layer_vocab"):
-        vocab = v.get(name)
-        if isinstance(pad, int) and isinstance(vocab, int) and not -vocab <= pad < vocab:
-            written = "pad_token_id" if "pad_token_id" in spec.origins else "pad_token_id (class default)"
-            label = spec.key_label(name) if name in spec.origins else spec.family.fields[name].keys[0]
-            out.append(Problem("error", "LC103", f"{written} {pad} is outside the vocabulary ({label} {vocab}): "
-                                                 "the embedding refuses it", spec.key_span("pad_token_id") or where))
-            break
+    problem = pad_token_problem(spec, [PaddedEmbedding(what, name, name, label=spec.key_label(name) if name in spec.origins
+                                                       else spec.family.fields[name].keys[0])
+                                       for what, name in (("token embedding", "vocab_size"),
+                                                          ("per-layer embedding", "per_layer_vocab"))])
+    if problem is not None:
+        out.append(problem)
     return out
 
 

@@ -27,7 +27,8 @@ from __future__ import annotations
 import json
 
 from lsp_count.core.families.decoders import ROPE, fixed, nulls
-from lsp_count.core.families.common import ROPE_TYPE_REQUIRED, pad_token, rope_entry_problem, written_rope
+from lsp_count.core.families.common import (ROPE_TYPE_REQUIRED, PaddedEmbedding, pad_token, pad_token_problem,
+                                             rope_entry_problem, written_rope)
 from lsp_count.core.source import Problem
 from lsp_count.core.spec import Derived, Family, Field
 
@@ -204,16 +205,13 @@ def _check(spec) -> list[Problem]:
                 out.append(Problem("error", "LC102", f"{what}: with enable_moe_block Gemma4ForCausalLM cannot be "
                                                      "built without it", spec.key_span(name) or where))
     # The token embedding and the per-layer embedding both take pad_token_id as their padding index.
-    pad = v.get("pad_token_id")
-    vocabs = [("vocab_size", v.get("vocab_size"))]
+    embeddings = [PaddedEmbedding("token embedding", "vocab_size", "vocab_size")]
     if v.get("per_layer_width"):
-        vocabs.append(("vocab_size_per_layer_input", v.get("per_layer_vocab")))
-    for name, vocab in vocabs:
-        if isinstance(pad, int) and isinstance(vocab, int) and not -vocab <= pad < vocab:
-            written = "pad_token_id" if "pad_token_id" in spec.origins else "pad_token_id (class default)"
-            out.append(Problem("error", "LC103", f"{written} {pad} is outside the vocabulary ({name} {vocab}): "
-                                                 "the embedding refuses it", spec.key_span("pad_token_id") or where))
-            break
+        embeddings.append(PaddedEmbedding("per-layer embedding", "per_layer_vocab", "per_layer_vocab",
+                                          label="vocab_size_per_layer_input"))
+    problem = pad_token_problem(spec, embeddings)
+    if problem is not None:
+        out.append(problem)
     return out
 
 
