@@ -901,31 +901,26 @@ def kv_cache(model: ModelReport, context: int, batch: int, kv_dtype: str = "bflo
                                        + f") × {context:,} tokens × batch {batch}; {kv_dtype}")
     kv, d = spec.int("num_kv_heads"), spec.int("head_dim")
     heads_here = max(kv // tp, 1)
-    per_token_layer = 2 * heads_here * d * elem_bytes
     sliding = sliding_layers(spec)
     window = sliding_window(spec)
     tokens = [min(context, window) if s and window else context for s in sliding]
     crossed, image = _cross_attention_cache(model, spec)
     tokens = [image if cross else t for t, cross in zip(tokens, crossed)] if crossed else tokens
-    # MiMo-V2-Flash: values value_head_dim wide, and sliding_kv_mult times the key/value heads in its sliding layers
-    # (layer_types): each layer's bytes per token, in units of per_token_layer's where the layers are alike.
+    # Each layer's bytes per token: keys head_dim and values value_head_dim wide (MiMo-V2-Flash's are narrower),
+    # sliding_kv_mult times the key/value heads in the sliding layers of layer_types (MiMo's too).
     vd, mult = v.get("value_head_dim"), int(v.get("sliding_kv_mult") or 1)  # type: ignore[call-overload]
-    if vd or mult > 1:
-        types = tuple(v.get("layer_types") or ())
-        widths = [max(kv * (mult if i < len(types) and types[i] == "sliding_attention" else 1) // tp, 1)
-                  * (d + int(vd or d)) * elem_bytes for i in range(n)]  # type: ignore[call-overload]
-        stages = [sum(t * w for t, w in zip(tokens[i:i + stage], widths[i:i + stage])) for i in range(0, n, stage)]
-        total = max(stages or [0]) * batch
-        per_type = sorted({(types[i] if i < len(types) else "full_attention", w) for i, w in enumerate(widths)})
-        widths_note = ", ".join(f"{t.split('_')[0]} {w // elem_bytes} values a token" for t, w in per_type)
-        where = f"{n} layers" if not any(sliding) else \
-            f"{n - sum(sliding)} full + {sum(sliding)} sliding (window {window:,})"
-        return KVCache(total, pp == 1, f"{where} × keys (head_dim {d}) and values (v_head_dim {vd or d}): "
-                                       f"{widths_note} × {context:,} tokens × batch {batch}; {kv_dtype}")
-    stages = [sum(tokens[i:i + stage]) for i in range(0, n, stage)] if n else [0]
-    total = max(stages) * per_token_layer * batch
+    types = tuple(v.get("layer_types") or ())
+    widths = [max(kv * (mult if i < len(types) and types[i] == "sliding_attention" else 1) // tp, 1)
+              * (d + int(vd or d)) * elem_bytes for i in range(n)]  # type: ignore[call-overload]
+    stages = [sum(t * w for t, w in zip(tokens[i:i + stage], widths[i:i + stage])) for i in range(0, n, stage)]
+    total = max(stages or [0]) * batch
     n_sliding = sum(sliding)
     where = f"{n} layers" if not n_sliding else f"{n - n_sliding} full + {n_sliding} sliding (window {window:,})"
+    if vd or mult > 1:
+        per_type = sorted({(types[i] if i < len(types) else "full_attention", w) for i, w in enumerate(widths)})
+        widths_note = ", ".join(f"{t.split('_')[0]} {w // elem_bytes} values a token" for t, w in per_type)
+        return KVCache(total, pp == 1, f"{where} × keys (head_dim {d}) and values (v_head_dim {vd or d}): "
+                                       f"{widths_note} × {context:,} tokens × batch {batch}; {kv_dtype}")
     if any(crossed):
         n_cross = sum(crossed)
         where = f"{n - n_cross} self-attention layers" if n_cross < n else "no self-attention layers"
