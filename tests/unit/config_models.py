@@ -24,6 +24,20 @@ def errors(config: dict | None = None, text: str | None = None):
     return [p for p in analyze(config or {}, text).problems if p.severity == "error"]
 
 
+def error_messages(config: dict) -> list[str]:
+    """The messages of the errors ``config`` gets."""
+    return [p.message for p in analyze(config).problems if p.severity == "error"]
+
+
+def kv_cache_bytes(config: dict, context: int, batch: int = 1) -> int:
+    """The KV cache bytes the memory estimate gives ``config``'s model for ``batch`` sequences of ``context``."""
+    from lsp_count.core.memory import Settings, estimate_memory
+
+    line = estimate_memory(model(config), Settings(context=context, batch=batch)).line("kv_cache")
+    assert line is not None
+    return line.bytes
+
+
 def catalog_config(name: str, **overrides: object) -> dict:
     """A bundled catalog config ("google-t5/t5-small"), with keys overridden."""
     return {**json.loads((CATALOG_DIR / f"{name}.json").read_text()), **overrides}

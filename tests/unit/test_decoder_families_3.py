@@ -9,7 +9,7 @@ import pytest
 
 from lsp_count.core.memory import Settings, estimate_memory
 
-from config_models import analyze, model as count
+from config_models import analyze, error_messages as errors, model as count
 
 # transformers 5.25, meta device, each family's class with its config class's defaults.
 CLASS_DEFAULTS = {
@@ -37,10 +37,6 @@ KV = H * 1 * 8  # k_proj, v_proj 16 → 8: 128 each
 ATTENTION = Q + 2 * KV + O  # 768
 MLP = 3 * H * 8  # gate, up, down: 384
 EDGES = VOCAB * H + H + H * VOCAB  # embed_tokens, the final norm, lm_head: 336
-
-
-def errors(config: dict) -> list[str]:
-    return [p.message for p in analyze(config).problems if p.severity == "error"]
 
 
 @pytest.mark.parametrize("model_type", sorted(CLASS_DEFAULTS))

@@ -11,9 +11,8 @@ import json
 import pytest
 
 from lsp_count.core.layouts.decoder import layer_indices
-from lsp_count.core.memory import Settings, estimate_memory
 
-from config_models import analyze, model as count
+from config_models import error_messages as errors, kv_cache_bytes as kv_bytes, model as count
 
 # transformers 5.25, meta device, each class with its config class's defaults.
 CLASS_DEFAULTS = {
@@ -30,16 +29,6 @@ CLASS_DEFAULTS = {
     ("hy_v3", "HYV3ForCausalLM"): 295_033_528_320,
     ("hy_v3", "HYV3Model"): 294_538_600_448,
 }
-
-
-def errors(config: dict) -> list[str]:
-    return [p.message for p in analyze(config).problems if p.severity == "error"]
-
-
-def kv_bytes(config: dict, context: int, batch: int = 1) -> int:
-    line = estimate_memory(count(config), Settings(context=context, batch=batch)).line("kv_cache")
-    assert line is not None
-    return line.bytes
 
 
 @pytest.mark.parametrize(("model_type", "architecture"), sorted(CLASS_DEFAULTS))

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import json
 
-from lsp_count.core.families.decoders import ROPE, fixed, nulls
+from lsp_count.core.families.decoders import ROPE, fixed
 from lsp_count.core.families.common import (ROPE_TYPE_REQUIRED, PaddedEmbedding, pad_token, pad_token_problem,
                                              rope_entry_problem, written_rope)
 from lsp_count.core.source import Problem
