@@ -149,3 +149,39 @@ def test_phi3_refuses_longrope_factors_of_another_length_as_transformers_does() 
         yield config, False
 
     _each_drawn_config("phi3", variants)
+
+
+def _keeps_no_head_dim(model_type: str) -> bool:
+    """Whether the family's config class, with its defaults, holds a head_dim attribute that is None (MixtralConfig):
+    transformers' dynamic, YaRN and LongRoPE frequencies read that attribute where it exists."""
+    try:
+        config = transformers.CONFIG_MAPPING[model_type]()
+        text = config.get_text_config() if hasattr(config, "get_text_config") else config
+        return hasattr(text, "head_dim") and text.head_dim is None
+    except Exception:  # noqa: BLE001 - a class whose defaults do not build, or a per-layer head_dim (Gemma 4)
+        return False
+
+
+SCALED = [{"rope_type": "yarn", "factor": 2.0, "original_max_position_embeddings": 64},
+          {"rope_type": "dynamic", "factor": 2.0},
+          {"rope_type": "longrope", "short_factor": [1.0], "long_factor": [1.0], "original_max_position_embeddings": 64},
+          {"type": "yarn", "factor": 2.0, "original_max_position_embeddings": 64},
+          {"type": "dynamic", "factor": 2.0}, *COMPLETE]
+
+
+@pytest.mark.parametrize("model_type", [mt for mt in _families(nested=False) if _keeps_no_head_dim(mt)])
+def test_a_scaled_rope_without_head_dim_is_refused_where_the_config_class_keeps_it_none(model_type: str) -> None:
+    """A config class that keeps head_dim None where it is not written (Mixtral's) leaves transformers unable to
+    build the rotary embedding of the RoPE types that read it (TypeError); lsp-count refuses those and counts the
+    rest, with head_dim absent or null, under rope_parameters and the legacy rope_scaling."""
+    def variants(base: dict):
+        for entry in SCALED:
+            for key in ("rope_parameters", "rope_scaling"):
+                for head_dim in ("absent", None):
+                    config = {k: x for k, x in copy.deepcopy(base).items() if k not in ("head_dim", "rope_scaling")}
+                    if head_dim is None:
+                        config["head_dim"] = None
+                    config[key] = {"rope_theta": 10000.0, **entry}
+                    yield config, False
+
+    _each_drawn_config(model_type, variants)

@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import Callable
 
 from lsp_count.core.families.common import (LABEL_FIELDS, ROPE_TYPE_KEYS, ROPE_TYPE_REQUIRED, TEXT_ROPE_TYPES,
-                                            check_pad_token, pad_token, rope_entry_problem)
+                                            check_pad_token, pad_token, rope_entry_problem, written_rope)
 from lsp_count.core.source import Problem
 from lsp_count.core.spec import Derived, Family, Field
 
@@ -304,6 +304,28 @@ def _rope_layers_short(spec) -> list[Problem]:
     return []
 
 
+# The RoPE types whose frequencies transformers computes from config.head_dim wherever the config has that attribute
+# (modeling_rope_utils' dynamic, YaRN and LongRoPE functions; the others fall back to hidden_size / heads).
+ROPE_TYPES_READING_HEAD_DIM = ("dynamic", "yarn", "longrope")
+
+
+def _scaled_rope_needs_head_dim(spec) -> list[Problem]:
+    """MixtralConfig keeps head_dim None where it is not written (or null): under a RoPE type that reads it, int(None
+    × factor) fails as transformers builds the model (TypeError)."""
+    v = spec.values
+    key, entry = written_rope(v)
+    rope_type = entry.get("rope_type", entry.get("type")) if isinstance(entry, dict) else None
+    if v.get("rope_head_dim") is not None or rope_type not in ROPE_TYPES_READING_HEAD_DIM:
+        return []
+    hidden, heads = v.get("hidden_size"), v.get("num_heads")
+    width = f": hidden_size / num_attention_heads is {hidden // heads}" if type(hidden) is int and type(heads) is int \
+        and heads > 0 else ""
+    said = '"head_dim": null' if "rope_head_dim" in spec.origins else "head_dim is not written"
+    return [Problem("error", "LC102", f'{said}, and MixtralConfig keeps it None: the "{rope_type}" RoPE of {key} computes '
+                                      f"its width from head_dim, so transformers fails to build the model (TypeError); "
+                                      f"write head_dim{width}", spec.key_span(key) or spec.span)]
+
+
 def attention_must_be_hidden_wide(needs: str) -> Callable[..., list[Problem]]:
     """A check for a family whose model builds attention of any width (heads × head_dim) but whose
     forward pass needs it hidden_size wide (``needs``: what takes hidden_size values): a warning,
@@ -465,7 +487,7 @@ FAMILIES: tuple[Family, ...] = (
     decoder("mixtral", "MixtralForCausalLM", WRITTEN_HEAD_DIM, FLOOR_HEADS, d(intermediate_size=14336, num_kv_heads=8, max_positions=131072), MOE,
             {"moe_intermediate_size": EXPERT_WIDTH_IS_MLP},
             {"q_bias": fixed(False), "k_bias": fixed(False), "v_bias": fixed(False), "o_bias": fixed(False), "mlp_bias": fixed(False)},
-            nulls(head_dim="default", num_experts=("n_routed_experts",))),
+            nulls(head_dim="default", num_experts=("n_routed_experts",)), checks=(_scaled_rope_needs_head_dim,)),
     decoder("qwen2", "Qwen2ForCausalLM", WRITTEN_HEAD_DIM, FLOOR_HEADS, d(vocab_size=151936, intermediate_size=22016, max_positions=32768, num_kv_heads=32), QKV_BIAS_ONLY,
             {"mlp_bias": fixed(False)}, QWEN_SLIDING, nulls(num_kv_heads=KV_HEADS),
             notes=("Qwen2 has q/k/v biases; its config has no key for them",)),
