@@ -127,6 +127,30 @@ def test_an_odd_number_of_rotated_values_under_yarn_is_refused() -> None:
     assert total({**oss, "partial_rotary_factor": 0.5, "rope_parameters": {"rope_type": "default"}}) == 11_414
 
 
+def test_two_rotated_values_under_dynamic_scaling_are_refused() -> None:
+    # Dynamic NTK scaling raises the base to the power dim / (dim - 2): a head 4 wide, half of it rotated, divides
+    # by zero as transformers builds the model; 4 rotated values build. Cohere2-MoE's rope_parameters, which its
+    # class keeps as written, is judged by the same rule.
+    llama = {"model_type": "llama", "architectures": ["LlamaForCausalLM"], "vocab_size": 10, "hidden_size": 8,
+             "intermediate_size": 8, "num_hidden_layers": 1, "num_attention_heads": 2, "num_key_value_heads": 1,
+             "head_dim": 4, "rope_parameters": {"rope_type": "dynamic", "factor": 2.0, "rope_theta": 10000.0}}
+    assert total(llama) == 2 * 10 * 8 + 8 + (64 + 32 + 32 + 64) + 3 * 8 * 8 + 2 * 8  # 568: embeddings, norm, attention, MLP
+    halved = {**llama, "rope_parameters": {**llama["rope_parameters"], "partial_rotary_factor": 0.5}}
+    text, report = analyze(halved)
+    (error,) = [p for p in report.problems if p.severity == "error"]
+    assert error.message == ('head_dim 4 rotates 2 values under dynamic NTK scaling (rope_type "dynamic", '
+                             "partial_rotary_factor 0.5), which transformers raises the RoPE base to the power "
+                             "dim / (dim - 2) with, dividing by zero as it builds the model (give a head width and "
+                             "partial_rotary_factor that rotate more than 2)")
+    assert text.splitlines()[error.span.start.line][error.span.start.column:].startswith('"head_dim"')
+    cohere = {"model_type": "cohere2_moe", "vocab_size": 12, "hidden_size": 8, "num_hidden_layers": 1,
+              "num_attention_heads": 1, "num_key_value_heads": 1, "head_dim": 2,
+              "rope_parameters": {"rope_type": "dynamic", "factor": 2.0, "rope_theta": 10000.0}}
+    (message,) = [p.message for p in errors(cohere)]
+    assert message.startswith("head_dim 2 rotates 2 values under dynamic NTK scaling (partial_rotary_factor 1.0 in "
+                              "rope_parameters), which transformers raises")
+
+
 def test_no_bundled_hub_config_has_an_odd_rotary_width() -> None:
     paths = sorted(pathlib.Path(CATALOG_DIR).rglob("*.json"))
     assert len(paths) > 100

@@ -12,7 +12,7 @@ from typing import Mapping
 from lsp_count.core.config_keys import misspelt_keys
 from lsp_count.core.engine import count
 from lsp_count.core.families import find_family, registry
-from lsp_count.core.families.common import TEXT_ROPE_TYPES, rope_entry_problem, written_rope
+from lsp_count.core.families.common import TEXT_ROPE_TYPES, rope_entry_problem, unbuilt_rotary, written_rope
 from lsp_count.core.report import ModelReport
 from lsp_count.core.source import Problem, SourceNode, Span
 from lsp_count.core.spec import Derived, Family, ModelSpec, SpecError, resolve_values
@@ -254,7 +254,7 @@ def consistency_problems(spec: ModelSpec) -> list[Problem]:
             "activations",
             spec.key_span("experts_per_token") or spec.key_span("num_experts") or spec.span,
         ))
-    out.extend(_odd_rotary_problems(spec))
+    out.extend(_rotary_width_problems(spec))
     out.extend(_rope_type_problems(spec))
     for check in spec.family.checks:
         out.extend(check(spec))
@@ -341,10 +341,11 @@ def _rotated(width: int, factor: object) -> int | None:
         return None
 
 
-def _odd_rotary_problems(spec: ModelSpec) -> list[Problem]:
+def _rotary_width_problems(spec: ModelSpec) -> list[Problem]:
     """An odd rotary width transformers 5 refuses: a head width (the head_dim its config class holds: Family
     field "rope_head_dim") odd, over 4 and fully rotated (its RoPE check, validate_rope, as RoPE turns pairs
-    of values), or an odd number over 4 of rotated values under YaRN (whose frequencies then do not build)."""
+    of values), or an odd number over 4 of rotated values under YaRN (whose frequencies then do not build), or
+    2 rotated values under dynamic NTK scaling (whose base it raises to dim / (dim - 2))."""
     v = spec.values
     held, hidden, heads = v.get("rope_head_dim"), v.get("hidden_size"), v.get("num_heads")
     # The rotary embedding's width: the head_dim held, else hidden_size / num_attention_heads.
@@ -355,12 +356,13 @@ def _odd_rotary_problems(spec: ModelSpec) -> list[Problem]:
     entries = [(t, e, _rotated(width, e["partial_rotary_factor"])) for t, e in _rope_entries(spec)]
     checked = type(held) is int and width > 4 and width % 2
     refused = next(((t, e, turned) for t, e, turned in entries if checked and turned == width), None)
-    # YaRN's ramp has turned // 2 entries for ceil(turned / 2) frequencies: those of 3 and 1 broadcast.
-    # (Family field "rotary_embedding": false where the model builds no rotary embedding for this config, as
-    # Granite 4 hybrid without position_embedding_type "rope": no YaRN frequencies are built there, while its
-    # config class still refuses an odd fully rotated width, above.)
-    unbuilt = next(((t, e, turned) for t, e, turned in entries if e.get("rope_type", e.get("type")) == "yarn"
-                    and turned is not None and turned > 4 and turned % 2), None) if v.get("rotary_embedding", True) else None
+    # A type whose frequencies do not build over that many rotated values (unbuilt_rotary). (Family field
+    # "rotary_embedding": false where the model builds no rotary embedding for this config, as Granite 4 hybrid
+    # without position_embedding_type "rope": no frequencies are built there, while its config class still refuses
+    # an odd fully rotated width, above.)
+    unbuilt = next(((t, e, turned) for t, e, turned in entries
+                    if unbuilt_rotary(e.get("rope_type", e.get("type")), turned)), None) \
+        if v.get("rotary_embedding", True) else None
     if refused is None and unbuilt is None:
         return []
     layer_type, entry, turned = refused or unbuilt
@@ -387,10 +389,10 @@ def _odd_rotary_problems(spec: ModelSpec) -> list[Problem]:
                    f"needs an even rotary dimension and refuses the config (give an even {even}, or a {share} "
                    "under 1)")
     else:
-        message = (f'{said} rotates {turned} values under YaRN (rope_type "yarn", '
-                   f"partial_rotary_factor {factor}{of}), an odd number: transformers cannot build its rotary "
-                   f"embedding, which needs an even rotary dimension (give a head width and {share} that "
-                   "rotate an even number)")
+        rope_type = entry.get("rope_type", entry.get("type"))
+        kind, reason = unbuilt_rotary(rope_type, turned)  # type: ignore[misc]
+        message = (f'{said} rotates {turned} values under {kind} (rope_type "{rope_type}", partial_rotary_factor '
+                   f"{factor}{of}), " + reason.format(share=share))
     return [Problem("error", "LC103", message, where)]
 
 

@@ -91,6 +91,23 @@ ROPE_TYPE_KEYS: dict[str, tuple[str, ...]] = {
 TEXT_ROPE_TYPES = {t: keys for t, keys in ROPE_TYPE_KEYS.items() if t != "axial"}
 
 
+def unbuilt_rotary(rope_type: object, turned: int | None) -> tuple[str, str] | None:
+    """Why transformers cannot build the rotary embedding of ``rope_type`` over ``turned`` rotated values: (the
+    type as said, the reason, with what to give instead), or None. YaRN's ramp has turned // 2 entries for
+    ceil(turned / 2) frequencies (those of 3 and 1 broadcast); dynamic NTK scaling raises the base to the power
+    dim / (dim - 2)."""
+    if turned is None:
+        return None
+    if rope_type == "yarn" and turned > 4 and turned % 2:
+        return "YaRN", ("an odd number: transformers cannot build its rotary embedding, which needs an even rotary "
+                        "dimension (give a head width and {share} that rotate an even number)")
+    if rope_type == "dynamic" and turned == 2:
+        return "dynamic NTK scaling", ("which transformers raises the RoPE base to the power dim / (dim - 2) with, "
+                                       "dividing by zero as it builds the model (give a head width and {share} that "
+                                       "rotate more than 2)")
+    return None
+
+
 def written_rope(values: Mapping) -> tuple[str, object]:
     """The key a config's rotary settings are read from, and its value: the legacy rope_scaling where it is a
     non-empty mapping (it replaces rope_parameters), else rope_parameters."""

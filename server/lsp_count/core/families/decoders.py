@@ -12,7 +12,8 @@ from dataclasses import replace
 from typing import Callable
 
 from lsp_count.core.families.common import (LABEL_FIELDS, ROPE_TYPE_KEYS, ROPE_TYPE_REQUIRED, TEXT_ROPE_TYPES,
-                                            check_pad_token, pad_token, rope_entry_problem, written_rope)
+                                            check_pad_token, pad_token, rope_entry_problem, unbuilt_rotary,
+                                            written_rope)
 from lsp_count.core.source import Problem
 from lsp_count.core.spec import Derived, Family, Field
 
@@ -79,7 +80,7 @@ BASE: dict[str, Field] = {
 }
 
 # What transformers 5's RoPE check (RotaryEmbeddingConfigMixin.validate_rope, run as a config is made) reads:
-# it refuses a head width over 4 that is odd and fully rotated (hf_config._odd_rotary_problems says so).
+# it refuses a head width over 4 that is odd and fully rotated (hf_config._rotary_width_problems says so).
 ROPE: dict[str, Field] = {
     # The width the config class holds as head_dim (None: it holds none, and the check is skipped).
     # LlamaConfig's is head_dim, or hidden_size / num_attention_heads; WRITTEN_HEAD_DIM for the others.
@@ -2031,17 +2032,18 @@ def _cohere2_moe(spec) -> list[Problem]:
     elif isinstance(rope, dict) and (problem := rope_entry_problem(rope, COHERE2_WRITTEN_ROPE_TYPES, '"rope_parameters"',
                                                                    spec.key_span("rope_parameters_written"))):
         out.append(problem)
-    elif isinstance(rope, dict) and rope.get("rope_type") == "yarn" and type(v.get("head_dim")) is int:
-        # (the check on the class's own parameters, hf_config._odd_rotary_problems, does not see this mapping)
+    elif isinstance(rope, dict) and type(v.get("head_dim")) is int:
+        # (the check on the class's own parameters, hf_config._rotary_width_problems, does not see this mapping)
         factor = rope.get("partial_rotary_factor", 1.0)
         turned = int(v["head_dim"] * factor) if isinstance(factor, (int, float)) and not isinstance(factor, bool) \
             and math.isfinite(factor) else None
-        if turned is not None and turned > 4 and turned % 2:
-            out.append(Problem("error", "LC103", f"head_dim {v['head_dim']} rotates {turned} values under YaRN "
-                                                 f"(partial_rotary_factor {factor} in rope_parameters), an odd number: "
-                                                 "transformers cannot build its rotary embedding, which needs an even "
-                                                 "rotary dimension", spec.key_span("rope_parameters_written")
-                               or spec.span))
+        unbuilt = unbuilt_rotary(rope.get("rope_type"), turned)
+        if unbuilt is not None:
+            kind, reason = unbuilt
+            out.append(Problem("error", "LC103", f"head_dim {v['head_dim']} rotates {turned} values under {kind} "
+                                                 f"(partial_rotary_factor {factor} in rope_parameters), "
+                                                 + reason.format(share="partial_rotary_factor"),
+                               spec.key_span("rope_parameters_written") or spec.span))
     if v.get("first_k_dense_replace") is None and ("layer_types" not in spec.origins
                                                    or "mlp_layer_types" not in spec.origins):
         out.append(Problem("error", "LC102", '"first_k_dense_replace": null: Cohere2MoeConfig derives the layer types '
