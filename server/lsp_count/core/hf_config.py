@@ -97,7 +97,9 @@ def build_spec(root: SourceNode, name: str, model_type_hint: str | None = None, 
     problems: list[Problem] = []
     head = None
     if arch is not None:
-        known = index.get(arch)
+        # The family's own table first: a config class may build another family's classes (ExaoneConfig builds
+        # LlamaForCausalLM), which the index files under the family that registered them first.
+        known = (model_type, family.heads[arch]) if arch in family.heads else index.get(arch)
         if known and known[0] == model_type:
             head = known[1]
         elif not sub_config:
@@ -107,7 +109,7 @@ def build_spec(root: SourceNode, name: str, model_type_hint: str | None = None, 
             ))
     architecture = arch if head else family.architecture
     if head is None:
-        head = index.get(family.architecture, (model_type, "causal_lm"))[1]
+        head = family.heads.get(family.architecture) or index.get(family.architecture, (model_type, "causal_lm"))[1]
         if arch is None and not sub_config:
             problems.append(Problem("info", "LC106", f"no \"architectures\" in the config: counted {family.architecture}",
                                     root.span))
