@@ -211,7 +211,7 @@ def moe_config(rng: random.Random, model_type: str) -> dict:
         cfg.update(architectures=["GptOssForCausalLM"], num_local_experts=experts, head_dim=head_dim)
     elif model_type == "hunyuan_v1_moe":  # an nn.Linear router in the gate (gate.wg), a shared MLP (shared_mlp)
         cfg.update(architectures=["HunYuanMoEV1ForCausalLM"], num_experts=experts, head_dim=head_dim)
-    elif model_type == "glm4_moe":  # DeepSeek-V3's experts (a dense first layer, shared experts), plain attention
+    elif model_type in ("glm4_moe", "param2moe", "sarvam_moe"):  # DeepSeek-V3's experts, plain attention
         cfg.update(architectures=["Glm4MoeForCausalLM"], n_routed_experts=experts, moe_intermediate_size=rng.choice([8, 12]),
                    first_k_dense_replace=1, n_shared_experts=rng.choice([1, 2]), n_group=1, topk_group=1)
     else:  # deepseek_v2 / deepseek_v3: multi-head latent attention, dense first layer, shared experts
@@ -224,7 +224,7 @@ def moe_config(rng: random.Random, model_type: str) -> dict:
 
 
 MOE_FAMILIES = ["mixtral", "qwen2_moe", "qwen3_moe", "deepseek_v2", "deepseek_v3", "olmoe", "glm4_moe", "gpt_oss",
-                "granitemoe", "phimoe", "hunyuan_v1_moe"]
+                "granitemoe", "phimoe", "hunyuan_v1_moe", "param2moe", "sarvam_moe", "sarvam_mla"]
 MOE_TARGETS = {
     "mixtral": [["q_proj", "w2"], ["w1", "w3", "gate"], ["w1"], r".*\.(v_proj|w2|w3|w1)", r"model\.layers\.0\..*_proj"],
     "qwen2_moe": [["q_proj", "down_proj"], ["gate_proj", "up_proj", "shared_expert_gate"], ["gate"], r".*mlp\..*"],
@@ -233,6 +233,10 @@ MOE_TARGETS = {
     "deepseek_v3": [["down_proj", "kv_b_proj"], ["gate", "gate_proj", "up_proj"], r"model\.layers\.1\..*"],
     "olmoe": [["q_proj", "down_proj"], ["gate_proj", "up_proj", "gate"], ["up_proj"], r".*\.(gate|o_proj)"],
     "glm4_moe": [["gate_proj", "up_proj", "down_proj", "o_proj"], ["gate", "k_proj"], r".*mlp\..*"],
+    # GLM-4-MoE's and DeepSeek-V3's classes under other config classes: peft converts sarvam_mla's, not the others'
+    "param2moe": [["gate_proj", "up_proj", "down_proj", "o_proj"], ["gate", "k_proj"], r".*mlp\..*"],
+    "sarvam_moe": [["gate_proj", "up_proj", "q_proj"], ["gate"], r".*\.(gate|o_proj)"],
+    "sarvam_mla": [["down_proj", "kv_b_proj"], ["gate", "gate_proj", "up_proj"], r"model\.layers\.1\..*"],
     "gpt_oss": [["q_proj", "o_proj"], ["router"], ["down_proj"], r".*\.(k_proj|v_proj)"],
     "granitemoe": [["q_proj", "o_proj"], ["router"], ["down_proj"], r".*\.(k_proj|v_proj)"],
     "phimoe": [["q_proj", "router"], ["router"], ["down_proj"], r".*\.(router|v_proj)"],
@@ -367,6 +371,18 @@ FAMILY_CONFIGS = {
                         n_routed_experts=4, moe_intermediate_size=8, first_k_dense_replace=1, n_shared_experts=1,
                         kv_lora_rank=8, q_lora_rank=8, qk_rope_head_dim=4, qk_nope_head_dim=4, v_head_dim=4,
                         n_group=1, topk_group=1, num_experts_per_tok=2),
+    # config classes of their own over another family's classes (families/reused.py)
+    "gpt-sw3": dict(n_layer=2, n_embd=16, n_head=2, vocab_size=64),
+    "exaone": dict(num_layers=2, hidden_size=16, num_attention_heads=2, num_key_value_heads=1, vocab_size=64,
+                   intermediate_size=32),
+    "hyperclovax": dict(num_hidden_layers=2, hidden_size=16, num_attention_heads=2, num_key_value_heads=1,
+                        vocab_size=64, intermediate_size=32),
+    "sarvam_mla": dict(num_hidden_layers=3, hidden_size=16, num_attention_heads=2, vocab_size=64, intermediate_size=32,
+                       n_routed_experts=4, moe_intermediate_size=8, kv_lora_rank=8, qk_rope_head_dim=4,
+                       qk_nope_head_dim=4, v_head_dim=4, num_experts_per_tok=2),
+    "param2moe": dict(num_hidden_layers=3, hidden_size=16, num_attention_heads=2, num_key_value_heads=1, head_dim=8,
+                      vocab_size=64, intermediate_size=32, num_experts=4, moe_intermediate_size=8,
+                      num_experts_per_tok=2),
 }
 
 

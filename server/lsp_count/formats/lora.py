@@ -71,6 +71,7 @@ def _paths(layers: str, **seg: str) -> ModulePaths:
 # Module paths as transformers names them, by model_type (the rest are llama-shaped: model.layers.N.self_attn.q_proj).
 MODULE_PATHS: dict[str, ModulePaths] = {
     "gpt2": _paths("transformer.h", attention="attn"),
+    "gpt-sw3": _paths("transformer.h", attention="attn"),  # (GPT-2's classes)
     # Mllama's text model (MllamaForCausalLM): its cross-attention layers' model.layers.N.cross_attn.q_proj.
     "mllama_text_model": _paths("model.layers", cross_attention="cross_attn"),
     "gptj": _paths("transformer.h", attention="attn"),
@@ -153,7 +154,7 @@ PEFT_MOE_CONVERSION: dict[str, str] = {"mixtral": "mixtral", "qwen3_moe": "qwen2
                                        "minimax": "mixtral", "minimax_m2": "mixtral", "flex_olmo": "qwen2_moe", "solar_open": "qwen2_moe",
                                        "exaone_moe": "qwen2_moe", "afmoe": "qwen2_moe", "cohere2_moe": "qwen2_moe",
                                        "glm_moe_dsa": "qwen2_moe", "glm4v_moe": "qwen2_moe",
-                                       "longcat_flash": "qwen2_moe", "mellum": "qwen2_moe"}
+                                       "longcat_flash": "qwen2_moe", "mellum": "qwen2_moe", "sarvam_mla": "qwen2_moe"}
 
 
 @dataclass(frozen=True)

@@ -16,12 +16,12 @@ from lsp_count.core.spec import Family
 @lru_cache(maxsize=1)
 def registry() -> Mapping[str, Family]:
     from lsp_count.core.families import (classic, decoders, encoders, esm, gemma3n, gemma4, glm4v, hybrids, llama4,
-                                         mllama, multimodal, recurrent_gemma, seq2seq, zamba)
+                                         mllama, multimodal, recurrent_gemma, reused, seq2seq, zamba)
     from lsp_count.core.families.attribute_maps import KEYS_SET_AFTER_FIELDS
 
     table: dict[str, Family] = {}
     for module in (decoders, encoders, seq2seq, multimodal, hybrids, gemma3n, gemma4, glm4v, mllama, esm,
-                   recurrent_gemma, zamba, llama4, classic):
+                   recurrent_gemma, zamba, llama4, classic, reused):
         for family in module.FAMILIES:
             late = KEYS_SET_AFTER_FIELDS.get(family.model_type)
             table[family.model_type] = replace(family, keys_set_after_fields=frozenset(late)) if late else family
