@@ -133,8 +133,8 @@ def test_iquestcoder_by_hand() -> None:
     assert any("IQuestCoderConfig refuses any clip_qkv" in e for e in errors({**IQUEST, "clip_qkv": 8}))
     assert any("IQuestCoderConfig refuses a sliding window" in e
                for e in errors({**IQUEST, "use_sliding_window": True}))
-    # (Llama's layers have no sliding window: a written one leaves the cache whole)
-    assert kv_bytes({**IQUEST, "sliding_window": 4}, 7, 2) == 896
+    # (sliding_window is not refused: where layer_types calls layers sliding, their cache keeps the window, 4 tokens)
+    assert kv_bytes({**IQUEST, "sliding_window": 4, "layer_types": ["sliding_attention"] * 2}, 7, 2) == 896 * 4 // 7
 
 
 # --- HyperCLOVA X ---------------------------------------------------------------------------------------------------

@@ -108,15 +108,13 @@ def _iquestcoder_unsupported(spec) -> list[Problem]:
         out.append(Problem("error", "LC103", f'"clip_qkv": {json.dumps(v["clip_qkv"])}: IQuestCoderConfig refuses '
                                              "any clip_qkv (leave it out, or null)",
                            spec.key_span("clip_qkv") or spec.span))
-    if v.get("use_sliding_window"):
-        out.append(Problem("error", "LC103", f'"use_sliding_window": {json.dumps(v["use_sliding_window"])}: '
+    if v.get("use_sliding_window_refused"):
+        out.append(Problem("error", "LC103", f'"use_sliding_window": {json.dumps(v["use_sliding_window_refused"])}: '
                                              "IQuestCoderConfig refuses a sliding window",
-                           spec.key_span("use_sliding_window") or spec.span))
+                           spec.key_span("use_sliding_window_refused") or spec.span))
     return out
 
 
-# Llama's layout under another config class: no sliding window (LlamaAttention reads none).
-LLAMA_NO_WINDOW = {"sliding_window": fixed(None), "layer_types": fixed(None)}
 # A head width the class defaults to 128, and fills from hidden_size / num_attention_heads where null (LlamaConfig's
 # __post_init__).
 HEAD_DIM_128 = {"head_dim": Field(("head_dim",), 128, doc=BASE["head_dim"].doc)}
@@ -153,7 +151,7 @@ def _glm4_moe_like(model_type: str, defaults: dict) -> Family:
                                                    "moe_intermediate_size × n_shared_experts")),
          "moe_layers": fixed("first_k_dense"),
          "first_k_dense_replace": Field(("first_k_dense_replace",), 1, minimum=0),
-         **LLAMA_NO_WINDOW},
+},
         rotary_share(1.0),
         heads=GLM4_MOE_HEADS,
         checks=(moe_aliases_checked(("num_experts_alias", "n_routed_experts"),
@@ -191,13 +189,13 @@ FAMILIES: tuple[Family, ...] = (
     # num_hidden_layers). Its Hub configs name the remote-code ExaoneForCausalLM, which transformers builds as Llama.
     decoder("exaone", "LlamaForCausalLM", d(pad_token_id=0), STRICT_HEADS,
             d(vocab_size=102400, intermediate_size=14336, num_kv_heads=8, max_positions=4096),
-            aliases(num_layers=("num_hidden_layers", "num_layers")), LLAMA_NO_WINDOW,
+            aliases(num_layers=("num_hidden_layers", "num_layers")),
             nulls(num_kv_heads=KV_HEADS, head_dim="default"), heads=LLAMA_HEADS),
     # InternLM3: LlamaForCausalLM under InternLM3Config: a head width of 128, biases on every attention projection by
     # attention_bias (or its alias qkv_bias) and on the MLP by mlp_bias (or its alias bias), which it keeps equal.
     decoder("internlm3", "LlamaForCausalLM", d(pad_token_id=2), STRICT_HEADS,
             d(vocab_size=128512, intermediate_size=10240, num_layers=48, num_kv_heads=2, max_positions=32768),
-            HEAD_DIM_128, LLAMA_NO_WINDOW,
+            HEAD_DIM_128,
             {"attention_bias": Field(("attention_bias",), False, "bool", doc="biases on the attention projections"),
              "qkv_bias": alias("qkv_bias",
                                "biases on the attention projections, under attention_bias' alias (it wins)"),
@@ -211,10 +209,11 @@ FAMILIES: tuple[Family, ...] = (
     decoder("iquestcoder", "LlamaForCausalLM", STRICT_HEADS,
             d(vocab_size=76800, hidden_size=5120, intermediate_size=27648, num_layers=80, num_heads=40, num_kv_heads=8,
               max_positions=131072),
-            HEAD_DIM_128, LLAMA_NO_WINDOW,
+            HEAD_DIM_128,
             {"clip_qkv": Field(("clip_qkv",), None, "any", doc="not supported: IQuestCoderConfig refuses any"),
-             "use_sliding_window": Field(("use_sliding_window",), False, "any",
-                                         doc="not supported: IQuestCoderConfig refuses a true one")},
+             # (not "use_sliding_window": Qwen's switch, which the memory model reads, is not this class's)
+             "use_sliding_window_refused": Field(("use_sliding_window",), False, "any",
+                                                 doc="not supported: IQuestCoderConfig refuses a true one")},
             nulls(num_kv_heads=KV_HEADS, head_dim=HEAD_DIM), heads=LLAMA_HEADS, checks=(_iquestcoder_unsupported,)),
     # HyperCLOVA X SEED (Naver): Granite's layout (biases on every attention projection by attention_bias) with a
     # head_dim of its own, and by use_post_norm (true by default) an RMS norm after attention and after the MLP too.
@@ -224,7 +223,7 @@ FAMILIES: tuple[Family, ...] = (
              "layer_norms": fixed(Derived(
                  lambda v: ("input_layernorm", "post_attention_layernorm")
                  + (("post_norm1", "post_norm2") if v["use_post_norm"] else ()), "use_post_norm"))},
-            LLAMA_NO_WINDOW, nulls(num_kv_heads="default", head_dim="default"),
+            nulls(num_kv_heads="default", head_dim="default"),
             heads={"HyperCLOVAXForCausalLM": "causal_lm", "HyperCLOVAXModel": "base"}),
     # Param2-MoE (BharatGen): GLM-4-MoE's classes under Param2MoeConfig.
     _glm4_moe_like("param2moe", dict(vocab_size=128000, hidden_size=2048, intermediate_size=9216, num_layers=21,
