@@ -102,6 +102,7 @@ MODULE_PATHS: dict[str, ModulePaths] = {
     "dbrx": _paths("transformer.blocks", attention="norm_attn_norm.attn", moe="ffn", router="router"),
     "llama4_text": _paths("model.layers", mlp="feed_forward", moe="feed_forward", shared_experts="shared_expert"),
     "jetmoe": _paths("model.layers", attention="self_attention", attention_router="experts.router", router="router"),
+    "flint": _paths("model.layers", shared_experts="shared_expert"),
     # hybrids (layouts/hybrid.py; their layers' indices by kind: apply_lora's layer_indices)
     "jamba": _paths("model.layers", moe="feed_forward"),
     "granitemoehybrid": _paths("model.layers", moe="block_sparse_moe"),

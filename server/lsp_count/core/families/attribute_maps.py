@@ -12,6 +12,7 @@ that write both spellings with different values. A new family whose field reads 
 from __future__ import annotations
 
 KEYS_SET_AFTER_FIELDS: dict[str, tuple[str, ...]] = {
+    "axk1": ("num_local_experts",),
     "bailing_hybrid": ("model_max_length", "num_experts", "num_experts_per_token", "num_shared_experts",
                        "swiglu_limits", "swiglu_limits_shared"),
     "bart": ("hidden_size", "num_attention_heads", "num_hidden_layers"),
@@ -45,11 +46,13 @@ KEYS_SET_AFTER_FIELDS: dict[str, tuple[str, ...]] = {
     "jamba": ("num_local_experts",),
     "jetmoe": ("head_dim",),
     "kimi_linear": ("model_max_length", "num_experts", "num_experts_per_token", "num_shared_experts"),
+    "kolibri1": ("num_local_experts",),
     "longcat_flash": ("intermediate_size", "moe_intermediate_size", "num_experts_per_tok", "num_local_experts"),
     "marian": ("hidden_size", "num_attention_heads", "num_hidden_layers"),
     "mbart": ("hidden_size", "num_attention_heads", "num_hidden_layers"),
     "mellum": ("num_local_experts", "num_nextn_predict_layers"),
     "mimo_v2_flash": ("num_local_experts",),
+    "minicpm5_moe": ("num_local_experts",),
     "minimax": ("num_experts",),
     "minimax_m2": ("num_experts",),
     "mistral4": ("num_local_experts",),

@@ -1914,7 +1914,7 @@ FAMILIES += (
              "moe_intermediate_size": Field(("moe_intermediate_size",), 1024, doc=MOE["moe_intermediate_size"].doc),
              "num_shared_experts": Field(("num_shared_experts",), 1, minimum=0, doc="shared experts (always on)"),
              "shared_intermediate_size": shared_experts_width("num_shared_experts"),
-             "first_k_dense_replace": Field(("first_k_dense_replace",), 1, minimum=0,
+             "first_k_dense_replace": Field(("first_k_dense_replace",), 1, "int?", minimum=0,
                                             doc="layers before the first mixture of experts (where mlp_layer_types "
                                                 "is not given)"),
              **MLP_LAYER_TYPES_AFTER_DENSE,
@@ -2207,6 +2207,7 @@ FAMILIES += (
                                    doc="zero-computation (identity) experts the router also scores"),
              "router_name": fixed("classifier"),
              "router_bias": Field(("router_bias",), False, "bool", null="false", doc="a bias on the router"),
+             "n_shared_experts": Field(("n_shared_experts",), 1, minimum=0, doc="shared experts (always on)"),
              "q_lora_rank": Field(("q_lora_rank",), 1536, doc="rank of the low-rank query projection"),
              "qk_head_dim": Field(("qk_head_dim",), Derived(lambda v: v["qk_nope_head_dim"] + v["qk_rope_head_dim"],
                                                             "qk_nope_head_dim + qk_rope_head_dim"), null="default",
@@ -2519,4 +2520,179 @@ FAMILIES += (
             heads={"HYV3ForCausalLM": "causal_lm", "HYV3Model": "base"},
             checks=(_mlp_layer_types_short, _hy_v3_experts_required),
             fp32_modules_strict=("e_score_correction_bias", "gate.weight")),
+)
+
+
+def _every_freq_after_dense(v) -> tuple[str, ...]:
+    """A.X-K1's mlp_layer_types where the file gives none: "sparse" from first_k_dense_replace on, every
+    moe_layer_freq-th layer (legacy keys its config class reads only then), else "dense"."""
+    dense, freq = v["first_k_dense_replace"], v["moe_layer_freq"]
+    # (evaluated as the class does: a null moe_layer_freq is read only for layers from first_k_dense_replace on)
+    return tuple("sparse" if i >= dense and i % freq == 0 else "dense" for i in range(v["num_layers"]))
+
+
+def legacy_mlp_keys(config_class: str) -> Callable[..., list[Problem]]:
+    """A check for a config class (AXK1Config, MiniCPM5MoeConfig) that derives mlp_layer_types, where the file gives
+    none, from legacy keys (first_k_dense_replace; A.X-K1's moe_layer_freq too): a null it compares a layer number
+    with fails there (the derived list is then None)."""
+    def check(spec) -> list[Problem]:
+        v = spec.values
+        if v.get("mlp_layer_types") is not None:
+            return []
+        key = "first_k_dense_replace" if v.get("first_k_dense_replace") is None else "moe_layer_freq"
+        return [Problem("error", "LC102", f'"{key}": null is not a whole number: with no mlp_layer_types, '
+                                          f"{config_class} derives each layer's MLP from it",
+                        spec.key_span(key) or spec.span)]
+    return check
+
+
+FAMILIES += (
+    # A.X-K1 (SK Telecom): DeepSeek-V3 (multi-head latent attention, always with a low-rank query; experts behind a
+    # float32 router and shared experts in the layers mlp_layer_types calls "sparse") with one more RMS norm over
+    # each MoE block's output (post_mlp_layernorm). The dense layers' MLP is intermediate_size wide.
+    decoder("axk1", "AXK1ForCausalLM", FLOOR_HEADS,
+            d(vocab_size=163840, hidden_size=7168, intermediate_size=18432, num_layers=61, num_heads=64,
+              num_kv_heads=64, max_positions=32768, experts_per_token=8, moe_intermediate_size=2048,
+              n_shared_experts=1),
+            MOE, DEEPSEEK,
+            {"num_experts": Field(("n_routed_experts", "num_local_experts"), 192, doc=MOE["num_experts"].doc),
+             "n_shared_experts": Field(("n_shared_experts",), 1, minimum=0, doc="shared experts (always on)"),
+             "q_lora_rank": Field(("q_lora_rank",), 1536, doc="rank of the low-rank query projection"),
+             "rope_head_dim": Field(("head_dim", "qk_rope_head_dim"), 64, "int?", doc=ROTATED_HEAD_DIM),
+             "moe_output_norm": fixed("post_mlp_layernorm"),
+             # (legacy keys AXK1Config reads only to derive mlp_layer_types where the file gives none)
+             "first_k_dense_replace": Field(("first_k_dense_replace",), 1, "int?", minimum=0,
+                                            doc="how many layers first keep a dense MLP (where mlp_layer_types is "
+                                                "not given)"),
+             "moe_layer_freq": Field(("moe_layer_freq",), 1, "int?",
+                                     doc="every how many layers one has experts (where mlp_layer_types is not given)"),
+             "moe_layers": fixed("mlp_layer_types"),
+             "mlp_layer_types": Field(("mlp_layer_types",), Derived(
+                 _every_freq_after_dense, "sparse from first_k_dense_replace on, every moe_layer_freq-th layer"),
+                 "strs", null="default", doc='"dense" or "sparse" (a mixture of experts) for each layer')},
+            heads={"AXK1ForCausalLM": "causal_lm", "AXK1Model": "base",
+                   "AXK1ForSequenceClassification": "sequence_classification"},
+            checks=(_mlp_layer_types_short, legacy_mlp_keys("AXK1Config")),
+            float_keys=("head_dim", "first_k_dense_replace", "moe_layer_freq"),
+            fp32_modules_strict=("e_score_correction_bias", "gate.weight")),
+)
+
+
+def _gated_attention_required(spec) -> list[Problem]:
+    """MiniCPM5MoeConfig refuses use_gated_attention false: its attention is always gated."""
+    if spec.values.get("use_gated_attention") is False:
+        return [Problem("error", "LC103", '"use_gated_attention": false: MiniCPM5MoeConfig supports gated attention '
+                                          "only, and refuses the config", spec.key_span("use_gated_attention") or spec.span)]
+    return []
+
+
+FAMILIES += (
+    # MiniCPM5-MoE (OpenBMB): Llama's grouped-query attention whose query projection (q_gate_proj) also yields a
+    # sigmoid gate over each head's output (twice as wide; biases on every projection by attention_bias), and
+    # DeepSeek-V3's experts (a float32 router, shared experts) in the layers mlp_layer_types calls "sparse" (all but
+    # the first, by default: the legacy first_k_dense_replace); the others an MLP intermediate_size wide.
+    decoder("minicpm5_moe", "MiniCPM5MoeForCausalLM", FLOOR_HEADS,
+            d(pad_token_id=1, vocab_size=130560, hidden_size=2048, intermediate_size=8192, num_layers=28,
+              num_heads=32, num_kv_heads=2, max_positions=524288, experts_per_token=16, moe_intermediate_size=512),
+            MOE,
+            {"head_dim": Field(("head_dim",), 128, doc=BASE["head_dim"].doc, null=HEAD_DIM),
+             "attn_names": fixed(("q_gate_proj", "k_proj", "v_proj", "o_proj")), "query_gate": fixed(True),
+             "use_gated_attention": Field(("use_gated_attention",), True, "any",
+                                          doc="gated attention (MiniCPM5-MoE refuses false)"),
+             "mlp_bias": fixed(False),
+             "num_experts": Field(("n_routed_experts", "num_local_experts"), 160, doc=MOE["num_experts"].doc),
+             "n_shared_experts": Field(("n_shared_experts",), 1, minimum=0, doc="shared experts (always on)"),
+             "shared_intermediate_size": shared_experts_width("n_shared_experts"),
+             "first_k_dense_replace": Field(("first_k_dense_replace",), 1, "int?", minimum=0,
+                                            doc="how many layers first keep a dense MLP (where mlp_layer_types is "
+                                                "not given)"),
+             "moe_layers": fixed("mlp_layer_types"),
+             "mlp_layer_types": Field(("mlp_layer_types",), Derived(
+                 lambda v: tuple("dense" if i < v["first_k_dense_replace"] else "sparse" for i in range(v["num_layers"])),
+                 "dense for the first first_k_dense_replace layers, then sparse"), "strs", null="default",
+                 doc='"dense" or "sparse" (a mixture of experts) for each layer')},
+            nulls(num_kv_heads=KV_HEADS),
+            heads={"MiniCPM5MoeForCausalLM": "causal_lm", "MiniCPM5MoeModel": "base"},
+            checks=(_mlp_layer_types_short, legacy_mlp_keys("MiniCPM5MoeConfig"), _gated_attention_required),
+            float_keys=("first_k_dense_replace",),
+            fp32_modules_strict=("e_score_correction_bias", "gate.weight")),
+)
+
+
+def sliding_needs_window(config_class: str) -> Callable[..., list[Problem]]:
+    """A check for a config class (Kolibri1Config) that refuses sliding-attention layers with no positive
+    sliding_window."""
+    def check(spec) -> list[Problem]:
+        v = spec.values
+        window, types = v.get("sliding_window"), v.get("layer_types")
+        if not isinstance(types, tuple) or "sliding_attention" not in types or (type(window) is int and window > 0):
+            return []
+        return [Problem("error", "LC103", f'"sliding_window": {json.dumps(window)}: {config_class} refuses '
+                                          "sliding-attention layers without a positive window",
+                        spec.key_span("sliding_window") or spec.key_span("layer_types") or spec.span)]
+    return check
+
+
+# Kolibri 1's attention (EXAONE 4's: RMS norms over each head's q and k, no biases) and its layers (GLM-4's four
+# norms: input, post_self_attn, post_attention, post_mlp); the fifth layer of every five full, the others sliding.
+KOLIBRI1: dict[str, Field] = {
+    **QK_HEAD, **NO_BIAS,
+    "layer_norms": fixed(("input_layernorm", "post_attention_layernorm", "post_self_attn_layernorm",
+                          "post_mlp_layernorm")),
+    "head_dim": Field(("head_dim",), 128, doc=BASE["head_dim"].doc),
+    "num_kv_heads": Field(("num_key_value_heads",), 4, doc=BASE["num_kv_heads"].doc),
+    # (a window under 1 is refused only where a layer slides: sliding_needs_window)
+    "sliding_window": Field(("sliding_window",), 513, "int?", minimum=0, doc=BASE["sliding_window"].doc),
+    "layer_types": Field(("layer_types",), Derived(
+        lambda v: tuple("full_attention" if (i + 1) % 5 == 0 else "sliding_attention" for i in range(v["num_layers"])),
+        "sliding but every fifth layer"), "strs", null="default"),
+    # (num_experts is the field; Kolibri1Config's attribute_map stores it as num_local_experts, which a file may
+    # give too, set after the fields)
+    "num_experts": Field(("num_experts", "num_local_experts"), 384, doc=MOE["num_experts"].doc),
+    "experts_per_token": Field(("num_experts_per_tok",), 6, doc=MOE["experts_per_token"].doc),
+    "moe_intermediate_size": Field(("moe_intermediate_size",), 512, doc=MOE["moe_intermediate_size"].doc),
+    "shared_intermediate_size": Field(("shared_expert_intermediate_size",), 512, doc="the shared expert's width"),
+}
+
+FAMILIES += (
+    # Kolibri 1 (Aleph Alpha): in every layer DeepSeek-V3's MoE block (Qwen3-MoE's experts behind a router of one
+    # weight, its score correction bias a buffer; one shared expert shared_expert_intermediate_size wide, no gate).
+    # No dense MLP (Kolibri1Config has no intermediate_size).
+    decoder("kolibri1", "Kolibri1ForCausalLM", FLOOR_HEADS,
+            d(vocab_size=128000, hidden_size=2560, num_layers=50, num_heads=48, max_positions=262144),
+            MOE, KOLIBRI1, {"intermediate_size": fixed(0)},
+            heads={"Kolibri1ForCausalLM": "causal_lm", "Kolibri1Model": "base"},
+            checks=(layer_list_length("layer_types"), sliding_needs_window("Kolibri1Config")),
+            fp32_modules_strict=("e_score_correction_bias",)),
+)
+
+FAMILIES += (
+    # Flint (RecursiveSI): Qwen3-MoE's attention (RMS norms over each head's q and k, biases by attention_bias) with
+    # GPT-OSS's learned sink logit per head; full attention in the first two layers, every fourth from the second
+    # and the last, the others sliding. Experts (a float32 router of one weight) and a shared expert
+    # shared_expert_intermediate_size wide (no gate on its output) in every decoder_sparse_step-th layer but mlp_only_layers (the first two by
+    # default), a dense MLP intermediate_size wide there.
+    decoder("flint", "FlintForCausalLM", FLOOR_HEADS,
+            d(vocab_size=150144, hidden_size=2048, intermediate_size=6144, num_layers=49, num_heads=32,
+              max_positions=262144, experts_per_token=6, moe_intermediate_size=512),
+            MOE, QK_HEAD,
+            {"head_dim": Field(("head_dim",), 128, doc=BASE["head_dim"].doc),
+             "num_kv_heads": Field(("num_key_value_heads",), 4, doc=BASE["num_kv_heads"].doc),
+             "mlp_bias": fixed(False), "attention_sinks": fixed(True),
+             "num_experts": Field(("num_experts",), 256, minimum=0, doc=MOE["num_experts"].doc),
+             "shared_intermediate_size": Field(("shared_expert_intermediate_size",), 1024,
+                                               doc="the shared expert's width"),
+             "moe_layers": fixed("sparse_step"),
+             "decoder_sparse_step": Field(("decoder_sparse_step",), 1, doc="every how many layers one has experts"),
+             "mlp_only_layers": Field(("mlp_only_layers",), (0, 1), "ints", null="default",
+                                      doc="layers that keep a dense MLP"),
+             "sliding_window": Field(("sliding_window",), 513, doc=BASE["sliding_window"].doc),
+             "layer_types": Field(("layer_types",), Derived(
+                 lambda v: tuple("full_attention" if i < 2 or i % 4 == 1 or i == v["num_layers"] - 1
+                                 else "sliding_attention" for i in range(v["num_layers"])),
+                 "full in the first two layers, every fourth from the second and the last; the others sliding"),
+                 "strs", null="default")},
+            heads={"FlintForCausalLM": "causal_lm", "FlintModel": "base"},
+            checks=(layer_list_length("layer_types"),),
+            fp32_modules_strict=("gate.weight", "sinks")),
 )

@@ -51,7 +51,8 @@ def attention(spec: ModelSpec, indexer: bool = True, sliding: bool = False) -> P
         tensors += linear(qkv_name, h, q_out + 2 * kv_out, bool(v["q_bias"]))
     else:
         q_name, k_name, v_name, o_name = names
-        tensors += linear(q_name, h, q_out, bool(v["q_bias"]))
+        # MiniCPM5-MoE: the query projection also yields a sigmoid gate over each head's output, as wide again
+        tensors += linear(q_name, h, 2 * q_out if v.get("query_gate") else q_out, bool(v["q_bias"]))
         tensors += linear(k_name, h, kv_out, bool(v["k_bias"]))
         tensors += linear(v_name, h, v_out, bool(v["v_bias"]))
     # Helium and StableLM: o_proj is hidden_size × hidden_size whatever width the heads make.
@@ -267,13 +268,15 @@ def moe(spec: ModelSpec) -> ParamNode:
         shared = mlp(spec, int(shared_ffn), "shared_experts", "shared_intermediate_size")
     shared_gate = ParamNode("shared_expert_gate", linear("shared_expert_gate", h, 1, False)) if v.get("shared_expert_gate") else None
     # JetMoE: one bias (hidden_size wide) on the experts' sum.
-    out_bias = (Tensor("bias", (h,), "bias", "moe"),) if v.get("experts_out_bias") else ()
+    block_tensors = (Tensor("bias", (h,), "bias", "moe"),) if v.get("experts_out_bias") else ()
+    if v.get("moe_output_norm"):  # A.X-K1: a norm (its module's name) over the block's output, routed plus shared
+        block_tensors += _norm(spec, str(v["moe_output_norm"]), h)
     # AFMoE: a per-expert routing bias on the block (expert_bias), a parameter with no gradient.
     score_bias = None
     if v.get("frozen_expert_bias"):
         name = str(v["frozen_expert_bias"])
         score_bias = ParamNode(name, (Tensor(name, (experts,), "other", "moe"),), frozen=True)
-    return node("moe", router, routed, shared, shared_gate, score_bias, tensors=out_bias,
+    return node("moe", router, routed, shared, shared_gate, score_bias, tensors=block_tensors,
                 source=spec.key_span("num_experts"), key="num_experts")
 
 

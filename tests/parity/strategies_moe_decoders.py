@@ -1,0 +1,72 @@
+"""Random small configs for the MoE decoders built on DeepSeek-V3's, Qwen3-MoE's and GPT-OSS's parts (A.X-K1, ...):
+the decoder strategy's sizes and switches, and each family's own keys drawn or left out."""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from .strategies import STRATEGIES, _maybe, decoder_config
+
+
+def axk1_config(draw) -> dict:
+    """A.X-K1: always a low-rank query (AXK1Config takes no null q_lora_rank); mlp_layer_types drawn (as many as the
+    layers or more) or derived from the legacy first_k_dense_replace and moe_layer_freq, each drawn or left out."""
+    cfg = decoder_config(draw, "axk1")
+    layers = cfg["num_hidden_layers"]
+    if cfg.get("q_lora_rank") is None:
+        cfg["q_lora_rank"] = draw(st.sampled_from([8, 12]))
+    if draw(st.booleans()):
+        cfg.pop("first_k_dense_replace")
+    _maybe(draw, "moe_layer_freq", draw(st.integers(1, 3)), cfg)
+    if draw(st.booleans()):
+        cfg["mlp_layer_types"] = draw(st.lists(st.sampled_from(["dense", "sparse"]), min_size=layers,
+                                               max_size=layers + 1))
+    if draw(st.booleans()):  # the experts under num_local_experts, n_routed_experts' alias
+        cfg["num_local_experts"] = cfg.pop("n_routed_experts")
+    return cfg
+
+
+def minicpm5_moe_config(draw) -> dict:
+    """MiniCPM5-MoE: shared experts, and mlp_layer_types drawn (as many as the layers or more) or derived from the
+    legacy first_k_dense_replace, drawn or left out."""
+    cfg = decoder_config(draw, "minicpm5_moe")
+    layers = cfg["num_hidden_layers"]
+    _maybe(draw, "first_k_dense_replace", draw(st.integers(0, 3)), cfg)
+    _maybe(draw, "n_shared_experts", draw(st.integers(0, 2)), cfg)
+    if draw(st.booleans()):
+        cfg["mlp_layer_types"] = draw(st.lists(st.sampled_from(["dense", "sparse"]), min_size=layers,
+                                               max_size=layers + 1))
+    if draw(st.booleans()):  # the experts under num_local_experts, n_routed_experts' alias
+        cfg["num_local_experts"] = cfg.pop("n_routed_experts")
+    return cfg
+
+
+def kolibri1_config(draw) -> dict:
+    """Kolibri 1: experts under num_experts or num_local_experts (its attribute_map's); layer_types (as many as the
+    layers) drawn or derived (every fifth layer full), a positive window where a layer slides."""
+    cfg = decoder_config(draw, "kolibri1")
+    layers = cfg["num_hidden_layers"]
+    cfg[draw(st.sampled_from(["num_experts", "num_local_experts"]))] = cfg.pop("num_experts")
+    if draw(st.booleans()):
+        cfg["layer_types"] = draw(st.lists(st.sampled_from(["sliding_attention", "full_attention"]),
+                                           min_size=layers, max_size=layers))
+    _maybe(draw, "sliding_window", draw(st.sampled_from([4, 64])), cfg)
+    return cfg
+
+
+def flint_config(draw) -> dict:
+    """Flint: layer_types (as many as the layers) drawn or derived, the window drawn or left out, mlp_only_layers
+    drawn (the decoder strategy) or left to the default (the first two layers)."""
+    cfg = decoder_config(draw, "flint")
+    layers = cfg["num_hidden_layers"]
+    if draw(st.booleans()):
+        cfg.pop("mlp_only_layers")
+    if draw(st.booleans()):
+        cfg["layer_types"] = draw(st.lists(st.sampled_from(["sliding_attention", "full_attention"]),
+                                           min_size=layers, max_size=layers))
+    _maybe(draw, "sliding_window", draw(st.sampled_from([4, 64])), cfg)
+    return cfg
+
+
+STRATEGIES.update({"axk1": axk1_config, "minicpm5_moe": minicpm5_moe_config, "kolibri1": kolibri1_config,
+                   "flint": flint_config})
