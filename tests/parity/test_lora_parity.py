@@ -547,6 +547,15 @@ ENCODER_CONFIGS = {
     # The contact head (contact_head.regression) in every class, the bare model's pooler.
     "esm": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32, vocab_size=33,
                 position_embedding_type="rotary"),
+    "bert-generation": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32,
+                            vocab_size=50),
+    # The task-type table, two adapters per layer (dense1, dense2 per language), the concatenated inputs' map.
+    "ernie": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32, vocab_size=50,
+                  use_task_id=True),
+    "xmod": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32, vocab_size=50,
+                 pad_token_id=1, languages=["en_XX", "de_DE"], pre_norm=True),
+    "roc_bert": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32, vocab_size=50,
+                     pronunciation_vocab_size=12, pronunciation_embed_dim=8, shape_vocab_size=14, shape_embed_dim=4),
 }
 
 
@@ -585,7 +594,8 @@ def test_encoder_module_paths_are_transformers_s(model_type, architecture):
 @pytest.mark.parametrize("model_type,architecture", [
     ("bert", "BertLMHeadModel"), ("roberta", "RobertaForCausalLM"), ("xlm-roberta-xl", "XLMRobertaXLForCausalLM"),
     ("roberta-prelayernorm", "RobertaPreLayerNormForCausalLM"), ("megatron-bert", "MegatronBertForCausalLM"),
-    ("electra", "ElectraForCausalLM"), ("roformer", "RoFormerForCausalLM")])
+    ("electra", "ElectraForCausalLM"), ("roformer", "RoFormerForCausalLM"), ("bert-generation", "BertGenerationDecoder"),
+    ("ernie", "ErnieForCausalLM"), ("xmod", "XmodForCausalLM"), ("roc_bert", "RoCBertForCausalLM")])
 def test_encoder_cross_attention_module_paths_are_transformers_s(model_type, architecture):
     """A decoder with add_cross_attention: its cross-attention block's linears are crossattention.self.query, ...
     (the self-attention block's names under crossattention), as transformers names them."""
@@ -611,7 +621,7 @@ def test_encoder_cross_attention_module_paths_are_transformers_s(model_type, arc
 @pytest.mark.parametrize("model_type", ["bert", "roberta", "distilbert", "modernbert", "albert", "camembert",
                                         "xlm-roberta-xl", "megatron-bert", "electra", "roformer", "rembert",
                                         "deberta-v2", "deberta", "mpnet", "gte", "eurobert",
-                                        "nomic_bert", "esm"])
+                                        "nomic_bert", "esm", "ernie", "xmod", "roc_bert"])
 @pytest.mark.parametrize("tied", [True, False])
 def test_encoder_all_linear_leaves_out_the_mlm_decoder_as_peft_does(tmp_path, model_type, tied):
     """all-linear on a masked-LM class: peft leaves out the output embeddings (an untied cls.predictions.decoder,
@@ -662,6 +672,8 @@ ENCODER_TARGETS = {
                 r".*layers\.1\..*_proj"],
     "esm": [r"esm\.encoder\.layer\.\d+\.attention\.self\.(query|value)", ["contact_head.regression", "out_proj"],
             r"esm\.contact_head\.regression"],
+    "xmod": [r"roberta\.encoder\.layer\.\d+\.output\.adapter_modules\.de_DE\.dense[12]", ["dense1", "out_proj"]],
+    "roc_bert": [r"roc_bert\.embeddings\.map_inputs_layer", ["self.query", "map_inputs_layer"]],
 }
 ENCODER_HEADS = {"bert": "BertForSequenceClassification", "roberta": "RobertaForSequenceClassification",
                  "electra": "ElectraForSequenceClassification", "xlm-roberta-xl": "XLMRobertaXLForSequenceClassification",
@@ -669,7 +681,8 @@ ENCODER_HEADS = {"bert": "BertForSequenceClassification", "roberta": "RobertaFor
                  "modernbert": "ModernBertForSequenceClassification", "albert": "AlbertForSequenceClassification",
                  "clip_vision_model": "CLIPVisionModelWithProjection", "clip_text_model": "CLIPTextModelWithProjection",
                  "siglip_vision_model": "SiglipVisionModel", "pixtral": "PixtralVisionModel",
-                 "esm": "EsmForSequenceClassification"}
+                 "esm": "EsmForSequenceClassification", "xmod": "XmodForSequenceClassification",
+                 "roc_bert": "RoCBertForSequenceClassification"}
 
 
 @pytest.mark.parametrize("model_type", sorted(ENCODER_TARGETS))

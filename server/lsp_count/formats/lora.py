@@ -209,6 +209,8 @@ class EncoderPaths:
     body_nodes: frozenset[str] = frozenset({"embeddings", "embedding_projection", "pooler", "pre_norm", "final_norm"})
     # ALBERT's stored layers sit in groups: {layers}.{group}.albert_layers.{layer in the group}.
     inner: str = ""
+    # Head classes whose name does not say so (no "For"): BertGenerationDecoder holds its stack under bert.
+    head_classes: frozenset[str] = frozenset()
 
 
 # Module paths as transformers 5 names them, by model_type (checked by tests/parity/test_lora_parity.py).
@@ -262,6 +264,10 @@ ENCODER_PATHS: dict[str, EncoderPaths] = {
     "llama4_vision_model": EncoderPaths("", "model.layers"),
     # ESM: esm.encoder.layer.N.attention.self.query, and the base model's contact head (esm.contact_head.regression).
     "esm": EncoderPaths("esm", "encoder.layer", frozenset({"embeddings", "pooler", "final_norm", "contact_head"})),
+    "bert-generation": EncoderPaths("bert", "encoder.layer", head_classes=frozenset({"BertGenerationDecoder"})),
+    "ernie": EncoderPaths("ernie", "encoder.layer"),
+    "xmod": EncoderPaths("roberta", "encoder.layer"),
+    "roc_bert": EncoderPaths("roc_bert", "encoder.layer"),
 }
 
 
@@ -271,7 +277,8 @@ def _encoder_paths(tree_path: str, name: str, occurrences: int, paths: EncoderPa
     architecture, *parts = tree_path.split(".")
     module = name.rsplit(".", 1)[0]
     # "For" and a capital: RoFormerModel is a bare class, RoFormerForMaskedLM a head class.
-    bare = not re.search(r"For[A-Z]", architecture) and not architecture.endswith(("LMHeadModel", "WithProjection"))
+    bare = not re.search(r"For[A-Z]", architecture) and not architecture.endswith(("LMHeadModel", "WithProjection")) \
+        and architecture not in paths.head_classes
     body = "" if bare else paths.body + "."
     if parts and parts[0] == "layers" and paths.inner:
         per_group = max(1, occurrences // max(1, groups))

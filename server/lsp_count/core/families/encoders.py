@@ -69,7 +69,7 @@ def text_encoder(model_type: str, architecture: str, prefix: str, heads: tuple[s
         "Model": "base", "ForMaskedLM": "masked_lm", "ForCausalLM": "causal_lm", "LMHeadModel": "causal_lm",
         "ForPreTraining": "pretraining", "ForSequenceClassification": "sequence_classification",
         "ForTokenClassification": "token_classification", "ForQuestionAnswering": "question_answering",
-        "ForMultipleChoice": "multiple_choice",
+        "ForMultipleChoice": "multiple_choice", "ForNextSentencePrediction": "next_sentence",
     }
     return Family(model_type, "encoder", architecture, fields,
                   {prefix + suffix: table[suffix] for suffix in heads}, notes=notes, checks=checks, float_keys=float_keys)

@@ -56,6 +56,13 @@ classifier reads 2 × hidden: the class token and the patches' mean). DeiT: the 
 (cls_classifier and distillation_classifier). SigLIP 2: the patch embedding kind "siglip2" (a Linear over
 each flattened patch, ``num_patches`` positions).
 
+BERT's relatives: ``embed_tables`` (more nn.Embedding tables in the embeddings, each ``(path, rows, width)``:
+ERNIE's task types, RoCBERT's pronunciation and shape), ``embed_projection_in`` (the embedding projection's input
+width where it is not embedding_size: RoCBERT's map_inputs_layer over the word, pronunciation and shape embeddings
+side by side), ``layer_linears`` (more Linears in every layer, each ``(path, in, out, bias)``: X-MOD's per-language
+adapters), the ``pretraining`` kind "mlm" (the pre-training class is the pooler and the MLM head, no next-sentence
+classifier: RoCBERT) and the head "next_sentence" (the pooler, then ``cls.seq_relationship``, hidden → 2).
+
 ``attention_map_head`` (ESM's contact-prediction head): a Linear of that path over every layer's attention maps,
 num_layers × num_heads inputs → 1 output with a bias, in the bare model and so in every class (None: none).
 """
@@ -124,6 +131,9 @@ def _text_embeddings(spec: ModelSpec, dim: int) -> ParamNode:
         tensors += embedding(str(v["position_embedding"]), spec.int("max_positions"), dim)
     if v["token_types"]:
         tensors += embedding("token_type_embeddings", int(v["type_vocab_size"]), dim)
+    # More tables beside them, each (path, rows, width): ERNIE's task types, RoCBERT's pronunciation and shape.
+    for path, rows, width in v.get("embed_tables") or ():  # type: ignore[union-attr]
+        tensors += embedding(str(path), int(rows), int(width))
     if v["embed_norm"]:
         # DeBERTa normalises after the projection up to hidden_size; the others before it, embedding-wide.
         width = spec.int("hidden_size") if v.get("embed_norm_hidden") else dim
@@ -236,18 +246,22 @@ def encoder_layers(spec: ModelSpec, repeat: int | None = None, note: str = "") -
         cross_norm = str(v.get("cross_norm") or "crossattention.output.LayerNorm")
         cross = replace(cross, tensors=cross.tensors + path_norm(cross_norm, h))
     attention = _attention(spec, "attention")
+    # More Linears in every layer, each (path, in, out, bias): X-MOD's per-language adapters.
+    extra_tensors = sum((path_linear(str(path), int(in_f), int(out_f), bool(bias))
+                         for path, in_f, out_f, bias in v.get("layer_linears") or ()), ())  # type: ignore[union-attr]
+    extra = ParamNode("layer_linears", extra_tensors) if extra_tensors else None
     layers = spec.int("num_layers") if repeat is None else repeat
     src = spec.key_span("num_layers")
     skipped = tuple(v.get("first_layer_identity") or ())  # type: ignore[arg-type]
     if not skipped:
-        return node("layers", attention, cross, mlp, norms, repeat=layers, source=src, key="num_layers", note=note)
+        return node("layers", attention, cross, mlp, extra, norms, repeat=layers, source=src, key="num_layers", note=note)
     first_norms = ParamNode("norms", sum((path_norm(n, h, norm_bias) for n in norm_names if n not in skipped), ())
                             + scales)
-    first = node("layer", attention, cross, mlp, first_norms,
+    first = node("layer", attention, cross, mlp, extra, first_norms,
                  note=f"layer 0: {', '.join(skipped)} is an nn.Identity (no parameters)")
     if layers == 1:
         return ParamNode("layers", first.tensors, first.children, source=src, key="num_layers", note=first.note)
-    rest = node("layers", attention, cross, mlp, norms, repeat=layers - 1, note="layers 1 and on")
+    rest = node("layers", attention, cross, mlp, extra, norms, repeat=layers - 1, note="layers 1 and on")
     return node("layers", first, rest, source=src, key="num_layers", note=note)
 
 
@@ -367,7 +381,7 @@ def _text_heads(spec: ModelSpec, mlm_in: int, mlm_out: int) -> tuple[ParamNode |
     """Pooler and head for the text-encoder classes (BERT, RoBERTa, DistilBERT, ModernBERT, ALBERT)."""
     head = spec.head
     h = spec.int("hidden_size")
-    pooled = head in ("base", "pretraining", "multiple_choice") or (
+    pooled = head in ("base", "pretraining", "next_sentence", "multiple_choice") or (
         head == "sequence_classification" and spec.values["classifier"] == "pooled")
     pooler = _pooler(spec) if pooled else None
     if head == "base":
@@ -378,6 +392,11 @@ def _text_heads(spec: ModelSpec, mlm_in: int, mlm_out: int) -> tuple[ParamNode |
         # ELECTRA's discriminator: replaced-token detection per token (dense, then one logit); no pooler.
         return (ParamNode("discriminator", path_linear("discriminator_predictions.dense", h, h)
                           + path_linear("discriminator_predictions.dense_prediction", h, 1)),)
+    if head == "pretraining" and spec.values.get("pretraining") == "mlm":
+        # RoCBERT's pre-training class: the pooler and the MLM head, no next-sentence classifier.
+        return (pooler, _mlm_head(spec, mlm_in, mlm_out))
+    if head == "next_sentence":  # the pooler, then is-next / not-next (BERT-likes' ForNextSentencePrediction)
+        return (pooler, ParamNode("nsp_head", path_linear("cls.seq_relationship", h, 2)))
     if head == "pretraining":  # MLM head + next-sentence (BERT) / sentence-order (ALBERT) classifier
         nsp_name = "sop_classifier.classifier" if spec.family.layout == "albert" else "cls.seq_relationship"
         return (pooler, _mlm_head(spec, mlm_in, mlm_out), ParamNode("nsp_head", path_linear(nsp_name, h, 2)))
@@ -412,11 +431,14 @@ def _embedding_projection(spec: ModelSpec) -> ParamNode | None:
     path = v.get("embed_projection")
     if not path:
         return None
-    h, e = spec.int("hidden_size"), spec.int("embedding_size")
+    # RoCBERT's map_inputs_layer takes the word, pronunciation and shape embeddings side by side
+    # (``embed_projection_in``, its input width; absent: embedding_size).
+    width_field = "embed_projection_in" if "embed_projection_in" in v else "embedding_size"
+    h, e = spec.int("hidden_size"), spec.int(width_field)
     if e == h and not v.get("embed_projection_always"):
         return None
     return ParamNode("embedding_projection", path_linear(str(path), e, h, bool(v.get("embed_projection_bias", True))),
-                     source=spec.key_span("embedding_size"), key="embedding_size")
+                     source=spec.key_span(width_field), key=width_field)
 
 
 def _sinusoidal_positions(spec: ModelSpec) -> ParamNode | None:

@@ -1,0 +1,138 @@
+"""BertGeneration, ERNIE, X-MOD and RoCBERT without torch: each class's defaults, small configs counted by hand, and
+the configs transformers refuses.
+
+The class-default totals were taken once from transformers 5.25 on the meta device (tests/parity checks every
+family against it on random configs too).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from config_models import errors, model
+
+# A small body the hand counts share: hidden 8, 2 heads, MLP 12 wide, 1 layer, 20 tokens, 10 positions.
+SMALL = {"hidden_size": 8, "num_attention_heads": 2, "intermediate_size": 12, "num_hidden_layers": 1,
+         "vocab_size": 20, "max_position_embeddings": 10}
+H, F, V, P = 8, 12, 20, 10
+LINEAR = H * H + H                      # an 8 → 8 Linear with a bias: 72
+MLP = (H * F + F) + (F * H + H)         # intermediate.dense, output.dense: 212
+NORM = 2 * H                            # a LayerNorm's weight and bias: 16
+LAYER = 4 * LINEAR + MLP + 2 * NORM     # query, key, value, output.dense; the MLP; two LayerNorms: 532
+BERT_EMBEDDINGS = V * H + P * H + 2 * H + NORM  # word, position, two token types, LayerNorm: 272
+
+
+@pytest.mark.parametrize("model_type, architecture, total", [
+    ("bert-generation", "BertGenerationEncoder", 354_402_304),
+    ("bert-generation", "BertGenerationDecoder", 354_452_662),
+    ("ernie", "ErnieModel", 109_482_240),
+    ("ernie", "ErnieForMaskedLM", 109_514_298),
+    ("ernie", "ErnieForCausalLM", 109_514_298),
+    ("ernie", "ErnieForPreTraining", 110_106_428),
+    ("ernie", "ErnieForNextSentencePrediction", 109_483_778),
+    ("ernie", "ErnieForSequenceClassification", 109_483_778),
+    ("ernie", "ErnieForTokenClassification", 108_893_186),
+    ("ernie", "ErnieForQuestionAnswering", 108_893_186),
+    ("ernie", "ErnieForMultipleChoice", 109_483_009),
+    ("xmod", "XmodModel", 116_573_952),
+    ("xmod", "XmodForMaskedLM", 116_606_010),
+    ("xmod", "XmodForCausalLM", 116_606_010),
+    ("xmod", "XmodForSequenceClassification", 116_575_490),
+    ("xmod", "XmodForTokenClassification", 115_984_898),
+    ("xmod", "XmodForQuestionAnswering", 115_984_898),
+    ("xmod", "XmodForMultipleChoice", 116_574_721),
+    ("roc_bert", "RoCBertModel", 124_482_048),
+    ("roc_bert", "RoCBertForMaskedLM", 124_514_106),
+    ("roc_bert", "RoCBertForCausalLM", 124_514_106),
+    ("roc_bert", "RoCBertForPreTraining", 125_104_698),
+    ("roc_bert", "RoCBertForSequenceClassification", 124_483_586),
+    ("roc_bert", "RoCBertForTokenClassification", 123_892_994),
+    ("roc_bert", "RoCBertForQuestionAnswering", 123_892_994),
+    ("roc_bert", "RoCBertForMultipleChoice", 124_482_817),
+])
+def test_class_defaults_equal_transformers(model_type: str, architecture: str, total: int) -> None:
+    assert model({"model_type": model_type, "architectures": [architecture]}).tree.total == total
+
+
+# ----------------------------------------------------------------- BertGeneration
+
+def test_bert_generation_by_hand() -> None:
+    config = {"model_type": "bert-generation", **SMALL}
+    # No token types and no pooler: word, position, LayerNorm (256), then the layer.
+    encoder = model({**config, "architectures": ["BertGenerationEncoder"]}).tree
+    assert encoder.total == V * H + P * H + NORM + LAYER == 788
+    # The decoder's head: lm_head.decoder tied to the word table, and the vocabulary bias lm_head.bias.
+    decoder = model({**config, "architectures": ["BertGenerationDecoder"]}).tree
+    assert decoder.total == 788 + V == 808
+    untied = model({**config, "architectures": ["BertGenerationDecoder"], "tie_word_embeddings": False}).tree
+    assert untied.total == 808 + (V * H + V) == 988  # the decoder's own weight and bias beside lm_head.bias
+    # A decoder with cross-attention: query, key, value, output.dense and a LayerNorm more per layer.
+    cross = model({**config, "architectures": ["BertGenerationDecoder"], "is_decoder": True,
+                   "add_cross_attention": True}).tree
+    assert cross.total == 808 + 4 * LINEAR + NORM == 1112
+
+
+def test_bert_generation_refuses_heads_that_do_not_divide_the_width() -> None:
+    assert errors({"model_type": "bert-generation", **SMALL, "hidden_size": 9})
+
+
+# ----------------------------------------------------------------- ERNIE
+
+def test_ernie_task_types_by_hand() -> None:
+    config = {"model_type": "ernie", **SMALL, "architectures": ["ErnieModel"]}
+    # BERT's model (embeddings, the layer, the pooler) where use_task_id is off, whatever the table's size says.
+    assert model({**config, "task_type_vocab_size": 7}).tree.total == BERT_EMBEDDINGS + LAYER + LINEAR == 876
+    assert model({**config, "use_task_id": True}).tree.total == 876 + 3 * H == 900  # task_type_embeddings, 3 rows
+    # Next-sentence prediction: the pooler, then cls.seq_relationship (8 → 2).
+    nsp = model({**config, "use_task_id": True, "architectures": ["ErnieForNextSentencePrediction"]}).tree
+    assert nsp.total == 900 + (H * 2 + 2) == 918
+
+
+# ----------------------------------------------------------------- X-MOD
+
+ADAPTER = (H * 4 + 4) + (4 * H + H)     # dense1 (8 → 8 // 2) and dense2 (back), with biases: 76
+
+
+def test_xmod_adapters_by_hand() -> None:
+    config = {"model_type": "xmod", **SMALL, "pad_token_id": 1, "architectures": ["XmodModel"]}
+    # One adapter per distinct language in every layer (an nn.ModuleDict: en_XX written twice is one).
+    two = model({**config, "languages": ["en_XX", "de_DE", "en_XX"]}).tree
+    assert two.total == BERT_EMBEDDINGS + LAYER + 2 * ADAPTER + LINEAR == 1028
+    # pre_norm: a LayerNorm after the stack (encoder.LayerNorm); adapter_layer_norm: one more in every layer.
+    normed = model({**config, "languages": ["en_XX", "de_DE"], "pre_norm": True, "adapter_layer_norm": True}).tree
+    assert normed.total == 1028 + NORM + NORM == 1060
+    # A reduction beyond the width: a bottleneck of 0, dense2's bias left (8).
+    assert model({**config, "adapter_reduction_factor": 16}).tree.total == 876 + H == 884
+    assert model({**config, "languages": []}).tree.total == 876
+
+
+@pytest.mark.parametrize("language", ["en.XX", ""])
+def test_xmod_refuses_a_language_no_module_can_be_named(language: str) -> None:
+    found = errors({"model_type": "xmod", **SMALL, "pad_token_id": 1, "languages": [language]})
+    assert found and "cannot name an adapter module" in found[0].message
+
+
+# ----------------------------------------------------------------- RoCBERT
+
+ROC = {"model_type": "roc_bert", **SMALL, "pronunciation_vocab_size": 6, "pronunciation_embed_dim": 4,
+       "shape_vocab_size": 5, "shape_embed_dim": 3}
+ROC_TABLES = 6 * 4 + 5 * 3              # pronunciation_embed and shape_embed: 39
+
+
+def test_roc_bert_by_hand() -> None:
+    config = {**ROC, "architectures": ["RoCBertModel"]}
+    # map_inputs_layer: word, pronunciation and shape side by side (8 + 4 + 3) → 8, a bias.
+    mapped = (H + 4 + 3) * H + H
+    assert model(config).tree.total == BERT_EMBEDDINGS + ROC_TABLES + mapped + LAYER + LINEAR == 1043
+    # No concatenation: no map, the tables stay.
+    assert model({**config, "concat_input": False}).tree.total == 1043 - mapped == 915
+    # A disabled table is built but not mapped in: 12 → 8.
+    assert model({**config, "enable_shape": False}).tree.total == 915 + (12 * H + H) == 1019
+    # Pre-training: the pooler and the MLM head (transform dense + LayerNorm, a bias; tied decoder), no NSP.
+    pre = model({**ROC, "architectures": ["RoCBertForPreTraining"]}).tree
+    assert pre.total == 1043 + LINEAR + NORM + V == 1151
+
+
+def test_roc_bert_refuses_a_pad_token_outside_its_tables() -> None:
+    found = errors({**ROC, "pad_token_id": 7})  # inside the vocabulary (20), outside pronunciation's 6 rows
+    assert found and "pronunciation_vocab_size" in found[0].message
