@@ -556,6 +556,9 @@ ENCODER_CONFIGS = {
                  pad_token_id=1, languages=["en_XX", "de_DE"], pre_norm=True),
     "roc_bert": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32, vocab_size=50,
                      pronunciation_vocab_size=12, pronunciation_embed_dim=8, shape_vocab_size=14, shape_embed_dim=4),
+    "modernbert-decoder": dict(hidden_size=16, num_hidden_layers=3, num_attention_heads=2, intermediate_size=32,
+                               vocab_size=50, pad_token_id=0, bos_token_id=0, eos_token_id=0, cls_token_id=0,
+                               sep_token_id=0, classifier_bias=True),
 }
 
 
@@ -674,6 +677,7 @@ ENCODER_TARGETS = {
             r"esm\.contact_head\.regression"],
     "xmod": [r"roberta\.encoder\.layer\.\d+\.output\.adapter_modules\.de_DE\.dense[12]", ["dense1", "out_proj"]],
     "roc_bert": [r"roc_bert\.embeddings\.map_inputs_layer", ["self.query", "map_inputs_layer"]],
+    "modernbert-decoder": [r"model\.layers\.[02]\.attn\.(q|v)_proj", ["attn.Wo", "head.dense"]],
 }
 ENCODER_HEADS = {"bert": "BertForSequenceClassification", "roberta": "RobertaForSequenceClassification",
                  "electra": "ElectraForSequenceClassification", "xlm-roberta-xl": "XLMRobertaXLForSequenceClassification",
@@ -682,7 +686,8 @@ ENCODER_HEADS = {"bert": "BertForSequenceClassification", "roberta": "RobertaFor
                  "clip_vision_model": "CLIPVisionModelWithProjection", "clip_text_model": "CLIPTextModelWithProjection",
                  "siglip_vision_model": "SiglipVisionModel", "pixtral": "PixtralVisionModel",
                  "esm": "EsmForSequenceClassification", "xmod": "XmodForSequenceClassification",
-                 "roc_bert": "RoCBertForSequenceClassification"}
+                 "roc_bert": "RoCBertForSequenceClassification",
+                 "modernbert-decoder": "ModernBertDecoderForSequenceClassification"}
 
 
 @pytest.mark.parametrize("model_type", sorted(ENCODER_TARGETS))

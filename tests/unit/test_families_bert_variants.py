@@ -1,4 +1,4 @@
-"""BertGeneration, ERNIE, X-MOD and RoCBERT without torch: each class's defaults, small configs counted by hand, and
+"""BertGeneration, ERNIE, X-MOD, RoCBERT and ModernBERT-Decoder without torch: each class's defaults, small configs counted by hand, and
 the configs transformers refuses.
 
 The class-default totals were taken once from transformers 5.25 on the meta device (tests/parity checks every
@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from config_models import errors, model
+from lsp_count.core.memory import Settings, estimate_memory
 
 # A small body the hand counts share: hidden 8, 2 heads, MLP 12 wide, 1 layer, 20 tokens, 10 positions.
 SMALL = {"hidden_size": 8, "num_attention_heads": 2, "intermediate_size": 12, "num_hidden_layers": 1,
@@ -49,6 +50,9 @@ BERT_EMBEDDINGS = V * H + P * H + 2 * H + NORM  # word, position, two token type
     ("roc_bert", "RoCBertForTokenClassification", 123_892_994),
     ("roc_bert", "RoCBertForQuestionAnswering", 123_892_994),
     ("roc_bert", "RoCBertForMultipleChoice", 124_482_817),
+    ("modernbert-decoder", "ModernBertDecoderModel", 149_014_272),
+    ("modernbert-decoder", "ModernBertDecoderForCausalLM", 149_655_232),
+    ("modernbert-decoder", "ModernBertDecoderForSequenceClassification", 149_606_400),
 ])
 def test_class_defaults_equal_transformers(model_type: str, architecture: str, total: int) -> None:
     assert model({"model_type": model_type, "architectures": [architecture]}).tree.total == total
@@ -136,3 +140,46 @@ def test_roc_bert_by_hand() -> None:
 def test_roc_bert_refuses_a_pad_token_outside_its_tables() -> None:
     found = errors({**ROC, "pad_token_id": 7})  # inside the vocabulary (20), outside pronunciation's 6 rows
     assert found and "pronunciation_vocab_size" in found[0].message
+
+
+# ----------------------------------------------------------------- ModernBERT-Decoder
+
+DECODER = {"model_type": "modernbert-decoder", "hidden_size": 8, "num_attention_heads": 2, "intermediate_size": 12,
+           "num_hidden_layers": 2, "vocab_size": 20, "pad_token_id": 0}
+
+
+def test_modernbert_decoder_by_hand() -> None:
+    # No biases by default (norms included: a LayerNorm is its weight, 8). Layer: q, k, v and Wo (4 × 64), Wi (8 → 2 × 12,
+    # 192), Wo (12 → 8, 96), mlp_norm, and attn_norm from layer 1 on (an nn.Identity in layer 0).
+    layer0 = 4 * 64 + 192 + 96 + H
+    base = model({**DECODER, "architectures": ["ModernBertDecoderModel"]}).tree
+    assert base.total == (V * H + H) + layer0 + (layer0 + H) + H == 1288  # embeddings + norm, two layers, final_norm
+    # The causal LM: lm_head.dense and lm_head.norm, the decoder tied to the word table and its bias (decoder_bias).
+    lm = model({**DECODER, "architectures": ["ModernBertDecoderForCausalLM"]}).tree
+    assert lm.total == 1288 + 64 + H + V == 1380
+    # Untied, with classifier_bias and norm_bias: five norms gain a bias (40), the dense one (8), the decoder its weight.
+    untied = model({**DECODER, "architectures": ["ModernBertDecoderForCausalLM"], "tie_word_embeddings": False,
+                    "classifier_bias": True, "norm_bias": True}).tree
+    assert untied.total == 1288 + 5 * H + (72 + 2 * H) + (V * H + V) == 1596
+    # The classifier class: head.dense and head.norm, then the classifier (2 labels), a bias on each Linear where
+    # classifier_bias.
+    for bias, total in ((False, 1288 + 64 + H + 2 * H), (True, 1288 + 72 + H + 2 * H + 2)):
+        classifier = model({**DECODER, "architectures": ["ModernBertDecoderForSequenceClassification"],
+                            "classifier_bias": bias}).tree
+        assert classifier.total == total
+
+
+def test_modernbert_decoder_refuses_what_its_class_refuses() -> None:
+    assert errors({**DECODER, "hidden_size": 9})  # heads must divide the width
+    assert errors({**DECODER, "layer_types": ["full_attention"]})  # one type per layer
+    assert errors({**DECODER, "pad_token_id": None})  # a whole number, no null
+
+
+def test_a_causal_lm_on_the_encoder_layout_says_its_kv_cache_is_not_modelled() -> None:
+    """ModernBertDecoderForCausalLM generates with a cache: not "encoder model: no KV cache", but not modelled yet."""
+    report = estimate_memory(model({**DECODER, "architectures": ["ModernBertDecoderForCausalLM"]}),
+                             Settings(context=100))
+    assert report.line("kv_cache") is None
+    assert not any("encoder model" in n for n in report.notes)
+    assert any("ModernBertDecoderForCausalLM (a causal LM on the encoder layout) is not modelled" in n
+               for n in report.notes), report.notes

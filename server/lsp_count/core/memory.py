@@ -1726,7 +1726,11 @@ def _estimate(model: ModelReport, settings: Settings, facts: _TreeFacts) -> Memo
         if cache is None:
             layout = model.spec.family.layout if model.spec else "unknown"
             encoder_only = layout == "seq2seq" and model.spec is not None and model.spec.head in ENCODER_ONLY_HEADS
-            if layout in ("encoder", "albert", "vit", "clip") or encoder_only:
+            if layout == "encoder" and model.spec is not None and model.spec.head == "causal_lm":
+                # BertLMHeadModel, ModernBertDecoderForCausalLM: they generate with a cache, which is not counted here.
+                notes.append(f"KV cache of {model.spec.architecture} (a causal LM on the encoder layout) is not "
+                             "modelled yet; not included")
+            elif layout in ("encoder", "albert", "vit", "clip") or encoder_only:
                 notes.append("encoder model: no KV cache")
             elif model.spec is None:
                 notes.append("KV cache not included: a model defined in Python has no config that says its "

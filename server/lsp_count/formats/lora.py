@@ -268,6 +268,7 @@ ENCODER_PATHS: dict[str, EncoderPaths] = {
     "ernie": EncoderPaths("ernie", "encoder.layer"),
     "xmod": EncoderPaths("roberta", "encoder.layer"),
     "roc_bert": EncoderPaths("roc_bert", "encoder.layer"),
+    "modernbert-decoder": EncoderPaths("model", "layers"),
 }
 
 

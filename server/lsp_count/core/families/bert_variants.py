@@ -1,6 +1,7 @@
 """BERT's relatives on the encoder layout: BertGeneration (BERT's stack with a bare LM head), ERNIE (BERT with
-task-type embeddings), X-MOD (RoBERTa with per-language adapters in every layer) and RoCBERT (BERT with
-pronunciation and shape embeddings projected in with the word embedding).
+task-type embeddings), X-MOD (RoBERTa with per-language adapters in every layer), RoCBERT (BERT with
+pronunciation and shape embeddings projected in with the word embedding) and ModernBERT-Decoder (ModernBERT's stack
+run causally, its query, key and value projections apart).
 
 Defaults are transformers 5.25's config classes'. See encoders.py for the BERT-shaped switches these rows set.
 """
@@ -11,6 +12,7 @@ import json
 
 from lsp_count.core.families.common import check_pad_token, pad_token
 from lsp_count.core.families.decoders import d, fixed, merge_fields
+from lsp_count.core.families.encoders import FAMILIES as ENCODER_FAMILIES
 from lsp_count.core.families.encoders import (PAD_CHECKS, ROBERTA_CLASSES, ROBERTA_HEADS, ROBERTA_PAD_CHECKS, TEXT,
                                               text_encoder)
 from lsp_count.core.source import Problem
@@ -133,6 +135,24 @@ ROC_BERT = {
 }
 
 
+# --- ModernBERT-Decoder: ModernBERT's fields and layer, q/k/v apart, an LM head and a classifier of their own ------
+
+MODERNBERT = next(f for f in ENCODER_FAMILIES if f.model_type == "modernbert")
+MODERNBERT_DECODER = {
+    # ModernBertDecoderConfig's pad_token_id is a whole number: it refuses a null.
+    "pad_token_id": Field(("pad_token_id",), 50283, "int?", minimum=-(10**9), null="reject",
+                          doc="padding token (index into the vocabulary)"),
+    # ModernBertDecoderAttention refuses a remainder: heads of hidden_size / num_attention_heads.
+    "attn_names": fixed(("attn.q_proj", "attn.k_proj", "attn.v_proj", "attn.Wo")),
+    "classifier_bias": Field(("classifier_bias",), False, "bool",
+                             doc="biases on the prediction heads' dense layers and the classifier"),
+    # The causal-LM head: lm_head.dense and lm_head.norm, then the decoder (tied; a bias where decoder_bias).
+    "mlm_names": fixed(("lm_head.dense", "lm_head.norm", "decoder")),
+    # The classifier class's transform is its own, named head.
+    "classifier_names": fixed(("head.dense", "head.norm")),
+}
+
+
 FAMILIES: tuple[Family, ...] = (
     # BertGeneration: BERT's layers without token types or a pooler; the decoder class's head is its Linear alone
     # (lm_head.decoder, tied to the word embedding by default) beside a vocabulary bias (lm_head.bias).
@@ -151,4 +171,10 @@ FAMILIES: tuple[Family, ...] = (
                         "one runs per token",), checks=(*ROBERTA_PAD_CHECKS, check_xmod_languages)),
     text_encoder("roc_bert", "RoCBertForMaskedLM", "RoCBert", BERT_CLASSES, ROC_BERT,
                  checks=(check_pad_token, check_roc_tables_pad)),
+    Family("modernbert-decoder", "encoder", "ModernBertDecoderForCausalLM",
+           merge_fields(dict(MODERNBERT.fields), MODERNBERT_DECODER),
+           {"ModernBertDecoderModel": "base", "ModernBertDecoderForCausalLM": "causal_lm",
+            "ModernBertDecoderForSequenceClassification": "sequence_classification"},
+           notes=("ModernBERT-Decoder's rotary positions have no parameters; layer 0's attention norm is an "
+                  "nn.Identity",), checks=MODERNBERT.checks, float_keys=MODERNBERT.float_keys),
 )

@@ -302,10 +302,11 @@ def _siglip_head(spec: ModelSpec) -> ParamNode | None:
                      note="attention-pooling head")
 
 
-def _transform(spec: ModelSpec, in_dim: int, out_dim: int) -> tuple[Tensor, ...]:
-    """The MLM head's transform: dense (in → out, a bias unless ``transform_bias`` is false) + LayerNorm."""
+def _transform(spec: ModelSpec, in_dim: int, out_dim: int, names: tuple | None = None) -> tuple[Tensor, ...]:
+    """The MLM head's transform: dense (in → out, a bias unless ``transform_bias`` is false) + LayerNorm; ``names``:
+    its dense and norm where not the MLM head's (ModernBERT-Decoder's classifier transform, ``head``)."""
     v = spec.values
-    dense, ln, _decoder = v["mlm_names"]  # type: ignore[misc]
+    dense, ln = names or v["mlm_names"][:2]  # type: ignore[index]
     return (path_linear(str(dense), in_dim, out_dim, bool(v.get("transform_bias", True)))
             + path_norm(str(ln), out_dim, _norm_bias(spec)))
 
@@ -402,9 +403,12 @@ def _text_heads(spec: ModelSpec, mlm_in: int, mlm_out: int) -> tuple[ParamNode |
         return (pooler, _mlm_head(spec, mlm_in, mlm_out), ParamNode("nsp_head", path_linear(nsp_name, h, 2)))
     if spec.values["classifier"] == "transform" and head in _CLASSIFIER_HEADS:
         # ModernBERT: every classifier runs the MLM head's transform, then one Linear (h → labels; 1 per choice).
+        # ModernBERT-Decoder: that transform is its own (``classifier_names``), the Linear's bias a switch.
         out = 1 if head == "multiple_choice" else _labels(spec)
-        return (ParamNode("head", _transform(spec, h, h), source=spec.key_span("hidden_size"), key="hidden_size"),
-                ParamNode("classifier", path_linear("classifier", h, out),
+        names = spec.values.get("classifier_names")
+        return (ParamNode("head", _transform(spec, h, h, names), source=spec.key_span("hidden_size"),  # type: ignore[arg-type]
+                          key="hidden_size"),
+                ParamNode("classifier", path_linear("classifier", h, out, bool(spec.values.get("classifier_bias", True))),
                           source=spec.key_span("num_labels") or spec.key_span("id2label"), key="id2label"))
     if head == "sequence_classification":
         return (pooler, _sequence_classifier(spec))
