@@ -329,6 +329,8 @@ def test_regex_on_family_paths_matches_peft(tmp_path, config, pattern):
 FAMILY_CONFIGS = {
     "gpt2": dict(n_layer=2, n_embd=16, n_head=2, vocab_size=64),
     "gpt_neox": dict(num_hidden_layers=2, hidden_size=16, num_attention_heads=2, vocab_size=64, intermediate_size=32),
+    "gpt_neox_japanese": dict(num_hidden_layers=2, hidden_size=16, num_attention_heads=2, vocab_size=64,
+                              intermediate_multiple_size=2, tie_word_embeddings=False),
     "gptj": dict(n_layer=2, n_embd=16, n_head=2, vocab_size=64, rotary_dim=4),
     "falcon": dict(num_hidden_layers=2, hidden_size=16, num_attention_heads=2, vocab_size=64),
     "bloom": dict(n_layer=2, hidden_size=16, n_head=2, vocab_size=64),

@@ -84,6 +84,7 @@ MODULE_PATHS: dict[str, ModulePaths] = {
     "xglm": _paths("model.layers", mlp="", cross_attention="encoder_attn"),
     "biogpt": replace(_paths("biogpt.layers", mlp=""), heads=frozenset({"classifier"})),
     "gpt_neox": _paths("gpt_neox.layers", attention="attention"),
+    "gpt_neox_japanese": _paths("gpt_neox_japanese.layers", attention="attention"),
     "falcon": _paths("transformer.h", attention="self_attention"),
     "bloom": _paths("transformer.h", attention="self_attention"),
     "opt": ModulePaths("model.decoder.layers", tuple({**dict(_LLAMA_SEGMENTS), "mlp": ""}.items()),

@@ -479,7 +479,10 @@ def build_decoder(spec: ModelSpec) -> ParamNode:
         head_hc = ParamNode("hc_head", (Tensor("hc_head.hc_fn", (n, n * h), "other", "hc_head"),
                                         Tensor("hc_head.hc_base", (n,), "other", "hc_head"),
                                         Tensor("hc_head.hc_scale", (1,), "other", "hc_head")))
-    body = node("model", embeddings, project, decoder_stack(spec), head_hc, final)
+    # GPT-NeoX-Japanese: hidden-wide vectors the last layer alone holds (its attention's dense_bias).
+    last = tuple(Tensor(str(name), (h,), "bias", str(name).rsplit(".", 2)[-2]) for name in v.get("last_layer_vectors") or ())
+    last_layer = ParamNode("last_layer", last, note="the last layer's alone") if last else None
+    body = node("model", embeddings, project, decoder_stack(spec), last_layer, head_hc, final)
     return with_head(spec, body, embed_dim)
 
 
@@ -496,8 +499,9 @@ def with_head(spec: ModelSpec, body: ParamNode, width: int) -> ParamNode:
         head = ParamNode("score", linear("score", width, labels, False))
     else:
         tied = bool(v["tie_embeddings"])
+        name = str(v.get("lm_head_name") or "lm_head")  # GPT-NeoX-Japanese's is embed_out
         head = ParamNode(
-            "lm_head", () if tied else linear("lm_head", width, vocab, bool(v.get("head_bias"))),
+            "lm_head", () if tied else linear(name, width, vocab, bool(v.get("head_bias"))),
             note="tied to embed_tokens (counted once)" if tied else "",
             source=spec.key_span("tie_embeddings") or spec.key_span("vocab_size"), key="tie_embeddings",
         )
