@@ -385,6 +385,8 @@ FAMILY_CONFIGS = {
     "param2moe": dict(num_hidden_layers=3, hidden_size=16, num_attention_heads=2, num_key_value_heads=1, head_dim=8,
                       vocab_size=64, intermediate_size=32, num_experts=4, moe_intermediate_size=8,
                       num_experts_per_tok=2),
+    "apertus1p5_text": dict(num_hidden_layers=2, hidden_size=16, num_attention_heads=2, vocab_size=64,
+                            intermediate_size=32, output_vocab_size=40),
 }
 
 

@@ -1354,7 +1354,8 @@ def inference_activations(model: ModelReport, s: Settings, compute: str,
         # the fp32 softmax (10 bytes a score in 16-bit; 9.6 measured for eager Llama on an H200).
         total += heads * s.context * sb * (3 * cb + 4)
         detail += " + a·s²·b attention scores, 3 copies and an fp32 softmax (no FlashAttention)"
-    vocab = output_vocab(spec) if spec is not None and spec.family.layout == "seq2seq" else v.get("vocab_size")
+    vocab = output_vocab(spec) if spec is not None and spec.family.layout == "seq2seq" else \
+        v.get("lm_head_rows") or v.get("vocab_size")
     if isinstance(vocab, int):
         total += 4 * s.batch * vocab  # last-token logits in fp32 (generate keeps one position)
         detail += " + last-token fp32 logits"
@@ -1749,7 +1750,9 @@ def _estimate(model: ModelReport, settings: Settings, facts: _TreeFacts) -> Memo
         spec = _decoder_spec(model)
         seq2seq = _seq2seq_spec(model)
         # A vision-language model's head is its text model's, and its loss transformers' causal one (upcast).
-        vocab = spec.values.get("vocab_size") if spec is not None and model.spec is not None \
+        # (a head pruned to fewer rows than the vocabulary, lm_head_rows: Apertus 1.5's, as wide as its logits)
+        vocab = (spec.values.get("lm_head_rows") or spec.values.get("vocab_size")) if spec is not None \
+            and model.spec is not None \
             and model.spec.head in ("causal_lm", "conditional_generation") \
             else output_vocab(seq2seq) if seq2seq is not None and seq2seq.head == "seq2seq_lm" \
             else facts.memo(("tree_vocab",), lambda: _tree_vocab(model.tree)) if model.spec is None else None

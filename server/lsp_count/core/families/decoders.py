@@ -1312,6 +1312,41 @@ FAMILIES += (
 )
 
 
+def _output_vocab_in_vocab(spec) -> list[Problem]:
+    """Apertus1p5TextConfig refuses an output_vocab_size over vocab_size (validate_output_vocab_size; under 1 the
+    field's minimum refuses it)."""
+    rows, vocab = spec.values.get("output_vocab_size"), spec.values.get("vocab_size")
+    if type(rows) is int and type(vocab) is int and rows > vocab:
+        return [Problem("error", "LC103", f'"output_vocab_size": {rows} is more than vocab_size ({vocab}): '
+                                          "Apertus1p5TextConfig refuses the config (the head keeps a prefix of the "
+                                          "vocabulary)", spec.key_span("output_vocab_size") or spec.span)]
+    return []
+
+
+FAMILIES += (
+    # Apertus 1.5's text model: Apertus's layers over a vocabulary extended by image and audio codes, whose LM head
+    # may keep only its first output_vocab_size rows (the text tokens); tied, the head is embed_tokens whatever
+    # output_vocab_size says (transformers ties the full embedding).
+    decoder("apertus1p5_text", "Apertus1p5TextForCausalLM", d(pad_token_id=3), WRITTEN_HEAD_DIM, FLOOR_HEADS,
+            d(vocab_size=266752, intermediate_size=14336, max_positions=65536),
+            QK_HEAD,
+            {"mlp_gated": fixed(False), "mlp_bias": fixed(False), "mlp_names": fixed(("up_proj", "down_proj")),
+             "layer_norms": fixed(("attention_layernorm", "feedforward_layernorm")),
+             "hidden_act": Field(("hidden_act",), "xielu", "str", null="reject",
+                                 doc="the MLP's activation (xielu and prelu learn scalars)"),
+             "act_params": fixed(Derived(lambda v: ACTIVATION_PARAMS.get(v["hidden_act"], ()), "hidden_act")),
+             "output_vocab_size": Field(("output_vocab_size",), None, "int?",
+                                        doc="rows the LM head keeps, the first of the vocabulary (null: all)"),
+             # (tied, the head is embed_tokens: as many rows, and logits, as the vocabulary)
+             "lm_head_rows": fixed(Derived(
+                 lambda v: v["vocab_size"] if v["tie_embeddings"] else v["output_vocab_size"] or v["vocab_size"],
+                 "output_vocab_size, else (or tied) vocab_size"))},
+            nulls(num_kv_heads="default"),
+            heads={"Apertus1p5TextForCausalLM": "causal_lm", "Apertus1p5TextModel": "base"},
+            checks=(_known_activation, _output_vocab_in_vocab)),
+)
+
+
 # DBRX's nested sub-configs: (field, sub-config key, key in it, class default, least value its model builds with).
 DBRX_NESTED = (("num_kv_heads", "attn_config", "kv_n_heads", 1, 1),
                ("moe_intermediate_size", "ffn_config", "ffn_hidden_size", 3584, 0),

@@ -499,9 +499,11 @@ def with_head(spec: ModelSpec, body: ParamNode, width: int) -> ParamNode:
         head = ParamNode("score", linear("score", width, labels, False))
     else:
         tied = bool(v["tie_embeddings"])
+        # (Apertus 1.5: a head pruned to the first lm_head_rows tokens; tied, it is embed_tokens all the same)
+        rows = int(v.get("lm_head_rows") or vocab)  # type: ignore[call-overload]
         name = str(v.get("lm_head_name") or "lm_head")  # GPT-NeoX-Japanese's is embed_out
         head = ParamNode(
-            "lm_head", () if tied else linear(name, width, vocab, bool(v.get("head_bias"))),
+            "lm_head", () if tied else linear(name, width, rows, bool(v.get("head_bias"))),
             note="tied to embed_tokens (counted once)" if tied else "",
             source=spec.key_span("tie_embeddings") or spec.key_span("vocab_size"), key="tie_embeddings",
         )
