@@ -387,6 +387,8 @@ FAMILY_CONFIGS = {
                       num_experts_per_tok=2),
     "apertus1p5_text": dict(num_hidden_layers=2, hidden_size=16, num_attention_heads=2, vocab_size=64,
                             intermediate_size=32, output_vocab_size=40),
+    "hrm_text": dict(num_hidden_layers=2, hidden_size=16, num_attention_heads=2, head_dim=8, vocab_size=64,
+                     intermediate_size=32),
 }
 
 

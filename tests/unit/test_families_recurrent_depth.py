@@ -5,6 +5,8 @@ classes refuse."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from lsp_count.core.memory import Settings, estimate_memory
@@ -15,11 +17,19 @@ from config_models import errors as error_problems, model as count
 CLASS_DEFAULTS = {
     ("apertus1p5_text", "Apertus1p5TextForCausalLM"): 8_091_086_912,
     ("apertus1p5_text", "Apertus1p5TextModel"): 6_998_470_720,
+    ("hrm_text", "HrmTextForCausalLM"): 1_447_822_848,
+    ("hrm_text", "HrmTextModel"): 1_214_645_760,
 }
 
 
 def errors(config: dict) -> list[str]:
     return [p.message for p in error_problems(config)]
+
+
+def kv_bytes(config: dict, context: int, batch: int = 1) -> int:
+    line = estimate_memory(count(config), Settings(context=context, batch=batch)).line("kv_cache")
+    assert line is not None
+    return line.bytes
 
 
 @pytest.mark.parametrize(("model_type", "architecture"), sorted(CLASS_DEFAULTS))
@@ -65,3 +75,121 @@ def test_apertus1p5_text_refuses_what_its_config_class_refuses() -> None:
     assert any("more than vocab_size" in e for e in errors({**APERTUS1P5, "output_vocab_size": 101}))
     assert any("at least 1" in e for e in errors({**APERTUS1P5, "output_vocab_size": 0}))
     assert any("whole number" in e for e in errors({**APERTUS1P5, "output_vocab_size": 50.0}))
+
+
+# --- HRM-Text -------------------------------------------------------------------------------------------------------
+
+HRM = {"model_type": "hrm_text", "vocab_size": 32, "hidden_size": 16, "num_hidden_layers": 1,
+       "num_attention_heads": 2, "head_dim": 8, "intermediate_size": 24}
+
+
+def test_hrm_text_by_hand() -> None:
+    # Each stack (L_module, H_module) one layer: q/k/v/o 4·16·16, the output gate gate_proj 16·16, a gated MLP 3·16·24;
+    # no norm has weights. embed_tokens 32·16, z_L_init 16 (frozen), an untied lm_head 16·32.
+    layer = 4 * 256 + 256 + 3 * 16 * 24
+    model = count(HRM)
+    assert model.tree.total == 512 + 2 * layer + 16 + 512 == 5_904
+    assert model.tree.trainable == 5_904 - 16
+    # attention_bias: biases on q, k, v, o and the gate, 16 each, in both layers
+    assert count({**HRM, "attention_bias": True}).tree.total == 5_904 + 2 * 5 * 16
+    assert count({**HRM, "mlp_bias": True}).tree.total == 5_904 + 2 * (24 + 24 + 16)
+    assert count({**HRM, "architectures": ["HrmTextModel"]}).tree.total == 5_904 - 512
+    # A config transformers saved: num_layers_per_stack the stacks' layers, num_hidden_layers 1 × 2 × (3 + 1) cache
+    # slots, not read for the count
+    assert count({**HRM, "num_hidden_layers": 8, "num_layers_per_stack": 1}).tree.total == 5_904
+    assert count({**HRM, "num_hidden_layers": 8, "num_layers_per_stack": None}).tree.total == 5_904 + 14 * layer
+    # the head width is head_dim's (128 by default), not hidden_size / heads
+    assert count({k: v for k, v in HRM.items() if k != "head_dim"}).tree.total == 5_904 + 2 * 5 * 16 * (256 - 16)
+
+
+def test_hrm_text_caches_every_layer_call() -> None:
+    # One layer a stack, H_cycles 2 × (L_cycles 3 + 1): 8 layer calls, each caching keys and values of 2 heads × 8,
+    # for 7 tokens × batch 2, in bfloat16
+    assert kv_bytes(HRM, 7, 2) == 8 * 2 * 2 * 8 * 7 * 2 * 2 == 7_168
+    assert kv_bytes({**HRM, "H_cycles": 1, "L_cycles": 1}, 7, 2) == 7_168 // 4
+    assert kv_bytes({**HRM, "num_hidden_layers": 8, "num_layers_per_stack": 1}, 7, 2) == 7_168
+
+
+def test_hrm_text_refuses_what_its_config_class_refuses() -> None:
+    # HrmTextConfig.validate_architecture: hidden_size a multiple of the heads, head_dim given or not
+    assert errors({**HRM, "num_attention_heads": 3})
+    for key in ("head_dim", "H_cycles", "L_cycles"):
+        assert any(f'"{key}": null' in e for e in errors({**HRM, key: None})), key
+
+
+# --- against transformers' cache ------------------------------------------------------------------------------------
+
+CAUSAL_LM = {"hrm_text": (HRM, "HrmTextForCausalLM")}
+
+
+@pytest.mark.parametrize("model_type", sorted(CAUSAL_LM))
+def test_caches_are_what_a_forward_pass_fills(model_type: str) -> None:
+    """The small models' caches, filled by a forward pass in transformers (where installed), byte for byte."""
+    torch = pytest.importorskip("torch")
+    transformers = pytest.importorskip("transformers")
+    config, architecture = CAUSAL_LM[model_type]
+    hf = transformers.CONFIG_MAPPING[model_type](**{k: v for k, v in config.items() if k != "model_type"})
+    module = getattr(transformers, architecture)(hf).to(torch.bfloat16).eval()
+    with torch.no_grad():
+        out = module(input_ids=torch.randint(0, 32, (2, 7)), use_cache=True)
+    cache = out.get("cache", out.get("past_key_values"))
+    filled = sum(t.numel() * t.element_size() for layer in cache.layers for t in (layer.keys, layer.values))
+    assert kv_bytes({**config, "architectures": [architecture]}, 7, 2) == filled
+
+
+# --- LoRA -----------------------------------------------------------------------------------------------------------
+
+# (targets, peft 0.21's (total, trainable) for rank 2 on the small models above, taken once; None: peft refuses them)
+LORA = {
+    # HRM-Text: both stacks' layers; gate_proj names the attention's output gate and the MLP's gate
+    # (a regex sees the stacks' own paths: model.H_module.layers.0.self_attn.q_proj)
+    "hrm_text": (("all-linear", (7_024, 1_120)), (["q_proj", "gate_proj"], (6_320, 416)), (["down_proj"], (6_064, 160)),
+                 (r".*H_module.*\.(q_proj|gate_proj)", (6_112, 208))),
+}
+
+
+def _lora_yaml(targets) -> str:
+    if targets == "all-linear":
+        return "base_model: ./base\nadapter: lora\nlora_r: 2\nlora_target_linear: true\n"
+    return f"base_model: ./base\nadapter: lora\nlora_r: 2\nlora_target_modules: {json.dumps(targets)}\n"
+
+
+def _lora_counts(tmp_path, config: dict, targets) -> tuple[int, int] | None:
+    from lsp_count.core.analyze import AnalyzeOptions, analyze_text
+
+    (tmp_path / "base").mkdir(exist_ok=True)
+    (tmp_path / "base" / "config.json").write_text(json.dumps(config))
+    report = analyze_text(_lora_yaml(targets), str(tmp_path / "train.yaml"),
+                          AnalyzeOptions(base_dir=str(tmp_path), hf_cache=str(tmp_path / "no-cache")))
+    if report.has_errors:
+        return None
+    (model,) = report.models
+    return model.tree.total, model.tree.trainable
+
+
+@pytest.mark.parametrize("model_type", sorted(LORA))
+def test_lora_adapts_what_peft_adapts(tmp_path, model_type: str) -> None:
+    config, architecture = CAUSAL_LM[model_type]
+    config = {**config, "architectures": [architecture]}
+    for targets, expected in LORA[model_type]:
+        assert _lora_counts(tmp_path, config, targets) == expected, targets
+
+
+@pytest.mark.parametrize("model_type", sorted(LORA))
+def test_lora_literals_are_peft_s(model_type: str) -> None:
+    """The counts above, against peft on the meta device (where installed)."""
+    torch = pytest.importorskip("torch")
+    transformers = pytest.importorskip("transformers")
+    peft = pytest.importorskip("peft")
+    config, architecture = CAUSAL_LM[model_type]
+    hf_config = transformers.CONFIG_MAPPING[model_type](**{k: v for k, v in config.items() if k != "model_type"})
+    for targets, expected in LORA[model_type]:
+        with torch.device("meta"):
+            model = getattr(transformers, architecture)(hf_config)
+            try:
+                adapted = peft.get_peft_model(model, peft.LoraConfig(r=2, target_modules=targets))
+            except ValueError:
+                assert expected is None, targets
+                continue
+        params = list(adapted.parameters())
+        assert (sum(p.numel() for p in params), sum(p.numel() for p in params if p.requires_grad)) == expected, targets

@@ -906,6 +906,12 @@ def kv_cache(model: ModelReport, context: int, batch: int, kv_dtype: str = "bflo
     tokens = [min(context, window) if s and window else context for s in sliding]
     crossed, image = _cross_attention_cache(model, spec)
     tokens = [image if cross else t for t, cross in zip(tokens, crossed)] if crossed else tokens
+    slots = v.get("kv_cache_layers")
+    if isinstance(slots, int):  # HRM-Text: its cache holds a layer's keys and values per call of the layer
+        per_call = 2 * heads_here * d * elem_bytes
+        return KVCache(-(-slots // pp) * context * per_call * batch, pp == 1,
+                       f"{slots:,} layer calls (each cached apart) × 2 × {kv} kv heads × head_dim {d} × {context:,} "
+                       f"tokens × batch {batch}; {kv_dtype}" + (f", {heads_here} of {kv} kv heads per GPU" if tp > 1 else ""))
     # Each layer's bytes per token: keys head_dim and values value_head_dim wide (MiMo-V2-Flash's are narrower),
     # sliding_kv_mult times the key/value heads in the sliding layers of layer_types (MiMo's too).
     vd, mult = v.get("value_head_dim"), int(v.get("sliding_kv_mult") or 1)  # type: ignore[call-overload]

@@ -24,7 +24,7 @@ MAX_TOTAL = 10**18
 MAX_LAYERS = 100_000
 # The canonical fields (every family's) that count layers or blocks.
 LAYER_COUNT_FIELDS = frozenset({"num_layers", "encoder_layers", "decoder_layers", "decoder_layers_written", "depth",
-                                "num_layers_key"})
+                                "num_layers_key", "num_layers_per_stack"})
 
 
 def size_limit(name: str) -> tuple[int, str]:

@@ -57,6 +57,9 @@ class ModulePaths:
     top: tuple[tuple[str, str], ...] = ()  # top-level tree node -> attribute path (OPT's projections)
     # The head class's own modules, at its top, beside HEAD_MODULES (CTRL's and BioGPT's classifier)
     heads: frozenset[str] = frozenset()
+    # Stacks the tree's layers split evenly among, in order, each numbering its own from 0 (HRM-Text's
+    # model.L_module.layers and model.H_module.layers); empty: all in ``layers``.
+    stacks: tuple[str, ...] = ()
 
 
 _LLAMA_SEGMENTS = (("attention", "self_attn"), ("mlp", "mlp"), ("moe", "mlp"), ("router", ""), ("experts", "experts"),
@@ -131,6 +134,8 @@ MODULE_PATHS: dict[str, ModulePaths] = {
     # per_layer_model_projection and the AltUp projections (model.altup_projections.0) on the model.
     "gemma3n_text": ModulePaths("model.layers", tuple({**dict(_LLAMA_SEGMENTS), "per_layer_input": ""}.items()),
                                 (("per_layer_inputs", "model"), ("altup", "model"))),
+    # HRM-Text: its layers in two stacks, model.L_module.layers.N and model.H_module.layers.N
+    "hrm_text": replace(_LLAMA, stacks=("model.L_module.layers", "model.H_module.layers")),
 }
 
 
@@ -477,6 +482,10 @@ def _hf_paths(tree_path: str, module: str, occurrences: int, paths: ModulePaths 
     if not layered and not out_parts:
         out_parts = [paths.layers.split(".")[0]]
     template = ".".join(out_parts + [module])
+    if layered and paths.stacks:  # (one occurrence a layer: the first stack's layers, then the next's)
+        per_stack = max(occurrences // len(paths.stacks), 1)
+        return [template.replace(paths.layers, paths.stacks[min(i // per_stack, len(paths.stacks) - 1)], 1)
+                .replace("{i}", str(i % per_stack)) for i in range(occurrences)]
     if layered:
         # (a module repeated within each layer, a hybrid's experts, cycles through its layers' numbers)
         return [template.replace("{i}", str(indices[i % len(indices)] if indices else first_layer + i))

@@ -15,7 +15,7 @@ from lsp_count.core.families.common import (LABEL_FIELDS, ROPE_TYPE_KEYS, ROPE_T
                                             check_pad_token, pad_token, rope_entry_problem, unbuilt_rotary,
                                             written_rope)
 from lsp_count.core.source import Problem
-from lsp_count.core.spec import Derived, Family, Field
+from lsp_count.core.spec import MAX_DIMENSION, Derived, Family, Field
 
 FIXED = ()  # a switch the family's code fixes; no config key changes it
 
@@ -2730,4 +2730,48 @@ FAMILIES += (
             heads={"FlintForCausalLM": "causal_lm", "FlintModel": "base"},
             checks=(layer_list_length("layer_types"),),
             fp32_modules_strict=("gate.weight", "sinks")),
+)
+
+
+def _hrm_layers_per_stack(v) -> int:
+    """HrmTextConfig's layers in each of its two stacks: num_layers_per_stack where given (a config transformers saved
+    then holds num_layers_per_stack × H_cycles × (L_cycles + 1) in num_hidden_layers), else num_hidden_layers."""
+    written = v["num_layers_per_stack"]
+    return v["num_layers_key"] if written is None else written
+
+
+def _hrm_cache_layers(v) -> int:
+    """HRM-Text's cache: one layer cache per call of a layer in its forward pass, num_layers_per_stack ×
+    H_cycles × (L_cycles + 1) (L_cycles calls of the low-level stack and one of the high-level stack each high-level
+    cycle); none where a cycle count is negative (the loops run no cycle)."""
+    return _hrm_layers_per_stack(v) * max(v["H_cycles"], 0) * (max(v["L_cycles"], 0) + 1)
+
+
+FAMILIES += (
+    # HRM-Text (Sapient): two stacks of layers (L_module, H_module) the forward pass runs in cycles, each layer
+    # Llama's multi-head attention (no grouped key/value heads) with a sigmoid gate over the heads' output
+    # (gate_proj, biased by attention_bias) and a gated MLP; its RMS norms have no weights; z_L_init, the low-level
+    # state's start, a frozen parameter (requires_grad=False). The cache holds each layer call's keys and values.
+    decoder("hrm_text", "HrmTextForCausalLM", STRICT_HEADS,
+            d(vocab_size=151808, hidden_size=1536, intermediate_size=4096, num_heads=12, max_positions=2048),
+            NO_WINDOW,
+            {"num_kv_heads": fixed(KV_HEADS),
+             "head_dim": Field(("head_dim",), 128, doc=BASE["head_dim"].doc),
+             "norm": fixed("none"),
+             "attn_output_gate": fixed(True),
+             "attn_output_gate_bias": Field(("attention_bias",), False, "bool"),
+             "num_layers_key": Field(("num_hidden_layers",), 16,
+                                     doc="layers in each stack, where num_layers_per_stack is not given"),
+             "num_layers_per_stack": Field(("num_layers_per_stack",), None, "int?",
+                                           doc="layers in each of the two stacks (null: num_hidden_layers)"),
+             "num_layers": fixed(Derived(lambda v: 2 * _hrm_layers_per_stack(v),
+                                         "2 stacks × (num_layers_per_stack, else num_hidden_layers)")),
+             # (any whole number builds the model; the forward pass runs no cycle for one under 1)
+             "H_cycles": Field(("H_cycles",), 2, minimum=-MAX_DIMENSION, doc="high-level cycles (no parameters)"),
+             "L_cycles": Field(("L_cycles",), 3, minimum=-MAX_DIMENSION,
+                               doc="low-level cycles per high-level cycle (no parameters)"),
+             "kv_cache_layers": fixed(Derived(_hrm_cache_layers,
+                                              "num_layers_per_stack × H_cycles × (L_cycles + 1)")),
+             "frozen_model_vectors": fixed(("z_L_init",))},
+            heads={"HrmTextForCausalLM": "causal_lm", "HrmTextModel": "base"}),
 )

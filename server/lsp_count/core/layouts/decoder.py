@@ -61,7 +61,8 @@ def attention(spec: ModelSpec, indexer: bool = True, sliding: bool = False) -> P
     if sinks and (sinks != "sliding" or sliding):  # GPT-OSS: a learned sink logit per head (MiMo: sliding layers')
         tensors += (Tensor("sinks", (heads,), "other", "self_attn"),)
     if v.get("attn_output_gate"):  # AFMoE: a sigmoid gate over the heads' output, its own projection from the input
-        tensors += linear("gate_proj", h, q_out, False)
+        # (HRM-Text's has a bias by attention_bias: attn_output_gate_bias)
+        tensors += linear("gate_proj", h, q_out, bool(v.get("attn_output_gate_bias")))
     if v.get("dynamic_mask"):  # Doge: a dynamic mask from the values, dt_proj (one per key/value head) and A
         tensors += linear("dt_proj", kv_out, kv, bool(v["v_bias"])) + (Tensor("A", (kv,), "other", "self_attn"),)
     if v.get("attn_sub_norm"):  # BitNet: a norm over the heads' output before o_proj, hidden_size wide
@@ -482,7 +483,10 @@ def build_decoder(spec: ModelSpec) -> ParamNode:
     # GPT-NeoX-Japanese: hidden-wide vectors the last layer alone holds (its attention's dense_bias).
     last = tuple(Tensor(str(name), (h,), "bias", str(name).rsplit(".", 2)[-2]) for name in v.get("last_layer_vectors") or ())
     last_layer = ParamNode("last_layer", last, note="the last layer's alone") if last else None
-    body = node("model", embeddings, project, decoder_stack(spec), last_layer, head_hc, final)
+    # HRM-Text: hidden_size-wide vectors on the model that do not train (requires_grad=False: its z_L_init)
+    frozen = tuple(Tensor(name, (h,), "other", name) for name in v.get("frozen_model_vectors") or ())
+    states = ParamNode("frozen_vectors", frozen, frozen=True) if frozen else None
+    body = node("model", embeddings, project, decoder_stack(spec), last_layer, head_hc, final, states)
     return with_head(spec, body, embed_dim)
 
 
