@@ -7,6 +7,7 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from .strategies import STRATEGIES, _maybe, decoder_config, draw_architecture
+from .strategies_hybrids import _attention, _common
 
 
 def apertus1p5_text_config(draw) -> dict:
@@ -45,3 +46,53 @@ def hrm_text_config(draw) -> dict:
 
 
 STRATEGIES.update({"hrm_text": hrm_text_config})
+
+
+def lfm3_config(draw) -> dict:
+    """LFM3: layer_types (conv, full or sliding attention; "attention", the legacy name) drawn or derived, the window,
+    the short convolution's width and bias, the attention gate and the sandwich norms drawn or left out."""
+    cfg = _common(draw, "lfm3")
+    _attention(draw, cfg, kv_omit=False)  # (its default 4 key/value heads divide no fewer query heads)
+    layers = draw(st.integers(1, 6))
+    cfg["num_hidden_layers"] = layers
+    cfg["intermediate_size"] = draw(st.integers(4, 48))
+    if draw(st.booleans()):
+        cfg["layer_types"] = draw(st.lists(st.sampled_from(["conv", "full_attention", "sliding_attention", "attention"]),
+                                           min_size=layers, max_size=layers))
+    # (windows over the hybrid cache test's prompts: transformers' dynamic cache keeps window - 1 tokens of a sliding
+    # layer, the estimate the window, as a static cache does)
+    _maybe(draw, "sliding_window", draw(st.sampled_from([None, 8, 64])), cfg)
+    cfg["conv_L_cache"] = draw(st.integers(1, 4))
+    for switch in ("conv_bias", "use_attention_gate", "use_sandwich_norm", "attention_bias"):
+        _maybe(draw, switch, draw(st.booleans()), cfg)
+    draw_architecture(draw, "lfm3", cfg)
+    return cfg
+
+
+def lara_mini_config(draw) -> dict:
+    """Lara Mini: layer_types (Gated DeltaNet, full or sliding attention) drawn or derived, the Gated DeltaNet's
+    heads (value heads a multiple of the key heads), experts and the shared expert's width."""
+    cfg = _common(draw, "lara_mini")
+    _attention(draw, cfg, kv_omit=False)
+    layers = draw(st.integers(1, 6))
+    cfg["num_hidden_layers"] = layers
+    if draw(st.booleans()):
+        cfg["layer_types"] = draw(st.lists(st.sampled_from(["linear_attention", "full_attention", "sliding_attention",
+                                                            "mamba", "attention"]), min_size=layers, max_size=layers))
+    _maybe(draw, "sliding_window", draw(st.sampled_from([8, 64])), cfg)  # (over the cache test's prompts, as LFM3's)
+    cfg["linear_conv_kernel_dim"] = draw(st.integers(1, 4))
+    cfg["linear_num_key_heads"] = draw(st.integers(1, 3))
+    cfg["linear_num_value_heads"] = cfg["linear_num_key_heads"] * draw(st.integers(1, 2))
+    cfg["linear_key_head_dim"] = draw(st.sampled_from([2, 4]))
+    cfg["linear_value_head_dim"] = draw(st.sampled_from([2, 4, 6]))
+    experts = draw(st.integers(1, 4))
+    cfg["num_experts"] = experts
+    cfg["num_experts_per_tok"] = draw(st.integers(1, experts))
+    cfg["moe_intermediate_size"] = draw(st.integers(4, 24))
+    cfg["shared_expert_intermediate_size"] = draw(st.integers(4, 24))
+    _maybe(draw, "attention_bias", draw(st.booleans()), cfg)
+    draw_architecture(draw, "lara_mini", cfg)
+    return cfg
+
+
+STRATEGIES.update({"lfm3": lfm3_config, "lara_mini": lara_mini_config})

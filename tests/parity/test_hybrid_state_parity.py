@@ -28,7 +28,7 @@ pytestmark = pytest.mark.parity
 
 FAMILIES = ["jamba", "bamba", "granitemoehybrid", "nemotron_h", "falcon_h1", "qwen3_next", "lfm2", "falcon_mamba",
             "qwen3_5_text", "qwen3_5_moe_text", "kimi_linear", "lfm2_moe", "olmo_hybrid",
-            "bailing_hybrid", "minimax"]
+            "bailing_hybrid", "minimax", "lfm3", "lara_mini"]
 
 
 def _generates(config: dict) -> dict:
@@ -154,6 +154,14 @@ LORA_CONFIGS = {
                     layer_types=["linear_attention", "full_attention", "linear_attention"]),
     "falcon_mamba": dict(architectures=["FalconMambaForCausalLM"], vocab_size=64, hidden_size=16, num_hidden_layers=2,
                          tie_word_embeddings=False),
+    "lfm3": dict(architectures=["Lfm3ForCausalLM"], vocab_size=50, pad_token_id=0, hidden_size=16, num_attention_heads=2,
+                 num_key_value_heads=1, head_dim=8, num_hidden_layers=5, intermediate_size=24, conv_L_cache=3,
+                 tie_word_embeddings=False),
+    "lara_mini": dict(architectures=["LaraMiniForCausalLM"], vocab_size=50, pad_token_id=0, hidden_size=16,
+                      num_attention_heads=2, num_key_value_heads=1, head_dim=8, num_hidden_layers=5,
+                      linear_num_key_heads=1, linear_num_value_heads=2, linear_key_head_dim=4, linear_value_head_dim=4,
+                      linear_conv_kernel_dim=3, num_experts=4, num_experts_per_tok=2, moe_intermediate_size=8,
+                      shared_expert_intermediate_size=8),
 }
 
 

@@ -291,6 +291,13 @@ def _rope_entries(spec: ModelSpec) -> list[tuple[str, dict]]:
     return [(t, {"partial_rotary_factor": 1.0, **entry}) for t, entry in entries.items() if t in present]
 
 
+def _rotary_built(v, layer_type: str) -> bool:
+    """Whether the model builds a rotary embedding from the ``layer_type`` entry: Family field "rotary_embedding",
+    a switch, or the layer types it builds one for (LFM3's, those its layers use); true where the field is absent."""
+    rotary = v.get("rotary_embedding", True)
+    return layer_type in rotary if isinstance(rotary, tuple) else bool(rotary)
+
+
 def _rope_type_problems(spec: ModelSpec) -> list[Problem]:
     """The rope_parameters (or rope_scaling) entries transformers checks, judged by rope_entry_problem against the
     family's RoPE types (Family field "rope_types", else a text model's)."""
@@ -300,7 +307,7 @@ def _rope_type_problems(spec: ModelSpec) -> list[Problem]:
     for layer_type, entry in _rope_entries(spec):
         of = f" (for {layer_type} layers)" if v.get("rope_scaling_layer_types") is not None else ""
         problem = rope_entry_problem(entry, types, key + of, spec.key_span(key) or spec.span,
-                                     bool(v.get("rotary_embedding", True))) or \
+                                     _rotary_built(v, layer_type)) or \
             _longrope_length_problem(spec, entry, key + of)
         if problem is not None:
             return [problem]
@@ -358,13 +365,11 @@ def _rotary_width_problems(spec: ModelSpec) -> list[Problem]:
     entries = [(t, e, _rotated(width, e["partial_rotary_factor"])) for t, e in _rope_entries(spec)]
     checked = type(held) is int and width > 4 and width % 2
     refused = next(((t, e, turned) for t, e, turned in entries if checked and turned == width), None)
-    # A type whose frequencies do not build over that many rotated values (unbuilt_rotary). (Family field
-    # "rotary_embedding": false where the model builds no rotary embedding for this config, as Granite 4 hybrid
-    # without position_embedding_type "rope": no frequencies are built there, while its config class still refuses
-    # an odd fully rotated width, above.)
+    # A type whose frequencies do not build over that many rotated values (unbuilt_rotary), where the model builds a
+    # rotary embedding from that entry (_rotary_built: not Granite 4 hybrid without position_embedding_type "rope",
+    # whose config class still refuses an odd fully rotated width, above).
     unbuilt = next(((t, e, turned) for t, e, turned in entries
-                    if unbuilt_rotary(e.get("rope_type", e.get("type")), turned)), None) \
-        if v.get("rotary_embedding", True) else None
+                    if unbuilt_rotary(e.get("rope_type", e.get("type")), turned) and _rotary_built(v, t)), None)
     if refused is None and unbuilt is None:
         return []
     layer_type, entry, turned = refused or unbuilt

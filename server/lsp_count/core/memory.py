@@ -1068,7 +1068,16 @@ def _mixed_cache(spec: ModelSpec, mixers: tuple, context: int, batch: int, kv_dt
                    f"attention_window_size {window:,})"
         attn = 2 * heads_here * d * kept * batch * elem_bytes
         tp_note = f", {heads_here} of {kv} kv heads per GPU" if tp > 1 else ""
-        parts.append(f"{n_attn} {what} × 2 × {kv} kv heads × head_dim {d} × {kept:,} tokens{held}{tp_note}")
+        # LFM3's and Lara Mini's sliding-window attention layers (layer_types) keep the window
+        sliding, window = sliding_layers(spec), sliding_window(spec)
+        n_sliding = sum(1 for k, s in zip(kinds, sliding) if s and k & attention_kinds)
+        if n_sliding and window:
+            slid = 2 * heads_here * d * min(kept, window) * batch * elem_bytes
+            parts.append(f"{n_attn - n_sliding} {what} + {n_sliding} sliding (window {window:,}) × 2 × {kv} kv heads "
+                         f"× head_dim {d} × {kept:,} tokens{held}{tp_note}")
+        else:
+            sliding, slid = (False,) * n, attn
+            parts.append(f"{n_attn} {what} × 2 × {kv} kv heads × head_dim {d} × {kept:,} tokens{held}{tp_note}")
     if n_ssm:
         kernel = v["state_conv_kernel"] if "state_conv_kernel" in v else spec.int("ssm_conv_kernel")
         channels, recurrent = v.get("state_conv_channels"), v.get("state_recurrent")
@@ -1082,7 +1091,10 @@ def _mixed_cache(spec: ModelSpec, mixers: tuple, context: int, batch: int, kv_dt
         conv = f"conv {channels:,}×{kernel} in {conv_dtype} + " if channels and kernel else ""
         parts.append(f"{n_ssm} recurrent layers × ({conv}state {recurrent:,} values in {state_dtype}), independent of "
                      "context")
-    per_layer = [(attn if k & attention_kinds else 0) + (ssm if k - attention_kinds else 0) for k in kinds]
+    if not n_attn or v.get("kv_lora_rank"):
+        sliding, slid = (False,) * n, attn
+    per_layer = [((slid if slides else attn) if k & attention_kinds else 0) + (ssm if k - attention_kinds else 0)
+                 for k, slides in zip(kinds, sliding)]
     stage = max(1, -(-n // pp))
     total = max((sum(per_layer[i:i + stage]) for i in range(0, n, stage)), default=0)
     return KVCache(total, pp == 1, "; ".join(parts) + f"; batch {batch}; {kv_dtype}" if parts else "no cached layers")

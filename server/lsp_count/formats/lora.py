@@ -114,6 +114,8 @@ MODULE_PATHS: dict[str, ModulePaths] = {
     "qwen3_next": _paths("model.layers", shared_experts="shared_expert"),
     "qwen3_5_moe_text": _paths("model.layers", shared_experts="shared_expert"),
     "lfm2_moe": _paths("model.layers", moe="feed_forward"),
+    "lfm3": _paths("model.layers", mlp="feed_forward"),
+    "lara_mini": _paths("model.layers", shared_experts="shared_expert"),
     "falcon_mamba": _paths("backbone.layers"),
     # Zamba and Zamba2 (layouts/zamba.py): the layer kinds' nodes are no modules (model.layers.N.mamba.in_proj,
     # model.layers.N.mamba_decoder.mamba.in_proj, model.layers.N.linear)

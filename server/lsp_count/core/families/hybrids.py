@@ -946,6 +946,149 @@ LFM2_MOE = {
 
 
 
+# --- LFM3 -------------------------------------------------------------------------------------------
+
+def _lfm3_types(v) -> tuple[str, ...]:
+    """Lfm3Config's layer types: layer_types as written, else attention at layer 2 of every four (full) and at layer 0
+    of every four but the first (sliding), short convolutions elsewhere."""
+    written = v["lfm3_layer_types"]
+    if written is not None:
+        return tuple(_LEGACY_LAYER_TYPES.get(t, t) for t in written)
+    return tuple("full_attention" if i % 4 == 2 else "sliding_attention" if i % 4 == 0 and i > 0 else "conv"
+                 for i in range(v["num_layers"]))
+
+
+def _lfm3_layer_check(spec) -> list[Problem]:
+    """Lfm3Config refuses a layer type transformers does not know, and layer_types of another length than
+    num_hidden_layers (validate_layer_type)."""
+    if "lfm3_layer_types" not in spec.origins:
+        return []
+    return _written_layer_types(spec, "lfm3_layer_types", "Lfm3Config")
+
+
+# Lfm3Config's rope_parameters where the file gives none: one entry per attention type.
+LFM3_ROPE = {"sliding_attention": {"rope_type": "default", "rope_theta": 10_000.0},
+             "full_attention": {"rope_type": "proportional", "rope_theta": 1_000_000.0, "partial_rotary_factor": 0.5}}
+
+
+def _lfm3_rope(spec) -> list[Problem]:
+    """Lfm3RotaryEmbedding reads rope_parameters[t] (a mapping) for each attention type t the layers use: a flat
+    rope_parameters (or rope_scaling, which replaces it), or one with no mapping for such a type, cannot build it."""
+    v = spec.values
+    params = v.get("rope_parameters")
+    used = [t for t in ("full_attention", "sliding_attention") if t in (v.get("layer_kinds_written") or ())]
+    missing = [t for t in used if not (isinstance(params, dict) and isinstance(params.get(t), dict))]
+    if not missing:
+        return []
+    key = spec.key_name("rope_parameters") or "rope_parameters"
+    return [Problem("error", "LC103", f'"{key}": no mapping for "{missing[0]}": Lfm3Config keeps one per attention type, '
+                                      "and its rotary embedding cannot be built without it",
+                    spec.key_span("rope_parameters") or spec.span)]
+
+
+# LFM3: LFM2's short convolutions (conv_L_cache wide) and Qwen3's attention (RMS norms over each head's q and k, biases
+# by attention_bias) with a sigmoid gate per head (g_proj, by use_attention_gate), on full- and sliding-window layers;
+# a SwiGLU MLP intermediate_size wide (no adjusting); norms before, and by use_sandwich_norm after, each branch.
+LFM3 = {
+    "head_dim": Field(("head_dim",), 128, doc=BASE["head_dim"].doc),
+    "num_kv_heads": Field(("num_key_value_heads",), 4, doc=BASE["num_kv_heads"].doc),
+    "tie_embeddings": Field(("tie_word_embeddings",), True, "bool", doc=BASE["tie_embeddings"].doc),
+    "qk_norm": fixed("head"),
+    "mlp_names": fixed(("w1", "w3", "w2")),
+    "attention_head_gate": Field(("use_attention_gate",), True, "bool",
+                                 doc="a sigmoid gate per head over the attention's output (g_proj)"),
+    "use_sandwich_norm": Field(("use_sandwich_norm",), True, "bool",
+                               doc="RMS norms over each branch's output too (post_operator_norm, post_ffn_norm)"),
+    "layer_norms": fixed(Derived(lambda v: ("operator_norm", "ffn_norm")
+                                 + (("post_operator_norm", "post_ffn_norm") if v["use_sandwich_norm"] else ()),
+                                 "operator_norm, ffn_norm (and post_operator_norm, post_ffn_norm by use_sandwich_norm)")),
+    "final_norm_name": fixed("embedding_norm"),
+    "lfm3_layer_types": Field(("layer_types",), None, "strs",
+                              doc="each layer's kind: conv, full_attention or sliding_attention"),
+    "layer_kinds_written": fixed(Derived(_lfm3_types, "layer_types, else attention at layers 2 and 4 of every four")),
+    # (read by the cache: a sliding_attention layer keeps the window)
+    "layer_types": fixed(Derived(lambda v: v["layer_kinds_written"], "layer_types")),
+    "sliding_window": Field(("sliding_window",), 256, "int?", doc=BASE["sliding_window"].doc),
+    "layer_mixers": fixed(Derived(lambda v: tuple("short_conv" if t == "conv" else "attention"
+                                                  for t in v["layer_kinds_written"]),
+                                  "a short convolution where layer_types says conv, attention elsewhere")),
+    "layer_ffns": fixed(Derived(lambda v: ("mlp",) * len(v["layer_kinds_written"]), "a SwiGLU MLP in every layer")),
+    "ssm_conv_kernel": Field(("conv_L_cache",), 7, doc="width of the short convolution"),
+    "ssm_conv_bias": Field(("conv_bias",), False, "bool", doc="biases on the short convolution and its projections"),
+    # the cache of a conv layer: its last conv_L_cache inputs over the hidden width, no recurrent state
+    "state_conv_channels": fixed(Derived(lambda v: v["hidden_size"], "hidden_size")),
+    "state_recurrent": fixed(0),
+    # rope_parameters one mapping per attention type (rope_theta filled in where absent); rope_scaling replaces it
+    "rope_parameters": Field(("rope_scaling", "rope_parameters"), LFM3_ROPE, "any", null="default",
+                             doc="rotary position settings, one mapping per attention type (no parameters)"),
+    "rope_scaling": fixed(None), "partial_rotary_factor": fixed(None), "rope_scaling_layer_types": fixed(()),
+    # (the rotary embedding is built for the attention types the layers use)
+    "rotary_embedding": fixed(Derived(lambda v: tuple(t for t in ("full_attention", "sliding_attention")
+                                                      if t in v["layer_kinds_written"]),
+                                      "the attention types the layers use")),
+    # (its RoPE check judges every entry rope_parameters holds, whether a layer uses it or not)
+    "rope_layer_types": fixed(Derived(lambda v: tuple(t for t in ("full_attention", "sliding_attention")
+                                                      if isinstance(v["rope_parameters"], dict)
+                                                      and isinstance(v["rope_parameters"].get(t), dict)),
+                                      "the attention types rope_parameters holds an entry for")),
+}
+
+
+# --- Lara Mini --------------------------------------------------------------------------------------
+
+_LARA_MINI_PATTERN = ("linear_attention", "sliding_attention", "linear_attention", "full_attention", "sliding_attention")
+
+
+def _lara_mini_types(v) -> tuple[str, ...]:
+    written = v["lara_mini_layer_types"]
+    if written is not None:
+        return tuple(_LEGACY_LAYER_TYPES.get(t, t) for t in written)
+    return tuple(_LARA_MINI_PATTERN[i % len(_LARA_MINI_PATTERN)] for i in range(v["num_layers"]))
+
+
+def _lara_mini_check(spec) -> list[Problem]:
+    """LaraMiniConfig refuses a layer type transformers does not know or layer_types of another length than
+    num_hidden_layers (validate_layer_type), and query (value) heads that are no multiple of the key/value (key)
+    heads (validate_architecture)."""
+    if "lara_mini_layer_types" in spec.origins:
+        problems = _written_layer_types(spec, "lara_mini_layer_types", "LaraMiniConfig")
+        if problems:
+            return problems
+    v = spec.values
+    for many, few in (("num_heads", "num_kv_heads"), ("linear_value_heads", "linear_key_heads")):
+        if type(v.get(many)) is int and type(v.get(few)) is int and v[many] % v[few]:
+            return _problem(spec, many, f"{spec.key_label(many)} ({v[many]}) is no multiple of {spec.key_label(few)} "
+                                        f"({v[few]}): LaraMiniConfig refuses the config")
+    return []
+
+
+# Lara Mini: Qwen3.5's Gated DeltaNet (projections split in four) where layer_types says linear_attention, Qwen3's
+# attention (RMS norms over each head's q and k; no output gate) elsewhere, full or sliding-window; experts and an
+# always-on shared expert with no gate in every layer (no dense MLP).
+LARA_MINI = {
+    **{k: f for k, f in QWEN3_5_MOE.items() if k not in ("full_attention_interval", "qwen3_next_layer_types")},
+    "head_dim": Field(("head_dim",), 128, doc=BASE["head_dim"].doc),
+    "num_kv_heads": Field(("num_key_value_heads",), 4, doc=BASE["num_kv_heads"].doc),
+    "lara_mini_layer_types": Field(("layer_types",), None, "strs",
+                                   doc="each layer's kind: linear_attention (Gated DeltaNet), full_attention or "
+                                       "sliding_attention"),
+    "layer_kinds_written": fixed(Derived(_lara_mini_types, "layer_types, else linear, sliding, linear, full, sliding "
+                                                           "attention in turn")),
+    # (read by the cache: a sliding_attention layer keeps the window)
+    "layer_types": fixed(Derived(lambda v: v["layer_kinds_written"], "layer_types")),
+    "sliding_window": Field(("sliding_window",), 512, doc=BASE["sliding_window"].doc),
+    "layer_mixers": fixed(Derived(lambda v: tuple("gated_deltanet" if t == "linear_attention" else "attention"
+                                                  for t in v["layer_kinds_written"]),
+                                  "Gated DeltaNet where layer_types says linear_attention, attention elsewhere")),
+    "linear_key_heads": Field(("linear_num_key_heads",), 8, doc="Gated DeltaNet key heads"),
+    "linear_value_heads": Field(("linear_num_value_heads",), 16, doc="Gated DeltaNet value heads"),
+    "num_experts": Field(("num_experts",), 128, minimum=0, doc=MOE["num_experts"].doc),
+    "experts_per_token": Field(("num_experts_per_tok",), 4, doc=MOE["experts_per_token"].doc),
+    "shared_expert_gate": fixed(False),
+}
+
+
+
 # --- OLMo Hybrid -------------------------------------------------------------------------------------
 
 def _olmo_hybrid_types(v) -> tuple[str, ...]:
@@ -1202,6 +1345,17 @@ FAMILIES: tuple[Family, ...] = (
     hybrid("lfm2_moe", "Lfm2MoeForCausalLM", d(pad_token_id=0),
            d(vocab_size=65536, hidden_size=2048, num_layers=32, num_heads=32, max_positions=128000), LFM2_MOE,
            heads={"Lfm2MoeForCausalLM": "causal_lm", "Lfm2MoeModel": "base"}, checks=(_lfm2_moe_layer_check,)),
+    # LFM3 (Liquid AI): LFM2's short convolutions, gated attention on full- and sliding-window layers, sandwich norms.
+    hybrid("lfm3", "Lfm3ForCausalLM", d(pad_token_id=124893),
+           d(vocab_size=128000, hidden_size=2048, intermediate_size=7680, num_layers=24, num_heads=16,
+             max_positions=128000), LFM3,
+           heads={"Lfm3ForCausalLM": "causal_lm", "Lfm3Model": "base"}, checks=(_lfm3_layer_check, _lfm3_rope)),
+    # Lara Mini (translated): Gated DeltaNet layers and full or sliding-window attention layers, experts and an
+    # ungated shared expert in every layer.
+    hybrid("lara_mini", "LaraMiniForCausalLM",
+           d(vocab_size=151936, hidden_size=1024, num_layers=34, num_heads=16, max_positions=131072,
+             tie_embeddings=True),
+           LARA_MINI, heads={"LaraMiniForCausalLM": "causal_lm", "LaraMiniModel": "base"}, checks=(_lara_mini_check,)),
     # MiniMax (MiniMax-Text-01): lightning attention layers and attention layers, experts in every layer.
     hybrid("minimax", "MiniMaxForCausalLM",
            d(vocab_size=32000, hidden_size=4096, intermediate_size=14336, num_layers=32, num_heads=32,
