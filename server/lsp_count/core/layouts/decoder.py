@@ -484,7 +484,8 @@ def build_decoder(spec: ModelSpec) -> ParamNode:
     last = tuple(Tensor(str(name), (h,), "bias", str(name).rsplit(".", 2)[-2]) for name in v.get("last_layer_vectors") or ())
     last_layer = ParamNode("last_layer", last, note="the last layer's alone") if last else None
     # HRM-Text: hidden_size-wide vectors on the model that do not train (requires_grad=False: its z_L_init)
-    frozen = tuple(Tensor(name, (h,), "other", name) for name in v.get("frozen_model_vectors") or ())
+    frozen = tuple(Tensor(str(name), (h,), "other", str(name))
+                   for name in v.get("frozen_model_vectors") or ())  # type: ignore[attr-defined]
     states = ParamNode("frozen_vectors", frozen, frozen=True) if frozen else None
     body = node("model", embeddings, project, decoder_stack(spec), last_layer, head_hc, final, states)
     return with_head(spec, body, embed_dim)
