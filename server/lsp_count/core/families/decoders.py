@@ -1541,8 +1541,8 @@ def _glm_moe_dsa(spec) -> list[Problem]:
     if first > 0:
         name = next((n for n in ("indexer_types", "index_topk_pattern", "index_skip_topk_offset", "index_topk_freq")
                      if n in spec.origins), "indexer_types")
-        return [Problem("warning", "LC103", f"layer 0 reuses the previous layer's top-k (indexer_types \"shared\") with no "
-                                            f"indexer layer before it: transformers builds the model (counted), but "
+        return [Problem("warning", "LC103", "layer 0 reuses the previous layer's top-k (indexer_types \"shared\") with no "
+                                            "indexer layer before it: transformers builds the model (counted), but "
                                             "its forward pass fails", spec.key_span(name) or spec.span)]
     return []
 
@@ -2242,7 +2242,6 @@ FAMILIES += (
                                    doc="zero-computation (identity) experts the router also scores"),
              "router_name": fixed("classifier"),
              "router_bias": Field(("router_bias",), False, "bool", null="false", doc="a bias on the router"),
-             "n_shared_experts": Field(("n_shared_experts",), 1, minimum=0, doc="shared experts (always on)"),
              "q_lora_rank": Field(("q_lora_rank",), 1536, doc="rank of the low-rank query projection"),
              "qk_head_dim": Field(("qk_head_dim",), Derived(lambda v: v["qk_nope_head_dim"] + v["qk_rope_head_dim"],
                                                             "qk_nope_head_dim + qk_rope_head_dim"), null="default",
