@@ -1949,7 +1949,7 @@ FAMILIES += (
              "moe_intermediate_size": Field(("moe_intermediate_size",), 1024, doc=MOE["moe_intermediate_size"].doc),
              "num_shared_experts": Field(("num_shared_experts",), 1, minimum=0, doc="shared experts (always on)"),
              "shared_intermediate_size": shared_experts_width("num_shared_experts"),
-             "first_k_dense_replace": Field(("first_k_dense_replace",), 1, "int?", minimum=0,
+             "first_k_dense_replace": Field(("first_k_dense_replace",), 1, minimum=0,
                                             doc="layers before the first mixture of experts (where mlp_layer_types "
                                                 "is not given)"),
              **MLP_LAYER_TYPES_AFTER_DENSE,
