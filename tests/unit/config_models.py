@@ -38,6 +38,42 @@ def kv_cache_bytes(config: dict, context: int, batch: int = 1) -> int:
     return line.bytes
 
 
+def lora_counts(tmp_path, config: dict, targets: str | list[str]) -> tuple[int, int] | None:
+    """(total, trainable) of ``config``'s model under a LoRA of rank 2 on ``targets`` ("all-linear" or module
+    names), as an axolotl YAML beside it asks; None where lsp-count refuses the targets."""
+    from lsp_count.core.analyze import AnalyzeOptions, analyze_text
+
+    (tmp_path / "base").mkdir(exist_ok=True)
+    (tmp_path / "base" / "config.json").write_text(json.dumps(config))
+    chosen = "lora_target_linear: true" if targets == "all-linear" else f"lora_target_modules: {json.dumps(targets)}"
+    report = analyze_text(f"base_model: ./base\nadapter: lora\nlora_r: 2\n{chosen}\n", str(tmp_path / "train.yaml"),
+                          AnalyzeOptions(base_dir=str(tmp_path), hf_cache=str(tmp_path / "no-cache")))
+    if report.has_errors:
+        return None
+    (counted,) = report.models
+    return counted.tree.total, counted.tree.trainable
+
+
+def peft_lora_counts(config: dict, targets: str | list[str]) -> tuple[int, int] | None:
+    """The same from peft: the class ``config["architectures"][0]`` built on the meta device and adapted by
+    ``get_peft_model``; None where peft refuses the targets (ValueError). Needs torch, transformers and peft."""
+    import torch
+    import transformers
+    from peft import LoraConfig, get_peft_model
+
+    model_type, architecture = config["model_type"], config["architectures"][0]
+    hf_config = transformers.CONFIG_MAPPING[model_type](**{k: v for k, v in config.items()
+                                                          if k not in ("model_type", "architectures")})
+    with torch.device("meta"):
+        model = getattr(transformers, architecture)(hf_config)
+        try:
+            adapted = get_peft_model(model, LoraConfig(r=2, target_modules=targets))
+        except ValueError:
+            return None
+    params = list(adapted.parameters())
+    return sum(p.numel() for p in params), sum(p.numel() for p in params if p.requires_grad)
+
+
 def catalog_config(name: str, **overrides: object) -> dict:
     """A bundled catalog config ("google-t5/t5-small"), with keys overridden."""
     return {**json.loads((CATALOG_DIR / f"{name}.json").read_text()), **overrides}
