@@ -38,6 +38,28 @@ def kv_cache_bytes(config: dict, context: int, batch: int = 1) -> int:
     return line.bytes
 
 
+def forward_cache_bytes(config: dict, architecture: str, tokens: int = 7, batch: int = 2) -> int:
+    """The bytes transformers' cache holds after a forward pass of ``batch`` sequences of ``tokens`` random ids
+    (under 32) through ``config``'s ``architecture`` in bfloat16: each layer's keys and values, and a recurrent
+    layer's convolution and recurrent states. Needs torch and transformers."""
+    import torch
+    import transformers
+
+    hf = transformers.CONFIG_MAPPING[config["model_type"]](**{k: v for k, v in config.items()
+                                                             if k not in ("model_type", "architectures")})
+    module = getattr(transformers, architecture)(hf).to(torch.bfloat16).eval()
+    with torch.no_grad():
+        out = module(input_ids=torch.randint(0, 32, (batch, tokens)), use_cache=True)
+    cache = out.get("cache", out.get("past_key_values"))
+    filled = 0
+    for layer in cache.layers:
+        for name in ("keys", "values", "conv_states", "recurrent_states"):
+            held = getattr(layer, name, None)
+            for t in held.values() if isinstance(held, dict) else held if isinstance(held, list) else [held]:
+                filled += t.numel() * t.element_size() if isinstance(t, torch.Tensor) else 0
+    return filled
+
+
 def lora_counts(tmp_path, config: dict, targets: str | list[str]) -> tuple[int, int] | None:
     """(total, trainable) of ``config``'s model under a LoRA of rank 2 on ``targets`` ("all-linear" or module
     names), as an axolotl YAML beside it asks; None where lsp-count refuses the targets."""

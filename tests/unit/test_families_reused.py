@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from config_models import (analyze, error_messages as errors, kv_cache_bytes as kv_bytes, lora_counts,
-                           model as count, peft_lora_counts)
+from config_models import (analyze, error_messages as errors, forward_cache_bytes, kv_cache_bytes as kv_bytes,
+                           lora_counts, model as count, peft_lora_counts)
 
 # transformers 5.25, meta device, each class with its config class's defaults.
 CLASS_DEFAULTS = {
@@ -240,18 +240,12 @@ CAUSAL_LM = {"exaone": (EXAONE, "LlamaForCausalLM"), "internlm3": (INTERNLM3, "L
 def test_caches_are_what_a_forward_pass_fills(model_type: str) -> None:
     """The same small models' caches, filled by a forward pass in transformers (where installed), byte for byte.
     (The experts 8 wide: grouped_mm in bfloat16 wants strides of 16 bytes; the cache does not depend on them.)"""
-    torch = pytest.importorskip("torch")
-    transformers = pytest.importorskip("transformers")
+    for module in ("torch", "transformers"):
+        pytest.importorskip(module)
     config, architecture = CAUSAL_LM[model_type]
     if "moe_intermediate_size" in config:
         config = {**config, "moe_intermediate_size": 8}
-    hf = transformers.CONFIG_MAPPING[model_type](**{k: v for k, v in config.items() if k != "model_type"})
-    module = getattr(transformers, architecture)(hf).to(torch.bfloat16).eval()
-    with torch.no_grad():
-        out = module(input_ids=torch.randint(0, 32, (2, 7)), use_cache=True)
-    cache = out.get("cache", out.get("past_key_values"))
-    filled = sum(t.numel() * t.element_size() for layer in cache.layers for t in (layer.keys, layer.values))
-    assert kv_bytes({**config, "architectures": [architecture]}, 7, 2) == filled
+    assert kv_bytes({**config, "architectures": [architecture]}, 7, 2) == forward_cache_bytes(config, architecture)
 
 
 def test_small_totals_are_transformers_s() -> None:

@@ -10,8 +10,8 @@ import pytest
 
 from lsp_count.core.layouts.decoder import layer_indices
 
-from config_models import (error_messages as errors, kv_cache_bytes as kv_bytes, lora_counts, model as count,
-                           peft_lora_counts)
+from config_models import (error_messages as errors, forward_cache_bytes, kv_cache_bytes as kv_bytes, lora_counts,
+                           model as count, peft_lora_counts)
 
 # transformers 5.25, meta device, each class with its config class's defaults.
 CLASS_DEFAULTS = {
@@ -184,16 +184,10 @@ def test_caches_are_what_a_forward_pass_fills(model_type: str) -> None:
     """The same small models' caches, filled by a forward pass in transformers (where installed), byte for byte, below
     the sliding window (transformers' dynamic cache keeps window - 1 tokens of a sliding layer, lsp-count the window,
     as a static cache and vLLM do)."""
-    torch = pytest.importorskip("torch")
-    transformers = pytest.importorskip("transformers")
+    for module in ("torch", "transformers"):
+        pytest.importorskip(module)
     config, architecture = CAUSAL_LM[model_type]
-    hf = transformers.CONFIG_MAPPING[model_type](**{k: v for k, v in config.items() if k != "model_type"})
-    module = getattr(transformers, architecture)(hf).to(torch.bfloat16).eval()
-    with torch.no_grad():
-        out = module(input_ids=torch.randint(0, 32, (2, 7)), use_cache=True)
-    cache = out.get("cache", out.get("past_key_values"))
-    filled = sum(t.numel() * t.element_size() for layer in cache.layers for t in (layer.keys, layer.values))
-    assert kv_bytes({**config, "architectures": [architecture]}, 7, 2) == filled
+    assert kv_bytes({**config, "architectures": [architecture]}, 7, 2) == forward_cache_bytes(config, architecture)
 
 
 # --- LoRA -----------------------------------------------------------------------------------------------------------
