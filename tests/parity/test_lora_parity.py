@@ -565,6 +565,10 @@ ENCODER_CONFIGS = {
     "modernbert-decoder": dict(hidden_size=16, num_hidden_layers=3, num_attention_heads=2, intermediate_size=32,
                                vocab_size=50, pad_token_id=0, bos_token_id=0, eos_token_id=0, cls_token_id=0,
                                sep_token_id=0, classifier_bias=True),
+    # The pooler in every head class (layoutlm.pooler.dense), the span selection head's transforms and classifiers.
+    "layoutlm": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32, vocab_size=50,
+                     max_2d_position_embeddings=12),
+    "splinter": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32, vocab_size=50),
 }
 
 
@@ -630,7 +634,7 @@ def test_encoder_cross_attention_module_paths_are_transformers_s(model_type, arc
 @pytest.mark.parametrize("model_type", ["bert", "roberta", "distilbert", "modernbert", "albert", "camembert",
                                         "xlm-roberta-xl", "megatron-bert", "electra", "roformer", "rembert",
                                         "deberta-v2", "deberta", "mpnet", "gte", "eurobert",
-                                        "nomic_bert", "esm", "ernie", "xmod", "roc_bert"])
+                                        "nomic_bert", "esm", "ernie", "xmod", "roc_bert", "layoutlm"])
 @pytest.mark.parametrize("tied", [True, False])
 def test_encoder_all_linear_leaves_out_the_mlm_decoder_as_peft_does(tmp_path, model_type, tied):
     """all-linear on a masked-LM class: peft leaves out the output embeddings (an untied cls.predictions.decoder,
@@ -684,6 +688,8 @@ ENCODER_TARGETS = {
     "xmod": [r"roberta\.encoder\.layer\.\d+\.output\.adapter_modules\.de_DE\.dense[12]", ["dense1", "out_proj"]],
     "roc_bert": [r"roc_bert\.embeddings\.map_inputs_layer", ["self.query", "map_inputs_layer"]],
     "modernbert-decoder": [r"model\.layers\.[02]\.attn\.(q|v)_proj", ["attn.Wo", "head.dense"]],
+    "layoutlm": [r"layoutlm\.pooler\.dense", ["self.query", "pooler.dense"]],
+    "splinter": [r"splinter_qass\..*_transform\.dense", ["start_classifier", "self.value"]],
 }
 ENCODER_HEADS = {"bert": "BertForSequenceClassification", "roberta": "RobertaForSequenceClassification",
                  "electra": "ElectraForSequenceClassification", "xlm-roberta-xl": "XLMRobertaXLForSequenceClassification",
@@ -693,7 +699,8 @@ ENCODER_HEADS = {"bert": "BertForSequenceClassification", "roberta": "RobertaFor
                  "siglip_vision_model": "SiglipVisionModel", "pixtral": "PixtralVisionModel",
                  "esm": "EsmForSequenceClassification", "xmod": "XmodForSequenceClassification",
                  "roc_bert": "RoCBertForSequenceClassification",
-                 "modernbert-decoder": "ModernBertDecoderForSequenceClassification"}
+                 "modernbert-decoder": "ModernBertDecoderForSequenceClassification",
+                 "layoutlm": "LayoutLMForTokenClassification", "splinter": "SplinterForQuestionAnswering"}
 
 
 @pytest.mark.parametrize("model_type", sorted(ENCODER_TARGETS))

@@ -277,6 +277,9 @@ ENCODER_PATHS: dict[str, EncoderPaths] = {
     "xmod": EncoderPaths("roberta", "encoder.layer"),
     "roc_bert": EncoderPaths("roc_bert", "encoder.layer"),
     "modernbert-decoder": EncoderPaths("model", "layers"),
+    "layoutlm": EncoderPaths("layoutlm", "encoder.layer"),
+    # Splinter's span selection head: splinter_qass.start_transform.dense, splinter_qass.start_classifier, ...
+    "splinter": EncoderPaths("splinter", "encoder.layer"),
 }
 
 

@@ -65,6 +65,11 @@ classifier: RoCBERT) and the head "next_sentence" (the pooler, then ``cls.seq_re
 
 ``attention_map_head`` (ESM's contact-prediction head): a Linear of that path over every layer's attention maps,
 num_layers × num_heads inputs → 1 output with a bias, in the bare model and so in every class (None: none).
+
+``pooler_in_every_class`` (LayoutLM): every head class builds the bare model with its pooler, the masked-LM, token
+classification and question-answering classes too. ``span_selection`` (Splinter): the question-answering and
+pre-training classes end in a question-aware span selection head at that path (four dense + LayerNorm transforms,
+hidden → hidden, and two bias-less hidden × hidden classifiers).
 """
 
 from __future__ import annotations
@@ -381,12 +386,15 @@ _CLASSIFIER_HEADS = ("sequence_classification", "token_classification", "questio
 def _text_heads(spec: ModelSpec, mlm_in: int, mlm_out: int) -> tuple[ParamNode | None, ...]:
     """Pooler and head for the text-encoder classes (BERT, RoBERTa, DistilBERT, ModernBERT, ALBERT)."""
     head = spec.head
+    v = spec.values
     h = spec.int("hidden_size")
     pooled = head in ("base", "pretraining", "next_sentence", "multiple_choice") or (
         head == "sequence_classification" and spec.values["classifier"] == "pooled")
     pooler = _pooler(spec) if pooled else None
     if head == "base":
         return (pooler,)
+    if head in ("question_answering", "pretraining") and v.get("span_selection"):
+        return (_span_selection_head(spec),)
     if head in ("masked_lm", "causal_lm"):
         return (_mlm_head(spec, mlm_in, mlm_out),)
     if head == "pretraining" and spec.values.get("pretraining") == "discriminator":
@@ -426,6 +434,20 @@ def _text_heads(spec: ModelSpec, mlm_in: int, mlm_out: int) -> tuple[ParamNode |
             + path_linear("classifier", h, 1)
         return (pooler, ParamNode("classifier", tensors))
     raise ValueError(f"unknown head {head!r} for {spec.model_type}")
+
+
+def _span_selection_head(spec: ModelSpec) -> ParamNode:
+    """Splinter's question-aware span selection head (``span_selection``, its path): four transforms (dense, then a
+    LayerNorm, hidden → hidden) for the question's start and end and the passage's, then two bias-less hidden ×
+    hidden classifiers."""
+    h = spec.int("hidden_size")
+    path = str(spec.values["span_selection"])
+    tensors: tuple[Tensor, ...] = ()
+    for transform in ("query_start_transform", "query_end_transform", "start_transform", "end_transform"):
+        tensors += path_linear(f"{path}.{transform}.dense", h, h) + path_norm(f"{path}.{transform}.LayerNorm", h)
+    for classifier in ("start_classifier", "end_classifier"):
+        tensors += path_linear(f"{path}.{classifier}", h, h, False)
+    return ParamNode("span_selection", tensors, source=spec.key_span("hidden_size"), key="hidden_size")
 
 
 def _embedding_projection(spec: ModelSpec) -> ParamNode | None:
@@ -514,7 +536,10 @@ def build_encoder(spec: ModelSpec) -> ParamNode:
     head = spec.head
     if v["embed"] == "text" and "mlm_names" in v:
         mlm_width = spec.int("mlm_width") if "mlm_width" in v else h
-        return node(spec.architecture, *_tower(spec), *_text_heads(spec, h, mlm_width))
+        heads = _text_heads(spec, h, mlm_width)
+        if v.get("pooler_in_every_class") and not any(n is not None and n.name == "pooler" for n in heads):
+            heads = (_pooler(spec), *heads)  # LayoutLM: every head class builds the bare model with its pooler
+        return node(spec.architecture, *_tower(spec), *heads)
     parts: list[ParamNode | None] = list(_tower(spec, mask_token=head == "masked_image_modeling"))
     if head == "base":
         parts += [_pooler(spec), _siglip_head(spec)]
