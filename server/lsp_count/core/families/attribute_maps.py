@@ -30,6 +30,7 @@ KEYS_SET_AFTER_FIELDS: dict[str, tuple[str, ...]] = {
     "dots1": ("num_local_experts",),
     "ernie4_5_moe": ("num_experts_per_tok", "num_nextn_predict_layers"),
     "exaone": ("num_layers",),
+    "flaubert": ("hidden_size", "n_words", "num_attention_heads", "num_hidden_layers"),
     "flex_olmo": ("num_local_experts",),
     "glm4_moe_lite": ("head_dim", "num_local_experts"),
     "glm4v_moe_text": ("num_local_experts",),
@@ -84,5 +85,6 @@ KEYS_SET_AFTER_FIELDS: dict[str, tuple[str, ...]] = {
     "vipllava": ("vision_feature_layers",),
     "whisper": ("hidden_size", "num_attention_heads", "num_hidden_layers", "num_key_value_heads"),
     "xglm": ("hidden_size", "num_attention_heads", "num_hidden_layers"),
+    "xlm": ("hidden_size", "n_words", "num_attention_heads", "num_hidden_layers", "pad_index"),
     "zamba2": ("attention_head_dim", "head_dim"),
 }

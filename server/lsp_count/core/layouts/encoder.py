@@ -418,6 +418,8 @@ def _text_heads(spec: ModelSpec, mlm_in: int, mlm_out: int) -> tuple[ParamNode |
                           key="hidden_size"),
                 ParamNode("classifier", path_linear("classifier", h, out, bool(spec.values.get("classifier_bias", True))),
                           source=spec.key_span("num_labels") or spec.key_span("id2label"), key="id2label"))
+    if head == "sequence_classification" and v["classifier"] == "summary":  # XLM: the SequenceSummary alone
+        return (_sequence_summary(spec),)
     if head == "sequence_classification":
         return (pooler, _sequence_classifier(spec))
     if head == "token_classification":
@@ -427,6 +429,14 @@ def _text_heads(spec: ModelSpec, mlm_in: int, mlm_out: int) -> tuple[ParamNode |
         labels = spec.int("qa_labels") if "qa_labels" in spec.values else _labels(spec)
         return (ParamNode("qa_outputs", path_linear("qa_outputs", h, labels),
                           source=spec.key_span("num_labels") or spec.key_span("id2label"), key="id2label"),)
+    if head == "multiple_choice" and v.get("multiple_choice") == "summary_logits":
+        # XLM: the SequenceSummary, then logits_proj from its num_labels outputs to one score per choice.
+        labels = _labels(spec)
+        return (_sequence_summary(spec), ParamNode("classifier", path_linear("logits_proj", labels, 1),
+                                                   source=spec.key_span("num_labels") or spec.key_span("id2label"),
+                                                   key="id2label"))
+    if head == "squad_question_answering":
+        return (_squad_head(spec),)
     if head == "multiple_choice" and spec.values.get("multiple_choice") == "summary":
         return (_sequence_summary(spec), ParamNode("classifier", path_linear("classifier", h, 1)))
     if head == "multiple_choice":  # one score per choice: the pooled output (DistilBERT's pre_classifier) → 1
@@ -448,6 +458,20 @@ def _span_selection_head(spec: ModelSpec) -> ParamNode:
     for classifier in ("start_classifier", "end_classifier"):
         tensors += path_linear(f"{path}.{classifier}", h, h, False)
     return ParamNode("span_selection", tensors, source=spec.key_span("hidden_size"), key="hidden_size")
+
+
+def _squad_head(spec: ModelSpec) -> ParamNode:
+    """XLM's XLNet-style SQuAD head (``squad_head``, its path): the start logits (hidden → 1), the end logits
+    (2·hidden → hidden, a LayerNorm, hidden → 1) and the answer class (2·hidden → hidden, hidden → 1 without a
+    bias)."""
+    h = spec.int("hidden_size")
+    path = str(spec.values["squad_head"])
+    tensors = (path_linear(f"{path}.start_logits.dense", h, 1)
+               + path_linear(f"{path}.end_logits.dense_0", 2 * h, h) + path_norm(f"{path}.end_logits.LayerNorm", h)
+               + path_linear(f"{path}.end_logits.dense_1", h, 1)
+               + path_linear(f"{path}.answer_class.dense_0", 2 * h, h)
+               + path_linear(f"{path}.answer_class.dense_1", h, 1, False))
+    return ParamNode("squad_head", tensors, source=spec.key_span("hidden_size"), key="hidden_size")
 
 
 def _embedding_projection(spec: ModelSpec) -> ParamNode | None:
