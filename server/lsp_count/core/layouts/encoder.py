@@ -69,7 +69,10 @@ num_layers × num_heads inputs → 1 output with a bias, in the bare model and s
 ``pooler_in_every_class`` (LayoutLM): every head class builds the bare model with its pooler, the masked-LM, token
 classification and question-answering classes too. ``span_selection`` (Splinter): the question-answering and
 pre-training classes end in a question-aware span selection head at that path (four dense + LayerNorm transforms,
-hidden → hidden, and two bias-less hidden × hidden classifiers).
+hidden → hidden, and two bias-less hidden × hidden classifiers). XLM: the ``classifier`` kind "summary" (the
+sequence classifier is a SequenceSummary alone), the ``multiple_choice`` kind "summary_logits" (the SequenceSummary,
+then ``logits_proj``, num_labels → 1) and the head "squad_question_answering" (an XLNet-style SQuAD head at
+``squad_head``: start logits, end logits with a LayerNorm, answer class).
 """
 
 from __future__ import annotations
