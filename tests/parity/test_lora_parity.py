@@ -543,6 +543,12 @@ ENCODER_CONFIGS = {
                                   patch_size=16),
     "deit": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32, image_size=32,
                  patch_size=16),
+    # ViTMAE's pre-training decoder: decoder.decoder_embed, decoder.decoder_layers.N.attention.q_proj, decoder_pred.
+    "vit_mae": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32, image_size=32,
+                    patch_size=16, decoder_hidden_size=8, decoder_num_attention_heads=2, decoder_num_hidden_layers=2,
+                    decoder_intermediate_size=12),
+    "ijepa": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32, image_size=32,
+                  patch_size=16),
     "siglip_text_model": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32,
                               vocab_size=50, max_position_embeddings=16, projection_size=8),
     "siglip2_text_model": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32,

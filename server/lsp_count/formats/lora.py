@@ -219,6 +219,9 @@ class EncoderPaths:
     inner: str = ""
     # Head classes whose name does not say so (no "For"): BertGenerationDecoder holds its stack under bert.
     head_classes: frozenset[str] = frozenset()
+    # Layer stacks of a head class's own beside the body's, by tree node: (node, its layer list's path in the class),
+    # ViTMAEForPreTraining's decoder (decoder.decoder_layers.N.attention.q_proj).
+    head_stacks: tuple[tuple[str, str], ...] = ()
 
 
 # Module paths as transformers 5 names them, by model_type (checked by tests/parity/test_lora_parity.py).
@@ -260,6 +263,8 @@ ENCODER_PATHS: dict[str, EncoderPaths] = {
     "dinov2": EncoderPaths("dinov2", "encoder.layer"),
     "dinov2_with_registers": EncoderPaths("dinov2_with_registers", "encoder.layer"),
     "deit": EncoderPaths("deit", "layers"),
+    "vit_mae": EncoderPaths("vit", "layers", head_stacks=(("decoder", "decoder.decoder_layers"),)),
+    "ijepa": EncoderPaths("ijepa", "layers"),
     # PixtralVisionModel (bare only): transformer.layers.N.attention.q_proj, ...feed_forward.gate_proj.
     "pixtral": EncoderPaths("", "transformer.layers"),
     # Gemma 4's towers on their own (Gemma4VisionModel, Gemma4AudioModel: bare only): their clippable linears' nn.Linear,
@@ -295,6 +300,9 @@ def _encoder_paths(tree_path: str, name: str, occurrences: int, paths: EncoderPa
     if parts and parts[0] == "layers" and paths.inner:
         per_group = max(1, occurrences // max(1, groups))
         return [f"{body}{paths.layers}.{i // per_group}.{paths.inner}.{i % per_group}.{module}" for i in range(occurrences)]
+    head_stacks = dict(paths.head_stacks)
+    if len(parts) > 1 and parts[0] in head_stacks and parts[1] == "layers":
+        return [f"{head_stacks[parts[0]]}.{i}.{module}" for i in range(occurrences)]
     if parts and parts[0] == "layers":
         # ModernBERT's stack holds layer 0 (`layer`) apart from the others (`layers`, from 1 on).
         first = 1 if parts[1:2] == ["layers"] else 0

@@ -1,6 +1,6 @@
 """Encoder and vision families: BERT-likes (BERT, RoBERTa and its kin, Megatron-BERT, ELECTRA, RoFormer, RemBERT),
-DeBERTa and DeBERTa-v2, MPNet, GTE, NomicBERT, EuroBERT, DistilBERT, ModernBERT, ALBERT, ViT, DeiT, DINOv2 (and
-with registers), CLIP and its towers, SigLIP and SigLIP 2 and their towers.
+DeBERTa and DeBERTa-v2, MPNet, GTE, NomicBERT, EuroBERT, DistilBERT, ModernBERT, ALBERT, ViT, DeiT, ViTMAE, I-JEPA,
+DINOv2 (and with registers), CLIP and its towers, SigLIP and SigLIP 2 and their towers.
 
 One encoder layout (``layouts/encoder.py``) counts every single-stack encoder;
 the rows below say how each family names its modules and which optional parts
@@ -397,9 +397,9 @@ def check_padding_index_one(spec: ModelSpec) -> list[Problem]:
 
 
 def vision_tower(model_type: str, architecture: str, heads: dict[str, str], *overrides: dict[str, Field],
-                 notes: tuple[str, ...] = ()) -> Family:
+                 notes: tuple[str, ...] = (), checks: tuple = ()) -> Family:
     fields = merge_fields(VISION, *overrides)
-    return Family(model_type, "encoder", architecture, fields, heads, notes=notes)
+    return Family(model_type, "encoder", architecture, fields, heads, notes=notes, checks=checks)
 
 
 VIT: dict[str, Field] = {
@@ -417,6 +417,56 @@ VIT: dict[str, Field] = {
     "final_norm": fixed("layernorm"),
     "pooler": fixed("vit"),
 }
+
+
+# ViTMAEConfig and IJepaConfig: ViT's keys, less the masked-image decoder's encoder_stride (no such class); IJepaConfig
+# keeps pooler_output_size, but no I-JEPA class builds a pooler.
+VIT_NO_POOLER: dict[str, Field] = {**{k: f for k, f in VIT.items() if k not in ("encoder_stride", "pooler_output_size")},
+                                   "pooler": fixed(None)}
+
+# ViTMAE's pre-training decoder (ViTMAEDecoder): its own width, heads, depth and MLP width.
+MAE_DECODER: dict[str, Field] = {
+    "decoder_hidden_size": Field(("decoder_hidden_size",), 512, doc="width of the pre-training decoder"),
+    "decoder_num_heads": Field(("decoder_num_attention_heads",), 16, doc="attention heads per decoder layer"),
+    "decoder_num_layers": Field(("decoder_num_hidden_layers",), 8, minimum=0, doc="decoder layers"),
+    "decoder_intermediate_size": Field(("decoder_intermediate_size",), 2048,
+                                       doc="width of the decoder layers' feed-forward"),
+}
+
+
+def check_mae_decoder(spec: ModelSpec) -> list[Problem]:
+    """ViTMAEForPreTraining's decoder fills its position table with 2-D sin-cos values when it is built: that needs
+    decoder_hidden_size divisible by 4 and a square patch grid (side int(√patches)), and it reads patch_size² (a
+    number, not [height, width]). transformers refuses the others."""
+    if spec.head != "mae_pretraining":
+        return []
+    v = spec.values
+    width, patch = v.get("decoder_hidden_size"), v.get("patch_size")
+    if isinstance(width, int) and width % 4:
+        return [Problem("error", "LC103", f"decoder_hidden_size {width} is not divisible by 4: {spec.architecture}'s "
+                                          "2-D sin-cos decoder positions need it", spec.key_span("decoder_hidden_size") or spec.span)]
+    heads = v.get("decoder_num_heads")
+    if isinstance(width, int) and isinstance(heads, int) and "head_dim" not in spec.origins and width < heads:
+        # The decoder's heads are decoder_hidden_size // heads wide: 0 fails when the attention scales by its root.
+        return [Problem("error", "LC103", f"decoder_hidden_size {width} cannot be divided among {heads} decoder heads "
+                                          "(decoder_num_attention_heads): each would be 0 wide, which "
+                                          f"{spec.architecture}'s attention refuses",
+                        spec.key_span("decoder_num_heads") or spec.key_span("decoder_hidden_size") or spec.span)]
+    if not isinstance(patch, int) or isinstance(patch, bool):
+        return [Problem("error", "LC103", f'"patch_size": {json.dumps(patch, default=str)}: {spec.architecture}\'s '
+                                          "decoder predicts patch_size² pixels and needs one number",
+                        spec.key_span("patch_size") or spec.span)]
+    image = v.get("image_size")
+    sides = (image, image) if isinstance(image, int) and not isinstance(image, bool) else image
+    if (isinstance(sides, (list, tuple)) and len(sides) == 2 and all(isinstance(x, int) for x in sides) and patch >= 1
+            and patch <= min(sides)):
+        patches = (sides[0] // patch) * (sides[1] // patch)
+        grid = int(patches ** 0.5)
+        if grid * grid != patches:
+            return [Problem("error", "LC103", f"{patches} patches are not a square grid: {spec.architecture}'s decoder "
+                                              f"builds its sin-cos positions for {grid}×{grid}, which transformers refuses",
+                            spec.key_span("image_size") or spec.span)]
+    return []
 
 
 def _dinov2_mlp_width(v) -> int:
@@ -858,6 +908,16 @@ FAMILIES: tuple[Family, ...] = (
                   "DeiTForImageClassificationWithTeacher": "image_classification_with_teacher",
                   "DeiTForMaskedImageModeling": "masked_image_modeling"},
                  VIT, {"embed": fixed("deit")}),
+    # ViTMAE: ViT's encoder with a fixed sin-cos position table, no pooler; the pre-training class adds its decoder.
+    vision_tower("vit_mae", "ViTMAEForPreTraining",
+                 {"ViTMAEModel": "base", "ViTMAEForPreTraining": "mae_pretraining"},
+                 VIT_NO_POOLER, MAE_DECODER, {"frozen_positions": fixed(True)},
+                 notes=("ViTMAE's position tables are fixed sin-cos values (requires_grad=False): counted, not "
+                        "trained",), checks=(check_mae_decoder,)),
+    # I-JEPA: ViT without a class token (positions for the patches alone) and, in every class, without a pooler.
+    vision_tower("ijepa", "IJepaModel",
+                 {"IJepaModel": "base", "IJepaForImageClassification": "image_classification"},
+                 VIT_NO_POOLER, {"class_token": fixed(False)}),
     vision_tower("dinov2", "Dinov2Model",
                  {"Dinov2Model": "base", "Dinov2Backbone": "base", "Dinov2ForImageClassification": "image_classification"},
                  DINOV2,

@@ -1,5 +1,5 @@
 """Encoders: BERT-likes (DeBERTa, MPNet, GTE, NomicBERT, EuroBERT among them), ModernBERT, ALBERT, ViT, DeiT,
-DINOv2, CLIP and SigLIP (dual tower) and their towers.
+ViTMAE, I-JEPA, DINOv2, CLIP and SigLIP (dual tower) and their towers.
 
 Every single-stack encoder is ``build_encoder`` with the family's switches
 (``lsp_count.core.families.encoders``): embeddings by kind, one transformer
@@ -62,6 +62,12 @@ width where it is not embedding_size: RoCBERT's map_inputs_layer over the word, 
 side by side), ``layer_linears`` (more Linears in every layer, each ``(path, in, out, bias)``: X-MOD's per-language
 adapters), the ``pretraining`` kind "mlm" (the pre-training class is the pooler and the MLM head, no next-sentence
 classifier: RoCBERT) and the head "next_sentence" (the pooler, then ``cls.seq_relationship``, hidden → 2).
+
+ViTMAE and I-JEPA: ``frozen_positions`` (ViT's position table is a fixed sin-cos parameter, requires_grad=False:
+counted, not trained), ``class_token`` (False: no class token, positions for the patches alone: I-JEPA) and the head
+"mae_pretraining" (ViTMAEForPreTraining's decoder: decoder_embed, a mask token, a frozen position table, the encoder's
+layer at ``decoder_hidden_size`` / ``decoder_num_heads`` / ``decoder_intermediate_size`` repeated
+``decoder_num_layers`` times, decoder_norm, decoder_pred to patch_size² × channels).
 
 ``attention_map_head`` (ESM's contact-prediction head): a Linear of that path over every layer's attention maps,
 num_layers × num_heads inputs → 1 output with a bias, in the bare model and so in every class (None: none).
@@ -164,10 +170,19 @@ def _patch_embeddings(spec: ModelSpec, mask_token: bool = False) -> ParamNode:
     conv = Tensor("patch_embedding.weight", (h, channels, ph, pw), "conv", "patch_embedding")
     conv_bias = Tensor("patch_embedding.bias", (h,), "bias", "patch_embedding")
     if kind in ("vit", "deit"):  # cls token + learned positions for cls + patches; conv with bias
-        # DeiT: a distillation token too, and a position for it.
+        # DeiT: a distillation token too, and a position for it. I-JEPA: no class token (``class_token`` false),
+        # positions for the patches alone.
         distilled = kind == "deit"
-        tensors = (Tensor("cls_token", (1, 1, h), "embedding", "embeddings"), conv, conv_bias,
-                   Tensor("position_embeddings", (1, patches + 1 + distilled, h), "embedding", "embeddings"))
+        cls = bool(v.get("class_token", True))
+        tensors = (Tensor("cls_token", (1, 1, h), "embedding", "embeddings"),) if cls else ()
+        positions = (Tensor("position_embeddings", (1, patches + cls + distilled, h), "embedding", "embeddings"),)
+        tensors += (conv, conv_bias)
+        if v.get("frozen_positions"):
+            # ViTMAE's fixed sin-cos table: a parameter with requires_grad=False (counted, never trained).
+            fixed_table = ParamNode("position_embeddings", positions, frozen=True, note="sin-cos, requires_grad=False")
+            return ParamNode("embeddings", tensors, (fixed_table,), source=spec.key_span("patch_size")
+                             or spec.key_span("image_size"), key="patch_size", note=f"{patches} patches")
+        tensors += positions
         if distilled:
             tensors += (Tensor("distillation_token", (1, 1, h), "embedding", "embeddings"),)
         if mask_token:
@@ -584,6 +599,8 @@ def build_encoder(spec: ModelSpec) -> ParamNode:
         parts.append(ParamNode("classifier", path_linear("cls_classifier", h, labels)
                                + path_linear("distillation_classifier", h, labels),
                                source=spec.key_span("num_labels") or spec.key_span("id2label"), key="id2label"))
+    elif head == "mae_pretraining":
+        parts.append(_mae_decoder(spec))
     elif head == "masked_image_modeling":  # 1×1 conv to stride² · channels, then pixel shuffle
         out = spec.int("encoder_stride") ** 2 * spec.int("num_channels")
         parts.append(ParamNode("decoder", (Tensor("decoder.0.weight", (out, h, 1, 1), "conv", "decoder"),
@@ -591,6 +608,32 @@ def build_encoder(spec: ModelSpec) -> ParamNode:
     else:
         raise ValueError(f"unknown head {head!r} for {spec.model_type}")
     return node(spec.architecture, *parts)
+
+
+def _mae_decoder(spec: ModelSpec) -> ParamNode:
+    """ViTMAE's pre-training decoder: decoder_embed (hidden → decoder width), a mask token, a fixed sin-cos
+    position table (requires_grad=False) for the class token and the patches, ``decoder_layers`` of the encoder's
+    own layer at the decoder's width, heads and MLP width, decoder_norm, and decoder_pred back to one patch's
+    pixels (patch_size² × channels). The layers are built from a copy of the config: a head_dim the file
+    gives serves the decoder too (the attention reads it where the config has one)."""
+    v = spec.values
+    h, dh = spec.int("hidden_size"), spec.int("decoder_hidden_size")
+    heads = spec.int("decoder_num_heads")
+    head_dim = spec.int("head_dim") if "head_dim" in spec.origins else dh // heads
+    decoder = replace(spec, values={**v, "hidden_size": dh, "num_layers": spec.int("decoder_num_layers"),
+                                    "num_heads": heads, "head_dim": head_dim,
+                                    "intermediate_size": spec.int("decoder_intermediate_size")})
+    layers = encoder_layers(decoder)
+    layers = replace(layers, source=spec.key_span("decoder_num_layers"), key="decoder_num_layers")
+    pixels = spec.int("patch_size") ** 2 * spec.int("num_channels")
+    table = ParamNode("decoder_pos_embed", (Tensor("decoder.decoder_pos_embed", (1, _num_patches(spec) + 1, dh),
+                                                   "embedding", "decoder"),), frozen=True,
+                      note="sin-cos, requires_grad=False")
+    embed = ParamNode("decoder_embed", path_linear("decoder.decoder_embed", h, dh)
+                      + (Tensor("decoder.mask_token", (1, 1, dh), "embedding", "decoder"),),
+                      source=spec.key_span("decoder_hidden_size"), key="decoder_hidden_size")
+    out = ParamNode("decoder_out", path_norm("decoder.decoder_norm", dh) + path_linear("decoder.decoder_pred", dh, pixels))
+    return node("decoder", embed, table, layers, out, note="the MAE pre-training decoder")
 
 
 def build_albert(spec: ModelSpec) -> ParamNode:

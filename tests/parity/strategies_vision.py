@@ -1,0 +1,50 @@
+"""Random small configs for the ViT-shaped vision families added beside ViT: vit_mae (the encoder and, for
+ViTMAEForPreTraining, its decoder) and ijepa, written as a config.json would be."""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from .strategies import STRATEGIES, _maybe
+from .strategies_encoders import _architecture, _image, _sizes
+
+
+def vit_mae(draw) -> dict:
+    """ViTMAE: ViT's sizes, a head width of its own or not, and the decoder's width, heads, depth (0 allowed) and MLP
+    width. The pre-training class refuses a decoder width that 4 does not divide, a [height, width] patch_size and
+    a patch grid that is not square (the unit tests check those refusals): it is drawn with one number for each side
+    and a decoder width of a multiple of 4 (at least its head count)."""
+    cfg: dict = {"model_type": "vit_mae"}
+    pretraining = draw(st.booleans())
+    _sizes(draw, "vit_mae", cfg)
+    if pretraining:
+        patch = draw(st.integers(2, 8))
+        cfg["patch_size"], cfg["image_size"] = patch, patch * draw(st.integers(1, 4)) + draw(st.integers(0, patch - 1))
+        _maybe(draw, "num_channels", draw(st.integers(1, 4)), cfg)
+    else:
+        _image(draw, cfg, pairs=True)
+    _maybe(draw, "qkv_bias", draw(st.booleans()), cfg)
+    _maybe(draw, "head_dim", draw(st.integers(1, 6)), cfg)
+    _maybe(draw, "decoder_hidden_size", 4 * draw(st.integers(1, 4)), cfg)
+    # Always written: the class default (16 heads) would leave a small decoder heads of no width, which it refuses.
+    cfg["decoder_num_attention_heads"] = draw(st.integers(1, 4))
+    _maybe(draw, "decoder_num_hidden_layers", draw(st.integers(0, 2)), cfg)
+    _maybe(draw, "decoder_intermediate_size", draw(st.integers(4, 24)), cfg)
+    cfg["architectures"] = ["ViTMAEForPreTraining" if pretraining else "ViTMAEModel"]
+    return cfg
+
+
+def ijepa(draw) -> dict:
+    """I-JEPA: ViT's sizes without a class token or pooler (pooler_output_size written or not: no class reads it)."""
+    cfg: dict = {"model_type": "ijepa"}
+    hidden = _sizes(draw, "ijepa", cfg)
+    _image(draw, cfg, pairs=True)
+    _maybe(draw, "qkv_bias", draw(st.booleans()), cfg)
+    _maybe(draw, "head_dim", draw(st.integers(1, 6)), cfg)
+    _maybe(draw, "pooler_output_size", draw(st.sampled_from([None, 3, hidden])), cfg)
+    _architecture(draw, "ijepa", cfg)
+    return cfg
+
+
+STRATEGIES["vit_mae"] = vit_mae
+STRATEGIES["ijepa"] = ijepa

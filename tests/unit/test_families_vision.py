@@ -1,0 +1,90 @@
+"""ViTMAE and I-JEPA without torch: ViT-shaped vision encoders (transformers 5.25). ViTMAE's position tables are fixed
+sin-cos values (requires_grad=False) and its pre-training class adds a decoder of its own width; I-JEPA has no class
+token and no pooler. Small configs counted by hand (the arithmetic in each test), the class defaults as transformers
+builds them on the meta device (``sum(p.numel() for p in model.parameters())``, taken there once) and the configs
+the pre-training class refuses."""
+
+from __future__ import annotations
+
+import pytest
+
+from config_models import error_messages as errors, model as count
+
+# transformers 5.25, meta device, each class with its config class's defaults: (total, trainable).
+CLASS_DEFAULTS = {
+    ("vit_mae", "ViTMAEModel"): (85_798_656, 85_647_360),
+    ("vit_mae", "ViTMAEForPreTraining"): (111_907_840, 111_655_680),
+    ("ijepa", "IJepaModel"): (85_797_120, 85_797_120),
+    ("ijepa", "IJepaForImageClassification"): (85_798_658, 85_798_658),
+}
+
+
+@pytest.mark.parametrize("model_type,architecture", sorted(CLASS_DEFAULTS))
+def test_class_defaults(model_type: str, architecture: str) -> None:
+    tree = count({"model_type": model_type, "architectures": [architecture]}).tree
+    assert (tree.total, tree.trainable) == CLASS_DEFAULTS[model_type, architecture]
+
+
+SMALL = {"hidden_size": 8, "num_attention_heads": 2, "intermediate_size": 5, "num_hidden_layers": 1,
+         "image_size": 12, "patch_size": 4}
+# One encoder layer at width 8 (heads of 4, a bias everywhere): q, k, v 3 × (8·8 + 8) = 216, o 8·8 + 8 = 72,
+# fc1 8·5 + 5 = 45, fc2 5·8 + 8 = 48, two LayerNorms 2 × 16 = 32.
+LAYER = 216 + 72 + 45 + 48 + 32  # 413
+CONV = 8 * 3 * 4 * 4 + 8  # the patch embedding: 3 channels, 4×4 patches, a bias: 392
+PATCHES = 3 * 3  # a 12-pixel side in 4-pixel patches
+
+
+def test_vit_mae_model_by_hand() -> None:
+    tree = count({"model_type": "vit_mae", "architectures": ["ViTMAEModel"], **SMALL}).tree
+    positions = (PATCHES + 1) * 8  # fixed sin-cos, for the class token and the patches: 80
+    # class token 8, the conv, the positions, the layer, the final LayerNorm 16; no pooler.
+    assert tree.total == 8 + CONV + positions + LAYER + 16 == 909
+    assert tree.trainable == 909 - positions
+
+
+def test_vit_mae_pretraining_decoder_by_hand() -> None:
+    config = {"model_type": "vit_mae", "architectures": ["ViTMAEForPreTraining"], **SMALL, "decoder_hidden_size": 8,
+              "decoder_num_attention_heads": 3, "decoder_num_hidden_layers": 1, "decoder_intermediate_size": 7}
+    tree = count(config).tree
+    # Decoder layer at width 8, 3 heads of 8 // 3 = 2 (6 wide): q, k, v 3 × (8·6 + 6) = 162, o 6·8 + 8 = 56,
+    # fc1 8·7 + 7 = 63, fc2 7·8 + 8 = 64, two LayerNorms 32.
+    decoder_layer = 162 + 56 + 63 + 64 + 32
+    # decoder_embed 8·8 + 8, mask token 8, fixed positions 10 · 8, the layer, decoder_norm 16,
+    # decoder_pred 8 → 4²·3 = 48 pixels: 8·48 + 48.
+    decoder = 72 + 8 + 80 + decoder_layer + 16 + 432
+    assert tree.total == 909 + decoder == 1894
+    assert tree.trainable == 1894 - 80 - 80  # both position tables are frozen
+
+
+def test_vit_mae_head_dim_serves_the_decoder_too() -> None:
+    # The decoder is built from a copy of the config: a written head_dim (3) sets its heads' width as the encoder's.
+    config = {"model_type": "vit_mae", "architectures": ["ViTMAEForPreTraining"], **SMALL, "head_dim": 3,
+              "decoder_hidden_size": 8, "decoder_num_attention_heads": 2, "decoder_num_hidden_layers": 1,
+              "decoder_intermediate_size": 7}
+    # Attention 6 wide in both stacks: q, k, v 3 × (8·6 + 6) = 162, o 6·8 + 8 = 56.
+    encoder = 8 + CONV + 80 + (162 + 56 + 45 + 48 + 32) + 16
+    decoder = 72 + 8 + 80 + (162 + 56 + 63 + 64 + 32) + 16 + 432
+    assert count(config).tree.total == encoder + decoder == 1824
+
+
+@pytest.mark.parametrize("change,needle", [
+    ({"decoder_hidden_size": 6}, "not divisible by 4"),
+    ({"image_size": [8, 12]}, "not a square grid"),
+    ({"patch_size": [4, 4]}, "needs one number"),
+    ({"decoder_num_attention_heads": 16}, "cannot be divided among 16 decoder heads"),
+])
+def test_vit_mae_pretraining_refusals(change: dict, needle: str) -> None:
+    config = {"model_type": "vit_mae", **SMALL, "decoder_hidden_size": 8, "decoder_num_attention_heads": 2, **change}
+    assert any(needle in m for m in errors({**config, "architectures": ["ViTMAEForPreTraining"]}))
+    # The bare model has no decoder: it builds all of them.
+    assert not errors({**config, "architectures": ["ViTMAEModel"]})
+
+
+def test_ijepa_by_hand() -> None:
+    config = {"model_type": "ijepa", "architectures": ["IJepaForImageClassification"], **SMALL,
+              "id2label": {"0": "a", "1": "b", "2": "c"}}
+    # No class token, positions for the 9 patches (72), the conv, the layer, the final LayerNorm, the classifier 8·3 + 3.
+    assert count(config).tree.total == 72 + CONV + LAYER + 16 + 27 == 920
+    # The bare model has no pooler either (pooler_output_size is kept but never read).
+    bare = {**config, "architectures": ["IJepaModel"], "pooler_output_size": 5}
+    assert count(bare).tree.total == 920 - 27
