@@ -1,5 +1,5 @@
 """Random small configs for the ViT-shaped vision families added beside ViT: vit_mae (the encoder and, for
-ViTMAEForPreTraining, its decoder) and ijepa, written as a config.json would be."""
+ViTMAEForPreTraining, its decoder), yolos and ijepa, written as a config.json would be."""
 
 from __future__ import annotations
 
@@ -46,5 +46,28 @@ def ijepa(draw) -> dict:
     return cfg
 
 
+def yolos(draw) -> dict:
+    """YOLOS: ViT's sizes (heads dividing the width: its attention refuses others), detection tokens (0 allowed), the
+    mid-position tables or not; image_size always [height, width] (its config class refuses one number), patch_size
+    one number where the mid-position tables are built (they square it), else a number or a pair."""
+    cfg: dict = {"model_type": "yolos"}
+    _sizes(draw, "yolos", cfg)
+    mid = draw(st.booleans())
+    _maybe(draw, "use_mid_position_embeddings", mid, cfg)
+    mid = cfg.get("use_mid_position_embeddings", True)
+    patch = [draw(st.integers(2, 6)), draw(st.integers(2, 6))] if not mid and draw(st.booleans()) \
+        else draw(st.integers(2, 6))
+    ph, pw = (patch, patch) if isinstance(patch, int) else patch
+    cfg["patch_size"] = patch
+    cfg["image_size"] = [ph * draw(st.integers(1, 3)) + draw(st.integers(0, ph - 1)),
+                         pw * draw(st.integers(1, 3)) + draw(st.integers(0, pw - 1))]
+    _maybe(draw, "num_channels", draw(st.integers(1, 4)), cfg)
+    _maybe(draw, "num_detection_tokens", draw(st.integers(0, 5)), cfg)
+    _maybe(draw, "qkv_bias", draw(st.booleans()), cfg)
+    _architecture(draw, "yolos", cfg)
+    return cfg
+
+
 STRATEGIES["vit_mae"] = vit_mae
+STRATEGIES["yolos"] = yolos
 STRATEGIES["ijepa"] = ijepa

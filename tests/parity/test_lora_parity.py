@@ -549,6 +549,9 @@ ENCODER_CONFIGS = {
                     decoder_intermediate_size=12),
     "ijepa": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32, image_size=32,
                   patch_size=16),
+    # YOLOS: BERT's module names under vit., the detection heads' MLPs (class_labels_classifier.layers.N, bbox_predictor).
+    "yolos": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32, image_size=[32, 48],
+                  patch_size=16, num_detection_tokens=3),
     "siglip_text_model": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32,
                               vocab_size=50, max_position_embeddings=16, projection_size=8),
     "siglip2_text_model": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32,

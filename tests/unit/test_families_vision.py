@@ -1,6 +1,7 @@
-"""ViTMAE and I-JEPA without torch: ViT-shaped vision encoders (transformers 5.25). ViTMAE's position tables are fixed
-sin-cos values (requires_grad=False) and its pre-training class adds a decoder of its own width; I-JEPA has no class
-token and no pooler. Small configs counted by hand (the arithmetic in each test), the class defaults as transformers
+"""ViTMAE, YOLOS and I-JEPA without torch: ViT-shaped vision encoders (transformers 5.25). ViTMAE's position tables are
+fixed sin-cos values (requires_grad=False) and its pre-training class adds a decoder of its own width; YOLOS adds
+detection tokens, a position table per layer after the first and two detection MLPs; I-JEPA has no class token and no
+pooler. Small configs counted by hand (the arithmetic in each test), the class defaults as transformers
 builds them on the meta device (``sum(p.numel() for p in model.parameters())``, taken there once) and the configs
 the pre-training class refuses."""
 
@@ -14,6 +15,8 @@ from config_models import error_messages as errors, model as count
 CLASS_DEFAULTS = {
     ("vit_mae", "ViTMAEModel"): (85_798_656, 85_647_360),
     ("vit_mae", "ViTMAEForPreTraining"): (111_907_840, 111_655_680),
+    ("yolos", "YolosModel"): (103_170_816, 103_170_816),
+    ("yolos", "YolosForObjectDetection"): (104_947_975, 104_947_975),
     ("ijepa", "IJepaModel"): (85_797_120, 85_797_120),
     ("ijepa", "IJepaForImageClassification"): (85_798_658, 85_798_658),
 }
@@ -88,3 +91,39 @@ def test_ijepa_by_hand() -> None:
     # The bare model has no pooler either (pooler_output_size is kept but never read).
     bare = {**config, "architectures": ["IJepaModel"], "pooler_output_size": 5}
     assert count(bare).tree.total == 920 - 27
+
+
+YOLOS = {"model_type": "yolos", "hidden_size": 8, "num_attention_heads": 2, "intermediate_size": 5,
+         "num_hidden_layers": 2, "image_size": [13, 9], "patch_size": 4, "num_detection_tokens": 3}
+
+
+def test_yolos_by_hand() -> None:
+    tree = count({**YOLOS, "architectures": ["YolosForObjectDetection"]}).tree
+    patches = (13 // 4) * (9 // 4)  # 6
+    positions = (patches + 1 + 3) * 8  # the class token, the patches and 3 detection tokens: 80
+    # Mid-position tables for the 1 layer after the first: 1 + 13·9 // 4² + 3 = 11 rows of 8.
+    mid = (2 - 1) * (1 + 13 * 9 // 16 + 3) * 8
+    # BERT-named layers, the same sizes as ViT's: 413 each.
+    body = 8 + 3 * 8 + CONV + positions + mid + 2 * LAYER + 16  # class token, detection tokens, ..., final LayerNorm
+    # Two 3-layer MLPs: 8 → 8 → 8 → num_labels (2) + 1 "no object", and 8 → 8 → 8 → 4 (the box); no pooler.
+    heads = (72 + 72 + 8 * 3 + 3) + (72 + 72 + 8 * 4 + 4)
+    assert tree.total == body + heads == 1785
+    # The bare model has a pooler (8·8 + 8) and no detection heads.
+    assert count({**YOLOS, "architectures": ["YolosModel"]}).tree.total == body + 72
+
+
+@pytest.mark.parametrize("change,needle", [
+    ({"image_size": 13}, "needs [height, width]"),  # YolosConfig's strict field
+    ({"patch_size": [4, 3]}, "squares patch_size"),  # the mid-position tables
+    ({"num_attention_heads": 3}, "does not divide"),
+])
+def test_yolos_refusals(change: dict, needle: str) -> None:
+    assert any(needle in m for m in errors({**YOLOS, **change, "architectures": ["YolosModel"]}))
+
+
+def test_yolos_pair_patch_without_mid_positions() -> None:
+    # Without the mid-position tables a [height, width] patch_size builds: (13 // 4)·(9 // 3) = 9 patches.
+    config = {**YOLOS, "patch_size": [4, 3], "use_mid_position_embeddings": False, "num_hidden_layers": 1,
+              "num_detection_tokens": 0, "architectures": ["YolosModel"]}
+    conv = 8 * 3 * 4 * 3 + 8
+    assert count(config).tree.total == 8 + conv + (9 + 1) * 8 + LAYER + 16 + 72 == 885

@@ -469,6 +469,16 @@ def check_mae_decoder(spec: ModelSpec) -> list[Problem]:
     return []
 
 
+def check_image_size_list(spec: ModelSpec) -> list[Problem]:
+    """YolosConfig types image_size as a list (or tuple) of whole numbers, a strict field: one number is refused."""
+    image = spec.values.get("image_size")
+    if isinstance(image, (list, tuple)):
+        return []
+    return [Problem("error", "LC103", f'"{spec.key_name("image_size") or "image_size"}": '
+                                      f"{json.dumps(image, default=str)}: {spec.model_type}'s config class needs "
+                                      "[height, width]", spec.key_span("image_size") or spec.span)]
+
+
 def _dinov2_mlp_width(v) -> int:
     """int(hidden_size × mlp_ratio); the SwiGLU keeps two thirds of it, rounded up to a multiple of 8."""
     width = int(v["hidden_size"] * v["mlp_ratio"])
@@ -918,6 +928,29 @@ FAMILIES: tuple[Family, ...] = (
     vision_tower("ijepa", "IJepaModel",
                  {"IJepaModel": "base", "IJepaForImageClassification": "image_classification"},
                  VIT_NO_POOLER, {"class_token": fixed(False)}),
+    # YOLOS: ViT with detection tokens and (by default) a position table per layer after the first; BERT's module
+    # names; its attention refuses heads that do not divide the width.
+    vision_tower("yolos", "YolosForObjectDetection",
+                 {"YolosModel": "base", "YolosForObjectDetection": "object_detection"},
+                 {"qkv_bias": Field(("qkv_bias",), True, "bool", doc="biases on the query/key/value projections"),
+                  "image_size": Field(("image_size",), (512, 864), "any", doc="input image [height, width] in pixels"),
+                  "patch_size": Field(("patch_size",), 16, "any", doc=VISION["patch_size"].doc),
+                  "num_detection_tokens": Field(("num_detection_tokens",), 100, minimum=0,
+                                                doc="learned detection tokens (each with a position)"),
+                  "use_mid_position_embeddings": Field(("use_mid_position_embeddings",), True, "bool",
+                                                       doc="a position table for every layer after the first"),
+                  "detection_tokens": fixed(Derived(lambda v: v["num_detection_tokens"], "num_detection_tokens")),
+                  "mid_positions": fixed(Derived(lambda v: v["use_mid_position_embeddings"],
+                                                 "use_mid_position_embeddings")),
+                  "embed": fixed("vit"),
+                  "attn_names": fixed(("attention.attention.query", "attention.attention.key",
+                                       "attention.attention.value", "attention.output.dense")),
+                  "mlp_names": fixed(("intermediate.dense", "output.dense")),
+                  "layer_norms": fixed(("layernorm_before", "layernorm_after")),
+                  "final_norm": fixed("layernorm"),
+                  "pooler": fixed("dense")},
+                 notes=("YOLOS's object-detection class predicts num_labels + 1 classes (one for no object) and a "
+                        "box of 4 through two 3-layer MLPs",), checks=(check_image_size_list,)),
     vision_tower("dinov2", "Dinov2Model",
                  {"Dinov2Model": "base", "Dinov2Backbone": "base", "Dinov2ForImageClassification": "image_classification"},
                  DINOV2,

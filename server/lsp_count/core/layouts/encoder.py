@@ -63,6 +63,9 @@ side by side), ``layer_linears`` (more Linears in every layer, each ``(path, in,
 adapters), the ``pretraining`` kind "mlm" (the pre-training class is the pooler and the MLM head, no next-sentence
 classifier: RoCBERT) and the head "next_sentence" (the pooler, then ``cls.seq_relationship``, hidden → 2).
 
+YOLOS: ``detection_tokens`` (learned tokens after the patches, each with a position), ``mid_positions`` (a position
+table for every layer after the first, ``encoder.interpolation.mid_position_embeddings``) and the head
+"object_detection" (class_labels_classifier and bbox_predictor, two 3-layer MLPs).
 ViTMAE and I-JEPA: ``frozen_positions`` (ViT's position table is a fixed sin-cos parameter, requires_grad=False:
 counted, not trained), ``class_token`` (False: no class token, positions for the patches alone: I-JEPA) and the head
 "mae_pretraining" (ViTMAEForPreTraining's decoder: decoder_embed, a mask token, a frozen position table, the encoder's
@@ -174,9 +177,16 @@ def _patch_embeddings(spec: ModelSpec, mask_token: bool = False) -> ParamNode:
         # positions for the patches alone.
         distilled = kind == "deit"
         cls = bool(v.get("class_token", True))
+        # YOLOS: ``detection_tokens`` learned tokens after the patches, each with a position.
+        detection = int(v.get("detection_tokens") or 0)  # type: ignore[arg-type]
         tensors = (Tensor("cls_token", (1, 1, h), "embedding", "embeddings"),) if cls else ()
-        positions = (Tensor("position_embeddings", (1, patches + cls + distilled, h), "embedding", "embeddings"),)
+        if "detection_tokens" in v:
+            tensors += (Tensor("detection_tokens", (1, detection, h), "embedding", "embeddings"),)
+        positions = (Tensor("position_embeddings", (1, patches + cls + distilled + detection, h), "embedding",
+                            "embeddings"),)
         tensors += (conv, conv_bias)
+        if v.get("mid_positions"):
+            tensors += (_mid_positions(spec, detection),)
         if v.get("frozen_positions"):
             # ViTMAE's fixed sin-cos table: a parameter with requires_grad=False (counted, never trained).
             fixed_table = ParamNode("position_embeddings", positions, frozen=True, note="sin-cos, requires_grad=False")
@@ -206,6 +216,25 @@ def _patch_embeddings(spec: ModelSpec, mask_token: bool = False) -> ParamNode:
         raise ValueError(f"unknown embedding kind {kind!r}")
     return ParamNode("embeddings", tensors, source=spec.key_span("patch_size") or spec.key_span("image_size"),
                      key="patch_size", note=f"{patches} patches")
+
+
+def _mid_positions(spec: ModelSpec, detection: int) -> Tensor:
+    """YOLOS's mid-position embeddings (``mid_positions``): a position table for every layer after the first, of
+    1 + image height × width // patch_size² + detection tokens rows. The class reads image_size as [height, width]
+    and squares patch_size: it refuses a single image side and a [height, width] patch_size."""
+    image, patch = spec.values["image_size"], spec.values["patch_size"]
+    if not isinstance(image, (list, tuple)):
+        raise _error(spec, "image_size", f'"{spec.key_name("image_size") or "image_size"}": '
+                     f"{json.dumps(image, default=str)} with use_mid_position_embeddings: {spec.architecture} reads "
+                     "image_size as [height, width]")
+    if not isinstance(patch, int) or isinstance(patch, bool):
+        raise _error(spec, "patch_size", f'"{spec.key_name("patch_size") or "patch_size"}": '
+                     f"{json.dumps(patch, default=str)} with use_mid_position_embeddings: {spec.architecture} squares "
+                     "patch_size and needs one number")
+    (ih, iw), _ = _pair(spec, "image_size"), _pair(spec, "patch_size")
+    rows = 1 + ih * iw // patch ** 2 + detection
+    return Tensor("encoder.interpolation.mid_position_embeddings", (spec.int("num_layers") - 1, 1, rows,
+                                                                    spec.int("hidden_size")), "embedding", "interpolation")
 
 
 # --- the transformer layer --------------------------------------------------------------------
@@ -598,6 +627,14 @@ def build_encoder(spec: ModelSpec) -> ParamNode:
         labels = _labels(spec)
         parts.append(ParamNode("classifier", path_linear("cls_classifier", h, labels)
                                + path_linear("distillation_classifier", h, labels),
+                               source=spec.key_span("num_labels") or spec.key_span("id2label"), key="id2label"))
+    elif head == "object_detection":
+        # YOLOS: two 3-layer MLPs on the detection tokens: the classes (num_labels + "no object") and the box (4).
+        def mlp(name: str, out: int) -> tuple[Tensor, ...]:
+            return (path_linear(f"{name}.layers.0", h, h) + path_linear(f"{name}.layers.1", h, h)
+                    + path_linear(f"{name}.layers.2", h, out))
+        parts.append(ParamNode("detection_heads", mlp("class_labels_classifier", _labels(spec) + 1)
+                               + mlp("bbox_predictor", 4),
                                source=spec.key_span("num_labels") or spec.key_span("id2label"), key="id2label"))
     elif head == "mae_pretraining":
         parts.append(_mae_decoder(spec))
