@@ -1,5 +1,5 @@
 """Random small configs for the ViT-shaped vision families added beside ViT: vit_mae (the encoder and, for
-ViTMAEForPreTraining, its decoder), yolos and ijepa, written as a config.json would be."""
+ViTMAEForPreTraining, its decoder), yolos, dinov3_vit and ijepa, written as a config.json would be."""
 
 from __future__ import annotations
 
@@ -68,6 +68,23 @@ def yolos(draw) -> dict:
     return cfg
 
 
+def dinov3_vit(draw) -> dict:
+    """DINOv3 ViT: any head count up to the width (its attention is hidden_size wide and divides nothing), each
+    projection's bias, a plain or gated MLP, register tokens (0 allowed), image and patch sides or pairs."""
+    cfg: dict = {"model_type": "dinov3_vit"}
+    hidden = draw(st.integers(4, 24))
+    cfg["hidden_size"], cfg["num_attention_heads"] = hidden, draw(st.integers(1, 4))
+    cfg["num_hidden_layers"] = draw(st.integers(1, 3))
+    cfg["intermediate_size"] = draw(st.integers(4, 48))
+    _image(draw, cfg, pairs=True)
+    for key in ("query_bias", "key_bias", "value_bias", "proj_bias", "mlp_bias", "use_gated_mlp"):
+        _maybe(draw, key, draw(st.booleans()), cfg)
+    _maybe(draw, "num_register_tokens", draw(st.integers(0, 5)), cfg)
+    _architecture(draw, "dinov3_vit", cfg)
+    return cfg
+
+
 STRATEGIES["vit_mae"] = vit_mae
+STRATEGIES["dinov3_vit"] = dinov3_vit
 STRATEGIES["yolos"] = yolos
 STRATEGIES["ijepa"] = ijepa

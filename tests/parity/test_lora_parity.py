@@ -550,6 +550,9 @@ ENCODER_CONFIGS = {
     "ijepa": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32, image_size=32,
                   patch_size=16),
     # YOLOS: BERT's module names under vit., the detection heads' MLPs (class_labels_classifier.layers.N, bbox_predictor).
+    # DINOv3: model.layer.N.attention.q_proj, a gated MLP (gate_proj, up_proj, down_proj).
+    "dinov3_vit": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32, image_size=32,
+                       patch_size=16, use_gated_mlp=True, num_register_tokens=2),
     "yolos": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32, image_size=[32, 48],
                   patch_size=16, num_detection_tokens=3),
     "siglip_text_model": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32,

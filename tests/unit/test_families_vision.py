@@ -1,6 +1,7 @@
-"""ViTMAE, YOLOS and I-JEPA without torch: ViT-shaped vision encoders (transformers 5.25). ViTMAE's position tables are
+"""ViTMAE, YOLOS, DINOv3 ViT and I-JEPA without torch: ViT-shaped vision encoders (transformers 5.25). ViTMAE's position tables are
 fixed sin-cos values (requires_grad=False) and its pre-training class adds a decoder of its own width; YOLOS adds
-detection tokens, a position table per layer after the first and two detection MLPs; I-JEPA has no class token and no
+detection tokens, a position table per layer after the first and two detection MLPs; DINOv3 has rotary positions (no table), register tokens, layer scales and each projection's
+bias by a key of its own; I-JEPA has no class token and no
 pooler. Small configs counted by hand (the arithmetic in each test), the class defaults as transformers
 builds them on the meta device (``sum(p.numel() for p in model.parameters())``, taken there once) and the configs
 the pre-training class refuses."""
@@ -17,6 +18,8 @@ CLASS_DEFAULTS = {
     ("vit_mae", "ViTMAEForPreTraining"): (111_907_840, 111_655_680),
     ("yolos", "YolosModel"): (103_170_816, 103_170_816),
     ("yolos", "YolosForObjectDetection"): (104_947_975, 104_947_975),
+    ("dinov3_vit", "DINOv3ViTModel"): (21_595_008, 21_595_008),
+    ("dinov3_vit", "DINOv3ViTBackbone"): (21_595_008, 21_595_008),
     ("ijepa", "IJepaModel"): (85_797_120, 85_797_120),
     ("ijepa", "IJepaForImageClassification"): (85_798_658, 85_798_658),
 }
@@ -127,3 +130,25 @@ def test_yolos_pair_patch_without_mid_positions() -> None:
               "num_detection_tokens": 0, "architectures": ["YolosModel"]}
     conv = 8 * 3 * 4 * 3 + 8
     assert count(config).tree.total == 8 + conv + (9 + 1) * 8 + LAYER + 16 + 72 == 885
+
+
+DINOV3 = {"model_type": "dinov3_vit", "architectures": ["DINOv3ViTModel"], "hidden_size": 8, "num_attention_heads": 3,
+          "intermediate_size": 5, "num_hidden_layers": 2, "image_size": [13, 9], "patch_size": [4, 3],
+          "num_register_tokens": 2, "use_gated_mlp": True, "key_bias": True, "proj_bias": False, "mlp_bias": False}
+
+
+def test_dinov3_by_hand() -> None:
+    # Class, mask and 2 register tokens (8 + 8 + 16), the conv 8·3·4·3 + 8; no position table (rotary).
+    embeddings = 8 + 8 + 16 + 8 * 3 * 4 * 3 + 8
+    # The attention is hidden wide whatever the 3 heads: q, k, v with biases 3 × (8·8 + 8), o without 8·8; a gated MLP
+    # without biases: gate and up 2 × 8·5, down 5·8; two LayerNorms 32; two layer scales 16.
+    layer = 216 + 64 + 80 + 40 + 32 + 16
+    assert count(DINOV3).tree.total == embeddings + 2 * layer + 16 == 1240
+    # The class defaults' biases: the key projection has none.
+    plain = {**DINOV3, "key_bias": False, "use_gated_mlp": False, "mlp_bias": True}
+    # 2 × 8 fewer (the key biases); the MLP up 8·5 + 5, down 5·8 + 8 in place of 120.
+    assert count(plain).tree.total == 1240 - 2 * 8 - 2 * 120 + 2 * (45 + 48)
+
+
+def test_dinov3_refuses_heads_wider_than_hidden() -> None:
+    assert any("cannot divide hidden_size (8)" in m for m in errors({**DINOV3, "num_attention_heads": 9}))

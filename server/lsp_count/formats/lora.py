@@ -266,6 +266,7 @@ ENCODER_PATHS: dict[str, EncoderPaths] = {
     "vit_mae": EncoderPaths("vit", "layers", head_stacks=(("decoder", "decoder.decoder_layers"),)),
     "ijepa": EncoderPaths("ijepa", "layers"),
     "yolos": EncoderPaths("vit", "encoder.layer"),
+    "dinov3_vit": EncoderPaths("", "model.layer"),  # DINOv3ViTModel / DINOv3ViTBackbone: bare classes only
     # PixtralVisionModel (bare only): transformer.layers.N.attention.q_proj, ...feed_forward.gate_proj.
     "pixtral": EncoderPaths("", "transformer.layers"),
     # Gemma 4's towers on their own (Gemma4VisionModel, Gemma4AudioModel: bare only): their clippable linears' nn.Linear,

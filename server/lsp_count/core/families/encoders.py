@@ -1,6 +1,6 @@
 """Encoder and vision families: BERT-likes (BERT, RoBERTa and its kin, Megatron-BERT, ELECTRA, RoFormer, RemBERT),
-DeBERTa and DeBERTa-v2, MPNet, GTE, NomicBERT, EuroBERT, DistilBERT, ModernBERT, ALBERT, ViT, DeiT, ViTMAE, I-JEPA,
-DINOv2 (and with registers), CLIP and its towers, SigLIP and SigLIP 2 and their towers.
+DeBERTa and DeBERTa-v2, MPNet, GTE, NomicBERT, EuroBERT, DistilBERT, ModernBERT, ALBERT, ViT, DeiT, ViTMAE, YOLOS, I-JEPA,
+DINOv2 (and with registers), DINOv3 ViT, CLIP and its towers, SigLIP and SigLIP 2 and their towers.
 
 One encoder layout (``layouts/encoder.py``) counts every single-stack encoder;
 the rows below say how each family names its modules and which optional parts
@@ -479,6 +479,17 @@ def check_image_size_list(spec: ModelSpec) -> list[Problem]:
                                       "[height, width]", spec.key_span("image_size") or spec.span)]
 
 
+def check_heads_not_wider_than_hidden(spec: ModelSpec) -> list[Problem]:
+    """DINOv3's attention scales by (hidden_size // heads)^-0.5 when it is built: more heads than hidden_size make
+    that 0 to a negative power, which fails."""
+    h, heads = spec.values.get("hidden_size"), spec.values.get("num_heads")
+    if not (isinstance(h, int) and isinstance(heads, int)) or heads <= h:
+        return []
+    return [Problem("error", "LC103", f"num_attention_heads ({heads}) cannot divide hidden_size ({h}) into heads of at "
+                                      f"least one value: {spec.architecture}'s attention refuses heads 0 wide",
+                    spec.key_span("num_heads") or spec.span)]
+
+
 def _dinov2_mlp_width(v) -> int:
     """int(hidden_size × mlp_ratio); the SwiGLU keeps two thirds of it, rounded up to a multiple of 8."""
     width = int(v["hidden_size"] * v["mlp_ratio"])
@@ -951,6 +962,38 @@ FAMILIES: tuple[Family, ...] = (
                   "pooler": fixed("dense")},
                  notes=("YOLOS's object-detection class predicts num_labels + 1 classes (one for no object) and a "
                         "box of 4 through two 3-layer MLPs",), checks=(check_image_size_list,)),
+    # DINOv3 ViT: pre-norm layers with layer scales, rotary positions (no table: no parameters), register tokens, the
+    # query/key/value/output biases each by its own key, a plain or gated MLP; the backbone is the bare model.
+    vision_tower("dinov3_vit", "DINOv3ViTModel",
+                 {"DINOv3ViTModel": "base", "DINOv3ViTBackbone": "base"},
+                 d(hidden_size=384, intermediate_size=1536, num_heads=6),
+                 {"image_size": Field(("image_size",), 224, "any", doc=VISION["image_size"].doc),
+                  "patch_size": Field(("patch_size",), 16, "any", doc=VISION["patch_size"].doc),
+                  # Its attention is hidden_size wide and divides nothing at build time: heads of hidden // heads.
+                  **FLOOR_HEADS,
+                  "attn_hidden_wide": fixed(True),
+                  "query_bias": Field(("query_bias",), True, "bool", doc="a bias on the query projection"),
+                  "key_bias": Field(("key_bias",), False, "bool", doc="a bias on the key projection"),
+                  "value_bias": Field(("value_bias",), True, "bool", doc="a bias on the value projection"),
+                  "qkv_biases": fixed(Derived(lambda v: (v["query_bias"], v["key_bias"], v["value_bias"]),
+                                              "query_bias, key_bias, value_bias")),
+                  "attn_out_bias": Field(("proj_bias",), True, "bool", doc="a bias on the attention output projection"),
+                  "mlp_bias": Field(("mlp_bias",), True, "bool", doc="biases on the MLP projections"),
+                  "use_gated_mlp": Field(("use_gated_mlp",), False, "bool", doc="a gated MLP (gate, up, down)"),
+                  "num_register_tokens": Field(("num_register_tokens",), 0, minimum=0,
+                                               doc="register tokens (learned, hidden wide) beside the class token"),
+                  "register_tokens": fixed(Derived(lambda v: v["num_register_tokens"], "num_register_tokens")),
+                  "embed": fixed("dinov3"),
+                  "attn_names": fixed(("attention.q_proj", "attention.k_proj", "attention.v_proj",
+                                       "attention.o_proj")),
+                  "mlp_names": fixed(Derived(lambda v: ("mlp.gate_proj", "mlp.up_proj", "mlp.down_proj")
+                                             if v["use_gated_mlp"] else ("mlp.up_proj", "mlp.down_proj"),
+                                             "use_gated_mlp")),
+                  "layer_norms": fixed(("norm1", "norm2")),
+                  "layer_scales": fixed(("layer_scale1.lambda1", "layer_scale2.lambda1")),
+                  "final_norm": fixed("norm")},
+                 notes=("DINOv3's positions are rotary (no parameters); its backbone class counts as the bare model",),
+                 checks=(check_heads_not_wider_than_hidden,)),
     vision_tower("dinov2", "Dinov2Model",
                  {"Dinov2Model": "base", "Dinov2Backbone": "base", "Dinov2ForImageClassification": "image_classification"},
                  DINOV2,

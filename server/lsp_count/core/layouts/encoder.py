@@ -66,6 +66,9 @@ classifier: RoCBERT) and the head "next_sentence" (the pooler, then ``cls.seq_re
 YOLOS: ``detection_tokens`` (learned tokens after the patches, each with a position), ``mid_positions`` (a position
 table for every layer after the first, ``encoder.interpolation.mid_position_embeddings``) and the head
 "object_detection" (class_labels_classifier and bbox_predictor, two 3-layer MLPs).
+DINOv3 ViT: the patch embedding kind "dinov3" (class, mask and ``register_tokens`` tokens, a biased conv, no
+position table: rotary positions), ``qkv_biases`` (the query, key and value biases each by a key of its own, in place
+of ``qkv_bias``) and ``attn_hidden_wide`` (the projections are hidden_size wide whatever the heads).
 ViTMAE and I-JEPA: ``frozen_positions`` (ViT's position table is a fixed sin-cos parameter, requires_grad=False:
 counted, not trained), ``class_token`` (False: no class token, positions for the patches alone: I-JEPA) and the head
 "mae_pretraining" (ViTMAEForPreTraining's decoder: decoder_embed, a mask token, a frozen position table, the encoder's
@@ -212,6 +215,12 @@ def _patch_embeddings(spec: ModelSpec, mask_token: bool = False) -> ParamNode:
         tensors += (replace(conv, name="patch_embeddings.projection.weight", module="projection"),
                     replace(conv_bias, name="patch_embeddings.projection.bias", module="projection"),
                     Tensor("position_embeddings", (1, patches + 1, h), "embedding", "embeddings"))
+    elif kind == "dinov3":  # cls token, mask token (1, 1, h), register tokens, conv with bias; no positions (RoPE)
+        tensors = (Tensor("cls_token", (1, 1, h), "embedding", "embeddings"),
+                   Tensor("mask_token", (1, 1, h), "embedding", "embeddings"),
+                   Tensor("register_tokens", (1, spec.int("register_tokens"), h), "embedding", "embeddings"),
+                   replace(conv, name="patch_embeddings.weight", module="patch_embeddings"),
+                   replace(conv_bias, name="patch_embeddings.bias", module="patch_embeddings"))
     else:
         raise ValueError(f"unknown embedding kind {kind!r}")
     return ParamNode("embeddings", tensors, source=spec.key_span("patch_size") or spec.key_span("image_size"),
@@ -248,6 +257,11 @@ def _attention(spec: ModelSpec, name: str, prefix: str = "") -> ParamNode:
     # attention.self.query is crossattention.self.query there (``prefix`` takes the place of "attention.").
     names = [prefix + n.removeprefix("attention.") if prefix else n for n in v["attn_names"]]  # type: ignore[union-attr]
     qkv_bias, out_bias = bool(v["qkv_bias"]), bool(v.get("attn_out_bias", True))
+    # DINOv3: the query, key and value projections' biases each by a key of its own (``qkv_biases``).
+    q_bias, k_bias, v_bias = (bool(b) for b in v["qkv_biases"]) if v.get("qkv_biases") else (qkv_bias,) * 3  # type: ignore[union-attr]
+    # DINOv3's projections are hidden_size wide whatever the heads make (``attn_hidden_wide``).
+    if v.get("attn_hidden_wide"):
+        inner = h
     # ALBERT's output projection is hidden × hidden even where the floored heads are narrower.
     out_in = h if v.get("attn_out_from_hidden") else inner
     if len(names) == 2:  # one fused query/key/value projection (ModernBERT's Wqkv), then the output
@@ -255,8 +269,8 @@ def _attention(spec: ModelSpec, name: str, prefix: str = "") -> ParamNode:
     else:
         # EuroBERT's grouped-query attention: key and value ``kv_heads`` wide (absent: every head).
         kv_inner = spec.int("kv_heads") * d if "kv_heads" in v else inner
-        tensors = path_linear(names[0], h, inner, qkv_bias) + sum(
-            (path_linear(n, h, kv_inner, qkv_bias) for n in names[1:3]), ())
+        tensors = (path_linear(names[0], h, inner, q_bias) + path_linear(names[1], h, kv_inner, k_bias)
+                   + path_linear(names[2], h, kv_inner, v_bias))
     tensors += path_linear(names[-1], out_in, h, out_bias)
     if not prefix:
         # DeBERTa: relative-position projections and talking-head mixers (``attn_extra``), and the q / v bias
