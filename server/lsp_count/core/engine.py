@@ -49,6 +49,7 @@ LAYOUTS: dict[str, str] = {
     "classic": "lsp_count.core.layouts.classic:build_classic",
     "llama4_vision": "lsp_count.core.layouts.llama4:build_llama4_vision",
     "llama4": "lsp_count.core.layouts.llama4:build_llama4",
+    "speech_encoder": "lsp_count.core.layouts.speech:build_speech_encoder",
 }
 
 

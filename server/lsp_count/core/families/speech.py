@@ -1,0 +1,134 @@
+"""Speech encoders: wav2vec 2.0 (layout "speech_encoder", layouts/speech.py).
+
+A convolutional feature encoder over the raw waveform (one Conv1d per entry of conv_dim; the first normed by a
+GroupNorm, or every one by a LayerNorm, per feat_extract_norm), a feature projection (LayerNorm and Linear from
+conv_dim[-1] to hidden_size), a weight-normed positional convolution (its weight_g and weight_v), a transformer
+encoder (post-norm, or pre-norm where do_stable_layer_norm, whose layers may carry attention adapters), a learned
+mask vector where SpecAugment masks anything, an optional convolutional adapter; and the head classes (CTC,
+sequence and frame classification, x-vector, pre-training's quantizer). The class defaults are transformers 5.25's
+configuration_wav2vec2.py. Encoders keep no KV cache.
+"""
+
+from __future__ import annotations
+
+from lsp_count.core.families.common import LABEL_FIELDS
+from lsp_count.core.families.decoders import fixed
+from lsp_count.core.source import Problem
+from lsp_count.core.spec import Derived, Family, Field, ModelSpec
+
+_LISTS = ("conv_dim", "conv_stride", "conv_kernel")
+
+FIELDS: dict[str, Field] = {
+    "vocab_size": Field(("vocab_size",), 32, "int?", null="none",
+                        doc="characters or tokens the CTC head scores (rows of lm_head)"),
+    "hidden_size": Field(("hidden_size",), 768, doc="width of the transformer encoder"),
+    "num_layers": Field(("num_hidden_layers",), 12, minimum=0, doc="transformer encoder layers (0 builds)"),
+    "num_heads": Field(("num_attention_heads",), 12, doc="attention heads per layer"),
+    "head_dim": fixed(Derived(lambda v: v["hidden_size"] // v["num_heads"], "hidden_size / num_attention_heads")),
+    "heads_divide_hidden": fixed(True),
+    "intermediate_size": Field(("intermediate_size",), 3072, doc="width of each layer's feed-forward"),
+    "feat_extract_norm": Field(("feat_extract_norm",), "group", "str", null="reject",
+                               doc='"group": a GroupNorm after the first convolution; "layer": a LayerNorm after each'),
+    "conv_dim": Field(("conv_dim",), (512,) * 7, "ints", null="reject",
+                      doc="output channels of each feature-encoder convolution"),
+    "conv_stride": Field(("conv_stride",), (5, 2, 2, 2, 2, 2, 2), "ints", null="reject",
+                         doc="stride of each feature-encoder convolution (as many as conv_dim)"),
+    "conv_kernel": Field(("conv_kernel",), (10, 3, 3, 3, 3, 2, 2), "ints", null="reject",
+                         doc="kernel width of each feature-encoder convolution (as many as conv_dim)"),
+    "conv_bias": Field(("conv_bias",), False, "bool", doc="the feature-encoder convolutions have biases"),
+    "num_conv_pos_embeddings": Field(("num_conv_pos_embeddings",), 128,
+                                     doc="kernel width of the positional convolution"),
+    "num_conv_pos_embedding_groups": Field(("num_conv_pos_embedding_groups",), 16,
+                                           doc="groups of the positional convolution (must divide hidden_size)"),
+    "do_stable_layer_norm": Field(("do_stable_layer_norm",), False, "bool",
+                                  doc="pre-norm encoder layers (the attention adapters live only there)"),
+    "mask_time_prob": Field(("mask_time_prob",), 0.05, "float",
+                            doc="SpecAugment time masking: above 0, the model holds a learned mask vector"),
+    "mask_feature_prob": Field(("mask_feature_prob",), 0.0, "float",
+                               doc="SpecAugment feature masking: above 0, the model holds a learned mask vector"),
+    "add_adapter": Field(("add_adapter",), False, "bool", doc="a convolutional adapter after the encoder"),
+    "output_hidden_size": Field(("output_hidden_size",), None, "int?",
+                                doc="the adapter's width (absent or null: hidden_size)"),
+    "adapter_kernel_size": Field(("adapter_kernel_size",), 3, doc="kernel width of the adapter's convolutions"),
+    "num_adapter_layers": Field(("num_adapter_layers",), 3, minimum=0, doc="the adapter's convolutions"),
+    "adapter_attn_dim": Field(("adapter_attn_dim",), None, "int?",
+                              doc="width of each pre-norm layer's attention adapter (null: none)"),
+    "use_weighted_layer_sum": Field(("use_weighted_layer_sum",), False, "bool",
+                                    doc="the classification heads learn a weight per layer output"),
+    "classifier_proj_size": Field(("classifier_proj_size",), 256,
+                                  doc="the sequence classifier's projection before pooling"),
+    "tdnn_dim": Field(("tdnn_dim",), (512, 512, 512, 512, 1500), "ints", null="reject",
+                      doc="output width of each TDNN layer of the x-vector head"),
+    "tdnn_kernel": Field(("tdnn_kernel",), (5, 3, 3, 1, 1), "ints", null="reject",
+                         doc="kernel width of each TDNN layer (at least as many as tdnn_dim)"),
+    "xvector_output_dim": Field(("xvector_output_dim",), 512, doc="width of the x-vector embedding"),
+    "num_codevectors_per_group": Field(("num_codevectors_per_group",), 320,
+                                       doc="entries of each codebook of the pre-training quantizer"),
+    "num_codevector_groups": Field(("num_codevector_groups",), 2, doc="codebooks of the pre-training quantizer"),
+    "codevector_dim": Field(("codevector_dim",), 256, doc="width of a quantized vector (all groups together)"),
+    "proj_codevector_dim": Field(("proj_codevector_dim",), 256,
+                                 doc="width pre-training projects hidden states and codevectors to"),
+    **LABEL_FIELDS,
+}
+
+
+def check_speech(spec: ModelSpec) -> list[Problem]:
+    """What the config class or the model refuses: conv_dim, conv_stride and conv_kernel of unequal lengths
+    (validate_architecture), no convolution at all (the feature projection reads conv_dim[-1]), a feat_extract_norm
+    other than "group" or "layer", positional-convolution groups that do not divide hidden_size (Conv1d), a
+    codevector_dim the codebooks do not divide (the quantizer), a TDNN kernel list shorter than tdnn_dim, and an
+    adapter under the classification heads (their classes refuse add_adapter)."""
+    v = spec.values
+    out: list[Problem] = []
+
+    def refuse(message: str, *fields: str) -> None:
+        where = next((spec.key_span(f) for f in fields if spec.key_span(f)), None) or spec.span
+        out.append(Problem("error", "LC103", message, where))
+
+    lengths = {name: len(v[name]) for name in _LISTS if isinstance(v.get(name), tuple)}  # type: ignore[arg-type]
+    if len(set(lengths.values())) > 1:
+        said = ", ".join(f"{n} {k}" for n, k in lengths.items())
+        refuse(f"conv_dim, conv_stride and conv_kernel must be as long as each other ({said}): transformers' "
+               "config class refuses them", *_LISTS)
+    elif lengths.get("conv_dim") == 0:
+        refuse("conv_dim is empty: the feature projection reads its last entry, and the model cannot be built",
+               "conv_dim")
+    if v.get("feat_extract_norm") not in ("group", "layer"):
+        refuse(f'feat_extract_norm {v.get("feat_extract_norm")!r} is neither "group" nor "layer": the feature '
+               "encoder refuses it", "feat_extract_norm")
+    hidden, groups = v.get("hidden_size"), v.get("num_conv_pos_embedding_groups")
+    if isinstance(hidden, int) and isinstance(groups, int) and hidden % groups:
+        refuse(f"num_conv_pos_embedding_groups ({groups}) does not divide hidden_size ({hidden}): the positional "
+               "convolution (Conv1d) refuses it", "num_conv_pos_embedding_groups", "hidden_size")
+    if spec.head == "pretraining" and v["codevector_dim"] % v["num_codevector_groups"]:  # type: ignore[operator]
+        refuse(f"codevector_dim ({v['codevector_dim']}) is not a multiple of num_codevector_groups "
+               f"({v['num_codevector_groups']}): the quantizer refuses it", "codevector_dim", "num_codevector_groups")
+    if spec.head == "xvector":
+        dims, kernels = v.get("tdnn_dim"), v.get("tdnn_kernel")
+        if not dims:
+            refuse("tdnn_dim is empty: the x-vector head reads its first entry", "tdnn_dim")
+        elif isinstance(kernels, tuple) and len(kernels) < len(dims):  # type: ignore[arg-type]
+            refuse(f"tdnn_kernel has {len(kernels)} entries for {len(dims)} TDNN layers (tdnn_dim): the x-vector "
+                   "head cannot be built", "tdnn_kernel", "tdnn_dim")
+    if spec.head in ("sequence_classification", "audio_frame_classification") and v.get("add_adapter"):
+        refuse(f"{spec.architecture} does not take an adapter (add_adapter true): its class refuses it",
+               "add_adapter")
+    return out
+
+
+def speech(model_type: str, prefix: str, heads: dict[str, str], overrides: dict[str, Field] | None = None,
+           notes: tuple[str, ...] = ()) -> Family:
+    """A speech-encoder row: the class names are ``<prefix><head>``."""
+    fields = {**FIELDS, **(overrides or {})}
+    return Family(model_type, "speech_encoder", f"{prefix}ForCTC",
+                  fields, {f"{prefix}{suffix}": head for suffix, head in heads.items()},
+                  checks=(check_speech,), notes=notes)
+
+
+WAV2VEC2_HEADS = {"Model": "base", "ForCTC": "ctc", "ForSequenceClassification": "sequence_classification",
+                  "ForAudioFrameClassification": "audio_frame_classification", "ForXVector": "xvector",
+                  "ForPreTraining": "pretraining"}
+
+FAMILIES: tuple[Family, ...] = (
+    speech("wav2vec2", "Wav2Vec2", WAV2VEC2_HEADS),
+)

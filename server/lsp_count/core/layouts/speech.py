@@ -1,0 +1,143 @@
+"""Speech encoders (wav2vec 2.0 and its kin; families/speech.py): a convolutional feature encoder over the
+waveform, a feature projection, a positional convolution, a transformer encoder, an optional adapter, and the
+head classes.
+
+Node names follow the encoder layout's ("embeddings", "layers" > "attention" / "mlp" / "norms", "final_norm") so
+the memory estimate and LoRA read it alike; tensors carry the module names the model classes give them.
+"""
+
+from __future__ import annotations
+
+from lsp_count.core.params import ParamNode, Tensor, linear, node, norm
+from lsp_count.core.spec import ModelSpec, head_labels
+
+
+def _conv(name: str, out_c: int, in_per_group: int, kernel: int, bias: bool) -> tuple[Tensor, ...]:
+    ts = (Tensor(f"{name}.weight", (out_c, in_per_group, kernel), "conv", name),)
+    return ts + ((Tensor(f"{name}.bias", (out_c,), "bias", name),) if bias else ())
+
+
+def _feature_encoder(spec: ModelSpec) -> ParamNode:
+    """One Conv1d per conv_dim entry (1 input channel first); a GroupNorm of conv_dim[0] channels after the first
+    ("group"), or a LayerNorm after each ("layer")."""
+    v = spec.values
+    dims, kernels = v["conv_dim"], v["conv_kernel"]
+    bias, per_layer_norm = bool(v["conv_bias"]), v["feat_extract_norm"] == "layer"
+    tensors: list[Tensor] = []
+    for i, (out_c, kernel) in enumerate(zip(dims, kernels)):  # type: ignore[call-overload]
+        name = f"feature_extractor.conv_layers.{i}"
+        tensors += _conv(f"{name}.conv", out_c, dims[i - 1] if i else 1, kernel, bias)  # type: ignore[index]
+        if per_layer_norm or i == 0:
+            tensors += norm(f"{name}.layer_norm", out_c, True)
+    return ParamNode("feature_encoder", tuple(tensors), source=spec.key_span("conv_dim"), key="conv_dim")
+
+
+def _positional_conv(spec: ModelSpec) -> tuple[Tensor, ...]:
+    """The positional Conv1d (hidden → hidden, num_conv_pos_embeddings wide, grouped), weight-normed over dim 2:
+    weight_g (1, 1, kernel) and weight_v (the weight's shape) in place of the weight, and the bias."""
+    h, kernel = spec.int("hidden_size"), spec.int("num_conv_pos_embeddings")
+    groups = spec.int("num_conv_pos_embedding_groups")
+    name = "encoder.pos_conv_embed.conv"
+    return (Tensor(f"{name}.parametrizations.weight.original0", (1, 1, kernel), "conv", name),
+            Tensor(f"{name}.parametrizations.weight.original1", (h, h // groups, kernel), "conv", name),
+            Tensor(f"{name}.bias", (h,), "bias", name))
+
+
+def _layer(spec: ModelSpec) -> tuple[ParamNode | None, ...]:
+    """An encoder layer: q/k/v/out projections with biases, a two-Linear feed-forward, two LayerNorms; a pre-norm
+    layer may hold an attention adapter (LayerNorm, then hidden → adapter_attn_dim → hidden)."""
+    v = spec.values
+    h, f = spec.int("hidden_size"), spec.int("intermediate_size")
+    attn = ParamNode("attention", tuple(t for n in ("q_proj", "k_proj", "v_proj", "out_proj")
+                                        for t in linear(n, h, h, True)),
+                     source=spec.key_span("num_heads"), key="num_heads")
+    mlp = ParamNode("mlp", linear("intermediate_dense", h, f, True) + linear("output_dense", f, h, True),
+                    source=spec.key_span("intermediate_size"), key="intermediate_size")
+    norms = ParamNode("norms", norm("layer_norm", h, True) + norm("final_layer_norm", h, True))
+    width = v.get("adapter_attn_dim")
+    adapter = None
+    if v["do_stable_layer_norm"] and width is not None:
+        a = int(width)  # type: ignore[call-overload]
+        adapter = ParamNode("attention_adapter", norm("adapter_layer.norm", h, True) + linear(
+            "adapter_layer.linear_1", h, a, True) + linear("adapter_layer.linear_2", a, h, True),
+            source=spec.key_span("adapter_attn_dim"), key="adapter_attn_dim")
+    return attn, mlp, norms, adapter
+
+
+def _output_width(spec: ModelSpec) -> int:
+    """The adapter's width: output_hidden_size, else hidden_size."""
+    width = spec.values.get("output_hidden_size")
+    return int(width) if width is not None else spec.int("hidden_size")  # type: ignore[call-overload]
+
+
+def _adapter(spec: ModelSpec) -> ParamNode | None:
+    """The convolutional adapter after the encoder: a projection (and its LayerNorm) where its width differs from
+    hidden_size, then num_adapter_layers Conv1d of width → 2 × width (a GLU halves them) with biases."""
+    if not spec.values["add_adapter"]:
+        return None
+    h, o, kernel = spec.int("hidden_size"), _output_width(spec), spec.int("adapter_kernel_size")
+    proj = linear("adapter.proj", h, o, True) + norm("adapter.proj_layer_norm", o, True) if o != h else ()
+    layers = ParamNode("adapter_layers", _conv("conv", 2 * o, o, kernel, True), repeat=spec.int("num_adapter_layers"))
+    return node("adapter", layers, tensors=proj, source=spec.key_span("add_adapter"), key="add_adapter")
+
+
+def _base(spec: ModelSpec) -> tuple[ParamNode | None, ...]:
+    v = spec.values
+    h, last = spec.int("hidden_size"), v["conv_dim"][-1]  # type: ignore[index]
+    projection = norm("feature_projection.layer_norm", last, True) + linear("feature_projection.projection", last, h,
+                                                                           True)
+    masked = (Tensor("masked_spec_embed", (h,), "other", "masked_spec_embed"),) \
+        if v["mask_time_prob"] > 0 or v["mask_feature_prob"] > 0 else ()  # type: ignore[operator]
+    embeddings = ParamNode("embeddings", projection + _positional_conv(spec) + masked,
+                           source=spec.key_span("hidden_size"), key="hidden_size")
+    layers = node("layers", *_layer(spec), repeat=spec.int("num_layers"), source=spec.key_span("num_layers"),
+                  key="num_layers")
+    final = ParamNode("final_norm", norm("encoder.layer_norm", h, True))
+    return _feature_encoder(spec), embeddings, layers, final, _adapter(spec)
+
+
+def _layer_weights(spec: ModelSpec) -> ParamNode | None:
+    """The classification heads' learned weight per hidden state (the layers' and the embeddings')."""
+    if not spec.values["use_weighted_layer_sum"]:
+        return None
+    return ParamNode("layer_weights", (Tensor("layer_weights", (spec.int("num_layers") + 1,), "other",
+                                              "layer_weights"),), source=spec.key_span("use_weighted_layer_sum"),
+                     key="use_weighted_layer_sum")
+
+
+def build_speech_encoder(spec: ModelSpec) -> ParamNode:
+    v = spec.values
+    base = _base(spec)
+    if spec.head == "base":
+        return node(spec.architecture, *base)
+    h, labels = spec.int("hidden_size"), head_labels(v)  # type: ignore[arg-type]
+    if spec.head == "ctc":
+        width = _output_width(spec) if v["add_adapter"] else h
+        head = ParamNode("lm_head", linear("lm_head", width, spec.int("vocab_size"), True),
+                         source=spec.key_span("vocab_size"), key="vocab_size")
+        return node(spec.architecture, *base, head)
+    if spec.head == "sequence_classification":
+        proj = spec.int("classifier_proj_size")
+        head = ParamNode("score", linear("projector", h, proj, True) + linear("classifier", proj, labels, True))
+        return node(spec.architecture, *base, _layer_weights(spec), head)
+    if spec.head == "audio_frame_classification":
+        return node(spec.architecture, *base, _layer_weights(spec), ParamNode("score", linear("classifier", h, labels,
+                                                                                              True)))
+    if spec.head == "xvector":
+        dims, kernels = v["tdnn_dim"], v["tdnn_kernel"]
+        out = spec.int("xvector_output_dim")
+        tensors = linear("projector", h, dims[0], True)  # type: ignore[index]
+        for i, width in enumerate(dims):  # type: ignore[arg-type]
+            tensors += linear(f"tdnn.{i}.kernel", dims[i - 1 if i else 0] * kernels[i], width, True)  # type: ignore[index]
+        tensors += linear("feature_extractor", dims[-1] * 2, out, True) + linear("classifier", out, out, True)  # type: ignore[index]
+        tensors += (Tensor("objective.weight", (out, labels), "other", "objective"),)
+        return node(spec.architecture, *base, _layer_weights(spec), ParamNode("score", tensors))
+    if spec.head == "pretraining":
+        groups, per_group = spec.int("num_codevector_groups"), spec.int("num_codevectors_per_group")
+        dim, proj = spec.int("codevector_dim"), spec.int("proj_codevector_dim")
+        last = v["conv_dim"][-1]  # type: ignore[index]
+        tensors = (Tensor("quantizer.codevectors", (1, groups * per_group, dim // groups), "other", "quantizer"),
+                   *linear("quantizer.weight_proj", last, groups * per_group, True),
+                   *linear("project_hid", h, proj, True), *linear("project_q", dim, proj, True))
+        return node(spec.architecture, *base, ParamNode("pretraining_head", tensors))
+    raise AssertionError(spec.head)

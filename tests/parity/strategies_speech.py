@@ -1,0 +1,55 @@
+"""Random small speech-encoder configs (wav2vec 2.0 and its kin: layout "speech_encoder"), written as a config.json
+would be: a feature encoder of 1 to 4 convolutions (group or layer norm, with or without biases), an encoder of
+any width the heads and positional-convolution groups divide, pre- or post-norm layers with or without attention
+adapters, SpecAugment probabilities that do or do not hold the mask vector, the convolutional adapter, and each
+head class's own sizes (TDNN layers, the quantizer's codebooks), with any head class of the family."""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from .strategies import STRATEGIES, _maybe, draw_architecture
+
+
+def speech_config(draw, model_type: str) -> dict:
+    heads = draw(st.integers(1, 4))
+    groups = draw(st.sampled_from([1, 2, 4]))
+    hidden = heads * groups * draw(st.integers(1, 6))
+    layers = draw(st.integers(1, 4))
+    cfg: dict = {"model_type": model_type, "hidden_size": hidden, "num_attention_heads": heads,
+                 "num_conv_pos_embedding_groups": groups, "num_hidden_layers": draw(st.integers(0, 3)),
+                 "intermediate_size": draw(st.integers(1, 40)),
+                 "num_conv_pos_embeddings": draw(st.integers(1, 9)),
+                 "conv_dim": draw(st.lists(st.integers(1, 24), min_size=layers, max_size=layers)),
+                 "conv_kernel": draw(st.lists(st.integers(1, 5), min_size=layers, max_size=layers)),
+                 "conv_stride": draw(st.lists(st.integers(1, 3), min_size=layers, max_size=layers))}
+    draw_architecture(draw, model_type, cfg)
+    arch = cfg["architectures"][0]
+    _maybe(draw, "vocab_size", draw(st.integers(1, 60)), cfg)
+    _maybe(draw, "feat_extract_norm", draw(st.sampled_from(["group", "layer"])), cfg)
+    _maybe(draw, "conv_bias", draw(st.booleans()), cfg)
+    _maybe(draw, "do_stable_layer_norm", draw(st.booleans()), cfg)
+    _maybe(draw, "mask_time_prob", draw(st.sampled_from([0.0, 0.05, 0.5])), cfg)
+    _maybe(draw, "mask_feature_prob", draw(st.sampled_from([0.0, 0.1])), cfg)
+    _maybe(draw, "adapter_attn_dim", draw(st.sampled_from([None, 1, 7])), cfg)
+    _maybe(draw, "use_weighted_layer_sum", draw(st.booleans()), cfg)
+    _maybe(draw, "classifier_proj_size", draw(st.integers(1, 20)), cfg)
+    if not arch.endswith("Classification"):  # (the classification classes refuse an adapter)
+        _maybe(draw, "add_adapter", draw(st.booleans()), cfg)
+        _maybe(draw, "output_hidden_size", draw(st.sampled_from([None, hidden, 5])), cfg)
+        _maybe(draw, "adapter_kernel_size", draw(st.integers(1, 4)), cfg)
+        _maybe(draw, "num_adapter_layers", draw(st.integers(0, 3)), cfg)
+    tdnn = draw(st.integers(1, 3))
+    _maybe(draw, "tdnn_dim", draw(st.lists(st.integers(1, 12), min_size=tdnn, max_size=tdnn)), cfg)
+    _maybe(draw, "tdnn_kernel", draw(st.lists(st.integers(1, 4), min_size=5, max_size=6)), cfg)
+    _maybe(draw, "xvector_output_dim", draw(st.integers(1, 16)), cfg)
+    codebooks = draw(st.integers(1, 3))
+    _maybe(draw, "num_codevector_groups", codebooks, cfg)
+    _maybe(draw, "codevector_dim", codebooks * draw(st.integers(1, 8)) if "num_codevector_groups" in cfg else 2 * 4,
+           cfg)
+    _maybe(draw, "num_codevectors_per_group", draw(st.integers(1, 12)), cfg)
+    _maybe(draw, "proj_codevector_dim", draw(st.integers(1, 12)), cfg)
+    return cfg
+
+
+STRATEGIES.update({"wav2vec2": lambda draw: speech_config(draw, "wav2vec2")})
