@@ -1,8 +1,10 @@
-"""Random small speech-encoder configs (wav2vec 2.0 and its kin: layout "speech_encoder"), written as a config.json
+"""Random small speech-encoder configs (wav2vec 2.0, HuBERT, data2vec-audio, WavLM: layout "speech_encoder"), written as a config.json
 would be: a feature encoder of 1 to 4 convolutions (group or layer norm, with or without biases), an encoder of
 any width the heads and positional-convolution groups divide, pre- or post-norm layers with or without attention
 adapters, SpecAugment probabilities that do or do not hold the mask vector, the convolutional adapter, and each
-head class's own sizes (TDNN layers, the quantizer's codebooks), with any head class of the family."""
+head class's own sizes (TDNN layers, the quantizer's codebooks), with any head class of the family; and each kin's
+own keys (HuBERT's projection norm and positional batch norm, data2vec's positional-convolution stack, WavLM's
+buckets). Keys a family's config class lacks are written to all alike: the class keeps them unread."""
 
 from __future__ import annotations
 
@@ -36,9 +38,20 @@ def speech_config(draw, model_type: str) -> dict:
     _maybe(draw, "classifier_proj_size", draw(st.integers(1, 20)), cfg)
     if not arch.endswith("Classification"):  # (the classification classes refuse an adapter)
         _maybe(draw, "add_adapter", draw(st.booleans()), cfg)
-        _maybe(draw, "output_hidden_size", draw(st.sampled_from([None, hidden, 5])), cfg)
+        # (HuBERT's config class does not fill output_hidden_size: its CTC head needs it with add_adapter)
+        _maybe(draw, "output_hidden_size", draw(st.sampled_from([hidden, 5] if model_type == "hubert" else
+                                                                [None, hidden, 5])), cfg,
+               False if model_type == "hubert" else None)
         _maybe(draw, "adapter_kernel_size", draw(st.integers(1, 4)), cfg)
         _maybe(draw, "num_adapter_layers", draw(st.integers(0, 3)), cfg)
+    if model_type == "hubert":
+        _maybe(draw, "feat_proj_layer_norm", draw(st.booleans()), cfg)
+        _maybe(draw, "conv_pos_batch_norm", draw(st.booleans()), cfg)
+    if model_type == "data2vec-audio":  # (num_conv_pos_embeddings counts its positional convolutions)
+        cfg["num_conv_pos_embeddings"] = draw(st.integers(0, 3))
+        _maybe(draw, "conv_pos_kernel_size", draw(st.integers(1, 7)), cfg)
+    if model_type == "wavlm":
+        _maybe(draw, "num_buckets", draw(st.integers(1, 40)), cfg)
     tdnn = draw(st.integers(1, 3))
     _maybe(draw, "tdnn_dim", draw(st.lists(st.integers(1, 12), min_size=tdnn, max_size=tdnn)), cfg)
     _maybe(draw, "tdnn_kernel", draw(st.lists(st.integers(1, 4), min_size=5, max_size=6)), cfg)
@@ -52,4 +65,7 @@ def speech_config(draw, model_type: str) -> dict:
     return cfg
 
 
-STRATEGIES.update({"wav2vec2": lambda draw: speech_config(draw, "wav2vec2")})
+STRATEGIES.update({"wav2vec2": lambda draw: speech_config(draw, "wav2vec2"),
+                   "hubert": lambda draw: speech_config(draw, "hubert"),
+                   "data2vec-audio": lambda draw: speech_config(draw, "data2vec-audio"),
+                   "wavlm": lambda draw: speech_config(draw, "wavlm")})

@@ -1,4 +1,4 @@
-"""Speech encoders: wav2vec 2.0 (layout "speech_encoder", layouts/speech.py).
+"""Speech encoders: wav2vec 2.0, HuBERT, data2vec-audio and WavLM (layout "speech_encoder", layouts/speech.py).
 
 A convolutional feature encoder over the raw waveform (one Conv1d per entry of conv_dim; the first normed by a
 GroupNorm, or every one by a LayerNorm, per feat_extract_norm), a feature projection (LayerNorm and Linear from
@@ -6,7 +6,16 @@ conv_dim[-1] to hidden_size), a weight-normed positional convolution (its weight
 encoder (post-norm, or pre-norm where do_stable_layer_norm, whose layers may carry attention adapters), a learned
 mask vector where SpecAugment masks anything, an optional convolutional adapter; and the head classes (CTC,
 sequence and frame classification, x-vector, pre-training's quantizer). The class defaults are transformers 5.25's
-configuration_wav2vec2.py. Encoders keep no KV cache.
+configuration_<wav2vec2|hubert|data2vec_audio|wavlm>.py. Encoders keep no KV cache.
+
+The kin differ in switches (fields no key sets where the family has no such choice): ``feature_projection_norm``
+(HuBERT's feat_proj_layer_norm: the projection's LayerNorm), ``pos_conv_layers`` and ``pos_conv_kernel`` (data2vec's
+positional embedding is a stack of plain convolutions, each followed by a LayerNorm without parameters),
+``pos_conv_weight_norm`` and ``pos_conv_batch_norm`` (HuBERT's conv_pos_batch_norm: a BatchNorm1d before a plain
+convolution in place of the weight norm), ``conv_adapter`` (whether the bare model builds the convolutional adapter
+add_adapter asks for: HuBERT's CTC head reads add_adapter and output_hidden_size but its model has no adapter), and
+``relative_buckets`` (WavLM's gated relative position bias: every layer's gru_rel_pos_const and gru_rel_pos_linear,
+layer 0's rel_attn_embed of num_buckets rows; None: none).
 """
 
 from __future__ import annotations
@@ -36,8 +45,13 @@ FIELDS: dict[str, Field] = {
     "conv_kernel": Field(("conv_kernel",), (10, 3, 3, 3, 3, 2, 2), "ints", null="reject",
                          doc="kernel width of each feature-encoder convolution (as many as conv_dim)"),
     "conv_bias": Field(("conv_bias",), False, "bool", doc="the feature-encoder convolutions have biases"),
-    "num_conv_pos_embeddings": Field(("num_conv_pos_embeddings",), 128,
-                                     doc="kernel width of the positional convolution"),
+    "pos_conv_kernel": Field(("num_conv_pos_embeddings",), 128, doc="kernel width of the positional convolution"),
+    "pos_conv_layers": fixed(1),
+    "pos_conv_weight_norm": fixed(True),
+    "pos_conv_batch_norm": fixed(False),
+    "feature_projection_norm": fixed(True),
+    "conv_adapter": fixed(True),
+    "relative_buckets": fixed(None),
     "num_conv_pos_embedding_groups": Field(("num_conv_pos_embedding_groups",), 16,
                                            doc="groups of the positional convolution (must divide hidden_size)"),
     "do_stable_layer_norm": Field(("do_stable_layer_norm",), False, "bool",
@@ -110,25 +124,78 @@ def check_speech(spec: ModelSpec) -> list[Problem]:
         elif isinstance(kernels, tuple) and len(kernels) < len(dims):  # type: ignore[arg-type]
             refuse(f"tdnn_kernel has {len(kernels)} entries for {len(dims)} TDNN layers (tdnn_dim): the x-vector "
                    "head cannot be built", "tdnn_kernel", "tdnn_dim")
+    if spec.head == "ctc" and v.get("add_adapter") and not v["conv_adapter"] and v.get("output_hidden_size") is None:
+        refuse(f"add_adapter is true and output_hidden_size is not given: {spec.architecture}'s head is "
+               "output_hidden_size wide then, which its config class does not fill in (transformers cannot build it)",
+               "add_adapter", "output_hidden_size")
+    for name, used in (("adapter_attn_dim", bool(v["do_stable_layer_norm"])),
+                       ("output_hidden_size", spec.head == "ctc" and bool(v.get("add_adapter")))):
+        width = v.get(name)
+        if used and width is not None and (not isinstance(width, int) or isinstance(width, bool) or width < 0):
+            refuse(f"{spec.key_label(name)} {width!r} is not a whole number: {spec.architecture} builds a Linear that "
+                   "wide with it, which torch refuses", name)
     if spec.head in ("sequence_classification", "audio_frame_classification") and v.get("add_adapter"):
         refuse(f"{spec.architecture} does not take an adapter (add_adapter true): its class refuses it",
                "add_adapter")
     return out
 
 
-def speech(model_type: str, prefix: str, heads: dict[str, str], overrides: dict[str, Field] | None = None,
-           notes: tuple[str, ...] = ()) -> Family:
-    """A speech-encoder row: the class names are ``<prefix><head>``."""
-    fields = {**FIELDS, **(overrides or {})}
-    return Family(model_type, "speech_encoder", f"{prefix}ForCTC",
-                  fields, {f"{prefix}{suffix}": head for suffix, head in heads.items()},
-                  checks=(check_speech,), notes=notes)
+def speech(model_type: str, prefix: str, heads: tuple[str, ...], *overrides: dict[str, Field],
+           without: tuple[str, ...] = (), notes: tuple[str, ...] = ()) -> Family:
+    """A speech-encoder row: its head classes are ``<prefix><suffix>``; ``without``: the fields its config class
+    does not have (none of its classes reads them)."""
+    fields = {name: f for name, f in FIELDS.items() if name not in without}
+    for o in overrides:
+        fields.update(o)
+    return Family(model_type, "speech_encoder", f"{prefix}ForCTC", fields,
+                  {f"{prefix}{suffix}": HEADS[suffix] for suffix in heads}, checks=(check_speech,), notes=notes)
 
 
-WAV2VEC2_HEADS = {"Model": "base", "ForCTC": "ctc", "ForSequenceClassification": "sequence_classification",
-                  "ForAudioFrameClassification": "audio_frame_classification", "ForXVector": "xvector",
-                  "ForPreTraining": "pretraining"}
+HEADS = {"Model": "base", "ForCTC": "ctc", "ForSequenceClassification": "sequence_classification",
+         "ForAudioFrameClassification": "audio_frame_classification", "ForXVector": "xvector",
+         "ForPreTraining": "pretraining"}
+_QUANTIZER = ("num_codevectors_per_group", "num_codevector_groups", "codevector_dim", "proj_codevector_dim")
+_XVECTOR = ("tdnn_dim", "tdnn_kernel", "xvector_output_dim")
+# (wav2vec 2.0's config class alone takes a null vocab_size: its CTC head then refuses it)
+_STRICT_VOCAB = {"vocab_size": Field(("vocab_size",), 32, doc=FIELDS["vocab_size"].doc)}
 
 FAMILIES: tuple[Family, ...] = (
-    speech("wav2vec2", "Wav2Vec2", WAV2VEC2_HEADS),
+    speech("wav2vec2", "Wav2Vec2", tuple(HEADS)),
+    # HuBERT: wav2vec 2.0's model without the quantizer, the x-vector and frame heads or the convolutional adapter
+    # (its config class declares neither add_adapter nor adapter_attn_dim, but keeps them where a file writes
+    # them, and its classes read them); the projection's LayerNorm may go, and a BatchNorm1d may replace the weight
+    # norm of the positional convolution.
+    speech("hubert", "Hubert", ("Model", "ForCTC", "ForSequenceClassification"),
+           {"feature_projection_norm": Field(("feat_proj_layer_norm",), True, "bool",
+                                             doc="a LayerNorm before the feature projection"),
+            "pos_conv_batch_norm": Field(("conv_pos_batch_norm",), False, "bool",
+                                         doc="a BatchNorm1d before a plain positional convolution, in place of its "
+                                             "weight norm"),
+            "pos_conv_weight_norm": fixed(Derived(lambda v: not v["pos_conv_batch_norm"], "not conv_pos_batch_norm")),
+            # (undeclared: the class keeps whatever a file writes, a null read as false, a float as a float, which
+            # fails only where the model builds with it: check_speech)
+            "adapter_attn_dim": Field(("adapter_attn_dim",), None, "any", doc=FIELDS["adapter_attn_dim"].doc),
+            "output_hidden_size": Field(("output_hidden_size",), None, "any",
+                                        doc="the CTC head's width where add_adapter (no default: give it then)"),
+            "add_adapter": Field(("add_adapter",), False, "bool", null="false",
+                                 doc="widens the CTC head to output_hidden_size (the model builds no adapter)"),
+            "conv_adapter": fixed(False)},
+           _STRICT_VOCAB, without=(*_QUANTIZER, *_XVECTOR, "adapter_kernel_size", "num_adapter_layers")),
+    # data2vec-audio: a LayerNorm after every feature convolution, a stack of num_conv_pos_embeddings plain
+    # positional convolutions conv_pos_kernel_size wide, post-norm layers only (no attention adapters).
+    speech("data2vec-audio", "Data2VecAudio", ("Model", "ForCTC", "ForSequenceClassification",
+                                               "ForAudioFrameClassification", "ForXVector"),
+           {"feat_extract_norm": fixed("layer"), "do_stable_layer_norm": fixed(False), "adapter_attn_dim": fixed(None),
+            "pos_conv_layers": Field(("num_conv_pos_embeddings",), 5, minimum=0,
+                                     doc="positional convolutions, one after another"),
+            "pos_conv_kernel": Field(("conv_pos_kernel_size",), 19, doc="kernel width of each positional convolution"),
+            "pos_conv_weight_norm": fixed(False)},
+           _STRICT_VOCAB, without=_QUANTIZER),
+    # WavLM: wav2vec 2.0's model with a gated relative position bias in every attention (and its table in layer 0's),
+    # no attention adapters, and no pre-training class.
+    speech("wavlm", "WavLM", ("Model", "ForCTC", "ForSequenceClassification", "ForAudioFrameClassification",
+                              "ForXVector"),
+           {"adapter_attn_dim": fixed(None),
+            "relative_buckets": Field(("num_buckets",), 320, doc="rows of layer 0's relative-position table")},
+           _STRICT_VOCAB, without=_QUANTIZER),
 )

@@ -8,7 +8,7 @@ the memory estimate and LoRA read it alike; tensors carry the module names the m
 
 from __future__ import annotations
 
-from lsp_count.core.params import ParamNode, Tensor, linear, node, norm
+from lsp_count.core.params import ParamNode, Tensor, embedding, linear, node, norm
 from lsp_count.core.spec import ModelSpec, head_labels
 
 
@@ -32,15 +32,26 @@ def _feature_encoder(spec: ModelSpec) -> ParamNode:
     return ParamNode("feature_encoder", tuple(tensors), source=spec.key_span("conv_dim"), key="conv_dim")
 
 
-def _positional_conv(spec: ModelSpec) -> tuple[Tensor, ...]:
-    """The positional Conv1d (hidden → hidden, num_conv_pos_embeddings wide, grouped), weight-normed over dim 2:
-    weight_g (1, 1, kernel) and weight_v (the weight's shape) in place of the weight, and the bias."""
-    h, kernel = spec.int("hidden_size"), spec.int("num_conv_pos_embeddings")
-    groups = spec.int("num_conv_pos_embedding_groups")
-    name = "encoder.pos_conv_embed.conv"
-    return (Tensor(f"{name}.parametrizations.weight.original0", (1, 1, kernel), "conv", name),
-            Tensor(f"{name}.parametrizations.weight.original1", (h, h // groups, kernel), "conv", name),
-            Tensor(f"{name}.bias", (h,), "bias", name))
+def _positional_conv(spec: ModelSpec) -> ParamNode:
+    """The positional Conv1d (hidden → hidden, pos_conv_kernel wide, grouped, with a bias): weight-normed over dim 2
+    (weight_g (1, 1, kernel) and weight_v in place of the weight), or plain after a BatchNorm1d (HuBERT's
+    conv_pos_batch_norm); data2vec's is pos_conv_layers plain convolutions (their LayerNorms hold no parameters)."""
+    v = spec.values
+    h, kernel = spec.int("hidden_size"), spec.int("pos_conv_kernel")
+    groups, layers = spec.int("num_conv_pos_embedding_groups"), spec.int("pos_conv_layers")
+    shape = (h, h // groups, kernel)
+    if layers != 1 or not v["pos_conv_weight_norm"]:
+        conv = _conv("conv", h, h // groups, kernel, True)
+        if layers != 1:  # (a ModuleList, even of one)
+            return ParamNode("positional_conv", children=(ParamNode("layers", conv, repeat=layers),),
+                             source=spec.key_span("pos_conv_layers"), key="pos_conv_layers")
+        tensors = norm("batch_norm", h, True) + conv if v["pos_conv_batch_norm"] else conv
+        return ParamNode("positional_conv", tensors, source=spec.key_span("pos_conv_kernel"), key="pos_conv_kernel")
+    name = "conv"
+    return ParamNode("positional_conv", (
+        Tensor(f"{name}.parametrizations.weight.original0", (1, 1, kernel), "conv", name),
+        Tensor(f"{name}.parametrizations.weight.original1", shape, "conv", name),
+        Tensor(f"{name}.bias", (h,), "bias", name)), source=spec.key_span("pos_conv_kernel"), key="pos_conv_kernel")
 
 
 def _layer(spec: ModelSpec) -> tuple[ParamNode | None, ...]:
@@ -48,9 +59,12 @@ def _layer(spec: ModelSpec) -> tuple[ParamNode | None, ...]:
     layer may hold an attention adapter (LayerNorm, then hidden → adapter_attn_dim → hidden)."""
     v = spec.values
     h, f = spec.int("hidden_size"), spec.int("intermediate_size")
-    attn = ParamNode("attention", tuple(t for n in ("q_proj", "k_proj", "v_proj", "out_proj")
-                                        for t in linear(n, h, h, True)),
-                     source=spec.key_span("num_heads"), key="num_heads")
+    tensors = tuple(t for n in ("q_proj", "k_proj", "v_proj", "out_proj") for t in linear(n, h, h, True))
+    if v["relative_buckets"] is not None:  # WavLM's gate: a constant per head and a Linear from a head's width to 8
+        heads = spec.int("num_heads")
+        tensors += (Tensor("gru_rel_pos_const", (1, heads, 1, 1), "other", "gru_rel_pos_const"),
+                    *linear("gru_rel_pos_linear", h // heads, 8, True))
+    attn = ParamNode("attention", tensors, source=spec.key_span("num_heads"), key="num_heads")
     mlp = ParamNode("mlp", linear("intermediate_dense", h, f, True) + linear("output_dense", f, h, True),
                     source=spec.key_span("intermediate_size"), key="intermediate_size")
     norms = ParamNode("norms", norm("layer_norm", h, True) + norm("final_layer_norm", h, True))
@@ -73,7 +87,7 @@ def _output_width(spec: ModelSpec) -> int:
 def _adapter(spec: ModelSpec) -> ParamNode | None:
     """The convolutional adapter after the encoder: a projection (and its LayerNorm) where its width differs from
     hidden_size, then num_adapter_layers Conv1d of width → 2 × width (a GLU halves them) with biases."""
-    if not spec.values["add_adapter"]:
+    if not (spec.values["add_adapter"] and spec.values["conv_adapter"]):
         return None
     h, o, kernel = spec.int("hidden_size"), _output_width(spec), spec.int("adapter_kernel_size")
     proj = linear("adapter.proj", h, o, True) + norm("adapter.proj_layer_norm", o, True) if o != h else ()
@@ -84,16 +98,27 @@ def _adapter(spec: ModelSpec) -> ParamNode | None:
 def _base(spec: ModelSpec) -> tuple[ParamNode | None, ...]:
     v = spec.values
     h, last = spec.int("hidden_size"), v["conv_dim"][-1]  # type: ignore[index]
-    projection = norm("feature_projection.layer_norm", last, True) + linear("feature_projection.projection", last, h,
-                                                                           True)
+    projection = linear("feature_projection.projection", last, h, True)
+    if v["feature_projection_norm"]:
+        projection = norm("feature_projection.layer_norm", last, True) + projection
     masked = (Tensor("masked_spec_embed", (h,), "other", "masked_spec_embed"),) \
         if v["mask_time_prob"] > 0 or v["mask_feature_prob"] > 0 else ()  # type: ignore[operator]
-    embeddings = ParamNode("embeddings", projection + _positional_conv(spec) + masked,
+    embeddings = ParamNode("embeddings", projection + masked, (_positional_conv(spec),),
                            source=spec.key_span("hidden_size"), key="hidden_size")
     layers = node("layers", *_layer(spec), repeat=spec.int("num_layers"), source=spec.key_span("num_layers"),
                   key="num_layers")
     final = ParamNode("final_norm", norm("encoder.layer_norm", h, True))
-    return _feature_encoder(spec), embeddings, layers, final, _adapter(spec)
+    return _feature_encoder(spec), embeddings, _relative_bias(spec), layers, final, _adapter(spec)
+
+
+def _relative_bias(spec: ModelSpec) -> ParamNode | None:
+    """WavLM's relative position bias: an embedding of relative_buckets rows, one column per head, in layer 0's
+    attention alone (rel_attn_embed; no layer, no table)."""
+    buckets = spec.values["relative_buckets"]
+    if buckets is None or not spec.int("num_layers"):
+        return None
+    return ParamNode("relative_position_bias", embedding("rel_attn_embed", int(buckets), spec.int("num_heads")),
+                     source=spec.key_span("relative_buckets"), key="relative_buckets")
 
 
 def _layer_weights(spec: ModelSpec) -> ParamNode | None:
