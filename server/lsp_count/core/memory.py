@@ -68,7 +68,7 @@ from lsp_count.core.layouts.decoder import STACK_NAMES as DECODER_STACK_NAMES, c
 from lsp_count.core.layouts.gemma4 import STACK_NAMES as GEMMA4_STACK_NAMES
 from lsp_count.core.layouts.hybrid import STACK_NAMES as HYBRID_STACK_NAMES
 from lsp_count.core.layouts.seq2seq import ENCODER_ONLY_HEADS
-from lsp_count.core.params import LANGUAGE_MODEL_NODE, ParamNode, ParamTree, Tensor
+from lsp_count.core.params import ADAPTABLE_HEAD_NODE, LANGUAGE_MODEL_NODE, ParamNode, ParamTree, Tensor
 from lsp_count.core.precision import (
     DTYPES, FLOAT_BYTES, HEAD_MODULES, SIXTEEN_BIT, UnknownDType, dtype_from_config, normalize_dtype,
     skip_modules_from_config, tensor_bytes,
@@ -561,11 +561,19 @@ def is_mlm_output(path: str, t: Tensor) -> bool:
     return (node == "mlm_head" and t.module in MLM_OUTPUT_MODULES) or node == "mlm_output"
 
 
+def is_output_head(path: str, t: Tensor) -> bool:
+    """Whether ``t`` (at tree ``path``) is the output layer peft's all-linear leaves out: a head module
+    (HEAD_MODULES) but in an ``adaptable_head`` node, or an encoder's MLM decoder."""
+    if t.module in HEAD_MODULES:
+        return path.rsplit(".", 1)[-1] != ADAPTABLE_HEAD_NODE
+    return is_mlm_output(path, t)
+
+
 def _is_target(t: Tensor, targets: tuple[str, ...] | None, path: str = "") -> bool:
     if not t.is_linear_weight:
         return False
     if targets is None:  # peft "all-linear": every linear layer but the output layer
-        return t.module not in HEAD_MODULES and not is_mlm_output(path, t)
+        return not is_output_head(path, t)
     return t.module in targets
 
 

@@ -34,6 +34,9 @@ class _computed_once:
 # The text model inside a vision-language model's tree (layouts/multimodal.py builds it; the memory
 # estimate runs a step's text tokens through its layers alone).
 LANGUAGE_MODEL_NODE = "language_model"
+# A head node whose class has no output embeddings (get_output_embeddings() is None: wav2vec 2.0's CTC lm_head):
+# peft's all-linear adapts its Linear, whatever it is called (memory.is_output_head).
+ADAPTABLE_HEAD_NODE = "adaptable_head"
 
 
 @dataclass(frozen=True, init=False)

@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from lsp_count.core.memory import is_mlm_output, peft_refuses_lora
+from lsp_count.core.memory import is_output_head, peft_refuses_lora
 from lsp_count.core.params import ParamNode, ParamTree, Tensor
 
 if TYPE_CHECKING:
@@ -716,7 +716,7 @@ def apply_lora(tree: ParamTree, rank: int, targets: LoraTargets, dora: bool = Fa
             continue
         elif targets.all_linear:
             # (an encoder's untied MLM decoder is its output layer too: peft leaves it out)
-            hits = 0 if t.module in HEAD_MODULES or is_mlm_output(path, t) else mult
+            hits = 0 if is_output_head(path, t) else mult
         else:
             hits = len(reached(path, t, mult))
             if 0 < hits < mult:

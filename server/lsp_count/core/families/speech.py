@@ -61,11 +61,12 @@ FIELDS: dict[str, Field] = {
     "mask_feature_prob": Field(("mask_feature_prob",), 0.0, "float",
                                doc="SpecAugment feature masking: above 0, the model holds a learned mask vector"),
     "add_adapter": Field(("add_adapter",), False, "bool", doc="a convolutional adapter after the encoder"),
-    "output_hidden_size": Field(("output_hidden_size",), None, "int?",
-                                doc="the adapter's width (absent or null: hidden_size)"),
+    # (the config class fills hidden_size for a None or a 0: ``output_hidden_size or hidden_size``)
+    "output_hidden_size": Field(("output_hidden_size",), None, "int?", minimum=0,
+                                doc="the adapter's width (absent, null or 0: hidden_size)"),
     "adapter_kernel_size": Field(("adapter_kernel_size",), 3, doc="kernel width of the adapter's convolutions"),
     "num_adapter_layers": Field(("num_adapter_layers",), 3, minimum=0, doc="the adapter's convolutions"),
-    "adapter_attn_dim": Field(("adapter_attn_dim",), None, "int?",
+    "adapter_attn_dim": Field(("adapter_attn_dim",), None, "int?", minimum=0,
                               doc="width of each pre-norm layer's attention adapter (null: none)"),
     "use_weighted_layer_sum": Field(("use_weighted_layer_sum",), False, "bool",
                                     doc="the classification heads learn a weight per layer output"),
@@ -106,6 +107,9 @@ def check_speech(spec: ModelSpec) -> list[Problem]:
                "config class refuses them", *_LISTS)
     elif lengths.get("conv_dim") == 0:
         refuse("conv_dim is empty: the feature projection reads its last entry, and the model cannot be built",
+               "conv_dim")
+    elif lengths.get("conv_dim") and v.get("feat_extract_norm") == "group" and not v["conv_dim"][0]:  # type: ignore[index]
+        refuse("conv_dim[0] is 0: the GroupNorm after the first convolution would have 0 groups, which torch refuses",
                "conv_dim")
     if v.get("feat_extract_norm") not in ("group", "layer"):
         refuse(f'feat_extract_norm {v.get("feat_extract_norm")!r} is neither "group" nor "layer": the feature '

@@ -8,7 +8,7 @@ the memory estimate and LoRA read it alike; tensors carry the module names the m
 
 from __future__ import annotations
 
-from lsp_count.core.params import ParamNode, Tensor, embedding, linear, node, norm
+from lsp_count.core.params import ADAPTABLE_HEAD_NODE, ParamNode, Tensor, embedding, linear, node, norm
 from lsp_count.core.spec import ModelSpec, head_labels
 
 
@@ -79,9 +79,12 @@ def _layer(spec: ModelSpec) -> tuple[ParamNode | None, ...]:
 
 
 def _output_width(spec: ModelSpec) -> int:
-    """The adapter's width: output_hidden_size, else hidden_size."""
+    """The adapter's width: output_hidden_size, else hidden_size (where the config class fills it, for a 0 too:
+    the families that build the adapter; HuBERT's keeps a 0)."""
     width = spec.values.get("output_hidden_size")
-    return int(width) if width is not None else spec.int("hidden_size")  # type: ignore[call-overload]
+    if width is None or (width == 0 and spec.values["conv_adapter"]):
+        return spec.int("hidden_size")
+    return int(width)  # type: ignore[call-overload]
 
 
 def _adapter(spec: ModelSpec) -> ParamNode | None:
@@ -138,7 +141,8 @@ def build_speech_encoder(spec: ModelSpec) -> ParamNode:
     h, labels = spec.int("hidden_size"), head_labels(v)  # type: ignore[arg-type]
     if spec.head == "ctc":
         width = _output_width(spec) if v["add_adapter"] else h
-        head = ParamNode("lm_head", linear("lm_head", width, spec.int("vocab_size"), True),
+        # (the class has no output embeddings: peft's all-linear adapts lm_head, which the node name says)
+        head = ParamNode(ADAPTABLE_HEAD_NODE, linear("lm_head", width, spec.int("vocab_size"), True),
                          source=spec.key_span("vocab_size"), key="vocab_size")
         return node(spec.architecture, *base, head)
     if spec.head == "sequence_classification":
