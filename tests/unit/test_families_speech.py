@@ -1,0 +1,150 @@
+"""The speech encoders (layout "speech_encoder": wav2vec2, hubert, data2vec-audio, wavlm), without torch: each head
+class's class defaults as transformers 5.25 builds them on the meta device (``sum(p.numel() for p in
+model.parameters())``, taken there once), small configs counted by hand (the arithmetic in each test), the configs
+their classes refuse, and the memory estimate's word on the cache (an encoder keeps none). LoRA against peft where
+peft is installed."""
+
+from __future__ import annotations
+
+import pytest
+
+from lsp_count.core.memory import Settings, estimate_memory
+
+from config_models import error_messages, lora_counts, model as count, peft_lora_counts
+
+# transformers 5.25, meta device, each class with its config class's defaults.
+CLASS_DEFAULTS = {
+    ("wav2vec2", "Wav2Vec2Model"): 94_371_712,
+    ("wav2vec2", "Wav2Vec2ForCTC"): 94_396_320,
+    ("wav2vec2", "Wav2Vec2ForSequenceClassification"): 94_569_090,
+    ("wav2vec2", "Wav2Vec2ForAudioFrameClassification"): 94_373_250,
+    ("wav2vec2", "Wav2Vec2ForXVector"): 100_482_908,
+    ("wav2vec2", "Wav2Vec2ForPreTraining"): 95_044_608,
+    ("hubert", "HubertModel"): 94_371_712,
+    ("hubert", "HubertForCTC"): 94_396_320,
+    ("hubert", "HubertForSequenceClassification"): 94_569_090,
+    ("data2vec-audio", "Data2VecAudioModel"): 93_164_288,
+    ("data2vec-audio", "Data2VecAudioForCTC"): 93_188_896,
+    ("data2vec-audio", "Data2VecAudioForSequenceClassification"): 93_361_666,
+    ("data2vec-audio", "Data2VecAudioForAudioFrameClassification"): 93_165_826,
+    ("data2vec-audio", "Data2VecAudioForXVector"): 99_275_484,
+    ("wavlm", "WavLMModel"): 94_381_936,
+    ("wavlm", "WavLMForCTC"): 94_406_544,
+    ("wavlm", "WavLMForSequenceClassification"): 94_579_314,
+    ("wavlm", "WavLMForAudioFrameClassification"): 94_383_474,
+    ("wavlm", "WavLMForXVector"): 100_493_132,
+}
+
+
+def total(config: dict) -> int:
+    return count(config).tree.total
+
+
+@pytest.mark.parametrize(("model_type", "architecture"), sorted(CLASS_DEFAULTS))
+def test_class_defaults_are_transformers_totals(model_type: str, architecture: str) -> None:
+    assert total({"model_type": model_type, "architectures": [architecture]}) == CLASS_DEFAULTS[(model_type, architecture)]
+
+
+# width 8, 2 heads, 1 layer, a feed-forward 4 wide, two feature convolutions of 4 channels, a positional
+# convolution 3 wide in 2 groups, SpecAugment off (no mask vector)
+SMALL = {"hidden_size": 8, "num_attention_heads": 2, "num_hidden_layers": 1, "intermediate_size": 4,
+         "conv_dim": [4, 4], "conv_kernel": [3, 2], "conv_stride": [2, 2], "num_conv_pos_embeddings": 3,
+         "num_conv_pos_embedding_groups": 2, "mask_time_prob": 0}
+# conv 0: 4·1·3, its GroupNorm 4 + 4; conv 1: 4·4·2 (no biases: conv_bias false)
+FEATURES = 12 + 8 + 32
+# feature projection: LayerNorm 4 + 4, Linear 4·8 + 8
+PROJECTION = 8 + 40
+# weight-normed positional conv: weight_g 1·1·3, weight_v 8·(8 / 2)·3, bias 8
+POSITIONAL = 3 + 96 + 8
+# q, k, v, out 4·(8·8 + 8); intermediate_dense 8·4 + 4, output_dense 4·8 + 8; layer_norm, final_layer_norm 2·(8 + 8)
+LAYER = 288 + 36 + 40 + 32
+BASE = FEATURES + PROJECTION + POSITIONAL + LAYER + 16  # and the encoder's LayerNorm 8 + 8
+
+
+def test_wav2vec2_by_hand() -> None:
+    w = {"model_type": "wav2vec2", **SMALL}
+    assert BASE == 619
+    assert total({**w, "architectures": ["Wav2Vec2Model"]}) == BASE
+    assert total({**w, "architectures": ["Wav2Vec2Model"], "mask_time_prob": 0.05}) == BASE + 8  # masked_spec_embed
+    assert total({**w, "architectures": ["Wav2Vec2ForCTC"], "vocab_size": 10}) == BASE + 8 * 10 + 10
+    # "layer": a LayerNorm (4 + 4) after each convolution in place of the one GroupNorm; and conv biases 4 + 4
+    assert total({**w, "architectures": ["Wav2Vec2Model"], "feat_extract_norm": "layer", "conv_bias": True}) == \
+        BASE + 8 + 8
+    # pre-norm layers with attention adapters: LayerNorm 8 + 8, linear_1 8·3 + 3, linear_2 3·8 + 8
+    assert total({**w, "architectures": ["Wav2Vec2Model"], "do_stable_layer_norm": True, "adapter_attn_dim": 3}) == \
+        BASE + 16 + 27 + 32
+    # (post-norm layers hold no adapter)
+    assert total({**w, "architectures": ["Wav2Vec2Model"], "adapter_attn_dim": 3}) == BASE
+    # the convolutional adapter 5 wide: proj 8·5 + 5 and its LayerNorm 5 + 5, 2 convolutions 5 → 10, kernel 3, biased;
+    # the CTC head reads its width
+    adapter = 45 + 10 + 2 * (10 * 5 * 3 + 10)
+    assert total({**w, "architectures": ["Wav2Vec2ForCTC"], "vocab_size": 10, "add_adapter": True,
+                  "output_hidden_size": 5, "num_adapter_layers": 2}) == BASE + adapter + 5 * 10 + 10
+
+
+def test_wav2vec2_heads_by_hand() -> None:
+    w = {"model_type": "wav2vec2", **SMALL, "id2label": {"0": "a", "1": "b", "2": "c"}}
+    # layer_weights (1 layer + the embeddings), projector 8·6 + 6, classifier 6·3 + 3
+    assert total({**w, "architectures": ["Wav2Vec2ForSequenceClassification"], "classifier_proj_size": 6,
+                  "use_weighted_layer_sum": True}) == BASE + 2 + 54 + 21
+    assert total({**w, "architectures": ["Wav2Vec2ForAudioFrameClassification"]}) == BASE + 8 * 3 + 3
+    # projector 8·2 + 2; TDNN kernels (2·3)·2 + 2 and (2·1)·5 + 5; feature_extractor (5·2)·4 + 4; classifier 4·4 + 4;
+    # the AM-softmax weight 4 × 3 labels
+    assert total({**w, "architectures": ["Wav2Vec2ForXVector"], "tdnn_dim": [2, 5], "tdnn_kernel": [3, 1],
+                  "xvector_output_dim": 4}) == BASE + 18 + 14 + 15 + 44 + 20 + 12
+    # codevectors 1 × (2 groups · 3) × (4 / 2), weight_proj 4·6 + 6, project_hid 8·5 + 5, project_q 4·5 + 5
+    assert total({**w, "architectures": ["Wav2Vec2ForPreTraining"], "num_codevector_groups": 2,
+                  "num_codevectors_per_group": 3, "codevector_dim": 4, "proj_codevector_dim": 5}) == \
+        BASE + 12 + 30 + 45 + 25
+
+
+def test_kin_by_hand() -> None:
+    # HuBERT: no projection LayerNorm (feat_proj_layer_norm false); a BatchNorm1d (8 + 8) before a plain positional
+    # convolution 8·4·3 + 8 in place of the weight norm
+    h = {"model_type": "hubert", **SMALL, "architectures": ["HubertModel"]}
+    assert total(h) == BASE
+    assert total({**h, "feat_proj_layer_norm": False, "conv_pos_batch_norm": True}) == BASE - 8 - POSITIONAL + 16 + 104
+    # data2vec-audio: a LayerNorm after every convolution; 2 plain positional convolutions 5 wide (8·4·5 + 8 each)
+    d = {"model_type": "data2vec-audio", **SMALL, "architectures": ["Data2VecAudioModel"],
+         "num_conv_pos_embeddings": 2, "conv_pos_kernel_size": 5}
+    assert total(d) == BASE + 8 - POSITIONAL + 2 * 168
+    # WavLM: per layer gru_rel_pos_const 2 and gru_rel_pos_linear (8 / 2)·8 + 8; layer 0's rel_attn_embed 10 × 2
+    wl = {"model_type": "wavlm", **SMALL, "architectures": ["WavLMModel"], "num_buckets": 10, "num_hidden_layers": 2}
+    assert total(wl) == BASE + LAYER + 2 * (2 + 40) + 20
+
+
+@pytest.mark.parametrize(("config", "needle"), [
+    ({"model_type": "wav2vec2", "conv_kernel": [10, 3]}, "as long as each other"),
+    ({"model_type": "wav2vec2", "feat_extract_norm": "batch"}, 'neither "group" nor "layer"'),
+    ({"model_type": "wav2vec2", "num_conv_pos_embedding_groups": 5}, "does not divide hidden_size"),
+    ({"model_type": "wav2vec2", "conv_dim": [], "conv_kernel": [], "conv_stride": []}, "conv_dim is empty"),
+    ({"model_type": "wav2vec2", "architectures": ["Wav2Vec2ForPreTraining"], "codevector_dim": 255},
+     "not a multiple of num_codevector_groups"),
+    ({"model_type": "wav2vec2", "architectures": ["Wav2Vec2ForXVector"], "tdnn_kernel": [5]}, "tdnn_kernel has 1"),
+    ({"model_type": "wav2vec2", "architectures": ["Wav2Vec2ForSequenceClassification"], "add_adapter": True},
+     "does not take an adapter"),
+    ({"model_type": "wav2vec2", "architectures": ["Wav2Vec2ForCTC"], "vocab_size": None}, '"vocab_size": null'),
+    ({"model_type": "hubert", "architectures": ["HubertForCTC"], "add_adapter": True}, "output_hidden_size is not given"),
+    ({"model_type": "hubert", "do_stable_layer_norm": True, "adapter_attn_dim": 3.0}, "is not a whole number"),
+    ({"model_type": "wavlm", "num_attention_heads": 5}, "does not divide hidden_size"),
+])
+def test_refused_as_transformers_refuses(config: dict, needle: str) -> None:
+    messages = error_messages(config)
+    assert any(needle in m for m in messages), messages
+
+
+def test_no_kv_cache() -> None:
+    estimate = estimate_memory(count({"model_type": "wav2vec2", "architectures": ["Wav2Vec2ForCTC"]}),
+                               Settings(context=1000, batch=1))
+    assert estimate.line("kv_cache") is None
+    assert "encoder model: no KV cache" in estimate.notes
+
+
+@pytest.mark.parametrize("architecture", ["Wav2Vec2ForCTC", "Wav2Vec2ForSequenceClassification"])
+@pytest.mark.parametrize("targets", [["q_proj", "v_proj", "lm_head"], "all-linear"])
+def test_lora_matches_peft(tmp_path, architecture: str, targets) -> None:
+    """peft adapts the CTC head's lm_head under all-linear (the class has no output embeddings)."""
+    pytest.importorskip("peft")
+    config = {"model_type": "wav2vec2", "architectures": [architecture], **SMALL, "do_stable_layer_norm": True,
+              "adapter_attn_dim": 3}
+    assert lora_counts(tmp_path, config, targets) == peft_lora_counts(config, targets)
