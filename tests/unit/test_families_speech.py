@@ -140,11 +140,18 @@ def test_no_kv_cache() -> None:
     assert "encoder model: no KV cache" in estimate.notes
 
 
-@pytest.mark.parametrize("architecture", ["Wav2Vec2ForCTC", "Wav2Vec2ForSequenceClassification"])
-@pytest.mark.parametrize("targets", [["q_proj", "v_proj", "lm_head"], "all-linear"])
-def test_lora_matches_peft(tmp_path, architecture: str, targets) -> None:
-    """peft adapts the CTC head's lm_head under all-linear (the class has no output embeddings)."""
+@pytest.mark.parametrize(("model_type", "architecture"), [
+    ("wav2vec2", "Wav2Vec2ForCTC"), ("wav2vec2", "Wav2Vec2Model"), ("wav2vec2", "Wav2Vec2ForSequenceClassification"),
+    ("wav2vec2", "Wav2Vec2ForPreTraining"), ("hubert", "HubertForCTC"), ("wavlm", "WavLMForCTC")])
+@pytest.mark.parametrize("targets", [
+    ["q_proj", "v_proj", "lm_head"], ["linear_1", "gru_rel_pos_linear", "projection"], "all-linear",
+    r".*\.layers\.0\.attention\.(q|v)_proj", r".*encoder\.layers\.\d+\.feed_forward\.intermediate_dense",
+    r"wav2vec2\.feature_projection\.projection", r".*adapter_layer\.linear_1", r"(classifier|projector|project_q)"])
+def test_lora_matches_peft(tmp_path, model_type: str, architecture: str, targets) -> None:
+    """peft adapts the CTC head's lm_head under all-linear (the class has no output embeddings); regexes reach the
+    modules by their full names (the base model under wav2vec2 / hubert / wavlm in the head classes)."""
     pytest.importorskip("peft")
-    config = {"model_type": "wav2vec2", "architectures": [architecture], **SMALL, "do_stable_layer_norm": True,
-              "adapter_attn_dim": 3}
+    config = {"model_type": model_type, "architectures": [architecture], **SMALL, "num_hidden_layers": 2}
+    if model_type == "wav2vec2":
+        config.update(do_stable_layer_norm=True, adapter_attn_dim=3)
     assert lora_counts(tmp_path, config, targets) == peft_lora_counts(config, targets)

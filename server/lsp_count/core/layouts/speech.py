@@ -3,18 +3,25 @@ waveform, a feature projection, a positional convolution, a transformer encoder,
 head classes.
 
 Node names follow the encoder layout's ("embeddings", "layers" > "attention" / "mlp" / "norms", "final_norm") so
-the memory estimate and LoRA read it alike; tensors carry the module names the model classes give them.
+the memory estimate and LoRA read it alike; tensors are named by their path in the base model (inside a layer for
+the layers': "attention.q_proj"), their module by its last part, as the encoder layout's (formats/lora.py's
+ENCODER_PATHS puts the full names together).
 """
 
 from __future__ import annotations
 
-from lsp_count.core.params import ADAPTABLE_HEAD_NODE, ParamNode, Tensor, embedding, linear, node, norm
+from dataclasses import replace
+
+from lsp_count.core.layouts.encoder import path_linear, path_norm
+from lsp_count.core.params import ADAPTABLE_HEAD_NODE, ParamNode, Tensor, embedding, linear, node
 from lsp_count.core.spec import ModelSpec, head_labels
 
 
-def _conv(name: str, out_c: int, in_per_group: int, kernel: int, bias: bool) -> tuple[Tensor, ...]:
-    ts = (Tensor(f"{name}.weight", (out_c, in_per_group, kernel), "conv", name),)
-    return ts + ((Tensor(f"{name}.bias", (out_c,), "bias", name),) if bias else ())
+def _conv(path: str, out_c: int, in_per_group: int, kernel: int, bias: bool) -> tuple[Tensor, ...]:
+    """A Conv1d named by its path; the module is the last part (as path_linear's)."""
+    module = path.rsplit(".", 1)[-1]
+    ts = (Tensor(f"{path}.weight", (out_c, in_per_group, kernel), "conv", module),)
+    return ts + ((Tensor(f"{path}.bias", (out_c,), "bias", module),) if bias else ())
 
 
 def _feature_encoder(spec: ModelSpec) -> ParamNode:
@@ -28,7 +35,7 @@ def _feature_encoder(spec: ModelSpec) -> ParamNode:
         name = f"feature_extractor.conv_layers.{i}"
         tensors += _conv(f"{name}.conv", out_c, dims[i - 1] if i else 1, kernel, bias)  # type: ignore[index]
         if per_layer_norm or i == 0:
-            tensors += norm(f"{name}.layer_norm", out_c, True)
+            tensors += path_norm(f"{name}.layer_norm", out_c)
     return ParamNode("feature_encoder", tuple(tensors), source=spec.key_span("conv_dim"), key="conv_dim")
 
 
@@ -41,17 +48,18 @@ def _positional_conv(spec: ModelSpec) -> ParamNode:
     groups, layers = spec.int("num_conv_pos_embedding_groups"), spec.int("pos_conv_layers")
     shape = (h, h // groups, kernel)
     if layers != 1 or not v["pos_conv_weight_norm"]:
-        conv = _conv("conv", h, h // groups, kernel, True)
         if layers != 1:  # (a ModuleList, even of one)
+            conv = _conv("encoder.pos_conv_embed.layers.conv", h, h // groups, kernel, True)
             return ParamNode("positional_conv", children=(ParamNode("layers", conv, repeat=layers),),
                              source=spec.key_span("pos_conv_layers"), key="pos_conv_layers")
-        tensors = norm("batch_norm", h, True) + conv if v["pos_conv_batch_norm"] else conv
+        conv = _conv("encoder.pos_conv_embed.conv", h, h // groups, kernel, True)
+        tensors = path_norm("encoder.pos_conv_embed.batch_norm", h) + conv if v["pos_conv_batch_norm"] else conv
         return ParamNode("positional_conv", tensors, source=spec.key_span("pos_conv_kernel"), key="pos_conv_kernel")
-    name = "conv"
+    path, name = "encoder.pos_conv_embed.conv", "conv"
     return ParamNode("positional_conv", (
-        Tensor(f"{name}.parametrizations.weight.original0", (1, 1, kernel), "conv", name),
-        Tensor(f"{name}.parametrizations.weight.original1", shape, "conv", name),
-        Tensor(f"{name}.bias", (h,), "bias", name)), source=spec.key_span("pos_conv_kernel"), key="pos_conv_kernel")
+        Tensor(f"{path}.parametrizations.weight.original0", (1, 1, kernel), "conv", name),
+        Tensor(f"{path}.parametrizations.weight.original1", shape, "conv", name),
+        Tensor(f"{path}.bias", (h,), "bias", name)), source=spec.key_span("pos_conv_kernel"), key="pos_conv_kernel")
 
 
 def _layer(spec: ModelSpec) -> tuple[ParamNode | None, ...]:
@@ -59,21 +67,22 @@ def _layer(spec: ModelSpec) -> tuple[ParamNode | None, ...]:
     layer may hold an attention adapter (LayerNorm, then hidden → adapter_attn_dim → hidden)."""
     v = spec.values
     h, f = spec.int("hidden_size"), spec.int("intermediate_size")
-    tensors = tuple(t for n in ("q_proj", "k_proj", "v_proj", "out_proj") for t in linear(n, h, h, True))
+    tensors = tuple(t for n in ("q_proj", "k_proj", "v_proj", "out_proj") for t in path_linear(f"attention.{n}", h, h))
     if v["relative_buckets"] is not None:  # WavLM's gate: a constant per head and a Linear from a head's width to 8
         heads = spec.int("num_heads")
-        tensors += (Tensor("gru_rel_pos_const", (1, heads, 1, 1), "other", "gru_rel_pos_const"),
-                    *linear("gru_rel_pos_linear", h // heads, 8, True))
+        tensors += (Tensor("attention.gru_rel_pos_const", (1, heads, 1, 1), "other", "gru_rel_pos_const"),
+                    *path_linear("attention.gru_rel_pos_linear", h // heads, 8))
     attn = ParamNode("attention", tensors, source=spec.key_span("num_heads"), key="num_heads")
-    mlp = ParamNode("mlp", linear("intermediate_dense", h, f, True) + linear("output_dense", f, h, True),
+    mlp = ParamNode("mlp", path_linear("feed_forward.intermediate_dense", h, f) + path_linear(
+        "feed_forward.output_dense", f, h),
                     source=spec.key_span("intermediate_size"), key="intermediate_size")
-    norms = ParamNode("norms", norm("layer_norm", h, True) + norm("final_layer_norm", h, True))
+    norms = ParamNode("norms", path_norm("layer_norm", h) + path_norm("final_layer_norm", h))
     width = v.get("adapter_attn_dim")
     adapter = None
     if v["do_stable_layer_norm"] and width is not None:
         a = int(width)  # type: ignore[call-overload]
-        adapter = ParamNode("attention_adapter", norm("adapter_layer.norm", h, True) + linear(
-            "adapter_layer.linear_1", h, a, True) + linear("adapter_layer.linear_2", a, h, True),
+        adapter = ParamNode("attention_adapter", path_norm("adapter_layer.norm", h) + path_linear(
+            "adapter_layer.linear_1", h, a) + path_linear("adapter_layer.linear_2", a, h),
             source=spec.key_span("adapter_attn_dim"), key="adapter_attn_dim")
     return attn, mlp, norms, adapter
 
@@ -93,24 +102,25 @@ def _adapter(spec: ModelSpec) -> ParamNode | None:
     if not (spec.values["add_adapter"] and spec.values["conv_adapter"]):
         return None
     h, o, kernel = spec.int("hidden_size"), _output_width(spec), spec.int("adapter_kernel_size")
-    proj = linear("adapter.proj", h, o, True) + norm("adapter.proj_layer_norm", o, True) if o != h else ()
-    layers = ParamNode("adapter_layers", _conv("conv", 2 * o, o, kernel, True), repeat=spec.int("num_adapter_layers"))
+    proj = path_linear("adapter.proj", h, o) + path_norm("adapter.proj_layer_norm", o) if o != h else ()
+    layers = ParamNode("adapter_layers", _conv("adapter.layers.conv", 2 * o, o, kernel, True),
+                       repeat=spec.int("num_adapter_layers"))
     return node("adapter", layers, tensors=proj, source=spec.key_span("add_adapter"), key="add_adapter")
 
 
 def _base(spec: ModelSpec) -> tuple[ParamNode | None, ...]:
     v = spec.values
     h, last = spec.int("hidden_size"), v["conv_dim"][-1]  # type: ignore[index]
-    projection = linear("feature_projection.projection", last, h, True)
+    projection = path_linear("feature_projection.projection", last, h)
     if v["feature_projection_norm"]:
-        projection = norm("feature_projection.layer_norm", last, True) + projection
+        projection = path_norm("feature_projection.layer_norm", last) + projection
     masked = (Tensor("masked_spec_embed", (h,), "other", "masked_spec_embed"),) \
         if v["mask_time_prob"] > 0 or v["mask_feature_prob"] > 0 else ()  # type: ignore[operator]
     embeddings = ParamNode("embeddings", projection + masked, (_positional_conv(spec),),
                            source=spec.key_span("hidden_size"), key="hidden_size")
     layers = node("layers", *_layer(spec), repeat=spec.int("num_layers"), source=spec.key_span("num_layers"),
                   key="num_layers")
-    final = ParamNode("final_norm", norm("encoder.layer_norm", h, True))
+    final = ParamNode("final_norm", path_norm("encoder.layer_norm", h))
     return _feature_encoder(spec), embeddings, _relative_bias(spec), layers, final, _adapter(spec)
 
 
@@ -120,7 +130,8 @@ def _relative_bias(spec: ModelSpec) -> ParamNode | None:
     buckets = spec.values["relative_buckets"]
     if buckets is None or not spec.int("num_layers"):
         return None
-    return ParamNode("relative_position_bias", embedding("rel_attn_embed", int(buckets), spec.int("num_heads")),
+    table = embedding("encoder.layers.0.attention.rel_attn_embed", int(buckets), spec.int("num_heads"))
+    return ParamNode("relative_position_bias", tuple(replace(t, module="rel_attn_embed") for t in table),
                      source=spec.key_span("relative_buckets"), key="relative_buckets")
 
 
@@ -157,7 +168,7 @@ def build_speech_encoder(spec: ModelSpec) -> ParamNode:
         out = spec.int("xvector_output_dim")
         tensors = linear("projector", h, dims[0], True)  # type: ignore[index]
         for i, width in enumerate(dims):  # type: ignore[arg-type]
-            tensors += linear(f"tdnn.{i}.kernel", dims[i - 1 if i else 0] * kernels[i], width, True)  # type: ignore[index]
+            tensors += path_linear(f"tdnn.{i}.kernel", dims[i - 1 if i else 0] * kernels[i], width)  # type: ignore[index]
         tensors += linear("feature_extractor", dims[-1] * 2, out, True) + linear("classifier", out, out, True)  # type: ignore[index]
         tensors += (Tensor("objective.weight", (out, labels), "other", "objective"),)
         return node(spec.architecture, *base, _layer_weights(spec), ParamNode("score", tensors))
@@ -166,7 +177,7 @@ def build_speech_encoder(spec: ModelSpec) -> ParamNode:
         dim, proj = spec.int("codevector_dim"), spec.int("proj_codevector_dim")
         last = v["conv_dim"][-1]  # type: ignore[index]
         tensors = (Tensor("quantizer.codevectors", (1, groups * per_group, dim // groups), "other", "quantizer"),
-                   *linear("quantizer.weight_proj", last, groups * per_group, True),
+                   *path_linear("quantizer.weight_proj", last, groups * per_group),
                    *linear("project_hid", h, proj, True), *linear("project_q", dim, proj, True))
         return node(spec.architecture, *base, ParamNode("pretraining_head", tensors))
     raise AssertionError(spec.head)
