@@ -126,7 +126,7 @@ def check_speech(spec: ModelSpec) -> list[Problem]:
         if not dims:
             refuse("tdnn_dim is empty: the x-vector head reads its first entry", "tdnn_dim")
         elif isinstance(kernels, tuple) and len(kernels) < len(dims):  # type: ignore[arg-type]
-            refuse(f"tdnn_kernel has {len(kernels)} entries for {len(dims)} TDNN layers (tdnn_dim): the x-vector "
+            refuse(f"tdnn_kernel has {len(kernels)} entries for {len(dims)} TDNN layers (tdnn_dim): the x-vector "  # type: ignore[arg-type]
                    "head cannot be built", "tdnn_kernel", "tdnn_dim")
     if spec.head == "ctc" and v.get("add_adapter") and not v["conv_adapter"] and v.get("output_hidden_size") is None:
         refuse(f"add_adapter is true and output_hidden_size is not given: {spec.architecture}'s head is "

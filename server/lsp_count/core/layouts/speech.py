@@ -130,7 +130,8 @@ def _relative_bias(spec: ModelSpec) -> ParamNode | None:
     buckets = spec.values["relative_buckets"]
     if buckets is None or not spec.int("num_layers"):
         return None
-    table = embedding("encoder.layers.0.attention.rel_attn_embed", int(buckets), spec.int("num_heads"))
+    table = embedding("encoder.layers.0.attention.rel_attn_embed", int(buckets),  # type: ignore[call-overload]
+                      spec.int("num_heads"))
     return ParamNode("relative_position_bias", tuple(replace(t, module="rel_attn_embed") for t in table),
                      source=spec.key_span("relative_buckets"), key="relative_buckets")
 
