@@ -561,10 +561,10 @@ def is_mlm_output(path: str, t: Tensor) -> bool:
     return (node == "mlm_head" and t.module in MLM_OUTPUT_MODULES) or node == "mlm_output"
 
 
-def is_output_head(path: str, t: Tensor) -> bool:
-    """Whether ``t`` (at tree ``path``) is the output layer peft's all-linear leaves out: a head module
-    (HEAD_MODULES) but in an ``adaptable_head`` node, or an encoder's MLM decoder."""
-    if t.module in HEAD_MODULES:
+def is_output_head(path: str, t: Tensor, heads: frozenset[str] = HEAD_MODULES) -> bool:
+    """Whether ``t`` (at tree ``path``) is the output layer peft's all-linear leaves out: a head module (``heads``;
+    formats/lora.py names more of them) but in an ``adaptable_head`` node, or an encoder's MLM decoder."""
+    if t.module in heads:
         return path.rsplit(".", 1)[-1] != ADAPTABLE_HEAD_NODE
     return is_mlm_output(path, t)
 

@@ -722,7 +722,7 @@ def apply_lora(tree: ParamTree, rank: int, targets: LoraTargets, dora: bool = Fa
             continue
         elif targets.all_linear:
             # (an encoder's untied MLM decoder is its output layer too: peft leaves it out)
-            hits = 0 if is_output_head(path, t) else mult
+            hits = 0 if is_output_head(path, t, HEAD_MODULES) else mult
         else:
             hits = len(reached(path, t, mult))
             if 0 < hits < mult:
