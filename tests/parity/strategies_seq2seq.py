@@ -1,5 +1,5 @@
 """Random small encoder-decoder configs (t5, mt5, umt5, switch_transformers, bart, mbart, whisper, pegasus,
-marian, blenderbot, blenderbot-small, plbart, mvp).
+marian, blenderbot, blenderbot-small, plbart, mvp, m2m_100, led, longt5, fsmt).
 
 Written as a config.json would be: any alias the config class accepts, optional
 keys and switches left out at random so the class defaults are exercised, an
@@ -62,6 +62,17 @@ def mt5(draw) -> dict:
 def umt5(draw) -> dict:
     # umT5 gives every block's self-attention its own relative_attention_bias table.
     return _t5_like(draw, "umt5")
+
+
+def longt5(draw) -> dict:
+    """LongT5: T5's keys, the encoder's attention local or transient-global (its window sizes count nothing)."""
+    cfg = _t5_common(draw, "longt5")
+    _maybe(draw, "feed_forward_proj", draw(st.sampled_from(["relu", "gated-gelu", "gelu", "gated-silu"])), cfg)
+    _maybe(draw, "encoder_attention_type", draw(st.sampled_from(["local", "transient-global"])), cfg)
+    _maybe(draw, "local_radius", draw(st.integers(1, 8)), cfg)
+    _maybe(draw, "global_block_size", draw(st.integers(1, 8)), cfg)
+    draw_architecture(draw, "longt5", cfg)
+    return cfg
 
 
 def switch_transformers(draw) -> dict:
@@ -158,6 +169,43 @@ def mvp(draw) -> dict:
     return cfg
 
 
+def m2m_100(draw) -> dict:
+    """M2M100: its sinusoidal position buffer (max_position_embeddings + 2 rows, no parameters) takes the pad
+    token as its padding index too, so the pad lies inside both tables; its frequencies need d_model ≥ 4."""
+    cfg = _bart_like_positions(draw, "m2m_100")
+    width = next(k for k in ("d_model", "hidden_size") if k in cfg)
+    cfg[width] *= 1 if cfg[width] >= 4 else 2 * draw(st.integers(1, 3))
+    rows = cfg.get("max_position_embeddings", 1024) + 2
+    cfg["pad_token_id"] = draw(st.integers(0, min(cfg["vocab_size"], rows) - 1))
+    draw_architecture(draw, "m2m_100", cfg)
+    return cfg
+
+
+def led(draw) -> dict:
+    """LED: the encoder's and the decoder's position tables apart, the encoder's window one for all layers or
+    one per layer (even and positive)."""
+    cfg = _bart_like(draw, "led")
+    _maybe(draw, "max_encoder_position_embeddings", draw(st.integers(1, 64)), cfg)
+    _maybe(draw, "max_decoder_position_embeddings", draw(st.integers(1, 64)), cfg)
+    layers = cfg[next(k for k in ("encoder_layers", "num_hidden_layers") if k in cfg)]
+    even = st.integers(1, 8).map(lambda w: 2 * w)
+    _maybe(draw, "attention_window", draw(st.one_of(even, st.lists(even, min_size=layers, max_size=layers))), cfg)
+    draw_architecture(draw, "led", cfg)
+    return cfg
+
+
+def fsmt(draw) -> dict:
+    """FSMT: source and target vocabularies apart (the target's under either spelling), tied or not; the pad
+    token inside both (and so inside the position tables, max_position_embeddings + pad + 1 rows)."""
+    cfg = _bart_like_positions(draw, "fsmt")
+    target = cfg.pop("vocab_size")
+    cfg[draw(st.sampled_from(["tgt_vocab_size", "vocab_size"]))] = target
+    cfg["src_vocab_size"] = draw(st.integers(8, 300))
+    cfg["pad_token_id"] = draw(st.integers(0, min(target, cfg["src_vocab_size"]) - 1))
+    draw_architecture(draw, "fsmt", cfg)
+    return cfg
+
+
 def whisper(draw) -> dict:
     cfg = _bart_like(draw, "whisper")
     cfg["num_mel_bins"] = draw(st.integers(1, 16))
@@ -180,4 +228,8 @@ STRATEGIES.update({
     **{mt: _bart_like_plain(mt) for mt in ("pegasus", "blenderbot", "blenderbot-small", "plbart")},
     "marian": marian,
     "mvp": mvp,
+    "m2m_100": m2m_100,
+    "led": led,
+    "longt5": longt5,
+    "fsmt": fsmt,
 })

@@ -252,3 +252,55 @@ def test_more_bart_like_targets_match_peft(tmp_path, name, targets):
         targets = r".*decoder\.layers\.0\.fc2"  # no prompt here: the regex would match that fc2 alone
     for config in _more_bart_like_configs(name):
         check(tmp_path, config, targets)
+
+
+# m2m_100, LED (Longformer attention in its encoder: self_attn.longformer_self_attn.{query,key,value,*_global} and
+# self_attn.output; its stacks under `led`), LongT5 (the encoder's layer.0.LocalSelfAttention or
+# .TransientGlobalSelfAttention) and FSMT (its output projection inside the decoder): every head class.
+_TINY_BART_WITHOUT_VOCAB = {k: v for k, v in TINY_BART.items() if k != "vocab_size"}
+NEWER_TYPES = {
+    "m2m_100": (dict(model_type="m2m_100", **TINY_BART), ["q_proj", "v_proj"]),
+    "led": (dict(model_type="led", d_model=16, encoder_layers=2, decoder_layers=3, encoder_attention_heads=2,
+                 decoder_attention_heads=4, encoder_ffn_dim=32, decoder_ffn_dim=24, vocab_size=64,
+                 max_encoder_position_embeddings=32, max_decoder_position_embeddings=16, attention_window=[4, 6],
+                 pad_token_id=0), ["query", "key_global", "output", "v_proj"]),
+    "longt5-local": (dict(model_type="longt5", num_layers=2, num_decoder_layers=3, **TINY_T5), ["q", "v"]),
+    "longt5-transient-global": (dict(model_type="longt5", num_layers=2, num_decoder_layers=1,
+                                     encoder_attention_type="transient-global", feed_forward_proj="gated-gelu",
+                                     **TINY_T5), ["TransientGlobalSelfAttention.q", "wi_1"]),
+    "fsmt": (dict(model_type="fsmt", src_vocab_size=40, tgt_vocab_size=64, **_TINY_BART_WITHOUT_VOCAB),
+             ["q_proj", "output_projection"]),
+}
+# Tied, FSMT's output_projection shares the decoder embedding's weight: counted once, as the embedding, with no
+# tensor of its own, so it is left out of the module paths; named targets that do not reach it are peft's.
+FSMT_TIED = dict(model_type="fsmt", src_vocab_size=40, tgt_vocab_size=64, tie_word_embeddings=True,
+                 **_TINY_BART_WITHOUT_VOCAB)
+
+
+def _newer_type_configs(name: str) -> list[dict]:
+    from lsp_count.core.families import registry
+
+    config = NEWER_TYPES[name][0]
+    return [{**config, "architectures": [arch]} for arch in registry()[config["model_type"]].heads]
+
+
+@pytest.mark.parametrize("config", [pytest.param(config, id=f"{name}-{config['architectures'][0]}")
+                                    for name in NEWER_TYPES for config in _newer_type_configs(name)])
+def test_newer_types_module_paths_are_transformers_s(config):
+    test_module_paths_are_transformers_s(config)
+
+
+@pytest.mark.parametrize("name", sorted(NEWER_TYPES))
+@pytest.mark.parametrize("which", ["names", "encoder regex", "all-linear"])
+def test_newer_types_targets_match_peft(tmp_path, name, which):
+    """Each family's own module names, an encoder regex over its attention, and all-linear: peft's counts."""
+    targets = {"names": NEWER_TYPES[name][1], "encoder regex": r".*encoder\.(layers|block)\.1\..*(q|query|q_proj)",
+               "all-linear": None}[which]
+    for config in _newer_type_configs(name):
+        check(tmp_path, config, targets)
+
+
+@pytest.mark.parametrize("architecture", ["FSMTForConditionalGeneration", "FSMTModel"])
+def test_tied_fsmt_named_targets_match_peft(tmp_path, architecture):
+    for targets in (["q_proj", "fc2"], r".*decoder\.layers\.0\.encoder_attn\.(k|v)_proj"):
+        check(tmp_path, {**FSMT_TIED, "architectures": [architecture]}, targets)

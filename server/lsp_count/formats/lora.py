@@ -40,6 +40,10 @@ HEAD_MODULES = frozenset({"lm_head", "score", "embed_out", "output_layer", "proj
 # Routers that are an nn.Linear inside the router module (Switch's Top1Router.classifier, HunYuan-MoE's
 # gate.wg): peft adapts them.
 LINEAR_ROUTERS = frozenset({"classifier", "wg"})
+# Families whose output layer all-linear adapts: peft leaves out get_output_embeddings(), which for FSMT is
+# decoder.embed_tokens (an nn.Embedding), so its decoder.output_projection is adapted like any linear layer.
+# (Tied, FSMT's projection has no tensor of its own in the tree: that adapter is not counted.)
+OUTPUT_LAYER_ADAPTED = frozenset({"fsmt"})
 # Decoder families whose router module is itself an nn.Linear (PhimoeTopKRouter): peft adapts it as one.
 # (DBRX's router module holds one, router.layer, adapted as a linear layer there.)
 # (Llama 4's composite holds llama4_text's, an nn.Linear Llama4Router.)
@@ -175,6 +179,7 @@ class Seq2SeqPaths:
     blocks: str = "layers"
     segments: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()  # stack -> (tree node -> attribute)
     expert: str = ""  # one expert's module under the experts node (Switch: expert_{e})
+    lm_head: str = ""  # the output layer's path under the body where a stack holds it (FSMT: decoder.output_projection)
 
 
 _T5_ATTN = (("self_attention", "layer.0.SelfAttention"),)
@@ -197,7 +202,18 @@ SEQ2SEQ_PATHS: dict[str, Seq2SeqPaths] = {
     "mbart": Seq2SeqPaths("model", "layers", (("encoder", _BART_SEGMENTS), ("decoder", _BART_SEGMENTS))),
     "whisper": Seq2SeqPaths("model", "layers", (("encoder", _BART_SEGMENTS), ("decoder", _BART_SEGMENTS))),
     **{model_type: Seq2SeqPaths("model", "layers", (("encoder", _BART_SEGMENTS), ("decoder", _BART_SEGMENTS)))
-       for model_type in ("pegasus", "marian", "blenderbot", "blenderbot-small", "plbart", "mvp")},
+       for model_type in ("pegasus", "marian", "blenderbot", "blenderbot-small", "plbart", "mvp",
+                          "m2m_100")},
+    # FSMT: BART's names; its output projection is the decoder's own module, in FSMTModel too.
+    "fsmt": Seq2SeqPaths("model", "layers", (("encoder", _BART_SEGMENTS), ("decoder", _BART_SEGMENTS)),
+                         lm_head="decoder.output_projection"),
+    # LongT5: T5's paths, the encoder's self-attention under layer.0 by its kind (the tree's tensor names carry
+    # LocalSelfAttention.q or TransientGlobalSelfAttention.q).
+    "longt5": Seq2SeqPaths("", "block", (("encoder", (("self_attention", "layer.0"), ("mlp", "layer.1.DenseReluDense"))),
+                                         ("decoder", _T5_DECODER_ATTN + (("mlp", "layer.2.DenseReluDense"),)))),
+    # LED: the stacks under `led`; the encoder's self_attn holds longformer_self_attn.{query,key,value,*_global}
+    # and output (the tree's tensor names carry that inner path).
+    "led": Seq2SeqPaths("led", "layers", (("encoder", _BART_SEGMENTS), ("decoder", _BART_SEGMENTS))),
 }
 # Head classes whose stacks sit elsewhere than the family's body (the bare models hold them at the top).
 _SEQ2SEQ_BODY = {"T5ForSequenceClassification": "transformer", "MT5ForSequenceClassification": "transformer",
@@ -551,6 +567,8 @@ def _seq2seq_paths(tree_path: str, module: str, occurrences: int, paths: Seq2Seq
                    blocks: dict[str, list[int]]) -> list[str]:
     """Full module names of an encoder-decoder tensor's module: block by block, expert by expert within a block."""
     architecture, *parts = tree_path.split(".")
+    if parts and paths.lm_head.endswith(f".{module}") and parts[0] == module:  # FSMT: the decoder's output_projection
+        return [".".join(p for p in (_seq2seq_body(paths, architecture), paths.lm_head) if p)] * occurrences
     if not parts or parts[0] not in ("encoder", "decoder"):  # heads: lm_head, classification_head.dense, projector
         return [".".join(parts[:1] * (parts[0] in _HEAD_CONTAINERS) + [module]) if parts else module] * occurrences
     stack = parts[0]
@@ -722,7 +740,9 @@ def apply_lora(tree: ParamTree, rank: int, targets: LoraTargets, dora: bool = Fa
             continue
         elif targets.all_linear:
             # (an encoder's untied MLM decoder is its output layer too: peft leaves it out)
-            hits = 0 if is_output_head(path, t, HEAD_MODULES) else mult
+            # (FSMT's output projection is no output embedding of its class: peft adapts it)
+            heads = frozenset() if model_type in OUTPUT_LAYER_ADAPTED else HEAD_MODULES
+            hits = 0 if is_output_head(path, t, heads) else mult
         else:
             hits = len(reached(path, t, mult))
             if 0 < hits < mult:

@@ -1,5 +1,5 @@
-"""Encoder-decoder families (t5, mt5, umt5, switch_transformers, bart, mbart, plbart, mvp, pegasus, marian,
-blenderbot, blenderbot-small, whisper) as data.
+"""Encoder-decoder families (t5, mt5, umt5, longt5, switch_transformers, bart, mbart, plbart, mvp, pegasus,
+marian, blenderbot, blenderbot-small, m2m_100, led, fsmt, whisper) as data.
 
 Defaults are the transformers (v5) config classes'; every key the config class
 accepts for a field is listed, ``attribute_map`` aliases included (T5
@@ -12,8 +12,8 @@ Canonical names in ``spec.values`` (what the memory model reads):
 ``vocab_size``, ``hidden_size``
     token rows; width of the residual stream (``d_model``).
 ``decoder_vocab_size``
-    Marian only: rows of the decoder's own token embedding (and of its untied head where the
-    stacks do not share one embedding); elsewhere the decoder reads ``vocab_size``.
+    Marian and FSMT (tgt_vocab_size): rows of the decoder's own token embedding (and of its untied head
+    where the stacks do not share one embedding); elsewhere the decoder reads ``vocab_size``.
 ``encoder_layers``, ``decoder_layers``
     layers of each stack. There is no ``num_layers``: decoder-only code must not
     mistake T5's ``num_layers`` (encoder) for the decoder's depth.
@@ -29,14 +29,17 @@ Canonical names in ``spec.values`` (what the memory model reads):
 ``max_positions``
     longest decoder sequence with a position table, learned or sinusoidal (None: relative buckets).
 ``max_source_positions``
-    encoder positions (Whisper: 1500 audio frames after the stride-2 conv).
+    encoder positions (Whisper: 1500 audio frames after the stride-2 conv; LED: its encoder's own table).
 ``num_experts``, ``experts_per_token``
     switch_transformers only: experts per sparse layer, experts each token uses.
 """
 
 from __future__ import annotations
 
-from lsp_count.core.families.common import LABEL_FIELDS, check_pad_token, num_labels_field, pad_token
+import dataclasses
+
+from lsp_count.core.families.common import (LABEL_FIELDS, PaddedEmbedding, check_pad_token, num_labels_field, pad_token,
+                                            pad_token_problem)
 from lsp_count.core.source import Problem
 from lsp_count.core.spec import Derived, Family, Field, ModelSpec
 
@@ -108,6 +111,7 @@ _FORCED_TIE = {
     "t5": ("T5", "the key only turns off output scaling"),
     "mt5": ("MT5", "the key is not read"),
     "umt5": ("UMT5", "the key only turns off output scaling"),
+    "longt5": ("LongT5", "the key only turns off output scaling"),
 }
 
 
@@ -213,6 +217,43 @@ MT5 = _t5_family("mt5", "MT5", (250112, 512, 1024, 8, 6), "gated-gelu",
 # UMT5Block gives every block's self-attention its own relative_attention_bias table.
 UMT5 = _t5_family("umt5", "UMT5", (250112, 512, 1024, 8, 6), "gated-gelu", _POPPED_TIE, every_layer=True)
 
+# LongT5: T5's blocks (no float32 wo), its encoder's self-attention local or transient-global. Transient-global
+# gives every encoder block's attention a global_input_layer_norm, and block 0 a second relative-position table
+# (global_relative_attention_bias). Its config class forces the tie as T5Config does; three head classes.
+_LONGT5_ENCODER_ATTENTION = {"local": "LocalSelfAttention", "transient-global": "TransientGlobalSelfAttention"}
+
+
+def _longt5_encoder_attention(v: dict) -> str:
+    return _LONGT5_ENCODER_ATTENTION.get(str(v["encoder_attention_type"]), "LocalSelfAttention")
+
+
+def _check_encoder_attention_type(spec: ModelSpec) -> list[Problem]:
+    kind = spec.values.get("encoder_attention_type")
+    if kind in _LONGT5_ENCODER_ATTENTION:
+        return []
+    return [_problem(spec, "error", "LC103", f"encoder_attention_type {kind!r} is not \"local\" or \"transient-global\": "
+                     "transformers refuses it", "encoder_attention_type")]
+
+
+# LongT5Config declares tie_word_embeddings a strict bool (a null is refused) before it moves it into
+# scale_decoder_outputs and forces the tie.
+_LONGT5_BASE = _t5_family("longt5", "LongT5", (32128, 512, 2048, 6, 8), "relu",
+                          Field(("tie_word_embeddings",), True, "bool"), every_layer=False)
+LONGT5 = dataclasses.replace(_LONGT5_BASE, fields={
+    **_LONGT5_BASE.fields,
+    "encoder_attention_type": Field(("encoder_attention_type",), "local", "str", null="reject",
+                                    doc='"local" or "transient-global" attention in the encoder'),
+    # The encoder's self-attention sits at layer.0.<LocalSelfAttention|TransientGlobalSelfAttention>.
+    "encoder_attn_names": fixed(Derived(lambda v: tuple(f"{_longt5_encoder_attention(v)}.{n}" for n in "qkvo"),
+                                        "encoder_attention_type")),
+    "encoder_norm_names": fixed(Derived(lambda v: ("layer.0.layer_norm", "layer.1.layer_norm") + (
+        ("layer.0.TransientGlobalSelfAttention.global_input_layer_norm",)
+        if v["encoder_attention_type"] == "transient-global" else ()), "encoder_attention_type")),
+    "encoder_global_relative_bias": fixed(Derived(lambda v: v["encoder_attention_type"] == "transient-global",
+                                                  "encoder_attention_type")),
+}, heads={"LongT5ForConditionalGeneration": "seq2seq_lm", "LongT5Model": "base", "LongT5EncoderModel": "encoder"},
+    checks=(check_t5, _check_encoder_attention_type), fp32_modules=())
+
 SWITCH = Family("switch_transformers", "seq2seq", "SwitchTransformersForConditionalGeneration", {
     **_t5_fields(32128, 768, 2048, 12, 12),
     "encoder_head_dim": Field(("d_kv",), 64, doc="width of each attention head (d_kv)"),
@@ -289,14 +330,15 @@ _BART_HEADS = {"ForConditionalGeneration": "seq2seq_lm", "Model": "base",
 def _bart_family(model_type: str, prefix: str, defaults: tuple[int, int, int, int, int, int | None, int], *,
                  positions: str, embed_norm: bool, final_norm: bool, num_labels_default: int = 2,
                  heads: tuple[str, ...] = tuple(_BART_HEADS), lm_class: str = "",
-                 extra: dict[str, Field] | None = None) -> Family:
+                 extra: dict[str, Field] | None = None, checks: tuple = ()) -> Family:
     """A BART-like encoder-decoder: one shared token embedding, learned or sinusoidal positions, post- or
     pre-LayerNorm (a LayerNorm after the embeddings, one at the end of each stack).
 
     ``defaults``: vocab_size, d_model, layers, heads, ffn dim, pad_token_id, max_position_embeddings.
     ``positions``: "offset" (BartLearnedPositionalEmbedding: max_position_embeddings + 2 learned rows),
-    "learned" (max_position_embeddings rows) or "sinusoidal" (max_position_embeddings frozen rows:
-    an nn.Embedding built with _freeze=True, counted by transformers, never trained).
+    "learned" (max_position_embeddings rows), "sinusoidal" (max_position_embeddings frozen rows:
+    an nn.Embedding built with _freeze=True, counted by transformers, never trained) or "buffer" (a
+    sinusoidal table held as a buffer: no parameters; the extra fields say what limit, if any, it sets).
     ``embed_norm``: layernorm_embedding in each stack (post-norm models: BART, PLBart, MVP, BlenderbotSmall);
     ``final_norm``: a layer_norm at the end of each stack (pre-norm models: mBART, Pegasus, Blenderbot).
     """
@@ -305,13 +347,15 @@ def _bart_family(model_type: str, prefix: str, defaults: tuple[int, int, int, in
         "offset": Derived(lambda v: v["max_positions"] + 2, "max_position_embeddings + 2"),
         "learned": same_as("max_positions"),
         "sinusoidal": same_as("max_positions"),
+        "buffer": 0,
     }[positions]
     fields = {
         **_bart_like(vocab, d_model, layers, n_heads, ffn, pad),
         "max_positions": Field(("max_position_embeddings",), max_positions, doc={
             "offset": "longest sequence (learned positions, + 2 offset rows)",
             "learned": "longest sequence (learned positions)",
-            "sinusoidal": "longest sequence (a fixed sinusoidal table, not trained)"}[positions]),
+            "sinusoidal": "longest sequence (a fixed sinusoidal table, not trained)",
+            "buffer": "longest sequence"}[positions]),
         "max_source_positions": fixed(same_as("max_positions")),
         "shared_embedding": fixed(True),
         "encoder_input": fixed("tokens"),
@@ -329,7 +373,7 @@ def _bart_family(model_type: str, prefix: str, defaults: tuple[int, int, int, in
         head_classes = {(lm_class if kind == "seq2seq_lm" else name): kind for name, kind in head_classes.items()}
     architecture = next(name for name, kind in head_classes.items() if kind == "seq2seq_lm")
     return Family(model_type, "seq2seq", architecture, fields, head_classes,
-                  checks=(check_heads_divide, check_pad_token), float_keys=("num_attention_heads",),
+                  checks=(check_heads_divide, check_pad_token, *checks), float_keys=("num_attention_heads",),
                   notes=(f"{prefix}'s positions are a fixed sinusoidal table (requires_grad=False): counted, "
                          "not trainable",) if positions == "sinusoidal" else ())
 
@@ -381,6 +425,126 @@ MVP = _bart_family("mvp", "Mvp", (50267, 1024, 12, 16, 4096, 1, 1024), positions
     "prompt_mid_dim": Field(("prompt_mid_dim",), 800, minimum=0, doc="width of each prompt's middle layer"),
 })
 
+# M2M100 / NLLB-200 dense: pre-norm (a final layer_norm per stack, no layernorm_embedding). Its sinusoidal
+# positions are a non-persistent buffer (nn.Buffer), no parameter, rebuilt larger when a sequence outgrows it:
+# no position rows are counted and no length is refused. The table (max_position_embeddings + 2 rows) takes
+# pad_token_id as its padding index and zeroes that row at construction: a pad outside it raises IndexError.
+# Its frequencies divide by d_model // 2 - 1: a d_model under 4 raises ZeroDivisionError.
+def _check_sinusoidal_buffer(spec: ModelSpec) -> list[Problem]:
+    out = []
+    hidden = spec.values.get("hidden_size")
+    if isinstance(hidden, int) and hidden < 4:
+        out.append(_problem(spec, "error", "LC103", f"d_model ({hidden}) is under 4: the sinusoidal position "
+                            "table divides by d_model // 2 - 1, and transformers fails to build it", "hidden_size"))
+    problem = pad_token_problem(spec, [PaddedEmbedding("sinusoidal position table", "position_table", "position_table",
+                                                       extra_rows=2, label="max_position_embeddings")])
+    return out + ([problem] if problem is not None else [])
+
+
+M2M_100 = _bart_family("m2m_100", "M2M100", (128112, 1024, 12, 16, 4096, 1, 1024), positions="buffer",
+                       embed_norm=False, final_norm=True, heads=_LM_AND_BASE, extra={
+    "position_table": Field(("max_position_embeddings",), 1024,
+                            doc="rows of the sinusoidal position buffer (+ 2 offset rows; not parameters, regrown)"),
+    "max_positions": fixed(None),
+}, checks=(_check_sinusoidal_buffer,))
+
+
+def check_attention_window(spec: ModelSpec) -> list[Problem]:
+    """LEDEncoder takes attention_window as one whole number for every layer, or a list of one per encoder layer
+    (its length must be num_hidden_layers); each must be even and positive (ValueError, or an assertion in the
+    layer's Longformer attention). Anything else fails to build."""
+    v = spec.values
+    window, layers = v.get("attention_window"), v.get("encoder_layers")
+    if isinstance(window, int) and not isinstance(window, bool):
+        windows = [window]
+    elif isinstance(window, list):
+        if isinstance(layers, int) and len(window) != layers:
+            return [_problem(spec, "error", "LC103", f"attention_window lists {len(window)} windows for {layers} encoder "
+                             "layers: transformers refuses it", "attention_window")]
+        windows = window
+    else:
+        said = '"attention_window": null' if window is None else f"attention_window {window!r}"
+        return [_problem(spec, "error", "LC103", f"{said} is not a whole number or a list of one per encoder layer: "
+                         "transformers cannot build the encoder", "attention_window")]
+    # The config class takes a list of whole numbers only (512.0 in the list is refused).
+    bad = [w for w in windows if isinstance(w, bool) or not isinstance(w, int) or w <= 0 or w % 2]
+    if bad:
+        return [_problem(spec, "error", "LC103", f"attention_window {bad[0]!r} is not an even, positive whole number: "
+                         "transformers refuses it", "attention_window")]
+    return []
+
+
+# LED: BART (post-norm, learned positions without offset rows) whose encoder self-attention is Longformer's:
+# query/key/value, a second query/key/value set for global tokens, and an output projection, all biased; the
+# encoder's position table is max_encoder_position_embeddings long, the decoder's max_decoder_position_embeddings.
+# The encoder's windowed attention caches nothing: only the decoder's cache is BART's.
+LED = _bart_family("led", "LED", (50265, 1024, 12, 16, 4096, 1, 1024), positions="learned",
+                   embed_norm=True, final_norm=False,
+                   heads=("ForConditionalGeneration", "Model", "ForQuestionAnswering"), extra={
+    "max_positions": Field(("max_decoder_position_embeddings",), 1024,
+                           doc="longest decoded sequence (the decoder's learned positions)"),
+    "max_source_positions": Field(("max_encoder_position_embeddings",), 16384,
+                                  doc="longest input (the encoder's learned positions)"),
+    "encoder_position_rows": fixed(same_as("max_source_positions")),
+    "encoder_attn_names": fixed(("longformer_self_attn.query", "longformer_self_attn.key",
+                                 "longformer_self_attn.value", "output")),
+    "encoder_global_attn_names": fixed(("longformer_self_attn.query_global", "longformer_self_attn.key_global",
+                                        "longformer_self_attn.value_global")),
+    "attention_window": Field(("attention_window",), 512, "any",
+                              doc="local attention window of the encoder: one for all layers, or one per layer"),
+}, checks=(check_attention_window,))
+
+
+def _check_fsmt_pad_token(spec: ModelSpec) -> list[Problem]:
+    """FSMT's pad token is the padding index of the source and target token embeddings and of both position
+    tables (max_position_embeddings + pad_token_id + 1 rows: a negative pad shortens them)."""
+    problem = pad_token_problem(spec, [
+        PaddedEmbedding("encoder's token embedding", "src_vocab_size", "src_vocab_size"),
+        PaddedEmbedding("decoder's token embedding", "tgt_vocab_size", "tgt_vocab_size"),
+    ])
+    if problem is not None:
+        return [problem]
+    v = spec.values
+    pad, table, rows = v.get("pad_token_id"), v.get("position_table"), v.get("position_rows")
+    if isinstance(pad, int) and isinstance(rows, int) and not -rows <= pad < rows:
+        return [_problem(spec, "error", "LC103", f"pad_token_id {pad} is outside the position tables (max_position_embeddings "
+                         f"{table} + pad_token_id {pad} + 1 = {rows} rows): nn.Embedding refuses it",
+                         "pad_token_id", "position_table")]
+    return []
+
+
+# FSMT (FairSeq MT): post-norm, no layernorm_embedding or final norm, the source and target vocabularies apart
+# (encoder.embed_tokens src_vocab_size rows, decoder.embed_tokens tgt_vocab_size rows, the decoder's own
+# output_projection tgt_vocab_size wide, in FSMTModel too). tie_word_embeddings (default false) ties the encoder's
+# embedding and the output projection to the decoder's embedding: one matrix of tgt_vocab_size rows is left,
+# expressed as the layout's shared embedding. Each stack's positions are an nn.Embedding of
+# max_position_embeddings + pad_token_id + 1 rows, trainable as built (sinusoidal values only at weight init) and
+# regrown past that length in forward: no length is refused.
+_FSMT_BASE = _bart_family("fsmt", "FSMT", (42024, 1024, 12, 16, 4096, 1, 1024), positions="learned",
+                          embed_norm=False, final_norm=False, heads=_LM_AND_BASE)
+FSMT = dataclasses.replace(_FSMT_BASE, fields={
+    **_FSMT_BASE.fields,
+    "src_vocab_size": Field(("src_vocab_size",), 42024, doc="source tokens: rows of the encoder's token embedding"),
+    "tgt_vocab_size": Field(("tgt_vocab_size", "vocab_size"), 42024,
+                            doc="target tokens: rows of the decoder's token embedding and its output projection"),
+    "tie_embeddings": Field(("tie_word_embeddings",), False, "bool",
+                            doc="the encoder's embedding and the output projection are the decoder's embedding"),
+    "shared_embedding": fixed(same_as("tie_embeddings")),
+    "vocab_size": fixed(Derived(lambda v: v["tgt_vocab_size"] if v["tie_embeddings"] else v["src_vocab_size"],
+                                "tgt_vocab_size if tie_word_embeddings else src_vocab_size")),
+    "decoder_vocab_size": fixed(same_as("tgt_vocab_size")),
+    # The position tables' padding index: a null cannot size them (transformers fails on None + 1).
+    "pad_token_id": Field(("pad_token_id",), 1, minimum=-(10**9), doc="padding token (index into both vocabularies)"),
+    "position_table": Field(("max_position_embeddings",), 1024,
+                            doc="positions of each stack's table (+ pad_token_id + 1 rows; regrown past it)"),
+    "position_rows": fixed(Derived(lambda v: max(v["position_table"] + v["pad_token_id"] + 1, 0),
+                                   "max_position_embeddings + pad_token_id + 1")),
+    "max_positions": fixed(None),
+    "lm_head_name": fixed("output_projection"),
+}, heads={"FSMTForConditionalGeneration": "seq2seq_lm", "FSMTModel": "seq2seq_lm"},
+    checks=(check_heads_divide, _check_fsmt_pad_token))
+
+
 def _check_decoder_pad_token(spec: ModelSpec) -> list[Problem]:
     """Whisper's pad token pads the decoder's token embedding: WhisperForAudioClassification, the encoder
     alone, has none to refuse it."""
@@ -412,4 +576,4 @@ WHISPER = Family("whisper", "seq2seq", "WhisperForConditionalGeneration", {
     notes=("Whisper's encoder positions are a fixed sinusoidal table (requires_grad=False): counted, not trainable",))
 
 FAMILIES: tuple[Family, ...] = (T5, MT5, UMT5, SWITCH, BART, MBART, WHISPER, PEGASUS, MARIAN, BLENDERBOT,
-                                BLENDERBOT_SMALL, PLBART, MVP)
+                                BLENDERBOT_SMALL, PLBART, MVP, M2M_100, LED, LONGT5, FSMT)

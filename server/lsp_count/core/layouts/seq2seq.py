@@ -1,14 +1,16 @@
-"""Encoder-decoder transformers: T5, mT5, umT5, Switch Transformers, the BART-likes (BART, mBART, PLBart, MVP,
-Pegasus, Marian, Blenderbot, BlenderbotSmall), Whisper.
+"""Encoder-decoder transformers: T5, mT5, umT5, LongT5, Switch Transformers, the BART-likes (BART, mBART, PLBart,
+MVP, Pegasus, Marian, Blenderbot, BlenderbotSmall, M2M100, LED, FSMT), Whisper.
 
 One builder walks the switches in ``lsp_count.core.families.seq2seq``: norm kind,
 projection biases, gated MLP, relative-position buckets (block 0 of each stack,
 or every block's self-attention for umT5), learned
 positions (BART's +2 offset rows) or frozen sinusoidal ones (Pegasus, Marian),
 Whisper's convolutional front-end and frozen sinusoidal encoder positions,
-Switch's sparse layers, MVP's prompts, and how the token embedding is shared
-between the encoder, the decoder and the output head (Marian: optionally not,
-with a decoder vocabulary of its own).
+Switch's sparse layers, MVP's prompts, the encoder's own attention names, global
+projections and position table (LED's Longformer attention, LongT5's local or
+transient-global one), and how the token embedding is shared between the encoder,
+the decoder and the output head (Marian, FSMT: optionally not, with a decoder
+vocabulary of their own).
 """
 
 from __future__ import annotations
@@ -25,13 +27,22 @@ def _norm(spec: ModelSpec, module: str) -> tuple[Tensor, ...]:
 
 
 def attention(spec: ModelSpec, name: str, stack: str) -> ParamNode:
-    """q/k/v/o projections: d_model -> heads × head_dim and back (T5's d_kv need not be d_model / heads)."""
+    """q/k/v/o projections: d_model -> heads × head_dim and back (T5's d_kv need not be d_model / heads).
+
+    The encoder's self-attention may name its projections apart (``encoder_attn_names``) and hold a second
+    query/key/value set for globally attending tokens (``encoder_global_attn_names``: LED's Longformer
+    attention), biased as the first."""
     v = spec.values
     h = spec.int("hidden_size")
     inner = spec.int(f"{stack}_heads") * spec.int(f"{stack}_head_dim")
-    q, k, val, o = v["attn_names"]  # type: ignore[misc]
+    own = name == "self_attention" and stack == "encoder"
+    q, k, val, o = (own and v.get("encoder_attn_names")) or v["attn_names"]  # type: ignore[misc]
     tensors = (linear(q, h, inner, bool(v["q_bias"])) + linear(k, h, inner, bool(v["k_bias"]))
                + linear(val, h, inner, bool(v["v_bias"])) + linear(o, inner, h, bool(v["o_bias"])))
+    if own and v.get("encoder_global_attn_names"):
+        gq, gk, gv = v["encoder_global_attn_names"]  # type: ignore[misc]
+        tensors += (linear(gq, h, inner, bool(v["q_bias"])) + linear(gk, h, inner, bool(v["k_bias"]))
+                    + linear(gv, h, inner, bool(v["v_bias"])))
     return ParamNode(name, tensors, source=spec.key_span(f"{stack}_heads"), key=f"{stack}_heads")
 
 
@@ -79,15 +90,14 @@ def _layers_origin(spec: ModelSpec, stack: str) -> tuple[object, str]:
     return None, f"{stack}_layers"
 
 
-def _relative_bias(spec: ModelSpec, stack: str, note: str) -> ParamNode | None:
+def _relative_bias(spec: ModelSpec, stack: str, note: str, name: str = "relative_attention_bias") -> ParamNode | None:
     """The relative-position table of a self-attention: buckets × heads (none where the family has no buckets)."""
     buckets = int(spec.values.get("relative_buckets") or 0)
     if not buckets:
         return None
     return ParamNode(
-        "relative_attention_bias",
-        (Tensor("relative_attention_bias.weight", (buckets, spec.int(f"{stack}_heads")), "embedding",
-                "relative_attention_bias"),),
+        name,
+        (Tensor(f"{name}.weight", (buckets, spec.int(f"{stack}_heads")), "embedding", name),),
         note=note, source=spec.key_span("relative_buckets"), key="relative_buckets")
 
 
@@ -168,8 +178,11 @@ def encoder(spec: ModelSpec, shared: bool) -> ParamNode:
         front.append(_positions(spec, int(v["max_source_positions"]), True, "max_source_positions"))  # type: ignore[arg-type]
     else:
         front.append(_token_embedding(spec, shared, "encoder"))
-        front.append(_positions(spec, int(v["position_rows"] or 0), bool(v.get("sinusoidal_positions")),
-                                "max_positions"))
+        # A table of the encoder's own length (LED: max_encoder_position_embeddings), else the decoder's.
+        own_rows = v.get("encoder_position_rows")
+        front.append(_positions(spec, int((v["position_rows"] if own_rows is None else own_rows) or 0),
+                                bool(v.get("sinusoidal_positions")),
+                                "max_positions" if own_rows is None else "max_source_positions"))
     if v["embed_norm"]:
         front.append(ParamNode("layernorm_embedding", _norm(spec, "layernorm_embedding")))
     return _stack(spec, "encoder", front)
@@ -193,9 +206,13 @@ def _stack(spec: ModelSpec, stack: str, front: list[ParamNode | None]) -> ParamN
         embeddings = embeddings.children[0]
     # T5: only block 0's self-attention holds the table; later blocks reuse its bias (umT5: in _layers).
     relative = None if v.get("relative_bias_every_layer") else _relative_bias(spec, stack, "block 0 only")
+    # LongT5's transient-global encoder: block 0 holds a second table for the global tokens' bias.
+    global_relative = (_relative_bias(spec, stack, "block 0 only (global tokens)", "global_relative_attention_bias")
+                       if stack == "encoder" and v.get("encoder_global_relative_bias") else None)
     final = ParamNode("final_norm", _norm(spec, str(v["final_norm_name"]))) if v["final_norm"] else None
     src, key = _layers_origin(spec, stack)
-    return node(stack, embeddings, relative, _layers(spec, stack), final, *_prompts(spec, stack), source=src, key=key)
+    return node(stack, embeddings, relative, global_relative, _layers(spec, stack), final, *_prompts(spec, stack),
+                source=src, key=key)
 
 
 def build_seq2seq(spec: ModelSpec) -> ParamNode:
