@@ -60,6 +60,25 @@ def forward_cache_bytes(config: dict, architecture: str, tokens: int = 7, batch:
     return filled
 
 
+def forward_seq2seq_cache_bytes(config: dict, context: int = 5, batch: int = 2) -> int:
+    """The bytes an encoder-decoder's EncoderDecoderCache holds after a float32 forward pass of ``batch`` pairs of
+    ``context`` source and ``context`` target tokens (random ids 4..49) through ``config``'s architecture: the
+    decoder layers' self- and cross-attention keys and values. Needs torch and transformers."""
+    import torch
+    import transformers
+
+    hf = transformers.CONFIG_MAPPING[config["model_type"]](**{k: v for k, v in config.items() if k != "model_type"})
+    torch.manual_seed(0)
+    module = getattr(transformers, config["architectures"][0])(hf).eval()
+    with torch.no_grad():
+        out = module(input_ids=torch.randint(4, 50, (batch, context)),
+                     decoder_input_ids=torch.randint(4, 50, (batch, context)), use_cache=True)
+    cache = out["cache"] if "cache" in out else out["past_key_values"]
+    assert type(cache).__name__ == "EncoderDecoderCache"
+    return sum(t.numel() * t.element_size() for part in (cache.self_attention_cache, cache.cross_attention_cache)
+               for layer in part.layers for t in (layer.keys, layer.values))
+
+
 def lora_counts(tmp_path, config: dict, targets: str | list[str]) -> tuple[int, int] | None:
     """(total, trainable) of ``config``'s model under a LoRA of rank 2 on ``targets`` ("all-linear" or module
     names), as an axolotl YAML beside it asks; None where lsp-count refuses the targets."""

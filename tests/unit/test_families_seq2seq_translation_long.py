@@ -11,7 +11,7 @@ import pytest
 
 from lsp_count.core.memory import position_limit
 
-from config_models import error_messages, model
+from config_models import error_messages, forward_seq2seq_cache_bytes, model
 
 # A tiny BART-like body: d_model 8, 2 heads, 1 encoder and 2 decoder layers.
 TINY = dict(d_model=8, encoder_attention_heads=2, decoder_attention_heads=2, encoder_layers=1, decoder_layers=2,
@@ -222,19 +222,10 @@ def test_kv_cache_is_the_encoder_decoder_cache_transformers_fills(name: str) -> 
     attention caches nothing), byte for byte with transformers' cache after a forward pass."""
     from lsp_count.core.memory import kv_cache
 
-    torch = pytest.importorskip("torch")
-    transformers = pytest.importorskip("transformers")
+    for module in ("torch", "transformers"):
+        pytest.importorskip(module)
     config = CACHE_CASES[name]
-    hf = transformers.CONFIG_MAPPING[config["model_type"]](**{k: v for k, v in config.items() if k != "model_type"})
-    torch.manual_seed(0)
-    module = getattr(transformers, config["architectures"][0])(hf).eval()
     context, batch = 5, 2
-    with torch.no_grad():
-        out = module(input_ids=torch.randint(4, 50, (batch, context)),
-                     decoder_input_ids=torch.randint(4, 50, (batch, context)), use_cache=True)
-    cache = out["cache"] if "cache" in out else out["past_key_values"]
-    filled = sum(t.numel() * t.element_size()
-                 for part in (cache.self_attention_cache, cache.cross_attention_cache)
-                 for layer in part.layers for t in (layer.keys, layer.values))
+    filled = forward_seq2seq_cache_bytes(config, context, batch)
     assert filled == 2 * 2 * 2 * 16 * (context + context) * batch * 4
     assert kv_cache(model(config), context, batch, "float32").bytes == filled

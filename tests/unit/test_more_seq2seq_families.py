@@ -12,7 +12,7 @@ import pytest
 
 from lsp_count.core.memory import kv_cache, position_limit
 
-from config_models import errors, model
+from config_models import errors, forward_seq2seq_cache_bytes, model
 
 # One tiny BART-like body shared by the hand counts: d_model 8, 2 heads, 1 encoder and 2 decoder layers.
 TINY = dict(d_model=8, encoder_attention_heads=2, decoder_attention_heads=2, encoder_layers=1, decoder_layers=2,
@@ -201,20 +201,10 @@ CACHE_CASES = {
 def test_kv_cache_is_the_encoder_decoder_cache_transformers_fills(name: str) -> None:
     """A tiny model's forward pass with use_cache: self + cross attention, 2 × 2 heads × 16 wide per decoder
     layer and token, byte for byte (MVP's prompts are joined after the cache: not cached)."""
-    torch = pytest.importorskip("torch")
-    transformers = pytest.importorskip("transformers")
+    for module in ("torch", "transformers"):
+        pytest.importorskip(module)
     config = {**TINY_CACHE, **CACHE_CASES[name]}
-    hf = transformers.CONFIG_MAPPING[config["model_type"]](**{k: v for k, v in config.items() if k != "model_type"})
-    torch.manual_seed(0)
-    module = getattr(transformers, config["architectures"][0])(hf).eval()
     context, batch = 5, 2
-    with torch.no_grad():
-        out = module(input_ids=torch.randint(4, 50, (batch, context)),
-                     decoder_input_ids=torch.randint(4, 50, (batch, context)), use_cache=True)
-    cache = out["cache"] if "cache" in out else out["past_key_values"]
-    assert type(cache).__name__ == "EncoderDecoderCache"
-    filled = sum(t.numel() * t.element_size()
-                 for part in (cache.self_attention_cache, cache.cross_attention_cache)
-                 for layer in part.layers for t in (layer.keys, layer.values))
+    filled = forward_seq2seq_cache_bytes(config, context, batch)
     assert filled == 2 * 2 * 2 * 16 * (context + context) * batch * 4
     assert kv_cache(model(config), context, batch, "float32").bytes == filled
