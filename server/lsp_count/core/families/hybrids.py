@@ -875,6 +875,22 @@ def _written_layer_types(spec, field: str, config_class: str) -> list[Problem]:
     return []
 
 
+def short_conv_stack(kernel: int, mlp: str) -> dict[str, Field]:
+    """The fields of LFM2's and LFM3's layer stack: a short convolution (``kernel`` wide by default, conv_L_cache)
+    where layer_kinds_written says conv, attention elsewhere, and an MLP (``mlp``, as said) in every layer; a conv
+    layer caches its last conv_L_cache inputs over the hidden width, no recurrent state."""
+    return {
+        "layer_mixers": fixed(Derived(lambda v: tuple("short_conv" if t == "conv" else "attention"
+                                                      for t in v["layer_kinds_written"]),
+                                      "a short convolution where layer_types says conv, attention elsewhere")),
+        "layer_ffns": fixed(Derived(lambda v: ("mlp",) * len(v["layer_kinds_written"]), f"a {mlp} MLP in every layer")),
+        "ssm_conv_kernel": Field(("conv_L_cache",), kernel, doc="width of the short convolution"),
+        "ssm_conv_bias": Field(("conv_bias",), False, "bool", doc="biases on the short convolution and its projections"),
+        "state_conv_channels": fixed(Derived(lambda v: v["hidden_size"], "hidden_size")),
+        "state_recurrent": fixed(0),
+    }
+
+
 LFM2 = {
     **WRITTEN_HEAD_DIM, **FLOOR_HEADS,
     # Lfm2Attention: getattr(config, "head_dim", hidden_size // num_attention_heads) (the class declares none)
@@ -899,15 +915,7 @@ LFM2 = {
     "full_attn_idxs": Field(("full_attn_idxs",), None, "ints", null="default",
                             doc="indices of the attention layers, where layer_types is not given (null: all)"),
     "layer_kinds_written": fixed(Derived(_lfm2_types, "layer_types, else full_attn_idxs")),
-    "layer_mixers": fixed(Derived(lambda v: tuple("short_conv" if t == "conv" else "attention"
-                                                  for t in v["layer_kinds_written"]),
-                                  "a short convolution where layer_types says conv, attention elsewhere")),
-    "layer_ffns": fixed(Derived(lambda v: ("mlp",) * len(v["layer_kinds_written"]), "a gated MLP in every layer")),
-    "ssm_conv_kernel": Field(("conv_L_cache",), 3, doc="width of the short convolution"),
-    "ssm_conv_bias": Field(("conv_bias",), False, "bool", doc="biases on the short convolution and its projections"),
-    # the cache of a conv layer: its last conv_L_cache inputs over the hidden width, no recurrent state
-    "state_conv_channels": fixed(Derived(lambda v: v["hidden_size"], "hidden_size")),
-    "state_recurrent": fixed(0),
+    **short_conv_stack(3, "gated"),
     "layer_norms": fixed(("operator_norm", "ffn_norm")),
     "final_norm_name": fixed("embedding_norm"),
 }
@@ -1009,15 +1017,7 @@ LFM3 = {
     # (read by the cache: a sliding_attention layer keeps the window)
     "layer_types": fixed(Derived(lambda v: v["layer_kinds_written"], "layer_types")),
     "sliding_window": Field(("sliding_window",), 256, "int?", doc=BASE["sliding_window"].doc),
-    "layer_mixers": fixed(Derived(lambda v: tuple("short_conv" if t == "conv" else "attention"
-                                                  for t in v["layer_kinds_written"]),
-                                  "a short convolution where layer_types says conv, attention elsewhere")),
-    "layer_ffns": fixed(Derived(lambda v: ("mlp",) * len(v["layer_kinds_written"]), "a SwiGLU MLP in every layer")),
-    "ssm_conv_kernel": Field(("conv_L_cache",), 7, doc="width of the short convolution"),
-    "ssm_conv_bias": Field(("conv_bias",), False, "bool", doc="biases on the short convolution and its projections"),
-    # the cache of a conv layer: its last conv_L_cache inputs over the hidden width, no recurrent state
-    "state_conv_channels": fixed(Derived(lambda v: v["hidden_size"], "hidden_size")),
-    "state_recurrent": fixed(0),
+    **short_conv_stack(7, "SwiGLU"),
     # rope_parameters one mapping per attention type (rope_theta filled in where absent); rope_scaling replaces it
     "rope_parameters": Field(("rope_scaling", "rope_parameters"), LFM3_ROPE, "any", null="default",
                              doc="rotary position settings, one mapping per attention type (no parameters)"),
