@@ -7,7 +7,7 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from .strategies import STRATEGIES, _maybe
-from .strategies_encoders import _architecture, _sizes, bert_like
+from .strategies_encoders import bert_like, modernbert
 
 
 def ernie(draw) -> dict:
@@ -44,22 +44,7 @@ def roc_bert(draw) -> dict:
 def modernbert_decoder(draw) -> dict:
     """ModernBERT's keys (norm, attention, MLP, head and decoder biases; layer types given or derived from
     global_attn_every_n_layers), run causally."""
-    cfg: dict = {"model_type": "modernbert-decoder"}
-    vocab = draw(st.integers(8, 300))
-    cfg["vocab_size"] = vocab
-    _sizes(draw, "modernbert-decoder", cfg)
-    cfg["pad_token_id"] = draw(st.integers(-vocab, vocab - 1))  # (the default, 50283, is outside a small vocabulary)
-    _maybe(draw, "max_position_embeddings", draw(st.integers(4, 130)), cfg)
-    for key in ("tie_word_embeddings", "norm_bias", "attention_bias", "mlp_bias", "classifier_bias", "decoder_bias"):
-        _maybe(draw, key, draw(st.booleans()), cfg)
-    if draw(st.booleans()):
-        types = ("full_attention", "sliding_attention")
-        cfg["layer_types"] = [draw(st.sampled_from(types)) for _ in range(cfg["num_hidden_layers"])]
-    else:
-        _maybe(draw, "global_attn_every_n_layers", draw(st.integers(1, 4)), cfg)
-    _maybe(draw, "local_attention", draw(st.sampled_from([2, 8, 128])), cfg)
-    _architecture(draw, "modernbert-decoder", cfg)
-    return cfg
+    return modernbert(draw, "modernbert-decoder")
 
 
 STRATEGIES["bert-generation"] = bert_like("bert-generation")

@@ -124,13 +124,14 @@ def albert(draw) -> dict:
     return cfg
 
 
-def modernbert(draw) -> dict:
+def modernbert(draw, model_type: str = "modernbert") -> dict:
     """ModernBERT: no position table or token types; norm, attention, MLP, prediction-head and decoder
-    biases each a switch; the layer types (rotary only) given, or derived from global_attn_every_n_layers."""
-    cfg: dict = {"model_type": "modernbert"}
+    biases each a switch; the layer types (rotary only) given, or derived from global_attn_every_n_layers.
+    (ModernBERT-Decoder, ``model_type`` "modernbert-decoder", takes the same keys.)"""
+    cfg: dict = {"model_type": model_type}
     vocab = draw(st.integers(8, 300))
     cfg["vocab_size"] = vocab
-    _sizes(draw, "modernbert", cfg)
+    _sizes(draw, model_type, cfg)
     # The class default pad_token_id (50283) is outside a small vocabulary: the embedding refuses it.
     cfg["pad_token_id"] = draw(st.integers(-vocab, vocab - 1))
     _maybe(draw, "max_position_embeddings", draw(st.integers(4, 130)), cfg)
@@ -142,7 +143,7 @@ def modernbert(draw) -> dict:
     else:
         _maybe(draw, "global_attn_every_n_layers", draw(st.integers(1, 4)), cfg)
     _maybe(draw, "local_attention", draw(st.sampled_from([2, 8, 128])), cfg)
-    _architecture(draw, "modernbert", cfg)
+    _architecture(draw, model_type, cfg)
     return cfg
 
 
