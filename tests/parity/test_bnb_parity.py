@@ -1,7 +1,8 @@
 """Parity for bitsandbytes-quantized weights: the bytes lsp-count gives a model loaded in NF4 or
 LLM.int8 equal those of the model transformers loads with bitsandbytes (on the CPU, from a saved
 checkpoint), its quantization statistics included, and the tensors a class keeps in float32 (T5's
-``wo``, its _keep_in_fp32_modules) stay unquantized, in the compute dtype or float32 under float16.
+``wo``, its _keep_in_fp32_modules) stay unquantized, in the compute dtype or float32 under float16, as do
+transformers 5's fused MoE experts and the routers no plain nn.Linear holds (bitsandbytes replaces nn.Linear alone).
 
 bitsandbytes is read in a child process (bnb_runner.py), from the sidecar scripts/test.sh installs."""
 
@@ -28,6 +29,30 @@ LLAMA = dict(model_type="llama", architectures=["LlamaForCausalLM"], num_hidden_
              intermediate_size=128, num_attention_heads=4, num_key_value_heads=2, vocab_size=100,
              tie_word_embeddings=False)
 NF4 = {"load_in_4bit": True, "bnb_4bit_quant_type": "nf4"}
+SMALL = dict(num_hidden_layers=2, hidden_size=64, intermediate_size=128, num_attention_heads=4, num_key_value_heads=2,
+             vocab_size=100, tie_word_embeddings=False)
+# transformers 5's fused experts and its routers that are no plain nn.Linear (a parameter of the router module:
+# Mixtral, Qwen3-MoE, GraniteMoE; an nn.Linear subclass: PhiMoE) stay in the compute dtype; routers holding an
+# nn.Linear (Switch's router.classifier, JetMoE's router.layer) and per-expert nn.Linear (JetMoE) are quantized.
+MIXTRAL = dict(model_type="mixtral", architectures=["MixtralForCausalLM"], num_local_experts=4, num_experts_per_tok=2,
+               **SMALL)
+QWEN3_MOE = dict(model_type="qwen3_moe", architectures=["Qwen3MoeForCausalLM"], num_experts=4, num_experts_per_tok=2,
+                 moe_intermediate_size=32, **SMALL)
+PHIMOE = dict(model_type="phimoe", architectures=["PhimoeForCausalLM"], num_local_experts=4, num_experts_per_tok=2,
+              pad_token_id=0, bos_token_id=1, eos_token_id=2, **SMALL)
+GRANITEMOE = dict(model_type="granitemoe", architectures=["GraniteMoeForCausalLM"], num_local_experts=4,
+                  num_experts_per_tok=2, **SMALL)
+SWITCH = dict(model_type="switch_transformers", architectures=["SwitchTransformersForConditionalGeneration"],
+              num_layers=2, num_decoder_layers=2, d_model=64, d_ff=128, num_heads=2, d_kv=32, vocab_size=100,
+              num_experts=4, num_sparse_encoder_layers=1, num_sparse_decoder_layers=1)
+JETMOE = dict(model_type="jetmoe", architectures=["JetMoeForCausalLM"], num_hidden_layers=2, hidden_size=64,
+              intermediate_size=128, num_attention_heads=4, kv_channels=16, num_local_experts=4, num_experts_per_tok=2,
+              vocab_size=100, tie_word_embeddings=False)
+# Output layers of other names and classes: GPT-NeoX's, a classifier's score, GPT-2's Conv1D projections.
+GPT_NEOX = dict(model_type="gpt_neox", architectures=["GPTNeoXForCausalLM"], num_hidden_layers=2, hidden_size=64,
+                intermediate_size=128, num_attention_heads=4, vocab_size=100)
+LLAMA_CLASSIFIER = {**LLAMA, "architectures": ["LlamaForSequenceClassification"], "num_labels": 3, "pad_token_id": 0}
+GPT2 = dict(model_type="gpt2", architectures=["GPT2LMHeadModel"], n_layer=2, n_embd=64, n_head=4, vocab_size=100)
 # (config, bitsandbytes' quantization, the load dtype, lsp-count's storage dtype)
 CASES = [
     (T5, {**NF4, "bnb_4bit_compute_dtype": "bfloat16"}, "bfloat16", "nf4"),
@@ -37,6 +62,15 @@ CASES = [
      {**NF4, "bnb_4bit_compute_dtype": "float16"}, "float16", "nf4"),
     (LLAMA, {**NF4, "bnb_4bit_compute_dtype": "bfloat16"}, "bfloat16", "nf4"),
     (LLAMA, {"load_in_8bit": True}, "float16", "int8"),
+    (MIXTRAL, {**NF4, "bnb_4bit_compute_dtype": "bfloat16"}, "bfloat16", "nf4"),
+    (QWEN3_MOE, {"load_in_8bit": True}, "float16", "int8"),
+    (PHIMOE, {**NF4, "bnb_4bit_compute_dtype": "bfloat16"}, "bfloat16", "nf4"),
+    (GRANITEMOE, {**NF4, "bnb_4bit_compute_dtype": "bfloat16"}, "bfloat16", "nf4"),
+    (SWITCH, {**NF4, "bnb_4bit_compute_dtype": "bfloat16"}, "bfloat16", "nf4"),
+    (JETMOE, {**NF4, "bnb_4bit_compute_dtype": "bfloat16"}, "bfloat16", "nf4"),
+    (GPT_NEOX, {**NF4, "bnb_4bit_compute_dtype": "bfloat16"}, "bfloat16", "nf4"),
+    (LLAMA_CLASSIFIER, {**NF4, "bnb_4bit_compute_dtype": "bfloat16"}, "bfloat16", "nf4"),
+    (GPT2, {"load_in_8bit": True}, "float16", "int8"),
 ]
 
 
@@ -57,3 +91,5 @@ def test_bitsandbytes_weights_and_the_tensors_it_leaves_unquantized_are_lsp_coun
         kept = {name: kind for name, kind in loaded["float"].items() if name.endswith("wo.weight")}
         if config["model_type"] in ("t5", "mt5"):
             assert kept and set(kept.values()) == {"float32" if dtype == "float16" else dtype}, kept
+        if config in (MIXTRAL, QWEN3_MOE, PHIMOE, GRANITEMOE):
+            assert any(name.endswith("experts.gate_up_proj") for name in loaded["float"]), loaded["float"]
