@@ -50,6 +50,7 @@ LAYOUTS: dict[str, str] = {
     "llama4_vision": "lsp_count.core.layouts.llama4:build_llama4_vision",
     "llama4": "lsp_count.core.layouts.llama4:build_llama4",
     "speech_encoder": "lsp_count.core.layouts.speech:build_speech_encoder",
+    "convnet": "lsp_count.core.layouts.convnet:build_convnet",
 }
 
 

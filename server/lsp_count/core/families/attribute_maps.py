@@ -20,6 +20,8 @@ KEYS_SET_AFTER_FIELDS: dict[str, tuple[str, ...]] = {
     "blenderbot-small": ("hidden_size", "num_attention_heads", "num_hidden_layers"),
     "bloom": ("num_attention_heads", "num_hidden_layers"),
     "codegen": ("hidden_size", "max_position_embeddings", "num_attention_heads", "num_hidden_layers"),
+    "convnext": ("num_hidden_layers",),
+    "convnextv2": ("num_hidden_layers",),
     "ctrl": ("hidden_size", "max_position_embeddings", "num_attention_heads", "num_hidden_layers"),
     "dbrx": ("hidden_size", "max_position_embeddings", "num_attention_heads", "num_hidden_layers"),
     "deepseek_v2": ("num_experts",),

@@ -1,0 +1,115 @@
+"""Convolutional vision backbones: ResNet, ConvNeXt and ConvNeXt V2 (layout "convnet", layouts/convnet.py).
+
+ResNet: a 7×7 stem convolution with a BatchNorm, then stages of basic (two 3×3) or bottleneck (1×1, 3×3, 1×1 at a
+quarter of the width) blocks with 1×1 shortcut convolutions where the width or stride changes; every convolution
+without a bias, every BatchNorm holding a weight and a bias (running statistics are buffers). ConvNeXt: a patchify
+stem (Conv2d and LayerNorm), stages of depthwise 7×7 convolutions, LayerNorms and pointwise Linears (layer scale in
+V1, GRN in V2), a LayerNorm and 2×2 convolution between stages, a final LayerNorm. The class defaults are
+transformers 5.25's configuration_<resnet|convnext|convnextv2>.py. A vision backbone keeps no KV cache.
+
+Switches no key sets: ``stem`` ("conv" for ResNet's, "patchify" for ConvNeXt's), ``grn`` (V2's Global Response
+Normalization) and ``layer_scale`` (V1's layer-scale vector).
+"""
+
+from __future__ import annotations
+
+from lsp_count.core.families.common import LABEL_FIELDS
+from lsp_count.core.families.decoders import fixed
+from lsp_count.core.source import Problem
+from lsp_count.core.spec import Family, Field, ModelSpec
+
+_COMMON: dict[str, Field] = {
+    "num_channels": Field(("num_channels",), 3, doc="input image channels"),
+    **LABEL_FIELDS,
+}
+
+RESNET_FIELDS: dict[str, Field] = {
+    **_COMMON,
+    "stem": fixed("conv"),
+    "embedding_size": Field(("embedding_size",), 64, doc="width of the stem convolution"),
+    "hidden_sizes": Field(("hidden_sizes",), (256, 512, 1024, 2048), "ints", null="reject",
+                          doc="output width of each stage"),
+    "depths": Field(("depths",), (3, 4, 6, 3), "ints", null="reject",
+                    doc="blocks in each stage (a stage of depth 0 still holds its first block)"),
+    "layer_type": Field(("layer_type",), "bottleneck", "str", null="reject",
+                        doc='"basic" (two 3×3 convolutions) or "bottleneck" (1×1, 3×3, 1×1)'),
+    "downsample_in_first_stage": Field(("downsample_in_first_stage",), False, "bool",
+                                       doc="the first stage strides by 2 (a shortcut convolution then)"),
+}
+
+CONVNEXT_FIELDS: dict[str, Field] = {
+    **_COMMON,
+    "stem": fixed("patchify"),
+    "patch_size": Field(("patch_size",), 4, "any", doc="the stem convolution's kernel and stride ([h, w] or one)"),
+    "num_stages": Field(("num_stages", "num_hidden_layers"), 4, minimum=0, doc="stages (hidden_sizes/depths entries read)"),
+    "hidden_sizes": Field(("hidden_sizes",), (96, 192, 384, 768), "ints", null="reject",
+                          doc="width of each stage (the final LayerNorm and classifier read the last)"),
+    "depths": Field(("depths",), (3, 3, 9, 3), "ints", null="reject", doc="blocks in each stage"),
+    "layer_scale": fixed(True),
+    "layer_scale_init_value": Field(("layer_scale_init_value",), 1e-6, "float",
+                                    doc="a learned per-channel scale in each block where > 0"),
+    "grn": fixed(False),
+}
+
+CONVNEXTV2_FIELDS: dict[str, Field] = {
+    **{k: f for k, f in CONVNEXT_FIELDS.items() if k != "layer_scale_init_value"},
+    "layer_scale": fixed(False), "layer_scale_init_value": fixed(0.0), "grn": fixed(True),
+}
+
+
+def _refuse(spec: ModelSpec, out: list[Problem], message: str, *fields: str) -> None:
+    where = next((spec.key_span(f) for f in fields if spec.key_span(f)), None) or spec.span
+    out.append(Problem("error", "LC103", message, where))
+
+
+def check_resnet(spec: ModelSpec) -> list[Problem]:
+    """What ResNetConfig or ResNetModel refuses: a layer_type other than "basic" or "bottleneck"
+    (validate_layer_type), and an empty hidden_sizes or depths (the first stage reads their first entries)."""
+    v = spec.values
+    out: list[Problem] = []
+    if v.get("layer_type") not in ("basic", "bottleneck"):
+        _refuse(spec, out, f'layer_type {v.get("layer_type")!r} is neither "basic" nor "bottleneck": transformers\' '
+                           "config class refuses it", "layer_type")
+    for name in ("hidden_sizes", "depths"):
+        if v.get(name) == ():
+            _refuse(spec, out, f"{name} is empty: the first stage reads its first entry, and the model cannot be "
+                               "built", name)
+    return out
+
+
+def check_convnext(spec: ModelSpec) -> list[Problem]:
+    """What ConvNeXt's classes refuse: fewer hidden_sizes or depths than num_stages (each stage reads its
+    entries), an empty hidden_sizes (the stem reads the first, the final LayerNorm the last), and a patch_size that
+    is neither a whole number nor a [height, width] pair of them."""
+    v = spec.values
+    out: list[Problem] = []
+    stages, sizes, depths = v.get("num_stages"), v.get("hidden_sizes"), v.get("depths")
+    if sizes == ():
+        _refuse(spec, out, "hidden_sizes is empty: the stem reads its first entry, and the model cannot be built",
+                "hidden_sizes")
+    for name, entries in (("hidden_sizes", sizes), ("depths", depths)):
+        if isinstance(stages, int) and isinstance(entries, tuple) and len(entries) < stages:
+            _refuse(spec, out, f"{name} has {len(entries)} entries for {stages} stages (num_stages): the model "
+                               "cannot be built", name, "num_stages")
+    p = v.get("patch_size")
+    pair = isinstance(p, list) and len(p) == 2 and all(type(x) is int and x > 0 for x in p)
+    if p is None:
+        _refuse(spec, out, '"patch_size": null is not a whole number: the stem convolution cannot be built with it '
+                           "(leaving the key out takes the default, 4)", "patch_size")
+    elif not pair and not (type(p) is int and p > 0):
+        _refuse(spec, out, f"patch_size {p!r} is neither a whole number nor a [height, width] pair: the stem "
+                           "convolution cannot be built with it", "patch_size")
+    return out
+
+
+FAMILIES: tuple[Family, ...] = (
+    Family("resnet", "convnet", "ResNetForImageClassification", RESNET_FIELDS,
+           {"ResNetModel": "base", "ResNetForImageClassification": "image_classification",
+            "ResNetBackbone": "backbone"}, checks=(check_resnet,)),
+    Family("convnext", "convnet", "ConvNextForImageClassification", CONVNEXT_FIELDS,
+           {"ConvNextModel": "base", "ConvNextForImageClassification": "image_classification"},
+           checks=(check_convnext,)),
+    Family("convnextv2", "convnet", "ConvNextV2ForImageClassification", CONVNEXTV2_FIELDS,
+           {"ConvNextV2Model": "base", "ConvNextV2ForImageClassification": "image_classification"},
+           checks=(check_convnext,)),
+)

@@ -1,0 +1,143 @@
+"""Convolutional vision backbones (ResNet, ConvNeXt, ConvNeXt V2; families/convnets.py): a stem, stages of
+residual blocks, and the head classes (image classification, backbone).
+
+Stages differ from each other (their widths, strides and first blocks), so every block is its own node under
+"stages" (a ConvNeXt of 36 blocks is 36 small nodes). Tensors are named by their path in the base model
+("encoder.stages.1.layers.0.pwconv1.weight"), their module by its last part, as the speech layout's; formats/lora.py's
+ENCODER_PATHS puts the head classes' full names together. BatchNorm running statistics are buffers, not parameters.
+"""
+
+from __future__ import annotations
+
+from lsp_count.core.layouts.encoder import path_linear, path_norm
+from lsp_count.core.params import ParamNode, Tensor, node
+from lsp_count.core.spec import ModelSpec, head_labels
+
+
+def _conv2d(path: str, out_c: int, in_per_group: int, kernel: tuple[int, int], bias: bool) -> tuple[Tensor, ...]:
+    """A Conv2d named by its path; the module is the last part (as path_linear's)."""
+    module = path.rsplit(".", 1)[-1]
+    ts = (Tensor(f"{path}.weight", (out_c, in_per_group, *kernel), "conv", module),)
+    return ts + ((Tensor(f"{path}.bias", (out_c,), "bias", module),) if bias else ())
+
+
+def _resnet_conv(path: str, in_c: int, out_c: int, kernel: int) -> tuple[Tensor, ...]:
+    """ResNetConvLayer / ResNetShortCut: a Conv2d without a bias, then a BatchNorm2d (weight and bias; its running
+    statistics are buffers)."""
+    return _conv2d(f"{path}.convolution", out_c, in_c, (kernel, kernel), False) + path_norm(
+        f"{path}.normalization", out_c)
+
+
+def _resnet_block(path: str, spec: ModelSpec, in_c: int, out_c: int, stride: int) -> ParamNode:
+    """A basic block (two 3×3 convolutions) or a bottleneck (1×1 to out_c // 4, 3×3, 1×1 back); a 1×1 shortcut
+    where the width or the stride changes. (Where the bottleneck strides changes no shape.)"""
+    tensors = _resnet_conv(f"{path}.shortcut", in_c, out_c, 1) if in_c != out_c or stride != 1 else ()
+    if spec.values["layer_type"] == "bottleneck":
+        r = out_c // 4
+        tensors += (_resnet_conv(f"{path}.layer.0", in_c, r, 1) + _resnet_conv(f"{path}.layer.1", r, r, 3)
+                    + _resnet_conv(f"{path}.layer.2", r, out_c, 1))
+    else:
+        tensors += _resnet_conv(f"{path}.layer.0", in_c, out_c, 3) + _resnet_conv(f"{path}.layer.1", out_c, out_c, 3)
+    return ParamNode(path.rsplit(".", 1)[-1], tensors)
+
+
+def _resnet_base(spec: ModelSpec) -> tuple[ParamNode, ...]:
+    """The stem (a 7×7 convolution and its BatchNorm), then one stage per hidden_sizes entry that has a depth: the
+    first from embedding_size (strided where downsample_in_first_stage), each later one from the one before, strided
+    by 2. A stage holds max(depth, 1) blocks (its first is built whatever the depth)."""
+    v = spec.values
+    sizes, depths = v["hidden_sizes"], v["depths"]
+    emb = spec.int("embedding_size")
+    stem = ParamNode("embeddings", _resnet_conv("embedder.embedder", spec.int("num_channels"), emb, 7),
+                     source=spec.key_span("embedding_size"), key="embedding_size")
+    stages = []
+    widths = list(zip((emb, *sizes), sizes, depths))  # type: ignore[misc, arg-type]
+    for i, (in_c, out_c, depth) in enumerate(widths):
+        stride = 2 if i or v["downsample_in_first_stage"] else 1
+        path = f"encoder.stages.{i}.layers"
+        blocks = [_resnet_block(f"{path}.0", spec, in_c, out_c, stride)]
+        blocks += [_resnet_block(f"{path}.{j}", spec, out_c, out_c, 1) for j in range(1, depth)]
+        stages.append(ParamNode(str(i), children=tuple(blocks)))
+    encoder = ParamNode("stages", children=tuple(stages), source=spec.key_span("depths"), key="depths")
+    return stem, encoder
+
+
+def _convnext_block(path: str, spec: ModelSpec, dim: int) -> ParamNode:
+    """A ConvNeXt block: a depthwise 7×7 convolution with a bias, a LayerNorm, two pointwise Linears (dim → 4·dim →
+    dim) and, in V1, a layer-scale vector where layer_scale_init_value > 0; in V2 a GRN (weight and bias of 4·dim)."""
+    v = spec.values
+    tensors = (_conv2d(f"{path}.dwconv", dim, 1, (7, 7), True) + path_norm(f"{path}.layernorm", dim)
+               + path_linear(f"{path}.pwconv1", dim, 4 * dim))
+    if v["grn"]:
+        tensors += (Tensor(f"{path}.grn.weight", (1, 1, 1, 4 * dim), "norm", "grn"),
+                    Tensor(f"{path}.grn.bias", (1, 1, 1, 4 * dim), "norm", "grn"))
+    tensors += path_linear(f"{path}.pwconv2", 4 * dim, dim)
+    if v["layer_scale"] and v["layer_scale_init_value"] > 0:  # type: ignore[operator]
+        tensors += (Tensor(f"{path}.layer_scale_parameter", (dim,), "other", "layer_scale_parameter"),)
+    return ParamNode(path.rsplit(".", 1)[-1], tensors)
+
+
+def _patch(spec: ModelSpec) -> tuple[int, int]:
+    p = spec.values["patch_size"]
+    return (p[0], p[1]) if isinstance(p, (list, tuple)) else (p, p)  # type: ignore[return-value]
+
+
+def _convnext_base(spec: ModelSpec) -> tuple[ParamNode, ...]:
+    """The patchify stem (a Conv2d patch_size wide and strided, with a bias, and a LayerNorm), num_stages stages
+    (stage i: hidden_sizes[i] wide, depths[i] blocks; a LayerNorm and a 2×2 strided Conv2d before it where i > 0 or
+    the width changes), and the final LayerNorm over hidden_sizes[-1] (the last entry, whatever num_stages says)."""
+    v = spec.values
+    sizes, depths = v["hidden_sizes"], v["depths"]
+    first = sizes[0]  # type: ignore[index]
+    stem = ParamNode("embeddings", _conv2d("embeddings.patch_embeddings", first, spec.int("num_channels"),
+                                           _patch(spec), True) + path_norm("embeddings.layernorm", first),
+                     source=spec.key_span("patch_size"), key="patch_size")
+    stages, prev = [], first
+    for i in range(spec.int("num_stages")):
+        out_c, path = sizes[i], f"encoder.stages.{i}"  # type: ignore[index]
+        down = path_norm(f"{path}.downsampling_layer.0", prev) + _conv2d(
+            f"{path}.downsampling_layer.1", out_c, prev, (2, 2), True) if prev != out_c or i > 0 else ()
+        blocks = tuple(_convnext_block(f"{path}.layers.{j}", spec, out_c) for j in range(depths[i]))  # type: ignore[index]
+        stages.append(ParamNode(str(i), down, blocks))
+        prev = out_c
+    encoder = ParamNode("stages", children=tuple(stages), source=spec.key_span("depths"), key="depths")
+    return stem, encoder
+
+
+def _stage_names(spec: ModelSpec) -> list[str]:
+    return ["stem", *(f"stage{i}" for i in range(1, len(spec.values["depths"]) + 1))]  # type: ignore[arg-type]
+
+
+def backbone_features(spec: ModelSpec) -> list[str]:
+    """The stages a Backbone class returns (BackboneConfigMixin): out_features, else the stages out_indices names,
+    else the last stage."""
+    v, names = spec.values, _stage_names(spec)
+    if v.get("out_features") is not None:
+        return list(v["out_features"])  # type: ignore[arg-type]
+    if v.get("out_indices") is not None:
+        return [names[i] for i in v["out_indices"]]  # type: ignore[union-attr]
+    return [names[-1]]
+
+
+def build_convnet(spec: ModelSpec) -> ParamNode:
+    v = spec.values
+    sizes = v["hidden_sizes"]
+    convnext = v["stem"] == "patchify"
+    base = _convnext_base(spec) if convnext else _resnet_base(spec)
+    last = sizes[-1]  # type: ignore[index]
+    if spec.head == "backbone":
+        if not convnext:  # (ResNetBackbone: the model's stem and stages, no pooler)
+            return node(spec.architecture, *base)
+        # ConvNeXt's: a LayerNorm on every stage it returns (the stem's the width of the first stage's)
+        widths = dict(zip(_stage_names(spec), (sizes[0], *sizes)))  # type: ignore[index, misc]
+        norms = tuple(t for f in backbone_features(spec) for t in path_norm(f"hidden_states_norms.{f}", widths[f]))
+        return node(spec.architecture, *base, ParamNode("hidden_states_norms", norms))
+    final = ParamNode("final_norm", path_norm("layernorm", last)) if convnext else None
+    if spec.head == "base":
+        return node(spec.architecture, *base, final)
+    labels = head_labels(v)  # type: ignore[arg-type]
+    # (ResNet's classifier is a Sequential: Flatten, then the Linear; none where num_labels is 0)
+    name = "classifier" if convnext else "classifier.1"
+    head = ParamNode("classifier", path_linear(name, last, labels) if labels > 0 else (),
+                     source=spec.key_span("num_labels") or spec.key_span("id2label"), key="num_labels")
+    return node(spec.architecture, *base, final, head)
