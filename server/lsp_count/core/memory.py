@@ -1770,9 +1770,16 @@ def _estimate(model: ModelReport, settings: Settings, facts: _TreeFacts) -> Memo
     if training and s.reference_model is not None:
         lines.append(_reference_line(s, facts, tp, pp, dp, parallel, zero3))
 
+    # (the activation model counts per token through transformer layers; a convolutional backbone's are per image,
+    # by its feature maps' sizes, which nothing here models)
+    convnet = model.spec is not None and model.spec.family.layout == "convnet"
+    if convnet:
+        notes.append("activations of a convolutional backbone (feature maps per image) are not modelled yet; "
+                     "not included")
     if training:
-        act, source = training_activations(model, s, plan.compute, s.mode in ("lora", "qlora"), facts)
-        lines.append(MemoryLine("activations", act, False, source))
+        if not convnet:
+            act, source = training_activations(model, s, plan.compute, s.mode in ("lora", "qlora"), facts)
+            lines.append(MemoryLine("activations", act, False, source))
         spec = _decoder_spec(model)
         seq2seq = _seq2seq_spec(model)
         # A vision-language model's head is its text model's, and its loss transformers' causal one (upcast).
@@ -1786,7 +1793,7 @@ def _estimate(model: ModelReport, settings: Settings, facts: _TreeFacts) -> Memo
             per_logit, what = _loss_logit_bytes(seq2seq is not None, s.pure_precision, FLOAT_BYTES.get(plan.compute, 2))
             logits = per_logit * s.context * s.batch * vocab
             lines.append(MemoryLine("logits", _shard(logits, tp), False, f"{per_logit}·s·b·V: {what} (V = {vocab:,})"))
-    else:
+    elif not convnet:
         act, detail = inference_activations(model, s, plan.compute, facts)
         lines.append(MemoryLine("activations", act, False, detail))
     lines.append(MemoryLine("overhead", OVERHEAD_BYTES, False, "CUDA context + allocator slack (constant)"))
