@@ -51,6 +51,7 @@ LAYOUTS: dict[str, str] = {
     "llama4": "lsp_count.core.layouts.llama4:build_llama4",
     "speech_encoder": "lsp_count.core.layouts.speech:build_speech_encoder",
     "convnet": "lsp_count.core.layouts.convnet:build_convnet",
+    "swin": "lsp_count.core.layouts.swin:build_swin",
 }
 
 
