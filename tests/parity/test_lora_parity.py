@@ -590,6 +590,8 @@ ENCODER_CONFIGS = {
     "layoutlm": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32, vocab_size=50,
                      max_2d_position_embeddings=12),
     "splinter": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32, vocab_size=50),
+    # Swin's stages: encoder.layers.S.blocks.N.attention.q_proj, mlp.fc1, the merging's encoder.layers.S.downsample.reduction.
+    "swin": dict(embed_dim=8, depths=[1, 2, 3], num_heads=[2, 2, 4], window_size=2, image_size=32, patch_size=4),
 }
 
 
@@ -711,6 +713,8 @@ ENCODER_TARGETS = {
     "modernbert-decoder": [r"model\.layers\.[02]\.attn\.(q|v)_proj", ["attn.Wo", "head.dense"]],
     "layoutlm": [r"layoutlm\.pooler\.dense", ["self.query", "pooler.dense"]],
     "splinter": [r"splinter_qass\..*_transform\.dense", ["start_classifier", "self.value"]],
+    "swin": [r"swin\.encoder\.layers\.1\.blocks\.\d+\.attention\.(q|v)_proj", ["downsample.reduction", "mlp.fc2"],
+             "all-linear"],
 }
 ENCODER_HEADS = {"bert": "BertForSequenceClassification", "roberta": "RobertaForSequenceClassification",
                  "electra": "ElectraForSequenceClassification", "xlm-roberta-xl": "XLMRobertaXLForSequenceClassification",
@@ -721,7 +725,8 @@ ENCODER_HEADS = {"bert": "BertForSequenceClassification", "roberta": "RobertaFor
                  "esm": "EsmForSequenceClassification", "xmod": "XmodForSequenceClassification",
                  "roc_bert": "RoCBertForSequenceClassification",
                  "modernbert-decoder": "ModernBertDecoderForSequenceClassification",
-                 "layoutlm": "LayoutLMForTokenClassification", "splinter": "SplinterForQuestionAnswering"}
+                 "layoutlm": "LayoutLMForTokenClassification", "splinter": "SplinterForQuestionAnswering",
+                 "swin": "SwinForImageClassification"}
 
 
 @pytest.mark.parametrize("model_type", sorted(ENCODER_TARGETS))

@@ -238,6 +238,9 @@ class EncoderPaths:
     # Layer stacks of a head class's own beside the body's, by tree node: (node, its layer list's path in the class),
     # ViTMAEForPreTraining's decoder (decoder.decoder_layers.N.attention.q_proj).
     head_stacks: tuple[tuple[str, str], ...] = ()
+    # A hierarchical encoder's blocks, a list per stage (tree: stages > stage_<s> > blocks), as its path with {stage}:
+    # Swin's encoder.layers.{stage}.blocks (its blocks' modules: encoder.layers.1.blocks.0.attention.q_proj).
+    stage_blocks: str = ""
 
 
 # The speech layout's top-level nodes that are the base model's (the rest are the head class's own).
@@ -309,6 +312,9 @@ ENCODER_PATHS: dict[str, EncoderPaths] = {
     "layoutlm": EncoderPaths("layoutlm", "encoder.layer"),
     # Splinter's span selection head: splinter_qass.start_transform.dense, splinter_qass.start_classifier, ...
     "splinter": EncoderPaths("splinter", "encoder.layer"),
+    # Swin (layout "swin"): its tensors outside the blocks are named by their paths in the base model.
+    "swin": EncoderPaths("swin", "encoder.layers", frozenset({"embeddings", "stages", "final_norm"}),
+                         stage_blocks="encoder.layers.{stage}.blocks"),
 }
 
 
@@ -327,6 +333,9 @@ def _encoder_paths(tree_path: str, name: str, occurrences: int, paths: EncoderPa
     head_stacks = dict(paths.head_stacks)
     if len(parts) > 1 and parts[0] in head_stacks and parts[1] == "layers":
         return [f"{head_stacks[parts[0]]}.{i}.{module}" for i in range(occurrences)]
+    if paths.stage_blocks and len(parts) > 2 and parts[0] == "stages" and parts[2] == "blocks":
+        stage = parts[1].rsplit("_", 1)[-1]
+        return [f"{body}{paths.stage_blocks.format(stage=stage)}.{i}.{module}" for i in range(occurrences)]
     if parts and parts[0] == "layers":
         # ModernBERT's stack holds layer 0 (`layer`) apart from the others (`layers`, from 1 on).
         first = 1 if parts[1:2] == ["layers"] else 0
