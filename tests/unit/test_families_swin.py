@@ -1,0 +1,87 @@
+"""Swin (layout "swin"), without torch: each head class's class defaults as transformers 5.25 builds them on the meta
+device (``sum(p.numel() for p in model.parameters())``, taken there once), a small config counted by hand (the
+arithmetic in each test), the configs its classes refuse, and the memory estimate's word on the cache (an encoder
+keeps none)."""
+
+from __future__ import annotations
+
+import pytest
+
+from lsp_count.core.memory import Settings, estimate_memory
+
+from config_models import error_messages, model as count
+
+# transformers 5.25, meta device, each class with SwinConfig's defaults (swin-tiny: embed_dim 96, depths 2-2-6-2).
+CLASS_DEFAULTS = {
+    "SwinModel": 27_519_354,
+    "SwinForImageClassification": 27_520_892,
+    "SwinForMaskedImageModeling": 29_881_818,
+}
+
+
+def total(config: dict) -> int:
+    return count(config).tree.total
+
+
+@pytest.mark.parametrize("architecture", sorted(CLASS_DEFAULTS))
+def test_class_defaults_are_transformers_totals(architecture: str) -> None:
+    assert total({"model_type": "swin", "architectures": [architecture]}) == CLASS_DEFAULTS[architecture]
+
+
+# two stages of one block (widths 4 and 8, 1 and 2 heads), windows of 2, an MLP twice as wide, 8-pixel images of one
+# channel in 4-pixel patches
+SMALL = {"model_type": "swin", "embed_dim": 4, "depths": [1, 1], "num_heads": [1, 2], "window_size": 2,
+         "mlp_ratio": 2, "image_size": 8, "patch_size": 4, "num_channels": 1}
+# patch conv 4·1·4·4 + 4, its LayerNorm 4 + 4
+EMBEDDINGS = 68 + 8
+# q, k, v, o 4·(4·4 + 4); bias table (2·2 - 1)²·1; two LayerNorms 2·(4 + 4); fc1 4·8 + 8, fc2 8·4 + 4
+STAGE_0_BLOCK = 80 + 9 + 16 + 40 + 36
+# patch merging: LayerNorm over 16 (16 + 16), reduction 16 → 8 without bias (128)
+MERGING = 32 + 128
+# q, k, v, o 4·(8·8 + 8); bias table 9·2; two LayerNorms 2·(8 + 8); fc1 8·16 + 16, fc2 16·8 + 8
+STAGE_1_BLOCK = 288 + 18 + 32 + 144 + 136
+# final LayerNorm over 8
+BASE = EMBEDDINGS + STAGE_0_BLOCK + MERGING + STAGE_1_BLOCK + 16
+
+
+def test_small_base_counted_by_hand() -> None:
+    assert BASE == 1051
+    assert total({**SMALL, "architectures": ["SwinModel"]}) == BASE
+
+
+def test_small_heads_counted_by_hand() -> None:
+    # classifier 8 → 3 with a bias
+    assert total({**SMALL, "architectures": ["SwinForImageClassification"], "num_labels": 3}) == BASE + 27
+    # no classifier where num_labels is 0 (an Identity)
+    assert total({**SMALL, "architectures": ["SwinForImageClassification"], "num_labels": 0}) == BASE
+    # the mask token (1·1·4); the decoder's 1×1 conv 8 → 2²·1 with a bias (32 + 4)
+    assert total({**SMALL, "architectures": ["SwinForMaskedImageModeling"], "encoder_stride": 2}) == BASE + 4 + 36
+
+
+def test_small_switches_counted_by_hand() -> None:
+    # absolute positions: (8 / 4)² patches × 4
+    assert total({**SMALL, "architectures": ["SwinModel"], "use_absolute_embeddings": True}) == BASE + 16
+    # no q/k/v biases: 3·4 in stage 0, 3·8 in stage 1
+    assert total({**SMALL, "architectures": ["SwinModel"], "qkv_bias": False}) == BASE - 36
+    # num_attention_heads is num_heads' alias
+    small = {k: v for k, v in SMALL.items() if k != "num_heads"}
+    assert total({**small, "architectures": ["SwinModel"], "num_attention_heads": [1, 2]}) == BASE
+    # a second block in stage 1 and windows of 3 (tables of 5² rows): + STAGE_1_BLOCK + 16·2 more table rows per block
+    bigger = total({**SMALL, "architectures": ["SwinModel"], "depths": [1, 2], "window_size": 3})
+    assert bigger == BASE + STAGE_1_BLOCK + (25 - 9) * 1 + (25 - 9) * 2 * 2
+
+
+@pytest.mark.parametrize(("change", "says"), [
+    ({"num_heads": [1]}, "num_heads has 1 entries for 2 stages"),
+    ({"num_heads": [1, 9]}, "stage 1 has 9 heads for a width of 8"),
+    ({"num_heads": [0, 2]}, "stage 0 has 0 heads"),
+])
+def test_what_the_classes_refuse_is_refused(change: dict, says: str) -> None:
+    messages = error_messages({**SMALL, "architectures": ["SwinModel"], **change})
+    assert any(says in m for m in messages), messages
+
+
+def test_an_encoder_keeps_no_kv_cache() -> None:
+    report = estimate_memory(count({**SMALL, "architectures": ["SwinForImageClassification"]}), Settings())
+    assert report.line("kv_cache") is None
+    assert any("no KV cache" in n for n in report.notes)
