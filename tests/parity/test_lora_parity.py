@@ -592,6 +592,9 @@ ENCODER_CONFIGS = {
     "splinter": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32, vocab_size=50),
     # Swin's stages: encoder.layers.S.blocks.N.attention.q_proj, mlp.fc1, the merging's encoder.layers.S.downsample.reduction.
     "swin": dict(embed_dim=8, depths=[1, 2, 3], num_heads=[2, 2, 4], window_size=2, image_size=32, patch_size=4),
+    # Swin V2: attention.self.query, attention.output.dense, the continuous position bias MLP's two Linears.
+    "swinv2": dict(embed_dim=8, depths=[1, 2, 3], num_heads=[2, 2, 4], window_size=2, image_size=32, patch_size=4,
+                   pretrained_window_sizes=[0, 0, 0]),
 }
 
 
@@ -715,6 +718,8 @@ ENCODER_TARGETS = {
     "splinter": [r"splinter_qass\..*_transform\.dense", ["start_classifier", "self.value"]],
     "swin": [r"swin\.encoder\.layers\.1\.blocks\.\d+\.attention\.(q|v)_proj", ["downsample.reduction", "mlp.fc2"],
              "all-linear"],
+    "swinv2": [r"swinv2\.encoder\.layers\.\d+\.blocks\.\d+\.attention\.self\.continuous_position_bias_mlp\.[02]",
+               ["self.query", "output.dense"], "all-linear"],
 }
 ENCODER_HEADS = {"bert": "BertForSequenceClassification", "roberta": "RobertaForSequenceClassification",
                  "electra": "ElectraForSequenceClassification", "xlm-roberta-xl": "XLMRobertaXLForSequenceClassification",
@@ -726,7 +731,7 @@ ENCODER_HEADS = {"bert": "BertForSequenceClassification", "roberta": "RobertaFor
                  "roc_bert": "RoCBertForSequenceClassification",
                  "modernbert-decoder": "ModernBertDecoderForSequenceClassification",
                  "layoutlm": "LayoutLMForTokenClassification", "splinter": "SplinterForQuestionAnswering",
-                 "swin": "SwinForImageClassification"}
+                 "swin": "SwinForImageClassification", "swinv2": "Swinv2ForImageClassification"}
 
 
 @pytest.mark.parametrize("model_type", sorted(ENCODER_TARGETS))

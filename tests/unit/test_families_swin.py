@@ -1,4 +1,4 @@
-"""Swin (layout "swin"), without torch: each head class's class defaults as transformers 5.25 builds them on the meta
+"""Swin and Swin V2 (layout "swin"), without torch: each head class's class defaults as transformers 5.25 builds them on the meta
 device (``sum(p.numel() for p in model.parameters())``, taken there once), a small config counted by hand (the
 arithmetic in each test), the configs its classes refuse, and the memory estimate's word on the cache (an encoder
 keeps none)."""
@@ -11,11 +11,14 @@ from lsp_count.core.memory import Settings, estimate_memory
 
 from config_models import error_messages, model as count
 
-# transformers 5.25, meta device, each class with SwinConfig's defaults (swin-tiny: embed_dim 96, depths 2-2-6-2).
+# transformers 5.25, meta device, each class with its config class's defaults (tiny: embed_dim 96, depths 2-2-6-2).
 CLASS_DEFAULTS = {
     "SwinModel": 27_519_354,
     "SwinForImageClassification": 27_520_892,
     "SwinForMaskedImageModeling": 29_881_818,
+    "Swinv2Model": 27_578_154,
+    "Swinv2ForImageClassification": 27_579_692,
+    "Swinv2ForMaskedImageModeling": 29_940_618,
 }
 
 
@@ -25,7 +28,8 @@ def total(config: dict) -> int:
 
 @pytest.mark.parametrize("architecture", sorted(CLASS_DEFAULTS))
 def test_class_defaults_are_transformers_totals(architecture: str) -> None:
-    assert total({"model_type": "swin", "architectures": [architecture]}) == CLASS_DEFAULTS[architecture]
+    model_type = "swinv2" if architecture.startswith("Swinv2") else "swin"
+    assert total({"model_type": model_type, "architectures": [architecture]}) == CLASS_DEFAULTS[architecture]
 
 
 # two stages of one block (widths 4 and 8, 1 and 2 heads), windows of 2, an MLP twice as wide, 8-pixel images of one
@@ -78,6 +82,41 @@ def test_small_switches_counted_by_hand() -> None:
 ])
 def test_what_the_classes_refuse_is_refused(change: dict, says: str) -> None:
     messages = error_messages({**SMALL, "architectures": ["SwinModel"], **change})
+    assert any(says in m for m in messages), messages
+
+
+# Swin V2 on the same small config (mlp_ratio a float: its config class takes nothing else), a pre-trained window
+# size per stage
+SMALL_V2 = {**SMALL, "model_type": "swinv2", "mlp_ratio": 2.0, "pretrained_window_sizes": [0, 0]}
+# query 4·4 + 4, key 4·4 (no bias), value 4·4 + 4, output.dense 4·4 + 4; logit scale 1; the continuous position
+# bias MLP 2·512 + 512, 512·1; two LayerNorms 2·(4 + 4); intermediate.dense 4·8 + 8, output.dense 8·4 + 4
+V2_STAGE_0_BLOCK = 76 + 1 + 1536 + 512 + 16 + 40 + 36
+# patch merging: reduction 16 → 8 without bias (128), then a LayerNorm over 8 (8 + 8)
+V2_MERGING = 128 + 16
+# query 8·8 + 8, key 8·8, value 8·8 + 8, output.dense 8·8 + 8; logit scale 2; MLP 1536 + 512·2; LayerNorms 2·(8 + 8);
+# intermediate.dense 8·16 + 16, output.dense 16·8 + 8
+V2_STAGE_1_BLOCK = 280 + 2 + 1536 + 1024 + 32 + 144 + 136
+V2_BASE = EMBEDDINGS + V2_STAGE_0_BLOCK + V2_MERGING + V2_STAGE_1_BLOCK + 16
+
+
+def test_small_swinv2_counted_by_hand() -> None:
+    assert V2_BASE == 5607
+    assert total({**SMALL_V2, "architectures": ["Swinv2Model"]}) == V2_BASE
+    # absolute positions: (8 / 4)² patches and one more, × 4
+    assert total({**SMALL_V2, "architectures": ["Swinv2Model"], "use_absolute_embeddings": True}) == V2_BASE + 20
+    # window sizes shape buffers only
+    assert total({**SMALL_V2, "architectures": ["Swinv2Model"], "window_size": 5,
+                  "pretrained_window_sizes": [3, 4]}) == V2_BASE
+
+
+@pytest.mark.parametrize(("change", "says"), [
+    ({"num_heads": [1, 3]}, "stage 1 has 3 heads, which do not divide its width 8"),
+    ({"pretrained_window_sizes": [0]}, "pretrained_window_sizes has 1 entries for 2 stages"),
+    ({"image_size": 4}, "stage 1 sees a patch grid of 0×0"),
+    ({"mlp_ratio": 2}, '"mlp_ratio": 2 is not a float'),
+])
+def test_what_swinv2_refuses_is_refused(change: dict, says: str) -> None:
+    messages = error_messages({**SMALL_V2, "architectures": ["Swinv2Model"], **change})
     assert any(says in m for m in messages), messages
 
 

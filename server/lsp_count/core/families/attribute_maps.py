@@ -86,6 +86,7 @@ KEYS_SET_AFTER_FIELDS: dict[str, tuple[str, ...]] = {
     "sarvam_moe": ("num_experts", "num_local_experts"),
     "solar_open": ("num_local_experts",),
     "swin": ("num_attention_heads",),
+    "swinv2": ("num_attention_heads",),
     "switch_transformers": ("hidden_size", "num_attention_heads", "num_hidden_layers"),
     "t5": ("head_dim", "hidden_size", "num_attention_heads", "num_hidden_layers"),
     "umt5": ("head_dim", "hidden_size", "num_attention_heads", "num_hidden_layers"),

@@ -1,17 +1,18 @@
-"""Hierarchical windowed vision transformers: Swin (layout "swin", layouts/swin.py).
+"""Hierarchical windowed vision transformers: Swin and Swin V2 (layout "swin", layouts/swin.py).
 
 A patch embedding (a Conv2d and its LayerNorm, optional absolute positions), stages of windowed attention blocks
 (``depths`` blocks with ``num_heads`` heads each, width embed_dim × 2^stage; every block a relative position bias
 table of (2 × window_size - 1)² × heads), a patch merging between stages (LayerNorm over 4C, a 4C → 2C Linear),
-a final LayerNorm; the image-classification and masked-image-modeling classes. The class defaults are transformers
-5.25's configuration_swin.py. Encoders keep no KV cache.
+a final LayerNorm; the image-classification and masked-image-modeling classes. Swin V2 differs in switches (see
+SWINV2_FIELDS). The class defaults are transformers 5.25's configuration_swin.py and configuration_swinv2.py. Encoders keep no KV cache.
 """
 
 from __future__ import annotations
 
 from lsp_count.core.families.common import LABEL_FIELDS
+from lsp_count.core.families.decoders import fixed
 from lsp_count.core.source import Problem
-from lsp_count.core.spec import Family, Field, ModelSpec
+from lsp_count.core.spec import Derived, Family, Field, ModelSpec
 
 FIELDS: dict[str, Field] = {
     "image_size": Field(("image_size",), 224, "any", doc="input image side in pixels, or [height, width]"),
@@ -29,13 +30,44 @@ FIELDS: dict[str, Field] = {
                                      doc="a learned position for every patch"),
     "encoder_stride": Field(("encoder_stride",), 32, doc="upsampling factor of the masked-image decoder"),
     **LABEL_FIELDS,
+    # Switches of the layout (no key sets them): Swin's block.
+    "position_bias": fixed("table"),
+    "position_bias_mlp": fixed(None),
+    "attn_names": fixed(("attention.q_proj", "attention.k_proj", "attention.v_proj", "attention.o_proj")),
+    "mlp_names": fixed(("mlp.fc1", "mlp.fc2")),
+    "key_bias": fixed(Derived(lambda v: v["qkv_bias"], "qkv_bias")),
+    "merge_norm_factor": fixed(4),
+    "position_extra_rows": fixed(0),
+}
+
+# Swin V2: a continuous position bias (an MLP and a logit scale per head, no table), no bias on the key, BERT-like
+# module names, the merging's LayerNorm after the reduction (2C wide), one more absolute position than patches, and
+# pretrained_window_sizes (one per stage; they shape buffers only).
+SWINV2_FIELDS: dict[str, Field] = {
+    **FIELDS,
+    "pretrained_window_sizes": Field(("pretrained_window_sizes",), (0, 0, 0, 0), "ints", null="reject",
+                                     doc="window size each stage was pre-trained with (buffers only; one per stage)"),
+    # (typed float alone: its strict config class refuses a whole number, 4 for 4.0: check_float_mlp_ratio)
+    "mlp_ratio": Field(("mlp_ratio",), 4.0, "any", doc=FIELDS["mlp_ratio"].doc),
+    "position_bias": fixed("continuous"),
+    "position_bias_mlp": fixed("attention.self.continuous_position_bias_mlp"),
+    "attn_names": fixed(("attention.self.query", "attention.self.key", "attention.self.value",
+                         "attention.output.dense")),
+    "mlp_names": fixed(("intermediate.dense", "output.dense")),
+    "key_bias": fixed(False),
+    "merge_norm_factor": fixed(2),
+    "position_extra_rows": fixed(1),
+    "heads_divide_width": fixed(True),
+    "windows_clip_to_grid": fixed(True),
 }
 
 
 def check_stages(spec: ModelSpec) -> list[Problem]:
-    """Each stage reads its heads from num_heads[stage]: a shorter list fails to build (IndexError); a stage with
-    blocks whose heads are fewer than 1 or more than its width fails too (its attention's head width, width // heads,
-    is scaled by head_width ** -0.5)."""
+    """Each stage reads its heads from num_heads[stage] (and Swin V2's pretrained_window_sizes[stage]): a shorter
+    list fails to build (IndexError); a stage with blocks whose heads are fewer than 1 or more than its width fails
+    too (its attention's head width, width // heads, is scaled by head_width ** -0.5); Swin V2's attention refuses
+    heads that do not divide the width, and clips each stage's windows to its patch grid (grid // 2^stage per side),
+    whose coordinate table cannot be built for a grid of no patches."""
     v = spec.values
     depths, heads, embed = v.get("depths"), v.get("stage_heads"), v.get("embed_dim")
     where = spec.key_span("stage_heads") or spec.span
@@ -44,17 +76,61 @@ def check_stages(spec: ModelSpec) -> list[Problem]:
     if len(heads) < len(depths):
         return [Problem("error", "LC103", f"num_heads has {len(heads)} entries for {len(depths)} stages (depths): "
                                           "the model cannot be built", where)]
+    windows = v.get("pretrained_window_sizes")
+    if isinstance(windows, tuple) and len(windows) < len(depths):
+        return [Problem("error", "LC103", f"pretrained_window_sizes has {len(windows)} entries for {len(depths)} "
+                                          "stages (depths): the model cannot be built",
+                        spec.key_span("pretrained_window_sizes") or spec.span)]
     for s, (depth, n) in enumerate(zip(depths, heads)):
         width = int(embed * 2 ** s) if isinstance(embed, int) else None
         if depth and width is not None and not 1 <= n <= width:
             return [Problem("error", "LC103", f"stage {s} has {n} heads for a width of {width}: its heads would have "
                                               "no width, which the attention refuses", where)]
+        if depth and width is not None and v.get("heads_divide_width") and width % n:
+            return [Problem("error", "LC103", f"stage {s} has {n} heads, which do not divide its width {width}: the "
+                                              "attention refuses it", where)]
+        grid = _grid(v)
+        if depth and grid is not None and v.get("windows_clip_to_grid") and min(grid) >> s == 0:
+            return [Problem("error", "LC103", f"stage {s} sees a patch grid of {grid[0] >> s}×{grid[1] >> s}: its "
+                                              "windows (clipped to the grid) would be empty, which the model cannot "
+                                              "build", spec.key_span("image_size") or spec.key_span("depths")
+                            or spec.span)]
     return []
+
+
+def _grid(v: dict) -> tuple[int, int] | None:
+    """The patch grid (image_size // patch_size per side), where both are readable (the layout refuses the rest)."""
+    def pair(x: object) -> tuple[int, int] | None:
+        if isinstance(x, int) and not isinstance(x, bool) and x >= 1:
+            return x, x
+        if isinstance(x, (list, tuple)) and len(x) == 2 and all(isinstance(i, int) and i >= 1 for i in x):
+            return int(x[0]), int(x[1])
+        return None
+    image, patch = pair(v.get("image_size")), pair(v.get("patch_size"))
+    return (image[0] // patch[0], image[1] // patch[1]) if image and patch else None
+
+
+def check_float_mlp_ratio(spec: ModelSpec) -> list[Problem]:
+    """Swinv2Config types mlp_ratio as a float alone (a strict field): a whole number, a null or anything else is
+    refused."""
+    ratio = spec.values.get("mlp_ratio")
+    if isinstance(ratio, float):
+        return []
+    said = "null" if ratio is None else repr(ratio)
+    return [Problem("error", "LC103", f'"mlp_ratio": {said} is not a float (write {float(ratio):.1f})'
+                    if isinstance(ratio, int) and not isinstance(ratio, bool) else
+                    f'"mlp_ratio": {said} is not a float: the config class refuses it',
+                    spec.key_span("mlp_ratio") or spec.span)]
 
 
 SWIN_HEADS = {"SwinModel": "base", "SwinForImageClassification": "image_classification",
               "SwinForMaskedImageModeling": "masked_image_modeling"}
 
+SWINV2_HEADS = {"Swinv2Model": "base", "Swinv2ForImageClassification": "image_classification",
+                "Swinv2ForMaskedImageModeling": "masked_image_modeling"}
+
 FAMILIES: tuple[Family, ...] = (
     Family("swin", "swin", "SwinForImageClassification", FIELDS, SWIN_HEADS, checks=(check_stages,)),
+    Family("swinv2", "swin", "Swinv2ForImageClassification", SWINV2_FIELDS, SWINV2_HEADS,
+           checks=(check_float_mlp_ratio, check_stages)),
 )

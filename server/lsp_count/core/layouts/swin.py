@@ -1,9 +1,9 @@
-"""Hierarchical windowed vision transformers (Swin; families/swin.py): a patch embedding, stages of windowed
+"""Hierarchical windowed vision transformers (Swin, Swin V2; families/swin.py): a patch embedding, stages of windowed
 attention blocks whose width doubles from stage to stage (a patch merging between stages: a LayerNorm over 4 × C and
 a 4C → 2C Linear without bias), a final LayerNorm, and the head classes.
 
-Each block's attention holds a relative position bias table of (2 × window - 1)² rows, one column per head (its
-relative_position_index is a buffer, not a parameter). Tensors are named by their path in the base model (a block's
+Each block's attention holds a relative position bias: Swin's table of (2 × window - 1)² rows, one column per head
+(its relative_position_index is a buffer, not a parameter), or Swin V2's continuous one (an MLP and a logit scale). Tensors are named by their path in the base model (a block's
 inside the block: "attention.q_proj.weight"); the stages' blocks sit under "stages" > "stage_<s>" > "blocks" so
 formats/lora.py's ENCODER_PATHS can number them (encoder.layers.<s>.blocks.<i>).
 """
@@ -23,47 +23,64 @@ def stage_widths(spec: ModelSpec) -> list[int]:
 
 def _embeddings(spec: ModelSpec, mask_token: bool) -> ParamNode:
     """The patch Conv2d (channels → embed_dim, patch-sized kernel and stride, a bias), its LayerNorm, learned
-    positions for every patch where use_absolute_embeddings, the mask token of masked image modeling."""
+    positions for every patch (and ``position_extra_rows`` more: Swin V2's one) where use_absolute_embeddings, the
+    mask token of masked image modeling."""
     c, channels = spec.int("embed_dim"), spec.int("num_channels")
     (ih, iw), (ph, pw) = _pair(spec, "image_size"), _pair(spec, "patch_size")
     tensors = (Tensor("embeddings.patch_embeddings.projection.weight", (c, channels, ph, pw), "conv", "projection"),
                Tensor("embeddings.patch_embeddings.projection.bias", (c,), "bias", "projection"),
                *path_norm("embeddings.norm", c))
     if spec.values["use_absolute_embeddings"]:
-        tensors += (Tensor("embeddings.position_embeddings", (1, (ih // ph) * (iw // pw), c), "embedding",
-                           "embeddings"),)
+        rows = (ih // ph) * (iw // pw) + spec.int("position_extra_rows")
+        tensors += (Tensor("embeddings.position_embeddings", (1, rows, c), "embedding", "embeddings"),)
     if mask_token:
         tensors += (Tensor("embeddings.mask_token", (1, 1, c), "embedding", "embeddings"),)
     return ParamNode("embeddings", tensors, source=spec.key_span("patch_size"), key="patch_size")
 
 
+def _position_bias(spec: ModelSpec, heads: int) -> tuple[Tensor, ...]:
+    """A block's relative position bias: "table", (2 × window - 1)² rows of one value per head (Swin); "continuous",
+    a logit scale per head and an MLP from a relative (y, x) to one value per head, 2 → 512 (a bias) → heads (none)
+    (Swin V2: its coordinate table and index are buffers, so window sizes add no parameters)."""
+    v = spec.values
+    if v["position_bias"] == "table":
+        window = spec.int("window_size")
+        return (Tensor("attention.relative_position_bias.relative_position_bias_table", ((2 * window - 1) ** 2, heads),
+                       "other", "relative_position_bias"),)
+    mlp = str(v["position_bias_mlp"])
+    return (Tensor(f"{mlp.rsplit('.', 1)[0]}.logit_scale", (heads, 1, 1), "other", "logit_scale"),
+            *path_linear(f"{mlp}.0", 2, 512), *path_linear(f"{mlp}.2", 512, heads, False))
+
+
 def _block(spec: ModelSpec, width: int, heads: int) -> tuple[ParamNode, ...]:
-    """A windowed attention block: q/k/v (qkv_bias) and output projections, the relative position bias table, two
-    LayerNorms, an MLP of int(mlp_ratio × width)."""
-    window, inner = spec.int("window_size"), int(spec.values["mlp_ratio"] * width)  # type: ignore[operator]
-    qkv_bias = bool(spec.values["qkv_bias"])
-    tensors = tuple(t for n in ("q_proj", "k_proj", "v_proj") for t in path_linear(f"attention.{n}", width, width,
-                                                                                    qkv_bias))
-    tensors += path_linear("attention.o_proj", width, width)
-    table = Tensor("attention.relative_position_bias.relative_position_bias_table", ((2 * window - 1) ** 2, heads),
-                   "other", "relative_position_bias")
-    attention = ParamNode("attention", tensors + (table,), source=spec.key_span("stage_heads"), key="stage_heads")
-    mlp = ParamNode("mlp", path_linear("mlp.fc1", width, inner) + path_linear("mlp.fc2", inner, width),
+    """A windowed attention block: query/key/value (query and value biased by qkv_bias, the key by key_bias) and
+    output projections, the relative position bias, two LayerNorms, an MLP of int(mlp_ratio × width); the module
+    names are the family's (attn_names, mlp_names)."""
+    v = spec.values
+    inner = int(v["mlp_ratio"] * width)  # type: ignore[operator]
+    q, k, val, out = v["attn_names"]  # type: ignore[misc]
+    qkv_bias, key_bias = bool(v["qkv_bias"]), bool(v["key_bias"])
+    tensors = (path_linear(q, width, width, qkv_bias) + path_linear(k, width, width, key_bias)
+               + path_linear(val, width, width, qkv_bias) + path_linear(out, width, width))
+    attention = ParamNode("attention", tensors + _position_bias(spec, heads), source=spec.key_span("stage_heads"),
+                          key="stage_heads")
+    fc1, fc2 = v["mlp_names"]  # type: ignore[misc]
+    mlp = ParamNode("mlp", path_linear(fc1, width, inner) + path_linear(fc2, inner, width),
                     source=spec.key_span("mlp_ratio"), key="mlp_ratio")
     norms = ParamNode("norms", path_norm("layernorm_before", width) + path_norm("layernorm_after", width))
     return attention, mlp, norms
 
 
 def _stages(spec: ModelSpec) -> ParamNode:
-    """Each stage's blocks, then (all but the last) its patch merging: LayerNorm(4 × width), Linear 4 × width →
-    2 × width without bias."""
+    """Each stage's blocks, then (all but the last) its patch merging: a LayerNorm (over merge_norm_factor × width:
+    Swin's 4, before the reduction; Swin V2's 2, after it), a Linear 4 × width → 2 × width without bias."""
     depths, heads = spec.values["depths"], spec.values["stage_heads"]
-    widths = stage_widths(spec)
+    widths, factor = stage_widths(spec), spec.int("merge_norm_factor")
     stages = []
     for s, width in enumerate(widths):
         merging = () if s == len(widths) - 1 else (
             path_linear(f"encoder.layers.{s}.downsample.reduction", 4 * width, 2 * width, False)
-            + path_norm(f"encoder.layers.{s}.downsample.norm", 4 * width))
+            + path_norm(f"encoder.layers.{s}.downsample.norm", factor * width))
         blocks = node("blocks", *_block(spec, width, int(heads[s])), repeat=int(depths[s]))  # type: ignore[index]
         stages.append(node(f"stage_{s}", blocks, tensors=merging))
     return node("stages", *stages, source=spec.key_span("depths"), key="depths")
