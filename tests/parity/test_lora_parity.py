@@ -595,6 +595,8 @@ ENCODER_CONFIGS = {
     # Swin V2: attention.self.query, attention.output.dense, the continuous position bias MLP's two Linears.
     "swinv2": dict(embed_dim=8, depths=[1, 2, 3], num_heads=[2, 2, 4], window_size=2, image_size=32, patch_size=4,
                    pretrained_window_sizes=[0, 0, 0]),
+    # Donut's: the head class's body is donut. (donut.encoder.layers.S.blocks.N.attention.self.query, output.dense)
+    "donut-swin": dict(embed_dim=8, depths=[1, 2, 3], num_heads=[2, 2, 4], window_size=2, image_size=32, patch_size=4),
 }
 
 
@@ -720,6 +722,8 @@ ENCODER_TARGETS = {
              "all-linear"],
     "swinv2": [r"swinv2\.encoder\.layers\.\d+\.blocks\.\d+\.attention\.self\.continuous_position_bias_mlp\.[02]",
                ["self.query", "output.dense"], "all-linear"],
+    "donut-swin": [r"donut\.encoder\.layers\.[01]\.blocks\.\d+\.intermediate\.dense", ["self.key", "reduction"],
+                   "all-linear"],
 }
 ENCODER_HEADS = {"bert": "BertForSequenceClassification", "roberta": "RobertaForSequenceClassification",
                  "electra": "ElectraForSequenceClassification", "xlm-roberta-xl": "XLMRobertaXLForSequenceClassification",
@@ -731,7 +735,8 @@ ENCODER_HEADS = {"bert": "BertForSequenceClassification", "roberta": "RobertaFor
                  "roc_bert": "RoCBertForSequenceClassification",
                  "modernbert-decoder": "ModernBertDecoderForSequenceClassification",
                  "layoutlm": "LayoutLMForTokenClassification", "splinter": "SplinterForQuestionAnswering",
-                 "swin": "SwinForImageClassification", "swinv2": "Swinv2ForImageClassification"}
+                 "swin": "SwinForImageClassification", "swinv2": "Swinv2ForImageClassification",
+                 "donut-swin": "DonutSwinForImageClassification"}
 
 
 @pytest.mark.parametrize("model_type", sorted(ENCODER_TARGETS))

@@ -19,7 +19,10 @@ CLASS_DEFAULTS = {
     "Swinv2Model": 27_578_154,
     "Swinv2ForImageClassification": 27_579_692,
     "Swinv2ForMaskedImageModeling": 29_940_618,
+    "DonutSwinModel": 27_517_818,
+    "DonutSwinForImageClassification": 27_519_356,
 }
+MODEL_TYPES = {"Swin": "swin", "Swinv2": "swinv2", "DonutSwin": "donut-swin"}
 
 
 def total(config: dict) -> int:
@@ -28,7 +31,7 @@ def total(config: dict) -> int:
 
 @pytest.mark.parametrize("architecture", sorted(CLASS_DEFAULTS))
 def test_class_defaults_are_transformers_totals(architecture: str) -> None:
-    model_type = "swinv2" if architecture.startswith("Swinv2") else "swin"
+    model_type = MODEL_TYPES[architecture.split("Model")[0].split("For")[0]]
     assert total({"model_type": model_type, "architectures": [architecture]}) == CLASS_DEFAULTS[architecture]
 
 
@@ -118,6 +121,17 @@ def test_small_swinv2_counted_by_hand() -> None:
 def test_what_swinv2_refuses_is_refused(change: dict, says: str) -> None:
     messages = error_messages({**SMALL_V2, "architectures": ["Swinv2Model"], **change})
     assert any(says in m for m in messages), messages
+
+
+def test_small_donut_swin_counted_by_hand() -> None:
+    # Swin's small body under other names, less the final LayerNorm (8 + 8); positions for 4 patches and one more
+    small = {**SMALL, "model_type": "donut-swin", "mlp_ratio": 2.0}
+    assert total({**small, "architectures": ["DonutSwinModel"]}) == BASE - 16
+    assert total({**small, "architectures": ["DonutSwinModel"], "use_absolute_embeddings": True}) == BASE - 16 + 20
+    # classifier 8 → 2 (num_labels' default) with a bias
+    assert total({**small, "architectures": ["DonutSwinForImageClassification"]}) == BASE - 16 + 18
+    assert any("do not divide its width 8" in m for m in error_messages(
+        {**small, "architectures": ["DonutSwinModel"], "num_heads": [1, 3]}))
 
 
 def test_an_encoder_keeps_no_kv_cache() -> None:

@@ -29,6 +29,7 @@ KEYS_SET_AFTER_FIELDS: dict[str, tuple[str, ...]] = {
     "deepseek_v32": ("num_local_experts",),
     "deepseek_v4": ("intermediate_size", "num_local_experts"),
     "distilbert": ("hidden_size", "num_attention_heads", "num_hidden_layers"),
+    "donut-swin": ("num_attention_heads",),
     "dots1": ("num_local_experts",),
     "ernie4_5_moe": ("num_experts_per_tok", "num_nextn_predict_layers"),
     "exaone": ("num_layers",),

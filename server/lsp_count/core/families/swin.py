@@ -1,10 +1,11 @@
-"""Hierarchical windowed vision transformers: Swin and Swin V2 (layout "swin", layouts/swin.py).
+"""Hierarchical windowed vision transformers: Swin, Swin V2 and Donut's Swin encoder (layout "swin",
+layouts/swin.py).
 
 A patch embedding (a Conv2d and its LayerNorm, optional absolute positions), stages of windowed attention blocks
 (``depths`` blocks with ``num_heads`` heads each, width embed_dim × 2^stage; every block a relative position bias
 table of (2 × window_size - 1)² × heads), a patch merging between stages (LayerNorm over 4C, a 4C → 2C Linear),
-a final LayerNorm; the image-classification and masked-image-modeling classes. Swin V2 differs in switches (see
-SWINV2_FIELDS). The class defaults are transformers 5.25's configuration_swin.py and configuration_swinv2.py. Encoders keep no KV cache.
+a final LayerNorm; the image-classification and masked-image-modeling classes. Swin V2 and donut-swin differ in
+switches (see SWINV2_FIELDS, DONUT_SWIN_FIELDS). The class defaults are transformers 5.25's configuration_swin.py and configuration_swinv2.py. Encoders keep no KV cache.
 """
 
 from __future__ import annotations
@@ -32,7 +33,9 @@ FIELDS: dict[str, Field] = {
     **LABEL_FIELDS,
     # Switches of the layout (no key sets them): Swin's block.
     "position_bias": fixed("table"),
+    "position_bias_table": fixed("attention.relative_position_bias.relative_position_bias_table"),
     "position_bias_mlp": fixed(None),
+    "final_norm": fixed(True),
     "attn_names": fixed(("attention.q_proj", "attention.k_proj", "attention.v_proj", "attention.o_proj")),
     "mlp_names": fixed(("mlp.fc1", "mlp.fc2")),
     "key_bias": fixed(Derived(lambda v: v["qkv_bias"], "qkv_bias")),
@@ -111,7 +114,7 @@ def _grid(v: dict) -> tuple[int, int] | None:
 
 
 def check_float_mlp_ratio(spec: ModelSpec) -> list[Problem]:
-    """Swinv2Config types mlp_ratio as a float alone (a strict field): a whole number, a null or anything else is
+    """Swinv2Config and DonutSwinConfig type mlp_ratio as a float alone (a strict field): a whole number, a null or anything else is
     refused."""
     ratio = spec.values.get("mlp_ratio")
     if isinstance(ratio, float):
@@ -123,14 +126,34 @@ def check_float_mlp_ratio(spec: ModelSpec) -> list[Problem]:
                     spec.key_span("mlp_ratio") or spec.span)]
 
 
+# Donut's Swin encoder: Swin's blocks under BERT-like module names (the bias table in attention.self), one more
+# absolute position than patches, heads that divide each stage's width, a float mlp_ratio, no final LayerNorm, and no
+# masked-image-modeling class (no encoder_stride).
+DONUT_SWIN_FIELDS: dict[str, Field] = {
+    **{name: f for name, f in FIELDS.items() if name != "encoder_stride"},
+    "mlp_ratio": Field(("mlp_ratio",), 4.0, "any", doc=FIELDS["mlp_ratio"].doc),
+    "position_bias_table": fixed("attention.self.relative_position_bias_table"),
+    "attn_names": fixed(("attention.self.query", "attention.self.key", "attention.self.value",
+                         "attention.output.dense")),
+    "mlp_names": fixed(("intermediate.dense", "output.dense")),
+    "position_extra_rows": fixed(1),
+    "heads_divide_width": fixed(True),
+    "final_norm": fixed(False),
+}
+
+
 SWIN_HEADS = {"SwinModel": "base", "SwinForImageClassification": "image_classification",
               "SwinForMaskedImageModeling": "masked_image_modeling"}
 
 SWINV2_HEADS = {"Swinv2Model": "base", "Swinv2ForImageClassification": "image_classification",
                 "Swinv2ForMaskedImageModeling": "masked_image_modeling"}
 
+DONUT_SWIN_HEADS = {"DonutSwinModel": "base", "DonutSwinForImageClassification": "image_classification"}
+
 FAMILIES: tuple[Family, ...] = (
     Family("swin", "swin", "SwinForImageClassification", FIELDS, SWIN_HEADS, checks=(check_stages,)),
     Family("swinv2", "swin", "Swinv2ForImageClassification", SWINV2_FIELDS, SWINV2_HEADS,
+           checks=(check_float_mlp_ratio, check_stages)),
+    Family("donut-swin", "swin", "DonutSwinModel", DONUT_SWIN_FIELDS, DONUT_SWIN_HEADS,
            checks=(check_float_mlp_ratio, check_stages)),
 )

@@ -45,8 +45,8 @@ def _position_bias(spec: ModelSpec, heads: int) -> tuple[Tensor, ...]:
     v = spec.values
     if v["position_bias"] == "table":
         window = spec.int("window_size")
-        return (Tensor("attention.relative_position_bias.relative_position_bias_table", ((2 * window - 1) ** 2, heads),
-                       "other", "relative_position_bias"),)
+        return (Tensor(str(v["position_bias_table"]), ((2 * window - 1) ** 2, heads), "other",
+                       "relative_position_bias_table"),)
     mlp = str(v["position_bias_mlp"])
     return (Tensor(f"{mlp.rsplit('.', 1)[0]}.logit_scale", (heads, 1, 1), "other", "logit_scale"),
             *path_linear(f"{mlp}.0", 2, 512), *path_linear(f"{mlp}.2", 512, heads, False))
@@ -90,8 +90,9 @@ def build_swin(spec: ModelSpec) -> ParamNode:
     head = spec.head
     # (the class's int(embed_dim * 2 ** (stages - 1)): half of embed_dim where depths is empty)
     final = int(spec.int("embed_dim") * 2 ** (len(spec.values["depths"]) - 1))  # type: ignore[arg-type]
+    # (Donut's encoder ends without the final LayerNorm)
     base = (_embeddings(spec, mask_token=head == "masked_image_modeling"), _stages(spec),
-            ParamNode("final_norm", path_norm("layernorm", final)))
+            ParamNode("final_norm", path_norm("layernorm", final)) if spec.values["final_norm"] else None)
     if head == "base":
         return node(spec.architecture, *base)
     if head == "image_classification":  # (no Linear where num_labels is 0: an Identity)
