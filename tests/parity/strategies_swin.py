@@ -1,4 +1,4 @@
-"""Random small Swin, Swin V2 and donut-swin configs (layout "swin"), written as a config.json would be: 1 to 4 stages of 0 to 3 blocks
+"""Random small Swin, Swin V2, donut-swin and maskformer-swin configs (layout "swin"), written as a config.json would be: 1 to 4 stages of 0 to 3 blocks
 each, heads per stage (a num_heads list as long as depths or longer, under either spelling), any window size, an
 mlp_ratio of a whole or fractional value, image and patch sizes as one number or [height, width], with or without
 absolute positions and query/key/value biases, and any head class of the family."""
@@ -26,7 +26,7 @@ def swin_config(draw, model_type: str) -> dict:
     _maybe(draw, "qkv_bias", draw(st.booleans()), cfg)
     _maybe(draw, "use_absolute_embeddings", draw(st.booleans()), cfg)
     _maybe(draw, "encoder_stride", draw(st.integers(1, 8)), cfg)
-    if model_type in ("swinv2", "donut-swin"):
+    if model_type in ("swinv2", "donut-swin", "maskformer-swin"):
         # (their attention refuses heads that do not divide a stage's width: powers of two dividing embed_dim)
         cfg["embed_dim"] = 4 * draw(st.integers(1, 3))
         cfg.pop("num_heads", None), cfg.pop("num_attention_heads", None)
@@ -41,9 +41,12 @@ def swin_config(draw, model_type: str) -> dict:
         cfg["image_size"] = sides[0] if draw(st.booleans()) else sides
         if model_type == "swinv2":
             cfg["pretrained_window_sizes"] = draw(st.lists(st.integers(0, 8), min_size=stages, max_size=stages + 1))
+        if model_type == "maskformer-swin" and draw(st.booleans()):  # (any stage but the stem)
+            cfg["out_features"] = [f"stage{s}" for s in range(1, stages + 1) if draw(st.booleans())] or ["stage1"]
     return cfg
 
 
 STRATEGIES.update({"swin": lambda draw: swin_config(draw, "swin"),
                    "swinv2": lambda draw: swin_config(draw, "swinv2"),
-                   "donut-swin": lambda draw: swin_config(draw, "donut-swin")})
+                   "donut-swin": lambda draw: swin_config(draw, "donut-swin"),
+                   "maskformer-swin": lambda draw: swin_config(draw, "maskformer-swin")})

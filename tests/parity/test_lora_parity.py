@@ -597,6 +597,9 @@ ENCODER_CONFIGS = {
                    pretrained_window_sizes=[0, 0, 0]),
     # Donut's: the head class's body is donut. (donut.encoder.layers.S.blocks.N.attention.self.query, output.dense)
     "donut-swin": dict(embed_dim=8, depths=[1, 2, 3], num_heads=[2, 2, 4], window_size=2, image_size=32, patch_size=4),
+    # MaskFormer's: the backbone class holds the model under model. (model.encoder.layers.S.blocks.N...)
+    "maskformer-swin": dict(embed_dim=8, depths=[1, 2, 3], num_heads=[2, 2, 4], window_size=2, image_size=32,
+                            patch_size=4),
 }
 
 
@@ -724,6 +727,8 @@ ENCODER_TARGETS = {
                ["self.query", "output.dense"], "all-linear"],
     "donut-swin": [r"donut\.encoder\.layers\.[01]\.blocks\.\d+\.intermediate\.dense", ["self.key", "reduction"],
                    "all-linear"],
+    "maskformer-swin": [r"model\.encoder\.layers\.2\.blocks\.\d+\.attention\.self\.(query|value)",
+                        ["intermediate.dense", "reduction"], "all-linear"],
 }
 ENCODER_HEADS = {"bert": "BertForSequenceClassification", "roberta": "RobertaForSequenceClassification",
                  "electra": "ElectraForSequenceClassification", "xlm-roberta-xl": "XLMRobertaXLForSequenceClassification",
@@ -736,7 +741,7 @@ ENCODER_HEADS = {"bert": "BertForSequenceClassification", "roberta": "RobertaFor
                  "modernbert-decoder": "ModernBertDecoderForSequenceClassification",
                  "layoutlm": "LayoutLMForTokenClassification", "splinter": "SplinterForQuestionAnswering",
                  "swin": "SwinForImageClassification", "swinv2": "Swinv2ForImageClassification",
-                 "donut-swin": "DonutSwinForImageClassification"}
+                 "donut-swin": "DonutSwinForImageClassification", "maskformer-swin": "MaskFormerSwinBackbone"}
 
 
 @pytest.mark.parametrize("model_type", sorted(ENCODER_TARGETS))

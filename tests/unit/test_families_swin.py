@@ -21,8 +21,10 @@ CLASS_DEFAULTS = {
     "Swinv2ForMaskedImageModeling": 29_940_618,
     "DonutSwinModel": 27_517_818,
     "DonutSwinForImageClassification": 27_519_356,
+    "MaskFormerSwinModel": 27_519_354,
+    "MaskFormerSwinBackbone": 27_522_234,
 }
-MODEL_TYPES = {"Swin": "swin", "Swinv2": "swinv2", "DonutSwin": "donut-swin"}
+MODEL_TYPES = {"Swin": "swin", "Swinv2": "swinv2", "DonutSwin": "donut-swin", "MaskFormerSwin": "maskformer-swin"}
 
 
 def total(config: dict) -> int:
@@ -31,7 +33,7 @@ def total(config: dict) -> int:
 
 @pytest.mark.parametrize("architecture", sorted(CLASS_DEFAULTS))
 def test_class_defaults_are_transformers_totals(architecture: str) -> None:
-    model_type = MODEL_TYPES[architecture.split("Model")[0].split("For")[0]]
+    model_type = MODEL_TYPES[max((p for p in MODEL_TYPES if architecture.startswith(p)), key=len)]
     assert total({"model_type": model_type, "architectures": [architecture]}) == CLASS_DEFAULTS[architecture]
 
 
@@ -132,6 +134,18 @@ def test_small_donut_swin_counted_by_hand() -> None:
     assert total({**small, "architectures": ["DonutSwinForImageClassification"]}) == BASE - 16 + 18
     assert any("do not divide its width 8" in m for m in error_messages(
         {**small, "architectures": ["DonutSwinModel"], "num_heads": [1, 3]}))
+
+
+def test_small_maskformer_swin_counted_by_hand() -> None:
+    # Donut's small body with the final LayerNorm: Swin's count; positions for 4 patches and one more
+    small = {**SMALL, "model_type": "maskformer-swin", "mlp_ratio": 2.0}
+    assert total({**small, "architectures": ["MaskFormerSwinModel"]}) == BASE
+    assert total({**small, "architectures": ["MaskFormerSwinModel"], "use_absolute_embeddings": True}) == BASE + 20
+    # the backbone: a LayerNorm after each stage, 2·4 + 2·8, whatever out_features picks
+    backbone = {**small, "architectures": ["MaskFormerSwinBackbone"]}
+    assert total(backbone) == total({**backbone, "out_features": ["stage2"]}) == BASE + 24
+    for stem in ({"out_features": ["stem", "stage1"]}, {"out_indices": [0, 1]}):
+        assert any("does not return the stem" in m for m in error_messages({**backbone, **stem}))
 
 
 def test_an_encoder_keeps_no_kv_cache() -> None:

@@ -312,10 +312,14 @@ ENCODER_PATHS: dict[str, EncoderPaths] = {
     "layoutlm": EncoderPaths("layoutlm", "encoder.layer"),
     # Splinter's span selection head: splinter_qass.start_transform.dense, splinter_qass.start_classifier, ...
     "splinter": EncoderPaths("splinter", "encoder.layer"),
-    # Swin, Swin V2 and Donut's (layout "swin"): their tensors outside the blocks are named by their paths in the base model.
+    # Swin, Swin V2, Donut's and MaskFormer's (layout "swin"): their tensors outside the blocks are named by their paths in the base model.
     **{model_type: EncoderPaths(body, "encoder.layers", frozenset({"embeddings", "stages", "final_norm"}),
                                 stage_blocks="encoder.layers.{stage}.blocks")
        for model_type, body in (("swin", "swin"), ("swinv2", "swinv2"), ("donut-swin", "donut"))},
+    # MaskFormerSwinBackbone holds the model under `model` (MaskFormerSwinModel: at the top).
+    "maskformer-swin": EncoderPaths("model", "encoder.layers", frozenset({"embeddings", "stages", "final_norm"}),
+                                    head_classes=frozenset({"MaskFormerSwinBackbone"}),
+                                    stage_blocks="encoder.layers.{stage}.blocks"),
 }
 
 

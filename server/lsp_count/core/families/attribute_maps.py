@@ -57,6 +57,7 @@ KEYS_SET_AFTER_FIELDS: dict[str, tuple[str, ...]] = {
     "longt5": ("head_dim", "hidden_size", "num_attention_heads", "num_hidden_layers"),
     "m2m_100": ("hidden_size", "num_attention_heads", "num_hidden_layers"),
     "marian": ("hidden_size", "num_attention_heads", "num_hidden_layers"),
+    "maskformer-swin": ("num_attention_heads",),
     "mbart": ("hidden_size", "num_attention_heads", "num_hidden_layers"),
     "mellum": ("num_local_experts", "num_nextn_predict_layers"),
     "mimo_v2_flash": ("num_local_experts",),

@@ -1,11 +1,11 @@
-"""Hierarchical windowed vision transformers: Swin, Swin V2 and Donut's Swin encoder (layout "swin",
-layouts/swin.py).
+"""Hierarchical windowed vision transformers: Swin, Swin V2, Donut's Swin encoder and MaskFormer's Swin backbone
+(layout "swin", layouts/swin.py).
 
 A patch embedding (a Conv2d and its LayerNorm, optional absolute positions), stages of windowed attention blocks
 (``depths`` blocks with ``num_heads`` heads each, width embed_dim × 2^stage; every block a relative position bias
 table of (2 × window_size - 1)² × heads), a patch merging between stages (LayerNorm over 4C, a 4C → 2C Linear),
-a final LayerNorm; the image-classification and masked-image-modeling classes. Swin V2 and donut-swin differ in
-switches (see SWINV2_FIELDS, DONUT_SWIN_FIELDS). The class defaults are transformers 5.25's configuration_swin.py and configuration_swinv2.py. Encoders keep no KV cache.
+a final LayerNorm; the image-classification and masked-image-modeling classes. Swin V2, donut-swin and
+maskformer-swin differ in switches (see SWINV2_FIELDS, DONUT_SWIN_FIELDS, MASKFORMER_SWIN_FIELDS). The class defaults are transformers 5.25's configuration_swin.py and configuration_swinv2.py. Encoders keep no KV cache.
 """
 
 from __future__ import annotations
@@ -142,6 +142,28 @@ DONUT_SWIN_FIELDS: dict[str, Field] = {
 }
 
 
+# MaskFormer's Swin backbone: Donut's blocks and positions with Swin's final LayerNorm; its backbone class adds a
+# LayerNorm after every stage.
+MASKFORMER_SWIN_FIELDS: dict[str, Field] = {
+    **DONUT_SWIN_FIELDS,
+    "final_norm": fixed(True),
+    "out_features": Field(("out_features",), None, "strs", doc="the stages the backbone returns"),
+    "out_indices": Field(("out_indices",), None, "ints", minimum=0, doc="the stages the backbone returns, by index"),
+}
+
+
+def check_backbone_stem(spec: ModelSpec) -> list[Problem]:
+    """MaskFormerSwinBackbone refuses the stem among its outputs (out_features "stem", out_indices 0)."""
+    v = spec.values
+    if spec.head != "backbone":
+        return []
+    if "stem" in (v.get("out_features") or ()) or 0 in (v.get("out_indices") or ()):
+        return [Problem("error", "LC103", f"{spec.architecture} does not return the stem (out_features \"stem\" or "
+                                          "out_indices 0): its class refuses it",
+                        spec.key_span("out_features") or spec.key_span("out_indices") or spec.span)]
+    return []
+
+
 SWIN_HEADS = {"SwinModel": "base", "SwinForImageClassification": "image_classification",
               "SwinForMaskedImageModeling": "masked_image_modeling"}
 
@@ -150,10 +172,14 @@ SWINV2_HEADS = {"Swinv2Model": "base", "Swinv2ForImageClassification": "image_cl
 
 DONUT_SWIN_HEADS = {"DonutSwinModel": "base", "DonutSwinForImageClassification": "image_classification"}
 
+MASKFORMER_SWIN_HEADS = {"MaskFormerSwinModel": "base", "MaskFormerSwinBackbone": "backbone"}
+
 FAMILIES: tuple[Family, ...] = (
     Family("swin", "swin", "SwinForImageClassification", FIELDS, SWIN_HEADS, checks=(check_stages,)),
     Family("swinv2", "swin", "Swinv2ForImageClassification", SWINV2_FIELDS, SWINV2_HEADS,
            checks=(check_float_mlp_ratio, check_stages)),
     Family("donut-swin", "swin", "DonutSwinModel", DONUT_SWIN_FIELDS, DONUT_SWIN_HEADS,
            checks=(check_float_mlp_ratio, check_stages)),
+    Family("maskformer-swin", "swin", "MaskFormerSwinModel", MASKFORMER_SWIN_FIELDS, MASKFORMER_SWIN_HEADS,
+           checks=(check_float_mlp_ratio, check_stages, check_backbone_stem)),
 )

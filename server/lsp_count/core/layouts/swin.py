@@ -95,6 +95,11 @@ def build_swin(spec: ModelSpec) -> ParamNode:
             ParamNode("final_norm", path_norm("layernorm", final)) if spec.values["final_norm"] else None)
     if head == "base":
         return node(spec.architecture, *base)
+    if head == "backbone":  # (MaskFormer's: a LayerNorm after every stage, whatever out_features picks)
+        norms = tuple(t for s, width in enumerate(stage_widths(spec))
+                      for t in path_norm(f"hidden_states_norms.{s}", width))
+        return node(spec.architecture, *base, ParamNode("stage_norms", norms, source=spec.key_span("depths"),
+                                                        key="depths"))
     if head == "image_classification":  # (no Linear where num_labels is 0: an Identity)
         labels = head_labels(spec.values)
         classifier = ParamNode("classifier", path_linear("classifier", final, labels) if labels > 0 else (),
