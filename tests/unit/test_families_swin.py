@@ -152,3 +152,11 @@ def test_an_encoder_keeps_no_kv_cache() -> None:
     report = estimate_memory(count({**SMALL, "architectures": ["SwinForImageClassification"]}), Settings())
     assert report.line("kv_cache") is None
     assert any("no KV cache" in n for n in report.notes)
+
+
+@pytest.mark.parametrize("mode", ["inference", "train"])
+def test_its_activations_are_said_not_modelled_rather_than_given_per_token(mode: str) -> None:
+    # Swin's tokens and widths change at each stage: the per-token activation model does not apply.
+    report = estimate_memory(count({**SMALL, "architectures": ["SwinForImageClassification"]}), Settings(mode=mode))
+    assert report.line("activations") is None
+    assert any("hierarchical vision transformer" in n and "not modelled" in n for n in report.notes)

@@ -1770,12 +1770,15 @@ def _estimate(model: ModelReport, settings: Settings, facts: _TreeFacts) -> Memo
     if training and s.reference_model is not None:
         lines.append(_reference_line(s, facts, tp, pp, dp, parallel, zero3))
 
-    # (the activation model counts per token through transformer layers; a convolutional backbone's are per image,
-    # by its feature maps' sizes, which nothing here models)
-    convnet = model.spec is not None and model.spec.family.layout == "convnet"
+    # (the activation model counts per token through layers of one width; a convolutional backbone's are per image,
+    # by its feature maps' sizes, and a hierarchical vision transformer's (Swin) tokens and widths change at each
+    # stage: nothing here models either)
+    layout = model.spec.family.layout if model.spec is not None else None
+    convnet = layout in ("convnet", "swin")
     if convnet:
-        notes.append("activations of a convolutional backbone (feature maps per image) are not modelled yet; "
-                     "not included")
+        what = "a convolutional backbone (feature maps per image)" if layout == "convnet" else \
+            "a hierarchical vision transformer (tokens and widths per stage)"
+        notes.append(f"activations of {what} are not modelled yet; not included")
     if training:
         if not convnet:
             act, source = training_activations(model, s, plan.compute, s.mode in ("lora", "qlora"), facts)
