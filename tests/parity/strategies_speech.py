@@ -1,16 +1,20 @@
-"""Random small speech-encoder configs (wav2vec 2.0, HuBERT, data2vec-audio, WavLM: layout "speech_encoder"), written as a config.json
+"""Random small speech-encoder configs (wav2vec 2.0, HuBERT, data2vec-audio, WavLM, UniSpeech, UniSpeech-SAT: layout
+"speech_encoder"), written as a config.json
 would be: a feature encoder of 1 to 4 convolutions (group or layer norm, with or without biases), an encoder of
 any width the heads and positional-convolution groups divide, pre- or post-norm layers with or without attention
 adapters, SpecAugment probabilities that do or do not hold the mask vector, the convolutional adapter, and each
 head class's own sizes (TDNN layers, the quantizer's codebooks), with any head class of the family; and each kin's
 own keys (HuBERT's projection norm and positional batch norm, data2vec's positional-convolution stack, WavLM's
-buckets). Keys a family's config class lacks are written to all alike: the class keeps them unread."""
+buckets, UniSpeech's phonetic classes, UniSpeech-SAT's clusters). Keys a family's config class lacks are written to all alike: the class keeps them unread."""
 
 from __future__ import annotations
 
 from hypothesis import strategies as st
 
 from .strategies import STRATEGIES, _maybe, draw_architecture
+
+
+_UNFILLED_OUTPUT_WIDTH = ("hubert", "unispeech", "unispeech-sat")
 
 
 def speech_config(draw, model_type: str) -> dict:
@@ -38,10 +42,11 @@ def speech_config(draw, model_type: str) -> dict:
     _maybe(draw, "classifier_proj_size", draw(st.integers(1, 20)), cfg)
     if not arch.endswith("Classification"):  # (the classification classes refuse an adapter)
         _maybe(draw, "add_adapter", draw(st.booleans()), cfg)
-        # (HuBERT's config class does not fill output_hidden_size: its CTC head needs it with add_adapter)
-        _maybe(draw, "output_hidden_size", draw(st.sampled_from([hidden, 5] if model_type == "hubert" else
-                                                                [None, hidden, 5])), cfg,
-               False if model_type == "hubert" else None)
+        # (HuBERT's and UniSpeech's config classes do not fill output_hidden_size: their CTC heads need it with
+        # add_adapter)
+        unfilled = model_type in _UNFILLED_OUTPUT_WIDTH
+        _maybe(draw, "output_hidden_size", draw(st.sampled_from([hidden, 5] if unfilled else [None, hidden, 5])), cfg,
+               False if unfilled else None)
         _maybe(draw, "adapter_kernel_size", draw(st.integers(1, 4)), cfg)
         _maybe(draw, "num_adapter_layers", draw(st.integers(0, 3)), cfg)
     if model_type == "hubert":
@@ -52,11 +57,15 @@ def speech_config(draw, model_type: str) -> dict:
         _maybe(draw, "conv_pos_kernel_size", draw(st.integers(1, 7)), cfg)
     if model_type == "wavlm":
         _maybe(draw, "num_buckets", draw(st.integers(1, 40)), cfg)
+    if model_type == "unispeech":
+        _maybe(draw, "num_ctc_classes", draw(st.integers(0, 12)), cfg)
+    if model_type == "unispeech-sat":
+        _maybe(draw, "num_clusters", draw(st.integers(0, 12)), cfg)
     tdnn = draw(st.integers(1, 3))
     _maybe(draw, "tdnn_dim", draw(st.lists(st.integers(1, 12), min_size=tdnn, max_size=tdnn)), cfg)
     _maybe(draw, "tdnn_kernel", draw(st.lists(st.integers(1, 4), min_size=5, max_size=6)), cfg)
     _maybe(draw, "xvector_output_dim", draw(st.integers(1, 16)), cfg)
-    codebooks = draw(st.integers(1, 3))
+    codebooks = draw(st.sampled_from([1, 2, 4]))  # (each divides the default codevector_dim, 256, where it is absent)
     _maybe(draw, "num_codevector_groups", codebooks, cfg)
     _maybe(draw, "codevector_dim", codebooks * draw(st.integers(1, 8)) if "num_codevector_groups" in cfg else 2 * 4,
            cfg)
@@ -68,4 +77,6 @@ def speech_config(draw, model_type: str) -> dict:
 STRATEGIES.update({"wav2vec2": lambda draw: speech_config(draw, "wav2vec2"),
                    "hubert": lambda draw: speech_config(draw, "hubert"),
                    "data2vec-audio": lambda draw: speech_config(draw, "data2vec-audio"),
-                   "wavlm": lambda draw: speech_config(draw, "wavlm")})
+                   "wavlm": lambda draw: speech_config(draw, "wavlm"),
+                   "unispeech": lambda draw: speech_config(draw, "unispeech"),
+                   "unispeech-sat": lambda draw: speech_config(draw, "unispeech-sat")})

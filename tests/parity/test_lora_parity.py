@@ -498,7 +498,7 @@ ENCODER_CONFIGS = {
                        pad_token_id=0, bos_token_id=0, eos_token_id=0, cls_token_id=0, sep_token_id=0),
     "albert": dict(hidden_size=16, embedding_size=8, num_hidden_layers=5, num_hidden_groups=2, inner_group_num=3,
                    num_attention_heads=2, intermediate_size=32, vocab_size=50),
-    # The speech encoders: wav2vec2's and HuBERT's pre-norm layers with attention adapters (linear_1, linear_2).
+    # The speech encoders: wav2vec2's, HuBERT's and UniSpeech's pre-norm layers with attention adapters (linear_1, linear_2).
     **{model_type: dict(hidden_size=8, num_hidden_layers=2, num_attention_heads=2, intermediate_size=12,
                         conv_dim=[4, 4], conv_kernel=[3, 2], conv_stride=[2, 2], num_conv_pos_embeddings=3,
                         num_conv_pos_embedding_groups=2, num_codevector_groups=2, num_codevectors_per_group=3,
@@ -506,7 +506,9 @@ ENCODER_CONFIGS = {
                         xvector_output_dim=4, **extra)
        for model_type, extra in (("wav2vec2", {"do_stable_layer_norm": True, "adapter_attn_dim": 3}),
                                  ("hubert", {"do_stable_layer_norm": True, "adapter_attn_dim": 3}),
-                                 ("data2vec-audio", {}), ("wavlm", {"num_buckets": 10}))},
+                                 ("data2vec-audio", {}), ("wavlm", {"num_buckets": 10}),
+                                 ("unispeech", {"do_stable_layer_norm": True, "adapter_attn_dim": 3}),
+                                 ("unispeech-sat", {"do_stable_layer_norm": True, "adapter_attn_dim": 3}))},
     "clip_vision_model": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32,
                               image_size=32, patch_size=16, projection_dim=8),
     "clip_text_model": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32,

@@ -1,4 +1,5 @@
-"""The speech encoders (layout "speech_encoder": wav2vec2, hubert, data2vec-audio, wavlm), without torch: each head
+"""The speech encoders (layout "speech_encoder": wav2vec2, hubert, data2vec-audio, wavlm, unispeech, unispeech-sat),
+without torch: each head
 class's class defaults as transformers 5.25 builds them on the meta device (``sum(p.numel() for p in
 model.parameters())``, taken there once), small configs counted by hand (the arithmetic in each test), the configs
 their classes refuse, and the memory estimate's word on the cache (an encoder keeps none). LoRA against peft where
@@ -33,6 +34,16 @@ CLASS_DEFAULTS = {
     ("wavlm", "WavLMForSequenceClassification"): 94_579_314,
     ("wavlm", "WavLMForAudioFrameClassification"): 94_383_474,
     ("wavlm", "WavLMForXVector"): 100_493_132,
+    ("unispeech", "UniSpeechModel"): 94_371_712,
+    ("unispeech", "UniSpeechForCTC"): 94_396_320,
+    ("unispeech", "UniSpeechForSequenceClassification"): 94_569_090,
+    ("unispeech", "UniSpeechForPreTraining"): 95_106_640,
+    ("unispeech-sat", "UniSpeechSatModel"): 94_371_712,
+    ("unispeech-sat", "UniSpeechSatForCTC"): 94_396_320,
+    ("unispeech-sat", "UniSpeechSatForSequenceClassification"): 94_569_090,
+    ("unispeech-sat", "UniSpeechSatForAudioFrameClassification"): 94_373_250,
+    ("unispeech-sat", "UniSpeechSatForXVector"): 100_482_908,
+    ("unispeech-sat", "UniSpeechSatForPreTraining"): 95_535_872,
 }
 
 
@@ -113,6 +124,34 @@ def test_kin_by_hand() -> None:
     assert total(wl) == BASE + LAYER + 2 * (2 + 40) + 20
 
 
+def test_unispeech_by_hand() -> None:
+    quantizer = {"num_codevector_groups": 2, "num_codevectors_per_group": 3, "codevector_dim": 4,
+                 "proj_codevector_dim": 5}
+    u = {"model_type": "unispeech", **SMALL, **quantizer}
+    assert total({**u, "architectures": ["UniSpeechModel"]}) == BASE
+    # codevectors 1 × (2 groups · 3) × (4 / 2), weight_proj (from conv_dim[-1]) 4·6 + 6, project_q 4·5 + 5,
+    # project_hid back to the width 5·8 + 8, ctc_proj 8·6 + 6 over 6 phonetic classes
+    assert total({**u, "architectures": ["UniSpeechForPreTraining"], "num_ctc_classes": 6}) == \
+        BASE + 12 + 30 + 25 + 48 + 54
+    # UniSpeech-SAT: the mask vector (8) whatever SpecAugment says
+    s = {"model_type": "unispeech-sat", **SMALL, **quantizer}
+    assert total({**s, "architectures": ["UniSpeechSatModel"]}) == BASE + 8
+    # codevectors 12, weight_proj (from hidden_size) 8·6 + 6, project_hid 8·5 + 5, project_q 4·5 + 5,
+    # speaker_proj 8·4 + 4, label_embeddings_concat 7 clusters × 4, layer_norm_for_extract 8 + 8
+    assert total({**s, "architectures": ["UniSpeechSatForPreTraining"], "num_clusters": 7}) == \
+        BASE + 8 + 12 + 54 + 45 + 25 + 36 + 28 + 16
+    # the CTC head reads add_adapter and output_hidden_size, the model builds no adapter: lm_head 5·10 + 10
+    assert total({**s, "architectures": ["UniSpeechSatForCTC"], "vocab_size": 10, "add_adapter": True,
+                  "output_hidden_size": 5}) == BASE + 8 + 60
+
+
+def test_no_layers_build_whatever_the_heads() -> None:
+    """Only the layers' attention checks that the heads divide the width: with none, the model builds."""
+    config = {"model_type": "unispeech", **SMALL, "architectures": ["UniSpeechModel"], "num_attention_heads": 3}
+    assert error_messages(config)
+    assert total({**config, "num_hidden_layers": 0}) == BASE - LAYER
+
+
 @pytest.mark.parametrize(("config", "needle"), [
     ({"model_type": "wav2vec2", "conv_kernel": [10, 3]}, "as long as each other"),
     ({"model_type": "wav2vec2", "feat_extract_norm": "batch"}, 'neither "group" nor "layer"'),
@@ -127,6 +166,12 @@ def test_kin_by_hand() -> None:
     ({"model_type": "hubert", "architectures": ["HubertForCTC"], "add_adapter": True}, "output_hidden_size is not given"),
     ({"model_type": "hubert", "do_stable_layer_norm": True, "adapter_attn_dim": 3.0}, "is not a whole number"),
     ({"model_type": "wavlm", "num_attention_heads": 5}, "does not divide hidden_size"),
+    ({"model_type": "unispeech", "architectures": ["UniSpeechForPreTraining"], "num_codevector_groups": 3},
+     "not a multiple of num_codevector_groups"),
+    ({"model_type": "unispeech-sat", "architectures": ["UniSpeechSatForCTC"], "add_adapter": True},
+     "output_hidden_size is not given"),
+    ({"model_type": "unispeech-sat", "architectures": ["UniSpeechSatForCTC"], "vocab_size": None},
+     '"vocab_size": null'),
 ])
 def test_refused_as_transformers_refuses(config: dict, needle: str) -> None:
     messages = error_messages(config)
@@ -142,16 +187,19 @@ def test_no_kv_cache() -> None:
 
 @pytest.mark.parametrize(("model_type", "architecture"), [
     ("wav2vec2", "Wav2Vec2ForCTC"), ("wav2vec2", "Wav2Vec2Model"), ("wav2vec2", "Wav2Vec2ForSequenceClassification"),
-    ("wav2vec2", "Wav2Vec2ForPreTraining"), ("hubert", "HubertForCTC"), ("wavlm", "WavLMForCTC")])
+    ("wav2vec2", "Wav2Vec2ForPreTraining"), ("hubert", "HubertForCTC"), ("wavlm", "WavLMForCTC"),
+    ("unispeech", "UniSpeechForPreTraining"), ("unispeech-sat", "UniSpeechSatForPreTraining")])
 @pytest.mark.parametrize("targets", [
     ["q_proj", "v_proj", "lm_head"], ["linear_1", "gru_rel_pos_linear", "projection"], "all-linear",
     r".*\.layers\.0\.attention\.(q|v)_proj", r".*encoder\.layers\.\d+\.feed_forward\.intermediate_dense",
-    r"wav2vec2\.feature_projection\.projection", r".*adapter_layer\.linear_1", r"(classifier|projector|project_q)"])
+    r"wav2vec2\.feature_projection\.projection", r".*adapter_layer\.linear_1",
+    r"(classifier|projector|project_q|ctc_proj|speaker_proj)"])
 def test_lora_matches_peft(tmp_path, model_type: str, architecture: str, targets) -> None:
     """peft adapts the CTC head's lm_head under all-linear (the class has no output embeddings); regexes reach the
-    modules by their full names (the base model under wav2vec2 / hubert / wavlm in the head classes)."""
+    modules by their full names (the base model under wav2vec2 / hubert / wavlm / unispeech / unispeech_sat in
+    the head classes)."""
     pytest.importorskip("peft")
     config = {"model_type": model_type, "architectures": [architecture], **SMALL, "num_hidden_layers": 2}
-    if model_type == "wav2vec2":
+    if model_type in ("wav2vec2", "unispeech", "unispeech-sat"):
         config.update(do_stable_layer_norm=True, adapter_attn_dim=3)
     assert lora_counts(tmp_path, config, targets) == peft_lora_counts(config, targets)

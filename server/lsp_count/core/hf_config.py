@@ -213,7 +213,9 @@ def consistency_problems(spec: ModelSpec) -> list[Problem]:
     v = spec.values
     out: list[Problem] = []
     hidden, heads = v.get("hidden_size"), v.get("num_heads")
-    if isinstance(hidden, int) and isinstance(heads, int) and "head_dim" in spec.family.fields:
+    # (where only the layers' attention checks the heads, a model of no layers builds whatever they are)
+    unchecked = bool(v.get("heads_checked_in_layers")) and v.get("num_layers") == 0
+    if isinstance(hidden, int) and isinstance(heads, int) and "head_dim" in spec.family.fields and not unchecked:
         # A head width the file gives, or the class fixes (Seed-OSS: 128 for 80 heads of 4,096), need not divide.
         # GLM-4-MoE's default 96 heads of a 4,096 width: its class floors the head width (42), and the
         # model runs, its attention 4,032 wide (floor_head_dim).

@@ -265,7 +265,7 @@ ENCODER_PATHS: dict[str, EncoderPaths] = {
     # The speech encoders (layout "speech_encoder"): their tensors are named by their paths in the base model.
     **{model_type: EncoderPaths(body, "encoder.layers", _SPEECH_BODY_NODES)
        for model_type, body in (("wav2vec2", "wav2vec2"), ("hubert", "hubert"), ("data2vec-audio", "data2vec_audio"),
-                                ("wavlm", "wavlm"))},
+                                ("wavlm", "wavlm"), ("unispeech", "unispeech"), ("unispeech-sat", "unispeech_sat"))},
     # CLIP's and SigLIP's single towers: the stack at the top of the bare classes (transformers 5).
     "clip_vision_model": EncoderPaths("vision_model", "encoder.layers"),
     "clip_text_model": EncoderPaths("text_model", "encoder.layers"),

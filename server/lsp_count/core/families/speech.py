@@ -1,4 +1,5 @@
-"""Speech encoders: wav2vec 2.0, HuBERT, data2vec-audio and WavLM (layout "speech_encoder", layouts/speech.py).
+"""Speech encoders: wav2vec 2.0, HuBERT, data2vec-audio, WavLM, UniSpeech and UniSpeech-SAT (layout "speech_encoder",
+layouts/speech.py).
 
 A convolutional feature encoder over the raw waveform (one Conv1d per entry of conv_dim; the first normed by a
 GroupNorm, or every one by a LayerNorm, per feat_extract_norm), a feature projection (LayerNorm and Linear from
@@ -6,7 +7,7 @@ conv_dim[-1] to hidden_size), a weight-normed positional convolution (its weight
 encoder (post-norm, or pre-norm where do_stable_layer_norm, whose layers may carry attention adapters), a learned
 mask vector where SpecAugment masks anything, an optional convolutional adapter; and the head classes (CTC,
 sequence and frame classification, x-vector, pre-training's quantizer). The class defaults are transformers 5.25's
-configuration_<wav2vec2|hubert|data2vec_audio|wavlm>.py. Encoders keep no KV cache.
+configuration_<wav2vec2|hubert|data2vec_audio|wavlm|unispeech|unispeech_sat>.py. Encoders keep no KV cache.
 
 The kin differ in switches (fields no key sets where the family has no such choice): ``feature_projection_norm``
 (HuBERT's feat_proj_layer_norm: the projection's LayerNorm), ``pos_conv_layers`` and ``pos_conv_kernel`` (data2vec's
@@ -15,7 +16,9 @@ positional embedding is a stack of plain convolutions, each followed by a LayerN
 convolution in place of the weight norm), ``conv_adapter`` (whether the bare model builds the convolutional adapter
 add_adapter asks for: HuBERT's CTC head reads add_adapter and output_hidden_size but its model has no adapter), and
 ``relative_buckets`` (WavLM's gated relative position bias: every layer's gru_rel_pos_const and gru_rel_pos_linear,
-layer 0's rel_attn_embed of num_buckets rows; None: none).
+layer 0's rel_attn_embed of num_buckets rows; None: none), ``mask_vector_always`` (UniSpeech-SAT's model holds the
+mask vector whatever SpecAugment masks) and ``pretraining`` (what the pre-training class holds beside the quantizer:
+"contrastive", wav2vec 2.0's; "phonetic_ctc", UniSpeech's; "speaker", UniSpeech-SAT's; layouts/speech.py).
 """
 
 from __future__ import annotations
@@ -35,6 +38,8 @@ FIELDS: dict[str, Field] = {
     "num_heads": Field(("num_attention_heads",), 12, doc="attention heads per layer"),
     "head_dim": fixed(Derived(lambda v: v["hidden_size"] // v["num_heads"], "hidden_size / num_attention_heads")),
     "heads_divide_hidden": fixed(True),
+    # (the config classes do not check the heads; each layer's attention does: no layer, no check)
+    "heads_checked_in_layers": fixed(True),
     "intermediate_size": Field(("intermediate_size",), 3072, doc="width of each layer's feed-forward"),
     "feat_extract_norm": Field(("feat_extract_norm",), "group", "str", null="reject",
                                doc='"group": a GroupNorm after the first convolution; "layer": a LayerNorm after each'),
@@ -52,6 +57,8 @@ FIELDS: dict[str, Field] = {
     "feature_projection_norm": fixed(True),
     "conv_adapter": fixed(True),
     "relative_buckets": fixed(None),
+    "mask_vector_always": fixed(False),
+    "pretraining": fixed("contrastive"),
     "num_conv_pos_embedding_groups": Field(("num_conv_pos_embedding_groups",), 16,
                                            doc="groups of the positional convolution (must divide hidden_size)"),
     "do_stable_layer_norm": Field(("do_stable_layer_norm",), False, "bool",
@@ -163,6 +170,21 @@ _XVECTOR = ("tdnn_dim", "tdnn_kernel", "xvector_output_dim")
 # (wav2vec 2.0's config class alone takes a null vocab_size: its CTC head then refuses it)
 _STRICT_VOCAB = {"vocab_size": Field(("vocab_size",), 32, doc=FIELDS["vocab_size"].doc)}
 
+# Kin whose config class declares neither add_adapter nor adapter_attn_dim, but keeps them where a file writes them,
+# and whose classes read them: the pre-norm layers' attention adapters, the CTC head's width (no convolutional
+# adapter in the model).
+_NO_MODEL_ADAPTER = {
+    # (undeclared: the class keeps whatever a file writes, a null read as false, a float as a float, which
+    # fails only where the model builds with it: check_speech)
+    "adapter_attn_dim": Field(("adapter_attn_dim",), None, "any", doc=FIELDS["adapter_attn_dim"].doc),
+    "output_hidden_size": Field(("output_hidden_size",), None, "any",
+                                doc="the CTC head's width where add_adapter (no default: give it then)"),
+    "add_adapter": Field(("add_adapter",), False, "bool", null="false",
+                         doc="widens the CTC head to output_hidden_size (the model builds no adapter)"),
+    "conv_adapter": fixed(False),
+}
+_MODEL_ADAPTER = ("adapter_kernel_size", "num_adapter_layers")
+
 FAMILIES: tuple[Family, ...] = (
     speech("wav2vec2", "Wav2Vec2", tuple(HEADS)),
     # HuBERT: wav2vec 2.0's model without the quantizer, the x-vector and frame heads or the convolutional adapter
@@ -176,15 +198,8 @@ FAMILIES: tuple[Family, ...] = (
                                          doc="a BatchNorm1d before a plain positional convolution, in place of its "
                                              "weight norm"),
             "pos_conv_weight_norm": fixed(Derived(lambda v: not v["pos_conv_batch_norm"], "not conv_pos_batch_norm")),
-            # (undeclared: the class keeps whatever a file writes, a null read as false, a float as a float, which
-            # fails only where the model builds with it: check_speech)
-            "adapter_attn_dim": Field(("adapter_attn_dim",), None, "any", doc=FIELDS["adapter_attn_dim"].doc),
-            "output_hidden_size": Field(("output_hidden_size",), None, "any",
-                                        doc="the CTC head's width where add_adapter (no default: give it then)"),
-            "add_adapter": Field(("add_adapter",), False, "bool", null="false",
-                                 doc="widens the CTC head to output_hidden_size (the model builds no adapter)"),
-            "conv_adapter": fixed(False)},
-           _STRICT_VOCAB, without=(*_QUANTIZER, *_XVECTOR, "adapter_kernel_size", "num_adapter_layers")),
+            **_NO_MODEL_ADAPTER},
+           _STRICT_VOCAB, without=(*_QUANTIZER, *_XVECTOR, *_MODEL_ADAPTER)),
     # data2vec-audio: a LayerNorm after every feature convolution, a stack of num_conv_pos_embeddings plain
     # positional convolutions conv_pos_kernel_size wide, post-norm layers only (no attention adapters).
     speech("data2vec-audio", "Data2VecAudio", ("Model", "ForCTC", "ForSequenceClassification",
@@ -202,4 +217,21 @@ FAMILIES: tuple[Family, ...] = (
            {"adapter_attn_dim": fixed(None),
             "relative_buckets": Field(("num_buckets",), 320, doc="rows of layer 0's relative-position table")},
            _STRICT_VOCAB, without=_QUANTIZER),
+    # UniSpeech: HuBERT's model (no convolutional adapter) with wav2vec 2.0's projection norm and weight-normed
+    # positional convolution; its pre-training class projects quantized features back to hidden_size and scores
+    # num_ctc_classes phonetic classes (ctc_proj).
+    speech("unispeech", "UniSpeech", ("Model", "ForCTC", "ForSequenceClassification", "ForPreTraining"),
+           _NO_MODEL_ADAPTER,
+           {"pretraining": fixed("phonetic_ctc"),
+            "num_ctc_classes": Field(("num_ctc_classes",), 80, minimum=0,
+                                     doc="phonetic classes the pre-training class's ctc_proj scores")},
+           _STRICT_VOCAB, without=(*_XVECTOR, *_MODEL_ADAPTER)),
+    # UniSpeech-SAT: the same model, which always holds the mask vector; every wav2vec 2.0 head class; its
+    # pre-training class quantizes the encoder's output and adds a speaker projection, the cluster label table and a
+    # LayerNorm.
+    speech("unispeech-sat", "UniSpeechSat", tuple(HEADS), _NO_MODEL_ADAPTER,
+           {"mask_vector_always": fixed(True), "pretraining": fixed("speaker"),
+            "num_clusters": Field(("num_clusters",), 504, minimum=0,
+                                  doc="rows of the pre-training class's cluster label table")},
+           _STRICT_VOCAB, without=_MODEL_ADAPTER),
 )

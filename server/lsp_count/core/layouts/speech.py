@@ -115,7 +115,7 @@ def _base(spec: ModelSpec) -> tuple[ParamNode | None, ...]:
     if v["feature_projection_norm"]:
         projection = path_norm("feature_projection.layer_norm", last) + projection
     masked = (Tensor("masked_spec_embed", (h,), "other", "masked_spec_embed"),) \
-        if v["mask_time_prob"] > 0 or v["mask_feature_prob"] > 0 else ()  # type: ignore[operator]
+        if v["mask_vector_always"] or v["mask_time_prob"] > 0 or v["mask_feature_prob"] > 0 else ()  # type: ignore[operator]
     embeddings = ParamNode("embeddings", projection + masked, (_positional_conv(spec),),
                            source=spec.key_span("hidden_size"), key="hidden_size")
     layers = node("layers", *_layer(spec), repeat=spec.int("num_layers"), source=spec.key_span("num_layers"),
@@ -174,11 +174,30 @@ def build_speech_encoder(spec: ModelSpec) -> ParamNode:
         tensors += (Tensor("objective.weight", (out, labels), "other", "objective"),)
         return node(spec.architecture, *base, _layer_weights(spec), ParamNode("score", tensors))
     if spec.head == "pretraining":
-        groups, per_group = spec.int("num_codevector_groups"), spec.int("num_codevectors_per_group")
-        dim, proj = spec.int("codevector_dim"), spec.int("proj_codevector_dim")
-        last = v["conv_dim"][-1]  # type: ignore[index]
-        tensors = (Tensor("quantizer.codevectors", (1, groups * per_group, dim // groups), "other", "quantizer"),
-                   *path_linear("quantizer.weight_proj", last, groups * per_group),
-                   *linear("project_hid", h, proj, True), *linear("project_q", dim, proj, True))
-        return node(spec.architecture, *base, ParamNode("pretraining_head", tensors))
+        return node(spec.architecture, *base, ParamNode("pretraining_head", _pretraining_head(spec)))
     raise AssertionError(spec.head)
+
+
+def _pretraining_head(spec: ModelSpec) -> tuple[Tensor, ...]:
+    """The pre-training class's own tensors: a Gumbel quantizer (its codebooks and a Linear choosing entries, over the
+    feature encoder's output, or the encoder's width where "speaker") and project_q (codevectors → proj); then, by
+    ``pretraining``: "contrastive" (wav2vec 2.0: project_hid hidden → proj), "phonetic_ctc" (UniSpeech: project_hid
+    proj → hidden, then ctc_proj hidden → num_ctc_classes), "speaker" (UniSpeech-SAT: project_hid hidden → proj,
+    speaker_proj hidden → codevector_dim, the cluster label table num_clusters × codevector_dim, and
+    layer_norm_for_extract over hidden)."""
+    v, kind = spec.values, spec.values["pretraining"]
+    h = spec.int("hidden_size")
+    groups, per_group = spec.int("num_codevector_groups"), spec.int("num_codevectors_per_group")
+    dim, proj = spec.int("codevector_dim"), spec.int("proj_codevector_dim")
+    quantized_width = h if kind == "speaker" else v["conv_dim"][-1]  # type: ignore[index]
+    tensors = (Tensor("quantizer.codevectors", (1, groups * per_group, dim // groups), "other", "quantizer"),
+               *path_linear("quantizer.weight_proj", quantized_width, groups * per_group))  # type: ignore[arg-type]
+    if kind == "phonetic_ctc":
+        return tensors + linear("project_q", dim, proj, True) + linear("project_hid", proj, h, True) + linear(
+            "ctc_proj", h, spec.int("num_ctc_classes"), True)
+    tensors += linear("project_hid", h, proj, True) + linear("project_q", dim, proj, True)
+    if kind == "speaker":
+        tensors += linear("speaker_proj", h, dim, True) + (
+            Tensor("label_embeddings_concat", (spec.int("num_clusters"), dim), "other", "label_embeddings_concat"),
+            *path_norm("layer_norm_for_extract", h))
+    return tensors
