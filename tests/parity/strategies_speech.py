@@ -1,11 +1,11 @@
-"""Random small speech-encoder configs (wav2vec 2.0, HuBERT, data2vec-audio, WavLM, UniSpeech, UniSpeech-SAT: layout
-"speech_encoder"), written as a config.json
-would be: a feature encoder of 1 to 4 convolutions (group or layer norm, with or without biases), an encoder of
-any width the heads and positional-convolution groups divide, pre- or post-norm layers with or without attention
-adapters, SpecAugment probabilities that do or do not hold the mask vector, the convolutional adapter, and each
-head class's own sizes (TDNN layers, the quantizer's codebooks), with any head class of the family; and each kin's
-own keys (HuBERT's projection norm and positional batch norm, data2vec's positional-convolution stack, WavLM's
-buckets, UniSpeech's phonetic classes, UniSpeech-SAT's clusters). Keys a family's config class lacks are written to all alike: the class keeps them unread."""
+"""Random small speech-encoder configs (wav2vec 2.0, HuBERT, data2vec-audio, WavLM, UniSpeech, UniSpeech-SAT, SEW:
+layout "speech_encoder"), written as a config.json would be: a feature encoder of 1 to 4 convolutions (group or
+layer norm, with or without biases), an encoder of any width the heads and positional-convolution groups divide,
+pre- or post-norm layers with or without attention adapters, SpecAugment probabilities that do or do not hold the
+mask vector, the convolutional adapter, and each head class's own sizes (TDNN layers, the quantizer's codebooks),
+with any head class of the family; and each kin's own keys (HuBERT's projection norm and positional batch norm,
+data2vec's positional-convolution stack, WavLM's buckets, UniSpeech's phonetic classes, UniSpeech-SAT's clusters,
+SEW's squeeze factor). Keys a family's config class lacks are written to all alike: the class keeps them unread."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from .strategies import STRATEGIES, _maybe, draw_architecture
 
 
-_UNFILLED_OUTPUT_WIDTH = ("hubert", "unispeech", "unispeech-sat")
+_UNFILLED_OUTPUT_WIDTH = ("hubert", "unispeech", "unispeech-sat", "sew")
 
 
 def speech_config(draw, model_type: str) -> dict:
@@ -57,6 +57,10 @@ def speech_config(draw, model_type: str) -> dict:
         _maybe(draw, "conv_pos_kernel_size", draw(st.integers(1, 7)), cfg)
     if model_type == "wavlm":
         _maybe(draw, "num_buckets", draw(st.integers(1, 40)), cfg)
+    if model_type == "sew":  # (conv_dim[-1] equal to hidden_size: no feature projection)
+        _maybe(draw, "squeeze_factor", draw(st.integers(1, 4)), cfg)
+        if draw(st.booleans()):
+            cfg["conv_dim"][-1] = hidden
     if model_type == "unispeech":
         _maybe(draw, "num_ctc_classes", draw(st.integers(0, 12)), cfg)
     if model_type == "unispeech-sat":
@@ -79,4 +83,5 @@ STRATEGIES.update({"wav2vec2": lambda draw: speech_config(draw, "wav2vec2"),
                    "data2vec-audio": lambda draw: speech_config(draw, "data2vec-audio"),
                    "wavlm": lambda draw: speech_config(draw, "wavlm"),
                    "unispeech": lambda draw: speech_config(draw, "unispeech"),
-                   "unispeech-sat": lambda draw: speech_config(draw, "unispeech-sat")})
+                   "unispeech-sat": lambda draw: speech_config(draw, "unispeech-sat"),
+                   "sew": lambda draw: speech_config(draw, "sew")})

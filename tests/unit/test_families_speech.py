@@ -1,5 +1,5 @@
-"""The speech encoders (layout "speech_encoder": wav2vec2, hubert, data2vec-audio, wavlm, unispeech, unispeech-sat),
-without torch: each head
+"""The speech encoders (layout "speech_encoder": wav2vec2, hubert, data2vec-audio, wavlm, unispeech, unispeech-sat,
+sew), without torch: each head
 class's class defaults as transformers 5.25 builds them on the meta device (``sum(p.numel() for p in
 model.parameters())``, taken there once), small configs counted by hand (the arithmetic in each test), the configs
 their classes refuse, and the memory estimate's word on the cache (an encoder keeps none). LoRA against peft where
@@ -44,6 +44,9 @@ CLASS_DEFAULTS = {
     ("unispeech-sat", "UniSpeechSatForAudioFrameClassification"): 94_373_250,
     ("unispeech-sat", "UniSpeechSatForXVector"): 100_482_908,
     ("unispeech-sat", "UniSpeechSatForPreTraining"): 95_535_872,
+    ("sew", "SEWModel"): 93_196_416,
+    ("sew", "SEWForCTC"): 93_221_024,
+    ("sew", "SEWForSequenceClassification"): 93_393_794,
 }
 
 
@@ -145,6 +148,17 @@ def test_unispeech_by_hand() -> None:
                   "output_hidden_size": 5}) == BASE + 8 + 60
 
 
+def test_sew_by_hand() -> None:
+    s = {"model_type": "sew", **SMALL, "architectures": ["SEWModel"], "squeeze_factor": 2}
+    # the model's LayerNorm over the features 4 + 4 and feature_projection 4·8 + 8 (as wav2vec 2.0's pair); the
+    # upsampling Linear 8·(8·2) + 16
+    assert total(s) == BASE + 144
+    assert total({**s, "squeeze_factor": 3}) == BASE + 8 * 24 + 24
+    # conv_dim[-1] equal to hidden_size: no feature_projection; conv 1 is 8·4·2, the model's LayerNorm 8 + 8
+    assert total({**s, "conv_dim": [4, 8]}) == (12 + 8 + 64) + 16 + POSITIONAL + LAYER + 16 + 144
+    assert total({**s, "architectures": ["SEWForCTC"], "vocab_size": 10}) == BASE + 144 + 8 * 10 + 10
+
+
 def test_no_layers_build_whatever_the_heads() -> None:
     """Only the layers' attention checks that the heads divide the width: with none, the model builds."""
     config = {"model_type": "unispeech", **SMALL, "architectures": ["UniSpeechModel"], "num_attention_heads": 3}
@@ -188,16 +202,17 @@ def test_no_kv_cache() -> None:
 @pytest.mark.parametrize(("model_type", "architecture"), [
     ("wav2vec2", "Wav2Vec2ForCTC"), ("wav2vec2", "Wav2Vec2Model"), ("wav2vec2", "Wav2Vec2ForSequenceClassification"),
     ("wav2vec2", "Wav2Vec2ForPreTraining"), ("hubert", "HubertForCTC"), ("wavlm", "WavLMForCTC"),
-    ("unispeech", "UniSpeechForPreTraining"), ("unispeech-sat", "UniSpeechSatForPreTraining")])
+    ("unispeech", "UniSpeechForPreTraining"), ("unispeech-sat", "UniSpeechSatForPreTraining"), ("sew", "SEWForCTC")])
 @pytest.mark.parametrize("targets", [
     ["q_proj", "v_proj", "lm_head"], ["linear_1", "gru_rel_pos_linear", "projection"], "all-linear",
     r".*\.layers\.0\.attention\.(q|v)_proj", r".*encoder\.layers\.\d+\.feed_forward\.intermediate_dense",
     r"wav2vec2\.feature_projection\.projection", r".*adapter_layer\.linear_1",
+    r"sew\.(feature_projection|encoder\.upsample.*)",
     r"(classifier|projector|project_q|ctc_proj|speaker_proj)"])
 def test_lora_matches_peft(tmp_path, model_type: str, architecture: str, targets) -> None:
     """peft adapts the CTC head's lm_head under all-linear (the class has no output embeddings); regexes reach the
-    modules by their full names (the base model under wav2vec2 / hubert / wavlm / unispeech / unispeech_sat in
-    the head classes)."""
+    modules by their full names (the base model under wav2vec2 / hubert / wavlm / unispeech / unispeech_sat / sew
+    in the head classes)."""
     pytest.importorskip("peft")
     config = {"model_type": model_type, "architectures": [architecture], **SMALL, "num_hidden_layers": 2}
     if model_type in ("wav2vec2", "unispeech", "unispeech-sat"):

@@ -244,7 +244,8 @@ class EncoderPaths:
 
 
 # The speech layout's top-level nodes that are the base model's (the rest are the head class's own).
-_SPEECH_BODY_NODES = frozenset({"feature_encoder", "embeddings", "relative_position_bias", "final_norm", "adapter"})
+_SPEECH_BODY_NODES = frozenset({"feature_encoder", "embeddings", "relative_position_bias", "final_norm", "upsample",
+                                "adapter"})
 # Module paths as transformers 5 names them, by model_type (checked by tests/parity/test_lora_parity.py).
 ENCODER_PATHS: dict[str, EncoderPaths] = {
     "bert": EncoderPaths("bert", "encoder.layer"),
@@ -265,7 +266,8 @@ ENCODER_PATHS: dict[str, EncoderPaths] = {
     # The speech encoders (layout "speech_encoder"): their tensors are named by their paths in the base model.
     **{model_type: EncoderPaths(body, "encoder.layers", _SPEECH_BODY_NODES)
        for model_type, body in (("wav2vec2", "wav2vec2"), ("hubert", "hubert"), ("data2vec-audio", "data2vec_audio"),
-                                ("wavlm", "wavlm"), ("unispeech", "unispeech"), ("unispeech-sat", "unispeech_sat"))},
+                                ("wavlm", "wavlm"), ("unispeech", "unispeech"), ("unispeech-sat", "unispeech_sat"),
+                                ("sew", "sew"))},
     # CLIP's and SigLIP's single towers: the stack at the top of the bare classes (transformers 5).
     "clip_vision_model": EncoderPaths("vision_model", "encoder.layers"),
     "clip_text_model": EncoderPaths("text_model", "encoder.layers"),

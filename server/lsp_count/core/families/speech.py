@@ -1,5 +1,5 @@
-"""Speech encoders: wav2vec 2.0, HuBERT, data2vec-audio, WavLM, UniSpeech and UniSpeech-SAT (layout "speech_encoder",
-layouts/speech.py).
+"""Speech encoders: wav2vec 2.0, HuBERT, data2vec-audio, WavLM, UniSpeech, UniSpeech-SAT and SEW (layout
+"speech_encoder", layouts/speech.py).
 
 A convolutional feature encoder over the raw waveform (one Conv1d per entry of conv_dim; the first normed by a
 GroupNorm, or every one by a LayerNorm, per feat_extract_norm), a feature projection (LayerNorm and Linear from
@@ -7,7 +7,7 @@ conv_dim[-1] to hidden_size), a weight-normed positional convolution (its weight
 encoder (post-norm, or pre-norm where do_stable_layer_norm, whose layers may carry attention adapters), a learned
 mask vector where SpecAugment masks anything, an optional convolutional adapter; and the head classes (CTC,
 sequence and frame classification, x-vector, pre-training's quantizer). The class defaults are transformers 5.25's
-configuration_<wav2vec2|hubert|data2vec_audio|wavlm|unispeech|unispeech_sat>.py. Encoders keep no KV cache.
+configuration_<wav2vec2|hubert|data2vec_audio|wavlm|unispeech|unispeech_sat|sew>.py. Encoders keep no KV cache.
 
 The kin differ in switches (fields no key sets where the family has no such choice): ``feature_projection_norm``
 (HuBERT's feat_proj_layer_norm: the projection's LayerNorm), ``pos_conv_layers`` and ``pos_conv_kernel`` (data2vec's
@@ -18,10 +18,15 @@ add_adapter asks for: HuBERT's CTC head reads add_adapter and output_hidden_size
 ``relative_buckets`` (WavLM's gated relative position bias: every layer's gru_rel_pos_const and gru_rel_pos_linear,
 layer 0's rel_attn_embed of num_buckets rows; None: none), ``mask_vector_always`` (UniSpeech-SAT's model holds the
 mask vector whatever SpecAugment masks) and ``pretraining`` (what the pre-training class holds beside the quantizer:
-"contrastive", wav2vec 2.0's; "phonetic_ctc", UniSpeech's; "speaker", UniSpeech-SAT's; layouts/speech.py).
+"contrastive", wav2vec 2.0's; "phonetic_ctc", UniSpeech's; "speaker", UniSpeech-SAT's; layouts/speech.py),
+``bare_feature_projection`` (SEW's: the model's own LayerNorm over the feature encoder's output, then a bare Linear
+only where conv_dim[-1] differs from hidden_size) and ``squeeze_factor`` (SEW's upsampling Linear, hidden →
+hidden × squeeze_factor; None: no squeezing).
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from lsp_count.core.families.common import LABEL_FIELDS
 from lsp_count.core.families.decoders import fixed
@@ -58,6 +63,8 @@ FIELDS: dict[str, Field] = {
     "conv_adapter": fixed(True),
     "relative_buckets": fixed(None),
     "mask_vector_always": fixed(False),
+    "bare_feature_projection": fixed(False),
+    "squeeze_factor": fixed(None),
     "pretraining": fixed("contrastive"),
     "num_conv_pos_embedding_groups": Field(("num_conv_pos_embedding_groups",), 16,
                                            doc="groups of the positional convolution (must divide hidden_size)"),
@@ -234,4 +241,17 @@ FAMILIES: tuple[Family, ...] = (
             "num_clusters": Field(("num_clusters",), 504, minimum=0,
                                   doc="rows of the pre-training class's cluster label table")},
            _STRICT_VOCAB, without=_MODEL_ADAPTER),
+    # SEW: a squeezed encoder (the positional convolution strides squeeze_factor frames, the layers run on pooled
+    # frames, a Linear upsamples them), post-norm layers only, the feature encoder's output normed by the model's
+    # own LayerNorm and projected only where its width differs from hidden_size; the model builds no adapter.
+    speech("sew", "SEW", ("Model", "ForCTC", "ForSequenceClassification"),
+           {**_NO_MODEL_ADAPTER, "adapter_attn_dim": fixed(None), "do_stable_layer_norm": fixed(False),
+            "bare_feature_projection": fixed(True),
+            "squeeze_factor": Field(("squeeze_factor",), 2, doc="frames the encoder pools into one (and upsamples)"),
+            # (its own feature encoder: 13 convolutions, 64 to 512 channels)
+            "conv_dim": replace(FIELDS["conv_dim"], default=(64, 128, 128, 128, 128, 256, 256, 256, 256, 512, 512, 512,
+                                                             512)),
+            "conv_stride": replace(FIELDS["conv_stride"], default=(5, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1)),
+            "conv_kernel": replace(FIELDS["conv_kernel"], default=(10, 3, 1, 3, 1, 3, 1, 3, 1, 2, 1, 2, 1))},
+           _STRICT_VOCAB, without=(*_QUANTIZER, *_XVECTOR, *_MODEL_ADAPTER)),
 )

@@ -111,9 +111,12 @@ def _adapter(spec: ModelSpec) -> ParamNode | None:
 def _base(spec: ModelSpec) -> tuple[ParamNode | None, ...]:
     v = spec.values
     h, last = spec.int("hidden_size"), v["conv_dim"][-1]  # type: ignore[index]
-    projection = path_linear("feature_projection.projection", last, h)
-    if v["feature_projection_norm"]:
-        projection = path_norm("feature_projection.layer_norm", last) + projection
+    if v["bare_feature_projection"]:  # (SEW: the model's own LayerNorm; a Linear only where the widths differ)
+        projection = path_norm("layer_norm", last) + (path_linear("feature_projection", last, h) if last != h else ())
+    else:
+        projection = path_linear("feature_projection.projection", last, h)
+        if v["feature_projection_norm"]:
+            projection = path_norm("feature_projection.layer_norm", last) + projection
     masked = (Tensor("masked_spec_embed", (h,), "other", "masked_spec_embed"),) \
         if v["mask_vector_always"] or v["mask_time_prob"] > 0 or v["mask_feature_prob"] > 0 else ()  # type: ignore[operator]
     embeddings = ParamNode("embeddings", projection + masked, (_positional_conv(spec),),
@@ -121,7 +124,18 @@ def _base(spec: ModelSpec) -> tuple[ParamNode | None, ...]:
     layers = node("layers", *_layer(spec), repeat=spec.int("num_layers"), source=spec.key_span("num_layers"),
                   key="num_layers")
     final = ParamNode("final_norm", path_norm("encoder.layer_norm", h))
-    return _feature_encoder(spec), embeddings, _relative_bias(spec), layers, final, _adapter(spec)
+    return _feature_encoder(spec), embeddings, _relative_bias(spec), layers, final, _upsample(spec), _adapter(spec)
+
+
+def _upsample(spec: ModelSpec) -> ParamNode | None:
+    """A squeezed encoder's upsampling (SEW: the encoder runs on frames pooled squeeze_factor at a time; a Linear
+    hidden → hidden × squeeze_factor spreads each back over as many frames)."""
+    squeeze = spec.values["squeeze_factor"]
+    if squeeze is None:
+        return None
+    h = spec.int("hidden_size")
+    return ParamNode("upsample", path_linear("encoder.upsample.projection", h, h * int(squeeze)),  # type: ignore[call-overload]
+                     source=spec.key_span("squeeze_factor"), key="squeeze_factor")
 
 
 def _relative_bias(spec: ModelSpec) -> ParamNode | None:
