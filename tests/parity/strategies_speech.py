@@ -1,17 +1,20 @@
-"""Random small speech-encoder configs (wav2vec 2.0, HuBERT, data2vec-audio, WavLM, UniSpeech, UniSpeech-SAT, SEW:
-layout "speech_encoder"), written as a config.json would be: a feature encoder of 1 to 4 convolutions (group or
+"""Random small speech-encoder configs (wav2vec 2.0, HuBERT, data2vec-audio, WavLM, UniSpeech, UniSpeech-SAT, SEW,
+wav2vec2-conformer: layout "speech_encoder"), written as a config.json would be: a feature encoder of 1 to 4 convolutions (group or
 layer norm, with or without biases), an encoder of any width the heads and positional-convolution groups divide,
 pre- or post-norm layers with or without attention adapters, SpecAugment probabilities that do or do not hold the
 mask vector, the convolutional adapter, and each head class's own sizes (TDNN layers, the quantizer's codebooks),
 with any head class of the family; and each kin's own keys (HuBERT's projection norm and positional batch norm,
 data2vec's positional-convolution stack, WavLM's buckets, UniSpeech's phonetic classes, UniSpeech-SAT's clusters,
-SEW's squeeze factor). Keys a family's config class lacks are written to all alike: the class keeps them unread."""
+SEW's squeeze factor, the conformer's positions and depthwise kernel). Keys a family's config class lacks are written to all alike: the class keeps them unread."""
 
 from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from .strategies import STRATEGIES, _maybe, draw_architecture
+from .strategies import REQUIRED_KEYS, STRATEGIES, _maybe, draw_architecture
+
+# (wav2vec2-conformer's config class has no vocab_size: its CTC head, the family's architecture, needs one)
+REQUIRED_KEYS["wav2vec2-conformer"] = {"vocab_size": 32}
 
 
 _UNFILLED_OUTPUT_WIDTH = ("hubert", "unispeech", "unispeech-sat", "sew")
@@ -61,6 +64,11 @@ def speech_config(draw, model_type: str) -> dict:
         _maybe(draw, "squeeze_factor", draw(st.integers(1, 4)), cfg)
         if draw(st.booleans()):
             cfg["conv_dim"][-1] = hidden
+    if model_type == "wav2vec2-conformer":
+        _maybe(draw, "position_embeddings_type", draw(st.sampled_from(["relative", "rotary", None])), cfg)
+        _maybe(draw, "conv_depthwise_kernel_size", draw(st.sampled_from([1, 3, 5])), cfg)
+        _maybe(draw, "rotary_embedding_base", draw(st.sampled_from([100, 10000])), cfg)
+        _maybe(draw, "max_source_positions", draw(st.integers(1, 50)), cfg)
     if model_type == "unispeech":
         _maybe(draw, "num_ctc_classes", draw(st.integers(0, 12)), cfg)
     if model_type == "unispeech-sat":
@@ -84,4 +92,5 @@ STRATEGIES.update({"wav2vec2": lambda draw: speech_config(draw, "wav2vec2"),
                    "wavlm": lambda draw: speech_config(draw, "wavlm"),
                    "unispeech": lambda draw: speech_config(draw, "unispeech"),
                    "unispeech-sat": lambda draw: speech_config(draw, "unispeech-sat"),
-                   "sew": lambda draw: speech_config(draw, "sew")})
+                   "sew": lambda draw: speech_config(draw, "sew"),
+                   "wav2vec2-conformer": lambda draw: speech_config(draw, "wav2vec2-conformer")})

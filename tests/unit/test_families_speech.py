@@ -1,5 +1,5 @@
 """The speech encoders (layout "speech_encoder": wav2vec2, hubert, data2vec-audio, wavlm, unispeech, unispeech-sat,
-sew), without torch: each head
+sew, wav2vec2-conformer), without torch: each head
 class's class defaults as transformers 5.25 builds them on the meta device (``sum(p.numel() for p in
 model.parameters())``, taken there once), small configs counted by hand (the arithmetic in each test), the configs
 their classes refuse, and the memory estimate's word on the cache (an encoder keeps none). LoRA against peft where
@@ -47,7 +47,14 @@ CLASS_DEFAULTS = {
     ("sew", "SEWModel"): 93_196_416,
     ("sew", "SEWForCTC"): 93_221_024,
     ("sew", "SEWForSequenceClassification"): 93_393_794,
+    ("wav2vec2-conformer", "Wav2Vec2ConformerModel"): 179_730_304,
+    ("wav2vec2-conformer", "Wav2Vec2ConformerForSequenceClassification"): 179_927_682,
+    ("wav2vec2-conformer", "Wav2Vec2ConformerForAudioFrameClassification"): 179_731_842,
+    ("wav2vec2-conformer", "Wav2Vec2ConformerForXVector"): 185_841_500,
+    ("wav2vec2-conformer", "Wav2Vec2ConformerForPreTraining"): 180_403_200,
 }
+# (its config class has no vocab_size: the CTC head needs one given)
+CONFORMER_CTC_WITH_32_TOKENS = 179_754_912
 
 
 def total(config: dict) -> int:
@@ -159,6 +166,24 @@ def test_sew_by_hand() -> None:
     assert total({**s, "architectures": ["SEWForCTC"], "vocab_size": 10}) == BASE + 144 + 8 * 10 + 10
 
 
+def test_conformer_by_hand() -> None:
+    c = {"model_type": "wav2vec2-conformer", **SMALL, "architectures": ["Wav2Vec2ConformerModel"],
+         "conv_depthwise_kernel_size": 3}
+    # a conformer block: linear_q/k/v/out 4·(8·8 + 8); relative positions: linear_pos 8·8 (no bias), pos_bias_u and
+    # pos_bias_v 2·(2 heads × 4); ffn1, ffn2 2·(8·4 + 4 + 4·8 + 8); the convolution module: LayerNorm 8 + 8,
+    # pointwise_conv1 16·8·1, depthwise_conv 8·1·3, BatchNorm1d 8 + 8, pointwise_conv2 8·8·1 (no biases);
+    # ffn1_layer_norm, self_attn_layer_norm, ffn2_layer_norm, final_layer_norm 4·(8 + 8)
+    attention, feed_forwards, convolution, norms = 288, 152, 16 + 128 + 24 + 16 + 64, 64
+    outside = FEATURES + PROJECTION + POSITIONAL + 16
+    assert total(c) == outside + attention + 64 + 16 + feed_forwards + convolution + norms
+    # rotary positions (or none) hold no parameters
+    assert total({**c, "position_embeddings_type": "rotary"}) == outside + attention + feed_forwards + convolution + \
+        norms
+    assert total({**c, "position_embeddings_type": None}) == total({**c, "position_embeddings_type": "rotary"})
+    assert total({"model_type": "wav2vec2-conformer", "architectures": ["Wav2Vec2ConformerForCTC"],
+                  "vocab_size": 32}) == CONFORMER_CTC_WITH_32_TOKENS
+
+
 def test_no_layers_build_whatever_the_heads() -> None:
     """Only the layers' attention checks that the heads divide the width: with none, the model builds."""
     config = {"model_type": "unispeech", **SMALL, "architectures": ["UniSpeechModel"], "num_attention_heads": 3}
@@ -180,6 +205,10 @@ def test_no_layers_build_whatever_the_heads() -> None:
     ({"model_type": "hubert", "architectures": ["HubertForCTC"], "add_adapter": True}, "output_hidden_size is not given"),
     ({"model_type": "hubert", "do_stable_layer_norm": True, "adapter_attn_dim": 3.0}, "is not a whole number"),
     ({"model_type": "wavlm", "num_attention_heads": 5}, "does not divide hidden_size"),
+    ({"model_type": "wav2vec2-conformer", "architectures": ["Wav2Vec2ConformerForCTC"]}, "vocab_size is not given"),
+    ({"model_type": "wav2vec2-conformer", "conv_depthwise_kernel_size": 4}, "is even"),
+    ({"model_type": "wav2vec2-conformer", "hidden_size": 9, "num_attention_heads": 3,
+      "num_conv_pos_embedding_groups": 3}, "is odd"),
     ({"model_type": "unispeech", "architectures": ["UniSpeechForPreTraining"], "num_codevector_groups": 3},
      "not a multiple of num_codevector_groups"),
     ({"model_type": "unispeech-sat", "architectures": ["UniSpeechSatForCTC"], "add_adapter": True},
@@ -202,19 +231,22 @@ def test_no_kv_cache() -> None:
 @pytest.mark.parametrize(("model_type", "architecture"), [
     ("wav2vec2", "Wav2Vec2ForCTC"), ("wav2vec2", "Wav2Vec2Model"), ("wav2vec2", "Wav2Vec2ForSequenceClassification"),
     ("wav2vec2", "Wav2Vec2ForPreTraining"), ("hubert", "HubertForCTC"), ("wavlm", "WavLMForCTC"),
-    ("unispeech", "UniSpeechForPreTraining"), ("unispeech-sat", "UniSpeechSatForPreTraining"), ("sew", "SEWForCTC")])
+    ("unispeech", "UniSpeechForPreTraining"), ("unispeech-sat", "UniSpeechSatForPreTraining"), ("sew", "SEWForCTC"),
+    ("wav2vec2-conformer", "Wav2Vec2ConformerForCTC")])
 @pytest.mark.parametrize("targets", [
     ["q_proj", "v_proj", "lm_head"], ["linear_1", "gru_rel_pos_linear", "projection"], "all-linear",
     r".*\.layers\.0\.attention\.(q|v)_proj", r".*encoder\.layers\.\d+\.feed_forward\.intermediate_dense",
     r"wav2vec2\.feature_projection\.projection", r".*adapter_layer\.linear_1",
-    r"sew\.(feature_projection|encoder\.upsample.*)",
+    r"sew\.(feature_projection|encoder\.upsample.*)", ["linear_q", "linear_pos", "intermediate_dense"],
     r"(classifier|projector|project_q|ctc_proj|speaker_proj)"])
 def test_lora_matches_peft(tmp_path, model_type: str, architecture: str, targets) -> None:
     """peft adapts the CTC head's lm_head under all-linear (the class has no output embeddings); regexes reach the
-    modules by their full names (the base model under wav2vec2 / hubert / wavlm / unispeech / unispeech_sat / sew
-    in the head classes)."""
+    modules by their full names (the base model under wav2vec2 / hubert / wavlm / unispeech / unispeech_sat / sew /
+    wav2vec2_conformer in the head classes)."""
     pytest.importorskip("peft")
     config = {"model_type": model_type, "architectures": [architecture], **SMALL, "num_hidden_layers": 2}
+    if model_type == "wav2vec2-conformer":  # (no default vocabulary; an odd depthwise kernel)
+        config.update(vocab_size=7, conv_depthwise_kernel_size=3)
     if model_type in ("wav2vec2", "unispeech", "unispeech-sat"):
         config.update(do_stable_layer_norm=True, adapter_attn_dim=3)
     assert lora_counts(tmp_path, config, targets) == peft_lora_counts(config, targets)

@@ -267,7 +267,7 @@ ENCODER_PATHS: dict[str, EncoderPaths] = {
     **{model_type: EncoderPaths(body, "encoder.layers", _SPEECH_BODY_NODES)
        for model_type, body in (("wav2vec2", "wav2vec2"), ("hubert", "hubert"), ("data2vec-audio", "data2vec_audio"),
                                 ("wavlm", "wavlm"), ("unispeech", "unispeech"), ("unispeech-sat", "unispeech_sat"),
-                                ("sew", "sew"))},
+                                ("sew", "sew"), ("wav2vec2-conformer", "wav2vec2_conformer"))},
     # CLIP's and SigLIP's single towers: the stack at the top of the bare classes (transformers 5).
     "clip_vision_model": EncoderPaths("vision_model", "encoder.layers"),
     "clip_text_model": EncoderPaths("text_model", "encoder.layers"),

@@ -1,5 +1,5 @@
-"""Speech encoders: wav2vec 2.0, HuBERT, data2vec-audio, WavLM, UniSpeech, UniSpeech-SAT and SEW (layout
-"speech_encoder", layouts/speech.py).
+"""Speech encoders: wav2vec 2.0, HuBERT, data2vec-audio, WavLM, UniSpeech, UniSpeech-SAT, SEW and wav2vec2-conformer
+(layout "speech_encoder", layouts/speech.py).
 
 A convolutional feature encoder over the raw waveform (one Conv1d per entry of conv_dim; the first normed by a
 GroupNorm, or every one by a LayerNorm, per feat_extract_norm), a feature projection (LayerNorm and Linear from
@@ -7,7 +7,8 @@ conv_dim[-1] to hidden_size), a weight-normed positional convolution (its weight
 encoder (post-norm, or pre-norm where do_stable_layer_norm, whose layers may carry attention adapters), a learned
 mask vector where SpecAugment masks anything, an optional convolutional adapter; and the head classes (CTC,
 sequence and frame classification, x-vector, pre-training's quantizer). The class defaults are transformers 5.25's
-configuration_<wav2vec2|hubert|data2vec_audio|wavlm|unispeech|unispeech_sat|sew>.py. Encoders keep no KV cache.
+configuration_<wav2vec2|hubert|data2vec_audio|wavlm|unispeech|unispeech_sat|sew|wav2vec2_conformer>.py. Encoders
+keep no KV cache.
 
 The kin differ in switches (fields no key sets where the family has no such choice): ``feature_projection_norm``
 (HuBERT's feat_proj_layer_norm: the projection's LayerNorm), ``pos_conv_layers`` and ``pos_conv_kernel`` (data2vec's
@@ -20,8 +21,9 @@ layer 0's rel_attn_embed of num_buckets rows; None: none), ``mask_vector_always`
 mask vector whatever SpecAugment masks) and ``pretraining`` (what the pre-training class holds beside the quantizer:
 "contrastive", wav2vec 2.0's; "phonetic_ctc", UniSpeech's; "speaker", UniSpeech-SAT's; layouts/speech.py),
 ``bare_feature_projection`` (SEW's: the model's own LayerNorm over the feature encoder's output, then a bare Linear
-only where conv_dim[-1] differs from hidden_size) and ``squeeze_factor`` (SEW's upsampling Linear, hidden →
-hidden × squeeze_factor; None: no squeezing).
+only where conv_dim[-1] differs from hidden_size), ``squeeze_factor`` (SEW's upsampling Linear, hidden →
+hidden × squeeze_factor; None: no squeezing) and ``conformer_layers`` (wav2vec2-conformer's conformer blocks in place
+of the transformer layers).
 """
 
 from __future__ import annotations
@@ -65,6 +67,7 @@ FIELDS: dict[str, Field] = {
     "mask_vector_always": fixed(False),
     "bare_feature_projection": fixed(False),
     "squeeze_factor": fixed(None),
+    "conformer_layers": fixed(False),
     "pretraining": fixed("contrastive"),
     "num_conv_pos_embedding_groups": Field(("num_conv_pos_embedding_groups",), 16,
                                            doc="groups of the positional convolution (must divide hidden_size)"),
@@ -152,6 +155,19 @@ def check_speech(spec: ModelSpec) -> list[Problem]:
         if used and width is not None and (not isinstance(width, int) or isinstance(width, bool) or width < 0):
             refuse(f"{spec.key_label(name)} {width!r} is not a whole number: {spec.architecture} builds a Linear that "
                    "wide with it, which torch refuses", name)
+    if spec.head == "ctc" and v.get("vocab_size") is None and "vocab_size" not in spec.origins:
+        refuse(f"vocab_size is not given and {spec.architecture}'s config class has no default: its CTC head "
+               "needs it (transformers cannot build it)", "vocab_size")
+    positions = v.get("position_embeddings_type") if v["conformer_layers"] else None
+    hidden_size = v.get("hidden_size")
+    # (a width of 1 builds: its one sine column broadcasts into the zero cosine columns)
+    if positions == "relative" and isinstance(hidden_size, int) and hidden_size % 2 and hidden_size > 1:
+        refuse(f"hidden_size ({hidden_size}) is odd: 2 does not divide it, which the relative position encoding "
+               "(sines and cosines in alternate columns) needs", "hidden_size", "position_embeddings_type")
+    kernel = v.get("conv_depthwise_kernel_size")
+    if v["conformer_layers"] and v.get("num_layers") and isinstance(kernel, int) and (kernel - 1) % 2:
+        refuse(f"conv_depthwise_kernel_size ({kernel}) is even: the conformer's convolution module refuses it "
+               "(it pads for an odd one)", "conv_depthwise_kernel_size")
     if spec.head in ("sequence_classification", "audio_frame_classification") and v.get("add_adapter"):
         refuse(f"{spec.architecture} does not take an adapter (add_adapter true): its class refuses it",
                "add_adapter")
@@ -254,4 +270,20 @@ FAMILIES: tuple[Family, ...] = (
             "conv_stride": replace(FIELDS["conv_stride"], default=(5, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1)),
             "conv_kernel": replace(FIELDS["conv_kernel"], default=(10, 3, 1, 3, 1, 3, 1, 3, 1, 2, 1, 2, 1))},
            _STRICT_VOCAB, without=(*_QUANTIZER, *_XVECTOR, *_MODEL_ADAPTER)),
+    # wav2vec2-conformer: wav2vec 2.0's model and heads with conformer blocks in place of its layers (no pre-norm
+    # variant, no attention adapters); relative positions add parameters to each attention, rotary ones none.
+    speech("wav2vec2-conformer", "Wav2Vec2Conformer", tuple(HEADS),
+           {"vocab_size": replace(FIELDS["vocab_size"], default=None),  # (its CTC head needs one given)
+            "conformer_layers": fixed(True), "do_stable_layer_norm": fixed(False), "adapter_attn_dim": fixed(None),
+            "position_embeddings_type": Field(("position_embeddings_type",), "relative", "str",
+                                              doc='"relative": each attention\'s linear_pos, pos_bias_u and pos_bias_v; '
+                                                  '"rotary" or anything else: no parameters'),
+            # (read only to build the positions, buffers without parameters)
+            "max_source_positions": Field(("max_source_positions",), 5000, minimum=0,
+                                          doc="length of the relative position encoding (a buffer)"),
+            "rotary_embedding_base": Field(("rotary_embedding_base",), 10000, minimum=0,
+                                           doc="base of the rotary embedding's frequencies (a buffer)"),
+            "conv_depthwise_kernel_size": Field(("conv_depthwise_kernel_size",), 31,
+                                                doc="kernel width of each conformer block's depthwise convolution "
+                                                    "(odd)")}),
 )

@@ -62,6 +62,33 @@ def _positional_conv(spec: ModelSpec) -> ParamNode:
         Tensor(f"{path}.bias", (h,), "bias", name)), source=spec.key_span("pos_conv_kernel"), key="pos_conv_kernel")
 
 
+def _conformer_layer(spec: ModelSpec) -> tuple[ParamNode | None, ...]:
+    """A conformer block (wav2vec2-conformer): self-attention (linear_q/k/v/out with biases; where relative positions,
+    linear_pos without one and the per-head biases pos_bias_u and pos_bias_v), two half-step feed-forwards (ffn1,
+    ffn2), a convolution module (a LayerNorm, pointwise hidden → 2 × hidden, depthwise conv_depthwise_kernel_size
+    wide, a BatchNorm1d, pointwise hidden → hidden; no biases), and four LayerNorms."""
+    h, f = spec.int("hidden_size"), spec.int("intermediate_size")
+    heads = spec.int("num_heads")
+    tensors = tuple(t for n in ("linear_q", "linear_k", "linear_v", "linear_out")
+                    for t in path_linear(f"self_attn.{n}", h, h))
+    if spec.values["position_embeddings_type"] == "relative":
+        tensors += (*path_linear("self_attn.linear_pos", h, h, bias=False),
+                    *(Tensor(f"self_attn.{n}", (heads, h // heads), "other", n) for n in ("pos_bias_u", "pos_bias_v")))
+    attn = ParamNode("attention", tensors, source=spec.key_span("num_heads"), key="num_heads")
+    mlp = ParamNode("mlp", tuple(t for ffn in ("ffn1", "ffn2") for t in path_linear(
+        f"{ffn}.intermediate_dense", h, f) + path_linear(f"{ffn}.output_dense", f, h)),
+                    source=spec.key_span("intermediate_size"), key="intermediate_size")
+    kernel = spec.int("conv_depthwise_kernel_size")
+    conv = ParamNode("conv_module", (
+        *path_norm("conv_module.layer_norm", h), *_conv("conv_module.pointwise_conv1", 2 * h, h, 1, False),
+        *_conv("conv_module.depthwise_conv", h, 1, kernel, False), *path_norm("conv_module.batch_norm", h),
+        *_conv("conv_module.pointwise_conv2", h, h, 1, False)),
+                     source=spec.key_span("conv_depthwise_kernel_size"), key="conv_depthwise_kernel_size")
+    norms = ParamNode("norms", tuple(t for n in ("ffn1_layer_norm", "self_attn_layer_norm", "ffn2_layer_norm",
+                                                 "final_layer_norm") for t in path_norm(n, h)))
+    return attn, mlp, conv, norms
+
+
 def _layer(spec: ModelSpec) -> tuple[ParamNode | None, ...]:
     """An encoder layer: q/k/v/out projections with biases, a two-Linear feed-forward, two LayerNorms; a pre-norm
     layer may hold an attention adapter (LayerNorm, then hidden → adapter_attn_dim → hidden)."""
@@ -121,7 +148,7 @@ def _base(spec: ModelSpec) -> tuple[ParamNode | None, ...]:
         if v["mask_vector_always"] or v["mask_time_prob"] > 0 or v["mask_feature_prob"] > 0 else ()  # type: ignore[operator]
     embeddings = ParamNode("embeddings", projection + masked, (_positional_conv(spec),),
                            source=spec.key_span("hidden_size"), key="hidden_size")
-    layers = node("layers", *_layer(spec), repeat=spec.int("num_layers"), source=spec.key_span("num_layers"),
+    layers = node("layers", *(_conformer_layer(spec) if v["conformer_layers"] else _layer(spec)), repeat=spec.int("num_layers"), source=spec.key_span("num_layers"),
                   key="num_layers")
     final = ParamNode("final_norm", path_norm("encoder.layer_norm", h))
     return _feature_encoder(spec), embeddings, _relative_bias(spec), layers, final, _upsample(spec), _adapter(spec)
