@@ -1,5 +1,5 @@
 """Random small configs for the ViT-shaped vision families added beside ViT: vit_mae (the encoder and, for
-ViTMAEForPreTraining, its decoder), yolos, dinov3_vit and ijepa, written as a config.json would be."""
+ViTMAEForPreTraining, its decoder), yolos, dinov3_vit, ijepa and vit_msn, written as a config.json would be."""
 
 from __future__ import annotations
 
@@ -84,7 +84,19 @@ def dinov3_vit(draw) -> dict:
     return cfg
 
 
+def vit_msn(draw) -> dict:
+    """ViT-MSN: ViT's sizes, image and patch ([height, width] pairs too), a head width of its own or not; no pooler."""
+    cfg: dict = {"model_type": "vit_msn"}
+    _sizes(draw, "vit_msn", cfg)
+    _image(draw, cfg, pairs=True)
+    _maybe(draw, "qkv_bias", draw(st.booleans()), cfg)
+    _maybe(draw, "head_dim", draw(st.integers(1, 6)), cfg)
+    _architecture(draw, "vit_msn", cfg)
+    return cfg
+
+
 STRATEGIES["vit_mae"] = vit_mae
 STRATEGIES["dinov3_vit"] = dinov3_vit
 STRATEGIES["yolos"] = yolos
 STRATEGIES["ijepa"] = ijepa
+STRATEGIES["vit_msn"] = vit_msn

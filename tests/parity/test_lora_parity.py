@@ -562,6 +562,8 @@ ENCODER_CONFIGS = {
                     decoder_intermediate_size=12),
     "ijepa": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32, image_size=32,
                   patch_size=16),
+    "vit_msn": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32, image_size=32,
+                    patch_size=16),
     # YOLOS: BERT's module names under vit., the detection heads' MLPs (class_labels_classifier.layers.N, bbox_predictor).
     # DINOv3: model.layer.N.attention.q_proj, a gated MLP (gate_proj, up_proj, down_proj).
     "dinov3_vit": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32, image_size=32,

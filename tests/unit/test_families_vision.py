@@ -2,7 +2,7 @@
 fixed sin-cos values (requires_grad=False) and its pre-training class adds a decoder of its own width; YOLOS adds
 detection tokens, a position table per layer after the first and two detection MLPs; DINOv3 has rotary positions (no table), register tokens, layer scales and each projection's
 bias by a key of its own; I-JEPA has no class token and no
-pooler. Small configs counted by hand (the arithmetic in each test), the class defaults as transformers
+pooler; ViT-MSN is ViT without a pooler. Small configs counted by hand (the arithmetic in each test), the class defaults as transformers
 builds them on the meta device (``sum(p.numel() for p in model.parameters())``, taken there once) and the configs
 the pre-training class refuses."""
 
@@ -22,6 +22,8 @@ CLASS_DEFAULTS = {
     ("dinov3_vit", "DINOv3ViTBackbone"): (21_595_008, 21_595_008),
     ("ijepa", "IJepaModel"): (85_797_120, 85_797_120),
     ("ijepa", "IJepaForImageClassification"): (85_798_658, 85_798_658),
+    ("vit_msn", "ViTMSNModel"): (85_798_656, 85_798_656),
+    ("vit_msn", "ViTMSNForImageClassification"): (85_800_194, 85_800_194),
 }
 
 
@@ -94,6 +96,15 @@ def test_ijepa_by_hand() -> None:
     # The bare model has no pooler either (pooler_output_size is kept but never read).
     bare = {**config, "architectures": ["IJepaModel"], "pooler_output_size": 5}
     assert count(bare).tree.total == 920 - 27
+
+
+def test_vit_msn_by_hand() -> None:
+    config = {"model_type": "vit_msn", "architectures": ["ViTMSNForImageClassification"], **SMALL,
+              "id2label": {"0": "a", "1": "b", "2": "c"}}
+    # Class token 8, learned positions for it and the 9 patches 10·8 = 80, the conv, the layer, the final LayerNorm 16,
+    # the classifier 8·3 + 3 = 27; no pooler in either class.
+    assert count(config).tree.total == 8 + 80 + CONV + LAYER + 16 + 27 == 936
+    assert count({**config, "architectures": ["ViTMSNModel"]}).tree.total == 936 - 27
 
 
 YOLOS = {"model_type": "yolos", "hidden_size": 8, "num_attention_heads": 2, "intermediate_size": 5,

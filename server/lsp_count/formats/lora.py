@@ -292,6 +292,7 @@ ENCODER_PATHS: dict[str, EncoderPaths] = {
     "deit": EncoderPaths("deit", "layers"),
     "vit_mae": EncoderPaths("vit", "layers", head_stacks=(("decoder", "decoder.decoder_layers"),)),
     "ijepa": EncoderPaths("ijepa", "layers"),
+    "vit_msn": EncoderPaths("vit", "layers"),
     "yolos": EncoderPaths("vit", "encoder.layer"),
     "dinov3_vit": EncoderPaths("", "model.layer"),  # DINOv3ViTModel / DINOv3ViTBackbone: bare classes only
     # PixtralVisionModel (bare only): transformer.layers.N.attention.q_proj, ...feed_forward.gate_proj.

@@ -1,6 +1,6 @@
 """Encoder and vision families: BERT-likes (BERT, RoBERTa and its kin, Megatron-BERT, ELECTRA, RoFormer, RemBERT),
 DeBERTa and DeBERTa-v2, MPNet, GTE, NomicBERT, EuroBERT, DistilBERT, ModernBERT, ALBERT, ViT, DeiT, ViTMAE, YOLOS, I-JEPA,
-DINOv2 (and with registers), DINOv3 ViT, CLIP and its towers, SigLIP and SigLIP 2 and their towers.
+ViT-MSN, DINOv2 (and with registers), DINOv3 ViT, CLIP and its towers, SigLIP and SigLIP 2 and their towers.
 
 One encoder layout (``layouts/encoder.py``) counts every single-stack encoder;
 the rows below say how each family names its modules and which optional parts
@@ -419,7 +419,7 @@ VIT: dict[str, Field] = {
 }
 
 
-# ViTMAEConfig and IJepaConfig: ViT's keys, less the masked-image decoder's encoder_stride (no such class); IJepaConfig
+# ViTMAEConfig, IJepaConfig and ViTMSNConfig: ViT's keys, less the masked-image decoder's encoder_stride (no such class); IJepaConfig
 # keeps pooler_output_size, but no I-JEPA class builds a pooler.
 VIT_NO_POOLER: dict[str, Field] = {**{k: f for k, f in VIT.items() if k not in ("encoder_stride", "pooler_output_size")},
                                    "pooler": fixed(None)}
@@ -939,6 +939,10 @@ FAMILIES: tuple[Family, ...] = (
     vision_tower("ijepa", "IJepaModel",
                  {"IJepaModel": "base", "IJepaForImageClassification": "image_classification"},
                  VIT_NO_POOLER, {"class_token": fixed(False)}),
+    # ViT-MSN: ViT's embeddings, layers and final norm; no pooler in any class (ViTMSNConfig has no pooler keys).
+    vision_tower("vit_msn", "ViTMSNForImageClassification",
+                 {"ViTMSNModel": "base", "ViTMSNForImageClassification": "image_classification"},
+                 VIT_NO_POOLER),
     # YOLOS: ViT with detection tokens and (by default) a position table per layer after the first; BERT's module
     # names; its attention refuses heads that do not divide the width.
     vision_tower("yolos", "YolosForObjectDetection",
