@@ -1,4 +1,4 @@
-"""Random small configs of I-BERT, LayoutLM and Splinter, written as a config.json would be: BERT's draw
+"""Random small configs of I-BERT, LayoutLM, Splinter and MobileBERT, written as a config.json would be: BERT's draw
 (strategies_encoders.bert_like, cross-attention keys included, which these layers ignore) and each family's own
 keys, left out at random."""
 
@@ -25,6 +25,28 @@ def layoutlm(draw) -> dict:
     return cfg
 
 
+def mobilebert(draw) -> dict:
+    """MobileBERT: BERT's draw, then its own widths and switches. The bottleneck width is at least the head count
+    (narrower heads are 0 wide, which the attention refuses) and embedding_size at most hidden_size (the MLM head
+    refuses a wider one): the unit tests check both refusals."""
+    cfg = bert_like("mobilebert")(draw)
+    hidden, heads = cfg["hidden_size"], cfg["num_attention_heads"]
+    # Always written: the default 128 is wider than these small hiddens, which the MLM classes refuse.
+    cfg["embedding_size"] = draw(st.integers(1, hidden))
+    _maybe(draw, "trigram_input", draw(st.booleans()), cfg)
+    _maybe(draw, "use_bottleneck", draw(st.booleans()), cfg)
+    _maybe(draw, "intra_bottleneck_size", draw(st.integers(heads, heads + 12)), cfg)
+    if cfg.get("use_bottleneck") is False:  # the heads divide hidden_size then: any bottleneck width is unread
+        _maybe(draw, "intra_bottleneck_size", draw(st.integers(1, 20)), cfg)
+    _maybe(draw, "use_bottleneck_attention", draw(st.booleans()), cfg)
+    _maybe(draw, "key_query_shared_bottleneck", draw(st.booleans()), cfg)
+    _maybe(draw, "num_feedforward_networks", draw(st.integers(0, 4)), cfg)
+    _maybe(draw, "normalization_type", draw(st.sampled_from(["no_norm", "layer_norm"])), cfg)
+    _maybe(draw, "classifier_activation", draw(st.booleans()), cfg)
+    return cfg
+
+
 STRATEGIES["ibert"] = ibert
 STRATEGIES["layoutlm"] = layoutlm
 STRATEGIES["splinter"] = bert_like("splinter")
+STRATEGIES["mobilebert"] = mobilebert

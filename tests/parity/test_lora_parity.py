@@ -606,6 +606,10 @@ ENCODER_CONFIGS = {
     # MaskFormer's: the backbone class holds the model under model. (model.encoder.layers.S.blocks.N...)
     "maskformer-swin": dict(embed_dim=8, depths=[1, 2, 3], num_heads=[2, 2, 4], window_size=2, image_size=32,
                             patch_size=4),
+    # MobileBERT: the bottleneck Linears, stacked FFNs (ffn.N.intermediate.dense), the embedding transformation and
+    # the MLM head's extra output columns (cls.predictions.dense, vocab → hidden − embedding_size).
+    "mobilebert": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32, vocab_size=50,
+                       embedding_size=8, intra_bottleneck_size=8, num_feedforward_networks=3),
 }
 
 
@@ -671,7 +675,8 @@ def test_encoder_cross_attention_module_paths_are_transformers_s(model_type, arc
 @pytest.mark.parametrize("model_type", ["bert", "roberta", "distilbert", "modernbert", "albert", "camembert",
                                         "xlm-roberta-xl", "megatron-bert", "electra", "roformer", "rembert",
                                         "deberta-v2", "deberta", "mpnet", "gte", "eurobert",
-                                        "nomic_bert", "esm", "ernie", "xmod", "roc_bert", "layoutlm"])
+                                        "nomic_bert", "esm", "ernie", "xmod", "roc_bert", "layoutlm",
+                                        "mobilebert"])
 @pytest.mark.parametrize("tied", [True, False])
 def test_encoder_all_linear_leaves_out_the_mlm_decoder_as_peft_does(tmp_path, model_type, tied):
     """all-linear on a masked-LM class: peft leaves out the output embeddings (an untied cls.predictions.decoder,
@@ -735,6 +740,7 @@ ENCODER_TARGETS = {
                    "all-linear"],
     "maskformer-swin": [r"model\.encoder\.layers\.2\.blocks\.\d+\.attention\.self\.(query|value)",
                         ["intermediate.dense", "reduction"], "all-linear"],
+    "mobilebert": [r"mobilebert\.encoder\.layer\.\d+\.ffn\.1\..*dense", ["bottleneck.input.dense", "embedding_transformation"]],
 }
 ENCODER_HEADS = {"bert": "BertForSequenceClassification", "roberta": "RobertaForSequenceClassification",
                  "electra": "ElectraForSequenceClassification", "xlm-roberta-xl": "XLMRobertaXLForSequenceClassification",
@@ -747,7 +753,8 @@ ENCODER_HEADS = {"bert": "BertForSequenceClassification", "roberta": "RobertaFor
                  "modernbert-decoder": "ModernBertDecoderForSequenceClassification",
                  "layoutlm": "LayoutLMForTokenClassification", "splinter": "SplinterForQuestionAnswering",
                  "swin": "SwinForImageClassification", "swinv2": "Swinv2ForImageClassification",
-                 "donut-swin": "DonutSwinForImageClassification", "maskformer-swin": "MaskFormerSwinBackbone"}
+                 "donut-swin": "DonutSwinForImageClassification", "maskformer-swin": "MaskFormerSwinBackbone",
+                 "mobilebert": "MobileBertForSequenceClassification"}
 
 
 @pytest.mark.parametrize("model_type", sorted(ENCODER_TARGETS))

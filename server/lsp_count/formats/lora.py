@@ -323,6 +323,7 @@ ENCODER_PATHS: dict[str, EncoderPaths] = {
     "maskformer-swin": EncoderPaths("model", "encoder.layers", frozenset({"embeddings", "stages", "final_norm"}),
                                     head_classes=frozenset({"MaskFormerSwinBackbone"}),
                                     stage_blocks="encoder.layers.{stage}.blocks"),
+    "mobilebert": EncoderPaths("mobilebert", "encoder.layer"),
 }
 
 

@@ -1,5 +1,7 @@
 """More of BERT's relatives on the encoder layout: I-BERT (RoBERTa with quantisation-aware modules), LayoutLM (BERT
-with 2-D position tables for the tokens' boxes) and Splinter (BERT with a question-aware span selection head).
+with 2-D position tables for the tokens' boxes), Splinter (BERT with a question-aware span selection head) and
+MobileBERT (bottleneck layers with stacked feed-forwards, trigram embeddings, an MLM head over a widened output
+embedding).
 
 Defaults are transformers 5.25's config classes'. See encoders.py for the BERT-shaped switches these rows set.
 """
@@ -7,9 +9,10 @@ Defaults are transformers 5.25's config classes'. See encoders.py for the BERT-s
 from __future__ import annotations
 
 from lsp_count.core.families.common import pad_token
-from lsp_count.core.families.decoders import fixed
+from lsp_count.core.families.decoders import FLOOR_HEADS, d, fixed
 from lsp_count.core.families.encoders import PAD_CHECKS, ROBERTA_HEADS, text_encoder
-from lsp_count.core.spec import Derived, Field
+from lsp_count.core.source import Problem
+from lsp_count.core.spec import Derived, Field, ModelSpec
 
 # None of these layers builds a cross-attention block, whatever is_decoder and add_cross_attention say.
 NO_CROSS_ATTENTION = {"is_decoder": fixed(False), "add_cross_attention": fixed(False)}
@@ -54,6 +57,73 @@ SPLINTER = {
 }
 
 
+# --- MobileBERT: narrow (bottleneck) layers with stacked FFNs inside a hidden-wide residual stream ---------------
+
+def _inner_width(v) -> int:
+    """MobileBertConfig's true_hidden_size: intra_bottleneck_size with the bottleneck, else hidden_size."""
+    return v["intra_bottleneck_size"] if v["use_bottleneck"] else v["hidden_size"]
+
+
+def _mobilebert_tables(v) -> tuple:
+    # The position and token-type tables are hidden_size wide, the word embedding embedding_size wide.
+    return (("position_embeddings", v["max_positions"], v["hidden_size"]),
+            ("token_type_embeddings", v["type_vocab_size"], v["hidden_size"]))
+
+
+def check_mobilebert(spec: ModelSpec) -> list[Problem]:
+    """What MobileBERT's classes refuse as they are built: a normalization_type NORM2FN has no entry for (KeyError),
+    heads of no width (int(true_hidden_size / heads) = 0: its scaling 0 ** -0.5 raises) and, in the classes with an
+    MLM head, an embedding_size above hidden_size (its extra output columns, hidden − embedding_size, would be a
+    negative width)."""
+    v = spec.values
+    kind = v.get("normalization_type")
+    if kind not in ("layer_norm", "no_norm"):
+        return [Problem("error", "LC103", f'"normalization_type": {kind!r} is neither "layer_norm" nor "no_norm", '
+                                          f"the two {spec.architecture} builds", spec.key_span("normalization_type") or spec.span)]
+    if v.get("head_dim") == 0:
+        return [Problem("error", "LC103", f"{v.get('num_heads')} attention heads over {_inner_width(v)} values "
+                                          "(true_hidden_size) are 0 wide each, which MobileBERT's attention refuses",
+                        spec.key_span("num_heads") or spec.span)]
+    if spec.head in ("masked_lm", "pretraining") and v["embedding_size"] > v["hidden_size"]:
+        return [Problem("error", "LC103", f"embedding_size {v['embedding_size']} is above hidden_size {v['hidden_size']}: "
+                                          f"{spec.architecture}'s MLM head builds a Linear hidden − embedding_size wide",
+                        spec.key_span("embedding_size") or spec.span)]
+    return []
+
+
+MOBILEBERT = {
+    **NO_CROSS_ATTENTION,
+    "pad_token_id": pad_token(0),
+    "embedding_size": Field(("embedding_size",), 128, doc="width of the word embedding"),
+    "trigram_input": Field(("trigram_input",), True, "bool",
+                           doc="each token's embedding is concatenated with its neighbours' (3 × embedding_size in)"),
+    "use_bottleneck": Field(("use_bottleneck",), True, "bool", doc="layers run at intra_bottleneck_size"),
+    "intra_bottleneck_size": Field(("intra_bottleneck_size",), 128, doc="inner width of each layer (with use_bottleneck)"),
+    "use_bottleneck_attention": Field(("use_bottleneck_attention",), False, "bool",
+                                      doc="the value projection reads the bottleneck's output, not hidden_size"),
+    "key_query_shared_bottleneck": Field(("key_query_shared_bottleneck",), True, "bool",
+                                         doc="a second bottleneck Linear for the query and key"),
+    "num_feedforward_networks": Field(("num_feedforward_networks",), 4, minimum=0, doc="feed-forwards per layer"),
+    "normalization_type": Field(("normalization_type",), "no_norm", "str", null="reject",
+                                doc='"no_norm" (an elementwise weight and bias) or "layer_norm"'),
+    "classifier_activation": Field(("classifier_activation",), True, "bool", doc="the pooler's dense layer and tanh"),
+    # MobileBertSelfAttention: int(true_hidden_size / heads) wide heads, any head count.
+    **FLOOR_HEADS,
+    "head_dim": fixed(Derived(lambda v: _inner_width(v) // v["num_heads"], "true_hidden_size / num_attention_heads")),
+    "position_embedding": fixed(None),
+    "token_types": fixed(False),
+    "embed_tables": fixed(Derived(_mobilebert_tables, "position and token-type tables hidden_size wide")),
+    "embed_norm_hidden": fixed(True),
+    "embed_projection": fixed("embeddings.embedding_transformation"),
+    "embed_projection_always": fixed(True),
+    "embed_projection_in": fixed(Derived(lambda v: v["embedding_size"] * (3 if v["trigram_input"] else 1),
+                                         "embedding_size × 3 with trigram_input")),
+    "bottleneck_layers": fixed(True),
+    "pooler": fixed(Derived(lambda v: "dense" if v["classifier_activation"] else None, "classifier_activation")),
+    "mlm_output_extension": fixed("cls.predictions.dense"),
+}
+
+
 FAMILIES = (
     text_encoder("ibert", "IBertForMaskedLM", "IBert",
                  ("Model", "ForMaskedLM", "ForSequenceClassification", "ForTokenClassification",
@@ -65,4 +135,9 @@ FAMILIES = (
                   "ForQuestionAnswering"), LAYOUTLM, checks=PAD_CHECKS),
     text_encoder("splinter", "SplinterForQuestionAnswering", "Splinter",
                  ("Model", "ForQuestionAnswering", "ForPreTraining"), SPLINTER, checks=PAD_CHECKS),
+    text_encoder("mobilebert", "MobileBertForMaskedLM", "MobileBert",
+                 ("Model", "ForMaskedLM", "ForPreTraining", "ForNextSentencePrediction", "ForSequenceClassification",
+                  "ForTokenClassification", "ForQuestionAnswering", "ForMultipleChoice"), MOBILEBERT,
+                 d(hidden_size=512, num_layers=24, num_heads=4, intermediate_size=512),
+                 checks=(*PAD_CHECKS, check_mobilebert)),
 )

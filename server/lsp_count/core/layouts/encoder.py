@@ -75,6 +75,11 @@ counted, not trained), ``class_token`` (False: no class token, positions for the
 layer at ``decoder_hidden_size`` / ``decoder_num_heads`` / ``decoder_intermediate_size`` repeated
 ``decoder_num_layers`` times, decoder_norm, decoder_pred to patch_size² × channels).
 
+MobileBERT: ``bottleneck_layers`` (each layer is ``bottleneck_layers``: attention and stacked MLPs at an inner
+width, with Linears from and back to hidden_size around them) and ``mlm_output_extension`` (the MLM decoder reads
+embedding_size values; a bias-less Linear of that path, vocab → hidden − embedding_size, is the rest of the output
+embedding).
+
 ``attention_map_head`` (ESM's contact-prediction head): a Linear of that path over every layer's attention maps,
 num_layers × num_heads inputs → 1 output with a bias, in the bare model and so in every class (None: none).
 
@@ -331,6 +336,41 @@ def encoder_layers(spec: ModelSpec, repeat: int | None = None, note: str = "") -
     return node("layers", first, rest, source=src, key="num_layers", note=note)
 
 
+def bottleneck_layers(spec: ModelSpec) -> ParamNode:
+    """MobileBERT's layer (``bottleneck_layers``): attention, an MLP and ``num_feedforward_networks`` − 1 more MLPs,
+    all at the inner width t (``intra_bottleneck_size`` where ``use_bottleneck``, else hidden_size); with the
+    bottleneck, Linears from hidden_size down to t in front (``bottleneck.input``, and ``bottleneck.attention`` where
+    ``key_query_shared_bottleneck``) and one back up after (``output.bottleneck``). The query and key read t values,
+    the value t where ``use_bottleneck_attention`` else hidden_size; the attention's output is t × t whatever
+    heads × head_dim is. Every norm (LayerNorm or NoNorm) is a weight and a bias."""
+    v = spec.values
+    h, f = spec.int("hidden_size"), spec.int("intermediate_size")
+    bottleneck = bool(v["use_bottleneck"])
+    t = spec.int("intra_bottleneck_size") if bottleneck else h
+    inner = spec.int("num_heads") * spec.int("head_dim")
+    value_in = t if v["use_bottleneck_attention"] else h
+    attention = ParamNode("attention", path_linear("attention.self.query", t, inner)
+                          + path_linear("attention.self.key", t, inner) + path_linear("attention.self.value", value_in, inner)
+                          + path_linear("attention.output.dense", t, t) + path_norm("attention.output.LayerNorm", t),
+                          source=spec.key_span("num_heads"), key="num_heads")
+    mlp = path_linear("intermediate.dense", t, f) + path_linear("output.dense", f, t) + path_norm("output.LayerNorm", t)
+    for i in range(spec.int("num_feedforward_networks") - 1):  # the stacked FFNs (ffn.N), none below 2
+        mlp += (path_linear(f"ffn.{i}.intermediate.dense", t, f) + path_linear(f"ffn.{i}.output.dense", f, t)
+                + path_norm(f"ffn.{i}.output.LayerNorm", t))
+    mlps = ParamNode("mlp", mlp, source=spec.key_span("num_feedforward_networks") or spec.key_span("intermediate_size"),
+                     key="num_feedforward_networks")
+    projections = None
+    if bottleneck:
+        tensors = path_linear("bottleneck.input.dense", h, t) + path_norm("bottleneck.input.LayerNorm", t)
+        if v["key_query_shared_bottleneck"]:
+            tensors += path_linear("bottleneck.attention.dense", h, t) + path_norm("bottleneck.attention.LayerNorm", t)
+        tensors += path_linear("output.bottleneck.dense", t, h) + path_norm("output.bottleneck.LayerNorm", h)
+        projections = ParamNode("bottleneck", tensors, source=spec.key_span("intra_bottleneck_size"),
+                                key="intra_bottleneck_size")
+    return node("layers", attention, mlps, projections, repeat=spec.int("num_layers"), source=spec.key_span("num_layers"),
+                key="num_layers")
+
+
 def _norm_node(name: str, module: str | None, h: int, bias: bool = True) -> ParamNode | None:
     return ParamNode(name, path_norm(module, h, bias)) if module else None
 
@@ -395,9 +435,15 @@ def _mlm_head(spec: ModelSpec, in_dim: int, out_dim: int) -> ParamNode:
     bias_param = bool(v["mlm_bias_param"])
     if bias_param:
         tensors += (Tensor(str(decoder).rsplit(".", 1)[0] + ".bias", (vocab,), "bias", "decoder"),)
+    # MobileBERT: the decoder reads embedding_size values and a bias-less Linear (vocab → out_dim − embedding_size)
+    # holds the output embedding's other columns (``mlm_output_extension``, its path).
+    decoder_in = out_dim
+    if v.get("mlm_output_extension"):
+        decoder_in = spec.int("embedding_size")
+        tensors += path_linear(str(v["mlm_output_extension"]), vocab, out_dim - decoder_in, False)
     # (``mlm_decoder`` false: no decoder Linear at all, the word embedding is multiplied in forward)
     if v.get("mlm_decoder", True) and not tied:
-        tensors += path_linear(str(decoder), out_dim, vocab, decoder_bias)
+        tensors += path_linear(str(decoder), decoder_in, vocab, decoder_bias)
     elif v.get("mlm_decoder", True) and not bias_param and decoder_bias:
         tensors += (Tensor(f"{decoder}.bias", (vocab,), "bias", str(decoder)),)
     return ParamNode("mlm_head", tensors, (output,) if output else (),
@@ -610,7 +656,8 @@ def _tower(spec: ModelSpec, mask_token: bool = False) -> tuple[ParamNode | None,
         embeddings = _patch_embeddings(spec, mask_token)
     bias = _norm_bias(spec)
     return (embeddings, projection, _norm_node("pre_norm", v.get("pre_norm"), h, bias),  # type: ignore[arg-type]
-            _sinusoidal_positions(spec), *_relative_positions(spec), encoder_layers(spec),
+            _sinusoidal_positions(spec), *_relative_positions(spec),
+            bottleneck_layers(spec) if v.get("bottleneck_layers") else encoder_layers(spec),
             _norm_node("final_norm", v.get("final_norm"), h, bias), _attention_map_head(spec))  # type: ignore[arg-type]
 
 
