@@ -1,8 +1,10 @@
-"""Random small configs of I-BERT, LayoutLM, Splinter and MobileBERT, written as a config.json would be: BERT's draw
+"""Random small configs of I-BERT, LayoutLM, Splinter, SqueezeBERT and MobileBERT, written as a config.json would be: BERT's draw
 (strategies_encoders.bert_like, cross-attention keys included, which these layers ignore) and each family's own
 keys, left out at random."""
 
 from __future__ import annotations
+
+from math import gcd
 
 from hypothesis import strategies as st
 
@@ -46,7 +48,24 @@ def mobilebert(draw) -> dict:
     return cfg
 
 
+def squeezebert(draw) -> dict:
+    """SqueezeBERT: BERT's draw, embedding_size written as hidden_size (the encoder asserts they are equal; the default
+    768 is not derived), each convolution's groups a divisor of its channels (nn.Conv1d refuses others: the unit tests
+    check both refusals)."""
+    cfg = bert_like("squeezebert")(draw)
+    hidden, ffn = cfg["hidden_size"], cfg.get("intermediate_size", 3072)
+    cfg["embedding_size"] = hidden
+    # Always written: the defaults (4) need not divide these small widths.
+    for key in ("q_groups", "k_groups", "v_groups", "post_attention_groups"):
+        cfg[key] = draw(st.sampled_from([g for g in range(1, hidden + 1) if hidden % g == 0]))
+    both = gcd(hidden, ffn)
+    for key in ("intermediate_groups", "output_groups"):
+        cfg[key] = draw(st.sampled_from([g for g in range(1, both + 1) if both % g == 0]))
+    return cfg
+
+
 STRATEGIES["ibert"] = ibert
 STRATEGIES["layoutlm"] = layoutlm
 STRATEGIES["splinter"] = bert_like("splinter")
 STRATEGIES["mobilebert"] = mobilebert
+STRATEGIES["squeezebert"] = squeezebert

@@ -608,6 +608,9 @@ ENCODER_CONFIGS = {
                             patch_size=4),
     # MobileBERT: the bottleneck Linears, stacked FFNs (ffn.N.intermediate.dense), the embedding transformation and
     # the MLM head's extra output columns (cls.predictions.dense, vocab → hidden − embedding_size).
+    # SqueezeBERT: its layer projections are nn.Conv1d (no Linear for all-linear); the pooler, heads and MLM transform.
+    "squeezebert": dict(hidden_size=16, embedding_size=16, num_hidden_layers=2, num_attention_heads=2,
+                        intermediate_size=32, vocab_size=50),
     "mobilebert": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32, vocab_size=50,
                        embedding_size=8, intra_bottleneck_size=8, num_feedforward_networks=3),
 }
@@ -676,7 +679,7 @@ def test_encoder_cross_attention_module_paths_are_transformers_s(model_type, arc
                                         "xlm-roberta-xl", "megatron-bert", "electra", "roformer", "rembert",
                                         "deberta-v2", "deberta", "mpnet", "gte", "eurobert",
                                         "nomic_bert", "esm", "ernie", "xmod", "roc_bert", "layoutlm",
-                                        "mobilebert"])
+                                        "mobilebert", "squeezebert"])
 @pytest.mark.parametrize("tied", [True, False])
 def test_encoder_all_linear_leaves_out_the_mlm_decoder_as_peft_does(tmp_path, model_type, tied):
     """all-linear on a masked-LM class: peft leaves out the output embeddings (an untied cls.predictions.decoder,

@@ -324,6 +324,7 @@ ENCODER_PATHS: dict[str, EncoderPaths] = {
                                     head_classes=frozenset({"MaskFormerSwinBackbone"}),
                                     stage_blocks="encoder.layers.{stage}.blocks"),
     "mobilebert": EncoderPaths("mobilebert", "encoder.layer"),
+    "squeezebert": EncoderPaths("transformer", "encoder.layers"),
 }
 
 

@@ -1,6 +1,6 @@
 """More of BERT's relatives on the encoder layout: I-BERT (RoBERTa with quantisation-aware modules), LayoutLM (BERT
-with 2-D position tables for the tokens' boxes), Splinter (BERT with a question-aware span selection head) and
-MobileBERT (bottleneck layers with stacked feed-forwards, trigram embeddings, an MLM head over a widened output
+with 2-D position tables for the tokens' boxes), Splinter (BERT with a question-aware span selection head),
+SqueezeBERT (BERT whose layer projections are grouped 1×1 convolutions) and MobileBERT (bottleneck layers with stacked feed-forwards, trigram embeddings, an MLM head over a widened output
 embedding).
 
 Defaults are transformers 5.25's config classes'. See encoders.py for the BERT-shaped switches these rows set.
@@ -124,6 +124,49 @@ MOBILEBERT = {
 }
 
 
+# --- SqueezeBERT: BERT's layer with grouped 1x1 convolutions in place of its Linears --------------------------------
+
+_SQUEEZE_GROUPS = (("attention.query", "q_groups"), ("attention.key", "k_groups"), ("attention.value", "v_groups"),
+                   ("post_attention.conv1d", "post_attention_groups"), ("intermediate.conv1d", "intermediate_groups"),
+                   ("output.conv1d", "output_groups"))
+
+
+def check_squeezebert(spec: ModelSpec) -> list[Problem]:
+    """SqueezeBertEncoder asserts embedding_size == hidden_size (the default 768 is not derived from hidden_size), and
+    nn.Conv1d refuses groups that do not divide its input and output channels."""
+    v = spec.values
+    if v.get("embedding_size") != v.get("hidden_size"):
+        return [Problem("error", "LC103", f"embedding_size {v.get('embedding_size')} is not hidden_size "
+                                          f"{v.get('hidden_size')}: SqueezeBERT's encoder asserts they are equal "
+                                          "(embedding_size defaults to 768 whatever hidden_size is)",
+                        spec.key_span("embedding_size") or spec.key_span("hidden_size") or spec.span)]
+    h, f = v.get("hidden_size"), v.get("intermediate_size")
+    for path, key in _SQUEEZE_GROUPS:
+        groups = v.get(key)
+        channels = (h, f) if path in ("intermediate.conv1d", "output.conv1d") else (h,)
+        if isinstance(groups, int) and groups >= 1 and any(isinstance(c, int) and c % groups for c in channels):
+            return [Problem("error", "LC103", f"{key} {groups} does not divide the channels of {path} "
+                                              f"({' and '.join(map(str, channels))}): nn.Conv1d refuses it",
+                            spec.key_span(key) or spec.span)]
+    return []
+
+
+SQUEEZEBERT = {
+    **NO_CROSS_ATTENTION,
+    "pad_token_id": pad_token(0),
+    "embedding_size": Field(("embedding_size",), 768, doc="width of the embeddings (must equal hidden_size)"),
+    **{key: Field((key,), default, doc=f"groups of the {path} 1×1 convolution")
+       for (path, key), default in zip(_SQUEEZE_GROUPS, (4, 4, 4, 1, 4, 4))},
+    "conv_linears": fixed(Derived(lambda v: tuple((path, v[key]) for path, key in _SQUEEZE_GROUPS),
+                                  "each projection's groups")),
+    "attn_names": fixed(("attention.query", "attention.key", "attention.value", "post_attention.conv1d")),
+    "mlp_names": fixed(("intermediate.conv1d", "output.conv1d")),
+    "layer_norms": fixed(("post_attention.layernorm", "output.layernorm")),
+    # SqueezeBertModel always builds its pooler: every head class has it.
+    "pooler_in_every_class": fixed(True),
+}
+
+
 FAMILIES = (
     text_encoder("ibert", "IBertForMaskedLM", "IBert",
                  ("Model", "ForMaskedLM", "ForSequenceClassification", "ForTokenClassification",
@@ -140,4 +183,7 @@ FAMILIES = (
                   "ForTokenClassification", "ForQuestionAnswering", "ForMultipleChoice"), MOBILEBERT,
                  d(hidden_size=512, num_layers=24, num_heads=4, intermediate_size=512),
                  checks=(*PAD_CHECKS, check_mobilebert)),
+    text_encoder("squeezebert", "SqueezeBertForMaskedLM", "SqueezeBert",
+                 ("Model", "ForMaskedLM", "ForSequenceClassification", "ForMultipleChoice", "ForTokenClassification",
+                  "ForQuestionAnswering"), SQUEEZEBERT, checks=(*PAD_CHECKS, check_squeezebert)),
 )

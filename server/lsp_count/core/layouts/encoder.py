@@ -80,6 +80,9 @@ width, with Linears from and back to hidden_size around them) and ``mlm_output_e
 embedding_size values; a bias-less Linear of that path, vocab → hidden − embedding_size, is the rest of the output
 embedding).
 
+SqueezeBERT: ``conv_linears`` (layer projections that are 1×1 nn.Conv1d modules, by path → groups: a weight
+out × in / groups × 1 and a bias, no nn.Linear for LoRA's all-linear).
+
 ``attention_map_head`` (ESM's contact-prediction head): a Linear of that path over every layer's attention maps,
 num_layers × num_heads inputs → 1 output with a bias, in the bare model and so in every class (None: none).
 
@@ -112,6 +115,17 @@ def path_norm(path: str, size: int, bias: bool = True) -> tuple[Tensor, ...]:
     """A norm named by its path; the module is the last part."""
     module = path.rsplit(".", 1)[-1]
     return tuple(replace(t, module=module) for t in norm(path, size, bias))
+
+
+def layer_linear(spec: ModelSpec, path: str, in_f: int, out_f: int, bias: bool = True) -> tuple[Tensor, ...]:
+    """One of a layer's projections: a Linear, or where ``conv_linears`` names its path (path → groups), a 1×1
+    nn.Conv1d with that many groups (SqueezeBERT's): a weight out × in / groups × 1, a bias."""
+    groups = dict(spec.values.get("conv_linears") or ()).get(path)  # type: ignore[call-overload]
+    if groups is None:
+        return path_linear(path, in_f, out_f, bias)
+    module = path.rsplit(".", 1)[-1]
+    weight = Tensor(f"{path}.weight", (out_f, in_f // int(groups), 1), "conv", module)
+    return (weight, Tensor(f"{path}.bias", (out_f,), "bias", module)) if bias else (weight,)
 
 
 def _norm_bias(spec: ModelSpec) -> bool:
@@ -274,9 +288,9 @@ def _attention(spec: ModelSpec, name: str, prefix: str = "") -> ParamNode:
     else:
         # EuroBERT's grouped-query attention: key and value ``kv_heads`` wide (absent: every head).
         kv_inner = spec.int("kv_heads") * d if "kv_heads" in v else inner
-        tensors = (path_linear(names[0], h, inner, q_bias) + path_linear(names[1], h, kv_inner, k_bias)
-                   + path_linear(names[2], h, kv_inner, v_bias))
-    tensors += path_linear(names[-1], out_in, h, out_bias)
+        tensors = (layer_linear(spec, names[0], h, inner, q_bias) + layer_linear(spec, names[1], h, kv_inner, k_bias)
+                   + layer_linear(spec, names[2], h, kv_inner, v_bias))
+    tensors += layer_linear(spec, names[-1], out_in, h, out_bias)
     if not prefix:
         # DeBERTa: relative-position projections and talking-head mixers (``attn_extra``), and the q / v bias
         # vectors beside its bias-less fused in_proj (``attn_bias_params``).
@@ -300,8 +314,8 @@ def encoder_layers(spec: ModelSpec, repeat: int | None = None, note: str = "") -
     # three names: a gate and an up projection of their own, then down (DINOv2's SwiGLU).
     up_width = 2 * f if v.get("mlp_gated") else f
     in_bias = bool(v.get("mlp_in_bias", mlp_bias))  # GTE: no biases on gate and up, one on down
-    mlp = ParamNode("mlp", sum((path_linear(str(up), h, up_width, in_bias) for up in ups), ())
-                    + path_linear(str(down), f, h, mlp_bias),
+    mlp = ParamNode("mlp", sum((layer_linear(spec, str(up), h, up_width, in_bias) for up in ups), ())
+                    + layer_linear(spec, str(down), f, h, mlp_bias),
                     source=spec.key_span("intermediate_size"), key="intermediate_size")
     norm_bias = _norm_bias(spec)
     norm_names = tuple(str(n) for n in v["layer_norms"])  # type: ignore[union-attr]
