@@ -1,4 +1,4 @@
-"""Random small configs of I-BERT, LayoutLM, Splinter, SqueezeBERT and MobileBERT, written as a config.json would be: BERT's draw
+"""Random small configs of I-BERT, LayoutLM, Splinter, SqueezeBERT, ConvBERT and MobileBERT, written as a config.json would be: BERT's draw
 (strategies_encoders.bert_like, cross-attention keys included, which these layers ignore) and each family's own
 keys, left out at random."""
 
@@ -9,7 +9,7 @@ from math import gcd
 from hypothesis import strategies as st
 
 from .strategies import STRATEGIES, _maybe
-from .strategies_encoders import bert_like
+from .strategies_encoders import _summary, bert_like
 
 
 def ibert(draw) -> dict:
@@ -64,8 +64,26 @@ def squeezebert(draw) -> dict:
     return cfg
 
 
+def convbert(draw) -> dict:
+    """ConvBERT: BERT's draw (cross-attention keys included: its layer builds a whole ConvBERT attention block there),
+    an embedding width of its own or hidden_size, a head_ratio whose head count (heads // ratio, at least 1) divides
+    hidden_size (its attention refuses others: a unit test checks it), the convolution's span (0 builds) and the
+    feed-forward's groups (floored, any count), and the sequence summary keys."""
+    cfg = bert_like("convbert")(draw)
+    hidden, heads = cfg["hidden_size"], cfg["num_attention_heads"]
+    _maybe(draw, "embedding_size", draw(st.sampled_from([hidden, draw(st.integers(2, 24))])), cfg)
+    ratios = [r for r in (-1, 1, 2, 3, 4) if hidden % max(1, heads // r) == 0]
+    # Always written: the default 2 need not give a head count that divides these small widths.
+    cfg["head_ratio"] = draw(st.sampled_from(ratios))
+    _maybe(draw, "conv_kernel_size", draw(st.integers(0, 5)), cfg)
+    _maybe(draw, "num_groups", draw(st.integers(1, 4)), cfg)
+    _summary(draw, cfg, cfg["architectures"][0])
+    return cfg
+
+
 STRATEGIES["ibert"] = ibert
 STRATEGIES["layoutlm"] = layoutlm
 STRATEGIES["splinter"] = bert_like("splinter")
 STRATEGIES["mobilebert"] = mobilebert
 STRATEGIES["squeezebert"] = squeezebert
+STRATEGIES["convbert"] = convbert

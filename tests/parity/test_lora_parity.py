@@ -608,6 +608,10 @@ ENCODER_CONFIGS = {
                             patch_size=4),
     # MobileBERT: the bottleneck Linears, stacked FFNs (ffn.N.intermediate.dense), the embedding transformation and
     # the MLM head's extra output columns (cls.predictions.dense, vocab → hidden − embedding_size).
+    # ConvBERT: the convolution's Linears (conv_kernel_layer, conv_out_layer) beside query/key/value; grouped
+    # feed-forwards (num_groups > 1) are no nn.Linear.
+    "convbert": dict(hidden_size=16, embedding_size=8, num_hidden_layers=2, num_attention_heads=4, intermediate_size=32,
+                     vocab_size=50, conv_kernel_size=3, num_groups=2),
     # SqueezeBERT: its layer projections are nn.Conv1d (no Linear for all-linear); the pooler, heads and MLM transform.
     "squeezebert": dict(hidden_size=16, embedding_size=16, num_hidden_layers=2, num_attention_heads=2,
                         intermediate_size=32, vocab_size=50),
@@ -652,7 +656,8 @@ def test_encoder_module_paths_are_transformers_s(model_type, architecture):
     ("bert", "BertLMHeadModel"), ("roberta", "RobertaForCausalLM"), ("xlm-roberta-xl", "XLMRobertaXLForCausalLM"),
     ("roberta-prelayernorm", "RobertaPreLayerNormForCausalLM"), ("megatron-bert", "MegatronBertForCausalLM"),
     ("electra", "ElectraForCausalLM"), ("roformer", "RoFormerForCausalLM"), ("bert-generation", "BertGenerationDecoder"),
-    ("ernie", "ErnieForCausalLM"), ("xmod", "XmodForCausalLM"), ("roc_bert", "RoCBertForCausalLM")])
+    ("ernie", "ErnieForCausalLM"), ("xmod", "XmodForCausalLM"), ("roc_bert", "RoCBertForCausalLM"),
+    ("convbert", "ConvBertForMaskedLM")])
 def test_encoder_cross_attention_module_paths_are_transformers_s(model_type, architecture):
     """A decoder with add_cross_attention: its cross-attention block's linears are crossattention.self.query, ...
     (the self-attention block's names under crossattention), as transformers names them."""
@@ -679,7 +684,7 @@ def test_encoder_cross_attention_module_paths_are_transformers_s(model_type, arc
                                         "xlm-roberta-xl", "megatron-bert", "electra", "roformer", "rembert",
                                         "deberta-v2", "deberta", "mpnet", "gte", "eurobert",
                                         "nomic_bert", "esm", "ernie", "xmod", "roc_bert", "layoutlm",
-                                        "mobilebert", "squeezebert"])
+                                        "mobilebert", "squeezebert", "convbert"])
 @pytest.mark.parametrize("tied", [True, False])
 def test_encoder_all_linear_leaves_out_the_mlm_decoder_as_peft_does(tmp_path, model_type, tied):
     """all-linear on a masked-LM class: peft leaves out the output embeddings (an untied cls.predictions.decoder,
@@ -743,6 +748,7 @@ ENCODER_TARGETS = {
                    "all-linear"],
     "maskformer-swin": [r"model\.encoder\.layers\.2\.blocks\.\d+\.attention\.self\.(query|value)",
                         ["intermediate.dense", "reduction"], "all-linear"],
+    "convbert": [r"convbert\.encoder\.layer\.\d+\.attention\.self\.conv_.*_layer", ["conv_out_layer", "query"]],
     "mobilebert": [r"mobilebert\.encoder\.layer\.\d+\.ffn\.1\..*dense", ["bottleneck.input.dense", "embedding_transformation"]],
 }
 ENCODER_HEADS = {"bert": "BertForSequenceClassification", "roberta": "RobertaForSequenceClassification",
@@ -757,7 +763,9 @@ ENCODER_HEADS = {"bert": "BertForSequenceClassification", "roberta": "RobertaFor
                  "layoutlm": "LayoutLMForTokenClassification", "splinter": "SplinterForQuestionAnswering",
                  "swin": "SwinForImageClassification", "swinv2": "Swinv2ForImageClassification",
                  "donut-swin": "DonutSwinForImageClassification", "maskformer-swin": "MaskFormerSwinBackbone",
-                 "mobilebert": "MobileBertForSequenceClassification"}
+                 "mobilebert": "MobileBertForSequenceClassification",
+                 "mobilebert": "MobileBertForSequenceClassification",
+                 "convbert": "ConvBertForSequenceClassification"}
 
 
 @pytest.mark.parametrize("model_type", sorted(ENCODER_TARGETS))

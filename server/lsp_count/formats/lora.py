@@ -325,6 +325,7 @@ ENCODER_PATHS: dict[str, EncoderPaths] = {
                                     stage_blocks="encoder.layers.{stage}.blocks"),
     "mobilebert": EncoderPaths("mobilebert", "encoder.layer"),
     "squeezebert": EncoderPaths("transformer", "encoder.layers"),
+    "convbert": EncoderPaths("convbert", "encoder.layer"),
 }
 
 

@@ -1,6 +1,7 @@
 """More of BERT's relatives on the encoder layout: I-BERT (RoBERTa with quantisation-aware modules), LayoutLM (BERT
 with 2-D position tables for the tokens' boxes), Splinter (BERT with a question-aware span selection head),
-SqueezeBERT (BERT whose layer projections are grouped 1×1 convolutions) and MobileBERT (bottleneck layers with stacked feed-forwards, trigram embeddings, an MLM head over a widened output
+SqueezeBERT (BERT whose layer projections are grouped 1×1 convolutions), ConvBERT (ELECTRA-shaped, with span-based
+dynamic convolution beside half-width attention heads) and MobileBERT (bottleneck layers with stacked feed-forwards, trigram embeddings, an MLM head over a widened output
 embedding).
 
 Defaults are transformers 5.25's config classes'. See encoders.py for the BERT-shaped switches these rows set.
@@ -10,7 +11,8 @@ from __future__ import annotations
 
 from lsp_count.core.families.common import pad_token
 from lsp_count.core.families.decoders import FLOOR_HEADS, d, fixed
-from lsp_count.core.families.encoders import PAD_CHECKS, ROBERTA_HEADS, text_encoder
+from lsp_count.core.families.encoders import (FACTORISED, PAD_CHECKS, ROBERTA_HEADS, _summary_fields, check_summary_type,
+                                              text_encoder)
 from lsp_count.core.source import Problem
 from lsp_count.core.spec import Derived, Field, ModelSpec
 
@@ -167,6 +169,73 @@ SQUEEZEBERT = {
 }
 
 
+# --- ConvBERT: ELECTRA's factorised embeddings and heads; attention heads of half width beside a span-based dynamic
+# convolution (a separable Conv1d, a kernel generator and a convolution output projection) --------------------------
+
+def _conv_heads(v) -> int:
+    """ConvBertSelfAttention's head count: num_attention_heads // head_ratio, 1 where that is below 1."""
+    return max(1, v["num_heads"] // v["head_ratio"]) if v["head_ratio"] else 1
+
+
+def _conv_width(v) -> int:
+    """all_head_size: the heads × ((hidden_size // heads) // 2), half the width of plain heads."""
+    heads = _conv_heads(v)
+    return heads * ((v["hidden_size"] // heads) // 2)
+
+
+def _conv_attention_linears(v) -> tuple:
+    width, kernel = _conv_width(v), v["conv_kernel_size"]
+    return (("attention.self.conv_kernel_layer", width, _conv_heads(v) * kernel, True),
+            ("attention.self.conv_out_layer", v["hidden_size"], width, True))
+
+
+def _conv_attention_params(v) -> tuple:
+    # SeparableConv1D: a depthwise Conv1d (hidden channels, one group each, no bias), a pointwise one to all_head_size
+    # (no bias), and a bias parameter of all_head_size × 1.
+    h, width = v["hidden_size"], _conv_width(v)
+    return (("attention.self.key_conv_attn_layer.depthwise.weight", (h, 1, v["conv_kernel_size"]), "conv"),
+            ("attention.self.key_conv_attn_layer.pointwise.weight", (width, h, 1), "conv"),
+            ("attention.self.key_conv_attn_layer.bias", (width, 1), "bias"))
+
+
+def check_convbert(spec: ModelSpec) -> list[Problem]:
+    """ConvBertSelfAttention divides by head_ratio (0 raises ZeroDivisionError) and refuses a hidden_size its own head
+    count (num_attention_heads // head_ratio, at least 1) does not divide."""
+    v = spec.values
+    ratio, h, heads = v.get("head_ratio"), v.get("hidden_size"), v.get("num_heads")
+    if ratio == 0:
+        return [Problem("error", "LC103", "head_ratio 0: ConvBERT's attention divides num_attention_heads by it",
+                        spec.key_span("head_ratio") or spec.span)]
+    if all(type(n) is int for n in (ratio, h, heads)) and h % _conv_heads(v):
+        return [Problem("error", "LC103", f"ConvBERT's {_conv_heads(v)} attention heads (num_attention_heads {heads} "
+                                          f"// head_ratio {ratio}) do not divide hidden_size {h}: its attention "
+                                          "refuses it", spec.key_span("num_heads") or spec.span)]
+    return []
+
+
+CONVBERT = {
+    **FACTORISED,
+    **_summary_fields(declared=False),
+    "pad_token_id": pad_token(1),
+    "embedding_size": Field(("embedding_size",), 768,
+                            doc="width of the factorised embedding (projected up to hidden_size where it differs)"),
+    "head_ratio": Field(("head_ratio",), 2, minimum=-(10**9),
+                        doc="num_attention_heads // head_ratio heads attend; the convolution takes the other half"),
+    "conv_kernel_size": Field(("conv_kernel_size",), 9, minimum=0, doc="span of the dynamic convolution"),
+    "num_groups": Field(("num_groups",), 1, doc="groups of the feed-forward's grouped linears (1: plain Linears)"),
+    "head_dim": fixed(Derived(lambda v: (v["hidden_size"] // _conv_heads(v)) // 2,
+                              "(hidden_size // (num_attention_heads // head_ratio)) // 2")),
+    "attn_width": fixed(Derived(_conv_width, "all_head_size")),
+    "attn_extra": fixed(Derived(_conv_attention_linears, "conv_kernel_layer, conv_out_layer")),
+    "attn_params": fixed(Derived(_conv_attention_params, "key_conv_attn_layer")),
+    "grouped_linears": fixed(Derived(lambda v: (("intermediate.dense", v["num_groups"]), ("output.dense", v["num_groups"]))
+                                     if v["num_groups"] > 1 else (), "num_groups > 1")),
+    # The generator's MLM head (ELECTRA's): hidden → embedding_size, LayerNorm, then the vocabulary.
+    "mlm_names": fixed(("generator_predictions.dense", "generator_predictions.LayerNorm", "generator_lm_head")),
+    "mlm_bias_param": fixed(False),
+}
+
+
 FAMILIES = (
     text_encoder("ibert", "IBertForMaskedLM", "IBert",
                  ("Model", "ForMaskedLM", "ForSequenceClassification", "ForTokenClassification",
@@ -186,4 +255,7 @@ FAMILIES = (
     text_encoder("squeezebert", "SqueezeBertForMaskedLM", "SqueezeBert",
                  ("Model", "ForMaskedLM", "ForSequenceClassification", "ForMultipleChoice", "ForTokenClassification",
                   "ForQuestionAnswering"), SQUEEZEBERT, checks=(*PAD_CHECKS, check_squeezebert)),
+    text_encoder("convbert", "ConvBertForMaskedLM", "ConvBert",
+                 ("Model", "ForMaskedLM", "ForSequenceClassification", "ForMultipleChoice", "ForTokenClassification",
+                  "ForQuestionAnswering"), CONVBERT, checks=(check_convbert, check_summary_type, *PAD_CHECKS)),
 )

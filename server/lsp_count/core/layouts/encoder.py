@@ -83,6 +83,12 @@ embedding).
 SqueezeBERT: ``conv_linears`` (layer projections that are 1×1 nn.Conv1d modules, by path → groups: a weight
 out × in / groups × 1 and a bias, no nn.Linear for LoRA's all-linear).
 
+ConvBERT: ``attn_width`` (the query, key and value projections' width where it is not heads × head_dim), ``attn_params``
+(more parameters in every attention block, each ``(path, shape, kind)``: the separable convolution's depthwise and
+pointwise weights and bias; ``attn_extra`` and these are in a cross-attention block too, under its name) and
+``grouped_linears`` (layer projections that are grouped linears, by path → groups: a groups × in / groups ×
+out / groups weight and an out-wide bias).
+
 ``attention_map_head`` (ESM's contact-prediction head): a Linear of that path over every layer's attention maps,
 num_layers × num_heads inputs → 1 output with a bias, in the bare model and so in every class (None: none).
 
@@ -119,11 +125,19 @@ def path_norm(path: str, size: int, bias: bool = True) -> tuple[Tensor, ...]:
 
 def layer_linear(spec: ModelSpec, path: str, in_f: int, out_f: int, bias: bool = True) -> tuple[Tensor, ...]:
     """One of a layer's projections: a Linear, or where ``conv_linears`` names its path (path → groups), a 1×1
-    nn.Conv1d with that many groups (SqueezeBERT's): a weight out × in / groups × 1, a bias."""
+    nn.Conv1d with that many groups (SqueezeBERT's): a weight out × in / groups × 1, a bias; or where
+    ``grouped_linears`` does, a grouped linear (ConvBERT's)."""
+    module = path.rsplit(".", 1)[-1]
+    grouped = dict(spec.values.get("grouped_linears") or ()).get(path)  # type: ignore[call-overload]
+    if grouped is not None:
+        # ConvBERT's GroupedLinearLayer: a groups × in / groups × out / groups weight (floored), an out-wide bias;
+        # no nn.Linear (LoRA's all-linear does not reach it).
+        g = int(grouped)
+        weight = Tensor(f"{path}.weight", (g, in_f // g, out_f // g), "other", module)
+        return (weight, Tensor(f"{path}.bias", (out_f,), "bias", module)) if bias else (weight,)
     groups = dict(spec.values.get("conv_linears") or ()).get(path)  # type: ignore[call-overload]
     if groups is None:
         return path_linear(path, in_f, out_f, bias)
-    module = path.rsplit(".", 1)[-1]
     weight = Tensor(f"{path}.weight", (out_f, in_f // int(groups), 1), "conv", module)
     return (weight, Tensor(f"{path}.bias", (out_f,), "bias", module)) if bias else (weight,)
 
@@ -278,9 +292,12 @@ def _attention(spec: ModelSpec, name: str, prefix: str = "") -> ParamNode:
     qkv_bias, out_bias = bool(v["qkv_bias"]), bool(v.get("attn_out_bias", True))
     # DINOv3: the query, key and value projections' biases each by a key of its own (``qkv_biases``).
     q_bias, k_bias, v_bias = (bool(b) for b in v["qkv_biases"]) if v.get("qkv_biases") else (qkv_bias,) * 3  # type: ignore[union-attr]
-    # DINOv3's projections are hidden_size wide whatever the heads make (``attn_hidden_wide``).
+    # DINOv3's projections are hidden_size wide whatever the heads make (``attn_hidden_wide``); ConvBERT's are
+    # ``attn_width`` wide (its own head count, not num_attention_heads).
     if v.get("attn_hidden_wide"):
         inner = h
+    if "attn_width" in v:
+        inner = spec.int("attn_width")
     # ALBERT's output projection is hidden × hidden even where the floored heads are narrower.
     out_in = h if v.get("attn_out_from_hidden") else inner
     if len(names) == 2:  # one fused query/key/value projection (ModernBERT's Wqkv), then the output
@@ -291,11 +308,18 @@ def _attention(spec: ModelSpec, name: str, prefix: str = "") -> ParamNode:
         tensors = (layer_linear(spec, names[0], h, inner, q_bias) + layer_linear(spec, names[1], h, kv_inner, k_bias)
                    + layer_linear(spec, names[2], h, kv_inner, v_bias))
     tensors += layer_linear(spec, names[-1], out_in, h, out_bias)
+    # DeBERTa: relative-position projections and talking-head mixers (``attn_extra``); ConvBERT: its span-based
+    # convolution's Linears (``attn_extra``) and parameters of other shapes (``attn_params``: (path, shape, kind)).
+    # A cross-attention block (ConvBERT's) has them too, under its own name.
+    def renamed(path: str) -> str:
+        return prefix + path.removeprefix("attention.") if prefix else path
+    for path, in_f, out_f, bias in v.get("attn_extra") or ():  # type: ignore[union-attr]
+        tensors += path_linear(renamed(str(path)), int(in_f), int(out_f), bool(bias))
+    for path, shape, kind in v.get("attn_params") or ():  # type: ignore[union-attr]
+        tensors += (Tensor(renamed(str(path)), tuple(int(n) for n in shape), str(kind),
+                           str(path).rsplit(".", 2)[-2]),)
     if not prefix:
-        # DeBERTa: relative-position projections and talking-head mixers (``attn_extra``), and the q / v bias
-        # vectors beside its bias-less fused in_proj (``attn_bias_params``).
-        for path, in_f, out_f, bias in v.get("attn_extra") or ():  # type: ignore[union-attr]
-            tensors += path_linear(str(path), int(in_f), int(out_f), bool(bias))
+        # DeBERTa: the q / v bias vectors beside its bias-less fused in_proj (``attn_bias_params``).
         for path in v.get("attn_bias_params") or ():  # type: ignore[union-attr]
             tensors += (Tensor(str(path), (inner,), "bias", str(path).rsplit(".", 2)[-2]),)
     return ParamNode(name, tensors, source=spec.key_span("num_heads"), key="num_heads")
