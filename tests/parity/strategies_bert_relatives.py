@@ -1,4 +1,4 @@
-"""Random small configs of I-BERT, LayoutLM, Splinter, SqueezeBERT, ConvBERT and MobileBERT, written as a config.json would be: BERT's draw
+"""Random small configs of I-BERT, LayoutLM, Splinter, SqueezeBERT, ConvBERT, Nyströmformer and MobileBERT, written as a config.json would be: BERT's draw
 (strategies_encoders.bert_like, cross-attention keys included, which these layers ignore) and each family's own
 keys, left out at random."""
 
@@ -81,9 +81,20 @@ def convbert(draw) -> dict:
     return cfg
 
 
+def nystromformer(draw) -> dict:
+    """Nyströmformer: BERT's draw (cross-attention keys included, which its layer ignores), the value convolution's
+    rows (0 builds) and the landmark keys, which no parameter reads."""
+    cfg = bert_like("nystromformer")(draw)
+    _maybe(draw, "conv_kernel_size", draw(st.integers(0, 5)), cfg)
+    _maybe(draw, "num_landmarks", draw(st.integers(1, 8)), cfg)
+    _maybe(draw, "segment_means_seq_len", draw(st.integers(1, 16)), cfg)
+    return cfg
+
+
 STRATEGIES["ibert"] = ibert
 STRATEGIES["layoutlm"] = layoutlm
 STRATEGIES["splinter"] = bert_like("splinter")
 STRATEGIES["mobilebert"] = mobilebert
 STRATEGIES["squeezebert"] = squeezebert
 STRATEGIES["convbert"] = convbert
+STRATEGIES["nystromformer"] = nystromformer

@@ -612,6 +612,9 @@ ENCODER_CONFIGS = {
     # feed-forwards (num_groups > 1) are no nn.Linear.
     "convbert": dict(hidden_size=16, embedding_size=8, num_hidden_layers=2, num_attention_heads=4, intermediate_size=32,
                      vocab_size=50, conv_kernel_size=3, num_groups=2),
+    # Nyströmformer: BERT's names, no pooler, a pre_classifier in the multiple-choice class.
+    "nystromformer": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32,
+                          vocab_size=50, conv_kernel_size=3),
     # SqueezeBERT: its layer projections are nn.Conv1d (no Linear for all-linear); the pooler, heads and MLM transform.
     "squeezebert": dict(hidden_size=16, embedding_size=16, num_hidden_layers=2, num_attention_heads=2,
                         intermediate_size=32, vocab_size=50),
@@ -684,7 +687,8 @@ def test_encoder_cross_attention_module_paths_are_transformers_s(model_type, arc
                                         "xlm-roberta-xl", "megatron-bert", "electra", "roformer", "rembert",
                                         "deberta-v2", "deberta", "mpnet", "gte", "eurobert",
                                         "nomic_bert", "esm", "ernie", "xmod", "roc_bert", "layoutlm",
-                                        "mobilebert", "squeezebert", "convbert"])
+                                        "mobilebert", "squeezebert", "convbert",
+                                        "nystromformer"])
 @pytest.mark.parametrize("tied", [True, False])
 def test_encoder_all_linear_leaves_out_the_mlm_decoder_as_peft_does(tmp_path, model_type, tied):
     """all-linear on a masked-LM class: peft leaves out the output embeddings (an untied cls.predictions.decoder,

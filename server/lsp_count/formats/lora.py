@@ -326,6 +326,7 @@ ENCODER_PATHS: dict[str, EncoderPaths] = {
     "mobilebert": EncoderPaths("mobilebert", "encoder.layer"),
     "squeezebert": EncoderPaths("transformer", "encoder.layers"),
     "convbert": EncoderPaths("convbert", "encoder.layer"),
+    "nystromformer": EncoderPaths("nystromformer", "encoder.layer"),
 }
 
 

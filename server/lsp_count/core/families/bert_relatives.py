@@ -1,7 +1,8 @@
 """More of BERT's relatives on the encoder layout: I-BERT (RoBERTa with quantisation-aware modules), LayoutLM (BERT
 with 2-D position tables for the tokens' boxes), Splinter (BERT with a question-aware span selection head),
 SqueezeBERT (BERT whose layer projections are grouped 1×1 convolutions), ConvBERT (ELECTRA-shaped, with span-based
-dynamic convolution beside half-width attention heads) and MobileBERT (bottleneck layers with stacked feed-forwards, trigram embeddings, an MLM head over a widened output
+dynamic convolution beside half-width attention heads), Nyströmformer (BERT with a depthwise convolution over each
+head's values) and MobileBERT (bottleneck layers with stacked feed-forwards, trigram embeddings, an MLM head over a widened output
 embedding).
 
 Defaults are transformers 5.25's config classes'. See encoders.py for the BERT-shaped switches these rows set.
@@ -236,6 +237,41 @@ CONVBERT = {
 }
 
 
+# --- Nyströmformer: BERT's layer (landmark attention has no parameters) with a depthwise Conv2d on the values -------
+
+def check_nystromformer(spec: ModelSpec) -> list[Problem]:
+    """NystromformerSelfAttention reads config["inv_init_coeff_option"] where inv_coeff_init_option is true: the config
+    is not subscriptable (TypeError)."""
+    if spec.values.get("inv_coeff_init_option"):
+        return [Problem("error", "LC103", f"inv_coeff_init_option true: {spec.architecture}'s attention then indexes "
+                                          "its config (config[...]), which transformers cannot do",
+                        spec.key_span("inv_coeff_init_option") or spec.span)]
+    return []
+
+
+NYSTROMFORMER = {
+    **NO_CROSS_ATTENTION,
+    "pad_token_id": pad_token(1),
+    "conv_kernel_size": Field(("conv_kernel_size",), 65, minimum=0, doc="rows of each head's depthwise value convolution"),
+    "inv_coeff_init_option": Field(("inv_coeff_init_option",), False, "bool",
+                                   doc="the pseudo-inverse's initial coefficients (true fails in transformers)"),
+    # The position table has two rows beyond max_position_embeddings (positions start at 2).
+    "position_embedding": fixed(None),
+    "token_types": fixed(False),
+    "embed_tables": fixed(Derived(lambda v: (("position_embeddings", v["max_positions"] + 2, v["hidden_size"]),
+                                             ("token_type_embeddings", v["type_vocab_size"], v["hidden_size"])),
+                                  "max_position_embeddings + 2 positions, the token types")),
+    # nn.Conv2d(heads, heads, (kernel, 1), groups=heads, bias=False).
+    "attn_params": fixed(Derived(lambda v: (("attention.self.conv.weight", (v["num_heads"], 1, v["conv_kernel_size"], 1),
+                                             "conv"),), "the value convolution")),
+    "pooler": fixed(None),
+    "classifier": fixed("dense"),
+    "multiple_choice": fixed("pre_classifier"),
+    # NystromformerForQuestionAnswering sets num_labels = 2 whatever the config says.
+    "qa_labels": fixed(2),
+}
+
+
 FAMILIES = (
     text_encoder("ibert", "IBertForMaskedLM", "IBert",
                  ("Model", "ForMaskedLM", "ForSequenceClassification", "ForTokenClassification",
@@ -258,4 +294,8 @@ FAMILIES = (
     text_encoder("convbert", "ConvBertForMaskedLM", "ConvBert",
                  ("Model", "ForMaskedLM", "ForSequenceClassification", "ForMultipleChoice", "ForTokenClassification",
                   "ForQuestionAnswering"), CONVBERT, checks=(check_convbert, check_summary_type, *PAD_CHECKS)),
+    text_encoder("nystromformer", "NystromformerForMaskedLM", "Nystromformer",
+                 ("Model", "ForMaskedLM", "ForSequenceClassification", "ForMultipleChoice", "ForTokenClassification",
+                  "ForQuestionAnswering"), d(vocab_size=30000, max_positions=510), NYSTROMFORMER,
+                 checks=(check_nystromformer, *PAD_CHECKS)),
 )

@@ -585,8 +585,10 @@ def _text_heads(spec: ModelSpec, mlm_in: int, mlm_out: int) -> tuple[ParamNode |
     if head == "multiple_choice" and spec.values.get("multiple_choice") == "summary":
         return (_sequence_summary(spec), ParamNode("classifier", path_linear("classifier", h, 1)))
     if head == "multiple_choice":  # one score per choice: the pooled output (DistilBERT's pre_classifier) → 1
-        tensors = (path_linear("pre_classifier", h, h) if spec.values["classifier"] == "pre_classifier" else ()) \
-            + path_linear("classifier", h, 1)
+        # DistilBERT's classifier kind, or the multiple-choice kind alone (Nyströmformer: a RoBERTa-style sequence
+        # classifier, a pre_classifier in the multiple-choice class).
+        pre = spec.values["classifier"] == "pre_classifier" or v.get("multiple_choice") == "pre_classifier"
+        tensors = (path_linear("pre_classifier", h, h) if pre else ()) + path_linear("classifier", h, 1)
         return (pooler, ParamNode("classifier", tensors))
     raise ValueError(f"unknown head {head!r} for {spec.model_type}")
 

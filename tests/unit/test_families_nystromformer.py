@@ -1,0 +1,73 @@
+"""Nyströmformer without torch: every class's defaults, small configs counted by hand, and the configs transformers
+refuses. Nyströmformer is BERT's stack (its landmark attention has no parameters) with a depthwise nn.Conv2d over each
+head's values (heads × 1 × conv_kernel_size × 1, no bias), a position table two rows longer than
+max_position_embeddings, no pooler, RoBERTa's classification head, a pre_classifier in the multiple-choice class
+and a question-answering class of two outputs whatever num_labels says.
+
+The class-default totals were taken once from transformers 5.25 on the meta device (tests/parity checks the family
+against it on random configs too).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from config_models import error_messages as errors, model as count
+
+
+@pytest.mark.parametrize("architecture, total", [
+    ("NystromformerModel", 108_500_112),
+    ("NystromformerForMaskedLM", 109_122_240),
+    ("NystromformerForSequenceClassification", 109_092_242),
+    ("NystromformerForMultipleChoice", 109_091_473),
+    ("NystromformerForTokenClassification", 108_501_650),
+    ("NystromformerForQuestionAnswering", 108_501_650),
+])
+def test_class_defaults(architecture: str, total: int) -> None:
+    tree = count({"model_type": "nystromformer", "architectures": [architecture]}).tree
+    assert (tree.total, tree.trainable) == (total, total)
+
+
+SMALL = {"model_type": "nystromformer", "vocab_size": 10, "hidden_size": 8, "num_attention_heads": 2,
+         "conv_kernel_size": 3, "intermediate_size": 12, "num_hidden_layers": 1, "max_position_embeddings": 5}
+# Embeddings: words 10·8, positions (5 + 2)·8, token types 2·8, LayerNorm 16.
+EMBEDDINGS = 80 + 56 + 16 + 16  # 168
+# Query, key, value 3 × (8·8 + 8), the value convolution 2·1·3·1, output dense 8·8 + 8 and LayerNorm 16;
+# intermediate 8·12 + 12, output 12·8 + 8 and LayerNorm 16.
+LAYER = 216 + 6 + 72 + 16 + 108 + 104 + 16  # 538
+
+
+def test_bare_model_by_hand() -> None:
+    assert count({**SMALL, "architectures": ["NystromformerModel"]}).tree.total == EMBEDDINGS + LAYER == 706
+
+
+@pytest.mark.parametrize("architecture, head", [
+    # cls.predictions: transform 8·8 + 8 and LayerNorm 16, the bias 10 (the decoder is the word embedding).
+    ("NystromformerForMaskedLM", 72 + 16 + 10),
+    # classifier.dense 8·8 + 8, classifier.out_proj 8·2 + 2.
+    ("NystromformerForSequenceClassification", 72 + 18),
+    # pre_classifier 8·8 + 8, classifier 8 → 1.
+    ("NystromformerForMultipleChoice", 72 + 9),
+])
+def test_heads_by_hand(architecture: str, head: int) -> None:
+    assert count({**SMALL, "architectures": [architecture]}).tree.total == 706 + head
+
+
+def test_question_answering_has_two_outputs_whatever_num_labels_says() -> None:
+    config = {**SMALL, "architectures": ["NystromformerForQuestionAnswering"], "id2label": {"0": "a"}}
+    assert count(config).tree.total == 706 + 8 * 2 + 2
+
+
+def test_kernel_of_zero_and_cross_attention_keys() -> None:
+    config = {**SMALL, "architectures": ["NystromformerModel"]}
+    assert count({**config, "conv_kernel_size": 0}).tree.total == 706 - 6  # an empty convolution builds
+    # NystromformerLayer keeps add_cross_attention but builds no cross-attention block.
+    assert count({**config, "is_decoder": True, "add_cross_attention": True}).tree.total == 706
+
+
+@pytest.mark.parametrize("change, needle", [
+    ({"inv_coeff_init_option": True}, "inv_coeff_init_option"),  # transformers: config[...] raises TypeError
+    ({"num_attention_heads": 3}, "does not divide"),
+])
+def test_refusals(change: dict, needle: str) -> None:
+    assert any(needle in m for m in errors({**SMALL, **change, "architectures": ["NystromformerModel"]}))
