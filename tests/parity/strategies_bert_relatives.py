@@ -1,4 +1,4 @@
-"""Random small configs of I-BERT, LayoutLM, Splinter, SqueezeBERT, ConvBERT, Nyströmformer and MobileBERT, written as a config.json would be: BERT's draw
+"""Random small configs of I-BERT, LayoutLM, Splinter, SqueezeBERT, ConvBERT, Nyströmformer, YOSO and MobileBERT, written as a config.json would be: BERT's draw
 (strategies_encoders.bert_like, cross-attention keys included, which these layers ignore) and each family's own
 keys, left out at random."""
 
@@ -91,6 +91,17 @@ def nystromformer(draw) -> dict:
     return cfg
 
 
+def yoso(draw) -> dict:
+    """YOSO: BERT's draw (cross-attention keys included, which its layer ignores), a value convolution's rows or none
+    (null, the default) and the hashing keys, which no parameter reads."""
+    cfg = bert_like("yoso")(draw)
+    _maybe(draw, "conv_window", draw(st.sampled_from([None, 0, 1, 3, 5])), cfg)
+    _maybe(draw, "num_hash", draw(st.integers(1, 8)), cfg)
+    _maybe(draw, "hash_code_len", draw(st.integers(1, 9)), cfg)
+    _maybe(draw, "use_expectation", draw(st.booleans()), cfg)
+    return cfg
+
+
 STRATEGIES["ibert"] = ibert
 STRATEGIES["layoutlm"] = layoutlm
 STRATEGIES["splinter"] = bert_like("splinter")
@@ -98,3 +109,4 @@ STRATEGIES["mobilebert"] = mobilebert
 STRATEGIES["squeezebert"] = squeezebert
 STRATEGIES["convbert"] = convbert
 STRATEGIES["nystromformer"] = nystromformer
+STRATEGIES["yoso"] = yoso

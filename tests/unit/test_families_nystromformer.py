@@ -1,4 +1,4 @@
-"""Nyströmformer without torch: every class's defaults, small configs counted by hand, and the configs transformers
+"""Nyströmformer and YOSO without torch: every class's defaults, small configs counted by hand, and the configs transformers
 refuses. Nyströmformer is BERT's stack (its landmark attention has no parameters) with a depthwise nn.Conv2d over each
 head's values (heads × 1 × conv_kernel_size × 1, no bias), a position table two rows longer than
 max_position_embeddings, no pooler, RoBERTa's classification head, a pre_classifier in the multiple-choice class
@@ -71,3 +71,30 @@ def test_kernel_of_zero_and_cross_attention_keys() -> None:
 ])
 def test_refusals(change: dict, needle: str) -> None:
     assert any(needle in m for m in errors({**SMALL, **change, "architectures": ["NystromformerModel"]}))
+
+
+# --- YOSO: Nyströmformer's parameters (its LSH attention has none); the value convolution only with conv_window ------
+
+@pytest.mark.parametrize("architecture, total", [
+    ("YosoModel", 126_807_552),
+    ("YosoForMaskedLM", 127_449_945),
+    ("YosoForSequenceClassification", 127_399_682),
+    ("YosoForMultipleChoice", 127_398_913),
+    ("YosoForTokenClassification", 126_809_090),
+    ("YosoForQuestionAnswering", 126_809_090),
+])
+def test_yoso_class_defaults(architecture: str, total: int) -> None:
+    tree = count({"model_type": "yoso", "architectures": [architecture]}).tree
+    assert (tree.total, tree.trainable) == (total, total)
+
+
+YOSO = {**{k: v for k, v in SMALL.items() if k != "conv_kernel_size"}, "model_type": "yoso", "type_vocab_size": 2}
+
+
+def test_yoso_by_hand() -> None:
+    config = {**YOSO, "architectures": ["YosoModel"]}
+    # Nyströmformer's small model without its value convolution (2·1·3·1): conv_window is null by default.
+    assert count(config).tree.total == EMBEDDINGS + LAYER - 6 == 700
+    assert count({**config, "conv_window": 3}).tree.total == 706
+    qa = {**YOSO, "architectures": ["YosoForQuestionAnswering"], "id2label": {"0": "a"}}
+    assert count(qa).tree.total == 700 + 8 * 2 + 2  # two outputs whatever num_labels says

@@ -327,6 +327,7 @@ ENCODER_PATHS: dict[str, EncoderPaths] = {
     "squeezebert": EncoderPaths("transformer", "encoder.layers"),
     "convbert": EncoderPaths("convbert", "encoder.layer"),
     "nystromformer": EncoderPaths("nystromformer", "encoder.layer"),
+    "yoso": EncoderPaths("yoso", "encoder.layer"),
 }
 
 

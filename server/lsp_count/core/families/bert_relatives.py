@@ -1,7 +1,7 @@
 """More of BERT's relatives on the encoder layout: I-BERT (RoBERTa with quantisation-aware modules), LayoutLM (BERT
 with 2-D position tables for the tokens' boxes), Splinter (BERT with a question-aware span selection head),
 SqueezeBERT (BERT whose layer projections are grouped 1×1 convolutions), ConvBERT (ELECTRA-shaped, with span-based
-dynamic convolution beside half-width attention heads), Nyströmformer (BERT with a depthwise convolution over each
+dynamic convolution beside half-width attention heads), Nyströmformer and YOSO (BERT with a depthwise convolution over each
 head's values) and MobileBERT (bottleneck layers with stacked feed-forwards, trigram embeddings, an MLM head over a widened output
 embedding).
 
@@ -272,6 +272,17 @@ NYSTROMFORMER = {
 }
 
 
+# YOSO: Nyströmformer's parameters (its LSH attention has none), the value convolution only where conv_window is given.
+YOSO = {
+    **{k: f for k, f in NYSTROMFORMER.items() if k not in ("conv_kernel_size", "inv_coeff_init_option")},
+    "conv_window": Field(("conv_window",), None, "int?", minimum=0,
+                         doc="rows of each head's depthwise value convolution (null: none)"),
+    "attn_params": fixed(Derived(lambda v: (("attention.self.conv.weight", (v["num_heads"], 1, v["conv_window"], 1),
+                                              "conv"),) if v["conv_window"] is not None else (),
+                                 "the value convolution where conv_window is given")),
+}
+
+
 FAMILIES = (
     text_encoder("ibert", "IBertForMaskedLM", "IBert",
                  ("Model", "ForMaskedLM", "ForSequenceClassification", "ForTokenClassification",
@@ -298,4 +309,8 @@ FAMILIES = (
                  ("Model", "ForMaskedLM", "ForSequenceClassification", "ForMultipleChoice", "ForTokenClassification",
                   "ForQuestionAnswering"), d(vocab_size=30000, max_positions=510), NYSTROMFORMER,
                  checks=(check_nystromformer, *PAD_CHECKS)),
+    text_encoder("yoso", "YosoForMaskedLM", "Yoso",
+                 ("Model", "ForMaskedLM", "ForSequenceClassification", "ForMultipleChoice", "ForTokenClassification",
+                  "ForQuestionAnswering"), d(vocab_size=50265, max_positions=4096, type_vocab_size=1), YOSO,
+                 checks=PAD_CHECKS),
 )
