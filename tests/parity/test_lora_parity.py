@@ -770,7 +770,6 @@ ENCODER_HEADS = {"bert": "BertForSequenceClassification", "roberta": "RobertaFor
                  "swin": "SwinForImageClassification", "swinv2": "Swinv2ForImageClassification",
                  "donut-swin": "DonutSwinForImageClassification", "maskformer-swin": "MaskFormerSwinBackbone",
                  "mobilebert": "MobileBertForSequenceClassification",
-                 "mobilebert": "MobileBertForSequenceClassification",
                  "convbert": "ConvBertForSequenceClassification"}
 
 
