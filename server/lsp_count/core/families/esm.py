@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from lsp_count.core.families.common import check_pad_token, pad_token
 from lsp_count.core.families.decoders import d, fixed, required
-from lsp_count.core.families.encoders import TEXT, check_pad_in_positions, text_encoder
+from lsp_count.core.families.encoders import check_pad_in_positions, text_encoder
 from lsp_count.core.source import Problem
 from lsp_count.core.spec import Derived, Field, ModelSpec
 

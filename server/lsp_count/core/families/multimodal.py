@@ -208,7 +208,7 @@ def _axial_rope(spec: ModelSpec) -> list[Problem]:
     rope_parameters): any other type fails to build (YaRN's already in the config class, which has no
     max_position_embeddings)."""
     v = spec.values
-    params, scaling = v.get("rope_parameters"), v.get("rope_scaling")
+    scaling = v.get("rope_scaling")
     field = "rope_scaling" if isinstance(scaling, dict) and scaling else "rope_parameters"
     rope = v.get(field)
     if not isinstance(rope, dict):
