@@ -68,5 +68,23 @@ def flint_config(draw) -> dict:
     return cfg
 
 
+def beam_config(draw) -> dict:
+    """Beam: layer_types and mlp_layer_types (as many as the layers) each drawn or derived, the window drawn or left
+    out, at times a token classifier with or without its bias."""
+    cfg = decoder_config(draw, "beam")
+    layers = cfg["num_hidden_layers"]
+    if draw(st.booleans()):
+        cfg["layer_types"] = draw(st.lists(st.sampled_from(["sliding_attention", "full_attention"]),
+                                           min_size=layers, max_size=layers))
+    if draw(st.booleans()):
+        cfg["mlp_layer_types"] = draw(st.lists(st.sampled_from(["dense", "sparse"]), min_size=layers,
+                                               max_size=layers))
+    _maybe(draw, "sliding_window", draw(st.integers(2, 64)), cfg)
+    if draw(st.booleans()):
+        cfg["architectures"] = ["BeamForTokenClassification"]
+        _maybe(draw, "token_classification_bias", draw(st.booleans()), cfg)
+    return cfg
+
+
 STRATEGIES.update({"axk1": axk1_config, "minicpm5_moe": minicpm5_moe_config, "kolibri1": kolibri1_config,
-                   "flint": flint_config})
+                   "flint": flint_config, "beam": beam_config})

@@ -211,6 +211,10 @@ def moe_config(rng: random.Random, model_type: str) -> dict:
         cfg.update(architectures=["GptOssForCausalLM"], num_local_experts=experts, head_dim=head_dim)
     elif model_type == "hunyuan_v1_moe":  # an nn.Linear router in the gate (gate.wg), a shared MLP (shared_mlp)
         cfg.update(architectures=["HunYuanMoEV1ForCausalLM"], num_experts=experts, head_dim=head_dim)
+    elif model_type == "beam":  # a dense first layer, then experts; an output gate in every attention
+        cfg.update(architectures=["BeamForCausalLM"], num_experts=experts, moe_intermediate_size=rng.choice([8, 12]),
+                   head_dim=head_dim, mlp_layer_types=["dense"] + ["sparse"] * (cfg["num_hidden_layers"] - 1),
+                   n_group=1, topk_group=1)
     elif model_type in ("glm4_moe", "param2moe", "sarvam_moe"):  # DeepSeek-V3's experts, plain attention
         cfg.update(architectures=["Glm4MoeForCausalLM"], n_routed_experts=experts, moe_intermediate_size=rng.choice([8, 12]),
                    first_k_dense_replace=1, n_shared_experts=rng.choice([1, 2]), n_group=1, topk_group=1)
@@ -224,7 +228,7 @@ def moe_config(rng: random.Random, model_type: str) -> dict:
 
 
 MOE_FAMILIES = ["mixtral", "qwen2_moe", "qwen3_moe", "deepseek_v2", "deepseek_v3", "olmoe", "glm4_moe", "gpt_oss",
-                "granitemoe", "phimoe", "hunyuan_v1_moe", "param2moe", "sarvam_moe", "sarvam_mla"]
+                "granitemoe", "phimoe", "hunyuan_v1_moe", "param2moe", "sarvam_moe", "sarvam_mla", "beam"]
 MOE_TARGETS = {
     "mixtral": [["q_proj", "w2"], ["w1", "w3", "gate"], ["w1"], r".*\.(v_proj|w2|w3|w1)", r"model\.layers\.0\..*_proj"],
     "qwen2_moe": [["q_proj", "down_proj"], ["gate_proj", "up_proj", "shared_expert_gate"], ["gate"], r".*mlp\..*"],
@@ -238,6 +242,8 @@ MOE_TARGETS = {
     "sarvam_moe": [["gate_proj", "up_proj", "q_proj"], ["gate"], r".*\.(gate|o_proj)"],
     "sarvam_mla": [["down_proj", "kv_b_proj"], ["gate", "gate_proj", "up_proj"], r"model\.layers\.1\..*"],
     "gpt_oss": [["q_proj", "o_proj"], ["router"], ["down_proj"], r".*\.(k_proj|v_proj)"],
+    # Beam: its attention's own gate_proj beside the dense MLPs' gate_proj and the experts' fused gate_up_proj
+    "beam": [["gate_proj", "up_proj", "down_proj", "o_proj"], ["gate", "q_proj"], r".*self_attn\..*", r".*mlp\..*"],
     "granitemoe": [["q_proj", "o_proj"], ["router"], ["down_proj"], r".*\.(k_proj|v_proj)"],
     "phimoe": [["q_proj", "router"], ["router"], ["down_proj"], r".*\.(router|v_proj)"],
     "hunyuan_v1_moe": [["wg", "q_proj"], ["gate"], ["gate_proj", "up_proj"], ["down_proj", "o_proj"], ["gate_proj"],

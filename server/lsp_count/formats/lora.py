@@ -167,7 +167,8 @@ PEFT_MOE_CONVERSION: dict[str, str] = {"mixtral": "mixtral", "qwen3_moe": "qwen2
                                        "minimax": "mixtral", "minimax_m2": "mixtral", "flex_olmo": "qwen2_moe", "solar_open": "qwen2_moe",
                                        "exaone_moe": "qwen2_moe", "afmoe": "qwen2_moe", "cohere2_moe": "qwen2_moe",
                                        "glm_moe_dsa": "qwen2_moe", "glm4v_moe": "qwen2_moe",
-                                       "longcat_flash": "qwen2_moe", "mellum": "qwen2_moe", "sarvam_mla": "qwen2_moe"}
+                                       "longcat_flash": "qwen2_moe", "mellum": "qwen2_moe", "sarvam_mla": "qwen2_moe",
+                                       "beam": "qwen2_moe"}
 
 
 @dataclass(frozen=True)

@@ -2774,3 +2774,47 @@ FAMILIES += (
              "frozen_model_vectors": fixed(("z_L_init",))},
             heads={"HrmTextForCausalLM": "causal_lm", "HrmTextModel": "base"}),
 )
+
+
+# BeamConfig's rope_parameters where the file gives none: RoPE on the sliding layers, none on the full ones.
+BEAM_ROPE = {"sliding_attention": {"rope_type": "default", "rope_theta": 10_000.0}, "full_attention": None}
+
+FAMILIES += (
+    # Beam: Qwen3-MoE's attention (RMS norms over each head's q and k) with a sigmoid gate over the heads' output (its
+    # own gate_proj, and one bias per head: gate_bias), norms before and after attention and the MLP; sliding-window
+    # layers but every sixth and the last (the full ones have no rotary positions: no parameters); dense layers, then
+    # mixtures of experts where mlp_layer_types says "sparse": a router (gate, float32) and routed experts, none shared.
+    decoder("beam", "BeamForCausalLM", FLOOR_HEADS,
+            d(vocab_size=151936, hidden_size=5120, intermediate_size=20480, num_layers=52, num_heads=48,
+              num_kv_heads=8, max_positions=8192, experts_per_token=8, moe_intermediate_size=2560, sliding_window=512),
+            MOE, QK_HEAD, SANDWICH,
+            {"head_dim": Field(("head_dim",), 128, doc=BASE["head_dim"].doc), "mlp_bias": fixed(False),
+             "attn_output_gate": fixed(True), "attn_output_gate_head_bias": fixed(True),
+             "num_experts": Field(("num_experts",), 256, doc=MOE["num_experts"].doc),
+             "moe_layers": fixed("mlp_layer_types"),
+             "mlp_layer_types": Field(("mlp_layer_types",), Derived(
+                 lambda v: ("dense",) * min(3, v["num_layers"]) + ("sparse",) * max(0, v["num_layers"] - 3),
+                 "three dense layers, then sparse"), "strs", null="default",
+                 doc='"dense" or "sparse" (a mixture of experts) for each layer'),
+             "layer_types": Field(("layer_types",), Derived(
+                 lambda v: tuple("sliding_attention" if (i + 1) % 6 and i != v["num_layers"] - 1 else "full_attention"
+                                 for i in range(v["num_layers"])),
+                 "sliding but every sixth layer and the last"), "strs", null="default"),
+             # GenericForTokenClassification: getattr(config, "token_classification_bias", True) (a null: no bias)
+             "token_classification_bias": Field(("token_classification_bias",), True, "bool", null="false",
+                                                doc="a bias on the token classifier's score linear"),
+             # rope_parameters per attention type, as written (a rope_scaling key replaces it, even a null one); a
+             # null entry: that type's layers have no rotary positions
+             "rope_parameters": Field(("rope_scaling", "rope_parameters"), BEAM_ROPE, "any",
+                                      null=("rope_parameters",), doc=ROPE["rope_parameters"].doc),
+             "rope_scaling": fixed(None), "partial_rotary_factor": fixed(None),
+             "rope_scaling_key": Field(("rope_scaling",), None, "any",
+                                       doc="rotary position settings under their old name (replace rope_parameters)"),
+             "rope_scaling_layer_types": fixed(()),
+             "rope_layer_types": fixed(Derived(_mimo_rope_layer_types, "the layer types with a rotary embedding")),
+             "rope_types": fixed(MIMO_ROPE_TYPES)},
+            heads={"BeamForCausalLM": "causal_lm", "BeamModel": "base",
+                   "BeamForTokenClassification": "token_classification"},
+            checks=(layer_list_length("layer_types", "mlp_layer_types"), rope_per_layer_type("BeamConfig")),
+            fp32_modules_strict=("e_score_correction_bias", "mlp.gate.weight")),
+)

@@ -63,6 +63,8 @@ def attention(spec: ModelSpec, indexer: bool = True, sliding: bool = False) -> P
     if v.get("attn_output_gate"):  # AFMoE: a sigmoid gate over the heads' output, its own projection from the input
         # (HRM-Text's has a bias by attention_bias: attn_output_gate_bias)
         tensors += linear("gate_proj", h, q_out, bool(v.get("attn_output_gate_bias")))
+        if v.get("attn_output_gate_head_bias"):  # Beam: one learned bias per head on that gate (gate_bias)
+            tensors += (Tensor("gate_bias", (heads,), "bias", "self_attn"),)
     if v.get("dynamic_mask"):  # Doge: a dynamic mask from the values, dt_proj (one per key/value head) and A
         tensors += linear("dt_proj", kv_out, kv, bool(v["v_bias"])) + (Tensor("A", (kv,), "other", "self_attn"),)
     if v.get("attn_sub_norm"):  # BitNet: a norm over the heads' output before o_proj, hidden_size wide
@@ -502,6 +504,9 @@ def with_head(spec: ModelSpec, body: ParamNode, width: int) -> ParamNode:
     if spec.head == "sequence_classification":
         labels = head_labels(v)
         head = ParamNode("score", linear("score", width, labels, False))
+    elif spec.head == "token_classification":  # GenericForTokenClassification: biased by token_classification_bias
+        labels = head_labels(v)
+        head = ParamNode("score", linear("score", width, labels, bool(v.get("token_classification_bias", True))))
     else:
         tied = bool(v["tie_embeddings"])
         # (Apertus 1.5: a head pruned to the first lm_head_rows tokens; tied, it is embed_tokens all the same)
