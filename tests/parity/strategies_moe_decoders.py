@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from .strategies import STRATEGIES, _maybe, decoder_config
+from .strategies import STRATEGIES, _maybe, decoder_config, draw_architecture
 
 
-def axk1_config(draw) -> dict:
-    """A.X-K1: always a low-rank query (AXK1Config takes no null q_lora_rank); mlp_layer_types drawn (as many as the
-    layers or more) or derived from the legacy first_k_dense_replace and moe_layer_freq, each drawn or left out."""
-    cfg = decoder_config(draw, "axk1")
+def axk1_config(draw, model_type: str = "axk1") -> dict:
+    """A.X-K1 (and A.X-K2, ``model_type``): always a low-rank query (AXK1Config takes no null q_lora_rank);
+    mlp_layer_types drawn (as many as the layers, or for A.X-K1 more) or derived from the legacy first_k_dense_replace and
+    moe_layer_freq, each drawn or left out."""
+    cfg = decoder_config(draw, model_type)
     layers = cfg["num_hidden_layers"]
     if cfg.get("q_lora_rank") is None:
         cfg["q_lora_rank"] = draw(st.sampled_from([8, 12]))
@@ -19,8 +20,9 @@ def axk1_config(draw) -> dict:
         cfg.pop("first_k_dense_replace")
     _maybe(draw, "moe_layer_freq", draw(st.integers(1, 3)), cfg)
     if draw(st.booleans()):
+        # (AXK2Config refuses a list longer than the layers; AXK1Config reads the first num_hidden_layers)
         cfg["mlp_layer_types"] = draw(st.lists(st.sampled_from(["dense", "sparse"]), min_size=layers,
-                                               max_size=layers + 1))
+                                               max_size=layers + (model_type == "axk1")))
     if draw(st.booleans()):  # the experts under num_local_experts, n_routed_experts' alias
         cfg["num_local_experts"] = cfg.pop("n_routed_experts")
     return cfg
@@ -68,6 +70,16 @@ def flint_config(draw) -> dict:
     return cfg
 
 
+def axk2_config(draw) -> dict:
+    """A.X-K2: A.X-K1's draws, the gated norms' rank drawn or left out, any head class."""
+    cfg = axk1_config(draw, "axk2")
+    _maybe(draw, "gated_norm_rank", draw(st.integers(1, 8)), cfg)
+    draw_architecture(draw, "axk2", cfg)
+    if cfg["architectures"] == ["AXK2ForTokenClassification"]:
+        _maybe(draw, "token_classification_bias", draw(st.booleans()), cfg)
+    return cfg
+
+
 def beam_config(draw) -> dict:
     """Beam: layer_types and mlp_layer_types (as many as the layers) each drawn or derived, the window drawn or left
     out, at times a token classifier with or without its bias."""
@@ -87,4 +99,4 @@ def beam_config(draw) -> dict:
 
 
 STRATEGIES.update({"axk1": axk1_config, "minicpm5_moe": minicpm5_moe_config, "kolibri1": kolibri1_config,
-                   "flint": flint_config, "beam": beam_config})
+                   "flint": flint_config, "beam": beam_config, "axk2": axk2_config})

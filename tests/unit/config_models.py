@@ -40,8 +40,8 @@ def kv_cache_bytes(config: dict, context: int, batch: int = 1) -> int:
 
 def forward_cache_bytes(config: dict, architecture: str, tokens: int = 7, batch: int = 2) -> int:
     """The bytes transformers' cache holds after a forward pass of ``batch`` sequences of ``tokens`` random ids
-    (under 32) through ``config``'s ``architecture`` in bfloat16: each layer's keys and values, and a recurrent
-    layer's convolution and recurrent states. Needs torch and transformers."""
+    (under 32) through ``config``'s ``architecture`` in bfloat16: each layer's keys and values, a sparse-attention
+    indexer's keys, and a recurrent layer's convolution and recurrent states. Needs torch and transformers."""
     import torch
     import transformers
 
@@ -53,7 +53,7 @@ def forward_cache_bytes(config: dict, architecture: str, tokens: int = 7, batch:
     cache = out.get("cache", out.get("past_key_values"))
     filled = 0
     for layer in cache.layers:
-        for name in ("keys", "values", "conv_states", "recurrent_states"):
+        for name in ("keys", "values", "indexer_keys", "conv_states", "recurrent_states"):
             held = getattr(layer, name, None)
             for t in held.values() if isinstance(held, dict) else held if isinstance(held, list) else [held]:
                 filled += t.numel() * t.element_size() if isinstance(t, torch.Tensor) else 0

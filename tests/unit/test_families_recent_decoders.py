@@ -1,9 +1,11 @@
-"""Beam, without torch: Qwen3-MoE's attention with a sigmoid output gate (gate_proj and one bias per head), four norms
-a layer, sliding-window layers (every sixth and the last full, with no rotary positions), dense layers then experts
-(mlp_layer_types), and a token classifier. Small configs counted by hand (the arithmetic in each test), the class
-defaults as transformers 5.25 builds them on the meta device (``sum(p.numel() for p in model.parameters())``, taken
-there once), what the cache holds (checked against transformers' cache after a forward pass where it is installed),
-LoRA as peft adapts it, and the configs its class refuses."""
+"""Beam and A.X-K2, without torch. Beam: Qwen3-MoE's attention with a sigmoid output gate (gate_proj and one bias per
+head), four norms a layer, sliding-window layers (every sixth and the last full, with no rotary positions), dense
+layers then experts (mlp_layer_types), and a token classifier. A.X-K2: DeepSeek-V3.2 with the query and an output gate
+from one projection (q_gate_proj) and gated RMS norms (a low-rank sigmoid gate over the norm's output). Small configs
+counted by hand (the arithmetic in each test), the class defaults as transformers 5.25 builds them on the meta device
+(``sum(p.numel() for p in model.parameters())``, taken there once), what the caches hold (checked against
+transformers' cache after a forward pass where it is installed), LoRA as peft adapts them, and the configs their
+classes refuse."""
 
 from __future__ import annotations
 
@@ -17,6 +19,10 @@ CLASS_DEFAULTS = {
     ("beam", "BeamForCausalLM"): 501_267_599_808,
     ("beam", "BeamModel"): 500_489_687_488,
     ("beam", "BeamForTokenClassification"): 500_489_697_730,
+    ("axk2", "AXK2ForCausalLM"): 20_314_494_976,
+    ("axk2", "AXK2Model"): 19_978_950_656,
+    ("axk2", "AXK2ForSequenceClassification"): 19_978_954_752,
+    ("axk2", "AXK2ForTokenClassification"): 19_978_954_754,
 }
 
 
@@ -111,3 +117,83 @@ def test_lora_literals_are_peft_s() -> None:
         pytest.importorskip(module)
     for targets, expected in LORA:
         assert peft_lora_counts({**BEAM, "architectures": ["BeamForCausalLM"]}, targets) == expected, targets
+
+
+# --- A.X-K2 ---------------------------------------------------------------------------------------------------------
+
+# Vocabulary 100, hidden 16, 2 heads (queries and keys 4 + 2 wide, values 4), query rank 8, latent 4, an indexer of 2
+# heads of 4, gated norms of rank 2; 2 layers: by default the first dense (MLP 24 wide), the second a mixture of 4
+# experts 8 wide and one shared expert.
+AXK2 = {"model_type": "axk2", "vocab_size": 100, "hidden_size": 16, "num_hidden_layers": 2, "num_attention_heads": 2,
+        "num_key_value_heads": 2, "intermediate_size": 24, "n_routed_experts": 4, "moe_intermediate_size": 8,
+        "num_experts_per_tok": 2, "n_shared_experts": 1, "q_lora_rank": 8, "kv_lora_rank": 4, "qk_nope_head_dim": 4,
+        "qk_rope_head_dim": 2, "v_head_dim": 4, "index_n_heads": 2, "index_head_dim": 4, "gated_norm_rank": 2,
+        "bos_token_id": 0, "eos_token_id": 0}
+# q_a_proj 16·8, q_a_layernorm 8, q_gate_proj (2·8)·(2·(6 + 4)), kv_a_proj_with_mqa 16·(4 + 2), kv_a_layernorm 4,
+# kv_b_proj 4·(2·(4 + 4)), o_proj (2·4)·16; the indexer: wq_b 8·(2·4), wk 16·4, k_norm (a LayerNorm) 2·4,
+# weights_proj 16·2
+MLA_ATTENTION = 128 + 8 + 320 + 96 + 4 + 64 + 128 + (64 + 64 + 8 + 32)  # 916
+GATED_NORM = 16 + 16 * 2 + 2 * 16  # the norm, its gate MLP's fc1 and fc2: 80
+# the router (gate, 4 × 16), 4 experts (gate_up_proj 16·16, down_proj 8·16), the shared expert (3 × 16·8)
+AXK2_MOE = 64 + 4 * (16 * 16 + 8 * 16) + 3 * 16 * 8  # 1,984
+
+
+def test_axk2_by_hand() -> None:
+    dense = MLA_ATTENTION + GATED_NORM + 16 + 3 * 16 * 24  # a plain post_attention_layernorm: 2,164
+    sparse = MLA_ATTENTION + 2 * GATED_NORM + AXK2_MOE  # both norms gated: 3,060
+    body = 100 * 16 + dense + sparse + 16
+    assert count({**AXK2, "architectures": ["AXK2ForCausalLM"]}).tree.total == body + 100 * 16 == 8_440
+    assert count({**AXK2, "architectures": ["AXK2Model"]}).tree.total == body == 6_840
+    assert count({**AXK2, "architectures": ["AXK2ForSequenceClassification"]}).tree.total == body + 16 * 2
+    assert count({**AXK2, "architectures": ["AXK2ForTokenClassification"]}).tree.total == body + 16 * 2 + 2
+    # mlp_layer_types from the legacy keys: dense from first_k_dense_replace 2 on
+    assert count({**AXK2, "first_k_dense_replace": 2, "architectures": ["AXK2Model"]}).tree.total == \
+        100 * 16 + 2 * dense + 16
+
+
+def test_axk2_refusals() -> None:
+    assert any("3 entries for 2 layers" in m for m in errors({**AXK2, "mlp_layer_types": ["dense"] * 3}))
+    assert any('"bogus" is not one of' in m for m in errors({**AXK2, "mlp_layer_types": ["dense", "bogus"]}))
+    assert any('"moe_layer_freq": null' in m for m in errors({**AXK2, "moe_layer_freq": None}))
+
+
+def test_axk2_cache_by_hand() -> None:
+    """Per token and layer the latent (4 + 2) and the indexer's key (4), in bfloat16."""
+    assert kv_bytes({**AXK2, "architectures": ["AXK2ForCausalLM"]}, 7, 2) == 2 * 7 * 2 * (6 + 4) * 2 == 560
+
+
+def test_axk2_cache_is_what_a_forward_pass_fills() -> None:
+    for module in ("torch", "transformers"):
+        pytest.importorskip(module)
+    assert kv_bytes({**AXK2, "architectures": ["AXK2ForCausalLM"]}, 7, 2) == \
+        forward_cache_bytes(AXK2, "AXK2ForCausalLM")
+
+
+def test_axk2_small_totals_are_transformers_s() -> None:
+    torch = pytest.importorskip("torch")
+    transformers = pytest.importorskip("transformers")
+    for architecture in ("AXK2ForCausalLM", "AXK2Model", "AXK2ForSequenceClassification", "AXK2ForTokenClassification"):
+        hf = transformers.CONFIG_MAPPING["axk2"](**{k: v for k, v in AXK2.items() if k != "model_type"})
+        with torch.device("meta"):
+            built = getattr(transformers, architecture)(hf)
+        assert count({**AXK2, "architectures": [architecture]}).tree.total == \
+            sum(p.numel() for p in built.parameters()), architecture
+
+
+# (targets, peft 0.21's (total, trainable) for rank 2, taken once; None: peft refuses them). peft's MoE conversion
+# does not run for axk2 (no conversion pattern): the router gate is no nn.Linear, and the gated norms' fc1 and fc2 are.
+AXK2_LORA = (("all-linear", (9_760, 1_320)), (["q_gate_proj", "fc1"], (8_692, 252)),
+             (["gate_proj", "up_proj", "down_proj"], (8_824, 384)), (["fc2", "o_proj", "wq_b"], (8_708, 268)),
+             (["gate", "kv_b_proj"], None))
+
+
+def test_axk2_lora_adapts_what_peft_adapts(tmp_path) -> None:
+    for targets, expected in AXK2_LORA:
+        assert lora_counts(tmp_path, {**AXK2, "architectures": ["AXK2ForCausalLM"]}, targets) == expected, targets
+
+
+def test_axk2_lora_literals_are_peft_s() -> None:
+    for module in ("torch", "transformers", "peft"):
+        pytest.importorskip(module)
+    for targets, expected in AXK2_LORA:
+        assert peft_lora_counts({**AXK2, "architectures": ["AXK2ForCausalLM"]}, targets) == expected, targets

@@ -2818,3 +2818,45 @@ FAMILIES += (
             checks=(layer_list_length("layer_types", "mlp_layer_types"), rope_per_layer_type("BeamConfig")),
             fp32_modules_strict=("e_score_correction_bias", "mlp.gate.weight")),
 )
+
+
+FAMILIES += (
+    # A.X-K2 (SK Telecom): DeepSeek-V3.2 (latent attention with its sparse-attention indexer in every layer, experts
+    # behind a float32 router and shared experts where mlp_layer_types says "sparse", derived as A.X-K1's) whose query
+    # comes with an output gate from one projection (q_gate_proj, from twice q_lora_rank), and gated RMS norms (a
+    # sigmoid gate from a gated_norm_rank-wide MLP over the norm's output): input_layernorm in every layer,
+    # post_attention_layernorm in the MoE layers.
+    decoder("axk2", "AXK2ForCausalLM", FLOOR_HEADS,
+            d(vocab_size=163840, hidden_size=2048, intermediate_size=5120, num_layers=48, num_heads=32,
+              num_kv_heads=32, max_positions=131072, experts_per_token=8, moe_intermediate_size=512,
+              n_shared_experts=1, q_lora_rank=384, kv_lora_rank=128, qk_rope_head_dim=32, qk_nope_head_dim=64,
+              v_head_dim=64, index_n_heads=16),
+            MOE, DEEPSEEK, SPARSE_ATTENTION,
+            {"num_experts": Field(("n_routed_experts", "num_local_experts", "num_experts"), 128,
+                                  doc=MOE["num_experts"].doc),
+             "rope_head_dim": Field(("qk_rope_head_dim",), 32, doc=ROTATED_HEAD_DIM),
+             "mla_query_gate": fixed(True),
+             "gated_norm_rank": Field(("gated_norm_rank",), 16, doc="rank of the gated norms' low-rank gate MLP"),
+             "gated_norms": fixed(("input_layernorm",)),
+             "gated_moe_norms": fixed(("post_attention_layernorm",)),
+             # (legacy keys AXK2Config reads only to derive mlp_layer_types where the file gives none)
+             "first_k_dense_replace": Field(("first_k_dense_replace",), 1, "int?", minimum=0,
+                                            doc="how many layers first keep a dense MLP (where mlp_layer_types is "
+                                                "not given)"),
+             "moe_layer_freq": Field(("moe_layer_freq",), 1, "int?",
+                                     doc="every how many layers one has experts (where mlp_layer_types is not given)"),
+             "mlp_layer_types": Field(("mlp_layer_types",), Derived(
+                 _every_freq_after_dense, "sparse from first_k_dense_replace on, every moe_layer_freq-th layer"),
+                 "strs", null="default", doc='"dense" or "sparse" (a mixture of experts) for each layer'),
+             "token_classification_bias": Field(("token_classification_bias",), True, "bool", null="false",
+                                                doc="a bias on the token classifier's score linear")},
+            nulls(num_experts=("num_experts",)),
+            heads={"AXK2ForCausalLM": "causal_lm", "AXK2Model": "base",
+                   "AXK2ForSequenceClassification": "sequence_classification",
+                   "AXK2ForTokenClassification": "token_classification"},
+            checks=(layer_list_length("layer_types", "mlp_layer_types",
+                                      allowed={"mlp_layer_types": ("sparse", "dense")}), legacy_mlp_keys("AXK2Config")),
+            float_keys=("first_k_dense_replace", "moe_layer_freq"),
+            fp32_modules=("indexer.weights_proj",),
+            fp32_modules_strict=("e_score_correction_bias", "gate.weight")),
+)

@@ -97,7 +97,11 @@ def _mla_attention(spec: ModelSpec, indexer: bool = True) -> ParamNode:
     # LongCat-Flash: the queries' and keys' head width as its config says (qk_head_dim), else nope + rope.
     qk = int(v.get("qk_head_dim") or nope + rope)  # type: ignore[call-overload]
     tensors: tuple[Tensor, ...] = ()
-    if q_rank:
+    if q_rank and v.get("mla_query_gate"):
+        # A.X-K2: one projection from twice the low rank yields each head's query and its output gate (v_head_dim)
+        tensors += linear("q_a_proj", h, q_rank, bias) + norm("q_a_layernorm", q_rank, False)
+        tensors += linear("q_gate_proj", 2 * q_rank, heads * (qk + vd), False)
+    elif q_rank:
         tensors += linear("q_a_proj", h, q_rank, bias) + norm("q_a_layernorm", q_rank, False)
         tensors += linear("q_b_proj", q_rank, heads * qk, False)
     else:
@@ -283,11 +287,19 @@ def moe(spec: ModelSpec) -> ParamNode:
                 source=spec.key_span("num_experts"), key="num_experts")
 
 
-def _layer_norms(spec: ModelSpec) -> ParamNode | None:
+def _layer_norms(spec: ModelSpec, moe: bool = False) -> ParamNode | None:
+    """A layer's norms; ``moe``: whether it is a MoE layer, where the family gates more of them (gated_moe_norms)."""
+    v = spec.values
     h = spec.int("hidden_size")
+    gated = set(v.get("gated_norms") or ()) | (set(v.get("gated_moe_norms") or ()) if moe else set())  # type: ignore[arg-type]
     tensors: tuple[Tensor, ...] = ()
     for name in spec["layer_norms"]:  # type: ignore[union-attr]
-        tensors += _norm(spec, name, h)
+        if name in gated:  # A.X-K2: the norm, then a sigmoid gate from a low-rank MLP (fc1, fc2) over its output
+            r = spec.int("gated_norm_rank")
+            tensors += (_norm(spec, f"{name}.norm", h) + linear(f"{name}.mlp.fc1", h, r, False)
+                        + linear(f"{name}.mlp.fc2", r, h, False))
+        else:
+            tensors += _norm(spec, name, h)
     return ParamNode("norms", tensors) if tensors else None
 
 
@@ -429,6 +441,8 @@ def decoder_stack(spec: ModelSpec) -> ParamNode:
         if v.get("dual_sublayers"):  # LongCat-Flash
             kinds.append(_dual_sublayer_layer(spec, name, attn, ffn, repeat))
             continue
+        if v.get("gated_moe_norms"):  # A.X-K2: its MoE layers' norms differ from its dense layers'
+            norms = _layer_norms(spec, name.startswith("moe"))
         kinds.append(node(name, attn, ffn, norms, gates, scales_node, hyper, repeat=repeat))
     return layer_stack(kinds, src, key)
 
