@@ -80,6 +80,23 @@ def axk2_config(draw) -> dict:
     return cfg
 
 
+def hy_v4_config(draw) -> dict:
+    """HY-V4: always a low-rank query (HYV4Config takes no null q_lora_rank); mlp_layer_types and indexer_types (as
+    many as the layers) each drawn or derived, the streams of its hyper-connections drawn or left out."""
+    cfg = decoder_config(draw, "hy_v4")
+    layers = cfg["num_hidden_layers"]
+    cfg.pop("first_k_dense_replace", None)  # (not its key)
+    if cfg.get("q_lora_rank") is None:
+        cfg["q_lora_rank"] = draw(st.sampled_from([8, 12]))
+    if draw(st.booleans()):
+        cfg["mlp_layer_types"] = draw(st.lists(st.sampled_from(["dense", "sparse"]), min_size=layers, max_size=layers))
+    if draw(st.booleans()):
+        cfg["indexer_types"] = ["full"] + draw(st.lists(st.sampled_from(["full", "shared"]), min_size=layers - 1,
+                                                        max_size=layers - 1))
+    _maybe(draw, "hc_mult", draw(st.integers(1, 4)), cfg)
+    return cfg
+
+
 def beam_config(draw) -> dict:
     """Beam: layer_types and mlp_layer_types (as many as the layers) each drawn or derived, the window drawn or left
     out, at times a token classifier with or without its bias."""
@@ -99,4 +116,5 @@ def beam_config(draw) -> dict:
 
 
 STRATEGIES.update({"axk1": axk1_config, "minicpm5_moe": minicpm5_moe_config, "kolibri1": kolibri1_config,
-                   "flint": flint_config, "beam": beam_config, "axk2": axk2_config})
+                   "flint": flint_config, "beam": beam_config, "axk2": axk2_config,
+                   "hy_v4": hy_v4_config})

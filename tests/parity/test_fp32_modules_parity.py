@@ -44,7 +44,10 @@ KEEPING = {
                            num_experts=4),
 }
 # Kept in float32 by the modelling code itself, not by a list (HunYuanMoEV1Gate's nn.Linear(dtype=torch.float32)).
-BUILT_IN_FLOAT32 = {"hunyuan_v1_moe": (r"\bwg\.weight",)}
+BUILT_IN_FLOAT32 = {"hunyuan_v1_moe": (r"\bwg\.weight",),
+                    # HY-V4 builds these in float32 (dtype=torch.float32); HYV4ForCausalLM's list is lm_head alone
+                    "hy_v4": ("e_score_correction_bias", "gate.weight", "fn", "scale", "base", "hc_fn", "hc_scale",
+                              "hc_base", "weights_proj", "k_norm", "sinks", "lm_head")}
 
 
 def _loaded(config: dict, dtype):

@@ -1,7 +1,9 @@
-"""Beam and A.X-K2, without torch. Beam: Qwen3-MoE's attention with a sigmoid output gate (gate_proj and one bias per
+"""Beam, A.X-K2 and HY-V4, without torch. Beam: Qwen3-MoE's attention with a sigmoid output gate (gate_proj and one bias per
 head), four norms a layer, sliding-window layers (every sixth and the last full, with no rotary positions), dense
 layers then experts (mlp_layer_types), and a token classifier. A.X-K2: DeepSeek-V3.2 with the query and an output gate
-from one projection (q_gate_proj) and gated RMS norms (a low-rank sigmoid gate over the norm's output). Small configs
+from one projection (q_gate_proj) and gated RMS norms (a low-rank sigmoid gate over the norm's output). HY-V4:
+GLM-MoE-DSA's latent attention with an output gate and sinks, and DeepSeek-V4's hyper-connections without their stream
+mixing. Small configs
 counted by hand (the arithmetic in each test), the class defaults as transformers 5.25 builds them on the meta device
 (``sum(p.numel() for p in model.parameters())``, taken there once), what the caches hold (checked against
 transformers' cache after a forward pass where it is installed), LoRA as peft adapts them, and the configs their
@@ -23,6 +25,8 @@ CLASS_DEFAULTS = {
     ("axk2", "AXK2Model"): 19_978_950_656,
     ("axk2", "AXK2ForSequenceClassification"): 19_978_954_752,
     ("axk2", "AXK2ForTokenClassification"): 19_978_954_754,
+    ("hy_v4", "HYV4ForCausalLM"): 58_278_193_133,
+    ("hy_v4", "HYV4Model"): 57_937_930_221,
 }
 
 
@@ -197,3 +201,83 @@ def test_axk2_lora_literals_are_peft_s() -> None:
         pytest.importorskip(module)
     for targets, expected in AXK2_LORA:
         assert peft_lora_counts({**AXK2, "architectures": ["AXK2ForCausalLM"]}, targets) == expected, targets
+
+
+# --- HY-V4 ----------------------------------------------------------------------------------------------------------
+
+# Vocabulary 100, hidden 16, 2 heads (queries and keys 4 + 2 wide, values 4), query rank 8, latent 4, an indexer of 2
+# heads of 4, 2 hyper-connection streams; 2 layers: the first dense (MLP 24 wide), the second 4 experts 8 wide and a
+# shared one; by default both run their own indexer (indexer_types: the first and every fourth from the second).
+HY_V4 = {"model_type": "hy_v4", "vocab_size": 100, "hidden_size": 16, "num_hidden_layers": 2, "num_attention_heads": 2,
+         "intermediate_size": 24, "n_routed_experts": 4, "moe_intermediate_size": 8, "num_experts_per_tok": 2,
+         "n_shared_experts": 1, "q_lora_rank": 8, "kv_lora_rank": 4, "qk_nope_head_dim": 4, "qk_rope_head_dim": 2,
+         "v_head_dim": 4, "index_n_heads": 2, "index_head_dim": 4, "hc_mult": 2, "pad_token_id": 0, "bos_token_id": 0,
+         "eos_token_id": 0}
+INDEXER = 64 + 64 + 8 + 32  # wq_b 8·(2·4), wk 16·4, k_norm (a LayerNorm) 2·4, weights_proj 16·2
+# q_a_proj 16·8, q_a_layernorm 8, q_b_proj 8·(2·6), kv_a_proj_with_mqa 16·6, kv_a_layernorm 4, kv_b_proj 4·(2·8),
+# o_proj 8·16, the output gate's gate_proj 16·(2·4), sinks 2
+HY_ATTENTION = 128 + 8 + 96 + 96 + 4 + 64 + 128 + 128 + 2  # 654
+# attn_hc and ffn_hc: fn (2·2) × (2·16), base 2·2, scale 2 (no stream mixing: DeepSeek-V4's are (2 + 2)·2 wide, 3 scales)
+HYPER = 2 * (4 * 32 + 4 + 2)  # 268
+
+
+def test_hy_v4_by_hand() -> None:
+    dense = HY_ATTENTION + INDEXER + HYPER + 2 * 16 + 3 * 16 * 24  # 2,274
+    sparse = HY_ATTENTION + INDEXER + HYPER + 2 * 16 + AXK2_MOE  # 3,106
+    hc_head = 2 * 32 + 2 + 1  # hc_fn, hc_base, hc_scale
+    body = 100 * 16 + dense + sparse + hc_head + 16
+    assert count({**HY_V4, "architectures": ["HYV4ForCausalLM"]}).tree.total == body + 100 * 16 == 8_663
+    assert count({**HY_V4, "architectures": ["HYV4Model"]}).tree.total == body == 7_063
+    # a third (MoE) layer that reuses the previous layer's top-k: no indexer of its own
+    assert count({**HY_V4, "num_hidden_layers": 3, "architectures": ["HYV4Model"]}).tree.total == \
+        body + sparse - INDEXER
+
+
+def test_hy_v4_refusals() -> None:
+    assert errors({**HY_V4, "q_lora_rank": None})
+    assert any("3 entries for 2 layers" in m for m in errors({**HY_V4, "mlp_layer_types": ["dense"] * 3}))
+
+
+def test_hy_v4_cache_by_hand() -> None:
+    """Per token and layer the latent (4 + 2) and, in a layer with its own indexer, its key (4), in bfloat16."""
+    assert kv_bytes({**HY_V4, "architectures": ["HYV4ForCausalLM"]}, 7, 2) == 2 * 7 * 2 * (6 + 4) * 2 == 560
+    assert kv_bytes({**HY_V4, "num_hidden_layers": 3, "architectures": ["HYV4ForCausalLM"]}, 7, 2) == 560 + 7 * 2 * 6 * 2
+
+
+def test_hy_v4_caches_are_what_a_forward_pass_fills() -> None:
+    for module in ("torch", "transformers"):
+        pytest.importorskip(module)
+    for layers in (2, 3):
+        config = {**HY_V4, "num_hidden_layers": layers}
+        assert kv_bytes({**config, "architectures": ["HYV4ForCausalLM"]}, 7, 2) == \
+            forward_cache_bytes(config, "HYV4ForCausalLM"), layers
+
+
+def test_hy_v4_small_totals_are_transformers_s() -> None:
+    torch = pytest.importorskip("torch")
+    transformers = pytest.importorskip("transformers")
+    for layers in (2, 3):
+        for architecture in ("HYV4ForCausalLM", "HYV4Model"):
+            config = {**HY_V4, "num_hidden_layers": layers}
+            hf = transformers.CONFIG_MAPPING["hy_v4"](**{k: v for k, v in config.items() if k != "model_type"})
+            with torch.device("meta"):
+                built = getattr(transformers, architecture)(hf)
+            assert count({**config, "architectures": [architecture]}).tree.total == \
+                sum(p.numel() for p in built.parameters()), architecture
+
+
+# (targets, peft 0.21's (total, trainable) for rank 2, taken once; None: peft refuses them; no MoE conversion runs)
+HY_V4_LORA = (("all-linear", (9_799, 1_136)), (["gate_proj", "q_b_proj"], (8_967, 304)),
+              (["up_proj", "down_proj", "o_proj"], (9_015, 352)), (["gate", "kv_b_proj"], None))
+
+
+def test_hy_v4_lora_adapts_what_peft_adapts(tmp_path) -> None:
+    for targets, expected in HY_V4_LORA:
+        assert lora_counts(tmp_path, {**HY_V4, "architectures": ["HYV4ForCausalLM"]}, targets) == expected, targets
+
+
+def test_hy_v4_lora_literals_are_peft_s() -> None:
+    for module in ("torch", "transformers", "peft"):
+        pytest.importorskip(module)
+    for targets, expected in HY_V4_LORA:
+        assert peft_lora_counts({**HY_V4, "architectures": ["HYV4ForCausalLM"]}, targets) == expected, targets

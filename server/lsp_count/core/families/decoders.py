@@ -2860,3 +2860,45 @@ FAMILIES += (
             fp32_modules=("indexer.weights_proj",),
             fp32_modules_strict=("e_score_correction_bias", "gate.weight")),
 )
+
+
+FAMILIES += (
+    # HY-V4 (Tencent Hunyuan): GLM-MoE-DSA's latent attention (its indexer in the layers indexer_types calls "full": the
+    # first and every fourth from the second, by default) with a sigmoid gate over the heads' output (gate_proj) and a
+    # learned sink per head; DeepSeek-V4's hyper-connections without their stream mixing (2 · hc_mult weights, two
+    # scales) and its last collapse (hc_head); experts with a shared one where mlp_layer_types says "sparse" (all but
+    # the first, by default).
+    decoder("hy_v4", "HYV4ForCausalLM", FLOOR_HEADS,
+            d(vocab_size=120832, hidden_size=2816, intermediate_size=6912, num_layers=34, num_heads=32,
+              max_positions=262144, experts_per_token=8, moe_intermediate_size=768, n_shared_experts=1,
+              q_lora_rank=1536, kv_lora_rank=512, qk_nope_head_dim=192, qk_rope_head_dim=64, v_head_dim=256,
+              index_n_heads=16, pad_token_id=120002),
+            MOE, DEEPSEEK, SPARSE_ATTENTION,
+            {"num_experts": Field(("n_routed_experts", "num_local_experts", "num_experts"), 256,
+                                  doc=MOE["num_experts"].doc),
+             # (HYV4Config sets num_key_value_heads to the head count: MLA expands the latent per query head)
+             "num_kv_heads": fixed(KV_HEADS),
+             "attn_output_gate": fixed(True), "attention_sinks": fixed(True),
+             "hyper_connections": Field(("hc_mult",), 4, minimum=0,
+                                        doc="residual streams of the hyper-connections (hc_mult)"),
+             "hyper_connection_comb": fixed(False),
+             "first_k_dense_replace": fixed(0),  # (not HYV4Config's: mlp_layer_types alone places the experts)
+             "mlp_layer_types": Field(("mlp_layer_types",), Derived(
+                 lambda v: ("dense",) * min(1, v["num_layers"]) + ("sparse",) * max(v["num_layers"] - 1, 0),
+                 "dense, then sparse"), "strs", null="default",
+                 doc='"dense" or "sparse" (a mixture of experts) for each layer'),
+             "indexer_types": Field(("indexer_types",), Derived(
+                 lambda v: tuple("full" if i == 0 or (i - 1) % 4 == 0 else "shared" for i in range(v["num_layers"])),
+                 "full in the first layer and every fourth from the second"), "strs", null="default",
+                 doc='"full" (the layer runs its own indexer) or "shared" (it reuses the previous layer\'s top-k) '
+                     "for each layer"),
+             "indexer_layers": fixed(Derived(lambda v: tuple(t != "shared" for t in v["indexer_types"]),
+                                             'the layers whose indexer_types entry is not "shared"'))},
+            nulls(num_experts=("num_experts",)),
+            heads={"HYV4ForCausalLM": "causal_lm", "HYV4Model": "base"},
+            checks=(layer_list_length("layer_types", "mlp_layer_types", allowed={"mlp_layer_types": ("sparse", "dense")}),),
+            # (HYV4ForCausalLM's own list is lm_head alone; from_pretrained keeps its model's too, and each of these is
+            # built in float32)
+            fp32_modules_strict=("e_score_correction_bias", "gate.weight", "fn", "scale", "base", "hc_fn", "hc_scale",
+                                 "hc_base", "weights_proj", "k_norm", "sinks", "lm_head")),
+)

@@ -109,6 +109,10 @@ def _mla_attention(spec: ModelSpec, indexer: bool = True) -> ParamNode:
     tensors += linear("kv_a_proj_with_mqa", h, kv_rank + rope, bias) + norm("kv_a_layernorm", kv_rank, False)
     tensors += linear("kv_b_proj", kv_rank, heads * (nope + vd), False)
     tensors += linear("o_proj", heads * vd, h, bias)
+    if v.get("attn_output_gate"):  # HY-V4: a sigmoid gate over the heads' output (v_head_dim each), from the input
+        tensors += linear("gate_proj", h, heads * vd, False)
+    if v.get("attention_sinks"):  # HY-V4: a learned sink logit per head
+        tensors += (Tensor("sinks", (heads,), "other", "self_attn"),)
     if v.get("index_n_heads") and indexer:  # DeepSeek-V3.2's sparse-attention indexer: its own queries, one key, head weights
         ih, idim = spec.int("index_n_heads"), spec.int("index_head_dim")
         tensors += (linear("indexer.wq_b", int(q_rank or 0), ih * idim, False) + linear("indexer.wk", h, idim, False)
@@ -167,11 +171,13 @@ def hyper_connections(spec: ModelSpec, names: tuple[str, ...]) -> ParamNode | No
     if streams is None:
         return None
     n, h = int(streams), spec.int("hidden_size")  # type: ignore[call-overload]
-    width = (2 + n) * n
+    # HY-V4's (hyper_connection_comb false) drop the n × n stream mixing: their pre and post weights alone, two scales
+    comb = spec.values.get("hyper_connection_comb", True)
+    width, scales = ((2 + n) * n, 3) if comb else (2 * n, 2)
     tensors: tuple[Tensor, ...] = ()
     for name in names:
         tensors += (Tensor(f"{name}.fn", (width, n * h), "other", name), Tensor(f"{name}.base", (width,), "other", name),
-                    Tensor(f"{name}.scale", (3,), "other", name))
+                    Tensor(f"{name}.scale", (scales,), "other", name))
     return ParamNode("hyper_connections", tensors, source=spec.key_span("hyper_connections"), key="hyper_connections")
 
 
