@@ -13,6 +13,7 @@ from __future__ import annotations
 
 KEYS_SET_AFTER_FIELDS: dict[str, tuple[str, ...]] = {
     "axk1": ("num_local_experts",),
+    "axk2": ("num_local_experts",),
     "bailing_hybrid": ("model_max_length", "num_experts", "num_experts_per_token", "num_shared_experts",
                        "swiglu_limits", "swiglu_limits_shared"),
     "bart": ("hidden_size", "num_attention_heads", "num_hidden_layers"),
@@ -48,6 +49,7 @@ KEYS_SET_AFTER_FIELDS: dict[str, tuple[str, ...]] = {
     "gptj": ("hidden_size", "max_position_embeddings", "num_attention_heads", "num_hidden_layers"),
     "granitemoehybrid": ("layers_block_type",),
     "hunyuan_v1_moe": ("num_experts_per_tok", "num_local_experts"),
+    "hy_v4": ("num_local_experts",),
     "jamba": ("num_local_experts",),
     "jetmoe": ("head_dim",),
     "kimi_linear": ("model_max_length", "num_experts", "num_experts_per_token", "num_shared_experts"),
