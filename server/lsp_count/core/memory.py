@@ -1774,13 +1774,13 @@ def _estimate(model: ModelReport, settings: Settings, facts: _TreeFacts) -> Memo
     # by its feature maps' sizes, and a hierarchical vision transformer's (Swin) tokens and widths change at each
     # stage: nothing here models either)
     layout = model.spec.family.layout if model.spec is not None else None
-    convnet = layout in ("convnet", "swin")
-    if convnet:
+    activations_unmodelled = layout in ("convnet", "swin")
+    if activations_unmodelled:
         what = "a convolutional backbone (feature maps per image)" if layout == "convnet" else \
             "a hierarchical vision transformer (tokens and widths per stage)"
         notes.append(f"activations of {what} are not modelled yet; not included")
     if training:
-        if not convnet:
+        if not activations_unmodelled:
             act, source = training_activations(model, s, plan.compute, s.mode in ("lora", "qlora"), facts)
             lines.append(MemoryLine("activations", act, False, source))
         spec = _decoder_spec(model)
@@ -1796,7 +1796,7 @@ def _estimate(model: ModelReport, settings: Settings, facts: _TreeFacts) -> Memo
             per_logit, what = _loss_logit_bytes(seq2seq is not None, s.pure_precision, FLOAT_BYTES.get(plan.compute, 2))
             logits = per_logit * s.context * s.batch * vocab
             lines.append(MemoryLine("logits", _shard(logits, tp), False, f"{per_logit}·s·b·V: {what} (V = {vocab:,})"))
-    elif not convnet:
+    elif not activations_unmodelled:
         act, detail = inference_activations(model, s, plan.compute, facts)
         lines.append(MemoryLine("activations", act, False, detail))
     lines.append(MemoryLine("overhead", OVERHEAD_BYTES, False, "CUDA context + allocator slack (constant)"))

@@ -284,8 +284,8 @@ def tensor_bytes(t: Tensor, dtype: str, occurrences: int = 1, compute_dtype: str
     # (T5's wo; its GPTQ path does not). Those are the tensors kept in float32 under float16; the strict
     # lists' (routers, biases) are no quantizer's to convert.
     unconverted = "float16" in t.keep_fp32 and d.scheme in _LEAVE_FP32_MODULES
-    fused = (t.kind == "expert" or bare_router) and d.scheme in _LINEAR_MODULES_ONLY
-    if t.kind not in QUANTIZABLE_KINDS or is_head or t.module in skip_modules or unconverted or fused:
+    outside_linears = (t.kind == "expert" or bare_router) and d.scheme in _LINEAR_MODULES_ONLY
+    if t.kind not in QUANTIZABLE_KINDS or is_head or t.module in skip_modules or unconverted or outside_linears:
         return occurrences * t.numel * keep
     return occurrences * quantized_bytes(t, d.scheme)
 
