@@ -160,15 +160,37 @@ def shared_experts_width(count: str) -> Field:
     return fixed(Derived(lambda v: v["moe_intermediate_size"] * v[count], f"moe_intermediate_size × {count}"))
 
 
+def mlp_layer_types(default: Callable[[dict], tuple[str, ...]], text: str) -> Field:
+    """Each layer's MLP, "dense" or "sparse" (a mixture of experts), under the key mlp_layer_types; where the file
+    gives none (or null), ``default`` derives it as the config class does (``text`` says how)."""
+    return Field(("mlp_layer_types",), Derived(default, text), "strs", null="default",
+                 doc='"dense" or "sparse" (a mixture of experts) for each layer')
+
+
+def indexer_schedule(default: Callable[[dict], tuple[str, ...]], text: str) -> dict[str, Field]:
+    """A sparse-attention indexer's schedule: indexer_types, each layer "full" (it runs its own indexer) or "shared"
+    (it reuses the previous layer's top-k), derived by ``default`` where the file gives none (``text`` says how),
+    and the layers that hold an indexer, which the layout reads."""
+    return {"indexer_types": Field(("indexer_types",), Derived(default, text), "strs", null="default",
+                                   doc='"full" (the layer runs its own indexer) or "shared" (it reuses the previous '
+                                       "layer's top-k) for each layer"),
+            "indexer_layers": fixed(Derived(lambda v: tuple(t != "shared" for t in v["indexer_types"]),
+                                            'the layers whose indexer_types entry is not "shared"'))}
+
+
+def dense_then_sparse(v) -> tuple[str, ...]:
+    """One dense layer (where there is one), then experts in every other (HY-V3's and HY-V4's default)."""
+    return ("dense",) * min(1, v["num_layers"]) + ("sparse",) * max(v["num_layers"] - 1, 0)
+
+
 # Each layer's MLP from mlp_layer_types, whose default is first_k_dense_replace dense layers, then experts
 # (DeepSeek-V3.2's, EXAONE-MoE's and Cohere2-MoE's configs derive it so).
 MLP_LAYER_TYPES_AFTER_DENSE: dict[str, Field] = {
     "moe_layers": fixed("mlp_layer_types"),
-    "mlp_layer_types": Field(("mlp_layer_types",), Derived(
+    "mlp_layer_types": mlp_layer_types(
         lambda v: ("dense",) * min(v["first_k_dense_replace"], v["num_layers"])
         + ("sparse",) * max(0, v["num_layers"] - v["first_k_dense_replace"]),
-        "dense for the first first_k_dense_replace layers, then sparse"), "strs", null="default",
-        doc='"dense" or "sparse" (a mixture of experts) for each layer'),
+        "dense for the first first_k_dense_replace layers, then sparse"),
 }
 
 
@@ -1130,9 +1152,8 @@ FAMILIES += (
              "rope_head_dim": Field(("head_dim", "qk_rope_head_dim"), 64, doc=ROTATED_HEAD_DIM),
              "first_k_dense_replace": fixed(0),
              "moe_layers": fixed("mlp_layer_types"),
-             "mlp_layer_types": Field(("mlp_layer_types",), Derived(
-                 lambda v: ("dense",) + ("sparse",) * (v["num_layers"] - 1), "dense, then sparse"), "strs",
-                 null="default", doc='"dense" or "sparse" (a mixture of experts) for each layer')},
+             "mlp_layer_types": mlp_layer_types(lambda v: ("dense",) + ("sparse",) * (v["num_layers"] - 1),
+                                                "dense, then sparse")},
             heads={"Glm4MoeLiteForCausalLM": "causal_lm", "Glm4MoeLiteModel": "base"},
             checks=(_mlp_layer_types_short,),
             fp32_modules_strict=("e_score_correction_bias", "gate.weight")),
@@ -1562,13 +1583,8 @@ FAMILIES += (
                                       doc="every how many layers the indexer runs (without indexer_types or a pattern)"),
              "index_skip_topk_offset": Field(("index_skip_topk_offset",), 2, "any",
                                              doc="the layer from which index_topk_freq applies"),
-             "indexer_types": Field(("indexer_types",), Derived(
-                 _glm_dsa_indexer_types, "index_topk_pattern, else every index_topk_freq-th layer from "
-                                         "index_skip_topk_offset"), "strs", null="default",
-                 doc='"full" (the layer runs its own indexer) or "shared" (it reuses the previous layer\'s top-k) '
-                     "for each layer"),
-             "indexer_layers": fixed(Derived(lambda v: tuple(t != "shared" for t in v["indexer_types"]),
-                                             'the layers whose indexer_types entry is not "shared"'))},
+             **indexer_schedule(_glm_dsa_indexer_types, "index_topk_pattern, else every index_topk_freq-th layer "
+                                                        "from index_skip_topk_offset")},
             nulls(num_experts=("num_experts",)),
             heads={"GlmMoeDsaForCausalLM": "causal_lm", "GlmMoeDsaModel": "base"},
             notes=("GLM-5 checkpoints also hold a multi-token-prediction layer that transformers does not build; it is "
@@ -2333,9 +2349,8 @@ FAMILIES += (
                                  for i in range(v["num_layers"])),
                  "full attention in the first and every sixth layer, else sliding"), "strs", null="default"),
              "moe_layers": fixed("mlp_layer_types"),
-             "mlp_layer_types": Field(("mlp_layer_types",), Derived(
-                 lambda v: ("dense",) + ("sparse",) * (v["num_layers"] - 1), "dense, then sparse"), "strs",
-                 null="default", doc='"dense" or "sparse" (a mixture of experts) for each layer'),
+             "mlp_layer_types": mlp_layer_types(lambda v: ("dense",) + ("sparse",) * (v["num_layers"] - 1),
+                                                "dense, then sparse"),
              # rope_parameters per attention type, as written (a rope_scaling key replaces it, even a null one).
              "rope_parameters": Field(("rope_scaling", "rope_parameters"), Derived(_mimo_rope_default,
                                                                                    "one entry per attention type"),
@@ -2498,9 +2513,7 @@ FAMILIES += (
              "layer_types": Field(("layer_types",), Derived(lambda v: ("full_attention",) * v["num_layers"],
                                                             "every layer full attention"), "strs", null="default"),
              "moe_layers": fixed("mlp_layer_types"),
-             "mlp_layer_types": Field(("mlp_layer_types",), Derived(lambda v: ("sparse",) * v["num_layers"],
-                                                                    "every layer sparse"), "strs", null="default",
-                                      doc='"dense" or "sparse" (a mixture of experts) for each layer'),
+             "mlp_layer_types": mlp_layer_types(lambda v: ("sparse",) * v["num_layers"], "every layer sparse"),
              "num_mtp_layers": Field(("num_mtp_layers", "num_nextn_predict_layers"), None, "int?", minimum=0,
                                      doc="multi-token-prediction layers (at most one; transformers does not build it)"),
              # (the multi-token-prediction layer's attention and MLP types: no parameters transformers builds)
@@ -2547,10 +2560,7 @@ FAMILIES += (
                                                        "moe_intermediate_size × num_shared_experts, else "
                                                        "intermediate_size")),
              "moe_layers": fixed("mlp_layer_types"),
-             "mlp_layer_types": Field(("mlp_layer_types",), Derived(
-                 lambda v: ("dense",) * min(1, v["num_layers"]) + ("sparse",) * (v["num_layers"] - 1),
-                 "dense, then sparse"), "strs", null="default",
-                 doc='"dense" or "sparse" (a mixture of experts) for each layer')},
+             "mlp_layer_types": mlp_layer_types(dense_then_sparse, "dense, then sparse")},
             heads={"HYV3ForCausalLM": "causal_lm", "HYV3Model": "base"},
             checks=(_mlp_layer_types_short, _hy_v3_experts_required),
             fp32_modules_strict=("e_score_correction_bias", "gate.weight")),
@@ -2601,9 +2611,8 @@ FAMILIES += (
              "moe_layer_freq": Field(("moe_layer_freq",), 1, "int?",
                                      doc="every how many layers one has experts (where mlp_layer_types is not given)"),
              "moe_layers": fixed("mlp_layer_types"),
-             "mlp_layer_types": Field(("mlp_layer_types",), Derived(
-                 _every_freq_after_dense, "sparse from first_k_dense_replace on, every moe_layer_freq-th layer"),
-                 "strs", null="default", doc='"dense" or "sparse" (a mixture of experts) for each layer')},
+             "mlp_layer_types": mlp_layer_types(
+                 _every_freq_after_dense, "sparse from first_k_dense_replace on, every moe_layer_freq-th layer")},
             heads={"AXK1ForCausalLM": "causal_lm", "AXK1Model": "base",
                    "AXK1ForSequenceClassification": "sequence_classification"},
             checks=(_mlp_layer_types_short, legacy_mlp_keys("AXK1Config")),
@@ -2641,10 +2650,9 @@ FAMILIES += (
                                             doc="how many layers first keep a dense MLP (where mlp_layer_types is "
                                                 "not given)"),
              "moe_layers": fixed("mlp_layer_types"),
-             "mlp_layer_types": Field(("mlp_layer_types",), Derived(
+             "mlp_layer_types": mlp_layer_types(
                  lambda v: tuple("dense" if i < v["first_k_dense_replace"] else "sparse" for i in range(v["num_layers"])),
-                 "dense for the first first_k_dense_replace layers, then sparse"), "strs", null="default",
-                 doc='"dense" or "sparse" (a mixture of experts) for each layer')},
+                 "dense for the first first_k_dense_replace layers, then sparse")},
             nulls(num_kv_heads=KV_HEADS),
             heads={"MiniCPM5MoeForCausalLM": "causal_lm", "MiniCPM5MoeModel": "base"},
             checks=(_mlp_layer_types_short, legacy_mlp_keys("MiniCPM5MoeConfig"), _gated_attention_required),
@@ -2792,10 +2800,9 @@ FAMILIES += (
              "attn_output_gate": fixed(True), "attn_output_gate_head_bias": fixed(True),
              "num_experts": Field(("num_experts",), 256, doc=MOE["num_experts"].doc),
              "moe_layers": fixed("mlp_layer_types"),
-             "mlp_layer_types": Field(("mlp_layer_types",), Derived(
+             "mlp_layer_types": mlp_layer_types(
                  lambda v: ("dense",) * min(3, v["num_layers"]) + ("sparse",) * max(0, v["num_layers"] - 3),
-                 "three dense layers, then sparse"), "strs", null="default",
-                 doc='"dense" or "sparse" (a mixture of experts) for each layer'),
+                 "three dense layers, then sparse"),
              "layer_types": Field(("layer_types",), Derived(
                  lambda v: tuple("sliding_attention" if (i + 1) % 6 and i != v["num_layers"] - 1 else "full_attention"
                                  for i in range(v["num_layers"])),
@@ -2845,9 +2852,8 @@ FAMILIES += (
                                                 "not given)"),
              "moe_layer_freq": Field(("moe_layer_freq",), 1, "int?",
                                      doc="every how many layers one has experts (where mlp_layer_types is not given)"),
-             "mlp_layer_types": Field(("mlp_layer_types",), Derived(
+             "mlp_layer_types": mlp_layer_types(
                  _every_freq_after_dense, "sparse from first_k_dense_replace on, every moe_layer_freq-th layer"),
-                 "strs", null="default", doc='"dense" or "sparse" (a mixture of experts) for each layer'),
              "token_classification_bias": Field(("token_classification_bias",), True, "bool", null="false",
                                                 doc="a bias on the token classifier's score linear")},
             nulls(num_experts=("num_experts",)),
@@ -2883,17 +2889,10 @@ FAMILIES += (
                                         doc="residual streams of the hyper-connections (hc_mult)"),
              "hyper_connection_comb": fixed(False),
              "first_k_dense_replace": fixed(0),  # (not HYV4Config's: mlp_layer_types alone places the experts)
-             "mlp_layer_types": Field(("mlp_layer_types",), Derived(
-                 lambda v: ("dense",) * min(1, v["num_layers"]) + ("sparse",) * max(v["num_layers"] - 1, 0),
-                 "dense, then sparse"), "strs", null="default",
-                 doc='"dense" or "sparse" (a mixture of experts) for each layer'),
-             "indexer_types": Field(("indexer_types",), Derived(
+             "mlp_layer_types": mlp_layer_types(dense_then_sparse, "dense, then sparse"),
+             **indexer_schedule(
                  lambda v: tuple("full" if i == 0 or (i - 1) % 4 == 0 else "shared" for i in range(v["num_layers"])),
-                 "full in the first layer and every fourth from the second"), "strs", null="default",
-                 doc='"full" (the layer runs its own indexer) or "shared" (it reuses the previous layer\'s top-k) '
-                     "for each layer"),
-             "indexer_layers": fixed(Derived(lambda v: tuple(t != "shared" for t in v["indexer_types"]),
-                                             'the layers whose indexer_types entry is not "shared"'))},
+                 "full in the first layer and every fourth from the second")},
             nulls(num_experts=("num_experts",)),
             heads={"HYV4ForCausalLM": "causal_lm", "HYV4Model": "base"},
             checks=(layer_list_length("layer_types", "mlp_layer_types", allowed={"mlp_layer_types": ("sparse", "dense")}),),
