@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from lsp_count.core.analyze import analyze_text
 from lsp_count.core.catalog import CATALOG_DIR
 
@@ -145,3 +147,25 @@ def check_flat_and_nested_text_configs(flat: dict, total: int) -> None:
     assert '"vocab_size", "hidden_size", "num_hidden_layers"' in warning.message and "text_config" in warning.message
     same = {**nested_text_config(flat), **{k: flat[k] for k in QWEN_VL_TEXT_KEYS if k in flat}}
     assert not [p for p in analyze(same).problems if p.severity == "warning"]
+
+
+def assert_cache_is_what_a_forward_pass_fills(config: dict, architecture: str) -> None:
+    """lsp-count's KV cache for ``config``'s ``architecture`` over 2 sequences of 7 tokens equals what transformers'
+    cache holds after the same forward pass (forward_cache_bytes); skipped where torch or transformers is missing."""
+    for module in ("torch", "transformers"):
+        pytest.importorskip(module)
+    assert kv_cache_bytes({**config, "architectures": [architecture]}, 7, 2) == forward_cache_bytes(config, architecture)
+
+
+def assert_lora_counts(tmp_path, config: dict, cases) -> None:
+    """Each (targets, (total, trainable) or None) of ``cases`` is what lsp-count gives (lora_counts)."""
+    for targets, expected in cases:
+        assert lora_counts(tmp_path, config, targets) == expected, targets
+
+
+def assert_peft_lora_counts(config: dict, cases) -> None:
+    """The same cases are peft's (peft_lora_counts); skipped where torch, transformers or peft is missing."""
+    for module in ("torch", "transformers", "peft"):
+        pytest.importorskip(module)
+    for targets, expected in cases:
+        assert peft_lora_counts(config, targets) == expected, targets

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import pytest
 
-from config_models import (error_messages as errors, forward_cache_bytes, kv_cache_bytes as kv_bytes, lora_counts,
-                           model as count, peft_lora_counts)
+from config_models import (assert_lora_counts, assert_peft_lora_counts, error_messages as errors, forward_cache_bytes,
+                           kv_cache_bytes as kv_bytes, lora_counts, model as count, peft_lora_counts)
 
 # transformers 5.25, meta device, each class with its config class's defaults.
 CLASS_DEFAULTS = {
@@ -112,15 +112,11 @@ LORA = (("all-linear", (14_336, 1_640)), (["gate_proj", "up_proj", "o_proj"], (1
 
 
 def test_lora_adapts_what_peft_adapts(tmp_path) -> None:
-    for targets, expected in LORA:
-        assert lora_counts(tmp_path, {**BEAM, "architectures": ["BeamForCausalLM"]}, targets) == expected, targets
+    assert_lora_counts(tmp_path, {**BEAM, "architectures": ["BeamForCausalLM"]}, LORA)
 
 
 def test_lora_literals_are_peft_s() -> None:
-    for module in ("torch", "transformers", "peft"):
-        pytest.importorskip(module)
-    for targets, expected in LORA:
-        assert peft_lora_counts({**BEAM, "architectures": ["BeamForCausalLM"]}, targets) == expected, targets
+    assert_peft_lora_counts({**BEAM, "architectures": ["BeamForCausalLM"]}, LORA)
 
 
 # --- A.X-K2 ---------------------------------------------------------------------------------------------------------

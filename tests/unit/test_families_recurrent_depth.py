@@ -9,8 +9,8 @@ import pytest
 
 from lsp_count.core.memory import Settings, estimate_memory
 
-from config_models import (error_messages as errors, forward_cache_bytes, kv_cache_bytes as kv_bytes, lora_counts,
-                           model as count, peft_lora_counts)
+from config_models import (assert_cache_is_what_a_forward_pass_fills, assert_lora_counts, assert_peft_lora_counts,
+                           error_messages as errors, kv_cache_bytes as kv_bytes, model as count)
 
 # transformers 5.25, meta device, each class with its config class's defaults.
 CLASS_DEFAULTS = {
@@ -198,10 +198,7 @@ CAUSAL_LM = {"hrm_text": (HRM, "HrmTextForCausalLM"), "lfm3": (LFM3, "Lfm3ForCau
 @pytest.mark.parametrize("model_type", sorted(CAUSAL_LM))
 def test_caches_are_what_a_forward_pass_fills(model_type: str) -> None:
     """The small models' caches, filled by a forward pass in transformers (where installed), byte for byte."""
-    for module in ("torch", "transformers"):
-        pytest.importorskip(module)
-    config, architecture = CAUSAL_LM[model_type]
-    assert kv_bytes({**config, "architectures": [architecture]}, 7, 2) == forward_cache_bytes(config, architecture)
+    assert_cache_is_what_a_forward_pass_fills(*CAUSAL_LM[model_type])
 
 
 # --- LoRA -----------------------------------------------------------------------------------------------------------
@@ -222,16 +219,11 @@ LORA = {
 @pytest.mark.parametrize("model_type", sorted(LORA))
 def test_lora_adapts_what_peft_adapts(tmp_path, model_type: str) -> None:
     config, architecture = CAUSAL_LM[model_type]
-    config = {**config, "architectures": [architecture]}
-    for targets, expected in LORA[model_type]:
-        assert lora_counts(tmp_path, config, targets) == expected, targets
+    assert_lora_counts(tmp_path, {**config, "architectures": [architecture]}, LORA[model_type])
 
 
 @pytest.mark.parametrize("model_type", sorted(LORA))
 def test_lora_literals_are_peft_s(model_type: str) -> None:
     """The counts above, against peft on the meta device (where installed)."""
-    for module in ("torch", "transformers", "peft"):
-        pytest.importorskip(module)
     config, architecture = CAUSAL_LM[model_type]
-    for targets, expected in LORA[model_type]:
-        assert peft_lora_counts({**config, "architectures": [architecture]}, targets) == expected, targets
+    assert_peft_lora_counts({**config, "architectures": [architecture]}, LORA[model_type])

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from config_models import (analyze, error_messages as errors, forward_cache_bytes, kv_cache_bytes as kv_bytes,
-                           lora_counts, model as count, peft_lora_counts)
+from config_models import (analyze, assert_cache_is_what_a_forward_pass_fills, assert_lora_counts,
+                           assert_peft_lora_counts, error_messages as errors, kv_cache_bytes as kv_bytes, model as count)
 
 # transformers 5.25, meta device, each class with its config class's defaults.
 CLASS_DEFAULTS = {
@@ -240,12 +240,10 @@ CAUSAL_LM = {"exaone": (EXAONE, "LlamaForCausalLM"), "internlm3": (INTERNLM3, "L
 def test_caches_are_what_a_forward_pass_fills(model_type: str) -> None:
     """The same small models' caches, filled by a forward pass in transformers (where installed), byte for byte.
     (The experts 8 wide: grouped_mm in bfloat16 wants strides of 16 bytes; the cache does not depend on them.)"""
-    for module in ("torch", "transformers"):
-        pytest.importorskip(module)
     config, architecture = CAUSAL_LM[model_type]
     if "moe_intermediate_size" in config:
         config = {**config, "moe_intermediate_size": 8}
-    assert kv_bytes({**config, "architectures": [architecture]}, 7, 2) == forward_cache_bytes(config, architecture)
+    assert_cache_is_what_a_forward_pass_fills(config, architecture)
 
 
 def test_small_totals_are_transformers_s() -> None:
@@ -280,14 +278,10 @@ def _config(model_type: str) -> dict:
 
 @pytest.mark.parametrize("model_type", sorted(LORA))
 def test_lora_adapts_what_peft_adapts(tmp_path, model_type: str) -> None:
-    for targets, expected in LORA[model_type]:
-        assert lora_counts(tmp_path, _config(model_type), targets) == expected, targets
+    assert_lora_counts(tmp_path, _config(model_type), LORA[model_type])
 
 
 @pytest.mark.parametrize("model_type", sorted(LORA))
 def test_lora_literals_are_peft_s(model_type: str) -> None:
     """The counts above, against peft on the meta device (where installed)."""
-    for module in ("torch", "transformers", "peft"):
-        pytest.importorskip(module)
-    for targets, expected in LORA[model_type]:
-        assert peft_lora_counts(_config(model_type), targets) == expected, targets
+    assert_peft_lora_counts(_config(model_type), LORA[model_type])
