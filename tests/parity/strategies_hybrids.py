@@ -14,6 +14,16 @@ from hypothesis import strategies as st
 from .strategies import REQUIRED_KEYS, STRATEGIES, _maybe, draw_architecture
 
 
+def _gated_delta_net(draw, cfg: dict) -> None:
+    """A Gated DeltaNet's linear-attention keys (Qwen3-Next's, Qwen3.5's, OLMo-Hybrid's, Lara Mini's): its
+    convolution kernel, key heads, value heads (a multiple of them) and head widths, small."""
+    cfg["linear_conv_kernel_dim"] = draw(st.integers(1, 4))
+    cfg["linear_num_key_heads"] = draw(st.integers(1, 3))
+    cfg["linear_num_value_heads"] = cfg["linear_num_key_heads"] * draw(st.integers(1, 2))
+    cfg["linear_key_head_dim"] = draw(st.sampled_from([2, 4]))
+    cfg["linear_value_head_dim"] = draw(st.sampled_from([2, 4, 6]))
+
+
 def _attention(draw, cfg: dict, kv_omit: bool = True) -> int:
     """Heads, key/value heads and head width (written, or hidden_size / heads); returns hidden_size."""
     heads = draw(st.sampled_from([1, 2, 4]))
@@ -204,11 +214,7 @@ def qwen3_next_config(draw) -> dict:
                                            min_size=layers, max_size=layers))
     else:
         _maybe(draw, "full_attention_interval", draw(st.integers(1, 4)), cfg)
-    cfg["linear_conv_kernel_dim"] = draw(st.integers(1, 4))
-    cfg["linear_num_key_heads"] = draw(st.integers(1, 3))
-    cfg["linear_num_value_heads"] = cfg["linear_num_key_heads"] * draw(st.integers(1, 2))
-    cfg["linear_key_head_dim"] = draw(st.sampled_from([2, 4]))
-    cfg["linear_value_head_dim"] = draw(st.sampled_from([2, 4, 6]))
+    _gated_delta_net(draw, cfg)
     experts = draw(st.integers(0, 4))
     cfg["num_experts"] = experts
     cfg["num_experts_per_tok"] = draw(st.integers(1, max(experts, 1)))
@@ -237,11 +243,7 @@ def _qwen3_5_common(draw, model_type: str) -> dict:
                                            min_size=layers, max_size=layers))
     else:
         _maybe(draw, "full_attention_interval", draw(st.integers(1, 4)), cfg)
-    cfg["linear_conv_kernel_dim"] = draw(st.integers(1, 4))
-    cfg["linear_num_key_heads"] = draw(st.integers(1, 3))
-    cfg["linear_num_value_heads"] = cfg["linear_num_key_heads"] * draw(st.integers(1, 2))
-    cfg["linear_key_head_dim"] = draw(st.sampled_from([2, 4]))
-    cfg["linear_value_head_dim"] = draw(st.sampled_from([2, 4, 6]))
+    _gated_delta_net(draw, cfg)
     _maybe(draw, "attention_bias", draw(st.booleans()), cfg)
     return cfg
 
@@ -408,11 +410,7 @@ def olmo_hybrid_config(draw) -> dict:
         cfg["layer_types"] = draw(st.permutations(kinds))
     # (written: the class's derived widths, 0.75 × hidden_size / heads, are 0 or 1 here, which its forward pass
     # cannot run with; the class defaults' are what the null and float tests check)
-    cfg["linear_num_key_heads"] = draw(st.integers(1, 3))
-    cfg["linear_num_value_heads"] = cfg["linear_num_key_heads"] * draw(st.integers(1, 2))
-    cfg["linear_key_head_dim"] = draw(st.sampled_from([2, 4]))
-    cfg["linear_value_head_dim"] = draw(st.sampled_from([2, 4, 6]))
-    cfg["linear_conv_kernel_dim"] = draw(st.integers(1, 4))
+    _gated_delta_net(draw, cfg)
     _maybe(draw, "attention_bias", draw(st.booleans()), cfg)
     draw_architecture(draw, "olmo_hybrid", cfg)
     return cfg

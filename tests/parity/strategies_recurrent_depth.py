@@ -7,7 +7,7 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from .strategies import STRATEGIES, _maybe, decoder_config, draw_architecture
-from .strategies_hybrids import _attention, _common
+from .strategies_hybrids import _attention, _common, _gated_delta_net
 
 
 def apertus1p5_text_config(draw) -> dict:
@@ -80,11 +80,7 @@ def lara_mini_config(draw) -> dict:
         cfg["layer_types"] = draw(st.lists(st.sampled_from(["linear_attention", "full_attention", "sliding_attention",
                                                             "mamba", "attention"]), min_size=layers, max_size=layers))
     _maybe(draw, "sliding_window", draw(st.sampled_from([8, 64])), cfg)  # (over the cache test's prompts, as LFM3's)
-    cfg["linear_conv_kernel_dim"] = draw(st.integers(1, 4))
-    cfg["linear_num_key_heads"] = draw(st.integers(1, 3))
-    cfg["linear_num_value_heads"] = cfg["linear_num_key_heads"] * draw(st.integers(1, 2))
-    cfg["linear_key_head_dim"] = draw(st.sampled_from([2, 4]))
-    cfg["linear_value_head_dim"] = draw(st.sampled_from([2, 4, 6]))
+    _gated_delta_net(draw, cfg)
     experts = draw(st.integers(1, 4))
     cfg["num_experts"] = experts
     cfg["num_experts_per_tok"] = draw(st.integers(1, experts))
