@@ -447,7 +447,7 @@ def test_module_paths_are_transformers_s(model_type):
     paths = lora.MODULE_PATHS.get(model_type, lora._LLAMA)
     ours = set()
     # PhiMoE's router is an nn.Linear (LINEAR_ROUTER_FAMILIES); the other families' are not.
-    is_router = (lambda _p, _t: False) if model_type in lora.LINEAR_ROUTER_FAMILIES else lora._is_router
+    is_router = (lambda _p, _t: False) if model_type in lora.LINEAR_ROUTER_FAMILIES else lora.is_bare_router
     for path, t, mult, _f in tree.root.iter_tensors():
         if lora._is_adaptable(t, path, is_router):
             group = next((g for g in offsets if f".{g}" in path), None)
@@ -476,7 +476,7 @@ def _adapted_names(config: dict, full_names) -> list[str]:
 
     (report,) = analyze_text(json.dumps(config), "model/config.json").models,
     # (a router that is an nn.Linear, LINEAR_ROUTER_FAMILIES': Llama 4's composite's)
-    is_router = (lambda _p, _t: False) if config.get("model_type") in lora.LINEAR_ROUTER_FAMILIES else lora._is_router
+    is_router = (lambda _p, _t: False) if config.get("model_type") in lora.LINEAR_ROUTER_FAMILIES else lora.is_bare_router
     return [name for path, t, mult, _f in report[0].tree.root.iter_tensors() if lora._is_adaptable(t, path, is_router)
             for name in full_names(path, t, mult)]
 

@@ -245,8 +245,9 @@ _LEAVE_FP32_MODULES = frozenset({"int8-row", "nf4", "nf4-dq", "awq", "fp8-block"
 # experts, parameters of an experts module, stay in the compute dtype, and so do routers that are a bare parameter.
 _LINEAR_MODULES_ONLY = frozenset({"int8-row", "nf4", "nf4-dq"})
 # Router modules that hold a plain nn.Linear (Switch's router.classifier, HunYuan-MoE's gate.wg, DBRX's and
-# JetMoE's router.layer); every other router's weight is a parameter of the router module itself (MixtralTopKRouter)
-# or of an nn.Linear subclass (PhimoeTopKRouter), neither of which bitsandbytes replaces.
+# JetMoE's router.layer), which bitsandbytes quantizes and peft adapts; every other router's weight is a parameter
+# of the router module itself (transformers 5's MixtralTopKRouter, Qwen2MoeTopKRouter, DeepseekV3TopkRouter) or of
+# an nn.Linear subclass (PhimoeTopKRouter: peft adapts it, formats/lora.LINEAR_ROUTER_FAMILIES; bitsandbytes does not).
 _PLAIN_LINEAR_ROUTERS = frozenset({"classifier", "wg", "layer"})
 
 

@@ -31,15 +31,13 @@ from typing import TYPE_CHECKING
 
 from lsp_count.core.memory import is_output_head, peft_refuses_lora
 from lsp_count.core.params import ParamNode, ParamTree, Tensor
+from lsp_count.core.precision import is_bare_router
 
 if TYPE_CHECKING:
     from lsp_count.core.spec import ModelSpec
 
 # The output layer "all linear" leaves out (peft: the model's output embeddings; Whisper's is proj_out).
 HEAD_MODULES = frozenset({"lm_head", "score", "embed_out", "output_layer", "proj_out", "output_projection"})
-# Routers that are an nn.Linear inside the router module (Switch's Top1Router.classifier, HunYuan-MoE's
-# gate.wg): peft adapts them.
-LINEAR_ROUTERS = frozenset({"classifier", "wg"})
 # Families whose output layer all-linear adapts: peft leaves out get_output_embeddings(), which for FSMT is
 # decoder.embed_tokens (an nn.Embedding), so its decoder.output_projection is adapted like any linear layer.
 # (Tied, FSMT's projection has no tensor of its own in the tree: that adapter is not counted.)
@@ -613,13 +611,7 @@ def _seq2seq_paths(tree_path: str, module: str, occurrences: int, paths: Seq2Seq
     return names if len(names) == occurrences else [".".join(head + [module])] * occurrences
 
 
-def _is_router(path: str, t: Tensor) -> bool:
-    # transformers 5 routers (MixtralTopKRouter, Qwen2MoeTopKRouter, DeepseekV3TopkRouter) are not nn.Linear;
-    # Switch's holds one (router.classifier).
-    return path.endswith(".router") and t.module not in LINEAR_ROUTERS
-
-
-def _is_adaptable(t: Tensor, path: str = "", is_router=_is_router) -> bool:
+def _is_adaptable(t: Tensor, path: str = "", is_router=is_bare_router) -> bool:
     # Fused MoE experts (kind "expert") are parameters, not nn.Linear modules: LoRA target names do not reach them.
     # Nor does all-linear reach a matmul weight that is no nn.Linear's `weight` (nn.MultiheadAttention's packed
     # in_proj_weight in a Python model: its out_proj is an nn.Linear).
@@ -691,7 +683,7 @@ def apply_lora(tree: ParamTree, rank: int, targets: LoraTargets, dora: bool = Fa
     linear_router = model_type in LINEAR_ROUTER_FAMILIES
 
     def is_router(path: str, t: Tensor) -> bool:
-        return not linear_router and _is_router(path, t)
+        return not linear_router and is_bare_router(path, t)
 
     moe_style = PEFT_MOE_CONVERSION.get(model_type or "")
     has_experts = any(t.kind == "expert" for _p, t, _m, _f in tree.root.iter_tensors())
@@ -833,7 +825,7 @@ def attach_adapters(tree: ParamTree, adapters: list[ParamNode], note: str, notes
     return ParamTree(new_root, tree.notes + tuple(notes))
 
 
-def _regex_non_linear(tree: ParamTree, regex, full_paths, converted: bool, is_router=_is_router,
+def _regex_non_linear(tree: ParamTree, regex, full_paths, converted: bool, is_router=is_bare_router,
                       consumed: frozenset[str] = frozenset()) -> str | None:
     """A module peft would find with this regex but cannot adapt: a container of linear layers (``self_attn``,
     ``mlp``, a layer), the fused experts, or (without peft's MoE conversion) the router. A container whose
@@ -1000,7 +992,7 @@ def _names_any_module(tree: ParamTree, name: str, full_paths) -> bool:
     return any(n.name == name for _path, n, _m in tree.root.walk())
 
 
-def _linear_names(tree: ParamTree, is_router=_is_router) -> list[str]:
+def _linear_names(tree: ParamTree, is_router=is_bare_router) -> list[str]:
     seen: list[str] = []
     for p, t, _m, _f in tree.root.iter_tensors():
         if _is_adaptable(t, p, is_router) and t.module not in seen:
