@@ -42,12 +42,30 @@ KEEPING = {
     "gpt_oss": dict(model_type="gpt_oss", architectures=["GptOssForCausalLM"], **_MOE, head_dim=8, num_local_experts=4),
     "hunyuan_v1_moe": dict(model_type="hunyuan_v1_moe", architectures=["HunYuanMoEV1ForCausalLM"], **_MOE, head_dim=8,
                            num_experts=4),
+    # Lists that name the tensors by their place in a layer (self_attn.compressor.kv_proj, mlp.gate.weight).
+    "deepseek_v4": dict(model_type="deepseek_v4", architectures=["DeepseekV4ForCausalLM"], vocab_size=10, hidden_size=16,
+                        num_hidden_layers=3, num_attention_heads=2, head_dim=8, q_lora_rank=4, n_routed_experts=2,
+                        num_experts_per_tok=1, moe_intermediate_size=8, o_groups=2, o_lora_rank=3, index_n_heads=2,
+                        index_head_dim=4, sliding_window=4, hc_mult=2,
+                        layer_types=["sliding_attention", "compressed_sparse_attention", "heavily_compressed_attention"],
+                        compress_rates={"compressed_sparse_attention": 2, "heavily_compressed_attention": 3}),
+    "mimo_v2_flash": dict(model_type="mimo_v2_flash", architectures=["MiMoV2FlashForCausalLM"], num_hidden_layers=3,
+                          hidden_size=16, num_attention_heads=4, num_key_value_heads=2, head_dim=6, v_head_dim=4,
+                          vocab_size=64, intermediate_size=24, moe_intermediate_size=8, n_routed_experts=4,
+                          num_experts_per_tok=2, sliding_window=5),
+    "beam": dict(model_type="beam", architectures=["BeamForCausalLM"], vocab_size=100, hidden_size=16, num_hidden_layers=4,
+                 num_attention_heads=2, num_key_value_heads=1, head_dim=8, intermediate_size=24, num_experts=4,
+                 moe_intermediate_size=8, num_experts_per_tok=2, n_group=1, topk_group=1, sliding_window=16),
 }
 # Kept in float32 by the modelling code itself, not by a list (HunYuanMoEV1Gate's nn.Linear(dtype=torch.float32)).
 BUILT_IN_FLOAT32 = {"hunyuan_v1_moe": (r"\bwg\.weight",),
                     # HY-V4 builds these in float32 (dtype=torch.float32); HYV4ForCausalLM's list is lm_head alone
                     "hy_v4": ("e_score_correction_bias", "gate.weight", "fn", "scale", "base", "hc_fn", "hc_scale",
                               "hc_base", "weights_proj", "k_norm", "sinks", "lm_head")}
+
+# Classes whose float16 training step fails in transformers itself.
+NO_FLOAT16_STEP = {"deepseek_v4": "DeepSeek-V4's compressor multiplies its float32 kv_proj by float16 states (transformers "
+                                  "5.25 raises: expected m1 and m2 to have the same dtype)"}
 
 
 def _loaded(config: dict, dtype):
@@ -135,6 +153,8 @@ def test_a_pure_precision_run_keeps_the_gradients_and_states_of_float32_weights_
     from lsp_count.core.analyze import analyze_text
     from lsp_count.core.memory import Settings, estimate_memory
 
+    if model_type in NO_FLOAT16_STEP:
+        pytest.skip(NO_FLOAT16_STEP[model_type])
     config = dict(KEEPING[model_type])
     if "kv_lora_rank" in config:  # MLA's forward needs as many key/value heads as heads (as real DeepSeeks have)
         config["num_key_value_heads"] = config["num_attention_heads"]

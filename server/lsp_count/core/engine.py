@@ -74,6 +74,11 @@ def count(spec: ModelSpec) -> ParamTree:
     return ParamTree(_kept_in_fp32(root, spec), notes=spec.family.notes)
 
 
+# Tree nodes whose tensors transformers holds under a layer's self_attn or mlp module (the router sits in the MoE
+# block: its gate is mlp.gate).
+_FP32_NAME_PREFIXES = {"attention": "self_attn.", "mlp": "mlp.", "moe": "mlp."}
+
+
 def _kept_in_fp32(root: ParamNode, spec: ModelSpec) -> ParamNode:
     """The tree with the tensors transformers keeps in float32 marked (Tensor.keep_fp32). A model
     class merges its sub-models' lists, and each pattern is searched in every parameter's name."""
@@ -83,13 +88,18 @@ def _kept_in_fp32(root: ParamNode, spec: ModelSpec) -> ParamNode:
     if not rules:
         return root
 
-    def marked(t: Tensor) -> Tensor:
-        kept = tuple(sorted({d for rx, ds in rules if rx.search(t.name) for d in ds}))
+    def marked(t: Tensor, prefix: str) -> Tensor:
+        # transformers searches each pattern in the parameter's full name, where a layer's attention and MLP
+        # tensors sit under self_attn. and mlp. (DeepSeek-V4's "self_attn.compressor.kv_proj", MiMo-V2-Flash's
+        # "mlp.gate.weight"); a tree tensor's name starts inside its node.
+        full = prefix + t.name
+        kept = tuple(sorted({d for rx, ds in rules if rx.search(t.name) or rx.search(full) for d in ds}))
         return replace(t, keep_fp32=kept) if kept else t
 
-    def mark(n: ParamNode) -> ParamNode:
-        tensors = tuple(marked(t) for t in n.tensors)
-        children = tuple(mark(c) for c in n.children)
+    def mark(n: ParamNode, prefix: str = "") -> ParamNode:
+        prefix = _FP32_NAME_PREFIXES.get(n.name, prefix)
+        tensors = tuple(marked(t, prefix) for t in n.tensors)
+        children = tuple(mark(c, prefix) for c in n.children)
         if all(a is b for a, b in zip(tensors + children, n.tensors + n.children)):
             return n  # nothing kept in float32 below: the node as it was
         return replace(n, tensors=tensors, children=children)
