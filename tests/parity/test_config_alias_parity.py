@@ -34,11 +34,12 @@ FAMILIES = [mt for mt in sorted(registry()) if mt in CONFIG_MAPPING]
 
 def _set_after_fields(model_type: str) -> set[str]:
     """The keys the family's fields read (those with two spellings or more) that its config class takes as keyword
-    arguments beside its dataclass fields."""
+    arguments beside its dataclass fields: attribute_map aliases, and attributes its __post_init__ sets (Bailing
+    hybrid's linear_head_dim, which a config it writes whole holds)."""
     cls = CONFIG_MAPPING[model_type]
     attribute_map = getattr(cls, "attribute_map", {}) or {}
     fields = {f.name for f in dataclasses.fields(cls)}
-    named = set(attribute_map) | set(attribute_map.values())
+    named = set(attribute_map) | set(attribute_map.values()) | set(cls().to_dict())
     spelt = {key for f in registry()[model_type].fields.values() if len(f.keys) > 1 for key in f.keys}
     return {key for key in spelt if key in named and key not in fields}
 

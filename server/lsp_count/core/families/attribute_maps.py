@@ -12,9 +12,9 @@ that write both spellings with different values. A new family whose field reads 
 from __future__ import annotations
 
 KEYS_SET_AFTER_FIELDS: dict[str, tuple[str, ...]] = {
-    "axk1": ("num_local_experts",),
+    "axk1": ("head_dim", "num_local_experts"),
     "axk2": ("num_local_experts",),
-    "bailing_hybrid": ("model_max_length", "num_experts", "num_experts_per_token", "num_shared_experts",
+    "bailing_hybrid": ("linear_head_dim", "model_max_length", "num_experts", "num_experts_per_token", "num_shared_experts",
                        "swiglu_limits", "swiglu_limits_shared"),
     "bart": ("hidden_size", "num_attention_heads", "num_hidden_layers"),
     "blenderbot": ("hidden_size", "num_attention_heads", "num_hidden_layers"),
@@ -26,7 +26,7 @@ KEYS_SET_AFTER_FIELDS: dict[str, tuple[str, ...]] = {
     "ctrl": ("hidden_size", "max_position_embeddings", "num_attention_heads", "num_hidden_layers"),
     "dbrx": ("hidden_size", "max_position_embeddings", "num_attention_heads", "num_hidden_layers"),
     "deepseek_v2": ("num_experts",),
-    "deepseek_v3": ("num_local_experts",),
+    "deepseek_v3": ("head_dim", "num_local_experts"),
     "deepseek_v32": ("num_local_experts",),
     "deepseek_v4": ("intermediate_size", "num_local_experts"),
     "distilbert": ("hidden_size", "num_attention_heads", "num_hidden_layers"),
@@ -98,5 +98,6 @@ KEYS_SET_AFTER_FIELDS: dict[str, tuple[str, ...]] = {
     "whisper": ("hidden_size", "num_attention_heads", "num_hidden_layers", "num_key_value_heads"),
     "xglm": ("hidden_size", "num_attention_heads", "num_hidden_layers"),
     "xlm": ("hidden_size", "n_words", "num_attention_heads", "num_hidden_layers", "pad_index"),
+    "youtu": ("head_dim",),
     "zamba2": ("attention_head_dim", "head_dim"),
 }

@@ -808,7 +808,9 @@ BAILING_HYBRID = {
     "v_head_dim": Field(("v_head_dim",), 128),
     "attention_head_gate": fixed(True),
     "kda_full_rank_gates": fixed(True),
-    "linear_head_dim": Field(("head_dim",), 128, doc="width of each delta-attention head"),
+    # The class copies head_dim to linear_head_dim, then sets head_dim to qk_rope_head_dim: a config it wrote whole
+    # (to_dict) holds "head_dim": 64 beside "linear_head_dim": 128, and linear_head_dim, set after the fields, wins.
+    "linear_head_dim": Field(("head_dim", "linear_head_dim"), 128, doc="width of each delta-attention head"),
     "linear_num_heads": fixed(Derived(lambda v: v["num_heads"], "num_attention_heads")),
     "ssm_conv_kernel": Field(("short_conv_kernel_size",), 4, doc="width of the delta attention's convolution"),
     "layer_group_size": Field(("layer_group_size",), 6, minimum=0,
