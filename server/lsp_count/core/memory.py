@@ -372,8 +372,11 @@ def output_vocab(spec: ModelSpec) -> object:
 
 
 def _seq2seq_spec(model: ModelReport) -> ModelSpec | None:
-    """The spec of an encoder-decoder model that has its decoder (and so a KV cache)."""
+    """The spec of an encoder-decoder model that has its decoder (and so a KV cache): the model's, or a nested
+    text model's (BLIP-2's and InstructBLIP's Flan-T5)."""
     spec = model.spec
+    if spec is not None and spec.family.layout != "seq2seq":
+        spec = spec.subspecs.get("text")
     if spec is None or spec.family.layout != "seq2seq" or spec.head in ENCODER_ONLY_HEADS:
         return None
     return spec
