@@ -34,6 +34,8 @@ LAYOUTS: dict[str, str] = {
     "blip2": "lsp_count.core.layouts.qformer:build_blip2",
     "blip_vision": "lsp_count.core.layouts.qformer:build_blip_vision",
     "qformer": "lsp_count.core.layouts.qformer:build_qformer",
+    "idefics2": "lsp_count.core.layouts.perceiver:build_idefics2",
+    "perceiver": "lsp_count.core.layouts.perceiver:build_perceiver",
     "internvl_vision": "lsp_count.core.layouts.multimodal:build_internvl_vision",
     "gemma3": "lsp_count.core.layouts.multimodal:build_gemma3",
     "pixtral": "lsp_count.core.layouts.multimodal:build_pixtral",

@@ -331,14 +331,15 @@ def _llava_like(model_type: str, prefix: str, fields: dict[str, Field], vision_t
                   fixed_subconfigs=("vision",) if fixed_vision else (), notes=notes, checks=checks)
 
 
-def _idefics3_vision(model_type: str, architecture: str) -> Family:
+def _idefics3_vision(model_type: str, architecture: str, hidden_size: int = 1152, num_heads: int = 16) -> Family:
     """Idefics3VisionTransformer / SmolVLMVisionTransformer (Idefics3VisionConfig's / SmolVLMVisionConfig's
-    defaults, the two the same): SigLIP's vision tower without its pooling head (a Conv2d patch embedding
-    with a bias, (image_size // patch_size)² positions, q/k/v/out_proj and fc1/fc2 with biases, two
-    LayerNorms a layer, post_layernorm). Its attention refuses heads that do not divide the width."""
+    defaults, the two the same) and Idefics2VisionTransformer (768 wide, 12 heads): SigLIP's vision tower
+    without its pooling head (a Conv2d patch embedding with a bias, (image_size // patch_size)² positions,
+    q/k/v/out_proj and fc1/fc2 with biases, two LayerNorms a layer, post_layernorm). Its attention refuses
+    heads that do not divide the width."""
     return Family(model_type, "encoder", architecture, merge_fields(VISION, d(
-        hidden_size=1152, intermediate_size=3072, num_layers=12, num_heads=16, image_size=224, patch_size=32),
-        {"embed": fixed("siglip"), "final_norm": fixed("post_layernorm")}), {architecture: "base"})
+        hidden_size=hidden_size, intermediate_size=3072, num_layers=12, num_heads=num_heads, image_size=224,
+        patch_size=32), {"embed": fixed("siglip"), "final_norm": fixed("post_layernorm")}), {architecture: "base"})
 
 
 def _idefics3(model_type: str, prefix: str, vision_type: str) -> Family:
@@ -475,6 +476,7 @@ LLAVA_LIKE: tuple[Family, ...] = (
     }, "internvl_vision", "qwen2", fixed_vision=True,
         notes=("InternVL ties its output head to the language model's embeddings unless the config's own "
                "tie_word_embeddings is false",)),
+    _idefics3_vision("idefics2_vision", "Idefics2VisionTransformer", hidden_size=768, num_heads=12),
     _idefics3_vision("idefics3_vision", "Idefics3VisionTransformer"),
     _idefics3("idefics3", "Idefics3", "idefics3_vision"),
     _idefics3_vision("smolvlm_vision", "SmolVLMVisionTransformer"),
