@@ -1,5 +1,5 @@
 """Random small vision-language configs (llava, gemma3, qwen2_vl, qwen2_5_vl, qwen3_vl, qwen3_vl_moe, qwen3_5,
-qwen3_5_moe, pixtral, mistral3), written as a config.json would be.
+qwen3_5_moe, pixtral, mistral3, the llava-layout composites), written as a config.json would be.
 
 Nested sub-configs are sparse, as published ones are: keys left out take the
 sub-model class's defaults, and a missing ``vision_config`` takes the composite
@@ -11,8 +11,8 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from .strategies import REQUIRED_KEYS, STRATEGIES, _maybe
-from .strategies_encoders import clip_vision
-from .strategies_hybrids import qwen3_5_moe_text_config, qwen3_5_text_config
+from .strategies_encoders import clip_vision, siglip2_vision
+from .strategies_hybrids import lfm2_config, qwen3_5_moe_text_config, qwen3_5_text_config
 
 
 def _text(draw, model_type: str) -> dict:
@@ -567,3 +567,43 @@ def internvl(draw) -> dict:
 
 STRATEGIES["internvl_vision"] = internvl_vision
 STRATEGIES["internvl"] = internvl
+
+
+def cohere2_vision(draw) -> dict:
+    """Cohere2-Vision: a Cohere2 (or another) text model, a SigLIP tower (rarely none: the class's 27-layer
+    default), the SwiGLU projector's downsample factor (0 builds it empty) and intermediate width (even or odd)."""
+    cfg = _llava_style(draw, "cohere2_vision", "Cohere2Vision", ["cohere2", "llama", "cohere"], ["siglip_vision_model"])
+    _maybe(draw, "downsample_factor", draw(st.integers(0, 3)), cfg)
+    # Its 36,864 default is drawn rarely: linear_1 is then the tower's width × factor² × 36,864.
+    _maybe(draw, "alignment_intermediate_size", draw(st.integers(0, 20)), cfg, None if "vision_config" in cfg else False)
+    return cfg
+
+
+def lfm2_vl(draw) -> dict:
+    """LFM2-VL: a small LFM2 text model (its conv and attention layers), a SigLIP-2 (or SigLIP) tower, the
+    projector's factor (0 builds it empty), width, LayerNorm and biases, the tie under either spelling."""
+    cfg = _llava_style(draw, "lfm2_vl", "Lfm2Vl", ["lfm2", "llama"], ["siglip2_vision_model", "siglip_vision_model"])
+    if cfg["text_config"].get("model_type", "lfm2") == "lfm2":
+        text = lfm2_config(draw)
+        text.pop("architectures", None)
+        if draw(st.booleans()):
+            text.pop("model_type")
+        cfg["text_config"] = text
+    vision = cfg.get("vision_config")
+    if vision is not None and vision.get("model_type", "siglip2_vision_model") == "siglip2_vision_model":
+        named = "model_type" in vision
+        vision = siglip2_vision(draw)
+        if not named:
+            vision.pop("model_type")
+        cfg["vision_config"] = vision
+    _maybe(draw, "downsample_factor", draw(st.integers(0, 3)), cfg)
+    _maybe(draw, "projector_hidden_size", draw(st.integers(0, 20)), cfg, None if "vision_config" in cfg else False)
+    _maybe(draw, "projector_use_layernorm", draw(st.booleans()), cfg)
+    _maybe(draw, "projector_bias", draw(st.booleans()), cfg)
+    if draw(st.booleans()):
+        cfg["tie_embedding"] = draw(st.booleans())
+    return cfg
+
+
+STRATEGIES["cohere2_vision"] = cohere2_vision
+STRATEGIES["lfm2_vl"] = lfm2_vl

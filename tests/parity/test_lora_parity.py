@@ -881,6 +881,15 @@ COMPOSITE_CONFIGS = {
                   "vision_config": _LLAVA_SIGLIP, "projection_dim": 16, "tie_word_embeddings": False},
     "aya_vision": {"text_config": {**_LLAVA_TEXT, "model_type": "cohere2"}, "vision_config": _LLAVA_SIGLIP,
                    "alignment_intermediate_size": 12, "tie_word_embeddings": False},
+    "cohere2_vision": {"text_config": {**_LLAVA_TEXT, "model_type": "cohere2"}, "vision_config": _LLAVA_SIGLIP,
+                       "alignment_intermediate_size": 12, "tie_word_embeddings": False},
+    # LFM2-VL: an LFM2 text model of conv and attention layers, a SigLIP-2 tower, the projector's LayerNorm and linears.
+    "lfm2_vl": {"text_config": {"model_type": "lfm2", "hidden_size": 16, "num_hidden_layers": 3, "num_attention_heads": 2,
+                                "num_key_value_heads": 1, "intermediate_size": 32, "vocab_size": 64,
+                                "layer_types": ["conv", "full_attention", "conv"]},
+                "vision_config": {"model_type": "siglip2_vision_model", "hidden_size": 8, "num_hidden_layers": 2,
+                                  "num_attention_heads": 2, "intermediate_size": 16, "patch_size": 4, "num_patches": 9},
+                "projector_hidden_size": 12, "tie_word_embeddings": False},
     "internvl": {"text_config": {**_LLAVA_TEXT, "model_type": "qwen2", "num_key_value_heads": 1},
                  "vision_config": {"hidden_size": 8, "num_hidden_layers": 2, "num_attention_heads": 2,
                                    "intermediate_size": 16, "image_size": 32, "patch_size": 16, "use_qk_norm": True},
@@ -937,7 +946,7 @@ COMPOSITE_CLASSES = {"siglip": ("SiglipModel", "SiglipForImageClassification"),
                          ("llava_next", "LlavaNext"), ("llava_onevision", "LlavaOnevision"),
                          ("llava_next_video", "LlavaNextVideo"), ("vipllava", "VipLlava"), ("paligemma", "PaliGemma"),
                          ("aya_vision", "AyaVision"), ("idefics3", "Idefics3"), ("smolvlm", "SmolVLM"),
-                         ("internvl", "InternVL"))}}
+                         ("internvl", "InternVL"), ("cohere2_vision", "Cohere2Vision"), ("lfm2_vl", "Lfm2Vl"))}}
 # Llama 4: the whole Llama4ForCausalLM at the class's top (language_model.model.layers.N..., language_model.lm_head),
 # layers 1 and 3 MoE (their shared expert and nn.Linear router), the tower (vision_model.model.layers.N..., its
 # patch_embedding.linear and vision_adapter.mlp.fc1 / fc2) and multi_modal_projector.linear_1.
@@ -1010,7 +1019,13 @@ COMPOSITE_TARGETS = {"clip": (None, ["q_proj", "v_proj"], r"text_model\.encoder\
                                            r"model\.multi_modal_projector\.linear.*", [name, "fc1"])
                         for mt, name in (("llava_next", "linear_1"), ("llava_onevision", "linear_2"),
                                          ("llava_next_video", "linear_1"), ("vipllava", "linear_1"),
-                                         ("paligemma", "linear"), ("aya_vision", "linear_2"))},
+                                         ("paligemma", "linear"), ("aya_vision", "linear_2"),
+                                         ("cohere2_vision", "linear_1"))},
+                     # LFM2-VL: its text model's conv and attention layers (numbered across their kinds) and feed_forward.
+                     "lfm2_vl": VLM_TARGETS[:4] + (r"model\.language_model\.layers\.[01]\.(conv|self_attn)\.(in_proj|out_proj|q_proj)",
+                                                   r"model\.language_model\.layers\.\d+\.feed_forward\.w\d",
+                                                   r"model\.vision_tower\.encoder\.layers\.\d+\.self_attn\.(q|out)_proj",
+                                                   r"model\.multi_modal_projector\.linear.*", ["linear_2", "w1", "in_proj"]),
                      # Idefics3 / SmolVLM: vision_model, the connector's proj, text_model.
                      **{mt: (None, ["q_proj", "v_proj"], r"model\.text_model\.layers\.\d+\.self_attn\.(q|v)_proj",
                              r".*text_model.*\.(q_proj|v_proj|down_proj)",

@@ -384,6 +384,8 @@ _QWEN3_VISUAL = replace(_QWEN_VISUAL, lists=(("deepstack_merger_list", "deepstac
 _QWEN3_5_TEXT = replace(_TEXT_MODEL, segments=_LLAMA_SEGMENTS + (("linear_attn", "linear_attn"),))
 _QWEN3_5_MOE_TEXT = replace(_TEXT_MODEL, segments=tuple({**dict(_QWEN3_5_TEXT.segments),
                                                          "shared_experts": "shared_expert"}.items()))
+# LFM2's text model (LFM2-VL's): short-conv layers (conv.in_proj) and attention layers, both with feed_forward.w1.
+_LFM2_TEXT = replace(_TEXT_MODEL, segments=_LLAMA_SEGMENTS + (("conv", "conv"), ("feed_forward", "feed_forward")))
 # Mllama's text model: layers.N.self_attn.q_proj, and layers.N.cross_attn.q_proj in its cross-attention layers.
 _MLLAMA_TEXT = replace(_TEXT_MODEL, segments=_LLAMA_SEGMENTS + (("cross_attention", "cross_attn"),))
 # Module paths of the composite models, by model_type and top-level tree node (checked by
@@ -394,7 +396,10 @@ COMPOSITE_PATHS: dict[str, dict[str, SubModelPaths]] = {
     # The classes built on the llava layout: LLaVA's names (LLaVA-NeXT-Video's pooler: vision_resampler.pool).
     **{model_type: {"language_model": _TEXT_MODEL, "vision_tower": _VISION_TOWER, "projector": _PROJECTOR,
                     "vision_resampler": SubModelPaths("vision_resampler")}
-       for model_type in ("llava_next", "llava_onevision", "llava_next_video", "vipllava", "paligemma", "aya_vision")},
+       for model_type in ("llava_next", "llava_onevision", "llava_next_video", "vipllava", "paligemma", "aya_vision",
+                          "cohere2_vision")},
+    # LFM2-VL: an LFM2 text model (layers.N.conv.in_proj, layers.N.self_attn.out_proj, layers.N.feed_forward.w1).
+    "lfm2_vl": {"language_model": _LFM2_TEXT, "vision_tower": _VISION_TOWER, "projector": _PROJECTOR},
     # InternVL: its own tower (vision_tower.encoder.layer.N.attention.q_proj, ...projection_layer, ...mlp.fc1).
     "internvl": {"language_model": _TEXT_MODEL, "vision_tower": SubModelPaths("vision_tower", "encoder.layer"),
                  "projector": _PROJECTOR},

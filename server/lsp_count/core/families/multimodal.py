@@ -436,7 +436,7 @@ LLAVA_LIKE: tuple[Family, ...] = (
     # Aya Vision: a SigLIP tower, a SwiGLU projector over downsample_factor² patches (a LayerNorm, linear_1 to
     # alignment_intermediate_size, linear_2 from half of it) and a Cohere2 language model; tied by default.
     _llava_like("aya_vision", "AyaVision", {
-        **_tie(True, False), "projector": fixed("swiglu"),
+        **_tie(True, False), "projector": fixed("swiglu"), "projector_norm": fixed(True),
         "downsample_factor": Field(("downsample_factor",), 2, minimum=0,
                                    doc="patches per side the projector joins (its input is the tower's width × factor²)"),
         # Not a field of AyaVisionConfig: read when the file gives it, else the text model's width.
@@ -445,6 +445,35 @@ LLAVA_LIKE: tuple[Family, ...] = (
         "vision_defaults": fixed({**_SIGLIP_384, "num_attention_heads": 14}),
     }, "siglip_vision_model", "cohere2", notes=("Aya Vision ties its output head to the language model's embeddings "
                                                 "unless the config's own tie_word_embeddings is false",)),
+    # Cohere2-Vision (Command A Vision): Aya Vision's SwiGLU projector without its LayerNorm, its intermediate
+    # width a field of the config class (36,864), a SigLIP tower (its own default sizes when vision_config is
+    # absent) and a Cohere2 language model; the head tied by the composite's own key (true by default).
+    _llava_like("cohere2_vision", "Cohere2Vision", {
+        **_tie(True, False), "projector": fixed("swiglu"), "projector_norm": fixed(False),
+        "downsample_factor": Field(("downsample_factor",), 2, minimum=0,
+                                   doc="patches per side the projector joins (its input is the tower's width × factor²)"),
+        "alignment_intermediate_size": Field(("alignment_intermediate_size",), 36864, minimum=0,
+                                             doc="width of the projector's linear_1 (linear_2 reads half of it)"),
+        "vision_defaults": fixed({"hidden_size": 1152, "intermediate_size": 3072, "image_size": 512,
+                                  "num_hidden_layers": 27, "num_attention_heads": 12}),
+    }, "siglip_vision_model", "cohere2", notes=("Cohere2-Vision ties its output head to the language model's "
+                                                "embeddings unless the config's own tie_word_embeddings is false",)),
+    # LFM2-VL: a SigLIP-2 NaFlex tower, a projector over downsample_factor² patches (a LayerNorm where
+    # projector_use_layernorm, linear_1 to projector_hidden_size, linear_2 to the text model's width, biases where
+    # projector_bias) and an LFM2 language model; the head tied by the composite's own key (true by default),
+    # which the Hub configs' tie_embedding replaces (Lfm2VlConfig pops it over tie_word_embeddings).
+    _llava_like("lfm2_vl", "Lfm2Vl", {
+        "tie_embeddings": Field(("tie_embedding", "tie_word_embeddings"), True, "bool",
+                                doc="output head shares the language model's embedding (text_config's does not tie it)"),
+        "text_config_ties": fixed(False),
+        "projector": fixed("joined_mlp"),
+        "projector_norm": Field(("projector_use_layernorm",), True, "bool", doc="a LayerNorm over the joined patches"),
+        "projector_bias": Field(("projector_bias",), True, "bool", doc="biases on the projector's two linears"),
+        "projector_hidden_size": Field(("projector_hidden_size",), 2560, minimum=0, doc="width of the projector's linear_1"),
+        "downsample_factor": Field(("downsample_factor",), 2, minimum=0,
+                                   doc="patches per side the projector joins (its input is the tower's width × factor²)"),
+    }, "siglip2_vision_model", "lfm2", notes=("LFM2-VL ties its output head to the language model's embeddings "
+                                             "unless the config's own tie_word_embeddings (or tie_embedding) is false",)),
     # InternVL's vision tower (InternVLVisionModel): InternVLVisionConfig's defaults (InternViT-300M's sizes).
     Family("internvl_vision", "internvl_vision", "InternVLVisionModel", {
         "hidden_size": Field(("hidden_size",), 1024, doc="width of the vision layers"),

@@ -86,9 +86,11 @@ def _llava_projector(spec: ModelSpec, vision: ModelSpec, text: ModelSpec) -> Par
     linear to the composite's projection_dim, with a bias), "connector" (Idefics3's and SmolVLM's
     connector.modality_projection.proj: scale_factor² patches side by side to the text model's width, no
     bias), "internvl" (InternVL's LayerNorm, linear_1 and linear_2 over int(1 / downsample_ratio)²
-    patches, biases) or "swiglu" (Aya Vision's: downsample_factor² patches side by side, a LayerNorm
-    over them, linear_1 to alignment_intermediate_size, linear_2 from half of it to the text model's
-    width, biases)."""
+    patches, biases), "swiglu" (Aya Vision's and Cohere2-Vision's: downsample_factor² patches side by
+    side, a LayerNorm over them where ``projector_norm`` (Aya's; Cohere2-Vision has none), linear_1 to
+    alignment_intermediate_size, linear_2 from half of it to the text model's width, biases) or
+    "joined_mlp" (LFM2-VL's: downsample_factor² patches side by side, a LayerNorm where ``projector_norm``,
+    linear_1 to projector_hidden_size, linear_2 to the text model's width, biases where projector_bias)."""
     vh, th = vision.int("hidden_size"), text.int("hidden_size")
     kind = spec.values.get("projector", "mlp")
     if kind == "linear":
@@ -116,9 +118,20 @@ def _llava_projector(spec: ModelSpec, vision: ModelSpec, text: ModelSpec) -> Par
         width = vh * factor * factor
         middle = spec.values.get("alignment_intermediate_size")  # not a field of AyaVisionConfig: getattr's default
         middle = th if middle is None else middle
-        return ParamNode("projector", norm("layernorm", width, True) + linear("linear_1", width, middle, True)
+        layernorm = norm("layernorm", width, True) if spec.values.get("projector_norm") else ()
+        return ParamNode("projector", layernorm + linear("linear_1", width, middle, True)
                          + linear("linear_2", middle // 2, th, True), note=f"{factor}×{factor} patches joined",
                          source=spec.key_span("downsample_factor") or spec.key_span("alignment_intermediate_size"),
+                         key="downsample_factor")
+    if kind == "joined_mlp":
+        # downsample_factor² patches side by side, a LayerNorm over them where projector_norm, linear_1 to
+        # projector_hidden_size, linear_2 to the text model's width; biases where projector_bias.
+        factor, middle = spec.int("downsample_factor"), spec.int("projector_hidden_size")
+        width, bias = vh * factor * factor, bool(spec.values["projector_bias"])
+        layernorm = norm("layer_norm", width, True) if spec.values.get("projector_norm") else ()
+        return ParamNode("projector", layernorm + linear("linear_1", width, middle, bias)
+                         + linear("linear_2", middle, th, bias), note=f"{factor}×{factor} patches joined",
+                         source=spec.key_span("downsample_factor") or spec.key_span("projector_hidden_size"),
                          key="downsample_factor")
     bias = bool(spec.values["projector_bias"])
     width = vh * _feature_layers(spec)
