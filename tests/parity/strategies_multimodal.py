@@ -605,5 +605,13 @@ def lfm2_vl(draw) -> dict:
     return cfg
 
 
+def deepseek_vl(draw) -> dict:
+    """DeepSeek-VL: a Llama (or another) text model, a SigLIP tower (with or without its pooling head; rarely none:
+    SiglipVisionConfig's defaults), the aligner."""
+    return _llava_style(draw, "deepseek_vl", "DeepseekVL", ["llama", "qwen2", "mistral"],
+                        ["siglip_vision_model", "clip_vision_model"])
+
+
+STRATEGIES["deepseek_vl"] = deepseek_vl
 STRATEGIES["cohere2_vision"] = cohere2_vision
 STRATEGIES["lfm2_vl"] = lfm2_vl

@@ -883,6 +883,7 @@ COMPOSITE_CONFIGS = {
                    "alignment_intermediate_size": 12, "tie_word_embeddings": False},
     "cohere2_vision": {"text_config": {**_LLAVA_TEXT, "model_type": "cohere2"}, "vision_config": _LLAVA_SIGLIP,
                        "alignment_intermediate_size": 12, "tie_word_embeddings": False},
+    "deepseek_vl": {"text_config": _LLAVA_TEXT, "vision_config": _LLAVA_SIGLIP, "tie_word_embeddings": False},
     # LFM2-VL: an LFM2 text model of conv and attention layers, a SigLIP-2 tower, the projector's LayerNorm and linears.
     "lfm2_vl": {"text_config": {"model_type": "lfm2", "hidden_size": 16, "num_hidden_layers": 3, "num_attention_heads": 2,
                                 "num_key_value_heads": 1, "intermediate_size": 32, "vocab_size": 64,
@@ -946,7 +947,8 @@ COMPOSITE_CLASSES = {"siglip": ("SiglipModel", "SiglipForImageClassification"),
                          ("llava_next", "LlavaNext"), ("llava_onevision", "LlavaOnevision"),
                          ("llava_next_video", "LlavaNextVideo"), ("vipllava", "VipLlava"), ("paligemma", "PaliGemma"),
                          ("aya_vision", "AyaVision"), ("idefics3", "Idefics3"), ("smolvlm", "SmolVLM"),
-                         ("internvl", "InternVL"), ("cohere2_vision", "Cohere2Vision"), ("lfm2_vl", "Lfm2Vl"))}}
+                         ("internvl", "InternVL"), ("cohere2_vision", "Cohere2Vision"), ("lfm2_vl", "Lfm2Vl"),
+                         ("deepseek_vl", "DeepseekVL"))}}
 # Llama 4: the whole Llama4ForCausalLM at the class's top (language_model.model.layers.N..., language_model.lm_head),
 # layers 1 and 3 MoE (their shared expert and nn.Linear router), the tower (vision_model.model.layers.N..., its
 # patch_embedding.linear and vision_adapter.mlp.fc1 / fc2) and multi_modal_projector.linear_1.
@@ -1021,6 +1023,9 @@ COMPOSITE_TARGETS = {"clip": (None, ["q_proj", "v_proj"], r"text_model\.encoder\
                                          ("llava_next_video", "linear_1"), ("vipllava", "linear_1"),
                                          ("paligemma", "linear"), ("aya_vision", "linear_2"),
                                          ("cohere2_vision", "linear_1"))},
+                     # DeepSeek-VL: the tower at vision_model, the aligner's linear1 / linear2.
+                     "deepseek_vl": VLM_TARGETS + (r"model\.vision_model\.encoder\.layers\.\d+\.self_attn\.(q|out)_proj",
+                                                   r"model\.aligner\.linear\d", ["linear1", "fc1"]),
                      # LFM2-VL: its text model's conv and attention layers (numbered across their kinds) and feed_forward.
                      "lfm2_vl": VLM_TARGETS[:4] + (r"model\.language_model\.layers\.[01]\.(conv|self_attn)\.(in_proj|out_proj|q_proj)",
                                                    r"model\.language_model\.layers\.\d+\.feed_forward\.w\d",

@@ -1,9 +1,9 @@
-"""Cohere2-Vision and LFM2-VL on the llava layout (families/multimodal.py), without torch.
+"""Cohere2-Vision, LFM2-VL and DeepSeek-VL on the llava layout (families/multimodal.py), without torch.
 
 Class defaults are what transformers 5.25 builds on the meta device (taken there once); the small configs are
-counted by hand below; tests/parity checks random configs of both against transformers. Pinned here: the two
+counted by hand below; tests/parity checks random configs of each against transformers. Pinned here: the
 projectors (Cohere2-Vision's SwiGLU one without Aya Vision's LayerNorm; LFM2-VL's over joined patches with its
-optional LayerNorm and biases), which key ties the head (LFM2-VL's tie_embedding over tie_word_embeddings), the
+optional LayerNorm and biases; DeepSeek-VL's aligner), which key ties the head (LFM2-VL's tie_embedding over tie_word_embeddings), the
 cache of their text models, the configs their config classes refuse, and LoRA's counts against peft.
 """
 
@@ -19,6 +19,8 @@ CLASS_DEFAULTS = {
     ("cohere2_vision", "Cohere2VisionModel"): 35_651_000_064,
     ("lfm2_vl", "Lfm2VlForConditionalGeneration"): 2_812_857_088,
     ("lfm2_vl", "Lfm2VlModel"): 2_812_857_088,
+    ("deepseek_vl", "DeepseekVLForConditionalGeneration"): 6_720_158_976,
+    ("deepseek_vl", "DeepseekVLModel"): 6_720_158_976,
 }
 
 
@@ -136,12 +138,42 @@ def test_the_cache_is_what_a_forward_pass_fills(config: dict) -> None:
     assert_cache_is_what_a_forward_pass_fills(keys, config["architectures"][0])
 
 
+# A small Llama text model: 16 wide, 2 layers of 2 heads (one kv head of 8), MLP 32, vocab 64.
+# Embed 64·16 + 2 × (q 16·16 + k 16·8 + v 16·8 + o 16·16 + MLP 3·16·32 + 2 norms of 16) + final norm 16.
+LLAMA = {**COHERE2, "model_type": "llama"}
+LLAMA_TOTAL = 64 * 16 + 2 * (256 + 128 + 128 + 256 + 3 * 16 * 32 + 2 * 16) + 16
+assert LLAMA_TOTAL == 5_712
+
+
+def deepseek_vl(head: bool = True, **keys: object) -> dict:
+    arch = "DeepseekVLForConditionalGeneration" if head else "DeepseekVLModel"
+    return {"model_type": "deepseek_vl", "architectures": [arch], "text_config": dict(LLAMA),
+            "vision_config": dict(SIGLIP), **keys}
+
+
+def test_deepseek_vl_s_aligner_maps_the_tower_to_the_text_model() -> None:
+    # linear1 8 → 16 and linear2 16 → 16, biases.
+    aligner = (8 * 16 + 16) + (16 * 16 + 16)
+    assert aligner == 416
+    m = model(deepseek_vl(tie_word_embeddings=False))
+    assert m.tree.root.child("projector").total == aligner
+    assert m.tree.total == SIGLIP_TOTAL + aligner + LLAMA_TOTAL + HEAD == 14_552
+    assert model(deepseek_vl()).tree.total == 14_552 - HEAD  # tied by default
+    # SigLIP's pooling head where the tower keeps it (SiglipVisionConfig's default): probe 8, in_proj 3·8·8 + 24,
+    # out_proj 8·8 + 8, a LayerNorm 16, fc1 8·16 + 16, fc2 16·8 + 8.
+    pooling_head = 8 + (192 + 24) + 72 + 16 + 144 + 136
+    with_head = model(deepseek_vl(head=False, vision_config={**SIGLIP, "vision_use_head": True}))
+    assert with_head.tree.total == SIGLIP_TOTAL + pooling_head + aligner + LLAMA_TOTAL == 14_120
+
+
 # (targets, peft 0.21's (total, trainable) for rank 2 on the small models above, taken once)
 LORA = {
     "cohere2_vision": (cohere2_vision(), (("all-linear", (15_192, 1_604)), (["q_proj", "linear_1"], (13_868, 280)),
                                           (["in_proj", "w2", "linear_2"], (13_632, 44)))),
     "lfm2_vl": (lfm2_vl(), (("all-linear", (13_196, 2_176)), (["q_proj", "linear_1"], (11_236, 216)),
                             (["in_proj", "w2", "linear_2"], (11_620, 600)))),
+    "deepseek_vl": (deepseek_vl(), (("all-linear", (15_112, 1_584)), (["q_proj", "linear1"], (13_768, 240)),
+                                    (["linear2", "fc1"], (13_688, 160)))),
 }
 
 

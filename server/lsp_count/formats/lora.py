@@ -398,6 +398,9 @@ COMPOSITE_PATHS: dict[str, dict[str, SubModelPaths]] = {
                     "vision_resampler": SubModelPaths("vision_resampler")}
        for model_type in ("llava_next", "llava_onevision", "llava_next_video", "vipllava", "paligemma", "aya_vision",
                           "cohere2_vision")},
+    # DeepSeek-VL: its SigLIP tower at vision_model (vision_model.encoder.layers.N...), the aligner's linear1 / linear2.
+    "deepseek_vl": {"language_model": _TEXT_MODEL, "vision_tower": SubModelPaths("vision_model", "encoder.layers"),
+                    "projector": SubModelPaths("aligner")},
     # LFM2-VL: an LFM2 text model (layers.N.conv.in_proj, layers.N.self_attn.out_proj, layers.N.feed_forward.w1).
     "lfm2_vl": {"language_model": _LFM2_TEXT, "vision_tower": _VISION_TOWER, "projector": _PROJECTOR},
     # InternVL: its own tower (vision_tower.encoder.layer.N.attention.q_proj, ...projection_layer, ...mlp.fc1).

@@ -474,6 +474,12 @@ LLAVA_LIKE: tuple[Family, ...] = (
                                    doc="patches per side the projector joins (its input is the tower's width × factor²)"),
     }, "siglip2_vision_model", "lfm2", notes=("LFM2-VL ties its output head to the language model's embeddings "
                                              "unless the config's own tie_word_embeddings (or tie_embedding) is false",)),
+    # DeepSeek-VL: a SigLIP tower (SiglipVisionConfig's own defaults, its pooling head too) at vision_model, the aligner
+    # (linear1 and linear2 to the text model's width, biases) and a Llama language model; the head tied by the
+    # composite's own key (true by default).
+    _llava_like("deepseek_vl", "DeepseekVL", {**_tie(True, False), "projector": fixed("aligner")},
+                "siglip_vision_model", "llama", notes=("DeepSeek-VL ties its output head to the language model's "
+                                                       "embeddings unless the config's own tie_word_embeddings is false",)),
     # InternVL's vision tower (InternVLVisionModel): InternVLVisionConfig's defaults (InternViT-300M's sizes).
     Family("internvl_vision", "internvl_vision", "InternVLVisionModel", {
         "hidden_size": Field(("hidden_size",), 1024, doc="width of the vision layers"),

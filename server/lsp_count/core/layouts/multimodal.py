@@ -90,7 +90,8 @@ def _llava_projector(spec: ModelSpec, vision: ModelSpec, text: ModelSpec) -> Par
     side, a LayerNorm over them where ``projector_norm`` (Aya's; Cohere2-Vision has none), linear_1 to
     alignment_intermediate_size, linear_2 from half of it to the text model's width, biases) or
     "joined_mlp" (LFM2-VL's: downsample_factor² patches side by side, a LayerNorm where ``projector_norm``,
-    linear_1 to projector_hidden_size, linear_2 to the text model's width, biases where projector_bias)."""
+    linear_1 to projector_hidden_size, linear_2 to the text model's width, biases where projector_bias) or
+    "aligner" (DeepSeek-VL's linear1 and linear2 from the tower's width to the text model's, biases)."""
     vh, th = vision.int("hidden_size"), text.int("hidden_size")
     kind = spec.values.get("projector", "mlp")
     if kind == "linear":
@@ -123,6 +124,10 @@ def _llava_projector(spec: ModelSpec, vision: ModelSpec, text: ModelSpec) -> Par
                          + linear("linear_2", middle // 2, th, True), note=f"{factor}×{factor} patches joined",
                          source=spec.key_span("downsample_factor") or spec.key_span("alignment_intermediate_size"),
                          key="downsample_factor")
+    if kind == "aligner":
+        # DeepSeek-VL's aligner: linear1 from the tower's last layer to the text model's width, linear2; biases.
+        return ParamNode("projector", linear("linear1", vh, th, True) + linear("linear2", th, th, True),
+                         source=text.key_span("hidden_size") or vision.key_span("hidden_size"), key="hidden_size")
     if kind == "joined_mlp":
         # downsample_factor² patches side by side, a LayerNorm over them where projector_norm, linear_1 to
         # projector_hidden_size, linear_2 to the text model's width; biases where projector_bias.
