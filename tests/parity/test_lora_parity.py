@@ -858,6 +858,13 @@ COMPOSITE_CONFIGS = {
                               "num_key_value_heads": 1, "intermediate_size": 32, "vocab_size": 64},
               "vision_config": {"depth": 2, "hidden_size": 8, "num_heads": 2, "intermediate_size": 12,
                                 "out_hidden_size": 16, "image_size": 28, "attention_bias": True}},
+    # GLM-4.6V: GLM-4.5V's MoE text model (named: Glm46VConfig resolves it) under GLM-4.1V's tower.
+    "glm46v": {"text_config": {"model_type": "glm4v_moe_text", "hidden_size": 16, "num_hidden_layers": 3,
+                               "num_attention_heads": 2, "num_key_value_heads": 1, "intermediate_size": 32,
+                               "vocab_size": 64, "n_routed_experts": 4, "num_experts_per_tok": 2,
+                               "moe_intermediate_size": 8},
+               "vision_config": {"depth": 2, "hidden_size": 8, "num_heads": 2, "intermediate_size": 12,
+                                 "out_hidden_size": 16, "image_size": 28}},
     # GLM-4.5V: layer 0 dense, layers 1 and 2 MoE (peft converts the fused experts: glm4v_moe's v4 -> v5 mapping).
     "glm4v_moe": {"text_config": {"hidden_size": 16, "num_hidden_layers": 3, "num_attention_heads": 2,
                                   "num_key_value_heads": 1, "intermediate_size": 32, "vocab_size": 64,
@@ -942,6 +949,7 @@ COMPOSITE_CLASSES = {"siglip": ("SiglipModel", "SiglipForImageClassification"),
                      "mllama": ("MllamaForConditionalGeneration", "MllamaModel"),
                      "gemma4": ("Gemma4ForConditionalGeneration", "Gemma4Model"),
                      "glm4v_moe": ("Glm4vMoeForConditionalGeneration", "Glm4vMoeModel"),
+                     "glm46v": ("Glm46VForConditionalGeneration", "Glm46VModel"),
                      "clip": ("CLIPModel", "CLIPForImageClassification"),
                      **{mt: (f"{prefix}ForConditionalGeneration", f"{prefix}Model") for mt, prefix in (
                          ("llava_next", "LlavaNext"), ("llava_onevision", "LlavaOnevision"),
@@ -1010,6 +1018,8 @@ COMPOSITE_TARGETS = {"clip": (None, ["q_proj", "v_proj"], r"text_model\.encoder\
                      # name or regex reaching "proj": converted to names, "proj" also reaches the tower's Conv3d
                      # patch_embed.proj, which peft adapts by name and lsp-count says it leaves out:
                      # test_a_convolution_peft_adapts_is_said_and_only_it_left_out.)
+                     "glm46v": VLM_TARGETS[1:] + (["q_proj", "gate_proj", "up_proj", "down_proj"],
+                                                  r"model\.visual\.blocks\.1\.attn\.qkv"),
                      "glm4v_moe": VLM_TARGETS[1:] + (["q_proj", "gate_proj", "up_proj", "down_proj"],
                                                      r"model\.visual\.blocks\.1\.attn\.qkv"),
                      "mistral3": VLM_TARGETS + (r"model\.vision_tower\.transformer\.layers\.\d+\.attention\.(q|o)_proj",

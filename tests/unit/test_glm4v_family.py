@@ -136,3 +136,33 @@ def test_class_defaults() -> None:
     assert model({"model_type": "glm4v_moe_vision", "architectures": ["Glm4vMoeVisionModel"]}).tree.total == 892_498_432
     assert model({"model_type": "glm4v_moe_text", "architectures": ["Glm4vMoeTextModel"]}).tree.total == \
         102_860_135_744
+
+
+# --- GLM-4.6V (glm46v): GLM-4.1V's classes over sub-configs resolved by the model_type they name ----------------
+
+GLM46V = {**GLM4V, "model_type": "glm46v", "architectures": ["Glm46VForConditionalGeneration"]}
+
+
+def test_glm46v_class_defaults() -> None:
+    # transformers 5.25, meta device, Glm46VConfig's defaults (Glm4vTextConfig's and Glm4vVisionConfig's).
+    assert model({"model_type": "glm46v", "architectures": ["Glm46VForConditionalGeneration"]}).tree.total \
+        == 10_292_777_472
+    assert model({"model_type": "glm46v", "architectures": ["Glm46VModel"]}).tree.total == 9_672_020_480
+
+
+def test_glm46v_is_glm4v_s_shape_and_ties_by_its_own_key_alone() -> None:
+    assert model(GLM46V).tree.total == TOTAL == 19_080
+    assert model({**GLM46V, "architectures": ["Glm46VModel"]}).tree.total == TOTAL - HEAD
+    assert model({**GLM46V, "tie_word_embeddings": True}).tree.total == TOTAL - HEAD
+    # Glm46VConfig does not forward text_config's tie_word_embeddings.
+    assert model({**GLM46V, "text_config": {**TEXT, "tie_word_embeddings": True}}).tree.total == TOTAL
+
+
+def test_glm46v_resolves_the_text_model_it_names() -> None:
+    # A Llama text model: q/k/v/o without biases 256 + 128 + 128 + 256, MLP 3·16·32, two RMSNorms of 16 a layer.
+    llama = 64 * 16 + 2 * (768 + 3 * 16 * 32 + 2 * 16) + 16
+    assert llama == 5_712
+    assert model({**GLM46V, "text_config": {**TEXT, "model_type": "llama"}}).tree.total \
+        == VISION_TOTAL + llama + HEAD == 18_952
+    # A tower lsp-count has no GLM shape for is refused (transformers would build a SigLIP one there).
+    assert errors({**GLM46V, "vision_config": {"model_type": "siglip_vision_model", "hidden_size": 8}})

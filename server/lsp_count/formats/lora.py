@@ -423,6 +423,7 @@ COMPOSITE_PATHS: dict[str, dict[str, SubModelPaths]] = {
     # GLM-4.1V: Qwen-VL's names (blocks.N.attn.qkv, blocks.N.mlp.gate_proj, merger.proj / merger.gate_proj).
     "glm4v": {"language_model": _TEXT_MODEL, "visual": _QWEN_VISUAL},
     "glm4v_moe": {"language_model": _TEXT_MODEL, "visual": _QWEN_VISUAL},
+    "glm46v": {"language_model": _TEXT_MODEL, "visual": _QWEN_VISUAL},
     # Llama 3.2 Vision: the text model's cross-attention layers (layers.N.cross_attn.q_proj), the tower's local and
     # global layers (vision_model.transformer.layers.N.self_attn.q_proj, ...global_transformer.layers.N...), and the
     # projector, a Linear of the model's own (multi_modal_projector).

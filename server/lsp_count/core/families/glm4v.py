@@ -140,4 +140,14 @@ FAMILIES: tuple[Family, ...] = (
     _glm4v_vision("glm4v_moe_vision", "Glm4vMoeVisionModel", GLM4V_MOE_FP32),
     _glm4v("glm4v_moe", "Glm4vMoeForConditionalGeneration", "Glm4vMoeModel", "glm4v_moe_vision", "glm4v_moe_text",
            GLM4V_MOE_FP32),
+    # GLM-4.6V: GLM-4.1V's classes over sub-configs Glm46VConfig resolves by the model_type they name (AutoConfig:
+    # glm4v_text / glm4v_vision by default; GLM-4.6V's own files name glm4v_moe_text), each built by AutoModel.
+    # Only the composite's tie_word_embeddings ties the head (Glm46VConfig does not forward text_config's).
+    Family("glm46v", "glm4v", "Glm46VForConditionalGeneration", {
+        "tie_embeddings": Field(("tie_word_embeddings",), False, "bool",
+                                doc="output head shares the language model's embedding (text_config's does not tie it)"),
+        "text_config_ties": fixed(False),
+    }, {"Glm46VForConditionalGeneration": "conditional_generation", "Glm46VModel": "base"},
+        subconfigs={"vision": ("vision_config", "glm4v_vision"), "text": ("text_config", "glm4v_text")},
+        checks=(_merger_feeds_the_text_model,)),
 )

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from lsp_count.core.layouts.multimodal import _lm_head, _subs, language_model
 from lsp_count.core.params import ParamNode, Tensor, embedding, linear, node, norm
-from lsp_count.core.spec import ModelSpec
+from lsp_count.core.source import Problem
+from lsp_count.core.spec import ModelSpec, SpecError
 
 
 def glm4v_vision(spec: ModelSpec, name: str = "visual") -> ParamNode:
@@ -59,11 +60,16 @@ def build_glm4v_vision(spec: ModelSpec) -> ParamNode:
 
 
 def build_glm4v(spec: ModelSpec) -> ParamNode:
-    """Glm4vForConditionalGeneration (or the bare Glm4vModel): the vision tower, the text model, lm_head (tied by
-    the composite's tie_word_embeddings or text_config's, which Glm4vConfig forwards)."""
+    """Glm4vForConditionalGeneration (or the bare Glm4vModel; GLM-4.6V's the same): the vision tower, the text
+    model, lm_head (tied by the composite's tie_word_embeddings or, where the family's "text_config_ties" is not
+    false, text_config's, which Glm4vConfig forwards and Glm46VConfig does not)."""
     vision, text = _subs(spec)
+    if vision.family.layout != "glm4v_vision":  # a config class that resolves vision_config's model_type (GLM-4.6V's)
+        raise SpecError((Problem("error", "LC103", f"{vision.model_type} is not a vision tower lsp-count can count in "
+                                                   f"{spec.model_type} (a glm4v_vision one)", vision.span or spec.span),))
     body = (glm4v_vision(vision), language_model(text))
     if spec.head == "base":
         return node(spec.architecture, *body)
-    tied = bool(spec.values["tie_embeddings"]) or bool(text.values.get("tie_embeddings"))
+    text_ties = spec.values.get("text_config_ties", True)
+    tied = bool(spec.values["tie_embeddings"]) or (bool(text_ties) and bool(text.values.get("tie_embeddings")))
     return node(spec.architecture, *body, _lm_head(spec, text, tied))
