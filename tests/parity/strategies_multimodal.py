@@ -8,6 +8,8 @@ class's default tower.
 
 from __future__ import annotations
 
+import importlib
+
 from hypothesis import strategies as st
 
 from .strategies import REQUIRED_KEYS, STRATEGIES, _maybe
@@ -201,23 +203,22 @@ def qwen2_vl(draw) -> dict:
     return _qwen_vl(draw, "qwen2_vl", qwen2_vl_vision, "hidden_size", ["Qwen2VLForConditionalGeneration", "Qwen2VLModel"])
 
 
-def _export_qwen2_vision() -> None:
-    """transformers 5.25 builds Qwen2-VL's vision tower (model.visual) as Qwen2VisionTransformerPretrainedModel
-    but does not export it at its top level (modeling_qwen2_vl's __all__ leaves it out; Qwen2.5-VL's is
-    exported). The parity helpers look a family's class up there (meta_count.transformers_count, the
-    heads the null test judges), so the class transformers builds is made reachable by its name for them."""
+def _export_unexported(module: str, name: str) -> None:
+    """transformers 5.25 builds some towers as classes it does not export at its top level: Qwen2-VL's (model.visual,
+    Qwen2VisionTransformerPretrainedModel: modeling_qwen2_vl's __all__ leaves it out; Qwen2.5-VL's is exported) and
+    GOT-OCR2's (GotOcr2VisionEncoder). The parity helpers look a family's class up there (meta_count.transformers_count,
+    the heads the null test judges), so the class transformers builds is made reachable by its name for them."""
     try:
-        from transformers.models.qwen2_vl import modeling_qwen2_vl
+        modeling = importlib.import_module(f"transformers.models.{module}.modeling_{module}")
     except ImportError:  # the parity tests skip without transformers (or torch)
         return
     import transformers  # after the modeling import, which puts a new transformers module in sys.modules
 
-    name = "Qwen2VisionTransformerPretrainedModel"
     if not hasattr(transformers, name):
-        setattr(transformers, name, getattr(modeling_qwen2_vl, name))
+        setattr(transformers, name, getattr(modeling, name))
 
 
-_export_qwen2_vision()
+_export_unexported("qwen2_vl", "Qwen2VisionTransformerPretrainedModel")
 STRATEGIES["qwen2_5_vl_vision"] = qwen2_5_vl_vision
 STRATEGIES["qwen2_5_vl"] = qwen2_5_vl
 STRATEGIES["qwen2_vl_vision"] = qwen2_vl_vision
@@ -615,3 +616,44 @@ def deepseek_vl(draw) -> dict:
 STRATEGIES["deepseek_vl"] = deepseek_vl
 STRATEGIES["cohere2_vision"] = cohere2_vision
 STRATEGIES["lfm2_vl"] = lfm2_vl
+
+
+def got_ocr2_vision(draw) -> dict:
+    """A small GotOcr2VisionConfig: heads that divide the width (or not: the relative positions floor it), a patch
+    grid of 1 to 4 a side, windows of 0 (every layer global) to 3, global layers anywhere (out of range too), each
+    switch."""
+    heads = draw(st.integers(1, 4))
+    cfg: dict = {"model_type": "got_ocr2_vision", "hidden_size": heads * draw(st.sampled_from([2, 4])) + draw(st.integers(0, 1)),
+                 "num_attention_heads": heads, "num_hidden_layers": draw(st.integers(1, 3)),
+                 "mlp_dim": draw(st.integers(4, 24)), "output_channels": draw(st.integers(1, 8))}
+    patch = draw(st.integers(1, 6))
+    cfg["patch_size"] = patch
+    # (At least a patch: with no grid the global layers' relative positions fail to build; tests/unit pins that.)
+    cfg["image_size"] = patch * draw(st.integers(1, 4)) + draw(st.integers(0, patch - 1))
+    for key, values in (("num_channels", [1, 3]), ("qkv_bias", [False, True]), ("use_abs_pos", [False, True]),
+                        ("use_rel_pos", [False, True]), ("window_size", [0, 1, 2, 3]),
+                        ("global_attn_indexes", [[], [0], [1, 2], [0, 5]])):
+        _maybe(draw, key, draw(st.sampled_from(values)), cfg)
+    cfg["architectures"] = ["GotOcr2VisionEncoder"]
+    return cfg
+
+
+def got_ocr2(draw) -> dict:
+    """GOT-OCR2: a Qwen2 (or another) text model, its own vision config class whatever model_type the vision_config
+    names, rarely none (GotOcr2VisionConfig's 12 layers over 1,024-pixel images)."""
+    cfg = _llava_style(draw, "got_ocr2", "GotOcr2", ["qwen2", "llama"], ["siglip_vision_model"])
+    if "vision_config" in cfg:  # the drawn tower is SigLIP's keys: GOT-OCR2's own instead
+        vision = got_ocr2_vision(draw)
+        vision.pop("architectures")
+        choice = draw(st.sampled_from(["got_ocr2_vision", "got_ocr2", None]))
+        if choice is None:
+            vision.pop("model_type")
+        else:
+            vision["model_type"] = choice
+        cfg["vision_config"] = vision
+    return cfg
+
+
+_export_unexported("got_ocr2", "GotOcr2VisionEncoder")
+STRATEGIES["got_ocr2_vision"] = got_ocr2_vision
+STRATEGIES["got_ocr2"] = got_ocr2

@@ -891,6 +891,11 @@ COMPOSITE_CONFIGS = {
     "cohere2_vision": {"text_config": {**_LLAVA_TEXT, "model_type": "cohere2"}, "vision_config": _LLAVA_SIGLIP,
                        "alignment_intermediate_size": 12, "tie_word_embeddings": False},
     "deepseek_vl": {"text_config": _LLAVA_TEXT, "vision_config": _LLAVA_SIGLIP, "tie_word_embeddings": False},
+    # GOT-OCR2: two vision layers (layer 1 global), the neck and the projector's convolutions (no linears) and its linear.
+    "got_ocr2": {"text_config": {**_LLAVA_TEXT, "model_type": "qwen2", "num_key_value_heads": 1},
+                 "vision_config": {"hidden_size": 8, "num_hidden_layers": 2, "num_attention_heads": 2, "mlp_dim": 16,
+                                   "output_channels": 4, "image_size": 32, "patch_size": 8, "window_size": 2,
+                                   "global_attn_indexes": [1]}, "tie_word_embeddings": False},
     # LFM2-VL: an LFM2 text model of conv and attention layers, a SigLIP-2 tower, the projector's LayerNorm and linears.
     "lfm2_vl": {"text_config": {"model_type": "lfm2", "hidden_size": 16, "num_hidden_layers": 3, "num_attention_heads": 2,
                                 "num_key_value_heads": 1, "intermediate_size": 32, "vocab_size": 64,
@@ -956,7 +961,7 @@ COMPOSITE_CLASSES = {"siglip": ("SiglipModel", "SiglipForImageClassification"),
                          ("llava_next_video", "LlavaNextVideo"), ("vipllava", "VipLlava"), ("paligemma", "PaliGemma"),
                          ("aya_vision", "AyaVision"), ("idefics3", "Idefics3"), ("smolvlm", "SmolVLM"),
                          ("internvl", "InternVL"), ("cohere2_vision", "Cohere2Vision"), ("lfm2_vl", "Lfm2Vl"),
-                         ("deepseek_vl", "DeepseekVL"))}}
+                         ("deepseek_vl", "DeepseekVL"), ("got_ocr2", "GotOcr2"))}}
 # Llama 4: the whole Llama4ForCausalLM at the class's top (language_model.model.layers.N..., language_model.lm_head),
 # layers 1 and 3 MoE (their shared expert and nn.Linear router), the tower (vision_model.model.layers.N..., its
 # patch_embedding.linear and vision_adapter.mlp.fc1 / fc2) and multi_modal_projector.linear_1.
@@ -1033,6 +1038,9 @@ COMPOSITE_TARGETS = {"clip": (None, ["q_proj", "v_proj"], r"text_model\.encoder\
                                          ("llava_next_video", "linear_1"), ("vipllava", "linear_1"),
                                          ("paligemma", "linear"), ("aya_vision", "linear_2"),
                                          ("cohere2_vision", "linear_1"))},
+                     # GOT-OCR2: its tower's layers (attn.qkv / proj, mlp.lin1 / lin2), the projector's linear.
+                     "got_ocr2": VLM_TARGETS + (r"model\.vision_tower\.layers\.\d+\.attn\.(qkv|proj)",
+                                                r"model\.multi_modal_projector\.multimodal_projector", ["lin1", "qkv"]),
                      # DeepSeek-VL: the tower at vision_model, the aligner's linear1 / linear2.
                      "deepseek_vl": VLM_TARGETS + (r"model\.vision_model\.encoder\.layers\.\d+\.self_attn\.(q|out)_proj",
                                                    r"model\.aligner\.linear\d", ["linear1", "fc1"]),

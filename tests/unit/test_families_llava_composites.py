@@ -1,9 +1,11 @@
-"""Cohere2-Vision, LFM2-VL and DeepSeek-VL on the llava layout (families/multimodal.py), without torch.
+"""Cohere2-Vision, LFM2-VL, DeepSeek-VL and GOT-OCR2 (and its tower) on the llava layout (families/multimodal.py),
+without torch.
 
 Class defaults are what transformers 5.25 builds on the meta device (taken there once); the small configs are
 counted by hand below; tests/parity checks random configs of each against transformers. Pinned here: the
 projectors (Cohere2-Vision's SwiGLU one without Aya Vision's LayerNorm; LFM2-VL's over joined patches with its
-optional LayerNorm and biases; DeepSeek-VL's aligner), which key ties the head (LFM2-VL's tie_embedding over tie_word_embeddings), the
+optional LayerNorm and biases; DeepSeek-VL's aligner; GOT-OCR2's convolutions), GOT-OCR2's SAM-style tower
+(windowed and global layers' relative positions), which key ties the head (LFM2-VL's tie_embedding over tie_word_embeddings), the
 cache of their text models, the configs their config classes refuse, and LoRA's counts against peft.
 """
 
@@ -21,6 +23,9 @@ CLASS_DEFAULTS = {
     ("lfm2_vl", "Lfm2VlModel"): 2_812_857_088,
     ("deepseek_vl", "DeepseekVLForConditionalGeneration"): 6_720_158_976,
     ("deepseek_vl", "DeepseekVLModel"): 6_720_158_976,
+    ("got_ocr2", "GotOcr2ForConditionalGeneration"): 560_528_640,
+    ("got_ocr2", "GotOcr2Model"): 560_528_640,
+    ("got_ocr2_vision", "GotOcr2VisionEncoder"): 89_670_912,
 }
 
 
@@ -164,6 +169,54 @@ def test_deepseek_vl_s_aligner_maps_the_tower_to_the_text_model() -> None:
     pooling_head = 8 + (192 + 24) + 72 + 16 + 144 + 136
     with_head = model(deepseek_vl(head=False, vision_config={**SIGLIP, "vision_use_head": True}))
     assert with_head.tree.total == SIGLIP_TOTAL + pooling_head + aligner + LLAMA_TOTAL == 14_120
+
+
+# A small GOT-OCR2 tower: 8 wide, 2 layers of 2 heads (4 wide), MLP 16, 32-pixel images of 8-pixel patches (a 4×4
+# grid), windows of 2, layer 1 global, a neck of 4 channels.
+GOT_VISION = {"hidden_size": 8, "num_hidden_layers": 2, "num_attention_heads": 2, "mlp_dim": 16, "output_channels": 4,
+              "image_size": 32, "patch_size": 8, "window_size": 2, "global_attn_indexes": [1]}
+GOT_LAYER = (8 * 24 + 24) + (64 + 8) + (8 * 16 + 16) + (16 * 8 + 8) + 2 * 16  # qkv, proj, lin1, lin2, two LayerNorms
+WINDOWED, GLOBAL = 2 * (2 * 2 - 1) * 4, 2 * (2 * 4 - 1) * 4  # rel_pos_h / rel_pos_w: 2·side − 1 rows, 4 wide
+NECK = 4 * 8 + 8 + 4 * 4 * 9 + 8  # conv1 1×1, a LayerNorm, conv2 3×3, a LayerNorm
+GOT_TOWER = (8 * 3 * 8 * 8 + 8) + 4 * 4 * 8 + 2 * GOT_LAYER + WINDOWED + GLOBAL + NECK  # patch conv, pos_embed, ...
+assert (GOT_LAYER, WINDOWED, GLOBAL, NECK, GOT_TOWER) == (600, 24, 56, 192, 3_144)
+# A small Qwen2 text model: Llama's shape with biases on q, k and v.
+QWEN2_TOTAL = LLAMA_TOTAL + 2 * (16 + 8 + 8)
+assert QWEN2_TOTAL == 5_776
+
+
+def got_ocr2(head: bool = True, **keys: object) -> dict:
+    arch = "GotOcr2ForConditionalGeneration" if head else "GotOcr2Model"
+    return {"model_type": "got_ocr2", "architectures": [arch], "text_config": {**LLAMA, "model_type": "qwen2"},
+            "vision_config": dict(GOT_VISION), **keys}
+
+
+def test_got_ocr2_s_tower_and_convolutional_projector() -> None:
+    tower = model({"model_type": "got_ocr2_vision", "architectures": ["GotOcr2VisionEncoder"], **GOT_VISION})
+    assert tower.tree.total == GOT_TOWER
+    # conv_upsampler1 4 → 8 channels 3×3, conv_upsampler2 8 → 16 3×3 (no biases), multimodal_projector 16·16 + 16.
+    projector = 8 * 4 * 9 + 16 * 8 * 9 + (16 * 16 + 16)
+    assert projector == 1_712
+    m = model(got_ocr2(tie_word_embeddings=False))
+    assert m.tree.root.child("projector").total == projector
+    assert m.tree.total == GOT_TOWER + projector + QWEN2_TOTAL + HEAD == 11_656
+    assert model(got_ocr2()).tree.total == 11_656 - HEAD  # tied by default
+    # Its own vision config class whatever model_type vision_config names.
+    assert model(got_ocr2(vision_config={**GOT_VISION, "model_type": "siglip_vision_model"})).tree.total == 11_656 - HEAD
+
+
+def test_got_ocr2_s_relative_positions_follow_the_windows() -> None:
+    keys = {"model_type": "got_ocr2_vision", "architectures": ["GotOcr2VisionEncoder"], **GOT_VISION}
+    # A 0 window makes every layer global; no relative or absolute positions; out-of-range global indexes are no layers.
+    assert model({**keys, "window_size": 0}).tree.total == GOT_TOWER - WINDOWED + GLOBAL
+    assert model({**keys, "use_rel_pos": False, "use_abs_pos": False}).tree.total == GOT_TOWER - WINDOWED - GLOBAL - 128
+    assert model({**keys, "global_attn_indexes": [5]}).tree.total == GOT_TOWER - GLOBAL + WINDOWED
+    # No patch grid (image smaller than a patch): a global layer's relative positions would have -1 rows, which
+    # transformers fails to build; without relative positions, or with every layer windowed, it builds.
+    assert error_messages({**keys, "image_size": 4})
+    assert model({**keys, "image_size": 4, "use_rel_pos": False}).tree.total == GOT_TOWER - WINDOWED - GLOBAL - 128
+    assert model({**keys, "image_size": 4, "global_attn_indexes": []}).tree.total == GOT_TOWER - GLOBAL + WINDOWED - 128
+    assert error_messages({**keys, "global_attn_indexes": None})
 
 
 # (targets, peft 0.21's (total, trainable) for rank 2 on the small models above, taken once)

@@ -37,6 +37,7 @@ LAYOUTS: dict[str, str] = {
     "idefics2": "lsp_count.core.layouts.perceiver:build_idefics2",
     "perceiver": "lsp_count.core.layouts.perceiver:build_perceiver",
     "internvl_vision": "lsp_count.core.layouts.multimodal:build_internvl_vision",
+    "got_ocr2_vision": "lsp_count.core.layouts.multimodal:build_got_ocr2_vision",
     "gemma3": "lsp_count.core.layouts.multimodal:build_gemma3",
     "pixtral": "lsp_count.core.layouts.multimodal:build_pixtral",
     "mistral3": "lsp_count.core.layouts.multimodal:build_mistral3",

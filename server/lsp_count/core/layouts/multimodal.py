@@ -68,7 +68,8 @@ def build_llava(spec: ModelSpec) -> ParamNode:
     projector = _llava_projector(spec, vision, text)
     newline = ParamNode("image_newline", (Tensor("image_newline", (th,), "other", "image_newline"),),
                         note="one learned vector between image rows") if spec.values.get("image_newline") else None
-    tower = internvl_vision(vision) if vision.family.layout == "internvl_vision" else vision_tower(vision)
+    towers = {"internvl_vision": internvl_vision, "got_ocr2_vision": got_ocr2_vision}
+    tower = towers.get(vision.family.layout, vision_tower)(vision)
     body = (tower, projector, newline, language_model(text), _video_pool(spec, vision))
     if spec.head == "base":
         return node(spec.architecture, *body)
@@ -91,7 +92,8 @@ def _llava_projector(spec: ModelSpec, vision: ModelSpec, text: ModelSpec) -> Par
     alignment_intermediate_size, linear_2 from half of it to the text model's width, biases) or
     "joined_mlp" (LFM2-VL's: downsample_factor² patches side by side, a LayerNorm where ``projector_norm``,
     linear_1 to projector_hidden_size, linear_2 to the text model's width, biases where projector_bias) or
-    "aligner" (DeepSeek-VL's linear1 and linear2 from the tower's width to the text model's, biases)."""
+    "aligner" (DeepSeek-VL's linear1 and linear2 from the tower's width to the text model's, biases) or
+    "conv_upsampler" (GOT-OCR2's two convolutions from the tower's output_channels and a linear)."""
     vh, th = vision.int("hidden_size"), text.int("hidden_size")
     kind = spec.values.get("projector", "mlp")
     if kind == "linear":
@@ -128,6 +130,14 @@ def _llava_projector(spec: ModelSpec, vision: ModelSpec, text: ModelSpec) -> Par
         # DeepSeek-VL's aligner: linear1 from the tower's last layer to the text model's width, linear2; biases.
         return ParamNode("projector", linear("linear1", vh, th, True) + linear("linear2", th, th, True),
                          source=text.key_span("hidden_size") or vision.key_span("hidden_size"), key="hidden_size")
+    if kind == "conv_upsampler":
+        # GOT-OCR2's: two stride-2 3×3 Conv2d (no biases) from the tower's neck channels to twice them, then to the
+        # text model's width, and multimodal_projector (a linear with a bias).
+        out = vision.int("output_channels")
+        return ParamNode("projector", (Tensor("conv_upsampler1.weight", (2 * out, out, 3, 3), "conv", "conv_upsampler1"),
+                                       Tensor("conv_upsampler2.weight", (th, 2 * out, 3, 3), "conv", "conv_upsampler2"))
+                         + linear("multimodal_projector", th, th, True), note="two stride-2 convolutions",
+                         source=vision.key_span("output_channels") or text.key_span("hidden_size"), key="output_channels")
     if kind == "joined_mlp":
         # downsample_factor² patches side by side, a LayerNorm over them where projector_norm, linear_1 to
         # projector_hidden_size, linear_2 to the text model's width; biases where projector_bias.
@@ -450,3 +460,60 @@ def internvl_vision(spec: ModelSpec, name: str = "vision_tower") -> ParamNode:
 def build_internvl_vision(spec: ModelSpec) -> ParamNode:
     """InternVLVisionModel on its own (a config of model_type internvl_vision)."""
     return ParamNode(spec.architecture, children=internvl_vision(spec).children)
+
+
+def got_ocr2_vision(spec: ModelSpec, name: str = "vision_tower") -> ParamNode:
+    """GotOcr2VisionEncoder (SAM's ViT) as a node named ``name``: the Conv2d patch embedding (with a bias), pos_embed
+    ((image_size // patch_size)² × hidden_size) where use_abs_pos, ``num_layers`` layers (layer_norm1 / layer_norm2,
+    attn.qkv with a bias where qkv_bias, attn.proj, mlp.lin1 / lin2 with biases, and where use_rel_pos the relative
+    positions rel_pos_h / rel_pos_w, 2·size − 1 rows of the head width: size the window in windowed layers, the patch
+    grid's side in global ones, global_attn_indexes or a 0 window), and the neck (a 1×1 and a 3×3 Conv2d to
+    output_channels, no biases, each followed by a LayerNorm)."""
+    h, heads, ffn, out = spec.int("hidden_size"), spec.int("num_heads"), spec.int("mlp_dim"), spec.int("output_channels")
+    channels, patch, layers = spec.int("num_channels"), spec.int("patch_size"), spec.int("num_layers")
+    side, window, head_dim = spec.int("image_size") // patch, spec.int("window_size"), h // heads
+    indexes = spec.values.get("global_attn_indexes") or ()
+    global_layers = sum(1 for i in range(layers) if window == 0 or i in indexes)
+    tensors = (Tensor("patch_embed.projection.weight", (h, channels, patch, patch), "conv", "projection"),
+               Tensor("patch_embed.projection.bias", (h,), "bias", "projection"))
+    if spec.values.get("use_abs_pos"):
+        tensors += (Tensor("pos_embed", (1, side, side, h), "embedding", "pos_embed"),)
+    embeddings = ParamNode("embeddings", tensors, note=f"{side}×{side} patches",
+                           source=spec.key_span("patch_size") or spec.key_span("image_size"), key="patch_size")
+    use_rel_pos = bool(spec.values.get("use_rel_pos"))
+    if use_rel_pos and global_layers and side == 0:
+        raise SpecError((Problem("error", "LC102", f"patch_size ({patch}) is more than image_size "
+                                                   f"({spec.int('image_size')}): the global layers' relative positions "
+                                                   "would have -1 rows, which transformers cannot build",
+                                 spec.key_span("patch_size") or spec.span),))
+    body = node(
+        "layers",
+        ParamNode("attention", path_linear("attn.qkv", h, 3 * h, bool(spec.values.get("qkv_bias")))
+                  + path_linear("attn.proj", h, h, True), source=spec.key_span("hidden_size"), key="hidden_size"),
+        ParamNode("mlp", path_linear("mlp.lin1", h, ffn, True) + path_linear("mlp.lin2", ffn, h, True),
+                  source=spec.key_span("mlp_dim"), key="mlp_dim"),
+        ParamNode("norms", path_norm("layer_norm1", h, True) + path_norm("layer_norm2", h, True)),
+        repeat=layers, source=spec.key_span("num_layers"), key="num_layers",
+    )
+
+    def relative(size: int, count: int, what: str) -> ParamNode | None:
+        if not use_rel_pos or not count:
+            return None
+        rows = 2 * size - 1
+        return node(f"{what}_relative_positions", tensors=(Tensor("attn.rel_pos_h", (rows, head_dim), "other", "attn"),
+                                                           Tensor("attn.rel_pos_w", (rows, head_dim), "other", "attn")),
+                    repeat=count, note=f"{count} {what} layers, {rows} rows", source=spec.key_span("use_rel_pos"),
+                    key="use_rel_pos")
+
+    positions = (relative(window, layers - global_layers, "windowed"), relative(side, global_layers, "global"))
+    neck = ParamNode("neck", (Tensor("neck.conv1.weight", (out, h, 1, 1), "conv", "conv1"),)
+                     + path_norm("neck.layer_norm1", out, True)
+                     + (Tensor("neck.conv2.weight", (out, out, 3, 3), "conv", "conv2"),)
+                     + path_norm("neck.layer_norm2", out, True),
+                     source=spec.key_span("output_channels"), key="output_channels")
+    return node(name, embeddings, body, *positions, neck, source=spec.span, note=spec.model_type)
+
+
+def build_got_ocr2_vision(spec: ModelSpec) -> ParamNode:
+    """GotOcr2VisionEncoder on its own (a config of model_type got_ocr2_vision)."""
+    return ParamNode(spec.architecture, children=got_ocr2_vision(spec).children)
