@@ -56,8 +56,9 @@ def _feature_layers(spec: ModelSpec) -> int:
 
 def build_llava(spec: ModelSpec) -> ParamNode:
     """LlavaForConditionalGeneration and the classes built as it is (LLaVA-NeXT, LLaVA-OneVision,
-    LLaVA-NeXT-Video, VipLLaVA, PaliGemma, Aya Vision, Idefics3, SmolVLM, InternVL): vision tower (a CLIP /
-    SigLIP one, or InternVL's own), projector, language model, lm_head. The family's switches:
+    LLaVA-NeXT-Video, VipLLaVA, PaliGemma, Aya Vision, Cohere2-Vision, LFM2-VL, DeepSeek-VL, GOT-OCR2, Idefics3,
+    SmolVLM, InternVL): vision tower (a CLIP / SigLIP / SigLIP-2 one, or InternVL's or GOT-OCR2's own), projector,
+    language model, lm_head. The family's switches:
     ``projector`` (the projector's shape: ``_llava_projector``), ``projector_norm`` (VipLLaVA's
     projector_layernorm before linear_1), ``image_newline`` (a bare parameter as wide as the text model),
     ``spatial_pool_mode`` (LLaVA-NeXT-Video's vision_resampler: a Conv2d in "conv" mode alone) and
