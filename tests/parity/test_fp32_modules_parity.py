@@ -61,7 +61,9 @@ KEEPING = {
 BUILT_IN_FLOAT32 = {"hunyuan_v1_moe": (r"\bwg\.weight",),
                     # HY-V4 builds these in float32 (dtype=torch.float32); HYV4ForCausalLM's list is lm_head alone
                     "hy_v4": ("e_score_correction_bias", "gate.weight", "fn", "scale", "base", "hc_fn", "hc_scale",
-                              "hc_base", "weights_proj", "k_norm", "sinks", "lm_head")}
+                              "hc_base", "weights_proj", "k_norm", "sinks", "lm_head"),
+                    # VoxtralEncoder builds its position table in float32 (VoxtralModel too: only the head class lists it)
+                    "voxtral": ("embed_positions",), "voxtral_encoder": ("embed_positions",)}
 
 # Classes whose float16 training step fails in transformers itself.
 NO_FLOAT16_STEP = {"deepseek_v4": "DeepSeek-V4's compressor multiplies its float32 kv_proj by float16 states (transformers "

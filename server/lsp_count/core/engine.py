@@ -56,6 +56,8 @@ LAYOUTS: dict[str, str] = {
     "llama4_vision": "lsp_count.core.layouts.llama4:build_llama4_vision",
     "llama4": "lsp_count.core.layouts.llama4:build_llama4",
     "speech_encoder": "lsp_count.core.layouts.speech:build_speech_encoder",
+    "audio_encoder": "lsp_count.core.layouts.audio:build_audio_encoder",
+    "audio_language": "lsp_count.core.layouts.audio:build_audio_language",
     "convnet": "lsp_count.core.layouts.convnet:build_convnet",
     "swin": "lsp_count.core.layouts.swin:build_swin",
 }

@@ -137,6 +137,14 @@ def build_spec(root: SourceNode, name: str, model_type_hint: str | None = None, 
             sub = _flat_subconfig(family, root)  # a flat Hub config: the sub-model's keys at the top level
         elif sub is None or not sub.is_mapping():
             sub = SourceNode(dict(_default_subconfig(family, field_name)), root.span)
+        fills = family.fields.get(f"{field_name}_fills")
+        if nested and fills is not None and isinstance(fills.default, dict):
+            # The composite's config class fills a given mapping's missing keys from its own defaults (VoxtralConfig's
+            # __post_init__ merges its text defaults under text_config): those first, the file's keys over them.
+            mapping = sub.value
+            assert isinstance(mapping, dict)
+            sub = SourceNode({**{k: SourceNode(v, Span.at(0, 0)) for k, v in fills.default.items()}, **mapping},
+                             sub.span, sub.key_span)
         fixed = field_name in family.fixed_subconfigs
         if fixed:
             sub = _without(sub, ("model_type", "architectures"))

@@ -1760,7 +1760,8 @@ def _estimate(model: ModelReport, settings: Settings, facts: _TreeFacts) -> Memo
                 # BertLMHeadModel, ModernBertDecoderForCausalLM: they generate with a cache, which is not counted here.
                 notes.append(f"KV cache of {model.spec.architecture} (a causal LM on the encoder layout) is not "
                              "modelled yet; not included")
-            elif layout in ("encoder", "albert", "vit", "clip", "speech_encoder", "convnet", "swin") or encoder_only:
+            elif layout in ("encoder", "albert", "vit", "clip", "speech_encoder", "audio_encoder", "convnet", "swin") \
+                    or encoder_only:
                 notes.append("encoder model: no KV cache")
             elif model.spec is None:
                 notes.append("KV cache not included: a model defined in Python has no config that says its "
