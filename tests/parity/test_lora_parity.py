@@ -628,6 +628,9 @@ ENCODER_CONFIGS = {
                         intermediate_size=32, vocab_size=50),
     "mobilebert": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32, vocab_size=50,
                        embedding_size=8, intra_bottleneck_size=8, num_feedforward_networks=3),
+    # The Whisper-shaped audio encoders: layers.N.self_attn.q_proj, layers.N.fc1 (the convolutions are no Linear).
+    **{mt: dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32, num_mel_bins=4,
+                max_source_positions=8) for mt in ("qwen2_audio_encoder", "voxtral_encoder")},
 }
 
 
@@ -973,6 +976,16 @@ COMPOSITE_CONFIGS["llama4"] = {
                       "image_size": 28, "patch_size": 14, "projector_input_dim": 8, "projector_output_dim": 6,
                       "vision_output_dim": 10}}
 COMPOSITE_CLASSES["llama4"] = ("Llama4ForConditionalGeneration",)
+# Qwen2-Audio / Voxtral: the Whisper-shaped audio tower, the projector (Qwen2-Audio's linear, Voxtral's linear_1 from
+# the tower's intermediate_size and linear_2), the text model.
+_AUDIO_TOWER = {"d_model": 8, "encoder_layers": 2, "encoder_attention_heads": 2, "encoder_ffn_dim": 12, "num_mel_bins": 4,
+                "max_source_positions": 8}
+COMPOSITE_CONFIGS["qwen2_audio"] = {"text_config": {**_LLAVA_TEXT, "model_type": "qwen2", "num_key_value_heads": 1},
+                                    "audio_config": _AUDIO_TOWER}
+COMPOSITE_CONFIGS["voxtral"] = {"text_config": {**_LLAVA_TEXT, "num_key_value_heads": 1, "head_dim": 8},
+                                "audio_config": _AUDIO_TOWER}
+COMPOSITE_CLASSES.update({"qwen2_audio": ("Qwen2AudioForConditionalGeneration", "Qwen2AudioModel"),
+                          "voxtral": ("VoxtralForConditionalGeneration", "VoxtralModel")})
 
 
 @pytest.mark.parametrize("model_type,architecture",
@@ -1079,6 +1092,10 @@ COMPOSITE_TARGETS["llama4"] = (
     r"vision_model\.model\.layers\.\d+\.(self_attn\.q_proj|mlp\.fc2)",
     r"multi_modal_projector\.linear_1|vision_model\.(patch_embedding\.linear|vision_adapter\.mlp\.fc\d)",
     ["linear_1", "fc1", "router", "lm_head"], r"language_model\.lm_head")
+# A regex over the audio tower, the projector's linears by regex and by name (the tower's fc1 by name too).
+COMPOSITE_TARGETS.update({mt: VLM_TARGETS + (r"model\.audio_tower\.layers\.\d+\.self_attn\.(k|out)_proj",
+                                             r"model\.multi_modal_projector\.linear.*", [name, "fc1"])
+                          for mt, name in (("qwen2_audio", "linear"), ("voxtral", "linear_2"))})
 
 
 @pytest.mark.parametrize("model_type", sorted(COMPOSITE_CONFIGS))

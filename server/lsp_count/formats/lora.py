@@ -302,6 +302,9 @@ ENCODER_PATHS: dict[str, EncoderPaths] = {
     "gemma4_audio": EncoderPaths("", "layers"),
     # Gemma3nAudioEncoder: conformer.N.attention.attn.q_proj, subsample_conv_projection.input_proj_linear, ...
     "gemma3n_audio": EncoderPaths("", "conformer"),
+    # Qwen2AudioEncoder / VoxtralEncoder (bare only): layers.N.self_attn.q_proj, layers.N.fc1, ...
+    "qwen2_audio_encoder": EncoderPaths("", "layers"),
+    "voxtral_encoder": EncoderPaths("", "layers"),
     # Llama4VisionModel (bare only): model.layers.N.self_attn.q_proj, patch_embedding.linear, vision_adapter.mlp.fc1.
     "llama4_vision_model": EncoderPaths("", "model.layers"),
     # ESM: esm.encoder.layer.N.attention.self.query, and the base model's contact head (esm.contact_head.regression).
@@ -450,6 +453,9 @@ COMPOSITE_PATHS: dict[str, dict[str, SubModelPaths]] = {
                "vision_tower": SubModelPaths("vision_tower", "encoder.layers"),
                "audio_tower": SubModelPaths("audio_tower", "layers"),
                "embed_vision": SubModelPaths("embed_vision"), "embed_audio": SubModelPaths("embed_audio")},
+    # Qwen2-Audio / Voxtral: the audio tower (audio_tower.layers.N.self_attn.q_proj, ...fc1), the projector's linears.
+    **{model_type: {"language_model": _TEXT_MODEL, "audio_tower": SubModelPaths("audio_tower", "layers"),
+                    "projector": _PROJECTOR} for model_type in ("qwen2_audio", "voxtral")},
     # CLIPModel: both towers at its top (text_model.encoder.layers.N..., vision_model...), the projections too.
     "clip": {"text_model": SubModelPaths("text_model", "encoder.layers"),
              "vision_model": SubModelPaths("vision_model", "encoder.layers")},
