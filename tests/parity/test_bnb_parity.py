@@ -53,6 +53,16 @@ GPT_NEOX = dict(model_type="gpt_neox", architectures=["GPTNeoXForCausalLM"], num
                 intermediate_size=128, num_attention_heads=4, vocab_size=100)
 LLAMA_CLASSIFIER = {**LLAMA, "architectures": ["LlamaForSequenceClassification"], "num_labels": 3, "pad_token_id": 0}
 GPT2 = dict(model_type="gpt2", architectures=["GPT2LMHeadModel"], n_layer=2, n_embd=64, n_head=4, vocab_size=100)
+# Linear layers whose class is not nn.Linear itself, which bitsandbytes leaves in the compute dtype: Falcon's
+# FalconLinear (every projection), DeepSeek-V4's grouped o_a_proj. (DeepSeek-V4's compressors are in its float32 list.)
+FALCON = dict(model_type="falcon", architectures=["FalconForCausalLM"], num_hidden_layers=2, hidden_size=64,
+              num_attention_heads=4, vocab_size=100)
+DEEPSEEK_V4 = dict(model_type="deepseek_v4", architectures=["DeepseekV4ForCausalLM"], vocab_size=10, hidden_size=16,
+                   num_hidden_layers=3, num_attention_heads=2, head_dim=8, q_lora_rank=4, n_routed_experts=2,
+                   num_experts_per_tok=1, moe_intermediate_size=8, o_groups=2, o_lora_rank=3, index_n_heads=2,
+                   index_head_dim=4, sliding_window=4, hc_mult=2,
+                   layer_types=["sliding_attention", "compressed_sparse_attention", "heavily_compressed_attention"],
+                   compress_rates={"compressed_sparse_attention": 2, "heavily_compressed_attention": 3})
 # (config, bitsandbytes' quantization, the load dtype, lsp-count's storage dtype)
 CASES = [
     (T5, {**NF4, "bnb_4bit_compute_dtype": "bfloat16"}, "bfloat16", "nf4"),
@@ -71,6 +81,9 @@ CASES = [
     (GPT_NEOX, {**NF4, "bnb_4bit_compute_dtype": "bfloat16"}, "bfloat16", "nf4"),
     (LLAMA_CLASSIFIER, {**NF4, "bnb_4bit_compute_dtype": "bfloat16"}, "bfloat16", "nf4"),
     (GPT2, {"load_in_8bit": True}, "float16", "int8"),
+    (FALCON, {**NF4, "bnb_4bit_compute_dtype": "bfloat16"}, "bfloat16", "nf4"),
+    (FALCON, {"load_in_8bit": True}, "float16", "int8"),
+    (DEEPSEEK_V4, {**NF4, "bnb_4bit_compute_dtype": "bfloat16"}, "bfloat16", "nf4"),
 ]
 
 

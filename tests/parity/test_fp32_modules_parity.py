@@ -53,6 +53,14 @@ KEEPING = {
                           hidden_size=16, num_attention_heads=4, num_key_value_heads=2, head_dim=6, v_head_dim=4,
                           vocab_size=64, intermediate_size=24, moe_intermediate_size=8, n_routed_experts=4,
                           num_experts_per_tok=2, sliding_window=5),
+    # BLIP-2 keeps its whole Q-Former and the query tokens in float32 (under float16).
+    "blip-2": dict(model_type="blip-2", architectures=["Blip2ForConditionalGeneration"], num_query_tokens=3,
+                   vision_config=dict(hidden_size=8, intermediate_size=4, num_hidden_layers=2, num_attention_heads=2,
+                                      image_size=8, patch_size=4),
+                   qformer_config=dict(hidden_size=12, intermediate_size=4, num_hidden_layers=3, num_attention_heads=2,
+                                       vocab_size=10, max_position_embeddings=6),
+                   text_config=dict(model_type="opt", vocab_size=50, hidden_size=16, num_hidden_layers=1, ffn_dim=8,
+                                    num_attention_heads=2, word_embed_proj_dim=16, max_position_embeddings=20)),
     "beam": dict(model_type="beam", architectures=["BeamForCausalLM"], vocab_size=100, hidden_size=16, num_hidden_layers=4,
                  num_attention_heads=2, num_key_value_heads=1, head_dim=8, intermediate_size=24, num_experts=4,
                  moe_intermediate_size=8, num_experts_per_tok=2, n_group=1, topk_group=1, sliding_window=16),
@@ -65,8 +73,9 @@ BUILT_IN_FLOAT32 = {"hunyuan_v1_moe": (r"\bwg\.weight",),
                     # VoxtralEncoder builds its position table in float32 (VoxtralModel too: only the head class lists it)
                     "voxtral": ("embed_positions",), "voxtral_encoder": ("embed_positions",)}
 
-# Classes whose float16 training step fails in transformers itself.
-NO_FLOAT16_STEP = {"deepseek_v4": "DeepSeek-V4's compressor multiplies its float32 kv_proj by float16 states (transformers "
+# Classes whose float16 training step fails in transformers itself, or that take more than token ids.
+NO_FLOAT16_STEP = {"blip-2": "Blip2ForConditionalGeneration's forward needs pixel values beside the token ids",
+                   "deepseek_v4": "DeepSeek-V4's compressor multiplies its float32 kv_proj by float16 states (transformers "
                                   "5.25 raises: expected m1 and m2 to have the same dtype)"}
 
 

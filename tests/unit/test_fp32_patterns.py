@@ -25,13 +25,16 @@ def test_each_float32_pattern_keeps_a_tensor_of_the_default_model(model_type: st
     report = analyze_text(json.dumps({"model_type": model_type}), "/nonexistent/config.json")
     if not report.models:
         pytest.skip(f"{model_type}'s class defaults need more keys to build")
-    tensors = [t for _p, t, _m, _f in report.models[0].tree.root.iter_tensors()]
+    # Each tensor with its name, and its name under the sub-model that holds it (a composite's qformer.).
+    tensors = [(t, f"{path.split('.')[1]}.{t.name}" if "." in path else t.name)
+               for path, t, _m, _f in report.models[0].tree.root.iter_tensors()]
     for pattern, dtypes in [(p, ("float16",)) for p in family.fp32_modules] + \
                            [(p, ("float16", "bfloat16")) for p in family.fp32_modules_strict]:
         if pattern in NOT_PARAMETERS or (model_type, pattern) in SHARED_WITH_A_SUB_MODEL:
             continue
-        # The tensors the pattern names (a tree tensor's name starts inside its layer's self_attn or mlp) are kept.
+        # The tensors the pattern names (a tree tensor's name starts inside its layer's self_attn or mlp, and inside
+        # its sub-model) are kept.
         inside = re.sub(r"^(self_attn|mlp)\.", "", pattern)
-        named = [t for t in tensors if re.search(inside, t.name)]
+        named = [t for t, in_model in tensors if re.search(inside, t.name) or re.search(f"^{inside}\\.", in_model)]
         assert named, pattern
         assert all(set(dtypes) <= set(t.keep_fp32) for t in named), (pattern, sorted({t.name for t in named})[:5])

@@ -528,3 +528,20 @@ def test_t5_wo_stays_unquantized_where_transformers_quantizer_leaves_keep_in_fp3
         rest = sum(tensor_bytes(t, dtype, n, compute) for t, n in tensors if t.module != "wo")
         kept = sum(n * (quantized_bytes(t, scheme) if scheme else t.numel * element) for t, n in wo)
         assert weights_bytes(t5.tree, dtype, compute) == rest + kept, compute
+
+
+def test_bitsandbytes_leaves_falcons_linear_subclass_in_the_compute_dtype_and_says_so() -> None:
+    # FalconLinear subclasses nn.Linear; transformers' bitsandbytes integration replaces nn.Linear itself alone, so a
+    # 4-bit Falcon keeps every projection in bfloat16 (tests/parity/test_bnb_parity.py loads one).
+    # 2 layers: query_key_value 64·(64 + 2·16), dense 64·64, dense_h_to_4h and dense_4h_to_h 64·256 each.
+    falcon = {"model_type": "falcon", "num_hidden_layers": 2, "hidden_size": 64, "num_attention_heads": 4,
+              "vocab_size": 100}
+    tree = analyze_text(json.dumps(falcon), "/nonexistent/config.json").models[0].tree
+    projections = 2 * (64 * 96 + 64 * 64 + 2 * 64 * 256)
+    assert weights_bytes(tree, "nf4", "bfloat16") == weights_bytes(tree, "bfloat16") == 2 * tree.total
+    assert sum(t.numel * m for _p, t, m, _f in tree.root.iter_tensors()
+               if t.module in tree.unreplaced_linears) == projections
+    model = analyze_text(json.dumps(falcon), "/nonexistent/config.json").models[0]
+    report = estimate_memory(model, Settings(mode="qlora"))
+    assert any("bitsandbytes leaves dense, dense_4h_to_h, dense_h_to_4h, query_key_value in bfloat16" in n
+               for n in report.notes), report.notes

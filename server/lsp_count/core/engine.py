@@ -10,7 +10,7 @@ import re
 from dataclasses import replace
 from typing import Callable
 
-from lsp_count.core.params import ParamNode, ParamTree, Tensor
+from lsp_count.core.params import LANGUAGE_MODEL_NODE, ParamNode, ParamTree, Tensor
 from lsp_count.core.spec import MAX_TOTAL, ModelSpec, SpecError
 from lsp_count.core.source import Problem
 
@@ -79,35 +79,44 @@ def count(spec: ModelSpec) -> ParamTree:
             spec.span,
         ),))
     # Facts of the family; what this document's config says is in spec.problems, located.
-    return ParamTree(_kept_in_fp32(root, spec), notes=spec.family.notes)
+    families = (spec.family, *(sub.family for sub in spec.subspecs.values()))
+    return ParamTree(_kept_in_fp32(root, spec), notes=spec.family.notes,
+                     unreplaced_linears=frozenset(m for f in families for m in f.unreplaced_linears))
 
 
 # Tree nodes whose tensors transformers holds under a layer's self_attn or mlp module (the router sits in the MoE
 # block: its gate is mlp.gate).
 _FP32_NAME_PREFIXES = {"attention": "self_attn.", "mlp": "mlp.", "moe": "mlp."}
+# A composite's text model, where its head class builds one (BLIP-2's retrieval and projection heads build none:
+# a T5 text_config's "wo" is then not their list).
+_TEXT_MODEL_NODES = frozenset({LANGUAGE_MODEL_NODE, "text_model"})
 
 
 def _kept_in_fp32(root: ParamNode, spec: ModelSpec) -> ParamNode:
     """The tree with the tensors transformers keeps in float32 marked (Tensor.keep_fp32). A model
-    class merges its sub-models' lists, and each pattern is searched in every parameter's name."""
-    families = (spec.family, *(sub.family for sub in spec.subspecs.values()))
+    class merges the lists of the sub-models it builds, and each pattern is searched in every parameter's name."""
+    built = {c.name for c in root.children}
+    families = (spec.family, *(sub.family for key, sub in spec.subspecs.items()
+                                if key != "text" or built & _TEXT_MODEL_NODES))
     rules = [(re.compile(p), ("float16",)) for f in families for p in f.fp32_modules] + \
         [(re.compile(p), ("float16", "bfloat16")) for f in families for p in f.fp32_modules_strict]
     if not rules:
         return root
 
-    def marked(t: Tensor, prefix: str) -> Tensor:
+    def marked(t: Tensor, prefix: str, model: str) -> Tensor:
         # transformers searches each pattern in the parameter's full name, where a layer's attention and MLP
         # tensors sit under self_attn. and mlp. (DeepSeek-V4's "self_attn.compressor.kv_proj", MiMo-V2-Flash's
-        # "mlp.gate.weight"); a tree tensor's name starts inside its node.
-        full = prefix + t.name
-        kept = tuple(sorted({d for rx, ds in rules if rx.search(t.name) or rx.search(full) for d in ds}))
+        # "mlp.gate.weight") and a composite's sub-models under their own names (BLIP-2's "qformer"); a tree
+        # tensor's name starts inside its node.
+        names = (t.name, prefix + t.name, model + t.name)
+        kept = tuple(sorted({d for rx, ds in rules if any(rx.search(name) for name in names) for d in ds}))
         return replace(t, keep_fp32=kept) if kept else t
 
-    def mark(n: ParamNode, prefix: str = "") -> ParamNode:
+    def mark(n: ParamNode, prefix: str = "", model: str = "") -> ParamNode:
         prefix = _FP32_NAME_PREFIXES.get(n.name, prefix)
-        tensors = tuple(marked(t, prefix) for t in n.tensors)
-        children = tuple(mark(c, prefix) for c in n.children)
+        tensors = tuple(marked(t, prefix, model) for t in n.tensors)
+        # (the root's children of a composite are its sub-models, named as the class names them)
+        children = tuple(mark(c, prefix, model or (f"{c.name}." if n is root and spec.subspecs else "")) for c in n.children)
         if all(a is b for a, b in zip(tensors + children, n.tensors + n.children)):
             return n  # nothing kept in float32 below: the node as it was
         return replace(n, tensors=tensors, children=children)

@@ -280,6 +280,8 @@ class ParamTree:
 
     root: ParamNode
     notes: tuple[str, ...] = field(default=())
+    # The modules of linear layers bitsandbytes does not replace (Family.unreplaced_linears of the model's families).
+    unreplaced_linears: frozenset[str] = field(default=frozenset())
 
     @property
     def total(self) -> int:

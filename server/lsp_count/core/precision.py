@@ -47,7 +47,7 @@ from lsp_count.core.params import ParamTree, Tensor
 
 # Matrices that quantizers replace: nn.Linear weights, and the experts' fused
 # weight matrices (quantized checkpoints of MoE models quantize the experts too; not bitsandbytes,
-# which replaces nn.Linear modules alone: _LINEAR_MODULES_ONLY).
+# which replaces nn.Linear modules alone: LINEAR_MODULES_ONLY).
 QUANTIZABLE_KINDS = frozenset({"linear", "expert"})
 # Output heads: kept 16-bit by every quantizer except GGUF.
 HEAD_MODULES = frozenset({"lm_head", "score"})
@@ -243,7 +243,7 @@ def _short_name(t: Tensor) -> str:
 _LEAVE_FP32_MODULES = frozenset({"int8-row", "nf4", "nf4-dq", "awq", "fp8-block", "mxfp4"})
 # bitsandbytes replaces nn.Linear (and Conv1D) modules alone (replace_with_bnb_linear): transformers 5's fused
 # experts, parameters of an experts module, stay in the compute dtype, and so do routers that are a bare parameter.
-_LINEAR_MODULES_ONLY = frozenset({"int8-row", "nf4", "nf4-dq"})
+LINEAR_MODULES_ONLY = frozenset({"int8-row", "nf4", "nf4-dq"})
 # Router modules that hold a plain nn.Linear (Switch's router.classifier, HunYuan-MoE's gate.wg, DBRX's and
 # JetMoE's router.layer), which bitsandbytes quantizes and peft adapts; every other router's weight is a parameter
 # of the router module itself (transformers 5's MixtralTopKRouter, Qwen2MoeTopKRouter, DeepseekV3TopkRouter) or of
@@ -257,9 +257,11 @@ def is_bare_router(path: str, t: Tensor) -> bool:
 
 
 def tensor_bytes(t: Tensor, dtype: str, occurrences: int = 1, compute_dtype: str = "bfloat16",
-                 skip_modules: frozenset[str] = frozenset(), bare_router: bool = False) -> int:
+                 skip_modules: frozenset[str] = frozenset(), bare_router: bool = False,
+                 unreplaced: frozenset[str] = frozenset()) -> int:
     """Bytes of ``occurrences`` copies of ``t`` stored as ``dtype``. ``bare_router``: ``t`` is a router
-    weight no plain nn.Linear holds (is_bare_router)."""
+    weight no plain nn.Linear holds (is_bare_router); ``unreplaced``: the modules of linear layers whose class is
+    not nn.Linear itself (Family.unreplaced_linears), which bitsandbytes does not replace."""
     d = DTYPES[dtype]
     if not d.quantized:
         return occurrences * t.numel * (4 if dtype in t.keep_fp32 else FLOAT_BYTES[dtype])
@@ -285,7 +287,7 @@ def tensor_bytes(t: Tensor, dtype: str, occurrences: int = 1, compute_dtype: str
     # (T5's wo; its GPTQ path does not). Those are the tensors kept in float32 under float16; the strict
     # lists' (routers, biases) are no quantizer's to convert.
     unconverted = "float16" in t.keep_fp32 and d.scheme in _LEAVE_FP32_MODULES
-    outside_linears = (t.kind == "expert" or bare_router) and d.scheme in _LINEAR_MODULES_ONLY
+    outside_linears = (t.kind == "expert" or bare_router or t.module in unreplaced) and d.scheme in LINEAR_MODULES_ONLY
     if t.kind not in QUANTIZABLE_KINDS or is_head or t.module in skip_modules or unconverted or outside_linears:
         return occurrences * t.numel * keep
     return occurrences * quantized_bytes(t, d.scheme)
@@ -302,7 +304,7 @@ def weights_bytes(tree: ParamTree, dtype: str, compute_dtype: str = "bfloat16",
     compute_dtype = normalize_dtype(compute_dtype)
     total = 0
     for path, t, mult, _frozen in tree.root.iter_tensors():
-        total += tensor_bytes(t, dtype, mult, compute_dtype, skip_modules, is_bare_router(path, t))
+        total += tensor_bytes(t, dtype, mult, compute_dtype, skip_modules, is_bare_router(path, t), tree.unreplaced_linears)
     return total
 
 

@@ -130,6 +130,10 @@ class Family:
     # _keep_in_fp32_modules_strict (float16 and bfloat16): patterns searched in each tensor's name.
     fp32_modules: tuple[str, ...] = ()
     fp32_modules_strict: tuple[str, ...] = ()
+    # Linear layers (tensor module names) whose class is not nn.Linear itself: a subclass (Falcon's FalconLinear) or
+    # a layer of its own (DeepSeek-V4's grouped o_a_proj). transformers' bitsandbytes integration replaces
+    # ``type(module) is nn.Linear`` alone, so it leaves them in the compute dtype.
+    unreplaced_linears: tuple[str, ...] = ()
     # Family-specific consistency checks, ``check(spec) -> list[Problem]``, run after the generic ones.
     checks: tuple[Callable[["ModelSpec"], list[Problem]], ...] = ()
     # Keys of the fields that the config class takes as keyword arguments beside its dataclass fields (attribute_map

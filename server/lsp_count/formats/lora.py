@@ -840,7 +840,7 @@ def attach_adapters(tree: ParamTree, adapters: list[ParamNode], note: str, notes
         base_children = (ParamNode("base", tensors=root.tensors, frozen=True),) + base_children
     adapter_node = ParamNode(ADAPTER_NODE, children=tuple(adapters), note=note)
     new_root = replace(root, tensors=(), children=base_children + ((adapter_node,) if adapters else ()))
-    return ParamTree(new_root, tree.notes + tuple(notes))
+    return replace(tree, root=new_root, notes=tree.notes + tuple(notes))
 
 
 def _regex_non_linear(tree: ParamTree, regex, full_paths, converted: bool, is_router=is_bare_router,
@@ -964,7 +964,7 @@ def split_fused(tree: ParamTree, splits: dict[str, tuple[tuple[str, int], ...] |
                 tensors.append(t)
         return replace(node, tensors=tuple(tensors), children=tuple(rewrite(c) for c in node.children))
 
-    return ParamTree(rewrite(tree.root), tree.notes)
+    return replace(tree, root=rewrite(tree.root))
 
 
 def fuse_linears(tree: ParamTree, groups: dict[str, tuple[str, ...]]) -> ParamTree:
@@ -994,7 +994,7 @@ def fuse_linears(tree: ParamTree, groups: dict[str, tuple[str, ...]]) -> ParamTr
             tensors.append(Tensor(f"{new}.weight", (sum(u.shape[0] for u in members), members[0].shape[1]), "linear", new))
         return replace(node, tensors=tuple(tensors), children=tuple(rewrite(c) for c in node.children))
 
-    return ParamTree(rewrite(tree.root), tree.notes)
+    return replace(tree, root=rewrite(tree.root))
 
 
 def _names_any_module(tree: ParamTree, name: str, full_paths) -> bool:
@@ -1020,4 +1020,4 @@ def _linear_names(tree: ParamTree, is_router=is_bare_router) -> list[str]:
 
 def freeze(tree: ParamTree) -> ParamTree:
     """The whole model frozen (a base whose adapters are elsewhere)."""
-    return ParamTree(replace(tree.root, frozen=True), tree.notes)
+    return replace(tree, root=replace(tree.root, frozen=True))

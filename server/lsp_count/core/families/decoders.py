@@ -197,7 +197,8 @@ MLP_LAYER_TYPES_AFTER_DENSE: dict[str, Field] = {
 def decoder(model_type: str, architecture: str, *overrides: dict[str, Field], notes: tuple[str, ...] = (),
             heads: dict[str, str] | None = None, checks: tuple[Callable[..., list[Problem]], ...] = (),
             float_keys: tuple[str, ...] = (), fp32_modules: tuple[str, ...] = (),
-            fp32_modules_strict: tuple[str, ...] = (), rope: bool = True, pads: bool = True) -> Family:
+            fp32_modules_strict: tuple[str, ...] = (), rope: bool = True, pads: bool = True,
+            unreplaced_linears: tuple[str, ...] = ()) -> Family:
     """A decoder row. ``rope``: whether its config class has rotary positions (ROPE's fields); ``pads``: whether
     its token embedding takes pad_token_id as its padding index (which must then lie in the vocabulary)."""
     fields = merge_fields({**BASE, **ROPE} if rope else BASE, *overrides)
@@ -205,7 +206,7 @@ def decoder(model_type: str, architecture: str, *overrides: dict[str, Field], no
         fields.pop("pad_token_id")
     return Family(model_type, "decoder", architecture, fields, heads or causal_heads(architecture), notes=notes,
                   checks=(*checks, check_pad_token) if pads else checks, float_keys=float_keys, fp32_modules=fp32_modules,
-                  fp32_modules_strict=fp32_modules_strict)
+                  fp32_modules_strict=fp32_modules_strict, unreplaced_linears=unreplaced_linears)
 
 
 def aliases(**keys: tuple[str, ...]) -> dict[str, Field]:
@@ -624,7 +625,9 @@ FAMILIES: tuple[Family, ...] = (
             # attention_bias is not its key.
             nulls(hidden_size=("n_embed",), intermediate_size="default", q_bias="false", o_bias="false", mlp_bias="false",
                   k_bias="default", v_bias="default", multi_query="false", parallel_attn="false",
-                  new_decoder_architecture="false"), pads=False),
+                  new_decoder_architecture="false"), pads=False,
+            # FalconLinear, an nn.Linear subclass, holds every projection: bitsandbytes quantizes none of them.
+            unreplaced_linears=("query_key_value", "dense", "dense_h_to_4h", "dense_4h_to_h")),
     decoder("opt", "OPTForCausalLM", d(pad_token_id=1),
             d(vocab_size=50272, hidden_size=768, num_layers=12, num_heads=12, tie_embeddings=True, max_positions=2048),
             GPT_STYLE,
@@ -1744,7 +1747,8 @@ FAMILIES += (
                           "self_attn.compressor.indexer.scorer.weights_proj"),
             fp32_modules_strict=("attn_hc", "ffn_hc", "hc_head", "sinks", "position_bias", "e_score_correction_bias",
                                  "q_a_norm", "kv_norm", "input_layernorm", "post_attention_layernorm", "norm"),
-            rope=False),
+            rope=False,
+            unreplaced_linears=("o_a_proj",)),  # DeepseekV4GroupedLinear: bitsandbytes does not quantize it
 )
 
 
