@@ -169,3 +169,13 @@ def assert_peft_lora_counts(config: dict, cases) -> None:
         pytest.importorskip(module)
     for targets, expected in cases:
         assert peft_lora_counts(config, targets) == expected, targets
+
+
+def assert_class_default_total(model_type: str, architecture: str, total: int) -> None:
+    """The class ``architecture`` of ``model_type`` with its config class's defaults counts ``total`` (a literal taken
+    from transformers on the meta device), without errors, and as this family's own class (no LC106 "another
+    family's class" warning)."""
+    report = analyze({"model_type": model_type, "architectures": [architecture]})
+    assert not report.has_errors, report.problems
+    assert not [p for p in report.problems if p.code == "LC106"], report.problems
+    assert report.models[0].tree.total == total

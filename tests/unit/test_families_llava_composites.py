@@ -12,8 +12,8 @@ cache of their text models, the configs their config classes refuse, and LoRA's 
 from __future__ import annotations
 
 import pytest
-from config_models import (assert_cache_is_what_a_forward_pass_fills, assert_lora_counts, assert_peft_lora_counts,
-                           error_messages, kv_cache_bytes, model)
+from config_models import (assert_cache_is_what_a_forward_pass_fills, assert_class_default_total, assert_lora_counts,
+                           assert_peft_lora_counts, error_messages, kv_cache_bytes, model)
 
 # transformers 5.25, meta device, each class with its config class's defaults (parameters() counts a tied head once).
 CLASS_DEFAULTS = {
@@ -31,8 +31,7 @@ CLASS_DEFAULTS = {
 
 @pytest.mark.parametrize("model_type,architecture", sorted(CLASS_DEFAULTS))
 def test_class_defaults(model_type: str, architecture: str) -> None:
-    assert model({"model_type": model_type, "architectures": [architecture]}).tree.total \
-        == CLASS_DEFAULTS[model_type, architecture]
+    assert_class_default_total(model_type, architecture, CLASS_DEFAULTS[model_type, architecture])
 
 
 # A small SigLIP tower without its pooling head: 8 wide, 2 layers of 2 heads, MLP 16, 32-pixel images of 16-pixel
