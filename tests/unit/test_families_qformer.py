@@ -166,3 +166,16 @@ def test_lora_counts(tmp_path) -> None:
 
 def test_lora_counts_are_pefts() -> None:
     assert_peft_lora_counts(blip2(), LORA_CASES)
+
+
+@pytest.mark.parametrize("architecture", ["Blip2ForImageTextRetrieval", "Blip2TextModelWithProjection",
+                                          "Blip2VisionModelWithProjection"])
+def test_heads_that_hold_no_language_model_have_no_kv_cache(architecture: str) -> None:
+    from lsp_count.core.memory import Settings, estimate_memory
+
+    # Their config has a text_config (OPT by default), but the class builds no language model: nothing generates.
+    report = estimate_memory(count({"model_type": "blip-2", "architectures": [architecture]}), Settings())
+    assert report.line("kv_cache") is None, [line.name for line in report.lines]
+    generating = estimate_memory(count({"model_type": "blip-2", "architectures": ["Blip2ForConditionalGeneration"]}),
+                                 Settings())
+    assert generating.line("kv_cache") is not None

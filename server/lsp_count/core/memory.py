@@ -353,10 +353,18 @@ def _decoder_spec(model: ModelReport) -> ModelSpec | None:
         return None
     if spec.family.layout in GENERATING_LAYOUTS:
         return spec
+    if not _builds_text_model(model):
+        return None
     for sub in spec.subspecs.values():
         if sub.family.layout in GENERATING_LAYOUTS:
             return sub
     return None
+
+
+def _builds_text_model(model: ModelReport) -> bool:
+    """Whether a composite's head class holds its text model (BLIP-2's retrieval and projection heads hold none:
+    no cache, no logits, though their config has a text_config)."""
+    return any(c.name == LANGUAGE_MODEL_NODE for c in model.tree.root.children)
 
 
 def _loss_logit_bytes(seq2seq: bool, pure: bool, compute_bytes: int) -> tuple[int, str]:
@@ -380,7 +388,7 @@ def _seq2seq_spec(model: ModelReport) -> ModelSpec | None:
     text model's (BLIP-2's and InstructBLIP's Flan-T5)."""
     spec = model.spec
     if spec is not None and spec.family.layout != "seq2seq":
-        spec = spec.subspecs.get("text")
+        spec = spec.subspecs.get("text") if _builds_text_model(model) else None
     if spec is None or spec.family.layout != "seq2seq" or spec.head in ENCODER_ONLY_HEADS:
         return None
     return spec
