@@ -71,7 +71,7 @@ from lsp_count.core.layouts.seq2seq import ENCODER_ONLY_HEADS
 from lsp_count.core.params import ADAPTABLE_HEAD_NODE, LANGUAGE_MODEL_NODE, ParamNode, ParamTree, Tensor
 from lsp_count.core.precision import (
     DTYPES, FLOAT_BYTES, HEAD_MODULES, SIXTEEN_BIT, UnknownDType, dtype_from_config, normalize_dtype,
-    LINEAR_MODULES_ONLY, is_bare_router, skip_modules_from_config, tensor_bytes,
+    LINEAR_MODULES_ONLY, skip_modules_from_config, stored_bytes,
 )
 from lsp_count.core.report import ModelReport, PositionLimit
 from lsp_count.core.engine import count
@@ -1640,8 +1640,7 @@ def _estimate(model: ModelReport, settings: Settings, facts: _TreeFacts) -> Memo
     def stored(path: str, t: Tensor, mult: int, frozen: bool) -> int:
         if t.kind == "lora":
             return 0  # adapters already in the tree (a LoRA YAML) are the "adapters" line, in fp32
-        return tensor_bytes(t, plan.storage, mult, plan.compute, plan.skip_modules, is_bare_router(path, t),
-                            tree.unreplaced_linears)
+        return stored_bytes(tree, path, t, mult, plan.storage, plan.compute, plan.skip_modules)
 
     weights_exact = DTYPES[plan.storage].exact and not parallel
     training = s.mode != "inference"
@@ -1857,8 +1856,8 @@ class WeightsByDtype(Mapping[str, int]):
 
 
 def _whole_weights(tree: ParamTree, dtype: str, compute: str, skip: frozenset[str]) -> int:
-    return sum(tensor_bytes(t, dtype, m, compute, skip if DTYPES[dtype].quantized else frozenset(),
-                            is_bare_router(path, t), tree.unreplaced_linears) for path, t, m, _f in tree.root.iter_tensors())
+    return sum(stored_bytes(tree, path, t, m, dtype, compute, skip if DTYPES[dtype].quantized else frozenset())
+               for path, t, m, _f in tree.root.iter_tensors())
 
 
 def _optimizer_detail(optimizer: str, element: int = 4) -> str:

@@ -9,6 +9,7 @@ parameters are not trainable (a LoRA base, a ``requires_grad=False`` tensor).
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 from typing import Iterator
@@ -282,6 +283,29 @@ class ParamTree:
     notes: tuple[str, ...] = field(default=())
     # The modules of linear layers bitsandbytes does not replace (Family.unreplaced_linears of the model's families).
     unreplaced_linears: frozenset[str] = field(default=frozenset())
+
+    @functools.cached_property
+    def last_parameter(self) -> tuple[str, str] | None:
+        """(node path, tensor name) of the parameter a model's named_parameters() lists last: the last tensor in
+        the tree's order that a submodule holds (a name with a dot). A module's own parameters (CLIP's logit_scale)
+        come before its submodules' in transformers' order, so a dotless tensor is last only where nothing else is."""
+        last = own = None
+        for path, t, _mult, _frozen in self.root.iter_tensors():
+            if "." in t.name:
+                last = (path, t.name)
+            else:
+                own = (path, t.name)
+        return last or own
+
+    @functools.cached_property
+    def tied_nodes(self) -> tuple[str, ...]:
+        """Paths of the nodes whose tensors several modules hold, tied (ParamNode.instances > 1: Zamba's shared
+        blocks): their keys are tied weights' keys."""
+        return tuple(path for path, n, _mult in self.root.walk() if n.instances > 1)
+
+    def is_tied(self, path: str) -> bool:
+        """Whether the tensors at node ``path`` are tied (under a node of ``tied_nodes``)."""
+        return any(path == p or path.startswith(p + ".") for p in self.tied_nodes)
 
     @property
     def total(self) -> int:

@@ -43,7 +43,7 @@ import re
 from dataclasses import dataclass
 from typing import Iterable, Mapping
 
-from lsp_count.core.params import ParamTree, Tensor
+from lsp_count.core.params import ADAPTABLE_HEAD_NODE, ParamTree, Tensor
 
 # Matrices that quantizers replace: nn.Linear weights, and the experts' fused
 # weight matrices (quantized checkpoints of MoE models quantize the experts too; not bitsandbytes,
@@ -251,6 +251,47 @@ LINEAR_MODULES_ONLY = frozenset({"int8-row", "nf4", "nf4-dq"})
 _PLAIN_LINEAR_ROUTERS = frozenset({"classifier", "wg", "layer"})
 
 
+# Output embeddings (a class's get_output_embeddings()) of other names than lm_head: BERT-style MLM decoders
+# (RemBERT's, an untied BERT's), FSMT's output_projection. transformers' get_keys_to_not_convert keeps them.
+_OUTPUT_EMBEDDING_MODULES = frozenset({"decoder", "output_projection"})
+
+
+def _module_path(t: Tensor) -> str:
+    return t.name.rsplit(".", 1)[0] if "." in t.name else ""
+
+
+def is_unreplaced(t: Tensor, unreplaced: frozenset[str]) -> bool:
+    """Whether ``t``'s module is one of ``unreplaced`` (Family.unreplaced_linears): a module name (Falcon's
+    "dense"), or a dotted path that ends the tensor's module path (SigLIP's "head.attention.out_proj", nn.MultiheadAttention's
+    NonDynamicallyQuantizableLinear, beside the layers' plain out_proj)."""
+    if t.module in unreplaced:
+        return True
+    module = _module_path(t)
+    return any("." in u and (module == u or module.endswith("." + u)) for u in unreplaced)
+
+
+def bnb_kept_occurrences(tree: ParamTree, path: str, t: Tensor, occurrences: int) -> int:
+    """How many of the ``occurrences`` of ``t`` (at node ``path``) transformers' bitsandbytes integration leaves
+    unconverted by get_keys_to_not_convert: tied weights' modules (all), the module of the last parameter
+    when that is a weight (its one occurrence: the last layer's), and the output embeddings (all)."""
+    if tree.tied_nodes and tree.is_tied(path):
+        return occurrences
+    if t.module in _OUTPUT_EMBEDDING_MODULES and t.is_linear_weight:
+        return occurrences
+    if t.is_linear_weight and (path, t.name) == tree.last_parameter:
+        return 1
+    return 0
+
+
+def stored_bytes(tree: ParamTree, path: str, t: Tensor, occurrences: int, dtype: str, compute_dtype: str = "bfloat16",
+                 skip_modules: frozenset[str] = frozenset()) -> int:
+    """Bytes of the ``occurrences`` of ``t`` at node ``path`` of ``tree`` stored as ``dtype``: tensor_bytes with the
+    tree's facts (bare routers, unreplaced linear classes, what bitsandbytes leaves unconverted)."""
+    kept = bnb_kept_occurrences(tree, path, t, occurrences) if DTYPES[dtype].scheme in LINEAR_MODULES_ONLY else 0
+    return tensor_bytes(t, dtype, occurrences, compute_dtype, skip_modules, is_bare_router(path, t),
+                        tree.unreplaced_linears, kept, path.endswith("." + ADAPTABLE_HEAD_NODE))
+
+
 def is_bare_router(path: str, t: Tensor) -> bool:
     """Whether ``t`` (at tree ``path``) is a router weight that no plain nn.Linear holds."""
     return path.endswith(".router") and t.module not in _PLAIN_LINEAR_ROUTERS
@@ -258,16 +299,24 @@ def is_bare_router(path: str, t: Tensor) -> bool:
 
 def tensor_bytes(t: Tensor, dtype: str, occurrences: int = 1, compute_dtype: str = "bfloat16",
                  skip_modules: frozenset[str] = frozenset(), bare_router: bool = False,
-                 unreplaced: frozenset[str] = frozenset()) -> int:
+                 unreplaced: frozenset[str] = frozenset(), bnb_kept: int = 0, no_output_embeddings: bool = False) -> int:
     """Bytes of ``occurrences`` copies of ``t`` stored as ``dtype``. ``bare_router``: ``t`` is a router
     weight no plain nn.Linear holds (is_bare_router); ``unreplaced``: the modules of linear layers whose class is
-    not nn.Linear itself (Family.unreplaced_linears), which bitsandbytes does not replace."""
+    not nn.Linear itself (Family.unreplaced_linears), which bitsandbytes does not replace; ``bnb_kept``: how many
+    occurrences bitsandbytes leaves unconverted all the same (bnb_kept_occurrences); ``no_output_embeddings``: a
+    head whose class has no output embeddings (wav2vec 2.0's CTC lm_head), which bitsandbytes converts."""
     d = DTYPES[dtype]
+    if bnb_kept and d.scheme in LINEAR_MODULES_ONLY and t.kind in QUANTIZABLE_KINDS:
+        keep = 4 if compute_dtype in t.keep_fp32 else FLOAT_BYTES.get(compute_dtype, 2)
+        rest = occurrences - bnb_kept
+        return bnb_kept * t.numel * keep + (tensor_bytes(t, dtype, rest, compute_dtype, skip_modules, bare_router,
+                                                         unreplaced, 0, no_output_embeddings) if rest else 0)
     if not d.quantized:
         return occurrences * t.numel * (4 if dtype in t.keep_fp32 else FLOAT_BYTES[dtype])
     # What a tensor left unquantized is kept in: the compute dtype, or float32 where transformers keeps it so.
     keep = 4 if compute_dtype in t.keep_fp32 else FLOAT_BYTES.get(compute_dtype, 2)
-    is_head = t.module in HEAD_MODULES
+    # bitsandbytes keeps a head by get_keys_to_not_convert alone (bnb_kept): not one without output embeddings.
+    is_head = t.module in HEAD_MODULES and not (no_output_embeddings and d.scheme in LINEAR_MODULES_ONLY)
     if d.scheme == "mxfp4":  # transformers replaces GPT-OSS's experts alone
         if t.kind == "expert":
             return occurrences * quantized_bytes(t, "mxfp4")
@@ -286,8 +335,10 @@ def tensor_bytes(t: Tensor, dtype: str, occurrences: int = 1, compute_dtype: str
     # transformers' bitsandbytes, AWQ and fp8 quantizers leave a class's _keep_in_fp32_modules unconverted
     # (T5's wo; its GPTQ path does not). Those are the tensors kept in float32 under float16; the strict
     # lists' (routers, biases) are no quantizer's to convert.
-    unconverted = "float16" in t.keep_fp32 and d.scheme in _LEAVE_FP32_MODULES
-    outside_linears = (t.kind == "expert" or bare_router or t.module in unreplaced) and d.scheme in LINEAR_MODULES_ONLY
+    # The strict list (float32 under bfloat16 too) is not passed to them: HY-V4's indexer weights_proj is converted.
+    unconverted = "float16" in t.keep_fp32 and "bfloat16" not in t.keep_fp32 and d.scheme in _LEAVE_FP32_MODULES
+    outside_linears = (t.kind == "expert" or bare_router or (unreplaced and is_unreplaced(t, unreplaced))) \
+        and d.scheme in LINEAR_MODULES_ONLY
     if t.kind not in QUANTIZABLE_KINDS or is_head or t.module in skip_modules or unconverted or outside_linears:
         return occurrences * t.numel * keep
     return occurrences * quantized_bytes(t, d.scheme)
@@ -304,7 +355,7 @@ def weights_bytes(tree: ParamTree, dtype: str, compute_dtype: str = "bfloat16",
     compute_dtype = normalize_dtype(compute_dtype)
     total = 0
     for path, t, mult, _frozen in tree.root.iter_tensors():
-        total += tensor_bytes(t, dtype, mult, compute_dtype, skip_modules, is_bare_router(path, t), tree.unreplaced_linears)
+        total += stored_bytes(tree, path, t, mult, dtype, compute_dtype, skip_modules)
     return total
 
 

@@ -10,6 +10,8 @@ Defaults are transformers 5.25's config classes'. See encoders.py for the BERT-s
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from lsp_count.core.families.common import pad_token
 from lsp_count.core.families.decoders import FLOOR_HEADS, d, fixed
 from lsp_count.core.families.encoders import (FACTORISED, PAD_CHECKS, ROBERTA_HEADS, _summary_fields, check_summary_type,
@@ -284,11 +286,13 @@ YOSO = {
 
 
 FAMILIES = (
-    text_encoder("ibert", "IBertForMaskedLM", "IBert",
-                 ("Model", "ForMaskedLM", "ForSequenceClassification", "ForTokenClassification",
-                  "ForQuestionAnswering", "ForMultipleChoice"), ROBERTA_HEADS, IBERT,
-                 notes=("I-BERT's quantisation state (integer weights, scaling factors, activation ranges) is "
-                        "buffers, not parameters",)),
+    # I-BERT's layers are QuantLinear (no nn.Linear: bitsandbytes leaves them in the compute dtype); its heads' are nn.Linear.
+    replace(text_encoder("ibert", "IBertForMaskedLM", "IBert",
+                         ("Model", "ForMaskedLM", "ForSequenceClassification", "ForTokenClassification",
+                          "ForQuestionAnswering", "ForMultipleChoice"), ROBERTA_HEADS, IBERT,
+                         notes=("I-BERT's quantisation state (integer weights, scaling factors, activation ranges) is "
+                                "buffers, not parameters",)),
+            unreplaced_linears=("query", "key", "value", "attention.output.dense", "intermediate.dense", "output.dense")),
     text_encoder("layoutlm", "LayoutLMForMaskedLM", "LayoutLM",
                  ("Model", "ForMaskedLM", "ForSequenceClassification", "ForTokenClassification",
                   "ForQuestionAnswering"), LAYOUTLM, checks=PAD_CHECKS),

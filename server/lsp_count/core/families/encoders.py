@@ -11,6 +11,7 @@ the table conventions (``fixed`` switches, ``d()`` defaults, ``aliases``).
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 from lsp_count.core.families.common import LABEL_FIELDS, check_pad_token, pad_token
 from lsp_count.core.families.decoders import (FLOOR_HEADS, HEAD_DIM, KV_HEADS, ROPE, WRITTEN_HEAD_DIM,
@@ -394,6 +395,12 @@ def check_padding_index_one(spec: ModelSpec) -> list[Problem]:
                                               "which the embedding refuses in a table of fewer than 2 rows",
                             spec.key_span(name) or spec.span)]
     return []
+
+
+def _mha_pooling_head(family: Family) -> Family:
+    """SigLIP's attention-pooling head: its nn.MultiheadAttention's out_proj is a NonDynamicallyQuantizableLinear,
+    an nn.Linear subclass that bitsandbytes leaves in the compute dtype (the layers' out_proj are nn.Linear)."""
+    return replace(family, unreplaced_linears=("head.attention.out_proj",))
 
 
 def vision_tower(model_type: str, architecture: str, heads: dict[str, str], *overrides: dict[str, Field],
@@ -1022,9 +1029,9 @@ FAMILIES: tuple[Family, ...] = (
                  {"projection_dim": Field(("projection_dim",), 512, doc="width of the shared image-text embedding"),
                   "embed": fixed("clip_vision"), "pre_norm": fixed("pre_layrnorm"), "final_norm": fixed("post_layernorm"),
                   "projection": fixed("visual_projection")}),
-    vision_tower("siglip_vision_model", "SiglipVisionModel", {"SiglipVisionModel": "base"},
+    _mha_pooling_head(vision_tower("siglip_vision_model", "SiglipVisionModel", {"SiglipVisionModel": "base"},
                  {"vision_use_head": Field(("vision_use_head",), True, "bool", doc="the attention-pooling head"),
-                  "embed": fixed("siglip"), "final_norm": fixed("post_layernorm")}),
+                  "embed": fixed("siglip"), "final_norm": fixed("post_layernorm")})),
     Family("clip_text_model", "encoder", "CLIPTextModel", {
         "vocab_size": Field(("vocab_size",), 49408, doc=TEXT["vocab_size"].doc),
         "hidden_size": Field(("hidden_size",), 512, doc=TEXT["hidden_size"].doc),
@@ -1040,11 +1047,11 @@ FAMILIES: tuple[Family, ...] = (
     }, {"CLIPTextModel": "base", "CLIPTextModelWithProjection": "with_projection"}),
     # SigLIP 2's vision tower: a Linear patch embedding (num_channels × patch_size² → hidden) and num_patches
     # positions, whatever the image size (it takes images of any shape, resized to that many patches).
-    vision_tower("siglip2_vision_model", "Siglip2VisionModel", {"Siglip2VisionModel": "base"},
+    _mha_pooling_head(vision_tower("siglip2_vision_model", "Siglip2VisionModel", {"Siglip2VisionModel": "base"},
                  {"vision_use_head": Field(("vision_use_head",), True, "bool", doc="the attention-pooling head"),
                   "num_patches": Field(("num_patches",), 256, doc="rows of the position embedding (patches per image)"),
                   "image_size": fixed(None),
-                  "embed": fixed("siglip2"), "final_norm": fixed("post_layernorm")}),
+                  "embed": fixed("siglip2"), "final_norm": fixed("post_layernorm")})),
     *(Family(model_type, "encoder", architecture, {
         "vocab_size": Field(("vocab_size",), 32000, doc=TEXT["vocab_size"].doc),
         "hidden_size": Field(("hidden_size",), 768, doc=TEXT["hidden_size"].doc),

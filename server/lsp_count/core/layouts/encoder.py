@@ -821,8 +821,9 @@ def build_clip(spec: ModelSpec) -> ParamNode:
         proj = spec.int("projection_dim")
         projections = ParamNode(
             "projections",
-            path_linear("text_projection", text.int("hidden_size"), proj, False)
-            + path_linear("visual_projection", vision.int("hidden_size"), proj, False)
+            # In the class's order (visual_projection, then text_projection: its last parameter, which bitsandbytes keeps).
+            path_linear("visual_projection", vision.int("hidden_size"), proj, False)
+            + path_linear("text_projection", text.int("hidden_size"), proj, False)
             + (Tensor("logit_scale", (), "other", "logit_scale"),),
             source=spec.key_span("projection_dim"), key="projection_dim",
         )
