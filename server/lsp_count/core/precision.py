@@ -335,8 +335,10 @@ def tensor_bytes(t: Tensor, dtype: str, occurrences: int = 1, compute_dtype: str
     # transformers' bitsandbytes, AWQ and fp8 quantizers leave a class's _keep_in_fp32_modules unconverted
     # (T5's wo; its GPTQ path does not). Those are the tensors kept in float32 under float16; the strict
     # lists' (routers, biases) are no quantizer's to convert.
-    # The strict list (float32 under bfloat16 too) is not passed to them: HY-V4's indexer weights_proj is converted.
-    unconverted = "float16" in t.keep_fp32 and "bfloat16" not in t.keep_fp32 and d.scheme in _LEAVE_FP32_MODULES
+    # bitsandbytes is not passed the strict list (float32 under bfloat16 too): HY-V4's indexer weights_proj, an
+    # nn.Linear, is converted (the strict lists' routers are no nn.Linear: outside_linears keeps them).
+    strict_only = "bfloat16" in t.keep_fp32 and d.scheme in LINEAR_MODULES_ONLY
+    unconverted = "float16" in t.keep_fp32 and d.scheme in _LEAVE_FP32_MODULES and not strict_only
     outside_linears = (t.kind == "expert" or bare_router or (unreplaced and is_unreplaced(t, unreplaced))) \
         and d.scheme in LINEAR_MODULES_ONLY
     if t.kind not in QUANTIZABLE_KINDS or is_head or t.module in skip_modules or unconverted or outside_linears:
