@@ -58,6 +58,7 @@ LAYOUTS: dict[str, str] = {
     "speech_encoder": "lsp_count.core.layouts.speech:build_speech_encoder",
     "audio_encoder": "lsp_count.core.layouts.audio:build_audio_encoder",
     "audio_language": "lsp_count.core.layouts.audio:build_audio_language",
+    "conformer_encoder": "lsp_count.core.layouts.audio:build_conformer_encoder",
     "convnet": "lsp_count.core.layouts.convnet:build_convnet",
     "swin": "lsp_count.core.layouts.swin:build_swin",
 }

@@ -67,6 +67,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping
 from lsp_count.core.layouts.decoder import STACK_NAMES as DECODER_STACK_NAMES, cross_attention_flags, indexer_layer_flags
 from lsp_count.core.layouts.gemma4 import STACK_NAMES as GEMMA4_STACK_NAMES
 from lsp_count.core.layouts.hybrid import STACK_NAMES as HYBRID_STACK_NAMES
+from lsp_count.core.layouts.qformer import STACK_NAMES as QFORMER_STACK_NAMES
 from lsp_count.core.layouts.seq2seq import ENCODER_ONLY_HEADS
 from lsp_count.core.params import ADAPTABLE_HEAD_NODE, LANGUAGE_MODEL_NODE, ParamNode, ParamTree, Tensor
 from lsp_count.core.precision import (
@@ -121,9 +122,9 @@ ALL_LAYERS_SLIDING = frozenset({"mistral", "mixtral", "phi3", "starcoder2"})
 # "dense_layers" and "sparse_layers".
 # A layout's layers of one kind are a stack too: a hybrid's (attention_moe_layers, mamba_mlp_layers, ...), a
 # decoder's with no sparse-attention indexer (GLM-MoE-DSA's moe_layers_no_indexer), Gemma 4's (sliding_layers,
-# shared_full_layers, ...).
+# shared_full_layers, ...), a Q-Former's (layers_with_cross_attention, layers_without_cross_attention).
 LAYER_STACK_NAMES = frozenset({"layers", "dense_layers", "moe_layers", "sparse_layers", "layer", "h", "blocks"}) \
-    | HYBRID_STACK_NAMES | DECODER_STACK_NAMES | GEMMA4_STACK_NAMES
+    | HYBRID_STACK_NAMES | DECODER_STACK_NAMES | GEMMA4_STACK_NAMES | QFORMER_STACK_NAMES
 # The entries of a ModuleList as the Python analyser names them: `3`, or equal ones grouped, `0-11`.
 _ENTRY_NAME = re.compile(r"\d+(?:-\d+)?")
 # Limits that catch typos (a context of 10^12 tokens is not a setting, it is a slip).
@@ -1772,8 +1773,8 @@ def _estimate(model: ModelReport, settings: Settings, facts: _TreeFacts) -> Memo
                 # BertLMHeadModel, ModernBertDecoderForCausalLM: they generate with a cache, which is not counted here.
                 notes.append(f"KV cache of {model.spec.architecture} (a causal LM on the encoder layout) is not "
                              "modelled yet; not included")
-            elif layout in ("encoder", "albert", "vit", "clip", "speech_encoder", "audio_encoder", "convnet", "swin") \
-                    or encoder_only:
+            elif layout in ("encoder", "albert", "vit", "clip", "speech_encoder", "audio_encoder", "conformer_encoder",
+                            "qformer", "convnet", "swin") or encoder_only:
                 notes.append("encoder model: no KV cache")
             elif model.spec is None:
                 notes.append("KV cache not included: a model defined in Python has no config that says its "

@@ -96,8 +96,26 @@ def qformer(spec: ModelSpec, encoder_width: int, text_layers: bool, embeddings: 
                  key="cross_attention_frequency")
     with_cross = node("layers_with_cross_attention", tensors=own + _qformer_attention("crossattention", h, encoder_width),
                       repeat=crossing, note=f"every {every} from layer 0", **where)  # type: ignore[arg-type]
-    without = node("layers", tensors=own, repeat=layers - crossing, **where)  # type: ignore[arg-type]
+    without = node("layers_without_cross_attention", tensors=own, repeat=layers - crossing,
+                   **where)  # type: ignore[arg-type]
     return node(name, head, with_cross, without, source=spec.span, note=spec.model_type)
+
+
+# The Q-Former's two kinds of layer: memory counts both as layer stacks, and LoRA numbers each kind's layers by
+# layer_indices (neither is named "layers", which a composite's text model holds).
+STACK_NAMES = frozenset({"layers_with_cross_attention", "layers_without_cross_attention"})
+
+
+def layer_indices(spec: ModelSpec | None) -> dict[str, tuple[int, ...]]:
+    """The layers' own numbers of each kind of a composite's Q-Former projector (Granite Speech's projector_config),
+    for apply_lora's layer_indices: with cross-attention 0, f, 2f, ... (f: cross_attention_frequency), without
+    it the others; {} for any other model."""
+    former = spec.subspecs.get("projector") if spec is not None else None
+    if former is None or former.family.layout != "qformer":
+        return {}
+    layers, every = former.int("num_layers"), former.int("cross_attention_frequency")
+    return {"layers_with_cross_attention": tuple(range(0, layers, every)),
+            "layers_without_cross_attention": tuple(i for i in range(layers) if i % every)}
 
 
 def language_model_with_head(spec: ModelSpec, text: ModelSpec) -> ParamNode:
@@ -143,7 +161,7 @@ def build_blip2(spec: ModelSpec) -> ParamNode:
     queries = ParamNode("query_tokens", (Tensor("query_tokens", (1, spec.int("num_query_tokens"), qh), "other",
                                                 "query_tokens"),),
                         source=spec.key_span("num_query_tokens"), key="num_query_tokens")
-    body = (queries, _qformer_of(former, vision.int("hidden_size")))
+    body = (queries, qformer_of(former, vision.int("hidden_size")))
     if spec.head in ("conditional_generation", "base"):
         text = spec.subspecs.get("text")
         if text is None:
@@ -176,9 +194,10 @@ def build_blip_vision(spec: ModelSpec) -> ParamNode:
     return ParamNode(spec.architecture, children=blip_vision(spec).children)
 
 
-def _qformer_of(spec: ModelSpec, encoder_width: int, name: str = "qformer") -> ParamNode:
+def qformer_of(spec: ModelSpec, encoder_width: int, name: str = "qformer") -> ParamNode:
     """The Q-Former by its row's switches (``qformer_embeddings``; the text feed-forward with them, or by
-    use_qformer_text_input)."""
+    use_qformer_text_input), its cross-attention reading ``encoder_width`` (BLIP-2's tower's, or the Q-Former's own
+    encoder_hidden_size where no composite sets it: Granite Speech's projector)."""
     embeddings = bool(spec.values.get("qformer_embeddings"))
     text_layers = embeddings or bool(spec.values.get("use_qformer_text_input"))
     return qformer(spec, encoder_width, text_layers, embeddings, name)
@@ -186,4 +205,4 @@ def _qformer_of(spec: ModelSpec, encoder_width: int, name: str = "qformer") -> P
 
 def build_qformer(spec: ModelSpec) -> ParamNode:
     """Blip2QFormerModel / InstructBlipQFormerModel on its own: cross-attention from its encoder_hidden_size."""
-    return ParamNode(spec.architecture, children=_qformer_of(spec, spec.int("encoder_hidden_size")).children)
+    return ParamNode(spec.architecture, children=qformer_of(spec, spec.int("encoder_hidden_size")).children)
