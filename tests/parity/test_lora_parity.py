@@ -986,6 +986,14 @@ COMPOSITE_CONFIGS["voxtral"] = {"text_config": {**_LLAVA_TEXT, "num_key_value_he
                                 "audio_config": _AUDIO_TOWER}
 COMPOSITE_CLASSES.update({"qwen2_audio": ("Qwen2AudioForConditionalGeneration", "Qwen2AudioModel"),
                           "voxtral": ("VoxtralForConditionalGeneration", "VoxtralModel")})
+# Granite Speech: the conformer encoder, the Q-Former (layers 0 and 3 cross-attend of 5) and its linear, Granite's text.
+COMPOSITE_CONFIGS["granite_speech"] = {
+    "text_config": {**_LLAVA_TEXT, "model_type": "granite", "num_key_value_heads": 1},
+    "encoder_config": {"input_dim": 6, "num_layers": 2, "hidden_dim": 8, "num_heads": 2, "output_dim": 5,
+                       "context_size": 4, "max_pos_emb": 6, "conv_kernel_size": 3},
+    "projector_config": {"hidden_size": 8, "num_hidden_layers": 5, "num_attention_heads": 2, "intermediate_size": 12,
+                         "encoder_hidden_size": 8, "cross_attention_frequency": 3}}
+COMPOSITE_CLASSES["granite_speech"] = ("GraniteSpeechForConditionalGeneration", "GraniteSpeechModel")
 
 
 @pytest.mark.parametrize("model_type,architecture",
@@ -1096,6 +1104,11 @@ COMPOSITE_TARGETS["llama4"] = (
 COMPOSITE_TARGETS.update({mt: VLM_TARGETS + (r"model\.audio_tower\.layers\.\d+\.self_attn\.(k|out)_proj",
                                              r"model\.multi_modal_projector\.linear.*", [name, "fc1"])
                           for mt, name in (("qwen2_audio", "linear"), ("voxtral", "linear_2"))})
+# Granite Speech: regexes over the encoder's blocks and the Q-Former's layers of both kinds; names of their linears.
+COMPOSITE_TARGETS["granite_speech"] = VLM_TARGETS + (
+    r"model\.encoder\.layers\.\d+\.(attn\.to_q|ff2\.up_proj)|model\.encoder\.out_mid",
+    r"model\.projector\.qformer\.encoder\.layer\.[134]\.(attention|crossattention)\.attention\.(key|value)",
+    ["to_kv", "query", "dense", "linear"])
 
 
 @pytest.mark.parametrize("model_type", sorted(COMPOSITE_CONFIGS))

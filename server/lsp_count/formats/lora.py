@@ -456,6 +456,11 @@ COMPOSITE_PATHS: dict[str, dict[str, SubModelPaths]] = {
     # Qwen2-Audio / Voxtral: the audio tower (audio_tower.layers.N.self_attn.q_proj, ...fc1), the projector's linears.
     **{model_type: {"language_model": _TEXT_MODEL, "audio_tower": SubModelPaths("audio_tower", "layers"),
                     "projector": _PROJECTOR} for model_type in ("qwen2_audio", "voxtral")},
+    # Granite Speech: the conformer encoder (encoder.layers.N.attn.to_q, encoder.out_mid), the projector's Q-Former
+    # (projector.qformer.encoder.layer.N.crossattention.attention.key: its two kinds of layer numbered by
+    # layouts/qformer.layer_indices) and linear.
+    "granite_speech": {"language_model": _TEXT_MODEL, "audio_tower": SubModelPaths("encoder", "layers"),
+                       "projector": SubModelPaths("projector", "encoder.layer", (("qformer", "qformer"),))},
     # CLIPModel: both towers at its top (text_model.encoder.layers.N..., vision_model...), the projections too.
     "clip": {"text_model": SubModelPaths("text_model", "encoder.layers"),
              "vision_model": SubModelPaths("vision_model", "encoder.layers")},
