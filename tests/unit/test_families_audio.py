@@ -1,4 +1,5 @@
-"""Qwen2-Audio and Voxtral (audio-language composites) and their Whisper-shaped audio encoders, without torch: small
+"""Qwen2-Audio and Voxtral (audio-language composites) with their Whisper-shaped audio encoders, and Granite Speech
+with its conformer encoder and BLIP-2's Q-Former, without torch: small
 configs counted by hand (the arithmetic in each test), the class defaults as transformers 5.25 builds them on the
 meta device (``sum(p.numel() for p in model.parameters())``, taken there once), Voxtral's text defaults under a
 given text_config, the head that is never tied, what the memory estimate says of the audio tower, LoRA as peft
@@ -19,6 +20,11 @@ CLASS_DEFAULTS = {
     ("qwen2_audio", "Qwen2AudioModel"): 12_069_732_352,
     ("voxtral", "VoxtralForConditionalGeneration"): 4_676_271_104,
     ("voxtral", "VoxtralModel"): 4_273_617_920,
+    ("granite_speech_encoder", "GraniteSpeechCTCEncoder"): 274_808_106,
+    ("blip_2_qformer", "Blip2QFormerModel"): 105_137_664,
+    # (tied by default: the head adds nothing)
+    ("granite_speech", "GraniteSpeechForConditionalGeneration"): 6_990_441_514,
+    ("granite_speech", "GraniteSpeechModel"): 6_990_441_514,
 }
 
 
@@ -161,3 +167,101 @@ def test_lora_counts(tmp_path, model_type: str) -> None:
 def test_lora_counts_are_peft_s(model_type: str) -> None:
     config, cases = LORA_CASES[model_type]
     assert_peft_lora_counts(config, cases)
+
+
+# --- Granite Speech -------------------------------------------------------------------------------------------------
+
+# The conformer encoder: 6 input features, width 8, 2 heads of 4 (8 // 2), feed-forwards 4 × 8 wide, 5 CTC outputs,
+# a context of 4 frames, 13 relative distances (2 × 6 + 1), a depthwise kernel of 3, the convolution 2 × 8 wide.
+CONFORMER = {"input_dim": 6, "num_layers": 1, "hidden_dim": 8, "num_heads": 2, "output_dim": 5, "context_size": 4,
+             "max_pos_emb": 6, "conv_kernel_size": 3}
+FEED_FORWARD = 2 * 8 + (8 * 32 + 32) + (32 * 8 + 8)  # pre_norm, up_proj, down_proj: 568
+CONFORMER_ATTENTION = 2 * 8 + 8 * 8 + 8 * 16 + (8 * 8 + 8) + 13 * 4  # pre_norm, to_q, to_kv, to_out, rel_pos_emb: 332
+CONVOLUTION = 2 * 8 + (32 * 8 + 32) + 16 * 3 + 2 * 16 + (8 * 16 + 8)  # norm, up_conv, depthwise, BatchNorm, down: 520
+BLOCK = 2 * FEED_FORWARD + CONFORMER_ATTENTION + CONVOLUTION + 2 * 8  # and post_norm: 2,004
+CONFORMER_TOTAL = (6 * 8 + 8) + BLOCK + (8 * 5 + 5) + (5 * 8 + 8)  # input_linear, the block, out, out_mid: 2,153
+
+# The Q-Former: width 8, 2 heads, 2 layers (layer 0 cross-attends: cross_attention_frequency 2), feed-forward 12.
+QFORMER = {"hidden_size": 8, "num_hidden_layers": 2, "num_attention_heads": 2, "intermediate_size": 12,
+           "encoder_hidden_size": 8}
+QFORMER_ATTENTION = 3 * (8 * 8 + 8) + (8 * 8 + 8) + 2 * 8  # query, key, value, output.dense, output.LayerNorm: 304
+QUERY_FEED_FORWARD = (8 * 12 + 12) + (12 * 8 + 8) + 2 * 8  # intermediate_query, output_query and its LayerNorm: 228
+QFORMER_TOTAL = 2 * 8 + 2 * (QFORMER_ATTENTION + QUERY_FEED_FORWARD) + QFORMER_ATTENTION  # 1,384
+
+GRANITE_SPEECH = {"model_type": "granite_speech", "architectures": ["GraniteSpeechForConditionalGeneration"],
+                  "text_config": TEXT, "encoder_config": CONFORMER, "projector_config": QFORMER}
+
+
+def test_the_conformer_encoder_by_hand() -> None:
+    assert count({"model_type": "granite_speech_encoder", **CONFORMER}).tree.total == CONFORMER_TOTAL == 2_153
+    # dim_head given: the attention is heads × dim_head wide, the position table dim_head wide (heads need not divide).
+    wide = {**CONFORMER, "num_heads": 3, "dim_head": 3}
+    attention = 2 * 8 + 8 * 9 + 8 * 18 + (9 * 8 + 8) + 13 * 3  # 351
+    assert count({"model_type": "granite_speech_encoder", **wide}).tree.total == CONFORMER_TOTAL - 332 + attention
+
+
+def test_the_qformer_by_hand() -> None:
+    assert count({"model_type": "blip_2_qformer", **QFORMER}).tree.total == QFORMER_TOTAL == 1_384
+    # Five layers, every third cross-attending (0 and 3), each with the text's feed-forward too.
+    five = {**QFORMER, "num_hidden_layers": 5, "cross_attention_frequency": 3, "use_qformer_text_input": True}
+    layer = QFORMER_ATTENTION + 2 * QUERY_FEED_FORWARD
+    assert count({"model_type": "blip_2_qformer", **five}).tree.total == 2 * 8 + 5 * layer + 2 * QFORMER_ATTENTION
+
+
+def test_granite_speech_by_hand() -> None:
+    projector = 3 * 8 + QFORMER_TOTAL + (8 * 16 + 16)  # 15 // 5 query tokens, the Q-Former, linear: 1,552
+    tied = count(GRANITE_SPEECH).tree
+    assert tied.total == CONFORMER_TOTAL + projector + LLAMA == 6_185  # the head is embed_tokens
+    assert count({**GRANITE_SPEECH, "architectures": ["GraniteSpeechModel"]}).tree.total == 6_185
+    # Its own tie_word_embeddings unties the head; text_config's is not read.
+    assert count({**GRANITE_SPEECH, "tie_word_embeddings": False}).tree.total == 6_185 + LM_HEAD
+    assert count({**GRANITE_SPEECH, "text_config": {**TEXT, "tie_word_embeddings": False}}).tree.total == 6_185
+    # 7 // 2 is 3 query tokens too.
+    assert count({**GRANITE_SPEECH, "window_size": 7, "downsample_rate": 2}).tree.total == 6_185
+
+
+def test_granite_speechs_memory_estimate_names_its_audio_tower() -> None:
+    from lsp_count.core.memory import Settings, estimate_memory
+
+    line = estimate_memory(count(GRANITE_SPEECH), Settings(context=64, mode="train")).line("activations")
+    assert "(the language model's; the audio tower's, over audio frames, are not counted)" in line.detail
+
+
+def test_the_configs_granite_speech_refuses() -> None:
+    # The conformer attention refuses a context outside 1..max_pos_emb (with no blocks, it builds).
+    for context in (0, 7):
+        assert any("context_size" in m for m in errors({"model_type": "granite_speech_encoder", **CONFORMER,
+                                                         "context_size": context}))
+    assert count({"model_type": "granite_speech_encoder", **CONFORMER, "num_layers": 0,
+                  "context_size": 0}).tree.total == (6 * 8 + 8) + (8 * 5 + 5) + (5 * 8 + 8)
+    # window_size // 0 query tokens; a Q-Former whose heads do not divide its width; layer_idx % 0.
+    assert any("downsample_rate" in m for m in errors({**GRANITE_SPEECH, "downsample_rate": 0}))
+    assert any("does not divide" in m for m in errors({"model_type": "blip_2_qformer", **QFORMER,
+                                                      "num_attention_heads": 3}))
+    assert errors({"model_type": "blip_2_qformer", **QFORMER, "cross_attention_frequency": 0})
+    # The projector's Q-Former is AutoModel of projector_config, which maps no InstructBLIP Q-Former.
+    assert any("blip_2_qformer projector_config" in m for m in errors({
+        **GRANITE_SPEECH, "projector_config": {**QFORMER, "model_type": "instructblip_qformer"}}))
+
+
+def test_the_qformers_layers_of_both_kinds_are_layer_stacks() -> None:
+    from lsp_count.core.memory import Settings, _layer_count, estimate_memory
+
+    # Layers 0 and 3 of 5 cross-attend: memory counts all five layers (each kind is a stack); a Q-Former, and
+    # Granite Speech's encoder, cache no keys and values.
+    five = {"model_type": "blip_2_qformer", **QFORMER, "num_hidden_layers": 5, "cross_attention_frequency": 3}
+    assert _layer_count(count(five).tree.root) == 5
+    for config in (five, {"model_type": "granite_speech_encoder", **CONFORMER}):
+        assert "encoder model: no KV cache" in estimate_memory(count(config), Settings(context=64)).notes
+
+
+GRANITE_LORA = [("all-linear", (7_753, 1_568)), (["q_proj", "to_q", "query"], (6_377, 192)),
+                (["linear", "out_mid", "dense"], (6_515, 330))]
+
+
+def test_granite_speech_lora_counts(tmp_path) -> None:
+    assert_lora_counts(tmp_path, GRANITE_SPEECH, GRANITE_LORA)
+
+
+def test_granite_speech_lora_counts_are_peft_s() -> None:
+    assert_peft_lora_counts(GRANITE_SPEECH, GRANITE_LORA)
