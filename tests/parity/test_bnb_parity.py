@@ -63,6 +63,26 @@ DEEPSEEK_V4 = dict(model_type="deepseek_v4", architectures=["DeepseekV4ForCausal
                    index_head_dim=4, sliding_window=4, hc_mult=2,
                    layer_types=["sliding_attention", "compressed_sparse_attention", "heavily_compressed_attention"],
                    compress_rates={"compressed_sparse_attention": 2, "heavily_compressed_attention": 3})
+# transformers' get_keys_to_not_convert: an untied output embedding of another name (RemBERT's MLM decoder), a CTC
+# head with no output embeddings, whose last parameter is a bias (converted), the last parameter's module (CLIP's
+# text_projection), tied modules (Zamba2's shared block); SigLIP's pooling MultiheadAttention out_proj, an nn.Linear
+# subclass (kept).
+REMBERT = dict(model_type="rembert", architectures=["RemBertForMaskedLM"], num_hidden_layers=2, hidden_size=64,
+               num_attention_heads=4, intermediate_size=128, input_embedding_size=32, output_embedding_size=48,
+               vocab_size=100)
+WAV2VEC2_CTC = dict(model_type="wav2vec2", architectures=["Wav2Vec2ForCTC"], num_hidden_layers=2, hidden_size=64,
+                    num_attention_heads=4, intermediate_size=128, vocab_size=40, conv_dim=[16, 16], conv_kernel=[10, 3],
+                    conv_stride=[5, 2], num_conv_pos_embeddings=16, num_conv_pos_embedding_groups=4)
+SIGLIP_VISION = dict(model_type="siglip_vision_model", architectures=["SiglipVisionModel"], num_hidden_layers=2,
+                     hidden_size=64, num_attention_heads=4, intermediate_size=128, image_size=32, patch_size=8)
+CLIP = dict(model_type="clip", architectures=["CLIPModel"], projection_dim=32,
+            text_config=dict(num_hidden_layers=1, hidden_size=32, num_attention_heads=2, intermediate_size=64,
+                             vocab_size=100),
+            vision_config=dict(num_hidden_layers=1, hidden_size=32, num_attention_heads=2, intermediate_size=64,
+                               image_size=32, patch_size=8))
+ZAMBA2 = dict(model_type="zamba2", architectures=["Zamba2ForCausalLM"], hidden_size=64, vocab_size=100,
+              num_hidden_layers=4, layers_block_type=["mamba", "hybrid", "mamba", "hybrid"], num_attention_heads=2,
+              intermediate_size=128, mamba_expand=2, n_mamba_heads=2, mamba_d_state=4, mamba_d_conv=3, adapter_rank=2)
 # (config, bitsandbytes' quantization, the load dtype, lsp-count's storage dtype)
 CASES = [
     (T5, {**NF4, "bnb_4bit_compute_dtype": "bfloat16"}, "bfloat16", "nf4"),
@@ -84,6 +104,8 @@ CASES = [
     (FALCON, {**NF4, "bnb_4bit_compute_dtype": "bfloat16"}, "bfloat16", "nf4"),
     (FALCON, {"load_in_8bit": True}, "float16", "int8"),
     (DEEPSEEK_V4, {**NF4, "bnb_4bit_compute_dtype": "bfloat16"}, "bfloat16", "nf4"),
+    *((config, {**NF4, "bnb_4bit_compute_dtype": "bfloat16"}, "bfloat16", "nf4")
+      for config in (REMBERT, WAV2VEC2_CTC, SIGLIP_VISION, CLIP, ZAMBA2)),
 ]
 
 
