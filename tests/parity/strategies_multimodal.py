@@ -548,19 +548,26 @@ def internvl_vision(draw) -> dict:
     return cfg
 
 
+def _own_vision_config(draw, cfg: dict, tower, names: list[str]) -> None:
+    """A composite whose config class builds its own tower whatever model_type the vision_config names: where one
+    was drawn (another tower's keys), the own tower's keys (``tower``'s draw) under one of ``names`` or none."""
+    if "vision_config" not in cfg:
+        return
+    vision = tower(draw)
+    vision.pop("architectures")
+    choice = draw(st.sampled_from([*names, None]))
+    if choice is None:
+        vision.pop("model_type")
+    else:
+        vision["model_type"] = choice
+    cfg["vision_config"] = vision
+
+
 def internvl(draw) -> dict:
     """InternVL: a Qwen2 (or Qwen3, Llama) text model, the composite's own vision config class whatever
     model_type it names, the projector's downsample_ratio (a float: 0.5, 0.25, or ones that floor)."""
     cfg = _llava_style(draw, "internvl", "InternVL", ["qwen2", "qwen3", "llama"], ["internvl_vision"])
-    if "vision_config" in cfg:  # the drawn tower is CLIP's keys: InternVL's own instead
-        vision = internvl_vision(draw)
-        vision.pop("architectures")
-        choice = draw(st.sampled_from(["internvl_vision", "internvl", None]))
-        if choice is None:
-            vision.pop("model_type")
-        else:
-            vision["model_type"] = choice
-        cfg["vision_config"] = vision
+    _own_vision_config(draw, cfg, internvl_vision, ["internvl_vision", "internvl"])  # (the drawn tower is CLIP's keys)
     _maybe(draw, "downsample_ratio", draw(st.sampled_from([0.5, 0.25, 1.0, 0.3, 2.0, -0.5])), cfg)
     _maybe(draw, "vision_feature_layer", draw(st.sampled_from([-1, -2])), cfg)
     return cfg
@@ -642,15 +649,7 @@ def got_ocr2(draw) -> dict:
     """GOT-OCR2: a Qwen2 (or another) text model, its own vision config class whatever model_type the vision_config
     names, rarely none (GotOcr2VisionConfig's 12 layers over 1,024-pixel images)."""
     cfg = _llava_style(draw, "got_ocr2", "GotOcr2", ["qwen2", "llama"], ["siglip_vision_model"])
-    if "vision_config" in cfg:  # the drawn tower is SigLIP's keys: GOT-OCR2's own instead
-        vision = got_ocr2_vision(draw)
-        vision.pop("architectures")
-        choice = draw(st.sampled_from(["got_ocr2_vision", "got_ocr2", None]))
-        if choice is None:
-            vision.pop("model_type")
-        else:
-            vision["model_type"] = choice
-        cfg["vision_config"] = vision
+    _own_vision_config(draw, cfg, got_ocr2_vision, ["got_ocr2_vision", "got_ocr2"])  # (the drawn tower is SigLIP's keys)
     return cfg
 
 
