@@ -28,9 +28,6 @@ KNOWN_DIFFERENCES = {
     # "classifier.weight" in LongCat's _keep_in_fp32_modules names a parameter, no module: bitsandbytes converts
     # the router classifier; lsp-count's float32 marks do not tell a parameter's pattern from a module's.
     "longcat_flash": "fp32 pattern naming a parameter",
-    # Gemma3nTextModel registers altup_unembed_projections after its final norm: the last parameter is the last
-    # projection's weight; lsp-count's tree lists the final norm last.
-    "gemma3n_text": "tree order of the final norm",
 }
 
 

@@ -117,7 +117,9 @@ def build_gemma3n(spec: ModelSpec) -> ParamNode:
         stack = ParamNode("layers", children=tuple(_layer(spec, _entry(a, b), b - a + 1, own_kv, width)
                                                    for a, b, own_kv, width in runs), source=src, key="num_layers")
     final = ParamNode("final_norm", norm("norm", h, False))
-    return with_head(spec, node("model", embeddings, projection, altup, stack, final), h)
+    # In the class's order: the AltUp projections after the final norm (their last is the last parameter, which
+    # bitsandbytes leaves unconverted).
+    return with_head(spec, node("model", embeddings, projection, stack, final, altup), h)
 
 
 # --- the audio encoder (Gemma3nAudioEncoder) -------------------------------------------------------------------------
