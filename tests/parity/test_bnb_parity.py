@@ -83,6 +83,11 @@ CLIP = dict(model_type="clip", architectures=["CLIPModel"], projection_dim=32,
 ZAMBA2 = dict(model_type="zamba2", architectures=["Zamba2ForCausalLM"], hidden_size=64, vocab_size=100,
               num_hidden_layers=4, layers_block_type=["mamba", "hybrid", "mamba", "hybrid"], num_attention_heads=2,
               intermediate_size=128, mamba_expand=2, n_mamba_heads=2, mamba_d_state=4, mamba_d_conv=3, adapter_rank=2)
+# AFMoE's router holds a plain nn.Linear gate (router.gate), which bitsandbytes quantizes.
+AFMOE = dict(model_type="afmoe", architectures=["AfmoeForCausalLM"], num_hidden_layers=3, num_dense_layers=1,
+             hidden_size=64, intermediate_size=128, moe_intermediate_size=32, num_attention_heads=4,
+             num_key_value_heads=2, head_dim=16, vocab_size=100, num_experts=4, num_experts_per_tok=2,
+             num_shared_experts=1, tie_word_embeddings=False)
 # (config, bitsandbytes' quantization, the load dtype, lsp-count's storage dtype)
 CASES = [
     (T5, {**NF4, "bnb_4bit_compute_dtype": "bfloat16"}, "bfloat16", "nf4"),
@@ -105,7 +110,7 @@ CASES = [
     (FALCON, {"load_in_8bit": True}, "float16", "int8"),
     (DEEPSEEK_V4, {**NF4, "bnb_4bit_compute_dtype": "bfloat16"}, "bfloat16", "nf4"),
     *((config, {**NF4, "bnb_4bit_compute_dtype": "bfloat16"}, "bfloat16", "nf4")
-      for config in (REMBERT, WAV2VEC2_CTC, SIGLIP_VISION, CLIP, ZAMBA2)),
+      for config in (REMBERT, WAV2VEC2_CTC, SIGLIP_VISION, CLIP, ZAMBA2, AFMOE)),
 ]
 
 

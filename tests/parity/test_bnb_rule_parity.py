@@ -23,8 +23,6 @@ transformers = pytest.importorskip("transformers")
 
 # Families whose bitsandbytes rule lsp-count does not follow yet, with the reason.
 KNOWN_DIFFERENCES = {
-    # AFMoE's router gate is a plain nn.Linear (quantized); lsp-count takes every ".router" gate for a bare parameter.
-    "afmoe": "router gate is an nn.Linear",
     # "classifier.weight" in LongCat's _keep_in_fp32_modules names a parameter, no module: bitsandbytes converts
     # the router classifier; lsp-count's float32 marks do not tell a parameter's pattern from a module's.
     "longcat_flash": "fp32 pattern naming a parameter",

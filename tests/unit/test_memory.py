@@ -545,3 +545,23 @@ def test_bitsandbytes_leaves_falcons_linear_subclass_in_the_compute_dtype_and_sa
     report = estimate_memory(model, Settings(mode="qlora"))
     assert any("bitsandbytes leaves dense, dense_4h_to_h, dense_h_to_4h, query_key_value in bfloat16" in n
                for n in report.notes), report.notes
+
+
+def test_no_family_s_default_model_says_its_kv_cache_is_not_modelled_for_want_of_a_layout() -> None:
+    # Every layout is either generating (a KV cache) or an encoder (text, vision and audio towers, Q-Formers,
+    # resamplers: "encoder model: no KV cache"); a tower on its own used to read "KV cache for the pixtral layout is
+    # not modelled yet". (Causal LMs on the encoder layout, XLM's and ModernBERT-decoder's, say so by name.)
+    from lsp_count.core.families import registry
+
+    unmodelled = {}
+    for model_type in registry():
+        report = analyze_text(json.dumps({"model_type": model_type}), "/nonexistent/config.json")
+        if not report.models:
+            continue
+        notes = estimate_memory(report.models[0], Settings()).notes
+        said = [n for n in notes if "layout is not modelled yet" in n]
+        if said:
+            unmodelled[model_type] = said
+    assert not unmodelled
+    tower = analyze_text(json.dumps({"model_type": "pixtral"}), "/nonexistent/config.json").models[0]
+    assert "encoder model: no KV cache" in estimate_memory(tower, Settings()).notes

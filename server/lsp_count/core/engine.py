@@ -82,7 +82,8 @@ def count(spec: ModelSpec) -> ParamTree:
     # Facts of the family; what this document's config says is in spec.problems, located.
     families = (spec.family, *(sub.family for sub in spec.subspecs.values()))
     return ParamTree(_kept_in_fp32(root, spec), notes=spec.family.notes,
-                     unreplaced_linears=frozenset(m for f in families for m in f.unreplaced_linears))
+                     unreplaced_linears=frozenset(m for f in families for m in f.unreplaced_linears),
+                     router_holds_linear=any(f.router_holds_linear for f in families))
 
 
 # Tree nodes whose tensors transformers holds under a layer's self_attn or mlp module (the router sits in the MoE

@@ -345,6 +345,12 @@ def _plan(model: ModelReport, s: Settings) -> _Plan:
 
 # The layouts of the models that generate text (the spec _decoder_spec finds: KV cache, logits, position limit).
 GENERATING_LAYOUTS = ("decoder", "mamba", "hybrid", "gemma4", "gemma3n", "zamba", "classic")
+# Encoders on their own (text, vision and audio towers, Q-Formers, resamplers): no KV cache.
+ENCODER_LAYOUTS = frozenset({
+    "encoder", "albert", "vit", "clip", "speech_encoder", "audio_encoder", "conformer_encoder", "qformer", "convnet",
+    "swin", "blip_vision", "perceiver", "pixtral", "qwen2_vision", "qwen2_5_vision", "qwen3_vision", "internvl_vision",
+    "got_ocr2_vision", "glm4v_vision", "mllama_vision", "llama4_vision", "gemma4_vision", "gemma4_audio",
+    "gemma3n_audio"})
 
 
 def _decoder_spec(model: ModelReport) -> ModelSpec | None:
@@ -1773,8 +1779,7 @@ def _estimate(model: ModelReport, settings: Settings, facts: _TreeFacts) -> Memo
                 # BertLMHeadModel, ModernBertDecoderForCausalLM: they generate with a cache, which is not counted here.
                 notes.append(f"KV cache of {model.spec.architecture} (a causal LM on the encoder layout) is not "
                              "modelled yet; not included")
-            elif layout in ("encoder", "albert", "vit", "clip", "speech_encoder", "audio_encoder", "conformer_encoder",
-                            "qformer", "convnet", "swin") or encoder_only:
+            elif layout in ENCODER_LAYOUTS or encoder_only:
                 notes.append("encoder model: no KV cache")
             elif model.spec is None:
                 notes.append("KV cache not included: a model defined in Python has no config that says its "

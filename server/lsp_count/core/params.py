@@ -283,6 +283,8 @@ class ParamTree:
     notes: tuple[str, ...] = field(default=())
     # The modules of linear layers bitsandbytes does not replace (Family.unreplaced_linears of the model's families).
     unreplaced_linears: frozenset[str] = field(default=frozenset())
+    # Its router's gate is a plain nn.Linear (Family.router_holds_linear).
+    router_holds_linear: bool = False
 
     @functools.cached_property
     def last_parameter(self) -> tuple[str, str] | None:

@@ -288,7 +288,8 @@ def stored_bytes(tree: ParamTree, path: str, t: Tensor, occurrences: int, dtype:
     """Bytes of the ``occurrences`` of ``t`` at node ``path`` of ``tree`` stored as ``dtype``: tensor_bytes with the
     tree's facts (bare routers, unreplaced linear classes, what bitsandbytes leaves unconverted)."""
     kept = bnb_kept_occurrences(tree, path, t, occurrences) if DTYPES[dtype].scheme in LINEAR_MODULES_ONLY else 0
-    return tensor_bytes(t, dtype, occurrences, compute_dtype, skip_modules, is_bare_router(path, t),
+    return tensor_bytes(t, dtype, occurrences, compute_dtype, skip_modules,
+                        is_bare_router(path, t) and not tree.router_holds_linear,
                         tree.unreplaced_linears, kept, path.endswith("." + ADAPTABLE_HEAD_NODE))
 
 

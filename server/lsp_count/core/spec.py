@@ -134,6 +134,9 @@ class Family:
     # a layer of its own (DeepSeek-V4's grouped o_a_proj). transformers' bitsandbytes integration replaces
     # ``type(module) is nn.Linear`` alone, so it leaves them in the compute dtype.
     unreplaced_linears: tuple[str, ...] = ()
+    # The MoE router module holds a plain nn.Linear under the name a bare router's weight has (AFMoE's router.gate),
+    # which bitsandbytes quantizes (precision.is_bare_router takes a ``router`` node's gate for a bare parameter).
+    router_holds_linear: bool = False
     # Family-specific consistency checks, ``check(spec) -> list[Problem]``, run after the generic ones.
     checks: tuple[Callable[["ModelSpec"], list[Problem]], ...] = ()
     # Keys of the fields that the config class takes as keyword arguments beside its dataclass fields (attribute_map

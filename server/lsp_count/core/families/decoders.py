@@ -198,7 +198,7 @@ def decoder(model_type: str, architecture: str, *overrides: dict[str, Field], no
             heads: dict[str, str] | None = None, checks: tuple[Callable[..., list[Problem]], ...] = (),
             float_keys: tuple[str, ...] = (), fp32_modules: tuple[str, ...] = (),
             fp32_modules_strict: tuple[str, ...] = (), rope: bool = True, pads: bool = True,
-            unreplaced_linears: tuple[str, ...] = ()) -> Family:
+            unreplaced_linears: tuple[str, ...] = (), router_holds_linear: bool = False) -> Family:
     """A decoder row. ``rope``: whether its config class has rotary positions (ROPE's fields); ``pads``: whether
     its token embedding takes pad_token_id as its padding index (which must then lie in the vocabulary)."""
     fields = merge_fields({**BASE, **ROPE} if rope else BASE, *overrides)
@@ -206,7 +206,8 @@ def decoder(model_type: str, architecture: str, *overrides: dict[str, Field], no
         fields.pop("pad_token_id")
     return Family(model_type, "decoder", architecture, fields, heads or causal_heads(architecture), notes=notes,
                   checks=(*checks, check_pad_token) if pads else checks, float_keys=float_keys, fp32_modules=fp32_modules,
-                  fp32_modules_strict=fp32_modules_strict, unreplaced_linears=unreplaced_linears)
+                  fp32_modules_strict=fp32_modules_strict, unreplaced_linears=unreplaced_linears,
+                  router_holds_linear=router_holds_linear)
 
 
 def aliases(**keys: tuple[str, ...]) -> dict[str, Field]:
@@ -2042,7 +2043,8 @@ FAMILIES += (
             checks=(_afmoe_layer_types, layer_list_length("layer_types")),
             fp32_modules=("input_layernorm", "post_attention_layernorm", "pre_mlp_layernorm", "post_mlp_layernorm",
                           "q_norm", "k_norm", "norm"),
-            fp32_modules_strict=("expert_bias",)),
+            fp32_modules_strict=("expert_bias",),
+            router_holds_linear=True),  # AfmoeTokenChoiceRouter.gate: an nn.Linear
 )
 
 

@@ -59,8 +59,7 @@ def _composite(model_type: str, prefix: str, vision_type: str, qformer_type: str
     }, {architecture: "conditional_generation", f"{prefix}Model": "base", **heads},
         subconfigs={"vision": ("vision_config", vision_type), "qformer": ("qformer_config", qformer_type),
                     "text": ("text_config", "opt")},
-        fixed_subconfigs=("vision", "qformer"), fp32_modules=fp32,
-        notes=(f"{prefix}'s output head is the language model's own (tied as text_config says)",))
+        fixed_subconfigs=("vision", "qformer"), fp32_modules=fp32)
 
 
 FAMILIES: tuple[Family, ...] = (

@@ -131,7 +131,7 @@ def language_model_with_head(spec: ModelSpec, text: ModelSpec) -> ParamNode:
                                  text.span or spec.span),))
     built = layout_builder(text.family.layout)(replace(text, head=text.family.heads[chosen], architecture=chosen))
     return ParamNode(LANGUAGE_MODEL_NODE, children=built.children, tensors=built.tensors, source=text.span,
-                     note=text.model_type)
+                     note=f"{text.model_type}, with its own output head, tied as text_config says")
 
 
 def _bare_language_model(text: ModelSpec) -> ParamNode:
