@@ -10,7 +10,7 @@ import re
 from dataclasses import replace
 from typing import Callable
 
-from lsp_count.core.params import LANGUAGE_MODEL_NODE, ParamNode, ParamTree, Tensor
+from lsp_count.core.params import ParamNode, ParamTree, Tensor, holds_text_model
 from lsp_count.core.spec import MAX_TOTAL, ModelSpec, SpecError
 from lsp_count.core.source import Problem
 
@@ -89,17 +89,14 @@ def count(spec: ModelSpec) -> ParamTree:
 # Tree nodes whose tensors transformers holds under a layer's self_attn or mlp module (the router sits in the MoE
 # block: its gate is mlp.gate).
 _FP32_NAME_PREFIXES = {"attention": "self_attn.", "mlp": "mlp.", "moe": "mlp."}
-# A composite's text model, where its head class builds one (BLIP-2's retrieval and projection heads build none:
-# a T5 text_config's "wo" is then not their list).
-_TEXT_MODEL_NODES = frozenset({LANGUAGE_MODEL_NODE, "text_model"})
 
 
 def _kept_in_fp32(root: ParamNode, spec: ModelSpec) -> ParamNode:
     """The tree with the tensors transformers keeps in float32 marked (Tensor.keep_fp32). A model
     class merges the lists of the sub-models it builds, and each pattern is searched in every parameter's name."""
-    built = {c.name for c in root.children}
-    families = (spec.family, *(sub.family for key, sub in spec.subspecs.items()
-                                if key != "text" or built & _TEXT_MODEL_NODES))
+    # (a T5 text_config's "wo" is no list of BLIP-2's retrieval head, which builds no text model)
+    text_built = holds_text_model(root)
+    families = (spec.family, *(sub.family for key, sub in spec.subspecs.items() if key != "text" or text_built))
     rules = [(re.compile(p), ("float16",)) for f in families for p in f.fp32_modules] + \
         [(re.compile(p), ("float16", "bfloat16")) for f in families for p in f.fp32_modules_strict]
     if not rules:

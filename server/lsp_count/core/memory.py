@@ -69,7 +69,7 @@ from lsp_count.core.layouts.gemma4 import STACK_NAMES as GEMMA4_STACK_NAMES
 from lsp_count.core.layouts.hybrid import STACK_NAMES as HYBRID_STACK_NAMES
 from lsp_count.core.layouts.qformer import STACK_NAMES as QFORMER_STACK_NAMES
 from lsp_count.core.layouts.seq2seq import ENCODER_ONLY_HEADS
-from lsp_count.core.params import ADAPTABLE_HEAD_NODE, LANGUAGE_MODEL_NODE, ParamNode, ParamTree, Tensor
+from lsp_count.core.params import ADAPTABLE_HEAD_NODE, LANGUAGE_MODEL_NODE, ParamNode, ParamTree, Tensor, holds_text_model
 from lsp_count.core.precision import (
     DTYPES, FLOAT_BYTES, HEAD_MODULES, SIXTEEN_BIT, UnknownDType, dtype_from_config, normalize_dtype,
     LINEAR_MODULES_ONLY, skip_modules_from_config, stored_bytes,
@@ -360,18 +360,12 @@ def _decoder_spec(model: ModelReport) -> ModelSpec | None:
         return None
     if spec.family.layout in GENERATING_LAYOUTS:
         return spec
-    if not _builds_text_model(model):
+    if not holds_text_model(model.tree.root):
         return None
     for sub in spec.subspecs.values():
         if sub.family.layout in GENERATING_LAYOUTS:
             return sub
     return None
-
-
-def _builds_text_model(model: ModelReport) -> bool:
-    """Whether a composite's head class holds its text model (BLIP-2's retrieval and projection heads hold none:
-    no cache, no logits, though their config has a text_config)."""
-    return any(c.name == LANGUAGE_MODEL_NODE for c in model.tree.root.children)
 
 
 def _loss_logit_bytes(seq2seq: bool, pure: bool, compute_bytes: int) -> tuple[int, str]:
@@ -395,7 +389,7 @@ def _seq2seq_spec(model: ModelReport) -> ModelSpec | None:
     text model's (BLIP-2's and InstructBLIP's Flan-T5)."""
     spec = model.spec
     if spec is not None and spec.family.layout != "seq2seq":
-        spec = spec.subspecs.get("text") if _builds_text_model(model) else None
+        spec = spec.subspecs.get("text") if holds_text_model(model.tree.root) else None
     if spec is None or spec.family.layout != "seq2seq" or spec.head in ENCODER_ONLY_HEADS:
         return None
     return spec

@@ -35,6 +35,14 @@ class _computed_once:
 # The text model inside a vision-language model's tree (layouts/multimodal.py builds it; the memory
 # estimate runs a step's text tokens through its layers alone).
 LANGUAGE_MODEL_NODE = "language_model"
+# The nodes a composite's text model sits in (a language model, CLIP's and SigLIP's text tower).
+_TEXT_MODEL_NODES = frozenset({LANGUAGE_MODEL_NODE, "text_model"})
+
+
+def holds_text_model(root: "ParamNode") -> bool:
+    """Whether a composite's head class holds its text model (BLIP-2's retrieval and projection heads hold none,
+    though their config has a text_config: no cache, no logits, not the text model's float32 list)."""
+    return any(c.name in _TEXT_MODEL_NODES for c in root.children)
 # A head node whose class has no output embeddings (get_output_embeddings() is None: wav2vec 2.0's CTC lm_head):
 # peft's all-linear adapts its Linear, whatever it is called (memory.is_output_head).
 ADAPTABLE_HEAD_NODE = "adaptable_head"
