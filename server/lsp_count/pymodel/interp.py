@@ -877,6 +877,11 @@ class Ctx:
         # Every module scope made in the analysis: the analyser breaks their reference cycles when
         # it ends (analyzer._release).
         self.scopes: list[ModuleScope] = []
+        # ``sys.modules[name]``'s index of ``scopes`` by import name (the first scope of each), built
+        # as scopes are added (scope_named): timm registers each of its 1,400 models through it.
+        self._scopes_by_name: dict[str, ModuleScope] = {}
+        self._scopes_named = 0
+        self._call_scope: ModuleScope | None = None  # (call_env)
         self.closures: list[FuncV] = []  # functions defined in a function or a class body
         self.lazy_iterators: list[IteratorV] = []  # generator expressions: their sources hold their scopes
         # Instances given an attribute that may lead back to them (a bound method of their own,
@@ -1019,6 +1024,27 @@ class Ctx:
         # What a `yield` of the generator now running does with its value: collect it (a generator
         # called) or run the body of the `with` it is the context manager of (see Interpreter.with_stmt).
         self.yield_hooks: list[Callable[[Any], None]] = []
+
+    def scope_named(self, name: str) -> "ModuleScope | None":
+        """The first module scope of the analysis whose import name is ``name``."""
+        scopes = self.scopes
+        if self._scopes_named > len(scopes):  # (cleared by analyzer._release)
+            self._scopes_by_name.clear()
+            self._scopes_named = 0
+        while self._scopes_named < len(scopes):
+            scope = scopes[self._scopes_named]
+            self._scopes_named += 1
+            if scope.path:  # (not the analyser's own scope for the calls it makes)
+                self._scopes_by_name.setdefault(scope.dotted_name, scope)
+        return self._scopes_by_name.get(name)
+
+    def call_env(self) -> Env:
+        """A fresh environment for a call the analyser makes itself (a default factory, ``__iter__``
+        of a loop): of no file, in one module scope kept for them all."""
+        scope = self._call_scope
+        if scope is None or scope.env.module is None:  # (none yet, or released with the others)
+            scope = self._call_scope = self.new_scope("")
+        return Env(scope)
 
     def new_scope(self, path: str, span_of: Callable[[ast.AST], Span] | None = None, is_main: bool = False,
                   line_of: Callable[[int], int] | None = None) -> ModuleScope:
@@ -4792,7 +4818,7 @@ class Interpreter:
                 return found if fn is _CMPOPS[ast.In] else not found
             raise Unresolved(f"`{_text(node)}` is not followed")
         if (fn is _CMPOPS[ast.In] or fn is _CMPOPS[ast.NotIn]) and type(a) in (str, int) and \
-                type(b) in _CONTAINERS_BY_IDENTITY and a not in b and any(type(x) is Inst for x in b):
+                type(b) in _CONTAINERS_BY_IDENTITY and a not in b and Inst in map(type, b):
             found = _holds(b, a, node)  # `"STATE" in {Kind.STATE: ...}`: a str enum's member is its value
             return found if fn is _CMPOPS[ast.In] else not found
         try:
@@ -5887,9 +5913,9 @@ class Interpreter:
     def loaded_module(self, name: str) -> Any:
         """``sys.modules.get(name)``: a module this analysis read (the analysed file, a project file)
         under its import name; where it read none, whether Python would have one is not known."""
-        for scope in self.ctx.scopes:
-            if scope.dotted_name == name:
-                return ModV(name.rpartition(".")[2], scope.env.vars, path=scope.path)
+        scope = self.ctx.scope_named(name)
+        if scope is not None:
+            return ModV(name.rpartition(".")[2], scope.env.vars, path=scope.path)
         return Unknown(f"whether `sys.modules` has `{name}` (a module this analysis did not read) is not known")
 
     def module_source(self, mod: ModV, node: ast.AST) -> str:
@@ -9373,7 +9399,7 @@ def _einmix(args: list[Any], kwargs: dict[str, Any], node: ast.AST, origin: Span
 
 
 def _DUMMY_ENV(interp: Interpreter) -> Env:
-    return Env(interp.ctx.new_scope(""))
+    return interp.ctx.call_env()
 
 
 def _set_grad(obj: Any, flag: Any) -> Any:
