@@ -7,6 +7,7 @@ shorter than its layers raised IndexError out of a derived default, a traceback 
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -21,6 +22,7 @@ from lsp_count.core.spec import LAYER_COUNT_FIELDS, MAX_LAYERS
 SCALARS = st.one_of(
     st.integers(-3, 70), st.sampled_from([0, 1, 2, 3, 4, 7, 64, 128, 4096, 10**9, 10**12]),
     st.floats(allow_nan=False, allow_infinity=False, min_value=-1e6, max_value=1e6), st.booleans(), st.none(),
+    st.sampled_from([math.inf, -math.inf, math.nan]),  # json.dumps writes Infinity and NaN, which Python's json reads
     st.sampled_from(["", "auto", "relu", "gated-gelu", "sliding_attention", "full_attention", "x"]),
 )
 VALUES = st.one_of(SCALARS, st.lists(SCALARS, max_size=6), st.dictionaries(st.sampled_from(["a", "0", "1"]), SCALARS,

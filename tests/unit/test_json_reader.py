@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import math
+
+import pytest
+
 from lsp_count.core.readers.json_reader import read_json
 from lsp_count.core.source import LineIndex, Position
 
@@ -129,7 +133,8 @@ def test_exponents_with_a_plus_sign_are_valid_on_both_paths() -> None:
 
 
 def test_what_the_fast_path_declines_is_still_reported() -> None:
-    for text, message in (('{"a": NaN}', "NaN"), ('{"a": 1e999}', "out of range"), ('{"a": 1} // c', "comment"),
+    for text, message in (('{"a": NaN}', "NaN is not standard JSON"), ('{"a": 1e999}', "beyond the range of a float"),
+                          ('{"a": 1} // c', "comment"),
                           ('{"a": 1,}', ""), ("[" * 300 + "]" * 300, "nesting")):
         doc = read_json(text)
         assert doc.problems, text
@@ -160,3 +165,19 @@ def test_any_edit_of_a_document_reads_without_raising(value, cut, inserted, at) 
                     assert lines.offset(span.start) <= lines.offset(span.end) <= len(text)
     for p in doc.problems:
         assert p.severity in ("error", "warning", "info") and p.message
+
+
+@pytest.mark.parametrize("tail", ["}", ', "cut": '])  # a whole document (the fast path), one cut short (tree-sitter's)
+def test_nan_and_infinity_read_as_python_s_json_reads_them_with_a_warning(tail: str) -> None:
+    # json.dump wrote Mamba-2's time_step_limit as [0.0, Infinity] (transformers 4); json.load and
+    # from_pretrained read it. The same words inside a string are text.
+    text = '{"time_step_limit": [0.0, Infinity],\n "low": -Infinity, "x": NaN, "big": 1e999, "s": "NaN -Infinity"' + tail
+    doc = read_json(text)
+    values = doc.root.to_python()
+    assert values["time_step_limit"] == [0.0, math.inf] and values["low"] == -math.inf and values["big"] == math.inf
+    assert math.isnan(values["x"]) and values["s"] == "NaN -Infinity"
+    warned = [(p.span.start.line, p.span.start.column, p.span.end.column) for p in doc.problems if p.severity == "warning"]
+    assert warned == [(0, 26, 34), (1, 8, 17), (1, 24, 27), (1, 36, 41)]
+    assert all("Python's json module and transformers read it as float(" in p.message
+               for p in doc.problems if p.severity == "warning")
+    assert [p.severity for p in doc.problems if p.severity == "error"] == ([] if tail == "}" else ["error"])

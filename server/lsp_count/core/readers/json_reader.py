@@ -136,8 +136,7 @@ def read_json_tolerant(text: str, lines: LineIndex) -> ParsedDocument:
         elif kind == "number":
             value = int(raw) if _INT.match(raw) else float(raw)
             if isinstance(value, float) and not math.isfinite(value):
-                problems.append(Problem("error", "LC102", f"number {raw} is out of range", span(ts_node)))
-                continue
+                problems.append(_non_finite(raw, span(ts_node)))
         elif kind == "true":
             value = True
         elif kind == "false":
@@ -168,19 +167,18 @@ def read_json_tolerant(text: str, lines: LineIndex) -> ParsedDocument:
     return ParsedDocument(root, tuple(problems), lines)
 
 
-class _Rejected(ValueError):
-    """A value the stdlib parser accepts but this reader reports (NaN, Infinity, 1e999)."""
-
-
-def _reject(_text: str) -> object:
-    raise _Rejected
-
-
-def _finite_float(text: str) -> float:
-    value = float(text)
-    if not math.isfinite(value):
-        raise _Rejected
-    return value
+def _non_finite(raw: str, where: Span) -> Problem:
+    """``NaN``, ``Infinity``, ``-Infinity`` or a number too large for a float (``1e999``): not JSON,
+    but Python's json module reads them, and so transformers' ``from_pretrained`` (configs that
+    Python's ``json.dump`` wrote hold them: Mamba-2's ``time_step_limit``). Read as Python reads
+    them, with a warning."""
+    value = float(raw)
+    if raw.lstrip("-") in ("NaN", "Infinity"):
+        why = f"{raw} is not standard JSON"
+    else:
+        why = f"{raw} is beyond the range of a float"
+    return Problem("warning", "LC001", f"{why}: Python's json module and transformers read it as "
+                   f"float({str(value)!r}), other JSON readers refuse it", where)
 
 
 def _read_clean(text: str, lines: LineIndex) -> ParsedDocument | None:
@@ -194,7 +192,19 @@ def _read_clean(text: str, lines: LineIndex) -> ParsedDocument | None:
     """
     if text.count("{") + text.count("[") > MAX_NESTING:
         return None
-    doc = _CleanDocument(text, lines, json.JSONDecoder(parse_constant=_reject, parse_float=_finite_float).scan_once)
+    non_finite: list[bool] = []
+
+    def constant(raw: str) -> float:
+        non_finite.append(True)
+        return float(raw)
+
+    def number(raw: str) -> float:
+        value = float(raw)
+        if not math.isfinite(value):
+            non_finite.append(True)
+        return value
+
+    doc = _CleanDocument(text, lines, json.JSONDecoder(parse_constant=constant, parse_float=number).scan_once)
     start = _WHITESPACE.match(text).end()
     try:
         if text.startswith("{", start):
@@ -207,7 +217,25 @@ def _read_clean(text: str, lines: LineIndex) -> ParsedDocument | None:
         return None
     if _WHITESPACE.match(text, end).end() != len(text):
         return None  # several top-level values, or trailing text
+    if non_finite:
+        return ParsedDocument(root, tuple(_non_finite_values(root, text)), lines)
     return ParsedDocument(root, (), lines)
+
+
+def _non_finite_values(root: SourceNode, text: str) -> list[Problem]:
+    """A warning at each non-finite number of the document (_non_finite), in the document's order."""
+    found: list[Problem] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        value = node.value
+        if isinstance(value, dict):
+            stack.extend(reversed(list(value.values())))
+        elif isinstance(value, tuple):
+            stack.extend(reversed(value))
+        elif isinstance(value, float) and not math.isfinite(value):
+            found.append(_non_finite(node.raw or str(value), node.span))
+    return found
 
 
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
@@ -337,10 +365,19 @@ def _copy(value: object) -> object:
 _PLUS_EXPONENT = re.compile(rb"(?<=[0-9][eE])\+(?=[0-9])")
 
 
+_CONSTANT_BYTES = re.compile(rb'(?<![\w"])(-?Infinity|NaN)(?![\w"])')
+
+
 def _plus_exponents_unsigned(data: bytes) -> bytes:
     """``1e+16`` written as ``1e016`` (same value, same length): tree-sitter-json 0.24
-    rejects a plus sign in an exponent. Values are still read from the original bytes."""
-    return _PLUS_EXPONENT.sub(b"0", data) if b"+" in data else data
+    rejects a plus sign in an exponent. ``NaN``, ``Infinity`` and ``-Infinity`` (which
+    Python's json reads) become numbers of their length for the same reason. Values are
+    still read from the original bytes."""
+    if b"+" in data:
+        data = _PLUS_EXPONENT.sub(b"0", data)
+    if b"NaN" in data or b"Infinity" in data:
+        data = _CONSTANT_BYTES.sub(lambda m: b"9" * len(m.group()), data)
+    return data
 
 
 def _closing_suffix(text: str) -> str:
@@ -376,24 +413,9 @@ def _pair_count(ts_node) -> int:
     return count
 
 
-class _NonFinite(ValueError):
-    pass
-
-
-def _reject_constant(name: str) -> object:
-    raise _NonFinite(name)
-
-
-_CONSTANT = re.compile(r'(?<![\w"])(-?Infinity|NaN)(?![\w"])')
-
-
 def _stdlib_error(text: str, lines: LineIndex) -> Problem | None:
     try:
-        json.loads(text, parse_constant=_reject_constant)
-    except _NonFinite as exc:
-        found = _CONSTANT.search(text)
-        where = lines.span(found.start(), found.end()) if found else None
-        return Problem("error", "LC001", f"{exc} is not valid JSON (use a number or null)", where)
+        json.loads(text)
     except json.JSONDecodeError as exc:
         pos = lines.position(exc.pos)
         return Problem("error", "LC001", exc.msg, Span(pos, pos))
