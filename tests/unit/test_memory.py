@@ -565,3 +565,18 @@ def test_no_family_s_default_model_says_its_kv_cache_is_not_modelled_for_want_of
     assert not unmodelled
     tower = analyze_text(json.dumps({"model_type": "pixtral"}), "/nonexistent/config.json").models[0]
     assert "encoder model: no KV cache" in estimate_memory(tower, Settings()).notes
+
+
+def test_bert_as_a_decoder_caches_its_self_attention_and_without_is_decoder_nothing() -> None:
+    # BertLMHeadModel with is_decoder: transformers' DynamicCache holds every layer's keys and values, 12 heads × 64
+    # wide; without it transformers turns use_cache off. (tests/parity/test_decoder_mode_cache_parity.py: against the
+    # cache of a forward pass, for the 15 families that behave so.)
+    def cache(is_decoder: bool, **settings: int):
+        config = {"model_type": "bert", "architectures": ["BertLMHeadModel"], "is_decoder": is_decoder}
+        model = analyze_text(json.dumps(config), "/nonexistent/config.json").models[0]
+        return estimate_memory(model, Settings(context=4096, **settings)).line("kv_cache")
+
+    assert cache(True).bytes == 12 * 2 * 12 * 64 * 4096 * 2 and cache(True).exact
+    assert cache(True, batch=3, tp=4, gpus=4).bytes == 12 * 2 * 3 * 64 * 4096 * 3 * 2
+    assert cache(True, pp=5, gpus=5).bytes == 3 * 2 * 12 * 64 * 4096 * 2 and not cache(True, pp=5, gpus=5).exact
+    assert cache(False).bytes == 0 and "unless the config's is_decoder is true" in cache(False).detail

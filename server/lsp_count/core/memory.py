@@ -877,6 +877,8 @@ def kv_cache(model: ModelReport, context: int, batch: int, kv_dtype: str = "bflo
     seq2seq = _seq2seq_spec(model)
     if seq2seq is not None:
         return seq2seq_kv_cache(seq2seq, context, batch, kv_dtype, elem_bytes, tp, pp)
+    if model.spec is not None and model.spec.family.decoder_cache and model.spec.head == "causal_lm":
+        return _decoder_mode_cache(model.spec, context, batch, kv_dtype, elem_bytes, tp, pp)
     spec = _decoder_spec(model)
     if spec is None:
         return None
@@ -977,6 +979,20 @@ def _cross_attention_cache(model: ModelReport, spec: ModelSpec) -> tuple[tuple[b
         return crossed, 0
     positions = (vision.int("image_size") // vision.int("patch_size")) ** 2 + 1
     return crossed, vision.int("max_num_tiles") * positions
+
+
+def _decoder_mode_cache(spec: ModelSpec, context: int, batch: int, kv_dtype: str, elem_bytes: int, tp: int,
+                        pp: int) -> KVCache:
+    """BertLMHeadModel and its relatives (Family.decoder_cache): with is_decoder true they attend causally and keep
+    transformers' DynamicCache of their self-attention, every layer's keys and values heads × head_dim wide; without
+    it they attend both ways and keep none (transformers turns use_cache off)."""
+    if not spec.values.get("is_decoder"):
+        return KVCache(0, True, f"no KV cache: {spec.architecture} keeps none unless the config's is_decoder is true "
+                                "(without it, it attends both ways)")
+    n, heads, d = spec.int("num_layers"), spec.int("num_heads"), spec.int("head_dim")
+    total = min(-(-n // pp), n) * 2 * max(heads // tp, 1) * d * context * batch * elem_bytes
+    return KVCache(total, pp == 1, f"{n} layers × 2 × {heads} heads × head_dim {d} × {context:,} tokens × batch "
+                                   f"{batch}; {kv_dtype}")
 
 
 def _gemma4_cache(spec: ModelSpec, context: int, batch: int, kv_dtype: str, elem_bytes: int, tp: int,

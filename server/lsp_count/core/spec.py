@@ -137,6 +137,9 @@ class Family:
     # The MoE router module holds a plain nn.Linear under the name a bare router's weight has (AFMoE's router.gate),
     # which bitsandbytes quantizes (precision.is_bare_router takes a ``router`` node's gate for a bare parameter).
     router_holds_linear: bool = False
+    # A causal LM on the encoder layout that keeps a KV cache as a decoder does when its config's is_decoder is true
+    # (BertLMHeadModel and its relatives: transformers gives them a DynamicCache of their self-attention only then).
+    decoder_cache: bool = False
     # Family-specific consistency checks, ``check(spec) -> list[Problem]``, run after the generic ones.
     checks: tuple[Callable[["ModelSpec"], list[Problem]], ...] = ()
     # Keys of the fields that the config class takes as keyword arguments beside its dataclass fields (attribute_map

@@ -72,8 +72,10 @@ def text_encoder(model_type: str, architecture: str, prefix: str, heads: tuple[s
         "ForTokenClassification": "token_classification", "ForQuestionAnswering": "question_answering",
         "ForMultipleChoice": "multiple_choice", "ForNextSentencePrediction": "next_sentence",
     }
+    causal = any(table[suffix] == "causal_lm" for suffix in heads)
     return Family(model_type, "encoder", architecture, fields,
-                  {prefix + suffix: table[suffix] for suffix in heads}, notes=notes, checks=checks, float_keys=float_keys)
+                  {prefix + suffix: table[suffix] for suffix in heads}, notes=notes, checks=checks, float_keys=float_keys,
+                  decoder_cache=causal)
 
 
 ROBERTA_HEADS = {
