@@ -10,6 +10,7 @@ import json
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 from lsp_count.core.analyze import analyze_text
 from lsp_count.core.families import registry
@@ -21,13 +22,14 @@ transformers = pytest.importorskip("transformers")
 torch = pytest.importorskip("torch")
 pytestmark = pytest.mark.parity
 
-CACHING = sorted(mt for mt, family in registry().items() if family.decoder_cache)
+CACHING = sorted(mt for mt, family in registry().items() if family.decoder_cache == "is_decoder")
 
 
-def test_the_caching_families_are_the_encoder_causal_lms_that_transformers_gates_on_is_decoder() -> None:
-    # (ModernBERT's decoder, XLM and FlauBERT keep their caches otherwise: not modelled, and said so)
+def test_the_caching_families_are_the_encoder_causal_lms_that_transformers_gives_a_cache() -> None:
+    # (XLM and FlauBERT keep theirs otherwise: not modelled, and said so)
     causal = {mt for mt, family in registry().items() if family.layout == "encoder" and "causal_lm" in family.heads.values()}
     assert set(CACHING) == causal - {"modernbert-decoder", "xlm", "flaubert"}
+    assert registry()["modernbert-decoder"].decoder_cache == "always"
 
 
 @pytest.mark.parametrize("model_type", CACHING)
@@ -55,6 +57,37 @@ def test_the_kv_cache_is_what_transformers_cache_holds(model_type: str) -> None:
 
     check()
     assert compared.count(True) >= 4 and compared.count(False) >= 4, compared
+
+
+def test_modernbert_decoder_s_cache_is_what_transformers_cache_holds() -> None:
+    # Always a cache; its sliding layers keep local_attention // 2 tokens as a static cache holds them, where
+    # transformers' dynamic cache keeps one fewer: at that many tokens or more, one token per sliding layer more.
+    compared = []
+
+    @settings(max_examples=12, deadline=None, derandomize=True,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much])
+    @given(strategy_for("modernbert-decoder"), st.sampled_from([2, 4, 5, 6, 8, 11]), st.integers(1, 3))
+    def check(config: dict, local_attention: int, every: int) -> None:
+        config = {**config, "architectures": ["ModernBertDecoderForCausalLM"], "local_attention": local_attention,
+                  "global_attn_every_n_layers": every}
+        report = analyze_text(json.dumps(config), "/nonexistent/config.json")
+        assume(report.models and not report.has_errors)
+        spec, window = report.models[0].spec, local_attention // 2
+        types = spec.values.get("layer_types") or spec.values["rope_layer_types"]
+        for batch, tokens in ((1, 2), (2, 5)):
+            try:
+                held = _cache_bytes(config, batch, tokens)
+            except (RuntimeError, IndexError):
+                assume(False)
+            line = estimate_memory(report.models[0], Settings(context=tokens, batch=batch)).line("kv_cache")
+            one_token = 2 * spec.values["num_heads"] * spec.values["head_dim"] * batch * 2
+            more = sum(t == "sliding_attention" for t in types) if tokens >= window else 0
+            assert line is not None and line.exact
+            assert line.bytes == held + more * one_token, (json.dumps(config), line)
+            compared.append(more > 0)
+
+    check()
+    assert compared.count(True) >= 3 and compared.count(False) >= 3, compared
 
 
 def _cache_bytes(config: dict, batch: int, tokens: int) -> int:

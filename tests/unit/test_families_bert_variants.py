@@ -167,11 +167,20 @@ def test_modernbert_decoder_refuses_what_its_class_refuses() -> None:
     assert errors({**DECODER, "pad_token_id": None})  # a whole number, no null
 
 
-def test_a_causal_lm_on_the_encoder_layout_says_its_kv_cache_is_not_modelled() -> None:
-    """ModernBertDecoderForCausalLM generates with a cache: not "encoder model: no KV cache", but not modelled yet."""
-    report = estimate_memory(model({**DECODER, "architectures": ["ModernBertDecoderForCausalLM"]}),
-                             Settings(context=100))
-    assert report.line("kv_cache") is None
-    assert not any("encoder model" in n for n in report.notes)
-    assert any("ModernBertDecoderForCausalLM (a causal LM on the encoder layout) is not modelled" in n
-               for n in report.notes), report.notes
+def test_modernbert_decoder_caches_its_full_layers_whole_and_its_sliding_layers_at_half_the_local_window() -> None:
+    """ModernBertDecoderForCausalLM always caches (no is_decoder gate): layer_types, else every
+    global_attn_every_n_layers-th layer full and the others sliding, which keep local_attention // 2 tokens."""
+    def cache(**config: object):
+        report = estimate_memory(model({**DECODER, "architectures": ["ModernBertDecoderForCausalLM"], **config}),
+                                 Settings(context=100))
+        return report.line("kv_cache"), report.notes
+
+    line, _ = cache(local_attention=16, global_attn_every_n_layers=2, num_hidden_layers=4)
+    spec = model({**DECODER, "architectures": ["ModernBertDecoderForCausalLM"], "num_hidden_layers": 4}).spec
+    heads, d = spec.values["num_heads"], spec.values["head_dim"]
+    assert line.exact and line.bytes == (100 + 8 + 100 + 8) * 2 * heads * d * 2, line
+    line, _ = cache(local_attention=16, num_hidden_layers=2, layer_types=["sliding_attention", "sliding_attention"])
+    assert line.bytes == (8 + 8) * 2 * heads * d * 2
+    line, notes = cache(local_attention=None)  # (transformers' attention cannot run without a window)
+    assert line is None
+    assert any("ModernBertDecoderForCausalLM (a causal LM on the encoder layout) is not modelled" in n for n in notes)

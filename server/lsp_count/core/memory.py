@@ -982,16 +982,33 @@ def _cross_attention_cache(model: ModelReport, spec: ModelSpec) -> tuple[tuple[b
 
 
 def _decoder_mode_cache(spec: ModelSpec, context: int, batch: int, kv_dtype: str, elem_bytes: int, tp: int,
-                        pp: int) -> KVCache:
-    """BertLMHeadModel and its relatives (Family.decoder_cache): with is_decoder true they attend causally and keep
-    transformers' DynamicCache of their self-attention, every layer's keys and values heads × head_dim wide; without
-    it they attend both ways and keep none (transformers turns use_cache off)."""
-    if not spec.values.get("is_decoder"):
+                        pp: int) -> KVCache | None:
+    """The causal LMs on the encoder layout that cache (Family.decoder_cache): transformers' DynamicCache of their
+    self-attention, every layer's keys and values heads × head_dim wide. BertLMHeadModel and its relatives keep one
+    only with is_decoder true (without it they attend both ways and transformers turns use_cache off); ModernBERT's
+    decoder always, its sliding layers (layer_types, else all but every global_attn_every_n_layers-th) at most
+    local_attention // 2 tokens, as a static cache holds them (transformers' dynamic one keeps one fewer). None where
+    its window is not a whole number of 1 or more (transformers' attention cannot run then)."""
+    v = spec.values
+    if spec.family.decoder_cache == "is_decoder" and not v.get("is_decoder"):
         return KVCache(0, True, f"no KV cache: {spec.architecture} keeps none unless the config's is_decoder is true "
                                 "(without it, it attends both ways)")
     n, heads, d = spec.int("num_layers"), spec.int("num_heads"), spec.int("head_dim")
-    total = min(-(-n // pp), n) * 2 * max(heads // tp, 1) * d * context * batch * elem_bytes
-    return KVCache(total, pp == 1, f"{n} layers × 2 × {heads} heads × head_dim {d} × {context:,} tokens × batch "
+    tokens, where = [context] * n, f"{n} layers"
+    if spec.family.decoder_cache == "always":
+        local = v.get("local_attention")
+        if type(local) is not int or local < 2:
+            return None
+        window, types = local // 2, v.get("layer_types") or v.get("rope_layer_types") or ()
+        tokens = [min(context, window) if t == "sliding_attention" else context for t in types]
+        if len(tokens) != n:
+            return None
+        sliding = sum(t == "sliding_attention" for t in types)
+        where = f"{n - sliding} full + {sliding} sliding layers (the last {min(context, window):,})"
+    per_token = 2 * max(heads // tp, 1) * d * batch * elem_bytes
+    stage = -(-n // pp)
+    total = max(sum(tokens[i:i + stage]) for i in range(0, n, stage)) * per_token
+    return KVCache(total, pp == 1, f"{where} × 2 × {heads} heads × head_dim {d} × {context:,} tokens × batch "
                                    f"{batch}; {kv_dtype}")
 
 

@@ -137,9 +137,10 @@ class Family:
     # The MoE router module holds a plain nn.Linear under the name a bare router's weight has (AFMoE's router.gate),
     # which bitsandbytes quantizes (precision.is_bare_router takes a ``router`` node's gate for a bare parameter).
     router_holds_linear: bool = False
-    # A causal LM on the encoder layout that keeps a KV cache as a decoder does when its config's is_decoder is true
-    # (BertLMHeadModel and its relatives: transformers gives them a DynamicCache of their self-attention only then).
-    decoder_cache: bool = False
+    # A causal LM on the encoder layout that keeps a KV cache as a decoder does: "is_decoder" where transformers gives
+    # it one only when its config's is_decoder is true (BertLMHeadModel and its relatives), "always" where it always
+    # does (ModernBERT's decoder, whose sliding layers keep local_attention // 2 tokens); "" where it is not modelled.
+    decoder_cache: str = ""
     # Family-specific consistency checks, ``check(spec) -> list[Problem]``, run after the generic ones.
     checks: tuple[Callable[["ModelSpec"], list[Problem]], ...] = ()
     # Keys of the fields that the config class takes as keyword arguments beside its dataclass fields (attribute_map

@@ -150,6 +150,9 @@ MODERNBERT_DECODER = {
     "mlm_names": fixed(("lm_head.dense", "lm_head.norm", "decoder")),
     # The classifier class's transform is its own, named head.
     "classifier_names": fixed(("head.dense", "head.norm")),
+    # The tokens a sliding layer attends to; its KV cache keeps local_attention // 2 of them (the config's
+    # sliding_window). Sizes no parameter: any value is taken, the cache modelled for a whole number of 2 or more.
+    "local_attention": Field(("local_attention",), 128, "any", doc="tokens a sliding-attention layer sees"),
 }
 
 
@@ -164,7 +167,7 @@ FAMILIES: tuple[Family, ...] = (
             "pooler": fixed(None),
             "mlm_names": fixed((None, None, "lm_head.decoder")),
         }), {"BertGenerationEncoder": "base", "BertGenerationDecoder": "causal_lm"}, checks=PAD_CHECKS,
-           decoder_cache=True),
+           decoder_cache="is_decoder"),
     text_encoder("ernie", "ErnieForMaskedLM", "Ernie", BERT_CLASSES + ("ForNextSentencePrediction",), ERNIE,
                  checks=PAD_CHECKS),
     text_encoder("xmod", "XmodForMaskedLM", "Xmod", ROBERTA_CLASSES, ROBERTA_HEADS, XMOD,
@@ -177,5 +180,5 @@ FAMILIES: tuple[Family, ...] = (
            {"ModernBertDecoderModel": "base", "ModernBertDecoderForCausalLM": "causal_lm",
             "ModernBertDecoderForSequenceClassification": "sequence_classification"},
            notes=("ModernBERT-Decoder's rotary positions have no parameters; layer 0's attention norm is an "
-                  "nn.Identity",), checks=MODERNBERT.checks, float_keys=MODERNBERT.float_keys),
+                  "nn.Identity",), checks=MODERNBERT.checks, float_keys=MODERNBERT.float_keys, decoder_cache="always"),
 )

@@ -75,7 +75,7 @@ def text_encoder(model_type: str, architecture: str, prefix: str, heads: tuple[s
     causal = any(table[suffix] == "causal_lm" for suffix in heads)
     return Family(model_type, "encoder", architecture, fields,
                   {prefix + suffix: table[suffix] for suffix in heads}, notes=notes, checks=checks, float_keys=float_keys,
-                  decoder_cache=causal)
+                  decoder_cache="is_decoder" if causal else "")
 
 
 ROBERTA_HEADS = {
