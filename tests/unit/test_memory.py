@@ -550,7 +550,7 @@ def test_bitsandbytes_leaves_falcons_linear_subclass_in_the_compute_dtype_and_sa
 def test_no_family_s_default_model_says_its_kv_cache_is_not_modelled_for_want_of_a_layout() -> None:
     # Every layout is either generating (a KV cache) or an encoder (text, vision and audio towers, Q-Formers,
     # resamplers: "encoder model: no KV cache"); a tower on its own used to read "KV cache for the pixtral layout is
-    # not modelled yet". (Causal LMs on the encoder layout, XLM's and ModernBERT-decoder's, say so by name.)
+    # not modelled yet". (Causal LMs on the encoder layout have their caches: _decoder_mode_cache.)
     from lsp_count.core.families import registry
 
     unmodelled = {}
@@ -580,3 +580,12 @@ def test_bert_as_a_decoder_caches_its_self_attention_and_without_is_decoder_noth
     assert cache(True, batch=3, tp=4, gpus=4).bytes == 12 * 2 * 3 * 64 * 4096 * 3 * 2
     assert cache(True, pp=5, gpus=5).bytes == 3 * 2 * 12 * 64 * 4096 * 2 and not cache(True, pp=5, gpus=5).exact
     assert cache(False).bytes == 0 and "unless the config's is_decoder is true" in cache(False).detail
+
+
+def test_xlm_s_forward_pass_holds_a_cache_that_its_generation_does_not_keep() -> None:
+    # XLMWithLMHeadModel builds a cache inside each forward pass and returns none: at the peak of a forward pass over
+    # the context, every layer's keys and values (12 layers, 16 heads × 128), said so in the line.
+    model = analyze_text(json.dumps({"model_type": "xlm"}), "/nonexistent/config.json").models[0]
+    line = estimate_memory(model, Settings(context=4096)).line("kv_cache")
+    assert line.bytes == 12 * 2 * 16 * 128 * 4096 * 2 and line.exact
+    assert line.detail.endswith("(held while a forward pass runs: generation keeps none between steps)")

@@ -987,15 +987,17 @@ def _decoder_mode_cache(spec: ModelSpec, context: int, batch: int, kv_dtype: str
     self-attention, every layer's keys and values heads × head_dim wide. BertLMHeadModel and its relatives keep one
     only with is_decoder true (without it they attend both ways and transformers turns use_cache off); ModernBERT's
     decoder always, its sliding layers (layer_types, else all but every global_attn_every_n_layers-th) at most
-    local_attention // 2 tokens, as a static cache holds them (transformers' dynamic one keeps one fewer). None where
-    its window is not a whole number of 1 or more (transformers' attention cannot run then)."""
+    local_attention // 2 tokens, as a static cache holds them (transformers' dynamic one keeps one fewer); XLM and
+    FlauBERT for the length of each forward pass, which builds its cache and drops it (their generation passes
+    none: each step recomputes the sequence, its keys and values held while it runs). None where ModernBERT's
+    window is not a whole number of 1 or more (transformers' attention cannot run then)."""
     v = spec.values
     if spec.family.decoder_cache == "is_decoder" and not v.get("is_decoder"):
         return KVCache(0, True, f"no KV cache: {spec.architecture} keeps none unless the config's is_decoder is true "
                                 "(without it, it attends both ways)")
     n, heads, d = spec.int("num_layers"), spec.int("num_heads"), spec.int("head_dim")
     tokens, where = [context] * n, f"{n} layers"
-    if spec.family.decoder_cache == "always":
+    if "local_attention" in spec.family.fields:
         local = v.get("local_attention")
         if type(local) is not int or local < 2:
             return None
@@ -1008,8 +1010,10 @@ def _decoder_mode_cache(spec: ModelSpec, context: int, batch: int, kv_dtype: str
     per_token = 2 * max(heads // tp, 1) * d * batch * elem_bytes
     stage = -(-n // pp)
     total = max(sum(tokens[i:i + stage]) for i in range(0, n, stage)) * per_token
+    held = " (held while a forward pass runs: generation keeps none between steps)" \
+        if spec.family.decoder_cache == "per_forward" else ""
     return KVCache(total, pp == 1, f"{where} × 2 × {heads} heads × head_dim {d} × {context:,} tokens × batch "
-                                   f"{batch}; {kv_dtype}")
+                                   f"{batch}; {kv_dtype}{held}")
 
 
 def _gemma4_cache(spec: ModelSpec, context: int, batch: int, kv_dtype: str, elem_bytes: int, tp: int,
@@ -1803,9 +1807,12 @@ def _estimate(model: ModelReport, settings: Settings, facts: _TreeFacts) -> Memo
             layout = model.spec.family.layout if model.spec else "unknown"
             encoder_only = layout == "seq2seq" and model.spec is not None and model.spec.head in ENCODER_ONLY_HEADS
             if layout == "encoder" and model.spec is not None and model.spec.head == "causal_lm":
-                # BertLMHeadModel, ModernBertDecoderForCausalLM: they generate with a cache, which is not counted here.
-                notes.append(f"KV cache of {model.spec.architecture} (a causal LM on the encoder layout) is not "
-                             "modelled yet; not included")
+                # (_decoder_mode_cache: ModernBERT's decoder whose window is no whole number; a causal LM on the
+                # encoder layout whose family says nothing of its cache)
+                why = f"{model.spec.architecture}'s sliding layers have no window of a whole number of tokens " \
+                      "(local_attention // 2; transformers' attention cannot run)" if model.spec.family.decoder_cache \
+                    else f"KV cache of {model.spec.architecture} (a causal LM on the encoder layout) is not modelled yet"
+                notes.append(f"{why}; not included")
             elif layout in ENCODER_LAYOUTS or encoder_only:
                 notes.append("encoder model: no KV cache")
             elif model.spec is None:

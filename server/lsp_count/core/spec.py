@@ -139,7 +139,9 @@ class Family:
     router_holds_linear: bool = False
     # A causal LM on the encoder layout that keeps a KV cache as a decoder does: "is_decoder" where transformers gives
     # it one only when its config's is_decoder is true (BertLMHeadModel and its relatives), "always" where it always
-    # does (ModernBERT's decoder, whose sliding layers keep local_attention // 2 tokens); "" where it is not modelled.
+    # does (ModernBERT's decoder, whose sliding layers keep local_attention // 2 tokens), "per_forward" where its
+    # forward pass builds one and drops it (XLM: generation keeps none between steps, each step recomputes the whole
+    # sequence, and a step's keys and values are held while it runs); "" where it is not modelled.
     decoder_cache: str = ""
     # Family-specific consistency checks, ``check(spec) -> list[Problem]``, run after the generic ones.
     checks: tuple[Callable[["ModelSpec"], list[Problem]], ...] = ()

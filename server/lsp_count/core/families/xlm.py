@@ -101,7 +101,7 @@ def _xlm_family(model_type: str, prefix: str, fields: dict[str, Field]) -> Famil
     return Family(model_type, "encoder", f"{prefix}WithLMHeadModel", fields,
                   {prefix + suffix: head for suffix, head in heads.items()}, checks=(check_pad_token, check_xlm),
                   # (an n_heads written through its alias is not validated: 16.0 builds, emb_dim % 16.0 == 0)
-                  float_keys=("num_attention_heads",))
+                  float_keys=("num_attention_heads",), decoder_cache="per_forward")
 
 
 FAMILIES: tuple[Family, ...] = (
