@@ -13,6 +13,7 @@ recurrent mixers the ``ssm_*`` / ``linear_*`` fields; the memory estimate's cach
 from __future__ import annotations
 
 import json
+import math
 
 from lsp_count.core.families.common import check_pad_token, written_rope
 from lsp_count.core.families.decoders import (
@@ -841,7 +842,9 @@ def _lfm2_ffn(v) -> int:
     if v["block_auto_adjust_ff_dim"]:
         f = int(2 * f / 3)
         multiplier = v["block_ffn_dim_multiplier"]
-        if multiplier is not None:
+        # An infinite or NaN multiplier (a config.json's Infinity, NaN, 1e999) makes no width: Lfm2MLP's int() raises,
+        # and _lfm2_layer_check refuses it.
+        if multiplier is not None and math.isfinite(multiplier):
             f = int(multiplier * f)
             step = v["block_multiple_of"]
             f = step * ((f + step - 1) // step)
@@ -858,7 +861,13 @@ def _lfm2_types(v) -> tuple[str, ...]:
 
 def _lfm2_layer_check(spec) -> list[Problem]:
     """Lfm2Config refuses a layer type transformers does not know, and layer_types of another length than
-    num_hidden_layers (validate_layer_type)."""
+    num_hidden_layers (validate_layer_type); Lfm2MLP cannot size its width by an infinite or NaN
+    block_ffn_dim_multiplier where block_auto_adjust_ff_dim reads it (int() raises)."""
+    v = spec.values
+    multiplier = v.get("block_ffn_dim_multiplier")
+    if v.get("block_auto_adjust_ff_dim") and isinstance(multiplier, float) and not math.isfinite(multiplier):
+        return _problem(spec, "block_ffn_dim_multiplier", f"block_ffn_dim_multiplier {multiplier}: Lfm2MLP cannot "
+                                                          "make a width of it (int() of a non-finite number raises)")
     if "lfm2_layer_types" not in spec.origins:
         return []
     return _written_layer_types(spec, "lfm2_layer_types", "Lfm2Config")
