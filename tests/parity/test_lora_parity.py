@@ -574,6 +574,10 @@ ENCODER_CONFIGS = {
     # DINOv3: model.layer.N.attention.q_proj, a gated MLP (gate_proj, up_proj, down_proj).
     "dinov3_vit": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32, image_size=32,
                        patch_size=16, use_gated_mlp=True, num_register_tokens=2),
+    # BEiT's masked-image-modeling head (lm_head, its own Linear), the relative position bias tables (no Linear).
+    **{mt: dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32, image_size=32,
+                patch_size=16, use_relative_position_bias=True, use_shared_relative_position_bias=True,
+                use_mask_token=True) for mt in ("beit", "data2vec-vision")},
     "yolos": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32, image_size=[32, 48],
                   patch_size=16, num_detection_tokens=3),
     "siglip_text_model": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32,
@@ -765,6 +769,10 @@ ENCODER_TARGETS = {
                         ["intermediate.dense", "reduction"], "all-linear"],
     "convbert": [r"convbert\.encoder\.layer\.\d+\.attention\.self\.conv_.*_layer", ["conv_out_layer", "query"]],
     "mobilebert": [r"mobilebert\.encoder\.layer\.\d+\.ffn\.1\..*dense", ["bottleneck.input.dense", "embedding_transformation"]],
+    # BEiT's masked-image-modeling head: its get_output_embeddings() is None, so all-linear adapts lm_head too.
+    "beit": [r"beit\.layers\.\d+\.attention\.(q|v)_proj", ["lm_head", "mlp.fc1"], "all-linear"],
+    "data2vec-vision": [r"data2vec_vision\.encoder\.layer\.1\..*dense", ["attention.query", "classifier"],
+                        "all-linear"],
 }
 ENCODER_HEADS = {"bert": "BertForSequenceClassification", "roberta": "RobertaForSequenceClassification",
                  "electra": "ElectraForSequenceClassification", "xlm-roberta-xl": "XLMRobertaXLForSequenceClassification",
@@ -779,7 +787,8 @@ ENCODER_HEADS = {"bert": "BertForSequenceClassification", "roberta": "RobertaFor
                  "swin": "SwinForImageClassification", "swinv2": "Swinv2ForImageClassification",
                  "donut-swin": "DonutSwinForImageClassification", "maskformer-swin": "MaskFormerSwinBackbone",
                  "mobilebert": "MobileBertForSequenceClassification",
-                 "convbert": "ConvBertForSequenceClassification"}
+                 "convbert": "ConvBertForSequenceClassification", "beit": "BeitForMaskedImageModeling",
+                 "data2vec-vision": "Data2VecVisionForImageClassification"}
 
 
 @pytest.mark.parametrize("model_type", sorted(ENCODER_TARGETS))

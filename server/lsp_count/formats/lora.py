@@ -40,8 +40,9 @@ if TYPE_CHECKING:
 HEAD_MODULES = frozenset({"lm_head", "score", "embed_out", "output_layer", "proj_out", "output_projection"})
 # Families whose output layer all-linear adapts: peft leaves out get_output_embeddings(), which for FSMT is
 # decoder.embed_tokens (an nn.Embedding), so its decoder.output_projection is adapted like any linear layer.
-# (Tied, FSMT's projection has no tensor of its own in the tree: that adapter is not counted.)
-OUTPUT_LAYER_ADAPTED = frozenset({"fsmt"})
+# (Tied, FSMT's projection has no tensor of its own in the tree: that adapter is not counted.) BeitForMaskedImageModeling's
+# get_output_embeddings() is None: its lm_head (over the visual tokens) is adapted too.
+OUTPUT_LAYER_ADAPTED = frozenset({"fsmt", "beit"})
 # Decoder families whose router module is itself an nn.Linear (PhimoeTopKRouter): peft adapts it as one.
 # (DBRX's router module holds one, router.layer, adapted as a linear layer there.)
 # (Llama 4's composite holds llama4_text's, an nn.Linear Llama4Router.)
@@ -294,6 +295,9 @@ ENCODER_PATHS: dict[str, EncoderPaths] = {
     "vit_msn": EncoderPaths("vit", "layers"),
     "yolos": EncoderPaths("vit", "encoder.layer"),
     "dinov3_vit": EncoderPaths("", "model.layer"),  # DINOv3ViTModel / DINOv3ViTBackbone: bare classes only
+    # BEiT: beit.layers.N.attention.q_proj, mlp.fc1; Data2Vec-Vision: BERT's names under data2vec_vision.encoder.layer.
+    "beit": EncoderPaths("beit", "layers"),
+    "data2vec-vision": EncoderPaths("data2vec_vision", "encoder.layer"),
     # PixtralVisionModel (bare only): transformer.layers.N.attention.q_proj, ...feed_forward.gate_proj.
     "pixtral": EncoderPaths("", "transformer.layers"),
     # Gemma 4's towers on their own (Gemma4VisionModel, Gemma4AudioModel: bare only): their clippable linears' nn.Linear,

@@ -1,6 +1,6 @@
 """Encoder and vision families: BERT-likes (BERT, RoBERTa and its kin, Megatron-BERT, ELECTRA, RoFormer, RemBERT),
 DeBERTa and DeBERTa-v2, MPNet, GTE, NomicBERT, EuroBERT, DistilBERT, ModernBERT, ALBERT, ViT, DeiT, ViTMAE, YOLOS, I-JEPA,
-ViT-MSN, DINOv2 (and with registers), DINOv3 ViT, CLIP and its towers, SigLIP and SigLIP 2 and their towers.
+ViT-MSN, DINOv2 (and with registers), DINOv3 ViT, BEiT, Data2Vec-Vision, CLIP and its towers, SigLIP and SigLIP 2 and their towers.
 
 One encoder layout (``layouts/encoder.py``) counts every single-stack encoder;
 the rows below say how each family names its modules and which optional parts
@@ -528,6 +528,68 @@ DINOV2: dict[str, Field] = {
 }
 
 
+# BEiT and Data2Vec-Vision (BeitConfig, Data2VecVisionConfig): ViT-shaped post-norm layers with a query and value bias
+# but no key bias, layer scales (lambda_1, lambda_2) where layer_scale_init_value > 0, a mask token and a position
+# table each by its key, relative position bias tables per layer or one shared, and mean pooling (a LayerNorm in the
+# pooler in place of the final one).
+BEIT: dict[str, Field] = {
+    "image_size": Field(("image_size",), 224, "any", doc=VISION["image_size"].doc),
+    "patch_size": Field(("patch_size",), 16, "any", doc=VISION["patch_size"].doc),
+    "use_mask_token": Field(("use_mask_token",), False, "bool", doc="a mask token (1 × 1 × hidden) in the embeddings"),
+    "use_absolute_position_embeddings": Field(("use_absolute_position_embeddings",), False, "bool",
+                                              doc="a learned position table (patches + 1 rows)"),
+    "use_relative_position_bias": Field(("use_relative_position_bias",), False, "bool",
+                                        doc="a relative position bias table ((2·Wh−1)·(2·Ww−1)+3 × heads) in every layer"),
+    "use_shared_relative_position_bias": Field(("use_shared_relative_position_bias",), False, "bool",
+                                               doc="one relative position bias table that every layer reads"),
+    # The config class takes a float alone (its strict field refuses 1 and 0): check_layer_scale_float.
+    "layer_scale_init_value": Field(("layer_scale_init_value",), 0.1, "any", null="reject",
+                                    doc="layer scales (lambda_1, lambda_2: hidden each) in every layer where > 0"),
+    "use_mean_pooling": Field(("use_mean_pooling",), True, "bool",
+                              doc="pool by the patches' mean through the pooler's LayerNorm (no final LayerNorm)"),
+    "mask_token": fixed(Derived(lambda v: v["use_mask_token"], "use_mask_token")),
+    "absolute_positions": fixed(Derived(lambda v: v["use_absolute_position_embeddings"],
+                                        "use_absolute_position_embeddings")),
+    "layer_scales": fixed(Derived(lambda v: ("lambda_1", "lambda_2") if _positive_float(v["layer_scale_init_value"])
+                                  else (), "layer_scale_init_value > 0")),
+    "qkv_biases": fixed((True, False, True)),
+    "embed": fixed("beit"),
+    "layer_norms": fixed(("layernorm_before", "layernorm_after")),
+    "final_norm": fixed(Derived(lambda v: None if v["use_mean_pooling"] else "layernorm", "not use_mean_pooling")),
+    "pooler": fixed(Derived(lambda v: "mean_norm" if v["use_mean_pooling"] else None, "use_mean_pooling")),
+    "image_classifier_pooled": fixed(True),
+}
+
+
+def _positive_float(value: object) -> bool:
+    return isinstance(value, float) and value > 0
+
+
+def check_layer_scale_float(spec: ModelSpec) -> list[Problem]:
+    """BeitConfig and Data2VecVisionConfig declare layer_scale_init_value a float, a strict field: a whole number (0
+    or 1 written as such), a boolean or anything else is refused."""
+    value = spec.values.get("layer_scale_init_value")
+    if isinstance(value, float):
+        return []
+    return [Problem("error", "LC103", f'"layer_scale_init_value": {json.dumps(value, default=str)}: '
+                                      f"{spec.model_type}'s config class takes a float (write 0.0 or 1.0)",
+                    spec.key_span("layer_scale_init_value") or spec.span)]
+
+
+def check_relative_bias_patch(spec: ModelSpec) -> list[Problem]:
+    """BeitRelativePositionBias divides each image side by patch_size itself: a [height, width] patch_size fails
+    there (Data2Vec-Vision's divides side by side and takes one)."""
+    v = spec.values
+    if not (v.get("use_relative_position_bias") or v.get("use_shared_relative_position_bias")):
+        return []
+    patch = v.get("patch_size")
+    if isinstance(patch, int) and not isinstance(patch, bool):
+        return []
+    return [Problem("error", "LC103", f'"patch_size": {json.dumps(patch, default=str)} with relative position bias: '
+                                      f"{spec.architecture} divides the image size by patch_size and needs one number",
+                    spec.key_span("patch_size") or spec.span)]
+
+
 # CLIP's and SigLIP's text towers: learned token and position embeddings, pre-norm layers named as the
 # vision tower's (q/k/v_proj with biases, fc1 / fc2, layer_norm1 / 2), a final_layer_norm, no pooler.
 TEXT_TOWER: dict[str, Field] = {
@@ -1025,6 +1087,41 @@ FAMILIES: tuple[Family, ...] = (
                   "mask_token": fixed(True)},
                  notes=("DINOv2's image-classification class reads the class token and the mean patch: its "
                         "classifier takes 2 × hidden_size inputs",)),
+    # BEiT: ViT's q/k/v/o_proj and fc1 / fc2 (its attention reads a head_dim the config has); the bare model pools,
+    # the masked-image-modeling class predicts visual tokens (a LayerNorm and lm_head over vocab_size).
+    vision_tower("beit", "BeitForImageClassification",
+                 {"BeitModel": "base", "BeitForImageClassification": "image_classification",
+                  "BeitForMaskedImageModeling": "masked_token_prediction"},
+                 BEIT,
+                 {"vocab_size": Field(("vocab_size",), 8192, doc="visual tokens the masked-image-modeling head predicts"),
+                  "head_dim": Field(("head_dim",), HEAD_DIM, doc="width of each attention head"),
+                  **FLOOR_HEADS,
+                  "attn_names": fixed(("attention.q_proj", "attention.k_proj", "attention.v_proj", "attention.o_proj")),
+                  "layer_relative_bias": fixed(Derived(
+                      lambda v: "relative_position_bias.relative_position_bias_table"
+                      if v["use_relative_position_bias"] else None, "use_relative_position_bias")),
+                  "shared_relative_bias": fixed(Derived(
+                      lambda v: "shared_position_bias.relative_position_bias_table"
+                      if v["use_shared_relative_position_bias"] else None, "use_shared_relative_position_bias"))},
+                 notes=("BeitForSemanticSegmentation (UPerNet and FCN heads) and BeitBackbone are not counted",),
+                 checks=(check_layer_scale_float, check_relative_bias_patch)),
+    # Data2Vec-Vision: BEiT's model under BERT's module names; its attention refuses heads that do not divide the width,
+    # its bare model has no pooler (the classifier class's has), the tables sit in the attention and the encoder.
+    vision_tower("data2vec-vision", "Data2VecVisionForImageClassification",
+                 {"Data2VecVisionModel": "base", "Data2VecVisionForImageClassification": "image_classification"},
+                 BEIT,
+                 {"attn_names": fixed(("attention.attention.query", "attention.attention.key",
+                                       "attention.attention.value", "attention.output.dense")),
+                  "mlp_names": fixed(("intermediate.dense", "output.dense")),
+                  "pooler_in_base": fixed(False),
+                  "layer_relative_bias": fixed(Derived(
+                      lambda v: "attention.attention.relative_position_bias.relative_position_bias_table"
+                      if v["use_relative_position_bias"] else None, "use_relative_position_bias")),
+                  "shared_relative_bias": fixed(Derived(
+                      lambda v: "encoder.relative_position_bias.relative_position_bias_table"
+                      if v["use_shared_relative_position_bias"] else None, "use_shared_relative_position_bias"))},
+                 notes=("Data2VecVisionForSemanticSegmentation (UPerNet and FCN heads) is not counted",),
+                 checks=(check_layer_scale_float,)),
     vision_tower("clip_vision_model", "CLIPVisionModel",
                  {"CLIPVisionModel": "base", "CLIPVisionModelWithProjection": "with_projection"},
                  d(patch_size=32),

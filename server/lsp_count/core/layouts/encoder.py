@@ -1,5 +1,5 @@
 """Encoders: BERT-likes (DeBERTa, MPNet, GTE, NomicBERT, EuroBERT among them), ModernBERT, ALBERT, ViT, DeiT,
-ViTMAE, I-JEPA, DINOv2, CLIP and SigLIP (dual tower) and their towers.
+ViTMAE, I-JEPA, DINOv2, BEiT, Data2Vec-Vision, CLIP and SigLIP (dual tower) and their towers.
 
 Every single-stack encoder is ``build_encoder`` with the family's switches
 (``lsp_count.core.families.encoders``): embeddings by kind, one transformer
@@ -69,6 +69,13 @@ table for every layer after the first, ``encoder.interpolation.mid_position_embe
 DINOv3 ViT: the patch embedding kind "dinov3" (class, mask and ``register_tokens`` tokens, a biased conv, no
 position table: rotary positions), ``qkv_biases`` (the query, key and value biases each by a key of its own, in place
 of ``qkv_bias``) and ``attn_hidden_wide`` (the projections are hidden_size wide whatever the heads).
+BEiT and Data2Vec-Vision: the patch embedding kind "beit" (class token, ``mask_token`` (1 × 1 × hidden), a biased conv,
+``absolute_positions``: a table for the class token and patches, or none), ``layer_relative_bias`` (a relative position
+bias table, (2·Wh − 1)·(2·Ww − 1) + 3 rows × heads for a Wh × Ww patch grid, in every layer by its path in the layer)
+and ``shared_relative_bias`` (one such table by its path in the model), ``layer_scales`` named without a dot (the
+layer's own parameters, lambda_1 / lambda_2), the pooler kind "mean_norm" (pooler.layernorm: the patches' mean through
+a LayerNorm), ``image_classifier_pooled`` (the image-classification class builds the pooler too) and the head
+"masked_token_prediction" (a LayerNorm, then lm_head over ``vocab_size`` visual tokens).
 ViTMAE and I-JEPA: ``frozen_positions`` (ViT's position table is a fixed sin-cos parameter, requires_grad=False:
 counted, not trained), ``class_token`` (False: no class token, positions for the patches alone: I-JEPA) and the head
 "mae_pretraining" (ViTMAEForPreTraining's decoder: decoder_embed, a mask token, a frozen position table, the encoder's
@@ -248,6 +255,16 @@ def _patch_embeddings(spec: ModelSpec, mask_token: bool = False) -> ParamNode:
         tensors += (replace(conv, name="patch_embeddings.projection.weight", module="projection"),
                     replace(conv_bias, name="patch_embeddings.projection.bias", module="projection"),
                     Tensor("position_embeddings", (1, patches + 1, h), "embedding", "embeddings"))
+    elif kind == "beit":  # cls token, [mask token (1, 1, h)], conv with bias, [positions for cls + patches]
+        # BEiT's and Data2Vec-Vision's mask token and position table are each a config key's (``mask_token``,
+        # ``absolute_positions``): their relative position bias tables take the place of the positions.
+        tensors = (Tensor("cls_token", (1, 1, h), "embedding", "embeddings"),)
+        if v.get("mask_token"):
+            tensors += (Tensor("mask_token", (1, 1, h), "embedding", "embeddings"),)
+        tensors += (replace(conv, name="patch_embeddings.projection.weight", module="projection"),
+                    replace(conv_bias, name="patch_embeddings.projection.bias", module="projection"))
+        if v.get("absolute_positions"):
+            tensors += (Tensor("position_embeddings", (1, patches + 1, h), "embedding", "embeddings"),)
     elif kind == "dinov3":  # cls token, mask token (1, 1, h), register tokens, conv with bias; no positions (RoPE)
         tensors = (Tensor("cls_token", (1, 1, h), "embedding", "embeddings"),
                    Tensor("mask_token", (1, 1, h), "embedding", "embeddings"),
@@ -258,6 +275,15 @@ def _patch_embeddings(spec: ModelSpec, mask_token: bool = False) -> ParamNode:
         raise ValueError(f"unknown embedding kind {kind!r}")
     return ParamNode("embeddings", tensors, source=spec.key_span("patch_size") or spec.key_span("image_size"),
                      key="patch_size", note=f"{patches} patches")
+
+
+def relative_bias_table(spec: ModelSpec, path: str) -> Tensor:
+    """BEiT's relative position bias table (``layer_relative_bias`` / ``shared_relative_bias``, its path): a bias per
+    head for every offset within the Wh × Ww patch grid, (2·Wh − 1)·(2·Ww − 1) rows, and three more (class to patch,
+    patch to class, class to class)."""
+    (ih, iw), (ph, pw) = _pair(spec, "image_size"), _pair(spec, "patch_size")
+    rows = (2 * (ih // ph) - 1) * (2 * (iw // pw) - 1) + 3
+    return Tensor(path, (rows, spec.int("num_heads")), "other", path.rsplit(".", 2)[-2])
 
 
 def _mid_positions(spec: ModelSpec, detection: int) -> Tensor:
@@ -344,7 +370,9 @@ def encoder_layers(spec: ModelSpec, repeat: int | None = None, note: str = "") -
     norm_bias = _norm_bias(spec)
     norm_names = tuple(str(n) for n in v["layer_norms"])  # type: ignore[union-attr]
     # DINOv2's layer scales: a hidden-wide vector after the attention and after the MLP (``layer_scales``).
-    scales = tuple(Tensor(str(n), (h,), "other", str(n).rsplit(".", 2)[-2]) for n in v.get("layer_scales") or ())  # type: ignore[union-attr]
+    # BEiT's are parameters of the layer itself (lambda_1, lambda_2): their module is their own name.
+    scales = tuple(Tensor(str(n), (h,), "other", str(n).rsplit(".", 2)[-2] if "." in str(n) else str(n))
+                   for n in v.get("layer_scales") or ())  # type: ignore[union-attr]
     norms = ParamNode("norms", sum((path_norm(n, h, norm_bias) for n in norm_names), ()) + scales)
     cross = None
     if v.get("add_cross_attention"):
@@ -359,18 +387,22 @@ def encoder_layers(spec: ModelSpec, repeat: int | None = None, note: str = "") -
     extra_tensors = sum((path_linear(str(path), int(in_f), int(out_f), bool(bias))
                          for path, in_f, out_f, bias in v.get("layer_linears") or ()), ())  # type: ignore[union-attr]
     extra = ParamNode("layer_linears", extra_tensors) if extra_tensors else None
+    bias_table = None
+    if v.get("layer_relative_bias"):  # BEiT: a relative position bias table in every layer
+        bias_table = ParamNode("relative_position_bias", (relative_bias_table(spec, str(v["layer_relative_bias"])),),
+                               source=spec.key_span("use_relative_position_bias"), key="use_relative_position_bias")
     layers = spec.int("num_layers") if repeat is None else repeat
     src = spec.key_span("num_layers")
     skipped = tuple(v.get("first_layer_identity") or ())  # type: ignore[arg-type]
     if not skipped:
-        return node("layers", attention, cross, mlp, extra, norms, repeat=layers, source=src, key="num_layers", note=note)
+        return node("layers", attention, cross, mlp, extra, bias_table, norms, repeat=layers, source=src, key="num_layers", note=note)
     first_norms = ParamNode("norms", sum((path_norm(n, h, norm_bias) for n in norm_names if n not in skipped), ())
                             + scales)
-    first = node("layer", attention, cross, mlp, extra, first_norms,
+    first = node("layer", attention, cross, mlp, extra, bias_table, first_norms,
                  note=f"layer 0: {', '.join(skipped)} is an nn.Identity (no parameters)")
     if layers == 1:
         return ParamNode("layers", first.tensors, first.children, source=src, key="num_layers", note=first.note)
-    rest = node("layers", attention, cross, mlp, extra, norms, repeat=layers - 1, note="layers 1 and on")
+    rest = node("layers", attention, cross, mlp, extra, bias_table, norms, repeat=layers - 1, note="layers 1 and on")
     return node("layers", first, rest, source=src, key="num_layers", note=note)
 
 
@@ -425,6 +457,9 @@ def _pooler(spec: ModelSpec) -> ParamNode | None:
         width = spec.int("pooler_hidden_size")
         return ParamNode("pooler", path_linear("pooler.dense", width, width),
                          source=spec.key_span("pooler_hidden_size"), key="pooler_hidden_size")
+    if kind == "mean_norm":  # BEiT's pooler: the patches' mean through a LayerNorm
+        return ParamNode("pooler", path_norm("pooler.layernorm", h), source=spec.key_span("use_mean_pooling"),
+                         key="use_mean_pooling")
     if kind == "vit":  # ViTPooler: hidden -> pooler_output_size (defaults to hidden)
         return ParamNode("pooler", path_linear("pooler.dense", h, int(v.get("pooler_output_size") or h)),
                          source=spec.key_span("pooler_output_size"), key="pooler_output_size")
@@ -695,8 +730,13 @@ def _tower(spec: ModelSpec, mask_token: bool = False) -> tuple[ParamNode | None,
     else:
         embeddings = _patch_embeddings(spec, mask_token)
     bias = _norm_bias(spec)
+    shared_bias = None
+    if v.get("shared_relative_bias"):  # BEiT: one relative position bias table that every layer reads
+        shared_bias = ParamNode("relative_positions", (relative_bias_table(spec, str(v["shared_relative_bias"])),),
+                                source=spec.key_span("use_shared_relative_position_bias"),
+                                key="use_shared_relative_position_bias")
     return (embeddings, projection, _norm_node("pre_norm", v.get("pre_norm"), h, bias),  # type: ignore[arg-type]
-            _sinusoidal_positions(spec), *_relative_positions(spec),
+            _sinusoidal_positions(spec), *_relative_positions(spec), shared_bias,
             bottleneck_layers(spec) if v.get("bottleneck_layers") else encoder_layers(spec),
             _norm_node("final_norm", v.get("final_norm"), h, bias), _attention_map_head(spec))  # type: ignore[arg-type]
 
@@ -723,6 +763,9 @@ def build_encoder(spec: ModelSpec) -> ParamNode:
                                source=spec.key_span("projection_dim"), key="projection_dim"))
     elif head == "image_classification":
         # DINOv2's classifier reads the class token and the patches' mean side by side (2 × hidden).
+        # BEiT's classifier class builds the bare model with its pooler (``image_classifier_pooled``).
+        if v.get("image_classifier_pooled"):
+            parts.append(_pooler(spec))
         parts.append(image_classifier(spec, 2 * h if v.get("classifier_concat") else h))
     elif head == "image_classification_with_teacher":  # DeiT: a classifier on the class token, one on the distillation token
         labels = _labels(spec)
@@ -737,6 +780,9 @@ def build_encoder(spec: ModelSpec) -> ParamNode:
         parts.append(ParamNode("detection_heads", mlp("class_labels_classifier", _labels(spec) + 1)
                                + mlp("bbox_predictor", 4),
                                source=spec.key_span("num_labels") or spec.key_span("id2label"), key="id2label"))
+    elif head == "masked_token_prediction":  # BEiT: a LayerNorm, then logits over the visual tokens (vocab_size)
+        parts.append(ParamNode("lm_head", path_norm("layernorm", h) + path_linear("lm_head", h, spec.int("vocab_size")),
+                               source=spec.key_span("vocab_size"), key="vocab_size"))
     elif head == "mae_pretraining":
         parts.append(_mae_decoder(spec))
     elif head == "masked_image_modeling":  # 1×1 conv to stride² · channels, then pixel shuffle
