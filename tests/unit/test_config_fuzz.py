@@ -81,3 +81,21 @@ def test_a_layer_count_past_the_limit_is_refused_at_its_key_not_built(model_type
 def test_the_q4_k_m_layer_choice_in_closed_form_is_llama_cpp_s_loop() -> None:
     for n_layers in [*range(0, 400), 10**6 + 7]:
         assert _more_bits_layers(n_layers) == sum(1 for i in range(n_layers) if use_more_bits(i, n_layers)), n_layers
+
+
+@pytest.mark.parametrize("model_type", sorted(registry()))
+def test_every_key_of_a_family_holding_infinity_or_nan_is_counted_or_refused(model_type: str) -> None:
+    # Python's json reads Infinity and NaN (so does transformers), and so does lsp-count: each key of each family in
+    # turn, as a number and inside a list or an object, never raises (Swin's mlp_ratio, Kimi Linear's and Ling's
+    # expert counts and InternVL's downsample_ratio did, where int() met an infinity or a NaN).
+    keys = sorted({key for f in registry()[model_type].fields.values() for key in f.keys})
+    for key in keys:
+        for value in (math.inf, -math.inf, math.nan, [math.inf, 1], {"a": math.nan}):
+            report = analyze_text(json.dumps({"model_type": model_type, key: value}), "/nonexistent/config.json")
+            errors = [p for p in report.problems if p.severity == "error"]
+            assert report.models or errors, (key, value, report.problems)
+            assert all(p.span is not None for p in errors), errors
+            for model in report.models:
+                estimate_memory(model, Settings())
+                estimate_memory(model, Settings(mode="train"))
+                precision_view(model.tree)

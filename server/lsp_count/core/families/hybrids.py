@@ -790,8 +790,9 @@ def _attribute_map_numbers(spec, config_class: str, declared: dict[str, bool]) -
                                               "its experts layers cannot be built with it", spec.key_span(name) or spec.span)]
         raw = v.get(f"{name}_written")
         if sparse and key != own and isinstance(raw, float):
+            write = f" (write {int(raw)})" if raw.is_integer() else ""  # (not for 1.5, inf or nan)
             return [Problem("error", "LC102", f'"{key}": expected a whole number, got {raw!r}: {config_class} keeps the '
-                                              f"float, and its experts layers cannot be built with it (write {int(raw)})",
+                                              f"float, and its experts layers cannot be built with it{write}",
                             spec.key_span(name) or spec.span)]
     for key, nullable in declared.items():
         raw = v.get(f"declared_{key}")

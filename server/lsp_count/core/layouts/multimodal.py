@@ -108,7 +108,7 @@ def _llava_projector(spec: ModelSpec, vision: ModelSpec, text: ModelSpec) -> Par
         # InternVLMultiModalProjector: int(1 / downsample_ratio)² patches side by side, a LayerNorm over them,
         # linear_1 to the text model's width, linear_2; biases.
         ratio = spec.values.get("downsample_ratio")
-        if type(ratio) is not float or ratio == 0:
+        if type(ratio) is not float or ratio == 0 or ratio != ratio:  # (NaN: int(1 / ratio) raises)
             raise SpecError((Problem("error", "LC102", f'"downsample_ratio": expected a non-zero number with a decimal '
                                                        f'point (InternVLConfig takes a float only), got {json.dumps(ratio)}',
                                      spec.key_span("downsample_ratio") or spec.span),))

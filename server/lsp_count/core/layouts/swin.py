@@ -10,10 +10,13 @@ formats/lora.py's ENCODER_PATHS can number them (encoder.layers.<s>.blocks.<i>).
 
 from __future__ import annotations
 
+import math
+
 # (image_size / patch_size: one number or [height, width], read and refused as ViT's)
 from lsp_count.core.layouts.encoder import _pair, path_linear, path_norm
 from lsp_count.core.params import ParamNode, Tensor, node
-from lsp_count.core.spec import ModelSpec, head_labels
+from lsp_count.core.source import Problem
+from lsp_count.core.spec import ModelSpec, SpecError, head_labels
 
 
 def stage_widths(spec: ModelSpec) -> list[int]:
@@ -57,7 +60,12 @@ def _block(spec: ModelSpec, width: int, heads: int) -> tuple[ParamNode, ...]:
     output projections, the relative position bias, two LayerNorms, an MLP of int(mlp_ratio × width); the module
     names are the family's (attn_names, mlp_names)."""
     v = spec.values
-    inner = int(v["mlp_ratio"] * width)  # type: ignore[operator]
+    ratio = v["mlp_ratio"]
+    if isinstance(ratio, float) and not math.isfinite(ratio):  # (a config.json's Infinity or NaN: int() raises)
+        raise SpecError((Problem("error", "LC102", f'"mlp_ratio": {ratio!r} gives the MLP no width (the model '
+                                                   "builds int(mlp_ratio × width) features)",
+                                 spec.key_span("mlp_ratio") or spec.span),))
+    inner = int(ratio * width)  # type: ignore[operator]
     q, k, val, out = v["attn_names"]  # type: ignore[misc]
     qkv_bias, key_bias = bool(v["qkv_bias"]), bool(v["key_bias"])
     tensors = (path_linear(q, width, width, qkv_bias) + path_linear(k, width, width, key_bias)
