@@ -499,6 +499,15 @@ def check_heads_not_wider_than_hidden(spec: ModelSpec) -> list[Problem]:
                     spec.key_span("num_heads") or spec.span)]
 
 
+def _relative_bias_tables(in_layer: str, shared: str) -> dict[str, Field]:
+    """BEiT's relative position bias tables, by their paths: one in every layer where use_relative_position_bias, one
+    the model shares where use_shared_relative_position_bias (layouts/encoder.relative_bias_table)."""
+    return {"layer_relative_bias": fixed(Derived(lambda v: in_layer if v["use_relative_position_bias"] else None,
+                                                 "use_relative_position_bias")),
+            "shared_relative_bias": fixed(Derived(lambda v: shared if v["use_shared_relative_position_bias"] else None,
+                                                  "use_shared_relative_position_bias"))}
+
+
 def _dinov2_mlp_width(v) -> int:
     """int(hidden_size × mlp_ratio); the SwiGLU keeps two thirds of it, rounded up to a multiple of 8."""
     width = int(v["hidden_size"] * v["mlp_ratio"])
@@ -1097,12 +1106,8 @@ FAMILIES: tuple[Family, ...] = (
                   "head_dim": Field(("head_dim",), HEAD_DIM, doc="width of each attention head"),
                   **FLOOR_HEADS,
                   "attn_names": fixed(("attention.q_proj", "attention.k_proj", "attention.v_proj", "attention.o_proj")),
-                  "layer_relative_bias": fixed(Derived(
-                      lambda v: "relative_position_bias.relative_position_bias_table"
-                      if v["use_relative_position_bias"] else None, "use_relative_position_bias")),
-                  "shared_relative_bias": fixed(Derived(
-                      lambda v: "shared_position_bias.relative_position_bias_table"
-                      if v["use_shared_relative_position_bias"] else None, "use_shared_relative_position_bias"))},
+                  **_relative_bias_tables("relative_position_bias.relative_position_bias_table",
+                                          "shared_position_bias.relative_position_bias_table")},
                  notes=("BeitForSemanticSegmentation (UPerNet and FCN heads) and BeitBackbone are not counted",),
                  checks=(check_layer_scale_float, check_relative_bias_patch)),
     # Data2Vec-Vision: BEiT's model under BERT's module names; its attention refuses heads that do not divide the width,
@@ -1114,12 +1119,8 @@ FAMILIES: tuple[Family, ...] = (
                                        "attention.attention.value", "attention.output.dense")),
                   "mlp_names": fixed(("intermediate.dense", "output.dense")),
                   "pooler_in_base": fixed(False),
-                  "layer_relative_bias": fixed(Derived(
-                      lambda v: "attention.attention.relative_position_bias.relative_position_bias_table"
-                      if v["use_relative_position_bias"] else None, "use_relative_position_bias")),
-                  "shared_relative_bias": fixed(Derived(
-                      lambda v: "encoder.relative_position_bias.relative_position_bias_table"
-                      if v["use_shared_relative_position_bias"] else None, "use_shared_relative_position_bias"))},
+                  **_relative_bias_tables("attention.attention.relative_position_bias.relative_position_bias_table",
+                                          "encoder.relative_position_bias.relative_position_bias_table")},
                  notes=("Data2VecVisionForSemanticSegmentation (UPerNet and FCN heads) is not counted",),
                  checks=(check_layer_scale_float,)),
     vision_tower("clip_vision_model", "CLIPVisionModel",
