@@ -62,7 +62,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, fields, replace
-from typing import Any, Callable, Iterable, Iterator, Mapping
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from lsp_count.core.layouts.decoder import STACK_NAMES as DECODER_STACK_NAMES, cross_attention_flags, indexer_layer_flags
 from lsp_count.core.layouts.gemma4 import STACK_NAMES as GEMMA4_STACK_NAMES
@@ -1007,13 +1007,18 @@ def _decoder_mode_cache(spec: ModelSpec, context: int, batch: int, kv_dtype: str
             return None
         sliding = sum(t == "sliding_attention" for t in types)
         where = f"{n - sliding} full + {sliding} sliding layers (the last {min(context, window):,})"
-    per_token = 2 * max(heads // tp, 1) * d * batch * elem_bytes
-    stage = -(-n // pp)
-    total = max(sum(tokens[i:i + stage]) for i in range(0, n, stage)) * per_token
+    total = _busiest_stage(tokens, pp) * 2 * max(heads // tp, 1) * d * batch * elem_bytes
     held = " (held while a forward pass runs: generation keeps none between steps)" \
         if spec.family.decoder_cache == "per_forward" else ""
     return KVCache(total, pp == 1, f"{where} × 2 × {heads} heads × head_dim {d} × {context:,} tokens × batch "
                                    f"{batch}; {kv_dtype}{held}")
+
+
+def _busiest_stage(per_layer: Sequence[int], pp: int) -> int:
+    """The most any pipeline stage holds of ``per_layer`` (a value per layer), each stage ceil(L / pp) consecutive
+    layers; 0 for no layers."""
+    stage = max(1, -(-len(per_layer) // pp))
+    return max((sum(per_layer[i:i + stage]) for i in range(0, len(per_layer), stage)), default=0)
 
 
 def _gemma4_cache(spec: ModelSpec, context: int, batch: int, kv_dtype: str, elem_bytes: int, tp: int,
@@ -1034,8 +1039,7 @@ def _gemma4_cache(spec: ModelSpec, context: int, batch: int, kv_dtype: str, elem
         per_layer.append(2 * max(kv // tp, 1) * d * tokens * batch * elem_bytes)
         what = (f"sliding (window {window:,})" if sliding else "full", kv, d)
         parts[what] = parts.get(what, 0) + 1
-    stage = max(1, -(-len(per_layer) // pp))
-    total = max((sum(per_layer[i:i + stage]) for i in range(0, len(per_layer), stage)), default=0)
+    total = _busiest_stage(per_layer, pp)
     shared = sum(1 for p in plan if p[3] == "reuse")  # type: ignore[union-attr]
     detail = " + ".join(f"{n} {kind} × 2 × {kv} kv heads × head_dim {d}" for (kind, kv, d), n in parts.items())
     detail = (detail or "no cached layers") + f" × {context:,} tokens × batch {batch}; {kv_dtype}"
@@ -1187,8 +1191,7 @@ def seq2seq_kv_cache(spec: ModelSpec, context: int, batch: int, kv_dtype: str, e
     per_layer = 2 * heads_here * d * (context + source) * batch * elem_bytes
     # Pipeline stages take ceil(L/pp) of the encoder-then-decoder layers, as the weights line places them.
     is_decoder = [0] * n_enc + [1] * n_dec
-    stage = max(1, -(-len(is_decoder) // pp))
-    most = max((sum(is_decoder[i:i + stage]) for i in range(0, len(is_decoder), stage)), default=0)
+    most = _busiest_stage(is_decoder, pp)
     total = most * per_layer
     tp_note = f", {heads_here} of {kv} kv heads per GPU" if tp > 1 else ""
     fixed_note = f"; Whisper's encoder always yields max_source_positions = {fixed:,} positions" if fixed else ""
