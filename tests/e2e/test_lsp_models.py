@@ -579,6 +579,16 @@ async def test_safetensors_index_shows_the_on_disk_count(pull_client: LanguageCl
     assert await all_hints(pull_client, uri, text) == []
 
 
+async def test_an_image_model_s_memory_is_at_its_tokens_per_image(pull_client: LanguageClient, models_ws):
+    # ViT-B/16 at 224: 196 patches and a class token, not the 4,096 tokens a text model gets by default.
+    path = models_ws / "vit" / "config.json"
+    path.parent.mkdir(exist_ok=True)
+    path.write_text('{\n  "model_type": "vit",\n  "architectures": ["ViTForImageClassification"]\n}\n')
+    uri, text = doc(pull_client, path, "json")
+    value = await hover_at(pull_client, uri, position_of(text, '"model_type"', 2))
+    assert value is not None and "**Memory — inference, bf16, context 197 × batch 1" in value, value
+
+
 async def test_python_a_trl_qlora_script_s_model_is_shown_as_its_fine_tune(pull_client: LanguageClient, models_ws):
     # examples/train_qlora_trl.py: a 4-bit Llama-3-8B with peft's LoRA handed to TRL's SFTTrainer.
     # The lens and hover name `model in main()` (the trainer's PeftModel around it is not a second

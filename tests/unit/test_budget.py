@@ -18,6 +18,7 @@ from lsp_count.core.budget import (
     find_budget_file,
     glob_match,
     ignored_codes,
+    judge_memory,
     judge_params,
     load_budget_config,
     parse_bytes,
@@ -235,3 +236,11 @@ def test_a_plan_s_zero_stage_is_its_training_s_and_dropped_under_inference():
     assert settings_from_mapping(plan_under(plan, {"mode": "inference"})).zero == 0
     assert plan_under(plan, {"mode": "lora", "gpus": 8})["zero"] == 3
     assert plan_under(plan, {"mode": "inference", "zero": 2})["zero"] == 2  # (the budget's own: refused, as a flag is)
+
+
+def test_the_gate_judges_an_image_model_at_its_tokens_per_image():
+    # ViT-B/16 training at batch 32: 5.9 GiB at its 197 tokens (76.5 GiB at 4,096, which a team's 8 GiB limit refused).
+    model, _ = _model({"model_type": "vit", "architectures": ["ViTForImageClassification"]})
+    assert judge_memory(model, Budget(max_memory=8 * 2**30, settings={"mode": "train", "batch": 32})) == ()
+    (over,) = judge_memory(model, Budget(max_memory=8 * 2**30, settings={"mode": "train", "batch": 32, "context": 4096}))
+    assert "at 4096 tokens × batch 32" in over.message

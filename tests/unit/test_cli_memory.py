@@ -145,3 +145,12 @@ def test_a_reference_model_of_its_own_size_is_held_in_its_dtype(capsys):
                       (["--reference-model", "float16", "--reference-parameters", "many"], "whole number")):
         code, out, err = run(capsys, CONFIG, "--mode", "train", *bad)
         assert code == 2 and "--reference-parameters" in err and says in err and "Traceback" not in err
+
+
+def test_an_image_model_is_estimated_at_its_tokens_per_image(capsys, tmp_path):
+    vit = tmp_path / "config.json"
+    vit.write_text(json.dumps({"model_type": "vit", "architectures": ["ViTForImageClassification"]}))
+    code, out, _ = run(capsys, str(vit), "--mode", "train", "--batch", "32")
+    assert code == 0 and "context 197, batch 32" in out and "note: context 197: the tokens of one image" in out
+    code, out, _ = run(capsys, str(vit), "--json", "--context", "1024")
+    assert code == 0 and json.loads(out)["files"][0]["models"][0]["memory"]["context"] == 1024

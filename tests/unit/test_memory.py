@@ -353,6 +353,35 @@ def test_dtype_reading():
 
 # --- settings -----------------------------------------------------------------------------------
 
+# ViT-B/16 at 224: 14 × 14 patches and a class token (transformers' sequence: tests/parity/test_image_tokens_parity.py).
+VIT = dict(model_type="vit", architectures=["ViTForImageClassification"], image_size=224, patch_size=16)
+
+
+def test_an_image_encoder_s_context_is_its_tokens_per_image_unless_the_user_gives_one():
+    vit = model(**VIT)
+    report = estimate_memory(vit, Settings(mode="train", batch=32))
+    assert report.settings.context == 14 * 14 + 1
+    assert any(n.startswith("context 197: the tokens of one image") for n in report.notes), report.notes
+    # Training activations scale with the tokens: 4,096 made ViT-B/16 at batch 32 need 76.5 GiB.
+    at_4096 = estimate_memory(vit, Settings(mode="train", batch=32, context=4096))
+    assert at_4096.settings.context == 4096 and not any(n.startswith("context ") for n in at_4096.notes)
+    assert line(at_4096, "activations").bytes == line(report, "activations").bytes * 4096 // 197
+    assert report.total_bytes < 6.5 * 2 ** 30 < 70 * 2 ** 30 < at_4096.total_bytes
+    # DeiT adds a distillation token; DINOv2 with registers its register tokens; ViTMAE keeps a quarter of the patches.
+    assert estimate_memory(model(model_type="deit", image_size=224, patch_size=16), Settings()).settings.context == 198
+    assert estimate_memory(model(model_type="dinov2_with_registers", image_size=224, patch_size=14,
+                                 num_register_tokens=4), Settings()).settings.context == 256 + 1 + 4
+    assert estimate_memory(model(model_type="vit_mae", image_size=224, patch_size=16, mask_ratio=0.5),
+                           Settings()).settings.context == 98 + 1
+
+
+def test_a_text_model_s_context_is_the_default_where_none_is_given():
+    assert estimate_memory(model(**LLAMA), Settings()).settings.context == 4096
+    assert Settings().context is None  # filled by the estimate (with_context), not before
+    assert validate_settings(Settings(), model(**LLAMA)) is None
+
+
+
 def test_settings_from_mapping_accepts_any_case():
     s = settings_from_mapping({"mode": "qlora", "kv-dtype": "fp8", "loraRank": 8, "lora_targets": "q_proj,v_proj",
                                "gradientCheckpointing": True, "context": "2048", "gpu": "RTX-4090"})

@@ -677,7 +677,7 @@ def judge_memory(model: ModelReport, budget: Budget) -> tuple[Problem, ...]:
     if budget.gpu is None and budget.max_memory is None:
         return ()
     try:
-        from lsp_count.core.memory import MemoryEstimator, SettingsError, settings_from_mapping
+        from lsp_count.core.memory import MemoryEstimator, SettingsError, settings_from_mapping, with_context
     except ImportError:
         return (_not_checked(model, "memory budget", "memory estimator (lsp_count.core.memory)"),)
     try:
@@ -685,6 +685,7 @@ def judge_memory(model: ModelReport, budget: Budget) -> tuple[Problem, ...]:
     except SettingsError:
         # The file's plan holds something the estimator rejects: judge by the budget's rule alone.
         settings = settings_from_mapping(budget.settings)
+    settings = with_context(model, settings)  # the model's own where the budget and the file give none
     problems: list[Problem] = []
     # One estimator for every estimate below (the fit search's dozens included): each distinct
     # setting is estimated once and the parameter tree is walked once.

@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 
 from lsp_count.core.hardware import GPUSelection
 from lsp_count.core.memory import (
-    GiB, MAX_BATCH, MemoryEstimator, Settings, SettingsError, _attention_heads, position_limit,
+    GiB, MAX_BATCH, MemoryEstimator, Settings, SettingsError, _attention_heads, position_limit, with_context,
 )
 from lsp_count.core.precision import DTYPES, normalize_dtype
 from lsp_count.core.report import ModelReport
@@ -152,7 +152,7 @@ def judge_fit(model: ModelReport, settings: Settings, selection: GPUSelection,
     ``estimator``: a MemoryEstimator for ``model`` to share estimates with the caller's.
     """
     est = estimator if estimator is not None and estimator.model is model else MemoryEstimator(model)
-    s = replace(settings, gpus=selection.count)
+    s = with_context(model, replace(settings, gpus=selection.count))
     if s.gpus % (s.tp * s.pp):
         raise SettingsError("--gpu", f"{selection.label} cannot be split into tensor parallel {s.tp} × pipeline parallel {s.pp}")
     est.validate(s)

@@ -65,6 +65,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from lsp_count.core.layouts.decoder import STACK_NAMES as DECODER_STACK_NAMES, cross_attention_flags, indexer_layer_flags
+from lsp_count.core.layouts.encoder import image_tokens
 from lsp_count.core.layouts.gemma4 import STACK_NAMES as GEMMA4_STACK_NAMES
 from lsp_count.core.layouts.hybrid import STACK_NAMES as HYBRID_STACK_NAMES
 from lsp_count.core.layouts.qformer import STACK_NAMES as QFORMER_STACK_NAMES
@@ -132,6 +133,8 @@ MAX_CONTEXT = 1 << 30
 MAX_BATCH = 1 << 24
 MAX_PARALLEL = 4096
 MAX_PARAMETERS = 10 ** 15
+# Tokens per sequence where neither the user nor the model says (a text model's context is the user's choice).
+DEFAULT_CONTEXT = 4096
 
 
 @dataclass(frozen=True)
@@ -141,7 +144,9 @@ class Settings:
     mode: str = "inference"  # inference | train | lora | qlora
     dtype: str | None = None  # None: the config's dtype / quantization_config, else bfloat16 (qlora: nf4-dq)
     kv_dtype: str | None = None  # None: the 16-bit compute dtype; "float8" allowed
-    context: int = 4096
+    # None: the model's own where it has one (model_context: an image encoder's tokens per image),
+    # else DEFAULT_CONTEXT; with_context fills it before anything reads it.
+    context: int | None = None
     batch: int = 1  # per data-parallel replica (micro-batch)
     optimizer: str = "adamw"  # adamw (mixed precision) | adamw-fp32 | adamw-8bit | sgd | sgd-momentum
     # False: mixed precision, an fp32 master copy and fp32 optimizer states beside 16-bit weights
@@ -479,6 +484,8 @@ def _validate(settings: Settings, model: ModelReport | None, facts: "_TreeFacts 
     for name, lo, hi in (("context", 1, MAX_CONTEXT), ("batch", 1, MAX_BATCH), ("lora_rank", 1, 1 << 20),
                          ("zero", 0, 3), ("tp", 1, MAX_PARALLEL), ("pp", 1, MAX_PARALLEL), ("gpus", 1, MAX_PARALLEL)):
         value = getattr(s, name)
+        if name == "context" and value is None:
+            continue  # the model's own (with_context)
         if isinstance(value, bool) or not isinstance(value, int):
             raise SettingsError(FLAGS[name], f"expected a whole number, got {value!r}")
         if not lo <= value <= hi:
@@ -1662,8 +1669,23 @@ def _moe_tree(model: ModelReport, facts: _TreeFacts) -> ParamTree | None:
     return family
 
 
+def model_context(model: ModelReport) -> int | None:
+    """The tokens the model's layers run over where the model fixes them: an image encoder's for one
+    image of its config's ``image_size`` (layouts/encoder.image_tokens: its patches and the class,
+    distillation, detection or register tokens beside them). None where the context is the user's
+    to choose (a text model, a Python class)."""
+    return image_tokens(model.spec) if model.spec is not None else None
+
+
+def with_context(model: ModelReport, settings: Settings) -> Settings:
+    """``settings`` with the context filled where the user gave none: the model's own, else DEFAULT_CONTEXT."""
+    if settings.context is not None:
+        return settings
+    return replace(settings, context=model_context(model) or DEFAULT_CONTEXT)
+
+
 def _estimate(model: ModelReport, settings: Settings, facts: _TreeFacts) -> MemoryReport:
-    s = settings
+    s = with_context(model, settings)
     moe = _moe_lora_plan(model, s, facts)
     if moe is not None:
         planned, planned_facts, peft_notes = moe
@@ -1674,6 +1696,9 @@ def _estimate(model: ModelReport, settings: Settings, facts: _TreeFacts) -> Memo
     tree = model.tree
     tp, pp, dp = s.tp, s.pp, s.dp
     notes = list(plan.notes)
+    if settings.context is None and s.context != DEFAULT_CONTEXT:
+        notes.append(f"context {s.context:,}: the tokens of one image at the config's image_size (its patches and "
+                     f"the tokens beside them); --context sets another")
     lines: list[MemoryLine] = []
     parallel = tp > 1 or pp > 1
     split_note = (f"; per GPU with TP {tp}" if tp > 1 else "") + (f", PP {pp}" if pp > 1 else "")

@@ -148,6 +148,7 @@ def memory_section(view: ModelView) -> str:
     memory, settings = view.memory, view.settings
     if memory is None or settings is None:
         return f"_Memory not estimated: {view.unavailable}_" if view.unavailable else ""
+    settings = memory.settings  # its context filled (an image encoder's own, where none was set)
     parts = [f"**Memory — {settings.mode}, {dtype_label(memory.dtype)}, context {settings.context:,} × batch "
              f"{settings.batch}: {gib(memory.total_bytes)}**"]
     rows = []

@@ -20,7 +20,7 @@ from dataclasses import replace
 from typing import Any, Sequence
 
 from lsp_count.core.analyze import DEFAULT_READ_PACKAGES
-from lsp_count.core.memory import Settings
+from lsp_count.core.memory import DEFAULT_CONTEXT
 from lsp_count.core.params import ParamNode, ParamTree, Tensor, short_count
 from lsp_count.core.precision import FLOAT_BYTES, SIXTEEN_BIT
 from lsp_count.core.report import FileReport, ModelReport, PositionLimit, unrecognized
@@ -1622,7 +1622,7 @@ def _sequence_bound(inst: Inst) -> tuple[int, str] | None:
             found = _first_positive_int(value.attrs, "", _SEQUENCE_KEYS)
             if found is not None and (best is None or path.count(".") < best[0]):
                 best = (path.count("."), *found)
-    return (best[1], best[2]) if best is not None and best[1] < Settings.context else None
+    return (best[1], best[2]) if best is not None and best[1] < DEFAULT_CONTEXT else None
 
 
 def _trainer_note(trainer: str, step: dict[str, Any], checkpointing: bool, how: list[str],

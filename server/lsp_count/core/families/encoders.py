@@ -440,6 +440,8 @@ MAE_DECODER: dict[str, Field] = {
     "decoder_num_layers": Field(("decoder_num_hidden_layers",), 8, minimum=0, doc="decoder layers"),
     "decoder_intermediate_size": Field(("decoder_intermediate_size",), 2048,
                                        doc="width of the decoder layers' feed-forward"),
+    # Sizes no parameter: the share of the patches the encoder drops (the tokens it runs over, image_tokens).
+    "mask_ratio": Field(("mask_ratio",), 0.75, "float", doc="share of the patches masked out before the encoder"),
 }
 
 

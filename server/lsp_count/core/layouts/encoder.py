@@ -181,6 +181,32 @@ def _num_patches(spec: ModelSpec) -> int:
     return (ih // ph) * (iw // pw)
 
 
+def image_tokens(spec: ModelSpec) -> int | None:
+    """The tokens an image encoder's layers run over for one image of the config's ``image_size``,
+    as its embeddings make them (_patch_embeddings): the patches and the class, distillation,
+    detection or register tokens beside them. None for a model of another layout or a text encoder,
+    whose sequence length is the user's to choose."""
+    v = spec.values
+    kind = v.get("embed")
+    if spec.family.layout != "encoder" or kind in (None, "text"):
+        return None
+    if kind == "siglip2":  # images of any shape, resized to num_patches patches
+        return spec.int("num_patches")
+    patches = _num_patches(spec)
+    ratio = v.get("mask_ratio")
+    if isinstance(ratio, (int, float)) and not isinstance(ratio, bool) and 0 <= ratio < 1:
+        # ViTMAE keeps int(patches · (1 − mask_ratio)) of them, at random (its pre-training decoder then runs
+        # over all of them, narrower: not told apart here).
+        patches = int(patches * (1 - ratio))
+    if kind in ("vit", "deit"):
+        return patches + bool(v.get("class_token", True)) + (kind == "deit") + int(v.get("detection_tokens") or 0)  # type: ignore[arg-type]
+    if kind == "siglip":
+        return patches
+    if kind in ("dinov2", "dinov3"):
+        return patches + 1 + int(v.get("register_tokens") or 0)  # type: ignore[arg-type]
+    return patches + 1  # clip_vision, beit: a class token
+
+
 # --- embeddings -------------------------------------------------------------------------------
 
 
