@@ -56,6 +56,40 @@ def kolibri1_config(draw) -> dict:
     return cfg
 
 
+def kolibri1_1_config(draw) -> dict:
+    """Kolibri 1.1: up to 11 layers (its default puts indexed attention in every fifth); a head width that is a multiple
+    of 16 and index_num_heads within the query heads of key head 0 (Kolibri1_1Config refuses others); layer_types,
+    index_layers, kv_source_layers (indexed layers reading an earlier indexed layer that keeps its own) and
+    mlp_only_layers each drawn valid or left to the defaults."""
+    cfg = decoder_config(draw, "kolibri1_1")
+    layers = draw(st.integers(1, 11))
+    cfg["num_hidden_layers"] = layers
+    cfg[draw(st.sampled_from(["num_experts", "num_local_experts"]))] = cfg.pop("num_experts")
+    cfg.pop("decoder_sparse_step", None)  # (not its key)
+    dense = [i for i in cfg.pop("mlp_only_layers", []) if i < layers]
+    _maybe(draw, "mlp_only_layers", dense, cfg)
+    cfg["head_dim"] = draw(st.sampled_from([16, 32]))
+    heads, kv = cfg["num_attention_heads"], cfg.get("num_key_value_heads", 4)
+    cfg["index_num_heads"] = draw(st.integers(1, heads // kv))
+    if draw(st.booleans()):
+        types = draw(st.lists(st.sampled_from(["sliding_attention", "indexed_attention"]), min_size=layers,
+                              max_size=layers))
+        cfg["layer_types"] = types
+    else:
+        types = ["indexed_attention" if (i + 1) % 5 == 0 else "sliding_attention" for i in range(layers)]
+    indexed = [i for i, t in enumerate(types) if t == "indexed_attention"]
+    if indexed and draw(st.booleans()):
+        cfg["index_layers"] = [indexed[0]] + sorted(draw(st.sets(st.sampled_from(indexed[1:]))) if indexed[1:] else [])
+    if draw(st.booleans()) or len(indexed) > 10:
+        sources = list(range(layers))
+        for n, i in enumerate(indexed):
+            owners = [j for j in indexed[:n] if sources[j] == j]
+            sources[i] = draw(st.sampled_from(owners + [i]))
+        cfg["kv_source_layers"] = sources
+    _maybe(draw, "sliding_window", draw(st.sampled_from([4, 64])), cfg)
+    return cfg
+
+
 def flint_config(draw) -> dict:
     """Flint: layer_types (as many as the layers) drawn or derived, the window drawn or left out, mlp_only_layers
     drawn (the decoder strategy) or left to the default (the first two layers)."""
@@ -116,5 +150,6 @@ def beam_config(draw) -> dict:
 
 
 STRATEGIES.update({"axk1": axk1_config, "minicpm5_moe": minicpm5_moe_config, "kolibri1": kolibri1_config,
+                   "kolibri1_1": kolibri1_1_config,
                    "flint": flint_config, "beam": beam_config, "axk2": axk2_config,
                    "hy_v4": hy_v4_config})

@@ -64,7 +64,8 @@ import re
 from dataclasses import dataclass, fields, replace
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
-from lsp_count.core.layouts.decoder import STACK_NAMES as DECODER_STACK_NAMES, cross_attention_flags, indexer_layer_flags
+from lsp_count.core.layouts.decoder import (STACK_NAMES as DECODER_STACK_NAMES, cross_attention_flags,
+                                            indexer_layer_flags, kv_shared_layer_flags)
 from lsp_count.core.layouts.encoder import image_tokens
 from lsp_count.core.layouts.gemma4 import STACK_NAMES as GEMMA4_STACK_NAMES
 from lsp_count.core.layouts.hybrid import STACK_NAMES as HYBRID_STACK_NAMES
@@ -949,12 +950,16 @@ def kv_cache(model: ModelReport, context: int, batch: int, kv_dtype: str = "bflo
     # sliding_kv_mult times the key/value heads in the sliding layers of layer_types (MiMo's too).
     vd, mult = v.get("value_head_dim"), int(v.get("sliding_kv_mult") or 1)  # type: ignore[call-overload]
     types = tuple(v.get("layer_types") or ())
-    widths = [max(kv * (mult if i < len(types) and types[i] == "sliding_attention" else 1) // tp, 1)
+    # (a layer attending to an earlier layer's keys and values, kv_shared_layers, caches none: Kolibri 1.1's)
+    shared = kv_shared_layer_flags(spec)
+    widths = [0 if shared[i] else max(kv * (mult if i < len(types) and types[i] == "sliding_attention" else 1) // tp, 1)
               * (d + int(vd or d)) * elem_bytes for i in range(n)]  # type: ignore[call-overload]
     stages = [sum(t * w for t, w in zip(tokens[i:i + stage], widths[i:i + stage])) for i in range(0, n, stage)]
     total = max(stages or [0]) * batch
     n_sliding = sum(sliding)
     where = f"{n} layers" if not n_sliding else f"{n - n_sliding} full + {n_sliding} sliding (window {window:,})"
+    if any(shared):
+        where += f", {sum(shared)} of them reusing an earlier layer's keys and values (caching none)"
     if vd or mult > 1:
         per_type = sorted({(types[i] if i < len(types) else "full_attention", w) for i, w in enumerate(widths)})
         widths_note = ", ".join(f"{t.split('_')[0]} {w // elem_bytes} values a token" for t, w in per_type)

@@ -54,6 +54,7 @@ KEYS_SET_AFTER_FIELDS: dict[str, tuple[str, ...]] = {
     "jetmoe": ("head_dim",),
     "kimi_linear": ("model_max_length", "num_experts", "num_experts_per_token", "num_shared_experts"),
     "kolibri1": ("num_local_experts",),
+    "kolibri1_1": ("num_local_experts",),
     "led": ("hidden_size", "num_attention_heads", "num_hidden_layers"),
     "longcat_flash": ("intermediate_size", "moe_intermediate_size", "num_experts_per_tok", "num_local_experts"),
     "longt5": ("head_dim", "hidden_size", "num_attention_heads", "num_hidden_layers"),

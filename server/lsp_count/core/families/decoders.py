@@ -2714,6 +2714,117 @@ FAMILIES += (
             fp32_modules_strict=("e_score_correction_bias",)),
 )
 
+# Kolibri 1.1's layer types where the file gives none: indexed attention in every fifth layer, sliding the others.
+def _kolibri1_1_layer_types(v) -> tuple[str, ...]:
+    return tuple("indexed_attention" if (i + 1) % 5 == 0 else "sliding_attention" for i in range(v["num_layers"]))
+
+
+def _indexed_layers(v) -> list[int]:
+    return [i for i, t in enumerate(v["layer_types"]) if t == "indexed_attention"]
+
+
+# Kolibri1_1Config's default kv_source_layers: for its first ten indexed-attention layers, which of them (by rank)
+# each reads the keys and values of; it refuses a config with more indexed layers that gives none.
+KOLIBRI1_1_KV_SOURCES = (0, 0, 0, 3, 4, 5, 5, 5, 5, 0)
+
+
+def _kolibri1_1_kv_sources(v) -> tuple[int, ...]:
+    indexed = _indexed_layers(v)
+    if len(indexed) > len(KOLIBRI1_1_KV_SOURCES):
+        raise ValueError("more indexed-attention layers than the default kv_source_layers covers")
+    sources = list(range(len(v["layer_types"])))
+    for i, rank in zip(indexed, KOLIBRI1_1_KV_SOURCES):
+        sources[i] = indexed[rank]
+    return tuple(sources)
+
+
+def _kolibri1_1_refusals(spec) -> list[Problem]:
+    """Kolibri1_1Config.validate_architecture, rule for rule (the layer types' length and names are
+    layer_list_length's): what it refuses, an error on the key."""
+    v = spec.values
+    types, layers = v.get("layer_types"), v.get("num_layers")
+    if not isinstance(types, tuple) or type(layers) is not int or len(types) != layers \
+            or set(types) - {"indexed_attention", "sliding_attention"}:
+        return []  # (layer_list_length's)
+
+    def error(name: str, why: str) -> list[Problem]:
+        return [Problem("error", "LC103", f'"{spec.key_name(name)}": {why}: Kolibri1_1Config refuses the config',
+                        spec.key_span(name) or spec.span)]
+
+    sizes = ("index_pool_size", "index_compression", "head_dim", "num_heads", "num_kv_heads", "index_num_heads",
+             "intermediate_size")
+    if any(type(v.get(name)) is not int for name in sizes) or not v["index_compression"] or not v["num_kv_heads"]:
+        return []  # (a size the fields refuse)
+    indexed = _indexed_layers(v)
+    sources, index_layers = v.get("kv_source_layers"), v.get("index_layers")
+    if sources is None:
+        return error("kv_source_layers", f"{len(indexed)} indexed-attention layers and no kv_source_layers (its "
+                                         f"default covers {len(KOLIBRI1_1_KV_SOURCES)})")
+    if isinstance(index_layers, tuple):
+        if sorted(set(index_layers)) != list(index_layers) or not set(index_layers) <= set(indexed):
+            return error("index_layers", "not increasing indexed-attention layers")
+        if indexed and indexed[0] not in index_layers:
+            return error("index_layers", "the first indexed-attention layer is not an indexer")
+    if len(sources) != len(types):
+        return error("kv_source_layers", f"{len(sources)} entries for {len(types)} layers")
+    for i, source in enumerate(sources):
+        if types[i] == "sliding_attention" and source != i:
+            return error("kv_source_layers", f"sliding-attention layer {i} reads another layer's keys and values")
+        if not 0 <= source <= i or sources[source] != source:
+            return error("kv_source_layers", f"layer {i} reads layer {source}, not an earlier layer with its own")
+        if types[source] != types[i]:
+            return error("kv_source_layers", f"layer {i} reads a layer of another attention type")
+    if v["index_pool_size"] % v["index_compression"]:
+        return error("index_pool_size", "not a multiple of index_compression")
+    d, heads, kv = v["head_dim"], v["num_heads"], v["num_kv_heads"]
+    if d % 16:
+        return error("head_dim", f"{d} is not a multiple of 16 (the NVFP4 rounding of keys and values)")
+    if v["index_num_heads"] > heads // kv:
+        return error("index_num_heads", "more than the query heads of key head 0")
+    dense = v.get("mlp_only_layers") or ()
+    if not set(dense) <= set(range(layers)):
+        return error("mlp_only_layers", "not layer indices")
+    if dense and v["intermediate_size"] <= 0:
+        return error("intermediate_size", "dense layers need a positive width")
+    return []
+
+
+FAMILIES += (
+    # Kolibri 1.1 (Aleph Alpha): Kolibri 1's layers with indexed-attention layers (every fifth by default) in place of
+    # its full ones: their indexer has no weights; the indexed layers kv_source_layers points at an earlier one attend
+    # to its keys and values, with no k_proj, v_proj or k_norm of their own and nothing in the cache. Dense MLPs
+    # mlp_only_intermediate_size wide in mlp_only_layers (the first two by default), Kolibri 1's experts elsewhere.
+    decoder("kolibri1_1", "Kolibri1_1ForCausalLM", FLOOR_HEADS,
+            d(vocab_size=128000, hidden_size=2560, num_layers=50, num_heads=48, max_positions=262144),
+            MOE, KOLIBRI1,
+            {"intermediate_size": Field(("mlp_only_intermediate_size",), 3584, minimum=-MAX_DIMENSION,
+                                        doc="width of the dense MLPs of mlp_only_layers"),
+             "moe_layers": fixed("sparse_step"), "decoder_sparse_step": fixed(1),
+             "mlp_only_layers": Field(("mlp_only_layers",), Derived(
+                 lambda v: tuple(i for i in (0, 1) if i < v["num_layers"]), "the first two layers"), "ints",
+                 null="default", doc="layers with a dense MLP instead of experts"),
+             "layer_types": Field(("layer_types",), Derived(_kolibri1_1_layer_types,
+                                                            "indexed attention in every fifth layer, else sliding"),
+                                  "strs", null="default"),
+             "index_layers": Field(("index_layers",), Derived(
+                 lambda v: tuple(x for r, x in enumerate(_indexed_layers(v)) if r in (0, 2, 3, 5)),
+                 "the 1st, 3rd, 4th and 6th indexed-attention layers"), "ints", null="default",
+                 doc="the indexed-attention layers that select a new pool of keys (no parameters)"),
+             "kv_source_layers": Field(("kv_source_layers",), Derived(
+                 _kolibri1_1_kv_sources, "Kolibri 1.1's sharing over its first ten indexed-attention layers"),
+                 "ints", null="default", doc="for each layer, the layer whose keys and values it attends to"),
+             "kv_shared_layers": fixed(Derived(lambda v: tuple(s != i for i, s in enumerate(v["kv_source_layers"])),
+                                               "the layers whose kv_source_layers entry names another layer")),
+             **{name: Field((name,), default, doc="the sparse attention's key selection (no parameters)")
+                for name, default in (("index_topk", 2048), ("index_pool_size", 16384), ("index_compression", 16),
+                                      ("index_num_heads", 12))}},
+            heads={"Kolibri1_1ForCausalLM": "causal_lm", "Kolibri1_1Model": "base"},
+            checks=(layer_list_length("layer_types",
+                                      allowed={"layer_types": ("indexed_attention", "sliding_attention")}),
+                    sliding_needs_window("Kolibri1_1Config"), _kolibri1_1_refusals),
+            fp32_modules_strict=("e_score_correction_bias",)),
+)
+
 FAMILIES += (
     # Flint (RecursiveSI): Qwen3-MoE's attention (RMS norms over each head's q and k, biases by attention_bias) with
     # GPT-OSS's learned sink logit per head; full attention in the first two layers, every fourth from the second

@@ -20,10 +20,12 @@ def _norm(spec: ModelSpec, module: str, size: int) -> tuple[Tensor, ...]:
     return norm(module, size, bias=(kind == "layer"))
 
 
-def attention(spec: ModelSpec, indexer: bool = True, sliding: bool = False) -> ParamNode:
+def attention(spec: ModelSpec, indexer: bool = True, sliding: bool = False, kv_shared: bool = False) -> ParamNode:
     """A layer's attention; ``indexer``: whether it has its own sparse-attention indexer, where the family has one
     (GLM-MoE-DSA's layers that reuse the previous layer's top-k have none); ``sliding``: whether it is a
-    sliding-window layer's, where the family's sliding layers' attention differs (``sliding_kv_mult``)."""
+    sliding-window layer's, where the family's sliding layers' attention differs (``sliding_kv_mult``);
+    ``kv_shared``: whether the layer attends to an earlier layer's keys and values (``kv_shared_layers``), with no key
+    and value projections (nor key norm) of its own."""
     v = spec.values
     h = spec.int("hidden_size")
     if v.get("kv_lora_rank"):
@@ -53,8 +55,9 @@ def attention(spec: ModelSpec, indexer: bool = True, sliding: bool = False) -> P
         q_name, k_name, v_name, o_name = names
         # MiniCPM5-MoE: the query projection also yields a sigmoid gate over each head's output, as wide again
         tensors += linear(q_name, h, 2 * q_out if v.get("query_gate") else q_out, bool(v["q_bias"]))
-        tensors += linear(k_name, h, kv_out, bool(v["k_bias"]))
-        tensors += linear(v_name, h, v_out, bool(v["v_bias"]))
+        if not kv_shared:
+            tensors += linear(k_name, h, kv_out, bool(v["k_bias"]))
+            tensors += linear(v_name, h, v_out, bool(v["v_bias"]))
     # Helium and StableLM: o_proj is hidden_size × hidden_size whatever width the heads make.
     tensors += linear(o_name, h if v.get("attn_out_from_hidden") else o_in, h, bool(v["o_bias"]))
     sinks = v.get("attention_sinks")
@@ -74,7 +77,7 @@ def attention(spec: ModelSpec, indexer: bool = True, sliding: bool = False) -> P
     qk_norm = v["qk_norm"]
     if qk_norm == "head":  # one norm over head_dim, shared by all heads (qwen3, gemma3)
         q_norm, k_norm = v.get("qk_norm_names") or ("q_norm", "k_norm")  # HunYuan: query_ / key_layernorm
-        tensors += _norm(spec, q_norm, d) + _norm(spec, k_norm, d)
+        tensors += _norm(spec, q_norm, d) + (() if kv_shared else _norm(spec, k_norm, d))
     elif qk_norm == "head_layernorm":  # phi: LayerNorm(hidden_size / heads) with bias, whatever head_dim says
         tensors += norm("q_layernorm", h // heads, True) + norm("k_layernorm", h // heads, True)
     elif qk_norm == "per_head_layernorm":  # stablelm: a LayerNorm(head_dim) with no bias for each head
@@ -346,6 +349,9 @@ def moe_layer_flags(spec: ModelSpec) -> tuple[bool, ...]:
 # (``indexer_layers``: GLM-MoE-DSA's layers that reuse the previous one's top-k have none), beside "dense_layers" and
 # "moe_layers" (memory.py counts these nodes' repeats as layers).
 NO_INDEXER = "_no_indexer"
+# Layers that attend to an earlier layer's keys and values (``kv_shared_layers``), whose attention has no key/value
+# projections: "dense_layers_kv_shared", "moe_layers_no_indexer_kv_shared", ...
+KV_SHARED = "_kv_shared"
 # DeepSeek-V4's layers by their attention's layer type (layer_types): "sliding_attention_layers", ...
 COMPRESSED_KINDS = tuple(t + "_layers" for t in COMPRESSED_LAYER_TYPES)
 # Mllama's text model: the layers its ``cross_attention_layers`` lists attend to the image (cross_attention_layer).
@@ -353,7 +359,8 @@ CROSS_ATTENTION_KIND = "cross_attention_layers"
 # MiMo-V2-Flash (``sliding_kv_mult``): its sliding-window layers (layer_types), whose attention differs, apart.
 SLIDING = "_sliding"
 STACK_NAMES = frozenset({"dense_layers" + NO_INDEXER, "moe_layers" + NO_INDEXER, *COMPRESSED_KINDS,
-                         CROSS_ATTENTION_KIND, "dense_layers" + SLIDING, "moe_layers" + SLIDING})
+                         CROSS_ATTENTION_KIND, "dense_layers" + SLIDING, "moe_layers" + SLIDING,
+                         *(f"{k}_layers{i}{KV_SHARED}" for k in ("dense", "moe") for i in ("", NO_INDEXER))})
 
 
 def indexer_layer_flags(spec: ModelSpec) -> tuple[bool, ...]:
@@ -378,8 +385,19 @@ def layer_kind_names(spec: ModelSpec) -> tuple[str, ...]:
         return tuple(("moe_layers" if moe else "dense_layers") + (SLIDING if i < len(types) and types[i] ==
                                                                   "sliding_attention" else "")
                      for i, moe in enumerate(moe_layer_flags(spec)))
+    flags = zip(moe_layer_flags(spec), indexer_layer_flags(spec), kv_shared_layer_flags(spec))
     return tuple(("moe_layers" if moe else "dense_layers") + ("" if indexed else NO_INDEXER)
-                 for moe, indexed in zip(moe_layer_flags(spec), indexer_layer_flags(spec)))
+                 + (KV_SHARED if shared else "") for moe, indexed, shared in flags)
+
+
+def kv_shared_layer_flags(spec: ModelSpec) -> tuple[bool, ...]:
+    """For each decoder layer, whether it attends to an earlier layer's keys and values (the family's
+    ``kv_shared_layers``: Kolibri 1.1's layers whose kv_source_layers entry names another layer), with no key/value
+    projections of its own and nothing in the cache; none where the family has no such layers."""
+    layers = spec.int("num_layers")
+    flags = spec.values.get("kv_shared_layers")
+    flags = tuple(bool(f) for f in flags[:layers]) if isinstance(flags, tuple) else ()
+    return flags + (False,) * (layers - len(flags))
 
 
 def cross_attention_flags(spec: ModelSpec) -> tuple[bool, ...]:
@@ -416,8 +434,11 @@ def layer_indices(spec: ModelSpec | None) -> dict[str, tuple[int, ...]]:
     return {name: tuple(out[name]) for name in sorted(out, key=_KIND_ORDER.index)} if len(out) > 1 else {}
 
 
-_KIND_ORDER = ("dense_layers", "dense_layers" + NO_INDEXER, "dense_layers" + SLIDING, "moe_layers",
-               "moe_layers" + NO_INDEXER, "moe_layers" + SLIDING, *COMPRESSED_KINDS, CROSS_ATTENTION_KIND)
+_KIND_ORDER = ("dense_layers", "dense_layers" + KV_SHARED, "dense_layers" + NO_INDEXER,
+               "dense_layers" + NO_INDEXER + KV_SHARED, "dense_layers" + SLIDING,
+               "moe_layers", "moe_layers" + KV_SHARED, "moe_layers" + NO_INDEXER, "moe_layers" + NO_INDEXER + KV_SHARED,
+               "moe_layers" + SLIDING,
+               *COMPRESSED_KINDS, CROSS_ATTENTION_KIND)
 
 
 def decoder_stack(spec: ModelSpec) -> ParamNode:
@@ -442,7 +463,7 @@ def decoder_stack(spec: ModelSpec) -> ParamNode:
             gates = ParamNode("gates", tuple(Tensor(g, (1,), "other", g)
                                              for g in ("cross_attn_attn_gate", "cross_attn_mlp_gate")))
         else:
-            attn = attention(spec, not name.endswith(NO_INDEXER), name.endswith(SLIDING))
+            attn = attention(spec, NO_INDEXER not in name, name.endswith(SLIDING), name.endswith(KV_SHARED))
         ffn = moe(spec) if name.startswith("moe") or name in COMPRESSED_KINDS else mlp(spec, spec.int("intermediate_size"))
         if v.get("dual_sublayers"):  # LongCat-Flash
             kinds.append(_dual_sublayer_layer(spec, name, attn, ffn, repeat))
