@@ -2244,7 +2244,7 @@ class Interpreter:
                     raise _Raised(f"`{_text(node)}`: got an unexpected field name `{unknown}` (ValueError)",
                                   ExtV("ValueError"))
                 return self.call(cls, [], {**dict(zip(cls.fields, _named_tuple_items(obj))), **changes}, node,
-                                 _DUMMY_ENV(self))
+                                 self.ctx.call_env())
             return BuiltinV(name, replace)
         return BuiltinV(name, getattr(_named_tuple_items(obj), name))
 
@@ -3074,7 +3074,7 @@ class Interpreter:
             # shims/hf_argparser.py: `fn(*args, **kwargs)`, or, where the analyser cannot follow it, what is
             # not known and why (the other dataclasses are still made)
             try:
-                return self.call(args[0], list(args[1:]), kwargs, node, _DUMMY_ENV(self))
+                return self.call(args[0], list(args[1:]), kwargs, node, self.ctx.call_env())
             except _Raised:
                 raise
             except Unresolved as exc:
@@ -3985,7 +3985,7 @@ class Interpreter:
             return TensorV(shape, contiguous=not sliced and _contiguous(obj), numpy=numpy) if shape is not None else Unknown(
                 f"`{_text(node)}`: the analyser does not follow this index into a tensor")
         if type(obj) is DefaultDict and _hashable(key) and key not in obj and obj.factory is not None:
-            obj[key] = self.call(obj.factory, [], {}, node, _DUMMY_ENV(self))
+            obj[key] = self.call(obj.factory, [], {}, node, self.ctx.call_env())
         if isinstance(obj, RangeV):
             try:
                 return obj.r[key]
@@ -4298,7 +4298,7 @@ class Interpreter:
             if name in _NUMPY_METHOD_REDUCTIONS and not a and not k and obj.values is not None and name in _VALUE_METHODS:
                 method = _value_method(obj, name, node)  # all of its values: the same value either way
                 if method is not None:
-                    return self.call(method, [], {}, node, _DUMMY_ENV(self))
+                    return self.call(method, [], {}, node, self.ctx.call_env())
             try:
                 made = self._numpy_method(obj, name, shape, a, k, node)
             except shapes.ShapeError as exc:
@@ -4593,7 +4593,7 @@ class Interpreter:
         """``collections.abc.Mapping``'s methods for a class that defines ``__iter__`` and
         ``__getitem__`` (transformers' AttentionInterface): made from those two, as Python's are."""
         def keys() -> list[Any]:
-            return self.iterate(self.call(self.inst_attr(obj, "__iter__", node), [], {}, node, _DUMMY_ENV(self)), node)
+            return self.iterate(self.call(self.inst_attr(obj, "__iter__", node), [], {}, node, self.ctx.call_env()), node)
 
         def get(key: Any, default: Any = None) -> Any:
             return self.get_item(obj, key, node) if key in keys() else default
@@ -4681,7 +4681,7 @@ class Interpreter:
                 # nn.Module's (_registered_member).
                 return self.call_function(hook, [obj, name], {}, node)
             if type(hook) is BuiltinV and hook in _DICT_UNBOUND.values() and not obj.is_module:
-                return self.call(hook, [obj, name], {}, node, _DUMMY_ENV(self))
+                return self.call(hook, [obj, name], {}, node, self.ctx.call_env())
         if name in ("_all_weights", "all_weights", "_flat_weights_names") and obj.layer_args is not None and \
                 obj.layer_args[0] in ("RNN", "LSTM", "GRU", "RNNBase"):
             # pointer_summarizer's `for names in lstm._all_weights: for name in names: ...`: each layer and
@@ -5376,7 +5376,7 @@ class Interpreter:
     def argument_value(self, argument: "_Argument", text: str, node: ast.AST) -> Any:
         """A string of the command line (or a string default) as argparse stores it: through the
         argument's ``type``."""
-        return self.call(argument.type, [text], {}, node, _DUMMY_ENV(self)) if argument.type is not None else text
+        return self.call(argument.type, [text], {}, node, self.ctx.call_env()) if argument.type is not None else text
 
     def tensor_reduction(self, t: TensorV | Param, name: str, a: tuple[Any, ...], k: dict[str, Any],
                          node: ast.AST) -> Any:
@@ -6023,7 +6023,7 @@ class Interpreter:
         __setattr__)."""
         obj, key = args[0], args[1] if len(args) > 1 else None
         if name == "len":  # a class's own __len__, a Mapping's, a dict subclass's items, else the attributes
-            return self.call(self.inst_attr(obj, "__len__", node), [], {}, node, _DUMMY_ENV(self)) if (
+            return self.call(self.inst_attr(obj, "__len__", node), [], {}, node, self.ctx.call_env()) if (
                 _own_method(obj.cls, "__len__") or _extends_mapping(obj.cls) or _DICT_ITEMS in obj.attrs) else _len(obj)
         if not isinstance(key, str):
             raise Unresolved(f"`{_text(node)}`: the attribute name is not a known string")
@@ -6734,7 +6734,7 @@ class Interpreter:
                 raise Unresolved(f"`{cls.name}` needs `{name}`, which has no default")
             if isinstance(default, FieldV):
                 if default.factory is not None:
-                    default = self.call(default.factory, [], {}, node, _DUMMY_ENV(self))
+                    default = self.call(default.factory, [], {}, node, self.ctx.call_env())
                 elif default.has_default:
                     default = default.default
                 elif name in uninit:
@@ -8143,7 +8143,7 @@ class Interpreter:
     def init_container(self, inst: Inst, kind: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> None:
         """``class Head(nn.Sequential): super().__init__(...)``: the instance is the container
         (``node``: the code that builds it, which messages name)."""
-        built = self.make_container(kind, args, kwargs, node, inst.origin, _DUMMY_ENV(self))
+        built = self.make_container(kind, args, kwargs, node, inst.origin, self.ctx.call_env())
         inst.kind = built.kind
         inst.attrs.update(built.attrs)
 
@@ -9396,10 +9396,6 @@ def _einmix(args: list[Any], kwargs: dict[str, Any], node: ast.AST, origin: Span
     else:
         inst.attrs["bias"] = None
     return inst
-
-
-def _DUMMY_ENV(interp: Interpreter) -> Env:
-    return interp.ctx.call_env()
 
 
 def _set_grad(obj: Any, flag: Any) -> Any:
