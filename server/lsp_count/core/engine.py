@@ -50,6 +50,8 @@ LAYOUTS: dict[str, str] = {
     "qwen3_vl_moe": "lsp_count.core.layouts.multimodal:build_qwen3_vl",
     "glm4v_vision": "lsp_count.core.layouts.glm4v:build_glm4v_vision",
     "glm4v": "lsp_count.core.layouts.glm4v:build_glm4v",
+    "step3p7_vision": "lsp_count.core.layouts.step3p7:build_step3p7_vision",
+    "step3p7": "lsp_count.core.layouts.step3p7:build_step3p7",
     "mllama_vision": "lsp_count.core.layouts.mllama:build_mllama_vision",
     "mllama": "lsp_count.core.layouts.mllama:build_mllama",
     "classic": "lsp_count.core.layouts.classic:build_classic",

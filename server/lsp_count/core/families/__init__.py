@@ -17,12 +17,13 @@ from lsp_count.core.spec import Family
 def registry() -> Mapping[str, Family]:
     from lsp_count.core.families import (audio, bert_relatives, bert_variants, classic, convnets, decoders, encoders, esm,
                                          gemma3n, gemma4, glm4v, hybrids, llama4, mllama, multimodal, older_decoders,
-                                         perceiver, qformer, recurrent_gemma, reused, seq2seq, speech, swin, xlm, zamba)
+                                         perceiver, qformer, recurrent_gemma, reused, seq2seq, speech, step3p7, swin, xlm,
+                                         zamba)
     from lsp_count.core.families.attribute_maps import KEYS_SET_AFTER_FIELDS
 
     table: dict[str, Family] = {}
     # (reused last: its rows build other families' classes, which the class index keeps under the family first seen)
-    for module in (decoders, encoders, seq2seq, multimodal, hybrids, gemma3n, gemma4, glm4v, mllama, esm,
+    for module in (decoders, encoders, seq2seq, multimodal, hybrids, gemma3n, gemma4, glm4v, step3p7, mllama, esm,
                    recurrent_gemma, zamba, llama4, classic, bert_variants, bert_relatives, xlm, older_decoders,
                    speech, convnets, swin, qformer, perceiver, audio, reused):
         for family in module.FAMILIES:

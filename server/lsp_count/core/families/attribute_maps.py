@@ -91,6 +91,8 @@ KEYS_SET_AFTER_FIELDS: dict[str, tuple[str, ...]] = {
     "sarvam_mla": ("num_experts", "num_local_experts"),
     "sarvam_moe": ("num_experts", "num_local_experts"),
     "solar_open": ("num_local_experts",),
+    "step3p5": ("moe_num_experts", "moe_top_k", "num_attention_groups", "share_expert_dims"),
+    "step3p5_vision": ("heads", "layers", "width"),
     "swin": ("num_attention_heads",),
     "swinv2": ("num_attention_heads",),
     "switch_transformers": ("hidden_size", "num_attention_heads", "num_hidden_layers"),

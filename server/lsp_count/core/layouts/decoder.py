@@ -37,6 +37,8 @@ def attention(spec: ModelSpec, indexer: bool = True, sliding: bool = False, kv_s
     heads, kv, d = spec.int("num_heads"), spec.int("num_kv_heads"), spec.int("head_dim")
     if sliding and v.get("sliding_kv_mult"):  # MiMo-V2-Flash: its sliding layers have more key/value heads
         kv *= int(v["sliding_kv_mult"])  # type: ignore[call-overload]
+    if sliding and v.get("sliding_num_heads") is not None:  # Step 3.7: its sliding layers have their own query heads
+        heads = spec.int("sliding_num_heads")
     q_out, kv_out = heads * d, kv * d
     # DBRX and MPT: the queries (MPT: keys and values too) are hidden_size wide whatever the heads floor to.
     if v.get("q_from_hidden"):
@@ -64,8 +66,11 @@ def attention(spec: ModelSpec, indexer: bool = True, sliding: bool = False, kv_s
     if sinks and (sinks != "sliding" or sliding):  # GPT-OSS: a learned sink logit per head (MiMo: sliding layers')
         tensors += (Tensor("sinks", (heads,), "other", "self_attn"),)
     if v.get("attn_output_gate"):  # AFMoE: a sigmoid gate over the heads' output, its own projection from the input
-        # (HRM-Text's has a bias by attention_bias: attn_output_gate_bias)
-        tensors += linear("gate_proj", h, q_out, bool(v.get("attn_output_gate_bias")))
+        # (HRM-Text's has a bias by attention_bias: attn_output_gate_bias; Step 3.7's, g_proj, one gate per head where
+        # attn_output_gate_per_head, else one per channel)
+        gate_width = heads if v.get("attn_output_gate_per_head") else q_out
+        tensors += linear(str(v.get("attn_output_gate_name") or "gate_proj"), h, gate_width,
+                          bool(v.get("attn_output_gate_bias")))
         if v.get("attn_output_gate_head_bias"):  # Beam: one learned bias per head on that gate (gate_bias)
             tensors += (Tensor("gate_bias", (heads,), "bias", "self_attn"),)
     if v.get("dynamic_mask"):  # Doge: a dynamic mask from the values, dt_proj (one per key/value head) and A
@@ -356,7 +361,8 @@ KV_SHARED = "_kv_shared"
 COMPRESSED_KINDS = tuple(t + "_layers" for t in COMPRESSED_LAYER_TYPES)
 # Mllama's text model: the layers its ``cross_attention_layers`` lists attend to the image (cross_attention_layer).
 CROSS_ATTENTION_KIND = "cross_attention_layers"
-# MiMo-V2-Flash (``sliding_kv_mult``): its sliding-window layers (layer_types), whose attention differs, apart.
+# MiMo-V2-Flash (``sliding_kv_mult``) and Step 3.7 (``sliding_num_heads``): its sliding-window layers (layer_types),
+# whose attention differs, apart.
 SLIDING = "_sliding"
 STACK_NAMES = frozenset({"dense_layers" + NO_INDEXER, "moe_layers" + NO_INDEXER, *COMPRESSED_KINDS,
                          CROSS_ATTENTION_KIND, "dense_layers" + SLIDING, "moe_layers" + SLIDING,
@@ -380,7 +386,8 @@ def layer_kind_names(spec: ModelSpec) -> tuple[str, ...]:
     crossed = cross_attention_flags(spec)
     if any(crossed):
         return tuple(CROSS_ATTENTION_KIND if cross else "dense_layers" for cross in crossed)
-    if spec.values.get("sliding_kv_mult"):  # MiMo-V2-Flash: dense or MoE, and sliding or not
+    # MiMo-V2-Flash (more key/value heads) and Step 3.7 (its own query heads): dense or MoE, and sliding or not
+    if spec.values.get("sliding_kv_mult") or spec.values.get("sliding_num_heads") is not None:
         types = tuple(spec.values.get("layer_types") or ())
         return tuple(("moe_layers" if moe else "dense_layers") + (SLIDING if i < len(types) and types[i] ==
                                                                   "sliding_attention" else "")
