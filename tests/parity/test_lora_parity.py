@@ -870,6 +870,15 @@ COMPOSITE_CONFIGS = {
                               "num_key_value_heads": 1, "intermediate_size": 32, "vocab_size": 64},
               "vision_config": {"depth": 2, "hidden_size": 8, "num_heads": 2, "intermediate_size": 12,
                                 "out_hidden_size": 16, "image_size": 28, "attention_bias": True}},
+    # Step 3.7: layers 0 and 2 full, 1 sliding with its own heads; layer 0 dense, 1 and 2 MoE with a shared expert.
+    "step3p7": {"text_config": {"hidden_size": 16, "num_hidden_layers": 3, "num_attention_heads": 2,
+                                "num_key_value_heads": 1, "head_dim": 8, "intermediate_size": 32, "vocab_size": 64,
+                                "n_routed_experts": 4, "num_experts_per_tok": 2, "moe_intermediate_size": 8,
+                                "share_expert_dim": 8, "mlp_layer_types": ["dense", "sparse", "sparse"],
+                                "layer_types": ["full_attention", "sliding_attention", "full_attention"],
+                                "sliding_window": 4, "num_sliding_attention_heads": 4},
+                "vision_config": {"hidden_size": 8, "num_hidden_layers": 2, "num_attention_heads": 2,
+                                  "image_size": 28, "patch_size": 14}},
     # GLM-4.6V: GLM-4.5V's MoE text model (named: Glm46VConfig resolves it) under GLM-4.1V's tower.
     "glm46v": {"text_config": {"model_type": "glm4v_moe_text", "hidden_size": 16, "num_hidden_layers": 3,
                                "num_attention_heads": 2, "num_key_value_heads": 1, "intermediate_size": 32,
@@ -967,6 +976,7 @@ COMPOSITE_CLASSES = {"siglip": ("SiglipModel", "SiglipForImageClassification"),
                      "gemma4": ("Gemma4ForConditionalGeneration", "Gemma4Model"),
                      "glm4v_moe": ("Glm4vMoeForConditionalGeneration", "Glm4vMoeModel"),
                      "glm46v": ("Glm46VForConditionalGeneration", "Glm46VModel"),
+                     "step3p7": ("Step3p7ForConditionalGeneration", "Step3p7Model"),
                      "clip": ("CLIPModel", "CLIPForImageClassification"),
                      **{mt: (f"{prefix}ForConditionalGeneration", f"{prefix}Model") for mt, prefix in (
                          ("llava_next", "LlavaNext"), ("llava_onevision", "LlavaOnevision"),

@@ -434,6 +434,10 @@ COMPOSITE_PATHS: dict[str, dict[str, SubModelPaths]] = {
     "glm4v": {"language_model": _TEXT_MODEL, "visual": _QWEN_VISUAL},
     "glm4v_moe": {"language_model": _TEXT_MODEL, "visual": _QWEN_VISUAL},
     "glm46v": {"language_model": _TEXT_MODEL, "visual": _QWEN_VISUAL},
+    # Step 3.7: its tower's layers (vision_model.layers.N.self_attn.q_proj, mlp.fc1) and the projector, one Linear on
+    # the model itself (multi_modal_projector); the text model's g_proj sits in self_attn.
+    "step3p7": {"language_model": _TEXT_MODEL, "vision_model": SubModelPaths("vision_model", "layers"),
+                "projector": SubModelPaths("")},
     # Llama 3.2 Vision: the text model's cross-attention layers (layers.N.cross_attn.q_proj), the tower's local and
     # global layers (vision_model.transformer.layers.N.self_attn.q_proj, ...global_transformer.layers.N...), and the
     # projector, a Linear of the model's own (multi_modal_projector).

@@ -10,7 +10,10 @@ tie it). The sub-models are rows of their own too: ``step3p5`` (Step3p7TextConfi
 
 from __future__ import annotations
 
-from lsp_count.core.families.decoders import BASE, MOE, QK_HEAD, ROPE, d, decoder, fixed, merge_fields
+import json
+
+from lsp_count.core.families.decoders import (BASE, MOE, QK_HEAD, ROPE, d, decoder, fixed, merge_fields,
+                                              nulls)
 from lsp_count.core.families.multimodal import AXIAL_ROPE_TYPES
 from lsp_count.core.source import Problem
 from lsp_count.core.spec import Derived, Family, Field
@@ -32,6 +35,41 @@ def _layer_types(v) -> tuple[str, ...]:
     return written if written is not None else (FULL,) * v["num_layers"]
 
 
+def _enum_layers(enum: object) -> set[int] | None:
+    """The layer numbers a legacy moe_layers_enum names, as Step3p7TextConfig reads them (int() of each entry of a
+    list, or of a comma-separated string); None where that fails (it fails in the config class too)."""
+    try:
+        items = enum.split(",") if isinstance(enum, str) else enum
+        return {int(i) for i in items if str(i).strip()}  # type: ignore[union-attr]
+    except (TypeError, ValueError, OverflowError):
+        return None
+
+
+def _unreadable_enum(spec) -> list[Problem]:
+    v = spec.values
+    if v.get("mlp_layer_types_written") is not None or v.get("moe_layers_enum") is None \
+            or _enum_layers(v["moe_layers_enum"]) is not None:
+        return []
+    return [Problem("error", "LC102", f'"moe_layers_enum": {json.dumps(v["moe_layers_enum"])} is not a list of layer '
+                                      "numbers (nor a comma-separated string of them): Step3p7TextConfig cannot read it",
+                    spec.key_span("moe_layers_enum") or spec.span)]
+
+
+def _mlp_ratio(spec) -> list[Problem]:
+    """Step3p7VisionConfig sets intermediate_size to int(width × mlp_ratio): an infinite or NaN ratio fails there, a
+    negative width fails to build the MLP."""
+    v = spec.values
+    ratio, width = v.get("mlp_ratio"), v.get("hidden_size")
+    if not isinstance(ratio, (int, float)) or type(width) is not int:
+        return []
+    product = width * ratio
+    if product == product and abs(product) != float("inf") and int(product) >= 0:
+        return []
+    return [Problem("error", "LC102", f'"mlp_ratio": {json.dumps(ratio)} makes the MLP int({width} × {json.dumps(ratio)}) '
+                                      "wide, which Step3p7VisionConfig cannot compute or its model cannot build",
+                    spec.key_span("mlp_ratio") or spec.span)]
+
+
 def _mlp_layer_types(v) -> tuple[str, ...]:
     """mlp_layer_types as written (trimmed), else from the legacy moe_layers_enum (the MoE layers' numbers: a
     comma-separated string or a list), else sparse from the fourth layer on."""
@@ -39,11 +77,7 @@ def _mlp_layer_types(v) -> tuple[str, ...]:
     if written is not None:
         return written
     enum = v["moe_layers_enum"]
-    if enum is None:
-        sparse = set(range(3, v["num_layers"]))
-    else:
-        items = enum.split(",") if isinstance(enum, str) else enum
-        sparse = {int(i) for i in items if str(i).strip()}
+    sparse = set(range(3, v["num_layers"])) if enum is None else _enum_layers(enum) or set()
     return tuple("sparse" if i in sparse else "dense" for i in range(v["num_layers"]))
 
 
@@ -72,6 +106,20 @@ def _per_layer_lengths(spec) -> list[Problem]:
     return []
 
 
+def _sparse_layer_aliases(spec) -> list[Problem]:
+    """moe_num_experts and share_expert_dims are set past the strict field checks: a whole-number float there builds
+    where every layer is dense, and fails to build the experts or the shared expert of a sparse layer."""
+    if "sparse" not in (spec.values.get("mlp_layer_types") or ()):
+        return []
+    for name, key in (("experts_alias", "moe_num_experts"), ("shared_alias", "share_expert_dims")):
+        raw = spec.values.get(name)
+        if name in spec.origins and type(raw) is not int:
+            what = "null" if raw is None else f"a float ({json.dumps(raw)})" if isinstance(raw, float) else json.dumps(raw)
+            return [Problem("error", "LC102", f'"{key}": {what} is not a whole number: {spec.architecture} cannot '
+                                              "build its sparse layers with it", spec.key_span(name) or spec.span)]
+    return []
+
+
 def _step3p5_text() -> Family:
     """Step3p7TextModel (the bare class; the composite holds the head): grouped-query attention with RMS norms over
     each head's q and k and a sigmoid gate over the heads' output (g_proj: one gate per head where gating is true or
@@ -87,10 +135,16 @@ def _step3p5_text() -> Family:
          "gating": Field(("gating",), True, "any", doc='true or "per-head": one output gate per head, else per channel'),
          "attn_output_gate_per_head": fixed(Derived(lambda v: v["gating"] is True or v["gating"] == "per-head",
                                                     'gating is true or "per-head"')),
-         "num_experts": Field(("n_routed_experts", "moe_num_experts"), 288, doc=MOE["num_experts"].doc),
-         "experts_per_token": Field(("num_experts_per_tok", "moe_top_k"), 8, doc=MOE["experts_per_token"].doc),
+         "num_experts": Field(("n_routed_experts", "moe_num_experts"), 288, null=("moe_num_experts",),
+                             doc=MOE["num_experts"].doc),
+         # (the aliases as written: a float or a null there builds only where no layer is sparse)
+         "experts_alias": Field(("moe_num_experts",), None, "any", doc="routed experts (n_routed_experts' alias)"),
+         "shared_alias": Field(("share_expert_dims",), None, "any", doc="the shared expert's width (its alias)"),
+         "experts_per_token": Field(("num_experts_per_tok", "moe_top_k"), 8, null=("moe_top_k",),
+                                    doc=MOE["experts_per_token"].doc),
          "moe_intermediate_size": Field(("moe_intermediate_size",), 1280, doc=MOE["moe_intermediate_size"].doc),
          "shared_intermediate_size": Field(("share_expert_dim", "share_expert_dims"), 1280, minimum=0,
+                                           null=("share_expert_dims",),
                                            doc="width of the always-on shared expert"),
          "num_nextn_predict_layers": Field(("num_nextn_predict_layers",), 0, minimum=0,
                                            doc="multi-token-prediction layers (not built; per-layer lists padded "
@@ -108,8 +162,9 @@ def _step3p5_text() -> Family:
          "sliding_num_heads": fixed(Derived(_sliding_heads, "num_attention_heads"))},
         d(vocab_size=128815, hidden_size=4096, intermediate_size=11264, num_layers=45, num_heads=64,
           max_positions=128000, pad_token_id=1),
-        heads={"Step3p7TextModel": "base"},
-        checks=(_per_layer_lengths,),
+        nulls(pad_token_id="reject"),  # (a strict int field: a null is refused)
+        heads={"Step3p7TextModel": "base"}, float_keys=("moe_top_k", "moe_num_experts", "share_expert_dims"),
+        checks=(_per_layer_lengths, _sparse_layer_aliases, _unreadable_enum), rope=False,
         notes=("Step 3.7 checkpoints also hold multi-token-prediction layers (num_nextn_predict_layers) that "
                "transformers does not build; they are not counted",))
 
@@ -133,7 +188,7 @@ STEP3P5_VISION: dict[str, Field] = {
 FAMILIES: tuple[Family, ...] = (
     _step3p5_text(),
     Family("step3p5_vision", "step3p7_vision", "Step3p7VisionModel", merge_fields(STEP3P5_VISION),
-           {"Step3p7VisionModel": "base"}),
+           {"Step3p7VisionModel": "base"}, checks=(_mlp_ratio,)),
     Family("step3p7", "step3p7", "Step3p7ForConditionalGeneration", {
         "tie_embeddings": Field(("tie_word_embeddings",), False, "bool", null="false",
                                 doc="output head shares the language model's embedding (text_config's does not tie it)"),
