@@ -1,9 +1,11 @@
-"""Random small convolutional-backbone configs (ResNet, ConvNeXt, ConvNeXt V2: layout "convnet"), written as a
+"""Random small convolutional-backbone configs (ResNet, RegNet, ConvNeXt, ConvNeXt V2: layout "convnet"), written as a
 config.json would be: 1 to 4 stages of any widths (ResNet's bottleneck widths below 4 too: a 0-wide middle) and
 depths (ResNet's 0 included: its stage still holds one block), hidden_sizes and depths of unequal lengths where the
 class takes them (ResNet zips them; ConvNeXt reads num_stages entries of each, which may leave the last ones
 unread), basic or bottleneck blocks, a strided first stage, square or [h, w] patches, layer scale on or off, and
-any head class of the family."""
+any head class of the family; RegNet's x or y blocks, any groups_width (widths its groups divide: the others are
+refused, as Conv2d refuses them), widths of 2, 6 and 10 among them (the squeeze-and-excitation's round(in / 4) rounds
+half to even)."""
 
 from __future__ import annotations
 
@@ -25,6 +27,23 @@ def resnet_config(draw) -> dict:
     return cfg
 
 
+def regnet_config(draw) -> dict:
+    cfg: dict = {"model_type": "regnet"}
+    draw_architecture(draw, "regnet", cfg)
+    groups_width = draw(st.integers(1, 8))
+    _maybe(draw, "groups_width", groups_width, cfg)
+    width = groups_width if "groups_width" in cfg else 64
+    # (the 3×3 convolution's groups, max(1, size // groups_width), must divide the stage's width)
+    size = st.integers(1, 24).filter(lambda s: s % max(1, s // width) == 0)
+    cfg["hidden_sizes"] = draw(st.lists(size, min_size=1, max_size=4))
+    cfg["depths"] = draw(st.lists(st.integers(0, 3), min_size=1, max_size=4))
+    _maybe(draw, "num_channels", draw(st.integers(1, 4)), cfg)
+    _maybe(draw, "embedding_size", draw(st.integers(1, 24)), cfg)
+    _maybe(draw, "layer_type", draw(st.sampled_from(["x", "y"])), cfg)
+    _maybe(draw, "downsample_in_first_stage", draw(st.booleans()), cfg)
+    return cfg
+
+
 def convnext_config(draw, model_type: str) -> dict:
     stages = draw(st.integers(1, 4))
     cfg: dict = {"model_type": model_type, "num_stages": stages,
@@ -39,6 +58,6 @@ def convnext_config(draw, model_type: str) -> dict:
     return cfg
 
 
-STRATEGIES.update({"resnet": resnet_config,
+STRATEGIES.update({"resnet": resnet_config, "regnet": regnet_config,
                    "convnext": lambda draw: convnext_config(draw, "convnext"),
                    "convnextv2": lambda draw: convnext_config(draw, "convnextv2")})

@@ -1,14 +1,18 @@
-"""Convolutional vision backbones: ResNet, ConvNeXt and ConvNeXt V2 (layout "convnet", layouts/convnet.py).
+"""Convolutional vision backbones: ResNet, RegNet, ConvNeXt and ConvNeXt V2 (layout "convnet", layouts/convnet.py).
 
 ResNet: a 7×7 stem convolution with a BatchNorm, then stages of basic (two 3×3) or bottleneck (1×1, 3×3, 1×1 at a
 quarter of the width) blocks with 1×1 shortcut convolutions where the width or stride changes; every convolution
-without a bias, every BatchNorm holding a weight and a bias (running statistics are buffers). ConvNeXt: a patchify
+without a bias, every BatchNorm holding a weight and a bias (running statistics are buffers). RegNet: ResNet's shape
+with a 3×3 stem and its own blocks (1×1, a grouped 3×3 of max(1, width // groups_width) groups, 1×1, all at the
+stage's width; "y" blocks add a squeeze-and-excitation of two 1×1 convolutions with biases). ConvNeXt: a patchify
 stem (Conv2d and LayerNorm), stages of depthwise 7×7 convolutions, LayerNorms and pointwise Linears (layer scale in
 V1, GRN in V2), a LayerNorm and 2×2 convolution between stages, a final LayerNorm. The class defaults are
-transformers 5.25's configuration_<resnet|convnext|convnextv2>.py. A vision backbone keeps no KV cache.
+transformers 5.25's configuration_<resnet|regnet|convnext|convnextv2>.py. A vision backbone keeps no KV cache.
 
-Switches no key sets: ``stem`` ("conv" for ResNet's, "patchify" for ConvNeXt's), ``grn`` (V2's Global Response
-Normalization) and ``layer_scale`` (V1's layer-scale vector).
+Switches no key sets: ``stem`` ("conv" for ResNet's and RegNet's, "patchify" for ConvNeXt's), ``stem_kernel`` (the
+conv stem's kernel: ResNet's 7, RegNet's 3), ``grn`` (V2's Global Response Normalization) and ``layer_scale`` (V1's
+layer-scale vector). The conv stem's blocks are by layer_type: "basic" or "bottleneck" (ResNet's), "x" or "y"
+(RegNet's).
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ _COMMON: dict[str, Field] = {
 RESNET_FIELDS: dict[str, Field] = {
     **_COMMON,
     "stem": fixed("conv"),
+    "stem_kernel": fixed(7),
     "embedding_size": Field(("embedding_size",), 64, doc="width of the stem convolution"),
     "hidden_sizes": Field(("hidden_sizes",), (256, 512, 1024, 2048), "ints", null="reject",
                           doc="output width of each stage"),
@@ -34,6 +39,25 @@ RESNET_FIELDS: dict[str, Field] = {
     "layer_type": Field(("layer_type",), "bottleneck", "str", null="reject",
                         doc='"basic" (two 3×3 convolutions) or "bottleneck" (1×1, 3×3, 1×1)'),
     "downsample_in_first_stage": Field(("downsample_in_first_stage",), False, "bool",
+                                       doc="the first stage strides by 2 (a shortcut convolution then)"),
+}
+
+# RegNet: ResNet's stem and stages (hidden_sizes and depths zipped, a stage of depth 0 holding its first block)
+# with its own blocks; "x" or "y" blocks (y: squeeze-and-excitation).
+REGNET_FIELDS: dict[str, Field] = {
+    **{k: f for k, f in RESNET_FIELDS.items() if k != "layer_type"},
+    "stem_kernel": fixed(3),
+    "embedding_size": Field(("embedding_size",), 32, doc="width of the stem convolution"),
+    "hidden_sizes": Field(("hidden_sizes",), (128, 192, 512, 1088), "ints", null="reject",
+                          doc="output width of each stage"),
+    "depths": Field(("depths",), (2, 6, 12, 2), "ints", null="reject",
+                    doc="blocks in each stage (a stage of depth 0 still holds its first block)"),
+    "layer_type": Field(("layer_type",), "y", "str", null="reject",
+                        doc='"x" (1×1, grouped 3×3, 1×1) or "y" (the same with squeeze-and-excitation)'),
+    "groups_width": Field(("groups_width",), 64,
+                          doc="channels per group of each block's 3×3 convolution (max(1, width // groups_width) "
+                              "groups)"),
+    "downsample_in_first_stage": Field(("downsample_in_first_stage",), True, "bool",
                                        doc="the first stage strides by 2 (a shortcut convolution then)"),
 }
 
@@ -77,6 +101,31 @@ def check_resnet(spec: ModelSpec) -> list[Problem]:
     return out
 
 
+def check_regnet(spec: ModelSpec) -> list[Problem]:
+    """What RegNetConfig or RegNetModel refuses: a layer_type other than "x" or "y" (validate_architecture), an empty
+    hidden_sizes or depths (the first stage reads their first entries), and a stage width its 3×3 convolution's
+    groups (max(1, width // groups_width)) do not divide (Conv2d refuses it)."""
+    v = spec.values
+    out: list[Problem] = []
+    if v.get("layer_type") not in ("x", "y"):
+        _refuse(spec, out, f'layer_type {v.get("layer_type")!r} is neither "x" nor "y": transformers\' config class '
+                           "refuses it", "layer_type")
+    sizes, depths, width = v.get("hidden_sizes"), v.get("depths"), v.get("groups_width")
+    for name, entries in (("hidden_sizes", sizes), ("depths", depths)):
+        if entries == ():
+            _refuse(spec, out, f"{name} is empty: the first stage reads its first entry, and the model cannot be "
+                               "built", name)
+    if isinstance(sizes, tuple) and isinstance(depths, tuple) and depths and isinstance(width, int):
+        for size in sizes[:len(depths)]:  # (the stages built: hidden_sizes zipped with depths)
+            groups = max(1, size // width)
+            if size % groups:
+                _refuse(spec, out, f"hidden_sizes entry {size} is not a multiple of its 3×3 convolution's {groups} "
+                                   f"groups (max(1, {size} // groups_width {width})): torch's Conv2d refuses it",
+                        "hidden_sizes", "groups_width")
+                break
+    return out
+
+
 def check_convnext(spec: ModelSpec) -> list[Problem]:
     """What ConvNeXt's classes refuse: fewer hidden_sizes or depths than num_stages (each stage reads its
     entries), an empty hidden_sizes (the stem reads the first, the final LayerNorm the last), and a patch_size that
@@ -106,6 +155,8 @@ FAMILIES: tuple[Family, ...] = (
     Family("resnet", "convnet", "ResNetForImageClassification", RESNET_FIELDS,
            {"ResNetModel": "base", "ResNetForImageClassification": "image_classification",
             "ResNetBackbone": "backbone"}, checks=(check_resnet,)),
+    Family("regnet", "convnet", "RegNetForImageClassification", REGNET_FIELDS,
+           {"RegNetModel": "base", "RegNetForImageClassification": "image_classification"}, checks=(check_regnet,)),
     Family("convnext", "convnet", "ConvNextForImageClassification", CONVNEXT_FIELDS,
            {"ConvNextModel": "base", "ConvNextForImageClassification": "image_classification"},
            checks=(check_convnext,)),

@@ -1,4 +1,4 @@
-"""Convolutional vision backbones (ResNet, ConvNeXt, ConvNeXt V2; families/convnets.py): a stem, stages of
+"""Convolutional vision backbones (ResNet, RegNet, ConvNeXt, ConvNeXt V2; families/convnets.py): a stem, stages of
 residual blocks, and the head classes (image classification, backbone).
 
 Stages differ from each other (their widths, strides and first blocks), so every block is its own node under
@@ -41,22 +41,44 @@ def _resnet_block(path: str, spec: ModelSpec, in_c: int, out_c: int, stride: int
     return ParamNode(path.rsplit(".", 1)[-1], tensors)
 
 
+def _regnet_block(path: str, spec: ModelSpec, in_c: int, out_c: int, stride: int) -> ParamNode:
+    """RegNet's X block: a 1×1 convolution in_c → out_c, a 3×3 one of max(1, out_c // groups_width) groups, a 1×1
+    one, each with its BatchNorm; a Y block puts a squeeze-and-excitation before the last (two 1×1 convolutions with
+    biases, out_c → round(in_c / 4) → out_c); a 1×1 shortcut where the width or the stride changes."""
+    tensors = _resnet_conv(f"{path}.shortcut", in_c, out_c, 1) if in_c != out_c or stride != 1 else ()
+    groups = max(1, out_c // spec.int("groups_width"))
+    tensors += _resnet_conv(f"{path}.layer.0", in_c, out_c, 1) + _conv2d(
+        f"{path}.layer.1.convolution", out_c, out_c // groups, (3, 3), False) + path_norm(
+        f"{path}.layer.1.normalization", out_c)
+    last = 2
+    if spec.values["layer_type"] == "y":
+        reduced = int(round(in_c / 4))  # (Python's round: half to even, as RegNetYLayer's)
+        tensors += _conv2d(f"{path}.layer.2.attention.0", reduced, out_c, (1, 1), True) + _conv2d(
+            f"{path}.layer.2.attention.2", out_c, reduced, (1, 1), True)
+        last = 3
+    tensors += _resnet_conv(f"{path}.layer.{last}", out_c, out_c, 1)
+    return ParamNode(path.rsplit(".", 1)[-1], tensors)
+
+
 def _resnet_base(spec: ModelSpec) -> tuple[ParamNode, ...]:
-    """The stem (a 7×7 convolution and its BatchNorm), then one stage per hidden_sizes entry that has a depth: the
-    first from embedding_size (strided where downsample_in_first_stage), each later one from the one before, strided
-    by 2. A stage holds max(depth, 1) blocks (its first is built whatever the depth)."""
+    """The stem (a stem_kernel-wide convolution and its BatchNorm), then one stage per hidden_sizes entry that has a
+    depth: the first from embedding_size (strided where downsample_in_first_stage), each later one from the one before,
+    strided by 2. A stage holds max(depth, 1) blocks (its first is built whatever the depth) of ResNet's kinds or, where
+    layer_type is "x" or "y", RegNet's."""
     v = spec.values
     sizes, depths = v["hidden_sizes"], v["depths"]
     emb = spec.int("embedding_size")
-    stem = ParamNode("embeddings", _resnet_conv("embedder.embedder", spec.int("num_channels"), emb, 7),
+    stem = ParamNode("embeddings", _resnet_conv("embedder.embedder", spec.int("num_channels"), emb,
+                                                spec.int("stem_kernel")),
                      source=spec.key_span("embedding_size"), key="embedding_size")
+    block = _regnet_block if v["layer_type"] in ("x", "y") else _resnet_block
     stages = []
     widths = list(zip((emb, *sizes), sizes, depths))  # type: ignore[misc, arg-type]
     for i, (in_c, out_c, depth) in enumerate(widths):
         stride = 2 if i or v["downsample_in_first_stage"] else 1
         path = f"encoder.stages.{i}.layers"
-        blocks = [_resnet_block(f"{path}.0", spec, in_c, out_c, stride)]
-        blocks += [_resnet_block(f"{path}.{j}", spec, out_c, out_c, 1) for j in range(1, depth)]
+        blocks = [block(f"{path}.0", spec, in_c, out_c, stride)]
+        blocks += [block(f"{path}.{j}", spec, out_c, out_c, 1) for j in range(1, depth)]
         stages.append(ParamNode(str(i), children=tuple(blocks)))
     encoder = ParamNode("stages", children=tuple(stages), source=spec.key_span("depths"), key="depths")
     return stem, encoder
@@ -136,7 +158,7 @@ def build_convnet(spec: ModelSpec) -> ParamNode:
     if spec.head == "base":
         return node(spec.architecture, *base, final)
     labels = head_labels(v)  # type: ignore[arg-type]
-    # (ResNet's classifier is a Sequential: Flatten, then the Linear; none where num_labels is 0)
+    # (ResNet's and RegNet's classifier is a Sequential: Flatten, then the Linear; none where num_labels is 0)
     name = "classifier" if convnext else "classifier.1"
     head = ParamNode("classifier", path_linear(name, last, labels) if labels > 0 else (),
                      source=spec.key_span("num_labels") or spec.key_span("id2label"), key="num_labels")
