@@ -1,11 +1,14 @@
 """Random small speech-encoder configs (wav2vec 2.0, HuBERT, data2vec-audio, WavLM, UniSpeech, UniSpeech-SAT, SEW,
-wav2vec2-conformer: layout "speech_encoder"), written as a config.json would be: a feature encoder of 1 to 4 convolutions (group or
-layer norm, with or without biases), an encoder of any width the heads and positional-convolution groups divide,
-pre- or post-norm layers with or without attention adapters, SpecAugment probabilities that do or do not hold the
-mask vector, the convolutional adapter, and each head class's own sizes (TDNN layers, the quantizer's codebooks),
-with any head class of the family; and each kin's own keys (HuBERT's projection norm and positional batch norm,
-data2vec's positional-convolution stack, WavLM's buckets, UniSpeech's phonetic classes, UniSpeech-SAT's clusters,
-SEW's squeeze factor, the conformer's positions and depthwise kernel). Keys a family's config class lacks are written to all alike: the class keeps them unread."""
+SEW-D, wav2vec2-conformer: layout "speech_encoder"), written as a config.json would be: a feature encoder of 1 to 4
+convolutions (group or layer norm, with or without biases), an encoder of any width the heads and positional-convolution
+groups divide, pre- or post-norm layers with or without attention adapters, SpecAugment probabilities that do or do not
+hold the mask vector, the convolutional adapter, and each head class's own sizes (TDNN layers, the quantizer's
+codebooks), with any head class of the family; and each kin's own keys (HuBERT's projection norm and positional batch
+norm, data2vec's positional-convolution stack, WavLM's buckets, UniSpeech's phonetic classes, UniSpeech-SAT's clusters,
+SEW's squeeze factor, SEW-D's disentangled attention (shared or own position projections, either kind, buckets or
+relative distances or positions sizing its table, its LayerNorm, the head width, the Conv1d beside layer 0), the
+conformer's positions and depthwise kernel). Keys a family's config class lacks are written to all alike: the class
+keeps them unread."""
 
 from __future__ import annotations
 
@@ -17,7 +20,7 @@ from .strategies import REQUIRED_KEYS, STRATEGIES, _maybe, draw_architecture
 REQUIRED_KEYS["wav2vec2-conformer"] = {"vocab_size": 32}
 
 
-_UNFILLED_OUTPUT_WIDTH = ("hubert", "unispeech", "unispeech-sat", "sew")
+_UNFILLED_OUTPUT_WIDTH = ("hubert", "unispeech", "unispeech-sat", "sew", "sew-d")
 
 
 def speech_config(draw, model_type: str) -> dict:
@@ -60,10 +63,22 @@ def speech_config(draw, model_type: str) -> dict:
         _maybe(draw, "conv_pos_kernel_size", draw(st.integers(1, 7)), cfg)
     if model_type == "wavlm":
         _maybe(draw, "num_buckets", draw(st.integers(1, 40)), cfg)
-    if model_type == "sew":  # (conv_dim[-1] equal to hidden_size: no feature projection)
+    if model_type in ("sew", "sew-d"):  # (conv_dim[-1] equal to hidden_size: no feature projection)
         _maybe(draw, "squeeze_factor", draw(st.integers(1, 4)), cfg)
         if draw(st.booleans()):
             cfg["conv_dim"][-1] = hidden
+    if model_type == "sew-d":
+        _maybe(draw, "relative_attention", draw(st.booleans()), cfg)
+        _maybe(draw, "share_att_key", draw(st.booleans()), cfg)
+        _maybe(draw, "pos_att_type", draw(st.sampled_from([[], ["c2p"], ["p2c"], ["p2c", "c2p"]])), cfg)
+        _maybe(draw, "position_buckets", draw(st.sampled_from([-1, 0, 3, 16])), cfg)
+        _maybe(draw, "max_relative_positions", draw(st.sampled_from([-1, 0, 5])), cfg)
+        _maybe(draw, "max_position_embeddings", draw(st.integers(0, 20)), cfg)
+        _maybe(draw, "norm_rel_ebd", draw(st.sampled_from(["layer_norm", "none", "Layer_Norm|x"])), cfg)
+        _maybe(draw, "attention_head_size", draw(st.integers(1, 6)), cfg)
+        if draw(st.booleans()):  # (its ConvLayer reads hidden_dropout_prob, which SEWDConfig lacks)
+            cfg.update(conv_kernel_size=draw(st.sampled_from([0, 1, 3])), hidden_dropout_prob=0.1)
+            _maybe(draw, "conv_groups", draw(st.sampled_from([g for g in (1, 2, 3) if hidden % g == 0])), cfg)
     if model_type == "wav2vec2-conformer":
         _maybe(draw, "position_embeddings_type", draw(st.sampled_from(["relative", "rotary", None])), cfg)
         _maybe(draw, "conv_depthwise_kernel_size", draw(st.sampled_from([1, 3, 5])), cfg)
@@ -93,4 +108,5 @@ STRATEGIES.update({"wav2vec2": lambda draw: speech_config(draw, "wav2vec2"),
                    "unispeech": lambda draw: speech_config(draw, "unispeech"),
                    "unispeech-sat": lambda draw: speech_config(draw, "unispeech-sat"),
                    "sew": lambda draw: speech_config(draw, "sew"),
+                   "sew-d": lambda draw: speech_config(draw, "sew-d"),
                    "wav2vec2-conformer": lambda draw: speech_config(draw, "wav2vec2-conformer")})

@@ -516,6 +516,8 @@ ENCODER_CONFIGS = {
                                  ("unispeech", {"do_stable_layer_norm": True, "adapter_attn_dim": 3}),
                                  ("unispeech-sat", {"do_stable_layer_norm": True, "adapter_attn_dim": 3}),
                                  ("sew", {"squeeze_factor": 3}),
+                                 # (own position projections, pos_key_proj and pos_query_proj)
+                                 ("sew-d", {"squeeze_factor": 3, "share_att_key": False, "position_buckets": 4}),
                                  ("wav2vec2-conformer", {"conv_depthwise_kernel_size": 3, "vocab_size": 7}))},
     "clip_vision_model": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32,
                               image_size=32, patch_size=16, projection_dim=8),

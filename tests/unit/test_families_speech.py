@@ -1,5 +1,5 @@
 """The speech encoders (layout "speech_encoder": wav2vec2, hubert, data2vec-audio, wavlm, unispeech, unispeech-sat,
-sew, wav2vec2-conformer), without torch: each head
+sew, sew-d, wav2vec2-conformer), without torch: each head
 class's class defaults as transformers 5.25 builds them on the meta device (``sum(p.numel() for p in
 model.parameters())``, taken there once), small configs counted by hand (the arithmetic in each test), the configs
 their classes refuse, and the memory estimate's word on the cache (an encoder keeps none). LoRA against peft where
@@ -47,6 +47,9 @@ CLASS_DEFAULTS = {
     ("sew", "SEWModel"): 93_196_416,
     ("sew", "SEWForCTC"): 93_221_024,
     ("sew", "SEWForSequenceClassification"): 93_393_794,
+    ("sew-d", "SEWDModel"): 93_589_632,
+    ("sew-d", "SEWDForCTC"): 93_614_240,
+    ("sew-d", "SEWDForSequenceClassification"): 93_787_010,
     ("wav2vec2-conformer", "Wav2Vec2ConformerModel"): 179_730_304,
     ("wav2vec2-conformer", "Wav2Vec2ConformerForSequenceClassification"): 179_927_682,
     ("wav2vec2-conformer", "Wav2Vec2ConformerForAudioFrameClassification"): 179_731_842,
@@ -166,6 +169,32 @@ def test_sew_by_hand() -> None:
     assert total({**s, "architectures": ["SEWForCTC"], "vocab_size": 10}) == BASE + 144 + 8 * 10 + 10
 
 
+def test_sew_d_by_hand() -> None:
+    s = {"model_type": "sew-d", **SMALL, "architectures": ["SEWDModel"], "squeeze_factor": 2, "position_buckets": 4}
+    # SEW's model (its LayerNorm and feature_projection as wav2vec 2.0's pair, the upsampling Linear 8·16 + 16) with
+    # DeBERTa-v2's layer: query_proj, key_proj, value_proj, attention.output.dense 4·(8·8 + 8), intermediate 8·4 + 4,
+    # output 4·8 + 8, two LayerNorms 2·(8 + 8) (as wav2vec 2.0's); the relative table 2·4 rows × 8 and its LayerNorm
+    # 8 + 8 (norm_rel_ebd "layer_norm"); no final LayerNorm
+    outside = FEATURES + PROJECTION + POSITIONAL + 144
+    assert total(s) == outside + LAYER + 64 + 16 == 827
+    # own position projections (share_att_key false): pos_key_proj for c2p and pos_query_proj for p2c, 8·8 + 8 each
+    assert total({**s, "share_att_key": False}) == 827 + 2 * 72
+    assert total({**s, "share_att_key": False, "pos_att_type": ["c2p"]}) == 827 + 72
+    # no relative attention: no table, the LayerNorm still there; norm_rel_ebd "none": no LayerNorm
+    assert total({**s, "relative_attention": False}) == 827 - 64
+    assert total({**s, "norm_rel_ebd": "none"}) == 827 - 16
+    # no buckets: 2 × max_relative_positions rows, or 2 × max_position_embeddings where that is below 1
+    assert total({**s, "position_buckets": 0, "max_relative_positions": 5}) == 827 - 64 + 10 * 8
+    assert total({**s, "position_buckets": -1, "max_position_embeddings": 3}) == 827 - 64 + 6 * 8
+    # attention_head_size 2: query, key and value 3·(8·2·2 + 4); the output dense stays hidden wide
+    assert total({**s, "attention_head_size": 2}) == 827 - 3 * 72 + 3 * 36
+    # a Conv1d beside layer 0 (3 wide, 2 groups: 8·4·3 + 8) and its LayerNorm 8 + 8 (hidden_dropout_prob given)
+    assert total({**s, "conv_kernel_size": 3, "conv_groups": 2, "hidden_dropout_prob": 0.1}) == 827 + 104 + 16
+    # no layers: no head width read (a null one builds), the table and its LayerNorm stay
+    assert total({**s, "num_hidden_layers": 0, "attention_head_size": None}) == 827 - LAYER
+    assert total({**s, "architectures": ["SEWDForCTC"], "vocab_size": 10}) == 827 + 8 * 10 + 10
+
+
 def test_conformer_by_hand() -> None:
     c = {"model_type": "wav2vec2-conformer", **SMALL, "architectures": ["Wav2Vec2ConformerModel"],
          "conv_depthwise_kernel_size": 3}
@@ -215,6 +244,19 @@ def test_no_layers_build_whatever_the_heads() -> None:
      "output_hidden_size is not given"),
     ({"model_type": "unispeech-sat", "architectures": ["UniSpeechSatForCTC"], "vocab_size": None},
      '"vocab_size": null'),
+    ({"model_type": "sew-d", "num_attention_heads": 5}, "does not divide hidden_size"),
+    ({"model_type": "sew-d", "hidden_size": 15, "num_attention_heads": 2, "num_conv_pos_embedding_groups": 1,
+      "attention_head_size": 4}, "does not divide hidden_size"),
+    ({"model_type": "sew-d", "pos_att_type": "c2p|p2c"}, "expected a list of strings"),
+    ({"model_type": "sew-d", "norm_rel_ebd": None}, '"norm_rel_ebd": null'),
+    ({"model_type": "sew-d", "max_relative_positions": None}, "is not a number"),
+    ({"model_type": "sew-d", "position_buckets": 0, "max_relative_positions": 2.5}, "nn.Embedding refuses"),
+    ({"model_type": "sew-d", "attention_head_size": 4.0}, "is not a whole number"),
+    ({"model_type": "sew-d", "conv_kernel_size": 3}, "hidden_dropout_prob"),
+    ({"model_type": "sew-d", "conv_kernel_size": 3, "conv_groups": 5, "hidden_dropout_prob": 0.1},
+     "not a positive divisor"),
+    ({"model_type": "sew-d", "architectures": ["SEWDForSequenceClassification"], "add_adapter": True},
+     "does not take an adapter"),
 ])
 def test_refused_as_transformers_refuses(config: dict, needle: str) -> None:
     messages = error_messages(config)
@@ -249,4 +291,17 @@ def test_lora_matches_peft(tmp_path, model_type: str, architecture: str, targets
         config.update(vocab_size=7, conv_depthwise_kernel_size=3)
     if model_type in ("wav2vec2", "unispeech", "unispeech-sat"):
         config.update(do_stable_layer_norm=True, adapter_attn_dim=3)
+    assert lora_counts(tmp_path, config, targets) == peft_lora_counts(config, targets)
+
+
+@pytest.mark.parametrize("architecture", ["SEWDModel", "SEWDForCTC", "SEWDForSequenceClassification"])
+@pytest.mark.parametrize("targets", [
+    "all-linear", ["query_proj", "pos_key_proj", "pos_query_proj", "lm_head"], ["dense", "projection"],
+    r"sew_d\.encoder\.encoder\.layer\.\d+\.attention\.self\.value_proj", r".*layer\.1\.(intermediate|output)\.dense"])
+def test_sew_d_lora_matches_peft(tmp_path, architecture: str, targets) -> None:
+    """SEW-D's layers are DeBERTa-v2's, under encoder.encoder.layer (sew_d.encoder.encoder.layer.N.attention.self.
+    query_proj in the head classes); its own position projections where share_att_key is false."""
+    pytest.importorskip("peft")
+    config = {"model_type": "sew-d", "architectures": [architecture], **SMALL, "num_hidden_layers": 2,
+              "share_att_key": False, "position_buckets": 4, "vocab_size": 7}
     assert lora_counts(tmp_path, config, targets) == peft_lora_counts(config, targets)

@@ -1,5 +1,5 @@
-"""Speech encoders: wav2vec 2.0, HuBERT, data2vec-audio, WavLM, UniSpeech, UniSpeech-SAT, SEW and wav2vec2-conformer
-(layout "speech_encoder", layouts/speech.py).
+"""Speech encoders: wav2vec 2.0, HuBERT, data2vec-audio, WavLM, UniSpeech, UniSpeech-SAT, SEW, SEW-D and
+wav2vec2-conformer (layout "speech_encoder", layouts/speech.py).
 
 A convolutional feature encoder over the raw waveform (one Conv1d per entry of conv_dim; the first normed by a
 GroupNorm, or every one by a LayerNorm, per feat_extract_norm), a feature projection (LayerNorm and Linear from
@@ -7,8 +7,8 @@ conv_dim[-1] to hidden_size), a weight-normed positional convolution (its weight
 encoder (post-norm, or pre-norm where do_stable_layer_norm, whose layers may carry attention adapters), a learned
 mask vector where SpecAugment masks anything, an optional convolutional adapter; and the head classes (CTC,
 sequence and frame classification, x-vector, pre-training's quantizer). The class defaults are transformers 5.25's
-configuration_<wav2vec2|hubert|data2vec_audio|wavlm|unispeech|unispeech_sat|sew|wav2vec2_conformer>.py. Encoders
-keep no KV cache.
+configuration_<wav2vec2|hubert|data2vec_audio|wavlm|unispeech|unispeech_sat|sew|sew_d|wav2vec2_conformer>.py.
+Encoders keep no KV cache.
 
 The kin differ in switches (fields no key sets where the family has no such choice): ``feature_projection_norm``
 (HuBERT's feat_proj_layer_norm: the projection's LayerNorm), ``pos_conv_layers`` and ``pos_conv_kernel`` (data2vec's
@@ -22,16 +22,21 @@ mask vector whatever SpecAugment masks) and ``pretraining`` (what the pre-traini
 "contrastive", wav2vec 2.0's; "phonetic_ctc", UniSpeech's; "speaker", UniSpeech-SAT's; layouts/speech.py),
 ``bare_feature_projection`` (SEW's: the model's own LayerNorm over the feature encoder's output, then a bare Linear
 only where conv_dim[-1] differs from hidden_size), ``squeeze_factor`` (SEW's upsampling Linear, hidden →
-hidden × squeeze_factor; None: no squeezing) and ``conformer_layers`` (wav2vec2-conformer's conformer blocks in place
-of the transformer layers).
+hidden × squeeze_factor; None: no squeezing), ``conformer_layers`` (wav2vec2-conformer's conformer blocks in place
+of the transformer layers) and ``disentangled_layers`` (SEW-D's: DeBERTa-v2's layers with disentangled attention,
+built by the encoder layout from the row's DeBERTa fields, under encoder.encoder with the relative-position table, its
+LayerNorm and the optional Conv1d beside layer 0; no final LayerNorm).
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 from lsp_count.core.families.common import LABEL_FIELDS
-from lsp_count.core.families.decoders import fixed
+from lsp_count.core.families.decoders import HEAD_DIM, fixed
+from lsp_count.core.families.encoders import _conv as _deberta_conv
+from lsp_count.core.families.encoders import _relative_norm, _relative_rows, _v2_attention_extra
 from lsp_count.core.source import Problem
 from lsp_count.core.spec import Derived, Family, Field, ModelSpec
 
@@ -68,6 +73,7 @@ FIELDS: dict[str, Field] = {
     "bare_feature_projection": fixed(False),
     "squeeze_factor": fixed(None),
     "conformer_layers": fixed(False),
+    "disentangled_layers": fixed(False),
     "pretraining": fixed("contrastive"),
     "num_conv_pos_embedding_groups": Field(("num_conv_pos_embedding_groups",), 16,
                                            doc="groups of the positional convolution (must divide hidden_size)"),
@@ -175,14 +181,14 @@ def check_speech(spec: ModelSpec) -> list[Problem]:
 
 
 def speech(model_type: str, prefix: str, heads: tuple[str, ...], *overrides: dict[str, Field],
-           without: tuple[str, ...] = (), notes: tuple[str, ...] = ()) -> Family:
+           without: tuple[str, ...] = (), notes: tuple[str, ...] = (), checks: tuple = ()) -> Family:
     """A speech-encoder row: its head classes are ``<prefix><suffix>``; ``without``: the fields its config class
-    does not have (none of its classes reads them)."""
+    does not have (none of its classes reads them); ``checks``: the family's own, after check_speech."""
     fields = {name: f for name, f in FIELDS.items() if name not in without}
     for o in overrides:
         fields.update(o)
     return Family(model_type, "speech_encoder", f"{prefix}ForCTC", fields,
-                  {f"{prefix}{suffix}": HEADS[suffix] for suffix in heads}, checks=(check_speech,), notes=notes)
+                  {f"{prefix}{suffix}": HEADS[suffix] for suffix in heads}, checks=(check_speech, *checks), notes=notes)
 
 
 HEADS = {"Model": "base", "ForCTC": "ctc", "ForSequenceClassification": "sequence_classification",
@@ -207,6 +213,50 @@ _NO_MODEL_ADAPTER = {
     "conv_adapter": fixed(False),
 }
 _MODEL_ADAPTER = ("adapter_kernel_size", "num_adapter_layers")
+
+def check_sew_d(spec: ModelSpec) -> list[Problem]:
+    """What SEW-D's modules refuse among the keys its config class does not declare (read with getattr, kept as a
+    file writes them): max_relative_positions not a number (compared with 1 in every attention), a relative-position
+    table of a fractional or negative row count (nn.Embedding), conv_kernel_size not a number (compared with 0), or a
+    fraction where positive, conv_groups not a positive divisor of hidden_size (Conv1d), a Conv1d asked for without
+    hidden_dropout_prob (its ConvLayer reads that key, which SEWDConfig does not have), and, where there are layers,
+    an attention_head_size that is not a whole number."""
+    v = spec.values
+    out: list[Problem] = []
+
+    def refuse(name: str, message: str) -> None:
+        written = json.dumps(v.get(name), default=str)
+        out.append(Problem("error", "LC103", f'"{spec.key_label(name)}": {written} {message}: {spec.architecture} '
+                                             "cannot be built", spec.key_span(name) or spec.span))
+
+    def number(x: object) -> bool:
+        return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+    width = v.get("head_dim")
+    if v.get("num_layers") and not (isinstance(width, int) and not isinstance(width, bool) and width >= 0):
+        refuse("head_dim", "is not a whole number (each layer's query, key and value projections are "
+                           "num_attention_heads × attention_head_size wide)")
+    relative = v.get("max_relative_positions")
+    if v.get("relative_attention") and not number(relative):
+        refuse("max_relative_positions", "is not a number (each attention compares it with 1)")
+    elif v.get("relative_attention"):
+        rows = _relative_rows(v)
+        if not isinstance(rows, int) or rows < 0:
+            refuse("max_relative_positions", f"makes a relative-position table of {rows!r} rows (2 × "
+                                             "max_relative_positions, or max_position_embeddings below 1), which "
+                                             "nn.Embedding refuses")
+    kernel, groups, hidden = v.get("conv_kernel_size"), v.get("conv_groups"), v.get("hidden_size")
+    if not number(kernel) or (kernel > 0 and not isinstance(kernel, int)):  # type: ignore[operator]
+        refuse("conv_kernel_size", "is not a whole number (the Conv1d's kernel)")
+    elif kernel > 0:  # type: ignore[operator]
+        if not (isinstance(groups, int) and not isinstance(groups, bool) and groups >= 1 and isinstance(hidden, int)
+                and hidden % groups == 0):
+            refuse("conv_groups", f"is not a positive divisor of hidden_size ({hidden}): Conv1d refuses it")
+        elif "hidden_dropout_prob" not in spec.origins:
+            refuse("conv_kernel_size", "asks for a Conv1d beside the first layer, whose ConvLayer reads "
+                                       "hidden_dropout_prob, which the file does not give (SEWDConfig has none)")
+    return out
+
 
 FAMILIES: tuple[Family, ...] = (
     speech("wav2vec2", "Wav2Vec2", tuple(HEADS)),
@@ -270,6 +320,57 @@ FAMILIES: tuple[Family, ...] = (
             "conv_stride": replace(FIELDS["conv_stride"], default=(5, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1)),
             "conv_kernel": replace(FIELDS["conv_kernel"], default=(10, 3, 1, 3, 1, 3, 1, 3, 1, 2, 1, 2, 1))},
            _STRICT_VOCAB, without=(*_QUANTIZER, *_XVECTOR, *_MODEL_ADAPTER)),
+    # SEW-D: SEW's model with DeBERTa-v2's layers (disentangled attention: position projections where share_att_key
+    # is false, a relative-position table of 2 × position_buckets rows with its LayerNorm where norm_rel_ebd says so,
+    # an optional Conv1d beside layer 0) under encoder.encoder, and no final LayerNorm.
+    speech("sew-d", "SEWD", ("Model", "ForCTC", "ForSequenceClassification"),
+           {**_NO_MODEL_ADAPTER, "adapter_attn_dim": fixed(None), "do_stable_layer_norm": fixed(False),
+            "bare_feature_projection": fixed(True), "disentangled_layers": fixed(True),
+            "squeeze_factor": Field(("squeeze_factor",), 2, doc="frames the encoder pools into one (and upsamples)"),
+            "conv_dim": replace(FIELDS["conv_dim"], default=(64, 128, 128, 128, 128, 256, 256, 256, 256, 512, 512, 512,
+                                                             512)),
+            "conv_stride": replace(FIELDS["conv_stride"], default=(5, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1)),
+            "conv_kernel": replace(FIELDS["conv_kernel"], default=(10, 3, 1, 3, 1, 3, 1, 3, 1, 2, 1, 2, 1)),
+            # (DisentangledSelfAttention reads attention_head_size where a file gives it, and refuses heads that do
+            # not divide hidden_size either way; undeclared, it is kept as written, read by the layers alone)
+            "head_dim": Field(("attention_head_size",), HEAD_DIM, "any", null="none",
+                              doc="width of each attention head"),
+            # The encoder layout's layer (DeBERTa-v2's names)
+            "attn_names": fixed(("attention.self.query_proj", "attention.self.key_proj", "attention.self.value_proj",
+                                 "attention.output.dense")),
+            "qkv_bias": fixed(True),
+            "attn_out_from_hidden": fixed(True),
+            "mlp_names": fixed(("intermediate.dense", "output.dense")),
+            "layer_norms": fixed(("attention.output.LayerNorm", "output.LayerNorm")),
+            "relative_attention": Field(("relative_attention",), True, "bool",
+                                        doc="disentangled relative-position attention (a relative table, and position "
+                                            "projections where share_att_key is false)"),
+            "share_att_key": Field(("share_att_key",), True, "bool",
+                                   doc="the position projections are the content ones (no pos_key_proj, "
+                                       "pos_query_proj)"),
+            "pos_att_type": Field(("pos_att_type",), ("p2c", "c2p"), "strs", null="reject",
+                                  doc='relative attention kinds: "c2p" (pos_key_proj), "p2c" (pos_query_proj)'),
+            "position_buckets": Field(("position_buckets",), 256, minimum=-(10**9),
+                                      doc="log-bucketed relative positions: the table has 2 × this many rows (below "
+                                          "1: 2 × max_relative_positions)"),
+            "max_relative_positions": Field(("max_relative_positions",), -1, "any",
+                                            doc="relative distances where position_buckets is below 1 (below 1: "
+                                                "max_position_embeddings)"),
+            "max_positions": Field(("max_position_embeddings",), 512, minimum=-(10**9),
+                                   doc="relative distances where neither position_buckets nor max_relative_positions "
+                                       "is given"),
+            "relative_rows": fixed(Derived(_relative_rows, "2 × position_buckets (or max_relative_positions)")),
+            "attn_extra": fixed(Derived(_v2_attention_extra, "pos_key_proj for c2p, pos_query_proj for p2c")),
+            "norm_rel_ebd": Field(("norm_rel_ebd",), "layer_norm", "str", null="reject",
+                                  doc='"layer_norm": a LayerNorm on the relative-position table'),
+            "relative_norm": fixed(Derived(_relative_norm, 'norm_rel_ebd has "layer_norm"')),
+            "conv_kernel_size": Field(("conv_kernel_size",), 0, "any",
+                                      doc="kernel of a Conv1d beside the first layer (0: none)"),
+            "conv_groups": Field(("conv_groups",), 1, "any", doc="groups of that Conv1d"),
+            "hidden_dropout_prob": Field(("hidden_dropout_prob",), None, "any",
+                                        doc="read by the Conv1d's module alone (which needs it given)"),
+            "conv": fixed(Derived(_deberta_conv, "conv_kernel_size, conv_groups"))},
+           _STRICT_VOCAB, without=(*_QUANTIZER, *_XVECTOR, *_MODEL_ADAPTER), checks=(check_sew_d,)),
     # wav2vec2-conformer: wav2vec 2.0's model and heads with conformer blocks in place of its layers (no pre-norm
     # variant, no attention adapters); relative positions add parameters to each attention, rotary ones none.
     speech("wav2vec2-conformer", "Wav2Vec2Conformer", tuple(HEADS),

@@ -710,26 +710,27 @@ def _sinusoidal_positions(spec: ModelSpec) -> ParamNode | None:
                      key="max_positions")
 
 
-def _relative_positions(spec: ModelSpec) -> tuple[ParamNode | None, ParamNode | None]:
+def relative_positions(spec: ModelSpec, at: str = "encoder") -> tuple[ParamNode | None, ParamNode | None]:
     """DeBERTa's encoder-level parts: the relative-position table (``relative_rows`` × hidden) with its optional
-    LayerNorm, and the optional Conv1d (hidden → hidden, ``conv`` = (kernel, groups)) with its LayerNorm."""
+    LayerNorm, and the optional Conv1d (hidden → hidden, ``conv`` = (kernel, groups)) with its LayerNorm; ``at``: the
+    path of the module holding them (SEW-D's transformer encoder is encoder.encoder)."""
     v = spec.values
     h = spec.int("hidden_size")
     rows = v.get("relative_rows")
     # MPNet's table is a bias per head (encoder.relative_attention_bias: buckets × heads), DeBERTa's hidden wide.
     width = spec.int("num_heads") if v.get("relative_per_head") else h
-    path = str(v.get("relative_path") or "encoder.rel_embeddings")
+    path = str(v.get("relative_path") or f"{at}.rel_embeddings")
     tensors = embedding(path, int(rows), width) if rows is not None else ()  # type: ignore[arg-type]
     if v.get("relative_norm"):
-        tensors += path_norm("encoder.LayerNorm", h)
+        tensors += path_norm(f"{at}.LayerNorm", h)
     relative = ParamNode("relative_positions", tensors, source=spec.key_span("relative_attention"),
                          key="relative_attention") if tensors else None
     conv = None
     if v.get("conv"):
         kernel, groups = v["conv"]  # type: ignore[misc]
-        conv = ParamNode("conv", (Tensor("encoder.conv.conv.weight", (h, h // int(groups), int(kernel)), "conv", "conv"),
-                                  Tensor("encoder.conv.conv.bias", (h,), "bias", "conv"))
-                         + path_norm("encoder.conv.LayerNorm", h),
+        conv = ParamNode("conv", (Tensor(f"{at}.conv.conv.weight", (h, h // int(groups), int(kernel)), "conv", "conv"),
+                                  Tensor(f"{at}.conv.conv.bias", (h,), "bias", "conv"))
+                         + path_norm(f"{at}.conv.LayerNorm", h),
                          source=spec.key_span("conv_kernel_size"), key="conv_kernel_size", note="Conv1d beside layer 0")
     return relative, conv
 
@@ -762,7 +763,7 @@ def _tower(spec: ModelSpec, mask_token: bool = False) -> tuple[ParamNode | None,
                                 source=spec.key_span("use_shared_relative_position_bias"),
                                 key="use_shared_relative_position_bias")
     return (embeddings, projection, _norm_node("pre_norm", v.get("pre_norm"), h, bias),  # type: ignore[arg-type]
-            _sinusoidal_positions(spec), *_relative_positions(spec), shared_bias,
+            _sinusoidal_positions(spec), *relative_positions(spec), shared_bias,
             bottleneck_layers(spec) if v.get("bottleneck_layers") else encoder_layers(spec),
             _norm_node("final_norm", v.get("final_norm"), h, bias), _attention_map_head(spec))  # type: ignore[arg-type]
 

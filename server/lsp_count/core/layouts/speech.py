@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from lsp_count.core.layouts.encoder import path_linear, path_norm
+from lsp_count.core.layouts.encoder import encoder_layers, path_linear, path_norm, relative_positions
 from lsp_count.core.params import ADAPTABLE_HEAD_NODE, ParamNode, Tensor, embedding, linear, node
 from lsp_count.core.spec import ModelSpec, head_labels
 
@@ -148,6 +148,12 @@ def _base(spec: ModelSpec) -> tuple[ParamNode | None, ...]:
         if v["mask_vector_always"] or v["mask_time_prob"] > 0 or v["mask_feature_prob"] > 0 else ()  # type: ignore[operator]
     embeddings = ParamNode("embeddings", projection + masked, (_positional_conv(spec),),
                            source=spec.key_span("hidden_size"), key="hidden_size")
+    if v["disentangled_layers"]:
+        # (SEW-D: DeBERTa-v2's layers, relative-position table and optional Conv1d under encoder.encoder, the encoder
+        # layout's; no final LayerNorm. No layer, no head width read.)
+        relative, conv = relative_positions(spec, "encoder.encoder")
+        layers = encoder_layers(spec) if spec.int("num_layers") else None
+        return _feature_encoder(spec), embeddings, relative, layers, conv, _upsample(spec), _adapter(spec)
     layers = node("layers", *(_conformer_layer(spec) if v["conformer_layers"] else _layer(spec)), repeat=spec.int("num_layers"), source=spec.key_span("num_layers"),
                   key="num_layers")
     final = ParamNode("final_norm", path_norm("encoder.layer_norm", h))
