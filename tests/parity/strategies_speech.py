@@ -1,14 +1,15 @@
 """Random small speech-encoder configs (wav2vec 2.0, HuBERT, data2vec-audio, WavLM, UniSpeech, UniSpeech-SAT, SEW,
-SEW-D, wav2vec2-conformer: layout "speech_encoder"), written as a config.json would be: a feature encoder of 1 to 4
-convolutions (group or layer norm, with or without biases), an encoder of any width the heads and positional-convolution
-groups divide, pre- or post-norm layers with or without attention adapters, SpecAugment probabilities that do or do not
-hold the mask vector, the convolutional adapter, and each head class's own sizes (TDNN layers, the quantizer's
-codebooks), with any head class of the family; and each kin's own keys (HuBERT's projection norm and positional batch
-norm, data2vec's positional-convolution stack, WavLM's buckets, UniSpeech's phonetic classes, UniSpeech-SAT's clusters,
-SEW's squeeze factor, SEW-D's disentangled attention (shared or own position projections, either kind, buckets or
-relative distances or positions sizing its table, its LayerNorm, the head width, the Conv1d beside layer 0), the
-conformer's positions and depthwise kernel). Keys a family's config class lacks are written to all alike: the class
-keeps them unread."""
+SEW-D, wav2vec2-conformer, Wav2Vec2-BERT: layout "speech_encoder"), written as a config.json would be: a feature
+encoder of 1 to 4 convolutions (group or layer norm, with or without biases), an encoder of any width the heads and
+positional-convolution groups divide, pre- or post-norm layers with or without attention adapters, SpecAugment
+probabilities that do or do not hold the mask vector, the convolutional adapter, and each head class's own sizes (TDNN
+layers, the quantizer's codebooks), with any head class of the family; and each kin's own keys (HuBERT's projection
+norm and positional batch norm, data2vec's positional-convolution stack, WavLM's buckets, UniSpeech's phonetic classes,
+UniSpeech-SAT's clusters, SEW's squeeze factor, SEW-D's disentangled attention (shared or own position projections,
+either kind, buckets or relative distances or positions sizing its table, its LayerNorm, the head width, the Conv1d
+beside layer 0), the conformer's positions and depthwise kernel, Wav2Vec2-BERT's input width, distance embedding and
+the feed-forward before its adapter). Keys a family's config class lacks are written to all alike: the class keeps
+them unread."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from .strategies import REQUIRED_KEYS, STRATEGIES, _maybe, draw_architecture
 
 # (wav2vec2-conformer's config class has no vocab_size: its CTC head, the family's architecture, needs one)
 REQUIRED_KEYS["wav2vec2-conformer"] = {"vocab_size": 32}
+REQUIRED_KEYS["wav2vec2-bert"] = {"vocab_size": 32}  # (the same)
 
 
 _UNFILLED_OUTPUT_WIDTH = ("hubert", "unispeech", "unispeech-sat", "sew", "sew-d")
@@ -84,6 +86,21 @@ def speech_config(draw, model_type: str) -> dict:
         _maybe(draw, "conv_depthwise_kernel_size", draw(st.sampled_from([1, 3, 5])), cfg)
         _maybe(draw, "rotary_embedding_base", draw(st.sampled_from([100, 10000])), cfg)
         _maybe(draw, "max_source_positions", draw(st.integers(1, 50)), cfg)
+    if model_type == "wav2vec2-bert":
+        # (relative positions need an even width: sines and cosines in alternate columns)
+        kinds = ["relative_key", "rotary", None] + (["relative"] if hidden % 2 == 0 or hidden == 1 else [])
+        if "relative" not in kinds:
+            cfg["position_embeddings_type"] = draw(st.sampled_from(kinds))
+        else:
+            _maybe(draw, "position_embeddings_type", draw(st.sampled_from(kinds)), cfg)
+        _maybe(draw, "conv_depthwise_kernel_size", draw(st.sampled_from([1, 3, 5])), cfg)
+        _maybe(draw, "feature_projection_input_dim", draw(st.integers(1, 12)), cfg)
+        _maybe(draw, "left_max_position_embeddings", draw(st.integers(0, 5)), cfg)
+        _maybe(draw, "right_max_position_embeddings", draw(st.integers(0, 5)), cfg)
+        if cfg.get("add_adapter"):
+            _maybe(draw, "use_intermediate_ffn_before_adapter", draw(st.booleans()), cfg)
+        if arch.endswith("ForCTC"):  # (no default vocabulary)
+            cfg["vocab_size"] = draw(st.integers(1, 60))
     if model_type == "unispeech":
         _maybe(draw, "num_ctc_classes", draw(st.integers(0, 12)), cfg)
     if model_type == "unispeech-sat":
@@ -109,4 +126,5 @@ STRATEGIES.update({"wav2vec2": lambda draw: speech_config(draw, "wav2vec2"),
                    "unispeech-sat": lambda draw: speech_config(draw, "unispeech-sat"),
                    "sew": lambda draw: speech_config(draw, "sew"),
                    "sew-d": lambda draw: speech_config(draw, "sew-d"),
-                   "wav2vec2-conformer": lambda draw: speech_config(draw, "wav2vec2-conformer")})
+                   "wav2vec2-conformer": lambda draw: speech_config(draw, "wav2vec2-conformer"),
+                   "wav2vec2-bert": lambda draw: speech_config(draw, "wav2vec2-bert")})

@@ -518,7 +518,9 @@ ENCODER_CONFIGS = {
                                  ("sew", {"squeeze_factor": 3}),
                                  # (own position projections, pos_key_proj and pos_query_proj)
                                  ("sew-d", {"squeeze_factor": 3, "share_att_key": False, "position_buckets": 4}),
-                                 ("wav2vec2-conformer", {"conv_depthwise_kernel_size": 3, "vocab_size": 7}))},
+                                 ("wav2vec2-conformer", {"conv_depthwise_kernel_size": 3, "vocab_size": 7}),
+                                 ("wav2vec2-bert", {"conv_depthwise_kernel_size": 3, "vocab_size": 7,
+                                                    "feature_projection_input_dim": 6}))},
     "clip_vision_model": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32,
                               image_size=32, patch_size=16, projection_dim=8),
     "clip_text_model": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32,

@@ -1,5 +1,5 @@
 """The speech encoders (layout "speech_encoder": wav2vec2, hubert, data2vec-audio, wavlm, unispeech, unispeech-sat,
-sew, sew-d, wav2vec2-conformer), without torch: each head
+sew, sew-d, wav2vec2-conformer, wav2vec2-bert), without torch: each head
 class's class defaults as transformers 5.25 builds them on the meta device (``sum(p.numel() for p in
 model.parameters())``, taken there once), small configs counted by hand (the arithmetic in each test), the configs
 their classes refuse, and the memory estimate's word on the cache (an encoder keeps none). LoRA against peft where
@@ -55,9 +55,14 @@ CLASS_DEFAULTS = {
     ("wav2vec2-conformer", "Wav2Vec2ConformerForAudioFrameClassification"): 179_731_842,
     ("wav2vec2-conformer", "Wav2Vec2ConformerForXVector"): 185_841_500,
     ("wav2vec2-conformer", "Wav2Vec2ConformerForPreTraining"): 180_403_200,
+    ("wav2vec2-bert", "Wav2Vec2BertModel"): 580_493_120,
+    ("wav2vec2-bert", "Wav2Vec2BertForSequenceClassification"): 581_281_858,
+    ("wav2vec2-bert", "Wav2Vec2BertForAudioFrameClassification"): 580_495_170,
+    ("wav2vec2-bert", "Wav2Vec2BertForXVector"): 586_735_388,
 }
 # (its config class has no vocab_size: the CTC head needs one given)
 CONFORMER_CTC_WITH_32_TOKENS = 179_754_912
+W2V_BERT_CTC_WITH_32_TOKENS = 580_525_920
 
 
 def total(config: dict) -> int:
@@ -213,6 +218,43 @@ def test_conformer_by_hand() -> None:
                   "vocab_size": 32}) == CONFORMER_CTC_WITH_32_TOKENS
 
 
+def test_wav2vec2_bert_by_hand() -> None:
+    w = {"model_type": "wav2vec2-bert", "architectures": ["Wav2Vec2BertModel"], "hidden_size": 8,
+         "num_attention_heads": 2, "num_hidden_layers": 1, "intermediate_size": 4, "feature_projection_input_dim": 6,
+         "conv_depthwise_kernel_size": 3, "mask_time_prob": 0}
+    # no feature encoder, no positional convolution: the projection's LayerNorm 6 + 6 and Linear 6·8 + 8
+    projection = 12 + 56
+    # a conformer block: linear_q/k/v/out 4·(8·8 + 8); "relative_key": a distance embedding of 64 + 8 + 1 rows, a head
+    # (8 / 2) wide; ffn1, ffn2 2·(8·4 + 4 + 4·8 + 8); the convolution module: LayerNorm 8 + 8, pointwise_conv1 16·8,
+    # depthwise_conv 8·1·3, depthwise_layer_norm 8 + 8, pointwise_conv2 8·8; four LayerNorms 4·(8 + 8); no final
+    # norm
+    attention, distances, feed_forwards, convolution, norms = 288, 73 * 4, 152, 16 + 128 + 24 + 16 + 64, 64
+    layer = attention + distances + feed_forwards + convolution + norms
+    assert total(w) == projection + layer == 1_112
+    assert total({**w, "mask_time_prob": 0.05}) == 1_112 + 8  # masked_spec_embed
+    # "relative": linear_pos 8·8 and pos_bias_u, pos_bias_v 2·(2 × 4) in place of the distances; rotary or none:
+    # nothing
+    assert total({**w, "position_embeddings_type": "relative"}) == 1_112 - distances + 64 + 16
+    assert total({**w, "position_embeddings_type": "rotary"}) == total({**w, "position_embeddings_type": None}) == \
+        1_112 - distances
+    assert total({**w, "left_max_position_embeddings": 2, "right_max_position_embeddings": 1}) == \
+        1_112 - distances + 4 * 4
+    # the attention floors the head width: 3 heads of 8 hold 2 columns each
+    assert total({**w, "num_attention_heads": 3}) == 1_112 - distances + 73 * 2
+    # the adapter at width 8, one layer: residual_layer_norm 16, residual_conv 16·8·3 + 16, self_attn_layer_norm 16,
+    # self_attn_conv 16·8·3 + 16, linear_q/k/v/out 4·(8·8 + 8), ffn_layer_norm 16, ffn 8·4 + 4 + 4·8 + 8
+    adapter = 16 + 400 + 16 + 400 + 288 + 16 + 76
+    assert total({**w, "add_adapter": True}) == 1_112 + adapter
+    # at width 6: proj 8·6 + 6 and proj_layer_norm 6 + 6; two layers of 12 + (12·6·3 + 12) + 12 + (12·6·3 + 12) +
+    # 4·(6·6 + 6) + 12 + (6·4 + 4 + 4·6 + 6); the feed-forward before it 8·4 + 4 + 4·8 + 8; the CTC head 6·7 + 7
+    at_6 = 12 + 228 + 12 + 228 + 168 + 12 + 58
+    assert total({**w, "architectures": ["Wav2Vec2BertForCTC"], "vocab_size": 7, "add_adapter": True,
+                  "output_hidden_size": 6, "num_adapter_layers": 2, "use_intermediate_ffn_before_adapter": True}) == \
+        1_112 + 54 + 12 + 2 * at_6 + 76 + 49
+    assert total({"model_type": "wav2vec2-bert", "architectures": ["Wav2Vec2BertForCTC"], "vocab_size": 32}) == \
+        W2V_BERT_CTC_WITH_32_TOKENS
+
+
 def test_no_layers_build_whatever_the_heads() -> None:
     """Only the layers' attention checks that the heads divide the width: with none, the model builds."""
     config = {"model_type": "unispeech", **SMALL, "architectures": ["UniSpeechModel"], "num_attention_heads": 3}
@@ -244,6 +286,13 @@ def test_no_layers_build_whatever_the_heads() -> None:
      "output_hidden_size is not given"),
     ({"model_type": "unispeech-sat", "architectures": ["UniSpeechSatForCTC"], "vocab_size": None},
      '"vocab_size": null'),
+    ({"model_type": "wav2vec2-bert", "architectures": ["Wav2Vec2BertForCTC"]}, "vocab_size is not given"),
+    ({"model_type": "wav2vec2-bert", "use_intermediate_ffn_before_adapter": True}, "add_adapter is not"),
+    ({"model_type": "wav2vec2-bert", "conv_depthwise_kernel_size": 4}, "is even"),
+    ({"model_type": "wav2vec2-bert", "hidden_size": 9, "num_attention_heads": 3,
+      "position_embeddings_type": "relative"}, "is odd"),
+    ({"model_type": "wav2vec2-bert", "architectures": ["Wav2Vec2BertForAudioFrameClassification"],
+      "add_adapter": True}, "does not take an adapter"),
     ({"model_type": "sew-d", "num_attention_heads": 5}, "does not divide hidden_size"),
     ({"model_type": "sew-d", "hidden_size": 15, "num_attention_heads": 2, "num_conv_pos_embedding_groups": 1,
       "attention_head_size": 4}, "does not divide hidden_size"),
@@ -304,4 +353,22 @@ def test_sew_d_lora_matches_peft(tmp_path, architecture: str, targets) -> None:
     pytest.importorskip("peft")
     config = {"model_type": "sew-d", "architectures": [architecture], **SMALL, "num_hidden_layers": 2,
               "share_att_key": False, "position_buckets": 4, "vocab_size": 7}
+    assert lora_counts(tmp_path, config, targets) == peft_lora_counts(config, targets)
+
+
+@pytest.mark.parametrize(("architecture", "extra"), [
+    ("Wav2Vec2BertForCTC", {"add_adapter": True, "output_hidden_size": 6, "num_adapter_layers": 2,
+                            "use_intermediate_ffn_before_adapter": True}),
+    ("Wav2Vec2BertModel", {"add_adapter": True, "num_adapter_layers": 2, "position_embeddings_type": "relative"}),
+    ("Wav2Vec2BertForXVector", {"tdnn_dim": [3, 5], "tdnn_kernel": [2, 1], "xvector_output_dim": 4})])
+@pytest.mark.parametrize("targets", [
+    "all-linear", ["linear_q", "linear_out", "intermediate_dense", "linear_pos"], ["lm_head", "proj", "projection"],
+    r".*adapter\.layers\.1\.self_attn\.linear_v", r"wav2vec2_bert\.intermediate_ffn\.output_dense"])
+def test_wav2vec2_bert_lora_matches_peft(tmp_path, architecture: str, extra: dict, targets) -> None:
+    """Wav2Vec2-BERT's adapter layers hold Linears (adapter.layers.N.self_attn.linear_q, ffn.intermediate_dense), each
+    layer under its own index; the feed-forward before the adapter is the base model's (intermediate_ffn)."""
+    pytest.importorskip("peft")
+    config = {"model_type": "wav2vec2-bert", "architectures": [architecture], "vocab_size": 7, "hidden_size": 8,
+              "num_attention_heads": 2, "num_hidden_layers": 2, "intermediate_size": 4,
+              "feature_projection_input_dim": 6, "conv_depthwise_kernel_size": 3, **extra}
     assert lora_counts(tmp_path, config, targets) == peft_lora_counts(config, targets)

@@ -268,6 +268,9 @@ ENCODER_PATHS: dict[str, EncoderPaths] = {
        for model_type, body in (("wav2vec2", "wav2vec2"), ("hubert", "hubert"), ("data2vec-audio", "data2vec_audio"),
                                 ("wavlm", "wavlm"), ("unispeech", "unispeech"), ("unispeech-sat", "unispeech_sat"),
                                 ("sew", "sew"), ("wav2vec2-conformer", "wav2vec2_conformer"))},
+    # Wav2Vec2-BERT: wav2vec2-conformer's names, the adapter's layers (adapter.layers.N.self_attn.linear_q, ffn...)
+    # and the feed-forward before it (intermediate_ffn.intermediate_dense) the base model's.
+    "wav2vec2-bert": EncoderPaths("wav2vec2_bert", "encoder.layers", _SPEECH_BODY_NODES | {"intermediate_ffn"}),
     # SEW-D: DeBERTa-v2's layers in its transformer encoder (sew_d.encoder.encoder.layer.N.attention.self.query_proj)
     "sew-d": EncoderPaths("sew_d", "encoder.encoder.layer", _SPEECH_BODY_NODES | {"relative_positions", "conv"}),
     # CLIP's and SigLIP's single towers: the stack at the top of the bare classes (transformers 5).

@@ -25,7 +25,12 @@ only where conv_dim[-1] differs from hidden_size), ``squeeze_factor`` (SEW's ups
 hidden × squeeze_factor; None: no squeezing), ``conformer_layers`` (wav2vec2-conformer's conformer blocks in place
 of the transformer layers) and ``disentangled_layers`` (SEW-D's: DeBERTa-v2's layers with disentangled attention,
 built by the encoder layout from the row's DeBERTa fields, under encoder.encoder with the relative-position table, its
-LayerNorm and the optional Conv1d beside layer 0; no final LayerNorm).
+LayerNorm and the optional Conv1d beside layer 0; no final LayerNorm). Wav2Vec2-BERT's: ``feature_encoder`` (false:
+the model reads feature frames, no convolutions; the projection reads feature_projection_input_dim), ``pos_conv_layers``
+0 (no positional convolution), ``encoder_final_norm`` (false: no encoder.layer_norm), ``conformer_conv_norm`` (the
+conformer convolution module's norm by name: a BatchNorm1d "batch_norm", or a LayerNorm "depthwise_layer_norm", the
+same count), ``adapter_kind`` ("conv": wav2vec 2.0's convolutions; "conformer": Wav2Vec2-BERT's adapter layers of
+convolutions, self-attention and a feed-forward) and ``intermediate_ffn`` (a feed-forward before the adapter).
 """
 
 from __future__ import annotations
@@ -74,6 +79,11 @@ FIELDS: dict[str, Field] = {
     "squeeze_factor": fixed(None),
     "conformer_layers": fixed(False),
     "disentangled_layers": fixed(False),
+    "feature_encoder": fixed(True),
+    "encoder_final_norm": fixed(True),
+    "conformer_conv_norm": fixed("batch_norm"),
+    "adapter_kind": fixed("conv"),
+    "intermediate_ffn": fixed(False),
     "pretraining": fixed("contrastive"),
     "num_conv_pos_embedding_groups": Field(("num_conv_pos_embedding_groups",), 16,
                                            doc="groups of the positional convolution (must divide hidden_size)"),
@@ -134,7 +144,7 @@ def check_speech(spec: ModelSpec) -> list[Problem]:
     elif lengths.get("conv_dim") and v.get("feat_extract_norm") == "group" and not v["conv_dim"][0]:  # type: ignore[index]
         refuse("conv_dim[0] is 0: the GroupNorm after the first convolution would have 0 groups, which torch refuses",
                "conv_dim")
-    if v.get("feat_extract_norm") not in ("group", "layer"):
+    if v["feature_encoder"] and v.get("feat_extract_norm") not in ("group", "layer"):
         refuse(f'feat_extract_norm {v.get("feat_extract_norm")!r} is neither "group" nor "layer": the feature '
                "encoder refuses it", "feat_extract_norm")
     hidden, groups = v.get("hidden_size"), v.get("num_conv_pos_embedding_groups")
@@ -258,6 +268,16 @@ def check_sew_d(spec: ModelSpec) -> list[Problem]:
     return out
 
 
+def check_wav2vec2_bert(spec: ModelSpec) -> list[Problem]:
+    """Wav2Vec2BertConfig refuses use_intermediate_ffn_before_adapter without add_adapter (validate_architecture)."""
+    v = spec.values
+    if v.get("intermediate_ffn") and not v.get("add_adapter"):
+        return [Problem("error", "LC103", "use_intermediate_ffn_before_adapter is true and add_adapter is not: "
+                                          "transformers' config class refuses it",
+                        spec.key_span("intermediate_ffn") or spec.key_span("add_adapter") or spec.span)]
+    return []
+
+
 FAMILIES: tuple[Family, ...] = (
     speech("wav2vec2", "Wav2Vec2", tuple(HEADS)),
     # HuBERT: wav2vec 2.0's model without the quantizer, the x-vector and frame heads or the convolutional adapter
@@ -371,6 +391,46 @@ FAMILIES: tuple[Family, ...] = (
                                         doc="read by the Conv1d's module alone (which needs it given)"),
             "conv": fixed(Derived(_deberta_conv, "conv_kernel_size, conv_groups"))},
            _STRICT_VOCAB, without=(*_QUANTIZER, *_XVECTOR, *_MODEL_ADAPTER), checks=(check_sew_d,)),
+    # Wav2Vec2-BERT: log-mel features in (no feature encoder: a LayerNorm and a Linear from
+    # feature_projection_input_dim), no positional convolution, wav2vec2-conformer's blocks (their convolution
+    # module's norm a LayerNorm; positions "relative_key" by default: a distance embedding in each attention), no final
+    # LayerNorm, a conformer adapter, and a feed-forward before it where use_intermediate_ffn_before_adapter.
+    speech("wav2vec2-bert", "Wav2Vec2Bert", ("Model", "ForCTC", "ForSequenceClassification",
+                                             "ForAudioFrameClassification", "ForXVector"),
+           {"vocab_size": replace(FIELDS["vocab_size"], default=None),  # (its CTC head needs one given)
+            "hidden_size": replace(FIELDS["hidden_size"], default=1024),
+            "num_layers": replace(FIELDS["num_layers"], default=24),
+            "num_heads": replace(FIELDS["num_heads"], default=16),
+            "intermediate_size": replace(FIELDS["intermediate_size"], default=4096),
+            "classifier_proj_size": replace(FIELDS["classifier_proj_size"], default=768),
+            "num_adapter_layers": replace(FIELDS["num_adapter_layers"], default=1),
+            # (its attention floors hidden_size / num_attention_heads, and checks nothing)
+            "heads_divide_hidden": fixed(False), "floor_head_dim": fixed(True),
+            "feature_encoder": fixed(False), "pos_conv_layers": fixed(0), "encoder_final_norm": fixed(False),
+            "conformer_layers": fixed(True), "conformer_conv_norm": fixed("depthwise_layer_norm"),
+            "adapter_kind": fixed("conformer"), "do_stable_layer_norm": fixed(False), "adapter_attn_dim": fixed(None),
+            "feature_projection_input_dim": Field(("feature_projection_input_dim",), 160,
+                                                  doc="width of each input feature frame (the projection's input)"),
+            "intermediate_ffn": Field(("use_intermediate_ffn_before_adapter",), False, "bool",
+                                      doc="a feed-forward between the encoder and the adapter (needs add_adapter)"),
+            "position_embeddings_type": Field(("position_embeddings_type",), "relative_key", "str",
+                                              doc='"relative_key": a distance embedding in each attention; '
+                                                  '"relative": linear_pos, pos_bias_u and pos_bias_v; "rotary" or '
+                                                  "null: no parameters"),
+            "left_max_position_embeddings": Field(("left_max_position_embeddings",), 64, minimum=0,
+                                                  doc="distances to the left the relative_key embedding holds"),
+            "right_max_position_embeddings": Field(("right_max_position_embeddings",), 8, minimum=0,
+                                                   doc="distances to the right the relative_key embedding holds"),
+            "max_source_positions": Field(("max_source_positions",), 5000, minimum=0,
+                                          doc="length of the relative position encoding (a buffer)"),
+            "rotary_embedding_base": Field(("rotary_embedding_base",), 10000, minimum=0,
+                                           doc="base of the rotary embedding's frequencies (a buffer)"),
+            "conv_depthwise_kernel_size": Field(("conv_depthwise_kernel_size",), 31,
+                                                doc="kernel width of each conformer block's depthwise convolution "
+                                                    "(odd)")},
+           without=(*_QUANTIZER, *_LISTS, "feat_extract_norm", "conv_bias", "pos_conv_kernel",
+                    "num_conv_pos_embedding_groups"),
+           checks=(check_wav2vec2_bert,)),
     # wav2vec2-conformer: wav2vec 2.0's model and heads with conformer blocks in place of its layers (no pre-norm
     # variant, no attention adapters); relative positions add parameters to each attention, rotary ones none.
     speech("wav2vec2-conformer", "Wav2Vec2Conformer", tuple(HEADS),

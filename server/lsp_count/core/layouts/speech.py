@@ -24,10 +24,13 @@ def _conv(path: str, out_c: int, in_per_group: int, kernel: int, bias: bool) -> 
     return ts + ((Tensor(f"{path}.bias", (out_c,), "bias", module),) if bias else ())
 
 
-def _feature_encoder(spec: ModelSpec) -> ParamNode:
+def _feature_encoder(spec: ModelSpec) -> ParamNode | None:
     """One Conv1d per conv_dim entry (1 input channel first); a GroupNorm of conv_dim[0] channels after the first
-    ("group"), or a LayerNorm after each ("layer")."""
+    ("group"), or a LayerNorm after each ("layer"). None where the model reads features, not a waveform
+    (``feature_encoder`` false: Wav2Vec2-BERT's log-mel input)."""
     v = spec.values
+    if not v["feature_encoder"]:
+        return None
     dims, kernels = v["conv_dim"], v["conv_kernel"]
     bias, per_layer_norm = bool(v["conv_bias"]), v["feat_extract_norm"] == "layer"
     tensors: list[Tensor] = []
@@ -39,11 +42,13 @@ def _feature_encoder(spec: ModelSpec) -> ParamNode:
     return ParamNode("feature_encoder", tuple(tensors), source=spec.key_span("conv_dim"), key="conv_dim")
 
 
-def _positional_conv(spec: ModelSpec) -> ParamNode:
+def _positional_conv(spec: ModelSpec) -> ParamNode | None:
     """The positional Conv1d (hidden → hidden, pos_conv_kernel wide, grouped, with a bias): weight-normed over dim 2
     (weight_g (1, 1, kernel) and weight_v in place of the weight), or plain after a BatchNorm1d (HuBERT's
     conv_pos_batch_norm); data2vec's is pos_conv_layers plain convolutions (their LayerNorms hold no parameters)."""
     v = spec.values
+    if v["pos_conv_layers"] == 0 and not v["feature_encoder"]:  # (Wav2Vec2-BERT: positions in the attention alone)
+        return None
     h, kernel = spec.int("hidden_size"), spec.int("pos_conv_kernel")
     groups, layers = spec.int("num_conv_pos_embedding_groups"), spec.int("pos_conv_layers")
     shape = (h, h // groups, kernel)
@@ -63,17 +68,23 @@ def _positional_conv(spec: ModelSpec) -> ParamNode:
 
 
 def _conformer_layer(spec: ModelSpec) -> tuple[ParamNode | None, ...]:
-    """A conformer block (wav2vec2-conformer): self-attention (linear_q/k/v/out with biases; where relative positions,
-    linear_pos without one and the per-head biases pos_bias_u and pos_bias_v), two half-step feed-forwards (ffn1,
-    ffn2), a convolution module (a LayerNorm, pointwise hidden → 2 × hidden, depthwise conv_depthwise_kernel_size
-    wide, a BatchNorm1d, pointwise hidden → hidden; no biases), and four LayerNorms."""
+    """A conformer block (wav2vec2-conformer, Wav2Vec2-BERT): self-attention (linear_q/k/v/out with biases; where
+    relative positions, linear_pos without one and the per-head biases pos_bias_u and pos_bias_v; where "relative_key",
+    a distance embedding), two half-step feed-forwards (ffn1, ffn2), a convolution module (a LayerNorm, pointwise
+    hidden → 2 × hidden, depthwise conv_depthwise_kernel_size wide, a norm by ``conformer_conv_norm`` (a BatchNorm1d,
+    or Wav2Vec2-BERT's LayerNorm), pointwise hidden → hidden; no biases), and four LayerNorms."""
     h, f = spec.int("hidden_size"), spec.int("intermediate_size")
     heads = spec.int("num_heads")
     tensors = tuple(t for n in ("linear_q", "linear_k", "linear_v", "linear_out")
                     for t in path_linear(f"self_attn.{n}", h, h))
-    if spec.values["position_embeddings_type"] == "relative":
+    positions = spec.values["position_embeddings_type"]
+    if positions == "relative":
         tensors += (*path_linear("self_attn.linear_pos", h, h, bias=False),
                     *(Tensor(f"self_attn.{n}", (heads, h // heads), "other", n) for n in ("pos_bias_u", "pos_bias_v")))
+    elif positions == "relative_key":  # (Wav2Vec2-BERT: a distance embedding, left + right + 1 rows a head wide)
+        rows = spec.int("left_max_position_embeddings") + spec.int("right_max_position_embeddings") + 1
+        tensors += tuple(replace(t, module="distance_embedding") for t in embedding(
+            "self_attn.distance_embedding", rows, h // heads))
     attn = ParamNode("attention", tensors, source=spec.key_span("num_heads"), key="num_heads")
     mlp = ParamNode("mlp", tuple(t for ffn in ("ffn1", "ffn2") for t in path_linear(
         f"{ffn}.intermediate_dense", h, f) + path_linear(f"{ffn}.output_dense", f, h)),
@@ -81,7 +92,8 @@ def _conformer_layer(spec: ModelSpec) -> tuple[ParamNode | None, ...]:
     kernel = spec.int("conv_depthwise_kernel_size")
     conv = ParamNode("conv_module", (
         *path_norm("conv_module.layer_norm", h), *_conv("conv_module.pointwise_conv1", 2 * h, h, 1, False),
-        *_conv("conv_module.depthwise_conv", h, 1, kernel, False), *path_norm("conv_module.batch_norm", h),
+        *_conv("conv_module.depthwise_conv", h, 1, kernel, False),
+        *path_norm(f"conv_module.{spec.values['conformer_conv_norm']}", h),
         *_conv("conv_module.pointwise_conv2", h, h, 1, False)),
                      source=spec.key_span("conv_depthwise_kernel_size"), key="conv_depthwise_kernel_size")
     norms = ParamNode("norms", tuple(t for n in ("ffn1_layer_norm", "self_attn_layer_norm", "ffn2_layer_norm",
@@ -130,6 +142,21 @@ def _adapter(spec: ModelSpec) -> ParamNode | None:
         return None
     h, o, kernel = spec.int("hidden_size"), _output_width(spec), spec.int("adapter_kernel_size")
     proj = path_linear("adapter.proj", h, o) + path_norm("adapter.proj_layer_norm", o) if o != h else ()
+    if spec.values["adapter_kind"] == "conformer":
+        # Wav2Vec2-BERT's adapter layers (each its own node: their Linears' paths carry the index): a residual and a
+        # self-attention Conv1d, width → 2 × width with biases (a GLU halves them), each after a LayerNorm;
+        # self-attention at the adapter's width (linear_q/k/v/out with biases, no positions); a feed-forward after a
+        # LayerNorm (width → intermediate_size → width).
+        f = spec.int("intermediate_size")
+        adapter_layers = tuple(ParamNode(str(i), (
+            *path_norm(f"{p}.residual_layer_norm", o), *_conv(f"{p}.residual_conv", 2 * o, o, kernel, True),
+            *path_norm(f"{p}.self_attn_layer_norm", o), *_conv(f"{p}.self_attn_conv", 2 * o, o, kernel, True),
+            *(t for n in ("linear_q", "linear_k", "linear_v", "linear_out") for t in path_linear(f"{p}.self_attn.{n}",
+                                                                                                  o, o)),
+            *path_norm(f"{p}.ffn_layer_norm", o), *_feed_forward(f"{p}.ffn", o, f)))
+            for i, p in ((i, f"adapter.layers.{i}") for i in range(spec.int("num_adapter_layers"))))
+        return node("adapter", ParamNode("adapter_layers", children=adapter_layers), tensors=proj,
+                    source=spec.key_span("add_adapter"), key="add_adapter")
     layers = ParamNode("adapter_layers", _conv("adapter.layers.conv", 2 * o, o, kernel, True),
                        repeat=spec.int("num_adapter_layers"))
     return node("adapter", layers, tensors=proj, source=spec.key_span("add_adapter"), key="add_adapter")
@@ -137,7 +164,10 @@ def _adapter(spec: ModelSpec) -> ParamNode | None:
 
 def _base(spec: ModelSpec) -> tuple[ParamNode | None, ...]:
     v = spec.values
-    h, last = spec.int("hidden_size"), v["conv_dim"][-1]  # type: ignore[index]
+    # (the feature projection reads the feature encoder's last width, or the input features' where there is none)
+    h = spec.int("hidden_size")
+    last = v["conv_dim"][-1] if v["feature_encoder"] else \
+        spec.int("feature_projection_input_dim")  # type: ignore[index]
     if v["bare_feature_projection"]:  # (SEW: the model's own LayerNorm; a Linear only where the widths differ)
         projection = path_norm("layer_norm", last) + (path_linear("feature_projection", last, h) if last != h else ())
     else:
@@ -146,7 +176,8 @@ def _base(spec: ModelSpec) -> tuple[ParamNode | None, ...]:
             projection = path_norm("feature_projection.layer_norm", last) + projection
     masked = (Tensor("masked_spec_embed", (h,), "other", "masked_spec_embed"),) \
         if v["mask_vector_always"] or v["mask_time_prob"] > 0 or v["mask_feature_prob"] > 0 else ()  # type: ignore[operator]
-    embeddings = ParamNode("embeddings", projection + masked, (_positional_conv(spec),),
+    positional = _positional_conv(spec)
+    embeddings = ParamNode("embeddings", projection + masked, (positional,) if positional else (),
                            source=spec.key_span("hidden_size"), key="hidden_size")
     if v["disentangled_layers"]:
         # (SEW-D: DeBERTa-v2's layers, relative-position table and optional Conv1d under encoder.encoder, the encoder
@@ -156,8 +187,23 @@ def _base(spec: ModelSpec) -> tuple[ParamNode | None, ...]:
         return _feature_encoder(spec), embeddings, relative, layers, conv, _upsample(spec), _adapter(spec)
     layers = node("layers", *(_conformer_layer(spec) if v["conformer_layers"] else _layer(spec)), repeat=spec.int("num_layers"), source=spec.key_span("num_layers"),
                   key="num_layers")
-    final = ParamNode("final_norm", path_norm("encoder.layer_norm", h))
-    return _feature_encoder(spec), embeddings, _relative_bias(spec), layers, final, _upsample(spec), _adapter(spec)
+    final = ParamNode("final_norm", path_norm("encoder.layer_norm", h)) if v["encoder_final_norm"] else None
+    return (_feature_encoder(spec), embeddings, _relative_bias(spec), layers, final, _upsample(spec),
+            _intermediate_ffn(spec), _adapter(spec))
+
+
+def _feed_forward(path: str, width: int, inner: int) -> tuple[Tensor, ...]:
+    """A feed-forward: intermediate_dense width → inner, output_dense back, with biases."""
+    return path_linear(f"{path}.intermediate_dense", width, inner) + path_linear(f"{path}.output_dense", inner, width)
+
+
+def _intermediate_ffn(spec: ModelSpec) -> ParamNode | None:
+    """Wav2Vec2-BERT's feed-forward between the encoder and the adapter (use_intermediate_ffn_before_adapter)."""
+    if not spec.values["intermediate_ffn"]:
+        return None
+    return ParamNode("intermediate_ffn", _feed_forward("intermediate_ffn", spec.int("hidden_size"),
+                                                       spec.int("intermediate_size")),
+                     source=spec.key_span("intermediate_ffn"), key="intermediate_ffn")
 
 
 def _upsample(spec: ModelSpec) -> ParamNode | None:
