@@ -154,3 +154,10 @@ def test_an_image_model_is_estimated_at_its_tokens_per_image(capsys, tmp_path):
     assert code == 0 and "context 197, batch 32" in out and "note: context 197: the tokens of one image" in out
     code, out, _ = run(capsys, str(vit), "--json", "--context", "1024")
     assert code == 0 and json.loads(out)["files"][0]["models"][0]["memory"]["context"] == 1024
+
+
+def test_a_text_encoder_is_estimated_at_its_position_table_and_fits_no_longer(capsys, tmp_path):
+    bert = tmp_path / "config.json"
+    bert.write_text(json.dumps({"model_type": "bert", "architectures": ["BertForSequenceClassification"]}))
+    code, out, _ = run(capsys, str(bert), "--gpu", "H100-80GB")
+    assert code == 0 and "context 512, batch 1" in out and "largest context that fits: 512" in out

@@ -375,6 +375,23 @@ def test_an_image_encoder_s_context_is_its_tokens_per_image_unless_the_user_give
                            Settings()).settings.context == 98 + 1
 
 
+def test_a_text_encoder_s_context_is_its_position_table_where_that_is_shorter():
+    # transformers runs no longer sequence (tests/parity/test_text_positions_parity.py): BERT's 512 rows, RoBERTa's
+    # 514 less its padding offset (positions from pad_token_id + 1).
+    bert = model(model_type="bert", architectures=["BertForSequenceClassification"])
+    report = estimate_memory(bert, Settings(mode="train", batch=32))
+    assert report.settings.context == 512
+    assert "context 512: the longest sequence its position table takes; --context sets another" in report.notes
+    roberta = model(model_type="roberta", max_position_embeddings=514, pad_token_id=1)
+    assert estimate_memory(roberta, Settings()).settings.context == 512
+    beyond = estimate_memory(roberta, Settings(context=4096))
+    assert "context 4,096 is beyond max_position_embeddings less the padding offset (512)" in beyond.notes
+    assert estimate_memory(bert, Settings(context=600)).notes[-1] == "context 600 is beyond max_position_embeddings (512)"
+    # A table longer than the default, or none (ModernBERT's rotary positions): the default.
+    assert estimate_memory(model(model_type="bert", max_position_embeddings=8192), Settings()).settings.context == 4096
+    assert estimate_memory(model(model_type="modernbert"), Settings()).settings.context == 4096
+
+
 def test_a_text_model_s_context_is_the_default_where_none_is_given():
     assert estimate_memory(model(**LLAMA), Settings()).settings.context == 4096
     assert Settings().context is None  # filled by the estimate (with_context), not before

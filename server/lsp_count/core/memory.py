@@ -66,7 +66,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from lsp_count.core.layouts.decoder import (STACK_NAMES as DECODER_STACK_NAMES, cross_attention_flags,
                                             indexer_layer_flags, kv_shared_layer_flags)
-from lsp_count.core.layouts.encoder import image_tokens
+from lsp_count.core.layouts.encoder import image_tokens, text_positions
 from lsp_count.core.layouts.gemma4 import STACK_NAMES as GEMMA4_STACK_NAMES
 from lsp_count.core.layouts.hybrid import STACK_NAMES as HYBRID_STACK_NAMES
 from lsp_count.core.layouts.qformer import STACK_NAMES as QFORMER_STACK_NAMES
@@ -402,7 +402,8 @@ def _seq2seq_spec(model: ModelReport) -> ModelSpec | None:
 
 
 def position_limit(model: ModelReport) -> PositionLimit | None:
-    """The decoder's position limit: a decoder-only model's, or an encoder-decoder's decoder's; None if none.
+    """The decoder's position limit: a decoder-only model's, or an encoder-decoder's decoder's, or a text
+    encoder's learned table (layouts/encoder.text_positions); None if none.
 
     A learned position table (GPT-2, OPT, BART/mBART's max_position_embeddings, Whisper's
     max_target_positions: position_rows > 0; BART's 2 offset rows are not usable positions) has no
@@ -412,6 +413,11 @@ def position_limit(model: ModelReport) -> PositionLimit | None:
     """
     if model.spec is None:
         return model.positions
+    longest = text_positions(model.spec)
+    if longest is not None:  # a text encoder's learned table (RoBERTa's less its padding offset)
+        key = model.spec.key_label("max_positions")
+        return PositionLimit(longest, key if longest == model.spec.values.get("max_positions") else
+                             f"{key} less the padding offset", hard=True)
     spec = _seq2seq_spec(model) or _decoder_spec(model)
     tokens = spec.values.get("max_positions") if spec is not None else None
     if spec is None or not isinstance(tokens, int):
@@ -1674,19 +1680,30 @@ def _moe_tree(model: ModelReport, facts: _TreeFacts) -> ParamTree | None:
     return family
 
 
-def model_context(model: ModelReport) -> int | None:
-    """The tokens the model's layers run over where the model fixes them: an image encoder's for one
-    image of its config's ``image_size`` (layouts/encoder.image_tokens: its patches and the class,
-    distillation, detection or register tokens beside them). None where the context is the user's
-    to choose (a text model, a Python class)."""
-    return image_tokens(model.spec) if model.spec is not None else None
+def model_context(model: ModelReport) -> tuple[int, str] | None:
+    """The tokens the model's layers run over where the model fixes them, and what they are: an image
+    encoder's for one image of its config's ``image_size`` (layouts/encoder.image_tokens: its patches and
+    the class, distillation, detection or register tokens beside them); a text encoder's whole position
+    table where it is shorter than DEFAULT_CONTEXT (text_positions: BERT's 512), since no longer sequence
+    runs. None where the context is the user's to choose (a decoder, a Python class)."""
+    spec = model.spec
+    if spec is None:
+        return None
+    tokens = image_tokens(spec)
+    if tokens is not None:
+        return tokens, "the tokens of one image at the config's image_size (its patches and the tokens beside them)"
+    longest = text_positions(spec)
+    if longest is not None and longest < DEFAULT_CONTEXT:
+        return longest, "the longest sequence its position table takes"
+    return None
 
 
 def with_context(model: ModelReport, settings: Settings) -> Settings:
     """``settings`` with the context filled where the user gave none: the model's own, else DEFAULT_CONTEXT."""
     if settings.context is not None:
         return settings
-    return replace(settings, context=model_context(model) or DEFAULT_CONTEXT)
+    own = model_context(model)
+    return replace(settings, context=own[0] if own is not None else DEFAULT_CONTEXT)
 
 
 def _estimate(model: ModelReport, settings: Settings, facts: _TreeFacts) -> MemoryReport:
@@ -1701,9 +1718,9 @@ def _estimate(model: ModelReport, settings: Settings, facts: _TreeFacts) -> Memo
     tree = model.tree
     tp, pp, dp = s.tp, s.pp, s.dp
     notes = list(plan.notes)
-    if settings.context is None and s.context != DEFAULT_CONTEXT:
-        notes.append(f"context {s.context:,}: the tokens of one image at the config's image_size (its patches and "
-                     f"the tokens beside them); --context sets another")
+    own = model_context(model) if settings.context is None else None
+    if own is not None:
+        notes.append(f"context {own[0]:,}: {own[1]}; --context sets another")
     lines: list[MemoryLine] = []
     parallel = tp > 1 or pp > 1
     split_note = (f"; per GPU with TP {tp}" if tp > 1 else "") + (f", PP {pp}" if pp > 1 else "")

@@ -14,8 +14,8 @@ from dataclasses import replace
 
 from lsp_count.core.families.common import pad_token
 from lsp_count.core.families.decoders import FLOOR_HEADS, d, fixed
-from lsp_count.core.families.encoders import (FACTORISED, PAD_CHECKS, ROBERTA_HEADS, _summary_fields, check_summary_type,
-                                              text_encoder)
+from lsp_count.core.families.encoders import (FACTORISED, PAD_CHECKS, ROBERTA_HEADS, ROBERTA_POSITIONS,
+                                              _summary_fields, check_summary_type, text_encoder)
 from lsp_count.core.source import Problem
 from lsp_count.core.spec import Derived, Field, ModelSpec
 
@@ -289,7 +289,7 @@ FAMILIES = (
     # I-BERT's layers are QuantLinear (no nn.Linear: bitsandbytes leaves them in the compute dtype); its heads' are nn.Linear.
     replace(text_encoder("ibert", "IBertForMaskedLM", "IBert",
                          ("Model", "ForMaskedLM", "ForSequenceClassification", "ForTokenClassification",
-                          "ForQuestionAnswering", "ForMultipleChoice"), ROBERTA_HEADS, IBERT,
+                          "ForQuestionAnswering", "ForMultipleChoice"), ROBERTA_HEADS, ROBERTA_POSITIONS, IBERT,
                          notes=("I-BERT's quantisation state (integer weights, scaling factors, activation ranges) is "
                                 "buffers, not parameters",)),
             unreplaced_linears=("query", "key", "value", "attention.output.dense", "intermediate.dense", "output.dense")),

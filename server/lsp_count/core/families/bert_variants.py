@@ -13,8 +13,8 @@ import json
 from lsp_count.core.families.common import check_pad_token, pad_token
 from lsp_count.core.families.decoders import d, fixed, merge_fields
 from lsp_count.core.families.encoders import FAMILIES as ENCODER_FAMILIES
-from lsp_count.core.families.encoders import (PAD_CHECKS, ROBERTA_CLASSES, ROBERTA_HEADS, ROBERTA_PAD_CHECKS, TEXT,
-                                              text_encoder)
+from lsp_count.core.families.encoders import (PAD_CHECKS, ROBERTA_CLASSES, ROBERTA_HEADS, ROBERTA_PAD_CHECKS,
+                                              ROBERTA_POSITIONS, TEXT, text_encoder)
 from lsp_count.core.source import Problem
 from lsp_count.core.spec import Derived, Family, Field, ModelSpec
 
@@ -170,7 +170,7 @@ FAMILIES: tuple[Family, ...] = (
            decoder_cache="is_decoder"),
     text_encoder("ernie", "ErnieForMaskedLM", "Ernie", BERT_CLASSES + ("ForNextSentencePrediction",), ERNIE,
                  checks=PAD_CHECKS),
-    text_encoder("xmod", "XmodForMaskedLM", "Xmod", ROBERTA_CLASSES, ROBERTA_HEADS, XMOD,
+    text_encoder("xmod", "XmodForMaskedLM", "Xmod", ROBERTA_CLASSES, ROBERTA_HEADS, ROBERTA_POSITIONS, XMOD,
                  notes=("X-MOD holds a bottleneck adapter per language in every layer: all of them are counted, "
                         "one runs per token",), checks=(*ROBERTA_PAD_CHECKS, check_xmod_languages)),
     text_encoder("roc_bert", "RoCBertForMaskedLM", "RoCBert", BERT_CLASSES, ROC_BERT,

@@ -83,6 +83,10 @@ ROBERTA_HEADS = {
     "mlm_names": fixed(("lm_head.dense", "lm_head.layer_norm", "lm_head.decoder")),
 }
 
+# RoBERTa's embeddings number the positions from the padding index + 1 (create_position_ids_from_input_ids): the
+# rows before it hold no position (layouts/encoder.text_positions).
+ROBERTA_POSITIONS = {"first_position": fixed("after_pad")}
+
 ROBERTA_CLASSES = ("Model", "ForMaskedLM", "ForCausalLM", "ForSequenceClassification", "ForTokenClassification",
                    "ForQuestionAnswering", "ForMultipleChoice")
 
@@ -628,13 +632,13 @@ FAMILIES: tuple[Family, ...] = (
     text_encoder("roberta", "RobertaForMaskedLM", "Roberta",
                  ("Model", "ForMaskedLM", "ForCausalLM", "ForSequenceClassification", "ForTokenClassification",
                   "ForQuestionAnswering", "ForMultipleChoice"),
-                 d(vocab_size=50265), ROBERTA_HEADS, {"pad_token_id": pad_token(1)},
+                 d(vocab_size=50265), ROBERTA_HEADS, ROBERTA_POSITIONS, {"pad_token_id": pad_token(1)},
                  notes=("RoBERTa's position table has max_position_embeddings rows; checkpoints set 514 "
                         "(512 positions + the padding offset)",), checks=ROBERTA_PAD_CHECKS),
     text_encoder("xlm-roberta", "XLMRobertaForMaskedLM", "XLMRoberta",
                  ("Model", "ForMaskedLM", "ForCausalLM", "ForSequenceClassification", "ForTokenClassification",
                   "ForQuestionAnswering", "ForMultipleChoice"),
-                 ROBERTA_HEADS, {"pad_token_id": pad_token(1)}, checks=ROBERTA_PAD_CHECKS),
+                 ROBERTA_HEADS, ROBERTA_POSITIONS, {"pad_token_id": pad_token(1)}, checks=ROBERTA_PAD_CHECKS),
     text_encoder("electra", "ElectraForPreTraining", "Electra",
                  ("Model", "ForMaskedLM", "ForCausalLM", "ForPreTraining", "ForSequenceClassification",
                   "ForTokenClassification", "ForQuestionAnswering", "ForMultipleChoice"),
@@ -655,13 +659,13 @@ FAMILIES: tuple[Family, ...] = (
                         "differ; ElectraForPreTraining is the discriminator, ElectraForMaskedLM the generator",),
                  checks=(_FLOORED_ATTENTION, check_summary_type, *PAD_CHECKS)),
     text_encoder("camembert", "CamembertForMaskedLM", "Camembert", ROBERTA_CLASSES, ROBERTA_HEADS,
-                 {"pad_token_id": pad_token(1)}, checks=ROBERTA_PAD_CHECKS),
+                 ROBERTA_POSITIONS, {"pad_token_id": pad_token(1)}, checks=ROBERTA_PAD_CHECKS),
     text_encoder("data2vec-text", "Data2VecTextForMaskedLM", "Data2VecText", ROBERTA_CLASSES, ROBERTA_HEADS,
-                 {"pad_token_id": pad_token(1)}, checks=ROBERTA_PAD_CHECKS),
+                 ROBERTA_POSITIONS, {"pad_token_id": pad_token(1)}, checks=ROBERTA_PAD_CHECKS),
     text_encoder("xlm-roberta-xl", "XLMRobertaXLForMaskedLM", "XLMRobertaXL", ROBERTA_CLASSES,
                  d(vocab_size=250880, hidden_size=2560, num_layers=36, num_heads=32, intermediate_size=10240,
                    max_positions=514, type_vocab_size=1),
-                 ROBERTA_HEADS,
+                 ROBERTA_HEADS, ROBERTA_POSITIONS,
                  {
                      "pad_token_id": pad_token(1),
                      # Pre-norm: a LayerNorm before the attention (inside it) and one before the MLP, a final
@@ -672,7 +676,7 @@ FAMILIES: tuple[Family, ...] = (
                      "final_norm": fixed("encoder.LayerNorm"),
                  }, checks=ROBERTA_PAD_CHECKS),
     text_encoder("roberta-prelayernorm", "RobertaPreLayerNormForMaskedLM", "RobertaPreLayerNorm", ROBERTA_CLASSES,
-                 d(vocab_size=50265), ROBERTA_HEADS,
+                 d(vocab_size=50265), ROBERTA_HEADS, ROBERTA_POSITIONS,
                  {
                      "pad_token_id": pad_token(1),
                      # Pre-norm: the attention's LayerNorm and the MLP's (in intermediate) before them, one after
@@ -859,6 +863,7 @@ FAMILIES: tuple[Family, ...] = (
                      # Read by no module: the tables' padding index is 1 whatever it says.
                      "pad_token_id": Field(("pad_token_id",), 1, "int?", minimum=-(10**9),
                                            doc="padding token (MPNet's tables pad with index 1 whatever it says)"),
+                     "first_position": fixed(2),  # its positions from padding index 1 + 1, as RoBERTa's
                      "type_vocab_size": fixed(0),
                      "token_types": fixed(False),
                      "is_decoder": fixed(False),

@@ -207,6 +207,24 @@ def image_tokens(spec: ModelSpec) -> int | None:
     return patches + 1  # clip_vision, beit: a class token
 
 
+def text_positions(spec: ModelSpec) -> int | None:
+    """The longest sequence a text encoder's learned position table takes: its rows from the family's first
+    position (``first_position``: RoBERTa's "after_pad", pad_token_id + 1; MPNet's 2; else 0). None for another
+    layout, an image encoder, positions without a table (rotary, relative, sinusoidal), or a padding index that
+    gives no first position."""
+    v = spec.values
+    if spec.family.layout != "encoder" or v.get("embed") != "text" or not v.get("position_embedding"):
+        return None
+    rows = v.get("max_positions")
+    first = v.get("first_position", 0)
+    if first == "after_pad":
+        pad = v.get("pad_token_id")
+        first = pad + 1 if isinstance(pad, int) and not isinstance(pad, bool) and pad >= 0 else None
+    if not isinstance(rows, int) or not isinstance(first, int) or rows - first < 1:
+        return None
+    return rows - first
+
+
 # --- embeddings -------------------------------------------------------------------------------
 
 
