@@ -278,6 +278,18 @@ def check_wav2vec2_bert(spec: ModelSpec) -> list[Problem]:
     return []
 
 
+
+# The conformer blocks' keys that wav2vec2-conformer and Wav2Vec2-BERT share: read to build buffers and the
+# depthwise convolution.
+CONFORMER_BLOCK_FIELDS = {
+    "max_source_positions": Field(("max_source_positions",), 5000, minimum=0,
+                                  doc="length of the relative position encoding (a buffer)"),
+    "rotary_embedding_base": Field(("rotary_embedding_base",), 10000, minimum=0,
+                                   doc="base of the rotary embedding's frequencies (a buffer)"),
+    "conv_depthwise_kernel_size": Field(("conv_depthwise_kernel_size",), 31,
+                                        doc="kernel width of each conformer block's depthwise convolution (odd)"),
+}
+
 FAMILIES: tuple[Family, ...] = (
     speech("wav2vec2", "Wav2Vec2", tuple(HEADS)),
     # HuBERT: wav2vec 2.0's model without the quantizer, the x-vector and frame heads or the convolutional adapter
@@ -421,13 +433,7 @@ FAMILIES: tuple[Family, ...] = (
                                                   doc="distances to the left the relative_key embedding holds"),
             "right_max_position_embeddings": Field(("right_max_position_embeddings",), 8, minimum=0,
                                                    doc="distances to the right the relative_key embedding holds"),
-            "max_source_positions": Field(("max_source_positions",), 5000, minimum=0,
-                                          doc="length of the relative position encoding (a buffer)"),
-            "rotary_embedding_base": Field(("rotary_embedding_base",), 10000, minimum=0,
-                                           doc="base of the rotary embedding's frequencies (a buffer)"),
-            "conv_depthwise_kernel_size": Field(("conv_depthwise_kernel_size",), 31,
-                                                doc="kernel width of each conformer block's depthwise convolution "
-                                                    "(odd)")},
+            **CONFORMER_BLOCK_FIELDS},
            without=(*_QUANTIZER, *_LISTS, "feat_extract_norm", "conv_bias", "pos_conv_kernel",
                     "num_conv_pos_embedding_groups"),
            checks=(check_wav2vec2_bert,)),
@@ -439,12 +445,5 @@ FAMILIES: tuple[Family, ...] = (
             "position_embeddings_type": Field(("position_embeddings_type",), "relative", "str",
                                               doc='"relative": each attention\'s linear_pos, pos_bias_u and pos_bias_v; '
                                                   '"rotary" or anything else: no parameters'),
-            # (read only to build the positions, buffers without parameters)
-            "max_source_positions": Field(("max_source_positions",), 5000, minimum=0,
-                                          doc="length of the relative position encoding (a buffer)"),
-            "rotary_embedding_base": Field(("rotary_embedding_base",), 10000, minimum=0,
-                                           doc="base of the rotary embedding's frequencies (a buffer)"),
-            "conv_depthwise_kernel_size": Field(("conv_depthwise_kernel_size",), 31,
-                                                doc="kernel width of each conformer block's depthwise convolution "
-                                                    "(odd)")}),
+            **CONFORMER_BLOCK_FIELDS}),
 )
