@@ -145,8 +145,8 @@ class Settings:
     mode: str = "inference"  # inference | train | lora | qlora
     dtype: str | None = None  # None: the config's dtype / quantization_config, else bfloat16 (qlora: nf4-dq)
     kv_dtype: str | None = None  # None: the 16-bit compute dtype; "float8" allowed
-    # None: the model's own where it has one (model_context: an image encoder's tokens per image),
-    # else DEFAULT_CONTEXT; with_context fills it before anything reads it.
+    # None: the model's own where it fixes one (model_context: an image encoder's tokens per image, a
+    # text encoder's shorter position table), else DEFAULT_CONTEXT; with_context fills it before use.
     context: int | None = None
     batch: int = 1  # per data-parallel replica (micro-batch)
     optimizer: str = "adamw"  # adamw (mixed precision) | adamw-fp32 | adamw-8bit | sgd | sgd-momentum
