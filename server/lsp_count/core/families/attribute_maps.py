@@ -5,7 +5,8 @@ such keys after the class's fields, so where a config writes a field's name and 
 their order in the file, and of two such keys the one written last (spec.resolve_values).
 
 Data copied from transformers 5.25's config classes, and checked against them:
-``tests/parity/test_config_alias_parity.py`` compares this table with each class's attribute_map and counts configs
+``tests/parity/test_config_alias_parity.py`` compares this table with each class's attribute_map (and the legacy keys
+its ``__post_init__`` pops from its keyword arguments: BLOOM's ``n_embed``) and counts configs
 that write both spellings with different values. A new family whose field reads an alias needs its entry here.
 """
 
@@ -19,7 +20,7 @@ KEYS_SET_AFTER_FIELDS: dict[str, tuple[str, ...]] = {
     "bart": ("hidden_size", "num_attention_heads", "num_hidden_layers"),
     "blenderbot": ("hidden_size", "num_attention_heads", "num_hidden_layers"),
     "blenderbot-small": ("hidden_size", "num_attention_heads", "num_hidden_layers"),
-    "bloom": ("num_attention_heads", "num_hidden_layers"),
+    "bloom": ("n_embed", "num_attention_heads", "num_hidden_layers"),
     "codegen": ("hidden_size", "max_position_embeddings", "num_attention_heads", "num_hidden_layers"),
     "convnext": ("num_hidden_layers",),
     "convnextv2": ("num_hidden_layers",),
@@ -34,6 +35,7 @@ KEYS_SET_AFTER_FIELDS: dict[str, tuple[str, ...]] = {
     "dots1": ("num_local_experts",),
     "ernie4_5_moe": ("num_experts_per_tok", "num_nextn_predict_layers"),
     "exaone": ("num_layers",),
+    "falcon": ("n_embed",),
     "flaubert": ("hidden_size", "n_words", "num_attention_heads", "num_hidden_layers"),
     "flex_olmo": ("num_local_experts",),
     "fsmt": ("hidden_size", "num_attention_heads", "num_hidden_layers", "vocab_size"),
@@ -56,6 +58,9 @@ KEYS_SET_AFTER_FIELDS: dict[str, tuple[str, ...]] = {
     "kolibri1": ("num_local_experts",),
     "kolibri1_1": ("num_local_experts",),
     "led": ("hidden_size", "num_attention_heads", "num_hidden_layers"),
+    "lfm2": ("block_ff_dim", "tie_embedding"),
+    "lfm2_moe": ("tie_embedding",),
+    "lfm2_vl": ("tie_embedding",),
     "longcat_flash": ("intermediate_size", "moe_intermediate_size", "num_experts_per_tok", "num_local_experts"),
     "longt5": ("head_dim", "hidden_size", "num_attention_heads", "num_hidden_layers"),
     "m2m_100": ("hidden_size", "num_attention_heads", "num_hidden_layers"),
@@ -73,7 +78,7 @@ KEYS_SET_AFTER_FIELDS: dict[str, tuple[str, ...]] = {
     "mpt": ("hidden_size", "num_attention_heads", "num_hidden_layers"),
     "mt5": ("head_dim", "hidden_size", "num_attention_heads", "num_hidden_layers"),
     "mvp": ("hidden_size", "num_attention_heads", "num_hidden_layers"),
-    "nemotron_h": ("layer_types", "num_local_experts"),
+    "nemotron_h": ("layer_types", "mamba_conv_bias", "mamba_d_conv", "mamba_n_groups", "num_local_experts"),
     "openai-gpt": ("hidden_size", "max_position_embeddings", "num_attention_heads", "num_hidden_layers"),
     "param2moe": ("num_experts", "num_local_experts"),
     "pegasus": ("hidden_size", "num_attention_heads", "num_hidden_layers"),
