@@ -17,6 +17,8 @@ layer-scale vector). The conv stem's blocks are by layer_type: "basic" or "bottl
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from lsp_count.core.families.common import LABEL_FIELDS
 from lsp_count.core.families.decoders import fixed
 from lsp_count.core.source import Problem
@@ -47,18 +49,15 @@ RESNET_FIELDS: dict[str, Field] = {
 REGNET_FIELDS: dict[str, Field] = {
     **{k: f for k, f in RESNET_FIELDS.items() if k != "layer_type"},
     "stem_kernel": fixed(3),
-    "embedding_size": Field(("embedding_size",), 32, doc="width of the stem convolution"),
-    "hidden_sizes": Field(("hidden_sizes",), (128, 192, 512, 1088), "ints", null="reject",
-                          doc="output width of each stage"),
-    "depths": Field(("depths",), (2, 6, 12, 2), "ints", null="reject",
-                    doc="blocks in each stage (a stage of depth 0 still holds its first block)"),
+    "embedding_size": replace(RESNET_FIELDS["embedding_size"], default=32),
+    "hidden_sizes": replace(RESNET_FIELDS["hidden_sizes"], default=(128, 192, 512, 1088)),
+    "depths": replace(RESNET_FIELDS["depths"], default=(2, 6, 12, 2)),
     "layer_type": Field(("layer_type",), "y", "str", null="reject",
                         doc='"x" (1×1, grouped 3×3, 1×1) or "y" (the same with squeeze-and-excitation)'),
     "groups_width": Field(("groups_width",), 64,
                           doc="channels per group of each block's 3×3 convolution (max(1, width // groups_width) "
                               "groups)"),
-    "downsample_in_first_stage": Field(("downsample_in_first_stage",), True, "bool",
-                                       doc="the first stage strides by 2 (a shortcut convolution then)"),
+    "downsample_in_first_stage": replace(RESNET_FIELDS["downsample_in_first_stage"], default=True),
 }
 
 CONVNEXT_FIELDS: dict[str, Field] = {
