@@ -392,6 +392,46 @@ def test_a_text_encoder_s_context_is_its_position_table_where_that_is_shorter():
     assert estimate_memory(model(model_type="modernbert"), Settings()).settings.context == 4096
 
 
+# CLIP ViT-B/32: a 77-row text position table, 7 × 7 patches and a class token per image
+# (transformers' lengths: tests/parity/test_dual_encoder_tokens_parity.py).
+CLIP = dict(model_type="clip", architectures=["CLIPModel"])
+
+
+def test_a_dual_encoder_s_towers_run_over_their_own_tokens():
+    clip = model(**CLIP)
+    settings = Settings(mode="train", batch=32)
+    report = estimate_memory(clip, settings)
+    assert report.settings.context == 77
+    assert ("context 77: the longest sequence the text tower's position table takes (the vision tower runs over "
+            "the 50 tokens of one image); --context sets another") in report.notes
+    # Each tower's activations are those of the tower as a model of its own at its tokens; training keeps both,
+    # inference runs one after the other. At 4,096 tokens for both, training needed 67.5 GiB of activations.
+    text = model(model_type="clip_text_model", architectures=["CLIPTextModel"])
+    vision = model(model_type="clip_vision_model", architectures=["CLIPVisionModel"])
+    alone = [line(estimate_memory(m, settings), "activations").bytes for m in (text, vision)]
+    assert estimate_memory(vision, settings).settings.context == 50
+    assert line(report, "activations").bytes == sum(alone) < 2 * 2 ** 30
+    assert line(report, "activations").detail.startswith("sum of text tower, 77 tokens: ")
+    inference = [line(estimate_memory(m, Settings(batch=64)), "activations").bytes for m in (text, vision)]
+    assert line(estimate_memory(clip, Settings(batch=64)), "activations").bytes == max(inference)
+    # --context sets the text tower's tokens (the vision tower's stay one image's), no further than its table.
+    longer = estimate_memory(clip, Settings(mode="train", batch=32, context=100))
+    assert line(longer, "activations").bytes > line(report, "activations").bytes
+    assert "context 100 is beyond text_config.max_position_embeddings (77)" in longer.notes
+    # SigLIP's text table is 64 rows, its vision tower's 14 × 14 patches carry no class token.
+    assert estimate_memory(model(model_type="siglip"), Settings()).settings.context == 64
+    # CLIPForImageClassification has the vision tower alone.
+    classifier = model(model_type="clip", architectures=["CLIPForImageClassification"])
+    assert estimate_memory(classifier, Settings()).settings.context == 50
+
+
+def test_a_bare_model_keeps_no_logits():
+    # LlamaModel returns hidden states; LlamaForCausalLM keeps the last token's fp32 logits while it generates.
+    bare = line(estimate_memory(model(**{**LLAMA, "architectures": ["LlamaModel"]}), Settings()), "activations")
+    head = line(estimate_memory(model(**LLAMA), Settings()), "activations")
+    assert head.bytes - bare.bytes == 4 * 100 and "logits" in head.detail and "logits" not in bare.detail
+
+
 def test_a_text_model_s_context_is_the_default_where_none_is_given():
     assert estimate_memory(model(**LLAMA), Settings()).settings.context == 4096
     assert Settings().context is None  # filled by the estimate (with_context), not before

@@ -413,6 +413,10 @@ def position_limit(model: ModelReport) -> PositionLimit | None:
     """
     if model.spec is None:
         return model.positions
+    text = next((t for t in dual_towers(model) if t.name == "text" and t.tokens is not None), None)
+    if text is not None and text.model.spec is not None:  # a dual encoder's text tower (CLIP's 77)
+        assert text.tokens is not None
+        return PositionLimit(text.tokens, f"text_config.{text.model.spec.key_label('max_positions')}", hard=True)
     longest = text_positions(model.spec)
     if longest is not None:  # a text encoder's learned table (RoBERTa's less its padding offset)
         key = model.spec.key_label("max_positions")
@@ -725,6 +729,63 @@ def _activation_layers(model: ModelReport, facts: "_TreeFacts") -> tuple[int, in
         return layers, layers, " (the language model's)"
     whose = f"the {' and '.join(towers)} tower{'s' if len(towers) > 1 else ''}'{'' if len(towers) > 1 else 's'}"
     return layers, layers, f" (the language model's; {whose}, over {' and '.join(over[t] for t in towers)}, are not counted)"
+
+
+# A dual encoder's towers (layout "clip": CLIP's, SigLIP's): (sub-config, the tree's node).
+_DUAL_TOWERS = (("text", "text_model"), ("vision", "vision_model"))
+
+
+@dataclass(frozen=True)
+class Tower:
+    """One tower of a dual encoder, as a model of its own: its sub-config's spec and its subtree."""
+
+    name: str  # "text" or "vision"
+    model: ModelReport
+    # The tokens it runs over where the model fixes them: the text tower's position table, the vision
+    # tower's tokens for one image at its image_size (layouts/encoder.text_positions, image_tokens).
+    tokens: int | None
+
+
+def dual_towers(model: ModelReport) -> tuple[Tower, ...]:
+    """The towers of a dual encoder (CLIP, SigLIP; CLIPForImageClassification has the vision one
+    alone), each to be estimated at its own tokens: the text at the context, the vision at one
+    image's. Empty for any other model."""
+    spec = model.spec
+    if spec is None or spec.family.layout != "clip":
+        return ()
+    nodes = {c.name: c for c in model.tree.root.children}
+    towers = []
+    for key, node_name in _DUAL_TOWERS:
+        sub, held = spec.subspecs.get(key), nodes.get(node_name)
+        if sub is None or held is None:
+            continue
+        tokens = text_positions(sub) if key == "text" else image_tokens(sub)
+        base = next((cls for cls, head in sub.family.heads.items() if head == "base"), sub.architecture)
+        alone = replace(model, name=node_name, spec=replace(sub, head="base", architecture=base),
+                        tree=replace(model.tree, root=held))
+        towers.append(Tower(key, alone, tokens))
+    return tuple(towers)
+
+
+def _towers_activations(model: ModelReport, s: Settings, facts: "_TreeFacts",
+                        estimate: Callable[[ModelReport, Settings, "_TreeFacts"], tuple[int, str]],
+                        training: bool) -> tuple[int, str] | None:
+    """A dual encoder's activations, each tower's by ``estimate`` at its own tokens (the text tower
+    at the context, the vision tower at one image's): their sum in training, which keeps both for
+    the backward pass; their larger in inference, where one tower runs after the other. None for
+    another model."""
+    towers = facts.memo(("towers",), lambda: dual_towers(model))
+    if not towers:
+        return None
+    parts = []
+    for tower in towers:
+        own = s if tower.name == "text" or tower.tokens is None else replace(s, context=tower.tokens)
+        tower_facts = facts.memo(("tower_facts", tower.name), lambda: _TreeFacts(tower.model.tree))
+        total, source = estimate(tower.model, own, tower_facts)
+        parts.append((total, f"{tower.name} tower, {own.context:,} tokens: {source}"))
+    total = sum(b for b, _ in parts) if training else max(b for b, _ in parts)
+    return total, ("sum of " if training else "larger of ") + "; ".join(source for _, source in parts) \
+        if len(parts) > 1 else parts[0][1]
 
 
 def _in_stack(path: str) -> bool:
@@ -1456,7 +1517,8 @@ def inference_activations(model: ModelReport, s: Settings, compute: str,
         detail += " + a·s²·b attention scores, 3 copies and an fp32 softmax (no FlashAttention)"
     vocab = output_vocab(spec) if spec is not None and spec.family.layout == "seq2seq" else \
         v.get("lm_head_rows") or v.get("vocab_size")
-    if isinstance(vocab, int):
+    # (a bare model, LlamaModel's or a dual encoder's text tower, returns hidden states: no logits)
+    if isinstance(vocab, int) and (model.spec is None or model.spec.head != "base"):
         total += 4 * s.batch * vocab  # last-token logits in fp32 (generate keeps one position)
         detail += " + last-token fp32 logits"
     if s.tp > 1:
@@ -1689,6 +1751,14 @@ def model_context(model: ModelReport) -> tuple[int, str] | None:
     spec = model.spec
     if spec is None:
         return None
+    towers = {t.name: t for t in dual_towers(model)}
+    text, vision = towers.get("text"), towers.get("vision")
+    if text is not None and text.tokens is not None:
+        beside = f" (the vision tower runs over the {vision.tokens:,} tokens of one image)" \
+            if vision is not None and vision.tokens is not None else ""
+        return text.tokens, f"the longest sequence the text tower's position table takes{beside}"
+    if vision is not None and vision.tokens is not None:  # CLIPForImageClassification: the vision tower alone
+        return vision.tokens, "the tokens of one image at the vision config's image_size"
     tokens = image_tokens(spec)
     if tokens is not None:
         return tokens, "the tokens of one image at the config's image_size (its patches and the tokens beside them)"
@@ -1700,25 +1770,30 @@ def model_context(model: ModelReport) -> tuple[int, str] | None:
 
 def with_context(model: ModelReport, settings: Settings) -> Settings:
     """``settings`` with the context filled where the user gave none: the model's own, else DEFAULT_CONTEXT."""
+    return _filled_context(model, settings)[0]
+
+
+def _filled_context(model: ModelReport, settings: Settings) -> tuple[Settings, tuple[int, str] | None]:
+    """(with_context's settings, the model's own context where it filled that in)."""
     if settings.context is not None:
-        return settings
+        return settings, None
     own = model_context(model)
-    return replace(settings, context=own[0] if own is not None else DEFAULT_CONTEXT)
+    return replace(settings, context=own[0] if own is not None else DEFAULT_CONTEXT), own
 
 
 def _estimate(model: ModelReport, settings: Settings, facts: _TreeFacts) -> MemoryReport:
-    s = with_context(model, settings)
+    s, own = _filled_context(model, settings)
     moe = _moe_lora_plan(model, s, facts)
     if moe is not None:
         planned, planned_facts, peft_notes = moe
-        report = _estimate(planned, s, planned_facts)
+        # (the settings as given: the planned model's estimate says which context it took)
+        report = _estimate(planned, settings, planned_facts)
         return replace(report, notes=report.notes + peft_notes)
     _validate(s, model, facts)
     plan = facts.memo(("plan", s.mode, s.dtype, s.optimizer, s.kv_dtype), lambda: _plan(model, s))
     tree = model.tree
     tp, pp, dp = s.tp, s.pp, s.dp
     notes = list(plan.notes)
-    own = model_context(model) if settings.context is None else None
     if own is not None:
         notes.append(f"context {own[0]:,}: {own[1]}; --context sets another")
     lines: list[MemoryLine] = []
@@ -1887,7 +1962,10 @@ def _estimate(model: ModelReport, settings: Settings, facts: _TreeFacts) -> Memo
         notes.append(f"activations of {what} are not modelled yet; not included")
     if training:
         if not activations_unmodelled:
-            act, source = training_activations(model, s, plan.compute, s.mode in ("lora", "qlora"), facts)
+            lora = s.mode in ("lora", "qlora")
+            act, source = _towers_activations(
+                model, s, facts, lambda m, ts, f: training_activations(m, ts, plan.compute, lora, f), True) \
+                or training_activations(model, s, plan.compute, lora, facts)
             lines.append(MemoryLine("activations", act, False, source))
         spec = _decoder_spec(model)
         seq2seq = _seq2seq_spec(model)
@@ -1903,7 +1981,9 @@ def _estimate(model: ModelReport, settings: Settings, facts: _TreeFacts) -> Memo
             logits = per_logit * s.context * s.batch * vocab
             lines.append(MemoryLine("logits", _shard(logits, tp), False, f"{per_logit}·s·b·V: {what} (V = {vocab:,})"))
     elif not activations_unmodelled:
-        act, detail = inference_activations(model, s, plan.compute, facts)
+        act, detail = _towers_activations(
+            model, s, facts, lambda m, ts, f: inference_activations(m, ts, plan.compute, f), False) \
+            or inference_activations(model, s, plan.compute, facts)
         lines.append(MemoryLine("activations", act, False, detail))
     lines.append(MemoryLine("overhead", OVERHEAD_BYTES, False, "CUDA context + allocator slack (constant)"))
 
