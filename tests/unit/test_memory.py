@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -425,6 +426,44 @@ def test_a_dual_encoder_s_towers_run_over_their_own_tokens():
     assert estimate_memory(classifier, Settings()).settings.context == 50
 
 
+# LLaVA 1.5 on a small CLIP tower (224 / 16: 196 patches and a class token) and a small Llama.
+LLAVA_VISION = dict(model_type="clip_vision_model", hidden_size=64, intermediate_size=256, num_hidden_layers=2,
+                    num_attention_heads=4, image_size=224, patch_size=16)
+LLAVA = dict(model_type="llava", architectures=["LlavaForConditionalGeneration"], vision_config=LLAVA_VISION,
+             text_config={k: v for k, v in LLAMA.items() if k not in ("architectures", "torch_dtype")})
+
+
+def test_a_vision_language_model_s_vision_tower_runs_over_one_image_a_sequence():
+    llava = model(**LLAVA)
+    vision = model(**LLAVA_VISION, architectures=["CLIPVisionModel"])
+    text = model(**{**LLAMA, "architectures": ["LlamaModel"]})
+    for mode, lora_targets in (("train", None), ("lora", None), ("lora", ("q_proj", "v_proj"))):
+        settings = Settings(mode=mode, batch=4, context=1024, lora_targets=lora_targets)
+        both = line(estimate_memory(llava, settings), "activations")
+        tower = line(estimate_memory(vision, replace(settings, context=197)), "activations")
+        lm = line(estimate_memory(text, settings), "activations")
+        # Training keeps the tower's beside the language model's (each as the model alone would), at 197 tokens;
+        # LoRA on every linear also adapts the projector's two (3·in + 2r per token each, r = 16).
+        projector = 2 * (3 * 64 + 2 * 16) * 4 * 1024 if mode == "lora" and lora_targets is None else 0
+        assert both.bytes == lm.bytes + tower.bytes + projector, mode
+        assert "vision tower, one image a sequence, 197 tokens: " in both.detail
+        assert "not counted" not in both.detail
+    # A LoRA plan with no adapter in the tower (Llama's gate_proj; CLIP's MLP is fc1/fc2): frozen, it keeps nothing.
+    frozen = line(estimate_memory(llava, Settings(mode="lora", batch=4, context=1024, lora_targets=("gate_proj",))),
+                  "activations")
+    assert frozen.bytes == line(estimate_memory(text, Settings(mode="lora", batch=4, context=1024,
+                                                               lora_targets=("gate_proj",))), "activations").bytes
+    assert "vision tower: no LoRA adapter in it" in frozen.detail
+    # Inference runs the tower before the prefill: the larger of the two.
+    served = Settings(batch=64, context=16)
+    assert line(estimate_memory(llava, served), "activations").bytes == max(
+        line(estimate_memory(vision, replace(served, context=197)), "activations").bytes,
+        line(estimate_memory(model(**LLAMA), served), "activations").bytes)
+    # Tiled images (LLaVA-NeXT's any-resolution crops): the tower is not modelled, and the line says so.
+    nexts = model(**{**LLAVA, "model_type": "llava_next", "architectures": ["LlavaNextForConditionalGeneration"]})
+    assert "are not counted" in line(estimate_memory(nexts, Settings(mode="train")), "activations").detail
+
+
 def test_a_bare_model_keeps_no_logits():
     # LlamaModel returns hidden states; LlamaForCausalLM keeps the last token's fp32 logits while it generates.
     bare = line(estimate_memory(model(**{**LLAMA, "architectures": ["LlamaModel"]}), Settings()), "activations")
@@ -575,8 +614,17 @@ def test_a_vision_language_model_trains_its_text_tokens_through_its_language_mod
     settings = Settings(mode="train", context=1024, batch=2, gradient_checkpointing=checkpointing)
     ours = line(estimate_memory(composite, settings), "activations")
     alone = line(estimate_memory(text_only, settings), "activations")
-    assert ours.bytes == alone.bytes
-    assert "the language model's; the vision tower's, over image patches, are not counted" in ours.detail
+    if not composite.spec.values.get("one_pass_per_image"):  # images of any size (Qwen2-VL): not modelled
+        assert ours.bytes == alone.bytes
+        assert "the language model's; the vision tower's, over image patches, are not counted" in ours.detail
+        return
+    # LLaVA 1.5's and Gemma 3's towers run once per image (one a sequence here), each as the tower alone would at
+    # its own tokens (its context by default): LLaVA's 577 (336 / 14, a class token), Gemma 3's 4,096 (896 / 14).
+    vision = model(**config["vision_config"])
+    tower = estimate_memory(vision, replace(settings, context=None))
+    assert tower.settings.context == {"llava-hf/llava-1.5-7b-hf": 577, "google/gemma-3-4b-pt": 4096}[name]
+    assert ours.bytes == alone.bytes + line(tower, "activations").bytes
+    assert ours.detail.startswith("language model: ") and "(the language model's); vision tower" in ours.detail
 
 
 def _text_config(config: dict, model_type: str) -> dict:

@@ -723,7 +723,8 @@ def _activation_layers(model: ModelReport, facts: "_TreeFacts") -> tuple[int, in
     # The towers the composite holds (Gemma 4's are optional: a config may build neither).
     names = [c.name for c in model.tree.root.children if c is not lm]
     towers = [what for what, words in (("vision", ("vision", "visual")), ("audio", ("audio",)))
-              if any(w in name for name in names for w in words)]
+              if any(w in name for name in names for w in words)
+              and not (what == "vision" and image_tower(model) is not None)]  # (that one is estimated on its own)
     over = {"vision": "image patches", "audio": "audio frames"}
     if not towers:
         return layers, layers, " (the language model's)"
@@ -759,12 +760,53 @@ def dual_towers(model: ModelReport) -> tuple[Tower, ...]:
         sub, held = spec.subspecs.get(key), nodes.get(node_name)
         if sub is None or held is None:
             continue
-        tokens = text_positions(sub) if key == "text" else image_tokens(sub)
-        base = next((cls for cls, head in sub.family.heads.items() if head == "base"), sub.architecture)
-        alone = replace(model, name=node_name, spec=replace(sub, head="base", architecture=base),
-                        tree=replace(model.tree, root=held))
-        towers.append(Tower(key, alone, tokens))
+        towers.append(_tower(model, key, sub, held, text_positions(sub) if key == "text" else image_tokens(sub)))
     return tuple(towers)
+
+
+def _tower(model: ModelReport, name: str, sub: ModelSpec, held: ParamNode, tokens: int | None) -> Tower:
+    """The sub-model ``sub`` that the tree holds as ``held``, as the model of its bare class."""
+    base = next((cls for cls, head in sub.family.heads.items() if head == "base"), sub.architecture)
+    alone = replace(model, name=held.name, spec=replace(sub, head="base", architecture=base),
+                    tree=replace(model.tree, root=held))
+    return Tower(name, alone, tokens)
+
+
+# The node of a vision-language model's tree that holds its vision tower (layouts/multimodal.py).
+IMAGE_TOWER_NODE = "vision_tower"
+
+
+def image_tower(model: ModelReport) -> Tower | None:
+    """A vision-language model's vision tower where it runs once per image at its config's image_size (the family
+    row's ``one_pass_per_image``: LLaVA 1.5, VipLLaVA, PaliGemma, Gemma 3, DeepSeek-VL), with one image's tokens;
+    None for another model, or one whose images are tiled or of any size (LLaVA-NeXT, Idefics 3, Qwen2-VL)."""
+    spec = model.spec
+    if spec is None or not spec.values.get("one_pass_per_image"):
+        return None
+    sub = spec.subspecs.get("vision")
+    held = next((c for c in model.tree.root.children if c.name == IMAGE_TOWER_NODE), None)
+    tokens = image_tokens(sub) if sub is not None else None
+    if sub is None or held is None or tokens is None:
+        return None
+    return _tower(model, "vision", sub, held, tokens)
+
+
+def _image_tower_activations(model: ModelReport, s: Settings, facts: "_TreeFacts",
+                             estimate: Callable[[ModelReport, Settings, "_TreeFacts"], tuple[int, str]],
+                             lora: bool) -> tuple[int, str] | None:
+    """A vision-language model's vision tower's activations (image_tower) for one image per sequence, by
+    ``estimate`` at one image's tokens; in a LoRA step, nothing where no adapter is in the tower (frozen
+    throughout, it keeps nothing for the backward pass). None where the tower is not modelled."""
+    tower = facts.memo(("image_tower",), lambda: image_tower(model))
+    if tower is None:
+        return None
+    assert tower.tokens is not None
+    tower_facts = facts.memo(("tower_facts", "image"), lambda: _TreeFacts(tower.model.tree))
+    if lora and not facts.memo(("tower_adapted", s.lora_targets), lambda: any(
+            _is_target(t, s.lora_targets, p) for p, t, _m, _f, _s in tower_facts.flat)):
+        return 0, f"vision tower: no LoRA adapter in it ({tower.tokens:,} tokens an image): keeps nothing"
+    total, source = estimate(tower.model, replace(s, context=tower.tokens), tower_facts)
+    return total, f"vision tower, one image a sequence, {tower.tokens:,} tokens: {source}"
 
 
 def _towers_activations(model: ModelReport, s: Settings, facts: "_TreeFacts",
@@ -1379,8 +1421,10 @@ def training_activations(model: ModelReport, s: Settings, compute: str, lora_tar
     source += which_layers
     if lora_targets_active:
         # Each adapted linear keeps its dropout's mask and output and lora_A's output.
+        tower = facts.memo(("image_tower",), lambda: image_tower(model))
+        beside = tower.model.tree.root.name if tower is not None else None  # its adapters are the tower's estimate's
         extra = facts.memo(("own_lora_io",), lambda: _own_lora_io(facts)) if own else \
-            facts.memo(("lora_io", s.lora_rank, s.lora_targets), lambda: _lora_io(facts, s))
+            facts.memo(("lora_io", s.lora_rank, s.lora_targets), lambda: _lora_io(facts, s, beside))
         kept_layers = 1 if s.gradient_checkpointing else layers
         total += sb * extra * kept_layers // covered
         source += "; LoRA adds s·b·(3·in + 2r) per adapted linear" + (" (one layer at a time)" if s.gradient_checkpointing else "")
@@ -1475,12 +1519,13 @@ def _tree_hidden(facts: _TreeFacts) -> int:
     return max(found, key=found.__getitem__) if found else 0
 
 
-def _lora_io(facts: _TreeFacts, s: Settings) -> int:
+def _lora_io(facts: _TreeFacts, s: Settings, outside: str | None = None) -> int:
     """Bytes per token a LoRA step keeps for the adapters of the plan: each adapted linear's
-    dropout mask (1 byte) and output (2) of its input, and lora_A's 16-bit output (2r)."""
+    dropout mask (1 byte) and output (2) of its input, and lora_A's 16-bit output (2r); not those
+    under the root's child ``outside`` (an image tower, estimated at its own tokens)."""
     extra = 0
     for p, t, mult, _f, _st in facts.flat:
-        if _is_target(t, s.lora_targets, p):
+        if _is_target(t, s.lora_targets, p) and (outside is None or p.split(".", 2)[1:2] != [outside]):
             assert t.in_features is not None
             extra += mult * (3 * t.in_features + 2 * s.lora_rank)
     return extra
@@ -1963,9 +2008,14 @@ def _estimate(model: ModelReport, settings: Settings, facts: _TreeFacts) -> Memo
     if training:
         if not activations_unmodelled:
             lora = s.mode in ("lora", "qlora")
-            act, source = _towers_activations(
-                model, s, facts, lambda m, ts, f: training_activations(m, ts, plan.compute, lora, f), True) \
-                or training_activations(model, s, plan.compute, lora, facts)
+
+            def train_act(m: ModelReport, ts: Settings, f: _TreeFacts) -> tuple[int, str]:
+                return training_activations(m, ts, plan.compute, lora, f)
+
+            act, source = _towers_activations(model, s, facts, train_act, True) or train_act(model, s, facts)
+            images = _image_tower_activations(model, s, facts, train_act, lora)
+            if images is not None:  # kept beside the language model's for the backward pass
+                act, source = act + images[0], f"language model: {source}; {images[1]}"
             lines.append(MemoryLine("activations", act, False, source))
         spec = _decoder_spec(model)
         seq2seq = _seq2seq_spec(model)
@@ -1981,9 +2031,13 @@ def _estimate(model: ModelReport, settings: Settings, facts: _TreeFacts) -> Memo
             logits = per_logit * s.context * s.batch * vocab
             lines.append(MemoryLine("logits", _shard(logits, tp), False, f"{per_logit}·s·b·V: {what} (V = {vocab:,})"))
     elif not activations_unmodelled:
-        act, detail = _towers_activations(
-            model, s, facts, lambda m, ts, f: inference_activations(m, ts, plan.compute, f), False) \
-            or inference_activations(model, s, plan.compute, facts)
+        def infer_act(m: ModelReport, ts: Settings, f: _TreeFacts) -> tuple[int, str]:
+            return inference_activations(m, ts, plan.compute, f)
+
+        act, detail = _towers_activations(model, s, facts, infer_act, False) or infer_act(model, s, facts)
+        images = _image_tower_activations(model, s, facts, infer_act, False)
+        if images is not None:  # the vision tower runs before the prefill: the larger of the two
+            act, detail = max(act, images[0]), f"larger of language model: {detail}; {images[1]}"
         lines.append(MemoryLine("activations", act, False, detail))
     lines.append(MemoryLine("overhead", OVERHEAD_BYTES, False, "CUDA context + allocator slack (constant)"))
 

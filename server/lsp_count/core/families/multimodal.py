@@ -319,6 +319,11 @@ _SIGLIP_384 = {"hidden_size": 1152, "intermediate_size": 4304, "patch_size": 14,
                "num_hidden_layers": 26, "num_attention_heads": 16, "vision_use_head": False}
 
 
+# The vision tower runs once per image, over one image at its config's image_size (no tiles or crops by default in
+# the family's processor): the memory estimate counts its activations for one image per sequence.
+ONE_PASS_PER_IMAGE = {"one_pass_per_image": fixed(True)}
+
+
 def _llava_like(model_type: str, prefix: str, fields: dict[str, Field], vision_type: str, text_type: str,
                 notes: tuple[str, ...] = (), checks: tuple = (), fixed_vision: bool = False) -> Family:
     """A composite built on the llava layout: the head class <prefix>ForConditionalGeneration, the bare
@@ -417,12 +422,12 @@ LLAVA_LIKE: tuple[Family, ...] = (
     _llava_like("vipllava", "VipLlava", {
         **_tie(False, False), **_feature_layer((-2, -5, -8, -11, 6), "vision_feature_layers"),
         "projector_bias": fixed(True), "projector_norm": fixed(True),
-        "vision_defaults": fixed(_CLIP_336),
+        "vision_defaults": fixed(_CLIP_336), **ONE_PASS_PER_IMAGE,
     }, "clip_vision_model", "llama"),
     # PaliGemma (1 and 2): a SigLIP tower without its head, one linear to projection_dim, a Gemma language
     # model (PaliGemmaConfig's sizes when text_config is absent); the head tied by the composite's own key.
     _llava_like("paligemma", "PaliGemma", {
-        **_tie(True, False), "projector": fixed("linear"),
+        **_tie(True, False), "projector": fixed("linear"), **ONE_PASS_PER_IMAGE,
         "projection_dim": Field(("projection_dim",), 2048, minimum=0, doc="width of the projector's output (the text model's)"),
         "vision_defaults": fixed({"intermediate_size": 4096, "hidden_size": 1152, "patch_size": 14, "image_size": 224,
                                   "num_hidden_layers": 27, "num_attention_heads": 16, "vocab_size": 257152,
@@ -477,7 +482,7 @@ LLAVA_LIKE: tuple[Family, ...] = (
     # DeepSeek-VL: a SigLIP tower (SiglipVisionConfig's own defaults, its pooling head too) at vision_model, the aligner
     # (linear1 and linear2 to the text model's width, biases) and a Llama language model; the head tied by the
     # composite's own key (true by default).
-    _llava_like("deepseek_vl", "DeepseekVL", {**_tie(True, False), "projector": fixed("aligner")},
+    _llava_like("deepseek_vl", "DeepseekVL", {**_tie(True, False), "projector": fixed("aligner"), **ONE_PASS_PER_IMAGE},
                 "siglip_vision_model", "llama", notes=("DeepSeek-VL ties its output head to the language model's "
                                                        "embeddings unless the config's own tie_word_embeddings is false",)),
     # GOT-OCR2's vision tower (GotOcr2VisionEncoder: SAM's ViT with windowed and global layers and a neck),
@@ -562,6 +567,7 @@ FAMILIES: tuple[Family, ...] = (
         # An int picks one vision layer; a list concatenates several, widening the projector's input.
         "vision_feature_layer": Field(("vision_feature_layer",), -2, "any",
                                       doc="vision layer(s) fed to the projector (a list widens its input)"),
+        **ONE_PASS_PER_IMAGE,
         # With no vision_config at all, LlavaConfig builds this CLIP ViT-L/14-336 tower
         # (its sub_configs_defaults init_kwargs), not CLIPVisionConfig's own defaults.
         "vision_defaults": fixed({
@@ -610,6 +616,7 @@ FAMILIES: tuple[Family, ...] = (
         "tie_embeddings": Field(("tie_word_embeddings",), True, "bool", null="false",
                                 doc="output head shares the language model's embedding"),
         **LABEL_FIELDS,
+        **ONE_PASS_PER_IMAGE,  # (pan-and-scan crops only where the processor is told to)
     }, {"Gemma3ForConditionalGeneration": "conditional_generation", "Gemma3Model": "base",
         "Gemma3ForSequenceClassification": "sequence_classification"},
         subconfigs={"vision": ("vision_config", "siglip_vision_model"), "text": ("text_config", "gemma3_text")},
