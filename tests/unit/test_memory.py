@@ -464,11 +464,20 @@ def test_a_vision_language_model_s_vision_tower_runs_over_one_image_a_sequence()
     assert "are not counted" in line(estimate_memory(nexts, Settings(mode="train")), "activations").detail
 
 
-def test_a_bare_model_keeps_no_logits():
+def test_inference_keeps_the_logits_its_head_returns():
     # LlamaModel returns hidden states; LlamaForCausalLM keeps the last token's fp32 logits while it generates.
     bare = line(estimate_memory(model(**{**LLAMA, "architectures": ["LlamaModel"]}), Settings()), "activations")
     head = line(estimate_memory(model(**LLAMA), Settings()), "activations")
     assert head.bytes - bare.bytes == 4 * 100 and "logits" in head.detail and "logits" not in bare.detail
+    # BertForMaskedLM returns every position's logits, in the compute dtype (a fill-mask batch of 64 × 512 tokens
+    # over BERT's 30,522 words: 1.9 GiB); a classifier one score per label, no vocabulary's.
+    served = Settings(batch=64, context=512)
+    masked = line(estimate_memory(model(model_type="bert", architectures=["BertForMaskedLM"]), served), "activations")
+    encoder = line(estimate_memory(model(model_type="bert", architectures=["BertModel"]), served), "activations")
+    scores = line(estimate_memory(model(model_type="bert", architectures=["BertForSequenceClassification"]), served),
+                  "activations")
+    assert masked.bytes - encoder.bytes == 64 * 512 * 30522 * 2 and "V = 30,522" in masked.detail
+    assert scores.bytes == encoder.bytes and "logits" not in scores.detail
 
 
 def test_a_text_model_s_context_is_the_default_where_none_is_given():

@@ -1539,6 +1539,11 @@ def _widest_stack_linear(facts: _TreeFacts) -> int:
     return widest
 
 
+# Heads that generate, one token at a time: each step keeps the last position's logits. (A bare model returns hidden
+# states, a classifier one score per label: neither keeps a vocabulary's logits.)
+_GENERATING_HEADS = frozenset({"causal_lm", "conditional_generation", "seq2seq_lm"})
+
+
 def inference_activations(model: ModelReport, s: Settings, compute: str,
                           facts: _TreeFacts | None = None) -> tuple[int, str]:
     """Peak transient activations of one forward pass over the whole prompt (no gradients kept)."""
@@ -1562,8 +1567,11 @@ def inference_activations(model: ModelReport, s: Settings, compute: str,
         detail += " + a·s²·b attention scores, 3 copies and an fp32 softmax (no FlashAttention)"
     vocab = output_vocab(spec) if spec is not None and spec.family.layout == "seq2seq" else \
         v.get("lm_head_rows") or v.get("vocab_size")
-    # (a bare model, LlamaModel's or a dual encoder's text tower, returns hidden states: no logits)
-    if isinstance(vocab, int) and (model.spec is None or model.spec.head != "base"):
+    head = model.spec.head if model.spec is not None else None
+    if isinstance(vocab, int) and head == "masked_lm":
+        total += s.context * s.batch * vocab * cb  # a fill-mask forward returns every position's logits
+        detail += f" + s·b·V logits of every position (V = {vocab:,})"
+    elif isinstance(vocab, int) and head in _GENERATING_HEADS:
         total += 4 * s.batch * vocab  # last-token logits in fp32 (generate keeps one position)
         detail += " + last-token fp32 logits"
     if s.tp > 1:
