@@ -258,7 +258,7 @@ def format_memory_summary(report: MemoryReport) -> str:
 def format_memory(report: MemoryReport) -> str:
     s = report.settings
     head = f"{s.mode}, weights {report.dtype}"
-    if s.mode == "inference":
+    if s.mode == "inference" and report.line("kv_cache") is not None:  # (an encoder keeps none)
         head += f", KV {report.kv_dtype}"
     head += f", context {s.context:,}, batch {s.batch}"
     if s.mode != "inference":

@@ -161,3 +161,16 @@ def test_a_text_encoder_is_estimated_at_its_position_table_and_fits_no_longer(ca
     bert.write_text(json.dumps({"model_type": "bert", "architectures": ["BertForSequenceClassification"]}))
     code, out, _ = run(capsys, str(bert), "--gpu", "H100-80GB")
     assert code == 0 and "context 512, batch 1" in out and "largest context that fits: 512" in out
+
+
+def test_an_encoder_s_inference_names_no_kv_cache(capsys, tmp_path):
+    # CLIP keeps no KV cache: its header names no KV dtype and its activations are a forward pass, not a prefill.
+    config = tmp_path / "config.json"
+    config.write_text(json.dumps({"model_type": "clip", "architectures": ["CLIPModel"], "torch_dtype": "bfloat16"}))
+    code, out, _ = run(capsys, str(config), "--gpu", "RTX-4090", "--batch", "8")
+    assert code == 0
+    assert "memory per GPU (inference, weights bfloat16, context 77, batch 8)" in out
+    assert "a forward pass over 77 tokens × batch 8" in out and "prefill" not in out
+    code, out, _ = run(capsys, CONFIG, "--gpu", "RTX-4090")
+    assert "memory per GPU (inference, weights bfloat16, KV bfloat16, context 4,096, batch 1)" in out
+    assert "prefill of 4,096 tokens" in out

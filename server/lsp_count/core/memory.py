@@ -1558,7 +1558,10 @@ def inference_activations(model: ModelReport, s: Settings, compute: str,
     mlp_width = max(_mlp_widths(v)) * (3 if gated else 2)  # one MLP's intermediates at a time
     per_token = 2 * h + max(widest, mlp_width)
     total = sb * per_token * cb
-    detail = f"prefill of {s.context:,} tokens × batch {s.batch}: residual + widest intermediate ({per_token:,} values/token)"
+    head = model.spec.head if model.spec is not None else None
+    # (a generating model's first step over the prompt; any other model's one forward pass)
+    what = "prefill of" if head in _GENERATING_HEADS or head is None else "a forward pass over"
+    detail = f"{what} {s.context:,} tokens × batch {s.batch}: residual + widest intermediate ({per_token:,} values/token)"
     heads = v.get("num_heads")
     if not s.flash_attention and isinstance(heads, int) and spec is not None and spec.family.layout != "mamba":
         # One layer's scores at a time: the product, its scaled and masked copies in the compute dtype and
@@ -1567,7 +1570,6 @@ def inference_activations(model: ModelReport, s: Settings, compute: str,
         detail += " + a·s²·b attention scores, 3 copies and an fp32 softmax (no FlashAttention)"
     vocab = output_vocab(spec) if spec is not None and spec.family.layout == "seq2seq" else \
         v.get("lm_head_rows") or v.get("vocab_size")
-    head = model.spec.head if model.spec is not None else None
     if isinstance(vocab, int) and head == "masked_lm":
         total += s.context * s.batch * vocab * cb  # a fill-mask forward returns every position's logits
         detail += f" + s·b·V logits of every position (V = {vocab:,})"
