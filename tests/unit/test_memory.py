@@ -464,6 +464,30 @@ def test_a_vision_language_model_s_vision_tower_runs_over_one_image_a_sequence()
     assert "are not counted" in line(estimate_memory(nexts, Settings(mode="train")), "activations").detail
 
 
+def test_a_resnet_s_activations_are_its_feature_maps_per_image():
+    # What autograd keeps, tensor by tensor (tests/parity/test_feature_maps_parity.py), at 224 × 224 by default.
+    from lsp_count.core.layouts.convnet import feature_maps
+
+    resnet = model(model_type="resnet", architectures=["ResNetForImageClassification"], num_labels=1000)
+    train = estimate_memory(resnet, Settings(mode="train", batch=256))
+    maps = feature_maps(resnet.spec, 224)
+    assert train.settings.context == 224
+    assert "context 224: a square image's side in pixels (ImageNet's; the config fixes none); --context sets another" \
+        in train.notes
+    assert line(train, "activations").bytes == 256 * (2 * maps.saved + 8 * maps.indices)
+    assert 10 * 2 ** 30 < line(train, "activations").bytes < 11 * 2 ** 30  # ResNet-50, bf16, batch 256: 10.5 GiB
+    assert not any("not modelled" in n for n in train.notes)
+    # Larger images keep more; inference holds one layer's maps at a time.
+    assert line(estimate_memory(resnet, Settings(mode="train", batch=256, context=320)), "activations").bytes > \
+        2 * line(train, "activations").bytes
+    served = estimate_memory(resnet, Settings(batch=256))
+    assert line(served, "activations").bytes == 256 * 2 * maps.peak < line(train, "activations").bytes // 5
+    # Not followed: a LoRA step (adapters on convolutions), ConvNeXt's LayerNorms and pointwise layers.
+    assert any("activations of a convolutional backbone (feature maps per image) in a LoRA step are not modelled yet"
+               in n for n in estimate_memory(resnet, Settings(mode="lora")).notes)
+    assert estimate_memory(model(model_type="convnext"), Settings(mode="train")).line("activations") is None
+
+
 def test_inference_keeps_the_logits_its_head_returns():
     # LlamaModel returns hidden states; LlamaForCausalLM keeps the last token's fp32 logits while it generates.
     bare = line(estimate_memory(model(**{**LLAMA, "architectures": ["LlamaModel"]}), Settings()), "activations")

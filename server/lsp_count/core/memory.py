@@ -66,6 +66,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from lsp_count.core.layouts.decoder import (STACK_NAMES as DECODER_STACK_NAMES, cross_attention_flags,
                                             indexer_layer_flags, kv_shared_layer_flags)
+from lsp_count.core.layouts.convnet import feature_maps
 from lsp_count.core.layouts.encoder import image_tokens, text_positions
 from lsp_count.core.layouts.gemma4 import STACK_NAMES as GEMMA4_STACK_NAMES
 from lsp_count.core.layouts.hybrid import STACK_NAMES as HYBRID_STACK_NAMES
@@ -136,6 +137,8 @@ MAX_PARALLEL = 4096
 MAX_PARAMETERS = 10 ** 15
 # Tokens per sequence where neither the user nor the model says (a text model's context is the user's choice).
 DEFAULT_CONTEXT = 4096
+# The images a ResNet or RegNet is estimated at where no --context gives their side: ImageNet's 224 × 224.
+CONVNET_IMAGE_SIDE = 224
 
 
 @dataclass(frozen=True)
@@ -828,6 +831,27 @@ def _towers_activations(model: ModelReport, s: Settings, facts: "_TreeFacts",
     total = sum(b for b, _ in parts) if training else max(b for b, _ in parts)
     return total, ("sum of " if training else "larger of ") + "; ".join(source for _, source in parts) \
         if len(parts) > 1 else parts[0][1]
+
+
+def _feature_map_activations(model: ModelReport, s: Settings, compute: str, training: bool) -> tuple[int, str] | None:
+    """A ResNet's or RegNet's activations for ``s.batch`` images of ``s.context`` × ``s.context`` pixels
+    (layouts/convnet.feature_maps: what torch's autograd saves, tensor by tensor, exact against it in fp32,
+    tests/parity/test_feature_maps_parity.py): in training, the values it keeps for the backward pass, in the
+    compute dtype, and max pooling's int64 indices; in inference, the most one op holds at once. None for another
+    backbone (ConvNeXt), or a LoRA step (adapters on convolutions: not modelled)."""
+    assert model.spec is not None
+    maps = feature_maps(model.spec, s.context) if s.mode in ("train", "inference") else None
+    if maps is None:
+        return None
+    cb = FLOAT_BYTES.get(compute, 2)
+    images = f"{s.batch} image{'s' if s.batch != 1 else ''} of {s.context:,} × {s.context:,} pixels"
+    if training:
+        return s.batch * (maps.saved * cb + 8 * maps.indices), (
+            f"{images}: {maps.saved:,} values an image kept for the backward pass, {cb} bytes each"
+            + (f", + {maps.indices:,} max-pooling indices (int64)" if maps.indices else "")
+            + ", as torch's autograd saves them")
+    return s.batch * maps.peak * cb, (f"{images}: the most one layer holds at once, its input, its output and its "
+                                      f"block's input ({maps.peak:,} values an image)")
 
 
 def _in_stack(path: str) -> bool:
@@ -1806,6 +1830,9 @@ def model_context(model: ModelReport) -> tuple[int, str] | None:
     spec = model.spec
     if spec is None:
         return None
+    if spec.family.layout == "convnet" and spec.values.get("stem") == "conv":
+        # (the activations are per image, by its feature maps' sizes: _feature_map_activations)
+        return CONVNET_IMAGE_SIDE, "a square image's side in pixels (ImageNet's; the config fixes none)"
     towers = {t.name: t for t in dual_towers(model)}
     text, vision = towers.get("text"), towers.get("vision")
     if text is not None and text.tokens is not None:
@@ -2007,16 +2034,22 @@ def _estimate(model: ModelReport, settings: Settings, facts: _TreeFacts) -> Memo
         lines.append(_reference_line(s, facts, tp, pp, dp, parallel, zero3))
 
     # (the activation model counts per token through layers of one width; a convolutional backbone's are per image,
-    # by its feature maps' sizes, and a hierarchical vision transformer's (Swin) tokens and widths change at each
-    # stage: nothing here models either)
+    # by its feature maps' sizes (ResNet's and RegNet's: _feature_map_activations), and a hierarchical vision
+    # transformer's (Swin) tokens and widths change at each stage: not modelled)
     layout = model.spec.family.layout if model.spec is not None else None
-    activations_unmodelled = layout in ("convnet", "swin")
+    maps = _feature_map_activations(model, s, plan.compute, training) if layout == "convnet" else None
+    activations_unmodelled = layout in ("convnet", "swin") and maps is None
     if activations_unmodelled:
         what = "a convolutional backbone (feature maps per image)" if layout == "convnet" else \
             "a hierarchical vision transformer (tokens and widths per stage)"
-        notes.append(f"activations of {what} are not modelled yet; not included")
+        notes.append(f"activations of {what}{' in a LoRA step' if layout == 'convnet' and s.mode in ('lora', 'qlora') else ''}"
+                     " are not modelled yet; not included")
+    if maps is not None:
+        lines.append(MemoryLine("activations", maps[0], False, maps[1]))
+        if training and s.gradient_checkpointing:
+            notes.append("gradient checkpointing: transformers' convolutional backbones do not support it; not applied")
     if training:
-        if not activations_unmodelled:
+        if not activations_unmodelled and maps is None:
             lora = s.mode in ("lora", "qlora")
 
             def train_act(m: ModelReport, ts: Settings, f: _TreeFacts) -> tuple[int, str]:
@@ -2040,7 +2073,7 @@ def _estimate(model: ModelReport, settings: Settings, facts: _TreeFacts) -> Memo
             per_logit, what = _loss_logit_bytes(seq2seq is not None, s.pure_precision, FLOAT_BYTES.get(plan.compute, 2))
             logits = per_logit * s.context * s.batch * vocab
             lines.append(MemoryLine("logits", _shard(logits, tp), False, f"{per_logit}·s·b·V: {what} (V = {vocab:,})"))
-    elif not activations_unmodelled:
+    elif not activations_unmodelled and maps is None:
         def infer_act(m: ModelReport, ts: Settings, f: _TreeFacts) -> tuple[int, str]:
             return inference_activations(m, ts, plan.compute, f)
 

@@ -8,6 +8,8 @@ stage's width; "y" blocks add a squeeze-and-excitation of two 1×1 convolutions 
 stem (Conv2d and LayerNorm), stages of depthwise 7×7 convolutions, LayerNorms and pointwise Linears (layer scale in
 V1, GRN in V2), a LayerNorm and 2×2 convolution between stages, a final LayerNorm. The class defaults are
 transformers 5.25's configuration_<resnet|regnet|convnext|convnextv2>.py. A vision backbone keeps no KV cache.
+ResNet's and RegNet's ``hidden_act`` and ResNet's ``downsample_in_bottleneck`` size no parameter: the memory estimate
+reads them (layouts/convnet.feature_maps).
 
 Switches no key sets: ``stem`` ("conv" for ResNet's and RegNet's, "patchify" for ConvNeXt's), ``stem_kernel`` (the
 conv stem's kernel: ResNet's 7, RegNet's 3), ``grn`` (V2's Global Response Normalization) and ``layer_scale`` (V1's
@@ -42,12 +44,18 @@ RESNET_FIELDS: dict[str, Field] = {
                         doc='"basic" (two 3×3 convolutions) or "bottleneck" (1×1, 3×3, 1×1)'),
     "downsample_in_first_stage": Field(("downsample_in_first_stage",), False, "bool",
                                        doc="the first stage strides by 2 (a shortcut convolution then)"),
+    # Neither sizes a parameter; both size what a training step keeps (layouts/convnet.feature_maps).
+    "hidden_act": Field(("hidden_act",), "relu", "str", null="reject",
+                        doc="activation after the convolutions (ReLU keeps its output for the backward pass, "
+                            "others their input)"),
+    "downsample_in_bottleneck": Field(("downsample_in_bottleneck",), False, "bool",
+                                      doc="a bottleneck strides in its first 1×1 convolution, not its 3×3"),
 }
 
 # RegNet: ResNet's stem and stages (hidden_sizes and depths zipped, a stage of depth 0 holding its first block)
 # with its own blocks; "x" or "y" blocks (y: squeeze-and-excitation).
 REGNET_FIELDS: dict[str, Field] = {
-    **{k: f for k, f in RESNET_FIELDS.items() if k != "layer_type"},
+    **{k: f for k, f in RESNET_FIELDS.items() if k not in ("layer_type", "downsample_in_bottleneck")},
     "stem_kernel": fixed(3),
     "embedding_size": replace(RESNET_FIELDS["embedding_size"], default=32),
     "hidden_sizes": replace(RESNET_FIELDS["hidden_sizes"], default=(128, 192, 512, 1088)),

@@ -9,6 +9,8 @@ ENCODER_PATHS puts the head classes' full names together. BatchNorm running stat
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from lsp_count.core.layouts.encoder import path_linear, path_norm
 from lsp_count.core.params import ParamNode, Tensor, node
 from lsp_count.core.spec import ModelSpec, head_labels
@@ -163,3 +165,135 @@ def build_convnet(spec: ModelSpec) -> ParamNode:
     head = ParamNode("classifier", path_linear(name, last, labels) if labels > 0 else (),
                      source=spec.key_span("num_labels") or spec.key_span("id2label"), key="num_labels")
     return node(spec.architecture, *base, final, head)
+
+
+# --- what a forward pass keeps ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FeatureMaps:
+    """What one image's forward pass through a convolutional backbone holds, in elements: ``saved``, what torch's
+    autograd keeps for the backward pass (each op's saved inputs or outputs, a tensor once however many ops keep
+    it, the image included; BatchNorm's per-channel mean and inverse deviation), ``indices``, max pooling's int64
+    indices, and ``peak``, the most that inference holds at once (an op's input and output and the block's input
+    kept for its shortcut)."""
+
+    saved: int
+    indices: int
+    peak: int
+
+
+# Activations whose backward reads their output (torch saves its result); the others (GELU, SiLU, ...) read their input.
+_KEEPS_OUTPUT = frozenset({"relu", "sigmoid", "tanh"})
+
+
+def _out_side(n: int, kernel: int, stride: int) -> int:
+    """A convolution's or pooling's output side, padded by kernel // 2 (as transformers' ResNet and RegNet pad)."""
+    return (n + 2 * (kernel // 2) - kernel) // stride + 1
+
+
+class _Tape:
+    """A forward pass of one image, tensor by tensor: each tensor an id and its (channels, height, width)."""
+
+    def __init__(self) -> None:
+        self.saved: dict[int, int] = {}
+        self.indices = 0
+        self.peak = 0
+        self.held = 0  # a block's input, alive for its shortcut
+        self.stats = 0  # BatchNorm's saved mean and inverse deviation, per channel
+        self._ids = 0
+
+    def tensor(self, c: int, h: int, w: int) -> tuple[int, int, int, int]:
+        self._ids += 1
+        return (self._ids, c, h, w)
+
+    def keep(self, t: tuple[int, int, int, int]) -> None:
+        self.saved[t[0]] = t[1] * t[2] * t[3]
+
+    def op(self, x: tuple[int, int, int, int], out: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+        self.peak = max(self.peak, x[1] * x[2] * x[3] + out[1] * out[2] * out[3] + self.held)
+        return out
+
+    def conv(self, x: tuple[int, int, int, int], out_c: int, kernel: int, stride: int = 1) -> tuple[int, int, int, int]:
+        self.keep(x)  # (for the weight's gradient)
+        return self.op(x, self.tensor(out_c, _out_side(x[2], kernel, stride), _out_side(x[3], kernel, stride)))
+
+    def norm(self, x: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+        self.keep(x)
+        self.stats += 2 * x[1]
+        return self.op(x, self.tensor(*x[1:]))
+
+    def act(self, x: tuple[int, int, int, int], kind: str) -> tuple[int, int, int, int]:
+        out = self.op(x, self.tensor(*x[1:]))
+        self.keep(out if kind in _KEEPS_OUTPUT else x)
+        return out
+
+    def conv_layer(self, x: tuple[int, int, int, int], out_c: int, kernel: int, stride: int,
+                   act: str | None) -> tuple[int, int, int, int]:
+        """ResNetConvLayer / RegNetConvLayer / their shortcuts: a convolution, a BatchNorm, the activation if any."""
+        y = self.norm(self.conv(x, out_c, kernel, stride))
+        return self.act(y, act) if act else y
+
+    def pool(self, x: tuple[int, int, int, int], kernel: int, stride: int) -> tuple[int, int, int, int]:
+        """Max pooling, padding kernel // 2: it keeps its input and an int64 index per output."""
+        self.keep(x)
+        out = self.op(x, self.tensor(x[1], _out_side(x[2], kernel, stride), _out_side(x[3], kernel, stride)))
+        self.indices += out[1] * out[2] * out[3]
+        return out
+
+    def mean_pool(self, x: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+        # (average pooling to 1 × 1 is a mean, whose backward reads no input)
+        return self.op(x, self.tensor(x[1], 1, 1))
+
+
+def _resnet_block_maps(tape: _Tape, x: tuple[int, int, int, int], spec: ModelSpec, out_c: int,
+                       stride: int) -> tuple[int, int, int, int]:
+    v, act = spec.values, str(spec.values["hidden_act"])
+    tape.held = x[1] * x[2] * x[3]
+    kind = v["layer_type"]
+    # (a ResNet block's inner convolutions are followed by ReLU whatever hidden_act says: ResNetConvLayer's default)
+    if kind == "bottleneck":
+        r, early = out_c // 4, bool(v.get("downsample_in_bottleneck"))
+        h = tape.conv_layer(x, r, 1, stride if early else 1, "relu")
+        h = tape.conv_layer(h, r, 3, 1 if early else stride, "relu")
+        h = tape.conv_layer(h, out_c, 1, 1, None)
+    elif kind == "basic":
+        h = tape.conv_layer(tape.conv_layer(x, out_c, 3, stride, "relu"), out_c, 3, 1, None)
+    else:  # RegNet's x or y: 1×1, the grouped 3×3 (strided), squeeze-and-excitation (y), 1×1
+        h = tape.conv_layer(tape.conv_layer(x, out_c, 1, 1, act), out_c, 3, stride, act)
+        if kind == "y":
+            reduced = int(round(x[1] / 4))
+            squeezed = tape.act(tape.conv(tape.mean_pool(h), reduced, 1), "relu")
+            gate = tape.conv(squeezed, out_c, 1)
+            gate = tape.op(gate, tape.tensor(*gate[1:]))
+            tape.keep(gate)  # the sigmoid's output, which the product keeps too (as it keeps h)
+            tape.keep(h)
+            h = tape.op(h, tape.tensor(*h[1:]))
+        h = tape.conv_layer(h, out_c, 1, 1, None)
+    if x[1] != out_c or stride != 1:
+        tape.conv_layer(x, out_c, 1, stride, None)  # the shortcut
+    tape.held = 0
+    out = tape.op(h, tape.tensor(*h[1:]))  # h + the shortcut's (an addition keeps nothing)
+    return tape.act(out, act)
+
+
+def feature_maps(spec: ModelSpec, side: int) -> FeatureMaps | None:
+    """What one ``side`` × ``side`` image's forward pass keeps (FeatureMaps) through ResNet's or RegNet's stem,
+    stages and pooling, as transformers 5 builds them (layouts/convnet._resnet_base); None for ConvNeXt, whose
+    LayerNorms and pointwise layers this does not follow."""
+    v = spec.values
+    if v.get("stem") != "conv":
+        return None
+    tape = _Tape()
+    act = str(v["hidden_act"])
+    x = tape.tensor(spec.int("num_channels"), side, side)
+    x = tape.conv_layer(x, spec.int("embedding_size"), spec.int("stem_kernel"), 2, act)
+    if v["layer_type"] not in ("x", "y"):
+        x = tape.pool(x, 3, 2)  # ResNet's stem ends in a 3×3 max pooling of stride 2; RegNet's does not
+    for i, (out_c, depth) in enumerate(zip(v["hidden_sizes"], v["depths"])):  # type: ignore[call-overload]
+        stride = 2 if i or v["downsample_in_first_stage"] else 1
+        x = _resnet_block_maps(tape, x, spec, out_c, stride)
+        for _ in range(1, depth):
+            x = _resnet_block_maps(tape, x, spec, out_c, 1)
+    tape.mean_pool(x)
+    return FeatureMaps(sum(tape.saved.values()) + tape.stats, tape.indices, tape.peak)
