@@ -123,7 +123,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--mode", choices=("inference", "train", "lora", "qlora"))
     p.add_argument("--dtype", metavar="DTYPE", help="bf16, fp16, fp32, fp8, int8, int4, ...")
     p.add_argument("--context", metavar="TOKENS", type=_positive_int, help="sequence length (default: an image encoder's tokens per image, a text encoder's position "
-                   "table where shorter, a dual encoder's text table with its images' tokens beside it, a ResNet's image side in pixels, 224, else 4096)")
+                   "table where shorter, a dual encoder's text table with its images' tokens beside it, a convolutional backbone's image side in pixels, 224, else 4096)")
     p.add_argument("--batch", metavar="N", type=_positive_int, help="batch size (default 1)")
     p.add_argument("--strict", action="store_true", default=None,
                    help="a model that cannot be counted exactly is an error, not a warning")

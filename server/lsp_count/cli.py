@@ -90,7 +90,7 @@ def build_parser() -> argparse.ArgumentParser:
                    " (default: the config's torch_dtype / quantization_config, else bfloat16; qlora: nf4-dq)")
     m.add_argument("--kv-dtype", dest="kv_dtype", help="KV cache dtype: bfloat16, float16, float32, float8 (default: the compute dtype)")
     m.add_argument("--context", type=_int("--context"), help="tokens per sequence (default: an image encoder's tokens per image, a text encoder's position table where "
-                   "shorter, a dual encoder's text table with its images' tokens beside it, a ResNet's image side in pixels, 224, else 4096)")
+                   "shorter, a dual encoder's text table with its images' tokens beside it, a convolutional backbone's image side in pixels, 224, else 4096)")
     m.add_argument("--batch", type=_int("--batch"), help="sequences per GPU replica (default 1)")
     m.add_argument("--optimizer", choices=OPTIMIZERS, help="adamw (mixed precision, default), adamw-fp32, adamw-8bit, sgd (no momentum: no state), "
                    "sgd-momentum (one fp32 state: SGD momentum, RMSprop, Adagrad)")

@@ -1,4 +1,4 @@
-"""What a ResNet's or RegNet's training step keeps for the backward pass (layouts/convnet.feature_maps), against
+"""What a ResNet's, RegNet's or ConvNeXt's training step keeps for the backward pass (layouts/convnet.feature_maps), against
 torch: the tensors autograd saves during transformers 5's forward pass of the bare model in training mode, counted by
 torch.autograd.graph.saved_tensors_hooks (each storage once; parameters and BatchNorm's running statistics left
 out), on the CPU in fp32, equal to the element: float values and max pooling's int64 indices, for the class defaults
@@ -22,7 +22,7 @@ transformers = pytest.importorskip("transformers")
 torch = pytest.importorskip("torch")
 pytestmark = pytest.mark.parity
 
-CONV_STEM_TYPES = ("resnet", "regnet")
+CONVNET_TYPES = ("resnet", "regnet", "convnext", "convnextv2")
 
 
 def _spec(config: dict):
@@ -53,7 +53,7 @@ def saved_by_autograd(config: dict, side: int) -> tuple[int, int]:
     return sum(floats.values()), sum(indices.values())
 
 
-@pytest.mark.parametrize("model_type", CONV_STEM_TYPES)
+@pytest.mark.parametrize("model_type", CONVNET_TYPES)
 @pytest.mark.parametrize("side", [64, 97])
 def test_the_class_defaults_keep_what_autograd_saves(model_type: str, side: int) -> None:
     maps = feature_maps(_spec({"model_type": model_type}), side)
@@ -61,7 +61,7 @@ def test_the_class_defaults_keep_what_autograd_saves(model_type: str, side: int)
     assert (maps.saved, maps.indices) == saved_by_autograd({"model_type": model_type}, side)
 
 
-@pytest.mark.parametrize("model_type", CONV_STEM_TYPES)
+@pytest.mark.parametrize("model_type", CONVNET_TYPES)
 def test_random_configs_keep_what_autograd_saves(model_type: str) -> None:
     compared = []
 
@@ -69,7 +69,7 @@ def test_random_configs_keep_what_autograd_saves(model_type: str) -> None:
               suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much])
     @given(strategy_for(model_type), st.integers(8, 80), st.sampled_from(["relu", "gelu", "silu", "tanh", "sigmoid"]))
     def check(config: dict, side: int, act: str) -> None:
-        config = {**config, "hidden_act": act}
+        config = {**config, "hidden_act": act, "drop_path_rate": 0.0}  # (ConvNeXt's stochastic depth: not followed)
         spec = _spec(config)
         assume(spec is not None)
         try:
@@ -83,6 +83,3 @@ def test_random_configs_keep_what_autograd_saves(model_type: str) -> None:
     check()
     assert len(compared) >= 3, "too few random configs ran"
 
-
-def test_conv_nets_that_are_not_followed_have_none() -> None:
-    assert feature_maps(_spec({"model_type": "convnext"}), 224) is None

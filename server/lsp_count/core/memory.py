@@ -137,7 +137,7 @@ MAX_PARALLEL = 4096
 MAX_PARAMETERS = 10 ** 15
 # Tokens per sequence where neither the user nor the model says (a text model's context is the user's choice).
 DEFAULT_CONTEXT = 4096
-# The images a ResNet or RegNet is estimated at where no --context gives their side: ImageNet's 224 × 224.
+# The images a convolutional backbone is estimated at where no --context gives their side: ImageNet's 224 × 224.
 CONVNET_IMAGE_SIDE = 224
 
 
@@ -834,11 +834,11 @@ def _towers_activations(model: ModelReport, s: Settings, facts: "_TreeFacts",
 
 
 def _feature_map_activations(model: ModelReport, s: Settings, compute: str, training: bool) -> tuple[int, str] | None:
-    """A ResNet's or RegNet's activations for ``s.batch`` images of ``s.context`` × ``s.context`` pixels
+    """A ResNet's, RegNet's or ConvNeXt's activations for ``s.batch`` images of ``s.context`` × ``s.context`` pixels
     (layouts/convnet.feature_maps: what torch's autograd saves, tensor by tensor, exact against it in fp32,
     tests/parity/test_feature_maps_parity.py): in training, the values it keeps for the backward pass, in the
-    compute dtype, and max pooling's int64 indices; in inference, the most one op holds at once. None for another
-    backbone (ConvNeXt), or a LoRA step (adapters on convolutions: not modelled)."""
+    compute dtype, and max pooling's int64 indices; in inference, the most one op holds at once. None in a LoRA
+    step (adapters on convolutions: not modelled)."""
     assert model.spec is not None
     maps = feature_maps(model.spec, s.context) if s.mode in ("train", "inference") else None
     if maps is None:
@@ -1830,7 +1830,7 @@ def model_context(model: ModelReport) -> tuple[int, str] | None:
     spec = model.spec
     if spec is None:
         return None
-    if spec.family.layout == "convnet" and spec.values.get("stem") == "conv":
+    if spec.family.layout == "convnet":
         # (the activations are per image, by its feature maps' sizes: _feature_map_activations)
         return CONVNET_IMAGE_SIDE, "a square image's side in pixels (ImageNet's; the config fixes none)"
     towers = {t.name: t for t in dual_towers(model)}
@@ -2034,7 +2034,7 @@ def _estimate(model: ModelReport, settings: Settings, facts: _TreeFacts) -> Memo
         lines.append(_reference_line(s, facts, tp, pp, dp, parallel, zero3))
 
     # (the activation model counts per token through layers of one width; a convolutional backbone's are per image,
-    # by its feature maps' sizes (ResNet's and RegNet's: _feature_map_activations), and a hierarchical vision
+    # by its feature maps' sizes (_feature_map_activations), and a hierarchical vision
     # transformer's (Swin) tokens and widths change at each stage: not modelled)
     layout = model.spec.family.layout if model.spec is not None else None
     maps = _feature_map_activations(model, s, plan.compute, training) if layout == "convnet" else None

@@ -8,8 +8,8 @@ stage's width; "y" blocks add a squeeze-and-excitation of two 1×1 convolutions 
 stem (Conv2d and LayerNorm), stages of depthwise 7×7 convolutions, LayerNorms and pointwise Linears (layer scale in
 V1, GRN in V2), a LayerNorm and 2×2 convolution between stages, a final LayerNorm. The class defaults are
 transformers 5.25's configuration_<resnet|regnet|convnext|convnextv2>.py. A vision backbone keeps no KV cache.
-ResNet's and RegNet's ``hidden_act`` and ResNet's ``downsample_in_bottleneck`` size no parameter: the memory estimate
-reads them (layouts/convnet.feature_maps).
+``hidden_act`` and ResNet's ``downsample_in_bottleneck`` size no parameter: the memory estimate reads them
+(layouts/convnet.feature_maps).
 
 Switches no key sets: ``stem`` ("conv" for ResNet's and RegNet's, "patchify" for ConvNeXt's), ``stem_kernel`` (the
 conv stem's kernel: ResNet's 7, RegNet's 3), ``grn`` (V2's Global Response Normalization) and ``layer_scale`` (V1's
@@ -80,6 +80,9 @@ CONVNEXT_FIELDS: dict[str, Field] = {
     "layer_scale_init_value": Field(("layer_scale_init_value",), 1e-6, "float",
                                     doc="a learned per-channel scale in each block where > 0"),
     "grn": fixed(False),
+    "hidden_act": Field(("hidden_act",), "gelu", "str", null="reject",
+                        doc="activation between each block's pointwise layers (sizes no parameter: the memory "
+                            "estimate reads it)"),
 }
 
 CONVNEXTV2_FIELDS: dict[str, Field] = {

@@ -277,13 +277,70 @@ def _resnet_block_maps(tape: _Tape, x: tuple[int, int, int, int], spec: ModelSpe
     return tape.act(out, act)
 
 
-def feature_maps(spec: ModelSpec, side: int) -> FeatureMaps | None:
-    """What one ``side`` × ``side`` image's forward pass keeps (FeatureMaps) through ResNet's or RegNet's stem,
-    stages and pooling, as transformers 5 builds them (layouts/convnet._resnet_base); None for ConvNeXt, whose
-    LayerNorms and pointwise layers this does not follow."""
+def _layer_norm(tape: _Tape, x: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+    """ConvNeXt's LayerNorm over the channels at each position: it keeps its input and a mean and an inverse
+    deviation per position."""
+    tape.keep(x)
+    tape.stats += 2 * x[2] * x[3]
+    return tape.op(x, tape.tensor(*x[1:]))
+
+
+def _convnext_block_maps(tape: _Tape, x: tuple[int, int, int, int], spec: ModelSpec) -> tuple[int, int, int, int]:
+    """ConvNextLayer: the depthwise 7×7 convolution, a LayerNorm, pwconv1 (a Linear to 4·dim), the activation, in V2 a
+    GRN, pwconv2, in V1 the layer scale, the residual sum."""
+    v, c = spec.values, x[1]
+    tape.held = c * x[2] * x[3]
+    h = _layer_norm(tape, tape.conv(x, c, 7))
+    h = tape.conv(h, 4 * c, 1)  # (pwconv1: a Linear keeps its input as a convolution does)
+    h = tape.act(h, str(v["hidden_act"]))
+    if v["grn"]:
+        # ||h|| over the positions keeps h and the norms (4·dim); dividing them by their mean keeps the mean (one
+        # value); h times the ratio keeps the ratio (4·dim); the GRN's weight times that product keeps the product.
+        tape.keep(h)
+        tape.stats += 2 * 4 * c + 1
+        product = tape.op(h, tape.tensor(*h[1:]))
+        tape.keep(product)
+        h = tape.op(product, tape.tensor(*h[1:]))
+    h = tape.conv(h, c, 1)  # pwconv2
+    if v["layer_scale"] and v["layer_scale_init_value"] > 0:  # type: ignore[operator]
+        tape.keep(h)  # (the scale's product keeps its other factor)
+        h = tape.op(h, tape.tensor(*h[1:]))
+    tape.held = 0
+    return tape.op(h, tape.tensor(*h[1:]))  # the residual sum keeps nothing
+
+
+def _convnext_maps(tape: _Tape, spec: ModelSpec, side: int) -> None:
+    """ConvNeXt's patchify stem (a convolution patch_size wide and strided, unpadded, and a LayerNorm), its stages
+    (a LayerNorm and a 2×2 strided convolution before each but an unchanged first) and the final LayerNorm on the
+    pooled features."""
     v = spec.values
-    if v.get("stem") != "conv":
-        return None
+    ph, pw = _patch(spec)
+    first = v["hidden_sizes"][0]  # type: ignore[index]
+    x = tape.tensor(spec.int("num_channels"), side, side)
+    tape.keep(x)
+    x = _layer_norm(tape, tape.op(x, tape.tensor(first, (side - ph) // ph + 1, (side - pw) // pw + 1)))
+    prev = first
+    for i in range(spec.int("num_stages")):
+        out_c = v["hidden_sizes"][i]  # type: ignore[index]
+        if prev != out_c or i > 0:
+            x = _layer_norm(tape, x)
+            tape.keep(x)
+            x = tape.op(x, tape.tensor(out_c, (x[2] - 2) // 2 + 1, (x[3] - 2) // 2 + 1))
+        for _ in range(v["depths"][i]):  # type: ignore[index]
+            x = _convnext_block_maps(tape, x, spec)
+        prev = out_c
+    # The mean over the positions keeps nothing; the final LayerNorm keeps the pooled features and its two statistics.
+    tape.stats += x[1] + 2
+
+
+def feature_maps(spec: ModelSpec, side: int) -> FeatureMaps | None:
+    """What one ``side`` × ``side`` image's forward pass keeps (FeatureMaps) through the stem, stages and pooling of
+    ResNet, RegNet or ConvNeXt (V2), as transformers 5 builds them (_resnet_base, _convnext_base)."""
+    v = spec.values
+    tape = _Tape()
+    if v.get("stem") == "patchify":
+        _convnext_maps(tape, spec, side)
+        return FeatureMaps(sum(tape.saved.values()) + tape.stats, tape.indices, tape.peak)
     tape = _Tape()
     act = str(v["hidden_act"])
     x = tape.tensor(spec.int("num_channels"), side, side)
