@@ -16,7 +16,8 @@ from typing import Mapping, Sequence
 
 from lsp_count import __version__
 from lsp_count.core.analyze import DEFAULT_READ_PACKAGES, AnalyzeOptions, SharedTrees, analyze_path
-from lsp_count.core.fit import DEFAULT_UTILIZATION, ComputeEstimate, FitVerdict, estimate_compute, judge_fit
+from lsp_count.core.fit import (DEFAULT_UTILIZATION, IMAGENET_TRAIN_IMAGES, ComputeEstimate, FitVerdict,
+                                estimate_compute, judge_fit)
 from lsp_count.core.hardware import GPUSelection, UnknownGPU, parse_gpu_spec
 from lsp_count.core.memory import (
     GiB, MODES, OPTIMIZERS, MemoryReport, Settings, SettingsError, estimate_memory, validate_settings,
@@ -117,7 +118,8 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--gpu", action="append", default=[], metavar="[Nx]NAME",
                    help="judge the fit on this GPU, e.g. RTX-4090 or 8xH100-80GB (repeatable)")
     m.add_argument("--precision", action="store_true", help="show the weights in every dtype and the savings")
-    m.add_argument("--tokens", type=_int("--tokens"), help="training tokens for the compute estimate (default: Chinchilla 20·N)")
+    m.add_argument("--tokens", type=_int("--tokens"), help="training tokens for the compute estimate (default: Chinchilla 20·N; a "
+                   "convolutional backbone's: images, default one ImageNet-1k epoch, 1,281,167)")
     m.add_argument("--utilization", type=float, default=DEFAULT_UTILIZATION,
                    help=f"model FLOPs utilization for the time estimate (default {DEFAULT_UTILIZATION})")
     return p
@@ -219,7 +221,9 @@ def fit_json(v: FitVerdict) -> dict:
 def compute_json(c: ComputeEstimate) -> dict:
     return {"params": c.params, "train_tokens": c.train_tokens, "train_flops": c.train_flops,
             "flops_per_param_token": c.flops_per_token_factor, "inference_flops_per_token": c.inference_flops_per_token,
-            "chinchilla_tokens": c.chinchilla_tokens, "utilization": c.utilization, "train_seconds": c.train_seconds}
+            "chinchilla_tokens": c.chinchilla_tokens, "utilization": c.utilization, "train_seconds": c.train_seconds,
+            # (a convolutional backbone's: train_tokens are images, inference_flops_per_token a forward pass per image)
+            "image_side": c.image_side}
 
 
 def report_json(report: FileReport, views: Mapping[int, MemoryView] | None = None,
@@ -309,9 +313,16 @@ def _duration(seconds: float) -> str:
 
 
 def format_compute(c: ComputeEstimate, label: str | None) -> str:
-    text = (f"  compute: N = {short_count(c.params)}; training {c.flops_per_token_factor}·N·tokens = {c.train_flops:.3g} FLOPs "
-            f"for {short_count(c.train_tokens)} tokens (Chinchilla 20·N = {short_count(c.chinchilla_tokens)}); "
-            f"inference 2·N = {c.inference_flops_per_token:.3g} FLOPs/token")
+    if c.image_side is not None:
+        side = f"{c.image_side:,} × {c.image_side:,}"
+        epoch = " (one ImageNet-1k epoch; --tokens sets the images)" if c.train_tokens == IMAGENET_TRAIN_IMAGES else ""
+        text = (f"  compute: N = {short_count(c.params)}; forward {c.inference_flops_per_token:.3g} FLOPs per {side} image "
+                f"(its convolutions and pointwise layers); training 3 × forward = {c.train_flops:.3g} FLOPs for "
+                f"{c.train_tokens:,} images{epoch}")
+    else:
+        text = (f"  compute: N = {short_count(c.params)}; training {c.flops_per_token_factor}·N·tokens = {c.train_flops:.3g} FLOPs "
+                f"for {short_count(c.train_tokens)} tokens (Chinchilla 20·N = {short_count(c.chinchilla_tokens)}); "
+                f"inference 2·N = {c.inference_flops_per_token:.3g} FLOPs/token")
     if c.train_seconds is not None and label:
         text += f"\n    ≈ {_duration(c.train_seconds)} on {label} at {c.utilization:.0%} utilization (estimate)"
     return text

@@ -174,3 +174,17 @@ def test_an_encoder_s_inference_names_no_kv_cache(capsys, tmp_path):
     code, out, _ = run(capsys, CONFIG, "--gpu", "RTX-4090")
     assert "memory per GPU (inference, weights bfloat16, KV bfloat16, context 4,096, batch 1)" in out
     assert "prefill of 4,096 tokens" in out
+
+
+def test_a_convolutional_backbone_s_compute_line_counts_images(capsys, tmp_path):
+    config = tmp_path / "config.json"
+    config.write_text(json.dumps({"model_type": "resnet", "architectures": ["ResNetForImageClassification"]}))
+    code, out, _ = run(capsys, str(config), "--gpu", "A100-80GB", "--mode", "train", "--batch", "256")
+    assert code == 0
+    assert ("compute: N = 23.5M; forward 8.17e+09 FLOPs per 224 × 224 image (its convolutions and pointwise layers); "
+            "training 3 × forward = 3.14e+16 FLOPs for 1,281,167 images (one ImageNet-1k epoch; --tokens sets the "
+            "images)") in out
+    assert "256 images of 224 × 224 pixels" in out and "Chinchilla" not in out
+    code, out, _ = run(capsys, str(config), "--json", "--tokens", "1000", "--context", "112")
+    compute = json.loads(out)["files"][0]["models"][0]["compute"]
+    assert (compute["image_side"], compute["train_tokens"], compute["chinchilla_tokens"]) == (112, 1000, 0)

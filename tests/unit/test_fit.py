@@ -83,3 +83,17 @@ def test_compute_estimate():
                                        num_experts_per_tok=2)), "config.json").models[0]
     assert estimate_compute(moe, Settings(mode="train")).params == moe.tree.active
     assert estimate_compute(m, Settings(mode="lora"), tokens=1).train_flops == 4 * n
+
+
+def test_a_convolutional_backbone_s_compute_follows_its_feature_maps():
+    # A convolution reuses each weight at every position: ResNet-50's forward pass at 224 × 224 is 8.17 GFLOPs
+    # (tests/parity/test_feature_maps_parity.py counts them as torch does), not 2·N = 51 MFLOPs.
+    resnet = analyze_text(json.dumps({"model_type": "resnet"}), "config.json").models[0]
+    c = estimate_compute(resnet, Settings(mode="train"), parse_gpu_spec("A100-80GB"))
+    assert c.image_side == 224 and round(c.inference_flops_per_token / 1e9, 2) == 8.17
+    assert c.train_tokens == 1_281_167 and c.train_flops == 3 * c.inference_flops_per_token * 1_281_167
+    assert c.chinchilla_tokens == 0 and c.train_seconds == pytest.approx(
+        c.train_flops / (find_gpu("A100-80GB").bf16_tflops * 1e12 * 0.4))
+    larger = estimate_compute(resnet, Settings(mode="train", context=448), tokens=1000)
+    assert larger.image_side == 448 and larger.train_tokens == 1000
+    assert larger.inference_flops_per_token == pytest.approx(4 * c.inference_flops_per_token, rel=0.01)

@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from lsp_count.core.hardware import GPUSelection
+from lsp_count.core.layouts.convnet import feature_maps
 from lsp_count.core.memory import (
     GiB, MAX_BATCH, MemoryEstimator, Settings, SettingsError, _attention_heads, position_limit, with_context,
 )
@@ -32,6 +33,8 @@ INFERENCE_LADDER = ("float32", "bfloat16", "float8", "int8", "nf4", "nf4-dq", "g
 ADAPTER_LADDER = ("bfloat16", "int8", "nf4", "nf4-dq")
 DEFAULT_UTILIZATION = 0.4
 CHINCHILLA_TOKENS_PER_PARAM = 20
+# The images a convolutional backbone's compute estimate trains on where --tokens gives none: one epoch of ImageNet-1k.
+IMAGENET_TRAIN_IMAGES = 1_281_167
 
 
 @dataclass(frozen=True)
@@ -211,6 +214,9 @@ class ComputeEstimate:
     utilization: float
     train_seconds: float | None  # on the selection, at ``utilization``; None without a GPU
     flops_per_token_factor: int  # 6 full training, 4 adapters, +2 with checkpointing
+    # A convolutional backbone's: the images' side, its forward FLOPs per image (then inference_flops_per_token is
+    # per image, train_tokens are images and flops_per_token_factor multiplies the forward pass's FLOPs).
+    image_side: int | None = None
 
 
 def estimate_compute(model: ModelReport, settings: Settings, selection: GPUSelection | None = None,
@@ -222,6 +228,15 @@ def estimate_compute(model: ModelReport, settings: Settings, selection: GPUSelec
         raise SettingsError("--tokens", f"must be at least 1, got {tokens}")
     tree = model.tree
     n = tree.active if tree.active is not None else tree.total
+    side = with_context(model, settings).context if model.spec is not None and model.spec.family.layout == "convnet" else None
+    maps = feature_maps(model.spec, side) if model.spec is not None and side is not None else None
+    if maps is not None:
+        # A convolution reuses each weight at every position: FLOPs follow the feature maps, not 2·N per token. The
+        # backward pass costs twice the forward (input and weight gradients).
+        images = tokens if tokens is not None else IMAGENET_TRAIN_IMAGES
+        flops = 3.0 * maps.flops * images
+        seconds = flops / (selection.count * selection.gpu.bf16_tflops * 1e12 * utilization) if selection else None
+        return ComputeEstimate(n, images, flops, float(maps.flops), 0, utilization, seconds, 3, side)
     chinchilla = CHINCHILLA_TOKENS_PER_PARAM * n
     train_tokens = tokens if tokens is not None else chinchilla
     factor = 6 if settings.mode in ("train", "inference") else 4

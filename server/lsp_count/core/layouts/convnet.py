@@ -176,11 +176,13 @@ class FeatureMaps:
     autograd keeps for the backward pass (each op's saved inputs or outputs, a tensor once however many ops keep
     it, the image included; BatchNorm's per-channel mean and inverse deviation), ``indices``, max pooling's int64
     indices, and ``peak``, the most that inference holds at once (an op's input and output and the block's input
-    kept for its shortcut)."""
+    kept for its shortcut); ``flops``, the forward pass's multiply-adds of its convolutions and pointwise layers,
+    two FLOPs each (what torch's FlopCounterMode counts)."""
 
     saved: int
     indices: int
     peak: int
+    flops: int
 
 
 # Activations whose backward reads their output (torch saves its result); the others (GELU, SiLU, ...) read their input.
@@ -201,6 +203,7 @@ class _Tape:
         self.peak = 0
         self.held = 0  # a block's input, alive for its shortcut
         self.stats = 0  # BatchNorm's saved mean and inverse deviation, per channel
+        self.flops = 0
         self._ids = 0
 
     def tensor(self, c: int, h: int, w: int) -> tuple[int, int, int, int]:
@@ -214,9 +217,12 @@ class _Tape:
         self.peak = max(self.peak, x[1] * x[2] * x[3] + out[1] * out[2] * out[3] + self.held)
         return out
 
-    def conv(self, x: tuple[int, int, int, int], out_c: int, kernel: int, stride: int = 1) -> tuple[int, int, int, int]:
+    def conv(self, x: tuple[int, int, int, int], out_c: int, kernel: int, stride: int = 1,
+             groups: int = 1) -> tuple[int, int, int, int]:
         self.keep(x)  # (for the weight's gradient)
-        return self.op(x, self.tensor(out_c, _out_side(x[2], kernel, stride), _out_side(x[3], kernel, stride)))
+        out = self.op(x, self.tensor(out_c, _out_side(x[2], kernel, stride), _out_side(x[3], kernel, stride)))
+        self.flops += 2 * out_c * out[2] * out[3] * (x[1] // groups) * kernel * kernel
+        return out
 
     def norm(self, x: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
         self.keep(x)
@@ -229,9 +235,9 @@ class _Tape:
         return out
 
     def conv_layer(self, x: tuple[int, int, int, int], out_c: int, kernel: int, stride: int,
-                   act: str | None) -> tuple[int, int, int, int]:
+                   act: str | None, groups: int = 1) -> tuple[int, int, int, int]:
         """ResNetConvLayer / RegNetConvLayer / their shortcuts: a convolution, a BatchNorm, the activation if any."""
-        y = self.norm(self.conv(x, out_c, kernel, stride))
+        y = self.norm(self.conv(x, out_c, kernel, stride, groups))
         return self.act(y, act) if act else y
 
     def pool(self, x: tuple[int, int, int, int], kernel: int, stride: int) -> tuple[int, int, int, int]:
@@ -260,7 +266,8 @@ def _resnet_block_maps(tape: _Tape, x: tuple[int, int, int, int], spec: ModelSpe
     elif kind == "basic":
         h = tape.conv_layer(tape.conv_layer(x, out_c, 3, stride, "relu"), out_c, 3, 1, None)
     else:  # RegNet's x or y: 1×1, the grouped 3×3 (strided), squeeze-and-excitation (y), 1×1
-        h = tape.conv_layer(tape.conv_layer(x, out_c, 1, 1, act), out_c, 3, stride, act)
+        groups = max(1, out_c // spec.int("groups_width"))
+        h = tape.conv_layer(tape.conv_layer(x, out_c, 1, 1, act), out_c, 3, stride, act, groups)
         if kind == "y":
             reduced = int(round(x[1] / 4))
             squeezed = tape.act(tape.conv(tape.mean_pool(h), reduced, 1), "relu")
@@ -290,7 +297,7 @@ def _convnext_block_maps(tape: _Tape, x: tuple[int, int, int, int], spec: ModelS
     GRN, pwconv2, in V1 the layer scale, the residual sum."""
     v, c = spec.values, x[1]
     tape.held = c * x[2] * x[3]
-    h = _layer_norm(tape, tape.conv(x, c, 7))
+    h = _layer_norm(tape, tape.conv(x, c, 7, groups=c))
     h = tape.conv(h, 4 * c, 1)  # (pwconv1: a Linear keeps its input as a convolution does)
     h = tape.act(h, str(v["hidden_act"]))
     if v["grn"]:
@@ -318,14 +325,18 @@ def _convnext_maps(tape: _Tape, spec: ModelSpec, side: int) -> None:
     first = v["hidden_sizes"][0]  # type: ignore[index]
     x = tape.tensor(spec.int("num_channels"), side, side)
     tape.keep(x)
-    x = _layer_norm(tape, tape.op(x, tape.tensor(first, (side - ph) // ph + 1, (side - pw) // pw + 1)))
+    stem = tape.op(x, tape.tensor(first, (side - ph) // ph + 1, (side - pw) // pw + 1))
+    tape.flops += 2 * first * stem[2] * stem[3] * x[1] * ph * pw
+    x = _layer_norm(tape, stem)
     prev = first
     for i in range(spec.int("num_stages")):
         out_c = v["hidden_sizes"][i]  # type: ignore[index]
         if prev != out_c or i > 0:
             x = _layer_norm(tape, x)
             tape.keep(x)
-            x = tape.op(x, tape.tensor(out_c, (x[2] - 2) // 2 + 1, (x[3] - 2) // 2 + 1))
+            down = tape.op(x, tape.tensor(out_c, (x[2] - 2) // 2 + 1, (x[3] - 2) // 2 + 1))
+            tape.flops += 2 * out_c * down[2] * down[3] * x[1] * 4
+            x = down
         for _ in range(v["depths"][i]):  # type: ignore[index]
             x = _convnext_block_maps(tape, x, spec)
         prev = out_c
@@ -340,7 +351,7 @@ def feature_maps(spec: ModelSpec, side: int) -> FeatureMaps | None:
     tape = _Tape()
     if v.get("stem") == "patchify":
         _convnext_maps(tape, spec, side)
-        return FeatureMaps(sum(tape.saved.values()) + tape.stats, tape.indices, tape.peak)
+        return FeatureMaps(sum(tape.saved.values()) + tape.stats, tape.indices, tape.peak, tape.flops)
     tape = _Tape()
     act = str(v["hidden_act"])
     x = tape.tensor(spec.int("num_channels"), side, side)
@@ -353,4 +364,4 @@ def feature_maps(spec: ModelSpec, side: int) -> FeatureMaps | None:
         for _ in range(1, depth):
             x = _resnet_block_maps(tape, x, spec, out_c, 1)
     tape.mean_pool(x)
-    return FeatureMaps(sum(tape.saved.values()) + tape.stats, tape.indices, tape.peak)
+    return FeatureMaps(sum(tape.saved.values()) + tape.stats, tape.indices, tape.peak, tape.flops)
