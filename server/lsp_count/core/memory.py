@@ -839,7 +839,7 @@ def _feature_map_activations(model: ModelReport, s: Settings, compute: str, trai
     tests/parity/test_feature_maps_parity.py): in training, the values it keeps for the backward pass, in the
     compute dtype, and max pooling's int64 indices; in inference, the most one op holds at once. None in a LoRA
     step (adapters on convolutions: not modelled)."""
-    assert model.spec is not None
+    assert model.spec is not None and s.context is not None
     maps = feature_maps(model.spec, s.context) if s.mode in ("train", "inference") else None
     if maps is None:
         return None
