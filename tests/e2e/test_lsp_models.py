@@ -589,6 +589,18 @@ async def test_an_image_model_s_memory_is_at_its_tokens_per_image(pull_client: L
     assert value is not None and "**Memory — inference, bf16, context 197 × batch 1" in value, value
 
 
+async def test_dual_encoders_and_convnets_are_estimated_at_their_own_sizes(pull_client: LanguageClient, models_ws):
+    # CLIP's text tower at its 77-row table (its vision tower at one image's 50 tokens); a ResNet at 224 × 224 images.
+    for name, config, context in (("clip", '"clip",\n  "architectures": ["CLIPModel"]', 77),
+                                  ("resnet", '"resnet",\n  "architectures": ["ResNetForImageClassification"]', 224)):
+        path = models_ws / name / "config.json"
+        path.parent.mkdir(exist_ok=True)
+        path.write_text('{\n  "model_type": ' + config + '\n}\n')
+        uri, text = doc(pull_client, path, "json")
+        value = await hover_at(pull_client, uri, position_of(text, '"model_type"', 2))
+        assert value is not None and f"**Memory — inference, bf16, context {context} × batch 1" in value, value
+
+
 async def test_python_a_trl_qlora_script_s_model_is_shown_as_its_fine_tune(pull_client: LanguageClient, models_ws):
     # examples/train_qlora_trl.py: a 4-bit Llama-3-8B with peft's LoRA handed to TRL's SFTTrainer.
     # The lens and hover name `model in main()` (the trainer's PeftModel around it is not a second
