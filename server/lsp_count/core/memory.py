@@ -2037,19 +2037,19 @@ def _estimate(model: ModelReport, settings: Settings, facts: _TreeFacts) -> Memo
     # by its feature maps' sizes (_feature_map_activations), and a hierarchical vision
     # transformer's (Swin) tokens and widths change at each stage: not modelled)
     layout = model.spec.family.layout if model.spec is not None else None
-    maps = _feature_map_activations(model, s, plan.compute, training) if layout == "convnet" else None
-    activations_unmodelled = layout in ("convnet", "swin") and maps is None
+    feature_line = _feature_map_activations(model, s, plan.compute, training) if layout == "convnet" else None
+    activations_unmodelled = layout in ("convnet", "swin") and feature_line is None
     if activations_unmodelled:
         what = "a convolutional backbone (feature maps per image)" if layout == "convnet" else \
             "a hierarchical vision transformer (tokens and widths per stage)"
         notes.append(f"activations of {what}{' in a LoRA step' if layout == 'convnet' and s.mode in ('lora', 'qlora') else ''}"
                      " are not modelled yet; not included")
-    if maps is not None:
-        lines.append(MemoryLine("activations", maps[0], False, maps[1]))
+    if feature_line is not None:
+        lines.append(MemoryLine("activations", feature_line[0], False, feature_line[1]))
         if training and s.gradient_checkpointing:
             notes.append("gradient checkpointing: transformers' convolutional backbones do not support it; not applied")
     if training:
-        if not activations_unmodelled and maps is None:
+        if not activations_unmodelled and feature_line is None:
             lora = s.mode in ("lora", "qlora")
 
             def train_act(m: ModelReport, ts: Settings, f: _TreeFacts) -> tuple[int, str]:
@@ -2073,7 +2073,7 @@ def _estimate(model: ModelReport, settings: Settings, facts: _TreeFacts) -> Memo
             per_logit, what = _loss_logit_bytes(seq2seq is not None, s.pure_precision, FLOAT_BYTES.get(plan.compute, 2))
             logits = per_logit * s.context * s.batch * vocab
             lines.append(MemoryLine("logits", _shard(logits, tp), False, f"{per_logit}·s·b·V: {what} (V = {vocab:,})"))
-    elif not activations_unmodelled and maps is None:
+    elif not activations_unmodelled and feature_line is None:
         def infer_act(m: ModelReport, ts: Settings, f: _TreeFacts) -> tuple[int, str]:
             return inference_activations(m, ts, plan.compute, f)
 
