@@ -228,22 +228,28 @@ def estimate_compute(model: ModelReport, settings: Settings, selection: GPUSelec
         raise SettingsError("--tokens", f"must be at least 1, got {tokens}")
     tree = model.tree
     n = tree.active if tree.active is not None else tree.total
-    side = with_context(model, settings).context if model.spec is not None and model.spec.family.layout == "convnet" else None
-    maps = feature_maps(model.spec, side) if model.spec is not None and side is not None else None
-    if maps is not None:
+    if model.spec is not None and model.spec.family.layout == "convnet":
         # A convolution reuses each weight at every position: FLOPs follow the feature maps, not 2·N per token. The
         # backward pass costs twice the forward (input and weight gradients).
+        side = with_context(model, settings).context
+        assert side is not None
+        forward = feature_maps(model.spec, side).flops
         images = tokens if tokens is not None else IMAGENET_TRAIN_IMAGES
-        flops = 3.0 * maps.flops * images
-        seconds = flops / (selection.count * selection.gpu.bf16_tflops * 1e12 * utilization) if selection else None
-        return ComputeEstimate(n, images, flops, float(maps.flops), 0, utilization, seconds, 3, side)
+        flops = 3.0 * forward * images
+        return ComputeEstimate(n, images, flops, float(forward), 0, utilization,
+                               _train_seconds(flops, selection, utilization), 3, side)
     chinchilla = CHINCHILLA_TOKENS_PER_PARAM * n
     train_tokens = tokens if tokens is not None else chinchilla
     factor = 6 if settings.mode in ("train", "inference") else 4
     if settings.gradient_checkpointing and settings.mode != "inference":
         factor += 2
     flops = float(factor) * n * train_tokens
-    seconds = None
-    if selection is not None:
-        seconds = flops / (selection.count * selection.gpu.bf16_tflops * 1e12 * utilization)
-    return ComputeEstimate(n, train_tokens, flops, 2.0 * n, chinchilla, utilization, seconds, factor)
+    return ComputeEstimate(n, train_tokens, flops, 2.0 * n, chinchilla, utilization,
+                           _train_seconds(flops, selection, utilization), factor)
+
+
+def _train_seconds(flops: float, selection: GPUSelection | None, utilization: float) -> float | None:
+    """``flops`` on the selection's GPUs at their peak bf16 dense rate × ``utilization``; None without a GPU."""
+    if selection is None:
+        return None
+    return flops / (selection.count * selection.gpu.bf16_tflops * 1e12 * utilization)

@@ -67,7 +67,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 from lsp_count.core.layouts.decoder import (STACK_NAMES as DECODER_STACK_NAMES, cross_attention_flags,
                                             indexer_layer_flags, kv_shared_layer_flags)
 from lsp_count.core.layouts.convnet import feature_maps
-from lsp_count.core.layouts.encoder import image_tokens, text_positions
+from lsp_count.core.layouts.encoder import as_base, image_tokens, text_positions
 from lsp_count.core.layouts.gemma4 import STACK_NAMES as GEMMA4_STACK_NAMES
 from lsp_count.core.layouts.hybrid import STACK_NAMES as HYBRID_STACK_NAMES
 from lsp_count.core.layouts.qformer import STACK_NAMES as QFORMER_STACK_NAMES
@@ -769,10 +769,7 @@ def dual_towers(model: ModelReport) -> tuple[Tower, ...]:
 
 def _tower(model: ModelReport, name: str, sub: ModelSpec, held: ParamNode, tokens: int | None) -> Tower:
     """The sub-model ``sub`` that the tree holds as ``held``, as the model of its bare class."""
-    base = next((cls for cls, head in sub.family.heads.items() if head == "base"), sub.architecture)
-    alone = replace(model, name=held.name, spec=replace(sub, head="base", architecture=base),
-                    tree=replace(model.tree, root=held))
-    return Tower(name, alone, tokens)
+    return Tower(name, replace(model, name=held.name, spec=as_base(sub), tree=replace(model.tree, root=held)), tokens)
 
 
 # The node of a vision-language model's tree that holds its vision tower (layouts/multimodal.py).
@@ -840,9 +837,9 @@ def _feature_map_activations(model: ModelReport, s: Settings, compute: str, trai
     compute dtype, and max pooling's int64 indices; in inference, the most one op holds at once. None in a LoRA
     step (adapters on convolutions: not modelled)."""
     assert model.spec is not None and s.context is not None
-    maps = feature_maps(model.spec, s.context) if s.mode in ("train", "inference") else None
-    if maps is None:
+    if s.mode not in ("train", "inference"):
         return None
+    maps = feature_maps(model.spec, s.context)
     cb = FLOAT_BYTES.get(compute, 2)
     images = f"{s.batch} image{'s' if s.batch != 1 else ''} of {s.context:,} × {s.context:,} pixels"
     if training:

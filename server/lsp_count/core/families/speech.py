@@ -278,7 +278,6 @@ def check_wav2vec2_bert(spec: ModelSpec) -> list[Problem]:
     return []
 
 
-
 # The conformer blocks' keys that wav2vec2-conformer and Wav2Vec2-BERT share: read to build buffers and the
 # depthwise convolution.
 CONFORMER_BLOCK_FIELDS = {

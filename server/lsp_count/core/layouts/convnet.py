@@ -189,9 +189,10 @@ class FeatureMaps:
 _KEEPS_OUTPUT = frozenset({"relu", "sigmoid", "tanh"})
 
 
-def _out_side(n: int, kernel: int, stride: int) -> int:
-    """A convolution's or pooling's output side, padded by kernel // 2 (as transformers' ResNet and RegNet pad)."""
-    return (n + 2 * (kernel // 2) - kernel) // stride + 1
+def _out_side(n: int, kernel: int, stride: int, padded: bool = True) -> int:
+    """A convolution's or pooling's output side, padded by kernel // 2 (as transformers' ResNet and RegNet pad) or,
+    ``padded`` false, not at all (ConvNeXt's patchify and downsampling convolutions)."""
+    return (n + (2 * (kernel // 2) if padded else 0) - kernel) // stride + 1
 
 
 class _Tape:
@@ -217,11 +218,15 @@ class _Tape:
         self.peak = max(self.peak, x[1] * x[2] * x[3] + out[1] * out[2] * out[3] + self.held)
         return out
 
-    def conv(self, x: tuple[int, int, int, int], out_c: int, kernel: int, stride: int = 1,
-             groups: int = 1) -> tuple[int, int, int, int]:
+    def conv(self, x: tuple[int, int, int, int], out_c: int, kernel: int | tuple[int, int],
+             stride: int | tuple[int, int] = 1, groups: int = 1, padded: bool = True) -> tuple[int, int, int, int]:
+        """A convolution (or a pointwise Linear, as a 1×1 one); kernel and stride square, or (height, width)
+        (ConvNeXt's patchify stem)."""
+        kh, kw = (kernel, kernel) if isinstance(kernel, int) else kernel
+        sh, sw = (stride, stride) if isinstance(stride, int) else stride
         self.keep(x)  # (for the weight's gradient)
-        out = self.op(x, self.tensor(out_c, _out_side(x[2], kernel, stride), _out_side(x[3], kernel, stride)))
-        self.flops += 2 * out_c * out[2] * out[3] * (x[1] // groups) * kernel * kernel
+        out = self.op(x, self.tensor(out_c, _out_side(x[2], kh, sh, padded), _out_side(x[3], kw, sw, padded)))
+        self.flops += 2 * out_c * out[2] * out[3] * (x[1] // groups) * kh * kw
         return out
 
     def norm(self, x: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
@@ -271,10 +276,8 @@ def _resnet_block_maps(tape: _Tape, x: tuple[int, int, int, int], spec: ModelSpe
         if kind == "y":
             reduced = int(round(x[1] / 4))
             squeezed = tape.act(tape.conv(tape.mean_pool(h), reduced, 1), "relu")
-            gate = tape.conv(squeezed, out_c, 1)
-            gate = tape.op(gate, tape.tensor(*gate[1:]))
-            tape.keep(gate)  # the sigmoid's output, which the product keeps too (as it keeps h)
-            tape.keep(h)
+            tape.act(tape.conv(squeezed, out_c, 1), "sigmoid")  # the gate: its output, which the product keeps too
+            tape.keep(h)  # the product's other factor
             h = tape.op(h, tape.tensor(*h[1:]))
         h = tape.conv_layer(h, out_c, 1, 1, None)
     if x[1] != out_c or stride != 1:
@@ -323,20 +326,13 @@ def _convnext_maps(tape: _Tape, spec: ModelSpec, side: int) -> None:
     v = spec.values
     ph, pw = _patch(spec)
     first = v["hidden_sizes"][0]  # type: ignore[index]
-    x = tape.tensor(spec.int("num_channels"), side, side)
-    tape.keep(x)
-    stem = tape.op(x, tape.tensor(first, (side - ph) // ph + 1, (side - pw) // pw + 1))
-    tape.flops += 2 * first * stem[2] * stem[3] * x[1] * ph * pw
-    x = _layer_norm(tape, stem)
+    pixels = tape.tensor(spec.int("num_channels"), side, side)
+    x = _layer_norm(tape, tape.conv(pixels, first, (ph, pw), (ph, pw), padded=False))
     prev = first
     for i in range(spec.int("num_stages")):
         out_c = v["hidden_sizes"][i]  # type: ignore[index]
         if prev != out_c or i > 0:
-            x = _layer_norm(tape, x)
-            tape.keep(x)
-            down = tape.op(x, tape.tensor(out_c, (x[2] - 2) // 2 + 1, (x[3] - 2) // 2 + 1))
-            tape.flops += 2 * out_c * down[2] * down[3] * x[1] * 4
-            x = down
+            x = tape.conv(_layer_norm(tape, x), out_c, 2, 2, padded=False)
         for _ in range(v["depths"][i]):  # type: ignore[index]
             x = _convnext_block_maps(tape, x, spec)
         prev = out_c
@@ -344,15 +340,9 @@ def _convnext_maps(tape: _Tape, spec: ModelSpec, side: int) -> None:
     tape.stats += x[1] + 2
 
 
-def feature_maps(spec: ModelSpec, side: int) -> FeatureMaps | None:
-    """What one ``side`` × ``side`` image's forward pass keeps (FeatureMaps) through the stem, stages and pooling of
-    ResNet, RegNet or ConvNeXt (V2), as transformers 5 builds them (_resnet_base, _convnext_base)."""
+def _resnet_maps(tape: _Tape, spec: ModelSpec, side: int) -> None:
+    """ResNet's and RegNet's conv stem (ResNet's then max pooling), their stages and the mean over the positions."""
     v = spec.values
-    tape = _Tape()
-    if v.get("stem") == "patchify":
-        _convnext_maps(tape, spec, side)
-        return FeatureMaps(sum(tape.saved.values()) + tape.stats, tape.indices, tape.peak, tape.flops)
-    tape = _Tape()
     act = str(v["hidden_act"])
     x = tape.tensor(spec.int("num_channels"), side, side)
     x = tape.conv_layer(x, spec.int("embedding_size"), spec.int("stem_kernel"), 2, act)
@@ -364,4 +354,11 @@ def feature_maps(spec: ModelSpec, side: int) -> FeatureMaps | None:
         for _ in range(1, depth):
             x = _resnet_block_maps(tape, x, spec, out_c, 1)
     tape.mean_pool(x)
+
+
+def feature_maps(spec: ModelSpec, side: int) -> FeatureMaps:
+    """What one ``side`` × ``side`` image's forward pass keeps (FeatureMaps) through the stem, stages and pooling of
+    ResNet, RegNet or ConvNeXt (V2), as transformers 5 builds them (_resnet_base, _convnext_base)."""
+    tape = _Tape()
+    (_convnext_maps if spec.values.get("stem") == "patchify" else _resnet_maps)(tape, spec, side)
     return FeatureMaps(sum(tape.saved.values()) + tape.stats, tape.indices, tape.peak, tape.flops)

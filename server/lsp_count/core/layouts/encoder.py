@@ -878,7 +878,7 @@ def build_albert(spec: ModelSpec) -> ParamNode:
     return node(spec.architecture, embeddings, mapping, layers, *_text_heads(spec, h, e))
 
 
-def _as_base(sub: ModelSpec) -> ModelSpec:
+def as_base(sub: ModelSpec) -> ModelSpec:
     """The sub-model as a composite model builds it: its bare class (AutoModel), no head."""
     base = next((cls for cls, head in sub.family.heads.items() if head == "base"), sub.architecture)
     return replace(sub, head="base", architecture=base)
@@ -889,7 +889,7 @@ def vision_tower(sub: ModelSpec, name: str = "vision_tower") -> ParamNode:
     if sub.family.layout != "encoder" or sub.values.get("embed") in (None, "text"):
         raise SpecError((Problem("error", "LC103",
                                  f"{sub.model_type} is not a vision tower lsp-count can count here", sub.span),))
-    built = build_encoder(_as_base(sub))
+    built = build_encoder(as_base(sub))
     return ParamNode(name, children=built.children, source=sub.span, note=sub.model_type)
 
 
@@ -903,7 +903,7 @@ def build_clip(spec: ModelSpec) -> ParamNode:
     if spec.head == "image_classification":
         return node(spec.architecture, vision_node, image_classifier(spec, vision.int("hidden_size")))
     assert text is not None
-    text_node = build_encoder(_as_base(text))
+    text_node = build_encoder(as_base(text))
     if spec.values.get("logit_bias"):
         # SigLIP: no projections (each tower ends in its own head); a logit scale and a logit bias of one value each.
         projections = ParamNode("logits", (Tensor("logit_scale", (1,), "other", "logit_scale"),
