@@ -459,9 +459,27 @@ def test_a_vision_language_model_s_vision_tower_runs_over_one_image_a_sequence()
     assert line(estimate_memory(llava, served), "activations").bytes == max(
         line(estimate_memory(vision, replace(served, context=197)), "activations").bytes,
         line(estimate_memory(model(**LLAMA), served), "activations").bytes)
-    # Tiled images (LLaVA-NeXT's any-resolution crops): the tower is not modelled, and the line says so.
-    nexts = model(**{**LLAVA, "model_type": "llava_next", "architectures": ["LlavaNextForConditionalGeneration"]})
-    assert "are not counted" in line(estimate_memory(nexts, Settings(mode="train")), "activations").detail
+    # Images of any size (Idefics 3's splits, set by its processor): the tower is not modelled, and the line says so.
+    idefics = model(model_type="idefics3")
+    assert "are not counted" in line(estimate_memory(idefics, Settings(mode="train")), "activations").detail
+
+
+def test_llava_next_s_tower_runs_over_every_tile_of_its_largest_grid_pinpoint_and_the_whole_image():
+    # 448 × 672 on 224-pixel tiles: 2 · 3 tiles and the whole image, each pass 197 tokens, as one batch of 6 + 1.
+    nexts = model(**{**LLAVA, "model_type": "llava_next", "architectures": ["LlavaNextForConditionalGeneration"],
+                     "image_grid_pinpoints": [[224, 448], [448, 672], [448, 224]]})
+    vision = model(**LLAVA_VISION, architectures=["CLIPVisionModel"])
+    text = model(**{**LLAMA, "architectures": ["LlamaModel"]})
+    for mode in ("train", "lora"):
+        settings = Settings(mode=mode, batch=3, context=1024, lora_targets=("q_proj", "v_proj"))
+        both = line(estimate_memory(nexts, settings), "activations")
+        tower = line(estimate_memory(vision, replace(settings, context=197, batch=3 * 7)), "activations")
+        assert both.bytes == line(estimate_memory(text, settings), "activations").bytes + tower.bytes, mode
+        assert ("vision tower, one image a sequence, up to 7 passes (6 tiles of its largest grid pinpoint, 448 × 672, "
+                "and the whole image) of 197 tokens: ") in both.detail
+    served = Settings(batch=2, context=16)
+    assert line(estimate_memory(nexts, served), "activations").bytes == line(
+        estimate_memory(vision, replace(served, context=197, batch=2 * 7)), "activations").bytes
 
 
 def test_a_resnet_s_activations_are_its_feature_maps_per_image():

@@ -748,6 +748,10 @@ class Tower:
     # The tokens it runs over where the model fixes them: the text tower's position table, the vision
     # tower's tokens for one image at its image_size (layouts/encoder.text_positions, image_tokens).
     tokens: int | None
+    # A vision-language model's tower runs this many times over each image (LLaVA-NeXT's tiles and the whole
+    # image), each pass over ``tokens``; ``passes_why`` says where the number comes from.
+    passes: int = 1
+    passes_why: str = ""
 
 
 def dual_towers(model: ModelReport) -> tuple[Tower, ...]:
@@ -777,18 +781,51 @@ IMAGE_TOWER_NODE = "vision_tower"
 
 
 def image_tower(model: ModelReport) -> Tower | None:
-    """A vision-language model's vision tower where it runs once per image at its config's image_size (the family
-    row's ``one_pass_per_image``: LLaVA 1.5, VipLLaVA, PaliGemma, Gemma 3, DeepSeek-VL), with one image's tokens;
-    None for another model, or one whose images are tiled or of any size (LLaVA-NeXT, Idefics 3, Qwen2-VL)."""
+    """A vision-language model's vision tower where it runs over images of its config's image_size, with one
+    image's tokens: once per image (the family row's ``one_pass_per_image``: LLaVA 1.5, VipLLaVA, PaliGemma,
+    Gemma 3, DeepSeek-VL), or once per tile and once over the whole image (LLaVA-NeXT, LLaVA-NeXT-Video,
+    LLaVA-OneVision: _tiled_passes). None for another model, or one whose images are of any size or tiled by its
+    processor's settings (Idefics 3, Qwen2-VL)."""
     spec = model.spec
-    if spec is None or not spec.values.get("one_pass_per_image"):
+    if spec is None:
+        return None
+    pinpoints = spec.values.get("image_grid_pinpoints")
+    if not spec.values.get("one_pass_per_image") and pinpoints is None:
         return None
     sub = spec.subspecs.get("vision")
     held = next((c for c in model.tree.root.children if c.name == IMAGE_TOWER_NODE), None)
     tokens = image_tokens(sub) if sub is not None else None
     if sub is None or held is None or tokens is None:
         return None
-    return _tower(model, "vision", sub, held, tokens)
+    tower = _tower(model, "vision", sub, held, tokens)
+    if pinpoints is None:
+        return tower
+    side = sub.values.get("image_size")
+    passes = _tiled_passes(pinpoints, side) if type(side) is int and side > 0 else None
+    return replace(tower, passes=passes[0], passes_why=passes[1]) if passes is not None else None
+
+
+def _tiled_passes(pinpoints: object, side: int) -> tuple[int, str] | None:
+    """(the most times LLaVA-NeXT's tower runs over one image, why): an image resized to the grid pinpoint
+    (height, width) that fits it best is cut into ceil(height / side) · ceil(width / side) tiles of the tower's
+    image_size, and the whole image resized makes one pass more (transformers' image_size_to_num_patches); an
+    image of a pinpoint's own size gets that pinpoint, so the pinpoint of the most tiles is the most. None where
+    the pinpoints are not a list of [height, width] pairs of positive ints (transformers cannot tile by them)."""
+    if not isinstance(pinpoints, (list, tuple)) or not pinpoints:
+        return None
+    best: tuple[int, int, int] | None = None
+    for point in pinpoints:
+        if not isinstance(point, (list, tuple)) or len(point) != 2 or \
+                any(type(d) is not int or d <= 0 for d in point):
+            return None
+        height, width = point
+        tiles = -(-height // side) * -(-width // side)
+        if best is None or tiles > best[0]:
+            best = (tiles, height, width)
+    assert best is not None
+    tiles, height, width = best
+    return tiles + 1, (f"{tiles} tile{'s' if tiles != 1 else ''} of its largest grid pinpoint, {height} × {width}, "
+                       f"and the whole image")
 
 
 def _image_tower_activations(model: ModelReport, s: Settings, facts: "_TreeFacts",
@@ -805,8 +842,13 @@ def _image_tower_activations(model: ModelReport, s: Settings, facts: "_TreeFacts
     if lora and not facts.memo(("tower_adapted", s.lora_targets), lambda: any(
             _is_target(t, s.lora_targets, p) for p, t, _m, _f, _s in tower_facts.flat)):
         return 0, f"vision tower: no LoRA adapter in it ({tower.tokens:,} tokens an image): keeps nothing"
-    total, source = estimate(tower.model, replace(s, context=tower.tokens), tower_facts)
-    return total, f"vision tower, one image a sequence, {tower.tokens:,} tokens: {source}"
+    if tower.passes == 1:
+        total, source = estimate(tower.model, replace(s, context=tower.tokens), tower_facts)
+        return total, f"vision tower, one image a sequence, {tower.tokens:,} tokens: {source}"
+    # Every pass of every image goes through the tower as one batch (transformers concatenates the tiles).
+    total, source = estimate(tower.model, replace(s, context=tower.tokens, batch=s.batch * tower.passes), tower_facts)
+    return total, (f"vision tower, one image a sequence, up to {tower.passes} passes ({tower.passes_why}) of "
+                   f"{tower.tokens:,} tokens: {source}")
 
 
 def _towers_activations(model: ModelReport, s: Settings, facts: "_TreeFacts",

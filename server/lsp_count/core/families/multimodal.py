@@ -324,6 +324,19 @@ _SIGLIP_384 = {"hidden_size": 1152, "intermediate_size": 4304, "patch_size": 14,
 ONE_PASS_PER_IMAGE = {"one_pass_per_image": fixed(True)}
 
 
+def _grid_pinpoints(default: list[list[int]]) -> dict[str, Field]:
+    """LLaVA-NeXT's any-resolution images: the processor resizes an image to the grid pinpoint (height, width)
+    that fits it best and cuts it into tiles of the tower's image_size; the tower runs over each tile and over the
+    whole image resized (transformers' image_size_to_num_patches). The memory estimate takes the pinpoint of the
+    most tiles. A null is the class's default list."""
+    return {"image_grid_pinpoints": Field(("image_grid_pinpoints",), default, "any", null="default",
+                                          doc="the [height, width] grids an image is tiled to (the tower runs "
+                                              "once per tile and once over the whole image)")}
+
+
+_NEXT_PINPOINTS = _grid_pinpoints([[336, 672], [672, 336], [672, 672], [1008, 336], [336, 1008]])
+
+
 def _llava_like(model_type: str, prefix: str, fields: dict[str, Field], vision_type: str, text_type: str,
                 notes: tuple[str, ...] = (), checks: tuple = (), fixed_vision: bool = False) -> Family:
     """A composite built on the llava layout: the head class <prefix>ForConditionalGeneration, the bare
@@ -394,19 +407,20 @@ LLAVA_LIKE: tuple[Family, ...] = (
     # LLaVA-NeXT (LLaVA-1.6): LLaVA's tower, projector and language model, and image_newline; its config
     # class does not forward text_config's tie_word_embeddings.
     _llava_like("llava_next", "LlavaNext", {
-        **_tie(False, False), **_PROJECTOR_BIAS, **_feature_layer(-2), **_NEWLINE,
+        **_tie(False, False), **_PROJECTOR_BIAS, **_feature_layer(-2), **_NEWLINE, **_NEXT_PINPOINTS,
         "vision_defaults": fixed(_CLIP_336),
     }, "clip_vision_model", "llama"),
     # LLaVA-OneVision: LLaVA-NeXT's shape on a SigLIP tower and a Qwen2 language model (its defaults),
     # the last vision layer; text_config's tie forwarded as LlavaConfig forwards it.
     _llava_like("llava_onevision", "LlavaOnevision", {
         **_tie(False, True), **_PROJECTOR_BIAS, **_feature_layer(-1), **_NEWLINE,
+        **_grid_pinpoints([[384 * i, 384 * j] for i in range(1, 7) for j in range(1, 7)]),  # up to 2304 × 2304
         "vision_defaults": fixed(_SIGLIP_384),
     }, "siglip_vision_model", "qwen2"),
     # LLaVA-NeXT-Video: LLaVA-NeXT's shape (text_config's tie forwarded) and the vision_resampler, whose
     # "conv" mode is a Conv2d (the average and max pools hold nothing).
     _llava_like("llava_next_video", "LlavaNextVideo", {
-        **_tie(False, True), **_PROJECTOR_BIAS, **_feature_layer(-2), **_NEWLINE,
+        **_tie(False, True), **_PROJECTOR_BIAS, **_feature_layer(-2), **_NEWLINE, **_NEXT_PINPOINTS,
         "spatial_pool_mode": Field(("spatial_pool_mode",), "average", "str", null="reject",
                                    doc='the video pooler: "average", "max" or "conv" (a Conv2d)'),
         "spatial_pool_stride": Field(("spatial_pool_stride",), 2, minimum=0,
