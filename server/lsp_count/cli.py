@@ -119,7 +119,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="judge the fit on this GPU, e.g. RTX-4090 or 8xH100-80GB (repeatable)")
     m.add_argument("--precision", action="store_true", help="show the weights in every dtype and the savings")
     m.add_argument("--tokens", type=_int("--tokens"), help="training tokens for the compute estimate (default: Chinchilla 20·N; a "
-                   "convolutional backbone's: images, default one ImageNet-1k epoch, 1,281,167)")
+                   "convolutional backbone's or a ViT-style image encoder's: images, default one ImageNet-1k epoch, "
+                   "1,281,167)")
     m.add_argument("--utilization", type=float, default=DEFAULT_UTILIZATION,
                    help=f"model FLOPs utilization for the time estimate (default {DEFAULT_UTILIZATION})")
     return p
@@ -222,8 +223,9 @@ def compute_json(c: ComputeEstimate) -> dict:
     return {"params": c.params, "train_tokens": c.train_tokens, "train_flops": c.train_flops,
             "flops_per_param_token": c.flops_per_token_factor, "inference_flops_per_token": c.inference_flops_per_token,
             "chinchilla_tokens": c.chinchilla_tokens, "utilization": c.utilization, "train_seconds": c.train_seconds,
-            # (a convolutional backbone's: train_tokens are images, inference_flops_per_token a forward pass per image)
-            "image_side": c.image_side}
+            # (a convolutional backbone's, of image_side pixels a side, or an image transformer's, of image_tokens
+            # tokens: train_tokens are images, inference_flops_per_token a forward pass per image)
+            "image_side": c.image_side, "image_tokens": c.image_tokens}
 
 
 def report_json(report: FileReport, views: Mapping[int, MemoryView] | None = None,
@@ -313,11 +315,13 @@ def _duration(seconds: float) -> str:
 
 
 def format_compute(c: ComputeEstimate, label: str | None) -> str:
-    if c.image_side is not None:
-        side = f"{c.image_side:,} × {c.image_side:,}"
+    if c.image_side is not None or c.image_tokens is not None:
+        image, counted = (f"{c.image_side:,} × {c.image_side:,} image", "its convolutions and pointwise layers") \
+            if c.image_side is not None else (f"image of {c.image_tokens:,} tokens",
+                                              "its linears, attention and patch embedding")
         epoch = " (one ImageNet-1k epoch; --tokens sets the images)" if c.train_tokens == IMAGENET_TRAIN_IMAGES else ""
-        text = (f"  compute: N = {short_count(c.params)}; forward {c.inference_flops_per_token:.3g} FLOPs per {side} image "
-                f"(its convolutions and pointwise layers); training 3 × forward = {c.train_flops:.3g} FLOPs for "
+        text = (f"  compute: N = {short_count(c.params)}; forward {c.inference_flops_per_token:.3g} FLOPs per {image} "
+                f"({counted}); training {c.flops_per_token_factor} × forward = {c.train_flops:.3g} FLOPs for "
                 f"{c.train_tokens:,} images{epoch}")
     else:
         text = (f"  compute: N = {short_count(c.params)}; training {c.flops_per_token_factor}·N·tokens = {c.train_flops:.3g} FLOPs "

@@ -188,3 +188,17 @@ def test_a_convolutional_backbone_s_compute_line_counts_images(capsys, tmp_path)
     code, out, _ = run(capsys, str(config), "--json", "--tokens", "1000", "--context", "112")
     compute = json.loads(out)["files"][0]["models"][0]["compute"]
     assert (compute["image_side"], compute["train_tokens"], compute["chinchilla_tokens"]) == (112, 1000, 0)
+
+
+def test_an_image_transformer_s_compute_line_counts_images_of_its_tokens(capsys, tmp_path):
+    config = tmp_path / "config.json"
+    config.write_text(json.dumps({"model_type": "vit", "architectures": ["ViTForImageClassification"]}))
+    code, out, _ = run(capsys, str(config), "--gpu", "H100", "--mode", "lora")
+    assert code == 0
+    assert ("compute: N = 85.8M; forward 3.51e+10 FLOPs per image of 197 tokens (its linears, attention and patch "
+            "embedding); training 2 × forward = 9e+16 FLOPs for 1,281,167 images (one ImageNet-1k epoch; --tokens "
+            "sets the images)") in out
+    assert "Chinchilla" not in out
+    code, out, _ = run(capsys, str(config), "--json", "--tokens", "1000", "--context", "50")
+    compute = json.loads(out)["files"][0]["models"][0]["compute"]
+    assert (compute["image_tokens"], compute["image_side"], compute["train_tokens"]) == (50, None, 1000)

@@ -85,6 +85,31 @@ def test_compute_estimate():
     assert estimate_compute(m, Settings(mode="lora"), tokens=1).train_flops == 4 * n
 
 
+def test_an_image_transformer_s_compute_is_its_forward_flops_per_image():
+    # ViT-B/16 at 224 × 224: 196 patches and a class token through 12 layers (tests/parity/test_image_flops_parity.py
+    # counts them as torch does): 35.1 GFLOPs an image, not 2·N = 0.17 GFLOPs a "token".
+    vit = analyze_text(json.dumps({"model_type": "vit", "architectures": ["ViTForImageClassification"]}),
+                       "config.json").models[0]
+    n = vit.tree.total
+    h, f, s, layers = 768, 3072, 197, 12
+    # Layers (q, k, v, o: 4·h², MLP 2·h·f a token; attention 4·s·h a token), patches, a classifier of 2 labels.
+    forward = layers * (2 * s * (4 * h * h + 2 * h * f) + 4 * s * s * h) + 2 * (3 * 16 * 16 * h) * 196 + 2 * h * 2
+    c = estimate_compute(vit, Settings(mode="train"))
+    assert (c.inference_flops_per_token, c.image_tokens, c.image_side, c.params) == (forward, 197, None, n)
+    assert c.train_tokens == 1_281_167 and c.train_flops == 3 * forward * 1_281_167 and c.chinchilla_tokens == 0
+    # Adapters alone to train skip the weights' gradients; checkpointing runs the forward pass again.
+    assert estimate_compute(vit, Settings(mode="lora"), tokens=10).train_flops == 2 * forward * 10
+    assert estimate_compute(vit, Settings(mode="train", gradient_checkpointing=True), tokens=10).train_flops == \
+        4 * forward * 10
+    # --context sets the tokens an image: the patches go with it, the class token stays.
+    shorter = estimate_compute(vit, Settings(mode="train", context=50))
+    assert shorter.image_tokens == 50 and shorter.inference_flops_per_token == layers * (
+        2 * 50 * (4 * h * h + 2 * h * f) + 4 * 50 * 50 * h) + 2 * (3 * 16 * 16 * h) * 49 + 2 * h * 2
+    # Not counted this way: BEiT (relative position bias) keeps 6·N a token.
+    beit = analyze_text(json.dumps({"model_type": "beit"}), "config.json").models[0]
+    assert estimate_compute(beit, Settings(mode="train")).image_tokens is None
+
+
 def test_a_convolutional_backbone_s_compute_follows_its_feature_maps():
     # A convolution reuses each weight at every position: ResNet-50's forward pass at 224 × 224 is 8.17 GFLOPs
     # (tests/parity/test_feature_maps_parity.py counts them as torch does), not 2·N = 51 MFLOPs.

@@ -10,7 +10,9 @@ the frozen weights' gradients, ≈ 4·N·tokens; gradient checkpointing adds one
 more forward (+2·N). Inference ≈ 2·N FLOPs per token. Chinchilla-optimal
 training tokens ≈ 20·N (Hoffmann et al. 2022). Time = FLOPs / (GPUs × peak
 bf16 dense FLOP/s × utilization); the utilization (MFU) is the user's
-assumption, 40% by default.
+assumption, 40% by default. A convolutional backbone's and a ViT-style image encoder's compute is
+counted per image instead (their forward FLOPs through every layer, as torch's FlopCounterMode counts them), over
+one ImageNet-1k epoch unless told the images.
 """
 
 from __future__ import annotations
@@ -19,11 +21,14 @@ from dataclasses import dataclass, replace
 
 from lsp_count.core.hardware import GPUSelection
 from lsp_count.core.layouts.convnet import feature_maps
+from lsp_count.core.layouts.encoder import image_tokens, num_patches
 from lsp_count.core.memory import (
-    GiB, MAX_BATCH, MemoryEstimator, Settings, SettingsError, _attention_heads, position_limit, with_context,
+    LAYER_STACK_NAMES, GiB, MAX_BATCH, MemoryEstimator, Settings, SettingsError, _attention_heads, position_limit,
+    with_context,
 )
 from lsp_count.core.precision import DTYPES, normalize_dtype
 from lsp_count.core.report import ModelReport
+from lsp_count.core.spec import ModelSpec
 
 # Largest GPU count min_gpus searches (a bigger answer is "not with this GPU").
 MAX_SEARCH_GPUS = 1024
@@ -217,6 +222,8 @@ class ComputeEstimate:
     # A convolutional backbone's: the images' side, its forward FLOPs per image (then inference_flops_per_token is
     # per image, train_tokens are images and flops_per_token_factor multiplies the forward pass's FLOPs).
     image_side: int | None = None
+    # An image transformer's (image_encoder_flops): the same per image, of this many tokens.
+    image_tokens: int | None = None
 
 
 def estimate_compute(model: ModelReport, settings: Settings, selection: GPUSelection | None = None,
@@ -238,14 +245,65 @@ def estimate_compute(model: ModelReport, settings: Settings, selection: GPUSelec
         flops = 3.0 * forward * images
         return ComputeEstimate(n, images, flops, float(forward), 0, utilization,
                                _train_seconds(flops, selection, utilization), 3, side)
-    chinchilla = CHINCHILLA_TOKENS_PER_PARAM * n
-    train_tokens = tokens if tokens is not None else chinchilla
     factor = 6 if settings.mode in ("train", "inference") else 4
     if settings.gradient_checkpointing and settings.mode != "inference":
         factor += 2
+    counted = model.spec is not None and _flops_counted(model.spec)
+    sequence = with_context(model, settings).context if counted else None
+    forward = image_encoder_flops(model, sequence) if sequence is not None else None
+    if forward is not None:
+        # Per image, as for a convolution: a step's passes are the forward's, the backward's two (one, with
+        # adapters alone to train) and the recomputed forward's with checkpointing.
+        images = tokens if tokens is not None else IMAGENET_TRAIN_IMAGES
+        flops = factor / 2 * forward * images
+        return ComputeEstimate(n, images, flops, float(forward), 0, utilization,
+                               _train_seconds(flops, selection, utilization), factor // 2, image_tokens=sequence)
+    chinchilla = CHINCHILLA_TOKENS_PER_PARAM * n
+    train_tokens = tokens if tokens is not None else chinchilla
     flops = float(factor) * n * train_tokens
     return ComputeEstimate(n, train_tokens, flops, 2.0 * n, chinchilla, utilization,
                            _train_seconds(flops, selection, utilization), factor)
+
+
+# Image transformers whose forward FLOPs image_encoder_flops counts (layouts/encoder.py's embed kinds), with the
+# heads that read one vector an image (the class token, the pooled one, both of DeiT's), checked against torch's
+# FlopCounterMode in tests/parity/test_image_flops_parity.py. Not these: BEiT's relative position bias,
+# SigLIP's attention-pooling head, YOLOS's detection tokens, ViTMAE's masking and decoder, masked image modeling's
+# per-patch decoder.
+_FLOP_COUNTED_EMBEDS = frozenset({"vit", "deit", "dinov2", "dinov3", "clip_vision", "siglip"})
+_FLOP_COUNTED_HEADS = frozenset({"base", "image_classification", "image_classification_with_teacher",
+                                 "with_projection"})
+
+
+def _flops_counted(spec: ModelSpec) -> bool:
+    """Whether image_encoder_flops counts the model (_FLOP_COUNTED_EMBEDS, _FLOP_COUNTED_HEADS)."""
+    v = spec.values
+    return spec.family.layout == "encoder" and spec.head in _FLOP_COUNTED_HEADS and \
+        v.get("embed") in _FLOP_COUNTED_EMBEDS and not v.get("detection_tokens") and v.get("mask_ratio") is None \
+        and not v.get("vision_use_head")
+
+
+def image_encoder_flops(model: ModelReport, tokens: int) -> int | None:
+    """A ViT-style image encoder's forward FLOPs for one image whose layers run over ``tokens`` tokens (its
+    config's image: layouts/encoder.image_tokens): each linear of its layers once a token (2·in·out), the
+    attention's scores and weighted sum 4·s·q a token and layer (s tokens, q the query projection's width), the
+    patch embedding once a patch, and each linear after the layers (pooler, classifier, projection) once an
+    image. None for another model (_flops_counted)."""
+    spec = model.spec
+    fixed = image_tokens(spec) if spec is not None and _flops_counted(spec) else None
+    if spec is None or fixed is None:
+        return None
+    patches = max(0, tokens - (fixed - num_patches(spec)))  # the class, distillation and register tokens stay
+    flops = 0
+    for path, t, mult, _frozen in model.tree.root.iter_tensors():
+        in_layers = any(part in LAYER_STACK_NAMES for part in path.split(".")[1:])
+        if t.kind == "conv":
+            flops += 2 * t.numel * mult * patches
+        elif t.kind == "linear":
+            flops += 2 * t.numel * mult * (tokens if in_layers else 1)
+            if in_layers and t.name.endswith("q_proj.weight"):
+                flops += 4 * tokens * tokens * t.shape[0] * mult
+    return flops
 
 
 def _train_seconds(flops: float, selection: GPUSelection | None, utilization: float) -> float | None:

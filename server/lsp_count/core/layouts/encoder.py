@@ -174,7 +174,8 @@ def _pair(spec: ModelSpec, name: str) -> tuple[int, int]:
                              f'got {json.dumps(value, default=str)}')
 
 
-def _num_patches(spec: ModelSpec) -> int:
+def num_patches(spec: ModelSpec) -> int:
+    """The patches an image of the config's image_size makes (its image_size over its patch_size, per side)."""
     (ih, iw), (ph, pw) = _pair(spec, "image_size"), _pair(spec, "patch_size")
     if ph > ih or pw > iw:
         raise _error(spec, "patch_size", f"patch_size {spec.values['patch_size']} is larger than image_size {spec.values['image_size']}")
@@ -192,7 +193,7 @@ def image_tokens(spec: ModelSpec) -> int | None:
         return None
     if kind == "siglip2":  # images of any shape, resized to num_patches patches
         return spec.int("num_patches")
-    patches = _num_patches(spec)
+    patches = num_patches(spec)
     ratio = v.get("mask_ratio")
     if isinstance(ratio, (int, float)) and not isinstance(ratio, bool) and 0 <= ratio < 1:
         # ViTMAE keeps int(patches · (1 − mask_ratio)) of them, at random (its pre-training decoder then runs
@@ -255,7 +256,7 @@ def _patch_embeddings(spec: ModelSpec, mask_token: bool = False) -> ParamNode:
                    + embedding("position_embedding", spec.int("num_patches"), h))
         return ParamNode("embeddings", tensors, source=spec.key_span("patch_size") or spec.key_span("num_patches"),
                          key="patch_size")
-    patches = _num_patches(spec)
+    patches = num_patches(spec)
     ph, pw = _pair(spec, "patch_size")
     conv = Tensor("patch_embedding.weight", (h, channels, ph, pw), "conv", "patch_embedding")
     conv_bias = Tensor("patch_embedding.bias", (h,), "bias", "patch_embedding")
@@ -855,7 +856,7 @@ def _mae_decoder(spec: ModelSpec) -> ParamNode:
     layers = encoder_layers(decoder)
     layers = replace(layers, source=spec.key_span("decoder_num_layers"), key="decoder_num_layers")
     pixels = spec.int("patch_size") ** 2 * spec.int("num_channels")
-    table = ParamNode("decoder_pos_embed", (Tensor("decoder.decoder_pos_embed", (1, _num_patches(spec) + 1, dh),
+    table = ParamNode("decoder_pos_embed", (Tensor("decoder.decoder_pos_embed", (1, num_patches(spec) + 1, dh),
                                                    "embedding", "decoder"),), frozen=True,
                       note="sin-cos, requires_grad=False")
     embed = ParamNode("decoder_embed", path_linear("decoder.decoder_embed", h, dh)
