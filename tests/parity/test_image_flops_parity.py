@@ -74,7 +74,7 @@ def _torch_flops(config: dict, device: str) -> int:
 def test_the_counted_families() -> None:
     types = {mt for mt, _ in COUNTED}
     assert {"vit", "deit", "dinov2", "dinov2_with_registers", "dinov3_vit", "clip_vision_model", "ijepa",
-            "vit_msn"} <= types, types
+            "vit_msn", "beit", "data2vec-vision"} <= types, types
     # Their heads on one vector an image; not the ones that run over every patch, or pool by attention.
     assert ("vit", "ViTForMaskedImageModeling") not in COUNTED and ("yolos", "YolosModel") not in COUNTED
     assert not _counted("siglip_vision_model", "SiglipVisionModel")  # its attention-pooling head, by default

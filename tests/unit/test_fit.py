@@ -105,9 +105,10 @@ def test_an_image_transformer_s_compute_is_its_forward_flops_per_image():
     shorter = estimate_compute(vit, Settings(mode="train", context=50))
     assert shorter.image_tokens == 50 and shorter.inference_flops_per_token == layers * (
         2 * 50 * (4 * h * h + 2 * h * f) + 4 * 50 * 50 * h) + 2 * (3 * 16 * 16 * h) * 49 + 2 * h * 2
-    # Not counted this way: BEiT (relative position bias) keeps 6·N a token.
-    beit = analyze_text(json.dumps({"model_type": "beit"}), "config.json").models[0]
-    assert estimate_compute(beit, Settings(mode="train")).image_tokens is None
+    # Not counted this way: masked image modeling's decoder over every patch keeps 6·N a token.
+    masked = analyze_text(json.dumps({"model_type": "vit", "architectures": ["ViTForMaskedImageModeling"]}),
+                          "config.json").models[0]
+    assert estimate_compute(masked, Settings(mode="train")).image_tokens is None
 
 
 def test_a_convolutional_backbone_s_compute_follows_its_feature_maps():

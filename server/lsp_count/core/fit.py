@@ -267,12 +267,15 @@ def estimate_compute(model: ModelReport, settings: Settings, selection: GPUSelec
 
 # Image transformers whose forward FLOPs image_encoder_flops counts (layouts/encoder.py's embed kinds), with the
 # heads that read one vector an image (the class token, the pooled one, both of DeiT's), checked against torch's
-# FlopCounterMode in tests/parity/test_image_flops_parity.py. Not these: BEiT's relative position bias,
-# SigLIP's attention-pooling head, YOLOS's detection tokens, ViTMAE's masking and decoder, masked image modeling's
-# per-patch decoder.
-_FLOP_COUNTED_EMBEDS = frozenset({"vit", "deit", "dinov2", "dinov3", "clip_vision", "siglip"})
+# FlopCounterMode in tests/parity/test_image_flops_parity.py. Not these: SigLIP's attention-pooling head, YOLOS's
+# detection tokens, ViTMAE's masking and decoder, masked image modeling's per-patch decoder.
+_FLOP_COUNTED_EMBEDS = frozenset({"vit", "deit", "dinov2", "dinov3", "clip_vision", "siglip", "beit"})
 _FLOP_COUNTED_HEADS = frozenset({"base", "image_classification", "image_classification_with_teacher",
                                  "with_projection"})
+
+
+# The query projection's weight, as the layouts name it (its rows are the attention's width).
+_QUERY_WEIGHTS = ("q_proj.weight", "query.weight")
 
 
 def _flops_counted(spec: ModelSpec) -> bool:
@@ -301,7 +304,7 @@ def image_encoder_flops(model: ModelReport, tokens: int) -> int | None:
             flops += 2 * t.numel * mult * patches
         elif t.kind == "linear":
             flops += 2 * t.numel * mult * (tokens if in_layers else 1)
-            if in_layers and t.name.endswith("q_proj.weight"):
+            if in_layers and t.name.endswith(_QUERY_WEIGHTS):
                 flops += 4 * tokens * tokens * t.shape[0] * mult
     return flops
 
