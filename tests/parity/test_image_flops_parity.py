@@ -75,10 +75,9 @@ def test_the_counted_families() -> None:
     types = {mt for mt, _ in COUNTED}
     assert {"vit", "deit", "dinov2", "dinov2_with_registers", "dinov3_vit", "clip_vision_model", "ijepa",
             "vit_msn", "beit", "data2vec-vision"} <= types, types
-    # Their heads on one vector an image; not the ones that run over every patch, or pool by attention.
+    # Their heads on one vector an image, or pooling by a probe's attention; not the ones that run over every patch.
     assert ("vit", "ViTForMaskedImageModeling") not in COUNTED and ("yolos", "YolosModel") not in COUNTED
-    assert not _counted("siglip_vision_model", "SiglipVisionModel")  # its attention-pooling head, by default
-    assert _ours({"model_type": "siglip_vision_model", "vision_use_head": False}) is not None
+    assert _counted("siglip_vision_model", "SiglipVisionModel")  # with its attention-pooling head, by default
 
 
 @pytest.mark.parametrize(("model_type", "architecture"), COUNTED)

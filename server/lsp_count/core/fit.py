@@ -267,8 +267,8 @@ def estimate_compute(model: ModelReport, settings: Settings, selection: GPUSelec
 
 # Image transformers whose forward FLOPs image_encoder_flops counts (layouts/encoder.py's embed kinds), with the
 # heads that read one vector an image (the class token, the pooled one, both of DeiT's), checked against torch's
-# FlopCounterMode in tests/parity/test_image_flops_parity.py. Not these: SigLIP's attention-pooling head, YOLOS's
-# detection tokens, ViTMAE's masking and decoder, masked image modeling's per-patch decoder.
+# FlopCounterMode in tests/parity/test_image_flops_parity.py. Not these: YOLOS's detection tokens, ViTMAE's masking
+# and decoder, masked image modeling's per-patch decoder.
 _FLOP_COUNTED_EMBEDS = frozenset({"vit", "deit", "dinov2", "dinov3", "clip_vision", "siglip", "beit"})
 _FLOP_COUNTED_HEADS = frozenset({"base", "image_classification", "image_classification_with_teacher",
                                  "with_projection"})
@@ -282,8 +282,7 @@ def _flops_counted(spec: ModelSpec) -> bool:
     """Whether image_encoder_flops counts the model (_FLOP_COUNTED_EMBEDS, _FLOP_COUNTED_HEADS)."""
     v = spec.values
     return spec.family.layout == "encoder" and spec.head in _FLOP_COUNTED_HEADS and \
-        v.get("embed") in _FLOP_COUNTED_EMBEDS and not v.get("detection_tokens") and v.get("mask_ratio") is None \
-        and not v.get("vision_use_head")
+        v.get("embed") in _FLOP_COUNTED_EMBEDS and not v.get("detection_tokens") and v.get("mask_ratio") is None
 
 
 def image_encoder_flops(model: ModelReport, tokens: int) -> int | None:
@@ -306,6 +305,11 @@ def image_encoder_flops(model: ModelReport, tokens: int) -> int | None:
             flops += 2 * t.numel * mult * (tokens if in_layers else 1)
             if in_layers and t.name.endswith(_QUERY_WEIGHTS):
                 flops += 4 * tokens * tokens * t.shape[0] * mult
+        elif t.name.endswith("attention.in_proj_weight") and not in_layers:
+            # SigLIP's attention-pooling head: nn.MultiheadAttention of a probe's one query over every token (its
+            # packed q, k, v projection: q for the query, k and v for each token; the scores and weighted sum).
+            width = t.shape[1]
+            flops += (2 * width * width * (1 + 2 * tokens) + 4 * tokens * width) * mult
     return flops
 
 
