@@ -250,13 +250,13 @@ def estimate_compute(model: ModelReport, settings: Settings, selection: GPUSelec
         factor += 2
     counted = model.spec is not None and _flops_counted(model.spec)
     sequence = with_context(model, settings).context if counted else None
-    forward = image_encoder_flops(model, sequence) if sequence is not None else None
-    if forward is not None:
+    per_image = image_encoder_flops(model, sequence) if sequence is not None else None
+    if per_image is not None:
         # Per image, as for a convolution: a step's passes are the forward's, the backward's two (one, with
         # adapters alone to train) and the recomputed forward's with checkpointing.
         images = tokens if tokens is not None else IMAGENET_TRAIN_IMAGES
-        flops = factor / 2 * forward * images
-        return ComputeEstimate(n, images, flops, float(forward), 0, utilization,
+        flops = factor / 2 * per_image * images
+        return ComputeEstimate(n, images, flops, float(per_image), 0, utilization,
                                _train_seconds(flops, selection, utilization), factor // 2, image_tokens=sequence)
     chinchilla = CHINCHILLA_TOKENS_PER_PARAM * n
     train_tokens = tokens if tokens is not None else chinchilla
