@@ -39,7 +39,10 @@ def speech_config(draw, model_type: str) -> dict:
                  "conv_stride": draw(st.lists(st.integers(1, 3), min_size=layers, max_size=layers))}
     draw_architecture(draw, model_type, cfg)
     arch = cfg["architectures"][0]
-    _maybe(draw, "vocab_size", draw(st.integers(1, 60)), cfg)
+    if arch.endswith("ForCTC") and "vocab_size" in REQUIRED_KEYS.get(model_type, {}):  # (no vocabulary by default)
+        cfg["vocab_size"] = draw(st.integers(1, 60))
+    else:
+        _maybe(draw, "vocab_size", draw(st.integers(1, 60)), cfg)
     _maybe(draw, "feat_extract_norm", draw(st.sampled_from(["group", "layer"])), cfg)
     _maybe(draw, "conv_bias", draw(st.booleans()), cfg)
     _maybe(draw, "do_stable_layer_norm", draw(st.booleans()), cfg)
@@ -82,7 +85,12 @@ def speech_config(draw, model_type: str) -> dict:
             cfg.update(conv_kernel_size=draw(st.sampled_from([0, 1, 3])), hidden_dropout_prob=0.1)
             _maybe(draw, "conv_groups", draw(st.sampled_from([g for g in (1, 2, 3) if hidden % g == 0])), cfg)
     if model_type == "wav2vec2-conformer":
-        _maybe(draw, "position_embeddings_type", draw(st.sampled_from(["relative", "rotary", None])), cfg)
+        # (relative positions, the default, need an even width: sines and cosines in alternate columns)
+        kinds = ["rotary", None] + (["relative"] if hidden % 2 == 0 or hidden == 1 else [])
+        if "relative" not in kinds:
+            cfg["position_embeddings_type"] = draw(st.sampled_from(kinds))
+        else:
+            _maybe(draw, "position_embeddings_type", draw(st.sampled_from(kinds)), cfg)
         _maybe(draw, "conv_depthwise_kernel_size", draw(st.sampled_from([1, 3, 5])), cfg)
         _maybe(draw, "rotary_embedding_base", draw(st.sampled_from([100, 10000])), cfg)
         _maybe(draw, "max_source_positions", draw(st.integers(1, 50)), cfg)
