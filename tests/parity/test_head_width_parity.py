@@ -121,3 +121,16 @@ def test_a_floored_width_is_said_to_fail_where_the_forward_pass_fails(model_type
     warned = [p.message for p in report.problems if p.code == "LC103" and "forward pass fails" in p.message]
     assert report.models and report.models[0].tree.total == transformers_count(config)[0]
     assert bool(warned) == (not _forward_runs(config)), warned
+
+
+@pytest.mark.parametrize("position_embeddings_type", ["relative", "rotary", None])
+@pytest.mark.parametrize(("hidden_size", "heads"), [(4, 3), (10, 4)])
+def test_wav2vec2_conformer_floors_its_head_width(hidden_size: int, heads: int, position_embeddings_type) -> None:
+    # Its conformer attention floors hidden_size / num_attention_heads (pos_bias_u and pos_bias_v are heads ×
+    # that) and checks nothing; it was refused. (Found when the strategy's widths changed.)
+    config = {"model_type": "wav2vec2-conformer", "architectures": ["Wav2Vec2ConformerForCTC"], "vocab_size": 9,
+              "hidden_size": hidden_size, "num_attention_heads": heads, "num_hidden_layers": 2, "intermediate_size": 7,
+              "conv_dim": [4], "conv_kernel": [2], "conv_stride": [1], "num_conv_pos_embeddings": 2,
+              "num_conv_pos_embedding_groups": 1, "position_embeddings_type": position_embeddings_type}
+    got, errors = lsp_count_verdict(config)
+    assert got == transformers_verdict(config) is not None, errors

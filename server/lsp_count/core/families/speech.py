@@ -440,6 +440,8 @@ FAMILIES: tuple[Family, ...] = (
     # variant, no attention adapters); relative positions add parameters to each attention, rotary ones none.
     speech("wav2vec2-conformer", "Wav2Vec2Conformer", tuple(HEADS),
            {"vocab_size": replace(FIELDS["vocab_size"], default=None),  # (its CTC head needs one given)
+            # (its conformer attention floors hidden_size / num_attention_heads, and checks nothing)
+            "heads_divide_hidden": fixed(False), "floor_head_dim": fixed(True),
             "conformer_layers": fixed(True), "do_stable_layer_norm": fixed(False), "adapter_attn_dim": fixed(None),
             "position_embeddings_type": Field(("position_embeddings_type",), "relative", "str",
                                               doc='"relative": each attention\'s linear_pos, pos_bias_u and pos_bias_v; '
