@@ -91,3 +91,15 @@ def test_no_labels_builds_an_empty_classifier_as_transformers_does(model_type: s
         for labels in ({"id2label": {}}, {"num_labels": 0}):
             config = {"model_type": model_type, "architectures": [arch], **REQUIRED_KEYS.get(model_type, {}), **labels}
             assert lsp_count_verdict(config)[0] == transformers_verdict(config), (arch, labels)
+
+
+@pytest.mark.parametrize("layers", [0, 2])
+def test_data2vec_audio_s_positional_convolution_groups_are_checked_only_where_it_has_one(layers: int) -> None:
+    # num_conv_pos_embeddings is data2vec-audio's count of positional convolutions: with none, groups that do not
+    # divide hidden_size refuse nothing (they were refused); with some, torch's Conv1d refuses them, as lsp-count does.
+    config = {"model_type": "data2vec-audio", "architectures": ["Data2VecAudioModel"], "hidden_size": 5,
+              "num_attention_heads": 1, "num_conv_pos_embedding_groups": 2, "num_conv_pos_embeddings": layers,
+              "num_hidden_layers": 1, "intermediate_size": 3, "conv_dim": [4], "conv_kernel": [2], "conv_stride": [1]}
+    got, errors = lsp_count_verdict(config)
+    assert got == transformers_verdict(config), errors
+    assert (got is None) == (layers > 0), errors

@@ -148,7 +148,8 @@ def check_speech(spec: ModelSpec) -> list[Problem]:
         refuse(f'feat_extract_norm {v.get("feat_extract_norm")!r} is neither "group" nor "layer": the feature '
                "encoder refuses it", "feat_extract_norm")
     hidden, groups = v.get("hidden_size"), v.get("num_conv_pos_embedding_groups")
-    if isinstance(hidden, int) and isinstance(groups, int) and hidden % groups:
+    # (data2vec-audio's num_conv_pos_embeddings of 0 makes no positional convolution to refuse them)
+    if isinstance(hidden, int) and isinstance(groups, int) and hidden % groups and v.get("pos_conv_layers"):
         refuse(f"num_conv_pos_embedding_groups ({groups}) does not divide hidden_size ({hidden}): the positional "
                "convolution (Conv1d) refuses it", "num_conv_pos_embedding_groups", "hidden_size")
     if spec.head == "pretraining" and v["codevector_dim"] % v["num_codevector_groups"]:  # type: ignore[operator]
