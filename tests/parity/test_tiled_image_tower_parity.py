@@ -59,7 +59,7 @@ def test_the_tower_runs_once_per_tile_and_once_over_the_whole_image(model_type: 
     written = {"model_type": model_type}
     if pinpoints is not None:  # on a tower of 224-pixel images, which the class's default pinpoints do not fit
         written.update(image_grid_pinpoints=pinpoints, vision_config={
-            "model_type": registry()[model_type].subconfigs["vision"][1], "image_size": 224, "patch_size": 14})
+            "model_type": family.subconfigs["vision"][1], "image_size": 224, "patch_size": 14})
     tower = image_tower(_model(written))
     assert tower is not None
     config = CONFIG_MAPPING[model_type](**{k: v for k, v in written.items() if k != "model_type"})

@@ -23,8 +23,7 @@ from lsp_count.core.hardware import GPUSelection
 from lsp_count.core.layouts.convnet import feature_maps
 from lsp_count.core.layouts.encoder import image_tokens, num_patches
 from lsp_count.core.memory import (
-    LAYER_STACK_NAMES, GiB, MAX_BATCH, MemoryEstimator, Settings, SettingsError, _attention_heads, position_limit,
-    with_context,
+    GiB, MAX_BATCH, MemoryEstimator, Settings, SettingsError, _attention_heads, _in_stack, position_limit, with_context,
 )
 from lsp_count.core.precision import DTYPES, normalize_dtype
 from lsp_count.core.report import ModelReport
@@ -240,11 +239,7 @@ def estimate_compute(model: ModelReport, settings: Settings, selection: GPUSelec
         # backward pass costs twice the forward (input and weight gradients).
         side = with_context(model, settings).context
         assert side is not None
-        forward = feature_maps(model.spec, side).flops
-        images = tokens if tokens is not None else IMAGENET_TRAIN_IMAGES
-        flops = 3.0 * forward * images
-        return ComputeEstimate(n, images, flops, float(forward), 0, utilization,
-                               _train_seconds(flops, selection, utilization), 3, side)
+        return _per_image(n, feature_maps(model.spec, side).flops, 3, tokens, selection, utilization, image_side=side)
     factor = 6 if settings.mode in ("train", "inference") else 4
     if settings.gradient_checkpointing and settings.mode != "inference":
         factor += 2
@@ -254,10 +249,7 @@ def estimate_compute(model: ModelReport, settings: Settings, selection: GPUSelec
     if per_image is not None:
         # Per image, as for a convolution: a step's passes are the forward's, the backward's two (one, with
         # adapters alone to train) and the recomputed forward's with checkpointing.
-        images = tokens if tokens is not None else IMAGENET_TRAIN_IMAGES
-        flops = factor / 2 * per_image * images
-        return ComputeEstimate(n, images, flops, float(per_image), 0, utilization,
-                               _train_seconds(flops, selection, utilization), factor // 2, image_tokens=sequence)
+        return _per_image(n, per_image, factor // 2, tokens, selection, utilization, image_tokens=sequence)
     chinchilla = CHINCHILLA_TOKENS_PER_PARAM * n
     train_tokens = tokens if tokens is not None else chinchilla
     flops = float(factor) * n * train_tokens
@@ -298,7 +290,7 @@ def image_encoder_flops(model: ModelReport, tokens: int) -> int | None:
     patches = max(0, tokens - (fixed - num_patches(spec)))  # the class, distillation and register tokens stay
     flops = 0
     for path, t, mult, _frozen in model.tree.root.iter_tensors():
-        in_layers = any(part in LAYER_STACK_NAMES for part in path.split(".")[1:])
+        in_layers = _in_stack(path)
         if t.kind == "conv":
             flops += 2 * t.numel * mult * patches
         elif t.kind == "linear":
@@ -311,6 +303,16 @@ def image_encoder_flops(model: ModelReport, tokens: int) -> int | None:
             width = t.shape[1]
             flops += (2 * width * width * (1 + 2 * tokens) + 4 * tokens * width) * mult
     return flops
+
+
+def _per_image(n: int, forward: int, passes: int, images: int | None, selection: GPUSelection | None,
+               utilization: float, **size: int | None) -> ComputeEstimate:
+    """An image model's compute: ``passes`` × its ``forward`` FLOPs per image over ``images`` (one ImageNet-1k epoch
+    where None); ``size``: image_side or image_tokens, what the forward pass is per."""
+    images = images if images is not None else IMAGENET_TRAIN_IMAGES
+    flops = float(passes) * forward * images
+    return ComputeEstimate(n, images, flops, float(forward), 0, utilization,
+                           _train_seconds(flops, selection, utilization), passes, **size)
 
 
 def _train_seconds(flops: float, selection: GPUSelection | None, utilization: float) -> float | None:

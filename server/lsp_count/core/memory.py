@@ -842,13 +842,10 @@ def _image_tower_activations(model: ModelReport, s: Settings, facts: "_TreeFacts
     if lora and not facts.memo(("tower_adapted", s.lora_targets), lambda: any(
             _is_target(t, s.lora_targets, p) for p, t, _m, _f, _s in tower_facts.flat)):
         return 0, f"vision tower: no LoRA adapter in it ({tower.tokens:,} tokens an image): keeps nothing"
-    if tower.passes == 1:
-        total, source = estimate(tower.model, replace(s, context=tower.tokens), tower_facts)
-        return total, f"vision tower, one image a sequence, {tower.tokens:,} tokens: {source}"
-    # Every pass of every image goes through the tower as one batch (transformers concatenates the tiles).
+    # Every pass of every image goes through the tower as one batch (transformers concatenates LLaVA-NeXT's tiles).
     total, source = estimate(tower.model, replace(s, context=tower.tokens, batch=s.batch * tower.passes), tower_facts)
-    return total, (f"vision tower, one image a sequence, up to {tower.passes} passes ({tower.passes_why}) of "
-                   f"{tower.tokens:,} tokens: {source}")
+    passes = f"up to {tower.passes} passes ({tower.passes_why}) of " if tower.passes > 1 else ""
+    return total, f"vision tower, one image a sequence, {passes}{tower.tokens:,} tokens: {source}"
 
 
 def _towers_activations(model: ModelReport, s: Settings, facts: "_TreeFacts",
