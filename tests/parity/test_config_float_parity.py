@@ -88,3 +88,22 @@ def test_a_whole_number_float_in_a_random_small_config_is_read_as_transformers_r
         assert not wrong, json.dumps(base) + "\n" + "\n".join(wrong)
 
     check()
+
+
+@pytest.mark.parametrize(("experts", "expert_offset"), [(0.0, 0), (1.0, 0), (2.0, 0), (4.0, 0), (4.0, 3), (4, 0)])
+def test_jamba_keeps_a_float_under_its_experts_alias_where_no_expert_layer_needs_it(experts: float,
+                                                                                     expert_offset: int) -> None:
+    """JambaConfig sets num_local_experts (an attribute_map alias) past its field checks: 0.0 or 1.0 experts
+    make dense MLPs, which build, more cannot be built from a float, and any float builds where no layer is an
+    expert layer (offset 3 of period 4 in 2 layers). Found by a fuzz run of the random small configs."""
+    config = {"model_type": "jamba", "architectures": ["JambaForCausalLM"], "vocab_size": 16, "hidden_size": 8,
+              "intermediate_size": 12, "num_hidden_layers": 2, "num_attention_heads": 2, "num_key_value_heads": 1,
+              "attn_layer_period": 2, "attn_layer_offset": 1, "expert_layer_period": 4,
+              "expert_layer_offset": expert_offset, "num_experts_per_tok": 1, "mamba_d_state": 2, "mamba_d_conv": 2,
+              "mamba_expand": 1, "num_local_experts": experts}
+    want = _transformers(config, "JambaForCausalLM")
+    got, errors = _ours(config)
+    assert got == want, errors
+    assert (want is None) == (type(experts) is float and experts > 1 and expert_offset == 0)
+    if want is None:
+        assert any('"num_local_experts"' in e and "float" in e for e in errors), errors

@@ -84,16 +84,25 @@ def _jamba_offsets(spec) -> list[Problem]:
 
 
 def _jamba_nulls(spec) -> list[Problem]:
-    """A null num_experts JambaConfig refuses; a null num_local_experts (its attribute_map alias) it keeps, and
-    its expert layers (layers_num_experts) cannot compare None with 1."""
+    """A null num_experts JambaConfig refuses; a null or a whole-number float under num_local_experts (its
+    attribute_map alias) it keeps, set past its field checks: its expert layers (layers_num_experts) cannot compare
+    None with 1, nor build more than one expert from a float (one or none makes a dense MLP, which builds)."""
     v = spec.values
-    if v.get("jamba_experts") is not None or "jamba_experts" not in spec.origins:
+    if "jamba_experts" not in spec.origins:
         return []
     key = spec.key_name("jamba_experts")
+    raw = v.get("jamba_experts_written")
+    floated = key == "num_local_experts" and isinstance(raw, float)
+    if v.get("jamba_experts") is not None and not (floated and raw > 1):
+        return []
     layers, period, offset = v.get("num_layers"), v.get("expert_layer_period"), v.get("expert_layer_offset")
     if key == "num_local_experts" and all(type(n) is int for n in (layers, period, offset)) and \
             not any(i % period == offset for i in range(layers)):
         return []
+    if floated:
+        return [Problem("error", "LC102", f'"{key}": expected a whole number, got {raw!r}: JambaConfig keeps the float, '
+                                          f"and its expert layers cannot be built with it (write {int(raw)})",
+                        spec.key_span("jamba_experts") or spec.span)]
     return [Problem("error", "LC102", f'"{key}": null is not a whole number: JambaConfig rejects it, or its expert '
                                       "layers cannot be built with it (leaving the key out takes the default, 16)",
                     spec.key_span("jamba_experts") or spec.span)]
@@ -113,6 +122,8 @@ JAMBA = {
     # A null num_local_experts is set past the class's checks and fails only in an expert layer (_jamba_nulls).
     "jamba_experts": Field(("num_local_experts", "num_experts"), 16, "int?", minimum=0, doc=MOE["num_experts"].doc,
                            null="none"),
+    # (as written under the alias: a whole-number float is read as the int where no expert layer needs it)
+    "jamba_experts_written": Field(("num_local_experts",), None, "any"),
     # (the experts of the MoE layers: none where one expert or none makes every layer a dense MLP, whose
     # num_experts_per_tok nothing reads)
     "num_experts": fixed(Derived(lambda v: v["jamba_experts"] if (v["jamba_experts"] or 0) > 1 else 0,
@@ -1258,7 +1269,7 @@ FAMILIES: tuple[Family, ...] = (
     # weight and experts as wide as intermediate_size), a gated MLP elsewhere. No positions (no RoPE).
     hybrid("jamba", "JambaForCausalLM", d(pad_token_id=0), FLOOR_HEADS,
            d(vocab_size=65536, intermediate_size=14336, max_positions=262144), JAMBA,
-           checks=(_jamba_offsets, _jamba_nulls), rope=False),
+           checks=(_jamba_offsets, _jamba_nulls), rope=False, float_keys=("num_local_experts",)),
     # Bamba (IBM): Mamba-2 mixers, attention at attn_layer_indices, a gated MLP in every layer.
     hybrid("bamba", "BambaForCausalLM", d(pad_token_id=0),
            d(vocab_size=128000, intermediate_size=14336, max_positions=262144), BAMBA,
