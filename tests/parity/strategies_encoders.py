@@ -214,12 +214,13 @@ def eurobert(draw) -> dict:
 
 
 def _image(draw, cfg: dict, pairs: bool) -> None:
-    """image_size / patch_size: a side, or (ViT only) [height, width]."""
+    """image_size / patch_size: a side, or (ViT only) [height, width]; a side smaller than the patch too (a grid
+    of no patches, which transformers builds)."""
     patch = draw(st.integers(2, 8))
-    side = patch * draw(st.integers(1, 4)) + draw(st.integers(0, patch - 1))
+    side = max(1, patch * draw(st.integers(0, 4)) + draw(st.integers(0, patch - 1)))
     if pairs and draw(st.booleans()):
         cfg["patch_size"] = [patch, draw(st.integers(2, 8))]
-        cfg["image_size"] = [side, cfg["patch_size"][1] * draw(st.integers(1, 4))]
+        cfg["image_size"] = [side, max(1, cfg["patch_size"][1] * draw(st.integers(0, 4)))]
     else:
         cfg["patch_size"] = patch
         cfg["image_size"] = side

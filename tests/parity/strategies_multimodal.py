@@ -70,6 +70,7 @@ def gemma3(draw) -> dict:
     cfg["vision_config"] = _vision(draw, "siglip_vision_model")
     # The projector pools patches_per_image² patches down to mm_tokens_per_image; keep the pool legal.
     vision = cfg["vision_config"]
+    vision["image_size"] = max(vision["image_size"], vision["patch_size"])  # a patch at least to pool
     per_side = vision["image_size"] // vision["patch_size"]
     cfg["mm_tokens_per_image"] = draw(st.integers(1, per_side)) ** 2
     for key in ("boi_token_index", "eoi_token_index", "image_token_index"):

@@ -107,3 +107,38 @@ def test_jamba_keeps_a_float_under_its_experts_alias_where_no_expert_layer_needs
     assert (want is None) == (type(experts) is float and experts > 1 and expert_offset == 0)
     if want is None:
         assert any('"num_local_experts"' in e and "float" in e for e in errors), errors
+
+
+_LATE_EXPERTS = sorted(mt for mt, family in registry().items()
+                       if family.layout == "decoder" and strategy_for(mt) is not None and "num_experts" in family.fields
+                       and set(family.fields["num_experts"].keys) & family.keys_set_after_fields)
+
+
+@pytest.mark.parametrize("model_type", _LATE_EXPERTS)
+def test_a_whole_number_float_under_a_late_experts_key_builds_where_no_layer_has_experts(model_type: str) -> None:
+    """A decoder's experts count under a key its config class sets past its field checks (an attribute_map alias:
+    Dots1's num_local_experts, Mixtral's num_experts) is kept as the float: transformers builds the model where no
+    layer has routed experts, and fails on a MoE layer's experts. Random small configs, the key written as 1.0,
+    2.0, the drawn count as a float, and 0.0 where the family takes no experts. Found by a fuzz run of the test above (Dots1, seed 78)."""
+    family = registry()[model_type]
+    late = [key for key in family.fields["num_experts"].keys if key in family.keys_set_after_fields][0]
+
+    @settings(max_examples=3, deadline=None, derandomize=True,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+    @given(strategy_for(model_type))
+    def check(base: dict) -> None:
+        head = base["architectures"][0]
+        if _transformers(base, head) is None:
+            return
+        drawn = next((base[k] for k in family.fields["num_experts"].keys if type(base.get(k)) is int), 2)
+        wrong = []
+        # (0.0 only where the family takes no experts: elsewhere 0 is refused, written as an int too)
+        for value in sorted({*((0.0,) if family.fields["num_experts"].minimum == 0 else ()), 1.0, 2.0, float(drawn)}):
+            config = {**base, late: value}
+            want = _transformers(config, head)
+            got, errors = _ours(config)
+            if got != want:
+                wrong.append(f"{late}: {value}: transformers {want}, lsp-count {got} {errors[:1]}")
+        assert not wrong, json.dumps(base) + "\n" + "\n".join(wrong)
+
+    check()

@@ -196,8 +196,10 @@ def test_doge_by_hand_dense_and_with_its_cross_domain_moe() -> None:
 
 def test_the_top_k_messages_name_the_family_s_own_key() -> None:
     # ERNIE 4.5-MoE's top-k is moe_k, Gemma 4's top_k_experts: the messages say the key the file writes.
-    (error,) = [p for p in analyze({"model_type": "ernie4_5_moe", "moe_num_experts": 4, "moe_k": 9}).problems
-                if p.severity == "error"]
-    assert error.message == "moe_k (9) is more than the 4 experts"
+    # (a warning: transformers builds the model, and only the router's torch.topk fails)
+    ernie = analyze({"model_type": "ernie4_5_moe", "moe_num_experts": 4, "moe_k": 9})
+    (warning,) = [p for p in ernie.problems if "more than the" in p.message]
+    assert warning.severity == "warning" and ernie.models
+    assert warning.message.startswith("moe_k (9) is more than the 4 experts: transformers builds the model (counted)")
     gemma4 = analyze({"model_type": "gemma4_text", "enable_moe_block": True, "num_experts": 4, "top_k_experts": None})
     assert any(p.message.startswith("top_k_experts is not set (null)") for p in gemma4.problems)

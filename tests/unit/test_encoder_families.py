@@ -156,9 +156,16 @@ def test_heads_must_divide_hidden() -> None:
     assert problems and problems[0].code == "LC103" and problems[0].span is not None
 
 
-def test_patch_larger_than_image_is_located() -> None:
-    problems = errors({"model_type": "vit", "image_size": 16, "patch_size": 32, "architectures": ["ViTModel"]})
-    assert problems and "patch_size" in problems[0].message and problems[0].span.start.line > 0
+def test_patch_larger_than_image_is_a_located_warning_and_counted() -> None:
+    # transformers builds a grid of no patches: counted (the class token's position alone), with a warning
+    config = {"model_type": "vit", "image_size": 16, "patch_size": 32, "hidden_size": 8, "num_attention_heads": 2,
+              "intermediate_size": 8, "num_hidden_layers": 1, "architectures": ["ViTModel"]}
+    report = analyze(config)
+    (warning,) = [p for p in report.problems if "no patch fits" in p.message]
+    assert warning.severity == "warning" and warning.span.start.line > 0
+    assert warning.message.startswith("patch_size 32 is larger than image_size 16")
+    embeddings = report.models[0].tree.root.child("embeddings")
+    assert embeddings.total == 3 * 32 * 32 * 8 + 8 + 8 + 8  # the patch convolution, the class token, one position
 
 
 def test_bad_image_size_value() -> None:

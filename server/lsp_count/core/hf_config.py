@@ -12,6 +12,8 @@ from typing import Mapping
 from lsp_count.core.config_keys import misspelt_keys
 from lsp_count.core.engine import count
 from lsp_count.core.families import find_family, registry
+from lsp_count.core.layouts.decoder import moe_layer_flags
+from lsp_count.core.layouts.encoder import empty_patch_grid
 from lsp_count.core.families.common import TEXT_ROPE_TYPES, rope_entry_problem, unbuilt_rotary, written_rope
 from lsp_count.core.report import ModelReport
 from lsp_count.core.source import Problem, SourceNode, Span
@@ -161,12 +163,42 @@ def build_spec(root: SourceNode, name: str, model_type_hint: str | None = None, 
         quantization=_mapping(root.get("quantization_config")),
     )
     problems.extend(consistency_problems(spec))
+    problems.extend(_kept_float_experts(spec, root))
     # Two fields reading one key (an alias and the field it sets) say the same of a bad value once.
     problems = list({(p.severity, p.code, p.message, p.span): p for p in reversed(problems)}.values())[::-1]
     errors = tuple(p for p in problems if p.severity == "error")
     if errors:
         raise SpecError(tuple(problems))
     return replace(spec, problems=tuple(problems))
+
+
+def _routes(spec: ModelSpec) -> bool:
+    """Whether a layer of the model routes tokens to experts: a decoder whose layers are all dense (Dots1's first
+    first_k_dense_replace layers, all of them) builds no router, and takes any top-k."""
+    if spec.family.layout != "decoder":
+        return True
+    try:
+        return any(moe_layer_flags(spec))
+    except (KeyError, TypeError, ValueError, AssertionError, SpecError, ZeroDivisionError):
+        return True  # the layout cannot say (the family's checks report why)
+
+
+def _kept_float_experts(spec: ModelSpec, root: SourceNode) -> list[Problem]:
+    """A whole-number float under a decoder's experts key that its config class sets past its field checks (an
+    attribute_map alias: Dots1's num_local_experts): the class keeps the float, and the model builds where no layer
+    has routed experts (counted with the int), but not the experts of a MoE layer."""
+    origin = spec.origins.get("num_experts")
+    if origin is None or origin[0] not in spec.family.keys_set_after_fields or spec.family.layout != "decoder":
+        return []
+    raw = root.get(origin[0])
+    value = raw.value if raw is not None else None
+    if not isinstance(value, float):
+        return []
+    if not _routes(spec):
+        return []
+    return [Problem("error", "LC102", f'"{origin[0]}": expected a whole number, got {value!r}: {spec.architecture}\'s '
+                                      f"config class keeps the float (it sets {origin[0]} past its field checks), and "
+                                      f"its MoE layers cannot be built with it (write {int(value)})", origin[1])]
 
 
 def _default_subconfig(family: Family, field_name: str) -> Mapping[str, SourceNode]:
@@ -247,10 +279,16 @@ def consistency_problems(spec: ModelSpec) -> list[Problem]:
             spec.key_span("num_kv_heads") or spec.span,
         ))
     experts, top_k = v.get("num_experts"), v.get("experts_per_token")
-    if isinstance(experts, int) and experts and isinstance(top_k, int) and top_k > experts:
+    if isinstance(experts, int) and experts and isinstance(top_k, int) and top_k > experts and _routes(spec):
+        # transformers builds the model: only its router's torch.topk, in the forward pass, fails; a family's
+        # config class may refuse it (the field "top_k_over_experts": JetMoE's).
+        refused = v.get("top_k_over_experts") == "refused"
         out.append(Problem(
-            "error", "LC103",
-            f"{spec.key_label('experts_per_token')} ({top_k}) is more than the {experts} experts",
+            "error" if refused else "warning", "LC103",
+            f"{spec.key_label('experts_per_token')} ({top_k}) is more than the {experts} experts: " + (
+                f"{spec.architecture}'s config class refuses the config" if refused else
+                f"transformers builds the model (counted), but its forward pass fails (torch.topk cannot choose "
+                f"{top_k} of {experts})"),
             spec.key_span("experts_per_token") or spec.span,
         ))
     # (A derived top-k, HunYuan-MoE's per-layer moe_topk, is judged by the family's own check.)
@@ -268,6 +306,8 @@ def consistency_problems(spec: ModelSpec) -> list[Problem]:
         ))
     out.extend(_rotary_width_problems(spec))
     out.extend(_rope_type_problems(spec))
+    if (grid := empty_patch_grid(spec)) is not None:
+        out.append(grid)
     for check in spec.family.checks:
         out.extend(check(spec))
     return out

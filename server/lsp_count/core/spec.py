@@ -367,7 +367,10 @@ def resolve_values(
                 values[name] = f.default
             continue
         key, child = found
-        value, problem = _check(name, key, f, child, key in family.float_keys)
+        # A config class keeps a float under a key it sets past its field checks: the experts' count is then
+        # judged by whether the model builds any (hf_config._kept_float_experts).
+        value, problem = _check(name, key, f, child, key in family.float_keys or (
+            name == "num_experts" and key in late and family.layout == "decoder"))
         if problem:
             problems.append(problem)
             if isinstance(f.default, Derived):

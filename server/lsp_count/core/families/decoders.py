@@ -1839,7 +1839,9 @@ FAMILIES += (
              "rope_head_dim": Field(("head_dim", "kv_channels"), 128, doc="width of each attention head (kv_channels)"),
              "attention_experts": fixed(True), "experts_out_bias": fixed(True), "router_name": fixed("layer"),
              "q_bias": fixed(False), "k_bias": fixed(False), "v_bias": fixed(False), "o_bias": fixed(False),
-             "mlp_bias": fixed(False), "mlp_names": fixed(("input_linear", "output_linear"))},
+             "mlp_bias": fixed(False), "mlp_names": fixed(("input_linear", "output_linear")),
+             # (JetMoeConfig refuses more experts per token than experts: elsewhere only the forward pass fails)
+             "top_k_over_experts": fixed("refused")},
             float_keys=("num_attention_heads",)),
 )
 

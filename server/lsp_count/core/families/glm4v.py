@@ -42,15 +42,15 @@ def _glm4v_text(model_type: str, architecture: str) -> Family:
 
 def _experts_alias(spec: ModelSpec) -> list[Problem]:
     """Glm4vMoeTextConfig sets its attribute_map alias num_local_experts onto n_routed_experts past its strict checks:
-    a whole-number float or a null there builds where every layer is dense (first_k_dense_replace), and fails to
-    build the experts of any MoE layer."""
+    a null there builds where every layer is dense (first_k_dense_replace), and fails to build the experts of any
+    MoE layer. (A whole-number float there: hf_config._kept_float_experts, as for every decoder.)"""
     v = spec.values
     raw = v.get("experts_alias")
     layers, dense = v.get("num_layers"), v.get("first_k_dense_replace")
-    if "experts_alias" not in spec.origins or type(raw) is int or type(layers) is not int or type(dense) is not int \
-            or dense >= layers:
+    if "experts_alias" not in spec.origins or type(raw) in (int, float) or type(layers) is not int \
+            or type(dense) is not int or dense >= layers:
         return []
-    what = "null" if raw is None else f"a float ({json.dumps(raw)})" if isinstance(raw, float) else json.dumps(raw)
+    what = "null" if raw is None else json.dumps(raw)
     return [Problem("error", "LC102", f'"num_local_experts": {what} is not a whole number of experts: '
                                       f"{spec.architecture} cannot build the experts of its MoE layers with it",
                     spec.key_span("experts_alias") or spec.span)]
@@ -68,7 +68,7 @@ def _glm4v_moe_text(model_type: str, architecture: str) -> Family:
                      max_positions=65536, experts_per_token=8, moe_intermediate_size=1408),
                    MOE, {"num_experts": Field(("num_local_experts", "n_routed_experts"), 128, null=("num_local_experts",),
                                               doc=MOE["num_experts"].doc),
-                         # (the alias as written: a float or a null there builds only where no layer is MoE)
+                         # (the alias as written: a null there builds only where no layer is MoE)
                          "experts_alias": Field(("num_local_experts",), None, "any",
                                                 doc="routed experts per MoE layer (n_routed_experts' attribute_map alias)"),
                          "q_bias": Field(("attention_bias",), True, "bool", doc="biases on the q/k/v projections"),

@@ -175,11 +175,30 @@ def _pair(spec: ModelSpec, name: str) -> tuple[int, int]:
 
 
 def num_patches(spec: ModelSpec) -> int:
-    """The patches an image of the config's image_size makes (its image_size over its patch_size, per side)."""
+    """The patches an image of the config's image_size makes (its image_size over its patch_size, per side,
+    floored): none where the patch is larger than the image on a side, as transformers builds it
+    (empty_patch_grid says so)."""
     (ih, iw), (ph, pw) = _pair(spec, "image_size"), _pair(spec, "patch_size")
-    if ph > ih or pw > iw:
-        raise _error(spec, "patch_size", f"patch_size {spec.values['patch_size']} is larger than image_size {spec.values['image_size']}")
     return (ih // ph) * (iw // pw)
+
+
+def empty_patch_grid(spec: ModelSpec) -> Problem | None:
+    """A warning where an image encoder's patch is larger than its image on a side: transformers builds the
+    model (its position table holds only the class and other tokens' rows, counted so), but an image of
+    image_size gives its layers no patch."""
+    v = spec.values
+    if spec.family.layout != "encoder" or v.get("embed") in (None, "text", "siglip2"):
+        return None
+    try:
+        (ih, iw), (ph, pw) = _pair(spec, "image_size"), _pair(spec, "patch_size")
+    except SpecError:
+        return None  # (the layout says what is wrong with them)
+    if ph <= ih and pw <= iw:
+        return None
+    return Problem("warning", "LC103", f"patch_size {json.dumps(v['patch_size'])} is larger than image_size "
+                                       f"{json.dumps(v['image_size'])}: no patch fits, so the layers see no patch of "
+                                       "an image; transformers builds the model all the same (counted)",
+                   spec.key_span("patch_size") or spec.span)
 
 
 def image_tokens(spec: ModelSpec) -> int | None:
@@ -328,6 +347,9 @@ def relative_bias_table(spec: ModelSpec, path: str) -> Tensor:
     patch to class, class to class)."""
     (ih, iw), (ph, pw) = _pair(spec, "image_size"), _pair(spec, "patch_size")
     rows = (2 * (ih // ph) - 1) * (2 * (iw // pw) - 1) + 3
+    if rows < 0:  # a grid with no patch on one side and three or more on the other
+        raise _error(spec, "patch_size", f"a grid of {ih // ph} × {iw // pw} patches gives the relative position bias "
+                                         f"table {rows} rows: {spec.architecture} cannot build it")
     return Tensor(path, (rows, spec.int("num_heads")), "other", path.rsplit(".", 2)[-2])
 
 
