@@ -12,12 +12,12 @@ from typing import Mapping
 from lsp_count.core.config_keys import misspelt_keys
 from lsp_count.core.engine import count
 from lsp_count.core.families import find_family, registry
+from lsp_count.core.families.common import TEXT_ROPE_TYPES, rope_entry_problem, unbuilt_rotary, written_rope
 from lsp_count.core.layouts.decoder import moe_layer_flags
 from lsp_count.core.layouts.encoder import empty_patch_grid
-from lsp_count.core.families.common import TEXT_ROPE_TYPES, rope_entry_problem, unbuilt_rotary, written_rope
 from lsp_count.core.report import ModelReport
 from lsp_count.core.source import Problem, SourceNode, Span
-from lsp_count.core.spec import Derived, Family, ModelSpec, SpecError, resolve_values
+from lsp_count.core.spec import Derived, Family, ModelSpec, SpecError, experts_float_kept, resolve_values
 
 # Keys that mark a mapping as a model config even without model_type/architectures.
 _CONFIG_HINTS = ("hidden_size", "num_hidden_layers", "n_embd", "d_model", "n_layer")
@@ -188,7 +188,7 @@ def _kept_float_experts(spec: ModelSpec, root: SourceNode) -> list[Problem]:
     attribute_map alias: Dots1's num_local_experts): the class keeps the float, and the model builds where no layer
     has routed experts (counted with the int), but not the experts of a MoE layer."""
     origin = spec.origins.get("num_experts")
-    if origin is None or origin[0] not in spec.family.keys_set_after_fields or spec.family.layout != "decoder":
+    if origin is None or not experts_float_kept(spec.family, "num_experts", origin[0]):
         return []
     raw = root.get(origin[0])
     value = raw.value if raw is not None else None

@@ -328,6 +328,13 @@ def _unread_spellings(read: tuple[str, SourceNode], written: list[tuple[str, Sou
             for other, node in written if other != key and node.to_python() != child.to_python()]
 
 
+def experts_float_kept(family: Family, name: str, key: str) -> bool:
+    """Whether a whole-number float under ``key`` of field ``name`` is the decoder's experts count written under a
+    key its config class sets past its field checks (an attribute_map alias): the class keeps the float, read here
+    as the int, and whether the model builds any experts with it is judged after (hf_config._kept_float_experts)."""
+    return name == "num_experts" and key in family.keys_set_after_fields and family.layout == "decoder"
+
+
 def resolve_values(
     family: Family, config: SourceNode
 ) -> tuple[dict[str, object], dict[str, tuple[str, Span]], list[Problem], frozenset[str]]:
@@ -367,10 +374,7 @@ def resolve_values(
                 values[name] = f.default
             continue
         key, child = found
-        # A config class keeps a float under a key it sets past its field checks: the experts' count is then
-        # judged by whether the model builds any (hf_config._kept_float_experts).
-        value, problem = _check(name, key, f, child, key in family.float_keys or (
-            name == "num_experts" and key in late and family.layout == "decoder"))
+        value, problem = _check(name, key, f, child, key in family.float_keys or experts_float_kept(family, name, key))
         if problem:
             problems.append(problem)
             if isinstance(f.default, Derived):

@@ -81,7 +81,7 @@ def _glm4v_moe_text(model_type: str, architecture: str) -> Family:
                          "first_k_dense_replace": Field(("first_k_dense_replace",), 1, minimum=0),
                          "sliding_window": fixed(None), "layer_types": fixed(None)},
                    rotary_share(0.5),
-                   heads={architecture: "base"}, checks=(_experts_alias,), float_keys=("num_local_experts",),
+                   heads={architecture: "base"}, checks=(_experts_alias,),
                    notes=("GLM-4.5V checkpoints also hold a multi-token-prediction layer that transformers does not "
                           "build; it is not counted",),
                    fp32_modules_strict=GLM4V_MOE_FP32)
