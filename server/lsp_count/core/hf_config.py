@@ -279,7 +279,8 @@ def consistency_problems(spec: ModelSpec) -> list[Problem]:
             spec.key_span("num_kv_heads") or spec.span,
         ))
     experts, top_k = v.get("num_experts"), v.get("experts_per_token")
-    if isinstance(experts, int) and experts and isinstance(top_k, int) and top_k > experts and _routes(spec):
+    if isinstance(experts, int) and isinstance(top_k, int) and top_k > experts and _routes(spec) \
+            and v.get("routes_experts", True):
         # transformers builds the model: only its router's torch.topk, in the forward pass, fails; a family's
         # config class may refuse it (the field "top_k_over_experts": JetMoE's).
         refused = v.get("top_k_over_experts") == "refused"
@@ -287,7 +288,7 @@ def consistency_problems(spec: ModelSpec) -> list[Problem]:
             "error" if refused else "warning", "LC103",
             f"{spec.key_label('experts_per_token')} ({top_k}) is more than the {experts} experts: " + (
                 f"{spec.architecture}'s config class refuses the config" if refused else
-                f"transformers builds the model (counted), but its forward pass fails (torch.topk cannot choose "
+                f"transformers builds the model (counted), but its forward pass fails (its router cannot choose "
                 f"{top_k} of {experts})"),
             spec.key_span("experts_per_token") or spec.span,
         ))

@@ -28,8 +28,18 @@ def registry() -> Mapping[str, Family]:
                    speech, convnets, swin, qformer, perceiver, audio, reused):
         for family in module.FAMILIES:
             late = KEYS_SET_AFTER_FIELDS.get(family.model_type)
-            table[family.model_type] = replace(family, keys_set_after_fields=frozenset(late)) if late else family
+            family = replace(family, keys_set_after_fields=frozenset(late)) if late else family
+            table[family.model_type] = _takes_no_experts(family)
     return table
+
+
+def _takes_no_experts(family: Family) -> Family:
+    """A family whose ``without_experts`` switch says how its model is built with 0 experts ("moe", "dense") takes
+    0 under its experts keys, which a size field's minimum of 1 would refuse."""
+    experts, switch = family.fields.get("num_experts"), family.fields.get("without_experts")
+    if experts is None or switch is None or switch.default not in ("moe", "dense") or experts.minimum != 1:
+        return family
+    return replace(family, fields={**family.fields, "num_experts": replace(experts, minimum=0)})
 
 
 def find_family(model_type: str) -> Family | None:

@@ -139,6 +139,11 @@ MOE: dict[str, Field] = {
     "router_bias": fixed(False),
     "shared_intermediate_size": fixed(0),
     "shared_expert_gate": fixed(False),
+    # How the model is built with 0 experts, which the config classes take: "moe" (the MoE layers keep their blocks,
+    # with no experts and a router of no outputs: Mixtral, DeepSeek), "dense" (the layers take the dense MLP: Qwen's
+    # `num_experts > 0` test), "refused" (the config class refuses it: JetMoE). The registry lets 0 through for the
+    # first two (registry._takes_no_experts).
+    "without_experts": fixed("moe"),
 }
 
 
@@ -446,8 +451,10 @@ def _hunyuan_top_k(spec) -> list[Problem]:
                                        "experts' activations", span)]
     over = [n for n in entries[:layers] if type(experts) is int and n > experts]
     if over:
-        out.append(Problem("error", "LC103", f'"{key}": {max(over)} experts per token is more than the {experts} '
-                                             "experts", span))
+        # (as the generic check says of one top-k: transformers builds the model, its router's torch.topk fails)
+        out.append(Problem("warning", "LC103", f'"{key}": {max(over)} experts per token is more than the {experts} '
+                                               f"experts: transformers builds the model (counted), but its forward "
+                                               f"pass fails (its router cannot choose {max(over)} of {experts})", span))
     return out
 
 
@@ -510,9 +517,11 @@ FAMILIES: tuple[Family, ...] = (
             {"q_bias": fixed(False), "k_bias": fixed(False), "v_bias": fixed(False), "o_bias": fixed(False), "mlp_bias": fixed(False)},
             nulls(head_dim="default")),
     decoder("mixtral", "MixtralForCausalLM", WRITTEN_HEAD_DIM, FLOOR_HEADS, d(intermediate_size=14336, num_kv_heads=8, max_positions=131072), MOE,
-            {"moe_intermediate_size": EXPERT_WIDTH_IS_MLP},
+            {"moe_intermediate_size": EXPERT_WIDTH_IS_MLP,
+             # (num_experts is MixtralConfig's attribute_map alias; an n_routed_experts it keeps and nothing reads)
+             "num_experts": Field(("num_local_experts", "num_experts"), 8, doc=MOE["num_experts"].doc)},
             {"q_bias": fixed(False), "k_bias": fixed(False), "v_bias": fixed(False), "o_bias": fixed(False), "mlp_bias": fixed(False)},
-            nulls(head_dim="default", num_experts=("n_routed_experts",)), checks=(_scaled_rope_needs_head_dim,)),
+            nulls(head_dim="default"), checks=(_scaled_rope_needs_head_dim,)),
     decoder("qwen2", "Qwen2ForCausalLM", WRITTEN_HEAD_DIM, FLOOR_HEADS, d(vocab_size=151936, intermediate_size=22016, max_positions=32768, num_kv_heads=32), QKV_BIAS_ONLY,
             {"mlp_bias": fixed(False)}, QWEN_SLIDING, nulls(num_kv_heads=KV_HEADS),
             notes=("Qwen2 has q/k/v biases; its config has no key for them",)),
@@ -526,7 +535,7 @@ FAMILIES: tuple[Family, ...] = (
              "moe_intermediate_size": Field(("moe_intermediate_size",), 1408, doc=MOE["moe_intermediate_size"].doc),
              "shared_intermediate_size": Field(("shared_expert_intermediate_size",), 5632, doc="width of the always-on shared expert"),
              "shared_expert_gate": fixed(True),
-             "moe_layers": fixed("sparse_step"),
+             "moe_layers": fixed("sparse_step"), "without_experts": fixed("dense"),
              "decoder_sparse_step": Field(("decoder_sparse_step",), 1),
              "mlp_only_layers": Field(("mlp_only_layers",), (), "ints")},
             QWEN2_MOE_SLIDING),
@@ -539,7 +548,7 @@ FAMILIES: tuple[Family, ...] = (
              "num_experts": Field(("num_experts", "num_local_experts"), 128, doc=MOE["num_experts"].doc),
              "experts_per_token": Field(("num_experts_per_tok",), 8, doc=MOE["experts_per_token"].doc),
              "moe_intermediate_size": Field(("moe_intermediate_size",), 768, doc=MOE["moe_intermediate_size"].doc),
-             "moe_layers": fixed("sparse_step"),
+             "moe_layers": fixed("sparse_step"), "without_experts": fixed("dense"),
              "decoder_sparse_step": Field(("decoder_sparse_step",), 1),
              "mlp_only_layers": Field(("mlp_only_layers",), (), "ints")},
             QWEN3_MOE_SLIDING),
@@ -1841,7 +1850,7 @@ FAMILIES += (
              "q_bias": fixed(False), "k_bias": fixed(False), "v_bias": fixed(False), "o_bias": fixed(False),
              "mlp_bias": fixed(False), "mlp_names": fixed(("input_linear", "output_linear")),
              # (JetMoeConfig refuses more experts per token than experts: elsewhere only the forward pass fails)
-             "top_k_over_experts": fixed("refused")},
+             "top_k_over_experts": fixed("refused"), "without_experts": fixed("refused")},
             float_keys=("num_attention_heads",)),
 )
 
@@ -2843,7 +2852,7 @@ FAMILIES += (
              "num_experts": Field(("num_experts",), 256, minimum=0, doc=MOE["num_experts"].doc),
              "shared_intermediate_size": Field(("shared_expert_intermediate_size",), 1024,
                                                doc="the shared expert's width"),
-             "moe_layers": fixed("sparse_step"),
+             "moe_layers": fixed("sparse_step"), "without_experts": fixed("dense"),
              "decoder_sparse_step": Field(("decoder_sparse_step",), 1, doc="every how many layers one has experts"),
              "mlp_only_layers": Field(("mlp_only_layers",), (0, 1), "ints", null="default",
                                       doc="layers that keep a dense MLP"),
@@ -2958,7 +2967,7 @@ FAMILIES += (
               n_shared_experts=1, q_lora_rank=384, kv_lora_rank=128, qk_rope_head_dim=32, qk_nope_head_dim=64,
               v_head_dim=64, index_n_heads=16),
             MOE, DEEPSEEK, SPARSE_ATTENTION,
-            {"num_experts": Field(("n_routed_experts", "num_local_experts", "num_experts"), 128,
+            {"num_experts": Field(("n_routed_experts", "num_local_experts"), 128,
                                   doc=MOE["num_experts"].doc),
              "rope_head_dim": Field(("qk_rope_head_dim",), 32, doc=ROTATED_HEAD_DIM),
              "mla_query_gate": fixed(True),
@@ -2999,7 +3008,7 @@ FAMILIES += (
               q_lora_rank=1536, kv_lora_rank=512, qk_nope_head_dim=192, qk_rope_head_dim=64, v_head_dim=256,
               index_n_heads=16, pad_token_id=120002),
             MOE, DEEPSEEK, SPARSE_ATTENTION,
-            {"num_experts": Field(("n_routed_experts", "num_local_experts", "num_experts"), 256,
+            {"num_experts": Field(("n_routed_experts", "num_local_experts"), 256,
                                   doc=MOE["num_experts"].doc),
              # (HYV4Config sets num_key_value_heads to the head count: MLA expands the latent per query head)
              "num_kv_heads": fixed(KV_HEADS),

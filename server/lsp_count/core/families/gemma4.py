@@ -258,6 +258,8 @@ FIELDS: dict[str, Field] = {
     "experts_per_token": Field(("top_k_experts",), None, "int?", doc="experts each token is routed to"),
     "moe_intermediate_size": Field(("moe_intermediate_size",), None, "int?", doc="width of each expert's MLP"),
     "routes_experts": Field((), Derived(lambda v: v["enable_moe_block"], "enable_moe_block"), "any"),
+    # (0 experts: with enable_moe_block a router of no outputs and no experts, as Gemma4TextMoe builds them)
+    "without_experts": Field((), "moe", "any"),
     # (the memory estimate's activations: with the MoE block the dense MLP runs beside a token's routed experts, as a
     # shared expert would)
     "shared_intermediate_size": Field((), Derived(lambda v: v["intermediate_size"] if v["enable_moe_block"] else 0,

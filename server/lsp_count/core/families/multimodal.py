@@ -174,7 +174,7 @@ def _qwen3_vl_moe_text() -> Family:
                     "num_experts": Field(("num_experts", "num_local_experts"), 60, minimum=0, doc=MOE["num_experts"].doc),
                     "experts_per_token": Field(("num_experts_per_tok",), 4, doc=MOE["experts_per_token"].doc),
                     "moe_intermediate_size": Field(("moe_intermediate_size",), 1408, doc=MOE["moe_intermediate_size"].doc),
-                    "moe_layers": fixed("sparse_step"),
+                    "moe_layers": fixed("sparse_step"), "without_experts": fixed("dense"),
                     "decoder_sparse_step": Field(("decoder_sparse_step",), 1),
                     "mlp_only_layers": Field(("mlp_only_layers",), (), "ints")},
                    d(vocab_size=151936, hidden_size=2048, intermediate_size=5632, num_layers=24, num_heads=16,

@@ -266,6 +266,8 @@ SWITCH = Family("switch_transformers", "seq2seq", "SwitchTransformersForConditio
     "mlp_gated": fixed(False),
     "tie_embeddings": Field(("tie_word_embeddings",), True, "bool", doc="lm_head and both stacks share one embedding"),
     "num_experts": Field(("num_experts",), 8, doc="experts in each sparse feed-forward layer"),
+    # (0 experts: the sparse layers keep a router of no outputs and no experts, as SwitchTransformersSparseMLP builds them)
+    "without_experts": fixed("moe"),
     # Top-1 routing (SwitchTransformersTop1Router); num_selected_experts in some configs is not read.
     "experts_per_token": fixed(1),
     "router_bias": Field(("router_bias",), False, "bool"),

@@ -326,7 +326,9 @@ def moe_layer_flags(spec: ModelSpec) -> tuple[bool, ...]:
     """For each decoder layer, whether it uses routed experts instead of a dense MLP."""
     v = spec.values
     layers = spec.int("num_layers")
-    if not v.get("num_experts"):
+    experts = v.get("num_experts")
+    # (0 experts: MoE blocks with none where the family builds them so, else the dense MLP; without_experts)
+    if experts is None or (not experts and v.get("without_experts") != "moe"):
         return (False,) * layers
     rule = v["moe_layers"]
     if rule == "all":

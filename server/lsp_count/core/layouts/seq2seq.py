@@ -110,7 +110,8 @@ def _layers(spec: ModelSpec, stack: str) -> ParamNode:
         parts.append(attention(spec, "cross_attention", stack))
     norms = ParamNode("norms", sum((_norm(spec, n) for n in spec[f"{stack}_norm_names"]), ()))  # type: ignore[union-attr]
     src, key = _layers_origin(spec, stack)
-    sparse = sparse_layer_count(count, spec.int(f"{stack}_sparse_step")) if spec.values.get("num_experts") else 0
+    routed = spec.values.get("num_experts") or spec.values.get("without_experts") == "moe"  # (0: blocks of no experts)
+    sparse = sparse_layer_count(count, spec.int(f"{stack}_sparse_step")) if routed else 0
     dense = count - sparse
     if not sparse:
         return node("layers", *parts, mlp(spec, stack), norms, repeat=count, source=src, key=key)
