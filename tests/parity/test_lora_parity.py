@@ -280,6 +280,42 @@ def test_moe_named_and_regex_targets_match_peft(tmp_path, model_type):
         assert (model.tree.total, model.tree.trainable) == expected, targets
 
 
+_DENSE_ONLY = {"vocab_size": 64, "hidden_size": 16, "intermediate_size": 24, "num_hidden_layers": 2,
+               "num_attention_heads": 2, "num_key_value_heads": 1, "tie_word_embeddings": False,
+               "moe_intermediate_size": 8, "num_experts_per_tok": 1}
+# Configs of families peft's v4->v5 conversion covers whose layers all keep the dense MLP.
+_NO_EXPERT_LAYER = {
+    "deepseek_v3": {"model_type": "deepseek_v3", "architectures": ["DeepseekV3ForCausalLM"], **_DENSE_ONLY,
+                    "n_routed_experts": 4, "first_k_dense_replace": 2, "q_lora_rank": 8, "kv_lora_rank": 8,
+                    "qk_rope_head_dim": 4, "qk_nope_head_dim": 4, "v_head_dim": 4, "n_group": 1, "topk_group": 1},
+    "dots1": {"model_type": "dots1", "architectures": ["Dots1ForCausalLM"], **_DENSE_ONLY, "n_routed_experts": 4,
+              "first_k_dense_replace": 2},
+    "qwen3_moe": {"model_type": "qwen3_moe", "architectures": ["Qwen3MoeForCausalLM"], **_DENSE_ONLY, "num_experts": 4,
+                  "mlp_only_layers": [0, 1]},
+}
+
+
+@pytest.mark.parametrize("model_type", sorted(_NO_EXPERT_LAYER))
+@pytest.mark.parametrize("targets", ["all-linear", ["q_proj", "v_proj", "gate_proj", "up_proj", "down_proj"],
+                                     ["gate_proj", "up_proj", "down_proj"], ["gate_proj"], ["q_proj"]])
+def test_moe_conversion_applies_where_no_layer_has_experts_as_peft_applies_it(tmp_path, model_type, targets):
+    """peft converts a family's targets by its model_type, whatever its layers hold: in a config whose layers all
+    keep the dense MLP (first_k_dense_replace, mlp_only_layers), gate_proj / up_proj / down_proj become the experts'
+    parameter targets, which match nothing, so the dense MLPs get no adapters (or nothing is left to adapt, or
+    gate_proj alone cannot be converted: peft's errors). Found by a sweep of all-linear over random configs (Beam)."""
+    config = _NO_EXPERT_LAYER[model_type]
+    expected = peft_outcome(config, 2, targets)
+    report = analyze_any(tmp_path, config, lora_yaml(2, targets))
+    if isinstance(expected, str):
+        assert report.has_errors, (targets, expected)
+        return
+    assert not report.has_errors, (targets, report.problems)
+    (model,) = report.models
+    assert (model.tree.total, model.tree.trainable) == expected
+    said = [n for n in model.tree.notes if "no layer of this config has experts" in n]
+    assert len(said) == (targets != ["q_proj"]), model.tree.notes
+
+
 def test_moe_conversion_table_is_peft_s():
     """lora.PEFT_MOE_CONVERSION lists exactly the counted MoE families peft's v4->v5 conversion rewrites."""
     from peft.utils import transformers_weight_conversion as conv

@@ -724,17 +724,17 @@ def apply_lora(tree: ParamTree, rank: int, targets: LoraTargets, dora: bool = Fa
     moe_style = PEFT_MOE_CONVERSION.get(model_type or "")
     has_experts = any(t.kind == "expert" for _p, t, _m, _f in tree.root.iter_tensors())
     if regex is not None:
-        converted = bool(moe_style and has_experts)
+        converted = bool(moe_style)
         consumed = frozenset(old for old, _new in _MOE_STYLES[moe_style][0]) if converted else frozenset()
         bad = _regex_non_linear(tree, regex, full_paths, converted, is_router, consumed)
         if bad:
             return AdaptedModel(tree, 0, (), errors=(f"the target regex matches {bad}, which is not a linear layer: "
                                                      "peft refuses it (anchor the regex on the layer's name)",))
-    if moe_style and has_experts:
+    if moe_style:
         converted = _convert_moe(tree, targets, regex, moe_style, full_paths)
         if isinstance(converted, str):
             return AdaptedModel(tree, 0, (), errors=(converted,))
-        module_names, param_targets, fused_rank = converted
+        module_names, param_targets, fused_rank, converted_names = converted
         if not any(is_router(p, t) for p, t, _m, _f in tree.root.iter_tensors()):
             # No router parameter of its own (HunYuan-MoE's gate holds an nn.Linear, gate.wg): gate.weight
             # matches nothing.
@@ -743,7 +743,8 @@ def apply_lora(tree: ParamTree, rank: int, targets: LoraTargets, dora: bool = Fa
         strict_names = targets.names is not None
         targets = LoraTargets(names=tuple(sorted(module_names)))
         regex = None
-        notes_moe = _moe_note(param_targets, moe_style, fused_rank, rank)
+        notes_moe = _moe_note(param_targets, moe_style, fused_rank, rank) if has_experts else \
+            _no_experts_note(tree, converted_names, moe_style, model_type or "")
         if notes_moe:
             notes.append(notes_moe)
     else:
@@ -917,8 +918,20 @@ def _moe_note(param_targets: set[str], style: str, fused_rank: int, rank: int) -
             " as parameters: one lora_A (E·r × in) and lora_B (out × E·r) per fused tensor")
 
 
+def _no_experts_note(tree: ParamTree, converted: set[str], style: str, model_type: str) -> str:
+    """What peft's conversion does where no layer of the config has experts: it converts the targets by the
+    model's type all the same, so the linear layers of the ``converted`` names (the dense MLP's) get no adapters."""
+    dropped = sorted({t.module for p, t, _m, _f in tree.root.iter_tensors()
+                      if _is_adaptable(t, p) and any(t.module == c or c.endswith("." + t.module) for c in converted)})
+    if not dropped:
+        return ""
+    return (f"peft (transformers 5 conversion, {style} pattern) converts {', '.join(dropped)} into {model_type}'s "
+            "experts' parameter targets, and no layer of this config has experts: those layers get no adapters")
+
+
 def _convert_moe(tree: ParamTree, targets: LoraTargets, regex, style: str, full_paths):
-    """peft's _convert_peft_config_moe: (module targets left, parameter targets, gate_up rank factor) or an error."""
+    """peft's _convert_peft_config_moe: (module targets left, parameter targets, gate_up rank factor, the targets
+    converted) or an error."""
     mapping, fused = _MOE_STYLES[style]
     if targets.all_linear:
         leaves = {t.module for p, t, _m, _f in tree.root.iter_tensors()
@@ -939,7 +952,7 @@ def _convert_moe(tree: ParamTree, targets: LoraTargets, regex, style: str, full_
                 if any(regex.fullmatch(f) for f in full_paths(p, t.module, m, t.name)):
                     resolved.add(t.module)
         if not resolved:
-            return set(), set(), 1
+            return set(), set(), 1, set()
     else:
         resolved = set(targets.names or ())
     params: set[str] = set()
@@ -957,7 +970,7 @@ def _convert_moe(tree: ParamTree, targets: LoraTargets, regex, style: str, full_
         missing = sorted(set(fused) - present)
         return (f"peft cannot target {', '.join(sorted(present))} without {', '.join(missing)}: "
                 "transformers 5 fuses them into experts.gate_up_proj")
-    return remaining, params, (len(fused) if len(present) == len(fused) else 1)
+    return remaining, params, (len(fused) if len(present) == len(fused) else 1), resolved - remaining
 
 
 def split_fused(tree: ParamTree, splits: dict[str, tuple[tuple[str, int], ...] | None]) -> ParamTree:
