@@ -265,19 +265,24 @@ def test_moe_all_linear_matches_peft(tmp_path, model_type, seed):
     assert (model.tree.total, model.tree.trainable) == peft_counts(config, rank, "all-linear")
 
 
+def counted_as_peft(tmp_path, config: dict, targets):
+    """LoRA ``targets`` (rank 2) on ``config`` as lsp-count reads an axolotl YAML, checked against peft: an error
+    where peft refuses the targets, else peft's (total, trainable). The model's report; None where peft refuses."""
+    expected = peft_outcome(config, 2, targets)
+    report = analyze_any(tmp_path, config, lora_yaml(2, targets))
+    if isinstance(expected, str):
+        assert report.has_errors, (targets, expected)
+        return None
+    assert not report.has_errors, (targets, report.problems)
+    (model,) = report.models
+    assert (model.tree.total, model.tree.trainable) == expected, targets
+    return model
+
+
 @pytest.mark.parametrize("model_type", MOE_FAMILIES)
 def test_moe_named_and_regex_targets_match_peft(tmp_path, model_type):
     for i, targets in enumerate(MOE_TARGETS[model_type]):
-        config = moe_config(random.Random(400 + i), model_type)
-        text = lora_yaml(2, targets)
-        expected = peft_outcome(config, 2, targets)
-        report = analyze_any(tmp_path, config, text)
-        if isinstance(expected, str):
-            assert report.has_errors, (targets, expected)
-            continue
-        assert not report.has_errors, (targets, report.problems)
-        (model,) = report.models
-        assert (model.tree.total, model.tree.trainable) == expected, targets
+        counted_as_peft(tmp_path, moe_config(random.Random(400 + i), model_type), targets)
 
 
 _DENSE_ONLY = {"vocab_size": 64, "hidden_size": 16, "intermediate_size": 24, "num_hidden_layers": 2,
@@ -303,15 +308,9 @@ def test_moe_conversion_applies_where_no_layer_has_experts_as_peft_applies_it(tm
     keep the dense MLP (first_k_dense_replace, mlp_only_layers), gate_proj / up_proj / down_proj become the experts'
     parameter targets, which match nothing, so the dense MLPs get no adapters (or nothing is left to adapt, or
     gate_proj alone cannot be converted: peft's errors). Found by a sweep of all-linear over random configs (Beam)."""
-    config = _NO_EXPERT_LAYER[model_type]
-    expected = peft_outcome(config, 2, targets)
-    report = analyze_any(tmp_path, config, lora_yaml(2, targets))
-    if isinstance(expected, str):
-        assert report.has_errors, (targets, expected)
+    model = counted_as_peft(tmp_path, _NO_EXPERT_LAYER[model_type], targets)
+    if model is None:
         return
-    assert not report.has_errors, (targets, report.problems)
-    (model,) = report.models
-    assert (model.tree.total, model.tree.trainable) == expected
     said = [n for n in model.tree.notes if "no layer of this config has experts" in n]
     assert len(said) == (targets != ["q_proj"]), model.tree.notes
 

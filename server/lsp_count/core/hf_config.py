@@ -271,11 +271,17 @@ def consistency_problems(spec: ModelSpec) -> list[Problem]:
     kv = v.get("num_kv_heads")
     # MLA (DeepSeek) has no key/value heads of its own: num_key_value_heads is unused there; JetMoE's mixture
     # of attention heads repeats its key/value heads for each expert a token uses, whatever num_attention_heads says.
+    # transformers builds the model (its attention's forward pass cannot pair the heads); a family's config class may
+    # refuse it (the field "kv_heads_not_dividing": Beam's, RecurrentGemma's).
     if isinstance(kv, int) and isinstance(heads, int) and heads % kv and not v.get("kv_lora_rank") \
             and not v.get("attention_experts"):
+        refused = v.get("kv_heads_not_dividing") == "refused"
         out.append(Problem(
-            "error", "LC103",
-            f"num_key_value_heads ({kv}) must divide num_attention_heads ({heads})",
+            "error" if refused else "warning", "LC103",
+            f"num_key_value_heads ({kv}) must divide num_attention_heads ({heads}): " + (
+                f"{spec.architecture}'s config class refuses the config" if refused else
+                f"transformers builds the model (counted), but its attention's forward pass cannot share {kv} key/value "
+                f"heads among {heads} query heads"),
             spec.key_span("num_kv_heads") or spec.span,
         ))
     experts, top_k = v.get("num_experts"), v.get("experts_per_token")

@@ -2926,6 +2926,7 @@ FAMILIES += (
             MOE, QK_HEAD, SANDWICH,
             {"head_dim": Field(("head_dim",), 128, doc=BASE["head_dim"].doc), "mlp_bias": fixed(False),
              "attn_output_gate": fixed(True), "attn_output_gate_head_bias": fixed(True),
+             "kv_heads_not_dividing": fixed("refused"),  # (BeamConfig refuses it)
              "num_experts": Field(("num_experts",), 256, doc=MOE["num_experts"].doc),
              "moe_layers": fixed("mlp_layer_types"),
              "mlp_layer_types": mlp_layer_types(

@@ -75,8 +75,14 @@ def _layers_check(spec) -> list[Problem]:
 
 def _head_check(spec) -> list[Problem]:
     """A head_dim written as a float (a float_key) is kept as it is: only the attention reads it, whose projections
-    torch refuses a float size."""
+    torch refuses a float size. More key/value heads than query heads RecurrentGemmaConfig refuses (fewer that do
+    not divide them it takes: the generic check warns)."""
     v = spec.values
+    heads, kv = v.get("num_heads"), v.get("num_kv_heads")
+    if type(heads) is int and type(kv) is int and kv > heads:
+        return [Problem("error", "LC103", f"num_key_value_heads ({kv}) is more than num_attention_heads ({heads}): "
+                                          "RecurrentGemmaConfig refuses the config",
+                        spec.key_span("num_kv_heads") or spec.span)]
     written = v.get("head_dim_written")
     if isinstance(written, float) and "attention" in (v.get("layer_mixers") or ()):
         return [Problem("error", "LC102", f'"head_dim": expected a whole number, got {written!r}: RecurrentGemma\'s '
