@@ -75,6 +75,10 @@ def test_mixtral_with_no_experts_keeps_its_empty_blocks() -> None:
     with_one = {**config, "num_local_experts": 1, "num_experts_per_tok": 1}
     assert transformers_verdict(with_one) - total == 2 * (3 * 16 * 24 + 16)  # one expert and its router row per layer
     assert [s for s, _ in said] == ["warning"] and "more than the 0 experts" in said[0][1]
+    # (said at the experts key where the top-k is the class default: no key of its own to point at)
+    text = json.dumps({k: v for k, v in config.items() if k != "num_experts_per_tok"})
+    (warning,) = [p for p in analyze_text(text, "model/config.json").problems if "0 experts" in p.message]
+    assert warning.span.start.column == text.index('"num_local_experts"')
 
 
 def test_qwen2_moe_with_no_experts_takes_the_dense_mlp() -> None:

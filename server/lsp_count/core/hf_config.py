@@ -271,8 +271,8 @@ def consistency_problems(spec: ModelSpec) -> list[Problem]:
     kv = v.get("num_kv_heads")
     # MLA (DeepSeek) has no key/value heads of its own: num_key_value_heads is unused there; JetMoE's mixture
     # of attention heads repeats its key/value heads for each expert a token uses, whatever num_attention_heads says.
-    # transformers builds the model (its attention's forward pass cannot pair the heads); a family's config class may
-    # refuse it (the field "kv_heads_not_dividing": Beam's, RecurrentGemma's).
+    # Key/value heads that do not divide the query heads: transformers builds the model (its attention's forward pass
+    # cannot share them); a family's config class may refuse it (the field "kv_heads_not_dividing": Beam's).
     if isinstance(kv, int) and isinstance(heads, int) and heads % kv and not v.get("kv_lora_rank") \
             and not v.get("attention_experts"):
         refused = v.get("kv_heads_not_dividing") == "refused"
@@ -296,7 +296,7 @@ def consistency_problems(spec: ModelSpec) -> list[Problem]:
                 f"{spec.architecture}'s config class refuses the config" if refused else
                 f"transformers builds the model (counted), but its forward pass fails (its router cannot choose "
                 f"{top_k} of {experts})"),
-            spec.key_span("experts_per_token") or spec.span,
+            spec.key_span("experts_per_token") or spec.key_span("num_experts") or spec.span,
         ))
     # (A derived top-k, HunYuan-MoE's per-layer moe_topk, is judged by the family's own check.)
     top_k_field = spec.family.fields.get("experts_per_token")
