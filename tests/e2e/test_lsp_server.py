@@ -330,13 +330,14 @@ async def test_push_syntax_error_pushed_with_range_then_cleared(push_client: Lan
 
 
 async def test_push_inconsistent_config_is_an_error_on_its_key(push_client: LanguageClient, workspace):
-    uri = uri_of(workspace / "free" / "bad-kv.json")
-    text = LLAMA_TEXT.replace('"num_key_value_heads": 8', '"num_key_value_heads": 5')
+    """24 heads do not divide Llama's 4,096 width, with no head_dim: LlamaConfig refuses it."""
+    uri = uri_of(workspace / "free" / "bad-heads.json")
+    text = LLAMA_TEXT.replace('"num_attention_heads": 32', '"num_attention_heads": 24')
     open_doc(push_client, uri, text)
     items = await wait_for_diagnostics(push_client, uri, lambda items: any(d.code == "LC103" for d in items))
     bad = next(d for d in items if d.code == "LC103")
-    assert bad.severity == types.DiagnosticSeverity.Error
-    assert bad.range.start == position_of(text, '"num_key_value_heads"', 0, "utf-8")
+    assert bad.severity == types.DiagnosticSeverity.Error and "does not divide hidden_size" in bad.message
+    assert bad.range.start == position_of(text, '"num_attention_heads"', 0, "utf-8")
 
 
 async def test_push_settings_pushed_turn_code_lens_off(push_client: LanguageClient, workspace):
@@ -420,6 +421,30 @@ async def test_pull_a_size_written_as_a_float_is_an_error_with_a_fix_that_writes
     change_doc(pull_client, uri, text.replace("4096.0", "4096"), 2)
     report = await pull_client.text_document_diagnostic_async(types.DocumentDiagnosticParams(text_document=ident))
     assert not [d for d in report.items if d.severity == types.DiagnosticSeverity.Error]
+
+
+async def test_pull_key_value_heads_that_do_not_divide_the_query_heads_are_a_warning_with_a_fix(
+        pull_client: LanguageClient, workspace):
+    """5 key/value heads for 32 query heads (after a UTF-16 surrogate pair): transformers builds the model, which is
+    counted, with a warning on the key; the quick fix writes 4, the most that divide 32, over the value."""
+    uri = uri_of(workspace / "kv" / "config.json")
+    text = UNICODE_TEXT.replace('"num_key_value_heads": 8', '"num_key_value_heads": 5')
+    open_doc(pull_client, uri, text)
+    ident = types.TextDocumentIdentifier(uri=uri)
+    report = await pull_client.text_document_diagnostic_async(types.DocumentDiagnosticParams(text_document=ident))
+    (warning,) = [d for d in report.items if d.code == "LC103"]
+    assert warning.severity == types.DiagnosticSeverity.Warning and "transformers builds the model" in warning.message
+    assert warning.range.start == position_of(text, '"num_key_value_heads"')
+    actions = await pull_client.text_document_code_action_async(types.CodeActionParams(
+        text_document=ident, range=warning.range, context=types.CodeActionContext(diagnostics=[warning])))
+    (fix,) = actions
+    assert fix.title == "Write 4 (divides the 32 query heads)" and fix.is_preferred
+    (edit,) = fix.edit.changes[uri]
+    assert edit.range.start == position_of(text, '5, "vocab_size"') and edit.new_text == "4"
+    assert edit.range.end == position_of(text, '5, "vocab_size"', 1)
+    change_doc(pull_client, uri, text.replace('"num_key_value_heads": 5', '"num_key_value_heads": 4'), 2)
+    report = await pull_client.text_document_diagnostic_async(types.DocumentDiagnosticParams(text_document=ident))
+    assert not [d for d in report.items if d.code == "LC103"]
 
 
 async def test_pull_a_misspelt_key_is_a_warning_with_a_fix_that_renames_it(pull_client: LanguageClient, workspace):

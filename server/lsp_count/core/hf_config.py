@@ -276,6 +276,8 @@ def consistency_problems(spec: ModelSpec) -> list[Problem]:
     if isinstance(kv, int) and isinstance(heads, int) and heads % kv and not v.get("kv_lora_rank") \
             and not v.get("attention_experts"):
         refused = v.get("kv_heads_not_dividing") == "refused"
+        # (the editor's quick fix writes the most key/value heads, up to these, that divide the query heads)
+        divisor = max((d for d in range(1, min(kv, heads) + 1) if heads % d == 0), default=1)
         out.append(Problem(
             "error" if refused else "warning", "LC103",
             f"num_key_value_heads ({kv}) must divide num_attention_heads ({heads}): " + (
@@ -283,6 +285,7 @@ def consistency_problems(spec: ModelSpec) -> list[Problem]:
                 f"transformers builds the model (counted), but its attention's forward pass cannot share {kv} key/value "
                 f"heads among {heads} query heads"),
             spec.key_span("num_kv_heads") or spec.span,
+            (("divisor", str(divisor)), ("heads", str(heads))) if spec.key_span("num_kv_heads") else (),
         ))
     experts, top_k = v.get("num_experts"), v.get("experts_per_token")
     if isinstance(experts, int) and isinstance(top_k, int) and top_k > experts and _routes(spec) \

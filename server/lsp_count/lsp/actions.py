@@ -1,5 +1,6 @@
 """Quick fixes for a budget violation: the largest layer count, context or a precision that fits;
-for a size written as a float, the whole number; for a misspelt config key, the key meant.
+for a size written as a float, the whole number; for a misspelt config key, the key meant; for
+key/value heads that do not divide the query heads, the most that do.
 
 Each budget fix is checked, not guessed: the edited document is recounted and judged
 against the same budget before the fix is offered.
@@ -13,8 +14,9 @@ from lsprotocol import types
 
 from lsp_count.core.analyze import analyze_text
 from lsp_count.core.budget import judge
+from lsp_count.core.source import Span
 
-from lsp_count.lsp.analysis import Analysis, KeyRef, document_keys, value_span
+from lsp_count.lsp.analysis import Analysis, KeyRef, document_keys, value_after, value_span
 from lsp_count.lsp.positions import to_lsp, to_lsp_range
 from lsp_count.lsp.view import ModelView, Rules
 
@@ -35,14 +37,23 @@ def _problem_fixes(analysis: Analysis, diagnostics: list[types.Diagnostic], enco
     version's analysis has at the diagnostic's range:
     - LC102 ``replacement``: "Write 4096" for a ``4096.0`` the config class refuses;
     - LC107 ``key``: rename a misspelt key to the one it is close to (core/config_keys.py), in the
-      file's own quoting."""
+      file's own quoting;
+    - LC103 ``divisor``: key/value heads that do not divide the query heads, the most that do written as the
+      value after the key the diagnostic marks."""
     problems = {(_range_key(to_lsp_range(analysis.lines, p.span, encoding)), p.code): p
                 for p in analysis.report.problems if p.span is not None and p.data}
     out = []
     for diagnostic in diagnostics:
         problem = problems.get((_range_key(diagnostic.range), diagnostic.code))
         data = dict(problem.data) if problem is not None else {}
-        if diagnostic.code == "LC102" and "replacement" in data:
+        where = diagnostic.range
+        if diagnostic.code == "LC103" and "divisor" in data:
+            value = _value_after(analysis, problem.span, encoding)
+            if value is None:
+                continue
+            where = value
+            new, title = data["divisor"], f"Write {data['divisor']} (divides the {data['heads']} query heads)"
+        elif diagnostic.code == "LC102" and "replacement" in data:
             new, title = data["replacement"], f"Write {data['replacement']} (a whole number: the config class refuses a float)"
         elif diagnostic.code == "LC107" and "key" in data:
             start, end = problem.span.start, problem.span.end
@@ -53,8 +64,17 @@ def _problem_fixes(analysis: Analysis, diagnostics: list[types.Diagnostic], enco
             continue
         out.append(types.CodeAction(
             title=title, kind=types.CodeActionKind.QuickFix, diagnostics=[diagnostic], is_preferred=True,
-            edit=types.WorkspaceEdit(changes={analysis.uri: [types.TextEdit(range=diagnostic.range, new_text=new)]})))
+            edit=types.WorkspaceEdit(changes={analysis.uri: [types.TextEdit(range=where, new_text=new)]})))
     return out
+
+
+def _value_after(analysis: Analysis, key: Span, encoding: str) -> types.Range | None:
+    """The range of the number written after the key at ``key`` (``"num_key_value_heads": 5``); None where the
+    value is no plain number."""
+    found = value_after(analysis, key)
+    if found is None or not found[2].isdigit():
+        return None
+    return _edit(analysis, found[0], found[1], "", encoding).range
 
 
 def _passes(analysis: Analysis, index: int, start: int, end: int, new: str, rules: Rules) -> bool:

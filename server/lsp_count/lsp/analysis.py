@@ -269,7 +269,12 @@ def key_at(analysis: Analysis, pos: Position) -> KeyRef | None:
 
 def value_span(analysis: Analysis, ref: KeyRef) -> tuple[int, int, str] | None:
     """(start, end, text) offsets of the scalar written after a key, if it is one we can change."""
-    start = analysis.lines.offset(ref.span.end)
+    return value_after(analysis, ref.span)
+
+
+def value_after(analysis: Analysis, key: Span) -> tuple[int, int, str] | None:
+    """(start, end, text) offsets of the scalar written after the key at ``key``, if it is one we can change."""
+    start = analysis.lines.offset(key.end)
     match = _VALUE.match(analysis.text, start)
     if match is None:
         return None
