@@ -150,6 +150,23 @@ async def push_client(lsp_client: LanguageClient, workspace):
     await lsp_client.shutdown_session()
 
 
+async def pulled_diagnostics(client, uri: str) -> list[types.Diagnostic]:
+    """The document's diagnostics, pulled."""
+    report = await client.text_document_diagnostic_async(types.DocumentDiagnosticParams(
+        text_document=types.TextDocumentIdentifier(uri=uri)))
+    return list(report.items)
+
+
+async def the_one_fix(client, uri: str, diagnostic: types.Diagnostic) -> tuple[types.CodeAction, types.TextEdit]:
+    """The single code action offered for ``diagnostic``, and its single edit."""
+    actions = await client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), range=diagnostic.range,
+        context=types.CodeActionContext(diagnostics=[diagnostic])))
+    (fix,) = actions
+    (edit,) = fix.edit.changes[uri]
+    return fix, edit
+
+
 def hover_text(hover) -> str:
     assert hover is not None
     assert isinstance(hover.contents, types.MarkupContent)
@@ -407,20 +424,14 @@ async def test_pull_a_size_written_as_a_float_is_an_error_with_a_fix_that_writes
     uri = uri_of(workspace / "float" / "config.json")
     text = UNICODE_TEXT.replace('"hidden_size": 4096', '"hidden_size": 4096.0')
     open_doc(pull_client, uri, text)
-    ident = types.TextDocumentIdentifier(uri=uri)
-    report = await pull_client.text_document_diagnostic_async(types.DocumentDiagnosticParams(text_document=ident))
-    (error,) = [d for d in report.items if d.severity == types.DiagnosticSeverity.Error]
+    (error,) = [d for d in await pulled_diagnostics(pull_client, uri) if d.severity == types.DiagnosticSeverity.Error]
     assert error.code == "LC102" and "got 4096.0" in error.message and "(write 4096)" in error.message
     assert error.range.start == position_of(text, "4096.0") and error.range.end == position_of(text, "4096.0", 6)
-    actions = await pull_client.text_document_code_action_async(types.CodeActionParams(
-        text_document=ident, range=error.range, context=types.CodeActionContext(diagnostics=[error])))
-    (fix,) = actions
+    fix, edit = await the_one_fix(pull_client, uri, error)
     assert fix.title.startswith("Write 4096") and fix.is_preferred
-    (edit,) = fix.edit.changes[uri]
     assert edit.range == error.range and edit.new_text == "4096"
     change_doc(pull_client, uri, text.replace("4096.0", "4096"), 2)
-    report = await pull_client.text_document_diagnostic_async(types.DocumentDiagnosticParams(text_document=ident))
-    assert not [d for d in report.items if d.severity == types.DiagnosticSeverity.Error]
+    assert not [d for d in await pulled_diagnostics(pull_client, uri) if d.severity == types.DiagnosticSeverity.Error]
 
 
 async def test_pull_key_value_heads_that_do_not_divide_the_query_heads_are_a_warning_with_a_fix(
@@ -430,21 +441,15 @@ async def test_pull_key_value_heads_that_do_not_divide_the_query_heads_are_a_war
     uri = uri_of(workspace / "kv" / "config.json")
     text = UNICODE_TEXT.replace('"num_key_value_heads": 8', '"num_key_value_heads": 5')
     open_doc(pull_client, uri, text)
-    ident = types.TextDocumentIdentifier(uri=uri)
-    report = await pull_client.text_document_diagnostic_async(types.DocumentDiagnosticParams(text_document=ident))
-    (warning,) = [d for d in report.items if d.code == "LC103"]
+    (warning,) = [d for d in await pulled_diagnostics(pull_client, uri) if d.code == "LC103"]
     assert warning.severity == types.DiagnosticSeverity.Warning and "transformers builds the model" in warning.message
     assert warning.range.start == position_of(text, '"num_key_value_heads"')
-    actions = await pull_client.text_document_code_action_async(types.CodeActionParams(
-        text_document=ident, range=warning.range, context=types.CodeActionContext(diagnostics=[warning])))
-    (fix,) = actions
+    fix, edit = await the_one_fix(pull_client, uri, warning)
     assert fix.title == "Write 4 (divides the 32 query heads)" and fix.is_preferred
-    (edit,) = fix.edit.changes[uri]
     assert edit.range.start == position_of(text, '5, "vocab_size"') and edit.new_text == "4"
     assert edit.range.end == position_of(text, '5, "vocab_size"', 1)
     change_doc(pull_client, uri, text.replace('"num_key_value_heads": 5', '"num_key_value_heads": 4'), 2)
-    report = await pull_client.text_document_diagnostic_async(types.DocumentDiagnosticParams(text_document=ident))
-    assert not [d for d in report.items if d.code == "LC103"]
+    assert not [d for d in await pulled_diagnostics(pull_client, uri) if d.code == "LC103"]
 
 
 async def test_pull_a_misspelt_key_is_a_warning_with_a_fix_that_renames_it(pull_client: LanguageClient, workspace):
@@ -453,20 +458,14 @@ async def test_pull_a_misspelt_key_is_a_warning_with_a_fix_that_renames_it(pull_
     uri = uri_of(workspace / "misspelt" / "config.json")
     text = UNICODE_TEXT.replace('"num_hidden_layers": 32', '"num_hiden_layers": 16')
     open_doc(pull_client, uri, text)
-    ident = types.TextDocumentIdentifier(uri=uri)
-    report = await pull_client.text_document_diagnostic_async(types.DocumentDiagnosticParams(text_document=ident))
-    (slip,) = [d for d in report.items if d.code == "LC107"]
+    (slip,) = [d for d in await pulled_diagnostics(pull_client, uri) if d.code == "LC107"]
     assert slip.severity == types.DiagnosticSeverity.Warning
     assert slip.message == ('"num_hiden_layers" is not a key the llama config reads: did you mean '
                             '"num_hidden_layers"? (not written, so num_hidden_layers is 32)')
     assert slip.range.start == position_of(text, '"num_hiden_layers"')
     assert slip.range.end == position_of(text, '"num_hiden_layers"', 18)
-    actions = await pull_client.text_document_code_action_async(types.CodeActionParams(
-        text_document=ident, range=slip.range, context=types.CodeActionContext(diagnostics=[slip])))
-    (fix,) = actions
+    fix, edit = await the_one_fix(pull_client, uri, slip)
     assert fix.title == "Rename to num_hidden_layers" and fix.is_preferred
-    (edit,) = fix.edit.changes[uri]
     assert edit.range == slip.range and edit.new_text == '"num_hidden_layers"'
     change_doc(pull_client, uri, text.replace('"num_hiden_layers"', '"num_hidden_layers"'), 2)
-    report = await pull_client.text_document_diagnostic_async(types.DocumentDiagnosticParams(text_document=ident))
-    assert not [d for d in report.items if d.code == "LC107"]
+    assert not [d for d in await pulled_diagnostics(pull_client, uri) if d.code == "LC107"]
