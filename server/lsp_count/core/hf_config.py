@@ -248,6 +248,16 @@ def _mapping(node: SourceNode | None) -> Mapping[str, object] | None:
     return value if isinstance(value, dict) else None
 
 
+def _built_or_refused(spec: ModelSpec, switch: str, what: str, failure: str, span: Span | None,
+                      data: tuple[tuple[str, object], ...] = ()) -> Problem:
+    """An LC103 on a config transformers builds but whose forward pass cannot run (``failure``): a warning, the model
+    counted; an error where the family's row says its config class refuses the config (``switch`` "refused")."""
+    refused = spec.values.get(switch) == "refused"
+    return Problem("error" if refused else "warning", "LC103", f"{what}: " + (
+        f"{spec.architecture}'s config class refuses the config" if refused else
+        f"transformers builds the model (counted), but {failure}"), span, data)
+
+
 def consistency_problems(spec: ModelSpec) -> list[Problem]:
     """Configs whose numbers contradict each other (the model class would fail or misbehave)."""
     v = spec.values
@@ -275,32 +285,23 @@ def consistency_problems(spec: ModelSpec) -> list[Problem]:
     # cannot share them); a family's config class may refuse it (the field "kv_heads_not_dividing": Beam's).
     if isinstance(kv, int) and isinstance(heads, int) and heads % kv and not v.get("kv_lora_rank") \
             and not v.get("attention_experts"):
-        refused = v.get("kv_heads_not_dividing") == "refused"
+        where = spec.key_span("num_kv_heads")
         # (the editor's quick fix writes the most key/value heads, up to these, that divide the query heads)
         divisor = max((d for d in range(1, min(kv, heads) + 1) if heads % d == 0), default=1)
-        out.append(Problem(
-            "error" if refused else "warning", "LC103",
-            f"num_key_value_heads ({kv}) must divide num_attention_heads ({heads}): " + (
-                f"{spec.architecture}'s config class refuses the config" if refused else
-                f"transformers builds the model (counted), but its attention's forward pass cannot share {kv} key/value "
-                f"heads among {heads} query heads"),
-            spec.key_span("num_kv_heads") or spec.span,
-            (("divisor", str(divisor)), ("heads", str(heads))) if spec.key_span("num_kv_heads") else (),
-        ))
+        out.append(_built_or_refused(
+            spec, "kv_heads_not_dividing", f"num_key_value_heads ({kv}) must divide num_attention_heads ({heads})",
+            f"its attention's forward pass cannot share {kv} key/value heads among {heads} query heads",
+            where or spec.span, (("divisor", str(divisor)), ("heads", str(heads))) if where else ()))
     experts, top_k = v.get("num_experts"), v.get("experts_per_token")
     if isinstance(experts, int) and isinstance(top_k, int) and top_k > experts and _routes(spec) \
             and v.get("routes_experts", True):
         # transformers builds the model: only its router's torch.topk, in the forward pass, fails; a family's
         # config class may refuse it (the field "top_k_over_experts": JetMoE's).
-        refused = v.get("top_k_over_experts") == "refused"
-        out.append(Problem(
-            "error" if refused else "warning", "LC103",
-            f"{spec.key_label('experts_per_token')} ({top_k}) is more than the {experts} experts: " + (
-                f"{spec.architecture}'s config class refuses the config" if refused else
-                f"transformers builds the model (counted), but its forward pass fails (its router cannot choose "
-                f"{top_k} of {experts})"),
-            spec.key_span("experts_per_token") or spec.key_span("num_experts") or spec.span,
-        ))
+        out.append(_built_or_refused(
+            spec, "top_k_over_experts",
+            f"{spec.key_label('experts_per_token')} ({top_k}) is more than the {experts} experts",
+            f"its forward pass fails (its router cannot choose {top_k} of {experts})",
+            spec.key_span("experts_per_token") or spec.key_span("num_experts") or spec.span))
     # (A derived top-k, HunYuan-MoE's per-layer moe_topk, is judged by the family's own check.)
     top_k_field = spec.family.fields.get("experts_per_token")
     # ``routes_experts``: a family whose experts are switched off by another key (Gemma 4's enable_moe_block)

@@ -724,9 +724,8 @@ def apply_lora(tree: ParamTree, rank: int, targets: LoraTargets, dora: bool = Fa
     moe_style = PEFT_MOE_CONVERSION.get(model_type or "")
     has_experts = any(t.kind == "expert" for _p, t, _m, _f in tree.root.iter_tensors())
     if regex is not None:
-        converted = bool(moe_style)
-        consumed = frozenset(old for old, _new in _MOE_STYLES[moe_style][0]) if converted else frozenset()
-        bad = _regex_non_linear(tree, regex, full_paths, converted, is_router, consumed)
+        consumed = frozenset(old for old, _new in _MOE_STYLES[moe_style][0]) if moe_style else frozenset()
+        bad = _regex_non_linear(tree, regex, full_paths, bool(moe_style), is_router, consumed)
         if bad:
             return AdaptedModel(tree, 0, (), errors=(f"the target regex matches {bad}, which is not a linear layer: "
                                                      "peft refuses it (anchor the regex on the layer's name)",))
