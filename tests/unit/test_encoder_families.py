@@ -168,6 +168,24 @@ def test_patch_larger_than_image_is_a_located_warning_and_counted() -> None:
     assert embeddings.total == 3 * 32 * 32 * 8 + 8 + 8 + 8  # the patch convolution, the class token, one position
 
 
+@pytest.mark.parametrize("config", [
+    {"model_type": "siglip_vision_model", "image_size": 1, "num_hidden_layers": 1},
+    {"model_type": "idefics2_vision", "image_size": 1, "num_hidden_layers": 1},
+    {"model_type": "siglip", "architectures": ["SiglipForImageClassification"],
+     "vision_config": {"image_size": 1, "num_hidden_layers": 1}, "text_config": {"num_hidden_layers": 1}}])
+def test_an_image_of_no_token_is_estimated_at_one(config: dict) -> None:
+    """A tower with no class token over an image no patch fits runs over no token: the memory estimate takes one, and
+    says so (it took the 0 as its context and stopped: "--context: must be between 1 and ..."). Found by
+    test_config_fuzz."""
+    from lsp_count.core.memory import Settings, estimate_memory
+
+    (counted,) = analyze(config).models
+    for mode in ("inference", "train"):
+        report = estimate_memory(counted, Settings(mode=mode))
+        assert report.settings.context == 1
+        assert any("no patch fits the image (one token is estimated)" in n for n in report.notes), report.notes
+
+
 def test_bad_image_size_value() -> None:
     assert errors({"model_type": "vit", "image_size": "big", "architectures": ["ViTModel"]})
     # CLIP's vision tower only takes a square side

@@ -1876,14 +1876,23 @@ def model_context(model: ModelReport) -> tuple[int, str] | None:
             if vision is not None and vision.tokens is not None else ""
         return text.tokens, f"the longest sequence the text tower's position table takes{beside}"
     if vision is not None and vision.tokens is not None:  # CLIPForImageClassification: the vision tower alone
-        return vision.tokens, "the tokens of one image at the vision config's image_size"
+        return _one_token_at_least(vision.tokens, "the tokens of one image at the vision config's image_size")
     tokens = image_tokens(spec)
     if tokens is not None:
-        return tokens, "the tokens of one image at the config's image_size (its patches and the tokens beside them)"
+        return _one_token_at_least(tokens, "the tokens of one image at the config's image_size (its patches and the "
+                                           "tokens beside them)")
     longest = text_positions(spec)
     if longest is not None and longest < DEFAULT_CONTEXT:
         return longest, "the longest sequence its position table takes"
     return None
+
+
+def _one_token_at_least(tokens: int, why: str) -> tuple[int, str]:
+    """An image's tokens as the context, ``why`` it is; an image no patch fits (a patch larger than the image, no class
+    token: SigLIP's tower) has none, which no estimate takes: one token, as the reason says."""
+    if tokens > 0:
+        return tokens, why
+    return 1, f"{why}: none, since no patch fits the image (one token is estimated)"
 
 
 def with_context(model: ModelReport, settings: Settings) -> Settings:
