@@ -226,3 +226,74 @@ def test_nemo_lora_swiglu_matches_peft_on_phi3(seed):
     expand = {"attention": ["attention_qkv", "attention_dense"], "mlp": ["mlp_fc1", "mlp_fc2"], "all": list(names)}
     peft_targets = sorted({names[g] for t in targets for g in expand.get(t, [t])})
     assert (model.tree.total, model.tree.trainable) == peft_counts(phi3, dim, peft_targets)
+
+
+# NeMo's canonical LoRA splits the fused adapters (LoraUnfusedKQVAdapter: q hidden → hidden, k and v hidden →
+# kv_channels·groups; LoraUnfusedHto4HAdapter: gate and up, half of fc1 each), which is peft's LoRA on Llama's
+# separate q/k/v_proj and gate/up_proj where the query heads span the hidden width. NeMo's IA3 (scalers on the
+# keys, the values and the MLP's activations) is peft's IA3 on k_proj and v_proj (their outputs) and down_proj
+# (its input, a feed-forward module).
+NEMO_LLAMA = ("model:\n  num_layers: {layers}\n  hidden_size: {hidden}\n  ffn_hidden_size: {ffn}\n"
+              "  num_attention_heads: {heads}\n  num_query_groups: {groups}\n  normalization: rmsnorm\n  bias: False\n"
+              "  activation: fast-swiglu\n  position_embedding_type: rope\n  share_embeddings_and_output_weights: False\n"
+              "  make_vocab_size_divisible_by: 64\n  tokenizer:\n    library: megatron\n    type: GPT2BPETokenizer\n"
+              "  peft:\n    peft_scheme: {scheme}\n")
+LLAMA_LINEARS = {"attention_qkv": ["q_proj", "k_proj", "v_proj"], "attention_dense": ["o_proj"],
+                 "mlp_fc1": ["gate_proj", "up_proj"], "mlp_fc2": ["down_proj"]}
+NEMO_GROUPS = {"attention": ["attention_qkv", "attention_dense"], "mlp": ["mlp_fc1", "mlp_fc2"], "all": list(LLAMA_LINEARS)}
+
+
+def _nemo_llama(rng: random.Random, scheme: str) -> tuple[dict, str]:
+    groups = rng.choice([1, 2])
+    heads = groups * rng.choice([2, 4])
+    hidden, layers, ffn = heads * rng.choice([8, 16]), rng.randint(1, 3), rng.choice([40, 88])
+    llama = dict(model_type="llama", architectures=["LlamaForCausalLM"], vocab_size=_pad(50257, 64), hidden_size=hidden,
+                 num_hidden_layers=layers, num_attention_heads=heads, num_key_value_heads=groups, intermediate_size=ffn,
+                 tie_word_embeddings=False)
+    return llama, NEMO_LLAMA.format(layers=layers, hidden=hidden, ffn=ffn, heads=heads, groups=groups, scheme=scheme)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_nemo_canonical_lora_matches_peft_on_llama(seed):
+    from .test_lora_parity import peft_counts
+
+    rng = random.Random(70 + seed)
+    llama, text = _nemo_llama(rng, "lora")
+    dim = rng.choice([2, 4, 8])
+    targets = rng.choice([["all"], ["attention_qkv"], ["attention_qkv", "mlp_fc1"], ["mlp"], ["attention", "mlp_fc1"]])
+    text += f"    lora_tuning:\n      variant: canonical\n      adapter_dim: {dim}\n      target_modules: {targets}\n"
+    model = nemo_lora_model(text)
+    peft_targets = sorted({n for t in targets for g in NEMO_GROUPS.get(t, [t]) for n in LLAMA_LINEARS[g]})
+    assert (model.tree.total, model.tree.trainable) == peft_counts(llama, dim, peft_targets)
+    assert model.plan["lora_rank"] == dim
+
+
+def peft_ia3_counts(config: dict, layers: list[int] | None) -> tuple[int, int]:
+    import torch
+    import transformers
+    from peft import IA3Config, get_peft_model
+    from transformers import CONFIG_MAPPING
+
+    cfg = CONFIG_MAPPING[config["model_type"]].from_dict(dict(config))
+    # IA3Config takes no layers_to_transform: a regex over the module names selects the layers.
+    chosen = "|".join(map(str, layers)) if layers is not None else r"\d+"
+    ia3 = IA3Config(target_modules=rf".*\.layers\.({chosen})\.(self_attn\.[kv]_proj|mlp\.down_proj)",
+                    feedforward_modules=r".*\.mlp\.down_proj")
+    with torch.device("meta"):
+        model = get_peft_model(getattr(transformers, config["architectures"][0])(cfg), ia3)
+    params = list(model.parameters())
+    return sum(p.numel() for p in params), sum(p.numel() for p in params if p.requires_grad)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_nemo_ia3_matches_peft_on_llama(seed):
+    rng = random.Random(80 + seed)
+    llama, text = _nemo_llama(rng, "ia3")
+    layers = llama["num_hidden_layers"]
+    chosen = sorted(rng.sample(range(1, layers + 1), rng.randint(1, layers))) if rng.random() < 0.5 else None
+    if chosen is not None:
+        text += f"    ia3_tuning:\n      layer_selection: {chosen}\n"
+    model = nemo_lora_model(text)
+    expected = peft_ia3_counts(llama, [n - 1 for n in chosen] if chosen is not None else None)
+    assert (model.tree.total, model.tree.trainable) == expected
+    assert model.tree.trainable < model.tree.total

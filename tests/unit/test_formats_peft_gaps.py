@@ -122,16 +122,115 @@ def test_nemo_lora_plain_swiglu_fc1_is_ffn_wide_with_a_warning():
 
 def test_nemo_peft_refusals():
     assert "adapter_dim" in str(nemo("      target_modules: [all]\n").problems)
-    assert nemo("      adapter_dim: 4\n      variant: canonical\n").has_errors
+    assert nemo("      adapter_dim: 4\n      variant: fused\n").has_errors
     assert nemo("      adapter_dim: 4\n      weight_tying: true\n").has_errors
     assert nemo("      adapter_dim: 4\n      target_modules: [attention_q]\n").has_errors
-    report = nemo("      adapter_dim: 4\n", scheme="ia3")
+    report = nemo("      adapter_dim: 4\n", scheme="selective")
     model = only_model(report)
     assert model.tree.trainable == model.tree.total == NEMO_BASE_TOTAL
-    assert any(p.severity == "warning" and "ia3" in p.message for p in report.problems)
+    assert any(p.severity == "warning" and "selective" in p.message for p in report.problems)
+
+
+def test_nemo_peft_bad_values_are_errors_at_their_key():
+    lora = "      adapter_dim: 4\n"
+    cases = {
+        "[lora, ia3]": ("peft_scheme must name a scheme", "got a list", 15),
+        "',,'": ("peft_scheme must name a scheme", "got ',,'", 15),
+        "5": ("peft_scheme must name a scheme", "got 5", 15),
+    }
+    for scheme, (what, got, line) in cases.items():
+        errors = [p for p in nemo(lora, scheme=scheme).problems if p.severity == "error"]
+        assert len(errors) == 1 and what in errors[0].message and got in errors[0].message, errors
+        assert errors[0].span.start.line == line
+    for section, what in (("      variant: [nemo]\n", "variant: a list is none of NeMo's"),
+                          ("      layer_selection: all\n", "layer_selection must be a list of layer numbers")):
+        errors = [p for p in nemo(lora + section).problems if p.severity == "error"]
+        assert len(errors) == 1 and what in errors[0].message, errors
+
+
+def test_nemo_canonical_lora_splits_qkv_and_fc1():
+    # q 512 -> 512, k and v 512 -> 64·2 (kv_channels 64, 2 groups); gate and up 512 -> 1376 each (fast-swiglu: 2·ffn / 2)
+    model = only_model(nemo("      adapter_dim: 4\n      variant: canonical\n      target_modules: [attention_qkv, mlp_fc1]\n"))
+    assert model.tree.trainable == 4 * 4 * ((512 + 512) + 2 * (512 + 128) + 2 * (512 + 1376))
+    names = {t.name for _p, t, _m, _f in model.tree.root.iter_tensors() if t.kind == "lora"}
+    assert {"attention_qkv.q_adapter.linear_in.weight", "mlp_fc1.up_adapter.linear_out.weight"} <= names
+    assert model.plan["lora_rank"] == 4 and model.plan["lora_targets"] == ["linear_qkv", "linear_fc1"]
+
+
+def test_nemo_canonical_lora_odd_fc1_is_a_warning():
+    text = ("model:\n  num_layers: 2\n  hidden_size: 64\n  ffn_hidden_size: 255\n  num_attention_heads: 4\n"
+            "  normalization: layernorm\n  bias: True\n  activation: gelu\n  position_embedding_type: rope\n"
+            "  share_embeddings_and_output_weights: False\n  tokenizer:\n    library: megatron\n"
+            "    type: GPT2BPETokenizer\n  peft:\n    peft_scheme: lora\n    lora_tuning:\n      adapter_dim: 2\n"
+            "      variant: canonical\n      target_modules: [mlp_fc1]\n")
+    report = analyze_text(text, "megatron_gpt_peft.yaml")
+    assert only_model(report).tree.trainable == 2 * 2 * 2 * (64 + 127)
+    assert any(p.severity == "warning" and "one short of fc1's 255" in p.message for p in report.problems)
+
+
+def test_nemo_ia3_scalers_are_the_models_own_adapters():
+    from lsp_count.core.memory import Settings, estimate_memory
+
+    report = nemo("", scheme="ia3")
+    model = only_model(report)
+    assert model.tree.trainable == 4 * (2 * 128 + 1376)  # keys and values: kv_channels 64 × 2 groups; the MLP: ffn
+    assert model.tree.total == NEMO_BASE_TOTAL + model.tree.trainable
+    assert model.plan["mode"] == "lora" and "lora_rank" not in model.plan
+    memory = estimate_memory(model, Settings(mode="lora"))
+    assert memory.line("adapters").bytes == 4 * model.tree.trainable
+    assert "its own adapters" in memory.line("adapters").detail
+    assert any(p.code == "LC106" and "ia3" in p.message and "not installed" in p.message for p in report.problems)
+
+
+def nemo_scheme(scheme: str, section: str) -> object:
+    return analyze_text(NEMO_BASE.format(act="fast-swiglu", scheme=scheme, lora="      adapter_dim: 4\n")
+                        + section, "megatron_gpt_peft.yaml")
+
+
+def test_nemo_adapter_two_bottlenecks_a_layer_with_their_norms():
+    adapter = "    adapter_tuning:\n      adapter_dim: 16\n"
+    model = only_model(nemo_scheme("adapter", adapter))
+    assert model.tree.trainable == 4 * 2 * (2 * 512 * 16 + 2 * 512)  # linear_in, linear_out, LayerNorm weight + bias
+    post = only_model(nemo_scheme("adapter", adapter + "      norm_position: post\n      norm_type: layernorm\n"))
+    assert post.tree.trainable == model.tree.trainable
+    bare = only_model(nemo_scheme("adapter", adapter + "      norm_position: null\n"))
+    assert bare.tree.trainable == 4 * 2 * 2 * 512 * 16
+    selected = only_model(nemo_scheme("adapter", adapter + "      layer_selection: [2, 4]\n"))
+    assert selected.tree.trainable == model.tree.trainable // 2
+    assert nemo_scheme("adapter", adapter + "      norm_type: rmsnorm\n").has_errors
+    assert nemo_scheme("adapter", adapter + "      weight_tying: true\n").has_errors
+    missing = nemo_scheme("adapter", "    adapter_tuning:\n      norm_position: pre\n")
+    assert any(p.severity == "error" and "model.peft.adapter_tuning.adapter_dim" in p.message for p in missing.problems)
+
+
+def test_nemo_ptuning_and_lora_together():
+    ptuning = "    p_tuning:\n      virtual_tokens: 10\n      bottleneck_dim: 64\n      embedding_dim: 32\n"
+    prompt = 10 * 32 + (32 * 64 + 64) + (64 * 512 + 512)  # embedding, first and second linear with bias
+    model = only_model(nemo_scheme("ptuning", ptuning))
+    assert model.tree.trainable == prompt
+    both = only_model(nemo_scheme("'ptuning,lora'", ptuning))
+    assert both.tree.trainable == prompt + 4 * 4 * (512 + 768)  # lora_tuning's default target: attention_qkv
+    assert "lora_rank" not in both.plan  # not a LoRA plan alone: the model's own adapters
+    assert not any(t.kind == "lora" for _p, t, _m, _f in both.tree.root.iter_tensors())
+    missing = nemo_scheme("ptuning", "    p_tuning:\n      virtual_tokens: 10\n")
+    assert [p.message for p in missing.problems if p.severity == "error"] == [
+        "peft_scheme: ptuning needs model.peft.p_tuning.bottleneck_dim (the encoder's width)",
+        "peft_scheme: ptuning needs model.peft.p_tuning.embedding_dim (the virtual tokens' width)"]
 
 
 def test_nemo_without_peft_unchanged():
     text = NEMO_BASE.split("  peft:")[0].format(act="fast-swiglu")
     model = only_model(analyze_text(text, "megatron_gpt.yaml"))
     assert model.tree.total == model.tree.trainable == NEMO_BASE_TOTAL
+
+
+def test_nemo_ia3_activations_are_its_scalers_not_a_lora_plan():
+    from lsp_count.core.memory import Settings, estimate_memory
+
+    settings = Settings(mode="lora", context=512, batch=2)
+    every = only_model(nemo("", scheme="ia3"))
+    first = only_model(nemo_scheme("ia3", "    ia3_tuning:\n      layer_selection: [1]\n"))
+    a, b = (estimate_memory(m, settings).line("activations") for m in (every, first))
+    # Each scaled layer keeps the 16-bit values its scalers multiply: keys, values (128 each) and the MLP's 1,376.
+    assert a.bytes - b.bytes == 512 * 2 * 2 * (2 * 128 + 1376) * 3
+    assert "its adapters add" in a.detail and "LoRA adds" not in a.detail

@@ -1442,9 +1442,9 @@ def training_activations(model: ModelReport, s: Settings, compute: str, lora_tar
     sb = s.context * s.batch
     layers, covered, which_layers = facts.memo(("activation_layers",), lambda: _activation_layers(model, facts))
     h = _layer_width(spec, facts)
-    # A model holding its own adapters (a Python file's get_peft_model): the activations of its
-    # adapters are LoRA's, from the adapters it holds, not from the settings' plan.
-    own = lora_targets_active and _peft_adapters(facts)
+    # A model holding its own adapters (a Python file's get_peft_model, a NeMo YAML's IA3 or bottleneck
+    # adapters): the activations of its adapters are from the adapters it holds, not from the settings' plan.
+    own = lora_targets_active and (_peft_adapters(facts) or _own_adapters(model.tree, facts))
     mixed = s.mode == "train" and not s.pure_precision
     attention = spec is not None and spec.family.layout != "mamba" and isinstance(spec.values.get("num_heads"), int)
     if attention:
@@ -1487,7 +1487,9 @@ def training_activations(model: ModelReport, s: Settings, compute: str, lora_tar
             facts.memo(("lora_io", s.lora_rank, s.lora_targets), lambda: _lora_io(facts, s, beside))
         kept_layers = 1 if s.gradient_checkpointing else layers
         total += sb * extra * kept_layers // covered
-        source += "; LoRA adds s·b·(3·in + 2r) per adapted linear" + (" (one layer at a time)" if s.gradient_checkpointing else "")
+        source += ("; LoRA adds s·b·(3·in + 2r) per adapted linear" if not own or _peft_adapters(facts) else
+                   "; its adapters add s·b·(3·in + 2r) per down projection (in → r) and s·b·n per n scalers") + (
+            " (one layer at a time)" if s.gradient_checkpointing else "")
     total = int(total * scale)
     if s.tp > 1:
         total = -(-total // s.tp)
@@ -1530,9 +1532,18 @@ def _peft_adapters(facts: _TreeFacts) -> bool:
 
 def _own_lora_io(facts: _TreeFacts) -> int:
     """Bytes per token, 3·in + 2r per adapted linear, as _lora_io, for the adapters the model
-    holds: each ``lora_A`` matrix is r × in."""
-    return sum((3 * t.shape[1] + 2 * t.shape[0]) * mult for p, t, mult, _f, _s in facts.flat
-               if len(t.shape) == 2 and "lora_A" in p.split("."))
+    holds: each down projection is r × in (peft's ``lora_A``; NeMo's ``linear_in``, LoRA's and
+    its bottleneck adapters'). A vector of n scalers (NeMo's IA3) keeps the n values it scales
+    for its gradient, 2n."""
+    total = 0
+    for p, t, mult, frozen, _s in facts.flat:
+        if frozen:
+            continue
+        if len(t.shape) == 2 and ("lora_A" in p.split(".") or t.name.endswith("linear_in.weight")):
+            total += (3 * t.shape[1] + 2 * t.shape[0]) * mult
+        elif len(t.shape) == 1 and t.name.endswith("infused_adapter.scalers"):
+            total += 2 * t.shape[0] * mult
+    return total
 
 
 def _tree_vocab(tree: ParamTree) -> int | None:

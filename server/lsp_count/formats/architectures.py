@@ -21,6 +21,7 @@ from lsp_count.core.report import ModelReport
 from lsp_count.core.source import Problem, SourceNode, Span
 from lsp_count.formats.litgpt import LitGPTConfigError, LitLora, litgpt_tree, lora_adapters, spec_hf
 from lsp_count.formats.lora import attach_adapters
+from lsp_count.formats.nemo_peft import nemo_shape
 
 # torchtune builder stem (after an optional lora_/qlora_ prefix, without _base/_instruct) -> hub id.
 TORCHTUNE_BUILDERS: dict[str, str] = {
@@ -187,14 +188,11 @@ def nemo_vocab(r, options, problems: list[Problem]) -> tuple[int | None, SourceN
 
 def nemo_model(r, name: str, problems: list[Problem], options) -> ModelReport | None:
     m = "model."
-    layers, hidden, heads = r.int(m + "num_layers"), r.int(m + "hidden_size"), r.int(m + "num_attention_heads")
-    if None in (layers, hidden, heads):
+    shape = nemo_shape(r)
+    if shape is None:
         return None
-    assert layers is not None and hidden is not None and heads is not None
-    ffn = r.int(m + "ffn_hidden_size") or 4 * hidden
-    groups = r.int(m + "num_query_groups") or heads
-    kv_channels = r.int(m + "kv_channels") or hidden // heads
-    activation = (r.str(m + "activation") or "gelu").lower()
+    layers, hidden, heads, ffn = shape.layers, shape.hidden, shape.heads, shape.ffn
+    groups, kv_channels, activation = shape.groups, shape.kv_channels, shape.activation
     norm = (r.str(m + "normalization") or "layernorm").lower()
     position = (r.str(m + "position_embedding_type") or "learned_absolute").lower()
     bias = r.bool(m + "bias")
@@ -247,140 +245,3 @@ def nemo_model(r, name: str, problems: list[Problem], options) -> ModelReport | 
         return None
     problems.append(Problem("info", "LC106", note, vocab_src.span if vocab_src is not None else None))
     return report
-
-
-# --- NeMo PEFT (model.peft) ------------------------------------------------------------------------
-#
-# NeMo 1.x megatron_gpt_finetuning: ``peft_scheme: lora`` + ``lora_tuning``. What NeMo builds, from its code
-# (nemo/collections/nlp/parts/peft_config.py LoraPEFTConfig and
-# nemo/collections/nlp/modules/common/megatron/adapters/parallel_adapters.py ParallelLinearAdapter): one
-# ParallelLinearAdapter per targeted fused Megatron linear of every (selected) layer, each a linear_in
-# (in × adapter_dim, no bias) and a linear_out (adapter_dim × out, no bias), no norm for LoRA; the base frozen.
-#   attention_qkv   hidden -> kv_channels·(heads + 2·query_groups)   (the fused QKV projection)
-#   attention_dense hidden -> hidden                                 (NeMo sizes it hidden × hidden)
-#   mlp_fc1         hidden -> ffn, or 2·ffn for fast-swiglu / fast-geglu / fast-reglu (the fused gate+up)
-#   mlp_fc2         ffn -> hidden
-# "attention", "mlp" and "all" expand to those. NeMo itself is not installable here: the adapter layout rests
-# on NeMo's code; tests check the fused shapes against peft on transformers classes with the same fused
-# layers (gpt2's c_attn, phi3's qkv_proj / gate_up_proj).
-
-NEMO_LORA_MODULES = ("attention_qkv", "attention_dense", "mlp_fc1", "mlp_fc2")
-NEMO_LORA_GROUPS = {"attention": NEMO_LORA_MODULES[:2], "mlp": NEMO_LORA_MODULES[2:], "all": NEMO_LORA_MODULES}
-NEMO_FAST_GLU = ("fast-geglu", "fast-swiglu", "fast-reglu")
-# The same layers in the tree of the transformers family the NeMo model is counted as (for the memory plan's
-# targets). A llama-mapped model under LoRA is shown with Megatron's fused layers (linear_qkv, linear_proj,
-# linear_fc1, linear_fc2), so that r·(in+out) over them is NeMo's adapter count.
-MEGATRON_FUSED = {"linear_qkv": ("q_proj", "k_proj", "v_proj"), "linear_proj": ("o_proj",),
-                  "linear_fc1": ("gate_proj", "up_proj"), "linear_fc2": ("down_proj",)}
-NEMO_TARGET_MODULES = {
-    "llama": {"attention_qkv": ("linear_qkv",), "attention_dense": ("linear_proj",),
-              "mlp_fc1": ("linear_fc1",), "mlp_fc2": ("linear_fc2",)},
-    "gpt2": {"attention_qkv": ("c_attn",), "attention_dense": ("c_proj",), "mlp_fc1": ("c_fc",), "mlp_fc2": ("c_proj",)},
-    "gpt_neox": {"attention_qkv": ("query_key_value",), "attention_dense": ("dense",),
-                 "mlp_fc1": ("dense_h_to_4h",), "mlp_fc2": ("dense_4h_to_h",)},
-}
-
-
-def nemo_peft(r, report: ModelReport, problems: list[Problem]) -> ModelReport:
-    """The NeMo model with its ``model.peft`` adapters (LoRA), or as it was for full fine-tuning."""
-    from dataclasses import replace as _replace
-
-    from lsp_count.core.params import ParamNode, Tensor
-    from lsp_count.formats.lora import attach_adapters, fuse_linears
-
-    p = "model.peft."
-    scheme_node = r.node(p + "peft_scheme")
-    scheme = (r.str(p + "peft_scheme") or "").strip().lower()
-    if scheme_node is None or scheme in ("", "none", "null"):
-        return report
-    span = r.span(p + "peft_scheme")
-    if scheme != "lora":
-        problems.append(Problem("warning", "LC106", f"peft_scheme: {scheme} is not modelled; counting the base model "
-                                "as if fully fine-tuned", span))
-        return report
-    lt = p + "lora_tuning."
-    dim = r.int(lt + "adapter_dim")
-    if dim is None:
-        if r.node(lt + "adapter_dim") is None:
-            problems.append(Problem("error", "LC102", "peft_scheme: lora needs model.peft.lora_tuning.adapter_dim "
-                                    "(the LoRA rank)", span))
-        return report
-    variant = (r.str(lt + "variant") or "nemo").lower()
-    if variant != "nemo":
-        problems.append(Problem("error", "LC101", f"lora_tuning.variant: {variant} (unfused adapters) is not modelled; "
-                                "only NeMo's fused variant is", r.span(lt + "variant")))
-        return report
-    if r.bool(lt + "weight_tying"):
-        problems.append(Problem("error", "LC101", "lora_tuning.weight_tying (one adapter shared by all layers, "
-                                "plus position embeddings) is not modelled", r.span(lt + "weight_tying")))
-        return report
-    raw = r.strs(lt + "target_modules") or ("attention_qkv",)  # LoraPEFTConfig's default
-    targets: list[str] = []
-    for name in raw:
-        for t in NEMO_LORA_GROUPS.get(name, (name,)):
-            if t not in NEMO_LORA_MODULES:
-                problems.append(Problem("error", "LC102", f"unknown NeMo LoRA target {t} (known: "
-                                        f"{', '.join(NEMO_LORA_MODULES + tuple(NEMO_LORA_GROUPS))})",
-                                        r.span(lt + "target_modules")))
-                return report
-            if t not in targets:
-                targets.append(t)
-    m = "model."
-    layers, hidden, heads = r.int(m + "num_layers"), r.int(m + "hidden_size"), r.int(m + "num_attention_heads")
-    assert layers is not None and hidden is not None and heads is not None
-    ffn = r.int(m + "ffn_hidden_size") or 4 * hidden
-    groups = r.int(m + "num_query_groups") or heads
-    kv_channels = r.int(m + "kv_channels") or hidden // heads
-    activation = (r.str(m + "activation") or "gelu").lower()
-    fc1_out = 2 * ffn if activation in NEMO_FAST_GLU else ffn
-    shapes = {"attention_qkv": (hidden, kv_channels * (heads + 2 * groups)), "attention_dense": (hidden, hidden),
-              "mlp_fc1": (hidden, fc1_out), "mlp_fc2": (ffn, hidden)}
-    if activation.endswith("glu") and activation not in NEMO_FAST_GLU and "mlp_fc1" in targets:
-        problems.append(Problem("warning", "LC106", f"activation: {activation} fuses fc1 to 2×ffn ({2 * ffn:,}) wide, "
-                                f"but NeMo's LoraPEFTConfig sizes the mlp_fc1 adapter 2×ffn only for fast-* "
-                                f"activations: it builds it {ffn:,} wide (counted so), which cannot be added to fc1's output",
-                                r.span(m + "activation")))
-    if "attention_dense" in targets and kv_channels * heads != hidden:
-        problems.append(Problem("warning", "LC106", f"attention_dense: NeMo sizes the adapter hidden × hidden "
-                                f"({hidden:,}) while the projection's input is kv_channels × heads "
-                                f"({kv_channels * heads:,}); counted as NeMo builds it", r.span(lt + "target_modules")))
-    selection = r.value(lt + "layer_selection")
-    n_layers = layers
-    if isinstance(selection, tuple):
-        chosen = {c.value for c in selection if isinstance(c.value, int) and not isinstance(c.value, bool)}
-        n_layers = sum(1 for n in chosen if 1 <= n <= layers)  # Megatron layer numbers count from 1
-    adapters = []
-    for t in targets:
-        in_f, out_f = shapes[t]
-        tensors = (Tensor(f"{t}.linear_in.weight", (dim, in_f), "lora", t),
-                   Tensor(f"{t}.linear_out.weight", (out_f, dim), "lora", t))
-        adapters.append(ParamNode(f"layers.{t}", tensors=tensors, repeat=n_layers,
-                                  note=f"dim={dim}: {in_f}→{dim}→{out_f}", source=r.span(lt + "target_modules"),
-                                  key="target_modules"))
-    if not n_layers:
-        problems.append(Problem("error", "LC102", "layer_selection names no layer of this model (layers count from 1)",
-                                r.span(lt + "layer_selection")))
-        return report
-    base_tree = report.tree
-    if report.spec is not None and report.spec.family.model_type == "llama":
-        base_tree = fuse_linears(base_tree, MEGATRON_FUSED)
-    tree = attach_adapters(base_tree, adapters, f"NeMo LoRA adapter_dim={dim}")
-    problems.append(Problem("info", "LC106", "NeMo LoRA counted as NeMo builds it (one ParallelLinearAdapter per fused "
-                            "qkv / dense / fc1 / fc2: dim·(in+out), no bias), from NeMo's code: NeMo is not installed "
-                            "to check against", span))
-    alpha = r.value(lt + "alpha")
-    family = report.spec.family.model_type if report.spec is not None else ""
-    modules = [m for t in targets for m in NEMO_TARGET_MODULES.get(family, {}).get(t, ())]
-    plan: dict[str, object] = {"mode": "lora", "lora_rank": dim, "lora_targets": list(dict.fromkeys(modules)),
-                               "lora_alpha": alpha if isinstance(alpha, (int, float)) and not isinstance(alpha, bool) else dim}
-    spans = {k: s for k, s in (("mode", span), ("lora_rank", r.span(lt + "adapter_dim")),
-                               ("lora_targets", r.span(lt + "target_modules"))) if s is not None}
-    context = r.int(m + "encoder_seq_length", minimum=1) if r.node(m + "encoder_seq_length") is not None else None
-    batch = r.int(m + "micro_batch_size") if r.node(m + "micro_batch_size") is not None else None
-    if context:
-        plan["context"], spans["context"] = context, r.span(m + "encoder_seq_length")
-    if batch:
-        plan["batch"], spans["batch"] = batch, r.span(m + "micro_batch_size")
-    plan["spans"] = spans
-    method = report.method + f"; NeMo LoRA adapters (ParallelLinearAdapter, adapter_dim={dim}) as NeMo's code builds them"
-    return _replace(report, tree=tree, method=method, plan=plan)

@@ -15,6 +15,7 @@ from lsp_count.formats.common import (PRECISIONS, Lora, Plan, Reader, base_model
                                       zero_stage_from)
 from lsp_count.formats.litgpt import LitLora
 from lsp_count.formats.lora import LoraTargets
+from lsp_count.formats.nemo_peft import nemo_peft
 from lsp_count.formats.yaml_reader import read_yaml
 
 
@@ -514,7 +515,7 @@ def read_nemo(r: Reader, path: str, options, problems: list[Problem]) -> ModelRe
     report = architectures.nemo_model(r, PurePath(path).stem, problems, options)
     if report is None:
         return None
-    return architectures.nemo_peft(r, report, problems)
+    return nemo_peft(r, report, problems)
 
 
 READERS = {
