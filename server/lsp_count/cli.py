@@ -205,6 +205,7 @@ def memory_json(report: MemoryReport) -> dict:
         "optimizer": s.optimizer, "pure_precision": s.pure_precision, "reference_model": s.reference_model,
         "reference_parameters": s.reference_parameters,
         "gradient_checkpointing": s.gradient_checkpointing, "lora_rank": s.lora_rank,
+        "own_adapters": report.own_adapters,
         "weights_bytes": dict(report.weights_bytes),
         "lines": [{"name": l.name, "bytes": l.bytes, "exact": l.exact, "detail": l.detail} for l in report.lines],
         "total_bytes": report.total_bytes,
@@ -273,7 +274,7 @@ def format_memory(report: MemoryReport) -> str:
             head += f", reference model {s.reference_model}" + (
                 f" ({s.reference_parameters:,} parameters)" if s.reference_parameters is not None else "")
         if s.mode in ("lora", "qlora"):
-            head += f", rank {s.lora_rank}"
+            head += ", the model's own adapters" if report.own_adapters else f", rank {s.lora_rank}"
         if s.gradient_checkpointing:
             head += ", gradient checkpointing"
     if s.gpus > 1 or s.tp > 1 or s.pp > 1:

@@ -202,3 +202,21 @@ def test_an_image_transformer_s_compute_line_counts_images_of_its_tokens(capsys,
     code, out, _ = run(capsys, str(config), "--json", "--tokens", "1000", "--context", "50")
     compute = json.loads(out)["files"][0]["models"][0]["compute"]
     assert (compute["image_tokens"], compute["image_side"], compute["train_tokens"]) == (50, None, 1000)
+
+
+def test_the_header_of_a_model_training_its_own_adapters_names_no_lora_rank(capsys, tmp_path):
+    # NeMo's IA3 scalers are the model's own adapters: the settings' LoRA rank does not apply to them.
+    yaml = tmp_path / "megatron_gpt_peft.yaml"
+    yaml.write_text("model:\n  num_layers: 2\n  hidden_size: 64\n  ffn_hidden_size: 128\n  num_attention_heads: 4\n"
+                    "  normalization: rmsnorm\n  bias: False\n  activation: fast-swiglu\n  position_embedding_type: rope\n"
+                    "  share_embeddings_and_output_weights: False\n  tokenizer:\n    library: megatron\n"
+                    "    type: GPT2BPETokenizer\n  peft:\n    peft_scheme: ia3\n")
+    code, out, _ = run(capsys, str(yaml), "--gpu", "RTX-4090")
+    assert code == 0
+    assert "memory per GPU (lora, weights bfloat16, context 4,096, batch 1, adamw, the model's own adapters)" in out
+    code, out, _ = run(capsys, str(yaml), "--json")
+    assert code == 0 and json.loads(out)["files"][0]["models"][0]["memory"]["own_adapters"] is True
+    code, out, _ = run(capsys, CONFIG, "--gpu", "RTX-4090", "--mode", "lora")
+    assert code == 0 and ", adamw, rank 16)" in out
+    code, out, _ = run(capsys, CONFIG, "--mode", "lora", "--json")
+    assert code == 0 and json.loads(out)["files"][0]["models"][0]["memory"]["own_adapters"] is False

@@ -280,6 +280,9 @@ class MemoryReport:
     compute_dtype: str = "bfloat16"
     kv_dtype: str = "bfloat16"
     notes: tuple[str, ...] = ()
+    # LoRA or QLoRA training the model's own adapters (a Python file's, a NeMo YAML's IA3): the settings'
+    # LoRA rank and targets do not apply.
+    own_adapters: bool = False
 
     def line(self, name: str) -> MemoryLine | None:
         return next((l for l in self.lines if l.name == name), None)
@@ -2147,7 +2150,8 @@ def _estimate(model: ModelReport, settings: Settings, facts: _TreeFacts) -> Memo
         notes.append(f"{dp} data-parallel replicas: each GPU holds a full copy (batch {s.batch} per replica)")
     sizes = WeightsByDtype(tree, plan.compute, plan.skip_modules)
     total = sum(l.bytes for l in lines)
-    return MemoryReport(s, plan.storage, tuple(lines), total, sizes, plan.compute, plan.kv, tuple(notes))
+    own_adapters = s.mode in ("lora", "qlora") and _own_adapters(tree, facts)
+    return MemoryReport(s, plan.storage, tuple(lines), total, sizes, plan.compute, plan.kv, tuple(notes), own_adapters)
 
 
 class WeightsByDtype(Mapping[str, int]):
