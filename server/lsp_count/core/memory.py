@@ -702,8 +702,32 @@ def _layer_stacks(root: ParamNode) -> Iterator[tuple[ParamNode, int]]:
         elif not kinds and not any(part in LAYER_STACK_NAMES for part in path.split(".")[1:-1]):
             yield n, mult  # a stack of one layer (num_hidden_layers: 1) is that layer
         for kind in kinds:
-            if kind.repeat == 1:  # repeated kinds are yielded as stack nodes of their own
+            # (repeated kinds, and kinds shown as runs of equal layers (freeze tuning's), are yielded as stacks of
+            # their own)
+            if kind.repeat == 1 and not (kind.children and all(_ENTRY_NAME.fullmatch(c.name) for c in kind.children)):
                 yield kind, mult
+
+
+def layers_the_backward_reaches(tree: ParamTree) -> int | None:
+    """The layers from the first one that holds a trainable parameter to the last (LLaMA-Factory's freeze tuning of
+    the last layers: autograd keeps nothing for the frozen layers before them, whose inputs need no gradient);
+    None where every layer is reached: a trainable tensor before the stacks (the embeddings), or no trainable layer
+    (the trainable tensors elsewhere: an adapters node, a head), where the estimate keeps them all."""
+    stacks = list(_layer_stacks(tree.root))
+    if not stacks:
+        return None
+    first = stacks[0][0]
+    for _path, node, _mult in tree.root.walk():
+        if node is first:
+            break
+        if node.own and not node.frozen and node.trainable:
+            return None  # (a trainable tensor before the layers: the gradient runs through them all)
+    before = 0
+    for node, mult in stacks:
+        if node.trainable:
+            return _layer_count(tree.root) - before
+        before += node.repeat * mult
+    return None
 
 
 def _layer_count(root: ParamNode) -> int:
@@ -1444,6 +1468,12 @@ def training_activations(model: ModelReport, s: Settings, compute: str, lora_tar
     scale = FLOAT_BYTES.get(compute, 2) / 2  # the counts are for 16-bit activations
     sb = s.context * s.batch
     layers, covered, which_layers = facts.memo(("activation_layers",), lambda: _activation_layers(model, facts))
+    if s.mode == "train":
+        reached = facts.memo(("backward_layers",), lambda: layers_the_backward_reaches(model.tree))
+        if reached is not None and reached < layers:
+            layers = reached
+            which_layers += (f" (the last {reached}: the backward pass stops at the first layer with a trainable "
+                             f"parameter)")
     h = _layer_width(spec, facts)
     # A model holding its own adapters (a Python file's get_peft_model, a NeMo YAML's IA3 or bottleneck
     # adapters): the activations of its adapters are from the adapters it holds, not from the settings' plan.

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from lsp_count.core.memory import is_output_head, peft_refuses_lora
 from lsp_count.core.params import ParamNode, ParamTree, Tensor
@@ -63,6 +63,9 @@ class ModulePaths:
     # Stacks the tree's layers split evenly among, in order, each numbering its own from 0 (HRM-Text's
     # model.L_module.layers and model.H_module.layers); empty: all in ``layers``.
     stacks: tuple[str, ...] = ()
+    # The modules outside the layers the family names otherwise than the tree (GPT-2's wte, wpe, ln_f for the
+    # tree's embed_tokens, embed_positions, norm; GPT-NeoX's embed_in): tree name -> the family's.
+    renamed: tuple[tuple[str, str], ...] = ()
 
 
 _LLAMA_SEGMENTS = (("attention", "self_attn"), ("mlp", "mlp"), ("moe", "mlp"), ("router", ""), ("experts", "experts"),
@@ -70,17 +73,21 @@ _LLAMA_SEGMENTS = (("attention", "self_attn"), ("mlp", "mlp"), ("moe", "mlp"), (
 _LLAMA = ModulePaths("model.layers", _LLAMA_SEGMENTS)
 
 
-def _paths(layers: str, **seg: str) -> ModulePaths:
-    return ModulePaths(layers, tuple({**dict(_LLAMA_SEGMENTS), **seg}.items()))
+def _paths(layers: str, renamed: dict[str, str] | None = None, **seg: str) -> ModulePaths:
+    return ModulePaths(layers, tuple({**dict(_LLAMA_SEGMENTS), **seg}.items()), renamed=tuple((renamed or {}).items()))
+
+
+_GPT2_TOP = {"embed_tokens": "wte", "embed_positions": "wpe", "norm": "ln_f"}
+_NEOX_TOP = {"embed_tokens": "embed_in", "norm": "final_layer_norm"}
 
 
 # Module paths as transformers names them, by model_type (the rest are llama-shaped: model.layers.N.self_attn.q_proj).
 MODULE_PATHS: dict[str, ModulePaths] = {
-    "gpt2": _paths("transformer.h", attention="attn"),
-    "gpt-sw3": _paths("transformer.h", attention="attn"),  # (GPT-2's classes)
+    "gpt2": _paths("transformer.h", _GPT2_TOP, attention="attn"),
+    "gpt-sw3": _paths("transformer.h", _GPT2_TOP, attention="attn"),  # (GPT-2's classes)
     # Mllama's text model (MllamaForCausalLM): its cross-attention layers' model.layers.N.cross_attn.q_proj.
     "mllama_text_model": _paths("model.layers", cross_attention="cross_attn"),
-    "gptj": _paths("transformer.h", attention="attn"),
+    "gptj": _paths("transformer.h", {"embed_tokens": "wte", "norm": "ln_f"}, attention="attn"),
     # The classic decoders (layouts/classic.py): GPT-1's transformer.h.N.attn.c_attn (Conv1D) and its double-heads
     # class's multiple_choice_head.summary; CTRL's transformer.h.N.multi_head_attention.Wq, ...ffn.0 and its
     # classifier; XGLM's model.layers.N.self_attn.q_proj, ...encoder_attn.q_proj, ...fc1; BioGPT's biogpt.layers.N...
@@ -89,21 +96,24 @@ MODULE_PATHS: dict[str, ModulePaths] = {
     "ctrl": replace(_paths("transformer.h", attention="multi_head_attention", mlp=""), heads=frozenset({"classifier"})),
     "xglm": _paths("model.layers", mlp="", cross_attention="encoder_attn"),
     "biogpt": replace(_paths("biogpt.layers", mlp=""), heads=frozenset({"classifier"})),
-    "gpt_neox": _paths("gpt_neox.layers", attention="attention"),
-    "gpt_neox_japanese": _paths("gpt_neox_japanese.layers", attention="attention"),
-    "falcon": _paths("transformer.h", attention="self_attention"),
-    "bloom": _paths("transformer.h", attention="self_attention"),
+    "gpt_neox": _paths("gpt_neox.layers", _NEOX_TOP, attention="attention"),
+    "gpt_neox_japanese": _paths("gpt_neox_japanese.layers", _NEOX_TOP, attention="attention"),
+    "falcon": _paths("transformer.h", {"embed_tokens": "word_embeddings", "norm": "ln_f"}, attention="self_attention"),
+    "bloom": _paths("transformer.h", {"embed_tokens": "word_embeddings", "embed_layernorm": "word_embeddings_layernorm",
+                                              "norm": "ln_f"}, attention="self_attention"),
     "opt": ModulePaths("model.decoder.layers", tuple({**dict(_LLAMA_SEGMENTS), "mlp": ""}.items()),
                        (("projections", "model.decoder"),)),
+    "phi": _paths("model.layers", {"norm": "final_layernorm"}),
+    "persimmon": _paths("model.layers", {"norm": "final_layernorm"}),
     "mamba": _paths("backbone.layers"),
     "mamba2": _paths("backbone.layers"),
     "qwen2_moe": _paths("model.layers", shared_experts="shared_expert"),
-    "gpt_bigcode": _paths("transformer.h", attention="attn"),
+    "gpt_bigcode": _paths("transformer.h", _GPT2_TOP, attention="attn"),
     "granitemoe": _paths("model.layers", moe="block_sparse_moe"),
     "hunyuan_v1_moe": _paths("model.layers", router="gate", shared_experts="shared_mlp"),
-    "gpt_neo": _paths("transformer.h", attention="attn.attention"),
-    "codegen": _paths("transformer.h", attention="attn"),
-    "mpt": _paths("transformer.blocks", attention="attn", mlp="ffn"),
+    "gpt_neo": _paths("transformer.h", _GPT2_TOP, attention="attn.attention"),
+    "codegen": _paths("transformer.h", {"embed_tokens": "wte", "norm": "ln_f"}, attention="attn"),
+    "mpt": _paths("transformer.blocks", {"embed_tokens": "wte", "norm": "norm_f"}, attention="attn", mlp="ffn"),
     # (its only adapted module under the MoE block is the shared expert, which sits on the layer itself)
     "granitemoeshared": _paths("model.layers", moe="", shared_experts="shared_mlp"),
     "dbrx": _paths("transformer.blocks", attention="norm_attn_norm.attn", moe="ffn", router="router"),
@@ -554,7 +564,7 @@ def _hf_paths(tree_path: str, module: str, occurrences: int, paths: ModulePaths 
     the layers' own numbers, a hybrid stack's kind's)."""
     parts = tree_path.split(".")[1:]  # drop the class name
     if module in HEAD_MODULES or (module in paths.heads and len(parts) == 1):
-        return [module] * occurrences
+        return [dict(paths.renamed).get(module, module)] * occurrences
     segments = dict(paths.segments)
     top = dict(paths.top)
     out_parts: list[str] = []
@@ -575,6 +585,8 @@ def _hf_paths(tree_path: str, module: str, occurrences: int, paths: ModulePaths 
             out_parts.append(p)
     if not layered and not out_parts:
         out_parts = [paths.layers.split(".")[0]]
+    if not layered:
+        module = dict(paths.renamed).get(module, module)
     template = ".".join(out_parts + [module])
     if layered and paths.stacks:  # (one occurrence a layer: the first stack's layers, then the next's)
         per_stack = max(occurrences // len(paths.stacks), 1)
@@ -674,23 +686,10 @@ def layer_groups(spec: ModelSpec | None) -> int:
     return value if type(value) is int and value > 0 else 1
 
 
-def apply_lora(tree: ParamTree, rank: int, targets: LoraTargets, dora: bool = False,
-               model_type: str | None = None, layer_groups: int = 1,
-               layer_indices: dict[str, tuple[int, ...]] | None = None) -> AdaptedModel:
-    """The tree with its base frozen and an ``adapters`` node holding every lora_A / lora_B.
-    ``layer_groups``: ALBERT's num_hidden_groups (its module names number the layers within a group).
-    ``layer_indices``: a hybrid stack's layer kinds (tree node names) -> their layers' numbers
-    (layouts/hybrid.layer_indices)."""
-    regex = None
-    errors: list[str] = []
-    notes: list[str] = []
-    if targets.pattern is not None:
-        if len(targets.pattern) > MAX_REGEX_LENGTH:
-            return AdaptedModel(tree, 0, (), errors=("the target regex is too long",))
-        try:
-            regex = re.compile(targets.pattern)
-        except re.error as exc:
-            return AdaptedModel(tree, 0, (), errors=(f"the target regex does not compile: {exc}",))
+def module_namer(tree: ParamTree, model_type: str | None = None, layer_groups: int = 1,
+                 layer_indices: dict[str, tuple[int, ...]] | None = None) -> Callable[..., list[str]]:
+    """``full_paths(path, module, occurrences, tensor name)``: the full module names transformers gives the module
+    holding a tensor at ``path`` of the tree, one per occurrence, layer by layer (apply_lora's parameters)."""
     paths = MODULE_PATHS.get(model_type or "", _LLAMA)
     offsets = _layer_offsets(tree)
     seq2seq = SEQ2SEQ_PATHS.get(model_type or "")
@@ -715,6 +714,28 @@ def apply_lora(tree: ParamTree, rank: int, targets: LoraTargets, dora: bool = Fa
                              indices=layer_indices[kind])
         group = next((g for g in offsets if f".{g}" in path), None)
         return _hf_paths(path, module, mult, paths, offsets.get(group, 0) if group else 0)
+
+    return full_paths
+
+
+def apply_lora(tree: ParamTree, rank: int, targets: LoraTargets, dora: bool = False,
+               model_type: str | None = None, layer_groups: int = 1,
+               layer_indices: dict[str, tuple[int, ...]] | None = None) -> AdaptedModel:
+    """The tree with its base frozen and an ``adapters`` node holding every lora_A / lora_B.
+    ``layer_groups``: ALBERT's num_hidden_groups (its module names number the layers within a group).
+    ``layer_indices``: a hybrid stack's layer kinds (tree node names) -> their layers' numbers
+    (layouts/hybrid.layer_indices)."""
+    regex = None
+    errors: list[str] = []
+    notes: list[str] = []
+    if targets.pattern is not None:
+        if len(targets.pattern) > MAX_REGEX_LENGTH:
+            return AdaptedModel(tree, 0, (), errors=("the target regex is too long",))
+        try:
+            regex = re.compile(targets.pattern)
+        except re.error as exc:
+            return AdaptedModel(tree, 0, (), errors=(f"the target regex does not compile: {exc}",))
+    full_paths = module_namer(tree, model_type, layer_groups, layer_indices)
 
     linear_router = model_type in LINEAR_ROUTER_FAMILIES
 

@@ -6,6 +6,7 @@ training plan."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path, PurePath
 
 from lsp_count.core.report import FileReport, ModelReport, relocated, unrecognized
@@ -14,6 +15,7 @@ from lsp_count.formats import architectures
 from lsp_count.formats.common import (PRECISIONS, Lora, Plan, Reader, base_model, finish, optimizer_name,
                                       zero_stage_from)
 from lsp_count.formats.litgpt import LitLora
+from lsp_count.formats.freeze import FreezeTuning, freeze_tuning
 from lsp_count.formats.lora import LoraTargets
 from lsp_count.formats.nemo_peft import nemo_peft
 from lsp_count.formats.yaml_reader import read_yaml
@@ -256,6 +258,12 @@ def read_llamafactory(r: Reader, path: str, options, problems: list[Problem]) ->
             plan.set("mode", "lora", r.span("finetuning_type"))
     elif ftype == "full":
         plan.set("mode", "train", r.span("finetuning_type"))
+    elif ftype == "freeze":
+        frozen = _llamafactory_freeze(r, base, qbit, problems)
+        if frozen is None:
+            return None
+        base = frozen
+        plan.set("mode", "train", r.span("finetuning_type"))
     else:
         problems.append(Problem("warning", "LC106", f"finetuning_type: {ftype} is not modelled; counting a full fine-tune",
                                 r.span("finetuning_type")))
@@ -270,6 +278,35 @@ def read_llamafactory(r: Reader, path: str, options, problems: list[Problem]) ->
     _optimizer(r, "optim", plan, problems)
     _zero(r, plan, problems, "deepspeed")
     return finish(base, lora, plan, problems, r.span("model_name_or_path"))
+
+
+def _llamafactory_freeze(r: Reader, base: ModelReport, qbit: int | None, problems: list[Problem]) -> ModelReport | None:
+    """The base under LLaMA-Factory's freeze tuning (formats/freeze.py); None after an error. A model it is not
+    modelled for is counted as a full fine-tune, with a warning."""
+    if qbit is not None:
+        problems.append(Problem("error", "LC102", "finetuning_type: freeze cannot train a quantized model (LLaMA-Factory: "
+                                "\"Quantized models can only be used for the LoRA or OFT tuning\"); drop quantization_bit",
+                                r.span("quantization_bit")))
+        return None
+    # (FreezeArguments: freeze_trainable_layers may be 0 or negative, the first layers)
+    layers = r.int("freeze_trainable_layers", minimum=-(1 << 31))
+    if layers is None and r.node("freeze_trainable_layers") is not None and r.value("freeze_trainable_layers") is not None:
+        return None  # (the reader said why)
+    setting = FreezeTuning(layers if layers is not None else 2, r.strs("freeze_trainable_modules") or ("all",),
+                           r.strs("freeze_extra_modules") or (), bool(r.bool("use_llama_pro")))
+    frozen = freeze_tuning(base.tree, base.spec, setting)
+    if frozen.tree is None:
+        if frozen.which == "finetuning_type":
+            problems.append(Problem("warning", "LC106", f"{frozen.error}: counting a full fine-tune",
+                                    r.span("finetuning_type")))
+            return base
+        problems.append(Problem("error", "LC102", frozen.error, r.span(frozen.which) or r.span("finetuning_type")))
+        return None
+    trained = frozen.tree.trainable
+    problems.append(Problem("info", "LC106", f"freeze tuning trains {trained:,} of {frozen.tree.total:,} parameters, "
+                            f"those whose names hold {', '.join(frozen.trained) or 'nothing'} (as LLaMA-Factory's "
+                            f"_setup_freeze_tuning picks them)", r.span("finetuning_type")))
+    return replace(base, tree=frozen.tree, method=base.method + "; LLaMA-Factory freeze tuning")
 
 
 # --- torchtune -------------------------------------------------------------------------------------
