@@ -280,8 +280,8 @@ class MemoryReport:
     compute_dtype: str = "bfloat16"
     kv_dtype: str = "bfloat16"
     notes: tuple[str, ...] = ()
-    # LoRA or QLoRA training the model's own adapters (a Python file's, a NeMo YAML's IA3): the settings'
-    # LoRA rank and targets do not apply.
+    # LoRA or QLoRA training adapters of the model's own that are not peft's LoRA (a NeMo YAML's IA3 or bottleneck
+    # adapters, a Python module's frozen base beside trainable layers): no LoRA rank or targets apply.
     own_adapters: bool = False
 
     def line(self, name: str) -> MemoryLine | None:
@@ -2180,7 +2180,8 @@ def _estimate(model: ModelReport, settings: Settings, facts: _TreeFacts) -> Memo
         notes.append(f"{dp} data-parallel replicas: each GPU holds a full copy (batch {s.batch} per replica)")
     sizes = WeightsByDtype(tree, plan.compute, plan.skip_modules)
     total = sum(l.bytes for l in lines)
-    own_adapters = s.mode in ("lora", "qlora") and _own_adapters(tree, facts)
+    # (peft's adapters a Python model holds have the rank its plan read from the script's LoraConfig)
+    own_adapters = s.mode in ("lora", "qlora") and _own_adapters(tree, facts) and not _peft_adapters(facts)
     return MemoryReport(s, plan.storage, tuple(lines), total, sizes, plan.compute, plan.kv, tuple(notes), own_adapters)
 
 
