@@ -725,7 +725,7 @@ def layers_the_backward_reaches(tree: ParamTree) -> int | None:
     before = 0
     for node, mult in stacks:
         if node.trainable:
-            return _layer_count(tree.root) - before
+            return sum(n.repeat * m for n, m in stacks) - before
         before += node.repeat * mult
     return None
 
@@ -1983,6 +1983,7 @@ def _estimate(model: ModelReport, settings: Settings, facts: _TreeFacts) -> Memo
     pure = s.pure_precision and plan.storage != "float32"
     # (a pure run's states and LoRA adapters are in the weights' float dtype; else fp32)
     element = FLOAT_BYTES.get(plan.compute if pure and DTYPES[plan.storage].quantized else plan.storage, 2) if pure else 4
+    holds_adapters = False  # (LoRA or QLoRA on adapters the model holds: set below)
     if s.mode == "train":
         mixed = plan.storage != "float32" and not pure
         wbytes = 2 if plan.storage != "float32" else 4
@@ -2027,9 +2028,9 @@ def _estimate(model: ModelReport, settings: Settings, facts: _TreeFacts) -> Memo
         # The base is frozen: its storage only. Adapters are fp32 (peft's autocast_adapter_dtype), trained with the optimizer.
         # A model that holds its own adapters (a Python file's get_peft_model) has its frozen part as the base and its
         # trainable tensors as the adapters; any other gets the settings' LoRA plan.
-        own = _own_adapters(tree, facts)
-        base: TensorBytes = (lambda p, t, m, f: stored(p, t, m, f) if f else 0) if own else stored
-        stored_key = ("stored_frozen" if own else "stored", plan.storage, plan.compute, plan.skip_modules)
+        holds_adapters = _own_adapters(tree, facts)
+        base: TensorBytes = (lambda p, t, m, f: stored(p, t, m, f) if f else 0) if holds_adapters else stored
+        stored_key = ("stored_frozen" if holds_adapters else "stored", plan.storage, plan.compute, plan.skip_modules)
         w = facts.per_gpu(stored_key, base, tp, pp)
         detail = f"frozen base in {plan.storage}{split_note}"
         if zero3:
@@ -2037,7 +2038,7 @@ def _estimate(model: ModelReport, settings: Settings, facts: _TreeFacts) -> Memo
             w = _shard(w, dp) + gathered
             detail += f"; ZeRO-3 ÷ {dp} + one gathered layer"
         lines.append(MemoryLine("weights", w, weights_exact and not zero3, detail))
-        if own:
+        if holds_adapters:
             n_adapt = facts.per_gpu(("trainable",), _trainable_numel, tp, pp)
             adapters = f"{n_adapt:,} trainable parameters of the model (its own adapters)"
             o = facts.per_gpu(("optimizer", s.optimizer, element), _trainable_state_bytes(s.optimizer, element), tp, pp)
@@ -2181,7 +2182,7 @@ def _estimate(model: ModelReport, settings: Settings, facts: _TreeFacts) -> Memo
     sizes = WeightsByDtype(tree, plan.compute, plan.skip_modules)
     total = sum(l.bytes for l in lines)
     # (peft's adapters a Python model holds have the rank its plan read from the script's LoraConfig)
-    own_adapters = s.mode in ("lora", "qlora") and _own_adapters(tree, facts) and not _peft_adapters(facts)
+    own_adapters = holds_adapters and not _peft_adapters(facts)
     return MemoryReport(s, plan.storage, tuple(lines), total, sizes, plan.compute, plan.kv, tuple(notes), own_adapters)
 
 

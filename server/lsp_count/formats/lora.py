@@ -77,7 +77,8 @@ def _paths(layers: str, renamed: dict[str, str] | None = None, **seg: str) -> Mo
     return ModulePaths(layers, tuple({**dict(_LLAMA_SEGMENTS), **seg}.items()), renamed=tuple((renamed or {}).items()))
 
 
-_GPT2_TOP = {"embed_tokens": "wte", "embed_positions": "wpe", "norm": "ln_f"}
+_WTE_LN_F = {"embed_tokens": "wte", "norm": "ln_f"}
+_GPT2_TOP = {**_WTE_LN_F, "embed_positions": "wpe"}
 _NEOX_TOP = {"embed_tokens": "embed_in", "norm": "final_layer_norm"}
 
 
@@ -87,7 +88,7 @@ MODULE_PATHS: dict[str, ModulePaths] = {
     "gpt-sw3": _paths("transformer.h", _GPT2_TOP, attention="attn"),  # (GPT-2's classes)
     # Mllama's text model (MllamaForCausalLM): its cross-attention layers' model.layers.N.cross_attn.q_proj.
     "mllama_text_model": _paths("model.layers", cross_attention="cross_attn"),
-    "gptj": _paths("transformer.h", {"embed_tokens": "wte", "norm": "ln_f"}, attention="attn"),
+    "gptj": _paths("transformer.h", _WTE_LN_F, attention="attn"),
     # The classic decoders (layouts/classic.py): GPT-1's transformer.h.N.attn.c_attn (Conv1D) and its double-heads
     # class's multiple_choice_head.summary; CTRL's transformer.h.N.multi_head_attention.Wq, ...ffn.0 and its
     # classifier; XGLM's model.layers.N.self_attn.q_proj, ...encoder_attn.q_proj, ...fc1; BioGPT's biogpt.layers.N...
@@ -100,7 +101,7 @@ MODULE_PATHS: dict[str, ModulePaths] = {
     "gpt_neox_japanese": _paths("gpt_neox_japanese.layers", _NEOX_TOP, attention="attention"),
     "falcon": _paths("transformer.h", {"embed_tokens": "word_embeddings", "norm": "ln_f"}, attention="self_attention"),
     "bloom": _paths("transformer.h", {"embed_tokens": "word_embeddings", "embed_layernorm": "word_embeddings_layernorm",
-                                              "norm": "ln_f"}, attention="self_attention"),
+                                      "norm": "ln_f"}, attention="self_attention"),
     "opt": ModulePaths("model.decoder.layers", tuple({**dict(_LLAMA_SEGMENTS), "mlp": ""}.items()),
                        (("projections", "model.decoder"),)),
     "phi": _paths("model.layers", {"norm": "final_layernorm"}),
@@ -112,7 +113,7 @@ MODULE_PATHS: dict[str, ModulePaths] = {
     "granitemoe": _paths("model.layers", moe="block_sparse_moe"),
     "hunyuan_v1_moe": _paths("model.layers", router="gate", shared_experts="shared_mlp"),
     "gpt_neo": _paths("transformer.h", _GPT2_TOP, attention="attn.attention"),
-    "codegen": _paths("transformer.h", {"embed_tokens": "wte", "norm": "ln_f"}, attention="attn"),
+    "codegen": _paths("transformer.h", _WTE_LN_F, attention="attn"),
     "mpt": _paths("transformer.blocks", {"embed_tokens": "wte", "norm": "norm_f"}, attention="attn", mlp="ffn"),
     # (its only adapted module under the MoE block is the shared expert, which sits on the layer itself)
     "granitemoeshared": _paths("model.layers", moe="", shared_experts="shared_mlp"),
@@ -563,8 +564,9 @@ def _hf_paths(tree_path: str, module: str, occurrences: int, paths: ModulePaths 
     """Full module names transformers gives this tensor's module (one per occurrence, layer by layer; ``indices``:
     the layers' own numbers, a hybrid stack's kind's)."""
     parts = tree_path.split(".")[1:]  # drop the class name
+    renamed = dict(paths.renamed)
     if module in HEAD_MODULES or (module in paths.heads and len(parts) == 1):
-        return [dict(paths.renamed).get(module, module)] * occurrences
+        return [renamed.get(module, module)] * occurrences
     segments = dict(paths.segments)
     top = dict(paths.top)
     out_parts: list[str] = []
@@ -586,7 +588,7 @@ def _hf_paths(tree_path: str, module: str, occurrences: int, paths: ModulePaths 
     if not layered and not out_parts:
         out_parts = [paths.layers.split(".")[0]]
     if not layered:
-        module = dict(paths.renamed).get(module, module)
+        module = renamed.get(module, module)
     template = ".".join(out_parts + [module])
     if layered and paths.stacks:  # (one occurrence a layer: the first stack's layers, then the next's)
         per_stack = max(occurrences // len(paths.stacks), 1)
