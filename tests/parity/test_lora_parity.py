@@ -215,6 +215,13 @@ def moe_config(rng: random.Random, model_type: str) -> dict:
         cfg.update(architectures=["BeamForCausalLM"], num_experts=experts, moe_intermediate_size=rng.choice([8, 12]),
                    head_dim=head_dim, mlp_layer_types=["dense"] + ["sparse"] * (cfg["num_hidden_layers"] - 1),
                    n_group=1, topk_group=1)
+    elif model_type == "laguna":  # a router parameter with a frozen bias, a shared expert, g_proj, sliding layers
+        layers = cfg["num_hidden_layers"]
+        types = [rng.choice(["full_attention", "sliding_attention"]) for _ in range(layers)]
+        cfg.update(architectures=["LagunaForCausalLM"], num_experts=experts, moe_intermediate_size=rng.choice([8, 12]),
+                   head_dim=head_dim, shared_expert_intermediate_size=rng.choice([0, 16]), layer_types=types,
+                   num_attention_heads_per_layer=[heads if t == "full_attention" else 2 * heads for t in types],
+                   gating=rng.choice([True, "per-element"]))
     elif model_type in ("glm4_moe", "param2moe", "sarvam_moe"):  # DeepSeek-V3's experts, plain attention
         cfg.update(architectures=["Glm4MoeForCausalLM"], n_routed_experts=experts, moe_intermediate_size=rng.choice([8, 12]),
                    first_k_dense_replace=1, n_shared_experts=rng.choice([1, 2]), n_group=1, topk_group=1)
@@ -228,7 +235,7 @@ def moe_config(rng: random.Random, model_type: str) -> dict:
 
 
 MOE_FAMILIES = ["mixtral", "qwen2_moe", "qwen3_moe", "deepseek_v2", "deepseek_v3", "olmoe", "glm4_moe", "gpt_oss",
-                "granitemoe", "phimoe", "hunyuan_v1_moe", "param2moe", "sarvam_moe", "sarvam_mla", "beam"]
+                "granitemoe", "phimoe", "hunyuan_v1_moe", "param2moe", "sarvam_moe", "sarvam_mla", "beam", "laguna"]
 MOE_TARGETS = {
     "mixtral": [["q_proj", "w2"], ["w1", "w3", "gate"], ["w1"], r".*\.(v_proj|w2|w3|w1)", r"model\.layers\.0\..*_proj"],
     "qwen2_moe": [["q_proj", "down_proj"], ["gate_proj", "up_proj", "shared_expert_gate"], ["gate"], r".*mlp\..*"],
@@ -245,6 +252,9 @@ MOE_TARGETS = {
     # Beam: its attention's own gate_proj beside the dense MLPs' gate_proj and the experts' fused gate_up_proj
     "beam": [["gate_proj", "up_proj", "down_proj", "o_proj"], ["gate", "q_proj"], r".*self_attn\..*", r".*mlp\..*"],
     "granitemoe": [["q_proj", "o_proj"], ["router"], ["down_proj"], r".*\.(k_proj|v_proj)"],
+    # Laguna: a router parameter (gate: not an nn.Linear) beside the dense MLPs and the shared expert's projections
+    "laguna": [["q_proj", "g_proj"], ["gate_proj", "up_proj", "down_proj"], ["gate", "o_proj"], r".*mlp\..*",
+               r".*self_attn\..*"],
     "phimoe": [["q_proj", "router"], ["router"], ["down_proj"], r".*\.(router|v_proj)"],
     "hunyuan_v1_moe": [["wg", "q_proj"], ["gate"], ["gate_proj", "up_proj"], ["down_proj", "o_proj"], ["gate_proj"],
                        r".*\.(gate|o_proj)", r".*\.gate\.wg", r".*mlp\..*", r"model\.layers\.0\..*_proj"],

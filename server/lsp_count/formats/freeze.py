@@ -151,7 +151,8 @@ def _marked_copy(node: ParamNode, path: str, flags: dict[tuple[str, str], tuple[
     if not trained and all(c.frozen for c in children):
         return replace(node, children=children, frozen=True)
     frozen_nodes = tuple(ParamNode(t.name, (t,), frozen=True, note="frozen") for t in frozen)
-    return replace(node, tensors=tuple(trained), children=frozen_nodes + children)
+    # (LLaMA-Factory sets requires_grad on what it trains, a tensor the model keeps frozen too: Laguna's router bias)
+    return replace(node, tensors=tuple(trained), children=frozen_nodes + children, frozen=False)
 
 
 def _signature(node: ParamNode, path: str, flags: dict[tuple[str, str], tuple[bool, ...]], layer: int) -> tuple:

@@ -2059,6 +2059,86 @@ FAMILIES += (
 )
 
 
+def _laguna_heads(v, layer_type: str) -> int | None:
+    """The query heads of Laguna's ``layer_type`` layers (num_attention_heads_per_layer); None where it has none of
+    them, or where they differ (_laguna_uniform_heads refuses that)."""
+    types, heads = tuple(v["layer_types"] or ()), v["heads_per_layer"]
+    found = {heads[i] for i in range(min(len(types), len(heads))) if types[i] == layer_type}
+    return found.pop() if len(found) == 1 else None
+
+
+def _laguna_uniform_heads(spec) -> list[Problem]:
+    """The layout builds a stack's full-attention layers alike and its sliding-window layers alike: per-layer head
+    counts that differ within either are not modelled."""
+    v = spec.values
+    types, heads = v.get("layer_types"), v.get("heads_per_layer")
+    if not isinstance(types, tuple) or not isinstance(heads, tuple):
+        return []
+    for layer_type in ("full_attention", "sliding_attention"):
+        found = sorted({heads[i] for i in range(min(len(types), len(heads))) if types[i] == layer_type})
+        if len(found) > 1:
+            label = "full-attention" if layer_type == "full_attention" else "sliding-window"
+            return [Problem("error", "LC101", f'"num_attention_heads_per_layer": the {label} layers have '
+                                              f"{', '.join(map(str, found))} query heads: lsp-count counts "
+                                              "per-layer heads that are one number for the full-attention layers and "
+                                              "one for the sliding-window layers",
+                            spec.key_span("heads_per_layer") or spec.span)]
+    return []
+
+
+def _laguna_gating(spec) -> list[Problem]:
+    """LagunaConfig's gating is a strict ``bool | str`` field: a null or another type is refused."""
+    gating = spec.values.get("gating")
+    if "gating" not in spec.origins or isinstance(gating, (bool, str)):
+        return []
+    return [Problem("error", "LC102", f'"gating": {json.dumps(gating)} is not true, false or a text such as "per-head": '
+                                      "LagunaConfig rejects it", spec.key_span("gating") or spec.span)]
+
+
+FAMILIES += (
+    # Laguna (Poolside): grouped-query attention with RMS norms over each head's q and k and a softplus gate over the
+    # heads' output (g_proj: one gate per head where gating is true or "per-head", else one per channel); each
+    # layer's query heads from num_attention_heads_per_layer (the KV heads are the same in all); full or sliding-window
+    # layers (layer_types); a dense first layer, then mixtures of experts (mlp_layer_types): a router parameter with
+    # a per-expert selection bias that does not train (gate.e_score_correction_bias), fused routed experts and one
+    # shared expert shared_expert_intermediate_size wide.
+    decoder("laguna", "LagunaForCausalLM",
+            d(vocab_size=100352, hidden_size=2048, intermediate_size=8192, num_layers=40, max_positions=131072,
+              sliding_window=512),
+            MOE, QK_HEAD,
+            {"head_dim": Field(("head_dim",), 128, doc=BASE["head_dim"].doc),
+             "num_kv_heads": Field(("num_key_value_heads",), 8, doc=BASE["num_kv_heads"].doc),
+             "heads_written": Field(("num_attention_heads",), 48, doc=BASE["num_heads"].doc),
+             "heads_per_layer": Field(("num_attention_heads_per_layer",), Derived(
+                 lambda v: (v["heads_written"],) * v["num_layers"], "num_attention_heads in every layer"), "ints",
+                 null="default", doc="query heads of each layer"),
+             "num_heads": fixed(Derived(lambda v: _laguna_heads(v, "full_attention") or v["heads_written"],
+                                        "the full-attention layers' num_attention_heads_per_layer")),
+             "sliding_num_heads": fixed(Derived(lambda v: _laguna_heads(v, "sliding_attention"),
+                                                "the sliding-window layers' num_attention_heads_per_layer")),
+             "layer_types": Field(("layer_types",), Derived(lambda v: ("full_attention",) * v["num_layers"],
+                                                            "full attention in every layer"), "strs", null="default"),
+             "mlp_bias": fixed(False),
+             "attn_output_gate": fixed(True), "attn_output_gate_name": fixed("g_proj"),
+             "gating": Field(("gating",), True, "any", doc='true or "per-head": one output gate per head, else per channel'),
+             "attn_output_gate_per_head": fixed(Derived(lambda v: v["gating"] is True or v["gating"] == "per-head",
+                                                        'gating is true or "per-head"')),
+             "num_experts": Field(("num_experts",), 256, doc=MOE["num_experts"].doc),
+             "experts_per_token": Field(("num_experts_per_tok",), 8, doc=MOE["experts_per_token"].doc),
+             "moe_intermediate_size": Field(("moe_intermediate_size",), 512, doc=MOE["moe_intermediate_size"].doc),
+             "shared_intermediate_size": Field(("shared_expert_intermediate_size",), 512, minimum=0,
+                                               doc="width of the always-on shared expert"),
+             "shared_expert_always": fixed(True), "router_frozen_bias": fixed(True),
+             "moe_layers": fixed("mlp_layer_types"),
+             "mlp_layer_types": mlp_layer_types(dense_then_sparse, "dense, then sparse")},
+            nulls(sliding_window="reject"),  # (a strict int field: a null is refused)
+            heads={"LagunaForCausalLM": "causal_lm", "LagunaModel": "base"},
+            checks=(layer_list_length("layer_types", "mlp_layer_types", "heads_per_layer"), _laguna_uniform_heads,
+                    _laguna_gating),
+            rope=False),
+)
+
+
 def _cohere2_moe_layer_types(v) -> tuple[str, ...]:
     """Cohere2MoeConfig's layer types where the file gives none: the first_k_dense_replace dense layers slide but
     every prefix_dense_sliding_window_pattern-th, the others but every sliding_window_pattern-th (counted afresh)."""

@@ -282,11 +282,19 @@ def moe(spec: ModelSpec) -> ParamNode:
     if v.get("router_statics"):  # ERNIE 4.5: a (1, experts) score correction bias, a parameter with no gradient
         statics = ParamNode("moe_statics", (Tensor("e_score_correction_bias", (1, experts), "other", "moe_statics"),),
                             frozen=True)
+    elif v.get("router_frozen_bias"):  # Laguna: the router's per-expert selection bias, a parameter with no gradient
+        statics = ParamNode("selection_bias", (Tensor("gate.e_score_correction_bias", (experts,), "other", "gate"),),
+                            frozen=True)
     router = ParamNode("router", router_tensors, (statics,) if statics else ())
     shared = None
     shared_ffn = v.get("shared_intermediate_size")
+    # (Laguna builds its shared expert whatever its width: at 0, projections of no parameters, which LoRA adapts all the same)
     if shared_ffn:
         shared = mlp(spec, int(shared_ffn), "shared_experts", "shared_intermediate_size")
+    elif shared_ffn == 0 and v.get("shared_expert_always"):
+        empty = mlp(spec, 0, "shared_experts", "shared_intermediate_size")
+        shared = ParamNode(empty.name, empty.tensors, source=empty.source, key=empty.key,
+                           note="0 wide: no parameters (LoRA adapts its projections all the same)")
     shared_gate = ParamNode("shared_expert_gate", linear("shared_expert_gate", h, 1, False)) if v.get("shared_expert_gate") else None
     # JetMoE: one bias (hidden_size wide) on the experts' sum.
     block_tensors = (Tensor("bias", (h,), "bias", "moe"),) if v.get("experts_out_bias") else ()
