@@ -533,8 +533,9 @@ FAMILIES: tuple[Family, ...] = (
              "num_experts": Field(("num_experts",), 60, doc=MOE["num_experts"].doc),
              "experts_per_token": Field(("num_experts_per_tok",), 4, doc=MOE["experts_per_token"].doc),
              "moe_intermediate_size": Field(("moe_intermediate_size",), 1408, doc=MOE["moe_intermediate_size"].doc),
-             "shared_intermediate_size": Field(("shared_expert_intermediate_size",), 5632, doc="width of the always-on shared expert"),
-             "shared_expert_gate": fixed(True),
+             "shared_intermediate_size": Field(("shared_expert_intermediate_size",), 5632, minimum=0,
+                                               doc="width of the always-on shared expert"),
+             "shared_expert_gate": fixed(True), "shared_expert_always": fixed(True),
              "moe_layers": fixed("sparse_step"), "without_experts": fixed("dense"),
              "decoder_sparse_step": Field(("decoder_sparse_step",), 1),
              "mlp_only_layers": Field(("mlp_only_layers",), (), "ints")},
@@ -2790,7 +2791,9 @@ KOLIBRI1: dict[str, Field] = {
     "num_experts": Field(("num_experts", "num_local_experts"), 384, doc=MOE["num_experts"].doc),
     "experts_per_token": Field(("num_experts_per_tok",), 6, doc=MOE["experts_per_token"].doc),
     "moe_intermediate_size": Field(("moe_intermediate_size",), 512, doc=MOE["moe_intermediate_size"].doc),
-    "shared_intermediate_size": Field(("shared_expert_intermediate_size",), 512, doc="the shared expert's width"),
+    "shared_intermediate_size": Field(("shared_expert_intermediate_size",), 512, minimum=0,
+                                      doc="the shared expert's width"),
+    "shared_expert_always": fixed(True),
 }
 
 FAMILIES += (
@@ -2930,8 +2933,9 @@ FAMILIES += (
              "num_kv_heads": Field(("num_key_value_heads",), 4, doc=BASE["num_kv_heads"].doc),
              "mlp_bias": fixed(False), "attention_sinks": fixed(True),
              "num_experts": Field(("num_experts",), 256, minimum=0, doc=MOE["num_experts"].doc),
-             "shared_intermediate_size": Field(("shared_expert_intermediate_size",), 1024,
+             "shared_intermediate_size": Field(("shared_expert_intermediate_size",), 1024, minimum=0,
                                                doc="the shared expert's width"),
+             "shared_expert_always": fixed(True),
              "moe_layers": fixed("sparse_step"), "without_experts": fixed("dense"),
              "decoder_sparse_step": Field(("decoder_sparse_step",), 1, doc="every how many layers one has experts"),
              "mlp_only_layers": Field(("mlp_only_layers",), (0, 1), "ints", null="default",

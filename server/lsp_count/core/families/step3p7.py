@@ -146,6 +146,7 @@ def _step3p5_text() -> Family:
          "shared_intermediate_size": Field(("share_expert_dim", "share_expert_dims"), 1280, minimum=0,
                                            null=("share_expert_dims",),
                                            doc="width of the always-on shared expert"),
+         "shared_expert_always": fixed(True),
          "num_nextn_predict_layers": Field(("num_nextn_predict_layers",), 0, minimum=0,
                                            doc="multi-token-prediction layers (not built; per-layer lists padded "
                                                "with theirs are cut)"),
