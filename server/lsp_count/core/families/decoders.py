@@ -2060,6 +2060,16 @@ FAMILIES += (
 )
 
 
+# An output gate over the heads' output from the layer's input, g_proj: one gate per head where gating is true or
+# "per-head", else one per channel (Step 3.7's text model, Laguna).
+G_PROJ_OUTPUT_GATE: dict[str, Field] = {
+    "attn_output_gate": fixed(True), "attn_output_gate_name": fixed("g_proj"),
+    "gating": Field(("gating",), True, "any", doc='true or "per-head": one output gate per head, else per channel'),
+    "attn_output_gate_per_head": fixed(Derived(lambda v: v["gating"] is True or v["gating"] == "per-head",
+                                               'gating is true or "per-head"')),
+}
+
+
 def _laguna_heads(v, layer_type: str) -> int | None:
     """The query heads of Laguna's ``layer_type`` layers (num_attention_heads_per_layer); None where it has none of
     them, or where they differ (_laguna_uniform_heads refuses that)."""
@@ -2120,10 +2130,7 @@ FAMILIES += (
              "layer_types": Field(("layer_types",), Derived(lambda v: ("full_attention",) * v["num_layers"],
                                                             "full attention in every layer"), "strs", null="default"),
              "mlp_bias": fixed(False),
-             "attn_output_gate": fixed(True), "attn_output_gate_name": fixed("g_proj"),
-             "gating": Field(("gating",), True, "any", doc='true or "per-head": one output gate per head, else per channel'),
-             "attn_output_gate_per_head": fixed(Derived(lambda v: v["gating"] is True or v["gating"] == "per-head",
-                                                        'gating is true or "per-head"')),
+             **G_PROJ_OUTPUT_GATE,
              "num_experts": Field(("num_experts",), 256, doc=MOE["num_experts"].doc),
              "experts_per_token": Field(("num_experts_per_tok",), 8, doc=MOE["experts_per_token"].doc),
              "moe_intermediate_size": Field(("moe_intermediate_size",), 512, doc=MOE["moe_intermediate_size"].doc),

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import json
 
-from lsp_count.core.families.decoders import (BASE, MOE, QK_HEAD, ROPE, d, decoder, fixed, merge_fields,
-                                              nulls)
+from lsp_count.core.families.decoders import (BASE, G_PROJ_OUTPUT_GATE, MOE, QK_HEAD, ROPE, d, decoder, fixed,
+                                              merge_fields, nulls)
 from lsp_count.core.families.multimodal import AXIAL_ROPE_TYPES
 from lsp_count.core.source import Problem
 from lsp_count.core.spec import Derived, Family, Field
@@ -131,10 +131,7 @@ def _step3p5_text() -> Family:
         {"head_dim": Field(("head_dim",), 128, doc=BASE["head_dim"].doc),
          "num_kv_heads": Field(("num_key_value_heads", "num_attention_groups"), 8, doc=BASE["num_kv_heads"].doc),
          "mlp_bias": Field(("mlp_bias",), False, "bool", doc="biases on the dense MLPs and the shared expert"),
-         "attn_output_gate": fixed(True), "attn_output_gate_name": fixed("g_proj"),
-         "gating": Field(("gating",), True, "any", doc='true or "per-head": one output gate per head, else per channel'),
-         "attn_output_gate_per_head": fixed(Derived(lambda v: v["gating"] is True or v["gating"] == "per-head",
-                                                    'gating is true or "per-head"')),
+         **G_PROJ_OUTPUT_GATE,
          "num_experts": Field(("n_routed_experts", "moe_num_experts"), 288, null=("moe_num_experts",),
                              doc=MOE["num_experts"].doc),
          # (the aliases as written: a float or a null there builds only where no layer is sparse)
