@@ -222,6 +222,9 @@ def moe_config(rng: random.Random, model_type: str) -> dict:
                    head_dim=head_dim, shared_expert_intermediate_size=rng.choice([0, 16]), layer_types=types,
                    num_attention_heads_per_layer=[heads if t == "full_attention" else 2 * heads for t in types],
                    gating=rng.choice([True, "per-element"]))
+    elif model_type == "aria_text":  # experts intermediate_size wide behind a router parameter, shared experts
+        cfg.update(architectures=["AriaTextForCausalLM"], moe_num_experts=experts, moe_topk=cfg.pop("num_experts_per_tok"),
+                   moe_num_shared_experts=rng.choice([0, 1, 2]))
     elif model_type in ("glm4_moe", "param2moe", "sarvam_moe"):  # DeepSeek-V3's experts, plain attention
         cfg.update(architectures=["Glm4MoeForCausalLM"], n_routed_experts=experts, moe_intermediate_size=rng.choice([8, 12]),
                    first_k_dense_replace=1, n_shared_experts=rng.choice([1, 2]), n_group=1, topk_group=1)
@@ -235,7 +238,8 @@ def moe_config(rng: random.Random, model_type: str) -> dict:
 
 
 MOE_FAMILIES = ["mixtral", "qwen2_moe", "qwen3_moe", "deepseek_v2", "deepseek_v3", "olmoe", "glm4_moe", "gpt_oss",
-                "granitemoe", "phimoe", "hunyuan_v1_moe", "param2moe", "sarvam_moe", "sarvam_mla", "beam", "laguna"]
+                "granitemoe", "phimoe", "hunyuan_v1_moe", "param2moe", "sarvam_moe", "sarvam_mla", "beam", "laguna",
+                "aria_text"]
 MOE_TARGETS = {
     "mixtral": [["q_proj", "w2"], ["w1", "w3", "gate"], ["w1"], r".*\.(v_proj|w2|w3|w1)", r"model\.layers\.0\..*_proj"],
     "qwen2_moe": [["q_proj", "down_proj"], ["gate_proj", "up_proj", "shared_expert_gate"], ["gate"], r".*mlp\..*"],
@@ -255,6 +259,8 @@ MOE_TARGETS = {
     # Laguna: a router parameter (gate: not an nn.Linear) beside the dense MLPs and the shared expert's projections
     "laguna": [["q_proj", "g_proj"], ["gate_proj", "up_proj", "down_proj"], ["gate", "o_proj"], r".*mlp\..*",
                r".*self_attn\..*"],
+    # Aria's text model: its router (mlp.router) a parameter, its shared experts (mlp.shared_experts) gated MLPs
+    "aria_text": [["q_proj", "down_proj"], ["gate_proj", "up_proj"], ["router", "o_proj"], r".*mlp\..*"],
     "phimoe": [["q_proj", "router"], ["router"], ["down_proj"], r".*\.(router|v_proj)"],
     "hunyuan_v1_moe": [["wg", "q_proj"], ["gate"], ["gate_proj", "up_proj"], ["down_proj", "o_proj"], ["gate_proj"],
                        r".*\.(gate|o_proj)", r".*\.gate\.wg", r".*mlp\..*", r"model\.layers\.0\..*_proj"],

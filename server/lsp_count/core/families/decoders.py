@@ -2060,6 +2060,25 @@ FAMILIES += (
 )
 
 
+FAMILIES += (
+    # Aria's text model (aria_text: AriaTextForCausalLM, AriaTextModel): Llama's attention; in every layer a mixture of
+    # experts, intermediate_size wide each, behind a router parameter (not an nn.Linear), and moe_num_shared_experts
+    # shared experts side by side as one gated MLP (built at any count: at 0 it has no width).
+    decoder("aria_text", "AriaTextForCausalLM",
+            d(intermediate_size=4096, max_positions=2048, pad_token_id=2), MOE, STRICT_HEADS,
+            {"num_experts": Field(("moe_num_experts",), 8, doc=MOE["num_experts"].doc),
+             "experts_per_token": Field(("moe_topk",), 2, doc=MOE["experts_per_token"].doc),
+             "moe_intermediate_size": EXPERT_WIDTH_IS_MLP,
+             "num_shared_experts": Field(("moe_num_shared_experts",), 2, minimum=0,
+                                         doc="shared experts (always on), intermediate_size wide each"),
+             "shared_intermediate_size": fixed(Derived(lambda v: v["intermediate_size"] * v["num_shared_experts"],
+                                                       "intermediate_size × moe_num_shared_experts")),
+             "shared_expert_always": fixed(True)},
+            nulls(num_kv_heads="default", head_dim="default"),
+            heads={"AriaTextForCausalLM": "causal_lm", "AriaTextModel": "base"}),
+)
+
+
 # An output gate over the heads' output from the layer's input, g_proj: one gate per head where gating is true or
 # "per-head", else one per channel (Step 3.7's text model, Laguna).
 G_PROJ_OUTPUT_GATE: dict[str, Field] = {
