@@ -5,6 +5,7 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from .strategies import STRATEGIES, _maybe
+from .strategies_encoders import clip_vision
 
 
 def aria_text(draw) -> dict:
@@ -27,4 +28,32 @@ def aria_text(draw) -> dict:
     return cfg
 
 
+def aria(draw) -> dict:
+    """Aria: its text model (text_config always AriaTextConfig, whatever model_type it names), an Idefics3 vision tower
+    or a SigLIP one, the projector's patch-to-query table (keys and values as numbers or texts) or its default, its
+    saved largest value sometimes, and the composite's tie_word_embeddings sometimes (text_config's too, which it
+    does not read)."""
+    text = aria_text(draw)
+    text.pop("architectures")
+    if draw(st.booleans()):
+        text.pop("model_type")
+    _maybe(draw, "tie_word_embeddings", draw(st.booleans()), text)
+    vision_type = draw(st.sampled_from(["idefics3_vision", "siglip_vision_model"]))
+    vision = clip_vision(draw, vision_type)
+    vision.pop("architectures", None)
+    if vision_type == "idefics3_vision" and draw(st.booleans()):
+        vision.pop("model_type")  # (the default: an Idefics3 tower)
+    cfg: dict = {"model_type": "aria", "text_config": text, "vision_config": vision}
+    if draw(st.booleans()):
+        queries = draw(st.lists(st.integers(1, 9), min_size=1, max_size=3))
+        cfg["projector_patch_to_query_dict"] = {str(4 * (i + 1)): draw(st.sampled_from([q, str(q)]))
+                                                for i, q in enumerate(queries)}
+    _maybe(draw, "tie_word_embeddings", draw(st.booleans()), cfg)
+    # (saved by AriaConfig; written, it wins over the table's largest value)
+    _maybe(draw, "max_value_projector_patch_to_query_dict", draw(st.integers(0, 9)), cfg)
+    cfg["architectures"] = [draw(st.sampled_from(["AriaForConditionalGeneration", "AriaModel"]))]
+    return cfg
+
+
 STRATEGIES["aria_text"] = aria_text
+STRATEGIES["aria"] = aria

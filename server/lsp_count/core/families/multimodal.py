@@ -18,7 +18,7 @@ from lsp_count.core.families.decoders import (FLOOR_HEADS, HEAD_DIM, KV_HEADS, M
                                               ROPE, WRITTEN_HEAD_DIM, d, decoder, fixed, merge_fields, nulls)
 from lsp_count.core.families.encoders import VISION
 from lsp_count.core.source import Problem
-from lsp_count.core.spec import Family, Field, ModelSpec
+from lsp_count.core.spec import Derived, Family, Field, ModelSpec
 
 
 def _qwen_vl_window_layers(spec: ModelSpec) -> list[Problem]:
@@ -403,6 +403,75 @@ def _paligemma_text(spec: ModelSpec) -> list[Problem]:
                                       "gemma3_text) have", text.span or spec.span)]
 
 
+def _aria_queries(v) -> int:
+    """The projector's learned queries: max_value_projector_patch_to_query_dict where the file writes it (a key
+    AriaConfig sets after its fields, over the one it derives), else the largest value of
+    projector_patch_to_query_dict (AriaConfig reads each key and value with int()), 256 where it gives none;
+    ValueError where it cannot (_aria_config says so)."""
+    saved = v["saved_max_queries"]
+    if saved is not None:
+        if type(saved) is not int or saved < 0:
+            raise ValueError(saved)
+        return saved
+    table = v["patch_to_query"]
+    if table is None:
+        return 256
+    if not isinstance(table, dict) or not table:
+        raise ValueError(table)
+    return max(int(x) for x in table.values())
+
+
+def _aria_config(spec: ModelSpec) -> list[Problem]:
+    """AriaConfig's strict vision_feature_layer takes a whole number or a list of them (no null); it turns
+    projector_patch_to_query_dict into whole numbers and takes the largest value: an empty or non-mapping value, or
+    an entry int() cannot read, fails there."""
+    layer = spec.values.get("vision_feature_layer")
+    if "vision_feature_layer" in spec.origins and not (type(layer) is int or (
+            isinstance(layer, tuple) and all(type(x) is int for x in layer))):
+        return [Problem("error", "LC102", f'"vision_feature_layer": {json.dumps(layer)} is not a layer number or a list '
+                                          "of them: AriaConfig rejects it",
+                        spec.key_span("vision_feature_layer") or spec.span)]
+    saved = spec.values.get("saved_max_queries")
+    if "saved_max_queries" in spec.origins and (type(saved) is not int or saved < 0):
+        return [Problem("error", "LC102", f'"max_value_projector_patch_to_query_dict": {json.dumps(saved)} is not a '
+                                          "whole number: AriaConfig sets it after its fields, and the projector cannot "
+                                          "make that many queries", spec.key_span("saved_max_queries") or spec.span)]
+    table = spec.values.get("patch_to_query")
+    if "patch_to_query" not in spec.origins or table is None:
+        return []
+    try:
+        if not isinstance(table, dict) or not table:
+            raise ValueError(table)
+        for key, value in table.items():
+            int(key), int(value)
+            if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+                raise ValueError(value)
+        if max(int(x) for x in table.values()) < 0:
+            raise ValueError(table)
+    except (TypeError, ValueError, OverflowError):
+        return [Problem("error", "LC102", f'"projector_patch_to_query_dict": {json.dumps(table)} is not a non-empty '
+                                          "mapping of whole numbers (patches to queries): AriaConfig cannot read it",
+                        spec.key_span("patch_to_query") or spec.span)]
+    return []
+
+
+# Aria (rhymes-ai/Aria): an Idefics3 vision tower by default (any vision config it names), a projector of learned
+# queries cross-attending to the patches, and Aria's MoE text model (text_config is always AriaTextConfig).
+ARIA = Family("aria", "llava", "AriaForConditionalGeneration", {
+    **_tie(False, False), "projector": fixed("aria"), **_feature_layer(-1),
+    "patch_to_query": Field(("projector_patch_to_query_dict",), None, "any", null="default",
+                            doc="image patches → the projector's queries (the largest sizes its learned queries)"),
+    # (saved by AriaConfig; written, it is set after the fields, over the one derived from the table)
+    "saved_max_queries": Field(("max_value_projector_patch_to_query_dict",), None, "any",
+                               doc="the projector's learned queries (else the largest value of "
+                                   "projector_patch_to_query_dict)"),
+    "projector_queries": fixed(Derived(_aria_queries, "the largest value of projector_patch_to_query_dict (256)")),
+}, {"AriaForConditionalGeneration": "conditional_generation", "AriaModel": "base"},
+    subconfigs={"vision": ("vision_config", "idefics3_vision"), "text": ("text_config", "aria_text")},
+    fixed_subconfigs=("text",), checks=(_aria_config,),
+    unreplaced_linears=("cross_attn.multihead_attn.out_proj",))  # (NonDynamicallyQuantizableLinear: bnb keeps it)
+
+
 LLAVA_LIKE: tuple[Family, ...] = (
     # LLaVA-NeXT (LLaVA-1.6): LLaVA's tower, projector and language model, and image_newline; its config
     # class does not forward text_config's tie_word_embeddings.
@@ -673,5 +742,5 @@ FAMILIES: tuple[Family, ...] = (
     _qwen3_5_vision("qwen3_5_moe_vision", "Qwen3_5MoeVisionModel"),
     _qwen3_5("qwen3_5", "Qwen3_5", "qwen3_5_vision", "qwen3_5_text", classifiers=True),
     _qwen3_5("qwen3_5_moe", "Qwen3_5Moe", "qwen3_5_moe_vision", "qwen3_5_moe_text", classifiers=False),
-    *LLAVA_LIKE,
+    *LLAVA_LIKE, ARIA,
 )

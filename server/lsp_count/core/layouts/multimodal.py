@@ -81,6 +81,25 @@ def build_llava(spec: ModelSpec) -> ParamNode:
     return node(spec.architecture, *body, _lm_head(spec, text, tied))
 
 
+def _aria_projector(spec: ModelSpec, vh: int, th: int) -> ParamNode:
+    """Aria's projector: as many learned queries as its projector_patch_to_query_dict's largest entry (query), which
+    cross-attend to the tower's patches (cross_attn: LayerNorms over the queries and over the patches, q/k/v_proj with
+    no bias, an nn.MultiheadAttention over the tower's width, a linear with a bias), a LayerNorm, then the feed-forward
+    linear_in to the text model's width and linear_out, no biases."""
+    cross = (path_linear("cross_attn.q_proj", vh, vh, False) + path_linear("cross_attn.k_proj", vh, vh, False)
+             + path_linear("cross_attn.v_proj", vh, vh, False)
+             # nn.MultiheadAttention's packed q/k/v weight: a parameter, no nn.Linear (its out_proj is one)
+             + (Tensor("cross_attn.multihead_attn.in_proj_weight", (3 * vh, vh), "other", "multihead_attn"),
+                Tensor("cross_attn.multihead_attn.in_proj_bias", (3 * vh,), "bias", "multihead_attn"))
+             + path_linear("cross_attn.multihead_attn.out_proj", vh, vh) + path_linear("cross_attn.linear", vh, vh)
+             + path_norm("cross_attn.layer_norm", vh) + path_norm("cross_attn.layer_norm_kv", vh))
+    return ParamNode("projector", (Tensor("query", (spec.int("projector_queries"), vh), "other", "projector"),) + cross
+                     + path_norm("layer_norm", vh) + path_linear("feed_forward.linear_in", vh, th, False)
+                     + path_linear("feed_forward.linear_out", th, th, False),
+                     source=spec.key_span("projector_queries"), key="projector_queries",
+                     note="learned queries cross-attend to the patches")
+
+
 def _llava_projector(spec: ModelSpec, vision: ModelSpec, text: ModelSpec) -> ParamNode:
     """The multi_modal_projector by the family's ``projector`` switch: "mlp" (LLaVA's linear_1 from the
     tower's width × the feature layers, linear_2, biases where projector_bias; VipLLaVA's
@@ -94,9 +113,12 @@ def _llava_projector(spec: ModelSpec, vision: ModelSpec, text: ModelSpec) -> Par
     "joined_mlp" (LFM2-VL's: downsample_factor² patches side by side, a LayerNorm where ``projector_norm``,
     linear_1 to projector_hidden_size, linear_2 to the text model's width, biases where projector_bias) or
     "aligner" (DeepSeek-VL's linear1 and linear2 from the tower's width to the text model's, biases) or
-    "conv_upsampler" (GOT-OCR2's two convolutions from the tower's output_channels and a linear)."""
+    "conv_upsampler" (GOT-OCR2's two convolutions from the tower's output_channels and a linear) or "aria"
+    (_aria_projector)."""
     vh, th = vision.int("hidden_size"), text.int("hidden_size")
     kind = spec.values.get("projector", "mlp")
+    if kind == "aria":
+        return _aria_projector(spec, vh, th)
     if kind == "linear":
         return ParamNode("projector", linear("linear", vh, spec.int("projection_dim"), True),
                          source=spec.key_span("projection_dim"), key="projection_dim")
