@@ -150,6 +150,8 @@ def build_spec(root: SourceNode, name: str, model_type_hint: str | None = None, 
         fixed = field_name in family.fixed_subconfigs
         if fixed:
             sub = _without(sub, ("model_type", "architectures"))
+        elif nested and (renamed := family.subconfig_renames.get(_text(sub.get("model_type")) or "")) is not None:
+            sub, default_type = _without(sub, ("model_type",)), renamed
         try:
             subspecs[field_name] = build_spec(sub, f"{name}:{key}", default_type, sub_config=True)
             problems.extend(subspecs[field_name].problems)

@@ -120,6 +120,9 @@ class Family:
     # Sub-configs (field names of ``subconfigs``) a null or absent key leaves out: transformers builds no such
     # sub-model (``SubConfigSpec(optional=True)``: Gemma 4's vision_config and audio_config). No sub-spec then.
     optional_subconfigs: tuple[str, ...] = ()
+    # model_types the composite's config class renames in a nested sub-config before it reads it (EXAONE 4.5's first
+    # releases' text_config "exaone4_5_text", read as exaone4): the name written -> the family read.
+    subconfig_renames: Mapping[str, str] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
     # Keys under which the config class takes a whole-number float (12.0): attribute_map aliases,
     # which it sets after its strict field checks (GPT-2's num_attention_heads is its n_head), and

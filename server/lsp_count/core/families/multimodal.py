@@ -126,6 +126,16 @@ QWEN_VISION: dict[str, Field] = {
 }
 
 
+def _exaone4_5_text_type(spec: ModelSpec) -> list[Problem]:
+    """Exaone4_5_Config reads a given text_config's model_type (to rename its first releases' exaone4_5_text): a
+    text_config without one fails there."""
+    text = spec.values.get("text_config_written")
+    if not isinstance(text, dict) or "model_type" in text:
+        return []
+    return [Problem("error", "LC102", 'text_config has no "model_type": Exaone4_5_Config reads it (give "exaone4" for '
+                                      "EXAONE 4.5's text model)", spec.key_span("text_config_written") or spec.span)]
+
+
 def _qwen_vl(model_type: str, architecture: str, bare: str, vision_type: str, text_type: str) -> Family:
     """Qwen2-VL / Qwen2.5-VL: the vision tower, the text model and lm_head. Hub configs are flat (the text
     model's keys at the top level, the composite config class pops them into its text config when there is
@@ -730,6 +740,25 @@ FAMILIES: tuple[Family, ...] = (
         float_keys=("num_attention_heads", "head_dim")),
     _qwen_vl("qwen2_5_vl", "Qwen2_5_VLForConditionalGeneration", "Qwen2_5_VLModel", "qwen2_5_vl_vision",
              "qwen2_5_vl_text"),
+    # EXAONE 4.5's vision tower (Exaone4_5_VisionModel): Qwen2.5-VL's, its attention's keys and values in
+    # num_key_value_heads grouped heads (the fused qkv (num_heads + 2 × kv heads) × hidden_size // num_heads wide).
+    Family("exaone4_5_vision", "qwen2_5_vision", "Exaone4_5_VisionModel", {
+        **QWEN_VISION,
+        "hidden_size": Field(("hidden_size",), 3584, doc="width of the vision blocks"),
+        "intermediate_size": Field(("intermediate_size",), 3420, doc="width of each block's gated MLP"),
+        "out_hidden_size": Field(("out_hidden_size",), 3584, doc="width the merger projects to (the language model's)"),
+        "vision_kv_heads": Field(("num_key_value_heads",), 8, doc="key/value heads of each block's attention"),
+    }, {"Exaone4_5_VisionModel": "base"}, checks=(_vision_heads_fit,)),  # (a float head count sizes qkv: refused)
+    # EXAONE 4.5 (Exaone4_5_ForConditionalGeneration, Exaone4_5_Model): its vision tower (always its own config
+    # class), any text model text_config names (EXAONE 4 by default; the first releases' exaone4_5_text is read as
+    # exaone4), lm_head.
+    Family("exaone4_5", "qwen2_5_vl", "Exaone4_5_ForConditionalGeneration", {
+        **_tie(False, False),
+        "text_config_written": Field(("text_config",), None, "any", doc="the text model's config"),
+    }, {"Exaone4_5_ForConditionalGeneration": "conditional_generation", "Exaone4_5_Model": "base"},
+        subconfigs={"vision": ("vision_config", "exaone4_5_vision"), "text": ("text_config", "exaone4")},
+        fixed_subconfigs=("vision",), subconfig_renames={"exaone4_5_text": "exaone4"},
+        checks=(_merger_feeds_the_text_model, _exaone4_5_text_type)),
     _qwen_vl("qwen2_vl", "Qwen2VLForConditionalGeneration", "Qwen2VLModel", "qwen2_vl_vision", "qwen2_vl_text"),
     _qwen3_vl_text(),
     _qwen3_vl_moe_text(),

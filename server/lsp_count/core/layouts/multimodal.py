@@ -238,9 +238,14 @@ def _qwen_vision(spec: ModelSpec, name: str, mlp: ParamNode, norm_bias: bool) ->
     merge, out = spec.int("spatial_merge_size"), spec.int("out_hidden_size")
     patch_embed = ParamNode("patch_embed", (Tensor("proj.weight", (h, channels, frames, patch, patch), "conv", "proj"),),
                             note=f"Conv3d {frames}×{patch}×{patch}", source=spec.key_span("patch_size"), key="patch_size")
+    qkv = 3 * h  # as wide whatever the heads
+    kv = spec.values.get("vision_kv_heads")
+    if kv is not None:  # EXAONE 4.5: grouped key/value heads, hidden_size // num_heads wide each
+        heads = spec.int("num_heads")
+        qkv = (heads + 2 * int(kv)) * (h // heads)  # type: ignore[call-overload]
     blocks = node(
         "blocks",
-        ParamNode("attention", linear("qkv", h, 3 * h, True) + linear("proj", h, h, True),  # as wide whatever the heads
+        ParamNode("attention", linear("qkv", h, qkv, True) + linear("proj", h, h, True),
                   source=spec.key_span("hidden_size"), key="hidden_size"),
         mlp,
         ParamNode("norms", norm("norm1", h, norm_bias) + norm("norm2", h, norm_bias)),
