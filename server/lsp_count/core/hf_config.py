@@ -206,7 +206,15 @@ def _kept_float_experts(spec: ModelSpec, root: SourceNode) -> list[Problem]:
 def _default_subconfig(family: Family, field_name: str) -> Mapping[str, SourceNode]:
     defaults = family.fields.get(f"{field_name}_defaults")
     raw = defaults.default if defaults is not None else {}
-    return {k: SourceNode(v, Span.at(0, 0)) for k, v in (raw or {}).items()}  # type: ignore[union-attr]
+    return {k: _default_node(v) for k, v in (raw or {}).items()}  # type: ignore[union-attr]
+
+
+def _default_node(value: object) -> SourceNode:
+    """A default value as the node a parsed file would give it (a mapping's values nodes too: LightOnOCR's
+    rope_parameters)."""
+    if isinstance(value, dict):
+        return SourceNode({k: _default_node(v) for k, v in value.items()}, Span.at(0, 0))
+    return SourceNode(value, Span.at(0, 0))
 
 
 def _without(node: SourceNode, keys: tuple[str, ...]) -> SourceNode:

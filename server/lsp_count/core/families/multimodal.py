@@ -704,6 +704,29 @@ FAMILIES: tuple[Family, ...] = (
         subconfigs={"vision": ("vision_config", "pixtral"), "text": ("text_config", "mistral")},
         notes=("Mistral 3 ties its output head to the language model's embeddings unless the config's own "
                "tie_word_embeddings is false (text_config's is not read)",)),
+    # LightOnOCR (LightOnOcrForConditionalGeneration, LightOnOcrModel): Mistral 3's shape, its projector's linears
+    # with no bias and fed the tower's last layer, a Pixtral tower and a Qwen3 text model by default (its
+    # sub_configs_defaults init_kwargs where a sub-config is absent), the head tied by its own tie_word_embeddings.
+    Family("lighton_ocr", "mistral3", "LightOnOcrForConditionalGeneration", {
+        "tie_embeddings": Field(("tie_word_embeddings",), True, "bool",
+                                doc="output head shares the language model's embedding (text_config's does not tie it)"),
+        "projector_bias": fixed(False), "vision_feature_layer": fixed(-1),
+        "spatial_merge_size": Field(("spatial_merge_size",), 2, minimum=0,
+                                    doc="patches per side the patch merger joins (its linear is the tower's width × merge² wide)"),
+        "vision_defaults": fixed({
+            "attention_dropout": 0.0, "head_dim": 64, "hidden_act": "silu", "hidden_size": 1024, "image_size": 1540,
+            "initializer_range": 0.02, "intermediate_size": 4096, "num_attention_heads": 16, "num_channels": 3,
+            "num_hidden_layers": 24, "patch_size": 14, "rope_parameters": {"rope_type": "default", "rope_theta": 10000},
+        }),
+        "text_defaults": fixed({
+            "attention_dropout": 0.0, "head_dim": 128, "hidden_act": "silu", "hidden_size": 1024,
+            "initializer_range": 0.02, "intermediate_size": 3072, "max_position_embeddings": 40960,
+            "model_type": "qwen3", "num_attention_heads": 16, "num_hidden_layers": 28, "num_key_value_heads": 8,
+            "rms_norm_eps": 1e-6, "rope_theta": 1000000, "sliding_window": None, "use_cache": True,
+            "vocab_size": 151936,
+        }),
+    }, {"LightOnOcrForConditionalGeneration": "conditional_generation", "LightOnOcrModel": "base"},
+        subconfigs={"vision": ("vision_config", "pixtral"), "text": ("text_config", "qwen3")}),
     Family("gemma3", "gemma3", "Gemma3ForConditionalGeneration", {
         # Gemma3Config keeps a null, which the model reads as false: the head is then its own.
         "tie_embeddings": Field(("tie_word_embeddings",), True, "bool", null="false",
