@@ -106,3 +106,38 @@ def glm46v(draw) -> dict:
 
 
 STRATEGIES["glm46v"] = glm46v
+
+
+def glm_ocr_vision(draw) -> dict:
+    """A small GlmOcrVisionConfig: GLM-4V's tower keys, biases on the blocks' linears or not, 1 or 3 channels (the
+    merger's MLP is out_hidden_size × in_channels wide)."""
+    cfg = glm4v_vision(draw, "glm_ocr_vision")
+    cfg["architectures"] = ["GlmOcrVisionModel"]
+    return cfg
+
+
+def glm_ocr_text(draw) -> dict:
+    """A small GlmOcrTextConfig as a text_config: floored heads, or a head_dim of its own (its attention reads it)."""
+    cfg = glm4v_text(draw)
+    cfg["model_type"] = "glm_ocr_text"
+    _maybe(draw, "head_dim", draw(st.sampled_from([2, 4, 6])), cfg)
+    return cfg
+
+
+def glm_ocr(draw) -> dict:
+    """GLM-OCR: GLM-4.1V's composite over its own tower and text model."""
+    text = glm_ocr_text(draw)
+    cfg = nested_text(draw, "glm_ocr", text, "glm4")
+    return _qwen_vl_rest(draw, cfg, "glm_ocr", glm_ocr_vision, "out_hidden_size", text,
+                         ["GlmOcrForConditionalGeneration", "GlmOcrModel"])
+
+
+def _glm_ocr_text_alone(draw) -> dict:
+    cfg = glm_ocr_text(draw)
+    cfg["architectures"] = ["GlmOcrTextModel"]
+    return cfg
+
+
+STRATEGIES["glm_ocr_vision"] = glm_ocr_vision
+STRATEGIES["glm_ocr_text"] = _glm_ocr_text_alone
+STRATEGIES["glm_ocr"] = glm_ocr

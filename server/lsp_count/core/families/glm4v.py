@@ -105,15 +105,33 @@ GLM4V_VISION: dict[str, Field] = {
     "image_size": Field(("image_size",), 336, minimum=0,
                         doc="input image side in pixels (the position table has (image_size // patch_size)² rows)"),
     "attention_bias": Field(("attention_bias",), False, "bool", doc="a bias on each block's fused qkv"),
+    "tower_variant": fixed("glm4v"),
+}
+# GlmOcrVisionConfig: Glm4vVisionConfig's fields with GLM-OCR's defaults; its tower (layouts/glm4v) keeps no position
+# table, biases its blocks' linears by attention_bias and norms each head's q and k.
+GLM_OCR_VISION: dict[str, Field] = {
+    **GLM4V_VISION,
+    "num_heads": replace(QWEN_VISION["num_heads"], default=16),
+    "heads_field": replace(QWEN_VISION["heads_field"], default=16),
+    "hidden_size": Field(("hidden_size",), 1024, doc="width of the vision blocks"),
+    "out_hidden_size": Field(("out_hidden_size",), 1536,
+                             doc="width of the downsample and of the merger (the language model's); its gated MLP is "
+                                 "out_hidden_size × in_channels wide"),
+    "intermediate_size": Field(("intermediate_size",), 4096, doc="width of each block's gated MLP"),
+    "attention_bias": Field(("attention_bias",), True, "bool", doc="biases on each block's qkv, proj and MLP"),
+    "tower_variant": fixed("glm_ocr"),
 }
 
 
-def _glm4v_vision(model_type: str, architecture: str, fp32_modules_strict: tuple[str, ...] = ()) -> Family:
+def _glm4v_vision(model_type: str, architecture: str, fp32_modules_strict: tuple[str, ...] = (),
+                  fields: dict[str, Field] = GLM4V_VISION,
+                  float_keys: tuple[str, ...] = ("num_attention_heads", "head_dim")) -> Family:
     """Glm4vVisionModel: a position table, a Conv3d patch embedding (with a bias), blocks of two RMSNorms, a
     fused qkv (bias by attention_bias), proj and a gated MLP out_hidden_size wide (no biases), then an RMSNorm,
-    a Conv2d downsample over spatial_merge_size² patches to out_hidden_size, and the merger."""
-    return Family(model_type, "glm4v_vision", architecture, GLM4V_VISION, {architecture: "base"},
-                  checks=(_vision_heads_fit, _axial_rope), float_keys=("num_attention_heads", "head_dim"),
+    a Conv2d downsample over spatial_merge_size² patches to out_hidden_size, and the merger (GLM-OCR's:
+    GLM_OCR_VISION)."""
+    return Family(model_type, "glm4v_vision", architecture, fields, {architecture: "base"},
+                  checks=(_vision_heads_fit, _axial_rope), float_keys=float_keys,
                   fp32_modules_strict=fp32_modules_strict)
 
 
@@ -143,6 +161,22 @@ FAMILIES: tuple[Family, ...] = (
     # GLM-4.6V: GLM-4.1V's classes over sub-configs Glm46VConfig resolves by the model_type they name (AutoConfig:
     # glm4v_text / glm4v_vision by default; GLM-4.6V's own files name glm4v_moe_text), each built by AutoModel.
     # Only the composite's tie_word_embeddings ties the head (Glm46VConfig does not forward text_config's).
+    # GLM-OCR: GLM-4.1V's composite over its own tower (GLM_OCR_VISION) and text model (GLM-4V's layer with no q/k/v
+    # biases, heads head_dim wide where the file gives one: its attention reads it).
+    decoder("glm_ocr_text", "GlmOcrTextModel", WRITTEN_HEAD_DIM, FLOOR_HEADS,
+            {"head_dim": Field(("head_dim",), HEAD_DIM, doc="width of each attention head"),
+             "q_bias": fixed(False), "k_bias": fixed(False), "v_bias": fixed(False), "o_bias": fixed(False),
+             "mlp_bias": fixed(False), "mlp_names": fixed(("gate_up_proj", "down_proj")),
+             "layer_norms": fixed(("input_layernorm", "post_attention_layernorm", "post_self_attn_layernorm",
+                                   "post_mlp_layernorm")),
+             "sliding_window": fixed(None), "layer_types": fixed(None)},
+            d(vocab_size=59392, hidden_size=1024, intermediate_size=4096, num_layers=16, num_heads=16, num_kv_heads=8,
+              max_positions=131072),
+            nulls(tie_embeddings="false"),  # (num_key_value_heads a strict int; head_dim sizes the projections)
+            heads={"GlmOcrTextModel": "base"}),
+    # (its q/k norms are hidden_size // num_heads wide: a float head count fails to build them)
+    _glm4v_vision("glm_ocr_vision", "GlmOcrVisionModel", fields=GLM_OCR_VISION, float_keys=()),
+    _glm4v("glm_ocr", "GlmOcrForConditionalGeneration", "GlmOcrModel", "glm_ocr_vision", "glm_ocr_text"),
     Family("glm46v", "glm4v", "Glm46VForConditionalGeneration", {
         "tie_embeddings": Field(("tie_word_embeddings",), False, "bool",
                                 doc="output head shares the language model's embedding (text_config's does not tie it)"),

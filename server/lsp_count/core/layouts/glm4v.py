@@ -19,36 +19,48 @@ def glm4v_vision(spec: ModelSpec, name: str = "visual") -> ParamNode:
     hidden_size → out_hidden_size → hidden_size without biases), post_conv_layernorm (RMSNorm), downsample (a
     Conv2d spatial_merge_size square to out_hidden_size, with a bias), the merger (proj out_hidden_size square,
     a LayerNorm post_projection_norm with a bias, a gated MLP out_hidden_size → intermediate_size →
-    out_hidden_size; no linear biases) and post_layernorm (RMSNorm). The rotary embedding holds buffers only."""
+    out_hidden_size; no linear biases) and post_layernorm (RMSNorm). The rotary embedding holds buffers only.
+
+    GLM-OCR's tower (the family's ``tower_variant`` "glm_ocr"): no position table nor post_conv_layernorm; its
+    blocks' qkv, proj and MLP biased by attention_bias, RMS norms over each head's q and k (q_norm, k_norm:
+    hidden_size // num_heads wide), the MLP intermediate_size wide; the merger's gated MLP out_hidden_size ×
+    in_channels wide."""
     h, out, ffn = spec.int("hidden_size"), spec.int("out_hidden_size"), spec.int("intermediate_size")
     channels, patch, frames = spec.int("in_channels"), spec.int("patch_size"), spec.int("temporal_patch_size")
     merge, image = spec.int("spatial_merge_size"), spec.int("image_size")
+    ocr = spec.values.get("tower_variant") == "glm_ocr"
     positions = (image // patch) ** 2
-    embeddings = ParamNode("embeddings", embedding("position_embedding", positions, h),
-                           note=f"{positions:,} patch positions", source=spec.key_span("image_size")
-                           or spec.key_span("patch_size"), key="image_size")
+    embeddings = None if ocr else ParamNode("embeddings", embedding("position_embedding", positions, h),
+                                            note=f"{positions:,} patch positions", source=spec.key_span("image_size")
+                                            or spec.key_span("patch_size"), key="image_size")
     patch_embed = ParamNode("patch_embed", (Tensor("proj.weight", (h, channels, frames, patch, patch), "conv", "proj"),
                                             Tensor("proj.bias", (h,), "bias", "proj")),
                             note=f"Conv3d {frames}×{patch}×{patch}", source=spec.key_span("patch_size"), key="patch_size")
+    bias = bool(spec.values.get("attention_bias"))
+    attention = linear("qkv", h, 3 * h, bias) + linear("proj", h, h, bias and ocr)
+    if ocr:
+        head = h // spec.int("num_heads")
+        attention += norm("q_norm", head, False) + norm("k_norm", head, False)
+    width, width_key = (ffn, "intermediate_size") if ocr else (out, "out_hidden_size")
     blocks = node(
         "blocks",
-        ParamNode("attention", linear("qkv", h, 3 * h, bool(spec.values.get("attention_bias")))
-                  + linear("proj", h, h, False), source=spec.key_span("hidden_size"), key="hidden_size"),
-        ParamNode("mlp", linear("gate_proj", h, out, False) + linear("up_proj", h, out, False)
-                  + linear("down_proj", out, h, False), source=spec.key_span("out_hidden_size"), key="out_hidden_size"),
+        ParamNode("attention", attention, source=spec.key_span("hidden_size"), key="hidden_size"),
+        ParamNode("mlp", linear("gate_proj", h, width, bias and ocr) + linear("up_proj", h, width, bias and ocr)
+                  + linear("down_proj", width, h, bias and ocr), source=spec.key_span(width_key), key=width_key),
         ParamNode("norms", norm("norm1", h, False) + norm("norm2", h, False)),
         repeat=spec.int("num_layers"), source=spec.key_span("num_layers"), key="num_layers",
     )
-    post_conv = ParamNode("post_conv_layernorm", norm("post_conv_layernorm", h, False))
+    post_conv = None if ocr else ParamNode("post_conv_layernorm", norm("post_conv_layernorm", h, False))
     downsample = ParamNode("downsample", (Tensor("downsample.weight", (out, h, merge, merge), "conv", "downsample"),
                                           Tensor("downsample.bias", (out,), "bias", "downsample")),
                            note=f"Conv2d {merge}×{merge} → {out:,}", source=spec.key_span("spatial_merge_size"),
                            key="spatial_merge_size")
+    merged = out * channels if ocr else ffn
     merger = ParamNode("merger", linear("proj", out, out, False) + norm("post_projection_norm", out, True)
-                       + linear("gate_proj", out, ffn, False) + linear("up_proj", out, ffn, False)
-                       + linear("down_proj", ffn, out, False),
-                       source=spec.key_span("intermediate_size") or spec.key_span("out_hidden_size"),
-                       key="intermediate_size")
+                       + linear("gate_proj", out, merged, False) + linear("up_proj", out, merged, False)
+                       + linear("down_proj", merged, out, False),
+                       source=spec.key_span("out_hidden_size" if ocr else "intermediate_size")
+                       or spec.key_span("out_hidden_size"), key="out_hidden_size" if ocr else "intermediate_size")
     post = ParamNode("post_layernorm", norm("post_layernorm", h, False))
     return node(name, embeddings, patch_embed, blocks, post_conv, downsample, merger, post, source=spec.span,
                 note=spec.model_type)
