@@ -347,6 +347,29 @@ def _grid_pinpoints(default: list[list[int]]) -> dict[str, Field]:
 _NEXT_PINPOINTS = _grid_pinpoints([[336, 672], [672, 336], [672, 672], [1008, 336], [336, 1008]])
 
 
+# InternVLVisionConfig's fields and defaults (InternViT-300M's sizes).
+INTERNVL_VISION: dict[str, Field] = {
+    "hidden_size": Field(("hidden_size",), 1024, doc="width of the vision layers"),
+    "num_layers": Field(("num_hidden_layers",), 24, doc="vision layers"),
+    "num_heads": Field(("num_attention_heads",), 16, doc="attention heads per layer (they must divide the width)"),
+    "head_dim": fixed(HEAD_DIM),
+    "intermediate_size": Field(("intermediate_size",), 4096, doc="width of each layer's MLP (fc1, fc2)"),
+    "num_channels": Field(("num_channels",), 3, doc="image channels into the patch embedding"),
+    # A whole number, or a list (height and width first): checked by the layout.
+    "image_size": Field(("image_size",), (448, 448), "any", doc="input image side(s) in pixels (the position table follows)"),
+    "patch_size": Field(("patch_size",), (14, 14), "any", doc="patch side(s) in pixels (the patch embedding's kernel)"),
+    "attention_bias": Field(("attention_bias",), False, "bool", doc="biases on q_proj, k_proj, v_proj"),
+    "use_qk_norm": Field(("use_qk_norm",), False, "bool", doc="RMSNorms over the queries and keys (q_norm, k_norm)"),
+    "norm_type": Field(("norm_type",), "layer_norm", "str", null="reject",
+                       doc='the layers\' norms: "layer_norm" (weight and bias) or "rms_norm" (weight)'),
+    "use_mask_token": Field(("use_mask_token",), False, "bool", doc="a learned mask token beside the class token"),
+    "use_absolute_position_embeddings": Field(("use_absolute_position_embeddings",), True, "bool",
+                                              doc="a learned position table (the patches + 1 rows)"),
+    "use_mean_pooling": Field(("use_mean_pooling",), True, "bool",
+                              doc="pool by the mean (no final LayerNorm); false adds the final layernorm"),
+}
+
+
 def _llava_like(model_type: str, prefix: str, fields: dict[str, Field], vision_type: str, text_type: str,
                 notes: tuple[str, ...] = (), checks: tuple = (), fixed_vision: bool = False) -> Family:
     """A composite built on the llava layout: the head class <prefix>ForConditionalGeneration, the bare
@@ -612,26 +635,12 @@ LLAVA_LIKE: tuple[Family, ...] = (
         notes=("GOT-OCR2 ties its output head to the language model's embeddings unless the config's own "
                "tie_word_embeddings is false",)),
     # InternVL's vision tower (InternVLVisionModel): InternVLVisionConfig's defaults (InternViT-300M's sizes).
-    Family("internvl_vision", "internvl_vision", "InternVLVisionModel", {
-        "hidden_size": Field(("hidden_size",), 1024, doc="width of the vision layers"),
-        "num_layers": Field(("num_hidden_layers",), 24, doc="vision layers"),
-        "num_heads": Field(("num_attention_heads",), 16, doc="attention heads per layer (they must divide the width)"),
-        "head_dim": fixed(HEAD_DIM),
-        "intermediate_size": Field(("intermediate_size",), 4096, doc="width of each layer's MLP (fc1, fc2)"),
-        "num_channels": Field(("num_channels",), 3, doc="image channels into the patch embedding"),
-        # A whole number, or a list (height and width first): checked by the layout.
-        "image_size": Field(("image_size",), (448, 448), "any", doc="input image side(s) in pixels (the position table follows)"),
-        "patch_size": Field(("patch_size",), (14, 14), "any", doc="patch side(s) in pixels (the patch embedding's kernel)"),
-        "attention_bias": Field(("attention_bias",), False, "bool", doc="biases on q_proj, k_proj, v_proj"),
-        "use_qk_norm": Field(("use_qk_norm",), False, "bool", doc="RMSNorms over the queries and keys (q_norm, k_norm)"),
-        "norm_type": Field(("norm_type",), "layer_norm", "str", null="reject",
-                           doc='the layers\' norms: "layer_norm" (weight and bias) or "rms_norm" (weight)'),
-        "use_mask_token": Field(("use_mask_token",), False, "bool", doc="a learned mask token beside the class token"),
-        "use_absolute_position_embeddings": Field(("use_absolute_position_embeddings",), True, "bool",
-                                                  doc="a learned position table (the patches + 1 rows)"),
-        "use_mean_pooling": Field(("use_mean_pooling",), True, "bool",
-                                  doc="pool by the mean (no final LayerNorm); false adds the final layernorm"),
-    }, {"InternVLVisionModel": "base"}),
+    Family("internvl_vision", "internvl_vision", "InternVLVisionModel", INTERNVL_VISION,
+           {"InternVLVisionModel": "base"}),
+    # Qianfan-OCR's tower (QianfanOCRVisionModel): InternVL's, biases on q_proj, k_proj and v_proj by default.
+    Family("qianfan_ocr_vision", "internvl_vision", "QianfanOCRVisionModel", {
+        **INTERNVL_VISION, "attention_bias": replace(INTERNVL_VISION["attention_bias"], default=True),
+    }, {"QianfanOCRVisionModel": "base"}),
     # InternVL (InternVL3 / 3.5, -hf): the InternVL tower (always the composite's own config class), the projector
     # over int(1 / downsample_ratio)² patches, a Qwen2 language model by default; tied by its own key alone.
     _llava_like("internvl", "InternVL", {
@@ -642,6 +651,13 @@ LLAVA_LIKE: tuple[Family, ...] = (
     }, "internvl_vision", "qwen2", fixed_vision=True,
         notes=("InternVL ties its output head to the language model's embeddings unless the config's own "
                "tie_word_embeddings is false",)),
+    # Qianfan-OCR: InternVL's shape, its tower's layers biased on q/k/v by default, a Qwen3 text model by default, the
+    # head tied by its own key (false by default).
+    _llava_like("qianfan_ocr", "QianfanOCR", {
+        **_tie(False, False), "projector": fixed("internvl"),
+        "downsample_ratio": Field(("downsample_ratio",), 0.5, "any",
+                                  doc="the projector joins int(1 / downsample_ratio)² patches side by side"),
+    }, "qianfan_ocr_vision", "qwen3", fixed_vision=True),
     _idefics3_vision("idefics2_vision", "Idefics2VisionTransformer", hidden_size=768, num_heads=12),
     _idefics3_vision("idefics3_vision", "Idefics3VisionTransformer"),
     _idefics3("idefics3", "Idefics3", "idefics3_vision"),

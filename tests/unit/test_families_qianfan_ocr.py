@@ -1,0 +1,43 @@
+"""Qianfan-OCR (qianfan_ocr: QianfanOCRForConditionalGeneration, QianfanOCRModel) and its vision tower
+(qianfan_ocr_vision): class defaults from transformers 5.25 on the meta device and a small config counted by hand."""
+
+from __future__ import annotations
+
+import pytest
+
+from config_models import model
+
+# sum(p.numel() for p in cls(config_class()).parameters()) on the meta device, transformers 5.25.
+CLASS_DEFAULTS = {("qianfan_ocr_vision", "QianfanOCRVisionModel"): 304_012_288,
+                  ("qianfan_ocr", "QianfanOCRForConditionalGeneration"): 12_387_044_352,
+                  ("qianfan_ocr", "QianfanOCRModel"): 11_764_714_496}
+
+
+@pytest.mark.parametrize("model_type,architecture", sorted(CLASS_DEFAULTS))
+def test_class_defaults(model_type, architecture):
+    total = model({"model_type": model_type, "architectures": [architecture]}).tree.total
+    assert total == CLASS_DEFAULTS[(model_type, architecture)]
+
+
+TEXT = {"model_type": "qwen3", "hidden_size": 16, "num_hidden_layers": 1, "num_attention_heads": 2,
+        "num_key_value_heads": 1, "head_dim": 8, "intermediate_size": 8, "vocab_size": 40}
+VISION = {"hidden_size": 16, "num_hidden_layers": 1, "num_attention_heads": 2, "intermediate_size": 12,
+          "image_size": 28, "patch_size": 14}
+SMALL = {"model_type": "qianfan_ocr", "architectures": ["QianfanOCRForConditionalGeneration"], "text_config": TEXT,
+         "vision_config": VISION}
+
+# Vision (InternVL's): cls_token 16, patch conv 16·3·14·14 + 16 = 9,424, positions (2·2 + 1)·16 = 80; a layer:
+#   q/k/v with biases 3·(16·16 + 16) = 816, projection_layer 272, layer scales 2·16, two LayerNorms 64, fc1 16·12 + 12
+#   = 204, fc2 12·16 + 16 = 208 (1,596); mean pooling, no final norm.                                   -> 11,116
+# Projector: 2·2 patches side by side (64): LayerNorm 128, linear_1 64·16 + 16, linear_2 16·16 + 16.   -> 1,440
+# Text (Qwen3): embeddings 640; a layer q 256, k 128, v 128, o 256, q/k norms 16, MLP 384, norms 32; final norm 16. -> 1,856
+# lm_head 40·16 = 640 (not tied by default).
+SMALL_TOTAL = 11_116 + 1_440 + 1_856 + 640
+
+
+def test_small_config_by_hand():
+    assert model(SMALL).tree.total == SMALL_TOTAL == 15_052
+    assert model({**SMALL, "vision_config": {**VISION, "attention_bias": False}}).tree.total == SMALL_TOTAL - 48
+    # text_config's tie_word_embeddings is not read; the composite's own ties the head
+    assert model({**SMALL, "text_config": {**TEXT, "tie_word_embeddings": True}}).tree.total == SMALL_TOTAL
+    assert model({**SMALL, "tie_word_embeddings": True}).tree.total == SMALL_TOTAL - 640
