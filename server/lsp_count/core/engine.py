@@ -43,6 +43,8 @@ LAYOUTS: dict[str, str] = {
     "mistral3": "lsp_count.core.layouts.multimodal:build_mistral3",
     "qwen2_5_vision": "lsp_count.core.layouts.multimodal:build_qwen2_5_vision",
     "qwen2_5_vl": "lsp_count.core.layouts.multimodal:build_qwen2_5_vl",
+    "rice_vision": "lsp_count.core.layouts.multimodal:build_rice_vision",
+    "llava_onevision1_5": "lsp_count.core.layouts.multimodal:build_llava_onevision1_5",
     "qwen2_vision": "lsp_count.core.layouts.multimodal:build_qwen2_vision",
     "qwen2_vl": "lsp_count.core.layouts.multimodal:build_qwen2_vl",
     "qwen3_vision": "lsp_count.core.layouts.multimodal:build_qwen3_vision",

@@ -85,6 +85,7 @@ KEYS_SET_AFTER_FIELDS: dict[str, tuple[str, ...]] = {
     "plbart": ("hidden_size", "num_attention_heads", "num_hidden_layers"),
     "qwen2_5_vl_vision": ("num_attention_heads", "num_hidden_layers"),
     "exaone4_5_vision": ("num_attention_heads", "num_hidden_layers"),
+    "llava_onevision1_5_vision": ("num_attention_heads", "num_hidden_layers"),
     "qwen2_audio_encoder": ("hidden_size", "intermediate_size", "num_attention_heads", "num_hidden_layers"),
     "qwen2_vl_vision": ("num_attention_heads", "num_hidden_layers"),
     "qwen3_5_moe_vision": ("num_attention_heads", "num_hidden_layers"),

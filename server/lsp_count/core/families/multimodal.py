@@ -136,6 +136,24 @@ def _exaone4_5_text_type(spec: ModelSpec) -> list[Problem]:
                                       "EXAONE 4.5's text model)", spec.key_span("text_config_written") or spec.span)]
 
 
+def _rice_heads(spec: ModelSpec) -> list[Problem]:
+    """LlavaOnevision15VisionConfig refuses a width that 4 × num_heads does not divide (its 2-D rotary positions)."""
+    hidden, heads = spec.values.get("hidden_size"), spec.values.get("num_heads")
+    if type(hidden) is not int or type(heads) is not int or (heads > 0 and hidden % (4 * heads) == 0):
+        return []
+    return [Problem("error", "LC103", f"4 × {spec.key_name('num_heads') or 'num_heads'} ({heads}) does not divide "
+                                      f"{spec.key_label('hidden_size')} ({hidden}): LlavaOnevision15VisionConfig refuses "
+                                      "it (its 2-D rotary positions need it)",
+                    spec.key_span("hidden_size") or spec.key_span("num_heads") or spec.span)]
+
+
+def _merger_is_the_text_model_s_width(spec: ModelSpec) -> list[Problem]:
+    """LlavaOnevision15Config refuses a vision_config whose out_hidden_size is not text_config's hidden_size."""
+    problems = _merger_feeds_the_text_model(spec)
+    return [replace(p, severity="error", message=p.message.split(": transformers builds")[0]
+                    + f": {spec.family.architecture}'s config class refuses it") for p in problems]
+
+
 def _qwen_vl(model_type: str, architecture: str, bare: str, vision_type: str, text_type: str) -> Family:
     """Qwen2-VL / Qwen2.5-VL: the vision tower, the text model and lm_head. Hub configs are flat (the text
     model's keys at the top level, the composite config class pops them into its text config when there is
@@ -779,6 +797,23 @@ FAMILIES: tuple[Family, ...] = (
         float_keys=("num_attention_heads", "head_dim")),
     _qwen_vl("qwen2_5_vl", "Qwen2_5_VLForConditionalGeneration", "Qwen2_5_VLModel", "qwen2_5_vl_vision",
              "qwen2_5_vl_text"),
+    # LLaVA-OneVision-1.5's RICE-ViT (LlavaOnevision15VisionModel): Qwen2.5-VL's tower keys, LayerNorms and an MLP
+    # fc1 / fc2 with biases, a class embedding, pre_layernorm, and Qwen3-VL's merger over one patch's norm.
+    Family("llava_onevision1_5_vision", "rice_vision", "LlavaOnevision15VisionModel", {
+        **{k: f for k, f in QWEN_VISION.items() if k != "temporal_patch_size"},  # (a Conv2d: no frames)
+        "num_layers": replace(QWEN_VISION["num_layers"], default=24),
+        "depth": replace(QWEN_VISION["depth"], default=24),
+        "hidden_size": Field(("hidden_size",), 1024, doc="width of the vision blocks"),
+        "intermediate_size": Field(("intermediate_size",), 4096, doc="width of each block's MLP (fc1, fc2)"),
+        "out_hidden_size": Field(("out_hidden_size",), 4096, doc="width the merger projects to (the language model's)"),
+    }, {"LlavaOnevision15VisionModel": "base"}, checks=(_rice_heads,)),
+    # LLaVA-OneVision-1.5: Qwen2.5-VL's composite over RICE-ViT (always its own config class) and any text model
+    # text_config names (Qwen3 by default); its config class refuses a merger not as wide as the text model.
+    Family("llava_onevision1_5", "llava_onevision1_5", "LlavaOnevision15ForConditionalGeneration", {
+        **_tie(False, False),
+    }, {"LlavaOnevision15ForConditionalGeneration": "conditional_generation", "LlavaOnevision15Model": "base"},
+        subconfigs={"vision": ("vision_config", "llava_onevision1_5_vision"), "text": ("text_config", "qwen3")},
+        fixed_subconfigs=("vision",), checks=(_merger_is_the_text_model_s_width,)),
     # EXAONE 4.5's vision tower (Exaone4_5_VisionModel): Qwen2.5-VL's, its attention's keys and values in
     # num_key_value_heads grouped heads (the fused qkv (num_heads + 2 × kv heads) × hidden_size // num_heads wide).
     Family("exaone4_5_vision", "qwen2_5_vision", "Exaone4_5_VisionModel", {

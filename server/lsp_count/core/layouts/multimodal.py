@@ -277,6 +277,45 @@ def qwen2_vision(spec: ModelSpec, name: str = "visual") -> ParamNode:
     return _qwen_vision(spec, name, mlp, norm_bias=True)
 
 
+def rice_vision(spec: ModelSpec, name: str = "visual") -> ParamNode:
+    """LLaVA-OneVision-1.5's RICE-ViT (LlavaOnevision15VisionModel) as a node named ``name``: a Conv2d patch embedding
+    (no bias), a class embedding and its rotary slot (hidden_size // num_heads // 2), pre_layernorm, ``num_layers``
+    blocks (two LayerNorms, a fused qkv and proj, an MLP fc1 / fc2, biases on every linear), and the merger (a
+    LayerNorm over one patch, then hidden_size·merge² → hidden_size·merge² → out_hidden_size, biases)."""
+    h, ffn, heads = spec.int("hidden_size"), spec.int("intermediate_size"), spec.int("num_heads")
+    channels, patch = spec.int("in_channels"), spec.int("patch_size")
+    merge, out = spec.int("spatial_merge_size"), spec.int("out_hidden_size")
+    patch_embed = ParamNode("patch_embed", (Tensor("proj.weight", (h, channels, patch, patch), "conv", "proj"),),
+                            note=f"Conv2d {patch}×{patch}", source=spec.key_span("patch_size"), key="patch_size")
+    cls = ParamNode("cls_embeddings", (Tensor("class_embedding", (h,), "other", "cls_embeddings"),
+                                       Tensor("class_pos_emb", (1, h // heads // 2), "other", "cls_embeddings")))
+    pre = ParamNode("pre_layernorm", norm("pre_layernorm", h, True))
+    blocks = node(
+        "blocks",
+        ParamNode("attention", linear("qkv", h, 3 * h, True) + linear("proj", h, h, True),
+                  source=spec.key_span("hidden_size"), key="hidden_size"),
+        ParamNode("mlp", linear("fc1", h, ffn, True) + linear("fc2", ffn, h, True),
+                  source=spec.key_span("intermediate_size"), key="intermediate_size"),
+        ParamNode("norms", norm("norm1", h, True) + norm("norm2", h, True)),
+        repeat=spec.int("num_layers"), source=spec.key_span("num_layers"), key="num_layers",
+    )
+    merged = h * merge * merge
+    merger = ParamNode("merger", norm("norm", h, True) + linear("linear_fc1", merged, merged, True)
+                       + linear("linear_fc2", merged, out, True), note=f"{merge}×{merge} patches → {out:,}",
+                       source=spec.key_span("out_hidden_size") or spec.key_span("spatial_merge_size"), key="out_hidden_size")
+    return node(name, patch_embed, cls, pre, blocks, merger, source=spec.span, note=spec.model_type)
+
+
+def build_rice_vision(spec: ModelSpec) -> ParamNode:
+    """LlavaOnevision15VisionModel on its own (a config of model_type llava_onevision1_5_vision)."""
+    return ParamNode(spec.architecture, children=rice_vision(spec).children)
+
+
+def build_llava_onevision1_5(spec: ModelSpec) -> ParamNode:
+    """LlavaOnevision15ForConditionalGeneration (or the bare LlavaOnevision15Model): RICE-ViT, text model, lm_head."""
+    return _qwen_vl(spec, rice_vision)
+
+
 def build_qwen2_5_vision(spec: ModelSpec) -> ParamNode:
     """Qwen2_5_VisionTransformerPretrainedModel on its own (a config of model_type qwen2_5_vl_vision)."""
     return ParamNode(spec.architecture, children=qwen2_5_vision(spec).children)
