@@ -83,7 +83,10 @@ def test_the_projector_s_queries():
 
 
 # all-linear: every nn.Linear of the tower, the projector (the attention's out_proj too) and the text model but lm_head
-LORA_CASES = [("all-linear", (13_172, 928)), (["linear_in", "linear_out"], (12_356, 112)), (["out_proj"], (12_308, 64))]
+LORA_CASES = [("all-linear", (13_172, 928)), (["linear_in", "linear_out"], (12_356, 112)), (["out_proj"], (12_308, 64)),
+              # regex and dotted targets over the modules' full names (the tower at vision_tower)
+              (r".*vision_tower.*\.(q_proj|fc1)", (12_316, 72)),
+              (["cross_attn.q_proj"], (12_276, 32))]
 
 
 def test_lora_on_the_composite(tmp_path):

@@ -53,7 +53,9 @@ def test_the_text_model_s_first_release_name_and_the_tie():
     assert model({**SMALL, "tie_word_embeddings": True}).tree.total == SMALL_TOTAL - 640
 
 
-LORA_CASES = [("all-linear", (12_240, 1_480)), (["q_proj", "v_proj"], (10_984, 224))]
+LORA_CASES = [("all-linear", (12_240, 1_480)), (["q_proj", "v_proj"], (10_984, 224)),
+              (r".*visual.*\.(qkv|gate_proj)", (10_912, 152)),
+              (["merger.mlp.0"], (11_016, 256))]
 
 
 def test_lora(tmp_path):

@@ -48,7 +48,9 @@ def test_small_config_by_hand():
     assert model({**SMALL, "text_config": {**TEXT, "tie_word_embeddings": True}}).tree.total == SMALL_TOTAL - 640
 
 
-LORA_CASES = [("all-linear", (9_448, 1_144)), (["gate_proj", "down_proj"], (8_720, 416))]
+LORA_CASES = [("all-linear", (9_448, 1_144)), (["gate_proj", "down_proj"], (8_720, 416)),
+              (r".*visual.*\.(qkv|gate_proj)", (8_616, 312)),
+              (["merger.gate_proj"], (8_432, 128))]
 
 
 def test_lora(tmp_path):

@@ -40,7 +40,9 @@ def test_small_config_by_hand():
 
 # peft's counts at rank 2 (q_proj: the tower's and the text model's, 2 × (2·16 + 16·2) = 128)
 LORA_CASES = [("all-linear", (6_328, 1_080)), (["linear_1", "linear_2", "merging_layer"], (5_536, 288)),
-              (["q_proj"], (5_376, 128))]
+              (["q_proj"], (5_376, 128)),
+              (r".*vision_encoder.*\.(q_proj|gate_proj)", (5_368, 120)),
+              (["vision_projection.linear_1"], (5_312, 64))]
 
 
 def test_lora(tmp_path):

@@ -45,7 +45,9 @@ def test_small_config_by_hand():
 
 
 # peft's counts at rank 2 (fc1 2·(16 + 12) + fc2 2·(12 + 16) and the text model's q_proj 2·(16 + 16): 176)
-LORA_CASES = [("all-linear", (10_624, 1_088)), (["fc1", "fc2", "q_proj"], (9_712, 176))]
+LORA_CASES = [("all-linear", (10_624, 1_088)), (["fc1", "fc2", "q_proj"], (9_712, 176)),
+              (r".*visual.*\.(qkv|fc1)", (9_720, 184)),
+              (["merger.linear_fc1"], (9_792, 256))]
 
 
 def test_lora(tmp_path):

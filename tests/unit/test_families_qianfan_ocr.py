@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from config_models import model
+from config_models import assert_lora_counts, assert_peft_lora_counts, model
 
 # sum(p.numel() for p in cls(config_class()).parameters()) on the meta device, transformers 5.25.
 CLASS_DEFAULTS = {("qianfan_ocr_vision", "QianfanOCRVisionModel"): 304_012_288,
@@ -41,3 +41,16 @@ def test_small_config_by_hand():
     # text_config's tie_word_embeddings is not read; the composite's own ties the head
     assert model({**SMALL, "text_config": {**TEXT, "tie_word_embeddings": True}}).tree.total == SMALL_TOTAL
     assert model({**SMALL, "tie_word_embeddings": True}).tree.total == SMALL_TOTAL - 640
+
+
+# peft's counts at rank 2, the tower's layers at vision_tower.layers (no encoder), the projector at multi_modal_projector
+LORA_CASES = [(r".*vision_tower.*\.(q_proj|fc1)", (15_172, 120)),
+              (["multi_modal_projector.linear_1"], (15_212, 160))]
+
+
+def test_lora(tmp_path):
+    assert_lora_counts(tmp_path, SMALL, LORA_CASES)
+
+
+def test_lora_is_peft_s():
+    assert_peft_lora_counts(SMALL, LORA_CASES)

@@ -450,6 +450,21 @@ COMPOSITE_PATHS: dict[str, dict[str, SubModelPaths]] = {
     "glm4v": {"language_model": _TEXT_MODEL, "visual": _QWEN_VISUAL},
     "glm4v_moe": {"language_model": _TEXT_MODEL, "visual": _QWEN_VISUAL},
     "glm46v": {"language_model": _TEXT_MODEL, "visual": _QWEN_VISUAL},
+    "glm_ocr": {"language_model": _TEXT_MODEL, "visual": _QWEN_VISUAL},
+    # EXAONE 4.5 and LLaVA-OneVision-1.5 (RICE-ViT: blocks.N.attn.qkv, blocks.N.mlp.fc1, merger.linear_fc1): Qwen-VL's.
+    "exaone4_5": {"language_model": _TEXT_MODEL, "visual": _QWEN_VISUAL},
+    "llava_onevision1_5": {"language_model": _TEXT_MODEL, "visual": _QWEN_VISUAL},
+    # Aria: an Idefics3 tower (vision_tower.encoder.layers.N...), the projector's cross_attn.q_proj, feed_forward.linear_in.
+    "aria": {"language_model": _TEXT_MODEL, "vision_tower": _VISION_TOWER, "projector": _PROJECTOR},
+    # LightOnOCR: a Pixtral tower at vision_encoder (transformer.layers.N...), the projector at vision_projection.
+    "lighton_ocr": {"language_model": _TEXT_MODEL, "vision_tower": SubModelPaths("vision_encoder", "transformer.layers"),
+                    "projector": SubModelPaths("vision_projection")},
+    # Qianfan-OCR: InternVL's tower with its layers at the top (vision_tower.layers.N.attention.q_proj).
+    "qianfan_ocr": {"language_model": _TEXT_MODEL, "vision_tower": SubModelPaths("vision_tower", "layers"),
+                    "projector": _PROJECTOR},
+    # VideoLLaMA3: SigLIP's layers at vision_model (encoder.layers.N.self_attn.q_proj), the projector's readout.0 / .2.
+    "video_llama_3": {"language_model": _TEXT_MODEL, "vision_tower": SubModelPaths("vision_model", "encoder.layers"),
+                      "projector": SubModelPaths("projector")},
     # Step 3.7: its tower's layers (vision_model.layers.N.self_attn.q_proj, mlp.fc1) and the projector, one Linear on
     # the model itself (multi_modal_projector); the text model's g_proj sits in self_attn.
     "step3p7": {"language_model": _TEXT_MODEL, "vision_model": SubModelPaths("vision_model", "layers"),

@@ -16,7 +16,7 @@ from dataclasses import replace
 from lsp_count.core.families.common import LABEL_FIELDS, TEXT_ROPE_TYPES
 from lsp_count.core.families.decoders import (FLOOR_HEADS, HEAD_DIM, KV_HEADS, MOE, QK_HEAD, QKV_BIAS_ONLY, QWEN_SLIDING,
                                               ROPE, WRITTEN_HEAD_DIM, d, decoder, fixed, merge_fields, nulls)
-from lsp_count.core.families.encoders import VISION
+from lsp_count.core.families.encoders import VISION, vision_tower
 from lsp_count.core.source import Problem
 from lsp_count.core.spec import Derived, Family, Field, ModelSpec
 
@@ -676,6 +676,15 @@ LLAVA_LIKE: tuple[Family, ...] = (
         "downsample_ratio": Field(("downsample_ratio",), 0.5, "any",
                                   doc="the projector joins int(1 / downsample_ratio)² patches side by side"),
     }, "qianfan_ocr_vision", "qwen3", fixed_vision=True),
+    # VideoLLaMA3's tower (VideoLlama3VisionModel): SigLIP's layers and post_layernorm over a Conv2d patch embedding
+    # with rotary positions (no position table, no image_size: images of any size), no pooling head.
+    vision_tower("video_llama_3_vision", "VideoLlama3VisionModel", {"VideoLlama3VisionModel": "base"},
+                 {"embed": fixed("siglip_rotary"), "final_norm": fixed("post_layernorm"), "image_size": fixed(None)}),
+    # VideoLLaMA3: its tower (always its own config class), a projector of two linears (readout), a Qwen2 text model
+    # by default; the head tied by its own key or text_config's (its config class forwards a true one).
+    _llava_like("video_llama_3", "VideoLlama3", {
+        **_tie(False, True), "projector": fixed("readout"),
+    }, "video_llama_3_vision", "qwen2", fixed_vision=True),
     _idefics3_vision("idefics2_vision", "Idefics2VisionTransformer", hidden_size=768, num_heads=12),
     _idefics3_vision("idefics3_vision", "Idefics3VisionTransformer"),
     _idefics3("idefics3", "Idefics3", "idefics3_vision"),

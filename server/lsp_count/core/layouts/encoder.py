@@ -187,7 +187,7 @@ def empty_patch_grid(spec: ModelSpec) -> Problem | None:
     model (its position table holds only the class and other tokens' rows, counted so), but an image of
     image_size gives its layers no patch."""
     v = spec.values
-    if spec.family.layout != "encoder" or v.get("embed") in (None, "text", "siglip2"):
+    if spec.family.layout != "encoder" or v.get("embed") in (None, "text", "siglip2", "siglip_rotary"):
         return None
     try:
         (ih, iw), (ph, pw) = _pair(spec, "image_size"), _pair(spec, "patch_size")
@@ -212,6 +212,8 @@ def image_tokens(spec: ModelSpec) -> int | None:
         return None
     if kind == "siglip2":  # images of any shape, resized to num_patches patches
         return spec.int("num_patches")
+    if kind == "siglip_rotary":  # images of any size, as many patches as they hold: not known from the config
+        return None
     patches = num_patches(spec)
     ratio = v.get("mask_ratio")
     if isinstance(ratio, (int, float)) and not isinstance(ratio, bool) and 0 <= ratio < 1:
@@ -275,10 +277,12 @@ def _patch_embeddings(spec: ModelSpec, mask_token: bool = False) -> ParamNode:
                    + embedding("position_embedding", spec.int("num_patches"), h))
         return ParamNode("embeddings", tensors, source=spec.key_span("patch_size") or spec.key_span("num_patches"),
                          key="patch_size")
-    patches = num_patches(spec)
     ph, pw = _pair(spec, "patch_size")
     conv = Tensor("patch_embedding.weight", (h, channels, ph, pw), "conv", "patch_embedding")
     conv_bias = Tensor("patch_embedding.bias", (h,), "bias", "patch_embedding")
+    if kind == "siglip_rotary":  # VideoLLaMA3's tower: rotary positions over images of any size, no position table
+        return ParamNode("embeddings", (conv, conv_bias), source=spec.key_span("patch_size"), key="patch_size")
+    patches = num_patches(spec)
     if kind in ("vit", "deit"):  # cls token + learned positions for cls + patches; conv with bias
         # DeiT: a distillation token too, and a position for it. I-JEPA: no class token (``class_token`` false),
         # positions for the patches alone.

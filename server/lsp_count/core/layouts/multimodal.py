@@ -113,12 +113,15 @@ def _llava_projector(spec: ModelSpec, vision: ModelSpec, text: ModelSpec) -> Par
     "joined_mlp" (LFM2-VL's: downsample_factor² patches side by side, a LayerNorm where ``projector_norm``,
     linear_1 to projector_hidden_size, linear_2 to the text model's width, biases where projector_bias) or
     "aligner" (DeepSeek-VL's linear1 and linear2 from the tower's width to the text model's, biases) or
-    "conv_upsampler" (GOT-OCR2's two convolutions from the tower's output_channels and a linear) or "aria"
-    (_aria_projector)."""
+    "conv_upsampler" (GOT-OCR2's two convolutions from the tower's output_channels and a linear), "aria"
+    (_aria_projector) or "readout" (VideoLLaMA3's two linears with biases)."""
     vh, th = vision.int("hidden_size"), text.int("hidden_size")
     kind = spec.values.get("projector", "mlp")
     if kind == "aria":
         return _aria_projector(spec, vh, th)
+    if kind == "readout":  # VideoLLaMA3's projector: readout.0 from the tower's width to the text model's, readout.2
+        return ParamNode("projector", linear("readout.0", vh, th, True) + linear("readout.2", th, th, True),
+                         source=spec.span, key="vision_config")
     if kind == "linear":
         return ParamNode("projector", linear("linear", vh, spec.int("projection_dim"), True),
                          source=spec.key_span("projection_dim"), key="projection_dim")
