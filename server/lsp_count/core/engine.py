@@ -44,6 +44,8 @@ LAYOUTS: dict[str, str] = {
     "qwen2_5_vision": "lsp_count.core.layouts.multimodal:build_qwen2_5_vision",
     "qwen2_5_vl": "lsp_count.core.layouts.multimodal:build_qwen2_5_vl",
     "rice_vision": "lsp_count.core.layouts.multimodal:build_rice_vision",
+    "kimi_k25_vision": "lsp_count.core.layouts.multimodal:build_kimi_k25_vision",
+    "kimi_k25": "lsp_count.core.layouts.multimodal:build_kimi_k25",
     "llava_onevision1_5": "lsp_count.core.layouts.multimodal:build_llava_onevision1_5",
     "qwen2_vision": "lsp_count.core.layouts.multimodal:build_qwen2_vision",
     "qwen2_vl": "lsp_count.core.layouts.multimodal:build_qwen2_vl",

@@ -462,6 +462,10 @@ COMPOSITE_PATHS: dict[str, dict[str, SubModelPaths]] = {
     # Qianfan-OCR: InternVL's tower with its layers at the top (vision_tower.layers.N.attention.q_proj).
     "qianfan_ocr": {"language_model": _TEXT_MODEL, "vision_tower": SubModelPaths("vision_tower", "layers"),
                     "projector": _PROJECTOR},
+    # Kimi K2.5: its tower's layers.N.attn.q_proj and layers.N.mlp.fc1, the projector at mm_projector.
+    "kimi_k25": {"language_model": _TEXT_MODEL,
+                 "vision_tower": SubModelPaths("vision_tower", "layers", (("attention", "attn"), ("mlp", "mlp"))),
+                 "projector": SubModelPaths("mm_projector")},
     # VideoLLaMA3: SigLIP's layers at vision_model (encoder.layers.N.self_attn.q_proj), the projector's readout.0 / .2.
     "video_llama_3": {"language_model": _TEXT_MODEL, "vision_tower": SubModelPaths("vision_model", "encoder.layers"),
                       "projector": SubModelPaths("projector")},

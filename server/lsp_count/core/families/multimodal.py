@@ -136,6 +136,21 @@ def _exaone4_5_text_type(spec: ModelSpec) -> list[Problem]:
                                       "EXAONE 4.5's text model)", spec.key_span("text_config_written") or spec.span)]
 
 
+def _kimi_k25_vision(spec: ModelSpec) -> list[Problem]:
+    """Kimi_K25VisionConfig's strict merge_kernel_size takes a list or pair (no null); its tower's time position table
+    joins sin and cos halves of the width, which fails to build for an odd hidden_size."""
+    kernel = spec.values.get("merge_kernel_size")
+    if "merge_kernel_size" in spec.origins and not isinstance(kernel, (list, tuple)):
+        return [Problem("error", "LC102", f'"merge_kernel_size": {json.dumps(kernel)} is not a list of two whole numbers: '
+                                          "Kimi_K25VisionConfig rejects it", spec.key_span("merge_kernel_size") or spec.span)]
+    hidden = spec.values.get("hidden_size")
+    if type(hidden) is int and hidden % 2:
+        return [Problem("error", "LC103", f"{spec.key_label('hidden_size')} ({hidden}) is odd: the tower's time position "
+                                          "table joins sin and cos halves of it, which 2 must divide; transformers fails "
+                                          "to build it", spec.key_span("hidden_size") or spec.span)]
+    return []
+
+
 def _rice_heads(spec: ModelSpec) -> list[Problem]:
     """LlavaOnevision15VisionConfig refuses a width that 4 × num_heads does not divide (its 2-D rotary positions)."""
     hidden, heads = spec.values.get("hidden_size"), spec.values.get("num_heads")
@@ -806,6 +821,31 @@ FAMILIES: tuple[Family, ...] = (
         float_keys=("num_attention_heads", "head_dim")),
     _qwen_vl("qwen2_5_vl", "Qwen2_5_VLForConditionalGeneration", "Qwen2_5_VLModel", "qwen2_5_vl_vision",
              "qwen2_5_vl_text"),
+    # Kimi K2.5's vision tower (Kimi_K25VisionModel): a Conv2d patch embedding over RGB with a learned position grid,
+    # LayerNorm layers with q/k/v_proj, proj, fc1 / fc2 (biases), final_layernorm; axial rotary positions.
+    Family("kimi_k25_vision", "kimi_k25_vision", "Kimi_K25VisionModel", {
+        "hidden_size": Field(("hidden_size",), 1152, doc="width of the vision layers"),
+        "num_layers": Field(("num_hidden_layers",), 27, doc="vision layers"),
+        "num_heads": Field(("num_attention_heads",), 16, doc="attention heads per layer (q/k/v are the width whatever "
+                                                             "the count)"),
+        "intermediate_size": Field(("intermediate_size",), 4304, doc="width of each layer's MLP (fc1, fc2)"),
+        "patch_size": Field(("patch_size",), 14, doc="pixels per side of a patch"),
+        "pos_emb_height": Field(("pos_emb_height",), 64, minimum=0, doc="rows of the learned position grid"),
+        "pos_emb_width": Field(("pos_emb_width",), 64, minimum=0, doc="columns of the learned position grid"),
+        "merge_kernel_size": Field(("merge_kernel_size",), (2, 2), "any",
+                                   doc="patches the projector joins (rows, columns)"),
+        **{k: ROPE[k] for k in ("rope_parameters", "rope_scaling")}, "rope_types": fixed(AXIAL_ROPE_TYPES),
+    }, {"Kimi_K25VisionModel": "base"}, checks=(_kimi_k25_vision,)),
+    # Kimi K2.5 / K2.6: its vision tower (always its own config class), a DeepSeek-V3 text model by default (the Hub's
+    # remote-code kimi_k2 read as deepseek_v3, as its config class renames it), the projector, the head tied by the
+    # composite's own tie_word_embeddings (true by default).
+    Family("kimi_k25", "kimi_k25", "Kimi_K25ForConditionalGeneration", {
+        **_tie(True, False),
+        "projection_hidden_size": Field(("projection_hidden_size",), 1152,
+                                        doc="width of the projector's LayerNorm (the vision tower's)"),
+    }, {"Kimi_K25ForConditionalGeneration": "conditional_generation", "Kimi_K25Model": "base"},
+        subconfigs={"vision": ("vision_config", "kimi_k25_vision"), "text": ("text_config", "deepseek_v3")},
+        fixed_subconfigs=("vision",), subconfig_renames={"kimi_k2": "deepseek_v3"}),
     # LLaVA-OneVision-1.5's RICE-ViT (LlavaOnevision15VisionModel): Qwen2.5-VL's tower keys, LayerNorms and an MLP
     # fc1 / fc2 with biases, a class embedding, pre_layernorm, and Qwen3-VL's merger over one patch's norm.
     Family("llava_onevision1_5_vision", "rice_vision", "LlavaOnevision15VisionModel", {

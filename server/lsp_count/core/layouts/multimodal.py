@@ -319,6 +319,65 @@ def build_llava_onevision1_5(spec: ModelSpec) -> ParamNode:
     return _qwen_vl(spec, rice_vision)
 
 
+def _int_pair(spec: ModelSpec, name: str) -> tuple[int, int]:
+    """A size given as a whole number or a list of two (Kimi K2.5's patch_size and merge_kernel_size)."""
+    value = spec.values.get(name)
+    if type(value) is int and value >= 0:
+        return value, value
+    if isinstance(value, (list, tuple)) and len(value) == 2 and all(type(x) is int and x >= 0 for x in value):
+        return value[0], value[1]
+    raise SpecError((Problem("error", "LC102", f'"{spec.key_label(name)}": {json.dumps(value)} is not a whole number '
+                                               "or a list of two", spec.key_span(name) or spec.span),))
+
+
+def kimi_k25_vision(spec: ModelSpec, name: str = "vision_tower") -> ParamNode:
+    """Kimi K2.5's vision tower (Kimi_K25VisionModel) as a node named ``name``: patch_embed (a Conv2d over 3 channels
+    with a bias, and a learned pos_emb_height × pos_emb_width position grid), ``num_layers`` layers (two LayerNorms,
+    q/k/v_proj and proj, an MLP fc1 / fc2, biases on every linear), final_layernorm."""
+    h, ffn = spec.int("hidden_size"), spec.int("intermediate_size")
+    ph, pw = _int_pair(spec, "patch_size")
+    rows, cols = spec.int("pos_emb_height"), spec.int("pos_emb_width")
+    patch_embed = ParamNode("patch_embed", (Tensor("proj.weight", (h, 3, ph, pw), "conv", "proj"),
+                                            Tensor("proj.bias", (h,), "bias", "proj"),
+                                            Tensor("pos_emb.position_embeddings", (rows, cols, h), "embedding", "pos_emb")),
+                            note=f"Conv2d {ph}×{pw}, a {rows}×{cols} position grid", source=spec.key_span("patch_size"),
+                            key="patch_size")
+    attention = sum((linear(f"{p}_proj", h, h, True) for p in "qkv"), ()) + linear("proj", h, h, True)
+    layers = node(
+        "layers",
+        ParamNode("attention", attention, source=spec.key_span("hidden_size"), key="hidden_size"),
+        ParamNode("mlp", linear("fc1", h, ffn, True) + linear("fc2", ffn, h, True),
+                  source=spec.key_span("intermediate_size"), key="intermediate_size"),
+        ParamNode("norms", norm("norm1", h, True) + norm("norm2", h, True)),
+        repeat=spec.int("num_layers"), source=spec.key_span("num_layers"), key="num_layers",
+    )
+    return node(name, patch_embed, layers, ParamNode("final_layernorm", norm("final_layernorm", h, True)),
+                source=spec.span, note=spec.model_type)
+
+
+def build_kimi_k25_vision(spec: ModelSpec) -> ParamNode:
+    """Kimi_K25VisionModel on its own (a config of model_type kimi_k25_vision)."""
+    return ParamNode(spec.architecture, children=kimi_k25_vision(spec).children)
+
+
+def build_kimi_k25(spec: ModelSpec) -> ParamNode:
+    """Kimi_K25ForConditionalGeneration (or the bare Kimi_K25Model): the vision tower, the text model, the projector
+    (mm_projector: a LayerNorm projection_hidden_size wide, in_proj over merge_kernel_size patches side by side, out_proj
+    to the text model's width, biases) and lm_head (tied by the composite's own tie_word_embeddings)."""
+    vision, text = _subs(spec)
+    vh, th = vision.int("hidden_size"), text.int("hidden_size")
+    k0, k1 = _int_pair(vision, "merge_kernel_size")
+    width = vh * k0 * k1
+    projector = ParamNode("projector", norm("pre_norm", spec.int("projection_hidden_size"), True)
+                          + linear("in_proj", width, width, True) + linear("out_proj", width, th, True),
+                          note=f"{k0}×{k1} patches merged", source=spec.key_span("projection_hidden_size"),
+                          key="projection_hidden_size")
+    body = (kimi_k25_vision(vision), language_model(text), projector)
+    if spec.head == "base":
+        return node(spec.architecture, *body)
+    return node(spec.architecture, *body, _lm_head(spec, text, bool(spec.values["tie_embeddings"])))
+
+
 def build_qwen2_5_vision(spec: ModelSpec) -> ParamNode:
     """Qwen2_5_VisionTransformerPretrainedModel on its own (a config of model_type qwen2_5_vl_vision)."""
     return ParamNode(spec.architecture, children=qwen2_5_vision(spec).children)
