@@ -466,6 +466,9 @@ COMPOSITE_PATHS: dict[str, dict[str, SubModelPaths]] = {
     "kimi_k25": {"language_model": _TEXT_MODEL,
                  "vision_tower": SubModelPaths("vision_tower", "layers", (("attention", "attn"), ("mlp", "mlp"))),
                  "projector": SubModelPaths("mm_projector")},
+    # PaddleOCR-VL: SigLIP's layers at visual.vision_model (encoder.layers.N.self_attn.q_proj), the projector's linear_1.
+    "paddleocr_vl": {"language_model": _TEXT_MODEL, "vision_tower": SubModelPaths("visual.vision_model", "encoder.layers"),
+                     "projector": SubModelPaths("projector")},
     # VideoLLaMA3: SigLIP's layers at vision_model (encoder.layers.N.self_attn.q_proj), the projector's readout.0 / .2.
     "video_llama_3": {"language_model": _TEXT_MODEL, "vision_tower": SubModelPaths("vision_model", "encoder.layers"),
                       "projector": SubModelPaths("projector")},

@@ -838,6 +838,17 @@ FAMILIES: tuple[Family, ...] = (
             nulls(num_kv_heads=KV_HEADS, head_dim=HEAD_DIM, q_bias="false", k_bias="false", v_bias="false",
                   o_bias="false", mlp_bias="false"),
             heads={"Ernie4_5ForCausalLM": "causal_lm", "Ernie4_5Model": "base"}),
+    # PaddleOCR-VL's text model (PaddleOCRTextModel): ERNIE 4.5's layer and defaults.
+    decoder("paddleocr_vl_text", "PaddleOCRTextModel", d(pad_token_id=0),
+            d(vocab_size=103424, hidden_size=1024, intermediate_size=3072, num_layers=18, num_heads=16, num_kv_heads=2,
+              tie_embeddings=True, max_positions=131072),
+            {"head_dim": Field(("head_dim",), 128, doc=BASE["head_dim"].doc),
+             **{bias: Field(("use_bias",), False, "bool", doc="biases on every attention and MLP projection")
+                for bias in ("q_bias", "k_bias", "v_bias", "o_bias", "mlp_bias")}},
+            # (its model reads layer_types by index: a null there fails)
+            nulls(num_kv_heads=KV_HEADS, head_dim=HEAD_DIM, q_bias="false", k_bias="false", v_bias="false",
+                  o_bias="false", mlp_bias="false", layer_types="reject"),
+            heads={"PaddleOCRTextModel": "base"}),
     # StableLM (2, Zephyr): LayerNorms with biases, a quarter of each head rotated, q/k/v biases by
     # use_qkv_bias, optional LayerNorms per head over q and k, optional parallel residual (one norm).
     decoder("stablelm", "StableLmForCausalLM", WRITTEN_HEAD_DIM,

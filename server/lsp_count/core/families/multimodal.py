@@ -691,6 +691,20 @@ LLAVA_LIKE: tuple[Family, ...] = (
         "downsample_ratio": Field(("downsample_ratio",), 0.5, "any",
                                   doc="the projector joins int(1 / downsample_ratio)² patches side by side"),
     }, "qianfan_ocr_vision", "qwen3", fixed_vision=True),
+    # PaddleOCR-VL's tower (PaddleOCRVisionModel): SigLIP's embeddings (its position table resampled to each image's
+    # grid: images of any size), layers and post_layernorm, no pooling head; spatial_merge_size sizes the projector.
+    vision_tower("paddleocr_vl_vision", "PaddleOCRVisionModel", {"PaddleOCRVisionModel": "base"},
+                 d(hidden_size=1152, intermediate_size=4304, num_layers=27, num_heads=16, image_size=384, patch_size=14),
+                 {"embed": fixed("siglip_grid"), "final_norm": fixed("post_layernorm"),
+                  "spatial_merge_size": Field(("spatial_merge_size",), 2, minimum=0,
+                                              doc="patches per side the projector joins")}),
+    # PaddleOCR-VL: its tower and text model (always its own config classes; the Hub's flat text keys read where
+    # there is no text_config), the projector (merge_mlp), the head tied by its own key or text_config's.
+    Family("paddleocr_vl", "llava", "PaddleOCRVLForConditionalGeneration", {
+        **_tie(True, True), "projector": fixed("merge_mlp"),
+    }, {"PaddleOCRVLForConditionalGeneration": "conditional_generation", "PaddleOCRVLModel": "base"},
+        subconfigs={"vision": ("vision_config", "paddleocr_vl_vision"), "text": ("text_config", "paddleocr_vl_text")},
+        fixed_subconfigs=("vision", "text"), flat_subconfigs=("text",)),
     # VideoLLaMA3's tower (VideoLlama3VisionModel): SigLIP's layers and post_layernorm over a Conv2d patch embedding
     # with rotary positions (no position table, no image_size: images of any size), no pooling head.
     vision_tower("video_llama_3_vision", "VideoLlama3VisionModel", {"VideoLlama3VisionModel": "base"},

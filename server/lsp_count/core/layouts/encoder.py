@@ -212,7 +212,7 @@ def image_tokens(spec: ModelSpec) -> int | None:
         return None
     if kind == "siglip2":  # images of any shape, resized to num_patches patches
         return spec.int("num_patches")
-    if kind == "siglip_rotary":  # images of any size, as many patches as they hold: not known from the config
+    if kind in ("siglip_rotary", "siglip_grid"):  # images of any size, as many patches as they hold: not known
         return None
     patches = num_patches(spec)
     ratio = v.get("mask_ratio")
@@ -311,7 +311,8 @@ def _patch_embeddings(spec: ModelSpec, mask_token: bool = False) -> ParamNode:
     elif kind == "clip_vision":  # class embedding + positions for cls + patches; conv without bias
         tensors = (Tensor("class_embedding", (h,), "embedding", "embeddings"), conv)
         tensors += embedding("position_embedding", patches + 1, h)
-    elif kind == "siglip":  # no class token; conv with bias
+    elif kind in ("siglip", "siglip_grid"):  # no class token; conv with bias (PaddleOCR-VL's "siglip_grid": the table
+        # is resampled to each image's grid of patches, any size)
         tensors = (conv, conv_bias) + embedding("position_embedding", patches, h)
     elif kind == "dinov2":  # cls token, [mask token (1, h)], [register tokens], conv with bias, positions for cls + patches
         tensors = (Tensor("cls_token", (1, 1, h), "embedding", "embeddings"),)
