@@ -510,6 +510,21 @@ ROTATED_HEAD_DIM = "width of the rotated part of each query and key head"
 # which experts run is then not known, and the count has no active part) and reject a null n_shared_experts.
 DEEPSEEK_NULLS = nulls(num_kv_heads=KV_HEADS, experts_per_token="none", n_shared_experts="reject")
 
+def _ernie4_5_dense(model_type: str, architecture: str, heads: dict[str, str], **more_nulls: str) -> Family:
+    """ERNIE 4.5's dense decoder (Ernie4_5Config's defaults; PaddleOCR-VL's text model is the same): one use_bias for
+    every projection, a head width of 128; the config class fills a null head count and head width, and the model
+    reads a null use_bias as false."""
+    return decoder(model_type, architecture, d(pad_token_id=0),
+                   d(vocab_size=103424, hidden_size=1024, intermediate_size=3072, num_layers=18, num_heads=16,
+                     num_kv_heads=2, tie_embeddings=True, max_positions=131072),
+                   {"head_dim": Field(("head_dim",), 128, doc=BASE["head_dim"].doc),
+                    **{bias: Field(("use_bias",), False, "bool", doc="biases on every attention and MLP projection")
+                       for bias in ("q_bias", "k_bias", "v_bias", "o_bias", "mlp_bias")}},
+                   nulls(num_kv_heads=KV_HEADS, head_dim=HEAD_DIM, q_bias="false", k_bias="false", v_bias="false",
+                         o_bias="false", mlp_bias="false", **more_nulls),
+                   heads=heads)
+
+
 FAMILIES: tuple[Family, ...] = (
     decoder("llama", "LlamaForCausalLM", d(max_positions=2048), STRICT_HEADS,
             nulls(num_kv_heads="default", head_dim="default")),
@@ -828,27 +843,10 @@ FAMILIES: tuple[Family, ...] = (
              "attn_out_from_hidden": fixed(True)},
             checks=(attention_must_be_hidden_wide("its output projection takes hidden_size values"),)),
     # ERNIE 4.5 (dense): Llama's layout, one use_bias switch for every projection, a tied head by default.
-    decoder("ernie4_5", "Ernie4_5ForCausalLM", d(pad_token_id=0),
-            d(vocab_size=103424, hidden_size=1024, intermediate_size=3072, num_layers=18, num_heads=16, num_kv_heads=2,
-              tie_embeddings=True, max_positions=131072),
-            {"head_dim": Field(("head_dim",), 128, doc=BASE["head_dim"].doc),
-             **{bias: Field(("use_bias",), False, "bool", doc="biases on every attention and MLP projection")
-                for bias in ("q_bias", "k_bias", "v_bias", "o_bias", "mlp_bias")}},
-            # Ernie4_5Config fills a null head count and head width; a null use_bias the model reads as false.
-            nulls(num_kv_heads=KV_HEADS, head_dim=HEAD_DIM, q_bias="false", k_bias="false", v_bias="false",
-                  o_bias="false", mlp_bias="false"),
-            heads={"Ernie4_5ForCausalLM": "causal_lm", "Ernie4_5Model": "base"}),
-    # PaddleOCR-VL's text model (PaddleOCRTextModel): ERNIE 4.5's layer and defaults.
-    decoder("paddleocr_vl_text", "PaddleOCRTextModel", d(pad_token_id=0),
-            d(vocab_size=103424, hidden_size=1024, intermediate_size=3072, num_layers=18, num_heads=16, num_kv_heads=2,
-              tie_embeddings=True, max_positions=131072),
-            {"head_dim": Field(("head_dim",), 128, doc=BASE["head_dim"].doc),
-             **{bias: Field(("use_bias",), False, "bool", doc="biases on every attention and MLP projection")
-                for bias in ("q_bias", "k_bias", "v_bias", "o_bias", "mlp_bias")}},
-            # (its model reads layer_types by index: a null there fails)
-            nulls(num_kv_heads=KV_HEADS, head_dim=HEAD_DIM, q_bias="false", k_bias="false", v_bias="false",
-                  o_bias="false", mlp_bias="false", layer_types="reject"),
-            heads={"PaddleOCRTextModel": "base"}),
+    _ernie4_5_dense("ernie4_5", "Ernie4_5ForCausalLM", {"Ernie4_5ForCausalLM": "causal_lm", "Ernie4_5Model": "base"}),
+    # PaddleOCR-VL's text model (PaddleOCRTextModel): ERNIE 4.5's layer and defaults; its model reads layer_types by
+    # index (a null there fails).
+    _ernie4_5_dense("paddleocr_vl_text", "PaddleOCRTextModel", {"PaddleOCRTextModel": "base"}, layer_types="reject"),
     # StableLM (2, Zephyr): LayerNorms with biases, a quarter of each head rotated, q/k/v biases by
     # use_qkv_bias, optional LayerNorms per head over q and k, optional parallel residual (one norm).
     decoder("stablelm", "StableLmForCausalLM", WRITTEN_HEAD_DIM,
