@@ -43,6 +43,7 @@ KEYS_SET_AFTER_FIELDS: dict[str, tuple[str, ...]] = {
     "glm4v_moe_text": ("num_local_experts",),
     "glm4v_moe_vision": ("num_attention_heads", "num_hidden_layers"),
     "glm4v_vision": ("num_attention_heads", "num_hidden_layers"),
+    "glm_ocr_vision": ("num_attention_heads", "num_hidden_layers"),
     "glm_moe_dsa": ("num_local_experts",),
     "gpt-sw3": ("hidden_size", "max_position_embeddings", "num_attention_heads", "num_hidden_layers"),
     "gpt2": ("hidden_size", "max_position_embeddings", "num_attention_heads", "num_hidden_layers"),
