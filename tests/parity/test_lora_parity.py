@@ -1039,6 +1039,63 @@ COMPOSITE_CLASSES = {"siglip": ("SiglipModel", "SiglipForImageClassification"),
                          ("aya_vision", "AyaVision"), ("idefics3", "Idefics3"), ("smolvlm", "SmolVLM"),
                          ("internvl", "InternVL"), ("cohere2_vision", "Cohere2Vision"), ("lfm2_vl", "Lfm2Vl"),
                          ("deepseek_vl", "DeepseekVL"), ("got_ocr2", "GotOcr2"))}}
+# The composites of session 66, their small configs as their unit tests count them by hand.
+_QWEN3_TEXT = {"model_type": "qwen3", "hidden_size": 16, "num_hidden_layers": 1, "num_attention_heads": 2,
+               "num_key_value_heads": 1, "head_dim": 8, "intermediate_size": 8, "vocab_size": 40}
+COMPOSITE_CONFIGS.update({
+    # Aria: an Idefics3 tower, the projector's cross-attention (its nn.MultiheadAttention's out_proj a Linear), MoE text.
+    "aria": {"text_config": {"hidden_size": 16, "num_hidden_layers": 1, "num_attention_heads": 2, "intermediate_size": 8,
+                             "moe_num_experts": 2, "moe_topk": 1, "vocab_size": 40, "pad_token_id": 0},
+             "vision_config": {"hidden_size": 8, "num_hidden_layers": 1, "num_attention_heads": 2,
+                               "intermediate_size": 12, "image_size": 28, "patch_size": 14}},
+    "exaone4_5": {"text_config": {"model_type": "exaone4", "hidden_size": 16, "num_hidden_layers": 2,
+                                  "num_attention_heads": 2, "num_key_value_heads": 1, "intermediate_size": 8,
+                                  "vocab_size": 40},
+                  "vision_config": {"hidden_size": 16, "depth": 1, "num_heads": 4, "num_key_value_heads": 2,
+                                    "intermediate_size": 12, "out_hidden_size": 16, "patch_size": 2}},
+    "glm_ocr": {"text_config": {"hidden_size": 16, "num_hidden_layers": 1, "num_attention_heads": 2,
+                                "num_key_value_heads": 1, "intermediate_size": 8, "vocab_size": 40},
+                "vision_config": {"hidden_size": 16, "depth": 1, "num_heads": 4, "intermediate_size": 12,
+                                  "out_hidden_size": 16, "patch_size": 2}},
+    "lighton_ocr": {"text_config": _QWEN3_TEXT,
+                    "vision_config": {"model_type": "pixtral", "hidden_size": 16, "num_hidden_layers": 1,
+                                      "num_attention_heads": 2, "intermediate_size": 12, "head_dim": 8,
+                                      "patch_size": 2, "image_size": 8}},
+    "llava_onevision1_5": {"text_config": _QWEN3_TEXT,
+                           "vision_config": {"hidden_size": 16, "depth": 1, "num_heads": 2, "intermediate_size": 12,
+                                             "out_hidden_size": 16, "patch_size": 2}},
+    "qianfan_ocr": {"text_config": _QWEN3_TEXT,
+                    "vision_config": {"hidden_size": 16, "num_hidden_layers": 1, "num_attention_heads": 2,
+                                      "intermediate_size": 12, "image_size": 28, "patch_size": 14}},
+    "video_llama_3": {"text_config": {**_QWEN3_TEXT, "model_type": "qwen2"},
+                      "vision_config": {"hidden_size": 8, "num_hidden_layers": 1, "num_attention_heads": 2,
+                                        "intermediate_size": 12, "patch_size": 2}},
+    # Kimi K2.5: its tower's layers (attn.q_proj, mlp.fc1), mm_projector, a DeepSeek-V3 text model (a dense layer, then
+    # experts: their shared experts' linears, the router a parameter).
+    "kimi_k25": {"text_config": {"model_type": "deepseek_v3", "hidden_size": 16, "num_hidden_layers": 2,
+                                 "num_attention_heads": 2, "num_key_value_heads": 2, "intermediate_size": 8,
+                                 "moe_intermediate_size": 4, "n_routed_experts": 2, "num_experts_per_tok": 1,
+                                 "first_k_dense_replace": 1, "vocab_size": 40, "kv_lora_rank": 4, "q_lora_rank": None,
+                                 "qk_rope_head_dim": 4, "qk_nope_head_dim": 4, "v_head_dim": 4, "n_group": 1,
+                                 "topk_group": 1},
+                 "vision_config": {"hidden_size": 8, "num_hidden_layers": 1, "num_attention_heads": 2,
+                                   "intermediate_size": 12, "patch_size": 2, "pos_emb_height": 3, "pos_emb_width": 4},
+                 "projection_hidden_size": 8},
+    "paddleocr_vl": {"text_config": {k: v for k, v in _QWEN3_TEXT.items() if k != "model_type"},
+                     "vision_config": {"hidden_size": 8, "num_hidden_layers": 1, "num_attention_heads": 2,
+                                       "intermediate_size": 12, "patch_size": 2, "image_size": 8}},
+})
+COMPOSITE_CLASSES.update({
+    "aria": ("AriaForConditionalGeneration", "AriaModel"),
+    "exaone4_5": ("Exaone4_5_ForConditionalGeneration", "Exaone4_5_Model"),
+    "glm_ocr": ("GlmOcrForConditionalGeneration", "GlmOcrModel"),
+    "lighton_ocr": ("LightOnOcrForConditionalGeneration", "LightOnOcrModel"),
+    "llava_onevision1_5": ("LlavaOnevision15ForConditionalGeneration", "LlavaOnevision15Model"),
+    "qianfan_ocr": ("QianfanOCRForConditionalGeneration", "QianfanOCRModel"),
+    "video_llama_3": ("VideoLlama3ForConditionalGeneration", "VideoLlama3Model"),
+    "kimi_k25": ("Kimi_K25ForConditionalGeneration", "Kimi_K25Model"),
+    "paddleocr_vl": ("PaddleOCRVLForConditionalGeneration", "PaddleOCRVLModel"),
+})
 # Llama 4: the whole Llama4ForCausalLM at the class's top (language_model.model.layers.N..., language_model.lm_head),
 # layers 1 and 3 MoE (their shared expert and nn.Linear router), the tower (vision_model.model.layers.N..., its
 # patch_embedding.linear and vision_adapter.mlp.fc1 / fc2) and multi_modal_projector.linear_1.
