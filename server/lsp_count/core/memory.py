@@ -362,7 +362,7 @@ ENCODER_LAYOUTS = frozenset({
     "encoder", "albert", "vit", "clip", "speech_encoder", "audio_encoder", "conformer_encoder", "qformer", "convnet",
     "swin", "blip_vision", "perceiver", "pixtral", "qwen2_vision", "qwen2_5_vision", "qwen3_vision", "internvl_vision",
     "got_ocr2_vision", "glm4v_vision", "step3p7_vision", "mllama_vision", "llama4_vision", "gemma4_vision", "gemma4_audio",
-    "gemma3n_audio"})
+    "gemma3n_audio", "rice_vision", "kimi_k25_vision"})
 
 
 def _decoder_spec(model: ModelReport) -> ModelSpec | None:
