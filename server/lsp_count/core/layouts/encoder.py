@@ -162,15 +162,17 @@ def _error(spec: ModelSpec, name: str, message: str) -> SpecError:
     return SpecError((Problem("error", "LC103", message, spec.key_span(name) or spec.span),))
 
 
-def _pair(spec: ModelSpec, name: str) -> tuple[int, int]:
-    """image_size / patch_size: a number, or [height, width] where the class accepts a pair (ViT)."""
+def _pair(spec: ModelSpec, name: str, least: int = 1) -> tuple[int, int]:
+    """image_size / patch_size: a number, or [height, width] where the class accepts a pair (ViT); each at least
+    ``least`` (Kimi K2.5's merge_kernel_size builds at 0)."""
     value = spec.values[name]
-    if isinstance(value, int) and not isinstance(value, bool) and value >= 1:
+    if isinstance(value, int) and not isinstance(value, bool) and value >= least:
         return value, value
     if (isinstance(value, (list, tuple)) and len(value) == 2
-            and all(isinstance(x, int) and not isinstance(x, bool) and x >= 1 for x in value)):
+            and all(isinstance(x, int) and not isinstance(x, bool) and x >= least for x in value)):
         return int(value[0]), int(value[1])
-    raise _error(spec, name, f'"{spec.key_name(name) or name}": expected a positive whole number or [height, width], '
+    what = "a positive whole number" if least == 1 else f"a whole number of at least {least}"
+    raise _error(spec, name, f'"{spec.key_name(name) or name}": expected {what} or [height, width], '
                              f'got {json.dumps(value, default=str)}')
 
 

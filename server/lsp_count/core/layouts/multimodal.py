@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import Callable
 
 from lsp_count.core.engine import layout_builder
-from lsp_count.core.layouts.encoder import path_linear, path_norm, vision_tower
+from lsp_count.core.layouts.encoder import _pair, path_linear, path_norm, vision_tower
 from lsp_count.core.params import LANGUAGE_MODEL_NODE, ParamNode, Tensor, embedding, linear, node, norm
 from lsp_count.core.source import Problem
 from lsp_count.core.spec import MAX_DIMENSION, ModelSpec, SpecError, head_labels
@@ -326,28 +326,17 @@ def build_llava_onevision1_5(spec: ModelSpec) -> ParamNode:
     return _qwen_vl(spec, rice_vision)
 
 
-def _int_pair(spec: ModelSpec, name: str) -> tuple[int, int]:
-    """A size given as a whole number or a list of two (Kimi K2.5's patch_size and merge_kernel_size)."""
-    value = spec.values.get(name)
-    if type(value) is int and value >= 0:
-        return value, value
-    if isinstance(value, (list, tuple)) and len(value) == 2 and all(type(x) is int and x >= 0 for x in value):
-        return value[0], value[1]
-    raise SpecError((Problem("error", "LC102", f'"{spec.key_label(name)}": {json.dumps(value)} is not a whole number '
-                                               "or a list of two", spec.key_span(name) or spec.span),))
-
-
 def kimi_k25_vision(spec: ModelSpec, name: str = "vision_tower") -> ParamNode:
     """Kimi K2.5's vision tower (Kimi_K25VisionModel) as a node named ``name``: patch_embed (a Conv2d over 3 channels
     with a bias, and a learned pos_emb_height × pos_emb_width position grid), ``num_layers`` layers (two LayerNorms,
     q/k/v_proj and proj, an MLP fc1 / fc2, biases on every linear), final_layernorm."""
     h, ffn = spec.int("hidden_size"), spec.int("intermediate_size")
-    ph, pw = _int_pair(spec, "patch_size")
+    patch = spec.int("patch_size")
     rows, cols = spec.int("pos_emb_height"), spec.int("pos_emb_width")
-    patch_embed = ParamNode("patch_embed", (Tensor("proj.weight", (h, 3, ph, pw), "conv", "proj"),
+    patch_embed = ParamNode("patch_embed", (Tensor("proj.weight", (h, 3, patch, patch), "conv", "proj"),
                                             Tensor("proj.bias", (h,), "bias", "proj"),
                                             Tensor("pos_emb.position_embeddings", (rows, cols, h), "embedding", "pos_emb")),
-                            note=f"Conv2d {ph}×{pw}, a {rows}×{cols} position grid", source=spec.key_span("patch_size"),
+                            note=f"Conv2d {patch}×{patch}, a {rows}×{cols} position grid", source=spec.key_span("patch_size"),
                             key="patch_size")
     attention = sum((linear(f"{p}_proj", h, h, True) for p in "qkv"), ()) + linear("proj", h, h, True)
     layers = node(
@@ -373,7 +362,7 @@ def build_kimi_k25(spec: ModelSpec) -> ParamNode:
     to the text model's width, biases) and lm_head (tied by the composite's own tie_word_embeddings)."""
     vision, text = _subs(spec)
     vh, th = vision.int("hidden_size"), text.int("hidden_size")
-    k0, k1 = _int_pair(vision, "merge_kernel_size")
+    k0, k1 = _pair(vision, "merge_kernel_size", least=0)
     width = vh * k0 * k1
     projector = ParamNode("projector", norm("pre_norm", spec.int("projection_hidden_size"), True)
                           + linear("in_proj", width, width, True) + linear("out_proj", width, th, True),
