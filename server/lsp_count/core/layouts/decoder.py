@@ -288,7 +288,8 @@ def moe(spec: ModelSpec) -> ParamNode:
     router = ParamNode("router", router_tensors, (statics,) if statics else ())
     shared = None
     shared_ffn = v.get("shared_intermediate_size")
-    # (Laguna builds its shared expert whatever its width: at 0, projections of no parameters, which LoRA adapts all the same)
+    # (shared_expert_always: the family builds its shared expert whatever its width, Laguna's, Qwen2-MoE's, Aria's...:
+    # at 0, projections of no parameters, which LoRA adapts all the same)
     if shared_ffn:
         shared = mlp(spec, int(shared_ffn), "shared_experts", "shared_intermediate_size")
     elif shared_ffn == 0 and v.get("shared_expert_always"):

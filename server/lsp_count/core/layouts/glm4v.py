@@ -37,7 +37,8 @@ def glm4v_vision(spec: ModelSpec, name: str = "visual") -> ParamNode:
                                             Tensor("proj.bias", (h,), "bias", "proj")),
                             note=f"Conv3d {frames}×{patch}×{patch}", source=spec.key_span("patch_size"), key="patch_size")
     bias = bool(spec.values.get("attention_bias"))
-    attention = linear("qkv", h, 3 * h, bias) + linear("proj", h, h, bias and ocr)
+    block_bias = bias and ocr  # (GLM-4V's proj and MLP have none)
+    attention = linear("qkv", h, 3 * h, bias) + linear("proj", h, h, block_bias)
     if ocr:
         head = h // spec.int("num_heads")
         attention += norm("q_norm", head, False) + norm("k_norm", head, False)
@@ -45,8 +46,8 @@ def glm4v_vision(spec: ModelSpec, name: str = "visual") -> ParamNode:
     blocks = node(
         "blocks",
         ParamNode("attention", attention, source=spec.key_span("hidden_size"), key="hidden_size"),
-        ParamNode("mlp", linear("gate_proj", h, width, bias and ocr) + linear("up_proj", h, width, bias and ocr)
-                  + linear("down_proj", width, h, bias and ocr), source=spec.key_span(width_key), key=width_key),
+        ParamNode("mlp", linear("gate_proj", h, width, block_bias) + linear("up_proj", h, width, block_bias)
+                  + linear("down_proj", width, h, block_bias), source=spec.key_span(width_key), key=width_key),
         ParamNode("norms", norm("norm1", h, False) + norm("norm2", h, False)),
         repeat=spec.int("num_layers"), source=spec.key_span("num_layers"), key="num_layers",
     )
