@@ -1084,6 +1084,12 @@ COMPOSITE_CONFIGS.update({
     "paddleocr_vl": {"text_config": {k: v for k, v in _QWEN3_TEXT.items() if k != "model_type"},
                      "vision_config": {"hidden_size": 8, "num_hidden_layers": 1, "num_attention_heads": 2,
                                        "intermediate_size": 12, "patch_size": 2, "image_size": 8}},
+    # Cosmos3 Edge (session 67): its text model's fc1 / fc2, the tower at visual, the projector's linear_fc1 / fc2.
+    "cosmos3_edge": {"text_config": {**{k: v for k, v in _QWEN3_TEXT.items() if k != "model_type"},
+                                     "rope_parameters": {"mrope_section": [2, 1, 1]}},
+                     "vision_config": {"hidden_size": 8, "num_hidden_layers": 1, "num_attention_heads": 2,
+                                       "intermediate_size": 12, "patch_size": 2, "num_patches": 16},
+                     "projector_hidden_size": 6},
 })
 COMPOSITE_CLASSES.update({
     "aria": ("AriaForConditionalGeneration", "AriaModel"),
@@ -1095,6 +1101,7 @@ COMPOSITE_CLASSES.update({
     "video_llama_3": ("VideoLlama3ForConditionalGeneration", "VideoLlama3Model"),
     "kimi_k25": ("Kimi_K25ForConditionalGeneration", "Kimi_K25Model"),
     "paddleocr_vl": ("PaddleOCRVLForConditionalGeneration", "PaddleOCRVLModel"),
+    "cosmos3_edge": ("Cosmos3EdgeForConditionalGeneration", "Cosmos3EdgeModel"),
 })
 # Llama 4: the whole Llama4ForCausalLM at the class's top (language_model.model.layers.N..., language_model.lm_head),
 # layers 1 and 3 MoE (their shared expert and nn.Linear router), the tower (vision_model.model.layers.N..., its
@@ -1236,6 +1243,11 @@ COMPOSITE_TARGETS.update({mt: VLM_TARGETS + (r"model\.audio_tower\.layers\.\d+\.
                                              r"model\.multi_modal_projector\.linear.*", [name, "fc1"])
                           for mt, name in (("qwen2_audio", "linear"), ("voxtral", "linear_2"))})
 # Granite Speech: regexes over the encoder's blocks and the Q-Former's layers of both kinds; names of their linears.
+# Cosmos3 Edge: its text model's MLP is fc1 / fc2 (no *_proj); the tower at visual (its patch embedding a Linear), the
+# projector's linear_fc1 / linear_fc2.
+COMPOSITE_TARGETS["cosmos3_edge"] = VLM_TARGETS[:4] + (
+    r"model\.language_model\.layers\.\d+\.mlp\.fc\d", r"model\.visual\.encoder\.layers\.\d+\.(self_attn\.q_proj|mlp\.fc2)",
+    r"model\.projector\.linear_fc\d|model\.visual\.embeddings\.patch_embedding", ["linear_fc1", "fc1", "lm_head"])
 COMPOSITE_TARGETS["granite_speech"] = VLM_TARGETS + (
     r"model\.encoder\.layers\.\d+\.(attn\.to_q|ff2\.up_proj)|model\.encoder\.out_mid",
     r"model\.projector\.qformer\.encoder\.layer\.[134]\.(attention|crossattention)\.attention\.(key|value)",

@@ -469,6 +469,10 @@ COMPOSITE_PATHS: dict[str, dict[str, SubModelPaths]] = {
     # PaddleOCR-VL: SigLIP's layers at visual.vision_model (encoder.layers.N.self_attn.q_proj), the projector's linear_1.
     "paddleocr_vl": {"language_model": _TEXT_MODEL, "vision_tower": SubModelPaths("visual.vision_model", "encoder.layers"),
                      "projector": SubModelPaths("projector")},
+    # Cosmos3 Edge: SigLIP 2's layers at visual (encoder.layers.N.self_attn.q_proj), the projector's linear_fc1, and its
+    # text model's layers.N.mlp.fc1.
+    "cosmos3_edge": {"language_model": _TEXT_MODEL, "vision_tower": SubModelPaths("visual", "encoder.layers"),
+                     "projector": SubModelPaths("projector")},
     # VideoLLaMA3: SigLIP's layers at vision_model (encoder.layers.N.self_attn.q_proj), the projector's readout.0 / .2.
     "video_llama_3": {"language_model": _TEXT_MODEL, "vision_tower": SubModelPaths("vision_model", "encoder.layers"),
                       "projector": SubModelPaths("projector")},

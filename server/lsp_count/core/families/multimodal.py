@@ -13,9 +13,10 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
-from lsp_count.core.families.common import LABEL_FIELDS, TEXT_ROPE_TYPES
-from lsp_count.core.families.decoders import (FLOOR_HEADS, HEAD_DIM, KV_HEADS, MOE, QK_HEAD, QKV_BIAS_ONLY, QWEN_SLIDING,
-                                              ROPE, WRITTEN_HEAD_DIM, d, decoder, fixed, merge_fields, nulls)
+from lsp_count.core.families.common import LABEL_FIELDS, TEXT_ROPE_TYPES, written_rope
+from lsp_count.core.families.decoders import (BASE, FLOOR_HEADS, HEAD_DIM, KV_HEADS, MOE, QK_HEAD, QKV_BIAS_ONLY,
+                                              QWEN_SLIDING, ROPE, STRICT_HEADS, WRITTEN_HEAD_DIM, d, decoder, fixed,
+                                              merge_fields, nulls)
 from lsp_count.core.families.encoders import VISION, vision_tower
 from lsp_count.core.source import Problem
 from lsp_count.core.spec import Derived, Family, Field, ModelSpec
@@ -457,6 +458,39 @@ _PROJECTOR_BIAS = {"projector_bias": Field(("multimodal_projector_bias",), True,
 _NEWLINE = {"image_newline": fixed(True)}  # a bare nn.Parameter as wide as the text model
 
 
+# Cosmos3EdgeTextConfig's rope_parameters where none (or a null) is given: the default type, with the multimodal
+# sections its rotary embedding splits each head's frequencies into (temporal, height, width).
+COSMOS3_EDGE_ROPE = {"rope_type": "default", "rope_theta": 100_000_000.0, "mrope_section": [24, 20, 20]}
+
+
+def _cosmos3_edge_rope(spec: ModelSpec) -> list[Problem]:
+    """What Cosmos3EdgeTextConfig's validate_architecture refuses in its rotary settings (rope_parameters, or a
+    non-empty legacy rope_scaling, which replaces it): a type other than "default" (ValueError), no mrope_section
+    (KeyError), and one that is not three numbers summing to head_dim / 2 (ValueError; TypeError where not numbers)."""
+    v = spec.values
+    key, entry = written_rope(v)
+    if entry is None:
+        entry = COSMOS3_EDGE_ROPE
+    if not isinstance(entry, dict):
+        return []
+    where = spec.key_span(key) or spec.span
+    rope_type = entry.get("rope_type", entry.get("type", "default"))
+    if rope_type != "default":
+        return [Problem("error", "LC102", f'"{key}": Cosmos3 Edge requires rope_type "default", got '
+                                          f"{json.dumps(rope_type)} (Cosmos3EdgeTextConfig raises ValueError)", where)]
+    if "mrope_section" not in entry:
+        return [Problem("error", "LC102", f'"{key}": no "mrope_section": Cosmos3EdgeTextConfig reads it (KeyError); '
+                                          "write three sections summing to half of head_dim, e.g. [24, 20, 20]", where)]
+    section, head_dim = entry["mrope_section"], v.get("head_dim")
+    numbers = isinstance(section, (list, tuple)) and all(type(x) in (int, float, bool) for x in section)
+    if type(head_dim) is not int or (numbers and len(section) == 3 and sum(section) == head_dim // 2):
+        return []
+    said = json.dumps(section) if not isinstance(section, tuple) else json.dumps(list(section))
+    return [Problem("error", "LC102", f'"{key}": mrope_section {said} must be three sections summing to half of '
+                                      f"head_dim ({head_dim // 2}): Cosmos3EdgeTextConfig raises "
+                                      f"{'ValueError' if numbers else 'TypeError'}", where)]
+
+
 def _paligemma_text(spec: ModelSpec) -> list[Problem]:
     """PaliGemmaConfig reads text_config's use_bidirectional_attention, which only the Gemma config
     classes declare: any other text model fails to build (unless its file writes the key, which
@@ -705,6 +739,36 @@ LLAVA_LIKE: tuple[Family, ...] = (
     }, {"PaddleOCRVLForConditionalGeneration": "conditional_generation", "PaddleOCRVLModel": "base"},
         subconfigs={"vision": ("vision_config", "paddleocr_vl_vision"), "text": ("text_config", "paddleocr_vl_text")},
         fixed_subconfigs=("vision", "text"), flat_subconfigs=("text",)),
+    # Cosmos3 Edge's text model (Cosmos3EdgeTextModel, no head of its own): Llama's attention, an MLP of fc1 and fc2
+    # (relu², no gate), the multimodal rotary sections in rope_parameters (no parameters; checked).
+    decoder("cosmos3_edge_text", "Cosmos3EdgeTextModel", STRICT_HEADS,
+            d(vocab_size=131072, hidden_size=2048, intermediate_size=9216, num_layers=28, num_heads=16, num_kv_heads=8,
+              max_positions=131072, pad_token_id=0),
+            {"head_dim": Field(("head_dim",), 128, doc=BASE["head_dim"].doc),
+             "mlp_gated": fixed(False), "mlp_names": fixed(("fc1", "fc2")),
+             "rope_parameters": replace(ROPE["rope_parameters"], default=COSMOS3_EDGE_ROPE)},
+            nulls(num_kv_heads=KV_HEADS),
+            heads={"Cosmos3EdgeTextModel": "base"}, checks=(_cosmos3_edge_rope,)),
+    # Cosmos3 Edge's tower (Cosmos3EdgeVisionModel): SigLIP 2's (a Linear patch embedding, num_patches positions
+    # resampled to each image's grid: images of any size), no pooling head; spatial_merge_size sizes the projector.
+    vision_tower("cosmos3_edge_vision", "Cosmos3EdgeVisionModel", {"Cosmos3EdgeVisionModel": "base"},
+                 d(hidden_size=1152, intermediate_size=4304, num_layers=27, num_heads=16, patch_size=16),
+                 {"num_patches": Field(("num_patches",), 256, doc="rows of the position embedding"),
+                  "image_size": fixed(None), "embed": fixed("siglip2_grid"), "final_norm": fixed("post_layernorm"),
+                  "spatial_merge_size": Field(("spatial_merge_size",), 2, minimum=0,
+                                              doc="patches per side the projector joins")}),
+    # Cosmos3 Edge: its tower and text model (always its own config classes), the projector (patch_merger); the head is
+    # never tied (the class ties no weights, whatever tie_word_embeddings says).
+    Family("cosmos3_edge", "llava", "Cosmos3EdgeForConditionalGeneration", {
+        "tie_embeddings": fixed(False), "text_config_ties": fixed(False),
+        "tie_word_embeddings": Field(("tie_word_embeddings",), False, "bool",
+                                     doc="kept, but never ties the head: the model class ties no weights"),
+        "projector": fixed("patch_merger"),
+        "projector_hidden_size": Field(("projector_hidden_size",), 11520,
+                                       doc="width of the projector's hidden layer (linear_fc1's output)"),
+    }, {"Cosmos3EdgeForConditionalGeneration": "conditional_generation", "Cosmos3EdgeModel": "base"},
+        subconfigs={"vision": ("vision_config", "cosmos3_edge_vision"), "text": ("text_config", "cosmos3_edge_text")},
+        fixed_subconfigs=("vision", "text")),
     # VideoLLaMA3's tower (VideoLlama3VisionModel): SigLIP's layers and post_layernorm over a Conv2d patch embedding
     # with rotary positions (no position table, no image_size: images of any size), no pooling head.
     vision_tower("video_llama_3_vision", "VideoLlama3VisionModel", {"VideoLlama3VisionModel": "base"},

@@ -54,7 +54,7 @@ rows, a biased conv, positions for the class token and patches) and ``classifier
 classifier reads 2 × hidden: the class token and the patches' mean). DeiT: the patch embedding kind "deit"
 (ViT's with a distillation token and its position) and the head "image_classification_with_teacher"
 (cls_classifier and distillation_classifier). SigLIP 2: the patch embedding kind "siglip2" (a Linear over
-each flattened patch, ``num_patches`` positions).
+each flattened patch, ``num_patches`` positions; "siglip2_grid" where the table is resampled to images of any size).
 
 BERT's relatives: ``embed_tables`` (more nn.Embedding tables in the embeddings, each ``(path, rows, width)``:
 ERNIE's task types, RoCBERT's pronunciation and shape), ``embed_projection_in`` (the embedding projection's input
@@ -189,7 +189,7 @@ def empty_patch_grid(spec: ModelSpec) -> Problem | None:
     model (its position table holds only the class and other tokens' rows, counted so), but an image of
     image_size gives its layers no patch."""
     v = spec.values
-    if spec.family.layout != "encoder" or v.get("embed") in (None, "text", "siglip2", "siglip_rotary"):
+    if spec.family.layout != "encoder" or v.get("embed") in (None, "text", "siglip2", "siglip2_grid", "siglip_rotary"):
         return None
     try:
         (ih, iw), (ph, pw) = _pair(spec, "image_size"), _pair(spec, "patch_size")
@@ -214,7 +214,8 @@ def image_tokens(spec: ModelSpec) -> int | None:
         return None
     if kind == "siglip2":  # images of any shape, resized to num_patches patches
         return spec.int("num_patches")
-    if kind in ("siglip_rotary", "siglip_grid"):  # images of any size, as many patches as they hold: not known
+    if kind in ("siglip_rotary", "siglip_grid", "siglip2_grid"):  # images of any size, as many patches as they hold:
+        # not known
         return None
     patches = num_patches(spec)
     ratio = v.get("mask_ratio")
@@ -273,7 +274,8 @@ def _patch_embeddings(spec: ModelSpec, mask_token: bool = False) -> ParamNode:
     v = spec.values
     h, channels = spec.int("hidden_size"), spec.int("num_channels")
     kind = v["embed"]
-    if kind == "siglip2":  # a Linear over each flattened patch (channels × side²), positions for num_patches
+    if kind in ("siglip2", "siglip2_grid"):  # a Linear over each flattened patch (channels × side²), positions for
+        # num_patches (Cosmos3 Edge's "siglip2_grid": the table is resampled to each image's grid of patches, any size)
         side = spec.int("patch_size")
         tensors = (path_linear("embeddings.patch_embedding", channels * side * side, h)
                    + embedding("position_embedding", spec.int("num_patches"), h))

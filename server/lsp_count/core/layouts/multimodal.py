@@ -114,7 +114,8 @@ def _llava_projector(spec: ModelSpec, vision: ModelSpec, text: ModelSpec) -> Par
     linear_1 to projector_hidden_size, linear_2 to the text model's width, biases where projector_bias) or
     "aligner" (DeepSeek-VL's linear1 and linear2 from the tower's width to the text model's, biases) or
     "conv_upsampler" (GOT-OCR2's two convolutions from the tower's output_channels and a linear), "aria"
-    (_aria_projector), "readout" (VideoLLaMA3's two linears with biases) or "merge_mlp" (PaddleOCR-VL's)."""
+    (_aria_projector), "readout" (VideoLLaMA3's two linears with biases), "merge_mlp" (PaddleOCR-VL's) or
+    "patch_merger" (Cosmos3 Edge's)."""
     vh, th = vision.int("hidden_size"), text.int("hidden_size")
     kind = spec.values.get("projector", "mlp")
     if kind == "aria":
@@ -126,6 +127,15 @@ def _llava_projector(spec: ModelSpec, vision: ModelSpec, text: ModelSpec) -> Par
         return ParamNode("projector", path_norm("pre_norm", vh) + path_linear("linear_1", width, width)
                          + path_linear("linear_2", width, th), note=f"{merge}×{merge} patches merged",
                          source=vision.key_span("spatial_merge_size") or spec.span, key="spatial_merge_size")
+    if kind == "patch_merger":  # Cosmos3 Edge's (Qwen3.5's merger): norm over the tower's width, then linear_fc1 over
+        # its spatial_merge_size² patches side by side to projector_hidden_size and linear_fc2 to the text model's width,
+        # biases
+        merge, middle = vision.int("spatial_merge_size"), spec.int("projector_hidden_size")
+        width = vh * merge * merge
+        return ParamNode("projector", path_norm("norm", vh) + path_linear("linear_fc1", width, middle)
+                         + path_linear("linear_fc2", middle, th), note=f"{merge}×{merge} patches merged",
+                         source=spec.key_span("projector_hidden_size") or vision.key_span("spatial_merge_size")
+                         or spec.span, key="projector_hidden_size")
     if kind == "readout":  # VideoLLaMA3's projector: readout.0 from the tower's width to the text model's, readout.2
         return ParamNode("projector", linear("readout.0", vh, th, True) + linear("readout.2", th, th, True),
                          source=spec.span, key="vision_config")
