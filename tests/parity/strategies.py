@@ -33,6 +33,17 @@ def _maybe(draw, key: str, value, cfg: dict, p_omit: bool | None = None) -> None
         cfg[key] = value
 
 
+def name_sub_config(draw, sub: dict, kinds: list) -> None:
+    """Name ``sub``, a composite's sub-config, as one of ``kinds``: a model_type the composite reads it under (its
+    own, another family's, the composite's as old checkpoints write it), or None: no model_type at all (the
+    composite's default then applies)."""
+    kind = draw(st.sampled_from(kinds))
+    if kind is None:
+        sub.pop("model_type", None)
+    else:
+        sub["model_type"] = kind
+
+
 def draw_architecture(draw, model_type: str, cfg: dict) -> None:
     """Any head class of the family transformers has, written as the config's architecture."""
     import transformers
@@ -234,9 +245,13 @@ def deepseek_v32_config(draw, model_type: str = "deepseek_v32") -> dict:
 
 
 def glm_moe_dsa_config(draw) -> dict:
-    """GLM-MoE-DSA: DeepSeek-V3.2's draws, and which layers run the indexer: indexer_types, an index_topk_pattern of
-    F and S (or a list), or index_topk_freq and index_skip_topk_offset, each drawn or left out."""
-    cfg = deepseek_v32_config(draw, "glm_moe_dsa")
+    """GLM-MoE-DSA: DeepSeek-V3.2's draws, and which layers run the indexer (dsa_schedule)."""
+    return dsa_schedule(draw, deepseek_v32_config(draw, "glm_moe_dsa"))
+
+
+def dsa_schedule(draw, cfg: dict) -> dict:
+    """Which layers run the indexer (GlmMoeDsaConfig's and MistralLarge4TextConfig's keys): indexer_types, an
+    index_topk_pattern of F and S (or a list), or index_topk_freq and index_skip_topk_offset, each drawn or left out."""
     layers = cfg["num_hidden_layers"]
     kinds = draw(st.lists(st.sampled_from(["full", "shared"]), min_size=layers, max_size=layers + 1))
     schedule = draw(st.sampled_from(["types", "pattern", "pattern_list", "freq", "none"]))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from .strategies import STRATEGIES, _maybe, decoder_config
+from .strategies import STRATEGIES, _maybe, decoder_config, name_sub_config
 from .strategies_encoders import siglip2_vision
 
 
@@ -47,13 +47,8 @@ def cosmos3_edge(draw) -> dict:
     text.pop("architectures")
     vision = cosmos3_edge_vision(draw)
     vision.pop("architectures")
-    for sub, kinds in ((text, ["cosmos3_edge_text", "llama", None]),
-                       (vision, ["cosmos3_edge_vision", "siglip2_vision_model", None])):
-        kind = draw(st.sampled_from(kinds))
-        if kind is None:
-            sub.pop("model_type")
-        else:
-            sub["model_type"] = kind
+    name_sub_config(draw, text, ["cosmos3_edge_text", "llama", None])
+    name_sub_config(draw, vision, ["cosmos3_edge_vision", "siglip2_vision_model", None])
     cfg: dict = {"model_type": "cosmos3_edge", "text_config": text, "vision_config": vision}
     _maybe(draw, "projector_hidden_size", draw(st.integers(1, 40)), cfg)
     _maybe(draw, "tie_word_embeddings", draw(st.booleans()), cfg)

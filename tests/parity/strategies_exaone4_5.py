@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from .strategies import STRATEGIES, _maybe
+from .strategies import STRATEGIES, _maybe, name_sub_config
 from .strategies_multimodal import _qwen_vision, _text
 
 
@@ -32,11 +32,7 @@ def exaone4_5(draw) -> dict:
     vision = exaone4_5_vision(draw)
     vision.pop("architectures")
     vision["out_hidden_size"] = text["hidden_size"] if draw(st.integers(0, 3)) else vision.get("out_hidden_size", 8)
-    vision_kind = draw(st.sampled_from(["exaone4_5", "exaone4_5_vision", None]))
-    if vision_kind is None:
-        vision.pop("model_type")
-    else:
-        vision["model_type"] = vision_kind
+    name_sub_config(draw, vision, ["exaone4_5", "exaone4_5_vision", None])
     cfg["vision_config"] = vision
     _maybe(draw, "tie_word_embeddings", draw(st.booleans()), cfg)
     cfg["architectures"] = [draw(st.sampled_from(["Exaone4_5_ForConditionalGeneration", "Exaone4_5_Model"]))]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from .strategies import STRATEGIES, _maybe, strategy_for
+from .strategies import STRATEGIES, _maybe, name_sub_config, strategy_for
 
 
 def kimi_k25_vision(draw) -> dict:
@@ -26,18 +26,10 @@ def kimi_k25(draw) -> dict:
     composite's tie (text_config's is not read)."""
     text = draw(strategy_for("deepseek_v3"))
     text.pop("architectures", None)
-    kind = draw(st.sampled_from(["deepseek_v3", "kimi_k2", None]))
-    if kind is None:
-        text.pop("model_type")
-    else:
-        text["model_type"] = kind
+    name_sub_config(draw, text, ["deepseek_v3", "kimi_k2", None])
     vision = kimi_k25_vision(draw)
     vision.pop("architectures")
-    vision_kind = draw(st.sampled_from(["kimi_k25_vision", "kimi_k25", None]))
-    if vision_kind is None:
-        vision.pop("model_type")
-    else:
-        vision["model_type"] = vision_kind
+    name_sub_config(draw, vision, ["kimi_k25_vision", "kimi_k25", None])
     cfg: dict = {"model_type": "kimi_k25", "text_config": text, "vision_config": vision,
                  "projection_hidden_size": vision["hidden_size"] if draw(st.integers(0, 3)) else draw(st.integers(1, 9))}
     _maybe(draw, "tie_word_embeddings", draw(st.booleans()), cfg)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from .strategies import STRATEGIES, _maybe
-from .strategies_multimodal import _text, pixtral
+from .strategies_multimodal import _text, pixtral_subconfig
 
 
 def lighton_ocr(draw) -> dict:
@@ -18,12 +18,7 @@ def lighton_ocr(draw) -> dict:
     if text_type == "qwen3" and draw(st.booleans()):
         text.pop("model_type")  # LightOnOcrConfig's default text model is qwen3
     cfg["text_config"] = text
-    if draw(st.integers(0, 9)):
-        vision = pixtral(draw)
-        vision.pop("architectures")
-        if draw(st.booleans()):
-            vision.pop("model_type")  # the composite's default vision model_type applies
-        cfg["vision_config"] = vision
+    pixtral_subconfig(draw, cfg)
     _maybe(draw, "spatial_merge_size", draw(st.sampled_from([1, 2, 3])), cfg)
     _maybe(draw, "tie_word_embeddings", draw(st.booleans()), cfg)
     cfg["architectures"] = [draw(st.sampled_from(["LightOnOcrForConditionalGeneration", "LightOnOcrModel"]))]

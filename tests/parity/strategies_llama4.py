@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from .strategies import STRATEGIES, _maybe, llama4_text_config
+from .strategies import STRATEGIES, _maybe, llama4_text_config, name_sub_config
 from .strategies_multimodal import nested_text
 
 
@@ -38,11 +38,7 @@ def llama4(draw) -> dict:
     if draw(st.integers(0, 9)):
         vision = llama4_vision(draw)
         vision.pop("architectures")
-        kind = draw(st.sampled_from(["llama4_vision_model", "clip_vision_model", None]))
-        if kind is None:
-            vision.pop("model_type")
-        else:
-            vision["model_type"] = kind
+        name_sub_config(draw, vision, ["llama4_vision_model", "clip_vision_model", None])
         cfg["vision_config"] = vision
     _maybe(draw, "tie_word_embeddings", draw(st.booleans()), cfg)
     cfg["architectures"] = ["Llama4ForConditionalGeneration"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from .strategies import STRATEGIES, _maybe
+from .strategies import STRATEGIES, _maybe, name_sub_config
 from .strategies_multimodal import _qwen_vision, _text
 
 
@@ -38,11 +38,7 @@ def llava_onevision1_5(draw) -> dict:
     vision = llava_onevision1_5_vision(draw)
     vision.pop("architectures")
     vision["out_hidden_size"] = text["hidden_size"]
-    vision_kind = draw(st.sampled_from(["llava_onevision1_5_vision", "rice_vit", "llava_onevision1_5", None]))
-    if vision_kind is None:
-        vision.pop("model_type")
-    else:
-        vision["model_type"] = vision_kind
+    name_sub_config(draw, vision, ["llava_onevision1_5_vision", "rice_vit", "llava_onevision1_5", None])
     cfg: dict = {"model_type": "llava_onevision1_5", "text_config": text, "vision_config": vision}
     _maybe(draw, "tie_word_embeddings", draw(st.booleans()), cfg)
     cfg["architectures"] = [draw(st.sampled_from(["LlavaOnevision15ForConditionalGeneration", "LlavaOnevision15Model"]))]

@@ -12,7 +12,7 @@ import importlib
 
 from hypothesis import strategies as st
 
-from .strategies import REQUIRED_KEYS, STRATEGIES, _maybe
+from .strategies import REQUIRED_KEYS, STRATEGIES, _maybe, name_sub_config
 from .strategies_encoders import clip_vision, siglip2_vision
 from .strategies_hybrids import lfm2_config, qwen3_5_moe_text_config, qwen3_5_text_config
 
@@ -182,11 +182,7 @@ def _qwen_vl_rest(draw, cfg: dict, model_type: str, vision_drawer, out_key: str,
         vision = vision_drawer(draw)
         vision.pop("architectures")
         vision[out_key] = text["hidden_size"] if draw(st.integers(0, 3)) else vision.get(out_key, 8)
-        kind = draw(st.sampled_from([model_type, f"{model_type}_vision", None]))
-        if kind is None:
-            vision.pop("model_type")
-        else:
-            vision["model_type"] = kind
+        name_sub_config(draw, vision, [model_type, f"{model_type}_vision", None])
         cfg["vision_config"] = vision
     _maybe(draw, "tie_word_embeddings", draw(st.booleans()), cfg)
     for key in ("image_token_id", "video_token_id", "vision_start_token_id", "vision_end_token_id"):
@@ -366,6 +362,17 @@ def pixtral(draw) -> dict:
     return cfg
 
 
+def pixtral_subconfig(draw, cfg: dict) -> None:
+    """A Pixtral vision_config for a Mistral 3-shaped composite, named or not (the composite's default vision
+    model_type applies); rarely none (the composite's own tower, big)."""
+    if draw(st.integers(0, 9)):
+        vision = pixtral(draw)
+        vision.pop("architectures")
+        if draw(st.booleans()):
+            vision.pop("model_type")
+        cfg["vision_config"] = vision
+
+
 def mistral3(draw) -> dict:
     """Mistral 3: any decoder text model (mistral when text_config names none), a Pixtral tower (mostly;
     rarely none: Mistral3Config's Mistral-Small-3.1 tower, big), the projector's switches and the merge."""
@@ -377,12 +384,7 @@ def mistral3(draw) -> dict:
     if text_type == "mistral" and draw(st.booleans()):
         text.pop("model_type")  # Mistral3Config's default text model is mistral
     cfg["text_config"] = text
-    if draw(st.integers(0, 9)):
-        vision = pixtral(draw)
-        vision.pop("architectures")
-        if draw(st.booleans()):
-            vision.pop("model_type")  # the composite's default vision model_type applies
-        cfg["vision_config"] = vision
+    pixtral_subconfig(draw, cfg)
     _maybe(draw, "vision_feature_layer", draw(st.sampled_from([-1, -2, 0, [-2, -1], [-3, -2, -1]])), cfg)
     _maybe(draw, "multimodal_projector_bias", draw(st.booleans()), cfg)
     _maybe(draw, "spatial_merge_size", draw(st.sampled_from([1, 2, 3])), cfg)
@@ -556,11 +558,7 @@ def _own_vision_config(draw, cfg: dict, tower, names: list[str]) -> None:
         return
     vision = tower(draw)
     vision.pop("architectures")
-    choice = draw(st.sampled_from([*names, None]))
-    if choice is None:
-        vision.pop("model_type")
-    else:
-        vision["model_type"] = choice
+    name_sub_config(draw, vision, [*names, None])
     cfg["vision_config"] = vision
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from .strategies import STRATEGIES, _maybe
+from .strategies import STRATEGIES, _maybe, name_sub_config
 from .strategies_encoders import clip_vision
 from .strategies_multimodal import _text
 
@@ -35,11 +35,7 @@ def paddleocr_vl(draw) -> dict:
         cfg["text_config"] = text
     vision = paddleocr_vl_vision(draw)
     vision.pop("architectures")
-    kind = draw(st.sampled_from(["paddleocr_vl_vision", "paddleocr_vl", None]))
-    if kind is None:
-        vision.pop("model_type")
-    else:
-        vision["model_type"] = kind
+    name_sub_config(draw, vision, ["paddleocr_vl_vision", "paddleocr_vl", None])
     cfg["vision_config"] = vision
     _maybe(draw, "tie_word_embeddings", draw(st.booleans()), cfg)
     cfg["architectures"] = [draw(st.sampled_from(["PaddleOCRVLForConditionalGeneration", "PaddleOCRVLModel"]))]
