@@ -64,6 +64,11 @@ KEEPING = {
     "beam": dict(model_type="beam", architectures=["BeamForCausalLM"], vocab_size=100, hidden_size=16, num_hidden_layers=4,
                  num_attention_heads=2, num_key_value_heads=1, head_dim=8, intermediate_size=24, num_experts=4,
                  moe_intermediate_size=8, num_experts_per_tok=2, n_group=1, topk_group=1, sliding_window=16),
+    # Mistral Large 4: its rotary embedding's learned scales and its routers (strict), the indexer's weights_proj
+    # (float16); the composite's class keeps the same lists.
+    "mistral_large4_text": dict(model_type="mistral_large4_text", architectures=["MistralLarge4TextModel"], **_MOE,
+                                first_k_dense_replace=1, n_routed_experts=4, moe_intermediate_size=8, kv_lora_rank=8,
+                                qk_nope_head_dim=4, qk_rope_head_dim=4, v_head_dim=4, index_n_heads=2, index_head_dim=4),
 }
 # Kept in float32 by the modelling code itself, not by a list (HunYuanMoEV1Gate's nn.Linear(dtype=torch.float32)).
 BUILT_IN_FLOAT32 = {"hunyuan_v1_moe": (r"\bwg\.weight",),
@@ -75,6 +80,7 @@ BUILT_IN_FLOAT32 = {"hunyuan_v1_moe": (r"\bwg\.weight",),
 
 # Classes whose float16 training step fails in transformers itself, or that take more than token ids.
 NO_FLOAT16_STEP = {"blip-2": "Blip2ForConditionalGeneration's forward needs pixel values beside the token ids",
+                   "mistral_large4_text": "MistralLarge4TextModel has no head: no loss to train on",
                    "deepseek_v4": "DeepSeek-V4's compressor multiplies its float32 kv_proj by float16 states (transformers "
                                   "5.25 raises: expected m1 and m2 to have the same dtype)"}
 

@@ -1084,6 +1084,16 @@ COMPOSITE_CONFIGS.update({
     "paddleocr_vl": {"text_config": {k: v for k, v in _QWEN3_TEXT.items() if k != "model_type"},
                      "vision_config": {"hidden_size": 8, "num_hidden_layers": 1, "num_attention_heads": 2,
                                        "intermediate_size": 12, "patch_size": 2, "image_size": 8}},
+    # Mistral Large 4 (session 67): layers with and without an indexer (its wq_b, wk, weights_proj), one reading
+    # layer 0's latent (no kv_a_proj_with_mqa), a NoPE one, dense and MoE (fused experts, a parameter router).
+    "mistral_large4": {"text_config": {"hidden_size": 16, "num_hidden_layers": 3, "num_attention_heads": 2,
+                                       "num_key_value_heads": 2, "intermediate_size": 8, "vocab_size": 40,
+                                       "moe_intermediate_size": 4, "n_routed_experts": 2, "num_experts_per_tok": 1,
+                                       "kv_lora_rank": 4, "qk_rope_head_dim": 4, "qk_nope_head_dim": 4, "v_head_dim": 4,
+                                       "index_n_heads": 2, "index_head_dim": 4, "index_topk_pattern": "FSF",
+                                       "kv_source_layers": [0, 0, 2], "no_rope_layers": [1, 1, 0]},
+                       "vision_config": {"hidden_size": 16, "num_hidden_layers": 1, "num_attention_heads": 2,
+                                         "intermediate_size": 12, "head_dim": 8, "patch_size": 2, "image_size": 8}},
     # Cosmos3 Edge (session 67): its text model's fc1 / fc2, the tower at visual, the projector's linear_fc1 / fc2.
     "cosmos3_edge": {"text_config": {**{k: v for k, v in _QWEN3_TEXT.items() if k != "model_type"},
                                      "rope_parameters": {"mrope_section": [2, 1, 1]}},
@@ -1102,6 +1112,7 @@ COMPOSITE_CLASSES.update({
     "kimi_k25": ("Kimi_K25ForConditionalGeneration", "Kimi_K25Model"),
     "paddleocr_vl": ("PaddleOCRVLForConditionalGeneration", "PaddleOCRVLModel"),
     "cosmos3_edge": ("Cosmos3EdgeForConditionalGeneration", "Cosmos3EdgeModel"),
+    "mistral_large4": ("MistralLarge4ForConditionalGeneration", "MistralLarge4Model"),
 })
 # Llama 4: the whole Llama4ForCausalLM at the class's top (language_model.model.layers.N..., language_model.lm_head),
 # layers 1 and 3 MoE (their shared expert and nn.Linear router), the tower (vision_model.model.layers.N..., its
@@ -1248,6 +1259,11 @@ COMPOSITE_TARGETS.update({mt: VLM_TARGETS + (r"model\.audio_tower\.layers\.\d+\.
 COMPOSITE_TARGETS["cosmos3_edge"] = VLM_TARGETS[:4] + (
     r"model\.language_model\.layers\.\d+\.mlp\.fc\d", r"model\.visual\.encoder\.layers\.\d+\.(self_attn\.q_proj|mlp\.fc2)",
     r"model\.projector\.linear_fc\d|model\.visual\.embeddings\.patch_embedding", ["linear_fc1", "fc1", "lm_head"])
+# Mistral Large 4: its latent attention's and indexer's linears by regex and by name, the projector's merging layer.
+COMPOSITE_TARGETS["mistral_large4"] = VLM_TARGETS[:2] + (
+    r"model\.language_model\.layers\.\d+\.self_attn\.(q_proj|kv_a_proj_with_mqa|kv_b_proj)",
+    r".*language_model.*\.(indexer\.(wq_b|wk|weights_proj)|down_proj)", r"model\.language_model\.layers\.\d+\.mlp\..*_proj",
+    ["merging_layer", "linear_1", "wq_b", "o_proj"])
 COMPOSITE_TARGETS["granite_speech"] = VLM_TARGETS + (
     r"model\.encoder\.layers\.\d+\.(attn\.to_q|ff2\.up_proj)|model\.encoder\.out_mid",
     r"model\.projector\.qformer\.encoder\.layer\.[134]\.(attention|crossattention)\.attention\.(key|value)",

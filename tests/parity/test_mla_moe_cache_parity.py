@@ -1,7 +1,8 @@
-"""The KV cache of Mistral 4, LongCat-Flash and MiMo-V2-Flash against transformers 5: the bytes its cache holds
-after a bfloat16 forward pass over random small configs (tests/parity/strategies.py). Mistral 4's latent cache,
-LongCat-Flash's two attention sublayers a layer (each caching its own latent), MiMo-V2-Flash's values narrower than
-its keys and its sliding layers' extra key/value heads."""
+"""The KV cache of Mistral 4, LongCat-Flash, MiMo-V2-Flash and Mistral Large 4 against transformers 5: the bytes its
+cache holds after a bfloat16 forward pass over random small configs (tests/parity/strategies.py). Mistral 4's latent
+cache, LongCat-Flash's two attention sublayers a layer (each caching its own latent), MiMo-V2-Flash's values narrower
+than its keys and its sliding layers' extra key/value heads, Mistral Large 4's layers reading an earlier layer's latent
+(their indexer key alone cached), its NoPE layers' latent with no rotated key and its indexer keys."""
 
 from __future__ import annotations
 
@@ -22,7 +23,9 @@ torch = pytest.importorskip("torch")
 pytestmark = pytest.mark.parity
 
 CAUSAL_LM = {"mistral4": "Mistral4ForCausalLM", "longcat_flash": "LongcatFlashForCausalLM",
-             "mimo_v2_flash": "MiMoV2FlashForCausalLM"}
+             "mimo_v2_flash": "MiMoV2FlashForCausalLM",
+             # (no head class of its own: the bare model returns the cache too)
+             "mistral_large4_text": "MistralLarge4TextModel"}
 
 
 @st.composite
@@ -42,8 +45,29 @@ def _mimo_that_runs(draw) -> dict:
             "mlp_layer_types": draw(st.lists(st.sampled_from(["dense", "sparse"]), min_size=n, max_size=n))}
 
 
+@st.composite
+def _mistral_large4_that_runs(draw) -> dict:
+    """A Mistral Large 4 text config whose forward pass runs on the CPU: widths in multiples of 8, layers reading an
+    earlier layer's latent of their own kind (rotated or NoPE: the model keeps one of each), indexer layers by
+    index_topk_pattern (the first one full), dense and MoE layers."""
+    n = draw(st.integers(1, 4))
+    rotary = draw(st.lists(st.sampled_from([0, 1]), min_size=n, max_size=n))
+    sources: list[int] = []
+    for i in range(n):
+        owners = [j for j, s in enumerate(sources) if s == j and rotary[j] == rotary[i]]
+        sources.append(draw(st.sampled_from([i, *owners])))
+    pattern = "F" + "".join(draw(st.lists(st.sampled_from("FS"), min_size=n - 1, max_size=n - 1)))
+    return {"model_type": "mistral_large4_text", "num_hidden_layers": n, "hidden_size": draw(st.sampled_from([16, 32])),
+            "intermediate_size": 16, "moe_intermediate_size": 8, "n_routed_experts": 4, "num_experts_per_tok": 2,
+            "num_attention_heads": draw(st.sampled_from([1, 2])), "num_key_value_heads": 1, "vocab_size": 32,
+            "kv_lora_rank": draw(st.sampled_from([8, 16])), "qk_rope_head_dim": draw(st.sampled_from([8, 16])),
+            "qk_nope_head_dim": 8, "v_head_dim": 8, "index_n_heads": 2, "index_head_dim": 8,
+            "first_k_dense_replace": draw(st.integers(0, 2)), "no_rope_layers": rotary, "kv_source_layers": sources,
+            "index_topk_pattern": pattern}
+
+
 # The generic strategies draw configs that build; these, configs whose forward pass runs too.
-STRATEGIES = {"mimo_v2_flash": _mimo_that_runs()}
+STRATEGIES = {"mimo_v2_flash": _mimo_that_runs(), "mistral_large4_text": _mistral_large4_that_runs()}
 
 
 @pytest.mark.parametrize("model_type", sorted(CAUSAL_LM))
@@ -65,7 +89,7 @@ def test_the_kv_cache_is_what_transformers_cache_holds(model_type: str) -> None:
                 continue
             try:
                 held = _cache_bytes(config, batch, tokens)
-            except (RuntimeError, IndexError) as exc:  # builds, but its forward pass cannot run on the CPU
+            except (RuntimeError, IndexError):  # builds, but its forward pass cannot run on the CPU
                 assume(False)  # (random configs: more experts per token than experts, odd strides)
             line = estimate_memory(report.models[0], Settings(context=tokens, batch=batch)).line("kv_cache")
             assert line is not None and line.exact

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from config_models import analyze, assert_lora_counts, assert_peft_lora_counts, error_messages, model
+from config_models import (analyze, assert_class_default_total, assert_lora_counts, assert_peft_lora_counts,
+                           error_messages, model)
 from lsp_count.core.layouts.encoder import image_tokens
 
 # sum(p.numel() for p in cls(config_class()).parameters()) on the meta device, transformers 5.25.
@@ -19,8 +20,7 @@ CLASS_DEFAULTS = {("cosmos3_edge_text", "Cosmos3EdgeTextModel"): 1_677_838_336,
 
 @pytest.mark.parametrize("model_type,architecture", sorted(CLASS_DEFAULTS))
 def test_class_defaults(model_type, architecture):
-    total = model({"model_type": model_type, "architectures": [architecture]}).tree.total
-    assert total == CLASS_DEFAULTS[(model_type, architecture)]
+    assert_class_default_total(model_type, architecture, CLASS_DEFAULTS[(model_type, architecture)])
 
 
 TEXT = {"hidden_size": 16, "num_hidden_layers": 1, "num_attention_heads": 2, "num_key_value_heads": 1, "head_dim": 8,

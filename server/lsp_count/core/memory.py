@@ -40,7 +40,9 @@ Sources:
   the window (transformers' static sliding cache and vLLM; its dynamic cache
   keeps ``window − 1``); DeepSeek MLA caches the compressed latent
   ``kv_lora_rank + qk_rope_head_dim`` per token per layer as vLLM and SGLang
-  do (transformers' eager MLA caches the decompressed K/V instead); Mamba
+  do (transformers' eager MLA caches the decompressed K/V instead; a layer
+  reading an earlier layer's latent caches none, a NoPE layer's has no
+  rotated key: Mistral Large 4's); Mamba
   layers hold ``intermediate·(conv_kernel + state_size)`` per sequence
   whatever the context. Qwen applies ``sliding_window`` only with
   ``use_sliding_window`` (transformers' Qwen2Config nulls it otherwise).
@@ -65,7 +67,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from lsp_count.core.layouts.decoder import (STACK_NAMES as DECODER_STACK_NAMES, cross_attention_flags,
-                                            indexer_layer_flags, kv_shared_layer_flags)
+                                            indexer_layer_flags, kv_shared_layer_flags, nope_layer_flags)
 from lsp_count.core.layouts.convnet import feature_maps
 from lsp_count.core.layouts.encoder import as_base, image_tokens, text_positions
 from lsp_count.core.layouts.gemma4 import STACK_NAMES as GEMMA4_STACK_NAMES
@@ -1120,15 +1122,21 @@ def kv_cache(model: ModelReport, context: int, batch: int, kv_dtype: str = "bflo
         indexed = indexer_layer_flags(spec) if indexer else (False,) * n
         # LongCat-Flash (dual_sublayers): two attention sublayers a layer, each caching its own latent.
         sublayers = 2 if v.get("dual_sublayers") else 1
-        per_layer = [sublayers * (latent + (indexer if own else 0)) * elem_bytes for own in indexed]
+        # Mistral Large 4: a layer reading an earlier layer's latent (kv_shared_layers) caches none of its own (its
+        # indexer key still, where it has an indexer); a NoPE layer's latent has no rotated key (nope_layers).
+        shared, unrotated = kv_shared_layer_flags(spec), nope_layer_flags(spec)
+        rope = spec.int("qk_rope_head_dim")
+        per_layer = [sublayers * ((0 if own_kv else latent - (rope if nope else 0)) + (indexer if own else 0))
+                     * elem_bytes for own, own_kv, nope in zip(indexed, shared, unrotated)]
         total = max(sum(per_layer[i:i + stage]) for i in range(0, n, stage)) * context * batch
         on = "" if all(indexed) else f" on {sum(indexed)} of them"
+        sharing = (f", {sum(shared)} of them reusing an earlier layer's latent" if any(shared) else "") + (
+            f", {sum(unrotated)} NoPE layers with no rotated key" if any(unrotated) else "")
         return KVCache(total, pp == 1, f"MLA latent: {n} layers"
                                        + (f" × {sublayers} attention sublayers" if sublayers > 1 else "")
-                                       + f" × (kv_lora_rank {spec.int('kv_lora_rank')} + rope "
-                                       f"{spec.int('qk_rope_head_dim')}"
+                                       + f" × (kv_lora_rank {spec.int('kv_lora_rank')} + rope {rope}"
                                        + (f" + indexer key {indexer}{on}" if any(indexed) else "")
-                                       + f") × {context:,} tokens × batch {batch}; {kv_dtype}")
+                                       + f"){sharing} × {context:,} tokens × batch {batch}; {kv_dtype}")
     kv, d = spec.int("num_kv_heads"), spec.int("head_dim")
     heads_here = max(kv // tp, 1)
     sliding = sliding_layers(spec)

@@ -396,7 +396,7 @@ def resolve_values(
         for name, d in derived:
             try:
                 values[name] = d.fn(values)
-            except (KeyError, TypeError, ZeroDivisionError, IndexError, ValueError):
+            except (KeyError, TypeError, ArithmeticError, IndexError, ValueError):  # (an infinite factor: int())
                 # Not yet computable (a value it reads is derived later), or the config's values do not
                 # allow it (a list shorter than the layers): None after three rounds, which the
                 # family's checks or the layout report.

@@ -469,6 +469,10 @@ COMPOSITE_PATHS: dict[str, dict[str, SubModelPaths]] = {
     # PaddleOCR-VL: SigLIP's layers at visual.vision_model (encoder.layers.N.self_attn.q_proj), the projector's linear_1.
     "paddleocr_vl": {"language_model": _TEXT_MODEL, "vision_tower": SubModelPaths("visual.vision_model", "encoder.layers"),
                      "projector": SubModelPaths("projector")},
+    # Mistral Large 4: Mistral 3's names (a Pixtral tower, the projector's patch_merger.merging_layer, linear_1 and
+    # linear_2), its text model's layers of several kinds (with or without an indexer, reading an earlier latent...).
+    "mistral_large4": {"language_model": _TEXT_MODEL, "vision_tower": SubModelPaths("vision_tower", "transformer.layers"),
+                       "projector": _PROJECTOR},
     # Cosmos3 Edge: SigLIP 2's layers at visual (encoder.layers.N.self_attn.q_proj), the projector's linear_fc1, and its
     # text model's layers.N.mlp.fc1.
     "cosmos3_edge": {"language_model": _TEXT_MODEL, "vision_tower": SubModelPaths("visual", "encoder.layers"),

@@ -74,6 +74,7 @@ KEYS_SET_AFTER_FIELDS: dict[str, tuple[str, ...]] = {
     "minimax": ("num_experts",),
     "minimax_m2": ("num_experts",),
     "mistral4": ("num_local_experts",),
+    "mistral_large4_text": ("num_local_experts",),
     "mixtral": ("num_experts",),
     "mllama_vision_model": ("num_attention_heads",),
     "mpt": ("hidden_size", "num_attention_heads", "num_hidden_layers"),

@@ -1552,16 +1552,17 @@ def _glm_dsa_indexer_types(v) -> tuple[str, ...]:
     return tuple("full" if max(i - offset + 1, 0) % freq == 0 else "shared" for i in range(v["num_layers"]))
 
 
-def _glm_moe_dsa(spec) -> list[Problem]:
-    """What GlmMoeDsaConfig and its model refuse in the indexer's schedule: an index_topk_pattern with a letter other
-    than F or S, or that is no list of strings; an index_topk_freq or index_skip_topk_offset it cannot compute with
-    (a null, a string); an indexer_types (given or derived) shorter than the layers (each layer reads its own). And
-    what its forward pass refuses: a layer that reuses the previous layer's top-k with no indexer layer before it."""
+def _dsa_schedule_check(spec, config_class: str) -> list[Problem]:
+    """What ``config_class`` (GlmMoeDsaConfig, MistralLarge4TextConfig) and its model refuse in the indexer's
+    schedule: an index_topk_pattern with a letter other than F or S, or that is no list of strings; an index_topk_freq
+    or index_skip_topk_offset it cannot compute with (a null, a string); an indexer_types (given or derived) shorter
+    than the layers (each layer reads its own). And what its forward pass refuses: a layer that reuses the previous
+    layer's top-k with no indexer layer before it."""
     v = spec.values
     types, layers = v.get("indexer_types"), v.get("num_layers")
 
     def bad(name: str, what: str) -> list[Problem]:
-        return [Problem("error", "LC102", f'"{spec.key_label(name)}": {what}: GlmMoeDsaConfig cannot derive '
+        return [Problem("error", "LC102", f'"{spec.key_label(name)}": {what}: {config_class} cannot derive '
                                           "indexer_types from it", spec.key_span(name) or spec.span)]
     if types is None:
         pattern = v.get("index_topk_pattern")
@@ -1591,6 +1592,22 @@ def _glm_moe_dsa(spec) -> list[Problem]:
     return []
 
 
+def _glm_moe_dsa(spec) -> list[Problem]:
+    return _dsa_schedule_check(spec, "GlmMoeDsaConfig")
+
+
+# The indexer's schedule keys GlmMoeDsaConfig and MistralLarge4TextConfig read in their __post_init__ (no fields).
+DSA_SCHEDULE: dict[str, Field] = {
+    "index_topk_pattern": Field(("index_topk_pattern",), None, "any",
+                                doc='which layers run the indexer ("F") or reuse the previous top-k ("S"), '
+                                    "where indexer_types is not given"),
+    "index_topk_freq": Field(("index_topk_freq",), 1, "any",
+                             doc="every how many layers the indexer runs (without indexer_types or a pattern)"),
+    "index_skip_topk_offset": Field(("index_skip_topk_offset",), 2, "any",
+                                    doc="the layer from which index_topk_freq applies"),
+    **indexer_schedule(_glm_dsa_indexer_types, "index_topk_pattern, else every index_topk_freq-th layer "
+                                               "from index_skip_topk_offset")}
+
 FAMILIES += (
     # GLM-MoE-DSA (GLM-5): DeepSeek-V3.2 with cross-layer top-k sharing: a layer whose indexer_types entry is "shared"
     # has no indexer (it reuses the previous layer's top-k) and caches no indexer key; every other layer has one.
@@ -1598,16 +1615,7 @@ FAMILIES += (
             d(vocab_size=154880, hidden_size=6144, intermediate_size=12288, num_layers=78, num_heads=64,
               num_kv_heads=64, max_positions=202752, experts_per_token=8, moe_intermediate_size=2048,
               n_shared_experts=1, first_k_dense_replace=3, q_lora_rank=2048, qk_nope_head_dim=192, v_head_dim=256),
-            MOE, DEEPSEEK, SPARSE_ATTENTION, d(index_n_heads=32),
-            {"index_topk_pattern": Field(("index_topk_pattern",), None, "any",
-                                         doc='which layers run the indexer ("F") or reuse the previous top-k ("S"), '
-                                             "where indexer_types is not given"),
-             "index_topk_freq": Field(("index_topk_freq",), 1, "any",
-                                      doc="every how many layers the indexer runs (without indexer_types or a pattern)"),
-             "index_skip_topk_offset": Field(("index_skip_topk_offset",), 2, "any",
-                                             doc="the layer from which index_topk_freq applies"),
-             **indexer_schedule(_glm_dsa_indexer_types, "index_topk_pattern, else every index_topk_freq-th layer "
-                                                        "from index_skip_topk_offset")},
+            MOE, DEEPSEEK, SPARSE_ATTENTION, d(index_n_heads=32), DSA_SCHEDULE,
             nulls(num_experts=("num_experts",)),
             heads={"GlmMoeDsaForCausalLM": "causal_lm", "GlmMoeDsaModel": "base"},
             notes=("GLM-5 checkpoints also hold a multi-token-prediction layer that transformers does not build; it is "
@@ -1618,6 +1626,135 @@ FAMILIES += (
             fp32_modules_strict=("e_score_correction_bias", "gate.weight")),
 )
 
+
+# MistralLarge4TextConfig's rope_parameters where none (or a null) is given: YaRN over a 512-token window.
+MISTRAL_LARGE4_ROPE = {"rope_type": "yarn", "rope_theta": 10000.0, "factor": 2048.0,
+                       "original_max_position_embeddings": 512, "beta_fast": 32.0, "beta_slow": 1.0,
+                       "attention_factor": 1.0}
+
+
+def _mistral_large4_frequencies(v) -> int:
+    """The rotary frequencies of Mistral Large 4's rotary embedding, one learned alpha each: range(0, dim, 2) over the
+    rotated width dim, qk_rope_head_dim (the head_dim its config holds; hidden / heads where that is 0); its own
+    "default" type rotates all of it, the others int(dim × partial_rotary_factor), the factor in rope_parameters
+    first (where transformers moves a top-level one); "proportional" holds half the head whatever it rotates."""
+    width = v["qk_rope_head_dim"] or v["hidden_size"] // v["num_heads"]
+    _key, entry = written_rope(v)
+    entry = entry if isinstance(entry, dict) else MISTRAL_LARGE4_ROPE
+    rope_type = entry.get("rope_type", entry.get("type", "default"))
+    factor = entry.get("partial_rotary_factor", v["partial_rotary_factor"])
+    factor = 1.0 if factor is None else factor
+    if rope_type == "proportional":  # (the rotated frequencies, then zeros up to half the head: both held)
+        return max(int(factor * width // 2), width // 2)
+    if rope_type != "default":
+        width = int(width * factor)
+    # (YaRN blends width // 2 ramp values into them: one rotated value gives no frequency at all)
+    return 0 if rope_type == "yarn" and width == 1 else len(range(0, width, 2))
+
+
+def _mistral_large4(spec) -> list[Problem]:
+    """What MistralLarge4TextConfig refuses: the indexer's schedule (as GlmMoeDsaConfig does); a kv_source_layers not
+    one entry per layer, or naming a later layer or one that reads another (ValueError); a no_rope_layers shorter than
+    the layers (its attention reads one per layer: IndexError); a no_rope_layer_interval (read where no_rope_layers is
+    not given) of 0 or that is no number."""
+    v = spec.values
+    out = _dsa_schedule_check(spec, "MistralLarge4TextConfig")
+    layers, sources, rotary = v.get("num_layers"), v.get("kv_source_layers"), v.get("no_rope_layers")
+
+    def error(name: str, why: str) -> Problem:
+        return Problem("error", "LC102", f'"{spec.key_label(name)}": {why}: MistralLarge4TextConfig refuses the config',
+                       spec.key_span(name) or spec.span)
+    interval = v.get("no_rope_layer_interval")
+    if "no_rope_layers" not in spec.origins or v.get("no_rope_layers") is None:  # (the interval read: no list given)
+        if interval is None or isinstance(interval, (str, list, tuple, dict)):
+            out.append(error("no_rope_layer_interval", "null is not a number" if interval is None else
+                             "expected a number (TypeError)"))
+        elif interval == 0:
+            out.append(error("no_rope_layer_interval", "0 layers between NoPE layers (ZeroDivisionError)"))
+    if type(layers) is not int:
+        return out
+    if v.get("rotary_alpha") is None and not out:  # (its Derived could not count the rotary frequencies)
+        key, _entry = written_rope(v)
+        key = key if key in spec.origins else "partial_rotary_factor"
+        out.append(Problem("error", "LC102", f'"{spec.key_label(key)}": the rotary embedding\'s width cannot be computed '
+                                             "from it (int() of an infinite or NaN factor, or no number): "
+                                             "MistralLarge4TextModel cannot be built", spec.key_span(key) or spec.span))
+    if isinstance(sources, tuple):
+        if len(sources) != layers:
+            out.append(error("kv_source_layers", f"{len(sources)} entries for {layers} layers"))
+        else:
+            for i, source in enumerate(sources):
+                try:
+                    own = sources[source] == source
+                except IndexError:
+                    own = False
+                if source > i or not own:
+                    out.append(error("kv_source_layers", f"layer {i} reads layer {source}, not an earlier layer with "
+                                                         "its own latent"))
+                    break
+    if isinstance(rotary, tuple) and len(rotary) < layers:
+        out.append(Problem("error", "LC103", f'"{spec.key_label("no_rope_layers")}": {len(rotary)} entries for {layers} '
+                                             f"layers (each layer reads its own: {spec.architecture} cannot be built)",
+                           spec.key_span("no_rope_layers") or spec.span))
+    elif not out and isinstance(sources, tuple) and isinstance(rotary, tuple):
+        out += _mistral_large4_unshared(spec, sources, rotary)
+    return out
+
+
+def _mistral_large4_unshared(spec, sources: tuple, rotary: tuple) -> list[Problem]:
+    """A warning where a layer reads an earlier layer's latent that its forward pass cannot find: the model keeps one
+    latent per kind (rotated or NoPE), stored by the layers others read, and a layer reads the one of its own kind."""
+    stored = set()
+    for i, source in enumerate(sources):
+        if source != i and bool(rotary[i]) not in stored:
+            kind = "a rotated" if rotary[i] else "a NoPE"
+            return [Problem("warning", "LC103", f"layer {i} reads an earlier layer's latent (kv_source_layers) as "
+                                                f"{kind} layer, and no earlier layer it could read is one: transformers "
+                                                "builds the model (counted), but its forward pass fails (KeyError)",
+                            spec.key_span("kv_source_layers") or spec.span)]
+        if source == i and i in sources[i + 1:]:
+            stored.add(bool(rotary[i]))
+    return []
+
+
+FAMILIES += (
+    # Mistral Large 4 (MistralLarge4TextModel, no head of its own): DeepSeek-V3.2's latent attention and experts with a
+    # full q_proj (no low-rank query), a learned softmax scaling per head (and per indexer head), an indexer whose
+    # queries come from the input (q_input_norm, wq_b) in the layers indexer_types does not call "shared" (as GLM-5),
+    # NoPE layers by no_rope_layers (every fourth by default: no rotated part in their latent), layers reading an
+    # earlier layer's latent by kv_source_layers (no kv_a_proj_with_mqa nor kv_a_layernorm, nothing cached but their
+    # indexer key), a learned scale per rotary frequency, and a router of one float32 weight.
+    decoder("mistral_large4_text", "MistralLarge4TextModel", FLOOR_HEADS,
+            d(vocab_size=204800, hidden_size=6144, intermediate_size=24576, num_layers=72, num_heads=64,
+              num_kv_heads=64, max_positions=1048576, experts_per_token=4, moe_intermediate_size=6144,
+              n_shared_experts=1, first_k_dense_replace=1, kv_lora_rank=512, qk_nope_head_dim=64, v_head_dim=128,
+              num_experts=128),
+            MOE, DEEPSEEK, SPARSE_ATTENTION, d(index_n_heads=32), DSA_SCHEDULE,
+            {"q_lora_rank": fixed(None), "softmax_scaling": fixed(True), "indexer_from_hidden": fixed(True),
+             "rope_parameters": replace(ROPE["rope_parameters"], default=MISTRAL_LARGE4_ROPE),
+             "rotary_alpha": fixed(Derived(_mistral_large4_frequencies, "one per rotary frequency")),
+             "no_rope_layer_interval": Field(("no_rope_layer_interval",), 4, "any",
+                                             doc="every how many layers one rotates nothing (without no_rope_layers)"),
+             "no_rope_layers": Field(("no_rope_layers",), Derived(
+                 lambda v: tuple(int((i + 1) % v["no_rope_layer_interval"] != 0) for i in range(v["num_layers"])),
+                 "every no_rope_layer_interval-th layer rotates nothing"), "ints", null="default",
+                 doc="for each layer, 1 where it rotates part of its queries and keys, 0 where it rotates nothing"),
+             "nope_layers": fixed(Derived(lambda v: tuple(not x for x in v["no_rope_layers"]),
+                                          "the layers whose no_rope_layers entry is 0")),
+             "kv_source_layers": Field(("kv_source_layers",), Derived(lambda v: tuple(range(v["num_layers"])),
+                                                                      "every layer its own"), "ints", null="default",
+                                       doc="for each layer, the layer whose latent keys and values it attends to"),
+             "kv_shared_layers": fixed(Derived(lambda v: tuple(s != i for i, s in enumerate(v["kv_source_layers"])),
+                                               "the layers whose kv_source_layers entry names another layer"))},
+            nulls(num_experts=("num_experts",)),
+            heads={"MistralLarge4TextModel": "base"},
+            notes=("Mistral Large 4 checkpoints also hold a multi-token-prediction draft head that transformers does not "
+                   "build; it is not counted",),
+            checks=(layer_list_length("layer_types", "mlp_layer_types", allowed={"mlp_layer_types": ("sparse", "dense")}),
+                    _mistral_large4),
+            fp32_modules=("indexer.weights_proj",),
+            fp32_modules_strict=("rotary_emb", "mlp.gate.weight")),
+)
 
 # DeepSeek-V4: DeepseekV4Config's attention layer types, and those its legacy compress_ratios (per layer) stand for.
 _V4_LAYER_TYPES = ("sliding_attention", "compressed_sparse_attention", "heavily_compressed_attention")

@@ -491,6 +491,21 @@ def _cosmos3_edge_rope(spec: ModelSpec) -> list[Problem]:
                                       f"{'ValueError' if numbers else 'TypeError'}", where)]
 
 
+def _mistral3_fields(tie: bool) -> dict[str, Field]:
+    """Mistral3Config's keys (Mistral Large 4's config class takes them too): the head tied by the composite's own
+    tie_word_embeddings (``tie`` by default), the projector's biases, the vision layers it reads, the patch merge."""
+    return {"tie_embeddings": Field(("tie_word_embeddings",), tie, "bool",
+                                    doc="output head shares the language model's embedding (text_config's does not tie it)"),
+            "projector_bias": Field(("multimodal_projector_bias",), False, "bool",
+                                    doc="biases on the projector's two linears (linear_1, linear_2)"),
+            # An int picks one vision layer; a list widens linear_1's input (the tower keeps all its layers).
+            "vision_feature_layer": Field(("vision_feature_layer",), -1, "any",
+                                          doc="vision layer(s) fed to the projector (a list widens its input)"),
+            "spatial_merge_size": Field(("spatial_merge_size",), 2, minimum=0,
+                                        doc="patches per side the patch merger joins (its linear is the tower's width × "
+                                            "merge² wide)")}
+
+
 def _paligemma_text(spec: ModelSpec) -> list[Problem]:
     """PaliGemmaConfig reads text_config's use_bidirectional_attention, which only the Gemma config
     classes declare: any other text model fails to build (unless its file writes the key, which
@@ -813,15 +828,7 @@ FAMILIES: tuple[Family, ...] = (
     # names none). Mistral3Config hands neither sub-config anything and ties the head by its own
     # tie_word_embeddings alone, which defaults to true (text_config's is not read).
     Family("mistral3", "mistral3", "Mistral3ForConditionalGeneration", {
-        "tie_embeddings": Field(("tie_word_embeddings",), True, "bool",
-                                doc="output head shares the language model's embedding (text_config's does not tie it)"),
-        "projector_bias": Field(("multimodal_projector_bias",), False, "bool",
-                                doc="biases on the projector's two linears (linear_1, linear_2)"),
-        # An int picks one vision layer; a list widens linear_1's input (the tower keeps all its layers).
-        "vision_feature_layer": Field(("vision_feature_layer",), -1, "any",
-                                      doc="vision layer(s) fed to the projector (a list widens its input)"),
-        "spatial_merge_size": Field(("spatial_merge_size",), 2, minimum=0,
-                                    doc="patches per side the patch merger joins (its linear is the tower's width × merge² wide)"),
+        **_mistral3_fields(tie=True),
         # With no vision_config / text_config at all, Mistral3Config builds these (its sub_configs_defaults
         # init_kwargs: Mistral-Small-3.1's), not the sub-config classes' own defaults.
         "vision_defaults": fixed({
@@ -840,6 +847,20 @@ FAMILIES: tuple[Family, ...] = (
         subconfigs={"vision": ("vision_config", "pixtral"), "text": ("text_config", "mistral")},
         notes=("Mistral 3 ties its output head to the language model's embeddings unless the config's own "
                "tie_word_embeddings is false (text_config's is not read)",)),
+    # Mistral Large 4 (MistralLarge4ForConditionalGeneration, MistralLarge4Model): Mistral 3's shape over its own text
+    # model (always its config class), a Pixtral tower (Mistral Small 3.1's sizes, a SiLU MLP, where vision_config is
+    # absent), the head tied by its own tie_word_embeddings (false by default).
+    Family("mistral_large4", "mistral3", "MistralLarge4ForConditionalGeneration", {
+        **_mistral3_fields(tie=False),
+        "vision_defaults": fixed({"hidden_size": 2048, "intermediate_size": 6144, "num_hidden_layers": 30,
+                                  "num_attention_heads": 16, "patch_size": 14, "image_size": 1540, "hidden_act": "silu"}),
+    }, {"MistralLarge4ForConditionalGeneration": "conditional_generation", "MistralLarge4Model": "base"},
+        subconfigs={"vision": ("vision_config", "pixtral"), "text": ("text_config", "mistral_large4_text")},
+        fixed_subconfigs=("text",),
+        # (one model class serves the composite and its text model: the same float32 lists)
+        fp32_modules=("indexer.weights_proj",), fp32_modules_strict=("rotary_emb", "mlp.gate.weight"),
+        notes=("Mistral Large 4 checkpoints also hold a multi-token-prediction draft head that transformers does not "
+               "build; it is not counted",)),
     # LightOnOCR (LightOnOcrForConditionalGeneration, LightOnOcrModel): Mistral 3's shape, its projector's linears
     # with no bias and fed the tower's last layer, a Pixtral tower and a Qwen3 text model by default (its
     # sub_configs_defaults init_kwargs where a sub-config is absent), the head tied by its own tie_word_embeddings.

@@ -20,16 +20,18 @@ def _norm(spec: ModelSpec, module: str, size: int) -> tuple[Tensor, ...]:
     return norm(module, size, bias=(kind == "layer"))
 
 
-def attention(spec: ModelSpec, indexer: bool = True, sliding: bool = False, kv_shared: bool = False) -> ParamNode:
+def attention(spec: ModelSpec, indexer: bool = True, sliding: bool = False, kv_shared: bool = False,
+              nope: bool = False) -> ParamNode:
     """A layer's attention; ``indexer``: whether it has its own sparse-attention indexer, where the family has one
     (GLM-MoE-DSA's layers that reuse the previous layer's top-k have none); ``sliding``: whether it is a
     sliding-window layer's, where the family's sliding layers' attention differs (``sliding_kv_mult``);
     ``kv_shared``: whether the layer attends to an earlier layer's keys and values (``kv_shared_layers``), with no key
-    and value projections (nor key norm) of its own."""
+    and value projections (nor key norm) of its own; ``nope``: whether the layer rotates nothing (``nope_layers``:
+    Mistral Large 4's latent attention then keeps its rotary part unrotated)."""
     v = spec.values
     h = spec.int("hidden_size")
     if v.get("kv_lora_rank"):
-        return _mla_attention(spec, indexer)
+        return _mla_attention(spec, indexer, kv_shared, nope)
     if v.get("compressed_attention"):
         return _compressed_attention(spec, "sliding_attention")
     if v.get("attention_experts"):
@@ -94,8 +96,10 @@ def attention(spec: ModelSpec, indexer: bool = True, sliding: bool = False, kv_s
     return ParamNode("attention", tensors, source=spec.key_span("num_heads"), key="num_heads")
 
 
-def _mla_attention(spec: ModelSpec, indexer: bool = True) -> ParamNode:
-    """DeepSeek multi-head latent attention: low-rank q and compressed kv."""
+def _mla_attention(spec: ModelSpec, indexer: bool = True, kv_shared: bool = False, nope_layer: bool = False) -> ParamNode:
+    """DeepSeek multi-head latent attention: low-rank q and compressed kv. ``kv_shared``: the layer reads an earlier
+    layer's latent, with no kv_a_proj_with_mqa nor kv_a_layernorm; ``nope_layer``: a layer that rotates nothing
+    (Mistral Large 4's), whose compressed kv has no rotary part and whose keys take it as unrotated width."""
     v = spec.values
     h, heads = spec.int("hidden_size"), spec.int("num_heads")
     nope, rope, vd = spec.int("qk_nope_head_dim"), spec.int("qk_rope_head_dim"), spec.int("v_head_dim")
@@ -114,17 +118,29 @@ def _mla_attention(spec: ModelSpec, indexer: bool = True) -> ParamNode:
         tensors += linear("q_b_proj", q_rank, heads * qk, False)
     else:
         tensors += linear("q_proj", h, heads * qk, False)
-    tensors += linear("kv_a_proj_with_mqa", h, kv_rank + rope, bias) + norm("kv_a_layernorm", kv_rank, False)
+    # A NoPE layer's latent has no rotated key, and its keys take that width unrotated (the queries keep qk).
+    if nope_layer:
+        nope, rope = nope + rope, 0
+    if not kv_shared:
+        tensors += linear("kv_a_proj_with_mqa", h, kv_rank + rope, bias) + norm("kv_a_layernorm", kv_rank, False)
     tensors += linear("kv_b_proj", kv_rank, heads * (nope + vd), False)
     tensors += linear("o_proj", heads * vd, h, bias)
+    if v.get("softmax_scaling"):  # Mistral Large 4: a learned scale and bias per head over log(position + 1)
+        tensors += _softmax_scaling("softmax_scaling", heads)
     if v.get("attn_output_gate"):  # HY-V4: a sigmoid gate over the heads' output (v_head_dim each), from the input
         tensors += linear("gate_proj", h, heads * vd, False)
     if v.get("attention_sinks"):  # HY-V4: a learned sink logit per head
         tensors += (Tensor("sinks", (heads,), "other", "self_attn"),)
     if v.get("index_n_heads") and indexer:  # DeepSeek-V3.2's sparse-attention indexer: its own queries, one key, head weights
         ih, idim = spec.int("index_n_heads"), spec.int("index_head_dim")
-        tensors += (linear("indexer.wq_b", int(q_rank or 0), ih * idim, False) + linear("indexer.wk", h, idim, False)
+        # (indexer_from_hidden, Mistral Large 4's, with no low-rank query to read: a LayerNorm over the input, wq_b
+        # from it, and a softmax scaling per indexer head)
+        from_hidden = bool(v.get("indexer_from_hidden"))
+        tensors += (linear("indexer.wq_b", h if from_hidden else int(q_rank or 0), ih * idim, False)
+                    + linear("indexer.wk", h, idim, False)
                     + norm("indexer.k_norm", idim, True) + linear("indexer.weights_proj", h, ih, False))
+        if from_hidden:
+            tensors += norm("indexer.q_input_norm", h, True) + _softmax_scaling("indexer.softmax_scaling", ih)
     return ParamNode("attention", tensors, source=spec.key_span("kv_lora_rank"), key="kv_lora_rank",
                      note="multi-head latent attention")
 
@@ -133,6 +149,11 @@ def _mla_attention(spec: ModelSpec, indexer: bool = True) -> ParamNode:
 # alone), a compressed sparse attention's (CSA: overlapping windows, with its lightning indexer) or a heavily
 # compressed attention's (HCA).
 COMPRESSED_LAYER_TYPES = ("sliding_attention", "compressed_sparse_attention", "heavily_compressed_attention")
+
+
+def _softmax_scaling(module: str, heads: int) -> tuple[Tensor, ...]:
+    """Mistral Large 4's query scaling: a learned scale and bias per head (scale · log(position + 1) + bias)."""
+    return tuple(Tensor(f"{module}.{name}", (heads,), "other", module.rsplit(".", 1)[-1]) for name in ("scale", "bias"))
 
 
 def _compressed_attention(spec: ModelSpec, layer_type: str) -> ParamNode:
@@ -375,9 +396,20 @@ CROSS_ATTENTION_KIND = "cross_attention_layers"
 # MiMo-V2-Flash (``sliding_kv_mult``) and Step 3.7 (``sliding_num_heads``): its sliding-window layers (layer_types),
 # whose attention differs, apart.
 SLIDING = "_sliding"
-STACK_NAMES = frozenset({"dense_layers" + NO_INDEXER, "moe_layers" + NO_INDEXER, *COMPRESSED_KINDS,
-                         CROSS_ATTENTION_KIND, "dense_layers" + SLIDING, "moe_layers" + SLIDING,
-                         *(f"{k}_layers{i}{KV_SHARED}" for k in ("dense", "moe") for i in ("", NO_INDEXER))})
+# Mistral Large 4's layers that rotate nothing (``nope_layers``), whose latent attention is shaped otherwise:
+# "dense_layers_nope", "moe_layers_kv_shared_nope", ...
+NOPE = "_nope"
+
+
+def _flagged_kinds(base: str) -> tuple[str, ...]:
+    """``base`` ("dense_layers", "moe_layers") with each combination of the per-layer flags, in the tree's order."""
+    return tuple(f"{base}{i}{s}{n}" for i in ("", NO_INDEXER) for s in ("", KV_SHARED) for n in ("", NOPE))
+
+
+# Every kind, in the order the stack's node holds them.
+_KIND_ORDER = (*_flagged_kinds("dense_layers"), "dense_layers" + SLIDING, *_flagged_kinds("moe_layers"),
+               "moe_layers" + SLIDING, *COMPRESSED_KINDS, CROSS_ATTENTION_KIND)
+STACK_NAMES = frozenset(_KIND_ORDER)
 
 
 def indexer_layer_flags(spec: ModelSpec) -> tuple[bool, ...]:
@@ -391,7 +423,8 @@ def indexer_layer_flags(spec: ModelSpec) -> tuple[bool, ...]:
 
 def layer_kind_names(spec: ModelSpec) -> tuple[str, ...]:
     """Each decoder layer's kind: "dense_layers" or "moe_layers", "_no_indexer" added where the layer lacks the
-    indexer its family's other layers have."""
+    indexer its family's other layers have, "_kv_shared" where it reads an earlier layer's keys and values, "_nope"
+    where it rotates nothing (its latent attention shaped otherwise)."""
     if spec.values.get("compressed_attention"):  # DeepSeek-V4: every layer a MoE one, kinds by attention type
         return tuple(f"{t}_layers" for t in spec["layer_types"][:spec.int("num_layers")])  # type: ignore[index]
     crossed = cross_attention_flags(spec)
@@ -403,9 +436,18 @@ def layer_kind_names(spec: ModelSpec) -> tuple[str, ...]:
         return tuple(("moe_layers" if moe else "dense_layers") + (SLIDING if i < len(types) and types[i] ==
                                                                   "sliding_attention" else "")
                      for i, moe in enumerate(moe_layer_flags(spec)))
-    flags = zip(moe_layer_flags(spec), indexer_layer_flags(spec), kv_shared_layer_flags(spec))
+    flags = zip(moe_layer_flags(spec), indexer_layer_flags(spec), kv_shared_layer_flags(spec), nope_layer_flags(spec))
     return tuple(("moe_layers" if moe else "dense_layers") + ("" if indexed else NO_INDEXER)
-                 + (KV_SHARED if shared else "") for moe, indexed, shared in flags)
+                 + (KV_SHARED if shared else "") + (NOPE if nope else "") for moe, indexed, shared, nope in flags)
+
+
+def nope_layer_flags(spec: ModelSpec) -> tuple[bool, ...]:
+    """For each decoder layer, whether it rotates nothing (the family's ``nope_layers``: Mistral Large 4's layers
+    whose no_rope_layers entry is 0); none where the family has no such layers."""
+    layers = spec.int("num_layers")
+    flags = spec.values.get("nope_layers")
+    flags = tuple(bool(f) for f in flags[:layers]) if isinstance(flags, tuple) else ()
+    return flags + (False,) * (layers - len(flags))
 
 
 def kv_shared_layer_flags(spec: ModelSpec) -> tuple[bool, ...]:
@@ -452,13 +494,6 @@ def layer_indices(spec: ModelSpec | None) -> dict[str, tuple[int, ...]]:
     return {name: tuple(out[name]) for name in sorted(out, key=_KIND_ORDER.index)} if len(out) > 1 else {}
 
 
-_KIND_ORDER = ("dense_layers", "dense_layers" + KV_SHARED, "dense_layers" + NO_INDEXER,
-               "dense_layers" + NO_INDEXER + KV_SHARED, "dense_layers" + SLIDING,
-               "moe_layers", "moe_layers" + KV_SHARED, "moe_layers" + NO_INDEXER, "moe_layers" + NO_INDEXER + KV_SHARED,
-               "moe_layers" + SLIDING,
-               *COMPRESSED_KINDS, CROSS_ATTENTION_KIND)
-
-
 def decoder_stack(spec: ModelSpec) -> ParamNode:
     v = spec.values
     names = layer_kind_names(spec)
@@ -481,7 +516,7 @@ def decoder_stack(spec: ModelSpec) -> ParamNode:
             gates = ParamNode("gates", tuple(Tensor(g, (1,), "other", g)
                                              for g in ("cross_attn_attn_gate", "cross_attn_mlp_gate")))
         else:
-            attn = attention(spec, NO_INDEXER not in name, name.endswith(SLIDING), name.endswith(KV_SHARED))
+            attn = attention(spec, NO_INDEXER not in name, name.endswith(SLIDING), KV_SHARED in name, name.endswith(NOPE))
         ffn = moe(spec) if name.startswith("moe") or name in COMPRESSED_KINDS else mlp(spec, spec.int("intermediate_size"))
         if v.get("dual_sublayers"):  # LongCat-Flash
             kinds.append(_dual_sublayer_layer(spec, name, attn, ffn, repeat))
@@ -548,7 +583,11 @@ def build_decoder(spec: ModelSpec) -> ParamNode:
     frozen = tuple(Tensor(str(name), (h,), "other", str(name))
                    for name in v.get("frozen_model_vectors") or ())  # type: ignore[attr-defined]
     states = ParamNode("frozen_vectors", frozen, frozen=True) if frozen else None
-    body = node("model", embeddings, project, decoder_stack(spec), last_layer, head_hc, final, states)
+    # Mistral Large 4 (LeRoPE): a learned log-scale per rotary frequency on the rotary embedding
+    freqs = v.get("rotary_alpha")
+    alpha = Tensor("rotary_emb.alpha", (int(freqs),), "other", "rotary_emb") if freqs is not None else None  # type: ignore[call-overload]
+    rotary = ParamNode("rotary_emb", (alpha,), note="learned per-frequency scales") if alpha is not None else None
+    body = node("model", embeddings, project, decoder_stack(spec), last_layer, head_hc, final, states, rotary)
     return with_head(spec, body, embed_dim)
 
 
