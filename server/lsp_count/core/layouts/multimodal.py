@@ -81,6 +81,20 @@ def build_llava(spec: ModelSpec) -> ParamNode:
     return node(spec.architecture, *body, _lm_head(spec, text, tied))
 
 
+def _merging_projector(spec: ModelSpec, vision: ModelSpec, th: int, names: tuple[str, str, str],
+                       middle_key: str | None) -> ParamNode:
+    """A projector over the tower's spatial_merge_size² patches side by side: a LayerNorm over the tower's width, a
+    linear from the merged patches to a middle width (the composite's ``middle_key``, else as wide as they are), a
+    linear to the text model's width, biases; ``names``: the norm's and the two linears'."""
+    vh, merge = vision.int("hidden_size"), vision.int("spatial_merge_size")
+    width = vh * merge * merge
+    middle = spec.int(middle_key) if middle_key else width
+    key = middle_key or "spatial_merge_size"
+    source = (spec.key_span(middle_key) if middle_key else None) or vision.key_span("spatial_merge_size") or spec.span
+    return ParamNode("projector", path_norm(names[0], vh) + path_linear(names[1], width, middle)
+                     + path_linear(names[2], middle, th), note=f"{merge}×{merge} patches merged", source=source, key=key)
+
+
 def _aria_projector(spec: ModelSpec, vh: int, th: int) -> ParamNode:
     """Aria's projector: as many learned queries as its projector_patch_to_query_dict's largest entry (query), which
     cross-attend to the tower's patches (cross_attn: LayerNorms over the queries and over the patches, q/k/v_proj with
@@ -120,22 +134,10 @@ def _llava_projector(spec: ModelSpec, vision: ModelSpec, text: ModelSpec) -> Par
     kind = spec.values.get("projector", "mlp")
     if kind == "aria":
         return _aria_projector(spec, vh, th)
-    if kind == "merge_mlp":  # PaddleOCR-VL's: pre_norm over the tower's width, then linear_1 over its
-        # spatial_merge_size² patches side by side and linear_2 to the text model's width, biases
-        merge = vision.int("spatial_merge_size")
-        width = vh * merge * merge
-        return ParamNode("projector", path_norm("pre_norm", vh) + path_linear("linear_1", width, width)
-                         + path_linear("linear_2", width, th), note=f"{merge}×{merge} patches merged",
-                         source=vision.key_span("spatial_merge_size") or spec.span, key="spatial_merge_size")
-    if kind == "patch_merger":  # Cosmos3 Edge's (Qwen3.5's merger): norm over the tower's width, then linear_fc1 over
-        # its spatial_merge_size² patches side by side to projector_hidden_size and linear_fc2 to the text model's width,
-        # biases
-        merge, middle = vision.int("spatial_merge_size"), spec.int("projector_hidden_size")
-        width = vh * merge * merge
-        return ParamNode("projector", path_norm("norm", vh) + path_linear("linear_fc1", width, middle)
-                         + path_linear("linear_fc2", middle, th), note=f"{merge}×{merge} patches merged",
-                         source=spec.key_span("projector_hidden_size") or vision.key_span("spatial_merge_size")
-                         or spec.span, key="projector_hidden_size")
+    if kind == "merge_mlp":  # PaddleOCR-VL's: pre_norm, linear_1 as wide as the merged patches, linear_2
+        return _merging_projector(spec, vision, th, ("pre_norm", "linear_1", "linear_2"), None)
+    if kind == "patch_merger":  # Cosmos3 Edge's (Qwen3.5's merger): norm, linear_fc1 to projector_hidden_size, linear_fc2
+        return _merging_projector(spec, vision, th, ("norm", "linear_fc1", "linear_fc2"), "projector_hidden_size")
     if kind == "readout":  # VideoLLaMA3's projector: readout.0 from the tower's width to the text model's, readout.2
         return ParamNode("projector", linear("readout.0", vh, th, True) + linear("readout.2", th, th, True),
                          source=spec.span, key="vision_config")
@@ -247,6 +249,24 @@ def build_gemma3(spec: ModelSpec) -> ParamNode:
     return node(spec.architecture, *body, _lm_head(spec, text, bool(spec.values["tie_embeddings"])))
 
 
+def _vision_blocks(spec: ModelSpec, name: str, attention: tuple[Tensor, ...], mlp: ParamNode,
+                   norm_bias: bool = True) -> ParamNode:
+    """``num_layers`` blocks of a Qwen-VL-style vision tower, as a node named ``name`` (Qwen-VL's and RICE-ViT's
+    "blocks", Kimi K2.5's "layers"): the ``attention`` tensors (their width is hidden_size's), the ``mlp`` node, and
+    two LayerNorms norm1 / norm2 (biases where ``norm_bias``)."""
+    h = spec.int("hidden_size")
+    return node(name, ParamNode("attention", attention, source=spec.key_span("hidden_size"), key="hidden_size"), mlp,
+                ParamNode("norms", norm("norm1", h, norm_bias) + norm("norm2", h, norm_bias)),
+                repeat=spec.int("num_layers"), source=spec.key_span("num_layers"), key="num_layers")
+
+
+def _two_linear_mlp(spec: ModelSpec, fc1: str, fc2: str) -> ParamNode:
+    """A vision block's MLP of two biased linears, hidden_size → intermediate_size → hidden_size."""
+    h, ffn = spec.int("hidden_size"), spec.int("intermediate_size")
+    return ParamNode("mlp", linear(fc1, h, ffn, True) + linear(fc2, ffn, h, True),
+                     source=spec.key_span("intermediate_size"), key="intermediate_size")
+
+
 def _qwen_vision(spec: ModelSpec, name: str, mlp: ParamNode, norm_bias: bool) -> ParamNode:
     """The vision tower Qwen2-VL and Qwen2.5-VL share the shape of, as a node named ``name``: the Conv3d
     patch embedding (no bias), ``num_layers`` blocks (two norms, a fused qkv and proj with biases, the
@@ -263,14 +283,7 @@ def _qwen_vision(spec: ModelSpec, name: str, mlp: ParamNode, norm_bias: bool) ->
     if kv is not None:  # EXAONE 4.5: grouped key/value heads, hidden_size // num_heads wide each
         heads = spec.int("num_heads")
         qkv = (heads + 2 * int(kv)) * (h // heads)  # type: ignore[call-overload]
-    blocks = node(
-        "blocks",
-        ParamNode("attention", linear("qkv", h, qkv, True) + linear("proj", h, h, True),
-                  source=spec.key_span("hidden_size"), key="hidden_size"),
-        mlp,
-        ParamNode("norms", norm("norm1", h, norm_bias) + norm("norm2", h, norm_bias)),
-        repeat=spec.int("num_layers"), source=spec.key_span("num_layers"), key="num_layers",
-    )
+    blocks = _vision_blocks(spec, "blocks", linear("qkv", h, qkv, True) + linear("proj", h, h, True), mlp, norm_bias)
     merged = h * merge * merge  # spatial_merge_size² patches side by side
     merger = ParamNode("merger", norm("ln_q", h, norm_bias) + linear("mlp.0", merged, merged, True)
                        + linear("mlp.2", merged, out, True), note=f"{merge}×{merge} patches → {out:,}",
@@ -302,7 +315,7 @@ def rice_vision(spec: ModelSpec, name: str = "visual") -> ParamNode:
     (no bias), a class embedding and its rotary slot (hidden_size // num_heads // 2), pre_layernorm, ``num_layers``
     blocks (two LayerNorms, a fused qkv and proj, an MLP fc1 / fc2, biases on every linear), and the merger (a
     LayerNorm over one patch, then hidden_size·merge² → hidden_size·merge² → out_hidden_size, biases)."""
-    h, ffn, heads = spec.int("hidden_size"), spec.int("intermediate_size"), spec.int("num_heads")
+    h, mlp, heads = spec.int("hidden_size"), _two_linear_mlp(spec, "fc1", "fc2"), spec.int("num_heads")
     channels, patch = spec.int("in_channels"), spec.int("patch_size")
     merge, out = spec.int("spatial_merge_size"), spec.int("out_hidden_size")
     patch_embed = ParamNode("patch_embed", (Tensor("proj.weight", (h, channels, patch, patch), "conv", "proj"),),
@@ -310,15 +323,7 @@ def rice_vision(spec: ModelSpec, name: str = "visual") -> ParamNode:
     cls = ParamNode("cls_embeddings", (Tensor("class_embedding", (h,), "other", "cls_embeddings"),
                                        Tensor("class_pos_emb", (1, h // heads // 2), "other", "cls_embeddings")))
     pre = ParamNode("pre_layernorm", norm("pre_layernorm", h, True))
-    blocks = node(
-        "blocks",
-        ParamNode("attention", linear("qkv", h, 3 * h, True) + linear("proj", h, h, True),
-                  source=spec.key_span("hidden_size"), key="hidden_size"),
-        ParamNode("mlp", linear("fc1", h, ffn, True) + linear("fc2", ffn, h, True),
-                  source=spec.key_span("intermediate_size"), key="intermediate_size"),
-        ParamNode("norms", norm("norm1", h, True) + norm("norm2", h, True)),
-        repeat=spec.int("num_layers"), source=spec.key_span("num_layers"), key="num_layers",
-    )
+    blocks = _vision_blocks(spec, "blocks", linear("qkv", h, 3 * h, True) + linear("proj", h, h, True), mlp)
     merged = h * merge * merge
     merger = ParamNode("merger", norm("norm", h, True) + linear("linear_fc1", merged, merged, True)
                        + linear("linear_fc2", merged, out, True), note=f"{merge}×{merge} patches → {out:,}",
@@ -340,7 +345,7 @@ def kimi_k25_vision(spec: ModelSpec, name: str = "vision_tower") -> ParamNode:
     """Kimi K2.5's vision tower (Kimi_K25VisionModel) as a node named ``name``: patch_embed (a Conv2d over 3 channels
     with a bias, and a learned pos_emb_height × pos_emb_width position grid), ``num_layers`` layers (two LayerNorms,
     q/k/v_proj and proj, an MLP fc1 / fc2, biases on every linear), final_layernorm."""
-    h, ffn = spec.int("hidden_size"), spec.int("intermediate_size")
+    h, mlp = spec.int("hidden_size"), _two_linear_mlp(spec, "fc1", "fc2")
     patch = spec.int("patch_size")
     rows, cols = spec.int("pos_emb_height"), spec.int("pos_emb_width")
     patch_embed = ParamNode("patch_embed", (Tensor("proj.weight", (h, 3, patch, patch), "conv", "proj"),
@@ -349,14 +354,7 @@ def kimi_k25_vision(spec: ModelSpec, name: str = "vision_tower") -> ParamNode:
                             note=f"Conv2d {patch}×{patch}, a {rows}×{cols} position grid", source=spec.key_span("patch_size"),
                             key="patch_size")
     attention = sum((linear(f"{p}_proj", h, h, True) for p in "qkv"), ()) + linear("proj", h, h, True)
-    layers = node(
-        "layers",
-        ParamNode("attention", attention, source=spec.key_span("hidden_size"), key="hidden_size"),
-        ParamNode("mlp", linear("fc1", h, ffn, True) + linear("fc2", ffn, h, True),
-                  source=spec.key_span("intermediate_size"), key="intermediate_size"),
-        ParamNode("norms", norm("norm1", h, True) + norm("norm2", h, True)),
-        repeat=spec.int("num_layers"), source=spec.key_span("num_layers"), key="num_layers",
-    )
+    layers = _vision_blocks(spec, "layers", attention, mlp)
     return node(name, patch_embed, layers, ParamNode("final_layernorm", norm("final_layernorm", h, True)),
                 source=spec.span, note=spec.model_type)
 
@@ -441,7 +439,7 @@ def qwen3_vision(spec: ModelSpec, name: str = "visual") -> ParamNode:
     embedding (with a bias), pos_embed (num_position_embeddings × hidden_size), ``num_layers`` blocks
     (two LayerNorms, a fused qkv and proj, an MLP of linear_fc1 / linear_fc2, biases on every linear),
     the merger, and one DeepStack merger per deepstack_visual_indexes entry."""
-    h, ffn = spec.int("hidden_size"), spec.int("intermediate_size")
+    h, mlp = spec.int("hidden_size"), _two_linear_mlp(spec, "linear_fc1", "linear_fc2")
     channels, patch, frames = spec.int("in_channels"), spec.int("patch_size"), spec.int("temporal_patch_size")
     merge, out = spec.int("spatial_merge_size"), spec.int("out_hidden_size")
     patch_embed = ParamNode("patch_embed", (Tensor("proj.weight", (h, channels, frames, patch, patch), "conv", "proj"),
@@ -449,15 +447,8 @@ def qwen3_vision(spec: ModelSpec, name: str = "visual") -> ParamNode:
                             note=f"Conv3d {frames}×{patch}×{patch}", source=spec.key_span("patch_size"), key="patch_size")
     positions = ParamNode("pos_embed", embedding("pos_embed", spec.int("num_position_embeddings"), h),
                           source=spec.key_span("num_position_embeddings"), key="num_position_embeddings")
-    blocks = node(
-        "blocks",
-        ParamNode("attention", linear("qkv", h, 3 * h, True) + linear("proj", h, h, True),  # as wide whatever the heads
-                  source=spec.key_span("hidden_size"), key="hidden_size"),
-        ParamNode("mlp", linear("linear_fc1", h, ffn, True) + linear("linear_fc2", ffn, h, True),
-                  source=spec.key_span("intermediate_size"), key="intermediate_size"),
-        ParamNode("norms", norm("norm1", h, True) + norm("norm2", h, True)),
-        repeat=spec.int("num_layers"), source=spec.key_span("num_layers"), key="num_layers",
-    )
+    # (qkv as wide whatever the heads)
+    blocks = _vision_blocks(spec, "blocks", linear("qkv", h, 3 * h, True) + linear("proj", h, h, True), mlp)
     where = spec.key_span("out_hidden_size") or spec.key_span("spatial_merge_size")
     merger = ParamNode("merger", _qwen3_merger(spec, False), note=f"{merge}×{merge} patches → {out:,}",
                        source=where, key="out_hidden_size")
