@@ -10,6 +10,12 @@ from lsp_count.core.analyze import analyze_text
 from lsp_count.core.catalog import CATALOG_DIR
 
 
+# A small Qwen3 text_config the composites' unit tests count by hand: embeddings 640, q 256, k 128, v 128, o 256,
+# a gated MLP 3·16·8 = 384, q/k norms 16, two layer norms 32, the final norm 16.
+SMALL_QWEN3_TEXT = {"model_type": "qwen3", "hidden_size": 16, "num_hidden_layers": 1, "num_attention_heads": 2,
+                    "num_key_value_heads": 1, "head_dim": 8, "intermediate_size": 8, "vocab_size": 40}
+
+
 def analyze(config: dict, text: str | None = None):
     """The FileReport for ``config`` written as a config.json (or for ``text`` as given)."""
     return analyze_text(text if text is not None else json.dumps(config, indent=2), "m/config.json")

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from config_models import (assert_cache_is_what_a_forward_pass_fills, assert_lora_counts, assert_peft_lora_counts,
-                           error_messages, model)
+from config_models import (assert_cache_is_what_a_forward_pass_fills, assert_class_default_total, assert_lora_counts,
+                           assert_peft_lora_counts, error_messages, model)
 
 # sum(p.numel() for p in cls(AriaTextConfig()).parameters()) on the meta device, transformers 5.25.
 CLASS_DEFAULTS = {("aria_text", "AriaTextForCausalLM"): 18_517_069_824, ("aria_text", "AriaTextModel"): 18_385_997_824,
@@ -17,8 +17,7 @@ CLASS_DEFAULTS = {("aria_text", "AriaTextForCausalLM"): 18_517_069_824, ("aria_t
 
 @pytest.mark.parametrize("model_type,architecture", sorted(CLASS_DEFAULTS))
 def test_class_defaults(model_type, architecture):
-    total = model({"model_type": model_type, "architectures": [architecture]}).tree.total
-    assert total == CLASS_DEFAULTS[(model_type, architecture)]
+    assert_class_default_total(model_type, architecture, CLASS_DEFAULTS[(model_type, architecture)])
 
 
 SMALL = {"model_type": "aria_text", "architectures": ["AriaTextForCausalLM"], "vocab_size": 32, "hidden_size": 8,

@@ -4,13 +4,12 @@ the head's tie, and LoRA against peft."""
 
 from __future__ import annotations
 
-from config_models import assert_lora_counts, assert_peft_lora_counts, error_messages, model
+from config_models import SMALL_QWEN3_TEXT, assert_lora_counts, assert_peft_lora_counts, error_messages, model
 
 # sum(p.numel() for p in cls(LightOnOcrConfig()).parameters()) on the meta device, transformers 5.25 (tied head).
 CLASS_DEFAULT = 1_005_647_872
 
-TEXT = {"model_type": "qwen3", "hidden_size": 16, "num_hidden_layers": 1, "num_attention_heads": 2,
-        "num_key_value_heads": 1, "head_dim": 8, "intermediate_size": 8, "vocab_size": 40}
+TEXT = SMALL_QWEN3_TEXT
 VISION = {"model_type": "pixtral", "hidden_size": 16, "num_hidden_layers": 1, "num_attention_heads": 2,
           "intermediate_size": 12, "head_dim": 8, "patch_size": 2, "image_size": 8}
 SMALL = {"model_type": "lighton_ocr", "architectures": ["LightOnOcrForConditionalGeneration"], "text_config": TEXT,

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from config_models import assert_lora_counts, assert_peft_lora_counts, error_messages, model
+from config_models import (SMALL_QWEN3_TEXT, assert_class_default_total, assert_lora_counts, assert_peft_lora_counts,
+                           error_messages, model)
 
 # sum(p.numel() for p in cls(config_class()).parameters()) on the meta device, transformers 5.25.
 CLASS_DEFAULTS = {("llava_onevision1_5_vision", "LlavaOnevision15VisionModel"): 336_479_264,
@@ -16,12 +17,10 @@ CLASS_DEFAULTS = {("llava_onevision1_5_vision", "LlavaOnevision15VisionModel"): 
 
 @pytest.mark.parametrize("model_type,architecture", sorted(CLASS_DEFAULTS))
 def test_class_defaults(model_type, architecture):
-    total = model({"model_type": model_type, "architectures": [architecture]}).tree.total
-    assert total == CLASS_DEFAULTS[(model_type, architecture)]
+    assert_class_default_total(model_type, architecture, CLASS_DEFAULTS[(model_type, architecture)])
 
 
-TEXT = {"model_type": "qwen3", "hidden_size": 16, "num_hidden_layers": 1, "num_attention_heads": 2,
-        "num_key_value_heads": 1, "head_dim": 8, "intermediate_size": 8, "vocab_size": 40}
+TEXT = SMALL_QWEN3_TEXT
 VISION = {"hidden_size": 16, "depth": 1, "num_heads": 2, "intermediate_size": 12, "out_hidden_size": 16, "patch_size": 2}
 SMALL = {"model_type": "llava_onevision1_5", "architectures": ["LlavaOnevision15ForConditionalGeneration"],
          "text_config": TEXT, "vision_config": VISION}

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from config_models import assert_lora_counts, assert_peft_lora_counts, model
+from config_models import assert_class_default_total, assert_lora_counts, assert_peft_lora_counts, model
 
 # sum(p.numel() for p in cls(config_class()).parameters()) on the meta device, transformers 5.25.
 CLASS_DEFAULTS = {("video_llama_3_vision", "VideoLlama3VisionModel"): 85_646_592,
@@ -16,8 +16,7 @@ CLASS_DEFAULTS = {("video_llama_3_vision", "VideoLlama3VisionModel"): 85_646_592
 
 @pytest.mark.parametrize("model_type,architecture", sorted(CLASS_DEFAULTS))
 def test_class_defaults(model_type, architecture):
-    total = model({"model_type": model_type, "architectures": [architecture]}).tree.total
-    assert total == CLASS_DEFAULTS[(model_type, architecture)]
+    assert_class_default_total(model_type, architecture, CLASS_DEFAULTS[(model_type, architecture)])
 
 
 TEXT = {"model_type": "qwen2", "hidden_size": 16, "num_hidden_layers": 1, "num_attention_heads": 2,
