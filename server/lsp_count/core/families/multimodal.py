@@ -485,9 +485,8 @@ def _cosmos3_edge_rope(spec: ModelSpec) -> list[Problem]:
     numbers = isinstance(section, (list, tuple)) and all(type(x) in (int, float, bool) for x in section)
     if type(head_dim) is not int or (numbers and len(section) == 3 and sum(section) == head_dim // 2):
         return []
-    said = json.dumps(section) if not isinstance(section, tuple) else json.dumps(list(section))
-    return [Problem("error", "LC102", f'"{key}": mrope_section {said} must be three sections summing to half of '
-                                      f"head_dim ({head_dim // 2}): Cosmos3EdgeTextConfig raises "
+    return [Problem("error", "LC102", f'"{key}": mrope_section {json.dumps(section)} must be three sections summing '
+                                      f"to half of head_dim ({head_dim // 2}): Cosmos3EdgeTextConfig raises "
                                       f"{'ValueError' if numbers else 'TypeError'}", where)]
 
 
