@@ -105,6 +105,9 @@ STATEMENTS = [
     "def f(a, *, scale={k}, **kw):\n    return a * scale + sum(kw.values())\nx = f(*[x], scale=2, extra={k}) + f(1)",
     "import functools\nh = functools.partial(max, {k})\ny += h(1) + h(y % 100)",
     "import operator\nx += operator.mul({k}, 2) + operator.itemgetter(0)([y])",
+    "import operator\nclass At:\n    pass\nat = At()\nat.inner = At()\nat.inner.v = {k}\n"
+    "x += operator.attrgetter('inner.v')(at) + sum(operator.attrgetter('inner.v', 'inner.v')(at))",
+    "_none = object()\nother = object()\nx += (getattr(d, 'missing', _none) is _none) + (other is _none) + {k}",
     "x += isinstance(x, (str, int)) + (getattr(d, 'missing', {k}))",
     "class Bag:\n    n = 0\n    def __init__(self):\n        type(self).n += 1\n        Bag.n += {k}\n    @classmethod\n"
     "    def make(cls):\n        return cls()\n    @staticmethod\n    def twice(v):\n        return 2 * v\n"
@@ -244,3 +247,26 @@ def test_a_deque_with_a_maximum_length_keeps_what_python_keeps(statement: str) -
     """`collections.deque(iterable, maxlen)`: the items Python keeps, and its ValueError / TypeError
     for a bad maxlen (a deque with a maxlen was declined)."""
     _assert_counted_as_python_computes("import collections\n" + statement)
+
+
+@pytest.mark.parametrize("statement", [
+    "missing = object()\nx = 3 if getattr(nn.Linear(2, 2), 'quantized', missing) is missing else 5",
+    "missing = object()\nx = 3 if getattr(nn.Linear(2, 2), 'in_features', missing) is missing else 5",
+    "a, b = object(), object()\nx = 2 + (a is b) + 3 * (a is a) + 5 * (a == b) + 7 * (a != b)",
+])
+def test_a_sentinel_object_is_equal_only_to_itself_as_in_python(statement: str) -> None:
+    """`sentinel = object()`, then `getattr(obj, name, sentinel) is sentinel` (peft 0.22's
+    is_activation_checkpointing): a new object, equal only to itself (`object()` was declined)."""
+    _assert_counted_as_python_computes("import torch.nn as nn\n" + statement)
+
+
+@pytest.mark.parametrize("statement", [
+    "class At:\n    pass\nat = At()\nat.inner = At()\nat.inner.v = 4\nx = operator.attrgetter('inner.v')(at)",
+    "class At:\n    pass\nat = At()\nat.a, at.b = 2, 3\nx = sum(operator.attrgetter('a', 'b')(at))",
+    "layer = nn.Linear(3, 2)\nx = operator.attrgetter('weight.shape')(layer)[1] + len(list(map(operator.attrgetter("
+    "'out_features'), [layer, layer])))",
+])
+def test_operator_attrgetter_reads_the_dotted_attributes_python_reads(statement: str) -> None:
+    """`operator.attrgetter(name)(obj)` (peft 0.22's set_training over its adapter layers): a dotted name read
+    attribute by attribute, several names into a tuple (a name the code never set is declined, as `obj.name` is)."""
+    _assert_counted_as_python_computes("import operator\nimport torch.nn as nn\n" + statement)
