@@ -243,9 +243,13 @@ MOE_FAMILIES = ["mixtral", "qwen2_moe", "qwen3_moe", "deepseek_v2", "deepseek_v3
 MOE_TARGETS = {
     "mixtral": [["q_proj", "w2"], ["w1", "w3", "gate"], ["w1"], r".*\.(v_proj|w2|w3|w1)", r"model\.layers\.0\..*_proj"],
     "qwen2_moe": [["q_proj", "down_proj"], ["gate_proj", "up_proj", "shared_expert_gate"], ["gate"], r".*mlp\..*"],
-    "qwen3_moe": [["gate_proj", "up_proj"], ["down_proj", "gate", "k_proj"], ["up_proj"], r".*\.(gate|o_proj)"],
+    "qwen3_moe": [["gate_proj", "up_proj"], ["down_proj", "gate", "k_proj"], ["up_proj"], r".*\.(gate|o_proj)",
+                  ["mlp.gate", "mlp.down_proj"], ["layers.0.mlp.gate", "v_proj"]],
     "deepseek_v2": [["gate_proj", "up_proj", "down_proj", "o_proj"], ["kv_b_proj", "gate"], r".*\.(gate_proj|up_proj)"],
-    "deepseek_v3": [["down_proj", "kv_b_proj"], ["gate", "gate_proj", "up_proj"], r"model\.layers\.1\..*"],
+    "deepseek_v3": [["down_proj", "kv_b_proj"], ["gate", "gate_proj", "up_proj"], r"model\.layers\.1\..*",
+                    # dotted names: peft 0.22 keeps their prefix in the parameter target (layer 1's router alone)
+                    ["layers.1.mlp.gate", "q_a_proj"], ["mlp.experts.down_proj", "o_proj"],
+                    ["shared_experts.gate_proj", "shared_experts.up_proj"], ["mlp.down_proj"]],
     "olmoe": [["q_proj", "down_proj"], ["gate_proj", "up_proj", "gate"], ["up_proj"], r".*\.(gate|o_proj)"],
     "glm4_moe": [["gate_proj", "up_proj", "down_proj", "o_proj"], ["gate", "k_proj"], r".*mlp\..*"],
     # GLM-4-MoE's and DeepSeek-V3's classes under other config classes: peft converts sarvam_mla's, not the others'
@@ -319,16 +323,17 @@ _NO_EXPERT_LAYER = {
 @pytest.mark.parametrize("model_type", sorted(_NO_EXPERT_LAYER))
 @pytest.mark.parametrize("targets", ["all-linear", ["q_proj", "v_proj", "gate_proj", "up_proj", "down_proj"],
                                      ["gate_proj", "up_proj", "down_proj"], ["gate_proj"], ["q_proj"]])
-def test_moe_conversion_applies_where_no_layer_has_experts_as_peft_applies_it(tmp_path, model_type, targets):
-    """peft converts a family's targets by its model_type, whatever its layers hold: in a config whose layers all
-    keep the dense MLP (first_k_dense_replace, mlp_only_layers), gate_proj / up_proj / down_proj become the experts'
-    parameter targets, which match nothing, so the dense MLPs get no adapters (or nothing is left to adapt, or
-    gate_proj alone cannot be converted: peft's errors). Found by a sweep of all-linear over random configs (Beam)."""
+def test_moe_conversion_keeps_the_dense_mlps_where_no_layer_has_experts_as_peft_does(tmp_path, model_type, targets):
+    """peft converts a family's targets by its model_type, whatever its layers hold; since 0.22 a name that reaches
+    only nn.Linear modules stays a module target. In a config whose layers all keep the dense MLP
+    (first_k_dense_replace, mlp_only_layers) gate_proj / up_proj / down_proj adapt the dense MLPs, and nothing says
+    they were dropped (peft 0.21 dropped them; found by a sweep of all-linear over random configs, Beam)."""
     model = counted_as_peft(tmp_path, _NO_EXPERT_LAYER[model_type], targets)
     if model is None:
         return
-    said = [n for n in model.tree.notes if "no layer of this config has experts" in n]
-    assert len(said) == (targets != ["q_proj"]), model.tree.notes
+    assert not [n for n in model.tree.notes if "no layer of this config has experts" in n], model.tree.notes
+    adapted = [c.name for c in model.tree.root.children if c.name == "adapters" for c in c.children]
+    assert any(name.endswith("mlp.gate_proj") for name in adapted) == (targets != ["q_proj"]), adapted
 
 
 def test_moe_conversion_table_is_peft_s():

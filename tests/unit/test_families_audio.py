@@ -142,7 +142,7 @@ def test_the_configs_the_classes_refuse() -> None:
                   "num_attention_heads": 3}).tree.total == ENCODER - LAYER
 
 
-# peft 0.21 on the meta device (tests/unit/config_models.peft_lora_counts), rank 2.
+# peft 0.22 on the meta device (tests/unit/config_models.peft_lora_counts), rank 2.
 QWEN2_AUDIO = {"model_type": "qwen2_audio", "architectures": ["Qwen2AudioForConditionalGeneration"],
                "audio_config": QWEN2_AUDIO_ENCODER, "text_config": {**TEXT, "model_type": "qwen2"}}
 VOXTRAL = {"model_type": "voxtral", "architectures": ["VoxtralForConditionalGeneration"],

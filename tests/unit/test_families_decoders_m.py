@@ -1,7 +1,7 @@
 """Kolibri 1.1 (kolibri1_1), without torch: small configs counted by hand (the arithmetic in each test), the class
 defaults as transformers 5.25 builds them on the meta device (``sum(p.numel() for p in model.parameters())``, taken
 there once), what the cache holds (checked against transformers' cache after a forward pass where transformers is
-installed), LoRA as peft 0.21 adapts the small models, and the configs the classes refuse."""
+installed), LoRA as peft 0.22 adapts the small models, and the configs the classes refuse."""
 
 from __future__ import annotations
 
@@ -105,7 +105,7 @@ def test_caches_are_what_a_forward_pass_fills(model_type: str) -> None:
 
 # --- LoRA -----------------------------------------------------------------------------------------------------------
 
-# (targets, peft 0.21's (total, trainable) for rank 2 on the small models above, taken once; None: peft refuses them)
+# (targets, peft 0.22's (total, trainable) for rank 2 on the small models above, taken once; None: peft refuses them)
 LORA = {
     "kolibri1_1": (("all-linear", (39_712, 4_704)), (["k_proj", "down_proj"], (36_128, 1_120)), (["gate"], None)),
 }

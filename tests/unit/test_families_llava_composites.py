@@ -218,7 +218,7 @@ def test_got_ocr2_s_relative_positions_follow_the_windows() -> None:
     assert error_messages({**keys, "global_attn_indexes": None})
 
 
-# (targets, peft 0.21's (total, trainable) for rank 2 on the small models above, taken once)
+# (targets, peft 0.22's (total, trainable) for rank 2 on the small models above, taken once)
 LORA = {
     "cohere2_vision": (cohere2_vision(), (("all-linear", (15_192, 1_604)), (["q_proj", "linear_1"], (13_868, 280)),
                                           (["in_proj", "w2", "linear_2"], (13_632, 44)))),

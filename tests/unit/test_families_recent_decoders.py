@@ -104,11 +104,11 @@ def test_small_totals_are_transformers_s() -> None:
             sum(p.numel() for p in built.parameters()), architecture
 
 
-# (targets, peft 0.21's (total, trainable) for rank 2, taken once; None: peft refuses them). peft's v4 -> v5 MoE
-# conversion runs for beam: gate_proj and up_proj name the experts' fused gate_up_proj (both halves, or a refusal)
-# beside the dense MLPs' and the attention's own gate_proj; gate names the router.
-LORA = (("all-linear", (14_336, 1_640)), (["gate_proj", "up_proj", "o_proj"], (13_464, 768)),
-        (["gate"], (12_736, 40)), (["k_proj", "down_proj"], (13_080, 384)), (["gate_proj", "q_proj"], None))
+# (targets, peft 0.22's (total, trainable) for rank 2, taken once; None: peft refuses them). peft's v4 -> v5 MoE
+# conversion runs for beam: gate_proj and up_proj keep the dense MLPs' and the attention's own gate_proj and name the
+# experts' fused gate_up_proj as well (both halves, or a refusal); gate names the router.
+LORA = (("all-linear", (15_312, 2_616)), (["gate_proj", "up_proj", "o_proj"], (14_200, 1_504)),
+        (["gate"], (12_736, 40)), (["k_proj", "down_proj"], (13_320, 624)), (["gate_proj", "q_proj"], None))
 
 
 def test_lora_adapts_what_peft_adapts(tmp_path) -> None:
@@ -180,7 +180,7 @@ def test_axk2_small_totals_are_transformers_s() -> None:
             sum(p.numel() for p in built.parameters()), architecture
 
 
-# (targets, peft 0.21's (total, trainable) for rank 2, taken once; None: peft refuses them). peft's MoE conversion
+# (targets, peft 0.22's (total, trainable) for rank 2, taken once; None: peft refuses them). peft's MoE conversion
 # does not run for axk2 (no conversion pattern): the router gate is no nn.Linear, and the gated norms' fc1 and fc2 are.
 AXK2_LORA = (("all-linear", (9_760, 1_320)), (["q_gate_proj", "fc1"], (8_692, 252)),
              (["gate_proj", "up_proj", "down_proj"], (8_824, 384)), (["fc2", "o_proj", "wq_b"], (8_708, 268)),
@@ -262,7 +262,7 @@ def test_hy_v4_small_totals_are_transformers_s() -> None:
                 sum(p.numel() for p in built.parameters()), architecture
 
 
-# (targets, peft 0.21's (total, trainable) for rank 2, taken once; None: peft refuses them; no MoE conversion runs)
+# (targets, peft 0.22's (total, trainable) for rank 2, taken once; None: peft refuses them; no MoE conversion runs)
 HY_V4_LORA = (("all-linear", (9_799, 1_136)), (["gate_proj", "q_b_proj"], (8_967, 304)),
               (["up_proj", "down_proj", "o_proj"], (9_015, 352)), (["gate", "kv_b_proj"], None))
 

@@ -203,7 +203,7 @@ def test_caches_are_what_a_forward_pass_fills(model_type: str) -> None:
 
 # --- LoRA -----------------------------------------------------------------------------------------------------------
 
-# (targets, peft 0.21's (total, trainable) for rank 2 on the small models above, taken once; None: peft refuses them)
+# (targets, peft 0.22's (total, trainable) for rank 2 on the small models above, taken once; None: peft refuses them)
 LORA = {
     # HRM-Text: both stacks' layers; gate_proj names the attention's output gate and the MLP's gate
     # (a regex sees the stacks' own paths: model.H_module.layers.0.self_attn.q_proj)

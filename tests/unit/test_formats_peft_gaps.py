@@ -52,14 +52,20 @@ def test_split_fused_keeps_the_count():
     assert adapted.adapter_params == 2 * 2 * (64 + 32)
 
 
-def test_moe_qwen2_experts_left_alone_note():
+def test_moe_qwen2_experts_and_router_adapted_by_all_linear():
+    # peft 0.22 converts qwen2_moe (0.21 left its experts and router alone)
     text = ("model_type: qwen2_moe\nhidden_size: 32\nnum_attention_heads: 2\nnum_key_value_heads: 1\n"
             "num_hidden_layers: 1\nintermediate_size: 40\nmoe_intermediate_size: 8\nnum_experts: 4\n"
             "num_experts_per_tok: 2\nshared_expert_intermediate_size: 16\nvocab_size: 50\n")
     model = only_model(analyze_text(text, "c.yaml"))
     adapted = apply_lora(model.tree, 2, LoraTargets(), model_type="qwen2_moe")
-    assert any("leaves qwen2_moe's fused experts" in n for n in adapted.notes)
-    assert "experts.gate_up_proj" not in adapted.modules and "gate" not in adapted.modules
+    # q, k, v, o; the router r·(32 + 4); gate_up_proj 4 experts · 2r·(32 + 2·8), down_proj 4 · r·(8 + 32); the shared
+    # expert's gate, up, down (32 ↔ 16) and its nn.Linear gate (32 → 1)
+    attn = 2 * ((32 + 32) + (32 + 16) * 2 + (32 + 32))
+    assert adapted.adapter_params == attn + 2 * (32 + 4) + 4 * 4 * (32 + 16) + 4 * 2 * (8 + 32) + 3 * 2 * (32 + 16) \
+        + 2 * (32 + 1)
+    assert {"gate", "experts.gate_up_proj", "experts.down_proj", "gate_proj", "shared_expert_gate"} <= set(adapted.modules)
+    assert not any("leaves qwen2_moe's fused experts" in n for n in adapted.notes)
 
 
 def test_moe_mixtral_experts_adapted_by_all_linear():

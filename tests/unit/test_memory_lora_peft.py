@@ -46,7 +46,7 @@ def peft_count(config: dict, rank: int, targets) -> int:
 @pytest.mark.parametrize("config", CASES, ids=lambda c: c["model_type"])
 @pytest.mark.parametrize("rank", [4, 8])
 def test_all_linear_matches_peft(config, rank):
-    # (GPT-2's Conv1D projections too: peft 0.21's all-linear selects them)
+    # (GPT-2's Conv1D projections too: peft's all-linear selects them)
     tree = analyze_text(json.dumps(config), "config.json").models[0].tree
     assert lora_adapter_params(tree, rank) == peft_count(config, rank, "all-linear")
 
@@ -86,8 +86,9 @@ MOE_CASES = [
 @pytest.mark.parametrize("config", MOE_CASES, ids=lambda c: c["model_type"])
 @pytest.mark.parametrize("rank", [4, 8])
 def test_lora_mode_on_a_moe_model_plans_the_adapters_peft_makes(config, rank):
-    # peft 0.21 on transformers 5 adapts Mixtral's and Qwen3-MoE's fused experts and router under
-    # all-linear (its v4 -> v5 conversion), Qwen2-MoE's neither: `--mode lora` on the config trains
+    # peft 0.22 on transformers 5 adapts Mixtral's, Qwen2-MoE's and Qwen3-MoE's fused experts and router under
+    # all-linear (its v4 -> v5 conversion), GLM-4-MoE's and DeepSeek's beside their dense and shared-expert MLPs:
+    # `--mode lora` on the config trains
     # exactly those adapters (the linear layers alone were 288 of Mixtral's 2,976 at hidden 8).
     from lsp_count.core.memory import Settings, estimate_memory
 

@@ -2,7 +2,7 @@
 counted by hand (the arithmetic in each test), their class defaults as transformers 5.25 builds them on the meta
 device (``sum(p.numel() for p in model.parameters())``, taken there once), what their caches hold (each small total
 checked once against transformers' cache after a forward pass in bfloat16, and again below where transformers is
-installed), LoRA as peft 0.21 adapts them, and the configs their classes refuse."""
+installed), LoRA as peft 0.22 adapts them, and the configs their classes refuse."""
 
 from __future__ import annotations
 
@@ -189,7 +189,7 @@ def test_caches_are_what_a_forward_pass_fills(model_type: str) -> None:
 
 # --- LoRA -----------------------------------------------------------------------------------------------------------
 
-# (targets, peft 0.21's (total, trainable) for rank 2 on the small models above, taken once; None: peft refuses them).
+# (targets, peft 0.22's (total, trainable) for rank 2 on the small models above, taken once; None: peft refuses them).
 # None of these four is in peft's v4 -> v5 MoE conversion: the experts are not reached, and the router, no nn.Linear,
 # is refused.
 LORA = {

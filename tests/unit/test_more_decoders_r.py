@@ -218,14 +218,14 @@ def test_caches_are_what_a_forward_pass_fills(model_type: str) -> None:
 
 # --- LoRA -----------------------------------------------------------------------------------------------------------
 
-# (targets, peft 0.21's (total, trainable) for rank 2 on the small models above, taken once; None: peft refuses them)
+# (targets, peft 0.22's (total, trainable) for rank 2 on the small models above, taken once; None: peft refuses them)
 LORA = {
     "nanochat": (("all-linear", (4_864, 768)), (["q_proj", "fc1"], (4_384, 288)), (["fc2"], (4_256, 160))),
     "cwm": (("all-linear", (13_120, 2_320)), (["q_proj", "down_proj"], (11_520, 720))),
     "jais2": (("all-linear", (5_200, 768)), (["up_proj", "v_proj"], (4_688, 256))),
     # peft's v4 -> v5 conversion reaches Mellum's fused experts (gate_up_proj, down_proj) and its router (gate.weight)
-    "mellum": (("all-linear", (10_000, 2_160)), (["q_proj", "gate"], (8_112, 272)),
-               (["gate_proj", "up_proj", "down_proj"], (9_248, 1_408)), (["down_proj"], (8_224, 384))),
+    "mellum": (("all-linear", (10_240, 2_400)), (["q_proj", "gate"], (8_112, 272)),
+               (["gate_proj", "up_proj", "down_proj"], (9_488, 1_648)), (["down_proj"], (8_304, 464))),
     "youtu": (("all-linear", (6_384, 1_152)), (["q_a_proj", "kv_b_proj"], (5_488, 256))),
     # Hy3's experts and router are not reached (no conversion): its router is no nn.Linear
     "hy_v3": (("all-linear", (9_808, 1_200)), (["q_proj", "gate"], None), (["down_proj"], (8_784, 176))),

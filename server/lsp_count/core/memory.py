@@ -1862,7 +1862,7 @@ _PEFT_PLAN = "lora_from_settings"
 def _moe_lora_plan(model: ModelReport, s: Settings, facts: _TreeFacts
                    ) -> tuple[ModelReport, _TreeFacts, tuple[str, ...]] | None:
     """A MoE model (fused experts, kind "expert") under the settings' LoRA plan, with peft's adapters
-    built as a fine-tuning YAML's are (formats/lora.py's apply_lora, checked against peft): peft 0.21
+    built as a fine-tuning YAML's are (formats/lora.py's apply_lora, checked against peft): peft 0.22
     adapts transformers 5's fused experts and router of the families it converts (Qwen3-MoE's experts
     hold 490M of its 498M adapter parameters), and leaves them alone for the others, which the
     tree's linear layers alone do not say. A Python file's transformers model, whose tree marks no

@@ -155,14 +155,14 @@ MODULE_PATHS: dict[str, ModulePaths] = {
 }
 
 
-# peft 0.21 on transformers 5: the fused MoE experts (``experts.gate_up_proj`` / ``experts.down_proj``, 3-D
+# peft 0.22 on transformers 5: the fused MoE experts (``experts.gate_up_proj`` / ``experts.down_proj``, 3-D
 # parameters) and the router (a custom module, not nn.Linear) are reached only through peft's v4 -> v5 config
 # conversion (peft/utils/transformers_weight_conversion.py). It runs for the model types transformers'
-# _MODEL_TO_CONVERSION_PATTERN maps to a MoE pattern peft knows (plus mixtral, which peft adds), and rewrites the
-# v4 names: the router ``gate`` -> parameter ``gate.weight``; the expert projections -> ``gate_up_proj`` (both halves
-# must be targeted; its rank and alpha double) and ``down_proj``. Those names then no longer target nn.Linear
-# modules (DeepSeek's dense and shared-expert gate/up/down_proj are left alone). qwen2_moe itself is not in the
-# table: peft leaves its experts and router alone. tests/parity/test_lora_parity.py checks this table.
+# _MODEL_TO_CONVERSION_PATTERN maps to a MoE pattern peft knows (plus mixtral and qwen2_moe, which peft adds), and
+# rewrites the v4 names: the router ``gate`` -> parameter ``gate.weight``; the expert projections -> ``gate_up_proj``
+# (both halves must be targeted; its rank and alpha double) and ``down_proj``. A name that reaches only nn.Linear
+# modules (DeepSeek's dense and shared-expert gate/up/down_proj) stays a module target as well (_convert_moe).
+# tests/parity/test_lora_parity.py checks this table.
 _MOE_STYLES: dict[str, tuple[tuple[tuple[str, str], ...], tuple[str, ...]]] = {
     # style: (v4 name -> v5 parameter target, in order), the fused pair of gate_up_proj
     "mixtral": ((("gate", "gate.weight"), ("w1", "gate_up_proj"), ("w3", "gate_up_proj"), ("w2", "down_proj")),
@@ -176,7 +176,7 @@ PEFT_MOE_CONVERSION: dict[str, str] = {"mixtral": "mixtral", "qwen3_moe": "qwen2
                                        "ernie4_5_moe": "qwen2_moe", "deepseek_v32": "qwen2_moe", "qwen3_next": "qwen2_moe",
                                        "minimax": "mixtral", "minimax_m2": "mixtral", "flex_olmo": "qwen2_moe", "solar_open": "qwen2_moe",
                                        "exaone_moe": "qwen2_moe", "afmoe": "qwen2_moe", "cohere2_moe": "qwen2_moe",
-                                       "glm_moe_dsa": "qwen2_moe", "glm4v_moe": "qwen2_moe",
+                                       "glm_moe_dsa": "qwen2_moe", "glm4v_moe": "qwen2_moe", "qwen2_moe": "qwen2_moe",
                                        "longcat_flash": "qwen2_moe", "mellum": "qwen2_moe", "sarvam_mla": "qwen2_moe",
                                        "beam": "qwen2_moe"}
 
@@ -775,6 +775,7 @@ def apply_lora(tree: ParamTree, rank: int, targets: LoraTargets, dora: bool = Fa
         return not linear_router and is_bare_router(path, t)
 
     moe_style = PEFT_MOE_CONVERSION.get(model_type or "")
+    param_hits: dict[tuple[str, str], tuple[int, int]] = {}
     has_experts = any(t.kind == "expert" for _p, t, _m, _f in tree.root.iter_tensors())
     if regex is not None:
         consumed = frozenset(old for old, _new in _MOE_STYLES[moe_style][0]) if moe_style else frozenset()
@@ -783,24 +784,25 @@ def apply_lora(tree: ParamTree, rank: int, targets: LoraTargets, dora: bool = Fa
             return AdaptedModel(tree, 0, (), errors=(f"the target regex matches {bad}, which is not a linear layer: "
                                                      "peft refuses it (anchor the regex on the layer's name)",))
     if moe_style:
-        converted = _convert_moe(tree, targets, regex, moe_style, full_paths)
+        converted = _convert_moe(tree, targets, regex, moe_style, full_paths, is_router)
         if isinstance(converted, str):
             return AdaptedModel(tree, 0, (), errors=(converted,))
         module_names, param_targets, fused_rank, converted_names = converted
-        if not any(is_router(p, t) for p, t, _m, _f in tree.root.iter_tensors()):
-            # No router parameter of its own (HunYuan-MoE's gate holds an nn.Linear, gate.wg): gate.weight
-            # matches nothing.
-            param_targets.discard("gate.weight")
+        # Each expert or router tensor: (the layers whose parameter a target names, its layers). (HunYuan-MoE's gate
+        # holds an nn.Linear, gate.wg: no router parameter of its own for gate.weight to name.)
+        for full, key in moe_parameter_names(tree, full_paths, is_router).items():
+            named, layers = param_hits.get(key, (0, 0))
+            param_hits[key] = (named + any(_names_target(full, x) for x in param_targets), layers + 1)
         # A regex or all-linear resolved to leaf names: names that reach no nn.Linear are dropped, as peft does.
         strict_names = targets.names is not None
         targets = LoraTargets(names=tuple(sorted(module_names)))
         regex = None
-        notes_moe = _moe_note(param_targets, moe_style, fused_rank, rank) if has_experts else \
+        notes_moe = _moe_note(tree, param_hits, moe_style, fused_rank, rank) if has_experts else \
             _no_experts_note(tree, converted_names, moe_style, model_type or "")
         if notes_moe:
             notes.append(notes_moe)
     else:
-        param_targets, fused_rank, strict_names = set(), 1, True
+        fused_rank, strict_names = 1, True
         if has_experts and model_type:
             # (Gemma 4's router holds an nn.Linear, router.proj, which peft adapts: no router of its own to name.)
             router_left = any(is_router(p, t) for p, t, _m, _f in tree.root.iter_tensors())
@@ -825,10 +827,9 @@ def apply_lora(tree: ParamTree, rank: int, targets: LoraTargets, dora: bool = Fa
 
     for path, t, mult, _frozen in tree.root.iter_tensors(instances=True):  # (a tied module's each use: its own)
         r = rank
-        if param_targets and is_router(path, t) and t.kind == "linear" and len(t.shape) == 2:
-            hits = mult if "gate.weight" in param_targets else 0
-        elif param_targets and t.kind == "expert" and t.name in param_targets:
-            hits = mult
+        if (path, t.name) in param_hits and (t.kind == "expert" or len(t.shape) == 2):
+            named, layers = param_hits[path, t.name]
+            hits = mult * named // layers
             r = rank * fused_rank if t.name == "gate_up_proj" else rank
         elif not _is_adaptable(t, path, is_router):
             if wanted and is_router(path, t) and t.module in wanted and t.module not in matched_names:
@@ -956,15 +957,18 @@ def _name_reaching_a_holder(tree: ParamTree, names: set[str], full_paths) -> tup
     return None
 
 
-def _moe_note(param_targets: set[str], style: str, fused_rank: int, rank: int) -> str:
-    if not param_targets:
+def _moe_note(tree: ParamTree, param_hits: dict[tuple[str, str], tuple[int, int]], style: str, fused_rank: int,
+              rank: int) -> str:
+    adapted = {name if name in ("gate_up_proj", "down_proj") else "router"
+               for (path, name), (named, _layers) in param_hits.items() if named}
+    if not adapted:
         return ""
     what = []
-    if "gate.weight" in param_targets:
+    if "router" in adapted:
         what.append("the router (gate.weight)")
-    if "gate_up_proj" in param_targets:
+    if "gate_up_proj" in adapted:
         what.append(f"experts.gate_up_proj at rank {rank * fused_rank} (two fused halves)")
-    if "down_proj" in param_targets:
+    if "down_proj" in adapted:
         what.append("experts.down_proj")
     return ("peft (transformers 5 conversion, " + style + " pattern) adapts " + ", ".join(what) +
             " as parameters: one lora_A (E·r × in) and lora_B (out × E·r) per fused tensor")
@@ -981,9 +985,14 @@ def _no_experts_note(tree: ParamTree, converted: set[str], style: str, model_typ
             "experts' parameter targets, and no layer of this config has experts: those layers get no adapters")
 
 
-def _convert_moe(tree: ParamTree, targets: LoraTargets, regex, style: str, full_paths):
-    """peft's _convert_peft_config_moe: (module targets left, parameter targets, gate_up rank factor, the targets
-    converted) or an error."""
+def _convert_moe(tree: ParamTree, targets: LoraTargets, regex, style: str, full_paths, is_router=is_bare_router):
+    """peft's _convert_peft_config_moe (0.22): (module targets left, parameter targets, gate_up rank factor, the
+    targets converted and not kept as module targets) or an error.
+
+    A v4 name is rewritten to its parameter target (``gate`` -> ``gate.weight``, ``gate_proj`` -> ``gate_up_proj``,
+    the target's prefix kept). Where every module the name reaches is an nn.Linear (DeepSeek's dense and shared-expert
+    MLPs), it stays a module target, and becomes a parameter target as well only where a parameter no nn.Linear holds
+    ends with the new name (the routed experts beside them)."""
     mapping, fused = _MOE_STYLES[style]
     if targets.all_linear:
         leaves = {t.module for p, t, _m, _f in tree.root.iter_tensors()
@@ -1007,15 +1016,25 @@ def _convert_moe(tree: ParamTree, targets: LoraTargets, regex, style: str, full_
             return set(), set(), 1, set()
     else:
         resolved = set(targets.names or ())
+    linear, other = _module_names(tree, full_paths, is_router)
+    parameters = moe_parameter_names(tree, full_paths, is_router)
     params: set[str] = set()
     remaining: set[str] = set()
+    kept: set[str] = set()
     present: set[str] = set()
     for target in resolved:
         hit = next(((old, new) for old, new in mapping if target == old or target.endswith("." + old)), None)
         if hit is None:
             remaining.add(target)
             continue
-        params.add(hit[1])
+        new_target = hit[1].join(target.rsplit(hit[0], 1))  # (peft's str_rreplace: the last occurrence)
+        reached = [f for f in linear if _names_target(f, target)]
+        if reached and not any(_names_target(f, target) for f in other):
+            remaining.add(target)
+            kept.add(target)
+            if not any(_names_target(name, new_target) for name in parameters):
+                continue
+        params.add(new_target)
         if hit[0] in fused:
             present.add(hit[0])
     if 0 < len(present) < len(fused):
@@ -1023,6 +1042,45 @@ def _convert_moe(tree: ParamTree, targets: LoraTargets, regex, style: str, full_
         return (f"peft cannot target {', '.join(sorted(present))} without {', '.join(missing)}: "
                 "transformers 5 fuses them into experts.gate_up_proj")
     return remaining, params, (len(fused) if len(present) == len(fused) else 1), resolved - remaining
+
+
+def _names_target(full: str, target: str) -> bool:
+    """peft's rule for a name in a set of targets (a module's, or a parameter's in target_parameters)."""
+    return full == target or full.endswith("." + target)
+
+
+def _module_names(tree: ParamTree, full_paths, is_router=is_bare_router) -> tuple[set[str], set[str]]:
+    """The full names of the model's nn.Linear modules, and of its other modules (routers, fused experts, norms,
+    embeddings, and every module holding others)."""
+    linear: set[str] = set()
+    other: set[str] = set()
+    for path, node, mult in tree.root.walk():
+        for t in node.tensors:
+            if t.kind == "expert":
+                other.update(full_paths(path.rsplit(".", 1)[0], "experts", mult))
+            elif _is_adaptable(t, path, is_router):
+                linear.update(full_paths(path, t.module, mult * node.repeat, t.name))
+            else:
+                other.update(full_paths(path, t.module, mult * node.repeat, t.name))
+    names = linear | other
+    containers = {".".join(f.split(".")[:i]) for f in names for i in range(1, f.count(".") + 1)}
+    return linear, (other | containers) - linear
+
+
+def moe_parameter_names(tree: ParamTree, full_paths, is_router=is_bare_router) -> dict[str, tuple[str, str]]:
+    """The full names of the parameters only peft's target_parameters reach: each fused expert tensor's
+    (``model.layers.1.mlp.experts.gate_up_proj``) and each router's own (``model.layers.1.mlp.gate.weight``),
+    with the tree path and tensor name they are of."""
+    names: dict[str, tuple[str, str]] = {}
+    for path, node, mult in tree.root.walk():
+        for t in node.tensors:
+            if t.kind == "expert":  # (the node's repeat is its experts, all in one tensor per layer)
+                for full in full_paths(path.rsplit(".", 1)[0], "experts", mult):
+                    names[f"{full}.{t.name}"] = (path, t.name)
+            elif is_router(path, t) and t.name.startswith(t.module + "."):
+                for full in full_paths(path, t.module, mult * node.repeat, t.name):
+                    names[full + t.name[len(t.module):]] = (path, t.name)
+    return names
 
 
 def split_fused(tree: ParamTree, splits: dict[str, tuple[tuple[str, int], ...] | None]) -> ParamTree:
