@@ -240,16 +240,23 @@ def moe_config(rng: random.Random, model_type: str) -> dict:
 MOE_FAMILIES = ["mixtral", "qwen2_moe", "qwen3_moe", "deepseek_v2", "deepseek_v3", "olmoe", "glm4_moe", "gpt_oss",
                 "granitemoe", "phimoe", "hunyuan_v1_moe", "param2moe", "sarvam_moe", "sarvam_mla", "beam", "laguna",
                 "aria_text"]
+# Regexes naming layer 1's fused experts by their full names (its experts' parameters, the v4 names fused into them,
+# its router): peft keeps their leaf names, which then reach every layer.
+_LAYER_1_EXPERT_REGEXES = [r"model\.layers\.1\.mlp\.experts\.(gate_up_proj|down_proj)",
+                           r"model\.layers\.1\.mlp\.experts\.(gate_proj|up_proj)",
+                           r"model\.layers\.1\.mlp\.(gate|experts\.down_proj)"]
 MOE_TARGETS = {
-    "mixtral": [["q_proj", "w2"], ["w1", "w3", "gate"], ["w1"], r".*\.(v_proj|w2|w3|w1)", r"model\.layers\.0\..*_proj"],
+    "mixtral": [["q_proj", "w2"], ["w1", "w3", "gate"], ["w1"], r".*\.(v_proj|w2|w3|w1)", r"model\.layers\.0\..*_proj",
+                *_LAYER_1_EXPERT_REGEXES],
     "qwen2_moe": [["q_proj", "down_proj"], ["gate_proj", "up_proj", "shared_expert_gate"], ["gate"], r".*mlp\..*"],
     "qwen3_moe": [["gate_proj", "up_proj"], ["down_proj", "gate", "k_proj"], ["up_proj"], r".*\.(gate|o_proj)",
-                  ["mlp.gate", "mlp.down_proj"], ["layers.0.mlp.gate", "v_proj"]],
+                  ["mlp.gate", "mlp.down_proj"], ["layers.0.mlp.gate", "v_proj"], *_LAYER_1_EXPERT_REGEXES],
     "deepseek_v2": [["gate_proj", "up_proj", "down_proj", "o_proj"], ["kv_b_proj", "gate"], r".*\.(gate_proj|up_proj)"],
     "deepseek_v3": [["down_proj", "kv_b_proj"], ["gate", "gate_proj", "up_proj"], r"model\.layers\.1\..*",
                     # dotted names: peft 0.22 keeps their prefix in the parameter target (layer 1's router alone)
                     ["layers.1.mlp.gate", "q_a_proj"], ["mlp.experts.down_proj", "o_proj"],
-                    ["shared_experts.gate_proj", "shared_experts.up_proj"], ["mlp.down_proj"]],
+                    ["shared_experts.gate_proj", "shared_experts.up_proj"], ["mlp.down_proj"],
+                    *_LAYER_1_EXPERT_REGEXES],
     "olmoe": [["q_proj", "down_proj"], ["gate_proj", "up_proj", "gate"], ["up_proj"], r".*\.(gate|o_proj)"],
     "glm4_moe": [["gate_proj", "up_proj", "down_proj", "o_proj"], ["gate", "k_proj"], r".*mlp\..*"],
     # GLM-4-MoE's and DeepSeek-V3's classes under other config classes: peft converts sarvam_mla's, not the others'

@@ -922,10 +922,11 @@ def _regex_non_linear(tree: ParamTree, regex, full_paths, converted: bool, is_ro
     name peft's conversion turns into a parameter target (``consumed``: HunYuan-MoE's ``gate``, holding
     ``gate.wg``) is no module target there. A norm. (Embeddings peft adapts; activations hold no tensor to see.)"""
     linear: set[str] = set()
-    other: set[str] = set()
+    other = {name.rsplit(".", 1)[0] for name, (_p, t_name) in moe_parameter_names(tree, full_paths, is_router).items()
+             if "." not in t_name}  # the fused experts' modules
     for p, t, m, _f in tree.root.iter_tensors(instances=True):
         if t.kind == "expert":
-            other.update(full_paths(p, "experts", m))
+            continue
         elif t.kind == "linear" and len(t.shape) == 2:
             fulls = full_paths(p, t.module, m, t.name)
             (other if is_router(p, t) and not converted else linear).update(fulls)
@@ -1000,14 +1001,18 @@ def _convert_moe(tree: ParamTree, targets: LoraTargets, regex, style: str, full_
         resolved = leaves | {old for old, _new in mapping}
     elif regex is not None:
         resolved = set()
+        # peft keeps the leaf name of each module and parameter key the regex matches, and probes the v4 names
+        # fused into a parameter (``...experts.gate_proj`` for ``...experts.gate_up_proj``) under its module.
+        for full, (_p, name) in moe_parameter_names(tree, full_paths, is_router).items():
+            if "." in name:
+                continue  # a router's own parameter: its module is matched below, by its name
+            if regex.fullmatch(full):
+                resolved.add(name)
+            container = full.rsplit(".", 1)[0]
+            resolved.update(old for old, new in mapping if new == name and regex.fullmatch(f"{container}.{old}"))
         for p, t, m, _f in tree.root.iter_tensors(instances=True):
             if t.kind == "expert":
-                for full in full_paths(p, "experts", m):
-                    if regex.fullmatch(f"{full}.{t.name}"):
-                        resolved.add(t.name)
-                    for old, new in mapping:
-                        if new == t.name and regex.fullmatch(f"{full}.{old}"):
-                            resolved.add(old)
+                continue
             elif t.kind == "linear" and len(t.shape) == 2:
                 # peft keeps the leaf name of each matching module key: a regex that names layer 0 adapts every layer.
                 if any(regex.fullmatch(f) for f in full_paths(p, t.module, m, t.name)):

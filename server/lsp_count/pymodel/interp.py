@@ -12876,8 +12876,8 @@ def _num(py: type) -> Callable[..., Any]:
         if py is float and type(v) is TensorV and v.errors is not None and not rest:
             # PointPillars' `float(-np.log((1 - p) / p))` for a bias init: its last bits are numpy's own;
             # no exact float says it (a size that depends on it is refused where it is used).
-            return Unknown(f"the float of a value computed by numpy's or torch's log / exp / pow, whose last bits "
-                           f"the analyser does not reproduce")
+            return Unknown("the float of a value computed by numpy's or torch's log / exp / pow, whose last bits "
+                           "the analyser does not reproduce")
         return py(v, *rest)
     return conv
 
