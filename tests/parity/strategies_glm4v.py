@@ -86,26 +86,36 @@ STRATEGIES["glm4v_moe_text"] = glm4v_moe_text
 STRATEGIES["glm4v_moe"] = glm4v_moe
 
 
-def glm46v(draw) -> dict:
-    """GLM-4.6V: sub-configs resolved by the model_type they name: a GLM-4.1V text model (named or not) or GLM-4.5V's
-    MoE one (named, as GLM-4.6V's files do), GLM-4.1V's tower under its own or the MoE tower's model_type, or none;
+def _glm46v_classes(draw, model_type: str) -> dict:
+    """GLM-4.6V's classes (``model_type`` glm46v, or glmga, GLM-4.1V-Thinking's): sub-configs resolved by the
+    model_type they name: a GLM-4.1V text model (named or not) or GLM-4.5V's MoE one (named, as GLM-4.6V's files do),
+    GLM-4.1V's tower under its own or the MoE tower's model_type, or none;
     text_config's tie_word_embeddings sometimes (not forwarded to the head)."""
     moe = draw(st.booleans())
     text = glm4v_moe_text(draw) if moe else glm4v_text(draw)
     text.pop("architectures", None)
     if not moe and draw(st.booleans()):
         text.pop("model_type")
-    cfg: dict = {"model_type": "glm46v", "text_config": text}
+    cfg: dict = {"model_type": model_type, "text_config": text}
     cfg = _qwen_vl_rest(draw, cfg, "glm4v", glm4v_vision, "out_hidden_size", text,
                         ["Glm46VForConditionalGeneration", "Glm46VModel"])
     vision = cfg.get("vision_config")
     if vision is not None and vision.get("model_type") == "glm4v":  # (_qwen_vl_rest's composite name: not a tower here)
         vision["model_type"] = draw(st.sampled_from(["glm4v_vision", "glm4v_moe_vision"]))
-    cfg["model_type"] = "glm46v"
+    cfg["model_type"] = model_type
     return cfg
 
 
+def glm46v(draw) -> dict:
+    return _glm46v_classes(draw, "glm46v")
+
+
+def glmga(draw) -> dict:
+    return _glm46v_classes(draw, "glmga")
+
+
 STRATEGIES["glm46v"] = glm46v
+STRATEGIES["glmga"] = glmga
 
 
 def glm_ocr_vision(draw) -> dict:

@@ -1282,6 +1282,12 @@ COMPOSITE_TARGETS["granite_speech"] = VLM_TARGETS + (
     ["to_kv", "query", "dense", "linear"])
 
 
+# GLM-4.1V-Thinking's own model_type: GLM-4.6V's classes (not among the types peft's MoE conversion covers).
+COMPOSITE_CONFIGS["glmga"] = COMPOSITE_CONFIGS["glm46v"]
+COMPOSITE_CLASSES["glmga"] = COMPOSITE_CLASSES["glm46v"]
+COMPOSITE_TARGETS["glmga"] = COMPOSITE_TARGETS["glm46v"]
+
+
 @pytest.mark.parametrize("model_type", sorted(COMPOSITE_CONFIGS))
 def test_composite_targets_match_peft(tmp_path, model_type):
     """all-linear, names, and the regexes that keep LoRA off the vision tower (axolotl's multimodal pattern:

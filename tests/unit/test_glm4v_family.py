@@ -6,7 +6,7 @@ device (taken there once), and tests/parity checks random configs of each family
 
 from __future__ import annotations
 
-from config_models import analyze, errors, model
+from config_models import analyze, assert_class_default_total, errors, model
 
 from lsp_count.core.memory import Settings, estimate_memory
 
@@ -156,6 +156,17 @@ def test_glm46v_is_glm4v_s_shape_and_ties_by_its_own_key_alone() -> None:
     assert model({**GLM46V, "tie_word_embeddings": True}).tree.total == TOTAL - HEAD
     # Glm46VConfig does not forward text_config's tie_word_embeddings.
     assert model({**GLM46V, "text_config": {**TEXT, "tie_word_embeddings": True}}).tree.total == TOTAL
+
+
+def test_glmga_is_glm46v_under_its_own_model_type() -> None:
+    # GLM-4.1V-Thinking's GlmgaConfig (Glm46VConfig's fields): transformers 5.25 builds it with GLM-4.6V's classes;
+    # class defaults on the meta device.
+    assert_class_default_total("glmga", "Glm46VForConditionalGeneration", 10_292_777_472)
+    assert_class_default_total("glmga", "Glm46VModel", 9_672_020_480)
+    glmga = {**GLM46V, "model_type": "glmga"}
+    assert model(glmga).tree.total == TOTAL
+    assert model({**glmga, "tie_word_embeddings": True}).tree.total == TOTAL - HEAD
+    assert model({**glmga, "text_config": {**TEXT, "tie_word_embeddings": True}}).tree.total == TOTAL
 
 
 def test_glm46v_resolves_the_text_model_it_names() -> None:

@@ -449,7 +449,7 @@ COMPOSITE_PATHS: dict[str, dict[str, SubModelPaths]] = {
     # GLM-4.1V: Qwen-VL's names (blocks.N.attn.qkv, blocks.N.mlp.gate_proj, merger.proj / merger.gate_proj).
     "glm4v": {"language_model": _TEXT_MODEL, "visual": _QWEN_VISUAL},
     "glm4v_moe": {"language_model": _TEXT_MODEL, "visual": _QWEN_VISUAL},
-    "glm46v": {"language_model": _TEXT_MODEL, "visual": _QWEN_VISUAL},
+    **{model_type: {"language_model": _TEXT_MODEL, "visual": _QWEN_VISUAL} for model_type in ("glm46v", "glmga")},
     "glm_ocr": {"language_model": _TEXT_MODEL, "visual": _QWEN_VISUAL},
     # EXAONE 4.5 and LLaVA-OneVision-1.5 (RICE-ViT: blocks.N.attn.qkv, blocks.N.mlp.fc1, merger.linear_fc1): Qwen-VL's.
     "exaone4_5": {"language_model": _TEXT_MODEL, "visual": _QWEN_VISUAL},

@@ -149,6 +149,18 @@ def _glm4v(model_type: str, architecture: str, bare: str, vision_type: str, text
         fp32_modules_strict=fp32_modules_strict)
 
 
+def _glm46v(model_type: str) -> Family:
+    """GLM-4.6V's classes (Glm46VForConditionalGeneration, Glm46VModel): GLM-4.1V's shape over sub-configs resolved by
+    the model_type they name, the head tied by the composite's own tie_word_embeddings alone."""
+    return Family(model_type, "glm4v", "Glm46VForConditionalGeneration", {
+        "tie_embeddings": Field(("tie_word_embeddings",), False, "bool",
+                                doc="output head shares the language model's embedding (text_config's does not tie it)"),
+        "text_config_ties": fixed(False),
+    }, {"Glm46VForConditionalGeneration": "conditional_generation", "Glm46VModel": "base"},
+        subconfigs={"vision": ("vision_config", "glm4v_vision"), "text": ("text_config", "glm4v_text")},
+        checks=(_merger_feeds_the_text_model,))
+
+
 FAMILIES: tuple[Family, ...] = (
     _glm4v_text("glm4v_text", "Glm4vTextModel"),
     _glm4v_vision("glm4v_vision", "Glm4vVisionModel"),
@@ -177,11 +189,7 @@ FAMILIES: tuple[Family, ...] = (
     # (its q/k norms are hidden_size // num_heads wide: a float head count fails to build them)
     _glm4v_vision("glm_ocr_vision", "GlmOcrVisionModel", fields=GLM_OCR_VISION, float_keys=()),
     _glm4v("glm_ocr", "GlmOcrForConditionalGeneration", "GlmOcrModel", "glm_ocr_vision", "glm_ocr_text"),
-    Family("glm46v", "glm4v", "Glm46VForConditionalGeneration", {
-        "tie_embeddings": Field(("tie_word_embeddings",), False, "bool",
-                                doc="output head shares the language model's embedding (text_config's does not tie it)"),
-        "text_config_ties": fixed(False),
-    }, {"Glm46VForConditionalGeneration": "conditional_generation", "Glm46VModel": "base"},
-        subconfigs={"vision": ("vision_config", "glm4v_vision"), "text": ("text_config", "glm4v_text")},
-        checks=(_merger_feeds_the_text_model,)),
+    _glm46v("glm46v"),
+    # GLM-4.1V-Thinking's own model_type (GlmgaConfig, the same fields as Glm46VConfig): GLM-4.6V's classes build it.
+    _glm46v("glmga"),
 )
