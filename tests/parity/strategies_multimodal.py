@@ -624,12 +624,12 @@ STRATEGIES["cohere2_vision"] = cohere2_vision
 STRATEGIES["lfm2_vl"] = lfm2_vl
 
 
-def got_ocr2_vision(draw) -> dict:
-    """A small GotOcr2VisionConfig: heads that divide the width (or not: the relative positions floor it), a patch
+def got_ocr2_vision(draw, model_type: str = "got_ocr2_vision") -> dict:
+    """A small GotOcr2VisionConfig (or PPChart2TableVisionConfig, the same fields): heads that divide the width (or not: the relative positions floor it), a patch
     grid of 1 to 4 a side, windows of 0 (every layer global) to 3, global layers anywhere (out of range too), each
     switch."""
     heads = draw(st.integers(1, 4))
-    cfg: dict = {"model_type": "got_ocr2_vision", "hidden_size": heads * draw(st.sampled_from([2, 4])) + draw(st.integers(0, 1)),
+    cfg: dict = {"model_type": model_type, "hidden_size": heads * draw(st.sampled_from([2, 4])) + draw(st.integers(0, 1)),
                  "num_attention_heads": heads, "num_hidden_layers": draw(st.integers(1, 3)),
                  "mlp_dim": draw(st.integers(4, 24)), "output_channels": draw(st.integers(1, 8))}
     patch = draw(st.integers(1, 6))
@@ -652,6 +652,19 @@ def got_ocr2(draw) -> dict:
     return cfg
 
 
+def pp_chart2table_vision(draw) -> dict:
+    return got_ocr2_vision(draw, "pp_chart2table_vision")
+
+
+def pp_chart2table(draw) -> dict:
+    """PP-Chart2Table: GOT-OCR2's classes over its own config classes, drawn as GOT-OCR2's."""
+    cfg = _llava_style(draw, "pp_chart2table", "GotOcr2", ["qwen2", "llama"], ["siglip_vision_model"])
+    _own_vision_config(draw, cfg, pp_chart2table_vision, ["pp_chart2table_vision", "got_ocr2_vision"])
+    return cfg
+
+
 _export_unexported("got_ocr2", "GotOcr2VisionEncoder")
 STRATEGIES["got_ocr2_vision"] = got_ocr2_vision
 STRATEGIES["got_ocr2"] = got_ocr2
+STRATEGIES["pp_chart2table_vision"] = pp_chart2table_vision
+STRATEGIES["pp_chart2table"] = pp_chart2table

@@ -1286,6 +1286,10 @@ COMPOSITE_TARGETS["granite_speech"] = VLM_TARGETS + (
 COMPOSITE_CONFIGS["glmga"] = COMPOSITE_CONFIGS["glm46v"]
 COMPOSITE_CLASSES["glmga"] = COMPOSITE_CLASSES["glm46v"]
 COMPOSITE_TARGETS["glmga"] = COMPOSITE_TARGETS["glm46v"]
+# PP-Chart2Table: GOT-OCR2's classes.
+COMPOSITE_CONFIGS["pp_chart2table"] = COMPOSITE_CONFIGS["got_ocr2"]
+COMPOSITE_CLASSES["pp_chart2table"] = COMPOSITE_CLASSES["got_ocr2"]
+COMPOSITE_TARGETS["pp_chart2table"] = COMPOSITE_TARGETS["got_ocr2"]
 
 
 @pytest.mark.parametrize("model_type", sorted(COMPOSITE_CONFIGS))

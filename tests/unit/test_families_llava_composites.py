@@ -26,6 +26,10 @@ CLASS_DEFAULTS = {
     ("got_ocr2", "GotOcr2ForConditionalGeneration"): 560_528_640,
     ("got_ocr2", "GotOcr2Model"): 560_528_640,
     ("got_ocr2_vision", "GotOcr2VisionEncoder"): 89_670_912,
+    # PP-Chart2Table: GOT-OCR2's classes over PPChart2TableConfig / PPChart2TableVisionConfig
+    ("pp_chart2table", "GotOcr2ForConditionalGeneration"): 560_528_640,
+    ("pp_chart2table", "GotOcr2Model"): 560_528_640,
+    ("pp_chart2table_vision", "GotOcr2VisionEncoder"): 89_670_912,
 }
 
 
@@ -202,6 +206,15 @@ def test_got_ocr2_s_tower_and_convolutional_projector() -> None:
     assert model(got_ocr2()).tree.total == 11_656 - HEAD  # tied by default
     # Its own vision config class whatever model_type vision_config names.
     assert model(got_ocr2(vision_config={**GOT_VISION, "model_type": "siglip_vision_model"})).tree.total == 11_656 - HEAD
+
+
+def test_pp_chart2table_is_got_ocr2_under_its_own_model_types() -> None:
+    chart = {**got_ocr2(tie_word_embeddings=False), "model_type": "pp_chart2table"}
+    assert model(chart).tree.total == 11_656
+    assert model({**chart, "vision_config": {**GOT_VISION, "model_type": "pp_chart2table_vision"}}).tree.total == 11_656
+    assert model({**chart, "tie_word_embeddings": True}).tree.total == 11_656 - HEAD
+    tower = {"model_type": "pp_chart2table_vision", "architectures": ["GotOcr2VisionEncoder"], **GOT_VISION}
+    assert model(tower).tree.total == GOT_TOWER
 
 
 def test_got_ocr2_s_relative_positions_follow_the_windows() -> None:

@@ -422,8 +422,9 @@ COMPOSITE_PATHS: dict[str, dict[str, SubModelPaths]] = {
        for model_type in ("llava_next", "llava_onevision", "llava_next_video", "vipllava", "paligemma", "aya_vision",
                           "cohere2_vision")},
     # GOT-OCR2: its SAM-style tower (vision_tower.layers.N.attn.qkv, ...mlp.lin1), the projector's multimodal_projector.
-    "got_ocr2": {"language_model": _TEXT_MODEL, "vision_tower": SubModelPaths("vision_tower", "layers"),
-                 "projector": _PROJECTOR},
+    # (PP-Chart2Table: GOT-OCR2's classes)
+    **{model_type: {"language_model": _TEXT_MODEL, "vision_tower": SubModelPaths("vision_tower", "layers"),
+                    "projector": _PROJECTOR} for model_type in ("got_ocr2", "pp_chart2table")},
     # DeepSeek-VL: its SigLIP tower at vision_model (vision_model.encoder.layers.N...), the aligner's linear1 / linear2.
     "deepseek_vl": {"language_model": _TEXT_MODEL, "vision_tower": SubModelPaths("vision_model", "encoder.layers"),
                     "projector": SubModelPaths("aligner")},

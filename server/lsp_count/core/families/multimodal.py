@@ -416,6 +416,45 @@ def _llava_like(model_type: str, prefix: str, fields: dict[str, Field], vision_t
                   fixed_subconfigs=("vision",) if fixed_vision else (), notes=notes, checks=checks)
 
 
+def _got_ocr2_vision(model_type: str) -> Family:
+    """GOT-OCR2's vision tower (GotOcr2VisionEncoder: SAM's ViT with windowed and global layers and a neck),
+    GotOcr2VisionConfig's defaults. A list image_size / patch_size is refused (transformers builds one only
+    without absolute and global positions)."""
+    return Family(model_type, "got_ocr2_vision", "GotOcr2VisionEncoder", {
+        "hidden_size": Field(("hidden_size",), 768, doc="width of the vision layers"),
+        "output_channels": Field(("output_channels",), 256, doc="channels of the neck's convolutions (the projector's input)"),
+        "num_layers": Field(("num_hidden_layers",), 12, doc="vision layers"),
+        "num_heads": Field(("num_attention_heads",), 12, doc="attention heads per layer (the relative positions are "
+                                                             "hidden_size // heads wide)"),
+        "num_channels": Field(("num_channels",), 3, doc="image channels into the patch embedding"),
+        "image_size": Field(("image_size",), 1024, minimum=0, doc="input image side in pixels (the position grid follows)"),
+        "patch_size": Field(("patch_size",), 16, doc="pixels per side of a patch"),
+        "qkv_bias": Field(("qkv_bias",), True, "bool", doc="a bias on each layer's fused qkv"),
+        "use_abs_pos": Field(("use_abs_pos",), True, "bool", doc="a learned position grid (pos_embed)"),
+        "use_rel_pos": Field(("use_rel_pos",), True, "bool", doc="learned relative positions in each layer"),
+        "window_size": Field(("window_size",), 14, minimum=0, doc="side of the windowed layers' attention windows"),
+        "global_attn_indexes": Field(("global_attn_indexes",), (2, 5, 8, 11), "ints", null="reject",
+                                     doc="layers attending globally (their relative positions span the patch grid)"),
+        "mlp_dim": Field(("mlp_dim",), 3072, doc="width of each layer's MLP (lin1, lin2)"),
+    }, {"GotOcr2VisionEncoder": "base"}, checks=(_vision_heads_fit,))
+
+
+def _got_ocr2(model_type: str, vision_type: str) -> Family:
+    """GOT-OCR2's composite (GotOcr2ForConditionalGeneration, GotOcr2Model): its own tower config class, the
+    convolutional projector, a Qwen2 text model with GotOcr2Config's sizes where text_config is absent."""
+    return _llava_like(model_type, "GotOcr2", {
+        **_tie(True, False), "projector": fixed("conv_upsampler"),
+        "text_defaults": fixed({"vocab_size": 151860, "hidden_size": 1024, "intermediate_size": 2816,
+                                "num_hidden_layers": 24, "num_attention_heads": 16, "num_key_value_heads": 16,
+                                "hidden_act": "silu", "max_position_embeddings": 32768, "initializer_range": 0.02,
+                                "rms_norm_eps": 1e-6, "use_cache": True, "tie_word_embeddings": True,
+                                "rope_theta": 1000000.0, "rope_parameters": None, "use_sliding_window": False,
+                                "sliding_window": 4096, "max_window_layers": 21, "attention_dropout": 0.0}),
+    }, vision_type, "qwen2", fixed_vision=True,
+        notes=("GOT-OCR2 ties its output head to the language model's embeddings unless the config's own "
+               "tie_word_embeddings is false",))
+
+
 def _idefics3_vision(model_type: str, architecture: str, hidden_size: int = 1152, num_heads: int = 16) -> Family:
     """Idefics3VisionTransformer / SmolVLMVisionTransformer (Idefics3VisionConfig's / SmolVLMVisionConfig's
     defaults, the two the same) and Idefics2VisionTransformer (768 wide, 12 heads): SigLIP's vision tower
@@ -682,39 +721,13 @@ LLAVA_LIKE: tuple[Family, ...] = (
     _llava_like("deepseek_vl", "DeepseekVL", {**_tie(True, False), "projector": fixed("aligner"), **ONE_PASS_PER_IMAGE},
                 "siglip_vision_model", "llama", notes=("DeepSeek-VL ties its output head to the language model's "
                                                        "embeddings unless the config's own tie_word_embeddings is false",)),
-    # GOT-OCR2's vision tower (GotOcr2VisionEncoder: SAM's ViT with windowed and global layers and a neck),
-    # GotOcr2VisionConfig's defaults. A list image_size / patch_size is refused (transformers builds one only
-    # without absolute and global positions).
-    Family("got_ocr2_vision", "got_ocr2_vision", "GotOcr2VisionEncoder", {
-        "hidden_size": Field(("hidden_size",), 768, doc="width of the vision layers"),
-        "output_channels": Field(("output_channels",), 256, doc="channels of the neck's convolutions (the projector's input)"),
-        "num_layers": Field(("num_hidden_layers",), 12, doc="vision layers"),
-        "num_heads": Field(("num_attention_heads",), 12, doc="attention heads per layer (the relative positions are "
-                                                             "hidden_size // heads wide)"),
-        "num_channels": Field(("num_channels",), 3, doc="image channels into the patch embedding"),
-        "image_size": Field(("image_size",), 1024, minimum=0, doc="input image side in pixels (the position grid follows)"),
-        "patch_size": Field(("patch_size",), 16, doc="pixels per side of a patch"),
-        "qkv_bias": Field(("qkv_bias",), True, "bool", doc="a bias on each layer's fused qkv"),
-        "use_abs_pos": Field(("use_abs_pos",), True, "bool", doc="a learned position grid (pos_embed)"),
-        "use_rel_pos": Field(("use_rel_pos",), True, "bool", doc="learned relative positions in each layer"),
-        "window_size": Field(("window_size",), 14, minimum=0, doc="side of the windowed layers' attention windows"),
-        "global_attn_indexes": Field(("global_attn_indexes",), (2, 5, 8, 11), "ints", null="reject",
-                                     doc="layers attending globally (their relative positions span the patch grid)"),
-        "mlp_dim": Field(("mlp_dim",), 3072, doc="width of each layer's MLP (lin1, lin2)"),
-    }, {"GotOcr2VisionEncoder": "base"}, checks=(_vision_heads_fit,)),
-    # GOT-OCR2: its own tower (always GotOcr2VisionConfig), the convolutional projector and a Qwen2 language model
-    # (GotOcr2Config's sizes when text_config is absent); the head tied by the composite's own key (true by default).
-    _llava_like("got_ocr2", "GotOcr2", {
-        **_tie(True, False), "projector": fixed("conv_upsampler"),
-        "text_defaults": fixed({"vocab_size": 151860, "hidden_size": 1024, "intermediate_size": 2816,
-                                "num_hidden_layers": 24, "num_attention_heads": 16, "num_key_value_heads": 16,
-                                "hidden_act": "silu", "max_position_embeddings": 32768, "initializer_range": 0.02,
-                                "rms_norm_eps": 1e-6, "use_cache": True, "tie_word_embeddings": True,
-                                "rope_theta": 1000000.0, "rope_parameters": None, "use_sliding_window": False,
-                                "sliding_window": 4096, "max_window_layers": 21, "attention_dropout": 0.0}),
-    }, "got_ocr2_vision", "qwen2", fixed_vision=True,
-        notes=("GOT-OCR2 ties its output head to the language model's embeddings unless the config's own "
-               "tie_word_embeddings is false",)),
+    # GOT-OCR2: its vision tower, and the composite (the head tied by the composite's own key, true by default).
+    _got_ocr2_vision("got_ocr2_vision"),
+    _got_ocr2("got_ocr2", "got_ocr2_vision"),
+    # PP-Chart2Table: GOT-OCR2's classes (GotOcr2ForConditionalGeneration, GotOcr2Model, GotOcr2VisionEncoder) over
+    # PPChart2TableConfig / PPChart2TableVisionConfig, the same fields and defaults as GOT-OCR2's.
+    _got_ocr2_vision("pp_chart2table_vision"),
+    _got_ocr2("pp_chart2table", "pp_chart2table_vision"),
     # InternVL's vision tower (InternVLVisionModel): InternVLVisionConfig's defaults (InternViT-300M's sizes).
     Family("internvl_vision", "internvl_vision", "InternVLVisionModel", INTERNVL_VISION,
            {"InternVLVisionModel": "base"}),
