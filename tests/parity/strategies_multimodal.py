@@ -668,3 +668,30 @@ STRATEGIES["got_ocr2_vision"] = got_ocr2_vision
 STRATEGIES["got_ocr2"] = got_ocr2
 STRATEGIES["pp_chart2table_vision"] = pp_chart2table_vision
 STRATEGIES["pp_chart2table"] = pp_chart2table
+
+
+def _colvision(draw, model_type: str, architecture: str, vlms: list[tuple[str, object]]) -> dict:
+    """A ColVision retriever: a small vision-language config of one of ``vlms`` ((model_type, its strategy); the first
+    the class's default, unnamed sometimes; rarely none at all, the default one, big) and embedding_dim sometimes."""
+    cfg: dict = {"model_type": model_type, "architectures": [architecture]}
+    if draw(st.integers(0, 9)):
+        vlm_type, strategy = draw(st.sampled_from(vlms))
+        vlm = strategy(draw)
+        vlm.pop("architectures", None)
+        if vlm_type == vlms[0][0] and draw(st.booleans()):
+            vlm.pop("model_type")
+        cfg["vlm_config"] = vlm
+    _maybe(draw, "embedding_dim", draw(st.integers(1, 24)), cfg)
+    return cfg
+
+
+def colpali(draw) -> dict:
+    return _colvision(draw, "colpali", "ColPaliForRetrieval", [("paligemma", paligemma), ("qwen2_vl", qwen2_vl)])
+
+
+def colqwen2(draw) -> dict:
+    return _colvision(draw, "colqwen2", "ColQwen2ForRetrieval", [("qwen2_vl", qwen2_vl), ("qwen2_5_vl", qwen2_5_vl)])
+
+
+STRATEGIES["colpali"] = colpali
+STRATEGIES["colqwen2"] = colqwen2

@@ -1172,14 +1172,19 @@ def test_composite_module_paths_are_transformers_s(model_type, architecture):
 
     logging.getLogger("transformers").setLevel(logging.ERROR)
     warnings.filterwarnings("ignore")
-    assert set(COMPOSITE_CONFIGS) == set(lora.COMPOSITE_PATHS)
+    assert set(COMPOSITE_CONFIGS) == set(lora.COMPOSITE_PATHS) | lora.RETRIEVERS
     config = {"model_type": model_type, "architectures": [architecture], **COMPOSITE_CONFIGS[model_type]}
     with torch.device("meta"):
         model = getattr(transformers, architecture)(CONFIG_MAPPING[model_type].from_dict(dict(config)))
-    spec = analyze_text(json.dumps(config), "model/config.json").models[0].spec
-    indices = lora_layer_indices(spec)  # a hybrid text model's kinds of layer (Qwen3.5's), numbered as transformers does
-    ours = _adapted_names(config, lambda path, t, mult: lora._composite_paths(path, t.name, mult,
-                                                                               lora.COMPOSITE_PATHS[model_type], indices))
+    built = analyze_text(json.dumps(config), "model/config.json").models[0]
+    indices = lora_layer_indices(built.spec)  # a hybrid text model's kinds of layer (Qwen3.5's)
+    if model_type in lora.RETRIEVERS:  # (a vision-language model's bare class under vlm: its own model_type's names)
+        namer = lora.module_namer(built.tree, model_type, layer_indices=indices,
+                                  vlm_type=lora.vlm_model_type(built.spec))
+        ours = _adapted_names(config, lambda path, t, mult: namer(path, t.module, mult, t.name))
+    else:
+        ours = _adapted_names(config, lambda path, t, mult: lora._composite_paths(
+            path, t.name, mult, lora.COMPOSITE_PATHS[model_type], indices))
     assert len(ours) == len(set(ours))
     assert set(ours) == _linear_names(model)
 
@@ -1286,6 +1291,17 @@ COMPOSITE_TARGETS["granite_speech"] = VLM_TARGETS + (
 COMPOSITE_CONFIGS["glmga"] = COMPOSITE_CONFIGS["glm46v"]
 COMPOSITE_CLASSES["glmga"] = COMPOSITE_CLASSES["glm46v"]
 COMPOSITE_TARGETS["glmga"] = COMPOSITE_TARGETS["glm46v"]
+# ColPali / ColQwen2: a vision-language model's bare class at vlm (vlm.language_model.layers.N...), its projection
+# embedding_proj_layer at the top; colpali-engine's own pattern among the regexes.
+_COLVISION_TARGETS = (None, ["q_proj", "v_proj"], r"vlm\.language_model\.layers\.\d+\.self_attn\.(q|v)_proj",
+                      r"(.*(language_model).*(down_proj|gate_proj|up_proj|k_proj|q_proj|v_proj|o_proj).*$"
+                      r"|.*(embedding_proj_layer).*$)")
+for _retriever, _vlm, _architecture, _names in (
+        ("colpali", "paligemma", "ColPaliForRetrieval", ["embedding_proj_layer", "out_proj"]),
+        ("colqwen2", "qwen2_vl", "ColQwen2ForRetrieval", ["embedding_proj_layer", "qkv"])):
+    COMPOSITE_CONFIGS[_retriever] = {"vlm_config": {"model_type": _vlm, **COMPOSITE_CONFIGS[_vlm]}, "embedding_dim": 8}
+    COMPOSITE_CLASSES[_retriever] = (_architecture,)
+    COMPOSITE_TARGETS[_retriever] = _COLVISION_TARGETS + (_names,)
 # PP-Chart2Table: GOT-OCR2's classes.
 COMPOSITE_CONFIGS["pp_chart2table"] = COMPOSITE_CONFIGS["got_ocr2"]
 COMPOSITE_CLASSES["pp_chart2table"] = COMPOSITE_CLASSES["got_ocr2"]

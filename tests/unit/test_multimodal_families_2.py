@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import json
 
-from config_models import analyze, errors, model
+from config_models import (analyze, assert_cache_is_what_a_forward_pass_fills, assert_class_default_total, errors,
+                           model)
 
 from lsp_count.core.memory import Settings, estimate_memory
 
@@ -295,3 +296,40 @@ def test_a_sub_config_s_architectures_are_not_read_and_draw_no_note() -> None:
     # The top-level file's own architectures are still read, and an unknown one still said.
     other = analyze(config | {"architectures": ["LlavaForSomethingElse"]})
     assert any(p.code == "LC106" and "LlavaForSomethingElse is not modelled" in p.message for p in other.problems)
+
+
+# --- ColPali / ColQwen2: a vision-language model's bare class and a projection to retrieval embeddings ----------
+
+def colpali(**keys: object) -> dict:
+    vlm = {"model_type": "paligemma", "text_config": dict(GEMMA), "vision_config": dict(SIGLIP), "projection_dim": 16}
+    return {"model_type": "colpali", "architectures": ["ColPaliForRetrieval"], "vlm_config": vlm, **keys}
+
+
+def test_colpali_is_paligemma_s_bare_model_and_a_projection() -> None:
+    # PaliGemmaModel (SigLIP, the projector 8 → 16 with a bias, Gemma; no lm_head); embedding_proj_layer 16 → 8.
+    m = model(colpali(embedding_dim=8))
+    assert m.tree.root.child("embedding_proj_layer").total == 16 * 8 + 8
+    assert [c.name for c in m.tree.root.children] == ["vision_tower", "projector", "language_model",
+                                                      "embedding_proj_layer"]
+    assert m.tree.total == SIGLIP_TOTAL + (8 * 16 + 16) + GEMMA_TOTAL + (16 * 8 + 8) == 13_392
+    # ColPaliConfig's embedding_dim: 128.
+    assert model(colpali()).tree.total == 13_392 - (16 * 8 + 8) + (16 * 128 + 128)
+
+
+def test_colvision_class_defaults() -> None:
+    # transformers 5.25, meta device: ColPaliConfig's PaliGemma 3B, ColQwen2Config's Qwen2-VL defaults.
+    assert_class_default_total("colpali", "ColPaliForRetrieval", 2_910_652_800)
+    assert_class_default_total("colqwen2", "ColQwen2ForRetrieval", 72_137_303_168)
+
+
+def test_colpali_refuses_a_vlm_config_without_a_text_config() -> None:
+    # transformers reads vlm_config.text_config (AttributeError on a LlamaConfig).
+    llama = {"model_type": "llama", "hidden_size": 16, "num_attention_heads": 2, "num_hidden_layers": 1,
+             "intermediate_size": 8, "vocab_size": 10}
+    problems = errors(colpali(vlm_config=llama))
+    assert problems and "no text_config" in problems[0].message
+
+
+def test_colpali_s_kv_cache_is_what_its_forward_pass_fills() -> None:
+    # ColPaliForRetrieval passes its keyword arguments to PaliGemmaModel, whose Gemma fills a cache (use_cache).
+    assert_cache_is_what_a_forward_pass_fills(colpali(embedding_dim=8), "ColPaliForRetrieval")

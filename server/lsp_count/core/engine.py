@@ -39,6 +39,7 @@ LAYOUTS: dict[str, str] = {
     "internvl_vision": "lsp_count.core.layouts.multimodal:build_internvl_vision",
     "got_ocr2_vision": "lsp_count.core.layouts.multimodal:build_got_ocr2_vision",
     "gemma3": "lsp_count.core.layouts.multimodal:build_gemma3",
+    "retrieval": "lsp_count.core.layouts.multimodal:build_retrieval",
     "pixtral": "lsp_count.core.layouts.multimodal:build_pixtral",
     "mistral3": "lsp_count.core.layouts.multimodal:build_mistral3",
     "qwen2_5_vision": "lsp_count.core.layouts.multimodal:build_qwen2_5_vision",

@@ -379,6 +379,9 @@ def _decoder_spec(model: ModelReport) -> ModelSpec | None:
     for sub in spec.subspecs.values():
         if sub.family.layout in GENERATING_LAYOUTS:
             return sub
+    vlm = spec.subspecs.get("vlm") if spec.family.layout == "retrieval" else None
+    if vlm is not None:  # a ColVision retriever: its vision-language model's text model (one forward pass's cache)
+        return next((sub for sub in vlm.subspecs.values() if sub.family.layout in GENERATING_LAYOUTS), None)
     return None
 
 
@@ -1878,11 +1881,11 @@ def _moe_lora_plan(model: ModelReport, s: Settings, facts: _TreeFacts
 
     def adapt() -> tuple[ModelReport, _TreeFacts, tuple[str, ...]] | None:
         # (a pure module; the core's formats read it too)
-        from lsp_count.formats.lora import LoraTargets, apply_lora, layer_groups
+        from lsp_count.formats.lora import LoraTargets, apply_lora, layer_groups, vlm_model_type
 
         model_type = model.spec.family.model_type if model.spec is not None else None
         adapted = apply_lora(base, s.lora_rank, LoraTargets(names=s.lora_targets), model_type=model_type,
-                             layer_groups=layer_groups(model.spec))
+                             layer_groups=layer_groups(model.spec), vlm_type=vlm_model_type(model.spec))
         if adapted.errors:
             return None
         targets: object = list(s.lora_targets) if s.lora_targets is not None else "all-linear"

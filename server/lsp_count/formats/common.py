@@ -20,7 +20,7 @@ from lsp_count.core.memory import TORCH_OPTIMIZER_STATES, torch_optimizer_kind
 from lsp_count.core.report import ModelReport, relocated
 from lsp_count.core.source import Problem, SourceNode, Span
 from lsp_count.core.spec import ModelSpec
-from lsp_count.formats.lora import LoraTargets, apply_lora, layer_groups
+from lsp_count.formats.lora import LoraTargets, apply_lora, layer_groups, vlm_model_type
 
 # ${a.b.c}, ${.sibling}: OmegaConf node interpolations we can resolve inside the document.
 _INTERP = re.compile(r"\$\{\s*([A-Za-z0-9_.\-\[\]]+)\s*\}\Z")
@@ -305,7 +305,7 @@ def finish(base: ModelReport, lora: Lora | None, plan: Plan, problems: list[Prob
     if lora is not None:
         model_type = base.spec.family.model_type if base.spec is not None else None
         adapted = apply_lora(tree, lora.rank, lora.targets, lora.dora, model_type, layer_groups(base.spec),
-                             lora_layer_indices(base.spec))
+                             lora_layer_indices(base.spec), vlm_model_type(base.spec))
         for err in adapted.errors:
             problems.append(Problem("error", "LC102", err, lora.targets_span))
         for note in adapted.notes:

@@ -23,7 +23,7 @@ from lsp_count.core.params import ParamNode, ParamTree, Tensor
 from lsp_count.core.spec import ModelSpec
 from lsp_count.core.memory import LAYER_STACK_NAMES
 from lsp_count.formats.common import lora_layer_indices
-from lsp_count.formats.lora import layer_groups, module_namer
+from lsp_count.formats.lora import layer_groups, module_namer, vlm_model_type
 
 # The tree nodes that stack layers (a repeated node, or one kind of a mixed stack: DeepSeek's dense and MoE layers).
 _STACKS = frozenset({"layers", "dense_layers", "moe_layers"})
@@ -72,7 +72,8 @@ def freeze_tuning(tree: ParamTree, spec: ModelSpec | None, setting: FreezeTuning
         ids = range(max(0, layers - n), layers)
     else:
         ids = range(min(-n, layers))
-    namer = module_namer(tree, spec.family.model_type, layer_groups(spec), lora_layer_indices(spec))
+    namer = module_namer(tree, spec.family.model_type, layer_groups(spec), lora_layer_indices(spec),
+                         vlm_model_type(spec))
     names = _parameter_names(tree.root, namer)
     every = [name for per_layer in names.values() for name in per_layer]
     hidden, outside = set(), set()

@@ -719,10 +719,41 @@ def layer_groups(spec: ModelSpec | None) -> int:
     return value if type(value) is int and value > 0 else 1
 
 
+# ColVision retrievers (layout "retrieval"): a vision-language model's bare class at ``vlm``, the projection beside it.
+RETRIEVERS = frozenset({"colpali", "colqwen2"})
+RETRIEVAL_PROJECTION = "embedding_proj_layer"
+
+
+def vlm_model_type(spec: ModelSpec | None) -> str | None:
+    """A retriever's vision-language model's model_type (its vlm_config's), which names its modules; else None."""
+    vlm = spec.subspecs.get("vlm") if spec is not None and spec.family.model_type in RETRIEVERS else None
+    return vlm.model_type if vlm is not None else None
+
+
+def _retriever_namer(tree: ParamTree, vlm_type: str | None, layer_groups: int,
+                     layer_indices: dict[str, tuple[int, ...]] | None) -> Callable[..., list[str]]:
+    """module_namer of a retriever: its vision-language model's modules (the tree's top-level nodes but the
+    projection) named as ``vlm_type`` names them in its bare class, under ``vlm.``; the projection at the top."""
+    inner = module_namer(tree, vlm_type, layer_groups, layer_indices)
+
+    def full_paths(path: str, module: str, mult: int, name: str = "") -> list[str]:
+        _architecture, *nodes = path.split(".")
+        if not nodes or nodes[0] == RETRIEVAL_PROJECTION:
+            return [module] * mult
+        # (a bare class's name, without "For": its sub-models sit at its top, as they do under vlm)
+        return ["vlm." + f for f in inner(".".join(["Model", *nodes]), module, mult, name)]
+
+    return full_paths
+
+
 def module_namer(tree: ParamTree, model_type: str | None = None, layer_groups: int = 1,
-                 layer_indices: dict[str, tuple[int, ...]] | None = None) -> Callable[..., list[str]]:
+                 layer_indices: dict[str, tuple[int, ...]] | None = None,
+                 vlm_type: str | None = None) -> Callable[..., list[str]]:
     """``full_paths(path, module, occurrences, tensor name)``: the full module names transformers gives the module
-    holding a tensor at ``path`` of the tree, one per occurrence, layer by layer (apply_lora's parameters)."""
+    holding a tensor at ``path`` of the tree, one per occurrence, layer by layer (apply_lora's parameters).
+    ``vlm_type``: a retriever's vision-language model's model_type (vlm_model_type)."""
+    if model_type in RETRIEVERS:
+        return _retriever_namer(tree, vlm_type, layer_groups, layer_indices)
     paths = MODULE_PATHS.get(model_type or "", _LLAMA)
     offsets = _layer_offsets(tree)
     seq2seq = SEQ2SEQ_PATHS.get(model_type or "")
@@ -753,11 +784,11 @@ def module_namer(tree: ParamTree, model_type: str | None = None, layer_groups: i
 
 def apply_lora(tree: ParamTree, rank: int, targets: LoraTargets, dora: bool = False,
                model_type: str | None = None, layer_groups: int = 1,
-               layer_indices: dict[str, tuple[int, ...]] | None = None) -> AdaptedModel:
+               layer_indices: dict[str, tuple[int, ...]] | None = None, vlm_type: str | None = None) -> AdaptedModel:
     """The tree with its base frozen and an ``adapters`` node holding every lora_A / lora_B.
     ``layer_groups``: ALBERT's num_hidden_groups (its module names number the layers within a group).
     ``layer_indices``: a hybrid stack's layer kinds (tree node names) -> their layers' numbers
-    (layouts/hybrid.layer_indices)."""
+    (layouts/hybrid.layer_indices). ``vlm_type``: a retriever's vision-language model's model_type (vlm_model_type)."""
     regex = None
     errors: list[str] = []
     notes: list[str] = []
@@ -768,7 +799,7 @@ def apply_lora(tree: ParamTree, rank: int, targets: LoraTargets, dora: bool = Fa
             regex = re.compile(targets.pattern)
         except re.error as exc:
             return AdaptedModel(tree, 0, (), errors=(f"the target regex does not compile: {exc}",))
-    full_paths = module_namer(tree, model_type, layer_groups, layer_indices)
+    full_paths = module_namer(tree, model_type, layer_groups, layer_indices, vlm_type)
 
     linear_router = model_type in LINEAR_ROUTER_FAMILIES
 

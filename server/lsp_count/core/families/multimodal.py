@@ -721,6 +721,13 @@ LLAVA_LIKE: tuple[Family, ...] = (
     _llava_like("deepseek_vl", "DeepseekVL", {**_tie(True, False), "projector": fixed("aligner"), **ONE_PASS_PER_IMAGE},
                 "siglip_vision_model", "llama", notes=("DeepSeek-VL ties its output head to the language model's "
                                                        "embeddings unless the config's own tie_word_embeddings is false",)),
+    # ColPali / ColQwen2 (ColVision retrievers): the bare model of a vision-language config (vlm_config: PaliGemma's /
+    # Qwen2-VL's by default, any exact one by its model_type) and a projection of each token to embedding_dim.
+    *(Family(model_type, "retrieval", architecture, {
+        "embedding_dim": Field(("embedding_dim",), 128, doc="width of each token's multi-vector retrieval embedding"),
+    }, {architecture: "base"}, subconfigs={"vlm": ("vlm_config", vlm_type)})
+      for model_type, architecture, vlm_type in (("colpali", "ColPaliForRetrieval", "paligemma"),
+                                                 ("colqwen2", "ColQwen2ForRetrieval", "qwen2_vl"))),
     # GOT-OCR2: its vision tower, and the composite (the head tied by the composite's own key, true by default).
     _got_ocr2_vision("got_ocr2_vision"),
     _got_ocr2("got_ocr2", "got_ocr2_vision"),

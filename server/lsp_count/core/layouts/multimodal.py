@@ -32,6 +32,28 @@ def language_model(text: ModelSpec) -> ParamNode:
     return ParamNode(LANGUAGE_MODEL_NODE, children=built.children, source=text.span, note=text.model_type)
 
 
+def build_retrieval(spec: ModelSpec) -> ParamNode:
+    """ColPali / ColQwen2 (``<X>ForRetrieval``): the vision-language model of vlm_config as its bare class (AutoModel:
+    PaliGemmaModel, Qwen2VLModel, ...), which transformers holds at ``vlm`` (its sub-models are the tree's top-level
+    nodes, as a composite's are: its text model is found where a composite's is), and embedding_proj_layer, a linear
+    with a bias from its text model's width to embedding_dim."""
+    vlm = spec.subspecs.get("vlm")
+    if vlm is None:  # build_spec reports why the sub-config failed; this is a guard
+        raise SpecError((Problem("error", "LC103", f"{spec.model_type} needs a vlm_config", spec.span),))
+    base = next((cls for cls, head in vlm.family.heads.items() if head == "base"), None)
+    text = vlm.subspecs.get("text")
+    if base is None or text is None:
+        # transformers reads vlm_config.text_config (AttributeError without one) and builds AutoModel's class.
+        what = "no text_config" if text is None else "no bare model class lsp-count counts"
+        raise SpecError((Problem("error", "LC102", f'"vlm_config": a {vlm.model_type} config has {what}: '
+                                                   f"{spec.architecture} cannot be built on it",
+                                 vlm.span or spec.span),))
+    built = layout_builder(vlm.family.layout)(replace(vlm, head="base", architecture=base))
+    dim = spec.int("embedding_dim")
+    return node(spec.architecture, *built.children,
+                ParamNode("embedding_proj_layer", linear("embedding_proj_layer", text.int("hidden_size"), dim, True),
+                          source=spec.key_span("embedding_dim"), key="embedding_dim"))
+
 def _lm_head(spec: ModelSpec, text: ModelSpec, tied: bool) -> ParamNode:
     h, vocab = text.int("hidden_size"), text.int("vocab_size")
     return ParamNode("lm_head", () if tied else linear("lm_head", h, vocab, False),
