@@ -333,3 +333,15 @@ def test_colpali_refuses_a_vlm_config_without_a_text_config() -> None:
 def test_colpali_s_kv_cache_is_what_its_forward_pass_fills() -> None:
     # ColPaliForRetrieval passes its keyword arguments to PaliGemmaModel, whose Gemma fills a cache (use_cache).
     assert_cache_is_what_a_forward_pass_fills(colpali(embedding_dim=8), "ColPaliForRetrieval")
+
+
+def test_a_sub_config_of_a_type_not_counted_is_said_at_its_model_type() -> None:
+    # The composite's error follows what was said of the sub-config: its model_type, at that key, is not counted
+    # exactly (it read "llava needs a vision_config and a text_config" alone, at the file's start).
+    for composite, needed in ((config("llava", "Llava", text_config={"model_type": "nonexistent"}),
+                               "needs a vision_config and a text_config whose model_type"),
+                              (colpali(vlm_config={"model_type": "nonexistent"}), "needs a vlm_config whose model_type")):
+        report = analyze(composite)
+        said = [p for p in report.problems if p.code == "LC101"]
+        assert said and '"nonexistent" is not supported' in said[0].message and said[0].span.start.column > 0
+        assert any(needed in p.message for p in report.problems if p.severity == "error"), report.problems

@@ -20,9 +20,16 @@ from lsp_count.core.spec import MAX_DIMENSION, ModelSpec, SpecError, head_labels
 
 def _subs(spec: ModelSpec) -> tuple[ModelSpec, ModelSpec]:
     vision, text = spec.subspecs.get("vision"), spec.subspecs.get("text")
-    if vision is None or text is None:  # build_spec reports why a sub-config failed; this is a guard
-        raise SpecError((Problem("error", "LC103", f"{spec.model_type} needs a vision_config and a text_config", spec.span),))
+    if vision is None or text is None:
+        raise _no_sub_model(spec, "a vision_config and a text_config")
     return vision, text
+
+
+def _no_sub_model(spec: ModelSpec, needed: str) -> SpecError:
+    """A composite without a sub-config it builds: what build_spec said of the sub-config (a model_type lsp-count does
+    not count exactly: its LC101), then the error."""
+    return SpecError((*spec.problems, Problem("error", "LC103", f"{spec.model_type} needs {needed} whose model_type "
+                                                                f"lsp-count counts exactly", spec.span)))
 
 
 def language_model(text: ModelSpec) -> ParamNode:
@@ -38,8 +45,8 @@ def build_retrieval(spec: ModelSpec) -> ParamNode:
     nodes, as a composite's are: its text model is found where a composite's is), and embedding_proj_layer, a linear
     with a bias from its text model's width to embedding_dim."""
     vlm = spec.subspecs.get("vlm")
-    if vlm is None:  # build_spec reports why the sub-config failed; this is a guard
-        raise SpecError((Problem("error", "LC103", f"{spec.model_type} needs a vlm_config", spec.span),))
+    if vlm is None:
+        raise _no_sub_model(spec, "a vlm_config")
     base = next((cls for cls, head in vlm.family.heads.items() if head == "base"), None)
     text = vlm.subspecs.get("text")
     if base is None or text is None:
