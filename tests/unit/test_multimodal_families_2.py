@@ -345,3 +345,15 @@ def test_a_sub_config_of_a_type_not_counted_is_said_at_its_model_type() -> None:
         said = [p for p in report.problems if p.code == "LC101"]
         assert said and '"nonexistent" is not supported' in said[0].message and said[0].span.start.column > 0
         assert any(needed in p.message for p in report.problems if p.severity == "error"), report.problems
+
+
+def test_colpali_s_training_estimate_runs_its_vision_tower_over_one_image_as_paligemma_s() -> None:
+    # Its vision-language model's tower, over one image of 4 patches (SigLIP's 32-pixel images of 16-pixel patches),
+    # as PaliGemma's own (it was left out); the activations differ by the projection's LoRA term alone.
+    settings = Settings(mode="lora", context=16, batch=1)
+    retriever = estimate_memory(model(colpali(embedding_dim=8)), settings).line("activations")
+    vlm = colpali()["vlm_config"]
+    paligemma = estimate_memory(model({**vlm, "architectures": ["PaliGemmaModel"]}), settings).line("activations")
+    assert "vision tower, one image a sequence, 4 tokens" in retriever.detail, retriever.detail
+    # s·b·(3·in + 2r) for embedding_proj_layer (16 → 8) at rank 16 over 16 tokens
+    assert retriever.bytes - paligemma.bytes == 16 * (3 * 16 + 2 * 16)

@@ -817,8 +817,10 @@ def image_tower(model: ModelReport) -> Tower | None:
     image's tokens: once per image (the family row's ``one_pass_per_image``: LLaVA 1.5, VipLLaVA, PaliGemma,
     Gemma 3, DeepSeek-VL), or once per tile and once over the whole image (LLaVA-NeXT, LLaVA-NeXT-Video,
     LLaVA-OneVision: _tiled_passes). None for another model, or one whose images are of any size or tiled by its
-    processor's settings (Idefics 3, Qwen2-VL)."""
+    processor's settings (Idefics 3, Qwen2-VL). A ColVision retriever's is its vision-language model's."""
     spec = model.spec
+    if spec is not None and spec.family.layout == "retrieval":
+        spec = spec.subspecs.get("vlm")
     if spec is None:
         return None
     pinpoints = spec.values.get("image_grid_pinpoints")
