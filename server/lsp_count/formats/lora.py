@@ -829,7 +829,7 @@ def apply_lora(tree: ParamTree, rank: int, targets: LoraTargets, dora: bool = Fa
         strict_names = targets.names is not None
         targets = LoraTargets(names=tuple(sorted(module_names)))
         regex = None
-        notes_moe = _moe_note(tree, param_hits, moe_style, fused_rank, rank) if has_experts else \
+        notes_moe = _moe_note(param_hits, moe_style, fused_rank, rank) if has_experts else \
             _no_experts_note(tree, converted_names, moe_style, model_type or "")
         if notes_moe:
             notes.append(notes_moe)
@@ -990,10 +990,9 @@ def _name_reaching_a_holder(tree: ParamTree, names: set[str], full_paths) -> tup
     return None
 
 
-def _moe_note(tree: ParamTree, param_hits: dict[tuple[str, str], tuple[int, int]], style: str, fused_rank: int,
-              rank: int) -> str:
+def _moe_note(param_hits: dict[tuple[str, str], tuple[int, int]], style: str, fused_rank: int, rank: int) -> str:
     adapted = {name if name in ("gate_up_proj", "down_proj") else "router"
-               for (path, name), (named, _layers) in param_hits.items() if named}
+               for (_path, name), (named, _layers) in param_hits.items() if named}
     if not adapted:
         return ""
     what = []
@@ -1057,7 +1056,6 @@ def _convert_moe(tree: ParamTree, targets: LoraTargets, regex, style: str, full_
     parameters = moe_parameter_names(tree, full_paths, is_router)
     params: set[str] = set()
     remaining: set[str] = set()
-    kept: set[str] = set()
     present: set[str] = set()
     for target in resolved:
         hit = next(((old, new) for old, new in mapping if target == old or target.endswith("." + old)), None)
@@ -1068,7 +1066,6 @@ def _convert_moe(tree: ParamTree, targets: LoraTargets, regex, style: str, full_
         reached = [f for f in linear if _names_target(f, target)]
         if reached and not any(_names_target(f, target) for f in other):
             remaining.add(target)
-            kept.add(target)
             if not any(_names_target(name, new_target) for name in parameters):
                 continue
         params.add(new_target)

@@ -61,6 +61,7 @@ def build_retrieval(spec: ModelSpec) -> ParamNode:
                 ParamNode("embedding_proj_layer", linear("embedding_proj_layer", text.int("hidden_size"), dim, True),
                           source=spec.key_span("embedding_dim"), key="embedding_dim"))
 
+
 def _lm_head(spec: ModelSpec, text: ModelSpec, tied: bool) -> ParamNode:
     h, vocab = text.int("hidden_size"), text.int("vocab_size")
     return ParamNode("lm_head", () if tied else linear("lm_head", h, vocab, False),
