@@ -1172,15 +1172,16 @@ def test_composite_module_paths_are_transformers_s(model_type, architecture):
 
     logging.getLogger("transformers").setLevel(logging.ERROR)
     warnings.filterwarnings("ignore")
-    assert set(COMPOSITE_CONFIGS) == set(lora.COMPOSITE_PATHS) | lora.RETRIEVERS
+    retrievers = {mt for mt, family in registry().items() if family.layout == "retrieval"}
+    assert set(COMPOSITE_CONFIGS) == set(lora.COMPOSITE_PATHS) | retrievers
     config = {"model_type": model_type, "architectures": [architecture], **COMPOSITE_CONFIGS[model_type]}
     with torch.device("meta"):
         model = getattr(transformers, architecture)(CONFIG_MAPPING[model_type].from_dict(dict(config)))
     built = analyze_text(json.dumps(config), "model/config.json").models[0]
     indices = lora_layer_indices(built.spec)  # a hybrid text model's kinds of layer (Qwen3.5's)
-    if model_type in lora.RETRIEVERS:  # (a vision-language model's bare class under vlm: its own model_type's names)
-        namer = lora.module_namer(built.tree, model_type, layer_indices=indices,
-                                  vlm_type=lora.vlm_model_type(built.spec))
+    vlm_type = lora.vlm_model_type(built.spec)
+    if vlm_type is not None:  # (a vision-language model's bare class under vlm: its own model_type's names)
+        namer = lora.module_namer(built.tree, model_type, layer_indices=indices, vlm_type=vlm_type)
         ours = _adapted_names(config, lambda path, t, mult: namer(path, t.module, mult, t.name))
     else:
         ours = _adapted_names(config, lambda path, t, mult: lora._composite_paths(

@@ -72,6 +72,7 @@ from lsp_count.core.layouts.convnet import feature_maps
 from lsp_count.core.layouts.encoder import as_base, image_tokens, text_positions
 from lsp_count.core.layouts.gemma4 import STACK_NAMES as GEMMA4_STACK_NAMES
 from lsp_count.core.layouts.hybrid import STACK_NAMES as HYBRID_STACK_NAMES
+from lsp_count.core.layouts.multimodal import retriever_vlm
 from lsp_count.core.layouts.qformer import STACK_NAMES as QFORMER_STACK_NAMES
 from lsp_count.core.layouts.seq2seq import ENCODER_ONLY_HEADS
 from lsp_count.core.params import ADAPTABLE_HEAD_NODE, LANGUAGE_MODEL_NODE, ParamNode, ParamTree, Tensor, holds_text_model
@@ -379,7 +380,7 @@ def _decoder_spec(model: ModelReport) -> ModelSpec | None:
     for sub in spec.subspecs.values():
         if sub.family.layout in GENERATING_LAYOUTS:
             return sub
-    vlm = spec.subspecs.get("vlm") if spec.family.layout == "retrieval" else None
+    vlm = retriever_vlm(spec)
     if vlm is not None:  # a ColVision retriever: its vision-language model's text model (one forward pass's cache)
         return next((sub for sub in vlm.subspecs.values() if sub.family.layout in GENERATING_LAYOUTS), None)
     return None
@@ -818,9 +819,7 @@ def image_tower(model: ModelReport) -> Tower | None:
     Gemma 3, DeepSeek-VL), or once per tile and once over the whole image (LLaVA-NeXT, LLaVA-NeXT-Video,
     LLaVA-OneVision: _tiled_passes). None for another model, or one whose images are of any size or tiled by its
     processor's settings (Idefics 3, Qwen2-VL). A ColVision retriever's is its vision-language model's."""
-    spec = model.spec
-    if spec is not None and spec.family.layout == "retrieval":
-        spec = spec.subspecs.get("vlm")
+    spec = retriever_vlm(model.spec) or model.spec
     if spec is None:
         return None
     pinpoints = spec.values.get("image_grid_pinpoints")

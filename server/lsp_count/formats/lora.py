@@ -29,6 +29,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Callable
 
+from lsp_count.core.layouts.multimodal import RETRIEVAL_PROJECTION_NODE, retriever_vlm
 from lsp_count.core.memory import is_output_head, peft_refuses_lora
 from lsp_count.core.params import ParamNode, ParamTree, Tensor
 from lsp_count.core.precision import is_bare_router
@@ -719,18 +720,14 @@ def layer_groups(spec: ModelSpec | None) -> int:
     return value if type(value) is int and value > 0 else 1
 
 
-# ColVision retrievers (layout "retrieval"): a vision-language model's bare class at ``vlm``, the projection beside it.
-RETRIEVERS = frozenset({"colpali", "colqwen2"})
-RETRIEVAL_PROJECTION = "embedding_proj_layer"
-
-
 def vlm_model_type(spec: ModelSpec | None) -> str | None:
-    """A retriever's vision-language model's model_type (its vlm_config's), which names its modules; else None."""
-    vlm = spec.subspecs.get("vlm") if spec is not None and spec.family.model_type in RETRIEVERS else None
+    """A ColVision retriever's vision-language model's model_type (its vlm_config's), which names its modules (held
+    at ``vlm``, the projection beside it); None for another model."""
+    vlm = retriever_vlm(spec)
     return vlm.model_type if vlm is not None else None
 
 
-def _retriever_namer(tree: ParamTree, vlm_type: str | None, layer_groups: int,
+def _retriever_namer(tree: ParamTree, vlm_type: str, layer_groups: int,
                      layer_indices: dict[str, tuple[int, ...]] | None) -> Callable[..., list[str]]:
     """module_namer of a retriever: its vision-language model's modules (the tree's top-level nodes but the
     projection) named as ``vlm_type`` names them in its bare class, under ``vlm.``; the projection at the top."""
@@ -738,7 +735,7 @@ def _retriever_namer(tree: ParamTree, vlm_type: str | None, layer_groups: int,
 
     def full_paths(path: str, module: str, mult: int, name: str = "") -> list[str]:
         _architecture, *nodes = path.split(".")
-        if not nodes or nodes[0] == RETRIEVAL_PROJECTION:
+        if not nodes or nodes[0] == RETRIEVAL_PROJECTION_NODE:
             return [module] * mult
         # (a bare class's name, without "For": its sub-models sit at its top, as they do under vlm)
         return ["vlm." + f for f in inner(".".join(["Model", *nodes]), module, mult, name)]
@@ -751,8 +748,8 @@ def module_namer(tree: ParamTree, model_type: str | None = None, layer_groups: i
                  vlm_type: str | None = None) -> Callable[..., list[str]]:
     """``full_paths(path, module, occurrences, tensor name)``: the full module names transformers gives the module
     holding a tensor at ``path`` of the tree, one per occurrence, layer by layer (apply_lora's parameters).
-    ``vlm_type``: a retriever's vision-language model's model_type (vlm_model_type)."""
-    if model_type in RETRIEVERS:
+    ``vlm_type``: a retriever's vision-language model's model_type (vlm_model_type): its modules sit under ``vlm``."""
+    if vlm_type is not None:
         return _retriever_namer(tree, vlm_type, layer_groups, layer_indices)
     paths = MODULE_PATHS.get(model_type or "", _LLAMA)
     offsets = _layer_offsets(tree)
@@ -809,20 +806,21 @@ def apply_lora(tree: ParamTree, rank: int, targets: LoraTargets, dora: bool = Fa
     moe_style = PEFT_MOE_CONVERSION.get(model_type or "")
     param_hits: dict[tuple[str, str], tuple[int, int]] = {}
     has_experts = any(t.kind == "expert" for _p, t, _m, _f in tree.root.iter_tensors())
+    parameters = _moe_parameter_names(tree, full_paths, is_router) if regex is not None or moe_style else {}
     if regex is not None:
         consumed = frozenset(old for old, _new in _MOE_STYLES[moe_style][0]) if moe_style else frozenset()
-        bad = _regex_non_linear(tree, regex, full_paths, bool(moe_style), is_router, consumed)
+        bad = _regex_non_linear(tree, regex, full_paths, parameters, bool(moe_style), is_router, consumed)
         if bad:
             return AdaptedModel(tree, 0, (), errors=(f"the target regex matches {bad}, which is not a linear layer: "
                                                      "peft refuses it (anchor the regex on the layer's name)",))
     if moe_style:
-        converted = _convert_moe(tree, targets, regex, moe_style, full_paths, is_router)
+        converted = _convert_moe(tree, targets, regex, moe_style, full_paths, parameters, is_router)
         if isinstance(converted, str):
             return AdaptedModel(tree, 0, (), errors=(converted,))
         module_names, param_targets, fused_rank, converted_names = converted
         # Each expert or router tensor: (the layers whose parameter a target names, its layers). (HunYuan-MoE's gate
         # holds an nn.Linear, gate.wg: no router parameter of its own for gate.weight to name.)
-        for full, key in moe_parameter_names(tree, full_paths, is_router).items():
+        for full, key in parameters.items():
             named, layers = param_hits.get(key, (0, 0))
             param_hits[key] = (named + any(_names_target(full, x) for x in param_targets), layers + 1)
         # A regex or all-linear resolved to leaf names: names that reach no nn.Linear are dropped, as peft does.
@@ -947,15 +945,15 @@ def attach_adapters(tree: ParamTree, adapters: list[ParamNode], note: str, notes
     return replace(tree, root=new_root, notes=tree.notes + tuple(notes))
 
 
-def _regex_non_linear(tree: ParamTree, regex, full_paths, converted: bool, is_router=is_bare_router,
-                      consumed: frozenset[str] = frozenset()) -> str | None:
+def _regex_non_linear(tree: ParamTree, regex, full_paths, parameters: dict[str, tuple[str, str]], converted: bool,
+                      is_router=is_bare_router, consumed: frozenset[str] = frozenset()) -> str | None:
     """A module peft would find with this regex but cannot adapt: a container of linear layers (``self_attn``,
     ``mlp``, a layer), the fused experts, or (without peft's MoE conversion) the router. A container whose
     name peft's conversion turns into a parameter target (``consumed``: HunYuan-MoE's ``gate``, holding
-    ``gate.wg``) is no module target there. A norm. (Embeddings peft adapts; activations hold no tensor to see.)"""
+    ``gate.wg``) is no module target there. A norm. (Embeddings peft adapts; activations hold no tensor to see.)
+    ``parameters``: _moe_parameter_names'."""
     linear: set[str] = set()
-    other = {name.rsplit(".", 1)[0] for name, (_p, t_name) in moe_parameter_names(tree, full_paths, is_router).items()
-             if "." not in t_name}  # the fused experts' modules
+    other = _expert_modules(parameters)
     for p, t, m, _f in tree.root.iter_tensors(instances=True):
         if t.kind == "expert":
             continue
@@ -964,8 +962,7 @@ def _regex_non_linear(tree: ParamTree, regex, full_paths, converted: bool, is_ro
             (other if is_router(p, t) and not converted else linear).update(fulls)
         elif t.kind == "norm":  # peft adapts no LayerNorm or RMSNorm: "Target module ... is not supported"
             other.update(full_paths(p, t.module, m, t.name))
-    containers = {".".join(f.split(".")[:i]) for f in linear | other for i in range(1, f.count(".") + 1)}
-    containers = {c for c in containers if c.rsplit(".", 1)[-1] not in consumed}
+    containers = {c for c in _holders(linear | other) if c.rsplit(".", 1)[-1] not in consumed}
     for name in sorted((other | containers) - linear):
         if regex.fullmatch(name):
             return name
@@ -982,7 +979,7 @@ def _name_reaching_a_holder(tree: ParamTree, names: set[str], full_paths) -> tup
     for p, t, m, _f in tree.root.iter_tensors(instances=True):
         if t.kind == "linear" and len(t.shape) == 2:
             linear.update(full_paths(p, t.module, m, t.name))
-    holders = {".".join(f.split(".")[:i]) for f in linear for i in range(1, f.count(".") + 1)} - linear
+    holders = _holders(linear) - linear
     for holder in sorted(holders):
         hit = _names_match(names, "", holder)
         if hit:
@@ -1017,9 +1014,10 @@ def _no_experts_note(tree: ParamTree, converted: set[str], style: str, model_typ
             "experts' parameter targets, and no layer of this config has experts: those layers get no adapters")
 
 
-def _convert_moe(tree: ParamTree, targets: LoraTargets, regex, style: str, full_paths, is_router=is_bare_router):
+def _convert_moe(tree: ParamTree, targets: LoraTargets, regex, style: str, full_paths,
+                 parameters: dict[str, tuple[str, str]], is_router=is_bare_router):
     """peft's _convert_peft_config_moe (0.22): (module targets left, parameter targets, gate_up rank factor, the
-    targets converted and not kept as module targets) or an error.
+    targets converted and not kept as module targets) or an error. ``parameters``: _moe_parameter_names'.
 
     A v4 name is rewritten to its parameter target (``gate`` -> ``gate.weight``, ``gate_proj`` -> ``gate_up_proj``,
     the target's prefix kept). Where every module the name reaches is an nn.Linear (DeepSeek's dense and shared-expert
@@ -1034,7 +1032,7 @@ def _convert_moe(tree: ParamTree, targets: LoraTargets, regex, style: str, full_
         resolved = set()
         # peft keeps the leaf name of each module and parameter key the regex matches, and probes the v4 names
         # fused into a parameter (``...experts.gate_proj`` for ``...experts.gate_up_proj``) under its module.
-        for full, (_p, name) in moe_parameter_names(tree, full_paths, is_router).items():
+        for full, (_p, name) in parameters.items():
             if "." in name:
                 continue  # a router's own parameter: its module is matched below, by its name
             if regex.fullmatch(full):
@@ -1052,8 +1050,7 @@ def _convert_moe(tree: ParamTree, targets: LoraTargets, regex, style: str, full_
             return set(), set(), 1, set()
     else:
         resolved = set(targets.names or ())
-    linear, other = _module_names(tree, full_paths, is_router)
-    parameters = moe_parameter_names(tree, full_paths, is_router)
+    linear, other = _module_names(tree, full_paths, parameters, is_router)
     params: set[str] = set()
     remaining: set[str] = set()
     present: set[str] = set()
@@ -1083,25 +1080,31 @@ def _names_target(full: str, target: str) -> bool:
     return full == target or full.endswith("." + target)
 
 
-def _module_names(tree: ParamTree, full_paths, is_router=is_bare_router) -> tuple[set[str], set[str]]:
+def _module_names(tree: ParamTree, full_paths, parameters: dict[str, tuple[str, str]],
+                  is_router=is_bare_router) -> tuple[set[str], set[str]]:
     """The full names of the model's nn.Linear modules, and of its other modules (routers, fused experts, norms,
-    embeddings, and every module holding others)."""
+    embeddings, and every module holding others). ``parameters``: _moe_parameter_names'."""
     linear: set[str] = set()
-    other: set[str] = set()
+    other = _expert_modules(parameters)
     for path, node, mult in tree.root.walk():
         for t in node.tensors:
-            if t.kind == "expert":
-                other.update(full_paths(path.rsplit(".", 1)[0], "experts", mult))
-            elif _is_adaptable(t, path, is_router):
-                linear.update(full_paths(path, t.module, mult * node.repeat, t.name))
-            else:
-                other.update(full_paths(path, t.module, mult * node.repeat, t.name))
-    names = linear | other
-    containers = {".".join(f.split(".")[:i]) for f in names for i in range(1, f.count(".") + 1)}
-    return linear, (other | containers) - linear
+            if t.kind != "expert":
+                fulls = full_paths(path, t.module, mult * node.repeat, t.name)
+                (linear if _is_adaptable(t, path, is_router) else other).update(fulls)
+    return linear, (other | _holders(linear | other)) - linear
 
 
-def moe_parameter_names(tree: ParamTree, full_paths, is_router=is_bare_router) -> dict[str, tuple[str, str]]:
+def _expert_modules(parameters: dict[str, tuple[str, str]]) -> set[str]:
+    """The fused experts' modules, from _moe_parameter_names' (their parameters' names without the tensor's)."""
+    return {name.rsplit(".", 1)[0] for name, (_path, tensor) in parameters.items() if "." not in tensor}
+
+
+def _holders(names: set[str]) -> set[str]:
+    """Every module a dotted module name sits under (``a.b.c``: ``a`` and ``a.b``)."""
+    return {".".join(f.split(".")[:i]) for f in names for i in range(1, f.count(".") + 1)}
+
+
+def _moe_parameter_names(tree: ParamTree, full_paths, is_router=is_bare_router) -> dict[str, tuple[str, str]]:
     """The full names of the parameters only peft's target_parameters reach: each fused expert tensor's
     (``model.layers.1.mlp.experts.gate_up_proj``) and each router's own (``model.layers.1.mlp.gate.weight``),
     with the tree path and tensor name they are of."""

@@ -6834,9 +6834,6 @@ class Interpreter:
             split = self.ext_split[name] = (parts, parts[-1], name.startswith("torch.nn.") and not name.startswith(
                 ("torch.nn.functional", "torch.nn.init", "torch.nn.utils")))
         parts, last, is_layer_table = split
-        if (name == "object" or name == "builtins.object") and not args and not kwargs:
-            # `sentinel = object()`: a new object equal only to itself (`getattr(model, name, sentinel) is sentinel`)
-            return Inst("object", "object", False, origin)
         if name in SHIMS:  # `Accelerator(mixed_precision="bf16")`: the analyser's own class
             if args and SHIMS[name][0] == HYDRA_SHIM and is_unknownish(args[0]):
                 # `instantiate(cfg.model)` of a config not composed: its reason, not the shim's lines
@@ -7342,6 +7339,9 @@ class Interpreter:
 
             return BuiltinV("attrgetter", lambda obj: read(obj, dotted[0]) if len(dotted) == 1 else
                             tuple(read(obj, d) for d in dotted))
+        if (name == "object" or name == "builtins.object") and not args and not kwargs:
+            # `sentinel = object()`: a new object equal only to itself (`getattr(model, name, sentinel) is sentinel`)
+            return Inst("object", "object", False, origin)
         if name == "enum.auto" and not args and not kwargs:
             return _ENUM_AUTO
         if name in ("collections.namedtuple", "typing.NamedTuple") and args and isinstance(args[0], str):

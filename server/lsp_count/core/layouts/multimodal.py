@@ -8,11 +8,10 @@ as their bare classes, as transformers' AutoModel builds them inside the composi
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from typing import Callable
 
 from lsp_count.core.engine import layout_builder
-from lsp_count.core.layouts.encoder import _pair, path_linear, path_norm, vision_tower
+from lsp_count.core.layouts.encoder import _pair, as_base, path_linear, path_norm, vision_tower
 from lsp_count.core.params import LANGUAGE_MODEL_NODE, ParamNode, Tensor, embedding, linear, node, norm
 from lsp_count.core.source import Problem
 from lsp_count.core.spec import MAX_DIMENSION, ModelSpec, SpecError, head_labels
@@ -34,9 +33,18 @@ def _no_sub_model(spec: ModelSpec, needed: str) -> SpecError:
 
 def language_model(text: ModelSpec) -> ParamNode:
     """The text sub-model as its bare class (LlamaModel, Gemma3TextModel, ...): no head of its own."""
-    base = next((cls for cls, head in text.family.heads.items() if head == "base"), text.architecture)
-    built = layout_builder(text.family.layout)(replace(text, head="base", architecture=base))
+    built = layout_builder(text.family.layout)(as_base(text))
     return ParamNode(LANGUAGE_MODEL_NODE, children=built.children, source=text.span, note=text.model_type)
+
+
+# A ColVision retriever's projection of each token (layout "retrieval"), beside its vision-language model's nodes.
+RETRIEVAL_PROJECTION_NODE = "embedding_proj_layer"
+
+
+def retriever_vlm(spec: ModelSpec | None) -> ModelSpec | None:
+    """A ColVision retriever's (layout "retrieval") vision-language model, its vlm_config's spec; None for another
+    model."""
+    return spec.subspecs.get("vlm") if spec is not None and spec.family.layout == "retrieval" else None
 
 
 def build_retrieval(spec: ModelSpec) -> ParamNode:
@@ -44,22 +52,21 @@ def build_retrieval(spec: ModelSpec) -> ParamNode:
     PaliGemmaModel, Qwen2VLModel, ...), which transformers holds at ``vlm`` (its sub-models are the tree's top-level
     nodes, as a composite's are: its text model is found where a composite's is), and embedding_proj_layer, a linear
     with a bias from its text model's width to embedding_dim."""
-    vlm = spec.subspecs.get("vlm")
+    vlm = retriever_vlm(spec)
     if vlm is None:
         raise _no_sub_model(spec, "a vlm_config")
-    base = next((cls for cls, head in vlm.family.heads.items() if head == "base"), None)
     text = vlm.subspecs.get("text")
-    if base is None or text is None:
+    if "base" not in vlm.family.heads.values() or text is None:
         # transformers reads vlm_config.text_config (AttributeError without one) and builds AutoModel's class.
         what = "no text_config" if text is None else "no bare model class lsp-count counts"
         raise SpecError((Problem("error", "LC102", f'"vlm_config": a {vlm.model_type} config has {what}: '
                                                    f"{spec.architecture} cannot be built on it",
                                  vlm.span or spec.span),))
-    built = layout_builder(vlm.family.layout)(replace(vlm, head="base", architecture=base))
-    dim = spec.int("embedding_dim")
+    built = layout_builder(vlm.family.layout)(as_base(vlm))
+    projection = linear(RETRIEVAL_PROJECTION_NODE, text.int("hidden_size"), spec.int("embedding_dim"), True)
     return node(spec.architecture, *built.children,
-                ParamNode("embedding_proj_layer", linear("embedding_proj_layer", text.int("hidden_size"), dim, True),
-                          source=spec.key_span("embedding_dim"), key="embedding_dim"))
+                ParamNode(RETRIEVAL_PROJECTION_NODE, projection, source=spec.key_span("embedding_dim"),
+                          key="embedding_dim"))
 
 
 def _lm_head(spec: ModelSpec, text: ModelSpec, tied: bool) -> ParamNode:

@@ -16,7 +16,7 @@ from dataclasses import replace
 
 from lsp_count.core.engine import layout_builder
 from lsp_count.core.families.common import PaddedEmbedding, pad_token_problem
-from lsp_count.core.layouts.encoder import path_linear, path_norm
+from lsp_count.core.layouts.encoder import as_base, path_linear, path_norm
 from lsp_count.core.params import LANGUAGE_MODEL_NODE, ParamNode, Tensor, embedding, linear, node
 from lsp_count.core.source import Problem
 from lsp_count.core.spec import ModelSpec, SpecError
@@ -135,8 +135,7 @@ def language_model_with_head(spec: ModelSpec, text: ModelSpec) -> ParamNode:
 
 
 def _bare_language_model(text: ModelSpec) -> ParamNode:
-    base = next((cls for cls, head in text.family.heads.items() if head == "base"), text.architecture)
-    built = layout_builder(text.family.layout)(replace(text, head="base", architecture=base))
+    built = layout_builder(text.family.layout)(as_base(text))
     return ParamNode(LANGUAGE_MODEL_NODE, children=built.children, tensors=built.tensors, source=text.span,
                      note=text.model_type)
 
