@@ -1,4 +1,4 @@
-"""Random small configs of I-BERT, LayoutLM, Splinter, SqueezeBERT, ConvBERT, Nyströmformer, YOSO and MobileBERT, written as a config.json would be: BERT's draw
+"""Random small configs of I-BERT, LayoutLM, Splinter, SqueezeBERT, ConvBERT, Nyströmformer, YOSO, MobileBERT and Longformer, written as a config.json would be: BERT's draw
 (strategies_encoders.bert_like, cross-attention keys included, which these layers ignore) and each family's own
 keys, left out at random."""
 
@@ -102,6 +102,16 @@ def yoso(draw) -> dict:
     return cfg
 
 
+def longformer(draw) -> dict:
+    """Longformer: BERT's draw (cross-attention keys included, which its layer ignores) and a window for all layers or
+    one per layer (even and positive, as the model asserts), which no parameter reads."""
+    cfg = bert_like("longformer")(draw)
+    layers = next(cfg[k] for k in ("num_hidden_layers", "num_layers", "n_layer") if k in cfg)
+    even = st.integers(1, 300).map(lambda n: 2 * n)
+    _maybe(draw, "attention_window", draw(st.one_of(even, st.lists(even, min_size=layers, max_size=layers))), cfg)
+    return cfg
+
+
 STRATEGIES["ibert"] = ibert
 STRATEGIES["layoutlm"] = layoutlm
 STRATEGIES["splinter"] = bert_like("splinter")
@@ -110,3 +120,4 @@ STRATEGIES["squeezebert"] = squeezebert
 STRATEGIES["convbert"] = convbert
 STRATEGIES["nystromformer"] = nystromformer
 STRATEGIES["yoso"] = yoso
+STRATEGIES["longformer"] = longformer

@@ -90,7 +90,7 @@ def test_led_position_limit_is_the_decoder_s() -> None:
 
 def test_led_attention_window() -> None:
     assert not error_messages({**LED, "attention_window": [4, 8][:1]})  # one layer, one window
-    assert any("lists 2 windows for 1 encoder layers" in m for m in error_messages({**LED, "attention_window": [4, 8]}))
+    assert any("lists 2 windows for 1 encoder layer:" in m for m in error_messages({**LED, "attention_window": [4, 8]}))
     assert any("not an even, positive whole number" in m for m in error_messages({**LED, "attention_window": 3}))
     assert any("not an even, positive whole number" in m for m in error_messages({**LED, "attention_window": [0]}))
     assert any("not an even, positive whole number" in m for m in error_messages({**LED, "attention_window": [4.0]}))

@@ -351,6 +351,7 @@ ENCODER_PATHS: dict[str, EncoderPaths] = {
     "convbert": EncoderPaths("convbert", "encoder.layer"),
     "nystromformer": EncoderPaths("nystromformer", "encoder.layer"),
     "yoso": EncoderPaths("yoso", "encoder.layer"),
+    "longformer": EncoderPaths("longformer", "encoder.layer"),
 }
 
 

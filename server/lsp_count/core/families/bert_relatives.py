@@ -1,6 +1,7 @@
 """More of BERT's relatives on the encoder layout: I-BERT (RoBERTa with quantisation-aware modules), LayoutLM (BERT
 with 2-D position tables for the tokens' boxes), Splinter (BERT with a question-aware span selection head),
-SqueezeBERT (BERT whose layer projections are grouped 1×1 convolutions), ConvBERT (ELECTRA-shaped, with span-based
+SqueezeBERT (BERT whose layer projections are grouped 1×1 convolutions), Longformer (RoBERTa with a second query, key
+and value projection per layer for its global tokens), ConvBERT (ELECTRA-shaped, with span-based
 dynamic convolution beside half-width attention heads), Nyströmformer and YOSO (BERT with a depthwise convolution over each
 head's values) and MobileBERT (bottleneck layers with stacked feed-forwards, trigram embeddings, an MLM head over a widened output
 embedding).
@@ -12,10 +13,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from lsp_count.core.families.common import pad_token
+from lsp_count.core.families.common import pad_token, window_per_layer_check
 from lsp_count.core.families.decoders import FLOOR_HEADS, d, fixed
-from lsp_count.core.families.encoders import (FACTORISED, PAD_CHECKS, ROBERTA_HEADS, ROBERTA_POSITIONS,
-                                              _summary_fields, check_summary_type, text_encoder)
+from lsp_count.core.families.encoders import (FACTORISED, PAD_CHECKS, ROBERTA_CLASSES, ROBERTA_HEADS,
+                                              ROBERTA_PAD_CHECKS, ROBERTA_POSITIONS, _summary_fields,
+                                              check_summary_type, text_encoder)
 from lsp_count.core.source import Problem
 from lsp_count.core.spec import Derived, Field, ModelSpec
 
@@ -285,6 +287,20 @@ YOSO = {
 }
 
 
+# --- Longformer: RoBERTa's layers, each attention with query_global, key_global and value_global beside its own -----
+
+LONGFORMER = {
+    **NO_CROSS_ATTENTION,
+    "pad_token_id": pad_token(1),
+    "attention_window": Field(("attention_window",), 512, "any",
+                              doc="tokens each token attends to around it, per layer or for all (no parameters)"),
+    # LongformerSelfAttention: the global tokens' query, key and value, each hidden × hidden with a bias.
+    "attn_extra": fixed(Derived(lambda v: tuple((f"attention.self.{name}_global", v["hidden_size"], v["hidden_size"],
+                                                  True) for name in ("query", "key", "value")),
+                                "query_global, key_global, value_global")),
+}
+
+
 FAMILIES = (
     # I-BERT's layers are QuantLinear (no nn.Linear: bitsandbytes leaves them in the compute dtype); its heads' are nn.Linear.
     replace(text_encoder("ibert", "IBertForMaskedLM", "IBert",
@@ -317,4 +333,9 @@ FAMILIES = (
                  ("Model", "ForMaskedLM", "ForSequenceClassification", "ForMultipleChoice", "ForTokenClassification",
                   "ForQuestionAnswering"), d(vocab_size=50265, max_positions=4096, type_vocab_size=1), YOSO,
                  checks=PAD_CHECKS),
+    text_encoder("longformer", "LongformerForMaskedLM", "Longformer",
+                 tuple(c for c in ROBERTA_CLASSES if c != "ForCausalLM"), ROBERTA_HEADS, ROBERTA_POSITIONS, LONGFORMER,
+                 notes=("Longformer's position table has max_position_embeddings rows; its checkpoints set 4098 (4096 "
+                        "positions + the padding offset)",),
+                 checks=(window_per_layer_check("num_layers", "layer"), *ROBERTA_PAD_CHECKS)),
 )

@@ -183,3 +183,34 @@ def _usable(rope_type: object, key: str, value: object) -> bool:
 
 def _is_number(value: object) -> bool:
     return isinstance(value, (int, float))
+
+
+def window_per_layer_check(layers_field: str, layers_word: str):
+    """A check of a Longformer-style ``attention_window`` (Longformer's and LED's encoder): one whole number for every
+    layer, or a list of one per layer (its length that of ``layers_field``, the layers said as ``layers_word``); each
+    even and positive (transformers raises ValueError, or asserts it in the layer's attention). Anything else fails to
+    build: the config class's strict field check refuses a float, a bool, a string or a null."""
+    def check(spec: ModelSpec) -> list[Problem]:
+        v = spec.values
+        window, layers = v.get("attention_window"), v.get(layers_field)
+        at = spec.key_span("attention_window") or spec.span
+        if isinstance(window, int) and not isinstance(window, bool):
+            windows = [window]
+        elif isinstance(window, list):
+            if isinstance(layers, int) and len(window) != layers:
+                return [Problem("error", "LC103", f"attention_window lists {len(window)} window"
+                                                  f"{'' if len(window) == 1 else 's'} for {layers} {layers_word}"
+                                                  f"{'' if layers == 1 else 's'}: transformers refuses it", at)]
+            windows = window
+        else:
+            said = '"attention_window": null' if window is None else f"attention_window {json.dumps(window)}"
+            return [Problem("error", "LC103", f"{said} is not a whole number or a list of one per {layers_word}: "
+                                              "transformers cannot build the model", at)]
+        # The config class takes a list of whole numbers only (512.0 in the list is refused).
+        bad = [w for w in windows if isinstance(w, bool) or not isinstance(w, int) or w <= 0 or w % 2]
+        if bad:
+            return [Problem("error", "LC103", f"attention_window {json.dumps(bad[0])} is not an even, positive whole "
+                                              "number: transformers refuses it", at)]
+        return []
+    return check
+

@@ -39,7 +39,7 @@ from __future__ import annotations
 import dataclasses
 
 from lsp_count.core.families.common import (LABEL_FIELDS, PaddedEmbedding, check_pad_token, num_labels_field, pad_token,
-                                            pad_token_problem)
+                                            pad_token_problem, window_per_layer_check)
 from lsp_count.core.source import Problem
 from lsp_count.core.spec import Derived, Family, Field, ModelSpec
 
@@ -451,31 +451,6 @@ M2M_100 = _bart_family("m2m_100", "M2M100", (128112, 1024, 12, 16, 4096, 1, 1024
 }, checks=(_check_sinusoidal_buffer,))
 
 
-def check_attention_window(spec: ModelSpec) -> list[Problem]:
-    """LEDEncoder takes attention_window as one whole number for every layer, or a list of one per encoder layer
-    (its length must be num_hidden_layers); each must be even and positive (ValueError, or an assertion in the
-    layer's Longformer attention). Anything else fails to build."""
-    v = spec.values
-    window, layers = v.get("attention_window"), v.get("encoder_layers")
-    if isinstance(window, int) and not isinstance(window, bool):
-        windows = [window]
-    elif isinstance(window, list):
-        if isinstance(layers, int) and len(window) != layers:
-            return [_problem(spec, "error", "LC103", f"attention_window lists {len(window)} windows for {layers} encoder "
-                             "layers: transformers refuses it", "attention_window")]
-        windows = window
-    else:
-        said = '"attention_window": null' if window is None else f"attention_window {window!r}"
-        return [_problem(spec, "error", "LC103", f"{said} is not a whole number or a list of one per encoder layer: "
-                         "transformers cannot build the encoder", "attention_window")]
-    # The config class takes a list of whole numbers only (512.0 in the list is refused).
-    bad = [w for w in windows if isinstance(w, bool) or not isinstance(w, int) or w <= 0 or w % 2]
-    if bad:
-        return [_problem(spec, "error", "LC103", f"attention_window {bad[0]!r} is not an even, positive whole number: "
-                         "transformers refuses it", "attention_window")]
-    return []
-
-
 # LED: BART (post-norm, learned positions without offset rows) whose encoder self-attention is Longformer's:
 # query/key/value, a second query/key/value set for global tokens, and an output projection, all biased; the
 # encoder's position table is max_encoder_position_embeddings long, the decoder's max_decoder_position_embeddings.
@@ -494,7 +469,7 @@ LED = _bart_family("led", "LED", (50265, 1024, 12, 16, 4096, 1, 1024), positions
                                         "longformer_self_attn.value_global")),
     "attention_window": Field(("attention_window",), 512, "any",
                               doc="local attention window of the encoder: one for all layers, or one per layer"),
-}, checks=(check_attention_window,))
+}, checks=(window_per_layer_check("encoder_layers", "encoder layer"),))
 
 
 def _check_fsmt_pad_token(spec: ModelSpec) -> list[Problem]:
