@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from config_models import (analyze, assert_cache_is_what_a_forward_pass_fills, assert_class_default_total, errors,
                            model)
 
@@ -357,3 +359,19 @@ def test_colpali_s_training_estimate_runs_its_vision_tower_over_one_image_as_pal
     assert "vision tower, one image a sequence, 4 tokens" in retriever.detail, retriever.detail
     # s·b·(3·in + 2r) for embedding_proj_layer (16 → 8) at rank 16 over 16 tokens
     assert retriever.bytes - paligemma.bytes == 16 * (3 * 16 + 2 * 16)
+
+
+@pytest.mark.parametrize("composite, key, needed", [
+    ("blip-2", "text_config", "blip-2 needs a text_config whose model_type"),
+    ("instructblip", "text_config", "instructblip needs a text_config whose model_type"),
+    ("idefics2", "text_config", "needs a vision_config, a perceiver_config and a text_config whose model_type"),
+    ("granite_speech", "projector_config", "needs a blip_2_qformer projector_config whose model_type"),
+])
+def test_q_former_and_perceiver_composites_say_the_sub_config_s_type_too(composite: str, key: str,
+                                                                          needed: str) -> None:
+    # As llava's: the sub-config's LC101 at its model_type, then the composite's error, which names the cause (these
+    # read "blip-2 needs a text_config" alone, at the file's start).
+    report = analyze({"model_type": composite, key: {"model_type": "nonexistent"}})
+    said = [p for p in report.problems if p.code == "LC101"]
+    assert said and '"nonexistent" is not supported' in said[0].message and said[0].span.start.column > 0
+    assert any(needed in p.message for p in report.problems if p.severity == "error"), report.problems

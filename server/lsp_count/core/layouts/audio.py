@@ -11,7 +11,7 @@ them. Granite Speech's encoder is a conformer (``conformer_encoder``) and its pr
 from __future__ import annotations
 
 from lsp_count.core.layouts.encoder import path_linear, path_norm
-from lsp_count.core.layouts.multimodal import language_model
+from lsp_count.core.layouts.multimodal import language_model, no_sub_model
 from lsp_count.core.layouts.qformer import qformer_of
 from lsp_count.core.params import ParamNode, Tensor, embedding, linear, node
 from lsp_count.core.source import Problem
@@ -123,9 +123,11 @@ def build_audio_language(spec: ModelSpec) -> ParamNode:
         # model's width. The Q-Former is AutoModel of projector_config: of the Q-Former rows, AutoModel maps only
         # blip_2_qformer (an instructblip_qformer config fails to build), so any other is refused.
         former = spec.subspecs.get("projector")
-        if former is None or former.family.model_type != "blip_2_qformer":
+        if former is None:
+            raise no_sub_model(spec, "a blip_2_qformer projector_config")
+        if former.family.model_type != "blip_2_qformer":
             raise SpecError((Problem("error", "LC103", f"{spec.model_type} needs a blip_2_qformer projector_config",
-                                     former.span if former is not None else spec.span),))
+                                     former.span),))
         qh = former.int("hidden_size")
         queries = spec.int("window_size") // spec.int("downsample_rate")
         projector = node("projector", ParamNode("query", (Tensor("query", (1, queries, qh), "other", "query"),),

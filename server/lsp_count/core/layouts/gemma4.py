@@ -21,7 +21,7 @@ import json
 
 from lsp_count.core.layouts.decoder import layer_stack, with_head
 from lsp_count.core.layouts.encoder import path_linear, path_norm
-from lsp_count.core.layouts.multimodal import language_model
+from lsp_count.core.layouts.multimodal import language_model, no_sub_model
 from lsp_count.core.params import ParamNode, Tensor, embedding, linear, node, norm
 from lsp_count.core.source import Problem
 from lsp_count.core.spec import MAX_DIMENSION, ModelSpec, SpecError
@@ -276,8 +276,8 @@ def build_gemma4_multimodal(spec: ModelSpec) -> ParamNode:
     tower's hidden_size, or the output_proj_dims its config keeps) and embed_audio (from its output_proj_dims) into
     the text width, and lm_head (tied by the composite's tie_word_embeddings)."""
     text = spec.subspecs.get("text")
-    if text is None:  # build_spec reports why text_config failed; this is a guard
-        raise SpecError((Problem("error", "LC103", "gemma4 needs a text_config", spec.span),))
+    if text is None:
+        raise no_sub_model(spec, "a text_config")
     vision, audio = spec.subspecs.get("vision"), spec.subspecs.get("audio")
     th = text.int("hidden_size")
     body = (

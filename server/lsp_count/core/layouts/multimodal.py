@@ -20,11 +20,11 @@ from lsp_count.core.spec import MAX_DIMENSION, ModelSpec, SpecError, head_labels
 def _subs(spec: ModelSpec) -> tuple[ModelSpec, ModelSpec]:
     vision, text = spec.subspecs.get("vision"), spec.subspecs.get("text")
     if vision is None or text is None:
-        raise _no_sub_model(spec, "a vision_config and a text_config")
+        raise no_sub_model(spec, "a vision_config and a text_config")
     return vision, text
 
 
-def _no_sub_model(spec: ModelSpec, needed: str) -> SpecError:
+def no_sub_model(spec: ModelSpec, needed: str) -> SpecError:
     """A composite without a sub-config it builds: what build_spec said of the sub-config (a model_type lsp-count does
     not count exactly: its LC101), then the error."""
     return SpecError((*spec.problems, Problem("error", "LC103", f"{spec.model_type} needs {needed} whose model_type "
@@ -54,7 +54,7 @@ def build_retrieval(spec: ModelSpec) -> ParamNode:
     with a bias from its text model's width to embedding_dim."""
     vlm = retriever_vlm(spec)
     if vlm is None:
-        raise _no_sub_model(spec, "a vlm_config")
+        raise no_sub_model(spec, "a vlm_config")
     text = vlm.subspecs.get("text")
     if "base" not in vlm.family.heads.values() or text is None:
         # transformers reads vlm_config.text_config (AttributeError without one) and builds AutoModel's class.

@@ -6,10 +6,9 @@ image features), the language model (its bare class) and lm_head.
 from __future__ import annotations
 
 from lsp_count.core.layouts.encoder import path_linear, path_norm, vision_tower
-from lsp_count.core.layouts.multimodal import language_model
+from lsp_count.core.layouts.multimodal import language_model, no_sub_model
 from lsp_count.core.params import ParamNode, Tensor, linear, node
-from lsp_count.core.source import Problem
-from lsp_count.core.spec import ModelSpec, SpecError
+from lsp_count.core.spec import ModelSpec
 
 
 def _gated_mlp(prefix: str, width: int, middle: int, out: int) -> tuple[Tensor, ...]:
@@ -52,9 +51,8 @@ def build_idefics2(spec: ModelSpec) -> ParamNode:
     the tower's width → text_config's intermediate_size → its hidden_size; the perceiver resampler as wide as the
     language model), the language model and lm_head (its own, tied by the composite's tie_word_embeddings alone)."""
     vision, resampler, text = (spec.subspecs.get(k) for k in ("vision", "perceiver", "text"))
-    if vision is None or resampler is None or text is None:  # build_spec reports why a sub-config failed
-        raise SpecError((Problem("error", "LC103", f"{spec.model_type} needs a vision_config, a perceiver_config and a "
-                                                   "text_config", spec.span),))
+    if vision is None or resampler is None or text is None:
+        raise no_sub_model(spec, "a vision_config, a perceiver_config and a text_config")
     th, vh = text.int("hidden_size"), vision.int("hidden_size")
     connector = node("connector",
                      ParamNode("modality_projection", _gated_mlp("modality_projection.", vh, text.int("intermediate_size"), th),

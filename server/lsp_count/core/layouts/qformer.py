@@ -17,6 +17,7 @@ from dataclasses import replace
 from lsp_count.core.engine import layout_builder
 from lsp_count.core.families.common import PaddedEmbedding, pad_token_problem
 from lsp_count.core.layouts.encoder import as_base, path_linear, path_norm
+from lsp_count.core.layouts.multimodal import no_sub_model
 from lsp_count.core.params import LANGUAGE_MODEL_NODE, ParamNode, Tensor, embedding, linear, node
 from lsp_count.core.source import Problem
 from lsp_count.core.spec import ModelSpec, SpecError
@@ -142,9 +143,8 @@ def _bare_language_model(text: ModelSpec) -> ParamNode:
 
 def _subs(spec: ModelSpec) -> tuple[ModelSpec, ModelSpec]:
     vision, former = spec.subspecs.get("vision"), spec.subspecs.get("qformer")
-    if vision is None or former is None:  # build_spec reports why a sub-config failed; this is a guard
-        raise SpecError((Problem("error", "LC103", f"{spec.model_type} needs a vision_config and a qformer_config",
-                                 spec.span),))
+    if vision is None or former is None:
+        raise no_sub_model(spec, "a vision_config and a qformer_config")
     return vision, former
 
 
@@ -164,7 +164,7 @@ def build_blip2(spec: ModelSpec) -> ParamNode:
     if spec.head in ("conditional_generation", "base"):
         text = spec.subspecs.get("text")
         if text is None:
-            raise SpecError((Problem("error", "LC103", f"{spec.model_type} needs a text_config", spec.span),))
+            raise no_sub_model(spec, "a text_config")
         bare = spec.head == "base" and bool(spec.values.get("bare_language_model"))
         projection = ParamNode("language_projection", linear("language_projection", qh, text.int("hidden_size"), True))
         language = _bare_language_model(text) if bare else language_model_with_head(spec, text)
