@@ -1,4 +1,4 @@
-"""Random small configs of I-BERT, LayoutLM, Splinter, SqueezeBERT, ConvBERT, Nyströmformer, YOSO, MobileBERT and Longformer, written as a config.json would be: BERT's draw
+"""Random small configs of I-BERT, LayoutLM, Splinter, SqueezeBERT, ConvBERT, Nyströmformer, YOSO, MobileBERT, Longformer and BigBird, written as a config.json would be: BERT's draw
 (strategies_encoders.bert_like, cross-attention keys included, which these layers ignore) and each family's own
 keys, left out at random."""
 
@@ -112,6 +112,18 @@ def longformer(draw) -> dict:
     return cfg
 
 
+def big_bird(draw) -> dict:
+    """BigBird: BERT's draw (a decoder with cross-attention too, which makes the block-sparse attention full), either
+    attention, biases on the projections or none, and the keys of the sparse pattern, which no parameter reads."""
+    cfg = bert_like("big_bird")(draw)
+    _maybe(draw, "attention_type", draw(st.sampled_from(["block_sparse", "original_full"])), cfg)
+    _maybe(draw, "use_bias", draw(st.booleans()), cfg)
+    _maybe(draw, "block_size", draw(st.integers(1, 64)), cfg)
+    _maybe(draw, "num_random_blocks", draw(st.integers(0, 4)), cfg)
+    _maybe(draw, "rescale_embeddings", draw(st.booleans()), cfg)
+    return cfg
+
+
 STRATEGIES["ibert"] = ibert
 STRATEGIES["layoutlm"] = layoutlm
 STRATEGIES["splinter"] = bert_like("splinter")
@@ -121,3 +133,4 @@ STRATEGIES["convbert"] = convbert
 STRATEGIES["nystromformer"] = nystromformer
 STRATEGIES["yoso"] = yoso
 STRATEGIES["longformer"] = longformer
+STRATEGIES["big_bird"] = big_bird

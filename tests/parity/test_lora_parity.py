@@ -697,6 +697,9 @@ ENCODER_CONFIGS = {
     # Longformer: RoBERTa's names, and query_global / key_global / value_global beside each layer's query, key, value.
     "longformer": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32, vocab_size=50,
                        attention_window=[4, 8]),
+    # BigBird: BERT's names under `bert`, its pooler an nn.Linear itself, its QA head's feed-forward in qa_classifier.
+    "big_bird": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32, vocab_size=50,
+                     attention_type="original_full"),
     # SqueezeBERT: its layer projections are nn.Conv1d (no Linear for all-linear); the pooler, heads and MLM transform.
     "squeezebert": dict(hidden_size=16, embedding_size=16, num_hidden_layers=2, num_attention_heads=2,
                         intermediate_size=32, vocab_size=50),
@@ -773,7 +776,7 @@ def test_encoder_cross_attention_module_paths_are_transformers_s(model_type, arc
                                         "deberta-v2", "deberta", "mpnet", "gte", "eurobert",
                                         "nomic_bert", "esm", "ernie", "xmod", "roc_bert", "layoutlm",
                                         "mobilebert", "squeezebert", "convbert",
-                                        "nystromformer", "yoso", "longformer"])
+                                        "nystromformer", "yoso", "longformer", "big_bird"])
 @pytest.mark.parametrize("tied", [True, False])
 def test_encoder_all_linear_leaves_out_the_mlm_decoder_as_peft_does(tmp_path, model_type, tied):
     """all-linear on a masked-LM class: peft leaves out the output embeddings (an untied cls.predictions.decoder,

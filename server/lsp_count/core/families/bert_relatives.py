@@ -1,7 +1,8 @@
 """More of BERT's relatives on the encoder layout: I-BERT (RoBERTa with quantisation-aware modules), LayoutLM (BERT
 with 2-D position tables for the tokens' boxes), Splinter (BERT with a question-aware span selection head),
 SqueezeBERT (BERT whose layer projections are grouped 1×1 convolutions), Longformer (RoBERTa with a second query, key
-and value projection per layer for its global tokens), ConvBERT (ELECTRA-shaped, with span-based
+and value projection per layer for its global tokens), BigBird (BERT with block-sparse attention, a bare nn.Linear
+pooler in every class but question answering, a feed-forward in its question-answering head), ConvBERT (ELECTRA-shaped, with span-based
 dynamic convolution beside half-width attention heads), Nyströmformer and YOSO (BERT with a depthwise convolution over each
 head's values) and MobileBERT (bottleneck layers with stacked feed-forwards, trigram embeddings, an MLM head over a widened output
 embedding).
@@ -11,6 +12,7 @@ Defaults are transformers 5.25's config classes'. See encoders.py for the BERT-s
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 from lsp_count.core.families.common import pad_token, window_per_layer_check
@@ -301,6 +303,37 @@ LONGFORMER = {
 }
 
 
+# --- BigBird: BERT's layers (its block-sparse attention has the same projections), the pooler an nn.Linear ---------
+
+BIG_BIRD_ATTENTION = ("original_full", "block_sparse")
+
+
+def check_big_bird(spec: ModelSpec) -> list[Problem]:
+    """BigBirdAttention builds one of two attentions and raises ValueError for any other attention_type; the
+    block-sparse one refuses a hidden_size the heads do not divide whatever else the config holds (the full one
+    builds floored heads where the config has an embedding_size, as BERT's does; not modelled: refused too)."""
+    kind = spec.values.get("attention_type")
+    if kind in BIG_BIRD_ATTENTION:
+        return []
+    return [Problem("error", "LC103", f"attention_type {json.dumps(kind)}: BigBird builds \"original_full\" or "
+                                      f"\"block_sparse\" attention and refuses any other",
+                    spec.key_span("attention_type") or spec.span)]
+
+
+BIG_BIRD = {
+    "pad_token_id": pad_token(0),
+    "qkv_bias": Field(("use_bias",), True, "bool", doc="biases on the query, key and value projections"),
+    "attention_type": Field(("attention_type",), "block_sparse", "str", null="reject",
+                            doc='"block_sparse" or "original_full" attention (the same projections)'),
+    "pooler": fixed("linear"),
+    "pooler_in_every_class": fixed("but_question_answering"),
+    "classifier": fixed("dense"),
+    # BigBirdForQuestionAnswering sets num_labels = 2 whatever the config says.
+    "qa_head": fixed("intermediate"),
+    "qa_labels": fixed(2),
+}
+
+
 FAMILIES = (
     # I-BERT's layers are QuantLinear (no nn.Linear: bitsandbytes leaves them in the compute dtype); its heads' are nn.Linear.
     replace(text_encoder("ibert", "IBertForMaskedLM", "IBert",
@@ -338,4 +371,8 @@ FAMILIES = (
                  notes=("Longformer's position table has max_position_embeddings rows; its checkpoints set 4098 (4096 "
                         "positions + the padding offset)",),
                  checks=(window_per_layer_check("num_layers", "layer"), *ROBERTA_PAD_CHECKS)),
+    text_encoder("big_bird", "BigBirdForMaskedLM", "BigBird",
+                 ("Model", "ForPreTraining", "ForMaskedLM", "ForCausalLM", "ForSequenceClassification",
+                  "ForMultipleChoice", "ForTokenClassification", "ForQuestionAnswering"),
+                 d(vocab_size=50358, max_positions=4096), BIG_BIRD, checks=(check_big_bird, *PAD_CHECKS)),
 )

@@ -100,7 +100,9 @@ out / groups weight and an out-wide bias).
 num_layers × num_heads inputs → 1 output with a bias, in the bare model and so in every class (None: none).
 
 ``pooler_in_every_class`` (LayoutLM): every head class builds the bare model with its pooler, the masked-LM, token
-classification and question-answering classes too. ``span_selection`` (Splinter): the question-answering and
+classification and question-answering classes too ("but_question_answering", BigBird: all but that one).
+``qa_head`` "intermediate" (BigBird): the question-answering class's qa_classifier runs a feed-forward like a
+layer's (intermediate.dense, output.dense and output.LayerNorm) before its qa_outputs. ``span_selection`` (Splinter): the question-answering and
 pre-training classes end in a question-aware span selection head at that path (four dense + LayerNorm transforms,
 hidden → hidden, and two bias-less hidden × hidden classifiers). XLM: the ``classifier`` kind "summary" (the
 sequence classifier is a SequenceSummary alone), the ``multiple_choice`` kind "summary_logits" (the SequenceSummary,
@@ -683,6 +685,14 @@ def _text_heads(spec: ModelSpec, mlm_in: int, mlm_out: int) -> tuple[ParamNode |
     if head == "question_answering":  # the span's start and end logits (num_labels, 2 by default); no pooler
         # RoFormerForQuestionAnswering sets num_labels = 2 whatever the config says (``qa_labels``).
         labels = spec.int("qa_labels") if "qa_labels" in spec.values else _labels(spec)
+        if v.get("qa_head") == "intermediate":
+            # BigBird's qa_classifier: a layer's feed-forward (intermediate, then output with its LayerNorm) before
+            # qa_outputs.
+            f = spec.int("intermediate_size")
+            tensors = (path_linear("qa_classifier.intermediate.dense", h, f) + path_linear("qa_classifier.output.dense", f, h)
+                       + path_norm("qa_classifier.output.LayerNorm", h) + path_linear("qa_classifier.qa_outputs", h, labels))
+            return (ParamNode("qa_classifier", tensors, source=spec.key_span("intermediate_size"),
+                              key="intermediate_size"),)
         return (ParamNode("qa_outputs", path_linear("qa_outputs", h, labels),
                           source=spec.key_span("num_labels") or spec.key_span("id2label"), key="id2label"),)
     if head == "multiple_choice" and v.get("multiple_choice") == "summary_logits":
@@ -826,7 +836,9 @@ def build_encoder(spec: ModelSpec) -> ParamNode:
     if v["embed"] == "text" and "mlm_names" in v:
         mlm_width = spec.int("mlm_width") if "mlm_width" in v else h
         heads = _text_heads(spec, h, mlm_width)
-        if v.get("pooler_in_every_class") and not any(n is not None and n.name == "pooler" for n in heads):
+        every = v.get("pooler_in_every_class")
+        if every and not (every == "but_question_answering" and head == "question_answering") and \
+                not any(n is not None and n.name == "pooler" for n in heads):
             heads = (_pooler(spec), *heads)  # LayoutLM: every head class builds the bare model with its pooler
         return node(spec.architecture, *_tower(spec), *heads)
     parts: list[ParamNode | None] = list(_tower(spec, mask_token=head == "masked_image_modeling"))
