@@ -1,4 +1,4 @@
-"""Random small configs of I-BERT, LayoutLM, Splinter, SqueezeBERT, ConvBERT, Nyströmformer, YOSO, MobileBERT, Longformer and BigBird, written as a config.json would be: BERT's draw
+"""Random small configs of I-BERT, LayoutLM, Splinter, SqueezeBERT, ConvBERT, Nyströmformer, YOSO, MobileBERT, MRA, Longformer and BigBird, written as a config.json would be: BERT's draw
 (strategies_encoders.bert_like, cross-attention keys included, which these layers ignore) and each family's own
 keys, left out at random."""
 
@@ -102,6 +102,17 @@ def yoso(draw) -> dict:
     return cfg
 
 
+def mra(draw) -> dict:
+    """MRA: BERT's draw (cross-attention keys included, which its layer ignores) and the keys of its multi-resolution
+    attention, which no parameter reads (max_position_embeddings sets its block count: any size builds)."""
+    cfg = bert_like("mra")(draw)
+    _maybe(draw, "block_per_row", draw(st.integers(0, 8)), cfg)
+    _maybe(draw, "approx_mode", draw(st.sampled_from(["full", "sparse"])), cfg)
+    _maybe(draw, "initial_prior_first_n_blocks", draw(st.integers(0, 4)), cfg)
+    _maybe(draw, "initial_prior_diagonal_n_blocks", draw(st.integers(0, 4)), cfg)
+    return cfg
+
+
 def longformer(draw) -> dict:
     """Longformer: BERT's draw (cross-attention keys included, which its layer ignores) and a window for all layers or
     one per layer (even and positive, as the model asserts), which no parameter reads."""
@@ -132,5 +143,6 @@ STRATEGIES["squeezebert"] = squeezebert
 STRATEGIES["convbert"] = convbert
 STRATEGIES["nystromformer"] = nystromformer
 STRATEGIES["yoso"] = yoso
+STRATEGIES["mra"] = mra
 STRATEGIES["longformer"] = longformer
 STRATEGIES["big_bird"] = big_bird

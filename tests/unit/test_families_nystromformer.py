@@ -1,4 +1,4 @@
-"""Nyströmformer and YOSO without torch: every class's defaults, small configs counted by hand, and the configs transformers
+"""Nyströmformer, YOSO and MRA without torch: every class's defaults, small configs counted by hand, and the configs transformers
 refuses. Nyströmformer is BERT's stack (its landmark attention has no parameters) with a depthwise nn.Conv2d over each
 head's values (heads × 1 × conv_kernel_size × 1, no bias), a position table two rows longer than
 max_position_embeddings, no pooler, RoBERTa's classification head, a pre_classifier in the multiple-choice class
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from config_models import error_messages as errors, model as count
+from config_models import assert_class_default_total, error_messages as errors, model as count
 
 
 @pytest.mark.parametrize("architecture, total", [
@@ -98,3 +98,39 @@ def test_yoso_by_hand() -> None:
     assert count({**config, "conv_window": 3}).tree.total == 706
     qa = {**YOSO, "architectures": ["YosoForQuestionAnswering"], "id2label": {"0": "a"}}
     assert count(qa).tree.total == 700 + 8 * 2 + 2  # two outputs whatever num_labels says
+
+
+# --- MRA: YOSO's parameters without the value convolution (its multi-resolution attention has none) ----------------
+
+@pytest.mark.parametrize("architecture, total", [
+    ("MraModel", 124_055_040),
+    ("MraForMaskedLM", 124_697_433),
+    ("MraForSequenceClassification", 124_647_170),
+    ("MraForMultipleChoice", 124_646_401),
+    ("MraForTokenClassification", 124_056_578),
+    ("MraForQuestionAnswering", 124_056_578),
+])
+def test_mra_class_defaults(architecture: str, total: int) -> None:
+    assert_class_default_total("mra", architecture, total)
+
+
+MRA = {**YOSO, "model_type": "mra"}
+
+
+def test_mra_by_hand() -> None:
+    # YOSO's small model without a value convolution; the attention's block keys hold nothing.
+    config = {**MRA, "architectures": ["MraModel"]}
+    assert count(config).tree.total == EMBEDDINGS + LAYER - 6 == 700
+    assert count({**config, "block_per_row": 0, "approx_mode": "sparse", "max_position_embeddings": 5}).tree.total == 700
+    qa = {**MRA, "architectures": ["MraForQuestionAnswering"], "id2label": {"0": "a"}}
+    assert count(qa).tree.total == 700 + 8 * 2 + 2  # two outputs whatever num_labels says
+    mc = {**MRA, "architectures": ["MraForMultipleChoice"]}
+    assert count(mc).tree.total == 700 + 72 + 9  # pre_classifier 8·8 + 8, classifier 8 → 1
+
+
+@pytest.mark.parametrize("change, needle", [
+    ({"num_attention_heads": 3}, "does not divide"),
+    ({"pad_token_id": 10}, "pad_token_id"),
+])
+def test_mra_refusals(change: dict, needle: str) -> None:
+    assert any(needle in m for m in errors({**MRA, **change, "architectures": ["MraModel"]}))

@@ -351,6 +351,7 @@ ENCODER_PATHS: dict[str, EncoderPaths] = {
     "convbert": EncoderPaths("convbert", "encoder.layer"),
     "nystromformer": EncoderPaths("nystromformer", "encoder.layer"),
     "yoso": EncoderPaths("yoso", "encoder.layer"),
+    "mra": EncoderPaths("mra", "encoder.layer"),
     "longformer": EncoderPaths("longformer", "encoder.layer"),
     "big_bird": EncoderPaths("bert", "encoder.layer"),
 }

@@ -4,7 +4,7 @@ SqueezeBERT (BERT whose layer projections are grouped 1×1 convolutions), Longfo
 and value projection per layer for its global tokens), BigBird (BERT with block-sparse attention, a bare nn.Linear
 pooler in every class but question answering, a feed-forward in its question-answering head), ConvBERT (ELECTRA-shaped, with span-based
 dynamic convolution beside half-width attention heads), Nyströmformer and YOSO (BERT with a depthwise convolution over each
-head's values) and MobileBERT (bottleneck layers with stacked feed-forwards, trigram embeddings, an MLM head over a widened output
+head's values), MRA (YOSO's parameters without the convolution) and MobileBERT (bottleneck layers with stacked feed-forwards, trigram embeddings, an MLM head over a widened output
 embedding).
 
 Defaults are transformers 5.25's config classes'. See encoders.py for the BERT-shaped switches these rows set.
@@ -289,6 +289,10 @@ YOSO = {
 }
 
 
+# MRA: YOSO's parameters without the value convolution (its multi-resolution attention has none).
+MRA = {k: f for k, f in YOSO.items() if k not in ("conv_window", "attn_params")}
+
+
 # --- Longformer: RoBERTa's layers, each attention with query_global, key_global and value_global beside its own -----
 
 LONGFORMER = {
@@ -365,6 +369,10 @@ FAMILIES = (
     text_encoder("yoso", "YosoForMaskedLM", "Yoso",
                  ("Model", "ForMaskedLM", "ForSequenceClassification", "ForMultipleChoice", "ForTokenClassification",
                   "ForQuestionAnswering"), d(vocab_size=50265, max_positions=4096, type_vocab_size=1), YOSO,
+                 checks=PAD_CHECKS),
+    text_encoder("mra", "MraForMaskedLM", "Mra",
+                 ("Model", "ForMaskedLM", "ForSequenceClassification", "ForMultipleChoice", "ForTokenClassification",
+                  "ForQuestionAnswering"), d(vocab_size=50265, max_positions=512, type_vocab_size=1), MRA,
                  checks=PAD_CHECKS),
     text_encoder("longformer", "LongformerForMaskedLM", "Longformer",
                  tuple(c for c in ROBERTA_CLASSES if c != "ForCausalLM"), ROBERTA_HEADS, ROBERTA_POSITIONS, LONGFORMER,
