@@ -1,4 +1,4 @@
-"""Random small configs of I-BERT, LayoutLM, Splinter, SqueezeBERT, ConvBERT, Nyströmformer, YOSO, MobileBERT, MRA, Longformer and BigBird, written as a config.json would be: BERT's draw
+"""Random small configs of I-BERT, LayoutLM, Splinter, SqueezeBERT, ConvBERT, Nyströmformer, YOSO, MobileBERT, MRA, TAPAS, Longformer and BigBird, written as a config.json would be: BERT's draw
 (strategies_encoders.bert_like, cross-attention keys included, which these layers ignore) and each family's own
 keys, left out at random."""
 
@@ -113,6 +113,20 @@ def mra(draw) -> dict:
     return cfg
 
 
+def tapas(draw) -> dict:
+    """TAPAS: BERT's draw (a decoder with cross-attention too, which its layer builds), a token-type table per entry
+    of type_vocab_sizes (none, or empty ones, build), the aggregation classifier's labels (none where 0 or fewer) and
+    keys of its losses, which no parameter reads."""
+    cfg = bert_like("tapas")(draw)
+    cfg.pop("type_vocab_size", None)  # BERT's single table: TapasConfig has none
+    _maybe(draw, "type_vocab_sizes", draw(st.lists(st.integers(0, 12), max_size=8)), cfg)
+    _maybe(draw, "num_aggregation_labels", draw(st.integers(-1, 5)), cfg)
+    _maybe(draw, "reset_position_index_per_cell", draw(st.booleans()), cfg)
+    _maybe(draw, "select_one_column", draw(st.booleans()), cfg)
+    _maybe(draw, "max_num_rows", draw(st.integers(1, 64)), cfg)
+    return cfg
+
+
 def longformer(draw) -> dict:
     """Longformer: BERT's draw (cross-attention keys included, which its layer ignores) and a window for all layers or
     one per layer (even and positive, as the model asserts), which no parameter reads."""
@@ -144,5 +158,6 @@ STRATEGIES["convbert"] = convbert
 STRATEGIES["nystromformer"] = nystromformer
 STRATEGIES["yoso"] = yoso
 STRATEGIES["mra"] = mra
+STRATEGIES["tapas"] = tapas
 STRATEGIES["longformer"] = longformer
 STRATEGIES["big_bird"] = big_bird

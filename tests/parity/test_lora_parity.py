@@ -696,6 +696,9 @@ ENCODER_CONFIGS = {
                  conv_window=3),
     # MRA: YOSO's names (no pooler, a pre_classifier in the multiple-choice class).
     "mra": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32, vocab_size=50),
+    # TAPAS: BERT's names; its question-answering class's aggregation_classifier is a linear of its own.
+    "tapas": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32, vocab_size=50,
+                  num_aggregation_labels=3),
     # Longformer: RoBERTa's names, and query_global / key_global / value_global beside each layer's query, key, value.
     "longformer": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32, vocab_size=50,
                        attention_window=[4, 8]),
@@ -778,7 +781,7 @@ def test_encoder_cross_attention_module_paths_are_transformers_s(model_type, arc
                                         "deberta-v2", "deberta", "mpnet", "gte", "eurobert",
                                         "nomic_bert", "esm", "ernie", "xmod", "roc_bert", "layoutlm",
                                         "mobilebert", "squeezebert", "convbert",
-                                        "nystromformer", "yoso", "mra", "longformer", "big_bird"])
+                                        "nystromformer", "yoso", "mra", "tapas", "longformer", "big_bird"])
 @pytest.mark.parametrize("tied", [True, False])
 def test_encoder_all_linear_leaves_out_the_mlm_decoder_as_peft_does(tmp_path, model_type, tied):
     """all-linear on a masked-LM class: peft leaves out the output embeddings (an untied cls.predictions.decoder,

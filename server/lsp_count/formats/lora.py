@@ -352,6 +352,7 @@ ENCODER_PATHS: dict[str, EncoderPaths] = {
     "nystromformer": EncoderPaths("nystromformer", "encoder.layer"),
     "yoso": EncoderPaths("yoso", "encoder.layer"),
     "mra": EncoderPaths("mra", "encoder.layer"),
+    "tapas": EncoderPaths("tapas", "encoder.layer"),
     "longformer": EncoderPaths("longformer", "encoder.layer"),
     "big_bird": EncoderPaths("bert", "encoder.layer"),
 }

@@ -4,7 +4,8 @@ SqueezeBERT (BERT whose layer projections are grouped 1×1 convolutions), Longfo
 and value projection per layer for its global tokens), BigBird (BERT with block-sparse attention, a bare nn.Linear
 pooler in every class but question answering, a feed-forward in its question-answering head), ConvBERT (ELECTRA-shaped, with span-based
 dynamic convolution beside half-width attention heads), Nyströmformer and YOSO (BERT with a depthwise convolution over each
-head's values), MRA (YOSO's parameters without the convolution) and MobileBERT (bottleneck layers with stacked feed-forwards, trigram embeddings, an MLM head over a widened output
+head's values), MRA (YOSO's parameters without the convolution), TAPAS (BERT with a token-type table per
+table feature, cell selection and aggregation heads) and MobileBERT (bottleneck layers with stacked feed-forwards, trigram embeddings, an MLM head over a widened output
 embedding).
 
 Defaults are transformers 5.25's config classes'. See encoders.py for the BERT-shaped switches these rows set.
@@ -293,6 +294,28 @@ YOSO = {
 MRA = {k: f for k, f in YOSO.items() if k not in ("conv_window", "attn_params")}
 
 
+# --- TAPAS: BERT with one token-type table per table feature; its question-answering class selects cells ----------
+
+TAPAS = {
+    "pad_token_id": pad_token(0),
+    "type_vocab_sizes": Field(("type_vocab_sizes",), (3, 256, 256, 2, 256, 256, 10), "ints", null="reject",
+                              doc="rows of each token-type table (segment, column, row, rank, ...): one table each"),
+    "type_vocab_size": fixed(0),
+    "token_types": fixed(False),
+    "embed_tables": fixed(Derived(lambda v: tuple((f"token_type_embeddings_{i}", rows, v["hidden_size"])
+                                                  for i, rows in enumerate(v["type_vocab_sizes"])),
+                                  "token_type_embeddings_0, _1, ... (type_vocab_sizes)")),
+    "num_aggregation_labels": Field(("num_aggregation_labels",), 0, minimum=-(10**9),
+                                    doc="operators the question-answering class's aggregation_classifier predicts "
+                                        "(none where 0 or fewer)"),
+    "qa_head": fixed("tapas"),
+    # Positions restart at each table cell and are clamped to the table's last row: any length runs.
+    "reset_position_index_per_cell": Field(("reset_position_index_per_cell",), True, "bool",
+                                           doc="positions count from each cell's first token (clamped to the table)"),
+    "positions_clamped": fixed(Derived(lambda v: v["reset_position_index_per_cell"], "reset_position_index_per_cell")),
+}
+
+
 # --- Longformer: RoBERTa's layers, each attention with query_global, key_global and value_global beside its own -----
 
 LONGFORMER = {
@@ -374,6 +397,9 @@ FAMILIES = (
                  ("Model", "ForMaskedLM", "ForSequenceClassification", "ForMultipleChoice", "ForTokenClassification",
                   "ForQuestionAnswering"), d(vocab_size=50265, max_positions=512, type_vocab_size=1), MRA,
                  checks=PAD_CHECKS),
+    text_encoder("tapas", "TapasForMaskedLM", "Tapas",
+                 ("Model", "ForMaskedLM", "ForQuestionAnswering", "ForSequenceClassification"),
+                 d(max_positions=1024), TAPAS, checks=PAD_CHECKS),
     text_encoder("longformer", "LongformerForMaskedLM", "Longformer",
                  tuple(c for c in ROBERTA_CLASSES if c != "ForCausalLM"), ROBERTA_HEADS, ROBERTA_POSITIONS, LONGFORMER,
                  notes=("Longformer's position table has max_position_embeddings rows; its checkpoints set 4098 (4096 "

@@ -102,7 +102,8 @@ num_layers × num_heads inputs → 1 output with a bias, in the bare model and s
 ``pooler_in_every_class`` (LayoutLM): every head class builds the bare model with its pooler, the masked-LM, token
 classification and question-answering classes too ("but_question_answering", BigBird: all but that one).
 ``qa_head`` "intermediate" (BigBird): the question-answering class's qa_classifier runs a feed-forward like a
-layer's (intermediate.dense, output.dense and output.LayerNorm) before its qa_outputs. ``span_selection`` (Splinter): the question-answering and
+layer's (intermediate.dense, output.dense and output.LayerNorm) before its qa_outputs; "tapas": TAPAS's cell
+selection parameters (and aggregation_classifier) over the bare model with its pooler. ``span_selection`` (Splinter): the question-answering and
 pre-training classes end in a question-aware span selection head at that path (four dense + LayerNorm transforms,
 hidden → hidden, and two bias-less hidden × hidden classifiers). XLM: the ``classifier`` kind "summary" (the
 sequence classifier is a SequenceSummary alone), the ``multiple_choice`` kind "summary_logits" (the SequenceSummary,
@@ -238,9 +239,11 @@ def text_positions(spec: ModelSpec) -> int | None:
     """The longest sequence a text encoder's learned position table takes: its rows from the family's first
     position (``first_position``: RoBERTa's "after_pad", pad_token_id + 1; MPNet's 2; else 0). None for another
     layout, an image encoder, positions without a table (rotary, relative, sinusoidal), or a padding index that
-    gives no first position."""
+    gives no first position, or positions past the table clamped to its last row (``positions_clamped``: TAPAS's,
+    counted from each table cell's first token)."""
     v = spec.values
-    if spec.family.layout != "encoder" or v.get("embed") != "text" or not v.get("position_embedding"):
+    if spec.family.layout != "encoder" or v.get("embed") != "text" or not v.get("position_embedding") or \
+            v.get("positions_clamped"):
         return None
     rows = v.get("max_positions")
     first = v.get("first_position", 0)
@@ -685,6 +688,17 @@ def _text_heads(spec: ModelSpec, mlm_in: int, mlm_out: int) -> tuple[ParamNode |
     if head == "question_answering":  # the span's start and end logits (num_labels, 2 by default); no pooler
         # RoFormerForQuestionAnswering sets num_labels = 2 whatever the config says (``qa_labels``).
         labels = spec.int("qa_labels") if "qa_labels" in spec.values else _labels(spec)
+        if v.get("qa_head") == "tapas":
+            # TAPAS's cell selection (a weight vector and a scalar bias for the cells and for the columns) over the
+            # bare model with its pooler, and an aggregation classifier where num_aggregation_labels > 0.
+            tensors = (Tensor("output_weights", (h,), "other", "output_weights"), Tensor("output_bias", (), "bias", "output_bias"),
+                       Tensor("column_output_weights", (h,), "other", "column_output_weights"),
+                       Tensor("column_output_bias", (), "bias", "column_output_bias"))
+            aggregation = int(v.get("num_aggregation_labels") or 0)
+            if aggregation > 0:
+                tensors += path_linear("aggregation_classifier", h, aggregation)
+            return (_pooler(spec), ParamNode("cell_selection", tensors, source=spec.key_span("num_aggregation_labels"),
+                                             key="num_aggregation_labels"))
         if v.get("qa_head") == "intermediate":
             # BigBird's qa_classifier: a layer's feed-forward (intermediate, then output with its LayerNorm) before
             # qa_outputs.
