@@ -194,6 +194,18 @@ def led(draw) -> dict:
     return cfg
 
 
+def bigbird_pegasus(draw) -> dict:
+    """BigBird-Pegasus: either encoder attention, biased projections or none, and the sparse pattern's keys, which
+    no parameter reads."""
+    cfg = _bart_like_positions(draw, "bigbird_pegasus")
+    _maybe(draw, "attention_type", draw(st.sampled_from(["block_sparse", "original_full"])), cfg)
+    _maybe(draw, "use_bias", draw(st.booleans()), cfg)
+    _maybe(draw, "block_size", draw(st.integers(1, 64)), cfg)
+    _maybe(draw, "num_random_blocks", draw(st.integers(0, 4)), cfg)
+    draw_architecture(draw, "bigbird_pegasus", cfg)
+    return cfg
+
+
 def fsmt(draw) -> dict:
     """FSMT: source and target vocabularies apart (the target's under either spelling), tied or not; the pad
     token inside both (and so inside the position tables, max_position_embeddings + pad + 1 rows)."""
@@ -230,6 +242,7 @@ STRATEGIES.update({
     "mvp": mvp,
     "m2m_100": m2m_100,
     "led": led,
+    "bigbird_pegasus": bigbird_pegasus,
     "longt5": longt5,
     "fsmt": fsmt,
 })

@@ -254,7 +254,8 @@ def test_more_bart_like_targets_match_peft(tmp_path, name, targets):
         check(tmp_path, config, targets)
 
 
-# m2m_100, LED (Longformer attention in its encoder: self_attn.longformer_self_attn.{query,key,value,*_global} and
+# m2m_100, BigBird-Pegasus (BigBird's attention in its encoder: self_attn.self.{query,key,value} and self_attn.output),
+# LED (Longformer attention in its encoder: self_attn.longformer_self_attn.{query,key,value,*_global} and
 # self_attn.output; its stacks under `led`), LongT5 (the encoder's layer.0.LocalSelfAttention or
 # .TransientGlobalSelfAttention) and FSMT (its output projection inside the decoder): every head class.
 _TINY_BART_WITHOUT_VOCAB = {k: v for k, v in TINY_BART.items() if k != "vocab_size"}
@@ -264,6 +265,8 @@ NEWER_TYPES = {
                  decoder_attention_heads=4, encoder_ffn_dim=32, decoder_ffn_dim=24, vocab_size=64,
                  max_encoder_position_embeddings=32, max_decoder_position_embeddings=16, attention_window=[4, 6],
                  pad_token_id=0), ["query", "key_global", "output", "v_proj"]),
+    "bigbird_pegasus": (dict(model_type="bigbird_pegasus", attention_type="original_full", use_bias=True,
+                             **TINY_BART), ["query", "output", "q_proj", "fc1"]),
     "longt5-local": (dict(model_type="longt5", num_layers=2, num_decoder_layers=3, **TINY_T5), ["q", "v"]),
     "longt5-transient-global": (dict(model_type="longt5", num_layers=2, num_decoder_layers=1,
                                      encoder_attention_type="transient-global", feed_forward_proj="gated-gelu",

@@ -1,4 +1,4 @@
-"""M2M100 (NLLB-200 dense), LED, LongT5 and FSMT: hand counts, class defaults, the configs transformers refuses,
+"""M2M100 (NLLB-200 dense), LED, BigBird-Pegasus, LongT5 and FSMT: hand counts, class defaults, the configs transformers refuses,
 position limits.
 
 The hand counts are worked out in the comments; the class-default totals were taken once from transformers 5.25
@@ -96,6 +96,38 @@ def test_led_attention_window() -> None:
     assert any("not an even, positive whole number" in m for m in error_messages({**LED, "attention_window": [4.0]}))
     assert any("not a whole number or a list" in m for m in error_messages({**LED, "attention_window": 4.0}))
     assert any("not a whole number or a list" in m for m in error_messages({**LED, "attention_window": None}))
+
+
+
+# ----------------------------------------------------------------- BigBird-Pegasus
+BIGBIRD_PEGASUS = dict(model_type="bigbird_pegasus", vocab_size=20, max_position_embeddings=10, pad_token_id=0, **TINY)
+# No attention bias by default (use_bias false): 4 × 64 per attention; fc1, fc2 biased as BART's.
+BP_ATTENTION = 4 * D * D  # 256
+BP_LAYERS = LAYERS - 5 * 4 * D  # one encoder and two decoder self-attentions, two cross-attentions: 160 biases fewer
+BP_TOTAL = 20 * D + 2 * 10 * D + BP_LAYERS + 2 * LN  # shared, two position tables (no offset), layernorm_embedding
+
+
+@pytest.mark.parametrize("architecture", ["BigBirdPegasusForConditionalGeneration", "BigBirdPegasusModel"])
+def test_bigbird_pegasus_by_hand(architecture: str) -> None:
+    assert BP_TOTAL == 160 + 160 + 2112 + 32 == 2464
+    assert counts({**BIGBIRD_PEGASUS, "architectures": [architecture]}) == (BP_TOTAL, BP_TOTAL)
+    # use_bias: every attention projection biased (5 attentions × 4 × 8); either encoder attention, the same.
+    assert counts({**BIGBIRD_PEGASUS, "use_bias": True, "attention_type": "original_full",
+                   "architectures": [architecture]})[0] == BP_TOTAL + 5 * 4 * D
+
+
+def test_bigbird_pegasus_heads() -> None:
+    qa = {**BIGBIRD_PEGASUS, "architectures": ["BigBirdPegasusForQuestionAnswering"]}
+    assert counts(qa)[0] == BP_TOTAL + D * 2 + 2
+    classifier = {**BIGBIRD_PEGASUS, "architectures": ["BigBirdPegasusForSequenceClassification"]}
+    assert counts(classifier)[0] == BP_TOTAL + (D * D + D) + (D * 2 + 2)  # dense, out_proj
+
+
+def test_bigbird_pegasus_refusals() -> None:
+    assert any('attention_type "sparse"' in m for m in error_messages({**BIGBIRD_PEGASUS, "attention_type": "sparse"}))
+    # Its encoder attention sizes its projections with the float: transformers fails to build it.
+    assert any("num_attention_heads" in m for m in error_messages({**BIGBIRD_PEGASUS, "num_attention_heads": 2.0}))
+    assert any("does not divide d_model" in m for m in error_messages({**BIGBIRD_PEGASUS, "encoder_attention_heads": 3}))
 
 
 # ----------------------------------------------------------------- LongT5

@@ -226,6 +226,8 @@ SEQ2SEQ_PATHS: dict[str, Seq2SeqPaths] = {
     # LED: the stacks under `led`; the encoder's self_attn holds longformer_self_attn.{query,key,value,*_global}
     # and output (the tree's tensor names carry that inner path).
     "led": Seq2SeqPaths("led", "layers", (("encoder", _BART_SEGMENTS), ("decoder", _BART_SEGMENTS))),
+    # BigBird-Pegasus: BART's paths; the encoder's self_attn holds self.{query,key,value} and output.
+    "bigbird_pegasus": Seq2SeqPaths("model", "layers", (("encoder", _BART_SEGMENTS), ("decoder", _BART_SEGMENTS))),
 }
 # Head classes whose stacks sit elsewhere than the family's body (the bare models hold them at the top).
 _SEQ2SEQ_BODY = {"T5ForSequenceClassification": "transformer", "MT5ForSequenceClassification": "transformer",

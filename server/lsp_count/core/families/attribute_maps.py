@@ -18,6 +18,7 @@ KEYS_SET_AFTER_FIELDS: dict[str, tuple[str, ...]] = {
     "bailing_hybrid": ("linear_head_dim", "model_max_length", "num_experts", "num_experts_per_token", "num_shared_experts",
                        "swiglu_limits", "swiglu_limits_shared"),
     "bart": ("hidden_size", "num_attention_heads", "num_hidden_layers"),
+    "bigbird_pegasus": ("hidden_size", "num_attention_heads", "num_hidden_layers"),
     "blenderbot": ("hidden_size", "num_attention_heads", "num_hidden_layers"),
     "blenderbot-small": ("hidden_size", "num_attention_heads", "num_hidden_layers"),
     "bloom": ("n_embed", "num_attention_heads", "num_hidden_layers"),

@@ -13,10 +13,10 @@ Defaults are transformers 5.25's config classes'. See encoders.py for the BERT-s
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 
-from lsp_count.core.families.common import pad_token, window_per_layer_check
+from lsp_count.core.families.common import (BIG_BIRD_ATTENTION_TYPE, check_big_bird_attention, pad_token,
+                                            window_per_layer_check)
 from lsp_count.core.families.decoders import FLOOR_HEADS, d, fixed
 from lsp_count.core.families.encoders import (FACTORISED, PAD_CHECKS, ROBERTA_CLASSES, ROBERTA_HEADS,
                                               ROBERTA_PAD_CHECKS, ROBERTA_POSITIONS, _summary_fields,
@@ -332,26 +332,10 @@ LONGFORMER = {
 
 # --- BigBird: BERT's layers (its block-sparse attention has the same projections), the pooler an nn.Linear ---------
 
-BIG_BIRD_ATTENTION = ("original_full", "block_sparse")
-
-
-def check_big_bird(spec: ModelSpec) -> list[Problem]:
-    """BigBirdAttention builds one of two attentions and raises ValueError for any other attention_type; the
-    block-sparse one refuses a hidden_size the heads do not divide whatever else the config holds (the full one
-    builds floored heads where the config has an embedding_size, as BERT's does; not modelled: refused too)."""
-    kind = spec.values.get("attention_type")
-    if kind in BIG_BIRD_ATTENTION:
-        return []
-    return [Problem("error", "LC103", f"attention_type {json.dumps(kind)}: BigBird builds \"original_full\" or "
-                                      f"\"block_sparse\" attention and refuses any other",
-                    spec.key_span("attention_type") or spec.span)]
-
-
 BIG_BIRD = {
     "pad_token_id": pad_token(0),
     "qkv_bias": Field(("use_bias",), True, "bool", doc="biases on the query, key and value projections"),
-    "attention_type": Field(("attention_type",), "block_sparse", "str", null="reject",
-                            doc='"block_sparse" or "original_full" attention (the same projections)'),
+    "attention_type": BIG_BIRD_ATTENTION_TYPE,
     "pooler": fixed("linear"),
     "pooler_in_every_class": fixed("but_question_answering"),
     "classifier": fixed("dense"),
@@ -408,5 +392,5 @@ FAMILIES = (
     text_encoder("big_bird", "BigBirdForMaskedLM", "BigBird",
                  ("Model", "ForPreTraining", "ForMaskedLM", "ForCausalLM", "ForSequenceClassification",
                   "ForMultipleChoice", "ForTokenClassification", "ForQuestionAnswering"),
-                 d(vocab_size=50358, max_positions=4096), BIG_BIRD, checks=(check_big_bird, *PAD_CHECKS)),
+                 d(vocab_size=50358, max_positions=4096), BIG_BIRD, checks=(check_big_bird_attention, *PAD_CHECKS)),
 )

@@ -214,3 +214,18 @@ def window_per_layer_check(layers_field: str, layers_word: str):
         return []
     return check
 
+
+# BigBird's and BigBird-Pegasus's encoder attention: the block-sparse and the full one hold the same projections.
+BIG_BIRD_ATTENTION_TYPE = Field(("attention_type",), "block_sparse", "str", null="reject",
+                                doc='"block_sparse" or "original_full" attention (the same projections)')
+
+
+def check_big_bird_attention(spec: ModelSpec) -> list[Problem]:
+    """BigBird's attention builds one of two kinds and raises ValueError for any other attention_type."""
+    kind = spec.values.get("attention_type")
+    if kind in ("original_full", "block_sparse"):
+        return []
+    return [Problem("error", "LC103", f"attention_type {json.dumps(kind)}: {spec.architecture} builds \"original_full\" "
+                                      f"or \"block_sparse\" attention and refuses any other",
+                    spec.key_span("attention_type") or spec.span)]
+

@@ -1,5 +1,5 @@
 """Encoder-decoder families (t5, mt5, umt5, longt5, switch_transformers, bart, mbart, plbart, mvp, pegasus,
-marian, blenderbot, blenderbot-small, m2m_100, led, fsmt, whisper) as data.
+marian, blenderbot, blenderbot-small, m2m_100, led, bigbird_pegasus, fsmt, whisper) as data.
 
 Defaults are the transformers (v5) config classes'; every key the config class
 accepts for a field is listed, ``attribute_map`` aliases included (T5
@@ -38,7 +38,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from lsp_count.core.families.common import (LABEL_FIELDS, PaddedEmbedding, check_pad_token, num_labels_field, pad_token,
+from lsp_count.core.families.common import (BIG_BIRD_ATTENTION_TYPE, LABEL_FIELDS, PaddedEmbedding,
+                                            check_big_bird_attention, check_pad_token, num_labels_field, pad_token,
                                             pad_token_problem, window_per_layer_check)
 from lsp_count.core.source import Problem
 from lsp_count.core.spec import Derived, Family, Field, ModelSpec
@@ -472,6 +473,20 @@ LED = _bart_family("led", "LED", (50265, 1024, 12, 16, 4096, 1, 1024), positions
 }, checks=(window_per_layer_check("encoder_layers", "encoder layer"),))
 
 
+# BigBird-Pegasus: Pegasus's pre-norm stacks (their last LayerNorm named layernorm_embedding), learned positions
+# without offset rows, and an encoder self-attention that is BigBird's (self.query / self.key / self.value, then
+# output; block-sparse or full, the same projections); every attention projection biased as use_bias says (no bias by
+# default), the feed-forwards always biased. Its encoder attention sizes its projections with num_attention_heads as
+# written: a whole-number float there (12.0, which BART's classes take) fails to build.
+BIGBIRD_PEGASUS = dataclasses.replace(_bart_family("bigbird_pegasus", "BigBirdPegasus", (96103, 1024, 16, 16, 4096, 0, 4096),
+                               positions="learned", embed_norm=True, final_norm=False, extra={
+    **{f"{part}_bias": Field(("use_bias",), False, "bool", doc="biases on every attention projection")
+       for part in ("q", "k", "v", "o")},
+    "encoder_attn_names": fixed(("self.query", "self.key", "self.value", "output")),
+    "attention_type": BIG_BIRD_ATTENTION_TYPE,
+}, checks=(check_big_bird_attention,)), float_keys=())
+
+
 def _check_fsmt_pad_token(spec: ModelSpec) -> list[Problem]:
     """FSMT's pad token is the padding index of the source and target token embeddings and of both position
     tables (max_position_embeddings + pad_token_id + 1 rows: a negative pad shortens them)."""
@@ -553,4 +568,4 @@ WHISPER = Family("whisper", "seq2seq", "WhisperForConditionalGeneration", {
     notes=("Whisper's encoder positions are a fixed sinusoidal table (requires_grad=False): counted, not trainable",))
 
 FAMILIES: tuple[Family, ...] = (T5, MT5, UMT5, SWITCH, BART, MBART, WHISPER, PEGASUS, MARIAN, BLENDERBOT,
-                                BLENDERBOT_SMALL, PLBART, MVP, M2M_100, LED, LONGT5, FSMT)
+                                BLENDERBOT_SMALL, PLBART, MVP, M2M_100, LED, BIGBIRD_PEGASUS, LONGT5, FSMT)
