@@ -126,7 +126,8 @@ def test_bigbird_pegasus_heads() -> None:
 def test_bigbird_pegasus_refusals() -> None:
     assert any('attention_type "sparse"' in m for m in error_messages({**BIGBIRD_PEGASUS, "attention_type": "sparse"}))
     # Its encoder attention sizes its projections with the float: transformers fails to build it.
-    assert any("num_attention_heads" in m for m in error_messages({**BIGBIRD_PEGASUS, "num_attention_heads": 2.0}))
+    assert any('"num_attention_heads": expected a whole number, got 2.0: the model fails to build with a float here'
+               in m for m in error_messages({**BIGBIRD_PEGASUS, "num_attention_heads": 2.0}))
     assert any("does not divide d_model" in m for m in error_messages({**BIGBIRD_PEGASUS, "encoder_attention_heads": 3}))
 
 

@@ -247,8 +247,10 @@ _KIND_WORDS = {"int": "a whole number", "int|auto": "a whole number or \"auto\""
                "float": "a number"}
 
 
-def _check(name: str, key: str, f: Field, node: SourceNode, float_ok: bool = False) -> tuple[object, Problem | None]:
-    """Validate one value; return (value, problem). ``float_ok``: a whole-number float is the int."""
+def _check(name: str, key: str, f: Field, node: SourceNode, float_ok: bool = False,
+           kept_by_class: bool = False) -> tuple[object, Problem | None]:
+    """Validate one value; return (value, problem). ``float_ok``: a whole-number float is the int.
+    ``kept_by_class``: the config class sets the key past its field checks (a float there is its model's to refuse)."""
     if f.kind == "any":
         return node.to_python(), None
     if f.kind == "entries":
@@ -277,8 +279,9 @@ def _check(name: str, key: str, f: Field, node: SourceNode, float_ok: bool = Fal
             value = int(value)
         if isinstance(value, float) and value.is_integer():
             # (the editor's quick fix writes the replacement: lsp/actions.py)
-            return bad(f"expected a whole number, got {value!r}: transformers' config class refuses a float here "
-                       f"(write {int(value)})", (("replacement", str(int(value))),))
+            refuses = "the model fails to build with" if kept_by_class else "transformers' config class refuses"
+            return bad(f"expected a whole number, got {value!r}: {refuses} a float here (write {int(value)})",
+                       (("replacement", str(int(value))),))
         if isinstance(value, bool) or not isinstance(value, int):
             return bad(f"expected a whole number, got {_type_name(value)}")
         if value < f.minimum:
@@ -377,7 +380,8 @@ def resolve_values(
                 values[name] = f.default
             continue
         key, child = found
-        value, problem = _check(name, key, f, child, key in family.float_keys or experts_float_kept(family, name, key))
+        value, problem = _check(name, key, f, child, key in family.float_keys or experts_float_kept(family, name, key),
+                                key in late)
         if problem:
             problems.append(problem)
             if isinstance(f.default, Derived):
