@@ -198,6 +198,18 @@ def gte(draw) -> dict:
     return cfg
 
 
+def jina_embeddings_v3(draw) -> dict:
+    """Jina Embeddings v3: rotary positions (no table), token types, a head width of its own or not, and heads that
+    do not divide the width (its attention floors the head width and checks nothing)."""
+    cfg = _text(draw, "jina_embeddings_v3")
+    _maybe(draw, "type_vocab_size", draw(st.integers(0, 3)), cfg)
+    if draw(st.booleans()):
+        cfg["hidden_size"] += draw(st.integers(1, 3))
+    _maybe(draw, "head_dim", draw(st.sampled_from([2, 4, 6])), cfg)
+    _architecture(draw, "jina_embeddings_v3", cfg)
+    return cfg
+
+
 def eurobert(draw) -> dict:
     """EuroBERT: grouped-query attention (any key/value head count: its class divides without checking), a head
     width of its own or not, attention and MLP biases, tied or not; the class default pad_token_id lies outside a
@@ -372,6 +384,7 @@ for _mt in ("deberta-v2", "deberta"):
     STRATEGIES[_mt] = deberta(_mt)
 STRATEGIES["mpnet"] = mpnet
 STRATEGIES["gte"] = gte
+STRATEGIES["jina_embeddings_v3"] = jina_embeddings_v3
 STRATEGIES["nomic_bert"] = bert_like("nomic_bert")
 STRATEGIES["eurobert"] = eurobert
 STRATEGIES["siglip"] = siglip

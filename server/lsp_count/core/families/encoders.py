@@ -904,6 +904,29 @@ FAMILIES: tuple[Family, ...] = (
                      "classifier": fixed("pooled"),
                      "mlm_bias_param": fixed(False),
                  }, checks=PAD_CHECKS),
+    # Jina Embeddings v3 (transformers' own port): XLM-RoBERTa's embeddings without a position table (rotary
+    # positions), post-norm layers of a biased self_attn and a plain MLP (fc1, fc2), RoBERTa's heads under `roberta`.
+    text_encoder("jina_embeddings_v3", "JinaEmbeddingsV3ForMaskedLM", "JinaEmbeddingsV3",
+                 ("Model", "ForMaskedLM", "ForSequenceClassification", "ForTokenClassification", "ForQuestionAnswering"),
+                 d(vocab_size=250002, hidden_size=1024, num_layers=24, num_heads=16, intermediate_size=4096,
+                   type_vocab_size=1),
+                 ROPE, WRITTEN_HEAD_DIM, ROBERTA_HEADS,
+                 {
+                     "pad_token_id": pad_token(1),
+                     "max_positions": Field(("max_position_embeddings",), 8194,
+                                            doc="longest sequence (rotary positions: no table)"),
+                     "position_embedding": fixed(None),
+                     # Its attention reads head_dim where the config has one (heads × head_dim wide, any remainder);
+                     # a null there fails (None ** -0.5).
+                     "head_dim": Field(("head_dim",), HEAD_DIM, null="reject", doc="width of each attention head"),
+                     **FLOOR_HEADS,
+                     "is_decoder": fixed(False),
+                     "add_cross_attention": fixed(False),
+                     "attn_names": fixed(("self_attn.q_proj", "self_attn.k_proj", "self_attn.v_proj",
+                                          "self_attn.o_proj")),
+                     "mlp_names": fixed(("mlp.fc1", "mlp.fc2")),
+                     "layer_norms": fixed(("post_attention_layernorm", "post_mlp_layernorm")),
+                 }, checks=PAD_CHECKS),
     # NomicBERT (nomic-embed-text): GTE's layer without any biases in attention or MLP, token types always, rotary
     # positions, BERT's masked-LM head (its norm named layer_norm), a pooler in the classifier class only.
     text_encoder("nomic_bert", "NomicBertForMaskedLM", "NomicBert",
