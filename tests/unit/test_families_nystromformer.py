@@ -134,3 +134,12 @@ def test_mra_by_hand() -> None:
 ])
 def test_mra_refusals(change: dict, needle: str) -> None:
     assert any(needle in m for m in errors({**MRA, **change, "architectures": ["MraModel"]}))
+
+
+@pytest.mark.parametrize("config", [SMALL, YOSO, MRA])
+def test_the_longest_sequence_is_max_position_embeddings(config: dict) -> None:
+    # Their table has two rows more, positions from 2; the position_ids buffer holds max_position_embeddings of them
+    # (tests/parity/test_text_positions_parity.py runs the models one token past it).
+    from lsp_count.core.layouts.encoder import text_positions
+
+    assert text_positions(count({**config, "max_position_embeddings": 7}).spec) == 7

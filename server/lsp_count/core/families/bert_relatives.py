@@ -262,8 +262,10 @@ NYSTROMFORMER = {
     "conv_kernel_size": Field(("conv_kernel_size",), 65, minimum=0, doc="rows of each head's depthwise value convolution"),
     "inv_coeff_init_option": Field(("inv_coeff_init_option",), False, "bool",
                                    doc="the pseudo-inverse's initial coefficients (true fails in transformers)"),
-    # The position table has two rows beyond max_position_embeddings (positions start at 2).
+    # The position table has two rows beyond max_position_embeddings (positions start at 2): the longest sequence
+    # is max_position_embeddings (its position_ids buffer holds that many).
     "position_embedding": fixed(None),
+    "position_limit": fixed(Derived(lambda v: v["max_positions"], "max_position_embeddings")),
     "token_types": fixed(False),
     "embed_tables": fixed(Derived(lambda v: (("position_embeddings", v["max_positions"] + 2, v["hidden_size"]),
                                              ("token_type_embeddings", v["type_vocab_size"], v["hidden_size"])),

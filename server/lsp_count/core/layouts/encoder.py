@@ -240,10 +240,15 @@ def text_positions(spec: ModelSpec) -> int | None:
     position (``first_position``: RoBERTa's "after_pad", pad_token_id + 1; MPNet's 2; else 0). None for another
     layout, an image encoder, positions without a table (rotary, relative, sinusoidal), or a padding index that
     gives no first position, or positions past the table clamped to its last row (``positions_clamped``: TAPAS's,
-    counted from each table cell's first token)."""
+    counted from each table cell's first token). A family whose table is one of its ``embed_tables`` says its
+    longest sequence (``position_limit``)."""
     v = spec.values
-    if spec.family.layout != "encoder" or v.get("embed") != "text" or not v.get("position_embedding") or \
-            v.get("positions_clamped"):
+    if spec.family.layout != "encoder" or v.get("embed") != "text" or v.get("positions_clamped"):
+        return None
+    limit = v.get("position_limit")  # a table among embed_tables (Nyströmformer's: rows 2 to max + 1)
+    if limit is not None:
+        return limit if isinstance(limit, int) and not isinstance(limit, bool) and limit > 0 else None
+    if not v.get("position_embedding"):
         return None
     rows = v.get("max_positions")
     first = v.get("first_position", 0)
