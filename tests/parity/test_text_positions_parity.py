@@ -61,7 +61,7 @@ def _runs(model, config: dict, tokens: int) -> bool:
 
 def test_the_table_families_are_found() -> None:
     assert {"bert", "roberta", "xlm-roberta", "electra", "mpnet", "camembert", "nystromformer", "yoso",
-            "mra"} <= set(TABLE_TYPES)
+            "mra", "mobilebert", "roformer"} <= set(TABLE_TYPES)
     assert text_positions(_spec({"model_type": "bert"})) == 512
     assert text_positions(_spec({"model_type": "roberta", "max_position_embeddings": 514, "pad_token_id": 1})) == 512
 

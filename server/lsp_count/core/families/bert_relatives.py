@@ -104,6 +104,8 @@ def check_mobilebert(spec: ModelSpec) -> list[Problem]:
 MOBILEBERT = {
     **NO_CROSS_ATTENTION,
     "pad_token_id": pad_token(0),
+    # Its position table is one of its hidden-wide tables (_mobilebert_tables): the longest sequence is its rows.
+    "position_limit": fixed(Derived(lambda v: v["max_positions"], "max_position_embeddings")),
     "embedding_size": Field(("embedding_size",), 128, doc="width of the word embedding"),
     "trigram_input": Field(("trigram_input",), True, "bool",
                            doc="each token's embedding is concatenated with its neighbours' (3 × embedding_size in)"),

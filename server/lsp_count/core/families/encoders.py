@@ -712,6 +712,8 @@ FAMILIES: tuple[Family, ...] = (
                                             doc="rows of the frozen sinusoidal (rotary) position table"),
                      "position_embedding": fixed(None),
                      "sinusoidal_positions": fixed("encoder.embed_positions"),
+                     # The table is not regrown: a longer sequence indexes past it.
+                     "position_limit": fixed(Derived(lambda v: v["max_positions"], "max_position_embeddings")),
                      # RoFormerForQuestionAnswering sets config.num_labels = 2 (start and end) before building.
                      "qa_labels": fixed(2),
                  },
