@@ -1,6 +1,6 @@
-"""Random small configs of I-BERT, LayoutLM, Splinter, SqueezeBERT, ConvBERT, Nyströmformer, YOSO, MobileBERT, MRA, TAPAS, Longformer and BigBird, written as a config.json would be: BERT's draw
-(strategies_encoders.bert_like, cross-attention keys included, which these layers ignore) and each family's own
-keys, left out at random."""
+"""Random small configs of I-BERT, LayoutLM, Splinter, SqueezeBERT, ConvBERT, Nyströmformer, YOSO, MobileBERT, MRA,
+TAPAS, Longformer and BigBird, written as a config.json would be: BERT's draw (strategies_encoders.bert_like,
+cross-attention keys included, which most of these layers ignore) and each family's own keys, left out at random."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
-"""Nyströmformer, YOSO and MRA without torch: every class's defaults, small configs counted by hand, and the configs transformers
-refuses. Nyströmformer is BERT's stack (its landmark attention has no parameters) with a depthwise nn.Conv2d over each
-head's values (heads × 1 × conv_kernel_size × 1, no bias), a position table two rows longer than
-max_position_embeddings, no pooler, RoBERTa's classification head, a pre_classifier in the multiple-choice class
-and a question-answering class of two outputs whatever num_labels says.
+"""Nyströmformer, YOSO and MRA without torch: every class's defaults, small configs counted by hand, the configs
+transformers refuses, and their longest sequence. Nyströmformer is BERT's stack (its landmark attention has no
+parameters) with a depthwise nn.Conv2d over each head's values (heads × 1 × conv_kernel_size × 1, no bias), a
+position table two rows longer than max_position_embeddings, no pooler, RoBERTa's classification head, a
+pre_classifier in the multiple-choice class and a question-answering class of two outputs whatever num_labels says.
 
 The class-default totals were taken once from transformers 5.25 on the meta device (tests/parity checks the family
 against it on random configs too).
@@ -121,7 +121,8 @@ def test_mra_by_hand() -> None:
     # YOSO's small model without a value convolution; the attention's block keys hold nothing.
     config = {**MRA, "architectures": ["MraModel"]}
     assert count(config).tree.total == EMBEDDINGS + LAYER - 6 == 700
-    assert count({**config, "block_per_row": 0, "approx_mode": "sparse", "max_position_embeddings": 5}).tree.total == 700
+    keys = {"block_per_row": 0, "approx_mode": "sparse", "max_position_embeddings": 5}
+    assert count({**config, **keys}).tree.total == 700
     qa = {**MRA, "architectures": ["MraForQuestionAnswering"], "id2label": {"0": "a"}}
     assert count(qa).tree.total == 700 + 8 * 2 + 2  # two outputs whatever num_labels says
     mc = {**MRA, "architectures": ["MraForMultipleChoice"]}

@@ -32,7 +32,8 @@ _SHORTEST = 5  # below this every key is a slip from many others (n_ctx, n_head,
 # Keys a config class saves that no family reads, near one some family does (the parity test
 # test_config_keys_parity.py names any a new family brings): DeepSeek's qk_head_dim (qk_nope_head_dim +
 # qk_rope_head_dim, near v_head_dim); DeepSeek's and Nemotron-H's router groups n_group (near n_groups);
-# Nemotron-H's mtp_layers_block_type (near layers_block_type); TAPAS's aggregation_labels (near num_aggregation_labels).
+# Nemotron-H's mtp_layers_block_type (near layers_block_type); TAPAS's aggregation_labels (near
+# num_aggregation_labels).
 _SAVED_BY_CLASSES = frozenset({"qk_head_dim", "n_group", "mtp_layers_block_type", "aggregation_labels"})
 # A key starting with "_" is written by a tool, not by hand (old transformers' _num_labels,
 # _name_or_path), and is not a slip.

@@ -2,11 +2,11 @@
 with 2-D position tables for the tokens' boxes), Splinter (BERT with a question-aware span selection head),
 SqueezeBERT (BERT whose layer projections are grouped 1×1 convolutions), Longformer (RoBERTa with a second query, key
 and value projection per layer for its global tokens), BigBird (BERT with block-sparse attention, a bare nn.Linear
-pooler in every class but question answering, a feed-forward in its question-answering head), ConvBERT (ELECTRA-shaped, with span-based
-dynamic convolution beside half-width attention heads), Nyströmformer and YOSO (BERT with a depthwise convolution over each
-head's values), MRA (YOSO's parameters without the convolution), TAPAS (BERT with a token-type table per
-table feature, cell selection and aggregation heads) and MobileBERT (bottleneck layers with stacked feed-forwards, trigram embeddings, an MLM head over a widened output
-embedding).
+pooler in every class but question answering, a feed-forward in its question-answering head), ConvBERT
+(ELECTRA-shaped, with span-based dynamic convolution beside half-width attention heads), Nyströmformer and YOSO (BERT
+with a depthwise convolution over each head's values), MRA (YOSO's parameters without the convolution), TAPAS (BERT
+with a token-type table per table feature, cell selection and aggregation heads) and MobileBERT (bottleneck layers
+with stacked feed-forwards, trigram embeddings, an MLM head over a widened output embedding).
 
 Defaults are transformers 5.25's config classes'. See encoders.py for the BERT-shaped switches these rows set.
 """

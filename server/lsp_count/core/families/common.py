@@ -225,7 +225,6 @@ def check_big_bird_attention(spec: ModelSpec) -> list[Problem]:
     kind = spec.values.get("attention_type")
     if kind in ("original_full", "block_sparse"):
         return []
-    return [Problem("error", "LC103", f"attention_type {json.dumps(kind)}: {spec.architecture} builds \"original_full\" "
-                                      f"or \"block_sparse\" attention and refuses any other",
+    return [Problem("error", "LC103", f"attention_type {json.dumps(kind)}: {spec.architecture} builds "
+                                      f"\"original_full\" or \"block_sparse\" attention and refuses any other",
                     spec.key_span("attention_type") or spec.span)]
-

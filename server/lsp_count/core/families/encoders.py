@@ -909,7 +909,8 @@ FAMILIES: tuple[Family, ...] = (
     # Jina Embeddings v3 (transformers' own port): XLM-RoBERTa's embeddings without a position table (rotary
     # positions), post-norm layers of a biased self_attn and a plain MLP (fc1, fc2), RoBERTa's heads under `roberta`.
     text_encoder("jina_embeddings_v3", "JinaEmbeddingsV3ForMaskedLM", "JinaEmbeddingsV3",
-                 ("Model", "ForMaskedLM", "ForSequenceClassification", "ForTokenClassification", "ForQuestionAnswering"),
+                 ("Model", "ForMaskedLM", "ForSequenceClassification", "ForTokenClassification",
+                  "ForQuestionAnswering"),
                  d(vocab_size=250002, hidden_size=1024, num_layers=24, num_heads=16, intermediate_size=4096,
                    type_vocab_size=1),
                  ROPE, WRITTEN_HEAD_DIM, ROBERTA_HEADS,

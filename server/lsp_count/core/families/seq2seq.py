@@ -478,13 +478,14 @@ LED = _bart_family("led", "LED", (50265, 1024, 12, 16, 4096, 1, 1024), positions
 # output; block-sparse or full, the same projections); every attention projection biased as use_bias says (no bias by
 # default), the feed-forwards always biased. Its encoder attention sizes its projections with num_attention_heads as
 # written: a whole-number float there (12.0, which BART's classes take) fails to build.
-BIGBIRD_PEGASUS = dataclasses.replace(_bart_family("bigbird_pegasus", "BigBirdPegasus", (96103, 1024, 16, 16, 4096, 0, 4096),
-                               positions="learned", embed_norm=True, final_norm=False, extra={
+_BIGBIRD_PEGASUS = _bart_family("bigbird_pegasus", "BigBirdPegasus", (96103, 1024, 16, 16, 4096, 0, 4096),
+                                positions="learned", embed_norm=True, final_norm=False, extra={
     **{f"{part}_bias": Field(("use_bias",), False, "bool", doc="biases on every attention projection")
        for part in ("q", "k", "v", "o")},
     "encoder_attn_names": fixed(("self.query", "self.key", "self.value", "output")),
     "attention_type": BIG_BIRD_ATTENTION_TYPE,
-}, checks=(check_big_bird_attention,)), float_keys=())
+}, checks=(check_big_bird_attention,))
+BIGBIRD_PEGASUS = dataclasses.replace(_BIGBIRD_PEGASUS, float_keys=())
 
 
 def _check_fsmt_pad_token(spec: ModelSpec) -> list[Problem]:

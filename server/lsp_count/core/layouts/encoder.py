@@ -103,12 +103,13 @@ num_layers × num_heads inputs → 1 output with a bias, in the bare model and s
 classification and question-answering classes too ("but_question_answering", BigBird: all but that one).
 ``qa_head`` "intermediate" (BigBird): the question-answering class's qa_classifier runs a feed-forward like a
 layer's (intermediate.dense, output.dense and output.LayerNorm) before its qa_outputs; "tapas": TAPAS's cell
-selection parameters (and aggregation_classifier) over the bare model with its pooler. ``span_selection`` (Splinter): the question-answering and
-pre-training classes end in a question-aware span selection head at that path (four dense + LayerNorm transforms,
-hidden → hidden, and two bias-less hidden × hidden classifiers). XLM: the ``classifier`` kind "summary" (the
-sequence classifier is a SequenceSummary alone), the ``multiple_choice`` kind "summary_logits" (the SequenceSummary,
-then ``logits_proj``, num_labels → 1) and the head "squad_question_answering" (an XLNet-style SQuAD head at
-``squad_head``: start logits, end logits with a LayerNorm, answer class).
+selection parameters (and aggregation_classifier) over the bare model with its pooler. ``span_selection``
+(Splinter): the question-answering and pre-training classes end in a question-aware span selection head at that
+path (four dense + LayerNorm transforms, hidden → hidden, and two bias-less hidden × hidden classifiers). XLM:
+the ``classifier`` kind "summary" (the sequence classifier is a SequenceSummary alone), the ``multiple_choice`` kind
+"summary_logits" (the SequenceSummary, then ``logits_proj``, num_labels → 1) and the head
+"squad_question_answering" (an XLNet-style SQuAD head at ``squad_head``: start logits, end logits with a LayerNorm,
+answer class).
 """
 
 from __future__ import annotations
@@ -696,7 +697,8 @@ def _text_heads(spec: ModelSpec, mlm_in: int, mlm_out: int) -> tuple[ParamNode |
         if v.get("qa_head") == "tapas":
             # TAPAS's cell selection (a weight vector and a scalar bias for the cells and for the columns) over the
             # bare model with its pooler, and an aggregation classifier where num_aggregation_labels > 0.
-            tensors = (Tensor("output_weights", (h,), "other", "output_weights"), Tensor("output_bias", (), "bias", "output_bias"),
+            tensors = (Tensor("output_weights", (h,), "other", "output_weights"),
+                       Tensor("output_bias", (), "bias", "output_bias"),
                        Tensor("column_output_weights", (h,), "other", "column_output_weights"),
                        Tensor("column_output_bias", (), "bias", "column_output_bias"))
             aggregation = int(v.get("num_aggregation_labels") or 0)
@@ -708,8 +710,10 @@ def _text_heads(spec: ModelSpec, mlm_in: int, mlm_out: int) -> tuple[ParamNode |
             # BigBird's qa_classifier: a layer's feed-forward (intermediate, then output with its LayerNorm) before
             # qa_outputs.
             f = spec.int("intermediate_size")
-            tensors = (path_linear("qa_classifier.intermediate.dense", h, f) + path_linear("qa_classifier.output.dense", f, h)
-                       + path_norm("qa_classifier.output.LayerNorm", h) + path_linear("qa_classifier.qa_outputs", h, labels))
+            tensors = (path_linear("qa_classifier.intermediate.dense", h, f)
+                       + path_linear("qa_classifier.output.dense", f, h)
+                       + path_norm("qa_classifier.output.LayerNorm", h)
+                       + path_linear("qa_classifier.qa_outputs", h, labels))
             return (ParamNode("qa_classifier", tensors, source=spec.key_span("intermediate_size"),
                               key="intermediate_size"),)
         return (ParamNode("qa_outputs", path_linear("qa_outputs", h, labels),
