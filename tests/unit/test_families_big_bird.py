@@ -76,7 +76,7 @@ def test_use_bias_and_the_attention_type() -> None:
 
 
 @pytest.mark.parametrize("change, needle", [
-    ({"attention_type": "dense"}, 'attention_type "dense": BigBird builds "original_full" or "block_sparse"'),
+    ({"attention_type": "dense"}, 'attention_type "dense": BigBirdModel builds "original_full" or "block_sparse"'),
     ({"attention_type": None}, "attention_type"),
     ({"num_attention_heads": 3}, "does not divide"),
     ({"pad_token_id": 10}, "pad_token_id"),
