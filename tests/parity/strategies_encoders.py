@@ -210,6 +210,19 @@ def jina_embeddings_v3(draw) -> dict:
     return cfg
 
 
+def esmc(draw) -> dict:
+    """ESM-C: no grouped-query attention (num_key_value_heads, where written, is num_attention_heads), a head width of
+    its own or not, attention and MLP biases, the token classifier's bias; any pad_token_id (no padding index)."""
+    cfg = _text(draw, "esmc")
+    _maybe(draw, "pad_token_id", draw(st.sampled_from([None, -1, 0, 1, 500])), cfg)
+    _maybe(draw, "num_key_value_heads", cfg["num_attention_heads"], cfg)
+    _maybe(draw, "head_dim", draw(st.sampled_from([2, 4, 8])), cfg)
+    for key in ("attention_bias", "mlp_bias", "token_classification_bias"):
+        _maybe(draw, key, draw(st.booleans()), cfg)
+    _architecture(draw, "esmc", cfg)
+    return cfg
+
+
 def eurobert(draw) -> dict:
     """EuroBERT: grouped-query attention (any key/value head count: its class divides without checking), a head
     width of its own or not, attention and MLP biases, tied or not; the class default pad_token_id lies outside a
@@ -385,6 +398,7 @@ for _mt in ("deberta-v2", "deberta"):
 STRATEGIES["mpnet"] = mpnet
 STRATEGIES["gte"] = gte
 STRATEGIES["jina_embeddings_v3"] = jina_embeddings_v3
+STRATEGIES["esmc"] = esmc
 STRATEGIES["nomic_bert"] = bert_like("nomic_bert")
 STRATEGIES["eurobert"] = eurobert
 STRATEGIES["siglip"] = siglip

@@ -702,6 +702,10 @@ ENCODER_CONFIGS = {
     # Jina Embeddings v3: its stack under `roberta` at layers.N (self_attn.q_proj, mlp.fc1), RoBERTa's heads.
     "jina_embeddings_v3": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32,
                                vocab_size=50),
+    # ESM-C: its stack under `esmc` at layers.N (self_attn.q_proj beside q_norm, mlp.gate_proj), its own MLM head, the
+    # token classifier's score.
+    "esmc": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32, vocab_size=50,
+                 attention_bias=True),
     # Longformer: RoBERTa's names, and query_global / key_global / value_global beside each layer's query, key, value.
     "longformer": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32, vocab_size=50,
                        attention_window=[4, 8]),
@@ -785,7 +789,7 @@ def test_encoder_cross_attention_module_paths_are_transformers_s(model_type, arc
                                         "nomic_bert", "esm", "ernie", "xmod", "roc_bert", "layoutlm",
                                         "mobilebert", "squeezebert", "convbert",
                                         "nystromformer", "yoso", "mra", "tapas", "longformer", "big_bird",
-                                        "jina_embeddings_v3"])
+                                        "jina_embeddings_v3", "esmc"])
 @pytest.mark.parametrize("tied", [True, False])
 def test_encoder_all_linear_leaves_out_the_mlm_decoder_as_peft_does(tmp_path, model_type, tied):
     """all-linear on a masked-LM class: peft leaves out the output embeddings (an untied cls.predictions.decoder,

@@ -307,6 +307,7 @@ ENCODER_PATHS: dict[str, EncoderPaths] = {
     "nomic_bert": EncoderPaths("nomic_bert", "layers"),
     "eurobert": EncoderPaths("model", "layers"),
     "jina_embeddings_v3": EncoderPaths("roberta", "layers"),
+    "esmc": EncoderPaths("esmc", "layers"),
     "dinov2": EncoderPaths("dinov2", "encoder.layer"),
     "dinov2_with_registers": EncoderPaths("dinov2_with_registers", "encoder.layer"),
     "deit": EncoderPaths("deit", "layers"),

@@ -141,6 +141,16 @@ def check_summary_type(spec: ModelSpec) -> list[Problem]:
                     spec.key_span("summary_type") or spec.span)]
 
 
+def check_esmc_heads(spec: ModelSpec) -> list[Problem]:
+    """EsmcConfig refuses grouped-query attention: num_key_value_heads must equal num_attention_heads."""
+    heads, kv = spec.values.get("num_heads"), spec.values.get("kv_heads")
+    if type(heads) is not int or type(kv) is not int or heads == kv:
+        return []
+    return [Problem("error", "LC103", f"num_key_value_heads {kv} is not num_attention_heads {heads}: ESM-C has no "
+                                      "grouped-query attention and its config class refuses it",
+                    spec.key_span("kv_heads") or spec.span)]
+
+
 _FLOORED_ATTENTION = attention_must_be_hidden_wide("its attention output projection takes hidden_size values")
 
 
@@ -1005,6 +1015,55 @@ FAMILIES: tuple[Family, ...] = (
                  },
                  notes=("EuroBERT's norms are RMSNorms (a weight, no bias); its masked-LM head is untied by "
                         "default",), checks=PAD_CHECKS),
+    # ESM-C (EvolutionaryScale's ESM Cambrian protein models): a Llama-shaped stack run bidirectionally with
+    # LayerNorms (the final one without a bias), query and key LayerNorms over the hidden width (no bias), no
+    # grouped-query attention; a masked-LM head of its own (dense, layer_norm, decoder: never tied, no class ties it),
+    # RoBERTa's sequence classifier and GenericForTokenClassification's score.
+    text_encoder("esmc", "EsmcForMaskedLM", "Esmc",
+                 ("Model", "ForMaskedLM", "ForSequenceClassification", "ForTokenClassification"),
+                 d(vocab_size=64, hidden_size=2560, num_layers=80, num_heads=40, intermediate_size=6912),
+                 ROPE,
+                 {
+                     # Its embedding has no padding index: any pad_token_id builds.
+                     "pad_token_id": Field(("pad_token_id",), 1, "int?", minimum=-(10**9),
+                                           doc="padding token (the embedding takes no padding index)"),
+                     "max_positions": Field(("max_position_embeddings",), 2048,
+                                            doc="longest sequence (rotary positions: no table)"),
+                     "kv_heads": Field(("num_key_value_heads",), KV_HEADS, null="default",
+                                       doc="key/value heads (EsmcConfig refuses any but num_attention_heads)"),
+                     "head_dim": Field(("head_dim",), HEAD_DIM, null="default", doc="width of each attention head"),
+                     # LlamaConfig's validate_architecture refuses a remainder whatever head_dim says.
+                     "heads_divide_hidden": fixed(True),
+                     "tie_embeddings": fixed(False),
+                     "qkv_bias": Field(("attention_bias",), False, "bool", doc="biases on the attention projections"),
+                     "attn_out_bias": fixed(Derived(lambda v: v["qkv_bias"], "attention_bias")),
+                     "mlp_bias": Field(("mlp_bias",), False, "bool", doc="biases on the MLP projections"),
+                     "attn_params": fixed(Derived(lambda v: tuple((f"self_attn.{n}.weight", (v["hidden_size"],), "norm")
+                                                                  for n in ("q_norm", "k_norm")),
+                                                  "q_norm, k_norm over hidden_size")),
+                     "type_vocab_size": fixed(0),
+                     "token_types": fixed(False),
+                     "position_embedding": fixed(None),
+                     "word_embedding": fixed("embed_tokens"),
+                     "embed_norm": fixed(None),
+                     "is_decoder": fixed(False),
+                     "add_cross_attention": fixed(False),
+                     "attn_names": fixed(("self_attn.q_proj", "self_attn.k_proj", "self_attn.v_proj",
+                                          "self_attn.o_proj")),
+                     "mlp_names": fixed(("mlp.gate_proj", "mlp.up_proj", "mlp.down_proj")),
+                     "layer_norms": fixed(("input_layernorm", "post_attention_layernorm")),
+                     "final_norm": fixed("norm"),
+                     "final_norm_bias": fixed(False),
+                     "pooler": fixed(None),
+                     "classifier": fixed("dense"),
+                     "token_classifier": fixed("score"),
+                     "token_classification_bias": Field(("token_classification_bias",), True, "bool", null="false",
+                                                        doc="a bias on the token classifier (score)"),
+                     "mlm_names": fixed(("lm_head.dense", "lm_head.layer_norm", "lm_head.decoder")),
+                     "mlm_bias_param": fixed(False),
+                 },
+                 notes=("ESM-C's masked-LM decoder is its own: no class ties it to the embedding",),
+                 checks=(check_esmc_heads,)),
     Family("albert", "albert", "AlbertForMaskedLM", {
         **TEXT,
         "vocab_size": Field(("vocab_size",), 30000, doc=TEXT["vocab_size"].doc),

@@ -689,6 +689,9 @@ def _text_heads(spec: ModelSpec, mlm_in: int, mlm_out: int) -> tuple[ParamNode |
         return (_sequence_summary(spec),)
     if head == "sequence_classification":
         return (pooler, _sequence_classifier(spec))
+    if head == "token_classification" and v.get("token_classifier") == "score":
+        # GenericForTokenClassification: score, biased unless token_classification_bias says otherwise (ESM-C)
+        return (ParamNode("classifier", path_linear("score", h, _labels(spec), bool(v["token_classification_bias"]))),)
     if head == "token_classification":
         return (ParamNode("classifier", path_linear("classifier", h, _labels(spec))),)
     if head == "question_answering":  # the span's start and end logits (num_labels, 2 by default); no pooler
@@ -848,7 +851,9 @@ def _tower(spec: ModelSpec, mask_token: bool = False) -> tuple[ParamNode | None,
     return (embeddings, projection, _norm_node("pre_norm", v.get("pre_norm"), h, bias),  # type: ignore[arg-type]
             _sinusoidal_positions(spec), *relative_positions(spec), shared_bias,
             bottleneck_layers(spec) if v.get("bottleneck_layers") else encoder_layers(spec),
-            _norm_node("final_norm", v.get("final_norm"), h, bias), _attention_map_head(spec))  # type: ignore[arg-type]
+            # (ESM-C's final norm alone has no bias: ``final_norm_bias``)
+            _norm_node("final_norm", v.get("final_norm"), h, bool(v.get("final_norm_bias", bias))),  # type: ignore[arg-type]
+            _attention_map_head(spec))
 
 
 def build_encoder(spec: ModelSpec) -> ParamNode:
