@@ -18,8 +18,8 @@ from dataclasses import replace
 from lsp_count.core.families.common import (BIG_BIRD_ATTENTION_TYPE, check_big_bird_attention, pad_token,
                                             window_per_layer_check)
 from lsp_count.core.families.decoders import FLOOR_HEADS, d, fixed
-from lsp_count.core.families.encoders import (FACTORISED, PAD_CHECKS, ROBERTA_CLASSES, ROBERTA_HEADS,
-                                              ROBERTA_PAD_CHECKS, ROBERTA_POSITIONS, _summary_fields,
+from lsp_count.core.families.encoders import (FACTORISED, PAD_CHECKS, POSITIONS_UP_TO_MAX, ROBERTA_CLASSES,
+                                              ROBERTA_HEADS, ROBERTA_PAD_CHECKS, ROBERTA_POSITIONS, _summary_fields,
                                               check_summary_type, text_encoder)
 from lsp_count.core.source import Problem
 from lsp_count.core.spec import Derived, Field, ModelSpec
@@ -105,7 +105,7 @@ MOBILEBERT = {
     **NO_CROSS_ATTENTION,
     "pad_token_id": pad_token(0),
     # Its position table is one of its hidden-wide tables (_mobilebert_tables): the longest sequence is its rows.
-    "position_limit": fixed(Derived(lambda v: v["max_positions"], "max_position_embeddings")),
+    "position_limit": POSITIONS_UP_TO_MAX,
     "embedding_size": Field(("embedding_size",), 128, doc="width of the word embedding"),
     "trigram_input": Field(("trigram_input",), True, "bool",
                            doc="each token's embedding is concatenated with its neighbours' (3 × embedding_size in)"),
@@ -267,7 +267,7 @@ NYSTROMFORMER = {
     # The position table has two rows beyond max_position_embeddings (positions start at 2): the longest sequence
     # is max_position_embeddings (its position_ids buffer holds that many).
     "position_embedding": fixed(None),
-    "position_limit": fixed(Derived(lambda v: v["max_positions"], "max_position_embeddings")),
+    "position_limit": POSITIONS_UP_TO_MAX,
     "token_types": fixed(False),
     "embed_tables": fixed(Derived(lambda v: (("position_embeddings", v["max_positions"] + 2, v["hidden_size"]),
                                              ("token_type_embeddings", v["type_vocab_size"], v["hidden_size"])),
@@ -314,9 +314,8 @@ TAPAS = {
                                         "(none where 0 or fewer)"),
     "qa_head": fixed("tapas"),
     # Positions restart at each table cell and are clamped to the table's last row: any length runs.
-    "reset_position_index_per_cell": Field(("reset_position_index_per_cell",), True, "bool",
-                                           doc="positions count from each cell's first token (clamped to the table)"),
-    "positions_clamped": fixed(Derived(lambda v: v["reset_position_index_per_cell"], "reset_position_index_per_cell")),
+    "positions_clamped": Field(("reset_position_index_per_cell",), True, "bool",
+                               doc="positions count from each cell's first token (clamped to the table)"),
 }
 
 

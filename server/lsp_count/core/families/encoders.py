@@ -634,6 +634,11 @@ TEXT_TOWER: dict[str, Field] = {
     "pooler": fixed(None),
 }
 
+# The longest sequence of a family whose position table is not position_embedding (one of its embed_tables,
+# RoFormer's frozen sinusoidal one): max_position_embeddings (layouts/encoder.text_positions).
+POSITIONS_UP_TO_MAX = fixed(Derived(lambda v: v["max_positions"], "max_position_embeddings"))
+
+
 # EuroBERT's and ESM-C's Llama-shaped stack run bidirectionally: embed_tokens alone (no position or token-type table,
 # rotary positions), layers of self_attn.{q,k,v,o}_proj and a gated MLP between input_layernorm and
 # post_attention_layernorm, a final norm, no pooler.
@@ -741,7 +746,7 @@ FAMILIES: tuple[Family, ...] = (
                      "position_embedding": fixed(None),
                      "sinusoidal_positions": fixed("encoder.embed_positions"),
                      # The table is not regrown: a longer sequence indexes past it.
-                     "position_limit": fixed(Derived(lambda v: v["max_positions"], "max_position_embeddings")),
+                     "position_limit": POSITIONS_UP_TO_MAX,
                      # RoFormerForQuestionAnswering sets config.num_labels = 2 (start and end) before building.
                      "qa_labels": fixed(2),
                  },
