@@ -1,6 +1,7 @@
 """The ``lsp-count`` command line: count, check and serve.
 
-Exit codes: 0 ok, 1 over budget, 2 input or usage error.
+Exit codes: 0 ok, 1 over budget (a model that does not fit a ``--gpu`` given; ``check``: over the
+team's budget), 2 input or usage error.
 """
 
 from __future__ import annotations
@@ -48,6 +49,9 @@ subcommands:
   lsp-count serve [--stdio]                   start the language server on stdio
   lsp-count check PATH...                     the pre-commit budget gate
   lsp-count gpus                              list the GPUs lsp-count knows
+
+exit codes: 0 ok, 1 a model does not fit a --gpu given (check: over the budget),
+2 input or usage error (the message names the file and line:col)
 """
 
 
@@ -481,6 +485,8 @@ def run_count(args: argparse.Namespace) -> int:
     views = _views(reports, settings, selections, args, refused)
     if refused:
         status = EXIT_INPUT
+    elif status == EXIT_OK and any(not verdict.fits for view in views.values() for verdict in view.fits):
+        status = EXIT_OVER_BUDGET  # a --gpu it does not fit: `lsp-count config.json --gpu T4 || ...` can act on it
     try:
         if args.json:
             print(json.dumps({"files": [report_json(r, views, refused) for r in reports]}, indent=2))

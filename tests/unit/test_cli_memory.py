@@ -27,7 +27,7 @@ def test_default_output_has_table_and_compact_memory(capsys):
 
 def test_qlora_on_4090(capsys):
     code, out, _ = run(capsys, CONFIG, "--gpu", "RTX-4090", "--mode", "qlora", "--context", "4096")
-    assert code == 0
+    assert code == 1  # it does not fit the GPU given
     for name in ("weights", "adapters", "gradients", "optimizer_states", "activations", "logits", "overhead"):
         assert f"\n    {name} " in out
     assert "DOES NOT FIT" in out
@@ -217,6 +217,23 @@ def test_the_header_of_a_model_training_its_own_adapters_names_no_lora_rank(caps
     code, out, _ = run(capsys, str(yaml), "--json")
     assert code == 0 and json.loads(out)["files"][0]["models"][0]["memory"]["own_adapters"] is True
     code, out, _ = run(capsys, CONFIG, "--gpu", "RTX-4090", "--mode", "lora")
-    assert code == 0 and ", adamw, rank 16)" in out
+    assert code == 1 and ", adamw, rank 16)" in out  # (8B LoRA does not fit a 4090)
     code, out, _ = run(capsys, CONFIG, "--mode", "lora", "--json")
     assert code == 0 and json.loads(out)["files"][0]["models"][0]["memory"]["own_adapters"] is False
+
+
+def test_the_exit_status_says_whether_every_model_fits_every_gpu_given(capsys, tmp_path):
+    # 0 where the model fits each --gpu, 1 where it misses one (a shell can act on it), 2 where an
+    # input error comes first: the status says the worst.
+    code, out, _ = run(capsys, CONFIG, "--gpu", "H100-80GB")
+    assert code == 0 and "FITS" in out
+    code, out, _ = run(capsys, CONFIG, "--gpu", "H100-80GB", "--gpu", "T4")
+    assert code == 1 and "FITS" in out and "DOES NOT FIT" in out
+    code, out, _ = run(capsys, CONFIG, "--gpu", "T4", "--json")
+    assert code == 1 and json.loads(out)["files"][0]["models"][0]["fits"][0]["fits"] is False
+    code, out, _ = run(capsys, CONFIG, "--mode", "train")  # no GPU given: nothing to miss
+    assert code == 0
+    broken = tmp_path / "config.json"
+    broken.write_text('{"model_type": "llama",')
+    code, _, err = run(capsys, CONFIG, str(broken), "--gpu", "T4")
+    assert code == 2 and f"{broken}:1:" in err
