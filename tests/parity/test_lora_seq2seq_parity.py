@@ -307,3 +307,27 @@ def test_newer_types_targets_match_peft(tmp_path, name, which):
 def test_tied_fsmt_named_targets_match_peft(tmp_path, architecture):
     for targets in (["q_proj", "fc2"], r".*decoder\.layers\.0\.encoder_attn\.(k|v)_proj"):
         check(tmp_path, {**FSMT_TIED, "architectures": [architecture]}, targets)
+
+
+# The ForCausalLM classes of BART, mBART and Whisper (the other BART-likes' are among their families' head classes
+# above): the decoder alone under model.decoder, its cross-attention (encoder_attn) adapted like any linear.
+CAUSAL_LMS = {
+    "bart": dict(model_type="bart", architectures=["BartForCausalLM"], **TINY_BART),
+    "mbart-untied": dict(model_type="mbart", architectures=["MBartForCausalLM"], tie_word_embeddings=False,
+                         **TINY_BART),
+    "whisper": dict(model_type="whisper", architectures=["WhisperForCausalLM"], num_mel_bins=8, max_source_positions=16,
+                    max_target_positions=16, bos_token_id=0, eos_token_id=0, decoder_start_token_id=0,
+                    **{k: v for k, v in TINY_BART.items() if k != "max_position_embeddings"}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CAUSAL_LMS))
+def test_causal_lm_module_paths_are_transformers_s(name):
+    test_module_paths_are_transformers_s(CAUSAL_LMS[name])
+
+
+@pytest.mark.parametrize("name", sorted(CAUSAL_LMS))
+@pytest.mark.parametrize("targets", [["q_proj", "v_proj"], r".*decoder.*encoder_attn\.(k|out)_proj",
+                                     r"model\.decoder\.layers\.[02]\.fc1", None])
+def test_causal_lm_targets_match_peft(tmp_path, name, targets):
+    assert check(tmp_path, CAUSAL_LMS[name], targets) is not None

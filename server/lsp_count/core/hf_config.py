@@ -115,7 +115,7 @@ def build_spec(root: SourceNode, name: str, model_type_hint: str | None = None, 
         if arch is None and not sub_config:
             problems.append(Problem("info", "LC106", f"no \"architectures\" in the config: counted {family.architecture}",
                                     root.span))
-    values, origins, value_problems, filled_nulls = resolve_values(family, root)
+    values, origins, value_problems, filled_nulls = resolve_values(family, root, head)
     problems.extend(value_problems)
     problems.extend(misspelt_keys(family, root, values))
     subspecs: dict[str, ModelSpec] = {}

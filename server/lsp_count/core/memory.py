@@ -74,7 +74,7 @@ from lsp_count.core.layouts.gemma4 import STACK_NAMES as GEMMA4_STACK_NAMES
 from lsp_count.core.layouts.hybrid import STACK_NAMES as HYBRID_STACK_NAMES
 from lsp_count.core.layouts.multimodal import retriever_vlm
 from lsp_count.core.layouts.qformer import STACK_NAMES as QFORMER_STACK_NAMES
-from lsp_count.core.layouts.seq2seq import ENCODER_ONLY_HEADS
+from lsp_count.core.layouts.seq2seq import ENCODER_ONLY_HEADS, causal_lm_rows
 from lsp_count.core.params import ADAPTABLE_HEAD_NODE, LANGUAGE_MODEL_NODE, ParamNode, ParamTree, Tensor, holds_text_model
 from lsp_count.core.precision import (
     DTYPES, FLOAT_BYTES, HEAD_MODULES, SIXTEEN_BIT, UnknownDType, dtype_from_config, normalize_dtype,
@@ -446,6 +446,8 @@ def position_limit(model: ModelReport) -> PositionLimit | None:
 def _seq2seq_heads(spec: ModelSpec) -> tuple[int | None, int | None]:
     v = spec.values
     enc, dec, kv = v.get("encoder_heads"), v.get("decoder_heads"), v.get("decoder_kv_heads")
+    if spec.head == "causal_lm":  # the decoder alone (BartForCausalLM)
+        return (dec, kv if isinstance(kv, int) else dec) if isinstance(dec, int) else (None, None)
     if not isinstance(enc, int):
         return None, None
     if spec.head in ENCODER_ONLY_HEADS or not isinstance(dec, int):
@@ -1403,9 +1405,18 @@ def seq2seq_kv_cache(spec: ModelSpec, context: int, batch: int, kv_dtype: str, e
     output: ``context`` positions too, or Whisper's fixed ``max_source_positions``), × batch × bytes per
     value; ``max(kv_heads/TP, 1)`` heads per GPU.
     """
-    n_enc, n_dec = spec.int("encoder_layers"), spec.int("decoder_layers")
     kv, d = spec.int("decoder_kv_heads"), spec.int("decoder_head_dim")
     heads_here = max(kv // tp, 1)
+    tp_note = f", {heads_here} of {kv} kv heads per GPU" if tp > 1 else ""
+    n_dec = spec.int("decoder_layers")
+    if spec.head == "causal_lm":
+        # BartForCausalLM, WhisperForCausalLM: the decoder alone. With no encoder output its cross-attention
+        # runs on nothing and caches nothing: a decoder-only model's self-attention cache.
+        per_layer = 2 * heads_here * d * context * batch * elem_bytes
+        return KVCache(_busiest_stage([1] * n_dec, pp) * per_layer, pp == 1,
+                       f"{n_dec} decoder layers × 2 × {kv} kv heads × head_dim {d} × {context:,} tokens × batch "
+                       f"{batch}; {kv_dtype}{tp_note}; no encoder: its cross-attention caches nothing")
+    n_enc = spec.int("encoder_layers")
     fixed = fixed_encoder_positions(spec)
     source = context if fixed is None else fixed
     per_layer = 2 * heads_here * d * (context + source) * batch * elem_bytes
@@ -1413,7 +1424,6 @@ def seq2seq_kv_cache(spec: ModelSpec, context: int, batch: int, kv_dtype: str, e
     is_decoder = [0] * n_enc + [1] * n_dec
     most = _busiest_stage(is_decoder, pp)
     total = most * per_layer
-    tp_note = f", {heads_here} of {kv} kv heads per GPU" if tp > 1 else ""
     fixed_note = f"; Whisper's encoder always yields max_source_positions = {fixed:,} positions" if fixed else ""
     return KVCache(total, pp == 1, f"{n_dec} decoder layers × 2 × {kv} kv heads × head_dim {d} × ({context:,} decoded "
                                    f"+ {source:,} encoder tokens: self + cross attention) × batch {batch}; "
@@ -2170,6 +2180,7 @@ def _estimate(model: ModelReport, settings: Settings, facts: _TreeFacts) -> Memo
             and model.spec is not None \
             and model.spec.head in ("causal_lm", "conditional_generation") \
             else output_vocab(seq2seq) if seq2seq is not None and seq2seq.head == "seq2seq_lm" \
+            else causal_lm_rows(seq2seq) if seq2seq is not None and seq2seq.head == "causal_lm" \
             else facts.memo(("tree_vocab",), lambda: _tree_vocab(model.tree)) if model.spec is None else None
         if isinstance(vocab, int):
             per_logit, what = _loss_logit_bytes(seq2seq is not None, s.pure_precision, FLOAT_BYTES.get(plan.compute, 2))

@@ -152,6 +152,9 @@ class Family:
     # aliases): transformers sets them after the fields, so written beside a field's name such a key wins, and of two
     # such keys the one written last. The registry fills it from families/attribute_maps.py.
     keys_set_after_fields: frozenset[str] = frozenset()
+    # Fields a head's classes never read (head -> field names): BartForCausalLM builds no encoder. Written under one of
+    # keys_set_after_fields, which the config class does not check, any value is taken (and not used).
+    unread_by_head: Mapping[str, frozenset[str]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -342,10 +345,10 @@ def experts_float_kept(family: Family, name: str, key: str) -> bool:
 
 
 def resolve_values(
-    family: Family, config: SourceNode
+    family: Family, config: SourceNode, head: str = ""
 ) -> tuple[dict[str, object], dict[str, tuple[str, Span]], list[Problem], frozenset[str]]:
     """Read the family's fields from a config mapping; defaults fill what is absent. Also returns
-    the fields filled from a null (ModelSpec.filled_nulls)."""
+    the fields filled from a null (ModelSpec.filled_nulls). ``head``: the class's head (Family.unread_by_head)."""
     values: dict[str, object] = {}
     origins: dict[str, tuple[str, Span]] = {}
     filled_nulls: set[str] = set()
@@ -354,6 +357,7 @@ def resolve_values(
     mapping = config.value if isinstance(config.value, dict) else {}
     late = family.keys_set_after_fields
     order = {key: i for i, key in enumerate(mapping)} if late else {}
+    unread = family.unread_by_head.get(head, frozenset())
     for name, f in family.fields.items():
         found = None
         written = []
@@ -373,6 +377,8 @@ def resolve_values(
             origins[name] = (found[0], found[1].key_span or found[1].span)
             filled_nulls.add(name)
             continue
+        if found is not None and name in unread and found[0] in late:
+            found = None  # unchecked by the config class and unread by the model: as if absent
         if found is None:
             if isinstance(f.default, Derived):
                 derived.append((name, f.default))

@@ -69,11 +69,13 @@ def _problem(spec: ModelSpec, severity: str, code: str, message: str, *fields: s
 
 def check_heads_divide(spec: ModelSpec) -> list[Problem]:
     """BART/Whisper attention raise ValueError unless heads divide d_model (the decoder's only where
-    the class builds a decoder: WhisperForAudioClassification is the encoder alone)."""
+    the class builds a decoder: WhisperForAudioClassification is the encoder alone; the encoder's only where it
+    builds one: BartForCausalLM is the decoder alone)."""
     v = spec.values
     out = []
     hidden = v.get("hidden_size")
-    built = ("encoder_heads",) if spec.head == "audio_classification" else ("encoder_heads", "decoder_heads")
+    built = ("encoder_heads",) if spec.head == "audio_classification" else ("decoder_heads",) \
+        if spec.head == "causal_lm" else ("encoder_heads", "decoder_heads")
     for heads_field in built:
         heads = v.get(heads_field)
         if isinstance(hidden, int) and isinstance(heads, int) and hidden % heads:
@@ -324,10 +326,14 @@ def _bart_like(vocab: int, d_model: int, layers: int, heads: int, ffn: int, pad:
     }
 
 
+# The ForCausalLM classes (BartForCausalLM, WhisperForCausalLM) build the decoder alone: the encoder's sizes are
+# never read (under an attribute_map alias, which the config class does not check, any value builds).
+CAUSAL_LM_UNREAD = {"causal_lm": frozenset({"encoder_layers", "encoder_heads", "encoder_intermediate_size"})}
+
 # The head classes a BART-like family has (each family's own subset).
 _BART_HEADS = {"ForConditionalGeneration": "seq2seq_lm", "Model": "base",
                "ForSequenceClassification": "sequence_classification",
-               "ForQuestionAnswering": "question_answering"}
+               "ForQuestionAnswering": "question_answering", "ForCausalLM": "causal_lm"}
 
 
 def _bart_family(model_type: str, prefix: str, defaults: tuple[int, int, int, int, int, int | None, int], *,
@@ -378,28 +384,36 @@ def _bart_family(model_type: str, prefix: str, defaults: tuple[int, int, int, in
     return Family(model_type, "seq2seq", architecture, fields, head_classes,
                   checks=(check_heads_divide, check_pad_token, *checks), float_keys=("num_attention_heads",),
                   notes=(f"{prefix}'s positions are a fixed sinusoidal table (requires_grad=False): counted, "
-                         "not trainable",) if positions == "sinusoidal" else ())
+                         "not trainable",) if positions == "sinusoidal" else (),
+                  unread_by_head=CAUSAL_LM_UNREAD)
 
 
 _LM_AND_BASE = ("ForConditionalGeneration", "Model")
+_LM_BASE_AND_CAUSAL = _LM_AND_BASE + ("ForCausalLM",)
 
 # BartConfig defaults num_labels to 3 when the file has no id2label; the others keep the usual 2.
 # BART is post-norm (layernorm_embedding, no final norm); mBART pre-norm with both.
 BART = _bart_family("bart", "Bart", (50265, 1024, 12, 16, 4096, 1, 1024), positions="offset",
-                    embed_norm=True, final_norm=False, num_labels_default=3)
+                    embed_norm=True, final_norm=False, num_labels_default=3, extra={
+    # BartConfig types the encoder's sizes `int | None`: a null is kept, and fails only a class that builds the encoder.
+    "encoder_layers": Field(("encoder_layers", "num_hidden_layers"), 12, "int?", doc="encoder layers"),
+    "encoder_heads": Field(("encoder_attention_heads", "num_attention_heads"), 16, "int?",
+                           doc="encoder attention heads"),
+    "encoder_intermediate_size": Field(("encoder_ffn_dim",), 4096, "int?", doc="width of the encoder MLP"),
+})
 MBART = _bart_family("mbart", "MBart", (50265, 1024, 12, 16, 4096, 1, 1024), positions="offset",
                      embed_norm=True, final_norm=True)
 # PLBart: BART's modules (ScaledWordEmbedding scales in forward only), no question-answering class.
 PLBART = _bart_family("plbart", "PLBart", (50005, 768, 6, 12, 3072, 1, 1024), positions="offset",
-                      embed_norm=True, final_norm=False, heads=_LM_AND_BASE + ("ForSequenceClassification",))
+                      embed_norm=True, final_norm=False, heads=_LM_BASE_AND_CAUSAL + ("ForSequenceClassification",))
 # Pegasus: pre-norm, a final layer_norm per stack, no layernorm_embedding, sinusoidal positions.
 PEGASUS = _bart_family("pegasus", "Pegasus", (50265, 1024, 12, 16, 4096, 0, 1024), positions="sinusoidal",
-                       embed_norm=False, final_norm=True, heads=_LM_AND_BASE)
+                       embed_norm=False, final_norm=True, heads=_LM_BASE_AND_CAUSAL)
 # Marian: post-norm without layernorm_embedding, sinusoidal positions. share_encoder_decoder_embeddings false
 # gives the stacks their own token embeddings (the decoder's decoder_vocab_size rows, the lm_head tied to it);
 # true gives one shared matrix (vocab_size rows, the decoder's own size unused while it is tied).
 MARIAN = _bart_family("marian", "Marian", (58101, 1024, 12, 16, 4096, 58100, 1024), positions="sinusoidal",
-                      embed_norm=False, final_norm=False, heads=_LM_AND_BASE, lm_class="MarianMTModel", extra={
+                      embed_norm=False, final_norm=False, heads=_LM_BASE_AND_CAUSAL, lm_class="MarianMTModel", extra={
     "shared_embedding": Field(("share_encoder_decoder_embeddings",), True, "bool",
                               doc="encoder and decoder read one token embedding (`shared`)"),
     # MarianConfig: decoder_vocab_size = decoder_vocab_size or vocab_size (null and 0 alike).
@@ -411,12 +425,12 @@ MARIAN = _bart_family("marian", "Marian", (58101, 1024, 12, 16, 4096, 58100, 102
 # Blenderbot: pre-norm with a final layer_norm, learned positions without BART's offset rows; a 2-layer
 # encoder and a 24-layer decoder by default.
 BLENDERBOT = _bart_family("blenderbot", "Blenderbot", (8008, 2560, 2, 32, 10240, 0, 128), positions="learned",
-                          embed_norm=False, final_norm=True, heads=_LM_AND_BASE, extra={
+                          embed_norm=False, final_norm=True, heads=_LM_BASE_AND_CAUSAL, extra={
     "decoder_layers": Field(("decoder_layers",), 24, doc="decoder layers"),
 })
 # BlenderbotSmall: post-norm with layernorm_embedding, learned positions without offset rows.
 BLENDERBOT_SMALL = _bart_family("blenderbot-small", "BlenderbotSmall", (50265, 512, 8, 16, 2048, 0, 512),
-                                positions="learned", embed_norm=True, final_norm=False, heads=_LM_AND_BASE)
+                                positions="learned", embed_norm=True, final_norm=False, heads=_LM_BASE_AND_CAUSAL)
 # MVP: BART's modules, plus with use_prompt two prompts (MvpPrompt) in the decoder (self and cross attention):
 # each prompt_length × d_model embeddings, d_model -> prompt_mid_dim -> decoder_layers × 2 × d_model. The
 # encoder gets none in transformers 5.25 (MvpModel passes use_prompt where MvpEncoder takes embed_tokens).
@@ -484,6 +498,8 @@ _BIGBIRD_PEGASUS = _bart_family("bigbird_pegasus", "BigBirdPegasus", (96103, 102
        for part in ("q", "k", "v", "o")},
     "encoder_attn_names": fixed(("self.query", "self.key", "self.value", "output")),
     "attention_type": BIG_BIRD_ATTENTION_TYPE,
+    # BigBirdPegasusForCausalLM declares no tie: its lm_head is its own whatever tie_word_embeddings says.
+    "causal_lm_never_tied": fixed(True),
 }, checks=(check_big_bird_attention,))
 BIGBIRD_PEGASUS = dataclasses.replace(_BIGBIRD_PEGASUS, float_keys=())
 
@@ -565,8 +581,10 @@ WHISPER = Family("whisper", "seq2seq", "WhisperForConditionalGeneration", {
 }, {
     "WhisperForConditionalGeneration": "seq2seq_lm", "WhisperModel": "base",
     "WhisperForAudioClassification": "audio_classification",
+    "WhisperForCausalLM": "causal_lm",
 }, checks=(check_heads_divide, _check_decoder_pad_token), float_keys=("num_attention_heads", "num_key_value_heads"),
-    notes=("Whisper's encoder positions are a fixed sinusoidal table (requires_grad=False): counted, not trainable",))
+    notes=("Whisper's encoder positions are a fixed sinusoidal table (requires_grad=False): counted, not trainable",),
+    unread_by_head=CAUSAL_LM_UNREAD)
 
 FAMILIES: tuple[Family, ...] = (T5, MT5, UMT5, SWITCH, BART, MBART, WHISPER, PEGASUS, MARIAN, BLENDERBOT,
                                 BLENDERBOT_SMALL, PLBART, MVP, M2M_100, LED, BIGBIRD_PEGASUS, LONGT5, FSMT)

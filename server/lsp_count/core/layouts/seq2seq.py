@@ -16,6 +16,7 @@ vocabulary of their own).
 from __future__ import annotations
 
 from lsp_count.core.params import ParamNode, Tensor, embedding, linear, node, norm
+from lsp_count.core.source import Span
 from lsp_count.core.spec import ModelSpec
 
 # Heads built without the decoder (the memory estimate: nothing generated, nothing cached).
@@ -144,7 +145,8 @@ def _prompts(spec: ModelSpec, stack: str) -> list[ParamNode | None]:
     embedding (prompt_length × d_model) and a two-layer MLP d_model -> prompt_mid_dim -> layers × 2 ×
     d_model (a key and a value prefix per layer). The encoder has none: MvpModel passes use_prompt as
     MvpEncoder's second argument, which is embed_tokens (transformers 5.25), so its use_prompt stays False."""
-    if not spec.values.get("use_prompt") or stack != "decoder":
+    # MvpForCausalLM builds MvpDecoder(config), whose use_prompt defaults to False: no prompts.
+    if not spec.values.get("use_prompt") or stack != "decoder" or spec.head == "causal_lm":
         return []
     h, length, mid = spec.int("hidden_size"), spec.int("prompt_length"), spec.int("prompt_mid_dim")
     out = h * 2 * spec.int(f"{stack}_layers")
@@ -216,11 +218,43 @@ def _stack(spec: ModelSpec, stack: str, front: list[ParamNode | None]) -> ParamN
                 source=src, key=key)
 
 
+def _causal_lm_tied(spec: ModelSpec) -> bool:
+    """Whether a ForCausalLM class ties its head to the decoder's token embedding: as the config says, where the
+    class declares the tie (BigBirdPegasusForCausalLM declares none: ``causal_lm_never_tied``)."""
+    return bool(spec.values["tie_embeddings"]) and not spec.values.get("causal_lm_never_tied")
+
+
+def causal_lm_rows(spec: ModelSpec) -> int:
+    """Rows of a decoder-alone causal LM's head (BartForCausalLM's lm_head, WhisperForCausalLM's proj_out): the
+    decoder's token embedding where it is tied to it (Marian's decoder_vocab_size), else vocab_size."""
+    return decoder_vocab(spec) if _causal_lm_tied(spec) else spec.int("vocab_size")
+
+
+def _causal_lm(spec: ModelSpec) -> ParamNode:
+    """The ForCausalLM classes (BartForCausalLM, WhisperForCausalLM, ...): the decoder alone, wrapped (model.decoder),
+    with its own token embedding and its cross-attention built but never fed, then an output head tied to that
+    embedding or not."""
+    tied = _causal_lm_tied(spec)
+    name = str(spec.values["lm_head_name"])
+    head = ParamNode(name, () if tied else linear(name, spec.int("hidden_size"), causal_lm_rows(spec), False),
+                     note="tied to decoder.embed_tokens (counted once)" if tied else
+                     "never tied (the class declares no tie)" if spec.values.get("causal_lm_never_tied") else "",
+                     source=_head_source(spec), key="tie_embeddings")
+    return node(spec.architecture, decoder(spec, False), head)
+
+
+def _head_source(spec: ModelSpec) -> Span | None:
+    """Where an output head's tie is written: tie_word_embeddings, the key the family reads it from, else vocab_size."""
+    return spec.key_span("tie_embeddings") or spec.key_span("written_tie") or spec.key_span("vocab_size")
+
+
 def build_seq2seq(spec: ModelSpec) -> ParamNode:
     v = spec.values
     h, vocab = spec.int("hidden_size"), spec.int("vocab_size")
     tied = bool(v["tie_embeddings"])
     head_kind = spec.head
+    if head_kind == "causal_lm":
+        return _causal_lm(spec)
     has_shared = bool(v["shared_embedding"])
     top: list[ParamNode | None] = []
     if has_shared:
@@ -239,8 +273,7 @@ def build_seq2seq(spec: ModelSpec) -> ParamNode:
         top.append(ParamNode(
             name, () if tied else linear(name, h, rows, False),
             note=f"tied to {target} (counted once)" if tied else "",
-            source=spec.key_span("tie_embeddings") or spec.key_span("written_tie") or spec.key_span("vocab_size"),
-            key="tie_embeddings"))
+            source=_head_source(spec), key="tie_embeddings"))
     elif head_kind == "sequence_classification":
         labels = spec.int("num_labels")
         top.append(ParamNode("classification_head", linear("dense", h, h, True) + linear("out_proj", h, labels, True),
