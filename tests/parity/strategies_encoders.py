@@ -393,6 +393,32 @@ STRATEGIES["clip"] = clip
 for _mt in ("clip_vision_model", "clip_text_model", "siglip_vision_model", "siglip_text_model", "siglip2_text_model",
             "siglip2_vision_model"):
     STRATEGIES[_mt] = _tower(_mt)
+
+
+def _as_metaclip_2(config: dict) -> dict:
+    """A CLIP config as MetaCLIP 2's: its model types and classes renamed, nested configs too."""
+    out: dict = {}
+    for key, value in config.items():
+        if isinstance(value, dict):
+            value = _as_metaclip_2(value)
+        elif key == "model_type":
+            value = value.replace("clip", "metaclip_2")
+        elif key == "architectures":
+            value = [a.replace("CLIP", "MetaClip2") for a in value]
+        out[key] = value
+    return out
+
+
+def _metaclip_2(strategy):
+    def draw_config(draw) -> dict:
+        return _as_metaclip_2(strategy(draw))
+
+    return draw_config
+
+
+STRATEGIES["metaclip_2"] = _metaclip_2(clip)
+for _mt in ("clip_vision_model", "clip_text_model"):
+    STRATEGIES[_mt.replace("clip", "metaclip_2")] = _metaclip_2(_tower(_mt))
 for _mt in ("deberta-v2", "deberta"):
     STRATEGIES[_mt] = deberta(_mt)
 STRATEGIES["mpnet"] = mpnet

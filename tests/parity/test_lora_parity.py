@@ -584,11 +584,12 @@ ENCODER_CONFIGS = {
                                  ("wav2vec2-conformer", {"conv_depthwise_kernel_size": 3, "vocab_size": 7}),
                                  ("wav2vec2-bert", {"conv_depthwise_kernel_size": 3, "vocab_size": 7,
                                                     "feature_projection_input_dim": 6}))},
-    "clip_vision_model": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32,
-                              image_size=32, patch_size=16, projection_dim=8),
-    "clip_text_model": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32,
-                            vocab_size=50, max_position_embeddings=16, projection_dim=8, bos_token_id=0, eos_token_id=1,
-                            pad_token_id=1),
+    **{f"{prefix}_vision_model": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32,
+                                      image_size=32, patch_size=16, projection_dim=8)
+       for prefix in ("clip", "metaclip_2")},
+    **{f"{prefix}_text_model": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32,
+                                    vocab_size=50, max_position_embeddings=16, projection_dim=8, bos_token_id=0,
+                                    eos_token_id=1, pad_token_id=1) for prefix in ("clip", "metaclip_2")},
     "siglip_vision_model": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32,
                                 image_size=32, patch_size=16),
     "pixtral": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32, patch_size=4),
@@ -833,8 +834,10 @@ ENCODER_TARGETS = {
     "modernbert": [r"model\.layers\.[02]\.attn\.Wqkv", ["attn.Wo", "head.dense"], r"model\.layers\.\d+\.mlp\.W.*"],
     "albert": [r"albert\.encoder\.albert_layer_groups\.1\.albert_layers\.\d+\.attention\.(query|value)",
                [r"ffn_output", "albert_layers.2.ffn", "embedding_hidden_mapping_in"], r".*albert_layers\.0\..*dense"],
-    "clip_vision_model": [r"vision_model\.encoder\.layers\.\d+\.self_attn\.(q|v)_proj", ["visual_projection", "fc1"]],
-    "clip_text_model": [r"text_model\.encoder\.layers\.0\.self_attn\.k_proj", ["text_projection"]],
+    **{f"{prefix}_vision_model": [r"vision_model\.encoder\.layers\.\d+\.self_attn\.(q|v)_proj",
+                                  ["visual_projection", "fc1"]] for prefix in ("clip", "metaclip_2")},
+    **{f"{prefix}_text_model": [r"text_model\.encoder\.layers\.0\.self_attn\.k_proj", ["text_projection"]]
+       for prefix in ("clip", "metaclip_2")},
     "siglip_vision_model": [r"encoder\.layers\.\d+\.mlp\.fc[12]", ["head.mlp.fc1", "out_proj"]],
     "pixtral": [r"transformer\.layers\.\d+\.attention\.(q|v)_proj", ["feed_forward.gate_proj", "o_proj"],
                 r".*layers\.1\..*_proj"],
@@ -865,6 +868,8 @@ ENCODER_HEADS = {"bert": "BertForSequenceClassification", "roberta": "RobertaFor
                  "distilbert": "DistilBertForSequenceClassification", "vit": "ViTForImageClassification",
                  "modernbert": "ModernBertForSequenceClassification", "albert": "AlbertForSequenceClassification",
                  "clip_vision_model": "CLIPVisionModelWithProjection", "clip_text_model": "CLIPTextModelWithProjection",
+                 "metaclip_2_vision_model": "MetaClip2VisionModelWithProjection",
+                 "metaclip_2_text_model": "MetaClip2TextModelWithProjection",
                  "siglip_vision_model": "SiglipVisionModel", "pixtral": "PixtralVisionModel",
                  "esm": "EsmForSequenceClassification", "xmod": "XmodForSequenceClassification",
                  "roc_bert": "RoCBertForSequenceClassification",
@@ -1036,6 +1041,8 @@ COMPOSITE_CONFIGS["gemma4"] = {
                       "head_dim": 4, "intermediate_size": 12, "patch_size": 4, "position_embedding_size": 10},
     "audio_config": {"hidden_size": 8, "num_hidden_layers": 2, "num_attention_heads": 2, "subsampling_conv_channels": [8, 4],
                      "conv_kernel_size": 3, "output_proj_dims": 12}}
+# MetaCLIP 2: CLIP's classes under new names.
+COMPOSITE_CONFIGS["metaclip_2"] = COMPOSITE_CONFIGS["clip"]
 COMPOSITE_CONFIGS["siglip"] = {
     "text_config": {"hidden_size": 16, "num_hidden_layers": 2, "num_attention_heads": 2, "intermediate_size": 32,
                     "vocab_size": 50, "max_position_embeddings": 16, "projection_size": 8},
@@ -1064,6 +1071,7 @@ COMPOSITE_CLASSES = {"siglip": ("SiglipModel", "SiglipForImageClassification"),
                      "glm46v": ("Glm46VForConditionalGeneration", "Glm46VModel"),
                      "step3p7": ("Step3p7ForConditionalGeneration", "Step3p7Model"),
                      "clip": ("CLIPModel", "CLIPForImageClassification"),
+                     "metaclip_2": ("MetaClip2Model", "MetaClip2ForImageClassification"),
                      **{mt: (f"{prefix}ForConditionalGeneration", f"{prefix}Model") for mt, prefix in (
                          ("llava_next", "LlavaNext"), ("llava_onevision", "LlavaOnevision"),
                          ("llava_next_video", "LlavaNextVideo"), ("vipllava", "VipLlava"), ("paligemma", "PaliGemma"),
@@ -1215,8 +1223,9 @@ _QWEN3_5_TARGETS = (r"model\.language_model\.layers\.[13]\.(linear_attn|self_att
 VLM_TARGETS = (None, ["q_proj", "v_proj"], r"model\.language_model\.layers\.\d+\.self_attn\.(q|v)_proj",
                r".*language_model.*\.(q_proj|v_proj|down_proj)", r"model\.language_model\.layers\.\d+\.mlp\..*_proj")
 # CLIPModel: a regex over one tower (text_model.encoder.layers.N..., vision_model...), and the projections by name.
-COMPOSITE_TARGETS = {"clip": (None, ["q_proj", "v_proj"], r"text_model\.encoder\.layers\.\d+\.self_attn\.(q|v)_proj",
-                              r".*vision_model.*\.(q_proj|fc2)", ["visual_projection", "text_projection", "fc1"]),
+COMPOSITE_TARGETS = {**{mt: (None, ["q_proj", "v_proj"], r"text_model\.encoder\.layers\.\d+\.self_attn\.(q|v)_proj",
+                             r".*vision_model.*\.(q_proj|fc2)", ["visual_projection", "text_projection", "fc1"])
+                        for mt in ("clip", "metaclip_2")},
                      # SigLIP: the towers' own heads (text_model.head, the vision pooling head's out_proj and MLP).
                      **{mt: (None, ["q_proj", "v_proj"], r"text_model\.encoder\.layers\.\d+\.self_attn\.(q|v)_proj",
                              r".*vision_model.*\.(q_proj|fc2)", ["text_model.head", "out_proj", "fc1"])

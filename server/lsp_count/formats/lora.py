@@ -288,8 +288,8 @@ ENCODER_PATHS: dict[str, EncoderPaths] = {
     # SEW-D: DeBERTa-v2's layers in its transformer encoder (sew_d.encoder.encoder.layer.N.attention.self.query_proj)
     "sew-d": EncoderPaths("sew_d", "encoder.encoder.layer", _SPEECH_BODY_NODES | {"relative_positions", "conv"}),
     # CLIP's and SigLIP's single towers: the stack at the top of the bare classes (transformers 5).
-    "clip_vision_model": EncoderPaths("vision_model", "encoder.layers"),
-    "clip_text_model": EncoderPaths("text_model", "encoder.layers"),
+    **{f"{prefix}_vision_model": EncoderPaths("vision_model", "encoder.layers") for prefix in ("clip", "metaclip_2")},
+    **{f"{prefix}_text_model": EncoderPaths("text_model", "encoder.layers") for prefix in ("clip", "metaclip_2")},
     "siglip_vision_model": EncoderPaths("vision_model", "encoder.layers"),
     "siglip_text_model": EncoderPaths("text_model", "encoder.layers"),
     "siglip2_vision_model": EncoderPaths("vision_model", "encoder.layers"),
@@ -526,8 +526,9 @@ COMPOSITE_PATHS: dict[str, dict[str, SubModelPaths]] = {
     "granite_speech": {"language_model": _TEXT_MODEL, "audio_tower": SubModelPaths("encoder", "layers"),
                        "projector": SubModelPaths("projector", "encoder.layer", (("qformer", "qformer"),))},
     # CLIPModel: both towers at its top (text_model.encoder.layers.N..., vision_model...), the projections too.
-    "clip": {"text_model": SubModelPaths("text_model", "encoder.layers"),
-             "vision_model": SubModelPaths("vision_model", "encoder.layers")},
+    **{model_type: {"text_model": SubModelPaths("text_model", "encoder.layers"),
+                    "vision_model": SubModelPaths("vision_model", "encoder.layers")}
+       for model_type in ("clip", "metaclip_2")},
     # SiglipModel: the same towers (text_model.head, vision_model.head.mlp.fc1 their own heads), no projections.
     **{model_type: {"text_model": SubModelPaths("text_model", "encoder.layers"),
                     "vision_model": SubModelPaths("vision_model", "encoder.layers")}
@@ -535,7 +536,8 @@ COMPOSITE_PATHS: dict[str, dict[str, SubModelPaths]] = {
 }
 
 
-_TOWERS_AT_THE_TOP = frozenset({"CLIPForImageClassification", "SiglipForImageClassification",
+_TOWERS_AT_THE_TOP = frozenset({"CLIPForImageClassification", "MetaClip2ForImageClassification",
+                                "SiglipForImageClassification",
                                 "Siglip2ForImageClassification", "Llama4ForConditionalGeneration"})
 
 

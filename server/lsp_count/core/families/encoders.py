@@ -1282,3 +1282,18 @@ FAMILIES: tuple[Family, ...] = (
         # CLIPConfig builds CLIPTextConfig and CLIPVisionConfig whatever a nested "model_type" says.
         fixed_subconfigs=("text", "vision")),
 )
+
+
+def _renamed_clip(family: Family) -> Family:
+    """A CLIP family as MetaCLIP 2's: transformers' MetaClip2* config and model classes subclass CLIP's and change
+    nothing that holds a parameter (the text model pools at eos_token_id itself), so only the names differ."""
+    def rename(name: str) -> str:
+        return name.replace("CLIP", "MetaClip2").replace("clip", "metaclip_2")
+    return replace(family, model_type=rename(family.model_type), architecture=rename(family.architecture),
+                   heads={rename(cls): head for cls, head in family.heads.items()},
+                   subconfigs={field: (key, rename(sub)) for field, (key, sub) in family.subconfigs.items()})
+
+
+# MetaCLIP 2 (metaclip_2, facebook/metaclip-2-worldwide-*): CLIP's towers under new names.
+FAMILIES += tuple(_renamed_clip(f) for f in FAMILIES
+                  if f.model_type in ("clip", "clip_text_model", "clip_vision_model"))
