@@ -419,6 +419,47 @@ def _metaclip_2(strategy):
 STRATEGIES["metaclip_2"] = _metaclip_2(clip)
 for _mt in ("clip_vision_model", "clip_text_model"):
     STRATEGIES[_mt.replace("clip", "metaclip_2")] = _metaclip_2(_tower(_mt))
+
+
+def chinese_clip_text(draw) -> dict:
+    """Chinese-CLIP's BERT text tower (no decoder use: its layers have no cross-attention)."""
+    cfg = _text(draw, "chinese_clip_text_model")
+    cfg.pop("tie_word_embeddings", None)
+    _maybe(draw, "type_vocab_size", draw(st.integers(0, 4)), cfg)
+    return cfg
+
+
+def chinese_clip_vision(draw) -> dict:
+    return {**clip_vision(draw, "chinese_clip_vision_model"), "model_type": "chinese_clip_vision_model"}
+
+
+def chinese_clip(draw) -> dict:
+    """ChineseCLIPModel: a BERT text tower (built without its pooler), CLIP's vision tower and projections."""
+    cfg: dict = {"model_type": "chinese_clip"}
+    for key, sub in (("text_config", chinese_clip_text), ("vision_config", chinese_clip_vision)):
+        part = sub(draw)
+        if draw(st.booleans()):
+            part.pop("model_type")  # ChineseCLIPConfig knows its sub-config classes
+        if draw(st.integers(0, 4)) == 0:
+            cfg[key + "_dict"] = sub(draw)  # rebuilt from, as CLIPConfig does
+        cfg[key] = part
+    _maybe(draw, "projection_dim", draw(st.integers(2, 24)), cfg)
+    _architecture(draw, "chinese_clip", cfg)
+    return cfg
+
+
+def _with_architecture(model_type: str, strategy):
+    def draw_config(draw) -> dict:
+        cfg = strategy(draw)
+        _architecture(draw, model_type, cfg)
+        return cfg
+
+    return draw_config
+
+
+STRATEGIES["chinese_clip"] = chinese_clip
+STRATEGIES["chinese_clip_text_model"] = _with_architecture("chinese_clip_text_model", chinese_clip_text)
+STRATEGIES["chinese_clip_vision_model"] = _with_architecture("chinese_clip_vision_model", chinese_clip_vision)
 for _mt in ("deberta-v2", "deberta"):
     STRATEGIES[_mt] = deberta(_mt)
 STRATEGIES["mpnet"] = mpnet

@@ -22,9 +22,9 @@ transformers = pytest.importorskip("transformers")
 torch = pytest.importorskip("torch")
 pytestmark = pytest.mark.parity
 
-DUAL_TYPES = ("clip", "metaclip_2", "siglip", "siglip2")
-ARCHITECTURES = {"clip": "CLIPModel", "metaclip_2": "MetaClip2Model", "siglip": "SiglipModel",
-                 "siglip2": "Siglip2Model"}
+DUAL_TYPES = ("clip", "metaclip_2", "chinese_clip", "siglip", "siglip2")
+ARCHITECTURES = {"clip": "CLIPModel", "metaclip_2": "MetaClip2Model", "chinese_clip": "ChineseCLIPModel",
+                 "siglip": "SiglipModel", "siglip2": "Siglip2Model"}
 
 
 def _model(config: dict):

@@ -648,6 +648,10 @@ ENCODER_CONFIGS = {
                 use_mask_token=True) for mt in ("beit", "data2vec-vision")},
     "yolos": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32, image_size=[32, 48],
                   patch_size=16, num_detection_tokens=3),
+    "chinese_clip_text_model": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32,
+                                    vocab_size=50, max_position_embeddings=16, pad_token_id=0),
+    "chinese_clip_vision_model": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32,
+                                      image_size=32, patch_size=16),
     "siglip_text_model": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32,
                               vocab_size=50, max_position_embeddings=16, projection_size=8),
     "siglip2_text_model": dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32,
@@ -838,6 +842,9 @@ ENCODER_TARGETS = {
                                   ["visual_projection", "fc1"]] for prefix in ("clip", "metaclip_2")},
     **{f"{prefix}_text_model": [r"text_model\.encoder\.layers\.0\.self_attn\.k_proj", ["text_projection"]]
        for prefix in ("clip", "metaclip_2")},
+    "chinese_clip_text_model": [r"encoder\.layer\.\d+\.attention\.self\.(query|value)",
+                                ["pooler.dense", "output.dense"]],
+    "chinese_clip_vision_model": [r"encoder\.layers\.1\.self_attn\.(q|v)_proj", ["fc1"]],
     "siglip_vision_model": [r"encoder\.layers\.\d+\.mlp\.fc[12]", ["head.mlp.fc1", "out_proj"]],
     "pixtral": [r"transformer\.layers\.\d+\.attention\.(q|v)_proj", ["feed_forward.gate_proj", "o_proj"],
                 r".*layers\.1\..*_proj"],
@@ -869,6 +876,8 @@ ENCODER_HEADS = {"bert": "BertForSequenceClassification", "roberta": "RobertaFor
                  "modernbert": "ModernBertForSequenceClassification", "albert": "AlbertForSequenceClassification",
                  "clip_vision_model": "CLIPVisionModelWithProjection", "clip_text_model": "CLIPTextModelWithProjection",
                  "metaclip_2_vision_model": "MetaClip2VisionModelWithProjection",
+                 "chinese_clip_text_model": "ChineseCLIPTextModel",
+                 "chinese_clip_vision_model": "ChineseCLIPVisionModel",
                  "metaclip_2_text_model": "MetaClip2TextModelWithProjection",
                  "siglip_vision_model": "SiglipVisionModel", "pixtral": "PixtralVisionModel",
                  "esm": "EsmForSequenceClassification", "xmod": "XmodForSequenceClassification",
@@ -1041,8 +1050,11 @@ COMPOSITE_CONFIGS["gemma4"] = {
                       "head_dim": 4, "intermediate_size": 12, "patch_size": 4, "position_embedding_size": 10},
     "audio_config": {"hidden_size": 8, "num_hidden_layers": 2, "num_attention_heads": 2, "subsampling_conv_channels": [8, 4],
                      "conv_kernel_size": 3, "output_proj_dims": 12}}
-# MetaCLIP 2: CLIP's classes under new names.
+# MetaCLIP 2: CLIP's classes under new names. Chinese-CLIP: a BERT text tower.
 COMPOSITE_CONFIGS["metaclip_2"] = COMPOSITE_CONFIGS["clip"]
+COMPOSITE_CONFIGS["chinese_clip"] = {**COMPOSITE_CONFIGS["clip"], "text_config": {
+    "hidden_size": 16, "num_hidden_layers": 2, "num_attention_heads": 2, "intermediate_size": 32, "vocab_size": 50,
+    "max_position_embeddings": 16, "pad_token_id": 0}}
 COMPOSITE_CONFIGS["siglip"] = {
     "text_config": {"hidden_size": 16, "num_hidden_layers": 2, "num_attention_heads": 2, "intermediate_size": 32,
                     "vocab_size": 50, "max_position_embeddings": 16, "projection_size": 8},
@@ -1072,6 +1084,7 @@ COMPOSITE_CLASSES = {"siglip": ("SiglipModel", "SiglipForImageClassification"),
                      "step3p7": ("Step3p7ForConditionalGeneration", "Step3p7Model"),
                      "clip": ("CLIPModel", "CLIPForImageClassification"),
                      "metaclip_2": ("MetaClip2Model", "MetaClip2ForImageClassification"),
+                     "chinese_clip": ("ChineseCLIPModel",),
                      **{mt: (f"{prefix}ForConditionalGeneration", f"{prefix}Model") for mt, prefix in (
                          ("llava_next", "LlavaNext"), ("llava_onevision", "LlavaOnevision"),
                          ("llava_next_video", "LlavaNextVideo"), ("vipllava", "VipLlava"), ("paligemma", "PaliGemma"),
@@ -1226,6 +1239,9 @@ VLM_TARGETS = (None, ["q_proj", "v_proj"], r"model\.language_model\.layers\.\d+\
 COMPOSITE_TARGETS = {**{mt: (None, ["q_proj", "v_proj"], r"text_model\.encoder\.layers\.\d+\.self_attn\.(q|v)_proj",
                              r".*vision_model.*\.(q_proj|fc2)", ["visual_projection", "text_projection", "fc1"])
                         for mt in ("clip", "metaclip_2")},
+                     "chinese_clip": (None, ["query", "v_proj"],
+                                      r"text_model\.encoder\.layer\.\d+\.attention\.self\.key",
+                                      ["visual_projection", "text_projection", "intermediate.dense"]),
                      # SigLIP: the towers' own heads (text_model.head, the vision pooling head's out_proj and MLP).
                      **{mt: (None, ["q_proj", "v_proj"], r"text_model\.encoder\.layers\.\d+\.self_attn\.(q|v)_proj",
                              r".*vision_model.*\.(q_proj|fc2)", ["text_model.head", "out_proj", "fc1"])

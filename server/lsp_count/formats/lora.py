@@ -292,6 +292,9 @@ ENCODER_PATHS: dict[str, EncoderPaths] = {
     **{f"{prefix}_text_model": EncoderPaths("text_model", "encoder.layers") for prefix in ("clip", "metaclip_2")},
     "siglip_vision_model": EncoderPaths("vision_model", "encoder.layers"),
     "siglip_text_model": EncoderPaths("text_model", "encoder.layers"),
+    # Chinese-CLIP's towers hold their modules at the top (a BERT text model: encoder.layer.N.attention.self.query).
+    "chinese_clip_text_model": EncoderPaths("", "encoder.layer"),
+    "chinese_clip_vision_model": EncoderPaths("", "encoder.layers"),
     "siglip2_vision_model": EncoderPaths("vision_model", "encoder.layers"),
     "siglip2_text_model": EncoderPaths("text_model", "encoder.layers"),
     "internvl_vision": EncoderPaths("", "encoder.layer"),  # InternVLVisionModel (bare only)
@@ -529,6 +532,8 @@ COMPOSITE_PATHS: dict[str, dict[str, SubModelPaths]] = {
     **{model_type: {"text_model": SubModelPaths("text_model", "encoder.layers"),
                     "vision_model": SubModelPaths("vision_model", "encoder.layers")}
        for model_type in ("clip", "metaclip_2")},
+    "chinese_clip": {"text_model": SubModelPaths("text_model", "encoder.layer"),
+                     "vision_model": SubModelPaths("vision_model", "encoder.layers")},
     # SiglipModel: the same towers (text_model.head, vision_model.head.mlp.fc1 their own heads), no projections.
     **{model_type: {"text_model": SubModelPaths("text_model", "encoder.layers"),
                     "vision_model": SubModelPaths("vision_model", "encoder.layers")}

@@ -1297,3 +1297,23 @@ def _renamed_clip(family: Family) -> Family:
 # MetaCLIP 2 (metaclip_2, facebook/metaclip-2-worldwide-*): CLIP's towers under new names.
 FAMILIES += tuple(_renamed_clip(f) for f in FAMILIES
                   if f.model_type in ("clip", "clip_text_model", "clip_vision_model"))
+
+
+def _chinese_clip() -> tuple[Family, ...]:
+    """Chinese-CLIP (chinese_clip, OFA-Sys/chinese-clip-*): a BERT text tower without cross-attention, pooled only
+    as the standalone ChineseCLIPTextModel (ChineseCLIPModel builds it without its pooler: ``text_pooler``), beside
+    CLIP's vision tower (no projection class of its own) and CLIP's projections and logit scale."""
+    clip = {f.model_type: f for f in FAMILIES}
+    text = text_encoder("chinese_clip_text_model", "ChineseCLIPTextModel", "ChineseCLIPText", ("Model",),
+                        {"pad_token_id": pad_token(0), "is_decoder": fixed(False), "add_cross_attention": fixed(False),
+                         "tie_embeddings": fixed(True)}, checks=PAD_CHECKS)  # (no class of it ties or reads a tie)
+    vision = replace(clip["clip_vision_model"], model_type="chinese_clip_vision_model",
+                     architecture="ChineseCLIPVisionModel", heads={"ChineseCLIPVisionModel": "base"})
+    dual = replace(clip["clip"], model_type="chinese_clip", architecture="ChineseCLIPModel",
+                   fields={**clip["clip"].fields, "text_pooler": fixed(False)}, heads={"ChineseCLIPModel": "clip"},
+                   subconfigs={"text": ("text_config", "chinese_clip_text_model"),
+                               "vision": ("vision_config", "chinese_clip_vision_model")})
+    return text, vision, dual
+
+
+FAMILIES += _chinese_clip()

@@ -975,6 +975,8 @@ def build_clip(spec: ModelSpec) -> ParamNode:
     if spec.head == "image_classification":
         return node(spec.architecture, vision_node, image_classifier(spec, vision.int("hidden_size")))
     assert text is not None
+    if spec.values.get("text_pooler") is False:  # ChineseCLIPModel: its BERT text model built without the pooler
+        text = replace(text, values={**text.values, "pooler_in_base": False})
     text_node = build_encoder(as_base(text))
     if spec.values.get("logit_bias"):
         # SigLIP: no projections (each tower ends in its own head); a logit scale and a logit bias of one value each.
