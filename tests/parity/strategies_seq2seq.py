@@ -1,5 +1,5 @@
 """Random small encoder-decoder configs (t5, mt5, umt5, switch_transformers, bart, mbart, whisper, pegasus,
-marian, blenderbot, blenderbot-small, plbart, mvp, m2m_100, led, longt5, fsmt).
+marian, blenderbot, blenderbot-small, plbart, mvp, m2m_100, nllb-moe, led, longt5, fsmt).
 
 Written as a config.json would be: any alias the config class accepts, optional
 keys and switches left out at random so the class defaults are exercised, an
@@ -181,6 +181,22 @@ def m2m_100(draw) -> dict:
     return cfg
 
 
+def nllb_moe(draw) -> dict:
+    """NLLB-MoE: M2M100's stacks and position buffer, sparse layers every step (0: none) over 0 to 4 experts with a
+    top-2 router, biased or not."""
+    cfg = _bart_like_positions(draw, "nllb-moe")
+    width = next(k for k in ("d_model", "hidden_size") if k in cfg)
+    cfg[width] *= 1 if cfg[width] >= 4 else 2 * draw(st.integers(1, 3))
+    rows = cfg.get("max_position_embeddings", 1024) + 2
+    cfg["pad_token_id"] = draw(st.integers(0, min(cfg["vocab_size"], rows) - 1))
+    cfg["num_experts"] = draw(st.integers(0, 4))
+    for key in ("encoder_sparse_step", "decoder_sparse_step"):
+        _maybe(draw, key, draw(st.integers(0, 4)), cfg)
+    _maybe(draw, "router_bias", draw(st.booleans()), cfg)
+    draw_architecture(draw, "nllb-moe", cfg)
+    return cfg
+
+
 def led(draw) -> dict:
     """LED: the encoder's and the decoder's position tables apart, the encoder's window one for all layers or
     one per layer (even and positive)."""
@@ -241,6 +257,7 @@ STRATEGIES.update({
     "marian": marian,
     "mvp": mvp,
     "m2m_100": m2m_100,
+    "nllb-moe": nllb_moe,
     "led": led,
     "bigbird_pegasus": bigbird_pegasus,
     "longt5": longt5,

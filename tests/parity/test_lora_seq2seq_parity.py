@@ -150,6 +150,7 @@ def test_module_paths_are_transformers_s(config):
     from lsp_count.core.hf_config import count_config
     from lsp_count.core.source import SourceNode
     from lsp_count.formats import lora
+    from lsp_count.formats.common import lora_layer_indices
 
     logging.getLogger("transformers").setLevel(logging.ERROR)
     def source(v):
@@ -169,7 +170,7 @@ def test_module_paths_are_transformers_s(config):
     if out is not None and any(out.weight is m.weight for m in model.modules() if isinstance(m, torch.nn.Embedding)):
         theirs -= {n for n, m in model.named_modules() if m is out}
     paths = lora.SEQ2SEQ_PATHS[config["model_type"]]
-    blocks = lora._seq2seq_blocks(tree)
+    blocks = lora._seq2seq_blocks(tree, lora_layer_indices(report.spec))
     ours: list[str] = []
     for path, t, mult, _f in tree.root.iter_tensors():
         if lora._is_adaptable(t, path):
@@ -261,6 +262,9 @@ def test_more_bart_like_targets_match_peft(tmp_path, name, targets):
 _TINY_BART_WITHOUT_VOCAB = {k: v for k, v in TINY_BART.items() if k != "vocab_size"}
 NEWER_TYPES = {
     "m2m_100": (dict(model_type="m2m_100", **TINY_BART), ["q_proj", "v_proj"]),
+    # NLLB-MoE: encoder layers 1 sparse of 2 (step 2), decoder layer 2 of 3 (step 3): experts' fc1 / fc2 and routers.
+    "nllb-moe": (dict(model_type="nllb-moe", num_experts=3, encoder_sparse_step=2, decoder_sparse_step=3,
+                      router_bias=True, **TINY_BART), ["cross_attention.q_proj", "expert_1.fc2", "router.classifier"]),
     "led": (dict(model_type="led", d_model=16, encoder_layers=2, decoder_layers=3, encoder_attention_heads=2,
                  decoder_attention_heads=4, encoder_ffn_dim=32, decoder_ffn_dim=24, vocab_size=64,
                  max_encoder_position_embeddings=32, max_decoder_position_embeddings=16, attention_window=[4, 6],

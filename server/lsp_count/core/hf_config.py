@@ -307,9 +307,12 @@ def consistency_problems(spec: ModelSpec) -> list[Problem]:
             and v.get("routes_experts", True):
         # transformers builds the model: only its router's torch.topk, in the forward pass, fails; a family's
         # config class may refuse it (the field "top_k_over_experts": JetMoE's).
+        # (a top-k the family fixes, no key of the config: Switch's top-1 router, NLLB-MoE's top-2)
+        fixed_top_k = not spec.family.fields["experts_per_token"].keys
         out.append(_built_or_refused(
             spec, "top_k_over_experts",
-            f"{spec.key_label('experts_per_token')} ({top_k}) is more than the {experts} experts",
+            (f"its router's top-{top_k}" if fixed_top_k else f"{spec.key_label('experts_per_token')} ({top_k})")
+            + f" is more than the {experts} experts",
             f"its forward pass fails (its router cannot choose {top_k} of {experts})",
             spec.key_span("experts_per_token") or spec.key_span("num_experts") or spec.span))
     # (A derived top-k, HunYuan-MoE's per-layer moe_topk, is judged by the family's own check.)

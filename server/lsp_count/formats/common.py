@@ -15,6 +15,7 @@ from lsp_count.core.layouts import gemma3n as gemma3n_layout
 from lsp_count.core.layouts import gemma4 as gemma4_layout
 from lsp_count.core.layouts import hybrid as hybrid_layout
 from lsp_count.core.layouts import qformer as qformer_layout
+from lsp_count.core.layouts import seq2seq as seq2seq_layout
 from lsp_count.core.layouts import zamba as zamba_layout
 from lsp_count.core.memory import TORCH_OPTIMIZER_STATES, torch_optimizer_kind
 from lsp_count.core.report import ModelReport, relocated
@@ -286,13 +287,14 @@ def base_model(reader: Reader, key: str, options, problems: list[Problem], name:
 
 def lora_layer_indices(spec: ModelSpec | None) -> dict[str, tuple[int, ...]]:
     """A stack of several layer kinds (dense and MoE, attention and Mamba): each kind's layers' own numbers, for
-    apply_lora's layer_indices; a vision-language model's are its text model's (Qwen3.5's Gated DeltaNet and
-    attention layers), or its Q-Former projector's (Granite Speech's layers with and without cross-attention)."""
+    apply_lora's layer_indices (NLLB-MoE's sparse and dense layers too); a vision-language model's are its text
+    model's (Qwen3.5's Gated DeltaNet and attention layers), or its Q-Former projector's (Granite Speech's layers
+    with and without cross-attention)."""
     text = spec.subspecs.get("text") if spec is not None else None
     stack = decoder_layout.layer_indices(spec) or hybrid_layout.layer_indices(spec) \
         or decoder_layout.layer_indices(text) or hybrid_layout.layer_indices(text) \
         or gemma4_layout.layer_indices(spec) or gemma4_layout.layer_indices(text) or zamba_layout.layer_indices(spec) \
-        or gemma3n_layout.layer_indices(spec)
+        or gemma3n_layout.layer_indices(spec) or seq2seq_layout.layer_indices(spec)
     # (beside the text model's kinds: the Q-Former's node names are its own)
     return {**stack, **qformer_layout.layer_indices(spec)}
 

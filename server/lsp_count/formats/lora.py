@@ -226,6 +226,11 @@ SEQ2SEQ_PATHS: dict[str, Seq2SeqPaths] = {
     # LED: the stacks under `led`; the encoder's self_attn holds longformer_self_attn.{query,key,value,*_global}
     # and output (the tree's tensor names carry that inner path).
     "led": Seq2SeqPaths("led", "layers", (("encoder", _BART_SEGMENTS), ("decoder", _BART_SEGMENTS))),
+    # NLLB-MoE: a layer's feed-forward under ffn, dense (ffn.fc1) or sparse (ffn.router.classifier,
+    # ffn.experts.expert_E.fc1); the decoder's cross-attention is cross_attention.
+    "nllb-moe": Seq2SeqPaths("model", "layers", tuple(
+        (stack, (("self_attention", "self_attn"),) + cross + (("mlp", "ffn"), ("moe", "ffn")) + _SWITCH_MOE)
+        for stack, cross in (("encoder", ()), ("decoder", (("cross_attention", "cross_attention"),)))), "expert_{e}"),
     # BigBird-Pegasus: BART's paths; the encoder's self_attn holds self.{query,key,value} and output.
     "bigbird_pegasus": Seq2SeqPaths("model", "layers", (("encoder", _BART_SEGMENTS), ("decoder", _BART_SEGMENTS))),
 }
@@ -663,8 +668,10 @@ def _sparse_blocks(layers: int, sparse: int) -> list[int]:
     return [i for i in range(layers) if step and i % step == 1]
 
 
-def _seq2seq_blocks(tree: ParamTree) -> dict[str, list[int]]:
-    """Block indices of each layer group, by "stack.group" (Switch interleaves its sparse blocks with dense ones)."""
+def _seq2seq_blocks(tree: ParamTree, layer_indices: dict[str, tuple[int, ...]] | None = None) -> dict[str, list[int]]:
+    """Block indices of each layer group, by "stack.group" (Switch interleaves its sparse blocks with dense ones, as
+    its counts say). ``layer_indices``: the groups a family's counts do not place (NLLB-MoE's,
+    layouts/seq2seq.layer_indices), which win."""
     blocks: dict[str, list[int]] = {}
     for stack in tree.root.children:
         for layers in stack.children:
@@ -678,6 +685,7 @@ def _seq2seq_blocks(tree: ParamTree) -> dict[str, list[int]]:
             sparse = _sparse_blocks(count, groups.get("sparse_layers", 0))
             blocks[f"{stack.name}.sparse_layers"] = sparse
             blocks[f"{stack.name}.dense_layers"] = [i for i in range(count) if i not in sparse]
+    blocks.update((group, list(indices)) for group, indices in (layer_indices or {}).items())
     return blocks
 
 
@@ -769,7 +777,7 @@ def module_namer(tree: ParamTree, model_type: str | None = None, layer_groups: i
     paths = MODULE_PATHS.get(model_type or "", _LLAMA)
     offsets = _layer_offsets(tree)
     seq2seq = SEQ2SEQ_PATHS.get(model_type or "")
-    blocks = _seq2seq_blocks(tree) if seq2seq else {}
+    blocks = _seq2seq_blocks(tree, layer_indices) if seq2seq else {}
 
     encoder = ENCODER_PATHS.get(model_type or "")
     composite = COMPOSITE_PATHS.get(model_type or "")

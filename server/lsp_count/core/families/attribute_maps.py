@@ -66,6 +66,7 @@ KEYS_SET_AFTER_FIELDS: dict[str, tuple[str, ...]] = {
     "longcat_flash": ("intermediate_size", "moe_intermediate_size", "num_experts_per_tok", "num_local_experts"),
     "longt5": ("head_dim", "hidden_size", "num_attention_heads", "num_hidden_layers"),
     "m2m_100": ("hidden_size", "num_attention_heads", "num_hidden_layers"),
+    "nllb-moe": ("hidden_size", "num_attention_heads", "num_hidden_layers"),
     "marian": ("hidden_size", "num_attention_heads", "num_hidden_layers"),
     "maskformer-swin": ("num_attention_heads",),
     "mbart": ("hidden_size", "num_attention_heads", "num_hidden_layers"),

@@ -465,6 +465,28 @@ M2M_100 = _bart_family("m2m_100", "M2M100", (128112, 1024, 12, 16, 4096, 1, 1024
     "max_positions": fixed(None),
 }, checks=(_check_sinusoidal_buffer,))
 
+# NLLB-MoE: M2M100's pre-norm stacks and sinusoidal position buffer; every encoder_sparse_step-th
+# (decoder_sparse_step-th) layer's feed-forward a top-2 router over num_experts biased fc1 / fc2 experts (layer i
+# sparse when (i + 1) % step == 0; step 0: none), the rest a dense fc1 / fc2, under ffn; norms self_attn_layer_norm,
+# cross_attention_layer_norm, ff_layer_norm. No head class but the LM (tied to `shared`) and the bare model.
+NLLB_MOE = _bart_family("nllb-moe", "NllbMoe", (128112, 1024, 12, 16, 4096, 1, 1024), positions="buffer",
+                        embed_norm=False, final_norm=True, heads=_LM_AND_BASE, extra={
+    "position_table": M2M_100.fields["position_table"],
+    "max_positions": fixed(None),
+    "num_experts": Field(("num_experts",), 128, minimum=0, doc="experts in each sparse feed-forward layer"),
+    # (0 experts: the sparse layers keep a router of no outputs and no experts, as NllbMoeSparseMLP builds them)
+    "without_experts": fixed("moe"),
+    "experts_per_token": fixed(2),  # NllbMoeTop2Router: the second expert may be dropped, at most two run
+    "router_bias": Field(("router_bias",), False, "bool"),
+    "encoder_sparse_step": Field(("encoder_sparse_step",), 4, minimum=0,
+                                 doc="every how many encoder layers one is sparse (layer i when (i + 1) % step == 0)"),
+    "decoder_sparse_step": Field(("decoder_sparse_step",), 4, minimum=0,
+                                 doc="every how many decoder layers one is sparse"),
+    "sparse_rule": fixed("every_step"),
+    "encoder_norm_names": fixed(("self_attn_layer_norm", "ff_layer_norm")),
+    "decoder_norm_names": fixed(("self_attn_layer_norm", "cross_attention_layer_norm", "ff_layer_norm")),
+}, checks=(_check_sinusoidal_buffer,))
+
 
 # LED: BART (post-norm, learned positions without offset rows) whose encoder self-attention is Longformer's:
 # query/key/value, a second query/key/value set for global tokens, and an output projection, all biased; the
@@ -587,4 +609,4 @@ WHISPER = Family("whisper", "seq2seq", "WhisperForConditionalGeneration", {
     unread_by_head=CAUSAL_LM_UNREAD)
 
 FAMILIES: tuple[Family, ...] = (T5, MT5, UMT5, SWITCH, BART, MBART, WHISPER, PEGASUS, MARIAN, BLENDERBOT,
-                                BLENDERBOT_SMALL, PLBART, MVP, M2M_100, LED, BIGBIRD_PEGASUS, LONGT5, FSMT)
+                                BLENDERBOT_SMALL, PLBART, MVP, M2M_100, NLLB_MOE, LED, BIGBIRD_PEGASUS, LONGT5, FSMT)

@@ -61,26 +61,58 @@ def mlp(spec: ModelSpec, stack: str) -> ParamNode:
 
 
 def sparse_mlp(spec: ModelSpec, stack: str) -> ParamNode:
-    """Switch Transformers: a top-1 router and num_experts ungated expert MLPs (wi, wo)."""
+    """Switch Transformers' and NLLB-MoE's: a router (top-1, top-2) and num_experts ungated expert MLPs named and
+    biased as the family's dense one (Switch's wi, wo; NLLB-MoE's biased fc1, fc2)."""
     v = spec.values
     h, f = spec.int("hidden_size"), spec.int(f"{stack}_intermediate_size")
     experts, top_k = spec.int("num_experts"), spec.int("experts_per_token")
+    up, down = v["mlp_names"]  # type: ignore[misc]
+    bias = bool(v["mlp_bias"])
     router = ParamNode("router", linear("classifier", h, experts, bool(v["router_bias"])))
     routed = ParamNode(
-        "experts", linear("wi", h, f, False) + linear("wo", f, h, False), repeat=experts,
+        "experts", linear(up, h, f, bias) + linear(down, f, h, bias), repeat=experts,
         active_repeat=min(top_k, experts), note=f"routed: {min(top_k, experts)} of {experts} per token",
         source=spec.key_span("num_experts"), key="num_experts",
     )
     return node("moe", router, routed, source=spec.key_span("num_experts"), key="num_experts")
 
 
-def sparse_layer_count(layers: int, step: int) -> int:
+def _switch_sparse(layers: int, step: int) -> tuple[int, ...]:
     """SwitchTransformersStack: layer i is sparse when step == 1 or i % step == 1; step 0 makes none."""
-    if step <= 0:
-        return 0
-    if step == 1:
-        return layers
-    return (layers - 2) // step + 1 if layers >= 2 else 0
+    return tuple(i for i in range(layers) if step == 1 or (step > 1 and i % step == 1))
+
+
+def sparse_layer_count(layers: int, step: int) -> int:
+    return len(_switch_sparse(layers, step))
+
+
+def sparse_layers(spec: ModelSpec, stack: str) -> tuple[int, ...]:
+    """Which of a stack's layers are sparse, by the family's ``sparse_rule``: Switch's (sparse_layer_count), or
+    "every_step" (NLLB-MoE's: layer i is sparse when (i + 1) % step == 0; step 0 makes none); none where the stack
+    has no experts."""
+    v = spec.values
+    if not (v.get("num_experts") or v.get("without_experts") == "moe"):  # (0: blocks of no experts)
+        return ()
+    count, step = spec.int(f"{stack}_layers"), spec.int(f"{stack}_sparse_step")
+    if v.get("sparse_rule") == "every_step":
+        return tuple(i for i in range(count) if step > 0 and (i + 1) % step == 0)
+    return _switch_sparse(count, step)
+
+
+def layer_indices(spec: ModelSpec | None) -> dict[str, tuple[int, ...]]:
+    """The layers of each kind, by "stack.kind" (the tree's dense_layers / sparse_layers), for module names: where the
+    tree's counts do not say which layers they are (NLLB-MoE's rule; Switch's follow from its counts)."""
+    if spec is None or spec.family.layout != "seq2seq" or spec.values.get("sparse_rule") != "every_step":
+        return {}
+    out: dict[str, tuple[int, ...]] = {}
+    for stack in ("encoder", "decoder"):
+        if stack == "decoder" and spec.head in ENCODER_ONLY_HEADS:
+            continue
+        sparse = sparse_layers(spec, stack)
+        if sparse:
+            out[f"{stack}.sparse_layers"] = sparse
+            out[f"{stack}.dense_layers"] = tuple(i for i in range(spec.int(f"{stack}_layers")) if i not in sparse)
+    return out
 
 
 def _layers_origin(spec: ModelSpec, stack: str) -> tuple[object, str]:
@@ -111,8 +143,7 @@ def _layers(spec: ModelSpec, stack: str) -> ParamNode:
         parts.append(attention(spec, "cross_attention", stack))
     norms = ParamNode("norms", sum((_norm(spec, n) for n in spec[f"{stack}_norm_names"]), ()))  # type: ignore[union-attr]
     src, key = _layers_origin(spec, stack)
-    routed = spec.values.get("num_experts") or spec.values.get("without_experts") == "moe"  # (0: blocks of no experts)
-    sparse = sparse_layer_count(count, spec.int(f"{stack}_sparse_step")) if routed else 0
+    sparse = len(sparse_layers(spec, stack))
     dense = count - sparse
     if not sparse:
         return node("layers", *parts, mlp(spec, stack), norms, repeat=count, source=src, key=key)
