@@ -365,19 +365,26 @@ def _tower(model_type: str):
     return draw_config
 
 
-def clip(draw) -> dict:
-    cfg: dict = {"model_type": "clip"}
-    for key, sub in (("text_config", clip_text), ("vision_config", clip_vision)):
-        part = sub(draw)
-        if draw(st.booleans()):
-            part.pop("model_type")  # CLIPConfig knows its sub-config classes
-        if draw(st.integers(0, 4)) == 0:
-            # Old checkpoints also carry "<key>_dict", which CLIPConfig rebuilds the sub-config from.
-            cfg[key + "_dict"] = sub(draw)
-        cfg[key] = part
-    _maybe(draw, "projection_dim", draw(st.integers(2, 24)), cfg)
-    _architecture(draw, "clip", cfg)
-    return cfg
+def _dual(model_type: str, text, vision):
+    """A CLIP-shaped dual encoder's config: its towers' configs (their model_type written or not), and now and then
+    "<key>_dict" copies, which old checkpoints carry and CLIPConfig (ChineseCLIPConfig) rebuilds the sub-config from."""
+    def draw_config(draw) -> dict:
+        cfg: dict = {"model_type": model_type}
+        for key, sub in (("text_config", text), ("vision_config", vision)):
+            part = sub(draw)
+            if draw(st.booleans()):
+                part.pop("model_type")  # the config class knows its sub-config classes
+            if draw(st.integers(0, 4)) == 0:
+                cfg[key + "_dict"] = sub(draw)
+            cfg[key] = part
+        _maybe(draw, "projection_dim", draw(st.integers(2, 24)), cfg)
+        _architecture(draw, model_type, cfg)
+        return cfg
+
+    return draw_config
+
+
+clip = _dual("clip", clip_text, clip_vision)
 
 
 for _mt in ("bert", "roberta", "xlm-roberta", "camembert", "data2vec-text", "xlm-roberta-xl", "roberta-prelayernorm",
@@ -430,22 +437,11 @@ def chinese_clip_text(draw) -> dict:
 
 
 def chinese_clip_vision(draw) -> dict:
-    return {**clip_vision(draw, "chinese_clip_vision_model"), "model_type": "chinese_clip_vision_model"}
+    return clip_vision(draw, "chinese_clip_vision_model")
 
 
-def chinese_clip(draw) -> dict:
-    """ChineseCLIPModel: a BERT text tower (built without its pooler), CLIP's vision tower and projections."""
-    cfg: dict = {"model_type": "chinese_clip"}
-    for key, sub in (("text_config", chinese_clip_text), ("vision_config", chinese_clip_vision)):
-        part = sub(draw)
-        if draw(st.booleans()):
-            part.pop("model_type")  # ChineseCLIPConfig knows its sub-config classes
-        if draw(st.integers(0, 4)) == 0:
-            cfg[key + "_dict"] = sub(draw)  # rebuilt from, as CLIPConfig does
-        cfg[key] = part
-    _maybe(draw, "projection_dim", draw(st.integers(2, 24)), cfg)
-    _architecture(draw, "chinese_clip", cfg)
-    return cfg
+# ChineseCLIPModel: a BERT text tower (built without its pooler), CLIP's vision tower and projections.
+chinese_clip = _dual("chinese_clip", chinese_clip_text, chinese_clip_vision)
 
 
 def _with_architecture(model_type: str, strategy):
