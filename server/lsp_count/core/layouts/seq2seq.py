@@ -1,12 +1,13 @@
 """Encoder-decoder transformers: T5, mT5, umT5, LongT5, Switch Transformers, the BART-likes (BART, mBART, PLBart,
-MVP, Pegasus, Marian, Blenderbot, BlenderbotSmall, M2M100, LED, FSMT), Whisper.
+MVP, Pegasus, Marian, Blenderbot, BlenderbotSmall, M2M100, NLLB-MoE, LED, FSMT), Whisper; and the decoder alone, as
+the BART-likes' and Whisper's ForCausalLM classes build it.
 
 One builder walks the switches in ``lsp_count.core.families.seq2seq``: norm kind,
 projection biases, gated MLP, relative-position buckets (block 0 of each stack,
 or every block's self-attention for umT5), learned
 positions (BART's +2 offset rows) or frozen sinusoidal ones (Pegasus, Marian),
 Whisper's convolutional front-end and frozen sinusoidal encoder positions,
-Switch's sparse layers, MVP's prompts, the encoder's own attention names, global
+Switch's and NLLB-MoE's sparse layers, MVP's prompts, the encoder's own attention names, global
 projections and position table (LED's Longformer attention, LongT5's local or
 transient-global one), and how the token embedding is shared between the encoder,
 the decoder and the output head (Marian, FSMT: optionally not, with a decoder
