@@ -115,6 +115,9 @@ NEW_HEADS = {
          decoder_sparse_step=1, **TINY_T5),
     dict(model_type="switch_transformers", num_layers=4, num_decoder_layers=4, num_experts=3, encoder_sparse_step=2,
          decoder_sparse_step=0, router_bias=True, **TINY_T5),
+    # 3 of 12 blocks sparse at step 5 (1, 6, 11), as at step 4 (1, 5, 9): the counts alone do not place them.
+    dict(model_type="switch_transformers", num_layers=12, num_decoder_layers=2, num_experts=2, encoder_sparse_step=5,
+         decoder_sparse_step=0, **TINY_T5),
     dict(model_type="bart", d_model=16, encoder_layers=2, decoder_layers=3, encoder_attention_heads=2,
          decoder_attention_heads=2, encoder_ffn_dim=32, decoder_ffn_dim=24, vocab_size=64, max_position_embeddings=32),
     dict(model_type="mbart", d_model=16, encoder_layers=3, decoder_layers=1, encoder_attention_heads=2,
@@ -137,9 +140,9 @@ NEW_HEADS = {
     dict(model_type="mt5", num_layers=2, architectures=["MT5ForSequenceClassification"], num_labels=3, **TINY_T5),
     dict(model_type="umt5", num_layers=2, architectures=["UMT5ForSequenceClassification"], num_labels=3, **TINY_T5),
     *NEW_HEADS.values(),
-], ids=["t5-gated", "t5", "switch-step3", "switch-step2", "bart", "mbart", "whisper-untied", "t5-classification",
-        "t5-encoder", "bart-classification", "whisper-audio-classification", "mt5", "umt5", "mt5-classification",
-        "umt5-classification", *NEW_HEADS])
+], ids=["t5-gated", "t5", "switch-step3", "switch-step2", "switch-step5-of-12", "bart", "mbart", "whisper-untied",
+        "t5-classification", "t5-encoder", "bart-classification", "whisper-audio-classification", "mt5", "umt5",
+        "mt5-classification", "umt5-classification", *NEW_HEADS])
 def test_module_paths_are_transformers_s(config):
     """Every linear module lsp-count adapts has the full name transformers gives it, Switch's interleaved sparse
     blocks and per-expert nn.Linear included."""
@@ -335,3 +338,11 @@ def test_causal_lm_module_paths_are_transformers_s(name):
                                      r"model\.decoder\.layers\.[02]\.fc1", None])
 def test_causal_lm_targets_match_peft(tmp_path, name, targets):
     assert check(tmp_path, CAUSAL_LMS[name], targets) is not None
+
+
+def test_a_switch_block_the_counts_do_not_place_is_named_as_the_config_places_it(tmp_path):
+    """Step 5 of 12 blocks makes blocks 1, 6 and 11 sparse; step 4 would make 1, 5 and 9, as many: a regex naming
+    block 6's experts adapts what peft adapts."""
+    config = dict(model_type="switch_transformers", num_layers=12, num_decoder_layers=2, num_experts=2,
+                  encoder_sparse_step=5, decoder_sparse_step=0, **TINY_T5)
+    assert check(tmp_path, config, r"encoder\.block\.6\.layer\.1\.mlp\.experts\.expert_0\.wi") is not None

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from lsp_count.core.layouts.seq2seq import sparse_layer_count
+from lsp_count.core.layouts.seq2seq import switch_sparse_layers
 
 from config_models import errors, model
 
@@ -142,11 +142,11 @@ def test_a_t5_token_classifier_has_no_decoder_to_cache() -> None:
 # ----------------------------------------------------------------- switch transformers
 def test_switch_sparse_layers_follow_the_step() -> None:
     # SwitchTransformersStack: sparse when step == 1 or i % step == 1; step 0 makes none.
-    assert [sparse_layer_count(12, s) for s in (0, 1, 2, 3, 12, 13)] == [0, 12, 6, 4, 1, 1]
-    assert sparse_layer_count(1, 2) == 0 and sparse_layer_count(2, 5) == 1
+    assert [len(switch_sparse_layers(12, s)) for s in (0, 1, 2, 3, 12, 13)] == [0, 12, 6, 4, 1, 1]
+    assert len(switch_sparse_layers(1, 2)) == 0 and len(switch_sparse_layers(2, 5)) == 1
     for layers in range(0, 12):
         for step in range(2, 6):
-            assert sparse_layer_count(layers, step) == sum(1 for i in range(layers) if i % step == 1)
+            assert len(switch_sparse_layers(layers, step)) == sum(1 for i in range(layers) if i % step == 1)
 
 
 def test_switch_active_params_use_one_expert() -> None:

@@ -30,6 +30,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Callable
 
 from lsp_count.core.layouts.multimodal import RETRIEVAL_PROJECTION_NODE, retriever_vlm
+from lsp_count.core.layouts.seq2seq import switch_sparse_layers
 from lsp_count.core.memory import is_output_head, peft_refuses_lora
 from lsp_count.core.params import ParamNode, ParamTree, Tensor
 from lsp_count.core.precision import is_bare_router
@@ -660,18 +661,19 @@ def _seq2seq_body(paths: Seq2SeqPaths, architecture: str) -> str:
 
 
 def _sparse_blocks(layers: int, sparse: int) -> list[int]:
-    """Which of a Switch stack's blocks are sparse (i % step == 1, or all for step 1). The tree keeps the
-    counts, not the step: the smallest step giving this many sparse blocks (the released checkpoints' 2)."""
+    """Which of a Switch stack's blocks are sparse (i % step == 1, or all for step 1), where the config's own are not
+    given (layouts/seq2seq.layer_indices; the memory estimate's name-target LoRA, whose counts need only how many):
+    the tree keeps the counts, not the step, so the smallest step giving this many sparse blocks."""
     if sparse >= layers:
         return list(range(layers))
-    step = next((s for s in range(2, layers + 1) if (layers - 2) // s + 1 == sparse), 0)
-    return [i for i in range(layers) if step and i % step == 1]
+    step = next((s for s in range(2, layers + 1) if len(switch_sparse_layers(layers, s)) == sparse), 0)
+    return list(switch_sparse_layers(layers, step))
 
 
 def _seq2seq_blocks(tree: ParamTree, layer_indices: dict[str, tuple[int, ...]] | None = None) -> dict[str, list[int]]:
-    """Block indices of each layer group, by "stack.group" (Switch interleaves its sparse blocks with dense ones, as
-    its counts say). ``layer_indices``: the groups a family's counts do not place (NLLB-MoE's,
-    layouts/seq2seq.layer_indices), which win."""
+    """Block indices of each layer group, by "stack.group" (Switch and NLLB-MoE interleave their sparse blocks with
+    dense ones). ``layer_indices``: each group's blocks as the config places them (layouts/seq2seq.layer_indices),
+    which win over the guess from the counts (_sparse_blocks)."""
     blocks: dict[str, list[int]] = {}
     for stack in tree.root.children:
         for layers in stack.children:

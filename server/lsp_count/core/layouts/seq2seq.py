@@ -78,17 +78,13 @@ def sparse_mlp(spec: ModelSpec, stack: str) -> ParamNode:
     return node("moe", router, routed, source=spec.key_span("num_experts"), key="num_experts")
 
 
-def _switch_sparse(layers: int, step: int) -> tuple[int, ...]:
+def switch_sparse_layers(layers: int, step: int) -> tuple[int, ...]:
     """SwitchTransformersStack: layer i is sparse when step == 1 or i % step == 1; step 0 makes none."""
     return tuple(i for i in range(layers) if step == 1 or (step > 1 and i % step == 1))
 
 
-def sparse_layer_count(layers: int, step: int) -> int:
-    return len(_switch_sparse(layers, step))
-
-
 def sparse_layers(spec: ModelSpec, stack: str) -> tuple[int, ...]:
-    """Which of a stack's layers are sparse, by the family's ``sparse_rule``: Switch's (sparse_layer_count), or
+    """Which of a stack's layers are sparse, by the family's ``sparse_rule``: Switch's (switch_sparse_layers), or
     "every_step" (NLLB-MoE's: layer i is sparse when (i + 1) % step == 0; step 0 makes none); none where the stack
     has no experts."""
     v = spec.values
@@ -97,13 +93,14 @@ def sparse_layers(spec: ModelSpec, stack: str) -> tuple[int, ...]:
     count, step = spec.int(f"{stack}_layers"), spec.int(f"{stack}_sparse_step")
     if v.get("sparse_rule") == "every_step":
         return tuple(i for i in range(count) if step > 0 and (i + 1) % step == 0)
-    return _switch_sparse(count, step)
+    return switch_sparse_layers(count, step)
 
 
 def layer_indices(spec: ModelSpec | None) -> dict[str, tuple[int, ...]]:
-    """The layers of each kind, by "stack.kind" (the tree's dense_layers / sparse_layers), for module names: where the
-    tree's counts do not say which layers they are (NLLB-MoE's rule; Switch's follow from its counts)."""
-    if spec is None or spec.family.layout != "seq2seq" or spec.values.get("sparse_rule") != "every_step":
+    """The layers of each kind, by "stack.kind" (the tree's dense_layers / sparse_layers), for module names: the
+    tree keeps how many of each, not which (Switch's step 4 and step 5 both make 3 of 12 layers sparse, NLLB-MoE's
+    step 3 and step 4 one of 4)."""
+    if spec is None or spec.family.layout != "seq2seq":
         return {}
     out: dict[str, tuple[int, ...]] = {}
     for stack in ("encoder", "decoder"):
