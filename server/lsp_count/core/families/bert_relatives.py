@@ -18,15 +18,11 @@ from dataclasses import replace
 from lsp_count.core.families.common import (BIG_BIRD_ATTENTION_TYPE, check_big_bird_attention, pad_token,
                                             window_per_layer_check)
 from lsp_count.core.families.decoders import FLOOR_HEADS, d, fixed
-from lsp_count.core.families.encoders import (FACTORISED, PAD_CHECKS, POSITIONS_UP_TO_MAX, ROBERTA_CLASSES,
-                                              ROBERTA_HEADS, ROBERTA_PAD_CHECKS, ROBERTA_POSITIONS, _summary_fields,
-                                              check_summary_type, text_encoder)
+from lsp_count.core.families.encoders import (FACTORISED, NO_CROSS_ATTENTION, PAD_CHECKS, POSITIONS_UP_TO_MAX,
+                                              ROBERTA_CLASSES, ROBERTA_HEADS, ROBERTA_PAD_CHECKS, ROBERTA_POSITIONS,
+                                              _summary_fields, check_summary_type, text_encoder)
 from lsp_count.core.source import Problem
 from lsp_count.core.spec import Derived, Field, ModelSpec
-
-# None of these layers builds a cross-attention block, whatever is_decoder and add_cross_attention say.
-NO_CROSS_ATTENTION = {"is_decoder": fixed(False), "add_cross_attention": fixed(False)}
-
 
 # --- I-BERT: RoBERTa's parameters; its QuantLinear / QuantEmbedding / IntLayerNorm add buffers alone --------------
 

@@ -61,6 +61,9 @@ TEXT: dict[str, Field] = {
     "mlm_bias_param": fixed(True),
 }
 
+# A BERT-like whose layers have no cross-attention, whatever is_decoder / add_cross_attention say.
+NO_CROSS_ATTENTION: dict[str, Field] = {"is_decoder": fixed(False), "add_cross_attention": fixed(False)}
+
 
 def text_encoder(model_type: str, architecture: str, prefix: str, heads: tuple[str, ...],
                  *overrides: dict[str, Field], notes: tuple[str, ...] = (), checks: tuple = (),
@@ -188,8 +191,7 @@ VISION: dict[str, Field] = {
     "attn_names": fixed(("self_attn.q_proj", "self_attn.k_proj", "self_attn.v_proj", "self_attn.out_proj")),
     "mlp_names": fixed(("mlp.fc1", "mlp.fc2")),
     "layer_norms": fixed(("layer_norm1", "layer_norm2")),
-    "is_decoder": fixed(False),
-    "add_cross_attention": fixed(False),
+    **NO_CROSS_ATTENTION,
     "pre_norm": fixed(None),
     "pooler": fixed(None),
 }
@@ -370,8 +372,7 @@ DEBERTA: dict[str, Field] = {
     "embed_projection": fixed("embeddings.embed_proj"),
     "embed_projection_bias": fixed(False),
     "embed_norm_hidden": fixed(True),
-    "is_decoder": fixed(False),
-    "add_cross_attention": fixed(False),
+    **NO_CROSS_ATTENTION,
     "relative_attention": Field(("relative_attention",), False, "bool",
                                 doc="disentangled relative-position attention (a relative table, position projections)"),
     "max_relative_positions": Field(("max_relative_positions",), -1, minimum=-(10**9),
@@ -627,8 +628,7 @@ TEXT_TOWER: dict[str, Field] = {
     "attn_names": VISION["attn_names"],
     "mlp_names": VISION["mlp_names"],
     "layer_norms": VISION["layer_norms"],
-    "is_decoder": fixed(False),
-    "add_cross_attention": fixed(False),
+    **NO_CROSS_ATTENTION,
     "pre_norm": fixed(None),
     "final_norm": fixed("final_layer_norm"),
     "pooler": fixed(None),
@@ -648,8 +648,7 @@ LLAMA_SHAPED_BODY: dict[str, Field] = {
     "position_embedding": fixed(None),
     "word_embedding": fixed("embed_tokens"),
     "embed_norm": fixed(None),
-    "is_decoder": fixed(False),
-    "add_cross_attention": fixed(False),
+    **NO_CROSS_ATTENTION,
     "attn_names": fixed(("self_attn.q_proj", "self_attn.k_proj", "self_attn.v_proj", "self_attn.o_proj")),
     "mlp_names": fixed(("mlp.gate_proj", "mlp.up_proj", "mlp.down_proj")),
     "layer_norms": fixed(("input_layernorm", "post_attention_layernorm")),
@@ -789,8 +788,7 @@ FAMILIES: tuple[Family, ...] = (
                      "sinusoidal_pos_embds": Field(("sinusoidal_pos_embds",), False, "bool"),
                      "type_vocab_size": fixed(0),
                      "token_types": fixed(False),
-                     "is_decoder": fixed(False),
-                     "add_cross_attention": fixed(False),
+                     **NO_CROSS_ATTENTION,
                      "attn_names": fixed(("attention.q_lin", "attention.k_lin", "attention.v_lin", "attention.out_lin")),
                      "mlp_names": fixed(("ffn.lin1", "ffn.lin2")),
                      "layer_norms": fixed(("sa_layer_norm", "output_layer_norm")),
@@ -827,8 +825,7 @@ FAMILIES: tuple[Family, ...] = (
                      "global_attn_every_n_layers": Field(("global_attn_every_n_layers",), 3, "any",
                                                          doc="every n-th layer global, where no layer_types is given"),
                      "type_vocab_size": fixed(0),
-                     "is_decoder": fixed(False),
-                     "add_cross_attention": fixed(False),
+                     **NO_CROSS_ATTENTION,
                      "word_embedding": fixed("tok_embeddings"),
                      "position_embedding": fixed(None),
                      "token_types": fixed(False),
@@ -901,8 +898,7 @@ FAMILIES: tuple[Family, ...] = (
                      "first_position": fixed(2),  # its positions from padding index 1 + 1, as RoBERTa's
                      "type_vocab_size": fixed(0),
                      "token_types": fixed(False),
-                     "is_decoder": fixed(False),
-                     "add_cross_attention": fixed(False),
+                     **NO_CROSS_ATTENTION,
                      "attn_names": fixed(("attention.attn.q", "attention.attn.k", "attention.attn.v",
                                           "attention.attn.o")),
                      "layer_norms": fixed(("attention.LayerNorm", "output.LayerNorm")),
@@ -928,8 +924,7 @@ FAMILIES: tuple[Family, ...] = (
                      # GteAttention reads head_dim where the config has one (heads × head_dim wide, any remainder).
                      "head_dim": Field(("head_dim",), HEAD_DIM, doc="width of each attention head"),
                      **FLOOR_HEADS,
-                     "is_decoder": fixed(False),
-                     "add_cross_attention": fixed(False),
+                     **NO_CROSS_ATTENTION,
                      "attn_names": fixed(("self_attn.q_proj", "self_attn.k_proj", "self_attn.v_proj",
                                           "self_attn.o_proj")),
                      "mlp_names": fixed(("mlp.gate_proj", "mlp.up_proj", "mlp.down_proj")),
@@ -956,8 +951,7 @@ FAMILIES: tuple[Family, ...] = (
                      # a null there fails (None ** -0.5).
                      "head_dim": Field(("head_dim",), HEAD_DIM, null="reject", doc="width of each attention head"),
                      **FLOOR_HEADS,
-                     "is_decoder": fixed(False),
-                     "add_cross_attention": fixed(False),
+                     **NO_CROSS_ATTENTION,
                      "attn_names": fixed(("self_attn.q_proj", "self_attn.k_proj", "self_attn.v_proj",
                                           "self_attn.o_proj")),
                      "mlp_names": fixed(("mlp.fc1", "mlp.fc2")),
@@ -982,8 +976,7 @@ FAMILIES: tuple[Family, ...] = (
                      # NomicBertConfig: null or absent is hidden_size / num_attention_heads (any remainder).
                      "head_dim": Field(("head_dim",), HEAD_DIM, null="default", doc="width of each attention head"),
                      **FLOOR_HEADS,
-                     "is_decoder": fixed(False),
-                     "add_cross_attention": fixed(False),
+                     **NO_CROSS_ATTENTION,
                      "qkv_bias": fixed(False),
                      "attn_out_bias": fixed(False),
                      "mlp_bias": fixed(False),
@@ -1073,8 +1066,7 @@ FAMILIES: tuple[Family, ...] = (
         "intermediate_size": Field(("intermediate_size",), 16384, doc=TEXT["intermediate_size"].doc),
         "num_hidden_groups": Field(("num_hidden_groups",), 1, doc="groups of layers with their own weights"),
         "inner_group_num": Field(("inner_group_num",), 1, doc="layers per group"),
-        "is_decoder": fixed(False),
-        "add_cross_attention": fixed(False),
+        **NO_CROSS_ATTENTION,
         "attn_names": fixed(("attention.query", "attention.key", "attention.value", "attention.dense")),
         "mlp_names": fixed(("ffn", "ffn_output")),
         "layer_norms": fixed(("attention.LayerNorm", "full_layer_layer_norm")),
@@ -1305,8 +1297,7 @@ def _chinese_clip() -> tuple[Family, ...]:
     CLIP's vision tower (no projection class of its own) and CLIP's projections and logit scale."""
     clip = {f.model_type: f for f in FAMILIES}
     text = text_encoder("chinese_clip_text_model", "ChineseCLIPTextModel", "ChineseCLIPText", ("Model",),
-                        {"pad_token_id": pad_token(0), "is_decoder": fixed(False), "add_cross_attention": fixed(False),
-                         "tie_embeddings": fixed(True)}, checks=PAD_CHECKS)  # (no class of it ties or reads a tie)
+                        {"pad_token_id": pad_token(0), **NO_CROSS_ATTENTION, "tie_embeddings": fixed(True)}, checks=PAD_CHECKS)  # (no class of it ties or reads a tie)
     vision = replace(clip["clip_vision_model"], model_type="chinese_clip_vision_model",
                      architecture="ChineseCLIPVisionModel", heads={"ChineseCLIPVisionModel": "base"})
     dual = replace(clip["clip"], model_type="chinese_clip", architecture="ChineseCLIPModel",

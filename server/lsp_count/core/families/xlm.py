@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from lsp_count.core.families.common import LABEL_FIELDS, check_pad_token
 from lsp_count.core.families.decoders import HEAD_DIM, fixed, merge_fields
-from lsp_count.core.families.encoders import TEXT
+from lsp_count.core.families.encoders import NO_CROSS_ATTENTION, TEXT
 from lsp_count.core.source import Problem
 from lsp_count.core.spec import Derived, Family, Field, ModelSpec
 
@@ -48,8 +48,7 @@ XLM: dict[str, Field] = merge_fields(TEXT, {
     **LABEL_FIELDS,
     "type_vocab_size": fixed(0),
     "token_types": fixed(False),
-    "is_decoder": fixed(False),
-    "add_cross_attention": fixed(False),
+    **NO_CROSS_ATTENTION,
     "word_embedding": fixed("embeddings"),
     "embed_tables": fixed(Derived(_language_table, "lang_embeddings where n_langs > 1 and use_lang_emb")),
     "embed_norm": fixed("layer_norm_emb"),
